@@ -1,0 +1,120 @@
+"""shadowgrad: a reverse-mode autograd engine on numpy that mirrors PyTorch's public API.
+
+`import shadowgrad as torch` runs ordinary PyTorch autograd and training code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import (
+    _dtype,
+    autograd,
+)
+from ._creation import (
+    arange,
+    as_tensor,
+    asarray,
+    empty,
+    empty_like,
+    eye,
+    from_numpy,
+    full,
+    full_like,
+    linspace,
+    ones,
+    ones_like,
+    tensor,
+    zeros,
+    zeros_like,
+)
+from ._dtype import (
+    bool_ as bool,
+)
+from ._dtype import (
+    complex64,
+    complex128,
+    dtype,
+    float16,
+    float32,
+    float64,
+    get_default_dtype,
+    int8,
+    int16,
+    int32,
+    int64,
+    promote_types,
+    set_default_dtype,
+    uint8,
+)
+from ._grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
+from ._random import (
+    Generator,
+    default_generator,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    rand,
+    rand_like,
+    randint,
+    randint_like,
+    randn,
+    randn_like,
+    randperm,
+    seed,
+    set_rng_state,
+)
+from ._size import Size
+from ._tensor import Tensor, device
+from ._tensor_str import get_printoptions, set_printoptions
+from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
+from .ops import install_methods as _install_methods
+
+__version__ = "0.1.0"
+
+float = float32
+double = float64
+half = float16
+cfloat = complex64
+cdouble = complex128
+long = int64
+int = int32
+short = int16
+
+_FUNCTIONS = _install_methods()
+globals().update(_FUNCTIONS)
+
+
+def is_tensor(obj: Any) -> builtins_bool:  # type: ignore[valid-type]
+    """Mirrors `torch.is_tensor`."""
+    return isinstance(obj, Tensor)
+
+
+def is_floating_point(input: Tensor) -> builtins_bool:  # type: ignore[valid-type]
+    """Mirrors `torch.is_floating_point`."""
+    return input.dtype.is_floating_point
+
+
+def numel(input: Tensor) -> builtins_int:  # type: ignore[valid-type]
+    """Mirrors `torch.numel`."""
+    return input.numel()
+
+
+def result_type(tensor1: Any, tensor2: Any) -> dtype:
+    """Mirrors `torch.result_type`."""
+    from .ops.registry import result_type_of
+
+    return result_type_of([tensor1, tensor2])
+
+
+import builtins as _builtins  # noqa: E402
+
+builtins_bool = _builtins.bool
+builtins_int = _builtins.int

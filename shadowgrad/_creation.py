@@ -1,0 +1,443 @@
+"""Tensor creation: tensor, as_tensor, from_numpy, zeros, ones, full, arange, random, ...
+
+Mirrors torch's factory functions and dtype inference: Python floats give the default dtype,
+ints int64, bools bool, complex the default complex dtype; numpy arrays keep their dtype.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from . import _dtype as D
+from ._tensor import Tensor, _make, check_device, warn_once
+
+__all__ = [
+    "arange",
+    "as_tensor",
+    "empty",
+    "empty_like",
+    "eye",
+    "from_numpy",
+    "full",
+    "full_like",
+    "linspace",
+    "ones",
+    "ones_like",
+    "tensor",
+    "zeros",
+    "zeros_like",
+]
+
+FLOAT_ONLY = "Only Tensors of floating point and complex dtype can require gradients"
+
+
+def _finish(data: np.ndarray, requires_grad: bool) -> Tensor:
+    t = _make(data)
+    if requires_grad:
+        d = D._FROM_NP[data.dtype]
+        if not (d.is_floating_point or d.is_complex):
+            raise RuntimeError(FLOAT_ONLY)
+        t._rg = True
+    return t
+
+
+def _infer_dtype(data: Any) -> D.dtype:
+    """torch's dtype inference for nested Python data."""
+    if isinstance(data, Tensor):
+        return data.dtype
+    if isinstance(data, np.ndarray):
+        return D.from_numpy_dtype(data.dtype)
+    if isinstance(data, np.generic):
+        return D.from_numpy_dtype(data.dtype)
+    if isinstance(data, bool):
+        return D.bool_
+    if isinstance(data, int):
+        return D.int64
+    if isinstance(data, float):
+        return D.get_default_dtype()
+    if isinstance(data, complex):
+        return D.default_complex()
+    if isinstance(data, (list, tuple)):
+        r: D.dtype | None = None
+        for x in data:
+            d = _infer_dtype(x)
+            r = d if r is None else _seq_promote(r, d)
+        return r if r is not None else D.get_default_dtype()
+    raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+
+
+def _seq_promote(a: D.dtype, b: D.dtype) -> D.dtype:
+    # Within a Python sequence, numpy scalars and tensors promote with the Python scalars.
+    return D.promote_types(a, b)
+
+
+def _to_nested(data: Any) -> Any:
+    if isinstance(data, Tensor):
+        if data.numel() == 1 and data._rg:
+            warn_once(
+                "float",
+                "Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
+                "behavior.\nConsider using tensor.detach() first.",
+            )
+        return data._data
+    if isinstance(data, (list, tuple)):
+        return [_to_nested(x) for x in data]
+    return data
+
+
+def tensor(
+    data: Any,
+    *,
+    dtype: D.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    pin_memory: bool = False,
+) -> Tensor:
+    """Copy data into a new leaf tensor. Mirrors `torch.tensor`."""
+    check_device(device)
+    if isinstance(data, Tensor):
+        warnings.warn(
+            "To copy construct from a tensor, it is recommended to use sourceTensor.detach()."
+            "clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
+            "torch.tensor(sourceTensor).",
+            UserWarning,
+            stacklevel=2,
+        )
+        arr = data._data.astype(dtype._np if dtype else data._data.dtype, copy=True)
+        return _finish(arr, requires_grad)
+    d = dtype or _infer_dtype(data)
+    if isinstance(data, np.ndarray):
+        arr = np.array(data, dtype=d._np, copy=True)
+    else:
+        nested = _to_nested(data)
+        try:
+            arr = np.array(nested, dtype=d._np)
+        except (ValueError, TypeError) as e:
+            raise _shape_error(data) from e
+    if arr.dtype == object:
+        raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+    return _finish(arr, requires_grad)
+
+
+def _shape_error(data: Any) -> Exception:
+    return ValueError(f"expected sequence of length {len(data[0]) if data else 0} at dim 1")
+
+
+def as_tensor(data: Any, dtype: D.dtype | None = None, device: Any = None) -> Tensor:
+    """Share data where possible. Mirrors `torch.as_tensor`."""
+    check_device(device)
+    if isinstance(data, Tensor):
+        return data if dtype is None or dtype is data.dtype else data.to(dtype)
+    if isinstance(data, np.ndarray):
+        d = dtype or D.from_numpy_dtype(data.dtype)
+        return _make(data if data.dtype == d._np else data.astype(d._np))
+    return tensor(data, dtype=dtype)
+
+
+asarray = as_tensor
+
+
+def from_numpy(ndarray: np.ndarray) -> Tensor:
+    """Share the array's memory. Mirrors `torch.from_numpy`."""
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
+    D.from_numpy_dtype(ndarray.dtype)
+    return _make(ndarray)
+
+
+def _size(size: Sequence[Any]) -> tuple[int, ...]:
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = tuple(size[0])
+    out = []
+    for s in size:
+        if isinstance(s, Tensor):
+            s = int(s.item())
+        if not isinstance(s, (int, np.integer)):
+            raise TypeError(
+                f"empty(): argument 'size' (position 1) must be tuple of ints, but found element "
+                f"of type {type(s).__name__} at pos {len(out)}"
+            )
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(size)}")
+        out.append(int(s))
+    return tuple(out)
+
+
+def _factory(fill: Any, size: Sequence[Any], dtype: D.dtype | None, requires_grad: bool) -> Tensor:
+    d = dtype or D.get_default_dtype()
+    shape = _size(size)
+    arr = np.full(shape, fill, d._np) if fill is not None else np.empty(shape, d._np)
+    return _finish(arr, requires_grad)
+
+
+def zeros(
+    *size: Any,
+    out: Tensor | None = None,
+    dtype: D.dtype | None = None,
+    layout: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """Mirrors `torch.zeros`."""
+    check_device(device)
+    return _factory(0, size, dtype, requires_grad)
+
+
+def ones(
+    *size: Any,
+    out: Tensor | None = None,
+    dtype: D.dtype | None = None,
+    layout: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """Mirrors `torch.ones`."""
+    check_device(device)
+    return _factory(1, size, dtype, requires_grad)
+
+
+def empty(
+    *size: Any,
+    out: Tensor | None = None,
+    dtype: D.dtype | None = None,
+    layout: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    pin_memory: bool = False,
+    memory_format: Any = None,
+) -> Tensor:
+    """Mirrors `torch.empty` (the values are zeros here, never garbage)."""
+    check_device(device)
+    return _factory(0, size, dtype, requires_grad)
+
+
+def full(
+    size: Sequence[int],
+    fill_value: Any,
+    *,
+    out: Tensor | None = None,
+    dtype: D.dtype | None = None,
+    layout: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """Mirrors `torch.full`: the dtype follows fill_value when not given."""
+    check_device(device)
+    if isinstance(fill_value, Tensor):
+        fill_value = fill_value.item()
+    d = dtype or D.scalar_dtype(fill_value)
+    return _factory(fill_value, (tuple(size),), d, requires_grad)
+
+
+def eye(
+    n: int,
+    m: int | None = None,
+    *,
+    out: Tensor | None = None,
+    dtype: D.dtype | None = None,
+    layout: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """Mirrors `torch.eye`."""
+    check_device(device)
+    d = dtype or D.get_default_dtype()
+    return _finish(np.eye(n, n if m is None else m, dtype=d._np), requires_grad)
+
+
+def arange(
+    start: Any,
+    end: Any = None,
+    step: Any = 1,
+    *,
+    out: Tensor | None = None,
+    dtype: D.dtype | None = None,
+    layout: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """Mirrors `torch.arange`: int64 for integer arguments, the default dtype otherwise."""
+    check_device(device)
+    if end is None:
+        start, end = 0, start
+    vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    start, end, step = vals
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0 and end != start:
+        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
+    if dtype is None:
+        is_float = any(isinstance(v, (float, np.floating)) for v in vals)
+        dtype = D.get_default_dtype() if is_float else D.int64
+    n = max(math.ceil((end - start) / step), 0)
+    if dtype.is_floating_point:
+        arr = (start + step * np.arange(n, dtype=np.float64)).astype(dtype._np)
+    else:
+        arr = (start + step * np.arange(n, dtype=np.int64)).astype(dtype._np)
+    return _finish(arr, requires_grad)
+
+
+def linspace(
+    start: Any,
+    end: Any,
+    steps: int,
+    *,
+    out: Tensor | None = None,
+    dtype: D.dtype | None = None,
+    layout: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """Mirrors `torch.linspace`."""
+    check_device(device)
+    d = dtype or D.get_default_dtype()
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    arr = np.linspace(float(start), float(end), steps, dtype=np.float64)
+    # torch computes the second half from the end so the last value is exact
+    if steps > 1:
+        step = (float(end) - float(start)) / (steps - 1)
+        half = steps // 2
+        idx = np.arange(steps, dtype=np.float64)
+        arr = np.where(idx < half, float(start) + step * idx, float(end) - step * (steps - 1 - idx))
+    return _finish(arr.astype(d._np), requires_grad)
+
+
+def _like(t: Tensor, dtype: D.dtype | None) -> tuple[tuple[int, ...], D.dtype]:
+    return tuple(t._data.shape), dtype or t.dtype
+
+
+def zeros_like(
+    input: Tensor,
+    *,
+    dtype: D.dtype | None = None,
+    layout: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    memory_format: Any = None,
+) -> Tensor:
+    """Mirrors `torch.zeros_like`."""
+    shape, d = _like(input, dtype)
+    return _factory(0, (shape,), d, requires_grad)
+
+
+def ones_like(
+    input: Tensor,
+    *,
+    dtype: D.dtype | None = None,
+    layout: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    memory_format: Any = None,
+) -> Tensor:
+    """Mirrors `torch.ones_like`."""
+    shape, d = _like(input, dtype)
+    return _factory(1, (shape,), d, requires_grad)
+
+
+def empty_like(
+    input: Tensor,
+    *,
+    dtype: D.dtype | None = None,
+    layout: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    memory_format: Any = None,
+) -> Tensor:
+    """Mirrors `torch.empty_like`."""
+    shape, d = _like(input, dtype)
+    return _factory(0, (shape,), d, requires_grad)
+
+
+def full_like(
+    input: Tensor,
+    fill_value: Any,
+    *,
+    dtype: D.dtype | None = None,
+    layout: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    memory_format: Any = None,
+) -> Tensor:
+    """Mirrors `torch.full_like`."""
+    shape, d = _like(input, dtype)
+    return _factory(fill_value, (shape,), d, requires_grad)
+
+
+def _legacy_new(cls: type, *args: Any, **kwargs: Any) -> Tensor:
+    """torch.Tensor(...): float32 data from a sequence, or an uninitialised shape."""
+    d = D.get_default_dtype()
+    if len(args) == 1 and isinstance(args[0], np.ndarray):
+        t = _make(args[0].astype(d._np))
+    elif len(args) == 1 and isinstance(args[0], (list, tuple)):
+        t = _make(np.array(_to_nested(args[0]), dtype=d._np))
+    elif len(args) == 1 and isinstance(args[0], Tensor):
+        t = args[0]
+    else:
+        t = _make(np.zeros(_size(args), d._np))
+    if cls is not Tensor:
+        t = _retype(t, cls)
+    return t
+
+
+def _retype(t: Tensor, cls: type) -> Tensor:
+    new = object.__new__(cls)
+    for s in Tensor.__slots__:
+        if s not in ("__dict__", "__weakref__"):
+            setattr(new, s, getattr(t, s))
+    return new  # type: ignore[return-value]
+
+
+def new_methods() -> dict[str, Any]:
+    """Tensor.new_* methods: same dtype as self unless given."""
+
+    def new_tensor(
+        self: Tensor,
+        data: Any,
+        *,
+        dtype: Any = None,
+        device: Any = None,
+        requires_grad: bool = False,
+    ) -> Tensor:
+        if isinstance(data, Tensor):
+            data = data.detach()._data
+        return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+    def new_zeros(
+        self: Tensor, *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False
+    ) -> Tensor:
+        return _factory(0, size, dtype or self.dtype, requires_grad)
+
+    def new_ones(
+        self: Tensor, *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False
+    ) -> Tensor:
+        return _factory(1, size, dtype or self.dtype, requires_grad)
+
+    def new_empty(
+        self: Tensor, *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False
+    ) -> Tensor:
+        return _factory(0, size, dtype or self.dtype, requires_grad)
+
+    def new_full(
+        self: Tensor,
+        size: Any,
+        fill_value: Any,
+        *,
+        dtype: Any = None,
+        device: Any = None,
+        requires_grad: bool = False,
+    ) -> Tensor:
+        return _factory(fill_value, (tuple(size),), dtype or self.dtype, requires_grad)
+
+    return {
+        "new_tensor": new_tensor,
+        "new_zeros": new_zeros,
+        "new_ones": new_ones,
+        "new_empty": new_empty,
+        "new_full": new_full,
+    }

@@ -1,0 +1,204 @@
+"""dtype objects with torch's names, the default dtype, and torch's type promotion.
+
+Mirrors `torch.dtype`, `torch.get_default_dtype`, `torch.promote_types` and `torch.result_type`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = [
+    "dtype",
+    "get_default_dtype",
+    "promote_types",
+    "set_default_dtype",
+]
+
+
+class dtype:
+    """A tensor element type. Mirrors `torch.dtype`."""
+
+    __slots__ = (
+        "_cat",
+        "_legacy",
+        "_name",
+        "_np",
+        "_short",
+        "is_complex",
+        "is_floating_point",
+        "is_signed",
+        "itemsize",
+    )
+
+    def __init__(self, name: str, np_dtype: type, cat: int, legacy: str, short: str) -> None:
+        self._name = name
+        self._np = np.dtype(np_dtype)
+        # Category order used by promotion: bool < integer < floating < complex.
+        self._cat = cat
+        self._legacy = legacy
+        self._short = short
+        self.is_floating_point = cat == 2
+        self.is_complex = cat == 3
+        self.is_signed = name not in ("uint8", "bool")
+        self.itemsize = self._np.itemsize
+
+    def __repr__(self) -> str:
+        return "torch." + self._name
+
+    def __reduce__(self) -> str:
+        return self._name
+
+    def to_complex(self) -> dtype:
+        return {float16: complex64, float32: complex64, float64: complex128}.get(self, self)
+
+    def to_real(self) -> dtype:
+        return {complex64: float32, complex128: float64}.get(self, self)
+
+
+bool_ = dtype("bool", np.bool_, 0, "torch.BoolTensor", "Bool")
+uint8 = dtype("uint8", np.uint8, 1, "torch.ByteTensor", "Byte")
+int8 = dtype("int8", np.int8, 1, "torch.CharTensor", "Char")
+int16 = dtype("int16", np.int16, 1, "torch.ShortTensor", "Short")
+int32 = dtype("int32", np.int32, 1, "torch.IntTensor", "Int")
+int64 = dtype("int64", np.int64, 1, "torch.LongTensor", "Long")
+float16 = dtype("float16", np.float16, 2, "torch.HalfTensor", "Half")
+float32 = dtype("float32", np.float32, 2, "torch.FloatTensor", "Float")
+float64 = dtype("float64", np.float64, 2, "torch.DoubleTensor", "Double")
+complex64 = dtype("complex64", np.complex64, 3, "torch.ComplexFloatTensor", "ComplexFloat")
+complex128 = dtype("complex128", np.complex128, 3, "torch.ComplexDoubleTensor", "ComplexDouble")
+
+ALL_DTYPES = (
+    bool_,
+    uint8,
+    int8,
+    int16,
+    int32,
+    int64,
+    float16,
+    float32,
+    float64,
+    complex64,
+    complex128,
+)
+_FROM_NP = {d._np: d for d in ALL_DTYPES}
+# C++ spelling used in some torch messages ("'double'", "'long int'").
+CPP_NAMES = {
+    float16: "c10::Half",
+    float32: "float",
+    float64: "double",
+    int64: "long int",
+    int32: "int",
+    int16: "short int",
+    int8: "signed char",
+    uint8: "unsigned char",
+    bool_: "bool",
+    complex64: "c10::complex<float>",
+    complex128: "c10::complex<double>",
+}
+
+
+def from_numpy_dtype(np_dtype: np.dtype) -> dtype:
+    """The shadowgrad dtype for a numpy dtype; raises TypeError for unsupported ones."""
+    try:
+        return _FROM_NP[np_dtype]
+    except KeyError:
+        d = _FROM_NP.get(np.dtype(np_dtype))
+        if d is None:
+            raise TypeError(
+                f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).name}. The only "
+                "supported types are: float64, float32, float16, complex64, complex128, int64, "
+                "int32, int16, int8, uint8, and bool."
+            ) from None
+        return d
+
+
+class _DefaultDtype:
+    value: dtype = float32
+
+
+_default = _DefaultDtype()
+
+
+def get_default_dtype() -> dtype:
+    """Mirrors `torch.get_default_dtype`."""
+    return _default.value
+
+
+def set_default_dtype(d: dtype) -> None:
+    """Mirrors `torch.set_default_dtype`."""
+    if not isinstance(d, dtype) or not d.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    _default.value = d
+    _promote_cache.clear()
+
+
+def default_complex() -> dtype:
+    return complex128 if _default.value is float64 else complex64
+
+
+_promote_cache: dict[tuple[dtype, dtype], dtype] = {}
+
+
+def promote_types(a: dtype, b: dtype) -> dtype:
+    """Mirrors `torch.promote_types`: the smallest dtype both can be cast to safely."""
+    if a is b:
+        return a
+    key = (a, b)
+    r = _promote_cache.get(key)
+    if r is not None:
+        return r
+    ca, cb = a._cat, b._cat
+    if ca == 3 or cb == 3:
+        # complex wins; its width is the wider of the two value types
+        wa = a.itemsize // (2 if ca == 3 else 1) if ca >= 2 else 0
+        wb = b.itemsize // (2 if cb == 3 else 1) if cb >= 2 else 0
+        r = complex128 if max(wa, wb) >= 8 else complex64
+    elif ca == 2 and cb == 2:
+        r = a if a.itemsize >= b.itemsize else b
+    elif ca == 2:
+        r = a  # any float beats any integer, whatever the integer's width (unlike numpy)
+    elif cb == 2:
+        r = b
+    else:
+        r = _FROM_NP[np.promote_types(a._np, b._np)]
+    _promote_cache[key] = r
+    return r
+
+
+def scalar_dtype(value: object) -> dtype:
+    """The dtype torch gives a wrapped Python scalar (the default dtype for floats)."""
+    if isinstance(value, bool):
+        return bool_
+    if isinstance(value, int):
+        return int64
+    if isinstance(value, float):
+        return _default.value
+    if isinstance(value, complex):
+        return default_complex()
+    # numpy scalars are wrapped numbers too: np.float64(2.0) * float32 tensor stays float32
+    if isinstance(value, np.bool_):
+        return bool_
+    if isinstance(value, np.integer):
+        return int64
+    if isinstance(value, np.floating):
+        return _default.value
+    if isinstance(value, np.complexfloating):
+        return default_complex()
+    raise TypeError(f"unsupported scalar type {type(value).__name__}")
+
+
+def combine_categories(higher: dtype | None, lower: dtype | None) -> dtype | None:
+    """Torch's rule for merging promotion priority classes (dimensioned > 0-d > scalar)."""
+    if higher is None:
+        return lower
+    if lower is None:
+        return higher
+    if higher._cat == 3:
+        return higher
+    if lower._cat == 3:
+        return higher.to_complex() if higher._cat == 2 else lower
+    if higher._cat == 2:
+        return higher
+    if higher is bool_ or lower._cat == 2:
+        return promote_types(higher, lower)
+    return higher

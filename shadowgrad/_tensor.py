@@ -1,0 +1,645 @@
+"""Tensor: a numpy array plus autograd metadata. Mirrors `torch.Tensor`.
+
+The class is thin: autograd state lives here, math lives in `shadowgrad.ops`, whose families
+install their methods on Tensor at import (see `ops.install_methods`).
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+import warnings
+import weakref
+from typing import Any
+
+import numpy as np
+
+from . import _dtype as D
+from . import _grad_mode
+from ._size import Size
+from .autograd.graph import AccumulateGrad, HookDict, RemovableHandle, VersionCounter
+
+_STATE = _grad_mode.STATE
+
+NONLEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad field "
+    "to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
+    "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
+    "github.com/pytorch/pytorch/pull/30531 for more information."
+)
+NOT_LEAF_REQUIRES_GRAD = (
+    "you can only change requires_grad flags of leaf variables. If you want to use a computed "
+    "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
+)
+
+_warned_once: set[str] = set()
+
+
+def warn_once(key: str, message: str, category: type[Warning] = UserWarning) -> None:
+    """Warn once per process, as torch's C++ TORCH_WARN_ONCE does."""
+    if key in _warned_once:
+        return
+    _warned_once.add(key)
+    warnings.warn(message, category, stacklevel=3)
+
+
+class _Extra:
+    """Rarely used per-tensor state, created on first use to keep tensors small."""
+
+    __slots__ = ("grad_dtype", "hooks", "multi_view", "post_acc_hooks", "retains_grad", "view_fn")
+
+    def __init__(self) -> None:
+        self.hooks: HookDict | None = None
+        self.post_acc_hooks: HookDict | None = None
+        self.retains_grad = False
+        self.multi_view: str | None = None
+        self.view_fn: Any = None
+        self.grad_dtype: Any = False  # False: the tensor's own dtype
+
+
+class device:
+    """Mirrors `torch.device`; only the CPU exists."""
+
+    __slots__ = ("index", "type")
+
+    def __init__(self, type: Any = "cpu", index: int | None = None) -> None:
+        if isinstance(type, device):
+            type, index = type.type, type.index
+        if isinstance(type, str) and ":" in type:
+            type, idx = type.split(":", 1)
+            index = int(idx)
+        self.type = type
+        self.index = index
+
+    def __repr__(self) -> str:
+        if self.index is None:
+            return f"device(type='{self.type}')"
+        return f"device(type='{self.type}', index={self.index})"
+
+    def __str__(self) -> str:
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            other = device(other)
+        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
+
+    def __hash__(self) -> int:
+        return hash((self.type, self.index))
+
+
+CPU = device("cpu")
+
+
+def check_device(dev: Any) -> None:
+    if dev is None:
+        return
+    d = dev if isinstance(dev, device) else device(dev)
+    if d.type == "cuda":
+        raise AssertionError("Torch not compiled with CUDA enabled")
+    if d.type not in ("cpu", "meta"):
+        raise RuntimeError(f"shadowgrad supports only the cpu device, got {d}")
+
+
+def _make(
+    data: np.ndarray,
+    requires_grad: bool = False,
+    grad_fn: Any = None,
+    output_nr: int = 0,
+    vc: VersionCounter | None = None,
+) -> Tensor:
+    """Wrap an ndarray without copying. The hot path of every op."""
+    t = object.__new__(Tensor)
+    t._data = data
+    t._rg = requires_grad
+    t._grad_fn = grad_fn
+    t._grad = None
+    t._vc = vc
+    t._nr = output_nr
+    t._base = None
+    t._acc = None
+    t._x = None
+    t._inf = _STATE.inference
+    return t
+
+
+class Tensor:
+    """A multi-dimensional array that records operations for autograd. Mirrors `torch.Tensor`."""
+
+    __slots__ = (
+        "__dict__",
+        "__weakref__",
+        "_acc",
+        "_base",
+        "_data",
+        "_grad",
+        "_grad_fn",
+        "_inf",
+        "_nr",
+        "_rg",
+        "_vc",
+        "_x",
+    )
+    __array_priority__ = 1000  # so numpy defers `ndarray * Tensor` to us
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Tensor:
+        # Legacy constructor: torch.Tensor([1, 2]) -> float32 data; torch.Tensor(2, 3) -> empty.
+        from ._creation import _legacy_new
+
+        return _legacy_new(cls, *args, **kwargs)
+
+    # --- autograd metadata ---------------------------------------------------------------
+    @property
+    def requires_grad(self) -> bool:
+        return self._rg
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        if self._grad_fn is not None:
+            if value:
+                raise RuntimeError("you can only change requires_grad flags of leaf variables.")
+            raise RuntimeError(NOT_LEAF_REQUIRES_GRAD)
+        if value and not (self.dtype.is_floating_point or self.dtype.is_complex):
+            raise RuntimeError(
+                "only Tensors of floating point and complex dtype can require gradients"
+            )
+        if value and self._inf and not _STATE.inference:
+            raise RuntimeError(
+                "Setting requires_grad=True on inference tensor outside InferenceMode is not "
+                "allowed."
+            )
+        self._rg = bool(value)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        """Mirrors `torch.Tensor.requires_grad_`."""
+        if not isinstance(requires_grad, bool):
+            raise TypeError(
+                "requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
+                f"{type(requires_grad).__name__}"
+            )
+        if self._grad_fn is not None:
+            if not requires_grad:
+                raise RuntimeError(NOT_LEAF_REQUIRES_GRAD)
+            return self
+        if requires_grad and not (self.dtype.is_floating_point or self.dtype.is_complex):
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if requires_grad and self._inf and not _STATE.inference:
+            raise RuntimeError(
+                "Setting requires_grad=True on inference tensor outside InferenceMode is not "
+                "allowed."
+            )
+        self._rg = requires_grad
+        return self
+
+    @property
+    def is_leaf(self) -> bool:
+        return self._grad_fn is None
+
+    @property
+    def grad_fn(self) -> Any:
+        return self._grad_fn
+
+    @property
+    def output_nr(self) -> int:
+        return self._nr
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._x is not None and self._x.retains_grad
+
+    def _extra(self) -> _Extra:
+        x = self._x
+        if x is None:
+            x = self._x = _Extra()
+        return x
+
+    @property
+    def grad(self) -> Tensor | None:
+        if self._grad_fn is not None and not (self._x is not None and self._x.retains_grad):
+            warnings.warn(NONLEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value: Tensor | None) -> None:
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(
+                    "assigned grad expected to be a Tensor or None but got grad of type "
+                    f"{type(value).__name__}"
+                )
+            if value.shape != self.shape:
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor "
+                    f"of size '{list(self.shape)}'. Please ensure that the gradient and the "
+                    "tensor are the same size"
+                )
+            gd = self.grad_dtype if self._grad_fn is None else self.dtype
+            if gd is not None and value.dtype is not gd:
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{D.CPP_NAMES[value.dtype]}' "
+                    f"to a tensor with grad_dtype '{gd._short}'. The gradient must match the "
+                    "tensor's grad_dtype (defaults to the tensor's dtype). You can set the "
+                    "tensor's grad_dtype attribute with a specific dtype, or None to allow any "
+                    "dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and "
+                    "its gradient may break downstream systems that assume they match."
+                )
+        self._grad = value
+
+    @grad.deleter
+    def grad(self) -> None:
+        self._grad = None
+
+    @property
+    def grad_dtype(self) -> D.dtype | None:
+        if self._grad_fn is not None:
+            raise RuntimeError("grad_dtype can only be accessed on leaf tensors.")
+        gd = self._x.grad_dtype if self._x is not None else False
+        return self.dtype if gd is False else gd
+
+    @grad_dtype.setter
+    def grad_dtype(self, value: D.dtype | None) -> None:
+        if self._grad_fn is not None:
+            raise RuntimeError("grad_dtype can only be accessed on leaf tensors.")
+        self._extra().grad_dtype = value
+
+    def retain_grad(self) -> None:
+        """Keep `.grad` for this non-leaf after backward. Mirrors `torch.Tensor.retain_grad`."""
+        if not self._rg:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self._grad_fn is None:
+            return
+        x = self._extra()
+        if x.retains_grad:
+            return
+        x.retains_grad = True
+        node = self._grad_fn
+        if node._retains is None:
+            node._retains = {}
+        node._retains[self._nr] = weakref.ref(self)
+
+    def _edge(self) -> tuple[Any, int]:
+        """The graph edge gradients for this tensor flow into."""
+        gf = self._grad_fn
+        if gf is not None:
+            return (gf, self._nr)
+        acc = self._acc() if self._acc is not None else None
+        if acc is None:
+            acc = AccumulateGrad(self)
+            self._acc = weakref.ref(acc)
+        return (acc, 0)
+
+    def register_hook(self, hook: Any) -> RemovableHandle:
+        """Mirrors `torch.Tensor.register_hook`."""
+        if not self._rg:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self._grad_fn is not None:
+            return self._grad_fn._add_tensor_prehook(self._nr, hook)
+        x = self._extra()
+        if x.hooks is None:
+            x.hooks = HookDict()
+        h = RemovableHandle(x.hooks)
+        x.hooks[h.id] = hook
+        return h
+
+    def register_post_accumulate_grad_hook(self, hook: Any) -> RemovableHandle:
+        """Mirrors `torch.Tensor.register_post_accumulate_grad_hook`."""
+        if not self._rg:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self._grad_fn is not None:
+            raise RuntimeError(
+                "post accumulate grad hooks cannot be registered on non-leaf tensors"
+            )
+        x = self._extra()
+        if x.post_acc_hooks is None:
+            x.post_acc_hooks = HookDict()
+        h = RemovableHandle(x.post_acc_hooks)
+        x.post_acc_hooks[h.id] = hook
+        return h
+
+    def backward(
+        self,
+        gradient: Tensor | None = None,
+        retain_graph: bool | None = None,
+        create_graph: bool = False,
+        inputs: Any = None,
+    ) -> None:
+        """Mirrors `torch.Tensor.backward`."""
+        from .autograd import backward
+
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def detach(self) -> Tensor:
+        """A new leaf sharing storage and version counter. Mirrors `torch.Tensor.detach`."""
+        vc = self._vc
+        if vc is None:
+            vc = self._vc = VersionCounter()
+        t = _make(self._data, False, None, 0, vc)
+        t._inf = self._inf
+        return t
+
+    def detach_(self) -> Tensor:
+        """Mirrors `torch.Tensor.detach_`."""
+        if self._base is not None:
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using "
+                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "
+                "as True, gradients are views of DDP buckets, and hence detach_() cannot be "
+                "called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
+            )
+        self._grad_fn = None
+        self._rg = False
+        self._nr = 0
+        return self
+
+    @property
+    def data(self) -> Tensor:
+        t = _make(self._data, False, None, 0, None)
+        t._inf = self._inf
+        return t
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        if self._rg and not (value.dtype.is_floating_point or value.dtype.is_complex):
+            raise RuntimeError(
+                "data set to a tensor that requires gradients must be floating point or complex "
+                "dtype"
+            )
+        self._data = value._data
+
+    @property
+    def _version(self) -> int:
+        if self._inf:
+            raise RuntimeError("Inference tensors do not track version counter.")
+        return 0 if self._vc is None else self._vc.v
+
+    def _bump(self) -> None:
+        vc = self._vc
+        if vc is None:
+            vc = self._vc = VersionCounter()
+        vc.v += 1
+
+    def _is_view(self) -> bool:
+        return self._base is not None
+
+    def is_inference(self) -> bool:
+        return self._inf
+
+    # --- array metadata ------------------------------------------------------------------
+    @property
+    def dtype(self) -> D.dtype:
+        return D._FROM_NP[self._data.dtype]
+
+    @property
+    def shape(self) -> Size:
+        return Size(self._data.shape)
+
+    def size(self, dim: int | None = None) -> Any:
+        if dim is None:
+            return Size(self._data.shape)
+        from .ops._util import wrap_dim
+
+        return self._data.shape[wrap_dim(dim, self._data.ndim)]
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    def dim(self) -> int:
+        return self._data.ndim
+
+    ndimension = dim
+
+    def numel(self) -> int:
+        return int(self._data.size)
+
+    nelement = numel
+
+    def element_size(self) -> int:
+        return int(self._data.itemsize)
+
+    @property
+    def itemsize(self) -> int:
+        return int(self._data.itemsize)
+
+    @property
+    def nbytes(self) -> int:
+        return int(self._data.nbytes)
+
+    def stride(self, dim: int | None = None) -> Any:
+        st = tuple(s // self._data.itemsize for s in self._data.strides)
+        return st if dim is None else st[dim]
+
+    def is_contiguous(self, memory_format: Any = None) -> bool:
+        return bool(self._data.flags.c_contiguous)
+
+    def data_ptr(self) -> int:
+        return int(self._data.__array_interface__["data"][0])
+
+    def untyped_storage(self) -> Any:
+        return self._data.base if self._data.base is not None else self._data
+
+    @property
+    def device(self) -> device:
+        return CPU
+
+    @property
+    def is_cuda(self) -> bool:
+        return False
+
+    @property
+    def is_sparse(self) -> bool:
+        return False
+
+    @property
+    def is_quantized(self) -> bool:
+        return False
+
+    @property
+    def is_meta(self) -> bool:
+        return False
+
+    @property
+    def layout(self) -> str:
+        return "torch.strided"
+
+    def is_floating_point(self) -> bool:
+        return self.dtype.is_floating_point
+
+    def is_complex(self) -> bool:
+        return self.dtype.is_complex
+
+    def get_device(self) -> int:
+        return -1
+
+    def cpu(self) -> Tensor:
+        return self
+
+    def cuda(self, *args: Any, **kwargs: Any) -> Tensor:
+        raise AssertionError("Torch not compiled with CUDA enabled")
+
+    def type(self, dtype: Any = None, non_blocking: bool = False) -> Any:
+        if dtype is None:
+            return self.dtype._legacy
+        if isinstance(dtype, str):
+            for d in D.ALL_DTYPES:
+                if d._legacy == dtype:
+                    dtype = d
+                    break
+            else:
+                raise ValueError(f"invalid type: '{dtype}'")
+        return self.to(dtype)
+
+    # --- conversion to Python and numpy --------------------------------------------------
+    def item(self) -> Any:
+        if self._data.size != 1:
+            raise RuntimeError(
+                f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
+            )
+        return self._data.reshape(()).item()
+
+    def tolist(self) -> Any:
+        return self._data.tolist()
+
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        if self._rg and not force:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+                "instead."
+            )
+        return self._data
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        a = self.numpy()
+        return a if dtype is None else a.astype(dtype, copy=False)
+
+    def __float__(self) -> float:
+        if self._rg:
+            warn_once(
+                "float",
+                "Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
+                "behavior.\nConsider using tensor.detach() first.",
+            )
+        return float(self._scalar("float"))
+
+    def __int__(self) -> int:
+        return int(self._scalar("int"))
+
+    def __index__(self) -> int:
+        if self.dtype.is_floating_point or self.dtype.is_complex or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self._data.reshape(()).item())
+
+    def __complex__(self) -> complex:
+        return complex(self._scalar("complex"))
+
+    def __bool__(self) -> bool:
+        if self._data.size != 1:
+            if self._data.size == 0:
+                raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._data.reshape(()).item())
+
+    def _scalar(self, kind: str) -> Any:
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self._data.reshape(()).item()
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self) -> Any:
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))  # type: ignore[attr-defined]
+
+    def __format__(self, spec: str) -> str:
+        if self._data.ndim == 0:
+            return format(self._data.item(), spec)
+        if spec:
+            raise TypeError("unsupported format string passed to Tensor.__format__")
+        return repr(self)
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __repr__(self, *, tensor_contents: Any = None) -> str:
+        from ._tensor_str import format_tensor
+
+        extras = []
+        if self._grad_fn is not None:
+            extras.append(f"grad_fn=<{type(self._grad_fn).__name__}>")
+        elif self._rg:
+            extras.append("requires_grad=True")
+        return format_tensor(
+            self._data, self.dtype._name, D.get_default_dtype()._name, extras, "tensor("
+        )
+
+    __str__ = __repr__
+
+    # --- copying and pickling ------------------------------------------------------------
+    def __deepcopy__(self, memo: dict[int, Any]) -> Tensor:
+        if self._grad_fn is not None:
+            raise RuntimeError(
+                "Only Tensors created explicitly by the user (graph leaves) support the "
+                "deepcopy protocol at the moment.  If you were attempting to deepcopy a module, "
+                "this may be because of a torch.nn.utils.weight_norm usage, see "
+                "https://github.com/pytorch/pytorch/pull/103001"
+            )
+        if id(self) in memo:
+            return memo[id(self)]  # type: ignore[no-any-return]
+        new = object.__new__(type(self))
+        for s in Tensor.__slots__:
+            if s not in ("__dict__", "__weakref__"):
+                setattr(new, s, getattr(self, s))
+        new._data = self._data.copy()
+        new._vc = None
+        new._acc = None
+        new._base = None
+        new._x = None
+        memo[id(self)] = new
+        if self._grad is not None:
+            new._grad = _copy.deepcopy(self._grad, memo)
+        new.__dict__.update(_copy.deepcopy(self.__dict__, memo))
+        return new
+
+    def __reduce_ex__(self, proto: int) -> Any:
+        return (_rebuild, (type(self), self._data.copy(), self._rg, self.__dict__))
+
+    # --- in-place helpers shared by the ops ----------------------------------------------
+    def _check_inplace(self) -> None:
+        """Raise torch's errors for in-place ops on grad-requiring leaves or their views."""
+        if self._inf and not _STATE.inference:
+            raise RuntimeError(
+                "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
+                "make a clone to get a normal tensor before doing inplace update.See "
+                "https://github.com/pytorch/rfcs/pull/17 for more details."
+            )
+        if not _STATE.grad:
+            return
+        if self._rg:
+            if self._grad_fn is None:
+                raise RuntimeError(
+                    "a leaf Variable that requires grad is being used in an in-place operation."
+                )
+            base = self._base
+            if base is not None and base._rg and base._grad_fn is None:
+                raise RuntimeError(
+                    "a view of a leaf Variable that requires grad is being used in an in-place "
+                    "operation."
+                )
+
+
+def _rebuild(cls: type, data: np.ndarray, requires_grad: bool, state: dict[str, Any]) -> Tensor:
+    t = _make(data, False)
+    if cls is not Tensor:
+        t2 = object.__new__(cls)
+        for s in Tensor.__slots__:
+            if s not in ("__dict__", "__weakref__"):
+                setattr(t2, s, getattr(t, s))
+        t = t2
+    t._rg = requires_grad
+    t.__dict__.update(state)
+    return t

@@ -1,0 +1,260 @@
+"""Automatic differentiation: backward, grad, grad modes, anomaly mode.
+
+Mirrors `torch.autograd`.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+from .. import _grad_mode
+from .._grad_mode import (
+    enable_grad,
+    inference_mode,
+    no_grad,
+    set_grad_enabled,
+)
+from . import anomaly_mode, graph
+from .anomaly_mode import detect_anomaly, set_detect_anomaly
+from .engine import run_backward
+
+__all__ = [
+    "Variable",
+    "backward",
+    "detect_anomaly",
+    "enable_grad",
+    "grad",
+    "graph",
+    "inference_mode",
+    "no_grad",
+    "set_detect_anomaly",
+    "set_grad_enabled",
+]
+
+grad_mode = _grad_mode
+
+CREATE_GRAPH_WARNING = (
+    "Using backward() with create_graph=True will create a reference cycle between the parameter "
+    "and its gradient which can cause a memory leak. We recommend using autograd.grad when "
+    "creating the graph to avoid this. If you have to use this function, make sure to reset the "
+    ".grad fields of your parameters to None after use to break the cycle and avoid the leak."
+)
+
+
+def _tensor_list(x: Any) -> list[Any]:
+    from .._tensor import Tensor
+
+    if isinstance(x, Tensor):
+        return [x]
+    return list(x)
+
+
+def _make_grads(outputs: list[Any], grads: list[Any]) -> list[Any]:
+    """Check or create the output gradients (torch's _make_grads)."""
+    from .._creation import ones_like
+    from .._tensor import Tensor
+
+    out = []
+    for i, (o, g) in enumerate(zip(outputs, grads, strict=True)):
+        if g is None:
+            if o._rg:
+                if o._data.size != 1:
+                    raise RuntimeError("grad can be implicitly created only for scalar outputs")
+                if not (o.dtype.is_floating_point or o.dtype.is_complex):
+                    raise RuntimeError(
+                        "grad can be implicitly created only for real scalar outputs but got "
+                        f"{o.dtype!r}"
+                    )
+                out.append(ones_like(o))
+            else:
+                out.append(None)
+            continue
+        if not isinstance(g, Tensor):
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
+        if g.shape != o.shape:
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] "
+                f"has a shape of {o.shape}."
+            )
+        if g.dtype.is_complex != o.dtype.is_complex:
+            raise RuntimeError(
+                "For complex Tensors, both grad_output and output are required to have the same "
+                f"dtype. Mismatch in dtype: grad_output[{i}] has a dtype of {g.dtype!r} and "
+                f"output[{i}] has a dtype of {o.dtype!r}."
+            )
+        if g.dtype is not o.dtype:
+            g = g.to(o.dtype)
+        out.append(g)
+    return out
+
+
+def _roots(outputs: list[Any]) -> list[Any]:
+    roots = []
+    for i, o in enumerate(outputs):
+        if not o._rg:
+            raise RuntimeError(
+                f"element {i} of tensors does not require grad and does not have a grad_fn"
+            )
+        roots.append(o._edge())
+    return roots
+
+
+def backward(
+    tensors: Any,
+    grad_tensors: Any = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    grad_variables: Any = None,
+    inputs: Any = None,
+) -> None:
+    """Accumulate gradients into the leaves' .grad. Mirrors `torch.autograd.backward`."""
+    from .._tensor import Tensor, warn_once
+
+    outputs = _tensor_list(tensors)
+    if grad_variables is not None:
+        grad_tensors = grad_variables
+    if grad_tensors is None:
+        grads: list[Any] = [None] * len(outputs)
+    elif isinstance(grad_tensors, Tensor):
+        grads = [grad_tensors]
+    else:
+        grads = list(grad_tensors)  # a float raises TypeError: 'float' object is not iterable
+    if len(grads) != len(outputs):
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
+    if inputs is not None:
+        inputs_l = _tensor_list(inputs)
+        if len(inputs_l) == 0:
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+        for t in inputs_l:
+            if not t._rg:
+                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+    else:
+        inputs_l = None
+    if retain_graph is None:
+        retain_graph = create_graph
+    if create_graph:
+        warn_once("create_graph", CREATE_GRAPH_WARNING)
+    grads = _make_grads(outputs, grads)
+    roots = _roots(outputs)
+    run_backward(roots, grads, retain_graph, create_graph, accumulate_into=inputs_l)
+
+
+def grad(
+    outputs: Any,
+    inputs: Any,
+    grad_outputs: Any = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    only_inputs: bool = True,
+    allow_unused: bool | None = None,
+    is_grads_batched: bool = False,
+    materialize_grads: bool = False,
+) -> Any:
+    """Return the gradients of outputs w.r.t. inputs. Mirrors `torch.autograd.grad`."""
+    from .._creation import zeros_like
+    from .._tensor import Tensor
+
+    if materialize_grads and allow_unused is False:
+        raise ValueError(
+            "Expected allow_unused to be True or not passed when materialize_grads=True, but got: "
+            "allow_unused=False."
+        )
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    if not only_inputs:
+        warnings.warn(
+            "only_inputs argument is deprecated and is ignored now (defaults to True). To "
+            "accumulate gradient for other parts of the graph, please use "
+            "torch.autograd.backward.",
+            FutureWarning,
+            stacklevel=2,
+        )
+    dict_keys = None
+    if isinstance(inputs, dict):
+        dict_keys = list(inputs.keys())
+        inputs = list(inputs.values())
+    outs = _tensor_list(outputs)
+    ins = _tensor_list(inputs)
+    if len(ins) == 0:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    if grad_outputs is None:
+        gouts: list[Any] = [None] * len(outs)
+    elif isinstance(grad_outputs, Tensor):
+        gouts = [grad_outputs]
+    else:
+        gouts = list(grad_outputs)
+    if len(gouts) != len(outs):
+        raise RuntimeError(f"got {len(outs)} tensors and {len(gouts)} gradients")
+    edges = []
+    for t in ins:
+        if isinstance(t, tuple) and len(t) == 2 and not isinstance(t, Tensor):
+            edges.append(tuple(t))
+            continue
+        if not t._rg:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+        edges.append(t._edge())
+    if is_grads_batched:
+        return _batched_grad(outs, ins, gouts, retain_graph, create_graph, allow_unused)
+    gouts = _make_grads(outs, gouts)
+    if retain_graph is None:
+        retain_graph = create_graph
+    roots = _roots(outs)
+    if not roots:
+        raise RuntimeError(
+            "The differentiated Tensor at index 0 appears to not have been used in the graph. "
+            "Set allow_unused=True if this is the desired behavior."
+        )
+    res = run_backward(roots, gouts, retain_graph, create_graph, capture=edges)
+    assert res is not None
+    result = []
+    for i, (g, t) in enumerate(zip(res, ins, strict=True)):
+        if g is None:
+            if not allow_unused:
+                raise RuntimeError(
+                    f"The differentiated Tensor at index {i} appears to not have been used in the "
+                    "graph. Set allow_unused=True if this is the desired behavior."
+                )
+            if materialize_grads:
+                g = zeros_like(t)
+        elif not create_graph:
+            g = g.detach() if g._rg else g
+        result.append(g)
+    if dict_keys is not None:
+        return dict(zip(dict_keys, result, strict=True))
+    return tuple(result)
+
+
+def _batched_grad(
+    outs: list[Any],
+    ins: list[Any],
+    gouts: list[Any],
+    retain_graph: Any,
+    create_graph: bool,
+    allow_unused: bool,
+) -> tuple[Any, ...]:
+    """is_grads_batched: one backward per leading index of the grad_outputs, stacked."""
+    from ..ops import stack_tensors
+
+    n = gouts[0].shape[0]
+    per: list[list[Any]] = [[] for _ in ins]
+    for k in range(n):
+        gs = grad(
+            outs,
+            ins,
+            [g[k] for g in gouts],
+            retain_graph=True if k < n - 1 else retain_graph,
+            create_graph=create_graph,
+            allow_unused=allow_unused,
+        )
+        for j, g in enumerate(gs):
+            per[j].append(g)
+    return tuple(None if any(g is None for g in p) else stack_tensors(p) for p in per)
+
+
+def Variable(data: Any, requires_grad: bool = False, volatile: bool = False) -> Any:
+    """Legacy API: returns a plain Tensor. Mirrors `torch.autograd.Variable`."""
+    t = data.detach() if data._rg else data
+    if requires_grad:
+        t.requires_grad_(True)
+    return t

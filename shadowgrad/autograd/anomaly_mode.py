@@ -1,0 +1,70 @@
+"""Anomaly detection: detect_anomaly and set_detect_anomaly.
+
+Mirrors `torch.autograd.anomaly_mode`. Unlike grad mode, anomaly mode is process-global, as in
+torch (a thread sees the mode the main thread set).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+
+class _Anomaly:
+    enabled = False
+    check_nan = True
+
+
+_STATE = _Anomaly()
+
+
+def is_anomaly_enabled() -> bool:
+    """Mirrors `torch.is_anomaly_enabled`."""
+    return _STATE.enabled
+
+
+def is_anomaly_check_nan_enabled() -> bool:
+    """Mirrors `torch.is_anomaly_check_nan_enabled`."""
+    return _STATE.check_nan
+
+
+class detect_anomaly:
+    """Context manager enabling anomaly detection. Mirrors `torch.autograd.detect_anomaly`.
+
+    Like torch's, it is not a decorator.
+    """
+
+    def __init__(self, check_nan: bool = True) -> None:
+        self.prev = _STATE.enabled
+        self.check_nan = check_nan
+        self.prev_check_nan = _STATE.check_nan
+        warnings.warn(
+            "Anomaly Detection has been enabled. This mode will increase the runtime and should "
+            "only be enabled for debugging.",
+            UserWarning,
+            stacklevel=2,
+        )
+
+    def __enter__(self) -> None:
+        _STATE.enabled = True
+        _STATE.check_nan = self.check_nan
+
+    def __exit__(self, *exc: object) -> None:
+        _STATE.enabled = self.prev
+        _STATE.check_nan = self.prev_check_nan
+
+
+class set_detect_anomaly:
+    """Set anomaly detection on or off now. Mirrors `torch.autograd.set_detect_anomaly`."""
+
+    def __init__(self, mode: bool, check_nan: bool = True) -> None:
+        self.prev = _STATE.enabled
+        self.prev_check_nan = _STATE.check_nan
+        _STATE.enabled = mode
+        _STATE.check_nan = check_nan
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc: object) -> None:
+        _STATE.enabled = self.prev
+        _STATE.check_nan = self.prev_check_nan

@@ -1,0 +1,385 @@
+"""The backward engine: an iterative walk over the graph that knows no op.
+
+Note [Engine order]
+Like torch's engine, we first count, for every node reachable from the roots, how many edges
+point into it; then we run nodes whose count has reached zero, always the one with the highest
+sequence number first (the most recently created), and AccumulateGrad nodes as soon as they are
+ready. Gradients arriving at the same input slot are summed in arrival order. This reproduces
+torch's hook and accumulation order, and the walk never recurses, so graph depth is unbounded.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from typing import Any
+
+from .. import _grad_mode
+from .anomaly_mode import _STATE as _ANOMALY
+from .graph import AccumulateGrad, Node, hook_name
+
+_GM = _grad_mode.STATE
+_tie = itertools.count()  # heap tie-breaker: AccumulateGrad nodes share one sequence number
+
+
+def _collect(roots: list[Node]) -> dict[Node, int]:
+    """Dependency counts: for each reachable node, the number of edges pointing into it."""
+    deps: dict[Node, int] = {}
+    stack = []
+    for r in roots:
+        if r not in deps:
+            deps[r] = 0
+            stack.append(r)
+    get = deps.get
+    while stack:
+        node = stack.pop()
+        for e in node._next:
+            if e is None:
+                continue
+            nxt = e[0]
+            c = get(nxt)
+            if c is None:
+                deps[nxt] = 1
+                stack.append(nxt)
+            else:
+                deps[nxt] = c + 1
+    return deps
+
+
+def _needed(deps: dict[Node, int], targets: set[Node]) -> set[Node]:
+    """Nodes that lie on a path to one of the targets (torch's exec_info)."""
+    # Reverse edges, then walk back from the targets.
+    parents: dict[Node, list[Node]] = {}
+    for node in deps:
+        for e in node._next:
+            if e is not None:
+                parents.setdefault(e[0], []).append(node)
+    needed: set[Node] = set()
+    stack = [t for t in targets if t in deps]
+    while stack:
+        n = stack.pop()
+        if n in needed:
+            continue
+        needed.add(n)
+        stack.extend(parents.get(n, ()))
+    return needed
+
+
+def _run_hooks(hooks: Any, grad: Any) -> Any:
+    from .._tensor import Tensor
+
+    for fn in tuple(hooks.values()):
+        r = fn(grad)
+        if r is not None:
+            if not isinstance(r, Tensor):
+                raise TypeError(f"expected Variable, but hook returned '{type(r).__name__}'")
+            if grad is not None:
+                if r.shape != grad.shape:
+                    raise RuntimeError(f"hook '{hook_name(fn)}' has changed the size of value")
+                if r.dtype is not grad.dtype:
+                    raise RuntimeError(
+                        f"hook '{hook_name(fn)}' has changed the type of value (was "
+                        f"{grad.dtype._legacy} got {r.dtype._legacy})"
+                    )
+            grad = r
+    return grad
+
+
+def _tensor_prehooks(node: Node, grads: list[Any]) -> None:
+    """Tensor hooks, then the retain_grad hooks (always last), for each output slot."""
+    if isinstance(node, AccumulateGrad):
+        x = node.variable._x
+        if x is not None and x.hooks and grads[0] is not None:
+            grads[0] = _run_hooks(x.hooks, grads[0])
+        return
+    tph = node._tensor_prehooks
+    if tph:
+        for nr, hooks in tph.items():
+            if hooks and grads[nr] is not None:
+                grads[nr] = _run_hooks(hooks, grads[nr])
+    ret = node._retains
+    if ret:
+        for nr, ref in ret.items():
+            t = ref()
+            g = grads[nr]
+            if t is None or g is None:
+                continue
+            if t._grad is None:
+                t._grad = g if _GM.grad else g.detach()
+                if t._grad is g and not _GM.grad:
+                    t._grad = g.clone()
+            else:
+                t._grad = t._grad + g  # out of place: a new object each time, as torch does
+
+
+def _node_prehooks(node: Node, grads: list[Any]) -> list[Any]:
+    for fn in tuple(node._prehooks.values()):
+        r = fn(tuple(grads))
+        if r is not None:
+            if len(r) != len(grads):
+                raise RuntimeError(
+                    f"hook '{hook_name(fn)}' has returned an incorrect number of values (got "
+                    f"{len(r)}, but expected {len(grads)})"
+                )
+            grads = list(r)
+    return grads
+
+
+def _node_posthooks(node: Node, outs: Any, grads: list[Any]) -> Any:
+    for fn in tuple(node._hooks.values()):
+        r = fn(tuple(outs), tuple(grads))
+        if r is not None:
+            if len(r) != len(outs):
+                raise RuntimeError(
+                    f"hook '{hook_name(fn)}' has returned an incorrect number of values (got "
+                    f"{len(r)}, but expected {len(outs)})"
+                )
+            outs = tuple(r)
+    return outs
+
+
+def _accumulate(node: AccumulateGrad, grad: Any, create_graph: bool) -> None:
+    """Add grad into the leaf's .grad: in place normally, out of place under create_graph."""
+    var = node.variable
+    old = var._grad
+    if old is None:
+        if create_graph and grad._rg:
+            from ..ops.inplace import copy_grad
+
+            var._grad = copy_grad(grad)
+        else:
+            new = grad.detach()
+            # Never hand out a gradient object that something else may hold (torch copies too).
+            from .._tensor import _make
+
+            var._grad = _make(new._data.copy())
+    elif create_graph:
+        var._grad = old + grad
+    else:
+        from .._tensor import Tensor
+
+        with _grad_mode.no_grad():
+            if old._rg and isinstance(old, Tensor):
+                old._data += grad._data
+                old._bump()
+            else:
+                old.add_(grad)
+    x = var._x
+    if x is not None and x.post_acc_hooks:
+        for fn in tuple(x.post_acc_hooks.values()):
+            fn(var)
+
+
+def _validate(node: Node, outs: Any) -> Any:
+    """Check a node's gradient count; reduce each gradient to its input's shape and dtype.
+
+    This is the one place where broadcast gradients are summed back to their input's shape
+    (torch's validate_outputs), so backward formulas never un-broadcast themselves.
+    """
+    n = len(node._next)
+    if len(outs) != n:
+        raise RuntimeError(
+            f"function {node.name()} returned an incorrect number of gradients (expected {n}, "
+            f"got {len(outs)})"
+        )
+    meta = node._in_meta
+    if meta is None:
+        return outs
+    outs = list(outs)
+    for i, g in enumerate(outs):
+        m = meta[i]
+        if g is None or m is None:
+            continue
+        shape, dt = m
+        if g._data.shape != shape:
+            g = _sum_to(g, shape, node, i)
+        if g._data.dtype != dt._np:
+            g = g.to(dt)
+        outs[i] = g
+    return outs
+
+
+def _sum_to(g: Any, shape: tuple[int, ...], node: Node, i: int) -> Any:
+    gs = g._data.shape
+    lead = len(gs) - len(shape)
+    ok = lead >= 0 and all(s == 1 or s == gsz for s, gsz in zip(shape, gs[lead:], strict=True))
+    if not ok:
+        raise RuntimeError(
+            f"Function {node.name()} returned an invalid gradient at index {i} - got "
+            f"[{', '.join(map(str, gs))}] but expected shape compatible with "
+            f"[{', '.join(map(str, shape))}]"
+        )
+    from ..ops.reduction import sum_to_size
+
+    return sum_to_size(g, shape)
+
+
+def _check_nan(node: Node, outs: Any) -> None:
+    import numpy as np
+
+    for i, g in enumerate(outs):
+        if g is not None and g._data.dtype.kind in "fc" and np.isnan(g._data).any():
+            raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")
+
+
+def run_backward(
+    roots: list[tuple[Node, int]],
+    grads: list[Any],
+    keep_graph: bool,
+    create_graph: bool,
+    capture: list[tuple[Node, int]] | None = None,
+    accumulate_into: list[Any] | None = None,
+) -> list[Any] | None:
+    """Propagate grads from the root edges.
+
+    Args:
+        roots: the output edges, one per gradient in `grads`.
+        capture: for autograd.grad, the edges whose incoming gradient is returned (nothing is
+            accumulated into any .grad).
+        accumulate_into: for backward(inputs=...), the tensors whose .grad is filled; the walk
+            is pruned to the nodes that lead to them.
+    """
+    root_nodes = [e[0] for e in roots]
+    deps = _collect(root_nodes)
+    for n in root_nodes:  # the virtual graph root points at each root edge
+        deps[n] += 1
+
+    needed: set[Node] | None = None
+    captured: dict[tuple[int, int], list[int]] = {}
+    results: list[Any] = []
+    acc_targets: dict[Node, Any] = {}
+    if capture is not None:
+        results = [None] * len(capture)
+        for i, (node, nr) in enumerate(capture):
+            captured.setdefault((id(node), nr), []).append(i)
+        targets = {node for node, _ in capture}
+        needed = _needed(deps, targets)
+        capture_nodes = targets
+    elif accumulate_into is not None:
+        for t in accumulate_into:
+            node, nr = t._edge()
+            acc_targets[node] = (t, nr)
+        needed = _needed(deps, set(acc_targets))
+        capture_nodes = set(acc_targets)
+    else:
+        capture_nodes = set()
+
+    buffers: dict[Node, list[Any]] = {}
+    heap: list[tuple[int, int, Node]] = []
+    for (node, nr), g in zip(roots, grads, strict=True):
+        buf = buffers.get(node)
+        if buf is None:
+            buf = buffers[node] = [None] * node.num_outputs
+        buf[nr] = g if buf[nr] is None else buf[nr] + g
+        deps[node] -= 1
+        if deps[node] == 0:
+            heapq.heappush(heap, (-node._seq, next(_tie), node))
+
+    prev_grad = _GM.grad
+    _GM.grad = create_graph
+    anomaly = _ANOMALY.enabled
+    try:
+        while heap:
+            node = heapq.heappop(heap)[2]
+            in_grads = buffers.pop(node, None) or [None] * node.num_outputs
+            if needed is not None and node not in needed:
+                _release_children(node, deps, buffers, heap, needed)
+                continue
+            if node._tensor_prehooks or node._retains or isinstance(node, AccumulateGrad):
+                _tensor_prehooks(node, in_grads)
+            if node in capture_nodes:
+                if capture is not None:
+                    for nr in range(len(in_grads)):
+                        for i in captured.get((id(node), nr), ()):
+                            results[i] = in_grads[nr]
+                else:
+                    t, nr = acc_targets[node]
+                    if not isinstance(node, AccumulateGrad):
+                        _accumulate_nonleaf(t, in_grads[nr])
+                if not _has_needed_child(node, needed):
+                    _release_children(node, deps, buffers, heap, None)
+                    continue
+            if isinstance(node, AccumulateGrad):
+                if capture is None and in_grads[0] is not None:
+                    _accumulate(node, in_grads[0], create_graph)
+                continue
+            if node._prehooks:
+                in_grads = _node_prehooks(node, in_grads)
+            if all(g is None for g in in_grads):
+                outs: Any = [None] * len(node._next)
+            else:
+                try:
+                    outs = node.apply(in_grads)
+                except Exception:
+                    if anomaly and node._trace is not None:
+                        _warn_trace(node)
+                    raise
+                outs = _validate(node, outs)
+            if node._hooks:
+                outs = _node_posthooks(node, outs, in_grads)
+            if not keep_graph:
+                node.release()
+            if anomaly and _ANOMALY.check_nan:
+                try:
+                    _check_nan(node, outs)
+                except RuntimeError:
+                    if node._trace is not None:
+                        _warn_trace(node)
+                    raise
+            for e, g in zip(node._next, outs, strict=False):
+                if e is None:
+                    continue
+                nxt, nr = e
+                if g is not None:
+                    buf = buffers.get(nxt)
+                    if buf is None:
+                        buf = buffers[nxt] = [None] * nxt.num_outputs
+                    old = buf[nr]
+                    buf[nr] = g if old is None else old + g
+                c = deps[nxt] - 1
+                deps[nxt] = c
+                if c == 0:
+                    heapq.heappush(heap, (-nxt._seq, next(_tie), nxt))
+    finally:
+        _GM.grad = prev_grad
+    return results if capture is not None else None
+
+
+def _has_needed_child(node: Node, needed: set[Node] | None) -> bool:
+    if needed is None:
+        return True
+    return any(e is not None and e[0] in needed for e in node._next)
+
+
+def _release_children(
+    node: Node, deps: dict[Node, int], buffers: dict[Node, list[Any]], heap: list[Any], needed: Any
+) -> None:
+    """Skip a node: its children still count this edge as done."""
+    for e in node._next:
+        if e is None:
+            continue
+        nxt = e[0]
+        c = deps[nxt] - 1
+        deps[nxt] = c
+        if c == 0:
+            heapq.heappush(heap, (-nxt._seq, next(_tie), nxt))
+
+
+def _accumulate_nonleaf(t: Any, g: Any) -> None:
+    if g is None:
+        return
+    if t._grad is None:
+        t._grad = g if _GM.grad else g.detach().clone()
+    else:
+        t._grad = t._grad + g
+
+
+def _warn_trace(node: Node) -> None:
+    import warnings
+
+    warnings.warn(
+        f"Error detected in {node.name()}. Traceback of forward call that caused the error:\n"
+        + "".join(node._trace),
+        UserWarning,
+        stacklevel=3,
+    )

@@ -1,0 +1,361 @@
+"""Graph nodes: Node, AccumulateGrad, saved values, hook handles.
+
+Mirrors `torch.autograd.graph`. A node keeps its parents as a tuple of edges in input order
+(`(node, input_nr)` or None) and never references the tensors it produced, so a graph holds no
+reference cycles and is freed by reference counting alone. See Note [Saved outputs].
+"""
+
+from __future__ import annotations
+
+import itertools
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+from .. import _grad_mode
+
+__all__ = [
+    "AccumulateGrad",
+    "GradientEdge",
+    "Node",
+    "RemovableHandle",
+    "SavedTensor",
+    "get_gradient_edge",
+]
+
+_seq = itertools.count()
+# AccumulateGrad nodes run as soon as they are ready, as in torch (sequence_nr UINT64_MAX).
+ACC_SEQ = 1 << 62
+
+SECOND_TIME = (
+    "Trying to backward through the graph a second time (or directly access saved tensors "
+    "after they have already been freed). Saved intermediate values of the graph are freed "
+    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+    "backward through the graph a second time or if you need to access saved tensors after "
+    "calling backward."
+)
+
+
+class VersionCounter:
+    """A version counter shared by a tensor, its views and its detached aliases."""
+
+    __slots__ = ("v",)
+
+    def __init__(self) -> None:
+        self.v = 0
+
+
+class HookDict(dict):  # type: ignore[type-arg]
+    """A dict of hooks that a RemovableHandle can refer to weakly."""
+
+    __slots__ = ("__weakref__",)
+
+
+class RemovableHandle:
+    """A handle that removes a hook. Mirrors `torch.utils.hooks.RemovableHandle`."""
+
+    _next_id = itertools.count()
+
+    def __init__(self, hooks_dict: HookDict, *, extra_dict: Any = None) -> None:
+        self.hooks_dict_ref = weakref.ref(hooks_dict)
+        self.id = next(RemovableHandle._next_id)
+        self._extra = extra_dict
+
+    def remove(self) -> None:
+        d = self.hooks_dict_ref()
+        if d is not None and self.id in d:
+            del d[self.id]
+
+    def __enter__(self) -> RemovableHandle:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.remove()
+
+
+def hook_name(fn: Callable[..., Any]) -> str:
+    return getattr(fn, "__name__", type(fn).__name__)
+
+
+class Node:
+    """Base class of every backward node. Mirrors `torch.autograd.graph.Node`."""
+
+    __slots__ = (
+        "__weakref__",
+        "_hooks",
+        "_in_meta",
+        "_meta",
+        "_next",
+        "_prehooks",
+        "_retains",
+        "_seq",
+        "_tensor_prehooks",
+        "_trace",
+    )
+    # Name reported by name(); C++-only nodes carry torch's namespace prefix.
+    _cpp_name: str | None = None
+
+    def __init__(self, next_edges: tuple[Any, ...] = ()) -> None:
+        self._next = next_edges
+        self._seq = next(_seq)
+        self._hooks = None
+        self._prehooks = None
+        self._tensor_prehooks = None
+        self._retains = None
+        self._meta = None
+        self._trace = None
+        self._in_meta = None
+
+    # --- introspection -------------------------------------------------------------------
+    def name(self) -> str:
+        return self._cpp_name or type(self).__name__
+
+    @property
+    def next_functions(self) -> tuple[tuple[Node | None, int], ...]:
+        return tuple((None, 0) if e is None else e for e in self._next)
+
+    @property
+    def metadata(self) -> dict[Any, Any]:
+        if self._meta is None:
+            self._meta = {}
+        return self._meta
+
+    @property
+    def _sequence_nr(self) -> int:
+        return self._seq
+
+    def _sequence_nr_fn(self) -> int:
+        return self._seq
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} object at {hex(id(self))}>"
+
+    # --- hooks ---------------------------------------------------------------------------
+    def register_hook(self, fn: Callable[..., Any]) -> RemovableHandle:
+        """Run fn(grad_inputs, grad_outputs) after this node. Mirrors torch."""
+        if self._hooks is None:
+            self._hooks = HookDict()
+        h = RemovableHandle(self._hooks)
+        self._hooks[h.id] = fn
+        return h
+
+    def register_prehook(self, fn: Callable[..., Any]) -> RemovableHandle:
+        """Run fn(grad_outputs) before this node. Mirrors torch."""
+        if self._prehooks is None:
+            self._prehooks = HookDict()
+        h = RemovableHandle(self._prehooks)
+        self._prehooks[h.id] = fn
+        return h
+
+    def _add_tensor_prehook(self, output_nr: int, fn: Callable[..., Any]) -> RemovableHandle:
+        if self._tensor_prehooks is None:
+            self._tensor_prehooks = {}
+        d = self._tensor_prehooks.get(output_nr)
+        if d is None:
+            d = self._tensor_prehooks[output_nr] = HookDict()
+        h = RemovableHandle(d)
+        d[h.id] = fn
+        return h
+
+    # --- execution -----------------------------------------------------------------------
+    @property
+    def num_outputs(self) -> int:
+        """How many gradients this node receives (forward outputs)."""
+        return 1
+
+    def apply(self, grads: list[Any]) -> tuple[Any, ...]:
+        raise NotImplementedError
+
+    def release(self) -> None:
+        """Free saved values after a backward without retain_graph."""
+
+    def __call__(self, *grads: Any) -> tuple[Any, ...]:
+        with _grad_mode.no_grad() if not _grad_mode.STATE.grad else _nullcontext():
+            out = self.apply(list(grads))
+        return tuple(out)
+
+
+class _nullcontext:
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+
+class AccumulateGrad(Node):
+    """The node of a leaf that requires grad; adds incoming grads into `variable.grad`."""
+
+    __slots__ = ("variable",)
+    _cpp_name = "torch::autograd::AccumulateGrad"
+
+    def __init__(self, variable: Any) -> None:
+        super().__init__(())
+        self._seq = ACC_SEQ
+        self.variable = variable
+
+    def apply(self, grads: list[Any]) -> tuple[Any, ...]:
+        raise RuntimeError("AccumulateGrad is run by the engine")
+
+
+class GradientEdge(tuple):  # type: ignore[type-arg]
+    """(node, output_nr). Mirrors `torch.autograd.graph.GradientEdge`."""
+
+    __slots__ = ()
+
+    def __new__(cls, node: Node, output_nr: int) -> GradientEdge:
+        return tuple.__new__(cls, (node, output_nr))
+
+    @property
+    def node(self) -> Node:
+        return self[0]  # type: ignore[no-any-return]
+
+    @property
+    def output_nr(self) -> int:
+        return self[1]  # type: ignore[no-any-return]
+
+
+def get_gradient_edge(tensor: Any) -> GradientEdge:
+    """Mirrors `torch.autograd.graph.get_gradient_edge`."""
+    if not tensor.requires_grad:
+        raise RuntimeError(
+            "It is not possible to get the gradient edge for a Tensor that does not require "
+            "gradients"
+        )
+    node, nr = tensor._edge()
+    return GradientEdge(node, nr)
+
+
+# Note [Saved outputs]
+# A node that saves one of its own outputs must not hold the output Tensor: the Tensor holds the
+# node as grad_fn, so that would be a reference cycle, kept alive until the cyclic collector runs.
+# Like torch's SavedVariable, we save the output's array and version counter instead, and build a
+# fresh Tensor with grad_fn=node when the backward formula unpacks it.
+
+
+class SavedTensor:
+    """A tensor saved for backward, with the version it had when saved.
+
+    Mirrors torch's SavedVariable: unpacking checks the version counter and raises torch's
+    in-place error if the tensor was modified after it was saved.
+    """
+
+    __slots__ = ("_data", "_hooks", "_is_output", "_nr", "_rg", "_tensor", "_vc", "_version")
+
+    def __init__(self, tensor: Any, is_output: bool = False) -> None:
+        vc = tensor._vc
+        if vc is None:
+            vc = tensor._vc = VersionCounter()
+        self._vc = vc
+        self._version = vc.v
+        self._is_output = is_output
+        self._hooks = None
+        if is_output:
+            self._tensor = None
+            self._data = tensor._data
+            self._nr = tensor._nr
+            self._rg = tensor._rg
+        else:
+            self._tensor = tensor
+            self._data = None
+            self._nr = 0
+            self._rg = False
+
+    def unpack(self, node: Node | None) -> Any:
+        from .._tensor import Tensor, _make
+
+        if self._hooks is not None:
+            return self._unpack_hooked()
+        if self._is_output:
+            data = self._data
+            if data is None:
+                raise RuntimeError(SECOND_TIME)
+            if self._vc.v != self._version:
+                raise RuntimeError(_modified_message(data, self._nr, node, self._vc.v, self))
+            return _make(data, self._rg, node if self._rg else None, self._nr, self._vc)
+        t = self._tensor
+        if t is None:
+            raise RuntimeError(SECOND_TIME)
+        if self._vc.v != self._version:
+            gf = t._grad_fn
+            raise RuntimeError(_modified_message(t._data, t._nr, gf, self._vc.v, self))
+        assert isinstance(t, Tensor)
+        return t
+
+    def _unpack_hooked(self) -> Any:
+        from .._tensor import Tensor
+
+        pack_result, unpack_fn = self._hooks
+        if unpack_fn is None:
+            raise RuntimeError(SECOND_TIME)
+        out = unpack_fn(pack_result)
+        if not isinstance(out, Tensor):
+            raise TypeError(
+                "Output of saved tensor unpack_hook expected to be a Tensor but got result of "
+                f"type {type(out).__name__}"
+            )
+        return out
+
+    def release(self) -> None:
+        self._tensor = None
+        self._data = None
+        if self._hooks is not None:
+            self._hooks = (None, None)
+
+    @property
+    def freed(self) -> bool:
+        if self._hooks is not None:
+            return self._hooks[1] is None
+        return self._tensor is None and self._data is None
+
+    def register_hooks(self, pack: Callable[..., Any], unpack: Callable[..., Any]) -> None:
+        if self._hooks is not None:
+            raise RuntimeError(
+                "Calling register_hooks on a saved tensor whose hooks have already been set. "
+                "Hint: only one pair of hooks is allowed at a time."
+            )
+        if self.freed:
+            raise RuntimeError(SECOND_TIME)
+        t = self.unpack(None)
+        self._hooks = (pack(t), unpack)
+        self._tensor = None
+        self._data = None
+
+
+def _modified_message(data: Any, nr: int, grad_fn: Node | None, cur: int, saved: Any) -> str:
+    from .._dtype import from_numpy_dtype
+    from .anomaly_mode import is_anomaly_enabled
+
+    d = from_numpy_dtype(data.dtype)
+    sizes = "[" + ", ".join(str(s) for s in data.shape) + "]"
+    where = ""
+    if grad_fn is not None:
+        where = f", which is output {nr} of {forward_op_name(grad_fn.name())},"
+    if is_anomaly_enabled():
+        hint = (
+            "Hint: the backtrace further above shows the operation that failed to compute its "
+            "gradient. The variable in question was changed in there or anywhere later. Good luck!"
+        )
+    else:
+        hint = (
+            "Hint: enable anomaly detection to find the operation that failed to compute its "
+            "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False)."
+        )
+    return (
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        f"operation: [{d._legacy} {sizes}]{where} is at version {cur}; expected version "
+        f"{saved._version} instead. {hint}"
+    )
+
+
+def forward_op_name(node_name: str) -> str:
+    """torch's forward-op name for a node: `MulBackward0` -> `Mul`, `PowBackward1` -> `Pow1`."""
+    if node_name.startswith("torch::"):
+        return node_name
+    i = node_name.rfind("Backward")
+    if i < 0:
+        return node_name
+    digits = node_name[i + len("Backward") :]
+    if digits and not digits.isdigit():
+        return node_name
+    return node_name[:i] + ("" if digits in ("", "0") else digits)

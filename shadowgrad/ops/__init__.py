@@ -1,0 +1,35 @@
+"""The op families. Each module declares its ops once (see registry.py) and lists its public
+functions (FUNCTIONS, exported as `shadowgrad.<name>`) and Tensor methods (METHODS).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _creation
+from .._tensor import Tensor
+from . import inplace, linalg, pointwise, reduction, shape
+from .registry import REGISTRY
+
+FAMILIES = [pointwise, reduction, shape, linalg]
+
+
+def install_methods() -> dict[str, Any]:
+    """Attach every family's Tensor methods; return every family's public functions."""
+    functions: dict[str, Any] = {}
+    for fam in FAMILIES:
+        for name, fn in fam.METHODS.items():
+            setattr(Tensor, name, fn)
+        functions.update(fam.FUNCTIONS)
+    for name, fn in _creation.new_methods().items():
+        setattr(Tensor, name, fn)
+    for name, fn in inplace.build_methods().items():
+        setattr(Tensor, name, fn)
+    return functions
+
+
+def stack_tensors(ts: list[Tensor]) -> Tensor:
+    return shape.stack(ts)
+
+
+__all__ = ["REGISTRY", "install_methods", "stack_tensors"]

@@ -1,0 +1,30 @@
+"""Small helpers shared by the op families: dim wrapping and argument checks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def wrap_dim(dim: int, ndim: int) -> int:
+    """Torch's dim wrapping, with its IndexError for out-of-range dims."""
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
+        )
+    return dim % n if ndim else 0
+
+
+def wrap_dims(dim: Any, ndim: int) -> tuple[int, ...]:
+    if dim is None:
+        return tuple(range(ndim))
+    if isinstance(dim, int):
+        return (wrap_dim(dim, ndim),)
+    out = tuple(wrap_dim(d, ndim) for d in dim)
+    if len(set(out)) != len(out):
+        raise RuntimeError(f"dim {out[0]} appears multiple times in the list of dims")
+    return out
+
+
+def shape_str(shape: tuple[int, ...]) -> str:
+    return "[" + ", ".join(str(s) for s in shape) + "]"

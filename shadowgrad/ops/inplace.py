@@ -1,0 +1,247 @@
+"""In-place ops: one mechanism that turns any out-of-place op into its `op_` variant.
+
+An in-place op checks torch's leaf rules, computes the out-of-place result, writes it into the
+tensor's storage, bumps the shared version counter and, when autograd records it, makes the op's
+node the tensor's new grad_fn (so `y.add_(1)` gives `AddBackward0`, as in torch).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .. import _dtype as D
+from .. import _grad_mode
+from .._tensor import Tensor, _make
+from ..autograd.graph import SavedTensor
+
+_GM = _grad_mode.STATE
+
+OVERLAP = (
+    "unsupported operation: more than one element of the written-to tensor refers to a single "
+    "memory location. Please clone() the tensor before performing the operation."
+)
+
+
+def can_cast(src: D.dtype, dst: D.dtype) -> bool:
+    """torch's canCast: no complex -> real, float -> integral, or non-bool -> bool."""
+    if src.is_complex and not dst.is_complex:
+        return False
+    if src.is_floating_point and dst._cat < 2:
+        return False
+    return not (src is not D.bool_ and dst is D.bool_)
+
+
+def write(self: Tensor, value: np.ndarray) -> None:
+    """Copy value into self's storage (broadcasting), with torch's cast rule."""
+    src = D._FROM_NP[value.dtype]
+    dst = D._FROM_NP[self._data.dtype]
+    if not can_cast(src, dst):
+        raise RuntimeError(
+            f"result type {src._short} can't be cast to the desired output type {dst._short}"
+        )
+    if not self._data.flags.writeable:
+        if self._data.base is not None and 0 in self._data.strides and self._data.size > 1:
+            raise RuntimeError(OVERLAP)
+        raise RuntimeError(
+            "the tensor's storage is read-only (it was created from a read-only array)"
+        )
+    try:
+        np.copyto(self._data, value, casting="unsafe")
+    except ValueError as e:
+        raise RuntimeError(
+            f"output with shape {list(self._data.shape)} doesn't match the broadcast shape "
+            f"{list(np.broadcast_shapes(self._data.shape, value.shape))}"
+        ) from e
+
+
+def apply_inplace(fn: Callable[..., Tensor], self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """Run `fn(self, *args)` and store the result in self, recording the op like torch."""
+    self._check_inplace()
+    if not _GM.grad:
+        r = fn(self, *args, **kwargs)
+        write(self, r._data)
+        self._bump()
+        return self
+    others_rg = any(isinstance(a, Tensor) and a._rg for a in args) or any(
+        isinstance(a, Tensor) and a._rg for a in kwargs.values()
+    )
+    if not self._rg and not others_rg:
+        r = fn(self, *args, **kwargs)
+        write(self, r._data)
+        self._bump()
+        return self
+    if self._base is not None:
+        from .views import inplace_on_view
+
+        return inplace_on_view(fn, self, args, kwargs)
+    # Snapshot self so the node can keep the pre-modification value if its formulas need it.
+    snap = _make(self._data.copy(), self._rg, self._grad_fn, self._nr)
+    snap._acc = self._acc
+    r = fn(snap, *args, **kwargs)
+    write(self, r._data)
+    self._bump()
+    node = r._grad_fn
+    if node is not None:
+        rebase(self, node, r)
+    return self
+
+
+def rebase(self: Tensor, node: Any, r: Tensor) -> None:
+    """Make node (the in-place op's) self's grad_fn; saved outputs now refer to self."""
+    if self._grad_fn is None and self._rg:
+        # a leaf that requires grad never gets here: _check_inplace raised already
+        raise AssertionError("in-place on a grad-requiring leaf")
+    self._grad_fn = node
+    self._rg = True
+    self._nr = 0
+    saved = getattr(node, "_saved", None)
+    if saved and "result" in saved:
+        saved["result"] = SavedTensor(self, is_output=True)
+    x = self._x
+    if x is not None and x.retains_grad:
+        if node._retains is None:
+            node._retains = {}
+        import weakref
+
+        node._retains[0] = weakref.ref(self)
+
+
+def make_inplace(fn: Callable[..., Tensor]) -> Callable[..., Tensor]:
+    """The `op_` method for an out-of-place op."""
+
+    def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        return apply_inplace(fn, self, *args, **kwargs)
+
+    method.__name__ = getattr(fn, "__name__", "op") + "_"
+    return method
+
+
+def make_iop(fn: Callable[..., Tensor]) -> Callable[..., Any]:
+    """An augmented operator (`__iadd__`): in place, NotImplemented for unsupported operands."""
+
+    def method(self: Tensor, other: Any) -> Any:
+        if not isinstance(other, (Tensor, bool, int, float, complex, np.generic)):
+            return NotImplemented
+        return apply_inplace(fn, self, other)
+
+    return method
+
+
+# --- ops that only exist in place ---------------------------------------------------------
+from .registry import defop  # noqa: E402
+
+_zero = defop(
+    "zero",
+    "ZeroBackward0",
+    lambda self: np.zeros_like(self),
+    dtype="keep",
+    self=lambda grad: grad * 0,
+)
+_fill = defop(
+    "fill.Scalar",
+    "FillBackward2",
+    lambda self, value: np.full_like(self, value),
+    dtype="keep",
+    self=lambda grad: grad * 0,
+)
+_fill_tensor = defop(
+    "fill.Tensor",
+    "FillBackward3",
+    lambda self, value: np.full_like(self, value),
+    dtype="keep",
+    self=lambda grad: grad * 0,
+    value=lambda grad: grad.sum(),
+)
+# copy_: also the node of a first .grad accumulated under create_graph (torch's CopyBackwards)
+_copy = defop(
+    "copy_",
+    "CopyBackwards",
+    lambda self, src: np.broadcast_to(src, self.shape).astype(self.dtype),
+    dtype="keep",
+    self=lambda grad: grad * 0,
+    src=lambda grad: grad,
+)
+
+
+def zero_(self: Tensor) -> Tensor:
+    """Mirrors `torch.Tensor.zero_`."""
+    return apply_inplace(_zero, self)
+
+
+def fill_(self: Tensor, value: Any) -> Tensor:
+    """Mirrors `torch.Tensor.fill_`."""
+    if isinstance(value, Tensor):
+        if value.ndim != 0:
+            raise RuntimeError(
+                "fill_ only supports 0-dimension value tensor but got tensor with "
+                f"{value.ndim} dimensions."
+            )
+        return apply_inplace(_fill_tensor, self, value)
+    return apply_inplace(_fill, self, value)
+
+
+def copy_(self: Tensor, src: Any, non_blocking: bool = False) -> Tensor:
+    """Mirrors `torch.Tensor.copy_`."""
+    if not isinstance(src, Tensor):
+        raise TypeError(
+            f"copy_(): argument 'other' (position 1) must be Tensor, not {type(src).__name__}"
+        )
+    try:
+        np.broadcast_shapes(src._data.shape, self._data.shape)
+    except ValueError:
+        raise RuntimeError(
+            f"The size of tensor a ({self._data.shape[-1] if self.ndim else 1}) must match the "
+            f"size of tensor b ({src._data.shape[-1] if src.ndim else 1}) at non-singleton "
+            "dimension 0"
+        ) from None
+    return apply_inplace(_copy_cast, self, src)
+
+
+def _copy_cast(self: Tensor, src: Tensor) -> Tensor:
+    # copy_ casts freely (float -> int included), unlike other in-place ops
+    return _copy(self, src)
+
+
+def copy_grad(grad: Tensor) -> Tensor:
+    from .._creation import zeros_like
+
+    return _copy(zeros_like(grad), grad)
+
+
+def build_methods() -> dict[str, Any]:
+    from . import pointwise as P
+
+    m: dict[str, Any] = {}
+    for name in (
+        "add",
+        "sub",
+        "mul",
+        "div",
+        "pow",
+        "exp",
+        "log",
+        "reciprocal",
+        "tanh",
+        "sigmoid",
+        "relu",
+        "square",
+    ):
+        m[name + "_"] = make_inplace(P.METHODS[name])
+    m["neg_"] = make_inplace(P.METHODS["neg"])
+    m["negative_"] = m["neg_"]
+    m["subtract_"] = m["sub_"]
+    m["multiply_"] = m["mul_"]
+    m["divide_"] = m["div_"]
+    m["true_divide_"] = m["div_"]
+    m["zero_"] = zero_
+    m["fill_"] = fill_
+    m["copy_"] = copy_
+    m["__iadd__"] = make_iop(P.METHODS["add"])
+    m["__isub__"] = make_iop(P.METHODS["sub"])
+    m["__imul__"] = make_iop(P.METHODS["mul"])
+    m["__itruediv__"] = make_iop(P.METHODS["div"])
+    m["__ipow__"] = make_iop(P.METHODS["pow"])
+    return m

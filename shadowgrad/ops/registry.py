@@ -1,0 +1,437 @@
+"""The op registry: each op declared once with its numpy forward and its backward formulas.
+
+`defop` builds, from one declaration, the op's backward Node class (named as torch names it) and
+a fast callable that runs the forward, promotes dtypes as torch does and records the node.
+
+Formula arguments are named after what they need: `grad` (the incoming gradient; `grads` for
+several outputs), the forward's parameters (`self`, `other`, `dim`, ...) and `result` (the forward
+output). From those names the registry saves, for each call, exactly the values that the
+formulas of the inputs requiring grad will read: this is how torch decides what to save, so the
+version-counter errors (and the "backward a second time" errors) fire where torch's do.
+See docs/design.md.
+"""
+
+from __future__ import annotations
+
+import inspect
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .. import _dtype as D
+from .. import _grad_mode
+from .._tensor import Tensor, _make
+from ..autograd.anomaly_mode import _STATE as _ANOMALY
+from ..autograd.graph import Node, SavedTensor, VersionCounter
+
+_GM = _grad_mode.STATE
+_FROM_NP = D._FROM_NP
+
+REGISTRY: dict[str, OpDef] = {}
+NODE_NAMES: dict[str, str] = {}
+
+INFERENCE_SAVED = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+    "inference mode in computation tracked by autograd. To work around this, you can make a "
+    "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
+    "`torch.inference_mode()`."
+)
+
+
+class OpNode(Node):
+    """The backward node of a registered op."""
+
+    __slots__ = ("_saved",)
+    _op: OpDef
+
+    def __init__(self, next_edges: tuple[Any, ...]) -> None:
+        Node.__init__(self, next_edges)
+        self._saved: dict[str, Any] | None = None
+
+    def apply(self, grads: list[Any]) -> tuple[Any, ...]:
+        op = self._op
+        env: dict[str, Any] = {}
+        saved = self._saved
+        if saved:
+            for k, v in saved.items():
+                env[k] = v.unpack(self) if type(v) is SavedTensor else v
+        if op.n_outputs == 1:
+            env["grad"] = grads[0]
+        else:
+            env["grads"] = _materialize(grads, env.pop("_out_meta"))
+        out = []
+        for e, (fn, names) in zip(self._next, op.formulas, strict=True):
+            if e is None:
+                out.append(None)
+            else:
+                out.append(fn(*[env[n] for n in names]))
+        return tuple(out)
+
+    def release(self) -> None:
+        saved = self._saved
+        if saved:
+            for v in saved.values():
+                if type(v) is SavedTensor:
+                    v.release()
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_saved_"):
+            key = name[7:]
+            saved = object.__getattribute__(self, "_saved") or {}
+            if key in saved:
+                v = saved[key]
+                return v.unpack(self) if type(v) is SavedTensor else v
+        if name.startswith("_raw_saved_"):
+            saved = object.__getattribute__(self, "_saved") or {}
+            v = saved.get(name[11:])
+            if type(v) is SavedTensor:
+                return v
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    @property
+    def num_outputs(self) -> int:
+        n = self._op.n_outputs
+        if n:
+            return n
+        return len(self._saved["_out_meta"])  # type: ignore[index]
+
+
+def _materialize(grads: list[Any], out_meta: Any) -> list[Any]:
+    out = list(grads)
+    for i, g in enumerate(out):
+        if g is None:
+            shape, dt = out_meta[i]
+            out[i] = _make(np.zeros(shape, dt))
+    return out
+
+
+class OpDef:
+    """Everything about one op: forward, formulas, dtype rule, node class."""
+
+    def __init__(
+        self,
+        name: str,
+        grad_fn: str,
+        forward: Callable[..., Any],
+        formulas: dict[str, Callable[..., Any]],
+        nondiff: tuple[str, ...],
+        dtype: str,
+        view: bool,
+        n_outputs: int,
+        diff_outputs: tuple[int, ...] | None,
+        multi_view: str | None,
+    ) -> None:
+        self.name = name
+        self.grad_fn = grad_fn
+        self.forward = forward
+        params = list(inspect.signature(forward).parameters)
+        self.params = params
+        unknown = set(formulas) - set(params)
+        if unknown:
+            raise TypeError(f"{name}: formulas for unknown inputs {sorted(unknown)}")
+        bad = set(nondiff) - set(params)
+        if bad:
+            raise TypeError(f"{name}: nondiff names unknown inputs {sorted(bad)}")
+        self.diff_idx = tuple(i for i, p in enumerate(params) if p in formulas)
+        self.tensor_idx = tuple(i for i, p in enumerate(params) if p in formulas or p in nondiff)
+        self.formulas = []
+        for p in params:
+            if p not in formulas:
+                continue
+            fn = formulas[p]
+            names = tuple(inspect.signature(fn).parameters)
+            grad_name = "grad" if n_outputs == 1 else "grads"
+            for n in names:
+                if n not in params and n not in (grad_name, "result"):
+                    raise TypeError(
+                        f"{name}: the formula for '{p}' reads '{n}', which is neither a forward "
+                        f"parameter, '{grad_name}' nor 'result'"
+                    )
+            self.formulas.append((fn, names))
+        self.dtype = dtype
+        self.view = view
+        self.n_outputs = n_outputs
+        self.diff_outputs = diff_outputs
+        self.multi_view = multi_view
+        self._save_cache: dict[tuple[bool, ...], tuple[str, ...]] = {}
+        if grad_fn in NODE_NAMES and NODE_NAMES[grad_fn] != name:
+            raise TypeError(f"{name}: grad_fn {grad_fn} already used by {NODE_NAMES[grad_fn]}")
+        NODE_NAMES[grad_fn] = name
+        self.node_cls: type[OpNode] = type(
+            grad_fn, (OpNode,), {"__slots__": (), "_op": self, "__module__": "builtins"}
+        )
+
+    def to_save(self, mask: tuple[bool, ...]) -> tuple[str, ...]:
+        r = self._save_cache.get(mask)
+        if r is None:
+            names: list[str] = []
+            for need, (_, fnames) in zip(mask, self.formulas, strict=True):
+                if need:
+                    names.extend(n for n in fnames if n not in ("grad", "grads") and n not in names)
+            r = self._save_cache[mask] = tuple(names)
+        return r
+
+    def __repr__(self) -> str:
+        return f"<op {self.name} -> {self.grad_fn}>"
+
+
+def defop(
+    name: str,
+    grad_fn: str,
+    forward: Callable[..., Any],
+    *,
+    nondiff: tuple[str, ...] = (),
+    dtype: str = "promote",
+    view: bool = False,
+    n_outputs: int = 1,
+    diff_outputs: tuple[int, ...] | None = None,
+    multi_view: str | None = None,
+    **formulas: Callable[..., Any],
+) -> Callable[..., Any]:
+    """Declare an op; returns the callable that runs it (positional args in forward order).
+
+    Args:
+        dtype: how tensor inputs are promoted before the forward runs: "promote" (torch's
+            result_type), "float" (result_type, integers go to the default float dtype), or
+            "keep" (no casting; the forward sees each input's own dtype).
+        view: the output is a view of the first input (shares its storage and version counter).
+        n_outputs: how many outputs the forward returns; 0 for a variable count (unbind).
+        diff_outputs: for multi-output ops, which outputs are differentiable (default: all).
+    """
+    op = OpDef(
+        name, grad_fn, forward, formulas, nondiff, dtype, view, n_outputs, diff_outputs, multi_view
+    )
+    REGISTRY[name] = op
+
+    def run(*args: Any) -> Any:
+        return _run(op, args)
+
+    run.op = op  # type: ignore[attr-defined]
+    run.__name__ = name.split(".")[0]
+    run.__qualname__ = run.__name__
+    return run
+
+
+def result_type_of(values: Any) -> D.dtype:
+    """torch.result_type over tensors and Python scalars (dimensioned > 0-d > scalar)."""
+    dim = zero = wrapped = None
+    pt = D.promote_types
+    for v in values:
+        if isinstance(v, Tensor):
+            d = _FROM_NP[v._data.dtype]
+            if v._data.ndim:
+                dim = d if dim is None else pt(dim, d)
+            else:
+                zero = d if zero is None else pt(zero, d)
+        elif v is not None:
+            d = D.scalar_dtype(v)
+            wrapped = d if wrapped is None else pt(wrapped, d)
+    r = D.combine_categories(dim, D.combine_categories(zero, wrapped))
+    assert r is not None
+    return r
+
+
+def _run(op: OpDef, args: tuple[Any, ...]) -> Any:
+    arrays = list(args)
+    tidx = op.tensor_idx
+    rule = op.dtype
+    if rule == "keep":
+        for i in tidx:
+            a = args[i]
+            if isinstance(a, Tensor):
+                arrays[i] = a._data
+            elif a is not None:
+                arrays[i] = _scalar_array(a, D.scalar_dtype(a))
+    else:
+        # Fast path: every tensor input is a Tensor of one dtype.
+        first = args[tidx[0]]
+        dt = None
+        if isinstance(first, Tensor):
+            npd = first._data.dtype
+            for i in tidx:
+                a = args[i]
+                if not isinstance(a, Tensor) or a._data.dtype != npd:
+                    break
+            else:
+                dt = _FROM_NP[npd]
+        if dt is None:
+            dt = result_type_of([args[i] for i in tidx])
+        if rule == "float" and dt._cat < 2:
+            dt = D.get_default_dtype()
+        npd = dt._np
+        for i in tidx:
+            a = args[i]
+            if isinstance(a, Tensor):
+                arr = a._data
+                arrays[i] = arr if arr.dtype == npd else arr.astype(npd)
+            elif a is not None:
+                arrays[i] = _scalar_array(a, dt)
+    out = op.forward(*arrays)
+
+    record = False
+    if _GM.grad:
+        for i in op.diff_idx:
+            a = args[i]
+            if isinstance(a, Tensor) and a._rg:
+                record = True
+                break
+    if op.n_outputs == 1:
+        if type(out) is not np.ndarray:
+            out = np.asarray(out)
+        result = _make(out)
+        if op.view:
+            _as_view(result, args[0])
+        if record and out.dtype.kind in "fc":
+            _record(op, args, arrays, (result,))
+        return result
+    results = tuple(_make(o if type(o) is np.ndarray else np.asarray(o)) for o in out)
+    if op.view:
+        for r in results:
+            _as_view(r, args[0])
+            if op.multi_view:
+                r._extra().multi_view = op.multi_view
+    if record:
+        _record(op, args, arrays, results)
+    return results
+
+
+def _scalar_array(v: Any, dt: D.dtype) -> np.ndarray:
+    if isinstance(v, (bool, int, float, complex, np.generic)):
+        return np.asarray(v, dtype=dt._np)
+    raise TypeError(f"expected a Tensor or a number, got {type(v).__name__}")
+
+
+def _as_view(result: Tensor, src: Tensor) -> None:
+    vc = src._vc
+    if vc is None:
+        vc = src._vc = VersionCounter()
+    result._vc = vc
+    result._base = src._base if src._base is not None else src
+    result._inf = src._inf
+
+
+def _record(
+    op: OpDef, args: tuple[Any, ...], arrays: list[Any], results: tuple[Tensor, ...]
+) -> None:
+    edges = []
+    meta = []
+    mask = []
+    for i in op.diff_idx:
+        a = args[i]
+        if isinstance(a, Tensor) and a._rg:
+            edges.append(a._edge())
+            meta.append((a._data.shape, _FROM_NP[a._data.dtype]))
+            mask.append(True)
+        else:
+            edges.append(None)
+            meta.append(None)
+            mask.append(False)
+    node = op.node_cls(tuple(edges))
+    node._in_meta = tuple(meta)
+    names = op.to_save(tuple(mask))
+    if names or op.n_outputs != 1:
+        saved: dict[str, Any] = {}
+        params = op.params
+        for n in names:
+            if n == "result":
+                continue
+            i = params.index(n)
+            if i in op.tensor_idx:
+                a = args[i]
+                if isinstance(a, Tensor):
+                    if a._inf:
+                        raise RuntimeError(INFERENCE_SAVED)
+                    saved[n] = SavedTensor(a)
+                elif a is None:
+                    saved[n] = None
+                else:
+                    saved[n] = SavedTensor(_make(arrays[i]))
+            else:
+                saved[n] = args[i]
+        if op.n_outputs != 1:
+            saved["_out_meta"] = tuple((r._data.shape, r._data.dtype) for r in results)
+        node._saved = saved
+    diff = op.diff_outputs
+    for k, r in enumerate(results):
+        if (diff is None or k in diff) and r._data.dtype.kind in "fc":
+            r._rg = True
+            r._grad_fn = node
+            r._nr = k
+    if "result" in names:
+        node._saved["result"] = SavedTensor(results[0], is_output=True)  # type: ignore[index]
+    if _ANOMALY.enabled:
+        node._trace = traceback.format_stack()[:-3]
+
+
+class ListOpNode(Node):
+    """The backward node of an op over a list of tensors (cat, stack): one edge per tensor."""
+
+    __slots__ = ("_saved",)
+    _op: ListOpDef
+
+    def apply(self, grads: list[Any]) -> tuple[Any, ...]:
+        saved = self._saved or {}
+        env = {k: (v.unpack(self) if type(v) is SavedTensor else v) for k, v in saved.items()}
+        env["grad"] = grads[0]
+        fn, names = self._op.formula
+        outs = fn(*[env[n] for n in names])
+        return tuple(g if e is not None else None for g, e in zip(outs, self._next, strict=True))
+
+    def release(self) -> None:
+        for v in (self._saved or {}).values():
+            if type(v) is SavedTensor:
+                v.release()
+
+
+class ListOpDef:
+    """An op whose first argument is a sequence of tensors; its formula returns one grad each."""
+
+    def __init__(self, name: str, grad_fn: str, forward: Callable[..., Any], formula: Any) -> None:
+        self.name = name
+        self.grad_fn = grad_fn
+        self.forward = forward
+        self.params = list(inspect.signature(forward).parameters)
+        self.formula = (formula, tuple(inspect.signature(formula).parameters))
+        NODE_NAMES[grad_fn] = name
+        self.node_cls = type(
+            grad_fn, (ListOpNode,), {"__slots__": (), "_op": self, "__module__": "builtins"}
+        )
+
+
+def deflistop(
+    name: str, grad_fn: str, forward: Callable[..., Any], tensors: Callable[..., Any]
+) -> Callable[..., Any]:
+    """Declare an op over a list of tensors (first forward parameter `tensors`).
+
+    The inputs are promoted to one dtype (torch's result_type) before the forward runs. The
+    formula `tensors(grad, ...)` returns a sequence with one gradient per tensor.
+    """
+    op = ListOpDef(name, grad_fn, forward, tensors)
+
+    def run(ts: Any, *attrs: Any) -> Tensor:
+        ts = list(ts)
+        dt = result_type_of(ts)
+        arrays = [t._data if t._data.dtype == dt._np else t._data.astype(dt._np) for t in ts]
+        out = _make(np.asarray(op.forward(arrays, *attrs)))
+        if _GM.grad and any(t._rg for t in ts) and out._data.dtype.kind in "fc":
+            node = op.node_cls(tuple(t._edge() if t._rg else None for t in ts))
+            node._in_meta = tuple(
+                (t._data.shape, _FROM_NP[t._data.dtype]) if t._rg else None for t in ts
+            )
+            saved: dict[str, Any] = {}
+            for n in op.formula[1]:
+                if n == "tensors":
+                    raise TypeError(f"{name}: a list-op formula cannot read the tensors")
+                if n != "grad":
+                    saved[n] = attrs[op.params.index(n) - 1]
+            node._saved = saved
+            out._rg = True
+            out._grad_fn = node
+            if _ANOMALY.enabled:
+                node._trace = traceback.format_stack()[:-2]
+        return out
+
+    run.op = op  # type: ignore[attr-defined]
+    return run
