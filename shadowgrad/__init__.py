@@ -91,6 +91,8 @@ short = int16
 _FUNCTIONS = _install_methods()
 globals().update(_FUNCTIONS)
 
+from . import linalg, nn, optim, utils  # noqa: E402 - these use the namespace built above
+
 
 def is_tensor(obj: Any) -> builtins_bool:  # type: ignore[valid-type]
     """Mirrors `torch.is_tensor`."""

@@ -18,6 +18,7 @@ from .._grad_mode import (
 from . import anomaly_mode, graph
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .engine import run_backward
+from .gradcheck import gradcheck, gradgradcheck
 
 __all__ = [
     "Variable",

@@ -8,10 +8,21 @@ from typing import Any
 
 from .. import _creation
 from .._tensor import Tensor
-from . import inplace, linalg, pointwise, reduction, shape
+from . import (
+    indexing,
+    inplace,
+    linalg,
+    nn_ops,
+    pointwise,
+    reduction,
+    rounding,
+    shape,
+    sorting,
+    views,
+)
 from .registry import REGISTRY
 
-FAMILIES = [pointwise, reduction, shape, linalg]
+FAMILIES = [pointwise, rounding, reduction, sorting, shape, indexing, views, linalg, nn_ops]
 
 
 def install_methods() -> dict[str, Any]:

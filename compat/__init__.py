@@ -1,0 +1,1 @@
+"""compat: the differential conformance harness (torch vs shadowgrad)."""

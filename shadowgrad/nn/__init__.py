@@ -1,0 +1,5 @@
+"""Neural network modules. Mirrors `torch.nn`."""
+
+from __future__ import annotations
+
+from . import functional

@@ -1,0 +1,8 @@
+"""Op family: rounding (being written). See registry.py for how ops are declared."""
+
+from __future__ import annotations
+
+from typing import Any
+
+METHODS: dict[str, Any] = {}
+FUNCTIONS: dict[str, Any] = {}

@@ -1,0 +1,3 @@
+"""Optimizers. Mirrors `torch.optim`."""
+
+from __future__ import annotations

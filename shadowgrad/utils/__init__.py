@@ -1,0 +1,5 @@
+"""Utilities. Mirrors `torch.utils`."""
+
+from __future__ import annotations
+
+from . import data, hooks
