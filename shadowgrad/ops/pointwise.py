@@ -270,8 +270,8 @@ _threshold_bw = defop(
     lambda grad_output, self, threshold: np.where(self <= threshold, 0, grad_output).astype(
         grad_output.dtype, copy=False
     ),
-    nondiff=("self",),
     grad_output=lambda grad, self, threshold: _threshold_backward(grad, self, threshold),
+    self=lambda grad: grad * 0,
 )
 
 

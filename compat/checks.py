@@ -1,0 +1,265 @@
+"""The checks run for each op database entry, against torch.
+
+For each sample: forward values and dtype, `grad_fn` name, backward (a vector-Jacobian product
+with a fixed random cotangent), double backward (create_graph), and errors (same exception type
+when torch raises). `run_entry` returns one CheckResult per (sample, dtype, check).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .opdb import OpEntry, Sample, TensorArg
+
+DEFAULT_TOL = {"float32": (1.3e-5, 1e-5), "float64": (1e-7, 1e-7), "float16": (1e-3, 1e-3)}
+
+
+@dataclass
+class CheckResult:
+    op: str
+    check: str  # "forward", "grad_fn", "backward", "gradgrad", "error"
+    sample: str
+    dtype: str
+    ok: bool
+    message: str = ""
+    xfail: str | None = None
+
+
+def _layout(T: Any, arr: np.ndarray, layout: str) -> Any:
+    t = T.tensor(arr)
+    if layout == "transposed" and arr.ndim >= 2:
+        t = T.tensor(np.ascontiguousarray(np.swapaxes(arr, -1, -2))).transpose(-1, -2)
+    elif layout == "sliced" and arr.ndim >= 1:
+        big = np.repeat(arr, 2, axis=-1)
+        t = T.tensor(big)[..., ::2]
+    return t
+
+
+def materialize(T: Any, value: Any, dtype: str) -> tuple[Any, list[Any]]:
+    """Turn a sample value into library objects; returns it and the leaves that require grad."""
+    leaves: list[Any] = []
+
+    def conv(v: Any) -> Any:
+        if isinstance(v, TensorArg):
+            arr = v.value
+            if arr.dtype.kind == "f":
+                arr = arr.astype(dtype)
+            t = _layout(T, arr, v.layout)
+            rg = v.requires_grad and arr.dtype.kind in "fc"
+            if rg:
+                t = t.detach().requires_grad_(True) if v.layout == "contiguous" else t
+                if v.layout != "contiguous":
+                    # make a non-contiguous leaf: a leaf that requires grad and is a strided view
+                    base = t.detach()
+                    base.requires_grad_(True)
+                    t = base
+                leaves.append(t)
+            return t
+        if isinstance(v, list):
+            return [conv(x) for x in v]
+        if isinstance(v, tuple):
+            return tuple(conv(x) for x in v)
+        if isinstance(v, dict):
+            return {k: conv(x) for k, x in v.items()}
+        return v
+
+    return conv(value), leaves
+
+
+def to_numpy(x: Any) -> Any:
+    if hasattr(x, "detach") and hasattr(x, "numpy"):
+        return np.array(x.detach().numpy(), copy=True)
+    if isinstance(x, (tuple, list)):
+        return [to_numpy(v) for v in x]
+    return x
+
+
+def _tensors(out: Any) -> list[Any]:
+    if hasattr(out, "requires_grad"):
+        return [out]
+    if isinstance(out, (tuple, list)):
+        r = []
+        for o in out:
+            r.extend(_tensors(o))
+        return r
+    return []
+
+
+def _close(a: Any, b: Any, rtol: float, atol: float) -> tuple[bool, str]:
+    a = np.asarray(a)
+    b = np.asarray(b)
+    if a.shape != b.shape:
+        return False, f"shape {a.shape} != torch {b.shape}"
+    if a.dtype.kind in "fc" or b.dtype.kind in "fc":
+        ok = np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=True)
+        if not ok:
+            d = np.abs(a.astype(np.complex128) - b.astype(np.complex128))
+            d = np.where(np.isnan(d), np.inf, d)
+            i = np.unravel_index(np.argmax(d), d.shape) if d.ndim else ()
+            return False, f"max abs diff {d[i]:.3g} at {i}: shadowgrad {a[i]!r} vs torch {b[i]!r}"
+        return True, ""
+    return bool(np.array_equal(a, b)), "values differ"
+
+
+class _Run:
+    def __init__(self, T: Any, entry: OpEntry, sample: Sample, dtype: str) -> None:
+        self.T = T
+        (self.args, self.kwargs), self.leaves = materialize(T, (sample.args, sample.kwargs), dtype)
+        self.error: BaseException | None = None
+        self.out: Any = None
+        try:
+            self.out = entry.op(T, *self.args, **self.kwargs)
+        except Exception as e:
+            self.error = e
+
+
+def _cotangents(outs: list[Any], seed: int) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    return [
+        rng.standard_normal(np.asarray(o.shape, dtype=int)).reshape(tuple(o.shape)) for o in outs
+    ]
+
+
+def _vjp(run: _Run, cots: list[np.ndarray], create_graph: bool) -> tuple[Any, list[Any]]:
+    T = run.T
+    outs = [o for o in _tensors(run.out) if o.requires_grad]
+    if not outs or not run.leaves:
+        return None, []
+    gs = [T.tensor(c.astype(np.float64)).to(o.dtype) for c, o in zip(cots, outs, strict=False)]
+    grads = T.autograd.grad(outs, run.leaves, gs, allow_unused=True, create_graph=create_graph)
+    return grads, outs
+
+
+def run_entry(entry: OpEntry, torch: Any, shadowgrad: Any) -> list[CheckResult]:
+    results: list[CheckResult] = []
+    for dtype in entry.dtypes:
+        rtol, atol = entry.tolerances.get(dtype, DEFAULT_TOL.get(dtype, (1e-5, 1e-5)))
+        for k, sample in enumerate(entry.samples(dtype)):
+            sname = sample.name or f"sample{k}"
+
+            def add(check: str, ok: bool, msg: str = "") -> None:
+                results.append(
+                    CheckResult(entry.name, check, sname, dtype, ok, msg, entry.xfails.get(check))
+                )
+
+            tr = _Run(torch, entry, sample, dtype)
+            sr = _Run(shadowgrad, entry, sample, dtype)
+            if tr.error is not None or sr.error is not None:
+                te, se = type(tr.error).__name__, type(sr.error).__name__
+                add(
+                    "error", te == se, f"torch raised {te}: {tr.error}; shadowgrad {se}: {sr.error}"
+                )
+                continue
+            t_outs, s_outs = _tensors(tr.out), _tensors(sr.out)
+            if len(t_outs) != len(s_outs):
+                add("forward", False, f"{len(s_outs)} tensor outputs, torch has {len(t_outs)}")
+                continue
+            ok, msg = True, ""
+            for to, so in zip(t_outs, s_outs, strict=True):
+                if str(to.dtype) != str(so.dtype):
+                    ok, msg = False, f"dtype {so.dtype} != torch {to.dtype}"
+                    break
+                ok, msg = _close(to_numpy(so), to_numpy(to), rtol, atol)
+                if not ok:
+                    break
+            add("forward", ok, msg)
+            names_t = [type(o.grad_fn).__name__ if o.grad_fn is not None else None for o in t_outs]
+            names_s = [type(o.grad_fn).__name__ if o.grad_fn is not None else None for o in s_outs]
+            add("grad_fn", names_t == names_s, f"shadowgrad {names_s} vs torch {names_t}")
+            if not entry.supports_grad or not tr.leaves:
+                continue
+            t_req = [o for o in t_outs if o.requires_grad]
+            cots = _cotangents(t_req, 1234 + k)
+            try:
+                tg, _ = _vjp(tr, cots, create_graph=entry.supports_gradgrad)
+            except Exception as e:  # torch cannot differentiate this sample
+                add("backward", True, f"torch backward raised {type(e).__name__}")
+                continue
+            try:
+                sg, _ = _vjp(sr, cots, create_graph=entry.supports_gradgrad)
+            except Exception as e:
+                add("backward", False, f"shadowgrad backward raised {type(e).__name__}: {e}")
+                continue
+            ok, msg = True, ""
+            for i, (a, b) in enumerate(zip(sg or [], tg or [], strict=True)):
+                if (a is None) != (b is None):
+                    ok, msg = False, f"grad {i}: shadowgrad {a is None and 'None'} vs torch"
+                    break
+                if a is not None:
+                    ok, msg = _close(to_numpy(a), to_numpy(b), rtol, atol)
+                    if not ok:
+                        msg = f"grad of input {i}: {msg}"
+                        break
+            add("backward", ok, msg)
+            if not entry.supports_gradgrad or not ok:
+                continue
+            results.append(_gradgrad(entry, sname, dtype, tr, sr, tg, sg, rtol, atol))
+    return results
+
+
+def _gradgrad(
+    entry: OpEntry,
+    sname: str,
+    dtype: str,
+    tr: _Run,
+    sr: _Run,
+    tg: Any,
+    sg: Any,
+    rtol: float,
+    atol: float,
+) -> CheckResult:
+    def second(run: _Run, grads: Any) -> list[Any] | None:
+        T = run.T
+        pairs = [(g, i) for i, g in enumerate(grads) if g is not None and g.requires_grad]
+        if not pairs:
+            return None
+        rng = np.random.default_rng(99)
+        cots = [T.tensor(rng.standard_normal(tuple(g.shape))).to(g.dtype) for g, _ in pairs]
+        return list(T.autograd.grad([g for g, _ in pairs], run.leaves, cots, allow_unused=True))
+
+    try:
+        t2 = second(tr, tg)
+    except Exception as e:
+        return CheckResult(entry.name, "gradgrad", sname, dtype, True, f"torch raised {e}")
+    try:
+        s2 = second(sr, sg)
+    except Exception as e:
+        return CheckResult(
+            entry.name,
+            "gradgrad",
+            sname,
+            dtype,
+            False,
+            f"shadowgrad raised {type(e).__name__}: {e}",
+            entry.xfails.get("gradgrad"),
+        )
+    if (t2 is None) != (s2 is None):
+        return CheckResult(
+            entry.name,
+            "gradgrad",
+            sname,
+            dtype,
+            False,
+            f"second-order graph: shadowgrad {'none' if s2 is None else 'present'}, torch "
+            f"{'none' if t2 is None else 'present'}",
+            entry.xfails.get("gradgrad"),
+        )
+    ok, msg = True, ""
+    for i, (a, b) in enumerate(zip(s2 or [], t2 or [], strict=True)):
+        if (a is None) != (b is None):
+            # torch may report None where shadowgrad reports zeros (or vice versa): compare values
+            a_v = np.zeros(1) if a is None else to_numpy(a)
+            b_v = np.zeros(1) if b is None else to_numpy(b)
+            if not (np.all(a_v == 0) and np.all(b_v == 0)):
+                ok, msg = False, f"second grad {i}: None mismatch"
+                break
+            continue
+        if a is not None:
+            ok, msg = _close(to_numpy(a), to_numpy(b), rtol * 10, atol * 10)
+            if not ok:
+                msg = f"second grad of input {i}: {msg}"
+                break
+    return CheckResult(entry.name, "gradgrad", sname, dtype, ok, msg, entry.xfails.get("gradgrad"))
