@@ -140,7 +140,9 @@ def run_entry(entry: OpEntry, torch: Any, shadowgrad: Any) -> list[CheckResult]:
         for k, sample in enumerate(entry.samples(dtype)):
             sname = sample.name or f"sample{k}"
 
-            def add(check: str, ok: bool, msg: str = "") -> None:
+            def add(
+                check: str, ok: bool, msg: str = "", sname: str = sname, dtype: str = dtype
+            ) -> None:
                 results.append(
                     CheckResult(entry.name, check, sname, dtype, ok, msg, entry.xfails.get(check))
                 )
