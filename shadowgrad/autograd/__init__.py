@@ -90,6 +90,14 @@ def _make_grads(outputs: list[Any], grads: list[Any]) -> list[Any]:
     return out
 
 
+def _check_grad_types(grads: list[Any]) -> None:
+    from .._tensor import Tensor
+
+    for g in grads:
+        if g is not None and not isinstance(g, Tensor):
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
+
+
 def _roots(outputs: list[Any]) -> list[Any]:
     roots = []
     for i, o in enumerate(outputs):
@@ -121,6 +129,7 @@ def backward(
         grads = [grad_tensors]
     else:
         grads = list(grad_tensors)  # a float raises TypeError: 'float' object is not iterable
+    _check_grad_types(grads)
     if len(grads) != len(outputs):
         raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
     if inputs is not None:
@@ -128,8 +137,7 @@ def backward(
         if len(inputs_l) == 0:
             raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
         for t in inputs_l:
-            if not t._rg:
-                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+            t.retain_grad()  # raises for a tensor that doesn't require grad, as torch does
     else:
         inputs_l = None
     if retain_graph is None:
@@ -185,6 +193,7 @@ def grad(
         gouts = [grad_outputs]
     else:
         gouts = list(grad_outputs)
+    _check_grad_types(gouts)
     if len(gouts) != len(outs):
         raise RuntimeError(f"got {len(outs)} tensors and {len(gouts)} gradients")
     edges = []

@@ -87,7 +87,7 @@ def _run_hooks(hooks: Any, grad: Any) -> Any:
 
 def _tensor_prehooks(node: Node, grads: list[Any]) -> None:
     """Tensor hooks, then the retain_grad hooks (always last), for each output slot."""
-    if isinstance(node, AccumulateGrad):
+    if node._is_acc:
         x = node.variable._x
         if x is not None and x.hooks and grads[0] is not None:
             grads[0] = _run_hooks(x.hooks, grads[0])
@@ -185,18 +185,22 @@ def _validate(node: Node, outs: Any) -> Any:
     meta = node._in_meta
     if meta is None:
         return outs
-    outs = list(outs)
+    fixed = None
     for i, g in enumerate(outs):
         m = meta[i]
         if g is None or m is None:
             continue
         shape, dt = m
-        if g._data.shape != shape:
-            g = _sum_to(g, shape, node, i)
-        if g._data.dtype != dt._np:
-            g = g.to(dt)
-        outs[i] = g
-    return outs
+        d = g._data
+        if d.shape != shape or d.dtype != dt._np:
+            if fixed is None:
+                fixed = list(outs)
+            if d.shape != shape:
+                g = _sum_to(g, shape, node, i)
+            if g._data.dtype != dt._np:
+                g = g.to(dt)
+            fixed[i] = g
+    return outs if fixed is None else fixed
 
 
 def _sum_to(g: Any, shape: tuple[int, ...], node: Node, i: int) -> Any:
@@ -278,34 +282,40 @@ def run_backward(
     prev_grad = _GM.grad
     _GM.grad = create_graph
     anomaly = _ANOMALY.enabled
+    pop = heapq.heappop
+    push = heapq.heappush
+    tie = _tie
     try:
         while heap:
-            node = heapq.heappop(heap)[2]
+            node = pop(heap)[2]
             in_grads = buffers.pop(node, None) or [None] * node.num_outputs
             if needed is not None and node not in needed:
                 _release_children(node, deps, buffers, heap, needed)
                 continue
-            if node._tensor_prehooks or node._retains or isinstance(node, AccumulateGrad):
+            is_acc = node._is_acc
+            if node._x is not None or is_acc:
                 _tensor_prehooks(node, in_grads)
-            if node in capture_nodes:
+            if capture_nodes and node in capture_nodes:
                 if capture is not None:
                     for nr in range(len(in_grads)):
                         for i in captured.get((id(node), nr), ()):
                             results[i] = in_grads[nr]
-                else:
-                    t, nr = acc_targets[node]
-                    if not isinstance(node, AccumulateGrad):
-                        _accumulate_nonleaf(t, in_grads[nr])
-                if not _has_needed_child(node, needed):
-                    _release_children(node, deps, buffers, heap, None)
-                    continue
-            if isinstance(node, AccumulateGrad):
+                    if not _has_needed_child(node, needed):
+                        _release_children(node, deps, buffers, heap, None)
+                        continue
+                elif not is_acc:
+                    # a non-leaf input was made to retain its grad: its hook has filled .grad
+                    if not _has_needed_child(node, needed):
+                        _release_children(node, deps, buffers, heap, None)
+                        continue
+            if is_acc:
                 if capture is None and in_grads[0] is not None:
-                    _accumulate(node, in_grads[0], create_graph)
+                    _accumulate(node, in_grads[0], create_graph)  # type: ignore[arg-type]
                 continue
-            if node._prehooks:
+            x = node._x
+            if x is not None and x.prehooks:
                 in_grads = _node_prehooks(node, in_grads)
-            if all(g is None for g in in_grads):
+            if in_grads.count(None) == len(in_grads):
                 outs: Any = [None] * len(node._next)
             else:
                 try:
@@ -315,7 +325,7 @@ def run_backward(
                         _warn_trace(node)
                     raise
                 outs = _validate(node, outs)
-            if node._hooks:
+            if x is not None and x.hooks:
                 outs = _node_posthooks(node, outs, in_grads)
             if not keep_graph:
                 node.release()
@@ -333,13 +343,18 @@ def run_backward(
                 if g is not None:
                     buf = buffers.get(nxt)
                     if buf is None:
-                        buf = buffers[nxt] = [None] * nxt.num_outputs
-                    old = buf[nr]
-                    buf[nr] = g if old is None else old + g
+                        if nr == 0 and nxt.num_outputs == 1:
+                            buffers[nxt] = [g]
+                        else:
+                            buf = buffers[nxt] = [None] * nxt.num_outputs
+                            buf[nr] = g
+                    else:
+                        old = buf[nr]
+                        buf[nr] = g if old is None else old + g
                 c = deps[nxt] - 1
                 deps[nxt] = c
                 if c == 0:
-                    heapq.heappush(heap, (-nxt._seq, next(_tie), nxt))
+                    push(heap, (-nxt._seq, next(tie), nxt))
     finally:
         _GM.grad = prev_grad
     return results if capture is not None else None
@@ -363,15 +378,6 @@ def _release_children(
         deps[nxt] = c
         if c == 0:
             heapq.heappush(heap, (-nxt._seq, next(_tie), nxt))
-
-
-def _accumulate_nonleaf(t: Any, g: Any) -> None:
-    if g is None:
-        return
-    if t._grad is None:
-        t._grad = g if _GM.grad else g.detach().clone()
-    else:
-        t._grad = t._grad + g
 
 
 def _warn_trace(node: Node) -> None:

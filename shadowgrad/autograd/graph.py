@@ -12,7 +12,6 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from .. import _grad_mode
 
 __all__ = [
     "AccumulateGrad",
@@ -77,34 +76,60 @@ def hook_name(fn: Callable[..., Any]) -> str:
     return getattr(fn, "__name__", type(fn).__name__)
 
 
-class Node:
-    """Base class of every backward node. Mirrors `torch.autograd.graph.Node`."""
+class NodeExtra:
+    """Rarely used per-node state (hooks, metadata, anomaly trace), created on first use."""
 
-    __slots__ = (
-        "__weakref__",
-        "_hooks",
-        "_in_meta",
-        "_meta",
-        "_next",
-        "_prehooks",
-        "_retains",
-        "_seq",
-        "_tensor_prehooks",
-        "_trace",
-    )
+    __slots__ = ("hooks", "meta", "prehooks", "retains", "tensor_prehooks", "trace")
+
+    def __init__(self) -> None:
+        self.hooks: HookDict | None = None
+        self.prehooks: HookDict | None = None
+        self.tensor_prehooks: dict[int, HookDict] | None = None
+        self.retains: dict[int, Any] | None = None
+        self.meta: dict[Any, Any] | None = None
+        self.trace: list[str] | None = None
+
+
+def _extra_prop(name: str) -> property:
+    def get(self: Node) -> Any:
+        x = self._x
+        return None if x is None else getattr(x, name)
+
+    def set_(self: Node, value: Any) -> None:
+        x = self._x
+        if x is None:
+            if value is None:
+                return
+            x = self._x = NodeExtra()
+        setattr(x, name, value)
+
+    return property(get, set_)
+
+
+class Node:
+    """Base class of every backward node. Mirrors `torch.autograd.graph.Node`.
+
+    Only the edges, the sequence number and the inputs' (shape, dtype) live in slots; hooks,
+    metadata and anomaly traces live in `_x`, created on first use, so a node costs little.
+    """
+
+    __slots__ = ("__weakref__", "_in_meta", "_next", "_seq", "_x")
     # Name reported by name(); C++-only nodes carry torch's namespace prefix.
     _cpp_name: str | None = None
+    _is_acc = False
 
     def __init__(self, next_edges: tuple[Any, ...] = ()) -> None:
         self._next = next_edges
         self._seq = next(_seq)
-        self._hooks = None
-        self._prehooks = None
-        self._tensor_prehooks = None
-        self._retains = None
-        self._meta = None
-        self._trace = None
+        self._x = None
         self._in_meta = None
+
+    _hooks = _extra_prop("hooks")
+    _prehooks = _extra_prop("prehooks")
+    _tensor_prehooks = _extra_prop("tensor_prehooks")
+    _retains = _extra_prop("retains")
+    _meta = _extra_prop("meta")
+    _trace = _extra_prop("trace")
 
     # --- introspection -------------------------------------------------------------------
     def name(self) -> str:
@@ -118,7 +143,7 @@ class Node:
     def metadata(self) -> dict[Any, Any]:
         if self._meta is None:
             self._meta = {}
-        return self._meta
+        return self._meta  # type: ignore[return-value]
 
     @property
     def _sequence_nr(self) -> int:
@@ -170,17 +195,7 @@ class Node:
         """Free saved values after a backward without retain_graph."""
 
     def __call__(self, *grads: Any) -> tuple[Any, ...]:
-        with _grad_mode.no_grad() if not _grad_mode.STATE.grad else _nullcontext():
-            out = self.apply(list(grads))
-        return tuple(out)
-
-
-class _nullcontext:
-    def __enter__(self) -> None:
-        pass
-
-    def __exit__(self, *exc: object) -> None:
-        pass
+        return tuple(self.apply(list(grads)))
 
 
 class AccumulateGrad(Node):
@@ -188,6 +203,7 @@ class AccumulateGrad(Node):
 
     __slots__ = ("variable",)
     _cpp_name = "torch::autograd::AccumulateGrad"
+    _is_acc = True
 
     def __init__(self, variable: Any) -> None:
         super().__init__(())

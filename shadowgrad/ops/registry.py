@@ -24,7 +24,7 @@ from .. import _dtype as D
 from .. import _grad_mode
 from .._tensor import Tensor, _make
 from ..autograd.anomaly_mode import _STATE as _ANOMALY
-from ..autograd.graph import Node, SavedTensor, VersionCounter
+from ..autograd.graph import Node, SavedTensor, VersionCounter, _seq
 
 _GM = _grad_mode.STATE
 _FROM_NP = D._FROM_NP
@@ -47,26 +47,32 @@ class OpNode(Node):
     _op: OpDef
 
     def __init__(self, next_edges: tuple[Any, ...]) -> None:
-        Node.__init__(self, next_edges)
+        self._next = next_edges
+        self._seq = next(_seq)
+        self._x = None
+        self._in_meta = None
         self._saved: dict[str, Any] | None = None
 
     def apply(self, grads: list[Any]) -> tuple[Any, ...]:
         op = self._op
-        env: dict[str, Any] = {}
         saved = self._saved
-        if saved:
-            for k, v in saved.items():
-                env[k] = v.unpack(self) if type(v) is SavedTensor else v
         if op.n_outputs == 1:
-            env["grad"] = grads[0]
+            g = grads[0]
         else:
-            env["grads"] = _materialize(grads, env.pop("_out_meta"))
+            g = _materialize(grads, saved["_out_meta"])  # type: ignore[index]
         out = []
         for e, (fn, names) in zip(self._next, op.formulas, strict=True):
             if e is None:
                 out.append(None)
-            else:
-                out.append(fn(*[env[n] for n in names]))
+                continue
+            args = []
+            for n in names:
+                if n == "grad" or n == "grads":
+                    args.append(g)
+                else:
+                    v = saved[n]  # type: ignore[index]
+                    args.append(v.unpack(self) if type(v) is SavedTensor else v)
+            out.append(fn(*args))
         return tuple(out)
 
     def release(self) -> None:
@@ -155,7 +161,10 @@ class OpDef:
         self.n_outputs = n_outputs
         self.diff_outputs = diff_outputs
         self.multi_view = multi_view
-        self._save_cache: dict[tuple[bool, ...], tuple[str, ...]] = {}
+        self._save_cache: dict[int, tuple[str, ...]] = {}
+        # (bit, arg index) for each differentiable input: the bit is set in a call's mask when
+        # that input requires grad
+        self.diff_bits = tuple((1 << k, i) for k, i in enumerate(self.diff_idx))
         if grad_fn in NODE_NAMES and NODE_NAMES[grad_fn] != name:
             raise TypeError(f"{name}: grad_fn {grad_fn} already used by {NODE_NAMES[grad_fn]}")
         NODE_NAMES[grad_fn] = name
@@ -163,14 +172,22 @@ class OpDef:
             grad_fn, (OpNode,), {"__slots__": (), "_op": self, "__module__": "builtins"}
         )
 
-    def to_save(self, mask: tuple[bool, ...]) -> tuple[str, ...]:
+    def to_save(self, mask: int) -> tuple[tuple[str, int, int], ...]:
+        """The save plan for a call: (name, kind, arg index), kind 0 tensor, 1 attr, 2 result."""
         r = self._save_cache.get(mask)
         if r is None:
             names: list[str] = []
-            for need, (_, fnames) in zip(mask, self.formulas, strict=True):
-                if need:
+            for k, (_, fnames) in enumerate(self.formulas):
+                if mask & (1 << k):
                     names.extend(n for n in fnames if n not in ("grad", "grads") and n not in names)
-            r = self._save_cache[mask] = tuple(names)
+            plan = []
+            for n in names:
+                if n == "result":
+                    plan.append((n, 2, -1))
+                else:
+                    i = self.params.index(n)
+                    plan.append((n, 0 if i in self.tensor_idx else 1, i))
+            r = self._save_cache[mask] = tuple(plan)
         return r
 
     def __repr__(self) -> str:
@@ -204,10 +221,7 @@ def defop(
         name, grad_fn, forward, formulas, nondiff, dtype, view, n_outputs, diff_outputs, multi_view
     )
     REGISTRY[name] = op
-
-    def run(*args: Any) -> Any:
-        return _run(op, args)
-
+    run = _make_runner(op)
     run.op = op  # type: ignore[attr-defined]
     run.__name__ = name.split(".")[0]
     run.__qualname__ = run.__name__
@@ -313,32 +327,35 @@ def _as_view(result: Tensor, src: Tensor) -> None:
 
 
 def _record(
-    op: OpDef, args: tuple[Any, ...], arrays: list[Any], results: tuple[Tensor, ...]
+    op: OpDef,
+    args: tuple[Any, ...],
+    arrays: Any,
+    results: tuple[Tensor, ...],
+    cdt: Any = None,
 ) -> None:
+    """Create the op's node; save what the formulas of the inputs that require grad read."""
     edges = []
     meta = []
-    mask = []
-    for i in op.diff_idx:
+    mask = 0
+    for bit, i in op.diff_bits:
         a = args[i]
         if isinstance(a, Tensor) and a._rg:
-            edges.append(a._edge())
-            meta.append((a._data.shape, _FROM_NP[a._data.dtype]))
-            mask.append(True)
+            gf = a._grad_fn
+            edges.append((gf, a._nr) if gf is not None else a._edge())
+            d = a._data
+            meta.append((d.shape, _FROM_NP[d.dtype]))
+            mask |= bit
         else:
             edges.append(None)
             meta.append(None)
-            mask.append(False)
     node = op.node_cls(tuple(edges))
     node._in_meta = tuple(meta)
-    names = op.to_save(tuple(mask))
-    if names or op.n_outputs != 1:
-        saved: dict[str, Any] = {}
-        params = op.params
-        for n in names:
-            if n == "result":
-                continue
-            i = params.index(n)
-            if i in op.tensor_idx:
+    plan = op.to_save(mask)
+    saved: dict[str, Any] | None = None
+    if plan or op.n_outputs != 1:
+        saved = {}
+        for n, kind, i in plan:
+            if kind == 0:
                 a = args[i]
                 if isinstance(a, Tensor):
                     if a._inf:
@@ -347,8 +364,9 @@ def _record(
                 elif a is None:
                     saved[n] = None
                 else:
-                    saved[n] = SavedTensor(_make(arrays[i]))
-            else:
+                    arr = arrays[i] if arrays is not None else np.asarray(a, cdt)
+                    saved[n] = SavedTensor(_make(arr))
+            elif kind == 1:
                 saved[n] = args[i]
         if op.n_outputs != 1:
             saved["_out_meta"] = tuple((r._data.shape, r._data.dtype) for r in results)
@@ -359,8 +377,8 @@ def _record(
             r._rg = True
             r._grad_fn = node
             r._nr = k
-    if "result" in names:
-        node._saved["result"] = SavedTensor(results[0], is_output=True)  # type: ignore[index]
+    if saved is not None and any(kind == 2 for _, kind, _ in plan):
+        saved["result"] = SavedTensor(results[0], is_output=True)
     if _ANOMALY.enabled:
         node._trace = traceback.format_stack()[:-3]
 
@@ -435,3 +453,93 @@ def deflistop(
 
     run.op = op  # type: ignore[attr-defined]
     return run
+
+
+_ndarray = np.ndarray
+_asarray = np.asarray
+
+
+def _make_runner(op: OpDef) -> Callable[..., Any]:
+    """The op's callable: a fast path for the common cases, `_run` for everything else.
+
+    The fast paths cover unary ops on one tensor, and binary ops on two tensors of one dtype or
+    a tensor and a Python scalar that cannot change its dtype (torch and numpy agree there).
+    """
+    fwd = op.forward
+    tidx = op.tensor_idx
+    single = op.n_outputs == 1
+    rule = op.dtype
+    is_float = rule == "float"
+    view = op.view
+    grad_mode = _GM
+    make = _make
+    record = _record
+
+    def slow(*args: Any) -> Any:
+        return _run(op, args)
+
+    if not single or tidx not in ((0,), (0, 1)):
+        return slow
+
+    if tidx == (0,):
+        d0 = 0 in op.diff_idx
+
+        def run1(*args: Any) -> Any:
+            a = args[0]
+            if not isinstance(a, Tensor):
+                return _run(op, args)
+            arr = a._data
+            if is_float and arr.dtype.kind not in "fc":
+                return _run(op, args)
+            out = fwd(arr, *args[1:])
+            if type(out) is not _ndarray:
+                out = _asarray(out)
+            t = make(out)
+            if view:
+                _as_view(t, a)
+            if d0 and a._rg and grad_mode.grad and out.dtype.kind in "fc":
+                record(op, args, None, (t,))
+            return t
+
+        return run1
+
+    if rule == "keep":
+        return slow
+    d0 = 0 in op.diff_idx
+    d1 = 1 in op.diff_idx
+
+    def run2(*args: Any) -> Any:
+        a = args[0]
+        b = args[1]
+        if not isinstance(a, Tensor):
+            return _run(op, args)
+        A = a._data
+        if isinstance(b, Tensor):
+            B = b._data
+            if B.dtype != A.dtype or (is_float and A.dtype.kind not in "fc"):
+                return _run(op, args)
+            rg = (d0 and a._rg) or (d1 and b._rg)
+        else:
+            tb = type(b)
+            k = A.dtype.kind
+            if tb is float:
+                if k not in "fc":
+                    return _run(op, args)
+            elif tb is int:
+                if k in "bu" or (is_float and k not in "fc"):
+                    return _run(op, args)
+            else:
+                return _run(op, args)
+            B = b
+            rg = d0 and a._rg
+        out = fwd(A, B, *args[2:])
+        if type(out) is not _ndarray:
+            out = _asarray(out)
+        t = make(out)
+        if view:
+            _as_view(t, a)
+        if rg and grad_mode.grad and out.dtype.kind in "fc":
+            record(op, args, None, (t,), A.dtype)
+        return t
+
+    return run2
