@@ -303,11 +303,10 @@ def run_backward(
                     if not _has_needed_child(node, needed):
                         _release_children(node, deps, buffers, heap, None)
                         continue
-                elif not is_acc:
+                elif not is_acc and not _has_needed_child(node, needed):
                     # a non-leaf input was made to retain its grad: its hook has filled .grad
-                    if not _has_needed_child(node, needed):
-                        _release_children(node, deps, buffers, heap, None)
-                        continue
+                    _release_children(node, deps, buffers, heap, None)
+                    continue
             if is_acc:
                 if capture is None and in_grads[0] is not None:
                     _accumulate(node, in_grads[0], create_graph)  # type: ignore[arg-type]

@@ -12,7 +12,6 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-
 __all__ = [
     "AccumulateGrad",
     "GradientEdge",

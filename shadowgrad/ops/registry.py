@@ -56,10 +56,8 @@ class OpNode(Node):
     def apply(self, grads: list[Any]) -> tuple[Any, ...]:
         op = self._op
         saved = self._saved
-        if op.n_outputs == 1:
-            g = grads[0]
-        else:
-            g = _materialize(grads, saved["_out_meta"])  # type: ignore[index]
+        # several outputs: unused ones get zeros (torch's materialized undefined grads)
+        g = grads[0] if op.n_outputs == 1 else _materialize(grads, saved["_out_meta"])  # type: ignore[index]
         out = []
         for e, (fn, names) in zip(self._next, op.formulas, strict=True):
             if e is None:

@@ -159,7 +159,7 @@ def test_implicit_gradient_needs_one_element() -> None:
     for shape in [(3,), (0,)]:
         x = sg.ones(shape, requires_grad=True)
         with pytest.raises(
-            RuntimeError, match="^grad can be implicitly created only for scalar outputs$"
+            RuntimeError, match=r"^grad can be implicitly created only for scalar outputs$"
         ):
             (x * 2).backward()
 
@@ -205,7 +205,7 @@ def test_backward_inputs_argument() -> None:
     assert a.grad.item() == 3.0
     assert b.grad is None
     with pytest.raises(
-        RuntimeError, match="`inputs` argument to `backward\\(\\)` cannot be empty."
+        RuntimeError, match=r"`inputs` argument to `backward\(\)` cannot be empty\."
     ):
         (a * b).backward(inputs=[])
     with pytest.raises(
