@@ -311,7 +311,11 @@ def _run(op: OpDef, args: tuple[Any, ...]) -> Any:
 
 def _scalar_array(v: Any, dt: D.dtype) -> np.ndarray:
     if isinstance(v, (bool, int, float, complex, np.generic)):
-        return np.asarray(v, dtype=dt._np)
+        try:
+            return np.asarray(v, dtype=dt._np)
+        except OverflowError:
+            # torch wraps an out-of-range Python int into the tensor's integer type
+            return np.asarray(np.asarray(v, dtype=np.int64).astype(dt._np))
     raise TypeError(f"expected a Tensor or a number, got {type(v).__name__}")
 
 

@@ -1,0 +1,1 @@
+"""Side-by-side benchmarks of torch and shadowgrad (`python -m benchmarks`)."""
