@@ -7,6 +7,7 @@ has one). Models are built from the same numpy weights in both libraries.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -45,7 +46,7 @@ def w2_bandwidth(T: Any) -> Step:
 def _linear_weights(sizes: list[int], seed: int = 0) -> list[tuple[np.ndarray, np.ndarray]]:
     rng = np.random.default_rng(seed)
     out = []
-    for fan_in, fan_out in zip(sizes[:-1], sizes[1:], strict=True):
+    for fan_in, fan_out in itertools.pairwise(sizes):
         bound = 1 / np.sqrt(fan_in)
         w = rng.uniform(-bound, bound, (fan_out, fan_in)).astype(np.float32)
         b = rng.uniform(-bound, bound, fan_out).astype(np.float32)
