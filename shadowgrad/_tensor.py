@@ -392,11 +392,11 @@ class Tensor:
 
     @property
     def shape(self) -> Size:
-        return Size(self._data.shape)
+        return tuple.__new__(Size, self._data.shape)
 
     def size(self, dim: int | None = None) -> Any:
         if dim is None:
-            return Size(self._data.shape)
+            return tuple.__new__(Size, self._data.shape)
         from .ops._util import wrap_dim
 
         return self._data.shape[wrap_dim(dim, self._data.ndim)]
