@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import warnings as _warnings
 from typing import Any
 
 from . import (
@@ -78,6 +79,10 @@ from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enab
 from .ops import install_methods as _install_methods
 
 __version__ = "0.1.0"
+
+# torch computes inf and nan silently; numpy warns ("overflow encountered in exp"). Silence the
+# floating-point RuntimeWarnings that numpy raises from shadowgrad's own code, and only those.
+_warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"shadowgrad\.")
 
 float = float32
 double = float64

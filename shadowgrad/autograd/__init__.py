@@ -15,12 +15,14 @@ from .._grad_mode import (
     no_grad,
     set_grad_enabled,
 )
-from . import anomaly_mode, graph
+from . import anomaly_mode, function, functional, graph
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .engine import run_backward
+from .function import Function, once_differentiable
 from .gradcheck import gradcheck, gradgradcheck
 
 __all__ = [
+    "Function",
     "Variable",
     "backward",
     "detect_anomaly",

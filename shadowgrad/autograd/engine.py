@@ -14,6 +14,8 @@ import heapq
 import itertools
 from typing import Any
 
+import numpy as np
+
 from .. import _grad_mode
 from .anomaly_mode import _STATE as _ANOMALY
 from .graph import AccumulateGrad, Node, hook_name
@@ -219,8 +221,6 @@ def _sum_to(g: Any, shape: tuple[int, ...], node: Node, i: int) -> Any:
 
 
 def _check_nan(node: Node, outs: Any) -> None:
-    import numpy as np
-
     for i, g in enumerate(outs):
         if g is not None and g._data.dtype.kind in "fc" and np.isnan(g._data).any():
             raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")
@@ -281,6 +281,9 @@ def run_backward(
 
     prev_grad = _GM.grad
     _GM.grad = create_graph
+    # torch computes inf/nan silently: numpy's floating-point warnings stay off in backward
+    errstate = np.errstate(all="ignore")
+    errstate.__enter__()
     anomaly = _ANOMALY.enabled
     pop = heapq.heappop
     push = heapq.heappush
@@ -355,6 +358,7 @@ def run_backward(
                 if c == 0:
                     push(heap, (-nxt._seq, next(tie), nxt))
     finally:
+        errstate.__exit__(None, None, None)
         _GM.grad = prev_grad
     return results if capture is not None else None
 

@@ -1,7 +1,10 @@
 """gradcheck and gradgradcheck: analytical against numerical Jacobians.
 
-Mirrors `torch.autograd.gradcheck`. Slow mode: one backward per output element, and central
-differences (step eps) per input element, compared with |a - n| <= atol + rtol * |n|.
+Mirrors `torch.autograd.gradcheck`. Slow mode compares full Jacobians: one backward per output
+element, and central differences (step eps) per input element. Fast mode compares, for each
+(input, output) pair, the scalar v^T J u for random unit vectors u and v. Both use
+|a - n| <= atol + rtol * |n|. On failure the message has torch's layout plus one extra line
+naming the worst input/output element and how far off it is.
 """
 
 from __future__ import annotations
@@ -13,8 +16,24 @@ from typing import Any
 import numpy as np
 
 from .. import _grad_mode
+from .graph import Node
 
 __all__ = ["GradcheckError", "gradcheck", "gradgradcheck"]
+
+FAST_MODE_NOTE = (
+    "\nThe above quantities relating the numerical and analytical jacobians are computed \n"
+    "in fast mode. See: https://github.com/pytorch/pytorch/issues/53876 for more background \n"
+    "about fast mode. Below, we recompute numerical and analytical jacobians in slow mode:\n\n"
+)
+UNDEFINED_RAISED = (
+    'Expected backward function to handle undefined output grads. Please look at "Notes about '
+    'undefined output gradients" in "tools/autograd/derivatives.yaml"'
+)
+UNDEFINED_NONZERO = (
+    "Expected all input grads to be undefined or zero when all output grads are undefined or "
+    'zero. Please look at "Notes about undefined output gradients" in '
+    '"tools/autograd/derivatives.yaml"'
+)
 
 
 class GradcheckError(RuntimeError):
@@ -26,68 +45,229 @@ def _as_tuple(x: Any) -> tuple[Any, ...]:
 
     if isinstance(x, Tensor):
         return (x,)
-    return tuple(x)
+    if isinstance(x, (tuple, list)):
+        return tuple(x)
+    return (x,)
 
 
 def _outputs(func: Callable[..., Any], inputs: tuple[Any, ...]) -> tuple[Any, ...]:
     from .._tensor import Tensor
 
-    out = func(*inputs)
-    outs = _as_tuple(out) if isinstance(out, (Tensor, tuple, list)) else (out,)
-    return tuple(o for o in outs if isinstance(o, Tensor))
+    return tuple(o for o in _as_tuple(func(*inputs)) if isinstance(o, Tensor))
+
+
+def _flat(o: Any) -> np.ndarray:
+    return np.asarray(o._data, dtype=np.float64).reshape(-1)
+
+
+def _perturbed(
+    func: Callable[..., Any], inputs: tuple[Any, ...], i: int, delta: np.ndarray
+) -> list[np.ndarray]:
+    """Outputs (flattened, float64) with inputs[i] shifted by delta, evaluated under no_grad."""
+    data = inputs[i]._data
+    orig = data.copy()
+    try:
+        with _grad_mode.no_grad():
+            data += delta.astype(data.dtype).reshape(data.shape)
+            return [_flat(o) for o in _outputs(func, inputs)]
+    finally:
+        data[...] = orig
 
 
 def _numerical(
     func: Callable[..., Any], inputs: tuple[Any, ...], i: int, eps: float, n_out: list[int]
 ) -> list[np.ndarray]:
     """Jacobians d out_k / d inputs[i] by central differences: shape (in.numel, out_k.numel)."""
-    x = inputs[i]
-    data = x._data
-    jac = [np.zeros((data.size, n), dtype=np.float64) for n in n_out]
-    for j in range(data.size):
-        idx = np.unravel_index(j, data.shape) if data.ndim else ()
-        orig = data[idx].copy() if data.ndim else data.copy()
-        with _grad_mode.no_grad():
-            data[idx] = orig + eps
-            plus = [o._data.astype(np.float64).reshape(-1) for o in _outputs(func, inputs)]
-            data[idx] = orig - eps
-            minus = [o._data.astype(np.float64).reshape(-1) for o in _outputs(func, inputs)]
-            data[idx] = orig
+    size = inputs[i]._data.size
+    jac = [np.zeros((size, n), dtype=np.float64) for n in n_out]
+    for j in range(size):
+        e = np.zeros(size)
+        e[j] = eps
+        plus = _perturbed(func, inputs, i, e)
+        minus = _perturbed(func, inputs, i, -e)
         for k in range(len(n_out)):
             jac[k][j] = (plus[k] - minus[k]) / (2 * eps)
     return jac
 
 
-def _analytical(
-    outputs: tuple[Any, ...], inputs: tuple[Any, ...], diff_idx: list[int]
-) -> list[list[np.ndarray]]:
-    """jac[k][i]: d outputs[k] / d inputs[i], shape (in.numel, out.numel), by one vjp per column."""
-    from .._creation import zeros_like
+def _vjp(o: Any, inputs: list[Any], cot: np.ndarray) -> list[np.ndarray | None]:
+    from .._tensor import _make
     from . import grad as autograd_grad
 
+    g = _make(cot.reshape(o._data.shape).astype(o._data.dtype))
+    grads = autograd_grad(o, inputs, g, retain_graph=True, allow_unused=True)
+    return [None if gi is None else _flat(gi) for gi in grads]
+
+
+def _analytical(outputs: tuple[Any, ...], diff: list[Any]) -> list[list[np.ndarray]]:
+    """jac[k][n]: d outputs[k] / d diff[n], shape (in.numel, out.numel), one vjp per column."""
     res = []
     for o in outputs:
-        per_in = [np.zeros((inputs[i]._data.size, o._data.size)) for i in diff_idx]
-        if not o._rg:
-            res.append(per_in)
-            continue
-        for c in range(o._data.size):
-            g = zeros_like(o)
-            g._data.reshape(-1)[c] = 1
-            grads = autograd_grad(
-                o, [inputs[i] for i in diff_idx], g, retain_graph=True, allow_unused=True
-            )
-            for n, gi in enumerate(grads):
-                if gi is not None:
-                    per_in[n][:, c] = gi._data.astype(np.float64).reshape(-1)
+        per_in = [np.zeros((x._data.size, o._data.size)) for x in diff]
+        if o._rg:
+            for c in range(o._data.size):
+                e = np.zeros(o._data.size)
+                e[c] = 1.0
+                for n, gi in enumerate(_vjp(o, diff, e)):
+                    if gi is not None:
+                        per_in[n][:, c] = gi
         res.append(per_in)
     return res
 
 
-def _fmt(m: np.ndarray) -> str:
+def _fmt(m: Any) -> str:
     from .._tensor import _make
 
-    return repr(_make(m))
+    return repr(_make(np.asarray(m, dtype=np.float64)))
+
+
+def _worst(num: np.ndarray, a: np.ndarray, i: int, k: int) -> str:
+    diff = np.abs(a - num)
+    diff = np.where(np.isnan(diff), np.inf, diff)
+    w = np.unravel_index(np.argmax(diff), diff.shape)
+    return (
+        f"The worst element: input {i} element {w[0]}, output {k} element {w[1]}: numerical "
+        f"{num[w]:.6g}, analytical {a[w]:.6g} (off by {diff[w]:.3g})."
+    )
+
+
+def _close(a: Any, n: Any, rtol: float, atol: float) -> bool:
+    return bool(np.allclose(a, n, rtol=rtol, atol=atol, equal_nan=True))
+
+
+def _slow(
+    func: Callable[..., Any],
+    inputs: tuple[Any, ...],
+    outputs: tuple[Any, ...],
+    diff_idx: list[int],
+    eps: float,
+    rtol: float,
+    atol: float,
+) -> str | None:
+    n_out = [o._data.size for o in outputs]
+    analytical = _analytical(outputs, [inputs[i] for i in diff_idx])
+    for n, i in enumerate(diff_idx):
+        numerical = _numerical(func, inputs, i, eps, n_out)
+        for k in range(len(outputs)):
+            a, num = analytical[k][n], numerical[k]
+            if not _close(a, num, rtol, atol):
+                return (
+                    f"Jacobian mismatch for output {k} with respect to input {n},\n"
+                    f"numerical:{_fmt(num)}\nanalytical:{_fmt(a)}\n\n{_worst(num, a, n, k)}"
+                )
+    return None
+
+
+def _fast(
+    func: Callable[..., Any],
+    inputs: tuple[Any, ...],
+    outputs: tuple[Any, ...],
+    diff_idx: list[int],
+    eps: float,
+    rtol: float,
+    atol: float,
+) -> str | None:
+    rng = np.random.default_rng(0)
+    us = []
+    for i in diff_idx:
+        u = rng.standard_normal(inputs[i]._data.size)
+        us.append(u / max(np.linalg.norm(u), 1e-300))
+    vs = [rng.standard_normal(o._data.size) for o in outputs]
+    diff = [inputs[i] for i in diff_idx]
+    # vJ for each output: one backward per output
+    vJ = [
+        _vjp(o, diff, v) if o._rg else [None] * len(diff) for o, v in zip(outputs, vs, strict=True)
+    ]
+    for n, i in enumerate(diff_idx):
+        u = us[n]
+        plus = _perturbed(func, inputs, i, eps * u)
+        minus = _perturbed(func, inputs, i, -eps * u)
+        for k, v in enumerate(vs):
+            num = float(v @ ((plus[k] - minus[k]) / (2 * eps)))
+            g = vJ[k][n]
+            a = 0.0 if g is None else float(g @ u)
+            if abs(a - num) > atol + rtol * abs(num) or np.isnan(a) != np.isnan(num):
+                return _fast_message(func, inputs, outputs, diff_idx, n, k, num, a, eps)
+    return None
+
+
+def _fast_message(
+    func: Callable[..., Any],
+    inputs: tuple[Any, ...],
+    outputs: tuple[Any, ...],
+    diff_idx: list[int],
+    n: int,
+    k: int,
+    num: float,
+    a: float,
+    eps: float,
+) -> str:
+    i = diff_idx[n]
+    slow_num = _numerical(func, inputs, i, eps, [o._data.size for o in outputs])[k]
+    slow_a = _analytical((outputs[k],), [inputs[i]])[0][0]
+    max_diff = np.abs(slow_num - slow_a).max() if slow_num.size else 0.0
+    return (
+        f"Jacobian mismatch for output {k} with respect to input {n},\n"
+        f"numerical:{num!r}\nanalytical:{a!r}\n"
+        + FAST_MODE_NOTE
+        + f"Numerical:\n {_fmt(slow_num)}\nAnalytical:\n{_fmt(slow_a)}\n\n"
+        f"The max per-element difference (slow mode) is: {float(max_diff)!r}.\n"
+        + (_worst(slow_num, slow_a, n, k) if slow_num.size else "")
+    )
+
+
+class _UndefinedGrad(Node):
+    """Passes an undefined (None) gradient on, as torch's UndefinedGrad node does."""
+
+    __slots__ = ()
+
+    def apply(self, grads: list[Any]) -> tuple[Any, ...]:
+        return (None,)
+
+
+def _undefined(o: Any) -> Any:
+    from .._tensor import _make
+
+    node = _UndefinedGrad((o._edge(),))
+    return _make(o._data, True, node, 0)
+
+
+def _check_undefined_grad(
+    func: Callable[..., Any], inputs: tuple[Any, ...], diff: list[Any]
+) -> str | None:
+    """Backward must cope with undefined output grads (one at a time, then all)."""
+    from .._creation import zeros_like
+    from . import grad as autograd_grad
+
+    def check(outs: list[Any]) -> str | None:
+        try:
+            grads = autograd_grad(outs, diff, [zeros_like(o) for o in outs], allow_unused=True)
+        except RuntimeError:
+            return UNDEFINED_RAISED
+        for g in grads:
+            if g is not None and not (g._data == 0).all():
+                return UNDEFINED_NONZERO
+        return None
+
+    outs = [o for o in _outputs(func, inputs) if o._rg]
+    if not outs:
+        return None
+    cases = [[_undefined(o) for o in outs]]
+    if len(outs) > 1:
+        for j in range(len(outs)):
+            fresh = [o for o in _outputs(func, inputs) if o._rg]
+            cases.append([_undefined(o) if m == j else o for m, o in enumerate(fresh)])
+    for case in cases:
+        msg = check(case)
+        if msg is not None:
+            return msg
+    return None
+
+
+def _fail(msg: str, raise_exception: bool) -> bool:
+    if raise_exception:
+        raise GradcheckError(msg)
+    return False
 
 
 def gradcheck(
@@ -110,8 +290,9 @@ def gradcheck(
 ) -> bool:
     """Compare analytical and numerical Jacobians. Mirrors `torch.autograd.gradcheck`.
 
-    Differences: always runs the slow (full Jacobian) comparison; on failure the message also
-    names the worst output element and how far off it is.
+    Differences: the failure message ends with a line naming the worst element; the batched,
+    forward-AD, nondeterminism and masked checks are accepted but not run (forward AD here is
+    derived from backward AD, so it would repeat the backward check).
     """
     from .._tensor import Tensor
 
@@ -131,28 +312,50 @@ def gradcheck(
                 UserWarning,
                 stacklevel=2,
             )
+    if not check_backward_ad:
+        return True
     outputs = _outputs(func, inputs)
-    n_out = [o._data.size for o in outputs]
-    analytical = _analytical(outputs, inputs, diff_idx)
-    for n, i in enumerate(diff_idx):
-        numerical = _numerical(func, inputs, i, eps, n_out)
-        for k in range(len(outputs)):
-            a = analytical[k][n]
-            num = numerical[k]
-            if not np.allclose(a, num, rtol=rtol, atol=atol, equal_nan=True):
-                diff = np.abs(a - num)
-                worst = np.unravel_index(np.nanargmax(diff), diff.shape)
-                msg = (
-                    f"Jacobian mismatch for output {k} with respect to input {i},\n"
-                    f"numerical:{_fmt(num)}\nanalytical:{_fmt(a)}\n\n"
-                    f"The worst element: input {i} element {worst[0]}, output {k} element "
-                    f"{worst[1]}: numerical {num[worst]:.6g}, analytical {a[worst]:.6g} "
-                    f"(off by {diff[worst]:.3g})."
-                )
-                if raise_exception:
-                    raise GradcheckError(msg)
-                return False
+    check = _fast if fast_mode else _slow
+    msg = check(func, inputs, outputs, diff_idx, eps, rtol, atol)
+    if msg is not None:
+        return _fail(msg, raise_exception)
+    if check_grad_dtypes:
+        msg = _check_dtypes(outputs, [inputs[i] for i in diff_idx])
+        if msg is not None:
+            return _fail(msg, raise_exception)
+    if check_undefined_grad:
+        msg = _check_undefined_grad(func, inputs, [inputs[i] for i in diff_idx])
+        if msg is not None:
+            return _fail(msg, raise_exception)
     return True
+
+
+def _check_dtypes(outputs: tuple[Any, ...], diff: list[Any]) -> str | None:
+    from .._creation import ones_like
+    from . import grad as autograd_grad
+
+    for o in outputs:
+        if not o._rg:
+            continue
+        grads = autograd_grad(o, diff, ones_like(o), retain_graph=True, allow_unused=True)
+        for g, x in zip(grads, diff, strict=True):
+            if g is not None and g.dtype is not x.dtype:
+                return "Gradient has dtype mismatch"
+    return None
+
+
+def _random_grad_output(o: Any, non_contig: bool) -> Any:
+    """A uniform(-1, 1) grad_output requiring grad (torch uses make_tensor(low=-1, high=1))."""
+    from .._tensor import _make
+
+    shape = o._data.shape
+    vals = np.random.default_rng(0).uniform(-1.0, 1.0, shape).astype(o._data.dtype)
+    if non_contig and vals.ndim:
+        # the same values laid out with a stride of 2 along the last dim
+        big = np.empty((*shape[:-1], shape[-1] * 2), dtype=vals.dtype)
+        big[..., ::2] = vals
+        vals = big[..., ::2]
+    return _make(vals, True)
 
 
 def gradgradcheck(
@@ -175,32 +378,43 @@ def gradgradcheck(
     masked: bool = False,
 ) -> bool:
     """gradcheck of the first derivatives. Mirrors `torch.autograd.gradgradcheck`."""
-    from .._random import randn_like
     from .._tensor import Tensor
     from . import grad as autograd_grad
 
     inputs = _as_tuple(inputs)
-    outputs = _outputs(func, inputs)
+    if not check_rev_over_rev:
+        return True
     diff_idx = [i for i, x in enumerate(inputs) if isinstance(x, Tensor) and x._rg]
     if grad_outputs is None:
-        gouts = tuple(randn_like(o).requires_grad_() for o in outputs if o._rg)
+        outputs = _outputs(func, inputs)
+        gouts = tuple(
+            _random_grad_output(o, gen_non_contig_grad_outputs)
+            for o in outputs
+            if o._rg and (o.dtype.is_floating_point or o.dtype.is_complex)
+        )
     else:
         gouts = _as_tuple(grad_outputs)
     n_in = len(inputs)
 
-    def first_order(*args: Any) -> tuple[Any, ...]:
+    def new_func(*args: Any) -> tuple[Any, ...]:
         ins, gs = args[:n_in], args[n_in:]
         with _grad_mode.enable_grad():
             outs = [o for o in _outputs(func, ins) if o._rg]
             diff = [ins[i] for i in diff_idx]
-            grads = autograd_grad(outs, diff, gs, create_graph=True, allow_unused=True)
+            grads = autograd_grad(outs, diff, list(gs), create_graph=True, allow_unused=True)
         return tuple(g for g in grads if g is not None)
 
     return gradcheck(
-        first_order,
+        new_func,
         inputs + tuple(gouts),
         eps=eps,
         atol=atol,
         rtol=rtol,
         raise_exception=raise_exception,
+        nondet_tol=nondet_tol,
+        check_undefined_grad=check_undefined_grad,
+        check_grad_dtypes=check_grad_dtypes,
+        check_batched_grad=check_batched_grad,
+        fast_mode=fast_mode,
+        masked=masked,
     )

@@ -275,6 +275,11 @@ class SavedTensor:
             self._data = None
             self._nr = 0
             self._rg = False
+        if _SAVED_HOOKS.stack:
+            # saved_tensors_hooks: pack now (grad mode off inside pack); no version checks later
+            self._hooks = _pack(tensor)
+            self._tensor = None
+            self._data = None
 
     def unpack(self, node: Node | None) -> Any:
         from .._tensor import Tensor, _make
@@ -374,3 +379,15 @@ def forward_op_name(node_name: str) -> str:
     if digits and not digits.isdigit():
         return node_name
     return node_name[:i] + ("" if digits in ("", "0") else digits)
+
+
+from .saved_hooks import (  # noqa: E402 - saved_hooks imports RemovableHandle from this module
+    _STATE as _SAVED_HOOKS,
+)
+from .saved_hooks import (  # noqa: E402
+    disable_saved_tensors_hooks,
+    pack as _pack,
+    register_multi_grad_hook,
+    save_on_cpu,
+    saved_tensors_hooks,
+)

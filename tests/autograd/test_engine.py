@@ -252,9 +252,9 @@ def test_broadcast_grads_are_summed_to_input_shapes() -> None:
     assert b.grad.shape == (1, 4)
     assert c.grad.shape == (4,)
     assert s.grad.shape == ()
-    np.testing.assert_allclose(a.grad.numpy(), np.full((3, 1), 4.0))
-    np.testing.assert_allclose(c.grad.numpy(), np.full(4, 2.0))
-    assert s.grad.item() == 4.0
+    np.testing.assert_allclose(a.grad.numpy(), np.full((3, 1), 4.0))  # summed over b's 4
+    np.testing.assert_allclose(c.grad.numpy(), np.full(4, 6.0))  # s=2, summed over 3 rows
+    assert s.grad.item() == 12.0  # c summed over all 12 broadcast elements
 
 
 def test_grad_dtype_follows_the_leaf() -> None:

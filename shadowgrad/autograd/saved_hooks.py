@@ -1,0 +1,146 @@
+"""Saved-tensor hooks and multi-grad hooks.
+
+Mirrors `torch.autograd.graph.saved_tensors_hooks`, `save_on_cpu`,
+`disable_saved_tensors_hooks` and `register_multi_grad_hook`. The hook stack is thread-local,
+as torch's is; `current_hooks()` gives the innermost (pack, unpack) pair, which `SavedTensor`
+applies when a forward op saves a tensor (see graph.py).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .. import _grad_mode
+from .graph import RemovableHandle
+
+__all__ = [
+    "current_hooks",
+    "disable_saved_tensors_hooks",
+    "register_multi_grad_hook",
+    "save_on_cpu",
+    "saved_tensors_hooks",
+]
+
+
+class _State(threading.local):
+    def __init__(self) -> None:
+        self.stack: list[tuple[Callable[..., Any], Callable[..., Any]]] = []
+        self.disabled: str | None = None
+
+
+_STATE = _State()
+
+
+def current_hooks() -> tuple[Callable[..., Any], Callable[..., Any]] | None:
+    """The innermost (pack, unpack) pair, or None."""
+    s = _STATE.stack
+    return s[-1] if s else None
+
+
+def pack(tensor: Any) -> Any:
+    """Run the innermost pack hook on tensor (grad mode off); returns (packed, unpack)."""
+    pack_hook, unpack_hook = _STATE.stack[-1]
+    with _grad_mode.no_grad():
+        return pack_hook(tensor), unpack_hook
+
+
+class saved_tensors_hooks:
+    """Pack/unpack hooks for tensors saved for backward. Mirrors torch's.
+
+    Only the innermost pair applies; while one is active, saved tensors skip version checks.
+    """
+
+    def __init__(self, pack_hook: Callable[..., Any], unpack_hook: Callable[..., Any]) -> None:
+        self.pack_hook = pack_hook
+        self.unpack_hook = unpack_hook
+
+    def __enter__(self) -> saved_tensors_hooks:
+        if _STATE.disabled is not None:
+            raise RuntimeError(_STATE.disabled)
+        _STATE.stack.append((self.pack_hook, self.unpack_hook))
+        return self
+
+    def __exit__(self, *args: object) -> None:
+        _STATE.stack.pop()
+
+
+class save_on_cpu(saved_tensors_hooks):
+    """Save tensors as CPU copies (on CPU: plain copies). Mirrors torch's."""
+
+    def __init__(self, pin_memory: bool = False, device_type: str = "cuda") -> None:
+        def pack_to_cpu(tensor: Any) -> Any:
+            return (tensor.device, tensor.detach().clone())
+
+        def unpack_from_cpu(packed: Any) -> Any:
+            return packed[1]
+
+        super().__init__(pack_to_cpu, unpack_from_cpu)
+
+
+class disable_saved_tensors_hooks:
+    """Make entering saved_tensors_hooks raise RuntimeError(error_message). Mirrors torch's."""
+
+    def __init__(self, error_message: str) -> None:
+        self.error_message = error_message
+
+    def __enter__(self) -> None:
+        self.prev = _STATE.disabled
+        _STATE.disabled = self.error_message
+
+    def __exit__(self, *args: object) -> None:
+        _STATE.disabled = self.prev
+
+
+class _MultiHandle(RemovableHandle):
+    def __init__(self, handles: list[Any]) -> None:
+        self.handles = handles
+
+    def remove(self) -> None:
+        for h in self.handles:
+            h.remove()
+
+
+def register_multi_grad_hook(
+    tensors: Sequence[Any], fn: Callable[..., Any], *, mode: str = "all"
+) -> RemovableHandle:
+    """Call fn once the grads of tensors are computed. Mirrors torch's.
+
+    mode "all": fn(grads), a list with one grad per tensor, once every tensor's hook has run in
+    this backward. mode "any": fn(grad) with the first grad computed.
+    Differences: in "all" mode, fn only runs when every tensor receives a grad (torch also runs
+    it, with None entries, when some tensors are not reached).
+    """
+    if mode not in ("all", "any"):
+        raise ValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
+    tensors = list(tensors)
+    if mode == "any":
+        state = {"fired": False}
+
+        def any_hook(grad: Any) -> None:
+            if not state["fired"]:
+                state["fired"] = True
+                fn(grad)
+
+        return _MultiHandle([t.register_hook(any_hook) for t in tensors if t.requires_grad])
+
+    grads: list[Any] = [None] * len(tensors)
+    seen = [False] * len(tensors)
+
+    def make(i: int) -> Callable[[Any], None]:
+        def hook(grad: Any) -> None:
+            grads[i] = grad
+            seen[i] = True
+            if all(seen):
+                out = list(grads)
+                for k in range(len(seen)):
+                    seen[k] = False
+                    grads[k] = None
+                fn(out)
+
+        return hook
+
+    return _MultiHandle(
+        [t.register_hook(make(i)) for i, t in enumerate(tensors) if t.requires_grad]
+    )
