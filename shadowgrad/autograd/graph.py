@@ -18,7 +18,11 @@ __all__ = [
     "Node",
     "RemovableHandle",
     "SavedTensor",
+    "disable_saved_tensors_hooks",
     "get_gradient_edge",
+    "register_multi_grad_hook",
+    "save_on_cpu",
+    "saved_tensors_hooks",
 ]
 
 _seq = itertools.count()
