@@ -385,13 +385,14 @@ def forward_op_name(node_name: str) -> str:
     return node_name[:i] + ("" if digits in ("", "0") else digits)
 
 
-from .saved_hooks import (  # noqa: E402 - saved_hooks imports RemovableHandle from this module
-    _STATE as _SAVED_HOOKS,
-)
+# saved_hooks imports RemovableHandle from this module, so it is imported last.
+from . import saved_hooks as _saved_hooks  # noqa: E402
 from .saved_hooks import (  # noqa: E402
     disable_saved_tensors_hooks,
-    pack as _pack,
     register_multi_grad_hook,
     save_on_cpu,
     saved_tensors_hooks,
 )
+
+_SAVED_HOOKS = _saved_hooks._STATE
+_pack = _saved_hooks.pack
