@@ -57,7 +57,8 @@ def _outputs(func: Callable[..., Any], inputs: tuple[Any, ...]) -> tuple[Any, ..
 
 
 def _flat(o: Any) -> np.ndarray:
-    return np.asarray(o._data, dtype=np.float64).reshape(-1)
+    # a copy: an output may be a view of an input that is perturbed and restored in place
+    return np.array(o._data, dtype=np.float64).reshape(-1)
 
 
 def _perturbed(

@@ -1,25 +1,160 @@
-"""Reductions: sum, mean, and the sum_to_size used to reduce broadcast gradients."""
+"""Reductions and scans: sum, mean, prod, max/min, amax/amin, argmax/argmin, var/std, norms,
+logsumexp, cumsum/cumprod, all/any, nansum/nanmean, count_nonzero, and sum_to_size.
+
+The index-selecting reductions (max/min over a dim, and sort, topk, kthvalue, median, mode in
+sorting.py) pick their indices with numpy first and pass them to the op as a plain attribute,
+so that the backward formula can read them: it scatters the gradient to the selected indices
+(torch's value_selecting_reduction_backward).
+"""
 
 from __future__ import annotations
 
+import builtins
+import warnings
 from typing import Any
 
 import numpy as np
 
 from .. import _dtype as D
-from .._tensor import Tensor
-from ._util import wrap_dims
+from .. import _grad_mode
+from .._tensor import Tensor, _make
+from ._util import wrap_dim, wrap_dims
 from .registry import defop
+
+_GM = _grad_mode.STATE
+
+
+# --- dims and shapes ------------------------------------------------------------------------
+
+
+def _axes(dim: Any, ndim: int) -> tuple[int, ...]:
+    """The numpy axes a reduction over `dim` covers (None or an empty list: every dim)."""
+    if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0):
+        return tuple(range(ndim))
+    dims = wrap_dims(dim, ndim)
+    return dims if ndim else ()
+
+
+def _unsq(t: Tensor, axes: tuple[int, ...], keepdim: bool) -> Tensor:
+    """Give a reduced tensor its reduced dims back (as size 1)."""
+    if not keepdim:
+        for d in sorted(axes):
+            t = t.unsqueeze(d)
+    return t
 
 
 def _restore_dims(
     grad: Tensor, shape: tuple[int, ...], dims: tuple[int, ...], keepdim: bool
 ) -> Tensor:
     """Bring a reduced gradient back to the input's rank, then broadcast it."""
+    return _unsq(grad, dims, keepdim).expand(shape)
+
+
+def _reduced_shape(shape: tuple[int, ...], axes: tuple[int, ...], keepdim: bool) -> list[int]:
+    if keepdim:
+        return [1 if i in axes else s for i, s in enumerate(shape)]
+    return [s for i, s in enumerate(shape) if i not in axes]
+
+
+def _count(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:
+    n = 1
+    for d in axes:
+        n *= shape[d]
+    return n
+
+
+def _const(arr: Any) -> Tensor:
+    return _make(np.asarray(arr))
+
+
+def _check_nonempty(name: str, shape: tuple[int, ...], axes: tuple[int, ...]) -> None:
+    for d in axes:
+        if shape[d] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+
+
+# --- gather / scatter along a dim (kernels of the index-selecting reductions' backward) -------
+
+
+def _take_fwd(
+    self: np.ndarray, dim: int, index: np.ndarray, squeeze: bool, self_sym_sizes: Any
+) -> np.ndarray:
+    if self.ndim == 0:
+        return self.copy()
+    r = np.take_along_axis(self, index, dim)
+    return r.squeeze(dim) if squeeze else r
+
+
+def _put_fwd(src: np.ndarray, dim: int, index: np.ndarray, squeeze: bool, sizes: Any) -> np.ndarray:
+    if len(sizes) == 0:
+        return src.reshape(()).copy()
+    out = np.zeros(sizes, src.dtype)
+    np.put_along_axis(out, index, np.expand_dims(src, dim) if squeeze else src, dim)
+    return out
+
+
+# Indices along a dim are unique in every use here (a permutation, top-k, one index per slice),
+# so a put (not an accumulate) is exact, and the pair is each other's adjoint.
+_take_along = defop(
+    "_take_along_dim",
+    "_TakeAlongDimBackward",
+    _take_fwd,
+    dtype="keep",
+    self=lambda grad, dim, index, squeeze, self_sym_sizes: _put_along(
+        grad, dim, index, squeeze, self_sym_sizes
+    ),
+)
+_put_along = defop(
+    "_value_selecting_reduction_backward",
+    "_ValueSelectingReductionBackward",
+    _put_fwd,
+    dtype="keep",
+    src=lambda grad, dim, index, squeeze, sizes: _take_along(grad, dim, index, squeeze, sizes),
+)
+
+
+def _flip_fwd(self: np.ndarray, dim: int) -> np.ndarray:
+    return np.flip(self, dim).copy() if self.ndim else self.copy()
+
+
+_flip = defop(
+    "_flip_along_dim",
+    "_FlipAlongDimBackward",
+    _flip_fwd,
+    dtype="keep",
+    self=lambda grad, dim: _flip(grad, dim),
+)
+
+
+def _selecting_fwd(
+    self: np.ndarray, dim: int, index: np.ndarray, keepdim: bool, self_sym_sizes: Any
+) -> tuple[np.ndarray, np.ndarray]:
+    if self.ndim == 0:
+        return self.copy(), np.zeros((), np.int64)
+    v = np.take_along_axis(self, index, dim)
+    i = index
     if not keepdim:
-        for d in sorted(dims):
-            grad = grad.unsqueeze(d)
-    return grad.expand(shape)
+        v = v.squeeze(dim)
+        i = i.squeeze(dim)
+    return v, i.astype(np.int64, copy=False)
+
+
+def _defselect(name: str, grad_fn: str) -> Any:
+    """An op returning (values, indices) picked at the given indices (keepdim=True shaped)."""
+    return defop(
+        name,
+        grad_fn,
+        _selecting_fwd,
+        dtype="keep",
+        n_outputs=2,
+        diff_outputs=(0,),
+        self=lambda grads, dim, index, keepdim, self_sym_sizes: _put_along(
+            grads[0], dim, index, not keepdim, self_sym_sizes
+        ),
+    )
+
+
+# --- sum and mean ---------------------------------------------------------------------------
 
 
 def _sum_all_fwd(self: np.ndarray, self_sym_sizes: tuple[int, ...], dtype: Any) -> np.ndarray:
@@ -68,10 +203,8 @@ _mean_all = defop(
 def _mean_dim_fwd(
     self: np.ndarray, dim: tuple[int, ...], keepdim: bool, self_sym_sizes: Any, count: int
 ) -> np.ndarray:
-    if self.size == 0 or count == 0:
-        shape = [1 if i in dim else s for i, s in enumerate(self.shape)]
-        r = np.full(shape, np.nan, self.dtype)
-        return r if keepdim else r.reshape([s for i, s in enumerate(shape) if i not in dim])
+    if count == 0:
+        return np.full(_reduced_shape(self.shape, dim, keepdim), np.nan, self.dtype)
     return np.asarray(np.mean(self, axis=dim, keepdims=keepdim), self.dtype)
 
 
@@ -102,33 +235,30 @@ def sum(
     shape = tuple(input._data.shape)
     if dim is None:
         return _sum_all(input, shape, npd)
-    dims = wrap_dims(dim, input.ndim)
-    if isinstance(dim, (tuple, list)) and len(dim) == 0:
-        dims = tuple(range(input.ndim))
-    return _sum_dim(input, dims, keepdim, shape, npd)
+    return _sum_dim(input, _axes(dim, input.ndim), keepdim, shape, npd)
+
+
+def _mean_check(name: str, input: Tensor, dtype: D.dtype | None) -> Tensor:
+    if dtype is not None:
+        return input.to(dtype)
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise RuntimeError(
+            f"{name}(): could not infer output dtype. Input dtype must be either a floating point "
+            f"or complex dtype. Got: {input.dtype._short}"
+        )
+    return input
 
 
 def mean(
     input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: D.dtype | None = None
 ) -> Tensor:
     """Mirrors `torch.mean`."""
-    if dtype is not None:
-        input = input.to(dtype)
-    elif not (input.dtype.is_floating_point or input.dtype.is_complex):
-        raise RuntimeError(
-            "mean(): could not infer output dtype. Input dtype must be either a floating point or "
-            f"complex dtype. Got: {input.dtype._short}"
-        )
+    input = _mean_check("mean", input, dtype)
     shape = tuple(input._data.shape)
     if dim is None:
         return _mean_all(input, shape, int(input._data.size))
-    dims = wrap_dims(dim, input.ndim)
-    if isinstance(dim, (tuple, list)) and len(dim) == 0:
-        dims = tuple(range(input.ndim))
-    count = 1
-    for d in dims:
-        count *= shape[d] if shape else 1
-    return _mean_dim(input, dims, keepdim, shape, count)
+    axes = _axes(dim, input.ndim)
+    return _mean_dim(input, axes, keepdim, shape, _count(shape, axes))
 
 
 def sum_to_size(input: Tensor, *size: Any) -> Tensor:
@@ -139,7 +269,7 @@ def sum_to_size(input: Tensor, *size: Any) -> Tensor:
     if tuple(size) == tuple(shape):
         return input
     lead = len(shape) - len(size)
-    if lead < 0 or any(s != 1 and s != g for s, g in zip(size, shape[lead:], strict=True)):
+    if lead < 0 or builtins.any(s != 1 and s != g for s, g in zip(size, shape[lead:], strict=True)):
         raise RuntimeError(
             f"size {{{', '.join(map(str, size))}}} is not expandable to size "
             f"{{{', '.join(map(str, shape))}}}."
@@ -155,5 +285,784 @@ def sum_to_size(input: Tensor, *size: Any) -> Tensor:
     return r
 
 
-METHODS = {"sum": sum, "mean": mean, "sum_to_size": sum_to_size}
-FUNCTIONS = {"sum": sum, "mean": mean}
+def _nansum_fwd(
+    self: np.ndarray, dim: tuple[int, ...], keepdim: bool, self_sym_sizes: Any, dtype: Any
+) -> np.ndarray:
+    return np.asarray(np.nansum(self, axis=dim, keepdims=keepdim, dtype=dtype))
+
+
+_nansum = defop(
+    "nansum",
+    "NansumBackward0",
+    _nansum_fwd,
+    dtype="keep",
+    self=lambda grad, self, dim, keepdim, self_sym_sizes: (
+        _restore_dims(grad, self_sym_sizes, dim, keepdim) * _const(~np.isnan(self._data))
+    ),
+)
+
+
+def nansum(
+    input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: D.dtype | None = None
+) -> Tensor:
+    """Mirrors `torch.nansum`."""
+    if input.dtype.is_complex:
+        raise RuntimeError("nansum does not support complex inputs")
+    shape = tuple(input._data.shape)
+    return _nansum(input, _axes(dim, input.ndim), keepdim, shape, _sum_dtype(input, dtype))
+
+
+def nanmean(
+    input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: D.dtype | None = None
+) -> Tensor:
+    """Mirrors `torch.nanmean` (nansum divided by the count of non-NaN values)."""
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise RuntimeError(
+            "nanmean(): expected input to have floating point or complex dtype but got "
+            f"{input.dtype._short}"
+        )
+    axes = _axes(dim, input.ndim)
+    count = np.sum(~np.isnan(input._data), axis=axes, keepdims=keepdim)
+    return nansum(input, dim, keepdim, dtype=dtype) / _const(np.asarray(count, np.int64))
+
+
+# --- prod ------------------------------------------------------------------------------------
+
+
+def _prod_all_fwd(self: np.ndarray, dtype: Any) -> np.ndarray:
+    return np.asarray(np.prod(self, dtype=dtype))
+
+
+def _prod_dim_fwd(self: np.ndarray, dim: int, keepdim: bool, dtype: Any) -> np.ndarray:
+    if self.ndim == 0:
+        return np.asarray(self, dtype=dtype)
+    return np.asarray(np.prod(self, axis=dim, keepdims=keepdim, dtype=dtype))
+
+
+def _prod_safe_zeros(grad: Tensor, inp: Tensor, dim: int) -> Tensor:
+    """grad times the product of every other element along `dim`, built from exclusive
+    cumulative products so that zeros are exact and the result stays differentiable."""
+    from .shape import cat
+
+    n = inp._data.shape[dim]
+    if n == 0:
+        return grad.expand(inp.shape)
+    ones_shape = list(inp._data.shape)
+    ones_shape[dim] = 1
+    ones = _const(np.ones(ones_shape, inp._data.dtype))
+    left = cumprod(cat([ones, inp.narrow(dim, 0, n - 1)], dim), dim)
+    rev = _flip(inp.narrow(dim, 1, n - 1), dim)
+    right = _flip(cumprod(cat([ones, rev], dim), dim), dim)
+    return grad * (left * right)
+
+
+def _prod_backward_all(grad: Tensor, self: Tensor, result: Tensor) -> Tensor:
+    if self.ndim == 0:
+        return grad
+    zeros = int(np.count_nonzero(self._data == 0))
+    if zeros == 0:
+        return grad * (result / self)
+    if not _GM.grad and zeros > 1:
+        return _const(np.zeros(self._data.shape, self._data.dtype))
+    return _prod_safe_zeros(grad, self.reshape(-1), 0).view(self.shape)
+
+
+def _prod_backward_dim(
+    grad: Tensor, self: Tensor, result: Tensor, dim: int, keepdim: bool
+) -> Tensor:
+    if self.ndim == 0:
+        return grad
+    if not keepdim:
+        grad = grad.unsqueeze(dim)
+        result = result.unsqueeze(dim)
+    if not np.any(self._data == 0):
+        return grad * (result / self)
+    return _prod_safe_zeros(grad, self, dim)
+
+
+_prod_all = defop(
+    "prod",
+    "ProdBackward0",
+    _prod_all_fwd,
+    dtype="keep",
+    self=lambda grad, self, result: _prod_backward_all(grad, self, result),
+)
+_prod_dim = defop(
+    "prod.dim_int",
+    "ProdBackward1",
+    _prod_dim_fwd,
+    dtype="keep",
+    self=lambda grad, self, result, dim, keepdim: _prod_backward_dim(
+        grad, self, result, dim, keepdim
+    ),
+)
+
+
+def prod(
+    input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: D.dtype | None = None
+) -> Tensor:
+    """Mirrors `torch.prod`."""
+    npd = _sum_dtype(input, dtype)
+    if dim is None:
+        return _prod_all(input, npd)
+    if not isinstance(dim, int):
+        raise TypeError(
+            "prod(): argument 'dim' (position 2) must be int, not " + type(dim).__name__
+        )
+    return _prod_dim(input, wrap_dim(dim, input.ndim), keepdim, npd)
+
+
+# --- scans -----------------------------------------------------------------------------------
+
+
+def _cumsum_fwd(self: np.ndarray, dim: int, dtype: Any) -> np.ndarray:
+    if self.ndim == 0:
+        return np.asarray(self, dtype=dtype if dtype is not None else self.dtype).copy()
+    return np.cumsum(self, axis=dim, dtype=dtype)
+
+
+def _cumsum_backward(grad: Tensor, dim: int) -> Tensor:
+    # torch's reversed_cumsum: flip, cumsum, flip
+    if grad._data.size <= 1 or grad._data.shape[dim] == 1:
+        return grad
+    return _flip(cumsum(_flip(grad, dim), dim), dim)
+
+
+_cumsum = defop(
+    "cumsum",
+    "CumsumBackward0",
+    _cumsum_fwd,
+    dtype="keep",
+    self=lambda grad, dim: _cumsum_backward(grad, dim),
+)
+
+
+def _cumprod_fwd(self: np.ndarray, dim: int, dtype: Any) -> np.ndarray:
+    if self.ndim == 0:
+        return np.asarray(self, dtype=dtype if dtype is not None else self.dtype).copy()
+    return np.cumprod(self, axis=dim, dtype=dtype)
+
+
+def _cumprod_backward(grad: Tensor, self: Tensor, dim: int, result: Tensor) -> Tensor:
+    from .shape import cat, stack
+
+    if self._data.size <= 1 or self._data.shape[dim] == 1:
+        return grad
+    if not np.any(self._data == 0):
+        return _cumsum_backward(grad * result, dim) / self
+    # With zeros: torch's O(n^2) differentiable algorithm. For each k the gradient is
+    # sum_{j>=k} grad_j * prod_{i<=j, i!=k} x_i.
+    n = self._data.shape[dim]
+    ones_shape = list(self._data.shape)
+    ones_shape[dim] = 1
+    ones = _const(np.ones(ones_shape, self._data.dtype))
+    cols = []
+    for k in range(n):
+        if k == 0:
+            omitted = cat([ones, cumprod(self.narrow(dim, 1, n - 1), dim)], dim)
+        elif k == n - 1:
+            omitted = prod(self.narrow(dim, 0, k), dim, True)
+        else:
+            until = prod(self.narrow(dim, 0, k), dim, True)
+            after = cumprod(self.narrow(dim, k + 1, n - k - 1), dim)
+            omitted = cat([until, until * after], dim)
+        cols.append(sum(grad.narrow(dim, k, n - k) * omitted, dim))
+    return stack(cols, dim)
+
+
+_cumprod = defop(
+    "cumprod",
+    "CumprodBackward0",
+    _cumprod_fwd,
+    dtype="keep",
+    self=lambda grad, self, dim, result: _cumprod_backward(grad, self, dim, result),
+)
+
+
+def cumsum(input: Tensor, dim: int, *, dtype: D.dtype | None = None) -> Tensor:
+    """Mirrors `torch.cumsum`."""
+    return _cumsum(input, wrap_dim(dim, input.ndim), _sum_dtype(input, dtype))
+
+
+def cumprod(input: Tensor, dim: int, *, dtype: D.dtype | None = None) -> Tensor:
+    """Mirrors `torch.cumprod`."""
+    return _cumprod(input, wrap_dim(dim, input.ndim), _sum_dtype(input, dtype))
+
+
+def logsumexp(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
+    """Mirrors `torch.logsumexp` (stable: the max is subtracted first)."""
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        input = input.to(D.get_default_dtype())
+    return _logsumexp(input, _axes(dim, input.ndim), keepdim)
+
+
+def _logsumexp_fwd(self: np.ndarray, dim: tuple[int, ...], keepdim: bool) -> np.ndarray:
+    if self.size == 0:
+        return np.full(_reduced_shape(self.shape, dim, keepdim), -np.inf, self.dtype)
+    m = np.amax(self, axis=dim, keepdims=True)
+    m = np.where(np.isinf(m), 0, m).astype(self.dtype, copy=False)
+    s = np.log(np.sum(np.exp(self - m), axis=dim, keepdims=True)) + m
+    return s if keepdim else s.reshape(_reduced_shape(self.shape, dim, False))
+
+
+_logsumexp = defop(
+    "logsumexp",
+    "LogsumexpBackward0",
+    _logsumexp_fwd,
+    dtype="keep",
+    self=lambda grad, self, dim, keepdim, result: (
+        _unsq(grad, dim, keepdim) * (self - _unsq(result, dim, keepdim)).exp()
+    ),
+)
+
+
+# --- max, min, amax, amin, argmax, argmin ----------------------------------------------------
+
+
+def _evenly_distribute(grad: Tensor, self: Tensor, result: Tensor) -> Tensor:
+    # ties share the gradient evenly; a NaN result sends it to the NaN elements
+    x = self._data
+    mask = np.isnan(x) if np.isnan(result._data) else x == result._data
+    return grad * _const((mask / np.count_nonzero(mask)).astype(x.dtype, copy=False))
+
+
+def _amax_backward(
+    grad: Tensor, self: Tensor, result: Tensor, dim: tuple[int, ...], keepdim: bool
+) -> Tensor:
+    # ties share the gradient evenly (torch's scale_grad_by_count)
+    r = result._data if keepdim else np.expand_dims(result._data, dim)
+    mask = (self._data == r).astype(self._data.dtype)
+    return (_unsq(grad, dim, keepdim) / _const(mask.sum(axis=dim, keepdims=True))) * _const(mask)
+
+
+def _full_fwd(fn: Any) -> Any:
+    return lambda self: np.asarray(fn(self))
+
+
+def _amax_fwd(fn: Any) -> Any:
+    return lambda self, dim, keepdim: np.asarray(fn(self, axis=dim, keepdims=keepdim))
+
+
+_max_all = defop(
+    "max",
+    "MaxBackward1",
+    _full_fwd(np.max),
+    dtype="keep",
+    self=lambda grad, self, result: _evenly_distribute(grad, self, result),
+)
+_min_all = defop(
+    "min",
+    "MinBackward1",
+    _full_fwd(np.min),
+    dtype="keep",
+    self=lambda grad, self, result: _evenly_distribute(grad, self, result),
+)
+_amax = defop(
+    "amax",
+    "AmaxBackward0",
+    _amax_fwd(np.amax),
+    dtype="keep",
+    self=lambda grad, self, dim, keepdim, result: _amax_backward(grad, self, result, dim, keepdim),
+)
+_amin = defop(
+    "amin",
+    "AminBackward0",
+    _amax_fwd(np.amin),
+    dtype="keep",
+    self=lambda grad, self, dim, keepdim, result: _amax_backward(grad, self, result, dim, keepdim),
+)
+_max_dim = _defselect("max.dim", "MaxBackward0")
+_min_dim = _defselect("min.dim", "MinBackward0")
+
+
+def _return_type(name: str) -> Any:
+    from .sorting import return_types
+
+    return getattr(return_types, name)
+
+
+def _minmax(name: str, input: Tensor, dim: Any, keepdim: bool, other: Any) -> Any:
+    import shadowgrad
+
+    if isinstance(dim, Tensor) or isinstance(other, Tensor):
+        o = dim if isinstance(dim, Tensor) else other
+        return getattr(shadowgrad, "maximum" if name == "max" else "minimum")(input, o)
+    x = input._data
+    if dim is None:
+        if x.size == 0:
+            raise RuntimeError(
+                f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+                "Specify the reduction dim with the 'dim' argument."
+            )
+        return (_max_all if name == "max" else _min_all)(input)
+    d = wrap_dim(dim, input.ndim)
+    if x.ndim == 0:
+        idx = np.zeros((), np.int64)
+    else:
+        if x.shape[d] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+        idx = (np.argmax if name == "max" else np.argmin)(x, axis=d, keepdims=True)
+    op = _max_dim if name == "max" else _min_dim
+    return _return_type(name)(op(input, d, idx, keepdim, tuple(x.shape)))
+
+
+def max(input: Tensor, dim: Any = None, keepdim: bool = False, *, other: Any = None) -> Any:
+    """Mirrors `torch.max`: full reduction, (values, indices) over a dim, or `maximum`."""
+    return _minmax("max", input, dim, keepdim, other)
+
+
+def min(input: Tensor, dim: Any = None, keepdim: bool = False, *, other: Any = None) -> Any:
+    """Mirrors `torch.min`: full reduction, (values, indices) over a dim, or `minimum`."""
+    return _minmax("min", input, dim, keepdim, other)
+
+
+def amax(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
+    """Mirrors `torch.amax`."""
+    axes = _axes(dim, input.ndim)
+    _check_nonempty("amax", tuple(input._data.shape), axes)
+    return _amax(input, axes, keepdim)
+
+
+def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
+    """Mirrors `torch.amin`."""
+    axes = _axes(dim, input.ndim)
+    _check_nonempty("amin", tuple(input._data.shape), axes)
+    return _amin(input, axes, keepdim)
+
+
+def _arg(name: str, fn: Any, input: Tensor, dim: Any, keepdim: bool) -> Tensor:
+    x = input._data
+    if dim is None:
+        if x.size == 0:
+            raise IndexError(
+                f"{name}(): Expected reduction dim to be specified for input.numel() == 0."
+            )
+        r = np.asarray(fn(x.reshape(-1)), np.int64)
+        return _make(r.reshape((1,) * x.ndim) if keepdim else r)
+    d = wrap_dim(dim, input.ndim)
+    if x.ndim == 0:
+        return _make(np.zeros((), np.int64))
+    if x.shape[d] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+    return _make(np.asarray(fn(x, axis=d, keepdims=keepdim), np.int64))
+
+
+def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
+    """Mirrors `torch.argmax` (the first maximal index; NaN counts as maximal)."""
+    return _arg("argmax", np.argmax, input, dim, keepdim)
+
+
+def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
+    """Mirrors `torch.argmin` (the first minimal index; NaN counts as minimal)."""
+    return _arg("argmin", np.argmin, input, dim, keepdim)
+
+
+# --- var, std, var_mean, std_mean -------------------------------------------------------------
+
+
+def _var_fwd(
+    self: np.ndarray, dim: tuple[int, ...] | None, correction: float, keepdim: bool
+) -> np.ndarray:
+    # dim None: a full reduction (its backward differs from dims that cover every dim)
+    dim = tuple(range(self.ndim)) if dim is None else dim
+    n = _count(self.shape, dim)
+    m = np.mean(self, axis=dim, keepdims=True) if n else np.full((), np.nan, self.dtype)
+    dev = self - m
+    ss = np.sum(
+        (dev * dev.conj()).real if self.dtype.kind == "c" else dev * dev, axis=dim, keepdims=keepdim
+    )
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.asarray(ss / builtins.max(0, n - correction), dtype=ss.dtype)
+
+
+def _var_backward(
+    grad: Tensor, self: Tensor, dim: tuple[int, ...] | None, correction: float, keepdim: bool
+) -> Tensor:
+    shape = tuple(self._data.shape)
+    full = dim is None or self.ndim == 0
+    dim = tuple(range(self.ndim)) if dim is None else dim
+    n = _count(shape, dim)
+    if full:
+        dof = n - correction
+        mu = self.mean()
+        if dof <= 0:
+            # 2 / dof is inf: nan where self equals its mean (inf * 0), inf elsewhere
+            fill = np.where(self._data == mu._data, np.nan, np.inf).astype(self._data.dtype)
+            return _unsq(grad, dim, keepdim) * _const(fill)
+        return (2.0 / dof) * _unsq(grad, dim, keepdim) * (self - mu)
+    with np.errstate(divide="ignore"):
+        scale = np.float64(2.0) / np.float64(n - correction)
+    return float(scale) * _unsq(grad, dim, keepdim) * (self - self.mean(dim, True))
+
+
+def _std_backward(
+    grad: Tensor,
+    self: Tensor,
+    result: Tensor,
+    dim: tuple[int, ...],
+    correction: float,
+    keepdim: bool,
+) -> Tensor:
+    from .pointwise import where
+
+    # std of equal values (result 0) has grad 0, as torch's masked_fill
+    g = where(_const(result._data == 0), 0.0, grad / (result * 2))
+    return _var_backward(g, self, dim, correction, keepdim)
+
+
+def _mean_backward(
+    grad: Tensor, self: Tensor, dim: tuple[int, ...] | None, keepdim: bool
+) -> Tensor:
+    shape = tuple(self._data.shape)
+    dim = tuple(range(self.ndim)) if dim is None else dim
+    return _restore_dims(grad, shape, dim, keepdim) / builtins.max(_count(shape, dim), 1)
+
+
+_var = defop(
+    "var.correction",
+    "VarBackward0",
+    _var_fwd,
+    dtype="keep",
+    self=lambda grad, self, dim, correction, keepdim: _var_backward(
+        grad, self, dim, correction, keepdim
+    ),
+)
+_std = defop(
+    "std.correction",
+    "StdBackward0",
+    lambda self, dim, correction, keepdim: np.sqrt(_var_fwd(self, dim, correction, keepdim)),
+    dtype="keep",
+    self=lambda grad, self, dim, correction, keepdim, result: _std_backward(
+        grad, self, result, dim, correction, keepdim
+    ),
+)
+
+
+def _var_mean_fwd(
+    self: np.ndarray, dim: tuple[int, ...] | None, correction: float, keepdim: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    ax = tuple(range(self.ndim)) if dim is None else dim
+    m = _mean_dim_fwd(self, ax, keepdim, None, _count(self.shape, ax))
+    return _var_fwd(self, dim, correction, keepdim), m
+
+
+def _std_mean_fwd(
+    self: np.ndarray, dim: tuple[int, ...] | None, correction: float, keepdim: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    v, m = _var_mean_fwd(self, dim, correction, keepdim)
+    return np.sqrt(v), m
+
+
+_var_mean = defop(
+    "var_mean.correction",
+    "VarMeanBackward0",
+    _var_mean_fwd,
+    dtype="keep",
+    n_outputs=2,
+    self=lambda grads, self, dim, correction, keepdim: (
+        _var_backward(grads[0], self, dim, correction, keepdim)
+        + _mean_backward(grads[1], self, dim, keepdim)
+    ),
+)
+_std_mean = defop(
+    "std_mean.correction",
+    "StdMeanBackward0",
+    _std_mean_fwd,
+    dtype="keep",
+    n_outputs=2,
+    self=lambda grads, self, dim, correction, keepdim, result: (
+        _std_backward(grads[0], self, result, dim, correction, keepdim)
+        + _mean_backward(grads[1], self, dim, keepdim)
+    ),
+)
+
+
+def _var_args(
+    name: str, input: Tensor, dim: Any, unbiased: Any, keepdim: bool, correction: Any
+) -> tuple[tuple[int, ...] | None, float]:
+    if isinstance(dim, bool):  # the legacy overload var(input, unbiased)
+        dim, unbiased = None, dim
+    if unbiased is not None and correction is not None:
+        raise TypeError(f"{name}() received an invalid combination of arguments")
+    if correction is None:
+        correction = 1 if unbiased is None or unbiased else 0
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    axes = _axes(dim, input.ndim)
+    # torch's reduction factor: input numel over output numel (0 when the output is empty)
+    shape = tuple(input._data.shape)
+    out_numel = _count(shape, tuple(i for i in range(len(shape)) if i not in axes))
+    n = input._data.size // builtins.max(out_numel, 1)
+    if n - correction <= 0:
+        warnings.warn(
+            f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
+            "reduction factor (input numel divided by output numel).",
+            UserWarning,
+            stacklevel=3,
+        )
+    return (None if dim is None else axes), correction
+
+
+def var(
+    input: Tensor,
+    dim: Any = None,
+    unbiased: bool | None = None,
+    keepdim: bool = False,
+    *,
+    correction: Any = None,
+) -> Tensor:
+    """Mirrors `torch.var` (with `correction`, and the legacy `unbiased` overloads)."""
+    axes, c = _var_args("var", input, dim, unbiased, keepdim, correction)
+    return _var(input, axes, c, keepdim)
+
+
+def std(
+    input: Tensor,
+    dim: Any = None,
+    unbiased: bool | None = None,
+    keepdim: bool = False,
+    *,
+    correction: Any = None,
+) -> Tensor:
+    """Mirrors `torch.std` (with `correction`, and the legacy `unbiased` overloads)."""
+    axes, c = _var_args("std", input, dim, unbiased, keepdim, correction)
+    return _std(input, axes, c, keepdim)
+
+
+def var_mean(
+    input: Tensor,
+    dim: Any = None,
+    unbiased: bool | None = None,
+    keepdim: bool = False,
+    *,
+    correction: Any = None,
+) -> tuple[Tensor, Tensor]:
+    """Mirrors `torch.var_mean`."""
+    axes, c = _var_args("var_mean", input, dim, unbiased, keepdim, correction)
+    return _var_mean(input, axes, c, keepdim)
+
+
+def std_mean(
+    input: Tensor,
+    dim: Any = None,
+    unbiased: bool | None = None,
+    keepdim: bool = False,
+    *,
+    correction: Any = None,
+) -> tuple[Tensor, Tensor]:
+    """Mirrors `torch.std_mean`."""
+    axes, c = _var_args("std_mean", input, dim, unbiased, keepdim, correction)
+    return _std_mean(input, axes, c, keepdim)
+
+
+# --- norms -----------------------------------------------------------------------------------
+
+
+def _vector_norm_fwd(
+    self: np.ndarray, ord: float, dim: tuple[int, ...], keepdim: bool
+) -> np.ndarray:
+    a = np.abs(self)
+    if ord == 2:
+        r = np.sqrt(np.sum(a * a, axis=dim, keepdims=keepdim))
+    elif ord == 1:
+        r = np.sum(a, axis=dim, keepdims=keepdim)
+    elif ord == np.inf:
+        r = np.amax(a, axis=dim, keepdims=keepdim)
+    elif ord == -np.inf:
+        r = np.amin(a, axis=dim, keepdims=keepdim)
+    elif ord == 0:
+        r = np.sum(a != 0, axis=dim, keepdims=keepdim)
+    else:
+        with np.errstate(divide="ignore"):
+            r = np.power(np.sum(np.power(a, ord), axis=dim, keepdims=keepdim), 1.0 / ord)
+    return np.asarray(r, dtype=a.dtype)
+
+
+# sign(x) with a zero gradient: torch's norm formulas use self.sgn(), which keeps the first-order
+# gradient in the graph (so double backward returns zeros, not nothing).
+_sgn = defop(
+    "_norm_sgn",
+    "_NormSgnBackward",
+    lambda self: np.sign(self),
+    dtype="keep",
+    self=lambda grad: _const(np.zeros(grad._data.shape, grad._data.dtype)),
+)
+
+
+def _norm_backward(
+    grad: Tensor, self: Tensor, ord: float, norm: Tensor, dim: tuple[int, ...], keepdim: bool
+) -> Tensor | None:
+    from .pointwise import where
+
+    x = self._data
+    if not keepdim and self.ndim != 0:
+        grad = _unsq(grad, dim, False)
+        norm = _unsq(norm, dim, False)
+    p = float(ord)
+    if p == 0.0:
+        return None  # torch returns an undefined gradient
+    sgn = _sgn(self)
+    if p == 1.0:
+        return sgn * grad
+    zero_norm = _const(norm._data == 0)
+    if p == 2.0:
+        # the zero vector has grad 0, not nan
+        return grad * where(zero_norm, 0.0, self / norm)
+    if np.isinf(p):
+        # ties share the gradient evenly; NaNs count as the extremum
+        a = np.abs(x)
+        mask = ((a == norm._data) | np.isnan(a)).astype(x.dtype)
+        return sgn * ((grad / _const(mask.sum(axis=dim, keepdims=True))) * _const(mask))
+    absx = self * sgn
+    if p < 1.0:
+        scaled = sgn * where(_const(x == 0), 0.0, absx.pow(p - 1))
+        return scaled * grad * norm.pow(1 - p)
+    scaled = sgn * absx.pow(p - 1) if p < 2.0 else self * absx.pow(p - 2)
+    return scaled * where(zero_norm, 0.0, grad / norm.pow(p - 1))
+
+
+_vector_norm = defop(
+    "linalg_vector_norm",
+    "LinalgVectorNormBackward0",
+    _vector_norm_fwd,
+    dtype="keep",
+    self=lambda grad, self, ord, dim, keepdim, result: _norm_backward(
+        grad, self, ord, result, dim, keepdim
+    ),
+)
+
+
+def linalg_vector_norm(
+    x: Tensor,
+    ord: Any = 2,
+    dim: Any = None,
+    keepdim: bool = False,
+    *,
+    dtype: D.dtype | None = None,
+) -> Tensor:
+    """Mirrors `torch.linalg.vector_norm`."""
+    if dtype is not None:
+        x = x.to(dtype)
+    if not (x.dtype.is_floating_point or x.dtype.is_complex):
+        raise RuntimeError(
+            "linalg.vector_norm: Expected a floating point or complex tensor as input. "
+            f"Got {x.dtype._short}"
+        )
+    axes = _axes(dim, x.ndim)
+    if (ord < 0 or np.isinf(ord)) and x._data.size == 0:
+        shape = tuple(x._data.shape)
+        o = f"{float(ord):g}"
+        if dim is None:
+            raise RuntimeError(
+                f"linalg.vector_norm cannot compute the {o} norm on an empty tensor because "
+                "the operation does not have an identity"
+            )
+        for d in axes:
+            if shape[d] == 0:
+                raise RuntimeError(
+                    f"linalg.vector_norm cannot compute the {o} norm on the dimension {d}"
+                    "because this dimension is empty and the operation does not have an identity"
+                )
+    return _vector_norm(x, float(ord), axes, keepdim)
+
+
+def norm(
+    input: Tensor,
+    p: Any = "fro",
+    dim: Any = None,
+    keepdim: bool = False,
+    out: Tensor | None = None,
+    dtype: D.dtype | None = None,
+) -> Tensor:
+    """Mirrors `torch.norm`: vector norms here, matrix norms ('nuc', 'fro' over >2 dims)
+    through `shadowgrad.linalg.matrix_norm`."""
+    if isinstance(p, str):
+        if p == "fro" and (dim is None or isinstance(dim, int) or len(dim) <= 2):
+            r = linalg_vector_norm(input, 2, dim, keepdim, dtype=dtype)
+        else:
+            import shadowgrad
+
+            d = list(range(input.ndim)) if dim is None else dim
+            r = shadowgrad.linalg.matrix_norm(input, p, d, keepdim, dtype=dtype)
+    else:
+        r = linalg_vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
+    if out is not None:
+        from .pointwise import _out
+
+        return _out(r, out, "norm")
+    return r
+
+
+# --- boolean and counting reductions ----------------------------------------------------------
+
+
+def _logical(name: str, fn: Any, input: Tensor, dim: Any, keepdim: bool) -> Tensor:
+    x = input._data
+    r = np.asarray(fn(x, axis=_axes(dim, x.ndim), keepdims=keepdim))
+    return _make(r.astype(np.uint8) if x.dtype == np.uint8 else r)
+
+
+def all(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+    """Mirrors `torch.all` (bool result; uint8 stays uint8)."""
+    return _logical("all", np.all, input, dim, keepdim)
+
+
+def any(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+    """Mirrors `torch.any` (bool result; uint8 stays uint8)."""
+    return _logical("any", np.any, input, dim, keepdim)
+
+
+def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
+    """Mirrors `torch.count_nonzero`."""
+    x = input._data
+    return _make(np.asarray(np.count_nonzero(x, axis=_axes(dim, x.ndim)), np.int64))
+
+
+METHODS = {
+    "sum": sum,
+    "mean": mean,
+    "sum_to_size": sum_to_size,
+    "nansum": nansum,
+    "nanmean": nanmean,
+    "prod": prod,
+    "cumsum": cumsum,
+    "cumprod": cumprod,
+    "logsumexp": logsumexp,
+    "max": max,
+    "min": min,
+    "amax": amax,
+    "amin": amin,
+    "argmax": argmax,
+    "argmin": argmin,
+    "var": var,
+    "std": std,
+    "norm": norm,
+    "all": all,
+    "any": any,
+    "count_nonzero": count_nonzero,
+}
+FUNCTIONS = {
+    "sum": sum,
+    "mean": mean,
+    "nansum": nansum,
+    "nanmean": nanmean,
+    "prod": prod,
+    "cumsum": cumsum,
+    "cumprod": cumprod,
+    "logsumexp": logsumexp,
+    "max": max,
+    "min": min,
+    "amax": amax,
+    "amin": amin,
+    "argmax": argmax,
+    "argmin": argmin,
+    "var": var,
+    "std": std,
+    "var_mean": var_mean,
+    "std_mean": std_mean,
+    "norm": norm,
+    "_linalg_vector_norm": linalg_vector_norm,
+    "all": all,
+    "any": any,
+    "count_nonzero": count_nonzero,
+}

@@ -1,8 +1,565 @@
-"""Op family: sorting (being written). See registry.py for how ops are declared."""
+"""Sorting and selection: sort, argsort, msort, topk, kthvalue, median, nanmedian, mode, and the
+`torch.return_types` named tuples they return.
+
+Each op picks its indices with numpy and hands them to an index-selecting op whose backward
+scatters the gradient to those indices (see reduction.py), so the gradient goes to one index
+per output element, as torch's does.
+"""
 
 from __future__ import annotations
 
+import sys
+import types
 from typing import Any
 
-METHODS: dict[str, Any] = {}
-FUNCTIONS: dict[str, Any] = {}
+import numpy as np
+
+from .._tensor import Tensor
+from ._util import wrap_dim
+from .reduction import _defselect, _evenly_distribute
+from .registry import defop
+
+# --- return_types -----------------------------------------------------------------------------
+
+
+class _StructSeq(tuple):  # type: ignore[type-arg]
+    """A named tuple with torch's structseq repr: `torch.return_types.max(values=..., ...)`."""
+
+    __slots__ = ()
+    _fields: tuple[str, ...] = ()
+    n_fields = 2
+    n_sequence_fields = 2
+    n_unnamed_fields = 0
+
+    def __new__(cls, seq: Any) -> Any:
+        seq = tuple(seq)
+        if len(seq) != len(cls._fields):
+            raise TypeError(
+                f"torch.return_types.{cls.__name__}() takes a {len(cls._fields)}-sequence "
+                f"({len(seq)}-sequence given)"
+            )
+        return tuple.__new__(cls, seq)
+
+    def __repr__(self) -> str:
+        body = ",\n".join(f"{f}={v!r}" for f, v in zip(self._fields, self, strict=True))
+        return f"torch.return_types.{type(self).__name__}(\n{body})"
+
+    def __reduce__(self) -> Any:
+        return (type(self), (tuple(self),))
+
+
+def _structseq(name: str, fields: tuple[str, ...]) -> type:
+    ns: dict[str, Any] = {
+        "__slots__": (),
+        "_fields": fields,
+        "n_fields": len(fields),
+        "n_sequence_fields": len(fields),
+        "__module__": "shadowgrad.return_types",
+    }
+    for i, f in enumerate(fields):
+        ns[f] = property(lambda self, i=i: tuple.__getitem__(self, i))
+    return type(name, (_StructSeq,), ns)
+
+
+return_types = types.ModuleType(
+    "shadowgrad.return_types", "The named tuples returned by ops. Mirrors `torch.return_types`."
+)
+_VI = ("values", "indices")
+for _name in (
+    "max",
+    "min",
+    "sort",
+    "topk",
+    "kthvalue",
+    "median",
+    "nanmedian",
+    "mode",
+    "cummax",
+    "cummin",
+):
+    setattr(return_types, _name, _structseq(_name, _VI))
+return_types.aminmax = _structseq("aminmax", ("min", "max"))  # type: ignore[attr-defined]
+return_types.__all__ = [n for n in vars(return_types) if not n.startswith("_")]  # type: ignore[attr-defined]
+sys.modules.setdefault("shadowgrad.return_types", return_types)
+
+
+def _rt(name: str, pair: Any) -> Any:
+    return getattr(return_types, name)(pair)
+
+
+# --- sort, argsort, msort ---------------------------------------------------------------------
+
+_sort = _defselect("sort", "SortBackward0")
+_sort_stable = _defselect("sort.stable", "SortBackward1")
+_topk = _defselect("topk", "TopkBackward0")
+_kthvalue = _defselect("kthvalue", "KthvalueBackward0")
+_median_dim = _defselect("median.dim", "MedianBackward1")
+_nanmedian_dim = _defselect("nanmedian.dim", "NanmedianBackward1")
+_mode = _defselect("mode", "ModeBackward0")
+
+
+def _argsort_np(x: np.ndarray, dim: int, descending: bool) -> np.ndarray:
+    """Stable argsort along `dim` (NaN sorts as the largest value, ties keep index order)."""
+    if not descending:
+        return np.argsort(x, axis=dim, kind="stable")
+    # descending and stable: sort the reversed array ascending, reverse back, map the indices
+    n = x.shape[dim]
+    r = np.argsort(np.flip(x, dim), axis=dim, kind="stable")
+    return (n - 1) - np.flip(r, dim)
+
+
+def sort(
+    input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool | None = None
+) -> Any:
+    """Mirrors `torch.sort` (always stable, as torch's CPU sort is)."""
+    op = _sort if stable is None else _sort_stable
+    x = input._data
+    d = wrap_dim(dim, input.ndim)
+    idx = np.zeros((), np.int64) if x.ndim == 0 else _argsort_np(x, d, descending)
+    return _rt("sort", op(input, d, idx, True, tuple(x.shape)))
+
+
+def argsort(
+    input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool = False
+) -> Tensor:
+    """Mirrors `torch.argsort`."""
+    return sort(input, dim, descending, stable=stable)[1]
+
+
+def msort(input: Tensor) -> Tensor:
+    """Mirrors `torch.msort`: sort along the first dim."""
+    return sort(input, 0)[0]
+
+
+# --- topk, kthvalue ---------------------------------------------------------------------------
+
+
+# --- libstdc++'s selection algorithms, replayed to pick the same tied indices as torch ------------
+# torch's CPU topk runs std::nth_element (then std::sort of the first k) or std::partial_sort
+# over (value, index) pairs with a comparator on values only, so which of several equal values
+# it keeps, and the order of an unsorted result, are decided by those algorithms' swaps.
+
+
+def _lg(n: int) -> int:
+    return n.bit_length() - 1
+
+
+class _Stl:
+    def __init__(self, a: list[Any], less: Any) -> None:
+        self.a = a
+        self.less = less
+
+    def lt(self, i: int, j: int) -> bool:
+        return bool(self.less(self.a[i], self.a[j]))
+
+    def swap(self, i: int, j: int) -> None:
+        a = self.a
+        a[i], a[j] = a[j], a[i]
+
+    def move_median_to_first(self, result: int, a: int, b: int, c: int) -> None:
+        lt = self.lt
+        if lt(a, b):
+            if lt(b, c):
+                self.swap(result, b)
+            elif lt(a, c):
+                self.swap(result, c)
+            else:
+                self.swap(result, a)
+        elif lt(a, c):
+            self.swap(result, a)
+        elif lt(b, c):
+            self.swap(result, c)
+        else:
+            self.swap(result, b)
+
+    def unguarded_partition(self, first: int, last: int, pivot: int) -> int:
+        lt = self.lt
+        while True:
+            while lt(first, pivot):
+                first += 1
+            last -= 1
+            while lt(pivot, last):
+                last -= 1
+            if not first < last:
+                return first
+            self.swap(first, last)
+            first += 1
+
+    def partition_pivot(self, first: int, last: int) -> int:
+        mid = first + (last - first) // 2
+        self.move_median_to_first(first, first + 1, mid, last - 1)
+        return self.unguarded_partition(first + 1, last, first)
+
+    def linear_insert(self, i: int) -> None:
+        a, less = self.a, self.less
+        val = a[i]
+        nxt = i - 1
+        while less(val, a[nxt]):
+            a[i] = a[nxt]
+            i = nxt
+            nxt -= 1
+        a[i] = val
+
+    def insertion_sort(self, first: int, last: int) -> None:
+        a, less = self.a, self.less
+        for i in range(first + 1, last):
+            if less(a[i], a[first]):
+                val = a[i]
+                a[first + 1 : i + 1] = a[first:i]
+                a[first] = val
+            else:
+                self.linear_insert(i)
+
+    def push_heap(self, first: int, hole: int, top: int, val: Any) -> None:
+        a, less = self.a, self.less
+        parent = (hole - 1) // 2
+        while hole > top and less(a[first + parent], val):
+            a[first + hole] = a[first + parent]
+            hole = parent
+            parent = (hole - 1) // 2
+        a[first + hole] = val
+
+    def adjust_heap(self, first: int, hole: int, n: int, val: Any) -> None:
+        a = self.a
+        top = hole
+        child = hole
+        while child < (n - 1) // 2:
+            child = 2 * (child + 1)
+            if self.lt(first + child, first + child - 1):
+                child -= 1
+            a[first + hole] = a[first + child]
+            hole = child
+        if n & 1 == 0 and child == (n - 2) // 2:
+            child = 2 * (child + 1)
+            a[first + hole] = a[first + child - 1]
+            hole = child - 1
+        self.push_heap(first, hole, top, val)
+
+    def make_heap(self, first: int, last: int) -> None:
+        n = last - first
+        if n < 2:
+            return
+        parent = (n - 2) // 2
+        while True:
+            self.adjust_heap(first, parent, n, self.a[first + parent])
+            if parent == 0:
+                return
+            parent -= 1
+
+    def pop_heap(self, first: int, last: int, result: int) -> None:
+        a = self.a
+        val = a[result]
+        a[result] = a[first]
+        self.adjust_heap(first, 0, last - first, val)
+
+    def heap_select(self, first: int, middle: int, last: int) -> None:
+        self.make_heap(first, middle)
+        for i in range(middle, last):
+            if self.lt(i, first):
+                self.pop_heap(first, middle, i)
+
+    def sort_heap(self, first: int, last: int) -> None:
+        while last - first > 1:
+            last -= 1
+            self.pop_heap(first, last, last)
+
+    def partial_sort(self, first: int, middle: int, last: int) -> None:
+        self.heap_select(first, middle, last)
+        self.sort_heap(first, middle)
+
+    def nth_element(self, first: int, nth: int, last: int) -> None:
+        if first == last or nth == last:
+            return
+        depth = _lg(last - first) * 2
+        while last - first > 3:
+            if depth == 0:
+                self.heap_select(first, nth + 1, last)
+                self.swap(first, nth)
+                return
+            depth -= 1
+            cut = self.partition_pivot(first, last)
+            if cut <= nth:
+                first = cut
+            else:
+                last = cut
+        self.insertion_sort(first, last)
+
+    def introsort_loop(self, first: int, last: int, depth: int) -> None:
+        while last - first > 16:
+            if depth == 0:
+                self.partial_sort(first, last, last)
+                return
+            depth -= 1
+            cut = self.partition_pivot(first, last)
+            self.introsort_loop(cut, last, depth)
+            last = cut
+
+    def sort(self, first: int, last: int) -> None:
+        if first == last:
+            return
+        self.introsort_loop(first, last, _lg(last - first) * 2)
+        if last - first > 16:
+            self.insertion_sort(first, first + 16)
+            for i in range(first + 16, last):
+                self.linear_insert(i)
+        else:
+            self.insertion_sort(first, last)
+
+
+def _topk_less(largest: bool) -> Any:
+    def less(x: Any, y: Any) -> bool:
+        xn, yn = x[0] != x[0], y[0] != y[0]
+        if xn or yn:
+            return (xn if largest else not xn) if xn != yn else False
+        if x[0] == y[0]:
+            return False
+        return x[0] > y[0] if largest else x[0] < y[0]
+
+    return less
+
+
+def _stl_topk(row: list[Any], k: int, largest: bool, sorted: bool) -> list[int]:
+    """The indices torch's topk_impl_loop returns for one row."""
+    s = _Stl([(v, i) for i, v in enumerate(row)], _topk_less(largest))
+    n = len(row)
+    if k * 64 <= n:
+        s.partial_sort(0, k, n)
+    else:
+        s.nth_element(0, k - 1, n)
+        if sorted:
+            s.sort(0, k)
+    return [p[1] for p in s.a[:k]]
+
+
+def _topk_indices(x: np.ndarray, k: int, dim: int, largest: bool, sorted: bool) -> np.ndarray:
+    idx = np.take(_argsort_np(x, dim, largest), np.arange(k), axis=dim)
+    if k == 0 or x.size == 0:
+        return idx
+    # Without ties a sorted top-k is unique; with ties (or unsorted) replay torch's algorithm.
+    xm = np.moveaxis(x, dim, -1).reshape(-1, x.shape[dim])
+    im = np.moveaxis(idx, dim, -1).reshape(-1, k).copy()
+    srt = np.sort(xm, axis=-1)
+    dup = (srt[:, 1:] == srt[:, :-1]) | (np.isnan(srt[:, 1:]) & np.isnan(srt[:, :-1]))
+    rows = range(xm.shape[0]) if not sorted else np.nonzero(dup.any(-1))[0]
+    for r in rows:
+        im[r] = _stl_topk(xm[r].tolist(), k, largest, sorted)
+    shape = list(np.moveaxis(idx, dim, -1).shape)
+    return np.moveaxis(im.reshape(shape), -1, dim)
+
+
+def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:
+    """Mirrors `torch.topk` (tied values: torch's selection is replayed)."""
+    x = input._data
+    d = wrap_dim(dim, input.ndim)
+    n = x.shape[d] if x.ndim else 1
+    if not 0 <= k <= n:
+        raise RuntimeError("selected index k out of range")
+    idx = np.zeros((), np.int64) if x.ndim == 0 else _topk_indices(x, k, d, largest, sorted)
+    return _rt("topk", _topk(input, d, idx, True, tuple(x.shape)))
+
+
+def _gt_or_nan(a: Any, b: Any) -> bool:
+    return bool((a != a and b == b) or a > b)
+
+
+def _quick_select(vals: list[Any], k: int) -> int:
+    """torch's quick_select_template (kthvalue on CPU): returns the index it selects."""
+    arr = list(vals)
+    ind = list(range(len(arr)))
+
+    def swap(i: int, j: int) -> None:
+        arr[i], arr[j] = arr[j], arr[i]
+        ind[i], ind[j] = ind[j], ind[i]
+
+    lo, hi = 0, len(arr) - 1
+    while True:
+        if hi <= lo:
+            return ind[k]
+        if hi == lo + 1:
+            if _gt_or_nan(arr[lo], arr[hi]):
+                swap(lo, hi)
+            return ind[k]
+        p = (lo + hi) >> 1
+        swap(p, lo + 1)
+        if _gt_or_nan(arr[lo + 1], arr[hi]):
+            swap(lo + 1, hi)
+        if _gt_or_nan(arr[lo], arr[hi]):
+            swap(lo, hi)
+        if _gt_or_nan(arr[lo + 1], arr[lo]):
+            swap(lo + 1, lo)
+        i, j = lo + 1, hi
+        piv = arr[lo]
+        while True:
+            i += 1
+            while _gt_or_nan(piv, arr[i]):
+                i += 1
+            j -= 1
+            while _gt_or_nan(arr[j], piv):
+                j -= 1
+            if j < i:
+                break
+            swap(i, j)
+        swap(lo, j)
+        if j <= k:
+            lo = i
+        if j >= k:
+            hi = j - 1
+
+
+def _kth_indices(x: np.ndarray, k: int, dim: int) -> np.ndarray:
+    """The index torch's kthvalue picks in each slice along `dim` (shape keepdim=True)."""
+    moved = np.moveaxis(x, dim, -1)
+    flat = moved.reshape(-1, moved.shape[-1])
+    order = np.argsort(flat, axis=-1, kind="stable")
+    kth = np.take_along_axis(flat, order[:, k - 1 : k], -1)
+    idx = order[:, k - 1].copy()
+    # A unique k-th value has one possible index; ties need torch's own selection order.
+    same = (flat == kth) | (np.isnan(flat) & np.isnan(kth))
+    for r in np.nonzero(same.sum(-1) > 1)[0]:
+        idx[r] = _quick_select(flat[r].tolist(), k - 1)
+    out = idx.reshape((*moved.shape[:-1], 1))
+    return np.moveaxis(out, -1, dim)
+
+
+def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any:
+    """Mirrors `torch.kthvalue` (its tie choice included: torch's quickselect is replayed)."""
+    x = input._data
+    d = wrap_dim(dim, input.ndim)
+    n = x.shape[d] if x.ndim else 1
+    if n == 0:
+        raise IndexError(f"kthvalue(): Expected reduction dim {d} to have non-zero size.")
+    if not 0 < k <= n:
+        raise RuntimeError("kthvalue(): selected number k out of range for dimension 0")
+    idx = np.zeros((), np.int64) if x.ndim == 0 else _kth_indices(x, k, d)
+    return _rt("kthvalue", _kthvalue(input, d, idx, keepdim, tuple(x.shape)))
+
+
+# --- median, nanmedian, mode ------------------------------------------------------------------
+
+
+def _median_all_fwd(self: np.ndarray) -> np.ndarray:
+    if self.size == 0 or np.isnan(self).any():
+        return np.asarray(np.nan, self.dtype)
+    flat = self.reshape(-1)
+    return np.asarray(np.partition(flat, (flat.size - 1) // 2)[(flat.size - 1) // 2])
+
+
+def _nanmedian_all_fwd(self: np.ndarray) -> np.ndarray:
+    flat = self.reshape(-1)
+    flat = flat[~np.isnan(flat)] if flat.dtype.kind in "fc" else flat
+    if flat.size == 0:
+        return np.asarray(np.nan, self.dtype)
+    return np.asarray(np.partition(flat, (flat.size - 1) // 2)[(flat.size - 1) // 2])
+
+
+# ties share the gradient evenly (torch's evenly_distribute_backward)
+_median_all = defop(
+    "median",
+    "MedianBackward0",
+    _median_all_fwd,
+    dtype="keep",
+    self=lambda grad, self, result: _evenly_distribute(grad, self, result),
+)
+_nanmedian_all = defop(
+    "nanmedian",
+    "NanmedianBackward0",
+    _nanmedian_all_fwd,
+    dtype="keep",
+    self=lambda grad, self, result: _evenly_distribute(grad, self, result),
+)
+
+
+def _median_indices(x: np.ndarray, dim: int, ignore_nan: bool) -> np.ndarray:
+    """torch's median index: the lower middle of the (value, index) order; NaN: the first."""
+    n = x.shape[dim]
+    order = np.argsort(x, axis=dim, kind="stable")  # NaN last, ties by index
+    if ignore_nan:
+        valid = np.sum(~np.isnan(x), axis=dim, keepdims=True) if x.dtype.kind in "fc" else n
+        pos = np.maximum((np.asarray(valid) - 1) // 2, 0)
+        pos = np.broadcast_to(pos, _keep_shape(x.shape, dim))
+        return np.take_along_axis(order, pos.astype(np.int64), dim)
+    idx = np.take(order, [(n - 1) // 2], axis=dim)
+    if x.dtype.kind in "fc":
+        nan = np.isnan(x)
+        has_nan = nan.any(axis=dim, keepdims=True)
+        idx = np.where(has_nan, np.argmax(nan, axis=dim, keepdims=True), idx)
+    return idx
+
+
+def _keep_shape(shape: tuple[int, ...], dim: int) -> tuple[int, ...]:
+    return tuple(1 if i == dim else s for i, s in enumerate(shape))
+
+
+def _median(name: str, input: Tensor, dim: Any, keepdim: bool) -> Any:
+    x = input._data
+    ignore_nan = name == "nanmedian"
+    if dim is None:
+        return (_nanmedian_all if ignore_nan else _median_all)(input)
+    d = wrap_dim(dim, input.ndim)
+    if x.ndim == 0:
+        idx = np.zeros((), np.int64)
+    else:
+        if x.shape[d] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+        idx = _median_indices(x, d, ignore_nan)
+    op = _nanmedian_dim if ignore_nan else _median_dim
+    return _rt(name, op(input, d, idx, keepdim, tuple(x.shape)))
+
+
+def median(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Any:
+    """Mirrors `torch.median`: the lower of the two middle values for even counts."""
+    return _median("median", input, dim, keepdim)
+
+
+def nanmedian(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Any:
+    """Mirrors `torch.nanmedian`: the median of the non-NaN values."""
+    return _median("nanmedian", input, dim, keepdim)
+
+
+def _mode_row(row: list[Any]) -> int:
+    """torch's CPU mode: std::sort of (value, index) pairs on the value, then the longest run
+    (the first one on equal counts); its index is the run's last element after the sort."""
+    s = _Stl([(v, i) for i, v in enumerate(row)], lambda a, b: a[0] < b[0])
+    s.sort(0, len(row))
+    a = s.a
+    best_i, best, run = 0, 0, 0
+    for i in range(len(a)):
+        run += 1
+        if i == len(a) - 1 or a[i][0] != a[i + 1][0]:
+            if run > best:
+                best_i, best = a[i][1], run
+            run = 0
+    return best_i
+
+
+def _mode_indices(x: np.ndarray, dim: int) -> np.ndarray:
+    moved = np.moveaxis(x, dim, -1)
+    flat = moved.reshape(-1, moved.shape[-1])
+    out = np.array([_mode_row(row.tolist()) for row in flat], np.int64)
+    return np.moveaxis(out.reshape((*moved.shape[:-1], 1)), -1, dim)
+
+
+def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
+    """Mirrors `torch.mode` (its std::sort is replayed to pick the same index)."""
+    x = input._data
+    d = wrap_dim(dim, input.ndim)
+    if x.ndim == 0:
+        idx = np.zeros((), np.int64)
+    else:
+        if x.shape[d] == 0:
+            raise IndexError("mode(): Expected reduction dim " + str(d) + " to have non-zero size.")
+        idx = _mode_indices(x, d)
+    return _rt("mode", _mode(input, d, idx, keepdim, tuple(x.shape)))
+
+
+METHODS: dict[str, Any] = {
+    "sort": sort,
+    "argsort": argsort,
+    "msort": msort,
+    "topk": topk,
+    "kthvalue": kthvalue,
+    "median": median,
+    "nanmedian": nanmedian,
+    "mode": mode,
+}
+FUNCTIONS: dict[str, Any] = {**METHODS, "return_types": return_types}
