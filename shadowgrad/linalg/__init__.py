@@ -1,3 +1,206 @@
-"""torch.linalg: linear algebra functions. Mirrors `torch.linalg`."""
+"""torch.linalg: linear algebra functions. Mirrors `torch.linalg`.
+
+The factorizations and solvers live in `shadowgrad/ops/linalg.py`; this module re-exports them
+and builds the norms from them as torch does (matrix_norm from vector_norm, svdvals, amax/amin).
+"""
 
 from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+import shadowgrad as _sg
+
+from .._tensor import Tensor, _make
+from ..ops._util import wrap_dim, wrap_dims
+from ..ops.linalg import _LinAlgError as LinAlgError
+from ..ops.linalg import (
+    cholesky,
+    cross,
+    det,
+    eigh,
+    eigvalsh,
+    inv,
+    matmul,
+    matrix_power,
+    qr,
+    slogdet,
+    solve,
+    svd,
+    svdvals,
+)
+from ..ops.pointwise import _out
+
+__all__ = [
+    "LinAlgError",
+    "cholesky",
+    "cross",
+    "det",
+    "eigh",
+    "eigvalsh",
+    "inv",
+    "matmul",
+    "matrix_norm",
+    "matrix_power",
+    "norm",
+    "qr",
+    "slogdet",
+    "solve",
+    "svd",
+    "svdvals",
+    "vector_norm",
+]
+
+
+def vector_norm(
+    x: Tensor,
+    ord: float = 2,
+    dim: int | tuple[int, ...] | None = None,
+    keepdim: bool = False,
+    *,
+    dtype: Any = None,
+    out: Tensor | None = None,
+) -> Tensor:
+    """Mirrors `torch.linalg.vector_norm` (the op itself is the reductions family's)."""
+    fn = getattr(_sg, "_linalg_vector_norm", None)
+    if fn is not None:
+        return _out(fn(x, ord, dim, keepdim, dtype=dtype), out, "linalg_vector_norm")
+    return _out(_vector_norm_fallback(x, ord, dim, keepdim, dtype), out, "linalg_vector_norm")
+
+
+def _vector_norm_fallback(x: Tensor, ord: Any, dim: Any, keepdim: bool, dtype: Any) -> Tensor:
+    """A composite stand-in until `_linalg_vector_norm` lands in ops/reduction.py.
+
+    Differences: grad_fn names (no LinalgVectorNormBackward0), and the 2-norm of an all-zero
+    input has a nan gradient (torch: 0).
+    """
+    if dtype is not None:
+        if not (dtype.is_floating_point or dtype.is_complex):
+            raise RuntimeError(
+                f"linalg.vector_norm: dtype should be floating point or complex, but got "
+                f"{dtype._short}"
+            )
+        x = x.to(dtype)
+    elif not (x.dtype.is_floating_point or x.dtype.is_complex):
+        raise RuntimeError(
+            "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+            f"{x.dtype._short}"
+        )
+    dims = wrap_dims(dim, x.ndim) if dim is not None else tuple(range(x.ndim))
+    a = _abs(x)
+    if ord == math.inf:
+        return _extreme(a, dims, keepdim, True)
+    if ord == -math.inf:
+        return _extreme(a, dims, keepdim, False)
+    if ord == 0:
+        return (x != 0).to(x.dtype).sum(dims, keepdim)
+    if ord == 1:
+        return a.sum(dims, keepdim)
+    return (a**ord).sum(dims, keepdim) ** (1.0 / ord)
+
+
+def _abs(x: Tensor) -> Tensor:
+    fn = getattr(_sg, "abs", None)
+    if fn is not None:
+        return fn(x)
+    sign = _make(np.sign(x._data))
+    return x * sign
+
+
+def _extreme(t: Tensor, dims: Any, keepdim: bool, largest: bool) -> Tensor:
+    """amax/amin over dims: the reductions family's ops, or a stand-in that splits the gradient
+    evenly among ties as they do."""
+    dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    fn = getattr(_sg, "amax" if largest else "amin", None)
+    if fn is not None:
+        return fn(t, dims, keepdim)
+    arr = t._data
+    m = arr.max(axis=dims, keepdims=True) if largest else arr.min(axis=dims, keepdims=True)
+    mask = (arr == m).astype(arr.dtype)
+    count = mask.sum(axis=dims, keepdims=keepdim)
+    return (t * _make(mask)).sum(dims, keepdim) / _make(count)
+
+
+def matrix_norm(
+    A: Tensor,
+    ord: Any = "fro",
+    dim: tuple[int, int] = (-2, -1),
+    keepdim: bool = False,
+    *,
+    dtype: Any = None,
+    out: Tensor | None = None,
+) -> Tensor:
+    """Mirrors `torch.linalg.matrix_norm`."""
+    if A.ndim < 2:
+        raise RuntimeError(
+            "linalg.matrix_norm: The input tensor A must have at least 2 dimensions."
+        )
+    d0, d1 = (wrap_dim(d, A.ndim) for d in dim)
+    if d0 == d1:
+        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({d0}, {d1})")
+    if dtype is not None:
+        A = A.to(dtype)
+    if isinstance(ord, str):
+        if ord == "fro":
+            return vector_norm(A, 2, (d0, d1), keepdim, out=out)
+        if ord != "nuc":
+            raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+        r = svdvals(_to_end(A, d0, d1)).sum(-1, keepdim)
+        return _out(_keep(r, d0, d1, keepdim), out, "linalg_matrix_norm")
+    if abs(ord) == 2:
+        r = _extreme(svdvals(_to_end(A, d0, d1)), -1, keepdim, ord > 0)
+        return _out(_keep(r, d0, d1, keepdim), out, "linalg_matrix_norm")
+    if abs(ord) in (1, math.inf):
+        if abs(ord) == math.inf:
+            d0, d1 = d1, d0
+        if not keepdim and d0 < d1:
+            d1 -= 1
+        s = vector_norm(A, 1, d0, keepdim)
+        return _out(_extreme(s, d1, keepdim, ord > 0), out, "linalg_matrix_norm")
+    raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+
+
+def _to_end(A: Tensor, d0: int, d1: int) -> Tensor:
+    rest = [i for i in range(A.ndim) if i not in (d0, d1)]
+    return A.permute(*rest, d0, d1)
+
+
+def _keep(r: Tensor, d0: int, d1: int, keepdim: bool) -> Tensor:
+    """With keepdim, torch adds the second dim back and permutes both to their places."""
+    if not keepdim:
+        return r
+    nd = r.ndim + 1
+    rest = [i for i in range(nd) if i not in (d0, d1)]
+    perm = [*rest, d0, d1]
+    return r.unsqueeze(-1).permute(*np.argsort(perm).tolist())
+
+
+def norm(
+    A: Tensor,
+    ord: Any = None,
+    dim: int | tuple[int, ...] | None = None,
+    keepdim: bool = False,
+    *,
+    dtype: Any = None,
+    out: Tensor | None = None,
+) -> Tensor:
+    """Mirrors `torch.linalg.norm`: a matrix norm for a string ord or two dims, else a vector
+    norm."""
+    if isinstance(dim, int):
+        dim = (dim,)
+    if ord is not None:
+        if isinstance(ord, str) or (dim is not None and len(dim) == 2):
+            return matrix_norm(
+                A, ord, dim if dim is not None else (-2, -1), keepdim, dtype=dtype, out=out
+            )
+        if dim is None:
+            if A.ndim == 2:
+                return matrix_norm(A, ord, (-2, -1), keepdim, dtype=dtype, out=out)
+            if A.ndim != 1:
+                raise RuntimeError(
+                    "linalg.norm: If dim is not specified but ord is, the input must be 1D or "
+                    f"2D. Got {A.ndim}D."
+                )
+    return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype, out=out)

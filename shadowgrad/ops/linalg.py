@@ -1,13 +1,24 @@
-"""Matrix products: mm, mv, dot, bmm, matmul (decomposed as torch decomposes it)."""
+"""Linear algebra: matrix products (mm, mv, dot, bmm, matmul decomposed as torch decomposes it,
+addmm and friends, einsum, tensordot, kron, trace) and torch.linalg's factorizations (inv, det,
+slogdet, solve, cholesky, qr, svd, eigh), with torch's backward formulas (FunctionsManual.cpp)
+written in shadowgrad ops so that double backward works.
+
+The public `torch.linalg` namespace (and the norms) is in `shadowgrad/linalg/__init__.py`.
+"""
 
 from __future__ import annotations
 
+from collections import namedtuple
 from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor import Tensor, _make
+from ..autograd.graph import SavedTensor
+from ._util import shape_str, wrap_dim
+from .pointwise import _out
 from .registry import defop
+from .shape import cat, stack
 
 mm_op = defop(
     "mm",
@@ -112,7 +123,7 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:
 
 
 def matmul(input: Tensor, other: Tensor) -> Tensor:
-    """Mirrors `torch.matmul`, decomposed into mm/mv/dot/bmm nodes as torch does."""
+    """Mirrors `torch.matmul`, decomposed into mm/mv/dot/bmm nodes as torch's _matmul_impl."""
     if not isinstance(other, Tensor) or not isinstance(input, Tensor):
         raise TypeError(
             f"matmul(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}"
@@ -130,17 +141,58 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
         return mm(input.unsqueeze(0), other).squeeze(0)
     if da == 2 and db == 2:
         return mm(input, other)
-    if da >= 3 and db <= 2:
-        # fold the batch into the rows: (b..., n, k) @ (k, m) -> one mm, then an unsafe view
-        _same_dtype(input, other)
-        shape = input._data.shape
-        folded = input.reshape(-1, shape[-1])
-        if db == 1:
-            out = mv(folded, other)
-            return _unsafe(out, shape[:-1])
-        out = mm(folded, other)
-        return _unsafe(out, (*shape[:-1], other._data.shape[1]))
+    if da == 3 and db == 3:
+        # a batch of one against a real batch is a matrix against that batch
+        a0, b0 = input._data.shape[0], other._data.shape[0]
+        if a0 == 1 and b0 != 1:
+            return matmul(input.squeeze(0), other)
+        if b0 == 1 and a0 != 1:
+            return matmul(input, other.squeeze(0))
+    if _should_fold(input, other):
+        return _folded(input, other)
     return _batched(input, other)
+
+
+def _should_fold(a: Tensor, b: Tensor) -> bool:
+    """torch's should_fold: fold the larger (>= 3-D) operand's batch into mm/mv rows when the
+    smaller operand requires grad, or when the fold needs no copy (and the first is not 2-D)."""
+    da, db = a.ndim, b.ndim
+    if da >= db:
+        big, small, transposed = a, b, False
+    else:
+        big, small, transposed = b, a, True
+    if not (big.ndim >= 3 and small.ndim <= 2):
+        return False
+    if small._rg:
+        return True
+    if da == 2:
+        return False
+    arr = big._data
+    if arr.size == 0:
+        return True
+    shape = list(arr.shape)
+    strides = [s // arr.itemsize for s in arr.strides]
+    if transposed:
+        shape[-2:] = shape[:-3:-1]
+        strides[-2:] = strides[:-3:-1]
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(len(shape) - 2))
+
+
+def _folded(a: Tensor, b: Tensor) -> Tensor:
+    transpose = b.ndim > a.ndim
+    if transpose:
+        t1 = b.mT
+        t2 = a.t() if a.ndim == 2 else a
+    else:
+        t1, t2 = a, b
+    _same_dtype(t1, t2)
+    sizes = tuple(t1._data.shape)
+    shape = sizes[:-1]
+    folded = t1.reshape(int(np.prod(shape)), sizes[-1])
+    if t2.ndim == 2:
+        out = _unsafe(mm(folded, t2), (*shape, t2._data.shape[1]))
+        return out.mT.contiguous() if transpose else out
+    return _unsafe(mv(folded, t2), shape)
 
 
 def _unsafe(t: Tensor, shape: tuple[int, ...]) -> Tensor:
@@ -166,6 +218,8 @@ def _batched(a: Tensor, b: Tensor) -> Tensor:
     ae = a2.expand(*batch, n, k).reshape(nb, n, k)
     be = b2.expand(*batch, k, m).reshape(nb, k, m)
     out = bmm(ae, be)
+    if b.ndim == 1:
+        out = out.squeeze(-1)
     shape: tuple[int, ...] = (*batch, n, m)
     if a.ndim == 1:
         shape = (*batch, m)
@@ -178,13 +232,1239 @@ def _rmatmul(self: Tensor, other: Any) -> Tensor:
     return matmul(other, self)
 
 
+# --- helpers shared by the formulas ---------------------------------------------------------
+# Formulas build diagonals, triangles and identities by multiplying with constant masks, so they
+# stay differentiable (double backward) with nothing but mul/sum/matmul.
+
+
+def _const(arr: np.ndarray) -> Tensor:
+    return _make(arr)
+
+
+def _eye(n: int, like: Tensor, m: int | None = None) -> Tensor:
+    return _make(np.eye(n, n if m is None else m, dtype=like._data.dtype))
+
+
+def _mT(t: Tensor) -> Tensor:
+    return t.transpose(-2, -1)
+
+
+def _diag(t: Tensor) -> Tensor:
+    """The diagonal of a batch of square matrices."""
+    return (t * _eye(t._data.shape[-1], t)).sum(-1)
+
+
+def _diag_embed(v: Tensor) -> Tensor:
+    return v.unsqueeze(-1) * _eye(v._data.shape[-1], v)
+
+
+def _tril(t: Tensor, k: int = 0) -> Tensor:
+    m, n = t._data.shape[-2:]
+    return t * _make(np.tri(m, n, k, dtype=t._data.dtype))
+
+
+def _triu(t: Tensor, k: int = 0) -> Tensor:
+    m, n = t._data.shape[-2:]
+    return t * _make(1 - np.tri(m, n, k - 1, dtype=t._data.dtype))
+
+
+def _scale(grad: Tensor, s: Any) -> Tensor:
+    # torch's maybe_multiply: a factor of 1 leaves the gradient untouched
+    return grad if s == 1 else grad * s
+
+
+def _expand_check(shape: tuple[int, ...], target: tuple[int, ...]) -> None:
+    lead = len(target) - len(shape)
+    bad = lead < 0
+    for i, s in enumerate(shape):
+        if not bad and s != 1 and s != target[lead + i]:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({target[lead + i]}) must match the existing "
+                f"size ({s}) at non-singleton dimension {lead + i}.  Target sizes: "
+                f"{shape_str(target)}.  Tensor sizes: {shape_str(shape)}"
+            )
+    if bad:
+        raise RuntimeError(
+            f"The expanded size of the tensor ({len(target)}) must be greater or equal to the "
+            f"number of dimensions ({len(shape)})"
+        )
+
+
+# --- outer, addmm, addmv, baddbmm, addbmm, trace, kron, tensordot ---------------------------
+
+
+def outer(input: Tensor, vec2: Tensor) -> Tensor:
+    """Mirrors `torch.outer` (recorded as torch records it: a view, then a multiply)."""
+    if input.ndim != 1:
+        raise RuntimeError(f"outer: Expected 1-D argument self, but got {input.ndim}-D")
+    if vec2.ndim != 1:
+        raise RuntimeError(f"outer: Expected 1-D argument vec2, but got {vec2.ndim}-D")
+    return input.reshape(-1, 1) * vec2
+
+
+def _addmm_fwd(self: Any, mat1: Any, mat2: Any, beta: Any, alpha: Any) -> np.ndarray:
+    prod = np.matmul(mat1, mat2)
+    if alpha != 1:
+        prod = prod * alpha
+    if beta == 0:  # torch ignores input entirely (nan and inf included) when beta is 0
+        return np.broadcast_to(prod, prod.shape).astype(prod.dtype, copy=True)
+    return (self if beta == 1 else self * beta) + prod
+
+
+_addmm = defop(
+    "addmm",
+    "AddmmBackward0",
+    _addmm_fwd,
+    self=lambda grad, beta: _scale(grad, beta),
+    mat1=lambda grad, mat2, alpha: _scale(grad.mm(mat2.t()), alpha),
+    mat2=lambda grad, mat1, alpha: _scale(mat1.t().mm(grad), alpha),
+)
+_addmv = defop(
+    "addmv",
+    "AddmvBackward0",
+    _addmm_fwd,
+    self=lambda grad, beta: _scale(grad, beta),
+    mat1=lambda grad, mat2, alpha: _scale(grad.unsqueeze(1).mm(mat2.unsqueeze(0)), alpha),
+    mat2=lambda grad, mat1, alpha: _scale(mat1.t().mv(grad), alpha),
+)
+_baddbmm = defop(
+    "baddbmm",
+    "BaddbmmBackward0",
+    _addmm_fwd,
+    self=lambda grad, beta: _scale(grad, beta),
+    mat1=lambda grad, mat2, alpha: _scale(grad.bmm(mat2.transpose(1, 2)), alpha),
+    mat2=lambda grad, mat1, alpha: _scale(mat1.transpose(1, 2).bmm(grad), alpha),
+)
+
+
+def _addbmm_fwd(self: Any, mat1: Any, mat2: Any, beta: Any, alpha: Any) -> np.ndarray:
+    return _addmm_fwd(
+        self,
+        mat1.transpose(1, 0, 2).reshape(mat1.shape[1], -1),
+        mat2.reshape(-1, mat2.shape[2]),
+        beta,
+        alpha,
+    )
+
+
+def _addbmm_grad_b1(grad: Tensor, mat2: Tensor, alpha: Any) -> Tensor:
+    b = mat2._data.shape[0]
+    g = grad.unsqueeze(0).expand(b, *grad._data.shape)
+    return _scale(g.bmm(mat2.transpose(1, 2)), alpha)
+
+
+def _addbmm_grad_b2(grad: Tensor, mat1: Tensor, alpha: Any) -> Tensor:
+    b = mat1._data.shape[0]
+    g = grad.unsqueeze(0).expand(b, *grad._data.shape)
+    return _scale(mat1.transpose(1, 2).bmm(g), alpha)
+
+
+_addbmm = defop(
+    "addbmm",
+    "AddbmmBackward0",
+    _addbmm_fwd,
+    self=lambda grad, beta: _scale(grad, beta),
+    mat1=_addbmm_grad_b1,
+    mat2=_addbmm_grad_b2,
+)
+
+
+def _check_add_dtypes(input: Tensor, mat1: Tensor, mat2: Tensor) -> None:
+    _same_dtype(mat1, mat2)
+    if input.dtype is not mat1.dtype:
+        raise RuntimeError(
+            f"self and mat2 must have the same dtype, but got {input.dtype._short} and "
+            f"{mat2.dtype._short}"
+        )
+
+
+def addmm(
+    input: Tensor,
+    mat1: Tensor,
+    mat2: Tensor,
+    *,
+    beta: Any = 1,
+    alpha: Any = 1,
+    out: Tensor | None = None,
+) -> Tensor:
+    """Mirrors `torch.addmm`: beta * input + alpha * (mat1 @ mat2)."""
+    for name, m in (("mat1", mat1), ("mat2", mat2)):
+        if m.ndim != 2:
+            raise RuntimeError(f"{name} must be a matrix, got {m.ndim}-D tensor")
+    a, b = mat1._data.shape, mat2._data.shape
+    if a[1] != b[0]:
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({a[0]}x{a[1]} and {b[0]}x{b[1]})"
+        )
+    _expand_check(tuple(input._data.shape), (a[0], b[1]))
+    _check_add_dtypes(input, mat1, mat2)
+    return _out(_addmm(input, mat1, mat2, beta, alpha), out, "addmm")
+
+
+def addmv(
+    input: Tensor,
+    mat: Tensor,
+    vec: Tensor,
+    *,
+    beta: Any = 1,
+    alpha: Any = 1,
+    out: Tensor | None = None,
+) -> Tensor:
+    """Mirrors `torch.addmv`: beta * input + alpha * (mat @ vec)."""
+    if mat.ndim != 2 or vec.ndim != 1 or input.ndim > 1:
+        raise RuntimeError(
+            f"vector + matrix @ vector expected, got {input.ndim}, {mat.ndim}, {vec.ndim}"
+        )
+    m, n = mat._data.shape
+    if n != vec._data.shape[0] or (input.ndim == 1 and input._data.shape[0] not in (1, m)):
+        raise RuntimeError(
+            f"size mismatch, got input ({input._data.shape[0] if input.ndim else 1}), mat "
+            f"({m}x{n}), vec ({vec._data.shape[0]})"
+        )
+    _check_add_dtypes(input, mat, vec)
+    return _out(_addmv(input, mat, vec, beta, alpha), out, "addmv")
+
+
+def _check_batch(b1: Tensor, b2: Tensor) -> None:
+    if b1.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if b2.ndim != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    a, b = b1._data.shape, b2._data.shape
+    if a[0] != b[0] or a[2] != b[1]:
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: [{a[0]}, {a[2]}] but "
+            f"got: [{b[0]}, {b[1]}]."
+        )
+
+
+def baddbmm(
+    input: Tensor,
+    batch1: Tensor,
+    batch2: Tensor,
+    *,
+    beta: Any = 1,
+    alpha: Any = 1,
+    out: Tensor | None = None,
+) -> Tensor:
+    """Mirrors `torch.baddbmm`: beta * input + alpha * (batch1 @ batch2), batched."""
+    _check_batch(batch1, batch2)
+    a, b = batch1._data.shape, batch2._data.shape
+    _expand_check(tuple(input._data.shape), (a[0], a[1], b[2]))
+    _check_add_dtypes(input, batch1, batch2)
+    return _out(_baddbmm(input, batch1, batch2, beta, alpha), out, "baddbmm")
+
+
+def addbmm(
+    input: Tensor,
+    batch1: Tensor,
+    batch2: Tensor,
+    *,
+    beta: Any = 1,
+    alpha: Any = 1,
+    out: Tensor | None = None,
+) -> Tensor:
+    """Mirrors `torch.addbmm`: beta * input + alpha * sum_b(batch1[b] @ batch2[b])."""
+    _check_batch(batch1, batch2)
+    a, b = batch1._data.shape, batch2._data.shape
+    _expand_check(tuple(input._data.shape), (a[1], b[2]))
+    _check_add_dtypes(input, batch1, batch2)
+    return _out(_addbmm(input, batch1, batch2, beta, alpha), out, "addbmm")
+
+
+def _trace_fwd(self: np.ndarray, self_sym_sizes: Any) -> np.ndarray:
+    dt = self.dtype if self.dtype.kind in "fc" else np.int64
+    return np.asarray(np.trace(self, dtype=dt))
+
+
+_trace = defop(
+    "trace",
+    "TraceBackward0",
+    _trace_fwd,
+    dtype="keep",
+    self=lambda grad, self_sym_sizes: grad * _eye(self_sym_sizes[0], grad, self_sym_sizes[1]),
+)
+
+
+def trace(input: Tensor) -> Tensor:
+    """Mirrors `torch.trace` (2-D input only; integer inputs give int64)."""
+    if input.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
+    return _trace(input, tuple(input._data.shape))
+
+
+def kron(input: Tensor, other: Tensor) -> Tensor:
+    """Mirrors `torch.kron`, built as torch builds it (unsafe views around one multiply)."""
+    nd = max(input.ndim, other.ndim)
+    pa, pb = nd - input.ndim, nd - other.ndim
+    sa, sb = input._data.shape, other._data.shape
+    a_shape: list[int] = []
+    b_shape: list[int] = []
+    out_shape: list[int] = []
+    for i in range(nd):
+        x = sa[i - pa] if i >= pa else 1
+        y = sb[i - pb] if i >= pb else 1
+        a_shape += [x, 1]
+        b_shape += [1, y]
+        out_shape.append(x * y)
+    prod = _unsafe(input, tuple(a_shape)) * _unsafe(other, tuple(b_shape))
+    return _unsafe(prod, tuple(out_shape))
+
+
+def tensordot(a: Tensor, b: Tensor, dims: Any = 2, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.tensordot`: permute, flatten to matrices, one mm, view back."""
+    if isinstance(dims, Tensor):
+        dims = dims.tolist()
+    if isinstance(dims, int):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        if dims > a.ndim or dims > b.ndim:
+            raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
+        da = list(range(-dims, 0))
+        db = list(range(dims))
+    else:
+        da, db = dims
+        da = [da] if isinstance(da, int) else list(da)
+        db = [db] if isinstance(db, int) else list(db)
+    if len(da) != len(db):
+        raise RuntimeError("both dimension lists should have same length")
+    sa, sb = a._data.shape, b._data.shape
+    ca = [wrap_dim(d, a.ndim) for d in da]
+    cb = [wrap_dim(d, b.ndim) for d in db]
+    for x, y, wx, wy in zip(da, db, ca, cb, strict=True):
+        if sa[wx] != sb[wy]:
+            raise RuntimeError(
+                f"contracted dimensions need to match, but first has size {sa[wx]} in dim {x} "
+                f"and second has size {sb[wy]} in dim {y}"
+            )
+    fa = [i for i in range(a.ndim) if i not in ca]
+    fb = [i for i in range(b.ndim) if i not in cb]
+    k = int(np.prod([sa[i] for i in ca]))
+    p = int(np.prod([sa[i] for i in fa]))
+    q = int(np.prod([sb[i] for i in fb]))
+    am = a.permute(*fa, *ca).reshape(p, k)
+    bm = b.permute(*cb, *fb).reshape(k, q)
+    r = mm(am, bm).reshape(*[sa[i] for i in fa], *[sb[i] for i in fb])
+    return _out(r, out, "tensordot")
+
+
+# --- einsum ---------------------------------------------------------------------------------
+# Like torch: take diagonals of repeated subscripts, sum dims no one else needs, then contract
+# the operands left to right, each pair as one bmm over (batch, kept, contracted) dims.
+
+_ELL = "..."
+
+
+def _einsum_parse(equation: str, operands: list[Tensor]) -> tuple[list[list[Any]], list[Any]]:
+    eq = equation.replace(" ", "")
+    lhs, arrow, rhs = eq.partition("->")
+    terms = lhs.split(",")
+    if len(terms) > len(operands):
+        raise RuntimeError("einsum(): fewer operands were provided than specified in the equation")
+    if len(terms) < len(operands):
+        raise RuntimeError("einsum(): more operands were provided than specified in the equation")
+    parsed: list[list[Any]] = []
+    ell_dims = 0
+    for k, (term, op) in enumerate(zip(terms, operands, strict=True)):
+        labels: list[Any] = []
+        ell = term.count(_ELL)
+        if ell > 1 or term.replace(_ELL, "").count(".") or (ell and term.count(".") != 3):
+            raise RuntimeError(
+                "einsum(): found '.' for operand " + str(k) + " that is not part of any ellipsis"
+            )
+        letters = term.replace(_ELL, "")
+        for c in letters:
+            if not c.isalpha():
+                raise RuntimeError(
+                    f"einsum(): invalid subscript given at index {eq.index(c)} in the equation "
+                    f"string, subscripts must be in [a-zA-Z]"
+                )
+        nd = op.ndim
+        if not ell and len(letters) != nd:
+            raise RuntimeError(
+                f"einsum(): the number of subscripts in the equation ({len(letters)}) does not "
+                f"match the number of dimensions ({nd}) for operand {k} and no ellipsis was given"
+            )
+        if ell and len(letters) > nd:
+            raise RuntimeError(
+                f"einsum(): the number of subscripts in the equation ({len(letters)}) is more "
+                f"than the number of dimensions ({nd}) for operand {k}"
+            )
+        before, _, after = term.partition(_ELL)
+        labels.extend(before)
+        if ell:
+            e = nd - len(letters)
+            ell_dims = max(ell_dims, e)
+            labels.extend((_ELL, j) for j in range(e, 0, -1))
+            labels.extend(after)
+        parsed.append(labels)
+    # ellipsis dims are named by their distance from the right, so they broadcast
+    ell_labels = [(_ELL, j) for j in range(ell_dims, 0, -1)]
+    if arrow:
+        out: list[Any] = []
+        if rhs.count(_ELL) > 1 or rhs.replace(_ELL, "").count("."):
+            raise RuntimeError("einsum(): found '.' for output that is not part of any ellipsis")
+        before, has_ell, after = rhs.partition(_ELL)
+        seen = set()
+        for c in before + after:
+            if not c.isalpha():
+                raise RuntimeError(
+                    f"einsum(): invalid subscript given at index {eq.index(c)} in the equation "
+                    f"string, subscripts must be in [a-zA-Z]"
+                )
+            if c in seen:
+                raise RuntimeError(
+                    f"einsum(): output subscript {c} appears more than once in the output"
+                )
+            seen.add(c)
+            if not any(c in t for t in terms):
+                raise RuntimeError(
+                    f"einsum(): output subscript {c} does not appear in the equation for any "
+                    f"input operand"
+                )
+        out.extend(before)
+        if has_ell:
+            out.extend(ell_labels)
+        out.extend(after)
+    else:
+        counts: dict[str, int] = {}
+        for t in terms:
+            for c in t.replace(_ELL, ""):
+                counts[c] = counts.get(c, 0) + 1
+        out = [*ell_labels, *sorted(c for c, n in counts.items() if n == 1)]
+    return parsed, out
+
+
+def _take_diagonal(t: Tensor, d1: int, d2: int) -> Tensor:
+    """The diagonal over dims d1 < d2, moved to the last dim (as torch's diagonal)."""
+    n = t.ndim
+    rest = [i for i in range(n) if i not in (d1, d2)]
+    p = t.permute(*rest, d1, d2)
+    if hasattr(Tensor, "diagonal"):
+        return p.diagonal(0, -2, -1)
+    return (p * _eye(p._data.shape[-2], p, p._data.shape[-1])).sum(-1)
+
+
+def einsum(*args: Any) -> Tensor:
+    """Mirrors `torch.einsum` (equation string form, or a single list of operands)."""
+    if not args or not isinstance(args[0], str):
+        raise TypeError("einsum(): argument 'equation' (position 1) must be str")
+    equation = args[0]
+    operands = (
+        list(args[1][:])
+        if len(args) == 2 and isinstance(args[1], (list, tuple))
+        else list(args[1:])
+    )
+    parsed, out = _einsum_parse(equation, operands)
+    sizes: dict[Any, int] = {}
+    for k, (labels, op) in enumerate(zip(parsed, operands, strict=True)):
+        for lab, s in zip(labels, op._data.shape, strict=True):
+            seen = sizes.get(lab)
+            if seen is None or seen == 1:
+                sizes[lab] = s
+            elif s != 1 and s != seen:
+                name = "..." if isinstance(lab, tuple) else lab
+                raise RuntimeError(
+                    f"einsum(): subscript {name} has size {s} for operand {k} which does not "
+                    f"broadcast with previously seen size {seen}"
+                )
+    ops: list[tuple[Tensor, list[Any]]] = []
+    for labels, op in zip(parsed, operands, strict=True):
+        t, labels = op, list(labels)
+        while len(set(labels)) != len(labels):
+            for i, lab in enumerate(labels):
+                j = labels.index(lab, i + 1) if labels.count(lab) > 1 else -1
+                if j >= 0:
+                    t = _take_diagonal(t, i, j)
+                    labels = [x for k, x in enumerate(labels) if k not in (i, j)] + [lab]
+                    break
+        ops.append((t, labels))
+    if len(ops) == 1:
+        # torch permutes the kept dims first, the summed ones last, then sums them
+        t, labels = ops[0]
+        kept = [labels.index(lab) for lab in out]
+        summed = [i for i, lab in enumerate(labels) if lab not in out]
+        t = t.permute(*kept, *summed)
+        return t.sum(list(range(len(kept), len(labels)))) if summed else t
+    # sum out, in each operand, the dims no other operand and not the output needs
+    for k, (t, labels) in enumerate(ops):
+        others = set(out)
+        for j, (_, lj) in enumerate(ops):
+            if j != k:
+                others.update(lj)
+        drop = [i for i, lab in enumerate(labels) if lab not in others]
+        if drop:
+            t = t.sum(drop)
+            labels = [lab for i, lab in enumerate(labels) if i not in drop]
+        ops[k] = (t, labels)
+    t, labels = ops[0]
+    for k in range(1, len(ops)):
+        later = set(out)
+        for _, lj in ops[k + 1 :]:
+            later.update(lj)
+        t, labels = _contract(t, labels, ops[k][0], ops[k][1], later, sizes)
+    drop = [i for i, lab in enumerate(labels) if lab not in out]
+    if drop:
+        t = t.sum(drop)
+        labels = [lab for i, lab in enumerate(labels) if i not in drop]
+    perm = [labels.index(lab) for lab in out]
+    if perm != list(range(len(perm))):
+        t = t.permute(*perm)
+    return t
+
+
+def _contract(
+    a: Tensor, la: list[Any], b: Tensor, lb: list[Any], later: set[Any], sizes: dict[Any, int]
+) -> tuple[Tensor, list[Any]]:
+    """Contract two operands over their shared labels that nothing later needs."""
+    # dims of one side that nothing else needs are summed first
+    drop_a = [i for i, x in enumerate(la) if x not in lb and x not in later]
+    if drop_a:
+        a = a.sum(drop_a)
+        la = [x for i, x in enumerate(la) if i not in drop_a]
+    drop_b = [i for i, x in enumerate(lb) if x not in la and x not in later]
+    if drop_b:
+        b = b.sum(drop_b)
+        lb = [x for i, x in enumerate(lb) if i not in drop_b]
+    batch = [x for x in la if x in lb and x in later]
+    summed = [x for x in la if x in lb and x not in later]
+    only_a = [x for x in la if x not in lb]
+    only_b = [x for x in lb if x not in la]
+    a = a.permute(*[la.index(x) for x in batch + only_a + summed])
+    b = b.permute(*[lb.index(x) for x in batch + summed + only_b])
+    if not summed:
+        # nothing to contract: torch multiplies the aligned operands instead of calling bmm
+        na, nb_ = len(only_a), len(only_b)
+        a = a.permute(*[la.index(x) for x in batch + only_a])
+        b = b.permute(*[lb.index(x) for x in batch + only_b])
+        for _ in range(nb_):
+            a = a.unsqueeze(-1)
+        for _ in range(na):
+            b = b.unsqueeze(len(batch))
+        return a * b, batch + only_a + only_b
+    shared = batch + summed
+    sa = list(a._data.shape)
+    sb = list(b._data.shape)
+    nb = len(batch)
+    for x in shared:
+        ia = batch.index(x) if x in batch else nb + len(only_a) + summed.index(x)
+        ib = batch.index(x) if x in batch else nb + summed.index(x)
+        sa[ia] = sb[ib] = sizes[x]
+    if sa != list(a._data.shape):
+        a = a.expand(*sa)
+    if sb != list(b._data.shape):
+        b = b.expand(*sb)
+
+    sa = a._data.shape
+    sb = b._data.shape
+    na, ns = len(only_a), len(summed)
+    dims_a = sa[nb : nb + na]
+    dims_b = sb[nb + ns :]
+    B = int(np.prod(sa[:nb]))
+    r = bmm(
+        a.reshape(B, int(np.prod(dims_a)), int(np.prod(sa[nb + na :]))),
+        b.reshape(B, int(np.prod(sb[nb : nb + ns])), int(np.prod(dims_b))),
+    )
+    r = r.reshape((*sa[:nb], *dims_a, *dims_b))
+    return r, batch + only_a + only_b
+
+
+# --- torch.linalg: inverse, determinants, solve -----------------------------------------------
+
+
+class _LinAlgError(RuntimeError):
+    """Mirrors `torch._C._LinAlgError`, public as `torch.linalg.LinAlgError`."""
+
+
+def _batch_prefix(shape: tuple[int, ...], k: int) -> str:
+    return f"(Batch element {k}): " if len(shape) > 2 else ""
+
+
+def _check_matrix(A: Tensor, fname: str, square: bool = True) -> None:
+    if A.ndim < 2:
+        raise RuntimeError(f"{fname}: The input tensor A must have at least 2 dimensions.")
+    dt = A.dtype
+    if not (dt.is_floating_point or dt.is_complex):
+        raise RuntimeError(
+            f"{fname}: Expected a floating point or complex tensor as input. Got {dt._short}"
+        )
+    if np.dtype(dt._np).itemsize < 4 and dt.is_floating_point:
+        raise RuntimeError(f"{fname}: Low precision dtypes not supported. Got {dt._short}")
+    m, n = A._data.shape[-2:]
+    if square and m != n:
+        raise RuntimeError(
+            f"{fname}: A must be batches of square matrices, but they are {m} by {n} matrices"
+        )
+
+
+def _zero_pivot(a: np.ndarray) -> int:
+    """LAPACK getrf's info: the 1-based index of the first zero pivot of LU with partial
+    pivoting (0 when there is none). Only run to word the error of a singular matrix."""
+    a = np.array(a, dtype=np.complex128 if a.dtype.kind == "c" else np.float64)
+    n = a.shape[0]
+    for k in range(n):
+        p = k + int(np.argmax(np.abs(a[k:, k])))
+        if a[p, k] == 0:
+            return k + 1
+        a[[k, p]] = a[[p, k]]
+        a[k + 1 :, k] /= a[k, k]
+        a[k + 1 :, k + 1 :] -= np.outer(a[k + 1 :, k], a[k, k + 1 :])
+    return 0
+
+
+def _singular_error(A: np.ndarray) -> _LinAlgError:
+    flat = A.reshape(-1, *A.shape[-2:])
+    found = [(k, i) for k, i in enumerate(map(_zero_pivot, flat)) if i]
+    # numpy found a zero pivot that our LU rounded away: blame the last one
+    k, info = found[0] if found else (0, A.shape[-1])
+    return _LinAlgError(
+        f"linalg.inv: {_batch_prefix(A.shape, k)}The diagonal element {info} is zero, the "
+        "inversion could not be completed because the input matrix is singular."
+    )
+
+
+def _inv_fwd(A: np.ndarray) -> np.ndarray:
+    if A.size == 0:
+        return np.empty_like(A)
+    try:
+        return np.linalg.inv(A)
+    except np.linalg.LinAlgError:
+        raise _singular_error(A) from None
+
+
+def _inv_grad(grad: Tensor, result: Tensor) -> Tensor:
+    rh = _mT(result)
+    return -matmul(rh, matmul(grad, rh))
+
+
+_inv = defop("linalg_inv_ex", "LinalgInvExBackward0", _inv_fwd, A=_inv_grad)
+
+
+def inv(A: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.linalg.inv`."""
+    _check_matrix(A, "linalg.inv")
+    return _out(_inv(A), out, "linalg_inv")
+
+
+def _det_fwd(A: np.ndarray) -> np.ndarray:
+    return np.asarray(np.linalg.det(A), A.dtype)
+
+
+def _det_grad(grad: Tensor, result: Tensor, A: Tensor) -> Tensor:
+    """torch's linalg_det_backward: grad * det * A^{-T}, via the SVD where A is singular."""
+    shape = A._data.shape
+    n = shape[-1]
+    if A._data.size == 0:
+        return _make(np.zeros_like(A._data))
+    if n == 1:
+        return grad.unsqueeze(-1).unsqueeze(-1).expand(*shape)
+    d = _diag_embed((grad * result).unsqueeze(-1).expand(*shape[:-1]))
+    eps = np.finfo(A._data.dtype).eps
+    singular = np.abs(result._data) < 100 * eps
+    if not singular.any():
+        return _solve(_mT(A), d, True, False)
+    if singular.all():
+        return _det_grad_singular(grad, A)
+    # a batch of both kinds: each path sees a harmless stand-in for the matrices it skips
+    mask = _make(singular[..., None, None])
+    eye = _make(np.broadcast_to(np.eye(n, dtype=A._data.dtype), shape).copy())
+    distinct = _make(np.broadcast_to(np.diag(np.arange(1, n + 1)).astype(A._data.dtype), shape))
+    from .pointwise import where
+
+    return where(
+        mask,
+        _det_grad_singular(grad, where(mask, A, distinct)),
+        _solve(_mT(where(mask, eye, A)), d, True, False),
+    )
+
+
+def _det_grad_singular(grad: Tensor, A: Tensor) -> Tensor:
+    # det A = det U det Vh prod S, whose product rule needs no division
+    U, S, Vh = _svd(A, True, None, None)
+    alpha = (det(U) * det(Vh)) * grad
+    n = S._data.shape[-1]
+    cols = [S[..., j] for j in range(n)]
+    others = []
+    for i in range(n):
+        p = alpha
+        for j in range(n):
+            if j != i:
+                p = p * cols[j]
+        others.append(p)
+    D = stack(others, -1)
+    return matmul(U * D.unsqueeze(-2), Vh)
+
+
+_det = defop("linalg_det", "LinalgDetBackward0", _det_fwd, A=_det_grad)
+
+
+def det(A: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.linalg.det`."""
+    _check_matrix(A, "linalg.det")
+    return _out(_det(A), out, "linalg_det")
+
+
+def _slogdet_fwd(A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    sign, logabs = np.linalg.slogdet(A)
+    return np.asarray(sign, A.dtype), np.asarray(logabs, np.finfo(A.dtype).dtype)
+
+
+def _slogdet_grad(grads: list[Tensor], A: Tensor) -> Tensor:
+    g = grads[1]
+    n = A._data.shape[-1]
+    return _solve(_mT(A), _diag_embed(g.unsqueeze(-1).expand(*g._data.shape, n)), True, False)
+
+
+_slogdet = defop(
+    "linalg_slogdet", "LinalgSlogdetBackward0", _slogdet_fwd, n_outputs=2, A=_slogdet_grad
+)
+
+
+def slogdet(A: Tensor, *, out: Any = None) -> Any:
+    """Mirrors `torch.linalg.slogdet`: the named tuple (sign, logabsdet)."""
+    _check_matrix(A, "linalg.slogdet")
+    return _return_type("linalg_slogdet", ("sign", "logabsdet"), _slogdet(A))
+
+
+def logdet(input: Tensor) -> Tensor:
+    """Mirrors `torch.logdet`: log(det); nan for a negative determinant."""
+    from .pointwise import where
+
+    _check_matrix(input, "linalg.slogdet")
+    sign, logabs = _slogdet(input)
+    nan = _make(np.asarray(np.nan, logabs._data.dtype))
+    return where(sign == -1, nan, logabs)
+
+
+def _solve_fwd(A: np.ndarray, B: np.ndarray, left: bool, vector: bool) -> np.ndarray:
+    try:
+        if vector:
+            if not left:
+                return np.linalg.solve(np.swapaxes(A, -1, -2), B[..., None])[..., 0]
+            return np.linalg.solve(A, B[..., None])[..., 0]
+        if not left:
+            return np.swapaxes(
+                np.linalg.solve(np.swapaxes(A, -1, -2), np.swapaxes(B, -1, -2)), -1, -2
+            )
+        return np.linalg.solve(A, B)
+    except np.linalg.LinAlgError:
+        raise _LinAlgError(
+            "torch.linalg.solve: The solver failed because the input matrix is singular."
+        ) from None
+
+
+def _solve_grad_B(grad: Tensor, A: Tensor, left: bool, vector: bool) -> Tensor:
+    return _solve(_mT(A), grad, left, vector)
+
+
+def _solve_grad_A(grad: Tensor, A: Tensor, result: Tensor, left: bool, vector: bool) -> Tensor:
+    gB = _solve(_mT(A), grad, left, vector)
+    if vector:
+        return -(gB.unsqueeze(-1) * result.unsqueeze(-2))
+    return -matmul(gB, _mT(result)) if left else -matmul(_mT(result), gB)
+
+
+_solve = defop(
+    "linalg_solve_ex",
+    "LinalgSolveExBackward0",
+    _solve_fwd,
+    A=_solve_grad_A,
+    B=_solve_grad_B,
+)
+
+
+def solve(A: Tensor, B: Tensor, *, left: bool = True, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.linalg.solve`: X with AX = B (XA = B when left=False)."""
+    _check_matrix(A, "linalg.solve")
+    if A.dtype is not B.dtype:
+        raise RuntimeError(
+            f"linalg.solve: Expected A and B to have the same dtype, but found A of type "
+            f"{A.dtype._short} and B of type {B.dtype._short} instead"
+        )
+    sa, sb = A._data.shape, B._data.shape
+    vector = B.ndim == 1 or (B.ndim == A.ndim - 1 and sb == sa[:-1])
+    n = sa[-1]
+    if vector:
+        ok = sb[-1] == n
+        shown = f"{sb[-1]}x1"
+    else:
+        if B.ndim < 2:
+            ok = False
+        ok = B.ndim >= 2 and (sb[-2] if left else sb[-1]) == n
+        shown = f"{sb[-2]}x{sb[-1]}" if B.ndim >= 2 else f"{sb[-1]}x1"
+    if not ok:
+        eq = "AX = B" if left else "XA = B"
+        raise RuntimeError(
+            f"linalg.solve: Incompatible shapes of A and B for the equation {eq} "
+            f"({sa[-2]}x{sa[-1]} and {shown})"
+        )
+    return _out(_solve(A, B, left, vector), out, "linalg_solve")
+
+
+# --- torch.linalg: factorizations -----------------------------------------------------------
+
+
+def _save_outputs(outs: tuple[Tensor, ...], names: dict[str, int]) -> None:
+    """Save more outputs than the first for the formulas.
+
+    The registry saves only the first output (as `result`); the formulas of svd, eigh and qr
+    read the others through placeholder parameters, filled in here with saved outputs.
+    """
+    node = outs[0]._grad_fn
+    saved = getattr(node, "_saved", None)
+    if saved is None:
+        return
+    for name, k in names.items():
+        if name in saved:
+            saved[name] = SavedTensor(outs[k], is_output=True)
+
+
+def _cholesky_fwd(A: np.ndarray, upper: bool, fname: str) -> np.ndarray:
+    if A.size == 0:
+        return np.empty_like(A)
+    try:
+        L = np.linalg.cholesky(A)
+    except np.linalg.LinAlgError:
+        flat = A.reshape(-1, *A.shape[-2:])
+        for k, a in enumerate(flat):
+            for order in range(1, a.shape[-1] + 1):
+                try:
+                    np.linalg.cholesky(a[:order, :order])
+                except np.linalg.LinAlgError:
+                    raise _LinAlgError(
+                        f"{fname}: {_batch_prefix(A.shape, k)}The factorization could not be "
+                        "completed because the input is not positive-definite (the leading "
+                        f"minor of order {order} is not positive-definite)."
+                    ) from None
+        raise
+    return np.swapaxes(L, -1, -2).conj() if upper else L
+
+
+def _cholesky_grad(grad: Tensor, result: Tensor, upper: bool) -> Tensor:
+    """torch's cholesky_backward: L^{-H} Phi(L^H gL) L^{-1}, Phi the symmetrised lower part."""
+    L = _mT(result) if upper else result
+    gL = _mT(grad) if upper else grad
+    gA = _tril(matmul(_mT(L), gL))
+    gA = 0.5 * (gA + _mT(_tril(gA, -1)))
+    gA = _solve(_mT(L), gA, True, False)  # L^{-H} gA
+    return _solve(L, gA, False, False)  # ... L^{-1}
+
+
+_cholesky_ex = defop(
+    "linalg_cholesky_ex",
+    "LinalgCholeskyExBackward0",
+    _cholesky_fwd,
+    A=_cholesky_grad,
+)
+_cholesky_legacy = defop(
+    "cholesky",
+    "CholeskyBackward0",
+    _cholesky_fwd,
+    A=_cholesky_grad,
+)
+
+
+def cholesky(A: Tensor, *, upper: bool = False, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.linalg.cholesky`."""
+    _check_matrix(A, "linalg.cholesky")
+    return _out(_cholesky_ex(A, upper, "linalg.cholesky"), out, "linalg_cholesky")
+
+
+def cholesky_legacy(input: Tensor, upper: bool = False, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors the deprecated `torch.cholesky` (CholeskyBackward0)."""
+    import warnings
+
+    warnings.warn(
+        "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a "
+        "future PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\n"
+        "L = torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\nshould be "
+        "replaced with\nU = torch.linalg.cholesky(A).mH\nThis transform will produce equivalent "
+        "results for all valid (symmetric positive definite) inputs.",
+        UserWarning,
+        stacklevel=2,
+    )
+    _check_matrix(input, "cholesky")
+    return _out(_cholesky_legacy(input, upper, "cholesky"), out, "cholesky")
+
+
+def _qr_fwd(A: np.ndarray, mode: str, R_: Any) -> tuple[np.ndarray, np.ndarray]:
+    m, n = A.shape[-2:]
+    k = min(m, n)
+    batch = A.shape[:-2]
+    if A.size == 0:
+        qc = m if mode == "complete" else k
+        Q = np.broadcast_to(np.eye(m, qc, dtype=A.dtype), (*batch, m, qc)).copy()
+        R = np.zeros((*batch, qc if mode == "complete" else k, n), A.dtype)
+        return (np.zeros((0,), A.dtype) if mode == "r" else Q), R
+    if mode == "r":
+        return np.zeros((0,), A.dtype), np.linalg.qr(A, mode="r")
+    Q, R = np.linalg.qr(A, mode=mode)
+    return Q, R
+
+
+def _qr_grad(grads: list[Tensor], result: Tensor, R_: Tensor, mode: str) -> Tensor:
+    """torch's linalg_qr_backward."""
+    if mode == "r":
+        raise RuntimeError(
+            "The derivative of linalg.qr depends on Q, which is not computed when mode='r'. "
+            "Please use linalg.qr(A, mode='reduced') if you are going to differentiate through "
+            "linalg.qr."
+        )
+    Q, R = result, R_
+    gQ, gR = grads
+    m, n = Q._data.shape[-2], R._data.shape[-1]
+    if mode == "complete" and m > n:
+        raise RuntimeError(
+            "The QR decomposition is not differentiable when mode='complete' and nrows > ncols."
+        )
+    gA = matmul(gR, _mT(R)) - matmul(_mT(Q), gQ)
+    if m >= n:
+        sym = _triu(gA)
+        sym = sym + _mT(sym)
+        sym = sym - 0.5 * _diag_embed(_diag(sym))
+        gA = matmul(Q, sym) + gQ
+        # X R^H = gA
+        return _mT(_solve(R, _mT(gA), True, False))
+    X = -gA
+    skew = _tril(X - _mT(X))
+    gA = matmul(Q, skew)
+    Rm = R[..., :m]
+    gA = _mT(_solve(Rm, _mT(gA), True, False))
+    from .._creation import zeros
+
+    pad = zeros(*gA._data.shape[:-1], n - m, dtype=gA.dtype)
+    return cat([gA, pad], -1) + matmul(Q, gR)
+
+
+_qr = defop("linalg_qr", "LinalgQrBackward0", _qr_fwd, n_outputs=2, A=_qr_grad)
+
+
+def qr(A: Tensor, mode: str = "reduced", *, out: Any = None) -> Any:
+    """Mirrors `torch.linalg.qr`: the named tuple (Q, R)."""
+    if A.ndim < 2:
+        raise RuntimeError("linalg.qr: The input tensor A must have at least 2 dimensions.")
+    if mode not in ("reduced", "complete", "r"):
+        raise RuntimeError(
+            f"qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), "
+            "'r', or 'complete'"
+        )
+    _check_matrix(A, "linalg.qr", square=False)
+    outs = _qr(A, mode, None)
+    _save_outputs(outs, {"R_": 1})
+    return _return_type("linalg_qr", ("Q", "R"), outs)
+
+
+def _svd_fwd(A: np.ndarray, full_matrices: bool, S_: Any, Vh_: Any) -> tuple[np.ndarray, ...]:
+    m, n = A.shape[-2:]
+    k = min(m, n)
+    batch = A.shape[:-2]
+    real = np.finfo(A.dtype).dtype
+    if A.size == 0:
+        uc, vr = (m, n) if full_matrices else (k, k)
+        U = np.broadcast_to(np.eye(m, uc, dtype=A.dtype), (*batch, m, uc)).copy()
+        Vh = np.broadcast_to(np.eye(vr, n, dtype=A.dtype), (*batch, vr, n)).copy()
+        return U, np.zeros((*batch, k), real), Vh
+    U, S, Vh = np.linalg.svd(A, full_matrices=full_matrices)
+    return U, S.astype(real, copy=False), Vh
+
+
+def _defined(g: Tensor) -> bool:
+    # the registry fills the gradient of an unused output with zeros; torch leaves it undefined
+    # and takes a cheaper path that has no 0/0 at repeated singular values or eigenvalues
+    return g._rg or bool(g._data.any())
+
+
+def _svd_grad(
+    grads: list[Tensor], result: Tensor, S_: Tensor, Vh_: Tensor, full_matrices: bool
+) -> Tensor:
+    """torch's svd_backward (real inputs)."""
+    gU, gS, gVh = grads
+    U, S, Vh = result, S_, Vh_
+    if full_matrices:
+        k = S._data.shape[-1]
+        U, gU = U[..., :k], gU[..., :k]
+        Vh, gVh = Vh[..., :k, :], gVh[..., :k, :]
+    m, n = U._data.shape[-2], Vh._data.shape[-1]
+    has_u, has_v = _defined(gU), _defined(gVh)
+    if not has_u and not has_v:
+        if m >= n:
+            return matmul(U, gS.unsqueeze(-1) * Vh)
+        return matmul(U * gS.unsqueeze(-2), Vh)
+    S2 = S * S
+    E = S2.unsqueeze(-2) - S2.unsqueeze(-1) + _eye(S._data.shape[-1], S)
+    if has_u:
+        UhgU = matmul(_mT(U), gU)
+        UhgU = UhgU - _mT(UhgU)
+    if has_v:
+        VhgV = matmul(Vh, _mT(gVh))
+        VhgV = VhgV - _mT(VhgV)
+    if has_u and has_v:
+        gA = (UhgU * S.unsqueeze(-2) + S.unsqueeze(-1) * VhgV) / E
+    elif has_u:
+        gA = (UhgU / E) * S.unsqueeze(-2)
+    else:
+        gA = S.unsqueeze(-1) * (VhgV / E)
+    gA = gA + _diag_embed(gS)
+    if m > n and has_u:
+        gA = matmul(U, gA)
+        gUSinv = gU / S.unsqueeze(-2)
+        gA = gA + gUSinv - matmul(U, matmul(_mT(U), gUSinv))
+        return matmul(gA, Vh)
+    if m < n and has_v:
+        gA = matmul(gA, Vh)
+        SinvgVh = gVh / S.unsqueeze(-1)
+        gA = gA + SinvgVh - matmul(matmul(SinvgVh, _mT(Vh)), Vh)
+        return matmul(U, gA)
+    return matmul(U, matmul(gA, Vh)) if m >= n else matmul(matmul(U, gA), Vh)
+
+
+_svd_op = defop("linalg_svd", "LinalgSvdBackward0", _svd_fwd, n_outputs=3, A=_svd_grad)
+
+
+def _svd(A: Tensor, full_matrices: bool, S_: Any = None, Vh_: Any = None) -> tuple[Tensor, ...]:
+    outs = _svd_op(A, full_matrices, None, None)
+    _save_outputs(outs, {"S_": 1, "Vh_": 2})
+    return outs
+
+
+def svd(A: Tensor, full_matrices: bool = True, *, driver: Any = None, out: Any = None) -> Any:
+    """Mirrors `torch.linalg.svd`: the named tuple (U, S, Vh)."""
+    _check_matrix(A, "linalg.svd", square=False)
+    return _return_type("linalg_svd", ("U", "S", "Vh"), _svd(A, full_matrices))
+
+
+def svdvals(A: Tensor, *, driver: Any = None, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.linalg.svdvals` (the S output of an SVD node, as in torch)."""
+    _check_matrix(A, "linalg.svd", square=False)
+    return _out(_svd(A, False)[1], out, "linalg_svdvals")
+
+
+def svd_legacy(
+    input: Tensor, some: bool = True, compute_uv: bool = True, *, out: Any = None
+) -> Any:
+    """Mirrors the legacy `torch.svd`: the named tuple (U, S, V), V not transposed."""
+    _check_matrix(input, "linalg.svd", square=False)
+    U, S, Vh = _svd(input, not some)
+    if not compute_uv:
+        from .._creation import zeros_like
+
+        U, Vh = zeros_like(U), zeros_like(Vh)
+    return _return_type("svd", ("U", "S", "V"), (U, S, _mT(Vh)))
+
+
+def _eigh_fwd(A: np.ndarray, UPLO: str, V_: Any) -> tuple[np.ndarray, np.ndarray]:
+    real = np.finfo(A.dtype).dtype
+    if A.size == 0:
+        return np.zeros(A.shape[:-1], real), np.empty_like(A)
+    L, V = np.linalg.eigh(A, UPLO=UPLO)
+    return L.astype(real, copy=False), V
+
+
+def _eigh_grad(grads: list[Tensor], result: Tensor, V_: Tensor) -> Tensor:
+    """torch's linalg_eig_backward for Hermitian inputs (real)."""
+    gL, gV = grads
+    L, V = result, V_
+    if not _defined(gV):
+        return matmul(V * gL.unsqueeze(-2), _mT(V))
+    VhgV = matmul(_mT(V), gV)
+    VhgV = 0.5 * (VhgV - _mT(VhgV))
+    E = L.unsqueeze(-2) - L.unsqueeze(-1) + _eye(L._data.shape[-1], L)
+    gA = VhgV / E
+    if _defined(gL):
+        gA = gA - _diag_embed(_diag(gA)) + _diag_embed(gL)
+    return matmul(V, matmul(gA, _mT(V)))
+
+
+_eigh = defop("linalg_eigh", "LinalgEighBackward0", _eigh_fwd, n_outputs=2, A=_eigh_grad)
+
+
+def _check_uplo(UPLO: str) -> None:
+    if UPLO not in ("L", "U", "l", "u"):
+        raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
+
+
+def eigh(A: Tensor, UPLO: str = "L", *, out: Any = None) -> Any:
+    """Mirrors `torch.linalg.eigh`: the named tuple (eigenvalues, eigenvectors)."""
+    _check_matrix(A, "linalg.eigh")
+    _check_uplo(UPLO)
+    outs = _eigh(A, UPLO.upper(), None)
+    _save_outputs(outs, {"V_": 1})
+    return _return_type("linalg_eigh", ("eigenvalues", "eigenvectors"), outs)
+
+
+def eigvalsh(A: Tensor, UPLO: str = "L", *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.linalg.eigvalsh` (the eigenvalues output of an eigh node, as in torch)."""
+    _check_matrix(A, "linalg.eigh")
+    _check_uplo(UPLO)
+    outs = _eigh(A, UPLO.upper(), None)
+    _save_outputs(outs, {"V_": 1})
+    return _out(outs[0], out, "linalg_eigvalsh")
+
+
+# --- named tuples ---------------------------------------------------------------------------
+
+_RETURN_TYPES: dict[str, type] = {}
+
+
+def _return_type(name: str, fields: tuple[str, ...], values: Any) -> Any:
+    """A `torch.return_types.<name>` look-alike: a named tuple with torch's repr."""
+    cls = _RETURN_TYPES.get(name)
+    if cls is None:
+        base = namedtuple(name, fields)  # type: ignore[misc]
+
+        def __repr__(self: Any) -> str:
+            body = ",\n".join(f"{f}={v!r}" for f, v in zip(fields, self, strict=True))
+            return f"torch.return_types.{name}(\n{body})"
+
+        cls = type(name, (base,), {"__slots__": (), "__repr__": __repr__})
+        cls.__module__ = "torch.return_types"
+        _RETURN_TYPES[name] = cls
+    return cls(*values)
+
+
+# --- matrix_power, cross --------------------------------------------------------------------
+
+
+def matrix_power(A: Tensor, n: int, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.linalg.matrix_power` (repeated squaring, as torch multiplies)."""
+    if A.ndim < 2:
+        raise RuntimeError(
+            "linalg.matrix_power: The input tensor A must have at least 2 dimensions."
+        )
+    r, c = A._data.shape[-2:]
+    if r != c:
+        raise RuntimeError(
+            f"linalg.matrix_power: A must be batches of square matrices, but they are {r} by {c} "
+            "matrices"
+        )
+    if n == 0:
+        eye = _make(np.broadcast_to(np.eye(r, dtype=A._data.dtype), A._data.shape).copy())
+        return _out(A * 0 + eye if A._rg else eye, out, "linalg_matrix_power")
+    if n == 1:
+        return _out(A.clone(), out, "linalg_matrix_power")
+    if n < 0:
+        A = inv(A)
+        n = -n
+        if n == 1:
+            return _out(A, out, "linalg_matrix_power")
+    if n == 2:
+        return _out(matmul(A, A), out, "linalg_matrix_power")
+    if n == 3:
+        return _out(matmul(matmul(A, A), A), out, "linalg_matrix_power")
+    z = result = None
+    while n > 0:
+        z = A if z is None else matmul(z, z)
+        if n & 1:
+            result = z if result is None else matmul(result, z)
+        n >>= 1
+    assert result is not None
+    return _out(result, out, "linalg_matrix_power")
+
+
+_cross = defop(
+    "linalg_cross",
+    "LinalgCrossBackward0",
+    lambda self, other, dim: np.cross(self, other, axis=dim),
+    self=lambda grad, other, dim: _cross(other, grad, dim),
+    other=lambda grad, self, dim: _cross(grad, self, dim),
+)
+
+
+def cross(input: Tensor, other: Tensor, *, dim: int = -1, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.linalg.cross`."""
+    if input.ndim != other.ndim:
+        raise RuntimeError(
+            f"linalg.cross: inputs must have the same number of dimensions. Got {input.ndim} and "
+            f"{other.ndim}"
+        )
+    shape = np.broadcast_shapes(input._data.shape, other._data.shape)
+    d = wrap_dim(dim, len(shape))
+    a, b = input._data.shape[d], other._data.shape[d]
+    if a != 3 or b != 3:
+        raise RuntimeError(
+            f"linalg.cross: inputs dimension {dim} must have length 3. Got {a} and {b}"
+        )
+    return _out(_cross(input, other, d - len(shape)), out, "linalg_cross")
+
+
+def cross_legacy(
+    input: Tensor, other: Tensor, dim: int | None = None, *, out: Tensor | None = None
+) -> Tensor:
+    """Mirrors `torch.cross`: without dim, the first dimension of size 3 (deprecated)."""
+    if dim is None:
+        import warnings
+
+        warnings.warn(
+            "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass "
+            "the dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will "
+            "change to agree with that of linalg.cross in a future release.",
+            UserWarning,
+            stacklevel=2,
+        )
+        shape = np.broadcast_shapes(input._data.shape, other._data.shape)
+        dim = next((i for i, s in enumerate(shape) if s == 3), -1)
+    return cross(input, other, dim=dim, out=out)
+
+
+def _inplace(fn: Any) -> Any:
+    from .inplace import make_inplace
+
+    return make_inplace(fn)
+
+
 METHODS = {
+    "mm": mm,
+    "mv": mv,
+    "dot": dot,
+    "inner": None,
+    "bmm": bmm,
+    "matmul": matmul,
+    "__matmul__": matmul,
+    "__rmatmul__": _rmatmul,
+    "outer": outer,
+    "ger": outer,
+    "addmm": addmm,
+    "addmv": addmv,
+    "baddbmm": baddbmm,
+    "addbmm": addbmm,
+    "addmm_": _inplace(addmm),
+    "addmv_": _inplace(addmv),
+    "baddbmm_": _inplace(baddbmm),
+    "addbmm_": _inplace(addbmm),
+    "trace": trace,
+    "kron": kron,
+    "inverse": inv,
+    "det": det,
+    "logdet": logdet,
+    "slogdet": slogdet,
+    "cholesky": cholesky_legacy,
+    "svd": svd_legacy,
+    "matrix_power": matrix_power,
+    "cross": cross_legacy,
+}
+del METHODS["inner"]
+FUNCTIONS = {
     "mm": mm,
     "mv": mv,
     "dot": dot,
     "bmm": bmm,
     "matmul": matmul,
-    "__matmul__": matmul,
-    "__rmatmul__": _rmatmul,
+    "outer": outer,
+    "ger": outer,
+    "addmm": addmm,
+    "addmv": addmv,
+    "baddbmm": baddbmm,
+    "addbmm": addbmm,
+    "trace": trace,
+    "kron": kron,
+    "tensordot": tensordot,
+    "einsum": einsum,
+    "inverse": inv,
+    "det": det,
+    "logdet": logdet,
+    "slogdet": slogdet,
+    "cholesky": cholesky_legacy,
+    "svd": svd_legacy,
+    "matrix_power": matrix_power,
+    "cross": cross_legacy,
 }
-FUNCTIONS = {"mm": mm, "mv": mv, "dot": dot, "bmm": bmm, "matmul": matmul}

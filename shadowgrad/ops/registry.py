@@ -111,6 +111,11 @@ def _materialize(grads: list[Any], out_meta: Any) -> list[Any]:
     return out
 
 
+def _is_result(name: str) -> bool:
+    """`result` is the forward's output; `result1`, `result2`, ... its further outputs."""
+    return name == "result" or (name.startswith("result") and name[6:].isdigit())
+
+
 class OpDef:
     """Everything about one op: forward, formulas, dtype rule, node class."""
 
@@ -148,10 +153,10 @@ class OpDef:
             names = tuple(inspect.signature(fn).parameters)
             grad_name = "grad" if n_outputs == 1 else "grads"
             for n in names:
-                if n not in params and n not in (grad_name, "result"):
+                if n not in params and n != grad_name and not _is_result(n):
                     raise TypeError(
                         f"{name}: the formula for '{p}' reads '{n}', which is neither a forward "
-                        f"parameter, '{grad_name}' nor 'result'"
+                        f"parameter, '{grad_name}' nor 'result' ('result1', ... for more outputs)"
                     )
             self.formulas.append((fn, names))
         self.dtype = dtype
@@ -180,8 +185,8 @@ class OpDef:
                     names.extend(n for n in fnames if n not in ("grad", "grads") and n not in names)
             plan = []
             for n in names:
-                if n == "result":
-                    plan.append((n, 2, -1))
+                if _is_result(n):
+                    plan.append((n, 2, int(n[6:] or 0)))
                 else:
                     i = self.params.index(n)
                     plan.append((n, 0 if i in self.tensor_idx else 1, i))
@@ -379,8 +384,10 @@ def _record(
             r._rg = True
             r._grad_fn = node
             r._nr = k
-    if saved is not None and any(kind == 2 for _, kind, _ in plan):
-        saved["result"] = SavedTensor(results[0], is_output=True)
+    if saved is not None:
+        for n, kind, k in plan:
+            if kind == 2:
+                saved[n] = SavedTensor(results[k], is_output=True)
     if _ANOMALY.enabled:
         node._trace = traceback.format_stack()[:-3]
 
