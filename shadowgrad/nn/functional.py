@@ -1,3 +1,1337 @@
-"""Functional neural network ops. Mirrors `torch.nn.functional`."""
+"""Functional neural network ops. Mirrors `torch.nn.functional`.
+
+The ops with their own backward nodes are declared in `shadowgrad/ops/nn_ops.py`; this module
+holds torch's signatures, argument checks and the compositions that torch also composes
+(cross_entropy, l1_loss, kl_div, cosine_similarity, scaled_dot_product_attention, ...).
+"""
 
 from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+import numpy as np
+
+from .. import _dtype as D
+from .._tensor import Tensor, _make
+from ..ops import nn_ops as K
+from ..ops import pointwise as P
+from ..ops.inplace import apply_inplace
+
+__all__ = [
+    "adaptive_avg_pool1d",
+    "adaptive_avg_pool2d",
+    "adaptive_max_pool2d",
+    "avg_pool1d",
+    "avg_pool2d",
+    "batch_norm",
+    "binary_cross_entropy",
+    "binary_cross_entropy_with_logits",
+    "celu",
+    "conv1d",
+    "conv2d",
+    "conv_transpose1d",
+    "conv_transpose2d",
+    "cosine_similarity",
+    "cross_entropy",
+    "dropout",
+    "dropout1d",
+    "dropout2d",
+    "elu",
+    "embedding",
+    "fold",
+    "gelu",
+    "glu",
+    "group_norm",
+    "hardsigmoid",
+    "hardswish",
+    "hardtanh",
+    "huber_loss",
+    "instance_norm",
+    "kl_div",
+    "l1_loss",
+    "layer_norm",
+    "leaky_relu",
+    "linear",
+    "log_softmax",
+    "logsigmoid",
+    "max_pool1d",
+    "max_pool2d",
+    "mish",
+    "mse_loss",
+    "nll_loss",
+    "normalize",
+    "one_hot",
+    "pad",
+    "pairwise_distance",
+    "prelu",
+    "relu",
+    "relu6",
+    "scaled_dot_product_attention",
+    "selu",
+    "sigmoid",
+    "silu",
+    "smooth_l1_loss",
+    "softmax",
+    "softmin",
+    "softplus",
+    "softsign",
+    "tanh",
+    "tanhshrink",
+    "threshold",
+    "unfold",
+]
+
+
+def _inplace(fn: Any, input: Tensor, *args: Any) -> Tensor:
+    return apply_inplace(fn, input, *args)
+
+
+# --- activations --------------------------------------------------------------------------
+
+
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
+    """Mirrors `torch.nn.functional.relu`."""
+    return _inplace(P.relu, input) if inplace else P.relu(input)
+
+
+def relu_(input: Tensor) -> Tensor:
+    """Mirrors `torch.nn.functional.relu_`."""
+    return _inplace(P.relu, input)
+
+
+def sigmoid(input: Tensor) -> Tensor:
+    """Mirrors `torch.nn.functional.sigmoid`."""
+    return P.sigmoid(input)
+
+
+def tanh(input: Tensor) -> Tensor:
+    """Mirrors `torch.nn.functional.tanh`."""
+    return P.tanh(input)
+
+
+def _check_float(input: Tensor, kernel: str) -> None:
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{D.CPP_NAMES[input.dtype]}'")
+
+
+def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    """Mirrors `torch.nn.functional.threshold`."""
+
+    if inplace:
+        return _inplace(K.threshold_op, input, threshold, value)
+    return K.threshold_op(input, threshold, value)
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    """Mirrors `torch.nn.functional.leaky_relu`."""
+    _check_float(input, "leaky_relu_cpu")
+    if inplace:
+        return _inplace(K.leaky_relu_op, input, negative_slope)
+    return K.leaky_relu_op(input, negative_slope)
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    """Mirrors `torch.nn.functional.elu`."""
+    _check_float(input, "elu_cpu")
+    if inplace:
+        return _inplace(K.elu_op, input, alpha, 1.0, 1.0)
+    return K.elu_op(input, alpha, 1.0, 1.0)
+
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def selu(input: Tensor, inplace: bool = False) -> Tensor:
+    """Mirrors `torch.nn.functional.selu` (recorded as EluBackward0, as torch)."""
+    _check_float(input, "elu_cpu")
+    if inplace:
+        return _inplace(K.elu_op, input, _SELU_ALPHA, _SELU_SCALE, 1.0)
+    return K.elu_op(input, _SELU_ALPHA, _SELU_SCALE, 1.0)
+
+
+def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    """Mirrors `torch.nn.functional.celu`."""
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError")
+    _check_float(input, "elu_cpu")
+    return _inplace(K.celu_op, input, alpha) if inplace else K.celu_op(input, alpha)
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+    """Mirrors `torch.nn.functional.gelu`."""
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    _check_float(input, "GeluKernelImpl")
+    return K.gelu_op(input, approximate)
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    """Mirrors `torch.nn.functional.silu`."""
+    _check_float(input, "silu_cpu")
+    return _inplace(K.silu_op, input) if inplace else K.silu_op(input)
+
+
+def mish(input: Tensor, inplace: bool = False) -> Tensor:
+    """Mirrors `torch.nn.functional.mish`."""
+    _check_float(input, "mish_cpu")
+    return _inplace(K.mish_op, input) if inplace else K.mish_op(input)
+
+
+def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    """Mirrors `torch.nn.functional.softplus`."""
+    _check_float(input, "softplus_cpu")
+    return K.softplus_op(input, beta, threshold)
+
+
+def hardtanh(
+    input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False
+) -> Tensor:
+    """Mirrors `torch.nn.functional.hardtanh`."""
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    if inplace:
+        return _inplace(K.hardtanh_op, input, min_val, max_val)
+    return K.hardtanh_op(input, min_val, max_val)
+
+
+def relu6(input: Tensor, inplace: bool = False) -> Tensor:
+    """Mirrors `torch.nn.functional.relu6` (recorded as HardtanhBackward0, as torch)."""
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
+    """Mirrors `torch.nn.functional.hardsigmoid`."""
+    return _inplace(K.hardsigmoid_op, input) if inplace else K.hardsigmoid_op(input)
+
+
+def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
+    """Mirrors `torch.nn.functional.hardswish`."""
+    return _inplace(K.hardswish_op, input) if inplace else K.hardswish_op(input)
+
+
+def logsigmoid(input: Tensor) -> Tensor:
+    """Mirrors `torch.nn.functional.logsigmoid`."""
+    _check_float(input, "log_sigmoid_forward")
+    return K.logsigmoid_op(input)
+
+
+def softsign(input: Tensor) -> Tensor:
+    """Mirrors `torch.nn.functional.softsign`: input / (1 + |input|) (DivBackward0)."""
+    return input / (K._abs(input) + 1)
+
+
+def tanhshrink(input: Tensor) -> Tensor:
+    """Mirrors `torch.nn.functional.tanhshrink`: input - tanh(input) (SubBackward0)."""
+    return input - P.tanh(input)
+
+
+def glu(input: Tensor, dim: int = -1) -> Tensor:
+    """Mirrors `torch.nn.functional.glu`."""
+    if input.ndim == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    from ..ops._util import wrap_dim
+
+    d = wrap_dim(dim, input.ndim)
+    n = input.shape[d]
+    if n % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {n}")
+    return K.glu_op(input, d)
+
+
+def prelu(input: Tensor, weight: Tensor) -> Tensor:
+    """Mirrors `torch.nn.functional.prelu`."""
+    n = weight.numel()
+    if n != 1:
+        if input.ndim == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
+        ch = input.shape[1] if input.ndim >= 2 else input.shape[0]
+        if ch != n:
+            raise RuntimeError(
+                "Mismatch of parameter numbers and input channel size. Found parameter numbers "
+                f"= {n} and channel size = {ch}."
+            )
+    return K.prelu_op(input, weight)
+
+
+# --- softmax family -----------------------------------------------------------------------
+
+
+def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
+    warnings.warn(
+        f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
+        "dim=X as an argument.",
+        stacklevel=stacklevel,
+    )
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def _softmax_input(input: Tensor, dim: int, dtype: Any) -> tuple[Tensor, int]:
+    from ..ops._util import wrap_dim
+
+    if dtype is not None:
+        input = input.to(dtype)
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        kernel = "softmax_lastdim_kernel_impl"
+        raise RuntimeError(f"\"{kernel}\" not implemented for '{D.CPP_NAMES[input.dtype]}'")
+    return input, wrap_dim(dim, input.ndim)
+
+
+def softmax(
+    input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: D.dtype | None = None
+) -> Tensor:
+    """Mirrors `torch.nn.functional.softmax`."""
+    if dim is None:
+        dim = _softmax_dim("softmax", input.ndim, _stacklevel)
+    x, d = _softmax_input(input, dim, dtype)
+    return K.softmax_op(x, d)
+
+
+def softmin(
+    input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: D.dtype | None = None
+) -> Tensor:
+    """Mirrors `torch.nn.functional.softmin`."""
+    if dim is None:
+        dim = _softmax_dim("softmin", input.ndim, _stacklevel)
+    x, d = _softmax_input(input, dim, dtype)
+    return K.softmax_op(-x, d)
+
+
+def log_softmax(
+    input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: D.dtype | None = None
+) -> Tensor:
+    """Mirrors `torch.nn.functional.log_softmax`."""
+    if dim is None:
+        dim = _softmax_dim("log_softmax", input.ndim, _stacklevel)
+    x, d = _softmax_input(input, dim, dtype)
+    return K.log_softmax_op(x, d)
+
+
+# --- dropout ------------------------------------------------------------------------------
+
+
+def _check_p(p: float) -> None:
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+def _dropout(input: Tensor, p: float, training: bool, inplace: bool, noise_shape: Any) -> Tensor:
+    _check_p(p)
+    if not training or p == 0.0:
+        return input
+    from .. import _random
+
+    if p == 1.0:
+        noise = _make(np.zeros((), input._data.dtype))
+    else:
+        u = _random.rand(*noise_shape, dtype=input.dtype)._data
+        noise = _make(((u < 1.0 - p) / (1.0 - p)).astype(input._data.dtype))
+    if inplace:
+        return apply_inplace(P.mul, input, noise)
+    return P.mul(input, noise)
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Mirrors `torch.nn.functional.dropout` (the mask comes from shadowgrad's generator)."""
+    return _dropout(input, p, training, inplace, tuple(input.shape))
+
+
+def _feature_dropout(
+    input: Tensor, p: float, training: bool, inplace: bool, batched_ndim: int, name: str
+) -> Tensor:
+    _check_p(p)
+    nd = input.ndim
+    if nd not in (batched_ndim - 1, batched_ndim):
+        raise RuntimeError(
+            f"{name}: Expected {batched_ndim - 1}D or {batched_ndim}D input, but received a "
+            f"{nd}D input. "
+        )
+    shape = tuple(input.shape)
+    noise = (shape[0],) + (1,) * (nd - 1) if nd == batched_ndim - 1 else shape[:2] + (1,) * (nd - 2)
+    return _dropout(input, p, training, inplace, noise)
+
+
+def dropout1d(
+    input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False
+) -> Tensor:
+    """Mirrors `torch.nn.functional.dropout1d`."""
+    if input.ndim not in (2, 3):
+        raise RuntimeError(
+            f"dropout1d: Expected 2D or 3D input, but received a {input.ndim}D input. Note that "
+            "dropout1d exists to provide channel-wise dropout on inputs with 1 spatial "
+            "dimension, a channel dimension, and an optional batch dimension (i.e. 2D or 3D "
+            "inputs)."
+        )
+    return _feature_dropout(input, p, training, inplace, 3, "dropout1d")
+
+
+def dropout2d(
+    input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False
+) -> Tensor:
+    """Mirrors `torch.nn.functional.dropout2d` (for 3-D and 4-D inputs)."""
+    _check_p(p)
+    if input.ndim == 3:
+        shape = tuple(input.shape)
+        return _dropout(input, p, training, inplace, (shape[0], 1, 1))
+    return _dropout(input, p, training, inplace, tuple(input.shape[:2]) + (1,) * (input.ndim - 2))
+
+
+# --- linear -------------------------------------------------------------------------------
+
+
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.nn.functional.linear`."""
+    if input.ndim and weight.ndim == 2 and input.shape[-1] != weight.shape[1]:
+        rows = input.numel() // input.shape[-1] if input.shape[-1] else 0
+        if input.ndim == 1:
+            rows = 1
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({rows}x{input.shape[-1]} and "
+            f"{weight.shape[1]}x{weight.shape[0]})"
+        )
+    if input.ndim == 2 and bias is not None:
+        return K._addmm(bias, input, weight.t())
+    if bias is not None and input.ndim != 2 and input.ndim > 0:
+        shape = tuple(input.shape)
+        x2 = input.reshape(-1, shape[-1])
+        out = K._addmm(bias, x2, weight.t())
+        return out.view(*shape[:-1], out.shape[-1])
+    out = input.matmul(weight.t())
+    if bias is not None:
+        out = out + bias
+    return out
+
+
+def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.nn.functional.bilinear`.
+
+    Differences: composed from matmul and sum (torch records a TrilinearBackward0 chain).
+    """
+    t = input1.unsqueeze(-2).unsqueeze(-2) @ weight  # (..., O, 1, in2)
+    out = (t.squeeze(-2) * input2.unsqueeze(-2)).sum(-1)
+    return out + bias if bias is not None else out
+
+
+# --- convolution --------------------------------------------------------------------------
+
+
+def _tuple(v: Any, n: int, name: str = "") -> tuple[int, ...]:
+    if isinstance(v, (tuple, list)):
+        if len(v) == 1:
+            return tuple(int(v[0]) for _ in range(n))
+        return tuple(int(x) for x in v)
+    return (int(v),) * n
+
+
+def _conv(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None,
+    stride: Any,
+    padding: Any,
+    dilation: Any,
+    groups: int,
+    n: int,
+    transposed: bool = False,
+    output_padding: Any = 0,
+) -> Tensor:
+    batched = input.ndim == n + 2
+    if input.ndim not in (n + 1, n + 2):
+        raise RuntimeError(
+            f"Expected {n + 1}D (unbatched) or {n + 2}D (batched) input to conv{n}d, but got "
+            f"input of size: {list(input.shape)}"
+        )
+    if not batched:
+        input = input.unsqueeze(0)
+    s, d = _tuple(stride, n), _tuple(dilation, n)
+    if isinstance(padding, str):
+        if padding not in ("same", "valid"):
+            raise ValueError(
+                f"Invalid padding string '{padding}', should be one of {{'valid', 'same'}}"
+            )
+        if padding == "valid":
+            p = (0,) * n
+        else:
+            if any(x != 1 for x in s):
+                raise RuntimeError("padding='same' is not supported for strided convolutions")
+            total = [d[i] * (weight.shape[2 + i] - 1) for i in range(n)]
+            p = tuple(t // 2 for t in total)
+            extra = [t - 2 * (t // 2) for t in total]
+            if any(extra):
+                # torch pads the input's far side first when the total padding is odd
+                pads: list[int] = []
+                for i in reversed(range(n)):
+                    pads += [0, extra[i]]
+                input = K.constant_pad_op(input, tuple(pads), 0)
+    else:
+        p = _tuple(padding, n)
+    c_in = input.shape[1]
+    if not transposed and weight.ndim == n + 2 and c_in != weight.shape[1] * groups:
+        raise RuntimeError(
+            f"Given groups={groups}, weight of size {list(weight.shape)}, expected input"
+            f"{list(input.shape)} to have {weight.shape[1] * groups} channels, but got {c_in} "
+            "channels instead"
+        )
+    if n == 1:
+        s, p, d = (1, *s), (0, *p), (1, *d)
+        op = (0, *_tuple(output_padding, 1))
+    else:
+        op = _tuple(output_padding, 2)
+    out = K.convolution_op(input, weight, bias, s, p, d, transposed, op, groups)
+    return out if batched else out.squeeze(0)
+
+
+def conv1d(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    dilation: Any = 1,
+    groups: int = 1,
+) -> Tensor:
+    """Mirrors `torch.nn.functional.conv1d`."""
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 1)
+
+
+def conv2d(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    dilation: Any = 1,
+    groups: int = 1,
+) -> Tensor:
+    """Mirrors `torch.nn.functional.conv2d`."""
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 2)
+
+
+def conv_transpose1d(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    output_padding: Any = 0,
+    groups: int = 1,
+    dilation: Any = 1,
+) -> Tensor:
+    """Mirrors `torch.nn.functional.conv_transpose1d`."""
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 1, True, output_padding)
+
+
+def conv_transpose2d(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    output_padding: Any = 0,
+    groups: int = 1,
+    dilation: Any = 1,
+) -> Tensor:
+    """Mirrors `torch.nn.functional.conv_transpose2d`."""
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 2, True, output_padding)
+
+
+def unfold(
+    input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0, stride: Any = 1
+) -> Tensor:
+    """Mirrors `torch.nn.functional.unfold` (4-D input)."""
+    if input.ndim != 4:
+        raise NotImplementedError(
+            f"Input Error: Only 4D input Tensors are supported (got {input.ndim}D)"
+        )
+    k, d, p, s = (_tuple(v, 2) for v in (kernel_size, dilation, padding, stride))
+    return K.im2col_op(input, tuple(input.shape[-2:]), k, d, p, s)
+
+
+def fold(
+    input: Tensor,
+    output_size: Any,
+    kernel_size: Any,
+    dilation: Any = 1,
+    padding: Any = 0,
+    stride: Any = 1,
+) -> Tensor:
+    """Mirrors `torch.nn.functional.fold` (3-D input)."""
+    if input.ndim != 3:
+        raise NotImplementedError(
+            f"Input Error: Only unbatched (2D) or batched (3D) input Tensors are supported "
+            f"(got {input.ndim}D)"
+        )
+    o, k, d, p, s = (_tuple(v, 2) for v in (output_size, kernel_size, dilation, padding, stride))
+    bh = K._out_size(o[0], k[0], s[0], p[0], d[0])
+    bw = K._out_size(o[1], k[1], s[1], p[1], d[1])
+    if input.shape[2] != bh * bw:
+        raise RuntimeError(
+            f"Given output_size={o}, kernel_size={k}, dilation={d}, padding={p}, stride={s}, "
+            f"expected size of input's dimension 2 to match the calculated number of sliding "
+            f"blocks {bh} * {bw} = {bh * bw}, but got input.size(2)={input.shape[2]}."
+        )
+    return K.col2im_op(input, o, k, d, p, s)
+
+
+# --- pooling ------------------------------------------------------------------------------
+
+
+def _pool_args(kernel_size: Any, stride: Any, padding: Any, dilation: Any) -> Any:
+    k = _tuple(kernel_size, 2)
+    s = (
+        k
+        if stride is None or (isinstance(stride, (list, tuple)) and not stride)
+        else _tuple(stride, 2)
+    )
+    return k, s, _tuple(padding, 2), _tuple(dilation, 2)
+
+
+def max_pool2d(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    dilation: Any = 1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+) -> Any:
+    """Mirrors `torch.nn.functional.max_pool2d`: ties go to the window's first element."""
+    k, s, p, d = _pool_args(kernel_size, stride, padding, dilation)
+    if input.ndim not in (3, 4):
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    for i in range(2):
+        if p[i] > (d[i] * (k[i] - 1) + 1) // 2 and p[i] > k[i] // 2:
+            raise RuntimeError(
+                f"pad should be at most half of effective kernel size, but got pad={p[i]}, "
+                f"kernel_size={k[i]} and dilation={d[i]}"
+            )
+    idx = K.max_pool2d_indices(input._data, k, s, p, d, ceil_mode)
+    out = K.max_pool2d_op(input, _make(idx), tuple(input.shape))
+    return (out, _make(idx)) if return_indices else out
+
+
+def max_pool1d(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    dilation: Any = 1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+) -> Any:
+    """Mirrors `torch.nn.functional.max_pool1d` (a 2-d pool over a height of 1, as torch)."""
+    s = None if stride is None else (1, _tuple(stride, 1)[0])
+    r = max_pool2d(
+        input.unsqueeze(-2),
+        (1, _tuple(kernel_size, 1)[0]),
+        s,
+        (0, _tuple(padding, 1)[0]),
+        (1, _tuple(dilation, 1)[0]),
+        ceil_mode,
+        return_indices,
+    )
+    if return_indices:
+        return r[0].squeeze(-2), r[1].squeeze(-2)
+    return r.squeeze(-2)
+
+
+def avg_pool2d(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+    divisor_override: int | None = None,
+) -> Tensor:
+    """Mirrors `torch.nn.functional.avg_pool2d`."""
+    k, s, p, _ = _pool_args(kernel_size, stride, padding, 1)
+    if input.ndim not in (3, 4):
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    for i in range(2):
+        if p[i] > k[i] // 2:
+            raise RuntimeError(
+                f"pad should be at most half of effective kernel size, but got pad={p[i]}, "
+                f"kernel_size={k[i]} and dilation=1"
+            )
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    H, W = input.shape[-2:]
+    out = (
+        K.pool_out_size(H, k[0], s[0], p[0], 1, ceil_mode),
+        K.pool_out_size(W, k[1], s[1], p[1], 1, ceil_mode),
+    )
+    div = K.avg_pool_divisor(H, W, k, s, p, out, count_include_pad, divisor_override)
+    return K.avg_pool2d_op(input, div, k, s, p, out)
+
+
+def avg_pool1d(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+) -> Tensor:
+    """Mirrors `torch.nn.functional.avg_pool1d` (a 2-d pool over a height of 1, as torch)."""
+    s = None if stride is None else (1, _tuple(stride, 1)[0])
+    return avg_pool2d(
+        input.unsqueeze(-2),
+        (1, _tuple(kernel_size, 1)[0]),
+        s,
+        (0, _tuple(padding, 1)[0]),
+        ceil_mode,
+        count_include_pad,
+    ).squeeze(-2)
+
+
+def _adaptive_size(input: Tensor, output_size: Any) -> tuple[int, int]:
+    o = tuple(output_size) if isinstance(output_size, (tuple, list)) else (output_size,) * 2
+    H, W = input.shape[-2:]
+    return (H if o[0] is None else int(o[0]), W if o[1] is None else int(o[1]))
+
+
+def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
+    """Mirrors `torch.nn.functional.adaptive_avg_pool2d` (output 1x1 is a mean, as torch)."""
+    oh, ow = _adaptive_size(input, output_size)
+    if (oh, ow) == (1, 1):
+        return input.mean((-1, -2), keepdim=True)
+    H, W = input.shape[-2:]
+    return K.adaptive_avg_pool2d_op(input, K.adaptive_matrix(H, oh), K.adaptive_matrix(W, ow))
+
+
+def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
+    """Mirrors `torch.nn.functional.adaptive_avg_pool1d`."""
+    return adaptive_avg_pool2d(input.unsqueeze(-2), (1, _tuple(output_size, 1)[0])).squeeze(-2)
+
+
+def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
+    """Mirrors `torch.nn.functional.adaptive_max_pool2d`."""
+    oh, ow = _adaptive_size(input, output_size)
+    x = input._data
+    H, W = x.shape[-2:]
+    idx = np.zeros((*x.shape[:-2], oh, ow), np.int64)
+    for i in range(oh):
+        a, b = (i * H) // oh, -(-((i + 1) * H) // oh)
+        for j in range(ow):
+            c, e = (j * W) // ow, -(-((j + 1) * W) // ow)
+            win = x[..., a:b, c:e].reshape(*x.shape[:-2], -1)
+            arg = np.argmax(win, axis=-1)
+            idx[..., i, j] = (a + arg // (e - c)) * W + c + arg % (e - c)
+    out = K.adaptive_max_pool2d_op(input, _make(idx), tuple(input.shape))
+    return (out, _make(idx)) if return_indices else out
+
+
+# --- normalization ------------------------------------------------------------------------
+
+
+def layer_norm(
+    input: Tensor,
+    normalized_shape: Any,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    eps: float = 1e-5,
+) -> Tensor:
+    """Mirrors `torch.nn.functional.layer_norm`."""
+    ns = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    shape = tuple(input.shape)
+    if len(ns) > len(shape) or shape[len(shape) - len(ns) :] != ns:
+        raise RuntimeError(
+            f"Given normalized_shape={list(ns)}, expected input with shape [*, "
+            f"{', '.join(map(str, ns))}], but got input of size{list(shape)}"
+        )
+    return K.layer_norm_op(input, ns, weight, bias, eps)
+
+
+def batch_norm(
+    input: Tensor,
+    running_mean: Tensor | None,
+    running_var: Tensor | None,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    training: bool = False,
+    momentum: float = 0.1,
+    eps: float = 1e-5,
+) -> Tensor:
+    """Mirrors `torch.nn.functional.batch_norm`; training updates the running stats in place."""
+    x = input._data
+    axes = (0, *range(2, x.ndim))
+    if training:
+        n = x.size // x.shape[1] if x.shape[1] else 0
+        if n <= 1:
+            raise ValueError(
+                f"Expected more than 1 value per channel when training, got input size "
+                f"{input.shape}"
+            )
+        mean = x.mean(axis=axes)
+        var = x.var(axis=axes)
+        if running_mean is not None:
+            running_mean._data *= 1 - momentum
+            running_mean._data += momentum * mean
+            running_mean._bump()
+        if running_var is not None:
+            running_var._data *= 1 - momentum
+            running_var._data += momentum * var * (n / (n - 1))
+            running_var._bump()
+    else:
+        if running_mean is None or running_var is None:
+            raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
+        mean, var = running_mean._data, running_var._data
+    invstd = 1.0 / np.sqrt(var + eps)
+    return K.batch_norm_op(input, weight, bias, mean, invstd, training, eps)
+
+
+def instance_norm(
+    input: Tensor,
+    running_mean: Tensor | None = None,
+    running_var: Tensor | None = None,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    use_input_stats: bool = True,
+    momentum: float = 0.1,
+    eps: float = 1e-5,
+) -> Tensor:
+    """Mirrors `torch.nn.functional.instance_norm`: batch_norm over (1, N*C, ...), as torch."""
+    from ..ops.shape import cat
+
+    shape = tuple(input.shape)
+    n, c = shape[0], shape[1]
+    x = input.reshape(1, n * c, *shape[2:])
+    w = cat([weight] * n) if weight is not None else None
+    b = cat([bias] * n) if bias is not None else None
+    rm = _make(np.tile(running_mean._data, n)) if running_mean is not None else None
+    rv = _make(np.tile(running_var._data, n)) if running_var is not None else None
+    out = batch_norm(x, rm, rv, w, b, use_input_stats, momentum, eps)
+    if use_input_stats and running_mean is not None and rm is not None:
+        running_mean._data[...] = rm._data.reshape(n, c).mean(0)
+        running_mean._bump()
+    if use_input_stats and running_var is not None and rv is not None:
+        running_var._data[...] = rv._data.reshape(n, c).mean(0)
+        running_var._bump()
+    return out.view(*shape)
+
+
+def group_norm(
+    input: Tensor,
+    num_groups: int,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    eps: float = 1e-5,
+) -> Tensor:
+    """Mirrors `torch.nn.functional.group_norm`."""
+    if input.ndim < 2:
+        raise RuntimeError(
+            f"Expected at least 2 dimensions for input tensor but received {input.ndim}"
+        )
+    c = input.shape[1]
+    if c % num_groups:
+        raise RuntimeError(
+            f"Expected number of channels in input to be divisible by num_groups, but got input "
+            f"of shape {list(input.shape)} and num_groups={num_groups}"
+        )
+    return K.group_norm_op(input, weight, bias, num_groups, eps)
+
+
+# --- embedding, one_hot, pad --------------------------------------------------------------
+
+
+def embedding(
+    input: Tensor,
+    weight: Tensor,
+    padding_idx: int | None = None,
+    max_norm: float | None = None,
+    norm_type: float = 2.0,
+    scale_grad_by_freq: bool = False,
+    sparse: bool = False,
+) -> Tensor:
+    """Mirrors `torch.nn.functional.embedding`."""
+    num = weight.shape[0]
+    if padding_idx is not None:
+        if padding_idx > 0:
+            assert padding_idx < num, "Padding_idx must be within num_embeddings"
+        elif padding_idx < 0:
+            assert padding_idx >= -num, "Padding_idx must be within num_embeddings"
+            padding_idx = num + padding_idx
+    else:
+        padding_idx = -1
+    idx = input._data
+    if idx.dtype.kind not in "iu":
+        raise RuntimeError(
+            "Expected tensor for argument #1 'indices' to have one of the following scalar "
+            f"types: Long, Int; but got torch.{_cpp(input)}Tensor instead (while checking "
+            "arguments for embedding)"
+        )
+    if idx.size and (idx.min() < 0 or idx.max() >= num):
+        raise IndexError("index out of range in self")
+    if max_norm is not None:
+        rows = np.unique(idx)
+        w = weight._data
+        norms = K._np_norm(w[rows], norm_type, 1, True)
+        scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+        w[rows] = w[rows] * scale.astype(w.dtype)
+        weight._bump()
+    return K.embedding_op(weight, input, num, padding_idx, scale_grad_by_freq)
+
+
+def _cpp(t: Tensor) -> str:
+    return D.CPP_NAMES[t.dtype]
+
+
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    """Mirrors `torch.nn.functional.one_hot`."""
+    if tensor.dtype is not D.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    x = tensor._data
+    if num_classes == -1:
+        if x.size == 0:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        num_classes = int(x.max()) + 1
+    if x.size:
+        if x.min() < 0:
+            raise RuntimeError("Class values must be non-negative.")
+        if x.max() >= num_classes:
+            raise RuntimeError("Class values must be smaller than num_classes.")
+    out = np.zeros((*x.shape, num_classes), np.int64)
+    np.put_along_axis(out, x[..., None], 1, axis=-1)
+    return _make(out)
+
+
+def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = None) -> Tensor:
+    """Mirrors `torch.nn.functional.pad`.
+
+    Differences: circular padding is composed from slices and cat (torch records CopySlices).
+    """
+    pad = tuple(int(p) for p in pad)
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    k = len(pad) // 2
+    if k > input.ndim:
+        raise RuntimeError(
+            "Padding length should be less than or equal to two times the input dimension but "
+            f"got padding length {len(pad)} and input of dimension {input.ndim}"
+        )
+    if mode == "constant":
+        return K.constant_pad_op(input, pad, 0 if value is None else value)
+    if value is not None and value != 0:
+        raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
+    if mode in ("reflect", "replicate"):
+        if k > 3 or input.ndim not in (k + 1, k + 2):
+            raise NotImplementedError(
+                "Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now"
+            )
+        idx = []
+        for i in reversed(range(k)):
+            ax = input.ndim - k + (k - 1 - i)
+            n = input.shape[ax]
+            lo, hi = pad[2 * i], pad[2 * i + 1]
+            if mode == "reflect" and (lo >= n or hi >= n):
+                raise RuntimeError(
+                    f"Argument #4: Padding size should be less than the corresponding input "
+                    f"dimension, but got: padding ({lo}, {hi}) at dimension {ax} of input "
+                    f"{list(input.shape)}"
+                )
+            idx.append(K._pad_index(n, lo, hi, mode))
+        return K.index_pad_ops[(mode, k)](input, tuple(idx), tuple(input.shape))
+    if mode == "circular":
+        from ..ops.shape import cat, narrow
+
+        out = input
+        for i in range(k):
+            ax = input.ndim - 1 - i
+            lo, hi = pad[2 * i], pad[2 * i + 1]
+            n = out.shape[ax]
+            parts = []
+            if lo > 0:
+                parts.append(narrow(out, ax, n - lo, lo))
+            parts.append(narrow(out, ax, max(-lo, 0), n - max(-lo, 0) - max(-hi, 0)))
+            if hi > 0:
+                parts.append(narrow(out, ax, 0, hi))
+            out = cat(parts, ax) if len(parts) > 1 else parts[0]
+        return out
+    raise NotImplementedError(f"Unrecognised padding mode {mode}")
+
+
+# --- losses -------------------------------------------------------------------------------
+
+_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+
+
+def _reduction(size_average: Any, reduce: Any, reduction: str) -> int:
+    if size_average is not None or reduce is not None:
+        sa = True if size_average is None else size_average
+        rd = True if reduce is None else reduce
+        reduction = ("mean" if sa else "sum") if rd else "none"
+        warnings.warn(
+            f"size_average and reduce args will be deprecated, please use "
+            f"reduction='{reduction}' instead.",
+            stacklevel=3,
+        )
+    r = _REDUCTIONS.get(reduction)
+    if r is None:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return r
+
+
+def _broadcast_pair(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
+    if tuple(target.shape) != tuple(input.shape):
+        warnings.warn(
+            f"Using a target size ({target.shape}) that is different to the input size "
+            f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
+            "Please ensure they have the same size.",
+            stacklevel=3,
+        )
+        try:
+            shape = np.broadcast_shapes(tuple(input.shape), tuple(target.shape))
+        except ValueError:
+            raise RuntimeError(
+                f"The size of tensor a ({input.shape[-1]}) must match the size of tensor b "
+                f"({target.shape[-1]}) at non-singleton dimension {input.ndim - 1}"
+            ) from None
+        input, target = input.expand(*shape), target.expand(*shape)
+    return input, target
+
+
+def _apply_reduction(loss: Tensor, reduction: int) -> Tensor:
+    if reduction == 1:
+        return loss.mean()
+    if reduction == 2:
+        return loss.sum()
+    return loss
+
+
+def mse_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+    weight: Tensor | None = None,
+) -> Tensor:
+    """Mirrors `torch.nn.functional.mse_loss`."""
+    r = _reduction(size_average, reduce, reduction)
+    input, target = _broadcast_pair(input, target)
+    if weight is not None:
+        return _apply_reduction(weight * (input - target) ** 2, r)
+    return K.mse_loss_op(input, target, r)
+
+
+def l1_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+    weight: Tensor | None = None,
+) -> Tensor:
+    """Mirrors `torch.nn.functional.l1_loss`: |input - target| then the reduction, as torch."""
+    r = _reduction(size_average, reduce, reduction)
+    input, target = _broadcast_pair(input, target)
+    loss = K._abs(input - target)
+    if weight is not None:
+        loss = loss * weight
+    return _apply_reduction(loss, r)
+
+
+def smooth_l1_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+    beta: float = 1.0,
+) -> Tensor:
+    """Mirrors `torch.nn.functional.smooth_l1_loss`."""
+    r = _reduction(size_average, reduce, reduction)
+    input, target = _broadcast_pair(input, target)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    if beta == 0.0:
+        return _apply_reduction(K._abs(input - target), r)
+    return K.smooth_l1_loss_op(input, target, r, beta)
+
+
+def huber_loss(
+    input: Tensor,
+    target: Tensor,
+    reduction: str = "mean",
+    delta: float = 1.0,
+    weight: Tensor | None = None,
+) -> Tensor:
+    """Mirrors `torch.nn.functional.huber_loss`."""
+    r = _reduction(None, None, reduction)
+    input, target = _broadcast_pair(input, target)
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    if weight is not None:
+        return _apply_reduction(K.huber_loss_op(input, target, 0, delta) * weight, r)
+    return K.huber_loss_op(input, target, r, delta)
+
+
+def binary_cross_entropy(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """Mirrors `torch.nn.functional.binary_cross_entropy` (log clamped at -100, as torch)."""
+    r = _reduction(size_average, reduce, reduction)
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(
+            f"Using a target size ({target.shape}) that is different to the input size "
+            f"({input.shape}) is deprecated. Please ensure they have the same size."
+        )
+    x = input._data
+    if x.size and ((x < 0).any() or (x > 1).any()):
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    if weight is not None:
+        weight = weight.expand(*np.broadcast_shapes(tuple(target.shape), tuple(weight.shape)))
+    return K.bce_op(input, target, weight, r)
+
+
+def binary_cross_entropy_with_logits(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+    pos_weight: Tensor | None = None,
+) -> Tensor:
+    """Mirrors `torch.nn.functional.binary_cross_entropy_with_logits`."""
+    r = _reduction(size_average, reduce, reduction)
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(
+            f"Target size ({target.shape}) must be the same as input size ({input.shape})"
+        )
+    return K.bce_logits_op(input, target, weight, pos_weight, r)
+
+
+def _check_nll(input: Tensor, target: Tensor, weight: Tensor | None) -> None:
+    if input.ndim < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")
+    if target.dtype._cat != 1 or target.dtype is D.uint8:
+        raise RuntimeError(f"expected scalar type Long but found {D.CPP_NAMES[target.dtype]}")
+    if input.ndim >= 2 and input.shape[0] != (target.shape[0] if target.ndim else -1):
+        raise ValueError(
+            f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
+            f"({target.shape[0] if target.ndim else 0})."
+        )
+    c = input.shape[1] if input.ndim >= 2 else input.shape[0]
+    if weight is not None and weight.numel() != c:
+        raise RuntimeError(
+            f"weight tensor should be defined either for all {c} classes or no classes but got "
+            f"weight tensor of shape: {list(weight.shape)}"
+        )
+
+
+def _nll(input: Tensor, target: Tensor, weight: Any, ignore_index: int, r: int) -> Tensor:
+    _check_nll(input, target, weight)
+    t = target._data
+    c = input.shape[1] if input.ndim >= 2 else input.shape[0]
+    bad = (t != ignore_index) & ((t < 0) | (t >= c))
+    if bad.any():
+        raise IndexError(f"Target {int(t[bad].ravel()[0])} is out of bounds.")
+    if input.ndim <= 2:
+        return K.nll_loss_op(input, target, weight, r, ignore_index)
+    if input.ndim == 4:
+        return K.nll_loss2d_op(input, target, weight, r, ignore_index)
+    # 3-d or >4-d: torch views the input as (N, C, 1, -1) and runs nll_loss2d
+    n, c = input.shape[:2]
+    out = K.nll_loss2d_op(
+        input.reshape(n, c, 1, -1), target.reshape(n, 1, -1), weight, r, ignore_index
+    )
+    return out.view(n, *input.shape[2:]) if r == 0 else out
+
+
+def nll_loss(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: bool | None = None,
+    ignore_index: int = -100,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """Mirrors `torch.nn.functional.nll_loss`."""
+    r = _reduction(size_average, reduce, reduction)
+    return _nll(input, target, weight, ignore_index, r)
+
+
+def cross_entropy(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: bool | None = None,
+    ignore_index: int = -100,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+    label_smoothing: float = 0.0,
+) -> Tensor:
+    """Mirrors `torch.nn.functional.cross_entropy` (composed as torch composes it)."""
+    r = _reduction(size_average, reduce, reduction)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    cdim = 1 if input.ndim >= 2 else 0
+    c = input.shape[cdim]
+    logp = log_softmax(input, cdim)
+    wshape = [1] * input.ndim
+    if input.ndim:
+        wshape[cdim] = c
+    if target.dtype.is_floating_point:
+        if tuple(target.shape) != tuple(input.shape):
+            raise RuntimeError(
+                f"Expected target size {list(input.shape)}, got {list(target.shape)}"
+            )
+        if label_smoothing > 0:
+            target = target * (1 - label_smoothing) + label_smoothing / c
+        prod = logp * target
+        if weight is not None:
+            prod = prod * weight.view(*wshape)
+        if r == 0:
+            return -prod.sum(cdim)
+        total = -prod.sum()
+        if r == 2:
+            return total
+        n = input.numel() // c if c else 0
+        return K._div_scalar(total, float(n) if n else math.nan)
+    nll = _nll(logp, target, weight, ignore_index, r)
+    if label_smoothing <= 0:
+        return nll
+    ignore = target == ignore_index
+    smooth = -(logp * weight.view(*wshape)).sum(cdim) if weight is not None else -logp.sum(cdim)
+    smooth = P.where(ignore, 0.0, smooth)
+    if r == 1:
+        if weight is not None:
+            t = target._data[~ignore._data]
+            ret = smooth.sum() / weight[_make(t.ravel())].sum()
+        else:
+            ret = smooth.sum() / (~ignore).sum()
+    elif r == 2:
+        ret = smooth.sum()
+    else:
+        ret = smooth
+    return (1 - label_smoothing) * nll + ret * (label_smoothing / c)
+
+
+def kl_div(
+    input: Tensor,
+    target: Tensor,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+    log_target: bool = False,
+) -> Tensor:
+    """Mirrors `torch.nn.functional.kl_div`."""
+    if size_average is not None or reduce is not None:
+        r = _reduction(size_average, reduce, reduction)
+        reduction = {0: "none", 1: "mean", 2: "sum"}[r]
+    elif reduction == "mean":
+        warnings.warn(
+            "reduction: 'mean' divides the total loss by both the batch size and the support "
+            "size.'batchmean' divides only by the batch size, and aligns with the KL div math "
+            "definition.'mean' will be changed to behave the same as 'batchmean' in the next "
+            "major release.",
+            stacklevel=2,
+        )
+    if reduction not in ("none", "mean", "sum", "batchmean"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if log_target:
+        loss = P.exp(target) * (target - input)
+    else:
+        if target._rg:
+            tlogt = P.where(target == 0, 0.0, target * P.log(target))
+        else:
+            t = target._data
+            with np.errstate(divide="ignore", invalid="ignore"):
+                v = np.where(t == 0, 0, t * np.log(t)).astype(t.dtype)
+            tlogt = _make(v)
+        loss = tlogt - target * input
+    if reduction == "batchmean":
+        s = loss.sum()
+        return s / input.shape[0] if input.ndim else s
+    return _apply_reduction(loss, _REDUCTIONS[reduction])
+
+
+# --- distances ----------------------------------------------------------------------------
+
+
+def _clamp_min_(t: Tensor, eps: float) -> Tensor:
+    # torch clamps the norms in place under no_grad: the value changes, the graph does not
+    np.maximum(t._data, eps, out=t._data)
+    t._bump()
+    return t
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    """Mirrors `torch.nn.functional.cosine_similarity`."""
+    from ..ops._util import wrap_dim
+
+    shape = np.broadcast_shapes(tuple(x1.shape), tuple(x2.shape))
+    if tuple(x1.shape) != shape:
+        x1 = x1.expand(*shape)
+    if tuple(x2.shape) != shape:
+        x2 = x2.expand(*shape)
+    d = wrap_dim(dim, len(shape))
+    n1 = _clamp_min_(K._vector_norm(x1, d).clone(), eps)
+    n2 = _clamp_min_(K._vector_norm(x2, d).clone(), eps)
+    return ((x1 / n1) * (x2 / n2)).sum(d)
+
+
+def pairwise_distance(
+    x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False
+) -> Tensor:
+    """Mirrors `torch.nn.functional.pairwise_distance`."""
+    nd = max(x1.ndim, x2.ndim, 1)
+    return K._norm(x1 - x2 + eps, p, nd - 1, keepdim)
+
+
+def normalize(
+    input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Tensor | None = None
+) -> Tensor:
+    """Mirrors `torch.nn.functional.normalize`."""
+    from ..ops._util import wrap_dim
+
+    d = wrap_dim(dim, input.ndim)
+    n = K._norm(input, p, d, True)
+    n = P.where(n >= eps, n, eps)  # clamp_min: the grad passes where n >= eps
+    return input / n.expand_as(input)
+
+
+# --- attention ----------------------------------------------------------------------------
+
+
+def scaled_dot_product_attention(
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    attn_mask: Tensor | None = None,
+    dropout_p: float = 0.0,
+    is_causal: bool = False,
+    scale: float | None = None,
+    enable_gqa: bool = False,
+) -> Tensor:
+    """Mirrors `torch.nn.functional.scaled_dot_product_attention` (torch's math backend)."""
+    L, S, E = query.shape[-2], key.shape[-2], query.shape[-1]
+    sc = 1.0 / math.sqrt(E) if scale is None else scale
+    f = math.sqrt(abs(sc))
+    q = query * (-f if sc < 0 else f)
+    if is_causal:
+        attn_mask = _make(np.tril(np.ones((L, S), bool)))
+    attn = q @ (key.transpose(-2, -1) * f)
+    if attn_mask is not None:
+        if attn_mask.dtype is D.bool_:
+            m = np.where(attn_mask._data, 0.0, -np.inf).astype(attn._data.dtype)
+            attn = attn + _make(m)
+        else:
+            attn = attn + attn_mask
+    attn = softmax(attn, -1)
+    rows = np.all(attn._data != attn._data, axis=-1, keepdims=True)  # all -inf rows: nan
+    if rows.any():
+        attn = P.where(_make(rows), 0.0, attn)
+    if dropout_p > 0.0:
+        attn = dropout(attn, dropout_p, True)
+    return attn @ value

@@ -1,8 +1,1417 @@
-"""Op family: nn_ops (being written). See registry.py for how ops are declared."""
+"""Op family: nn_ops, the ops behind `torch.nn.functional` that have their own backward nodes.
+
+Each op is declared once with its numpy forward; its formulas are written in shadowgrad ops
+(often the adjoint op: im2col/col2im, a gather/scatter pair, constant_pad_nd with negated pads),
+so that double backward works. The public functions live in `shadowgrad.nn.functional`
+(`_functional_impl` below holds those that are more than a call of one op).
+"""
 
 from __future__ import annotations
 
+import math
 from typing import Any
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from .._tensor import Tensor, _make
+from . import pointwise as P
+from .registry import NODE_NAMES, defop
+
+_where = P.where
+
+
+def _zeros_like(t: Tensor) -> Tensor:
+    return t * 0
+
+
+_keep = defop(
+    "_nn_backward_reads_self",
+    "NnBackwardReadsSelfBackward0",
+    lambda grad_input, self: grad_input,
+    dtype="keep",
+    grad_input=lambda grad: grad,
+    self=lambda grad: grad * 0,
+)
+
+
+def _dep(g: Tensor, self: Tensor) -> Tensor:
+    """Record that a backward result read `self`, as torch's backward kernels do.
+
+    Under create_graph, torch's `*_backward(grad, self, ...)` nodes make a grad require grad
+    whenever self does, even where its derivative wrt self is zero; the second-order graph
+    then exists (with zero grads), as it does in torch.
+    """
+    from .. import _grad_mode
+
+    if _grad_mode.STATE.grad and self._rg and not g._rg:
+        return _keep(g, self)
+    return g
+
+
+# --- ops that other families may provide: use theirs when present ---------------------------
+
+_LAZY: dict[str, Any] = {}
+
+
+def _lazy(name: str, grad_fn: str, make: Any) -> Any:
+    """A private op declared on first use, unless another family already declared `grad_fn`."""
+    fn = _LAZY.get(name)
+    if fn is None:
+        owner = NODE_NAMES.get(grad_fn)
+        if owner is not None and owner != name:
+            from .registry import REGISTRY
+
+            op = REGISTRY[owner]
+            fn = _LAZY[name] = lambda *a: _run_registered(op, a)
+        else:
+            fn = _LAZY[name] = make()
+    return fn
+
+
+def _run_registered(op: Any, args: tuple[Any, ...]) -> Any:
+    from .registry import _run
+
+    return _run(op, args)
+
+
+def _abs(x: Tensor) -> Tensor:
+    import shadowgrad
+
+    f = getattr(shadowgrad, "abs", None)
+    if f is not None:
+        return f(x)
+    return _lazy(
+        "abs",
+        "AbsBackward0",
+        lambda: defop(
+            "abs",
+            "AbsBackward0",
+            lambda self: np.abs(self),
+            dtype="keep",
+            self=lambda grad, self: grad * _sign(self),  # sign: 0 at 0, as torch
+        ),
+    )(x)
+
+
+def _sign(x: Tensor) -> Tensor:
+    return (x > 0).to(x.dtype) - (x < 0).to(x.dtype)
+
+
+def _div_scalar(x: Tensor, s: float) -> Tensor:
+    """x / python number, recorded as torch's div.Scalar (DivBackward1)."""
+    return _lazy(
+        "div.Scalar",
+        "DivBackward1",
+        lambda: defop(
+            "div.Scalar",
+            "DivBackward1",
+            lambda self, other: np.true_divide(self, other).astype(self.dtype, copy=False),
+            dtype="keep",
+            self=lambda grad, other: grad / other,
+        ),
+    )(x, s)
+
+
+def _np_norm(x: np.ndarray, p: float, dim: int, keepdim: bool) -> np.ndarray:
+    a = np.abs(x)
+    if p == 2:
+        r = np.sqrt(np.sum(a * a, axis=dim, keepdims=keepdim))
+    elif p == math.inf:
+        r = np.max(a, axis=dim, keepdims=keepdim, initial=0)
+    elif p == -math.inf:
+        r = np.min(a, axis=dim, keepdims=keepdim)
+    elif p == 0:
+        r = np.sum(a != 0, axis=dim, keepdims=keepdim)
+    elif p == 1:
+        r = np.sum(a, axis=dim, keepdims=keepdim)
+    else:
+        r = np.sum(a**p, axis=dim, keepdims=keepdim) ** (1.0 / p)
+    return np.asarray(r, dtype=x.dtype)
+
+
+def _norm_backward(grad: Tensor, self: Tensor, p: float, dim: int, keepdim: bool, result: Tensor):
+    # torch's norm_backward: 0 where the norm is 0; ties of the inf-norm share the grad
+    if not keepdim:
+        grad = grad.unsqueeze(dim)
+        result = result.unsqueeze(dim)
+    if p == 0:
+        return self * 0
+    if p == 1:
+        return _dep(grad * _sign(self), self)
+    if p == 2:
+        return grad * _where(result == 0, 0.0, self / result)
+    if math.isinf(p):
+        a = _abs(self)
+        mask = (a == result).to(self.dtype)
+        return grad * _sign(self) * mask / mask.sum(dim, keepdim=True)
+    a = _abs(self)
+    scaled = self * a ** (p - 2) / result ** (p - 1)
+    return grad * _where(result == 0, 0.0, scaled)
+
+
+def _norm(x: Tensor, p: float, dim: int, keepdim: bool) -> Tensor:
+    """torch.norm(x, p, dim, keepdim) (NormBackward1)."""
+    return _lazy(
+        "norm.ScalarOpt_dim",
+        "NormBackward1",
+        lambda: defop(
+            "norm.ScalarOpt_dim",
+            "NormBackward1",
+            lambda self, p, dim, keepdim: _np_norm(self, p, dim, keepdim),
+            dtype="keep",
+            self=_norm_backward,
+        ),
+    )(x, float(p), dim, keepdim)
+
+
+def _vector_norm(x: Tensor, dim: int) -> Tensor:
+    """linalg.vector_norm(x, 2, dim, keepdim=True) (LinalgVectorNormBackward0)."""
+    return _lazy(
+        "linalg_vector_norm",
+        "LinalgVectorNormBackward0",
+        lambda: defop(
+            "linalg_vector_norm",
+            "LinalgVectorNormBackward0",
+            lambda self, ord, dim, keepdim: _np_norm(self, ord, dim, keepdim),
+            dtype="keep",
+            self=lambda grad, self, ord, dim, keepdim, result: _norm_backward(
+                grad, self, ord, dim, keepdim, result
+            ),
+        ),
+    )(x, 2.0, dim, True)
+
+
+def _addmm(bias: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
+    import shadowgrad
+
+    f = getattr(shadowgrad, "addmm", None)
+    if f is not None:
+        return f(bias, mat1, mat2)
+    return _lazy(
+        "addmm",
+        "AddmmBackward0",
+        lambda: defop(
+            "addmm",
+            "AddmmBackward0",
+            lambda self, mat1, mat2: np.add(np.matmul(mat1, mat2), self),
+            self=lambda grad: grad,
+            mat1=lambda grad, mat2: grad.mm(mat2.t()),
+            mat2=lambda grad, mat1: mat1.t().mm(grad),
+        ),
+    )(bias, mat1, mat2)
+
+
+# --- activations --------------------------------------------------------------------------
+
+
+def _np_erf(x: np.ndarray) -> np.ndarray:
+    return np.asarray(np.frompyfunc(math.erf, 1, 1)(x)).astype(x.dtype)
+
+
+_SQRT_2PI = math.sqrt(2 * math.pi)
+_K_TANH = math.sqrt(2 / math.pi)
+_C_TANH = 0.044715
+
+
+def _np_gelu_grad(x: np.ndarray, approximate: str) -> np.ndarray:
+    if approximate == "tanh":
+        u = _K_TANH * (x + _C_TANH * x**3)
+        t = np.tanh(u)
+        return 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * _K_TANH * (1 + 3 * _C_TANH * x * x)
+    return 0.5 * (1 + _np_erf(x / math.sqrt(2))) + x * np.exp(-0.5 * x * x) / _SQRT_2PI
+
+
+def _np_gelu(x: np.ndarray, approximate: str) -> np.ndarray:
+    if approximate == "tanh":
+        return 0.5 * x * (1 + np.tanh(_K_TANH * (x + _C_TANH * x**3)))
+    return 0.5 * x * (1 + _np_erf(x / math.sqrt(2)))
+
+
+def _gelu_second(x: Tensor, approximate: str) -> Tensor:
+    if approximate == "tanh":
+        u1 = _K_TANH * (1 + 3 * _C_TANH * x * x)
+        t = P.tanh(_K_TANH * (x + _C_TANH * x * x * x))
+        return (1 - t * t) * (u1 + 0.5 * x * (6 * _K_TANH * _C_TANH * x - 2 * t * u1 * u1))
+    return P.exp(-0.5 * x * x) * (2 - x * x) / _SQRT_2PI
+
+
+_gelu_backward = defop(
+    "gelu_backward",
+    "GeluBackwardBackward0",
+    lambda grad_output, self, approximate: (grad_output * _np_gelu_grad(self, approximate)).astype(
+        self.dtype, copy=False
+    ),
+    grad_output=lambda grad, self, approximate: _gelu_backward(grad, self, approximate),
+    self=lambda grad, grad_output, self, approximate: (
+        grad * grad_output * _gelu_second(self, approximate)
+    ),
+)
+gelu_op = defop(
+    "gelu",
+    "GeluBackward0",
+    lambda self, approximate: _np_gelu(self, approximate).astype(self.dtype, copy=False),
+    dtype="keep",
+    self=lambda grad, self, approximate: _gelu_backward(grad, self, approximate),
+)
+
+# leaky_relu: at 0 the grad is the negative slope (the test is self > 0), as torch
+leaky_relu_op = defop(
+    "leaky_relu",
+    "LeakyReluBackward0",
+    lambda self, negative_slope: np.where(self > 0, self, self * negative_slope).astype(
+        self.dtype, copy=False
+    ),
+    dtype="keep",
+    self=lambda grad, self, negative_slope: _dep(
+        _where(self > 0, grad, grad * negative_slope), self
+    ),
+)
+
+
+def _np_elu(x: np.ndarray, alpha: float, scale: float, input_scale: float) -> np.ndarray:
+    neg = np.expm1(np.minimum(x, 0) * input_scale) * (alpha * scale)
+    return np.where(x > 0, x * scale, neg).astype(x.dtype, copy=False)
+
+
+def _elu_grad(grad: Tensor, self: Tensor, alpha: float, scale: float, input_scale: float):
+    # at 0 the negative branch is taken: elu's grad at 0 is alpha (1 by default), as torch
+    neg = _where(self < 0, self, 0.0)  # torch's double backward is 0 at 0
+    return _where(
+        self > 0, grad * scale, grad * (alpha * scale * input_scale) * P.exp(neg * input_scale)
+    )
+
+
+elu_op = defop(
+    "elu",
+    "EluBackward0",
+    lambda self, alpha, scale, input_scale: _np_elu(self, alpha, scale, input_scale),
+    dtype="keep",
+    self=_elu_grad,
+)
+celu_op = defop(
+    "celu",
+    "CeluBackward0",
+    lambda self, alpha: _np_elu(self, alpha, 1.0, 1.0 / alpha),
+    dtype="keep",
+    self=lambda grad, self, alpha: _elu_grad(grad, self, alpha, 1.0, 1.0 / alpha),
+)
+
+
+def _silu_grad(grad: Tensor, self: Tensor) -> Tensor:
+    s = P.sigmoid(self)
+    return grad * (s * (1 + self * (1 - s)))
+
+
+silu_op = defop(
+    "silu",
+    "SiluBackward0",
+    lambda self: (self * P._np_sigmoid(self)).astype(self.dtype, copy=False),
+    dtype="keep",
+    self=_silu_grad,
+)
+
+
+def _np_softplus(x: np.ndarray, beta: float, threshold: float) -> np.ndarray:
+    bx = x * beta
+    soft = (np.maximum(bx, 0) + np.log1p(np.exp(-np.abs(bx)))) / beta
+    return np.where(bx > threshold, x, soft).astype(x.dtype, copy=False)
+
+
+softplus_op = defop(
+    "softplus",
+    "SoftplusBackward0",
+    lambda self, beta, threshold: _np_softplus(self, beta, threshold),
+    dtype="keep",
+    self=lambda grad, self, beta, threshold: _softplus_grad(grad, self, beta, threshold),
+)
+
+
+def _softplus_grad(grad: Tensor, self: Tensor, beta: float, threshold: float) -> Tensor:
+    bx = self * beta
+    s = P.sigmoid(bx)
+    s = _where(bx < threshold, s, s.detach())  # torch's double backward masks bx < threshold
+    return _where(bx > threshold, grad, grad * s)
+
+
+threshold_op = defop(
+    "threshold",
+    "ThresholdBackward0",
+    lambda self, threshold, value: np.where(self > threshold, self, value).astype(
+        self.dtype, copy=False
+    ),
+    dtype="keep",
+    self=lambda grad, self, threshold: P._threshold_bw(grad, self, threshold),
+)
+
+
+def _mish_grad(grad: Tensor, self: Tensor) -> Tensor:
+    t = P.tanh(softplus_op(self, 1.0, 20.0))
+    return grad * (t + self * (1 - t * t) * P.sigmoid(self))
+
+
+mish_op = defop(
+    "mish",
+    "MishBackward0",
+    lambda self: (self * np.tanh(_np_softplus(self, 1.0, 20.0))).astype(self.dtype, copy=False),
+    dtype="keep",
+    self=_mish_grad,
+)
+
+# hardtanh: the grad is 0 at the bounds themselves (bounds excluded), as torch
+hardtanh_op = defop(
+    "hardtanh",
+    "HardtanhBackward0",
+    lambda self, min_val, max_val: np.clip(self, min_val, max_val).astype(self.dtype, copy=False),
+    dtype="keep",
+    self=lambda grad, self, min_val, max_val: _dep(
+        _where((self > min_val) & (self < max_val), grad, 0.0), self
+    ),
+)
+hardsigmoid_op = defop(
+    "hardsigmoid",
+    "HardsigmoidBackward0",
+    lambda self: np.clip(self / 6 + 0.5, 0, 1).astype(self.dtype, copy=False),
+    dtype="keep",
+    self=lambda grad, self: _dep(_where((self > -3) & (self < 3), grad / 6, 0.0), self),
+)
+hardswish_op = defop(
+    "hardswish",
+    "HardswishBackward0",
+    lambda self: (self * np.clip(self + 3, 0, 6) / 6).astype(self.dtype, copy=False),
+    dtype="keep",
+    # torch: 0 up to -3 (included), x/3 + 1/2 on (-3, 3), 1 from 3 on
+    self=lambda grad, self: _where(
+        self <= -3, 0.0, _where(self < 3, grad * (self / 3 + 0.5), grad)
+    ),
+)
+logsigmoid_op = defop(
+    "log_sigmoid",
+    "LogSigmoidBackward0",
+    lambda self: (np.minimum(self, 0) - np.log1p(np.exp(-np.abs(self)))).astype(
+        self.dtype, copy=False
+    ),
+    dtype="keep",
+    self=lambda grad, self: grad * P.sigmoid(-self),
+)
+
+
+def _glu_fwd(self: np.ndarray, dim: int) -> np.ndarray:
+    a, b = np.split(self, 2, axis=dim)
+    return (a * P._np_sigmoid(b)).astype(self.dtype, copy=False)
+
+
+def _glu_grad(grad: Tensor, self: Tensor, dim: int) -> Tensor:
+    from .shape import cat, narrow
+
+    h = self.shape[dim] // 2
+    a, b = narrow(self, dim, 0, h), narrow(self, dim, h, h)
+    s = P.sigmoid(b)
+    ga = grad * s
+    return cat([ga, ga * a * (1 - s)], dim)
+
+
+glu_op = defop("glu", "GluBackward0", _glu_fwd, dtype="keep", self=_glu_grad)
+
+
+def _prelu_shape(self: Any, weight: Any) -> tuple[int, ...]:
+    shape = [1] * self.ndim
+    n = int(np.prod(weight.shape))
+    if self.ndim >= 2 and n > 1:
+        shape[1] = n
+    elif self.ndim == 1 and n > 1:
+        shape[0] = n
+    return tuple(shape)
+
+
+def _prelu_weight_grad(grad: Tensor, self: Tensor, weight: Tensor) -> Tensor:
+    g = _where(self < 0, grad * self, 0.0)
+    if weight.numel() == 1:
+        return g.sum().reshape(weight.shape)
+    axis = 1 if self.ndim >= 2 else 0
+    dims = tuple(i for i in range(self.ndim) if i != axis)
+    return (g.sum(dims) if dims else g).reshape(weight.shape)
+
+
+def _prelu_input_grad(grad: Tensor, self: Tensor, weight: Tensor) -> Tensor:
+    w = weight.reshape(_prelu_shape(self, weight))
+    w = _where(self < 0, w, w.detach())  # torch's double backward masks x < 0 for the weight
+    return _where(self > 0, grad, grad * w)
+
+
+prelu_op = defop(
+    "_prelu_kernel",
+    "PreluKernelBackward0",
+    lambda self, weight: np.where(
+        self > 0, self, self * weight.reshape(_prelu_shape(self, weight))
+    ).astype(self.dtype, copy=False),
+    self=lambda grad, self, weight: _prelu_input_grad(grad, self, weight),
+    weight=_prelu_weight_grad,
+)
+
+
+# --- softmax ------------------------------------------------------------------------------
+
+
+def _np_softmax(x: np.ndarray, dim: int, log: bool) -> np.ndarray:
+    if x.ndim == 0:
+        return np.zeros_like(x) if log else np.ones_like(x)
+    if x.size == 0:
+        return x.copy()
+    m = np.max(x, axis=dim, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0)  # rows of -inf stay nan/-inf as in torch
+    z = x - m
+    e = np.exp(z)
+    s = np.sum(e, axis=dim, keepdims=True)
+    if log:
+        return (z - np.log(s)).astype(x.dtype, copy=False)
+    return (e / s).astype(x.dtype, copy=False)
+
+
+def _sum_keep(t: Tensor, dim: int) -> Tensor:
+    return t if t.ndim == 0 else t.sum(dim, keepdim=True)
+
+
+softmax_op = defop(
+    "_softmax",
+    "SoftmaxBackward0",
+    lambda self, dim: _np_softmax(self, dim, False),
+    dtype="keep",
+    self=lambda grad, result, dim: result * (grad - _sum_keep(grad * result, dim)),
+)
+log_softmax_op = defop(
+    "_log_softmax",
+    "LogSoftmaxBackward0",
+    lambda self, dim: _np_softmax(self, dim, True),
+    dtype="keep",
+    self=lambda grad, result, dim: grad - P.exp(result) * _sum_keep(grad, dim),
+)
+
+
+# --- im2col / col2im (unfold / fold), the kernels of convolution ------------------------------
+
+
+def _np_windows(
+    x: np.ndarray, k: tuple[int, int], d: tuple[int, int], s: tuple[int, int], out: tuple[int, int]
+) -> np.ndarray:
+    """A (..., kh, kw, oh, ow) strided view of the windows of x (..., H, W)."""
+    st = x.strides
+    shape = (*x.shape[:-2], k[0], k[1], out[0], out[1])
+    strides = (*st[:-2], st[-2] * d[0], st[-1] * d[1], st[-2] * s[0], st[-1] * s[1])
+    return as_strided(x, shape, strides, writeable=False)
+
+
+def _out_size(n: int, k: int, s: int, p: int, d: int) -> int:
+    return (n + 2 * p - d * (k - 1) - 1) // s + 1
+
+
+def _np_im2col(x: np.ndarray, k: Any, d: Any, p: Any, s: Any) -> tuple[np.ndarray, tuple[int, int]]:
+    """(N, C, H, W) -> windows (N, C, kh, kw, oh, ow)."""
+    H, W = x.shape[-2:]
+    out = (_out_size(H, k[0], s[0], p[0], d[0]), _out_size(W, k[1], s[1], p[1], d[1]))
+    if p[0] or p[1]:
+        pad = [(0, 0)] * (x.ndim - 2) + [(p[0], p[0]), (p[1], p[1])]
+        x = np.pad(x, pad)
+    return _np_windows(x, k, d, s, out), out
+
+
+def _np_col2im(cols: np.ndarray, size: Any, k: Any, d: Any, p: Any, s: Any) -> np.ndarray:
+    """Adjoint of _np_im2col: cols (N, C, kh, kw, oh, ow) summed into (N, C, H, W)."""
+    oh, ow = cols.shape[-2:]
+    H, W = size[0] + 2 * p[0], size[1] + 2 * p[1]
+    out = np.zeros((*cols.shape[:-4], H, W), cols.dtype)
+    for i in range(k[0]):
+        for j in range(k[1]):
+            hs, ws = i * d[0], j * d[1]
+            out[
+                ..., hs : hs + s[0] * (oh - 1) + 1 : s[0], ws : ws + s[1] * (ow - 1) + 1 : s[1]
+            ] += cols[..., i, j, :, :]
+    return out[..., p[0] : p[0] + size[0], p[1] : p[1] + size[1]]
+
+
+def _im2col_fwd(
+    self: np.ndarray, input_size: Any, kernel_size: Any, dilation: Any, padding: Any, stride: Any
+):
+    w, (oh, ow) = _np_im2col(self, kernel_size, dilation, padding, stride)
+    n, c = self.shape[:2]
+    return w.reshape(n, c * kernel_size[0] * kernel_size[1], oh * ow)
+
+
+def _col2im_fwd(
+    self: np.ndarray, output_size: Any, kernel_size: Any, dilation: Any, padding: Any, stride: Any
+):
+    k, d, p, s = kernel_size, dilation, padding, stride
+    oh = _out_size(output_size[0], k[0], s[0], p[0], d[0])
+    ow = _out_size(output_size[1], k[1], s[1], p[1], d[1])
+    n = self.shape[0]
+    cols = self.reshape(n, -1, k[0], k[1], oh, ow)
+    return _np_col2im(cols, output_size, k, d, p, s)
+
+
+im2col_op = defop(
+    "im2col",
+    "Im2ColBackward0",
+    _im2col_fwd,
+    dtype="keep",
+    self=lambda grad, input_size, kernel_size, dilation, padding, stride: col2im_op(
+        grad, input_size, kernel_size, dilation, padding, stride
+    ),
+)
+col2im_op = defop(
+    "col2im",
+    "Col2ImBackward0",
+    _col2im_fwd,
+    dtype="keep",
+    self=lambda grad, output_size, kernel_size, dilation, padding, stride: im2col_op(
+        grad, output_size, kernel_size, dilation, padding, stride
+    ),
+)
+
+
+# --- convolution --------------------------------------------------------------------------
+# One op for conv1d/conv2d and their transposes (torch's `convolution`). 1-d convolutions run
+# as 2-d ones over a height of 1. The formulas are the two transposed convolutions, written with
+# im2col/col2im and matmul so that double backward works.
+
+
+def _as4d(x: Any) -> Any:
+    return x.reshape(x.shape[0], x.shape[1], 1, x.shape[2]) if x.ndim == 3 else x
+
+
+def _conv_fwd(
+    input: np.ndarray,
+    weight: np.ndarray,
+    bias: Any,
+    stride: Any,
+    padding: Any,
+    dilation: Any,
+    transposed: bool,
+    output_padding: Any,
+    groups: int,
+) -> np.ndarray:
+    one_d = input.ndim == 3
+    x, w = _as4d(input), _as4d(weight)
+    n = x.shape[0]
+    g = groups
+    k = w.shape[-2:]
+    if not transposed:
+        win, (oh, ow) = _np_im2col(x, k, dilation, padding, stride)
+        cols = win.reshape(n, g, -1, oh * ow)
+        wr = w.reshape(g, w.shape[0] // g, -1)
+        out = np.matmul(wr, cols).reshape(n, w.shape[0], oh, ow)
+    else:
+        c_in = x.shape[1]
+        xr = x.reshape(n, g, c_in // g, -1)
+        wr = w.reshape(g, c_in // g, -1)
+        cols = np.matmul(wr.transpose(0, 2, 1), xr)  # (n, g, c_out/g * kh * kw, H*W)
+        size = _transposed_size(x.shape[-2:], k, stride, padding, dilation, output_padding)
+        cols = cols.reshape(n, -1, k[0], k[1], x.shape[-2], x.shape[-1])
+        out = _np_col2im(cols, size, k, dilation, padding, stride)
+    if bias is not None:
+        out = out + bias.reshape(1, -1, 1, 1)
+    out = out.astype(input.dtype, copy=False)
+    return out.reshape(out.shape[0], out.shape[1], out.shape[-1]) if one_d else out
+
+
+def _transposed_size(hw: Any, k: Any, s: Any, p: Any, d: Any, op: Any) -> tuple[int, int]:
+    return tuple(  # type: ignore[return-value]
+        (hw[i] - 1) * s[i] - 2 * p[i] + d[i] * (k[i] - 1) + op[i] + 1 for i in range(2)
+    )
+
+
+def _t4(t: Tensor) -> Tensor:
+    return t.unsqueeze(2) if t.ndim == 3 else t
+
+
+def _back3(t: Tensor, like: Tensor) -> Tensor:
+    return t.squeeze(2) if like.ndim == 3 else t
+
+
+def _conv_x_grad(
+    grad: Tensor,
+    input: Tensor,
+    weight: Tensor,
+    stride: Any,
+    padding: Any,
+    dilation: Any,
+    groups: int,
+) -> Tensor:
+    """grad of a (non-transposed) convolution wrt its input: a transposed convolution."""
+    g4, w4 = _t4(grad), _t4(weight)
+    n, c_out, oh, ow = g4.shape
+    k = tuple(w4.shape[-2:])
+    gr = g4.reshape(n, groups, c_out // groups, oh * ow)
+    wr = w4.reshape(groups, c_out // groups, -1).transpose(1, 2)
+    cols = (wr @ gr).reshape(n, -1, oh * ow)
+    size = tuple(_t4(input).shape[-2:])
+    return _dep(_back3(col2im_op(cols, size, k, dilation, padding, stride), input), weight)
+
+
+def _conv_w_grad(
+    grad: Tensor,
+    input: Tensor,
+    weight: Tensor,
+    stride: Any,
+    padding: Any,
+    dilation: Any,
+    groups: int,
+) -> Tensor:
+    g4, x4, w4 = _t4(grad), _t4(input), _t4(weight)
+    n, c_out, oh, ow = g4.shape
+    k = tuple(w4.shape[-2:])
+    cols = im2col_op(x4, tuple(x4.shape[-2:]), k, dilation, padding, stride)
+    cols = cols.reshape(n, groups, -1, oh * ow)
+    gr = g4.reshape(n, groups, c_out // groups, oh * ow)
+    gw = (gr @ cols.transpose(2, 3)).sum(0)
+    return _dep(gw.reshape(weight.shape), weight)
+
+
+def _convt_x_grad(
+    grad: Tensor,
+    input: Tensor,
+    weight: Tensor,
+    stride: Any,
+    padding: Any,
+    dilation: Any,
+    groups: int,
+) -> Tensor:
+    """grad of a transposed convolution wrt its input: a convolution of grad."""
+    g4, x4, w4 = _t4(grad), _t4(input), _t4(weight)
+    n, c_in, h, w = x4.shape
+    k = tuple(w4.shape[-2:])
+    cols = im2col_op(g4, tuple(g4.shape[-2:]), k, dilation, padding, stride)
+    cols = cols.reshape(n, groups, -1, h * w)
+    wr = w4.reshape(groups, c_in // groups, -1)
+    return _dep(_back3((wr @ cols).reshape(n, c_in, h, w), input), weight)
+
+
+def _convt_w_grad(
+    grad: Tensor,
+    input: Tensor,
+    weight: Tensor,
+    stride: Any,
+    padding: Any,
+    dilation: Any,
+    groups: int,
+) -> Tensor:
+    g4, x4, w4 = _t4(grad), _t4(input), _t4(weight)
+    n, c_in, h, w = x4.shape
+    k = tuple(w4.shape[-2:])
+    cols = im2col_op(g4, tuple(g4.shape[-2:]), k, dilation, padding, stride)
+    cols = cols.reshape(n, groups, -1, h * w)
+    xr = x4.reshape(n, groups, c_in // groups, h * w)
+    gw = (xr @ cols.transpose(2, 3)).sum(0)
+    return _dep(gw.reshape(weight.shape), weight)
+
+
+def _conv_input_formula(grad, input, weight, stride, padding, dilation, transposed, groups):
+    f = _convt_x_grad if transposed else _conv_x_grad
+    return f(grad, input, weight, stride, padding, dilation, groups)
+
+
+def _conv_weight_formula(grad, input, weight, stride, padding, dilation, transposed, groups):
+    f = _convt_w_grad if transposed else _conv_w_grad
+    return f(grad, input, weight, stride, padding, dilation, groups)
+
+
+def _conv_bias_formula(grad: Tensor) -> Tensor:
+    return grad.sum((0, *range(2, grad.ndim)))
+
+
+convolution_op = defop(
+    "convolution",
+    "ConvolutionBackward0",
+    _conv_fwd,
+    input=_conv_input_formula,
+    weight=_conv_weight_formula,
+    bias=_conv_bias_formula,
+)
+
+
+# --- pooling ------------------------------------------------------------------------------
+# max pooling: the forward finds each window's first maximum (torch's tie rule) in numpy and
+# the op gathers at those flat indices; its backward scatters (adds) the grad back.
+
+
+def _gather_fwd(self: np.ndarray, indices: np.ndarray, self_sym_sizes: Any) -> np.ndarray:
+    lead = indices.shape[:-2]
+    flat = self.reshape(*lead, -1)
+    idx = indices.reshape(*lead, -1)
+    return np.take_along_axis(flat, idx, axis=-1).reshape(indices.shape)
+
+
+def _scatter_fwd(grad_output: np.ndarray, indices: np.ndarray, self_sym_sizes: Any) -> np.ndarray:
+    hw = int(self_sym_sizes[-2]) * int(self_sym_sizes[-1])
+    b = int(np.prod(indices.shape[:-2], dtype=np.int64))
+    offs = (np.arange(b, dtype=np.int64) * hw).reshape(*indices.shape[:-2], 1, 1)
+    flat = (indices + offs).ravel()
+    vals = grad_output.ravel()
+    if vals.dtype.kind == "c":
+        r = np.bincount(flat, vals.real, b * hw) + 1j * np.bincount(flat, vals.imag, b * hw)
+    else:
+        r = np.bincount(flat, vals, minlength=b * hw)
+    return r.astype(grad_output.dtype, copy=False).reshape(self_sym_sizes)
+
+
+def _gather_pair(name: str, grad_fn: str) -> Any:
+    scatter = defop(
+        name + "_backward",
+        grad_fn.replace("Backward0", "BackwardBackward0"),
+        _scatter_fwd,
+        dtype="keep",
+        nondiff=("indices",),
+        grad_output=lambda grad, indices, self_sym_sizes: gather(grad, indices, self_sym_sizes),
+    )
+    gather = defop(
+        name,
+        grad_fn,
+        _gather_fwd,
+        dtype="keep",
+        nondiff=("indices",),
+        self=lambda grad, self, indices, self_sym_sizes: _dep(
+            scatter(grad, indices, self_sym_sizes), self
+        ),
+    )
+    return gather
+
+
+max_pool2d_op = _gather_pair("max_pool2d_with_indices", "MaxPool2DWithIndicesBackward0")
+adaptive_max_pool2d_op = _gather_pair("adaptive_max_pool2d", "AdaptiveMaxPool2DBackward0")
+
+
+def max_pool2d_indices(
+    x: np.ndarray, k: Any, s: Any, p: Any, d: Any, ceil_mode: bool
+) -> np.ndarray:
+    """Flat (h * W + w) index of each window's first maximum; x is (..., H, W)."""
+    H, W = x.shape[-2:]
+    oh = pool_out_size(H, k[0], s[0], p[0], d[0], ceil_mode)
+    ow = pool_out_size(W, k[1], s[1], p[1], d[1], ceil_mode)
+    need_h = (oh - 1) * s[0] + d[0] * (k[0] - 1) + 1
+    need_w = (ow - 1) * s[1] + d[1] * (k[1] - 1) + 1
+    pad = [(0, 0)] * (x.ndim - 2) + [
+        (p[0], max(need_h - H - p[0], 0)),
+        (p[1], max(need_w - W - p[1], 0)),
+    ]
+    fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    xp = np.pad(x, pad, constant_values=fill)
+    win = _np_windows(xp, k, d, s, (oh, ow))
+    win = win.reshape(*x.shape[:-2], k[0] * k[1], oh, ow)
+    arg = np.argmax(win, axis=-3)
+    nan = np.isnan(win).any(axis=-3) if x.dtype.kind == "f" else None
+    if nan is not None and nan.any():
+        arg = np.where(nan, np.argmax(np.isnan(win), axis=-3), arg)
+    ki, kj = np.divmod(arg, k[1])
+    rows = np.arange(oh).reshape(oh, 1) * s[0] - p[0] + ki * d[0]
+    cols = np.arange(ow).reshape(1, ow) * s[1] - p[1] + kj * d[1]
+    return (rows * W + cols).astype(np.int64)
+
+
+def pool_out_size(n: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> int:
+    num = n + 2 * p - d * (k - 1) - 1
+    o = (-(-num // s) if ceil_mode else num // s) + 1
+    if ceil_mode and (o - 1) * s >= n + p:
+        o -= 1
+    return o
+
+
+def _avg_windows(x: np.ndarray, k: Any, s: Any, p: Any, out: Any) -> np.ndarray:
+    H, W = x.shape[-2:]
+    need_h = (out[0] - 1) * s[0] + k[0]
+    need_w = (out[1] - 1) * s[1] + k[1]
+    pad = [(0, 0)] * (x.ndim - 2) + [
+        (p[0], max(need_h - H - p[0], 0)),
+        (p[1], max(need_w - W - p[1], 0)),
+    ]
+    return _np_windows(np.pad(x, pad), k, (1, 1), s, out)
+
+
+def _avg_pool_fwd(
+    self: np.ndarray, div: np.ndarray, k: Any, s: Any, p: Any, out: Any
+) -> np.ndarray:
+    win = _avg_windows(self, k, s, p, out)
+    return (win.sum(axis=(-4, -3)) / div).astype(self.dtype, copy=False)
+
+
+def _avg_pool_bw_fwd(
+    grad_output: np.ndarray, div: np.ndarray, k: Any, s: Any, p: Any, size: Any
+) -> np.ndarray:
+    oh, ow = grad_output.shape[-2:]
+    g = grad_output / div
+    H, W = size[-2:]
+    Hp = max((oh - 1) * s[0] + k[0], H + p[0]) + p[0]
+    Wp = max((ow - 1) * s[1] + k[1], W + p[1]) + p[1]
+    out = np.zeros((*grad_output.shape[:-2], Hp, Wp), grad_output.dtype)
+    for i in range(k[0]):
+        for j in range(k[1]):
+            out[..., i : i + s[0] * (oh - 1) + 1 : s[0], j : j + s[1] * (ow - 1) + 1 : s[1]] += g
+    return out[..., p[0] : p[0] + H, p[1] : p[1] + W].astype(grad_output.dtype, copy=False)
+
+
+avg_pool2d_backward_op = defop(
+    "avg_pool2d_backward",
+    "AvgPool2DBackwardBackward0",
+    _avg_pool_bw_fwd,
+    dtype="keep",
+    grad_output=lambda grad, div, k, s, p, size: avg_pool2d_op(
+        grad, div, k, s, p, _pool_out_of(div)
+    ),
+)
+
+
+def _pool_out_of(div: np.ndarray) -> tuple[int, int]:
+    return (div.shape[-2], div.shape[-1])
+
+
+avg_pool2d_op = defop(
+    "avg_pool2d",
+    "AvgPool2DBackward0",
+    _avg_pool_fwd,
+    dtype="keep",
+    self=lambda grad, self, div, k, s, p: _dep(
+        avg_pool2d_backward_op(grad, div, k, s, p, tuple(self.shape)), self
+    ),
+)
+
+
+def avg_pool_divisor(
+    H: int, W: int, k: Any, s: Any, p: Any, out: Any, count_include_pad: bool, divisor_override: Any
+) -> np.ndarray:
+    """torch's per-window divisor, an (oh, ow) array."""
+    if divisor_override:
+        return np.full(out, float(divisor_override))
+
+    def axis(n: int, k: int, s: int, p: int, o: int) -> tuple[np.ndarray, np.ndarray]:
+        start = np.arange(o) * s - p
+        end = np.minimum(start + k, n + p)
+        size = end - start
+        valid = np.minimum(end, n) - np.maximum(start, 0)
+        return size, valid
+
+    sh, vh = axis(H, k[0], s[0], p[0], out[0])
+    sw, vw = axis(W, k[1], s[1], p[1], out[1])
+    if count_include_pad:
+        return np.outer(sh, sw).astype(np.float64)
+    return np.outer(vh, vw).astype(np.float64)
+
+
+def adaptive_matrix(n: int, o: int) -> np.ndarray:
+    """(o, n) averaging matrix of torch's adaptive windows [floor(i*n/o), ceil((i+1)*n/o))."""
+    m = np.zeros((o, n))
+    for i in range(o):
+        a = (i * n) // o
+        b = -(-((i + 1) * n) // o)
+        m[i, a:b] = 1.0 / (b - a)
+    return m
+
+
+def _adaptive_avg_fwd(self: np.ndarray, mh: np.ndarray, mw: np.ndarray) -> np.ndarray:
+    return np.matmul(np.matmul(mh, self), mw.T).astype(self.dtype, copy=False)
+
+
+adaptive_avg_pool2d_op = defop(
+    "_adaptive_avg_pool2d",
+    "AdaptiveAvgPool2DBackward0",
+    _adaptive_avg_fwd,
+    dtype="keep",
+    self=lambda grad, self, mh, mw: _dep(
+        _make(mh.T.astype(grad._data.dtype)) @ grad @ _make(mw.astype(grad._data.dtype)), self
+    ),
+)
+
+
+# --- normalization ------------------------------------------------------------------------
+
+
+def _stats(x: Tensor, axes: tuple[int, ...], eps: float) -> tuple[Tensor, Tensor]:
+    mu = x.mean(axes, keepdim=True)
+    xc = x - mu
+    rstd = ((xc * xc).mean(axes, keepdim=True) + eps) ** -0.5
+    return xc * rstd, rstd
+
+
+def _np_normalize(x: np.ndarray, axes: tuple[int, ...], eps: float) -> np.ndarray:
+    mu = x.mean(axis=axes, keepdims=True)
+    xc = x - mu
+    var = (xc * xc).mean(axis=axes, keepdims=True)
+    return xc / np.sqrt(var + eps)
+
+
+def _norm_input_grad(g: Tensor, xhat: Tensor, rstd: Tensor, axes: tuple[int, ...]) -> Tensor:
+    return rstd * (g - g.mean(axes, keepdim=True) - xhat * (g * xhat).mean(axes, keepdim=True))
+
+
+def _ln_axes(x: Any, normalized_shape: Any) -> tuple[int, ...]:
+    return tuple(range(x.ndim - len(normalized_shape), x.ndim))
+
+
+def _ln_fwd(input: np.ndarray, normalized_shape: Any, weight: Any, bias: Any, eps: float):
+    if input.size == 0:
+        return input.copy()
+    y = _np_normalize(input, _ln_axes(input, normalized_shape), eps)
+    if weight is not None:
+        y = y * weight
+    if bias is not None:
+        y = y + bias
+    return y.astype(input.dtype, copy=False)
+
+
+def _ln_input(
+    grad: Tensor, input: Tensor, normalized_shape: Any, weight: Any, eps: float
+) -> Tensor:
+    axes = _ln_axes(input, normalized_shape)
+    xhat, rstd = _stats(input, axes, eps)
+    g = grad * weight if weight is not None else grad
+    return _norm_input_grad(g, xhat, rstd, axes)
+
+
+def _ln_weight(grad: Tensor, input: Tensor, normalized_shape: Any, eps: float) -> Tensor:
+    axes = _ln_axes(input, normalized_shape)
+    xhat, _ = _stats(input, axes, eps)
+    lead = tuple(range(input.ndim - len(axes)))
+    r = grad * xhat
+    return r.sum(lead) if lead else r
+
+
+def _ln_bias(grad: Tensor, normalized_shape: Any) -> Tensor:
+    lead = tuple(range(grad.ndim - len(normalized_shape)))
+    return grad.sum(lead) if lead else grad
+
+
+layer_norm_op = defop(
+    "native_layer_norm",
+    "NativeLayerNormBackward0",
+    _ln_fwd,
+    input=_ln_input,
+    weight=_ln_weight,
+    bias=_ln_bias,
+)
+
+
+def _ch_shape(x: Any) -> tuple[int, ...]:
+    return (1, -1) + (1,) * (x.ndim - 2)
+
+
+def _bn_axes(x: Any) -> tuple[int, ...]:
+    return (0, *range(2, x.ndim))
+
+
+def _bn_fwd(input, weight, bias, mean, invstd, training, eps):
+    y = (input - mean.reshape(_ch_shape(input))) * invstd.reshape(_ch_shape(input))
+    if weight is not None:
+        y = y * weight.reshape(_ch_shape(input))
+    if bias is not None:
+        y = y + bias.reshape(_ch_shape(input))
+    return y.astype(input.dtype, copy=False)
+
+
+def _bn_input(grad, input, weight, invstd, training, eps):
+    g = grad * weight.reshape(_ch_shape(input)) if weight is not None else grad
+    if not training:
+        return g * _make(invstd.reshape(_ch_shape(input)).astype(input._data.dtype))
+    axes = _bn_axes(input)
+    xhat, rstd = _stats(input, axes, eps)
+    return _norm_input_grad(g, xhat, rstd, axes)
+
+
+def _bn_weight(grad, input, mean, invstd, training, eps):
+    if training:
+        xhat, _ = _stats(input, _bn_axes(input), eps)
+    else:
+        sh = _ch_shape(input)
+        dt = input._data.dtype
+        xhat = (input - _make(mean.reshape(sh).astype(dt))) * _make(invstd.reshape(sh).astype(dt))
+    return (grad * xhat).sum(_bn_axes(input))
+
+
+batch_norm_op = defop(
+    "native_batch_norm",
+    "NativeBatchNormBackward0",
+    _bn_fwd,
+    input=_bn_input,
+    weight=_bn_weight,
+    bias=lambda grad: grad.sum(_bn_axes(grad)),
+)
+
+
+def _gn_fwd(input, weight, bias, num_groups, eps):
+    n = input.shape[0]
+    if input.size == 0:
+        return input.copy()
+    y = _np_normalize(input.reshape(n, num_groups, -1), (2,), eps).reshape(input.shape)
+    if weight is not None:
+        y = y * weight.reshape(_ch_shape(input))
+    if bias is not None:
+        y = y + bias.reshape(_ch_shape(input))
+    return y.astype(input.dtype, copy=False)
+
+
+def _gn_xhat(input: Tensor, num_groups: int, eps: float) -> tuple[Tensor, Tensor]:
+    return _stats(input.reshape(input.shape[0], num_groups, -1), (2,), eps)
+
+
+def _gn_input(grad, input, weight, num_groups, eps):
+    g = grad * weight.reshape(_ch_shape(input)) if weight is not None else grad
+    xhat, rstd = _gn_xhat(input, num_groups, eps)
+    g = g.reshape(xhat.shape)
+    return _norm_input_grad(g, xhat, rstd, (2,)).reshape(input.shape)
+
+
+def _gn_weight(grad, input, num_groups, eps):
+    xhat, _ = _gn_xhat(input, num_groups, eps)
+    return (grad * xhat.reshape(input.shape)).sum(_bn_axes(input))
+
+
+group_norm_op = defop(
+    "native_group_norm",
+    "NativeGroupNormBackward0",
+    _gn_fwd,
+    input=_gn_input,
+    weight=_gn_weight,
+    bias=lambda grad: grad.sum(_bn_axes(grad)),
+)
+
+
+# --- embedding ----------------------------------------------------------------------------
+
+
+def _embedding_bw_fwd(grad_output, indices, num_weights, padding_idx, scale_grad_by_freq):
+    d = grad_output.shape[-1]
+    idx = indices.ravel()
+    g = grad_output.reshape(-1, d)
+    out = np.zeros((num_weights, d), grad_output.dtype)
+    np.add.at(out, idx, g)
+    if scale_grad_by_freq:
+        counts = np.bincount(idx, minlength=num_weights)
+        out /= np.maximum(counts, 1).reshape(-1, 1)
+    if padding_idx is not None and padding_idx >= 0:
+        out[padding_idx] = 0
+    return out
+
+
+def _embedding_bw_adjoint(grad, indices, num_weights, padding_idx, scale_grad_by_freq):
+    r = embedding_op(grad, indices, num_weights, -1, False)
+    ind = indices._data
+    f = np.ones(ind.shape)
+    if scale_grad_by_freq:
+        f = f / np.bincount(ind.ravel(), minlength=num_weights)[ind]
+    if padding_idx is not None and padding_idx >= 0:
+        f = f * (ind != padding_idx)
+    if (f == 1).all():
+        return r
+    return r * _make(f[..., None].astype(grad._data.dtype))
+
+
+embedding_backward_op = defop(
+    "embedding_dense_backward",
+    "EmbeddingDenseBackwardBackward0",
+    _embedding_bw_fwd,
+    dtype="keep",
+    nondiff=("indices",),
+    grad_output=_embedding_bw_adjoint,
+)
+# embedding(weight, indices, ...): torch's argument order; the rest is saved for the backward
+embedding_op = defop(
+    "embedding",
+    "EmbeddingBackward0",
+    lambda weight, indices, num_weights, padding_idx, scale_grad_by_freq: weight[indices],
+    dtype="keep",
+    nondiff=("indices",),
+    weight=lambda grad, indices, num_weights, padding_idx, scale_grad_by_freq: (
+        embedding_backward_op(grad, indices, num_weights, padding_idx, scale_grad_by_freq)
+    ),
+)
+
+
+# --- padding ------------------------------------------------------------------------------
+
+
+def _np_constant_pad(self: np.ndarray, pad: Any, value: Any) -> np.ndarray:
+    k = len(pad) // 2
+    sl = [slice(None)] * self.ndim
+    widths = [(0, 0)] * self.ndim
+    for i in range(k):
+        ax = self.ndim - 1 - i
+        lo, hi = pad[2 * i], pad[2 * i + 1]
+        n = self.shape[ax]
+        sl[ax] = slice(max(-lo, 0), n - max(-hi, 0))
+        widths[ax] = (max(lo, 0), max(hi, 0))
+    x = self[tuple(sl)]
+    return np.pad(x, widths, constant_values=value)
+
+
+constant_pad_op = defop(
+    "constant_pad_nd",
+    "ConstantPadNdBackward0",
+    _np_constant_pad,
+    dtype="keep",
+    # the adjoint of padding is cropping: constant_pad_nd with the negated pads
+    self=lambda grad, pad: constant_pad_op(grad, tuple(-p for p in pad), 0),
+)
+
+
+def _pad_index(n: int, lo: int, hi: int, mode: str) -> np.ndarray:
+    i = np.arange(-lo, n + hi)
+    if mode == "replicate":
+        return np.clip(i, 0, n - 1)
+    i = np.abs(i)
+    return np.where(i >= n, 2 * (n - 1) - i, i)
+
+
+def _index_pad_fwd(self: np.ndarray, idx: Any) -> np.ndarray:
+    return self[(Ellipsis, *np.ix_(*idx))]
+
+
+def _index_pad_bw_fwd(grad_output: np.ndarray, idx: Any, self_sym_sizes: Any) -> np.ndarray:
+    out = np.zeros(self_sym_sizes, grad_output.dtype)
+    np.add.at(out, (Ellipsis, *np.ix_(*idx)), grad_output)
+    return out
+
+
+def _pad_pair(mode: str, k: int) -> Any:
+    base = {"reflect": "ReflectionPad", "replicate": "ReplicationPad"}[mode]
+    aten = {"reflect": "reflection_pad", "replicate": "replication_pad"}[mode] + f"{k}d"
+    back = defop(
+        aten + "_backward",
+        f"{base}{k}DBackwardBackward0",
+        _index_pad_bw_fwd,
+        dtype="keep",
+        grad_output=lambda grad, idx: fwd(grad, idx, None),
+    )
+    fwd = defop(
+        aten,
+        f"{base}{k}DBackward0",
+        lambda self, idx, self_sym_sizes: _index_pad_fwd(self, idx),
+        dtype="keep",
+        self=lambda grad, self, idx, self_sym_sizes: _dep(back(grad, idx, self_sym_sizes), self),
+    )
+    return fwd
+
+
+index_pad_ops = {(m, k): _pad_pair(m, k) for m in ("reflect", "replicate") for k in (1, 2, 3)}
+
+
+# --- losses -------------------------------------------------------------------------------
+
+
+def _reduce_np(x: np.ndarray, reduction: int) -> np.ndarray:
+    if reduction == 1:
+        return np.asarray(x.mean() if x.size else np.nan, x.dtype)
+    if reduction == 2:
+        return np.asarray(x.sum(), x.dtype)
+    return x
+
+
+def _reduce_grad(grad: Tensor, like: Tensor, reduction: int) -> Tensor:
+    """The incoming grad of a reduced loss, spread to the elementwise loss's shape."""
+    if reduction == 1:
+        return grad.expand(like.shape) / max(like.numel(), 1)
+    if reduction == 2:
+        return grad.expand(like.shape)
+    return grad
+
+
+def _mse_self(grad, self, target, reduction):
+    return _reduce_grad(grad, self, reduction) * (2 * (self - target))
+
+
+mse_loss_op = defop(
+    "mse_loss",
+    "MseLossBackward0",
+    lambda self, target, reduction: _reduce_np((self - target) ** 2, reduction),
+    self=_mse_self,
+    target=lambda grad, self, target, reduction: -_mse_self(grad, self, target, reduction),
+)
+
+
+def _smooth_l1_np(self, target, reduction, beta):
+    d = np.abs(self - target)
+    return _reduce_np(np.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta), reduction)
+
+
+def _smooth_l1_self(grad, self, target, reduction, beta):
+    # torch: d/beta inside (-beta, beta) (so 0 at 0), sign(d) outside
+    d = self - target
+    inner = _where(_abs_np_mask(d, beta), d / beta, _sign(d))
+    return _reduce_grad(grad, self, reduction) * inner
+
+
+def _abs_np_mask(d: Tensor, bound: float) -> Tensor:
+    return (d > -bound) & (d < bound)
+
+
+smooth_l1_loss_op = defop(
+    "smooth_l1_loss",
+    "SmoothL1LossBackward0",
+    _smooth_l1_np,
+    self=_smooth_l1_self,
+    target=lambda grad, self, target, reduction, beta: (
+        -_smooth_l1_self(grad, self, target, reduction, beta)
+    ),
+)
+
+
+def _huber_np(self, target, reduction, delta):
+    d = np.abs(self - target)
+    return _reduce_np(np.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta)), reduction)
+
+
+def _huber_self(grad, self, target, reduction, delta):
+    d = self - target
+    inner = _where(_abs_np_mask(d, delta), d, _sign(d) * delta)
+    return _reduce_grad(grad, self, reduction) * inner
+
+
+huber_loss_op = defop(
+    "huber_loss",
+    "HuberLossBackward0",
+    _huber_np,
+    self=_huber_self,
+    target=lambda grad, self, target, reduction, delta: (
+        -_huber_self(grad, self, target, reduction, delta)
+    ),
+)
+
+
+def _bce_np(self, target, weight, reduction):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        l1 = np.maximum(np.log(self), -100)
+        l0 = np.maximum(np.log1p(-self), -100)
+    loss = -(target * l1 + (1 - target) * l0)
+    if weight is not None:
+        loss = loss * weight
+    return _reduce_np(loss.astype(self.dtype, copy=False), reduction)
+
+
+def _bce_self(grad, self, target, weight, reduction):
+    # torch divides by max((1 - x) * x, 1e-12)
+    den = (1 - self) * self
+    den = _where(den < 1e-12, 1e-12, den)
+    r = _reduce_grad(grad, self, reduction) * (self - target) / den
+    return r * weight if weight is not None else r
+
+
+def _bce_target(grad, self, target, weight, reduction):
+    r = _reduce_grad(grad, self, reduction) * -(P.log(self) - P.log(1 - self))
+    return r * weight if weight is not None else r
+
+
+bce_op = defop(
+    "binary_cross_entropy",
+    "BinaryCrossEntropyBackward0",
+    _bce_np,
+    nondiff=("weight",),
+    self=_bce_self,
+    target=_bce_target,
+)
+
+
+def _np_logsig(x: np.ndarray) -> np.ndarray:
+    return np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
+
+
+def _bce_logits_np(self, target, weight, pos_weight, reduction):
+    lw = 1 if pos_weight is None else (pos_weight - 1) * target + 1
+    loss = (1 - target) * self - lw * _np_logsig(self)
+    if weight is not None:
+        loss = loss * weight
+    return _reduce_np(loss.astype(self.dtype, copy=False), reduction)
+
+
+def _bce_logits_self(grad, self, target, weight, pos_weight, reduction):
+    s = P.sigmoid(self)
+    if pos_weight is not None:
+        t = pos_weight * target
+        r = (t + 1 - target) * s - t
+    else:
+        r = s - target
+    r = _reduce_grad(grad, self, reduction) * r
+    return r * weight if weight is not None else r
+
+
+def _bce_logits_target(grad, self, weight, pos_weight, reduction):
+    r = logsigmoid_op(-self) - logsigmoid_op(self) * pos_weight if pos_weight is not None else -self
+    r = _reduce_grad(grad, self, reduction) * r
+    return r * weight if weight is not None else r
+
+
+bce_logits_op = defop(
+    "binary_cross_entropy_with_logits",
+    "BinaryCrossEntropyWithLogitsBackward0",
+    _bce_logits_np,
+    nondiff=("weight", "pos_weight"),
+    self=_bce_logits_self,
+    target=_bce_logits_target,
+)
+
+
+def nll_coef(
+    shape: tuple[int, ...], target: np.ndarray, weight: Any, ignore_index: int, reduction: int
+) -> np.ndarray:
+    """d(loss)/d(input) for a unit grad, as an array shaped like the input (N, C, ...)."""
+    c = shape[1] if len(shape) >= 2 else shape[0]
+    t = target if len(shape) >= 2 else target.reshape(1)
+    valid = t != ignore_index
+    tc = np.where(valid, t, 0)
+    w = np.ones(c) if weight is None else np.asarray(weight, np.float64)
+    wt = w[tc] * valid
+    coef = np.zeros((t.shape[0], c, *t.shape[1:]))
+    np.put_along_axis(coef, tc[:, None], -wt[:, None], axis=1)
+    if reduction == 1:
+        total = wt.sum()
+        # all targets ignored: the loss is nan (0/0) but the grad stays 0, as torch
+        coef = coef / total if total else coef
+    return coef.reshape(shape)
+
+
+def _nll_fwd(self, target, weight, reduction, ignore_index):
+    coef = nll_coef(self.shape, target, weight, ignore_index, 2) if self.size else None
+    if self.ndim < 2:
+        v = (coef * self).sum() if coef is not None else np.float64(0)
+        if reduction == 1 and coef is not None:
+            with np.errstate(invalid="ignore"):
+                v = v / -coef.sum()
+        return np.asarray(v, self.dtype)
+    with np.errstate(invalid="ignore"):
+        if coef is None:
+            lead = (self.shape[0], *self.shape[2:])
+            per = np.zeros(lead)
+            total = np.nan if reduction == 1 else 0.0
+        else:
+            per = (coef * self).sum(axis=1)
+            total = per.sum()
+            if reduction == 1:
+                total = total / -coef.sum()  # nan when every target is ignored, as torch
+    if reduction == 0:
+        return per.astype(self.dtype) if coef is not None else np.zeros(lead, self.dtype)
+    return np.asarray(total, self.dtype)
+
+
+def _nll_self(grad, self, target, weight, reduction, ignore_index):
+    w = None if weight is None else weight._data
+    coef = nll_coef(tuple(self.shape), target._data, w, ignore_index, reduction)
+    coef = _make(coef.astype(self._data.dtype))
+    if reduction == 0 and self.ndim >= 2:
+        grad = grad.unsqueeze(1)
+    return _dep(coef * grad, self)
+
+
+nll_loss_op = defop(
+    "nll_loss",
+    "NllLossBackward0",
+    _nll_fwd,
+    dtype="keep",
+    nondiff=("target", "weight"),
+    self=_nll_self,
+)
+nll_loss2d_op = defop(
+    "nll_loss2d",
+    "NllLoss2DBackward0",
+    _nll_fwd,
+    dtype="keep",
+    nondiff=("target", "weight"),
+    self=_nll_self,
+)
+
 
 METHODS: dict[str, Any] = {}
 FUNCTIONS: dict[str, Any] = {}
