@@ -1,4 +1,6 @@
-"""Pointwise ops: arithmetic, unary math, activations.
+"""Pointwise ops: arithmetic, unary math (trig, hyperbolic, erf family, logit), binary math
+(atan2, hypot, logaddexp, xlogy, copysign, maximum/fmax, lerp, addcmul/addcdiv), clamp,
+masked_fill, activations, comparisons, predicates, logical and bitwise ops.
 
 Each op is declared once with its forward and one formula per differentiable input, written in
 shadowgrad ops so double backward works. Broadcast gradients are reduced by the engine.
@@ -6,12 +8,14 @@ shadowgrad ops so double backward works. Broadcast gradients are reduced by the 
 
 from __future__ import annotations
 
+import inspect
+import math
 from typing import Any
 
 import numpy as np
 
 from .. import _dtype as D
-from .._tensor import Tensor
+from .._tensor import Tensor, _make
 from .registry import defop, result_type_of
 
 # --- binary arithmetic --------------------------------------------------------------------
@@ -388,11 +392,11 @@ def ge(input: Tensor, other: Any) -> Tensor:
     return _ge(input, other)
 
 
-def bitwise_not(input: Tensor) -> Tensor:
+def bitwise_not(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.bitwise_not`."""
-    if input.dtype.is_floating_point:
-        raise RuntimeError("\"bitwise_not_cpu\" not implemented for 'Float'")
-    return _invert(input)
+    if input.dtype._cat >= 2:
+        raise NotImplementedError(f"\"bitwise_not_cpu\" not implemented for '{input.dtype._short}'")
+    return _out(_invert(input), out, "bitwise_not")
 
 
 # where: the untaken branch still receives a zero grad through its own formula (torch's NaN trap)
@@ -418,6 +422,1069 @@ def where(condition: Tensor, input: Any = None, other: Any = None) -> Any:
             f"{condition.dtype._short}"
         )
     return _where(condition, input, other)
+
+
+# --- more unary math ----------------------------------------------------------------------
+# Forwards run under np.errstate: torch returns inf/nan silently where numpy would warn.
+
+
+def _quiet(fn: Any) -> Any:
+    def forward(*args: Any) -> Any:
+        with np.errstate(all="ignore"):
+            return fn(*args)
+
+    forward.__signature__ = inspect.signature(fn)  # type: ignore[attr-defined]
+    return forward
+
+
+def _half_in_float(fn: Any) -> Any:
+    """Compute float16 in float32 and round once, as torch's CPU kernels do for half."""
+
+    def forward(self: np.ndarray, *rest: Any) -> Any:
+        if self.dtype == np.float16:
+            rest = tuple(r.astype(np.float32) if isinstance(r, np.ndarray) else r for r in rest)
+            return fn(self.astype(np.float32), *rest).astype(np.float16)
+        return fn(self, *rest)
+
+    forward.__signature__ = inspect.signature(fn)  # type: ignore[attr-defined]
+    return forward
+
+
+def _not_for(kernel: str, a: np.ndarray, kinds: str) -> None:
+    """torch's dispatch error for a dtype that a kernel is not compiled for."""
+    if a.dtype.kind in kinds:
+        raise NotImplementedError(
+            f"\"{kernel}\" not implemented for '{D._FROM_NP[a.dtype]._short}'"
+        )
+
+
+def _sign(t: Tensor) -> Tensor:
+    from .rounding import sign
+
+    return sign(t)
+
+
+def _np_abs(self: np.ndarray) -> np.ndarray:
+    _not_for("abs_cpu", self, "b")
+    return np.abs(self)
+
+
+_LN2 = math.log(2.0)
+_LN10 = math.log(10.0)
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+_HALF_SQRT_PI = 0.5 * math.sqrt(math.pi)
+
+# abs at 0 has grad 0: torch's grad * sgn(self)
+abs = defop(
+    "abs", "AbsBackward0", _np_abs, dtype="keep", self=lambda grad, self: grad * _sign(self)
+)
+exp2 = defop(
+    "exp2",
+    "Exp2Backward0",
+    _quiet(lambda self: np.exp2(self)),
+    dtype="float",
+    self=lambda grad, result: grad * result * _LN2,
+)
+expm1 = defop(
+    "expm1",
+    "Expm1Backward0",
+    _quiet(lambda self: np.expm1(self)),
+    dtype="float",
+    self=lambda grad, result: grad * (result + 1),
+)
+log2 = defop(
+    "log2",
+    "Log2Backward0",
+    _quiet(lambda self: np.log2(self)),
+    dtype="float",
+    self=lambda grad, self: grad / (self * _LN2),
+)
+log10 = defop(
+    "log10",
+    "Log10Backward0",
+    _quiet(lambda self: np.log10(self)),
+    dtype="float",
+    self=lambda grad, self: grad / (self * _LN10),
+)
+log1p = defop(
+    "log1p",
+    "Log1PBackward0",
+    _quiet(lambda self: np.log1p(self)),
+    dtype="float",
+    self=lambda grad, self: grad / (self + 1),
+)
+# sqrt at 0 has grad inf (grad / (2 * 0)), as in torch
+sqrt = defop(
+    "sqrt",
+    "SqrtBackward0",
+    _quiet(lambda self: np.sqrt(self)),
+    dtype="float",
+    self=lambda grad, result: grad / (2 * result),
+)
+rsqrt = defop(
+    "rsqrt",
+    "RsqrtBackward0",
+    _quiet(lambda self: np.reciprocal(np.sqrt(self))),
+    dtype="float",
+    self=lambda grad, result: -0.5 * grad * pow(result, 3),
+)
+sin = defop(
+    "sin",
+    "SinBackward0",
+    _quiet(lambda self: np.sin(self)),
+    dtype="float",
+    self=lambda grad, self: grad * cos(self),
+)
+cos = defop(
+    "cos",
+    "CosBackward0",
+    _quiet(lambda self: np.cos(self)),
+    dtype="float",
+    self=lambda grad, self: grad * -sin(self),
+)
+tan = defop(
+    "tan",
+    "TanBackward0",
+    _quiet(lambda self: np.tan(self)),
+    dtype="float",
+    self=lambda grad, result: grad * (1 + pow(result, 2)),
+)
+asin = defop(
+    "asin",
+    "AsinBackward0",
+    _quiet(lambda self: np.arcsin(self)),
+    dtype="float",
+    self=lambda grad, self: grad * rsqrt(-self * self + 1),
+)
+acos = defop(
+    "acos",
+    "AcosBackward0",
+    _quiet(lambda self: np.arccos(self)),
+    dtype="float",
+    self=lambda grad, self: grad * -rsqrt(-self * self + 1),
+)
+atan = defop(
+    "atan",
+    "AtanBackward0",
+    _quiet(lambda self: np.arctan(self)),
+    dtype="float",
+    self=lambda grad, self: grad / (self * self + 1),
+)
+sinh = defop(
+    "sinh",
+    "SinhBackward0",
+    _quiet(lambda self: np.sinh(self)),
+    dtype="float",
+    self=lambda grad, self: grad * cosh(self),
+)
+cosh = defop(
+    "cosh",
+    "CoshBackward0",
+    _quiet(lambda self: np.cosh(self)),
+    dtype="float",
+    self=lambda grad, self: grad * sinh(self),
+)
+asinh = defop(
+    "asinh",
+    "AsinhBackward0",
+    _quiet(lambda self: np.arcsinh(self)),
+    dtype="float",
+    self=lambda grad, self: grad * rsqrt(pow(self, 2) + 1),
+)
+acosh = defop(
+    "acosh",
+    "AcoshBackward0",
+    _quiet(lambda self: np.arccosh(self)),
+    dtype="float",
+    self=lambda grad, self: grad * rsqrt(pow(self, 2) - 1),
+)
+atanh = defop(
+    "atanh",
+    "AtanhBackward0",
+    _quiet(lambda self: np.arctanh(self)),
+    dtype="float",
+    self=lambda grad, self: grad / (1 - pow(self, 2)),
+)
+
+# numpy has no erf: math.erf / math.erfc (libm, correctly rounded to ~1 ulp in float64),
+# applied per element. Float32 and float16 inputs are computed in float64 and rounded once.
+_ERF = np.frompyfunc(math.erf, 1, 1)
+_ERFC = np.frompyfunc(math.erfc, 1, 1)
+
+
+def _np_elementwise(fn: Any, x: np.ndarray) -> np.ndarray:
+    return np.asarray(fn(x.astype(np.float64, copy=False)), dtype=np.float64).astype(x.dtype)
+
+
+def _np_erfinv(self: np.ndarray) -> np.ndarray:
+    # torch's calc_erfinv: a rational first guess, then two Newton steps on erf(x) = y
+    y64 = self.astype(np.float64)
+    with np.errstate(all="ignore"):
+        a = np.abs(y64)
+        z = y64 * y64
+        central = y64 * (((-0.140543331 * z + 0.914624893) * z - 1.645349621) * z + 0.886226899)
+        central /= (((0.012229801 * z - 0.329097515) * z + 1.442710462) * z - 2.118377725) * z + 1
+        w = np.sqrt(-np.log((1.0 - a) / 2.0))
+        tail = ((1.641345311 * w + 3.429567803) * w - 1.624906493) * w - 1.970840454
+        tail = np.copysign(tail, y64) / ((1.637067800 * w + 3.543889200) * w + 1.0)
+        x = np.where(a <= 0.7, central, tail)
+        for _ in range(2):
+            erf_x = np.asarray(_ERF(x), dtype=np.float64)
+            x = x - (erf_x - y64) / (_TWO_OVER_SQRT_PI * np.exp(-x * x))
+        x = np.where(a == 1, np.copysign(np.inf, y64), x)
+        x = np.where(a > 1, np.nan, x)
+    return x.astype(self.dtype)
+
+
+erf = defop(
+    "erf",
+    "ErfBackward0",
+    lambda self: _np_elementwise(_ERF, self),
+    dtype="float",
+    self=lambda grad, self: _TWO_OVER_SQRT_PI * exp(-pow(self, 2)) * grad,
+)
+erfc = defop(
+    "erfc",
+    "ErfcBackward0",
+    lambda self: _np_elementwise(_ERFC, self),
+    dtype="float",
+    self=lambda grad, self: -_TWO_OVER_SQRT_PI * exp(-pow(self, 2)) * grad,
+)
+# torch's formula recomputes erfinv(self) instead of reading the result
+erfinv = defop(
+    "erfinv",
+    "ErfinvBackward0",
+    _np_erfinv,
+    dtype="float",
+    self=lambda grad, self: _HALF_SQRT_PI * exp(pow(erfinv(self), 2)) * grad,
+)
+
+
+@_quiet
+def _np_logit(self: np.ndarray, eps: Any) -> np.ndarray:
+    x = self if eps is None or eps < 0 else np.clip(self, eps, 1 - eps)
+    return np.log(x / (1 - x))
+
+
+def _logit_backward(grad: Tensor, self: Tensor, eps: Any) -> Tensor:
+    # torch's infinitely_differentiable_logit_backward: outside [eps, 1 - eps] the grad is 0
+    # (nan outside [0, 1] without eps); the bounds themselves keep the formula
+    g = grad / (self * (1 - self))
+    if eps is None:
+        return _where((self >= 0) & (self <= 1), g, math.nan)
+    return _where((self >= eps) & (self <= 1 - eps), g, 0.0)
+
+
+_logit = defop("logit", "LogitBackward0", _np_logit, dtype="float", self=_logit_backward)
+
+
+def logit(input: Tensor, eps: float | None = None, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.logit`."""
+    return _out(_logit(input, eps), out, "logit")
+
+
+# --- binary math --------------------------------------------------------------------------
+
+
+def _atan2_recip(self: Tensor, other: Tensor) -> Tensor:
+    # at the origin 1 / (x^2 + y^2) is inf; torch masks it to 0, so the grads are 0 and -0.
+    r = reciprocal(self * self + other * other)
+    return masked_fill(r, isinf(r), 0)
+
+
+_atan2 = defop(
+    "atan2",
+    "Atan2Backward0",
+    _quiet(lambda self, other: np.arctan2(self, other)),
+    dtype="float",
+    self=lambda grad, self, other: grad * other * _atan2_recip(self, other),
+    other=lambda grad, self, other: grad * -self * _atan2_recip(self, other),
+)
+_hypot = defop(
+    "hypot",
+    "HypotBackward0",
+    _quiet(lambda self, other: _hypot_forward(self, other)),
+    self=lambda grad, self, result: grad * self / result,
+    other=lambda grad, other, result: grad * other / result,
+)
+
+
+def _hypot_forward(self: np.ndarray, other: np.ndarray) -> np.ndarray:
+    _not_for("hypot_cpu", self, "biu")
+    return np.hypot(self, other)
+
+
+@_half_in_float
+def _np_logaddexp(self: np.ndarray, other: np.ndarray) -> np.ndarray:
+    _not_for("logaddexp_cpu", self, "biu")
+    # numpy's logaddexp is torch's: max + log1p(exp(-|a - b|)), and inf where a == b == inf
+    return np.logaddexp(self, other)
+
+
+@_half_in_float
+def _np_logaddexp2(self: np.ndarray, other: np.ndarray) -> np.ndarray:
+    _not_for("logaddexp2_cpu", self, "biu")
+    return np.logaddexp2(self, other)
+
+
+_logaddexp = defop(
+    "logaddexp",
+    "LogaddexpBackward0",
+    _quiet(_np_logaddexp),
+    self=lambda grad, self, other: grad / (1 + exp(other - self)),
+    other=lambda grad, self, other: grad / (1 + exp(self - other)),
+)
+_logaddexp2 = defop(
+    "logaddexp2",
+    "Logaddexp2Backward0",
+    _quiet(_np_logaddexp2),
+    self=lambda grad, self, other: grad / (1 + pow(2, other - self)),
+    other=lambda grad, self, other: grad / (1 + pow(2, self - other)),
+)
+
+
+@_quiet
+def _np_xlogy(self: np.ndarray, other: Any) -> np.ndarray:
+    # torch: nan if y is nan, else 0 where x == 0 (even for y == 0), else x * log(y)
+    other = np.asarray(other, self.dtype)  # a Python scalar from the fast path
+    r = self * np.log(other)
+    r = np.where(self == 0, 0, r)
+    return np.where(np.isnan(other), np.nan, r).astype(r.dtype, copy=False)
+
+
+def _xlogy_self_grad(grad: Tensor, self: Tensor, other: Any) -> Tensor:
+    return masked_fill(xlogy(grad, other), (self == 0) & (other <= 0), 0)
+
+
+_xlogy = defop(
+    "xlogy.Tensor",
+    "XlogyBackward0",
+    _np_xlogy,
+    dtype="float",
+    self=_xlogy_self_grad,
+    other=lambda grad, self, other: grad * self / other,
+)
+_xlogy_scalar_self = defop(
+    "xlogy.Scalar_Self",
+    "XlogyBackward1",
+    _np_xlogy,
+    dtype="float",
+    nondiff=("self",),
+    other=lambda grad, self, other: grad * self / other,
+)
+_xlogy_scalar_other = defop(
+    "xlogy.Scalar_Other",
+    "XlogyBackward2",
+    _np_xlogy,
+    dtype="float",
+    nondiff=("other",),
+    self=_xlogy_self_grad,
+)
+
+
+def _copysign_self_grad(grad: Tensor, self: Tensor, result: Tensor) -> Tensor:
+    # torch's copysign_tensor_self_backward: result / self, masked to 0 where self == 0
+    return grad * masked_fill(result / self, self == 0, 0)
+
+
+def _zeros_like(t: Tensor) -> Tensor:
+    from .._creation import zeros_like
+
+    return zeros_like(t)
+
+
+_copysign = defop(
+    "copysign.Tensor",
+    "CopysignBackward0",
+    _quiet(lambda self, other: np.copysign(self, other)),
+    dtype="float",
+    self=_copysign_self_grad,
+    other=lambda grad, other: _zeros_like(other),
+)
+_copysign_scalar = defop(
+    "copysign.Scalar",
+    "CopysignBackward1",
+    _quiet(lambda self, other: np.copysign(self, other)),
+    dtype="float",
+    nondiff=("other",),
+    self=_copysign_self_grad,
+)
+
+
+def _maximum_grad(grad: Tensor, self: Tensor, other: Tensor, lose: Tensor) -> Tensor:
+    # ties split the grad 0.5/0.5; a NaN on either side gives both inputs the full grad
+    return masked_fill(_where(self == other, grad / 2, grad), lose, 0)
+
+
+_maximum = defop(
+    "maximum",
+    "MaximumBackward0",
+    lambda self, other: np.maximum(self, other),
+    self=lambda grad, self, other: _maximum_grad(grad, self, other, self < other),
+    other=lambda grad, self, other: _maximum_grad(grad, self, other, self > other),
+)
+_minimum = defop(
+    "minimum",
+    "MinimumBackward0",
+    lambda self, other: np.minimum(self, other),
+    self=lambda grad, self, other: _maximum_grad(grad, self, other, self > other),
+    other=lambda grad, self, other: _maximum_grad(grad, self, other, self < other),
+)
+# fmax/fmin: ties go to self; a NaN operand loses to the number
+_fmax = defop(
+    "fmax",
+    "FmaxBackward0",
+    lambda self, other: np.fmax(self, other),
+    self=lambda grad, self, other: masked_fill(
+        grad, logical_not((self >= other) | isnan(other)), 0
+    ),
+    other=lambda grad, self, other: masked_fill(grad, (self >= other) | isnan(other), 0),
+)
+_fmin = defop(
+    "fmin",
+    "FminBackward0",
+    lambda self, other: np.fmin(self, other),
+    self=lambda grad, self, other: masked_fill(
+        grad, logical_not((self <= other) | isnan(other)), 0
+    ),
+    other=lambda grad, self, other: masked_fill(grad, (self <= other) | isnan(other), 0),
+)
+
+
+@_half_in_float
+def _np_lerp(self: np.ndarray, end: np.ndarray, weight: Any) -> np.ndarray:
+    # torch's lerp: from whichever end is nearer to the weight (exact at weight 0 and 1)
+    w = np.asarray(weight, self.dtype)
+    d = end - self
+    return np.where(np.abs(w) < 0.5, self + w * d, end - d * (1 - w)).astype(self.dtype)
+
+
+_lerp_scalar = defop(
+    "lerp.Scalar",
+    "LerpBackward0",
+    _np_lerp,
+    dtype="keep",
+    self=lambda grad, weight: grad * (1 - weight),
+    end=lambda grad, weight: grad * weight,
+)
+_lerp_tensor = defop(
+    "lerp.Tensor",
+    "LerpBackward1",
+    _np_lerp,
+    dtype="keep",
+    self=lambda grad, weight: grad * (1 - weight),
+    end=lambda grad, weight: grad * weight,
+    weight=lambda grad, self, end: grad * (end - self),
+)
+
+
+@_half_in_float
+def _np_addcmul(self: np.ndarray, tensor1: np.ndarray, tensor2: np.ndarray, value: Any) -> Any:
+    _not_for("addcmul_cpu_out", self, "b")
+    return self + np.asarray(value, self.dtype) * tensor1 * tensor2
+
+
+@_half_in_float
+def _np_addcdiv(self: np.ndarray, tensor1: np.ndarray, tensor2: np.ndarray, value: Any) -> Any:
+    with np.errstate(all="ignore"):
+        return self + np.asarray(value, self.dtype) * tensor1 / tensor2
+
+
+_addcmul = defop(
+    "addcmul",
+    "AddcmulBackward0",
+    _np_addcmul,
+    self=lambda grad: grad,
+    tensor1=lambda grad, tensor2, value: grad * tensor2 * value,
+    tensor2=lambda grad, tensor1, value: grad * tensor1 * value,
+)
+_addcdiv = defop(
+    "addcdiv",
+    "AddcdivBackward0",
+    _np_addcdiv,
+    self=lambda grad: grad,
+    tensor1=lambda grad, tensor2, value: grad * (value / tensor2),
+    tensor2=lambda grad, tensor1, tensor2, value: -grad * value * tensor1 / (tensor2 * tensor2),
+)
+
+ADDCDIV_INT = (
+    "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will "
+    "perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be "
+    "implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer "
+    "inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv "
+    "behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all "
+    "dtypes."
+)
+
+
+def _np_nan_to_num(self: np.ndarray, nan: Any, posinf: Any, neginf: Any) -> np.ndarray:
+    if self.dtype.kind not in "fc":
+        return self.copy()
+    fi = np.finfo(self.dtype)
+    return np.nan_to_num(
+        self,
+        nan=nan,
+        posinf=fi.max if posinf is None else posinf,
+        neginf=fi.min if neginf is None else neginf,
+    )
+
+
+_nan_to_num = defop(
+    "nan_to_num",
+    "NanToNumBackward0",
+    _np_nan_to_num,
+    dtype="keep",
+    self=lambda grad, self: grad * isfinite(self),
+)
+
+
+def _np_masked_fill(self: np.ndarray, mask: np.ndarray, value: Any) -> np.ndarray:
+    return np.where(mask, value, self).astype(self.dtype, copy=False)
+
+
+_masked_fill = defop(
+    "masked_fill.Scalar",
+    "MaskedFillBackward0",
+    _np_masked_fill,
+    dtype="keep",
+    nondiff=("mask",),
+    self=lambda grad, mask: masked_fill(grad, mask, 0),
+)
+_masked_fill_tensor = defop(
+    "masked_fill.Tensor",
+    "MaskedFillBackward1",
+    _np_masked_fill,
+    dtype="keep",
+    nondiff=("mask",),
+    self=lambda grad, mask: masked_fill(grad, mask, 0),
+    value=lambda grad, mask: _where(mask, grad, 0).sum(),
+)
+
+
+# --- clamp --------------------------------------------------------------------------------
+
+
+def _np_clamp(self: np.ndarray, min: Any, max: Any) -> np.ndarray:
+    r = self
+    if min is not None:
+        r = np.maximum(r, min)
+    if max is not None:
+        r = np.minimum(r, max)
+    return r.copy() if r is self else r
+
+
+def _clamp_mask(self: Tensor, min: Any, max: Any) -> Tensor:
+    # the bounds are inside: grad passes where min <= self <= max (NaN self gets 0)
+    if min is not None and max is not None:
+        return (self >= min) & (self <= max)
+    return self >= min if min is not None else self <= max
+
+
+def _clamp_min_grad(grad: Tensor, self: Tensor, min: Tensor, max: Any) -> Tensor:
+    if max is None:
+        return _where(self < min, grad, 0.0)
+    return _where((self < min) & (min < max), grad, 0.0)
+
+
+def _clamp_max_grad(grad: Tensor, self: Tensor, min: Any, max: Tensor) -> Tensor:
+    if min is None:
+        return _where(self > max, grad, 0.0)
+    return _where((self > max) | (max < min), grad, 0.0)
+
+
+_clamp = defop(
+    "clamp",
+    "ClampBackward1",
+    _np_clamp,
+    nondiff=("min", "max"),
+    self=lambda grad, self, min, max: _where(_clamp_mask(self, min, max), grad, 0.0),
+)
+_clamp_tensor = defop(
+    "clamp.Tensor",
+    "ClampBackward0",
+    _np_clamp,
+    self=lambda grad, self, min, max: _where(_clamp_mask(self, min, max), grad, 0.0),
+    min=_clamp_min_grad,
+    max=_clamp_max_grad,
+)
+_clamp_min = defop(
+    "clamp_min",
+    "ClampMinBackward0",
+    lambda self, min: np.maximum(self, min),
+    nondiff=("min",),
+    self=lambda grad, self, min: _where(self >= min, grad, 0.0),
+)
+_clamp_min_tensor = defop(
+    "clamp_min.Tensor",
+    "ClampMinBackward1",
+    lambda self, min: np.maximum(self, min),
+    self=lambda grad, self, min: _where(self >= min, grad, 0.0),
+    min=lambda grad, self, min: _where(self < min, grad, 0.0),
+)
+_clamp_max = defop(
+    "clamp_max",
+    "ClampMaxBackward0",
+    lambda self, max: np.minimum(self, max),
+    nondiff=("max",),
+    self=lambda grad, self, max: _where(self <= max, grad, 0.0),
+)
+_clamp_max_tensor = defop(
+    "clamp_max.Tensor",
+    "ClampMaxBackward1",
+    lambda self, max: np.minimum(self, max),
+    self=lambda grad, self, max: _where(self <= max, grad, 0.0),
+    max=lambda grad, self, max: _where(self > max, grad, 0.0),
+)
+
+
+def clamp(input: Tensor, min: Any = None, max: Any = None, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.clamp` (scalar bounds: ClampBackward1; tensor bounds: ClampBackward0)."""
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        if not isinstance(min, Tensor | None) or not isinstance(max, Tensor | None):
+            raise _invalid_combination(
+                "clamp",
+                (input, min, max),
+                (
+                    "Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None",
+                    "Tensor input, Number min = None, Number max = None, *, Tensor out = None",
+                ),
+            )
+        r = _clamp_tensor(input, min, max)
+    else:
+        r = _clamp(input, min, max)
+    return _out(r, out, "clamp")
+
+
+def clamp_min(input: Tensor, min: Any, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.clamp_min`."""
+    r = _clamp_min_tensor(input, min) if isinstance(min, Tensor) else _clamp_min(input, min)
+    return _out(r, out, "clamp_min")
+
+
+def clamp_max(input: Tensor, max: Any, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.clamp_max`."""
+    r = _clamp_max_tensor(input, max) if isinstance(max, Tensor) else _clamp_max(input, max)
+    return _out(r, out, "clamp_max")
+
+
+# --- public functions of the binary ops ---------------------------------------------------
+
+
+def _need_tensor(fn: str, v: Any, name: str = "other", pos: int = 2) -> None:
+    if not isinstance(v, Tensor):
+        raise TypeError(
+            f"{fn}(): argument '{name}' (position {pos}) must be Tensor, not {type(v).__name__}"
+        )
+
+
+def _invalid_combination(fn: str, args: tuple[Any, ...], sigs: tuple[str, ...]) -> TypeError:
+    got = ", ".join("Tensor" if isinstance(a, Tensor) else type(a).__name__ for a in args)
+    lines = "".join(f" * ({s})\n" for s in sigs)
+    return TypeError(
+        f"{fn}() received an invalid combination of arguments - got ({got}), but expected one "
+        f"of:\n{lines}"
+    )
+
+
+def atan2(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.atan2`."""
+    _need_tensor("atan2", other)
+    return _out(_atan2(input, other), out, "atan2")
+
+
+def hypot(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.hypot`."""
+    _need_tensor("hypot", other)
+    return _out(_hypot(input, other), out, "hypot")
+
+
+def logaddexp(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.logaddexp`."""
+    _need_tensor("logaddexp", other)
+    return _out(_logaddexp(input, other), out, "logaddexp")
+
+
+def logaddexp2(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.logaddexp2`."""
+    _need_tensor("logaddexp2", other)
+    return _out(_logaddexp2(input, other), out, "logaddexp2")
+
+
+def maximum(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.maximum`."""
+    _need_tensor("maximum", other)
+    return _out(_maximum(input, other), out, "maximum")
+
+
+def minimum(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.minimum`."""
+    _need_tensor("minimum", other)
+    return _out(_minimum(input, other), out, "minimum")
+
+
+def fmax(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.fmax`."""
+    _need_tensor("fmax", other)
+    return _out(_fmax(input, other), out, "fmax")
+
+
+def fmin(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.fmin`."""
+    _need_tensor("fmin", other)
+    return _out(_fmin(input, other), out, "fmin")
+
+
+_XLOGY_SIGS = (
+    "Tensor input, Tensor other, *, Tensor out = None",
+    "Number self, Tensor other, *, Tensor out = None",
+    "Tensor input, Number other, *, Tensor out = None",
+)
+
+
+def xlogy(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.xlogy` (0 where input is 0, even where other is 0)."""
+    if isinstance(input, Tensor):
+        r = _xlogy(input, other) if isinstance(other, Tensor) else _xlogy_scalar_other(input, other)
+    elif isinstance(other, Tensor):
+        r = _xlogy_scalar_self(input, other)
+    else:
+        raise _invalid_combination("xlogy", (input, other), _XLOGY_SIGS)
+    return _out(r, out, "xlogy")
+
+
+def copysign(input: Tensor, other: Any, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.copysign`."""
+    if not isinstance(input, Tensor):
+        raise _invalid_combination(
+            "copysign",
+            (input, other),
+            (
+                "Tensor input, Tensor other, *, Tensor out = None",
+                "Tensor input, Number other, *, Tensor out = None",
+            ),
+        )
+    r = _copysign(input, other) if isinstance(other, Tensor) else _copysign_scalar(input, other)
+    return _out(r, out, "copysign")
+
+
+def lerp(input: Tensor, end: Tensor, weight: Any, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.lerp`."""
+    if not isinstance(end, Tensor):
+        raise _invalid_combination(
+            "lerp",
+            (input, end, weight),
+            (
+                "Tensor input, Tensor end, Tensor weight, *, Tensor out = None",
+                "Tensor input, Tensor end, Number weight, *, Tensor out = None",
+            ),
+        )
+    wt = isinstance(weight, Tensor)
+    dt = input.dtype
+    if dt._cat < 2:
+        kernel = "lerp_kernel_tensor" if wt else "lerp_kernel_scalar"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt._short}'")
+    for name, t in (("end", end), ("weight", weight if wt else None)):
+        if t is not None and t.dtype is not dt:
+            raise RuntimeError(
+                f"expected dtype {D.CPP_NAMES[dt]} for `{name}` but got dtype "
+                f"{D.CPP_NAMES[t.dtype]}"
+            )
+    r = _lerp_tensor(input, end, weight) if wt else _lerp_scalar(input, end, weight)
+    return _out(r, out, "lerp")
+
+
+def addcmul(
+    input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1, out: Tensor | None = None
+) -> Tensor:
+    """Mirrors `torch.addcmul`: input + value * tensor1 * tensor2."""
+    _need_tensor("addcmul", tensor2, "tensor2", 3)
+    return _out(_addcmul(input, tensor1, tensor2, value), out, "addcmul")
+
+
+def addcdiv(
+    input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1, out: Tensor | None = None
+) -> Tensor:
+    """Mirrors `torch.addcdiv`: input + value * tensor1 / tensor2."""
+    _need_tensor("addcdiv", tensor2, "tensor2", 3)
+    if tensor1.dtype._cat < 2 and tensor2.dtype._cat < 2:
+        raise RuntimeError(ADDCDIV_INT)
+    return _out(_addcdiv(input, tensor1, tensor2, value), out, "addcdiv")
+
+
+def nan_to_num(
+    input: Tensor,
+    nan: float = 0.0,
+    posinf: float | None = None,
+    neginf: float | None = None,
+    *,
+    out: Tensor | None = None,
+) -> Tensor:
+    """Mirrors `torch.nan_to_num`."""
+    return _out(_nan_to_num(input, nan, posinf, neginf), out, "nan_to_num")
+
+
+def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
+    """Mirrors `torch.masked_fill` (a tensor value must be 0-d: MaskedFillBackward1)."""
+    if mask.dtype is not D.bool_:
+        raise RuntimeError(
+            "masked_fill_ only supports boolean masks, but got mask with dtype "
+            f"{D.CPP_NAMES[mask.dtype]}"
+        )
+    if isinstance(value, Tensor):
+        if value.ndim != 0:
+            raise RuntimeError(
+                "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                f"{value.ndim} dimension(s)."
+            )
+        return _masked_fill_tensor(input, mask, value)
+    return _masked_fill(input, mask, value)
+
+
+# --- predicates and logical ops (non-differentiable, bool results) -----------------------
+
+
+def isfinite(input: Tensor) -> Tensor:
+    """Mirrors `torch.isfinite`."""
+    return _make(np.isfinite(input._data))
+
+
+def isposinf(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.isposinf`."""
+    a = input._data
+    r = np.isposinf(a) if a.dtype.kind in "fc" else np.zeros(a.shape, np.bool_)
+    return _out(_make(r), out, "isposinf")
+
+
+def isneginf(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.isneginf`."""
+    a = input._data
+    r = np.isneginf(a) if a.dtype.kind in "fc" else np.zeros(a.shape, np.bool_)
+    return _out(_make(r), out, "isneginf")
+
+
+def isreal(input: Tensor) -> Tensor:
+    """Mirrors `torch.isreal`."""
+    a = input._data
+    return _make(np.isreal(a) if a.dtype.kind == "c" else np.ones(a.shape, np.bool_))
+
+
+def signbit(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.signbit`."""
+    a = input._data
+    r = np.zeros(a.shape, np.bool_) if a.dtype == np.bool_ else np.signbit(a)
+    return _out(_make(r), out, "signbit")
+
+
+def isclose(
+    input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+) -> Tensor:
+    """Mirrors `torch.isclose`: |input - other| <= atol + rtol * |other|, or equal."""
+    _need_tensor("isclose", other)
+    if input.dtype is not other.dtype:
+        raise RuntimeError(f"{input.dtype._short} did not match {other.dtype._short}")
+    if rtol < 0:
+        raise RuntimeError(f"rtol must be greater than or equal to zero, but got {_num(rtol)}")
+    if atol < 0:
+        raise RuntimeError(f"atol must be greater than or equal to zero, but got {_num(atol)}")
+    a, b = input._data, other._data
+    close = a == b
+    if a.dtype == np.bool_:
+        return _make(close)
+    with np.errstate(all="ignore"):
+        if equal_nan and a.dtype.kind in "fc":
+            close = close | (np.isnan(a) & np.isnan(b))
+        if rtol != 0 or atol != 0:
+            ft = a.dtype if a.dtype.kind in "fc" else D.get_default_dtype()._np
+            allowed = atol + np.abs(rtol * b.astype(ft))
+            actual = np.abs(a.astype(ft) - b.astype(ft))
+            close = close | (np.isfinite(actual) & (actual <= allowed))
+    return _make(np.asarray(close))
+
+
+def _num(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else str(v)
+
+
+def _logical(np_fn: Any, fn_name: str) -> Any:
+    def op(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+        _need_tensor(fn_name, other)
+        return _out(_make(np.asarray(np_fn(input._data, other._data))), out, fn_name)
+
+    op.__name__ = fn_name
+    op.__doc__ = f"Mirrors `torch.{fn_name}`."
+    return op
+
+
+logical_and = _logical(np.logical_and, "logical_and")
+logical_or = _logical(np.logical_or, "logical_or")
+logical_xor = _logical(np.logical_xor, "logical_xor")
+
+
+def logical_not(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.logical_not`."""
+    return _out(_make(np.logical_not(input._data)), out, "logical_not")
+
+
+def _bitwise(op: Any, fn_name: str) -> Any:
+    def fn(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
+        dt = result_type_of([input, other])
+        if dt._cat >= 2:
+            raise NotImplementedError(f"\"{fn_name}_cpu\" not implemented for '{dt._short}'")
+        if not isinstance(input, Tensor):
+            input, other = other, input
+        return _out(op(input, other), out, fn_name)
+
+    fn.__name__ = fn_name
+    fn.__doc__ = f"Mirrors `torch.{fn_name}`."
+    return fn
+
+
+bitwise_and = _bitwise(_logical_and, "bitwise_and")
+bitwise_or = _bitwise(_logical_or, "bitwise_or")
+bitwise_xor = _bitwise(_logical_xor, "bitwise_xor")
+
+
+def _invert_method(self: Tensor) -> Tensor:
+    if self.dtype._cat >= 2:
+        raise TypeError(
+            "~ (operator.invert) is only implemented on integer and Boolean-type tensors"
+        )
+    return _invert(self)
+
+
+def _unary_out(op: Any, name: str) -> Any:
+    def fn(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+        return _out(op(input), out, name)
+
+    fn.__name__ = name
+    fn.__doc__ = f"Mirrors `torch.{name}`."
+    return fn
+
+
+_UNARY = {
+    "abs": abs,
+    "exp2": exp2,
+    "expm1": expm1,
+    "log2": log2,
+    "log10": log10,
+    "log1p": log1p,
+    "sqrt": sqrt,
+    "rsqrt": rsqrt,
+    "sin": sin,
+    "cos": cos,
+    "tan": tan,
+    "asin": asin,
+    "acos": acos,
+    "atan": atan,
+    "sinh": sinh,
+    "cosh": cosh,
+    "asinh": asinh,
+    "acosh": acosh,
+    "atanh": atanh,
+    "erf": erf,
+    "erfc": erfc,
+    "erfinv": erfinv,
+}
+_UNARY_FUNCTIONS = {name: _unary_out(op, name) for name, op in _UNARY.items()}
+_ALIASES = {
+    "absolute": "abs",
+    "arcsin": "asin",
+    "arccos": "acos",
+    "arctan": "atan",
+    "arcsinh": "asinh",
+    "arccosh": "acosh",
+    "arctanh": "atanh",
+    "arctan2": "atan2",
+    "clip": "clamp",
+}
+_MORE = {
+    "logit": logit,
+    "atan2": atan2,
+    "hypot": hypot,
+    "logaddexp": logaddexp,
+    "logaddexp2": logaddexp2,
+    "maximum": maximum,
+    "minimum": minimum,
+    "fmax": fmax,
+    "fmin": fmin,
+    "xlogy": xlogy,
+    "copysign": copysign,
+    "lerp": lerp,
+    "addcmul": addcmul,
+    "addcdiv": addcdiv,
+    "nan_to_num": nan_to_num,
+    "masked_fill": masked_fill,
+    "clamp": clamp,
+    "clamp_min": clamp_min,
+    "clamp_max": clamp_max,
+    "isfinite": isfinite,
+    "isposinf": isposinf,
+    "isneginf": isneginf,
+    "isreal": isreal,
+    "signbit": signbit,
+    "isclose": isclose,
+    "logical_and": logical_and,
+    "logical_or": logical_or,
+    "logical_xor": logical_xor,
+    "logical_not": logical_not,
+    "bitwise_and": bitwise_and,
+    "bitwise_or": bitwise_or,
+    "bitwise_xor": bitwise_xor,
+}
+# in-place variants torch has (Tensor methods only)
+_INPLACE_NAMES = (
+    *_UNARY,
+    "logit",
+    "atan2",
+    "hypot",
+    "xlogy",
+    "copysign",
+    "lerp",
+    "addcmul",
+    "addcdiv",
+    "nan_to_num",
+    "masked_fill",
+    "clamp",
+    "clamp_min",
+    "clamp_max",
+    "logical_and",
+    "logical_or",
+    "logical_xor",
+    "logical_not",
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_xor",
+)
+
+
+def _more_methods() -> dict[str, Any]:
+    from .inplace import make_inplace, make_iop
+
+    m: dict[str, Any] = {**_UNARY, **_MORE}
+    for alias, name in _ALIASES.items():
+        m[alias] = m[name]
+    inplace = {name + "_": make_inplace(m[name]) for name in _INPLACE_NAMES}
+    for alias, name in _ALIASES.items():
+        inplace[alias + "_"] = inplace[name + "_"]
+    m.update(inplace)
+    m["bitwise_not_"] = make_inplace(bitwise_not)
+    m["__abs__"] = abs
+    m["__and__"] = _binop_check(bitwise_and)
+    m["__or__"] = _binop_check(bitwise_or)
+    m["__xor__"] = _binop_check(bitwise_xor)
+    m["__rand__"] = _binop_check(bitwise_and)
+    m["__ror__"] = _binop_check(bitwise_or)
+    m["__rxor__"] = _binop_check(bitwise_xor)
+    m["__invert__"] = _invert_method
+    m["__iand__"] = make_iop(bitwise_and)
+    m["__ior__"] = make_iop(bitwise_or)
+    m["__ixor__"] = make_iop(bitwise_xor)
+    m["__div__"] = METHODS["__truediv__"]
+    m["__rdiv__"] = METHODS["__rtruediv__"]
+    m["__idiv__"] = make_iop(div)
+    return m
 
 
 # --- Tensor methods -----------------------------------------------------------------------
@@ -553,3 +1620,9 @@ FUNCTIONS = {
     "where": where,
     "bitwise_not": bitwise_not,
 }
+
+
+METHODS.update(_more_methods())
+FUNCTIONS.update(_UNARY_FUNCTIONS)
+FUNCTIONS.update(_MORE)
+FUNCTIONS.update({alias: FUNCTIONS[name] for alias, name in _ALIASES.items()})

@@ -1,8 +1,356 @@
-"""Op family: rounding (being written). See registry.py for how ops are declared."""
+"""Rounding and integer-division ops: floor, ceil, round, trunc, frac, sign, div with a rounding
+mode, floor_divide, remainder, fmod.
+
+Rounding has a zero gradient almost everywhere, and torch says so explicitly (`zeros_like(grad)`)
+rather than leaving the inputs out of the graph. `floor_divide` and `remainder(Scalar, Tensor)`
+have no derivative at all in torch: their outputs get a `NotImplemented` node whose backward
+raises (see Note [NotImplemented nodes]).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-METHODS: dict[str, Any] = {}
-FUNCTIONS: dict[str, Any] = {}
+import numpy as np
+
+from .. import _dtype as D
+from .. import _grad_mode
+from .._creation import zeros_like
+from .._tensor import Tensor
+from ..autograd.graph import Node
+from .inplace import make_inplace, make_iop
+from .pointwise import _binop_check, _half_in_float, _not_for, _out
+from .registry import defop
+
+_GM = _grad_mode.STATE
+_UNSET: Any = object()
+
+
+def _zero_grad(grad: Tensor) -> Tensor:
+    # torch's `zeros_like(grad)`: not `grad * 0`, which would turn an inf grad into nan
+    return zeros_like(grad)
+
+
+# --- rounding -----------------------------------------------------------------------------
+
+
+def _np_round_like(fn: Any, kernel: str) -> Any:
+    def forward(self: np.ndarray) -> np.ndarray:
+        _not_for(kernel, self, "b")
+        if self.dtype.kind in "iu":
+            return self.copy()
+        return fn(self)
+
+    return forward
+
+
+floor = defop(
+    "floor",
+    "FloorBackward0",
+    _np_round_like(np.floor, "floor_vml_cpu"),
+    dtype="keep",
+    self=_zero_grad,
+)
+ceil = defop(
+    "ceil", "CeilBackward0", _np_round_like(np.ceil, "ceil_vml_cpu"), dtype="keep", self=_zero_grad
+)
+trunc = defop(
+    "trunc",
+    "TruncBackward0",
+    _np_round_like(np.trunc, "trunc_vml_cpu"),
+    dtype="keep",
+    self=_zero_grad,
+)
+# np.rint rounds half to even, as torch's nearbyint does
+_round = defop(
+    "round",
+    "RoundBackward0",
+    _np_round_like(np.rint, "round_vml_cpu"),
+    dtype="keep",
+    self=_zero_grad,
+)
+
+
+@_half_in_float
+def _np_round_decimals(self: np.ndarray, decimals: int) -> np.ndarray:
+    _not_for("round_cpu", self, "biu")
+    # torch scales by 10**|decimals| in the tensor's dtype, rounds half to even and scales back
+    if decimals >= 0:
+        f = np.asarray(10.0**decimals, self.dtype)
+        return np.rint(self * f) / f
+    f = np.asarray(10.0**-decimals, self.dtype)
+    return np.rint(self / f) * f
+
+
+_round_decimals = defop(
+    "round.decimals",
+    "RoundBackward1",
+    _np_round_decimals,
+    dtype="keep",
+    self=lambda grad: _zero_grad(grad),
+)
+
+
+def _np_frac(self: np.ndarray) -> np.ndarray:
+    _not_for("frac_cpu", self, "biu")
+    with np.errstate(invalid="ignore"):  # frac(inf) is nan, silently as in torch
+        return self - np.trunc(self)
+
+
+frac = defop("frac", "FracBackward0", _np_frac, dtype="keep", self=lambda grad: grad)
+
+
+def _np_sign(self: np.ndarray) -> np.ndarray:
+    if self.dtype == np.bool_:
+        return self.copy()
+    if self.dtype.kind in "iu":
+        return np.sign(self)
+    # torch's (0 < x) - (x < 0): sign(nan) is 0, unlike np.sign
+    return (self > 0).astype(self.dtype) - (self < 0).astype(self.dtype)
+
+
+sign = defop("sign", "SignBackward0", _np_sign, dtype="keep", self=_zero_grad)
+# for real inputs sgn is sign, and its gradient is zero
+sgn = defop("sgn", "SgnBackward0", _np_sign, dtype="keep", self=_zero_grad)
+
+
+def round(input: Tensor, *, decimals: int = _UNSET, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.round` (`decimals` given, even 0, records RoundBackward1 as torch does)."""
+    if decimals is _UNSET:
+        return _out(_round(input), out, "round")
+    return _out(_round_decimals(input, decimals), out, "round")
+
+
+# --- division with rounding, remainder, fmod ---------------------------------------------
+
+
+def _int_zero_check(other: Any) -> None:
+    if not np.all(other):
+        raise RuntimeError("ZeroDivisionError")
+
+
+@_half_in_float
+def _np_div_floor(self: np.ndarray, other: np.ndarray) -> np.ndarray:
+    _not_for("div_floor_cpu", self, "b")
+    if self.dtype.kind in "iu":
+        _int_zero_check(other)
+        return np.floor_divide(self, other)
+    # numpy's floor_divide is torch's div_floor algorithm (fmod, then correct; x/0 gives x/0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.floor_divide(self, other)
+
+
+def _np_div_trunc(self: np.ndarray, other: np.ndarray) -> np.ndarray:
+    _not_for("div_trunc_cpu", self, "b")
+    if self.dtype.kind in "iu":
+        _int_zero_check(other)
+        # C division: exact, since self - fmod(self, other) is a multiple of other
+        return (self - np.fmod(self, other)) // other
+    # torch rounds the quotient to the dtype (float16 included) before truncating it
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.trunc(np.true_divide(self, other))
+
+
+@_half_in_float
+def _np_remainder(self: np.ndarray, other: np.ndarray) -> np.ndarray:
+    _not_for("remainder_cpu", self, "b")
+    if self.dtype.kind in "iu":
+        _int_zero_check(other)
+        return np.remainder(self, other)
+    # torch: fmod, then add other where the signs differ (so -3 % 3 is -0., as in torch)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        m = np.fmod(self, other)
+        fix = (m != 0) & ((other < 0) != (m < 0))
+        return np.where(fix, m + other, m).astype(m.dtype, copy=False)
+
+
+@_half_in_float
+def _np_fmod(self: np.ndarray, other: np.ndarray) -> np.ndarray:
+    _not_for("fmod_cpu", self, "b")
+    if self.dtype.kind in "iu":
+        _int_zero_check(other)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.fmod(self, other)
+
+
+# div(rounding_mode=...) is recorded (DivBackward2) but its gradient is zero, as in torch
+_div_mode = defop(
+    "div.Tensor_mode",
+    "DivBackward2",
+    lambda self, other, rounding_mode: (
+        _np_div_trunc(self, other) if rounding_mode == "trunc" else _np_div_floor(self, other)
+    ),
+    self=lambda grad: grad * 0,
+    other=lambda grad: grad * 0,
+)
+_floor_divide = defop(
+    "floor_divide", "FloorDivideBackward0", _np_div_floor, nondiff=("self", "other")
+)
+_remainder = defop(
+    "remainder.Tensor",
+    "RemainderBackward1",
+    _np_remainder,
+    self=lambda grad: grad,
+    other=lambda grad, self, other: -grad * div_rounded(self, other, "floor"),
+)
+_remainder_scalar = defop(
+    "remainder.Scalar",
+    "RemainderBackward0",
+    _np_remainder,
+    nondiff=("other",),
+    self=lambda grad: grad,
+)
+_remainder_rscalar = defop(
+    "remainder.Scalar_Tensor",
+    "RemainderScalarTensorBackward",
+    _np_remainder,
+    nondiff=("self", "other"),
+)
+_fmod = defop(
+    "fmod.Tensor",
+    "FmodBackward1",
+    _np_fmod,
+    self=lambda grad: grad,
+    other=lambda grad, self, other: -grad * div_rounded(self, other, "trunc"),
+)
+_fmod_scalar = defop(
+    "fmod.Scalar", "FmodBackward0", _np_fmod, nondiff=("other",), self=lambda grad: grad
+)
+
+
+# Note [NotImplemented nodes]
+# torch records ops that have no derivative formula (floor_divide, remainder(Scalar, Tensor))
+# with a `torch::autograd::NotImplemented` node: the output requires grad and has a grad_fn, and
+# only running backward through it raises. Its edges are those of the tensor inputs.
+class _NotImplementedBase(Node):
+    __slots__ = ("_aten",)
+    _cpp_name = "torch::autograd::NotImplemented"
+
+    def apply(self, grads: list[Any]) -> tuple[Any, ...]:
+        raise RuntimeError(f"derivative for aten::{self._aten} is not implemented")
+
+
+_NotImplementedNode = type(
+    "NotImplemented", (_NotImplementedBase,), {"__slots__": (), "__module__": "builtins"}
+)
+
+
+def _not_implemented(result: Tensor, inputs: tuple[Any, ...], aten: str) -> Tensor:
+    """Attach a NotImplemented node to result when grad mode records it."""
+    if not _GM.grad or result._data.dtype.kind not in "fc":
+        return result
+    ts = [a for a in inputs if isinstance(a, Tensor)]
+    if not any(t._rg for t in ts):
+        return result
+    node = _NotImplementedNode(tuple(t._edge() if t._rg else None for t in ts))
+    node._in_meta = tuple((t._data.shape, D._FROM_NP[t._data.dtype]) if t._rg else None for t in ts)
+    node._aten = aten
+    result._rg = True
+    result._grad_fn = node
+    result._nr = 0
+    return result
+
+
+def _check_mode(rounding_mode: Any) -> None:
+    if rounding_mode not in ("trunc", "floor"):
+        raise RuntimeError(
+            "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+            f"'{rounding_mode}'"
+        )
+
+
+def div_rounded(input: Any, other: Any, rounding_mode: Any) -> Tensor:
+    """`torch.div` with rounding_mode 'trunc' or 'floor' (called by pointwise.div)."""
+    _check_mode(rounding_mode)
+    return _div_mode(input, other, rounding_mode)
+
+
+def floor_divide(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.floor_divide` (not differentiable: see Note [NotImplemented nodes])."""
+    r = _not_implemented(_floor_divide(input, other), (input, other), "floor_divide")
+    return _out(r, out, "floor_divide")
+
+
+def remainder(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.remainder` (Python's modulus: the result has the divisor's sign)."""
+    if not isinstance(input, Tensor):
+        r = _not_implemented(_remainder_rscalar(input, other), (other,), "remainder")
+    elif isinstance(other, Tensor):
+        r = _remainder(input, other)
+    else:
+        r = _remainder_scalar(input, other)
+    return _out(r, out, "remainder")
+
+
+def fmod(input: Tensor, other: Any, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.fmod` (C's fmod: the result has the dividend's sign)."""
+    if not isinstance(input, Tensor):
+        raise TypeError(
+            f"fmod() received an invalid combination of arguments - got "
+            f"({type(input).__name__}, {type(other).__name__}), but expected one of:\n"
+            " * (Tensor input, Tensor other, *, Tensor out = None)\n"
+            " * (Tensor input, Number other, *, Tensor out = None)\n"
+        )
+    r = _fmod(input, other) if isinstance(other, Tensor) else _fmod_scalar(input, other)
+    return _out(r, out, "fmod")
+
+
+def _rfloordiv(self: Tensor, other: Any) -> Tensor:
+    return _not_implemented(_floor_divide(other, self), (self,), "floor_divide")
+
+
+def _rmod(self: Tensor, other: Any) -> Tensor:
+    return remainder(other, self)
+
+
+_INPLACE = {
+    name: make_inplace(fn)
+    for name, fn in {
+        "floor": floor,
+        "ceil": ceil,
+        "trunc": trunc,
+        "fix": trunc,
+        "round": round,
+        "frac": frac,
+        "sign": sign,
+        "sgn": sgn,
+        "floor_divide": floor_divide,
+        "remainder": remainder,
+        "fmod": fmod,
+    }.items()
+}
+
+METHODS: dict[str, Any] = {
+    "floor": floor,
+    "ceil": ceil,
+    "trunc": trunc,
+    "fix": trunc,
+    "round": round,
+    "frac": frac,
+    "sign": sign,
+    "sgn": sgn,
+    "floor_divide": floor_divide,
+    "remainder": remainder,
+    "fmod": fmod,
+    **{name + "_": fn for name, fn in _INPLACE.items()},
+    "__floordiv__": _binop_check(floor_divide),
+    "__rfloordiv__": _binop_check(_rfloordiv),
+    "__mod__": _binop_check(remainder),
+    "__rmod__": _binop_check(_rmod),
+    "__ifloordiv__": make_iop(floor_divide),
+    "__imod__": make_iop(remainder),
+}
+
+FUNCTIONS: dict[str, Any] = {
+    "floor": floor,
+    "ceil": ceil,
+    "trunc": trunc,
+    "fix": trunc,
+    "round": round,
+    "frac": frac,
+    "sign": sign,
+    "sgn": sgn,
+    "floor_divide": floor_divide,
+    "remainder": remainder,
+    "fmod": fmod,
+}
