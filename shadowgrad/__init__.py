@@ -97,6 +97,9 @@ _FUNCTIONS = _install_methods()
 globals().update(_FUNCTIONS)
 
 from . import linalg, nn, optim, utils  # noqa: E402 - these use the namespace built above
+from . import _nn_exports  # noqa: E402
+
+_nn_exports.install(globals())
 
 
 def is_tensor(obj: Any) -> builtins_bool:  # type: ignore[valid-type]
