@@ -96,8 +96,13 @@ short = int16
 _FUNCTIONS = _install_methods()
 globals().update(_FUNCTIONS)
 
-from . import linalg, nn, optim, utils  # noqa: E402 - these use the namespace built above
-from . import _nn_exports  # noqa: E402
+from . import (  # noqa: E402 - these use the namespace built above
+    _nn_exports,
+    linalg,
+    nn,
+    optim,
+    utils,
+)
 
 _nn_exports.install(globals())
 
