@@ -170,8 +170,11 @@ def _wrap(v: Any) -> Tensor:
 
 
 def _check_bool_sub(a: Any, b: Any) -> None:
-    if (isinstance(a, Tensor) and a.dtype is D.bool_) or (
-        isinstance(b, Tensor) and b.dtype is D.bool_
+    if (
+        (isinstance(a, Tensor) and a.dtype is D.bool_)
+        or (isinstance(b, Tensor) and b.dtype is D.bool_)
+        or isinstance(a, bool)
+        or isinstance(b, bool)
     ):
         other_bool = (not isinstance(b, Tensor) and isinstance(b, bool)) or (
             isinstance(b, Tensor) and b.dtype is D.bool_
