@@ -106,6 +106,9 @@ from . import (  # noqa: E402 - these use the namespace built above
 
 _nn_exports.install(globals())
 
+from .nn.modules.module import typename  # noqa: E402
+from .serialization import load, save  # noqa: E402
+
 
 def is_tensor(obj: Any) -> builtins_bool:  # type: ignore[valid-type]
     """Mirrors `torch.is_tensor`."""

@@ -1,0 +1,792 @@
+"""Module: the base class of every layer. Mirrors `torch.nn.Module`."""
+
+from __future__ import annotations
+
+from collections import OrderedDict, namedtuple
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from ..._dtype import dtype as _dtype
+from ..._grad_mode import no_grad
+from ..._tensor import Tensor
+from ...utils.hooks import RemovableHandle
+from ..parameter import Buffer, Parameter
+
+__all__ = ["Module", "register_module_forward_hook", "register_module_forward_pre_hook"]
+
+_global_forward_pre_hooks: dict[int, Callable[..., Any]] = {}
+_global_forward_hooks: dict[int, Callable[..., Any]] = {}
+
+
+def _hook_dict() -> Any:
+    from ...autograd.graph import HookDict
+
+    return HookDict()
+
+
+_GLOBAL_PRE = _hook_dict()
+_GLOBAL_FWD = _hook_dict()
+
+
+def register_module_forward_pre_hook(hook: Callable[..., Any]) -> RemovableHandle:
+    """Mirrors `torch.nn.modules.module.register_module_forward_pre_hook`."""
+    h = RemovableHandle(_GLOBAL_PRE)
+    _GLOBAL_PRE[h.id] = hook
+    return h
+
+
+def register_module_forward_hook(hook: Callable[..., Any]) -> RemovableHandle:
+    """Mirrors `torch.nn.modules.module.register_module_forward_hook`."""
+    h = RemovableHandle(_GLOBAL_FWD)
+    _GLOBAL_FWD[h.id] = hook
+    return h
+
+
+class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return super().__repr__()
+
+    __str__ = __repr__
+
+
+def typename(obj: Any) -> str:
+    """Mirrors `torch.typename`."""
+    if isinstance(obj, Tensor):
+        return obj.type()  # type: ignore[no-any-return]
+    module = getattr(obj, "__module__", "") or ""
+    if hasattr(obj, "__qualname__"):
+        qualname = obj.__qualname__
+    elif hasattr(obj, "__name__"):
+        qualname = obj.__name__
+    else:
+        module = obj.__class__.__module__ or ""
+        qualname = obj.__class__.__qualname__
+    return qualname if module in ("", "builtins") else f"{module}.{qualname}"
+
+
+def _addindent(s_: str, num_spaces: int) -> str:
+    s = s_.split("\n")
+    if len(s) == 1:
+        return s_
+    first = s.pop(0)
+    return first + "\n" + "\n".join((num_spaces * " ") + ln if ln.strip() else "" for ln in s)
+
+
+def _add_hook(hooks: Any, hook: Any, prepend: bool) -> RemovableHandle:
+    h = RemovableHandle(hooks)
+    if prepend:
+        items = list(hooks.items())
+        hooks.clear()
+        hooks[h.id] = hook
+        hooks.update(items)
+    else:
+        hooks[h.id] = hook
+    return h
+
+
+def _forward_unimplemented(self: Module, *input: Any) -> None:
+    raise NotImplementedError(
+        f'Module [{type(self).__name__}] is missing the required "forward" function'
+    )
+
+
+class Module:
+    """Base class for all neural network modules. Mirrors `torch.nn.Module`."""
+
+    training: bool
+    _version: int = 1
+    call_super_init: bool = False
+    forward: Callable[..., Any] = _forward_unimplemented
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if self.call_super_init is False and bool(kwargs):
+            raise TypeError(
+                f"{type(self).__name__}.__init__() got an unexpected keyword argument "
+                f"'{next(iter(kwargs))}'"
+            )
+        if self.call_super_init is False and bool(args):
+            raise TypeError(
+                f"{type(self).__name__}.__init__() takes 1 positional argument but "
+                f"{len(args) + 1} were given"
+            )
+        d = self.__dict__
+        d["training"] = True
+        d["_parameters"] = {}
+        d["_buffers"] = {}
+        d["_non_persistent_buffers_set"] = set()
+        d["_modules"] = {}
+        d["_forward_pre_hooks"] = _hook_dict()
+        d["_forward_pre_hooks_with_kwargs"] = set()
+        d["_forward_hooks"] = _hook_dict()
+        d["_forward_hooks_with_kwargs"] = set()
+        d["_forward_hooks_always_called"] = set()
+        d["_backward_hooks"] = _hook_dict()
+        d["_backward_pre_hooks"] = _hook_dict()
+        d["_state_dict_hooks"] = _hook_dict()
+        d["_load_state_dict_post_hooks"] = _hook_dict()
+
+    # --- registration ------------------------------------------------------------------
+    def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
+        """Mirrors `torch.nn.Module.register_buffer`."""
+        if "_buffers" not in self.__dict__:
+            raise AttributeError("cannot assign buffer before Module.__init__() call")
+        if not isinstance(name, str):
+            raise TypeError(f"buffer name should be a string. Got {typename(name)}")
+        if "." in name:
+            raise KeyError('buffer name can\'t contain "."')
+        if name == "":
+            raise KeyError('buffer name can\'t be empty string ""')
+        if hasattr(self, name) and name not in self._buffers:
+            raise KeyError(f"attribute '{name}' already exists")
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(
+                f"cannot assign '{typename(tensor)}' object to buffer '{name}' "
+                "(torch Tensor or None required)"
+            )
+        if isinstance(tensor, Buffer):
+            persistent = tensor.persistent  # type: ignore[attr-defined]
+        self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
+
+    def register_parameter(self, name: str, param: Parameter | None) -> None:
+        """Mirrors `torch.nn.Module.register_parameter`."""
+        if "_parameters" not in self.__dict__:
+            raise AttributeError("cannot assign parameter before Module.__init__() call")
+        if not isinstance(name, str):
+            raise TypeError(f"parameter name should be a string. Got {typename(name)}")
+        if "." in name:
+            raise KeyError('parameter name can\'t contain "."')
+        if name == "":
+            raise KeyError('parameter name can\'t be empty string ""')
+        if hasattr(self, name) and name not in self._parameters:
+            raise KeyError(f"attribute '{name}' already exists")
+        if param is None:
+            self._parameters[name] = None
+            return
+        if not isinstance(param, Parameter):
+            raise TypeError(
+                f"cannot assign '{typename(param)}' object to parameter '{name}' "
+                "(torch.nn.Parameter or None required)"
+            )
+        if param.grad_fn is not None:
+            raise ValueError(
+                f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must be "
+                f"created explicitly. To express '{name}' as a function of another Tensor, "
+                "compute the value in the forward() method."
+            )
+        self._parameters[name] = param
+
+    def add_module(self, name: str, module: Module | None) -> None:
+        """Mirrors `torch.nn.Module.add_module`."""
+        if not isinstance(module, Module) and module is not None:
+            raise TypeError(f"{typename(module)} is not a Module subclass")
+        if not isinstance(name, str):
+            raise TypeError(f"module name should be a string. Got {typename(name)}")
+        if hasattr(self, name) and name not in self._modules:
+            raise KeyError(f"attribute '{name}' already exists")
+        if "." in name:
+            raise KeyError(f'module name can\'t contain ".", got: {name}')
+        if name == "":
+            raise KeyError('module name can\'t be empty string ""')
+        self._modules[name] = module
+
+    def register_module(self, name: str, module: Module | None) -> None:
+        """Mirrors `torch.nn.Module.register_module`."""
+        self.add_module(name, module)
+
+    def get_submodule(self, target: str) -> Module:
+        """Mirrors `torch.nn.Module.get_submodule`."""
+        if target == "":
+            return self
+        mod: Module = self
+        for item in target.split("."):
+            if not hasattr(mod, item):
+                raise AttributeError(mod._get_name() + " has no attribute `" + item + "`")
+            mod = getattr(mod, item)
+            if not isinstance(mod, Module):
+                raise AttributeError("`" + item + "` is not an nn.Module")
+        return mod
+
+    def get_parameter(self, target: str) -> Parameter:
+        """Mirrors `torch.nn.Module.get_parameter`."""
+        module_path, _, param_name = target.rpartition(".")
+        mod = self.get_submodule(module_path)
+        if not hasattr(mod, param_name):
+            raise AttributeError(mod._get_name() + " has no attribute `" + param_name + "`")
+        param = getattr(mod, param_name)
+        if not isinstance(param, Parameter):
+            raise AttributeError("`" + param_name + "` is not an nn.Parameter")
+        return param
+
+    def get_buffer(self, target: str) -> Tensor:
+        """Mirrors `torch.nn.Module.get_buffer`."""
+        module_path, _, buffer_name = target.rpartition(".")
+        mod = self.get_submodule(module_path)
+        if not hasattr(mod, buffer_name):
+            raise AttributeError(mod._get_name() + " has no attribute `" + buffer_name + "`")
+        buffer = getattr(mod, buffer_name)
+        if buffer_name not in mod._buffers:
+            raise AttributeError("`" + buffer_name + "` is not a buffer")
+        return buffer  # type: ignore[no-any-return]
+
+    # --- attribute protocol ------------------------------------------------------------
+    def __getattr__(self, name: str) -> Any:
+        d = self.__dict__
+        if "_parameters" in d and name in d["_parameters"]:
+            return d["_parameters"][name]
+        if "_buffers" in d and name in d["_buffers"]:
+            return d["_buffers"][name]
+        if "_modules" in d and name in d["_modules"]:
+            return d["_modules"][name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        def remove_from(*dicts_or_sets: Any) -> None:
+            for d in dicts_or_sets:
+                if name in d:
+                    if isinstance(d, dict):
+                        del d[name]
+                    else:
+                        d.discard(name)
+
+        params = self.__dict__.get("_parameters")
+        if isinstance(value, Parameter):
+            if params is None:
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
+            remove_from(
+                self.__dict__, self._buffers, self._modules, self._non_persistent_buffers_set
+            )
+            self.register_parameter(name, value)
+            return
+        if params is not None and name in params:
+            if value is not None:
+                raise TypeError(
+                    f"cannot assign '{typename(value)}' as parameter '{name}' "
+                    "(torch.nn.Parameter or None expected)"
+                )
+            self.register_parameter(name, value)
+            return
+        modules = self.__dict__.get("_modules")
+        if isinstance(value, Module):
+            if modules is None:
+                raise AttributeError("cannot assign module before Module.__init__() call")
+            remove_from(
+                self.__dict__, self._parameters, self._buffers, self._non_persistent_buffers_set
+            )
+            modules[name] = value
+            return
+        if modules is not None and name in modules:
+            if value is not None:
+                raise TypeError(
+                    f"cannot assign '{typename(value)}' as child module '{name}' "
+                    "(torch.nn.Module or None expected)"
+                )
+            modules[name] = value
+            return
+        buffers = self.__dict__.get("_buffers")
+        if isinstance(value, Buffer) or (buffers is not None and name in buffers):
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(
+                    f"cannot assign '{typename(value)}' as buffer '{name}' "
+                    "(torch.nn.Buffer, torch.Tensor or None expected)"
+                )
+            if isinstance(value, Buffer):
+                persistent = value.persistent  # type: ignore[attr-defined]
+            else:
+                persistent = name not in self._non_persistent_buffers_set
+            self.register_buffer(name, value, persistent)
+            return
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        if name in self._parameters:
+            del self._parameters[name]
+        elif name in self._buffers:
+            del self._buffers[name]
+            self._non_persistent_buffers_set.discard(name)
+        elif name in self._modules:
+            del self._modules[name]
+        else:
+            object.__delattr__(self, name)
+
+    def __dir__(self) -> list[str]:
+        keys = [
+            *dir(self.__class__),
+            *self.__dict__,
+            *self._parameters,
+            *self._modules,
+            *self._buffers,
+        ]
+        return sorted(k for k in set(keys) if not k[0].isdigit())
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+    # --- iteration -----------------------------------------------------------------------
+    def _named_members(
+        self,
+        get_members_fn: Callable[[Module], Any],
+        prefix: str = "",
+        recurse: bool = True,
+        remove_duplicate: bool = True,
+    ) -> Iterator[tuple[str, Any]]:
+        memo: set[int] = set()
+        modules = (
+            self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate)
+            if recurse
+            else [(prefix, self)]
+        )
+        for module_prefix, module in modules:
+            for k, v in get_members_fn(module):
+                if v is None or id(v) in memo:
+                    continue
+                if remove_duplicate:
+                    memo.add(id(v))
+                yield module_prefix + ("." if module_prefix else "") + k, v
+
+    def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
+        """Mirrors `torch.nn.Module.parameters`."""
+        for _, param in self.named_parameters(recurse=recurse):
+            yield param
+
+    def named_parameters(
+        self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Parameter]]:
+        """Mirrors `torch.nn.Module.named_parameters`."""
+        yield from self._named_members(
+            lambda m: m._parameters.items(), prefix, recurse, remove_duplicate
+        )
+
+    def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
+        """Mirrors `torch.nn.Module.buffers`."""
+        for _, buf in self.named_buffers(recurse=recurse):
+            yield buf
+
+    def named_buffers(
+        self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Tensor]]:
+        """Mirrors `torch.nn.Module.named_buffers`."""
+        yield from self._named_members(
+            lambda m: m._buffers.items(), prefix, recurse, remove_duplicate
+        )
+
+    def children(self) -> Iterator[Module]:
+        """Mirrors `torch.nn.Module.children`."""
+        for _, module in self.named_children():
+            yield module
+
+    def named_children(self) -> Iterator[tuple[str, Module]]:
+        """Mirrors `torch.nn.Module.named_children`."""
+        memo: set[int] = set()
+        for name, module in self._modules.items():
+            if module is not None and id(module) not in memo:
+                memo.add(id(module))
+                yield name, module
+
+    def modules(self) -> Iterator[Module]:
+        """Mirrors `torch.nn.Module.modules`."""
+        for _, module in self.named_modules():
+            yield module
+
+    def named_modules(
+        self, memo: set[Any] | None = None, prefix: str = "", remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Module]]:
+        """Mirrors `torch.nn.Module.named_modules`."""
+        if memo is None:
+            memo = set()
+        if self in memo:
+            return
+        if remove_duplicate:
+            memo.add(self)
+        yield prefix, self
+        for name, module in self._modules.items():
+            if module is None:
+                continue
+            submodule_prefix = prefix + ("." if prefix else "") + name
+            yield from module.named_modules(memo, submodule_prefix, remove_duplicate)
+
+    # --- modes and conversions -----------------------------------------------------------
+    def train(self, mode: bool = True) -> Module:
+        """Mirrors `torch.nn.Module.train`."""
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        self.training = mode
+        for module in self.children():
+            module.train(mode)
+        return self
+
+    def eval(self) -> Module:
+        """Mirrors `torch.nn.Module.eval`."""
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Module:
+        """Mirrors `torch.nn.Module.requires_grad_`."""
+        for p in self.parameters():
+            p.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Mirrors `torch.nn.Module.zero_grad`."""
+        for p in self.parameters():
+            if p.grad is not None:
+                if set_to_none:
+                    p.grad = None
+                else:
+                    if p.grad.grad_fn is not None:
+                        p.grad.detach_()
+                    else:
+                        p.grad.requires_grad_(False)
+                    p.grad.zero_()
+
+    def apply(self, fn: Callable[[Module], None]) -> Module:
+        """Mirrors `torch.nn.Module.apply`."""
+        for module in self.children():
+            module.apply(fn)
+        fn(self)
+        return self
+
+    def _apply(self, fn: Callable[[Tensor], Tensor], recurse: bool = True) -> Module:
+        # As torch with swap_module_params_on_conversion off: parameters keep their identity
+        # and get the converted data; their grads are converted too.
+        if recurse:
+            for module in self.children():
+                module._apply(fn)
+        for param in self._parameters.values():
+            if param is None:
+                continue
+            with no_grad():
+                param_applied = fn(param)
+            param.data = param_applied
+            if param.grad is not None:
+                with no_grad():
+                    grad_applied = fn(param.grad)
+                param.grad.data = grad_applied
+        for key, buf in self._buffers.items():
+            if buf is not None:
+                self._buffers[key] = fn(buf)
+        return self
+
+    def to(self, *args: Any, **kwargs: Any) -> Module:
+        """Mirrors `torch.nn.Module.to` (dtype and the cpu device)."""
+        dtype = kwargs.get("dtype")
+        for a in args:
+            if isinstance(a, Tensor):
+                dtype = a.dtype
+            elif isinstance(a, _dtype):
+                dtype = a
+        if dtype is not None:
+            if not (dtype.is_floating_point or dtype.is_complex):
+                raise TypeError(
+                    "nn.Module.to only accepts floating point or complex dtypes, but got "
+                    f"desired dtype={dtype}"
+                )
+
+            def convert(t: Tensor) -> Tensor:
+                return t.to(dtype) if t.is_floating_point() or t.is_complex() else t
+
+            return self._apply(convert)
+        return self
+
+    def float(self) -> Module:
+        """Mirrors `torch.nn.Module.float`."""
+        return self._apply(lambda t: t.float() if t.is_floating_point() else t)
+
+    def double(self) -> Module:
+        """Mirrors `torch.nn.Module.double`."""
+        return self._apply(lambda t: t.double() if t.is_floating_point() else t)
+
+    def half(self) -> Module:
+        """Mirrors `torch.nn.Module.half`."""
+        return self._apply(lambda t: t.half() if t.is_floating_point() else t)
+
+    def type(self, dst_type: Any) -> Module:
+        """Mirrors `torch.nn.Module.type`."""
+        return self._apply(lambda t: t.type(dst_type))
+
+    def cpu(self) -> Module:
+        """Mirrors `torch.nn.Module.cpu`."""
+        return self
+
+    def cuda(self, device: Any = None) -> Module:
+        """Mirrors `torch.nn.Module.cuda`; shadowgrad has no CUDA."""
+        raise AssertionError("Torch not compiled with CUDA enabled")
+
+    # --- state dict ----------------------------------------------------------------------
+    def _save_to_state_dict(
+        self, destination: dict[str, Any], prefix: str, keep_vars: bool
+    ) -> None:
+        for name, param in self._parameters.items():
+            if param is not None:
+                destination[prefix + name] = param if keep_vars else param.detach()
+        for name, buf in self._buffers.items():
+            if buf is not None and name not in self._non_persistent_buffers_set:
+                destination[prefix + name] = buf if keep_vars else buf.detach()
+
+    def state_dict(
+        self, *args: Any, destination: Any = None, prefix: str = "", keep_vars: bool = False
+    ) -> dict[str, Any]:
+        """Mirrors `torch.nn.Module.state_dict`."""
+        if args:
+            destination = args[0] if len(args) > 0 else destination
+            prefix = args[1] if len(args) > 1 else prefix
+            keep_vars = args[2] if len(args) > 2 else keep_vars
+        if destination is None:
+            destination = OrderedDict()
+            destination._metadata = OrderedDict()  # type: ignore[attr-defined]
+        meta = getattr(destination, "_metadata", None)
+        if meta is not None:
+            meta[prefix[:-1]] = {"version": self._version}
+        self._save_to_state_dict(destination, prefix, keep_vars)
+        for name, module in self._modules.items():
+            if module is not None:
+                module.state_dict(
+                    destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars
+                )
+        for hook in self._state_dict_hooks.values():
+            hook_result = hook(self, destination, prefix, {})
+            if hook_result is not None:
+                destination = hook_result
+        return destination  # type: ignore[no-any-return]
+
+    def _load_from_state_dict(
+        self,
+        state_dict: dict[str, Any],
+        prefix: str,
+        local_metadata: dict[str, Any],
+        strict: bool,
+        missing_keys: list[str],
+        unexpected_keys: list[str],
+        error_msgs: list[str],
+    ) -> None:
+        persistent = {
+            k: v for k, v in self._buffers.items() if k not in self._non_persistent_buffers_set
+        }
+        local_state = {
+            k: v for k, v in [*self._parameters.items(), *persistent.items()] if v is not None
+        }
+        assign = local_metadata.get("assign_to_params_buffers", False)
+        for name, param in local_state.items():
+            key = prefix + name
+            if key not in state_dict:
+                if strict:
+                    missing_keys.append(key)
+                continue
+            input_param = state_dict[key]
+            if not isinstance(input_param, Tensor):
+                error_msgs.append(
+                    f'While copying the parameter named "{key}", expected torch.Tensor or '
+                    f"Tensor-like object from checkpoint but received {type(input_param)}"
+                )
+                continue
+            if param.ndim == 0 and input_param.ndim == 1 and input_param.shape[0] == 1:
+                input_param = input_param[0]
+            if input_param.shape != param.shape:
+                error_msgs.append(
+                    f"size mismatch for {key}: copying a param with shape {input_param.shape} "
+                    f"from checkpoint, the shape in current model is {param.shape}."
+                )
+                continue
+            try:
+                with no_grad():
+                    if assign:
+                        if isinstance(param, Parameter):
+                            if not isinstance(input_param, Parameter):
+                                input_param = Parameter(input_param, param.requires_grad)
+                            else:
+                                input_param.requires_grad_(param.requires_grad)
+                        setattr(self, name, input_param)
+                    else:
+                        param.copy_(input_param)
+            except Exception as ex:
+                action = "swapping" if False else "copying"
+                error_msgs.append(
+                    f'While {action} the parameter named "{key}", whose dimensions in the model '
+                    f"are {param.size()} and whose dimensions in the checkpoint are "
+                    f"{input_param.size()}, an exception occurred : {ex.args}."
+                )
+        if strict:
+            for key in state_dict:
+                if key.startswith(prefix):
+                    input_name = key[len(prefix) :].split(".", 1)
+                    if input_name[0] not in self._modules and input_name[0] not in local_state:
+                        unexpected_keys.append(key)
+
+    def load_state_dict(
+        self, state_dict: Mapping[str, Any], strict: bool = True, assign: bool = False
+    ) -> _IncompatibleKeys:
+        """Mirrors `torch.nn.Module.load_state_dict`."""
+        if not isinstance(state_dict, Mapping):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+        missing_keys: list[str] = []
+        unexpected_keys: list[str] = []
+        error_msgs: list[str] = []
+        metadata = getattr(state_dict, "_metadata", None)
+        state_dict = OrderedDict(state_dict)
+
+        def load(module: Module, local_state_dict: dict[str, Any], prefix: str = "") -> None:
+            local_metadata = {} if metadata is None else dict(metadata.get(prefix[:-1], {}))
+            if assign:
+                local_metadata["assign_to_params_buffers"] = assign
+            module._load_from_state_dict(
+                local_state_dict,
+                prefix,
+                local_metadata,
+                True,
+                missing_keys,
+                unexpected_keys,
+                error_msgs,
+            )
+            for name, child in module._modules.items():
+                if child is not None:
+                    child_prefix = prefix + name + "."
+                    child_state = {
+                        k: v for k, v in local_state_dict.items() if k.startswith(child_prefix)
+                    }
+                    load(child, child_state, child_prefix)
+            incompatible = _IncompatibleKeys(missing_keys, unexpected_keys)
+            for hook in module._load_state_dict_post_hooks.values():
+                if hook(module, incompatible) is not None:
+                    raise AssertionError(
+                        "Hooks registered with ``register_load_state_dict_post_hook`` are not "
+                        "expected to return new values, if incompatible_keys need to be "
+                        "modified, it should be done inplace."
+                    )
+
+        load(self, state_dict)
+        if strict:
+            if unexpected_keys:
+                error_msgs.insert(
+                    0,
+                    "Unexpected key(s) in state_dict: {}. ".format(
+                        ", ".join(f'"{k}"' for k in unexpected_keys)
+                    ),
+                )
+            if missing_keys:
+                error_msgs.insert(
+                    0,
+                    "Missing key(s) in state_dict: {}. ".format(
+                        ", ".join(f'"{k}"' for k in missing_keys)
+                    ),
+                )
+        if error_msgs:
+            raise RuntimeError(
+                "Error(s) in loading state_dict for {}:\n\t{}".format(
+                    self.__class__.__name__, "\n\t".join(error_msgs)
+                )
+            )
+        return _IncompatibleKeys(missing_keys, unexpected_keys)
+
+    def register_state_dict_post_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """Mirrors `torch.nn.Module.register_state_dict_post_hook`."""
+        return _add_hook(self._state_dict_hooks, hook, False)
+
+    def register_load_state_dict_post_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """Mirrors `torch.nn.Module.register_load_state_dict_post_hook`."""
+        return _add_hook(self._load_state_dict_post_hooks, hook, False)
+
+    # --- hooks and calling ---------------------------------------------------------------
+    def register_forward_pre_hook(
+        self, hook: Callable[..., Any], *, prepend: bool = False, with_kwargs: bool = False
+    ) -> RemovableHandle:
+        """Mirrors `torch.nn.Module.register_forward_pre_hook`."""
+        h = _add_hook(self._forward_pre_hooks, hook, prepend)
+        if with_kwargs:
+            self._forward_pre_hooks_with_kwargs.add(h.id)
+        return h
+
+    def register_forward_hook(
+        self,
+        hook: Callable[..., Any],
+        *,
+        prepend: bool = False,
+        with_kwargs: bool = False,
+        always_call: bool = False,
+    ) -> RemovableHandle:
+        """Mirrors `torch.nn.Module.register_forward_hook`."""
+        h = _add_hook(self._forward_hooks, hook, prepend)
+        if with_kwargs:
+            self._forward_hooks_with_kwargs.add(h.id)
+        if always_call:
+            self._forward_hooks_always_called.add(h.id)
+        return h
+
+    def register_full_backward_pre_hook(
+        self, hook: Callable[..., Any], prepend: bool = False
+    ) -> RemovableHandle:
+        """Mirrors `torch.nn.Module.register_full_backward_pre_hook`.
+
+        Differences: not implemented yet; raises NotImplementedError.
+        """
+        raise NotImplementedError("shadowgrad does not implement module backward hooks yet")
+
+    def register_full_backward_hook(
+        self, hook: Callable[..., Any], prepend: bool = False
+    ) -> RemovableHandle:
+        """Mirrors `torch.nn.Module.register_full_backward_hook`.
+
+        Differences: not implemented yet; raises NotImplementedError.
+        """
+        raise NotImplementedError("shadowgrad does not implement module backward hooks yet")
+
+    def _call_impl(self, *args: Any, **kwargs: Any) -> Any:
+        forward_call = self.forward
+        if not (self._forward_hooks or self._forward_pre_hooks or _GLOBAL_PRE or _GLOBAL_FWD):
+            return forward_call(*args, **kwargs)
+        for hook_id, hook in (*_GLOBAL_PRE.items(), *self._forward_pre_hooks.items()):
+            if hook_id in self._forward_pre_hooks_with_kwargs:
+                out = hook(self, args, kwargs)
+                if out is not None:
+                    if not (isinstance(out, tuple) and len(out) == 2):
+                        raise RuntimeError(
+                            "forward pre-hook must return None or a tuple of (new_args, "
+                            f"new_kwargs), but got {out}."
+                        )
+                    args, kwargs = out
+            else:
+                out = hook(self, args)
+                if out is not None:
+                    args = out if isinstance(out, tuple) else (out,)
+        result = forward_call(*args, **kwargs)
+        for hook_id, hook in (*_GLOBAL_FWD.items(), *self._forward_hooks.items()):
+            if hook_id in self._forward_hooks_with_kwargs:
+                out = hook(self, args, kwargs, result)
+            else:
+                out = hook(self, args, result)
+            if out is not None:
+                result = out
+        return result
+
+    __call__: Callable[..., Any] = _call_impl
+
+    # --- repr ----------------------------------------------------------------------------
+    def _get_name(self) -> str:
+        return self.__class__.__name__
+
+    def extra_repr(self) -> str:
+        """Mirrors `torch.nn.Module.extra_repr`."""
+        return ""
+
+    def __repr__(self) -> str:
+        extra_lines = []
+        extra_repr = self.extra_repr()
+        if extra_repr:
+            extra_lines = extra_repr.split("\n")
+        child_lines = []
+        for key, module in self._modules.items():
+            mod_str = _addindent(repr(module), 2)
+            child_lines.append("(" + key + "): " + mod_str)
+        lines = extra_lines + child_lines
+        main_str = self._get_name() + "("
+        if lines:
+            if len(extra_lines) == 1 and not child_lines:
+                main_str += extra_lines[0]
+            else:
+                main_str += "\n  " + "\n  ".join(lines) + "\n"
+        return main_str + ")"

@@ -1,0 +1,122 @@
+"""Gradient clipping. Mirrors `torch.nn.utils.clip_grad`."""
+
+from __future__ import annotations
+
+import math
+import types
+import warnings
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from ..._creation import from_numpy, tensor
+from ..._grad_mode import no_grad
+from ..._tensor import Tensor
+
+__all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grad_value_"]
+
+
+def _vector_norm(a: np.ndarray, p: float) -> np.ndarray:
+    # Computed in the tensor's own dtype, as torch.linalg.vector_norm does.
+    a = np.abs(a)
+    if p == math.inf:
+        return a.max(initial=0).astype(a.dtype)  # type: ignore[no-any-return]
+    if p == -math.inf:
+        return a.min().astype(a.dtype)  # type: ignore[no-any-return]
+    if p == 0:
+        return np.asarray((a != 0).sum(), dtype=a.dtype)
+    if p == 1:
+        return np.asarray(a.sum(), dtype=a.dtype)
+    if p == 2:
+        return np.sqrt(np.asarray((a * a).sum(), dtype=a.dtype))  # type: ignore[no-any-return]
+    return np.asarray(np.power((a**p).sum(), 1.0 / p), dtype=a.dtype)
+
+
+def _get_total_norm(
+    tensors: Tensor | Iterable[Tensor],
+    norm_type: float = 2.0,
+    error_if_nonfinite: bool = False,
+    foreach: bool | None = None,
+) -> Tensor:
+    tensors = [tensors] if isinstance(tensors, Tensor) else list(tensors)
+    norm_type = float(norm_type)
+    if len(tensors) == 0:
+        return tensor(0.0)
+    norms = [_vector_norm(t.detach().numpy(), norm_type) for t in tensors]
+    dt = np.result_type(*norms)
+    total = _vector_norm(np.stack([n.astype(dt) for n in norms]), norm_type)
+    if error_if_nonfinite and not np.isfinite(total):
+        raise RuntimeError(
+            f"The total norm of order {norm_type} for gradients from `parameters` is non-finite, "
+            "so it cannot be clipped. To disable this error and scale the gradients by the "
+            "non-finite norm anyway, set `error_if_nonfinite=False`"
+        )
+    return from_numpy(np.asarray(total))
+
+
+def clip_grad_norm_(
+    parameters: Tensor | Iterable[Tensor],
+    max_norm: float,
+    norm_type: float = 2.0,
+    error_if_nonfinite: bool = False,
+    foreach: bool | None = None,
+) -> Tensor:
+    """Scale gradients so their total norm is at most max_norm. Mirrors
+    `torch.nn.utils.clip_grad_norm_`."""
+    if isinstance(parameters, Tensor):
+        parameters = [parameters]
+    else:
+        is_generator = isinstance(parameters, types.GeneratorType)
+        parameters = list(parameters)
+        if is_generator and len(parameters) == 0:
+            warnings.warn(
+                "`parameters` is an empty generator, no gradient clipping will occur.",
+                stacklevel=2,
+            )
+    grads = [p.grad for p in parameters if p.grad is not None]
+    total_norm = _get_total_norm(grads, norm_type, error_if_nonfinite, foreach)
+    if not grads:
+        return total_norm
+    coef = float(max_norm) / (total_norm + 1e-6)
+    c = coef.numpy()
+    coef_clamped = from_numpy(np.asarray(np.minimum(c, np.asarray(1.0, dtype=c.dtype))))
+    with no_grad():
+        for g in grads:
+            g.mul_(coef_clamped)
+    return total_norm
+
+
+def clip_grad_norm(
+    parameters: Tensor | Iterable[Tensor],
+    max_norm: float,
+    norm_type: float = 2.0,
+    error_if_nonfinite: bool = False,
+    foreach: bool | None = None,
+) -> Tensor:
+    """Deprecated alias of clip_grad_norm_. Mirrors `torch.nn.utils.clip_grad_norm`."""
+    warnings.warn(
+        "`torch.nn.utils.clip_grad_norm` is now deprecated in favor of "
+        "`torch.nn.utils.clip_grad_norm_`.",
+        FutureWarning,
+        stacklevel=2,
+    )
+    return clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite, foreach)
+
+
+def clip_grad_value_(
+    parameters: Tensor | Iterable[Tensor], clip_value: float, foreach: bool | None = None
+) -> None:
+    """Clamp each gradient to [-clip_value, clip_value].
+
+    Mirrors `torch.nn.utils.clip_grad_value_`.
+    """
+    if isinstance(parameters, Tensor):
+        parameters = [parameters]
+    clip_value = float(clip_value)
+    with no_grad():
+        for p in parameters:
+            g: Any = p.grad
+            if g is not None:
+                a = g.detach().numpy()
+                g.copy_(from_numpy(np.clip(a, -clip_value, clip_value).astype(a.dtype)))

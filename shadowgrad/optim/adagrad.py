@@ -1,0 +1,90 @@
+"""Adagrad. Mirrors `torch.optim.Adagrad` (single-tensor implementation; see
+Note [Optimizer arithmetic])."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .. import _dtype
+from .._creation import full_like, tensor
+from .._grad_mode import no_grad
+from .optimizer import Optimizer, arr, fma, write_param
+
+__all__ = ["Adagrad"]
+
+
+class Adagrad(Optimizer):
+    """Mirrors `torch.optim.Adagrad`."""
+
+    def __init__(
+        self,
+        params: Any,
+        lr: float = 1e-2,
+        lr_decay: float = 0,
+        weight_decay: float = 0,
+        initial_accumulator_value: float = 0,
+        eps: float = 1e-10,
+        foreach: bool | None = None,
+        *,
+        maximize: bool = False,
+        differentiable: bool = False,
+        fused: bool | None = None,
+    ) -> None:
+        if not lr >= 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not lr_decay >= 0.0:
+            raise ValueError(f"Invalid lr_decay value: {lr_decay}")
+        if not weight_decay >= 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if not initial_accumulator_value >= 0.0:
+            raise ValueError(
+                f"Invalid initial_accumulator_value value: {initial_accumulator_value}"
+            )
+        if not eps >= 0.0:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        defaults = {
+            "lr": lr,
+            "lr_decay": lr_decay,
+            "eps": eps,
+            "weight_decay": weight_decay,
+            "initial_accumulator_value": initial_accumulator_value,
+            "foreach": foreach,
+            "maximize": maximize,
+            "differentiable": differentiable,
+            "fused": fused,
+        }
+        super().__init__(params, defaults)
+        for group in self.param_groups:
+            for p in group["params"]:
+                state = self.state[p]
+                state["step"] = tensor(0.0, dtype=_dtype.float32)
+                state["sum"] = full_like(p, initial_accumulator_value)
+
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        """Mirrors `torch.optim.Adagrad.step`."""
+        loss = self._run_closure(closure)
+        for group in self.param_groups:
+            lr = float(group["lr"])
+            wd = group["weight_decay"]
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                state = self.state[p]
+                with no_grad():
+                    state["step"].add_(1)
+                step = state["step"].item()
+                grad = arr(p.grad)
+                param = arr(p)
+                if group["maximize"]:
+                    grad = -grad
+                if wd != 0:
+                    grad = fma(wd, param, grad)
+                clr = lr / (1 + (step - 1) * group["lr_decay"])
+                state_sum = arr(state["sum"])
+                state_sum[...] = fma(1 * grad, grad, state_sum)
+                std = np.sqrt(state_sum) + group["eps"]
+                write_param(p, param + ((-clr) * grad) / std)
+        return loss

@@ -1,0 +1,128 @@
+"""Adam. Mirrors `torch.optim.Adam` (single-tensor update; see Note [Optimizer arithmetic])."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .. import _dtype
+from .._creation import tensor, zeros_like
+from .._grad_mode import no_grad
+from .optimizer import Optimizer, arr, fma, lerp, write_param
+
+__all__ = ["Adam"]
+
+
+class Adam(Optimizer):
+    """Mirrors `torch.optim.Adam`."""
+
+    def __init__(
+        self,
+        params: Any,
+        lr: float = 1e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 0,
+        amsgrad: bool = False,
+        *,
+        foreach: bool | None = None,
+        maximize: bool = False,
+        capturable: bool = False,
+        differentiable: bool = False,
+        fused: bool | None = None,
+        decoupled_weight_decay: bool = False,
+    ) -> None:
+        if not lr >= 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not eps >= 0.0:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if not 0.0 <= betas[0] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+        if not 0.0 <= betas[1] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+        if not weight_decay >= 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if not (isinstance(betas[0], float) and isinstance(betas[1], float)):
+            raise ValueError("betas must be either both floats or both Tensors")
+        defaults = {
+            "lr": lr,
+            "betas": tuple(betas),
+            "eps": eps,
+            "weight_decay": weight_decay,
+            "amsgrad": amsgrad,
+            "maximize": maximize,
+            "foreach": foreach,
+            "capturable": capturable,
+            "differentiable": differentiable,
+            "fused": fused,
+            "decoupled_weight_decay": decoupled_weight_decay,
+        }
+        super().__init__(params, defaults)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault("amsgrad", False)
+            group.setdefault("maximize", False)
+            group.setdefault("foreach", None)
+            group.setdefault("capturable", False)
+            group.setdefault("differentiable", False)
+            group.setdefault("decoupled_weight_decay", False)
+            group.setdefault("fused", None)
+
+    def _init_state(self, p: Any, group: dict[str, Any]) -> dict[str, Any]:
+        state = self.state[p]
+        if len(state) == 0:
+            state["step"] = tensor(0.0, dtype=_dtype.float32)
+            state["exp_avg"] = zeros_like(p)
+            state["exp_avg_sq"] = zeros_like(p)
+            if group["amsgrad"]:
+                state["max_exp_avg_sq"] = zeros_like(p)
+        return state  # type: ignore[no-any-return]
+
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        """Mirrors `torch.optim.Adam.step`."""
+        loss = self._run_closure(closure)
+        for group in self.param_groups:
+            beta1, beta2 = group["betas"]
+            lr = float(group["lr"])
+            wd = group["weight_decay"]
+            eps = group["eps"]
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                if p.grad.is_sparse:
+                    raise RuntimeError(
+                        "Adam does not support sparse gradients, please consider SparseAdam instead"
+                    )
+                state = self._init_state(p, group)
+                grad = arr(p.grad)
+                param = arr(p)
+                if group["maximize"]:
+                    grad = -grad
+                with no_grad():
+                    state["step"].add_(1)
+                step = state["step"].item()
+                if wd != 0:
+                    if group["decoupled_weight_decay"]:
+                        param = param * (1 - lr * wd)
+                    else:
+                        grad = fma(wd, param, grad)
+                exp_avg = arr(state["exp_avg"])
+                exp_avg_sq = arr(state["exp_avg_sq"])
+                exp_avg[...] = lerp(exp_avg, grad, 1 - beta1)
+                exp_avg_sq[...] = fma((1 - beta2) * grad, grad, exp_avg_sq * beta2)
+                bias_correction1 = 1 - beta1**step
+                bias_correction2 = 1 - beta2**step
+                step_size = lr / bias_correction1
+                bias_correction2_sqrt = bias_correction2**0.5
+                if group["amsgrad"]:
+                    max_sq = arr(state["max_exp_avg_sq"])
+                    np.maximum(max_sq, exp_avg_sq, out=max_sq)
+                    denom = np.sqrt(max_sq) / bias_correction2_sqrt + eps
+                else:
+                    denom = np.sqrt(exp_avg_sq) / bias_correction2_sqrt + eps
+                write_param(p, param + ((-step_size) * exp_avg) / denom)
+        return loss

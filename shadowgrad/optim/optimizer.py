@@ -1,0 +1,383 @@
+"""Optimizer base class. Mirrors `torch.optim.Optimizer`.
+
+Note [Optimizer arithmetic]: each optimizer runs torch's single-tensor (foreach=False) update,
+the one torch uses on CPU, with the same operations in the same order and dtype, on the numpy
+arrays behind the tensors; the parameter is written with a public in-place op under no_grad so
+its version counter moves as in torch. Scalars (lr, betas, ...) are Python floats, which numpy
+rounds to the array dtype as torch rounds scalar arguments.
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from copy import deepcopy
+from itertools import chain
+from typing import Any
+
+import numpy as np
+
+from .._creation import from_numpy
+from .._grad_mode import enable_grad, no_grad
+from .._tensor import Tensor
+from ..autograd.graph import HookDict, RemovableHandle
+
+__all__ = ["Optimizer", "required"]
+
+
+class _RequiredParameter:
+    """Singleton class representing a required parameter for an Optimizer."""
+
+    def __repr__(self) -> str:
+        return "<required parameter>"
+
+
+required = _RequiredParameter()
+
+_global_pre_hooks = HookDict()
+_global_post_hooks = HookDict()
+
+
+def register_optimizer_step_pre_hook(hook: Callable[..., Any]) -> RemovableHandle:
+    """Mirrors `torch.optim.optimizer.register_optimizer_step_pre_hook`."""
+    h = RemovableHandle(_global_pre_hooks)
+    _global_pre_hooks[h.id] = hook
+    return h
+
+
+def register_optimizer_step_post_hook(hook: Callable[..., Any]) -> RemovableHandle:
+    """Mirrors `torch.optim.optimizer.register_optimizer_step_post_hook`."""
+    h = RemovableHandle(_global_post_hooks)
+    _global_post_hooks[h.id] = hook
+    return h
+
+
+def _typename(obj: Any) -> str:
+    from ..nn.modules.module import typename
+
+    return typename(obj)
+
+
+def _step_with_hooks(step: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(step)
+    def wrapper(self: Optimizer, *args: Any, **kwargs: Any) -> Any:
+        for pre_hook in chain(_global_pre_hooks.values(), self._optimizer_step_pre_hooks.values()):
+            result = pre_hook(self, args, kwargs)
+            if result is not None:
+                if isinstance(result, tuple) and len(result) == 2:
+                    args, kwargs = result
+                else:
+                    raise RuntimeError(
+                        f"{step} must return None or a tuple of (new_args, new_kwargs), but got "
+                        f"{result}."
+                    )
+        out = step(self, *args, **kwargs)
+        self._opt_called = True
+        for post_hook in chain(
+            self._optimizer_step_post_hooks.values(), _global_post_hooks.values()
+        ):
+            post_hook(self, args, kwargs)
+        return out
+
+    wrapper._hooked = True  # type: ignore[attr-defined]
+    return wrapper
+
+
+def arr(t: Tensor) -> np.ndarray:
+    """The ndarray behind a tensor (shared, not copied)."""
+    return t.detach().numpy()
+
+
+def write_param(param: Tensor, value: np.ndarray) -> None:
+    """Store a new value into a parameter in place. See Note [Optimizer arithmetic]."""
+    with no_grad():
+        param.copy_(from_numpy(value))
+
+
+def fma(a: Any, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """a * b + c rounded once, as torch's vectorised CPU kernels compute `add(alpha=)`,
+    `addcmul` and `lerp`. Exact for float32 (the product is exact in float64); other dtypes
+    round twice."""
+    dt = c.dtype
+    if dt == np.float32:
+        a64 = np.asarray(a, dtype=dt).astype(np.float64)
+        return (a64 * b + c).astype(dt)  # type: ignore[no-any-return]
+    return np.asarray(a, dtype=dt) * b + c  # type: ignore[no-any-return]
+
+
+def lerp(start: np.ndarray, end: np.ndarray, weight: float) -> np.ndarray:
+    """torch.lerp with a scalar weight (torch's formula, fused as in its CPU kernel)."""
+    w = np.asarray(weight, dtype=start.dtype)
+    if abs(float(w)) < 0.5:
+        return fma(w, end - start, start)
+    return fma(w - np.asarray(1, dtype=start.dtype), end - start, end)
+
+
+class Optimizer:
+    """Base class for optimizers. Mirrors `torch.optim.Optimizer`."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        step = cls.__dict__.get("step")
+        if step is not None and not getattr(step, "_hooked", False):
+            cls.step = _step_with_hooks(step)  # type: ignore[method-assign]
+
+    def __init__(self, params: Any, defaults: dict[str, Any]) -> None:
+        self.defaults = defaults
+        self._optimizer_step_pre_hooks: dict[int, Callable[..., Any]] = HookDict()
+        self._optimizer_step_post_hooks: dict[int, Callable[..., Any]] = HookDict()
+        self._optimizer_state_dict_pre_hooks: dict[int, Callable[..., Any]] = HookDict()
+        self._optimizer_state_dict_post_hooks: dict[int, Callable[..., Any]] = HookDict()
+        self._optimizer_load_state_dict_pre_hooks: dict[int, Callable[..., Any]] = HookDict()
+        self._optimizer_load_state_dict_post_hooks: dict[int, Callable[..., Any]] = HookDict()
+        if isinstance(params, Tensor):
+            raise TypeError(
+                "params argument given to the optimizer should be an iterable of Tensors or "
+                "dicts, but got " + _typename(params)
+            )
+        self.state: defaultdict[Any, Any] = defaultdict(dict)
+        self.param_groups: list[dict[str, Any]] = []
+        param_groups = list(params)
+        if len(param_groups) == 0:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(param_groups[0], dict):
+            param_groups = [{"params": param_groups}]
+        for param_group in param_groups:
+            self.add_param_group(param_group)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {
+            "defaults": self.defaults,
+            "state": self.state,
+            "param_groups": self.param_groups,
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        for name in (
+            "_optimizer_step_pre_hooks",
+            "_optimizer_step_post_hooks",
+            "_optimizer_state_dict_pre_hooks",
+            "_optimizer_state_dict_post_hooks",
+            "_optimizer_load_state_dict_pre_hooks",
+            "_optimizer_load_state_dict_post_hooks",
+        ):
+            if name not in self.__dict__:
+                self.__dict__[name] = HookDict()
+
+    def __repr__(self) -> str:
+        format_string = self.__class__.__name__ + " ("
+        for i, group in enumerate(self.param_groups):
+            format_string += "\n"
+            format_string += f"Parameter Group {i}\n"
+            for key in sorted(group.keys()):
+                if key != "params":
+                    format_string += f"    {key}: {group[key]}\n"
+        format_string += ")"
+        return format_string
+
+    def register_step_pre_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """Mirrors `torch.optim.Optimizer.register_step_pre_hook`."""
+        h = RemovableHandle(self._optimizer_step_pre_hooks)  # type: ignore[arg-type]
+        self._optimizer_step_pre_hooks[h.id] = hook
+        return h
+
+    def register_step_post_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """Mirrors `torch.optim.Optimizer.register_step_post_hook`."""
+        h = RemovableHandle(self._optimizer_step_post_hooks)  # type: ignore[arg-type]
+        self._optimizer_step_post_hooks[h.id] = hook
+        return h
+
+    def state_dict(self) -> dict[str, Any]:
+        """Mirrors `torch.optim.Optimizer.state_dict`: parameters become integer indices."""
+        for pre_hook in self._optimizer_state_dict_pre_hooks.values():
+            pre_hook(self)
+        param_mappings: dict[int, int] = {}
+        start_index = 0
+
+        def pack_group(group: dict[str, Any]) -> dict[str, Any]:
+            nonlocal start_index
+            packed = {k: v for k, v in group.items() if k != "params"}
+            param_mappings.update(
+                {
+                    id(p): i
+                    for i, p in enumerate(group["params"], start_index)
+                    if id(p) not in param_mappings
+                }
+            )
+            packed["params"] = [param_mappings[id(p)] for p in group["params"]]
+            start_index += len(packed["params"])
+            return packed
+
+        param_groups = [pack_group(g) for g in self.param_groups]
+        packed_state = {
+            (param_mappings[id(k)] if isinstance(k, Tensor) else k): v
+            for k, v in self.state.items()
+        }
+        state_dict = {"state": packed_state, "param_groups": param_groups}
+        for post_hook in self._optimizer_state_dict_post_hooks.values():
+            hook_result = post_hook(self, state_dict)
+            if hook_result is not None:
+                state_dict = hook_result
+        return state_dict
+
+    @staticmethod
+    def _process_value_according_to_param_policy(
+        param: Tensor, value: Tensor, param_id: int, param_groups: Any, key: Any = None
+    ) -> Tensor:
+        if key == "step":
+            return value
+        if param.is_floating_point():
+            return value.to(dtype=param.dtype)
+        return value
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        """Mirrors `torch.optim.Optimizer.load_state_dict`."""
+        state_dict = state_dict.copy()
+        for pre_hook in self._optimizer_load_state_dict_pre_hooks.values():
+            hook_result = pre_hook(self, state_dict)
+            if hook_result is not None:
+                state_dict = hook_result
+        groups = self.param_groups
+        saved_groups = deepcopy(state_dict["param_groups"])
+        if len(groups) != len(saved_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        param_lens = (len(g["params"]) for g in groups)
+        saved_lens = (len(g["params"]) for g in saved_groups)
+        if any(p_len != s_len for p_len, s_len in zip(param_lens, saved_lens, strict=True)):
+            raise ValueError(
+                "loaded state dict contains a parameter group that doesn't match the size of "
+                "optimizer's group"
+            )
+        id_map = dict(
+            zip(
+                chain.from_iterable(g["params"] for g in saved_groups),
+                chain.from_iterable(g["params"] for g in groups),
+                strict=True,
+            )
+        )
+
+        def _cast(param: Tensor, value: Any, param_id: Any = None, key: Any = None) -> Any:
+            if isinstance(value, Tensor):
+                return Optimizer._process_value_according_to_param_policy(
+                    param, value, param_id, state_dict["param_groups"], key
+                )
+            if isinstance(value, dict):
+                return {k: _cast(param, v, param_id=param_id, key=k) for k, v in value.items()}
+            if isinstance(value, Iterable) and not isinstance(value, str):
+                return type(value)(_cast(param, v, param_id=param_id) for v in value)  # type: ignore[call-arg]
+            return value
+
+        state: defaultdict[Any, Any] = defaultdict(dict)
+        for k, v in state_dict["state"].items():
+            if k in id_map:
+                param = id_map[k]
+                state[param] = _cast(param, v, param_id=k)
+            else:
+                state[k] = v
+
+        def update_group(group: dict[str, Any], new_group: dict[str, Any]) -> dict[str, Any]:
+            new_group["params"] = group["params"]
+            if "param_names" in group and "param_names" not in new_group:
+                new_group["param_names"] = group["param_names"]
+            return new_group
+
+        param_groups = [update_group(g, ng) for g, ng in zip(groups, saved_groups, strict=True)]
+        self.__setstate__({"state": state, "param_groups": param_groups})
+        for post_hook in self._optimizer_load_state_dict_post_hooks.values():
+            post_hook(self)
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Mirrors `torch.optim.Optimizer.zero_grad`."""
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is not None:
+                    if set_to_none:
+                        p.grad = None
+                    else:
+                        if p.grad.grad_fn is not None:
+                            p.grad.detach_()
+                        else:
+                            p.grad.requires_grad_(False)
+                        p.grad.zero_()
+
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        """Mirrors `torch.optim.Optimizer.step`."""
+        raise NotImplementedError
+
+    def _run_closure(self, closure: Callable[[], Any] | None) -> Any:
+        if closure is None:
+            return None
+        with enable_grad():
+            return closure()
+
+    def add_param_group(self, param_group: dict[str, Any]) -> None:
+        """Mirrors `torch.optim.Optimizer.add_param_group`."""
+        if not isinstance(param_group, dict):
+            raise TypeError(f"param_group must be a dict, but got {type(param_group)}")
+        params = param_group["params"]
+        if isinstance(params, Tensor):
+            param_group["params"] = [params]
+        elif isinstance(params, set):
+            raise TypeError(
+                "optimizer parameters need to be organized in ordered collections, but the "
+                "ordering of tensors in sets will change between runs. Please use a list instead."
+            )
+        else:
+            param_group["params"] = list(params)
+        tensors = []
+        names = []
+        for param in param_group["params"]:
+            if isinstance(param, tuple):
+                names.append(param[0])
+                tensors.append(param[1])
+            else:
+                tensors.append(param)
+        param_group["params"] = tensors
+        if names:
+            if len(names) == len(tensors):
+                param_group["param_names"] = names
+            else:
+                raise ValueError(
+                    "all optimizer params should be with/without names. Some param names are "
+                    "missing"
+                )
+        for param in param_group["params"]:
+            if not isinstance(param, Tensor):
+                raise TypeError(
+                    "optimizer can only optimize Tensors, but one of the params is "
+                    + _typename(param)
+                )
+            if not self.defaults.get("differentiable", None) and not (
+                param.is_leaf or param.retains_grad
+            ):
+                raise ValueError("can't optimize a non-leaf Tensor")
+        for name, default in self.defaults.items():
+            if default is required and name not in param_group:
+                raise ValueError(
+                    "parameter group didn't specify a value of required optimization parameter "
+                    + name
+                )
+            param_group.setdefault(name, default)
+        params = param_group["params"]
+        if len(params) != len({id(p) for p in params}):
+            warnings.warn(
+                "optimizer contains a parameter group with duplicate parameters; in future, this "
+                "will cause an error; see github.com/pytorch/pytorch/issues/40967 for more "
+                "information",
+                stacklevel=3,
+            )
+        param_set: set[int] = set()
+        for group in self.param_groups:
+            param_set.update(id(p) for p in group["params"])
+            if ("param_names" in param_group) != ("param_names" in group):
+                txt = "with names" if "param_names" in param_group else "without names"
+                raise ValueError(
+                    "all optimizer param groups should be with/without names. cannot add param "
+                    f"group {txt} to the optimizer"
+                )
+        if not param_set.isdisjoint(id(p) for p in param_group["params"]):
+            raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(param_group)

@@ -1,0 +1,106 @@
+"""RMSprop. Mirrors `torch.optim.RMSprop` (single-tensor implementation; see
+Note [Optimizer arithmetic])."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .. import _dtype
+from .._creation import tensor, zeros_like
+from .._grad_mode import no_grad
+from .optimizer import Optimizer, arr, fma, lerp, write_param
+
+__all__ = ["RMSprop"]
+
+
+class RMSprop(Optimizer):
+    """Mirrors `torch.optim.RMSprop`."""
+
+    def __init__(
+        self,
+        params: Any,
+        lr: float = 1e-2,
+        alpha: float = 0.99,
+        eps: float = 1e-8,
+        weight_decay: float = 0,
+        momentum: float = 0,
+        centered: bool = False,
+        capturable: bool = False,
+        foreach: bool | None = None,
+        maximize: bool = False,
+        differentiable: bool = False,
+    ) -> None:
+        if not lr >= 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not eps >= 0.0:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if not momentum >= 0.0:
+            raise ValueError(f"Invalid momentum value: {momentum}")
+        if not weight_decay >= 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if not alpha >= 0.0:
+            raise ValueError(f"Invalid alpha value: {alpha}")
+        defaults = {
+            "lr": lr,
+            "momentum": momentum,
+            "alpha": alpha,
+            "eps": eps,
+            "centered": centered,
+            "weight_decay": weight_decay,
+            "capturable": capturable,
+            "foreach": foreach,
+            "maximize": maximize,
+            "differentiable": differentiable,
+        }
+        super().__init__(params, defaults)
+
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        """Mirrors `torch.optim.RMSprop.step`."""
+        loss = self._run_closure(closure)
+        for group in self.param_groups:
+            lr = float(group["lr"])
+            alpha = group["alpha"]
+            eps = group["eps"]
+            wd = group["weight_decay"]
+            momentum = group["momentum"]
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                if p.grad.is_sparse:
+                    raise RuntimeError("RMSprop does not support sparse gradients")
+                state = self.state[p]
+                if len(state) == 0:
+                    state["step"] = tensor(0.0, dtype=_dtype.float32)
+                    state["square_avg"] = zeros_like(p)
+                    if momentum > 0:
+                        state["momentum_buffer"] = zeros_like(p)
+                    if group["centered"]:
+                        state["grad_avg"] = zeros_like(p)
+                with no_grad():
+                    state["step"].add_(1)
+                grad = arr(p.grad)
+                param = arr(p)
+                if group["maximize"]:
+                    grad = -grad
+                if wd != 0:
+                    grad = fma(wd, param, grad)
+                square_avg = arr(state["square_avg"])
+                square_avg[...] = fma((1 - alpha) * grad, grad, square_avg * alpha)
+                if group["centered"]:
+                    grad_avg = arr(state["grad_avg"])
+                    grad_avg[...] = lerp(grad_avg, grad, 1 - alpha)
+                    avg = np.sqrt(fma((-1) * grad_avg, grad_avg, square_avg))
+                else:
+                    avg = np.sqrt(square_avg)
+                avg += eps
+                if momentum > 0:
+                    buf = arr(state["momentum_buffer"])
+                    buf *= momentum
+                    buf += (1 * grad) / avg
+                    write_param(p, fma(-lr, buf, param))
+                else:
+                    write_param(p, param + ((-lr) * grad) / avg)
+        return loss

@@ -1,0 +1,89 @@
+"""SGD. Mirrors `torch.optim.SGD` (single-tensor update; see Note [Optimizer arithmetic])."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .._creation import from_numpy
+from .optimizer import Optimizer, arr, fma, write_param
+
+__all__ = ["SGD"]
+
+
+class SGD(Optimizer):
+    """Stochastic gradient descent, optionally with momentum. Mirrors `torch.optim.SGD`."""
+
+    def __init__(
+        self,
+        params: Any,
+        lr: float = 1e-3,
+        momentum: float = 0,
+        dampening: float = 0,
+        weight_decay: float = 0,
+        nesterov: bool = False,
+        *,
+        maximize: bool = False,
+        foreach: bool | None = None,
+        differentiable: bool = False,
+        fused: bool | None = None,
+    ) -> None:
+        if lr < 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if momentum < 0.0:
+            raise ValueError(f"Invalid momentum value: {momentum}")
+        if weight_decay < 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        defaults = {
+            "lr": lr,
+            "momentum": momentum,
+            "dampening": dampening,
+            "weight_decay": weight_decay,
+            "nesterov": nesterov,
+            "maximize": maximize,
+            "foreach": foreach,
+            "differentiable": differentiable,
+            "fused": fused,
+        }
+        if nesterov and (momentum <= 0 or dampening != 0):
+            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+        super().__init__(params, defaults)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault("nesterov", False)
+            group.setdefault("maximize", False)
+            group.setdefault("foreach", None)
+            group.setdefault("differentiable", False)
+            group.setdefault("fused", False)
+
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        """Mirrors `torch.optim.SGD.step`."""
+        loss = self._run_closure(closure)
+        for group in self.param_groups:
+            lr = float(group["lr"])
+            wd = group["weight_decay"]
+            momentum = group["momentum"]
+            dampening = group["dampening"]
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                grad = arr(p.grad)
+                param = arr(p)
+                if group["maximize"]:
+                    grad = -grad
+                if wd != 0:
+                    grad = fma(wd, param, grad)
+                if momentum != 0:
+                    state = self.state[p]
+                    buf = state.get("momentum_buffer")
+                    if buf is None:
+                        buf = from_numpy(grad.copy())
+                        state["momentum_buffer"] = buf
+                    else:
+                        b = arr(buf)
+                        b[...] = fma(1 - dampening, grad, b * momentum)
+                    grad = fma(momentum, arr(buf), grad) if group["nesterov"] else arr(buf)
+                write_param(p, fma(-lr, grad, param))
+        return loss

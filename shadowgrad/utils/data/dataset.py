@@ -1,0 +1,128 @@
+"""Dataset, TensorDataset, Subset, ConcatDataset, random_split.
+
+Mirrors `torch.utils.data.dataset`.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import warnings
+from collections.abc import Sequence
+from itertools import accumulate
+from typing import Any
+
+from ..._random import Generator, default_generator, randperm
+from ..._tensor import Tensor
+
+__all__ = ["ConcatDataset", "Dataset", "Subset", "TensorDataset", "random_split"]
+
+
+class Dataset:
+    """An abstract map-style dataset. Mirrors `torch.utils.data.Dataset`."""
+
+    def __getitem__(self, index: Any) -> Any:
+        raise NotImplementedError("Subclasses of Dataset should implement __getitem__.")
+
+    def __add__(self, other: Dataset) -> ConcatDataset:
+        return ConcatDataset([self, other])
+
+
+class IterableDataset(Dataset):
+    """An iterable-style dataset. Mirrors `torch.utils.data.IterableDataset`."""
+
+    def __iter__(self) -> Any:
+        raise NotImplementedError("Subclasses of IterableDataset should implement __iter__.")
+
+
+class TensorDataset(Dataset):
+    """Samples are the index-th rows of each tensor. Mirrors `torch.utils.data.TensorDataset`."""
+
+    def __init__(self, *tensors: Tensor) -> None:
+        if any(tensors[0].size(0) != tensor.size(0) for tensor in tensors):
+            raise AssertionError("Size mismatch between tensors")
+        self.tensors = tensors
+
+    def __getitem__(self, index: Any) -> tuple[Any, ...]:
+        return tuple(tensor[index] for tensor in self.tensors)
+
+    def __len__(self) -> int:
+        return self.tensors[0].size(0)  # type: ignore[no-any-return]
+
+
+class ConcatDataset(Dataset):
+    """Mirrors `torch.utils.data.ConcatDataset`."""
+
+    def __init__(self, datasets: Any) -> None:
+        self.datasets = list(datasets)
+        if len(self.datasets) == 0:
+            raise AssertionError("datasets should not be an empty iterable")
+        for d in self.datasets:
+            if isinstance(d, IterableDataset):
+                raise AssertionError("ConcatDataset does not support IterableDataset")
+        self.cumulative_sizes = list(accumulate(len(d) for d in self.datasets))
+
+    def __len__(self) -> int:
+        return self.cumulative_sizes[-1]
+
+    def __getitem__(self, idx: int) -> Any:
+        if idx < 0:
+            if -idx > len(self):
+                raise ValueError("absolute value of index should not exceed dataset length")
+            idx = len(self) + idx
+        dataset_idx = bisect.bisect_right(self.cumulative_sizes, idx)
+        sample_idx = idx if dataset_idx == 0 else idx - self.cumulative_sizes[dataset_idx - 1]
+        return self.datasets[dataset_idx][sample_idx]
+
+
+class Subset(Dataset):
+    """The dataset restricted to `indices`. Mirrors `torch.utils.data.Subset`."""
+
+    def __init__(self, dataset: Any, indices: Sequence[int]) -> None:
+        self.dataset = dataset
+        self.indices = indices
+
+    def __getitem__(self, idx: Any) -> Any:
+        if isinstance(idx, list):
+            return self.dataset[[self.indices[i] for i in idx]]
+        return self.dataset[self.indices[idx]]
+
+    def __getitems__(self, indices: list[int]) -> list[Any]:
+        if callable(getattr(self.dataset, "__getitems__", None)):
+            return self.dataset.__getitems__([self.indices[idx] for idx in indices])  # type: ignore[no-any-return]
+        return [self.dataset[self.indices[idx]] for idx in indices]
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+
+def random_split(
+    dataset: Any, lengths: Sequence[int | float], generator: Generator | None = default_generator
+) -> list[Subset]:
+    """Split into non-overlapping random subsets. Mirrors `torch.utils.data.random_split`.
+
+    Differences: the permutation comes from shadowgrad's generator, so it differs from torch's.
+    """
+    if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
+        subset_lengths: list[int] = []
+        for i, frac in enumerate(lengths):
+            if frac < 0 or frac > 1:
+                raise ValueError(f"Fraction at index {i} is not between 0 and 1")
+            subset_lengths.append(math.floor(len(dataset) * frac))
+        remainder = len(dataset) - sum(subset_lengths)
+        for i in range(remainder):
+            subset_lengths[i % len(subset_lengths)] += 1
+        lengths = subset_lengths
+        for i, length in enumerate(lengths):
+            if length == 0:
+                warnings.warn(
+                    f"Length of split at index {i} is 0. This might result in an empty dataset.",
+                    stacklevel=2,
+                )
+    if sum(lengths) != len(dataset):
+        raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
+    indices = randperm(sum(lengths), generator=generator).tolist()  # type: ignore[arg-type]
+    return [
+        Subset(dataset, indices[offset - length : offset])
+        for offset, length in zip(accumulate(lengths), lengths, strict=True)  # type: ignore[arg-type]
+    ]
