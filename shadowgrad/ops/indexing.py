@@ -1,8 +1,891 @@
-"""Op family: indexing (being written). See registry.py for how ops are declared."""
+"""Indexing: `__getitem__`/`__setitem__`, gather/scatter, index_* and masked ops, take, nonzero.
+
+Basic indices decompose into select/slice/unsqueeze views as torch's do; tensor and mask indices
+become one `index` (IndexBackward0) or `index_put` (IndexPutBackward0) call on the sliced result.
+Index tensors are passed to the ops as plain ndarrays: they are never differentiable.
+"""
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
-METHODS: dict[str, Any] = {}
-FUNCTIONS: dict[str, Any] = {}
+import numpy as np
+
+from .._tensor import Tensor, _make
+from . import shape as S
+from ._util import shape_str, wrap_dim
+from .inplace import apply_inplace, fill_
+from .registry import defop
+
+_INT_KINDS = "iu"
+
+
+def _zeros(sizes: Any, like: Tensor) -> Tensor:
+    return _make(np.zeros(sizes, like._data.dtype))
+
+
+# --- index / index_put: the advanced-indexing kernels ----------------------------------------
+
+
+def _index_put_fwd(
+    self: np.ndarray, indices: tuple[Any, ...], values: np.ndarray, accumulate: bool
+) -> np.ndarray:
+    out = self.copy()
+    if accumulate:
+        np.add.at(out, indices, values)
+    else:
+        out[indices] = values
+    return out
+
+
+# Duplicate indices: the values grad is grad[indices], so each source element gets its own grad.
+_index_put = defop(
+    "index_put",
+    "IndexPutBackward0",
+    _index_put_fwd,
+    dtype="keep",
+    self=lambda grad, indices, accumulate: (
+        grad if accumulate else _index_put(grad, indices, _zero_like0(grad), False)
+    ),
+    values=lambda grad, indices: _index(grad, indices, tuple(grad._data.shape)),
+)
+
+
+def _zero_like0(t: Tensor) -> Tensor:
+    return _make(np.zeros((), t._data.dtype))
+
+
+# Repeated indices accumulate in backward (index_put with accumulate=True), as in torch.
+_index = defop(
+    "index.Tensor",
+    "IndexBackward0",
+    lambda self, indices, self_sym_sizes: self[indices],
+    dtype="keep",
+    self=lambda grad, indices, self_sym_sizes: _index_put(
+        _zeros(self_sym_sizes, grad), indices, grad, True
+    ),
+)
+
+
+# --- parsing an index ---------------------------------------------------------------------
+
+_BAD_INDEX = (
+    "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid "
+    "indices (got {})"
+)
+
+
+def _as_index_array(v: Any) -> np.ndarray:
+    """A tensor/list index as an ndarray (bool or integer), with torch's dtype errors."""
+    if isinstance(v, Tensor):
+        a = v._data
+    else:
+        try:
+            a = np.asarray(
+                [x._data if isinstance(x, Tensor) else x for x in v]
+                if isinstance(v, (list, tuple))
+                else v
+            )
+        except ValueError:
+            raise IndexError(_BAD_INDEX.format(type(v).__name__)) from None
+        if a.size == 0 and a.dtype.kind == "f":
+            a = a.astype(np.int64)
+    if a.dtype == np.uint8 and isinstance(v, Tensor):
+        warnings.warn(
+            "indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool "
+            "instead.",
+            UserWarning,
+            stacklevel=4,
+        )
+        a = a.astype(np.bool_)
+    if a.dtype.kind not in "biu":
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    return a
+
+
+def _is_seq_tuple(index: list[Any]) -> bool:
+    # numpy's legacy rule, kept by torch (with a deprecation warning): a list holding a slice,
+    # None, Ellipsis or a sequence is a tuple of indices
+    return any(
+        isinstance(i, (slice, list, tuple))
+        or i is None
+        or i is Ellipsis
+        or (isinstance(i, Tensor) and i.ndim > 0)
+        for i in index
+    )
+
+
+def _normalize(index: Any) -> tuple[Any, ...]:
+    if isinstance(index, tuple):
+        return index
+    if isinstance(index, list) and _is_seq_tuple(index):
+        warnings.warn(
+            "Using a non-tuple sequence for multidimensional indexing is deprecated and will be "
+            "changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this "
+            "will be interpreted as tensor index, x[torch.tensor(seq)], which will result either "
+            "in an error or a different result",
+            UserWarning,
+            stacklevel=3,
+        )
+        return tuple(index)
+    return (index,)
+
+
+def _is_int(i: Any) -> bool:
+    if isinstance(i, bool):
+        return False
+    if isinstance(i, (int, np.integer)):
+        return True
+    return isinstance(i, Tensor) and i.ndim == 0 and i._data.dtype.kind in _INT_KINDS
+
+
+def _is_bool(i: Any) -> bool:
+    return isinstance(i, (bool, np.bool_)) or (
+        isinstance(i, Tensor) and i.ndim == 0 and i._data.dtype == np.bool_
+    )
+
+
+def _consumed(i: Any) -> int:
+    if i is None or i is Ellipsis or _is_bool(i):
+        return 0
+    if isinstance(i, Tensor) and i._data.dtype in (np.bool_, np.uint8):
+        return i.ndim
+    return 1
+
+
+def _slice_bounds(s: slice, n: int) -> tuple[int, int, int]:
+    step = 1 if s.step is None else int(s.step)
+    if step <= 0:
+        raise ValueError("step must be greater than zero")
+    start, stop, _ = slice(s.start, s.stop, step).indices(n)
+    return start, max(stop, start), step
+
+
+def _apply_slicing(
+    self: Tensor, index: tuple[Any, ...], setting: bool
+) -> tuple[Tensor, list[Any], bool]:
+    """Apply the basic part of an index; returns the view, the advanced part and whether any."""
+    nd = self.ndim
+    specified = sum(_consumed(i) for i in index)
+    if specified > nd:
+        raise IndexError(f"too many indices for tensor of dimension {nd}")
+    result = self
+    dim = 0
+    adv: list[Any] = []  # per result dim: slice(None) or an index array
+    has_adv = False
+    for i in index:
+        if i is None:
+            result = S._unsqueeze(result, dim)
+            adv.append(slice(None))
+            dim += 1
+        elif i is Ellipsis:
+            k = nd - specified
+            adv.extend([slice(None)] * k)
+            dim += k
+            specified = nd  # a second ellipsis expands to nothing, as in torch
+        elif isinstance(i, slice):
+            n = result._data.shape[dim]
+            start, stop, step = _slice_bounds(i, n)
+            if not (start == 0 and stop == n and step == 1):
+                result = S._slice(result, dim, start, stop, step, tuple(result._data.shape))
+            adv.append(slice(None))
+            dim += 1
+        elif _is_int(i):
+            n = result._data.shape[dim]
+            k = int(i)
+            if not -n <= k < n:
+                raise IndexError(f"index {k} is out of bounds for dimension {dim} with size {n}")
+            result = S._select(result, dim, k % n, tuple(result._data.shape))
+        elif _is_bool(i):
+            result = S._unsqueeze(result, dim)
+            adv.append(np.arange(1 if bool(i) else 0, dtype=np.intp))
+            has_adv = True
+            dim += 1
+        elif isinstance(i, (Tensor, list, tuple, np.ndarray)):
+            arr = _as_index_array(i)
+            shape = result._data.shape
+            if arr.dtype == np.bool_:
+                for j in range(arr.ndim):
+                    if arr.shape[j] != shape[dim + j]:
+                        raise IndexError(
+                            f"The shape of the mask {shape_str(arr.shape)} at index {j} does not "
+                            f"match the shape of the indexed tensor {shape_str(shape)} at index "
+                            f"{dim + j}"
+                        )
+                adv.extend(np.nonzero(arr) if arr.ndim else [np.arange(int(arr), dtype=np.intp)])
+                dim += arr.ndim
+            else:
+                n = shape[dim]
+                if arr.size and (arr.max() >= n or arr.min() < -n):
+                    bad = arr[(arr >= n) | (arr < -n)].flat[0]
+                    raise IndexError(
+                        f"index {bad} is out of bounds for dimension {dim} with size {n}"
+                    )
+                adv.append(arr.astype(np.intp, copy=False))
+                dim += 1
+            has_adv = True
+        elif isinstance(i, str) and not setting:
+            raise TypeError("new(): invalid data type 'str'")
+        else:
+            raise IndexError(_BAD_INDEX.format(type(i).__name__))
+    if has_adv:
+        while adv and isinstance(adv[-1], slice):
+            adv.pop()
+    return result, adv, has_adv
+
+
+def getitem(self: Tensor, index: Any) -> Tensor:
+    """Mirrors `torch.Tensor.__getitem__`: basic indices become select/slice/unsqueeze views."""
+    if self.ndim == 0 and (isinstance(index, slice) or _is_int(index)):
+        raise IndexError(
+            "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+            "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
+        )
+    if isinstance(index, slice):  # a lone slice is always a slice node, even when trivial
+        start, stop, step = _slice_bounds(index, self._data.shape[0])
+        return S._slice(self, 0, start, stop, step, tuple(self._data.shape))
+    if isinstance(index, (int, np.integer)) and not isinstance(index, bool):
+        n = self._data.shape[0]
+        if not -n <= index < n:
+            raise IndexError(f"index {index} is out of bounds for dimension 0 with size {n}")
+        return S._select(self, 0, int(index) % n, tuple(self._data.shape))
+    result, adv, has_adv = _apply_slicing(self, _normalize(index), False)
+    if has_adv:
+        return _index(result, tuple(adv), tuple(result._data.shape))
+    if result is self:
+        return S._alias(self)
+    return result
+
+
+# --- setitem and index_put ------------------------------------------------------------------
+
+
+def _value_tensor(self: Tensor, value: Any) -> Tensor:
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, (bool, int, float, complex, np.generic)):
+        return _make(np.asarray(value).astype(self._data.dtype))
+    raise TypeError(f"can't assign a {type(value).__name__} to a {self.dtype._legacy}")
+
+
+def _strip_leading_ones(v: Tensor) -> Tensor:
+    shape = v._data.shape
+    k = 0
+    while k < len(shape) and shape[k] == 1:
+        k += 1
+    return v if k == 0 else v.reshape(shape[k:])
+
+
+def _copy_to(dst: Tensor, src: Tensor) -> None:
+    if src.ndim == 0:
+        fill_(dst, src)
+        return
+    src = _strip_leading_ones(src)
+    S.expand(src, tuple(dst._data.shape))  # torch's expand error for a bad shape
+    dst.copy_(src)
+
+
+def setitem(self: Tensor, index: Any, value: Any) -> None:
+    """Mirrors `torch.Tensor.__setitem__`: views get copied into (CopySlices on the base), tensor
+    and mask indices go through `index_put_` (IndexPutBackward0)."""
+    value = _value_tensor(self, value)
+    if self.ndim == 0 and (isinstance(index, slice) or _is_int(index)):
+        raise IndexError(
+            "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+            "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
+        )
+    sliced, adv, has_adv = _apply_slicing(self, _normalize(index), True)
+    if not has_adv:
+        _copy_to(sliced, value)
+        return
+    if value._data.dtype != sliced._data.dtype:
+        value = value.to(sliced.dtype)
+    _index_put_checked(sliced, tuple(adv), _strip_leading_ones(value), False)
+
+
+def _index_put_checked(self: Tensor, indices: tuple[Any, ...], values: Tensor, acc: bool) -> Any:
+    target = np.empty(self._data.shape, np.bool_)[indices].shape
+    try:
+        np.broadcast_shapes(values._data.shape, target)
+        if len(values._data.shape) > len(target):
+            raise ValueError
+    except ValueError:
+        raise RuntimeError(
+            f"shape mismatch: value tensor of shape {shape_str(values._data.shape)} cannot be "
+            f"broadcast to indexing result of shape {shape_str(target)}"
+        ) from None
+    return apply_inplace(_index_put, self, indices, values, acc)
+
+
+def _check_index_put(self: Tensor, indices: Any, values: Tensor) -> tuple[Any, ...]:
+    if values._data.dtype != self._data.dtype:
+        raise RuntimeError(
+            "Index put requires the source and destination dtypes match, got "
+            f"{self.dtype._short.capitalize()} for the destination and "
+            f"{values.dtype._short.capitalize()} for the source."
+        )
+    if len(indices) > self.ndim:
+        raise IndexError(
+            f"too many indices for tensor of dimension {self.ndim} (got {len(indices)})"
+        )
+    _, adv, _ = _apply_slicing(
+        _make(self._data), tuple(slice(None) if i is None else i for i in indices), True
+    )
+    return tuple(adv)
+
+
+def index_put(input: Tensor, indices: Any, values: Tensor, accumulate: bool = False) -> Tensor:
+    """Mirrors `torch.index_put`."""
+    idx = _check_index_put(input, indices, values)
+    return _index_put(input, idx, values, bool(accumulate))
+
+
+def index_put_(self: Tensor, indices: Any, values: Tensor, accumulate: bool = False) -> Tensor:
+    """Mirrors `torch.Tensor.index_put_`."""
+    idx = _check_index_put(self, indices, values)
+    return apply_inplace(_index_put, self, idx, values, bool(accumulate))
+
+
+# --- gather / scatter ---------------------------------------------------------------------
+
+
+def _coords(index: np.ndarray, dim: int) -> tuple[Any, ...]:
+    """The fancy index that addresses, for each element of index, its target element."""
+    if index.ndim == 0:
+        return ()  # a 0-d self: the one element
+    grid = list(np.indices(index.shape, sparse=True))
+    grid[dim] = index
+    return tuple(grid)
+
+
+def _src_part(src: np.ndarray, index: np.ndarray) -> np.ndarray:
+    if src.ndim == 0:
+        return src
+    return src[tuple(slice(0, n) for n in index.shape)]
+
+
+def _scatter_add_fwd(self: np.ndarray, dim: int, index: np.ndarray, src: np.ndarray) -> Any:
+    out = self.copy()
+    if out.ndim == 0:
+        out += src
+    else:
+        np.add.at(out, _coords(index, dim), _src_part(src, index))
+    return out
+
+
+def _scatter_fwd(self: np.ndarray, dim: int, index: np.ndarray, src: np.ndarray) -> Any:
+    out = self.copy()
+    out[_coords(index, dim)] = _src_part(src, index)
+    return out
+
+
+_gather = defop(
+    "gather",
+    "GatherBackward0",
+    lambda self, dim, index, self_sym_sizes: self[_coords(index, dim)],
+    dtype="keep",
+    self=lambda grad, dim, index, self_sym_sizes: _scatter_add(
+        _zeros(self_sym_sizes, grad), dim, index, grad
+    ),
+)
+_scatter_add = defop(
+    "scatter_add",
+    "ScatterAddBackward0",
+    _scatter_add_fwd,
+    dtype="keep",
+    self=lambda grad: grad,
+    src=lambda grad, dim, index: _gather(grad, dim, index, tuple(grad._data.shape)),
+)
+_scatter_src = defop(
+    "scatter.src",
+    "ScatterBackward0",
+    _scatter_fwd,
+    dtype="keep",
+    self=lambda grad, dim, index: _scatter_value(grad, dim, index, 0),
+    src=lambda grad, dim, index: _gather(grad, dim, index, tuple(grad._data.shape)),
+)
+_scatter_value = defop(
+    "scatter.value",
+    "ScatterBackward1",
+    lambda self, dim, index, value: _scatter_fwd(self, dim, index, np.asarray(value, self.dtype)),
+    dtype="keep",
+    self=lambda grad, dim, index: _scatter_value(grad, dim, index, 0),
+)
+
+
+def _check_index_dtype(index: Tensor, what: str) -> np.ndarray:
+    a = index._data
+    if a.dtype not in (np.int64, np.int32):
+        raise RuntimeError(f"{what}(): Expected dtype int32/int64 for index")
+    return a
+
+
+def _check_bounds(a: np.ndarray, dim: int, n: int) -> None:
+    if a.size and (a.max() >= n or a.min() < -n):
+        bad = a[(a >= n) | (a < -n)].flat[0]
+        raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {n}")
+
+
+def _gather_checks(self: Tensor, dim: int, index: Tensor, what: str) -> tuple[int, np.ndarray]:
+    d = wrap_dim(dim, self.ndim)
+    a = _check_index_dtype(index, what)
+    if max(a.ndim, 1) != max(self.ndim, 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    if self.ndim == 0 or a.ndim == 0:
+        a = a.reshape(a.shape or (1,)) if self.ndim else a.reshape(())
+    return d, a
+
+
+def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
+    """Mirrors `torch.gather`."""
+    d, a = _gather_checks(input, dim, index, "gather")
+    shape = input._data.shape
+    for k in range(a.ndim):
+        if k != d and a.shape[k] > shape[k]:
+            raise RuntimeError(
+                f"Size does not match at dimension {k} expected index {shape_str(a.shape)} to be "
+                f"no larger than self {shape_str(shape)} apart from dimension {d}"
+            )
+    _check_bounds(a, d, shape[d] if input.ndim else 1)
+    return _gather(input, d, a, tuple(shape))
+
+
+def _scatter_checks(self: Tensor, dim: int, index: Tensor, src: Any) -> tuple[int, np.ndarray]:
+    d, a = _gather_checks(self, dim, index, "scatter")
+    shape = self._data.shape
+    src_shape = src._data.shape if isinstance(src, Tensor) else None
+    for k in range(a.ndim):
+        bad_self = k != d and a.shape[k] > shape[k]
+        bad_src = src_shape is not None and a.shape[k] > src_shape[k]
+        if bad_self or bad_src:
+            msg = (
+                f"Expected index {shape_str(a.shape)} to be no larger than self "
+                f"{shape_str(shape)} apart from dimension {d}"
+            )
+            if src_shape is not None:
+                msg += f" and to be no larger size than src {shape_str(src_shape)}"
+            raise RuntimeError(msg)
+    if isinstance(src, Tensor) and src._data.dtype != self._data.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    if self.ndim:
+        _check_bounds(a, d, shape[d])
+    return d, a
+
+
+def scatter(
+    input: Tensor,
+    dim: int,
+    index: Tensor,
+    src: Any = None,
+    *,
+    value: Any = None,
+    reduce: str | None = None,
+) -> Tensor:
+    """Mirrors `torch.scatter` (src and value forms)."""
+    if src is None:
+        src = value
+    if reduce is not None:
+        return _scatter_reduce_legacy(input, dim, index, src, reduce)
+    d, a = _scatter_checks(input, dim, index, src)
+    if isinstance(src, Tensor):
+        return _scatter_src(input, d, a, src)
+    return _scatter_value(input, d, a, src)
+
+
+def _scatter_reduce_legacy(input: Tensor, dim: int, index: Tensor, src: Any, reduce: str) -> Any:
+    if reduce not in ("add", "multiply"):
+        raise RuntimeError("reduce argument must be either add or multiply. Got " + str(reduce))
+    d, a = _scatter_checks(input, dim, index, src)
+    out = input._data.copy()
+    s = src._data if isinstance(src, Tensor) else np.asarray(src, out.dtype)
+    ufunc = np.add if reduce == "add" else np.multiply
+    ufunc.at(out, _coords(a, d), _src_part(s, a))
+    return _make(out)  # torch records no derivative for the legacy reduce forms
+
+
+def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    """Mirrors `torch.scatter_add`."""
+    d, a = _scatter_checks(input, dim, index, src)
+    return _scatter_add(input, d, a, src)
+
+
+def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
+    """Mirrors `torch.index_select`."""
+    d = wrap_dim(dim, input.ndim)
+    a = index._data
+    if a.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    if a.dtype not in (np.int64, np.int32):
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    n = input._data.shape[d] if input.ndim else 1
+    if a.size and (a.max() >= n or a.min() < -n):
+        raise IndexError("index out of range in self")
+    a = a.reshape(-1)
+    if input.ndim == 0:
+        return S.view(_index_select(S.view(input, 1), 0, a, (1,)), ())
+    return _index_select(input, d, a, tuple(input._data.shape))
+
+
+def _along(dim: int, index: np.ndarray) -> tuple[Any, ...]:
+    return (slice(None),) * dim + (index,)
+
+
+_index_select = defop(
+    "index_select",
+    "IndexSelectBackward0",
+    lambda self, dim, index, self_sym_sizes: np.take(self, index, axis=dim),
+    dtype="keep",
+    self=lambda grad, dim, index, self_sym_sizes: _index_add(
+        _zeros(self_sym_sizes, grad), dim, index, grad, 1
+    ),
+)
+
+
+def _index_add_fwd(self: np.ndarray, dim: int, index: np.ndarray, source: Any, alpha: Any) -> Any:
+    out = self.copy()
+    np.add.at(out, _along(dim, index), source if alpha == 1 else source * alpha)
+    return out
+
+
+_index_add = defop(
+    "index_add",
+    "IndexAddBackward0",
+    _index_add_fwd,
+    dtype="keep",
+    self=lambda grad: grad,
+    source=lambda grad, dim, index, alpha: (
+        _index_select(grad, dim, index, tuple(grad._data.shape)) * alpha
+        if alpha != 1
+        else _index_select(grad, dim, index, tuple(grad._data.shape))
+    ),
+)
+
+
+def _index_checks(self: Tensor, dim: int, index: Tensor, what: str) -> tuple[int, np.ndarray]:
+    d = wrap_dim(dim, self.ndim)
+    a = index._data
+    if a.ndim > 1:
+        raise IndexError(f"{what}(): Index is supposed to be a vector")
+    if a.dtype not in (np.int64, np.int32):
+        raise RuntimeError(f"{what}(): Expected dtype int64 for index")
+    return d, a.reshape(-1)
+
+
+def _source_checks(self: Tensor, d: int, a: np.ndarray, source: Tensor, what: str) -> None:
+    ns = source._data.shape[d] if source.ndim else 1
+    if a.size != ns:
+        raise RuntimeError(
+            f"{what}(): Number of indices ({a.size}) should be equal to source.size(dim): "
+            f"({ns}), for dim: {d}"
+        )
+    if source._data.dtype != self._data.dtype:
+        raise RuntimeError(
+            f"{what}(): self ({self.dtype._short.capitalize()}) and source "
+            f"({source.dtype._short.capitalize()}) must have the same scalar type"
+        )
+
+
+def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
+    """Mirrors `torch.index_add`."""
+    d, a = _index_checks(input, dim, index, "index_add_")
+    _source_checks(input, d, a, source, "index_add_")
+    n = input._data.shape[d] if input.ndim else 1
+    if a.size and (a.max() >= n or a.min() < -n):
+        if input.ndim <= 1:
+            raise IndexError("index out of range in self")
+        _check_bounds(a, d, n)
+    return _index_add(input, d, a, source, alpha)
+
+
+def _index_copy_fwd(self: np.ndarray, dim: int, index: np.ndarray, source: Any) -> Any:
+    out = self.copy()
+    out[_along(dim, index)] = source
+    return out
+
+
+def _index_fill_fwd(self: np.ndarray, dim: int, index: np.ndarray, value: Any) -> Any:
+    out = self.copy()
+    out[_along(dim, index)] = value
+    return out
+
+
+_index_fill = defop(
+    "index_fill.int_Scalar",
+    "IndexFillBackward0",
+    _index_fill_fwd,
+    dtype="keep",
+    self=lambda grad, dim, index: _index_fill(grad, dim, index, 0),
+)
+_index_fill_t = defop(
+    "index_fill.int_Tensor",
+    "IndexFillBackward1",
+    _index_fill_fwd,
+    dtype="keep",
+    self=lambda grad, dim, index: _index_fill(grad, dim, index, 0),
+    value=lambda grad, dim, index: _index_select(grad, dim, index, tuple(grad._data.shape)).sum(),
+)
+_index_copy = defop(
+    "index_copy",
+    "IndexCopyBackward0",
+    _index_copy_fwd,
+    dtype="keep",
+    self=lambda grad, dim, index: _index_fill(grad, dim, index, 0),
+    source=lambda grad, dim, index: _index_select(grad, dim, index, tuple(grad._data.shape)),
+)
+
+
+def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
+    """Mirrors `torch.index_copy`."""
+    d, a = _index_checks(input, dim, index, "index_copy_")
+    _source_checks(input, d, a, source, "index_copy_")
+    n = input._data.shape[d] if input.ndim else 1
+    if a.size and (a.max() >= n or a.min() < -n):
+        bad = a[(a >= n) | (a < -n)].flat[0]
+        raise IndexError(
+            f"index_copy_(): index {bad} is out of bounds for dimension {d} with size {n}"
+        )
+    return _index_copy(input, d, a, source)
+
+
+def index_fill(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
+    """Mirrors `torch.index_fill` (scalar or 0-d tensor value)."""
+    d, a = _index_checks(input, dim, index, "index_fill_")
+    n = input._data.shape[d] if input.ndim else 1
+    if a.size and (a.max() >= n or a.min() < -n):
+        bad = a[(a >= n) | (a < -n)].flat[0]
+        raise IndexError(f"index {bad} is out of bounds for dimension {d} with size {n}")
+    if isinstance(value, Tensor):
+        if value.ndim:
+            raise RuntimeError(
+                "index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                f"{value.ndim} dimension(s)."
+            )
+        return _index_fill_t(input, d, a, value.to(input.dtype))
+    return _index_fill(input, d, a, value)
+
+
+# --- masks and take -----------------------------------------------------------------------
+
+
+def _broadcast_pair(a: Tensor, b: Tensor) -> tuple[int, ...]:
+    sa, sb = a._data.shape, b._data.shape
+    try:
+        return np.broadcast_shapes(sa, sb)
+    except ValueError:
+        n = max(len(sa), len(sb))
+        pa, pb = (1,) * (n - len(sa)) + sa, (1,) * (n - len(sb)) + sb
+        for k in range(n - 1, -1, -1):
+            if pa[k] != pb[k] and pa[k] != 1 and pb[k] != 1:
+                raise RuntimeError(
+                    f"The size of tensor a ({pa[k]}) must match the size of tensor b ({pb[k]}) "
+                    f"at non-singleton dimension {k}"
+                ) from None
+        raise
+
+
+def _masked_scatter_fwd(
+    self: np.ndarray, mask: np.ndarray, source: np.ndarray, source_sym_sizes: Any
+) -> np.ndarray:
+    shape = np.broadcast_shapes(self.shape, mask.shape)
+    out = np.array(np.broadcast_to(self, shape))
+    m = np.broadcast_to(mask, shape)
+    out[m] = source.reshape(-1)[: int(m.sum())]
+    return out
+
+
+def _masked_scatter_source_grad(grad: Tensor, mask: np.ndarray, sizes: Any) -> Tensor:
+    sel = _masked_select(grad, mask, tuple(grad._data.shape))
+    n = sel._data.shape[0]
+    numel = int(np.prod(sizes))
+    if n != numel:
+        sel = S.cat([sel, _make(np.zeros(numel - n, grad._data.dtype))])
+    return S.reshape(sel, tuple(sizes))
+
+
+def _mask_positions(mask: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarray, ...]:
+    return np.nonzero(np.broadcast_to(mask, shape))
+
+
+_masked_scatter = defop(
+    "masked_scatter",
+    "MaskedScatterBackward0",
+    _masked_scatter_fwd,
+    dtype="keep",
+    self=lambda grad, mask: _index_put(
+        grad, _mask_positions(mask, grad._data.shape), _zero_like0(grad), False
+    ),
+    source=lambda grad, mask, source_sym_sizes: _masked_scatter_source_grad(
+        grad, mask, source_sym_sizes
+    ),
+)
+
+
+def _masked_select_fwd(self: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    shape = np.broadcast_shapes(self.shape, mask.shape)
+    return np.broadcast_to(self, shape)[np.broadcast_to(mask, shape)]
+
+
+def _masked_select_bw(grad: Tensor, mask: np.ndarray, self_sym_sizes: Any) -> Tensor:
+    shape = np.broadcast_shapes(tuple(self_sym_sizes), mask.shape)
+    z = _zeros(shape, grad)
+    return _masked_scatter(z, mask, grad, tuple(grad._data.shape))
+
+
+_masked_select = defop(
+    "masked_select",
+    "MaskedSelectBackward0",
+    lambda self, mask, self_sym_sizes: _masked_select_fwd(self, mask),
+    dtype="keep",
+    self=lambda grad, mask, self_sym_sizes: _masked_select_bw(grad, mask, self_sym_sizes),
+)
+
+
+def _check_mask(mask: Tensor, what: str) -> np.ndarray:
+    if mask._data.dtype != np.bool_:
+        raise RuntimeError(f"{what}: expected BoolTensor for mask")
+    return mask._data
+
+
+def masked_select(input: Tensor, mask: Tensor) -> Tensor:
+    """Mirrors `torch.masked_select`."""
+    m = _check_mask(mask, "masked_select")
+    _broadcast_pair(input, mask)
+    return _masked_select(input, m, tuple(input._data.shape))
+
+
+def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
+    """Mirrors `torch.masked_scatter`."""
+    m = _check_mask(mask, "masked_scatter_")
+    shape = _broadcast_pair(input, mask)
+    if int(np.broadcast_to(m, shape).sum()) > source._data.size:
+        raise RuntimeError("Number of elements of source < number of ones in mask")
+    if source._data.dtype != input._data.dtype:
+        raise RuntimeError(
+            "masked_scatter_: expected self and source to have same dtypes but got "
+            f"{input.dtype._short.capitalize()} and {source.dtype._short.capitalize()}"
+        )
+    return _masked_scatter(input, m, source, tuple(source._data.shape))
+
+
+def _take_bw(grad: Tensor, index: np.ndarray, self_sym_sizes: Any) -> Tensor:
+    n = int(np.prod(self_sym_sizes))
+    flat = _index_put(_zeros((n,), grad), (index,), grad, True)
+    return S.reshape(flat, tuple(self_sym_sizes))
+
+
+_take = defop(
+    "take",
+    "TakeBackward0",
+    lambda self, index, self_sym_sizes: self.reshape(-1)[index],
+    dtype="keep",
+    self=lambda grad, index, self_sym_sizes: _take_bw(grad, index, self_sym_sizes),
+)
+
+
+def take(input: Tensor, index: Tensor) -> Tensor:
+    """Mirrors `torch.take`."""
+    a = index._data
+    if a.dtype.kind not in _INT_KINDS:
+        raise RuntimeError(
+            "take(): Expected a long tensor for index, but got " + index.dtype._short.capitalize()
+        )
+    n = input._data.size
+    if a.size and (a.max() >= n or a.min() < -n):
+        bad = a[(a >= n) | (a < -n)].flat[0]
+        raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} elements.")
+    return _take(input, a.astype(np.intp, copy=False), tuple(input._data.shape))
+
+
+def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Tensor:
+    """Mirrors `torch.take_along_dim`."""
+    if dim is None:
+        return gather(S.reshape(input, (-1,)), 0, S.reshape(indices, (-1,)))
+    d = wrap_dim(dim, input.ndim)
+    if indices.ndim != input.ndim:
+        raise RuntimeError(
+            "torch.take_along_dim(): input and indices should have the same number of "
+            f"dimensions, but got {input.ndim} dimensions for input, and {indices.ndim} "
+            "dimensions for indices"
+        )
+    si, sx = list(input._data.shape), list(indices._data.shape)
+    si[d] = sx[d] = 1
+    b = list(np.broadcast_shapes(tuple(si), tuple(sx)))
+    bi, bx = list(b), list(b)
+    bi[d] = input._data.shape[d]
+    bx[d] = indices._data.shape[d]
+    x = input if tuple(bi) == input._data.shape else S.expand(input, tuple(bi))
+    ix = indices if tuple(bx) == indices._data.shape else S.expand(indices, tuple(bx))
+    return gather(x, d, ix)
+
+
+def nonzero(input: Tensor, *, out: Any = None, as_tuple: bool = False) -> Any:
+    """Mirrors `torch.nonzero`."""
+    a = input._data
+    if as_tuple:
+        if a.ndim == 0:
+            return (_make(np.zeros(1 if a.item() else 0, np.int64)),)
+        return tuple(_make(i.astype(np.int64)) for i in np.nonzero(a))
+    if a.ndim == 0:
+        return _make(np.zeros((1 if a.item() else 0, 0), np.int64))
+    return _make(np.argwhere(a).astype(np.int64))
+
+
+def argwhere(input: Tensor) -> Tensor:
+    """Mirrors `torch.argwhere`."""
+    return nonzero(input)
+
+
+# --- in-place variants ----------------------------------------------------------------------
+
+
+def _inplace(fn: Any, name: str) -> Any:
+    def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        return apply_inplace(fn, self, *args, **kwargs)
+
+    method.__name__ = name
+    return method
+
+
+METHODS: dict[str, Any] = {
+    "__getitem__": getitem,
+    "__setitem__": setitem,
+    "index_put": index_put,
+    "index_put_": index_put_,
+    "gather": gather,
+    "scatter": scatter,
+    "scatter_": _inplace(scatter, "scatter_"),
+    "scatter_add": scatter_add,
+    "scatter_add_": _inplace(scatter_add, "scatter_add_"),
+    "index_select": index_select,
+    "index_add": index_add,
+    "index_add_": _inplace(index_add, "index_add_"),
+    "index_copy": index_copy,
+    "index_copy_": _inplace(index_copy, "index_copy_"),
+    "index_fill": index_fill,
+    "index_fill_": _inplace(index_fill, "index_fill_"),
+    "masked_select": masked_select,
+    "masked_scatter": masked_scatter,
+    "masked_scatter_": _inplace(masked_scatter, "masked_scatter_"),
+    "take": take,
+    "take_along_dim": take_along_dim,
+    "nonzero": nonzero,
+    "argwhere": argwhere,
+}
+FUNCTIONS: dict[str, Any] = {
+    "index_put": index_put,
+    "index_put_": index_put_,
+    "gather": gather,
+    "scatter": scatter,
+    "scatter_add": scatter_add,
+    "index_select": index_select,
+    "index_add": index_add,
+    "index_copy": index_copy,
+    "index_fill": index_fill,
+    "masked_select": masked_select,
+    "masked_scatter": masked_scatter,
+    "take": take,
+    "take_along_dim": take_along_dim,
+    "nonzero": nonzero,
+    "argwhere": argwhere,
+}

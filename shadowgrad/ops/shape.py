@@ -5,6 +5,7 @@ View ops return numpy views that share storage and the version counter with thei
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -42,6 +43,14 @@ _unsafe_view = defop(
     "UnsafeViewBackward0",
     lambda self, size, self_sym_sizes: self.reshape(size),
     dtype="keep",
+    self=lambda grad, self_sym_sizes: grad.reshape(self_sym_sizes),
+)
+_reshape_alias = defop(
+    "_reshape_alias",
+    "ReshapeAliasBackward0",
+    _view_fwd,
+    dtype="keep",
+    view=True,
     self=lambda grad, self_sym_sizes: grad.reshape(self_sym_sizes),
 )
 _alias = defop(
@@ -97,6 +106,8 @@ def reshape(input: Tensor, *shape: Any) -> Tensor:
         v.shape = size
     except AttributeError:
         return _unsafe_view(clone(input), size, tuple(input._data.shape))
+    if not input._data.flags.c_contiguous:  # viewable but strided: torch's _reshape_alias
+        return _reshape_alias(input, size, tuple(input._data.shape))
     return _view(input, size, tuple(input._data.shape))
 
 
@@ -333,7 +344,7 @@ _select_backward = defop(
 def _select_fwd(self: np.ndarray, dim: int, index: int, self_sym_sizes: Any) -> np.ndarray:
     idx = [slice(None)] * self.ndim
     idx[dim] = index
-    return self[tuple(idx)]
+    return self[(*idx, Ellipsis)]  # the Ellipsis keeps a 0-d result a view
 
 
 _select = defop(
@@ -415,137 +426,6 @@ def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
     """Mirrors `torch.narrow`."""
     d = wrap_dim(dim, input.ndim)
     return _slice_dim(input, d, slice(start, start + length, 1))
-
-
-def _index_bw_fwd(grad: np.ndarray, input_sizes: Any, indices: Any) -> np.ndarray:
-    out = np.zeros(input_sizes, grad.dtype)
-    np.add.at(out, indices, grad)
-    return out
-
-
-_index_backward = defop(
-    "index_put_backward",
-    "IndexPutBackward0",
-    _index_bw_fwd,
-    dtype="keep",
-    grad=lambda grad, indices: _index(grad, indices, tuple(grad._data.shape)),
-)
-
-
-# Advanced indexing: repeated indices accumulate in backward (np.add.at), as torch's index_put_.
-_index = defop(
-    "index.Tensor",
-    "IndexBackward0",
-    lambda self, indices, self_sym_sizes: self[indices],
-    dtype="keep",
-    self=lambda grad, indices, self_sym_sizes: _index_backward(grad, self_sym_sizes, indices),
-)
-
-
-def _to_index_array(v: Any) -> Any:
-    if isinstance(v, Tensor):
-        a = v._data
-        if a.dtype.kind not in "biu":
-            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-        return a
-    if isinstance(v, (list, tuple)):
-        arr = np.asarray([x._data if isinstance(x, Tensor) else x for x in v])
-        if arr.dtype.kind not in "biu":
-            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-        return arr
-    return v
-
-
-def getitem(self: Tensor, index: Any) -> Tensor:
-    """Mirrors `torch.Tensor.__getitem__`: basic indices become select/slice/unsqueeze nodes."""
-    if not isinstance(index, tuple):
-        if index is Ellipsis:
-            return _alias(self)
-        if isinstance(index, slice):
-            if self.ndim == 0:
-                raise IndexError(
-                    "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-                    "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
-                )
-            return _slice_dim(self, 0, index)
-        index = (index,)
-    # expand Ellipsis
-    n_ell = sum(1 for i in index if i is Ellipsis)
-    if n_ell > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
-    consumed = 0
-    for i in index:
-        if i is None or i is Ellipsis:
-            continue
-        if isinstance(i, Tensor) and i.dtype is D.bool_:
-            consumed += max(i.ndim, 1) if i.ndim else 1
-        elif isinstance(i, bool):
-            continue
-        else:
-            consumed += 1
-    if consumed > self.ndim:
-        raise IndexError(f"too many indices for tensor of dimension {self.ndim}")
-    if n_ell:
-        k = index.index(Ellipsis)
-        index = index[:k] + (slice(None),) * (self.ndim - consumed) + index[k + 1 :]
-    result = self
-    dim = 0
-    advanced: list[Any] = []
-    has_adv = False
-    for i in index:
-        if i is None:
-            result = _unsqueeze(result, dim)
-            advanced.append(slice(None))
-            dim += 1
-        elif isinstance(i, slice):
-            if i != slice(None):
-                result = _slice_dim(result, dim, i)
-            advanced.append(slice(None))
-            dim += 1
-        elif isinstance(i, bool):
-            result = _unsqueeze(result, dim)
-            advanced.append(np.array([0] if i else [], dtype=np.int64))
-            has_adv = True
-            dim += 1
-        elif isinstance(i, (int, np.integer)):
-            n = result._data.shape[dim]
-            if not -n <= int(i) < n:
-                raise IndexError(
-                    f"index {int(i)} is out of bounds for dimension {dim} with size {n}"
-                )
-            result = _select(result, dim, int(i) % n, tuple(result._data.shape))
-        else:
-            arr = _to_index_array(i)
-            if isinstance(arr, np.ndarray) and arr.dtype == np.bool_:
-                if arr.shape != result._data.shape[dim : dim + arr.ndim]:
-                    raise IndexError(
-                        f"The shape of the mask {shape_str(arr.shape)} at index {dim} does not "
-                        f"match the shape of the indexed tensor {shape_str(result._data.shape)}"
-                    )
-                advanced.extend(arr.nonzero())
-                dim += arr.ndim
-            else:
-                if not isinstance(arr, np.ndarray):
-                    raise IndexError(
-                        "only integers, slices (`:`), ellipsis (`...`), None and long or byte "
-                        "Variables are valid indices (got " + type(i).__name__ + ")"
-                    )
-                n = result._data.shape[dim]
-                if arr.size and (arr.max() >= n or arr.min() < -n):
-                    bad = arr[(arr >= n) | (arr < -n)].flat[0]
-                    raise IndexError(
-                        f"index {bad} is out of bounds for dimension {dim} with size {n}"
-                    )
-                advanced.append(arr.astype(np.intp, copy=False))
-                dim += 1
-            has_adv = True
-    if self is result and not has_adv:
-        return _alias(self)
-    if has_adv:
-        while advanced and isinstance(advanced[-1], slice):
-            advanced.pop()
-        result = _index(result, tuple(advanced), tuple(result._data.shape))
-    return result
 
 
 # --- copies and casts ---------------------------------------------------------------------
@@ -638,7 +518,6 @@ METHODS = {
     "permute": permute,
     "select": select,
     "narrow": narrow,
-    "__getitem__": getitem,
     "clone": clone,
     "contiguous": contiguous,
     "to": to,
@@ -674,19 +553,26 @@ FUNCTIONS = {
 # --- joining ------------------------------------------------------------------------------
 
 
-def _split_grad(grad: Tensor, dim: int, sizes: tuple[int, ...]) -> list[Tensor]:
+def _split_grad(grad: Tensor, dim: int, sizes: tuple[int | None, ...]) -> list[Tensor]:
     out = []
     start = 0
     for s in sizes:
+        if s is None:  # a 1-D empty tensor that cat skipped (torch's legacy rule)
+            out.append(_make(np.zeros(0, grad._data.dtype)))
+            continue
         out.append(narrow(grad, dim, start, s))
         start += s
     return out
 
 
+def _cat_fwd(tensors: list[np.ndarray], dim: int, sizes: tuple[int | None, ...]) -> np.ndarray:
+    return np.concatenate([t for t, s in zip(tensors, sizes, strict=True) if s is not None], dim)
+
+
 _cat = deflistop(
     "cat",
     "CatBackward0",
-    lambda tensors, dim, sizes: np.concatenate(tensors, axis=dim),
+    _cat_fwd,
     tensors=lambda grad, dim, sizes: _split_grad(grad, dim, sizes),
 )
 _stack = deflistop(
@@ -720,7 +606,12 @@ def cat(tensors: Any, dim: int = 0, *, out: Tensor | None = None) -> Tensor:
                     f"Sizes of tensors must match except in dimension {d}. Expected size {ref[k]} "
                     f"but got size {t._data.shape[k]} for tensor number {i} in the list."
                 )
-    return _cat(keep, d, tuple(t._data.shape[d] for t in keep))
+    if len(keep) == len(ts):
+        return _cat(ts, d, tuple(t._data.shape[d] for t in ts))
+    skipped = [t.ndim == 1 and t._data.shape[0] == 0 and t is not keep[0] for t in ts]
+    return _cat(
+        ts, d, tuple(None if k else t._data.shape[d] for t, k in zip(ts, skipped, strict=True))
+    )
 
 
 concat = cat
@@ -748,7 +639,7 @@ FUNCTIONS.update({"cat": cat, "concat": concat, "concatenate": concatenate, "sta
 _unbind = defop(
     "unbind.int",
     "UnbindBackward0",
-    lambda self, dim: tuple(np.moveaxis(self, dim, 0)),
+    lambda self, dim: tuple(m[i, ...] for m in (np.moveaxis(self, dim, 0),) for i in range(len(m))),
     dtype="keep",
     view=True,
     n_outputs=0,
@@ -766,3 +657,618 @@ def unbind(input: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
 
 METHODS["unbind"] = unbind
 FUNCTIONS["unbind"] = unbind
+
+
+# --- as_strided -----------------------------------------------------------------------------
+
+
+def _storage(t: Tensor) -> np.ndarray:
+    """The array that plays torch's storage for t: its root base's array."""
+    return t._base._data if t._base is not None else t._data
+
+
+def offset_of(arr: np.ndarray, root: np.ndarray) -> int:
+    """arr's first element's offset, in items, from root's first element."""
+    d = arr.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+    return d // arr.itemsize
+
+
+def positions(arr: np.ndarray, root: np.ndarray) -> np.ndarray:
+    """For each element of arr (a numpy view into root's memory), its offset in items from
+    root's first element."""
+    isz = arr.itemsize
+    pos = np.asarray(offset_of(arr, root), dtype=np.int64)
+    for n, s in zip(arr.shape, arr.strides, strict=True):
+        pos = np.add.outer(pos, np.arange(n, dtype=np.int64) * (s // isz))
+    return pos
+
+
+def flat_map(pos: np.ndarray, root: np.ndarray, like: np.ndarray | None = None) -> np.ndarray:
+    """Turn storage offsets (relative to root) into C-order flat indices of `like` (default:
+    root), -1 where an offset holds no element of it."""
+    target = root if like is None else like
+    if target is root and root.flags.c_contiguous:
+        return pos
+    tpos = positions(target, root).reshape(-1)
+    if tpos.size == 0:
+        return np.full(pos.shape, -1, np.int64)
+    lo = min(int(tpos.min()), int(pos.min()) if pos.size else 0)
+    hi = max(int(tpos.max()), int(pos.max()) if pos.size else 0)
+    inv = np.full(hi - lo + 1, -1, np.int64)
+    inv[tpos - lo] = np.arange(tpos.size, dtype=np.int64)
+    return inv[pos - lo]
+
+
+def _as_strided_view(
+    root: np.ndarray, size: tuple[int, ...], stride: tuple[int, ...], offset: int
+) -> np.ndarray:
+    isz = root.itemsize
+    start = np.lib.stride_tricks.as_strided(root, shape=(offset + 1,), strides=(isz,))[offset:]
+    return np.lib.stride_tricks.as_strided(
+        start, shape=size, strides=tuple(s * isz for s in stride)
+    )
+
+
+def _as_strided_backward(grad: Tensor, idx: np.ndarray, self_sym_sizes: Any) -> Tensor:
+    from .indexing import _index, _index_put
+
+    n = int(np.prod(self_sym_sizes))
+    flat = reshape(grad, (-1,))
+    where = idx.reshape(-1)
+    valid = where >= 0
+    if not valid.all():
+        keep = np.nonzero(valid)[0]
+        flat = _index(flat, (keep,), tuple(flat._data.shape))
+        where = where[keep]
+    z = _make(np.zeros(n, grad._data.dtype))
+    return reshape(_index_put(z, (where,), flat, True), tuple(self_sym_sizes))
+
+
+_as_strided = defop(
+    "as_strided",
+    "AsStridedBackward0",
+    lambda self, root, size, stride, offset, idx, self_sym_sizes: _as_strided_view(
+        root, size, stride, offset
+    ),
+    dtype="keep",
+    view=True,
+    self=lambda grad, idx, self_sym_sizes: _as_strided_backward(grad, idx, self_sym_sizes),
+)
+
+
+def as_strided(input: Tensor, size: Any, stride: Any, storage_offset: int | None = None) -> Tensor:
+    """Mirrors `torch.as_strided`: a view of input's storage with the given geometry."""
+    root = _storage(input)
+    size = tuple(int(s) for s in size)
+    stride = tuple(int(s) for s in stride)
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    if storage_offset is None:
+        storage_offset = offset_of(input._data, root)
+    if any(s < 0 for s in stride):
+        raise RuntimeError(
+            "as_strided: Negative strides are not supported at the moment, got strides: "
+            + shape_str(stride)
+        )
+    need = (
+        0
+        if 0 in size
+        else storage_offset + sum((n - 1) * s for n, s in zip(size, stride, strict=True)) + 1
+    )
+    if need > root.size:
+        isz = root.itemsize
+        raise RuntimeError(
+            f"setStorage: sizes {shape_str(size)}, strides {shape_str(stride)}, storage offset "
+            f"{storage_offset}, and itemsize {isz} requiring a storage size of {need * isz} are "
+            f"out of bounds for storage of size {root.size * isz}"
+        )
+    pos = np.asarray(storage_offset, np.int64)
+    for n, s in zip(size, stride, strict=True):
+        pos = np.add.outer(pos, np.arange(n, dtype=np.int64) * s)
+    idx = flat_map(pos, root, None if input._data is root else input._data)
+    return _as_strided(input, root, size, stride, storage_offset, idx, tuple(input._data.shape))
+
+
+METHODS["as_strided"] = as_strided
+FUNCTIONS["as_strided"] = as_strided
+
+
+# --- more shape ops -------------------------------------------------------------------------
+
+
+def _sizes_arg(sizes: tuple[Any, ...]) -> tuple[int, ...]:
+    if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
+        sizes = tuple(sizes[0])
+    return tuple(int(s) for s in sizes)
+
+
+def unflatten(input: Tensor, dim: int, sizes: Any) -> Tensor:
+    """Mirrors `torch.unflatten`."""
+    d = wrap_dim(dim, input.ndim)
+    sizes = tuple(int(s) for s in sizes)
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    n = input._data.shape[d]
+    known = 1
+    for s in sizes:
+        if s != -1:
+            known *= s
+    if sizes.count(-1) == 1 and known and n % known == 0:
+        sizes = tuple(n // known if s == -1 else s for s in sizes)
+    elif known != n or -1 in sizes:
+        raise RuntimeError(
+            f"unflatten: Provided sizes {shape_str(sizes)} don't multiply up to the size of dim "
+            f"{d} ({n}) in the input tensor"
+        )
+    shape = input._data.shape
+    return view(input, (*shape[:d], *sizes, *shape[d + 1 :]))
+
+
+def movedim(input: Tensor, source: Any, destination: Any) -> Tensor:
+    """Mirrors `torch.movedim`."""
+    nd = input.ndim
+    src = (source,) if isinstance(source, int) else tuple(source)
+    dst = (destination,) if isinstance(destination, int) else tuple(destination)
+    if len(src) != len(dst):
+        raise RuntimeError(
+            "movedim: Invalid source or destination dims: source ("
+            f"{shape_str(src)} dims) should contain the same number of dims as destination "
+            f"({shape_str(dst)} dims)"
+        )
+    src = tuple(wrap_dim(d, nd) for d in src)
+    dst = tuple(wrap_dim(d, nd) for d in dst)
+    if len(set(src)) != len(src):
+        raise RuntimeError(f"movedim: repeated dim in `source` ({shape_str(src)})")
+    if len(set(dst)) != len(dst):
+        raise RuntimeError(f"movedim: repeated dim in `destination` ({shape_str(dst)})")
+    order = [-1] * nd
+    for s, d in zip(src, dst, strict=True):
+        order[d] = s
+    rest = iter(d for d in range(nd) if d not in src)
+    order = [o if o != -1 else next(rest) for o in order]
+    return _permute(input, tuple(order))
+
+
+def _repeat_bw(grad: Tensor, repeats: tuple[int, ...], self_sym_sizes: Any) -> Tensor:
+    shape = (1,) * (len(repeats) - len(self_sym_sizes)) + tuple(self_sym_sizes)
+    pairs: list[int] = []
+    for r, s in zip(repeats, shape, strict=True):
+        pairs.extend((r, s))
+    if 0 in pairs:
+        return _make(np.zeros(shape, grad._data.dtype))
+    g = reshape(grad, tuple(pairs))
+    return g.sum(tuple(range(0, len(pairs), 2)))
+
+
+_repeat = defop(
+    "repeat",
+    "RepeatBackward0",
+    lambda self, repeats, self_sym_sizes: np.tile(self, repeats),
+    dtype="keep",
+    self=lambda grad, repeats, self_sym_sizes: _repeat_bw(grad, repeats, self_sym_sizes),
+)
+
+
+def repeat(self: Tensor, *sizes: Any) -> Tensor:
+    """Mirrors `torch.Tensor.repeat`."""
+    reps = _sizes_arg(sizes)
+    if len(reps) < self.ndim:
+        raise RuntimeError(
+            "Number of dimensions of repeat dims can not be smaller than number of dimensions "
+            "of tensor"
+        )
+    if any(r < 0 for r in reps):
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(reps)}")
+    return _repeat(self, reps, tuple(self._data.shape))
+
+
+def tile(input: Tensor, dims: Any) -> Tensor:
+    """Mirrors `torch.tile`."""
+    reps = tuple(int(d) for d in dims)
+    if len(reps) < input.ndim:
+        reps = (1,) * (input.ndim - len(reps)) + reps
+    return repeat(input, reps)
+
+
+_flip = defop(
+    "flip",
+    "FlipBackward0",
+    lambda self, dims: np.flip(self, dims).copy() if dims else self.copy(),
+    dtype="keep",
+    self=lambda grad, dims: _flip(grad, dims),
+)
+
+
+def flip(input: Tensor, *dims: Any) -> Tensor:
+    """Mirrors `torch.flip`."""
+    if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
+        dims = tuple(dims[0])
+    from ._util import wrap_dims
+
+    return _flip(input, wrap_dims(tuple(int(d) for d in dims), input.ndim))
+
+
+def _roll_fwd(self: np.ndarray, shifts: Any, dims: Any) -> np.ndarray:
+    return np.roll(self, shifts, dims)
+
+
+_roll = defop(
+    "roll",
+    "RollBackward0",
+    _roll_fwd,
+    dtype="keep",
+    self=lambda grad, shifts, dims: _roll(
+        grad, tuple(-s for s in shifts) if isinstance(shifts, tuple) else -shifts, dims
+    ),
+)
+
+
+def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:
+    """Mirrors `torch.roll`."""
+    sh = (shifts,) if isinstance(shifts, int) else tuple(int(s) for s in shifts)
+    if dims is None or (isinstance(dims, (tuple, list)) and len(dims) == 0):
+        if len(sh) != 1:
+            raise RuntimeError(f"shifts and dimensions must align. shifts: {len(sh)}, dims:0")
+        return _roll(input, sh[0], None)
+    dm = (dims,) if isinstance(dims, int) else tuple(dims)
+    if len(sh) != len(dm):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(sh)}, dims:{len(dm)}")
+    return _roll(input, sh, tuple(wrap_dim(d, input.ndim) for d in dm))
+
+
+def _split_fwd(self: np.ndarray, sizes: tuple[int, ...], dim: int) -> tuple[np.ndarray, ...]:
+    out = []
+    start = 0
+    idx: list[Any] = [slice(None)] * self.ndim
+    for s in sizes:
+        idx[dim] = slice(start, start + s)
+        out.append(self[tuple(idx)])
+        start += s
+    return tuple(out)
+
+
+_split = defop(
+    "split.Tensor",
+    "SplitBackward0",
+    lambda self, split_size, sizes, dim: _split_fwd(self, sizes, dim),
+    dtype="keep",
+    view=True,
+    n_outputs=0,
+    multi_view="Split",
+    self=lambda grads, dim: cat(grads, dim),
+)
+_split_with_sizes = defop(
+    "split_with_sizes",
+    "SplitWithSizesBackward0",
+    lambda self, sizes, dim: _split_fwd(self, sizes, dim),
+    dtype="keep",
+    view=True,
+    n_outputs=0,
+    multi_view="SplitWithSizes",
+    self=lambda grads, dim: cat(grads, dim),
+)
+
+
+def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
+    """Mirrors `torch.split` (an int size: SplitBackward0; a list of sizes: SplitWithSizes)."""
+    if tensor.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    d = wrap_dim(dim, tensor.ndim)
+    n = tensor._data.shape[d]
+    if isinstance(split_size_or_sections, (list, tuple)):
+        sizes = tuple(int(s) for s in split_size_or_sections)
+        if sum(sizes) != n or any(s < 0 for s in sizes):
+            raise RuntimeError(
+                f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size "
+                f"at dimension {d}), but got split_sizes={shape_str(sizes)}"
+            )
+        return _split_with_sizes(tensor, sizes, d)
+    s = int(split_size_or_sections)
+    if s < 0:
+        raise RuntimeError(f"split expects split_size be non-negative, but got split_size={s}")
+    if s == 0 and n != 0:
+        raise RuntimeError(
+            f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}"
+        )
+    k = max(1, -(-n // s)) if s else 1
+    sizes = tuple(min(s, n - i * s) for i in range(k)) if s else (0,)
+    return _split(tensor, s, sizes, d)
+
+
+def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+    """Mirrors `torch.chunk`."""
+    if input.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    d = wrap_dim(dim, input.ndim)
+    n = input._data.shape[d]
+    size = -(-n // chunks)
+    if size == 0 and n == 0:
+        return _split(input, 0, (0,) * chunks, d)
+    return split(input, size, d)
+
+
+def tensor_split(input: Tensor, indices_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
+    """Mirrors `torch.tensor_split`."""
+    if input.ndim == 0:
+        raise RuntimeError(
+            "tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims"
+        )
+    d = wrap_dim(dim, input.ndim)
+    n = input._data.shape[d]
+    ios = indices_or_sections
+    if isinstance(ios, Tensor):
+        ios = ios.tolist()
+    if isinstance(ios, int):
+        if ios <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {ios}")
+        q, r = divmod(n, ios)
+        bounds = [0]
+        for i in range(ios):
+            bounds.append(bounds[-1] + q + (1 if i < r else 0))
+    else:
+        bounds = [0, *(int(i) for i in ios), n]
+    out = []
+    shape = tuple(input._data.shape)
+    for a, b in itertools.pairwise(bounds):
+        a2 = min(max(a if a >= 0 else a + n, 0), n)
+        b2 = min(max(b if b >= 0 else b + n, 0), n)
+        out.append(_slice(input, d, a2, max(a2, b2), 1, shape))
+    return tuple(out)
+
+
+def _diag_view(a: np.ndarray, offset: int, dim1: int, dim2: int) -> np.ndarray:
+    """A writable numpy view of a diagonal, on the last axis (np.diagonal's is read-only)."""
+    shape, strides = a.shape, a.strides
+    n1, n2 = shape[dim1], shape[dim2]
+    idx: list[Any] = [slice(None)] * a.ndim
+    if offset >= 0:
+        n = max(0, min(n1, n2 - offset))
+        idx[dim2] = slice(min(offset, n2), None)
+    else:
+        n = max(0, min(n1 + offset, n2))
+        idx[dim1] = slice(min(-offset, n1), None)
+    rest = [k for k in range(a.ndim) if k not in (dim1, dim2)]
+    return np.lib.stride_tricks.as_strided(
+        a[tuple(idx)],
+        shape=(*(shape[k] for k in rest), n),
+        strides=(*(strides[k] for k in rest), strides[dim1] + strides[dim2]),
+    )
+
+
+def _diagonal_bw_fwd(
+    grad: np.ndarray, input_sizes: Any, offset: int, dim1: int, dim2: int
+) -> np.ndarray:
+    out = np.zeros(input_sizes, grad.dtype)
+    _diag_view(out, offset, dim1, dim2)[...] = grad
+    return out
+
+
+_diagonal_backward = defop(
+    "diagonal_backward",
+    "DiagonalBackwardBackward0",
+    _diagonal_bw_fwd,
+    dtype="keep",
+    grad=lambda grad, offset, dim1, dim2: _diagonal(
+        grad, offset, dim1, dim2, tuple(grad._data.shape)
+    ),
+)
+_diagonal = defop(
+    "diagonal",
+    "DiagonalBackward0",
+    lambda self, offset, dim1, dim2, self_sym_sizes: _diag_view(self, offset, dim1, dim2),
+    dtype="keep",
+    view=True,
+    self=lambda grad, offset, dim1, dim2, self_sym_sizes: _diagonal_backward(
+        grad, self_sym_sizes, offset, dim1, dim2
+    ),
+)
+_diagonal_copy = defop(
+    "diagonal_copy",
+    "DiagonalBackward0_copy",
+    lambda self, offset, dim1, dim2, self_sym_sizes: _diag_view(self, offset, dim1, dim2).copy(),
+    dtype="keep",
+    self=lambda grad, offset, dim1, dim2, self_sym_sizes: _diagonal_backward(
+        grad, self_sym_sizes, offset, dim1, dim2
+    ),
+)
+
+
+def _diag_dims(nd: int, dim1: int, dim2: int) -> tuple[int, int]:
+    d1, d2 = wrap_dim(dim1, nd), wrap_dim(dim2, nd)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return d1, d2
+
+
+def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    """Mirrors `torch.diagonal`: a view."""
+    d1, d2 = _diag_dims(input.ndim, dim1, dim2)
+    return _diagonal(input, int(offset), d1, d2, tuple(input._data.shape))
+
+
+def _diag_embed_fwd(self: np.ndarray, offset: int, dim1: int, dim2: int) -> np.ndarray:
+    n = self.shape[-1] + abs(offset) if self.ndim else abs(offset) + 1
+    out_nd = self.ndim + 1
+    rest = list(self.shape[:-1])
+    shape = []
+    for k in range(out_nd):
+        shape.append(n if k in (dim1, dim2) else rest.pop(0))
+    out = np.zeros(shape, self.dtype)
+    _diag_view(out, offset, dim1, dim2)[...] = self
+    return out
+
+
+_diag_embed = defop(
+    "diag_embed",
+    "DiagEmbedBackward0",
+    _diag_embed_fwd,
+    dtype="keep",
+    self=lambda grad, offset, dim1, dim2: _diagonal(
+        grad, offset, dim1, dim2, tuple(grad._data.shape)
+    ),
+)
+
+
+def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
+    """Mirrors `torch.diag_embed`."""
+    d1, d2 = _diag_dims(input.ndim + 1, dim1, dim2)
+    return _diag_embed(input, int(offset), d1, d2)
+
+
+def diag(input: Tensor, diagonal: int = 0) -> Tensor:
+    """Mirrors `torch.diag`: a vector to a matrix, or a matrix's diagonal (a copy)."""
+    if input.ndim == 1:
+        return _diag_embed(input, int(diagonal), 0, 1)
+    if input.ndim == 2:
+        return _diagonal_copy(input, int(diagonal), 0, 1, tuple(input._data.shape))
+    raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {input.ndim}D")
+
+
+_tril = defop(
+    "tril",
+    "TrilBackward0",
+    lambda self, diagonal: np.tril(self, diagonal),
+    dtype="keep",
+    self=lambda grad, diagonal: _tril(grad, diagonal),
+)
+_triu = defop(
+    "triu",
+    "TriuBackward0",
+    lambda self, diagonal: np.triu(self, diagonal),
+    dtype="keep",
+    self=lambda grad, diagonal: _triu(grad, diagonal),
+)
+
+
+def tril(input: Tensor, diagonal: int = 0, *, out: Any = None) -> Tensor:
+    """Mirrors `torch.tril`."""
+    if input.ndim < 2:
+        raise RuntimeError("tril: input tensor must have at least 2 dimensions")
+    return _tril(input, int(diagonal))
+
+
+def triu(input: Tensor, diagonal: int = 0, *, out: Any = None) -> Tensor:
+    """Mirrors `torch.triu`."""
+    if input.ndim < 2:
+        raise RuntimeError("triu: input tensor must have at least 2 dimensions")
+    return _triu(input, int(diagonal))
+
+
+def broadcast_to(input: Tensor, size: Any) -> Tensor:
+    """Mirrors `torch.broadcast_to`."""
+    return expand(input, tuple(size))
+
+
+def broadcast_tensors(*tensors: Any) -> tuple[Tensor, ...]:
+    """Mirrors `torch.broadcast_tensors`: inputs already of the broadcast shape come back as is."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    shapes = [t._data.shape for t in tensors]
+    try:
+        shape = np.broadcast_shapes(*shapes)
+    except ValueError:
+        from .indexing import _broadcast_pair
+
+        acc = tensors[0]
+        for t in tensors[1:]:
+            _broadcast_pair(acc, t)
+            acc = _make(np.empty(np.broadcast_shapes(acc._data.shape, t._data.shape)))
+        raise
+    return tuple(t if t._data.shape == shape else expand(t, shape) for t in tensors)
+
+
+def _atleast(n: int, tensors: tuple[Any, ...]) -> Any:
+    single = len(tensors) == 1 and isinstance(tensors[0], Tensor)
+    ts = tensors[0] if len(tensors) == 1 and not single else tensors
+    out = []
+    for t in ts:
+        nd = t.ndim
+        if nd >= n:
+            out.append(t)
+        elif nd == 0:
+            out.append(reshape(t, (1,) * n))
+        elif n == 2 or (n == 3 and nd == 1):
+            r = _unsqueeze(t, 0)
+            out.append(_unsqueeze(r, 2) if n == 3 else r)
+        else:  # a matrix to 3-d
+            out.append(_unsqueeze(t, 2))
+    return out[0] if single else tuple(out)
+
+
+def atleast_1d(*tensors: Any) -> Any:
+    """Mirrors `torch.atleast_1d`."""
+    return _atleast(1, tensors)
+
+
+def atleast_2d(*tensors: Any) -> Any:
+    """Mirrors `torch.atleast_2d`."""
+    return _atleast(2, tensors)
+
+
+def atleast_3d(*tensors: Any) -> Any:
+    """Mirrors `torch.atleast_3d`."""
+    return _atleast(3, tensors)
+
+
+def ravel(input: Tensor) -> Tensor:
+    """Mirrors `torch.ravel`: contiguous().view(-1)."""
+    return view(contiguous(input), -1)
+
+
+def hstack(tensors: Any, *, out: Any = None) -> Tensor:
+    """Mirrors `torch.hstack`."""
+    ts = atleast_1d(tuple(tensors))
+    return cat(ts, 0 if ts[0].ndim == 1 else 1)
+
+
+def vstack(tensors: Any, *, out: Any = None) -> Tensor:
+    """Mirrors `torch.vstack`."""
+    return cat(atleast_2d(tuple(tensors)), 0)
+
+
+def dstack(tensors: Any, *, out: Any = None) -> Tensor:
+    """Mirrors `torch.dstack`."""
+    return cat(atleast_3d(tuple(tensors)), 2)
+
+
+def column_stack(tensors: Any, *, out: Any = None) -> Tensor:
+    """Mirrors `torch.column_stack`."""
+    ts = [reshape(t, (t._data.size, 1)) if t.ndim <= 1 else t for t in tensors]
+    return cat(ts, 1)
+
+
+_NEW = {
+    "unflatten": unflatten,
+    "movedim": movedim,
+    "moveaxis": movedim,
+    "flip": flip,
+    "roll": roll,
+    "split": split,
+    "chunk": chunk,
+    "tensor_split": tensor_split,
+    "diagonal": diagonal,
+    "diag": diag,
+    "diag_embed": diag_embed,
+    "tril": tril,
+    "triu": triu,
+    "broadcast_to": broadcast_to,
+    "ravel": ravel,
+}
+METHODS.update(_NEW)
+METHODS.update({"repeat": repeat, "tile": tile, "unbind": unbind})
+FUNCTIONS.update(_NEW)
+FUNCTIONS.update(
+    {
+        "tile": tile,
+        "broadcast_tensors": broadcast_tensors,
+        "atleast_1d": atleast_1d,
+        "atleast_2d": atleast_2d,
+        "atleast_3d": atleast_3d,
+        "hstack": hstack,
+        "vstack": vstack,
+        "dstack": dstack,
+        "column_stack": column_stack,
+    }
+)

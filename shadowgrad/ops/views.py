@@ -1,8 +1,227 @@
-"""Op family: views (being written). See registry.py for how ops are declared."""
+"""In-place ops on views: the rebase of the graph onto the base (torch's CopySlices).
+
+When an in-place op modifies a view of a tensor while autograd records it, torch does not make
+the op's node the view's grad_fn. It wraps the node in a `CopySlices` node that becomes the
+base's grad_fn: its backward takes the base's gradient, runs the op's backward on the view's
+region and writes the region's gradient back. The view's grad_fn becomes `AsStridedBackward0`
+on the base. Other views of the base, made before, are regenerated the same way when their
+grad_fn is next read (`refresh_view`).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+import numpy as np
+
+from .. import _grad_mode
+from .._tensor import Tensor, _make
+from ..autograd.graph import Node, SavedTensor, forward_op_name
+
+_GM = _grad_mode.STATE
+
+MULTI_VIEW = (
+    "This view is the output of a function that returns multiple views. Such functions do not "
+    "allow the output views to be modified inplace. You should replace the inplace operation "
+    "by an out-of-place one."
+)
+NO_GRAD_VIEW = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled."
+)
+NO_GRAD_VIEW_HINT = (
+    " Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
+    "your code by moving both the view and the inplace either both inside the no_grad block (if "
+    "you don't want the inplace to be tracked) or both outside (if you want the inplace to be "
+    "tracked)."
+)
+
+
+class CopySlices(Node):
+    """The base's node after an in-place op on one of its views. Mirrors torch's CopySlices."""
+
+    __slots__ = ("base_shape", "fn", "fn_edges", "vidx")
+    _cpp_name = "torch::autograd::CopySlices"
+
+    def apply(self, grads: list[Any]) -> tuple[Any, ...]:
+        from ..autograd.engine import _validate
+        from .indexing import _index, _index_put
+
+        grad = grads[0]
+        vidx = self.vidx
+        if _GM.grad:  # create_graph: build the result with ops, so it can be differentiated
+            flat = grad.reshape(-1)
+            region = _index(flat, (vidx,), tuple(flat._data.shape))
+            res = self._call_fn(region, _validate)
+            g0 = res[0] if res[0] is not None else _make(np.zeros(vidx.shape, flat._data.dtype))
+            result = _index_put(flat, (vidx,), g0, False).reshape(self.base_shape)
+        else:
+            flat = grad._data.flatten()
+            res = self._call_fn(_make(flat[vidx]), _validate)
+            flat[vidx] = 0 if res[0] is None else res[0]._data
+            result = _make(flat.reshape(self.base_shape))
+        return (result, *res[1:])
+
+    def _call_fn(self, region: Tensor, validate: Callable[..., Any]) -> list[Any]:
+        fn = self.fn
+        if self.fn_edges is None:  # the op is one node whose first input is the view
+            return list(validate(fn, fn.apply([region])))
+        # a composite op: backpropagate through its nodes to the view and the other inputs
+        from ..autograd.engine import run_backward
+
+        root, has_view, edges = self.fn_edges
+        out = list(run_backward([root], [region], True, _GM.grad, capture=list(edges)) or [])
+        return out if has_view else [None, *out]
+
+    def release(self) -> None:
+        if self.fn_edges is None:
+            self.fn.release()
+
+
+def _chain_multi_view(t: Tensor) -> bool:
+    """Whether t comes, through view ops only, from an op that returns several views."""
+    node = t._grad_fn
+    while node is not None:
+        op = getattr(type(node), "_op", None)
+        if op is None or not op.view:
+            return False
+        if op.multi_view:
+            return True
+        e = node._next[0]
+        node = e[0] if e is not None else None
+    return False
+
+
+def check_view_inplace(self: Tensor, base: Tensor) -> None:
+    """torch's errors for in-place ops on views made by multi-view ops or under no_grad."""
+    if self._rg:
+        if self._grad_fn is not None and _chain_multi_view(self):
+            name = forward_op_name(self._grad_fn.name())
+            raise RuntimeError(
+                f"Output {self._nr} of {name} is a view and is being modified inplace. "
+                + MULTI_VIEW
+            )
+        return
+    x = self._x
+    if x is not None and x.multi_view:
+        raise RuntimeError(NO_GRAD_VIEW + " " + MULTI_VIEW)
+    if base._rg:  # a view of a grad-requiring base that doesn't require grad: made in no_grad
+        raise RuntimeError(NO_GRAD_VIEW + NO_GRAD_VIEW_HINT)
+
+
+def view_index(view: Tensor, base: Tensor) -> np.ndarray:
+    """For each element of the view, its C-order flat index in the base."""
+    from .shape import flat_map, positions
+
+    return flat_map(positions(view._data, base._data), base._data)
+
+
+def set_as_strided_grad_fn(view: Tensor, base: Tensor, vidx: np.ndarray | None = None) -> None:
+    """Make view's grad_fn an AsStridedBackward0 on the base's current grad_fn."""
+    from .shape import _as_strided, offset_of
+
+    if vidx is None:
+        vidx = view_index(view, base)
+    arr = view._data
+    isz = arr.itemsize
+    stride = tuple(s // isz for s in arr.strides)
+    prev = _GM.grad
+    _GM.grad = True
+    try:
+        tmp = _as_strided(
+            base,
+            base._data,
+            tuple(arr.shape),
+            stride,
+            offset_of(arr, base._data),
+            vidx,
+            tuple(base._data.shape),
+        )
+    finally:
+        _GM.grad = prev
+    view._grad_fn = tmp._grad_fn
+    view._rg = True
+    view._nr = 0
+
+
+def inplace_on_view(
+    fn: Callable[..., Tensor], self: Tensor, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> Tensor:
+    """Run the in-place op `fn` on a view while autograd records: rebase the graph as torch."""
+    from .inplace import write
+
+    base = self._base
+    check_view_inplace(self, base)
+    if self._grad_fn is not None:
+        refresh_view(self)
+    # the op sees a copy of the view that stands for the view in the graph (its saved `self`
+    # then differentiates through the view's own history under create_graph)
+    snap = _make(self._data.copy(), self._rg, self._grad_fn, self._nr)
+    snap._acc = self._acc
+    snap_edge = snap._edge() if self._rg else None
+    others = [a for a in (*args, *kwargs.values()) if isinstance(a, Tensor) and a._rg]
+    other_edges = [a._edge() for a in others]
+    r = fn(snap, *args, **kwargs)
+    write(self, r._data)
+    self._bump()
+    node = r._grad_fn
+    if node is None:
+        return self
+    vidx = view_index(self, base)
+    base_edge = base._edge() if base._rg else None
+    direct = node._next and node._next[0] == snap_edge and _edges_are(node, other_edges)
+    cs = CopySlices((base_edge, *(node._next[1:] if direct else other_edges)))
+    base_meta = (base._data.shape, base.dtype) if base._rg else None
+    if direct:
+        cs._in_meta = (base_meta, *node._in_meta[1:])
+        cs.fn_edges = None
+    else:
+        cs._in_meta = (base_meta, *((a._data.shape, a.dtype) for a in others))
+        capture = [snap_edge, *other_edges] if snap_edge is not None else other_edges
+        cs.fn_edges = ((node, r._nr), snap_edge is not None, capture)
+    cs.fn = node
+    cs.vidx = vidx
+    cs.base_shape = base._data.shape
+    base._grad_fn = cs
+    base._rg = True
+    base._nr = 0
+    set_as_strided_grad_fn(self, base, vidx)
+    saved = getattr(node, "_saved", None)
+    if saved and "result" in saved:
+        saved["result"] = SavedTensor(self, is_output=True)
+    return self
+
+
+def _edges_are(node: Any, edges: list[Any]) -> bool:
+    rest = [e for e in node._next[1:] if e is not None]
+    return len(rest) == len(edges) and all(a == b for a, b in zip(rest, edges, strict=True))
+
+
+def refresh_view(t: Tensor) -> None:
+    """Regenerate a view's grad_fn (AsStridedBackward0) if its base's grad_fn changed since the
+    view was made, as torch does when a view's grad_fn is read after an in-place op on its base.
+    """
+    base = t._base
+    bgf = base._grad_fn
+    if bgf is None:
+        return
+    node = t._grad_fn
+    if node is None:
+        if type(bgf) is CopySlices and not t._rg:
+            set_as_strided_grad_fn(t, base)
+        return
+    while True:
+        op = getattr(type(node), "_op", None)
+        if op is None or not op.view:
+            break
+        e = node._next[0]
+        if e is None:
+            break
+        if e[0] is bgf:
+            return
+        node = e[0]
+    set_as_strided_grad_fn(t, base)
+
 
 METHODS: dict[str, Any] = {}
 FUNCTIONS: dict[str, Any] = {}
