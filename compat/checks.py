@@ -71,7 +71,8 @@ def materialize(T: Any, value: Any, dtype: str) -> tuple[Any, list[Any]]:
 
 def to_numpy(x: Any) -> Any:
     if hasattr(x, "detach") and hasattr(x, "numpy"):
-        return np.array(x.detach().numpy(), copy=True)
+        # force=True: torch's backward may return a ZeroTensor, which numpy() alone rejects
+        return np.array(x.detach().numpy(force=True), copy=True)
     if isinstance(x, (tuple, list)):
         return [to_numpy(v) for v in x]
     return x

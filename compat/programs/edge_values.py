@@ -1,0 +1,201 @@
+"""Section 14: gradients at kinks, ties, domain edges and empty tensors.
+
+These programs compare values only (`warnings=False`); whether an engine warns at these points
+(numpy's RuntimeWarnings) is the one concern of `prog_no_numpy_warnings_at_edges`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import program
+
+
+def _grad(T: Any, f: Any, values: Any) -> Any:
+    x = T.tensor(values, requires_grad=True)
+    f(x).sum().backward()
+    return x.grad
+
+
+@program("14.1", warnings=False)
+def prog_relu_at_zero_and_nan(T: Any) -> Any:
+    return _grad(T, lambda x: x.relu(), [-1.0, 0.0, 1.0, float("nan")])
+
+
+@program("14.2", warnings=False)
+def prog_abs_sign_and_rounding_at_zero(T: Any) -> Any:
+    v = [-1.5, 0.0, 0.5, 2.0]
+    return {
+        "abs": _grad(T, lambda x: x.abs(), v),
+        "sign": _grad(T, lambda x: x.sign(), v),
+        "floor": _grad(T, lambda x: x.floor(), v),
+        "round": _grad(T, lambda x: x.round(), v),
+        "frac": _grad(T, lambda x: x.frac(), v),
+    }
+
+
+@program("14.3", warnings=False)
+def prog_clamp_bounds_included(T: Any) -> Any:
+    v = [-1.0, 0.0, 0.5, 1.0, 2.0]
+    return {
+        "clamp": _grad(T, lambda x: x.clamp(0, 1), v),
+        "clamp11": _grad(T, lambda x: x.clamp(1, 1), v),
+        "clamp_min": _grad(T, lambda x: x.clamp_min(0), v),
+    }
+
+
+@program("14.3", warnings=False)
+def prog_hardtanh_bounds_excluded(T: Any) -> Any:
+    return _grad(T, lambda x: T.nn.functional.hardtanh(x), [-1.0, 0.0, 1.0, 2.0])
+
+
+@program("14.4", warnings=False)
+def prog_leaky_relu_and_elu_at_zero(T: Any) -> Any:
+    F = T.nn.functional
+    return {
+        "leaky": _grad(T, lambda x: F.leaky_relu(x, 0.1), [0.0, -1.0, 1.0]),
+        "elu": _grad(T, lambda x: F.elu(x), [0.0, -1.0, 1.0]),
+    }
+
+
+@program("14.5", warnings=False)
+def prog_full_reduction_max_ties_split(T: Any) -> Any:
+    return {
+        "max": _grad(T, lambda x: x.max(), [1.0, 3.0, 3.0]),
+        "min": _grad(T, lambda x: x.min(), [1.0, 1.0, 3.0]),
+        "amax": _grad(T, lambda x: x.amax(0), [1.0, 3.0, 3.0]),
+    }
+
+
+@program("14.5", warnings=False)
+def prog_dim_max_tie_goes_to_one_index(T: Any) -> Any:
+    return _grad(T, lambda x: x.max(0).values, [1.0, 3.0, 3.0])
+
+
+@program("14.6", warnings=False)
+def prog_maximum_ties_split(T: Any) -> Any:
+    a = T.tensor([1.0, 2.0, float("nan")], requires_grad=True)
+    b = T.tensor([1.0, 3.0, 1.0], requires_grad=True)
+    T.maximum(a, b).sum().backward()
+    return {"a": a.grad, "b": b.grad}
+
+
+@program("14.7", warnings=False)
+def prog_pow_at_zero(T: Any) -> Any:
+    v = [0.0, 1.0, -1.0]
+    return {
+        "sq": _grad(T, lambda x: x**2, v),
+        "p0": _grad(T, lambda x: x**0, v),
+        "p1": _grad(T, lambda x: x**1, v),
+        "half": _grad(T, lambda x: x**0.5, v),
+        "inv": _grad(T, lambda x: x**-1, v),
+    }
+
+
+@program("14.7", warnings=False)
+def prog_pow_tensor_exponent_at_zero_base(T: Any) -> Any:
+    b = T.tensor([0.0, 0.0, -1.0, 2.0], requires_grad=True)
+    e = T.tensor([2.0, 0.0, 2.0, 3.0], requires_grad=True)
+    (b**e).sum().backward()
+    x = T.tensor([1.0, 0.0, -1.0], requires_grad=True)
+    (2**x).sum().backward()
+    y = T.tensor([1.0, 0.0, -1.0], requires_grad=True)
+    (0**y).sum().backward()
+    return {"b": b.grad, "e": e.grad, "2**x": x.grad, "0**y": y.grad}
+
+
+@program("14.8", warnings=False)
+def prog_log_and_division_at_zero(T: Any) -> Any:
+    v = [0.0, -1.0, 2.0]
+    return {
+        "log": _grad(T, lambda x: x.log(), v),
+        "recip": _grad(T, lambda x: 1 / x, v),
+        "div0": _grad(T, lambda x: x / 0, v),
+        "exp100": _grad(T, lambda x: x.exp(), [100.0]),
+        "sqrt": _grad(T, lambda x: x.sqrt(), [0.0, 4.0]),
+    }
+
+
+@program("14.9", warnings=False)
+def prog_norm_at_zero(T: Any) -> Any:
+    return {
+        "2": _grad(T, lambda x: x.norm(), [0.0, 0.0]),
+        "1": _grad(T, lambda x: x.norm(1), [0.0, 0.0]),
+        "inf": _grad(T, lambda x: x.norm(float("inf")), [3.0, -3.0, 1.0]),
+    }
+
+
+@program("14.10", warnings=False)
+def prog_where_nan_trap(T: Any) -> Any:
+    return {
+        "sqrt": _grad(T, lambda x: T.where(x > 0, x.sqrt(), 0.0), [0.0, 4.0]),
+        "log": _grad(T, lambda x: T.where(x > 0, x.log(), x), [0.0, 4.0]),
+    }
+
+
+@program("14.11", warnings=False)
+def prog_std_of_equal_values(T: Any) -> Any:
+    return _grad(T, lambda x: x.std(), [2.0, 2.0, 2.0])
+
+
+@program("14.12", warnings=False)
+def prog_prod_with_zeros(T: Any) -> Any:
+    return {
+        "one": _grad(T, lambda x: x.prod(), [0.0, 2.0, 3.0]),
+        "two": _grad(T, lambda x: x.prod(), [0.0, 2.0, 0.0]),
+        "cumprod": _grad(T, lambda x: x.cumprod(0), [2.0, 0.0, 3.0]),
+    }
+
+
+@program("14.13", warnings=False)
+def prog_duplicate_indices_accumulate(T: Any) -> Any:
+    return _grad(T, lambda x: x[T.tensor([0, 0, 1])], [1.0, 2.0, 3.0])
+
+
+@program("14.14", warnings=False)
+def prog_empty_reductions(T: Any) -> Any:
+    a = T.ones(0, requires_grad=True)
+    m = a.mean()
+    m.backward()
+    b = T.ones(0, requires_grad=True)
+    b.sum().backward()
+    return {"mean": m, "a": a.grad, "b": b.grad}
+
+
+@program("14.15", warnings=False)
+def prog_softmax_and_losses(T: Any) -> Any:
+    F = T.nn.functional
+    return {
+        "softmax": _grad(T, lambda x: x.softmax(0), [1.0, 2.0]),
+        "log_softmax": _grad(T, lambda x: x.log_softmax(0), [1.0, 2.0]),
+        "mse": _grad(T, lambda x: F.mse_loss(x, T.zeros(2)), [1.0, 2.0]),
+    }
+
+
+@program("14.16", warnings=False)
+def prog_atan2_at_origin(T: Any) -> Any:
+    y = T.tensor([0.0], requires_grad=True)
+    x = T.tensor([0.0], requires_grad=True)
+    T.atan2(y, x).sum().backward()
+    return {"y": y.grad, "x": x.grad}
+
+
+@program("14.x", warnings=False)
+def prog_tanh_sigmoid_saturation(T: Any) -> Any:
+    v = [-100.0, -20.0, 0.0, 20.0, 100.0]
+    return {
+        "tanh": _grad(T, lambda x: x.tanh(), v),
+        "sigmoid": _grad(T, lambda x: x.sigmoid(), v),
+        "exp_neg": _grad(T, lambda x: (-x).exp(), [-100.0, 100.0]),
+    }
+
+
+@program(
+    "14.x",
+    xfail="shadowgrad lets numpy's RuntimeWarnings escape (divide by zero / invalid value /"
+    " overflow encountered in log, power, divide, exp); torch issues no warning at these points",
+)
+def prog_no_numpy_warnings_at_edges(T: Any) -> Any:
+    x = T.tensor([0.0, -1.0, 100.0], requires_grad=True)
+    (x.log() + 1 / x + x**0.5 + x.exp() * 0).sum().backward()
+    return x.grad

@@ -1,0 +1,176 @@
+"""Section 3: torch.autograd.grad and its options."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engines import raises
+from . import program
+
+
+@program("3.1")
+def prog_returns_tuple_and_leaves_grad_alone(T: Any) -> Any:
+    a = T.tensor(2.0, requires_grad=True)
+    b = T.tensor(3.0, requires_grad=True)
+    g = T.autograd.grad(a * b, [a, b])
+    return {"type": type(g).__name__, "g": g, "a.grad": a.grad, "b.grad": b.grad}
+
+
+@program("3.1")
+def prog_dict_inputs(T: Any) -> Any:
+    a = T.tensor(2.0, requires_grad=True)
+    b = T.tensor(3.0, requires_grad=True)
+    g = T.autograd.grad(a * b, {"a": a, "b": b})
+    return {"type": type(g).__name__, "g": g}
+
+
+@program("3.2")
+def prog_errors_of_outputs_and_grad_outputs(T: Any) -> Any:
+    x = T.ones(3, requires_grad=True)
+    y = x * 2
+    return {
+        "implicit": raises(lambda: T.autograd.grad(y, x)),
+        "shape": raises(lambda: T.autograd.grad(y, x, T.ones(2))),
+        "length": raises(lambda: T.autograd.grad([y, y], x, [T.ones(3)])),
+    }
+
+
+@program("3.5")
+def prog_multiple_outputs_sum(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    return T.autograd.grad([(x * 2).sum(), (x * 3).sum()], x, [None, None])
+
+
+@program("3.6")
+def prog_unused_inputs(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    u = T.tensor([1.0, 2.0], requires_grad=True)
+    return {
+        "default": raises(lambda: T.autograd.grad((x * 2).sum(), [x, u])),
+        "allow": T.autograd.grad((x * 2).sum(), [x, u], allow_unused=True),
+        "materialize": T.autograd.grad((x * 2).sum(), [x, u], materialize_grads=True),
+        "materialize_conflict": raises(
+            lambda: T.autograd.grad(
+                (x * 2).sum(), [x, u], allow_unused=False, materialize_grads=True
+            )
+        ),
+    }
+
+
+@program("3.9")
+def prog_input_or_output_without_grad(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    p = T.tensor([1.0, 2.0])
+    return {
+        "input": raises(lambda: T.autograd.grad((x * 2).sum(), [x, p])),
+        "output": raises(lambda: T.autograd.grad([(x * 2).sum(), p.sum()], x, allow_unused=True)),
+        "empty_inputs": raises(lambda: T.autograd.grad((x * 2).sum(), [])),
+    }
+
+
+@program("3.12")
+def prog_second_call_without_retain_graph(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y = (x * x).sum()
+    g = T.autograd.grad(y, x)
+    return {"g": g, "again": raises(lambda: T.autograd.grad(y, x))}
+
+
+@program("3.13")
+def prog_grad_wrt_nonleaf(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    h = x * 2
+    other = x * 5
+    y = (h * h).sum()
+    return {
+        "h": T.autograd.grad(y, h, retain_graph=True),
+        "outside": raises(lambda: T.autograd.grad(y, other)),
+    }
+
+
+@program("3.14")
+def prog_grad_of_tensor_wrt_itself(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y = (x * 3).sum()
+    return {"self": T.autograd.grad(x, x, T.ones(2)), "dup": T.autograd.grad(y, [x, x])}
+
+
+@program("3.15")
+def prog_higher_order(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    (g1,) = T.autograd.grad((x**3).sum(), x, create_graph=True)
+    (g2,) = T.autograd.grad(g1.sum(), x, create_graph=True)
+    (g3,) = T.autograd.grad(g2.sum(), x)
+    (lin,) = T.autograd.grad((x * 2).sum(), x, create_graph=True)
+    return {"g1": g1, "g2": g2, "g3": g3, "lin": lin}
+
+
+@program(
+    "3.15",
+    xfail="pow's double-backward graph: torch builds grad * (exponent * x.pow(2)) with the"
+    " scalar product as MulBackward1 (one next edge); shadowgrad's is MulBackward0 with a"
+    " (None, 0) edge for the wrapped scalar",
+)
+def prog_double_backward_graph_of_pow(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    (g1,) = T.autograd.grad((x**3).sum(), x, create_graph=True)
+    return g1.grad_fn
+
+
+@program("3.15")
+def prog_create_graph_under_no_grad(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y = (x**2).sum()
+    with T.no_grad():
+        (g,) = T.autograd.grad(y, x, create_graph=True)
+    return g
+
+
+@program("3.15")
+def prog_double_backward_node_names(T: Any) -> Any:
+    x = T.tensor([-1.0, 2.0], requires_grad=True)
+    (gr,) = T.autograd.grad(x.relu().sum(), x, create_graph=True)
+    (gs,) = T.autograd.grad(x.sigmoid().sum(), x, create_graph=True)
+    return {"relu": gr, "sigmoid": gs}
+
+
+@program("3.16")
+def prog_only_inputs_deprecated(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y = (x * 2).sum()
+    a = T.autograd.grad(y, x, retain_graph=True, only_inputs=True)
+    b = T.autograd.grad(y, x, only_inputs=False)
+    return {"a": a, "b": b}
+
+
+@program("3.17")
+def prog_is_grads_batched(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    return T.autograd.grad(x * 2, x, T.eye(2), is_grads_batched=True)
+
+
+@program(
+    "3.10",
+    xfail="autograd.grad with an output and an input that both do not require grad: torch"
+    " reports the output ('element 0 of tensors does not require grad…'), shadowgrad the"
+    " input ('One of the differentiated Tensors does not require grad')",
+)
+def prog_output_checked_before_inputs(T: Any) -> Any:
+    p = T.tensor([1.0, 2.0])
+    return raises(lambda: T.autograd.grad(p.sum(), [p], allow_unused=True))
+
+
+@program(
+    "3.1",
+    xfail="autograd.grad returns sum's gradient as a broadcast numpy view: g.mul_(2) raises"
+    " 'the tensor's storage is read-only' (0-d, empty) or 'more than one element of the"
+    " written-to tensor refers to a single memory location' ([3]); torch's grad is writable"
+    " (found by compat/fuzz.py)",
+)
+def prog_grad_of_sum_is_writable(T: Any) -> Any:
+    out = {}
+    for shape in [(), (3,), (0,)]:
+        x = T.ones(shape, requires_grad=True)
+        (g,) = T.autograd.grad(x.sum(), [x])
+        out[str(shape)] = raises(lambda g=g: g.mul_(2))
+    return out

@@ -1,0 +1,169 @@
+"""Section 6: graph introspection: grad_fn, next_functions, AccumulateGrad, metadata, hooks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engines import raises
+from . import program
+
+
+@program("6.1")
+def prog_grad_fn_identity_and_names(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    gf = y.grad_fn
+    return {
+        "same": y.grad_fn is gf,
+        "name": gf.name(),
+        "module": type(gf).__module__,
+        "is_node": isinstance(gf, T.autograd.graph.Node),
+        "acc_is_node": isinstance(gf.next_functions[0][0], T.autograd.graph.Node),
+    }
+
+
+@program(
+    "6.1",
+    xfail="Node._sequence_nr is a property in shadowgrad; in torch it is a method"
+    " (gf._sequence_nr() raises TypeError: 'int' object is not callable)",
+)
+def prog_sequence_nr_is_a_method(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    a = (x * 2).grad_fn
+    b = (x * 3).grad_fn
+    return {"grows": b._sequence_nr() > a._sequence_nr()}
+
+
+@program("6.2")
+def prog_next_functions(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    i = T.tensor([1, 2])
+    y = (x * x).sum()
+    y.backward()
+    return {
+        "x+1": (x + 1).grad_fn,
+        "1+x": (1 + x).grad_fn,
+        "x*int": (x * i).grad_fn,
+        "1-x": (1 - x).grad_fn,
+        "2/x": (2 / x).grad_fn,
+        "after_backward": y.grad_fn,
+        "chain": ((x * 2).exp() + x).tanh().sum().grad_fn,
+    }
+
+
+@program("6.3")
+def prog_accumulate_grad_node(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    a = (x * 2).grad_fn.next_functions[0][0]
+    b = (x + 2).grad_fn.next_functions[0][0]
+    return {
+        "name": a.name(),
+        "cls": type(a).__name__,
+        "variable": a.variable is x,
+        "next": a.next_functions,
+        "cached": a is b,
+        "leaf_grad_fn": x.grad_fn,
+    }
+
+
+@program("6.4")
+def prog_metadata(T: Any) -> Any:
+    x = T.tensor([1.0], requires_grad=True)
+    y = x * 2
+    empty = dict(y.grad_fn.metadata)
+    y.grad_fn.metadata["k"] = 1
+    return {"empty": empty, "kept": dict(y.grad_fn.metadata)}
+
+
+@program("6.5")
+def prog_saved_values_through_node(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    w = T.tensor([3.0, 4.0], requires_grad=True)
+    y = x * w
+    e = x.exp()
+    p = x**2
+    s = (y + e + p).sum()
+    out = {
+        "self_is_x": y.grad_fn._saved_self is x,
+        "other_is_w": y.grad_fn._saved_other is w,
+        "result": e.grad_fn._saved_result,
+        "result_is_not_e": e.grad_fn._saved_result is not e,
+        "exponent": p.grad_fn._saved_exponent,
+    }
+    s.backward()
+    out["freed"] = raises(lambda: y.grad_fn._saved_self)
+    return out
+
+
+@program("6.6")
+def prog_call_node_directly(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    w = T.tensor([3.0, 4.0], requires_grad=True)
+    return (x * w).grad_fn(T.ones(2))
+
+
+@program(
+    "6.7",
+    xfail="hooks registered on an AccumulateGrad node (register_prehook/register_hook) never"
+    " run in shadowgrad; torch runs them (grad_inputs=(), grad_outputs=(grad,))",
+)
+def prog_node_hook_order_and_returns(T: Any) -> Any:
+    log: list[Any] = []
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    w = T.tensor([3.0, 4.0], requires_grad=True)
+    y = x * w
+    gf = y.grad_fn
+    gf.register_prehook(lambda go: log.append(("pre", len(go))))
+    gf.register_hook(lambda gi, go: log.append(("post", len(gi), len(go))))
+    gf.register_hook(lambda gi, go: (gi[0] * 10, None))
+    acc = gf.next_functions[0][0]
+    acc.register_prehook(lambda go: log.append(("acc_pre", len(go))))
+    acc.register_hook(lambda gi, go: log.append(("acc_post", len(gi), len(go))))
+    y.register_hook(lambda g: log.append("tensor_hook"))
+    y.sum().backward()
+    return {"log": log, "x.grad": x.grad, "w.grad": w.grad}
+
+
+@program("6.7")
+def prog_node_hooks_on_op_nodes(T: Any) -> Any:
+    log: list[Any] = []
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    w = T.tensor([3.0, 4.0], requires_grad=True)
+    y = x * w
+    gf = y.grad_fn
+    gf.register_prehook(lambda go: log.append(("pre", len(go))))
+    gf.register_hook(lambda gi, go: log.append(("post", len(gi), len(go))))
+    gf.register_hook(lambda gi, go: (gi[0] * 10, None))
+    y.register_hook(lambda g: log.append("tensor_hook"))
+    y.sum().backward()
+    return {"log": log, "x.grad": x.grad, "w.grad": w.grad}
+
+
+@program("6.7")
+def prog_node_hook_wrong_arity(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    w = T.tensor([3.0, 4.0], requires_grad=True)
+    y = x * w
+
+    def bad(gi: Any, go: Any) -> Any:
+        return (gi[0],)
+
+    y.grad_fn.register_hook(bad)
+    return raises(lambda: y.sum().backward())
+
+
+@program("8.x")
+def prog_tensor_hook_order(T: Any) -> Any:
+    log: list[Any] = []
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    a = x * 2
+    b = x * 3
+    a.register_hook(lambda g: log.append(("a", g.tolist())))
+    b.register_hook(lambda g: log.append(("b", g.tolist())))
+    x.register_hook(lambda g: log.append(("x1", g.tolist())))
+    h = x.register_hook(lambda g: log.append(("removed", g.tolist())))
+    x.register_hook(lambda g: g * 2)
+    x.register_hook(lambda g: log.append(("x3", g.tolist())))
+    h.remove()
+    (a * b).sum().backward()
+    return {"log": log, "x.grad": x.grad}
