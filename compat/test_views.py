@@ -301,14 +301,9 @@ PROGRAMS = [
     prog_inplace_index_ops_on_view,
     prog_errors,
     prog_no_grad_inplace_on_view,
-]
-# A view made under no_grad of a base that requires grad reports requires_grad=True in torch and
-# its in-place ops must reach ops.views.inplace_on_view (which raises 5.17); the registry and
-# inplace.apply_inplace do not do that yet.
-NEEDS_NO_GRAD_VIEW_TRACKING = [prog_no_grad_view_inplace_error]
-# These need a view's grad_fn to be regenerated when it is read (ops.views.refresh_view), which
-# Tensor.grad_fn and Tensor._edge (in _tensor.py) do not call yet.
-NEEDS_REFRESH_HOOK = [
+    # a view made under no_grad of a grad-requiring base (5.17)
+    prog_no_grad_view_inplace_error,
+    # a view's grad_fn regenerated after an in-place op on its base (5.14)
     prog_stale_view_grad_fn,
     prog_stale_view_gradient,
     prog_stale_view_base_inplace,
@@ -327,18 +322,4 @@ def _compare(prog: Callable[[Any], list[Any]]) -> None:
 @pytest.mark.filterwarnings("ignore::UserWarning")
 @pytest.mark.parametrize("prog", PROGRAMS, ids=lambda p: p.__name__)
 def test_view_program_matches_torch(prog: Callable[[Any], list[Any]]) -> None:
-    _compare(prog)
-
-
-@pytest.mark.xfail(
-    strict=True, reason="Tensor.grad_fn/_edge in _tensor.py must call ops.views.refresh_view"
-)
-@pytest.mark.parametrize("prog", NEEDS_REFRESH_HOOK, ids=lambda p: p.__name__)
-def test_stale_view_program_matches_torch(prog: Callable[[Any], list[Any]]) -> None:
-    _compare(prog)
-
-
-@pytest.mark.xfail(strict=True, reason="no_grad views are not tracked as views of a grad base")
-@pytest.mark.parametrize("prog", NEEDS_NO_GRAD_VIEW_TRACKING, ids=lambda p: p.__name__)
-def test_no_grad_view_program_matches_torch(prog: Callable[[Any], list[Any]]) -> None:
     _compare(prog)

@@ -98,6 +98,7 @@ globals().update(_FUNCTIONS)
 
 from . import (  # noqa: E402 - these use the namespace built above
     _nn_exports,
+    func,
     linalg,
     nn,
     optim,

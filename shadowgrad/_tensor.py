@@ -46,7 +46,15 @@ def warn_once(key: str, message: str, category: type[Warning] = UserWarning) -> 
 class _Extra:
     """Rarely used per-tensor state, created on first use to keep tensors small."""
 
-    __slots__ = ("grad_dtype", "hooks", "multi_view", "post_acc_hooks", "retains_grad", "view_fn")
+    __slots__ = (
+        "grad_dtype",
+        "hooks",
+        "multi_view",
+        "nograd_view",
+        "post_acc_hooks",
+        "retains_grad",
+        "view_fn",
+    )
 
     def __init__(self) -> None:
         self.hooks: HookDict | None = None
@@ -55,6 +63,7 @@ class _Extra:
         self.multi_view: str | None = None
         self.view_fn: Any = None
         self.grad_dtype: Any = False  # False: the tensor's own dtype
+        self.nograd_view = False  # a view made under no_grad of a grad-requiring tensor
 
 
 class device:
@@ -197,6 +206,10 @@ class Tensor:
 
     @property
     def grad_fn(self) -> Any:
+        if self._base is not None and self._grad_fn is not None:
+            from .ops.views import refresh_view
+
+            refresh_view(self)
         return self._grad_fn
 
     @property
@@ -279,6 +292,10 @@ class Tensor:
 
     def _edge(self) -> tuple[Any, int]:
         """The graph edge gradients for this tensor flow into."""
+        if self._base is not None and self._grad_fn is not None:
+            from .ops.views import refresh_view
+
+            refresh_view(self)
         gf = self._grad_fn
         if gf is not None:
             return (gf, self._nr)
@@ -569,10 +586,17 @@ class Tensor:
         from ._tensor_str import format_tensor
 
         extras = []
-        if self._grad_fn is not None:
-            extras.append(f"grad_fn=<{type(self._grad_fn).__name__}>")
+        gf = self.grad_fn
+        if gf is not None:
+            extras.append(f"grad_fn=<{type(gf).__name__}>")
         elif self._rg:
             extras.append("requires_grad=True")
+        from .autograd import forward_ad
+
+        if forward_ad._STATE.level >= 0:
+            tangent = forward_ad._get_tangent(self)
+            if tangent is not None:
+                extras.append(f"tangent={tangent}")  # f-string: a 0-d tangent shows its item
         return format_tensor(
             self._data, self.dtype._name, D.get_default_dtype()._name, extras, "tensor("
         )
@@ -619,6 +643,10 @@ class Tensor:
             )
         if not _STATE.grad:
             return
+        if self._x is not None and self._x.nograd_view:
+            from .ops.views import NO_GRAD_VIEW, NO_GRAD_VIEW_HINT
+
+            raise RuntimeError(NO_GRAD_VIEW + NO_GRAD_VIEW_HINT)
         if self._rg:
             if self._grad_fn is None:
                 raise RuntimeError(
@@ -630,6 +658,21 @@ class Tensor:
                     "a view of a leaf Variable that requires grad is being used in an in-place "
                     "operation."
                 )
+
+    # --- torch interop (implemented in bridge/interop.py; torch is imported only there) ----
+    @classmethod
+    def __torch_function__(cls, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+        from .bridge.interop import torch_function
+
+        return torch_function(func, types, args, kwargs)
+
+    def __dlpack__(self, *, stream: Any = None, **kwargs: Any) -> Any:
+        if self._rg:
+            raise BufferError("Can't export tensors that require gradient, use tensor.detach()")
+        return self._data.__dlpack__(stream=stream, **kwargs)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return self._data.__dlpack_device__()  # type: ignore[no-any-return]
 
 
 def _rebuild(cls: type, data: np.ndarray, requires_grad: bool, state: dict[str, Any]) -> Tensor:

@@ -107,9 +107,6 @@ def prog_higher_order(T: Any) -> Any:
 
 @program(
     "3.15",
-    xfail="pow's double-backward graph: torch builds grad * (exponent * x.pow(2)) with the"
-    " scalar product as MulBackward1 (one next edge); shadowgrad's is MulBackward0 with a"
-    " (None, 0) edge for the wrapped scalar",
 )
 def prog_double_backward_graph_of_pow(T: Any) -> Any:
     x = T.tensor([1.0, 2.0], requires_grad=True)
@@ -151,9 +148,6 @@ def prog_is_grads_batched(T: Any) -> Any:
 
 @program(
     "3.10",
-    xfail="autograd.grad with an output and an input that both do not require grad: torch"
-    " reports the output ('element 0 of tensors does not require grad…'), shadowgrad the"
-    " input ('One of the differentiated Tensors does not require grad')",
 )
 def prog_output_checked_before_inputs(T: Any) -> Any:
     p = T.tensor([1.0, 2.0])
@@ -162,10 +156,6 @@ def prog_output_checked_before_inputs(T: Any) -> Any:
 
 @program(
     "3.1",
-    xfail="autograd.grad returns sum's gradient as a broadcast numpy view: g.mul_(2) raises"
-    " 'the tensor's storage is read-only' (0-d, empty) or 'more than one element of the"
-    " written-to tensor refers to a single memory location' ([3]); torch's grad is writable"
-    " (found by compat/fuzz.py)",
 )
 def prog_grad_of_sum_is_writable(T: Any) -> Any:
     out = {}

@@ -185,8 +185,6 @@ def prog_inference_mode_inplace_on_normal_tensor(T: Any) -> Any:
 
 @program(
     "4.2",
-    xfail="a view made under no_grad of a tensor that requires grad: torch gives"
-    " requires_grad=True (is_leaf=True, grad_fn=None), shadowgrad requires_grad=False",
 )
 def prog_view_under_no_grad_requires_grad(T: Any) -> Any:
     x = T.tensor([1.0, 2.0], requires_grad=True)

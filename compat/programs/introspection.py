@@ -24,8 +24,6 @@ def prog_grad_fn_identity_and_names(T: Any) -> Any:
 
 @program(
     "6.1",
-    xfail="Node._sequence_nr is a property in shadowgrad; in torch it is a method"
-    " (gf._sequence_nr() raises TypeError: 'int' object is not callable)",
 )
 def prog_sequence_nr_is_a_method(T: Any) -> Any:
     x = T.tensor([1.0, 2.0], requires_grad=True)
@@ -104,8 +102,6 @@ def prog_call_node_directly(T: Any) -> Any:
 
 @program(
     "6.7",
-    xfail="hooks registered on an AccumulateGrad node (register_prehook/register_hook) never"
-    " run in shadowgrad; torch runs them (grad_inputs=(), grad_outputs=(grad,))",
 )
 def prog_node_hook_order_and_returns(T: Any) -> Any:
     log: list[Any] = []

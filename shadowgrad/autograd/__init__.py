@@ -15,7 +15,7 @@ from .._grad_mode import (
     no_grad,
     set_grad_enabled,
 )
-from . import anomaly_mode, function, functional, graph
+from . import anomaly_mode, forward_ad, function, functional, graph
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .engine import run_backward
 from .function import Function, once_differentiable
@@ -121,6 +121,10 @@ def backward(
 ) -> None:
     """Accumulate gradients into the leaves' .grad. Mirrors `torch.autograd.backward`."""
     from .._tensor import Tensor, warn_once
+    from ..func import _TRANSFORMS, BACKWARD_INSIDE
+
+    if _TRANSFORMS.depth:
+        raise RuntimeError(BACKWARD_INSIDE)
 
     outputs = _tensor_list(tensors)
     if grad_variables is not None:
@@ -198,6 +202,11 @@ def grad(
     _check_grad_types(gouts)
     if len(gouts) != len(outs):
         raise RuntimeError(f"got {len(outs)} tensors and {len(gouts)} gradients")
+    for i, o in enumerate(outs):  # torch checks the outputs before the inputs
+        if not o._rg:
+            raise RuntimeError(
+                f"element {i} of tensors does not require grad and does not have a grad_fn"
+            )
     edges = []
     for t in ins:
         if isinstance(t, tuple) and len(t) == 2 and not isinstance(t, Tensor):

@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import _grad_mode
 from .anomaly_mode import _STATE as _ANOMALY
-from .graph import AccumulateGrad, Node, hook_name
+from .graph import AccumulateGrad, Node, VersionCounter, hook_name
 
 _GM = _grad_mode.STATE
 _tie = itertools.count()  # heap tie-breaker: AccumulateGrad nodes share one sequence number
@@ -140,6 +140,20 @@ def _node_posthooks(node: Node, outs: Any, grads: list[Any]) -> Any:
     return outs
 
 
+def _buffer_sum(old: Any, g: Any) -> Any:
+    """Sum two gradients for one input slot.
+
+    torch adds into its input buffer in place when it can, so a summed gradient that ends up
+    as a leaf's .grad has _version 1; we add out of place (a formula's output may be shared)
+    and give the sum the version torch's would have.
+    """
+    s = old + g
+    if not _GM.grad:
+        vc = s._vc = VersionCounter()
+        vc.v = 1
+    return s
+
+
 def _accumulate(node: AccumulateGrad, grad: Any, create_graph: bool) -> None:
     """Add grad into the leaf's .grad: in place normally, out of place under create_graph."""
     var = node.variable
@@ -155,6 +169,9 @@ def _accumulate(node: AccumulateGrad, grad: Any, create_graph: bool) -> None:
             from .._tensor import _make
 
             var._grad = _make(new._data.copy())
+            if grad._vc is not None and grad._vc.v:
+                var._grad._vc = VersionCounter()
+                var._grad._vc.v = grad._vc.v
     elif create_graph:
         var._grad = old + grad
     else:
@@ -274,7 +291,7 @@ def run_backward(
         buf = buffers.get(node)
         if buf is None:
             buf = buffers[node] = [None] * node.num_outputs
-        buf[nr] = g if buf[nr] is None else buf[nr] + g
+        buf[nr] = g if buf[nr] is None else _buffer_sum(buf[nr], g)
         deps[node] -= 1
         if deps[node] == 0:
             heapq.heappush(heap, (-node._seq, next(_tie), node))
@@ -312,7 +329,12 @@ def run_backward(
                     continue
             if is_acc:
                 if capture is None and in_grads[0] is not None:
+                    x = node._x
+                    if x is not None and x.prehooks:
+                        in_grads = _node_prehooks(node, in_grads)
                     _accumulate(node, in_grads[0], create_graph)  # type: ignore[arg-type]
+                    if x is not None and x.hooks:
+                        _node_posthooks(node, (), in_grads)
                 continue
             x = node._x
             if x is not None and x.prehooks:
@@ -352,7 +374,7 @@ def run_backward(
                             buf[nr] = g
                     else:
                         old = buf[nr]
-                        buf[nr] = g if old is None else old + g
+                        buf[nr] = g if old is None else _buffer_sum(old, g)
                 c = deps[nxt] - 1
                 deps[nxt] = c
                 if c == 0:

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from .. import _grad_mode
+from . import forward_ad as _fwad
 from .anomaly_mode import _STATE as _ANOMALY
 from .graph import SECOND_TIME, Node, SavedTensor, VersionCounter
 
@@ -336,6 +337,8 @@ def _apply(cls: Any, setup: bool, args: tuple[Any, ...], kwargs: dict[str, Any])
             ctx._trace = traceback.format_stack()[:-3]
     else:
         outs = _plain_outputs(ctx, args, outs, grad_on)
+    if _fwad._STATE.active:
+        _fwad.function_jvp(cls, ctx, args, outs)
     return outs[0] if single else outs
 
 

@@ -148,11 +148,7 @@ class Node:
             self._meta = {}
         return self._meta  # type: ignore[return-value]
 
-    @property
     def _sequence_nr(self) -> int:
-        return self._seq
-
-    def _sequence_nr_fn(self) -> int:
         return self._seq
 
     def __repr__(self) -> str:

@@ -15,9 +15,11 @@ import numpy as np
 from .. import _dtype as D
 from .. import _grad_mode
 from .._tensor import Tensor, _make
+from ..autograd import forward_ad as _fwad
 from ..autograd.graph import SavedTensor
 
 _GM = _grad_mode.STATE
+_FW = _fwad._STATE
 
 OVERLAP = (
     "unsupported operation: more than one element of the written-to tensor refers to a single "
@@ -42,6 +44,8 @@ def write(self: Tensor, value: np.ndarray) -> None:
         raise RuntimeError(
             f"result type {src._short} can't be cast to the desired output type {dst._short}"
         )
+    if self._data.size == 0:
+        return
     if not self._data.flags.writeable:
         if self._data.base is not None and 0 in self._data.strides and self._data.size > 1:
             raise RuntimeError(OVERLAP)
@@ -64,6 +68,8 @@ def apply_inplace(fn: Callable[..., Tensor], self: Tensor, *args: Any, **kwargs:
         r = fn(self, *args, **kwargs)
         write(self, r._data)
         self._bump()
+        if _FW.active:
+            _set_result_tangent(self, r)
         return self
     others_rg = any(isinstance(a, Tensor) and a._rg for a in args) or any(
         isinstance(a, Tensor) and a._rg for a in kwargs.values()
@@ -72,6 +78,8 @@ def apply_inplace(fn: Callable[..., Tensor], self: Tensor, *args: Any, **kwargs:
         r = fn(self, *args, **kwargs)
         write(self, r._data)
         self._bump()
+        if _FW.active:
+            _set_result_tangent(self, r)
         return self
     if self._base is not None:
         from .views import inplace_on_view
@@ -80,13 +88,30 @@ def apply_inplace(fn: Callable[..., Tensor], self: Tensor, *args: Any, **kwargs:
     # Snapshot self so the node can keep the pre-modification value if its formulas need it.
     snap = _make(self._data.copy(), self._rg, self._grad_fn, self._nr)
     snap._acc = self._acc
+    fw = _FW.active
+    if fw:
+        _fwad._set_tangent(snap, _fwad._get_tangent(self))
     r = fn(snap, *args, **kwargs)
     write(self, r._data)
     self._bump()
+    if fw:
+        _set_result_tangent(self, r)
     node = r._grad_fn
     if node is not None:
         rebase(self, node, r)
     return self
+
+
+def _set_result_tangent(self: Tensor, r: Tensor) -> None:
+    """Forward AD: self's tangent becomes the in-place result's (written into the old one)."""
+    t = _fwad._get_tangent(r)
+    if t is None:
+        return
+    old = _fwad._get_tangent(self)
+    if old is not None and old.shape == t.shape:
+        np.copyto(old._data, t._data, casting="unsafe")
+    else:
+        _fwad._set_tangent(self, t)
 
 
 def rebase(self: Tensor, node: Any, r: Tensor) -> None:
@@ -94,6 +119,10 @@ def rebase(self: Tensor, node: Any, r: Tensor) -> None:
     if self._grad_fn is None and self._rg:
         # a leaf that requires grad never gets here: _check_inplace raised already
         raise AssertionError("in-place on a grad-requiring leaf")
+    old = self._grad_fn
+    if old is not None and old._retains and self._nr in old._retains:
+        # the retained grad is the grad of the new version (torch moves the hook)
+        del old._retains[self._nr]
     self._grad_fn = node
     self._rg = True
     self._nr = 0

@@ -41,6 +41,13 @@ _rsub = defop(
     nondiff=("other",),
     self=lambda grad, alpha: -grad if alpha == 1 else grad * -alpha,
 )
+_rsub_tensor = defop(
+    "rsub.Tensor",
+    "RsubBackward0",
+    lambda self, other, alpha: np.subtract(other, self) if alpha == 1 else other - alpha * self,
+    self=lambda grad, alpha: -grad if alpha == 1 else grad * -alpha,
+    other=lambda grad: grad,
+)
 _mul = defop(
     "mul.Tensor",
     "MulBackward0",
@@ -54,7 +61,8 @@ _div = defop(
     lambda self, other: np.true_divide(self, other),
     dtype="float",
     self=lambda grad, other: grad / other,
-    other=lambda grad, self, other: -grad * self / (other * other),
+    # torch's div_tensor_other_backward: -grad * ((self / other) / other), inf at other == 0
+    other=lambda grad, self, other: -grad * ((self / other) / other),
 )
 # x ** scalar: the exponent is a saved Python number; x**0 has grad 0 everywhere (torch).
 _pow_scalar = defop(
@@ -64,19 +72,43 @@ _pow_scalar = defop(
     dtype="keep",
     self=lambda grad, self, exponent: _pow_scalar_grad(grad, self, exponent),
 )
+
+
+def _np_pow(self: np.ndarray, exponent: Any) -> np.ndarray:
+    if self.dtype.kind in "iu":
+        e = np.asarray(exponent)
+        if e.dtype.kind == "i" and (e < 0).any():
+            # torch's integer pow: x ** -n is 1 for x == 1, +-1 for x == -1, else 0 (numpy raises)
+            r = np.power(self, np.maximum(e, 0))
+            neg_one = np.where(e % 2 == 0, 1, -1)
+            small = np.where(self == 1, 1, np.where(self == -1, neg_one, 0))
+            return np.where(e < 0, small, r).astype(r.dtype, copy=False)
+    return np.power(self, exponent)
+
+
 _pow_tensor = defop(
     "pow.Tensor_Tensor",
     "PowBackward1",
-    lambda self, exponent: np.power(self, exponent),
+    _np_pow,
     self=lambda grad, self, exponent: _pow_scalar_grad(grad, self, exponent),
     exponent=lambda grad, self, exponent, result: _pow_exponent_grad(grad, self, exponent, result),
 )
 _pow_scalar_base = defop(
     "pow.Scalar",
     "PowBackward2",
-    lambda self, exponent: np.power(self, exponent),
+    _np_pow,
     nondiff=("self",),
     exponent=lambda grad, self, exponent, result: _pow_exponent_grad(grad, self, exponent, result),
+)
+
+
+# mul by a Python number inside formulas: torch's mul.Scalar overload, a node with one edge
+_mul_scalar = defop(
+    "mul.Scalar",
+    "MulBackward1",
+    lambda self, other: np.multiply(self, other),
+    dtype="keep",
+    self=lambda grad, other: _mul_scalar(grad, other),
 )
 
 
@@ -87,14 +119,15 @@ def _pow_scalar_grad(grad: Tensor, self: Tensor, exponent: Any) -> Tensor:
         return where(exponent == 0, 0.0, g)
     if exponent == 0:
         return grad * 0
-    return grad * (exponent * pow(self, exponent - 1))
+    # torch multiplies by the Python exponent with mul.Scalar (MulBackward1: one edge)
+    return grad * _mul_scalar(pow(self, exponent - 1), exponent)
 
 
 def _pow_exponent_grad(grad: Tensor, self: Tensor, exponent: Tensor, result: Tensor) -> Tensor:
     # d/dy x**y = x**y * log(x), masked to 0 where x == 0 and y >= 0 (torch's
-    # pow_backward_exponent), so 0**y has a finite exponent grad.
-    g = grad * (result * log(self))
-    return where((self == 0) & (exponent >= 0), 0.0, g)
+    # pow_backward_exponent), so 0**y has a finite exponent grad. The mask multiplies grad, as
+    # in torch, so a NaN grad stays NaN in double backward.
+    return grad * where((self == 0) & (exponent >= 0), 0.0, result * log(self))
 
 
 def add(input: Any, other: Any, *, alpha: Any = 1, out: Tensor | None = None) -> Tensor:
@@ -115,7 +148,17 @@ subtract = sub
 
 def rsub(input: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     """Mirrors `torch.rsub`: other - alpha * input."""
+    _check_bool_sub(input, other)
+    if isinstance(other, Tensor):
+        return _rsub_tensor(input, other, alpha)
     return _rsub(input, other, alpha)
+
+
+def positive(input: Tensor) -> Tensor:
+    """Mirrors `torch.positive`: returns input itself."""
+    if input.dtype is D.bool_:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return input
 
 
 def mul(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
@@ -608,6 +651,28 @@ atanh = defop(
     dtype="float",
     self=lambda grad, self: grad / (1 - pow(self, 2)),
 )
+
+
+def _inplace_not_implemented(name: str) -> Any:
+    def formula(grad: Tensor) -> Tensor:
+        raise NotImplementedError(
+            f"the derivative for 'inplace version of {name}' is not implemented."
+        )
+
+    return formula
+
+
+# torch records acosh_/asinh_/atanh_ with their own nodes, whose backward is not implemented
+_INPLACE_ONLY = {
+    name: defop(
+        f"{name}_",
+        f"{name.capitalize()}Backward1",
+        fwd.op.forward,
+        dtype="float",
+        self=_inplace_not_implemented(name),
+    )
+    for name, fwd in (("asinh", asinh), ("acosh", acosh), ("atanh", atanh))
+}
 
 # numpy has no erf: math.erf / math.erfc (libm, correctly rounded to ~1 ulp in float64),
 # applied per element. Float32 and float16 inputs are computed in float64 and rounded once.
@@ -1469,6 +1534,8 @@ def _more_methods() -> dict[str, Any]:
     for alias, name in _ALIASES.items():
         m[alias] = m[name]
     inplace = {name + "_": make_inplace(m[name]) for name in _INPLACE_NAMES}
+    for name, op in _INPLACE_ONLY.items():
+        inplace[name + "_"] = make_inplace(op)
     for alias, name in _ALIASES.items():
         inplace[alias + "_"] = inplace[name + "_"]
     m.update(inplace)
@@ -1574,7 +1641,8 @@ METHODS = {
     "__pow__": _binop_check(pow),
     "__rpow__": _binop_check(_rpow),
     "__neg__": _neg_method,
-    "__pos__": lambda self: self,
+    "__pos__": positive,
+    "positive": positive,
     "__eq__": _binop_check(eq),
     "__ne__": _binop_check(ne),
     "__lt__": _binop_check(lt),
@@ -1595,6 +1663,7 @@ FUNCTIONS = {
     "sub": sub,
     "subtract": sub,
     "rsub": rsub,
+    "positive": positive,
     "mul": mul,
     "multiply": mul,
     "div": div,

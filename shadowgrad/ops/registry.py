@@ -23,10 +23,14 @@ import numpy as np
 from .. import _dtype as D
 from .. import _grad_mode
 from .._tensor import Tensor, _make
+from ..autograd import forward_ad as _fwad
 from ..autograd.anomaly_mode import _STATE as _ANOMALY
 from ..autograd.graph import Node, SavedTensor, VersionCounter, _seq
 
 _GM = _grad_mode.STATE
+# Forward AD: `_FW.active` is True only inside a dual level; then each op's outputs get their
+# tangents from `forward_ad.propagate` (see that module). Otherwise it costs one attribute check.
+_FW = _fwad._STATE
 _FROM_NP = D._FROM_NP
 
 REGISTRY: dict[str, OpDef] = {}
@@ -164,6 +168,8 @@ class OpDef:
         self.n_outputs = n_outputs
         self.diff_outputs = diff_outputs
         self.multi_view = multi_view
+        self.jvp: Callable[..., Any] | None = None
+        self.run: Callable[..., Any] | None = None
         self._save_cache: dict[int, tuple[str, ...]] = {}
         # (bit, arg index) for each differentiable input: the bit is set in a call's mask when
         # that input requires grad
@@ -208,6 +214,7 @@ def defop(
     n_outputs: int = 1,
     diff_outputs: tuple[int, ...] | None = None,
     multi_view: str | None = None,
+    jvp: Callable[..., Any] | None = None,
     **formulas: Callable[..., Any],
 ) -> Callable[..., Any]:
     """Declare an op; returns the callable that runs it (positional args in forward order).
@@ -219,12 +226,18 @@ def defop(
         view: the output is a view of the first input (shares its storage and version counter).
         n_outputs: how many outputs the forward returns; 0 for a variable count (unbind).
         diff_outputs: for multi-output ops, which outputs are differentiable (default: all).
+        jvp: the forward-AD rule, named like the formulas: forward parameters, `result` and
+            `<name>_t` (the tangent of input `<name>`, None when it has none); it returns the
+            output tangent. Without one (and without an entry in `forward_ad.JVP_RULES`), forward
+            AD uses the VJP of the VJP.
     """
     op = OpDef(
         name, grad_fn, forward, formulas, nondiff, dtype, view, n_outputs, diff_outputs, multi_view
     )
     REGISTRY[name] = op
+    op.jvp = jvp
     run = _make_runner(op)
+    op.run = run
     run.op = op  # type: ignore[attr-defined]
     run.__name__ = name.split(".")[0]
     run.__qualname__ = run.__name__
@@ -285,7 +298,10 @@ def _run(op: OpDef, args: tuple[Any, ...]) -> Any:
                 arrays[i] = arr if arr.dtype == npd else arr.astype(npd)
             elif a is not None:
                 arrays[i] = _scalar_array(a, dt)
-    out = op.forward(*arrays)
+    try:
+        out = op.forward(*arrays)
+    except ValueError as e:
+        raise _broadcast_error(e, [arrays[i] for i in tidx]) from None
 
     record = False
     if _GM.grad:
@@ -302,6 +318,8 @@ def _run(op: OpDef, args: tuple[Any, ...]) -> Any:
             _as_view(result, args[0])
         if record and out.dtype.kind in "fc":
             _record(op, args, arrays, (result,))
+        if _FW.active:
+            _fwad.propagate(op, args, result)
         return result
     results = tuple(_make(o if type(o) is np.ndarray else np.asarray(o)) for o in out)
     if op.view:
@@ -311,6 +329,8 @@ def _run(op: OpDef, args: tuple[Any, ...]) -> Any:
                 r._extra().multi_view = op.multi_view
     if record:
         _record(op, args, arrays, results)
+    if _FW.active:
+        _fwad.propagate(op, args, results)
     return results
 
 
@@ -331,6 +351,11 @@ def _as_view(result: Tensor, src: Tensor) -> None:
     result._vc = vc
     result._base = src._base if src._base is not None else src
     result._inf = src._inf
+    if src._rg and not _GM.grad:
+        # a view made under no_grad of a grad-requiring tensor still requires grad (as a
+        # leaf), and torch forbids modifying it in place once grad mode is back on
+        result._rg = True
+        result._extra().nograd_view = True
 
 
 def _record(
@@ -347,6 +372,8 @@ def _record(
     for bit, i in op.diff_bits:
         a = args[i]
         if isinstance(a, Tensor) and a._rg:
+            if a._base is not None:
+                _refresh_view(a)
             gf = a._grad_fn
             edges.append((gf, a._nr) if gf is not None else a._edge())
             d = a._data
@@ -458,6 +485,8 @@ def deflistop(
             out._grad_fn = node
             if _ANOMALY.enabled:
                 node._trace = traceback.format_stack()[:-2]
+        if _FW.active:
+            _fwad.propagate_list(run, ts, attrs, out)
         return out
 
     run.op = op  # type: ignore[attr-defined]
@@ -481,6 +510,7 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
     is_float = rule == "float"
     view = op.view
     grad_mode = _GM
+    fw = _FW
     make = _make
     record = _record
 
@@ -508,6 +538,8 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
                 _as_view(t, a)
             if d0 and a._rg and grad_mode.grad and out.dtype.kind in "fc":
                 record(op, args, None, (t,))
+            if fw.active:
+                _fwad.propagate(op, args, t)
             return t
 
         return run1
@@ -541,7 +573,10 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
                 return _run(op, args)
             B = b
             rg = d0 and a._rg
-        out = fwd(A, B, *args[2:])
+        try:
+            out = fwd(A, B, *args[2:])
+        except ValueError as e:
+            raise _broadcast_error(e, [A, B]) from None
         if type(out) is not _ndarray:
             out = _asarray(out)
         t = make(out)
@@ -549,6 +584,34 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
             _as_view(t, a)
         if rg and grad_mode.grad and out.dtype.kind in "fc":
             record(op, args, None, (t,), A.dtype)
+        if fw.active:
+            _fwad.propagate(op, args, t)
         return t
 
     return run2
+
+
+def _refresh_view(t: Tensor) -> None:
+    from .views import refresh_view
+
+    refresh_view(t)
+
+
+def _broadcast_error(e: ValueError, arrays: list[Any]) -> Exception:
+    """torch's message for operands that do not broadcast (numpy's ValueError otherwise)."""
+    if "could not be broadcast" not in str(e):
+        return e
+    shapes = [np.shape(a) for a in arrays if a is not None]
+    if len(shapes) < 2:
+        return e
+    a, b = shapes[0], shapes[1]
+    n = max(len(a), len(b))
+    pa = (1,) * (n - len(a)) + tuple(a)
+    pb = (1,) * (n - len(b)) + tuple(b)
+    for i in range(n - 1, -1, -1):
+        if pa[i] != pb[i] and pa[i] != 1 and pb[i] != 1:
+            return RuntimeError(
+                f"The size of tensor a ({pa[i]}) must match the size of tensor b ({pb[i]}) at "
+                f"non-singleton dimension {i}"
+            )
+    return e

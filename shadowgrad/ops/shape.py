@@ -130,6 +130,9 @@ def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
 
 
 def _expand_fwd(self: np.ndarray, size: tuple[int, ...], self_sym_sizes: Any) -> np.ndarray:
+    if self.size == int(np.prod(size)):
+        # nothing is repeated: a plain (writable) view, as torch's expand aliases memory
+        return self.reshape(size)
     return np.broadcast_to(self, size)
 
 

@@ -83,7 +83,7 @@ def _chain_multi_view(t: Tensor) -> bool:
     node = t._grad_fn
     while node is not None:
         op = getattr(type(node), "_op", None)
-        if op is None or not op.view:
+        if op is None or not getattr(op, "view", False):  # list ops (stack) have no views
             return False
         if op.multi_view:
             return True
@@ -212,7 +212,7 @@ def refresh_view(t: Tensor) -> None:
         return
     while True:
         op = getattr(type(node), "_op", None)
-        if op is None or not op.view:
+        if op is None or not getattr(op, "view", False):  # list ops (stack) have no views
             break
         e = node._next[0]
         if e is None:

@@ -46,8 +46,6 @@ DIMS = [
 ]
 
 
-
-
 @pytest.mark.parametrize(
     "fn",
     [

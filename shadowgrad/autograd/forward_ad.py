@@ -1,0 +1,532 @@
+"""Forward-mode AD: dual levels, dual tensors and tangent propagation.
+
+Mirrors `torch.autograd.forward_ad`. A tangent lives in a side table of the current level, keyed
+by the tensor (see Note [Tangent table]); every registered op calls `propagate` after its forward
+while a level is active (one flag check otherwise). An op's JVP rule comes, in order, from
+`JVP_RULES` (keyed by REGISTRY name), from the `jvp=` formula given to `defop`, or from the
+generic rule: the VJP of the VJP, exact for every op that supports double backward.
+
+A rule is a function whose parameters are named like backward formulas: forward parameters,
+`result` (the output; a tuple for several outputs) and `<name>_t`, the tangent of input `<name>`
+(None when it has none). It returns the output tangent (a tuple for several outputs). Rules run
+with forward AD off (a single level exists, so tangents have no tangents of their own) and with
+the caller's grad mode, so tangents are differentiable by backward AD, as torch's are.
+"""
+
+from __future__ import annotations
+
+import inspect
+import weakref
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from .. import _grad_mode
+from .graph import Node
+
+__all__ = [
+    "UnpackedDualTensor",
+    "dual_level",
+    "enter_dual_level",
+    "exit_dual_level",
+    "make_dual",
+    "unpack_dual",
+]
+
+_GM = _grad_mode.STATE
+
+NO_LEVEL = (
+    "Trying to create a dual Tensor for forward AD but no level exists, make sure to "
+    "enter_dual_level() first."
+)
+NO_FORMULA = (
+    "Trying to use forward AD with {} that does not support it because it has not been "
+    "implemented yet.\nPlease file an issue to PyTorch at "
+    "https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can "
+    "prioritize its implementation or submit a PR adding the implementation to derivatives.yaml"
+)
+
+
+# Note [Tangent table]
+# Tangents are kept out of Tensor: `tangents` maps id(tensor) to (weakref to it, tangent), and
+# an entry goes when its tensor dies or the level exits. Tensors are not hashable by value
+# (`==` is elementwise), hence ids rather than a WeakKeyDictionary. A tensor produced by
+# autograd is also found through its (grad_fn, output_nr): a saved output unpacked in backward
+# is a new Tensor object for the same variable, and must keep its tangent as torch's
+# SavedVariable does (so backward formulas reading `result` see a dual).
+class _State:
+    __slots__ = ("active", "by_node", "enabled", "level", "tangents")
+
+    def __init__(self) -> None:
+        self.active = False  # a level exists and forward grad is enabled: ops must propagate
+        self.enabled = True
+        self.level = -1
+        self.tangents: dict[int, tuple[Any, Any]] = {}
+        self.by_node: dict[tuple[int, int], tuple[Any, Any]] = {}
+
+
+_STATE = _State()
+
+
+def _forget(table: dict[Any, Any], key: Any) -> Callable[[Any], None]:
+    def cb(ref: Any) -> None:
+        e = table.get(key)
+        if e is not None and e[0] is ref:
+            del table[key]
+
+    return cb
+
+
+def _set_tangent(t: Any, tangent: Any) -> None:
+    st = _STATE
+    k = id(t)
+    st.tangents[k] = (weakref.ref(t, _forget(st.tangents, k)), tangent)
+    gf = t._grad_fn
+    if gf is not None:
+        nk = (id(gf), t._nr)
+        st.by_node[nk] = (weakref.ref(gf, _forget(st.by_node, nk)), tangent)
+
+
+def _get_tangent(t: Any) -> Any:
+    st = _STATE
+    e = st.tangents.get(id(t))
+    if e is not None and e[0]() is t:
+        return e[1]
+    gf = t._grad_fn
+    if gf is not None:
+        e = st.by_node.get((id(gf), t._nr))
+        if e is not None and e[0]() is gf:
+            return e[1]
+    return None
+
+
+# --- levels -------------------------------------------------------------------------------
+
+
+def enter_dual_level() -> int:
+    """Enter a new forward grad level. Mirrors `torch.autograd.forward_ad.enter_dual_level`."""
+    st = _STATE
+    if st.level >= 0:
+        raise RuntimeError("Nested forward mode AD is not supported at the moment")
+    st.level = 0
+    st.tangents = {}
+    st.by_node = {}
+    st.active = st.enabled
+    return 0
+
+
+def exit_dual_level(*, level: int | None = None) -> None:
+    """Exit the level and drop its tangents. Mirrors `torch.autograd.forward_ad.exit_dual_level`."""
+    st = _STATE
+    if level is None:
+        level = st.level
+    if level != st.level:
+        raise RuntimeError(
+            "Trying to exit a forward AD level that was not the last one that was created. This "
+            "is not supported."
+        )
+    if level < 0:
+        raise RuntimeError("Dual level must be a positive number.")
+    st.level = -1
+    st.active = False
+    st.tangents = {}
+    st.by_node = {}
+
+
+class dual_level(_grad_mode._DecoratorContextManager):
+    """Context manager (and decorator) for a forward AD level. Mirrors `forward_ad.dual_level`."""
+
+    def __enter__(self) -> int:  # type: ignore[override]
+        return enter_dual_level()
+
+    def __exit__(self, *exc: object) -> None:
+        exit_dual_level()
+
+
+class _set_fwd_grad_enabled(_grad_mode._DecoratorContextManager):
+    """Turn tangent propagation off (or back on) without leaving the level."""
+
+    def __init__(self, mode: bool) -> None:
+        self.prev = _STATE.enabled
+        _set_enabled(mode)
+
+    def clone(self) -> _set_fwd_grad_enabled:
+        return self.__class__(_STATE.enabled)
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc: object) -> None:
+        _set_enabled(self.prev)
+
+
+def _set_enabled(mode: bool) -> None:
+    _STATE.enabled = mode
+    _STATE.active = mode and _STATE.level >= 0
+
+
+def _is_fwd_grad_enabled() -> bool:
+    return _STATE.enabled
+
+
+# --- dual tensors -------------------------------------------------------------------------
+
+
+class UnpackedDualTensor(NamedTuple):
+    """The (primal, tangent) pair returned by `unpack_dual`. Mirrors torch's namedtuple."""
+
+    primal: Any
+    tangent: Any
+
+
+class Identity(Node):
+    """The node of an unpacked primal (torch's `torch::autograd::Identity`)."""
+
+    __slots__ = ()
+    _cpp_name = "torch::autograd::Identity"
+
+    def apply(self, grads: list[Any]) -> tuple[Any, ...]:
+        return (grads[0],)
+
+
+Identity.__module__ = "builtins"
+
+
+def make_dual(tensor: Any, tangent: Any, *, level: int | None = None) -> Any:
+    """A view of `tensor` carrying `tangent` (kept as is). Mirrors `forward_ad.make_dual`."""
+    st = _STATE
+    if level is None:
+        level = st.level
+    if level < 0:
+        raise RuntimeError(NO_LEVEL)
+    if not (tensor.is_floating_point() or tensor.is_complex()):
+        raise ValueError(
+            f"Expected primal to be floating point or complex, but got: {tensor.dtype}"
+        )
+    if not (tangent.is_floating_point() or tangent.is_complex()):
+        raise ValueError(
+            f"Expected tangent to be floating point or complex, but got: {tangent.dtype}"
+        )
+    if level != st.level:
+        raise RuntimeError("Invalid level given to _make_dual")
+    if tangent._data.shape != tensor._data.shape:
+        raise RuntimeError(
+            "Trying to set a forward gradient that has a different size than that of the "
+            "original Tensor, this is not supported. Tensor is of size "
+            f"{list(tensor._data.shape)} while the given forward gradient is of size "
+            f"{list(tangent._data.shape)}."
+        )
+    if _get_tangent(tensor) is not None:
+        raise RuntimeError(
+            "Making a dual Tensor based on a Tensor that already has a forward gradient at the "
+            f"same level {level} is not supported."
+        )
+    with _set_fwd_grad_enabled(False):
+        dual = tensor.view(tensor.shape)  # ViewBackward0 when tensor requires grad, as torch
+    _set_tangent(dual, tangent)
+    return dual
+
+
+def unpack_dual(tensor: Any, *, level: int | None = None) -> UnpackedDualTensor:
+    """(primal view, tangent or None). Mirrors `torch.autograd.forward_ad.unpack_dual`."""
+    from .._tensor import _make
+    from .function import _view_of
+
+    st = _STATE
+    if level is None:
+        level = st.level
+    if level < 0:
+        return UnpackedDualTensor(tensor, None)
+    tangent = _get_tangent(tensor)
+    if level != st.level:
+        if tangent is not None:
+            raise RuntimeError("Invalid level given to _fw_primal")
+        return UnpackedDualTensor(_view_of(tensor), None)
+    if tensor._rg and _GM.grad:
+        node = Identity((tensor._edge(),))
+        node._in_meta = ((tensor._data.shape, tensor.dtype),)
+        primal = _make(tensor._data, True, node, 0, tensor._vc)
+        primal._base = tensor._base if tensor._base is not None else tensor
+    else:
+        primal = _view_of(tensor)
+    return UnpackedDualTensor(primal, tangent)
+
+
+# --- propagation --------------------------------------------------------------------------
+
+# Markers for the two rule kinds that reuse the op itself: the op is linear in its first input
+# (views, reductions, copies), or bilinear in its first two (products).
+LINEAR = "linear"
+BILINEAR = "bilinear"
+
+
+def _plus(a: Any, b: Any) -> Any:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a + b
+
+
+def _add_t(self_t: Any, other_t: Any, alpha: Any) -> Any:
+    if other_t is not None and alpha is not None and alpha != 1:
+        other_t = other_t * alpha
+    return _plus(self_t, other_t)
+
+
+def _sub_t(self_t: Any, other_t: Any, alpha: Any) -> Any:
+    if other_t is None:
+        return self_t
+    if alpha is not None and alpha != 1:
+        other_t = other_t * alpha
+    return -other_t if self_t is None else self_t - other_t
+
+
+def _mul_t(self: Any, other: Any, self_t: Any, other_t: Any) -> Any:
+    return _plus(
+        None if self_t is None else self_t * other, None if other_t is None else self * other_t
+    )
+
+
+def _div_t(self_t: Any, other_t: Any, other: Any, result: Any) -> Any:
+    num = _plus(self_t, None if other_t is None else -(other_t * result))
+    return num / other
+
+
+def _pow_scalar_t(self: Any, exponent: Any, self_t: Any) -> Any:
+    if exponent == 0:
+        return self_t * 0
+    return self_t * (self.pow(exponent - 1) * exponent)
+
+
+JVP_RULES: dict[str, Any] = {
+    "add.Tensor": _add_t,
+    "sub.Tensor": _sub_t,
+    "mul.Tensor": _mul_t,
+    "div.Tensor": _div_t,
+    "neg": LINEAR,
+    "exp": lambda self_t, result: self_t * result,
+    "log": lambda self, self_t: self_t / self,
+    "tanh": lambda self_t, result: self_t * (1 - result * result),
+    "sigmoid": lambda self_t, result: self_t * (result * (1 - result)),
+    # relu at 0: tangent 0, as torch's threshold_backward
+    "relu": lambda self_t, result: self_t * (result > 0),
+    "pow.Tensor_Scalar": _pow_scalar_t,
+    "mm": BILINEAR,
+    "mv": BILINEAR,
+    "bmm": BILINEAR,
+    "dot": BILINEAR,
+}
+for _name in (
+    "sum",
+    "sum.dim_IntList",
+    "mean",
+    "mean.dim",
+    "view",
+    "_reshape_alias",
+    "_unsafe_view",
+    "expand",
+    "permute",
+    "transpose.int",
+    "t",
+    "select.int",
+    "slice.Tensor",
+    "unsqueeze",
+    "squeeze",
+    "squeeze.dim",
+    "squeeze.dims",
+    "alias",
+    "clone",
+    "_to_copy",
+):
+    JVP_RULES[_name] = LINEAR
+
+_PLANS: dict[Any, tuple[tuple[int, int], ...]] = {}
+
+
+def _plan(op: Any, rule: Callable[..., Any]) -> tuple[tuple[int, int], ...]:
+    """How to fill each rule parameter: (0, i) arg i, (1, i) tangent of arg i, (2, 0) result."""
+    key = (op.name, rule)
+    p = _PLANS.get(key)
+    if p is None:
+        spec = []
+        for n in inspect.signature(rule).parameters:
+            if n == "result":
+                spec.append((2, 0))
+            elif n.endswith("_t") and n[:-2] in op.params:
+                spec.append((1, op.params.index(n[:-2])))
+            elif n in op.params:
+                spec.append((0, op.params.index(n)))
+            else:
+                raise TypeError(f"{op.name}: the jvp rule reads '{n}', which is not known")
+        p = _PLANS[key] = tuple(spec)
+    return p
+
+
+def propagate(op: Any, args: tuple[Any, ...], out: Any) -> None:
+    """Give the op's outputs their tangents, if any input has one (called by the registry)."""
+    from .._tensor import Tensor
+
+    tangents: dict[int, Any] = {}
+    for i in op.diff_idx:
+        a = args[i]
+        if isinstance(a, Tensor):
+            tg = _get_tangent(a)
+            if tg is not None:
+                tangents[i] = tg
+    if not tangents:
+        return
+    single = type(out) is not tuple
+    outs = (out,) if single else out
+    diff = op.diff_outputs
+    targets = [
+        k for k, r in enumerate(outs) if (diff is None or k in diff) and r._data.dtype.kind in "fc"
+    ]
+    if not targets:
+        return
+    rule = JVP_RULES.get(op.name) or getattr(op, "jvp", None)
+    st = _STATE
+    st.active = False
+    try:
+        if rule is LINEAR:
+            res = op.run(tangents[0], *args[1:])
+        elif rule is BILINEAR:
+            a, b = args[0], args[1]
+            res = _plus(
+                op.run(tangents[0], b) if 0 in tangents else None,
+                op.run(a, tangents[1]) if 1 in tangents else None,
+            )
+        elif rule is not None:
+            vals = []
+            for kind, i in _plan(op, rule):
+                if kind == 0:
+                    vals.append(args[i])
+                elif kind == 1:
+                    vals.append(tangents.get(i))
+                else:
+                    vals.append(out)
+            res = rule(*vals)
+        else:
+            res = None
+            ress = _generic_jvp(op, args, outs, targets, tangents)
+    finally:
+        st.active = st.enabled and st.level >= 0
+    if rule is not None:
+        ress = (res,) if single else res
+    for k in targets:
+        tg = ress[k]
+        r = outs[k]
+        if tg is None:
+            continue
+        if tg._data.shape != r._data.shape:
+            # a broadcast input's tangent covers the output as the input does
+            tg = tg.expand(r.shape).contiguous()
+        _set_tangent(r, tg)
+
+
+def propagate_list(run: Any, ts: list[Any], attrs: tuple[Any, ...], out: Any) -> None:
+    """Tangents through cat/stack, which are linear in their tensors."""
+    tangents = [_get_tangent(t) for t in ts]
+    if all(tg is None for tg in tangents) or out._data.dtype.kind not in "fc":
+        return
+    from .._creation import zeros_like
+
+    st = _STATE
+    st.active = False
+    try:
+        tg = run(
+            [zeros_like(t) if g is None else g for t, g in zip(ts, tangents, strict=True)], *attrs
+        )
+    finally:
+        st.active = st.enabled and st.level >= 0
+    _set_tangent(out, tg)
+
+
+def _generic_jvp(
+    op: Any,
+    args: tuple[Any, ...],
+    outs: tuple[Any, ...],
+    targets: list[int],
+    tangents: dict[int, Any],
+) -> Any:
+    """J·t as the VJP of the VJP: g(u) = J^T u is linear in u, and d<g(u), t>/du = J t."""
+    from .._creation import zeros_like
+    from .._tensor import Tensor
+    from . import grad as autograd_grad
+
+    keep = _GM.grad and (
+        any(isinstance(a, Tensor) and a._rg for a in args) or any(t._rg for t in tangents.values())
+    )
+    prev = _GM.grad
+    _GM.grad = True
+    try:
+        new_args = list(args)
+        xs = []
+        for i in tangents:
+            a = args[i]
+            x = a.view_as(a) if keep and a._rg else a.detach().requires_grad_(True)
+            new_args[i] = x
+            xs.append(x)
+        ys = op.run(*new_args)
+        if type(ys) is not tuple:
+            ys = (ys,)
+        ys = [ys[k] for k in targets]
+        if not any(y._rg for y in ys):
+            raise NotImplementedError(NO_FORMULA.format(op.name.split(".")[0]))
+        us = [zeros_like(y).requires_grad_(True) for y in ys]
+        gs = autograd_grad(ys, xs, us, create_graph=True, allow_unused=True)
+        pairs = [
+            (g, tg.to(g.dtype) if tg.dtype != g.dtype else tg)
+            for g, tg in zip(gs, tangents.values(), strict=True)
+            if g is not None and g._rg
+        ]
+        if pairs:
+            jv = autograd_grad(
+                [g for g, _ in pairs],
+                us,
+                [tg for _, tg in pairs],
+                create_graph=keep,
+                allow_unused=True,
+            )
+        else:
+            jv = [None] * len(us)
+    finally:
+        _GM.grad = prev
+    res: list[Any] = [None] * len(outs)
+    for k, u, t in zip(targets, us, jv, strict=True):
+        res[k] = zeros_like(u.detach()) if t is None else t
+    return res
+
+
+# --- custom Functions ---------------------------------------------------------------------
+
+
+def function_jvp(cls: Any, ctx: Any, args: tuple[Any, ...], outs: tuple[Any, ...]) -> None:
+    """Run a custom Function's `jvp` staticmethod when an input is dual (see function.py)."""
+    from .._tensor import Tensor
+    from .function import Function
+
+    tangents = [_get_tangent(a) if isinstance(a, Tensor) else None for a in args]
+    if all(t is None for t in tangents):
+        return
+    if cls.jvp is Function.jvp:
+        raise NotImplementedError(
+            "You must implement the jvp function for custom autograd.Function to use it with "
+            "forward mode AD."
+        )
+    from .graph import SavedTensor
+
+    st = _STATE
+    st.active = False
+    saved = ctx._saved  # inside jvp, ctx.saved_tensors are the save_for_forward tensors
+    fw_saved = getattr(ctx, "_to_save_fw", ())
+    ctx._saved = [None if t is None else SavedTensor(t) for t in fw_saved]
+    try:
+        res = cls.jvp(ctx, *tangents)
+    finally:
+        ctx._saved = saved
+        st.active = st.enabled and st.level >= 0
+    if not isinstance(res, tuple):
+        res = (res,)
+    for o, tg in zip(outs, res, strict=False):
+        if isinstance(o, Tensor) and tg is not None and o._data.dtype.kind in "fc":
+            _set_tangent(o, tg)

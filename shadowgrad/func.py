@@ -1,0 +1,612 @@
+"""Function transforms: grad, grad_and_value, vjp, jvp, jacrev, jacfwd, hessian, linearize,
+functional_call. Mirrors `torch.func`.
+
+The transforms are built on the tape: reverse transforms differentiate fresh aliases of the
+inputs with `autograd.grad`, forward transforms use `autograd.forward_ad`. An input that already
+requires grad (an enclosing reverse transform) is aliased through a view so the result stays
+differentiable with respect to it; an input with a tangent (an enclosing forward transform) keeps
+its tangent, so `jacfwd(jacrev(f))` (hessian) works. The user's tensors are never changed.
+
+Differences: `vmap` is not provided (NotImplementedError); forward transforms cannot nest in one
+another (one forward AD level exists, as in `forward_ad`); pytrees are tuples, lists and dicts.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from . import _grad_mode
+from .autograd import forward_ad as _fwad
+
+__all__ = [
+    "functional_call",
+    "grad",
+    "grad_and_value",
+    "hessian",
+    "jacfwd",
+    "jacrev",
+    "jvp",
+    "linearize",
+    "vjp",
+    "vmap",
+]
+
+_GM = _grad_mode.STATE
+
+
+class _TransformState:
+    __slots__ = ("depth",)
+
+    def __init__(self) -> None:
+        self.depth = 0
+
+
+# Inside a transform, `.backward()` must raise (see BACKWARD_INSIDE): autograd.backward reads
+# `_TRANSFORMS.depth`.
+_TRANSFORMS = _TransformState()
+BACKWARD_INSIDE = (
+    "backward() called inside a functorch transform. This is not supported, please use "
+    "functorch.grad or functorch.vjp instead or call backward() outside of functorch transforms."
+)
+
+
+# --- pytrees (tuples, lists, dicts) ---------------------------------------------------------
+
+
+def _flatten(tree: Any) -> tuple[list[Any], Any]:
+    if isinstance(tree, (tuple, list)):
+        leaves: list[Any] = []
+        specs = []
+        for x in tree:
+            lv, sp = _flatten(x)
+            leaves.extend(lv)
+            specs.append((len(lv), sp))
+        return leaves, (type(tree), specs)
+    if isinstance(tree, dict):
+        leaves, spec = _flatten(list(tree.values()))
+        return leaves, (dict, (list(tree.keys()), spec))
+    return [tree], None
+
+
+def _unflatten(leaves: list[Any], spec: Any) -> Any:
+    if spec is None:
+        return leaves[0]
+    kind, specs = spec
+    if kind is dict:
+        keys, sub = specs
+        return dict(zip(keys, _unflatten(leaves, sub), strict=True))
+    out = []
+    i = 0
+    for n, sp in specs:
+        out.append(_unflatten(leaves[i : i + n], sp))
+        i += n
+    return tuple(out) if kind is tuple else out
+
+
+def _is_tensor(x: Any) -> bool:
+    from ._tensor import Tensor
+
+    return isinstance(x, Tensor)
+
+
+# --- shared helpers -------------------------------------------------------------------------
+
+
+def _check_argnums(argnums: Any, n: int) -> tuple[int, ...]:
+    if isinstance(argnums, int) and not isinstance(argnums, bool):
+        nums: tuple[int, ...] = (argnums,)
+    elif isinstance(argnums, tuple) and all(isinstance(a, int) for a in argnums):
+        if not argnums:
+            raise RuntimeError("argnums must be non-empty")
+        nums = argnums
+    else:
+        raise RuntimeError(f"argnums must be int or Tuple[int, ...], got: {type(argnums)}")
+    out = []
+    for a in nums:
+        if not -n <= a < n:
+            raise RuntimeError(f"Got argnum={a}, but only {n} positional inputs")
+        out.append(a % n)
+    return tuple(out)
+
+
+def _alias_for_grad(x: Any) -> Any:
+    """A fresh tensor to differentiate with respect to: differentiable back to x when x
+    requires grad; carrying x's tangent when x is dual."""
+    if x._rg and _GM.grad:
+        return x.view_as(x)
+    y = x.detach().requires_grad_(True)
+    if _fwad._STATE.level >= 0:
+        tangent = _fwad._get_tangent(x)
+        if tangent is not None:
+            y = _fwad.make_dual(y, tangent)
+    return y
+
+
+def _keeps_graph(leaves: list[Any]) -> bool:
+    """Whether results must stay differentiable (an enclosing reverse transform, or a tangent
+    that an enclosing forward transform follows)."""
+    if not _GM.grad:
+        return False
+    fw = _fwad._STATE.level >= 0
+    for x in leaves:
+        if _is_tensor(x) and (x._rg or (fw and _fwad._get_tangent(x) is not None)):
+            return True
+    return False
+
+
+def _call(func: Callable[..., Any], args: Any, kwargs: dict[str, Any]) -> Any:
+    _TRANSFORMS.depth += 1
+    prev = _GM.grad
+    _GM.grad = True
+    try:
+        return func(*args, **kwargs)
+    finally:
+        _GM.grad = prev
+        _TRANSFORMS.depth -= 1
+
+
+def _split_aux(out: Any, has_aux: bool, api: str) -> tuple[Any, Any]:
+    if not has_aux:
+        return out, None
+    if not (isinstance(out, tuple) and len(out) == 2):
+        raise RuntimeError(
+            f"{api}: output of function f should be a tuple: (output, aux) if has_aux is True"
+        )
+    return out
+
+
+def _detach_tree(tree: Any) -> Any:
+    leaves, spec = _flatten(tree)
+    return _unflatten([x.detach() if _is_tensor(x) else x for x in leaves], spec)
+
+
+def _zeros_for_none(grads: Any, inputs: list[Any]) -> list[Any]:
+    from ._creation import zeros_like
+
+    return [zeros_like(x) if g is None else g for g, x in zip(grads, inputs, strict=True)]
+
+
+# --- grad / grad_and_value ------------------------------------------------------------------
+
+
+def grad_and_value(
+    func: Callable[..., Any], argnums: int | tuple[int, ...] = 0, has_aux: bool = False
+) -> Callable[..., Any]:
+    """Returns (gradient, value) [with aux: ((gradient), (value, aux))]. Mirrors
+    `torch.func.grad_and_value`."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from .autograd import grad as autograd_grad
+
+        nums = _check_argnums(argnums, len(args))
+        args = list(args)
+        trees = []
+        all_leaves = []
+        for a in nums:
+            leaves, spec = _flatten(args[a])
+            all_leaves.extend(leaves)
+            new = [_alias_for_grad(x) for x in leaves]
+            trees.append((new, spec))
+            args[a] = _unflatten(new, spec)
+        keep = _keeps_graph(all_leaves)
+        out = _call(func, args, kwargs)
+        out, aux = _split_aux(out, has_aux, "grad_and_value(f)(*args)")
+        if not _is_tensor(out):
+            raise RuntimeError(
+                f"grad_and_value(f)(*args): Expected f(*args) to return a Tensor, got {type(out)}"
+            )
+        if out.ndim != 0:
+            raise RuntimeError(
+                "grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, got "
+                f"tensor with {out.ndim} dims. Maybe you wanted to use the vjp or jacrev APIs "
+                "instead?"
+            )
+        flat = [x for new, _ in trees for x in new]
+        prev = _GM.grad
+        _GM.grad = True
+        try:
+            if out._rg:
+                gs = autograd_grad(out, flat, create_graph=keep, allow_unused=True)
+            else:
+                gs = [None] * len(flat)
+        finally:
+            _GM.grad = prev
+        gs = _zeros_for_none(gs, flat)
+        res = []
+        i = 0
+        for new, spec in trees:
+            res.append(_unflatten(gs[i : i + len(new)], spec))
+            i += len(new)
+        g = res[0] if isinstance(argnums, int) else tuple(res)
+        if not keep and _fwad._STATE.level < 0:
+            out = out.detach()
+            aux = _detach_tree(aux)
+        if has_aux:
+            return g, (out, aux)
+        return g, out
+
+    return wrapper
+
+
+def grad(
+    func: Callable[..., Any], argnums: int | tuple[int, ...] = 0, has_aux: bool = False
+) -> Callable[..., Any]:
+    """The gradient of a scalar function. Mirrors `torch.func.grad`."""
+    gv = grad_and_value(func, argnums, has_aux)
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        g, value = gv(*args, **kwargs)
+        if has_aux:
+            return g, value[1]
+        return g
+
+    return wrapper
+
+
+# --- vjp ------------------------------------------------------------------------------------
+
+
+def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
+    """(output, vjp_fn) [, aux]; `vjp_fn(cotangents)` returns one gradient per primal.
+    Mirrors `torch.func.vjp`."""
+    from .autograd import grad as autograd_grad
+
+    leaves, spec = _flatten(primals)
+    keep = _keeps_graph(leaves)
+    new = [_alias_for_grad(x) for x in leaves]
+    out = _call(func, _unflatten(new, spec), {})
+    out, aux = _split_aux(out, has_aux, "vjp(f, *primals)")
+    out_leaves, out_spec = _flatten(out)
+    for o in out_leaves:
+        if not _is_tensor(o):
+            raise RuntimeError(
+                "vjp(f, *primals): Expected f to be a function that has non-empty output. "
+                f"Expected f(*primals) to return only tensors, got unsupported type {type(o)}"
+            )
+
+    def vjp_fn(
+        cotangents: Any, *, retain_graph: bool = True, create_graph: bool | None = None
+    ) -> Any:
+        ct_leaves, _ = _flatten(cotangents)
+        if len(ct_leaves) != len(out_leaves):
+            raise RuntimeError(
+                "Expected pytree structure of cotangents to be the same as pytree structure of "
+                "outputs to the function."
+            )
+        cg = keep or _keeps_graph(ct_leaves) if create_graph is None else create_graph
+        pairs = [(o, c) for o, c in zip(out_leaves, ct_leaves, strict=True) if o._rg]
+        prev = _GM.grad
+        _GM.grad = True
+        try:
+            if pairs:
+                gs = autograd_grad(
+                    [o for o, _ in pairs],
+                    new,
+                    [c for _, c in pairs],
+                    retain_graph=retain_graph,
+                    create_graph=cg,
+                    allow_unused=True,
+                )
+            else:
+                for o, c in zip(out_leaves, ct_leaves, strict=True):
+                    if o.shape != c.shape:
+                        raise RuntimeError(
+                            f"Mismatch in shape: grad_output[0] has a shape of {c.shape} and "
+                            f"output[0] has a shape of {o.shape}."
+                        )
+                gs = [None] * len(new)
+        finally:
+            _GM.grad = prev
+        return _unflatten(_zeros_for_none(gs, new), spec)
+
+    if not keep and _fwad._STATE.level < 0:
+        out = _unflatten([o.detach() for o in out_leaves], out_spec)
+        aux = _detach_tree(aux)
+    if has_aux:
+        return out, vjp_fn, aux
+    return out, vjp_fn
+
+
+# --- jvp / linearize ------------------------------------------------------------------------
+
+_NESTED_FWD = (
+    "shadowgrad.func: forward-mode transforms (jvp, jacfwd, hessian) cannot run inside one "
+    "another or inside a forward_ad.dual_level: only one forward AD level exists"
+)
+
+
+def jvp(
+    func: Callable[..., Any],
+    primals: Any,
+    tangents: Any,
+    *,
+    strict: bool = False,
+    has_aux: bool = False,
+) -> Any:
+    """(output, J·tangents) [, aux], by forward AD. Mirrors `torch.func.jvp`."""
+    api = "jvp(f, primals, tangents)"
+    if not isinstance(primals, tuple):
+        raise RuntimeError(
+            f"{api}: Expected primals to be a tuple. E.g. it should be valid to call f(*primals)."
+        )
+    p_leaves, p_spec = _flatten(primals)
+    t_leaves, t_spec = _flatten(tangents)
+    if p_spec != t_spec:
+        raise RuntimeError(
+            f"{api}: Expected primals and tangents to have the same python structure. For "
+            "example, if primals is a tuple of 3 tensors, tangents also must be."
+        )
+    if _fwad._STATE.level >= 0:
+        raise NotImplementedError(_NESTED_FWD)
+    from ._creation import zeros_like
+
+    keep = _keeps_graph(p_leaves + t_leaves)
+    with _fwad.dual_level():
+        duals = [_fwad.make_dual(p, t) for p, t in zip(p_leaves, t_leaves, strict=True)]
+        out = _call(func, _unflatten(duals, p_spec), {})
+        out, aux = _split_aux(out, has_aux, api)
+        o_leaves, o_spec = _flatten(out)
+        prim = []
+        tang = []
+        for o in o_leaves:
+            if not _is_tensor(o):
+                raise RuntimeError(
+                    f"{api}: expected f(*primals) to return only tensors, got unsupported type "
+                    f"{type(o)}"
+                )
+            p, t = _fwad.unpack_dual(o)
+            prim.append(p)
+            tang.append(zeros_like(p) if t is None else t)
+    if not keep:
+        prim = [p.detach() for p in prim]
+        tang = [t.detach() for t in tang]
+        aux = _detach_tree(aux)
+    res = (_unflatten(prim, o_spec), _unflatten(tang, o_spec))
+    if has_aux:
+        return (*res, aux)
+    return res
+
+
+def linearize(func: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[..., Any]]:
+    """(output, jvp_fn) with `jvp_fn(*tangents)` = J·tangents. Mirrors `torch.func.linearize`.
+
+    Differences: jvp_fn re-runs func under forward AD instead of replaying a traced graph.
+    """
+    out = func(*primals)
+
+    def jvp_fn(*tangents: Any) -> Any:
+        return jvp(func, primals, tangents)[1]
+
+    return out, jvp_fn
+
+
+# --- Jacobians ------------------------------------------------------------------------------
+
+
+def _select(args: tuple[Any, ...], argnums: Any) -> tuple[tuple[int, ...], list[Any]]:
+    nums = _check_argnums(argnums, len(args))
+    return nums, [args[a] for a in nums]
+
+
+def jacrev(
+    func: Callable[..., Any],
+    argnums: int | tuple[int, ...] = 0,
+    *,
+    has_aux: bool = False,
+    chunk_size: int | None = None,
+    _preallocate_and_copy: bool = False,
+) -> Callable[..., Any]:
+    """The Jacobian by reverse AD, one VJP per output element. Mirrors `torch.func.jacrev`.
+
+    Result shape: output.shape + input.shape, nested as (outputs)(argnums) for tuples.
+    """
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from ._creation import zeros
+        from .ops.shape import stack
+
+        nums, chosen = _select(args, argnums)
+
+        def f(*xs: Any) -> Any:
+            full = list(args)
+            for a, x in zip(nums, xs, strict=True):
+                full[a] = x
+            return func(*full, **kwargs)
+
+        res = vjp(f, *chosen, has_aux=has_aux)
+        out, vjp_fn = res[0], res[1]
+        o_leaves, o_spec = _flatten(out)
+        in_leaves, in_spec = _flatten(tuple(chosen))
+        per_out = []
+        for k, o in enumerate(o_leaves):
+            rows = []
+            for i in range(o.numel()):
+                cts = [zeros(q.shape, dtype=q.dtype) for q in o_leaves]
+                cts[k].view(-1)[i] = 1
+                g = vjp_fn(_unflatten(cts, o_spec))
+                rows.append(_flatten(g)[0])
+            jac = []
+            for j, x in enumerate(in_leaves):
+                if rows:
+                    m = stack([r[j] for r in rows]).reshape(*o.shape, *x.shape)
+                else:
+                    m = zeros(*o.shape, *x.shape, dtype=x.dtype)
+                jac.append(m)
+            by_arg = _unflatten(jac, in_spec)
+            per_out.append(by_arg[0] if isinstance(argnums, int) else by_arg)
+        j = _unflatten(per_out, o_spec)
+        if has_aux:
+            return j, res[2]
+        return j
+
+    return wrapper
+
+
+def jacfwd(
+    func: Callable[..., Any],
+    argnums: int | tuple[int, ...] = 0,
+    has_aux: bool = False,
+    *,
+    randomness: str = "error",
+) -> Callable[..., Any]:
+    """The Jacobian by forward AD, one JVP per input element. Mirrors `torch.func.jacfwd`.
+
+    Result shape: output.shape + input.shape, nested as (outputs)(argnums) for tuples.
+    """
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from ._creation import zeros, zeros_like
+        from .ops.shape import stack
+
+        nums, chosen = _select(args, argnums)
+        in_leaves, in_spec = _flatten(tuple(chosen))
+
+        def f(*xs: Any) -> Any:
+            full = list(args)
+            for a, x in zip(nums, xs, strict=True):
+                full[a] = x
+            return func(*full, **kwargs)
+
+        cols: list[list[Any]] = []  # per input leaf, per element: output tangent leaves
+        out = aux = None
+        for j, x in enumerate(in_leaves):
+            per_elem = []
+            for i in range(x.numel()):
+                ts = [zeros_like(q) for q in in_leaves]
+                ts[j].view(-1)[i] = 1
+                r = jvp(f, tuple(chosen), _unflatten(ts, in_spec), has_aux=has_aux)
+                out = r[0]
+                if has_aux:
+                    aux = r[2]
+                per_elem.append(_flatten(r[1])[0])
+            cols.append(per_elem)
+        if out is None:  # no input element: evaluate once for the output's structure
+            out = f(*chosen)
+            if has_aux:
+                out, aux = out
+        o_leaves, o_spec = _flatten(out)
+        per_out = []
+        for k, o in enumerate(o_leaves):
+            jac = []
+            for j, x in enumerate(in_leaves):
+                if cols[j]:
+                    m = stack([c[k] for c in cols[j]], -1).reshape(*o.shape, *x.shape)
+                else:
+                    m = zeros(*o.shape, *x.shape, dtype=o.dtype)
+                jac.append(m)
+            by_arg = _unflatten(jac, in_spec)
+            per_out.append(by_arg[0] if isinstance(argnums, int) else by_arg)
+        j = _unflatten(per_out, o_spec)
+        if has_aux:
+            return j, aux
+        return j
+
+    return wrapper
+
+
+def hessian(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0) -> Callable[..., Any]:
+    """jacfwd(jacrev(func)). Mirrors `torch.func.hessian`."""
+    return jacfwd(jacrev(func, argnums), argnums)
+
+
+def vmap(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Callable[..., Any]:
+    """Not provided. Mirrors the name of `torch.func.vmap` only."""
+    raise NotImplementedError(
+        "shadowgrad.func.vmap is not implemented: shadowgrad has no batching transform. Loop "
+        "over the batch (or use jacrev/jacfwd, which loop internally) instead."
+    )
+
+
+# --- functional_call ------------------------------------------------------------------------
+
+
+def functional_call(
+    module: Any,
+    parameter_and_buffer_dicts: Any,
+    args: Any = None,
+    kwargs: dict[str, Any] | None = None,
+    *,
+    tie_weights: bool = True,
+    strict: bool = False,
+) -> Any:
+    """Call `module` with some parameters and buffers replaced. Mirrors
+    `torch.func.functional_call`.
+
+    Differences: tied weights are not detected (each name is replaced on its own).
+    """
+    if isinstance(parameter_and_buffer_dicts, dict):
+        values = dict(parameter_and_buffer_dicts)
+    else:
+        values = {}
+        for d in parameter_and_buffer_dicts:
+            for k, v in d.items():
+                if k in values:
+                    raise ValueError(
+                        f"{k} appeared in multiple dictionaries; behavior of functional call is "
+                        "ambiguous"
+                    )
+                values[k] = v
+    if strict:
+        expected = {n for n, _ in module.named_parameters()} | {
+            n for n, _ in module.named_buffers()
+        }
+        missing = sorted(expected - set(values))
+        unexpected = sorted(set(values) - expected)
+        if missing or unexpected:
+            parts = []
+            if unexpected:
+                parts.append(f"Unexpected key(s): {', '.join(map(repr, unexpected))}.")
+            if missing:
+                parts.append(f"Missing key(s): {', '.join(map(repr, missing))}.")
+            raise RuntimeError(
+                "Error(s) in reparametrizing for {}:\n\t{}".format(
+                    type(module).__name__, "\n\t".join(parts)
+                )
+            )
+    if args is None:
+        args = ()
+    elif not isinstance(args, tuple):
+        args = (args,)
+    undo = []
+    try:
+        for name, value in values.items():
+            *path, leaf = name.split(".")
+            mod = module
+            for p in path:
+                mod = getattr(mod, p)
+            undo.append(_swap(mod, leaf, value))
+        return module(*args, **(kwargs or {}))
+    finally:
+        for restore in reversed(undo):
+            restore()
+
+
+def _swap(mod: Any, name: str, value: Any) -> Callable[[], None]:
+    d = mod.__dict__
+    for table in ("_parameters", "_buffers"):
+        tab = d.get(table)
+        if tab is not None and name in tab:
+            old = tab[name]
+            tab[name] = value
+
+            def restore(tab: dict[str, Any] = tab, old: Any = old) -> None:
+                tab[name] = old
+
+            return restore
+    had = name in d
+    old = d.get(name)
+    object.__setattr__(mod, name, value)
+
+    def restore_attr() -> None:
+        if had:
+            object.__setattr__(mod, name, old)
+        else:
+            object.__delattr__(mod, name)
+
+    return restore_attr
