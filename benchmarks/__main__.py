@@ -93,7 +93,7 @@ def _torch_peak(torch: Any, step: Any) -> float:
 
 def conformance_wall() -> dict[str, Any]:
     t = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "compat", "--quiet"], check=False)
+    subprocess.run([sys.executable, "-m", "compat", "--no-progress"], check=False)
     return {
         "workload": "W9 full conformance run (python -m compat)",
         "torch_ms": float("nan"),
