@@ -3,7 +3,8 @@
     python -m benchmarks [--repeat N] [--threads 1 2] [-k SUBSTRING] [--json FILE] [--quick]
 
 Each repetition times torch, then shadowgrad, then torch again..., so that machine load
-affects both alike. Reported: median, min and max milliseconds, and the ratio of medians
+affects both alike. Both libraries get the same number of threads: torch's intra-op pool and
+numpy's BLAS pool (through threadpoolctl). Reported: median, min and max milliseconds, and the ratio of medians
 shadowgrad/torch (below 1 means shadowgrad is faster). W6 measures peak memory of a W4 step
 (tracemalloc sees numpy's allocations for shadowgrad; for torch the process RSS growth is
 reported), W9 the wall time of the full conformance run.
@@ -119,7 +120,9 @@ def main(argv: list[str] | None = None) -> int:
 
     records = []
     for threads in args.threads:
+        # Same thread count for both: torch's intra-op pool, numpy's BLAS pool.
         torch.set_num_threads(threads)
+        _blas_threads(threads)
         for name, make in WORKLOADS.items():
             if args.k and args.k not in name:
                 continue
@@ -149,6 +152,14 @@ def main(argv: list[str] | None = None) -> int:
         with open(args.json, "w") as f:
             json.dump(records, f, indent=2)
     return 0
+
+
+def _blas_threads(n: int) -> None:
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # the env var set in benchmarks/__init__ still applies
+        return
+    threadpool_limits(limits=n, user_api="blas")
 
 
 def _print(rec: dict[str, Any]) -> None:
