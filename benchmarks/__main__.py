@@ -4,10 +4,10 @@
 
 Each repetition times torch, then shadowgrad, then torch again..., so that machine load
 affects both alike. Both libraries get the same number of threads: torch's intra-op pool and
-numpy's BLAS pool (through threadpoolctl). Reported: median, min and max milliseconds, and the ratio of medians
-shadowgrad/torch (below 1 means shadowgrad is faster). W6 measures peak memory of a W4 step
-(tracemalloc sees numpy's allocations for shadowgrad; for torch the process RSS growth is
-reported), W9 the wall time of the full conformance run.
+numpy's BLAS pool (through threadpoolctl). Reported: median, min and max milliseconds, and the
+ratio of medians shadowgrad/torch (below 1 means shadowgrad is faster). W6 measures peak
+memory of a W4 step (tracemalloc for shadowgrad's numpy allocations, torch's profiler for its
+CPU allocator), W9 the wall time of the full conformance run.
 """
 
 from __future__ import annotations
