@@ -103,9 +103,20 @@ _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 _TRACEBACK = re.compile(r"(Traceback of forward call that caused the error:).*", re.S)
 
 
+# shadowgrad explains these errors beyond torch's text, on lines after torch's message (torch's
+# own messages here are one line): compare torch's part only.
+_EXPLAINED = (
+    "one of the variables needed for gradient computation has been modified by an inplace",
+    "Function '",
+)
+
+
 def normalize_message(msg: str) -> str:
-    """Strip torch's C++ suffix `(Triggered internally at …)`, tracebacks and addresses."""
+    """Strip torch's C++ suffix `(Triggered internally at …)`, tracebacks and addresses, and
+    shadowgrad's explanation lines after the errors it explains (see `_EXPLAINED`)."""
     msg = _TRACEBACK.sub(r"\1 …", _TRIGGERED.sub("", str(msg)))
+    if msg.startswith(_EXPLAINED):
+        msg = msg.split("\n", 1)[0]
     return _ADDRESS.sub("0x…", msg).rstrip()
 
 

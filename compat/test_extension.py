@@ -87,7 +87,9 @@ _SUFFIX = re.compile(r" \(Triggered internally at .*\)$", re.S)
 
 
 def strip(msg: str) -> str:
-    msg = _SUFFIX.sub("", str(msg))
+    from .engines import normalize_message
+
+    msg = normalize_message(_SUFFIX.sub("", str(msg)))
     return re.sub(r"0x[0-9a-f]+", "0x?", msg)
 
 

@@ -16,6 +16,7 @@ import numpy as np
 from . import _dtype as D
 from . import _grad_mode
 from ._size import Size
+from .autograd.anomaly_mode import _STATE as _ANOMALY
 from .autograd.graph import AccumulateGrad, HookDict, RemovableHandle, VersionCounter
 
 _STATE = _grad_mode.STATE
@@ -395,6 +396,10 @@ class Tensor:
         if vc is None:
             vc = self._vc = VersionCounter()
         vc.v += 1
+        if _ANOMALY.enabled:
+            from .autograd.explain import user_site
+
+            vc.site = user_site()
 
     def _is_view(self) -> bool:
         return self._base is not None

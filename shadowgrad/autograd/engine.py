@@ -237,10 +237,15 @@ def _sum_to(g: Any, shape: tuple[int, ...], node: Node, i: int) -> Any:
     return sum_to_size(g, shape)
 
 
-def _check_nan(node: Node, outs: Any) -> None:
+def _check_nan(node: Node, outs: Any, in_grads: list[Any]) -> None:
     for i, g in enumerate(outs):
         if g is not None and g._data.dtype.kind in "fc" and np.isnan(g._data).any():
-            raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")
+            from .explain import nan_hint
+
+            raise RuntimeError(
+                f"Function '{node.name()}' returned nan values in its {i}th output.\n"
+                + nan_hint(node, in_grads, outs, i)
+            )
 
 
 def run_backward(
@@ -351,15 +356,15 @@ def run_backward(
                 outs = _validate(node, outs)
             if x is not None and x.hooks:
                 outs = _node_posthooks(node, outs, in_grads)
-            if not keep_graph:
-                node.release()
             if anomaly and _ANOMALY.check_nan:
                 try:
-                    _check_nan(node, outs)
+                    _check_nan(node, outs, in_grads)
                 except RuntimeError:
                     if node._trace is not None:
                         _warn_trace(node)
                     raise
+            if not keep_graph:
+                node.release()
             for e, g in zip(node._next, outs, strict=False):
                 if e is None:
                     continue

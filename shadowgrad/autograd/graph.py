@@ -41,7 +41,10 @@ SECOND_TIME = (
 class VersionCounter:
     """A version counter shared by a tensor, its views and its detached aliases."""
 
-    __slots__ = ("v",)
+    __slots__ = (
+        "site",
+        "v",
+    )  # site: the last in-place change's (file, line, function), anomaly mode
 
     def __init__(self) -> None:
         self.v = 0
@@ -291,14 +294,19 @@ class SavedTensor:
             if data is None:
                 raise RuntimeError(SECOND_TIME)
             if self._vc.v != self._version:
-                raise RuntimeError(_modified_message(data, self._nr, node, self._vc.v, self))
+                raise RuntimeError(
+                    _modified_message(data, self._nr, node, self._vc.v, self)
+                    + _explained(self, node)
+                )
             return _make(data, self._rg, node if self._rg else None, self._nr, self._vc)
         t = self._tensor
         if t is None:
             raise RuntimeError(SECOND_TIME)
         if self._vc.v != self._version:
             gf = t._grad_fn
-            raise RuntimeError(_modified_message(t._data, t._nr, gf, self._vc.v, self))
+            raise RuntimeError(
+                _modified_message(t._data, t._nr, gf, self._vc.v, self) + _explained(self, node)
+            )
         assert isinstance(t, Tensor)
         return t
 
@@ -366,6 +374,12 @@ def _modified_message(data: Any, nr: int, grad_fn: Node | None, cur: int, saved:
         f"operation: [{d._legacy} {sizes}]{where} is at version {cur}; expected version "
         f"{saved._version} instead. {hint}"
     )
+
+
+def _explained(saved: SavedTensor, node: Node | None) -> str:
+    from .explain import explain_inplace
+
+    return "\n" + explain_inplace(saved, node, saved._vc.v)
 
 
 def forward_op_name(node_name: str) -> str:

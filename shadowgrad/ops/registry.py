@@ -14,7 +14,6 @@ See docs/design.md.
 from __future__ import annotations
 
 import inspect
-import traceback
 from collections.abc import Callable
 from typing import Any
 
@@ -25,6 +24,7 @@ from .. import _grad_mode
 from .._tensor import Tensor, _make
 from ..autograd import forward_ad as _fwad
 from ..autograd.anomaly_mode import _STATE as _ANOMALY
+from ..autograd.explain import forward_trace
 from ..autograd.graph import Node, SavedTensor, VersionCounter, _seq
 
 _GM = _grad_mode.STATE
@@ -416,7 +416,7 @@ def _record(
             if kind == 2:
                 saved[n] = SavedTensor(results[k], is_output=True)
     if _ANOMALY.enabled:
-        node._trace = traceback.format_stack()[:-3]
+        node._trace = forward_trace()
 
 
 class ListOpNode(Node):
@@ -484,7 +484,7 @@ def deflistop(
             out._rg = True
             out._grad_fn = node
             if _ANOMALY.enabled:
-                node._trace = traceback.format_stack()[:-2]
+                node._trace = forward_trace()
         if _FW.active:
             _fwad.propagate_list(run, ts, attrs, out)
         return out

@@ -1,0 +1,780 @@
+"""Shadow mode: mirror a real torch program in shadowgrad and check torch's gradients.
+
+`with shadow() as report:` installs a TorchFunctionMode that runs each torch-level call as usual,
+then mirrors it in shadowgrad (torch tensors map to their shadowgrad mirrors, so the mirrored
+graph connects), plus a scoped patch of `torch.autograd.Function.apply` for custom Functions,
+whose forward body is re-run on shadowgrad tensors. For each mirrored call, hooks on the torch
+nodes that the call created capture torch's incoming gradient and its outgoing gradients; after
+each backward, the incoming gradient is pushed through shadowgrad's backward for the same call
+(on fresh leaves) and compared with torch's outgoing ones. Leaf gradients are compared end to end
+too. See Note [Local checks localize].
+
+Note [Local checks localize]: each local check starts from torch's own incoming gradient, so a
+wrong formula in one node shows up at that node only; nodes upstream of it receive a wrong
+incoming gradient but transform it correctly. End-to-end leaf mismatches explained by a local
+divergence are listed apart, in `report.leaf_divergences`.
+
+Nothing on the shadow side may break the user's program: every shadow step catches everything
+and records the call as not mirrored.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import threading
+import warnings
+import weakref
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .._tensor import Tensor, _make
+
+__all__ = ["Divergence", "ShadowDivergenceError", "ShadowReport", "shadow"]
+
+# Calls with a random result: shadowgrad would draw other numbers.
+_RANDOM = frozenset(
+    [
+        "dropout",
+        "dropout1d",
+        "dropout2d",
+        "dropout3d",
+        "alpha_dropout",
+        "feature_alpha_dropout",
+        "rrelu",
+        "bernoulli",
+        "rand_like",
+        "randn_like",
+        "randint_like",
+        "normal",
+        "multinomial",
+        "uniform_",
+        "normal_",
+        "bernoulli_",
+        "exponential_",
+        "random_",
+        "cauchy_",
+        "log_normal_",
+        "geometric_",
+        "randperm",
+    ]
+)
+_INPLACE_DUNDERS = frozenset(
+    [
+        "__iadd__",
+        "__isub__",
+        "__imul__",
+        "__itruediv__",
+        "__ifloordiv__",
+        "__ipow__",
+        "__imatmul__",
+        "__iand__",
+        "__ior__",
+        "__ixor__",
+        "__ilshift__",
+        "__irshift__",
+        "__setitem__",
+    ]
+)
+_SKIP_FILES = ("/torch/", "/shadowgrad/bridge/", "<frozen", "contextlib.py")
+_ACTIVE = threading.local()
+
+
+@dataclass
+class Divergence:
+    """A disagreement between torch and shadowgrad."""
+
+    op: str
+    message: str
+    where: str = ""
+    shapes: tuple[tuple[int, ...], ...] = ()
+    max_abs_err: float = 0.0
+    max_rel_err: float = 0.0
+    kind: str = "backward"  # "backward" (local check), "forward" or "leaf" (end to end)
+    input_index: int | None = None
+
+    def __str__(self) -> str:
+        shapes = ", ".join(str(list(s)) for s in self.shapes)
+        return (
+            f"{self.op} [{self.kind}] at {self.where or '?'}: {self.message} "
+            f"(shapes {shapes}; max abs err {self.max_abs_err:.3g}, "
+            f"max rel err {self.max_rel_err:.3g})"
+        )
+
+
+@dataclass
+class ShadowReport:
+    """What shadow mode found. `ok` is True when torch and shadowgrad agree everywhere."""
+
+    divergences: list[Divergence] = field(default_factory=list)
+    leaf_divergences: list[Divergence] = field(default_factory=list)
+    not_mirrored: Counter[str] = field(default_factory=Counter)
+    notes: list[str] = field(default_factory=list)
+    calls: int = 0
+    mirrored: int = 0
+    checked: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.divergences and not self.leaf_divergences
+
+    def __str__(self) -> str:
+        head = "shadow: ok" if self.ok else "shadow: DIVERGED"
+        lines = [
+            f"{head} ({self.calls} calls, {self.mirrored} mirrored, {self.checked} backward "
+            f"checks, {len(self.divergences)} divergence(s))"
+        ]
+        lines += [f"  {d}" for d in self.divergences]
+        if self.leaf_divergences:
+            n = len(self.leaf_divergences)
+            why = " (downstream of the divergences above)" if self.divergences else ""
+            lines.append(f"  {n} leaf gradient(s) differ end to end{why}:")
+            lines += [f"    {d}" for d in self.leaf_divergences[:3]]
+            if n > 3:
+                lines.append(f"    ... and {n - 3} more")
+        if self.not_mirrored:
+            items = ", ".join(f"{k} x{n}" for k, n in self.not_mirrored.most_common())
+            lines.append(f"  not mirrored: {items}")
+        lines += [f"  note: {n}" for n in self.notes[:10]]
+        return "\n".join(lines)
+
+
+class ShadowDivergenceError(AssertionError):
+    """Raised at the end of a `shadow(on_divergence="raise")` block that diverged."""
+
+    def __init__(self, report: ShadowReport) -> None:
+        super().__init__(str(report))
+        self.report = report
+
+
+def _where() -> str:
+    f = sys._getframe(2)
+    while f is not None:
+        fn = f.f_code.co_filename
+        if not any(s in fn for s in _SKIP_FILES):
+            return f"{fn}:{f.f_lineno}"
+        f = f.f_back  # type: ignore[assignment]
+    return ""
+
+
+def _tol(dt: np.dtype) -> tuple[float, float]:
+    """(rtol, atol) for comparing a result computed by two engines in dtype `dt`."""
+    if dt in (np.float64, np.complex128):
+        return 1e-7, 1e-10
+    if dt == np.float16:
+        return 1e-2, 1e-3
+    return 1e-4, 1e-6
+
+
+def _compare(a: np.ndarray, b: np.ndarray, rtol: float | None, atol: float | None) -> Any:
+    """None when close, else (max abs err, max rel err)."""
+    r, t = _tol(b.dtype)
+    r = r if rtol is None else rtol
+    t = t if atol is None else atol
+    if a.shape != b.shape:
+        return (float("inf"), float("inf"))
+    if not a.size:
+        return None
+    if a.dtype.kind in "fc" and b.dtype.kind in "fc":
+        with np.errstate(all="ignore"):
+            # the common case in one pass each; NaN and inf fail the test and go the long way
+            if float(np.abs(a - b).max()) <= t + r * float(np.abs(b).max()):
+                return None
+    a = np.asarray(a, dtype=np.result_type(a, b))
+    with np.errstate(all="ignore"):
+        err = np.abs(a - b)
+        err = np.where(np.isnan(a) & np.isnan(b), 0, err)
+        err = np.where(np.isinf(a) & (a == b), 0, err)
+        scale = max(float(np.nanmax(np.abs(b), initial=0)), float(np.nanmax(np.abs(a), initial=0)))
+        if np.isinf(scale):
+            scale = 0.0
+        m = float(np.nanmax(err)) if not np.isnan(err).all() else float("nan")
+        if m <= t + r * scale and not np.isnan(err).any():
+            return None
+        rel = float(np.nanmax(err / np.maximum(np.abs(b), 1e-30)))
+    return (m, rel)
+
+
+class _Call:
+    """One mirrored call awaiting its local backward check."""
+
+    __slots__ = ("args", "fn", "inplace", "inputs", "kwargs", "name", "nout", "passes", "where")
+
+    def __init__(self, name: str, fn: Any, where: str) -> None:
+        self.name = name
+        self.fn = fn
+        self.where = where
+        self.passes: list[dict[str, Any]] = []
+
+
+class _State:
+    def __init__(
+        self, report: ShadowReport, rtol: float | None, atol: float | None, check_forward: bool
+    ) -> None:
+        import torch
+
+        self.torch = torch
+        self.report = report
+        self.rtol = rtol
+        self.atol = atol
+        self.check_forward = check_forward
+        self.busy = False
+        self.mirrors: dict[int, tuple[Any, Tensor, int]] = {}
+        self.kinds: dict[Any, Any] = {}
+        self.pending: list[_Call] = []
+        self.handles: list[Any] = []
+        self.hwm = -1
+        self.broken = False  # a differentiable call was not mirrored since the last backward
+        self.backward_fns = {torch.Tensor.backward, torch.autograd.backward}
+
+    # --- mirrors ------------------------------------------------------------------------
+    def mirror_of(self, t: Any) -> Tensor:
+        e = self.mirrors.get(id(t))
+        if e is not None and e[0]() is t and e[2] == t._version:
+            return e[1]
+        d = t.detach()
+        if d.is_conj():
+            d = d.resolve_conj()
+        if d.is_neg():
+            d = d.resolve_neg()
+        m = _make(np.array(d.numpy()))
+        if t.requires_grad:
+            m.requires_grad_(True)
+            if t.grad_fn is not None:
+                self.broken = True  # a stand-in leaf for a non-leaf: the graph is cut here
+        self._set(t, m)
+        return m
+
+    def _set(self, t: Any, m: Tensor) -> None:
+        k = id(t)
+        mirrors = self.mirrors
+
+        def drop(r: Any, k: int = k) -> None:
+            e = mirrors.get(k)
+            if e is not None and e[0] is r:
+                del mirrors[k]
+
+        self.mirrors[k] = (weakref.ref(t, drop), m, t._version)
+
+    # --- the mode's entry point ---------------------------------------------------------
+    def kind(self, func: Any) -> Any:
+        k = self.kinds.get(func)
+        if k is None:
+            from .interop import resolve
+
+            name = getattr(func, "__name__", "") or ""
+            if func in self.backward_fns:
+                k = ("backward", None, name)
+            elif name in ("__get__", "__set__"):
+                k = ("pass", None, name)
+            elif name in _RANDOM:
+                k = ("random", None, name)
+            else:
+                fn = resolve(func)
+                k = ("call", fn, name) if fn is not None else ("unmirrored", None, name)
+            self.kinds[func] = k
+        return k
+
+    def call(
+        self, name: str, fn: Any, run: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> Any:
+        """Run the torch call (`run`), then mirror it; the mirror never raises."""
+        torch = self.torch
+        self.report.calls += 1
+        tin = _tensors(args, kwargs, torch)
+        if not tin or fn is None:
+            out = run()
+            if fn is None and _differentiable(out, torch):
+                self.report.not_mirrored[name] += 1
+                self.broken = True
+            return out
+        try:
+            self.busy = True
+            pre = self._before(tin)
+        except Exception as e:
+            pre = e
+        finally:
+            self.busy = False
+        out = run()
+        if isinstance(pre, Exception):
+            self._unmirrored(name, out, pre)
+            return out
+        try:
+            self.busy = True
+            self._mirror(name, fn, args, kwargs, tin, pre, out)
+        except Exception as e:
+            self._unmirrored(name, out, e)
+        finally:
+            self.busy = False
+        return out
+
+    def _unmirrored(self, name: str, out: Any, e: Exception) -> None:
+        self.report.not_mirrored[name] += 1
+        if len(self.report.notes) < 50:
+            self.report.notes.append(f"{name}: not mirrored ({type(e).__name__}: {e})")
+        if _differentiable(out, self.torch):
+            self.broken = True
+
+    def _before(self, tin: list[Any]) -> Any:
+        mirrors = [self.mirror_of(t) for t in tin]
+        keys = {}
+        for j, t in enumerate(tin):
+            if t.requires_grad:
+                gf = t.grad_fn
+                keys[(id(gf), t.output_nr) if gf is not None else ("leaf", id(t))] = j
+        return mirrors, [m._version for m in mirrors], keys, self.hwm
+
+    def _mirror(
+        self, name: str, fn: Any, args: Any, kwargs: Any, tin: list[Any], pre: Any, out: Any
+    ) -> None:
+        from .interop import convert_args
+
+        torch = self.torch
+        mirrors, versions, keys, hwm = pre
+        sub = dict(zip(map(id, tin), mirrors, strict=True))
+        inplace = name in _INPLACE_DUNDERS or (name.endswith("_") and not name.endswith("__"))
+        sargs = _substitute(args, sub, torch)
+        skw = {k: _substitute(v, sub, torch) for k, v in kwargs.items()}
+        sargs = convert_args(sargs)
+        skw = {k: convert_args(v) for k, v in skw.items()}
+        if inplace:
+            snap = [np.array(m._data) for m in mirrors]
+        sout = fn(*sargs, **skw)
+        if name == "__setitem__":
+            sout, out = sargs[0], args[0]
+        touts = out if isinstance(out, (tuple, list)) else (out,)
+        souts = sout if isinstance(sout, (tuple, list)) else (sout,)
+        pairs = [
+            (t, s)
+            for t, s in zip(touts, souts, strict=False)
+            if isinstance(t, torch.Tensor) and isinstance(s, Tensor)
+        ]
+        if len(pairs) != sum(isinstance(t, torch.Tensor) for t in touts):
+            raise TypeError("the mirror returned other outputs than torch")
+        self.report.mirrored += 1
+        where = ""
+        for t, s in pairs:
+            self._set(t, s)
+            if self.check_forward:
+                bad = _compare(s._data, t.detach().numpy(), self.rtol, self.atol)
+                if bad is not None:
+                    where = where or _where()
+                    self.report.divergences.append(
+                        Divergence(
+                            name,
+                            "forward values differ",
+                            where,
+                            tuple(tuple(x.shape) for x in tin),
+                            *bad,
+                            kind="forward",
+                        )
+                    )
+        if not keys or not any(t.requires_grad and t.grad_fn is not None for t, _ in pairs):
+            return
+        c = _Call(name, fn, where or _where())
+        c.inplace = inplace
+        c.inputs = [
+            (snap[j] if inplace else m._data, m, versions[j], tin[j].requires_grad)
+            for j, m in enumerate(mirrors)
+        ]
+        c.args, c.kwargs = sargs, skw
+        c.nout = len(pairs)
+        self._hook(c, [t for t, _ in pairs], keys, hwm)
+
+    # --- torch-side capture -------------------------------------------------------------
+    def _hook(self, c: _Call, outs: list[Any], keys: dict[Any, int], hwm: int) -> None:
+        """Hook the torch nodes this call created; give up if the subgraph leaves the inputs."""
+        roots = {}
+        for k, t in enumerate(outs):
+            if t.grad_fn is not None:
+                roots.setdefault(t.grad_fn, []).append((k, t.output_nr))
+        if len(roots) != 1:
+            return
+        root, slots = next(iter(roots.items()))
+        seen = {id(root)}
+        stack = [root]
+        edges: list[tuple[Any, list[tuple[int, int]]]] = []
+        top = hwm
+        while stack:
+            node = stack.pop()
+            seq = node._sequence_nr()
+            top = max(top, seq)
+            mine = []
+            for k, (nxt, nr) in enumerate(node.next_functions):
+                if nxt is None:
+                    continue
+                if type(nxt).__name__ == "AccumulateGrad":
+                    j = keys.get(("leaf", id(nxt.variable)))
+                else:
+                    j = keys.get((id(nxt), nr))
+                if j is not None:
+                    mine.append((k, j))
+                elif type(nxt).__name__ == "AccumulateGrad" or nxt._sequence_nr() <= hwm:
+                    return  # reaches a tensor that is not an input of the call
+                elif id(nxt) not in seen:
+                    if len(seen) > 64:
+                        return
+                    seen.add(id(nxt))
+                    stack.append(nxt)
+            if mine:
+                edges.append((node, mine))
+        self.hwm = top
+        nout = c.nout
+
+        def prehook(grad_outputs: Any) -> None:
+            g: list[Any] = [None] * nout
+            for k, nr in slots:
+                go = grad_outputs[nr]
+                g[k] = None if go is None else go.detach().numpy().copy()
+            c.passes.append({"gout": g, "gin": {}})
+
+        self.handles.append(root.register_prehook(prehook))
+        for node, mine in edges:
+            self.handles.append(node.register_hook(_accumulate(c, mine)))
+        self.pending.append(c)
+
+    # --- after each backward ------------------------------------------------------------
+    def backward(self, func: Any, args: Any, kwargs: Any) -> Any:
+        torch = self.torch
+        leaves = []
+        try:
+            self.busy = True
+            for wr, m, v in list(self.mirrors.values()):
+                t = wr()
+                if t is not None and t.is_leaf and t.requires_grad and m._rg and v == t._version:
+                    g = t.grad
+                    leaves.append((t, m, None if g is None else g.detach().clone()))
+            root = args[0] if args else kwargs.get("tensors", kwargs.get("self"))
+            gradient = (
+                args[1] if len(args) > 1 else kwargs.get("gradient", kwargs.get("grad_tensors"))
+            )
+            retain = kwargs.get("retain_graph", args[2] if len(args) > 2 else None)
+        except Exception as e:
+            self.report.notes.append(f"backward: leaf check skipped ({e})")
+            leaves = []
+        finally:
+            self.busy = False
+        out = func(*args, **kwargs)
+        try:
+            self.busy = True
+            self.flush()
+            if leaves and not self.broken:
+                self._check_leaves(root, gradient, retain, leaves)
+            elif leaves:
+                self.report.notes.append(
+                    "leaf gradients not compared end to end: some calls were not mirrored"
+                )
+        except Exception as e:
+            self.report.notes.append(f"backward: leaf check failed ({type(e).__name__}: {e})")
+        finally:
+            self.busy = False
+            self.broken = False
+        del torch
+        return out
+
+    def _check_leaves(self, root: Any, gradient: Any, retain: Any, leaves: list[Any]) -> None:
+        import shadowgrad
+
+        from .interop import from_torch
+
+        torch = self.torch
+        roots = [root] if isinstance(root, torch.Tensor) else list(root)
+        grads = (
+            [gradient] if gradient is None or isinstance(gradient, torch.Tensor) else list(gradient)
+        )
+        if len(grads) != len(roots):
+            grads = [None] * len(roots)
+        sroots, sgrads = [], []
+        for r, g in zip(roots, grads, strict=True):
+            e = self.mirrors.get(id(r))
+            if e is None or e[0]() is not r or not e[1]._rg:
+                return
+            sroots.append(e[1])
+            sgrads.append(None if g is None else from_torch(g))
+        ins = [m for _, m, _ in leaves]
+        res = shadowgrad.autograd.grad(
+            sroots, ins, sgrads, retain_graph=bool(retain), allow_unused=True
+        )
+        for (t, _m, before), s in zip(leaves, res, strict=True):
+            tg = t.grad
+            if tg is None:
+                continue
+            delta = tg.detach().numpy() if before is None else (tg.detach() - before).numpy()
+            sv = np.zeros_like(delta) if s is None else s._data
+            bad = _compare(sv, delta, self.rtol, self.atol)
+            if bad is not None:
+                d = Divergence(
+                    "leaf",
+                    "leaf gradient differs end to end",
+                    "",
+                    (tuple(t.shape),),
+                    *bad,
+                    kind="leaf",
+                )
+                self.report.leaf_divergences.append(d)
+
+    def flush(self) -> None:
+        """Run the local checks of every call whose backward ran, in one shadowgrad backward.
+
+        Each check runs on its own fresh leaves, so one engine run computes them all at once.
+        """
+        import shadowgrad
+
+        ready = [c for c in self.pending if c.passes]
+        if not ready:
+            return
+        self.pending = [c for c in self.pending if not c.passes]
+        checks = []
+        for c in ready:
+            for p in c.passes:
+                try:
+                    chk = self._prepare(c, p)
+                except Exception as e:
+                    self._not_checked(c, e)
+                    continue
+                if chk is not None:
+                    checks.append(chk)
+            c.passes = []
+        if not checks:
+            return
+        try:
+            res = shadowgrad.autograd.grad(
+                [o for chk in checks for o in chk[2]],
+                [leaf for chk in checks for leaf in chk[3].values()],
+                [g for chk in checks for g in chk[4]],
+                allow_unused=True,
+            )
+        except Exception:
+            res = None
+        k = 0
+        for c, p, outs, leaves, gouts in checks:
+            n = len(leaves)
+            try:
+                if res is None:  # find the culprit: one engine run per check
+                    r = shadowgrad.autograd.grad(
+                        outs, list(leaves.values()), gouts, allow_unused=True
+                    )
+                else:
+                    r = res[k : k + n]
+                self._judge(c, p, dict(zip(leaves, r, strict=True)))
+            except Exception as e:
+                self._not_checked(c, e)
+            k += n
+
+    def _not_checked(self, c: _Call, e: Exception) -> None:
+        if len(self.report.notes) < 50:
+            self.report.notes.append(f"{c.name}: backward not checked ({type(e).__name__}: {e})")
+
+    def _prepare(self, c: _Call, p: dict[str, Any]) -> Any:
+        """Re-run the call on fresh leaves; returns (call, pass, outputs, leaves, grads)."""
+        import shadowgrad
+
+        leaves = {}
+        sub = {}
+        for j, (arr, m, ver, rg) in enumerate(c.inputs):
+            if m._version != ver and not c.inplace:
+                return None  # the mirror was changed in place since; its values are gone
+            leaf = _make(arr)
+            if rg:
+                leaf.requires_grad_(True)
+                leaves[j] = leaf
+            sub[id(m)] = leaf.clone() if (c.inplace and j == 0) else leaf
+        if not leaves:
+            return None
+        args = _substitute_sg(c.args, sub)
+        kwargs = {k: _substitute_sg(v, sub) for k, v in c.kwargs.items()}
+        with shadowgrad.enable_grad():
+            out = c.fn(*args, **kwargs)
+        if c.name == "__setitem__":
+            out = args[0]
+        outs = out if isinstance(out, (tuple, list)) else (out,)
+        outs = [o for o in outs if isinstance(o, Tensor)]
+        pairs = [(o, g) for o, g in zip(outs, p["gout"], strict=False) if g is not None and o._rg]
+        if not pairs:
+            return None
+        return c, p, [o for o, _ in pairs], leaves, [_make(g) for _, g in pairs]
+
+    def _judge(self, c: _Call, p: dict[str, Any], res: dict[int, Any]) -> None:
+        self.report.checked += 1
+        shapes = tuple(tuple(i[0].shape) for i in c.inputs)
+        for j, s in res.items():
+            tg = p["gin"].get(j)
+            shape = c.inputs[j][0].shape
+            if tg is None and s is None:
+                continue
+            tv = np.zeros(shape, c.inputs[j][0].dtype) if tg is None else tg
+            sv = np.zeros(shape, tv.dtype) if s is None else s._data
+            bad = _compare(tv, sv, self.rtol, self.atol)
+            if bad is not None:
+                self.report.divergences.append(
+                    Divergence(
+                        c.name,
+                        f"torch's gradient for input {j} differs from shadowgrad's "
+                        "backward of the same call",
+                        c.where,
+                        shapes,
+                        *bad,
+                        kind="backward",
+                        input_index=j,
+                    )
+                )
+
+    def close(self) -> None:
+        for h in self.handles:
+            with contextlib.suppress(Exception):
+                h.remove()
+        self.handles.clear()
+        self.pending.clear()
+        self.mirrors.clear()
+
+
+def _accumulate(c: _Call, mine: list[tuple[int, int]]) -> Any:
+    def hook(grad_inputs: Any, grad_outputs: Any) -> None:
+        if not c.passes:
+            return
+        gin = c.passes[-1]["gin"]
+        for k, j in mine:
+            g = grad_inputs[k]
+            if g is None:
+                continue
+            a = g.detach().numpy()
+            prev = gin.get(j)
+            gin[j] = a.copy() if prev is None else prev + a
+
+    return hook
+
+
+def _tensors(args: Any, kwargs: Any, torch: Any) -> list[Any]:
+    out = []
+    T = torch.Tensor
+    for a in (*args, *kwargs.values()):
+        if isinstance(a, T):
+            out.append(a)
+        elif isinstance(a, (list, tuple)):
+            out.extend(x for x in a if isinstance(x, T))
+    seen: set[int] = set()
+    return [t for t in out if not (id(t) in seen or seen.add(id(t)))]  # type: ignore[func-returns-value]
+
+
+def _differentiable(out: Any, torch: Any) -> bool:
+    """Whether a call recorded autograd history (an in-place fill of a leaf records none)."""
+    outs = out if isinstance(out, (tuple, list)) else (out,)
+    return any(isinstance(o, torch.Tensor) and o.grad_fn is not None for o in outs)
+
+
+def _substitute(obj: Any, sub: dict[int, Tensor], torch: Any) -> Any:
+    if isinstance(obj, torch.Tensor):
+        return sub[id(obj)]
+    if isinstance(obj, (list, tuple)):
+        return (
+            type(obj)(_substitute(o, sub, torch) for o in obj)
+            if type(obj) in (list, tuple)
+            else tuple(_substitute(o, sub, torch) for o in obj)
+        )
+    return obj
+
+
+def _substitute_sg(obj: Any, sub: dict[int, Tensor]) -> Any:
+    if isinstance(obj, Tensor):
+        return sub.get(id(obj), obj)
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(_substitute_sg(o, sub) for o in obj)
+    return obj
+
+
+def _make_mode(state: _State) -> Any:
+    from torch.overrides import TorchFunctionMode
+
+    class _ShadowMode(TorchFunctionMode):
+        def __torch_function__(
+            self, func: Any, types: Any, args: Any = (), kwargs: Any = None
+        ) -> Any:
+            kwargs = kwargs or {}
+            st = state
+            if st.busy:
+                return func(*args, **kwargs)
+            kind, fn, name = st.kind(func)
+            if kind == "pass" or not st.torch.is_grad_enabled():
+                return func(*args, **kwargs)
+            if kind == "backward":
+                return st.backward(func, args, kwargs)
+            if kind == "call":
+                return st.call(name, fn, lambda: func(*args, **kwargs), args, kwargs)
+            return st.call(name, None, lambda: func(*args, **kwargs), args, kwargs)
+
+    return _ShadowMode()
+
+
+def _patch_function_apply(state: _State) -> Any:
+    """Route custom Functions through the mirror; returns the original apply."""
+    import torch
+
+    from ._body import run_body
+
+    Fn = torch.autograd.Function
+    orig = Fn.__dict__["apply"]
+    raw = orig.__func__
+
+    def apply(cls: Any, *args: Any, **kwargs: Any) -> Any:
+        st = getattr(_ACTIVE, "state", None)
+        if st is None or st.busy or not torch.is_grad_enabled() or kwargs:
+            return raw(cls, *args, **kwargs)
+        needs = tuple(isinstance(a, torch.Tensor) and a.requires_grad for a in args)
+
+        def body(*sargs: Any) -> Any:
+            outs = run_body(cls, sargs, needs)
+            return outs[0] if len(outs) == 1 else outs
+
+        return st.call(cls.__name__, body, lambda: raw(cls, *args), args, {})
+
+    Fn.apply = classmethod(apply)  # type: ignore[method-assign,assignment]
+    return orig
+
+
+@contextlib.contextmanager
+def shadow(
+    *,
+    on_divergence: str = "silent",
+    rtol: float | None = None,
+    atol: float | None = None,
+    check_forward: bool = True,
+) -> Iterator[ShadowReport]:
+    """Mirror the torch code in the block in shadowgrad and check its gradients.
+
+    Args:
+        on_divergence: "silent" (read the report), "warn" (a UserWarning with the summary) or
+            "raise" (ShadowDivergenceError at the end of the block).
+        rtol, atol: tolerances of the comparisons (by default from each tensor's dtype).
+        check_forward: also compare each mirrored call's forward values.
+    """
+    if on_divergence not in ("silent", "warn", "raise"):
+        raise ValueError(
+            f"on_divergence must be 'silent', 'warn' or 'raise', got {on_divergence!r}"
+        )
+    import torch
+
+    report = ShadowReport()
+    state = _State(report, rtol, atol, check_forward)
+    if getattr(_ACTIVE, "state", None) is not None:
+        raise RuntimeError("shadow() blocks cannot be nested")
+    orig = _patch_function_apply(state)
+    _ACTIVE.state = state
+    try:
+        with _make_mode(state):
+            yield report
+        state.busy = True
+        with contextlib.suppress(Exception):
+            state.flush()
+    finally:
+        _ACTIVE.state = None
+        torch.autograd.Function.apply = orig  # type: ignore[method-assign]
+        state.close()
+    if not report.ok:
+        if on_divergence == "raise":
+            raise ShadowDivergenceError(report)
+        if on_divergence == "warn":
+            warnings.warn(str(report), UserWarning, stacklevel=3)
