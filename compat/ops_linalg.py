@@ -396,10 +396,17 @@ def cross_samples(dtype: str) -> list[Sample]:
     ]
 
 
-# torch squeezes with the in-place squeeze_ (SqueezeBackward4), which shadowgrad lacks yet
-SQUEEZE_INPLACE = (
-    "1-d @ 2-d: torch records squeeze_(0) (SqueezeBackward4); shadowgrad has no squeeze_"
-)
+def _cross_dim_samples(dtype: str) -> list[Sample]:
+    r = _rng()
+    n = r.standard_normal
+    return [
+        Sample((t(n((4, 3))), t(n((4, 3)))), {"dim": 1}, name="rows"),
+        Sample((t(n((1, 3))), t(n((4, 3)))), {"dim": -1}, name="broadcast"),
+        Sample((t(n((2, 3, 3))), t(n((2, 3, 3)), rg=False)), {"dim": 1}, name="3-d, other no grad"),
+        Sample((t(n((2, 2))), t(n((2, 2)))), {"dim": 0}, name="length 2 (error)"),
+    ]
+
+
 # the norms are built on the reductions family's ops; until they land, a composite stand-in
 _HAVE_REDUCTIONS = all(hasattr(shadowgrad, n) for n in ("_linalg_vector_norm", "amax", "amin"))
 NORM_XFAILS = (
@@ -425,7 +432,6 @@ register(
         "matmul (1-d @ 2-d)",
         lambda T, a, b: T.matmul(a, b),
         lambda d: [_pair((3,), (3, 4), "1-d @ 2-d")],
-        xfails={"grad_fn": SQUEEZE_INPLACE},
     ),
     OpEntry("mm", lambda T, a, b: T.mm(a, b), lambda d: [_pair((2, 3), (3, 4), "2-d")]),
     OpEntry("mv", lambda T, a, b: T.mv(a, b), lambda d: [_pair((2, 3), (3,), "plain")]),
@@ -545,4 +551,18 @@ register(
         tolerance_reason="float32 products of up to six matrices accumulate rounding",
     ),
     OpEntry("linalg.cross", lambda T, a, b, **k: T.linalg.cross(a, b, **k), cross_samples),
+    OpEntry(
+        "matrix_power",
+        lambda T, a, k: (T.matrix_power(a, k), a.matrix_power(k)),
+        matrix_power_samples,
+        tolerances=DECOMP_TOL,
+        tolerance_reason="float32 products of up to six matrices accumulate rounding",
+        covers=("matrix_power", "Tensor.matrix_power"),
+    ),
+    OpEntry(
+        "cross",
+        lambda T, a, b, **k: (T.cross(a, b, **k), a.cross(b, **k)),
+        lambda dt: [s for s in cross_samples(dt) if s.kwargs] + _cross_dim_samples(dt),
+        covers=("cross", "Tensor.cross"),
+    ),
 )

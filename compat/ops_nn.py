@@ -218,11 +218,8 @@ register(
     OpEntry(
         "nn.functional.linear_1d_nobias",
         lambda T, x, w: F(T).linear(x, w),
+        # torch squeezes the mm result in place: SqueezeBackward4 (squeeze_.dim)
         lambda d: [Sample((tensor_arg(_r().standard_normal(4)), tensor_arg(np.ones((5, 4)))))],
-        xfails={
-            "grad_fn": "torch records SqueezeBackward4 (squeeze.dims); shadowgrad's matmul "
-            "squeezes with SqueezeBackward1"
-        },
     ),
 )
 

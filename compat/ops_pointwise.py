@@ -889,3 +889,114 @@ register(
         dtypes=("float32",),
     ),
 )
+
+# --- aliases and the remaining arithmetic --------------------------------------------------
+
+_DOMAIN = {name: (lo, hi, edges) for name, (lo, hi), edges in _UNARY}
+_DOMAIN["neg"] = (-2, 2, (0.0, -0.0))
+for _alias, _name in (
+    ("absolute", "abs"),
+    ("arccos", "acos"),
+    ("arccosh", "acosh"),
+    ("arcsin", "asin"),
+    ("arcsinh", "asinh"),
+    ("arctan", "atan"),
+    ("arctanh", "atanh"),
+    ("negative", "neg"),
+):
+    _lo, _hi, _edges = _DOMAIN[_name]
+    register(
+        OpEntry(
+            _alias,
+            lambda T, a, _n=_alias: (getattr(T, _n)(a), getattr(a, _n)()),
+            unary(_lo, _hi, _edges),
+            covers=(_alias, f"Tensor.{_alias}"),
+        )
+    )
+
+register(
+    OpEntry(
+        "square",
+        lambda T, a: (T.square(a), a.square()),
+        with_samples(
+            unary(edges=(0.0, -0.0, INF, NAN)),
+            fixed(ints([3, -2, 0]), bools([True, False])),
+        ),
+        covers=("square", "Tensor.square"),
+    ),
+    OpEntry(
+        "positive",
+        lambda T, a: (T.positive(a * 1), +(a * 1), +a),
+        with_samples(unary(), fixed(ints([3, -2]), bools([True, False]))),
+        covers=("positive", "Tensor.positive", "Tensor.__pos__"),
+    ),
+    OpEntry(
+        "rsub",
+        lambda T, a, b, **kw: T.rsub(a, b, **kw),
+        with_samples(
+            binary(),
+            fixed(
+                Sample((tensor_arg(_arr(1.0, 2.0)), tensor_arg(_arr(3.0, -1.0))), {"alpha": 2.5}),
+                Sample((tensor_arg(_arr(1.0, 2.0)), 4.0), {"alpha": -2}, name="scalar, alpha"),
+                ints([1, 2], [5, 7]),
+                Sample((tensor_arg(np.array([1, 2])), 1.5), name="int and float scalar"),
+                bools([True, False], [True, True]),
+            ),
+        ),
+    ),
+)
+
+
+def _where_samples(dtype: str) -> list[Sample]:
+    r = _rng()
+    cond = tensor_arg(np.array([[True, False, True, False]] * 3))
+    x = r.uniform(-2, 2, (3, 4))
+    return [
+        Sample((cond, tensor_arg(x), tensor_arg(r.uniform(-2, 2, (3, 4)))), name="same shape"),
+        Sample(
+            (
+                tensor_arg(np.array([True, False, True, True])),
+                tensor_arg(x[:, :1]),
+                tensor_arg(x[0]),
+            ),
+            name="all broadcast",
+        ),
+        Sample(
+            (tensor_arg(np.array([True, False, True])), tensor_arg(x[:, :1]), tensor_arg(x[0])),
+            name="not broadcastable (error)",
+        ),
+        Sample((cond, tensor_arg(x), 0.0), name="python scalar other"),
+        Sample((cond, 1.5, tensor_arg(x)), name="python scalar input"),
+        Sample((cond, tensor_arg(x), tensor_arg(np.array(2.0))), name="0-d other"),
+        Sample(
+            (cond, tensor_arg(x, layout="transposed"), tensor_arg(x, requires_grad=False)),
+            name="transposed, other without grad",
+        ),
+        Sample(
+            (tensor_arg(np.zeros((0, 4), bool)), tensor_arg(x[:0]), tensor_arg(x[0])), name="empty"
+        ),
+        Sample(
+            (tensor_arg(np.array(True)), tensor_arg(np.array(1.0)), tensor_arg(np.array(2.0))),
+            name="0-d",
+        ),
+        Sample((tensor_arg(np.array([1, 0])), tensor_arg(_arr(1.0, 2.0)), 0.0), name="int cond"),
+        Sample(
+            (tensor_arg(np.array([True, False])), tensor_arg(np.array([1, 2])), 2.5),
+            name="int input, float scalar",
+        ),
+    ]
+
+
+def _where_nan_trap(T: Any, x: Any) -> Any:
+    # the untaken branch still gets a zero grad through its own formula: 0 * inf = nan (14.10)
+    return T.where(x > 0, x.sqrt(), 0.0), T.where(x > 0, T.log(x), x)
+
+
+register(
+    OpEntry("where", lambda T, c, a, b: T.where(c, a, b), _where_samples),
+    OpEntry(
+        "where NaN trap",
+        _where_nan_trap,
+        fixed(Sample((tensor_arg(_arr(0.0, 1.0, -1.0, 4.0)),), name="kinks")),
+    ),
+)

@@ -529,3 +529,34 @@ register(
     OpEntry("nanmedian", lambda T, x, *a: T.nanmedian(x, *a), _median_samples),
     OpEntry("mode", lambda T, x, *a: T.mode(x, *a), _mode_samples),
 )
+
+
+def _sum_to_size_samples(dtype: str) -> list[Sample]:
+    r = _rng()
+    x = r.standard_normal((3, 4))
+    return [
+        Sample((_t(x), (1, 4)), name="rows summed"),
+        Sample((_t(x), (3, 1)), name="columns summed"),
+        Sample((_t(x), (1, 1)), name="all summed"),
+        Sample((_t(r.standard_normal((2, 3, 4))), (3, 4)), name="leading dim"),
+        Sample((_t(r.standard_normal((2, 3, 4))), (4,)), name="two leading dims"),
+        Sample((_t(x), (3, 4)), name="same size"),
+        Sample((_t(x), 1, 4), name="varargs"),
+        Sample((_t(x, layout="transposed"), (1, 4)), name="transposed"),
+        Sample((_t(np.array(2.5)), ()), name="0-d"),
+        Sample((_t(np.zeros((0, 3))), (1, 3)), name="empty"),
+        Sample((_t(x), (2, 4)), name="not expandable (error)"),
+        Sample((_t(x), (5, 3, 4)), name="more dims (error)"),
+    ]
+
+
+def _sum_to_size(T, x, *size):
+    # same size returns self: y * 1 keeps the check on a non-leaf
+    return (x * 1).sum_to_size(*size)
+
+
+register(
+    OpEntry(
+        "Tensor.sum_to_size", _sum_to_size, _sum_to_size_samples, covers=("Tensor.sum_to_size",)
+    ),
+)

@@ -31,6 +31,7 @@ EXCLUDED: dict[str, str] = {
                  "bitwise_xor_", "bitwise_not_", "logical_not_")},
     **{n: "conversion to an integer or bool dtype: result never requires grad"
        for n in ("bool", "byte", "char", "int", "long", "short")},
+    "equal": "returns a Python bool, not a tensor (tested in tests/ops/test_reduction.py)",
 }  # fmt: skip
 
 # operator dunder -> the op whose entry covers it

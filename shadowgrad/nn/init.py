@@ -39,14 +39,12 @@ __all__ = [
 
 def _uniform(tensor: Tensor, a: float, b: float, generator: Generator | None) -> Tensor:
     with no_grad():
-        u = _random.rand(*tensor.shape, generator=generator, dtype=tensor.dtype)
-        return tensor.copy_(u * (b - a) + a)
+        return tensor.uniform_(a, b, generator=generator)
 
 
 def _normal(tensor: Tensor, mean: float, std: float, generator: Generator | None) -> Tensor:
     with no_grad():
-        n = _random.randn(*tensor.shape, generator=generator, dtype=tensor.dtype)
-        return tensor.copy_(n * std + mean)
+        return tensor.normal_(mean, std, generator=generator)
 
 
 def calculate_gain(nonlinearity: str, param: float | None = None) -> float:

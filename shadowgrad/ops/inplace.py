@@ -214,6 +214,9 @@ def fill_(self: Tensor, value: Any) -> Tensor:
 
 def copy_(self: Tensor, src: Any, non_blocking: bool = False) -> Tensor:
     """Mirrors `torch.Tensor.copy_`."""
+    if isinstance(src, (bool, int, float, complex, np.generic)):
+        # torch accepts a number: a 0-d source, cast freely (2.7 into an int tensor gives 2)
+        src = _make(np.asarray(src))
     if not isinstance(src, Tensor):
         raise TypeError(
             f"copy_(): argument 'other' (position 1) must be Tensor, not {type(src).__name__}"

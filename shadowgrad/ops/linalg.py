@@ -138,7 +138,10 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
     if da == 2 and db == 1:
         return mv(input, other)
     if da == 1 and db == 2:
-        return mm(input.unsqueeze(0), other).squeeze(0)
+        # torch squeezes the row in place: SqueezeBackward4
+        from .shape import squeeze_
+
+        return squeeze_(mm(input.unsqueeze(0), other), 0)
     if da == 2 and db == 2:
         return mm(input, other)
     if da == 3 and db == 3:

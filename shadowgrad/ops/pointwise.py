@@ -16,7 +16,57 @@ import numpy as np
 
 from .. import _dtype as D
 from .._tensor import Tensor, _make
-from .registry import defop, result_type_of
+from .registry import defop as _defop
+from .registry import result_type_of
+
+
+def infer_size(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    """The broadcast shape of a and b, with torch's error (the last mismatching dim first)."""
+    n = max(len(a), len(b))
+    out = [1] * n
+    for i in range(n - 1, -1, -1):
+        ia, ib = len(a) - n + i, len(b) - n + i
+        sa = a[ia] if ia >= 0 else 1
+        sb = b[ib] if ib >= 0 else 1
+        if sa != sb and sa != 1 and sb != 1:
+            raise RuntimeError(
+                f"The size of tensor a ({sa}) must match the size of tensor b ({sb}) at "
+                f"non-singleton dimension {i}"
+            )
+        out[i] = sa if sb == 1 else sb
+    return tuple(out)
+
+
+def _broadcasting(fn: Any, tensors: tuple[int, ...]) -> Any:
+    """fn, raising torch's RuntimeError where its tensor inputs do not broadcast (numpy raises
+    a ValueError, which costs nothing until it happens)."""
+
+    def forward(*args: Any) -> Any:
+        try:
+            return fn(*args)
+        except ValueError:
+            shape: tuple[int, ...] = ()
+            for i in tensors:
+                a = args[i]
+                if isinstance(a, np.ndarray):
+                    shape = infer_size(shape, a.shape)
+            raise
+
+    forward.__signature__ = inspect.signature(fn)  # type: ignore[attr-defined]
+    return forward
+
+
+def defop(name: str, grad_fn: str, forward: Any, **kw: Any) -> Any:
+    """registry.defop; an op over several tensors also gets torch's broadcast error."""
+    params = list(inspect.signature(forward).parameters)
+    tensors = tuple(
+        i for i, p in enumerate(params) if p in kw.get("nondiff", ()) or callable(kw.get(p))
+    )
+    if len(tensors) > 1:
+        order = kw.pop("broadcast_order", None)
+        forward = _broadcasting(forward, order or tensors)
+    return _defop(name, grad_fn, forward, **kw)
+
 
 # --- binary arithmetic --------------------------------------------------------------------
 
@@ -1016,6 +1066,7 @@ _masked_fill = defop(
     _np_masked_fill,
     dtype="keep",
     nondiff=("mask",),
+    broadcast_order=(1, 0),
     self=lambda grad, mask: masked_fill(grad, mask, 0),
 )
 _masked_fill_tensor = defop(
@@ -1024,6 +1075,7 @@ _masked_fill_tensor = defop(
     _np_masked_fill,
     dtype="keep",
     nondiff=("mask",),
+    broadcast_order=(1, 0),
     self=lambda grad, mask: masked_fill(grad, mask, 0),
     value=lambda grad, mask: _where(mask, grad, 0).sum(),
 )
@@ -1557,6 +1609,255 @@ def _more_methods() -> dict[str, Any]:
     return m
 
 
+# --- random fills (nn.init's in-place draws) -----------------------------------------------
+# Their nodes pass a zero grad (torch: zeros_like(grad)): the draws do not depend on the input.
+
+
+def _gen(generator: Any) -> np.random.Generator:
+    from .._random import _rng
+
+    return _rng(generator)
+
+
+def _zero_grad(grad: Tensor) -> Tensor:
+    return _zeros_like(grad)
+
+
+def _need_float(a: np.ndarray, kernel: str) -> None:
+    _not_for(kernel, a, "biu")
+
+
+def _np_uniform(self: np.ndarray, low: float, high: float, generator: Any) -> np.ndarray:
+    _need_float(self, "check_uniform_bounds")
+    r = (_gen(generator).random(self.shape) * (high - low) + low).astype(self.dtype)
+    return np.where(r < high, r, np.asarray(low, self.dtype)) if high > low else r
+
+
+def _np_normal(self: np.ndarray, mean: float, std: float, generator: Any) -> np.ndarray:
+    _need_float(self, "normal_kernel_cpu")
+    return (_gen(generator).standard_normal(self.shape) * std + mean).astype(self.dtype)
+
+
+def _np_bernoulli(self: np.ndarray, p: Any, generator: Any) -> np.ndarray:
+    return (_gen(generator).random(self.shape) < p).astype(self.dtype)
+
+
+def _np_exponential(self: np.ndarray, lambd: float, generator: Any) -> np.ndarray:
+    if self.dtype.kind not in "fc":
+        raise RuntimeError(
+            "Exponential distribution is a continuous probability distribution. dtype must be a "
+            f"floating point but you specified {D.CPP_NAMES[D._FROM_NP[self.dtype]]}"
+        )
+    return _gen(generator).exponential(1.0 / lambd, self.shape).astype(self.dtype)
+
+
+def _np_random(self: np.ndarray, low: int, high: int, generator: Any) -> np.ndarray:
+    return _gen(generator).integers(low, high, self.shape).astype(self.dtype)
+
+
+_uniform = defop("uniform", "UniformBackward0", _np_uniform, dtype="keep", self=_zero_grad)
+_normal_fill = defop("normal", "NormalBackward0", _np_normal, dtype="keep", self=_zero_grad)
+_bernoulli_fill = defop(
+    "bernoulli.float", "BernoulliBackward2", _np_bernoulli, dtype="keep", self=_zero_grad
+)
+_exponential = defop(
+    "exponential", "ExponentialBackward0", _np_exponential, dtype="keep", self=_zero_grad
+)
+# random_(from, to), random_(to) and random_() are three overloads with their own nodes
+_random_fill = defop("random.from", "RandomBackward0", _np_random, dtype="keep", self=_zero_grad)
+_random_to = defop("random.to", "RandomBackward1", _np_random, dtype="keep", self=_zero_grad)
+_random_all = defop("random", "RandomBackward2", _np_random, dtype="keep", self=_zero_grad)
+
+
+def uniform_(self: Tensor, from_: float = 0, to: float = 1, *, generator: Any = None) -> Tensor:
+    """Mirrors `torch.Tensor.uniform_` (the keyword `from` is `from_` here).
+
+    Differences: the draws come from shadowgrad's generator, so values differ from torch's.
+    """
+    from .inplace import apply_inplace
+
+    if from_ > to:
+        raise RuntimeError(
+            f"uniform_ expects to return a [from, to) range, but found from={_num(from_)} > "
+            f"to={_num(to)}"
+        )
+    return apply_inplace(_uniform, self, from_, to, generator)
+
+
+def normal_(self: Tensor, mean: float = 0, std: float = 1, *, generator: Any = None) -> Tensor:
+    """Mirrors `torch.Tensor.normal_` (values from shadowgrad's generator)."""
+    from .inplace import apply_inplace
+
+    if std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {_num(std)}")
+    return apply_inplace(_normal_fill, self, mean, std, generator)
+
+
+def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
+    """Mirrors `torch.Tensor.bernoulli_` (values from shadowgrad's generator)."""
+    from .inplace import apply_inplace
+
+    if isinstance(p, Tensor):
+        p = p._data
+    elif not 0 <= p <= 1:
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_num(p)}")
+    return apply_inplace(_bernoulli_fill, self, p, generator)
+
+
+def exponential_(self: Tensor, lambd: float = 1, *, generator: Any = None) -> Tensor:
+    """Mirrors `torch.Tensor.exponential_` (values from shadowgrad's generator)."""
+    from .inplace import apply_inplace
+
+    if not lambd > 0:
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={_num(lambd)}")
+    return apply_inplace(_exponential, self, lambd, generator)
+
+
+def random_(self: Tensor, *args: Any, generator: Any = None, **kwargs: Any) -> Tensor:
+    """Mirrors `torch.Tensor.random_` (`random_(to)`, `random_(from, to)`, `random_()`)."""
+    from .inplace import apply_inplace
+
+    args = (*args, *kwargs.values())
+    op = (_random_all, _random_to, _random_fill)[min(len(args), 2)]
+    if len(args) == 0:
+        d = self._data.dtype
+        high = 1 << (np.finfo(d).nmant + 1) if d.kind == "f" else np.iinfo(d).max
+        low = 0
+    elif len(args) == 1:
+        low, high = 0, args[0]
+    else:
+        low, high = args[0], args[1]
+        if high is None:
+            high = np.iinfo(np.int64).max
+    if low >= high:
+        raise RuntimeError(
+            f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
+        )
+    return apply_inplace(op, self, int(low), int(high), generator)
+
+
+_bernoulli = defop(
+    "bernoulli",
+    "BernoulliBackward0",
+    lambda self, generator: _np_bernoulli(self, self, generator),
+    dtype="keep",
+    self=_zero_grad,
+)
+_normal_tt = defop(
+    "normal.Tensor_Tensor",
+    "NormalBackward3",
+    lambda mean, std, generator: (
+        mean
+        + std
+        * _gen(generator)
+        .standard_normal(np.broadcast_shapes(mean.shape, std.shape))
+        .astype(mean.dtype)
+    ),
+    mean=_zero_grad,
+    std=_zero_grad,
+)
+_normal_tf = defop(
+    "normal.Tensor_float",
+    "NormalBackward1",
+    lambda mean, std, generator: (mean + std * _gen(generator).standard_normal(mean.shape)).astype(
+        mean.dtype
+    ),
+    dtype="keep",
+    mean=_zero_grad,
+)
+_normal_ft = defop(
+    "normal.float_Tensor",
+    "NormalBackward2",
+    lambda std, mean, generator: (mean + std * _gen(generator).standard_normal(std.shape)).astype(
+        std.dtype
+    ),
+    dtype="keep",
+    std=_zero_grad,
+)
+
+
+def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None, out: Any = None) -> Tensor:
+    """Mirrors `torch.bernoulli`: 1 with probability input (or p), else 0."""
+    if p is not None:
+        from .._creation import empty_like
+
+        return bernoulli_(empty_like(input), p, generator=generator)
+    return _out(_bernoulli(input, generator), out, "bernoulli")
+
+
+def normal(
+    mean: Any,
+    std: Any = 1.0,
+    size: Any = None,
+    *,
+    generator: Any = None,
+    out: Any = None,
+    dtype: Any = None,
+    layout: Any = None,
+    device: Any = None,
+    pin_memory: bool = False,
+    requires_grad: bool = False,
+) -> Tensor:
+    """Mirrors `torch.normal` (values from shadowgrad's generator)."""
+    mt, st = isinstance(mean, Tensor), isinstance(std, Tensor)
+    if mt and st:
+        r = _normal_tt(mean, std, generator)
+    elif mt:
+        r = _normal_tf(mean, std, generator)
+    elif st:
+        r = _normal_ft(std, mean, generator)
+    else:
+        from .._creation import empty
+
+        r = normal_(empty(*size, dtype=dtype), mean, std, generator=generator)
+        r.requires_grad_(requires_grad)
+    return _out(r, out, "normal")
+
+
+def multinomial(
+    input: Tensor,
+    num_samples: int,
+    replacement: bool = False,
+    *,
+    generator: Any = None,
+    out: Any = None,
+) -> Tensor:
+    """Mirrors `torch.multinomial` (draws from shadowgrad's generator)."""
+    p = input._data.astype(np.float64)
+    if p.ndim not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    n = p.shape[-1]
+    if not replacement and num_samples > n:
+        raise RuntimeError(
+            "cannot sample n_sample > prob_dist.size(-1) samples without replacement"
+        )
+    if (p < 0).any() or not np.isfinite(p).all():
+        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    rows = p.reshape(-1, n)
+    sums = rows.sum(-1)
+    if (sums <= 0).any():
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    rng = _gen(generator)
+    picks = [
+        rng.choice(n, num_samples, replace=replacement, p=r / t)
+        for r, t in zip(rows, sums, strict=True)
+    ]
+    res = np.asarray(picks, dtype=np.int64).reshape(*p.shape[:-1], num_samples)
+    return _out(_make(res), out, "multinomial")
+
+
+_RANDOM_METHODS = {
+    "uniform_": uniform_,
+    "normal_": normal_,
+    "bernoulli_": bernoulli_,
+    "exponential_": exponential_,
+    "random_": random_,
+    "bernoulli": bernoulli,
+    "multinomial": multinomial,
+}
+_RANDOM_FUNCTIONS = {"bernoulli": bernoulli, "normal": normal, "multinomial": multinomial}
+
+
 # --- Tensor methods -----------------------------------------------------------------------
 
 
@@ -1695,6 +1996,8 @@ FUNCTIONS = {
 
 
 METHODS.update(_more_methods())
+METHODS.update(_RANDOM_METHODS)
+FUNCTIONS.update(_RANDOM_FUNCTIONS)
 FUNCTIONS.update(_UNARY_FUNCTIONS)
 FUNCTIONS.update(_MORE)
 FUNCTIONS.update({alias: FUNCTIONS[name] for alias, name in _ALIASES.items()})

@@ -266,6 +266,8 @@ def sum_to_size(input: Tensor, *size: Any) -> Tensor:
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
     shape = input._data.shape
+    if not size:  # torch's sum_to: an empty size sums everything, a 0-d input too
+        return sum(input)
     if tuple(size) == tuple(shape):
         return input
     lead = len(shape) - len(size)
@@ -1066,3 +1068,14 @@ FUNCTIONS = {
     "any": any,
     "count_nonzero": count_nonzero,
 }
+
+
+def equal(input: Tensor, other: Tensor) -> bool:
+    """True if both have the same size and elements. Mirrors `torch.equal`."""
+    if input._data.shape != other._data.shape:
+        return False
+    return bool(np.array_equal(input._data, other._data))
+
+
+METHODS["equal"] = equal
+FUNCTIONS["equal"] = equal

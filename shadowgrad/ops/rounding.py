@@ -19,8 +19,13 @@ from .._creation import zeros_like
 from .._tensor import Tensor
 from ..autograd.graph import Node
 from .inplace import make_inplace, make_iop
-from .pointwise import _binop_check, _half_in_float, _not_for, _out
-from .registry import defop
+from .pointwise import (
+    _binop_check,
+    _half_in_float,
+    _not_for,
+    _out,
+    defop,  # registry.defop with torch's broadcast error
+)
 
 _GM = _grad_mode.STATE
 _UNSET: Any = object()

@@ -271,6 +271,93 @@ def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
     return _transpose(input, wrap_dim(dim0, nd), wrap_dim(dim1, nd))
 
 
+# --- in-place view ops: self takes the view's shape and strides --------------------------
+# torch numbers their nodes after the out-of-place ones (squeeze_() is SqueezeBackward3)
+_squeeze_all_ = defop(
+    "squeeze_",
+    "SqueezeBackward3",
+    _squeeze_all.op.forward,
+    dtype="keep",
+    view=True,
+    self=lambda grad, self_sym_sizes: grad.reshape(self_sym_sizes),
+)
+_squeeze_dim_ = defop(
+    "squeeze_.dim",
+    "SqueezeBackward4",
+    _squeeze_dim.op.forward,
+    dtype="keep",
+    view=True,
+    self=lambda grad, dim, self_sym_sizes: grad.reshape(self_sym_sizes),
+)
+_squeeze_dims_ = defop(
+    "squeeze_.dims",
+    "SqueezeBackward5",
+    _squeeze_dims.op.forward,
+    dtype="keep",
+    view=True,
+    self=lambda grad, dim, self_sym_sizes: grad.reshape(self_sym_sizes),
+)
+_unsqueeze_ = defop(
+    "unsqueeze_",
+    "UnsqueezeBackward1",
+    _unsqueeze.op.forward,
+    dtype="keep",
+    view=True,
+    self=lambda grad, dim: grad.squeeze(dim),
+)
+_t_ = defop("t_", "TBackward1", _t.op.forward, dtype="keep", view=True, self=lambda grad: grad.t())
+_transpose_ = defop(
+    "transpose_",
+    "TransposeBackward1",
+    _transpose.op.forward,
+    dtype="keep",
+    view=True,
+    self=lambda grad, dim0, dim1: grad.transpose(dim0, dim1),
+)
+
+
+def _inplace_view(op: Any, self: Tensor, *args: Any) -> Tensor:
+    """Give self the view's shape and strides and, when autograd records, the view's node."""
+    self._check_inplace()
+    r = op(self, *args)
+    self._data = r._data
+    self._bump()
+    if r._grad_fn is not None:
+        self._grad_fn = r._grad_fn
+        self._rg = True
+        self._nr = 0
+    return self
+
+
+def squeeze_(self: Tensor, dim: Any = None) -> Tensor:
+    """Mirrors `torch.Tensor.squeeze_`."""
+    shape = tuple(self._data.shape)
+    if dim is None:
+        return _inplace_view(_squeeze_all_, self, shape)
+    if isinstance(dim, (tuple, list)):
+        dims = tuple(wrap_dim(d, self.ndim) for d in dim)
+        return _inplace_view(_squeeze_dims_, self, dims, shape)
+    return _inplace_view(_squeeze_dim_, self, wrap_dim(dim, self.ndim), shape)
+
+
+def unsqueeze_(self: Tensor, dim: int) -> Tensor:
+    """Mirrors `torch.Tensor.unsqueeze_`."""
+    return _inplace_view(_unsqueeze_, self, wrap_dim(dim, self.ndim + 1))
+
+
+def t_(self: Tensor) -> Tensor:
+    """Mirrors `torch.Tensor.t_`."""
+    if self.ndim > 2:
+        raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
+    return _inplace_view(_t_, self)
+
+
+def transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:
+    """Mirrors `torch.Tensor.transpose_`."""
+    nd = self.ndim
+    return _inplace_view(_transpose_, self, wrap_dim(dim0, nd), wrap_dim(dim1, nd))
+
+
 _permute = defop(
     "permute",
     "PermuteBackward0",
@@ -660,6 +747,7 @@ def unbind(input: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
 
 METHODS["unbind"] = unbind
 FUNCTIONS["unbind"] = unbind
+METHODS.update({"squeeze_": squeeze_, "unsqueeze_": unsqueeze_, "t_": t_, "transpose_": transpose_})
 
 
 # --- as_strided -----------------------------------------------------------------------------

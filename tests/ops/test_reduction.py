@@ -305,3 +305,10 @@ def test_inputs_are_not_modified() -> None:
         out[0].sum().backward()
     torch.cumprod(x, 1).sum().backward()
     np.testing.assert_array_equal(x.detach().numpy(), a)
+
+
+def test_equal_compares_shape_and_values_not_dtype() -> None:
+    assert torch.equal(torch.ones(2), torch.ones(2))
+    assert not torch.equal(torch.ones(2), torch.ones(3))
+    assert torch.equal(torch.ones(2), torch.ones(2, dtype=torch.int64))
+    assert not torch.tensor([1.0, 2.0]).equal(torch.tensor([1.0, 3.0]))

@@ -30,6 +30,7 @@ from .activation import (
     Tanhshrink,
     Threshold,
 )
+from .attention import MultiheadAttention
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
 from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d
@@ -57,13 +58,18 @@ from .pooling import (
     MaxPool1d,
     MaxPool2d,
 )
+from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .sparse import Embedding
+from .transformer import TransformerEncoder, TransformerEncoderLayer
 
 __all__ = [
     "CELU",
     "ELU",
     "GELU",
     "GLU",
+    "GRU",
+    "LSTM",
+    "RNN",
     "SELU",
     "AdaptiveAvgPool1d",
     "AdaptiveAvgPool2d",
@@ -86,6 +92,7 @@ __all__ = [
     "Dropout2d",
     "Embedding",
     "Flatten",
+    "GRUCell",
     "GroupNorm",
     "Hardshrink",
     "Hardsigmoid",
@@ -95,6 +102,7 @@ __all__ = [
     "Identity",
     "KLDivLoss",
     "L1Loss",
+    "LSTMCell",
     "LayerNorm",
     "LeakyReLU",
     "Linear",
@@ -107,10 +115,14 @@ __all__ = [
     "Module",
     "ModuleDict",
     "ModuleList",
+    "MultiheadAttention",
     "NLLLoss",
     "PReLU",
     "ParameterDict",
     "ParameterList",
+    "RNNBase",
+    "RNNCell",
+    "RNNCellBase",
     "ReLU",
     "ReLU6",
     "Sequential",
@@ -125,5 +137,7 @@ __all__ = [
     "Tanh",
     "Tanhshrink",
     "Threshold",
+    "TransformerEncoder",
+    "TransformerEncoderLayer",
     "Unflatten",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections import OrderedDict, namedtuple
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
@@ -12,7 +13,14 @@ from ..._tensor import Tensor
 from ...utils.hooks import RemovableHandle
 from ..parameter import Buffer, Parameter
 
-__all__ = ["Module", "register_module_forward_hook", "register_module_forward_pre_hook"]
+__all__ = [
+    "Module",
+    "register_module_backward_hook",
+    "register_module_forward_hook",
+    "register_module_forward_pre_hook",
+    "register_module_full_backward_hook",
+    "register_module_full_backward_pre_hook",
+]
 
 _global_forward_pre_hooks: dict[int, Callable[..., Any]] = {}
 _global_forward_hooks: dict[int, Callable[..., Any]] = {}
@@ -26,6 +34,13 @@ def _hook_dict() -> Any:
 
 _GLOBAL_PRE = _hook_dict()
 _GLOBAL_FWD = _hook_dict()
+_GLOBAL_BWD_PRE = _hook_dict()
+_GLOBAL_BWD = _hook_dict()
+_global_is_full_backward_hook: bool | None = None
+_MIXED_HOOKS = (
+    "Cannot use both regular backward hooks and full backward hooks on a single Module. Please "
+    "use only one of them."
+)
 
 
 def register_module_forward_pre_hook(hook: Callable[..., Any]) -> RemovableHandle:
@@ -40,6 +55,65 @@ def register_module_forward_hook(hook: Callable[..., Any]) -> RemovableHandle:
     h = RemovableHandle(_GLOBAL_FWD)
     _GLOBAL_FWD[h.id] = hook
     return h
+
+
+def register_module_full_backward_pre_hook(hook: Callable[..., Any]) -> RemovableHandle:
+    """Mirrors `torch.nn.modules.module.register_module_full_backward_pre_hook`."""
+    h = RemovableHandle(_GLOBAL_BWD_PRE)
+    _GLOBAL_BWD_PRE[h.id] = hook
+    return h
+
+
+def register_module_backward_hook(hook: Callable[..., Any]) -> RemovableHandle:
+    """Mirrors `torch.nn.modules.module.register_module_backward_hook`."""
+    global _global_is_full_backward_hook
+    if _global_is_full_backward_hook is True:
+        raise RuntimeError(
+            "Cannot use both regular backward hooks and full backward hooks as a global Module "
+            "hook. Please use only one of them."
+        )
+    _global_is_full_backward_hook = False
+    h = RemovableHandle(_GLOBAL_BWD)
+    _GLOBAL_BWD[h.id] = hook
+    return h
+
+
+def register_module_full_backward_hook(hook: Callable[..., Any]) -> RemovableHandle:
+    """Mirrors `torch.nn.modules.module.register_module_full_backward_hook`."""
+    global _global_is_full_backward_hook
+    if _global_is_full_backward_hook is False:
+        raise RuntimeError(
+            "Cannot use both regular backward hooks and full backward hooks as a global Module "
+            "hook. Please use only one of them."
+        )
+    _global_is_full_backward_hook = True
+    h = RemovableHandle(_GLOBAL_BWD)
+    _GLOBAL_BWD[h.id] = hook
+    return h
+
+
+class _WrappedHook:
+    """A legacy backward hook as a node post-hook: hook(module, grad_input, grad_output)."""
+
+    def __init__(self, hook: Callable[..., Any], module: Module) -> None:
+        self.hook = hook
+        self.module = module
+        self.__name__ = getattr(hook, "__name__", type(hook).__name__)
+
+    def __call__(self, *args: Any) -> Any:
+        return self.hook(self.module, *args)
+
+
+def _future(msg: str) -> None:
+    warnings.warn(msg, FutureWarning, stacklevel=4)
+
+
+# Note [Full backward hooks]
+# As in torch, a call of a module with full backward hooks or pre-hooks passes its tensor inputs
+# and outputs through the identity Function BackwardHookFunction (nn/modules/_functions.py). The
+# output node's hook runs the pre-hooks on grad_output (they may replace it); the input node's
+# hook runs the hooks with (grad_input, grad_output) (they may replace grad_input). When no input
+# requires grad, the hooks run from the output node with grad_input all None, with a warning.
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -126,6 +200,7 @@ class Module:
         d["_forward_hooks_always_called"] = set()
         d["_backward_hooks"] = _hook_dict()
         d["_backward_pre_hooks"] = _hook_dict()
+        d["_is_full_backward_hook"] = None
         d["_state_dict_hooks"] = _hook_dict()
         d["_load_state_dict_post_hooks"] = _hook_dict()
 
@@ -720,25 +795,113 @@ class Module:
     def register_full_backward_pre_hook(
         self, hook: Callable[..., Any], prepend: bool = False
     ) -> RemovableHandle:
-        """Mirrors `torch.nn.Module.register_full_backward_pre_hook`.
+        """Mirrors `torch.nn.Module.register_full_backward_pre_hook`."""
+        return _add_hook(self._backward_pre_hooks, hook, prepend)
 
-        Differences: not implemented yet; raises NotImplementedError.
-        """
-        raise NotImplementedError("shadowgrad does not implement module backward hooks yet")
+    def register_backward_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """Mirrors `torch.nn.Module.register_backward_hook` (legacy: a hook on the output's
+        grad_fn)."""
+        if self._is_full_backward_hook is True:
+            raise RuntimeError(_MIXED_HOOKS)
+        self._is_full_backward_hook = False
+        return _add_hook(self._backward_hooks, hook, False)
 
     def register_full_backward_hook(
         self, hook: Callable[..., Any], prepend: bool = False
     ) -> RemovableHandle:
         """Mirrors `torch.nn.Module.register_full_backward_hook`.
 
-        Differences: not implemented yet; raises NotImplementedError.
+        See Note [Full backward hooks].
         """
-        raise NotImplementedError("shadowgrad does not implement module backward hooks yet")
+        if self._is_full_backward_hook is False:
+            raise RuntimeError(_MIXED_HOOKS)
+        self._is_full_backward_hook = True
+        return _add_hook(self._backward_hooks, hook, prepend)
+
+    def _get_backward_hooks(self) -> tuple[list[Any], list[Any]]:
+        full: list[Any] = []
+        non_full: list[Any] = []
+        if _global_is_full_backward_hook is True:
+            full += _GLOBAL_BWD.values()
+        if self._is_full_backward_hook is True:
+            full += self._backward_hooks.values()
+        if _global_is_full_backward_hook is False:
+            non_full += _GLOBAL_BWD.values()
+        if self._is_full_backward_hook is False:
+            non_full += self._backward_hooks.values()
+        return full, non_full
+
+    def _get_backward_pre_hooks(self) -> list[Any]:
+        return [*_GLOBAL_BWD_PRE.values(), *self._backward_pre_hooks.values()]
+
+    def _maybe_warn_non_full_backward_hook(self, inputs: Any, result: Any, grad_fn: Any) -> None:
+        if not isinstance(result, Tensor):
+            if not (isinstance(result, tuple) and all(isinstance(r, Tensor) for r in result)):
+                _future(
+                    "Using non-full backward hooks on a Module that does not return a single "
+                    "Tensor or a tuple of Tensors is deprecated and will be removed in future "
+                    "versions. This hook will be missing some of the grad_output. Please use "
+                    "register_full_backward_hook to get the documented behavior."
+                )
+                return
+        else:
+            result = (result,)
+        if not isinstance(inputs, Tensor):
+            if not (isinstance(inputs, tuple) and all(isinstance(i, Tensor) for i in inputs)):
+                _future(
+                    "Using non-full backward hooks on a Module that does not take as input a "
+                    "single Tensor or a tuple of Tensors is deprecated and will be removed in "
+                    "future versions. This hook will be missing some of the grad_input. Please "
+                    "use register_full_backward_hook to get the documented behavior."
+                )
+                return
+        else:
+            inputs = (inputs,)
+        out_grad_fn = {r.grad_fn for r in result if r.grad_fn is not None}
+        if len(out_grad_fn) == 0 or (len(out_grad_fn) == 1 and grad_fn not in out_grad_fn):
+            _future(
+                "Using a non-full backward hook when outputs are nested in python data structure "
+                "is deprecated and will be removed in future versions. This hook will be missing "
+                "some grad_output."
+            )
+        elif len(out_grad_fn) > 1:
+            _future(
+                "Using a non-full backward hook when outputs are generated by different autograd "
+                "Nodes is deprecated and will be removed in future versions. This hook will be "
+                "missing some grad_output. Please use register_full_backward_hook to get the "
+                "documented behavior."
+            )
+        else:
+            inputs_grad_fn = {i.grad_fn for i in inputs if i.grad_fn is not None}
+            next_functions = {n[0] for n in grad_fn.next_functions}
+            if inputs_grad_fn != next_functions:
+                _future(
+                    "Using a non-full backward hook when the forward contains multiple autograd "
+                    "Nodes is deprecated and will be removed in future versions. This hook will be "
+                    "missing some grad_input. Please use register_full_backward_hook to get the "
+                    "documented behavior."
+                )
 
     def _call_impl(self, *args: Any, **kwargs: Any) -> Any:
         forward_call = self.forward
-        if not (self._forward_hooks or self._forward_pre_hooks or _GLOBAL_PRE or _GLOBAL_FWD):
+        if not (
+            self._forward_hooks
+            or self._forward_pre_hooks
+            or self._backward_hooks
+            or self._backward_pre_hooks
+            or _GLOBAL_PRE
+            or _GLOBAL_FWD
+            or _GLOBAL_BWD
+            or _GLOBAL_BWD_PRE
+        ):
             return forward_call(*args, **kwargs)
+        full_hooks: list[Any] = []
+        non_full_hooks: list[Any] = []
+        pre_hooks: list[Any] = []
+        if self._backward_pre_hooks or _GLOBAL_BWD_PRE:
+            pre_hooks = self._get_backward_pre_hooks()
+        if self._backward_hooks or _GLOBAL_BWD:
+            full_hooks, non_full_hooks = self._get_backward_hooks()
         for hook_id, hook in (*_GLOBAL_PRE.items(), *self._forward_pre_hooks.items()):
             if hook_id in self._forward_pre_hooks_with_kwargs:
                 out = hook(self, args, kwargs)
@@ -753,6 +916,12 @@ class Module:
                 out = hook(self, args)
                 if out is not None:
                     args = out if isinstance(out, tuple) else (out,)
+        bw_hook = None
+        if full_hooks or pre_hooks:
+            from ._functions import BackwardHook
+
+            bw_hook = BackwardHook(self, full_hooks, pre_hooks)
+            args = bw_hook.setup_input_hook(args)
         result = forward_call(*args, **kwargs)
         for hook_id, hook in (*_GLOBAL_FWD.items(), *self._forward_hooks.items()):
             if hook_id in self._forward_hooks_with_kwargs:
@@ -761,6 +930,26 @@ class Module:
                 out = hook(self, args, result)
             if out is not None:
                 result = out
+        if bw_hook:
+            if not isinstance(result, (Tensor, tuple)):
+                warnings.warn(
+                    "For backward hooks to be called, module output should be a Tensor or a tuple "
+                    f"of Tensors but received {type(result)}",
+                    stacklevel=2,
+                )
+            result = bw_hook.setup_output_hook(result)
+        if non_full_hooks:
+            var = result
+            while not isinstance(var, Tensor):
+                if isinstance(var, dict):
+                    var = next(v for v in var.values() if isinstance(v, Tensor))
+                else:
+                    var = var[0]
+            grad_fn = var.grad_fn
+            if grad_fn is not None:
+                for hook in non_full_hooks:
+                    grad_fn.register_hook(_WrappedHook(hook, self))
+                self._maybe_warn_non_full_backward_hook(args, result, grad_fn)
         return result
 
     __call__: Callable[..., Any] = _call_impl

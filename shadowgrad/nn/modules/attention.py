@@ -1,0 +1,472 @@
+"""MultiheadAttention and its functional form. Mirrors torch's `MultiheadAttention`
+(`torch.nn.modules.activation`) and `torch.nn.functional.multi_head_attention_forward`.
+
+Torch takes a fused fast path (`_native_multi_head_attention`) in some inference settings; its
+values equal the composed path's, which is the one written here.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+from ... import _dtype as D
+from ..._creation import empty, zeros, zeros_like
+from ..._tensor import Tensor
+from ...ops.linalg import baddbmm, bmm
+from ...ops.shape import cat
+from .. import functional as F
+from ..init import constant_, xavier_normal_, xavier_uniform_
+from ..parameter import Parameter
+from .linear import Linear
+from .module import Module
+
+__all__ = ["MultiheadAttention", "NonDynamicallyQuantizableLinear", "multi_head_attention_forward"]
+
+
+class NonDynamicallyQuantizableLinear(Linear):
+    """MultiheadAttention's out_proj. Mirrors `torch.nn.modules.linear`'s class of that name."""
+
+
+def _canonical_mask(
+    mask: Tensor | None,
+    mask_name: str,
+    other_type: Any,
+    other_name: str,
+    target_type: Any,
+    check_other: bool = True,
+) -> Tensor | None:
+    """A bool mask becomes an additive float mask (-inf where True). Mirrors torch's helper."""
+    if mask is None:
+        return None
+    is_float = mask.is_floating_point()
+    if mask.dtype is not D.bool_ and not is_float:
+        raise AssertionError(f"only bool and floating types of {mask_name} are supported")
+    if check_other and other_type is not None and mask.dtype != other_type:
+        warnings.warn(
+            f"Support for mismatched {mask_name} and {other_name} is deprecated. Use same type "
+            "for both instead.",
+            stacklevel=3,
+        )
+    if not is_float:
+        mask = zeros_like(mask, dtype=target_type).masked_fill_(mask, float("-inf"))
+    return mask
+
+
+def _none_or_dtype(input: Tensor | None) -> Any:
+    if input is None:
+        return None
+    if isinstance(input, Tensor):
+        return input.dtype
+    raise RuntimeError("input to _none_or_dtype() must be None or torch.Tensor")
+
+
+def _mha_shape_check(
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    key_padding_mask: Tensor | None,
+    attn_mask: Tensor | None,
+    num_heads: int,
+) -> bool:
+    if query.dim() == 3:
+        if key.dim() != 3 or value.dim() != 3:
+            raise AssertionError(
+                "For batched (3-D) `query`, expected `key` and `value` to be 3-D but found "
+                f"{key.dim()}-D and {value.dim()}-D tensors respectively"
+            )
+        if key_padding_mask is not None and key_padding_mask.dim() != 2:
+            raise AssertionError(
+                "For batched (3-D) `query`, expected `key_padding_mask` to be `None` or 2-D but "
+                f"found {key_padding_mask.dim()}-D tensor instead"
+            )
+        if attn_mask is not None and attn_mask.dim() not in (2, 3):
+            raise AssertionError(
+                "For batched (3-D) `query`, expected `attn_mask` to be `None`, 2-D or 3-D but "
+                f"found {attn_mask.dim()}-D tensor instead"
+            )
+        return True
+    if query.dim() == 2:
+        if key.dim() != 2 or value.dim() != 2:
+            raise AssertionError(
+                "For unbatched (2-D) `query`, expected `key` and `value` to be 2-D but found "
+                f"{key.dim()}-D and {value.dim()}-D tensors respectively"
+            )
+        if key_padding_mask is not None and key_padding_mask.dim() != 1:
+            raise AssertionError(
+                "For unbatched (2-D) `query`, expected `key_padding_mask` to be `None` or 1-D "
+                f"but found {key_padding_mask.dim()}-D tensor instead"
+            )
+        if attn_mask is not None:
+            if attn_mask.dim() not in (2, 3):
+                raise AssertionError(
+                    "For unbatched (2-D) `query`, expected `attn_mask` to be `None`, 2-D or 3-D "
+                    f"but found {attn_mask.dim()}-D tensor instead"
+                )
+            if attn_mask.dim() == 3:
+                expected_shape = (num_heads, query.shape[0], key.shape[0])
+                if tuple(attn_mask.shape) != expected_shape:
+                    raise AssertionError(
+                        f"Expected `attn_mask` shape to be {expected_shape} but got "
+                        f"{attn_mask.shape}"
+                    )
+        return False
+    raise AssertionError(
+        "query should be unbatched 2D or batched 3D tensor but received "
+        f"{query.dim()}-D query tensor"
+    )
+
+
+def _in_projection_packed(
+    q: Tensor, k: Tensor, v: Tensor, w: Tensor, b: Tensor | None
+) -> tuple[Tensor, Tensor, Tensor]:
+    E = q.size(-1)
+    if k is v:
+        if q is k:
+            proj = F.linear(q, w, b)
+            proj = proj.unflatten(-1, (3, E)).unsqueeze(0).transpose(0, -2).squeeze(-2)
+            proj = proj.contiguous()
+            return proj[0], proj[1], proj[2]
+        w_q, w_kv = w.split([E, E * 2])
+        b_q, b_kv = (None, None) if b is None else b.split([E, E * 2])
+        kv = F.linear(k, w_kv, b_kv)
+        kv = kv.unflatten(-1, (2, E)).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous()
+        return F.linear(q, w_q, b_q), kv[0], kv[1]
+    w_q, w_k, w_v = w.chunk(3)
+    b_q, b_k, b_v = (None, None, None) if b is None else b.chunk(3)
+    return F.linear(q, w_q, b_q), F.linear(k, w_k, b_k), F.linear(v, w_v, b_v)
+
+
+def _check_mask_shape(attn_mask: Tensor, tgt_len: int, src_len: int, bh: int) -> Tensor:
+    if attn_mask.dim() == 2:
+        if tuple(attn_mask.shape) != (tgt_len, src_len):
+            raise RuntimeError(
+                f"The shape of the 2D attn_mask is {attn_mask.shape}, but should be "
+                f"{(tgt_len, src_len)}."
+            )
+        return attn_mask.unsqueeze(0)
+    if attn_mask.dim() == 3:
+        if tuple(attn_mask.shape) != (bh, tgt_len, src_len):
+            raise RuntimeError(
+                f"The shape of the 3D attn_mask is {attn_mask.shape}, but should be "
+                f"{(bh, tgt_len, src_len)}."
+            )
+        return attn_mask
+    raise RuntimeError(f"attn_mask's dimension {attn_mask.dim()} is not supported")
+
+
+def multi_head_attention_forward(
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    embed_dim_to_check: int,
+    num_heads: int,
+    in_proj_weight: Tensor | None,
+    in_proj_bias: Tensor | None,
+    bias_k: Tensor | None,
+    bias_v: Tensor | None,
+    add_zero_attn: bool,
+    dropout_p: float,
+    out_proj_weight: Tensor,
+    out_proj_bias: Tensor | None,
+    training: bool = True,
+    key_padding_mask: Tensor | None = None,
+    need_weights: bool = True,
+    attn_mask: Tensor | None = None,
+    use_separate_proj_weight: bool = False,
+    q_proj_weight: Tensor | None = None,
+    k_proj_weight: Tensor | None = None,
+    v_proj_weight: Tensor | None = None,
+    static_k: Tensor | None = None,
+    static_v: Tensor | None = None,
+    average_attn_weights: bool = True,
+    is_causal: bool = False,
+) -> tuple[Tensor, Tensor | None]:
+    """Mirrors `torch.nn.functional.multi_head_attention_forward`.
+
+    Differences: static_k/static_v are not supported.
+    """
+    if static_k is not None or static_v is not None:
+        raise NotImplementedError("shadowgrad does not support static_k / static_v")
+    is_batched = _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads)
+    if not is_batched:
+        query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
+        if key_padding_mask is not None:
+            key_padding_mask = key_padding_mask.unsqueeze(0)
+    tgt_len, bsz, embed_dim = query.shape
+    key_padding_mask = _canonical_mask(
+        key_padding_mask, "key_padding_mask", _none_or_dtype(attn_mask), "attn_mask", query.dtype
+    )
+    if is_causal and attn_mask is None:
+        raise RuntimeError(
+            "Need attn_mask if specifying the is_causal hint. You may use the Transformer module "
+            "method `generate_square_subsequent_mask` to create this mask."
+        )
+    if is_causal and key_padding_mask is None and not need_weights:
+        attn_mask = None
+    else:
+        attn_mask = _canonical_mask(attn_mask, "attn_mask", None, "", query.dtype, False)
+        if key_padding_mask is not None:
+            is_causal = False
+    if embed_dim != embed_dim_to_check:
+        raise AssertionError(
+            f"was expecting embedding dimension of {embed_dim_to_check}, but got {embed_dim}"
+        )
+    head_dim = embed_dim // num_heads
+    if head_dim * num_heads != embed_dim:
+        raise AssertionError(f"embed_dim {embed_dim} not divisible by num_heads {num_heads}")
+    if use_separate_proj_weight:
+        if key.shape[:2] != value.shape[:2]:
+            raise AssertionError(
+                f"key's sequence and batch dims {key.shape[:2]} do not match value's "
+                f"{value.shape[:2]}"
+            )
+        b_q, b_k, b_v = (None, None, None) if in_proj_bias is None else in_proj_bias.chunk(3)
+        q = F.linear(query, q_proj_weight, b_q)  # type: ignore[arg-type]
+        k = F.linear(key, k_proj_weight, b_k)  # type: ignore[arg-type]
+        v = F.linear(value, v_proj_weight, b_v)  # type: ignore[arg-type]
+    else:
+        if key.shape != value.shape:
+            raise AssertionError(f"key shape {key.shape} does not match value shape {value.shape}")
+        if in_proj_weight is None:
+            raise AssertionError("use_separate_proj_weight is False but in_proj_weight is None")
+        q, k, v = _in_projection_packed(query, key, value, in_proj_weight, in_proj_bias)
+    src_len = key.shape[0]
+    if attn_mask is not None:
+        attn_mask = _check_mask_shape(attn_mask, tgt_len, src_len, bsz * num_heads)
+    if bias_k is not None and bias_v is not None:
+        k = cat([k, bias_k.repeat(1, bsz, 1)])
+        v = cat([v, bias_v.repeat(1, bsz, 1)])
+        if attn_mask is not None:
+            attn_mask = F.pad(attn_mask, (0, 1))
+        if key_padding_mask is not None:
+            key_padding_mask = F.pad(key_padding_mask, (0, 1))
+    elif bias_k is not None:
+        raise AssertionError("bias_k is set but bias_v is None")
+    elif bias_v is not None:
+        raise AssertionError("bias_v is set but bias_k is None")
+    q = q.view(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
+    k = k.view(k.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
+    v = v.view(v.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
+    if add_zero_attn:
+        zshape = (bsz * num_heads, 1, head_dim)
+        k = cat([k, zeros(zshape, dtype=k.dtype)], dim=1)
+        v = cat([v, zeros(zshape, dtype=v.dtype)], dim=1)
+        if attn_mask is not None:
+            attn_mask = F.pad(attn_mask, (0, 1))
+        if key_padding_mask is not None:
+            key_padding_mask = F.pad(key_padding_mask, (0, 1))
+    src_len = k.size(1)
+    if key_padding_mask is not None:
+        if key_padding_mask.shape[0] != bsz:
+            raise AssertionError(
+                f"Expected key_padded_mask.shape[0] to be {bsz}, but got "
+                f"{key_padding_mask.shape[0]}"
+            )
+        if key_padding_mask.shape[1] != src_len:
+            raise AssertionError(
+                f"Expected key_padded_mask.shape[1] to be {src_len}, but got "
+                f"{key_padding_mask.shape[1]}"
+            )
+        key_padding_mask = (
+            key_padding_mask.view(bsz, 1, 1, src_len)
+            .expand(-1, num_heads, -1, -1)
+            .reshape(bsz * num_heads, 1, src_len)
+        )
+        attn_mask = key_padding_mask if attn_mask is None else attn_mask + key_padding_mask
+    if not training:
+        dropout_p = 0.0
+    if need_weights:
+        q_scaled = q * math.sqrt(1.0 / float(head_dim))
+        if attn_mask is not None:
+            w = baddbmm(attn_mask, q_scaled, k.transpose(-2, -1))
+        else:
+            w = bmm(q_scaled, k.transpose(-2, -1))
+        w = F.softmax(w, dim=-1)
+        if dropout_p > 0.0:
+            w = F.dropout(w, p=dropout_p)
+        out = bmm(w, v).transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
+        out = F.linear(out, out_proj_weight, out_proj_bias)
+        out = out.view(tgt_len, bsz, out.size(1))
+        w = w.view(bsz, num_heads, tgt_len, src_len)
+        if average_attn_weights:
+            w = w.mean(dim=1)
+        if not is_batched:
+            out, w = out.squeeze(1), w.squeeze(0)
+        return out, w
+    if attn_mask is not None:
+        if attn_mask.size(0) == 1 and attn_mask.dim() == 3:
+            attn_mask = attn_mask.unsqueeze(0)
+        else:
+            attn_mask = attn_mask.view(bsz, num_heads, -1, src_len)
+    q = q.view(bsz, num_heads, tgt_len, head_dim)
+    k = k.view(bsz, num_heads, src_len, head_dim)
+    v = v.view(bsz, num_heads, src_len, head_dim)
+    out = F.scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal)
+    out = out.permute(2, 0, 1, 3).reshape(bsz * tgt_len, embed_dim)
+    out = F.linear(out, out_proj_weight, out_proj_bias)
+    out = out.view(tgt_len, bsz, out.size(1))
+    if not is_batched:
+        out = out.squeeze(1)
+    return out, None
+
+
+class MultiheadAttention(Module):
+    """Mirrors `torch.nn.MultiheadAttention`.
+
+    Differences: always the composed path (torch's inference fast path gives the same values).
+    """
+
+    def __init__(
+        self,
+        embed_dim: int,
+        num_heads: int,
+        dropout: float = 0.0,
+        bias: bool = True,
+        add_bias_kv: bool = False,
+        add_zero_attn: bool = False,
+        kdim: int | None = None,
+        vdim: int | None = None,
+        batch_first: bool = False,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        if embed_dim <= 0 or num_heads <= 0:
+            raise ValueError(
+                f"embed_dim and num_heads must be greater than 0, got embed_dim={embed_dim} and "
+                f"num_heads={num_heads} instead"
+            )
+        super().__init__()
+        fk = {"device": device, "dtype": dtype}
+        self.embed_dim = embed_dim
+        self.kdim = kdim if kdim is not None else embed_dim
+        self.vdim = vdim if vdim is not None else embed_dim
+        self._qkv_same_embed_dim = self.kdim == embed_dim and self.vdim == embed_dim
+        self.num_heads = num_heads
+        self.dropout = dropout
+        self.batch_first = batch_first
+        self.head_dim = embed_dim // num_heads
+        if self.head_dim * num_heads != self.embed_dim:
+            raise AssertionError("embed_dim must be divisible by num_heads")
+        if not self._qkv_same_embed_dim:
+            self.q_proj_weight = Parameter(empty((embed_dim, embed_dim), **fk))
+            self.k_proj_weight = Parameter(empty((embed_dim, self.kdim), **fk))
+            self.v_proj_weight = Parameter(empty((embed_dim, self.vdim), **fk))
+            self.register_parameter("in_proj_weight", None)
+        else:
+            self.in_proj_weight = Parameter(empty((3 * embed_dim, embed_dim), **fk))
+            self.register_parameter("q_proj_weight", None)
+            self.register_parameter("k_proj_weight", None)
+            self.register_parameter("v_proj_weight", None)
+        if bias:
+            self.in_proj_bias = Parameter(empty(3 * embed_dim, **fk))
+        else:
+            self.register_parameter("in_proj_bias", None)
+        self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias, **fk)
+        if add_bias_kv:
+            self.bias_k = Parameter(empty((1, 1, embed_dim), **fk))
+            self.bias_v = Parameter(empty((1, 1, embed_dim), **fk))
+        else:
+            self.bias_k = self.bias_v = None
+        self.add_zero_attn = add_zero_attn
+        self._reset_parameters()
+
+    def _reset_parameters(self) -> None:
+        if self._qkv_same_embed_dim:
+            xavier_uniform_(self.in_proj_weight)
+        else:
+            xavier_uniform_(self.q_proj_weight)
+            xavier_uniform_(self.k_proj_weight)
+            xavier_uniform_(self.v_proj_weight)
+        if self.in_proj_bias is not None:
+            constant_(self.in_proj_bias, 0.0)
+            constant_(self.out_proj.bias, 0.0)
+        if self.bias_k is not None:
+            xavier_normal_(self.bias_k)
+        if self.bias_v is not None:
+            xavier_normal_(self.bias_v)
+
+    def forward(
+        self,
+        query: Tensor,
+        key: Tensor,
+        value: Tensor,
+        key_padding_mask: Tensor | None = None,
+        need_weights: bool = True,
+        attn_mask: Tensor | None = None,
+        average_attn_weights: bool = True,
+        is_causal: bool = False,
+    ) -> tuple[Tensor, Tensor | None]:
+        is_batched = query.dim() == 3
+        key_padding_mask = _canonical_mask(
+            key_padding_mask,
+            "key_padding_mask",
+            _none_or_dtype(attn_mask),
+            "attn_mask",
+            query.dtype,
+        )
+        attn_mask = _canonical_mask(attn_mask, "attn_mask", None, "", query.dtype, False)
+        if self.batch_first and is_batched:
+            if key is value:
+                if query is key:
+                    query = key = value = query.transpose(1, 0)
+                else:
+                    query, key = (x.transpose(1, 0) for x in (query, key))
+                    value = key
+            else:
+                query, key, value = (x.transpose(1, 0) for x in (query, key, value))
+        separate = not self._qkv_same_embed_dim
+        out, weights = multi_head_attention_forward(
+            query,
+            key,
+            value,
+            self.embed_dim,
+            self.num_heads,
+            self.in_proj_weight,
+            self.in_proj_bias,
+            self.bias_k,
+            self.bias_v,
+            self.add_zero_attn,
+            self.dropout,
+            self.out_proj.weight,
+            self.out_proj.bias,
+            training=self.training,
+            key_padding_mask=key_padding_mask,
+            need_weights=need_weights,
+            attn_mask=attn_mask,
+            use_separate_proj_weight=separate,
+            q_proj_weight=self.q_proj_weight if separate else None,
+            k_proj_weight=self.k_proj_weight if separate else None,
+            v_proj_weight=self.v_proj_weight if separate else None,
+            average_attn_weights=average_attn_weights,
+            is_causal=is_causal,
+        )
+        if self.batch_first and is_batched:
+            out = out.transpose(1, 0)
+        return out, weights
+
+    def merge_masks(
+        self, attn_mask: Tensor | None, key_padding_mask: Tensor | None, query: Tensor
+    ) -> tuple[Tensor | None, int | None]:
+        """Mirrors `torch.nn.MultiheadAttention.merge_masks`."""
+        mask_type: int | None = None
+        merged: Tensor | None = None
+        if key_padding_mask is not None:
+            mask_type = 1
+            merged = key_padding_mask
+        if attn_mask is not None:
+            batch_size, seq_len, _ = query.shape
+            mask_type = 2
+            if attn_mask.dim() == 3:
+                expanded = attn_mask.view(batch_size, -1, seq_len, seq_len)
+            else:
+                expanded = attn_mask.view(1, 1, seq_len, seq_len).expand(
+                    batch_size, self.num_heads, -1, -1
+                )
+            merged = expanded
+            if key_padding_mask is not None:
+                merged = expanded + key_padding_mask.view(batch_size, 1, 1, seq_len).expand(
+                    -1, self.num_heads, -1, -1
+                )
+        return merged, mask_type

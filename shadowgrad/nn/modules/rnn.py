@@ -1,0 +1,587 @@
+"""RNN, LSTM, GRU and their cells. Mirrors `torch.nn.modules.rnn`.
+
+Torch runs these through fused kernels (`_VF.lstm`, ...); here each time step is composed from
+public ops (linear, sigmoid, tanh, stack, cat) following the kernels' formulas and gate order,
+so values and gradients match torch while the outputs' `grad_fn` names differ.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import warnings
+from typing import Any
+
+from ..._creation import empty, zeros
+from ..._tensor import Tensor
+from ...ops.shape import cat, stack
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from .module import Module
+
+__all__ = ["GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase", "RNNCell", "RNNCellBase"]
+
+
+# --- one time step (torch's ATen cell formulas, gates in torch's order) -------------------
+# `gi` is the input projection W_ih x + b_ih, computed for all steps at once as torch does.
+
+
+def _tanh_step(gi: Tensor, h: Tensor, w_hh: Tensor, b_hh: Tensor | None) -> Tensor:
+    return (gi + F.linear(h, w_hh, b_hh)).tanh()
+
+
+def _relu_step(gi: Tensor, h: Tensor, w_hh: Tensor, b_hh: Tensor | None) -> Tensor:
+    return (gi + F.linear(h, w_hh, b_hh)).relu()
+
+
+def _gru_step(gi: Tensor, h: Tensor, w_hh: Tensor, b_hh: Tensor | None) -> Tensor:
+    i_r, i_z, i_n = gi.chunk(3, -1)
+    h_r, h_z, h_n = F.linear(h, w_hh, b_hh).chunk(3, -1)
+    r = (i_r + h_r).sigmoid()
+    z = (i_z + h_z).sigmoid()
+    n = (i_n + r * h_n).tanh()  # torch's n gate: r scales W_hn h + b_hn, not h
+    return (h - n) * z + n
+
+
+def _lstm_step(
+    gi: Tensor, hc: tuple[Tensor, Tensor], w_hh: Tensor, b_hh: Tensor | None, w_hr: Tensor | None
+) -> tuple[Tensor, Tensor]:
+    h, c = hc
+    i, f, g, o = (gi + F.linear(h, w_hh, b_hh)).chunk(4, -1)
+    c = f.sigmoid() * c + i.sigmoid() * g.tanh()
+    h = o.sigmoid() * c.tanh()
+    if w_hr is not None:
+        h = F.linear(h, w_hr)
+    return h, c
+
+
+_STEPS = {"RNN_TANH": _tanh_step, "RNN_RELU": _relu_step, "GRU": _gru_step}
+
+
+class RNNBase(Module):
+    """Base class of RNN, LSTM and GRU. Mirrors `torch.nn.RNNBase`.
+
+    Differences: PackedSequence inputs are not supported.
+    """
+
+    def __init__(
+        self,
+        mode: str,
+        input_size: int,
+        hidden_size: int,
+        num_layers: int = 1,
+        bias: bool = True,
+        batch_first: bool = False,
+        dropout: float = 0.0,
+        bidirectional: bool = False,
+        proj_size: int = 0,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__()
+        self.mode = mode
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.num_layers = num_layers
+        self.bias = bias
+        self.batch_first = batch_first
+        self.dropout = float(dropout)
+        self.bidirectional = bidirectional
+        self.proj_size = proj_size
+        _check_args(dropout, num_layers, bias, batch_first, input_size, hidden_size, proj_size)
+        gate_size = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}.get(mode)
+        if gate_size is None:
+            raise ValueError("Unrecognized RNN mode: " + mode)
+        gate_size *= hidden_size
+        num_directions = 2 if bidirectional else 1
+        real_hidden_size = proj_size if proj_size > 0 else hidden_size
+        self._flat_weights_names: list[str] = []
+        self._all_weights: list[list[str]] = []
+        for layer in range(num_layers):
+            for direction in range(num_directions):
+                layer_input_size = input_size if layer == 0 else real_hidden_size * num_directions
+                shapes = [(gate_size, layer_input_size), (gate_size, real_hidden_size)]
+                names = ["weight_ih_l{}{}", "weight_hh_l{}{}"]
+                if bias:
+                    shapes += [(gate_size,), (gate_size,)]
+                    names += ["bias_ih_l{}{}", "bias_hh_l{}{}"]
+                if proj_size > 0:
+                    shapes.append((proj_size, hidden_size))
+                    names.append("weight_hr_l{}{}")
+                suffix = "_reverse" if direction == 1 else ""
+                names = [n.format(layer, suffix) for n in names]
+                for name, shape in zip(names, shapes, strict=True):
+                    setattr(self, name, Parameter(empty(shape, device=device, dtype=dtype)))
+                self._flat_weights_names.extend(names)
+                self._all_weights.append(names)
+        self.reset_parameters()
+
+    @property
+    def _flat_weights(self) -> list[Tensor | None]:
+        return [getattr(self, n, None) for n in self._flat_weights_names]
+
+    @property
+    def all_weights(self) -> list[list[Parameter]]:
+        """Mirrors `torch.nn.RNNBase.all_weights`."""
+        return [[getattr(self, w) for w in ws] for ws in self._all_weights]
+
+    def flatten_parameters(self) -> None:
+        """Mirrors `torch.nn.RNNBase.flatten_parameters` (a no-op off cuDNN, as in torch)."""
+
+    def reset_parameters(self) -> None:
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for weight in self.parameters():
+            init.uniform_(weight, -stdv, stdv)
+
+    def check_input(self, input: Tensor, batch_sizes: Any) -> None:
+        wdt = self._flat_weights[0].dtype  # type: ignore[union-attr]
+        if input.dtype != wdt:
+            raise ValueError(
+                f"RNN input dtype ({input.dtype}) does not match weight dtype ({wdt}). "
+                f"Convert input: input.to({wdt}), or convert model: model.to({input.dtype})"
+            )
+        expected_input_dim = 2 if batch_sizes is not None else 3
+        if input.dim() != expected_input_dim:
+            raise RuntimeError(
+                f"input must have {expected_input_dim} dimensions, got {input.dim()}"
+            )
+        if self.input_size != input.size(-1):
+            raise RuntimeError(
+                "input.size(-1) must be equal to input_size. Expected "
+                f"{self.input_size}, got {input.size(-1)}"
+            )
+
+    def get_expected_hidden_size(self, input: Tensor, batch_sizes: Any) -> tuple[int, int, int]:
+        mini_batch = input.size(0) if self.batch_first else input.size(1)
+        num_directions = 2 if self.bidirectional else 1
+        size = self.proj_size if self.proj_size > 0 else self.hidden_size
+        return (self.num_layers * num_directions, mini_batch, size)
+
+    def check_hidden_size(
+        self,
+        hx: Tensor,
+        expected_hidden_size: tuple[int, int, int],
+        msg: str = "Expected hidden size {}, got {}",
+    ) -> None:
+        if tuple(hx.size()) != expected_hidden_size:
+            raise RuntimeError(msg.format(expected_hidden_size, list(hx.size())))
+
+    def check_forward_args(self, input: Tensor, hidden: Any, batch_sizes: Any) -> None:
+        self.check_input(input, batch_sizes)
+        self.check_hidden_size(hidden, self.get_expected_hidden_size(input, batch_sizes))
+
+    def permute_hidden(self, hx: Any, permutation: Any) -> Any:
+        if permutation is None:
+            return hx
+        return hx.index_select(1, permutation)
+
+    def extra_repr(self) -> str:
+        s = "{input_size}, {hidden_size}"
+        if self.proj_size != 0:
+            s += ", proj_size={proj_size}"
+        if self.num_layers != 1:
+            s += ", num_layers={num_layers}"
+        if self.bias is not True:
+            s += ", bias={bias}"
+        if self.batch_first is not False:
+            s += ", batch_first={batch_first}"
+        if self.dropout != 0:
+            s += ", dropout={dropout}"
+        if self.bidirectional is not False:
+            s += ", bidirectional={bidirectional}"
+        return s.format(**self.__dict__)
+
+    # --- the recurrence -------------------------------------------------------------------
+    def _run(self, input: Tensor, hx: Any) -> tuple[Tensor, list[Any]]:
+        """Run every layer and direction over time-major `input`; hx is per (layer, dir)."""
+        if self.batch_first:
+            input = input.transpose(0, 1)
+        if input.size(0) == 0:
+            raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
+        lstm = self.mode == "LSTM"
+        step = None if lstm else _STEPS[self.mode]
+        num_directions = 2 if self.bidirectional else 1
+        n_w = len(self._all_weights[0])
+        flat = self._flat_weights
+        finals: list[Any] = []
+        x = input
+        for layer in range(self.num_layers):
+            outs = []
+            for d in range(num_directions):
+                k = layer * num_directions + d
+                ws = flat[k * n_w : (k + 1) * n_w]
+                w_ih, w_hh = ws[0], ws[1]
+                b_ih, b_hh = (ws[2], ws[3]) if self.bias else (None, None)
+                w_hr = ws[-1] if self.proj_size > 0 else None
+                gis = F.linear(x, w_ih, b_ih).unbind(0)  # type: ignore[arg-type]
+                if d == 1:
+                    gis = gis[::-1]
+                h = hx[k]
+                ys = []
+                for gi in gis:
+                    if lstm:
+                        h = _lstm_step(gi, h, w_hh, b_hh, w_hr)  # type: ignore[arg-type]
+                        ys.append(h[0])
+                    else:
+                        h = step(gi, h, w_hh, b_hh)  # type: ignore[arg-type,misc]
+                        ys.append(h)
+                if d == 1:
+                    ys.reverse()
+                outs.append(stack(ys, 0))
+                finals.append(h)
+            x = outs[0] if num_directions == 1 else cat(outs, -1)
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                x = F.dropout(x, self.dropout, True)
+        if self.batch_first:
+            x = x.transpose(0, 1)
+        return x, finals
+
+    def _prepare(self, input: Any, name: str) -> tuple[Tensor, bool, int]:
+        if not isinstance(input, Tensor):
+            raise NotImplementedError(f"{name}: PackedSequence input is not supported")
+        if input.dim() not in (2, 3):
+            raise ValueError(
+                f"{name}: Expected input to be 2D or 3D, got {input.dim()}D "
+                + ("tensor instead" if name == "RNN" else "instead")
+            )
+        is_batched = input.dim() == 3
+        batch_dim = 0 if self.batch_first else 1
+        if not is_batched:
+            input = input.unsqueeze(batch_dim)
+        return input, is_batched, batch_dim
+
+    def _zeros(self, input: Tensor, size: int) -> Tensor:
+        batch = input.size(0) if self.batch_first else input.size(1)
+        n = self.num_layers * (2 if self.bidirectional else 1)
+        return zeros(n, batch, size, dtype=input.dtype)
+
+    def _forward_single(self, input: Tensor, hx: Tensor | None, name: str) -> Any:
+        """RNN and GRU: one hidden state."""
+        input, is_batched, batch_dim = self._prepare(input, name)
+        if not is_batched and hx is not None:
+            if hx.dim() != 2:
+                raise RuntimeError(
+                    f"For unbatched 2-D input, hx should also be 2-D but got {hx.dim()}-D tensor"
+                )
+            hx = hx.unsqueeze(1)
+        elif hx is not None and hx.dim() != 3:
+            raise RuntimeError(
+                f"For batched 3-D input, hx should also be 3-D but got {hx.dim()}-D tensor"
+            )
+        if hx is None:
+            hx = self._zeros(input, self.hidden_size)
+        self.check_forward_args(input, hx, None)
+        output, finals = self._run(input, hx.unbind(0))
+        hidden = stack(finals, 0)
+        if not is_batched:
+            output = output.squeeze(batch_dim)
+            hidden = hidden.squeeze(1)
+        return output, hidden
+
+
+def _check_args(
+    dropout: Any,
+    num_layers: int,
+    bias: Any,
+    batch_first: Any,
+    input_size: Any,
+    hidden_size: Any,
+    proj_size: int,
+) -> None:
+    if (
+        not isinstance(dropout, numbers.Number)
+        or not 0 <= dropout <= 1  # type: ignore[operator]
+        or isinstance(dropout, bool)
+    ):
+        raise ValueError(
+            "dropout should be a number in range [0, 1] representing the probability of an "
+            "element being zeroed"
+        )
+    if dropout > 0 and num_layers == 1:  # type: ignore[operator]
+        warnings.warn(
+            "dropout option adds dropout after all but last recurrent layer, so non-zero dropout "
+            f"expects num_layers greater than 1, but got dropout={dropout} and "
+            f"num_layers={num_layers}",
+            stacklevel=4,
+        )
+    if not isinstance(bias, bool):
+        raise TypeError(f"bias should be of type bool, got: {type(bias).__name__}")
+    if not isinstance(batch_first, bool):
+        raise TypeError(f"batch_first should be of type bool, got: {type(batch_first).__name__}")
+    if not isinstance(input_size, int):
+        raise TypeError(f"input_size should be of type int, got: {type(input_size).__name__}")
+    if input_size <= 0:
+        raise ValueError("input_size must be greater than zero")
+    if not isinstance(hidden_size, int):
+        raise TypeError(f"hidden_size should be of type int, got: {type(hidden_size).__name__}")
+    if hidden_size <= 0:
+        raise ValueError("hidden_size must be greater than zero")
+    if num_layers <= 0:
+        raise ValueError("num_layers must be greater than zero")
+    if proj_size < 0:
+        raise ValueError("proj_size should be a positive integer or zero to disable projections")
+    if proj_size >= hidden_size:
+        raise ValueError("proj_size has to be smaller than hidden_size")
+
+
+class RNN(RNNBase):
+    """Elman RNN with tanh or relu. Mirrors `torch.nn.RNN`.
+
+    Differences: composed from public ops (torch's output grad_fn is a fused kernel's);
+    PackedSequence inputs are not supported.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if "proj_size" in kwargs:
+            raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
+        if len(args) > 3:
+            self.nonlinearity = args[3]
+            args = args[:3] + args[4:]
+        else:
+            self.nonlinearity = kwargs.pop("nonlinearity", "tanh")
+        if self.nonlinearity == "tanh":
+            mode = "RNN_TANH"
+        elif self.nonlinearity == "relu":
+            mode = "RNN_RELU"
+        else:
+            raise ValueError(
+                f"Unknown nonlinearity '{self.nonlinearity}'. Select from 'tanh' or 'relu'."
+            )
+        super().__init__(mode, *args, **kwargs)
+
+    def forward(self, input: Tensor, hx: Tensor | None = None) -> tuple[Tensor, Tensor]:
+        return self._forward_single(input, hx, "RNN")  # type: ignore[no-any-return]
+
+
+class GRU(RNNBase):
+    """Mirrors `torch.nn.GRU` (gates r, z, n; n = tanh(W_in x + b_in + r * (W_hn h + b_hn))).
+
+    Differences: composed from public ops (torch's output grad_fn is a fused kernel's);
+    PackedSequence inputs are not supported.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if "proj_size" in kwargs:
+            raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
+        super().__init__("GRU", *args, **kwargs)
+
+    def forward(self, input: Tensor, hx: Tensor | None = None) -> tuple[Tensor, Tensor]:
+        return self._forward_single(input, hx, "GRU")  # type: ignore[no-any-return]
+
+
+class LSTM(RNNBase):
+    """Mirrors `torch.nn.LSTM` (gates i, f, g, o; optional proj_size).
+
+    Differences: composed from public ops (torch's output grad_fn is a fused kernel's);
+    PackedSequence inputs are not supported.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__("LSTM", *args, **kwargs)
+
+    def get_expected_cell_size(self, input: Tensor, batch_sizes: Any) -> tuple[int, int, int]:
+        mini_batch = input.size(0) if self.batch_first else input.size(1)
+        num_directions = 2 if self.bidirectional else 1
+        return (self.num_layers * num_directions, mini_batch, self.hidden_size)
+
+    def check_forward_args(self, input: Tensor, hidden: Any, batch_sizes: Any) -> None:
+        self.check_input(input, batch_sizes)
+        self.check_hidden_size(
+            hidden[0],
+            self.get_expected_hidden_size(input, batch_sizes),
+            "Expected hidden[0] size {}, got {}",
+        )
+        self.check_hidden_size(
+            hidden[1],
+            self.get_expected_cell_size(input, batch_sizes),
+            "Expected hidden[1] size {}, got {}",
+        )
+
+    def permute_hidden(self, hx: Any, permutation: Any) -> Any:
+        if permutation is None:
+            return hx
+        return hx[0].index_select(1, permutation), hx[1].index_select(1, permutation)
+
+    def forward(
+        self, input: Tensor, hx: tuple[Tensor, Tensor] | None = None
+    ) -> tuple[Tensor, tuple[Tensor, Tensor]]:
+        input, is_batched, batch_dim = self._prepare(input, "LSTM")
+        if hx is None:
+            real = self.proj_size if self.proj_size > 0 else self.hidden_size
+            hx = (self._zeros(input, real), self._zeros(input, self.hidden_size))
+        elif is_batched:
+            if hx[0].dim() != 3 or hx[1].dim() != 3:
+                raise RuntimeError(
+                    "For batched 3-D input, hx and cx should also be 3-D but got "
+                    f"({hx[0].dim()}-D, {hx[1].dim()}-D) tensors"
+                )
+        else:
+            if hx[0].dim() != 2 or hx[1].dim() != 2:
+                raise RuntimeError(
+                    "For unbatched 2-D input, hx and cx should also be 2-D but got "
+                    f"({hx[0].dim()}-D, {hx[1].dim()}-D) tensors"
+                )
+            hx = (hx[0].unsqueeze(1), hx[1].unsqueeze(1))
+        self.check_forward_args(input, hx, None)
+        output, finals = self._run(input, list(zip(hx[0].unbind(0), hx[1].unbind(0), strict=True)))
+        h_n = stack([f[0] for f in finals], 0)
+        c_n = stack([f[1] for f in finals], 0)
+        if not is_batched:
+            output = output.squeeze(batch_dim)
+            h_n, c_n = h_n.squeeze(1), c_n.squeeze(1)
+        return output, (h_n, c_n)
+
+
+# --- cells --------------------------------------------------------------------------------
+
+
+class RNNCellBase(Module):
+    """Base class of the cells. Mirrors `torch.nn.RNNCellBase`."""
+
+    def __init__(
+        self,
+        input_size: int,
+        hidden_size: int,
+        bias: bool,
+        num_chunks: int,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__()
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.bias = bias
+        g = num_chunks * hidden_size
+        self.weight_ih = Parameter(empty((g, input_size), device=device, dtype=dtype))
+        self.weight_hh = Parameter(empty((g, hidden_size), device=device, dtype=dtype))
+        if bias:
+            self.bias_ih = Parameter(empty(g, device=device, dtype=dtype))
+            self.bias_hh = Parameter(empty(g, device=device, dtype=dtype))
+        else:
+            self.register_parameter("bias_ih", None)
+            self.register_parameter("bias_hh", None)
+        self.reset_parameters()
+
+    def extra_repr(self) -> str:
+        s = "{input_size}, {hidden_size}"
+        if "bias" in self.__dict__ and self.bias is not True:
+            s += ", bias={bias}"
+        if "nonlinearity" in self.__dict__ and self.nonlinearity != "tanh":
+            s += ", nonlinearity={nonlinearity}"
+        return s.format(**self.__dict__)
+
+    def reset_parameters(self) -> None:
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for weight in self.parameters():
+            init.uniform_(weight, -stdv, stdv)
+
+    def _batch(self, input: Tensor, hx: Any, name: str, what: str = "hidden") -> Any:
+        if input.dim() not in (1, 2):
+            raise ValueError(f"{name}: Expected input to be 1D or 2D, got {input.dim()}D instead")
+        if hx is not None and hx.dim() not in (1, 2):
+            raise ValueError(f"{name}: Expected {what} to be 1D or 2D, got {hx.dim()}D instead")
+        is_batched = input.dim() == 2
+        if not is_batched:
+            input = input.unsqueeze(0)
+        if hx is None:
+            hx = zeros(input.size(0), self.hidden_size, dtype=input.dtype)
+        elif not is_batched:
+            hx = hx.unsqueeze(0)
+        return input, hx, is_batched
+
+    def _gi(self, input: Tensor) -> Tensor:
+        return F.linear(input, self.weight_ih, self.bias_ih)
+
+
+class RNNCell(RNNCellBase):
+    """Mirrors `torch.nn.RNNCell`.
+
+    Differences: composed from public ops (torch's output grad_fn is a fused kernel's).
+    """
+
+    def __init__(
+        self,
+        input_size: int,
+        hidden_size: int,
+        bias: bool = True,
+        nonlinearity: str = "tanh",
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__(input_size, hidden_size, bias, num_chunks=1, device=device, dtype=dtype)
+        self.nonlinearity = nonlinearity
+
+    def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
+        input, hx, is_batched = self._batch(input, hx, "RNNCell")
+        if self.nonlinearity == "tanh":
+            step = _tanh_step
+        elif self.nonlinearity == "relu":
+            step = _relu_step
+        else:
+            raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
+        ret = step(self._gi(input), hx, self.weight_hh, self.bias_hh)
+        return ret if is_batched else ret.squeeze(0)
+
+
+class GRUCell(RNNCellBase):
+    """Mirrors `torch.nn.GRUCell`.
+
+    Differences: composed from public ops (torch's output grad_fn is a fused kernel's).
+    """
+
+    def __init__(
+        self,
+        input_size: int,
+        hidden_size: int,
+        bias: bool = True,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__(input_size, hidden_size, bias, num_chunks=3, device=device, dtype=dtype)
+
+    def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
+        input, hx, is_batched = self._batch(input, hx, "GRUCell")
+        ret = _gru_step(self._gi(input), hx, self.weight_hh, self.bias_hh)
+        return ret if is_batched else ret.squeeze(0)
+
+
+class LSTMCell(RNNCellBase):
+    """Mirrors `torch.nn.LSTMCell`.
+
+    Differences: composed from public ops (torch's output grad_fn is a fused kernel's).
+    """
+
+    def __init__(
+        self,
+        input_size: int,
+        hidden_size: int,
+        bias: bool = True,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__(input_size, hidden_size, bias, num_chunks=4, device=device, dtype=dtype)
+
+    def forward(
+        self, input: Tensor, hx: tuple[Tensor, Tensor] | None = None
+    ) -> tuple[Tensor, Tensor]:
+        if input.dim() not in (1, 2):
+            raise ValueError(f"LSTMCell: Expected input to be 1D or 2D, got {input.dim()}D instead")
+        if hx is not None:
+            for idx, value in enumerate(hx):
+                if value.dim() not in (1, 2):
+                    raise ValueError(
+                        f"LSTMCell: Expected hx[{idx}] to be 1D or 2D, got {value.dim()}D instead"
+                    )
+        is_batched = input.dim() == 2
+        if not is_batched:
+            input = input.unsqueeze(0)
+        if hx is None:
+            z = zeros(input.size(0), self.hidden_size, dtype=input.dtype)
+            hx = (z, z)
+        elif not is_batched:
+            hx = (hx[0].unsqueeze(0), hx[1].unsqueeze(0))
+        h, c = _lstm_step(self._gi(input), hx, self.weight_hh, self.bias_hh, None)
+        if not is_batched:
+            return h.squeeze(0), c.squeeze(0)
+        return h, c

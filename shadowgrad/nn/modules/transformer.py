@@ -1,0 +1,252 @@
+"""TransformerEncoderLayer and TransformerEncoder. Mirrors `torch.nn.modules.transformer`.
+
+Torch's inference fast paths (`_transformer_encoder_layer_fwd`, nested tensors) compute the same
+values as the composed path written here.
+"""
+
+from __future__ import annotations
+
+import copy
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+from ..._creation import full
+from ..._grad_mode import is_grad_enabled
+from ..._tensor import Tensor
+from ...ops.shape import triu
+from .. import functional as F
+from .activation import GELU, ReLU
+from .attention import MultiheadAttention, _canonical_mask, _none_or_dtype
+from .container import ModuleList
+from .dropout import Dropout
+from .linear import Linear
+from .module import Module
+from .normalization import LayerNorm
+
+__all__ = ["TransformerEncoder", "TransformerEncoderLayer"]
+
+
+def _generate_square_subsequent_mask(sz: int, device: Any = None, dtype: Any = None) -> Tensor:
+    return triu(full((sz, sz), float("-inf"), dtype=dtype), diagonal=1)
+
+
+def _get_seq_len(src: Tensor, batch_first: bool) -> int:
+    size = src.size()
+    if len(size) == 2:
+        return size[0]  # type: ignore[no-any-return]
+    return size[1 if batch_first else 0]  # type: ignore[no-any-return]
+
+
+def _get_clones(module: Module, N: int) -> ModuleList:
+    return ModuleList([copy.deepcopy(module) for _ in range(N)])
+
+
+def _get_activation_fn(activation: str) -> Callable[[Tensor], Tensor]:
+    if activation == "relu":
+        return F.relu
+    if activation == "gelu":
+        return F.gelu
+    raise RuntimeError(f"activation should be relu/gelu, not {activation}")
+
+
+def _detect_is_causal_mask(
+    mask: Tensor | None, is_causal: bool | None = None, size: int | None = None
+) -> bool:
+    make_causal = is_causal is True
+    if is_causal is None and mask is not None:
+        sz = size if size is not None else mask.size(-2)
+        causal = _generate_square_subsequent_mask(sz, dtype=mask.dtype)
+        make_causal = mask.size() == causal.size() and bool((mask == causal).all())
+    return make_causal
+
+
+class TransformerEncoderLayer(Module):
+    """Self-attention then feed-forward, each with residual and LayerNorm.
+
+    Mirrors `torch.nn.TransformerEncoderLayer`.
+    """
+
+    def __init__(
+        self,
+        d_model: int,
+        nhead: int,
+        dim_feedforward: int = 2048,
+        dropout: float = 0.1,
+        activation: str | Callable[[Tensor], Tensor] = F.relu,
+        layer_norm_eps: float = 1e-5,
+        batch_first: bool = False,
+        norm_first: bool = False,
+        bias: bool = True,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__()
+        fk = {"device": device, "dtype": dtype}
+        self.self_attn = MultiheadAttention(
+            d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, **fk
+        )
+        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, **fk)
+        self.dropout = Dropout(dropout)
+        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, **fk)
+        self.norm_first = norm_first
+        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **fk)
+        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **fk)
+        self.dropout1 = Dropout(dropout)
+        self.dropout2 = Dropout(dropout)
+        if isinstance(activation, str):
+            activation = _get_activation_fn(activation)
+        if activation is F.relu or isinstance(activation, ReLU):
+            self.activation_relu_or_gelu = 1
+        elif activation is F.gelu or isinstance(activation, GELU):
+            self.activation_relu_or_gelu = 2
+        else:
+            self.activation_relu_or_gelu = 0
+        self.activation = activation
+
+    def forward(
+        self,
+        src: Tensor,
+        src_mask: Tensor | None = None,
+        src_key_padding_mask: Tensor | None = None,
+        is_causal: bool = False,
+    ) -> Tensor:
+        src_key_padding_mask = _canonical_mask(
+            src_key_padding_mask,
+            "src_key_padding_mask",
+            _none_or_dtype(src_mask),
+            "src_mask",
+            src.dtype,
+        )
+        src_mask = _canonical_mask(src_mask, "src_mask", None, "", src.dtype, False)
+        x = src
+        if self.norm_first:
+            x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
+            x = x + self._ff_block(self.norm2(x))
+        else:
+            x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal))
+            x = self.norm2(x + self._ff_block(x))
+        return x
+
+    def _sa_block(
+        self,
+        x: Tensor,
+        attn_mask: Tensor | None,
+        key_padding_mask: Tensor | None,
+        is_causal: bool = False,
+    ) -> Tensor:
+        x = self.self_attn(
+            x,
+            x,
+            x,
+            attn_mask=attn_mask,
+            key_padding_mask=key_padding_mask,
+            need_weights=False,
+            is_causal=is_causal,
+        )[0]
+        return self.dropout1(x)  # type: ignore[no-any-return]
+
+    def _ff_block(self, x: Tensor) -> Tensor:
+        x = self.linear2(self.dropout(self.activation(self.linear1(x))))
+        return self.dropout2(x)  # type: ignore[no-any-return]
+
+
+class TransformerEncoder(Module):
+    """A stack of N encoder layers (deep copies of one). Mirrors `torch.nn.TransformerEncoder`.
+
+    Differences: never converts to nested tensors (torch's inference fast path gives the same
+    values).
+    """
+
+    def __init__(
+        self,
+        encoder_layer: TransformerEncoderLayer,
+        num_layers: int,
+        norm: Module | None = None,
+        enable_nested_tensor: bool = True,
+        mask_check: bool = True,
+    ) -> None:
+        super().__init__()
+        self.layers = _get_clones(encoder_layer, num_layers)
+        self.num_layers = num_layers
+        self.norm = norm
+        self.enable_nested_tensor = enable_nested_tensor
+        self.use_nested_tensor = enable_nested_tensor
+        self.mask_check = mask_check
+        why = _why_not_sparsity_fast_path(encoder_layer)
+        if enable_nested_tensor and why:
+            warnings.warn(
+                f"enable_nested_tensor is True, but self.use_nested_tensor is False because {why}",
+                stacklevel=2,
+            )
+            self.use_nested_tensor = False
+
+    def forward(
+        self,
+        src: Tensor,
+        mask: Tensor | None = None,
+        src_key_padding_mask: Tensor | None = None,
+        is_causal: bool | None = None,
+    ) -> Tensor:
+        src_key_padding_mask = _canonical_mask(
+            src_key_padding_mask,
+            "src_key_padding_mask",
+            _none_or_dtype(mask),
+            "mask",
+            src.dtype,
+        )
+        mask = _canonical_mask(mask, "mask", None, "", src.dtype, False)
+        batch_first = self.layers[0].self_attn.batch_first
+        causal = _detect_is_causal_mask(mask, is_causal, _get_seq_len(src, batch_first))
+        output = src
+        for mod in self.layers:
+            output = mod(
+                output, src_mask=mask, is_causal=causal, src_key_padding_mask=src_key_padding_mask
+            )
+        if self._nested_fast_path(src, mask, src_key_padding_mask):
+            # torch runs padded batches as nested tensors here and pads the result with zeros
+            padded = src_key_padding_mask != 0  # type: ignore[operator]
+            output = output.masked_fill(padded.unsqueeze(-1), 0.0)
+        if self.norm is not None:
+            output = self.norm(output)
+        return output
+
+    def _nested_fast_path(self, src: Tensor, mask: Any, kpm: Tensor | None) -> bool:
+        """Whether torch's inference path through nested tensors applies (same conditions)."""
+        first = self.layers[0]
+        if not self.use_nested_tensor or first.training or src.dim() != 3 or kpm is None:
+            return False
+        if mask is not None or not first.self_attn.batch_first:
+            return False
+        keep = (kpm == 0).numpy()
+        if getattr(self, "mask_check", True) and (keep[:, 1:] & ~keep[:, :-1]).any():
+            return False  # not left-aligned
+        if is_grad_enabled():
+            args = (src, *first.parameters())
+            if any(t.requires_grad for t in args):
+                return False
+        return True
+
+
+def _why_not_sparsity_fast_path(layer: Any) -> str:
+    name = "encoder_layer"
+    if not isinstance(layer, TransformerEncoderLayer):
+        return f"{name} was not TransformerEncoderLayer"
+    if layer.norm_first:
+        return f"{name}.norm_first was True"
+    if not layer.self_attn.batch_first:
+        return (
+            f"{name}.self_attn.batch_first was not True"
+            "(use batch_first for better inference performance)"
+        )
+    if not layer.self_attn._qkv_same_embed_dim:
+        return f"{name}.self_attn._qkv_same_embed_dim was not True"
+    if layer.self_attn.in_proj_bias is None:
+        return f"{name}.self_attn was passed bias=False"
+    if not layer.activation_relu_or_gelu:
+        return f"{name}.activation_relu_or_gelu was not True"
+    if layer.norm1.eps != layer.norm2.eps:
+        return f"{name}.norm1.eps was not equal to {name}.norm2.eps"
+    if layer.self_attn.num_heads % 2 == 1:
+        return f"{name}.self_attn.num_heads is odd"
+    return ""
