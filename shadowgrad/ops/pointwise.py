@@ -16,57 +16,7 @@ import numpy as np
 
 from .. import _dtype as D
 from .._tensor import Tensor, _make
-from .registry import defop as _defop
-from .registry import result_type_of
-
-
-def infer_size(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-    """The broadcast shape of a and b, with torch's error (the last mismatching dim first)."""
-    n = max(len(a), len(b))
-    out = [1] * n
-    for i in range(n - 1, -1, -1):
-        ia, ib = len(a) - n + i, len(b) - n + i
-        sa = a[ia] if ia >= 0 else 1
-        sb = b[ib] if ib >= 0 else 1
-        if sa != sb and sa != 1 and sb != 1:
-            raise RuntimeError(
-                f"The size of tensor a ({sa}) must match the size of tensor b ({sb}) at "
-                f"non-singleton dimension {i}"
-            )
-        out[i] = sa if sb == 1 else sb
-    return tuple(out)
-
-
-def _broadcasting(fn: Any, tensors: tuple[int, ...]) -> Any:
-    """fn, raising torch's RuntimeError where its tensor inputs do not broadcast (numpy raises
-    a ValueError, which costs nothing until it happens)."""
-
-    def forward(*args: Any) -> Any:
-        try:
-            return fn(*args)
-        except ValueError:
-            shape: tuple[int, ...] = ()
-            for i in tensors:
-                a = args[i]
-                if isinstance(a, np.ndarray):
-                    shape = infer_size(shape, a.shape)
-            raise
-
-    forward.__signature__ = inspect.signature(fn)  # type: ignore[attr-defined]
-    return forward
-
-
-def defop(name: str, grad_fn: str, forward: Any, **kw: Any) -> Any:
-    """registry.defop; an op over several tensors also gets torch's broadcast error."""
-    params = list(inspect.signature(forward).parameters)
-    tensors = tuple(
-        i for i, p in enumerate(params) if p in kw.get("nondiff", ()) or callable(kw.get(p))
-    )
-    if len(tensors) > 1:
-        order = kw.pop("broadcast_order", None)
-        forward = _broadcasting(forward, order or tensors)
-    return _defop(name, grad_fn, forward, **kw)
-
+from .registry import defop, result_type_of
 
 # --- binary arithmetic --------------------------------------------------------------------
 
@@ -1887,6 +1837,29 @@ def _neg_method(self: Tensor) -> Tensor:
     return neg(self)
 
 
+# The hottest operators call their op directly (one Python frame): torch's operand types are
+# tensors and numbers; anything else gets NotImplemented so Python can try the other operand.
+_NUMBER_TYPES = frozenset((float, int, bool, complex))
+
+
+def _add_method(self: Tensor, other: Any) -> Any:
+    if type(other) in _NUMBER_TYPES or isinstance(other, (Tensor, np.generic)):
+        return _add(self, other, 1)
+    return NotImplemented
+
+
+def _mul_method(self: Tensor, other: Any) -> Any:
+    if type(other) in _NUMBER_TYPES or isinstance(other, (Tensor, np.generic)):
+        return _mul(self, other)
+    return NotImplemented
+
+
+def _div_method(self: Tensor, other: Any) -> Any:
+    if type(other) in _NUMBER_TYPES or isinstance(other, (Tensor, np.generic)):
+        return _div(self, other)
+    return NotImplemented
+
+
 def _binop_check(fn: Any) -> Any:
     def method(self: Tensor, other: Any) -> Any:
         if not isinstance(other, (Tensor, bool, int, float, complex, np.generic)):
@@ -1931,13 +1904,13 @@ METHODS = {
     "isinf": isinf,
     "isnan": isnan,
     "bitwise_not": bitwise_not,
-    "__add__": _binop_check(_radd),
-    "__radd__": _binop_check(_radd),
+    "__add__": _add_method,
+    "__radd__": _add_method,
     "__sub__": _binop_check(lambda s, o: sub(s, o)),
     "__rsub__": _binop_check(_rsub_method),
-    "__mul__": _binop_check(lambda s, o: _mul(s, o)),
-    "__rmul__": _binop_check(lambda s, o: _mul(s, o)),
-    "__truediv__": _binop_check(lambda s, o: _div(s, o)),
+    "__mul__": _mul_method,
+    "__rmul__": _mul_method,
+    "__truediv__": _div_method,
     "__rtruediv__": _binop_check(_rtruediv),
     "__pow__": _binop_check(pow),
     "__rpow__": _binop_check(_rpow),

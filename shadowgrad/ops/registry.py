@@ -215,6 +215,7 @@ def defop(
     diff_outputs: tuple[int, ...] | None = None,
     multi_view: str | None = None,
     jvp: Callable[..., Any] | None = None,
+    broadcast_order: tuple[int, ...] | None = None,
     **formulas: Callable[..., Any],
 ) -> Callable[..., Any]:
     """Declare an op; returns the callable that runs it (positional args in forward order).
@@ -236,6 +237,8 @@ def defop(
     )
     REGISTRY[name] = op
     op.jvp = jvp
+    # torch names the operands of a broadcast error in its own order (masked_fill: mask first)
+    op.broadcast_order = broadcast_order or op.tensor_idx
     run = _make_runner(op)
     op.run = run
     run.op = op  # type: ignore[attr-defined]
@@ -301,7 +304,7 @@ def _run(op: OpDef, args: tuple[Any, ...]) -> Any:
     try:
         out = op.forward(*arrays)
     except ValueError as e:
-        raise _broadcast_error(e, [arrays[i] for i in tidx]) from None
+        raise _broadcast_error(e, [arrays[i] for i in op.broadcast_order]) from None
 
     record = False
     if _GM.grad:
@@ -576,7 +579,8 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
         try:
             out = fwd(A, B, *args[2:])
         except ValueError as e:
-            raise _broadcast_error(e, [A, B]) from None
+            ab = (A, B)
+            raise _broadcast_error(e, [ab[i] for i in op.broadcast_order]) from None
         if type(out) is not _ndarray:
             out = _asarray(out)
         t = make(out)
@@ -601,17 +605,28 @@ def _broadcast_error(e: ValueError, arrays: list[Any]) -> Exception:
     """torch's message for operands that do not broadcast (numpy's ValueError otherwise)."""
     if "could not be broadcast" not in str(e):
         return e
-    shapes = [np.shape(a) for a in arrays if a is not None]
-    if len(shapes) < 2:
-        return e
-    a, b = shapes[0], shapes[1]
+    shape: tuple[int, ...] = ()
+    try:
+        for a in arrays:
+            if isinstance(a, np.ndarray):
+                shape = infer_size(shape, a.shape)
+    except RuntimeError as err:
+        return err
+    return e
+
+
+def infer_size(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    """The broadcast shape of a and b, with torch's error (the last mismatching dim first)."""
     n = max(len(a), len(b))
-    pa = (1,) * (n - len(a)) + tuple(a)
-    pb = (1,) * (n - len(b)) + tuple(b)
+    out = [1] * n
     for i in range(n - 1, -1, -1):
-        if pa[i] != pb[i] and pa[i] != 1 and pb[i] != 1:
-            return RuntimeError(
-                f"The size of tensor a ({pa[i]}) must match the size of tensor b ({pb[i]}) at "
+        ia, ib = len(a) - n + i, len(b) - n + i
+        sa = a[ia] if ia >= 0 else 1
+        sb = b[ib] if ib >= 0 else 1
+        if sa != sb and sa != 1 and sb != 1:
+            raise RuntimeError(
+                f"The size of tensor a ({sa}) must match the size of tensor b ({sb}) at "
                 f"non-singleton dimension {i}"
             )
-    return e
+        out[i] = sa if sb == 1 else sb
+    return tuple(out)
