@@ -38,6 +38,11 @@ SECOND_TIME = (
 )
 
 
+# Set by _tensor.py once Tensor exists (it imports this module first): the hot unpack path
+# must not pay for a function-level import.
+_make: Any = None
+
+
 class VersionCounter:
     """A version counter shared by a tensor, its views and its detached aliases."""
 
@@ -285,8 +290,6 @@ class SavedTensor:
             self._data = None
 
     def unpack(self, node: Node | None) -> Any:
-        from .._tensor import Tensor, _make
-
         if self._hooks is not None:
             return self._unpack_hooked()
         if self._is_output:

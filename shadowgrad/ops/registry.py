@@ -596,8 +596,10 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
 
 
 def _refresh_view(t: Tensor) -> None:
+    global _refresh_view
     from .views import refresh_view
 
+    _refresh_view = refresh_view  # bind once: later calls go straight to views.refresh_view
     refresh_view(t)
 
 
