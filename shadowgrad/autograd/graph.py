@@ -310,7 +310,6 @@ class SavedTensor:
             raise RuntimeError(
                 _modified_message(t._data, t._nr, gf, self._vc.v, self) + _explained(self, node)
             )
-        assert isinstance(t, Tensor)
         return t
 
     def _unpack_hooked(self) -> Any:
