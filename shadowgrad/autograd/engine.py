@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import sys
 from typing import Any
 
 import numpy as np
@@ -154,6 +155,28 @@ def _buffer_sum(old: Any, g: Any) -> Any:
     return s
 
 
+# References to a gradient that nothing else holds, as seen inside _accumulate: the Tensor is
+# held by the engine's input buffer, the `grad` parameter and getrefcount's argument; its array
+# by the Tensor, the `data` local and getrefcount's argument.
+_FREE_TENSOR_REFS = 3
+_FREE_ARRAY_REFS = 3
+
+
+def _can_steal(grad: Any, data: np.ndarray) -> bool:
+    """Whether the leaf may keep this gradient's array without a copy (torch's use_count test).
+
+    Only a fresh, contiguous, writable array that no other tensor, view or caller holds.
+    """
+    return (
+        not grad._rg
+        and data.base is None
+        and data.flags.c_contiguous
+        and data.flags.writeable
+        and sys.getrefcount(grad) <= _FREE_TENSOR_REFS + 1  # + the call frame of _can_steal
+        and sys.getrefcount(data) <= _FREE_ARRAY_REFS + 1
+    )
+
+
 def _accumulate(node: AccumulateGrad, grad: Any, create_graph: bool) -> None:
     """Add grad into the leaf's .grad: in place normally, out of place under create_graph."""
     var = node.variable
@@ -164,11 +187,14 @@ def _accumulate(node: AccumulateGrad, grad: Any, create_graph: bool) -> None:
 
             var._grad = copy_grad(grad)
         else:
-            new = grad.detach()
-            # Never hand out a gradient object that something else may hold (torch copies too).
             from .._tensor import _make
 
-            var._grad = _make(new._data.copy())
+            data = grad._data
+            if _can_steal(grad, data):
+                var._grad = _make(data)
+            else:
+                # never hand out a gradient something else may hold (torch copies too)
+                var._grad = _make(np.array(data, order="C", copy=True))
             if grad._vc is not None and grad._vc.v:
                 var._grad._vc = VersionCounter()
                 var._grad._vc.v = grad._vc.v
@@ -384,6 +410,9 @@ def run_backward(
                 deps[nxt] = c
                 if c == 0:
                     push(heap, (-nxt._seq, next(tie), nxt))
+            # drop our references to the gradients handed on, so that a leaf can keep a
+            # fresh gradient without a copy (see _can_steal)
+            outs = g = None
     finally:
         errstate.__exit__(None, None, None)
         _GM.grad = prev_grad

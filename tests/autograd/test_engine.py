@@ -428,3 +428,24 @@ def test_node_hook_wrong_length_raises() -> None:
     assert str(e.value) == (
         "hook '<lambda>' has returned an incorrect number of values (got 1, but expected 2)"
     )
+
+
+def test_leaf_grads_never_alias_each_other_or_the_callers_arrays() -> None:
+    # the engine keeps a fresh gradient without copying it (torch's use_count test); shared
+    # ones must be copied
+    a = sg.ones(3, requires_grad=True)
+    b = sg.ones(3, requires_grad=True)
+    (a + b).sum().backward()  # AddBackward0 hands the same gradient to both leaves
+    assert not np.shares_memory(a.grad.numpy(), b.grad.numpy())
+    g = sg.ones(3)
+    y = sg.ones(3, requires_grad=True)
+    y.backward(g)
+    assert not np.shares_memory(y.grad.numpy(), g.numpy())
+    x = sg.ones(3, requires_grad=True)
+    h = x + 0
+    h.retain_grad()
+    h.sum().backward()
+    assert not np.shares_memory(x.grad.numpy(), h.grad.numpy())
+    v = sg.tensor(-2.0, requires_grad=True)
+    v.sum().backward()
+    assert v.grad.shape == ()
