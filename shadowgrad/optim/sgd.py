@@ -6,7 +6,8 @@ from collections.abc import Callable
 from typing import Any
 
 from .._creation import from_numpy
-from .optimizer import Optimizer, arr, fma, write_param
+from .._grad_mode import no_grad
+from .optimizer import Optimizer, arr, fma
 
 __all__ = ["SGD"]
 
@@ -85,5 +86,9 @@ class SGD(Optimizer):
                         b = arr(buf)
                         b[...] = fma(1 - dampening, grad, b * momentum)
                     grad = fma(momentum, arr(buf), grad) if group["nesterov"] else arr(buf)
-                write_param(p, fma(-lr, grad, param))
+                # torch: param.add_(grad, alpha=-lr). Its CPU kernel fuses the multiply-add;
+                # numpy rounds twice, within one ulp of torch per step (see fma for exactness,
+                # which costs four float64 passes over every parameter)
+                with no_grad():
+                    p.add_(from_numpy(grad), alpha=-lr)
         return loss
