@@ -370,7 +370,8 @@ def run_backward(
             x = node._x
             if x is not None and x.prehooks:
                 in_grads = _node_prehooks(node, in_grads)
-            if in_grads.count(None) == len(in_grads):
+            # identity tests only: list.count(None) would call Tensor.__eq__ on each gradient
+            if in_grads[0] is None if len(in_grads) == 1 else all(g is None for g in in_grads):
                 outs: Any = [None] * len(node._next)
             else:
                 try:

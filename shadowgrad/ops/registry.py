@@ -388,8 +388,9 @@ def _record(
     node = op.node_cls(tuple(edges))
     node._in_meta = tuple(meta)
     plan = op.to_save(mask)
+    single = op.n_outputs == 1
     saved: dict[str, Any] | None = None
-    if plan or op.n_outputs != 1:
+    if plan or not single:
         saved = {}
         for n, kind, i in plan:
             if kind == 0:
@@ -405,15 +406,21 @@ def _record(
                     saved[n] = SavedTensor(_make(arr))
             elif kind == 1:
                 saved[n] = args[i]
-        if op.n_outputs != 1:
+        if not single:
             saved["_out_meta"] = tuple((r._data.shape, r._data.dtype) for r in results)
         node._saved = saved
-    diff = op.diff_outputs
-    for k, r in enumerate(results):
-        if (diff is None or k in diff) and r._data.dtype.kind in "fc":
+    if single:
+        r = results[0]
+        if r._data.dtype.kind in "fc":
             r._rg = True
             r._grad_fn = node
-            r._nr = k
+    else:
+        diff = op.diff_outputs
+        for k, r in enumerate(results):
+            if (diff is None or k in diff) and r._data.dtype.kind in "fc":
+                r._rg = True
+                r._grad_fn = node
+                r._nr = k
     if saved is not None:
         for n, kind, k in plan:
             if kind == 2:
