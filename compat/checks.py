@@ -169,6 +169,8 @@ def run_entry(entry: OpEntry, torch: Any, shadowgrad: Any) -> list[CheckResult]:
                 if not ok:
                     break
             add("forward", ok, msg)
+            if entry.status_parity:
+                add("status_parity", *_status_parity(entry, sample, dtype, shadowgrad, s_outs))
             names_t = [type(o.grad_fn).__name__ if o.grad_fn is not None else None for o in t_outs]
             names_s = [type(o.grad_fn).__name__ if o.grad_fn is not None else None for o in s_outs]
             add("grad_fn", names_t == names_s, f"shadowgrad {names_s} vs torch {names_t}")
@@ -197,10 +199,90 @@ def run_entry(entry: OpEntry, torch: Any, shadowgrad: Any) -> list[CheckResult]:
                         msg = f"grad of input {i}: {msg}"
                         break
             add("backward", ok, msg)
+            if ok and dtype == "float64" and entry.status_parity:
+                verdict = _gradcheck(entry, sample, dtype, torch, shadowgrad)
+                if verdict is not None:
+                    add("gradcheck", *verdict)
             if not entry.supports_gradgrad or not ok:
                 continue
             results.append(_gradgrad(entry, sname, dtype, tr, sr, tg, sg, rtol, atol))
     return results
+
+
+def _status_parity(
+    entry: OpEntry, sample: Sample, dtype: str, shadowgrad: Any, s_outs: list[Any]
+) -> tuple[bool, str]:
+    """An op that works with grad on works with grad off, with the same values (NablaFuzz's
+    status oracle); run on fresh inputs since the op may be in place."""
+    (args, kwargs), _ = materialize(shadowgrad, (sample.args, sample.kwargs), dtype)
+    try:
+        with shadowgrad.no_grad():
+            out = entry.op(shadowgrad, *args, **kwargs)
+    except Exception as e:
+        return False, f"raised {type(e).__name__} with grad off (works with grad on): {e}"
+    outs = _tensors(out)
+    if len(outs) != len(s_outs):
+        return False, f"{len(outs)} outputs with grad off, {len(s_outs)} with grad on"
+    for a, b in zip(outs, s_outs, strict=True):
+        if a.requires_grad and a.grad_fn is not None:
+            return False, "an output recorded a graph under no_grad"
+        ok, msg = _close(to_numpy(a), to_numpy(b), 0, 0)
+        if not ok:
+            return False, f"values differ with grad off: {msg}"
+    return True, ""
+
+
+GRADCHECK_MAX_NUMEL = 24  # numerical Jacobians cost two forwards per input element
+
+
+def _gradcheck(
+    entry: OpEntry, sample: Sample, dtype: str, torch: Any, shadowgrad: Any
+) -> tuple[bool, str] | None:
+    """float64 gradcheck of shadowgrad's op, where torch's own gradcheck passes on the sample
+    (so kinks, ties and non-differentiable points are left to the VJP comparison)."""
+
+    def check(T: Any) -> tuple[bool, str]:
+        (args, kwargs), leaves = materialize(T, (sample.args, sample.kwargs), dtype)
+        if not leaves or any(x.numel() > GRADCHECK_MAX_NUMEL for x in leaves):
+            raise _Skip
+        leaves = [x for x in leaves if x.is_leaf]
+        if not leaves:
+            raise _Skip
+
+        def f(*_: Any) -> Any:
+            out = entry.op(T, *args, **kwargs)
+            # floating outputs (gradcheck also evaluates f under no_grad, where none requires grad)
+            outs = [o for o in _tensors(out) if o.dtype.is_floating_point]
+            if not outs:
+                raise _Skip
+            return tuple(outs)
+
+        try:
+            T.autograd.gradcheck(f, tuple(leaves), raise_exception=True, check_undefined_grad=False)
+        except _Skip:
+            raise
+        except Exception as e:
+            return False, str(e).split("\n", 1)[0]
+        return True, ""
+
+    try:
+        t_ok, _ = check(torch)
+    except _Skip:
+        return None
+    except Exception:
+        return None
+    if not t_ok:
+        return None  # not differentiable at this sample: torch's own check fails too
+    try:
+        return check(shadowgrad)
+    except _Skip:
+        return None
+    except Exception as e:
+        return False, f"gradcheck raised {type(e).__name__}: {e}"
+
+
+class _Skip(Exception):
+    """The sample is not suitable for a numerical check."""
 
 
 def _gradgrad(

@@ -59,6 +59,9 @@ class OpEntry:
     xfails: dict[str, str] = field(default_factory=dict)
     # public names this entry covers (functions, methods, in-place variants)
     covers: tuple[str, ...] = ()
+    # the op can be re-run: under no_grad with the same outcome (status parity) and by float64
+    # gradcheck; off for random ops (they draw again) and ops that assert what autograd recorded
+    status_parity: bool = True
 
 
 ENTRIES: dict[str, OpEntry] = {}

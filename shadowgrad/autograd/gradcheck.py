@@ -56,6 +56,14 @@ def _outputs(func: Callable[..., Any], inputs: tuple[Any, ...]) -> tuple[Any, ..
     return tuple(o for o in _as_tuple(func(*inputs)) if isinstance(o, Tensor))
 
 
+def _select_outputs(func: Callable[..., Any], keep: list[int]) -> Callable[..., Any]:
+    def selected(*args: Any) -> tuple[Any, ...]:
+        outs = _outputs(func, args)
+        return tuple(outs[k] for k in keep)
+
+    return selected
+
+
 def _flat(o: Any) -> np.ndarray:
     # a copy: an output may be a view of an input that is perturbed and restored in place
     return np.array(o._data, dtype=np.float64).reshape(-1)
@@ -316,6 +324,12 @@ def gradcheck(
     if not check_backward_ad:
         return True
     outputs = _outputs(func, inputs)
+    keep = [k for k, o in enumerate(outputs) if o._rg]
+    if len(keep) != len(outputs):
+        # like torch, only differentiable outputs are checked (a training-mode batch_norm's
+        # updated running stats, say, are outputs that depend on the input without a grad)
+        func = _select_outputs(func, keep)
+        outputs = tuple(outputs[k] for k in keep)
     check = _fast if fast_mode else _slow
     msg = check(func, inputs, outputs, diff_idx, eps, rtol, atol)
     if msg is not None:
