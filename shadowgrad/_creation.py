@@ -388,7 +388,7 @@ def _legacy_new(cls: type, *args: Any, **kwargs: Any) -> Tensor:
 def _retype(t: Tensor, cls: type) -> Tensor:
     new = object.__new__(cls)
     for s in Tensor.__slots__:
-        if s not in ("__dict__", "__weakref__"):
+        if s not in ("__dict__", "__weakref__") and hasattr(t, s):
             setattr(new, s, getattr(t, s))
     return new  # type: ignore[return-value]
 

@@ -148,6 +148,7 @@ class Tensor:
         "_nr",
         "_rg",
         "_vc",
+        "_vv",  # views only: the version the view's grad_fn was made at (unset otherwise)
         "_x",
     )
     __array_priority__ = 1000  # so numpy defers `ndarray * Tensor` to us
@@ -621,7 +622,7 @@ class Tensor:
             return memo[id(self)]  # type: ignore[no-any-return]
         new = object.__new__(type(self))
         for s in Tensor.__slots__:
-            if s not in ("__dict__", "__weakref__"):
+            if s not in ("__dict__", "__weakref__") and hasattr(self, s):
                 setattr(new, s, getattr(self, s))
         new._data = self._data.copy()
         new._vc = None
@@ -685,7 +686,7 @@ def _rebuild(cls: type, data: np.ndarray, requires_grad: bool, state: dict[str, 
     if cls is not Tensor:
         t2 = object.__new__(cls)
         for s in Tensor.__slots__:
-            if s not in ("__dict__", "__weakref__"):
+            if s not in ("__dict__", "__weakref__") and hasattr(t, s):
                 setattr(t2, s, getattr(t, s))
         t = t2
     t._rg = requires_grad

@@ -142,22 +142,14 @@ def prog_inference_tensor_mutation_outside(T: Any) -> Any:
     }
 
 
-@program(
-    "4.12",
-    xfail="clone() of an inference tensor outside the mode: torch's clone has _version 1,"
-    " shadowgrad's 0",
-)
+@program("4.12")
 def prog_inference_tensor_clone_and_view(T: Any) -> Any:
     with T.inference_mode():
         i = T.ones(2)
     return {"clone": observe(T, i.clone()), "view_inference": i[0:1].is_inference()}
 
 
-@program(
-    "4.9",
-    xfail="torch raises for an in-place op on an inference tensor outside the mode but has"
-    " already written the result (i becomes [2, 2]); shadowgrad leaves i unchanged",
-)
+@program("4.9")
 def prog_inference_inplace_error_still_writes(T: Any) -> Any:
     with T.inference_mode():
         i = T.ones(2)

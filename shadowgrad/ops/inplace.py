@@ -19,6 +19,8 @@ from ..autograd import forward_ad as _fwad
 from ..autograd.graph import SavedTensor
 
 _GM = _grad_mode.STATE
+_INFERENCE = _grad_mode.STATE  # the same thread-local state holds the inference flag
+no_grad = _grad_mode.no_grad
 _FW = _fwad._STATE
 
 OVERLAP = (
@@ -63,6 +65,10 @@ def write(self: Tensor, value: np.ndarray) -> None:
 
 def apply_inplace(fn: Callable[..., Tensor], self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     """Run `fn(self, *args)` and store the result in self, recording the op like torch."""
+    if self._inf and not _INFERENCE.inference:
+        # torch's quirk: the kernel has written the result when the inference check raises
+        with no_grad():
+            write(self, fn(self, *args, **kwargs)._data)
     self._check_inplace()
     if not _GM.grad:
         r = fn(self, *args, **kwargs)

@@ -84,7 +84,12 @@ def mv(input: Tensor, vec: Tensor) -> Tensor:
             f"size mismatch, got input ({input._data.shape[0]}), mat "
             f"({input._data.shape[0]}x{input._data.shape[1]}), vec ({vec._data.shape[0]})"
         )
-    _same_dtype(input, vec)
+    if input.dtype is not vec.dtype:
+        # torch runs mv as addmv(result, mat, vec); result takes vec's dtype
+        v, m = vec.dtype._short, input.dtype._short
+        raise RuntimeError(
+            f"addmv input tensors must have the same dtype, but got {v}, {m}, and {v}"
+        )
     return mv_op(input, vec)
 
 
@@ -188,6 +193,11 @@ def _folded(a: Tensor, b: Tensor) -> Tensor:
         t2 = a.t() if a.ndim == 2 else a
     else:
         t1, t2 = a, b
+    if t2.ndim == 1 and t1.dtype is not t2.dtype:
+        v, m = t2.dtype._short, t1.dtype._short
+        raise RuntimeError(
+            f"addmv input tensors must have the same dtype, but got {v}, {m}, and {v}"
+        )
     _same_dtype(t1, t2)
     sizes = tuple(t1._data.shape)
     shape = sizes[:-1]
@@ -205,7 +215,8 @@ def _unsafe(t: Tensor, shape: tuple[int, ...]) -> Tensor:
 
 
 def _batched(a: Tensor, b: Tensor) -> Tensor:
-    _same_dtype(a, b)
+    if a.dtype is not b.dtype:
+        raise RuntimeError(f"expected scalar type {a.dtype._short} but found {b.dtype._short}")
     a2 = a.unsqueeze(0) if a.ndim == 1 else a
     b2 = b.unsqueeze(-1) if b.ndim == 1 else b
     n, k = a2._data.shape[-2:]

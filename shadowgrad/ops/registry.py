@@ -352,6 +352,7 @@ def _as_view(result: Tensor, src: Tensor) -> None:
     if vc is None:
         vc = src._vc = VersionCounter()
     result._vc = vc
+    result._vv = vc.v
     result._base = src._base if src._base is not None else src
     result._inf = src._inf
     if src._rg and not _GM.grad:

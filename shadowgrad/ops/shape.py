@@ -326,6 +326,8 @@ def _inplace_view(op: Any, self: Tensor, *args: Any) -> Tensor:
         self._grad_fn = r._grad_fn
         self._rg = True
         self._nr = 0
+    if self._base is not None:  # its new node is current: not a stale view (views.py)
+        self._vv = self._vc.v
     return self
 
 
@@ -527,7 +529,12 @@ clone_op = defop(
 
 def clone(input: Tensor, *, memory_format: Any = None) -> Tensor:
     """Mirrors `torch.clone`."""
-    return clone_op(input)
+    out = clone_op(input)
+    if input._inf and not out._inf:
+        # torch clones an inference tensor outside the mode by copy_ into a new tensor, so
+        # the (normal) clone starts at version 1
+        out._bump()
+    return out
 
 
 def contiguous(self: Tensor, memory_format: Any = None) -> Tensor:

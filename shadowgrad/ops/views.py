@@ -142,6 +142,7 @@ def set_as_strided_grad_fn(view: Tensor, base: Tensor, vidx: np.ndarray | None =
     view._grad_fn = tmp._grad_fn
     view._rg = True
     view._nr = 0
+    view._vv = base._vc.v if base._vc is not None else 0
 
 
 def inplace_on_view(
@@ -198,28 +199,29 @@ def _edges_are(node: Any, edges: list[Any]) -> bool:
 
 
 def refresh_view(t: Tensor) -> None:
-    """Regenerate a view's grad_fn (AsStridedBackward0) if its base's grad_fn changed since the
-    view was made, as torch does when a view's grad_fn is read after an in-place op on its base.
+    """Regenerate a view's grad_fn (AsStridedBackward0) when its base was modified in place
+    since the view's grad_fn was made, as torch does when it reads a view's grad_fn: the
+    view's recorded version (`_vv`) differs from the shared version counter.
     """
     base = t._base
-    bgf = base._grad_fn
-    if bgf is None:
+    vc = base._vc
+    cur = vc.v if vc is not None else 0
+    made = getattr(t, "_vv", None)
+    if made is None or made == cur:
+        return
+    x = t._x
+    if x is not None and x.nograd_view:  # made under no_grad: a leaf of its own (4.2)
+        t._vv = cur
         return
     node = t._grad_fn
-    if node is None:
-        if type(bgf) is CopySlices and not t._rg:
-            set_as_strided_grad_fn(t, base)
+    if node is not None and not getattr(getattr(type(node), "_op", None), "view", False):
+        # not made by a view op (e.g. a custom Function that returned its input): that node
+        # is the tensor's own history, nothing to regenerate
+        t._vv = cur
         return
-    while True:
-        op = getattr(type(node), "_op", None)
-        if op is None or not getattr(op, "view", False):  # list ops (stack) have no views
-            break
-        e = node._next[0]
-        if e is None:
-            break
-        if e[0] is bgf:
-            return
-        node = e[0]
+    if not (t._rg or base._rg) or (base._grad_fn is None and not base._rg):
+        t._vv = cur
+        return
     set_as_strided_grad_fn(t, base)
 
 

@@ -211,3 +211,21 @@ def test_grad_mode_off_in_forward_and_restored():
     with pytest.raises(ValueError):
         G.apply(sg.ones(1, requires_grad=True))
     assert seen == [False] and sg.is_grad_enabled()
+
+
+def test_function_returning_a_non_leaf_input_keeps_its_backward() -> None:
+    # the returned input is a view of it; reading its grad_fn must not replace the custom node
+    class Triple(sg.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):  # type: ignore[no-untyped-def]
+            return x
+
+        @staticmethod
+        def backward(ctx, g):  # type: ignore[no-untyped-def]
+            return g * 3
+
+    x = sg.ones(2, requires_grad=True)
+    y = Triple.apply(x * 2)
+    assert type(y.grad_fn).__name__ == "TripleBackward"
+    y.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [6.0, 6.0])
