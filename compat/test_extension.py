@@ -19,20 +19,14 @@ import pytest
 
 import shadowgrad
 
+from .program_set import ProgramSet
+
 torch = pytest.importorskip("torch")
 
-PROGRAMS: dict[str, Callable[[Any], Any]] = {}
-XFAIL: dict[str, str] = {}
-
-
-def program(fn: Callable[[Any], Any] | None = None, *, xfail: str | None = None) -> Any:
-    def deco(f: Callable[[Any], Any]) -> Callable[[Any], Any]:
-        PROGRAMS[f.__name__] = f
-        if xfail:
-            XFAIL[f.__name__] = xfail
-        return f
-
-    return deco(fn) if fn is not None else deco
+_SET = ProgramSet()
+PROGRAMS = _SET.programs
+XFAIL = _SET.xfail
+program = _SET.program
 
 
 # --- access to the modules under test -----------------------------------------------------
@@ -1028,14 +1022,4 @@ def functional_errors(T: Any) -> Any:
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_program_matches_torch(name: str) -> None:
-    prog = PROGRAMS[name]
-    expected = observe(prog(torch))
-    if name in XFAIL:
-        try:
-            got = observe(prog(shadowgrad))
-            assert_same(got, expected)
-        except (AssertionError, Exception):
-            pytest.xfail(XFAIL[name])
-        pytest.fail(f"{name} is marked xfail ({XFAIL[name]}) but now matches torch")
-    got = observe(prog(shadowgrad))
-    assert_same(got, expected)
+    _SET.check(name, observe, assert_same, torch, shadowgrad)
