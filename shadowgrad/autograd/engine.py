@@ -141,20 +141,39 @@ def _node_posthooks(node: Node, outs: Any, grads: list[Any]) -> Any:
     return outs
 
 
-def _buffer_sum(old: Any, g: Any) -> Any:
-    """Sum two gradients for one input slot.
+def _forward_ad_active() -> bool:
+    from .forward_ad import _STATE
 
-    torch adds into its input buffer in place when it can, so a summed gradient that ends up
-    as a leaf's .grad has _version 1; we add out of place (a formula's output may be shared)
-    and give the sum the version torch's would have.
+    return bool(_STATE.active)
+
+
+def _buffer_sum(old: Any, g: Any, in_place: bool) -> Any:
+    """Sum two gradients for one input slot, as torch's input buffer does.
+
+    torch adds in place when the buffered gradient is not shared (its use_count test) and grad
+    mode is off, so such a sum has _version 1 and costs no allocation; a shared one (AddBackward0
+    hands the same gradient to both inputs) is added out of place.
     """
-    s = old + g
-    if not _GM.grad:
-        vc = s._vc = VersionCounter()
-        vc.v = 1
-    return s
+    d = old._data
+    if (
+        in_place
+        and not _GM.grad
+        and d.base is None
+        and d.flags.writeable
+        and d.shape == g._data.shape
+        and d.dtype == g._data.dtype
+        and sys.getrefcount(old) <= _FREE_BUFFER_REFS + 1  # + this frame's `old`
+        and sys.getrefcount(d) <= _FREE_ARRAY_REFS
+    ):
+        d += g._data
+        old._bump()
+        return old
+    return old + g
 
 
+# References to a buffered gradient that nothing else holds, seen inside _buffer_sum: the input
+# buffer's list, the caller's expression and getrefcount's argument.
+_FREE_BUFFER_REFS = 3
 # References to a gradient that nothing else holds, as seen inside _accumulate: the Tensor is
 # held by the engine's input buffer, the `grad` parameter and getrefcount's argument; its array
 # by the Tensor, the `data` local and getrefcount's argument.
@@ -318,11 +337,13 @@ def run_backward(
 
     buffers: dict[Node, list[Any]] = {}
     heap: list[tuple[int, int, Node]] = []
+    # under forward AD a gradient may carry a tangent: sum out of place so it stays paired
+    sum_in_place = not _forward_ad_active()
     for (node, nr), g in zip(roots, grads, strict=True):
         buf = buffers.get(node)
         if buf is None:
             buf = buffers[node] = [None] * node.num_outputs
-        buf[nr] = g if buf[nr] is None else _buffer_sum(buf[nr], g)
+        buf[nr] = g if buf[nr] is None else _buffer_sum(buf[nr], g, sum_in_place)
         deps[node] -= 1
         if deps[node] == 0:
             heapq.heappush(heap, (-node._seq, next(_tie), node))
@@ -392,7 +413,12 @@ def run_backward(
                     raise
             if not keep_graph:
                 node.release()
-            for e, g in zip(node._next, outs, strict=False):
+            # hand each gradient on and drop our reference to it as we go, so that the input
+            # buffer may add into a gradient nothing else holds (see _buffer_sum)
+            outs = list(outs)
+            for k, e in enumerate(node._next):
+                g = outs[k]
+                outs[k] = None
                 if e is None:
                     continue
                 nxt, nr = e
@@ -406,7 +432,7 @@ def run_backward(
                             buf[nr] = g
                     else:
                         old = buf[nr]
-                        buf[nr] = g if old is None else _buffer_sum(old, g)
+                        buf[nr] = g if old is None else _buffer_sum(old, g, sum_in_place)
                 c = deps[nxt] - 1
                 deps[nxt] = c
                 if c == 0:

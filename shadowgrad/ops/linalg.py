@@ -97,16 +97,16 @@ def dot(input: Tensor, tensor: Tensor) -> Tensor:
     """Mirrors `torch.dot`."""
     if input.ndim != 1 or tensor.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {tensor.ndim}D tensors")
+    if input.dtype is not tensor.dtype:
+        raise RuntimeError(
+            f"dot : expected both vectors to have same dtype, but found {input.dtype._short} and "
+            f"{tensor.dtype._short}"
+        )
     n1, n2 = input._data.shape[0], tensor._data.shape[0]
     if n1 != n2:
         raise RuntimeError(
             f"inconsistent tensor size, expected tensor [{n1}] and src [{n2}] to have the same "
             f"number of elements, but got {n1} and {n2} elements respectively"
-        )
-    if input.dtype is not tensor.dtype:
-        raise RuntimeError(
-            f"dot : expected both vectors to have same dtype, but found {input.dtype._short} and "
-            f"{tensor.dtype._short}"
         )
     return dot_op(input, tensor)
 
