@@ -515,7 +515,7 @@ def function_return_input_is_view(T: Any) -> Any:
     return r
 
 
-@program(xfail="5.18 (in-place on a view returned by a custom Function) needs the views owner")
+@program
 def function_view_inplace_error(T: Any) -> Any:
     class ViewOut(Function(T)):
         @staticmethod

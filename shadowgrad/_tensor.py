@@ -48,6 +48,7 @@ class _Extra:
     """Rarely used per-tensor state, created on first use to keep tensors small."""
 
     __slots__ = (
+        "custom_view",
         "grad_dtype",
         "hooks",
         "multi_view",
@@ -65,6 +66,7 @@ class _Extra:
         self.view_fn: Any = None
         self.grad_dtype: Any = False  # False: the tensor's own dtype
         self.nograd_view = False  # a view made under no_grad of a grad-requiring tensor
+        self.custom_view: str | None = None  # a view output of this custom Function (5.18)
 
 
 class device:
@@ -649,10 +651,16 @@ class Tensor:
             )
         if not _STATE.grad:
             return
-        if self._x is not None and self._x.nograd_view:
-            from .ops.views import NO_GRAD_VIEW, NO_GRAD_VIEW_HINT
+        x = self._x
+        if x is not None:
+            if x.nograd_view:
+                from .ops.views import NO_GRAD_VIEW, NO_GRAD_VIEW_HINT
 
-            raise RuntimeError(NO_GRAD_VIEW + NO_GRAD_VIEW_HINT)
+                raise RuntimeError(NO_GRAD_VIEW + NO_GRAD_VIEW_HINT)
+            if x.custom_view and self._rg:
+                from .ops.views import check_view_inplace
+
+                check_view_inplace(self, self._base)
         if self._rg:
             if self._grad_fn is None:
                 raise RuntimeError(

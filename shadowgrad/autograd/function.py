@@ -20,7 +20,7 @@ import numpy as np
 from .. import _grad_mode
 from . import forward_ad as _fwad
 from .anomaly_mode import _STATE as _ANOMALY
-from .graph import SECOND_TIME, Node, SavedTensor, VersionCounter
+from .graph import SECOND_TIME, Node, SavedTensor, VersionCounter, forward_op_name
 
 __all__ = [
     "BackwardCFunction",
@@ -397,12 +397,15 @@ def _wrap_outputs(ctx: Any, args: tuple[Any, ...], outs: tuple[Any, ...]) -> tup
                 raise RuntimeError(
                     "a leaf Variable that requires grad has been used in an in-place operation."
                 )
-            dirty.discard(id(o))
             o._bump()
-        elif id(o) in inputs:
+        nd = id(o) in non_diff
+        if id(o) not in dirty and id(o) in inputs:
             # An input returned as-is comes back as a view of it (torch 7.13).
             o = _view_of(o)
-        if id(o) in non_diff or o._data.dtype.kind not in "fc":
+        if o._base is not None and id(o) not in dirty:
+            # in-place ops on it would override the custom backward: torch forbids them (5.18)
+            o._extra().custom_view = forward_op_name(ctx.name())
+        if nd or o._data.dtype.kind not in "fc":
             if o._grad_fn is None:
                 o._rg = False
             res.append(o)
@@ -411,6 +414,7 @@ def _wrap_outputs(ctx: Any, args: tuple[Any, ...], outs: tuple[Any, ...]) -> tup
         o._grad_fn = ctx
         o._nr = nr
         res.append(o)
+    dirty -= {id(o) for o in outs if isinstance(o, Tensor)}
     if dirty:
         raise RuntimeError(
             "Some elements marked as dirty during the forward method were not returned as "

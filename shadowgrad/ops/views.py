@@ -92,8 +92,23 @@ def _chain_multi_view(t: Tensor) -> bool:
     return False
 
 
+CUSTOM_VIEW = (
+    "This view was created inside a custom Function (or because an input was returned as-is) "
+    "and the autograd logic to handle view+inplace would override the custom backward "
+    "associated with the custom Function, leading to incorrect gradients. This behavior is "
+    "forbidden. You can fix this by cloning the output of the custom Function."
+)
+
+
 def check_view_inplace(self: Tensor, base: Tensor) -> None:
-    """torch's errors for in-place ops on views made by multi-view ops or under no_grad."""
+    """torch's errors for in-place ops on views made by multi-view ops, under no_grad, or
+    returned by a custom Function."""
+    x = self._x
+    if x is not None and x.custom_view:
+        raise RuntimeError(
+            f"Output {self._nr} of {x.custom_view} is a view and is being modified inplace. "
+            + CUSTOM_VIEW
+        )
     if self._rg:
         if self._grad_fn is not None and _chain_multi_view(self):
             name = forward_op_name(self._grad_fn.name())
