@@ -38,7 +38,7 @@ def can_cast(src: D.dtype, dst: D.dtype) -> bool:
     return not (src is not D.bool_ and dst is D.bool_)
 
 
-def write(self: Tensor, value: np.ndarray) -> None:
+def write(self: Tensor, value: np.ndarray, fill: bool = False) -> None:
     """Copy value into self's storage (broadcasting), with torch's cast rule."""
     src = D._FROM_NP[value.dtype]
     dst = D._FROM_NP[self._data.dtype]
@@ -50,6 +50,9 @@ def write(self: Tensor, value: np.ndarray) -> None:
         return
     if not self._data.flags.writeable:
         if self._data.base is not None and 0 in self._data.strides and self._data.size > 1:
+            flat = value.reshape(-1)
+            if fill and flat.size and _write_uniform(self._data, flat[0]):
+                return  # torch allows zero_/fill_ on overlapping memory: one value everywhere
             raise RuntimeError(OVERLAP)
         raise RuntimeError(
             "the tensor's storage is read-only (it was created from a read-only array)"
@@ -63,6 +66,25 @@ def write(self: Tensor, value: np.ndarray) -> None:
         ) from e
 
 
+def _write_uniform(view: np.ndarray, value: Any) -> bool:
+    """Write one value into every element of a read-only overlapping (expanded) view, through a
+    writable view of the memory it aliases; False if that memory is read-only too."""
+    root = view
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    if not root.flags.writeable:
+        return False
+    start = view.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+    flat = root.reshape(-1) if root.flags.c_contiguous else None
+    if flat is None or start % root.itemsize:
+        return False
+    target = np.lib.stride_tricks.as_strided(
+        flat[start // root.itemsize :], view.shape, view.strides, writeable=True
+    )
+    target[...] = value
+    return True
+
+
 def apply_inplace(fn: Callable[..., Tensor], self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     """Run `fn(self, *args)` and store the result in self, recording the op like torch."""
     if self._inf and not _INFERENCE.inference:
@@ -72,7 +94,7 @@ def apply_inplace(fn: Callable[..., Tensor], self: Tensor, *args: Any, **kwargs:
     self._check_inplace()
     if not _GM.grad:
         r = fn(self, *args, **kwargs)
-        write(self, r._data)
+        write(self, r._data, fn in _FILLS)
         self._bump()
         if _FW.active:
             _set_result_tangent(self, r)
@@ -82,7 +104,7 @@ def apply_inplace(fn: Callable[..., Tensor], self: Tensor, *args: Any, **kwargs:
     )
     if not self._rg and not others_rg:
         r = fn(self, *args, **kwargs)
-        write(self, r._data)
+        write(self, r._data, fn in _FILLS)
         self._bump()
         if _FW.active:
             _set_result_tangent(self, r)
@@ -98,7 +120,7 @@ def apply_inplace(fn: Callable[..., Tensor], self: Tensor, *args: Any, **kwargs:
     if fw:
         _fwad._set_tangent(snap, _fwad._get_tangent(self))
     r = fn(snap, *args, **kwargs)
-    write(self, r._data)
+    write(self, r._data, fn in _FILLS)
     self._bump()
     if fw:
         _set_result_tangent(self, r)
@@ -241,6 +263,10 @@ def copy_(self: Tensor, src: Any, non_blocking: bool = False) -> Tensor:
 def _copy_cast(self: Tensor, src: Tensor) -> Tensor:
     # copy_ casts freely (float -> int included), unlike other in-place ops
     return _copy(self, src)
+
+
+# ops that write one value everywhere: torch allows them on overlapping (expanded) memory
+_FILLS = frozenset((_zero, _fill, _fill_tensor))
 
 
 def copy_grad(grad: Tensor) -> Tensor:
