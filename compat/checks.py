@@ -12,7 +12,11 @@ from typing import Any
 
 import numpy as np
 
+from .graphs import side_by_side
 from .opdb import OpEntry, Sample, TensorArg
+
+# checks whose failure report shows both backward graphs side by side
+_GRAPH_CHECKS = ("grad_fn", "backward", "gradgrad", "gradcheck")
 
 DEFAULT_TOL = {"float32": (1.3e-5, 1e-5), "float64": (1e-7, 1e-7), "float16": (1e-3, 1e-3)}
 
@@ -141,9 +145,18 @@ def run_entry(entry: OpEntry, torch: Any, shadowgrad: Any) -> list[CheckResult]:
         for k, sample in enumerate(entry.samples(dtype)):
             sname = sample.name or f"sample{k}"
 
+            graphs: list[Any] = []
+
             def add(
-                check: str, ok: bool, msg: str = "", sname: str = sname, dtype: str = dtype
+                check: str,
+                ok: bool,
+                msg: str = "",
+                sname: str = sname,
+                dtype: str = dtype,
+                graphs: list[Any] = graphs,
             ) -> None:
+                if not ok and check in _GRAPH_CHECKS and graphs:
+                    msg = f"{msg}\n{side_by_side(*graphs)}"
                 results.append(
                     CheckResult(entry.name, check, sname, dtype, ok, msg, entry.xfails.get(check))
                 )
@@ -157,6 +170,7 @@ def run_entry(entry: OpEntry, torch: Any, shadowgrad: Any) -> list[CheckResult]:
                 )
                 continue
             t_outs, s_outs = _tensors(tr.out), _tensors(sr.out)
+            graphs[:] = [t_outs, s_outs]
             if len(t_outs) != len(s_outs):
                 add("forward", False, f"{len(s_outs)} tensor outputs, torch has {len(t_outs)}")
                 continue

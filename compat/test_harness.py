@@ -73,6 +73,11 @@ def test_wrong_grad_fn_name_is_caught() -> None:
         cls.__name__ = "ExpBackward0"
     assert bad and {r.check for r in bad} == {"grad_fn"}
     assert "ExpBackward1" in bad[0].message and "ExpBackward0" in bad[0].message
+    # the report shows both backward graphs side by side, the first differing node marked
+    marked = [ln for ln in bad[0].message.splitlines() if ln.startswith(">> ")]
+    assert len(marked) == 1, bad[0].message
+    left, right = marked[0][3:].split("|")
+    assert left.strip() == "ExpBackward0" and right.strip() == "ExpBackward1"
 
 
 def test_swallowed_version_counter_error_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
