@@ -1020,6 +1020,25 @@ def functional_errors(T: Any) -> Any:
 # ==========================================================================================
 
 
+@program
+def multi_grad_hook_all_and_any(T: Any) -> Any:
+    a = T.ones(2, requires_grad=True)
+    b = T.ones(2, requires_grad=True)
+    c = T.ones(2, requires_grad=True)
+    seen: list[Any] = []
+    anys: list[Any] = []
+    graph = T.autograd.graph
+    graph.register_multi_grad_hook(
+        [a, b, c], lambda gs: seen.append([None if g is None else g.tolist() for g in gs])
+    )
+    (a * 2 + b).sum().backward()
+    (a * 3).sum().backward()
+    graph.register_multi_grad_hook([a, b], lambda g: anys.append(g.tolist()), mode="any")
+    (a * 2 + b * 5).sum().backward()
+    (b * 7).sum().backward()
+    return {"all": seen, "any": anys}
+
+
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_program_matches_torch(name: str) -> None:
     _SET.check(name, observe, assert_same, torch, shadowgrad)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import sys
+import threading
 from typing import Any
 
 import numpy as np
@@ -22,6 +23,24 @@ from .anomaly_mode import _STATE as _ANOMALY
 from .graph import AccumulateGrad, Node, VersionCounter, hook_name
 
 _GM = _grad_mode.STATE
+
+
+class _RunState(threading.local):
+    def __init__(self) -> None:
+        self.callbacks: list[Any] | None = None
+
+
+_RUN = _RunState()
+
+
+def queue_callback(callback: Any) -> None:
+    """Run callback when the current backward finishes. Mirrors torch's
+    `Variable._execution_engine.queue_callback`."""
+    if _RUN.callbacks is None:
+        raise RuntimeError("Final callbacks can only be installed during backward pass.")
+    _RUN.callbacks.append(callback)
+
+
 _tie = itertools.count()  # heap tie-breaker: AccumulateGrad nodes share one sequence number
 
 
@@ -349,6 +368,8 @@ def run_backward(
             heapq.heappush(heap, (-node._seq, next(_tie), node))
 
     prev_grad = _GM.grad
+    prev_callbacks = _RUN.callbacks
+    _RUN.callbacks = []
     _GM.grad = create_graph
     # torch computes inf/nan silently: numpy's floating-point warnings stay off in backward
     errstate = np.errstate(all="ignore")
@@ -440,9 +461,13 @@ def run_backward(
             # drop our references to the gradients handed on, so that a leaf can keep a
             # fresh gradient without a copy (see _can_steal)
             outs = g = None
+        callbacks = _RUN.callbacks
+        while callbacks:  # a callback may queue another one
+            callbacks.pop(0)()
     finally:
         errstate.__exit__(None, None, None)
         _GM.grad = prev_grad
+        _RUN.callbacks = prev_callbacks
     return results if capture is not None else None
 
 

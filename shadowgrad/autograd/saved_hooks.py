@@ -105,39 +105,46 @@ class _MultiHandle(RemovableHandle):
 def register_multi_grad_hook(
     tensors: Sequence[Any], fn: Callable[..., Any], *, mode: str = "all"
 ) -> RemovableHandle:
-    """Call fn once the grads of tensors are computed. Mirrors torch's.
+    """Call fn once per backward with the grads of tensors. Mirrors torch's.
 
-    mode "all": fn(grads), a list with one grad per tensor, once every tensor's hook has run in
-    this backward. mode "any": fn(grad) with the first grad computed.
-    Differences: in "all" mode, fn only runs when every tensor receives a grad (torch also runs
-    it, with None entries, when some tensors are not reached).
+    mode "all": fn(grads) once the backward is done, a list with one grad per tensor (None for
+    those not reached). mode "any": fn(grad) with the first grad computed in each backward.
     """
+    from .engine import queue_callback
+
     if mode not in ("all", "any"):
         raise ValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
     tensors = list(tensors)
     if mode == "any":
         state = {"fired": False}
 
+        def reset() -> None:
+            state["fired"] = False
+
         def any_hook(grad: Any) -> None:
             if not state["fired"]:
                 state["fired"] = True
+                queue_callback(reset)
                 fn(grad)
 
         return _MultiHandle([t.register_hook(any_hook) for t in tensors if t.requires_grad])
 
     grads: list[Any] = [None] * len(tensors)
-    seen = [False] * len(tensors)
+    pending = {"queued": False}
+
+    def finish() -> None:
+        out = list(grads)
+        for k in range(len(grads)):
+            grads[k] = None
+        pending["queued"] = False
+        fn(out)
 
     def make(i: int) -> Callable[[Any], None]:
         def hook(grad: Any) -> None:
             grads[i] = grad
-            seen[i] = True
-            if all(seen):
-                out = list(grads)
-                for k in range(len(seen)):
-                    seen[k] = False
-                    grads[k] = None
-                fn(out)
+            if not pending["queued"]:
+                pending["queued"] = True
+                queue_callback(finish)
 
         return hook
 
