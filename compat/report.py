@@ -148,7 +148,16 @@ def _markdown(items: list[Item], summary: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-_CHECKS = ("error", "forward", "status_parity", "grad_fn", "backward", "gradcheck", "gradgrad")
+_CHECKS = (
+    "error",
+    "forward",
+    "status_parity",
+    "grad_fn",
+    "backward",
+    "gradcheck",
+    "gradgrad",
+    "jvp",
+)
 _SYMBOL = {"pass": "✓", "fail": "✗", "xfail": "xfail", "xpass": "XPASS", "missing": "missing",
            "skipped": "-"}  # fmt: skip
 
