@@ -792,6 +792,8 @@ def max_pool2d_indices(
         (p[0], max(need_h - H - p[0], 0)),
         (p[1], max(need_w - W - p[1], 0)),
     ]
+    if tuple(d) == (1, 1) and tuple(p) == (0, 0) and tuple(k) == tuple(s) and not ceil_mode:
+        return _tiled_max_indices(x, k, oh, ow)
     fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
     xp = np.pad(x, pad, constant_values=fill)
     win = _np_windows(xp, k, d, s, (oh, ow))
@@ -799,11 +801,44 @@ def max_pool2d_indices(
     arg = np.argmax(win, axis=-3)
     nan = np.isnan(win).any(axis=-3) if x.dtype.kind == "f" else None
     if nan is not None and nan.any():
-        arg = np.where(nan, np.argmax(np.isnan(win), axis=-3), arg)
+        # torch's kernel takes a NaN whenever it meets one: the last NaN of the window wins
+        kk = win.shape[-3]
+        last_nan = kk - 1 - np.argmax(np.flip(np.isnan(win), axis=-3), axis=-3)
+        arg = np.where(nan, last_nan, arg)
     ki, kj = np.divmod(arg, k[1])
     rows = np.arange(oh).reshape(oh, 1) * s[0] - p[0] + ki * d[0]
     cols = np.arange(ow).reshape(1, ow) * s[1] - p[1] + kj * d[1]
     return (rows * W + cols).astype(np.int64)
+
+
+def _tiled_max_indices(x: np.ndarray, k: Any, oh: int, ow: int) -> np.ndarray:
+    """max_pool2d_indices for non-overlapping windows (kernel == stride, no padding).
+
+    One pass per window offset over strided slices, keeping the first maximum (a later value
+    wins only if strictly greater or NaN, as in torch's kernel); much faster than an argmax
+    over a short axis.
+    """
+    kh, kw = k
+    W = x.shape[-1]
+    best = None
+    idx = None
+    has_nan = x.dtype.kind == "f" and bool(np.isnan(x).any())
+    for j in range(kh * kw):
+        a, b = divmod(j, kw)
+        v = x[..., a : a + oh * kh : kh, b : b + ow * kw : kw]
+        if best is None:
+            best = v.copy()
+            idx = np.zeros(v.shape, np.int64)
+            continue
+        upd = v > best
+        if has_nan:  # torch's kernel: `val > maxval || isnan(val)`, so the last NaN wins
+            upd |= np.isnan(v)
+        np.copyto(best, v, where=upd)
+        idx[upd] = j
+    ki, kj = np.divmod(idx, kw)
+    rows = np.arange(oh).reshape(oh, 1) * kh + ki
+    cols = np.arange(ow).reshape(1, ow) * kw + kj
+    return rows * W + cols
 
 
 def pool_out_size(n: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> int:

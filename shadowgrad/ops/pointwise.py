@@ -314,12 +314,24 @@ _sigmoid_bw = defop(
     grad_output=lambda grad, output: grad * (output * (1 - output)),
     output=lambda grad, grad_output, output: grad * grad_output * (1 - 2 * output),
 )
+
+
+def _np_threshold_backward(grad: np.ndarray, self: np.ndarray, threshold: Any) -> np.ndarray:
+    """grad where self > threshold (and where self is NaN), else 0.
+
+    A multiply by the mask is several times faster than np.where on a random mask; where the
+    gradient is not finite, 0 * inf would give nan, so np.where decides there (torch writes 0).
+    """
+    keep = ~(self <= threshold)
+    if np.isfinite(grad).all():
+        return grad * keep
+    return np.where(keep, grad, 0).astype(grad.dtype, copy=False)
+
+
 _threshold_bw = defop(
     "threshold_backward",
     "ThresholdBackwardBackward0",
-    lambda grad_output, self, threshold: np.where(self <= threshold, 0, grad_output).astype(
-        grad_output.dtype, copy=False
-    ),
+    lambda grad_output, self, threshold: _np_threshold_backward(grad_output, self, threshold),
     grad_output=lambda grad, self, threshold: _threshold_backward(grad, self, threshold),
     self=lambda grad: grad * 0,
 )
