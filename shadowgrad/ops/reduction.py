@@ -1077,5 +1077,19 @@ def equal(input: Tensor, other: Tensor) -> bool:
     return bool(np.array_equal(input._data, other._data))
 
 
+def allclose(
+    input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+) -> bool:
+    """|input - other| <= atol + rtol * |other| everywhere. Mirrors `torch.allclose`."""
+    if input.dtype is not other.dtype:
+        raise RuntimeError(f"{input.dtype._short} did not match {other.dtype._short}")
+    from .registry import infer_size
+
+    infer_size(tuple(input._data.shape), tuple(other._data.shape))  # torch's broadcast error
+    return bool(np.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
 METHODS["equal"] = equal
 FUNCTIONS["equal"] = equal
+METHODS["allclose"] = allclose
+FUNCTIONS["allclose"] = allclose

@@ -312,3 +312,16 @@ def test_equal_compares_shape_and_values_not_dtype() -> None:
     assert not torch.equal(torch.ones(2), torch.ones(3))
     assert torch.equal(torch.ones(2), torch.ones(2, dtype=torch.int64))
     assert not torch.tensor([1.0, 2.0]).equal(torch.tensor([1.0, 3.0]))
+
+
+def test_allclose_tolerances_nan_dtype_and_broadcast_errors() -> None:
+    assert torch.allclose(torch.ones(2), torch.ones(2) + 1e-9)
+    assert not torch.allclose(torch.ones(2), torch.ones(2) + 1e-3)
+    nan = torch.tensor([1.0, float("nan")])
+    assert not torch.allclose(nan, nan)
+    assert torch.allclose(nan, nan, equal_nan=True)
+    assert torch.ones(2).allclose(torch.ones(2))
+    with pytest.raises(RuntimeError, match=r"^Float did not match Double$"):
+        torch.allclose(torch.ones(2), torch.ones(2, dtype=torch.float64))
+    with pytest.raises(RuntimeError, match="must match the size of tensor b"):
+        torch.allclose(torch.ones(2), torch.ones(3))
