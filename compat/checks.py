@@ -332,6 +332,19 @@ JVP_XFAILS: dict[str, str] = {
 }  # fmt: skip
 
 
+def _call_with(
+    entry: OpEntry, T: Any, args: Any, kwargs: dict[str, Any], swap: dict[int, Any]
+) -> Any:
+    """Run the op with the leaves replaced (by id) by other tensors, nested lists included."""
+
+    def sub(v: Any) -> Any:
+        if isinstance(v, (list, tuple)):
+            return type(v)(sub(a) for a in v)
+        return swap.get(id(v), v)
+
+    return entry.op(T, *sub(args), **{k: sub(v) for k, v in kwargs.items()})
+
+
 def _jvp(T: Any, entry: OpEntry, sample: Sample, dtype: str) -> list[Any] | None:
     """Output tangents of the op under forward AD, each leaf given a fixed random tangent."""
     fw = T.autograd.forward_ad
@@ -345,12 +358,7 @@ def _jvp(T: Any, entry: OpEntry, sample: Sample, dtype: str) -> list[Any] | None
             tangent = T.tensor(rng.standard_normal(tuple(x.shape)), dtype=x.dtype)
             duals[id(x)] = fw.make_dual(x.detach(), tangent)
 
-        def sub(v: Any) -> Any:
-            if isinstance(v, (list, tuple)):
-                return type(v)(sub(a) for a in v)
-            return duals.get(id(v), v)
-
-        out = entry.op(T, *sub(args), **{k: sub(v) for k, v in kwargs.items()})
+        out = _call_with(entry, T, args, kwargs, duals)
         tangents = [fw.unpack_dual(o).tangent for o in _tensors(out)]
         return [None if t is None else to_numpy(t) for t in tangents]
 
@@ -365,14 +373,7 @@ def _jvp_by_reverse_mode(T: Any, entry: OpEntry, sample: Sample, dtype: str) -> 
     ids = [id(x) for x in leaves]
 
     def f(*xs: Any) -> Any:
-        swap = dict(zip(ids, xs, strict=True))
-
-        def sub(v: Any) -> Any:
-            if isinstance(v, (list, tuple)):
-                return type(v)(sub(a) for a in v)
-            return swap.get(id(v), v)
-
-        out = entry.op(T, *sub(args), **{k: sub(v) for k, v in kwargs.items()})
+        out = _call_with(entry, T, args, kwargs, dict(zip(ids, xs, strict=True)))
         return tuple(o for o in _tensors(out) if o.dtype.is_floating_point)
 
     _, tangents = T.autograd.functional.jvp(f, tuple(leaves), vs)

@@ -113,6 +113,13 @@ def check_device(dev: Any) -> None:
         raise RuntimeError(f"shadowgrad supports only the cpu device, got {d}")
 
 
+def _refresh_view(t: Tensor) -> None:
+    """A view's grad_fn regenerated after an in-place op on its base (see ops/views.py)."""
+    from .ops.views import refresh_view
+
+    refresh_view(t)
+
+
 def _make(
     data: np.ndarray,
     requires_grad: bool = False,
@@ -211,9 +218,7 @@ class Tensor:
     @property
     def grad_fn(self) -> Any:
         if self._base is not None and self._grad_fn is not None:
-            from .ops.views import refresh_view
-
-            refresh_view(self)
+            _refresh_view(self)
         return self._grad_fn
 
     @property
@@ -297,9 +302,7 @@ class Tensor:
     def _edge(self) -> tuple[Any, int]:
         """The graph edge gradients for this tensor flow into."""
         if self._base is not None and self._grad_fn is not None:
-            from .ops.views import refresh_view
-
-            refresh_view(self)
+            _refresh_view(self)
         gf = self._grad_fn
         if gf is not None:
             return (gf, self._nr)
