@@ -128,14 +128,34 @@ def _cotangents(outs: list[Any], seed: int) -> list[np.ndarray]:
     ]
 
 
-def _vjp(run: _Run, cots: list[np.ndarray], create_graph: bool) -> tuple[Any, list[Any]]:
+def _vjp(
+    run: _Run, cots: list[np.ndarray], create_graph: bool, retain_graph: bool | None = None
+) -> tuple[Any, list[Any]]:
     T = run.T
     outs = [o for o in _tensors(run.out) if o.requires_grad]
     if not outs or not run.leaves:
         return None, []
     gs = [T.tensor(c.astype(np.float64)).to(o.dtype) for c, o in zip(cots, outs, strict=False)]
-    grads = T.autograd.grad(outs, run.leaves, gs, allow_unused=True, create_graph=create_graph)
+    grads = T.autograd.grad(
+        outs,
+        run.leaves,
+        gs,
+        allow_unused=True,
+        create_graph=create_graph,
+        retain_graph=retain_graph,
+    )
     return grads, outs
+
+
+def _compare_grads(sg: Any, tg: Any, rtol: float, atol: float) -> tuple[bool, str]:
+    for i, (a, b) in enumerate(zip(sg or [], tg or [], strict=True)):
+        if (a is None) != (b is None):
+            return False, f"grad {i}: shadowgrad {a is None and 'None'} vs torch"
+        if a is not None:
+            ok, msg = _close(to_numpy(a), to_numpy(b), rtol, atol)
+            if not ok:
+                return False, f"grad of input {i}: {msg}"
+    return True, ""
 
 
 def run_entry(entry: OpEntry, torch: Any, shadowgrad: Any) -> list[CheckResult]:
@@ -198,20 +218,18 @@ def run_entry(entry: OpEntry, torch: Any, shadowgrad: Any) -> list[CheckResult]:
                 add("backward", True, f"torch backward raised {type(e).__name__}")
                 continue
             try:
+                if entry.supports_gradgrad:
+                    # first order alone runs the formulas on arrays (the engine's raw mode):
+                    # that form is compared too, before the create_graph one (Tensor formulas)
+                    sg1, _ = _vjp(sr, cots, create_graph=False, retain_graph=True)
                 sg, _ = _vjp(sr, cots, create_graph=entry.supports_gradgrad)
             except Exception as e:
                 add("backward", False, f"shadowgrad backward raised {type(e).__name__}: {e}")
                 continue
-            ok, msg = True, ""
-            for i, (a, b) in enumerate(zip(sg or [], tg or [], strict=True)):
-                if (a is None) != (b is None):
-                    ok, msg = False, f"grad {i}: shadowgrad {a is None and 'None'} vs torch"
-                    break
-                if a is not None:
-                    ok, msg = _close(to_numpy(a), to_numpy(b), rtol, atol)
-                    if not ok:
-                        msg = f"grad of input {i}: {msg}"
-                        break
+            ok, msg = _compare_grads(sg, tg, rtol, atol)
+            if ok and entry.supports_gradgrad:
+                ok, msg = _compare_grads(sg1, tg, rtol, atol)
+                msg = msg and f"first order (array formulas): {msg}"
             add("backward", ok, msg)
             if ok and dtype == "float64" and entry.status_parity:
                 verdict = _gradcheck(entry, sample, dtype, torch, shadowgrad)

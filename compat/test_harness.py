@@ -46,15 +46,39 @@ def test_clean_engine_passes_the_checks_used_below() -> None:
     assert not _diffs("leaves.retain_grad_fills_nonleaf_grad")
 
 
+def _flip_first(op: Any, attr: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    (fn, names), *rest = getattr(op, attr)
+    monkeypatch.setattr(op, attr, ((lambda *a: -fn(*a), names), *rest))
+
+
 def test_flipped_sign_in_a_backward_formula_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     op = REGISTRY["mul.Tensor"]
-    (fn, names), rest = op.formulas[0], op.formulas[1:]
-    monkeypatch.setattr(op, "formulas", [(lambda *a: -fn(*a), names), *rest])
+    # both forms of the formula: on arrays (first order) and on Tensors (create_graph)
+    _flip_first(op, "formulas", monkeypatch)
+    _flip_first(op, "raw_formulas", monkeypatch)
     bad = _failures("mul")
     assert bad and {r.check for r in bad} == {"backward"}
     assert "grad of input 0" in bad[0].message
     diffs = _diffs("leaves.retain_grad_fills_nonleaf_grad")
     assert {d.path for d in diffs} == {"x.grad", "y.grad"}, diffs
+
+
+def test_a_flipped_sign_in_only_one_form_of_a_formula_is_caught(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # an op with raw formulas has two forms of each formula: a sign error in either one alone
+    # is caught, the array form by the first-order checks, the Tensor form by double backward
+    op = REGISTRY["mul.Tensor"]
+    with monkeypatch.context() as m:
+        _flip_first(op, "raw_formulas", m)
+        bad = _failures("mul")
+    assert bad and "backward" in {r.check for r in bad}, bad
+    assert "first order (array formulas)" in bad[0].message
+    with monkeypatch.context() as m:
+        _flip_first(op, "formulas", m)
+        bad = _failures("mul")
+    assert bad and "backward" in {r.check for r in bad}, bad
+    assert "first order" not in bad[0].message
 
 
 def test_missing_broadcast_reduction_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:

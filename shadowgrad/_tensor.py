@@ -706,9 +706,11 @@ def _rebuild(cls: type, data: np.ndarray, requires_grad: bool, state: dict[str, 
 
 
 def _install() -> None:
+    from .autograd import engine as _engine
     from .autograd import graph as _graph
 
     _graph._make = _make
+    _engine._tmake = _make
 
 
 _install()

@@ -114,8 +114,10 @@ def _saved_values(fn: Any) -> list[tuple[str, Any]]:
 
 
 def _unpack_quietly(v: Any) -> Any:
-    from .autograd.graph import SavedTensor
+    from .autograd.graph import SavedScalar, SavedTensor
 
+    if type(v) is SavedScalar:
+        return "(freed)" if v.freed else (v._data.shape, v._data.dtype)
     if type(v) is not SavedTensor:
         return v
     if v._hooks is not None:

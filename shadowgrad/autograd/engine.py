@@ -22,6 +22,8 @@ from .. import _grad_mode
 from .anomaly_mode import _STATE as _ANOMALY
 from .graph import AccumulateGrad, Node, VersionCounter, hook_name
 
+_tmake: Any = None  # _tensor._make, bound once _tensor is imported (it imports this package)
+
 _GM = _grad_mode.STATE
 
 
@@ -198,6 +200,11 @@ _FREE_BUFFER_REFS = 3
 # by the Tensor, the `data` local and getrefcount's argument.
 _FREE_TENSOR_REFS = 3
 _FREE_ARRAY_REFS = 3
+# Raw backward: references to a buffered array that nothing else holds, seen inside _sum_raw
+# (the caller's `old` local or buffer slot, the parameter, getrefcount's argument), and to a
+# gradient array inside _accumulate_raw (the caller's local, the parameter, getrefcount's).
+_FREE_RAW_BUFFER_REFS = 3
+_FREE_RAW_ACC_REFS = 3
 
 
 def _can_steal(grad: Any, data: np.ndarray) -> bool:
@@ -301,6 +308,81 @@ def _sum_to(g: Any, shape: tuple[int, ...], node: Node, i: int) -> Any:
     return sum_to_size(g, shape)
 
 
+def _wrap(g: Any, version: int = 0) -> Any:
+    """A raw gradient array as a Tensor (for hooks, nodes without raw formulas, results)."""
+    if g is None:
+        return None
+    t = _tmake(g if type(g) is np.ndarray else np.asarray(g))
+    if version:
+        t._vc = VersionCounter()
+        t._vc.v = version
+    return t
+
+
+def _unwrap(g: Any) -> Any:
+    return None if g is None else g._data
+
+
+def _sum_raw(old: np.ndarray, g: np.ndarray) -> tuple[np.ndarray, bool]:
+    """_buffer_sum for raw arrays: in place when nothing else holds `old` (see _buffer_sum)."""
+    if (
+        old.base is None
+        and old.flags.writeable
+        and old.shape == g.shape
+        and old.dtype == g.dtype
+        and sys.getrefcount(old) <= _FREE_RAW_BUFFER_REFS
+    ):
+        old += g
+        return old, True
+    return np.add(old, g), False
+
+
+def _accumulate_raw(node: AccumulateGrad, grad: np.ndarray, version: int) -> None:
+    """_accumulate for a raw gradient array (no create_graph, no hooks on the leaf)."""
+    var = node.variable
+    old = var._grad
+    if old is None:
+        if (
+            grad.base is None
+            and grad.flags.c_contiguous
+            and grad.flags.writeable
+            and sys.getrefcount(grad) <= _FREE_RAW_ACC_REFS
+        ):
+            var._grad = t = _tmake(grad)
+        else:
+            var._grad = t = _tmake(np.array(grad, order="C", copy=True))
+        if version:
+            t._vc = VersionCounter()
+            t._vc.v = version
+    elif old._rg:
+        old._data += grad
+        old._bump()
+    else:
+        with _grad_mode.no_grad():
+            old.add_(_tmake(grad))
+
+
+def _validate_raw(node: Node, outs: list[Any]) -> list[Any]:
+    """Raw gradients made 0-d arrays where a formula gave a numpy scalar (the Tensor path has
+    already reduced and cast them)."""
+    for i, g in enumerate(outs):
+        if g is not None and type(g) is not np.ndarray:
+            outs[i] = np.asarray(g)
+    return outs
+
+
+def fix_raw_grad(node: Node, i: int, g: Any, shape: tuple[int, ...], dt: Any) -> np.ndarray:
+    """A raw gradient summed to its input's shape and cast to its dtype (torch's
+    validate_outputs, on arrays; see _validate)."""
+    if type(g) is not np.ndarray:
+        g = np.asarray(g)
+    if g.shape != shape:
+        g = _sum_to(_tmake(g), shape, node, i)._data
+    if g.dtype != dt._np:
+        g = _tmake(g).to(dt)._data
+    return g
+
+
 def _check_nan(node: Node, outs: Any, in_grads: list[Any]) -> None:
     for i, g in enumerate(outs):
         if g is not None and g._data.dtype.kind in "fc" and np.isnan(g._data).any():
@@ -328,6 +410,10 @@ def run_backward(
             accumulated into any .grad).
         accumulate_into: for backward(inputs=...), the tensors whose .grad is filled; the walk
             is pruned to the nodes that lead to them.
+
+    See Note [Raw backward]: without create_graph (and outside forward AD) gradients travel as
+    bare arrays and become Tensors only where a hook, a capture or a node without raw formulas
+    needs one.
     """
     root_nodes = [e[0] for e in roots]
     deps = _collect(root_nodes)
@@ -354,15 +440,33 @@ def run_backward(
     else:
         capture_nodes = set()
 
+    # under forward AD a gradient may carry a tangent: Tensors summed out of place, so it stays
+    # paired
+    fw_active = _forward_ad_active()
+    raw = not create_graph and not fw_active and not _ANOMALY.enabled
+    sum_in_place = not fw_active
+    # raw mode: versions of buffered arrays that were summed in place (torch's in-place input
+    # buffer bumps the gradient's version; a leaf that keeps it shows that version)
+    bumped: dict[tuple[Node, int], int] = {}
     buffers: dict[Node, list[Any]] = {}
     heap: list[tuple[int, int, Node]] = []
-    # under forward AD a gradient may carry a tangent: sum out of place so it stays paired
-    sum_in_place = not _forward_ad_active()
     for (node, nr), g in zip(roots, grads, strict=True):
         buf = buffers.get(node)
         if buf is None:
             buf = buffers[node] = [None] * node.num_outputs
-        buf[nr] = g if buf[nr] is None else _buffer_sum(buf[nr], g, sum_in_place)
+        if raw:
+            if g._vc is not None and g._vc.v:
+                bumped[(node, nr)] = bumped.get((node, nr), 0) + g._vc.v
+            g = g._data
+            if buf[nr] is None:
+                buf[nr] = g
+            else:
+                buf[nr], inplace = _sum_raw(buf[nr], g)
+                if inplace:
+                    bumped[(node, nr)] = bumped.get((node, nr), 0) + 1
+        else:
+            buf[nr] = g if buf[nr] is None else _buffer_sum(buf[nr], g, sum_in_place)
+        g = None
         deps[node] -= 1
         if deps[node] == 0:
             heapq.heappush(heap, (-node._seq, next(_tie), node))
@@ -379,52 +483,54 @@ def run_backward(
     push = heapq.heappush
     tie = _tie
     try:
-        while heap:
-            node = pop(heap)[2]
-            in_grads = buffers.pop(node, None) or [None] * node.num_outputs
+        # `ready`: a node to run next without the heap (the only one ready while the heap is
+        # empty, so the heap would have picked it too)
+        ready: Node | None = None
+        while heap or ready is not None:
+            if ready is not None:
+                node = ready
+                ready = None
+            else:
+                node = pop(heap)[2]
+            in_grads = buffers.pop(node, None)
+            if in_grads is None:
+                in_grads = [None] * node.num_outputs
             if needed is not None and node not in needed:
                 _release_children(node, deps, buffers, heap, needed)
                 continue
-            is_acc = node._is_acc
-            if node._x is not None or is_acc:
-                _tensor_prehooks(node, in_grads)
-            if capture_nodes and node in capture_nodes:
-                if capture is not None:
-                    for nr in range(len(in_grads)):
-                        for i in captured.get((id(node), nr), ()):
-                            results[i] = in_grads[nr]
-                    if not _has_needed_child(node, needed):
-                        _release_children(node, deps, buffers, heap, None)
-                        continue
-                elif not is_acc and not _has_needed_child(node, needed):
-                    # a non-leaf input was made to retain its grad: its hook has filled .grad
-                    _release_children(node, deps, buffers, heap, None)
+            if raw and node._x is None and (not capture_nodes or node not in capture_nodes):
+                if node._raw_ok:
+                    # the hot path: an op node with raw formulas and no hooks
+                    if in_grads[0] is None:
+                        outs: Any = [None] * len(node._next)
+                    else:
+                        outs = node.apply_raw(in_grads)
+                        in_grads = None
+                elif node._is_acc and node.variable._x is None:
+                    g = in_grads[0]
+                    if g is not None:
+                        in_grads = None
+                        _accumulate_raw(node, g, bumped.pop((node, 0), 0) if bumped else 0)
+                        g = None
                     continue
-            if is_acc:
-                if capture is None and in_grads[0] is not None:
-                    x = node._x
-                    if x is not None and x.prehooks:
-                        in_grads = _node_prehooks(node, in_grads)
-                    _accumulate(node, in_grads[0], create_graph)  # type: ignore[arg-type]
-                    if x is not None and x.hooks:
-                        _node_posthooks(node, (), in_grads)
-                continue
-            x = node._x
-            if x is not None and x.prehooks:
-                in_grads = _node_prehooks(node, in_grads)
-            # identity tests only: list.count(None) would call Tensor.__eq__ on each gradient
-            if in_grads[0] is None if len(in_grads) == 1 else all(g is None for g in in_grads):
-                outs: Any = [None] * len(node._next)
+                else:
+                    outs = _run_node_raw(
+                        node, in_grads, bumped, capture, capture_nodes, captured, results,
+                        needed, create_graph, deps, buffers, heap,
+                    )  # fmt: skip
+                    if outs is None:
+                        continue
             else:
-                try:
-                    outs = node.apply(in_grads)
-                except Exception:
-                    if anomaly and node._trace is not None:
-                        _warn_trace(node)
-                    raise
-                outs = _validate(node, outs)
-            if x is not None and x.hooks:
-                outs = _node_posthooks(node, outs, in_grads)
+                if raw:
+                    in_grads = _wrap_all(node, in_grads, bumped)
+                outs = _run_node(
+                    node, in_grads, node._is_acc, capture, capture_nodes, captured, results,
+                    needed, create_graph, deps, buffers, heap,
+                )  # fmt: skip
+                if outs is None:
+                    continue
+                if raw:
+                    outs = [None if g is None else g._data for g in outs]
             if anomaly and _ANOMALY.check_nan:
                 try:
                     _check_nan(node, outs, in_grads)
@@ -436,10 +542,13 @@ def run_backward(
                 node.release()
             # hand each gradient on and drop our reference to it as we go, so that the input
             # buffer may add into a gradient nothing else holds (see _buffer_sum)
-            outs = list(outs)
-            for k, e in enumerate(node._next):
+            if type(outs) is not list:
+                outs = list(outs)
+            k = 0
+            for e in node._next:
                 g = outs[k]
                 outs[k] = None
+                k += 1
                 if e is None:
                     continue
                 nxt, nr = e
@@ -453,11 +562,27 @@ def run_backward(
                             buf[nr] = g
                     else:
                         old = buf[nr]
-                        buf[nr] = g if old is None else _buffer_sum(old, g, sum_in_place)
+                        if old is None:
+                            buf[nr] = g
+                        elif raw:
+                            buf[nr] = None
+                            buf[nr], inplace = _sum_raw(old, g)
+                            old = None
+                            if inplace:
+                                bumped[(nxt, nr)] = bumped.get((nxt, nr), 0) + 1
+                        else:
+                            buf[nr] = _buffer_sum(old, g, sum_in_place)
+                        old = None
                 c = deps[nxt] - 1
                 deps[nxt] = c
                 if c == 0:
-                    push(heap, (-nxt._seq, next(tie), nxt))
+                    if ready is None and not heap:
+                        ready = nxt
+                    else:
+                        if ready is not None:
+                            push(heap, (-ready._seq, next(tie), ready))
+                            ready = None
+                        push(heap, (-nxt._seq, next(tie), nxt))
             # drop our references to the gradients handed on, so that a leaf can keep a
             # fresh gradient without a copy (see _can_steal)
             outs = g = None
@@ -468,7 +593,84 @@ def run_backward(
         errstate.__exit__(None, None, None)
         _GM.grad = prev_grad
         _RUN.callbacks = prev_callbacks
+    if capture is not None and raw:
+        return [_wrap(g) if type(g) is np.ndarray else g for g in results]
     return results if capture is not None else None
+
+
+def _wrap_all(node: Node, in_grads: list[Any], bumped: dict[tuple[Node, int], int]) -> list[Any]:
+    if not bumped:
+        return [_wrap(g) for g in in_grads]
+    return [_wrap(g, bumped.pop((node, k), 0)) for k, g in enumerate(in_grads)]
+
+
+def _run_node_raw(node: Node, in_grads: list[Any], bumped: Any, *rest: Any) -> Any:
+    """A node without raw formulas in raw mode: wrap, run with Tensors, unwrap."""
+    outs = _run_node(node, _wrap_all(node, in_grads, bumped), node._is_acc, *rest)
+    if outs is None:
+        return None
+    outs = _validate_raw(node, [None if g is None else g._data for g in outs])
+    return outs
+
+
+def _run_node(
+    node: Node,
+    in_grads: list[Any],
+    is_acc: bool,
+    capture: Any,
+    capture_nodes: Any,
+    captured: Any,
+    results: list[Any],
+    needed: Any,
+    create_graph: bool,
+    deps: Any,
+    buffers: Any,
+    heap: Any,
+) -> Any:
+    """One node with Tensor gradients: hooks, captures, accumulation and apply.
+
+    Returns the node's output gradients, or None when nothing is handed on (a leaf, a capture
+    that ends the walk here).
+    """
+    if node._x is not None or is_acc:
+        _tensor_prehooks(node, in_grads)
+    if capture_nodes and node in capture_nodes:
+        if capture is not None:
+            for nr in range(len(in_grads)):
+                for i in captured.get((id(node), nr), ()):
+                    results[i] = in_grads[nr]
+            if not _has_needed_child(node, needed):
+                _release_children(node, deps, buffers, heap, None)
+                return None
+        elif not is_acc and not _has_needed_child(node, needed):
+            # a non-leaf input was made to retain its grad: its hook has filled .grad
+            _release_children(node, deps, buffers, heap, None)
+            return None
+    x = node._x
+    if is_acc:
+        if capture is None and in_grads[0] is not None:
+            if x is not None and x.prehooks:
+                in_grads = _node_prehooks(node, in_grads)
+            _accumulate(node, in_grads[0], create_graph)  # type: ignore[arg-type]
+            if x is not None and x.hooks:
+                _node_posthooks(node, (), in_grads)
+        return None
+    if x is not None and x.prehooks:
+        in_grads = _node_prehooks(node, in_grads)
+    # identity tests only: list.count(None) would call Tensor.__eq__ on each gradient
+    if in_grads[0] is None if len(in_grads) == 1 else all(g is None for g in in_grads):
+        outs: Any = [None] * len(node._next)
+    else:
+        try:
+            outs = node.apply(in_grads)
+        except Exception:
+            if _ANOMALY.enabled and node._trace is not None:
+                _warn_trace(node)
+            raise
+        outs = _validate(node, outs)
+    if x is not None and x.hooks:
+        outs = _node_posthooks(node, outs, in_grads)
+    return outs
 
 
 def _has_needed_child(node: Node, needed: set[Node] | None) -> bool:

@@ -17,6 +17,7 @@ __all__ = [
     "GradientEdge",
     "Node",
     "RemovableHandle",
+    "SavedScalar",
     "SavedTensor",
     "disable_saved_tensors_hooks",
     "get_gradient_edge",
@@ -128,6 +129,9 @@ class Node:
     # Name reported by name(); C++-only nodes carry torch's namespace prefix.
     _cpp_name: str | None = None
     _is_acc = False
+    # the engine calls apply_raw(arrays) instead of apply(tensors) when this is set (see
+    # Note [Raw backward] in engine.py)
+    _raw_ok = False
 
     def __init__(self, next_edges: tuple[Any, ...] = ()) -> None:
         self._next = next_edges
@@ -190,10 +194,9 @@ class Node:
         return h
 
     # --- execution -----------------------------------------------------------------------
-    @property
-    def num_outputs(self) -> int:
-        """How many gradients this node receives (forward outputs)."""
-        return 1
+    # How many gradients this node receives (forward outputs); a class attribute, as the engine
+    # reads it for every node (subclasses with several outputs override it with a property).
+    num_outputs = 1
 
     def apply(self, grads: list[Any]) -> tuple[Any, ...]:
         raise NotImplementedError
@@ -312,6 +315,18 @@ class SavedTensor:
             )
         return t
 
+    def unpack_raw(self, node: Node | None) -> Any:
+        """The saved array itself, after the same checks as unpack (raw backward)."""
+        if self._hooks is None and self._vc.v == self._version:
+            data = (
+                self._data
+                if self._is_output
+                else (self._tensor._data if self._tensor is not None else None)
+            )
+            if data is not None:
+                return data
+        return self.unpack(node)._data
+
     def _unpack_hooked(self) -> Any:
         from .._tensor import Tensor
 
@@ -350,6 +365,41 @@ class SavedTensor:
         self._hooks = (pack(t), unpack)
         self._tensor = None
         self._data = None
+
+
+class SavedScalar:
+    """A Python number an op saved for backward, as a 0-d array of the op's dtype.
+
+    torch saves a wrapped number like any tensor; no one else can hold or modify it, so it needs
+    no version check, and the Tensor is made only if a formula unpacks it under create_graph.
+    """
+
+    __slots__ = ("_data",)
+    _hooks = None
+    _tensor = None
+    _is_output = False
+
+    def __init__(self, data: Any) -> None:
+        self._data = data
+
+    def unpack(self, node: Node | None) -> Any:
+        data = self._data
+        if data is None:
+            raise RuntimeError(SECOND_TIME)
+        return _make(data)
+
+    def unpack_raw(self, node: Node | None) -> Any:
+        data = self._data
+        if data is None:
+            raise RuntimeError(SECOND_TIME)
+        return data
+
+    def release(self) -> None:
+        self._data = None
+
+    @property
+    def freed(self) -> bool:
+        return self._data is None
 
 
 def _modified_message(data: Any, nr: int, grad_fn: Node | None, cur: int, saved: Any) -> str:

@@ -26,6 +26,7 @@ _add = defop(
     lambda self, other, alpha: np.add(self, other) if alpha == 1 else self + alpha * other,
     self=lambda grad: grad,
     other=lambda grad, alpha: grad if alpha == 1 else grad * alpha,
+    raw=True,
 )
 _sub = defop(
     "sub.Tensor",
@@ -33,6 +34,7 @@ _sub = defop(
     lambda self, other, alpha: np.subtract(self, other) if alpha == 1 else self - alpha * other,
     self=lambda grad: grad,
     other=lambda grad, alpha: -grad if alpha == 1 else grad * -alpha,
+    raw=True,
 )
 _rsub = defop(
     "rsub.Scalar",
@@ -40,6 +42,7 @@ _rsub = defop(
     lambda self, other, alpha: np.subtract(other, self) if alpha == 1 else other - alpha * self,
     nondiff=("other",),
     self=lambda grad, alpha: -grad if alpha == 1 else grad * -alpha,
+    raw=True,
 )
 _rsub_tensor = defop(
     "rsub.Tensor",
@@ -47,6 +50,7 @@ _rsub_tensor = defop(
     lambda self, other, alpha: np.subtract(other, self) if alpha == 1 else other - alpha * self,
     self=lambda grad, alpha: -grad if alpha == 1 else grad * -alpha,
     other=lambda grad: grad,
+    raw=True,
 )
 _mul = defop(
     "mul.Tensor",
@@ -54,6 +58,7 @@ _mul = defop(
     lambda self, other: np.multiply(self, other),
     self=lambda grad, other: grad * other,
     other=lambda grad, self: grad * self,
+    raw=True,
 )
 _div = defop(
     "div.Tensor",
@@ -63,6 +68,7 @@ _div = defop(
     self=lambda grad, other: grad / other,
     # torch's div_tensor_other_backward: -grad * ((self / other) / other), inf at other == 0
     other=lambda grad, self, other: -grad * ((self / other) / other),
+    raw=True,
 )
 # x ** scalar: the exponent is a saved Python number; x**0 has grad 0 everywhere (torch).
 _pow_scalar = defop(
@@ -254,7 +260,12 @@ def _out(result: Tensor, out: Tensor | None, name: str) -> Tensor:
 # --- unary math ---------------------------------------------------------------------------
 
 neg = defop(
-    "neg", "NegBackward0", lambda self: np.negative(self), dtype="keep", self=lambda grad: -grad
+    "neg",
+    "NegBackward0",
+    lambda self: np.negative(self),
+    dtype="keep",
+    self=lambda grad: -grad,
+    raw=True,
 )
 exp = defop(
     "exp",
@@ -262,6 +273,7 @@ exp = defop(
     lambda self: np.exp(self),
     dtype="float",
     self=lambda grad, result: grad * result,
+    raw=True,
 )
 log = defop(
     "log",
@@ -269,6 +281,7 @@ log = defop(
     lambda self: np.log(self),
     dtype="float",
     self=lambda grad, self: grad / self,
+    raw=True,
 )
 reciprocal = defop(
     "reciprocal",
@@ -276,6 +289,7 @@ reciprocal = defop(
     lambda self: np.reciprocal(self),
     dtype="float",
     self=lambda grad, result: -grad * (result * result),
+    raw=True,
 )
 tanh = defop(
     "tanh",
@@ -283,6 +297,7 @@ tanh = defop(
     lambda self: np.tanh(self),
     dtype="float",
     self=lambda grad, result: _tanh_backward(grad, result),
+    raw={"self": lambda grad, result: grad * (1 - result * result)},
 )
 sigmoid = defop(
     "sigmoid",
@@ -290,6 +305,7 @@ sigmoid = defop(
     lambda self: _np_sigmoid(self),
     dtype="float",
     self=lambda grad, result: _sigmoid_backward(grad, result),
+    raw={"self": lambda grad, result: grad * (result * (1 - result))},
 )
 # relu: grad is zeroed where result <= 0 (so 0 at 0, and 1 at NaN, as torch's threshold_backward)
 relu = defop(
@@ -298,6 +314,7 @@ relu = defop(
     lambda self: np.maximum(self, 0, dtype=self.dtype) if self.dtype != np.bool_ else self,
     dtype="keep",
     self=lambda grad, result: _threshold_backward(grad, result, 0),
+    raw={"self": lambda grad, result: _np_threshold_backward(grad, result, 0)},
 )
 
 _tanh_bw = defop(

@@ -24,8 +24,10 @@ from .. import _grad_mode
 from .._tensor import Tensor, _make
 from ..autograd import forward_ad as _fwad
 from ..autograd.anomaly_mode import _STATE as _ANOMALY
+from ..autograd.engine import fix_raw_grad as _fix_raw
 from ..autograd.explain import forward_trace
-from ..autograd.graph import Node, SavedTensor, VersionCounter, _seq
+from ..autograd.graph import Node, SavedScalar, SavedTensor, VersionCounter, _seq
+from ..autograd.saved_hooks import _STATE as _SAVED_HOOKS
 
 _GM = _grad_mode.STATE
 # Forward AD: `_FW.active` is True only inside a dual level; then each op's outputs get their
@@ -73,15 +75,58 @@ class OpNode(Node):
                     args.append(g)
                 else:
                     v = saved[n]  # type: ignore[index]
-                    args.append(v.unpack(self) if type(v) is SavedTensor else v)
+                    tv = type(v)
+                    args.append(v.unpack(self) if tv is SavedTensor or tv is SavedScalar else v)
             out.append(fn(*args))
         return tuple(out)
+
+    def apply_raw(self, grads: list[Any]) -> list[Any]:
+        """apply on bare arrays, with the op's raw formulas (see Note [Raw backward]).
+
+        Each gradient comes back validated: summed to its input's shape, in its input's dtype.
+        """
+        op = self._op
+        saved = self._saved
+        meta = self._in_meta
+        g = grads[0]
+        # promoting ops computed in one dtype, the gradient's: saved inputs are cast to it,
+        # as the Tensor formula's own promotion would
+        cdt = g.dtype if op.raw_cast else None
+        out = []
+        k = 0
+        for e, (fn, names) in zip(self._next, op.raw_formulas, strict=True):
+            if e is None:
+                out.append(None)
+                k += 1
+                continue
+            args = []
+            for n in names:
+                if n == "grad":
+                    args.append(g)
+                else:
+                    v = saved[n]  # type: ignore[index]
+                    tv = type(v)
+                    if tv is SavedTensor:
+                        v = v.unpack_raw(self)
+                        if cdt is not None and v.dtype != cdt:
+                            v = v.astype(cdt)
+                    elif tv is SavedScalar:
+                        v = v.unpack_raw(self)
+                    args.append(v)
+            r = fn(*args)
+            shape, dt = meta[k]  # type: ignore[index]
+            if type(r) is not _ndarray or r.shape != shape or r.dtype != dt._np:
+                r = _fix_raw(self, k, r, shape, dt)
+            out.append(r)
+            k += 1
+        return out
 
     def release(self) -> None:
         saved = self._saved
         if saved:
             for v in saved.values():
-                if type(v) is SavedTensor:
+                tv = type(v)
+                if tv is SavedTensor or tv is SavedScalar:
                     v.release()
 
     def __getattr__(self, name: str) -> Any:
@@ -90,7 +135,8 @@ class OpNode(Node):
             saved = object.__getattribute__(self, "_saved") or {}
             if key in saved:
                 v = saved[key]
-                return v.unpack(self) if type(v) is SavedTensor else v
+                tv = type(v)
+                return v.unpack(self) if tv is SavedTensor or tv is SavedScalar else v
         if name.startswith("_raw_saved_"):
             saved = object.__getattribute__(self, "_saved") or {}
             v = saved.get(name[11:])
@@ -135,6 +181,7 @@ class OpDef:
         n_outputs: int,
         diff_outputs: tuple[int, ...] | None,
         multi_view: str | None,
+        raw: Any = None,
     ) -> None:
         self.name = name
         self.grad_fn = grad_fn
@@ -174,12 +221,43 @@ class OpDef:
         # (bit, arg index) for each differentiable input: the bit is set in a call's mask when
         # that input requires grad
         self.diff_bits = tuple((1 << k, i) for k, i in enumerate(self.diff_idx))
+        self.raw_formulas = self._raw_formulas(raw, formulas)
+        # saved inputs of a promoting op are cast to the gradient's dtype in raw backward
+        self.raw_cast = dtype != "keep"
         if grad_fn in NODE_NAMES and NODE_NAMES[grad_fn] != name:
             raise TypeError(f"{name}: grad_fn {grad_fn} already used by {NODE_NAMES[grad_fn]}")
         NODE_NAMES[grad_fn] = name
         self.node_cls: type[OpNode] = type(
-            grad_fn, (OpNode,), {"__slots__": (), "_op": self, "__module__": "builtins"}
+            grad_fn,
+            (OpNode,),
+            {
+                "__slots__": (),
+                "_op": self,
+                "__module__": "builtins",
+                "_raw_ok": self.raw_formulas is not None,
+                **({"num_outputs": 1} if n_outputs == 1 else {}),
+            },
         )
+
+    def _raw_formulas(
+        self, raw: Any, formulas: dict[str, Callable[..., Any]]
+    ) -> tuple[tuple[Callable[..., Any], tuple[str, ...]], ...] | None:
+        """The formulas on bare arrays: all of them, or None (the engine then uses Tensors)."""
+        if raw is None or raw is False or self.n_outputs != 1:
+            return None
+        out = []
+        for p in self.params:
+            if p not in formulas:
+                continue
+            fn = formulas[p] if raw is True else raw.get(p)
+            if fn is None:
+                return None
+            names = tuple(inspect.signature(fn).parameters)
+            for n in names:
+                if n not in self.params and n != "grad" and not _is_result(n):
+                    raise TypeError(f"{self.name}: the raw formula for '{p}' reads '{n}'")
+            out.append((fn, names))
+        return tuple(out)
 
     def to_save(self, mask: int) -> tuple[tuple[str, int, int], ...]:
         """The save plan for a call: (name, kind, arg index), kind 0 tensor, 1 attr, 2 result."""
@@ -216,6 +294,7 @@ def defop(
     multi_view: str | None = None,
     jvp: Callable[..., Any] | None = None,
     broadcast_order: tuple[int, ...] | None = None,
+    raw: bool | dict[str, Callable[..., Any]] | None = None,
     **formulas: Callable[..., Any],
 ) -> Callable[..., Any]:
     """Declare an op; returns the callable that runs it (positional args in forward order).
@@ -231,9 +310,25 @@ def defop(
             `<name>_t` (the tangent of input `<name>`, None when it has none); it returns the
             output tangent. Without one (and without an entry in `forward_ad.JVP_RULES`), forward
             AD uses the VJP of the VJP.
+        raw: the formulas on bare numpy arrays, for backward without create_graph (see Note
+            [Raw backward] in autograd/engine.py): True when the formulas themselves work on
+            arrays (arithmetic operators only), or a dict of numpy formulas per input, named
+            like the formulas. Saved inputs arrive cast to the gradient's dtype (unless
+            dtype="keep"), Python numbers as 0-d arrays of that dtype. Without it (or when one
+            input lacks a raw formula) the engine wraps the arrays and runs the formulas.
     """
     op = OpDef(
-        name, grad_fn, forward, formulas, nondiff, dtype, view, n_outputs, diff_outputs, multi_view
+        name,
+        grad_fn,
+        forward,
+        formulas,
+        nondiff,
+        dtype,
+        view,
+        n_outputs,
+        diff_outputs,
+        multi_view,
+        raw,
     )
     REGISTRY[name] = op
     op.jvp = jvp
@@ -404,7 +499,8 @@ def _record(
                     saved[n] = None
                 else:
                     arr = arrays[i] if arrays is not None else np.asarray(a, cdt)
-                    saved[n] = SavedTensor(_make(arr))
+                    # a Python number: no version to check (pack hooks still see a tensor)
+                    saved[n] = SavedTensor(_make(arr)) if _SAVED_HOOKS.stack else SavedScalar(arr)
             elif kind == 1:
                 saved[n] = args[i]
         if not single:
