@@ -150,7 +150,7 @@ digraph {
 	s3 -> n2 [dir=none]
 	s4 [label="mat2\\n(4, 2) float32" fillcolor=orange]
 	s4 -> n2 [dir=none]
-	n2 [label="AddmmBackward0\\nalpha: 1\\nbeta: 1"]
+	n2 [label="AddmmBackward0\\nalpha: 1\\nbeta: 1\\nmat1_sym_strides: (4, 1)\\nmat2_sym_strides: (1, 4)"]
 	n3 -> n2
 	n4 -> n2
 	n5 -> n2
@@ -163,7 +163,7 @@ digraph {
 	n6 -> n4
 	s6 [label="mat1\\n(5, 3) float32" fillcolor=orange]
 	s6 -> n6 [dir=none]
-	n6 [label="AddmmBackward0\\nalpha: 1\\nbeta: 1"]
+	n6 [label="AddmmBackward0\\nalpha: 1\\nbeta: 1\\nmat2_sym_strides: (1, 3)"]
 	n7 -> n6
 	n8 -> n6
 	n7 [label="AccumulateGrad"]

@@ -205,6 +205,9 @@ _FREE_ARRAY_REFS = 3
 # gradient array inside _accumulate_raw (the caller's local, the parameter, getrefcount's).
 _FREE_RAW_BUFFER_REFS = 3
 _FREE_RAW_ACC_REFS = 3
+# ... and to the base of a gradient view inside _accumulate_raw (the view, the `b` local and
+# getrefcount's argument)
+_FREE_RAW_BASE_REFS = 3
 
 
 def _can_steal(grad: Any, data: np.ndarray) -> bool:
@@ -342,6 +345,21 @@ def _accumulate_raw(node: AccumulateGrad, grad: np.ndarray, version: int) -> Non
     var = node.variable
     old = var._grad
     if old is None:
+        b = grad.base
+        if (
+            b is not None
+            and type(b) is np.ndarray
+            and b.base is None
+            and b.shape == grad.shape
+            and b.dtype == grad.dtype
+            and grad.flags.c_contiguous
+            and b.flags.c_contiguous
+            and sys.getrefcount(b) <= _FREE_RAW_BASE_REFS
+        ):
+            # a contiguous view of a whole array nothing else holds (a gradient transposed
+            # twice, as mm's layout rule makes for a Linear's weight): keep that array
+            grad = b
+        b = None
         if (
             grad.base is None
             and grad.flags.c_contiguous

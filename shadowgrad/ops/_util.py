@@ -28,3 +28,13 @@ def wrap_dims(dim: Any, ndim: int) -> tuple[int, ...]:
 
 def shape_str(shape: tuple[int, ...]) -> str:
     return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
+def expand_array(a: Any, size: Any) -> Any:
+    """`a` expanded to `size` as torch's expand aliases it: a writable view when nothing is
+    repeated, else a read-only broadcast view (writing into it is torch's overlap error)."""
+    import numpy as np
+
+    if a.size == int(np.prod(size)):
+        return a.reshape(size)
+    return np.broadcast_to(a, size)

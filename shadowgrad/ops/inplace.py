@@ -85,6 +85,12 @@ def _write_uniform(view: np.ndarray, value: Any) -> bool:
     return True
 
 
+# Out-of-place ops whose in-place form, with grad off, can write straight into the tensor's
+# memory (an optimizer's `p.add_(g, alpha=-lr)`): fn -> into(self, args, kwargs), which returns
+# False to let the general path (compute, then copy in) handle the call.
+NOGRAD_INTO: dict[Callable[..., Tensor], Callable[..., bool]] = {}
+
+
 def apply_inplace(fn: Callable[..., Tensor], self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     """Run `fn(self, *args)` and store the result in self, recording the op like torch."""
     if self._inf and not _INFERENCE.inference:
@@ -93,6 +99,10 @@ def apply_inplace(fn: Callable[..., Tensor], self: Tensor, *args: Any, **kwargs:
             write(self, fn(self, *args, **kwargs)._data)
     self._check_inplace()
     if not _GM.grad:
+        fast = NOGRAD_INTO.get(fn)
+        if fast is not None and not _FW.active and fast(self, args, kwargs):
+            self._bump()
+            return self
         r = fn(self, *args, **kwargs)
         write(self, r._data, fn in _FILLS)
         self._bump()

@@ -24,8 +24,12 @@ mm_op = defop(
     "mm",
     "MmBackward0",
     lambda self, mat2: np.matmul(self, mat2),
-    self=lambda grad, mat2: grad.mm(mat2.t()),
-    mat2=lambda grad, self: self.t().mm(grad),
+    self=lambda grad, mat2, self_sym_strides: _mm_mat1_grad(grad, mat2, self_sym_strides, 1),
+    mat2=lambda grad, self, mat2_sym_strides: _mm_mat2_grad(grad, self, mat2_sym_strides, 1),
+    raw={
+        "self": lambda grad, mat2, self_sym_strides: _mm_mat1_raw(grad, mat2, self_sym_strides, 1),
+        "mat2": lambda grad, self, mat2_sym_strides: _mm_mat2_raw(grad, self, mat2_sym_strides, 1),
+    },
 )
 mv_op = defop(
     "mv",
@@ -282,6 +286,38 @@ def _triu(t: Tensor, k: int = 0) -> Tensor:
     return t * _make(1 - np.tri(m, n, k - 1, dtype=t._data.dtype))
 
 
+def _col_major(strides: tuple[int, ...], rows: int) -> bool:
+    """torch's test in mm_mat1_backward/mm_mat2_backward: an input stored column by column."""
+    return strides[0] == 1 and strides[1] == rows
+
+
+# torch's mm_mat1_backward / mm_mat2_backward: a gradient comes out in its input's layout, so a
+# column-major input (a Linear's weight.t()) gets a gradient whose transpose is contiguous, and
+# the weight keeps it without a copy. The raw forms are the same products on arrays.
+def _mm_mat1_grad(grad: Tensor, mat2: Tensor, strides: Any, alpha: Any) -> Tensor:
+    if _col_major(strides, grad.shape[0]):
+        return _scale(mat2.mm(grad.t()).t(), alpha)
+    return _scale(grad.mm(mat2.t()), alpha)
+
+
+def _mm_mat2_grad(grad: Tensor, mat1: Tensor, strides: Any, alpha: Any) -> Tensor:
+    if _col_major(strides, mat1.shape[1]):
+        return _scale(grad.t().mm(mat1).t(), alpha)
+    return _scale(mat1.t().mm(grad), alpha)
+
+
+def _mm_mat1_raw(grad: np.ndarray, mat2: np.ndarray, strides: Any, alpha: Any) -> np.ndarray:
+    if _col_major(strides, grad.shape[0]):
+        return _scale(np.matmul(mat2, grad.T).T, alpha)
+    return _scale(np.matmul(grad, mat2.T), alpha)
+
+
+def _mm_mat2_raw(grad: np.ndarray, mat1: np.ndarray, strides: Any, alpha: Any) -> np.ndarray:
+    if _col_major(strides, mat1.shape[1]):
+        return _scale(np.matmul(grad.T, mat1).T, alpha)
+    return _scale(np.matmul(mat1.T, grad), alpha)
+
+
 def _scale(grad: Tensor, s: Any) -> Tensor:
     # torch's maybe_multiply: a factor of 1 leaves the gradient untouched
     return grad if s == 1 else grad * s
@@ -330,8 +366,21 @@ _addmm = defop(
     "AddmmBackward0",
     _addmm_fwd,
     self=lambda grad, beta: _scale(grad, beta),
-    mat1=lambda grad, mat2, alpha: _scale(grad.mm(mat2.t()), alpha),
-    mat2=lambda grad, mat1, alpha: _scale(mat1.t().mm(grad), alpha),
+    mat1=lambda grad, mat2, alpha, mat1_sym_strides: _mm_mat1_grad(
+        grad, mat2, mat1_sym_strides, alpha
+    ),
+    mat2=lambda grad, mat1, alpha, mat2_sym_strides: _mm_mat2_grad(
+        grad, mat1, mat2_sym_strides, alpha
+    ),
+    raw={
+        "self": lambda grad, beta: _scale(grad, beta),
+        "mat1": lambda grad, mat2, alpha, mat1_sym_strides: _mm_mat1_raw(
+            grad, mat2, mat1_sym_strides, alpha
+        ),
+        "mat2": lambda grad, mat1, alpha, mat2_sym_strides: _mm_mat2_raw(
+            grad, mat1, mat2_sym_strides, alpha
+        ),
+    },
 )
 _addmv = defop(
     "addmv",

@@ -478,6 +478,15 @@ softmax_op = defop(
     lambda self, dim: _np_softmax(self, dim, False),
     dtype="keep",
     self=lambda grad, result, dim: result * (grad - _sum_keep(grad * result, dim)),
+    raw={
+        "self": lambda grad, result, dim: (
+            result
+            * (
+                grad
+                - (grad * result if grad.ndim == 0 else (grad * result).sum(dim, keepdims=True))
+            )
+        )
+    },
 )
 log_softmax_op = defop(
     "_log_softmax",
@@ -485,6 +494,11 @@ log_softmax_op = defop(
     lambda self, dim: _np_softmax(self, dim, True),
     dtype="keep",
     self=lambda grad, result, dim: grad - P.exp(result) * _sum_keep(grad, dim),
+    raw={
+        "self": lambda grad, result, dim: (
+            grad - np.exp(result) * (grad if grad.ndim == 0 else grad.sum(dim, keepdims=True))
+        )
+    },
 )
 
 
@@ -1430,6 +1444,13 @@ def _nll_self(grad, self, target, weight, reduction, ignore_index):
     return _dep(coef * grad, self)
 
 
+def _nll_self_raw(grad, self, target, weight, reduction, ignore_index):
+    coef = nll_coef(self.shape, target, weight, ignore_index, reduction).astype(self.dtype)
+    if reduction == 0 and self.ndim >= 2:
+        grad = np.expand_dims(grad, 1)
+    return coef * grad
+
+
 nll_loss_op = defop(
     "nll_loss",
     "NllLossBackward0",
@@ -1437,6 +1458,7 @@ nll_loss_op = defop(
     dtype="keep",
     nondiff=("target", "weight"),
     self=_nll_self,
+    raw={"self": _nll_self_raw},
 )
 nll_loss2d_op = defop(
     "nll_loss2d",

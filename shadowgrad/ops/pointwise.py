@@ -1559,9 +1559,10 @@ _INPLACE_NAMES = (
 
 
 def _more_methods() -> dict[str, Any]:
-    from .inplace import make_inplace, make_iop
+    from .inplace import NOGRAD_INTO, make_inplace, make_iop
 
     m: dict[str, Any] = {**_UNARY, **_MORE}
+    NOGRAD_INTO[add] = _add_into
     for alias, name in _ALIASES.items():
         m[alias] = m[name]
     inplace = {name + "_": make_inplace(m[name]) for name in _INPLACE_NAMES}
@@ -1864,6 +1865,23 @@ def _neg_method(self: Tensor) -> Tensor:
             "invert a mask, use the `~` or `logical_not()` operator instead."
         )
     return neg(self)
+
+
+def _add_into(self: Tensor, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    """`self.add_(other, alpha=a)` with grad off, computed into self's memory (no copy back):
+    the same float operations as `add`, for a same-shape, same-dtype float tensor."""
+    if len(args) != 1 or (kwargs and (len(kwargs) != 1 or "alpha" not in kwargs)):
+        return False
+    other = args[0]
+    alpha = kwargs.get("alpha", 1)
+    if not isinstance(other, Tensor) or type(alpha) not in (int, float):
+        return False
+    d = self._data
+    o = other._data
+    if o.dtype != d.dtype or o.shape != d.shape or d.dtype.kind != "f" or not d.flags.writeable:
+        return False
+    np.add(d, o if alpha == 1 else np.multiply(o, alpha), out=d)
+    return True
 
 
 # The hottest operators call their op directly (one Python frame): torch's operand types are

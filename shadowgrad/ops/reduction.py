@@ -18,7 +18,7 @@ import numpy as np
 from .. import _dtype as D
 from .. import _grad_mode
 from .._tensor import Tensor, _make
-from ._util import wrap_dim, wrap_dims
+from ._util import expand_array, wrap_dim, wrap_dims
 from .registry import defop
 
 _GM = _grad_mode.STATE
@@ -48,6 +48,16 @@ def _restore_dims(
 ) -> Tensor:
     """Bring a reduced gradient back to the input's rank, then broadcast it."""
     return _unsq(grad, dims, keepdim).expand(shape)
+
+
+def _restore_dims_raw(
+    grad: np.ndarray, shape: tuple[int, ...], dims: tuple[int, ...], keepdim: bool
+) -> np.ndarray:
+    """_restore_dims on arrays (raw backward)."""
+    if not keepdim and dims:
+        n = len(shape)
+        grad = np.expand_dims(grad, tuple(sorted(d % n for d in dims)))
+    return expand_array(grad, shape)
 
 
 def _reduced_shape(shape: tuple[int, ...], axes: tuple[int, ...], keepdim: bool) -> list[int]:
@@ -167,6 +177,7 @@ _sum_all = defop(
     _sum_all_fwd,
     dtype="keep",
     self=lambda grad, self_sym_sizes: grad.expand(self_sym_sizes),
+    raw={"self": lambda grad, self_sym_sizes: expand_array(grad, self_sym_sizes)},
 )
 
 
@@ -184,6 +195,11 @@ _sum_dim = defop(
     self=lambda grad, dim, keepdim, self_sym_sizes: _restore_dims(
         grad, self_sym_sizes, dim, keepdim
     ),
+    raw={
+        "self": lambda grad, dim, keepdim, self_sym_sizes: _restore_dims_raw(
+            grad, self_sym_sizes, dim, keepdim
+        )
+    },
 )
 
 
@@ -197,6 +213,11 @@ _mean_all = defop(
     _mean_all_fwd,
     dtype="keep",
     self=lambda grad, self_sym_sizes, self_sym_numel: grad.expand(self_sym_sizes) / self_sym_numel,
+    raw={
+        "self": lambda grad, self_sym_sizes, self_sym_numel: (
+            expand_array(grad, self_sym_sizes) / self_sym_numel
+        )
+    },
 )
 
 
@@ -216,6 +237,11 @@ _mean_dim = defop(
     self=lambda grad, dim, keepdim, self_sym_sizes, count: (
         _restore_dims(grad, self_sym_sizes, dim, keepdim) / count
     ),
+    raw={
+        "self": lambda grad, dim, keepdim, self_sym_sizes, count: (
+            _restore_dims_raw(grad, self_sym_sizes, dim, keepdim) / count
+        )
+    },
 )
 
 

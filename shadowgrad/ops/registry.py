@@ -161,6 +161,11 @@ def _materialize(grads: list[Any], out_meta: Any) -> list[Any]:
     return out
 
 
+def _strides_of(name: str) -> str | None:
+    """`mat2_sym_strides` -> `mat2`: a formula reading an input's strides at forward time."""
+    return name[:-12] if name.endswith("_sym_strides") else None
+
+
 def _is_result(name: str) -> bool:
     """`result` is the forward's output; `result1`, `result2`, ... its further outputs."""
     return name == "result" or (name.startswith("result") and name[6:].isdigit())
@@ -197,6 +202,7 @@ class OpDef:
         self.diff_idx = tuple(i for i, p in enumerate(params) if p in formulas)
         self.tensor_idx = tuple(i for i, p in enumerate(params) if p in formulas or p in nondiff)
         self.formulas = []
+        self.formulas_by_input: list[tuple[str, tuple[str, ...]]] = []
         for p in params:
             if p not in formulas:
                 continue
@@ -204,12 +210,19 @@ class OpDef:
             names = tuple(inspect.signature(fn).parameters)
             grad_name = "grad" if n_outputs == 1 else "grads"
             for n in names:
-                if n not in params and n != grad_name and not _is_result(n):
+                if (
+                    n not in params
+                    and n != grad_name
+                    and not _is_result(n)
+                    and _strides_of(n) not in params
+                ):
                     raise TypeError(
                         f"{name}: the formula for '{p}' reads '{n}', which is neither a forward "
-                        f"parameter, '{grad_name}' nor 'result' ('result1', ... for more outputs)"
+                        f"parameter, '{grad_name}', 'result' ('result1', ... for more outputs) "
+                        "nor '<parameter>_sym_strides'"
                     )
             self.formulas.append((fn, names))
+            self.formulas_by_input.append((p, names))
         self.dtype = dtype
         self.view = view
         self.n_outputs = n_outputs
@@ -253,14 +266,20 @@ class OpDef:
             if fn is None:
                 return None
             names = tuple(inspect.signature(fn).parameters)
+            tensor_names = dict(self.formulas_by_input)[p]
             for n in names:
-                if n not in self.params and n != "grad" and not _is_result(n):
-                    raise TypeError(f"{self.name}: the raw formula for '{p}' reads '{n}'")
+                if n != "grad" and n not in tensor_names:
+                    # the save plan comes from the Tensor formulas: both forms read the same
+                    raise TypeError(
+                        f"{self.name}: the raw formula for '{p}' reads '{n}', which the Tensor "
+                        "formula does not"
+                    )
             out.append((fn, names))
         return tuple(out)
 
     def to_save(self, mask: int) -> tuple[tuple[str, int, int], ...]:
-        """The save plan for a call: (name, kind, arg index), kind 0 tensor, 1 attr, 2 result."""
+        """The save plan for a call: (name, kind, arg index), kind 0 tensor, 1 attr, 2 result,
+        3 an input's strides (torch's `self.sym_strides()`: in elements)."""
         r = self._save_cache.get(mask)
         if r is None:
             names: list[str] = []
@@ -271,6 +290,8 @@ class OpDef:
             for n in names:
                 if _is_result(n):
                     plan.append((n, 2, int(n[6:] or 0)))
+                elif n not in self.params:  # <input>_sym_strides: strides in elements
+                    plan.append((n, 3, self.params.index(_strides_of(n))))
                 else:
                     i = self.params.index(n)
                     plan.append((n, 0 if i in self.tensor_idx else 1, i))
@@ -503,6 +524,10 @@ def _record(
                     saved[n] = SavedTensor(_make(arr)) if _SAVED_HOOKS.stack else SavedScalar(arr)
             elif kind == 1:
                 saved[n] = args[i]
+            elif kind == 3:
+                a = args[i]
+                d = a._data if isinstance(a, Tensor) else None
+                saved[n] = None if d is None else tuple(s // d.itemsize for s in d.strides)
         if not single:
             saved["_out_meta"] = tuple((r._data.shape, r._data.dtype) for r in results)
         node._saved = saved

@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import _dtype as D
 from .._tensor import Tensor, _make, warn_once
-from ._util import shape_str, wrap_dim
+from ._util import expand_array, shape_str, wrap_dim
 from .registry import deflistop, defop
 
 # --- views --------------------------------------------------------------------------------
@@ -37,6 +37,7 @@ _view = defop(
     dtype="keep",
     view=True,
     self=lambda grad, self_sym_sizes: grad.reshape(self_sym_sizes),
+    raw=True,
 )
 _unsafe_view = defop(
     "_unsafe_view",
@@ -130,10 +131,7 @@ def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
 
 
 def _expand_fwd(self: np.ndarray, size: tuple[int, ...], self_sym_sizes: Any) -> np.ndarray:
-    if self.size == int(np.prod(size)):
-        # nothing is repeated: a plain (writable) view, as torch's expand aliases memory
-        return self.reshape(size)
-    return np.broadcast_to(self, size)
+    return expand_array(self, size)
 
 
 _expand = defop(
@@ -244,7 +242,13 @@ def squeeze(input: Tensor, dim: Any = None) -> Tensor:
 
 
 _t = defop(
-    "t", "TBackward0", lambda self: self.T, dtype="keep", view=True, self=lambda grad: grad.t()
+    "t",
+    "TBackward0",
+    lambda self: self.T,
+    dtype="keep",
+    view=True,
+    self=lambda grad: grad.t(),
+    raw={"self": lambda grad: grad.T},
 )
 
 
