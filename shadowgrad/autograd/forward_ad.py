@@ -264,6 +264,9 @@ def unpack_dual(tensor: Any, *, level: int | None = None) -> UnpackedDualTensor:
 LINEAR = "linear"
 BILINEAR = "bilinear"
 ELEMENTWISE = "elementwise"
+# LOSS (torch's apply_loss_reduction of the element-wise formulas): a loss with a `reduction`
+# parameter (0 none, 1 mean, 2 sum); ELEMENTWISE with reduction none, then reduced.
+LOSS = "loss"
 
 
 def _plus(a: Any, b: Any) -> Any:
@@ -354,6 +357,14 @@ def propagate(op: Any, args: tuple[Any, ...], out: Any) -> None:
                 res = op.run(*_linear_args(op, args, tangents))
         elif rule is ELEMENTWISE:
             res = _elementwise(op, args, out, tangents)
+        elif rule is LOSS:
+            k = op.params.index("reduction")
+            red = args[k]
+            res = _elementwise(op, (*args[:k], 0, *args[k + 1 :]), out, tangents)
+            if red == 1:
+                res = res.mean()
+            elif red == 2:
+                res = res.sum()
         elif rule is BILINEAR:
             a, b = args[0], args[1]
             res = _plus(
