@@ -344,9 +344,7 @@ JVP_XFAILS: dict[str, str] = {
         ["linalg.eigh", "linalg.eigvalsh", "linalg.qr", "linalg.svd", "linalg.svdvals", "svd",
          "linalg.matrix_norm", "linalg.norm"], _MULTI_OUT),
     **dict.fromkeys(
-        ["Tensor.relu_", "nn.functional.prelu", "nn.functional.embedding",
-         "nn.functional.cross_entropy", "nn.functional.nll_loss", "nn.functional.kl_div"],
-        _AT_EDGE),
+        ["nn.functional.kl_div"], _AT_EDGE),
 }  # fmt: skip
 
 

@@ -3,8 +3,10 @@
 Mirrors `torch.autograd.forward_ad`. A tangent lives in a side table of the current level, keyed
 by the tensor (see Note [Tangent table]); every registered op calls `propagate` after its forward
 while a level is active (one flag check otherwise). An op's JVP rule comes, in order, from
-`JVP_RULES` (keyed by REGISTRY name), from the `jvp=` formula given to `defop`, or from the
-generic rule: the VJP of the VJP, exact for every op that supports double backward.
+`JVP_RULES` (keyed by REGISTRY name, for ops declared without one), from the `jvp=` rule given
+to `defop` (a function, or one of the markers LINEAR, BILINEAR, ELEMENTWISE below), or from the
+generic rule: the VJP of the VJP, exact for every op that supports double backward (kept for
+user-defined ops and ops declared without a rule).
 
 A rule is a function whose parameters are named like backward formulas: forward parameters,
 `result` (the output; a tuple for several outputs) and `<name>_t`, the tangent of input `<name>`
@@ -253,10 +255,18 @@ def unpack_dual(tensor: Any, *, level: int | None = None) -> UnpackedDualTensor:
 
 # --- propagation --------------------------------------------------------------------------
 
-# Markers for the two rule kinds that reuse the op itself: the op is linear in its first input
-# (views, reductions, copies), or bilinear in its first two (products).
+# Markers for the rule kinds that reuse what the op already declares, each usable as `jvp=`:
+# LINEAR (torch's auto_linear): the op is linear in its differentiable inputs jointly (views,
+# reductions, copies, pads), so the tangent is the op applied to the tangents (zeros for an
+# input without one). BILINEAR: linear in each of its first two inputs (products).
+# ELEMENTWISE (torch's auto_element_wise): an element-wise op, whose tangent is its backward
+# formula with the tangent as the incoming gradient, summed over the inputs that have tangents.
 LINEAR = "linear"
 BILINEAR = "bilinear"
+ELEMENTWISE = "elementwise"
+# LOSS (torch's apply_loss_reduction of the element-wise formulas): a loss with a `reduction`
+# parameter (0 none, 1 mean, 2 sum); ELEMENTWISE with reduction none, then reduced.
+LOSS = "loss"
 
 
 def _plus(a: Any, b: Any) -> Any:
@@ -267,60 +277,14 @@ def _plus(a: Any, b: Any) -> Any:
     return a + b
 
 
-def _add_t(self_t: Any, other_t: Any, alpha: Any) -> Any:
-    if other_t is not None and alpha is not None and alpha != 1:
-        other_t = other_t * alpha
-    return _plus(self_t, other_t)
-
-
-def _sub_t(self_t: Any, other_t: Any, alpha: Any) -> Any:
-    if other_t is None:
-        return self_t
-    if alpha is not None and alpha != 1:
-        other_t = other_t * alpha
-    return -other_t if self_t is None else self_t - other_t
-
-
-def _mul_t(self: Any, other: Any, self_t: Any, other_t: Any) -> Any:
-    return _plus(
-        None if self_t is None else self_t * other, None if other_t is None else self * other_t
-    )
-
-
-def _div_t(self_t: Any, other_t: Any, other: Any, result: Any) -> Any:
-    num = _plus(self_t, None if other_t is None else -(other_t * result))
-    return num / other
-
-
-def _pow_scalar_t(self: Any, exponent: Any, self_t: Any) -> Any:
-    if exponent == 0:
-        return self_t * 0
-    return self_t * (self.pow(exponent - 1) * exponent)
-
-
+# Rules of ops declared without `jvp=` (other families); an entry here wins over `jvp=`.
 JVP_RULES: dict[str, Any] = {
-    "add.Tensor": _add_t,
-    "sub.Tensor": _sub_t,
-    "mul.Tensor": _mul_t,
-    "div.Tensor": _div_t,
-    "neg": LINEAR,
-    "exp": lambda self_t, result: self_t * result,
-    "log": lambda self, self_t: self_t / self,
-    "tanh": lambda self_t, result: self_t * (1 - result * result),
-    "sigmoid": lambda self_t, result: self_t * (result * (1 - result)),
-    # relu at 0: tangent 0, as torch's threshold_backward
-    "relu": lambda self_t, result: self_t * (result > 0),
-    "pow.Tensor_Scalar": _pow_scalar_t,
     "mm": BILINEAR,
     "mv": BILINEAR,
     "bmm": BILINEAR,
     "dot": BILINEAR,
 }
 for _name in (
-    "sum",
-    "sum.dim_IntList",
-    "mean",
-    "mean.dim",
     "view",
     "_reshape_alias",
     "_unsafe_view",
@@ -339,7 +303,6 @@ for _name in (
     "_to_copy",
 ):
     JVP_RULES[_name] = LINEAR
-
 _PLANS: dict[Any, tuple[tuple[int, int], ...]] = {}
 
 
@@ -388,7 +351,20 @@ def propagate(op: Any, args: tuple[Any, ...], out: Any) -> None:
     st.active = False
     try:
         if rule is LINEAR:
-            res = op.run(tangents[0], *args[1:])
+            if op.diff_idx == (0,):
+                res = op.run(tangents[0], *args[1:])
+            else:
+                res = op.run(*_linear_args(op, args, tangents))
+        elif rule is ELEMENTWISE:
+            res = _elementwise(op, args, out, tangents)
+        elif rule is LOSS:
+            k = op.params.index("reduction")
+            red = args[k]
+            res = _elementwise(op, (*args[:k], 0, *args[k + 1 :]), out, tangents)
+            if red == 1:
+                res = res.mean()
+            elif red == 2:
+                res = res.sum()
         elif rule is BILINEAR:
             a, b = args[0], args[1]
             res = _plus(
@@ -421,6 +397,55 @@ def propagate(op: Any, args: tuple[Any, ...], out: Any) -> None:
             # a broadcast input's tangent covers the output as the input does
             tg = tg.expand(r.shape).contiguous()
         _set_tangent(r, tg)
+
+
+def _linear_args(op: Any, args: tuple[Any, ...], tangents: dict[int, Any]) -> list[Any]:
+    """The op's arguments with each differentiable input replaced by its tangent (zero if none)."""
+    from .._creation import zeros_like
+    from .._tensor import Tensor
+
+    new = list(args)
+    for i in op.diff_idx:
+        if i in tangents:
+            new[i] = tangents[i]
+        else:
+            a = args[i]
+            if isinstance(a, Tensor):
+                new[i] = zeros_like(a)
+            elif a is not None:
+                new[i] = type(a)(0)
+    return new
+
+
+def _elementwise(op: Any, args: tuple[Any, ...], out: Any, tangents: dict[int, Any]) -> Any:
+    """torch's auto_element_wise: each input's backward formula applied to its tangent, summed.
+
+    A formula reads its inputs as backward does: a Python number given for a tensor parameter
+    arrives as a 0-d tensor (of the computation's dtype).
+    """
+    import numpy as np
+
+    from .._tensor import Tensor, _make
+
+    res = None
+    for i, (fn, names) in zip(op.diff_idx, op.formulas, strict=True):
+        tg = tangents.get(i)
+        if tg is None:
+            continue
+        vals = []
+        for n in names:
+            if n == "grad":
+                vals.append(tg)
+            elif n == "result":
+                vals.append(out)
+            else:
+                k = op.params.index(n)
+                a = args[k]
+                if a is not None and k in op.tensor_idx and not isinstance(a, Tensor):
+                    a = _make(np.asarray(a, out._data.dtype))
+                vals.append(a)
+        res = _plus(res, fn(*vals))
+    return res
 
 
 def propagate_list(run: Any, ts: list[Any], attrs: tuple[Any, ...], out: Any) -> None:

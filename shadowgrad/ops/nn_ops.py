@@ -15,6 +15,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from .._tensor import Tensor, _make
+from ..autograd.forward_ad import ELEMENTWISE, LINEAR, LOSS, _plus
 from . import pointwise as P
 from .registry import NODE_NAMES, defop
 
@@ -32,6 +33,7 @@ _keep = defop(
     dtype="keep",
     grad_input=lambda grad: grad,
     self=lambda grad: grad * 0,
+    jvp=LINEAR,
 )
 
 
@@ -89,9 +91,15 @@ def _abs(x: Tensor) -> Tensor:
             "AbsBackward0",
             lambda self: np.abs(self),
             dtype="keep",
-            self=lambda grad, self: grad * _sign(self),  # sign: 0 at 0, as torch
+            self=lambda grad, self: grad * _sign(self),  # sign: 0 at 0, as torch, jvp=ELEMENTWISE
         ),
     )(x)
+
+
+def _vn_t(self: Tensor, p: float, dim: int, keepdim: bool, self_t: Tensor, r: Tensor) -> Tensor:
+    from .reduction import _vector_norm_t
+
+    return _vector_norm_t(self, p, (dim,), keepdim, self_t, r)
 
 
 def _sign(x: Tensor) -> Tensor:
@@ -109,6 +117,7 @@ def _div_scalar(x: Tensor, s: float) -> Tensor:
             lambda self, other: np.true_divide(self, other).astype(self.dtype, copy=False),
             dtype="keep",
             self=lambda grad, other: grad / other,
+            jvp=ELEMENTWISE,
         ),
     )(x, s)
 
@@ -161,6 +170,9 @@ def _norm(x: Tensor, p: float, dim: int, keepdim: bool) -> Tensor:
             lambda self, p, dim, keepdim: _np_norm(self, p, dim, keepdim),
             dtype="keep",
             self=_norm_backward,
+            jvp=lambda self, p, dim, keepdim, self_t, result: _vn_t(
+                self, p, dim, keepdim, self_t, result
+            ),
         ),
     )(x, float(p), dim, keepdim)
 
@@ -177,6 +189,9 @@ def _vector_norm(x: Tensor, dim: int) -> Tensor:
             dtype="keep",
             self=lambda grad, self, ord, dim, keepdim, result: _norm_backward(
                 grad, self, ord, dim, keepdim, result
+            ),
+            jvp=lambda self, ord, dim, keepdim, self_t, result: _vn_t(
+                self, ord, dim, keepdim, self_t, result
             ),
         ),
     )(x, 2.0, dim, True)
@@ -198,8 +213,63 @@ def _addmm(bias: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
             self=lambda grad: grad,
             mat1=lambda grad, mat2: grad.mm(mat2.t()),
             mat2=lambda grad, mat1: mat1.t().mm(grad),
+            jvp=lambda mat1, mat2, self_t, mat1_t, mat2_t: _plus(
+                _plus(self_t, None if mat1_t is None else mat1_t.mm(mat2)),
+                None if mat2_t is None else mat1.mm(mat2_t),
+            ),
         ),
     )(bias, mat1, mat2)
+
+
+# --- forward-mode rules (torch's `result:` formulas) ---------------------------------------
+
+
+def _conv_t(
+    input: Tensor,
+    weight: Tensor,
+    stride: Any,
+    padding: Any,
+    dilation: Any,
+    transposed: bool,
+    output_padding: Any,
+    groups: int,
+    input_t: Any,
+    weight_t: Any,
+    bias_t: Any,
+    result: Tensor,
+) -> Any:
+    # torch's convolution_jvp: conv(input_t, weight) + conv(input, weight_t) + bias_t
+    rest = (stride, padding, dilation, transposed, output_padding, groups)
+    r = None if input_t is None else convolution_op(input_t, weight, None, *rest)
+    r = _plus(r, None if weight_t is None else convolution_op(input, weight_t, None, *rest))
+    if bias_t is not None:
+        r = _plus(r, bias_t.reshape([-1] + [1] * (result.ndim - 2)))
+    return r
+
+
+def _prelu_t(self: Tensor, weight: Tensor, self_t: Any, weight_t: Any) -> Tensor:
+    # where(self >= 0, self_t, weight * self_t + weight_t * self)
+    shape = _prelu_shape(self, weight)
+    st = P._tz(self_t, self)
+    w_t = None if weight_t is None else weight_t.reshape(shape) * self
+    neg = _plus(weight.reshape(shape) * st, w_t)
+    return _where(self >= 0, st, neg)
+
+
+def _log_softmax_t(self: Tensor, dim: int, self_t: Tensor) -> Tensor:
+    from .reduction import _logsumexp_t
+
+    if self.ndim == 0:
+        return self_t - self_t  # a single element: log_softmax is 0
+    return self_t - _logsumexp_t(self, self_t, (dim,), True)
+
+
+def _glu_t(self: Tensor, dim: int, self_t: Tensor, result: Tensor) -> Tensor:
+    # torch's glu_jvp: da * sigmoid(b) + result * (db - sigmoid(b) * db)
+    n = self.shape[dim] // 2
+    sig_b = P.sigmoid(self.narrow(dim, n, n))
+    da, db = self_t.narrow(dim, 0, n), self_t.narrow(dim, n, n)
+    return da * sig_b + result * (db - sig_b * db)
 
 
 # --- activations --------------------------------------------------------------------------
@@ -246,6 +316,7 @@ _gelu_backward = defop(
     self=lambda grad, grad_output, self, approximate: (
         grad * grad_output * _gelu_second(self, approximate)
     ),
+    jvp=ELEMENTWISE,
 )
 gelu_op = defop(
     "gelu",
@@ -253,6 +324,7 @@ gelu_op = defop(
     lambda self, approximate: _np_gelu(self, approximate).astype(self.dtype, copy=False),
     dtype="keep",
     self=lambda grad, self, approximate: _gelu_backward(grad, self, approximate),
+    jvp=ELEMENTWISE,
 )
 
 # leaky_relu: at 0 the grad is the negative slope (the test is self > 0), as torch
@@ -266,6 +338,7 @@ leaky_relu_op = defop(
     self=lambda grad, self, negative_slope: _dep(
         _where(self > 0, grad, grad * negative_slope), self
     ),
+    jvp=ELEMENTWISE,
 )
 
 
@@ -288,6 +361,7 @@ elu_op = defop(
     lambda self, alpha, scale, input_scale: _np_elu(self, alpha, scale, input_scale),
     dtype="keep",
     self=_elu_grad,
+    jvp=ELEMENTWISE,
 )
 celu_op = defop(
     "celu",
@@ -295,6 +369,7 @@ celu_op = defop(
     lambda self, alpha: _np_elu(self, alpha, 1.0, 1.0 / alpha),
     dtype="keep",
     self=lambda grad, self, alpha: _elu_grad(grad, self, alpha, 1.0, 1.0 / alpha),
+    jvp=ELEMENTWISE,
 )
 
 
@@ -309,6 +384,7 @@ silu_op = defop(
     lambda self: (self * P._np_sigmoid(self)).astype(self.dtype, copy=False),
     dtype="keep",
     self=_silu_grad,
+    jvp=ELEMENTWISE,
 )
 
 
@@ -324,6 +400,7 @@ softplus_op = defop(
     lambda self, beta, threshold: _np_softplus(self, beta, threshold),
     dtype="keep",
     self=lambda grad, self, beta, threshold: _softplus_grad(grad, self, beta, threshold),
+    jvp=ELEMENTWISE,
 )
 
 
@@ -342,6 +419,7 @@ threshold_op = defop(
     ),
     dtype="keep",
     self=lambda grad, self, threshold: P._threshold_bw(grad, self, threshold),
+    jvp=ELEMENTWISE,
 )
 
 
@@ -356,6 +434,7 @@ mish_op = defop(
     lambda self: (self * np.tanh(_np_softplus(self, 1.0, 20.0))).astype(self.dtype, copy=False),
     dtype="keep",
     self=_mish_grad,
+    jvp=ELEMENTWISE,
 )
 
 # hardtanh: the grad is 0 at the bounds themselves (bounds excluded), as torch
@@ -367,6 +446,7 @@ hardtanh_op = defop(
     self=lambda grad, self, min_val, max_val: _dep(
         _where((self > min_val) & (self < max_val), grad, 0.0), self
     ),
+    jvp=ELEMENTWISE,
 )
 hardsigmoid_op = defop(
     "hardsigmoid",
@@ -374,6 +454,7 @@ hardsigmoid_op = defop(
     lambda self: np.clip(self / 6 + 0.5, 0, 1).astype(self.dtype, copy=False),
     dtype="keep",
     self=lambda grad, self: _dep(_where((self > -3) & (self < 3), grad / 6, 0.0), self),
+    jvp=ELEMENTWISE,
 )
 hardswish_op = defop(
     "hardswish",
@@ -384,6 +465,7 @@ hardswish_op = defop(
     self=lambda grad, self: _where(
         self <= -3, 0.0, _where(self < 3, grad * (self / 3 + 0.5), grad)
     ),
+    jvp=ELEMENTWISE,
 )
 logsigmoid_op = defop(
     "log_sigmoid",
@@ -393,6 +475,7 @@ logsigmoid_op = defop(
     ),
     dtype="keep",
     self=lambda grad, self: grad * P.sigmoid(-self),
+    jvp=ELEMENTWISE,
 )
 
 
@@ -411,7 +494,7 @@ def _glu_grad(grad: Tensor, self: Tensor, dim: int) -> Tensor:
     return cat([ga, ga * a * (1 - s)], dim)
 
 
-glu_op = defop("glu", "GluBackward0", _glu_fwd, dtype="keep", self=_glu_grad)
+glu_op = defop("glu", "GluBackward0", _glu_fwd, dtype="keep", self=_glu_grad, jvp=_glu_t)
 
 
 def _prelu_shape(self: Any, weight: Any) -> tuple[int, ...]:
@@ -447,6 +530,7 @@ prelu_op = defop(
     ).astype(self.dtype, copy=False),
     self=lambda grad, self, weight: _prelu_input_grad(grad, self, weight),
     weight=_prelu_weight_grad,
+    jvp=_prelu_t,
 )
 
 
@@ -487,6 +571,7 @@ softmax_op = defop(
             )
         )
     },
+    jvp=lambda self, dim, self_t, result: result * _log_softmax_t(self, dim, self_t),
 )
 log_softmax_op = defop(
     "_log_softmax",
@@ -499,6 +584,7 @@ log_softmax_op = defop(
             grad - np.exp(result) * (grad if grad.ndim == 0 else grad.sum(dim, keepdims=True))
         )
     },
+    jvp=_log_softmax_t,
 )
 
 
@@ -570,6 +656,7 @@ im2col_op = defop(
     self=lambda grad, input_size, kernel_size, dilation, padding, stride: col2im_op(
         grad, input_size, kernel_size, dilation, padding, stride
     ),
+    jvp=LINEAR,
 )
 col2im_op = defop(
     "col2im",
@@ -579,6 +666,7 @@ col2im_op = defop(
     self=lambda grad, output_size, kernel_size, dilation, padding, stride: im2col_op(
         grad, output_size, kernel_size, dilation, padding, stride
     ),
+    jvp=LINEAR,
 )
 
 
@@ -739,6 +827,7 @@ convolution_op = defop(
     input=_conv_input_formula,
     weight=_conv_weight_formula,
     bias=_conv_bias_formula,
+    jvp=_conv_t,
 )
 
 
@@ -775,6 +864,7 @@ def _gather_pair(name: str, grad_fn: str) -> Any:
         dtype="keep",
         nondiff=("indices",),
         grad_output=lambda grad, indices, self_sym_sizes: gather(grad, indices, self_sym_sizes),
+        jvp=LINEAR,
     )
     gather = defop(
         name,
@@ -785,6 +875,7 @@ def _gather_pair(name: str, grad_fn: str) -> Any:
         self=lambda grad, self, indices, self_sym_sizes: _dep(
             scatter(grad, indices, self_sym_sizes), self
         ),
+        jvp=LINEAR,  # torch: gather(self_t.flatten(-2), -1, indices.flatten(-2))
     )
     return gather
 
@@ -904,6 +995,7 @@ avg_pool2d_backward_op = defop(
     grad_output=lambda grad, div, k, s, p, size: avg_pool2d_op(
         grad, div, k, s, p, _pool_out_of(div)
     ),
+    jvp=LINEAR,
 )
 
 
@@ -919,6 +1011,7 @@ avg_pool2d_op = defop(
     self=lambda grad, self, div, k, s, p: _dep(
         avg_pool2d_backward_op(grad, div, k, s, p, tuple(self.shape)), self
     ),
+    jvp=LINEAR,
 )
 
 
@@ -965,6 +1058,7 @@ adaptive_avg_pool2d_op = defop(
     self=lambda grad, self, mh, mw: _dep(
         _make(mh.T.astype(grad._data.dtype)) @ grad @ _make(mw.astype(grad._data.dtype)), self
     ),
+    jvp=LINEAR,
 )
 
 
@@ -1157,6 +1251,7 @@ embedding_backward_op = defop(
     dtype="keep",
     nondiff=("indices",),
     grad_output=_embedding_bw_adjoint,
+    jvp=LINEAR,
 )
 # embedding(weight, indices, ...): torch's argument order; the rest is saved for the backward
 embedding_op = defop(
@@ -1168,6 +1263,7 @@ embedding_op = defop(
     weight=lambda grad, indices, num_weights, padding_idx, scale_grad_by_freq: (
         embedding_backward_op(grad, indices, num_weights, padding_idx, scale_grad_by_freq)
     ),
+    jvp=LINEAR,
 )
 
 
@@ -1195,6 +1291,7 @@ constant_pad_op = defop(
     dtype="keep",
     # the adjoint of padding is cropping: constant_pad_nd with the negated pads
     self=lambda grad, pad: constant_pad_op(grad, tuple(-p for p in pad), 0),
+    jvp=lambda pad, self_t: constant_pad_op(self_t, pad, 0),
 )
 
 
@@ -1225,6 +1322,7 @@ def _pad_pair(mode: str, k: int) -> Any:
         _index_pad_bw_fwd,
         dtype="keep",
         grad_output=lambda grad, idx: fwd(grad, idx, None),
+        jvp=LINEAR,
     )
     fwd = defop(
         aten,
@@ -1232,6 +1330,7 @@ def _pad_pair(mode: str, k: int) -> Any:
         lambda self, idx, self_sym_sizes: _index_pad_fwd(self, idx),
         dtype="keep",
         self=lambda grad, self, idx, self_sym_sizes: _dep(back(grad, idx, self_sym_sizes), self),
+        jvp=LINEAR,
     )
     return fwd
 
@@ -1269,6 +1368,7 @@ mse_loss_op = defop(
     lambda self, target, reduction: _reduce_np((self - target) ** 2, reduction),
     self=_mse_self,
     target=lambda grad, self, target, reduction: -_mse_self(grad, self, target, reduction),
+    jvp=LOSS,
 )
 
 
@@ -1296,6 +1396,7 @@ smooth_l1_loss_op = defop(
     target=lambda grad, self, target, reduction, beta: (
         -_smooth_l1_self(grad, self, target, reduction, beta)
     ),
+    jvp=LOSS,
 )
 
 
@@ -1318,6 +1419,7 @@ huber_loss_op = defop(
     target=lambda grad, self, target, reduction, delta: (
         -_huber_self(grad, self, target, reduction, delta)
     ),
+    jvp=LOSS,
 )
 
 
@@ -1351,6 +1453,7 @@ bce_op = defop(
     nondiff=("weight",),
     self=_bce_self,
     target=_bce_target,
+    jvp=LOSS,
 )
 
 
@@ -1390,6 +1493,7 @@ bce_logits_op = defop(
     nondiff=("weight", "pos_weight"),
     self=_bce_logits_self,
     target=_bce_logits_target,
+    jvp=LOSS,
 )
 
 
@@ -1459,6 +1563,7 @@ nll_loss_op = defop(
     nondiff=("target", "weight"),
     self=_nll_self,
     raw={"self": _nll_self_raw},
+    jvp=LINEAR,
 )
 nll_loss2d_op = defop(
     "nll_loss2d",
@@ -1467,6 +1572,7 @@ nll_loss2d_op = defop(
     dtype="keep",
     nondiff=("target", "weight"),
     self=_nll_self,
+    jvp=LINEAR,
 )
 
 

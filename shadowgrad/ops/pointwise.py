@@ -16,7 +16,136 @@ import numpy as np
 
 from .. import _dtype as D
 from .._tensor import Tensor, _make
+from ..autograd.forward_ad import ELEMENTWISE, LINEAR, _plus
 from .registry import defop, result_type_of
+
+# --- forward-mode rules (torch's `result:` formulas of derivatives.yaml) ---------------------
+# A rule reads forward parameters, `result` and `<input>_t` tangents (None when an input has
+# none); ELEMENTWISE reuses the backward formulas with the tangent as the gradient (torch's
+# auto_element_wise), LINEAR applies the op to the tangents (auto_linear).
+
+
+def _tz(t: Tensor | None, like: Any) -> Any:
+    """A tangent, or zeros where the input has none (torch materializes them as zeros)."""
+    if t is not None:
+        return t
+    return _zeros_like(like) if isinstance(like, Tensor) else 0.0
+
+
+def _scaled(t: Tensor | None, alpha: Any) -> Tensor | None:
+    """torch's maybe_multiply: t * alpha, skipped when alpha is 1."""
+    if t is None or alpha is None or alpha == 1:
+        return t
+    return t * alpha
+
+
+def _add_t(self_t: Any, other_t: Any, alpha: Any) -> Any:
+    return _plus(self_t, _scaled(other_t, alpha))
+
+
+def _sub_t(self_t: Any, other_t: Any, alpha: Any) -> Any:
+    if other_t is None:
+        return self_t
+    other_t = _scaled(other_t, alpha)
+    return -other_t if self_t is None else self_t - other_t
+
+
+def _rsub_t(self_t: Any, other_t: Any, alpha: Any) -> Any:
+    return _plus(None if self_t is None else -_scaled(self_t, alpha), other_t)
+
+
+def _mul_t(self: Any, other: Any, self_t: Any, other_t: Any) -> Any:
+    return _plus(
+        None if other_t is None else other_t * self, None if self_t is None else self_t * other
+    )
+
+
+def _div_t(self_t: Any, other_t: Any, other: Any, result: Any) -> Any:
+    # (self_t - other_t * result) / other
+    num = _plus(self_t, None if other_t is None else -(other_t * result))
+    return num / other
+
+
+def _tanh_bw_t(grad_output: Any, output: Any, grad_output_t: Any, output_t: Any) -> Any:
+    a = None if grad_output_t is None else _tanh_bw(grad_output_t, output)
+    return _plus(a, None if output_t is None else output_t * (-2 * output * grad_output))
+
+
+def _sigmoid_bw_t(grad_output: Any, output: Any, grad_output_t: Any, output_t: Any) -> Any:
+    a = None if grad_output_t is None else _sigmoid_bw(grad_output_t, output)
+    return _plus(a, None if output_t is None else output_t * grad_output * (-2 * output + 1))
+
+
+def _threshold_bw_t(grad_output: Any, self: Any, threshold: Any, grad_output_t: Any) -> Any:
+    if grad_output_t is None:
+        return _zeros_like(self)
+    return _threshold_bw(grad_output_t, self, threshold)
+
+
+def _atan2_t(self: Any, other: Any, self_t: Any, other_t: Any) -> Any:
+    # (-self * other_t + other * self_t) / (self^2 + other^2): nan at the origin, as torch's
+    num = _plus(
+        None if other_t is None else -self * other_t, None if self_t is None else other * self_t
+    )
+    return num / (pow(self, 2) + pow(other, 2))
+
+
+def _hypot_t(self: Any, other: Any, result: Any, self_t: Any, other_t: Any) -> Any:
+    return _plus(
+        None if self_t is None else self_t * self / result,
+        None if other_t is None else other_t * other / result,
+    )
+
+
+def _max_min_t(self: Any, other: Any, result: Any, self_t: Any, other_t: Any, pick: Any) -> Any:
+    # other_t + w * (self_t - other_t), w = 0.5 at ties, 1 where self is picked (0 at a NaN)
+    st, ot = _tz(self_t, self), _tz(other_t, other)
+    w = _where(self == other, 0.5, pick.to(result.dtype))
+    return ot + w * (st - ot)
+
+
+def _fmax_fmin_t(self: Any, other: Any, result: Any, self_t: Any, other_t: Any, pick: Any) -> Any:
+    # other_t + (pick | isnan(other)) * (self_t - other_t)
+    st, ot = _tz(self_t, self), _tz(other_t, other)
+    return ot + (pick | isnan(other)).to(result.dtype) * (st - ot)
+
+
+def _lerp_t(self: Any, end: Any, weight: Any, self_t: Any, end_t: Any, weight_t: Any) -> Any:
+    r = None
+    if self_t is not None or end_t is not None:
+        r = _lerp_tensor(_tz(self_t, self), _tz(end_t, end), weight)
+    return _plus(r, None if weight_t is None else weight_t * (end - self))
+
+
+def _addcdiv_t(
+    tensor1: Any, tensor2: Any, value: Any, self_t: Any, tensor1_t: Any, tensor2_t: Any
+) -> Any:
+    # self_t + value * (tensor1_t / tensor2) - value * (tensor2_t * (tensor1 / tensor2) / tensor2)
+    r = _plus(self_t, None if tensor1_t is None else _scaled(tensor1_t / tensor2, value))
+    if tensor2_t is not None:
+        d = _scaled(tensor2_t * (tensor1 / tensor2) / tensor2, value)
+        r = -d if r is None else r - d
+    return r
+
+
+def _masked_fill_t(self: Any, mask: Any, value: Any, self_t: Any, value_t: Any) -> Any:
+    return _masked_fill_tensor(_tz(self_t, self), mask, _tz(value_t, value))
+
+
+def _clamp_tensor_t(
+    self: Any, min: Any, max: Any, self_t: Any, min_t: Any, max_t: Any, result: Any
+) -> Any:
+    # torch's clamp_jvp: the tangent of whichever operand the result came from
+    st = _tz(self_t, self)
+    if min is not None and max is not None:
+        mt, xt = _tz(min_t, min), _tz(max_t, max)
+        return _where(min > max, xt, _where(self < min, mt, _where(self > max, xt, st)))
+    if min is not None:
+        return _where(self > min, st, _tz(min_t, min))
+    if max is not None:
+        return _where(self < max, st, _tz(max_t, max))
+    return st
+
 
 # --- binary arithmetic --------------------------------------------------------------------
 
@@ -27,6 +156,7 @@ _add = defop(
     self=lambda grad: grad,
     other=lambda grad, alpha: grad if alpha == 1 else grad * alpha,
     raw=True,
+    jvp=_add_t,
 )
 _sub = defop(
     "sub.Tensor",
@@ -35,6 +165,7 @@ _sub = defop(
     self=lambda grad: grad,
     other=lambda grad, alpha: -grad if alpha == 1 else grad * -alpha,
     raw=True,
+    jvp=_sub_t,
 )
 _rsub = defop(
     "rsub.Scalar",
@@ -43,6 +174,7 @@ _rsub = defop(
     nondiff=("other",),
     self=lambda grad, alpha: -grad if alpha == 1 else grad * -alpha,
     raw=True,
+    jvp=ELEMENTWISE,
 )
 _rsub_tensor = defop(
     "rsub.Tensor",
@@ -51,6 +183,7 @@ _rsub_tensor = defop(
     self=lambda grad, alpha: -grad if alpha == 1 else grad * -alpha,
     other=lambda grad: grad,
     raw=True,
+    jvp=_rsub_t,
 )
 _mul = defop(
     "mul.Tensor",
@@ -59,6 +192,7 @@ _mul = defop(
     self=lambda grad, other: grad * other,
     other=lambda grad, self: grad * self,
     raw=True,
+    jvp=_mul_t,
 )
 _div = defop(
     "div.Tensor",
@@ -69,6 +203,7 @@ _div = defop(
     # torch's div_tensor_other_backward: -grad * ((self / other) / other), inf at other == 0
     other=lambda grad, self, other: -grad * ((self / other) / other),
     raw=True,
+    jvp=_div_t,
 )
 # x ** scalar: the exponent is a saved Python number; x**0 has grad 0 everywhere (torch).
 _pow_scalar = defop(
@@ -77,6 +212,7 @@ _pow_scalar = defop(
     lambda self, exponent: np.power(self, exponent),
     dtype="keep",
     self=lambda grad, self, exponent: _pow_scalar_grad(grad, self, exponent),
+    jvp=ELEMENTWISE,
 )
 
 
@@ -98,6 +234,7 @@ _pow_tensor = defop(
     _np_pow,
     self=lambda grad, self, exponent: _pow_scalar_grad(grad, self, exponent),
     exponent=lambda grad, self, exponent, result: _pow_exponent_grad(grad, self, exponent, result),
+    jvp=ELEMENTWISE,
 )
 _pow_scalar_base = defop(
     "pow.Scalar",
@@ -105,6 +242,7 @@ _pow_scalar_base = defop(
     _np_pow,
     nondiff=("self",),
     exponent=lambda grad, self, exponent, result: _pow_exponent_grad(grad, self, exponent, result),
+    jvp=ELEMENTWISE,
 )
 
 
@@ -115,6 +253,7 @@ _mul_scalar = defop(
     lambda self, other: np.multiply(self, other),
     dtype="keep",
     self=lambda grad, other: _mul_scalar(grad, other),
+    jvp=ELEMENTWISE,
 )
 
 
@@ -266,6 +405,7 @@ neg = defop(
     dtype="keep",
     self=lambda grad: -grad,
     raw=True,
+    jvp=ELEMENTWISE,
 )
 exp = defop(
     "exp",
@@ -274,6 +414,7 @@ exp = defop(
     dtype="float",
     self=lambda grad, result: grad * result,
     raw=True,
+    jvp=ELEMENTWISE,
 )
 log = defop(
     "log",
@@ -282,6 +423,7 @@ log = defop(
     dtype="float",
     self=lambda grad, self: grad / self,
     raw=True,
+    jvp=ELEMENTWISE,
 )
 reciprocal = defop(
     "reciprocal",
@@ -290,6 +432,7 @@ reciprocal = defop(
     dtype="float",
     self=lambda grad, result: -grad * (result * result),
     raw=True,
+    jvp=ELEMENTWISE,
 )
 tanh = defop(
     "tanh",
@@ -298,6 +441,7 @@ tanh = defop(
     dtype="float",
     self=lambda grad, result: _tanh_backward(grad, result),
     raw={"self": lambda grad, result: grad * (1 - result * result)},
+    jvp=ELEMENTWISE,
 )
 sigmoid = defop(
     "sigmoid",
@@ -306,6 +450,7 @@ sigmoid = defop(
     dtype="float",
     self=lambda grad, result: _sigmoid_backward(grad, result),
     raw={"self": lambda grad, result: grad * (result * (1 - result))},
+    jvp=ELEMENTWISE,
 )
 # relu: grad is zeroed where result <= 0 (so 0 at 0, and 1 at NaN, as torch's threshold_backward)
 relu = defop(
@@ -315,6 +460,7 @@ relu = defop(
     dtype="keep",
     self=lambda grad, result: _threshold_backward(grad, result, 0),
     raw={"self": lambda grad, result: _np_threshold_backward(grad, result, 0)},
+    jvp=ELEMENTWISE,
 )
 
 _tanh_bw = defop(
@@ -323,6 +469,7 @@ _tanh_bw = defop(
     lambda grad_output, output: grad_output * (1 - output * output),
     grad_output=lambda grad, output: grad * (1 - output * output),
     output=lambda grad, grad_output, output: -2 * grad * grad_output * output,
+    jvp=_tanh_bw_t,
 )
 _sigmoid_bw = defop(
     "sigmoid_backward",
@@ -330,6 +477,7 @@ _sigmoid_bw = defop(
     lambda grad_output, output: grad_output * (output * (1 - output)),
     grad_output=lambda grad, output: grad * (output * (1 - output)),
     output=lambda grad, grad_output, output: grad * grad_output * (1 - 2 * output),
+    jvp=_sigmoid_bw_t,
 )
 
 
@@ -351,6 +499,7 @@ _threshold_bw = defop(
     lambda grad_output, self, threshold: _np_threshold_backward(grad_output, self, threshold),
     grad_output=lambda grad, self, threshold: _threshold_backward(grad, self, threshold),
     self=lambda grad: grad * 0,
+    jvp=_threshold_bw_t,
 )
 
 
@@ -482,6 +631,7 @@ _where = defop(
     nondiff=("condition",),
     self=lambda grad, condition: _where(condition, grad, 0.0),
     other=lambda grad, condition: _where(condition, 0.0, grad),
+    jvp=LINEAR,
 )
 
 
@@ -551,7 +701,12 @@ _HALF_SQRT_PI = 0.5 * math.sqrt(math.pi)
 
 # abs at 0 has grad 0: torch's grad * sgn(self)
 abs = defop(
-    "abs", "AbsBackward0", _np_abs, dtype="keep", self=lambda grad, self: grad * _sign(self)
+    "abs",
+    "AbsBackward0",
+    _np_abs,
+    dtype="keep",
+    self=lambda grad, self: grad * _sign(self),
+    jvp=ELEMENTWISE,
 )
 exp2 = defop(
     "exp2",
@@ -559,6 +714,7 @@ exp2 = defop(
     _quiet(lambda self: np.exp2(self)),
     dtype="float",
     self=lambda grad, result: grad * result * _LN2,
+    jvp=ELEMENTWISE,
 )
 expm1 = defop(
     "expm1",
@@ -566,6 +722,7 @@ expm1 = defop(
     _quiet(lambda self: np.expm1(self)),
     dtype="float",
     self=lambda grad, result: grad * (result + 1),
+    jvp=ELEMENTWISE,
 )
 log2 = defop(
     "log2",
@@ -573,6 +730,7 @@ log2 = defop(
     _quiet(lambda self: np.log2(self)),
     dtype="float",
     self=lambda grad, self: grad / (self * _LN2),
+    jvp=ELEMENTWISE,
 )
 log10 = defop(
     "log10",
@@ -580,6 +738,7 @@ log10 = defop(
     _quiet(lambda self: np.log10(self)),
     dtype="float",
     self=lambda grad, self: grad / (self * _LN10),
+    jvp=ELEMENTWISE,
 )
 log1p = defop(
     "log1p",
@@ -587,6 +746,7 @@ log1p = defop(
     _quiet(lambda self: np.log1p(self)),
     dtype="float",
     self=lambda grad, self: grad / (self + 1),
+    jvp=ELEMENTWISE,
 )
 # sqrt at 0 has grad inf (grad / (2 * 0)), as in torch
 sqrt = defop(
@@ -595,6 +755,7 @@ sqrt = defop(
     _quiet(lambda self: np.sqrt(self)),
     dtype="float",
     self=lambda grad, result: grad / (2 * result),
+    jvp=ELEMENTWISE,
 )
 rsqrt = defop(
     "rsqrt",
@@ -602,6 +763,7 @@ rsqrt = defop(
     _quiet(lambda self: np.reciprocal(np.sqrt(self))),
     dtype="float",
     self=lambda grad, result: -0.5 * grad * pow(result, 3),
+    jvp=ELEMENTWISE,
 )
 sin = defop(
     "sin",
@@ -609,6 +771,7 @@ sin = defop(
     _quiet(lambda self: np.sin(self)),
     dtype="float",
     self=lambda grad, self: grad * cos(self),
+    jvp=ELEMENTWISE,
 )
 cos = defop(
     "cos",
@@ -616,6 +779,7 @@ cos = defop(
     _quiet(lambda self: np.cos(self)),
     dtype="float",
     self=lambda grad, self: grad * -sin(self),
+    jvp=ELEMENTWISE,
 )
 tan = defop(
     "tan",
@@ -623,6 +787,7 @@ tan = defop(
     _quiet(lambda self: np.tan(self)),
     dtype="float",
     self=lambda grad, result: grad * (1 + pow(result, 2)),
+    jvp=ELEMENTWISE,
 )
 asin = defop(
     "asin",
@@ -630,6 +795,7 @@ asin = defop(
     _quiet(lambda self: np.arcsin(self)),
     dtype="float",
     self=lambda grad, self: grad * rsqrt(-self * self + 1),
+    jvp=ELEMENTWISE,
 )
 acos = defop(
     "acos",
@@ -637,6 +803,7 @@ acos = defop(
     _quiet(lambda self: np.arccos(self)),
     dtype="float",
     self=lambda grad, self: grad * -rsqrt(-self * self + 1),
+    jvp=ELEMENTWISE,
 )
 atan = defop(
     "atan",
@@ -644,6 +811,7 @@ atan = defop(
     _quiet(lambda self: np.arctan(self)),
     dtype="float",
     self=lambda grad, self: grad / (self * self + 1),
+    jvp=ELEMENTWISE,
 )
 sinh = defop(
     "sinh",
@@ -651,6 +819,7 @@ sinh = defop(
     _quiet(lambda self: np.sinh(self)),
     dtype="float",
     self=lambda grad, self: grad * cosh(self),
+    jvp=ELEMENTWISE,
 )
 cosh = defop(
     "cosh",
@@ -658,6 +827,7 @@ cosh = defop(
     _quiet(lambda self: np.cosh(self)),
     dtype="float",
     self=lambda grad, self: grad * sinh(self),
+    jvp=ELEMENTWISE,
 )
 asinh = defop(
     "asinh",
@@ -665,6 +835,7 @@ asinh = defop(
     _quiet(lambda self: np.arcsinh(self)),
     dtype="float",
     self=lambda grad, self: grad * rsqrt(pow(self, 2) + 1),
+    jvp=ELEMENTWISE,
 )
 acosh = defop(
     "acosh",
@@ -672,6 +843,7 @@ acosh = defop(
     _quiet(lambda self: np.arccosh(self)),
     dtype="float",
     self=lambda grad, self: grad * rsqrt(pow(self, 2) - 1),
+    jvp=ELEMENTWISE,
 )
 atanh = defop(
     "atanh",
@@ -679,6 +851,7 @@ atanh = defop(
     _quiet(lambda self: np.arctanh(self)),
     dtype="float",
     self=lambda grad, self: grad / (1 - pow(self, 2)),
+    jvp=ELEMENTWISE,
 )
 
 
@@ -691,6 +864,18 @@ def _inplace_not_implemented(name: str) -> Any:
     return formula
 
 
+def _inplace_no_jvp(name: str) -> Any:
+    def rule(self_t: Tensor) -> Tensor:
+        raise NotImplementedError(
+            f"Trying to use forward AD with {name}_ that does not support it because it has not "
+            "been implemented yet.\nPlease file an issue to PyTorch at "
+            "https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that "
+            "we can prioritize its implementation."
+        )
+
+    return rule
+
+
 # torch records acosh_/asinh_/atanh_ with their own nodes, whose backward is not implemented
 _INPLACE_ONLY = {
     name: defop(
@@ -699,6 +884,7 @@ _INPLACE_ONLY = {
         fwd.op.forward,
         dtype="float",
         self=_inplace_not_implemented(name),
+        jvp=_inplace_no_jvp(name),
     )
     for name, fwd in (("asinh", asinh), ("acosh", acosh), ("atanh", atanh))
 }
@@ -739,6 +925,7 @@ erf = defop(
     lambda self: _np_elementwise(_ERF, self),
     dtype="float",
     self=lambda grad, self: _TWO_OVER_SQRT_PI * exp(-pow(self, 2)) * grad,
+    jvp=ELEMENTWISE,
 )
 erfc = defop(
     "erfc",
@@ -746,6 +933,7 @@ erfc = defop(
     lambda self: _np_elementwise(_ERFC, self),
     dtype="float",
     self=lambda grad, self: -_TWO_OVER_SQRT_PI * exp(-pow(self, 2)) * grad,
+    jvp=ELEMENTWISE,
 )
 # torch's formula recomputes erfinv(self) instead of reading the result
 erfinv = defop(
@@ -754,6 +942,7 @@ erfinv = defop(
     _np_erfinv,
     dtype="float",
     self=lambda grad, self: _HALF_SQRT_PI * exp(pow(erfinv(self), 2)) * grad,
+    jvp=ELEMENTWISE,
 )
 
 
@@ -772,7 +961,9 @@ def _logit_backward(grad: Tensor, self: Tensor, eps: Any) -> Tensor:
     return _where((self >= eps) & (self <= 1 - eps), g, 0.0)
 
 
-_logit = defop("logit", "LogitBackward0", _np_logit, dtype="float", self=_logit_backward)
+_logit = defop(
+    "logit", "LogitBackward0", _np_logit, dtype="float", self=_logit_backward, jvp=ELEMENTWISE
+)
 
 
 def logit(input: Tensor, eps: float | None = None, *, out: Tensor | None = None) -> Tensor:
@@ -796,6 +987,7 @@ _atan2 = defop(
     dtype="float",
     self=lambda grad, self, other: grad * other * _atan2_recip(self, other),
     other=lambda grad, self, other: grad * -self * _atan2_recip(self, other),
+    jvp=_atan2_t,
 )
 _hypot = defop(
     "hypot",
@@ -803,6 +995,7 @@ _hypot = defop(
     _quiet(lambda self, other: _hypot_forward(self, other)),
     self=lambda grad, self, result: grad * self / result,
     other=lambda grad, other, result: grad * other / result,
+    jvp=_hypot_t,
 )
 
 
@@ -830,6 +1023,7 @@ _logaddexp = defop(
     _quiet(_np_logaddexp),
     self=lambda grad, self, other: grad / (1 + exp(other - self)),
     other=lambda grad, self, other: grad / (1 + exp(self - other)),
+    jvp=ELEMENTWISE,
 )
 _logaddexp2 = defop(
     "logaddexp2",
@@ -837,6 +1031,7 @@ _logaddexp2 = defop(
     _quiet(_np_logaddexp2),
     self=lambda grad, self, other: grad / (1 + pow(2, other - self)),
     other=lambda grad, self, other: grad / (1 + pow(2, self - other)),
+    jvp=ELEMENTWISE,
 )
 
 
@@ -860,6 +1055,7 @@ _xlogy = defop(
     dtype="float",
     self=_xlogy_self_grad,
     other=lambda grad, self, other: grad * self / other,
+    jvp=ELEMENTWISE,
 )
 _xlogy_scalar_self = defop(
     "xlogy.Scalar_Self",
@@ -868,6 +1064,7 @@ _xlogy_scalar_self = defop(
     dtype="float",
     nondiff=("self",),
     other=lambda grad, self, other: grad * self / other,
+    jvp=ELEMENTWISE,
 )
 _xlogy_scalar_other = defop(
     "xlogy.Scalar_Other",
@@ -876,6 +1073,7 @@ _xlogy_scalar_other = defop(
     dtype="float",
     nondiff=("other",),
     self=_xlogy_self_grad,
+    jvp=ELEMENTWISE,
 )
 
 
@@ -897,6 +1095,7 @@ _copysign = defop(
     dtype="float",
     self=_copysign_self_grad,
     other=lambda grad, other: _zeros_like(other),
+    jvp=ELEMENTWISE,
 )
 _copysign_scalar = defop(
     "copysign.Scalar",
@@ -905,6 +1104,7 @@ _copysign_scalar = defop(
     dtype="float",
     nondiff=("other",),
     self=_copysign_self_grad,
+    jvp=ELEMENTWISE,
 )
 
 
@@ -919,6 +1119,9 @@ _maximum = defop(
     lambda self, other: np.maximum(self, other),
     self=lambda grad, self, other: _maximum_grad(grad, self, other, self < other),
     other=lambda grad, self, other: _maximum_grad(grad, self, other, self > other),
+    jvp=lambda self, other, result, self_t, other_t: _max_min_t(
+        self, other, result, self_t, other_t, self > other
+    ),
 )
 _minimum = defop(
     "minimum",
@@ -926,6 +1129,9 @@ _minimum = defop(
     lambda self, other: np.minimum(self, other),
     self=lambda grad, self, other: _maximum_grad(grad, self, other, self > other),
     other=lambda grad, self, other: _maximum_grad(grad, self, other, self < other),
+    jvp=lambda self, other, result, self_t, other_t: _max_min_t(
+        self, other, result, self_t, other_t, self < other
+    ),
 )
 # fmax/fmin: ties go to self; a NaN operand loses to the number
 _fmax = defop(
@@ -936,6 +1142,9 @@ _fmax = defop(
         grad, logical_not((self >= other) | isnan(other)), 0
     ),
     other=lambda grad, self, other: masked_fill(grad, (self >= other) | isnan(other), 0),
+    jvp=lambda self, other, result, self_t, other_t: _fmax_fmin_t(
+        self, other, result, self_t, other_t, self > other
+    ),
 )
 _fmin = defop(
     "fmin",
@@ -945,6 +1154,9 @@ _fmin = defop(
         grad, logical_not((self <= other) | isnan(other)), 0
     ),
     other=lambda grad, self, other: masked_fill(grad, (self <= other) | isnan(other), 0),
+    jvp=lambda self, other, result, self_t, other_t: _fmax_fmin_t(
+        self, other, result, self_t, other_t, self <= other
+    ),
 )
 
 
@@ -963,6 +1175,7 @@ _lerp_scalar = defop(
     dtype="keep",
     self=lambda grad, weight: grad * (1 - weight),
     end=lambda grad, weight: grad * weight,
+    jvp=LINEAR,
 )
 _lerp_tensor = defop(
     "lerp.Tensor",
@@ -972,6 +1185,7 @@ _lerp_tensor = defop(
     self=lambda grad, weight: grad * (1 - weight),
     end=lambda grad, weight: grad * weight,
     weight=lambda grad, self, end: grad * (end - self),
+    jvp=_lerp_t,
 )
 
 
@@ -994,6 +1208,7 @@ _addcmul = defop(
     self=lambda grad: grad,
     tensor1=lambda grad, tensor2, value: grad * tensor2 * value,
     tensor2=lambda grad, tensor1, value: grad * tensor1 * value,
+    jvp=ELEMENTWISE,
 )
 _addcdiv = defop(
     "addcdiv",
@@ -1002,6 +1217,7 @@ _addcdiv = defop(
     self=lambda grad: grad,
     tensor1=lambda grad, tensor2, value: grad * (value / tensor2),
     tensor2=lambda grad, tensor1, tensor2, value: -grad * value * tensor1 / (tensor2 * tensor2),
+    jvp=_addcdiv_t,
 )
 
 ADDCDIV_INT = (
@@ -1032,6 +1248,7 @@ _nan_to_num = defop(
     _np_nan_to_num,
     dtype="keep",
     self=lambda grad, self: grad * isfinite(self),
+    jvp=ELEMENTWISE,
 )
 
 
@@ -1047,6 +1264,7 @@ _masked_fill = defop(
     nondiff=("mask",),
     broadcast_order=(1, 0),
     self=lambda grad, mask: masked_fill(grad, mask, 0),
+    jvp=ELEMENTWISE,
 )
 _masked_fill_tensor = defop(
     "masked_fill.Tensor",
@@ -1057,6 +1275,7 @@ _masked_fill_tensor = defop(
     broadcast_order=(1, 0),
     self=lambda grad, mask: masked_fill(grad, mask, 0),
     value=lambda grad, mask: _where(mask, grad, 0).sum(),
+    jvp=_masked_fill_t,
 )
 
 
@@ -1097,6 +1316,7 @@ _clamp = defop(
     _np_clamp,
     nondiff=("min", "max"),
     self=lambda grad, self, min, max: _where(_clamp_mask(self, min, max), grad, 0.0),
+    jvp=ELEMENTWISE,
 )
 _clamp_tensor = defop(
     "clamp.Tensor",
@@ -1105,6 +1325,7 @@ _clamp_tensor = defop(
     self=lambda grad, self, min, max: _where(_clamp_mask(self, min, max), grad, 0.0),
     min=_clamp_min_grad,
     max=_clamp_max_grad,
+    jvp=_clamp_tensor_t,
 )
 _clamp_min = defop(
     "clamp_min",
@@ -1112,6 +1333,7 @@ _clamp_min = defop(
     lambda self, min: np.maximum(self, min),
     nondiff=("min",),
     self=lambda grad, self, min: _where(self >= min, grad, 0.0),
+    jvp=ELEMENTWISE,
 )
 _clamp_min_tensor = defop(
     "clamp_min.Tensor",
@@ -1119,6 +1341,7 @@ _clamp_min_tensor = defop(
     lambda self, min: np.maximum(self, min),
     self=lambda grad, self, min: _where(self >= min, grad, 0.0),
     min=lambda grad, self, min: _where(self < min, grad, 0.0),
+    jvp=lambda self, min, self_t, min_t: _where(self >= min, _tz(self_t, self), _tz(min_t, min)),
 )
 _clamp_max = defop(
     "clamp_max",
@@ -1126,6 +1349,7 @@ _clamp_max = defop(
     lambda self, max: np.minimum(self, max),
     nondiff=("max",),
     self=lambda grad, self, max: _where(self <= max, grad, 0.0),
+    jvp=ELEMENTWISE,
 )
 _clamp_max_tensor = defop(
     "clamp_max.Tensor",
@@ -1133,6 +1357,7 @@ _clamp_max_tensor = defop(
     lambda self, max: np.minimum(self, max),
     self=lambda grad, self, max: _where(self <= max, grad, 0.0),
     max=lambda grad, self, max: _where(self > max, grad, 0.0),
+    jvp=lambda self, max, self_t, max_t: _where(self <= max, _tz(self_t, self), _tz(max_t, max)),
 )
 
 
@@ -1635,18 +1860,38 @@ def _np_random(self: np.ndarray, low: int, high: int, generator: Any) -> np.ndar
     return _gen(generator).integers(low, high, self.shape).astype(self.dtype)
 
 
-_uniform = defop("uniform", "UniformBackward0", _np_uniform, dtype="keep", self=_zero_grad)
-_normal_fill = defop("normal", "NormalBackward0", _np_normal, dtype="keep", self=_zero_grad)
+_uniform = defop(
+    "uniform", "UniformBackward0", _np_uniform, dtype="keep", self=_zero_grad, jvp=ELEMENTWISE
+)
+_normal_fill = defop(
+    "normal", "NormalBackward0", _np_normal, dtype="keep", self=_zero_grad, jvp=ELEMENTWISE
+)
 _bernoulli_fill = defop(
-    "bernoulli.float", "BernoulliBackward2", _np_bernoulli, dtype="keep", self=_zero_grad
+    "bernoulli.float",
+    "BernoulliBackward2",
+    _np_bernoulli,
+    dtype="keep",
+    self=_zero_grad,
+    jvp=ELEMENTWISE,
 )
 _exponential = defop(
-    "exponential", "ExponentialBackward0", _np_exponential, dtype="keep", self=_zero_grad
+    "exponential",
+    "ExponentialBackward0",
+    _np_exponential,
+    dtype="keep",
+    self=_zero_grad,
+    jvp=ELEMENTWISE,
 )
 # random_(from, to), random_(to) and random_() are three overloads with their own nodes
-_random_fill = defop("random.from", "RandomBackward0", _np_random, dtype="keep", self=_zero_grad)
-_random_to = defop("random.to", "RandomBackward1", _np_random, dtype="keep", self=_zero_grad)
-_random_all = defop("random", "RandomBackward2", _np_random, dtype="keep", self=_zero_grad)
+_random_fill = defop(
+    "random.from", "RandomBackward0", _np_random, dtype="keep", self=_zero_grad, jvp=ELEMENTWISE
+)
+_random_to = defop(
+    "random.to", "RandomBackward1", _np_random, dtype="keep", self=_zero_grad, jvp=ELEMENTWISE
+)
+_random_all = defop(
+    "random", "RandomBackward2", _np_random, dtype="keep", self=_zero_grad, jvp=ELEMENTWISE
+)
 
 
 def uniform_(self: Tensor, from_: float = 0, to: float = 1, *, generator: Any = None) -> Tensor:
@@ -1722,6 +1967,7 @@ _bernoulli = defop(
     lambda self, generator: _np_bernoulli(self, self, generator),
     dtype="keep",
     self=_zero_grad,
+    jvp=ELEMENTWISE,
 )
 _normal_tt = defop(
     "normal.Tensor_Tensor",
@@ -1735,6 +1981,7 @@ _normal_tt = defop(
     ),
     mean=_zero_grad,
     std=_zero_grad,
+    jvp=ELEMENTWISE,
 )
 _normal_tf = defop(
     "normal.Tensor_float",
@@ -1744,6 +1991,7 @@ _normal_tf = defop(
     ),
     dtype="keep",
     mean=_zero_grad,
+    jvp=ELEMENTWISE,
 )
 _normal_ft = defop(
     "normal.float_Tensor",
@@ -1753,6 +2001,7 @@ _normal_ft = defop(
     ),
     dtype="keep",
     std=_zero_grad,
+    jvp=ELEMENTWISE,
 )
 
 

@@ -18,6 +18,7 @@ import numpy as np
 from .. import _dtype as D
 from .. import _grad_mode
 from .._tensor import Tensor, _make
+from ..autograd.forward_ad import LINEAR
 from ._util import expand_array, wrap_dim, wrap_dims
 from .registry import defop
 
@@ -113,6 +114,7 @@ _take_along = defop(
     self=lambda grad, dim, index, squeeze, self_sym_sizes: _put_along(
         grad, dim, index, squeeze, self_sym_sizes
     ),
+    jvp=LINEAR,
 )
 _put_along = defop(
     "_value_selecting_reduction_backward",
@@ -120,6 +122,7 @@ _put_along = defop(
     _put_fwd,
     dtype="keep",
     src=lambda grad, dim, index, squeeze, sizes: _take_along(grad, dim, index, squeeze, sizes),
+    jvp=LINEAR,
 )
 
 
@@ -133,6 +136,7 @@ _flip = defop(
     _flip_fwd,
     dtype="keep",
     self=lambda grad, dim: _flip(grad, dim),
+    jvp=LINEAR,
 )
 
 
@@ -161,6 +165,11 @@ def _defselect(name: str, grad_fn: str) -> Any:
         self=lambda grads, dim, index, keepdim, self_sym_sizes: _put_along(
             grads[0], dim, index, not keepdim, self_sym_sizes
         ),
+        # torch's gather_with_keepdimed_indices: the tangent at the picked indices
+        jvp=lambda self_t, dim, index, keepdim, self_sym_sizes: (
+            _take_along(self_t, dim, index, not keepdim, self_sym_sizes),
+            None,
+        ),
     )
 
 
@@ -178,6 +187,7 @@ _sum_all = defop(
     dtype="keep",
     self=lambda grad, self_sym_sizes: grad.expand(self_sym_sizes),
     raw={"self": lambda grad, self_sym_sizes: expand_array(grad, self_sym_sizes)},
+    jvp=LINEAR,
 )
 
 
@@ -200,6 +210,7 @@ _sum_dim = defop(
             grad, self_sym_sizes, dim, keepdim
         )
     },
+    jvp=LINEAR,
 )
 
 
@@ -218,6 +229,7 @@ _mean_all = defop(
             expand_array(grad, self_sym_sizes) / self_sym_numel
         )
     },
+    jvp=LINEAR,
 )
 
 
@@ -242,6 +254,7 @@ _mean_dim = defop(
             _restore_dims_raw(grad, self_sym_sizes, dim, keepdim) / count
         )
     },
+    jvp=LINEAR,
 )
 
 
@@ -326,6 +339,9 @@ _nansum = defop(
     dtype="keep",
     self=lambda grad, self, dim, keepdim, self_sym_sizes: (
         _restore_dims(grad, self_sym_sizes, dim, keepdim) * _const(~np.isnan(self._data))
+    ),
+    jvp=lambda self, dim, keepdim, self_sym_sizes, dtype, self_t: _nansum(
+        _nan_zeroed(self, self_t), dim, keepdim, self_sym_sizes, dtype
     ),
 )
 
@@ -414,6 +430,7 @@ _prod_all = defop(
     _prod_all_fwd,
     dtype="keep",
     self=lambda grad, self, result: _prod_backward_all(grad, self, result),
+    jvp=lambda self, self_t, result: _prod_t(self, self_t, result, None, False),
 )
 _prod_dim = defop(
     "prod.dim_int",
@@ -423,6 +440,7 @@ _prod_dim = defop(
     self=lambda grad, self, result, dim, keepdim: _prod_backward_dim(
         grad, self, result, dim, keepdim
     ),
+    jvp=lambda self, dim, keepdim, self_t, result: _prod_t(self, self_t, result, dim, keepdim),
 )
 
 
@@ -462,6 +480,7 @@ _cumsum = defop(
     _cumsum_fwd,
     dtype="keep",
     self=lambda grad, dim: _cumsum_backward(grad, dim),
+    jvp=LINEAR,
 )
 
 
@@ -504,6 +523,7 @@ _cumprod = defop(
     _cumprod_fwd,
     dtype="keep",
     self=lambda grad, self, dim, result: _cumprod_backward(grad, self, dim, result),
+    jvp=lambda self, dim, self_t, result: _cumprod_t(self, self_t, dim, result),
 )
 
 
@@ -541,7 +561,98 @@ _logsumexp = defop(
     self=lambda grad, self, dim, keepdim, result: (
         _unsq(grad, dim, keepdim) * (self - _unsq(result, dim, keepdim)).exp()
     ),
+    jvp=lambda self, dim, keepdim, self_t: _logsumexp_t(self, self_t, dim, keepdim),
 )
+
+
+def _sum_over(t: Tensor, dim: tuple[int, ...] | None, keepdim: bool) -> Tensor:
+    """t summed over `dim` (None: every dim)."""
+    if t.ndim == 0:
+        return t
+    axes = tuple(range(t.ndim)) if dim is None else dim
+    return _sum_dim(t, axes, keepdim, tuple(t._data.shape), None)
+
+
+def _nan_zeroed(self: Tensor, self_t: Tensor) -> Tensor:
+    from .pointwise import isnan, where
+
+    return where(isnan(self), 0.0, self_t)
+
+
+def _logsumexp_t(self: Tensor, self_t: Tensor, dim: tuple[int, ...], keepdim: bool) -> Tensor:
+    # torch's logsumexp_jvp: sum(exp(x - amax) * t) / sum(exp(x - amax))
+    e = (self - _amax(self, dim, True)).exp() if self._data.size else self.exp()
+    return _sum_over(e * self_t, dim, keepdim) / _sum_over(e, dim, keepdim)
+
+
+def _prod_t(self: Tensor, self_t: Tensor, result: Tensor, dim: Any, keepdim: bool) -> Tensor:
+    # (prod_backward(ones, self, result) * self_t).sum(dim, keepdim)
+    from .._creation import ones_like
+
+    if dim is None:
+        return (_prod_backward_all(ones_like(result), self, result) * self_t).sum()
+    g = _prod_backward_dim(ones_like(result), self, result, dim, keepdim)
+    return _sum_over(g * self_t, (dim,), keepdim)
+
+
+def _cumprod_t(self: Tensor, self_t: Tensor, dim: int, result: Tensor) -> Tensor:
+    # result * cumsum(self_t / self) without zeros; with zeros, for each k the products that
+    # leave x_k out: sum_{k <= j} t_k * prod_{i <= j, i != k} x_i
+    from .pointwise import where
+
+    x = self._data
+    if x.size <= 1 or x.ndim == 0:
+        return self_t
+    if not np.any(x == 0):
+        return result * cumsum(self_t / self, dim)
+    n = x.shape[dim]
+    pos = np.arange(n).reshape([n if i == dim else 1 for i in range(x.ndim)])
+    out = None
+    for k in range(n):
+        others = cumprod(where(_const(pos == k), 1.0, self), dim)
+        term = self_t.narrow(dim, k, 1) * others * _const((pos >= k).astype(x.dtype))
+        out = term if out is None else out + term
+    assert out is not None
+    return out
+
+
+def _evenly_read_t(self: Tensor, self_t: Tensor, result: Tensor) -> Tensor:
+    # torch's evenly_read_jvp: the mean tangent of the elements equal to the result
+    mask = self == result
+    return (mask * self_t).sum() / mask.sum()
+
+
+def _amax_t(self: Tensor, self_t: Tensor, result: Tensor, dim: Any, keepdim: bool) -> Tensor:
+    # torch's amaxamin_jvp: where(x == result, t, 0).sum(dim) / count
+    from .pointwise import where
+
+    mask = self == (result if keepdim else _unsq(result, dim, False))
+    return _sum_over(where(mask, self_t, 0.0), dim, keepdim) / _sum_over(mask, dim, keepdim)
+
+
+def _var_t(self: Tensor, self_t: Tensor, dim: Any, correction: float, keepdim: bool) -> Tensor:
+    # var_backward(self_t, self, dim, correction, keepdim=True).sum(dim, keepdim)
+    return _sum_over(_var_backward(self_t, self, dim, correction, True), dim, keepdim)
+
+
+def _std_t(
+    self: Tensor, self_t: Tensor, dim: Any, correction: float, keepdim: bool, result: Tensor
+) -> Tensor:
+    from .pointwise import masked_fill
+
+    v = _var_t(self, self_t, dim, correction, keepdim)
+    return masked_fill(v / (2.0 * result), result == 0, 0)
+
+
+def _mean_t(self_t: Tensor, dim: Any, keepdim: bool) -> Tensor:
+    return _mean_backward_free(self_t, dim, keepdim)
+
+
+def _mean_backward_free(t: Tensor, dim: Any, keepdim: bool) -> Tensor:
+    if t.ndim == 0:
+        return t
+    axes = tuple(range(t.ndim)) if dim is None else dim
+    return _mean_dim(t, axes, keepdim, tuple(t._data.shape), _count(tuple(t._data.shape), axes))
 
 
 # --- max, min, amax, amin, argmax, argmin ----------------------------------------------------
@@ -577,6 +688,7 @@ _max_all = defop(
     _full_fwd(np.max),
     dtype="keep",
     self=lambda grad, self, result: _evenly_distribute(grad, self, result),
+    jvp=_evenly_read_t,
 )
 _min_all = defop(
     "min",
@@ -584,6 +696,7 @@ _min_all = defop(
     _full_fwd(np.min),
     dtype="keep",
     self=lambda grad, self, result: _evenly_distribute(grad, self, result),
+    jvp=_evenly_read_t,
 )
 _amax = defop(
     "amax",
@@ -591,6 +704,7 @@ _amax = defop(
     _amax_fwd(np.amax),
     dtype="keep",
     self=lambda grad, self, dim, keepdim, result: _amax_backward(grad, self, result, dim, keepdim),
+    jvp=lambda self, dim, keepdim, self_t, result: _amax_t(self, self_t, result, dim, keepdim),
 )
 _amin = defop(
     "amin",
@@ -598,6 +712,7 @@ _amin = defop(
     _amax_fwd(np.amin),
     dtype="keep",
     self=lambda grad, self, dim, keepdim, result: _amax_backward(grad, self, result, dim, keepdim),
+    jvp=lambda self, dim, keepdim, self_t, result: _amax_t(self, self_t, result, dim, keepdim),
 )
 _max_dim = _defselect("max.dim", "MaxBackward0")
 _min_dim = _defselect("min.dim", "MinBackward0")
@@ -754,6 +869,7 @@ _var = defop(
     self=lambda grad, self, dim, correction, keepdim: _var_backward(
         grad, self, dim, correction, keepdim
     ),
+    jvp=_var_t,
 )
 _std = defop(
     "std.correction",
@@ -763,6 +879,7 @@ _std = defop(
     self=lambda grad, self, dim, correction, keepdim, result: _std_backward(
         grad, self, result, dim, correction, keepdim
     ),
+    jvp=_std_t,
 )
 
 
@@ -791,6 +908,10 @@ _var_mean = defop(
         _var_backward(grads[0], self, dim, correction, keepdim)
         + _mean_backward(grads[1], self, dim, keepdim)
     ),
+    jvp=lambda self, self_t, dim, correction, keepdim: (
+        _var_t(self, self_t, dim, correction, keepdim),
+        _mean_t(self_t, dim, keepdim),
+    ),
 )
 _std_mean = defop(
     "std_mean.correction",
@@ -801,6 +922,10 @@ _std_mean = defop(
     self=lambda grads, self, dim, correction, keepdim, result: (
         _std_backward(grads[0], self, result, dim, correction, keepdim)
         + _mean_backward(grads[1], self, dim, keepdim)
+    ),
+    jvp=lambda self, self_t, dim, correction, keepdim, result: (
+        _std_t(self, self_t, dim, correction, keepdim, result[0]),
+        _mean_t(self_t, dim, keepdim),
     ),
 )
 
@@ -914,6 +1039,7 @@ _sgn = defop(
     lambda self: np.sign(self),
     dtype="keep",
     self=lambda grad: _const(np.zeros(grad._data.shape, grad._data.dtype)),
+    jvp=lambda self_t: _const(np.zeros(self_t._data.shape, self_t._data.dtype)),
 )
 
 
@@ -949,6 +1075,39 @@ def _norm_backward(
     return scaled * where(zero_norm, 0.0, grad / norm.pow(p - 1))
 
 
+def _vector_norm_t(
+    self: Tensor, ord: float, dim: tuple[int, ...], keepdim: bool, self_t: Tensor, result: Tensor
+) -> Tensor:
+    """torch's norm_jvp (real inputs)."""
+    from .._creation import zeros_like
+    from .pointwise import isnan, masked_fill
+
+    p = float(ord)
+    norm = result
+    if p == 0.0:
+        return zeros_like(norm)
+    sgn = _sgn(self)
+    if p == 1.0:
+        return _sum_over(sgn * self_t, dim, keepdim)
+    if p == 2.0:
+        return masked_fill(_sum_over(self * self_t, dim, keepdim) / norm, norm == 0, 0)
+    if np.isinf(p):
+        if not keepdim and self.ndim != 0:
+            norm = _unsq(norm, dim, False)
+        is_max = ((self.abs() == norm) | (isnan(self) & isnan(norm))).to(norm.dtype)
+        nb = _sum_over(is_max, dim, True) if self.ndim != 0 else is_max
+        return _sum_over(sgn * self_t * is_max / nb, dim, keepdim)
+    absx = self.abs()
+    if p < 1.0:
+        s = _sum_over(masked_fill(absx.pow(p - 1), self == 0, 0) * (sgn * self_t), dim, keepdim)
+        return s * norm.pow(1 - p)
+    if p < 2.0:
+        s = _sum_over(absx.pow(p - 1) * (sgn * self_t), dim, keepdim)
+    else:
+        s = _sum_over(absx.pow(p - 2) * (self * self_t), dim, keepdim)
+    return masked_fill(s / norm.pow(p - 1), norm == 0, 0)
+
+
 _vector_norm = defop(
     "linalg_vector_norm",
     "LinalgVectorNormBackward0",
@@ -957,6 +1116,7 @@ _vector_norm = defop(
     self=lambda grad, self, ord, dim, keepdim, result: _norm_backward(
         grad, self, ord, result, dim, keepdim
     ),
+    jvp=_vector_norm_t,
 )
 
 

@@ -17,6 +17,7 @@ from .. import _dtype as D
 from .. import _grad_mode
 from .._creation import zeros_like
 from .._tensor import Tensor
+from ..autograd.forward_ad import ELEMENTWISE
 from ..autograd.graph import Node
 from .inplace import make_inplace, make_iop
 from .pointwise import (
@@ -55,9 +56,15 @@ floor = defop(
     _np_round_like(np.floor, "floor_vml_cpu"),
     dtype="keep",
     self=_zero_grad,
+    jvp=ELEMENTWISE,
 )
 ceil = defop(
-    "ceil", "CeilBackward0", _np_round_like(np.ceil, "ceil_vml_cpu"), dtype="keep", self=_zero_grad
+    "ceil",
+    "CeilBackward0",
+    _np_round_like(np.ceil, "ceil_vml_cpu"),
+    dtype="keep",
+    self=_zero_grad,
+    jvp=ELEMENTWISE,
 )
 trunc = defop(
     "trunc",
@@ -65,6 +72,7 @@ trunc = defop(
     _np_round_like(np.trunc, "trunc_vml_cpu"),
     dtype="keep",
     self=_zero_grad,
+    jvp=ELEMENTWISE,
 )
 # np.rint rounds half to even, as torch's nearbyint does
 _round = defop(
@@ -73,6 +81,7 @@ _round = defop(
     _np_round_like(np.rint, "round_vml_cpu"),
     dtype="keep",
     self=_zero_grad,
+    jvp=ELEMENTWISE,
 )
 
 
@@ -93,6 +102,7 @@ _round_decimals = defop(
     _np_round_decimals,
     dtype="keep",
     self=lambda grad: _zero_grad(grad),
+    jvp=ELEMENTWISE,
 )
 
 
@@ -102,7 +112,9 @@ def _np_frac(self: np.ndarray) -> np.ndarray:
         return self - np.trunc(self)
 
 
-frac = defop("frac", "FracBackward0", _np_frac, dtype="keep", self=lambda grad: grad)
+frac = defop(
+    "frac", "FracBackward0", _np_frac, dtype="keep", self=lambda grad: grad, jvp=ELEMENTWISE
+)
 
 
 def _np_sign(self: np.ndarray) -> np.ndarray:
@@ -114,9 +126,9 @@ def _np_sign(self: np.ndarray) -> np.ndarray:
     return (self > 0).astype(self.dtype) - (self < 0).astype(self.dtype)
 
 
-sign = defop("sign", "SignBackward0", _np_sign, dtype="keep", self=_zero_grad)
+sign = defop("sign", "SignBackward0", _np_sign, dtype="keep", self=_zero_grad, jvp=ELEMENTWISE)
 # for real inputs sgn is sign, and its gradient is zero
-sgn = defop("sgn", "SgnBackward0", _np_sign, dtype="keep", self=_zero_grad)
+sgn = defop("sgn", "SgnBackward0", _np_sign, dtype="keep", self=_zero_grad, jvp=ELEMENTWISE)
 
 
 def round(input: Tensor, *, decimals: int = _UNSET, out: Tensor | None = None) -> Tensor:
@@ -187,6 +199,7 @@ _div_mode = defop(
     ),
     self=lambda grad: grad * 0,
     other=lambda grad: grad * 0,
+    jvp=lambda result: zeros_like(result),
 )
 _floor_divide = defop(
     "floor_divide", "FloorDivideBackward0", _np_div_floor, nondiff=("self", "other")
@@ -197,6 +210,7 @@ _remainder = defop(
     _np_remainder,
     self=lambda grad: grad,
     other=lambda grad, self, other: -grad * div_rounded(self, other, "floor"),
+    jvp=ELEMENTWISE,
 )
 _remainder_scalar = defop(
     "remainder.Scalar",
@@ -204,6 +218,7 @@ _remainder_scalar = defop(
     _np_remainder,
     nondiff=("other",),
     self=lambda grad: grad,
+    jvp=ELEMENTWISE,
 )
 _remainder_rscalar = defop(
     "remainder.Scalar_Tensor",
@@ -217,9 +232,15 @@ _fmod = defop(
     _np_fmod,
     self=lambda grad: grad,
     other=lambda grad, self, other: -grad * div_rounded(self, other, "trunc"),
+    jvp=ELEMENTWISE,
 )
 _fmod_scalar = defop(
-    "fmod.Scalar", "FmodBackward0", _np_fmod, nondiff=("other",), self=lambda grad: grad
+    "fmod.Scalar",
+    "FmodBackward0",
+    _np_fmod,
+    nondiff=("other",),
+    self=lambda grad: grad,
+    jvp=ELEMENTWISE,
 )
 
 
