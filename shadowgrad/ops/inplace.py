@@ -190,11 +190,18 @@ def make_iop(fn: Callable[..., Tensor]) -> Callable[..., Any]:
 # --- ops that only exist in place ---------------------------------------------------------
 from .registry import defop  # noqa: E402
 
+
+def _zero_t(self: Tensor) -> Tensor:
+    # forward AD: a tangent of exact zeros (not self_t * 0, which keeps NaN), as torch's
+    return _make(np.zeros_like(self._data))
+
+
 _zero = defop(
     "zero",
     "ZeroBackward0",
     lambda self: np.zeros_like(self),
     dtype="keep",
+    jvp=lambda self: _zero_t(self),
     self=lambda grad: grad * 0,
 )
 _fill = defop(
@@ -202,6 +209,7 @@ _fill = defop(
     "FillBackward2",
     lambda self, value: np.full_like(self, value),
     dtype="keep",
+    jvp=lambda self: _zero_t(self),
     self=lambda grad: grad * 0,
 )
 _fill_tensor = defop(
@@ -209,6 +217,9 @@ _fill_tensor = defop(
     "FillBackward3",
     lambda self, value: np.full_like(self, value),
     dtype="keep",
+    jvp=lambda self, value_t: (
+        _zero_t(self) if value_t is None else _fill_tensor(_zero_t(self), value_t)
+    ),
     self=lambda grad: grad * 0,
     value=lambda grad: grad.sum(),
 )
@@ -218,6 +229,7 @@ _copy = defop(
     "CopyBackwards",
     lambda self, src: np.broadcast_to(src, self.shape).astype(self.dtype),
     dtype="keep",
+    jvp=lambda self, src_t: _zero_t(self) if src_t is None else _copy(_zero_t(self), src_t),
     self=lambda grad: grad * 0,
     src=lambda grad: grad,
 )
