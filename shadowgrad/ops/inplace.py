@@ -131,11 +131,16 @@ def apply_inplace(fn: Callable[..., Tensor], self: Tensor, *args: Any, **kwargs:
 
 
 def _set_result_tangent(self: Tensor, r: Tensor) -> None:
-    """Forward AD: self's tangent becomes the in-place result's (written into the old one)."""
+    """Forward AD: self's tangent becomes the in-place result's (written into the old one; for
+    a view without one, into a view of its base's tangent, so that the base's changes too)."""
     t = _fwad._get_tangent(r)
     if t is None:
         return
     old = _fwad._get_tangent(self)
+    if old is None and self._base is not None:
+        from .views import tangent_view
+
+        old = tangent_view(self)
     if old is not None and old.shape == t.shape:
         np.copyto(old._data, t._data, casting="unsafe")
     else:
