@@ -207,6 +207,20 @@ def factorizations_of_one_dual(T: Any) -> Any:
         }
 
 
+@program
+def solve_rejects_a_vector_b_with_left_false(T: Any) -> Any:
+    # not forward AD: the one solve case that the jvp rule's vector branch must not meet
+    a = T.eye(3, dtype=T.float64) * 2
+    return {
+        "vector": raises(lambda: T.linalg.solve(a, T.ones(3, dtype=T.float64), left=False)),
+        "batched vector": raises(
+            lambda: T.linalg.solve(a.expand(2, 3, 3), T.ones(2, 3, dtype=T.float64), left=False)
+        ),
+        "matrix": T.linalg.solve(a, T.ones(2, 3, dtype=T.float64), left=False),
+        "left vector": T.linalg.solve(a, T.ones(3, dtype=T.float64)),
+    }
+
+
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_program_matches_torch(name: str) -> None:
     _SET.check(name, observe, assert_same, torch, shadowgrad)

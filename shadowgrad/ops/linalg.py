@@ -1035,15 +1035,13 @@ def _solve_grad_A(grad: Tensor, A: Tensor, result: Tensor, left: bool, vector: b
 
 
 def _solve_jvp(A: Tensor, left: bool, vector: bool, A_t: Any, B_t: Any, result: Tensor) -> Tensor:
-    """torch's linalg_solve_jvp: X_t solves A X_t = B_t - A_t X (X_t A = B_t - X A_t)."""
+    """torch's linalg_solve_jvp: X_t solves A X_t = B_t - A_t X (X_t A = B_t - X A_t); a
+    vector B comes with left=True only (solve rejects the other)."""
     rhs = B_t
     if A_t is not None:
         X = result
         if vector:
-            if left:
-                AX = matmul(A_t, X.unsqueeze(-1)).squeeze(-1)
-            else:
-                AX = matmul(X.unsqueeze(-2), A_t).squeeze(-2)
+            AX = matmul(A_t, X.unsqueeze(-1)).squeeze(-1)
         else:
             AX = matmul(A_t, X) if left else matmul(X, A_t)
         rhs = -AX if rhs is None else rhs - AX
@@ -1072,7 +1070,7 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True, out: Tensor | None = None)
     vector = B.ndim == 1 or (B.ndim == A.ndim - 1 and sb == sa[:-1])
     n = sa[-1]
     if vector:
-        ok = sb[-1] == n
+        ok = left and sb[-1] == n  # torch takes no vector B when left=False
         shown = f"{sb[-1]}x1"
     else:
         if B.ndim < 2:
