@@ -327,22 +327,11 @@ def _gradcheck(
 
 # Known forward-mode differences, each with its reason; strict: test_opdb fails once one of
 # these entries no longer differs.
-_INPLACE_VIEW = "in-place view ops (squeeze_, t_, ...) do not carry the tangent to the new view"
-_MULTI_OUT = (
-    "forward AD's VJP-of-VJP fallback fails on factorizations with several outputs (svd, "
-    "eigh, qr and the norms built on them)"
-)
 _AT_EDGE = (
     "torch's own JVP formula differs from its reverse mode's at this point only in part of the "
     "sample (padding_idx, a kink of prelu/relu, all targets ignored, kl_div's target grad)"
 )
 JVP_XFAILS: dict[str, str] = {
-    **dict.fromkeys(
-        ["Tensor.squeeze_", "Tensor.t_", "Tensor.transpose_", "Tensor.unsqueeze_",
-         "matmul (1-d @ 2-d)", "nn.functional.linear_1d_nobias"], _INPLACE_VIEW),
-    **dict.fromkeys(
-        ["linalg.eigh", "linalg.eigvalsh", "linalg.qr", "linalg.svd", "linalg.svdvals", "svd",
-         "linalg.matrix_norm", "linalg.norm"], _MULTI_OUT),
     **dict.fromkeys(
         ["nn.functional.kl_div"], _AT_EDGE),
 }  # fmt: skip

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from .._tensor import Tensor, _make
+from ..autograd.forward_ad import LINEAR
 from . import shape as S
 from ._util import shape_str, wrap_dim
 from .inplace import apply_inplace, fill_
@@ -39,12 +40,29 @@ def _index_put_fwd(
     return out
 
 
+def _or_zeros(t_t: Tensor | None, t: Tensor) -> Tensor:
+    """A tangent, or zeros shaped like its primal where it has none (for rules that are linear
+    in several inputs jointly)."""
+    return _zeros(t._data.shape, t) if t_t is None else t_t
+
+
+# Forward AD: the scatter-like ops below are linear in (self, source) jointly, so their tangent
+# is the op itself applied to the tangents (a missing one is zero), the filled value's included.
+def _index_put_jvp(
+    self: Tensor, indices: Any, accumulate: bool, self_t: Any, values_t: Any
+) -> Tensor:
+    if values_t is None:
+        return self_t if accumulate else _index_put(self_t, indices, _zero_like0(self_t), False)
+    return _index_put(_or_zeros(self_t, self), indices, values_t, accumulate)
+
+
 # Duplicate indices: the values grad is grad[indices], so each source element gets its own grad.
 _index_put = defop(
     "index_put",
     "IndexPutBackward0",
     _index_put_fwd,
     dtype="keep",
+    jvp=_index_put_jvp,
     self=lambda grad, indices, accumulate: (
         grad if accumulate else _index_put(grad, indices, _zero_like0(grad), False)
     ),
@@ -62,6 +80,7 @@ _index = defop(
     "IndexBackward0",
     lambda self, indices, self_sym_sizes: self[indices],
     dtype="keep",
+    jvp=LINEAR,
     self=lambda grad, indices, self_sym_sizes: _index_put(
         _zeros(self_sym_sizes, grad), indices, grad, True
     ),
@@ -385,6 +404,7 @@ _gather = defop(
     "GatherBackward0",
     lambda self, dim, index, self_sym_sizes: self[_coords(index, dim)],
     dtype="keep",
+    jvp=LINEAR,
     self=lambda grad, dim, index, self_sym_sizes: _scatter_add(
         _zeros(self_sym_sizes, grad), dim, index, grad
     ),
@@ -394,6 +414,9 @@ _scatter_add = defop(
     "ScatterAddBackward0",
     _scatter_add_fwd,
     dtype="keep",
+    jvp=lambda self, dim, index, self_t, src_t: (
+        self_t if src_t is None else _scatter_add(_or_zeros(self_t, self), dim, index, src_t)
+    ),
     self=lambda grad: grad,
     src=lambda grad, dim, index: _gather(grad, dim, index, tuple(grad._data.shape)),
 )
@@ -402,6 +425,11 @@ _scatter_src = defop(
     "ScatterBackward0",
     _scatter_fwd,
     dtype="keep",
+    jvp=lambda self, dim, index, self_t, src_t: (
+        _scatter_value(self_t, dim, index, 0)
+        if src_t is None
+        else _scatter_src(_or_zeros(self_t, self), dim, index, src_t)
+    ),
     self=lambda grad, dim, index: _scatter_value(grad, dim, index, 0),
     src=lambda grad, dim, index: _gather(grad, dim, index, tuple(grad._data.shape)),
 )
@@ -410,6 +438,7 @@ _scatter_value = defop(
     "ScatterBackward1",
     lambda self, dim, index, value: _scatter_fwd(self, dim, index, np.asarray(value, self.dtype)),
     dtype="keep",
+    jvp=lambda dim, index, self_t: _scatter_value(self_t, dim, index, 0),
     self=lambda grad, dim, index: _scatter_value(grad, dim, index, 0),
 )
 
@@ -536,6 +565,7 @@ _index_select = defop(
     "IndexSelectBackward0",
     lambda self, dim, index, self_sym_sizes: np.take(self, index, axis=dim),
     dtype="keep",
+    jvp=LINEAR,
     self=lambda grad, dim, index, self_sym_sizes: _index_add(
         _zeros(self_sym_sizes, grad), dim, index, grad, 1
     ),
@@ -553,6 +583,11 @@ _index_add = defop(
     "IndexAddBackward0",
     _index_add_fwd,
     dtype="keep",
+    jvp=lambda self, dim, index, alpha, self_t, source_t: (
+        self_t
+        if source_t is None
+        else _index_add(_or_zeros(self_t, self), dim, index, source_t, alpha)
+    ),
     self=lambda grad: grad,
     source=lambda grad, dim, index, alpha: (
         _index_select(grad, dim, index, tuple(grad._data.shape)) * alpha
@@ -615,6 +650,7 @@ _index_fill = defop(
     "IndexFillBackward0",
     _index_fill_fwd,
     dtype="keep",
+    jvp=lambda dim, index, self_t: _index_fill(self_t, dim, index, 0),
     self=lambda grad, dim, index: _index_fill(grad, dim, index, 0),
 )
 _index_fill_t = defop(
@@ -622,6 +658,11 @@ _index_fill_t = defop(
     "IndexFillBackward1",
     _index_fill_fwd,
     dtype="keep",
+    jvp=lambda self, dim, index, self_t, value_t: (
+        _index_fill(self_t, dim, index, 0)
+        if value_t is None
+        else _index_fill_t(_or_zeros(self_t, self), dim, index, value_t)
+    ),
     self=lambda grad, dim, index: _index_fill(grad, dim, index, 0),
     value=lambda grad, dim, index: _index_select(grad, dim, index, tuple(grad._data.shape)).sum(),
 )
@@ -630,6 +671,11 @@ _index_copy = defop(
     "IndexCopyBackward0",
     _index_copy_fwd,
     dtype="keep",
+    jvp=lambda self, dim, index, self_t, source_t: (
+        _index_fill(self_t, dim, index, 0)
+        if source_t is None
+        else _index_copy(_or_zeros(self_t, self), dim, index, source_t)
+    ),
     self=lambda grad, dim, index: _index_fill(grad, dim, index, 0),
     source=lambda grad, dim, index: _index_select(grad, dim, index, tuple(grad._data.shape)),
 )
@@ -712,6 +758,9 @@ _masked_scatter = defop(
     "MaskedScatterBackward0",
     _masked_scatter_fwd,
     dtype="keep",
+    jvp=lambda self, mask, source, source_sym_sizes, self_t, source_t: _masked_scatter(
+        _or_zeros(self_t, self), mask, _or_zeros(source_t, source), source_sym_sizes
+    ),
     self=lambda grad, mask: _index_put(
         grad, _mask_positions(mask, grad._data.shape), _zero_like0(grad), False
     ),
@@ -737,6 +786,7 @@ _masked_select = defop(
     "MaskedSelectBackward0",
     lambda self, mask, self_sym_sizes: _masked_select_fwd(self, mask),
     dtype="keep",
+    jvp=LINEAR,
     self=lambda grad, mask, self_sym_sizes: _masked_select_bw(grad, mask, self_sym_sizes),
 )
 
@@ -779,6 +829,7 @@ _take = defop(
     "TakeBackward0",
     lambda self, index, self_sym_sizes: self.reshape(-1)[index],
     dtype="keep",
+    jvp=LINEAR,
     self=lambda grad, index, self_sym_sizes: _take_bw(grad, index, self_sym_sizes),
 )
 

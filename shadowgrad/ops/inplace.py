@@ -141,11 +141,16 @@ def apply_inplace(fn: Callable[..., Tensor], self: Tensor, *args: Any, **kwargs:
 
 
 def _set_result_tangent(self: Tensor, r: Tensor) -> None:
-    """Forward AD: self's tangent becomes the in-place result's (written into the old one)."""
+    """Forward AD: self's tangent becomes the in-place result's (written into the old one; for
+    a view without one, into a view of its base's tangent, so that the base's changes too)."""
     t = _fwad._get_tangent(r)
     if t is None:
         return
     old = _fwad._get_tangent(self)
+    if old is None and self._base is not None:
+        from .views import tangent_view
+
+        old = tangent_view(self)
     if old is not None and old.shape == t.shape:
         np.copyto(old._data, t._data, casting="unsafe")
     else:
@@ -200,11 +205,18 @@ def make_iop(fn: Callable[..., Tensor]) -> Callable[..., Any]:
 # --- ops that only exist in place ---------------------------------------------------------
 from .registry import defop  # noqa: E402
 
+
+def _zero_t(self: Tensor) -> Tensor:
+    # forward AD: a tangent of exact zeros (not self_t * 0, which keeps NaN), as torch's
+    return _make(np.zeros_like(self._data))
+
+
 _zero = defop(
     "zero",
     "ZeroBackward0",
     lambda self: np.zeros_like(self),
     dtype="keep",
+    jvp=lambda self: _zero_t(self),
     self=lambda grad: grad * 0,
 )
 _fill = defop(
@@ -212,6 +224,7 @@ _fill = defop(
     "FillBackward2",
     lambda self, value: np.full_like(self, value),
     dtype="keep",
+    jvp=lambda self: _zero_t(self),
     self=lambda grad: grad * 0,
 )
 _fill_tensor = defop(
@@ -219,6 +232,9 @@ _fill_tensor = defop(
     "FillBackward3",
     lambda self, value: np.full_like(self, value),
     dtype="keep",
+    jvp=lambda self, value_t: (
+        _zero_t(self) if value_t is None else _fill_tensor(_zero_t(self), value_t)
+    ),
     self=lambda grad: grad * 0,
     value=lambda grad: grad.sum(),
 )
@@ -228,6 +244,7 @@ _copy = defop(
     "CopyBackwards",
     lambda self, src: np.broadcast_to(src, self.shape).astype(self.dtype),
     dtype="keep",
+    jvp=lambda self, src_t: _zero_t(self) if src_t is None else _copy(_zero_t(self), src_t),
     self=lambda grad: grad * 0,
     src=lambda grad: grad,
 )

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from .._tensor import Tensor, _make
+from ..autograd.forward_ad import BILINEAR, LINEAR
 from ..autograd.graph import SavedTensor
 from ._util import shape_str, wrap_dim
 from .pointwise import _out
@@ -24,6 +25,7 @@ mm_op = defop(
     "mm",
     "MmBackward0",
     lambda self, mat2: np.matmul(self, mat2),
+    jvp=BILINEAR,
     self=lambda grad, mat2, self_sym_strides: _mm_mat1_grad(grad, mat2, self_sym_strides, 1),
     mat2=lambda grad, self, mat2_sym_strides: _mm_mat2_grad(grad, self, mat2_sym_strides, 1),
     raw={
@@ -35,6 +37,7 @@ mv_op = defop(
     "mv",
     "MvBackward0",
     lambda self, vec: np.matmul(self, vec),
+    jvp=BILINEAR,
     self=lambda grad, vec: grad.unsqueeze(1).mm(vec.unsqueeze(0)),
     vec=lambda grad, self: self.t().mv(grad),
 )
@@ -42,6 +45,7 @@ dot_op = defop(
     "dot",
     "DotBackward0",
     lambda self, tensor: np.asarray(np.dot(self, tensor)),
+    jvp=BILINEAR,
     self=lambda grad, tensor: grad * tensor,
     tensor=lambda grad, self: grad * self,
 )
@@ -49,6 +53,7 @@ bmm_op = defop(
     "bmm",
     "BmmBackward0",
     lambda self, mat2: np.matmul(self, mat2),
+    jvp=BILINEAR,
     self=lambda grad, mat2: grad.bmm(mat2.transpose(1, 2)),
     mat2=lambda grad, self: self.transpose(1, 2).bmm(grad),
 )
@@ -361,10 +366,33 @@ def _addmm_fwd(self: Any, mat1: Any, mat2: Any, beta: Any, alpha: Any) -> np.nda
     return (self if beta == 1 else self * beta) + prod
 
 
+def _plus(a: Any, b: Any) -> Any:
+    if a is None:
+        return b
+    return a if b is None else a + b
+
+
+def _addmm_jvp(prod: Any) -> Any:
+    """beta * input_t + alpha * (mat1_t @ mat2 + mat1 @ mat2_t), `prod` the op's product."""
+
+    def rule(
+        mat1: Any, mat2: Any, beta: Any, alpha: Any, self_t: Any, mat1_t: Any, mat2_t: Any
+    ) -> Any:
+        out = None if mat1_t is None else prod(mat1_t, mat2)
+        if mat2_t is not None:
+            out = _plus(out, prod(mat1, mat2_t))
+        if out is not None:
+            out = _scale(out, alpha)
+        return out if self_t is None else _plus(_scale(self_t, beta), out)
+
+    return rule
+
+
 _addmm = defop(
     "addmm",
     "AddmmBackward0",
     _addmm_fwd,
+    jvp=_addmm_jvp(lambda a, b: mm_op(a, b)),
     self=lambda grad, beta: _scale(grad, beta),
     mat1=lambda grad, mat2, alpha, mat1_sym_strides: _mm_mat1_grad(
         grad, mat2, mat1_sym_strides, alpha
@@ -386,6 +414,7 @@ _addmv = defop(
     "addmv",
     "AddmvBackward0",
     _addmm_fwd,
+    jvp=_addmm_jvp(lambda a, b: mv_op(a, b)),
     self=lambda grad, beta: _scale(grad, beta),
     mat1=lambda grad, mat2, alpha: _scale(grad.unsqueeze(1).mm(mat2.unsqueeze(0)), alpha),
     mat2=lambda grad, mat1, alpha: _scale(mat1.t().mv(grad), alpha),
@@ -394,6 +423,7 @@ _baddbmm = defop(
     "baddbmm",
     "BaddbmmBackward0",
     _addmm_fwd,
+    jvp=_addmm_jvp(lambda a, b: bmm_op(a, b)),
     self=lambda grad, beta: _scale(grad, beta),
     mat1=lambda grad, mat2, alpha: _scale(grad.bmm(mat2.transpose(1, 2)), alpha),
     mat2=lambda grad, mat1, alpha: _scale(mat1.transpose(1, 2).bmm(grad), alpha),
@@ -426,6 +456,7 @@ _addbmm = defop(
     "addbmm",
     "AddbmmBackward0",
     _addbmm_fwd,
+    jvp=_addmm_jvp(lambda a, b: bmm_op(a, b).sum(0)),
     self=lambda grad, beta: _scale(grad, beta),
     mat1=_addbmm_grad_b1,
     mat2=_addbmm_grad_b2,
@@ -545,6 +576,7 @@ _trace = defop(
     "TraceBackward0",
     _trace_fwd,
     dtype="keep",
+    jvp=LINEAR,
     self=lambda grad, self_sym_sizes: grad * _eye(self_sym_sizes[0], grad, self_sym_sizes[1]),
 )
 
@@ -900,7 +932,13 @@ def _inv_grad(grad: Tensor, result: Tensor) -> Tensor:
     return -matmul(rh, matmul(grad, rh))
 
 
-_inv = defop("linalg_inv_ex", "LinalgInvExBackward0", _inv_fwd, A=_inv_grad)
+_inv = defop(
+    "linalg_inv_ex",
+    "LinalgInvExBackward0",
+    _inv_fwd,
+    jvp=lambda A_t, result: -matmul(result, matmul(A_t, result)),
+    A=_inv_grad,
+)
 
 
 def inv(A: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -958,7 +996,14 @@ def _det_grad_singular(grad: Tensor, A: Tensor) -> Tensor:
     return matmul(U * D.unsqueeze(-2), Vh)
 
 
-_det = defop("linalg_det", "LinalgDetBackward0", _det_fwd, A=_det_grad)
+def _det_jvp(A: Tensor, A_t: Tensor, result: Tensor) -> Tensor:
+    """<d det / dA, A_t>: det * tr(A^{-1} A_t) where A is invertible, and the SVD product rule
+    of the backward formula where it is singular."""
+    ones = _make(np.ones(result._data.shape, result._data.dtype))
+    return (_det_grad(ones, result, A) * A_t).sum((-2, -1))
+
+
+_det = defop("linalg_det", "LinalgDetBackward0", _det_fwd, jvp=_det_jvp, A=_det_grad)
 
 
 def det(A: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -978,8 +1023,19 @@ def _slogdet_grad(grads: list[Tensor], A: Tensor) -> Tensor:
     return _solve(_mT(A), _diag_embed(g.unsqueeze(-1).expand(*g._data.shape, n)), True, False)
 
 
+def _slogdet_jvp(A: Tensor, A_t: Tensor, result: tuple[Tensor, Tensor]) -> tuple[Tensor, Tensor]:
+    """sign: zero (real inputs); logabsdet: tr(A^{-1} A_t)."""
+    sign = result[0]
+    return _make(np.zeros_like(sign._data)), _diag(_solve(A, A_t, True, False)).sum(-1)
+
+
 _slogdet = defop(
-    "linalg_slogdet", "LinalgSlogdetBackward0", _slogdet_fwd, n_outputs=2, A=_slogdet_grad
+    "linalg_slogdet",
+    "LinalgSlogdetBackward0",
+    _slogdet_fwd,
+    n_outputs=2,
+    jvp=_slogdet_jvp,
+    A=_slogdet_grad,
 )
 
 
@@ -1027,10 +1083,25 @@ def _solve_grad_A(grad: Tensor, A: Tensor, result: Tensor, left: bool, vector: b
     return -matmul(gB, _mT(result)) if left else -matmul(_mT(result), gB)
 
 
+def _solve_jvp(A: Tensor, left: bool, vector: bool, A_t: Any, B_t: Any, result: Tensor) -> Tensor:
+    """torch's linalg_solve_jvp: X_t solves A X_t = B_t - A_t X (X_t A = B_t - X A_t); a
+    vector B comes with left=True only (solve rejects the other)."""
+    rhs = B_t
+    if A_t is not None:
+        X = result
+        if vector:
+            AX = matmul(A_t, X.unsqueeze(-1)).squeeze(-1)
+        else:
+            AX = matmul(A_t, X) if left else matmul(X, A_t)
+        rhs = -AX if rhs is None else rhs - AX
+    return _solve(A, rhs, left, vector)
+
+
 _solve = defop(
     "linalg_solve_ex",
     "LinalgSolveExBackward0",
     _solve_fwd,
+    jvp=_solve_jvp,
     A=_solve_grad_A,
     B=_solve_grad_B,
 )
@@ -1048,7 +1119,7 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True, out: Tensor | None = None)
     vector = B.ndim == 1 or (B.ndim == A.ndim - 1 and sb == sa[:-1])
     n = sa[-1]
     if vector:
-        ok = sb[-1] == n
+        ok = left and sb[-1] == n  # torch takes no vector B when left=False
         shown = f"{sb[-1]}x1"
     else:
         if B.ndim < 2:
@@ -1113,16 +1184,28 @@ def _cholesky_grad(grad: Tensor, result: Tensor, upper: bool) -> Tensor:
     return _solve(L, gA, False, False)  # ... L^{-1}
 
 
+def _cholesky_jvp(A_t: Tensor, result: Tensor, upper: bool) -> Tensor:
+    """torch's cholesky_jvp: L_t = L Phi(L^{-1} A_t L^{-H}), Phi the lower part, half diagonal."""
+    L = _mT(result) if upper else result
+    X = _solve(L, A_t, True, False)  # L^{-1} A_t
+    X = _solve(_mT(L), X, False, False)  # ... L^{-H}
+    X = _tril(X) - 0.5 * _diag_embed(_diag(X))
+    L_t = matmul(L, X)
+    return _mT(L_t) if upper else L_t
+
+
 _cholesky_ex = defop(
     "linalg_cholesky_ex",
     "LinalgCholeskyExBackward0",
     _cholesky_fwd,
+    jvp=_cholesky_jvp,
     A=_cholesky_grad,
 )
 _cholesky_legacy = defop(
     "cholesky",
     "CholeskyBackward0",
     _cholesky_fwd,
+    jvp=_cholesky_jvp,
     A=_cholesky_grad,
 )
 
@@ -1165,14 +1248,16 @@ def _qr_fwd(A: np.ndarray, mode: str, R_: Any) -> tuple[np.ndarray, np.ndarray]:
     return Q, R
 
 
+_QR_R_ONLY = (
+    "The derivative of linalg.qr depends on Q, which is not computed when mode='r'. Please use "
+    "linalg.qr(A, mode='reduced') if you are going to differentiate through linalg.qr."
+)
+
+
 def _qr_grad(grads: list[Tensor], result: Tensor, R_: Tensor, mode: str) -> Tensor:
     """torch's linalg_qr_backward."""
     if mode == "r":
-        raise RuntimeError(
-            "The derivative of linalg.qr depends on Q, which is not computed when mode='r'. "
-            "Please use linalg.qr(A, mode='reduced') if you are going to differentiate through "
-            "linalg.qr."
-        )
+        raise RuntimeError(_QR_R_ONLY)
     Q, R = result, R_
     gQ, gR = grads
     m, n = Q._data.shape[-2], R._data.shape[-1]
@@ -1199,7 +1284,36 @@ def _qr_grad(grads: list[Tensor], result: Tensor, R_: Tensor, mode: str) -> Tens
     return cat([gA, pad], -1) + matmul(Q, gR)
 
 
-_qr = defop("linalg_qr", "LinalgQrBackward0", _qr_fwd, n_outputs=2, A=_qr_grad)
+def _qr_jvp(A_t: Tensor, result: tuple[Tensor, Tensor], mode: str) -> tuple[Tensor, Tensor]:
+    """torch's linalg_qr_jvp.
+
+    m >= n: with C = Q^H A_t R^{-1} (skew part Q^H Q_t plus upper part R_t R^{-1}), the upper
+    part is triu(C + C^H) with its diagonal halved; then R_t = upper R, Q_t = A_t R^{-1} - Q
+    upper. m < n: with C = Q^H A_t1 R1^{-1} on the first m columns, the skew part is
+    Omega = tril(C, -1) - tril(C, -1)^H; then Q_t = Q Omega and R_t = Q^H A_t - Omega R.
+    """
+    if mode == "r":
+        raise RuntimeError(_QR_R_ONLY)
+    Q, R = result
+    m, n = A_t._data.shape[-2:]
+    if mode == "complete" and m > n:
+        raise RuntimeError(
+            "The QR decomposition is not differentiable when mode='complete' and nrows > ncols."
+        )
+    if m >= n:
+        dARinv = _solve(R, A_t, False, False)
+        C = matmul(_mT(Q), dARinv)
+        up = _triu(C + _mT(C))
+        up = up - 0.5 * _diag_embed(_diag(up))
+        return dARinv - matmul(Q, up), matmul(up, R)
+    QhdA = matmul(_mT(Q), A_t)
+    C = _solve(R[..., :m], QhdA[..., :m], False, False)
+    skew = _tril(C, -1)
+    skew = skew - _mT(skew)
+    return matmul(Q, skew), QhdA - matmul(skew, R)
+
+
+_qr = defop("linalg_qr", "LinalgQrBackward0", _qr_fwd, n_outputs=2, jvp=_qr_jvp, A=_qr_grad)
 
 
 def qr(A: Tensor, mode: str = "reduced", *, out: Any = None) -> Any:
@@ -1281,7 +1395,57 @@ def _svd_grad(
     return matmul(U, matmul(gA, Vh)) if m >= n else matmul(matmul(U, gA), Vh)
 
 
-_svd_op = defop("linalg_svd", "LinalgSvdBackward0", _svd_fwd, n_outputs=3, A=_svd_grad)
+def _zero_pad(t: Tensor, dim: int, size: int) -> Tensor:
+    """t padded with zeros along dim (-1 or -2) to the given size."""
+    shape = list(t._data.shape)
+    shape[dim] = size - shape[dim]
+    return cat([t, _make(np.zeros(shape, t._data.dtype))], dim)
+
+
+def _svd_jvp(
+    A_t: Tensor, result: tuple[Tensor, Tensor, Tensor], full_matrices: bool
+) -> tuple[Tensor, Tensor, Tensor]:
+    """torch's svd_jvp (real inputs), with dP = U^H A_t V and E_jk = S_k^2 - S_j^2:
+    S_t = diag(dP), U_t = U ((dP S + S dP^H) / E) + (I - U U^H) A_t V S^{-1},
+    V_t = V ((S dP + dP^H S) / E) + (I - V V^H) A_t^H U S^{-1} (the diagonals of the quotients
+    zero). With full_matrices, the extra columns of U and rows of Vh get zero tangents."""
+    U, S, Vh = result
+    m, n = A_t._data.shape[-2:]
+    k = S._data.shape[-1]
+    if full_matrices:
+        U, Vh = U[..., :k], Vh[..., :k, :]
+    V = _mT(Vh)
+    dP = matmul(matmul(_mT(U), A_t), V)
+    dS = _diag(dP)
+    S2 = S * S
+    eye = _eye(k, S)
+    E = S2.unsqueeze(-2) - S2.unsqueeze(-1) + eye
+    off = 1 - eye
+    Sr, Sc = S.unsqueeze(-2), S.unsqueeze(-1)
+    dPh = _mT(dP)
+    dU = matmul(U, (dP * Sr + Sc * dPh) / E * off)
+    dV = matmul(V, (Sc * dP + dPh * Sr) / E * off)
+    if m > k:
+        dU = dU + (matmul(A_t, V) - matmul(U, dP)) / Sr
+    if n > k:
+        dV = dV + (matmul(_mT(A_t), U) - matmul(V, dPh)) / Sr
+    dVh = _mT(dV)
+    if full_matrices:
+        if m > k:
+            dU = _zero_pad(dU, -1, m)
+        if n > k:
+            dVh = _zero_pad(dVh, -2, n)
+    return dU, dS, dVh
+
+
+_svd_op = defop(
+    "linalg_svd",
+    "LinalgSvdBackward0",
+    _svd_fwd,
+    n_outputs=3,
+    jvp=_svd_jvp,
+    A=_svd_grad,
+)
 
 
 def _svd(A: Tensor, full_matrices: bool, S_: Any = None, Vh_: Any = None) -> tuple[Tensor, ...]:
@@ -1338,7 +1502,24 @@ def _eigh_grad(grads: list[Tensor], result: Tensor, V_: Tensor) -> Tensor:
     return matmul(V, matmul(gA, _mT(V)))
 
 
-_eigh = defop("linalg_eigh", "LinalgEighBackward0", _eigh_fwd, n_outputs=2, A=_eigh_grad)
+def _eigh_jvp(A_t: Tensor, result: tuple[Tensor, Tensor]) -> tuple[Tensor, Tensor]:
+    """torch's linalg_eig_jvp for Hermitian inputs: with dP = V^H A_t V and E_jk = L_k - L_j,
+    L_t = diag(dP) and V_t = V (dP / E), the quotient's diagonal zero."""
+    L, V = result
+    dP = matmul(matmul(_mT(V), A_t), V)
+    eye = _eye(L._data.shape[-1], L)
+    E = L.unsqueeze(-2) - L.unsqueeze(-1) + eye
+    return _diag(dP), matmul(V, dP / E * (1 - eye))
+
+
+_eigh = defop(
+    "linalg_eigh",
+    "LinalgEighBackward0",
+    _eigh_fwd,
+    n_outputs=2,
+    jvp=_eigh_jvp,
+    A=_eigh_grad,
+)
 
 
 def _check_uplo(UPLO: str) -> None:
@@ -1428,6 +1609,10 @@ _cross = defop(
     "linalg_cross",
     "LinalgCrossBackward0",
     lambda self, other, dim: np.cross(self, other, axis=dim),
+    jvp=lambda self, other, dim, self_t, other_t: _plus(
+        None if self_t is None else _cross(self_t, other, dim),
+        None if other_t is None else _cross(self, other_t, dim),
+    ),
     self=lambda grad, other, dim: _cross(other, grad, dim),
     other=lambda grad, self, dim: _cross(grad, self, dim),
 )

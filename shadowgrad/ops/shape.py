@@ -12,8 +12,12 @@ import numpy as np
 
 from .. import _dtype as D
 from .._tensor import Tensor, _make, warn_once
+from ..autograd import forward_ad as _fwad
+from ..autograd.forward_ad import LINEAR
 from ._util import expand_array, shape_str, wrap_dim
 from .registry import deflistop, defop
+
+_FW = _fwad._STATE
 
 # --- views --------------------------------------------------------------------------------
 
@@ -35,6 +39,7 @@ _view = defop(
     "ViewBackward0",
     _view_fwd,
     dtype="keep",
+    jvp=LINEAR,
     view=True,
     self=lambda grad, self_sym_sizes: grad.reshape(self_sym_sizes),
     raw=True,
@@ -44,6 +49,7 @@ _unsafe_view = defop(
     "UnsafeViewBackward0",
     lambda self, size, self_sym_sizes: self.reshape(size),
     dtype="keep",
+    jvp=LINEAR,
     self=lambda grad, self_sym_sizes: grad.reshape(self_sym_sizes),
 )
 _reshape_alias = defop(
@@ -51,6 +57,7 @@ _reshape_alias = defop(
     "ReshapeAliasBackward0",
     _view_fwd,
     dtype="keep",
+    jvp=LINEAR,
     view=True,
     self=lambda grad, self_sym_sizes: grad.reshape(self_sym_sizes),
 )
@@ -59,6 +66,7 @@ _alias = defop(
     "AliasBackward0",
     lambda self: self.view(),
     dtype="keep",
+    jvp=LINEAR,
     view=True,
     self=lambda grad: grad,
 )
@@ -139,6 +147,7 @@ _expand = defop(
     "ExpandBackward0",
     _expand_fwd,
     dtype="keep",
+    jvp=LINEAR,
     view=True,
     self=lambda grad, self_sym_sizes: grad.sum_to_size(self_sym_sizes),
 )
@@ -191,6 +200,7 @@ _unsqueeze = defop(
     "UnsqueezeBackward0",
     lambda self, dim: np.expand_dims(self, dim),
     dtype="keep",
+    jvp=LINEAR,
     view=True,
     self=lambda grad, dim: grad.squeeze(dim),
 )
@@ -206,6 +216,7 @@ _squeeze_all = defop(
     "SqueezeBackward0",
     lambda self, self_sym_sizes: self.reshape([s for s in self.shape if s != 1]),
     dtype="keep",
+    jvp=LINEAR,
     view=True,
     self=lambda grad, self_sym_sizes: grad.reshape(self_sym_sizes),
 )
@@ -216,6 +227,7 @@ _squeeze_dim = defop(
         np.squeeze(self, dim) if self.ndim and self.shape[dim] == 1 else self.view()
     ),
     dtype="keep",
+    jvp=LINEAR,
     view=True,
     self=lambda grad, dim, self_sym_sizes: grad.reshape(self_sym_sizes),
 )
@@ -224,6 +236,7 @@ _squeeze_dims = defop(
     "SqueezeBackward2",
     lambda self, dim, self_sym_sizes: np.squeeze(self, tuple(d for d in dim if self.shape[d] == 1)),
     dtype="keep",
+    jvp=LINEAR,
     view=True,
     self=lambda grad, dim, self_sym_sizes: grad.reshape(self_sym_sizes),
 )
@@ -247,6 +260,7 @@ _t = defop(
     lambda self: self.T,
     dtype="keep",
     view=True,
+    jvp=LINEAR,
     self=lambda grad: grad.t(),
     raw={"self": lambda grad: grad.T},
 )
@@ -264,6 +278,7 @@ _transpose = defop(
     "TransposeBackward0",
     lambda self, dim0, dim1: np.swapaxes(self, dim0, dim1),
     dtype="keep",
+    jvp=LINEAR,
     view=True,
     self=lambda grad, dim0, dim1: grad.transpose(dim0, dim1),
 )
@@ -282,6 +297,7 @@ _squeeze_all_ = defop(
     "SqueezeBackward3",
     _squeeze_all.op.forward,
     dtype="keep",
+    jvp=LINEAR,
     view=True,
     self=lambda grad, self_sym_sizes: grad.reshape(self_sym_sizes),
 )
@@ -290,6 +306,7 @@ _squeeze_dim_ = defop(
     "SqueezeBackward4",
     _squeeze_dim.op.forward,
     dtype="keep",
+    jvp=LINEAR,
     view=True,
     self=lambda grad, dim, self_sym_sizes: grad.reshape(self_sym_sizes),
 )
@@ -298,6 +315,7 @@ _squeeze_dims_ = defop(
     "SqueezeBackward5",
     _squeeze_dims.op.forward,
     dtype="keep",
+    jvp=LINEAR,
     view=True,
     self=lambda grad, dim, self_sym_sizes: grad.reshape(self_sym_sizes),
 )
@@ -306,15 +324,25 @@ _unsqueeze_ = defop(
     "UnsqueezeBackward1",
     _unsqueeze.op.forward,
     dtype="keep",
+    jvp=LINEAR,
     view=True,
     self=lambda grad, dim: grad.squeeze(dim),
 )
-_t_ = defop("t_", "TBackward1", _t.op.forward, dtype="keep", view=True, self=lambda grad: grad.t())
+_t_ = defop(
+    "t_",
+    "TBackward1",
+    _t.op.forward,
+    dtype="keep",
+    view=True,
+    jvp=LINEAR,
+    self=lambda grad: grad.t(),
+)
 _transpose_ = defop(
     "transpose_",
     "TransposeBackward1",
     _transpose.op.forward,
     dtype="keep",
+    jvp=LINEAR,
     view=True,
     self=lambda grad, dim0, dim1: grad.transpose(dim0, dim1),
 )
@@ -332,6 +360,11 @@ def _inplace_view(op: Any, self: Tensor, *args: Any) -> Tensor:
         self._nr = 0
     if self._base is not None:  # its new node is current: not a stale view (views.py)
         self._vv = self._vc.v
+    if _FW.active:
+        # forward AD: self's tangent takes the view's shape too (the view of its old tangent)
+        tg = _fwad._get_tangent(r)
+        if tg is not None:
+            _fwad._set_tangent(self, tg)
     return self
 
 
@@ -369,6 +402,7 @@ _permute = defop(
     "PermuteBackward0",
     lambda self, dims: np.transpose(self, dims),
     dtype="keep",
+    jvp=LINEAR,
     view=True,
     self=lambda grad, dims: grad.permute(tuple(np.argsort(dims).tolist())),
 )
@@ -433,6 +467,7 @@ _select_backward = defop(
     "SelectBackwardBackward0",
     _select_bw_fwd,
     dtype="keep",
+    jvp=LINEAR,
     grad=lambda grad, dim, index: grad.select(dim, index),
 )
 
@@ -448,6 +483,7 @@ _select = defop(
     "SelectBackward0",
     _select_fwd,
     dtype="keep",
+    jvp=LINEAR,
     view=True,
     self=lambda grad, dim, index, self_sym_sizes: _select_backward(
         grad, self_sym_sizes, dim, index
@@ -483,6 +519,7 @@ _slice_backward = defop(
     "SliceBackwardBackward0",
     _slice_bw_fwd,
     dtype="keep",
+    jvp=LINEAR,
     grad=lambda grad, dim, start, end, step: grad.__getitem__(
         (slice(None),) * dim + (slice(start, end, step),)
     ),
@@ -502,6 +539,7 @@ _slice = defop(
     "SliceBackward0",
     _slice_fwd,
     dtype="keep",
+    jvp=LINEAR,
     view=True,
     self=lambda grad, dim, start, end, step, self_sym_sizes: _slice_backward(
         grad, self_sym_sizes, dim, start, end, step
@@ -527,7 +565,12 @@ def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
 # --- copies and casts ---------------------------------------------------------------------
 
 clone_op = defop(
-    "clone", "CloneBackward0", lambda self: self.copy(), dtype="keep", self=lambda grad: grad
+    "clone",
+    "CloneBackward0",
+    lambda self: self.copy(),
+    dtype="keep",
+    jvp=LINEAR,
+    self=lambda grad: grad,
 )
 
 
@@ -553,6 +596,7 @@ _to_copy = defop(
     "ToCopyBackward0",
     lambda self, dtype: self.astype(dtype._np),
     dtype="keep",
+    jvp=LINEAR,
     self=lambda grad: grad,
 )
 
@@ -742,6 +786,7 @@ _unbind = defop(
     "UnbindBackward0",
     lambda self, dim: tuple(m[i, ...] for m in (np.moveaxis(self, dim, 0),) for i in range(len(m))),
     dtype="keep",
+    jvp=LINEAR,
     view=True,
     n_outputs=0,
     multi_view="Unbind",
@@ -826,6 +871,20 @@ def _as_strided_backward(grad: Tensor, idx: np.ndarray, self_sym_sizes: Any) -> 
     return reshape(_index_put(z, (where,), flat, True), tuple(self_sym_sizes))
 
 
+def _as_strided_jvp(self_t: Tensor, idx: np.ndarray) -> Tensor:
+    """The tangent's elements at the view's positions (zero where the view reaches storage
+    outside the input), as torch's self_t.as_strided(...) on a tangent laid out like self."""
+    from .indexing import _index
+
+    flat = reshape(self_t, (-1,))
+    where = idx.reshape(-1)
+    valid = where >= 0
+    picked = _index(flat, (np.where(valid, where, 0),), tuple(flat._data.shape))
+    if not valid.all():
+        picked = picked * _make(valid.astype(flat._data.dtype))
+    return reshape(picked, idx.shape)
+
+
 _as_strided = defop(
     "as_strided",
     "AsStridedBackward0",
@@ -834,6 +893,7 @@ _as_strided = defop(
     ),
     dtype="keep",
     view=True,
+    jvp=_as_strided_jvp,
     self=lambda grad, idx, self_sym_sizes: _as_strided_backward(grad, idx, self_sym_sizes),
 )
 
@@ -947,6 +1007,7 @@ _repeat = defop(
     "RepeatBackward0",
     lambda self, repeats, self_sym_sizes: np.tile(self, repeats),
     dtype="keep",
+    jvp=LINEAR,
     self=lambda grad, repeats, self_sym_sizes: _repeat_bw(grad, repeats, self_sym_sizes),
 )
 
@@ -977,6 +1038,7 @@ _flip = defop(
     "FlipBackward0",
     lambda self, dims: np.flip(self, dims).copy() if dims else self.copy(),
     dtype="keep",
+    jvp=LINEAR,
     self=lambda grad, dims: _flip(grad, dims),
 )
 
@@ -999,6 +1061,7 @@ _roll = defop(
     "RollBackward0",
     _roll_fwd,
     dtype="keep",
+    jvp=LINEAR,
     self=lambda grad, shifts, dims: _roll(
         grad, tuple(-s for s in shifts) if isinstance(shifts, tuple) else -shifts, dims
     ),
@@ -1034,6 +1097,7 @@ _split = defop(
     "SplitBackward0",
     lambda self, split_size, sizes, dim: _split_fwd(self, sizes, dim),
     dtype="keep",
+    jvp=LINEAR,
     view=True,
     n_outputs=0,
     multi_view="Split",
@@ -1044,6 +1108,7 @@ _split_with_sizes = defop(
     "SplitWithSizesBackward0",
     lambda self, sizes, dim: _split_fwd(self, sizes, dim),
     dtype="keep",
+    jvp=LINEAR,
     view=True,
     n_outputs=0,
     multi_view="SplitWithSizes",
@@ -1152,6 +1217,7 @@ _diagonal_backward = defop(
     "DiagonalBackwardBackward0",
     _diagonal_bw_fwd,
     dtype="keep",
+    jvp=LINEAR,
     grad=lambda grad, offset, dim1, dim2: _diagonal(
         grad, offset, dim1, dim2, tuple(grad._data.shape)
     ),
@@ -1161,6 +1227,7 @@ _diagonal = defop(
     "DiagonalBackward0",
     lambda self, offset, dim1, dim2, self_sym_sizes: _diag_view(self, offset, dim1, dim2),
     dtype="keep",
+    jvp=LINEAR,
     view=True,
     self=lambda grad, offset, dim1, dim2, self_sym_sizes: _diagonal_backward(
         grad, self_sym_sizes, offset, dim1, dim2
@@ -1171,6 +1238,7 @@ _diagonal_copy = defop(
     "DiagonalBackward0_copy",
     lambda self, offset, dim1, dim2, self_sym_sizes: _diag_view(self, offset, dim1, dim2).copy(),
     dtype="keep",
+    jvp=LINEAR,
     self=lambda grad, offset, dim1, dim2, self_sym_sizes: _diagonal_backward(
         grad, self_sym_sizes, offset, dim1, dim2
     ),
@@ -1207,6 +1275,7 @@ _diag_embed = defop(
     "DiagEmbedBackward0",
     _diag_embed_fwd,
     dtype="keep",
+    jvp=LINEAR,
     self=lambda grad, offset, dim1, dim2: _diagonal(
         grad, offset, dim1, dim2, tuple(grad._data.shape)
     ),
@@ -1233,6 +1302,7 @@ _tril = defop(
     "TrilBackward0",
     lambda self, diagonal: np.tril(self, diagonal),
     dtype="keep",
+    jvp=LINEAR,
     self=lambda grad, diagonal: _tril(grad, diagonal),
 )
 _triu = defop(
@@ -1240,6 +1310,7 @@ _triu = defop(
     "TriuBackward0",
     lambda self, diagonal: np.triu(self, diagonal),
     dtype="keep",
+    jvp=LINEAR,
     self=lambda grad, diagonal: _triu(grad, diagonal),
 )
 

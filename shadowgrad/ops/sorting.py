@@ -452,12 +452,20 @@ def _nanmedian_all_fwd(self: np.ndarray) -> np.ndarray:
     return np.asarray(np.partition(flat, (flat.size - 1) // 2)[(flat.size - 1) // 2])
 
 
+def _evenly_read_jvp(self: Tensor, self_t: Tensor, result: Tensor) -> Tensor:
+    """torch's evenly_read_jvp: the mean of the tangent over the elements equal to the result
+    (NaN when none is: a NaN median)."""
+    mask = self == result
+    return (self_t * mask).sum() / mask.sum()
+
+
 # ties share the gradient evenly (torch's evenly_distribute_backward)
 _median_all = defop(
     "median",
     "MedianBackward0",
     _median_all_fwd,
     dtype="keep",
+    jvp=_evenly_read_jvp,
     self=lambda grad, self, result: _evenly_distribute(grad, self, result),
 )
 _nanmedian_all = defop(
@@ -465,6 +473,7 @@ _nanmedian_all = defop(
     "NanmedianBackward0",
     _nanmedian_all_fwd,
     dtype="keep",
+    jvp=_evenly_read_jvp,
     self=lambda grad, self, result: _evenly_distribute(grad, self, result),
 )
 

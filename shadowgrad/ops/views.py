@@ -17,9 +17,11 @@ import numpy as np
 
 from .. import _grad_mode
 from .._tensor import Tensor, _make
+from ..autograd import forward_ad as _fwad
 from ..autograd.graph import Node, SavedTensor, forward_op_name
 
 _GM = _grad_mode.STATE
+_FW = _fwad._STATE
 
 MULTI_VIEW = (
     "This view is the output of a function that returns multiple views. Such functions do not "
@@ -164,7 +166,7 @@ def inplace_on_view(
     fn: Callable[..., Tensor], self: Tensor, args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> Tensor:
     """Run the in-place op `fn` on a view while autograd records: rebase the graph as torch."""
-    from .inplace import write
+    from .inplace import _set_result_tangent, write
 
     base = self._base
     check_view_inplace(self, base)
@@ -177,9 +179,14 @@ def inplace_on_view(
     snap_edge = snap._edge() if self._rg else None
     others = [a for a in (*args, *kwargs.values()) if isinstance(a, Tensor) and a._rg]
     other_edges = [a._edge() for a in others]
+    fw = _FW.active
+    if fw:
+        _fwad._set_tangent(snap, _fwad._get_tangent(self))
     r = fn(snap, *args, **kwargs)
     write(self, r._data)
     self._bump()
+    if fw:
+        _set_result_tangent(self, r)
     node = r._grad_fn
     if node is None:
         return self
@@ -206,6 +213,29 @@ def inplace_on_view(
     if saved and "result" in saved:
         saved["result"] = SavedTensor(self, is_output=True)
     return self
+
+
+def tangent_view(view: Tensor) -> Tensor | None:
+    """Forward AD: a view of its base's tangent with the view's geometry (the base gets a zero
+    tangent first if it has none), so that writing a tangent into the view writes the base's,
+    as torch's view tangents alias their base's. None if the base's tangent is laid out
+    differently from the base."""
+    base = view._base
+    bt = _fwad._get_tangent(base)
+    if bt is None:
+        bt = _make(np.zeros_like(base._data))
+        _fwad._set_tangent(base, bt)
+    arr, root = view._data, base._data
+    if bt._data.strides != root.strides or bt._data.dtype != root.dtype:
+        return None
+    start = arr.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+    if start < 0 or start % arr.itemsize:
+        return None
+    off = start // arr.itemsize
+    flat = np.lib.stride_tricks.as_strided(bt._data, shape=(off + 1,), strides=(arr.itemsize,))
+    t = _make(np.lib.stride_tricks.as_strided(flat[off:], arr.shape, arr.strides))
+    _fwad._set_tangent(view, t)
+    return t
 
 
 def _edges_are(node: Any, edges: list[Any]) -> bool:
