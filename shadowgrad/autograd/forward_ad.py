@@ -278,31 +278,10 @@ def _plus(a: Any, b: Any) -> Any:
 
 
 # Rules of ops declared without `jvp=` (other families); an entry here wins over `jvp=`.
-JVP_RULES: dict[str, Any] = {
-    "mm": BILINEAR,
-    "mv": BILINEAR,
-    "bmm": BILINEAR,
-    "dot": BILINEAR,
-}
-for _name in (
-    "view",
-    "_reshape_alias",
-    "_unsafe_view",
-    "expand",
-    "permute",
-    "transpose.int",
-    "t",
-    "select.int",
-    "slice.Tensor",
-    "unsqueeze",
-    "squeeze",
-    "squeeze.dim",
-    "squeeze.dims",
-    "alias",
-    "clone",
-    "_to_copy",
-):
-    JVP_RULES[_name] = LINEAR
+# Rules by REGISTRY name for ops whose defop has no `jvp=` (an op declared elsewhere, without
+# touching its declaration); a declared `jvp=` wins. Every built-in op declares its rule beside its
+# backward formulas, so this is empty.
+JVP_RULES: dict[str, Any] = {}
 _PLANS: dict[Any, tuple[tuple[int, int], ...]] = {}
 
 
@@ -346,7 +325,7 @@ def propagate(op: Any, args: tuple[Any, ...], out: Any) -> None:
     ]
     if not targets:
         return
-    rule = JVP_RULES.get(op.name) or getattr(op, "jvp", None)
+    rule = getattr(op, "jvp", None) or JVP_RULES.get(op.name)
     st = _STATE
     st.active = False
     try:
