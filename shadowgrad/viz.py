@@ -117,7 +117,9 @@ def _unpack_quietly(v: Any) -> Any:
     from .autograd.graph import SavedScalar, SavedTensor
 
     if type(v) is SavedScalar:
-        return "(freed)" if v.freed else (v._data.shape, v._data.dtype)
+        if v.freed:
+            return "(freed)"
+        return ((), v._dtype) if v._dtype is not None else (v._data.shape, v._data.dtype)
     if type(v) is not SavedTensor:
         return v
     if v._hooks is not None:

@@ -368,24 +368,32 @@ class SavedTensor:
 
 
 class SavedScalar:
-    """A Python number an op saved for backward, as a 0-d array of the op's dtype.
+    """A Python number an op saved for backward.
 
     torch saves a wrapped number like any tensor; no one else can hold or modify it, so it needs
-    no version check, and the Tensor is made only if a formula unpacks it under create_graph.
+    no version check. It is kept as the number itself (or as the 0-d array the op computed with),
+    and becomes a 0-d Tensor of the op's dtype only if a formula unpacks it under create_graph;
+    the raw (array) formulas use the number as is, which numpy casts to the array's dtype, as
+    torch casts a wrapped number.
     """
 
-    __slots__ = ("_data",)
+    __slots__ = ("_data", "_dtype")
     _hooks = None
     _tensor = None
     _is_output = False
 
-    def __init__(self, data: Any) -> None:
+    def __init__(self, data: Any, dtype: Any = None) -> None:
         self._data = data
+        self._dtype = dtype
 
     def unpack(self, node: Node | None) -> Any:
         data = self._data
         if data is None:
             raise RuntimeError(SECOND_TIME)
+        if self._dtype is not None:
+            import numpy as np
+
+            return _make(np.asarray(data, self._dtype))
         return _make(data)
 
     def unpack_raw(self, node: Node | None) -> Any:

@@ -485,7 +485,11 @@ def _record(
     results: tuple[Tensor, ...],
     cdt: Any = None,
 ) -> None:
-    """Create the op's node; save what the formulas of the inputs that require grad read."""
+    """Create the op's node; save what the formulas of the inputs that require grad read.
+
+    The hot path of every recorded op: the node is built without __init__, and the save plan
+    comes from a per-mask cache.
+    """
     edges = []
     meta = []
     mask = 0
@@ -502,13 +506,19 @@ def _record(
         else:
             edges.append(None)
             meta.append(None)
-    node = op.node_cls(tuple(edges))
+    node = _new(op.node_cls)
+    node._next = tuple(edges)
+    node._seq = next(_seq)
+    node._x = None
     node._in_meta = tuple(meta)
-    plan = op.to_save(mask)
+    plan = op._save_cache.get(mask)
+    if plan is None:
+        plan = op.to_save(mask)
     single = op.n_outputs == 1
     saved: dict[str, Any] | None = None
     if plan or not single:
         saved = {}
+        hooks = _SAVED_HOOKS.stack
         for n, kind, i in plan:
             if kind == 0:
                 a = args[i]
@@ -518,10 +528,14 @@ def _record(
                     saved[n] = SavedTensor(a)
                 elif a is None:
                     saved[n] = None
-                else:
-                    arr = arrays[i] if arrays is not None else np.asarray(a, cdt)
-                    # a Python number: no version to check (pack hooks still see a tensor)
-                    saved[n] = SavedTensor(_make(arr)) if _SAVED_HOOKS.stack else SavedScalar(arr)
+                elif hooks:  # pack hooks see a wrapped number as a tensor, as in torch
+                    saved[n] = SavedTensor(
+                        _make(arrays[i] if arrays is not None else _asarray(a, cdt))
+                    )
+                elif arrays is not None:
+                    saved[n] = SavedScalar(arrays[i])
+                else:  # a float or int with a float tensor (the binary fast path)
+                    saved[n] = SavedScalar(a, cdt)
             elif kind == 1:
                 saved[n] = args[i]
             elif kind == 3:
@@ -530,7 +544,7 @@ def _record(
                 saved[n] = None if d is None else tuple(s // d.itemsize for s in d.strides)
         if not single:
             saved["_out_meta"] = tuple((r._data.shape, r._data.dtype) for r in results)
-        node._saved = saved
+    node._saved = saved
     if single:
         r = results[0]
         if r._data.dtype.kind in "fc":
@@ -549,6 +563,9 @@ def _record(
                 saved[n] = SavedTensor(results[k], is_output=True)
     if _ANOMALY.enabled:
         node._trace = forward_trace()
+
+
+_new = object.__new__
 
 
 class ListOpNode(Node):
