@@ -919,31 +919,35 @@ def max_pool2d_indices(
 def _tiled_max_indices(x: np.ndarray, k: Any, oh: int, ow: int) -> np.ndarray:
     """max_pool2d_indices for non-overlapping windows (kernel == stride, no padding).
 
-    One pass per window offset over strided slices, keeping the first maximum (a later value
-    wins only if strictly greater or NaN, as in torch's kernel); much faster than an argmax
-    over a short axis.
+    Each window offset is a strided slice of x. Without NaN: the maximum over the slices, then
+    the first offset that holds it (offsets visited last to first, each overwriting through a
+    mask: torch's tie rule, a later value wins only if strictly greater). With NaN, one pass per
+    offset in window order (torch's kernel: `val > maxval || isnan(val)`, the last NaN wins).
     """
     kh, kw = k
     W = x.shape[-1]
-    best = None
-    idx = None
-    has_nan = x.dtype.kind == "f" and bool(np.isnan(x).any())
-    for j in range(kh * kw):
-        a, b = divmod(j, kw)
-        v = x[..., a : a + oh * kh : kh, b : b + ow * kw : kw]
-        if best is None:
-            best = v.copy()
-            idx = np.zeros(v.shape, np.int64)
-            continue
-        upd = v > best
-        if has_nan:  # torch's kernel: `val > maxval || isnan(val)`, so the last NaN wins
-            upd |= np.isnan(v)
-        np.copyto(best, v, where=upd)
-        idx[upd] = j
-    ki, kj = np.divmod(idx, kw)
-    rows = np.arange(oh).reshape(oh, 1) * kh + ki
-    cols = np.arange(ow).reshape(1, ow) * kw + kj
-    return rows * W + cols
+    views = [
+        x[..., a : a + oh * kh : kh, b : b + ow * kw : kw] for a in range(kh) for b in range(kw)
+    ]
+    offs = [a * W + b for a in range(kh) for b in range(kw)]
+    base = np.arange(oh).reshape(oh, 1) * (kh * W) + np.arange(ow).reshape(1, ow) * kw
+    idx = np.empty(views[0].shape, np.int64)
+    if x.dtype.kind == "f" and bool(np.isnan(x).any()):
+        best = views[0].copy()
+        idx[...] = offs[0]
+        for v, off in zip(views[1:], offs[1:], strict=True):
+            upd = (v > best) | np.isnan(v)
+            np.copyto(best, v, where=upd)
+            np.copyto(idx, off, where=upd)
+    else:
+        m = views[0]
+        for v in views[1:]:
+            m = np.maximum(m, v)
+        idx[...] = offs[-1]
+        for v, off in zip(views[-2::-1], offs[-2::-1], strict=True):
+            np.copyto(idx, off, where=v == m)
+    idx += base
+    return idx
 
 
 def pool_out_size(n: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> int:
