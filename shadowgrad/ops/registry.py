@@ -501,7 +501,7 @@ def _record(
             gf = a._grad_fn
             edges.append((gf, a._nr) if gf is not None else a._edge())
             d = a._data
-            meta.append((d.shape, _FROM_NP[d.dtype]))
+            meta.append((d.shape, d.dtype))
             mask |= bit
         else:
             edges.append(None)
@@ -510,7 +510,7 @@ def _record(
     node._next = tuple(edges)
     node._seq = next(_seq)
     node._x = None
-    node._in_meta = tuple(meta)
+    node._in_meta = _interned_meta(meta)
     plan = op._save_cache.get(mask)
     if plan is None:
         plan = op.to_save(mask)
@@ -566,6 +566,22 @@ def _record(
 
 
 _new = object.__new__
+
+# Note [Interned metadata]
+# Nodes of one op on inputs of one shape and dtype share one `_in_meta` tuple: in a deep graph
+# every object a node owns is one more for Python's cyclic collector to traverse (it dominated
+# the 1e6-node benchmark), and metadata repeats from node to node.
+_META: dict[Any, Any] = {}
+
+
+def _interned_meta(meta: list[Any]) -> tuple[Any, ...]:
+    key = tuple(meta)  # ((shape, numpy dtype) or None, ...)
+    m = _META.get(key)
+    if m is None:
+        if len(_META) > 4096:
+            _META.clear()
+        m = _META[key] = tuple(None if e is None else (e[0], _FROM_NP[e[1]]) for e in meta)
+    return m  # type: ignore[no-any-return]
 
 
 class ListOpNode(Node):
