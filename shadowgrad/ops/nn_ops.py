@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from .._creation import zeros_like
 from .._tensor import Tensor, _make
 from ..autograd.forward_ad import ELEMENTWISE, LINEAR, LOSS, _plus
 from . import pointwise as P
@@ -1087,6 +1088,41 @@ def _norm_input_grad(g: Tensor, xhat: Tensor, rstd: Tensor, axes: tuple[int, ...
     return rstd * (g - g.mean(axes, keepdim=True) - xhat * (g * xhat).mean(axes, keepdim=True))
 
 
+# Note [Norm tangents]
+# torch's layer_norm_jvp, batch_norm_jvp and group_norm_jvp read the mean and rstd saved by the
+# forward (outputs 1 and 2 of native_*_norm). Layer and batch norm's backward drops the gradients
+# of those outputs, so their tangents depend on the input only through `input - mean` (the rules
+# hold the statistics as constants); group norm's backward takes them, so its statistics stay
+# differentiable. A missing input tangent is zeros, as torch's efficient zero tensor: the tangent
+# still reads the input and weight, which get zero gradients rather than None.
+
+
+def _const_stats(x: np.ndarray, axes: tuple[int, ...], eps: float) -> tuple[Tensor, Tensor]:
+    """The mean and rstd over `axes` (keepdim), as constants; see Note [Norm tangents]."""
+    mu = x.mean(axis=axes, keepdims=True)
+    xc = x - mu
+    rstd = 1 / np.sqrt((xc * xc).mean(axis=axes, keepdims=True) + eps)
+    return _make(mu.astype(x.dtype, copy=False)), _make(rstd.astype(x.dtype, copy=False))
+
+
+def _normalized_t(xc: Tensor, input_t: Tensor, rstd: Tensor, axes: tuple[int, ...]) -> Tensor:
+    """torch's _norm_jvp: the tangent of xc * rstd, where xc = input - mean over `axes`."""
+    tc = input_t - input_t.mean(axes, keepdim=True)
+    rstd_t = -(rstd**3) * (tc * xc).mean(axes, keepdim=True)
+    return tc * rstd + xc * rstd_t
+
+
+def _affine_t(xhat_t: Tensor, xhat: Any, weight: Any, weight_t: Any, bias_t: Any) -> Tensor:
+    """torch's _affine_jvp: the tangent of xhat * weight + bias (weight and bias broadcastable).
+
+    `xhat` is a callable giving the normalized input, called only when weight has a tangent.
+    """
+    t = xhat_t if weight is None else xhat_t * weight
+    if weight_t is not None:
+        t = t + xhat() * weight_t
+    return t if bias_t is None else t + bias_t
+
+
 def _ln_axes(x: Any, normalized_shape: Any) -> tuple[int, ...]:
     return tuple(range(x.ndim - len(normalized_shape), x.ndim))
 
@@ -1124,6 +1160,19 @@ def _ln_bias(grad: Tensor, normalized_shape: Any) -> Tensor:
     return grad.sum(lead) if lead else grad
 
 
+def _ln_t(input, normalized_shape, weight, eps, input_t, weight_t, bias_t):
+    # torch's layer_norm_jvp; see Note [Norm tangents]
+    if input_t is None or input._data.size == 0:
+        input_t = zeros_like(input)
+        if input._data.size == 0:
+            return input_t
+    axes = _ln_axes(input, normalized_shape)
+    mean, rstd = _const_stats(input._data, axes, eps)
+    xc = input - mean
+    xhat_t = _normalized_t(xc, input_t, rstd, axes)
+    return _affine_t(xhat_t, lambda: xc * rstd, weight, weight_t, bias_t)
+
+
 layer_norm_op = defop(
     "native_layer_norm",
     "NativeLayerNormBackward0",
@@ -1131,6 +1180,7 @@ layer_norm_op = defop(
     input=_ln_input,
     weight=_ln_weight,
     bias=_ln_bias,
+    jvp=_ln_t,
 )
 
 
@@ -1170,6 +1220,32 @@ def _bn_weight(grad, input, mean, invstd, training, eps):
     return (grad * xhat).sum(_bn_axes(input))
 
 
+def _bn_t(input, weight, mean, invstd, training, eps, input_t, weight_t, bias_t):
+    # torch's batch_norm_jvp: `mean` and `invstd` are the batch's statistics when training (the
+    # saved ones, see Note [Norm tangents]), the running ones in eval; constants either way
+    sh = _ch_shape(input)
+    dt = input._data.dtype
+    mean_p = _make(np.asarray(mean).reshape(sh).astype(dt, copy=False))
+    invstd_p = _make(np.asarray(invstd).reshape(sh).astype(dt, copy=False))
+    if input_t is None:
+        input_t = zeros_like(input)
+    xc = input - mean_p
+    if training:
+        xhat_t = _normalized_t(xc, input_t, invstd_p, _bn_axes(input))
+    else:
+        xhat_t = input_t * invstd_p
+        if weight is not None and weight_t is None:
+            # torch's zero weight tangent multiplies xhat: the input gets a zero gradient
+            weight_t = zeros_like(weight)
+    return _affine_t(
+        xhat_t,
+        lambda: xc * invstd_p,
+        None if weight is None else weight.reshape(sh),
+        None if weight_t is None else weight_t.reshape(sh),
+        None if bias_t is None else bias_t.reshape(sh),
+    )
+
+
 batch_norm_op = defop(
     "native_batch_norm",
     "NativeBatchNormBackward0",
@@ -1177,6 +1253,7 @@ batch_norm_op = defop(
     input=_bn_input,
     weight=_bn_weight,
     bias=lambda grad: grad.sum(_bn_axes(grad)),
+    jvp=_bn_t,
 )
 
 
@@ -1208,6 +1285,28 @@ def _gn_weight(grad, input, num_groups, eps):
     return (grad * xhat.reshape(input.shape)).sum(_bn_axes(input))
 
 
+def _gn_t(input, weight, num_groups, eps, input_t, weight_t, bias_t):
+    # torch's group_norm_jvp, a training batch norm over (N, groups, -1), with differentiable
+    # statistics (see Note [Norm tangents])
+    if input_t is None or input._data.size == 0:
+        input_t = zeros_like(input)
+        if input._data.size == 0:
+            return input_t
+    shape = input.shape
+    x = input.reshape(shape[0], num_groups, -1)
+    xc = x - x.mean(2, keepdim=True)
+    rstd = ((xc * xc).mean(2, keepdim=True) + eps) ** -0.5
+    xhat_t = _normalized_t(xc, input_t.reshape(x.shape), rstd, (2,)).reshape(shape)
+    sh = _ch_shape(input)
+    return _affine_t(
+        xhat_t,
+        lambda: (xc * rstd).reshape(shape),
+        None if weight is None else weight.reshape(sh),
+        None if weight_t is None else weight_t.reshape(sh),
+        None if bias_t is None else bias_t.reshape(sh),
+    )
+
+
 group_norm_op = defop(
     "native_group_norm",
     "NativeGroupNormBackward0",
@@ -1215,6 +1314,7 @@ group_norm_op = defop(
     input=_gn_input,
     weight=_gn_weight,
     bias=lambda grad: grad.sum(_bn_axes(grad)),
+    jvp=_gn_t,
 )
 
 
