@@ -93,17 +93,20 @@ class OpNode(Node):
         # as the Tensor formula's own promotion would
         cdt = g.dtype if op.raw_cast else None
         out = []
-        k = 0
-        for e, (fn, names) in zip(self._next, op.raw_formulas, strict=True):
+        k = -1
+        for e, (fn, names) in zip(self._next, op.raw_formulas):  # noqa: B905 (hot path)
+            k += 1
             if e is None:
                 out.append(None)
-                k += 1
                 continue
-            args = []
-            for n in names:
-                if n == "grad":
-                    args.append(g)
-                else:
+            if names is _GRAD_ONLY:
+                r = fn(g)
+            else:
+                args = []
+                for n in names:
+                    if n == "grad":
+                        args.append(g)
+                        continue
                     v = saved[n]  # type: ignore[index]
                     tv = type(v)
                     if tv is SavedTensor:
@@ -113,12 +116,11 @@ class OpNode(Node):
                     elif tv is SavedScalar:
                         v = v.unpack_raw(self)
                     args.append(v)
-            r = fn(*args)
-            shape, dt = meta[k]  # type: ignore[index]
-            if type(r) is not _ndarray or r.shape != shape or r.dtype != dt._np:
-                r = _fix_raw(self, k, r, shape, dt)
+                r = fn(*args)
+            m = meta[k]  # type: ignore[index]
+            if type(r) is not _ndarray or r.shape != m[0] or r.dtype != m[1]._np:
+                r = _fix_raw(self, k, r, m[0], m[1])
             out.append(r)
-            k += 1
         return out
 
     def release(self) -> None:
@@ -150,6 +152,10 @@ class OpNode(Node):
         if n:
             return n
         return len(self._saved["_out_meta"])  # type: ignore[index]
+
+
+# the parameter names of a formula that reads only the gradient (compared by identity)
+_GRAD_ONLY = ("grad",)
 
 
 def _materialize(grads: list[Any], out_meta: Any) -> list[Any]:
@@ -274,7 +280,7 @@ class OpDef:
                         f"{self.name}: the raw formula for '{p}' reads '{n}', which the Tensor "
                         "formula does not"
                     )
-            out.append((fn, names))
+            out.append((fn, _GRAD_ONLY if names == _GRAD_ONLY else names))
         return tuple(out)
 
     def to_save(self, mask: int) -> tuple[tuple[str, int, int], ...]:
