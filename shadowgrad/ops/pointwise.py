@@ -1095,7 +1095,10 @@ _copysign = defop(
     dtype="float",
     self=_copysign_self_grad,
     other=lambda grad, other: _zeros_like(other),
-    jvp=ELEMENTWISE,
+    # torch's result: reads self's tangent only (other's is ignored: no tangent without self_t)
+    jvp=lambda self, self_t, result: (
+        None if self_t is None else _copysign_self_grad(self_t, self, result)
+    ),
 )
 _copysign_scalar = defop(
     "copysign.Scalar",
