@@ -33,6 +33,10 @@ from typing import Any
 import numpy as np
 
 from .._tensor import Tensor, _make
+from ..autograd import engine as _engine
+from ..autograd.graph import Node
+
+_validate = getattr(_engine, "_validate", None)  # sums broadcast gradients to input shapes
 
 __all__ = ["Divergence", "ShadowDivergenceError", "ShadowReport", "shadow"]
 
@@ -202,18 +206,38 @@ def _compare(a: np.ndarray, b: np.ndarray, rtol: float | None, atol: float | Non
 class _Call:
     """One mirrored call awaiting its local backward check."""
 
-    __slots__ = ("args", "fn", "inplace", "inputs", "kwargs", "name", "nout", "passes", "where")
+    __slots__ = (
+        "args",
+        "edges",
+        "first",
+        "fn",
+        "inplace",
+        "inputs",
+        "kwargs",
+        "name",
+        "nout",
+        "passes",
+        "roots",
+        "sub",
+        "where",
+    )
 
     def __init__(self, name: str, fn: Any, where: str) -> None:
         self.name = name
         self.fn = fn
         self.where = where
         self.passes: list[dict[str, Any]] = []
+        self.sub: Any = None  # the mirrored subgraph, found on the first check
 
 
 class _State:
     def __init__(
-        self, report: ShadowReport, rtol: float | None, atol: float | None, check_forward: bool
+        self,
+        report: ShadowReport,
+        rtol: float | None,
+        atol: float | None,
+        check_forward: bool,
+        leaf_check: str = "auto",
     ) -> None:
         import torch
 
@@ -222,7 +246,9 @@ class _State:
         self.rtol = rtol
         self.atol = atol
         self.check_forward = check_forward
+        self.leaf_check = leaf_check
         self.busy = False
+        self.uncovered = False  # the last backward ran through a call not checked locally
         self.mirrors: dict[int, tuple[Any, Tensor, int]] = {}
         self.kinds: dict[Any, Any] = {}
         self.pending: list[_Call] = []
@@ -343,6 +369,9 @@ class _State:
         skw = {k: convert_args(v) for k, v in skw.items()}
         if inplace:
             snap = [np.array(m._data) for m in mirrors]
+        # the edges the call's gradients flow into, taken before an in-place call moves them
+        edges = [m._edge() if m._rg else None for m in mirrors]
+        first = _next_seq()  # every node the call creates comes later
         sout = fn(*sargs, **skw)
         if name == "__setitem__":
             sout, out = sargs[0], args[0]
@@ -383,17 +412,31 @@ class _State:
         ]
         c.args, c.kwargs = sargs, skw
         c.nout = len(pairs)
+        c.edges, c.first = edges, first
+        c.roots = [s._edge() if s._rg else None for _, s in pairs]
         self._hook(c, [t for t, _ in pairs], keys, hwm)
 
     # --- torch-side capture -------------------------------------------------------------
     def _hook(self, c: _Call, outs: list[Any], keys: dict[Any, int], hwm: int) -> None:
-        """Hook the torch nodes this call created; give up if the subgraph leaves the inputs."""
+        """Hook the torch nodes this call created; give up if the subgraph leaves the inputs.
+
+        A call given up on cannot be checked locally: a hook on its roots marks the backward
+        that runs through it as not covered, which brings back the end-to-end leaf check.
+        """
         roots = {}
         for k, t in enumerate(outs):
             if t.grad_fn is not None:
                 roots.setdefault(t.grad_fn, []).append((k, t.output_nr))
+        if not self._hook_call(c, roots, keys, hwm):
+            for root in roots:
+                self.handles.append(root.register_prehook(self._mark_uncovered))
+
+    def _mark_uncovered(self, grad_outputs: Any) -> None:
+        self.uncovered = True
+
+    def _hook_call(self, c: _Call, roots: dict[Any, Any], keys: dict[Any, int], hwm: int) -> bool:
         if len(roots) != 1:
-            return
+            return False
         root, slots = next(iter(roots.items()))
         seen = {id(root)}
         stack = [root]
@@ -414,10 +457,10 @@ class _State:
                 if j is not None:
                     mine.append((k, j))
                 elif type(nxt).__name__ == "AccumulateGrad" or nxt._sequence_nr() <= hwm:
-                    return  # reaches a tensor that is not an input of the call
+                    return False  # reaches a tensor that is not an input of the call
                 elif id(nxt) not in seen:
                     if len(seen) > 64:
-                        return
+                        return False
                     seen.add(id(nxt))
                     stack.append(nxt)
             if mine:
@@ -436,10 +479,10 @@ class _State:
         for node, mine in edges:
             self.handles.append(node.register_hook(_accumulate(c, mine)))
         self.pending.append(c)
+        return True
 
     # --- after each backward ------------------------------------------------------------
     def backward(self, func: Any, args: Any, kwargs: Any) -> Any:
-        torch = self.torch
         leaves = []
         try:
             self.busy = True
@@ -453,27 +496,42 @@ class _State:
                 args[1] if len(args) > 1 else kwargs.get("gradient", kwargs.get("grad_tensors"))
             )
             retain = kwargs.get("retain_graph", args[2] if len(args) > 2 else None)
+            if retain is None:  # torch's default: keep the graph under create_graph
+                retain = kwargs.get("create_graph", args[3] if len(args) > 3 else False)
         except Exception as e:
             self.report.notes.append(f"backward: leaf check skipped ({e})")
             leaves = []
+            retain = True
         finally:
             self.busy = False
         out = func(*args, **kwargs)
         try:
             self.busy = True
-            self.flush()
-            if leaves and not self.broken:
+            before = len(self.report.divergences)
+            ran = self.flush()
+            # Note [Leaf check]: the end-to-end comparison only adds something where a call on
+            # the way was not checked locally, or to list the leaves a divergence reached.
+            need = (
+                self.leaf_check == "always"
+                or self.uncovered
+                or self.broken
+                or len(self.report.divergences) > before
+            )
+            if leaves and need and not self.broken:
                 self._check_leaves(root, gradient, retain, leaves)
-            elif leaves:
+            elif leaves and need:
                 self.report.notes.append(
                     "leaf gradients not compared end to end: some calls were not mirrored"
                 )
+            elif not retain:  # free what torch freed (the leaf check's backward does it too)
+                for node in ran:
+                    node.release()
         except Exception as e:
             self.report.notes.append(f"backward: leaf check failed ({type(e).__name__}: {e})")
         finally:
             self.busy = False
             self.broken = False
-        del torch
+            self.uncovered = False
         return out
 
     def _check_leaves(self, root: Any, gradient: Any, retain: Any, leaves: list[Any]) -> None:
@@ -517,28 +575,54 @@ class _State:
                 )
                 self.report.leaf_divergences.append(d)
 
-    def flush(self) -> None:
-        """Run the local checks of every call whose backward ran, in one shadowgrad backward.
+    def flush(self) -> list[Any]:
+        """Run the local checks of every call whose backward ran; return the nodes they ran.
 
-        Each check runs on its own fresh leaves, so one engine run computes them all at once.
+        Each check calls the call's own mirrored nodes on torch's incoming gradient (see
+        `_direct`). Where that is impossible, the call is re-run on fresh leaves and those
+        checks share one engine run.
         """
         import shadowgrad
 
         ready = [c for c in self.pending if c.passes]
         if not ready:
-            return
+            return []
         self.pending = [c for c in self.pending if not c.passes]
+        ran: list[Any] = []
+        rerun = []
+        with shadowgrad.no_grad(), np.errstate(all="ignore"):
+            for c in ready:
+                for p in c.passes:
+                    try:
+                        res = _direct(c, p)
+                    except Exception:
+                        rerun.append((c, p))
+                        continue
+                    if res is not None:
+                        try:
+                            self._judge(c, p, res)
+                        except Exception as e:
+                            self._not_checked(c, e)
+                if c.sub is not None:
+                    ran.extend(c.sub[0])
+                c.passes = []
+        if rerun:
+            self._rerun(rerun)
+        return ran
+
+    def _rerun(self, todo: list[tuple[_Call, dict[str, Any]]]) -> None:
+        """The local checks of `todo`, each on a re-run of its call, in one engine run."""
+        import shadowgrad
+
         checks = []
-        for c in ready:
-            for p in c.passes:
-                try:
-                    chk = self._prepare(c, p)
-                except Exception as e:
-                    self._not_checked(c, e)
-                    continue
-                if chk is not None:
-                    checks.append(chk)
-            c.passes = []
+        for c, p in todo:
+            try:
+                chk = self._prepare(c, p)
+            except Exception as e:
+                self._not_checked(c, e)
+                continue
+            if chk is not None:
+                checks.append(chk)
         if not checks:
             return
         try:
@@ -566,6 +650,7 @@ class _State:
             k += n
 
     def _not_checked(self, c: _Call, e: Exception) -> None:
+        self.uncovered = True
         if len(self.report.notes) < 50:
             self.report.notes.append(f"{c.name}: backward not checked ({type(e).__name__}: {e})")
 
@@ -577,6 +662,7 @@ class _State:
         sub = {}
         for j, (arr, m, ver, rg) in enumerate(c.inputs):
             if m._version != ver and not c.inplace:
+                self.uncovered = True
                 return None  # the mirror was changed in place since; its values are gone
             leaf = _make(arr)
             if rg:
@@ -630,6 +716,95 @@ class _State:
         self.handles.clear()
         self.pending.clear()
         self.mirrors.clear()
+
+
+class _NotDirect(Exception):
+    """The call's mirrored nodes cannot be run on their own."""
+
+
+def _next_seq() -> int:
+    """A sequence number above every shadowgrad node made so far."""
+    return Node()._sequence_nr()
+
+
+def _subgraph(c: _Call) -> tuple[list[Any], dict[tuple[int, int], int]]:
+    """The shadowgrad nodes the call created, newest first, and {input edge: input index}.
+
+    Walks back from the call's outputs and stops at the edges of its inputs; the walk must not
+    leave the call (reach an older node or another leaf).
+    """
+    cap: dict[tuple[int, int], int] = {}
+    for j, e in enumerate(c.edges):
+        if e is not None:
+            key = (id(e[0]), e[1])
+            if key in cap:
+                raise _NotDirect("two inputs share a graph edge")
+            cap[key] = j
+    nodes: dict[int, Any] = {}
+    stack = [e[0] for e in c.roots if e is not None and (id(e[0]), e[1]) not in cap]
+    while stack:
+        node = stack.pop()
+        if id(node) in nodes:
+            continue
+        if node._is_acc or node._sequence_nr() < c.first or len(nodes) > 64:
+            raise _NotDirect("the mirrored subgraph leaves the call")
+        nodes[id(node)] = node
+        for e in node._next:
+            if e is not None and (id(e[0]), e[1]) not in cap and id(e[0]) not in nodes:
+                stack.append(e[0])
+    order = sorted(nodes.values(), key=Node._sequence_nr, reverse=True)
+    return order, cap
+
+
+def _direct(c: _Call, p: dict[str, Any]) -> dict[int, Any] | None:
+    """Run the call's mirrored nodes on torch's incoming gradient: {input index: gradient}.
+
+    Only the call's own nodes run (the engine would walk the whole graph above them), newest
+    first, which is a topological order since a node's edges point to older nodes. Raises when
+    the nodes cannot be run on their own; None when no gradient reached the call.
+    """
+    if _validate is None:
+        raise _NotDirect("the engine has no _validate")
+    if c.sub is None:
+        c.sub = _subgraph(c)
+    nodes, cap = c.sub
+    res: dict[int, Any] = {}
+    buffers: dict[int, list[Any]] = {}
+    for e, g in zip(c.roots, p["gout"], strict=True):
+        if e is None or g is None:
+            continue
+        _send(e, _make(g), cap, res, buffers)
+    if not res and not buffers:
+        return None
+    for node in nodes:
+        grads = buffers.pop(id(node), None)
+        if grads is None or all(g is None for g in grads):
+            continue
+        outs = _validate(node, node.apply(grads))
+        for e, g in zip(node._next, outs, strict=True):
+            if e is not None and g is not None:
+                _send(e, g, cap, res, buffers)
+    for j, (_a, _m, _v, rg) in enumerate(c.inputs):
+        if rg:
+            res.setdefault(j, None)
+    return res
+
+
+def _send(
+    e: Any, g: Any, cap: dict[tuple[int, int], int], res: dict[int, Any], buffers: Any
+) -> None:
+    """Hand gradient g on along edge e: to an input's result, or to a node's input buffer."""
+    node, nr = e
+    j = cap.get((id(node), nr))
+    if j is not None:
+        old = res.get(j)
+        res[j] = g if old is None else old + g
+        return
+    buf = buffers.get(id(node))
+    if buf is None:
+        buf = buffers[id(node)] = [None] * node.num_outputs
+    old = buf[nr]
+    buf[nr] = g if old is None else old + g
 
 
 def _accumulate(c: _Call, mine: list[tuple[int, int]]) -> Any:
@@ -742,6 +917,7 @@ def shadow(
     rtol: float | None = None,
     atol: float | None = None,
     check_forward: bool = True,
+    leaf_check: str = "auto",
 ) -> Iterator[ShadowReport]:
     """Mirror the torch code in the block in shadowgrad and check its gradients.
 
@@ -750,15 +926,21 @@ def shadow(
             "raise" (ShadowDivergenceError at the end of the block).
         rtol, atol: tolerances of the comparisons (by default from each tensor's dtype).
         check_forward: also compare each mirrored call's forward values.
+        leaf_check: "auto" compares leaf gradients end to end after a backward only where it
+            can find what the local checks cannot: when the backward ran through a call that
+            was not checked locally, or to list the leaves a divergence reached. "always"
+            compares them after every backward. See Note [Leaf check].
     """
     if on_divergence not in ("silent", "warn", "raise"):
         raise ValueError(
             f"on_divergence must be 'silent', 'warn' or 'raise', got {on_divergence!r}"
         )
+    if leaf_check not in ("auto", "always"):
+        raise ValueError(f"leaf_check must be 'auto' or 'always', got {leaf_check!r}")
     import torch
 
     report = ShadowReport()
-    state = _State(report, rtol, atol, check_forward)
+    state = _State(report, rtol, atol, check_forward, leaf_check)
     if getattr(_ACTIVE, "state", None) is not None:
         raise RuntimeError("shadow() blocks cannot be nested")
     orig = _patch_function_apply(state)
