@@ -87,6 +87,8 @@ _INPLACE_DUNDERS = frozenset(
 )
 _SKIP_FILES = ("/torch/", "/shadowgrad/bridge/", "<frozen", "contextlib.py")
 _ACTIVE = threading.local()
+# torch function -> (kind, shadowgrad callable, name); the same for every shadow() block
+_KINDS: dict[Any, Any] = {}
 
 
 @dataclass
@@ -265,12 +267,13 @@ class _State:
         self.uncovered = False  # the last backward ran through a call not checked locally
         self.mirrors: dict[int, tuple[Any, Tensor, int]] = {}
         self.leaves: set[int] = set()  # the keys of mirrors of leaves that require grad
-        self.kinds: dict[Any, Any] = {}
+        self.kinds = _KINDS
         self.pending: list[_Call] = []
         self.handles: list[Any] = []
         self.hwm = -1
         self.broken = False  # a differentiable call was not mirrored since the last backward
         self.backward_fns = {torch.Tensor.backward, torch.autograd.backward}
+        self.py_node = torch.autograd.function.BackwardCFunction
 
     # --- mirrors ------------------------------------------------------------------------
     def mirror_of(self, t: Any) -> Tensor:
@@ -364,20 +367,29 @@ class _State:
             self.broken = True
 
     def _before(self, tin: list[Any]) -> Any:
-        mirrors = [self.mirror_of(t) for t in tin]
+        """The inputs' mirrors, their versions, which require grad, and torch's graph keys."""
+        mirrors = []
+        versions = []
+        rgs = []
         keys = {}
         for j, t in enumerate(tin):
-            if t.requires_grad:
+            m = self.mirror_of(t)
+            mirrors.append(m)
+            versions.append(m._version)
+            rg = t.requires_grad
+            rgs.append(rg)
+            if rg:
                 gf = t.grad_fn
                 keys[(id(gf), t.output_nr) if gf is not None else ("leaf", id(t))] = j
-        return mirrors, [m._version for m in mirrors], keys, self.hwm
+        return mirrors, versions, rgs, keys, self.hwm
 
     def _mirror(
         self, name: str, fn: Any, args: Any, kwargs: Any, tin: list[Any], pre: Any, out: Any
     ) -> None:
         torch = self.torch
-        mirrors, versions, keys, hwm = pre
-        sub = dict(zip(map(id, tin), mirrors, strict=True))
+        T = torch.Tensor
+        mirrors, versions, rgs, keys, hwm = pre
+        sub = {id(t): m for t, m in zip(tin, mirrors, strict=True)}
         inplace = name in _INPLACE_DUNDERS or (name.endswith("_") and not name.endswith("__"))
         sargs = _to_shadowgrad(args, sub, torch)
         skw = {k: _to_shadowgrad(v, sub, torch) for k, v in kwargs.items()} if kwargs else {}
@@ -389,21 +401,25 @@ class _State:
         sout = fn(*sargs, **skw)
         if name == "__setitem__":
             sout, out = sargs[0], args[0]
-        touts = out if isinstance(out, (tuple, list)) else (out,)
-        souts = sout if isinstance(sout, (tuple, list)) else (sout,)
-        pairs = [
-            (t, s)
-            for t, s in zip(touts, souts, strict=False)
-            if isinstance(t, torch.Tensor) and isinstance(s, Tensor)
-        ]
-        if len(pairs) != sum(isinstance(t, torch.Tensor) for t in touts):
-            raise TypeError("the mirror returned other outputs than torch")
+        if isinstance(out, T) and isinstance(sout, Tensor):
+            pairs = [(out, sout)]
+        else:
+            touts = out if isinstance(out, (tuple, list)) else (out,)
+            souts = sout if isinstance(sout, (tuple, list)) else (sout,)
+            pairs = [
+                (t, s)
+                for t, s in zip(touts, souts, strict=False)
+                if isinstance(t, T) and isinstance(s, Tensor)
+            ]
+            if len(pairs) != sum(isinstance(t, T) for t in touts):
+                raise TypeError("the mirror returned other outputs than torch")
         self.report.mirrored += 1
         where = ""
+        grad = False
         for t, s in pairs:
             self._set(t, s)
             if self.check_forward:
-                bad = _compare(s._data, t.detach().numpy(), self.rtol, self.atol)
+                bad = _compare(s._data, _numpy(t), self.rtol, self.atol)
                 if bad is not None:
                     where = where or _where()
                     self.report.divergences.append(
@@ -416,14 +432,13 @@ class _State:
                             kind="forward",
                         )
                     )
-        if not keys or not any(t.requires_grad and t.grad_fn is not None for t, _ in pairs):
+            grad = grad or t.grad_fn is not None
+        if not keys or not grad:
             return
         c = _Call(name, fn, where or _where())
         c.inplace = inplace
-        c.inputs = [
-            (snap[j] if inplace else m._data, m, versions[j], tin[j].requires_grad)
-            for j, m in enumerate(mirrors)
-        ]
+        datas = snap if inplace else [m._data for m in mirrors]
+        c.inputs = list(zip(datas, mirrors, versions, rgs, strict=True))
         c.args, c.kwargs = sargs, skw
         c.nout = len(pairs)
         c.edges, c.first = edges, first
@@ -486,11 +501,12 @@ class _State:
             g: list[Any] = [None] * nout
             for k, nr in slots:
                 go = grad_outputs[nr]
-                g[k] = None if go is None else go.detach().numpy().copy()
+                g[k] = None if go is None else _numpy(go).copy()
             c.passes.append({"gout": g, "gin": {}})
 
-        if edges and edges[0][0] is root:
-            # one hook on the root sees both its incoming and its outgoing gradients
+        if edges and edges[0][0] is root and not isinstance(root, self.py_node):
+            # one hook on the root sees both its incoming and its outgoing gradients (not so
+            # for a custom Function: its backward may change its incoming gradient in place)
             acc = _accumulate(c, edges[0][1])
 
             def both(grad_inputs: Any, grad_outputs: Any) -> None:
@@ -847,11 +863,16 @@ def _accumulate(c: _Call, mine: list[tuple[int, int]]) -> Any:
             g = grad_inputs[k]
             if g is None:
                 continue
-            a = g.detach().numpy()
+            a = _numpy(g)
             prev = gin.get(j)
             gin[j] = a.copy() if prev is None else prev + a
 
     return hook
+
+
+def _numpy(t: Any) -> np.ndarray:
+    """A torch tensor's values as an array sharing its memory (detach() only when needed)."""
+    return t.detach().numpy() if t.requires_grad else t.numpy()
 
 
 def _tensors(args: Any, kwargs: Any, torch: Any) -> list[Any]:
