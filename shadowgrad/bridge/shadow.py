@@ -5,14 +5,21 @@ then mirrors it in shadowgrad (torch tensors map to their shadowgrad mirrors, so
 graph connects), plus a scoped patch of `torch.autograd.Function.apply` for custom Functions,
 whose forward body is re-run on shadowgrad tensors. For each mirrored call, hooks on the torch
 nodes that the call created capture torch's incoming gradient and its outgoing gradients; after
-each backward, the incoming gradient is pushed through shadowgrad's backward for the same call
-(on fresh leaves) and compared with torch's outgoing ones. Leaf gradients are compared end to end
-too. See Note [Local checks localize].
+each backward, the incoming gradient is pushed through the call's own mirrored nodes and the
+result compared with torch's outgoing ones (`_direct`; a call whose nodes cannot be run on their
+own is re-run on fresh leaves instead). See Note [Local checks localize] and Note [Leaf check].
 
 Note [Local checks localize]: each local check starts from torch's own incoming gradient, so a
 wrong formula in one node shows up at that node only; nodes upstream of it receive a wrong
 incoming gradient but transform it correctly. End-to-end leaf mismatches explained by a local
 divergence are listed apart, in `report.leaf_divergences`.
+
+Note [Leaf check]: a leaf's gradient is composed of the local backwards of the calls between it
+and the root, each already compared from torch's incoming gradient. So with leaf_check="auto"
+leaf gradients are compared end to end (one more backward through the mirrored graph) only
+after a backward that ran through a call not checked locally (`uncovered`: its torch nodes
+could not be delimited, or its check could not run), or whose local checks diverged (to list
+the leaves reached). leaf_check="always" compares them after every backward.
 
 Nothing on the shadow side may break the user's program: every shadow step catches everything
 and records the call as not mirrored.
@@ -507,11 +514,21 @@ class _State:
         if edges and edges[0][0] is root and not isinstance(root, self.py_node):
             # one hook on the root sees both its incoming and its outgoing gradients (not so
             # for a custom Function: its backward may change its incoming gradient in place)
-            acc = _accumulate(c, edges[0][1])
+            mine0 = edges[0][1]
 
             def both(grad_inputs: Any, grad_outputs: Any) -> None:
-                prehook(grad_outputs)
-                acc(grad_inputs, grad_outputs)
+                g: list[Any] = [None] * nout
+                for k, nr in slots:
+                    go = grad_outputs[nr]
+                    g[k] = None if go is None else _numpy(go).copy()
+                gin: dict[int, Any] = {}
+                for k, j in mine0:
+                    gi = grad_inputs[k]
+                    if gi is not None:
+                        a = _numpy(gi)
+                        prev = gin.get(j)
+                        gin[j] = a.copy() if prev is None else prev + a
+                c.passes.append({"gout": g, "gin": gin})
 
             self.handles.append(root.register_hook(both))
             edges = edges[1:]
@@ -915,30 +932,41 @@ def _substitute_sg(obj: Any, sub: dict[int, Tensor]) -> Any:
     return obj
 
 
+_MODE_CLASS: Any = None
+
+
 def _make_mode(state: _State) -> Any:
-    from torch.overrides import TorchFunctionMode
+    """The TorchFunctionMode that routes each torch call to `state` (one class, made once)."""
+    global _MODE_CLASS
+    if _MODE_CLASS is None:
+        from torch.overrides import TorchFunctionMode
 
-    kinds = state.kinds
-    grad_enabled = state.torch.is_grad_enabled
+        kinds = _KINDS
+        grad_enabled = state.torch.is_grad_enabled
 
-    class _ShadowMode(TorchFunctionMode):
-        def __torch_function__(
-            self, func: Any, types: Any, args: Any = (), kwargs: Any = None
-        ) -> Any:
-            # the hot path: most calls (attribute access, the optimizer under no_grad) pass
-            st = state
-            if st.busy or not grad_enabled():
-                return func(*args, **kwargs) if kwargs else func(*args)
-            k = kinds.get(func) or st.kind(func)
-            kind = k[0]
-            if kind == "pass":
-                return func(*args, **kwargs) if kwargs else func(*args)
-            kwargs = kwargs or {}
-            if kind == "backward":
-                return st.backward(func, args, kwargs)
-            return st.call(k[2], k[1], lambda: func(*args, **kwargs), args, kwargs)
+        class _ShadowMode(TorchFunctionMode):
+            def __init__(self, st: _State) -> None:
+                super().__init__()
+                self.st = st
 
-    return _ShadowMode()
+            def __torch_function__(
+                self, func: Any, types: Any, args: Any = (), kwargs: Any = None
+            ) -> Any:
+                # the hot path: most calls (attribute access, the optimizer under no_grad) pass
+                st = self.st
+                if st.busy or not grad_enabled():
+                    return func(*args, **kwargs) if kwargs else func(*args)
+                k = kinds.get(func) or st.kind(func)
+                kind = k[0]
+                if kind == "pass":
+                    return func(*args, **kwargs) if kwargs else func(*args)
+                kwargs = kwargs or {}
+                if kind == "backward":
+                    return st.backward(func, args, kwargs)
+                return st.call(k[2], k[1], lambda: func(*args, **kwargs), args, kwargs)
+
+        _MODE_CLASS = _ShadowMode
+    return _MODE_CLASS(state)
 
 
 def _patch_function_apply(state: _State) -> Any:
