@@ -273,7 +273,8 @@ class _State:
         self.busy = False
         self.uncovered = False  # the last backward ran through a call not checked locally
         self.mirrors: dict[int, tuple[Any, Tensor, int]] = {}
-        self.leaves: set[int] = set()  # the keys of mirrors of leaves that require grad
+        # the keys of mirrors of leaves that require grad, in the order they were mirrored
+        self.leaves: dict[int, None] = {}
         self.kinds = _KINDS
         self.pending: list[_Call] = []
         self.handles: list[Any] = []
@@ -311,7 +312,7 @@ class _State:
 
         self.mirrors[k] = (weakref.ref(t, drop), m, t._version)
         if m._rg and m._grad_fn is None:
-            self.leaves.add(k)
+            self.leaves[k] = None
 
     # --- the mode's entry point ---------------------------------------------------------
     def kind(self, func: Any) -> Any:
@@ -549,7 +550,7 @@ class _State:
                 e = mirrors.get(k)
                 t = None if e is None else e[0]()
                 if t is None:
-                    self.leaves.discard(k)
+                    self.leaves.pop(k, None)
                     continue
                 m, v = e[1], e[2]  # type: ignore[index]
                 if t.is_leaf and t.requires_grad and m._rg and v == t._version:
