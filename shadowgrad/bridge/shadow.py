@@ -170,7 +170,7 @@ _SKIPPED: dict[str, bool] = {}  # file name -> whether _where looks past its fra
 
 def _where() -> str:
     """The user's line that made the current call: the first frame outside torch and us."""
-    f = sys._getframe(2)
+    f = sys._getframe(3)  # above _where, _mirror and call: shadow mode's own frames
     skipped = _SKIPPED
     while f is not None:
         fn = f.f_code.co_filename
@@ -775,8 +775,9 @@ class _State:
                 )
 
     def close(self) -> None:
+        quiet = contextlib.suppress(Exception)  # a hook that cannot be removed is gone already
         for h in self.handles:
-            with contextlib.suppress(Exception):
+            with quiet:
                 h.remove()
         self.handles.clear()
         self.pending.clear()
@@ -894,13 +895,16 @@ def _numpy(t: Any) -> np.ndarray:
 
 
 def _tensors(args: Any, kwargs: Any, torch: Any) -> list[Any]:
+    """The distinct torch tensors among a call's arguments (one level into lists), in order."""
     out = []
     T = torch.Tensor
-    for a in (*args, *kwargs.values()):
+    for a in (*args, *kwargs.values()) if kwargs else args:
         if isinstance(a, T):
             out.append(a)
         elif isinstance(a, (list, tuple)):
             out.extend(x for x in a if isinstance(x, T))
+    if len(out) < 2:
+        return out
     seen: set[int] = set()
     return [t for t in out if not (id(t) in seen or seen.add(id(t)))]  # type: ignore[func-returns-value]
 
