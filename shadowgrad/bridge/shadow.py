@@ -890,8 +890,8 @@ def _accumulate(c: _Call, mine: list[tuple[int, int]]) -> Any:
 
 
 def _numpy(t: Any) -> np.ndarray:
-    """A torch tensor's values as an array sharing its memory (detach() only when needed)."""
-    return t.detach().numpy() if t.requires_grad else t.numpy()
+    """A torch tensor's values as an array, sharing its memory where torch can."""
+    return t.numpy(force=True)  # type: ignore[no-any-return]
 
 
 def _tensors(args: Any, kwargs: Any, torch: Any) -> list[Any]:
