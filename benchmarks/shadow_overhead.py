@@ -43,6 +43,12 @@ def main(argv: list[str] | None = None) -> float:
     p.add_argument("--width", type=int, default=64)
     p.add_argument("--depth", type=int, default=3)
     p.add_argument("--batch", type=int, default=32)
+    p.add_argument(
+        "--leaf-check",
+        choices=("auto", "always"),
+        default="auto",
+        help="shadow()'s leaf_check: 'always' adds an end-to-end leaf comparison per backward",
+    )
     a = p.parse_args(argv)
     import torch
 
@@ -51,21 +57,22 @@ def main(argv: list[str] | None = None) -> float:
     plain, shadowed = [], []
     for _ in range(3):  # warm up both paths
         step()
-        with shadow():
+        with shadow(leaf_check=a.leaf_check):
             step()
     for _ in range(a.repeat):
         t0 = time.perf_counter()
         step()
         plain.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
-        with shadow() as report:
+        with shadow(leaf_check=a.leaf_check) as report:
             step()
         shadowed.append(time.perf_counter() - t0)
         assert report.ok, str(report)
     mp, ms = statistics.median(plain), statistics.median(shadowed)
     ratio = ms / mp
     print(
-        f"MLP {a.depth}x{a.width}, batch {a.batch}: torch {mp * 1e3:.3f} ms, "
+        f"MLP {a.depth}x{a.width}, batch {a.batch}, leaf_check={a.leaf_check}: "
+        f"torch {mp * 1e3:.3f} ms, "
         f"shadow {ms * 1e3:.3f} ms, overhead {ratio:.2f}x (target <= 5x)"
     )
     return ratio

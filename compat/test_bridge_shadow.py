@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import warnings
 
 import pytest
@@ -185,3 +186,91 @@ def test_no_grad_code_and_inplace_ops() -> None:
         y.relu_()
         (y * y).sum().backward()
     assert report.ok, str(report)
+
+
+class SquareScalingGradInPlace(torch.autograd.Function):
+    """x * x, with a backward that scales its incoming gradient in place (correct result)."""
+
+    @staticmethod
+    def forward(ctx, x):  # type: ignore[no-untyped-def]
+        ctx.save_for_backward(x)
+        return x * x
+
+    @staticmethod
+    def backward(ctx, g):  # type: ignore[no-untyped-def]
+        (x,) = ctx.saved_tensors
+        g.mul_(2)
+        return g * x
+
+
+def test_incoming_gradient_is_taken_before_a_custom_backward_changes_it() -> None:
+    x = torch.randn(4, 3, requires_grad=True)
+    with shadow() as report:
+        (SquareScalingGradInPlace.apply(x * 1.5) * 3).sum().backward()
+    assert report.ok, str(report)
+    assert report.checked == 4  # mul, the custom Function, mul, sum
+
+
+def test_local_checks_run_the_mirrored_nodes_not_a_rerun(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    shadow_module = sys.modules["shadowgrad.bridge.shadow"]
+
+    def no_rerun(self, c, p):  # type: ignore[no-untyped-def]
+        raise AssertionError(f"{c.name} was re-run")
+
+    monkeypatch.setattr(shadow_module._State, "_prepare", no_rerun)
+    torch.manual_seed(0)
+    with shadow() as report:
+        _train(TenLayers(), steps=2, opt_cls=torch.optim.Adam)
+    assert report.ok, str(report)
+    assert report.checked >= 2 * 30
+    assert not report.notes
+
+
+def _spy_leaf_checks(monkeypatch) -> list[int]:  # type: ignore[no-untyped-def]
+    shadow_module = sys.modules["shadowgrad.bridge.shadow"]
+    calls: list[int] = []
+    orig = shadow_module._State._check_leaves
+
+    def spy(self, *args):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        return orig(self, *args)
+
+    monkeypatch.setattr(shadow_module._State, "_check_leaves", spy)
+    return calls
+
+
+def test_leaf_check_only_where_local_checks_do_not_cover(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    calls = _spy_leaf_checks(monkeypatch)
+    torch.manual_seed(0)
+    with shadow() as report:
+        _train(TenLayers(), steps=2)
+    assert report.ok and calls == []  # every call checked locally: nothing to add
+    with shadow(leaf_check="always") as report:
+        _train(TenLayers(), steps=2)
+    assert report.ok and len(calls) == 2
+    with pytest.raises(ValueError, match="leaf_check"), shadow(leaf_check="never"):
+        pass
+
+
+def test_leaf_check_runs_when_a_call_was_not_checked_locally(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    calls = _spy_leaf_checks(monkeypatch)
+    shadow_module = sys.modules["shadowgrad.bridge.shadow"]
+    # a call whose torch nodes cannot be hooked: the backward through it is not covered
+    monkeypatch.setattr(shadow_module._State, "_hook_call", lambda *a: False)
+    x = torch.randn(5, 4, requires_grad=True)
+    w = torch.randn(4, 3, requires_grad=True)
+    with shadow() as report:
+        (torch.tanh(x @ w) ** 2).sum().backward()
+    assert report.ok, str(report)
+    assert report.checked == 0 and len(calls) == 1
+
+
+def test_leaf_check_lists_the_leaves_a_divergence_reached(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    calls = _spy_leaf_checks(monkeypatch)
+    x = torch.randn(3, 12, requires_grad=True)
+    w = torch.randn(12, 12, requires_grad=True)
+    with shadow() as report:
+        FlippedScaledTanh.apply(x @ w, torch.ones(12)).sum().backward()
+    assert [d.op for d in report.divergences] == ["FlippedScaledTanh"]
+    assert len(calls) == 1
+    assert len(report.leaf_divergences) == 2  # x and w, downstream of the sign error

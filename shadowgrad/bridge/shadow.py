@@ -5,14 +5,21 @@ then mirrors it in shadowgrad (torch tensors map to their shadowgrad mirrors, so
 graph connects), plus a scoped patch of `torch.autograd.Function.apply` for custom Functions,
 whose forward body is re-run on shadowgrad tensors. For each mirrored call, hooks on the torch
 nodes that the call created capture torch's incoming gradient and its outgoing gradients; after
-each backward, the incoming gradient is pushed through shadowgrad's backward for the same call
-(on fresh leaves) and compared with torch's outgoing ones. Leaf gradients are compared end to end
-too. See Note [Local checks localize].
+each backward, the incoming gradient is pushed through the call's own mirrored nodes and the
+result compared with torch's outgoing ones (`_direct`; a call whose nodes cannot be run on their
+own is re-run on fresh leaves instead). See Note [Local checks localize] and Note [Leaf check].
 
 Note [Local checks localize]: each local check starts from torch's own incoming gradient, so a
 wrong formula in one node shows up at that node only; nodes upstream of it receive a wrong
 incoming gradient but transform it correctly. End-to-end leaf mismatches explained by a local
 divergence are listed apart, in `report.leaf_divergences`.
+
+Note [Leaf check]: a leaf's gradient is composed of the local backwards of the calls between it
+and the root, each already compared from torch's incoming gradient. So with leaf_check="auto"
+leaf gradients are compared end to end (one more backward through the mirrored graph) only
+after a backward that ran through a call not checked locally (`uncovered`: its torch nodes
+could not be delimited, or its check could not run), or whose local checks diverged (to list
+the leaves reached). leaf_check="always" compares them after every backward.
 
 Nothing on the shadow side may break the user's program: every shadow step catches everything
 and records the call as not mirrored.
@@ -33,6 +40,11 @@ from typing import Any
 import numpy as np
 
 from .._tensor import Tensor, _make
+from ..autograd import engine as _engine
+from ..autograd.graph import Node
+from .interop import _sg_dtype
+
+_validate = getattr(_engine, "_validate", None)  # sums broadcast gradients to input shapes
 
 __all__ = ["Divergence", "ShadowDivergenceError", "ShadowReport", "shadow"]
 
@@ -82,6 +94,8 @@ _INPLACE_DUNDERS = frozenset(
 )
 _SKIP_FILES = ("/torch/", "/shadowgrad/bridge/", "<frozen", "contextlib.py")
 _ACTIVE = threading.local()
+# torch function -> (kind, shadowgrad callable, name); the same for every shadow() block
+_KINDS: dict[Any, Any] = {}
 
 
 @dataclass
@@ -151,39 +165,52 @@ class ShadowDivergenceError(AssertionError):
         self.report = report
 
 
+_SKIPPED: dict[str, bool] = {}  # file name -> whether _where looks past its frames
+
+
 def _where() -> str:
-    f = sys._getframe(2)
+    """The user's line that made the current call: the first frame outside torch and us."""
+    f = sys._getframe(3)  # above _where, _mirror and call: shadow mode's own frames
+    skipped = _SKIPPED
     while f is not None:
         fn = f.f_code.co_filename
-        if not any(s in fn for s in _SKIP_FILES):
+        skip = skipped.get(fn)
+        if skip is None:
+            skip = skipped[fn] = any(s in fn for s in _SKIP_FILES)
+        if not skip:
             return f"{fn}:{f.f_lineno}"
         f = f.f_back  # type: ignore[assignment]
     return ""
 
 
+_TOLS = {
+    np.dtype(np.float64): (1e-7, 1e-10),
+    np.dtype(np.complex128): (1e-7, 1e-10),
+    np.dtype(np.float16): (1e-2, 1e-3),
+}
+
+
 def _tol(dt: np.dtype) -> tuple[float, float]:
     """(rtol, atol) for comparing a result computed by two engines in dtype `dt`."""
-    if dt in (np.float64, np.complex128):
-        return 1e-7, 1e-10
-    if dt == np.float16:
-        return 1e-2, 1e-3
-    return 1e-4, 1e-6
+    return _TOLS.get(dt, (1e-4, 1e-6))
 
 
 def _compare(a: np.ndarray, b: np.ndarray, rtol: float | None, atol: float | None) -> Any:
-    """None when close, else (max abs err, max rel err)."""
+    """None when close, else (max abs err, max rel err). Call under np.errstate(all="ignore")."""
     r, t = _tol(b.dtype)
-    r = r if rtol is None else rtol
-    t = t if atol is None else atol
+    if rtol is not None:
+        r = rtol
+    if atol is not None:
+        t = atol
     if a.shape != b.shape:
         return (float("inf"), float("inf"))
-    if not a.size:
-        return None
+    if not a.size or (a.dtype == b.dtype and a.tobytes() == b.tobytes()):
+        return None  # identical bits (often: both engines compute the same formula)
     if a.dtype.kind in "fc" and b.dtype.kind in "fc":
-        with np.errstate(all="ignore"):
-            # the common case in one pass each; NaN and inf fail the test and go the long way
-            if float(np.abs(a - b).max()) <= t + r * float(np.abs(b).max()):
-                return None
+        # the common case in one or two passes; NaN and inf fail the test and go the long way
+        m = float(np.abs(a - b).max())
+        if m <= t or m <= t + r * float(np.abs(b).max()):
+            return None
     a = np.asarray(a, dtype=np.result_type(a, b))
     with np.errstate(all="ignore"):
         err = np.abs(a - b)
@@ -202,18 +229,38 @@ def _compare(a: np.ndarray, b: np.ndarray, rtol: float | None, atol: float | Non
 class _Call:
     """One mirrored call awaiting its local backward check."""
 
-    __slots__ = ("args", "fn", "inplace", "inputs", "kwargs", "name", "nout", "passes", "where")
+    __slots__ = (
+        "args",
+        "edges",
+        "first",
+        "fn",
+        "inplace",
+        "inputs",
+        "kwargs",
+        "name",
+        "nout",
+        "passes",
+        "roots",
+        "sub",
+        "where",
+    )
 
     def __init__(self, name: str, fn: Any, where: str) -> None:
         self.name = name
         self.fn = fn
         self.where = where
         self.passes: list[dict[str, Any]] = []
+        self.sub: Any = None  # the mirrored subgraph, found on the first check
 
 
 class _State:
     def __init__(
-        self, report: ShadowReport, rtol: float | None, atol: float | None, check_forward: bool
+        self,
+        report: ShadowReport,
+        rtol: float | None,
+        atol: float | None,
+        check_forward: bool,
+        leaf_check: str = "auto",
     ) -> None:
         import torch
 
@@ -222,14 +269,19 @@ class _State:
         self.rtol = rtol
         self.atol = atol
         self.check_forward = check_forward
+        self.leaf_check = leaf_check
         self.busy = False
+        self.uncovered = False  # the last backward ran through a call not checked locally
         self.mirrors: dict[int, tuple[Any, Tensor, int]] = {}
-        self.kinds: dict[Any, Any] = {}
+        # the keys of mirrors of leaves that require grad, in the order they were mirrored
+        self.leaves: dict[int, None] = {}
+        self.kinds = _KINDS
         self.pending: list[_Call] = []
         self.handles: list[Any] = []
         self.hwm = -1
         self.broken = False  # a differentiable call was not mirrored since the last backward
         self.backward_fns = {torch.Tensor.backward, torch.autograd.backward}
+        self.py_node = torch.autograd.function.BackwardCFunction
 
     # --- mirrors ------------------------------------------------------------------------
     def mirror_of(self, t: Any) -> Tensor:
@@ -259,6 +311,8 @@ class _State:
                 del mirrors[k]
 
         self.mirrors[k] = (weakref.ref(t, drop), m, t._version)
+        if m._rg and m._grad_fn is None:
+            self.leaves[k] = None
 
     # --- the mode's entry point ---------------------------------------------------------
     def kind(self, func: Any) -> Any:
@@ -305,7 +359,8 @@ class _State:
             return out
         try:
             self.busy = True
-            self._mirror(name, fn, args, kwargs, tin, pre, out)
+            with np.errstate(all="ignore"):  # the mirror warns about nothing torch is quiet on
+                self._mirror(name, fn, args, kwargs, tin, pre, out)
         except Exception as e:
             self._unmirrored(name, out, e)
         finally:
@@ -320,47 +375,59 @@ class _State:
             self.broken = True
 
     def _before(self, tin: list[Any]) -> Any:
-        mirrors = [self.mirror_of(t) for t in tin]
+        """The inputs' mirrors, their versions, which require grad, and torch's graph keys."""
+        mirrors = []
+        versions = []
+        rgs = []
         keys = {}
         for j, t in enumerate(tin):
-            if t.requires_grad:
+            m = self.mirror_of(t)
+            mirrors.append(m)
+            versions.append(m._version)
+            rg = t.requires_grad
+            rgs.append(rg)
+            if rg:
                 gf = t.grad_fn
                 keys[(id(gf), t.output_nr) if gf is not None else ("leaf", id(t))] = j
-        return mirrors, [m._version for m in mirrors], keys, self.hwm
+        return mirrors, versions, rgs, keys, self.hwm
 
     def _mirror(
         self, name: str, fn: Any, args: Any, kwargs: Any, tin: list[Any], pre: Any, out: Any
     ) -> None:
-        from .interop import convert_args
-
         torch = self.torch
-        mirrors, versions, keys, hwm = pre
-        sub = dict(zip(map(id, tin), mirrors, strict=True))
+        T = torch.Tensor
+        mirrors, versions, rgs, keys, hwm = pre
+        sub = {id(t): m for t, m in zip(tin, mirrors, strict=True)}
         inplace = name in _INPLACE_DUNDERS or (name.endswith("_") and not name.endswith("__"))
-        sargs = _substitute(args, sub, torch)
-        skw = {k: _substitute(v, sub, torch) for k, v in kwargs.items()}
-        sargs = convert_args(sargs)
-        skw = {k: convert_args(v) for k, v in skw.items()}
+        sargs = _to_shadowgrad(args, sub, torch)
+        skw = {k: _to_shadowgrad(v, sub, torch) for k, v in kwargs.items()} if kwargs else {}
         if inplace:
             snap = [np.array(m._data) for m in mirrors]
+        # the edges the call's gradients flow into, taken before an in-place call moves them
+        edges = [m._edge() if m._rg else None for m in mirrors]
+        first = _next_seq()  # every node the call creates comes later
         sout = fn(*sargs, **skw)
         if name == "__setitem__":
             sout, out = sargs[0], args[0]
-        touts = out if isinstance(out, (tuple, list)) else (out,)
-        souts = sout if isinstance(sout, (tuple, list)) else (sout,)
-        pairs = [
-            (t, s)
-            for t, s in zip(touts, souts, strict=False)
-            if isinstance(t, torch.Tensor) and isinstance(s, Tensor)
-        ]
-        if len(pairs) != sum(isinstance(t, torch.Tensor) for t in touts):
-            raise TypeError("the mirror returned other outputs than torch")
+        if isinstance(out, T) and isinstance(sout, Tensor):
+            pairs = [(out, sout)]
+        else:
+            touts = out if isinstance(out, (tuple, list)) else (out,)
+            souts = sout if isinstance(sout, (tuple, list)) else (sout,)
+            pairs = [
+                (t, s)
+                for t, s in zip(touts, souts, strict=False)
+                if isinstance(t, T) and isinstance(s, Tensor)
+            ]
+            if len(pairs) != sum(isinstance(t, T) for t in touts):
+                raise TypeError("the mirror returned other outputs than torch")
         self.report.mirrored += 1
         where = ""
+        grad = False
         for t, s in pairs:
             self._set(t, s)
             if self.check_forward:
-                bad = _compare(s._data, t.detach().numpy(), self.rtol, self.atol)
+                bad = _compare(s._data, _numpy(t), self.rtol, self.atol)
                 if bad is not None:
                     where = where or _where()
                     self.report.divergences.append(
@@ -373,27 +440,40 @@ class _State:
                             kind="forward",
                         )
                     )
-        if not keys or not any(t.requires_grad and t.grad_fn is not None for t, _ in pairs):
+            grad = grad or t.grad_fn is not None
+        if not keys or not grad:
             return
         c = _Call(name, fn, where or _where())
         c.inplace = inplace
-        c.inputs = [
-            (snap[j] if inplace else m._data, m, versions[j], tin[j].requires_grad)
-            for j, m in enumerate(mirrors)
-        ]
+        datas = snap if inplace else [m._data for m in mirrors]
+        c.inputs = list(zip(datas, mirrors, versions, rgs, strict=True))
         c.args, c.kwargs = sargs, skw
         c.nout = len(pairs)
+        c.edges, c.first = edges, first
+        c.roots = [s._edge() if s._rg else None for _, s in pairs]
         self._hook(c, [t for t, _ in pairs], keys, hwm)
 
     # --- torch-side capture -------------------------------------------------------------
     def _hook(self, c: _Call, outs: list[Any], keys: dict[Any, int], hwm: int) -> None:
-        """Hook the torch nodes this call created; give up if the subgraph leaves the inputs."""
+        """Hook the torch nodes this call created; give up if the subgraph leaves the inputs.
+
+        A call given up on cannot be checked locally: a hook on its roots marks the backward
+        that runs through it as not covered, which brings back the end-to-end leaf check.
+        """
         roots = {}
         for k, t in enumerate(outs):
             if t.grad_fn is not None:
                 roots.setdefault(t.grad_fn, []).append((k, t.output_nr))
+        if not self._hook_call(c, roots, keys, hwm):
+            for root in roots:
+                self.handles.append(root.register_prehook(self._mark_uncovered))
+
+    def _mark_uncovered(self, grad_outputs: Any) -> None:
+        self.uncovered = True
+
+    def _hook_call(self, c: _Call, roots: dict[Any, Any], keys: dict[Any, int], hwm: int) -> bool:
         if len(roots) != 1:
-            return
+            return False
         root, slots = next(iter(roots.items()))
         seen = {id(root)}
         stack = [root]
@@ -414,10 +494,10 @@ class _State:
                 if j is not None:
                     mine.append((k, j))
                 elif type(nxt).__name__ == "AccumulateGrad" or nxt._sequence_nr() <= hwm:
-                    return  # reaches a tensor that is not an input of the call
+                    return False  # reaches a tensor that is not an input of the call
                 elif id(nxt) not in seen:
                     if len(seen) > 64:
-                        return
+                        return False
                     seen.add(id(nxt))
                     stack.append(nxt)
             if mine:
@@ -429,23 +509,51 @@ class _State:
             g: list[Any] = [None] * nout
             for k, nr in slots:
                 go = grad_outputs[nr]
-                g[k] = None if go is None else go.detach().numpy().copy()
+                g[k] = None if go is None else _numpy(go).copy()
             c.passes.append({"gout": g, "gin": {}})
 
-        self.handles.append(root.register_prehook(prehook))
+        if edges and edges[0][0] is root and not isinstance(root, self.py_node):
+            # one hook on the root sees both its incoming and its outgoing gradients (not so
+            # for a custom Function: its backward may change its incoming gradient in place)
+            mine0 = edges[0][1]
+
+            def both(grad_inputs: Any, grad_outputs: Any) -> None:
+                g: list[Any] = [None] * nout
+                for k, nr in slots:
+                    go = grad_outputs[nr]
+                    g[k] = None if go is None else _numpy(go).copy()
+                gin: dict[int, Any] = {}
+                for k, j in mine0:
+                    gi = grad_inputs[k]
+                    if gi is not None:
+                        a = _numpy(gi)
+                        prev = gin.get(j)
+                        gin[j] = a.copy() if prev is None else prev + a
+                c.passes.append({"gout": g, "gin": gin})
+
+            self.handles.append(root.register_hook(both))
+            edges = edges[1:]
+        else:
+            self.handles.append(root.register_prehook(prehook))
         for node, mine in edges:
             self.handles.append(node.register_hook(_accumulate(c, mine)))
         self.pending.append(c)
+        return True
 
     # --- after each backward ------------------------------------------------------------
     def backward(self, func: Any, args: Any, kwargs: Any) -> Any:
-        torch = self.torch
         leaves = []
         try:
             self.busy = True
-            for wr, m, v in list(self.mirrors.values()):
-                t = wr()
-                if t is not None and t.is_leaf and t.requires_grad and m._rg and v == t._version:
+            mirrors = self.mirrors
+            for k in list(self.leaves):
+                e = mirrors.get(k)
+                t = None if e is None else e[0]()
+                if t is None:
+                    self.leaves.pop(k, None)
+                    continue
+                m, v = e[1], e[2]  # type: ignore[index]
+                if t.is_leaf and t.requires_grad and m._rg and v == t._version:
                     g = t.grad
                     leaves.append((t, m, None if g is None else g.detach().clone()))
             root = args[0] if args else kwargs.get("tensors", kwargs.get("self"))
@@ -453,27 +561,42 @@ class _State:
                 args[1] if len(args) > 1 else kwargs.get("gradient", kwargs.get("grad_tensors"))
             )
             retain = kwargs.get("retain_graph", args[2] if len(args) > 2 else None)
+            if retain is None:  # torch's default: keep the graph under create_graph
+                retain = kwargs.get("create_graph", args[3] if len(args) > 3 else False)
         except Exception as e:
             self.report.notes.append(f"backward: leaf check skipped ({e})")
             leaves = []
+            retain = True
         finally:
             self.busy = False
         out = func(*args, **kwargs)
         try:
             self.busy = True
-            self.flush()
-            if leaves and not self.broken:
+            before = len(self.report.divergences)
+            ran = self.flush()
+            # Note [Leaf check]: the end-to-end comparison only adds something where a call on
+            # the way was not checked locally, or to list the leaves a divergence reached.
+            need = (
+                self.leaf_check == "always"
+                or self.uncovered
+                or self.broken
+                or len(self.report.divergences) > before
+            )
+            if leaves and need and not self.broken:
                 self._check_leaves(root, gradient, retain, leaves)
-            elif leaves:
+            elif leaves and need:
                 self.report.notes.append(
                     "leaf gradients not compared end to end: some calls were not mirrored"
                 )
+            elif not retain:  # free what torch freed (the leaf check's backward does it too)
+                for node in ran:
+                    node.release()
         except Exception as e:
             self.report.notes.append(f"backward: leaf check failed ({type(e).__name__}: {e})")
         finally:
             self.busy = False
             self.broken = False
-        del torch
+            self.uncovered = False
         return out
 
     def _check_leaves(self, root: Any, gradient: Any, retain: Any, leaves: list[Any]) -> None:
@@ -505,7 +628,8 @@ class _State:
                 continue
             delta = tg.detach().numpy() if before is None else (tg.detach() - before).numpy()
             sv = np.zeros_like(delta) if s is None else s._data
-            bad = _compare(sv, delta, self.rtol, self.atol)
+            with np.errstate(all="ignore"):
+                bad = _compare(sv, delta, self.rtol, self.atol)
             if bad is not None:
                 d = Divergence(
                     "leaf",
@@ -517,28 +641,54 @@ class _State:
                 )
                 self.report.leaf_divergences.append(d)
 
-    def flush(self) -> None:
-        """Run the local checks of every call whose backward ran, in one shadowgrad backward.
+    def flush(self) -> list[Any]:
+        """Run the local checks of every call whose backward ran; return the nodes they ran.
 
-        Each check runs on its own fresh leaves, so one engine run computes them all at once.
+        Each check calls the call's own mirrored nodes on torch's incoming gradient (see
+        `_direct`). Where that is impossible, the call is re-run on fresh leaves and those
+        checks share one engine run.
         """
         import shadowgrad
 
         ready = [c for c in self.pending if c.passes]
         if not ready:
-            return
+            return []
         self.pending = [c for c in self.pending if not c.passes]
+        ran: list[Any] = []
+        rerun = []
+        with shadowgrad.no_grad(), np.errstate(all="ignore"):
+            for c in ready:
+                for p in c.passes:
+                    try:
+                        res = _direct(c, p)
+                    except Exception:
+                        rerun.append((c, p))
+                        continue
+                    if res is not None:
+                        try:
+                            self._judge(c, p, res)
+                        except Exception as e:
+                            self._not_checked(c, e)
+                if c.sub is not None:
+                    ran.extend(c.sub[0])
+                c.passes = []
+            if rerun:
+                self._rerun(rerun)
+        return ran
+
+    def _rerun(self, todo: list[tuple[_Call, dict[str, Any]]]) -> None:
+        """The local checks of `todo`, each on a re-run of its call, in one engine run."""
+        import shadowgrad
+
         checks = []
-        for c in ready:
-            for p in c.passes:
-                try:
-                    chk = self._prepare(c, p)
-                except Exception as e:
-                    self._not_checked(c, e)
-                    continue
-                if chk is not None:
-                    checks.append(chk)
-            c.passes = []
+        for c, p in todo:
+            try:
+                chk = self._prepare(c, p)
+            except Exception as e:
+                self._not_checked(c, e)
+                continue
+            if chk is not None:
+                checks.append(chk)
         if not checks:
             return
         try:
@@ -566,6 +716,7 @@ class _State:
             k += n
 
     def _not_checked(self, c: _Call, e: Exception) -> None:
+        self.uncovered = True
         if len(self.report.notes) < 50:
             self.report.notes.append(f"{c.name}: backward not checked ({type(e).__name__}: {e})")
 
@@ -577,6 +728,7 @@ class _State:
         sub = {}
         for j, (arr, m, ver, rg) in enumerate(c.inputs):
             if m._version != ver and not c.inplace:
+                self.uncovered = True
                 return None  # the mirror was changed in place since; its values are gone
             leaf = _make(arr)
             if rg:
@@ -600,7 +752,6 @@ class _State:
 
     def _judge(self, c: _Call, p: dict[str, Any], res: dict[int, Any]) -> None:
         self.report.checked += 1
-        shapes = tuple(tuple(i[0].shape) for i in c.inputs)
         for j, s in res.items():
             tg = p["gin"].get(j)
             shape = c.inputs[j][0].shape
@@ -616,7 +767,7 @@ class _State:
                         f"torch's gradient for input {j} differs from shadowgrad's "
                         "backward of the same call",
                         c.where,
-                        shapes,
+                        tuple(tuple(i[0].shape) for i in c.inputs),
                         *bad,
                         kind="backward",
                         input_index=j,
@@ -624,12 +775,102 @@ class _State:
                 )
 
     def close(self) -> None:
+        quiet = contextlib.suppress(Exception)  # a hook that cannot be removed is gone already
         for h in self.handles:
-            with contextlib.suppress(Exception):
+            with quiet:
                 h.remove()
         self.handles.clear()
         self.pending.clear()
         self.mirrors.clear()
+
+
+class _NotDirect(Exception):
+    """The call's mirrored nodes cannot be run on their own."""
+
+
+def _next_seq() -> int:
+    """A sequence number above every shadowgrad node made so far."""
+    return Node()._sequence_nr()
+
+
+def _subgraph(c: _Call) -> tuple[list[Any], dict[tuple[int, int], int]]:
+    """The shadowgrad nodes the call created, newest first, and {input edge: input index}.
+
+    Walks back from the call's outputs and stops at the edges of its inputs; the walk must not
+    leave the call (reach an older node or another leaf).
+    """
+    cap: dict[tuple[int, int], int] = {}
+    for j, e in enumerate(c.edges):
+        if e is not None:
+            key = (id(e[0]), e[1])
+            if key in cap:
+                raise _NotDirect("two inputs share a graph edge")
+            cap[key] = j
+    nodes: dict[int, Any] = {}
+    stack = [e[0] for e in c.roots if e is not None and (id(e[0]), e[1]) not in cap]
+    while stack:
+        node = stack.pop()
+        if id(node) in nodes:
+            continue
+        if node._is_acc or node._sequence_nr() < c.first or len(nodes) > 64:
+            raise _NotDirect("the mirrored subgraph leaves the call")
+        nodes[id(node)] = node
+        for e in node._next:
+            if e is not None and (id(e[0]), e[1]) not in cap and id(e[0]) not in nodes:
+                stack.append(e[0])
+    order = sorted(nodes.values(), key=Node._sequence_nr, reverse=True)
+    return order, cap
+
+
+def _direct(c: _Call, p: dict[str, Any]) -> dict[int, Any] | None:
+    """Run the call's mirrored nodes on torch's incoming gradient: {input index: gradient}.
+
+    Only the call's own nodes run (the engine would walk the whole graph above them), newest
+    first, which is a topological order since a node's edges point to older nodes. Raises when
+    the nodes cannot be run on their own; None when no gradient reached the call.
+    """
+    if _validate is None:
+        raise _NotDirect("the engine has no _validate")
+    if c.sub is None:
+        c.sub = _subgraph(c)
+    nodes, cap = c.sub
+    res: dict[int, Any] = {}
+    buffers: dict[int, list[Any]] = {}
+    for e, g in zip(c.roots, p["gout"], strict=True):
+        if e is None or g is None:
+            continue
+        _send(e, _make(g), cap, res, buffers)
+    if not res and not buffers:
+        return None
+    for node in nodes:
+        grads = buffers.pop(id(node), None)
+        if grads is None or all(g is None for g in grads):
+            continue
+        outs = _validate(node, node.apply(grads))
+        for e, g in zip(node._next, outs, strict=True):
+            if e is not None and g is not None:
+                _send(e, g, cap, res, buffers)
+    for j, (_a, _m, _v, rg) in enumerate(c.inputs):
+        if rg:
+            res.setdefault(j, None)
+    return res
+
+
+def _send(
+    e: Any, g: Any, cap: dict[tuple[int, int], int], res: dict[int, Any], buffers: Any
+) -> None:
+    """Hand gradient g on along edge e: to an input's result, or to a node's input buffer."""
+    node, nr = e
+    j = cap.get((id(node), nr))
+    if j is not None:
+        old = res.get(j)
+        res[j] = g if old is None else old + g
+        return
+    buf = buffers.get(id(node))
+    if buf is None:
+        buf = buffers[id(node)] = [None] * node.num_outputs
+    old = buf[nr]
+    buf[nr] = g if old is None else old + g
 
 
 def _accumulate(c: _Call, mine: list[tuple[int, int]]) -> Any:
@@ -641,21 +882,29 @@ def _accumulate(c: _Call, mine: list[tuple[int, int]]) -> Any:
             g = grad_inputs[k]
             if g is None:
                 continue
-            a = g.detach().numpy()
+            a = _numpy(g)
             prev = gin.get(j)
             gin[j] = a.copy() if prev is None else prev + a
 
     return hook
 
 
+def _numpy(t: Any) -> np.ndarray:
+    """A torch tensor's values as an array, sharing its memory where torch can."""
+    return t.numpy(force=True)  # type: ignore[no-any-return]
+
+
 def _tensors(args: Any, kwargs: Any, torch: Any) -> list[Any]:
+    """The distinct torch tensors among a call's arguments (one level into lists), in order."""
     out = []
     T = torch.Tensor
-    for a in (*args, *kwargs.values()):
+    for a in (*args, *kwargs.values()) if kwargs else args:
         if isinstance(a, T):
             out.append(a)
         elif isinstance(a, (list, tuple)):
             out.extend(x for x in a if isinstance(x, T))
+    if len(out) < 2:
+        return out
     seen: set[int] = set()
     return [t for t in out if not (id(t) in seen or seen.add(id(t)))]  # type: ignore[func-returns-value]
 
@@ -666,15 +915,17 @@ def _differentiable(out: Any, torch: Any) -> bool:
     return any(isinstance(o, torch.Tensor) and o.grad_fn is not None for o in outs)
 
 
-def _substitute(obj: Any, sub: dict[int, Tensor], torch: Any) -> Any:
+def _to_shadowgrad(obj: Any, sub: dict[int, Tensor], torch: Any) -> Any:
+    """A call's argument for shadowgrad: tensors by their mirrors (`sub`), dtypes, devices."""
     if isinstance(obj, torch.Tensor):
         return sub[id(obj)]
     if isinstance(obj, (list, tuple)):
-        return (
-            type(obj)(_substitute(o, sub, torch) for o in obj)
-            if type(obj) in (list, tuple)
-            else tuple(_substitute(o, sub, torch) for o in obj)
-        )
+        conv = [_to_shadowgrad(o, sub, torch) for o in obj]
+        return type(obj)(conv) if type(obj) in (list, tuple) else tuple(conv)
+    if isinstance(obj, torch.dtype):
+        return _sg_dtype(obj)
+    if isinstance(obj, torch.device):
+        return str(obj)
     return obj
 
 
@@ -686,27 +937,41 @@ def _substitute_sg(obj: Any, sub: dict[int, Tensor]) -> Any:
     return obj
 
 
+_MODE_CLASS: Any = None
+
+
 def _make_mode(state: _State) -> Any:
-    from torch.overrides import TorchFunctionMode
+    """The TorchFunctionMode that routes each torch call to `state` (one class, made once)."""
+    global _MODE_CLASS
+    if _MODE_CLASS is None:
+        from torch.overrides import TorchFunctionMode
 
-    class _ShadowMode(TorchFunctionMode):
-        def __torch_function__(
-            self, func: Any, types: Any, args: Any = (), kwargs: Any = None
-        ) -> Any:
-            kwargs = kwargs or {}
-            st = state
-            if st.busy:
-                return func(*args, **kwargs)
-            kind, fn, name = st.kind(func)
-            if kind == "pass" or not st.torch.is_grad_enabled():
-                return func(*args, **kwargs)
-            if kind == "backward":
-                return st.backward(func, args, kwargs)
-            if kind == "call":
-                return st.call(name, fn, lambda: func(*args, **kwargs), args, kwargs)
-            return st.call(name, None, lambda: func(*args, **kwargs), args, kwargs)
+        kinds = _KINDS
+        grad_enabled = state.torch.is_grad_enabled
 
-    return _ShadowMode()
+        class _ShadowMode(TorchFunctionMode):
+            def __init__(self, st: _State) -> None:
+                super().__init__()
+                self.st = st
+
+            def __torch_function__(
+                self, func: Any, types: Any, args: Any = (), kwargs: Any = None
+            ) -> Any:
+                # the hot path: most calls (attribute access, the optimizer under no_grad) pass
+                st = self.st
+                if st.busy or not grad_enabled():
+                    return func(*args, **kwargs) if kwargs else func(*args)
+                k = kinds.get(func) or st.kind(func)
+                kind = k[0]
+                if kind == "pass":
+                    return func(*args, **kwargs) if kwargs else func(*args)
+                kwargs = kwargs or {}
+                if kind == "backward":
+                    return st.backward(func, args, kwargs)
+                return st.call(k[2], k[1], lambda: func(*args, **kwargs), args, kwargs)
+
+        _MODE_CLASS = _ShadowMode
+    return _MODE_CLASS(state)
 
 
 def _patch_function_apply(state: _State) -> Any:
@@ -742,6 +1007,7 @@ def shadow(
     rtol: float | None = None,
     atol: float | None = None,
     check_forward: bool = True,
+    leaf_check: str = "auto",
 ) -> Iterator[ShadowReport]:
     """Mirror the torch code in the block in shadowgrad and check its gradients.
 
@@ -750,15 +1016,21 @@ def shadow(
             "raise" (ShadowDivergenceError at the end of the block).
         rtol, atol: tolerances of the comparisons (by default from each tensor's dtype).
         check_forward: also compare each mirrored call's forward values.
+        leaf_check: "auto" compares leaf gradients end to end after a backward only where it
+            can find what the local checks cannot: when the backward ran through a call that
+            was not checked locally, or to list the leaves a divergence reached. "always"
+            compares them after every backward. See Note [Leaf check].
     """
     if on_divergence not in ("silent", "warn", "raise"):
         raise ValueError(
             f"on_divergence must be 'silent', 'warn' or 'raise', got {on_divergence!r}"
         )
+    if leaf_check not in ("auto", "always"):
+        raise ValueError(f"leaf_check must be 'auto' or 'always', got {leaf_check!r}")
     import torch
 
     report = ShadowReport()
-    state = _State(report, rtol, atol, check_forward)
+    state = _State(report, rtol, atol, check_forward, leaf_check)
     if getattr(_ACTIVE, "state", None) is not None:
         raise RuntimeError("shadow() blocks cannot be nested")
     orig = _patch_function_apply(state)
