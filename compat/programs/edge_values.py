@@ -201,3 +201,16 @@ def prog_no_numpy_warnings_at_edges(T: Any) -> Any:
     x = T.tensor([0.0, -1.0, 100.0], requires_grad=True)
     (x.log() + 1 / x + x**0.5 + x.exp() * 0).sum().backward()
     return x.grad
+
+
+@program("14.1", warnings=False)
+def prog_nll_loss_ignores_other_classes_infinities(T: Any) -> Any:
+    # the loss reads only each target's log-probability: -inf (or nan) elsewhere stays out
+    F = T.nn.functional
+    x = T.tensor([[float("-inf"), 0.0, 1.0], [1.0, float("nan"), 2.0]], requires_grad=True)
+    t = T.tensor([1, 2])
+    out = {r: F.nll_loss(x, t, reduction=r) for r in ("mean", "sum", "none")}
+    out["ignored"] = F.nll_loss(x, T.tensor([1, -100]))
+    out["mean"].backward()
+    out["grad"] = x.grad
+    return out

@@ -395,10 +395,23 @@ def fix_raw_grad(node: Node, i: int, g: Any, shape: tuple[int, ...], dt: Any) ->
     if type(g) is not np.ndarray:
         g = np.asarray(g)
     if g.shape != shape:
-        g = _sum_to(_tmake(g), shape, node, i)._data
+        g = _sum_to_raw(g, shape, node, i)
     if g.dtype != dt._np:
         g = _tmake(g).to(dt)._data
     return g
+
+
+def _sum_to_raw(g: np.ndarray, shape: tuple[int, ...], node: Node, i: int) -> np.ndarray:
+    """_sum_to on an array: the same numpy sums as `sum_to_size`, without the op layer."""
+    gs = g.shape
+    lead = len(gs) - len(shape)
+    if lead < 0 or any(s != 1 and s != gsz for s, gsz in zip(shape, gs[lead:], strict=True)):
+        return _sum_to(_tmake(g), shape, node, i)._data  # raises torch's error
+    dims = tuple(range(lead)) + tuple(
+        lead + k for k, s in enumerate(shape) if s == 1 and gs[lead + k] != 1
+    )
+    r = np.asarray(np.sum(g, axis=dims, keepdims=True)) if dims else g
+    return r.reshape(shape) if lead else r
 
 
 def _check_nan(node: Node, outs: Any, in_grads: list[Any]) -> None:

@@ -1621,25 +1621,29 @@ def nll_coef(
 
 
 def _nll_fwd(self, target, weight, reduction, ignore_index):
-    coef = nll_coef(self.shape, target, weight, ignore_index, 2) if self.size else None
-    if self.ndim < 2:
-        v = (coef * self).sum() if coef is not None else np.float64(0)
-        if reduction == 1 and coef is not None:
-            with np.errstate(invalid="ignore"):
-                v = v / -coef.sum()
-        return np.asarray(v, self.dtype)
+    """Each target's input value picked (a gather, so another class's -inf or nan does not
+    leak in), weighted, then reduced; accumulated in float64 as torch's CPU kernel does."""
+    if self.size == 0:
+        if self.ndim < 2:
+            return np.asarray(0.0, self.dtype)
+        lead = (self.shape[0], *self.shape[2:])
+        if reduction == 0:
+            return np.zeros(lead, self.dtype)
+        return np.asarray(np.nan if reduction == 1 else 0.0, self.dtype)
+    x, t = (self, target) if self.ndim >= 2 else (self.reshape(1, -1), target.reshape(1))
+    valid = t != ignore_index
+    tc = np.where(valid, t, 0)
+    picked = np.take_along_axis(x, np.expand_dims(tc, 1), axis=1)[:, 0].astype(np.float64)
+    wt = valid.astype(np.float64)
+    if weight is not None:
+        wt = wt * np.asarray(weight, np.float64)[tc]
     with np.errstate(invalid="ignore"):
-        if coef is None:
-            lead = (self.shape[0], *self.shape[2:])
-            per = np.zeros(lead)
-            total = np.nan if reduction == 1 else 0.0
-        else:
-            per = (coef * self).sum(axis=1)
-            total = per.sum()
-            if reduction == 1:
-                total = total / -coef.sum()  # nan when every target is ignored, as torch
-    if reduction == 0:
-        return per.astype(self.dtype) if coef is not None else np.zeros(lead, self.dtype)
+        per = np.where(valid, -picked * wt, 0.0)
+        if reduction == 0:
+            return per.astype(self.dtype).reshape(per.shape if self.ndim >= 2 else ())
+        total = per.sum()
+        if reduction == 1:
+            total = total / wt.sum()  # nan when every target is ignored, as torch
     return np.asarray(total, self.dtype)
 
 
