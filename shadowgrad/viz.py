@@ -114,12 +114,15 @@ def _saved_values(fn: Any) -> list[tuple[str, Any]]:
 
 
 def _unpack_quietly(v: Any) -> Any:
-    from .autograd.graph import SavedScalar, SavedTensor
+    import numpy as np
 
-    if type(v) is SavedScalar:
-        if v.freed:
-            return "(freed)"
-        return ((), v._dtype) if v._dtype is not None else (v._data.shape, v._data.dtype)
+    from .autograd.graph import SavedTensor
+    from .ops.registry import _RELEASED
+
+    if v is _RELEASED:  # a saved Python number, freed after backward
+        return "(freed)"
+    if type(v) is np.ndarray:  # a saved Python number, as the op's 0-d array
+        return (v.shape, v.dtype)
     if type(v) is not SavedTensor:
         return v
     if v._hooks is not None:

@@ -17,7 +17,6 @@ __all__ = [
     "GradientEdge",
     "Node",
     "RemovableHandle",
-    "SavedScalar",
     "SavedTensor",
     "disable_saved_tensors_hooks",
     "get_gradient_edge",
@@ -365,49 +364,6 @@ class SavedTensor:
         self._hooks = (pack(t), unpack)
         self._tensor = None
         self._data = None
-
-
-class SavedScalar:
-    """A Python number an op saved for backward.
-
-    torch saves a wrapped number like any tensor; no one else can hold or modify it, so it needs
-    no version check. It is kept as the number itself (or as the 0-d array the op computed with),
-    and becomes a 0-d Tensor of the op's dtype only if a formula unpacks it under create_graph;
-    the raw (array) formulas use the number as is, which numpy casts to the array's dtype, as
-    torch casts a wrapped number.
-    """
-
-    __slots__ = ("_data", "_dtype")
-    _hooks = None
-    _tensor = None
-    _is_output = False
-
-    def __init__(self, data: Any, dtype: Any = None) -> None:
-        self._data = data
-        self._dtype = dtype
-
-    def unpack(self, node: Node | None) -> Any:
-        data = self._data
-        if data is None:
-            raise RuntimeError(SECOND_TIME)
-        if self._dtype is not None:
-            import numpy as np
-
-            return _make(np.asarray(data, self._dtype))
-        return _make(data)
-
-    def unpack_raw(self, node: Node | None) -> Any:
-        data = self._data
-        if data is None:
-            raise RuntimeError(SECOND_TIME)
-        return data
-
-    def release(self) -> None:
-        self._data = None
-
-    @property
-    def freed(self) -> bool:
-        return self._data is None
 
 
 def _modified_message(data: Any, nr: int, grad_fn: Node | None, cur: int, saved: Any) -> str:

@@ -26,7 +26,7 @@ from ..autograd import forward_ad as _fwad
 from ..autograd.anomaly_mode import _STATE as _ANOMALY
 from ..autograd.engine import fix_raw_grad as _fix_raw
 from ..autograd.explain import forward_trace
-from ..autograd.graph import Node, SavedScalar, SavedTensor, VersionCounter, _seq
+from ..autograd.graph import SECOND_TIME, Node, SavedTensor, VersionCounter, _seq
 from ..autograd.saved_hooks import _STATE as _SAVED_HOOKS
 
 _GM = _grad_mode.STATE
@@ -74,11 +74,20 @@ class OpNode(Node):
                 if n == "grad" or n == "grads":
                     args.append(g)
                 else:
-                    v = saved[n]  # type: ignore[index]
-                    tv = type(v)
-                    args.append(v.unpack(self) if tv is SavedTensor or tv is SavedScalar else v)
+                    args.append(self._unpack(n, saved[n]))  # type: ignore[index]
             out.append(fn(*args))
         return tuple(out)
+
+    def _unpack(self, name: str, v: Any) -> Any:
+        """A saved value as a Tensor formula reads it (see Note [Saved numbers])."""
+        tv = type(v)
+        if tv is SavedTensor:
+            return v.unpack(self)
+        if tv is _ndarray and name in self._op.tensor_names:
+            return _make(v)
+        if v is _RELEASED:
+            raise RuntimeError(SECOND_TIME)
+        return v
 
     def apply_raw(self, grads: list[Any]) -> list[Any]:
         """apply on bare arrays, with the op's raw formulas (see Note [Raw backward]).
@@ -113,8 +122,8 @@ class OpNode(Node):
                         v = v.unpack_raw(self)
                         if cdt is not None and v.dtype != cdt:
                             v = v.astype(cdt)
-                    elif tv is SavedScalar:
-                        v = v.unpack_raw(self)
+                    elif v is _RELEASED:
+                        raise RuntimeError(SECOND_TIME)
                     args.append(v)
                 r = fn(*args)
             m = meta[k]  # type: ignore[index]
@@ -126,19 +135,20 @@ class OpNode(Node):
     def release(self) -> None:
         saved = self._saved
         if saved:
-            for v in saved.values():
+            names = self._op.tensor_names
+            for n, v in saved.items():
                 tv = type(v)
-                if tv is SavedTensor or tv is SavedScalar:
+                if tv is SavedTensor:
                     v.release()
+                elif tv is _ndarray and n in names:
+                    saved[n] = _RELEASED
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_saved_"):
             key = name[7:]
             saved = object.__getattribute__(self, "_saved") or {}
             if key in saved:
-                v = saved[key]
-                tv = type(v)
-                return v.unpack(self) if tv is SavedTensor or tv is SavedScalar else v
+                return self._unpack(key, saved[key])
         if name.startswith("_raw_saved_"):
             saved = object.__getattribute__(self, "_saved") or {}
             v = saved.get(name[11:])
@@ -156,6 +166,16 @@ class OpNode(Node):
 
 # the parameter names of a formula that reads only the gradient (compared by identity)
 _GRAD_ONLY = ("grad",)
+
+# Note [Saved numbers]
+# A Python number given for a tensor parameter is saved as the 0-d array the op computed with,
+# not as a SavedTensor: nothing else can hold or modify it, so it needs no version check, and a
+# node whose saved values are all numbers and arrays holds no object the cyclic collector
+# tracks (its dict stays untracked), which matters in graphs of millions of nodes. A Tensor
+# formula gets it as a 0-d Tensor; after backward it is replaced by _RELEASED, so reading it
+# raises torch's "backward a second time" error, as for any saved tensor. With
+# saved_tensors_hooks active it is saved as a tensor, so pack hooks see it as torch's do.
+_RELEASED = object()
 
 
 def _materialize(grads: list[Any], out_meta: Any) -> list[Any]:
@@ -207,6 +227,7 @@ class OpDef:
             raise TypeError(f"{name}: nondiff names unknown inputs {sorted(bad)}")
         self.diff_idx = tuple(i for i, p in enumerate(params) if p in formulas)
         self.tensor_idx = tuple(i for i, p in enumerate(params) if p in formulas or p in nondiff)
+        self.tensor_names = frozenset(params[i] for i in self.tensor_idx)
         self.formulas = []
         self.formulas_by_input: list[tuple[str, tuple[str, ...]]] = []
         for p in params:
@@ -538,10 +559,8 @@ def _record(
                     saved[n] = SavedTensor(
                         _make(arrays[i] if arrays is not None else _asarray(a, cdt))
                     )
-                elif arrays is not None:
-                    saved[n] = SavedScalar(arrays[i])
-                else:  # a float or int with a float tensor (the binary fast path)
-                    saved[n] = SavedScalar(a, cdt)
+                else:  # a Python number: see Note [Saved numbers]
+                    saved[n] = arrays[i] if arrays is not None else _asarray(a, cdt)
             elif kind == 1:
                 saved[n] = args[i]
             elif kind == 3:

@@ -402,6 +402,26 @@ def test_saved_attributes_and_freed_access() -> None:
         y.grad_fn._saved_self  # noqa: B018
 
 
+def test_a_saved_python_number_reads_as_a_tensor_and_is_freed_like_one() -> None:
+    x = sg.tensor([1.0, 2.0], dtype=sg.float32, requires_grad=True)
+    y = x * 2.5
+    other = y.grad_fn._saved_other
+    assert isinstance(other, sg.Tensor) and other.dim() == 0
+    assert other.dtype is sg.float32 and other.item() == 2.5
+    # the node holds nothing the cyclic collector must traverse for it (deep graphs)
+    assert not gc.is_tracked(y.grad_fn._saved)
+    y.sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [2.5, 2.5])
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        y.grad_fn._saved_other  # noqa: B018
+    # a create_graph backward reads it as a tensor too: d2/dx2 of 3 x^2 is 6
+    w = sg.tensor([1.0, -2.0], dtype=sg.float64, requires_grad=True)
+    (g,) = sg.autograd.grad(((w * 3.0) * w).sum(), w, create_graph=True)
+    np.testing.assert_array_equal(g.detach().numpy(), [6.0, -12.0])
+    g.sum().backward()
+    np.testing.assert_array_equal(w.grad.numpy(), [6.0, 6.0])
+
+
 def test_node_hooks_order_and_replacement() -> None:
     events: list[str] = []
     x = sg.tensor([1.0, 2.0], requires_grad=True)
