@@ -363,7 +363,11 @@ def _addmm_fwd(self: Any, mat1: Any, mat2: Any, beta: Any, alpha: Any) -> np.nda
         prod = prod * alpha
     if beta == 0:  # torch ignores input entirely (nan and inf included) when beta is 0
         return np.broadcast_to(prod, prod.shape).astype(prod.dtype, copy=True)
-    return (self if beta == 1 else self * beta) + prod
+    s = self if beta == 1 else self * beta
+    if type(prod) is np.ndarray and s.dtype == prod.dtype and s.ndim <= prod.ndim:
+        # the bias added into the fresh product (same sums as s + prod, one array fewer)
+        return np.add(prod, s, out=prod)
+    return s + prod
 
 
 def _plus(a: Any, b: Any) -> Any:

@@ -1633,7 +1633,10 @@ def _nll_fwd(self, target, weight, reduction, ignore_index):
     x, t = (self, target) if self.ndim >= 2 else (self.reshape(1, -1), target.reshape(1))
     valid = t != ignore_index
     tc = np.where(valid, t, 0)
-    picked = np.take_along_axis(x, np.expand_dims(tc, 1), axis=1)[:, 0].astype(np.float64)
+    if x.ndim == 2:  # (N, C): fancy indexing is much faster than take_along_axis
+        picked = x[np.arange(x.shape[0]), tc].astype(np.float64)
+    else:
+        picked = np.take_along_axis(x, np.expand_dims(tc, 1), axis=1)[:, 0].astype(np.float64)
     wt = valid.astype(np.float64)
     if weight is not None:
         wt = wt * np.asarray(weight, np.float64)[tc]
