@@ -326,15 +326,8 @@ def _gradcheck(
 
 
 # Known forward-mode differences, each with its reason; strict: test_opdb fails once one of
-# these entries no longer differs.
-_AT_EDGE = (
-    "torch's own JVP formula differs from its reverse mode's at this point only in part of the "
-    "sample (padding_idx, a kink of prelu/relu, all targets ignored, kl_div's target grad)"
-)
-JVP_XFAILS: dict[str, str] = {
-    **dict.fromkeys(
-        ["nn.functional.kl_div"], _AT_EDGE),
-}  # fmt: skip
+# these entries no longer differs. None are left: every op's forward mode matches torch's.
+JVP_XFAILS: dict[str, str] = {}
 
 
 def _call_with(

@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import _dtype as D
 from .._tensor import Tensor, _make
+from ..autograd.forward_ad import _STATE as _FW
 from ..ops import nn_ops as K
 from ..ops import pointwise as P
 from ..ops.inplace import apply_inplace
@@ -1242,7 +1243,7 @@ def kl_div(
     if log_target:
         loss = P.exp(target) * (target - input)
     else:
-        if target._rg:
+        if target._rg or _FW.active:  # a recorded or forward-AD target: differentiable ops
             tlogt = P.where(target == 0, 0.0, target * P.log(target))
         else:
             t = target._data
