@@ -537,40 +537,11 @@ def _record(
     node._next = tuple(edges)
     node._seq = next(_seq)
     node._x = None
-    node._in_meta = _interned_meta(meta)
-    plan = op._save_cache.get(mask)
-    if plan is None:
-        plan = op.to_save(mask)
-    single = op.n_outputs == 1
-    saved: dict[str, Any] | None = None
-    if plan or not single:
-        saved = {}
-        hooks = _SAVED_HOOKS.stack
-        for n, kind, i in plan:
-            if kind == 0:
-                a = args[i]
-                if isinstance(a, Tensor):
-                    if a._inf:
-                        raise RuntimeError(INFERENCE_SAVED)
-                    saved[n] = SavedTensor(a)
-                elif a is None:
-                    saved[n] = None
-                elif hooks:  # pack hooks see a wrapped number as a tensor, as in torch
-                    saved[n] = SavedTensor(
-                        _make(arrays[i] if arrays is not None else _asarray(a, cdt))
-                    )
-                else:  # a Python number: see Note [Saved numbers]
-                    saved[n] = arrays[i] if arrays is not None else _asarray(a, cdt)
-            elif kind == 1:
-                saved[n] = args[i]
-            elif kind == 3:
-                a = args[i]
-                d = a._data if isinstance(a, Tensor) else None
-                saved[n] = None if d is None else tuple(s // d.itemsize for s in d.strides)
-        if not single:
-            saved["_out_meta"] = tuple((r._data.shape, r._data.dtype) for r in results)
-    node._saved = saved
-    if single:
+    key = tuple(meta)
+    m = _META.get(key)
+    node._in_meta = m if m is not None else _interned_meta(key)
+    # the outputs first: an output saved for backward is saved with its grad_fn
+    if op.n_outputs == 1:
         r = results[0]
         if r._data.dtype.kind in "fc":
             r._rg = True
@@ -582,10 +553,42 @@ def _record(
                 r._rg = True
                 r._grad_fn = node
                 r._nr = k
-    if saved is not None:
-        for n, kind, k in plan:
-            if kind == 2:
-                saved[n] = SavedTensor(results[k], is_output=True)
+    plan = op._save_cache.get(mask)
+    if plan is None:
+        plan = op.to_save(mask)
+    if plan:
+        saved: dict[str, Any] | None = {}
+        hooks = _SAVED_HOOKS.stack
+        for n, kind, i in plan:
+            if kind == 0:
+                a = args[i]
+                if isinstance(a, Tensor):
+                    if a._inf:
+                        raise RuntimeError(INFERENCE_SAVED)
+                    saved[n] = SavedTensor(a)  # type: ignore[index]
+                elif a is None:
+                    saved[n] = None  # type: ignore[index]
+                elif hooks:  # pack hooks see a wrapped number as a tensor, as in torch
+                    saved[n] = SavedTensor(  # type: ignore[index]
+                        _make(arrays[i] if arrays is not None else _asarray(a, cdt))
+                    )
+                else:  # a Python number: see Note [Saved numbers]
+                    saved[n] = arrays[i] if arrays is not None else _asarray(a, cdt)  # type: ignore[index]
+            elif kind == 1:
+                saved[n] = args[i]  # type: ignore[index]
+            elif kind == 2:
+                saved[n] = SavedTensor(results[i], is_output=True)  # type: ignore[index]
+            else:
+                a = args[i]
+                d = a._data if isinstance(a, Tensor) else None
+                saved[n] = None if d is None else tuple(s // d.itemsize for s in d.strides)  # type: ignore[index]
+    else:
+        saved = None
+    if op.n_outputs != 1:
+        if saved is None:
+            saved = {}
+        saved["_out_meta"] = tuple((r._data.shape, r._data.dtype) for r in results)
+    node._saved = saved
     if _ANOMALY.enabled:
         node._trace = forward_trace()
 
@@ -599,14 +602,12 @@ _new = object.__new__
 _META: dict[Any, Any] = {}
 
 
-def _interned_meta(meta: list[Any]) -> tuple[Any, ...]:
-    key = tuple(meta)  # ((shape, numpy dtype) or None, ...)
-    m = _META.get(key)
-    if m is None:
-        if len(_META) > 4096:
-            _META.clear()
-        m = _META[key] = tuple(None if e is None else (e[0], _FROM_NP[e[1]]) for e in meta)
-    return m  # type: ignore[no-any-return]
+def _interned_meta(key: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The shared `_in_meta` for ((shape, numpy dtype) or None, ...), made on first use."""
+    if len(_META) > 4096:
+        _META.clear()
+    m = _META[key] = tuple(None if e is None else (e[0], _FROM_NP[e[1]]) for e in key)
+    return m
 
 
 class ListOpNode(Node):
