@@ -292,6 +292,9 @@ def test_grad_for_some_inputs_only_is_not_a_divergence() -> None:
         a, b = x * 1.5, x.flip(0)
         torch.autograd.grad(F.cosine_similarity(a, b).sum(), a)
         torch.autograd.grad(F.cosine_similarity(a, b).sum(), [b, a])
+        loss = torch.sigmoid(x @ w).sum()
+        with torch.no_grad():  # a backward needs no grad mode
+            torch.autograd.grad(loss, w)
     assert report.ok, str(report)
     assert report.checked >= 10
     assert x.grad is None
@@ -328,6 +331,18 @@ def test_a_divergence_on_the_way_to_a_requested_input_is_still_reported(how: str
         else:
             loss.backward(inputs=wanted)
     assert {(d.op, d.input_index) for d in report.divergences} == {("FlippedScaledTanh", 0)}
+
+
+def test_leaf_check_compares_what_autograd_grad_returns() -> None:
+    x = torch.randn(4, 3, requires_grad=True)
+    w = torch.randn(3, 2, requires_grad=True)
+    w.register_hook(lambda g: g * 1.01)  # outside the block: shadowgrad does not mirror it
+    with shadow(leaf_check="always") as report:
+        torch.autograd.grad(torch.sigmoid(x @ w).sum(), [x, w])
+        torch.autograd.grad(torch.sigmoid(x @ w).sum(), x)
+    assert report.divergences == []
+    assert [d.shapes for d in report.leaf_divergences] == [((3, 2),)]
+    assert report.leaf_divergences[0].max_rel_err == pytest.approx(0.01 / 1.01, rel=1e-3)
 
 
 class DropsGradOfX(torch.autograd.Function):
