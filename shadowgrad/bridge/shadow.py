@@ -21,6 +21,10 @@ after a backward that ran through a call not checked locally (`uncovered`: its t
 could not be delimited, or its check could not run), or whose local checks diverged (to list
 the leaves reached). leaf_check="always" compares them after every backward.
 
+A backward for some inputs only (`autograd.grad`, `backward(inputs=)`) is watched too: see
+Note [Gradients not needed]. Pending calls live only as long as torch's graph: see Note [Pending
+calls].
+
 Nothing on the shadow side may break the user's program: every shadow step catches everything
 and records the call as not mirrored.
 """
