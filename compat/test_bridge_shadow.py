@@ -274,3 +274,173 @@ def test_leaf_check_lists_the_leaves_a_divergence_reached(monkeypatch) -> None: 
     assert [d.op for d in report.divergences] == ["FlippedScaledTanh"]
     assert len(calls) == 1
     assert len(report.leaf_divergences) == 2  # x and w, downstream of the sign error
+
+
+# --- gradients for some inputs only: autograd.grad, backward(inputs=) ---------------------
+
+
+def test_grad_for_some_inputs_only_is_not_a_divergence() -> None:
+    torch.manual_seed(0)
+    x = torch.randn(4, 3, requires_grad=True)
+    w = torch.randn(3, 2, requires_grad=True)
+    with shadow() as report:
+        (gw,) = torch.autograd.grad(torch.sigmoid(x @ w).sum(), w)
+        torch.sigmoid(x @ w).sum().backward(inputs=[w])
+        h = torch.tanh(x * 2)
+        (gh,) = torch.autograd.grad((h @ w).sum(), h)  # a non-leaf: nothing runs below it
+        # a call torch splits into several nodes, one of which the engine skips
+        a, b = x * 1.5, x.flip(0)
+        torch.autograd.grad(F.cosine_similarity(a, b).sum(), a)
+        torch.autograd.grad(F.cosine_similarity(a, b).sum(), [b, a])
+        loss = torch.sigmoid(x @ w).sum()
+        with torch.no_grad():  # a backward needs no grad mode
+            torch.autograd.grad(loss, w)
+    assert report.ok, str(report)
+    assert report.checked >= 10
+    assert x.grad is None
+    assert torch.allclose(w.grad, gw)
+    assert torch.allclose(gh, w.sum(1).expand(4, 3))
+
+
+@pytest.mark.parametrize("how", ["grad", "backward"])
+def test_grad_for_some_inputs_of_a_model(how: str) -> None:
+    torch.manual_seed(0)
+    model = TenLayers()
+    x = torch.randn(6, 12)
+    wanted = [model.layers[9].weight, model.s, model.head.bias]
+    with shadow(leaf_check="always") as report:
+        loss = model(x).square().mean()
+        if how == "grad":
+            torch.autograd.grad(loss, wanted)
+        else:
+            loss.backward(inputs=wanted)
+    assert report.ok, str(report)
+    assert report.checked >= 10
+
+
+@pytest.mark.parametrize("how", ["grad", "backward"])
+def test_a_divergence_on_the_way_to_a_requested_input_is_still_reported(how: str) -> None:
+    torch.manual_seed(0)
+    model = TenLayers(FlippedScaledTanh)
+    x = torch.randn(6, 12)
+    wanted = [model.layers[0].weight]  # below the custom Function: the sign error is on the way
+    with shadow() as report:
+        loss = model(x).square().mean()
+        if how == "grad":
+            torch.autograd.grad(loss, wanted)
+        else:
+            loss.backward(inputs=wanted)
+    assert {(d.op, d.input_index) for d in report.divergences} == {("FlippedScaledTanh", 0)}
+
+
+def test_leaf_check_compares_what_autograd_grad_returns() -> None:
+    x = torch.randn(4, 3, requires_grad=True)
+    w = torch.randn(3, 2, requires_grad=True)
+    w.register_hook(lambda g: g * 1.01)  # outside the block: shadowgrad does not mirror it
+    with shadow(leaf_check="always") as report:
+        torch.autograd.grad(torch.sigmoid(x @ w).sum(), [x, w])
+        torch.autograd.grad(torch.sigmoid(x @ w).sum(), x)
+    assert report.divergences == []
+    assert [d.shapes for d in report.leaf_divergences] == [((3, 2),)]
+    assert report.leaf_divergences[0].max_rel_err == pytest.approx(0.01 / 1.01, rel=1e-3)
+
+
+class DropsGradOfX(torch.autograd.Function):
+    """x * y, with a backward that returns no gradient for x: wrong wherever x's is needed."""
+
+    @staticmethod
+    def forward(ctx, x, y):  # type: ignore[no-untyped-def]
+        ctx.save_for_backward(x, y)
+        return x * y
+
+    @staticmethod
+    def backward(ctx, g):  # type: ignore[no-untyped-def]
+        x, _ = ctx.saved_tensors
+        return None, g * x
+
+
+def test_a_missing_gradient_that_was_needed_is_still_reported() -> None:
+    x = torch.randn(5, requires_grad=True)
+    y = torch.randn(5, requires_grad=True)
+    with shadow() as report:
+        (gx,) = torch.autograd.grad(DropsGradOfX.apply(x * 2, y).sum(), [x], allow_unused=True)
+    assert gx is None
+    assert [(d.op, d.input_index) for d in report.divergences] == [("DropsGradOfX", 0)]
+    with shadow() as report:
+        torch.autograd.grad(DropsGradOfX.apply(x * 2, y).sum(), [y])
+    assert report.ok, str(report)
+
+
+# --- forwards that are never backpropagated ------------------------------------------------
+
+
+def _live(cls: type) -> int:
+    import gc
+
+    gc.collect()
+    return sum(type(o) is cls for o in gc.get_objects())
+
+
+def test_forwards_never_backpropagated_do_not_pile_up() -> None:
+    import weakref
+
+    shadow_module = sys.modules["shadowgrad.bridge.shadow"]
+    Call, Handle = shadow_module._Call, torch.utils.hooks.RemovableHandle
+    torch.manual_seed(0)
+    model = TenLayers(FlippedScaledTanh)
+    x = torch.randn(6, 12)
+    with shadow() as report:
+        kept = model(x).sum()  # backpropagated at the end
+        calls0, handles0 = _live(Call), _live(Handle)
+        for k in range(30):  # evaluation with grad mode on: nothing is backpropagated
+            h = model.layers[0](x)
+            if k == 0:
+                first = weakref.ref(shadow_module._ACTIVE.state.mirrors[id(h)][1])
+            model(x).sum()
+        del h
+        calls, handles = _live(Call) - calls0, _live(Handle) - handles0
+        assert first() is None  # the mirrored graph of a dropped forward is freed
+        kept.backward()
+    assert calls <= 2 and handles <= 4, (calls, handles)  # at most the last iteration's
+    assert {(d.op, d.input_index) for d in report.divergences} == {("FlippedScaledTanh", 0)}
+    assert report.checked >= 30  # every call of the kept forward was checked
+
+
+def test_a_call_whose_output_is_dropped_is_checked_when_its_graph_is_backpropagated() -> None:
+    import gc
+
+    x = torch.randn(3, 12, requires_grad=True)
+    w = torch.randn(12, 12, requires_grad=True)
+    with shadow() as report:
+        h = FlippedScaledTanh.apply(x @ w, torch.ones(12))
+        out = (h * 2).sum()
+        del h
+        gc.collect()
+        out.backward()
+    assert [(d.op, d.input_index) for d in report.divergences] == [("FlippedScaledTanh", 0)]
+    assert report.checked == 4
+
+
+# --- leaf_check="always" with .grad built up over several backwards ---------------------
+
+
+def test_leaf_check_with_gradient_built_up_over_backwards() -> None:
+    torch.manual_seed(0)
+    x = torch.randn(16, 8)
+    w = torch.randn(8, 8, requires_grad=True)
+    with shadow(leaf_check="always") as report:
+        for scale in (1e4, 1e4, 1e4, 1.0, 1.0, 1e-2):  # loss scales of accumulated micro-batches
+            ((x @ w).tanh().sum() * scale).backward()
+    assert report.ok, str(report)
+    assert report.checked == 6 * 4
+    # a gradient hook (registered outside the block: not mirrored) that changes the last,
+    # small increment by 1% is found
+    factor = [1.0]
+    w.register_hook(lambda g: g * factor[0])
+    with shadow(leaf_check="always") as report:
+        for scale in (1e4, 1e4, 1e4, 1.0):
+            factor[0] = 1.01 if scale == 1.0 else 1.0
+            ((x @ w).tanh().sum() * scale).backward()
+    assert report.divergences == []
+    assert len(report.leaf_divergences) == 1
+    assert 0.009 < report.leaf_divergences[0].max_rel_err < 0.02  # 1%, plus .grad's rounding

@@ -21,6 +21,10 @@ after a backward that ran through a call not checked locally (`uncovered`: its t
 could not be delimited, or its check could not run), or whose local checks diverged (to list
 the leaves reached). leaf_check="always" compares them after every backward.
 
+A backward for some inputs only (`autograd.grad`, `backward(inputs=)`) is watched too: see
+Note [Gradients not needed]. Pending calls live only as long as torch's graph: see Note [Pending
+calls].
+
 Nothing on the shadow side may break the user's program: every shadow step catches everything
 and records the call as not mirrored.
 """
@@ -227,13 +231,18 @@ def _compare(a: np.ndarray, b: np.ndarray, rtol: float | None, atol: float | Non
 
 
 class _Call:
-    """One mirrored call awaiting its local backward check."""
+    """One mirrored call awaiting its local backward check.
+
+    Owned by the hooks on its torch nodes (Note [Pending calls]); the state holds it weakly.
+    """
 
     __slots__ = (
+        "__weakref__",
         "args",
         "edges",
         "first",
         "fn",
+        "handles",
         "inplace",
         "inputs",
         "kwargs",
@@ -251,6 +260,27 @@ class _Call:
         self.where = where
         self.passes: list[dict[str, Any]] = []
         self.sub: Any = None  # the mirrored subgraph, found on the first check
+        self.handles: list[Any] = []
+
+
+class _Uncovered:
+    """The hook on the torch nodes of a call that cannot be checked locally.
+
+    A backward that runs through it is not covered by local checks (Note [Leaf check]).
+    """
+
+    __slots__ = ("__weakref__", "handles", "st")
+
+    def __init__(self, st: _State) -> None:
+        self.st = st
+        self.handles: list[Any] = []
+
+    def __call__(self, grad_outputs: Any) -> None:
+        self.st.uncovered = True
+
+
+# The value of _State.partial during a backward whose gradients shadow mode cannot read.
+_OFF: frozenset[int] = frozenset()
 
 
 class _State:
@@ -276,11 +306,17 @@ class _State:
         # the keys of mirrors of leaves that require grad, in the order they were mirrored
         self.leaves: dict[int, None] = {}
         self.kinds = _KINDS
-        self.pending: list[_Call] = []
-        self.handles: list[Any] = []
+        # Note [Pending calls]: a call waiting for its check is owned by the hooks on its torch
+        # nodes, so it goes when they go (a forward that is never backpropagated leaves
+        # nothing behind); `hooked` only finds the live ones to remove their hooks at the end.
+        self.hooked: weakref.WeakSet[Any] = weakref.WeakSet()
+        self.ready: list[_Call] = []  # calls whose backward ran since the last flush
+        # During a backward for some inputs only (autograd.grad, backward(inputs=)): the ids
+        # of the requested leaves (see Note [Gradients not needed]); None otherwise.
+        self.partial: frozenset[int] | None = None
         self.hwm = -1
         self.broken = False  # a differentiable call was not mirrored since the last backward
-        self.backward_fns = {torch.Tensor.backward, torch.autograd.backward}
+        self.backward_fns = {torch.Tensor.backward, torch.autograd.backward, torch.autograd.grad}
         self.py_node = torch.autograd.function.BackwardCFunction
 
     # --- mirrors ------------------------------------------------------------------------
@@ -465,11 +501,10 @@ class _State:
             if t.grad_fn is not None:
                 roots.setdefault(t.grad_fn, []).append((k, t.output_nr))
         if not self._hook_call(c, roots, keys, hwm):
+            mark = _Uncovered(self)
             for root in roots:
-                self.handles.append(root.register_prehook(self._mark_uncovered))
-
-    def _mark_uncovered(self, grad_outputs: Any) -> None:
-        self.uncovered = True
+                mark.handles.append(root.register_prehook(mark))
+            self.hooked.add(mark)
 
     def _hook_call(self, c: _Call, roots: dict[Any, Any], keys: dict[Any, int], hwm: int) -> bool:
         if len(roots) != 1:
@@ -478,6 +513,7 @@ class _State:
         seen = {id(root)}
         stack = [root]
         edges: list[tuple[Any, list[tuple[int, int]]]] = []
+        tnodes: list[tuple[int, Any]] = []  # (input index, the torch node it feeds)
         top = hwm
         while stack:
             node = stack.pop()
@@ -493,6 +529,7 @@ class _State:
                     j = keys.get((id(nxt), nr))
                 if j is not None:
                     mine.append((k, j))
+                    tnodes.append((j, nxt))
                 elif type(nxt).__name__ == "AccumulateGrad" or nxt._sequence_nr() <= hwm:
                     return False  # reaches a tensor that is not an input of the call
                 elif id(nxt) not in seen:
@@ -504,13 +541,22 @@ class _State:
                 edges.append((node, mine))
         self.hwm = top
         nout = c.nout
+        st = self
 
         def prehook(grad_outputs: Any) -> None:
+            p: dict[str, Any] = {"gin": {}}
+            if st.partial is not None:
+                if st.partial is _OFF:
+                    return
+                p["skip"] = _not_needed(st.partial, tnodes)
             g: list[Any] = [None] * nout
             for k, nr in slots:
                 go = grad_outputs[nr]
                 g[k] = None if go is None else _numpy(go).copy()
-            c.passes.append({"gout": g, "gin": {}})
+            p["gout"] = g
+            if not c.passes:
+                st.ready.append(c)
+            c.passes.append(p)
 
         if edges and edges[0][0] is root and not isinstance(root, self.py_node):
             # one hook on the root sees both its incoming and its outgoing gradients (not so
@@ -518,6 +564,11 @@ class _State:
             mine0 = edges[0][1]
 
             def both(grad_inputs: Any, grad_outputs: Any) -> None:
+                skip = None
+                if st.partial is not None:
+                    if st.partial is _OFF:
+                        return
+                    skip = _not_needed(st.partial, tnodes)
                 g: list[Any] = [None] * nout
                 for k, nr in slots:
                     go = grad_outputs[nr]
@@ -529,47 +580,90 @@ class _State:
                         a = _numpy(gi)
                         prev = gin.get(j)
                         gin[j] = a.copy() if prev is None else prev + a
-                c.passes.append({"gout": g, "gin": gin})
+                if not c.passes:
+                    st.ready.append(c)
+                if skip is None:
+                    c.passes.append({"gout": g, "gin": gin})
+                else:
+                    c.passes.append({"gout": g, "gin": gin, "skip": skip})
 
-            self.handles.append(root.register_hook(both))
+            c.handles.append(root.register_hook(both))
             edges = edges[1:]
         else:
-            self.handles.append(root.register_prehook(prehook))
+            c.handles.append(root.register_prehook(prehook))
         for node, mine in edges:
-            self.handles.append(node.register_hook(_accumulate(c, mine)))
-        self.pending.append(c)
+            c.handles.append(node.register_hook(_accumulate(c, mine)))
+        self.hooked.add(c)
         return True
 
     # --- after each backward ------------------------------------------------------------
     def backward(self, func: Any, args: Any, kwargs: Any) -> Any:
-        leaves = []
+        """Run a backward (`Tensor.backward`, `autograd.backward` or `autograd.grad`), then
+        the local checks of the calls it ran through, and the leaf check where needed."""
+        torch = self.torch
+        leaves: list[Any] = []
+        got = None  # autograd.grad: compare its results rather than .grad
+        partial = None
         try:
             self.busy = True
-            mirrors = self.mirrors
-            for k in list(self.leaves):
-                e = mirrors.get(k)
-                t = None if e is None else e[0]()
-                if t is None:
-                    self.leaves.pop(k, None)
-                    continue
-                m, v = e[1], e[2]  # type: ignore[index]
-                if t.is_leaf and t.requires_grad and m._rg and v == t._version:
-                    g = t.grad
-                    leaves.append((t, m, None if g is None else g.detach().clone()))
-            root = args[0] if args else kwargs.get("tensors", kwargs.get("self"))
-            gradient = (
-                args[1] if len(args) > 1 else kwargs.get("gradient", kwargs.get("grad_tensors"))
-            )
-            retain = kwargs.get("retain_graph", args[2] if len(args) > 2 else None)
+            if func is torch.autograd.grad:
+                root = args[0] if args else kwargs.get("outputs")
+                inputs = args[1] if len(args) > 1 else kwargs.get("inputs")
+                gradient = args[2] if len(args) > 2 else kwargs.get("grad_outputs")
+                retain = kwargs.get("retain_graph", args[3] if len(args) > 3 else None)
+                create = kwargs.get("create_graph", args[4] if len(args) > 4 else False)
+                batched = kwargs.get("is_grads_batched", False)
+                got = []
+            else:
+                root = args[0] if args else kwargs.get("tensors", kwargs.get("self"))
+                gradient = (
+                    args[1] if len(args) > 1 else kwargs.get("gradient", kwargs.get("grad_tensors"))
+                )
+                retain = kwargs.get("retain_graph", args[2] if len(args) > 2 else None)
+                create = kwargs.get("create_graph", args[3] if len(args) > 3 else False)
+                inputs = kwargs.get("inputs")
+                batched = False
             if retain is None:  # torch's default: keep the graph under create_graph
-                retain = kwargs.get("create_graph", args[3] if len(args) > 3 else False)
+                retain = create
+            ins = _requested(inputs, torch)
+            if batched:
+                partial = _OFF  # the hooks would see batched gradients: no local checks
+            elif ins is not None:
+                partial = frozenset(id(t) for t in ins if t.grad_fn is None)
+            if got is not None:
+                if not batched:
+                    for t in ins or ():
+                        e = self.mirrors.get(id(t))
+                        if e is not None and e[0]() is t and e[2] == t._version and e[1]._rg:
+                            leaves.append((t, e[1], None))
+                        else:
+                            leaves.append(None)
+            else:
+                mirrors = self.mirrors
+                for k in list(self.leaves):
+                    e = mirrors.get(k)
+                    t = None if e is None else e[0]()
+                    if t is None:
+                        self.leaves.pop(k, None)
+                        continue
+                    if partial is not None and id(t) not in partial:
+                        continue  # torch leaves its .grad alone
+                    m, v = e[1], e[2]  # type: ignore[index]
+                    if t.is_leaf and t.requires_grad and m._rg and v == t._version:
+                        g = t.grad
+                        leaves.append((t, m, None if g is None else g.detach().clone()))
         except Exception as e:
             self.report.notes.append(f"backward: leaf check skipped ({e})")
             leaves = []
             retain = True
         finally:
             self.busy = False
-        out = func(*args, **kwargs)
+        prev = self.partial
+        self.partial = partial
+        try:
+            out = func(*args, **kwargs)
+        finally:
+            self.partial = prev
         try:
             self.busy = True
             before = len(self.report.divergences)
@@ -582,8 +676,12 @@ class _State:
                 or self.broken
                 or len(self.report.divergences) > before
             )
+            if got is not None and leaves:
+                pairs = [(lf, r) for lf, r in zip(leaves, out, strict=True) if lf is not None]
+                leaves = [lf for lf, _ in pairs]
+                got = [r for _, r in pairs]
             if leaves and need and not self.broken:
-                self._check_leaves(root, gradient, retain, leaves)
+                self._check_leaves(root, gradient, retain, leaves, got)
             elif leaves and need:
                 self.report.notes.append(
                     "leaf gradients not compared end to end: some calls were not mirrored"
@@ -599,7 +697,11 @@ class _State:
             self.uncovered = False
         return out
 
-    def _check_leaves(self, root: Any, gradient: Any, retain: Any, leaves: list[Any]) -> None:
+    def _check_leaves(
+        self, root: Any, gradient: Any, retain: Any, leaves: list[Any], got: Any = None
+    ) -> None:
+        """Compare leaf gradients end to end: torch's increment of each leaf's .grad (or, for
+        autograd.grad, `got`: its results) with a backward through the mirrored graph."""
         import shadowgrad
 
         from .interop import from_torch
@@ -622,14 +724,24 @@ class _State:
         res = shadowgrad.autograd.grad(
             sroots, ins, sgrads, retain_graph=bool(retain), allow_unused=True
         )
-        for (t, _m, before), s in zip(leaves, res, strict=True):
-            tg = t.grad
+        for k, ((t, _m, before), s) in enumerate(zip(leaves, res, strict=True)):
+            tg = t.grad if got is None else got[k]
             if tg is None:
                 continue
-            delta = tg.detach().numpy() if before is None else (tg.detach() - before).numpy()
-            sv = np.zeros_like(delta) if s is None else s._data
+            new = tg.detach().numpy()
+            sv = np.zeros(new.shape, new.dtype) if s is None else s._data
+            rtol, atol = _tol(new.dtype)
+            rtol = rtol if self.rtol is None else self.rtol
+            atol = atol if self.atol is None else self.atol
             with np.errstate(all="ignore"):
-                bad = _compare(sv, delta, self.rtol, self.atol)
+                if before is None:
+                    bad = _compare(sv, new, rtol, atol)
+                else:  # Note [Accumulated .grad]
+                    old = before.numpy()
+                    bad = _compare(sv, _increment(new, old, sv), rtol, atol)
+                    if bad is not None:  # report the errors of the increment itself
+                        raw = new.astype(np.result_type(new, np.float64)) - old
+                        bad = _compare(sv, raw, 0.0, 0.0) or bad
             if bad is not None:
                 d = Divergence(
                     "leaf",
@@ -650,10 +762,10 @@ class _State:
         """
         import shadowgrad
 
-        ready = [c for c in self.pending if c.passes]
+        ready = self.ready
         if not ready:
             return []
-        self.pending = [c for c in self.pending if not c.passes]
+        self.ready = []
         ran: list[Any] = []
         rerun = []
         with shadowgrad.no_grad(), np.errstate(all="ignore"):
@@ -752,11 +864,12 @@ class _State:
 
     def _judge(self, c: _Call, p: dict[str, Any], res: dict[int, Any]) -> None:
         self.report.checked += 1
+        skip = p.get("skip", ())
         for j, s in res.items():
             tg = p["gin"].get(j)
             shape = c.inputs[j][0].shape
-            if tg is None and s is None:
-                continue
+            if tg is None and (s is None or j in skip):
+                continue  # Note [Gradients not needed]
             tv = np.zeros(shape, c.inputs[j][0].dtype) if tg is None else tg
             sv = np.zeros(shape, tv.dtype) if s is None else s._data
             bad = _compare(tv, sv, self.rtol, self.atol)
@@ -776,11 +889,13 @@ class _State:
 
     def close(self) -> None:
         quiet = contextlib.suppress(Exception)  # a hook that cannot be removed is gone already
-        for h in self.handles:
-            with quiet:
-                h.remove()
-        self.handles.clear()
-        self.pending.clear()
+        for c in list(self.hooked):
+            for h in c.handles:
+                with quiet:
+                    h.remove()
+            c.handles = []
+        self.hooked = weakref.WeakSet()
+        self.ready.clear()
         self.mirrors.clear()
 
 
@@ -873,6 +988,77 @@ def _send(
     buf[nr] = g if old is None else old + g
 
 
+def _requested(inputs: Any, torch: Any) -> list[Any] | None:
+    """The tensors of a backward's `inputs` (None: all leaves); a GradientEdge into a leaf
+    stands for the leaf, any other edge is left out."""
+    if inputs is None:
+        return None
+    from torch.autograd.graph import GradientEdge
+
+    if isinstance(inputs, (torch.Tensor, GradientEdge)):
+        inputs = (inputs,)
+    elif isinstance(inputs, dict):
+        inputs = inputs.values()
+    out = []
+    for t in inputs:
+        if isinstance(t, GradientEdge):
+            if type(t.node).__name__ != "AccumulateGrad":
+                continue
+            t = t.node.variable
+        if isinstance(t, torch.Tensor):
+            out.append(t)
+    return out
+
+
+def _increment(new: np.ndarray, old: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """torch's increment of a .grad (`new - old`), in float64, for comparison with `ref`.
+
+    Note [Accumulated .grad]: torch rounds `old + increment` to .grad's dtype, so `new - old`
+    is the increment up to half an ulp of `new`, which is large against a small increment
+    when .grad has built up over several backwards. That rounding (bounded by eps * |new| per
+    element) is taken off each element's difference from `ref`; the rest is compared with the
+    usual tolerances of .grad's dtype.
+    """
+    delta = new.astype(np.complex128 if new.dtype.kind == "c" else np.float64) - old
+    slack = np.finfo(new.dtype).eps * np.abs(new)
+    diff = delta - ref
+    if diff.dtype.kind == "c":
+        mag = np.abs(diff)
+        return np.where(mag > slack, ref + diff * (1 - slack / np.maximum(mag, 1e-300)), ref)
+    return ref + (diff - np.clip(diff, -slack, slack))
+
+
+def _not_needed(partial: frozenset[int], tnodes: list[tuple[int, Any]]) -> frozenset[int]:
+    """The inputs of a call whose gradient torch's engine does not compute in this backward.
+
+    Note [Gradients not needed]: for a backward for some inputs only (autograd.grad,
+    backward(inputs=)), torch's engine computes a gradient only along edges into nodes it will
+    run, or into a requested input; the others stay None. Such a missing gradient is not a
+    divergence, but only where the engine itself skipped the edge: `_judge` passes over an input
+    in this set only when torch gave it no gradient. A gradient torch did compute is always
+    compared, and a missing one on the way to a requested input is reported.
+    """
+    import torch
+
+    will = torch._C._will_engine_execute_node
+    needed = set()
+    allj = set()
+    for j, nxt in tnodes:
+        allj.add(j)
+        if j in needed:
+            continue
+        try:
+            if type(nxt).__name__ == "AccumulateGrad":  # torch cannot answer for a leaf under
+                need = id(nxt.variable) in partial  # autograd.grad: a leaf is run if requested
+            else:
+                need = will(nxt)
+        except Exception:
+            need = True  # when in doubt, compare
+        if need:
+            needed.add(j)
+    return frozenset(allj - needed)
+
+
 def _accumulate(c: _Call, mine: list[tuple[int, int]]) -> Any:
     def hook(grad_inputs: Any, grad_outputs: Any) -> None:
         if not c.passes:
@@ -948,6 +1134,10 @@ def _make_mode(state: _State) -> Any:
 
         kinds = _KINDS
         grad_enabled = state.torch.is_grad_enabled
+        torch = state.torch
+        backward_fns = frozenset(
+            [torch.Tensor.backward, torch.autograd.backward, torch.autograd.grad]
+        )
 
         class _ShadowMode(TorchFunctionMode):
             def __init__(self, st: _State) -> None:
@@ -960,6 +1150,8 @@ def _make_mode(state: _State) -> Any:
                 # the hot path: most calls (attribute access, the optimizer under no_grad) pass
                 st = self.st
                 if st.busy or not grad_enabled():
+                    if not st.busy and func in backward_fns:  # a backward under no_grad
+                        return st.backward(func, args, kwargs or {})
                     return func(*args, **kwargs) if kwargs else func(*args)
                 k = kinds.get(func) or st.kind(func)
                 kind = k[0]
