@@ -43,6 +43,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _grad_mode
 from .._tensor import Tensor, _make
 from ..autograd import engine as _engine
 from ..autograd.graph import Node
@@ -957,14 +958,20 @@ def _direct(c: _Call, p: dict[str, Any]) -> dict[int, Any] | None:
         _send(e, _make(g), cap, res, buffers)
     if not res and not buffers:
         return None
-    for node in nodes:
-        grads = buffers.pop(id(node), None)
-        if grads is None or all(g is None for g in grads):
-            continue
-        outs = _validate(node, node.apply(grads))
-        for e, g in zip(node._next, outs, strict=True):
-            if e is not None and g is not None:
-                _send(e, g, cap, res, buffers)
+    with _grad_mode.no_grad():  # a first-order check: no graph of the formulas is needed
+        for node in nodes:
+            grads = buffers.pop(id(node), None)
+            if grads is None or all(g is None for g in grads):
+                continue
+            if node._raw_ok and node._x is None:
+                # the formulas on arrays, as the engine runs them (gradients come validated)
+                raw = node.apply_raw([None if g is None else g._data for g in grads])
+                outs = [None if r is None else _make(r) for r in raw]
+            else:
+                outs = _validate(node, node.apply(grads))
+            for e, g in zip(node._next, outs, strict=True):
+                if e is not None and g is not None:
+                    _send(e, g, cap, res, buffers)
     for j, (_a, _m, _v, rg) in enumerate(c.inputs):
         if rg:
             res.setdefault(j, None)
