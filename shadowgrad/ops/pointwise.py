@@ -1766,7 +1766,7 @@ def _check_result_cast(self: Tensor, other: Any) -> None:
         )
 
 
-def _shift_inplace(fn: Any) -> Any:
+def _cast_checked_inplace(fn: Any) -> Any:
     def method(self: Tensor, other: Any) -> Tensor:
         from .inplace import apply_inplace
 
@@ -1777,8 +1777,8 @@ def _shift_inplace(fn: Any) -> Any:
     return method
 
 
-def _shift_iop(fn: Any) -> Any:
-    inplace = _shift_inplace(fn)
+def _cast_checked_iop(fn: Any) -> Any:
+    inplace = _cast_checked_inplace(fn)
 
     def method(self: Tensor, other: Any) -> Any:
         if not isinstance(other, (Tensor, bool, int, float, complex, np.generic)):
@@ -2006,22 +2006,23 @@ def _more_methods() -> dict[str, Any]:
     m["__ror__"] = _binop_check(bitwise_or)
     m["__rxor__"] = _binop_check(bitwise_xor)
     m["__invert__"] = _invert_method
-    m["__iand__"] = make_iop(bitwise_and)
-    m["__ior__"] = make_iop(bitwise_or)
-    m["__ixor__"] = make_iop(bitwise_xor)
+    # the result dtype must cast to self's before the kernel's dtype check (`int &= 1.5`)
+    for name, fn in (("and", bitwise_and), ("or", bitwise_or), ("xor", bitwise_xor)):
+        m[f"bitwise_{name}_"] = _cast_checked_inplace(fn)
+        m[f"__i{name}__"] = _cast_checked_iop(fn)
     m["__div__"] = METHODS["__truediv__"]
     m["__rdiv__"] = METHODS["__rtruediv__"]
     m["__idiv__"] = make_iop(div)
     m["heaviside"] = _heaviside_method
     m["heaviside_"] = heaviside_
-    m["bitwise_left_shift_"] = _shift_inplace(bitwise_left_shift)
-    m["bitwise_right_shift_"] = _shift_inplace(bitwise_right_shift)
+    m["bitwise_left_shift_"] = _cast_checked_inplace(bitwise_left_shift)
+    m["bitwise_right_shift_"] = _cast_checked_inplace(bitwise_right_shift)
     m["__lshift__"] = _binop_check(bitwise_left_shift)
     m["__rshift__"] = _binop_check(bitwise_right_shift)
     m["__rlshift__"] = _reflected(bitwise_left_shift)
     m["__rrshift__"] = _reflected(bitwise_right_shift)
-    m["__ilshift__"] = _shift_iop(bitwise_left_shift)
-    m["__irshift__"] = _shift_iop(bitwise_right_shift)
+    m["__ilshift__"] = _cast_checked_iop(bitwise_left_shift)
+    m["__irshift__"] = _cast_checked_iop(bitwise_right_shift)
     return m
 
 

@@ -167,3 +167,16 @@ def test_heaviside_forward_ad_raises() -> None:
         plain = sg.heaviside(sg.tensor([0.0]), sg.tensor([1.0]))
         assert fwAD.unpack_dual(plain).tangent is None
     assert np.array_equal(plain.numpy(), [1.0])
+
+
+def test_in_place_bitwise_ops_check_the_result_cast_first() -> None:
+    y = sg.tensor([1, 2])
+    with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired"):
+        y &= 1.5
+    with pytest.raises(RuntimeError, match="result type Long can't be cast to the desired"):
+        sg.tensor([True, False]).bitwise_or_(1)
+    with pytest.raises(NotImplementedError, match="bitwise_xor_cpu"):
+        sg.tensor([1.0]).bitwise_xor_(1)
+    z = sg.tensor([1, 2], dtype=sg.int8)
+    z ^= sg.tensor([3])  # int64 result cast back into int8
+    assert z.dtype is sg.int8 and z.tolist() == [1 ^ 3, 2 ^ 3]
