@@ -229,11 +229,154 @@ def _nonzero_samples(dtype: str) -> list[Sample]:
     ]
 
 
+_SR_SELF = np.array([[1.0, 2.0, 3.0, 4.0], [5.0, 0.0, 7.0, 8.0], [-1.0, 2.0, 0.0, 3.0]])
+_SR_INDEX = [[0, 1, 2, 0], [1, 0, 2, 2]]
+# ties with self and between sources (amax/amin), zeros in self and src (prod)
+_SR_SRC = np.array([[2.0, 0.0, 0.0, 4.0], [-3.0, 6.0, 2.0, 1.0]])
+
+
+def _scatter_reduce_samples(dtype: str) -> list[Sample]:
+    r = np.random.default_rng(11)
+    x, i, src = tensor_arg(_SR_SELF), _idx(_SR_INDEX), tensor_arg(_SR_SRC)
+    smooth_x = tensor_arg(r.uniform(0.5, 2.0, (3, 4)))
+    smooth_src = tensor_arg(r.uniform(0.5, 2.0, (2, 4)))
+    out = []
+    for red in ("sum", "prod", "mean", "amax", "amin"):
+        for inc in (True, False):
+            out.append(Sample((x, 0, i, src, red), {"include_self": inc}, name=f"{red}, {inc}"))
+            out.append(
+                Sample(
+                    (smooth_x, 0, i, smooth_src, red),
+                    {"include_self": inc},
+                    name=f"{red}, {inc}, no ties",
+                )
+            )
+    two_zeros = tensor_arg(np.array([[0.0, 0.0, 0.0, 4.0], [0.0, 6.0, 2.0, 1.0]]))
+    excluded_tie = (tensor_arg(_arr(3.0, 5.0)), 0, _idx([0, 0]), tensor_arg(_arr(3.0, 1.0)))
+    out += [
+        Sample((x, 0, i, two_zeros, "prod"), name="prod, two zeros in one slot"),
+        Sample((*excluded_tie, "amax"), {"include_self": False}, name="excluded self ties"),
+        Sample(
+            (x, 1, _idx([[3, 3], [0, 1], [2, 2]]), tensor_arg(np.ones((3, 2))), "mean"),
+            name="dim 1",
+        ),
+        Sample((x, -1, _idx([[0], [3], [3]]), tensor_arg(np.ones((3, 1))), "amin"), name="dim -1"),
+        Sample(
+            (tensor_arg(_arr(1.0, NAN_)), 0, _idx([0, 1]), tensor_arg(_arr(NAN_, 2.0)), "amax"),
+            name="nan",
+        ),
+        Sample(
+            (tensor_arg(np.array(2.0)), 0, _idx(0), tensor_arg(np.array(3.0)), "prod"), name="0-d"
+        ),
+        Sample(
+            (
+                tensor_arg(_arr(1.0, 2.0)),
+                0,
+                _idx(np.zeros(0, np.int64)),
+                tensor_arg(_arr(3.0)),
+                "mean",
+            ),
+            {"include_self": False},
+            name="empty index",
+        ),
+        Sample(
+            (_ints([1, 2, 3]), 0, _idx([0, 0, 1]), _ints([2, 2, -7]), "mean"),
+            name="int mean rounds down",
+        ),
+        Sample(
+            (_ints([1, 2, 3]), 0, _idx([0, 0]), _ints([2, 5]), "mean"),
+            {"include_self": False},
+            name="int mean, no self",
+        ),
+        Sample((_ints([1, 2, 3]), 0, _idx([0, 0]), _ints([-5, 7]), "amin"), name="int amin"),
+        Sample((_bools([True, False]), 0, _idx([1]), _bools([True]), "amax"), name="bool amax"),
+        Sample((_bools([True, False]), 0, _idx([1]), _bools([True]), "mean"), name="bool mean"),
+        Sample((x, 0, i, src, "add"), name="bad reduce"),
+        Sample((x, 0, _idx([[5]]), src, "sum"), name="out of bounds"),
+        Sample((x, 0, _idx([[-1]]), src, "sum"), name="negative index"),
+        Sample((x, 0, _idx([0, 1]), src, "sum"), name="index ndim"),
+        Sample((x, 0, _idx([[0, 1, 2]] * 3), src, "sum"), name="index larger than src"),
+        Sample((x, 0, i, _ints([[1, 2, 3, 4]] * 2), "sum"), name="dtype mismatch"),
+        Sample((x, 0, i, 2.0, "sum"), name="number src"),
+    ]
+    return out
+
+
+NAN_ = float("nan")
+
+
+def _arr(*v: float) -> np.ndarray:
+    return np.array(v, dtype=np.float64)
+
+
+def _ints(v: Any) -> Any:
+    return tensor_arg(np.asarray(v, dtype=np.int64))
+
+
+def _bools(v: Any) -> Any:
+    return tensor_arg(np.asarray(v, dtype=bool))
+
+
+def _scatter_reduce_(T: Any, x: Any, *a: Any, **k: Any) -> Any:
+    return x.clone().scatter_reduce_(*a, **k)
+
+
+def _legacy_samples(dtype: str) -> list[Sample]:
+    x, i, src = tensor_arg(_SR_SELF), _idx(_SR_INDEX), tensor_arg(_SR_SRC)
+    return [
+        Sample((x, 0, i, src), {"reduce": "add"}, name="add"),
+        Sample((x, 0, i, src), {"reduce": "multiply"}, name="multiply"),
+        Sample((x, 0, i), {"value": 2.5, "reduce": "add"}, name="value add"),
+        Sample((x, 0, i), {"value": 2.5, "reduce": "multiply"}, name="value multiply"),
+        Sample(
+            (x, 0, i, tensor_arg(_SR_SRC, requires_grad=False)),
+            {"reduce": "add"},
+            name="only self requires grad",
+        ),
+        Sample(
+            (_ints([1, 2, 3]), 0, _idx([0, 0])),
+            {"value": 2.5, "reduce": "multiply"},
+            name="int, float value",
+        ),
+        Sample(
+            (_bools([True, False]), 0, _idx([1]), _bools([True])),
+            {"reduce": "add"},
+            name="bool add",
+        ),
+        Sample(
+            (tensor_arg(np.array(2.0)), 0, _idx(0), tensor_arg(np.array(3.0))),
+            {"reduce": "multiply"},
+            name="0-d",
+        ),
+        Sample((x, 0, i, src), {"reduce": "sum"}, name="bad reduce"),
+        Sample((x, 0, _idx([[5]]), src), {"reduce": "foo"}, name="bad reduce before bounds"),
+        Sample((x, 0, i, src), {"reduce": None}, name="reduce None"),
+    ]
+
+
 register(
     OpEntry("Tensor.__getitem__", _getitem, _getitem_samples),
     OpEntry("Tensor.__setitem__", _setitem, _setitem_samples),
     OpEntry("gather", lambda T, x, d, i: T.gather(x, d, i), _gather_samples),
     OpEntry("scatter", _scatter, _scatter_samples),
+    # the deprecated reduce forms: no derivative in torch (a NotImplemented node)
+    OpEntry("scatter (reduce=)", lambda T, *a, **k: T.scatter(*a, **k), _legacy_samples),
+    OpEntry(
+        "Tensor.scatter_ (reduce=)",
+        lambda T, x, *a, **k: x.clone().scatter_(*a, **k),
+        _legacy_samples,
+    ),
+    OpEntry(
+        "scatter_reduce",
+        lambda T, *a, **k: T.scatter_reduce(*a, **k),
+        _scatter_reduce_samples,
+    ),
+    OpEntry(
+        "Tensor.scatter_reduce",
+        lambda T, x, *a, **k: x.scatter_reduce(*a, **k),
+        _scatter_reduce_samples,
+    ),
+    OpEntry("Tensor.scatter_reduce_", _scatter_reduce_, _scatter_reduce_samples),
     OpEntry("scatter_add", lambda T, x, d, i, s: T.scatter_add(x, d, i, s), _scatter_add_samples),
     OpEntry(
         "Tensor.scatter_",

@@ -8,6 +8,7 @@ logical ops are checked for values and dtypes, and bad input for torch's excepti
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -887,6 +888,168 @@ register(
             Sample((tensor_arg(_arr(1.0)),), name="float (error)"),
         ),
         dtypes=("float32",),
+    ),
+)
+
+
+# --- bit shifts (integer only) and heaviside (no derivative) --------------------------------
+
+
+def _i(v: Any, dt: Any = np.int64) -> Any:
+    return tensor_arg(np.array(v, dtype=dt))
+
+
+# counts past the width and negative counts: 0 for a left shift, the sign fill for a right one
+_COUNTS = [0, 1, 7, 8, 15, 16, 31, 32, 63, 64, 100, -1, -64, 3]
+_VALUES = [1, -8, 5, 127, -128, 3, -1, 255, 2**40, -(2**62), 7, 9, -3, 6]
+
+
+def _shift_samples(dtype: str) -> list[Sample]:
+    return [
+        Sample((_i(_VALUES), _i(_COUNTS)), name="int64, counts out of range"),
+        Sample((_i([1, -8, 5, 127, -128], np.int8), _i([0, 7, 8, -1, 3], np.int8)), name="int8"),
+        Sample((_i([1, 3, 200, 255], np.uint8), _i([0, 7, 8, 200], np.uint8)), name="uint8"),
+        Sample((_i([1, -3, 2**30], np.int32), _i([31, 32, 2], np.int32)), name="int32 wraparound"),
+        Sample((_i([3, -3], np.int16), _i([15, 16], np.int16)), name="int16"),
+        Sample((_i([3, 100], np.int8), _i([2, 3])), name="int8 and int64 (promotes)"),
+        Sample((_i([3, 200], np.uint8), _i([2, 3], np.int8)), name="uint8 and int8 (int16)"),
+        Sample((_i([200], np.uint8), _i([-1])), name="uint8 and negative int64"),
+        Sample((_i([3, -100], np.int8), 2), name="int8 and python int"),
+        Sample((_i([3, -100], np.int8), 300), name="python int wraps into int8"),
+        Sample((_i([3], np.uint8), 2**40), name="python int wraps to 0 in uint8"),
+        Sample((_i([3, -3]), -1), name="negative python int"),
+        Sample((_i([3, -3]), 1000), name="huge python int"),
+        Sample((_i([3], np.int8), _i(2)), name="0-d int64 keeps int8"),
+        Sample((_i([[1], [2]]), _i([1, 2, 3])), name="broadcast"),
+        Sample((_i([1, 2]), _i([1, 2, 3])), name="bad broadcast"),
+        Sample((_i([True, False], np.bool_), 1), name="bool and python int"),
+        Sample((_i([True], np.bool_), _i([True], np.bool_)), name="bool (error)"),
+        Sample((tensor_arg(_arr(1.5, 2.0)), 1), name="float (error)"),
+        Sample((_i([1, 2]), 1.5), name="python float (error)"),
+        Sample((_i([1, 2]), tensor_arg(_arr(1.0, 2.0))), name="float tensor (error)"),
+        Sample((tensor_arg(np.array([1 + 1j])), 1), name="complex (error)"),
+    ]
+
+
+def _rshift_scalar_samples(dtype: str) -> list[Sample]:
+    # `number << tensor`: the number takes the tensor's dtype, wrapping (200 in int8 is -56)
+    return [
+        Sample((_i([3, 1, 9], np.int8), 2), name="int8"),
+        Sample((_i([3, 1, -1, 64]), 200), name="int64"),
+        Sample((_i([3], np.int8), 200), name="200 wraps into int8"),
+        Sample((_i([1, 2]), True), name="bool number"),
+        Sample((_i([1, 2]), 1.5), name="float number (error)"),
+        Sample((tensor_arg(_arr(1.0)), 2), name="float tensor (error)"),
+    ]
+
+
+def _ishift(op: str) -> Any:
+    def f(T: Any, a: Any, b: Any) -> Any:
+        y = a.clone()
+        r = getattr(y, op)(b)
+        return y if r is NotImplemented else r
+
+    return f
+
+
+def _shift_inplace_samples(dtype: str) -> list[Sample]:
+    return [
+        Sample((_i([1, 2, 3], np.int8), 2), name="int8, python int"),
+        Sample((_i([1, 2, -3], np.int8), _i([1, 9, 1])), name="int64 counts into int8"),
+        Sample((_i([1, 2, 3]), _i([1], np.int8)), name="int8 counts into int64"),
+        Sample((_i([1, 2, 3]), 1.5), name="float result into int64 (error)"),
+        Sample((tensor_arg(_arr(1.0, 2.0)), 1), name="float self (error)"),
+        Sample((_i([1, 2, 3], np.int8), _i([[1], [2]])), name="broadcast into self (error)"),
+    ]
+
+
+for _n, _dunder in (("bitwise_left_shift", "lshift"), ("bitwise_right_shift", "rshift")):
+    register(
+        OpEntry(
+            _n,
+            lambda T, a, b, _n=_n: getattr(T, _n)(a, b),
+            with_samples(
+                _shift_samples,
+                fixed(
+                    Sample((7, _i([1, 2, 70], np.int8)), name="number first"),
+                    Sample((2, 3), name="two numbers (error)"),
+                ),
+            ),
+            dtypes=("float32",),
+        ),
+        OpEntry(
+            f"Tensor.__{_dunder}__",
+            lambda T, a, b, _d=_dunder: getattr(operator, _d)(a, b),
+            _shift_samples,
+            dtypes=("float32",),
+        ),
+        OpEntry(
+            f"Tensor.__r{_dunder}__",
+            lambda T, a, n, _d=_dunder: getattr(operator, _d)(n, a),
+            _rshift_scalar_samples,
+            dtypes=("float32",),
+        ),
+        OpEntry(
+            f"Tensor.{_n}_",
+            _ishift(f"{_n}_"),
+            _shift_inplace_samples,
+            dtypes=("float32",),
+        ),
+        OpEntry(
+            f"Tensor.__i{_dunder}__",
+            _ishift(f"__i{_dunder}__"),
+            _shift_inplace_samples,
+            dtypes=("float32",),
+        ),
+    )
+
+
+def _heaviside_samples(dtype: str) -> list[Sample]:
+    x = tensor_arg(_arr(-1.5, 0.0, 2.0, NAN, -0.0, INF, -INF))
+    return [
+        Sample((x, tensor_arg(_arr(0.5))), name="zero, nan and inf inputs"),
+        Sample((x, tensor_arg(_arr(0.5), requires_grad=False)), name="values without grad"),
+        Sample(
+            (tensor_arg(_arr(0.0, 1.0), requires_grad=False), tensor_arg(_arr(3.0, 4.0))),
+            name="only values requires grad",
+        ),
+        Sample((tensor_arg(np.zeros((2, 1))), tensor_arg(_arr(1.0, 2.0, 3.0))), name="broadcast"),
+        Sample((tensor_arg(np.array(0.0)), tensor_arg(np.array(3.0))), name="0-d"),
+        Sample((_i([-1, 0, 3]), _i([7])), name="int64"),
+        Sample((_i([0, 3], np.uint8), _i([7], np.uint8)), name="uint8"),
+        Sample((_i([True, False], np.bool_), _i([True], np.bool_)), name="bool"),
+        Sample((x, _i([1])), name="different dtypes (error)"),
+        Sample((_i([0]), tensor_arg(_arr(0.5))), name="int and float (error)"),
+        Sample(
+            (tensor_arg(np.array([1 + 1j])), tensor_arg(np.array([1 + 1j]))),
+            name="complex (error)",
+        ),
+        Sample((tensor_arg(np.ones(2)), tensor_arg(np.ones(3))), name="bad broadcast"),
+        Sample((x, 0.5), name="number values (error)"),
+    ]
+
+
+def _heaviside_(T: Any, a: Any, v: Any) -> Any:
+    return a.clone().heaviside_(v)
+
+
+register(
+    # torch has no derivative for heaviside: a grad-requiring input gives a NotImplemented
+    # node (compared by the grad_fn check) and backward through it raises
+    OpEntry(
+        "heaviside",
+        lambda T, a, v: T.heaviside(a, v),
+        _heaviside_samples,
+    ),
+    OpEntry("Tensor.heaviside", lambda T, a, v: a.heaviside(v), _heaviside_samples),
+    OpEntry(
+        "Tensor.heaviside_",
+        _heaviside_,
+        lambda dt: [
+            *_heaviside_samples(dt)[:2],
+            *_heaviside_samples(dt)[5:],
+            Sample((tensor_arg(_arr(0.0)), tensor_arg(_arr(1.0, 2.0))), name="broadcast into self"),
+        ],
     ),
 )
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor, _make
+from .._tensor import Tensor, _make, _warned_once
 from ..autograd.forward_ad import LINEAR
 from . import shape as S
 from ._util import shape_str, wrap_dim
@@ -456,11 +456,19 @@ def _check_bounds(a: np.ndarray, dim: int, n: int) -> None:
         raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {n}")
 
 
+def _check_bounds_nonneg(a: np.ndarray, dim: int, n: int) -> None:
+    """gather/scatter's bounds: a negative index is out of bounds too."""
+    if a.size and (a.max() >= n or a.min() < 0):
+        bad = a[(a >= n) | (a < 0)].flat[0]
+        raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {n}")
+
+
 def _gather_checks(self: Tensor, dim: int, index: Tensor, what: str) -> tuple[int, np.ndarray]:
     d = wrap_dim(dim, self.ndim)
     a = _check_index_dtype(index, what)
     if max(a.ndim, 1) != max(self.ndim, 1):
-        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+        who = "input" if what == "gather" else "self"
+        raise RuntimeError(f"Index tensor must have the same number of dimensions as {who} tensor")
     if self.ndim == 0 or a.ndim == 0:
         a = a.reshape(a.shape or (1,)) if self.ndim else a.reshape(())
     return d, a
@@ -476,11 +484,13 @@ def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False)
                 f"Size does not match at dimension {k} expected index {shape_str(a.shape)} to be "
                 f"no larger than self {shape_str(shape)} apart from dimension {d}"
             )
-    _check_bounds(a, d, shape[d] if input.ndim else 1)
+    _check_bounds_nonneg(a, d, shape[d] if input.ndim else 1)
     return _gather(input, d, a, tuple(shape))
 
 
-def _scatter_checks(self: Tensor, dim: int, index: Tensor, src: Any) -> tuple[int, np.ndarray]:
+def _scatter_checks(
+    self: Tensor, dim: int, index: Tensor, src: Any, check_reduce: Any = None
+) -> tuple[int, np.ndarray]:
     d, a = _gather_checks(self, dim, index, "scatter")
     shape = self._data.shape
     src_shape = src._data.shape if isinstance(src, Tensor) else None
@@ -497,9 +507,43 @@ def _scatter_checks(self: Tensor, dim: int, index: Tensor, src: Any) -> tuple[in
             raise RuntimeError(msg)
     if isinstance(src, Tensor) and src._data.dtype != self._data.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
-    if self.ndim:
-        _check_bounds(a, d, shape[d])
+    if check_reduce is not None:  # torch validates the reduce argument before the indices
+        check_reduce()
+    _check_bounds_nonneg(a, d, shape[d] if self.ndim else 1)
     return d, a
+
+
+_UNSET: Any = object()  # `reduce=` not given (torch rejects an explicit None)
+
+_SCATTER_SIGS = (
+    "int dim, Tensor index, Tensor src",
+    "int dim, Tensor index, Tensor src, *, str reduce",
+    "int dim, Tensor index, Number value",
+    "int dim, Tensor index, Number value, *, str reduce",
+)
+
+
+def _scatter_impl(
+    input: Tensor, dim: int, index: Tensor, src: Any, value: Any, reduce: Any, aten: str
+) -> Tensor:
+    if src is None:
+        src = value
+    if reduce is None:
+        kinds = [type(dim).__name__, "Tensor", "Tensor" if isinstance(src, Tensor) else None]
+        got = ", ".join(k for k in kinds if k) + ", reduce=NoneType"
+        if value is not None:
+            got += f", value={type(value).__name__}"
+        sigs = "".join(f" * ({sig})\n" for sig in _SCATTER_SIGS)
+        raise TypeError(
+            f"{aten}() received an invalid combination of arguments - got ({got}), but expected "
+            f"one of:\n{sigs}"
+        )
+    if reduce is not _UNSET:
+        return _scatter_reduce_legacy(input, dim, index, src, reduce, aten)
+    d, a = _scatter_checks(input, dim, index, src)
+    if isinstance(src, Tensor):
+        return _scatter_src(input, d, a, src)
+    return _scatter_value(input, d, a, src)
 
 
 def scatter(
@@ -509,28 +553,303 @@ def scatter(
     src: Any = None,
     *,
     value: Any = None,
-    reduce: str | None = None,
+    reduce: Any = _UNSET,
 ) -> Tensor:
-    """Mirrors `torch.scatter` (src and value forms)."""
-    if src is None:
-        src = value
-    if reduce is not None:
-        return _scatter_reduce_legacy(input, dim, index, src, reduce)
-    d, a = _scatter_checks(input, dim, index, src)
-    if isinstance(src, Tensor):
-        return _scatter_src(input, d, a, src)
-    return _scatter_value(input, d, a, src)
+    """Mirrors `torch.scatter` (src and value forms, and the deprecated `reduce=`)."""
+    return _scatter_impl(input, dim, index, src, value, reduce, "scatter")
 
 
-def _scatter_reduce_legacy(input: Tensor, dim: int, index: Tensor, src: Any, reduce: str) -> Any:
-    if reduce not in ("add", "multiply"):
-        raise RuntimeError("reduce argument must be either add or multiply. Got " + str(reduce))
-    d, a = _scatter_checks(input, dim, index, src)
+def _scatter_inplace_fn(
+    self: Tensor,
+    dim: int,
+    index: Tensor,
+    src: Any = None,
+    *,
+    value: Any = None,
+    reduce: Any = _UNSET,
+) -> Tensor:
+    return _scatter_impl(self, dim, index, src, value, reduce, "scatter_")
+
+
+def scatter_(
+    self: Tensor,
+    dim: int,
+    index: Tensor,
+    src: Any = None,
+    *,
+    value: Any = None,
+    reduce: Any = _UNSET,
+) -> Tensor:
+    """Mirrors `torch.Tensor.scatter_`."""
+    return apply_inplace(_scatter_inplace_fn, self, dim, index, src, value=value, reduce=reduce)
+
+
+_SCATTER_REDUCE_DEPRECATED = (
+    "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a "
+    "future PyTorch release. Use torch.scatter_reduce instead for more reduction options."
+)
+
+
+def _scatter_reduce_legacy(
+    input: Tensor, dim: int, index: Tensor, src: Any, reduce: str, aten: str
+) -> Tensor:
+    """`scatter(..., reduce="add"|"multiply")`: torch records no derivative for it (a
+    NotImplemented node whose backward raises) and warns once for a Tensor src."""
+    from .pointwise import no_derivative
+
+    if isinstance(src, Tensor) and "scatter_reduce_src" not in _warned_once:
+        _warned_once.add("scatter_reduce_src")  # once per process, as torch's TORCH_WARN_ONCE
+        warnings.warn(_SCATTER_REDUCE_DEPRECATED, UserWarning, stacklevel=4)
+
+    def check_reduce() -> None:
+        if reduce not in ("add", "multiply"):
+            raise RuntimeError("reduce argument must be either add or multiply.")
+
+    d, a = _scatter_checks(input, dim, index, src, check_reduce)
     out = input._data.copy()
-    s = src._data if isinstance(src, Tensor) else np.asarray(src, out.dtype)
+    # torch casts a number value to self's dtype (2.5 into int64 is 2)
+    s = src._data if isinstance(src, Tensor) else np.asarray(src).astype(out.dtype)
     ufunc = np.add if reduce == "add" else np.multiply
-    ufunc.at(out, _coords(a, d), _src_part(s, a))
-    return _make(out)  # torch records no derivative for the legacy reduce forms
+    if out.ndim == 0:
+        out = np.asarray(ufunc(out, s.reshape(-1)[0] if s.ndim else s))
+    else:
+        ufunc.at(out, _coords(a, d), _src_part(s, a))
+    return no_derivative(_make(out), (input, src), aten)
+
+
+# --- scatter_reduce (torch's scatter_reduce.two) --------------------------------------------
+
+_REDUCES = ("sum", "prod", "mean", "amax", "amin")
+_REDUCE_UFUNCS = {
+    "sum": np.add,
+    "mean": np.add,
+    "prod": np.multiply,
+    "amax": np.maximum,
+    "amin": np.minimum,
+}
+
+
+def _reduce_identity(reduce: str, dtype: np.dtype) -> Any:
+    if reduce in ("sum", "mean"):
+        return 0
+    if reduce == "prod":
+        return 1
+    low = reduce == "amax"
+    if dtype.kind == "b":
+        return not low
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        return info.min if low else info.max
+    return -np.inf if low else np.inf
+
+
+def _scatter_reduce_fwd(
+    self: np.ndarray, dim: int, index: np.ndarray, src: np.ndarray, reduce: str, include_self: bool
+) -> np.ndarray:
+    zero_d = self.ndim == 0
+    out = self.reshape(1).copy() if zero_d else self.copy()
+    if zero_d:  # the one element: every index is 0
+        coords: Any = (index.reshape(-1),)
+        s = src.reshape(-1)[: index.size]
+    else:
+        coords = _coords(index, dim)
+        s = _src_part(src, index)
+    if not include_self:
+        out[coords] = _reduce_identity(reduce, out.dtype)
+    with np.errstate(all="ignore"):
+        _REDUCE_UFUNCS[reduce].at(out, coords, s)
+        if reduce == "mean":
+            count = np.full(out.shape, 1 if include_self else 0, np.int64)
+            np.add.at(count, coords, 1)
+            count[count == 0] = 1
+            if out.dtype.kind in "iu":
+                out = np.floor_divide(out, count).astype(out.dtype)
+            else:
+                out = (out / count).astype(out.dtype)
+    return out.reshape(()) if zero_d else out
+
+
+def _sr_gather(t: Tensor, dim: int, index: np.ndarray) -> Tensor:
+    return _gather(t, dim, index, tuple(t._data.shape))
+
+
+def _ones_like(t: Tensor) -> Tensor:
+    return _make(np.ones(t._data.shape, t._data.dtype))
+
+
+def _scatter_reduce_grads(
+    grad: Tensor,
+    self: Tensor,
+    dim: int,
+    index: np.ndarray,
+    src: Tensor,
+    reduce: str,
+    include_self: bool,
+    result: Tensor,
+    want_src: bool,
+) -> Tensor:
+    """torch's scatter_reduce_backward: the gradient of self, or of src (want_src)."""
+    from .pointwise import where
+
+    if reduce == "sum":
+        gs = grad
+        gsrc = _sr_gather(grad, dim, index) if want_src else None
+    elif reduce == "prod":
+        if not want_src:
+            # an exclusive product where self is 0: self's own factor replaced by 1
+            masked_self = self.masked_fill(self == 0, 1)
+            masked_self_result = _scatter_reduce(masked_self, dim, index, src, reduce, include_self)
+            gs = grad * masked_self_result / masked_self
+        else:
+            src_zero = src == 0
+            src_num_zeros = _sr_gather(
+                _scatter_add(_zeros(self._data.shape, self), dim, index, src_zero.to(self.dtype)),
+                dim,
+                index,
+            )
+            src_single_zero = src_zero & (src_num_zeros == 1)
+            masked_src = src.masked_fill(src_single_zero, 1)
+            masked_src_result = _scatter_reduce(self, dim, index, masked_src, reduce, include_self)
+            gsrc = where(
+                src_single_zero,
+                _sr_gather(grad * masked_src_result, dim, index),
+                _sr_gather(grad * result, dim, index) / src.masked_fill(src_zero, 1),
+            )
+            if bool((src_num_zeros > 1).any()):
+                gsrc = _delayed_error(gsrc, _PROD_DOUBLE_BACKWARD)
+    elif reduce == "mean":
+        n = _ones_like(grad) if include_self else _zeros(grad._data.shape, grad)
+        n = _scatter_add(n, dim, index, _ones_like(src))
+        n = n.masked_fill(n == 0, 1)
+        gs = grad / n
+        gsrc = _sr_gather(grad, dim, index) / _sr_gather(n, dim, index) if want_src else None
+    else:  # amax, amin: the gradient is shared evenly among the elements equal to the result
+        value = _sr_gather(result, dim, index)
+        self_is_result = (self == result).to(self.dtype)
+        src_is_result = (src == value).to(self.dtype)
+        distributed = grad / _scatter_add(self_is_result, dim, index, src_is_result)
+        gs = (self == result) * distributed
+        gsrc = (src == value) * _sr_gather(distributed, dim, index) if want_src else None
+    if want_src:
+        return gsrc  # type: ignore[return-value]
+    if not include_self:
+        gs = _scatter_value(gs, dim, index, 0)
+    return gs
+
+
+_PROD_DOUBLE_BACKWARD = (
+    "scatter_reduce(): Double backward is unsupported for src when >1 zeros in src are "
+    "scattered to the same position in self"
+)
+
+
+def _delayed_error(t: Tensor, msg: str) -> Tensor:
+    """torch's DelayedError: t itself, whose own backward (double backward) raises msg."""
+    if not t._rg:
+        return t
+    from ..autograd.function import Error
+
+    node = Error(msg, (t._edge(),))
+    node._in_meta = ((t._data.shape, t.dtype),)
+    return _make(t._data, True, node, 0)
+
+
+def _scatter_reduce_jvp(
+    self: Tensor,
+    dim: int,
+    index: np.ndarray,
+    src: Tensor,
+    reduce: str,
+    include_self: bool,
+    result: Tensor,
+    self_t: Any,
+    src_t: Any,
+) -> Any:
+    """torch's scatter_reduce_jvp (no tangent for prod, as torch)."""
+    from .pointwise import where
+
+    self_t = _or_zeros(self_t, self)
+    src_t = _or_zeros(src_t, src)
+    if reduce in ("sum", "mean"):
+        return _scatter_reduce(self_t, dim, index, src_t, reduce, include_self)
+    if reduce == "prod":
+        return None
+    mask_self = self == result
+    mask_src = src == _sr_gather(result, dim, index)
+    masked_src_t = where(mask_src, src_t, 0.0)
+    dt = self_t.dtype
+    div = _scatter_reduce(mask_self.to(dt), dim, index, mask_src.to(dt), "sum", include_self)
+    num = _scatter_reduce(
+        where(mask_self, self_t, 0.0), dim, index, masked_src_t, "sum", include_self
+    )
+    return num / div
+
+
+_scatter_reduce = defop(
+    "scatter_reduce.two",
+    "ScatterReduceBackward0",
+    _scatter_reduce_fwd,
+    dtype="keep",
+    jvp=_scatter_reduce_jvp,
+    self=lambda grad, self, dim, index, src, reduce, include_self, result: _scatter_reduce_grads(
+        grad, self, dim, index, src, reduce, include_self, result, False
+    ),
+    src=lambda grad, self, dim, index, src, reduce, include_self, result: _scatter_reduce_grads(
+        grad, self, dim, index, src, reduce, include_self, result, True
+    ),
+)
+
+
+def _scatter_reduce_checked(
+    input: Tensor,
+    dim: int,
+    index: Tensor,
+    src: Any,
+    reduce: str,
+    include_self: bool,
+    src_pos: int,
+) -> Tensor:
+    if not isinstance(src, Tensor):
+        raise TypeError(
+            f"scatter_reduce(): argument 'src' (position {src_pos}) must be Tensor, not "
+            f"{type(src).__name__}"
+        )
+
+    def check_reduce() -> None:
+        if reduce not in _REDUCES:
+            raise RuntimeError(
+                f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}"
+            )
+
+    d, a = _scatter_checks(input, dim, index, src, check_reduce)
+    dt = input.dtype
+    if (reduce == "mean" and dt._np.kind == "b") or (reduce in ("amax", "amin") and dt.is_complex):
+        raise NotImplementedError(
+            f"\"scatter_gather_tensor_cpu_reduce_{reduce}\" not implemented for '{dt._short}'"
+        )
+    return _scatter_reduce(input, d, a, src, reduce, bool(include_self))
+
+
+def scatter_reduce(
+    input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True
+) -> Tensor:
+    """Mirrors `torch.scatter_reduce`."""
+    return _scatter_reduce_checked(input, dim, index, src, reduce, include_self, 4)
+
+
+def _scatter_reduce_method(
+    self: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True
+) -> Tensor:
+    return _scatter_reduce_checked(self, dim, index, src, reduce, include_self, 3)
+
+
+def scatter_reduce_(
+    self: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True
+) -> Tensor:
+    """Mirrors `torch.Tensor.scatter_reduce_`."""
+    return apply_inplace(
+        _scatter_reduce_method, self, dim, index, src, reduce, include_self=include_self
+    )
 
 
 def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
@@ -905,7 +1224,9 @@ METHODS: dict[str, Any] = {
     "index_put_": index_put_,
     "gather": gather,
     "scatter": scatter,
-    "scatter_": _inplace(scatter, "scatter_"),
+    "scatter_": scatter_,
+    "scatter_reduce": _scatter_reduce_method,
+    "scatter_reduce_": scatter_reduce_,
     "scatter_add": scatter_add,
     "scatter_add_": _inplace(scatter_add, "scatter_add_"),
     "index_select": index_select,
@@ -928,6 +1249,7 @@ FUNCTIONS: dict[str, Any] = {
     "index_put_": index_put_,
     "gather": gather,
     "scatter": scatter,
+    "scatter_reduce": scatter_reduce,
     "scatter_add": scatter_add,
     "index_select": index_select,
     "index_add": index_add,

@@ -16,8 +16,11 @@ import numpy as np
 
 from .. import _dtype as D
 from .._tensor import Tensor, _make
+from ..autograd import forward_ad as _fwad
 from ..autograd.forward_ad import ELEMENTWISE, LINEAR, _plus
 from .registry import defop, result_type_of
+
+_FW = _fwad._STATE
 
 # --- forward-mode rules (torch's `result:` formulas of derivatives.yaml) ---------------------
 # A rule reads forward parameters, `result` and `<input>_t` tangents (None when an input has
@@ -1673,6 +1676,198 @@ bitwise_or = _bitwise(_logical_or, "bitwise_or")
 bitwise_xor = _bitwise(_logical_xor, "bitwise_xor")
 
 
+# --- bit shifts ---------------------------------------------------------------------------
+# torch shifts in the promoted integer dtype; a count outside [0, bits) gives 0 (left) or the
+# sign fill (right: -1 for a negative value), and a left shift wraps around as unsigned.
+
+
+def _wrap_int(v: Any, dt: np.dtype) -> np.ndarray:
+    """A Python number as a 0-d array of dt, wrapped into it as torch casts a Scalar."""
+    return np.asarray(np.asarray(int(v) & 0xFFFFFFFFFFFFFFFF, np.uint64).astype(dt))
+
+
+def _shift_operands(self: Any, other: Any) -> tuple[np.ndarray, np.ndarray]:
+    # a Python int arrives unchanged on the fast path: it takes the tensor's dtype
+    if not isinstance(self, np.ndarray):
+        self = _wrap_int(self, other.dtype)
+    if not isinstance(other, np.ndarray):
+        other = _wrap_int(other, self.dtype)
+    return self, other
+
+
+def _np_lshift(self: Any, other: Any) -> np.ndarray:
+    a, b = _shift_operands(self, other)
+    dt = a.dtype
+    u = np.dtype(f"u{dt.itemsize}")
+    ok = (b >= 0) & (b < dt.itemsize * 8)
+    shifted = np.left_shift(a.astype(u), np.where(ok, b, 0).astype(u)).astype(dt)
+    return np.asarray(np.where(ok, shifted, 0).astype(dt, copy=False))
+
+
+def _np_rshift(self: Any, other: Any) -> np.ndarray:
+    a, b = _shift_operands(self, other)
+    dt = a.dtype
+    ok = (b >= 0) & (b < dt.itemsize * 8)
+    shifted = np.right_shift(a, np.where(ok, b, 0).astype(dt))
+    return np.asarray(np.where(ok, shifted, np.where(a < 0, -1, 0)).astype(dt, copy=False))
+
+
+# integer-only: never differentiable (a float operand is an error), so no formula and no jvp
+_lshift = defop(
+    "bitwise_left_shift.Tensor",
+    "BitwiseLeftShiftBackward0",
+    _np_lshift,
+    nondiff=("self", "other"),
+)
+_rshift = defop(
+    "bitwise_right_shift.Tensor",
+    "BitwiseRightShiftBackward0",
+    _np_rshift,
+    nondiff=("self", "other"),
+)
+
+
+def _shift(op: Any, fn_name: str, kernel: str) -> Any:
+    def fn(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
+        if not isinstance(input, Tensor) and not isinstance(other, Tensor):
+            got = f"!{type(input).__name__}!, !{type(other).__name__}!"
+            raise _invalid_combination(
+                fn_name,
+                (input, other),
+                (
+                    "Tensor input, Tensor other, *, Tensor out = None",
+                    "Number self, Tensor other)\n      didn't match because some of the arguments "
+                    f"have invalid types: ({got}",
+                    "Tensor input, Number other, *, Tensor out = None",
+                ),
+            )
+        dt = result_type_of([input, other])
+        if dt._cat >= 2 or dt is D.bool_:
+            raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{dt._short}'")
+        return _out(op(input, other), out, fn_name)
+
+    fn.__name__ = fn_name
+    fn.__doc__ = f"Mirrors `torch.{fn_name}`."
+    return fn
+
+
+bitwise_left_shift = _shift(_lshift, "bitwise_left_shift", "lshift")
+bitwise_right_shift = _shift(_rshift, "bitwise_right_shift", "rshift")
+
+
+def _check_result_cast(self: Tensor, other: Any) -> None:
+    """An in-place op's result dtype must cast to self's (checked before the kernel runs)."""
+    from .inplace import can_cast
+
+    dt = result_type_of([self, other])
+    if not can_cast(dt, self.dtype):
+        raise RuntimeError(
+            f"result type {dt._short} can't be cast to the desired output type {self.dtype._short}"
+        )
+
+
+def _cast_checked_inplace(fn: Any) -> Any:
+    def method(self: Tensor, other: Any) -> Tensor:
+        from .inplace import apply_inplace
+
+        _check_result_cast(self, other)
+        return apply_inplace(fn, self, other)
+
+    method.__name__ = fn.__name__ + "_"
+    return method
+
+
+def _cast_checked_iop(fn: Any) -> Any:
+    inplace = _cast_checked_inplace(fn)
+
+    def method(self: Tensor, other: Any) -> Any:
+        if not isinstance(other, (Tensor, bool, int, float, complex, np.generic)):
+            return NotImplemented
+        return inplace(self, other)
+
+    return method
+
+
+def _reflected(fn: Any) -> Any:
+    def method(self: Tensor, other: Any) -> Any:
+        if not isinstance(other, (Tensor, bool, int, float, complex, np.generic)):
+            return NotImplemented
+        return fn(other, self)
+
+    return method
+
+
+# --- heaviside: no derivative in torch ------------------------------------------------------
+
+
+def _np_heaviside(self: np.ndarray, values: np.ndarray) -> np.ndarray:
+    # NaN input gives 0, as torch's kernel (`x == 0 ? values : x > 0`)
+    return np.asarray(np.where(self == 0, values, self > 0).astype(self.dtype, copy=False))
+
+
+_heaviside = defop(
+    "heaviside",
+    "HeavisideBackward0",
+    _np_heaviside,
+    dtype="keep",
+    nondiff=("self", "values"),
+)
+
+NO_FORWARD_AD = "Trying to use forward AD with aten::{} that does not support it."
+
+
+def no_derivative(result: Tensor, inputs: tuple[Any, ...], aten: str) -> Tensor:
+    """An op torch records without a derivative: a NotImplemented node when autograd records it
+    (backward through it raises), and torch's error when an input carries a forward-AD tangent."""
+    from .rounding import _not_implemented
+
+    if _FW.active:
+        for a in inputs:
+            if isinstance(a, Tensor) and _fwad._get_tangent(a) is not None:
+                raise NotImplementedError(NO_FORWARD_AD.format(aten))
+    # torch's node has an edge for each input that requires grad, and no other
+    return _not_implemented(
+        result, tuple(a for a in inputs if isinstance(a, Tensor) and a._rg), aten
+    )
+
+
+_HEAVISIDE_DTYPES = "heaviside is not yet implemented for tensors with different dtypes."
+
+
+def _heaviside_checked(input: Tensor, values: Tensor, aten: str) -> Tensor:
+    if input.is_complex() or values.is_complex():
+        raise RuntimeError("heaviside is not yet implemented for complex tensors.")
+    if input._data.dtype != values._data.dtype:
+        raise RuntimeError(_HEAVISIDE_DTYPES)
+    return no_derivative(_heaviside(input, values), (input, values), aten)
+
+
+def heaviside(input: Tensor, values: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.heaviside` (not differentiable: backward through it raises)."""
+    _need_tensor("heaviside", input, "input", 1)
+    _need_tensor("heaviside", values, "values", 2)
+    if out is not None and out._data.dtype != input._data.dtype:
+        raise RuntimeError(_HEAVISIDE_DTYPES)
+    return _out(_heaviside_checked(input, values, "heaviside"), out, "heaviside")
+
+
+def _heaviside_method(self: Tensor, values: Tensor) -> Tensor:
+    _need_tensor("heaviside", values, "values", 1)
+    return _heaviside_checked(self, values, "heaviside")
+
+
+def _heaviside_inplace_fn(self: Tensor, values: Tensor) -> Tensor:
+    return _heaviside_checked(self, values, "heaviside_")
+
+
+def heaviside_(self: Tensor, values: Tensor) -> Tensor:
+    """Mirrors `torch.Tensor.heaviside_`."""
+    from .inplace import apply_inplace
+
+    _need_tensor("heaviside_", values, "values", 1)
+    return apply_inplace(_heaviside_inplace_fn, self, values)
+
+
 def _invert_method(self: Tensor) -> Tensor:
     if self.dtype._cat >= 2:
         raise TypeError(
@@ -1759,6 +1954,9 @@ _MORE = {
     "bitwise_and": bitwise_and,
     "bitwise_or": bitwise_or,
     "bitwise_xor": bitwise_xor,
+    "bitwise_left_shift": bitwise_left_shift,
+    "bitwise_right_shift": bitwise_right_shift,
+    "heaviside": heaviside,
 }
 # in-place variants torch has (Tensor methods only)
 _INPLACE_NAMES = (
@@ -1808,12 +2006,23 @@ def _more_methods() -> dict[str, Any]:
     m["__ror__"] = _binop_check(bitwise_or)
     m["__rxor__"] = _binop_check(bitwise_xor)
     m["__invert__"] = _invert_method
-    m["__iand__"] = make_iop(bitwise_and)
-    m["__ior__"] = make_iop(bitwise_or)
-    m["__ixor__"] = make_iop(bitwise_xor)
+    # the result dtype must cast to self's before the kernel's dtype check (`int &= 1.5`)
+    for name, fn in (("and", bitwise_and), ("or", bitwise_or), ("xor", bitwise_xor)):
+        m[f"bitwise_{name}_"] = _cast_checked_inplace(fn)
+        m[f"__i{name}__"] = _cast_checked_iop(fn)
     m["__div__"] = METHODS["__truediv__"]
     m["__rdiv__"] = METHODS["__rtruediv__"]
     m["__idiv__"] = make_iop(div)
+    m["heaviside"] = _heaviside_method
+    m["heaviside_"] = heaviside_
+    m["bitwise_left_shift_"] = _cast_checked_inplace(bitwise_left_shift)
+    m["bitwise_right_shift_"] = _cast_checked_inplace(bitwise_right_shift)
+    m["__lshift__"] = _binop_check(bitwise_left_shift)
+    m["__rshift__"] = _binop_check(bitwise_right_shift)
+    m["__rlshift__"] = _reflected(bitwise_left_shift)
+    m["__rrshift__"] = _reflected(bitwise_right_shift)
+    m["__ilshift__"] = _cast_checked_iop(bitwise_left_shift)
+    m["__irshift__"] = _cast_checked_iop(bitwise_right_shift)
     return m
 
 
