@@ -118,6 +118,22 @@ CASES: dict[str, tuple[Callable[..., Any], tuple[tuple[int, ...], ...]]] = {
     "gather": (lambda x: x.gather(1, IDX2), ((2, 3),)),
     "scatter_add": (lambda x, s: x.scatter_add(1, IDX2, s), ((2, 3), (2, 2))),
     "scatter.src": (lambda x, s: x.scatter(1, IDX2, s), ((2, 3), (2, 2))),
+    "scatter_reduce.two/sum": (
+        lambda x, s: x.scatter_reduce(1, IDX2, s, "sum"),
+        ((2, 3), (2, 2)),
+    ),
+    "scatter_reduce.two/mean": (
+        lambda x, s: x.scatter_reduce(1, IDX2, s, "mean", include_self=False),
+        ((2, 3), (2, 2)),
+    ),
+    "scatter_reduce.two/amax": (
+        lambda x, s: x.scatter_reduce(1, IDX2, s, "amax"),
+        ((2, 3), (2, 2)),
+    ),
+    "scatter_reduce.two/amin": (
+        lambda x, s: x.scatter_reduce(1, IDX2, s, "amin", include_self=False),
+        ((2, 3), (2, 2)),
+    ),
     "scatter.value": (lambda x: x.scatter(1, IDX2, 5.0), ((2, 3),)),
     "index_select": (lambda x: x.index_select(1, IDX), ((2, 3),)),
     "index_add": (lambda x, s: x.index_add(1, IDX, s, alpha=2.0), ((2, 3), (2, 2))),
