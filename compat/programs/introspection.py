@@ -163,3 +163,21 @@ def prog_tensor_hook_order(T: Any) -> Any:
     h.remove()
     (a * b).sum().backward()
     return {"log": log, "x.grad": x.grad}
+
+
+@program("6.1", warnings=False)  # torch's first forward-AD use warns about torch.jit
+def prog_nodes_without_a_derivative(T: Any) -> Any:
+    # torch records floor_divide with a NotImplemented node: one edge per input that requires
+    # grad; backward through it raises, and forward AD refuses it
+    x = T.tensor([0.5, 1.5], requires_grad=True)
+    y = T.floor_divide(x, T.tensor([1.0, 2.0]))
+    fa = T.autograd.forward_ad
+    with fa.dual_level():
+        d = fa.make_dual(T.tensor([0.5, 1.5]), T.ones(2))
+        fwd = raises(lambda: T.floor_divide(d, 2))
+    return {
+        "name": y.grad_fn.name(),
+        "edges": len(y.grad_fn.next_functions),
+        "backward": raises(lambda: y.sum().backward()),
+        "forward_ad": fwd,
+    }

@@ -1813,22 +1813,13 @@ _heaviside = defop(
     nondiff=("self", "values"),
 )
 
-NO_FORWARD_AD = "Trying to use forward AD with aten::{} that does not support it."
-
 
 def no_derivative(result: Tensor, inputs: tuple[Any, ...], aten: str) -> Tensor:
     """An op torch records without a derivative: a NotImplemented node when autograd records it
     (backward through it raises), and torch's error when an input carries a forward-AD tangent."""
     from .rounding import _not_implemented
 
-    if _FW.active:
-        for a in inputs:
-            if isinstance(a, Tensor) and _fwad._get_tangent(a) is not None:
-                raise NotImplementedError(NO_FORWARD_AD.format(aten))
-    # torch's node has an edge for each input that requires grad, and no other
-    return _not_implemented(
-        result, tuple(a for a in inputs if isinstance(a, Tensor) and a._rg), aten
-    )
+    return _not_implemented(result, inputs, aten)
 
 
 _HEAVISIDE_DTYPES = "heaviside is not yet implemented for tensors with different dtypes."

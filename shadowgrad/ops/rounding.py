@@ -17,6 +17,7 @@ from .. import _dtype as D
 from .. import _grad_mode
 from .._creation import zeros_like
 from .._tensor import Tensor
+from ..autograd import forward_ad as _fwad
 from ..autograd.forward_ad import ELEMENTWISE
 from ..autograd.graph import Node
 from .inplace import make_inplace, make_iop
@@ -29,6 +30,7 @@ from .pointwise import (
 )
 
 _GM = _grad_mode.STATE
+_FW = _fwad._STATE
 _UNSET: Any = object()
 
 
@@ -261,15 +263,24 @@ _NotImplementedNode = type(
 )
 
 
+NO_FORWARD_AD = "Trying to use forward AD with aten::{} that does not support it."
+
+
 def _not_implemented(result: Tensor, inputs: tuple[Any, ...], aten: str) -> Tensor:
-    """Attach a NotImplemented node to result when grad mode records it."""
+    """Attach a NotImplemented node to result when grad mode records it (torch's node has an
+    edge for each input that requires grad, and no other); torch's error when an input
+    carries a forward-AD tangent."""
+    if _FW.active:
+        for a in inputs:
+            if isinstance(a, Tensor) and _fwad._get_tangent(a) is not None:
+                raise NotImplementedError(NO_FORWARD_AD.format(aten))
     if not _GM.grad or result._data.dtype.kind not in "fc":
         return result
-    ts = [a for a in inputs if isinstance(a, Tensor)]
-    if not any(t._rg for t in ts):
+    ts = [a for a in inputs if isinstance(a, Tensor) and a._rg]
+    if not ts:
         return result
-    node = _NotImplementedNode(tuple(t._edge() if t._rg else None for t in ts))
-    node._in_meta = tuple((t._data.shape, D._FROM_NP[t._data.dtype]) if t._rg else None for t in ts)
+    node = _NotImplementedNode(tuple(t._edge() for t in ts))
+    node._in_meta = tuple((t._data.shape, D._FROM_NP[t._data.dtype]) for t in ts)
     node._aten = aten
     result._rg = True
     result._grad_fn = node
