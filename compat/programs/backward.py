@@ -255,3 +255,18 @@ def prog_autograd_backward_function(T: Any) -> Any:
     b = x * 3
     r = T.autograd.backward([a, b], [None, T.ones(2)])
     return {"returned": r, "x": observe(T, x)}
+
+
+@program(
+    "2.1",
+    xfail="complex autograd is not implemented: shadowgrad raises a clear error in backward "
+    "through a complex tensor, where torch computes gradients with its conjugate Wirtinger "
+    "convention (see Note [Complex gradients] in ops/registry.py)",
+)
+def prog_backward_through_complex_tensors(T: Any) -> Any:
+    x = T.tensor([1 + 2j, -0.5 + 0.3j], requires_grad=True)
+    y = (x * x).abs().sum()
+    out = {"grad_fn": type(y.grad_fn).__name__, "value": y}
+    y.backward()
+    out["grad"] = x.grad
+    return out

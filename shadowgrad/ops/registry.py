@@ -278,6 +278,16 @@ class OpDef:
                 **({"num_outputs": 1} if n_outputs == 1 else {}),
             },
         )
+        self.complex_node_cls: type[OpNode] = type(
+            grad_fn,
+            (self.node_cls,),
+            {
+                "__slots__": (),
+                "__module__": "builtins",
+                "_raw_ok": False,
+                "apply": lambda node, grads: _complex_apply(node, grads),
+            },
+        )
 
     def _raw_formulas(
         self, raw: Any, formulas: dict[str, Callable[..., Any]]
@@ -533,15 +543,21 @@ def _record(
         else:
             edges.append(None)
             meta.append(None)
-    node = _new(op.node_cls)
+    key = tuple(meta)
+    m = _META.get(key)
+    if m is None:
+        m = _interned_meta(key)
+    single = op.n_outputs == 1
+    if m[1] or (single and results[0]._data.dtype.kind == "c"):
+        node = _new(op.complex_node_cls)  # see Note [Complex gradients]
+    else:
+        node = _new(op.node_cls)
     node._next = tuple(edges)
     node._seq = next(_seq)
     node._x = None
-    key = tuple(meta)
-    m = _META.get(key)
-    node._in_meta = m if m is not None else _interned_meta(key)
+    node._in_meta = m[0]
     # the outputs first: an output saved for backward is saved with its grad_fn
-    if op.n_outputs == 1:
+    if single:
         r = results[0]
         if r._data.dtype.kind in "fc":
             r._rg = True
@@ -602,12 +618,31 @@ _new = object.__new__
 _META: dict[Any, Any] = {}
 
 
-def _interned_meta(key: tuple[Any, ...]) -> tuple[Any, ...]:
-    """The shared `_in_meta` for ((shape, numpy dtype) or None, ...), made on first use."""
+def _interned_meta(key: tuple[Any, ...]) -> tuple[tuple[Any, ...], bool]:
+    """The shared `_in_meta` for ((shape, numpy dtype) or None, ...), made on first use, and
+    whether an input is complex."""
     if len(_META) > 4096:
         _META.clear()
-    m = _META[key] = tuple(None if e is None else (e[0], _FROM_NP[e[1]]) for e in key)
+    meta = tuple(None if e is None else (e[0], _FROM_NP[e[1]]) for e in key)
+    m = _META[key] = (meta, any(e is not None and e[1].kind == "c" for e in key))
     return m
+
+
+# Note [Complex gradients]
+# torch differentiates complex functions with the conjugate Wirtinger convention (mul's
+# gradient is grad * other.conj(), abs's is grad * sgn(self), ...). shadowgrad's formulas are
+# written for real tensors and would give wrong complex gradients, so a node with a complex
+# input or output gets a twin class (same name, so grad_fn names still match torch) whose
+# backward raises instead; the forward and everything else work as usual.
+COMPLEX_UNSUPPORTED = (
+    "shadowgrad does not compute gradients through complex tensors yet: {} has a complex "
+    "input or output, and its backward formula is written for real tensors (torch's "
+    "conjugate Wirtinger convention is not implemented)"
+)
+
+
+def _complex_apply(self: Node, grads: list[Any]) -> tuple[Any, ...]:
+    raise RuntimeError(COMPLEX_UNSUPPORTED.format(self.name()))
 
 
 class ListOpNode(Node):
@@ -643,6 +678,15 @@ class ListOpDef:
         self.node_cls = type(
             grad_fn, (ListOpNode,), {"__slots__": (), "_op": self, "__module__": "builtins"}
         )
+        self.complex_node_cls = type(  # see Note [Complex gradients]
+            grad_fn,
+            (self.node_cls,),
+            {
+                "__slots__": (),
+                "__module__": "builtins",
+                "apply": lambda node, grads: _complex_apply(node, grads),
+            },
+        )
 
 
 def deflistop(
@@ -661,7 +705,8 @@ def deflistop(
         arrays = [t._data if t._data.dtype == dt._np else t._data.astype(dt._np) for t in ts]
         out = _make(np.asarray(op.forward(arrays, *attrs)))
         if _GM.grad and any(t._rg for t in ts) and out._data.dtype.kind in "fc":
-            node = op.node_cls(tuple(t._edge() if t._rg else None for t in ts))
+            cls = op.complex_node_cls if out._data.dtype.kind == "c" else op.node_cls
+            node = cls(tuple(t._edge() if t._rg else None for t in ts))
             node._in_meta = tuple(
                 (t._data.shape, _FROM_NP[t._data.dtype]) if t._rg else None for t in ts
             )
