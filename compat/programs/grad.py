@@ -164,3 +164,39 @@ def prog_grad_of_sum_is_writable(T: Any) -> Any:
         (g,) = T.autograd.grad(x.sum(), [x])
         out[str(shape)] = raises(lambda g=g: g.mul_(2))
     return out
+
+
+@program("3.1")
+def prog_versions_of_returned_gradients(T: Any) -> Any:
+    # torch writes some gradients in place (index_put_, scatter_add_, a copy into a dense .grad)
+    # and keeps others (found by the random-program fuzzer): the versions show it
+    cases = {
+        "index": lambda x: x[T.tensor([0, 2])].sum(),
+        "gather": lambda x: x.gather(0, T.tensor([1, 1])).sum(),
+        "sum": lambda x: x.sum(),
+        "mul": lambda x: (x * 2).sum(),
+        "add_twice": lambda x: (x + x).sum(),
+        "diagonal": lambda x: x.view(2, 2).diagonal().sum(),
+    }
+    out = {}
+    for k, f in cases.items():
+        x = T.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+        (g,) = T.autograd.grad(f(x), x)
+        f(x).backward()
+        out[k] = (g._version, x.grad._version)
+    v0 = T.tensor(-2.0, requires_grad=True)
+    v1 = v0.unsqueeze(0)
+    with T.no_grad():
+        v0.mul_(2)
+    out["as_strided"] = T.autograd.grad(v1.sum(), [v0])[0]._version
+    return out
+
+
+@program("3.1")
+def prog_retained_grad_is_a_clone_under_create_graph(T: Any) -> Any:
+    v0 = T.tensor(-2.0, requires_grad=True)
+    v1 = v0 + v0
+    v2 = v0 * v1
+    v1.retain_grad()
+    (g,) = T.autograd.grad(v2.sum(), [v0], create_graph=True)
+    return {"grad_fn": type(v1.grad.grad_fn).__name__, "grad": v1.grad, "g": g}

@@ -129,9 +129,9 @@ def _tensor_prehooks(node: Node, grads: list[Any]) -> None:
             if t is None or g is None:
                 continue
             if t._grad is None:
-                t._grad = g if _GM.grad else g.detach()
-                if t._grad is g and not _GM.grad:
-                    t._grad = g.clone()
+                # torch's retains_grad hook keeps a contiguous clone (CloneBackward0 under
+                # create_graph), never the gradient the engine goes on using
+                t._grad = g.clone()
             else:
                 t._grad = t._grad + g  # out of place: a new object each time, as torch does
 
@@ -241,9 +241,12 @@ def _accumulate(node: AccumulateGrad, grad: Any, create_graph: bool) -> None:
             if _can_steal(grad, data):
                 var._grad = _make(data)
             else:
-                # never hand out a gradient something else may hold (torch copies too)
+                # never hand out a gradient something else may hold: torch copies too, with
+                # new_empty_strided(...).copy_(grad), so the copy has version 1
                 var._grad = _make(np.array(data, order="C", copy=True))
-            if grad._vc is not None and grad._vc.v:
+                var._grad._vc = VersionCounter()
+                var._grad._vc.v = 1
+            if grad._vc is not None and grad._vc.v and var._grad._data is data:
                 var._grad._vc = VersionCounter()
                 var._grad._vc.v = grad._vc.v
     elif create_graph:
@@ -346,29 +349,29 @@ def _accumulate_raw(node: AccumulateGrad, grad: np.ndarray, version: int) -> Non
     old = var._grad
     if old is None:
         b = grad.base
-        if (
-            b is not None
-            and type(b) is np.ndarray
-            and b.base is None
-            and b.shape == grad.shape
-            and b.dtype == grad.dtype
-            and grad.flags.c_contiguous
-            and b.flags.c_contiguous
-            and sys.getrefcount(b) <= _FREE_RAW_BASE_REFS
-        ):
-            # a contiguous view of a whole array nothing else holds (a gradient transposed
-            # twice, as mm's layout rule makes for a Linear's weight): keep that array
-            grad = b
+        if b is None:
+            own = True
+        elif type(b) is np.ndarray and b.base is None and sys.getrefcount(b) <= _FREE_RAW_BASE_REFS:
+            # a view of an array nothing else holds (a gradient transposed twice, as mm's
+            # layout rule makes for a Linear's weight; a reshape): torch's use_count test
+            # looks at the gradient tensor, not its storage, and keeps such a view too
+            own = True
+            if b.shape == grad.shape and b.dtype == grad.dtype and b.flags.c_contiguous:
+                grad = b
+        else:
+            own = False
         b = None
         if (
-            grad.base is None
+            own
             and grad.flags.c_contiguous
             and grad.flags.writeable
             and sys.getrefcount(grad) <= _FREE_RAW_ACC_REFS
         ):
             var._grad = t = _tmake(grad)
         else:
+            # torch's clone_obey_contract: new_empty_strided(...).copy_(grad), version 1
             var._grad = t = _tmake(np.array(grad, order="C", copy=True))
+            version = 1
         if version:
             t._vc = VersionCounter()
             t._vc.v = version
@@ -378,15 +381,6 @@ def _accumulate_raw(node: AccumulateGrad, grad: np.ndarray, version: int) -> Non
     else:
         with _grad_mode.no_grad():
             old.add_(_tmake(grad))
-
-
-def _validate_raw(node: Node, outs: list[Any]) -> list[Any]:
-    """Raw gradients made 0-d arrays where a formula gave a numpy scalar (the Tensor path has
-    already reduced and cast them)."""
-    for i, g in enumerate(outs):
-        if g is not None and type(g) is not np.ndarray:
-            outs[i] = np.asarray(g)
-    return outs
 
 
 def fix_raw_grad(node: Node, i: int, g: Any, shape: tuple[int, ...], dt: Any) -> np.ndarray:
@@ -529,6 +523,7 @@ def run_backward(
             if needed is not None and node not in needed:
                 _release_children(node, deps, buffers, heap, needed)
                 continue
+            vers = None  # raw mode: versions of gradients a Tensor node handed back
             if raw and node._x is None and (not capture_nodes or node not in capture_nodes):
                 if node._raw_ok:
                     # the hot path: an op node with raw formulas and no hooks
@@ -545,12 +540,14 @@ def run_backward(
                         g = None
                     continue
                 else:
-                    outs = _run_node_raw(
-                        node, in_grads, bumped, capture, capture_nodes, captured, results,
-                        needed, create_graph, deps, buffers, heap,
+                    outs = _run_node(
+                        node, _wrap_all(node, in_grads, bumped), node._is_acc, capture,
+                        capture_nodes, captured, results, needed, create_graph, deps, buffers,
+                        heap,
                     )  # fmt: skip
                     if outs is None:
                         continue
+                    outs, vers = _unwrap(outs)
             else:
                 if raw:
                     in_grads = _wrap_all(node, in_grads, bumped)
@@ -561,7 +558,7 @@ def run_backward(
                 if outs is None:
                     continue
                 if raw:
-                    outs = [None if g is None else g._data for g in outs]
+                    outs, vers = _unwrap(outs)
             if anomaly and _ANOMALY.check_nan:
                 try:
                     _check_nan(node, outs, in_grads)
@@ -591,16 +588,22 @@ def run_backward(
                         else:
                             buf = buffers[nxt] = [None] * nxt.num_outputs
                             buf[nr] = g
+                        if vers is not None and k - 1 in vers:
+                            bumped[(nxt, nr)] = vers[k - 1]
                     else:
                         old = buf[nr]
                         if old is None:
                             buf[nr] = g
+                            if vers is not None and k - 1 in vers:
+                                bumped[(nxt, nr)] = vers[k - 1]
                         elif raw:
                             buf[nr] = None
                             buf[nr], inplace = _sum_raw(old, g)
                             old = None
                             if inplace:
                                 bumped[(nxt, nr)] = bumped.get((nxt, nr), 0) + 1
+                            elif bumped:
+                                bumped.pop((nxt, nr), None)  # a new array: version 0
                         else:
                             buf[nr] = _buffer_sum(old, g, sum_in_place)
                         old = None
@@ -616,7 +619,7 @@ def run_backward(
                         push(heap, (-nxt._seq, next(tie), nxt))
             # drop our references to the gradients handed on, so that a leaf can keep a
             # fresh gradient without a copy (see _can_steal)
-            outs = g = None
+            outs = g = buf = None
         callbacks = _RUN.callbacks
         while callbacks:  # a callback may queue another one
             callbacks.pop(0)()
@@ -635,13 +638,22 @@ def _wrap_all(node: Node, in_grads: list[Any], bumped: dict[tuple[Node, int], in
     return [_wrap(g, bumped.pop((node, k), 0)) for k, g in enumerate(in_grads)]
 
 
-def _run_node_raw(node: Node, in_grads: list[Any], bumped: Any, *rest: Any) -> Any:
-    """A node without raw formulas in raw mode: wrap, run with Tensors, unwrap."""
-    outs = _run_node(node, _wrap_all(node, in_grads, bumped), node._is_acc, *rest)
-    if outs is None:
-        return None
-    outs = _validate_raw(node, [None if g is None else g._data for g in outs])
-    return outs
+def _unwrap(outs: Any) -> tuple[list[Any], dict[int, int] | None]:
+    """Tensor gradients back to arrays, with the versions of those modified in place (a
+    formula's in-place kernel, as torch's as_strided_backward), which raw mode carries on."""
+    arrays = []
+    vers = None
+    for k, g in enumerate(outs):
+        if g is None:
+            arrays.append(None)
+            continue
+        arrays.append(g._data)
+        vc = g._vc
+        if vc is not None and vc.v:
+            if vers is None:
+                vers = {}
+            vers[k] = vc.v
+    return arrays, vers
 
 
 def _run_node(

@@ -81,10 +81,17 @@ _index = defop(
     lambda self, indices, self_sym_sizes: self[indices],
     dtype="keep",
     jvp=LINEAR,
-    self=lambda grad, indices, self_sym_sizes: _index_put(
-        _zeros(self_sym_sizes, grad), indices, grad, True
+    self=lambda grad, indices, self_sym_sizes: _written_in_place(
+        _index_put(_zeros(self_sym_sizes, grad), indices, grad, True)
     ),
 )
+
+
+def _written_in_place(t: Tensor) -> Tensor:
+    """A gradient torch computes by writing into zeros in place (index_put_, scatter_add_):
+    it has version 1, which shows on a .grad or autograd.grad result."""
+    t._bump()
+    return t
 
 
 # --- parsing an index ---------------------------------------------------------------------
@@ -405,8 +412,8 @@ _gather = defop(
     lambda self, dim, index, self_sym_sizes: self[_coords(index, dim)],
     dtype="keep",
     jvp=LINEAR,
-    self=lambda grad, dim, index, self_sym_sizes: _scatter_add(
-        _zeros(self_sym_sizes, grad), dim, index, grad
+    self=lambda grad, dim, index, self_sym_sizes: _written_in_place(
+        _scatter_add(_zeros(self_sym_sizes, grad), dim, index, grad)
     ),
 )
 _scatter_add = defop(

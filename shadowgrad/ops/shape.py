@@ -868,7 +868,9 @@ def _as_strided_backward(grad: Tensor, idx: np.ndarray, self_sym_sizes: Any) -> 
         flat = _index(flat, (keep,), tuple(flat._data.shape))
         where = where[keep]
     z = _make(np.zeros(n, grad._data.dtype))
-    return reshape(_index_put(z, (where,), flat, True), tuple(self_sym_sizes))
+    r = reshape(_index_put(z, (where,), flat, True), tuple(self_sym_sizes))
+    r._bump()  # torch writes into zeros in place: the gradient has version 1
+    return r
 
 
 def _as_strided_jvp(self_t: Tensor, idx: np.ndarray) -> Tensor:
