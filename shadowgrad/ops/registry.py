@@ -816,7 +816,18 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
             raise _broadcast_error(e, [ab[i] for i in op.broadcast_order]) from None
         if type(out) is not _ndarray:
             out = _asarray(out)
-        t = make(out)
+        # _make, inlined: the hottest line of every binary op
+        t = _new(Tensor)
+        t._data = out
+        t._rg = False
+        t._grad_fn = None
+        t._grad = None
+        t._vc = None
+        t._nr = 0
+        t._base = None
+        t._acc = None
+        t._x = None
+        t._inf = grad_mode.inference
         if view:
             _as_view(t, a)
         if rg and grad_mode.grad and out.dtype.kind in "fc":
