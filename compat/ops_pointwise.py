@@ -1163,3 +1163,36 @@ register(
         fixed(Sample((tensor_arg(_arr(0.0, 1.0, -1.0, 4.0)),), name="kinks")),
     ),
 )
+
+
+# conjugation and the parts of a complex number: identities on real tensors (the same object,
+# so gradients flow straight through), torch's error for imag of a real tensor; the complex
+# values themselves (no gradient) are checked by tests/ops/test_conj.py
+def _parts_samples(dtype: str) -> list[Sample]:
+    r = _rng()
+    return [
+        Sample((tensor_arg(r.standard_normal((2, 3))),), name="2-d"),
+        Sample((tensor_arg(np.array(1.5)),), name="0-d"),
+    ]
+
+
+for _name in ("conj", "conj_physical", "resolve_conj", "real"):
+    register(
+        OpEntry(
+            _name,
+            lambda T, a, _n=_name: (getattr(T, _n)(a) * 2, getattr(T, _n)(a) is a),
+            _parts_samples,
+            covers=(_name, f"Tensor.{_name}"),
+        )
+    )
+register(
+    OpEntry(
+        "imag",
+        lambda T, a: (T.imag(a), a.imag),
+        _parts_samples,
+        covers=("imag", "Tensor.imag", "Tensor.is_conj"),
+    ),
+    OpEntry(
+        "Tensor.is_conj", lambda T, a: (a * 2, a.is_conj(), a.conj().is_conj()), _parts_samples
+    ),
+)

@@ -2467,6 +2467,90 @@ FUNCTIONS = {
 }
 
 
+# --- conjugation and the parts of a complex number -------------------------------------
+# On real tensors these are torch's identities: conj, conj_physical, resolve_conj and real return
+# the tensor itself, imag raises. On complex tensors they compute the values (backward through
+# them raises, see Note [Complex gradients]); conj is materialized (is_conj() stays False).
+
+_conj = defop(
+    "conj_physical",
+    "ConjPhysicalBackward0",
+    lambda self: np.conjugate(self),
+    dtype="keep",
+    self=lambda grad: conj_physical(grad),
+    jvp=LINEAR,
+)
+_real = defop(
+    "real",
+    "RealBackward0",
+    lambda self: self.real,
+    dtype="keep",
+    view=True,
+    self=lambda grad: grad,
+    jvp=LINEAR,
+)
+_imag = defop(
+    "imag",
+    "ImagBackward0",
+    lambda self: self.imag,
+    dtype="keep",
+    view=True,
+    self=lambda grad: grad,
+    jvp=LINEAR,
+)
+
+
+def conj_physical(input: Tensor) -> Tensor:
+    """Mirrors `torch.conj_physical`: the tensor itself when it is real."""
+    return _conj(input) if input._data.dtype.kind == "c" else input
+
+
+def conj(input: Tensor) -> Tensor:
+    """Mirrors `torch.conj` (the tensor itself when real; a computed conjugate when complex)."""
+    return conj_physical(input)
+
+
+def resolve_conj(input: Tensor) -> Tensor:
+    """Mirrors `torch.resolve_conj`: conjugates are never lazy here, so the tensor itself."""
+    return input
+
+
+def _is_conj(self: Tensor) -> bool:
+    return False
+
+
+def real(input: Tensor) -> Tensor:
+    """Mirrors `torch.real`: the tensor itself when real, a view of the real parts if complex."""
+    return _real(input) if input._data.dtype.kind == "c" else input
+
+
+def imag(input: Tensor) -> Tensor:
+    """Mirrors `torch.imag` (torch's error for a real tensor)."""
+    if input._data.dtype.kind != "c":
+        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+    return _imag(input)
+
+
+METHODS.update(
+    {
+        "conj": conj,
+        "conj_physical": conj_physical,
+        "resolve_conj": resolve_conj,
+        "is_conj": _is_conj,
+        "real": property(real),
+        "imag": property(imag),
+    }
+)
+FUNCTIONS.update(
+    {
+        "conj": conj,
+        "conj_physical": conj_physical,
+        "resolve_conj": resolve_conj,
+        "real": real,
+        "imag": imag,
+    }
+)
+
 METHODS.update(_more_methods())
 METHODS.update(_RANDOM_METHODS)
 FUNCTIONS.update(_RANDOM_FUNCTIONS)
