@@ -263,3 +263,22 @@ def prog_view_made_in_no_grad_modified_with_grad(T: Any) -> Any:
     with T.no_grad():
         v = y[0:1]
     return raises(lambda: v.mul_(2))
+
+
+@program("5.1")
+def prog_retained_grad_follows_the_tensor_through_in_place_changes(T: Any) -> Any:
+    # a retain_grad hook moves with the tensor when its grad_fn changes (found by the fuzzer):
+    # an in-place op on a view rebases the base (CopySlices), and a view whose base changed
+    # under no_grad gets a regenerated grad_fn
+    v0 = T.tensor([-2.0, -2.0, -2.0], requires_grad=True)
+    v1 = v0 + v0
+    v1.retain_grad()
+    v1[0].mul_(2)
+    v1.sum().backward()
+    w0 = T.tensor([[-2.0, -2.0, -2.0], [1.0, 2.0, 3.0]], requires_grad=True)
+    w1 = w0[0]
+    w1.retain_grad()
+    with T.no_grad():
+        w0.mul_(2)
+    g = T.autograd.grad(w1.sum(), [w0], retain_graph=True)[0]
+    return {"base": v1.grad, "view": w1.grad, "g": g, "v0": v0.grad}

@@ -223,6 +223,22 @@ class AccumulateGrad(Node):
         raise RuntimeError("AccumulateGrad is run by the engine")
 
 
+def move_retained(t: Any, node: Node, nr: int) -> None:
+    """t's grad_fn is about to become (node, nr): a retain_grad hook moves with it, as torch
+    moves it, so the retained grad is the grad of the tensor's current version."""
+    x = t._x
+    if x is None or not x.retains_grad:
+        return
+    old = t._grad_fn
+    if old is not None and old._retains:
+        ref = old._retains.get(t._nr)
+        if ref is not None and ref() is t:
+            del old._retains[t._nr]
+    if node._retains is None:
+        node._retains = {}
+    node._retains[nr] = weakref.ref(t)
+
+
 class GradientEdge(tuple):  # type: ignore[type-arg]
     """(node, output_nr). Mirrors `torch.autograd.graph.GradientEdge`."""
 

@@ -16,7 +16,7 @@ from .. import _dtype as D
 from .. import _grad_mode
 from .._tensor import Tensor, _make
 from ..autograd import forward_ad as _fwad
-from ..autograd.graph import SavedTensor
+from ..autograd.graph import SavedTensor, move_retained
 
 _GM = _grad_mode.STATE
 _INFERENCE = _grad_mode.STATE  # the same thread-local state holds the inference flag
@@ -162,23 +162,13 @@ def rebase(self: Tensor, node: Any, r: Tensor) -> None:
     if self._grad_fn is None and self._rg:
         # a leaf that requires grad never gets here: _check_inplace raised already
         raise AssertionError("in-place on a grad-requiring leaf")
-    old = self._grad_fn
-    if old is not None and old._retains and self._nr in old._retains:
-        # the retained grad is the grad of the new version (torch moves the hook)
-        del old._retains[self._nr]
+    move_retained(self, node, 0)  # the retained grad is the grad of the new version
     self._grad_fn = node
     self._rg = True
     self._nr = 0
     saved = getattr(node, "_saved", None)
     if saved and "result" in saved:
         saved["result"] = SavedTensor(self, is_output=True)
-    x = self._x
-    if x is not None and x.retains_grad:
-        if node._retains is None:
-            node._retains = {}
-        import weakref
-
-        node._retains[0] = weakref.ref(self)
 
 
 def make_inplace(fn: Callable[..., Tensor]) -> Callable[..., Tensor]:

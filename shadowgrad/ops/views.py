@@ -18,7 +18,7 @@ import numpy as np
 from .. import _grad_mode
 from .._tensor import Tensor, _make
 from ..autograd import forward_ad as _fwad
-from ..autograd.graph import Node, SavedTensor, forward_op_name
+from ..autograd.graph import Node, SavedTensor, forward_op_name, move_retained
 
 _GM = _grad_mode.STATE
 _FW = _fwad._STATE
@@ -156,6 +156,7 @@ def set_as_strided_grad_fn(view: Tensor, base: Tensor, vidx: np.ndarray | None =
         )
     finally:
         _GM.grad = prev
+    move_retained(view, tmp._grad_fn, 0)
     view._grad_fn = tmp._grad_fn
     view._rg = True
     view._nr = 0
@@ -205,6 +206,7 @@ def inplace_on_view(
     cs.fn = node
     cs.vidx = vidx
     cs.base_shape = base._data.shape
+    move_retained(base, cs, 0)
     base._grad_fn = cs
     base._rg = True
     base._nr = 0
