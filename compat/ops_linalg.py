@@ -424,6 +424,18 @@ def _slogdet(T, a):
     return s.sign, s.logabsdet
 
 
+def _dot_samples(dtype: str) -> list[Sample]:
+    # a lone -0 product: torch's dot sums from +0 (found by the fuzzer); bool is torch's error
+    return [
+        _pair((3,), (3,), "plain"),
+        Sample((tensor_arg(np.array([0.0])), tensor_arg(np.array([-1.0]))), name="signed zero"),
+        Sample(
+            (tensor_arg(np.array([True]), False), tensor_arg(np.array([True]), False)),
+            name="bool (error)",
+        ),
+    ]
+
+
 register(
     OpEntry(
         "matmul", lambda T, a, b: T.matmul(a, b), matmul_samples, covers=("Tensor.__matmul__",)
@@ -435,7 +447,12 @@ register(
     ),
     OpEntry("mm", lambda T, a, b: T.mm(a, b), lambda d: [_pair((2, 3), (3, 4), "2-d")]),
     OpEntry("mv", lambda T, a, b: T.mv(a, b), lambda d: [_pair((2, 3), (3,), "plain")]),
-    OpEntry("dot", lambda T, a, b: T.dot(a, b), lambda d: [_pair((3,), (3,), "plain")]),
+    OpEntry("dot", lambda T, a, b: T.dot(a, b), _dot_samples),
+    OpEntry(  # the sign of a zero result shows through 1/x (inf against -inf)
+        "dot (sign of zero)",
+        lambda T, a, b: T.dot(a, b).detach().reciprocal(),
+        lambda d: [_dot_samples(d)[1]],
+    ),
     OpEntry("bmm", lambda T, a, b: T.bmm(a, b), lambda d: [_pair((2, 2, 3), (2, 3, 4), "3-d")]),
     OpEntry("outer", lambda T, a, b: T.outer(a, b), outer_samples, covers=("ger",)),
     OpEntry("addmm", lambda T, *a, **k: T.addmm(*a, **k), addmm_samples),

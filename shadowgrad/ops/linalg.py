@@ -44,7 +44,8 @@ mv_op = defop(
 dot_op = defop(
     "dot",
     "DotBackward0",
-    lambda self, tensor: np.asarray(np.dot(self, tensor)),
+    # + 0: torch's dot sums from +0, so a lone -0 product gives +0 (numpy's dot keeps -0)
+    lambda self, tensor: np.asarray(np.dot(self, tensor) + 0),
     jvp=BILINEAR,
     self=lambda grad, tensor: grad * tensor,
     tensor=lambda grad, self: grad * self,
@@ -117,6 +118,8 @@ def dot(input: Tensor, tensor: Tensor) -> Tensor:
             f"inconsistent tensor size, expected tensor [{n1}] and src [{n2}] to have the same "
             f"number of elements, but got {n1} and {n2} elements respectively"
         )
+    if input._data.dtype == np.bool_:
+        raise NotImplementedError("\"dot\" not implemented for 'Bool'")
     return dot_op(input, tensor)
 
 
