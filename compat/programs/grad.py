@@ -189,6 +189,12 @@ def prog_versions_of_returned_gradients(T: Any) -> Any:
     with T.no_grad():
         v0.mul_(2)
     out["as_strided"] = T.autograd.grad(v1.sum(), [v0])[0]._version
+    # three gradients into one 0-d slot: the third is added in place (version 1)
+    s = T.tensor(-2.0, requires_grad=True)
+    s3 = s + (s + s)
+    out["0-d fan-in"] = T.autograd.grad(s3.sum(), [s], retain_graph=True)[0]._version
+    s3.backward()
+    out["0-d fan-in .grad"] = s.grad._version
     return out
 
 

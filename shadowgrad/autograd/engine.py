@@ -340,7 +340,7 @@ def _sum_raw(old: np.ndarray, g: np.ndarray) -> tuple[np.ndarray, bool]:
     ):
         old += g
         return old, True
-    return np.add(old, g), False
+    return np.asarray(np.add(old, g)), False  # 0-d operands give a numpy scalar: an array
 
 
 def _accumulate_raw(node: AccumulateGrad, grad: np.ndarray, version: int) -> None:
