@@ -214,3 +214,16 @@ def prog_nll_loss_ignores_other_classes_infinities(T: Any) -> Any:
     out["mean"].backward()
     out["grad"] = x.grad
     return out
+
+
+@program("14.1", warnings=False)
+def prog_relu_and_clamp_keep_negative_zero(T: Any) -> Any:
+    # torch's max keeps self on a tie: -0.0 stays -0.0, which 1/x shows (found by the fuzzer)
+    x = T.tensor([-0.0, 0.0, -1.0, 2.0])
+    return {
+        "relu": 1 / T.relu(x),
+        "relu_": 1 / x.clone().relu_(),
+        "clamp": 1 / T.clamp(x, min=0.0),
+        "clamp_max": 1 / T.clamp(-x, max=0.0),
+        "clamp_min": 1 / T.clamp_min(x, 0.0),
+    }

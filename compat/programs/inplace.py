@@ -282,3 +282,13 @@ def prog_retained_grad_follows_the_tensor_through_in_place_changes(T: Any) -> An
         w0.mul_(2)
     g = T.autograd.grad(w1.sum(), [w0], retain_graph=True)[0]
     return {"base": v1.grad, "view": w1.grad, "g": g, "v0": v0.grad}
+
+
+@program("5.1")
+def prog_saved_outputs_are_checked_even_when_their_formula_is_not_needed(T: Any) -> Any:
+    # torch saves an output any formula reads and checks it when the node runs (found by the
+    # fuzzer): pow's exponent formula reads result, though only the base needs grad here
+    v0 = T.tensor(-2.0, requires_grad=True)
+    v3 = v0 ** v0.detach()
+    v3.mul_(2)
+    return {"error": raises(lambda: v3.sum().backward())}

@@ -459,7 +459,8 @@ sigmoid = defop(
 relu = defop(
     "relu",
     "ReluBackward0",
-    lambda self: np.maximum(self, 0, dtype=self.dtype) if self.dtype != np.bool_ else self,
+    # 0 first: numpy returns the second operand on a tie, so -0.0 stays -0.0 (torch's max)
+    lambda self: np.maximum(0, self, dtype=self.dtype) if self.dtype != np.bool_ else self,
     dtype="keep",
     self=lambda grad, result: _threshold_backward(grad, result, 0),
     raw={"self": lambda grad, result: _np_threshold_backward(grad, result, 0)},
@@ -1290,10 +1291,12 @@ _masked_fill_tensor = defop(
 
 def _np_clamp(self: np.ndarray, min: Any, max: Any) -> np.ndarray:
     r = self
+    # the bound first: numpy returns the second operand on a tie, and torch keeps self there
+    # (clamp(-0.0, min=0) is -0.0)
     if min is not None:
-        r = np.maximum(r, min)
+        r = np.maximum(min, r)
     if max is not None:
-        r = np.minimum(r, max)
+        r = np.minimum(max, r)
     return r.copy() if r is self else r
 
 
@@ -1336,7 +1339,7 @@ _clamp_tensor = defop(
 _clamp_min = defop(
     "clamp_min",
     "ClampMinBackward0",
-    lambda self, min: np.maximum(self, min),
+    lambda self, min: np.maximum(min, self),
     nondiff=("min",),
     self=lambda grad, self, min: _where(self >= min, grad, 0.0),
     jvp=ELEMENTWISE,
@@ -1344,7 +1347,7 @@ _clamp_min = defop(
 _clamp_min_tensor = defop(
     "clamp_min.Tensor",
     "ClampMinBackward1",
-    lambda self, min: np.maximum(self, min),
+    lambda self, min: np.maximum(min, self),
     self=lambda grad, self, min: _where(self >= min, grad, 0.0),
     min=lambda grad, self, min: _where(self < min, grad, 0.0),
     jvp=lambda self, min, self_t, min_t: _where(self >= min, _tz(self_t, self), _tz(min_t, min)),
@@ -1352,7 +1355,7 @@ _clamp_min_tensor = defop(
 _clamp_max = defop(
     "clamp_max",
     "ClampMaxBackward0",
-    lambda self, max: np.minimum(self, max),
+    lambda self, max: np.minimum(max, self),
     nondiff=("max",),
     self=lambda grad, self, max: _where(self <= max, grad, 0.0),
     jvp=ELEMENTWISE,
@@ -1360,7 +1363,7 @@ _clamp_max = defop(
 _clamp_max_tensor = defop(
     "clamp_max.Tensor",
     "ClampMaxBackward1",
-    lambda self, max: np.minimum(self, max),
+    lambda self, max: np.minimum(max, self),
     self=lambda grad, self, max: _where(self <= max, grad, 0.0),
     max=lambda grad, self, max: _where(self > max, grad, 0.0),
     jvp=lambda self, max, self_t, max_t: _where(self <= max, _tz(self_t, self), _tz(max_t, max)),

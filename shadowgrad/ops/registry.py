@@ -64,6 +64,9 @@ class OpNode(Node):
         saved = self._saved
         # several outputs: unused ones get zeros (torch's materialized undefined grads)
         g = grads[0] if op.n_outputs == 1 else _materialize(grads, saved["_out_meta"])  # type: ignore[index]
+        if saved and "_unread" in saved:
+            for n in saved["_unread"]:
+                self._unpack(n, saved[n])  # torch unpacks (checks) every saved variable
         out = []
         for e, (fn, names) in zip(self._next, op.formulas, strict=True):
             if e is None:
@@ -101,6 +104,9 @@ class OpNode(Node):
         # promoting ops computed in one dtype, the gradient's: saved inputs are cast to it,
         # as the Tensor formula's own promotion would
         cdt = g.dtype if op.raw_cast else None
+        if saved and "_unread" in saved:
+            for n in saved["_unread"]:
+                saved[n].unpack_raw(self)  # torch unpacks (checks) every saved variable
         out = []
         k = -1
         for e, (fn, names) in zip(self._next, op.raw_formulas):  # noqa: B905 (hot path)
@@ -258,6 +264,8 @@ class OpDef:
         self.jvp: Callable[..., Any] | None = None
         self.run: Callable[..., Any] | None = None
         self._save_cache: dict[int, tuple[str, ...]] = {}
+        # per mask: outputs saved only for torch's version check (see to_save)
+        self._unread_cache: dict[int, tuple[str, ...]] = {}
         # (bit, arg index) for each differentiable input: the bit is set in a call's mask when
         # that input requires grad
         self.diff_bits = tuple((1 << k, i) for k, i in enumerate(self.diff_idx))
@@ -323,6 +331,17 @@ class OpDef:
             for k, (_, fnames) in enumerate(self.formulas):
                 if mask & (1 << k):
                     names.extend(n for n in fnames if n not in ("grad", "grads") and n not in names)
+            # torch guards saved inputs by which gradients are needed, but saves an output any
+            # formula reads, and checks its version when the node runs (pow's exponent formula
+            # reads result: modifying it in place is an error even when only self needs grad)
+            unread = []
+            for k, (_, fnames) in enumerate(self.formulas):
+                if not mask & (1 << k):
+                    unread.extend(
+                        n for n in fnames if _is_result(n) and n not in names and n not in unread
+                    )
+            names.extend(unread)
+            self._unread_cache[mask] = tuple(unread)
             plan = []
             for n in names:
                 if _is_result(n):
@@ -598,6 +617,9 @@ def _record(
                 a = args[i]
                 d = a._data if isinstance(a, Tensor) else None
                 saved[n] = None if d is None else tuple(s // d.itemsize for s in d.strides)  # type: ignore[index]
+        unread = op._unread_cache.get(mask)
+        if unread:
+            saved["_unread"] = unread  # type: ignore[index]
     else:
         saved = None
     if op.n_outputs != 1:
