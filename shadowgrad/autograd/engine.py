@@ -43,6 +43,15 @@ def queue_callback(callback: Any) -> None:
     _RUN.callbacks.append(callback)
 
 
+# Note [Raw backward]
+# Without create_graph (and outside forward AD and anomaly mode) gradients travel between nodes
+# as bare numpy arrays: an op node with array formulas (`defop(raw=...)`) runs them through
+# `apply_raw`, which returns gradients already summed to each input's shape and cast to its
+# dtype. A Tensor is made only where something observes a gradient: tensor and node hooks,
+# retain_grad, a captured autograd.grad input, a node without array formulas (`_run_node`), the
+# leaf's .grad. In-place sums of buffered arrays and a leaf keeping its gradient follow torch's
+# use-count rules on arrays (`_sum_raw`, `_accumulate_raw`), and the versions such in-place work
+# gives a gradient are carried in `bumped`. The design and why: docs/design.md.
 _tie = itertools.count()  # heap tie-breaker: AccumulateGrad nodes share one sequence number
 
 
