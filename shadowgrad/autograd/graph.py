@@ -382,6 +382,44 @@ class SavedTensor:
         self._data = None
 
 
+_new_saved = object.__new__
+
+
+def save_output(t: Any) -> SavedTensor:
+    """SavedTensor(t, is_output=True) without saved-tensor hooks: the hot path of ops that save
+    their result (exp, tanh, relu, ...)."""
+    vc = t._vc
+    if vc is None:
+        vc = t._vc = VersionCounter()
+    s = _new_saved(SavedTensor)
+    s._vc = vc
+    s._version = vc.v
+    s._is_output = True
+    s._hooks = None
+    s._tensor = None
+    s._data = t._data
+    s._nr = t._nr
+    s._rg = t._rg
+    return s
+
+
+def save_input(t: Any) -> SavedTensor:
+    """SavedTensor(t) without saved-tensor hooks (see save_output)."""
+    vc = t._vc
+    if vc is None:
+        vc = t._vc = VersionCounter()
+    s = _new_saved(SavedTensor)
+    s._vc = vc
+    s._version = vc.v
+    s._is_output = False
+    s._hooks = None
+    s._tensor = t
+    s._data = None
+    s._nr = 0
+    s._rg = False
+    return s
+
+
 def _modified_message(data: Any, nr: int, grad_fn: Node | None, cur: int, saved: Any) -> str:
     from .._dtype import from_numpy_dtype
     from .anomaly_mode import is_anomaly_enabled

@@ -27,6 +27,8 @@ from ..autograd.anomaly_mode import _STATE as _ANOMALY
 from ..autograd.engine import fix_raw_grad as _fix_raw
 from ..autograd.explain import forward_trace
 from ..autograd.graph import SECOND_TIME, Node, SavedTensor, VersionCounter, _seq
+from ..autograd.graph import save_input as _save_input
+from ..autograd.graph import save_output as _save_output
 from ..autograd.saved_hooks import _STATE as _SAVED_HOOKS
 
 _GM = _grad_mode.STATE
@@ -154,7 +156,10 @@ class OpNode(Node):
             key = name[7:]
             saved = object.__getattribute__(self, "_saved") or {}
             if key in saved:
-                return self._unpack(key, saved[key])
+                v = saved[key]
+                if type(v) is _ndarray and not v.flags.writeable:
+                    v = v.copy()  # a shared saved number (Note [Saved numbers])
+                return self._unpack(key, v)
         if name.startswith("_raw_saved_"):
             saved = object.__getattribute__(self, "_saved") or {}
             v = saved.get(name[11:])
@@ -591,37 +596,7 @@ def _record(
     plan = op._save_cache.get(mask)
     if plan is None:
         plan = op.to_save(mask)
-    if plan:
-        saved: dict[str, Any] | None = {}
-        hooks = _SAVED_HOOKS.stack
-        for n, kind, i in plan:
-            if kind == 0:
-                a = args[i]
-                if isinstance(a, Tensor):
-                    if a._inf:
-                        raise RuntimeError(INFERENCE_SAVED)
-                    saved[n] = SavedTensor(a)  # type: ignore[index]
-                elif a is None:
-                    saved[n] = None  # type: ignore[index]
-                elif hooks:  # pack hooks see a wrapped number as a tensor, as in torch
-                    saved[n] = SavedTensor(  # type: ignore[index]
-                        _make(arrays[i] if arrays is not None else _asarray(a, cdt))
-                    )
-                else:  # a Python number: see Note [Saved numbers]
-                    saved[n] = arrays[i] if arrays is not None else _asarray(a, cdt)  # type: ignore[index]
-            elif kind == 1:
-                saved[n] = args[i]  # type: ignore[index]
-            elif kind == 2:
-                saved[n] = SavedTensor(results[i], is_output=True)  # type: ignore[index]
-            else:
-                a = args[i]
-                d = a._data if isinstance(a, Tensor) else None
-                saved[n] = None if d is None else tuple(s // d.itemsize for s in d.strides)  # type: ignore[index]
-        unread = op._unread_cache.get(mask)
-        if unread:
-            saved["_unread"] = unread  # type: ignore[index]
-    else:
-        saved = None
+    saved = _save(op, plan, mask, args, arrays, results, cdt) if plan else None
     if op.n_outputs != 1:
         if saved is None:
             saved = {}
@@ -632,6 +607,140 @@ def _record(
 
 
 _new = object.__new__
+
+
+def _save(
+    op: OpDef,
+    plan: Any,
+    mask: int,
+    args: tuple[Any, ...],
+    arrays: Any,
+    results: tuple[Tensor, ...],
+    cdt: Any,
+) -> dict[str, Any]:
+    """The values a call's save plan names (see OpDef.to_save)."""
+    saved: dict[str, Any] = {}
+    hooks = _SAVED_HOOKS.stack
+    for n, kind, i in plan:
+        if kind == 0:
+            a = args[i]
+            if isinstance(a, Tensor):
+                if a._inf:
+                    raise RuntimeError(INFERENCE_SAVED)
+                saved[n] = SavedTensor(a) if hooks else _save_input(a)
+            elif a is None:
+                saved[n] = None
+            elif hooks:  # pack hooks see a wrapped number as a tensor, as in torch
+                saved[n] = SavedTensor(_make(arrays[i] if arrays is not None else _asarray(a, cdt)))
+            else:  # a Python number: see Note [Saved numbers]
+                saved[n] = arrays[i] if arrays is not None else _number_array(a, cdt)
+        elif kind == 1:
+            saved[n] = args[i]
+        elif kind == 2:
+            saved[n] = (
+                SavedTensor(results[i], is_output=True) if hooks else _save_output(results[i])
+            )
+        else:
+            a = args[i]
+            d = a._data if isinstance(a, Tensor) else None
+            saved[n] = None if d is None else tuple(s // d.itemsize for s in d.strides)
+    unread = op._unread_cache.get(mask)
+    if unread:
+        saved["_unread"] = unread
+    return saved
+
+
+# Note [Saved numbers], continued: the 0-d arrays of the Python numbers an op saves are shared,
+# read-only, between calls with the same number and dtype (a training loop's constants: 1e-4,
+# 0.5, ...), which saves an allocation per recorded op. Zero is not shared (0.0 == -0.0 as a
+# key, and the sign matters), nor is NaN (never equal to itself, so never found).
+_NUMBERS: dict[Any, dict[Any, np.ndarray]] = {}
+
+
+def _number_array(v: Any, dt: Any) -> np.ndarray:
+    cache = _NUMBERS.get(dt)
+    if cache is None:
+        cache = _NUMBERS[dt] = {}
+    arr = cache.get(v)
+    if arr is None:
+        arr = _asarray(v, dt)
+        if v and v == v and type(v) is not bool:
+            if len(cache) > 1024:
+                cache.clear()
+            arr.flags.writeable = False
+            cache[v] = arr
+    return arr
+
+
+def _make_record1(op: OpDef) -> Callable[..., None]:
+    """_record specialized to a single-output op whose only input requiring grad is the first
+    (unary ops, and binary ops with a number or a tensor not requiring grad): the edges,
+    metadata and save plan of that case are worked out once."""
+    tail = (None,) * (len(op.diff_idx) - 1)
+    metas: dict[Any, Any] = {}
+    node_cls = op.node_cls
+    seq = _seq
+
+    def record1(a: Tensor, args: tuple[Any, ...], t: Tensor, cdt: Any) -> None:
+        if a._base is not None:
+            _refresh_view(a)
+        gf = a._grad_fn
+        d = a._data
+        key = (d.shape, d.dtype)
+        m = metas.get(key)
+        if m is None:
+            if len(metas) > 1024:
+                metas.clear()
+            m = metas[key] = _interned_meta((key, *tail))
+        # a complex input or output: see Note [Complex gradients]
+        node = _new(op.complex_node_cls if m[1] or t._data.dtype.kind == "c" else node_cls)
+        node._next = ((gf, a._nr) if gf is not None else a._edge(), *tail)
+        node._seq = next(seq)
+        node._x = None
+        node._in_meta = m[0]
+        t._rg = True
+        t._grad_fn = node
+        if save1 is None:
+            node._saved = None
+        elif hooks.stack:
+            node._saved = _save(op, plan, 1, args, None, (t,), cdt)
+        else:
+            node._saved = save1(args, t, cdt)
+        if _ANOMALY.enabled:
+            node._trace = forward_trace()
+
+    plan = op.to_save(1)
+    save1 = _saver1(op, plan)
+    hooks = _SAVED_HOOKS
+    return record1
+
+
+def _saver1(op: OpDef, plan: Any) -> Callable[..., dict[str, Any]] | None:
+    """The save step of record1 without saved-tensor hooks, specialized to the plan's shape: the
+    result alone (exp, tanh, relu), one input (mul by a number), or the general loop."""
+    if not plan:
+        return None
+    if op._unread_cache.get(1):
+        return lambda args, t, cdt: _save(op, plan, 1, args, None, (t,), cdt)
+    if len(plan) == 1:
+        n, kind, i = plan[0]
+        if kind == 2 and i == 0:
+            return lambda args, t, cdt: {n: _save_output(t)}
+        if kind == 0:
+
+            def save_one(args: tuple[Any, ...], t: Tensor, cdt: Any) -> dict[str, Any]:
+                a = args[i]
+                if isinstance(a, Tensor):
+                    if a._inf:
+                        raise RuntimeError(INFERENCE_SAVED)
+                    return {n: _save_input(a)}
+                if a is None:
+                    return {n: None}
+                return {n: _number_array(a, cdt)}
+
+            return save_one
+    return lambda args, t, cdt: _save(op, plan, 1, args, None, (t,), cdt)
+
 
 # Note [Interned metadata]
 # Nodes of one op on inputs of one shape and dtype share one `_in_meta` tuple: in a deep graph
@@ -777,6 +886,7 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
 
     if not single or tidx not in ((0,), (0, 1)):
         return slow
+    record1 = _make_record1(op)
 
     if tidx == (0,):
         d0 = 0 in op.diff_idx
@@ -795,7 +905,7 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
             if view:
                 _as_view(t, a)
             if d0 and a._rg and grad_mode.grad and out.dtype.kind in "fc":
-                record(op, args, None, (t,))
+                record1(a, args, t, None)
             if fw.active:
                 _fwad.propagate(op, args, t)
             return t
@@ -817,7 +927,8 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
             B = b._data
             if B.dtype != A.dtype or (is_float and A.dtype.kind not in "fc"):
                 return _run(op, args)
-            rg = (d0 and a._rg) or (d1 and b._rg)
+            b_rg = b._rg
+            rg = (d0 and a._rg) or (d1 and b_rg)
         else:
             tb = type(b)
             k = A.dtype.kind
@@ -830,6 +941,7 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
             else:
                 return _run(op, args)
             B = b
+            b_rg = False
             rg = d0 and a._rg
         try:
             out = fwd(A, B, *args[2:])
@@ -853,7 +965,10 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
         if view:
             _as_view(t, a)
         if rg and grad_mode.grad and out.dtype.kind in "fc":
-            record(op, args, None, (t,), A.dtype)
+            if d0 and a._rg and not (b_rg and d1):
+                record1(a, args, t, A.dtype)
+            else:
+                record(op, args, None, (t,), A.dtype)
         if fw.active:
             _fwad.propagate(op, args, t)
         return t
