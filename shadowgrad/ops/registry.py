@@ -116,24 +116,7 @@ class OpNode(Node):
             if e is None:
                 out.append(None)
                 continue
-            if names is _GRAD_ONLY:
-                r = fn(g)
-            else:
-                args = []
-                for n in names:
-                    if n == "grad":
-                        args.append(g)
-                        continue
-                    v = saved[n]  # type: ignore[index]
-                    tv = type(v)
-                    if tv is SavedTensor:
-                        v = v.unpack_raw(self)
-                        if cdt is not None and v.dtype != cdt:
-                            v = v.astype(cdt)
-                    elif v is _RELEASED:
-                        raise RuntimeError(SECOND_TIME)
-                    args.append(v)
-                r = fn(*args)
+            r = fn(g) if names is _GRAD_ONLY else fn(*_raw_args(self, names, saved, g, cdt))
             m = meta[k]  # type: ignore[index]
             if type(r) is not _ndarray or r.shape != m[0] or r.dtype != m[1]._np:
                 r = _fix_raw(self, k, r, m[0], m[1])
@@ -291,6 +274,14 @@ class OpDef:
                 **({"num_outputs": 1} if n_outputs == 1 else {}),
             },
         )
+        # record1's nodes (only the first input requires grad): apply_raw specialized to it
+        self.node_cls1 = self.node_cls
+        if self.raw_formulas is not None and self.diff_idx and self.diff_idx[0] == 0:
+            self.node_cls1 = type(
+                grad_fn,
+                (self.node_cls,),
+                {"__slots__": (), "__module__": "builtins", "apply_raw": _apply_raw1(self)},
+            )
         self.complex_node_cls: type[OpNode] = type(
             grad_fn,
             (self.node_cls,),
@@ -672,13 +663,74 @@ def _number_array(v: Any, dt: Any) -> np.ndarray:
     return arr
 
 
+def _apply_raw1(op: OpDef) -> Callable[..., list[Any]]:
+    """OpNode.apply_raw for a node whose only input requiring grad is the first (record1's):
+    one formula, its argument names resolved once."""
+    fn, names = op.raw_formulas[0]  # type: ignore[index]
+    tail = [None] * (len(op.diff_idx) - 1)
+    op.to_save(1)
+    unread = op._unread_cache.get(1)
+    cast = op.raw_cast
+    fix = _fix_raw
+    single = None
+    if len(names) == 2 and names[0] == "grad":
+        single = names[1]
+
+    def apply_raw(self: OpNode, grads: list[Any]) -> list[Any]:
+        g = grads[0]
+        if names is _GRAD_ONLY:
+            r = fn(g)
+        else:
+            saved = self._saved
+            if unread:
+                for n in unread:
+                    saved[n].unpack_raw(self)  # type: ignore[index]
+            if single is not None:
+                v = saved[single]  # type: ignore[index]
+                tv = type(v)
+                if tv is SavedTensor:
+                    v = v.unpack_raw(self)
+                    if cast and v.dtype != g.dtype:
+                        v = v.astype(g.dtype)
+                elif v is _RELEASED:
+                    raise RuntimeError(SECOND_TIME)
+                r = fn(g, v)
+            else:
+                r = fn(*_raw_args(self, names, saved, g, g.dtype if cast else None))
+        m = self._in_meta[0]
+        if type(r) is not _ndarray or r.shape != m[0] or r.dtype != m[1]._np:
+            r = fix(self, 0, r, m[0], m[1])
+        return [r, *tail]
+
+    return apply_raw
+
+
+def _raw_args(node: OpNode, names: tuple[str, ...], saved: Any, g: Any, cdt: Any) -> list[Any]:
+    """A raw formula's arguments: the gradient and the saved values as arrays."""
+    args = []
+    for n in names:
+        if n == "grad":
+            args.append(g)
+            continue
+        v = saved[n]
+        tv = type(v)
+        if tv is SavedTensor:
+            v = v.unpack_raw(node)
+            if cdt is not None and v.dtype != cdt:
+                v = v.astype(cdt)
+        elif v is _RELEASED:
+            raise RuntimeError(SECOND_TIME)
+        args.append(v)
+    return args
+
+
 def _make_record1(op: OpDef) -> Callable[..., None]:
     """_record specialized to a single-output op whose only input requiring grad is the first
     (unary ops, and binary ops with a number or a tensor not requiring grad): the edges,
     metadata and save plan of that case are worked out once."""
     tail = (None,) * (len(op.diff_idx) - 1)
     metas: dict[Any, Any] = {}
-    node_cls = op.node_cls
+    node_cls = op.node_cls1
     seq = _seq
 
     def record1(a: Tensor, args: tuple[Any, ...], t: Tensor, cdt: Any) -> None:
