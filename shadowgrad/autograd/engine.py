@@ -66,7 +66,15 @@ def _collect(roots: list[Node]) -> dict[Node, int]:
     get = deps.get
     while stack:
         node = stack.pop()
-        for e in node._next:
+        nxt = node._e0  # the edge slots: see Note [Edge slots] in graph.py
+        if nxt is not None:
+            c = get(nxt)
+            if c is None:
+                deps[nxt] = 1
+                stack.append(nxt)
+            else:
+                deps[nxt] = c + 1
+        for e in node._erest:
             if e is None:
                 continue
             nxt = e[0]
@@ -581,14 +589,28 @@ def run_backward(
             # buffer may add into a gradient nothing else holds (see _buffer_sum)
             if type(outs) is not list:
                 outs = list(outs)
+            # the edges, from their slots (see Note [Edge slots] in graph.py): edge 0 is
+            # (_e0, _r0), edge k > 0 is _erest[k - 1]
+            rest = node._erest
+            n_rest = len(rest)
+            nxt = node._e0
+            nr = node._r0
             k = 0
-            for e in node._next:
+            while True:
+                if k:
+                    if k > n_rest:
+                        break
+                    e = rest[k - 1]
+                    if e is None:
+                        k += 1
+                        continue
+                    nxt, nr = e
+                elif nxt is None:
+                    k = 1
+                    continue
                 g = outs[k]
                 outs[k] = None
                 k += 1
-                if e is None:
-                    continue
-                nxt, nr = e
                 if g is not None:
                     buf = buffers.get(nxt)
                     if buf is None:

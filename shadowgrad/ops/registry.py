@@ -111,7 +111,7 @@ class OpNode(Node):
                 saved[n].unpack_raw(self)  # torch unpacks (checks) every saved variable
         out = []
         k = -1
-        for e, (fn, names) in zip(self._next, op.raw_formulas):  # noqa: B905 (hot path)
+        for e, (fn, names) in zip(self._next, op.raw_formulas):  # noqa: B905 (same length)
             k += 1
             if e is None:
                 out.append(None)
@@ -729,6 +729,7 @@ def _make_record1(op: OpDef) -> Callable[..., None]:
     (unary ops, and binary ops with a number or a tensor not requiring grad): the edges,
     metadata and save plan of that case are worked out once."""
     tail = (None,) * (len(op.diff_idx) - 1)
+    n_edges = len(op.diff_idx)
     metas: dict[Any, Any] = {}
     node_cls = op.node_cls1
     seq = _seq
@@ -746,7 +747,13 @@ def _make_record1(op: OpDef) -> Callable[..., None]:
             m = metas[key] = _interned_meta((key, *tail))
         # a complex input or output: see Note [Complex gradients]
         node = _new(op.complex_node_cls if m[1] or t._data.dtype.kind == "c" else node_cls)
-        node._next = ((gf, a._nr) if gf is not None else a._edge(), *tail)
+        if gf is not None:
+            node._e0 = gf
+            node._r0 = a._nr
+        else:
+            node._e0, node._r0 = a._edge()
+        node._erest = ()  # see Note [Edge slots]
+        node._nin = n_edges
         node._seq = next(seq)
         node._x = None
         node._in_meta = m[0]
