@@ -488,3 +488,56 @@ def test_leaf_grads_never_alias_each_other_or_the_callers_arrays() -> None:
     v = sg.tensor(-2.0, requires_grad=True)
     v.sum().backward()
     assert v.grad.shape == ()
+
+
+def test_a_chain_node_is_the_only_object_the_collector_tracks_for_it() -> None:
+    # Note [Edge slots]: a node whose only input requiring grad is the first keeps its edge in
+    # slots, so the collector tracks one object per node, not the node plus two edge tuples
+    # (ops that save a tensor add the SavedTensor, its dict and a version counter)
+    x = sg.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 1.0
+    gc.collect()
+    before = {id(o) for o in gc.get_objects()}
+    for _ in range(200):
+        y = (y * 1.5 + 0.5).neg()
+    new = [o for o in gc.get_objects() if id(o) not in before]
+    nodes = [o for o in new if isinstance(o, sg.autograd.graph.Node)]
+    assert len(nodes) == 600
+    assert len(new) <= len(nodes) + 30, sorted({type(o).__name__ for o in new})
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    ["", "e", "-", "e-", "-e", "ee", "e--", "-e-", "--e", "e-e", "-ee-"],
+)
+def test_edge_slots_give_back_the_edges_they_were_given(pattern: str) -> None:
+    # every arrangement of present (e) and missing (-) edges round-trips through the slots
+    leaf = sg.tensor([1.0], requires_grad=True)
+    other = (leaf * 2.0).grad_fn
+    acc = leaf._edge()[0]
+    pool = [(acc, 0), (other, 0), (acc, 0), (other, 0)]
+    edges = tuple(pool[i] if c == "e" else None for i, c in enumerate(pattern))
+    node = sg.autograd.graph.Node(edges)
+    assert node._next == edges
+    assert node.next_functions == tuple((None, 0) if e is None else e for e in edges)
+
+
+def test_saved_numbers_are_shared_read_only_and_keep_their_sign() -> None:
+    # Note [Saved numbers]: one read-only 0-d array per number and dtype; the saved value a user
+    # reads is their own copy, and zeros (whose sign a key would lose) are never shared
+    x = sg.tensor([1.0, -2.0], requires_grad=True)
+    y1 = x * 2.5
+    y2 = x * 2.5
+    a1 = y1.grad_fn._saved["other"]
+    assert a1 is y2.grad_fn._saved["other"] and not a1.flags.writeable
+    mine = y1.grad_fn._saved_other
+    mine.mul_(4.0)  # the user's copy: the shared value is untouched
+    assert y2.grad_fn._saved["other"] == 2.5
+    (y1 + y2).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [5.0, 5.0])
+    z = sg.tensor([1.0, 2.0], requires_grad=True)
+    (z * -0.0).sum().backward()
+    assert np.signbit(z.grad.numpy()).all()
+    w = sg.tensor([1.0, 2.0], requires_grad=True)
+    (w * 0.0).sum().backward()
+    assert not np.signbit(w.grad.numpy()).any()
