@@ -280,7 +280,12 @@ class OpDef:
             self.node_cls1 = type(
                 grad_fn,
                 (self.node_cls,),
-                {"__slots__": (), "__module__": "builtins", "apply_raw": _apply_raw1(self)},
+                {
+                    "__slots__": (),
+                    "__module__": "builtins",
+                    "apply_raw": _apply_raw1(self),
+                    "release": _release1(self),
+                },
             )
         self.complex_node_cls: type[OpNode] = type(
             grad_fn,
@@ -698,11 +703,31 @@ def _apply_raw1(op: OpDef) -> Callable[..., list[Any]]:
             else:
                 r = fn(*_raw_args(self, names, saved, g, g.dtype if cast else None))
         m = self._in_meta[0]
-        if type(r) is not _ndarray or r.shape != m[0] or r.dtype != m[1]._np:
+        if type(r) is not _ndarray:
+            r = _asarray(r)  # numpy's scalar result of a 0-d operation
+        if r.shape != m[0] or r.dtype != m[1]._np:
             r = fix(self, 0, r, m[0], m[1])
         return [r, *tail]
 
     return apply_raw
+
+
+def _release1(op: OpDef) -> Callable[..., None]:
+    """OpNode.release for record1's nodes: only the saved values of the first input's plan."""
+    names = tuple(n for n, kind, _ in op.to_save(1) if kind in (0, 2))
+
+    def release(self: OpNode) -> None:
+        saved = self._saved
+        if saved is not None:
+            for n in names:
+                v = saved[n]
+                tv = type(v)
+                if tv is SavedTensor:
+                    v.release()
+                elif tv is _ndarray:
+                    saved[n] = _RELEASED
+
+    return release
 
 
 def _raw_args(node: OpNode, names: tuple[str, ...], saved: Any, g: Any, cdt: Any) -> list[Any]:
