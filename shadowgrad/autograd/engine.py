@@ -67,13 +67,23 @@ def _collect(roots: list[Node]) -> dict[Node, int]:
     while stack:
         node = stack.pop()
         nxt = node._e0  # the edge slots: see Note [Edge slots] in graph.py
-        if nxt is not None:
+        while nxt is not None and not node._erest:
+            # a chain: follow it without the stack while its nodes are new
             c = get(nxt)
-            if c is None:
-                deps[nxt] = 1
-                stack.append(nxt)
-            else:
+            if c is not None:
                 deps[nxt] = c + 1
+                break
+            deps[nxt] = 1
+            node = nxt
+            nxt = node._e0
+        else:
+            if nxt is not None:
+                c = get(nxt)
+                if c is None:
+                    deps[nxt] = 1
+                    stack.append(nxt)
+                else:
+                    deps[nxt] = c + 1
         for e in node._erest:
             if e is None:
                 continue
@@ -528,13 +538,21 @@ def run_backward(
         # `ready`: a node to run next without the heap (the only one ready while the heap is
         # empty, so the heap would have picked it too)
         ready: Node | None = None
+        # and its gradients, when they were handed straight to it instead of to `buffers` (a
+        # chain: the node's only input gradient, and it became ready as it arrived)
+        ready_grads: list[Any] | None = None
         while heap or ready is not None:
             if ready is not None:
                 node = ready
                 ready = None
+                if ready_grads is not None:
+                    in_grads = ready_grads
+                    ready_grads = None
+                else:
+                    in_grads = buffers.pop(node, None)
             else:
                 node = pop(heap)[2]
-            in_grads = buffers.pop(node, None)
+                in_grads = buffers.pop(node, None)
             if in_grads is None:
                 in_grads = [None] * node.num_outputs
             if needed is not None and node not in needed:
@@ -611,11 +629,16 @@ def run_backward(
                 g = outs[k]
                 outs[k] = None
                 k += 1
+                c = deps[nxt] - 1
+                deps[nxt] = c
                 if g is not None:
                     buf = buffers.get(nxt)
                     if buf is None:
                         if nr == 0 and nxt.num_outputs == 1:
-                            buffers[nxt] = [g]
+                            if c == 0 and ready is None and not heap:
+                                ready_grads = [g]  # straight to the next node
+                            else:
+                                buffers[nxt] = [g]
                         else:
                             buf = buffers[nxt] = [None] * nxt.num_outputs
                             buf[nr] = g
@@ -638,13 +661,14 @@ def run_backward(
                         else:
                             buf[nr] = _buffer_sum(old, g, sum_in_place)
                         old = None
-                c = deps[nxt] - 1
-                deps[nxt] = c
                 if c == 0:
                     if ready is None and not heap:
                         ready = nxt
                     else:
                         if ready is not None:
+                            if ready_grads is not None:
+                                buffers[ready] = ready_grads
+                                ready_grads = None
                             push(heap, (-ready._seq, next(tie), ready))
                             ready = None
                         push(heap, (-nxt._seq, next(tie), nxt))
