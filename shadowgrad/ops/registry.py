@@ -756,6 +756,7 @@ def _make_record1(op: OpDef) -> Callable[..., None]:
     tail = (None,) * (len(op.diff_idx) - 1)
     n_edges = len(op.diff_idx)
     metas: dict[Any, Any] = {}
+    last: list[Any] = [None]
     node_cls = op.node_cls1
     seq = _seq
 
@@ -764,12 +765,19 @@ def _make_record1(op: OpDef) -> Callable[..., None]:
             _refresh_view(a)
         gf = a._grad_fn
         d = a._data
-        key = (d.shape, d.dtype)
-        m = metas.get(key)
-        if m is None:
-            if len(metas) > 1024:
-                metas.clear()
-            m = metas[key] = _interned_meta((key, *tail))
+        shape = d.shape
+        dt = d.dtype
+        hit = last[0]  # the last (shape, dtype, meta): one read, never half of an update
+        if hit is not None and hit[1] is dt and hit[0] == shape:
+            m = hit[2]
+        else:
+            key = (shape, dt)
+            m = metas.get(key)
+            if m is None:
+                if len(metas) > 1024:
+                    metas.clear()
+                m = metas[key] = _interned_meta((key, *tail))
+            last[0] = (shape, dt, m)
         # a complex input or output: see Note [Complex gradients]
         node = _new(op.complex_node_cls if m[1] or t._data.dtype.kind == "c" else node_cls)
         if gf is not None:
@@ -811,6 +819,9 @@ def _saver1(op: OpDef, plan: Any) -> Callable[..., dict[str, Any]] | None:
         if kind == 2 and i == 0:
             return lambda args, t, cdt: {n: _save_output(t)}
         if kind == 0:
+            # the last number saved, its dtype and its array: a loop's constant is one object
+            # (the same object is the same value, signed zero and NaN included)
+            last: list[Any] = [None]
 
             def save_one(args: tuple[Any, ...], t: Tensor, cdt: Any) -> dict[str, Any]:
                 a = args[i]
@@ -820,7 +831,13 @@ def _saver1(op: OpDef, plan: Any) -> Callable[..., dict[str, Any]] | None:
                     return {n: _save_input(a)}
                 if a is None:
                     return {n: None}
-                return {n: _number_array(a, cdt)}
+                hit = last[0]  # one read: another thread may replace it, never half of it
+                if hit is not None and hit[0] is a and hit[1] is cdt:
+                    return {n: hit[2]}
+                arr = _number_array(a, cdt)
+                if not arr.flags.writeable:  # a shared array (see _number_array)
+                    last[0] = (a, cdt, arr)
+                return {n: arr}
 
             return save_one
     return lambda args, t, cdt: _save(op, plan, 1, args, None, (t,), cdt)
