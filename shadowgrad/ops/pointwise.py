@@ -159,6 +159,7 @@ _add = defop(
     self=lambda grad: grad,
     other=lambda grad, alpha: grad if alpha == 1 else grad * alpha,
     raw=True,
+    scalar_array=True,
     jvp=_add_t,
 )
 _sub = defop(
@@ -168,6 +169,7 @@ _sub = defop(
     self=lambda grad: grad,
     other=lambda grad, alpha: -grad if alpha == 1 else grad * -alpha,
     raw=True,
+    scalar_array=True,
     jvp=_sub_t,
 )
 _rsub = defop(
@@ -177,6 +179,7 @@ _rsub = defop(
     nondiff=("other",),
     self=lambda grad, alpha: -grad if alpha == 1 else grad * -alpha,
     raw=True,
+    scalar_array=True,
     jvp=ELEMENTWISE,
 )
 _rsub_tensor = defop(
@@ -195,6 +198,7 @@ _mul = defop(
     self=lambda grad, other: grad * other,
     other=lambda grad, self: grad * self,
     raw=True,
+    scalar_array=True,
     jvp=_mul_t,
 )
 _div = defop(
@@ -206,6 +210,7 @@ _div = defop(
     # torch's div_tensor_other_backward: -grad * ((self / other) / other), inf at other == 0
     other=lambda grad, self, other: -grad * ((self / other) / other),
     raw=True,
+    scalar_array=True,
     jvp=_div_t,
 )
 # x ** scalar: the exponent is a saved Python number; x**0 has grad 0 everywhere (torch).

@@ -250,6 +250,7 @@ class OpDef:
         self.diff_outputs = diff_outputs
         self.multi_view = multi_view
         self.jvp: Callable[..., Any] | None = None
+        self.scalar_array = False
         self.run: Callable[..., Any] | None = None
         self._save_cache: dict[int, tuple[str, ...]] = {}
         # per mask: outputs saved only for torch's version check (see to_save)
@@ -373,6 +374,7 @@ def defop(
     jvp: Callable[..., Any] | None = None,
     broadcast_order: tuple[int, ...] | None = None,
     raw: bool | dict[str, Callable[..., Any]] | None = None,
+    scalar_array: bool = False,
     **formulas: Callable[..., Any],
 ) -> Callable[..., Any]:
     """Declare an op; returns the callable that runs it (positional args in forward order).
@@ -394,6 +396,8 @@ def defop(
             like the formulas. Saved inputs arrive cast to the gradient's dtype (unless
             dtype="keep"), Python numbers as 0-d arrays of that dtype. Without it (or when one
             input lacks a raw formula) the engine wraps the arrays and runs the formulas.
+        scalar_array: a float tensor's Python-number operand reaches the forward as a 0-d array
+            of the tensor's dtype (Note [Number operands]); for ufunc forwards only.
     """
     op = OpDef(
         name,
@@ -410,6 +414,7 @@ def defop(
     )
     REGISTRY[name] = op
     op.jvp = jvp
+    op.scalar_array = scalar_array
     # torch names the operands of a broadcast error in its own order (masked_fill: mask first)
     op.broadcast_order = broadcast_order or op.tensor_idx
     run = _make_runner(op)
@@ -965,6 +970,17 @@ _ndarray = np.ndarray
 _asarray = np.asarray
 
 
+# Note [Number operands]
+# numpy spends about 0.4 us turning a Python number into an operand of an array's dtype (NEP 50's
+# weak-scalar rule): more than an 8-element multiply itself. For the arithmetic ops
+# (`defop(scalar_array=True)`), a float tensor's Python-number operand is passed as a 0-d array
+# of the tensor's dtype instead, the shared array of Note [Saved numbers] (the one backward
+# saves): the weak-scalar rule converts the number to that dtype first, so the values are the
+# same, bit for bit. Integers beyond 2**53 keep numpy's own conversion, and so does add's
+# `other` with an alpha other than 1 (`self + alpha * other` multiplies the Python numbers).
+_EXACT = 1 << 53
+
+
 def _make_runner(op: OpDef) -> Callable[..., Any]:
     """The op's callable: a fast path for the common cases, `_run` for everything else.
 
@@ -1017,6 +1033,8 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
         return slow
     d0 = 0 in op.diff_idx
     d1 = 1 in op.diff_idx
+    scalar_array = op.scalar_array
+    last_number: list[Any] = [None]
 
     def run2(*args: Any) -> Any:
         a = args[0]
@@ -1042,6 +1060,21 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
             else:
                 return _run(op, args)
             B = b
+            if (
+                scalar_array
+                and k == "f"
+                and (tb is float or -_EXACT <= b <= _EXACT)
+                and (len(args) == 2 or args[2] == 1)  # add's alpha: see Note [Number operands]
+            ):
+                # Note [Number operands]
+                dt = A.dtype
+                hit = last_number[0]
+                if hit is not None and hit[0] is b and hit[1] is dt:
+                    B = hit[2]
+                else:
+                    B = _number_array(b, dt)
+                    if not B.flags.writeable:
+                        last_number[0] = (b, dt, B)
             b_rg = False
             rg = d0 and a._rg
         try:

@@ -498,3 +498,29 @@ def test_out_argument() -> None:
         "one of the arguments requires grad.",
         lambda: torch.sqrt(x.requires_grad_(), out=out),
     )
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_number_operands_give_numpys_weak_scalar_results_bit_for_bit(dtype: Any) -> None:
+    # Note [Number operands]: a Python number reaches the ufunc as a 0-d array of the tensor's
+    # dtype; the values must equal numpy's own weak-scalar arithmetic exactly, sign of zero,
+    # NaN and overflow included
+    rng = np.random.default_rng(0)
+    data = np.concatenate(
+        [rng.standard_normal(16) * 100, [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-40, 6e4]]
+    ).astype(dtype)
+    numbers = [0.1, -0.0, 0.0, 1.0001, 3, -7, 2**52 + 1, 1e300, float("nan"), 1e-320]
+    x = torch.tensor(data)
+    with np.errstate(all="ignore"):
+        for v in numbers:
+            for got, want in [
+                (x + v, np.add(data, v)),
+                (x - v, np.subtract(data, v)),
+                (v - x, np.subtract(v, data)),
+                (x * v, np.multiply(data, v)),
+                (x / v if v else x / 1.5, np.true_divide(data, v if v else 1.5)),
+            ]:
+                g = got.numpy()
+                assert g.dtype == want.dtype
+                np.testing.assert_array_equal(g, want)
+                np.testing.assert_array_equal(np.signbit(g), np.signbit(want))
