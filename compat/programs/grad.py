@@ -195,6 +195,16 @@ def prog_versions_of_returned_gradients(T: Any) -> Any:
     out["0-d fan-in"] = T.autograd.grad(s3.sum(), [s], retain_graph=True)[0]._version
     s3.backward()
     out["0-d fan-in .grad"] = s.grad._version
+    # cat gives an empty 1-D input a fresh zeros({0}) (version 1), and the reshape's view of
+    # it shares that version (fuzzer find)
+    e = T.tensor([], requires_grad=True)
+    cat = T.cat([e.reshape(-1), e.detach().reshape(-1)])
+    out["empty cat"] = T.autograd.grad(cat.sum(), [e], retain_graph=True)[0]._version
+    # a gradient summed in place, then viewed by a reshape's backward: the view shares it
+    w = T.tensor([1.0, 2.0], requires_grad=True)
+    r = w.reshape(2, 1)
+    r3 = r + (r + r)
+    out["viewed fan-in"] = T.autograd.grad(r3.sum(), [w])[0]._version
     return out
 
 

@@ -566,6 +566,8 @@ def run_backward(
                         outs: Any = [None] * len(node._next)
                     else:
                         outs = node.apply_raw(in_grads)
+                        if bumped:
+                            vers = _view_versions(node, in_grads[0], outs, bumped)
                         in_grads = None
                 elif node._is_acc and node.variable._x is None:
                     g = in_grads[0]
@@ -685,6 +687,25 @@ def run_backward(
     if capture is not None and raw:
         return [_wrap(g) if type(g) is np.ndarray else g for g in results]
     return results if capture is not None else None
+
+
+def _view_versions(
+    node: Node, g: np.ndarray, outs: list[Any], bumped: dict[tuple[Node, int], int]
+) -> dict[int, int] | None:
+    """Raw mode: a gradient with a version (summed in place, or made by an in-place kernel)
+    shares it with the views a formula makes of it (a reshape, a transpose, an expand), as a
+    torch view shares its base's version counter."""
+    v = bumped.pop((node, 0), 0)
+    if not v:
+        return None
+    root = g if g.base is None else g.base
+    vers = None
+    for k, r in enumerate(outs):
+        if type(r) is np.ndarray and (r is root or r.base is root):
+            if vers is None:
+                vers = {}
+            vers[k] = v
+    return vers
 
 
 def _wrap_all(node: Node, in_grads: list[Any], bumped: dict[tuple[Node, int], int]) -> list[Any]:

@@ -837,24 +837,27 @@ convolution_op = defop(
 # the op gathers at those flat indices; its backward scatters (adds) the grad back.
 
 
+def _flat_indices(indices: np.ndarray, sizes: Any) -> tuple[np.ndarray, int]:
+    """Pooling indices (into each (H, W) plane) as indices into the flattened input, and the
+    input's size."""
+    hw = int(sizes[-2]) * int(sizes[-1])
+    b = int(np.prod(indices.shape[:-2], dtype=np.int64))
+    offs = (np.arange(b, dtype=np.int64) * hw).reshape(*indices.shape[:-2], 1, 1)
+    return indices + offs, b * hw
+
+
 def _gather_fwd(self: np.ndarray, indices: np.ndarray, self_sym_sizes: Any) -> np.ndarray:
-    lead = indices.shape[:-2]
-    flat = self.reshape(*lead, -1)
-    idx = indices.reshape(*lead, -1)
-    return np.take_along_axis(flat, idx, axis=-1).reshape(indices.shape)
+    # one flat take: 2-3x faster than take_along_axis's broadcast index arrays
+    return np.take(self.reshape(-1), _flat_indices(indices, self_sym_sizes)[0])
 
 
 def _scatter_fwd(grad_output: np.ndarray, indices: np.ndarray, self_sym_sizes: Any) -> np.ndarray:
-    hw = int(self_sym_sizes[-2]) * int(self_sym_sizes[-1])
-    b = int(np.prod(indices.shape[:-2], dtype=np.int64))
-    offs = (np.arange(b, dtype=np.int64) * hw).reshape(*indices.shape[:-2], 1, 1)
-    flat = (indices + offs).ravel()
-    vals = grad_output.ravel()
-    if vals.dtype.kind == "c":
-        r = np.bincount(flat, vals.real, b * hw) + 1j * np.bincount(flat, vals.imag, b * hw)
-    else:
-        r = np.bincount(flat, vals, minlength=b * hw)
-    return r.astype(grad_output.dtype, copy=False).reshape(self_sym_sizes)
+    flat, n = _flat_indices(indices, self_sym_sizes)
+    # added in the gradient's dtype, in output order, as torch's kernel adds (`np.add.at` is
+    # several times faster than a float64 bincount since numpy 2); 0 + -0 gives +0 as in torch
+    r = np.zeros(n, grad_output.dtype)
+    np.add.at(r, flat.ravel(), grad_output.ravel())
+    return r.reshape(self_sym_sizes)
 
 
 def _gather_pair(name: str, grad_fn: str) -> Any:

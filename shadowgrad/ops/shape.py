@@ -14,6 +14,7 @@ from .. import _dtype as D
 from .._tensor import Tensor, _make, warn_once
 from ..autograd import forward_ad as _fwad
 from ..autograd.forward_ad import LINEAR
+from ..autograd.graph import VersionCounter
 from ._util import expand_array, shape_str, wrap_dim
 from .registry import deflistop, defop
 
@@ -702,8 +703,14 @@ def _split_grad(grad: Tensor, dim: int, sizes: tuple[int | None, ...]) -> list[T
     out = []
     start = 0
     for s in sizes:
-        if s is None:  # a 1-D empty tensor that cat skipped (torch's legacy rule)
-            out.append(_make(np.zeros(0, grad._data.dtype)))
+        if s is None or (s == 0 and grad._data.ndim == 1):
+            # a 1-D empty input (skipped by cat, torch's legacy rule, or all inputs empty):
+            # torch's cat_tensors_backward gives it a fresh at::zeros({0}), whose zero_()
+            # leaves it at version 1
+            z = _make(np.zeros(0, grad._data.dtype))
+            z._vc = VersionCounter()
+            z._vc.v = 1
+            out.append(z)
             continue
         out.append(narrow(grad, dim, start, s))
         start += s
