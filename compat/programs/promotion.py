@@ -168,3 +168,23 @@ def prog_numpy_scalar_interop(T: Any) -> Any:
 )
 def prog_broadcast_error_message(T: Any) -> Any:
     return raises(lambda: T.ones(3) + T.ones(0))
+
+
+@program("12.5")
+def prog_matmul_checks_shapes_before_dtypes(T: Any) -> Any:
+    # torch's matmul folds or batches first; mm, mv and bmm check shapes, then dtypes (the
+    # fuzzer found the dtype error reported first)
+    d = T.ones(2, 3, dtype=T.float64)
+    cases = {
+        "3d@2d": lambda: d.unsqueeze(0) @ T.ones(1, 3),
+        "3d@2d dtype": lambda: d.unsqueeze(0) @ T.ones(3, 2),
+        "3d@3d": lambda: d.unsqueeze(0) @ T.ones(1, 1, 3),
+        "3d@3d dtype": lambda: d.unsqueeze(0) @ T.ones(1, 3, 2),
+        "3d@1d": lambda: d.unsqueeze(0) @ T.ones(2),
+        "3d@1d dtype": lambda: d.unsqueeze(0) @ T.ones(3),
+        "1d@3d": lambda: T.ones(3, dtype=T.float64) @ T.ones(1, 2, 2),
+        "4d@2d": lambda: d.reshape(1, 1, 2, 3) @ T.ones(1, 3),
+        "2d@3d": lambda: d @ T.ones(2, 2, 2),
+        "4d@3d batch": lambda: T.ones(2, 2, 2, 3, dtype=T.float64) @ T.ones(3, 3, 2),
+    }
+    return {k: raises(f) for k, f in cases.items()}

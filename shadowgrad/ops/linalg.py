@@ -18,7 +18,7 @@ from ..autograd.forward_ad import BILINEAR, LINEAR
 from ..autograd.graph import SavedTensor
 from ._util import shape_str, wrap_dim
 from .pointwise import _out
-from .registry import defop
+from .registry import defop, infer_size
 from .shape import cat, stack
 
 
@@ -229,12 +229,14 @@ def _folded(a: Tensor, b: Tensor) -> Tensor:
         t2 = a.t() if a.ndim == 2 else a
     else:
         t1, t2 = a, b
-    if t2.ndim == 1 and t1.dtype is not t2.dtype:
-        v, m = t2.dtype._short, t1.dtype._short
-        raise RuntimeError(
-            f"addmv input tensors must have the same dtype, but got {v}, {m}, and {v}"
-        )
-    _same_dtype(t1, t2)
+    # torch checks the folded product's shapes (in mm/mv) before its dtypes
+    if t1._data.shape[-1] == t2._data.shape[0]:
+        if t2.ndim == 1 and t1.dtype is not t2.dtype:
+            v, m = t2.dtype._short, t1.dtype._short
+            raise RuntimeError(
+                f"addmv input tensors must have the same dtype, but got {v}, {m}, and {v}"
+            )
+        _same_dtype(t1, t2)
     sizes = tuple(t1._data.shape)
     shape = sizes[:-1]
     folded = t1.reshape(int(np.prod(shape)), sizes[-1])
@@ -251,8 +253,6 @@ def _unsafe(t: Tensor, shape: tuple[int, ...]) -> Tensor:
 
 
 def _batched(a: Tensor, b: Tensor) -> Tensor:
-    if a.dtype is not b.dtype:
-        raise RuntimeError(f"expected scalar type {a.dtype._short} but found {b.dtype._short}")
     a2 = a.unsqueeze(0) if a.ndim == 1 else a
     b2 = b.unsqueeze(-1) if b.ndim == 1 else b
     n, k = a2._data.shape[-2:]
@@ -263,7 +263,9 @@ def _batched(a: Tensor, b: Tensor) -> Tensor:
             f"[{int(np.prod(b2._data.shape[:-2]))}, {k}] but got: "
             f"[{int(np.prod(b2._data.shape[:-2]))}, {k2}]."
         )
-    batch = np.broadcast_shapes(a2._data.shape[:-2], b2._data.shape[:-2])
+    batch = infer_size(a2._data.shape[:-2], b2._data.shape[:-2])
+    if a.dtype is not b.dtype:  # after the shapes, as torch's bmm checks
+        raise RuntimeError(f"expected scalar type {a.dtype._short} but found {b.dtype._short}")
     nb = int(np.prod(batch)) if batch else 1
     ae = a2.expand(*batch, n, k).reshape(nb, n, k)
     be = b2.expand(*batch, k, m).reshape(nb, k, m)
