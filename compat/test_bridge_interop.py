@@ -46,6 +46,14 @@ def test_from_torch_shares_memory_and_is_read_only() -> None:
     with pytest.raises(RuntimeError, match="read-only"):
         x.add_(1)
     assert t[1].item() == 1.0
+    # a view of it stays protected too (torch owns the memory), and so does an expanded one,
+    # though expanded numpy views of shadowgrad's own memory are written through
+    with pytest.raises(RuntimeError, match="read-only"):
+        x[2].mul_(2)
+    e = from_torch(torch.ones(1).expand(3))
+    with pytest.raises(RuntimeError, match="single memory location"):
+        e.fill_(5.0)
+    assert t[2].item() == 2.0
 
 
 def test_from_torch_non_contiguous_and_conjugated() -> None:

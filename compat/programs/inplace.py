@@ -294,16 +294,24 @@ def prog_saved_outputs_are_checked_even_when_their_formula_is_not_needed(T: Any)
     return {"error": raises(lambda: v3.sum().backward())}
 
 
-@program(
-    "5.1",
-    xfail="an in-place op on one element of an expanded tensor raises a read-only error: numpy's "
-    "broadcast views are read-only, and shadowgrad cannot yet tell them from arrays made "
-    "read-only on purpose (torch-owned memory in the bridge); torch writes through",
-)
+@program("5.1")
 def prog_in_place_on_one_element_of_an_expanded_tensor(T: Any) -> Any:
+    # torch's expand is a writable view: an in-place op on one element writes through to the
+    # memory all elements share (numpy's broadcast views are read-only; fuzzer find)
     v0 = T.tensor([-2.0, -2.0, -2.0], requires_grad=True)
     v1 = T.autograd.grad(v0.sum(), [v0])[0]  # an expanded gradient: one element, three views
     v1[0].mul_(2)
     a = T.tensor([1.0, 2.0]).expand(3, 2)
     a[0].add_(1)
-    return {"v1": v1, "a": a, "overlap": raises(lambda: a.mul_(2))}
+    # a 0-d gradient of a scalar used twice through cat, modified in place
+    s = T.tensor(-2.0, requires_grad=True)
+    cat = T.cat([s.reshape(-1), s.detach().reshape(-1)])
+    g = T.autograd.grad(cat.sum(), [s], retain_graph=True)[0]
+    g.mul_(2)
+    return {
+        "v1": v1,
+        "a": a,
+        "overlap": raises(lambda: a.mul_(2)),
+        "fill": a.fill_(3.0),
+        "g": (g, g._version),
+    }

@@ -46,19 +46,24 @@ def write(self: Tensor, value: np.ndarray, fill: bool = False) -> None:
         raise RuntimeError(
             f"result type {src._short} can't be cast to the desired output type {dst._short}"
         )
-    if self._data.size == 0:
+    target = self._data
+    if target.size == 0:
         return
-    if not self._data.flags.writeable:
-        if self._data.base is not None and 0 in self._data.strides and self._data.size > 1:
+    if not target.flags.writeable:
+        alias = _writable_alias(target)
+        if 0 in target.strides and target.size > 1:
             flat = value.reshape(-1)
-            if fill and flat.size and _write_uniform(self._data, flat[0]):
-                return  # torch allows zero_/fill_ on overlapping memory: one value everywhere
+            if fill and flat.size and alias is not None:
+                alias[...] = flat[0]  # torch allows zero_/fill_ on overlapping memory
+                return
             raise RuntimeError(OVERLAP)
-        raise RuntimeError(
-            "the tensor's storage is read-only (it was created from a read-only array)"
-        )
+        if alias is None:
+            raise RuntimeError(
+                "the tensor's storage is read-only (it was created from a read-only array)"
+            )
+        target = alias
     try:
-        np.copyto(self._data, value, casting="unsafe")
+        np.copyto(target, value, casting="unsafe")
     except ValueError as e:
         raise RuntimeError(
             f"output with shape {list(self._data.shape)} doesn't match the broadcast shape "
@@ -66,23 +71,34 @@ def write(self: Tensor, value: np.ndarray, fill: bool = False) -> None:
         ) from e
 
 
-def _write_uniform(view: np.ndarray, value: Any) -> bool:
-    """Write one value into every element of a read-only overlapping (expanded) view, through a
-    writable view of the memory it aliases; False if that memory is read-only too."""
+def _writable_alias(view: np.ndarray) -> np.ndarray | None:
+    """A writable view of the memory a read-only numpy view aliases, or None when that memory
+    is read-only on purpose.
+
+    numpy makes broadcast views (torch's expand) read-only; torch's expanded tensors are
+    writable views, so an in-place op on one element of an expanded gradient writes through to
+    the memory it shares. Memory stays protected when its owner is read-only itself (a user's
+    read-only array) or is not a numpy array (torch's memory behind the bridge's `from_torch`).
+    """
     root = view
     while isinstance(root.base, np.ndarray):
         root = root.base
-    if not root.flags.writeable:
-        return False
+    if root is view or root.base is not None or not root.flags.writeable:
+        return None
+    if view.dtype != root.dtype:
+        return None
+    if root.flags.c_contiguous:
+        flat = root.reshape(-1)
+    elif root.flags.f_contiguous:
+        flat = root.reshape(-1, order="F")
+    else:
+        return None
     start = view.__array_interface__["data"][0] - root.__array_interface__["data"][0]
-    flat = root.reshape(-1) if root.flags.c_contiguous else None
-    if flat is None or start % root.itemsize:
-        return False
-    target = np.lib.stride_tricks.as_strided(
+    if start % root.itemsize:
+        return None
+    return np.lib.stride_tricks.as_strided(
         flat[start // root.itemsize :], view.shape, view.strides, writeable=True
     )
-    target[...] = value
-    return True
 
 
 # Out-of-place ops whose in-place form, with grad off, can write straight into the tensor's
