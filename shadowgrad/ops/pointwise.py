@@ -2340,8 +2340,26 @@ def _add_into(self: Tensor, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bo
     o = other._data
     if o.dtype != d.dtype or o.shape != d.shape or d.dtype.kind != "f" or not d.flags.writeable:
         return False
-    np.add(d, o if alpha == 1 else np.multiply(o, alpha), out=d)
+    if alpha == 1:
+        np.add(d, o, out=d)
+    elif d.size >= 2 * _CHUNK and d.flags.c_contiguous and o.flags.c_contiguous:
+        # a large parameter: the scaled gradient one cache-sized block at a time, so the
+        # temporary never goes to memory (torch's kernel fuses the two; 4M floats: 3.7 ms ->
+        # 2.1 ms, torch 1.5 ms). The same two roundings per element as the direct form.
+        fd = d.reshape(-1)
+        fo = o.reshape(-1)
+        tmp = np.empty(_CHUNK, d.dtype)
+        for i in range(0, fd.size, _CHUNK):
+            j = min(i + _CHUNK, fd.size)
+            t = tmp[: j - i]
+            np.multiply(fo[i:j], alpha, out=t)
+            np.add(fd[i:j], t, out=fd[i:j])
+    else:
+        np.add(d, np.multiply(o, alpha), out=d)
     return True
+
+
+_CHUNK = 1 << 16
 
 
 # The hottest operators call their op directly (one Python frame): torch's operand types are

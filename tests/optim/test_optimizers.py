@@ -158,3 +158,17 @@ def test_reduce_on_plateau_waits_for_patience():
         s.step(m)
         lrs.append(s.get_last_lr()[0])
     assert lrs == [1.0, 1.0, 0.5, 0.5, 0.5, 0.25]
+
+
+def test_large_parameter_update_under_no_grad_equals_the_two_step_numpy_result() -> None:
+    # add_(g, alpha) on a large parameter runs blockwise (pointwise._add_into); every element
+    # must still be numpy's p + (g * alpha), bit for bit, the last partial block included
+    rng = np.random.default_rng(0)
+    n = 3 * (1 << 16) + 123
+    p0 = rng.standard_normal(n).astype(np.float32)
+    g0 = rng.standard_normal(n).astype(np.float32)
+    p = sg.tensor(p0.copy())
+    with sg.no_grad():
+        p.add_(sg.tensor(g0), alpha=-0.01)
+    np.testing.assert_array_equal(p.numpy(), p0 + np.multiply(g0, -0.01))
+    assert p._version == 1
