@@ -205,6 +205,14 @@ def prog_versions_of_returned_gradients(T: Any) -> Any:
     r = w.reshape(2, 1)
     r3 = r + (r + r)
     out["viewed fan-in"] = T.autograd.grad(r3.sum(), [w])[0]._version
+    # a hook's fresh result passed through by SubBackward0 is summed in place downstream once
+    # the node's inputs are freed (fuzzer find)
+    for anomaly in (False, True):
+        with T.autograd.set_detect_anomaly(anomaly):
+            h = T.tensor(-2.0, requires_grad=True)
+            d = h - h
+            d.register_hook(lambda g: g * 2.0)
+            out[f"hooked pass-through {anomaly}"] = T.autograd.grad(d.sum(), [h])[0]._version
     return out
 
 

@@ -603,6 +603,10 @@ def run_backward(
                     if node._trace is not None:
                         _warn_trace(node)
                     raise
+            # the node's input gradients are done with, as torch frees its input buffer: a
+            # gradient a formula passes through (a hook's result through SubBackward0) may then
+            # be summed in place downstream (fuzzer find)
+            in_grads = None
             if not keep_graph:
                 node.release()
             # hand each gradient on and drop our reference to it as we go, so that the input
