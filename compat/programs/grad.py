@@ -224,3 +224,29 @@ def prog_retained_grad_is_a_clone_under_create_graph(T: Any) -> Any:
     v1.retain_grad()
     (g,) = T.autograd.grad(v2.sum(), [v0], create_graph=True)
     return {"grad_fn": type(v1.grad.grad_fn).__name__, "grad": v1.grad, "g": g}
+
+
+@program("3.1")
+def prog_a_hooked_leaf_keeps_its_gradient_as_torch_does(T: Any) -> Any:
+    # a hook that returns None (logging) must not make the leaf copy its gradient: torch's
+    # AccumulateGrad keeps a gradient nothing else holds, a view included (found on review:
+    # the two backward forms kept different rules)
+    cases = {
+        "mm weight": lambda w, x: (x @ w.t()).sum(),
+        "mul": lambda w, x: (w * 2).sum(),
+        "reshape": lambda w, x: w.reshape(-1).mul(3).sum(),
+        "sum": lambda w, x: w.sum(),
+        "add": lambda w, x: (w + w).sum(),
+        "fan-in": lambda w, x: (w.view(-1) * 1.0).sum() + (w * 2).sum(),
+    }
+    out = {}
+    for name, f in cases.items():
+        for hook in (None, "none", "new"):
+            w = T.ones(3, 4, requires_grad=True)
+            if hook == "none":
+                w.register_hook(lambda g: None)
+            if hook == "new":
+                w.register_hook(lambda g: g * 1.0)
+            f(w, T.ones(2, 4)).backward()
+            out[f"{name} {hook}"] = (w.grad._version, w.grad.stride(), w.grad)
+    return out

@@ -222,34 +222,45 @@ def _buffer_sum(old: Any, g: Any, in_place: bool) -> Any:
 # References to a buffered gradient that nothing else holds, seen inside _buffer_sum: the input
 # buffer's list, the caller's expression and getrefcount's argument.
 _FREE_BUFFER_REFS = 3
-# References to a gradient that nothing else holds, as seen inside _accumulate: the Tensor is
-# held by the engine's input buffer, the `grad` parameter and getrefcount's argument; its array
-# by the Tensor, the `data` local and getrefcount's argument.
+# References to a gradient Tensor that nothing else holds, seen inside _accumulate: the
+# engine's input list, the `grad` parameter and getrefcount's argument.
 _FREE_TENSOR_REFS = 3
-_FREE_ARRAY_REFS = 3
-# Raw backward: references to a buffered array that nothing else holds, seen inside _sum_raw
-# (the caller's `old` local or buffer slot, the parameter, getrefcount's argument), and to a
-# gradient array inside _accumulate_raw (the caller's local, the parameter, getrefcount's).
-_FREE_RAW_BUFFER_REFS = 3
-_FREE_RAW_ACC_REFS = 3
-# ... and to the base of a gradient view inside _accumulate_raw (the view, the `b` local and
+# ... and to a buffered gradient's array inside _buffer_sum (the Tensor, the `d` local and
 # getrefcount's argument)
-_FREE_RAW_BASE_REFS = 3
+_FREE_ARRAY_REFS = 3
+# ... and to a gradient's array inside _kept_array, from either backward form: one holder in the
+# caller's caller (the Tensor, or the engine loop's local), the caller's local or parameter,
+# _kept_array's parameter and getrefcount's argument
+_FREE_KEEP_REFS = 4
+# ... and to the base of a gradient view inside _kept_array (the view, the `b` local and
+# getrefcount's argument)
+_FREE_BASE_REFS = 3
+# Raw backward: references to a buffered array that nothing else holds, seen inside _sum_raw
+# (the caller's `old` local or buffer slot, the parameter, getrefcount's argument).
+_FREE_RAW_BUFFER_REFS = 3
 
 
-def _can_steal(grad: Any, data: np.ndarray) -> bool:
-    """Whether the leaf may keep this gradient's array without a copy (torch's use_count test).
+def _kept_array(g: np.ndarray) -> np.ndarray | None:
+    """The array a leaf may keep as its .grad without a copy (torch's use_count test), or None.
 
-    Only a fresh, contiguous, writable array that no other tensor, view or caller holds.
+    The gradient's array, when it is writable, C-contiguous and held by nothing but the caller
+    (`_FREE_KEEP_REFS`); or the array it views, when nothing else holds that one either: torch's
+    test looks at the gradient tensor, not its storage, so it keeps a reshape's view, and a
+    gradient transposed twice (mm's layout rule for a Linear's weight) is its base again. One
+    rule for both backward forms (`_accumulate`, `_accumulate_raw`).
     """
-    return (
-        not grad._rg
-        and data.base is None
-        and data.flags.c_contiguous
-        and data.flags.writeable
-        and sys.getrefcount(grad) <= _FREE_TENSOR_REFS + 1  # + the call frame of _can_steal
-        and sys.getrefcount(data) <= _FREE_ARRAY_REFS + 1
-    )
+    if not g.flags.writeable:
+        return None
+    b = g.base
+    if b is not None:
+        if type(b) is not np.ndarray or b.base is not None or sys.getrefcount(b) > _FREE_BASE_REFS:
+            return None
+        if b.shape == g.shape and b.dtype == g.dtype and b.flags.c_contiguous:
+            return b if sys.getrefcount(g) <= _FREE_KEEP_REFS else None
+        b = None
+    if g.flags.c_contiguous and sys.getrefcount(g) <= _FREE_KEEP_REFS:
+        return g
+    return None
 
 
 def _accumulate(node: AccumulateGrad, grad: Any, create_graph: bool) -> None:
@@ -265,17 +276,20 @@ def _accumulate(node: AccumulateGrad, grad: Any, create_graph: bool) -> None:
             from .._tensor import _make
 
             data = grad._data
-            if _can_steal(grad, data):
-                var._grad = _make(data)
+            keep = None
+            if not grad._rg and sys.getrefcount(grad) <= _FREE_TENSOR_REFS:
+                keep = _kept_array(data)
+            if keep is not None:
+                var._grad = _make(keep)
+                if grad._vc is not None and grad._vc.v:
+                    var._grad._vc = VersionCounter()
+                    var._grad._vc.v = grad._vc.v
             else:
                 # never hand out a gradient something else may hold: torch copies too, with
                 # new_empty_strided(...).copy_(grad), so the copy has version 1
                 var._grad = _make(np.array(data, order="C", copy=True))
                 var._grad._vc = VersionCounter()
                 var._grad._vc.v = 1
-            if grad._vc is not None and grad._vc.v and var._grad._data is data:
-                var._grad._vc = VersionCounter()
-                var._grad._vc.v = grad._vc.v
     elif create_graph:
         var._grad = old + grad
     else:
@@ -375,26 +389,9 @@ def _accumulate_raw(node: AccumulateGrad, grad: np.ndarray, version: int) -> Non
     var = node.variable
     old = var._grad
     if old is None:
-        b = grad.base
-        if b is None:
-            own = True
-        elif type(b) is np.ndarray and b.base is None and sys.getrefcount(b) <= _FREE_RAW_BASE_REFS:
-            # a view of an array nothing else holds (a gradient transposed twice, as mm's
-            # layout rule makes for a Linear's weight; a reshape): torch's use_count test
-            # looks at the gradient tensor, not its storage, and keeps such a view too
-            own = True
-            if b.shape == grad.shape and b.dtype == grad.dtype and b.flags.c_contiguous:
-                grad = b
-        else:
-            own = False
-        b = None
-        if (
-            own
-            and grad.flags.c_contiguous
-            and grad.flags.writeable
-            and sys.getrefcount(grad) <= _FREE_RAW_ACC_REFS
-        ):
-            var._grad = t = _tmake(grad)
+        keep = _kept_array(grad)
+        if keep is not None:
+            var._grad = t = _tmake(keep)
         else:
             # torch's clone_obey_contract: new_empty_strided(...).copy_(grad), version 1
             var._grad = t = _tmake(np.array(grad, order="C", copy=True))
@@ -577,10 +574,12 @@ def run_backward(
                         g = None
                     continue
                 else:
+                    # the Tensors replace the arrays (no second holder of a gradient's array: a
+                    # hooked leaf may then keep it without a copy, as torch's does)
+                    in_grads = _wrap_all(node, in_grads, bumped)
                     outs = _run_node(
-                        node, _wrap_all(node, in_grads, bumped), node._is_acc, capture,
-                        capture_nodes, captured, results, needed, create_graph, deps, buffers,
-                        heap,
+                        node, in_grads, node._is_acc, capture, capture_nodes, captured, results,
+                        needed, create_graph, deps, buffers, heap,
                     )  # fmt: skip
                     if outs is None:
                         continue
@@ -679,7 +678,7 @@ def run_backward(
                             ready = None
                         push(heap, (-nxt._seq, next(tie), nxt))
             # drop our references to the gradients handed on, so that a leaf can keep a
-            # fresh gradient without a copy (see _can_steal)
+            # fresh gradient without a copy (see _kept_array)
             outs = g = buf = None
         callbacks = _RUN.callbacks
         while callbacks:  # a callback may queue another one
