@@ -83,6 +83,23 @@ def prog_second_backward_without_saved_tensors_is_fine(T: Any) -> Any:
 
 
 @program("2.8")
+def prog_second_backward_through_copy_slices_raises(T: Any) -> Any:
+    # torch's CopySlices drops its function after a backward without retain_graph, so a second
+    # one raises although nothing was saved (fuzzer find); with retain_graph it runs again
+    v0 = T.tensor([-2.0, -2.0, -2.0], requires_grad=True)
+    v1 = v0 + v0
+    v1[0].add_(1)
+    v1.sum().backward()
+    second = raises(lambda: v1.sum().backward())
+    w0 = T.tensor([1.0, 2.0], requires_grad=True)
+    w1 = w0 * 1.0
+    w1[1].mul_(3)
+    w1.sum().backward(retain_graph=True)
+    w1.sum().backward()
+    return {"second": second, "v0.grad": v0.grad, "w0.grad": w0.grad, "graph": w1.grad_fn}
+
+
+@program("2.8")
 def prog_python_scalar_operand_is_saved(T: Any) -> Any:
     out: dict[str, Any] = {}
     for name, f in [

@@ -18,7 +18,7 @@ import numpy as np
 from .. import _grad_mode
 from .._tensor import Tensor, _make
 from ..autograd import forward_ad as _fwad
-from ..autograd.graph import Node, SavedTensor, forward_op_name, move_retained
+from ..autograd.graph import SECOND_TIME, Node, SavedTensor, forward_op_name, move_retained
 
 _GM = _grad_mode.STATE
 _FW = _fwad._STATE
@@ -49,6 +49,8 @@ class CopySlices(Node):
         from ..autograd.engine import _validate
         from .indexing import _index, _index_put
 
+        if self.fn is None:  # released by an earlier backward, as torch's CopySlices
+            raise RuntimeError(SECOND_TIME)
         grad = grads[0]
         vidx = self.vidx
         if _GM.grad:  # create_graph: build the result with ops, so it can be differentiated
@@ -76,8 +78,11 @@ class CopySlices(Node):
         return out if has_view else [None, *out]
 
     def release(self) -> None:
-        if self.fn_edges is None:
+        # torch's CopySlices drops its function: a second backward through it raises even
+        # when the function saved nothing (fuzzer find)
+        if self.fn_edges is None and self.fn is not None:
             self.fn.release()
+        self.fn = None
 
 
 def _chain_multi_view(t: Tensor) -> bool:
