@@ -108,15 +108,15 @@ def tensor(
             UserWarning,
             stacklevel=2,
         )
-        arr = data._data.astype(dtype._np if dtype else data._data.dtype, copy=True)
+        arr = D.quietly(data._data.astype, dtype._np if dtype else data._data.dtype, copy=True)
         return _finish(arr, requires_grad)
     d = dtype or _infer_dtype(data)
     if isinstance(data, np.ndarray):
-        arr = np.array(data, dtype=d._np, copy=True)
+        arr = D.quietly(np.array, data, dtype=d._np, copy=True)
     else:
         nested = _to_nested(data)
         try:
-            arr = np.array(nested, dtype=d._np)
+            arr = D.quietly(np.array, nested, dtype=d._np)
         except (ValueError, TypeError) as e:
             raise _shape_error(data) from e
     if arr.dtype == object:
@@ -135,7 +135,7 @@ def as_tensor(data: Any, dtype: D.dtype | None = None, device: Any = None) -> Te
         return data if dtype is None or dtype is data.dtype else data.to(dtype)
     if isinstance(data, np.ndarray):
         d = dtype or D.from_numpy_dtype(data.dtype)
-        return _make(data if data.dtype == d._np else data.astype(d._np))
+        return _make(data if data.dtype == d._np else D.quietly(data.astype, d._np))
     return tensor(data, dtype=dtype)
 
 
@@ -171,6 +171,8 @@ def _size(size: Sequence[Any]) -> tuple[int, ...]:
 def _factory(fill: Any, size: Sequence[Any], dtype: D.dtype | None, requires_grad: bool) -> Tensor:
     d = dtype or D.get_default_dtype()
     shape = _size(size)
+    if type(fill) is int and d._cat == 1:
+        fill = np.asarray(fill, np.int64).astype(d._np)  # -1 into uint8 wraps, as in torch
     arr = np.full(shape, fill, d._np) if fill is not None else np.empty(shape, d._np)
     return _finish(arr, requires_grad)
 
@@ -231,6 +233,7 @@ def full(
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
     d = dtype or D.scalar_dtype(fill_value)
+    D.check_scalar_fits(fill_value, d)
     return _factory(fill_value, (tuple(size),), d, requires_grad)
 
 

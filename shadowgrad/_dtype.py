@@ -5,6 +5,8 @@ Mirrors `torch.dtype`, `torch.get_default_dtype`, `torch.promote_types` and `tor
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 __all__ = [
@@ -202,3 +204,57 @@ def combine_categories(higher: dtype | None, lower: dtype | None) -> dtype | Non
     if higher is bool_ or lower._cat == 2:
         return promote_types(higher, lower)
     return higher
+
+
+def quietly(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """fn(*args, **kwargs), computed again with numpy's floating-point warnings off if a warning
+    made an error stops it: torch casts 1e300 to float32 as inf silently (Note [Floating-point
+    warnings] in ops/registry.py). For computations into fresh arrays only."""
+    try:
+        return fn(*args, **kwargs)
+    except RuntimeWarning:
+        with np.errstate(all="ignore"):
+            return fn(*args, **kwargs)
+
+
+# torch's checked_convert: a Python number filled into a tensor (fill_, full, setitem) must fit
+# the dtype; the message names the C++ type
+_OVERFLOW_NAMES = {
+    float16: "c10::Half",
+    float32: "float",
+    complex64: "c10::complex<float>",
+    int8: "int8_t",
+    uint8: "uint8_t",
+    int16: "int16_t",
+    int32: "int",
+    int64: "int64_t",
+}
+
+
+def check_scalar_fits(value: Any, dt: dtype) -> None:
+    """Raise torch's overflow error when a Python number does not fit dt (c10's overflows:
+    a float outside the finite range, a nan or inf into an integer type, an integer outside the
+    range; unsigned types take a negative integer down to -max and wrap it)."""
+    name = _OVERFLOW_NAMES.get(dt)
+    if name is None or type(value) is bool or not isinstance(value, (int, float, complex)):
+        return
+    if dt._cat == 1:
+        if isinstance(value, complex):
+            return
+        info = np.iinfo(dt._np)
+        if isinstance(value, float):
+            bad = value != value or value < (0 if info.min == 0 else info.min) or value > info.max
+        elif info.min == 0:
+            bad = value > info.max or (value < 0 and -value > info.max)
+        else:
+            bad = value < info.min or value > info.max
+    else:
+        x = value.real if isinstance(value, complex) else value
+        try:
+            x = float(x)
+        except OverflowError:
+            return  # an int beyond float: torch's own unpacking error comes first
+        limit = float(np.finfo(np.float32 if dt is complex64 else dt._np).max)
+        bad = x == x and abs(x) != float("inf") and abs(x) > limit
+    if bad:
+        raise RuntimeError(f"value cannot be converted to type {name} without overflow")

@@ -227,3 +227,45 @@ def prog_relu_and_clamp_keep_negative_zero(T: Any) -> Any:
         "clamp_max": 1 / T.clamp(-x, max=0.0),
         "clamp_min": 1 / T.clamp_min(x, 0.0),
     }
+
+
+@program("14.1", warnings=False)
+def prog_python_numbers_out_of_a_dtypes_range(T: Any) -> Any:
+    # fill_, full and setitem check a Python number against the dtype (torch's checked_convert,
+    # its message naming the C++ type); arithmetic wraps an int into an integer tensor's type
+    # (numpy raised OverflowError for both)
+    from ..engines import raises
+
+    out: dict[str, Any] = {}
+    for dt in ("float32", "float16", "int32", "int8", "uint8", "int64", "complex64", "bool"):
+        for v in (1e300, 1e5, 300, -129, 2**40, float("inf"), float("nan"), -1):
+
+            def fill(dt: str = dt, v: Any = v) -> Any:
+                return T.zeros(2, dtype=getattr(T, dt)).fill_(v)
+
+            def setitem(dt: str = dt, v: Any = v) -> Any:
+                b = T.zeros(2, dtype=getattr(T, dt))
+                b[0] = v
+                return b
+
+            def full(dt: str = dt, v: Any = v) -> Any:
+                return T.full((2,), v, dtype=getattr(T, dt))
+
+            for name, f in (("fill_", fill), ("setitem", setitem), ("full", full)):
+                out[f"{name} {dt} {v!r}"] = raises(f)
+    i8 = T.tensor([5, -5], dtype=T.int8)
+    out["int8 + 300"] = i8 + 300
+    out["uint8 - 1"] = T.tensor([0, 3], dtype=T.uint8) - 1
+    out["int32 * 2**40"] = T.tensor([1, 3], dtype=T.int32) * 2**40
+    out["int8 add_ 300"] = i8.clone().add_(300)
+    return out
+
+
+@program("14.1", warnings=False)
+def prog_softmax_rows_with_infinities(T: Any) -> Any:
+    # torch subtracts the row maximum whatever it is: +inf anywhere, or only -inf, gives a row
+    # of nan (shadowgrad replaced an infinite maximum by 0 and gave 0 beside the nans)
+    inf = float("inf")
+    nan = float("nan")
+    rows = [[-inf, -inf], [inf, 1.0], [-inf, 1.0], [nan, 1.0], [inf, -inf], [1e30, -1e30, inf]]
+    return {str(r): (T.softmax(T.tensor(r), 0), T.log_softmax(T.tensor(r), 0)) for r in rows}

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _dtype as D
 from .._tensor import Tensor, _make, _warned_once
 from ..autograd.forward_ad import LINEAR
 from . import shape as S
@@ -291,7 +292,9 @@ def _value_tensor(self: Tensor, value: Any) -> Tensor:
     if isinstance(value, Tensor):
         return value
     if isinstance(value, (bool, int, float, complex, np.generic)):
-        return _make(np.asarray(value).astype(self._data.dtype))
+        if self.dtype is not D.float16:  # torch converts a half's value through float
+            D.check_scalar_fits(value, self.dtype)
+        return _make(D.quietly(np.asarray(value).astype, self._data.dtype))
     raise TypeError(f"can't assign a {type(value).__name__} to a {self.dtype._legacy}")
 
 

@@ -64,6 +64,8 @@ def write(self: Tensor, value: np.ndarray, fill: bool = False) -> None:
         target = alias
     try:
         np.copyto(target, value, casting="unsafe")
+    except RuntimeWarning:
+        pass  # an overflow warning made an error: the copy is done (Note [Floating-point warnings])
     except ValueError as e:
         raise RuntimeError(
             f"output with shape {list(self._data.shape)} doesn't match the broadcast shape "
@@ -225,10 +227,19 @@ _zero = defop(
     jvp=lambda self: _zero_t(self),
     self=lambda grad: grad * 0,
 )
+
+
+def _full_like(self: np.ndarray, value: Any) -> np.ndarray:
+    if type(value) is int and self.dtype.kind in "iu":
+        # a negative int into an unsigned type wraps, as torch's conversion (fill_ checked it)
+        value = np.asarray(value, np.int64).astype(self.dtype)
+    return np.full_like(self, value)
+
+
 _fill = defop(
     "fill.Scalar",
     "FillBackward2",
-    lambda self, value: np.full_like(self, value),
+    _full_like,
     dtype="keep",
     jvp=lambda self: _zero_t(self),
     self=lambda grad: grad * 0,
@@ -270,6 +281,7 @@ def fill_(self: Tensor, value: Any) -> Tensor:
                 f"{value.ndim} dimensions."
             )
         return apply_inplace(_fill_tensor, self, value)
+    D.check_scalar_fits(value, self.dtype)
     return apply_inplace(_fill, self, value)
 
 

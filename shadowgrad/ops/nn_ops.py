@@ -543,8 +543,9 @@ def _np_softmax(x: np.ndarray, dim: int, log: bool) -> np.ndarray:
         return np.zeros_like(x) if log else np.ones_like(x)
     if x.size == 0:
         return x.copy()
+    # torch subtracts the row's maximum whatever it is: a row holding +inf (inf - inf) or only
+    # -inf (-inf + inf) is nan throughout, as in torch's kernel
     m = np.max(x, axis=dim, keepdims=True)
-    m = np.where(np.isfinite(m), m, 0)  # rows of -inf stay nan/-inf as in torch
     z = x - m
     e = np.exp(z)
     s = np.sum(e, axis=dim, keepdims=True)

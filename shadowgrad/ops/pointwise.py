@@ -2340,8 +2340,11 @@ def _add_into(self: Tensor, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bo
     o = other._data
     if o.dtype != d.dtype or o.shape != d.shape or d.dtype.kind != "f" or not d.flags.writeable:
         return False
+    # Note [Floating-point warnings] in registry.py: with warnings turned into errors numpy
+    # raises after a ufunc has written its result, so an in-place add is done when it raises
+    # and only the scaling (into a temporary) is computed again, quietly
     if alpha == 1:
-        np.add(d, o, out=d)
+        _add_in_place(d, o)
     elif d.size >= 2 * _CHUNK and d.flags.c_contiguous and o.flags.c_contiguous:
         # a large parameter: the scaled gradient one cache-sized block at a time, so the
         # temporary never goes to memory (torch's kernel fuses the two; 4M floats: 3.7 ms ->
@@ -2351,12 +2354,25 @@ def _add_into(self: Tensor, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bo
         tmp = np.empty(_CHUNK, d.dtype)
         for i in range(0, fd.size, _CHUNK):
             j = min(i + _CHUNK, fd.size)
-            t = tmp[: j - i]
-            np.multiply(fo[i:j], alpha, out=t)
-            np.add(fd[i:j], t, out=fd[i:j])
+            _add_in_place(fd[i:j], _scaled_array(fo[i:j], alpha, tmp[: j - i]))
     else:
-        np.add(d, np.multiply(o, alpha), out=d)
+        _add_in_place(d, _scaled_array(o, alpha, None))
     return True
+
+
+def _add_in_place(d: np.ndarray, t: np.ndarray) -> None:
+    try:  # noqa: SIM105 (a try costs nothing; contextlib.suppress costs a context manager)
+        np.add(d, t, out=d)
+    except RuntimeWarning:
+        pass
+
+
+def _scaled_array(o: np.ndarray, alpha: Any, out: np.ndarray | None) -> np.ndarray:
+    try:
+        return np.multiply(o, alpha, out=out)
+    except RuntimeWarning:
+        with np.errstate(all="ignore"):
+            return np.multiply(o, alpha, out=out)
 
 
 _CHUNK = 1 << 16

@@ -483,6 +483,8 @@ def _run(op: OpDef, args: tuple[Any, ...]) -> Any:
         out = op.forward(*arrays)
     except ValueError as e:
         raise _broadcast_error(e, [arrays[i] for i in op.broadcast_order]) from None
+    except RuntimeWarning:
+        out = quiet(op.forward, *arrays)  # see Note [Floating-point warnings]
 
     record = False
     if _GM.grad:
@@ -513,6 +515,20 @@ def _run(op: OpDef, args: tuple[Any, ...]) -> Any:
     if _FW.active:
         _fwad.propagate(op, args, results)
     return results
+
+
+# Note [Floating-point warnings]
+# torch computes inf and nan silently; numpy warns (RuntimeWarning: divide by zero, overflow,
+# invalid value). shadowgrad's package filter (shadowgrad/__init__.py) ignores the warnings its
+# own modules trigger, and backward runs under np.errstate. A program that turns warnings into
+# errors after import (pytest's `filterwarnings = error`, `warnings.simplefilter("error")`)
+# puts its filter first; then numpy raises the warning from inside the op, and the op computes
+# again under np.errstate instead of failing where torch does not. The `try` costs nothing when
+# nothing is raised; np.errstate around every op would cost about 1.5 us.
+def quiet(fn: Callable[..., Any], *args: Any) -> Any:
+    """fn(*args) with numpy's floating-point warnings off."""
+    with np.errstate(all="ignore"):
+        return fn(*args)
 
 
 def _scalar_array(v: Any, dt: D.dtype) -> np.ndarray:
@@ -1015,7 +1031,10 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
             arr = a._data
             if is_float and arr.dtype.kind not in "fc":
                 return _run(op, args)
-            out = fwd(arr, *args[1:])
+            try:
+                out = fwd(arr, *args[1:])
+            except RuntimeWarning:
+                out = quiet(fwd, arr, *args[1:])  # see Note [Floating-point warnings]
             if type(out) is not _ndarray:
                 out = _asarray(out)
             t = make(out)
@@ -1082,6 +1101,11 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
         except ValueError as e:
             ab = (A, B)
             raise _broadcast_error(e, [ab[i] for i in op.broadcast_order]) from None
+        except RuntimeWarning:
+            out = quiet(fwd, A, B, *args[2:])  # see Note [Floating-point warnings]
+        except OverflowError:
+            # a Python int outside the tensor's integer type: torch wraps it (see _scalar_array)
+            return _run(op, args)
         if type(out) is not _ndarray:
             out = _asarray(out)
         # _make, inlined: the hottest line of every binary op
