@@ -269,3 +269,16 @@ def prog_softmax_rows_with_infinities(T: Any) -> Any:
     nan = float("nan")
     rows = [[-inf, -inf], [inf, 1.0], [-inf, 1.0], [nan, 1.0], [inf, -inf], [1e30, -1e30, inf]]
     return {str(r): (T.softmax(T.tensor(r), 0), T.log_softmax(T.tensor(r), 0)) for r in rows}
+
+
+@program("14.1", warnings=False)
+def prog_pow_special_exponents_at_special_values(T: Any) -> Any:
+    # torch computes pow by 0.5, -0.5, 2, 3, -1, -2 as sqrt, rsqrt, ... (signs at -0, nan at
+    # -inf), but a tensor exponent with C's pow (+inf at -inf, +0 at -0); fuzzer find
+    inf = float("inf")
+    x = T.tensor([-inf, -0.0, 0.0, 4.0, -4.0, inf, 1.5])
+    out = {f"scalar {e}": x**e for e in (0.5, -0.5, 3, -2, -1, 2, 1.5)}
+    out["0-d tensor 0.5"] = x ** T.tensor(0.5)
+    out["1-element 0.5"] = x ** T.tensor([0.5])
+    out["float64 0.5"] = x.double() ** T.tensor(0.5, dtype=T.float64)
+    return out

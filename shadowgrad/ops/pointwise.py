@@ -217,11 +217,29 @@ _div = defop(
 _pow_scalar = defop(
     "pow.Tensor_Scalar",
     "PowBackward0",
-    lambda self, exponent: np.power(self, exponent),
+    lambda self, exponent: _np_pow_scalar(self, exponent),
     dtype="keep",
     self=lambda grad, self, exponent: _pow_scalar_grad(grad, self, exponent),
     jvp=ELEMENTWISE,
 )
+
+
+# torch's pow by a Python number on floats: 0.5, 2, 3, -0.5, -1 and -2 are computed as sqrt,
+# x*x, x*x*x, 1/sqrt, 1/x and 1/(x*x) (numpy's own fast paths cover 0.5, 2 and -1); the others
+# go to pow. The values differ from pow in the last bit, and at -0 and -inf for -0.5.
+_POW_SPECIAL: dict[Any, Any] = {
+    3: lambda x: x * x * x,
+    -0.5: lambda x: 1 / np.sqrt(x),
+    -2: lambda x: 1 / (x * x),
+}
+
+
+def _np_pow_scalar(self: np.ndarray, exponent: Any) -> np.ndarray:
+    if self.dtype.kind == "f" and type(exponent) in (int, float):
+        f = _POW_SPECIAL.get(exponent)
+        if f is not None:
+            return np.asarray(f(self)).astype(self.dtype, copy=False)
+    return np.power(self, exponent)
 
 
 def _np_pow(self: np.ndarray, exponent: Any) -> np.ndarray:
@@ -233,7 +251,16 @@ def _np_pow(self: np.ndarray, exponent: Any) -> np.ndarray:
             neg_one = np.where(e % 2 == 0, 1, -1)
             small = np.where(self == 1, 1, np.where(self == -1, neg_one, 0))
             return np.where(e < 0, small, r).astype(r.dtype, copy=False)
-    return np.power(self, exponent)
+    r = np.power(self, exponent)
+    if r.dtype.kind == "f" and self.dtype.kind == "f":
+        e = np.asarray(exponent)
+        half = e == 0.5
+        if half.any():
+            # numpy computes a broadcast exponent of 0.5 as sqrt; torch's tensor pow is C's
+            # pow there, which gives +inf at -inf and +0 at -0 (fuzzer find)
+            r = np.where(half & (self == -np.inf), np.inf, r)
+            r = np.where(half & (self == 0), 0.0, r).astype(r.dtype, copy=False)
+    return r
 
 
 _pow_tensor = defop(
