@@ -19,6 +19,7 @@ from ..autograd.forward_ad import _STATE as _FW
 from ..ops import nn_ops as K
 from ..ops import pointwise as P
 from ..ops.inplace import apply_inplace
+from ..ops.linalg import _addmm as _ADDMM
 
 __all__ = [
     "adaptive_avg_pool1d",
@@ -384,6 +385,20 @@ def dropout2d(
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """Mirrors `torch.nn.functional.linear`."""
+    if bias is not None:
+        # the common case, checked here at once: a batch of rows, a matrix and its bias, one
+        # dtype (torch's addmm checks pass, so the op runs directly)
+        d = input._data
+        w = weight._data
+        b = bias._data
+        if (
+            d.ndim == 2
+            and w.ndim == 2
+            and d.shape[1] == w.shape[1]
+            and b.shape == w.shape[:1]
+            and d.dtype == w.dtype == b.dtype
+        ):
+            return _ADDMM(bias, input, weight.t(), 1, 1)
     if input.ndim and weight.ndim == 2 and input.shape[-1] != weight.shape[1]:
         rows = input.numel() // input.shape[-1] if input.shape[-1] else 0
         if input.ndim == 1:
