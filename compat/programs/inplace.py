@@ -315,3 +315,22 @@ def prog_in_place_on_one_element_of_an_expanded_tensor(T: Any) -> Any:
         "fill": a.fill_(3.0),
         "g": (g, g._version),
     }
+
+
+@program("5.1")
+def prog_modified_saved_values_are_reported_in_torchs_order(T: Any) -> Any:
+    # with several saved values modified, torch's node reports the one it unpacks first (its
+    # saved variables in name order); copysign saves nothing for other (fuzzer find)
+    out = {}
+    for a_rg, b_rg in ((False, True), (True, False), (True, True)):
+        for op in ("div", "mul", "atan2", "pow", "hypot", "xlogy", "maximum", "copysign"):
+            v0 = T.tensor([-2.0, 1.0], requires_grad=a_rg)
+            v1 = T.tensor(-2.0, requires_grad=b_rg)
+            a = v0 * 1 if a_rg else v0
+            b = v1 * 1 if b_rg else v1
+            v2 = getattr(T, op)(a, b)
+            with T.no_grad():
+                a.mul_(2)
+                b.mul_(2)
+            out[f"{op} {a_rg} {b_rg}"] = raises(lambda v2=v2: v2.sum().backward())
+    return out

@@ -8,6 +8,8 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+import numpy as np
+
 from .. import _grad_mode
 from .._grad_mode import (
     enable_grad,
@@ -55,8 +57,7 @@ def _tensor_list(x: Any) -> list[Any]:
 
 def _make_grads(outputs: list[Any], grads: list[Any]) -> list[Any]:
     """Check or create the output gradients (torch's _make_grads)."""
-    from .._creation import ones_like
-    from .._tensor import Tensor
+    from .._tensor import Tensor, _make
 
     out = []
     for i, (o, g) in enumerate(zip(outputs, grads, strict=True)):
@@ -69,7 +70,8 @@ def _make_grads(outputs: list[Any], grads: list[Any]) -> list[Any]:
                         "grad can be implicitly created only for real scalar outputs but got "
                         f"{o.dtype!r}"
                     )
-                out.append(ones_like(o))
+                d = o._data
+                out.append(_make(np.ones(d.shape, d.dtype)))  # torch's ones_like(output)
             else:
                 out.append(None)
             continue

@@ -349,6 +349,9 @@ class SavedTensor:
             if data is None:
                 raise RuntimeError(SECOND_TIME)
             if self._vc.v != self._version:
+                first = _first_modified(self, node)
+                if first is not None:
+                    return first.unpack(node)  # raises for the one torch checks first
                 raise RuntimeError(
                     _modified_message(data, self._nr, node, self._vc.v, self)
                     + _explained(self, node)
@@ -358,6 +361,9 @@ class SavedTensor:
         if t is None:
             raise RuntimeError(SECOND_TIME)
         if self._vc.v != self._version:
+            first = _first_modified(self, node)
+            if first is not None:
+                return first.unpack(node)  # raises for the one torch checks first
             gf = t._grad_fn
             raise RuntimeError(
                 _modified_message(t._data, t._nr, gf, self._vc.v, self) + _explained(self, node)
@@ -452,6 +458,28 @@ def save_input(t: Any) -> SavedTensor:
     s._nr = 0
     s._rg = False
     return s
+
+
+def _first_modified(st: SavedTensor, node: Any) -> SavedTensor | None:
+    """Another modified value the node saved before `st`, in torch's order (its generated node
+    unpacks saved variables in the order the op's formulas first name them), or None."""
+    op = getattr(type(node), "_op", None)
+    order = getattr(op, "saved_order", None)
+    saved = getattr(node, "_saved", None)
+    if not order or not saved:
+        return None
+    for n in order:
+        v = saved.get(n)
+        if v is st:
+            return None
+        if (
+            type(v) is SavedTensor
+            and v._hooks is None
+            and v._vc.v != v._version
+            and (v._tensor is not None or v._data is not None)
+        ):
+            return v
+    return None
 
 
 def _modified_message(data: Any, nr: int, grad_fn: Node | None, cur: int, saved: Any) -> str:

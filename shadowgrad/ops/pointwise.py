@@ -1130,7 +1130,9 @@ _copysign = defop(
     _quiet(lambda self, other: np.copysign(self, other)),
     dtype="float",
     self=_copysign_self_grad,
-    other=lambda grad, other: _zeros_like(other),
+    # torch's zeros_like(other) keeps other's metadata, not other: nothing saved, no version
+    # check (the engine sums the zeros to other's shape)
+    other=lambda grad: _zeros_like(grad),
     # torch's result: reads self's tangent only (other's is ignored: no tangent without self_t)
     jvp=lambda self, self_t, result: (
         None if self_t is None else _copysign_self_grad(self_t, self, result)

@@ -244,6 +244,11 @@ class OpDef:
                     )
             self.formulas.append((fn, names))
             self.formulas_by_input.append((p, names))
+        # saved values in the order torch's generated node unpacks (checks) them: by name (see
+        # graph._first_modified)
+        self.saved_order = tuple(
+            sorted({n for _, names in self.formulas for n in names if n not in ("grad", "grads")})
+        )
         self.dtype = dtype
         self.view = view
         self.n_outputs = n_outputs
