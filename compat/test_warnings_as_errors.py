@@ -61,3 +61,23 @@ def test_warnings_made_errors_in_backward(op: str) -> None:
             getattr(x, op)().sum().backward()
             grads.append(x.grad.numpy())
     np.testing.assert_array_equal(grads[1], grads[0])
+
+
+@pytest.mark.parametrize("name", ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"])
+def test_warnings_made_errors_in_optimizer_steps(name: str) -> None:
+    # the update's own arithmetic overflows here; torch gives inf and nan silently, and a
+    # closure's warnings stay the caller's
+    kw = {"momentum": 0.9, "weight_decay": 1e38} if name == "SGD" else {}
+    lr = 1e38 if name == "SGD" else 0.1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = []
+        for T in (torch, shadowgrad):
+            p = T.nn.Parameter(T.tensor([3e38, 1.0]))
+            opt = getattr(T.optim, name)([p], lr=lr, **kw)
+            (p * p).sum().backward()
+            opt.step()
+            out.append(p.detach().numpy().copy())
+        with pytest.raises(RuntimeWarning):
+            opt.step(lambda: np.log(np.zeros(1)))
+    np.testing.assert_array_equal(out[1], out[0])

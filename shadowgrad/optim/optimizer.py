@@ -73,7 +73,13 @@ def _step_with_hooks(step: Callable[..., Any]) -> Callable[..., Any]:
                         f"{step} must return None or a tuple of (new_args, new_kwargs), but got "
                         f"{result}."
                     )
-        out = step(self, *args, **kwargs)
+        # the update's own arithmetic computes inf and nan silently, as torch's does, even
+        # where warnings are errors (Note [Floating-point warnings] in ops/registry.py); a
+        # closure runs under the caller's numpy settings (_run_closure)
+        outer = np.geterr()
+        with np.errstate(all="ignore"):
+            self._outer_errstate = outer
+            out = step(self, *args, **kwargs)
         self._opt_called = True
         for post_hook in chain(
             self._optimizer_step_post_hooks.values(), _global_post_hooks.values()
@@ -310,7 +316,7 @@ class Optimizer:
     def _run_closure(self, closure: Callable[[], Any] | None) -> Any:
         if closure is None:
             return None
-        with enable_grad():
+        with np.errstate(**getattr(self, "_outer_errstate", np.geterr())), enable_grad():
             return closure()
 
     def add_param_group(self, param_group: dict[str, Any]) -> None:
