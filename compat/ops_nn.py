@@ -107,6 +107,16 @@ register(
     OpEntry("nn.functional.softsign", lambda T, x: F(T).softsign(x), act_samples((0.0,))),
     OpEntry("nn.functional.tanhshrink", lambda T, x: F(T).tanhshrink(x), act_samples()),
     OpEntry(
+        "nn.functional.hardshrink",
+        lambda T, x: F(T).hardshrink(x, 0.5),
+        act_samples((-0.5, 0.0, 0.5, -0.0)),
+    ),
+    OpEntry(
+        "nn.functional.softshrink",
+        lambda T, x: F(T).softshrink(x, 0.5),
+        act_samples((-0.5, 0.0, 0.5, -0.0)),
+    ),
+    OpEntry(
         "nn.functional.threshold",
         lambda T, x: F(T).threshold(x, 0.5, -2.0),
         act_samples((0.5, 0.0, 1.0)),

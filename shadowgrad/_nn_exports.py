@@ -89,7 +89,7 @@ FUNCTIONS: dict[str, Any] = {
     "celu": F.celu,
     "prelu": F.prelu,
     "threshold": F.threshold,
-    "hardshrink": getattr(F, "hardshrink", None),
+    "hardshrink": F.hardshrink,
 }
 
 
@@ -105,6 +105,7 @@ METHODS: dict[str, Any] = {
     "softmax": _softmax_method,
     "log_softmax": _log_softmax_method,
     "prelu": F.prelu,
+    "hardshrink": F.hardshrink,
 }
 
 

@@ -225,6 +225,29 @@ def softsign(input: Tensor) -> Tensor:
     return input / (K._abs(input) + 1)
 
 
+def _shrink_dtype(input: Tensor, kernel: str) -> None:
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype._short}'")
+
+
+def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    """Mirrors `torch.nn.functional.hardshrink`."""
+    _shrink_dtype(input, "hardshrink_cpu")
+    return K.hardshrink_op(input, lambd)
+
+
+def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    """Mirrors `torch.nn.functional.softshrink`."""
+    _shrink_dtype(input, "softshrink_check")
+    top = float(np.finfo(input._data.dtype).max)
+    if not 0 <= lambd <= top:
+        raise RuntimeError(
+            f"lambda must be in range [0, {top:g}] for input dtype {input.dtype._short}, but "
+            f"found {lambd:g}"
+        )
+    return K.softshrink_op(input, lambd)
+
+
 def tanhshrink(input: Tensor) -> Tensor:
     """Mirrors `torch.nn.functional.tanhshrink`: input - tanh(input) (SubBackward0)."""
     return input - P.tanh(input)

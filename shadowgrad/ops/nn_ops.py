@@ -439,6 +439,60 @@ mish_op = defop(
 )
 
 # hardtanh: the grad is 0 at the bounds themselves (bounds excluded), as torch
+# --- hardshrink, softshrink ---------------------------------------------------------------
+# torch's kernels: hardshrink keeps a where it is outside [-lambd, lambd] (nan included);
+# softshrink moves it toward 0 by lambd there, else gives a * 0 (so -0 for a negative a, nan
+# for nan). Both backward ops zero the gradient inside [-lambd, lambd] and have their own
+# nodes under create_graph, as in torch.
+
+
+def _inside(self: np.ndarray, lambd: Any) -> np.ndarray:
+    return (self >= -lambd) & (self <= lambd)
+
+
+def _np_shrink_backward(grad_output: np.ndarray, self: np.ndarray, lambd: Any) -> np.ndarray:
+    return np.where(_inside(self, lambd), np.zeros((), grad_output.dtype), grad_output)
+
+
+def _np_softshrink(self: np.ndarray, lambd: Any) -> np.ndarray:
+    lam = np.asarray(lambd, self.dtype)
+    out = np.where(self > lam, self - lam, np.where(self < -lam, self + lam, self * 0))
+    return out.astype(self.dtype, copy=False)
+
+
+def _shrink_pair(name: str, grad_fn: str, forward: Any) -> Any:
+    backward_op = defop(
+        name + "_backward",
+        grad_fn.replace("Backward0", "BackwardBackward0"),
+        lambda grad_output, self, lambd: _np_shrink_backward(grad_output, self, lambd),
+        grad_output=lambda grad, self, lambd: backward_op(grad, self, lambd),
+        self=lambda grad: _zeros(grad),
+        jvp=lambda self, lambd, grad_output_t: (
+            None if grad_output_t is None else backward_op(grad_output_t, self, lambd)
+        ),
+    )
+    return defop(
+        name,
+        grad_fn,
+        forward,
+        dtype="keep",
+        self=lambda grad, self, lambd: backward_op(grad, self, lambd),
+        raw={"self": lambda grad, self, lambd: _np_shrink_backward(grad, self, lambd)},
+        jvp=ELEMENTWISE,
+    )
+
+
+def _zeros(t: Tensor) -> Tensor:
+    return _make(np.zeros(t._data.shape, t._data.dtype))
+
+
+hardshrink_op = _shrink_pair(
+    "hardshrink",
+    "HardshrinkBackward0",
+    lambda self, lambd: np.where(_inside(self, lambd), np.zeros((), self.dtype), self),
+)
+softshrink_op = _shrink_pair("softshrink", "SoftshrinkBackward0", _np_softshrink)
+
 hardtanh_op = defop(
     "hardtanh",
     "HardtanhBackward0",
