@@ -598,3 +598,29 @@ def test_clip_grad_and_vector_conversion_match_torch():
             np.testing.assert_allclose(sr, tr, rtol=1e-6)
         for a, b in zip(sg, tg, strict=True):
             np.testing.assert_allclose(a, b, rtol=1e-6)
+
+
+@pytest.mark.parametrize("fn", ["alpha_dropout", "feature_alpha_dropout"])
+def test_alpha_dropout_values_graph_and_modes_match_torch(fn):
+    # the masks come from different generators: compared are the two values a unit can take,
+    # the gradient's values, the graph torch records, and the p=0/p=1/eval cases
+    seen = []
+    for T in LIBS:
+        T.manual_seed(0)
+        f = getattr(T.nn.functional, fn)
+        x = T.ones(40, 8, 3, requires_grad=True)
+        y = f(x, 0.3, True)
+        y.sum().backward()
+        nodes = [type(n).__name__ for n, _ in y.grad_fn.next_functions if n is not None]
+        seen.append(
+            (
+                np.unique(np.round(_np(y), 5)).tolist(),
+                np.unique(np.round(_np(x.grad), 5)).tolist(),
+                y.grad_fn.name(),
+                nodes,
+                f(x, 1.0, True).grad_fn.name(),
+                f(x, 0.0, True) is x,
+                f(x, 0.3, False) is x,
+            )
+        )
+    assert seen[1] == seen[0]

@@ -363,6 +363,50 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     return _dropout(input, p, training, inplace, tuple(input.shape))
 
 
+# torch's _dropout_impl for alpha dropout (SELU networks): kept units are scaled by a and the
+# dropped ones set to alpha' * a * p - alpha' * a (alpha' = SELU's alpha * scale), so the
+# mean and variance are kept; recorded as a multiply then an in-place add, as in torch
+_ALPHA = 1.7580993408473766
+
+
+def _alpha_dropout(
+    input: Tensor, p: float, training: bool, inplace: bool, noise_shape: Any
+) -> Tensor:
+    _check_p(p)
+    if not training or p == 0.0 or input._data.size == 0:
+        return input
+    from .. import _random
+
+    dt = input._data.dtype
+    if p == 1.0:
+        zero = _make(np.zeros((), dt))
+        return apply_inplace(P.mul, input, zero) if inplace else P.mul(input, zero)
+    keep = (_random.rand(*noise_shape, dtype=input.dtype)._data < 1.0 - p).astype(dt)
+    a = 1.0 / math.sqrt((_ALPHA * _ALPHA * p + 1) * (1 - p))
+    b = _make(((keep - 1) * (_ALPHA * a) + _ALPHA * a * p).astype(dt, copy=False))
+    noise = _make((keep * a).astype(dt, copy=False))
+    out = apply_inplace(P.mul, input, noise) if inplace else P.mul(input, noise)
+    return apply_inplace(P.add, out, b)
+
+
+def alpha_dropout(
+    input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False
+) -> Tensor:
+    """Mirrors `torch.nn.functional.alpha_dropout` (the mask comes from shadowgrad's
+    generator)."""
+    return _alpha_dropout(input, p, training, inplace, tuple(input.shape))
+
+
+def feature_alpha_dropout(
+    input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False
+) -> Tensor:
+    """Mirrors `torch.nn.functional.feature_alpha_dropout`: one mask value per (sample,
+    channel)."""
+    shape = tuple(input.shape)
+    noise = shape[:2] + (1,) * (len(shape) - 2) if len(shape) >= 2 else shape
+    return _alpha_dropout(input, p, training, inplace, noise)
+
+
 def _feature_dropout(
     input: Tensor, p: float, training: bool, inplace: bool, batched_ndim: int, name: str
 ) -> Tensor:

@@ -33,7 +33,7 @@ from .activation import (
 from .attention import MultiheadAttention
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
-from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d
+from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d, FeatureAlphaDropout
 from .flatten import Flatten, Unflatten
 from .linear import Bilinear, Identity, Linear
 from .loss import (
@@ -114,6 +114,7 @@ __all__ = [
     "Dropout1d",
     "Dropout2d",
     "Embedding",
+    "FeatureAlphaDropout",
     "Flatten",
     "GRUCell",
     "GroupNorm",
