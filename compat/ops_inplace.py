@@ -452,6 +452,32 @@ def inplace_view(name: str) -> Callable[..., Any]:
     return op
 
 
+def _scan_dim_samples(dtype: str) -> list[Sample]:
+    r = _rng()
+    return [
+        Sample((tensor_arg(r.uniform(0.5, 1.5, (3, 4))), 1), name="dim 1"),
+        Sample((tensor_arg(r.uniform(0.5, 1.5, (3, 4))), 0), name="dim 0"),
+        Sample((tensor_arg(r.uniform(0.5, 1.5, (2, 3, 2))), -1), name="3-d, dim -1"),
+    ]
+
+
+def _triangle_samples(dtype: str) -> list[Sample]:
+    r = _rng()
+    return [
+        Sample((tensor_arg(r.uniform(-1, 1, (3, 4))),), name="2-d"),
+        Sample((tensor_arg(r.uniform(-1, 1, (4, 3))), 1), name="diagonal 1"),
+        Sample((tensor_arg(r.uniform(-1, 1, (2, 3, 3))), -1), name="batch, diagonal -1"),
+    ]
+
+
+register(
+    OpEntry("Tensor.cumsum_", inplace("cumsum_"), _viewed(_scan_dim_samples)),
+    OpEntry("Tensor.cumprod_", inplace("cumprod_"), _viewed(_scan_dim_samples)),
+    OpEntry("Tensor.tril_", inplace("tril_"), _viewed(_triangle_samples)),
+    OpEntry("Tensor.triu_", inplace("triu_"), _viewed(_triangle_samples)),
+)
+
+
 def _view_samples(*calls: tuple[tuple[int, ...], tuple[Any, ...], str]) -> Callable:
     def samples(dtype: str) -> list[Sample]:
         r = _rng()
@@ -506,6 +532,12 @@ register(
             ((2, 3), (-1, 0), "negative dim"),
             ((2, 3), (1, 1), "same dim"),
         ),
+    ),
+    OpEntry(
+        "Tensor.swapaxes_",
+        inplace_view("swapaxes_"),
+        _view_samples(((2, 3, 4), (0, 2), "3-d"), ((2, 3), (-1, 0), "negative dim")),
+        covers=("Tensor.swapdims_",),
     ),
 )
 

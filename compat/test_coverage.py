@@ -24,8 +24,9 @@ from .opdb import ENTRIES
 # name -> why it needs no op database entry. Only non-differentiable utilities belong here.
 EXCLUDED: dict[str, str] = {
     **{n: "comparison: bool result, never differentiable (1.4)"
-       for n in ("eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "__eq__", "__ne__",
-                 "__lt__", "__le__", "__gt__", "__ge__", "isnan", "isinf")},
+       for n in ("eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal",
+                 "less_equal", "not_equal", "__eq__", "__ne__", "__lt__", "__le__", "__gt__",
+                 "__ge__", "isnan", "isinf")},
     **{n: "bitwise/logical op: integer or bool only, never differentiable"
        for n in ("__rand__", "__ror__", "__rxor__", "bitwise_and_", "bitwise_or_",
                  "bitwise_xor_", "bitwise_not_", "logical_not_")},

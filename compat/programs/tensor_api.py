@@ -120,3 +120,26 @@ def prog_misc_tensor_api(T: Any) -> Any:
         "inplace_returns_self": m.add_(1) is m,
         "new_tensor": m.new_tensor([1.0]),
     }
+
+
+@program("1.1")
+def prog_in_place_scans_triangles_and_method_aliases(T: Any) -> Any:
+    # Tensor methods torch has that shadowgrad lacked: tril_, triu_, cumsum_, cumprod_ (their
+    # op's node becomes grad_fn), swapaxes_, swapdims_, where, and the comparison aliases
+    out: dict[str, Any] = {}
+    x = T.tensor([[1.0, -2.0, 3.0], [4.0, 5.0, -6.0], [7.0, 8.0, 9.0]], requires_grad=True)
+    for name, args in (("tril_", ()), ("triu_", (1,)), ("cumsum_", (0,)), ("cumprod_", (1,))):
+        y = x * 1
+        r = getattr(y, name)(*args)
+        (r * r).sum().backward()
+        out[name] = (r, r is y, y._version, x.grad.clone())
+        x.grad = None
+    a = T.ones(2, 3)
+    out["swapaxes_"] = (a.swapaxes_(0, 1) is a, tuple(a.shape), a.swapdims_(0, 1).shape)
+    t = T.tensor([1.0, 2.0, 3.0])
+    out["where"] = t.where(t > 1.5, 0.5)
+    for n in ("greater", "less", "greater_equal", "less_equal", "not_equal"):
+        out[n] = getattr(t, n)(2.0)
+    for n in ("greater_equal", "less_equal", "not_equal"):
+        out["torch." + n] = getattr(T, n)(t, 2.0)
+    return out

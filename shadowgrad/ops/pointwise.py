@@ -2628,3 +2628,14 @@ FUNCTIONS.update(_RANDOM_FUNCTIONS)
 FUNCTIONS.update(_UNARY_FUNCTIONS)
 FUNCTIONS.update(_MORE)
 FUNCTIONS.update({alias: FUNCTIONS[name] for alias, name in _ALIASES.items()})
+
+
+def _where_method(self: Tensor, condition: Any, other: Any) -> Any:
+    """Mirrors `torch.Tensor.where`: torch.where(condition, self, other)."""
+    return where(condition, self, other)
+
+
+# torch's comparison aliases, and Tensor.where (self is the value where condition holds)
+_COMPARISON_ALIASES = {"greater_equal": ge, "less_equal": le, "not_equal": ne}
+METHODS.update({"where": _where_method, "greater": gt, "less": lt, **_COMPARISON_ALIASES})
+FUNCTIONS.update(_COMPARISON_ALIASES)

@@ -1279,3 +1279,12 @@ METHODS["equal"] = equal
 FUNCTIONS["equal"] = equal
 METHODS["allclose"] = allclose
 FUNCTIONS["allclose"] = allclose
+
+
+def _in_place_scans() -> dict[str, Any]:
+    from .inplace import make_inplace
+
+    return {"cumsum_": make_inplace(cumsum), "cumprod_": make_inplace(cumprod)}
+
+
+METHODS.update(_in_place_scans())

@@ -1454,3 +1454,13 @@ FUNCTIONS.update(
         "column_stack": column_stack,
     }
 )
+
+
+def _in_place_triangles() -> dict[str, Any]:
+    from .inplace import make_inplace
+
+    return {"tril_": make_inplace(tril), "triu_": make_inplace(triu)}
+
+
+METHODS.update(_in_place_triangles())
+METHODS.update({"swapaxes_": transpose_, "swapdims_": transpose_})
