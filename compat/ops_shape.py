@@ -311,6 +311,29 @@ register(
         samples_with(((), {})),
     ),
     OpEntry(
+        "adjoint",
+        lambda T, x: T.adjoint(x),
+        samples_with(((), {})),
+        covers=("Tensor.adjoint", "Tensor.mH"),
+    ),
+    OpEntry(
+        "Tensor.H",
+        lambda T, x: x.H,
+        lambda dtype: [_one(np.ones((2, 3)), name="2-d"), _one(np.ones((2, 2, 2)), name="3-d")],
+    ),
+    OpEntry(
+        "fliplr",
+        lambda T, x: T.fliplr(x),
+        samples_with(((), {}), extra=lambda: [_one([1.0, 2.0], name="1-d (error)")]),
+        covers=("Tensor.fliplr",),
+    ),
+    OpEntry(
+        "flipud",
+        lambda T, x: T.flipud(x),
+        samples_with(((), {}), extra=lambda: [_one(1.0, name="0-d (error)")]),
+        covers=("Tensor.flipud",),
+    ),
+    OpEntry(
         "t",
         lambda T, x: T.t(x),
         lambda dtype: [_one(np.ones((2, 3))), _one([1.0, 2.0], name="1-d"), _one(1.0, name="0-d")],

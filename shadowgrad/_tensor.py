@@ -464,6 +464,29 @@ class Tensor:
     def data_ptr(self) -> int:
         return int(self._data.__array_interface__["data"][0])
 
+    def storage_offset(self) -> int:
+        """Mirrors `torch.Tensor.storage_offset`: in elements, from the base a view shares."""
+        base = self._base
+        if base is None:
+            return 0
+        return (self.data_ptr() - base.data_ptr()) // self._data.itemsize
+
+    def is_signed(self) -> bool:
+        """Mirrors `torch.Tensor.is_signed`."""
+        return self._data.dtype.kind not in "ub"
+
+    def is_same_size(self, other: Tensor) -> bool:
+        """Mirrors `torch.Tensor.is_same_size`."""
+        return self._data.shape == other._data.shape
+
+    def is_nonzero(self) -> bool:
+        """Mirrors `torch.Tensor.is_nonzero`."""
+        n = self._data.size
+        if n != 1:
+            which = "no values" if n == 0 else "more than one value"
+            raise RuntimeError(f"Boolean value of Tensor with {which} is ambiguous")
+        return bool(self._data.reshape(()) != 0)
+
     def untyped_storage(self) -> Any:
         return self._data.base if self._data.base is not None else self._data
 

@@ -452,6 +452,55 @@ def _mT(self: Tensor) -> Tensor:
     return _transpose(self, self.ndim - 2, self.ndim - 1)
 
 
+def _conj_transpose(self: Tensor, what: str) -> Tensor:
+    if self.ndim < 2:
+        raise RuntimeError(
+            f"tensor.{what} is only supported on matrices or batches of matrices. Got "
+            f"{self.ndim}-D tensor."
+        )
+    out = _transpose(self, self.ndim - 2, self.ndim - 1)
+    return out.conj() if self.is_complex() else out
+
+
+def _mH(self: Tensor) -> Tensor:
+    return _conj_transpose(self, "mH")
+
+
+def adjoint(self: Tensor) -> Tensor:
+    """Mirrors `torch.adjoint`: the conjugate transpose of the last two dims."""
+    return _conj_transpose(self, "adjoint()")
+
+
+def _H(self: Tensor) -> Tensor:
+    if self.ndim == 0:
+        warn_once(
+            "Tensor.H 0-d",
+            "Tensor.H is deprecated on 0-D tensors. Consider using x.conj().",
+        )
+        return self.conj()
+    if self.ndim != 2:
+        hint = " For batches of matrices, consider using tensor.mH" if self.ndim > 2 else ""
+        raise RuntimeError(
+            f"tensor.H is only supported on matrices (2-D tensors). Got {self.ndim}-D tensor."
+            + hint
+        )
+    return _conj_transpose(self, "H")
+
+
+def fliplr(input: Tensor) -> Tensor:
+    """Mirrors `torch.fliplr` (FlipBackward0)."""
+    if input.ndim < 2:
+        raise RuntimeError("Input must be >= 2-d.")
+    return flip(input, 1)
+
+
+def flipud(input: Tensor) -> Tensor:
+    """Mirrors `torch.flipud` (FlipBackward0)."""
+    if input.ndim < 1:
+        raise RuntimeError("Input must be >= 1-d.")
+    return flip(input, 0)
+
+
 # --- select, slice, advanced indexing -------------------------------------------------------
 
 
@@ -1464,3 +1513,14 @@ def _in_place_triangles() -> dict[str, Any]:
 
 METHODS.update(_in_place_triangles())
 METHODS.update({"swapaxes_": transpose_, "swapdims_": transpose_})
+
+METHODS.update(
+    {
+        "mH": property(_mH),
+        "H": property(_H),
+        "adjoint": adjoint,
+        "fliplr": fliplr,
+        "flipud": flipud,
+    }
+)
+FUNCTIONS.update({"adjoint": adjoint, "fliplr": fliplr, "flipud": flipud})
