@@ -372,3 +372,27 @@ register(
         ],
     ),
 )
+
+
+def _diff_samples(dtype: str) -> list[Sample]:
+    r = np.random.default_rng(7)
+    x = r.uniform(-2, 2, (3, 4))
+    return [
+        *samples_with(((), {}), ((), {"n": 2}), ((), {"dim": 0}), ((), {"n": 9}))(dtype),
+        Sample((tensor_arg(x),), {"prepend": tensor_arg(r.uniform(-1, 1, (3, 2)))}, name="prepend"),
+        Sample(
+            (tensor_arg(x), 1, 0), {"append": tensor_arg(r.uniform(-1, 1, (1, 4)))}, name="append"
+        ),
+        Sample((tensor_arg(x),), {"n": 0}, name="n 0"),
+        Sample((tensor_arg(np.array(1.0)),), name="0-d (error)"),
+    ]
+
+
+register(
+    OpEntry(
+        "diff",
+        lambda T, x, *a, **k: T.diff(x, *a, **k),
+        _diff_samples,
+        covers=("Tensor.diff",),
+    )
+)

@@ -265,6 +265,8 @@ _copy = defop(
     self=lambda grad: grad * 0,
     src=lambda grad: grad,
 )
+# a C++-only node in torch: name() carries the namespace (the class name stays CopyBackwards)
+_copy.op.node_cls._cpp_name = "torch::autograd::CopyBackwards"  # type: ignore[attr-defined]
 
 
 def zero_(self: Tensor) -> Tensor:

@@ -1524,3 +1524,36 @@ METHODS.update(
     }
 )
 FUNCTIONS.update({"adjoint": adjoint, "fliplr": fliplr, "flipud": flipud})
+
+
+def diff(
+    input: Tensor,
+    n: int = 1,
+    dim: int = -1,
+    prepend: Tensor | None = None,
+    append: Tensor | None = None,
+) -> Tensor:
+    """Mirrors `torch.diff`: out[i] = input[i + 1] - input[i] along dim, n times, as torch's
+    diff_helper records it (two slices and a SubBackward0; bools use !=)."""
+    if input.ndim == 0:
+        raise RuntimeError("diff expects input to be at least one-dimensional")
+    if n < 0:
+        raise RuntimeError(f"order must be non-negative but got {n}")
+    d = wrap_dim(dim, input.ndim)
+    x = input
+    if prepend is not None or append is not None:
+        x = cat([t for t in (prepend, input, append) if t is not None], d)
+    if n == 0:
+        from .._creation import empty_like
+
+        return empty_like(x).copy_(x)
+    for _ in range(min(n, x._data.shape[d])):  # torch stops once the dim is empty
+        length = x._data.shape[d] - 1
+        hi = narrow(x, d, 1, length)
+        lo = narrow(x, d, 0, length)
+        x = hi != lo if x.dtype is D.bool_ else hi - lo
+    return x
+
+
+METHODS["diff"] = diff
+FUNCTIONS["diff"] = diff
