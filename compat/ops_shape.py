@@ -396,3 +396,21 @@ register(
         covers=("Tensor.diff",),
     )
 )
+
+
+register(
+    OpEntry(
+        "rot90",
+        lambda T, x, *a: T.rot90(x, *a),
+        samples_with(
+            ((), {}),
+            ((2, (0, 1)), {}),
+            ((3, (1, 2)), {}),
+            ((-1, (2, 0)), {}),
+            ((0, (0, 1)), {}),
+            ((5, (-1, -2)), {}),
+            ((1, (0, 0)), {}),
+        ),
+        covers=("Tensor.rot90",),
+    )
+)

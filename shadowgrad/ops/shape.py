@@ -1557,3 +1557,44 @@ def diff(
 
 METHODS["diff"] = diff
 FUNCTIONS["diff"] = diff
+
+
+def _np_rot90(self: np.ndarray, k: int, d0: int, d1: int) -> np.ndarray:
+    """torch's rot90: flips then a transpose, so a quarter turn is a non-contiguous result."""
+    k %= 4
+    if k == 1:
+        return np.ascontiguousarray(np.flip(self, d1)).swapaxes(d0, d1)
+    if k == 2:
+        return np.ascontiguousarray(np.flip(self, (d0, d1)))
+    if k == 3:
+        return np.ascontiguousarray(np.flip(self, d0)).swapaxes(d0, d1)
+    return self.copy()
+
+
+_rot90 = defop(
+    "rot90",
+    "Rot90Backward0",
+    _np_rot90,
+    dtype="keep",
+    self=lambda grad, k, d0, d1: _rot90(grad, -k, d0, d1),
+    jvp=LINEAR,
+)
+
+
+def rot90(input: Tensor, k: int = 1, dims: Any = (0, 1)) -> Tensor:
+    """Mirrors `torch.rot90`: k quarter turns from dims[0] toward dims[1] (Rot90Backward0)."""
+    dims = list(dims)
+    nd = input.ndim
+    if len(dims) != 2:
+        raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+    if nd < 2:
+        raise RuntimeError(f"expected total dims >= 2, but got total dims = {nd}")
+    if dims[0] == dims[1] or abs(dims[0] - dims[1]) == nd:
+        raise RuntimeError(
+            f"expected rotation dims to be different, but got dim0 = {dims[0]} and dim1 = {dims[1]}"
+        )
+    return _rot90(input, int(k), wrap_dim(dims[0], nd), wrap_dim(dims[1], nd))
+
+
+METHODS["rot90"] = rot90
+FUNCTIONS["rot90"] = rot90

@@ -92,6 +92,7 @@ CASES: dict[str, tuple[Callable[..., Any], tuple[tuple[int, ...], ...]]] = {
     "as_strided": (lambda x: x.as_strided((3, 2), (1, 2), 1), ((2, 4),)),
     "repeat": (lambda x: x.repeat(2, 1, 2), ((2, 3),)),
     "flip": (lambda x: x.flip(0, 1), ((2, 3),)),
+    "rot90": (lambda x: x.rot90(1, (0, 1)), ((2, 3),)),
     "roll": (lambda x: x.roll((1, -1), (0, 1)), ((2, 3),)),
     "split.Tensor": (lambda x: x.split(2, 1), ((2, 5),)),
     "split_with_sizes": (lambda x: x.split([1, 4], 1), ((2, 5),)),
