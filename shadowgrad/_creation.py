@@ -172,7 +172,7 @@ def _factory(fill: Any, size: Sequence[Any], dtype: D.dtype | None, requires_gra
     d = dtype or D.get_default_dtype()
     shape = _size(size)
     if type(fill) is int and d._cat == 1:
-        fill = np.asarray(fill, np.int64).astype(d._np)  # -1 into uint8 wraps, as in torch
+        fill = D.wrapped_int(fill, d._np)  # -1 into uint8 wraps, as in torch
     arr = np.full(shape, fill, d._np) if fill is not None else np.empty(shape, d._np)
     return _finish(arr, requires_grad)
 

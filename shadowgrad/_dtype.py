@@ -206,6 +206,12 @@ def combine_categories(higher: dtype | None, lower: dtype | None) -> dtype | Non
     return higher
 
 
+def quiet(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """fn(*args, **kwargs) with numpy's floating-point warnings off."""
+    with np.errstate(all="ignore"):
+        return fn(*args, **kwargs)
+
+
 def quietly(fn: Any, *args: Any, **kwargs: Any) -> Any:
     """fn(*args, **kwargs), computed again with numpy's floating-point warnings off if a warning
     made an error stops it: torch casts 1e300 to float32 as inf silently (Note [Floating-point
@@ -213,8 +219,13 @@ def quietly(fn: Any, *args: Any, **kwargs: Any) -> Any:
     try:
         return fn(*args, **kwargs)
     except RuntimeWarning:
-        with np.errstate(all="ignore"):
-            return fn(*args, **kwargs)
+        return quiet(fn, *args, **kwargs)
+
+
+def wrapped_int(value: int, np_dtype: Any) -> np.ndarray:
+    """A Python int in an integer dtype, wrapped as torch's conversion wraps it (-1 into uint8
+    is 255), where numpy raises OverflowError."""
+    return np.asarray(np.asarray(value, np.int64).astype(np_dtype))
 
 
 # torch's checked_convert: a Python number filled into a tensor (fill_, full, setitem) must fit

@@ -232,7 +232,7 @@ _zero = defop(
 def _full_like(self: np.ndarray, value: Any) -> np.ndarray:
     if type(value) is int and self.dtype.kind in "iu":
         # a negative int into an unsigned type wraps, as torch's conversion (fill_ checked it)
-        value = np.asarray(value, np.int64).astype(self.dtype)
+        value = D.wrapped_int(value, self.dtype)
     return np.full_like(self, value)
 
 

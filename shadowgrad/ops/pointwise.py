@@ -2383,9 +2383,9 @@ def _add_into(self: Tensor, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bo
         tmp = np.empty(_CHUNK, d.dtype)
         for i in range(0, fd.size, _CHUNK):
             j = min(i + _CHUNK, fd.size)
-            _add_in_place(fd[i:j], _scaled_array(fo[i:j], alpha, tmp[: j - i]))
+            _add_in_place(fd[i:j], D.quietly(np.multiply, fo[i:j], alpha, out=tmp[: j - i]))
     else:
-        _add_in_place(d, _scaled_array(o, alpha, None))
+        _add_in_place(d, D.quietly(np.multiply, o, alpha))
     return True
 
 
@@ -2394,14 +2394,6 @@ def _add_in_place(d: np.ndarray, t: np.ndarray) -> None:
         np.add(d, t, out=d)
     except RuntimeWarning:
         pass
-
-
-def _scaled_array(o: np.ndarray, alpha: Any, out: np.ndarray | None) -> np.ndarray:
-    try:
-        return np.multiply(o, alpha, out=out)
-    except RuntimeWarning:
-        with np.errstate(all="ignore"):
-            return np.multiply(o, alpha, out=out)
 
 
 _CHUNK = 1 << 16

@@ -529,11 +529,9 @@ def _run(op: OpDef, args: tuple[Any, ...]) -> Any:
 # errors after import (pytest's `filterwarnings = error`, `warnings.simplefilter("error")`)
 # puts its filter first; then numpy raises the warning from inside the op, and the op computes
 # again under np.errstate instead of failing where torch does not. The `try` costs nothing when
-# nothing is raised; np.errstate around every op would cost about 1.5 us.
-def quiet(fn: Callable[..., Any], *args: Any) -> Any:
-    """fn(*args) with numpy's floating-point warnings off."""
-    with np.errstate(all="ignore"):
-        return fn(*args)
+# nothing is raised; np.errstate around every op would cost about 1.5 us (D.quiet computes
+# under it).
+quiet = D.quiet
 
 
 def _scalar_array(v: Any, dt: D.dtype) -> np.ndarray:
@@ -542,7 +540,7 @@ def _scalar_array(v: Any, dt: D.dtype) -> np.ndarray:
             return np.asarray(v, dtype=dt._np)
         except OverflowError:
             # torch wraps an out-of-range Python int into the tensor's integer type
-            return np.asarray(np.asarray(v, dtype=np.int64).astype(dt._np))
+            return D.wrapped_int(v, dt._np)
     raise TypeError(f"expected a Tensor or a number, got {type(v).__name__}")
 
 
