@@ -836,9 +836,7 @@ def _saver1(op: OpDef, plan: Any) -> Callable[..., dict[str, Any]] | None:
     result alone (exp, tanh, relu), one input (mul by a number), or the general loop."""
     if not plan:
         return None
-    if op._unread_cache.get(1):
-        return lambda args, t, cdt: _save(op, plan, 1, args, None, (t,), cdt)
-    if len(plan) == 1:
+    if len(plan) == 1 and not op._unread_cache.get(1):
         n, kind, i = plan[0]
         if kind == 2 and i == 0:
             return lambda args, t, cdt: {n: _save_output(t)}
