@@ -102,6 +102,7 @@ from . import (  # noqa: E402 - these use the namespace built above
     linalg,
     nn,
     optim,
+    special,
     utils,
 )
 

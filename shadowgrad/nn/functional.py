@@ -1418,3 +1418,15 @@ def scaled_dot_product_attention(
     if dropout_p > 0.0:
         attn = dropout(attn, dropout_p, True)
     return attn @ value
+
+
+# More of torch.nn.functional, one file per group. Each lists its functions in `__all__` and
+# imports what it needs from this module, which is complete by the time they load.
+from ._functional_layers import *  # noqa: E402, F403
+from ._functional_layers import __all__ as _layers_all  # noqa: E402
+from ._functional_losses import *  # noqa: E402, F403
+from ._functional_losses import __all__ as _losses_all  # noqa: E402
+from ._functional_volumetric import *  # noqa: E402, F403
+from ._functional_volumetric import __all__ as _volumetric_all  # noqa: E402
+
+__all__ += [*_layers_all, *_losses_all, *_volumetric_all]

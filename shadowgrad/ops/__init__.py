@@ -15,14 +15,30 @@ from . import (
     nn_ops,
     pointwise,
     reduction,
+    resample,
     rounding,
     shape,
+    shape_extra,
     sorting,
+    special,
     views,
 )
 from .registry import REGISTRY
 
-FAMILIES = [pointwise, rounding, reduction, sorting, shape, indexing, views, linalg, nn_ops]
+FAMILIES = [
+    pointwise,
+    rounding,
+    reduction,
+    sorting,
+    shape,
+    indexing,
+    views,
+    linalg,
+    nn_ops,
+    special,
+    shape_extra,
+    resample,
+]
 
 
 def install_methods() -> dict[str, Any]:

@@ -1,176 +1,53 @@
-"""The nn layers. Mirrors `torch.nn.modules`."""
+"""The nn layers. Mirrors `torch.nn.modules`.
+
+Each layer file lists its public layers in `__all__`; they are re-exported here (and from
+`shadowgrad.nn`). A name a file exports for its own importers but torch does not re-export
+from `torch.nn` (module hooks, attention's helper) is listed in `_NOT_REEXPORTED`.
+"""
 
 from __future__ import annotations
 
-from .activation import (
-    CELU,
-    ELU,
-    GELU,
-    GLU,
-    SELU,
-    Hardshrink,
-    Hardsigmoid,
-    Hardswish,
-    Hardtanh,
-    LeakyReLU,
-    LogSigmoid,
-    LogSoftmax,
-    Mish,
-    PReLU,
-    ReLU,
-    ReLU6,
-    Sigmoid,
-    SiLU,
-    Softmax,
-    Softmin,
-    Softplus,
-    Softshrink,
-    Softsign,
-    Tanh,
-    Tanhshrink,
-    Threshold,
-)
-from .attention import MultiheadAttention
-from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
-from .conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
-from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d, FeatureAlphaDropout
-from .flatten import Flatten, Unflatten
-from .linear import Bilinear, Identity, Linear
-from .loss import (
-    BCELoss,
-    BCEWithLogitsLoss,
-    CrossEntropyLoss,
-    HuberLoss,
-    KLDivLoss,
-    L1Loss,
-    MSELoss,
-    NLLLoss,
-    SmoothL1Loss,
-)
-from .module import Module
-from .normalization import BatchNorm1d, BatchNorm2d, GroupNorm, LayerNorm
-from .padding import (
-    CircularPad1d,
-    CircularPad2d,
-    CircularPad3d,
-    ConstantPad1d,
-    ConstantPad2d,
-    ConstantPad3d,
-    ReflectionPad1d,
-    ReflectionPad2d,
-    ReflectionPad3d,
-    ReplicationPad1d,
-    ReplicationPad2d,
-    ReplicationPad3d,
-    ZeroPad1d,
-    ZeroPad2d,
-    ZeroPad3d,
-)
-from .pooling import (
-    AdaptiveAvgPool1d,
-    AdaptiveAvgPool2d,
-    AdaptiveMaxPool2d,
-    AvgPool1d,
-    AvgPool2d,
-    MaxPool1d,
-    MaxPool2d,
-)
-from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
-from .sparse import Embedding
-from .transformer import TransformerEncoder, TransformerEncoderLayer
+import importlib
 
-__all__ = [
-    "CELU",
-    "ELU",
-    "GELU",
-    "GLU",
-    "GRU",
-    "LSTM",
-    "RNN",
-    "SELU",
-    "AdaptiveAvgPool1d",
-    "AdaptiveAvgPool2d",
-    "AdaptiveMaxPool2d",
-    "AlphaDropout",
-    "AvgPool1d",
-    "AvgPool2d",
-    "BCELoss",
-    "BCEWithLogitsLoss",
-    "BatchNorm1d",
-    "BatchNorm2d",
-    "Bilinear",
-    "CircularPad1d",
-    "CircularPad2d",
-    "CircularPad3d",
-    "ConstantPad1d",
-    "ConstantPad2d",
-    "ConstantPad3d",
-    "Conv1d",
-    "Conv2d",
-    "ConvTranspose1d",
-    "ConvTranspose2d",
-    "CrossEntropyLoss",
-    "Dropout",
-    "Dropout1d",
-    "Dropout2d",
-    "Embedding",
-    "FeatureAlphaDropout",
-    "Flatten",
-    "GRUCell",
-    "GroupNorm",
-    "Hardshrink",
-    "Hardsigmoid",
-    "Hardswish",
-    "Hardtanh",
-    "HuberLoss",
-    "Identity",
-    "KLDivLoss",
-    "L1Loss",
-    "LSTMCell",
-    "LayerNorm",
-    "LeakyReLU",
-    "Linear",
-    "LogSigmoid",
-    "LogSoftmax",
-    "MSELoss",
-    "MaxPool1d",
-    "MaxPool2d",
-    "Mish",
-    "Module",
-    "ModuleDict",
-    "ModuleList",
-    "MultiheadAttention",
-    "NLLLoss",
-    "PReLU",
-    "ParameterDict",
-    "ParameterList",
-    "RNNBase",
-    "RNNCell",
-    "RNNCellBase",
-    "ReLU",
-    "ReLU6",
-    "ReflectionPad1d",
-    "ReflectionPad2d",
-    "ReflectionPad3d",
-    "ReplicationPad1d",
-    "ReplicationPad2d",
-    "ReplicationPad3d",
-    "Sequential",
-    "SiLU",
-    "Sigmoid",
-    "SmoothL1Loss",
-    "Softmax",
-    "Softmin",
-    "Softplus",
-    "Softshrink",
-    "Softsign",
-    "Tanh",
-    "Tanhshrink",
-    "Threshold",
-    "TransformerEncoder",
-    "TransformerEncoderLayer",
-    "Unflatten",
-    "ZeroPad1d",
-    "ZeroPad2d",
-    "ZeroPad3d",
-]
+_FILES = (
+    "activation",
+    "attention",
+    "channelshuffle",
+    "container",
+    "conv",
+    "distance",
+    "dropout",
+    "flatten",
+    "fold",
+    "linear",
+    "loss",
+    "module",
+    "normalization",
+    "padding",
+    "pixelshuffle",
+    "pooling",
+    "rnn",
+    "sparse",
+    "transformer",
+    "upsampling",
+)
+_NOT_REEXPORTED = frozenset(
+    {
+        "register_module_forward_pre_hook",
+        "register_module_forward_hook",
+        "register_module_full_backward_pre_hook",
+        "register_module_full_backward_hook",
+        "register_module_backward_hook",
+        "multi_head_attention_forward",
+        "NonDynamicallyQuantizableLinear",
+    }
+)
+
+__all__: list[str] = []
+for _file in _FILES:
+    _mod = importlib.import_module(f".{_file}", __name__)
+    for _name in _mod.__all__:
+        if _name not in _NOT_REEXPORTED:
+            globals()[_name] = getattr(_mod, _name)
+            __all__.append(_name)
+del _file, _mod, _name

@@ -1,0 +1,5 @@
+"""Mirrors `torch.nn.modules.distance`."""
+
+from __future__ import annotations
+
+__all__: list[str] = []

@@ -1,0 +1,5 @@
+"""Mirrors `torch.nn.modules.upsampling`."""
+
+from __future__ import annotations
+
+__all__: list[str] = []
