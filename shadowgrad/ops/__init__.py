@@ -12,6 +12,7 @@ from . import (
     indexing,
     inplace,
     linalg,
+    linalg_extra,
     nn_ops,
     pointwise,
     reduction,
@@ -38,6 +39,7 @@ FAMILIES = [
     special,
     shape_extra,
     resample,
+    linalg_extra,
 ]
 
 
