@@ -20,13 +20,21 @@ from .._tensor import Tensor
 from .optimizer import Optimizer
 
 __all__ = [
+    "ChainedScheduler",
+    "ConstantLR",
     "CosineAnnealingLR",
+    "CosineAnnealingWarmRestarts",
+    "CyclicLR",
     "ExponentialLR",
     "LRScheduler",
     "LambdaLR",
+    "LinearLR",
     "MultiStepLR",
+    "MultiplicativeLR",
     "OneCycleLR",
+    "PolynomialLR",
     "ReduceLROnPlateau",
+    "SequentialLR",
     "StepLR",
 ]
 
@@ -222,7 +230,32 @@ class _initial_mode:
         self.o._is_initial = False
 
 
+def _lambda_list(optimizer: Optimizer, lr_lambda: Any) -> list[Callable[[int], float]]:
+    """One lambda per param group, as LambdaLR and MultiplicativeLR take them."""
+    if not isinstance(lr_lambda, (list, tuple)):
+        return [lr_lambda] * len(optimizer.param_groups)
+    if len(lr_lambda) != len(optimizer.param_groups):
+        raise ValueError(
+            f"Expected {len(optimizer.param_groups)} lr_lambdas, but got {len(lr_lambda)}"
+        )
+    return list(lr_lambda)
+
+
+def _callables_state(fns: list[Any]) -> list[dict[str, Any] | None]:
+    """A callable object's attributes are saved; plain functions and lambdas are not."""
+    return [None if isinstance(fn, types.FunctionType) else fn.__dict__.copy() for fn in fns]
+
+
+def _load_lambdas_state(sched: Any, state_dict: dict[str, Any]) -> None:
+    sched.__dict__.update({k: v for k, v in state_dict.items() if k != "lr_lambdas"})
+    for fn, attrs in zip(sched.lr_lambdas, state_dict["lr_lambdas"], strict=False):
+        if attrs is not None:
+            fn.__dict__.update(attrs)
+
+
 class LambdaLR(LRScheduler):
+    """Mirrors `torch.optim.lr_scheduler.LambdaLR`."""
+
     def __init__(
         self,
         optimizer: Optimizer,
@@ -230,36 +263,17 @@ class LambdaLR(LRScheduler):
         last_epoch: int = -1,
     ) -> None:
         self.optimizer = optimizer
-        self.lr_lambdas: list[Callable[[int], float]]
-        if not isinstance(lr_lambda, list) and (not isinstance(lr_lambda, tuple)):
-            self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
-        else:
-            if len(lr_lambda) != len(optimizer.param_groups):
-                raise ValueError(
-                    f"Expected {len(optimizer.param_groups)} lr_lambdas, but got {len(lr_lambda)}"
-                )
-            self.lr_lambdas = list(lr_lambda)
+        self.lr_lambdas = _lambda_list(optimizer, lr_lambda)
         super().__init__(optimizer, last_epoch)
 
     def state_dict(self) -> dict[str, Any]:
-        state_dict = {
-            key: value
-            for key, value in self.__dict__.items()
-            if key not in ("optimizer", "lr_lambdas")
-        }
-        state_dict["lr_lambdas"] = [None] * len(self.lr_lambdas)
-        for idx, fn in enumerate(self.lr_lambdas):
-            if not isinstance(fn, types.FunctionType):
-                state_dict["lr_lambdas"][idx] = fn.__dict__.copy()
-        return state_dict
+        skip = ("optimizer", "lr_lambdas")
+        out = {k: v for k, v in self.__dict__.items() if k not in skip}
+        out["lr_lambdas"] = _callables_state(self.lr_lambdas)
+        return out
 
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
-        lr_lambdas = state_dict.pop("lr_lambdas")
-        self.__dict__.update(state_dict)
-        state_dict["lr_lambdas"] = lr_lambdas
-        for idx, fn in enumerate(lr_lambdas):
-            if fn is not None:
-                self.lr_lambdas[idx].__dict__.update(fn)
+        _load_lambdas_state(self, state_dict)
 
     def get_lr(self) -> list[float | Tensor]:
         _warn_get_lr_called_within_step(self)
@@ -654,3 +668,428 @@ class OneCycleLR(LRScheduler):
                 else:
                     group["momentum"] = computed_momentum
         return lrs
+
+
+class MultiplicativeLR(LRScheduler):
+    """Mirrors `torch.optim.lr_scheduler.MultiplicativeLR`."""
+
+    def __init__(
+        self,
+        optimizer: Optimizer,
+        lr_lambda: Callable[[int], float] | list[Callable[[int], float]],
+        last_epoch: int = -1,
+    ) -> None:
+        self.optimizer = optimizer
+        self.lr_lambdas = _lambda_list(optimizer, lr_lambda)
+        for fn in self.lr_lambdas:
+            if not callable(fn):
+                raise TypeError(f"lr_lambda should be a function, but got {type(fn).__name__}")
+        super().__init__(optimizer, last_epoch)
+
+    def state_dict(self) -> dict[str, Any]:
+        skip = ("optimizer", "lr_lambdas")
+        out = {k: v for k, v in self.__dict__.items() if k not in skip}
+        out["lr_lambdas"] = _callables_state(self.lr_lambdas)
+        return out
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        _load_lambdas_state(self, state_dict)
+
+    def get_lr(self) -> list[float | Tensor]:
+        _warn_get_lr_called_within_step(self)
+        if self._is_initial:
+            return _param_groups_val_list(self.optimizer, "lr")
+        return [
+            group["lr"] * fn(self.last_epoch)
+            for fn, group in zip(self.lr_lambdas, self.optimizer.param_groups, strict=True)
+        ]
+
+
+class ConstantLR(LRScheduler):
+    """Mirrors `torch.optim.lr_scheduler.ConstantLR`."""
+
+    def __init__(
+        self,
+        optimizer: Optimizer,
+        factor: float = 1.0 / 3,
+        total_iters: int = 5,
+        last_epoch: int = -1,
+    ) -> None:
+        if factor > 1.0 or factor < 0:
+            raise ValueError("Constant multiplicative factor expected to be between 0 and 1.")
+        self.factor = factor
+        self.total_iters = total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float | Tensor]:
+        _warn_get_lr_called_within_step(self)
+        groups = self.optimizer.param_groups
+        if self.last_epoch == 0:
+            return [g["lr"] * self.factor for g in groups]
+        if self.last_epoch == self.total_iters:
+            return [g["lr"] * (1.0 / self.factor) for g in groups]
+        return _param_groups_val_list(self.optimizer, "lr")
+
+    def _get_closed_form_lr(self) -> list[float | Tensor]:
+        done = self.last_epoch >= self.total_iters
+        return [base * (self.factor + done * (1 - self.factor)) for base in self.base_lrs]
+
+
+class LinearLR(LRScheduler):
+    """Mirrors `torch.optim.lr_scheduler.LinearLR`."""
+
+    def __init__(
+        self,
+        optimizer: Optimizer,
+        start_factor: float = 1.0 / 3,
+        end_factor: float = 1.0,
+        total_iters: int = 5,
+        last_epoch: int = -1,
+    ) -> None:
+        if start_factor > 1.0 or start_factor <= 0:
+            raise ValueError(
+                "Starting multiplicative factor expected to be greater than 0 and less or "
+                "equal to 1."
+            )
+        if end_factor > 1.0 or end_factor < 0:
+            raise ValueError("Ending multiplicative factor expected to be between 0 and 1.")
+        self.start_factor = start_factor
+        self.end_factor = end_factor
+        self.total_iters = total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float | Tensor]:
+        _warn_get_lr_called_within_step(self)
+        groups = self.optimizer.param_groups
+        if self.last_epoch == 0:
+            return [g["lr"] * self.start_factor for g in groups]
+        if self._is_initial or self.last_epoch > self.total_iters:
+            return _param_groups_val_list(self.optimizer, "lr")
+        # ratio of consecutive closed-form factors, so the recursion reproduces torch's floats
+        span = self.end_factor - self.start_factor
+        ratio = 1.0 + span / (self.total_iters * self.start_factor + (self.last_epoch - 1) * span)
+        return [g["lr"] * ratio for g in groups]
+
+    def _get_closed_form_lr(self) -> list[float | Tensor]:
+        frac = min(self.total_iters, self.last_epoch) / self.total_iters
+        span = self.end_factor - self.start_factor
+        return [base * (self.start_factor + span * frac) for base in self.base_lrs]
+
+
+class PolynomialLR(LRScheduler):
+    """Mirrors `torch.optim.lr_scheduler.PolynomialLR`."""
+
+    def __init__(
+        self,
+        optimizer: Optimizer,
+        total_iters: int = 5,
+        power: float = 1.0,
+        last_epoch: int = -1,
+    ) -> None:
+        self.total_iters = total_iters
+        self.power = power
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float | Tensor]:
+        _warn_get_lr_called_within_step(self)
+        if self._is_initial or self.last_epoch > self.total_iters:
+            return _param_groups_val_list(self.optimizer, "lr")
+        n = self.total_iters
+        decay = ((1.0 - self.last_epoch / n) / (1.0 - (self.last_epoch - 1) / n)) ** self.power
+        return [g["lr"] * decay for g in self.optimizer.param_groups]
+
+    def _get_closed_form_lr(self) -> list[float | Tensor]:
+        left = 1.0 - min(self.total_iters, self.last_epoch) / self.total_iters
+        return [base * left**self.power for base in self.base_lrs]
+
+
+def _check_sub_schedulers(owner: str, optimizer: Any, schedulers: Any) -> None:
+    for i, sched in enumerate(schedulers):
+        if not hasattr(sched, "optimizer"):
+            raise TypeError(f"{owner} at index {i} should have `optimizer` as its attribute.")
+        if isinstance(sched, ReduceLROnPlateau):
+            raise ValueError(
+                f"{owner} does not support `ReduceLROnPlateau` scheduler as it requires "
+                "additional kwargs to be specified when calling `step`, but got one at index "
+                f"{i} in the given schedulers sequence."
+            )
+        if optimizer != sched.optimizer:
+            raise ValueError(
+                f"{owner} expects all schedulers to belong to the same optimizer, but got "
+                f"scheduler {sched.__class__.__name__} at index {i} has {sched.optimizer}, "
+                f"which is different from {optimizer.__class__.__name__}."
+            )
+
+
+class _ComposedScheduler(LRScheduler):
+    """State handling shared by SequentialLR and ChainedScheduler: each sub-scheduler's state
+    is stored under `_schedulers`."""
+
+    _schedulers: Any
+
+    def state_dict(self) -> dict[str, Any]:
+        skip = ("optimizer", "_schedulers")
+        out = {k: v for k, v in self.__dict__.items() if k not in skip}
+        out["_schedulers"] = [s.state_dict() for s in self._schedulers]
+        return out
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        self.__dict__.update({k: v for k, v in state_dict.items() if k != "_schedulers"})
+        for sched, saved in zip(self._schedulers, state_dict["_schedulers"], strict=False):
+            sched.load_state_dict(saved)
+
+
+class SequentialLR(_ComposedScheduler):
+    """Mirrors `torch.optim.lr_scheduler.SequentialLR`."""
+
+    def __init__(
+        self,
+        optimizer: Optimizer,
+        schedulers: list[LRScheduler],
+        milestones: list[int],
+        last_epoch: int = -1,
+    ) -> None:
+        owner = type(self).__name__
+        if len(schedulers) < 1:
+            raise ValueError(f"{owner} expects at least one scheduler, but got no scheduler.")
+        _check_sub_schedulers(owner, optimizer, schedulers)
+        if len(milestones) != len(schedulers) - 1:
+            raise ValueError(
+                "Sequential Schedulers expects number of schedulers provided to be one more "
+                f"than the number of milestone points, but got number of schedulers "
+                f"{len(schedulers)} and the number of milestones to be equal to "
+                f"{len(milestones)}"
+            )
+        self._schedulers = schedulers
+        self._milestones = milestones
+        self.last_epoch = last_epoch + 1
+        self.optimizer = optimizer
+        for group in optimizer.param_groups:
+            _update_param_group_val(group, "lr", group["initial_lr"])
+        # each sub-scheduler already took its initial step when it was built: take it back, and
+        # let only the scheduler that owns epoch 0 take it again
+        self.recursive_undo()
+        first = self._schedulers[bisect_right(self._milestones, 0)]
+        first._initial_step()
+        self._last_lr = first.get_last_lr()
+
+    def recursive_undo(self, sched: Any = None) -> None:
+        """Mirrors `torch.optim.lr_scheduler.SequentialLR.recursive_undo`."""
+        target = self if sched is None else sched
+        if hasattr(target, "_schedulers"):
+            for s in target._schedulers:
+                self.recursive_undo(s)
+        elif hasattr(target, "last_epoch"):
+            target.last_epoch -= 1
+
+    def step(self) -> None:  # type: ignore[override]
+        self.last_epoch += 1
+        idx = bisect_right(self._milestones, self.last_epoch)
+        sched = self._schedulers[idx]
+        if idx > 0 and self._milestones[idx - 1] == self.last_epoch:
+            # a scheduler taking over restarts from its own epoch 0 (closed form)
+            sched._update_lr(0)
+        else:
+            sched.step()
+        self._last_lr = sched.get_last_lr()
+
+
+class ChainedScheduler(_ComposedScheduler):
+    """Mirrors `torch.optim.lr_scheduler.ChainedScheduler`."""
+
+    def __init__(self, schedulers: Any, optimizer: Optimizer | None = None) -> None:
+        owner = type(self).__name__
+        if len(schedulers) < 1:
+            raise ValueError(
+                f"{owner} expects at least one scheduler to be chained, but got no scheduler."
+            )
+        optimizer = optimizer or schedulers[0].optimizer
+        _check_sub_schedulers(owner, optimizer, schedulers)
+        self._schedulers = schedulers
+        self.optimizer = optimizer
+        self._last_lr = _param_groups_val_list(schedulers[-1].optimizer, "lr")
+
+    def step(self) -> None:  # type: ignore[override]
+        for sched in self._schedulers:
+            sched.step()
+        self._last_lr = _param_groups_val_list(self._schedulers[-1].optimizer, "lr")
+
+
+def _set_momentum(optimizer: Optimizer, momentums: list[float], use_beta1: bool) -> None:
+    for group, m in zip(optimizer.param_groups, momentums, strict=True):
+        if use_beta1:
+            group["betas"] = (m, *group["betas"][1:])
+        else:
+            group["momentum"] = m
+
+
+class CyclicLR(LRScheduler):
+    """Mirrors `torch.optim.lr_scheduler.CyclicLR`."""
+
+    def __init__(
+        self,
+        optimizer: Optimizer,
+        base_lr: float | list[float],
+        max_lr: float | list[float],
+        step_size_up: int = 2000,
+        step_size_down: int | None = None,
+        mode: str = "triangular",
+        gamma: float = 1.0,
+        scale_fn: Callable[[float], float] | None = None,
+        scale_mode: str = "cycle",
+        cycle_momentum: bool = True,
+        base_momentum: float = 0.8,
+        max_momentum: float = 0.9,
+        last_epoch: int = -1,
+    ) -> None:
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        self.optimizer = optimizer
+        base_lrs = _format_param("base_lr", optimizer, base_lr)
+        if last_epoch == -1:
+            for lr, group in zip(base_lrs, optimizer.param_groups, strict=True):
+                _update_param_group_val(group, "lr", lr)
+        self.max_lrs = _format_param("max_lr", optimizer, max_lr)
+        up = float(step_size_up)
+        down = float(step_size_down) if step_size_down is not None else up
+        self.total_size = up + down
+        self.step_ratio = up / self.total_size
+        if mode not in ("triangular", "triangular2", "exp_range") and scale_fn is None:
+            raise ValueError("mode is invalid and scale_fn is None")
+        self.mode = mode
+        self.gamma = gamma
+        self._scale_fn_custom = scale_fn
+        self.scale_mode = scale_mode
+        self._init_scale_fn()
+        self.cycle_momentum = cycle_momentum
+        if cycle_momentum:
+            if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
+                raise ValueError(
+                    "optimizer must support momentum or beta1 with `cycle_momentum` option enabled"
+                )
+            self.use_beta1 = "betas" in optimizer.defaults
+            self.base_momentums = _format_param("base_momentum", optimizer, base_momentum)
+            self.max_momentums = _format_param("max_momentum", optimizer, max_momentum)
+            if last_epoch == -1:
+                _set_momentum(optimizer, self.max_momentums, self.use_beta1)
+                for group, hi, lo in zip(
+                    optimizer.param_groups, self.max_momentums, self.base_momentums, strict=True
+                ):
+                    group["max_momentum"] = hi
+                    group["base_momentum"] = lo
+        super().__init__(optimizer, last_epoch)
+        self.base_lrs = base_lrs
+
+    def _init_scale_fn(self) -> None:
+        if self._scale_fn_custom is not None:
+            return
+        # the built-in modes fix their scale mode whatever was passed
+        if self.mode in ("triangular", "triangular2"):
+            self.scale_mode = "cycle"
+        elif self.mode == "exp_range":
+            self.scale_mode = "iterations"
+
+    def scale_fn(self, x: float) -> float:
+        """Mirrors `torch.optim.lr_scheduler.CyclicLR.scale_fn`."""
+        if self._scale_fn_custom is not None:
+            return self._scale_fn_custom(x)
+        if self.mode == "triangular2":
+            return 1 / (2.0 ** (x - 1))
+        if self.mode == "exp_range":
+            return self.gamma**x
+        return 1.0
+
+    def get_lr(self) -> list[float | Tensor]:
+        _warn_get_lr_called_within_step(self)
+        cycle = math.floor(1 + self.last_epoch / self.total_size)
+        x = 1.0 + self.last_epoch / self.total_size - cycle
+        if x <= self.step_ratio:
+            scale_factor = x / self.step_ratio
+        else:
+            scale_factor = (x - 1) / (self.step_ratio - 1)
+        scale = self.scale_fn(cycle if self.scale_mode == "cycle" else self.last_epoch)
+        lrs = [
+            base + (top - base) * scale_factor * scale
+            for base, top in zip(self.base_lrs, self.max_lrs, strict=True)
+        ]
+        if self.cycle_momentum:
+            momentums = [
+                top - (top - base) * scale_factor * scale
+                for base, top in zip(self.base_momentums, self.max_momentums, strict=True)
+            ]
+            _set_momentum(self.optimizer, momentums, self.use_beta1)
+        return lrs
+
+    def state_dict(self) -> dict[str, Any]:
+        out = super().state_dict()
+        fn = out.pop("_scale_fn_custom")
+        out["_scale_fn_custom"] = None
+        if fn is not None and not isinstance(fn, types.FunctionType):
+            out["_scale_fn_custom"] = fn.__dict__.copy()
+        return out
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        attrs = state_dict["_scale_fn_custom"]
+        super().load_state_dict({k: v for k, v in state_dict.items() if k != "_scale_fn_custom"})
+        if attrs is not None:
+            self._scale_fn_custom.__dict__.update(attrs)  # type: ignore[union-attr]
+        self._init_scale_fn()
+
+
+class CosineAnnealingWarmRestarts(LRScheduler):
+    """Mirrors `torch.optim.lr_scheduler.CosineAnnealingWarmRestarts`."""
+
+    def __init__(
+        self,
+        optimizer: Optimizer,
+        T_0: int,
+        T_mult: int = 1,
+        eta_min: float = 0.0,
+        last_epoch: int = -1,
+    ) -> None:
+        if T_0 <= 0 or not isinstance(T_0, int):
+            raise ValueError(f"Expected positive integer T_0, but got {T_0}")
+        if T_mult < 1 or not isinstance(T_mult, int):
+            raise ValueError(f"Expected integer T_mult >= 1, but got {T_mult}")
+        if not isinstance(eta_min, (float, int)):
+            raise ValueError(
+                f"Expected float or int eta_min, but got {eta_min} of type {type(eta_min)}"
+            )
+        self.T_0 = T_0
+        self.T_i = T_0
+        self.T_mult = T_mult
+        self.eta_min = eta_min
+        self.T_cur = last_epoch
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float | Tensor]:
+        _warn_get_lr_called_within_step(self)
+        cos = 1 + math.cos(math.pi * self.T_cur / self.T_i)
+        return [self.eta_min + (base - self.eta_min) * cos / 2 for base in self.base_lrs]
+
+    def step(self, epoch: Any = None) -> None:
+        # torch's own step: no ordering or epoch-deprecation warnings, fractional epochs allowed
+        if epoch is None and self.last_epoch < 0:
+            epoch = 0
+        if epoch is None:
+            epoch = self.last_epoch + 1
+            self.T_cur += 1
+            if self.T_cur >= self.T_i:
+                self.T_cur %= self.T_i
+                self.T_i *= self.T_mult
+        elif epoch < 0:
+            raise ValueError(f"Expected non-negative epoch, but got {epoch}")
+        elif epoch < self.T_0:
+            self.T_i = self.T_0
+            self.T_cur = epoch
+        elif self.T_mult == 1:
+            self.T_cur = epoch % self.T_0
+        else:
+            n = int(math.log(epoch / self.T_0 * (self.T_mult - 1) + 1, self.T_mult))
+            self.T_cur = epoch - self.T_0 * (self.T_mult**n - 1) / (self.T_mult - 1)
+            self.T_i = self.T_0 * self.T_mult**n
+        self.last_epoch = math.floor(epoch)
+        with _enable_get_lr_call(self):
+            for group, lr in zip(self.optimizer.param_groups, self.get_lr(), strict=True):
+                _update_param_group_val(group, "lr", lr)
+        self._last_lr = _param_groups_val_list(self.optimizer, "lr")
