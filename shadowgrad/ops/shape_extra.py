@@ -1,10 +1,577 @@
-"""More shape and indexing ops: repeat_interleave, unique, scatter-style copies, splits,
-histograms, index builders, ...
+"""More shape and indexing ops: repeat_interleave, unique, unfold, splits, the cumulative
+max/min and logcumsumexp scans, aminmax, scatter-style copies, index builders, ...
+
+Where torch builds an op from other ops (repeat_interleave, hsplit, cartesian_prod, trapezoid)
+it is built here from the same ops, so the recorded nodes are torch's; ops with their own
+torch node are declared with `defop`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-METHODS: dict[str, Any] = {}
-FUNCTIONS: dict[str, Any] = {}
+import numpy as np
+
+from .. import _dtype as D
+from .._tensor import Tensor, _make
+from ..autograd.forward_ad import LINEAR
+from . import shape as S
+from ._util import shape_str, wrap_dim
+from .indexing import _gather, _scatter_add, _zeros, index_select
+from .reduction import _amax_backward
+from .registry import defop
+from .sorting import return_types
+
+# --- repeat_interleave ------------------------------------------------------------------------
+
+
+def _repeats_index(repeats: np.ndarray, output_size: int | None) -> np.ndarray:
+    """torch.repeat_interleave(repeats): each position i repeated repeats[i] times."""
+    if repeats.size and repeats.min() < 0:
+        raise RuntimeError("repeats can not be negative")
+    if output_size is not None and int(repeats.sum()) != output_size:
+        raise RuntimeError("allocated size does not match required size")
+    return np.repeat(np.arange(repeats.size, dtype=np.int64), repeats)
+
+
+def _int_repeats(t: Tensor, what: str) -> np.ndarray:
+    a = t._data
+    if a.dtype.kind not in "iu":
+        raise NotImplementedError(f"\"{what}\" not implemented for '{D._FROM_NP[a.dtype]._short}'")
+    return a.astype(np.int64)
+
+
+def repeat_interleave(
+    input: Tensor,
+    repeats: Any = None,
+    dim: int | None = None,
+    *,
+    output_size: int | None = None,
+) -> Tensor:
+    """Mirrors `torch.repeat_interleave`: an int repeat records unsqueeze/expand/clone/view as
+    torch's does; a tensor of repeats is one index_select; a lone tensor gives the indices."""
+    if repeats is None:  # torch.repeat_interleave(repeats)
+        if input._data.ndim != 1:
+            raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+        idx = _repeats_index(_int_repeats(input, "repeat_interleave_cpu"), output_size)
+        return _make(idx.astype(input._data.dtype))
+    x = S.flatten(input) if dim is None else input
+    d = 0 if dim is None else wrap_dim(dim, input.ndim)
+    if isinstance(repeats, Tensor):
+        r = repeats._data
+        if r.ndim > 1:
+            raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+        n = x._data.shape[d] if x.ndim else None
+        if n is None:
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+        if r.size == 1:
+            r = np.broadcast_to(r.reshape(1), (n,))
+        elif r.shape[0] != n:
+            raise RuntimeError(
+                "repeats must have the same size as input along dim, but got "
+                f"repeats.size(0) = {r.shape[0]} and input.size({d}) = {n}"
+            )
+        idx = _repeats_index(_int_repeats(_make(r), "repeat_interleave_cpu"), output_size)
+        return index_select(x, d, _make(idx))
+    if isinstance(repeats, bool) or not isinstance(repeats, (int, np.integer)):
+        raise TypeError(
+            "repeat_interleave() received an invalid combination of arguments - got "
+            f"(Tensor, {type(repeats).__name__})"
+        )
+    reps = int(repeats)
+    if reps < 0:
+        raise RuntimeError("Repeats must be non-negative")
+    u = S.unsqueeze(x, d + 1)
+    shape = list(u._data.shape)
+    shape[d + 1] = reps
+    if output_size is not None:
+        want = x._data.shape[d] * reps
+        if output_size != want:
+            raise RuntimeError(
+                f"repeat_interleave: Invalid output_size, expected {want} but got {output_size}"
+            )
+    e = S.clone(S.expand(u, tuple(shape)))
+    return S.flatten(e, d, d + 1)
+
+
+# --- unique, unique_consecutive -------------------------------------------------------------
+
+_NO_JVP = (
+    "Trying to use forward AD with {} that does not support it because it has not been "
+    "implemented yet.\nPlease file an issue to PyTorch at "
+    "https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can "
+    "prioritize its implementation or submit a PR adding the implementation to derivatives.yaml"
+)
+
+
+def _no_derivative(aten: str) -> tuple[Any, Any]:
+    """A formula and a forward-AD rule that raise torch's errors for an op without either."""
+
+    def formula(grads: Any) -> Tensor:
+        raise NotImplementedError(f"the derivative for '{aten}' is not implemented.")
+
+    def rule(self_t: Any) -> Any:
+        raise NotImplementedError(_NO_JVP.format(aten))
+
+    return formula, rule
+
+
+def _runs(rows: np.ndarray) -> np.ndarray:
+    """Where each run of equal consecutive rows starts (NaN never equals NaN, as in torch)."""
+    if rows.shape[0] == 0:
+        return np.zeros(0, bool)
+    new = np.ones(rows.shape[0], bool)
+    ne = rows[1:] != rows[:-1]
+    new[1:] = ne.reshape(ne.shape[0], int(np.prod(ne.shape[1:]))).any(axis=1)
+    return new
+
+
+def _consecutive_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The first row of each run, each row's run number and each run's length."""
+    new = _runs(rows)
+    inverse = np.cumsum(new) - 1
+    starts = np.flatnonzero(new)
+    counts = np.diff(np.append(starts, rows.shape[0]))
+    return rows[starts], inverse.astype(np.int64), counts.astype(np.int64)
+
+
+def _unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Sorted distinct rows (lexicographic, NaN last and never merged), with inverse, counts."""
+    n = rows.shape[0]
+    flat = rows.reshape(n, int(np.prod(rows.shape[1:])))
+    order = np.lexsort(flat.T[::-1]) if flat.shape[1] else np.arange(n)
+    out, inv_sorted, counts = _consecutive_rows(rows[order])
+    inverse = np.empty(n, np.int64)
+    inverse[order] = inv_sorted
+    return out, inverse, counts
+
+
+def _unique2_fwd(
+    self: np.ndarray, sorted: bool, return_inverse: bool, return_counts: bool
+) -> tuple[np.ndarray, ...]:
+    # torch's CPU unique sorts whatever `sorted` says
+    out, inverse, counts = _unique_rows(self.reshape(-1))
+    return out, inverse.reshape(self.shape), counts
+
+
+def _unique_dim_fwd(
+    self: np.ndarray, dim: int, sorted: bool, return_inverse: bool, return_counts: bool
+) -> tuple[np.ndarray, ...]:
+    out, inverse, counts = _unique_rows(np.moveaxis(self, dim, 0))
+    return np.moveaxis(out, 0, dim), inverse, counts  # torch's result is moved back, a view
+
+
+def _unique_consecutive_fwd(
+    self: np.ndarray, return_inverse: bool, return_counts: bool, dim: int | None
+) -> tuple[np.ndarray, ...]:
+    if dim is None:
+        out, inverse, counts = _consecutive_rows(self.reshape(-1))
+        return out, inverse.reshape(self.shape), counts
+    out, inverse, counts = _consecutive_rows(np.moveaxis(self, dim, 0))
+    return np.moveaxis(out, 0, dim), inverse, counts
+
+
+def _defunique(name: str, grad_fn: str, fwd: Any) -> Any:
+    formula, rule = _no_derivative(name)
+    return defop(
+        name, grad_fn, fwd, dtype="keep", n_outputs=3, diff_outputs=(0,), jvp=rule, self=formula
+    )
+
+
+_unique2 = _defunique("_unique2", "Unique2Backward0", _unique2_fwd)
+_unique_dim = _defunique("unique_dim", "UniqueDimBackward0", _unique_dim_fwd)
+_unique_consecutive = _defunique(
+    "unique_consecutive", "UniqueConsecutiveBackward0", _unique_consecutive_fwd
+)
+
+
+def _unique_dim_arg(input: Tensor, dim: int) -> int:
+    if input.ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    d = wrap_dim(dim, input.ndim)
+    shape = input._data.shape
+    if 0 in shape and shape[d] != 0:
+        raise RuntimeError(
+            "There are 0 sized dimensions, and they aren't selected, so unique cannot be applied"
+        )
+    return d
+
+
+def _pick(res: Any, return_inverse: bool, return_counts: bool) -> Any:
+    out, inverse, counts = res
+    if return_inverse and return_counts:
+        return out, inverse, counts
+    if return_inverse:
+        return out, inverse
+    if return_counts:
+        return out, counts
+    return out
+
+
+def unique(
+    input: Tensor,
+    sorted: bool = True,
+    return_inverse: bool = False,
+    return_counts: bool = False,
+    dim: int | None = None,
+) -> Any:
+    """Mirrors `torch.unique` (always sorted, as torch's CPU kernel; NaNs are all distinct)."""
+    if dim is None:
+        res = _unique2(input, bool(sorted), bool(return_inverse), bool(return_counts))
+    else:
+        d = _unique_dim_arg(input, dim)
+        res = _unique_dim(input, d, bool(sorted), bool(return_inverse), bool(return_counts))
+    return _pick(res, return_inverse, return_counts)
+
+
+def unique_consecutive(
+    input: Tensor,
+    return_inverse: bool = False,
+    return_counts: bool = False,
+    dim: int | None = None,
+) -> Any:
+    """Mirrors `torch.unique_consecutive`."""
+    d = None if dim is None else _unique_dim_arg(input, dim)
+    res = _unique_consecutive(input, bool(return_inverse), bool(return_counts), d)
+    return _pick(res, return_inverse, return_counts)
+
+
+# --- unfold -------------------------------------------------------------------------------------
+
+
+def _unfold_fwd(
+    self: np.ndarray, dim: int, size: int, step: int, self_sym_sizes: Any
+) -> np.ndarray:
+    if self.ndim == 0:
+        return np.lib.stride_tricks.as_strided(self, (size,), (self.itemsize,))
+    shape = list(self.shape)
+    strides = list(self.strides)
+    shape[dim] = (shape[dim] - size) // step + 1
+    strides[dim] *= step
+    return np.lib.stride_tricks.as_strided(
+        self, (*shape, size), (*strides, self.strides[dim]), writeable=self.flags.writeable
+    )
+
+
+def _unfold_bw_fwd(
+    grad: np.ndarray, input_sizes: tuple[int, ...], dim: int, size: int, step: int
+) -> np.ndarray:
+    out = np.zeros(input_sizes, grad.dtype)
+    if not input_sizes:
+        if size:
+            out[...] = grad[0]
+        return out
+    m = grad.shape[dim]
+    idx: list[Any] = [slice(None)] * len(input_sizes)
+    for k in range(size):  # each window offset: its elements are distinct, so += is exact
+        idx[dim] = slice(k, k + step * (m - 1) + 1, step)
+        out[tuple(idx)] += grad[..., k]
+    return out
+
+
+_unfold_backward = defop(
+    "unfold_backward",
+    "UnfoldBackwardBackward0",
+    _unfold_bw_fwd,
+    dtype="keep",
+    jvp=LINEAR,
+    grad=lambda grad, input_sizes, dim, size, step: _unfold(
+        grad, dim, size, step, tuple(input_sizes)
+    ),
+)
+_unfold = defop(
+    "unfold",
+    "UnfoldBackward0",
+    _unfold_fwd,
+    dtype="keep",
+    view=True,
+    jvp=LINEAR,
+    self=lambda grad, dim, size, step, self_sym_sizes: _unfold_backward(
+        grad, self_sym_sizes, dim, size, step
+    ),
+)
+
+
+def unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
+    """Mirrors `torch.Tensor.unfold`: a view of the windows of `size` every `step` along a dim."""
+    d = wrap_dim(dimension, self.ndim)
+    n = self._data.shape[d] if self.ndim else 1
+    if size > n:
+        raise RuntimeError(f"maximum size for tensor at dimension {d} is {n} but size is {size}")
+    if size < 0:
+        raise RuntimeError(f"size is {size} but must be >= 0")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    return _unfold(self, d, int(size), int(step), tuple(self._data.shape))
+
+
+# --- split_with_sizes, hsplit / vsplit / dsplit --------------------------------------------------
+
+
+def split_with_sizes(input: Tensor, split_sizes: Any, dim: int = 0) -> tuple[Tensor, ...]:
+    """Mirrors `torch.split_with_sizes`."""
+    if input.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    d = wrap_dim(dim, input.ndim)
+    sizes = tuple(int(s) for s in split_sizes)
+    if any(s < 0 for s in sizes):
+        raise RuntimeError(
+            "split_with_sizes expects split_sizes have only non-negative entries, but got "
+            f"split_sizes={shape_str(sizes)}"
+        )
+    return S.split(input, list(sizes), d)
+
+
+def _dir_split(name: str, min_dim: int, dim: int, input: Tensor, sections: Any) -> Any:
+    nd = input.ndim
+    if nd < min_dim:
+        raise RuntimeError(
+            f"torch.{name} requires a tensor with at least {min_dim} dimension, but got a tensor "
+            f"with {nd} dimensions!"
+        )
+    if isinstance(sections, Tensor) or not isinstance(sections, (int, list, tuple)):
+        raise TypeError(
+            f"{name}() received an invalid combination of arguments - got (Tensor, "
+            f"{type(sections).__name__})"
+        )
+    if isinstance(sections, int):
+        n = input._data.shape[dim]
+        if sections == 0 or n % sections:
+            raise RuntimeError(
+                f"torch.{name} attempted to split along dimension {dim}, but the size of the "
+                f"dimension {n} is not divisible by the split_size {sections}!"
+            )
+    return S.tensor_split(input, sections, dim)
+
+
+def hsplit(input: Tensor, indices_or_sections: Any) -> tuple[Tensor, ...]:
+    """Mirrors `torch.hsplit`: tensor_split along dim 1 (dim 0 for a vector)."""
+    return _dir_split("hsplit", 1, 1 if input.ndim > 1 else 0, input, indices_or_sections)
+
+
+def vsplit(input: Tensor, indices_or_sections: Any) -> tuple[Tensor, ...]:
+    """Mirrors `torch.vsplit`: tensor_split along dim 0."""
+    return _dir_split("vsplit", 2, 0, input, indices_or_sections)
+
+
+def dsplit(input: Tensor, indices_or_sections: Any) -> tuple[Tensor, ...]:
+    """Mirrors `torch.dsplit`: tensor_split along dim 2."""
+    return _dir_split("dsplit", 3, 2, input, indices_or_sections)
+
+
+# --- cummax, cummin, logcumsumexp -----------------------------------------------------------
+
+
+def _cum_extreme(x: np.ndarray, dim: int, largest: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Running max (min) and the index it came from: a tie or a NaN takes the later index, and
+    a NaN, once seen, stays (torch's rule)."""
+    if x.ndim == 0:
+        return x.copy(), np.zeros((), np.int64)
+    xs = np.moveaxis(x, dim, 0)
+    vals = np.empty_like(xs)
+    idx = np.zeros(xs.shape, np.int64)
+    isf = x.dtype.kind in "fc"
+    for k in range(xs.shape[0]):
+        cur = xs[k]
+        if k == 0:
+            vals[0], idx[0] = cur, 0
+            continue
+        prev = vals[k - 1]
+        better = (cur >= prev) if largest else (cur <= prev)
+        if isf:
+            better = np.isnan(cur) | (better & ~np.isnan(prev))
+        vals[k] = np.where(better, cur, prev)
+        idx[k] = np.where(better, k, idx[k - 1])
+    return np.moveaxis(vals, 0, dim).copy(), np.moveaxis(idx, 0, dim).copy()
+
+
+def _cum_extreme_bw(grad: Tensor, self: Tensor, dim: int, indices: np.ndarray) -> Tensor:
+    # torch's cummaxmin_backward: zeros.scatter_add(dim, indices, grad); an empty input is
+    # returned as its own gradient, as torch does
+    if self._data.size == 0:
+        return self
+    if self.ndim == 0:
+        return grad
+    return _scatter_add(_zeros(self._data.shape, grad), dim, indices, grad)
+
+
+def _defcum(name: str, grad_fn: str) -> Any:
+    return defop(
+        name,
+        grad_fn,
+        lambda self, dim, indices, values, self_sym_sizes: (values, indices),
+        dtype="keep",
+        n_outputs=2,
+        diff_outputs=(0,),
+        self=lambda grads, self, dim, indices: _cum_extreme_bw(grads[0], self, dim, indices),
+        jvp=lambda self_t, dim, indices, self_sym_sizes: (
+            _gather(self_t, dim, indices, self_sym_sizes) if self_sym_sizes else self_t,
+            None,
+        ),
+    )
+
+
+_cummax = _defcum("cummax", "CummaxBackward0")
+_cummin = _defcum("cummin", "CumminBackward0")
+
+
+def _cum(name: str, input: Tensor, dim: int) -> Any:
+    x = input._data
+    if x.dtype.kind == "c":
+        raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{input.dtype._short}'")
+    d = wrap_dim(dim, input.ndim)
+    values, indices = _cum_extreme(x, d, name == "cummax")
+    op = _cummax if name == "cummax" else _cummin
+    return getattr(return_types, name)(op(input, d, indices, values, tuple(x.shape)))
+
+
+def cummax(input: Tensor, dim: int) -> Any:
+    """Mirrors `torch.cummax`: (values, indices) of the running maximum along dim."""
+    return _cum("cummax", input, dim)
+
+
+def cummin(input: Tensor, dim: int) -> Any:
+    """Mirrors `torch.cummin`: (values, indices) of the running minimum along dim."""
+    return _cum("cummin", input, dim)
+
+
+def _logcumsumexp_fwd(self: np.ndarray, dim: int) -> np.ndarray:
+    if self.ndim == 0:
+        return self.copy()
+    with np.errstate(invalid="ignore"):
+        return np.logaddexp.accumulate(self, axis=dim)
+
+
+def _rev_logcumsumexp(t: Tensor, dim: int) -> Tensor:
+    return S.flip(logcumsumexp(S.flip(t, dim), dim), dim)
+
+
+def _logcumsumexp_backward(grad: Tensor, self: Tensor, result: Tensor, dim: int) -> Tensor:
+    """The gradient summed in log space, positive and negative parts apart, so that nothing
+    overflows: grad_i = sum_{j>=i} grad_j * exp(self_i - result_j)."""
+    from .pointwise import where
+
+    if grad.ndim == 0 or grad._data.size == 0:
+        return grad
+    lowest = _make(np.asarray(np.finfo(grad._data.dtype).min, grad._data.dtype))
+    log_abs = grad.abs().log()
+    pos = where(grad > 0, log_abs, lowest)
+    neg = where(grad < 0, log_abs, lowest)
+    out_pos = (_rev_logcumsumexp(pos - result, dim) + self).exp()
+    out_neg = (_rev_logcumsumexp(neg - result, dim) + self).exp()
+    return out_pos - out_neg
+
+
+def _logcumsumexp_jvp(self: Tensor, self_t: Tensor, dim: int, result: Tensor) -> Tensor:
+    # d result_i = sum_{j<=i} self_t_j * exp(self_j - result_i), scaled by the max for range
+    from .reduction import cumsum
+
+    if self.ndim == 0:
+        return self_t
+    x = self._data
+    m = np.where(np.isfinite(x), x, 0).max(axis=dim, keepdims=True) if x.size else 0
+    w = (self - _make(np.asarray(m, x.dtype))).exp()
+    scale = (_make(np.asarray(m, x.dtype)) - result).exp()
+    return cumsum(w * self_t, dim) * scale
+
+
+_logcumsumexp = defop(
+    "logcumsumexp",
+    "LogcumsumexpBackward0",
+    _logcumsumexp_fwd,
+    dtype="keep",
+    self=lambda grad, self, result, dim: _logcumsumexp_backward(grad, self, result, dim),
+    jvp=lambda self, self_t, dim, result: _logcumsumexp_jvp(self, self_t, dim, result),
+)
+
+
+def logcumsumexp(input: Tensor, dim: int) -> Tensor:
+    """Mirrors `torch.logcumsumexp`."""
+    if input._data.dtype.kind not in "fc":
+        raise NotImplementedError(
+            f"\"logcumsumexp_out_cpu\" not implemented for '{input.dtype._short}'"
+        )
+    return _logcumsumexp(input, wrap_dim(dim, input.ndim))
+
+
+# --- aminmax --------------------------------------------------------------------------------
+
+
+def _aminmax_bw(grads: Any, self: Tensor, min: Tensor, max: Tensor, dim: Any, keepdim: bool) -> Any:
+    # ties share each gradient evenly, as amin/amax (torch's scale_grad_by_count)
+    axes = tuple(range(self.ndim)) if dim is None else (dim,)
+    if self.ndim == 0:
+        return grads[0] + grads[1]
+    return _amax_backward(grads[0], self, min, axes, keepdim) + _amax_backward(
+        grads[1], self, max, axes, keepdim
+    )
+
+
+def _aminmax_fwd(self: np.ndarray, dim: Any, keepdim: bool) -> tuple[np.ndarray, np.ndarray]:
+    if self.ndim == 0:
+        return self.copy(), self.copy()
+    return (
+        np.asarray(np.amin(self, axis=dim, keepdims=keepdim)),
+        np.asarray(np.amax(self, axis=dim, keepdims=keepdim)),
+    )
+
+
+_aminmax = defop(
+    "aminmax",
+    "AminmaxBackward0",
+    _aminmax_fwd,
+    dtype="keep",
+    n_outputs=2,
+    self=lambda grads, self, dim, keepdim, result, result1: _aminmax_bw(
+        grads, self, result, result1, dim, keepdim
+    ),
+    jvp=lambda self, self_t, dim, keepdim, result: _aminmax_jvp(
+        self, self_t, dim, keepdim, *result
+    ),
+)
+
+
+def _aminmax_jvp(
+    self: Tensor, self_t: Tensor, dim: Any, keepdim: bool, min: Tensor, max: Tensor
+) -> Any:
+    from .reduction import _amax_t
+
+    if self.ndim == 0:
+        return self_t, self_t
+    axes = tuple(range(self.ndim)) if dim is None else (dim,)
+    return _amax_t(self, self_t, min, axes, keepdim), _amax_t(self, self_t, max, axes, keepdim)
+
+
+def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False) -> Any:
+    """Mirrors `torch.aminmax`: (min, max) in one node."""
+    x = input._data
+    if x.dtype.kind == "c":
+        raise NotImplementedError(f"\"aminmax_cpu\" not implemented for '{input.dtype._short}'")
+    d = None if dim is None else wrap_dim(dim, input.ndim)
+    if d is None and x.size == 0:
+        raise RuntimeError(
+            "aminmax(): cannot compute aminmax over an empty dimension as the operation has no "
+            "identity."
+        )
+    if d is not None and x.ndim and x.shape[d] == 0:
+        raise IndexError(f"aminmax: Expected reduction dim {d} to have non-zero size.")
+    return return_types.aminmax(_aminmax(input, d, bool(keepdim)))
+
+
+# --- exports --------------------------------------------------------------------------------
+
+_BOTH = {
+    "repeat_interleave": repeat_interleave,
+    "unique": unique,
+    "unique_consecutive": unique_consecutive,
+    "split_with_sizes": split_with_sizes,
+    "hsplit": hsplit,
+    "vsplit": vsplit,
+    "dsplit": dsplit,
+    "cummax": cummax,
+    "cummin": cummin,
+    "logcumsumexp": logcumsumexp,
+    "aminmax": aminmax,
+}
+METHODS: dict[str, Any] = {**_BOTH, "unfold": unfold}
+FUNCTIONS: dict[str, Any] = dict(_BOTH)

@@ -1,0 +1,232 @@
+"""Op database entries for the extra shape, indexing, scan and counting ops
+(shadowgrad/ops/shape_extra.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .opdb import OpEntry, Sample, register, tensor_arg
+from .ops_shape import samples_with
+
+
+def _r() -> np.random.Generator:
+    return np.random.default_rng(11)
+
+
+def _t(value: Any, requires_grad: bool = True, layout: str = "contiguous") -> Any:
+    return tensor_arg(np.asarray(value, dtype=np.float64), requires_grad, layout)
+
+
+def _idx(value: Any) -> Any:
+    return tensor_arg(np.asarray(value, dtype=np.int64), False)
+
+
+def _s(*args: Any, name: str = "", **kwargs: Any) -> Sample:
+    return Sample(args, kwargs, name=name)
+
+
+def _ties() -> np.ndarray:
+    """A matrix with repeated values and rows (ties for scans, duplicates for unique)."""
+    return np.array([[1.0, 3.0, 3.0, 0.5], [2.0, 2.0, 2.0, 2.0], [1.0, 3.0, 3.0, 0.5]])
+
+
+def _repeat_interleave_samples(dtype: str) -> list[Sample]:
+    r = _r()
+    x = r.standard_normal((3, 4))
+    return [
+        _s(_t(x), 2, name="int, flattened"),
+        _s(_t(x, layout="transposed"), 3, dim=1, name="int, dim 1, transposed"),
+        _s(_t(x, layout="sliced"), 2, dim=-2, output_size=6, name="int, output_size"),
+        _s(_t(x), 0, dim=0, name="zero repeats"),
+        _s(_t(x), _idx([1, 0, 2]), dim=0, name="tensor repeats"),
+        _s(_t(x), _idx([2]), name="one repeat, flattened"),
+        _s(_t(x), _idx(3), dim=1, name="0-d repeats"),
+        _s(_t(1.5), 3, name="0-d input"),
+        _s(_t(np.zeros((0, 2))), 2, dim=0, name="empty"),
+        _s(_t(x), -1, name="negative int (error)"),
+        _s(_t(x), _idx([1, 2]), dim=0, name="wrong repeats size (error)"),
+        _s(_t(x), _idx([1, -1, 1]), dim=0, name="negative repeats (error)"),
+        _s(_t(x), 2, dim=2, name="bad dim (error)"),
+        _s(_t(x), 2, output_size=5, name="bad output_size (error)"),
+    ]
+
+
+def _unique_samples(dtype: str) -> list[Sample]:
+    t = _ties()
+    nan = np.array([3.0, np.nan, 1.0, 3.0, np.nan, 2.0])
+    return [
+        _s(_t(t), name="2-d"),
+        _s(_t(t), return_inverse=True, return_counts=True, name="inverse and counts"),
+        _s(_t(t, layout="transposed"), return_inverse=True, name="transposed"),
+        _s(_t(t), dim=0, return_inverse=True, return_counts=True, name="rows"),
+        _s(_t(t, layout="sliced"), dim=1, return_counts=True, name="columns"),
+        _s(_t(nan), return_inverse=True, return_counts=True, name="NaNs are distinct"),
+        _s(_t(2.5), return_inverse=True, name="0-d"),
+        _s(_t(np.zeros(0)), return_counts=True, name="empty"),
+        _s(_t(np.zeros((0, 3))), dim=0, return_inverse=True, name="empty rows"),
+        _s(_t(t), dim=2, name="bad dim (error)"),
+        _s(_t(np.zeros((0, 3))), dim=1, name="empty unselected dim (error)"),
+        _s(_t(2.5), dim=0, name="0-d with dim (error)"),
+    ]
+
+
+def _unique_consecutive_samples(dtype: str) -> list[Sample]:
+    t = _ties()
+    return [
+        _s(_t(t), name="2-d"),
+        _s(_t(t), return_inverse=True, return_counts=True, name="inverse and counts"),
+        _s(_t(t), dim=0, return_inverse=True, return_counts=True, name="rows"),
+        _s(_t(t, layout="transposed"), dim=1, return_counts=True, name="columns"),
+        _s(_t([1.0, np.nan, np.nan, 1.0]), return_counts=True, name="NaN runs"),
+        _s(_t(2.5), return_inverse=True, name="0-d"),
+        _s(_t(2.5), dim=0, name="0-d with dim (error)"),
+    ]
+
+
+def _unfold_samples(dtype: str) -> list[Sample]:
+    r = _r()
+    x = r.standard_normal((3, 5))
+    return [
+        _s(_t(x), 1, 2, 1, name="overlapping windows"),
+        _s(_t(x, layout="transposed"), 0, 2, 1, name="transposed"),
+        _s(_t(x, layout="sliced"), -1, 2, 2, name="sliced, step 2"),
+        _s(_t(x), 1, 3, 5, name="one window"),
+        _s(_t(x), 1, 0, 2, name="empty windows"),
+        _s(_t(1.5), 0, 1, 1, name="0-d"),
+        _s(_t(np.zeros((0, 4))), 1, 2, 1, name="empty"),
+        _s(_t(x), 1, 6, 1, name="size too large (error)"),
+        _s(_t(x), 1, 2, 0, name="zero step (error)"),
+        _s(_t(x), 1, -1, 1, name="negative size (error)"),
+        _s(_t(x), 2, 1, 1, name="bad dim (error)"),
+    ]
+
+
+def _dsplit_samples(dtype: str) -> list[Sample]:
+    x = _r().standard_normal((2, 2, 4))
+    return [
+        _s(_t(x), 2, name="sections"),
+        _s(_t(x, layout="sliced"), [1, 3], name="indices"),
+        _s(_t(x), 3, name="indivisible (error)"),
+        _s(_t(x[0]), 2, name="2-d (error)"),
+    ]
+
+
+def _cum_samples(dtype: str) -> list[Sample]:
+    r = _r()
+    x = r.standard_normal((3, 4))
+    return [
+        _s(_t(x), 1, name="2-d"),
+        _s(_t(x, layout="transposed"), 0, name="transposed"),
+        _s(_t(x, layout="sliced"), -1, name="sliced"),
+        _s(_t(_ties()), 1, name="ties"),
+        _s(_t(_ties()), 0, name="ties along rows"),
+        _s(_t(1.5), 0, name="0-d"),
+        _s(_t(np.zeros((0, 3))), 0, name="empty"),
+        _s(_t(x), 2, name="bad dim (error)"),
+    ]
+
+
+def _logcumsumexp_samples(dtype: str) -> list[Sample]:
+    r = _r()
+    x = r.standard_normal((3, 4))
+    return [
+        *_cum_samples(dtype)[:3],
+        _s(_t(x * 50), 1, name="large values"),
+        _s(_t(_ties()), 0, name="ties"),
+        _s(_t(1.5), 0, name="0-d"),
+        _s(_t(np.zeros((0, 3))), 1, name="empty"),
+        _s(_t([-np.inf, -np.inf, 1.0]), 0, name="-inf"),
+        _s(_t(x), 2, name="bad dim (error)"),
+        _s(_idx([1, 2]), 0, name="integer (error)"),
+    ]
+
+
+def _aminmax_samples(dtype: str) -> list[Sample]:
+    r = _r()
+    x = r.standard_normal((3, 4))
+    return [
+        _s(_t(x), name="all"),
+        _s(_t(x, layout="transposed"), dim=1, name="dim 1, transposed"),
+        _s(_t(x, layout="sliced"), dim=0, keepdim=True, name="keepdim, sliced"),
+        _s(_t(_ties()), dim=1, name="ties"),
+        _s(_t(_ties()), name="ties, all"),
+        _s(_t(x), keepdim=True, name="all, keepdim"),
+        _s(_t(1.5), name="0-d"),
+        _s(_t(1.5), dim=0, keepdim=True, name="0-d, dim"),
+        _s(_t(np.zeros((2, 0))), dim=0, name="empty, kept dim"),
+        _s(_t(np.zeros(0)), name="empty (error)"),
+        _s(_t(np.zeros((2, 0))), dim=1, name="empty dim (error)"),
+    ]
+
+
+register(
+    OpEntry(
+        "repeat_interleave",
+        lambda T, x, *a, **k: T.repeat_interleave(x, *a, **k),
+        _repeat_interleave_samples,
+        covers=("Tensor.repeat_interleave",),
+    ),
+    OpEntry(
+        "unique",
+        lambda T, x, **k: T.unique(x, **k),
+        _unique_samples,
+        supports_grad=False,  # torch records Unique2Backward0, whose backward is not implemented
+        covers=("Tensor.unique",),
+    ),
+    OpEntry(
+        "unique_consecutive",
+        lambda T, x, **k: x.unique_consecutive(**k),
+        _unique_consecutive_samples,
+        supports_grad=False,  # UniqueConsecutiveBackward0 is not implemented in torch either
+        covers=("Tensor.unique_consecutive",),
+    ),
+    OpEntry("Tensor.unfold", lambda T, x, *a: x.unfold(*a), _unfold_samples),
+    OpEntry(
+        "split_with_sizes",
+        lambda T, x, *a: T.split_with_sizes(x, *a),
+        samples_with(
+            (([1, 1], 0), {}),
+            (([1, 0, 3], 1), {}),
+            (([4, 0], -1), {}),
+            (([1, 2], 0), {}),  # wrong sum (error)
+            (([3, -1], 0), {}),  # negative size (error)
+        ),
+        covers=("Tensor.split_with_sizes",),
+    ),
+    OpEntry(
+        "hsplit",
+        lambda T, x, s: T.hsplit(x, s),
+        samples_with(
+            ((2,), {}),
+            (([1, 2],), {}),
+            ((3,), {}),  # indivisible (error)
+            extra=lambda: [_s(_t([1.0, 2.0, 3.0, 4.0]), 2, name="vector"), _s(_t(1.5), 1)],
+        ),
+        covers=("Tensor.hsplit",),
+    ),
+    OpEntry(
+        "vsplit",
+        lambda T, x, s: T.vsplit(x, s),
+        samples_with(
+            ((2,), {}),
+            (([1, 5],), {}),
+            ((0,), {}),  # zero sections (error)
+            extra=lambda: [_s(_t([1.0, 2.0]), 2, name="vector (error)")],
+        ),
+        covers=("Tensor.vsplit",),
+    ),
+    OpEntry("dsplit", lambda T, x, s: T.dsplit(x, s), _dsplit_samples, covers=("Tensor.dsplit",)),
+    OpEntry("cummax", lambda T, x, d: T.cummax(x, d), _cum_samples, covers=("Tensor.cummax",)),
+    OpEntry("cummin", lambda T, x, d: x.cummin(d), _cum_samples, covers=("Tensor.cummin",)),
+    OpEntry(
+        "logcumsumexp",
+        lambda T, x, d: T.logcumsumexp(x, d),
+        _logcumsumexp_samples,
+        covers=("Tensor.logcumsumexp",),
+    ),
+    OpEntry(
+        "aminmax", lambda T, x, **k: T.aminmax(x, **k), _aminmax_samples, covers=("Tensor.aminmax",)
+    ),
+)

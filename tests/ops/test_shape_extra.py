@@ -1,0 +1,169 @@
+"""Extra shape, scan and counting ops: derivatives by finite differences, results checked
+against independent numpy computations, and torch's error messages."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+import shadowgrad as sg
+from shadowgrad.autograd import gradcheck, gradgradcheck
+
+
+def _x(*shape: int) -> sg.Tensor:
+    return sg.tensor(np.random.default_rng(3).standard_normal(shape)).requires_grad_()
+
+
+CASES: list[tuple[str, Callable[[Any], Any], tuple[int, ...]]] = [
+    ("repeat_interleave int", lambda x: x.repeat_interleave(2, dim=1), (2, 3)),
+    ("repeat_interleave flat", lambda x: sg.repeat_interleave(x.t(), 3), (2, 3)),
+    ("repeat_interleave tensor", lambda x: x.repeat_interleave(sg.tensor([0, 2, 1]), 1), (2, 3)),
+    ("unfold", lambda x: x.unfold(1, 3, 1), (2, 5)),
+    ("unfold step", lambda x: x.unfold(0, 2, 3), (7, 2)),
+    ("split_with_sizes", lambda x: sg.split_with_sizes(x, [1, 0, 3], 1), (2, 4)),
+    ("hsplit", lambda x: sg.hsplit(x, [1, 3]), (2, 4)),
+    ("cummax", lambda x: sg.cummax(x, 1).values, (3, 4)),
+    ("cummin", lambda x: x.cummin(0)[0], (3, 4)),
+    ("logcumsumexp", lambda x: sg.logcumsumexp(x, 1), (3, 4)),
+    ("logcumsumexp large", lambda x: sg.logcumsumexp(x * 40, 0), (3, 4)),
+    ("aminmax", lambda x: sg.aminmax(x, dim=1), (3, 4)),
+    ("aminmax all", lambda x: sg.aminmax(x), (3, 4)),
+]
+
+
+@pytest.mark.parametrize("name,fn,shape", CASES, ids=[c[0] for c in CASES])
+def test_first_and_second_derivatives(name: str, fn: Any, shape: Any) -> None:
+    x = _x(*shape)
+    assert gradcheck(fn, (x,))
+    assert gradgradcheck(fn, (x,))
+
+
+def test_repeat_interleave_matches_numpy_repeat() -> None:
+    a = np.arange(12.0).reshape(3, 4)
+    x = sg.tensor(a)
+    np.testing.assert_array_equal(x.repeat_interleave(2).numpy(), np.repeat(a, 2))
+    np.testing.assert_array_equal(
+        x.repeat_interleave(sg.tensor([1, 0, 2]), dim=0).numpy(), np.repeat(a, [1, 0, 2], 0)
+    )
+    np.testing.assert_array_equal(
+        sg.repeat_interleave(sg.tensor([2, 0, 1])).numpy(), np.repeat([0, 1, 2], [2, 0, 1])
+    )
+
+
+def test_unique_matches_numpy_unique() -> None:
+    a = np.array([[3, 1, 2], [3, 1, 2], [0, 7, 1]])
+    out, inv, counts = sg.unique(sg.tensor(a), return_inverse=True, return_counts=True)
+    e_out, e_inv, e_counts = np.unique(a, return_inverse=True, return_counts=True)
+    np.testing.assert_array_equal(out.numpy(), e_out)
+    np.testing.assert_array_equal(inv.numpy(), e_inv.reshape(a.shape))
+    np.testing.assert_array_equal(counts.numpy(), e_counts)
+    rows, rinv = sg.unique(sg.tensor(a), dim=0, return_inverse=True)
+    np.testing.assert_array_equal(rows.numpy(), np.unique(a, axis=0))
+    np.testing.assert_array_equal(rows.numpy()[rinv.numpy()], a)
+
+
+def test_unique_has_no_derivative() -> None:
+    y = sg.unique(_x(4))
+    assert y.grad_fn.name() == "Unique2Backward0"
+    with pytest.raises(NotImplementedError, match="the derivative for '_unique2' is not"):
+        y.sum().backward()
+
+
+def test_unique_consecutive_runs() -> None:
+    out, inv, counts = sg.unique_consecutive(
+        sg.tensor([1, 1, 2, 2, 3, 1, 1, 2]), return_inverse=True, return_counts=True
+    )
+    assert out.tolist() == [1, 2, 3, 1, 2]
+    assert inv.tolist() == [0, 0, 1, 1, 2, 3, 3, 4]
+    assert counts.tolist() == [2, 2, 1, 2, 1]
+
+
+def test_unfold_is_a_view_sharing_the_version_counter() -> None:
+    x = _x(6) * 1
+    u = x.unfold(0, 2, 2)
+    assert u._base is x
+    u.mul_(2)
+    assert x._version == 1
+    assert u.grad_fn.name() == "AsStridedBackward0"
+    np.testing.assert_array_equal(u.detach().numpy().ravel(), x.detach().numpy())
+
+
+def test_cummax_ties_and_nan_take_the_later_index() -> None:
+    v, i = sg.cummax(sg.tensor([3.0, 1.0, 3.0, float("nan"), 5.0, float("nan")]), 0)
+    assert i.tolist() == [0, 0, 2, 3, 3, 5]
+    v, i = sg.cummin(sg.tensor([2, 1, 1, 3]), 0)
+    assert v.tolist() == [2, 1, 1, 1] and i.tolist() == [0, 1, 2, 2]
+
+
+def test_logcumsumexp_matches_numpy() -> None:
+    a = np.random.default_rng(0).standard_normal((3, 4))
+    expected = np.log(np.cumsum(np.exp(a), axis=1))
+    np.testing.assert_allclose(sg.logcumsumexp(sg.tensor(a), 1).numpy(), expected, rtol=1e-12)
+
+
+def test_aminmax_ties_share_the_gradient() -> None:
+    x = sg.tensor([1.0, 1.0, 3.0, 3.0], requires_grad=True)
+    mn, mx = sg.aminmax(x)
+    (mn + 10 * mx).backward()
+    assert x.grad.tolist() == [0.5, 0.5, 5.0, 5.0]
+    assert mn.grad_fn is mx.grad_fn and mn.grad_fn.name() == "AminmaxBackward0"
+
+
+@pytest.mark.parametrize(
+    "fn,exc,msg",
+    [
+        (lambda: _x(3).repeat_interleave(-1), RuntimeError, "Repeats must be non-negative"),
+        (
+            lambda: _x(3, 2).repeat_interleave(sg.tensor([1, 2]), dim=0),
+            RuntimeError,
+            "repeats must have the same size as input along dim, but got repeats.size(0) = 2 "
+            "and input.size(0) = 3",
+        ),
+        (
+            lambda: sg.repeat_interleave(sg.tensor([[1]])),
+            RuntimeError,
+            "repeat_interleave only accept 1D vector as repeat",
+        ),
+        (
+            lambda: _x(3, 4).unfold(1, 5, 1),
+            RuntimeError,
+            "maximum size for tensor at dimension 1 is 4 but size is 5",
+        ),
+        (lambda: _x(3, 4).unfold(1, 2, 0), RuntimeError, "step is 0 but must be > 0"),
+        (
+            lambda: sg.hsplit(_x(3, 4), 3),
+            RuntimeError,
+            "torch.hsplit attempted to split along dimension 1, but the size of the dimension 4 "
+            "is not divisible by the split_size 3!",
+        ),
+        (
+            lambda: sg.vsplit(_x(3), 1),
+            RuntimeError,
+            "torch.vsplit requires a tensor with at least 2 dimension, but got a tensor with 1 "
+            "dimensions!",
+        ),
+        (
+            lambda: sg.unique(sg.zeros(0, 3), dim=1),
+            RuntimeError,
+            "There are 0 sized dimensions, and they aren't selected, so unique cannot be applied",
+        ),
+        (
+            lambda: sg.aminmax(sg.zeros(0)),
+            RuntimeError,
+            "aminmax(): cannot compute aminmax over an empty dimension as the operation has no "
+            "identity.",
+        ),
+        (
+            lambda: sg.logcumsumexp(sg.tensor([1, 2]), 0),
+            NotImplementedError,
+            "\"logcumsumexp_out_cpu\" not implemented for 'Long'",
+        ),
+    ],
+)
+def test_errors_match_torch(fn: Any, exc: type, msg: str) -> None:
+    with pytest.raises(exc) as info:
+        fn()
+    assert str(info.value) == msg
