@@ -937,3 +937,236 @@ register(
     OpEntry("nn.functional.unfold", lambda T, *a, **k: F(T).unfold(*a, **k), _unfold_samples),
     OpEntry("nn.functional.fold", lambda T, *a, **k: F(T).fold(*a, **k), _fold_samples),
 )
+
+
+# --- 3-d convolution and pooling, the remaining pooling variants ----------------------------
+
+
+def _conv3d_samples(dtype: str) -> list[Sample]:
+    r = _r()
+    x = r.standard_normal((2, 4, 4, 5, 3))
+    w = r.standard_normal((3, 4, 2, 3, 2))
+    b = r.standard_normal(3)
+    return [
+        Sample((tensor_arg(x), tensor_arg(w), tensor_arg(b)), name="basic"),
+        Sample(
+            (tensor_arg(x), tensor_arg(w)),
+            {"stride": (2, 1, 2), "padding": 1, "dilation": (1, 2, 1)},
+            name="stride pad dilation",
+        ),
+        Sample(
+            (
+                tensor_arg(x),
+                tensor_arg(r.standard_normal((4, 2, 2, 2, 2))),
+                tensor_arg(r.standard_normal(4)),
+            ),
+            {"groups": 2, "padding": "same"},
+            name="groups same even kernel",
+        ),
+        Sample((tensor_arg(x), tensor_arg(w)), {"padding": "valid"}, name="valid"),
+        Sample((tensor_arg(x[0]), tensor_arg(w), tensor_arg(b)), name="unbatched"),
+        Sample(
+            (tensor_arg(x.transpose(0, 1, 4, 3, 2), layout="transposed"), tensor_arg(w)),
+            name="non-contiguous",
+        ),
+        Sample((tensor_arg(x[:0]), tensor_arg(w)), name="empty batch"),
+        Sample((tensor_arg(x[:, :3]), tensor_arg(w)), name="channels: error"),
+        Sample((tensor_arg(x[0, 0, 0]), tensor_arg(w)), name="3-d input: error"),
+    ]
+
+
+def _convt3d_samples(dtype: str) -> list[Sample]:
+    r = _r()
+    x = r.standard_normal((2, 4, 3, 2, 3))
+    w = r.standard_normal((4, 3, 2, 2, 3))
+    return [
+        Sample((tensor_arg(x), tensor_arg(w), tensor_arg(r.standard_normal(3))), name="basic"),
+        Sample(
+            (tensor_arg(x), tensor_arg(w)),
+            {"stride": 2, "padding": (1, 0, 1), "output_padding": (1, 0, 1)},
+            name="stride pad outpad",
+        ),
+        Sample(
+            (tensor_arg(x), tensor_arg(r.standard_normal((4, 2, 2, 1, 2)))),
+            {"groups": 2, "dilation": 2},
+            name="groups dilation",
+        ),
+        Sample((tensor_arg(x[0]), tensor_arg(w)), name="unbatched"),
+        Sample((tensor_arg(x[0, 0]), tensor_arg(w)), name="3-d input: error"),
+    ]
+
+
+def _pool3d_samples(dtype: str) -> list[Sample]:
+    r = _r()
+    x = r.standard_normal((2, 2, 5, 4, 6))
+    ties = np.ones((1, 1, 2, 2, 2))
+    return [
+        Sample((tensor_arg(x), 2), name="k2"),
+        Sample((tensor_arg(x), (3, 2, 3)), {"stride": 2, "padding": 1}, name="stride pad"),
+        Sample((tensor_arg(x), 2), {"stride": (2, 1, 3), "ceil_mode": True}, name="ceil"),
+        Sample((tensor_arg(x[0]), 2), name="unbatched"),
+        Sample(
+            (tensor_arg(x.transpose(0, 1, 4, 3, 2), layout="transposed"), 2),
+            name="non-contiguous",
+        ),
+        Sample((tensor_arg(x[:0]), 2), name="empty batch"),
+        Sample((tensor_arg(ties), 2), {"stride": 1}, name="ties"),
+        Sample((tensor_arg(x), 2), {"padding": 2}, name="pad too big: error"),
+        Sample((tensor_arg(x[0, 0]), 2), name="3-d input: error"),
+        Sample((tensor_arg(x), (2, 2)), name="kernel of 2: error"),
+    ]
+
+
+def _maxpool3d_extra(dtype: str) -> list[Sample]:
+    x = _r().standard_normal((2, 2, 5, 4, 6))
+    return [
+        Sample((tensor_arg(x), 2), {"dilation": 2, "return_indices": True}, name="dil idx"),
+        Sample((tensor_arg(x), 3), {"dilation": (1, 2, 1), "padding": 1}, name="dil pad"),
+        Sample((tensor_arg(x), 7), name="too small: error"),
+    ]
+
+
+def _avgpool3d_extra(dtype: str) -> list[Sample]:
+    x = _r().standard_normal((2, 2, 5, 4, 6))
+    return [
+        Sample(
+            (tensor_arg(x), 3),
+            {"stride": 2, "padding": 1, "ceil_mode": True, "count_include_pad": False},
+            name="ceil exclude",
+        ),
+        Sample((tensor_arg(x), 2), {"divisor_override": 3}, name="divisor"),
+        Sample((tensor_arg(x), 2), {"divisor_override": 0}, name="divisor 0: error"),
+    ]
+
+
+def _adaptive3d_samples(dtype: str) -> list[Sample]:
+    r = _r()
+    x = r.standard_normal((2, 2, 5, 4, 6))
+    return [
+        Sample((tensor_arg(x), 1), name="1"),
+        Sample((tensor_arg(x), (3, 4, 4)), name="3x4x4"),
+        Sample((tensor_arg(x), (2, None, 7)), name="None, upsampling"),
+        Sample((tensor_arg(x[0]), 2), name="unbatched"),
+        Sample((tensor_arg(x[:0]), 2), name="empty batch"),
+        Sample((tensor_arg(x[0, 0]), 2), name="3-d input: error"),
+    ]
+
+
+def _p1_extra(dtype: str) -> list[Sample]:
+    x = _r().standard_normal((2, 3, 7))
+    return [
+        Sample((tensor_arg(x), 3), name="3"),
+        Sample((tensor_arg(x[0]), 4), name="unbatched"),
+        Sample((tensor_arg(x), 9), name="upsampling"),
+        Sample((tensor_arg(x[None]), 2), name="4-d: error"),
+    ]
+
+
+def _unpool_op(T: Any, x: Any, nd: int, k: int, s: Any = None, p: int = 0, size: Any = None):
+    f = F(T)
+    y, i = getattr(f, f"max_pool{nd}d")(x, k, s, p, return_indices=True)
+    return getattr(f, f"max_unpool{nd}d")(y, i, k, s, p, output_size=size)
+
+
+def _unpool_samples(nd: int) -> Any:
+    def samples(dtype: str) -> list[Sample]:
+        x = _r().standard_normal((2, 2, *(5, 4, 6)[3 - nd :]))
+        return [
+            Sample((tensor_arg(x), nd, 2), name="k2"),
+            Sample((tensor_arg(x), nd, 3, 2, 1), name="stride pad"),
+            Sample((tensor_arg(x[0]), nd, 2), name="unbatched"),
+            Sample(
+                (tensor_arg(x), nd, 2, None, 0, [v + 1 for v in x.shape[2:]]), name="output_size"
+            ),
+            Sample((tensor_arg(x), nd, 2, None, 0, [1] * nd), name="bad output_size: error"),
+        ]
+
+    return samples
+
+
+def _lp_samples(nd: int) -> Any:
+    def samples(dtype: str) -> list[Sample]:
+        x = np.abs(_r().standard_normal((2, 2, *(5, 4, 6)[3 - nd :]))) + 0.1
+        return [
+            Sample((tensor_arg(x), 2.0, 2), name="p2"),
+            Sample((tensor_arg(x), 1.5, 3, 2), {"ceil_mode": True}, name="p1.5 stride ceil"),
+            Sample((tensor_arg(x - 0.6), 3.0, 2), name="p3 signed"),
+            Sample((tensor_arg(x - 0.6), float("inf"), 2), name="inf"),
+            Sample((tensor_arg(x[0]), 2.0, 2), name="unbatched"),
+        ]
+
+    return samples
+
+
+register(
+    OpEntry("nn.functional.conv3d", lambda T, *a, **k: F(T).conv3d(*a, **k), _conv3d_samples),
+    OpEntry(
+        "nn.functional.conv_transpose3d",
+        lambda T, *a, **k: F(T).conv_transpose3d(*a, **k),
+        _convt3d_samples,
+    ),
+    OpEntry(
+        "nn.functional.max_pool3d",
+        lambda T, *a, **k: F(T).max_pool3d(*a, **k),
+        lambda d: _pool3d_samples(d) + _maxpool3d_extra(d),
+    ),
+    OpEntry(
+        "nn.functional.max_pool3d_with_indices",
+        lambda T, *a, **k: F(T).max_pool3d_with_indices(*a, **k),
+        _pool3d_samples,
+    ),
+    OpEntry(
+        "nn.functional.max_pool2d_with_indices",
+        lambda T, *a, **k: F(T).max_pool2d_with_indices(*a, **k),
+        _pool_samples,
+    ),
+    OpEntry(
+        "nn.functional.max_pool1d_with_indices",
+        lambda T, *a, **k: F(T).max_pool1d_with_indices(*a, **k),
+        _p1_samples,
+    ),
+    OpEntry(
+        "nn.functional.avg_pool3d",
+        lambda T, *a, **k: F(T).avg_pool3d(*a, **k),
+        lambda d: _pool3d_samples(d)[:-1] + _avgpool3d_extra(d),
+    ),
+    OpEntry(
+        "nn.functional.adaptive_avg_pool3d",
+        lambda T, *a: F(T).adaptive_avg_pool3d(*a),
+        _adaptive3d_samples,
+    ),
+    OpEntry(
+        "nn.functional.adaptive_max_pool3d",
+        lambda T, *a: F(T).adaptive_max_pool3d(*a, return_indices=True),
+        _adaptive3d_samples,
+    ),
+    OpEntry(
+        "nn.functional.adaptive_max_pool3d_with_indices",
+        lambda T, *a: F(T).adaptive_max_pool3d_with_indices(*a),
+        _adaptive3d_samples,
+    ),
+    OpEntry(
+        "nn.functional.adaptive_max_pool2d_with_indices",
+        lambda T, *a: F(T).adaptive_max_pool2d_with_indices(*a),
+        _adaptive_samples,
+    ),
+    OpEntry(
+        "nn.functional.adaptive_max_pool1d",
+        lambda T, *a: F(T).adaptive_max_pool1d(*a, return_indices=True),
+        _p1_extra,
+    ),
+    OpEntry(
+        "nn.functional.adaptive_max_pool1d_with_indices",
+        lambda T, *a: F(T).adaptive_max_pool1d_with_indices(*a),
+        _p1_extra,
+    ),
+    *(OpEntry(f"nn.functional.max_unpool{n}d", _unpool_op, _unpool_samples(n)) for n in (1, 2, 3)),
+    *(
+        OpEntry(
+            f"nn.functional.lp_pool{n}d",
+            lambda T, *a, _n=n, **k: getattr(F(T), f"lp_pool{_n}d")(*a, **k),
+            _lp_samples(n),
+        )
+        for n in (1, 2, 3)
+    ),
+)

@@ -8,6 +8,7 @@ so that double backward works. The public functions live in `shadowgrad.nn.funct
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
@@ -647,13 +648,16 @@ log_softmax_op = defop(
 # --- im2col / col2im (unfold / fold), the kernels of convolution ------------------------------
 
 
-def _np_windows(
-    x: np.ndarray, k: tuple[int, int], d: tuple[int, int], s: tuple[int, int], out: tuple[int, int]
-) -> np.ndarray:
-    """A (..., kh, kw, oh, ow) strided view of the windows of x (..., H, W)."""
-    st = x.strides
-    shape = (*x.shape[:-2], k[0], k[1], out[0], out[1])
-    strides = (*st[:-2], st[-2] * d[0], st[-1] * d[1], st[-2] * s[0], st[-1] * s[1])
+def _np_windows(x: np.ndarray, k: Any, d: Any, s: Any, out: Any) -> np.ndarray:
+    """A (..., *k, *out) strided view of the windows of x (..., *spatial), n = len(k) dims."""
+    n = len(k)
+    st = x.strides[-n:]
+    shape = (*x.shape[:-n], *k, *out)
+    strides = (
+        *x.strides[:-n],
+        *(st[i] * d[i] for i in range(n)),
+        *(st[i] * s[i] for i in range(n)),
+    )
     return as_strided(x, shape, strides, writeable=False)
 
 
@@ -661,46 +665,48 @@ def _out_size(n: int, k: int, s: int, p: int, d: int) -> int:
     return (n + 2 * p - d * (k - 1) - 1) // s + 1
 
 
-def _np_im2col(x: np.ndarray, k: Any, d: Any, p: Any, s: Any) -> tuple[np.ndarray, tuple[int, int]]:
-    """(N, C, H, W) -> windows (N, C, kh, kw, oh, ow)."""
-    H, W = x.shape[-2:]
-    out = (_out_size(H, k[0], s[0], p[0], d[0]), _out_size(W, k[1], s[1], p[1], d[1]))
-    if p[0] or p[1]:
-        pad = [(0, 0)] * (x.ndim - 2) + [(p[0], p[0]), (p[1], p[1])]
-        x = np.pad(x, pad)
+def _np_im2col(x: np.ndarray, k: Any, d: Any, p: Any, s: Any) -> tuple[np.ndarray, tuple]:
+    """(N, C, *spatial) -> windows (N, C, *k, *out), over len(k) spatial dims."""
+    n = len(k)
+    sp = x.shape[-n:]
+    out = tuple(_out_size(sp[i], k[i], s[i], p[i], d[i]) for i in range(n))
+    if any(p):
+        x = np.pad(x, [(0, 0)] * (x.ndim - n) + [(q, q) for q in p])
     return _np_windows(x, k, d, s, out), out
 
 
+def _offsets(k: Any) -> Any:
+    """Every offset of an n-d window, in window (row-major) order."""
+    return itertools.product(*(range(a) for a in k))
+
+
 def _np_col2im(cols: np.ndarray, size: Any, k: Any, d: Any, p: Any, s: Any) -> np.ndarray:
-    """Adjoint of _np_im2col: cols (N, C, kh, kw, oh, ow) summed into (N, C, H, W)."""
-    oh, ow = cols.shape[-2:]
-    H, W = size[0] + 2 * p[0], size[1] + 2 * p[1]
-    out = np.zeros((*cols.shape[:-4], H, W), cols.dtype)
-    for i in range(k[0]):
-        for j in range(k[1]):
-            hs, ws = i * d[0], j * d[1]
-            out[
-                ..., hs : hs + s[0] * (oh - 1) + 1 : s[0], ws : ws + s[1] * (ow - 1) + 1 : s[1]
-            ] += cols[..., i, j, :, :]
-    return out[..., p[0] : p[0] + size[0], p[1] : p[1] + size[1]]
+    """Adjoint of _np_im2col: cols (N, C, *k, *out) summed into (N, C, *size)."""
+    n = len(k)
+    o = cols.shape[-n:]
+    out = np.zeros((*cols.shape[: -2 * n], *(size[i] + 2 * p[i] for i in range(n))), cols.dtype)
+    for off in _offsets(k):
+        sl = tuple(
+            slice(off[i] * d[i], off[i] * d[i] + s[i] * (o[i] - 1) + 1, s[i]) for i in range(n)
+        )
+        out[(..., *sl)] += cols[(..., *off) + (slice(None),) * n]
+    return out[(..., *(slice(p[i], p[i] + size[i]) for i in range(n)))]
 
 
 def _im2col_fwd(
     self: np.ndarray, input_size: Any, kernel_size: Any, dilation: Any, padding: Any, stride: Any
 ):
-    w, (oh, ow) = _np_im2col(self, kernel_size, dilation, padding, stride)
+    w, out = _np_im2col(self, kernel_size, dilation, padding, stride)
     n, c = self.shape[:2]
-    return w.reshape(n, c * kernel_size[0] * kernel_size[1], oh * ow)
+    return w.reshape(n, c * math.prod(kernel_size), math.prod(out))
 
 
 def _col2im_fwd(
     self: np.ndarray, output_size: Any, kernel_size: Any, dilation: Any, padding: Any, stride: Any
 ):
     k, d, p, s = kernel_size, dilation, padding, stride
-    oh = _out_size(output_size[0], k[0], s[0], p[0], d[0])
-    ow = _out_size(output_size[1], k[1], s[1], p[1], d[1])
-    n = self.shape[0]
-    cols = self.reshape(n, -1, k[0], k[1], oh, ow)
+    o = [_out_size(output_size[i], k[i], s[i], p[i], d[i]) for i in range(len(k))]
+    cols = self.reshape(self.shape[0], self.shape[1] // math.prod(k), *k, *o)
     return _np_col2im(cols, output_size, k, d, p, s)
 
 
@@ -727,9 +733,9 @@ col2im_op = defop(
 
 
 # --- convolution --------------------------------------------------------------------------
-# One op for conv1d/conv2d and their transposes (torch's `convolution`). 1-d convolutions run
-# as 2-d ones over a height of 1. The formulas are the two transposed convolutions, written with
-# im2col/col2im and matmul so that double backward works.
+# One op for conv1d/2d/3d and their transposes (torch's `convolution`), over len(stride) spatial
+# dims. 1-d convolutions run as 2-d ones over a height of 1. The formulas are the two transposed
+# convolutions, written with im2col/col2im and matmul so that double backward works.
 
 
 def _as4d(x: Any) -> Any:
@@ -751,29 +757,29 @@ def _conv_fwd(
     x, w = _as4d(input), _as4d(weight)
     n = x.shape[0]
     g = groups
-    k = w.shape[-2:]
+    k = w.shape[2:]
     if not transposed:
-        win, (oh, ow) = _np_im2col(x, k, dilation, padding, stride)
-        cols = win.reshape(n, g, -1, oh * ow)
+        win, out_sp = _np_im2col(x, k, dilation, padding, stride)
+        cols = win.reshape(n, g, x.shape[1] // g * math.prod(k), math.prod(out_sp))
         wr = w.reshape(g, w.shape[0] // g, -1)
-        out = np.matmul(wr, cols).reshape(n, w.shape[0], oh, ow)
+        out = np.matmul(wr, cols).reshape(n, w.shape[0], *out_sp)
     else:
         c_in = x.shape[1]
-        xr = x.reshape(n, g, c_in // g, -1)
+        xr = x.reshape(n, g, c_in // g, math.prod(x.shape[2:]))
         wr = w.reshape(g, c_in // g, -1)
-        cols = np.matmul(wr.transpose(0, 2, 1), xr)  # (n, g, c_out/g * kh * kw, H*W)
-        size = _transposed_size(x.shape[-2:], k, stride, padding, dilation, output_padding)
-        cols = cols.reshape(n, -1, k[0], k[1], x.shape[-2], x.shape[-1])
+        cols = np.matmul(wr.transpose(0, 2, 1), xr)  # (n, g, c_out/g * prod(k), prod(in))
+        size = _transposed_size(x.shape[2:], k, stride, padding, dilation, output_padding)
+        cols = cols.reshape(n, w.shape[1] * g, *k, *x.shape[2:])
         out = _np_col2im(cols, size, k, dilation, padding, stride)
     if bias is not None:
-        out = out + bias.reshape(1, -1, 1, 1)
+        out = out + bias.reshape(1, -1, *(1,) * len(k))
     out = out.astype(input.dtype, copy=False)
     return out.reshape(out.shape[0], out.shape[1], out.shape[-1]) if one_d else out
 
 
-def _transposed_size(hw: Any, k: Any, s: Any, p: Any, d: Any, op: Any) -> tuple[int, int]:
-    return tuple(  # type: ignore[return-value]
-        (hw[i] - 1) * s[i] - 2 * p[i] + d[i] * (k[i] - 1) + op[i] + 1 for i in range(2)
+def _transposed_size(hw: Any, k: Any, s: Any, p: Any, d: Any, op: Any) -> tuple[int, ...]:
+    return tuple(
+        (hw[i] - 1) * s[i] - 2 * p[i] + d[i] * (k[i] - 1) + op[i] + 1 for i in range(len(k))
     )
 
 
@@ -796,12 +802,13 @@ def _conv_x_grad(
 ) -> Tensor:
     """grad of a (non-transposed) convolution wrt its input: a transposed convolution."""
     g4, w4 = _t4(grad), _t4(weight)
-    n, c_out, oh, ow = g4.shape
-    k = tuple(w4.shape[-2:])
-    gr = g4.reshape(n, groups, c_out // groups, oh * ow)
+    n, c_out = g4.shape[:2]
+    L = math.prod(g4.shape[2:])
+    k = tuple(w4.shape[2:])
+    gr = g4.reshape(n, groups, c_out // groups, L)
     wr = w4.reshape(groups, c_out // groups, -1).transpose(1, 2)
-    cols = (wr @ gr).reshape(n, -1, oh * ow)
-    size = tuple(_t4(input).shape[-2:])
+    cols = (wr @ gr).reshape(n, w4.shape[1] * groups * math.prod(k), L)
+    size = tuple(_t4(input).shape[2:])
     return _dep(_back3(col2im_op(cols, size, k, dilation, padding, stride), input), weight)
 
 
@@ -815,13 +822,23 @@ def _conv_w_grad(
     groups: int,
 ) -> Tensor:
     g4, x4, w4 = _t4(grad), _t4(input), _t4(weight)
-    n, c_out, oh, ow = g4.shape
-    k = tuple(w4.shape[-2:])
-    cols = im2col_op(x4, tuple(x4.shape[-2:]), k, dilation, padding, stride)
-    cols = cols.reshape(n, groups, -1, oh * ow)
-    gr = g4.reshape(n, groups, c_out // groups, oh * ow)
+    n, c_out = g4.shape[:2]
+    L = math.prod(g4.shape[2:])
+    k = tuple(w4.shape[2:])
+    cols = im2col_op(x4, tuple(x4.shape[2:]), k, dilation, padding, stride)
+    cols = cols.reshape(n, groups, x4.shape[1] // groups * math.prod(k), L)
+    gr = g4.reshape(n, groups, c_out // groups, L)
     gw = (gr @ cols.transpose(2, 3)).sum(0)
     return _dep(gw.reshape(weight.shape), weight)
+
+
+def _convt_cols(grad: Tensor, input: Tensor, weight: Tensor, stride, padding, dilation, groups):
+    """The windows of grad at each input position, (n, groups, c_out/g * prod(k), prod(in))."""
+    g4, x4, w4 = _t4(grad), _t4(input), _t4(weight)
+    k = tuple(w4.shape[2:])
+    cols = im2col_op(g4, tuple(g4.shape[2:]), k, dilation, padding, stride)
+    c = g4.shape[1] // groups * math.prod(k)
+    return cols.reshape(x4.shape[0], groups, c, math.prod(x4.shape[2:])), x4
 
 
 def _convt_x_grad(
@@ -834,13 +851,9 @@ def _convt_x_grad(
     groups: int,
 ) -> Tensor:
     """grad of a transposed convolution wrt its input: a convolution of grad."""
-    g4, x4, w4 = _t4(grad), _t4(input), _t4(weight)
-    n, c_in, h, w = x4.shape
-    k = tuple(w4.shape[-2:])
-    cols = im2col_op(g4, tuple(g4.shape[-2:]), k, dilation, padding, stride)
-    cols = cols.reshape(n, groups, -1, h * w)
-    wr = w4.reshape(groups, c_in // groups, -1)
-    return _dep(_back3((wr @ cols).reshape(n, c_in, h, w), input), weight)
+    cols, x4 = _convt_cols(grad, input, weight, stride, padding, dilation, groups)
+    wr = _t4(weight).reshape(groups, x4.shape[1] // groups, -1)
+    return _dep(_back3((wr @ cols).reshape(x4.shape), input), weight)
 
 
 def _convt_w_grad(
@@ -852,12 +865,9 @@ def _convt_w_grad(
     dilation: Any,
     groups: int,
 ) -> Tensor:
-    g4, x4, w4 = _t4(grad), _t4(input), _t4(weight)
-    n, c_in, h, w = x4.shape
-    k = tuple(w4.shape[-2:])
-    cols = im2col_op(g4, tuple(g4.shape[-2:]), k, dilation, padding, stride)
-    cols = cols.reshape(n, groups, -1, h * w)
-    xr = x4.reshape(n, groups, c_in // groups, h * w)
+    cols, x4 = _convt_cols(grad, input, weight, stride, padding, dilation, groups)
+    n, c_in = x4.shape[:2]
+    xr = x4.reshape(n, groups, c_in // groups, cols.shape[-1])
     gw = (xr @ cols.transpose(2, 3)).sum(0)
     return _dep(gw.reshape(weight.shape), weight)
 
@@ -892,34 +902,34 @@ convolution_op = defop(
 # the op gathers at those flat indices; its backward scatters (adds) the grad back.
 
 
-def _flat_indices(indices: np.ndarray, sizes: Any) -> tuple[np.ndarray, int]:
-    """Pooling indices (into each (H, W) plane) as indices into the flattened input, and the
-    input's size."""
-    hw = int(sizes[-2]) * int(sizes[-1])
-    b = int(np.prod(indices.shape[:-2], dtype=np.int64))
-    offs = (np.arange(b, dtype=np.int64) * hw).reshape(*indices.shape[:-2], 1, 1)
-    return indices + offs, b * hw
+def _flat_indices(indices: np.ndarray, sizes: Any, nd: int) -> tuple[np.ndarray, int]:
+    """Pooling indices (into each plane of the last nd dims) as indices into the flattened input,
+    and the input's size."""
+    plane = math.prod(int(v) for v in sizes[-nd:])
+    b = math.prod(indices.shape[:-nd])
+    offs = (np.arange(b, dtype=np.int64) * plane).reshape(*indices.shape[:-nd], *(1,) * nd)
+    return indices + offs, b * plane
 
 
-def _gather_fwd(self: np.ndarray, indices: np.ndarray, self_sym_sizes: Any) -> np.ndarray:
-    # one flat take: 2-3x faster than take_along_axis's broadcast index arrays
-    return np.take(self.reshape(-1), _flat_indices(indices, self_sym_sizes)[0])
+def _gather_pair(name: str, grad_fn: str, nd: int = 2) -> Any:
+    """The op gathering self at pooling indices over nd spatial dims, and its adjoint scatter."""
 
+    def gather_fwd(self: np.ndarray, indices: np.ndarray, self_sym_sizes: Any) -> np.ndarray:
+        # one flat take: 2-3x faster than take_along_axis's broadcast index arrays
+        return np.take(self.reshape(-1), _flat_indices(indices, self_sym_sizes, nd)[0])
 
-def _scatter_fwd(grad_output: np.ndarray, indices: np.ndarray, self_sym_sizes: Any) -> np.ndarray:
-    flat, n = _flat_indices(indices, self_sym_sizes)
-    # added in the gradient's dtype, in output order, as torch's kernel adds (`np.add.at` is
-    # several times faster than a float64 bincount since numpy 2); 0 + -0 gives +0 as in torch
-    r = np.zeros(n, grad_output.dtype)
-    np.add.at(r, flat.ravel(), grad_output.ravel())
-    return r.reshape(self_sym_sizes)
+    def scatter_fwd(grad_output: np.ndarray, indices: np.ndarray, self_sym_sizes: Any):
+        flat, n = _flat_indices(indices, self_sym_sizes, nd)
+        # added in the gradient's dtype, in output order, as torch's kernel adds (`np.add.at` is
+        # several times faster than a float64 bincount since numpy 2); 0 + -0 gives +0 as torch
+        r = np.zeros(n, grad_output.dtype)
+        np.add.at(r, flat.ravel(), grad_output.ravel())
+        return r.reshape(self_sym_sizes)
 
-
-def _gather_pair(name: str, grad_fn: str) -> Any:
     scatter = defop(
         name + "_backward",
         grad_fn.replace("Backward0", "BackwardBackward0"),
-        _scatter_fwd,
+        scatter_fwd,
         dtype="keep",
         nondiff=("indices",),
         grad_output=lambda grad, indices, self_sym_sizes: gather(grad, indices, self_sym_sizes),
@@ -928,7 +938,7 @@ def _gather_pair(name: str, grad_fn: str) -> Any:
     gather = defop(
         name,
         grad_fn,
-        _gather_fwd,
+        gather_fwd,
         dtype="keep",
         nondiff=("indices",),
         self=lambda grad, self, indices, self_sym_sizes: _dep(
@@ -940,56 +950,99 @@ def _gather_pair(name: str, grad_fn: str) -> Any:
 
 
 max_pool2d_op = _gather_pair("max_pool2d_with_indices", "MaxPool2DWithIndicesBackward0")
+max_pool3d_op = _gather_pair("max_pool3d_with_indices", "MaxPool3DWithIndicesBackward0", 3)
 adaptive_max_pool2d_op = _gather_pair("adaptive_max_pool2d", "AdaptiveMaxPool2DBackward0")
+adaptive_max_pool3d_op = _gather_pair("adaptive_max_pool3d", "AdaptiveMaxPool3DBackward0", 3)
 
 
-def max_pool2d_indices(
-    x: np.ndarray, k: Any, s: Any, p: Any, d: Any, ceil_mode: bool
-) -> np.ndarray:
-    """Flat (h * W + w) index of each window's first maximum; x is (..., H, W)."""
-    H, W = x.shape[-2:]
-    oh = pool_out_size(H, k[0], s[0], p[0], d[0], ceil_mode)
-    ow = pool_out_size(W, k[1], s[1], p[1], d[1], ceil_mode)
-    need_h = (oh - 1) * s[0] + d[0] * (k[0] - 1) + 1
-    need_w = (ow - 1) * s[1] + d[1] * (k[1] - 1) + 1
-    pad = [(0, 0)] * (x.ndim - 2) + [
-        (p[0], max(need_h - H - p[0], 0)),
-        (p[1], max(need_w - W - p[1], 0)),
-    ]
-    if tuple(d) == (1, 1) and tuple(p) == (0, 0) and tuple(k) == tuple(s) and not ceil_mode:
-        return _tiled_max_indices(x, k, oh, ow)
+def _unpool_fwd(self: np.ndarray, indices: np.ndarray, size: Any) -> np.ndarray:
+    nd = len(size)
+    out = np.zeros((*self.shape[:-nd], *size), self.dtype)
+    flat, _ = _flat_indices(indices, out.shape, nd)
+    out.reshape(-1)[flat.ravel()] = self.ravel()
+    return out
+
+
+def _unpool_op(nd: int) -> Any:
+    return defop(
+        f"max_unpool{nd}d",
+        f"MaxUnpool{nd}DBackward0",
+        _unpool_fwd,
+        dtype="keep",
+        nondiff=("indices",),
+        # torch: the grad's plane gathered at the indices, viewed as the input
+        self=lambda grad, indices: (
+            grad.flatten(-nd).gather(-1, indices.flatten(-nd)).view(tuple(indices.shape))
+        ),
+        jvp=LINEAR,
+    )
+
+
+max_unpool2d_op, max_unpool3d_op = _unpool_op(2), _unpool_op(3)
+
+
+def unpool_check(x: np.ndarray, indices: np.ndarray, size: Any) -> None:
+    """torch's max_unpool index check: every index inside the output plane."""
+    plane = math.prod(size)
+    bad = indices[(indices < 0) | (indices >= plane)]
+    if bad.size:
+        dims = "x".join(str(v) for v in size)
+        raise RuntimeError(
+            f"Found an invalid max index: {int(bad.ravel()[0])} (output volumes are of size {dims})"
+        )
+
+
+def max_pool_indices(x: np.ndarray, k: Any, s: Any, p: Any, d: Any, ceil_mode: bool) -> np.ndarray:
+    """Flat (row-major over the last len(k) dims) index of each window's first maximum."""
+    nd = len(k)
+    sp = x.shape[-nd:]
+    out = [pool_out_size(sp[i], k[i], s[i], p[i], d[i], ceil_mode) for i in range(nd)]
+    if all(v == 1 for v in d) and not any(p) and tuple(k) == tuple(s) and not ceil_mode:
+        return _tiled_max_indices(x, k, out)
+    need = [(out[i] - 1) * s[i] + d[i] * (k[i] - 1) + 1 for i in range(nd)]
+    pad = [(0, 0)] * (x.ndim - nd) + [(p[i], max(need[i] - sp[i] - p[i], 0)) for i in range(nd)]
     fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
     xp = np.pad(x, pad, constant_values=fill)
-    win = _np_windows(xp, k, d, s, (oh, ow))
-    win = win.reshape(*x.shape[:-2], k[0] * k[1], oh, ow)
-    arg = np.argmax(win, axis=-3)
-    nan = np.isnan(win).any(axis=-3) if x.dtype.kind == "f" else None
+    win = _np_windows(xp, k, d, s, out)
+    win = win.reshape(*x.shape[:-nd], math.prod(k), *out)
+    ax = -nd - 1
+    arg = np.argmax(win, axis=ax)
+    nan = np.isnan(win).any(axis=ax) if x.dtype.kind == "f" else None
     if nan is not None and nan.any():
         # torch's kernel takes a NaN whenever it meets one: the last NaN of the window wins
-        kk = win.shape[-3]
-        last_nan = kk - 1 - np.argmax(np.flip(np.isnan(win), axis=-3), axis=-3)
+        kk = win.shape[ax]
+        last_nan = kk - 1 - np.argmax(np.flip(np.isnan(win), axis=ax), axis=ax)
         arg = np.where(nan, last_nan, arg)
-    ki, kj = np.divmod(arg, k[1])
-    rows = np.arange(oh).reshape(oh, 1) * s[0] - p[0] + ki * d[0]
-    cols = np.arange(ow).reshape(1, ow) * s[1] - p[1] + kj * d[1]
-    return (rows * W + cols).astype(np.int64)
+    flat = np.zeros(arg.shape, np.int64)
+    for i, ki in enumerate(np.unravel_index(arg, tuple(k))):
+        pos = np.arange(out[i]).reshape((-1,) + (1,) * (nd - 1 - i)) * s[i] - p[i] + ki * d[i]
+        flat = flat * sp[i] + pos
+    return flat
 
 
-def _tiled_max_indices(x: np.ndarray, k: Any, oh: int, ow: int) -> np.ndarray:
-    """max_pool2d_indices for non-overlapping windows (kernel == stride, no padding).
+max_pool2d_indices = max_pool_indices
+
+
+def _tiled_max_indices(x: np.ndarray, k: Any, out: Any) -> np.ndarray:
+    """max_pool_indices for non-overlapping windows (kernel == stride, no padding).
 
     Each window offset is a strided slice of x. Without NaN: the maximum over the slices, then
     the first offset that holds it (offsets visited last to first, each overwriting through a
     mask: torch's tie rule, a later value wins only if strictly greater). With NaN, one pass per
     offset in window order (torch's kernel: `val > maxval || isnan(val)`, the last NaN wins).
     """
-    kh, kw = k
-    W = x.shape[-1]
+    nd = len(k)
+    sp = x.shape[-nd:]
+    strides = [math.prod(sp[i + 1 :]) for i in range(nd)]
+    offsets = list(_offsets(k))
     views = [
-        x[..., a : a + oh * kh : kh, b : b + ow * kw : kw] for a in range(kh) for b in range(kw)
+        x[(..., *(slice(off[i], off[i] + out[i] * k[i], k[i]) for i in range(nd)))]
+        for off in offsets
     ]
-    offs = [a * W + b for a in range(kh) for b in range(kw)]
-    base = np.arange(oh).reshape(oh, 1) * (kh * W) + np.arange(ow).reshape(1, ow) * kw
+    offs = [sum(off[i] * strides[i] for i in range(nd)) for off in offsets]
+    base = np.zeros((1,) * nd, np.int64)
+    for i in range(nd):
+        base = base + np.arange(out[i]).reshape((-1,) + (1,) * (nd - 1 - i)) * (k[i] * strides[i])
     idx = np.empty(views[0].shape, np.int64)
     if x.dtype.kind == "f" and bool(np.isnan(x).any()):
         best = views[0].copy()
@@ -1017,86 +1070,78 @@ def pool_out_size(n: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> in
     return o
 
 
-def _avg_windows(x: np.ndarray, k: Any, s: Any, p: Any, out: Any) -> np.ndarray:
-    H, W = x.shape[-2:]
-    need_h = (out[0] - 1) * s[0] + k[0]
-    need_w = (out[1] - 1) * s[1] + k[1]
-    pad = [(0, 0)] * (x.ndim - 2) + [
-        (p[0], max(need_h - H - p[0], 0)),
-        (p[1], max(need_w - W - p[1], 0)),
-    ]
-    return _np_windows(np.pad(x, pad), k, (1, 1), s, out)
-
-
 def _avg_pool_fwd(
     self: np.ndarray, div: np.ndarray, k: Any, s: Any, p: Any, out: Any
 ) -> np.ndarray:
-    win = _avg_windows(self, k, s, p, out)
-    return (win.sum(axis=(-4, -3)) / div).astype(self.dtype, copy=False)
+    nd = len(k)
+    sp = self.shape[-nd:]
+    need = [(out[i] - 1) * s[i] + k[i] for i in range(nd)]
+    pad = [(0, 0)] * (self.ndim - nd) + [(p[i], max(need[i] - sp[i] - p[i], 0)) for i in range(nd)]
+    win = _np_windows(np.pad(self, pad), k, (1,) * nd, s, out)
+    return (win.sum(axis=tuple(range(-2 * nd, -nd))) / div).astype(self.dtype, copy=False)
 
 
 def _avg_pool_bw_fwd(
     grad_output: np.ndarray, div: np.ndarray, k: Any, s: Any, p: Any, size: Any
 ) -> np.ndarray:
-    oh, ow = grad_output.shape[-2:]
+    nd = len(k)
+    o = grad_output.shape[-nd:]
     g = grad_output / div
-    H, W = size[-2:]
-    Hp = max((oh - 1) * s[0] + k[0], H + p[0]) + p[0]
-    Wp = max((ow - 1) * s[1] + k[1], W + p[1]) + p[1]
-    out = np.zeros((*grad_output.shape[:-2], Hp, Wp), grad_output.dtype)
-    for i in range(k[0]):
-        for j in range(k[1]):
-            out[..., i : i + s[0] * (oh - 1) + 1 : s[0], j : j + s[1] * (ow - 1) + 1 : s[1]] += g
-    return out[..., p[0] : p[0] + H, p[1] : p[1] + W].astype(grad_output.dtype, copy=False)
+    sp = size[-nd:]
+    full = [max((o[i] - 1) * s[i] + k[i], sp[i] + p[i]) + p[i] for i in range(nd)]
+    out = np.zeros((*grad_output.shape[:-nd], *full), grad_output.dtype)
+    for off in _offsets(k):
+        out[(..., *(slice(a, a + s[i] * (o[i] - 1) + 1, s[i]) for i, a in enumerate(off)))] += g
+    crop = tuple(slice(p[i], p[i] + sp[i]) for i in range(nd))
+    return out[(..., *crop)].astype(grad_output.dtype, copy=False)
 
 
-avg_pool2d_backward_op = defop(
-    "avg_pool2d_backward",
-    "AvgPool2DBackwardBackward0",
-    _avg_pool_bw_fwd,
-    dtype="keep",
-    grad_output=lambda grad, div, k, s, p, size: avg_pool2d_op(
-        grad, div, k, s, p, _pool_out_of(div)
-    ),
-    jvp=LINEAR,
-)
+def _avg_pool_ops(nd: int) -> tuple[Any, Any]:
+    """avg_pool{nd}d and its backward, each the other's adjoint."""
+    name = f"avg_pool{nd}d"
+    node = f"AvgPool{nd}DBackward0"
+    bw = defop(
+        name + "_backward",
+        node.replace("Backward0", "BackwardBackward0"),
+        _avg_pool_bw_fwd,
+        dtype="keep",
+        grad_output=lambda grad, div, k, s, p, size: fw(grad, div, k, s, p, div.shape),
+        jvp=LINEAR,
+    )
+    fw = defop(
+        name,
+        node,
+        _avg_pool_fwd,
+        dtype="keep",
+        self=lambda grad, self, div, k, s, p: _dep(bw(grad, div, k, s, p, tuple(self.shape)), self),
+        jvp=LINEAR,
+    )
+    return fw, bw
 
 
-def _pool_out_of(div: np.ndarray) -> tuple[int, int]:
-    return (div.shape[-2], div.shape[-1])
+avg_pool2d_op, avg_pool2d_backward_op = _avg_pool_ops(2)
+avg_pool3d_op, avg_pool3d_backward_op = _avg_pool_ops(3)
 
 
-avg_pool2d_op = defop(
-    "avg_pool2d",
-    "AvgPool2DBackward0",
-    _avg_pool_fwd,
-    dtype="keep",
-    self=lambda grad, self, div, k, s, p: _dep(
-        avg_pool2d_backward_op(grad, div, k, s, p, tuple(self.shape)), self
-    ),
-    jvp=LINEAR,
-)
+def avg_pool_divisor_nd(
+    sizes: Any, k: Any, s: Any, p: Any, out: Any, count_include_pad: bool, divisor_override: Any
+) -> np.ndarray:
+    """torch's per-window divisor, an array of the output's spatial shape."""
+    if divisor_override:
+        return np.full(tuple(out), float(divisor_override))
+    r = np.ones(())
+    for i, n in enumerate(sizes):
+        start = np.arange(out[i]) * s[i] - p[i]
+        end = np.minimum(start + k[i], n + p[i])
+        size = end - start if count_include_pad else np.minimum(end, n) - np.maximum(start, 0)
+        r = np.multiply.outer(r, size)
+    return r.astype(np.float64)
 
 
 def avg_pool_divisor(
     H: int, W: int, k: Any, s: Any, p: Any, out: Any, count_include_pad: bool, divisor_override: Any
 ) -> np.ndarray:
-    """torch's per-window divisor, an (oh, ow) array."""
-    if divisor_override:
-        return np.full(out, float(divisor_override))
-
-    def axis(n: int, k: int, s: int, p: int, o: int) -> tuple[np.ndarray, np.ndarray]:
-        start = np.arange(o) * s - p
-        end = np.minimum(start + k, n + p)
-        size = end - start
-        valid = np.minimum(end, n) - np.maximum(start, 0)
-        return size, valid
-
-    sh, vh = axis(H, k[0], s[0], p[0], out[0])
-    sw, vw = axis(W, k[1], s[1], p[1], out[1])
-    if count_include_pad:
-        return np.outer(sh, sw).astype(np.float64)
-    return np.outer(vh, vw).astype(np.float64)
+    return avg_pool_divisor_nd((H, W), k, s, p, out, count_include_pad, divisor_override)
 
 
 def adaptive_matrix(n: int, o: int) -> np.ndarray:
@@ -1121,6 +1166,32 @@ adaptive_avg_pool2d_op = defop(
     self=lambda grad, self, mh, mw: _dep(
         _make(mh.T.astype(grad._data.dtype)) @ grad @ _make(mw.astype(grad._data.dtype)), self
     ),
+    jvp=LINEAR,
+)
+
+
+def _adaptive3_fwd(self: np.ndarray, md: np.ndarray, mh: np.ndarray, mw: np.ndarray):
+    return np.einsum("...dhw,ad,bh,cw->...abc", self, md, mh, mw).astype(self.dtype, copy=False)
+
+
+def _adaptive3_bw_fwd(grad_output: np.ndarray, md: np.ndarray, mh: np.ndarray, mw: np.ndarray):
+    return _adaptive3_fwd(grad_output, md.T, mh.T, mw.T)
+
+
+_adaptive3_bw = defop(
+    "_adaptive_avg_pool3d_backward",
+    "AdaptiveAvgPool3DBackwardBackward0",
+    _adaptive3_bw_fwd,
+    dtype="keep",
+    grad_output=lambda grad, md, mh, mw: adaptive_avg_pool3d_op(grad, md, mh, mw),
+    jvp=LINEAR,
+)
+adaptive_avg_pool3d_op = defop(
+    "_adaptive_avg_pool3d",
+    "AdaptiveAvgPool3DBackward0",
+    _adaptive3_fwd,
+    dtype="keep",
+    self=lambda grad, self, md, mh, mw: _dep(_adaptive3_bw(grad, md, mh, mw), self),
     jvp=LINEAR,
 )
 

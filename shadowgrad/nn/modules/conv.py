@@ -1,4 +1,4 @@
-"""Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d. Mirrors `torch.nn.modules.conv`."""
+"""Conv1d/2d/3d, ConvTranspose1d/2d/3d. Mirrors `torch.nn.modules.conv`."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from .. import functional as F
 from .. import init
 from ..parameter import Parameter
 from .module import Module
-from .utils import _pair, _reverse_repeat_tuple, _single
+from .utils import _pair, _reverse_repeat_tuple, _single, _triple
 
-__all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d"]
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
 
 
 class _ConvNd(Module):
@@ -352,6 +352,109 @@ class ConvTranspose2d(_ConvTransposeNd):
             input, output_size, self.stride, self.padding, self.kernel_size, 2, self.dilation
         )
         return F.conv_transpose2d(
+            input,
+            self.weight,
+            self.bias,
+            self.stride,
+            self.padding,
+            output_padding,
+            self.groups,
+            self.dilation,
+        )
+
+
+class Conv3d(_ConvNd):
+    """Mirrors `torch.nn.Conv3d`."""
+
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size: Any,
+        stride: Any = 1,
+        padding: Any = 0,
+        dilation: Any = 1,
+        groups: int = 1,
+        bias: bool = True,
+        padding_mode: str = "zeros",
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__(
+            in_channels,
+            out_channels,
+            _triple(kernel_size),
+            _triple(stride),
+            padding if isinstance(padding, str) else _triple(padding),
+            _triple(dilation),
+            False,
+            _triple(0),
+            groups,
+            bias,
+            padding_mode,
+            device,
+            dtype,
+        )
+
+    def forward(self, input: Tensor) -> Tensor:
+        if self.padding_mode != "zeros":
+            return F.conv3d(
+                F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode),
+                self.weight,
+                self.bias,
+                self.stride,
+                _triple(0),
+                self.dilation,
+                self.groups,
+            )
+        return F.conv3d(
+            input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups
+        )
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    """Mirrors `torch.nn.ConvTranspose3d`."""
+
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size: Any,
+        stride: Any = 1,
+        padding: Any = 0,
+        output_padding: Any = 0,
+        groups: int = 1,
+        bias: bool = True,
+        dilation: Any = 1,
+        padding_mode: str = "zeros",
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        if padding_mode != "zeros":
+            raise ValueError(
+                f'Only "zeros" padding mode is supported for {self.__class__.__name__}'
+            )
+        super().__init__(
+            in_channels,
+            out_channels,
+            _triple(kernel_size),
+            _triple(stride),
+            _triple(padding),
+            _triple(dilation),
+            True,
+            _triple(output_padding),
+            groups,
+            bias,
+            padding_mode,
+            device,
+            dtype,
+        )
+
+    def forward(self, input: Tensor, output_size: Any = None) -> Tensor:
+        output_padding = self._output_padding(
+            input, output_size, self.stride, self.padding, self.kernel_size, 3, self.dilation
+        )
+        return F.conv_transpose3d(
             input,
             self.weight,
             self.bias,

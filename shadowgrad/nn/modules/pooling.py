@@ -7,15 +7,27 @@ from typing import Any
 from ..._tensor import Tensor
 from .. import functional as F
 from .module import Module
+from .utils import _pair, _single, _triple
 
 __all__ = [
     "AdaptiveAvgPool1d",
     "AdaptiveAvgPool2d",
+    "AdaptiveAvgPool3d",
+    "AdaptiveMaxPool1d",
     "AdaptiveMaxPool2d",
+    "AdaptiveMaxPool3d",
     "AvgPool1d",
     "AvgPool2d",
+    "AvgPool3d",
+    "LPPool1d",
+    "LPPool2d",
+    "LPPool3d",
     "MaxPool1d",
     "MaxPool2d",
+    "MaxPool3d",
+    "MaxUnpool1d",
+    "MaxUnpool2d",
+    "MaxUnpool3d",
 ]
 
 
@@ -182,3 +194,134 @@ class AdaptiveMaxPool2d(_AdaptivePoolNd):
 
     def forward(self, input: Tensor) -> Any:
         return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+
+
+class MaxPool3d(_MaxPoolNd):
+    """Mirrors `torch.nn.MaxPool3d`."""
+
+    def forward(self, input: Tensor) -> Any:
+        return F.max_pool3d(
+            input,
+            self.kernel_size,
+            self.stride,
+            self.padding,
+            self.dilation,
+            ceil_mode=self.ceil_mode,
+            return_indices=self.return_indices,
+        )
+
+
+class AvgPool3d(AvgPool2d):
+    """Mirrors `torch.nn.AvgPool3d`."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.avg_pool3d(
+            input,
+            self.kernel_size,
+            self.stride,
+            self.padding,
+            self.ceil_mode,
+            self.count_include_pad,
+            self.divisor_override,
+        )
+
+
+class AdaptiveAvgPool3d(AdaptiveAvgPool2d):
+    """Mirrors `torch.nn.AdaptiveAvgPool3d`."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.adaptive_avg_pool3d(input, self.output_size)
+
+
+class AdaptiveMaxPool1d(_AdaptivePoolNd):
+    """Mirrors `torch.nn.AdaptiveMaxPool1d`."""
+
+    def forward(self, input: Tensor) -> Any:
+        return F.adaptive_max_pool1d(input, self.output_size, self.return_indices)
+
+
+class AdaptiveMaxPool3d(_AdaptivePoolNd):
+    """Mirrors `torch.nn.AdaptiveMaxPool3d`."""
+
+    def forward(self, input: Tensor) -> Any:
+        return F.adaptive_max_pool3d(input, self.output_size, self.return_indices)
+
+
+class _MaxUnpoolNd(Module):
+    _tuple: Any = None
+    _fn = ""
+
+    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0) -> None:
+        super().__init__()
+        t = type(self)._tuple
+        self.kernel_size = t(kernel_size)
+        self.stride = t(stride if stride is not None else kernel_size)
+        self.padding = t(padding)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+    def forward(self, input: Tensor, indices: Tensor, output_size: Any = None) -> Tensor:
+        return getattr(F, self._fn)(
+            input, indices, self.kernel_size, self.stride, self.padding, output_size
+        )
+
+
+class MaxUnpool1d(_MaxUnpoolNd):
+    """Mirrors `torch.nn.MaxUnpool1d`."""
+
+    _tuple, _fn = staticmethod(_single), "max_unpool1d"
+
+
+class MaxUnpool2d(_MaxUnpoolNd):
+    """Mirrors `torch.nn.MaxUnpool2d`."""
+
+    _tuple, _fn = staticmethod(_pair), "max_unpool2d"
+
+
+class MaxUnpool3d(_MaxUnpoolNd):
+    """Mirrors `torch.nn.MaxUnpool3d`."""
+
+    _tuple, _fn = staticmethod(_triple), "max_unpool3d"
+
+
+class _LPPoolNd(Module):
+    _fn = ""
+
+    def __init__(
+        self, norm_type: float, kernel_size: Any, stride: Any = None, ceil_mode: bool = False
+    ) -> None:
+        super().__init__()
+        self.norm_type = norm_type
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.ceil_mode = ceil_mode
+
+    def extra_repr(self) -> str:
+        return (
+            "norm_type={norm_type}, kernel_size={kernel_size}, stride={stride}, "
+            "ceil_mode={ceil_mode}".format(**self.__dict__)
+        )
+
+    def forward(self, input: Tensor) -> Tensor:
+        return getattr(F, self._fn)(
+            input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode
+        )
+
+
+class LPPool1d(_LPPoolNd):
+    """Mirrors `torch.nn.LPPool1d`."""
+
+    _fn = "lp_pool1d"
+
+
+class LPPool2d(_LPPoolNd):
+    """Mirrors `torch.nn.LPPool2d`."""
+
+    _fn = "lp_pool2d"
+
+
+class LPPool3d(_LPPoolNd):
+    """Mirrors `torch.nn.LPPool3d`."""
+
+    _fn = "lp_pool3d"
