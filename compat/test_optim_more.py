@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
 import pytest
 import torch
 
@@ -273,3 +274,177 @@ def test_scheduler_errors_match_torch(case):
 
 def test_scheduler_names_match_torch():
     assert set(torch.optim.lr_scheduler.__all__) == set(shadowgrad.optim.lr_scheduler.__all__)
+
+
+# --- optimizers -----------------------------------------------------------------------------
+
+rng = np.random.default_rng(7)
+W0 = rng.standard_normal((4, 6))
+B0 = rng.standard_normal(3)
+GRADS = [(rng.standard_normal((4, 6)), rng.standard_normal(3)) for _ in range(12)]
+# a gradient that repeats its sign pattern, so Rprop grows steps as well as shrinking them
+GRADS[5] = (GRADS[4][0] * 0.5, GRADS[4][1] * 2.0)
+GRADS[6] = (GRADS[4][0] * 0.25, GRADS[4][1] * 2.0)
+
+OPT_CASES = [
+    ("NAdam", {}),
+    ("NAdam", {"lr": 0.01, "betas": (0.8, 0.9), "eps": 1e-6, "momentum_decay": 0.01}),
+    ("NAdam", {"lr": 0.01, "weight_decay": 0.1}),
+    ("NAdam", {"lr": 0.01, "weight_decay": 0.1, "decoupled_weight_decay": True}),
+    ("NAdam", {"lr": 0.01, "maximize": True, "foreach": False}),
+    ("RAdam", {}),
+    ("RAdam", {"lr": 0.01, "betas": (0.5, 0.6)}),
+    ("RAdam", {"lr": 0.01, "weight_decay": 0.1}),
+    ("RAdam", {"lr": 0.01, "weight_decay": 0.1, "decoupled_weight_decay": True}),
+    ("RAdam", {"lr": 0.01, "betas": (0.9, 0.7), "maximize": True}),
+    ("Adamax", {}),
+    ("Adamax", {"lr": 0.01, "betas": (0.8, 0.9), "eps": 1e-3, "weight_decay": 0.1}),
+    ("Adamax", {"lr": 0.01, "maximize": True}),
+    ("Adadelta", {}),
+    ("Adadelta", {"lr": 0.5, "rho": 0.8, "eps": 1e-4, "weight_decay": 0.1}),
+    ("Adadelta", {"maximize": True, "rho": 1.0}),
+    ("Rprop", {}),
+    ("Rprop", {"lr": 0.1, "etas": (0.3, 1.5), "step_sizes": (0.01, 0.2)}),
+    ("Rprop", {"lr": 0.05, "maximize": True}),
+    ("ASGD", {}),
+    ("ASGD", {"lr": 0.05, "lambd": 0.01, "alpha": 0.5, "t0": 3, "weight_decay": 0.1}),
+    ("ASGD", {"lr": 0.05, "t0": 0, "maximize": True}),
+]
+OPT_IDS = [f"{n}-{k}" for n, k in OPT_CASES]
+
+
+def _trajectory(T, name, kwargs, dtype, steps=12):
+    cast = np.float32 if dtype == "float32" else np.float64
+    w = T.nn.Parameter(T.tensor(W0.astype(cast)))
+    b = T.nn.Parameter(T.tensor(B0.astype(cast)))
+    opt = getattr(T.optim, name)([{"params": [w]}, {"params": [b], "lr": 0.03}], **kwargs)
+    out = []
+    for i in range(steps):
+        opt.zero_grad()
+        w.grad = T.tensor(GRADS[i][0].astype(cast))
+        if i != 3:  # a step where one parameter has no grad leaves it (and its state) alone
+            b.grad = T.tensor(GRADS[i][1].astype(cast))
+        opt.step()
+        out.append((w.detach().numpy().copy(), b.detach().numpy().copy()))
+    return out, opt
+
+
+def _state_summary(sd):
+    state = {
+        k: {
+            sk: (tuple(v.shape), str(v.dtype).split(".")[-1], v.detach().numpy().tolist())
+            if hasattr(v, "shape")
+            else v
+            for sk, v in s.items()
+        }
+        for k, s in sd["state"].items()
+    }
+    return state, sd["param_groups"]
+
+
+def _assert_close(s, t, dtype):
+    tol = {"rtol": 2e-6, "atol": 1e-7} if dtype == "float32" else {"rtol": 1e-13, "atol": 1e-15}
+    np.testing.assert_allclose(s, t, **tol)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize(("name", "kwargs"), OPT_CASES, ids=OPT_IDS)
+def test_optimizer_trajectory_and_state_dict_match_torch(name, kwargs, dtype):
+    t_traj, t_opt = _trajectory(torch, name, kwargs, dtype)
+    s_traj, s_opt = _trajectory(shadowgrad, name, kwargs, dtype)
+    for (tw, tb), (sw, sb) in zip(t_traj, s_traj, strict=True):
+        assert sw.dtype == tw.dtype
+        _assert_close(sw, tw, dtype)
+        _assert_close(sb, tb, dtype)
+    t_state, t_groups = _state_summary(t_opt.state_dict())
+    s_state, s_groups = _state_summary(s_opt.state_dict())
+    assert s_groups == t_groups
+    assert [list(g) for g in s_groups] == [list(g) for g in t_groups]
+    assert list(s_state) == list(t_state)
+    for k in t_state:
+        assert list(s_state[k]) == list(t_state[k])
+        for sk in t_state[k]:
+            ts, ss = t_state[k][sk], s_state[k][sk]
+            assert ss[:2] == ts[:2], sk
+            _assert_close(ss[2], ts[2], dtype if ts[1] == dtype else "float32")
+    assert repr(s_opt) == repr(t_opt)
+    assert s_opt.defaults == t_opt.defaults
+
+
+@pytest.mark.parametrize(("name", "kwargs"), OPT_CASES, ids=OPT_IDS)
+def test_optimizer_resumes_from_torch_state_dict(name, kwargs):
+    """Five steps in torch, its state_dict loaded into a fresh optimizer of each library, then
+    both continue: a torch checkpoint's layout is what shadowgrad reads."""
+    _, t_opt = _trajectory(torch, name, kwargs, "float64", steps=5)
+    start = [p.detach().numpy().copy() for g in t_opt.param_groups for p in g["params"]]
+    sd = t_opt.state_dict()
+
+    def to_lib(T, v):
+        return T.tensor(v.numpy()) if isinstance(v, torch.Tensor) else v
+
+    def prog(T):
+        w, b = (T.nn.Parameter(T.tensor(a)) for a in start)
+        opt = getattr(T.optim, name)([{"params": [w]}, {"params": [b], "lr": 0.03}], **kwargs)
+        opt.load_state_dict(
+            {
+                "state": {
+                    k: {sk: to_lib(T, v) for sk, v in s.items()} for k, s in sd["state"].items()
+                },
+                "param_groups": sd["param_groups"],
+            }
+        )
+        for g in GRADS[5:]:
+            w.grad, b.grad = T.tensor(g[0]), T.tensor(g[1])
+            opt.step()
+        return w.detach().numpy().copy(), b.detach().numpy().copy()
+
+    for s, t in zip(prog(shadowgrad), prog(torch), strict=True):
+        _assert_close(s, t, "float64")
+
+
+def _param(T):
+    return T.ones(2, requires_grad=True)
+
+
+OPT_ERRORS = [
+    lambda T: T.optim.NAdam([_param(T)], lr=-1.0),
+    lambda T: T.optim.NAdam([_param(T)], eps=-1.0),
+    lambda T: T.optim.NAdam([_param(T)], betas=(1.0, 0.9)),
+    lambda T: T.optim.NAdam([_param(T)], betas=(0.9, -0.1)),
+    lambda T: T.optim.NAdam([_param(T)], weight_decay=-0.5),
+    lambda T: T.optim.NAdam([_param(T)], momentum_decay=-0.5),
+    lambda T: T.optim.NAdam([_param(T)], lr=T.tensor([0.1, 0.2])),
+    lambda T: T.optim.RAdam([_param(T)], lr=-0.1),
+    lambda T: T.optim.RAdam([_param(T)], eps=-1e-8),
+    lambda T: T.optim.RAdam([_param(T)], betas=(0.9, 1.0)),
+    lambda T: T.optim.RAdam([_param(T)], weight_decay=-1),
+    lambda T: T.optim.Adamax([_param(T)], lr=-1),
+    lambda T: T.optim.Adamax([_param(T)], eps=-1),
+    lambda T: T.optim.Adamax([_param(T)], betas=(-0.1, 0.9)),
+    lambda T: T.optim.Adamax([_param(T)], weight_decay=-1),
+    lambda T: T.optim.Adadelta([_param(T)], lr=-1),
+    lambda T: T.optim.Adadelta([_param(T)], rho=1.5),
+    lambda T: T.optim.Adadelta([_param(T)], eps=-1),
+    lambda T: T.optim.Adadelta([_param(T)], weight_decay=-1),
+    lambda T: T.optim.Rprop([_param(T)], lr=-1),
+    lambda T: T.optim.Rprop([_param(T)], etas=(1.5, 1.2)),
+    lambda T: T.optim.Rprop([_param(T)], etas=(0.5, 0.9)),
+    lambda T: T.optim.ASGD([_param(T)], lr=-1),
+    lambda T: T.optim.ASGD([_param(T)], weight_decay=-1),
+    lambda T: T.optim.NAdam([], lr=0.1),
+    lambda T: T.optim.Rprop([{"params": [_param(T)]}, {"params": []}], foo=1),
+]
+
+
+@pytest.mark.parametrize("case", OPT_ERRORS)
+def test_optimizer_errors_match_torch(case):
+    expected = _err(lambda: case(torch))
+    assert expected is not None
+    assert _err(lambda: case(shadowgrad)) == expected
+
+
+def test_optimizer_names_match_torch():
+    done = {"NAdam", "RAdam", "Adamax", "Adadelta", "Rprop", "ASGD"}
+    assert done <= set(shadowgrad.optim.__all__)
+    for name in done:
+        assert getattr(shadowgrad.optim, name).__name__ == getattr(torch.optim, name).__name__

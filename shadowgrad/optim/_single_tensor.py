@@ -1,0 +1,77 @@
+"""Pieces shared by the optimizers written after Adam: argument checks, torch's group gathering
+(sparse check and lazy state creation before any parameter moves) and the step counter.
+See Note [Optimizer arithmetic] in optimizer.py."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from .. import _dtype
+from .._creation import tensor
+from .._grad_mode import no_grad
+from .._tensor import Tensor
+from .optimizer import Optimizer, arr
+
+__all__ = ["check_betas", "check_lr", "check_nonneg", "grads", "params_with_grad", "scalar", "tick"]
+
+
+def check_lr(lr: Any) -> None:
+    if isinstance(lr, Tensor) and lr.numel() != 1:
+        raise ValueError("Tensor lr must be 1-element")
+    if not lr >= 0.0:
+        raise ValueError(f"Invalid learning rate: {lr}")
+
+
+def check_nonneg(value: Any, what: str) -> None:
+    """torch's "Invalid <what> value: <value>" check for a setting that must be >= 0."""
+    if not value >= 0.0:
+        raise ValueError(f"Invalid {what} value: {value}")
+
+
+def check_betas(betas: Any) -> None:
+    for i in (0, 1):
+        if not 0.0 <= betas[i] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index {i}: {betas[i]}")
+
+
+def scalar(value: float) -> Tensor:
+    """A float32 0-dim state value (torch keeps `step`, `mu_product`, ... as such tensors)."""
+    return tensor(value, dtype=_dtype.float32)
+
+
+def tick(state: dict[str, Any]) -> float:
+    """Advance the float32 `step` counter in place and return its value."""
+    with no_grad():
+        state["step"].add_(1)
+    return float(state["step"].item())
+
+
+def params_with_grad(
+    opt: Optimizer, group: dict[str, Any], init: Callable[[Tensor, dict[str, Any]], None]
+) -> list[tuple[Tensor, dict[str, Any]]]:
+    """The group's parameters that have a grad, each with its state (created by `init` on
+    first use). Raises torch's sparse-gradient error before any parameter is updated."""
+    out = []
+    for p in group["params"]:
+        if p.grad is None:
+            continue
+        if p.grad.is_sparse:
+            raise RuntimeError(f"{type(opt).__name__} does not support sparse gradients")
+        state = opt.state[p]
+        if len(state) == 0:
+            init(p, state)
+        out.append((p, state))
+    return out
+
+
+def grads(
+    opt: Optimizer, group: dict[str, Any], init: Callable[[Tensor, dict[str, Any]], None]
+) -> Iterator[tuple[Tensor, dict[str, Any], np.ndarray, np.ndarray]]:
+    """(param, state, grad array, param array) for each parameter with a grad, the grad
+    negated under `maximize`."""
+    for p, state in params_with_grad(opt, group, init):
+        grad = arr(p.grad)
+        yield p, state, (-grad if group["maximize"] else grad), arr(p)

@@ -1,0 +1,72 @@
+"""Adamax. Mirrors `torch.optim.Adamax` (single-tensor update; see Note [Optimizer arithmetic])."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .._creation import zeros_like
+from ._single_tensor import check_betas, check_lr, check_nonneg, grads, scalar, tick
+from .optimizer import Optimizer, arr, fma, lerp, write_param
+
+__all__ = ["Adamax"]
+
+
+class Adamax(Optimizer):
+    """Mirrors `torch.optim.Adamax`."""
+
+    def __init__(
+        self,
+        params: Any,
+        lr: float = 2e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 0,
+        foreach: bool | None = None,
+        *,
+        maximize: bool = False,
+        differentiable: bool = False,
+        capturable: bool = False,
+    ) -> None:
+        check_lr(lr)
+        check_nonneg(eps, "epsilon")
+        check_betas(betas)
+        check_nonneg(weight_decay, "weight_decay")
+        defaults = {
+            "lr": lr,
+            "betas": betas,
+            "eps": eps,
+            "weight_decay": weight_decay,
+            "foreach": foreach,
+            "maximize": maximize,
+            "differentiable": differentiable,
+            "capturable": capturable,
+        }
+        super().__init__(params, defaults)
+
+    @staticmethod
+    def _init_state(p: Any, state: dict[str, Any]) -> None:
+        state["step"] = scalar(0.0)
+        state["exp_avg"] = zeros_like(p)
+        state["exp_inf"] = zeros_like(p)
+
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        """Mirrors `torch.optim.Adamax.step`."""
+        loss = self._run_closure(closure)
+        for group in self.param_groups:
+            beta1, beta2 = group["betas"]
+            lr = float(group["lr"])
+            wd = group["weight_decay"]
+            for p, state, grad, param in grads(self, group, self._init_state):
+                step = tick(state)
+                if wd != 0:
+                    grad = fma(wd, param, grad)
+                exp_avg = arr(state["exp_avg"])
+                exp_inf = arr(state["exp_inf"])
+                exp_avg[...] = lerp(exp_avg, grad, 1 - beta1)
+                exp_inf[...] = np.maximum(exp_inf * beta2, np.abs(grad) + group["eps"])
+                clr = lr / (1 - beta1**step)
+                write_param(p, param + ((-clr) * exp_avg) / exp_inf)
+        return loss

@@ -1,0 +1,80 @@
+"""ASGD. Mirrors `torch.optim.ASGD` (single-tensor update; see Note [Optimizer arithmetic])."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .._creation import as_tensor, zeros_like
+from .._grad_mode import no_grad
+from ._single_tensor import check_lr, check_nonneg, grads, scalar, tick
+from .optimizer import Optimizer, arr, fma, write_param
+
+__all__ = ["ASGD"]
+
+
+class ASGD(Optimizer):
+    """Mirrors `torch.optim.ASGD`."""
+
+    def __init__(
+        self,
+        params: Any,
+        lr: float = 1e-2,
+        lambd: float = 1e-4,
+        alpha: float = 0.75,
+        t0: float = 1e6,
+        weight_decay: float = 0,
+        foreach: bool | None = None,
+        maximize: bool = False,
+        differentiable: bool = False,
+        capturable: bool = False,
+    ) -> None:
+        check_lr(lr)
+        check_nonneg(weight_decay, "weight_decay")
+        defaults = {
+            "lr": lr,
+            "lambd": lambd,
+            "alpha": alpha,
+            "t0": t0,
+            "weight_decay": weight_decay,
+            "foreach": foreach,
+            "maximize": maximize,
+            "differentiable": differentiable,
+            "capturable": capturable,
+        }
+        super().__init__(params, defaults)
+
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        """Mirrors `torch.optim.ASGD.step`."""
+        loss = self._run_closure(closure)
+        for group in self.param_groups:
+            lr = float(group["lr"])
+            lambd, alpha, t0, wd = (
+                group["lambd"],
+                group["alpha"],
+                group["t0"],
+                group["weight_decay"],
+            )
+
+            def init(p: Any, state: dict[str, Any], lr: float = lr) -> None:
+                state["step"] = scalar(0.0)
+                state["eta"] = scalar(lr)
+                state["mu"] = scalar(1.0)
+                state["ax"] = zeros_like(p)
+
+            for p, state, grad, param in grads(self, group, init):
+                step = tick(state)
+                if wd != 0:
+                    grad = fma(wd, param, grad)
+                eta = float(state["eta"].item())
+                param = fma(-eta, grad, param * (1 - lambd * eta))
+                write_param(p, param)
+                ax = arr(state["ax"])
+                mu = float(state["mu"].item())
+                # the running average only starts once step exceeds t0 (mu < 1)
+                ax[...] = ax + (param - ax) * mu if mu != 1 else param
+                # torch rounds both through a default-dtype tensor, whatever the state's dtype
+                with no_grad():
+                    state["eta"].copy_(as_tensor(lr / ((1 + lambd * lr * step) ** alpha)))
+                    state["mu"].copy_(as_tensor(1 / max(1, step - t0)))
+        return loss

@@ -1,0 +1,93 @@
+"""NAdam. Mirrors `torch.optim.NAdam` (single-tensor update; see Note [Optimizer arithmetic])."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .._creation import zeros_like
+from .._grad_mode import no_grad
+from ._single_tensor import check_betas, check_lr, check_nonneg, grads, scalar, tick
+from .optimizer import Optimizer, arr, fma, lerp, write_param
+
+__all__ = ["NAdam"]
+
+
+class NAdam(Optimizer):
+    """Mirrors `torch.optim.NAdam`."""
+
+    def __init__(
+        self,
+        params: Any,
+        lr: float = 2e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 0,
+        momentum_decay: float = 4e-3,
+        decoupled_weight_decay: bool = False,
+        *,
+        foreach: bool | None = None,
+        maximize: bool = False,
+        capturable: bool = False,
+        differentiable: bool = False,
+    ) -> None:
+        check_lr(lr)
+        check_nonneg(eps, "epsilon")
+        check_betas(betas)
+        check_nonneg(weight_decay, "weight_decay")
+        check_nonneg(momentum_decay, "momentum_decay")
+        defaults = {
+            "lr": lr,
+            "betas": betas,
+            "eps": eps,
+            "weight_decay": weight_decay,
+            "momentum_decay": momentum_decay,
+            "decoupled_weight_decay": decoupled_weight_decay,
+            "maximize": maximize,
+            "foreach": foreach,
+            "capturable": capturable,
+            "differentiable": differentiable,
+        }
+        super().__init__(params, defaults)
+
+    @staticmethod
+    def _init_state(p: Any, state: dict[str, Any]) -> None:
+        state["step"] = scalar(0.0)
+        state["mu_product"] = scalar(1.0)
+        state["exp_avg"] = zeros_like(p)
+        state["exp_avg_sq"] = zeros_like(p)
+
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        """Mirrors `torch.optim.NAdam.step`."""
+        loss = self._run_closure(closure)
+        for group in self.param_groups:
+            beta1, beta2 = group["betas"]
+            lr = float(group["lr"])
+            wd = group["weight_decay"]
+            psi = group["momentum_decay"]
+            for p, state, grad, param in grads(self, group, self._init_state):
+                step = tick(state)
+                bias_correction2 = 1 - beta2**step
+                if wd != 0:
+                    if group["decoupled_weight_decay"]:
+                        param = param * (1 - lr * wd)
+                    else:
+                        grad = fma(wd, param, grad)
+                # momentum schedule: mu_t for this step, mu_{t+1} for the look-ahead term
+                mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * psi)))
+                mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * psi)))
+                with no_grad():
+                    state["mu_product"].mul_(mu)
+                mu_product = float(state["mu_product"].item())
+                mu_product_next = mu_product * mu_next
+                exp_avg = arr(state["exp_avg"])
+                exp_avg_sq = arr(state["exp_avg_sq"])
+                exp_avg[...] = lerp(exp_avg, grad, 1 - beta1)
+                exp_avg_sq[...] = fma((1 - beta2) * grad, grad, exp_avg_sq * beta2)
+                denom = np.sqrt(exp_avg_sq / bias_correction2) + group["eps"]
+                param = param + ((-lr * (1.0 - mu) / (1.0 - mu_product)) * grad) / denom
+                coef = (-lr * mu_next) / (1.0 - mu_product_next)
+                write_param(p, param + (coef * exp_avg) / denom)
+        return loss

@@ -1,0 +1,91 @@
+"""RAdam. Mirrors `torch.optim.RAdam` (single-tensor update; see Note [Optimizer arithmetic])."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .._creation import zeros_like
+from ._single_tensor import check_betas, check_lr, check_nonneg, grads, scalar, tick
+from .optimizer import Optimizer, arr, fma, lerp, write_param
+
+__all__ = ["RAdam"]
+
+
+class RAdam(Optimizer):
+    """Mirrors `torch.optim.RAdam`."""
+
+    def __init__(
+        self,
+        params: Any,
+        lr: float = 1e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 0,
+        decoupled_weight_decay: bool = False,
+        *,
+        foreach: bool | None = None,
+        maximize: bool = False,
+        capturable: bool = False,
+        differentiable: bool = False,
+    ) -> None:
+        check_lr(lr)
+        check_nonneg(eps, "epsilon")
+        check_betas(betas)
+        check_nonneg(weight_decay, "weight_decay")
+        defaults = {
+            "lr": lr,
+            "betas": betas,
+            "eps": eps,
+            "weight_decay": weight_decay,
+            "maximize": maximize,
+            "foreach": foreach,
+            "capturable": capturable,
+            "decoupled_weight_decay": decoupled_weight_decay,
+            "differentiable": differentiable,
+        }
+        super().__init__(params, defaults)
+
+    @staticmethod
+    def _init_state(p: Any, state: dict[str, Any]) -> None:
+        state["step"] = scalar(0.0)
+        state["exp_avg"] = zeros_like(p)
+        state["exp_avg_sq"] = zeros_like(p)
+
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        """Mirrors `torch.optim.RAdam.step`."""
+        loss = self._run_closure(closure)
+        for group in self.param_groups:
+            beta1, beta2 = group["betas"]
+            lr = float(group["lr"])
+            wd = group["weight_decay"]
+            for p, state, grad, param in grads(self, group, self._init_state):
+                step = tick(state)
+                if wd != 0:
+                    if group["decoupled_weight_decay"]:
+                        param = param * (1 - lr * wd)
+                    else:
+                        grad = fma(wd, param, grad)
+                exp_avg = arr(state["exp_avg"])
+                exp_avg_sq = arr(state["exp_avg_sq"])
+                exp_avg[...] = lerp(exp_avg, grad, 1 - beta1)
+                exp_avg_sq[...] = fma((1 - beta2) * grad, grad, exp_avg_sq * beta2)
+                bias_correction1 = 1 - beta1**step
+                bias_correction2 = 1 - beta2**step
+                update = exp_avg / bias_correction1 * lr
+                # length of the approximated SMA; the variance is tractable once it exceeds 5
+                rho_inf = 2 / (1 - beta2) - 1
+                rho_t = rho_inf - 2 * step * (beta2**step) / bias_correction2
+                if rho_t > 5.0:
+                    adaptive = (bias_correction2**0.5) / (np.sqrt(exp_avg_sq) + group["eps"])
+                    rect = (
+                        (rho_t - 4)
+                        * (rho_t - 2)
+                        * rho_inf
+                        / ((rho_inf - 4) * (rho_inf - 2) * rho_t)
+                    ) ** 0.5
+                    update = update * adaptive * rect
+                write_param(p, param - update)
+        return loss

@@ -1,0 +1,73 @@
+"""Rprop. Mirrors `torch.optim.Rprop` (single-tensor update; see Note [Optimizer arithmetic])."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .._creation import full_like, zeros_like
+from ._single_tensor import check_lr, grads, scalar, tick
+from .optimizer import Optimizer, arr, fma, write_param
+
+__all__ = ["Rprop"]
+
+
+class Rprop(Optimizer):
+    """Mirrors `torch.optim.Rprop`."""
+
+    def __init__(
+        self,
+        params: Any,
+        lr: float = 1e-2,
+        etas: tuple[float, float] = (0.5, 1.2),
+        step_sizes: tuple[float, float] = (1e-6, 50),
+        *,
+        capturable: bool = False,
+        foreach: bool | None = None,
+        maximize: bool = False,
+        differentiable: bool = False,
+    ) -> None:
+        check_lr(lr)
+        if not 0.0 < etas[0] < 1.0 < etas[1]:
+            raise ValueError(f"Invalid eta values: {etas[0]}, {etas[1]}")
+        defaults = {
+            "lr": lr,
+            "etas": etas,
+            "step_sizes": step_sizes,
+            "foreach": foreach,
+            "maximize": maximize,
+            "differentiable": differentiable,
+            "capturable": capturable,
+        }
+        super().__init__(params, defaults)
+
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        """Mirrors `torch.optim.Rprop.step`."""
+        loss = self._run_closure(closure)
+        for group in self.param_groups:
+            etaminus, etaplus = group["etas"]
+            size_min, size_max = group["step_sizes"]
+
+            def init(p: Any, state: dict[str, Any], lr: float = float(group["lr"])) -> None:
+                state["step"] = scalar(0.0)
+                state["prev"] = zeros_like(p)
+                state["step_size"] = full_like(p.grad, lr)
+
+            for p, state, grad, param in grads(self, group, init):
+                tick(state)
+                prev = arr(state["prev"])
+                step_size = arr(state["step_size"])
+                # grow the step where the gradient kept its sign, shrink it where it flipped
+                # (and skip that update), keep it after a zero; nan stays nan
+                sign = np.sign(grad * prev)
+                flipped = sign < 0
+                sign[sign > 0] = etaplus
+                sign[flipped] = etaminus
+                sign[sign == 0] = 1
+                step_size[...] = np.clip(step_size * sign, size_min, size_max)
+                grad = np.where(flipped, np.zeros_like(grad), grad)
+                write_param(p, fma(-np.sign(grad), step_size, param))
+                prev[...] = grad
+        return loss
