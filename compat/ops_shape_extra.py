@@ -230,3 +230,177 @@ register(
         "aminmax", lambda T, x, **k: T.aminmax(x, **k), _aminmax_samples, covers=("Tensor.aminmax",)
     ),
 )
+
+
+# --- scatter-style copies, narrow_copy, diagflat, block_diag, products, row_stack -------------
+
+
+def _mat() -> np.ndarray:
+    return _r().standard_normal((3, 4))
+
+
+def _select_scatter_samples(dtype: str) -> list[Sample]:
+    x = _mat()
+    return [
+        _s(_t(x), _t(x[0] * 2), 0, 1, name="row"),
+        _s(_t(x, layout="transposed"), _t(x[:, 0], layout="sliced"), 1, -1, name="column"),
+        _s(_t(x[0]), _t(3.0), 0, 2, name="1-d into 0-d src"),
+        _s(_t(x), _t(x[0]), 0, 5, name="index out of range (error)"),
+        _s(_t(x), _t(x[:, 0]), 0, 1, name="wrong src size (error)"),
+        _s(_t(1.5), _t(1.5), 0, 0, name="0-d (error)"),
+    ]
+
+
+def _slice_scatter_samples(dtype: str) -> list[Sample]:
+    x = _mat()
+    return [
+        _s(_t(x), _t(x[:1] * 2), 0, 0, 1, name="rows"),
+        _s(_t(x, layout="transposed"), _t(x[:, ::2] * 3), 1, None, None, 2, name="step 2"),
+        _s(_t(x), _t(x[:, :2], layout="sliced"), 1, -2, name="negative start"),
+        _s(_t(x), _t(np.zeros((3, 0))), 1, 5, 9, name="empty slice"),
+        _s(_t(x), _t(x[:, :2]), 1, 0, 2, 0, name="zero step (error)"),
+        _s(_t(x), _t(x[:1]), 0, 0, 2, name="wrong src size (error)"),
+    ]
+
+
+def _diagonal_scatter_samples(dtype: str) -> list[Sample]:
+    x = _mat()
+    y = _r().standard_normal((2, 3, 4))
+    return [
+        _s(_t(x), _t(x[0, :3] * 2), name="main"),
+        _s(_t(x, layout="transposed"), _t(x[0, :2]), 2, name="above"),
+        _s(_t(x), _t(x[:2, 0]), -1, name="below"),
+        _s(_t(y), _t(y[:, 0, :3]), 0, 2, 1, name="3-d"),
+        _s(_t(x), _t(x[0, :2]), name="wrong src size (error)"),
+        _s(_t(x), _t(x[0, :3]), 0, 0, 0, name="same dims (error)"),
+    ]
+
+
+def _narrow_copy_samples(dtype: str) -> list[Sample]:
+    x = _mat()
+    return [
+        _s(_t(x), 1, 1, 2, name="2-d"),
+        _s(_t(x, layout="transposed"), 0, 1, 2, name="transposed"),
+        _s(_t(x, layout="sliced"), 1, -3, 2, name="negative start"),
+        _s(_t(x), 0, 0, 0, name="empty"),
+        _s(_t(x), 1, 3, 2, name="past the end (error)"),
+        _s(_t(x), 1, -5, 2, name="start out of range (error)"),
+        _s(_t(1.5), 0, 0, 1, name="0-d (error)"),
+    ]
+
+
+def _diagflat_samples(dtype: str) -> list[Sample]:
+    x = _mat()
+    return [
+        _s(_t(x), name="2-d"),
+        _s(_t(x, layout="transposed"), 1, name="transposed, above"),
+        _s(_t(x[0], layout="sliced"), -2, name="vector, below"),
+        _s(_t(1.5), name="0-d"),
+        _s(_t(np.zeros(0)), name="empty"),
+    ]
+
+
+def _block_diag_samples(dtype: str) -> list[Sample]:
+    x = _mat()
+    return [
+        _s(_t(1.5), _t(x[0]), _t(x, layout="transposed"), name="0-d, 1-d, 2-d"),
+        _s(_t(x[:2, :2]), _idx([[1, 2]]), name="mixed dtypes"),
+        _s(_t(np.zeros((0, 2))), _t(x[1], layout="sliced"), name="empty block"),
+        _s(_t(x), name="one"),
+        _s(_t(x[None]), name="3-d (error)"),
+    ]
+
+
+def _cartesian_samples(dtype: str) -> list[Sample]:
+    x = _mat()
+    return [
+        _s(_t(x[0]), _t(x[1, :2]), name="two"),
+        _s(_t(x[0], layout="sliced"), _t(x[1, :2]), _t(x[2, :3]), name="three"),
+        _s(_t(x[0]), name="one"),
+        _s(_t(x[0]), _t(np.zeros(0)), name="empty"),
+        _s(_t(x), name="2-d (error)"),
+        _s(_t(x[0]), _idx([1, 2]), name="mixed dtypes (error)"),
+    ]
+
+
+def _combinations_samples(dtype: str) -> list[Sample]:
+    v = _mat()[0]
+    return [
+        _s(_t(v), name="pairs"),
+        _s(_t(v, layout="sliced"), 3, name="triples"),
+        _s(_t(v), 2, True, name="with replacement"),
+        _s(_t(v), 1, name="r=1"),
+        _s(_t(v), 5, name="r > n"),
+        _s(_t(v), -1, name="negative r (error)"),
+        _s(_t(_mat()), name="2-d (error)"),
+    ]
+
+
+def _row_stack_samples(dtype: str) -> list[Sample]:
+    x = _mat()
+    return [
+        _s([_t(x[0]), _t(x[1], layout="sliced")], name="vectors"),
+        _s((_t(x, layout="transposed"), _t(x[0])), name="matrix and vector"),
+        _s([_t(1.5), _t(2.5)], name="0-d"),
+        _s([_t(x), _t(x[:, :2])], name="mismatched (error)"),
+    ]
+
+
+def _tri_samples(dtype: str) -> list[Sample]:
+    return [
+        _s(3, 4, name="3x4"),
+        _s(3, 4, 1, name="above"),
+        _s(4, 2, -1, name="below"),
+        _s(3, 3, -5, name="everything"),
+        _s(2, 5, 9, name="nothing"),
+        _s(0, 3, name="no rows"),
+        _s(3, 3, dtype="int32", name="int32"),
+        _s(3, 3, dtype="float32", name="float (error)"),
+        _s(-1, 3, name="negative row (error)"),
+        _s(3, -1, name="negative col (error)"),
+    ]
+
+
+def _tri(name: str) -> Any:
+    def op(T: Any, *a: Any, dtype: str | None = None) -> Any:
+        kw = {} if dtype is None else {"dtype": getattr(T, dtype)}
+        return getattr(T, name)(*a, **kw)
+
+    return op
+
+
+register(
+    OpEntry(
+        "select_scatter",
+        lambda T, *a: T.select_scatter(*a),
+        _select_scatter_samples,
+        covers=("Tensor.select_scatter",),
+    ),
+    OpEntry(
+        "slice_scatter",
+        lambda T, x, *a: x.slice_scatter(*a),
+        _slice_scatter_samples,
+        covers=("Tensor.slice_scatter",),
+    ),
+    OpEntry(
+        "diagonal_scatter",
+        lambda T, *a: T.diagonal_scatter(*a),
+        _diagonal_scatter_samples,
+        covers=("Tensor.diagonal_scatter",),
+    ),
+    OpEntry(
+        "narrow_copy",
+        lambda T, *a: T.narrow_copy(*a),
+        _narrow_copy_samples,
+        covers=("Tensor.narrow_copy",),
+    ),
+    OpEntry(
+        "diagflat", lambda T, x, *a: x.diagflat(*a), _diagflat_samples, covers=("Tensor.diagflat",)
+    ),
+    OpEntry("block_diag", lambda T, *a: T.block_diag(*a), _block_diag_samples),
+    OpEntry("cartesian_prod", lambda T, *a: T.cartesian_prod(*a), _cartesian_samples),
+    OpEntry("combinations", lambda T, *a: T.combinations(*a), _combinations_samples),
+    OpEntry("row_stack", lambda T, ts: T.row_stack(ts), _row_stack_samples),
+    OpEntry("tril_indices", _tri("tril_indices"), _tri_samples, supports_grad=False),
+    OpEntry("triu_indices", _tri("triu_indices"), _tri_samples, supports_grad=False),
+)

@@ -8,6 +8,7 @@ torch node are declared with `defop`.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -19,7 +20,7 @@ from . import shape as S
 from ._util import shape_str, wrap_dim
 from .indexing import _gather, _scatter_add, _zeros, index_select
 from .reduction import _amax_backward
-from .registry import defop
+from .registry import deflistop, defop
 from .sorting import return_types
 
 # --- repeat_interleave ------------------------------------------------------------------------
@@ -558,6 +559,313 @@ def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False) -> 
     return return_types.aminmax(_aminmax(input, d, bool(keepdim)))
 
 
+# --- select_scatter, slice_scatter, diagonal_scatter, narrow_copy ------------------------------
+
+
+def _embed(self: np.ndarray, src: np.ndarray, region: Any) -> np.ndarray:
+    """A *_scatter op's result: a copy of self with src written into one region of it."""
+    out = self.copy()
+    region(out)[...] = src
+    return out
+
+
+def _select_region(a: np.ndarray, dim: int, index: int) -> np.ndarray:
+    return a[(*(slice(None),) * dim, index, Ellipsis)]
+
+
+def _slice_region(a: np.ndarray, dim: int, start: int, end: int, step: int) -> np.ndarray:
+    return a[(*(slice(None),) * dim, slice(start, end, step))]
+
+
+def _diag_region(a: np.ndarray, offset: int, dim1: int, dim2: int) -> np.ndarray:
+    return S._diag_view(a, offset, dim1, dim2)
+
+
+def _zeros_of(region: Any, grad: Tensor, *args: Any) -> Tensor:
+    """Zeros shaped like the region of grad (the src of the self formula)."""
+    return _make(np.zeros(region(grad._data, *args).shape, grad._data.dtype))
+
+
+_select_scatter = defop(
+    "select_scatter",
+    "SelectScatterBackward0",
+    lambda self, src, dim, index: _embed(self, src, lambda a: _select_region(a, dim, index)),
+    dtype="keep",
+    jvp=LINEAR,
+    self=lambda grad, dim, index: _select_scatter(
+        grad, _zeros_of(_select_region, grad, dim, index), dim, index
+    ),
+    src=lambda grad, dim, index: S.select(grad, dim, index),
+)
+_slice_scatter = defop(
+    "slice_scatter",
+    "SliceScatterBackward0",
+    lambda self, src, dim, start, end, step: _embed(
+        self, src, lambda a: _slice_region(a, dim, start, end, step)
+    ),
+    dtype="keep",
+    jvp=LINEAR,
+    self=lambda grad, dim, start, end, step: _slice_scatter(
+        grad, _zeros_of(_slice_region, grad, dim, start, end, step), dim, start, end, step
+    ),
+    src=lambda grad, dim, start, end, step: S._slice(
+        grad, dim, start, end, step, tuple(grad._data.shape)
+    ),
+)
+_diagonal_scatter = defop(
+    "diagonal_scatter",
+    "DiagonalScatterBackward0",
+    lambda self, src, offset, dim1, dim2: _embed(
+        self, src, lambda a: _diag_region(a, offset, dim1, dim2)
+    ),
+    dtype="keep",
+    jvp=LINEAR,
+    self=lambda grad, offset, dim1, dim2: _diagonal_scatter(
+        grad, _zeros_of(_diag_region, grad, offset, dim1, dim2), offset, dim1, dim2
+    ),
+    src=lambda grad, offset, dim1, dim2: S.diagonal(grad, offset, dim1, dim2),
+)
+
+
+def _check_src(src: Tensor, region: np.ndarray) -> None:
+    if tuple(src._data.shape) != region.shape:
+        raise RuntimeError(
+            "expected src to have a size equal to the slice of self. src size = "
+            f"{shape_str(src._data.shape)}, slice size = {shape_str(region.shape)}"
+        )
+
+
+def select_scatter(input: Tensor, src: Tensor, dim: int, index: int) -> Tensor:
+    """Mirrors `torch.select_scatter`: a copy of input with src at input.select(dim, index)."""
+    if input.ndim == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    d = wrap_dim(dim, input.ndim)
+    n = input._data.shape[d]
+    if not -n <= index < n:
+        raise IndexError(
+            f"select(): index {index} out of range for tensor of size "
+            f"{shape_str(input._data.shape)} at dimension {d}"
+        )
+    i = int(index) % n
+    _check_src(src, _select_region(input._data, d, i))
+    return _select_scatter(input, src, d, i)
+
+
+def slice_scatter(
+    input: Tensor,
+    src: Tensor,
+    dim: int = 0,
+    start: int | None = None,
+    end: int | None = None,
+    step: int = 1,
+) -> Tensor:
+    """Mirrors `torch.slice_scatter`: a copy of input with src at input[start:end:step] on dim."""
+    d = wrap_dim(dim, input.ndim)
+    if step <= 0:
+        raise RuntimeError("slice step must be positive")
+    n = input._data.shape[d] if input.ndim else 1
+    lo, hi, _ = slice(start, end, step).indices(n)
+    hi = max(hi, lo)
+    _check_src(src, _slice_region(input._data, d, lo, hi, step))
+    return _slice_scatter(input, src, d, lo, hi, int(step))
+
+
+def diagonal_scatter(
+    input: Tensor, src: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1
+) -> Tensor:
+    """Mirrors `torch.diagonal_scatter`: a copy of input with src on a diagonal."""
+    d1, d2 = S._diag_dims(input.ndim, dim1, dim2)
+    _check_src(src, _diag_region(input._data, int(offset), d1, d2))
+    return _diagonal_scatter(input, src, int(offset), d1, d2)
+
+
+def _narrow_copy_fwd(self: np.ndarray, dim: int, start: int, length: int) -> np.ndarray:
+    lo = start + self.shape[dim] if start < 0 else start
+    return _slice_region(self, dim, lo, lo + length, 1).copy()
+
+
+_narrow_copy = defop(
+    "narrow_copy",
+    "NarrowCopyBackward0",
+    lambda self, dim, start, length, self_sym_sizes: _narrow_copy_fwd(self, dim, start, length),
+    dtype="keep",
+    jvp=LINEAR,
+    self=lambda grad, dim, start, length, self_sym_sizes: _narrow_copy_bw(
+        grad, self_sym_sizes, dim, start, length
+    ),
+)
+
+
+def _narrow_copy_bw(grad: Tensor, sizes: Any, dim: int, start: int, length: int) -> Tensor:
+    # torch saves start as given: a negative start whose end wraps to 0 slices nothing, and its
+    # backward fails as torch's does
+    n = sizes[dim]
+    lo, hi, _ = slice(start, start + length).indices(n)
+    if max(hi - lo, 0) != length:
+        raise RuntimeError(
+            f"The size of tensor a ({max(hi - lo, 0)}) must match the size of tensor b "
+            f"({length}) at non-singleton dimension {dim}"
+        )
+    return S._slice_backward(grad, sizes, dim, lo, hi, 1)
+
+
+def narrow_copy(input: Tensor, dim: int, start: int, length: int) -> Tensor:
+    """Mirrors `torch.narrow_copy`: narrow, as a new contiguous tensor."""
+    if input.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    d = wrap_dim(dim, input.ndim)
+    n = input._data.shape[d]
+    if not -n <= start <= n:
+        raise IndexError(
+            f"start out of range (expected to be in range of [{-n}, {n}], but got {start})"
+        )
+    lo = start % n if start < 0 else start
+    if length < 0 or lo + length > n:
+        raise RuntimeError(f"start ({lo}) + length ({length}) exceeds dimension size ({n}).")
+    return _narrow_copy(input, d, int(start), int(length), tuple(input._data.shape))
+
+
+# --- diagflat, block_diag, cartesian_prod, combinations -------------------------------------
+
+
+def diagflat(input: Tensor, offset: int = 0) -> Tensor:
+    """Mirrors `torch.diagflat`: the flattened input on a diagonal (as torch: contiguous, view,
+    diag_embed)."""
+    return S.diag(S.view(S.contiguous(input), -1), offset)
+
+
+def _block_diag_fwd(tensors: list[np.ndarray], shapes: Any, sizes: Any) -> Any:
+    rows = sum(s[0] for s in shapes)
+    cols = sum(s[1] for s in shapes)
+    dt = tensors[0].dtype if tensors else np.float32
+    out = np.zeros((rows, cols), dt)
+    r = c = 0
+    for t, (h, w) in zip(tensors, shapes, strict=True):
+        out[r : r + h, c : c + w] = t.reshape(h, w)
+        r, c = r + h, c + w
+    return out
+
+
+def _block_diag_grads(grad: Tensor, shapes: Any, sizes: Any) -> list[Tensor]:
+    out = []
+    r = c = 0
+    for (h, w), size in zip(shapes, sizes, strict=True):
+        g = S.narrow(S.narrow(grad, 0, r, h), 1, c, w)
+        out.append(S.reshape(g, size))
+        r, c = r + h, c + w
+    return out
+
+
+_block_diag = deflistop(
+    "block_diag",
+    "BlockDiagBackward0",
+    _block_diag_fwd,
+    tensors=lambda grad, shapes, sizes: _block_diag_grads(grad, shapes, sizes),
+)
+
+
+def block_diag(*tensors: Tensor) -> Tensor:
+    """Mirrors `torch.block_diag`: the inputs (0-d, 1-d as a row, 2-d) as diagonal blocks."""
+    shapes = []
+    for i, t in enumerate(tensors):
+        nd = t.ndim
+        if nd > 2:
+            raise RuntimeError(
+                "torch.block_diag: Input tensors must have 2 or fewer dimensions. Input "
+                f"{i} has {nd} dimensions"
+            )
+        sh = t._data.shape
+        shapes.append((1, 1) if nd == 0 else (1, sh[0]) if nd == 1 else (sh[0], sh[1]))
+    if not tensors:
+        return _make(np.zeros((1, 0), D.get_default_dtype()._np))
+    return _block_diag(list(tensors), tuple(shapes), tuple(tuple(t._data.shape) for t in tensors))
+
+
+def _vectors(tensors: Any) -> list[Tensor]:
+    for t in tensors:
+        if t.ndim != 1:
+            raise RuntimeError(f"Expect a 1D vector, but got shape {shape_str(t._data.shape)}")
+    return list(tensors)
+
+
+def _meshgrid_ij(ts: list[Tensor]) -> list[Tensor]:
+    """torch.meshgrid(indexing="ij") as torch records it: a view, then an expand, per tensor."""
+    if not ts:
+        raise RuntimeError("meshgrid expects a non-empty TensorList")
+    if any(t.dtype is not ts[0].dtype for t in ts):
+        raise RuntimeError("meshgrid expects all tensors to have the same dtype")
+    sizes = tuple(t._data.shape[0] for t in ts)
+    out = []
+    for i, t in enumerate(ts):
+        shape = [1] * len(ts)
+        shape[i] = -1
+        out.append(S.expand(S.view(t, tuple(shape)), sizes))
+    return out
+
+
+def cartesian_prod(*tensors: Tensor) -> Tensor:
+    """Mirrors `torch.cartesian_prod`: meshgrid, flatten each grid, stack as columns."""
+    ts = _vectors(tensors)
+    if len(ts) == 1:
+        return ts[0]
+    return S.stack([S.flatten(g) for g in _meshgrid_ij(ts)], 1)
+
+
+def combinations(input: Tensor, r: int = 2, with_replacement: bool = False) -> Tensor:
+    """Mirrors `torch.combinations`: index grids masked to increasing (non-decreasing) tuples,
+    as torch records it (meshgrid, masked_select per grid, stack)."""
+    from .indexing import masked_select
+
+    if input.ndim != 1:
+        raise RuntimeError(f"Expect a 1D vector, but got shape {shape_str(input._data.shape)}")
+    if r < 0:
+        raise RuntimeError(f"Expect a non-negative number, but got {r}")
+    if r == 0:
+        return _make(np.zeros(0, input._data.dtype))
+    n = input._data.shape[0]
+    idx = np.indices((n,) * r)
+    mask = np.ones((n,) * r, bool)
+    for a, b in itertools.pairwise(idx):
+        mask &= (a <= b) if with_replacement else (a < b)
+    m = _make(mask)
+    return S.stack([masked_select(g, m) for g in _meshgrid_ij([input] * r)], 1)
+
+
+def row_stack(tensors: Any, *, out: Any = None) -> Tensor:
+    """Mirrors `torch.row_stack` (an alias of vstack)."""
+    return S.vstack(tensors)
+
+
+# --- tril_indices, triu_indices ---------------------------------------------------------------
+
+
+def _tri_indices(name: str, lower: bool, row: int, col: int, offset: int, dtype: Any) -> Tensor:
+    if row < 0:
+        raise RuntimeError(f"row must be non-negative, got{row}")
+    if col < 0:
+        raise RuntimeError(f"col must be non-negative, got{col}")
+    dt = D.int64 if dtype is None else dtype
+    if dt._np.kind not in "iu":
+        raise NotImplementedError(f"\"{name}\" not implemented for '{dt._short}'")
+    i, j = np.indices((row, col)).reshape(2, -1)
+    keep = (j - i <= offset) if lower else (j - i >= offset)
+    return _make(np.stack([i[keep], j[keep]]).astype(dt._np))
+
+
+def tril_indices(
+    row: int, col: int, offset: int = 0, *, dtype: Any = None, device: Any = None, **kw: Any
+) -> Tensor:
+    """Mirrors `torch.tril_indices`: the (row, col) coordinates of a lower triangle."""
+    return _tri_indices("tril_indices", True, row, col, offset, dtype)
+
+
+def triu_indices(
+    row: int, col: int, offset: int = 0, *, dtype: Any = None, device: Any = None, **kw: Any
+) -> Tensor:
+    """Mirrors `torch.triu_indices`: the (row, col) coordinates of an upper triangle."""
+    return _tri_indices("triu_indices", False, row, col, offset, dtype)
+
+
 # --- exports --------------------------------------------------------------------------------
 
 _BOTH = {
@@ -573,5 +881,22 @@ _BOTH = {
     "logcumsumexp": logcumsumexp,
     "aminmax": aminmax,
 }
+_BOTH.update(
+    {
+        "select_scatter": select_scatter,
+        "slice_scatter": slice_scatter,
+        "diagonal_scatter": diagonal_scatter,
+        "narrow_copy": narrow_copy,
+        "diagflat": diagflat,
+    }
+)
 METHODS: dict[str, Any] = {**_BOTH, "unfold": unfold}
-FUNCTIONS: dict[str, Any] = dict(_BOTH)
+FUNCTIONS: dict[str, Any] = {
+    **_BOTH,
+    "block_diag": block_diag,
+    "cartesian_prod": cartesian_prod,
+    "combinations": combinations,
+    "row_stack": row_stack,
+    "tril_indices": tril_indices,
+    "triu_indices": triu_indices,
+}

@@ -31,6 +31,14 @@ CASES: list[tuple[str, Callable[[Any], Any], tuple[int, ...]]] = [
     ("logcumsumexp large", lambda x: sg.logcumsumexp(x * 40, 0), (3, 4)),
     ("aminmax", lambda x: sg.aminmax(x, dim=1), (3, 4)),
     ("aminmax all", lambda x: sg.aminmax(x), (3, 4)),
+    ("select_scatter", lambda x: sg.select_scatter(x, x[1] * 2, 0, 0), (3, 4)),
+    ("slice_scatter", lambda x: x.slice_scatter(x[:, :2] ** 2, 1, 1, None, 2), (3, 4)),
+    ("diagonal_scatter", lambda x: sg.diagonal_scatter(x, x[0, :3].exp(), 1), (3, 4)),
+    ("narrow_copy", lambda x: sg.narrow_copy(x, 1, -3, 2), (3, 4)),
+    ("diagflat", lambda x: sg.diagflat(x.t(), -1), (2, 3)),
+    ("block_diag", lambda x: sg.block_diag(x, x[0], x[0, 0]), (2, 3)),
+    ("cartesian_prod", lambda x: sg.cartesian_prod(x[0], x[1, :2]), (2, 3)),
+    ("combinations", lambda x: sg.combinations(x, 3, with_replacement=True), (4,)),
 ]
 
 
@@ -112,6 +120,24 @@ def test_aminmax_ties_share_the_gradient() -> None:
     assert mn.grad_fn is mx.grad_fn and mn.grad_fn.name() == "AminmaxBackward0"
 
 
+def test_index_builders_match_numpy() -> None:
+    got = sg.tril_indices(4, 3, -1).numpy()
+    np.testing.assert_array_equal(got, np.stack(np.tril_indices(4, -1, 3)))
+    got = sg.triu_indices(3, 5, 2, dtype=sg.int32)
+    assert got.dtype is sg.int32
+    np.testing.assert_array_equal(got.numpy(), np.stack(np.triu_indices(3, 2, 5)))
+    v = sg.tensor([1.0, 2.0, 3.0])
+    pairs = [tuple(r) for r in sg.combinations(v).tolist()]
+    assert pairs == [(1.0, 2.0), (1.0, 3.0), (2.0, 3.0)]
+    assert sg.cartesian_prod(v, v[:2]).tolist() == [[a, b] for a in [1, 2, 3] for b in [1, 2]]
+
+
+def test_scatter_copies_leave_the_input_alone() -> None:
+    x = sg.zeros(2, 3)
+    y = sg.select_scatter(x, sg.ones(3), 0, 1)
+    assert x.tolist() == [[0.0] * 3] * 2 and y.tolist() == [[0.0] * 3, [1.0] * 3]
+
+
 @pytest.mark.parametrize(
     "fn,exc,msg",
     [
@@ -149,6 +175,29 @@ def test_aminmax_ties_share_the_gradient() -> None:
             lambda: sg.unique(sg.zeros(0, 3), dim=1),
             RuntimeError,
             "There are 0 sized dimensions, and they aren't selected, so unique cannot be applied",
+        ),
+        (
+            lambda: sg.select_scatter(sg.zeros(3, 4), sg.zeros(3), 0, 1),
+            RuntimeError,
+            "expected src to have a size equal to the slice of self. src size = [3], slice size "
+            "= [4]",
+        ),
+        (
+            lambda: sg.narrow_copy(sg.zeros(3, 4), 1, 3, 2),
+            RuntimeError,
+            "start (3) + length (2) exceeds dimension size (4).",
+        ),
+        (
+            lambda: sg.block_diag(sg.zeros(1, 1, 1)),
+            RuntimeError,
+            "torch.block_diag: Input tensors must have 2 or fewer dimensions. Input 0 has 3 "
+            "dimensions",
+        ),
+        (lambda: sg.tril_indices(-1, 3), RuntimeError, "row must be non-negative, got-1"),
+        (
+            lambda: sg.combinations(sg.zeros(3), -1),
+            RuntimeError,
+            "Expect a non-negative number, but got -1",
         ),
         (
             lambda: sg.aminmax(sg.zeros(0)),
