@@ -1,5 +1,107 @@
-"""Mirrors `torch.special`."""
+"""Mirrors `torch.special`: the special functions under their scipy-style names. Each is the
+base op torch's alias calls, so grad_fn names match (`expit` records SigmoidBackward0)."""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import math
+from typing import Any
+
+from . import _dtype as _D
+from ._tensor import Tensor
+from .ops import pointwise as _P
+from .ops import rounding as _R
+from .ops import special as _S
+
+__all__ = [
+    "digamma",
+    "entr",
+    "erf",
+    "erfc",
+    "erfinv",
+    "exp2",
+    "expit",
+    "expm1",
+    "gammaln",
+    "i0",
+    "i0e",
+    "i1",
+    "i1e",
+    "log1p",
+    "log_softmax",
+    "logit",
+    "logsumexp",
+    "multigammaln",
+    "ndtr",
+    "polygamma",
+    "psi",
+    "round",
+    "sinc",
+    "softmax",
+    "xlogy",
+]
+
+_F = _P.FUNCTIONS
+_SF = _S.FUNCTIONS
+erf = _F["erf"]
+erfc = _F["erfc"]
+erfinv = _F["erfinv"]
+exp2 = _F["exp2"]
+expm1 = _F["expm1"]
+log1p = _F["log1p"]
+logit = _F["logit"]
+xlogy = _F["xlogy"]
+gammaln = _SF["lgamma"]
+digamma = _SF["digamma"]
+psi = _SF["digamma"]
+polygamma = _SF["polygamma"]
+multigammaln = _SF["mvlgamma"]
+i0 = _SF["i0"]
+sinc = _SF["sinc"]
+i0e = _P._unary_out(_S.i0e, "special_i0e")
+i1 = _P._unary_out(_S.i1, "special_i1")
+i1e = _P._unary_out(_S.i1e, "special_i1e")
+
+
+def expit(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.special.expit` (the logistic sigmoid, recorded as SigmoidBackward0)."""
+    return _P._out(_P.sigmoid(input), out, "special_expit")
+
+
+def round(input: Tensor, *, decimals: int = 0, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.special.round` (torch.round with decimals: RoundBackward1)."""
+    return _R.FUNCTIONS["round"](input, decimals=decimals, out=out)
+
+
+def ndtr(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.special.ndtr`, the standard normal CDF, built as torch builds it:
+    (1 + erf(x / sqrt(2))) * 0.5."""
+    x = input if input.dtype._cat >= 2 else input.to(_D.get_default_dtype())
+    y = _P._mul_scalar(1 + erf(_P._mul_scalar(x, math.sqrt(0.5))), 0.5)
+    return _P._out(y, out, "special_ndtr")
+
+
+def entr(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.special.entr`: -x log x, 0 at 0, -inf below 0."""
+    return _P._out(_S.entr(input), out, "special_entr")
+
+
+def logsumexp(input: Tensor, dim: Any, keepdim: bool = False, *, out: Any = None) -> Tensor:
+    """Mirrors `torch.special.logsumexp`."""
+    from . import logsumexp as lse
+
+    r = lse(input, dim, keepdim)
+    return r if out is None else _P._out(r, out, "special_logsumexp")
+
+
+def softmax(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
+    """Mirrors `torch.special.softmax`."""
+    from . import softmax as sm
+
+    return sm(input, dim, dtype=dtype)
+
+
+def log_softmax(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
+    """Mirrors `torch.special.log_softmax`."""
+    from . import log_softmax as lsm
+
+    return lsm(input, dim, dtype=dtype)

@@ -1,10 +1,602 @@
-"""Special functions and number-theoretic ops: lgamma, digamma, polygamma, i0, sinc, gcd, lcm,
-ldexp, frexp, float_power, ...
+"""Special functions and number-theoretic ops: lgamma, digamma, polygamma, mvlgamma, the modified
+Bessel functions i0/i0e/i1/i1e, sinc, deg2rad/rad2deg, float_power, ldexp, frexp, gcd, lcm,
+nextafter, in-place comparisons, dist, inner, vdot, addr.
+
+numpy has no gamma or Bessel functions: lgamma is libm's (math.lgamma, per element, as erf in
+pointwise.py); digamma, trigamma and the Hurwitz zeta behind polygamma are vectorized series
+(recurrence to x >= 10, then asymptotic series), with torch's values at poles and infinities.
+Everything is computed in float64 and rounded once to the input's dtype.
 """
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
 from typing import Any
 
-METHODS: dict[str, Any] = {}
-FUNCTIONS: dict[str, Any] = {}
+import numpy as np
+
+from .. import _dtype as D
+from .._tensor import Tensor, _make
+from ..autograd.forward_ad import ELEMENTWISE
+from .pointwise import (
+    _invalid_combination,
+    _need_tensor,
+    _not_for,
+    _out,
+    _sign,
+    _unary_out,
+    _where,
+    defop,
+    exp2,
+)
+from .pointwise import pow as _pow
+from .registry import result_type_of
+from .sorting import _structseq, return_types
+
+# --- float64 kernels ------------------------------------------------------------------------
+
+
+def _lgamma1(v: float) -> float:
+    try:
+        return math.lgamma(v)
+    except (ValueError, OverflowError):  # a pole (0, -0, a negative integer) or overflow
+        return math.inf
+
+
+_LGAMMA = np.frompyfunc(_lgamma1, 1, 1)
+
+
+def _bernoulli_even(m: int) -> list[Fraction]:
+    """B_2, B_4, ..., B_2m, exactly (the Akiyama-Tanigawa algorithm)."""
+    a = [Fraction(0)] * (2 * m + 1)
+    out = []
+    for k in range(2 * m + 1):
+        a[k] = Fraction(1, k + 1)
+        for j in range(k, 0, -1):
+            a[j - 1] = j * (a[j - 1] - a[j])
+        if k >= 2 and k % 2 == 0:
+            out.append(a[0])
+    return out
+
+
+_B = _bernoulli_even(12)
+# digamma's asymptotic series: psi(x) ~ log x - 1/(2x) - sum_k B_2k / (2k x^2k)
+_PSI_C = [float(b / (2 * k)) for k, b in enumerate(_B[:7], 1)]
+# the Euler-Maclaurin tail of the Hurwitz zeta: B_2j / (2j)!
+_ZETA_C = [float(b / math.factorial(2 * j)) for j, b in enumerate(_B, 1)]
+
+
+def _f64(x: np.ndarray) -> np.ndarray:
+    return np.asarray(x, np.float64)
+
+
+def _lgamma64(x: np.ndarray) -> np.ndarray:
+    return np.asarray(_LGAMMA(_f64(x)), np.float64)
+
+
+def _digamma64(x: np.ndarray) -> np.ndarray:
+    x = _f64(x)
+    with np.errstate(all="ignore"):
+        neg = x < 0
+        # reflection: psi(x) = psi(1 - x) - pi / tan(pi * frac(x))
+        refl = np.where(neg, -math.pi / np.tan(math.pi * np.fmod(x, 1.0)), 0.0)
+        y = np.where(neg, 1.0 - x, x)
+        acc = np.zeros_like(y)
+        small = y < 10
+        while small.any():  # psi(y) = psi(y + 1) - 1 / y
+            acc = np.where(small, acc - 1.0 / y, acc)
+            y = np.where(small, y + 1.0, y)
+            small = y < 10
+        z = 1.0 / (y * y)
+        poly = np.zeros_like(y)
+        for c in reversed(_PSI_C):
+            poly = poly * z + c
+        r = acc + np.log(y) - 0.5 / y - z * poly + refl
+        r = np.where(neg & (x == np.trunc(x)), np.nan, r)  # negative integers (and -inf)
+        return np.where(x == 0, np.copysign(np.inf, -x), r)  # -inf at 0, inf at -0
+
+
+def _trigamma64(x: np.ndarray) -> np.ndarray:
+    # torch's trigamma: reflection below 1/2, six recurrence steps, then five asymptotic terms
+    # (so its values, ~1e-8 relative off far from the poles, and finite at negative integers,
+    # where sin(pi x) is computed in the input's dtype)
+    with np.errstate(all="ignore"):
+        s = np.sin(x * x.dtype.type(math.pi)).astype(np.float64) if x.dtype.kind == "f" else None
+        x = _f64(x)
+        if s is None:
+            s = np.sin(math.pi * x)
+        low = x < 0.5
+        r = np.where(low, -(math.pi * math.pi) / (s * s), 0.0)
+        y = np.where(low, 1.0 - x, x)
+        for _ in range(6):
+            r = r + 1.0 / (y * y)
+            y = y + 1.0
+        z = 1.0 / (y * y)
+        r = r + (1.0 + 0.5 / y + z * (1.0 / 6 - z * (1.0 / 30 - z * (1.0 / 42)))) / y
+        return np.where(low, -r, r)
+
+
+def _zeta64(s: float, q: np.ndarray) -> np.ndarray:
+    """The Hurwitz zeta(s, q) for an integer s >= 2: direct terms until q + N > 9, then the
+    Euler-Maclaurin tail. inf at q = 0, -1, -2, ... (and -inf), nan at q = inf, as torch."""
+    q = _f64(q)
+    with np.errstate(all="ignore"):
+        a = q.copy()
+        total = np.zeros_like(q)
+        steps = 0
+        todo = np.ones(q.shape, bool)
+        while todo.any():
+            total = np.where(todo, total + np.power(a, -s), total)
+            a = np.where(todo, a + 1.0, a)
+            steps += 1
+            todo = ((a <= 9.0) | (steps < 9)) & np.isfinite(a)
+        w = np.power(a, -s)
+        tail = a * w / (s - 1) + 0.5 * w
+        rising = s  # s (s + 1) ... (s + 2j - 2)
+        p = w / a
+        for j, c in enumerate(_ZETA_C, 1):
+            tail = tail + c * rising * p
+            rising *= (s + 2 * j - 1) * (s + 2 * j)
+            p = p / (a * a)
+        r = total + tail
+        r = np.where((q <= 0) & (q == np.floor(q)), np.inf, r)
+        return np.where(q == np.inf, np.nan, r)
+
+
+def _polygamma64(n: int, x: np.ndarray) -> np.ndarray:
+    if n == 0:
+        return _digamma64(x)
+    if n == 1:
+        return _trigamma64(x)
+    sign = 1.0 if n % 2 else -1.0
+    return sign * float(math.factorial(n)) * _zeta64(float(n + 1), x)
+
+
+def _bessel_series(x: np.ndarray, nu: int) -> np.ndarray:
+    """(x/2)^nu sum_k (x^2/4)^k / (k! (k + nu)!): positive terms, no cancellation (x >= 0)."""
+    q = x * x * 0.25
+    term = np.ones_like(x) if nu == 0 else x * 0.5
+    total = term
+    for k in range(1, 90):
+        term = term * q / (k * (k + nu))
+        total = total + term
+    return total
+
+
+def _bessel_asymptotic(x: np.ndarray, nu: int) -> np.ndarray:
+    """I_nu(x) e^-x for large x: sum_k (-1)^k a_k(nu) / x^k / sqrt(2 pi x)."""
+    mu = 4.0 * nu * nu
+    term = np.ones_like(x)
+    total = term
+    for k in range(1, 32):
+        term = -term * (mu - (2 * k - 1) ** 2) / (k * 8.0 * x)
+        total = total + term
+    return total / math.sqrt(2 * math.pi) / np.sqrt(x)
+
+
+def _bessel64(x: np.ndarray, nu: int, scaled: bool) -> np.ndarray:
+    """I_nu(x) (times e^-|x| when scaled) for nu = 0, 1; nan at +-inf unscaled, as torch's."""
+    x = _f64(x)
+    with np.errstate(all="ignore"):
+        ax = np.abs(x)
+        small = ax <= 30
+        xs = np.where(small, ax, 0.0)
+        s = _bessel_series(xs, nu)
+        if scaled:
+            s = s * np.exp(-xs)
+        xl = np.where(small, 1.0, ax)
+        a = _bessel_asymptotic(xl, nu)
+        if not scaled:
+            a = np.exp(xl) * a  # inf * 0 = nan at inf, as torch's exp(x) * series / sqrt(x)
+        r = np.where(small, s, a)
+        if nu == 1:  # odd: I1(-x) = -I1(x), and +0 at -0
+            r = np.where(x < 0, -r, r)
+        return r
+
+
+def _float_kernel(fn64: Any, kernel: str) -> Any:
+    """A forward computing in float64 and rounding once to the input's (float) dtype."""
+
+    def forward(self: np.ndarray) -> np.ndarray:
+        _not_for(kernel, self, "c")
+        return fn64(self).astype(self.dtype, copy=False)
+
+    return forward
+
+
+# --- gamma family ---------------------------------------------------------------------------
+
+
+def _digamma_kernel(n: int) -> str:
+    return ("digamma", "trigamma")[n] if n < 2 else "polygamma"
+
+
+def _np_polygamma(n: int, self: np.ndarray) -> np.ndarray:
+    _not_for(_digamma_kernel(n), self, "c")
+    return _polygamma64(n, self).astype(self.dtype, copy=False)
+
+
+lgamma = defop(
+    "lgamma",
+    "LgammaBackward0",
+    _float_kernel(_lgamma64, "lgamma_vml_cpu"),
+    dtype="float",
+    self=lambda grad, self: grad * digamma(self),
+    jvp=ELEMENTWISE,
+)
+digamma = defop(
+    "digamma",
+    "DigammaBackward0",
+    _float_kernel(_digamma64, "digamma"),
+    dtype="float",
+    self=lambda grad, self: grad * _polygamma(1, self),
+    jvp=ELEMENTWISE,
+)
+_polygamma = defop(
+    "polygamma",
+    "PolygammaBackward0",
+    _np_polygamma,
+    dtype="float",
+    self=lambda grad, n, self: grad * _polygamma(n + 1, self),
+    jvp=ELEMENTWISE,
+)
+# Tensor.polygamma_ records its own node (torch's polygamma_ schema puts self first)
+_polygamma_inplace = defop(
+    "polygamma_",
+    "PolygammaBackward1",
+    lambda self, n: _np_polygamma(n, self),
+    dtype="float",
+    self=lambda grad, self, n: grad * _polygamma(n + 1, self),
+    jvp=ELEMENTWISE,
+)
+
+
+def _mvlgamma_offsets(p: int, dt: Any) -> np.ndarray:
+    # torch's arange(-p/2 + 1/2, 1/2, 1/2): -(p-1)/2, ..., -1/2, 0
+    return (np.arange(p, dtype=np.float64)[::-1] * -0.5).astype(dt)
+
+
+def _np_mvlgamma(self: np.ndarray, p: int) -> np.ndarray:
+    _not_for("arange_cpu", self, "c")
+    x = self.astype(np.float64)[..., None] + _mvlgamma_offsets(p, np.float64)
+    r = _lgamma64(x).sum(-1) + p * (p - 1) / 4 * math.log(math.pi)
+    return r.astype(self.dtype, copy=False)
+
+
+def _mvlgamma_backward(grad: Tensor, self: Tensor, p: int) -> Tensor:
+    args = self.unsqueeze(-1) + _make(_mvlgamma_offsets(p, self._data.dtype))
+    return grad * digamma(args).sum(-1)
+
+
+_mvlgamma = defop(
+    "mvlgamma",
+    "MvlgammaBackward0",
+    _np_mvlgamma,
+    dtype="float",
+    self=_mvlgamma_backward,
+    jvp=ELEMENTWISE,
+)
+
+
+def _check_int(fn: str, name: str, pos: int, v: Any) -> None:
+    if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
+        raise TypeError(
+            f"{fn}(): argument '{name}' (position {pos}) must be int, not {type(v).__name__}"
+        )
+
+
+def polygamma(n: int, input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.polygamma` (the n-th derivative of digamma)."""
+    _check_int("polygamma", "n", 1, n)
+    if n < 0:
+        raise RuntimeError("polygamma(n, x) does not support negative n.")
+    return _out(_polygamma(int(n), input), out, "polygamma")
+
+
+def _polygamma_method(self: Tensor, n: int) -> Tensor:
+    return polygamma(n, self)
+
+
+def _polygamma_fn_(self: Tensor, n: int) -> Tensor:
+    return _polygamma_inplace(self, n)
+
+
+def _polygamma_(self: Tensor, n: int) -> Tensor:
+    _check_int("polygamma_", "n", 1, n)
+    if n < 0:
+        raise RuntimeError("polygamma(n, x) does not support negative n.")
+    return _apply_inplace(_polygamma_fn_, self, int(n))
+
+
+def mvlgamma(input: Tensor, p: int, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.mvlgamma` (the multivariate log-gamma of dimension p)."""
+    _check_int("mvlgamma", "p", 2, p)
+    if p < 1:
+        raise RuntimeError("p has to be greater than or equal to 1")
+    return _out(_mvlgamma(input, int(p)), out, "mvlgamma")
+
+
+def _apply_inplace(fn: Any, self: Tensor, *args: Any) -> Tensor:
+    from .inplace import apply_inplace
+
+    return apply_inplace(fn, self, *args)
+
+
+# --- modified Bessel functions --------------------------------------------------------------
+
+
+def _tiny_safe(self: Tensor) -> tuple[Tensor, Tensor]:
+    """(|self| <= eps, self with those replaced by eps): torch's guard for the 0/0 at 0."""
+    eps = float(np.finfo(self._data.dtype).eps)
+    tiny = (self.abs() > eps).logical_not()  # nan counts as tiny, as in torch
+    return tiny, _where(tiny, eps, self)
+
+
+def _i1_backward(grad: Tensor, self: Tensor, result: Tensor) -> Tensor:
+    # I1'(x) = I0(x) - I1(x) / x, and 1/2 at 0
+    tiny, safe = _tiny_safe(self)
+    return grad * _where(tiny, 0.5, i0(safe) - result * safe.reciprocal())
+
+
+def _i1e_backward(grad: Tensor, self: Tensor, result: Tensor) -> Tensor:
+    tiny, safe = _tiny_safe(self)
+    return grad * _where(tiny, 0.5, i0e(safe) - result * (_sign(safe) + safe.reciprocal()))
+
+
+i0 = defop(
+    "i0",
+    "I0Backward0",
+    _float_kernel(lambda x: _bessel64(x, 0, False), "i0_vml_cpu"),
+    dtype="float",
+    self=lambda grad, self: grad * i1(self),
+    jvp=ELEMENTWISE,
+)
+i0e = defop(
+    "special_i0e",
+    "SpecialI0EBackward0",
+    _float_kernel(lambda x: _bessel64(x, 0, True), "i0e_cpu"),
+    dtype="float",
+    self=lambda grad, self, result: grad * (i1e(self) - _sign(self) * result),
+    jvp=ELEMENTWISE,
+)
+i1 = defop(
+    "special_i1",
+    "SpecialI1Backward0",
+    _float_kernel(lambda x: _bessel64(x, 1, False), "i1_cpu"),
+    dtype="float",
+    self=_i1_backward,
+    jvp=ELEMENTWISE,
+)
+i1e = defop(
+    "special_i1e",
+    "SpecialI1EBackward0",
+    _float_kernel(lambda x: _bessel64(x, 1, True), "i1e_cpu"),
+    dtype="float",
+    self=_i1e_backward,
+    jvp=ELEMENTWISE,
+)
+
+
+# --- sinc, deg2rad, rad2deg -----------------------------------------------------------------
+
+
+def _np_sinc(self: np.ndarray) -> np.ndarray:
+    with np.errstate(all="ignore"):
+        px = self * self.dtype.type(math.pi)
+        return np.where(self == 0, self.dtype.type(1), np.sin(px) / px)
+
+
+def _sinc_backward(grad: Tensor, self: Tensor) -> Tensor:
+    # (pi x cos(pi x) - sin(pi x)) / (pi x^2), and 0 at x = 0
+    px = self * math.pi
+    pxx = self * self * math.pi
+    out = grad * (px * px.cos() - px.sin()) / pxx.conj()
+    return _where(pxx == 0, 0.0, out)
+
+
+sinc = defop(
+    "sinc",
+    "SincBackward0",
+    _np_sinc,
+    dtype="float",
+    self=_sinc_backward,
+    jvp=ELEMENTWISE,
+)
+
+
+def _angle_kernel(name: str, factor: float) -> Any:
+    def forward(self: np.ndarray) -> np.ndarray:
+        if self.dtype.kind == "c":
+            raise RuntimeError(f"{name} is not supported for complex tensors.")
+        return self * self.dtype.type(factor)
+
+    return forward
+
+
+_DEG2RAD = math.pi / 180.0
+_RAD2DEG = 180.0 / math.pi
+deg2rad = defop(
+    "deg2rad",
+    "Deg2RadBackward0",
+    _angle_kernel("deg2rad", _DEG2RAD),
+    dtype="float",
+    self=lambda grad: grad * _DEG2RAD,
+    jvp=ELEMENTWISE,
+)
+rad2deg = defop(
+    "rad2deg",
+    "Rad2DegBackward0",
+    _angle_kernel("rad2deg", _RAD2DEG),
+    dtype="float",
+    self=lambda grad: grad * _RAD2DEG,
+    jvp=ELEMENTWISE,
+)
+
+
+def _np_entr(self: np.ndarray) -> np.ndarray:
+    _not_for("entr_cpu", self, "c")
+    with np.errstate(all="ignore"):
+        r = -self * np.log(self)
+        r = np.where(self == 0, self.dtype.type(0), r)
+        return np.where(self < 0, self.dtype.type(-np.inf), r).astype(self.dtype, copy=False)
+
+
+# torch.special.entr: -x log x (0 at 0, -inf below 0); grad -(1 + log x)
+entr = defop(
+    "special_entr",
+    "SpecialEntrBackward0",
+    _np_entr,
+    dtype="float",
+    self=lambda grad, self: grad * -(1 + self.log()),
+    jvp=ELEMENTWISE,
+)
+
+# --- float_power, ldexp, frexp --------------------------------------------------------------
+
+_FLOAT_POWER_SIGS = (
+    "Tensor input, Tensor exponent, *, Tensor out = None",
+    "Number self, Tensor exponent, *, Tensor out = None",
+    "Tensor input, Number exponent, *, Tensor out = None",
+)
+
+
+def _float_power_dtype(input: Any, exponent: Any) -> D.dtype:
+    complex_ = any(
+        (isinstance(v, Tensor) and v.dtype.is_complex) or isinstance(v, complex)
+        for v in (input, exponent)
+    )
+    return D.complex128 if complex_ else D.float64
+
+
+def _as(v: Any, dt: D.dtype) -> Any:
+    if isinstance(v, Tensor):
+        return v if v.dtype is dt else v.to(dt)
+    return complex(v) if dt.is_complex else float(v)
+
+
+def float_power(input: Any, exponent: Any, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.float_power`: pow computed in float64 (complex128 for complex operands)."""
+    if not isinstance(input, Tensor) and not isinstance(exponent, Tensor):
+        raise _invalid_combination("float_power", (input, exponent), _FLOAT_POWER_SIGS)
+    dt = _float_power_dtype(input, exponent)
+    return _out(_pow(_as(input, dt), _as(exponent, dt)), out, "float_power")
+
+
+def _float_power_fn_(self: Tensor, exponent: Any) -> Tensor:
+    return _pow(self, _as(exponent, self.dtype))
+
+
+def float_power_(self: Tensor, exponent: Any) -> Tensor:
+    """Mirrors `Tensor.float_power_`: self must already have the result's dtype."""
+    dt = _float_power_dtype(self, exponent)
+    if self.dtype is not dt:
+        raise RuntimeError(
+            f"the base given to float_power_ has dtype {self.dtype._short} but the operation's "
+            f"result requires dtype {dt._short}"
+        )
+    return _apply_inplace(_float_power_fn_, self, exponent)
+
+
+def _np_ldexp(self: np.ndarray, other: np.ndarray, dtype: Any) -> np.ndarray:
+    self = self.astype(dtype, copy=False)
+    with np.errstate(all="ignore"):
+        if other.dtype.kind in "iub":  # exact scaling: ldexp(0, 2000) is 0
+            e = np.clip(other.astype(np.int64), -(2**31), 2**31 - 1).astype(np.int32)
+            return np.ldexp(self, e)
+        return np.multiply(self, np.power(self.dtype.type(2), other))
+
+
+_LN2 = math.log(2.0)
+# torch's grads are pow(2, other): an integer power for an integer exponent (2 ** -3 is 0)
+_ldexp = defop(
+    "ldexp.Tensor",
+    "LdexpBackward0",
+    _np_ldexp,
+    dtype="keep",
+    self=lambda grad, other: grad * _pow(2, other),
+    other=lambda grad, self, other: grad * self * _LN2 * _pow(2.0, other),
+    jvp=ELEMENTWISE,
+)
+
+
+def ldexp(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.ldexp` (input * 2 ** other)."""
+    _need_tensor("ldexp", input, "input", 1)
+    _need_tensor("ldexp", other)
+    dt = result_type_of([input, other])
+    if dt._cat < 2:
+        dt = D.get_default_dtype()
+    return _out(_ldexp(input, other, dt._np), out, "ldexp")
+
+
+def _np_frexp(self: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    if self.dtype.kind not in "f":
+        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
+    m, e = np.frexp(self)
+    return m, e.astype(np.int32, copy=False)
+
+
+_frexp = defop(
+    "frexp.Tensor",
+    "FrexpBackward0",
+    _np_frexp,
+    dtype="keep",
+    n_outputs=2,
+    diff_outputs=(0,),
+    self=lambda grads, result1: grads[0] / exp2(result1),
+    jvp=lambda self_t, result: (self_t / exp2(result[1]), None),
+)
+return_types.frexp = _structseq("frexp", ("mantissa", "exponent"))  # type: ignore[attr-defined]
+
+
+def frexp(input: Tensor, *, out: Any = None) -> Any:
+    """Mirrors `torch.frexp`: (mantissa, exponent) with input = mantissa * 2 ** exponent."""
+    r = return_types.frexp(_frexp(input))  # type: ignore[attr-defined]
+    if out is None:
+        return r
+    return return_types.frexp(  # type: ignore[attr-defined]
+        (_out(r[0], out[0], "frexp"), _out(r[1], out[1], "frexp"))
+    )
+
+
+# --- exports --------------------------------------------------------------------------------
+
+_UNARY = {
+    "lgamma": lgamma,
+    "digamma": digamma,
+    "i0": i0,
+    "sinc": sinc,
+    "deg2rad": deg2rad,
+    "rad2deg": rad2deg,
+}
+FUNCTIONS: dict[str, Any] = {
+    **{name: _unary_out(op, name) for name, op in _UNARY.items()},
+    "polygamma": polygamma,
+    "mvlgamma": mvlgamma,
+    "float_power": float_power,
+    "ldexp": ldexp,
+    "frexp": frexp,
+}
+METHODS: dict[str, Any] = {
+    **_UNARY,
+    "polygamma": _polygamma_method,
+    "mvlgamma": mvlgamma,
+    "polygamma_": _polygamma_,
+    "float_power": float_power,
+    "float_power_": float_power_,
+    "ldexp": ldexp,
+    "frexp": frexp,
+}
+
+
+def _inplace_methods() -> dict[str, Any]:
+    from .inplace import make_inplace
+
+    m = {name + "_": make_inplace(op) for name, op in _UNARY.items()}
+    m["mvlgamma_"] = make_inplace(mvlgamma)
+    m["ldexp_"] = make_inplace(ldexp)
+    return m
+
+
+METHODS.update(_inplace_methods())

@@ -1,0 +1,314 @@
+"""Op database entries for the special-function family (shadowgrad/ops/special.py) and the
+`torch.special` namespace.
+
+The gamma family is sampled across its poles (0, -0, negative integers), the reflection region,
+the recurrence/asymptotic switch and infinities; the Bessel functions across the series/asymptotic
+switch; float_power, ldexp and frexp across their dtype rules; and bad input for torch's errors.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .opdb import OpEntry, Sample, register, tensor_arg
+from .ops_inplace import inplace
+from .ops_pointwise import _arr, binary, fixed, ints, unary, with_samples
+
+NAN, INF = math.nan, math.inf
+_POLES = (0.0, -0.0, -1.0, -2.0, INF, -INF, NAN)
+
+
+def _i(v: Any, dt: Any = np.int64) -> Any:
+    return tensor_arg(np.array(v, dtype=dt))
+
+
+def _wide(*extra: float) -> Sample:
+    """Values across the reflection, recurrence and asymptotic regions of the gamma family."""
+    v = (-7.3, -2.5, -0.5, 1e-8, 0.5, 1.0, 2.0, 9.5, 10.0, 10.5, 55.5, 1e6, *extra)
+    return Sample((tensor_arg(_arr(*v)),), name="wide range")
+
+
+# --- gamma family ---------------------------------------------------------------------------
+
+for _name in ("lgamma", "digamma"):
+    register(
+        OpEntry(
+            _name,
+            lambda T, a, _n=_name: getattr(T, _n)(a),
+            with_samples(
+                unary(0.2, 4.0, _POLES),
+                unary(-3.9, -0.1),
+                fixed(_wide(1e300)),
+            ),
+            covers=(_name, f"Tensor.{_name}"),
+        ),
+        OpEntry(
+            f"{_name} int",
+            lambda T, a, _n=_name: getattr(T, _n)(a),
+            fixed(ints([1, 2, 3])),
+            dtypes=("float32",),
+        ),
+        OpEntry(
+            f"Tensor.{_name}_",
+            inplace(f"{_name}_"),
+            with_samples(unary(0.2, 4.0), fixed(_wide())),
+        ),
+    )
+
+for _n in (0, 1, 2, 3, 6):
+    register(
+        OpEntry(
+            f"polygamma n={_n}",
+            lambda T, a, _n=_n: T.polygamma(_n, a),
+            with_samples(unary(0.2, 4.0, _POLES), unary(-3.9, -0.1), fixed(_wide())),
+            covers=("polygamma",),
+            # n >= 1 near the poles: huge values; compare relative to them
+            tolerances={"float32": (1e-4, 1e-5)},
+            tolerance_reason="float32 polygamma is computed in float64, torch's in float",
+        )
+    )
+
+register(
+    OpEntry(
+        "Tensor.polygamma",
+        lambda T, a, n: a.polygamma(n),
+        fixed(
+            Sample((tensor_arg(_arr(0.5, 2.0, -1.5)), 1), name="n=1"),
+            Sample((tensor_arg(_arr(0.5, 2.0, -1.5)), 4), name="n=4"),
+        ),
+    ),
+    OpEntry(
+        "Tensor.polygamma_",
+        inplace("polygamma_"),
+        fixed(
+            Sample((tensor_arg(_arr(0.5, 2.0, -1.5)), 1), name="n=1"),
+            Sample((tensor_arg(_arr(0.5, 2.0, 3.5)), 2), name="n=2"),
+            Sample((tensor_arg(_arr(0.5, 2.0, 3.5)), -1), name="negative n (error)"),
+        ),
+    ),
+    OpEntry(
+        "polygamma errors",
+        lambda T, n, a: T.polygamma(n, a),
+        fixed(
+            Sample((-1, tensor_arg(_arr(1.0))), name="negative n (error)"),
+            Sample((1.5, tensor_arg(_arr(1.0))), name="float n (error)"),
+            Sample((1, tensor_arg(np.array([1 + 1j]))), name="complex (error)"),
+            Sample((3, _i([1, 2])), name="int"),
+        ),
+        dtypes=("float32",),
+        covers=("polygamma",),
+    ),
+    OpEntry(
+        "mvlgamma",
+        lambda T, a, p: T.mvlgamma(a, p),
+        fixed(
+            Sample((tensor_arg(np.random.default_rng(0).uniform(2, 5, (3, 4))), 1), name="p=1"),
+            Sample((tensor_arg(np.random.default_rng(1).uniform(2, 5, (3, 4))), 3), name="p=3"),
+            Sample((tensor_arg(_arr(3.0)), 2), name="0-d"),
+            Sample((tensor_arg(np.zeros((0, 2))), 2), name="empty"),
+            Sample(
+                (
+                    tensor_arg(np.random.default_rng(2).uniform(2, 5, (4, 3)), layout="transposed"),
+                    2,
+                ),
+                name="transposed",
+            ),
+            Sample((tensor_arg(_arr(0.4, 1.0, 7.5)), 2), name="below (p-1)/2"),
+            Sample((tensor_arg(_arr(3.0)), 0), name="p=0 (error)"),
+            Sample((tensor_arg(_arr(3.0)), 1.5), name="float p (error)"),
+        ),
+        covers=("mvlgamma", "Tensor.mvlgamma"),
+    ),
+    OpEntry(
+        "Tensor.mvlgamma_",
+        inplace("mvlgamma_"),
+        fixed(Sample((tensor_arg(_arr(2.5, 3.0, 7.5)), 2), name="p=2")),
+    ),
+    OpEntry(
+        "gamma family errors",
+        lambda T, a, which: {
+            "lgamma": lambda: T.lgamma(a),
+            "digamma": lambda: T.digamma(a),
+            "lgamma_": lambda: a.lgamma_(),
+            "i0": lambda: T.i0(a),
+        }[which](),
+        fixed(
+            *[
+                Sample((tensor_arg(np.array([1 + 1j])), w), name=f"{w} complex (error)")
+                for w in ("lgamma", "digamma", "i0")
+            ],
+            Sample((_i([1, 2]), "lgamma_"), name="lgamma_ int (error)"),
+        ),
+        dtypes=("float32",),
+    ),
+)
+
+# --- Bessel, sinc, angles -------------------------------------------------------------------
+
+_UNARY_MORE = [
+    ("i0", (-4.0, 4.0), (0.0, -0.0, 29.0, 31.0, -40.0, 700.0, INF, -INF, NAN)),
+    ("sinc", (-3.0, 3.0), (0.0, -0.0, 1.0, -2.0, 0.25, 0.5, INF, NAN)),
+    ("deg2rad", (-400.0, 400.0), (0.0, 180.0, -90.0, INF, NAN)),
+    ("rad2deg", (-4.0, 4.0), (0.0, math.pi, -1.0, INF, NAN)),
+]
+for _name, (_lo, _hi), _edges in _UNARY_MORE:
+    register(
+        OpEntry(
+            _name,
+            lambda T, a, _n=_name: getattr(T, _n)(a),
+            unary(_lo, _hi, _edges),
+            covers=(_name, f"Tensor.{_name}"),
+        ),
+        OpEntry(f"Tensor.{_name}_", inplace(f"{_name}_"), unary(_lo, _hi)),
+        OpEntry(
+            f"{_name} int and bool",
+            lambda T, a, _n=_name: getattr(T, _n)(a),
+            fixed(ints([0, 1, -2, 3]), Sample((_i([True, False], np.bool_),), name="bool")),
+            dtypes=("float32",),
+        ),
+    )
+register(
+    OpEntry(
+        "angle errors",
+        lambda T, a, which: getattr(T, which)(a),
+        fixed(
+            Sample((tensor_arg(np.array([1 + 1j])), "deg2rad"), name="deg2rad complex (error)"),
+            Sample((tensor_arg(np.array([1 + 1j])), "rad2deg"), name="rad2deg complex (error)"),
+        ),
+        dtypes=("float32",),
+    )
+)
+
+# --- float_power, ldexp, frexp --------------------------------------------------------------
+
+register(
+    OpEntry(
+        "float_power",
+        lambda T, a, b: T.float_power(a, b),
+        with_samples(
+            binary(0.2, 2.0, -2.0, 2.0, edges=((0.0, 0.0, 2.0, -1.0), (0.0, -1.0, 0.5, 2.0))),
+            fixed(
+                Sample((2.0, tensor_arg(_arr(0.5, -1.0, 3.0))), name="number base"),
+                Sample((tensor_arg(_arr(0.5, 2.0)), 2), name="int exponent"),
+                Sample((_i([1, 2, 3]), 2), name="int base"),
+                Sample((tensor_arg(np.float32([0.5, 2.0])), tensor_arg(_arr(1.5))), name="mixed"),
+                Sample((2, 3), name="two numbers (error)"),
+            ),
+        ),
+        covers=("float_power", "Tensor.float_power"),
+    ),
+    OpEntry(
+        "Tensor.float_power_",
+        lambda T, a, b: (
+            (a.double() * 1).float_power_(b) if a.dtype != T.float32 else a.float_power_(b)
+        ),
+        fixed(
+            Sample((tensor_arg(_arr(0.5, 2.0, 3.0)), 2), name="number"),
+            Sample((tensor_arg(_arr(0.5, 2.0)), tensor_arg(_arr(1.5, -1.0))), name="tensor"),
+            Sample((tensor_arg(np.float32([0.5]), requires_grad=False), 2), name="float32 (error)"),
+        ),
+    ),
+    OpEntry(
+        "ldexp",
+        lambda T, a, b: T.ldexp(a, b),
+        with_samples(
+            binary(-2.0, 2.0, -3.0, 3.0, scalar=None),
+            fixed(
+                Sample((tensor_arg(_arr(1.5, -2.0, 0.0)), _i([1, -3, 2000])), name="int exponent"),
+                Sample((_i([1, 2]), _i([3, -1])), name="int"),
+                Sample((tensor_arg(_arr(1.5)), 2), name="number exponent (error)"),
+            ),
+        ),
+        covers=("ldexp", "Tensor.ldexp"),
+    ),
+    OpEntry(
+        "Tensor.ldexp_",
+        inplace("ldexp_"),
+        fixed(Sample((tensor_arg(_arr(1.5, -2.0)), _i([1, -3])), name="int exponent")),
+    ),
+    OpEntry(
+        "frexp",
+        lambda T, a: tuple(T.frexp(a)),
+        with_samples(
+            unary(-40.0, 40.0, (0.0, -0.0, INF, -INF, NAN, 1e-310, 0.5, -3.5)),
+            fixed(Sample((_i([1, 2]),), name="int (error)")),
+        ),
+        dtypes=("float16", "float32", "float64"),
+        covers=("frexp", "Tensor.frexp"),
+    ),
+)
+
+# --- torch.special ----------------------------------------------------------------------------
+
+_SPECIAL = [
+    ("i0e", (-4.0, 4.0), (0.0, -0.0, 29.0, 31.0, -40.0, 1e308, INF, -INF, NAN)),
+    ("i1", (-4.0, 4.0), (0.0, -0.0, 29.0, 31.0, -40.0, 700.0, INF, -INF, NAN)),
+    ("i1e", (-4.0, 4.0), (0.0, -0.0, 29.0, 31.0, -40.0, 1e308, INF, -INF, NAN)),
+    ("entr", (0.1, 3.0), (0.0, -0.0, -1.0, 1.0, INF, NAN)),
+    ("ndtr", (-3.0, 3.0), (0.0, -40.0, 40.0, INF, -INF, NAN)),
+    ("expit", (-3.0, 3.0), (0.0, 40.0, -800.0, INF, NAN)),
+    ("gammaln", (0.2, 4.0), _POLES),
+    ("psi", (0.2, 4.0), _POLES),
+    ("erf", (-3.0, 3.0), (0.0, INF)),
+    ("erfc", (-3.0, 3.0), (0.0, INF)),
+    ("erfinv", (-0.9, 0.9), (0.0, 1.0)),
+    ("exp2", (-3.0, 3.0), (0.0, INF)),
+    ("expm1", (-3.0, 3.0), (0.0, INF)),
+    ("log1p", (-0.5, 3.0), (0.0, -1.0)),
+    ("logit", (0.1, 0.9), (0.0, 1.0)),
+    ("sinc", (-3.0, 3.0), (0.0, 1.0)),
+    ("i0", (-3.0, 3.0), (0.0, 31.0)),
+    ("digamma", (0.2, 3.0), (0.0, -1.0)),
+    ("round", (-3.0, 3.0), (0.5, 1.5, -2.5)),
+]
+for _name, (_lo, _hi), _edges in _SPECIAL:
+    register(
+        OpEntry(
+            f"special.{_name}",
+            lambda T, a, _n=_name: getattr(T.special, _n)(a),
+            with_samples(
+                unary(_lo, _hi, _edges),
+                # digamma of ints: float32 results, where torch's float kernel is 2 ulp off
+                fixed(ints([0, 1, -2, 3])) if _name not in ("round", "digamma", "psi") else fixed(),
+            ),
+        )
+    )
+register(
+    OpEntry(
+        "special.binary",
+        lambda T, a, b: (T.special.xlogy(a, b), T.special.polygamma(2, a + 1)),
+        binary(0.1, 2.0, 0.1, 3.0),
+    ),
+    OpEntry(
+        "special.multigammaln",
+        lambda T, a: T.special.multigammaln(a, 3),
+        unary(1.5, 4.0),
+    ),
+    OpEntry(
+        "special.softmax family",
+        lambda T, a, d: (
+            T.special.softmax(a, d),
+            T.special.log_softmax(a, d),
+            T.special.logsumexp(a, d),
+            T.special.softmax(a, d, dtype=T.float64),
+        ),
+        fixed(
+            Sample((tensor_arg(np.random.default_rng(0).normal(size=(3, 4))), 1), name="dim 1"),
+            Sample((tensor_arg(np.random.default_rng(1).normal(size=(3, 4))), 0), name="dim 0"),
+        ),
+    ),
+    OpEntry(
+        "special errors",
+        lambda T, a, which: getattr(T.special, which)(a),
+        fixed(
+            *[
+                Sample((tensor_arg(np.array([1 + 1j])), w), name=f"{w} complex (error)")
+                for w in ("i0e", "i1", "i1e", "entr")
+            ]
+        ),
+        dtypes=("float32",),
+    ),
+)

@@ -1,0 +1,139 @@
+"""Special functions checked against their definitions and identities (math.lgamma, the
+recurrences and reflection formulas, known constants), and their gradients by float64 gradcheck.
+The comparisons with torch itself are in compat/ops_special.py."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import shadowgrad as sg
+from shadowgrad.autograd import gradcheck, gradgradcheck
+
+EULER = 0.57721566490153286061
+ZETA3 = 1.2020569031595942854
+
+
+def _t(*v: float, rg: bool = False) -> sg.Tensor:
+    return sg.tensor(np.array(v, dtype=np.float64), requires_grad=rg)
+
+
+def test_lgamma_matches_libm_and_is_inf_at_poles():
+    x = np.linspace(-20.3, 170.7, 2001)
+    ref = np.array([math.lgamma(v) for v in x])
+    np.testing.assert_allclose(sg.lgamma(sg.tensor(x)).numpy(), ref, rtol=1e-15, atol=0)
+    poles = sg.lgamma(_t(0.0, -0.0, -1.0, -7.0, math.inf, -math.inf)).numpy()
+    assert np.all(poles == math.inf)
+    assert math.isnan(sg.lgamma(_t(math.nan)).item())
+
+
+def test_digamma_recurrence_reflection_and_constants():
+    assert sg.digamma(_t(1.0)).item() == pytest.approx(-EULER, rel=1e-15)
+    assert sg.digamma(_t(0.5)).item() == pytest.approx(-EULER - 2 * math.log(2), rel=1e-15)
+    x = np.linspace(-9.7, 60.3, 3001)
+    d, d1 = sg.digamma(sg.tensor(x)).numpy(), sg.digamma(sg.tensor(x + 1)).numpy()
+    np.testing.assert_allclose(d1, d + 1 / x, rtol=1e-12, atol=1e-12)
+    y = np.linspace(0.05, 0.95, 91)  # psi(1 - x) - psi(x) = pi cot(pi x)
+    lhs = sg.digamma(sg.tensor(1 - y)).numpy() - sg.digamma(sg.tensor(y)).numpy()
+    np.testing.assert_allclose(lhs, math.pi / np.tan(math.pi * y), rtol=1e-13, atol=1e-13)
+    edge = sg.digamma(_t(0.0, -0.0, -3.0, math.inf, -math.inf)).numpy()
+    assert edge[0] == -math.inf and edge[1] == math.inf and edge[3] == math.inf
+    assert np.isnan(edge[2]) and np.isnan(edge[4])
+
+
+def test_polygamma_known_values_and_recurrence():
+    # torch's trigamma keeps five asymptotic terms: 5e-10 relative off at 1, and we match it
+    assert sg.polygamma(1, _t(1.0)).item() == pytest.approx(math.pi**2 / 6, rel=1e-9)
+    assert sg.polygamma(2, _t(1.0)).item() == pytest.approx(-2 * ZETA3, rel=1e-14)
+    assert sg.polygamma(3, _t(1.0)).item() == pytest.approx(math.pi**4 / 15, rel=1e-14)
+    x = np.linspace(0.3, 30.3, 301)
+    for n in (2, 3, 5):  # psi_n(x + 1) = psi_n(x) + (-1)^n n! / x^(n + 1)
+        a = sg.polygamma(n, sg.tensor(x + 1)).numpy()
+        b = sg.polygamma(n, sg.tensor(x)).numpy() + (-1) ** n * math.factorial(n) / x ** (n + 1)
+        np.testing.assert_allclose(a, b, rtol=1e-12)
+    assert sg.polygamma(0, _t(2.5)).item() == sg.digamma(_t(2.5)).item()
+
+
+def test_polygamma_argument_errors():
+    with pytest.raises(RuntimeError, match="does not support negative n"):
+        sg.polygamma(-1, _t(1.0))
+    with pytest.raises(TypeError, match="must be int, not float"):
+        sg.polygamma(1.5, _t(1.0))  # type: ignore[arg-type]
+
+
+def test_mvlgamma_is_a_sum_of_lgammas():
+    x = np.array([2.5, 3.0, 7.25])
+    p = 3
+    ref = [p * (p - 1) / 4 * math.log(math.pi) + sum(math.lgamma(v - j / 2) for j in range(p))
+           for v in x]  # fmt: skip
+    np.testing.assert_allclose(sg.mvlgamma(sg.tensor(x), p).numpy(), ref, rtol=1e-14)
+    with pytest.raises(RuntimeError, match="p has to be greater than or equal to 1"):
+        sg.mvlgamma(sg.tensor(x), 0)
+
+
+def _bessel_ref(v: float, nu: int) -> float:
+    # the power series, summed in Python floats (no cancellation: every term is positive)
+    total, term, k = 0.0, (v / 2) ** nu / math.factorial(nu), 0
+    while term > 1e-18 * total or k < 5:
+        total += term
+        k += 1
+        term *= (v / 2) ** 2 / (k * (k + nu))
+    return total
+
+
+@pytest.mark.parametrize("v", [0.0, 0.3, 1.0, 5.5, 12.0, 29.9, 30.1, 45.0, 200.0])
+def test_bessel_functions_match_their_series(v):
+    i0, i1 = _bessel_ref(v, 0), _bessel_ref(v, 1)
+    assert sg.i0(_t(v)).item() == pytest.approx(i0, rel=1e-14)
+    assert sg.i0(_t(-v)).item() == pytest.approx(i0, rel=1e-14)
+    assert sg.special.i1(_t(-v)).item() == pytest.approx(-i1, rel=1e-14, abs=0)
+    assert sg.special.i0e(_t(v)).item() == pytest.approx(i0 * math.exp(-v), rel=1e-14)
+    assert sg.special.i1e(_t(v)).item() == pytest.approx(i1 * math.exp(-v), rel=1e-14)
+
+
+def test_sinc_angles_and_frexp():
+    x = np.array([0.0, 0.5, 1.0, -2.5, 1e-20])
+    ref = [1.0 if v == 0 else math.sin(math.pi * v) / (math.pi * v) for v in x]
+    np.testing.assert_allclose(sg.sinc(sg.tensor(x)).numpy(), ref, rtol=1e-15, atol=1e-16)
+    assert sg.deg2rad(sg.tensor([180])).item() == pytest.approx(math.pi, rel=1e-7)
+    assert sg.rad2deg(_t(math.pi)).item() == pytest.approx(180.0, rel=1e-15)
+    m, e = sg.frexp(_t(12.0, -0.375, 0.0))
+    assert e.dtype is sg.int32
+    np.testing.assert_array_equal(m.numpy() * 2.0 ** e.numpy(), [12.0, -0.375, 0.0])
+
+
+def test_float_power_and_ldexp_dtypes():
+    y = sg.float_power(sg.tensor([2.0, 3.0]), 2)
+    assert y.dtype is sg.float64 and y.tolist() == [4.0, 9.0]
+    with pytest.raises(RuntimeError, match="float_power_ has dtype Float"):
+        sg.tensor([2.0]).float_power_(2)
+    r = sg.ldexp(sg.tensor([1.0, 0.0]), sg.tensor([3, 2000]))
+    assert r.dtype is sg.float32 and r.tolist() == [8.0, 0.0]
+
+
+UNARY = [
+    ("lgamma", sg.lgamma, (0.3, 4.0)),
+    ("digamma", sg.digamma, (0.3, 4.0)),
+    ("polygamma 1", lambda x: sg.polygamma(1, x), (0.3, 4.0)),
+    ("polygamma 3", lambda x: sg.polygamma(3, x), (0.3, 4.0)),
+    ("mvlgamma", lambda x: sg.mvlgamma(x, 3), (1.2, 4.0)),
+    ("i0", sg.i0, (-3.0, 3.0)),
+    ("i0e", sg.special.i0e, (-3.0, 3.0)),
+    ("i1", sg.special.i1, (-3.0, 3.0)),
+    ("i1e", sg.special.i1e, (-3.0, 3.0)),
+    ("sinc", sg.sinc, (-2.0, 2.0)),
+    ("deg2rad", sg.deg2rad, (-2.0, 2.0)),
+    ("ldexp", lambda x: sg.ldexp(x, x * 2), (-2.0, 2.0)),
+    ("float_power", lambda x: sg.float_power(x, x), (0.5, 2.0)),
+    ("frexp", lambda x: sg.frexp(x)[0], (0.3, 3.0)),
+]
+
+
+@pytest.mark.parametrize("name,fn,rng", UNARY, ids=[u[0] for u in UNARY])
+def test_gradients_pass_gradcheck(name, fn, rng):
+    x = sg.tensor(np.random.default_rng(0).uniform(*rng, (3, 2)), requires_grad=True)
+    assert gradcheck(fn, (x,))
+    if name != "frexp":  # frexp's mantissa grad is piecewise constant in 2^-e
+        assert gradgradcheck(fn, (x,))
