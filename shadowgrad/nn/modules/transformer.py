@@ -1,4 +1,4 @@
-"""TransformerEncoderLayer and TransformerEncoder. Mirrors `torch.nn.modules.transformer`.
+"""Transformer, its encoder and decoder stacks and layers. Mirrors `torch.nn.modules.transformer`.
 
 Torch's inference fast paths (`_transformer_encoder_layer_fwd`, nested tensors) compute the same
 values as the composed path written here.
@@ -16,6 +16,7 @@ from ..._grad_mode import is_grad_enabled
 from ..._tensor import Tensor
 from ...ops.shape import triu
 from .. import functional as F
+from .. import init
 from .activation import GELU, ReLU
 from .attention import MultiheadAttention, _canonical_mask, _none_or_dtype
 from .container import ModuleList
@@ -24,7 +25,13 @@ from .linear import Linear
 from .module import Module
 from .normalization import LayerNorm
 
-__all__ = ["TransformerEncoder", "TransformerEncoderLayer"]
+__all__ = [
+    "Transformer",
+    "TransformerDecoder",
+    "TransformerDecoderLayer",
+    "TransformerEncoder",
+    "TransformerEncoderLayer",
+]
 
 
 def _generate_square_subsequent_mask(sz: int, device: Any = None, dtype: Any = None) -> Tensor:
@@ -250,3 +257,215 @@ def _why_not_sparsity_fast_path(layer: Any) -> str:
     if layer.self_attn.num_heads % 2 == 1:
         return f"{name}.self_attn.num_heads is odd"
     return ""
+
+
+class TransformerDecoderLayer(Module):
+    """Self-attention, attention over the memory, then feed-forward, each with residual and
+    LayerNorm. Mirrors `torch.nn.TransformerDecoderLayer`."""
+
+    def __init__(
+        self,
+        d_model: int,
+        nhead: int,
+        dim_feedforward: int = 2048,
+        dropout: float = 0.1,
+        activation: str | Callable[[Tensor], Tensor] = F.relu,
+        layer_norm_eps: float = 1e-5,
+        batch_first: bool = False,
+        norm_first: bool = False,
+        bias: bool = True,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__()
+        fk = {"device": device, "dtype": dtype}
+        mha = {"dropout": dropout, "batch_first": batch_first, "bias": bias, **fk}
+        self.self_attn = MultiheadAttention(d_model, nhead, **mha)
+        self.multihead_attn = MultiheadAttention(d_model, nhead, **mha)
+        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, **fk)
+        self.dropout = Dropout(dropout)
+        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, **fk)
+        self.norm_first = norm_first
+        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **fk)
+        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **fk)
+        self.norm3 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **fk)
+        self.dropout1 = Dropout(dropout)
+        self.dropout2 = Dropout(dropout)
+        self.dropout3 = Dropout(dropout)
+        self.activation = (
+            _get_activation_fn(activation) if isinstance(activation, str) else activation
+        )
+
+    def forward(
+        self,
+        tgt: Tensor,
+        memory: Tensor,
+        tgt_mask: Tensor | None = None,
+        memory_mask: Tensor | None = None,
+        tgt_key_padding_mask: Tensor | None = None,
+        memory_key_padding_mask: Tensor | None = None,
+        tgt_is_causal: bool = False,
+        memory_is_causal: bool = False,
+    ) -> Tensor:
+        x = tgt
+        sa = (tgt_mask, tgt_key_padding_mask, tgt_is_causal)
+        mha = (memory, memory_mask, memory_key_padding_mask, memory_is_causal)
+        if self.norm_first:
+            x = x + self._sa_block(self.norm1(x), *sa)
+            x = x + self._mha_block(self.norm2(x), *mha)
+            x = x + self._ff_block(self.norm3(x))
+        else:
+            x = self.norm1(x + self._sa_block(x, *sa))
+            x = self.norm2(x + self._mha_block(x, *mha))
+            x = self.norm3(x + self._ff_block(x))
+        return x
+
+    def _attend(self, attn: Module, x: Tensor, mem: Tensor, mask: Any, kpm: Any, causal: bool):
+        return attn(
+            x, mem, mem, attn_mask=mask, key_padding_mask=kpm, is_causal=causal, need_weights=False
+        )[0]
+
+    def _sa_block(
+        self, x: Tensor, attn_mask: Any, key_padding_mask: Any, is_causal: bool = False
+    ) -> Tensor:
+        y = self._attend(self.self_attn, x, x, attn_mask, key_padding_mask, is_causal)
+        return self.dropout1(y)  # type: ignore[no-any-return]
+
+    def _mha_block(
+        self, x: Tensor, mem: Tensor, attn_mask: Any, key_padding_mask: Any, is_causal: bool = False
+    ) -> Tensor:
+        y = self._attend(self.multihead_attn, x, mem, attn_mask, key_padding_mask, is_causal)
+        return self.dropout2(y)  # type: ignore[no-any-return]
+
+    def _ff_block(self, x: Tensor) -> Tensor:
+        x = self.linear2(self.dropout(self.activation(self.linear1(x))))
+        return self.dropout3(x)  # type: ignore[no-any-return]
+
+
+class TransformerDecoder(Module):
+    """A stack of N decoder layers (deep copies of one). Mirrors `torch.nn.TransformerDecoder`."""
+
+    def __init__(
+        self, decoder_layer: TransformerDecoderLayer, num_layers: int, norm: Module | None = None
+    ) -> None:
+        super().__init__()
+        self.layers = _get_clones(decoder_layer, num_layers)
+        self.num_layers = num_layers
+        self.norm = norm
+
+    def forward(
+        self,
+        tgt: Tensor,
+        memory: Tensor,
+        tgt_mask: Tensor | None = None,
+        memory_mask: Tensor | None = None,
+        tgt_key_padding_mask: Tensor | None = None,
+        memory_key_padding_mask: Tensor | None = None,
+        tgt_is_causal: bool | None = None,
+        memory_is_causal: bool = False,
+    ) -> Tensor:
+        output = tgt
+        seq_len = _get_seq_len(tgt, self.layers[0].self_attn.batch_first)
+        causal = _detect_is_causal_mask(tgt_mask, tgt_is_causal, seq_len)
+        for mod in self.layers:
+            output = mod(
+                output,
+                memory,
+                tgt_mask=tgt_mask,
+                memory_mask=memory_mask,
+                tgt_key_padding_mask=tgt_key_padding_mask,
+                memory_key_padding_mask=memory_key_padding_mask,
+                tgt_is_causal=causal,
+                memory_is_causal=memory_is_causal,
+            )
+        if self.norm is not None:
+            output = self.norm(output)
+        return output
+
+
+class Transformer(Module):
+    """An encoder stack and a decoder stack, each closed by a LayerNorm; every weight matrix
+    xavier-uniform initialized. Mirrors `torch.nn.Transformer`."""
+
+    def __init__(
+        self,
+        d_model: int = 512,
+        nhead: int = 8,
+        num_encoder_layers: int = 6,
+        num_decoder_layers: int = 6,
+        dim_feedforward: int = 2048,
+        dropout: float = 0.1,
+        activation: str | Callable[[Tensor], Tensor] = F.relu,
+        custom_encoder: Any = None,
+        custom_decoder: Any = None,
+        layer_norm_eps: float = 1e-5,
+        batch_first: bool = False,
+        norm_first: bool = False,
+        bias: bool = True,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__()
+        fk = {"device": device, "dtype": dtype}
+        args = (d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps)
+        args += (batch_first, norm_first, bias)  # type: ignore[assignment]
+        if custom_encoder is not None:
+            self.encoder = custom_encoder
+        else:
+            norm = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **fk)
+            layer = TransformerEncoderLayer(*args, **fk)  # type: ignore[arg-type]
+            self.encoder = TransformerEncoder(layer, num_encoder_layers, norm)
+        if custom_decoder is not None:
+            self.decoder = custom_decoder
+        else:
+            norm = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **fk)
+            dec = TransformerDecoderLayer(*args, **fk)  # type: ignore[arg-type]
+            self.decoder = TransformerDecoder(dec, num_decoder_layers, norm)
+        self._reset_parameters()
+        self.d_model = d_model
+        self.nhead = nhead
+        self.batch_first = batch_first
+
+    def forward(
+        self,
+        src: Tensor,
+        tgt: Tensor,
+        src_mask: Tensor | None = None,
+        tgt_mask: Tensor | None = None,
+        memory_mask: Tensor | None = None,
+        src_key_padding_mask: Tensor | None = None,
+        tgt_key_padding_mask: Tensor | None = None,
+        memory_key_padding_mask: Tensor | None = None,
+        src_is_causal: bool | None = None,
+        tgt_is_causal: bool | None = None,
+        memory_is_causal: bool = False,
+    ) -> Tensor:
+        if src.dim() == 3 and src.size(0 if self.batch_first else 1) != tgt.size(
+            0 if self.batch_first else 1
+        ):
+            raise RuntimeError("the batch number of src and tgt must be equal")
+        if src.size(-1) != self.d_model or tgt.size(-1) != self.d_model:
+            raise RuntimeError("the feature number of src and tgt must be equal to d_model")
+        memory = self.encoder(
+            src, mask=src_mask, src_key_padding_mask=src_key_padding_mask, is_causal=src_is_causal
+        )
+        return self.decoder(  # type: ignore[no-any-return]
+            tgt,
+            memory,
+            tgt_mask=tgt_mask,
+            memory_mask=memory_mask,
+            tgt_key_padding_mask=tgt_key_padding_mask,
+            memory_key_padding_mask=memory_key_padding_mask,
+            tgt_is_causal=tgt_is_causal,
+            memory_is_causal=memory_is_causal,
+        )
+
+    @staticmethod
+    def generate_square_subsequent_mask(sz: int, device: Any = None, dtype: Any = None) -> Tensor:
+        """A float (sz, sz) mask: -inf above the diagonal, 0 elsewhere."""
+        return _generate_square_subsequent_mask(sz, device=device, dtype=dtype)
+
+    def _reset_parameters(self) -> None:
+        for p in self.parameters():
+            if p.dim() > 1:
+                init.xavier_uniform_(p)
