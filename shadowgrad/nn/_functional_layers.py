@@ -6,4 +6,216 @@ Part of `shadowgrad.nn.functional` (re-exported there); mirrors `torch.nn.functi
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import numbers
+import warnings
+from typing import Any
+
+from .._tensor import Tensor
+from ..ops import resample as R
+from . import functional as F
+
+__all__: list[str] = [
+    "channel_shuffle",
+    "interpolate",
+    "local_response_norm",
+    "native_channel_shuffle",
+    "pixel_shuffle",
+    "pixel_unshuffle",
+    "rms_norm",
+    "upsample",
+    "upsample_bilinear",
+    "upsample_nearest",
+]
+
+# torch.nn.functional re-exports these torch ops as they are
+pixel_shuffle = R.pixel_shuffle
+pixel_unshuffle = R.pixel_unshuffle
+channel_shuffle = R.channel_shuffle
+native_channel_shuffle = R.native_channel_shuffle
+
+
+def rms_norm(
+    input: Tensor,
+    normalized_shape: Any,
+    weight: Tensor | None = None,
+    eps: float | None = None,
+) -> Tensor:
+    """Mirrors `torch.nn.functional.rms_norm`."""
+    return R.rms_norm(input, normalized_shape, weight, eps)
+
+
+def local_response_norm(
+    input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0
+) -> Tensor:
+    """Mirrors `torch.nn.functional.local_response_norm`, composed as torch composes it: the
+    squares averaged over `size` neighbouring channels by a zero-padded average pool."""
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError(
+            f"Expected 3D or higher dimensionality                          input (got {dim} "
+            "dimensions)"
+        )
+    if input.numel() == 0:
+        return input
+    div = input.mul(input)
+    if dim == 3:
+        div = F.pad(div.unsqueeze(1), (0, 0, size // 2, (size - 1) // 2))
+        div = F.avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+    else:
+        sizes = input.size()
+        pool3d = getattr(F, "avg_pool3d", None)
+        if pool3d is not None:  # torch's own composition
+            div = div.view(sizes[0], 1, sizes[1], sizes[2], -1)
+            div = F.pad(div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
+            div = pool3d(div, (size, 1, 1), stride=1).squeeze(1)
+        else:  # the same windows, pooled in 2-d over the flattened spatial dims
+            div = div.reshape(sizes[0], 1, sizes[1], -1)
+            div = F.pad(div, (0, 0, size // 2, (size - 1) // 2))
+            div = F.avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+        div = div.view(sizes)
+    div = div.mul(alpha).add(k).pow(beta)
+    return input / div
+
+
+# --- interpolate --------------------------------------------------------------------------
+
+_MODES = "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact"
+# (mode, spatial dims) -> torch's kernel family in ops.resample
+_KERNEL_OF = {
+    **{("nearest", n): "nearest" for n in (1, 2, 3)},
+    **{("nearest-exact", n): "nearest-exact" for n in (1, 2, 3)},
+    ("linear", 1): "linear",
+    ("bilinear", 2): "linear",
+    ("trilinear", 3): "linear",
+    ("bicubic", 2): "cubic",
+}
+_NEEDS = {"linear": 3, "bilinear": 4, "trilinear": 5}
+
+
+def _is_integer(v: Any) -> bool:
+    if isinstance(v, Tensor):
+        return not v.dtype.is_floating_point and not v.dtype.is_complex and v.ndim == 0
+    return isinstance(v, numbers.Integral)
+
+
+def interpolate(
+    input: Tensor,
+    size: Any = None,
+    scale_factor: Any = None,
+    mode: str = "nearest",
+    align_corners: bool | None = None,
+    recompute_scale_factor: bool | None = None,
+    antialias: bool = False,
+) -> Tensor:
+    """Mirrors `torch.nn.functional.interpolate` (modes nearest, nearest-exact, linear,
+    bilinear, bicubic, trilinear and area; area is an adaptive average pool, as in torch)."""
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError(
+                "align_corners option can only be set with the interpolating modes: "
+                "linear | bilinear | bicubic | trilinear"
+            )
+    elif align_corners is None:
+        align_corners = False
+    dim = input.dim() - 2
+    spatial = list(input.shape[2:])
+    scales: Any = None
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if size is not None:
+        if isinstance(size, (list, tuple)):
+            if len(size) != dim:
+                raise ValueError(
+                    "Input and output must have the same number of spatial dimensions, but got "
+                    f"input with spatial dimensions of {spatial} and output size of {size}. "
+                    "Please provide input tensor in (N, C, d1, d2, ...,dK) format and output "
+                    "size in (o1, o2, ...,oK) format."
+                )
+            if not all(_is_integer(v) for v in size):
+                raise TypeError(
+                    "expected size to be one of int or Tuple[int] or Tuple[int, int] or "
+                    f"Tuple[int, int, int], but got size with types {[type(v) for v in size]}"
+                )
+            output_size: Any = [int(v) for v in size]
+        else:
+            output_size = [int(size)] * dim
+    elif scale_factor is not None:
+        output_size = None
+        if isinstance(scale_factor, (list, tuple)):
+            if len(scale_factor) != dim:
+                raise ValueError(
+                    "Input and scale_factor must have the same number of spatial dimensions, "
+                    f"but got input with spatial dimensions of {spatial} and scale_factor of "
+                    f"shape {scale_factor}. Please provide input tensor in (N, C, d1, d2, ...,dK) "
+                    "format and scale_factor in (s1, s2, ...,sK) format."
+                )
+            scales = [float(s) for s in scale_factor]
+        else:
+            scales = [float(scale_factor)] * dim
+    else:
+        raise ValueError("either size or scale_factor should be defined")
+    if recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if mode == "area" and output_size is None:
+        recompute_scale_factor = True
+    if recompute_scale_factor:
+        output_size = [int(n * s) for n, s in zip(spatial, scales, strict=True)]
+        scales = None
+    if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.ndim == 4):
+        raise ValueError(
+            "Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and requires "
+            "a 4-D tensor as input"
+        )
+    if mode == "area" and 1 <= dim <= 3:
+        pool = {1: F.adaptive_avg_pool1d, 2: F.adaptive_avg_pool2d}.get(dim)
+        if pool is None:
+            pool = F.adaptive_avg_pool3d  # type: ignore[attr-defined]
+        return pool(input, output_size)
+    kernel = _KERNEL_OF.get((mode, dim))
+    if kernel is not None and not antialias:
+        if output_size is None:  # torch's compute_output_size: floor(size * scale)
+            output_size = [int(n * s) for n, s in zip(spatial, scales, strict=True)]
+        per_dim = scales if scales is not None else [None] * dim
+        return R.upsample(input, kernel, tuple(output_size), per_dim, bool(align_corners))
+    if mode in _NEEDS and 3 <= input.dim() <= 5:
+        raise NotImplementedError(
+            f"Got {input.dim()}D input, but {mode} mode needs {_NEEDS[mode]}D input"
+        )
+    raise NotImplementedError(
+        f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for the "
+        f"modes: {_MODES} (got {mode})"
+    )
+
+
+def upsample(
+    input: Tensor,
+    size: Any = None,
+    scale_factor: Any = None,
+    mode: str = "nearest",
+    align_corners: bool | None = None,
+) -> Tensor:
+    """Mirrors `torch.nn.functional.upsample` (deprecated: warns, then interpolates)."""
+    warnings.warn(
+        "`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.",
+        stacklevel=2,
+    )
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input: Tensor, size: Any = None, scale_factor: Any = None) -> Tensor:
+    """Mirrors `torch.nn.functional.upsample_nearest` (deprecated: warns, then interpolates)."""
+    warnings.warn(
+        "`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.",
+        stacklevel=2,
+    )
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input: Tensor, size: Any = None, scale_factor: Any = None) -> Tensor:
+    """Mirrors `torch.nn.functional.upsample_bilinear` (deprecated: warns, then interpolates
+    with align_corners=True)."""
+    warnings.warn(
+        "`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.",
+        stacklevel=2,
+    )
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)

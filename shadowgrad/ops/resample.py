@@ -1,8 +1,446 @@
-"""Resampling ops behind torch.nn.functional.interpolate and the upsampling layers."""
+"""Resampling ops behind torch.nn.functional.interpolate and the upsampling layers, and the
+pixel and channel shuffles and rms_norm that torch exports at top level.
+
+Each upsampling kernel is separable: along each spatial dim, an output position reads a few
+input positions (`taps`) with weights, computed as torch's CPU kernels compute them (nearest
+indices in float32, linear and cubic weights in the input's compute type). A kernel's backward
+is its own op (`Upsample...BackwardBackward0`), the transposed map, whose derivative is the
+forward kernel again, as torch's formulas are. torch's backward kernels take shortcuts the
+forward ones do not (an unchanged size is copied, nearest's doubling is `i >> 1`), so a
+kernel carries two plans: one for the forward, one for the backward.
+"""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
+import numpy as np
+
+from .. import _dtype as D
+from .._tensor import Tensor, _make, warn_once
+from ..autograd.forward_ad import LINEAR
+from . import pointwise as P
+from . import reduction as R
+from ._util import shape_str
+from .registry import defop
+
+# --- index and weight plans ---------------------------------------------------------------
+# A plan has one entry per spatial dim: (idx, w, n_in), idx an int64 (n_out, taps) array of
+# input positions, w the matching weights (None for nearest: one tap, weight 1), n_in the
+# input size along that dim.
+
+
+def _scale_value(scale: float | None, n_in: int, n_out: int, t: type) -> Any:
+    """torch's compute_scales_value: 1/scale when a scale is given, else n_in/n_out."""
+    if scale is not None and scale > 0:
+        return t(1.0 / scale)
+    return t(n_in) / t(n_out)
+
+
+def _nearest_taps(
+    n_in: int, n_out: int, scale: float | None, exact: bool, short: bool
+) -> np.ndarray:
+    i = np.arange(n_out)
+    if short and not exact and n_out == n_in:
+        return i
+    if short and not exact and n_out == 2 * n_in:
+        return i >> 1
+    s = _scale_value(scale, n_in, n_out, np.float32)
+    # exact: (i + 0.5) in double, times the float scale, rounded to float before floorf
+    src = ((i + 0.5) * np.float64(s)).astype(np.float32) if exact else i.astype(np.float32) * s
+    return np.minimum(np.floor(src).astype(np.int64), n_in - 1)
+
+
+def _linear_scale(n_in: int, n_out: int, align: bool, scale: float | None, t: type) -> Any:
+    """torch's area_pixel_compute_scale."""
+    if align:
+        return t(n_in - 1) / t(n_out - 1) if n_out > 1 else t(0)
+    return _scale_value(scale, n_in, n_out, t)
+
+
+def _source_index(s: Any, n_out: int, align: bool, cubic: bool, t: type) -> np.ndarray:
+    """torch's area_pixel_compute_source_index, for every output position."""
+    i = np.arange(n_out).astype(t)
+    if align:
+        return s * i
+    src = s * (i + t(0.5)) - t(0.5)
+    return src if cubic else np.maximum(src, t(0))
+
+
+def _linear_taps(
+    n_in: int, n_out: int, scale: float | None, align: bool, t: type
+) -> tuple[np.ndarray, np.ndarray]:
+    if n_in == n_out:  # torch copies an unchanged size
+        i = np.arange(n_out)
+        return np.stack([i, i], 1), np.stack([np.ones(n_out, t), np.zeros(n_out, t)], 1)
+    src = _source_index(_linear_scale(n_in, n_out, align, scale, t), n_out, align, False, t)
+    i0 = np.minimum(np.floor(src).astype(np.int64), n_in - 1)
+    lam1 = np.clip(src - i0.astype(t), t(0), t(1)).astype(t)
+    i1 = i0 + (i0 < n_in - 1)
+    return np.stack([i0, i1], 1), np.stack([t(1) - lam1, lam1], 1)
+
+
+def _cubic_taps(
+    n_in: int, n_out: int, scale: float | None, align: bool, t: type
+) -> tuple[np.ndarray, np.ndarray]:
+    src = _source_index(_linear_scale(n_in, n_out, align, scale, t), n_out, align, True, t)
+    i0 = np.floor(src).astype(np.int64)
+    x = (src - i0.astype(t)).astype(t)
+    a = t(-0.75)
+
+    def near(v: Any) -> Any:  # |v| <= 1
+        return ((a + t(2)) * v - (a + t(3))) * v * v + t(1)
+
+    def far(v: Any) -> Any:  # 1 < |v| < 2
+        return ((a * v - t(5) * a) * v + t(8) * a) * v - t(4) * a
+
+    w = np.stack([far(x + t(1)), near(x), near(t(1) - x), far(t(2) - x)], 1).astype(t)
+    idx = np.clip(i0[:, None] + np.arange(-1, 3), 0, n_in - 1)
+    return idx, w
+
+
+def _compute_type(x: np.ndarray) -> type:
+    return np.float64 if x.dtype == np.float64 else np.float32
+
+
+def _plans(kind: str, x: np.ndarray, out: tuple[int, ...], scales: Any, align: bool) -> Any:
+    """(forward plan, backward plan) of kernel `kind` from x's spatial sizes to `out`."""
+    t = _compute_type(x)
+    n_sp = len(out)
+    ins = x.shape[x.ndim - n_sp :]
+    fwd, bwd = [], []
+    for n_in, n_out, s in zip(ins, out, scales, strict=True):
+        if kind in ("nearest", "nearest-exact"):
+            exact = kind == "nearest-exact"
+            # torch's 2-d nearest forward takes the backward's shortcuts; 1-d and 3-d do not
+            short = n_sp == 2
+            fwd.append((_nearest_taps(n_in, n_out, s, exact, short), None, n_in))
+            bwd.append((_nearest_taps(n_in, n_out, s, exact, True), None, n_in))
+        elif kind == "cubic":
+            idx, w = _cubic_taps(n_in, n_out, s, align, t)
+            fwd.append((idx, w, n_in))
+        else:
+            idx, w = _linear_taps(n_in, n_out, s, align, t)
+            fwd.append((idx, w, n_in))
+            bwd.append((idx, w, n_in))
+    if kind == "cubic":  # torch's cubic backward copies when no size changes
+        same = all(a == b for a, b in zip(ins, out, strict=True))
+        bwd = [(np.arange(n), None, n) for n in ins] if same else fwd
+    return tuple(fwd), tuple(bwd)
+
+
+def _axis_shape(ndim: int, ax: int) -> tuple[int, ...]:
+    return (-1,) + (1,) * (ndim - ax - 1)
+
+
+def _resample(x: np.ndarray, plan: Any) -> np.ndarray:
+    """Apply a plan: each spatial dim in turn, output position = sum of weighted taps."""
+    dt = x.dtype
+    y = x if dt != np.float16 else x.astype(np.float32)
+    for k, (idx, w, _n) in enumerate(plan):
+        ax = y.ndim - len(plan) + k
+        if w is None:
+            y = np.take(y, idx, axis=ax)
+            continue
+        acc = None
+        for j in range(idx.shape[1]):
+            term = np.take(y, idx[:, j], axis=ax) * w[:, j].astype(y.dtype).reshape(
+                _axis_shape(y.ndim, ax)
+            )
+            acc = term if acc is None else acc + term
+        y = acc
+    return np.ascontiguousarray(y.astype(dt, copy=False))
+
+
+def _resample_t(g: np.ndarray, plan: Any) -> np.ndarray:
+    """The transpose of `_resample`: each output gradient added back to the taps it read."""
+    dt = g.dtype
+    y = g if dt != np.float16 else g.astype(np.float32)
+    for k, (idx, w, n_in) in enumerate(plan):
+        ax = y.ndim - len(plan) + k
+        m = np.zeros((idx.shape[0], n_in), y.dtype)
+        rows = np.arange(idx.shape[0])
+        if w is None:
+            np.add.at(m, (rows, idx), 1)
+        else:
+            for j in range(idx.shape[1]):
+                np.add.at(m, (rows, idx[:, j]), w[:, j])
+        y = np.moveaxis(np.moveaxis(y, ax, -1) @ m, -1, ax)
+    return np.ascontiguousarray(y.astype(dt, copy=False))
+
+
+def _kernel(name: str, node: str) -> Any:
+    """The forward and backward ops of one upsampling kernel (torch's `name`)."""
+
+    def fwd_formula(grad: Tensor, plan: Any, bplan: Any) -> Tensor:
+        return backward(grad, plan, bplan)
+
+    forward = defop(
+        name,
+        f"{node}Backward0",
+        lambda self, plan, bplan: _resample(self, plan),
+        dtype="keep",
+        self=fwd_formula,
+        jvp=LINEAR,
+    )
+    backward = defop(
+        f"{name}_backward",
+        f"{node}BackwardBackward0",
+        lambda grad_output, plan, bplan: _resample_t(grad_output, bplan),
+        dtype="keep",
+        grad_output=lambda grad, plan, bplan: forward(grad, plan, bplan),
+        jvp=LINEAR,
+    )
+    return forward
+
+
+_KERNELS = {
+    ("nearest", 1): _kernel("upsample_nearest1d", "UpsampleNearest1D"),
+    ("nearest", 2): _kernel("upsample_nearest2d", "UpsampleNearest2D"),
+    ("nearest", 3): _kernel("upsample_nearest3d", "UpsampleNearest3D"),
+    ("nearest-exact", 1): _kernel("_upsample_nearest_exact1d", "UpsampleNearestExact1D"),
+    ("nearest-exact", 2): _kernel("_upsample_nearest_exact2d", "UpsampleNearestExact2D"),
+    ("nearest-exact", 3): _kernel("_upsample_nearest_exact3d", "UpsampleNearestExact3D"),
+    ("linear", 1): _kernel("upsample_linear1d", "UpsampleLinear1D"),
+    ("linear", 2): _kernel("upsample_bilinear2d", "UpsampleBilinear2D"),
+    ("linear", 3): _kernel("upsample_trilinear3d", "UpsampleTrilinear3D"),
+    ("cubic", 2): _kernel("upsample_bicubic2d", "UpsampleBicubic2D"),
+}
+
+# the dtype-dispatch names in torch's "not implemented for" errors, per kernel
+_DISPATCH = {
+    ("nearest", 2): "upsample_nearest2d_channels_last",
+    ("nearest-exact", 2): "upsample_nearest2d_channels_last",
+    ("linear", 2): "upsample_bilinear2d_channels_last",
+    ("cubic", 2): "compute_indices_weights_cubic",
+}
+
+
+def _size_error(ins: tuple[int, ...], out: tuple[int, ...]) -> RuntimeError:
+    names = ("D", "H", "W")[3 - len(ins) :]
+    a = ", ".join(f"{n}: {v}" for n, v in zip(names, ins, strict=True))
+    b = ", ".join(f"{n}: {v}" for n, v in zip(names, out, strict=True))
+    sep = " and" if len(ins) == 1 else ""
+    return RuntimeError(
+        f"Input and output sizes should be greater than 0, but got input ({a}){sep} output ({b})"
+    )
+
+
+def upsample(
+    input: Tensor, kind: str, out: tuple[int, ...], scales: Any, align: bool = False
+) -> Tensor:
+    """Run torch's upsampling kernel `kind` ("nearest", "nearest-exact", "linear", "cubic")
+    to spatial size `out`; `scales` are the user's scale factors per dim (None where unset)."""
+    x = input._data
+    n_sp = len(out)
+    key = (kind, n_sp)
+    ins = tuple(x.shape[2:])
+    if any(v <= 0 for v in ins) or any(v <= 0 for v in out):
+        raise _size_error(ins, out)
+    if x.size == 0 and math.prod(x.shape[1:]) == 0:
+        raise RuntimeError(
+            f"Non-empty {x.ndim}D data tensor expected but got a tensor with sizes "
+            f"{shape_str(x.shape)}"
+        )
+    if x.dtype.kind != "f" and not (x.dtype == np.uint8 and kind != "linear" and kind != "cubic"):
+        what = _DISPATCH.get(key, f"compute_indices_weights_{kind.split('-')[0]}")
+        raise NotImplementedError(f"\"{what}\" not implemented for '{D._FROM_NP[x.dtype]._short}'")
+    fwd, bwd = _plans(kind, x, out, scales, align)
+    return _KERNELS[key](input, fwd, bwd)
+
+
+# --- pixel and channel shuffles -----------------------------------------------------------
+
+
+def _shuffle_fwd(x: np.ndarray, r: int) -> np.ndarray:
+    *b, c, h, w = x.shape
+    oc = c // (r * r)
+    y = x.reshape(*b, oc, r, r, h, w)
+    nb = len(b)
+    perm = (*range(nb), nb, nb + 3, nb + 1, nb + 4, nb + 2)
+    return np.ascontiguousarray(y.transpose(perm)).reshape(*b, oc, h * r, w * r)
+
+
+def _unshuffle_fwd(x: np.ndarray, r: int) -> np.ndarray:
+    if x.size == 0:  # torch returns an empty input's copy, in its own shape
+        return x.copy()
+    *b, c, h, w = x.shape
+    y = x.reshape(*b, c, h // r, r, w // r, r)
+    nb = len(b)
+    perm = (*range(nb), nb, nb + 2, nb + 4, nb + 1, nb + 3)
+    return np.ascontiguousarray(y.transpose(perm)).reshape(*b, c * r * r, h // r, w // r)
+
+
+_pixel_shuffle = defop(
+    "pixel_shuffle",
+    "PixelShuffleBackward0",
+    lambda self, upscale_factor: _shuffle_fwd(self, upscale_factor),
+    dtype="keep",
+    self=lambda grad, upscale_factor: _pixel_unshuffle(grad, upscale_factor),
+    jvp=LINEAR,
+)
+_pixel_unshuffle = defop(
+    "pixel_unshuffle",
+    "PixelUnshuffleBackward0",
+    lambda self, downscale_factor: _unshuffle_fwd(self, downscale_factor),
+    dtype="keep",
+    self=lambda grad, downscale_factor: (
+        grad.clone() if grad.numel() == 0 else _pixel_shuffle(grad, downscale_factor)
+    ),
+    jvp=LINEAR,
+)
+
+
+def _check_shuffle(name: str, input: Tensor, factor: int, what: str) -> None:
+    if input.ndim < 3:
+        raise RuntimeError(
+            f"{name} expects input to have at least 3 dimensions, but got input with "
+            f"{input.ndim} dimension(s)"
+        )
+    if factor <= 0:
+        raise RuntimeError(f"{name} expects a positive {what}, but got {factor}")
+
+
+def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
+    """Mirrors `torch.pixel_shuffle` (a new contiguous tensor, PixelShuffleBackward0)."""
+    _check_shuffle("pixel_shuffle", input, upscale_factor, "upscale_factor")
+    c = input.shape[-3]
+    if c % (upscale_factor * upscale_factor):
+        raise RuntimeError(
+            "pixel_shuffle expects its input's 'channel' dimension to be divisible by the square "
+            f"of upscale_factor, but input.size(-3)={c} is not divisible by "
+            f"{upscale_factor * upscale_factor}"
+        )
+    return _pixel_shuffle(input, upscale_factor)
+
+
+def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
+    """Mirrors `torch.pixel_unshuffle` (a new contiguous tensor, PixelUnshuffleBackward0)."""
+    _check_shuffle("pixel_unshuffle", input, downscale_factor, "downscale_factor")
+    for dim, what in ((-2, "height"), (-1, "width")):
+        if input.shape[dim] % downscale_factor:
+            raise RuntimeError(
+                f"pixel_unshuffle expects {what} to be divisible by downscale_factor, but "
+                f"input.size({dim})={input.shape[dim]} is not divisible by {downscale_factor}"
+            )
+    return _pixel_unshuffle(input, downscale_factor)
+
+
+def _channel_shuffle_fwd(x: np.ndarray, groups: int) -> np.ndarray:
+    n, c = x.shape[:2]
+    y = x.reshape(n, groups, c // groups, *x.shape[2:]).swapaxes(1, 2)
+    return np.ascontiguousarray(y).reshape(x.shape)
+
+
+_channel_shuffle = defop(
+    "channel_shuffle",
+    "ChannelShuffleBackward0",
+    lambda self, groups: _channel_shuffle_fwd(self, groups),
+    dtype="keep",
+    self=lambda grad, groups: _channel_shuffle(grad, grad.shape[1] // groups),
+    jvp=LINEAR,
+)
+
+
+def _check_channel_shuffle(input: Tensor, groups: int) -> None:
+    if input.ndim <= 2:
+        raise RuntimeError(
+            f"channel_shuffle expects input with > 2 dims, but got input with sizes "
+            f"{shape_str(tuple(input.shape))}"
+        )
+    if groups <= 0:
+        raise RuntimeError(
+            f"Number of groups to divide channels in must be positive. Value of groups:{groups}"
+        )
+    c = input.shape[1]
+    if c % groups:
+        raise RuntimeError(
+            f"Number of channels must be divisible by groups. Got {c} channels and {groups} groups."
+        )
+
+
+def channel_shuffle(input: Tensor, groups: int) -> Tensor:
+    """Mirrors `torch.channel_shuffle` (a new contiguous tensor, ChannelShuffleBackward0)."""
+    _check_channel_shuffle(input, groups)
+    return _channel_shuffle(input, groups)
+
+
+def native_channel_shuffle(input: Tensor, groups: int) -> Tensor:
+    """Mirrors `torch.native_channel_shuffle`: no derivative (backward through it raises)."""
+    _check_channel_shuffle(input, groups)
+    out = _make(_channel_shuffle_fwd(input._data, groups))
+    return P.no_derivative(out, (input,), "native_channel_shuffle")
+
+
+# --- rms_norm -----------------------------------------------------------------------------
+
+# torch's add_(Scalar), which its rms_norm kernel records (AddBackward1)
+_add_scalar = defop(
+    "add.Scalar",
+    "AddBackward1",
+    lambda self, other: np.add(self, other),
+    dtype="keep",
+    self=lambda grad: grad,
+    jvp=lambda self_t: self_t,
+)
+
+
+def rms_norm(
+    input: Tensor,
+    normalized_shape: Any,
+    weight: Tensor | None = None,
+    eps: float | None = None,
+) -> Tensor:
+    """Mirrors `torch.rms_norm`, composed as torch's CPU kernel composes it: the input in its
+    compute type, times rsqrt(mean(x**2) + eps), times the weight, back in the input's dtype."""
+    if not isinstance(normalized_shape, (tuple, list)) and not hasattr(normalized_shape, "__len__"):
+        raise TypeError(
+            "rms_norm(): argument 'normalized_shape' (position 2) must be tuple of ints, not "
+            f"{type(normalized_shape).__name__}"
+        )
+    ns = tuple(int(v) for v in normalized_shape)
+    shape = tuple(input.shape)
+    if not ns:
+        raise RuntimeError(
+            "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least "
+            "one element, but got normalized_shape = []"
+        )
+    if weight is not None and tuple(weight.shape) != ns:
+        raise RuntimeError(
+            f"Expected weight to be of same shape as normalized_shape, but got weight of shape "
+            f"{shape_str(tuple(weight.shape))} and normalized_shape = {shape_str(ns)}"
+        )
+    if len(ns) > len(shape) or shape[len(shape) - len(ns) :] != ns:
+        raise RuntimeError(
+            f"Given normalized_shape={shape_str(ns)}, expected input with shape "
+            f"[*{', '.join(map(str, ns))}], but got input of size{shape_str(shape)}"
+        )
+    dt = input.dtype
+    if not dt.is_floating_point:
+        raise NotImplementedError(f"\"rms_norm\" not implemented for '{dt._short}'")
+    if weight is not None and weight.dtype != dt:
+        warn_once(  # torch warns once per process
+            "rms_norm dtype mismatch",
+            f"Mismatch dtype between input and weight: input dtype = {D.CPP_NAMES[dt]}, weight "
+            f"dtype = {D.CPP_NAMES[weight.dtype]}, Cannot dispatch to fused implementation.",
+        )
+    x = input.to(D.float32) if dt is D.float16 else input
+    if eps is None:
+        eps = float(np.finfo(x._data.dtype).eps)
+    dims = tuple(range(-len(ns), 0))
+    r = P.rsqrt(_add_scalar(R.mean(x.pow(2), dims, keepdim=True), eps))
+    out = x * r
+    if weight is not None:
+        out = out * weight
+    return out.to(dt)
+
+
 METHODS: dict[str, Any] = {}
-FUNCTIONS: dict[str, Any] = {}
+FUNCTIONS: dict[str, Any] = {
+    "pixel_shuffle": pixel_shuffle,
+    "pixel_unshuffle": pixel_unshuffle,
+    "channel_shuffle": channel_shuffle,
+    "native_channel_shuffle": native_channel_shuffle,
+    "rms_norm": rms_norm,
+}

@@ -1,9 +1,11 @@
-"""BatchNorm1d/2d, LayerNorm, GroupNorm. Mirrors `torch.nn.modules.batchnorm` and
+"""BatchNorm1d/2d/3d, InstanceNorm1d/2d/3d, LayerNorm, GroupNorm, RMSNorm, LocalResponseNorm.
+Mirrors `torch.nn.modules.batchnorm`, `torch.nn.modules.instancenorm` and
 `torch.nn.modules.normalization`."""
 
 from __future__ import annotations
 
 import numbers
+import warnings
 from typing import Any
 
 from ... import _dtype
@@ -15,7 +17,18 @@ from .. import init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "GroupNorm", "LayerNorm"]
+__all__ = [
+    "BatchNorm1d",
+    "BatchNorm2d",
+    "BatchNorm3d",
+    "GroupNorm",
+    "InstanceNorm1d",
+    "InstanceNorm2d",
+    "InstanceNorm3d",
+    "LayerNorm",
+    "LocalResponseNorm",
+    "RMSNorm",
+]
 
 
 class _NormBase(Module):
@@ -151,6 +164,118 @@ class BatchNorm2d(_BatchNorm):
             raise ValueError(f"expected 4D input (got {input.dim()}D input)")
 
 
+class BatchNorm3d(_BatchNorm):
+    """Mirrors `torch.nn.BatchNorm3d`."""
+
+    def _check_input_dim(self, input: Tensor) -> None:
+        if input.dim() != 5:
+            raise ValueError(f"expected 5D input (got {input.dim()}D input)")
+
+
+class _InstanceNorm(_NormBase):
+    _no_batch_dim = 0  # the input's dims without a batch dim (channels and spatial)
+
+    def __init__(
+        self,
+        num_features: int,
+        eps: float = 1e-5,
+        momentum: float = 0.1,
+        affine: bool = False,
+        track_running_stats: bool = False,
+        device: Any = None,
+        dtype: Any = None,
+        *,
+        bias: bool = True,
+    ) -> None:
+        super().__init__(
+            num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias
+        )
+
+    def _check_input_dim(self, input: Tensor) -> None:
+        n = self._no_batch_dim
+        if input.dim() not in (n, n + 1):
+            raise ValueError(f"expected {n}D or {n + 1}D input (got {input.dim()}D input)")
+
+    def _apply_instance_norm(self, input: Tensor) -> Tensor:
+        return F.instance_norm(
+            input,
+            self.running_mean,
+            self.running_var,
+            self.weight,
+            self.bias,
+            self.training or not self.track_running_stats,
+            self.momentum if self.momentum is not None else 0.0,
+            self.eps,
+        )
+
+    def _load_from_state_dict(
+        self,
+        state_dict: dict[str, Any],
+        prefix: str,
+        local_metadata: dict[str, Any],
+        strict: bool,
+        missing_keys: list[str],
+        unexpected_keys: list[str],
+        error_msgs: list[str],
+    ) -> None:
+        version = local_metadata.get("version")
+        if version is None and not self.track_running_stats:
+            keys = [prefix + n for n in ("running_mean", "running_var") if prefix + n in state_dict]
+            if keys:
+                klass = self.__class__.__name__
+                names = " and ".join(f'"{k}"' for k in keys)
+                error_msgs.append(
+                    f"Unexpected running stats buffer(s) {names} for {klass} with "
+                    "track_running_stats=False. If state_dict is a checkpoint saved before 0.4.0, "
+                    f"this may be expected because {klass} does not track running stats by "
+                    "default since 0.4.0. Please remove these keys from state_dict. If the "
+                    "running stats are actually needed, instead set track_running_stats=True in "
+                    f"{klass} to enable them. See the documentation of {klass} for details."
+                )
+                for k in keys:
+                    state_dict.pop(k)
+        super()._load_from_state_dict(
+            state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs
+        )
+
+    def forward(self, input: Tensor) -> Tensor:
+        self._check_input_dim(input)
+        feature_dim = input.dim() - self._no_batch_dim
+        if input.size(feature_dim) != self.num_features:
+            if self.affine:
+                raise ValueError(
+                    f"expected input's size at dim={feature_dim} to match num_features "
+                    f"({self.num_features}), but got: {input.size(feature_dim)}."
+                )
+            warnings.warn(
+                f"input's size at dim={feature_dim} does not match num_features. You can silence "
+                "this warning by not passing in num_features, which is not used because "
+                "affine=False",
+                stacklevel=2,
+            )
+        if input.dim() == self._no_batch_dim:
+            return self._apply_instance_norm(input.unsqueeze(0)).squeeze(0)
+        return self._apply_instance_norm(input)
+
+
+class InstanceNorm1d(_InstanceNorm):
+    """Mirrors `torch.nn.InstanceNorm1d`."""
+
+    _no_batch_dim = 2
+
+
+class InstanceNorm2d(_InstanceNorm):
+    """Mirrors `torch.nn.InstanceNorm2d`."""
+
+    _no_batch_dim = 3
+
+
+class InstanceNorm3d(_InstanceNorm):
+    """Mirrors `torch.nn.InstanceNorm3d`."""
+
+    _no_batch_dim = 4
+
+
 class LayerNorm(Module):
     """Mirrors `torch.nn.LayerNorm`."""
 
@@ -245,3 +370,56 @@ class GroupNorm(Module):
         return "{num_groups}, {num_channels}, eps={eps}, affine={affine}, bias={use_bias}".format(
             **self.__dict__, use_bias=self.bias is not None
         )
+
+
+class RMSNorm(Module):
+    """Mirrors `torch.nn.RMSNorm`."""
+
+    def __init__(
+        self,
+        normalized_shape: Any,
+        eps: float | None = None,
+        elementwise_affine: bool = True,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__()
+        if isinstance(normalized_shape, numbers.Integral):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        if self.elementwise_affine:
+            self.weight = Parameter(empty(self.normalized_shape, device=device, dtype=dtype))
+        else:
+            self.register_parameter("weight", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        if self.elementwise_affine:
+            init.ones_(self.weight)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.rms_norm(x, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self) -> str:
+        return "{normalized_shape}, eps={eps}, elementwise_affine={elementwise_affine}".format(
+            **self.__dict__
+        )
+
+
+class LocalResponseNorm(Module):
+    """Mirrors `torch.nn.LocalResponseNorm`."""
+
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> None:
+        super().__init__()
+        self.size = size
+        self.alpha = alpha
+        self.beta = beta
+        self.k = k
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self) -> str:
+        return "{size}, alpha={alpha}, beta={beta}, k={k}".format(**self.__dict__)

@@ -2,4 +2,36 @@
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from ..._tensor import Tensor
+from .. import functional as F
+from .module import Module
+
+__all__: list[str] = ["PixelShuffle", "PixelUnshuffle"]
+
+
+class PixelShuffle(Module):
+    """Mirrors `torch.nn.PixelShuffle`."""
+
+    def __init__(self, upscale_factor: int) -> None:
+        super().__init__()
+        self.upscale_factor = upscale_factor
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.pixel_shuffle(input, self.upscale_factor)
+
+    def extra_repr(self) -> str:
+        return f"upscale_factor={self.upscale_factor}"
+
+
+class PixelUnshuffle(Module):
+    """Mirrors `torch.nn.PixelUnshuffle`."""
+
+    def __init__(self, downscale_factor: int) -> None:
+        super().__init__()
+        self.downscale_factor = downscale_factor
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.pixel_unshuffle(input, self.downscale_factor)
+
+    def extra_repr(self) -> str:
+        return f"downscale_factor={self.downscale_factor}"

@@ -1,0 +1,189 @@
+"""Op database entries for the resampling ops (shadowgrad/ops/resample.py): the upsampling
+kernels behind nn.functional.interpolate, the pixel and channel shuffles, rms_norm and
+local_response_norm."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .opdb import OpEntry, Sample, register, tensor_arg
+
+
+def F(T: Any) -> Any:
+    return T.nn.functional
+
+
+def _r() -> np.random.Generator:
+    return np.random.default_rng(0)
+
+
+def _interp_samples(shape: tuple[int, ...], aligned: bool):
+    def samples(dtype: str) -> list[Sample]:
+        r = _r()
+        x = r.standard_normal(shape)
+        n = len(shape) - 2
+        out = [
+            Sample((tensor_arg(x),), {"scale_factor": 2}, name="x2"),
+            Sample((tensor_arg(x),), {"scale_factor": 1.6}, name="x1.6"),
+            Sample((tensor_arg(x),), {"size": (3,) * n}, name="size"),
+            Sample((tensor_arg(x),), {"scale_factor": 0.5}, name="down"),
+            Sample((tensor_arg(x),), {"size": 1}, name="size 1"),
+            Sample((tensor_arg(x[:0]),), {"scale_factor": 2}, name="empty batch"),
+            Sample(
+                (tensor_arg(x, layout="transposed"),), {"scale_factor": 1.5}, name="non-contiguous"
+            ),
+            Sample((tensor_arg(x[:, :0]),), {"size": 3}, name="no channels: error"),
+            Sample((tensor_arg(x),), {"size": 0}, name="size 0: error"),
+            Sample((tensor_arg(x[0, 0]),), {"size": 3}, name="too few dims: error"),
+        ]
+        if aligned:
+            out.append(
+                Sample((tensor_arg(x),), {"size": 5, "align_corners": True}, name="align_corners")
+            )
+        return out
+
+    return samples
+
+
+def _interp(mode: str) -> Any:
+    return lambda T, x, **k: F(T).interpolate(x, mode=mode, **k)
+
+
+_INTERP = [
+    ("nearest", (2, 3, 4), False),
+    ("nearest", (2, 2, 3, 4), False),
+    ("nearest", (1, 2, 2, 3, 2), False),
+    ("nearest-exact", (2, 2, 3, 4), False),
+    ("linear", (2, 3, 4), True),
+    ("bilinear", (2, 2, 3, 4), True),
+    ("bicubic", (2, 2, 3, 4), True),
+    ("trilinear", (1, 2, 2, 3, 2), True),
+]
+register(
+    *(
+        OpEntry(
+            f"nn.functional.interpolate_{mode}_{len(shape) - 2}d",
+            _interp(mode),
+            _interp_samples(shape, aligned),
+            covers=("nn.functional.interpolate",),
+        )
+        for mode, shape, aligned in _INTERP
+    )
+)
+
+
+def _shuffle_samples(dtype: str) -> list[Sample]:
+    r = _r()
+    x = r.standard_normal((2, 8, 3, 2))
+    return [
+        Sample((tensor_arg(x), 2), name="4-d"),
+        Sample((tensor_arg(x[0]), 2), name="3-d"),
+        Sample((tensor_arg(x.reshape(1, 2, 8, 3, 2)), 2), name="5-d"),
+        Sample((tensor_arg(x[:0]), 2), name="empty"),
+        Sample((tensor_arg(x, layout="transposed"), 2), name="non-contiguous"),
+        Sample((tensor_arg(x), 1), name="factor 1"),
+        Sample((tensor_arg(x[:, :6]), 2), name="channels: error"),
+        Sample((tensor_arg(x[0, 0]), 2), name="2-d: error"),
+        Sample((tensor_arg(np.array(1.0)), 2), name="0-d: error"),
+    ]
+
+
+def _unshuffle_samples(dtype: str) -> list[Sample]:
+    r = _r()
+    x = r.standard_normal((2, 3, 4, 6))
+    return [
+        Sample((tensor_arg(x), 2), name="4-d"),
+        Sample((tensor_arg(x[0]), 2), name="3-d"),
+        Sample((tensor_arg(x[:0]), 2), name="empty"),
+        Sample((tensor_arg(x, layout="transposed"), 2), name="non-contiguous"),
+        Sample((tensor_arg(x), 3), name="height: error"),
+        Sample((tensor_arg(x), 0), name="factor 0: error"),
+    ]
+
+
+def _channel_samples(dtype: str) -> list[Sample]:
+    r = _r()
+    x = r.standard_normal((2, 6, 3, 2))
+    return [
+        Sample((tensor_arg(x), 2), name="4-d"),
+        Sample((tensor_arg(x[..., 0]), 3), name="3-d"),
+        Sample((tensor_arg(x[:0]), 2), name="empty"),
+        Sample((tensor_arg(x, layout="transposed"), 3), name="non-contiguous"),
+        Sample((tensor_arg(x), 1), name="groups 1"),
+        Sample((tensor_arg(x), 4), name="not divisible: error"),
+        Sample((tensor_arg(x[0, 0]), 2), name="2-d: error"),
+        Sample((tensor_arg(np.array(1.0)), 2), name="0-d: error"),
+    ]
+
+
+def _rms_samples(dtype: str) -> list[Sample]:
+    r = _r()
+    x = r.standard_normal((3, 4, 5))
+    w = r.standard_normal(5)
+    return [
+        Sample((tensor_arg(x), (5,)), name="last dim"),
+        Sample((tensor_arg(x), (4, 5), tensor_arg(r.standard_normal((4, 5)))), name="weight 2-d"),
+        Sample((tensor_arg(x[:, 0]), [5], tensor_arg(w), 1e-3), name="2-d, eps"),
+        Sample((tensor_arg(x[:0]), (5,), tensor_arg(w)), name="empty"),
+        Sample((tensor_arg(x, layout="transposed"), (3,)), name="non-contiguous"),
+        Sample((tensor_arg(x[0, 0, :1]), (1,)), name="one element"),
+        Sample((tensor_arg(x), (4,)), name="bad shape: error"),
+        Sample((tensor_arg(x), (5,), tensor_arg(w[:4])), name="bad weight: error"),
+        Sample((tensor_arg(np.array(1.5)), ()), name="0-d: error"),
+    ]
+
+
+def _lrn_samples(dtype: str) -> list[Sample]:
+    r = _r()
+    x = r.standard_normal((2, 5, 3, 2))
+    return [
+        Sample((tensor_arg(x[..., 0]), 2), name="3-d"),
+        Sample((tensor_arg(x), 3, 0.1, 0.5, 2.0), name="4-d"),
+        Sample((tensor_arg(x.reshape(1, 2, 5, 3, 2)), 2), name="5-d"),
+        Sample((tensor_arg(x[:0]), 2), name="empty"),
+        Sample((tensor_arg(x, layout="transposed"), 4), name="non-contiguous"),
+        Sample((tensor_arg(x[0, 0]), 2), name="2-d: error"),
+    ]
+
+
+register(
+    OpEntry(
+        "pixel_shuffle",
+        lambda T, *a: T.pixel_shuffle(*a),
+        _shuffle_samples,
+        covers=("nn.functional.pixel_shuffle",),
+    ),
+    OpEntry(
+        "pixel_unshuffle",
+        lambda T, *a: T.pixel_unshuffle(*a),
+        _unshuffle_samples,
+        covers=("nn.functional.pixel_unshuffle",),
+    ),
+    OpEntry(
+        "channel_shuffle",
+        lambda T, *a: T.channel_shuffle(*a),
+        _channel_samples,
+        covers=("nn.functional.channel_shuffle",),
+    ),
+    OpEntry(
+        "native_channel_shuffle",
+        lambda T, *a: T.native_channel_shuffle(*a),
+        _channel_samples,
+        supports_grad=False,  # torch records a NotImplemented node: backward raises
+        supports_gradgrad=False,
+        covers=("nn.functional.native_channel_shuffle",),
+    ),
+    OpEntry(
+        "rms_norm",
+        lambda T, *a: T.rms_norm(*a),
+        _rms_samples,
+        covers=("nn.functional.rms_norm",),
+    ),
+    OpEntry(
+        "nn.functional.local_response_norm",
+        lambda T, *a: F(T).local_response_norm(*a),
+        _lrn_samples,
+    ),
+)
