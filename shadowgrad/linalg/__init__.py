@@ -1,6 +1,7 @@
 """torch.linalg: linear algebra functions. Mirrors `torch.linalg`.
 
-The factorizations and solvers live in `shadowgrad/ops/linalg.py`; this module re-exports them
+The factorizations and solvers live in `shadowgrad/ops/linalg.py` and
+`shadowgrad/ops/linalg_extra.py`; this module re-exports them
 and builds the norms from them as torch does (matrix_norm from vector_norm, svdvals, amax/amin).
 """
 
@@ -31,25 +32,47 @@ from ..ops.linalg import (
     svd,
     svdvals,
 )
+from ..ops.linalg_extra import (
+    cond,
+    diagonal,
+    lstsq,
+    matrix_exp,
+    matrix_rank,
+    multi_dot,
+    pinv,
+    solve_triangular,
+    vander,
+    vecdot,
+)
 from ..ops.pointwise import _out
 
 __all__ = [
     "LinAlgError",
     "cholesky",
+    "cond",
     "cross",
     "det",
+    "diagonal",
     "eigh",
     "eigvalsh",
     "inv",
+    "lstsq",
     "matmul",
+    "matrix_exp",
     "matrix_norm",
     "matrix_power",
+    "matrix_rank",
+    "multi_dot",
     "norm",
+    "pinv",
     "qr",
     "slogdet",
     "solve",
+    "solve_triangular",
     "svd",
     "svdvals",
+    "vander",
+    "vecdot",
     "vector_norm",
 ]
 

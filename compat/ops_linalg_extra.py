@@ -1,0 +1,321 @@
+"""Op database entries for the torch.linalg functions of shadowgrad/ops/linalg_extra.py.
+
+Matrices are well conditioned unless a sample is about singularity or rank; triangular solves
+get matrices whose diagonal is far from zero, so both triangles' values matter.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .opdb import OpEntry, Sample, register
+from .ops_linalg import DECOMP_REASON, DECOMP_TOL, _rng, _spd, _well, t
+
+# --- multi_dot ------------------------------------------------------------------------------
+
+
+def multi_dot_samples(dtype: str) -> list[Sample]:
+    n = _rng().standard_normal
+
+    def chain(*shapes, name):
+        return Sample(([t(n(s)) for s in shapes],), name=name)
+
+    return [
+        chain((3, 3), (3, 2), name="two"),
+        chain((3, 3), (3, 2), (2, 4), name="three, (AB)C"),
+        chain((4, 2), (2, 3), (3, 3), name="three, A(BC)"),
+        chain((3, 3), (3, 3), (3, 3), name="three, tie"),
+        chain((3, 3), (3, 3), (3, 3), (3, 3), name="four, tie"),
+        chain((2, 5), (5, 1), (1, 4), (4, 3), (3, 2), name="five"),
+        chain((3,), (3, 3), (3, 2), name="first 1-d"),
+        chain((3,), (3, 3), (3,), name="both 1-d"),
+        chain((2, 3), (3,), name="last 1-d"),
+        chain((3, 3), name="one (error)"),
+        chain((3, 3), (2, 3), name="mismatch (error)"),
+        chain((3, 3), (3, 3, 3), name="3-d last (error)"),
+        chain((3, 3), (3, 3, 3), (3, 3), name="3-d middle (error)"),
+    ]
+
+
+# --- pinv, matrix_rank ----------------------------------------------------------------------
+
+
+def pinv_samples(dtype: str) -> list[Sample]:
+    r = _rng()
+    n = r.standard_normal
+    return [
+        Sample((t(_well(r, 3, 3)),), name="square"),
+        Sample((t(n((4, 3))),), name="tall"),
+        Sample((t(n((2, 4))),), name="wide"),
+        Sample((t(n((2, 3, 2))),), name="batched"),
+        Sample((t(_spd(r, 3, 3)),), {"hermitian": True}, name="hermitian"),
+        Sample((t(n((3, 3)), layout="transposed"),), name="non-contiguous"),
+        Sample((t(n((3,))),), name="1-d (error)"),
+        Sample((t(n((2, 3))),), {"hermitian": True}, name="hermitian not square (error)"),
+    ]
+
+
+def _low_rank(r: np.random.Generator) -> np.ndarray:
+    u, v = r.standard_normal((4, 2)), r.standard_normal((2, 3))
+    return u @ v
+
+
+def rank_samples(dtype: str) -> list[Sample]:
+    r = _rng()
+    n = r.standard_normal
+    return [
+        Sample((t(n((3, 3)), False),), name="full rank"),
+        Sample((t(_low_rank(r), False),), name="rank 2"),
+        Sample((t(np.stack([_low_rank(r), n((4, 3))]), False),), name="batched"),
+        Sample((t(_low_rank(r), False),), {"atol": 1.0}, name="atol"),
+        Sample((t(_low_rank(r), False),), {"rtol": 0.5}, name="rtol"),
+        Sample((t(_spd(r, 3, 3), False),), {"hermitian": True}, name="hermitian"),
+        Sample((t(np.zeros((2, 2)), False),), name="zero"),
+        Sample((t(n(3), False),), name="1-d (error)"),
+    ]
+
+
+def pinv_tol_samples(dtype: str) -> list[Sample]:
+    r = _rng()
+    a = np.diag([4.0, 1.0, 1e-3]) @ r.standard_normal((3, 3))
+    return [
+        Sample((t(a),), {"atol": 0.01}, name="atol drops a value"),
+        Sample((t(a),), {"rtol": 0.01}, name="rtol drops a value"),
+        Sample((t(a),), {"atol": 0.0, "rtol": 0.0}, name="no cut"),
+    ]
+
+
+# --- matrix_exp -----------------------------------------------------------------------------
+
+
+def matrix_exp_samples(dtype: str) -> list[Sample]:
+    r = _rng()
+    n = r.standard_normal
+    return [
+        Sample((t(0.01 * n((3, 3))),), name="tiny norm (degree 3)"),
+        Sample((t(0.2 * n((3, 3))),), name="small norm (degree 5)"),
+        Sample((t(n((3, 3))),), name="unit norm"),
+        Sample((t(4 * n((3, 3))),), name="large norm (squaring)"),
+        Sample((t(n((2, 2, 2))),), name="batched"),
+        Sample((t(n((1, 1))),), name="1x1"),
+        Sample((t(np.zeros((3, 3))),), name="zero"),
+        Sample((t(n((3, 3)), layout="transposed"),), name="non-contiguous"),
+        Sample((t(n((2, 3))),), name="not square (error)"),
+    ]
+
+
+# --- triangular solves ----------------------------------------------------------------------
+
+
+def _tri_matrix(r: np.random.Generator, *shape: int) -> np.ndarray:
+    return r.standard_normal(shape) + 3 * np.eye(shape[-1]) * np.sign(r.standard_normal(1))
+
+
+def solve_triangular_samples(dtype: str) -> list[Sample]:
+    r = _rng()
+    n = r.standard_normal
+    A = _tri_matrix(r, 3, 3)
+    out = []
+    for upper in (True, False):
+        for left in (True, False):
+            for unit in (False, True):
+                B = n((3, 2)) if left else n((2, 3))
+                kw = {"upper": upper, "left": left, "unitriangular": unit}
+                out.append(Sample((t(A), t(B)), kw, name=f"upper={upper} left={left} unit={unit}"))
+    out += [
+        Sample((t(_tri_matrix(r, 2, 3, 3)), t(n((3, 4)))), {"upper": True}, name="batched A"),
+        Sample((t(A), t(n((2, 3, 1)))), {"upper": False}, name="batched B"),
+        Sample((t(A, rg=False), t(n((3, 2)))), {"upper": True}, name="B only"),
+        Sample((t(A), t(n((3, 2)), rg=False)), {"upper": True}, name="A only"),
+        Sample((t(A, layout="transposed"), t(n((3, 2)))), {"upper": True}, name="non-contig"),
+        Sample((t(A), t(n((3,)))), {"upper": True}, name="1-d B (error)"),
+        Sample((t(A), t(n((2, 3)))), {"upper": True}, name="mismatch (error)"),
+        Sample((t(n((3, 2))), t(n((3, 2)))), {"upper": True}, name="not square (error)"),
+    ]
+    return out
+
+
+def triangular_solve_samples(dtype: str) -> list[Sample]:
+    r = _rng()
+    n = r.standard_normal
+    A = _tri_matrix(r, 3, 3)
+    out = []
+    for upper in (True, False):
+        for transpose in (False, True):
+            for unit in (False, True):
+                out.append(
+                    Sample(
+                        (t(n((3, 2))), t(A), upper, transpose, unit),
+                        name=f"upper={upper} transpose={transpose} unit={unit}",
+                    )
+                )
+    out += [
+        Sample((t(n((2, 3, 2))), t(A)), name="batched b"),
+        Sample((t(n((3,))), t(A)), name="1-d b (error)"),
+        Sample((t(n((2, 3))), t(A)), name="mismatch (error)"),
+    ]
+    return out
+
+
+# --- lstsq ----------------------------------------------------------------------------------
+
+
+def lstsq_samples(dtype: str) -> list[Sample]:
+    r = _rng()
+    n = r.standard_normal
+    out = [
+        Sample((t(_well(r, 3, 3)), t(n((3, 2)))), name="square"),
+        Sample((t(n((5, 3))), t(n((5, 2)))), name="tall"),
+        Sample((t(n((2, 4))), t(n((2, 2)))), name="wide"),
+        Sample((t(n((2, 4, 3))), t(n((2, 4, 2)))), name="batched"),
+        Sample((t(n((4, 3))), t(n((4,)))), name="vector"),
+        Sample((t(n((4, 3)), rg=False), t(n((4, 2)))), name="B only"),
+        Sample((t(n((3,))), t(n((3,)))), name="1-d (error)"),
+        Sample((t(n((3, 3))), t(n((4, 2)))), name="mismatch (error)"),
+        Sample((t(n((3, 3))), t(n((3, 2)))), {"driver": "bad"}, name="bad driver (error)"),
+    ]
+    for driver in ("gels", "gelsd", "gelss"):
+        out.append(Sample((t(n((5, 3))), t(n((5, 2)))), {"driver": driver}, name=driver))
+    return out
+
+
+def _lstsq(T, a, b, **k):
+    r = T.linalg.lstsq(a, b, **k)
+    return r.solution, r.residuals, r.rank, r.singular_values
+
+
+# --- vecdot, cond, diagonal, vander ---------------------------------------------------------
+
+
+def vecdot_samples(dtype: str) -> list[Sample]:
+    n = _rng().standard_normal
+    return [
+        Sample((t(n((3, 4))), t(n((3, 4)))), name="rows"),
+        Sample((t(n((3, 4))), t(n((4,)))), name="broadcast"),
+        Sample((t(n((3, 4))), t(n((3, 4)))), {"dim": 0}, name="dim 0"),
+        Sample((t(n((3, 4))), t(n((3, 2)))), name="mismatch (error)"),
+        Sample((t(np.ones((2, 2), np.int64), False), t(np.ones((2, 2), np.int64), False)),
+               name="integer (error)"),
+    ]  # fmt: skip
+
+
+def cond_samples(dtype: str) -> list[Sample]:
+    r = _rng()
+    A = _well(r, 3, 3)
+    out = [
+        Sample((t(A),), name="default"),
+        Sample((t(r.standard_normal((3, 4))),), name="wide, 2-norm"),
+        Sample((t(_well(r, 2, 3, 3)),), {"p": -2}, name="batched, -2"),
+    ]
+    for p in ("fro", "nuc", 1, -1, math.inf, -math.inf):
+        out.append(Sample((t(A),), {"p": p}, name=f"p={p}"))
+    out += [
+        Sample((t(np.zeros((2, 2)), False),), {"p": 1}, name="singular p=1"),
+        Sample((t(np.zeros((2, 2)), False),), {"p": "fro"}, name="singular fro"),
+        Sample((t(r.standard_normal((2, 3))),), {"p": 1}, name="not square (error)"),
+        Sample((t(A),), {"p": 3}, name="bad p (error)"),
+        Sample((t(r.standard_normal(3)),), name="1-d (error)"),
+    ]
+    return out
+
+
+def diagonal_samples(dtype: str) -> list[Sample]:
+    n = _rng().standard_normal
+    return [
+        Sample((t(n((3, 4))),), name="default"),
+        Sample((t(n((2, 3, 4))),), {"offset": 1}, name="offset 1"),
+        Sample((t(n((2, 3, 4))),), {"offset": -1, "dim1": 0, "dim2": 2}, name="dims 0, 2"),
+    ]
+
+
+def vander_samples(dtype: str) -> list[Sample]:
+    n = _rng().standard_normal
+    return [
+        Sample((t(n((3,))),), name="default"),
+        Sample((t(n((3,))),), {"N": 5}, name="N 5"),
+        Sample((t(n((2, 3))),), {"N": 2}, name="batched N 2"),
+        Sample((t(np.array([1, 2, 3]), False),), name="integer"),
+        Sample((t(n((3,))),), {"N": 1}, name="N 1 (error)"),
+        Sample((t(np.array([True]), False),), name="bool (error)"),
+    ]
+
+
+register(
+    OpEntry("linalg.multi_dot", lambda T, ts: T.linalg.multi_dot(ts), multi_dot_samples),
+    OpEntry(
+        "linalg.pinv",
+        lambda T, a, **k: T.linalg.pinv(a, **k),
+        pinv_samples,
+        tolerances=DECOMP_TOL,
+        tolerance_reason=DECOMP_REASON,
+    ),
+    OpEntry(
+        "linalg.pinv (tolerances)",
+        lambda T, a, **k: T.linalg.pinv(a, **k),
+        pinv_tol_samples,
+        dtypes=("float64",),
+    ),
+    OpEntry(
+        "pinverse",
+        lambda T, a, *r: (T.pinverse(a, *r), a.pinverse(*r)),
+        lambda d: pinv_samples(d)[:4],
+        tolerances=DECOMP_TOL,
+        tolerance_reason=DECOMP_REASON,
+        covers=("pinverse", "Tensor.pinverse"),
+    ),
+    OpEntry(
+        "linalg.matrix_rank",
+        lambda T, a, **k: T.linalg.matrix_rank(a, **k),
+        rank_samples,
+        supports_grad=False,
+    ),
+    OpEntry(
+        "linalg.matrix_exp",
+        lambda T, a: T.linalg.matrix_exp(a),
+        matrix_exp_samples,
+        tolerances=DECOMP_TOL,
+        tolerance_reason="float32 Padé approximants of different degrees round differently",
+    ),
+    OpEntry(
+        "matrix_exp",
+        lambda T, a: (T.matrix_exp(a), a.matrix_exp()),
+        lambda d: matrix_exp_samples(d)[2:5],
+        tolerances=DECOMP_TOL,
+        tolerance_reason="float32 Padé approximants of different degrees round differently",
+        covers=("matrix_exp", "Tensor.matrix_exp"),
+    ),
+    OpEntry(
+        "linalg.solve_triangular",
+        lambda T, a, b, **k: T.linalg.solve_triangular(a, b, **k),
+        solve_triangular_samples,
+        tolerances=DECOMP_TOL,
+        tolerance_reason=DECOMP_REASON,
+    ),
+    OpEntry(
+        "triangular_solve",
+        lambda T, b, a, *r: (tuple(T.triangular_solve(b, a, *r)), tuple(b.triangular_solve(a, *r))),
+        triangular_solve_samples,
+        tolerances=DECOMP_TOL,
+        tolerance_reason=DECOMP_REASON,
+        covers=("triangular_solve", "Tensor.triangular_solve"),
+    ),
+    OpEntry(
+        "linalg.lstsq",
+        _lstsq,
+        lstsq_samples,
+        tolerances=DECOMP_TOL,
+        tolerance_reason=DECOMP_REASON,
+    ),
+    OpEntry("linalg.vecdot", lambda T, a, b, **k: T.linalg.vecdot(a, b, **k), vecdot_samples),
+    OpEntry(
+        "linalg.cond",
+        lambda T, a, **k: T.linalg.cond(a, **k),
+        cond_samples,
+        tolerances=DECOMP_TOL,
+        tolerance_reason=DECOMP_REASON,
+    ),
+    OpEntry("linalg.diagonal", lambda T, a, **k: T.linalg.diagonal(a, **k), diagonal_samples),
+    OpEntry("linalg.vander", lambda T, a, **k: T.linalg.vander(a, **k), vander_samples),
+)
