@@ -26,6 +26,9 @@ _global_forward_pre_hooks: dict[int, Callable[..., Any]] = {}
 _global_forward_hooks: dict[int, Callable[..., Any]] = {}
 
 
+_EXTRA_STATE = "_extra_state"
+
+
 def _hook_dict() -> Any:
     from ...autograd.graph import HookDict
 
@@ -95,12 +98,14 @@ def register_module_full_backward_hook(hook: Callable[..., Any]) -> RemovableHan
 class _WrappedHook:
     """A legacy backward hook as a node post-hook: hook(module, grad_input, grad_output)."""
 
-    def __init__(self, hook: Callable[..., Any], module: Module) -> None:
+    def __init__(self, hook: Callable[..., Any], module: Module | None) -> None:
         self.hook = hook
         self.module = module
         self.__name__ = getattr(hook, "__name__", type(hook).__name__)
 
     def __call__(self, *args: Any) -> Any:
+        if self.module is None:
+            return self.hook(*args)
         return self.hook(self.module, *args)
 
 
@@ -202,6 +207,8 @@ class Module:
         d["_backward_pre_hooks"] = _hook_dict()
         d["_is_full_backward_hook"] = None
         d["_state_dict_hooks"] = _hook_dict()
+        d["_state_dict_pre_hooks"] = _hook_dict()
+        d["_load_state_dict_pre_hooks"] = _hook_dict()
         d["_load_state_dict_post_hooks"] = _hook_dict()
 
     # --- registration ------------------------------------------------------------------
@@ -288,6 +295,21 @@ class Module:
             if not isinstance(mod, Module):
                 raise AttributeError("`" + item + "` is not an nn.Module")
         return mod
+
+    def set_submodule(self, target: str, module: Module, strict: bool = False) -> None:
+        """Mirrors `torch.nn.Module.set_submodule`."""
+        if target == "":
+            raise ValueError("Cannot set the submodule without a target name!")
+        if not isinstance(module, Module):
+            raise ValueError(f"`module` is not an nn.Module, found {type(module)}")
+        parent_path, _, name = target.rpartition(".")
+        parent = self.get_submodule(parent_path)
+        exists = hasattr(parent, name)
+        if strict and not exists:
+            raise AttributeError(parent._get_name() + " has no attribute `" + name + "`")
+        if exists and not isinstance(getattr(parent, name), Module):
+            raise AttributeError("`" + name + "` is not an nn.Module")
+        setattr(parent, name, module)
 
     def get_parameter(self, target: str) -> Parameter:
         """Mirrors `torch.nn.Module.get_parameter`."""
@@ -585,6 +607,19 @@ class Module:
         """Mirrors `torch.nn.Module.type`."""
         return self._apply(lambda t: t.type(dst_type))
 
+    def to_empty(self, *, device: Any, recurse: bool = True) -> Module:
+        """Mirrors `torch.nn.Module.to_empty`."""
+        from ..._creation import empty_like
+
+        return self._apply(lambda t: empty_like(t, device=device), recurse=recurse)
+
+    def share_memory(self) -> Module:
+        """Mirrors `torch.nn.Module.share_memory`.
+
+        Differences: a no-op; shadowgrad tensors live in process memory (no worker processes).
+        """
+        return self
+
     def cpu(self) -> Module:
         """Mirrors `torch.nn.Module.cpu`."""
         return self
@@ -603,21 +638,52 @@ class Module:
         for name, buf in self._buffers.items():
             if buf is not None and name not in self._non_persistent_buffers_set:
                 destination[prefix + name] = buf if keep_vars else buf.detach()
+        if type(self).get_extra_state is not Module.get_extra_state:
+            destination[prefix + _EXTRA_STATE] = self.get_extra_state()
+
+    def get_extra_state(self) -> Any:
+        """Mirrors `torch.nn.Module.get_extra_state` (override it with set_extra_state)."""
+        raise RuntimeError(
+            "Reached a code path in Module.get_extra_state() that should never be called. "
+            "Please file an issue at https://github.com/pytorch/pytorch/issues/new?template="
+            "bug-report.yml to report this bug."
+        )
+
+    def set_extra_state(self, state: Any) -> None:
+        """Mirrors `torch.nn.Module.set_extra_state` (override it with get_extra_state)."""
+        raise RuntimeError(
+            "Reached a code path in Module.set_extra_state() that should never be called. "
+            "Please file an issue at https://github.com/pytorch/pytorch/issues/new?template="
+            "bug-report.yml to report this bug."
+        )
 
     def state_dict(
         self, *args: Any, destination: Any = None, prefix: str = "", keep_vars: bool = False
     ) -> dict[str, Any]:
         """Mirrors `torch.nn.Module.state_dict`."""
         if args:
-            destination = args[0] if len(args) > 0 else destination
-            prefix = args[1] if len(args) > 1 else prefix
-            keep_vars = args[2] if len(args) > 2 else keep_vars
+            warnings.warn(
+                "Positional args are being deprecated, use kwargs instead. Refer to "
+                "https://pytorch.org/docs/main/generated/torch.nn.Module.html"
+                "#torch.nn.Module.state_dict for details.",
+                FutureWarning,
+                stacklevel=2,
+            )
+            if destination is None:
+                destination = args[0]
+            if len(args) > 1 and prefix == "":
+                prefix = args[1]
+            if len(args) > 2 and keep_vars is False:
+                keep_vars = args[2]
         if destination is None:
             destination = OrderedDict()
             destination._metadata = OrderedDict()  # type: ignore[attr-defined]
+        local_metadata = {"version": self._version}
         meta = getattr(destination, "_metadata", None)
         if meta is not None:
-            meta[prefix[:-1]] = {"version": self._version}
+            meta[prefix[:-1]] = local_metadata
+        for pre_hook in self._state_dict_pre_hooks.values():
+            pre_hook(self, prefix, keep_vars)
         self._save_to_state_dict(destination, prefix, keep_vars)
         for name, module in self._modules.items():
             if module is not None:
@@ -625,8 +691,11 @@ class Module:
                     destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars
                 )
         for hook in self._state_dict_hooks.values():
-            hook_result = hook(self, destination, prefix, {})
-            if hook_result is not None:
+            hook_result = hook(self, destination, prefix, local_metadata)
+            if getattr(hook, "_from_public_api", False):
+                if hook_result is not None:
+                    raise RuntimeError("state_dict post-hook must return None")
+            elif hook_result is not None:
                 destination = hook_result
         return destination  # type: ignore[no-any-return]
 
@@ -640,6 +709,16 @@ class Module:
         unexpected_keys: list[str],
         error_msgs: list[str],
     ) -> None:
+        for pre_hook in self._load_state_dict_pre_hooks.values():
+            pre_hook(
+                state_dict,
+                prefix,
+                local_metadata,
+                strict,
+                missing_keys,
+                unexpected_keys,
+                error_msgs,
+            )
         persistent = {
             k: v for k, v in self._buffers.items() if k not in self._non_persistent_buffers_set
         }
@@ -686,11 +765,19 @@ class Module:
                     f"are {param.size()} and whose dimensions in the checkpoint are "
                     f"{input_param.size()}, an exception occurred : {ex.args}."
                 )
+        extra_key = prefix + _EXTRA_STATE
+        if type(self).set_extra_state is not Module.set_extra_state:
+            if extra_key in state_dict:
+                self.set_extra_state(state_dict[extra_key])
+            elif strict:
+                missing_keys.append(extra_key)
+        elif strict and extra_key in state_dict:
+            unexpected_keys.append(extra_key)
         if strict:
             for key in state_dict:
-                if key.startswith(prefix):
-                    input_name = key[len(prefix) :].split(".", 1)
-                    if input_name[0] not in self._modules and input_name[0] not in local_state:
+                if key.startswith(prefix) and key != extra_key:
+                    head, dot, _ = key[len(prefix) :].partition(".")
+                    if head not in (self._modules if dot else local_state):
                         unexpected_keys.append(key)
 
     def load_state_dict(
@@ -758,9 +845,39 @@ class Module:
             )
         return _IncompatibleKeys(missing_keys, unexpected_keys)
 
+    def _register_state_dict_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        # The private form: hook(module, state_dict, prefix, local_metadata) may return a new
+        # state_dict, which replaces the result.
+        if getattr(hook, "_from_public_api", False):
+            raise RuntimeError(
+                "Cannot register the same function as the state dict post hook that was "
+                "previously registered via register_state_dict_post_hook"
+            )
+        return _add_hook(self._state_dict_hooks, hook, False)
+
     def register_state_dict_post_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
         """Mirrors `torch.nn.Module.register_state_dict_post_hook`."""
+        hook._from_public_api = True  # type: ignore[attr-defined]
         return _add_hook(self._state_dict_hooks, hook, False)
+
+    def register_state_dict_pre_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """Mirrors `torch.nn.Module.register_state_dict_pre_hook`: hook(module, prefix,
+        keep_vars)."""
+        return _add_hook(self._state_dict_pre_hooks, hook, False)
+
+    def _register_load_state_dict_pre_hook(
+        self, hook: Callable[..., Any], with_module: bool = False
+    ) -> RemovableHandle:
+        # The private form: without with_module the hook does not receive the module. As in
+        # torch, the stored value is always a wrapper (so isinstance checks on the stored hooks,
+        # like remove_spectral_norm's, do not find the hook itself).
+        wrapped = _WrappedHook(hook, self if with_module else None)
+        return _add_hook(self._load_state_dict_pre_hooks, wrapped, False)
+
+    def register_load_state_dict_pre_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """Mirrors `torch.nn.Module.register_load_state_dict_pre_hook`: hook(module, state_dict,
+        prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)."""
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
 
     def register_load_state_dict_post_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
         """Mirrors `torch.nn.Module.register_load_state_dict_post_hook`."""
