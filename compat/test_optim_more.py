@@ -444,7 +444,118 @@ def test_optimizer_errors_match_torch(case):
 
 
 def test_optimizer_names_match_torch():
-    done = {"NAdam", "RAdam", "Adamax", "Adadelta", "Rprop", "ASGD"}
+    done = {"NAdam", "RAdam", "Adamax", "Adadelta", "Rprop", "ASGD", "LBFGS"}
     assert done <= set(shadowgrad.optim.__all__)
     for name in done:
         assert getattr(shadowgrad.optim, name).__name__ == getattr(torch.optim, name).__name__
+
+
+# --- LBFGS ----------------------------------------------------------------------------------
+
+LSQ_A = rng.standard_normal((8, 4))
+LSQ_B = rng.standard_normal(8)
+
+
+def _lbfgs_run(T, dtype, problem, calls=4, **kwargs):
+    cast = np.float32 if dtype == "float32" else np.float64
+    x = T.nn.Parameter(T.tensor(np.array([-1.2, 1.0, 0.5, -0.3], dtype=cast)))
+    y = T.nn.Parameter(T.tensor(np.array([0.3], dtype=cast)))
+    opt = T.optim.LBFGS([x, y], **kwargs)
+    a, b = T.tensor(LSQ_A.astype(cast)), T.tensor(LSQ_B.astype(cast))
+    evals = [0]
+
+    def closure():
+        opt.zero_grad()
+        evals[0] += 1
+        if problem == "rosenbrock":
+            loss = (100 * (x[1:] - x[:-1] ** 2) ** 2 + (1 - x[:-1]) ** 2).sum() + (y**2).sum()
+        else:
+            loss = ((a @ x - b) ** 2).sum() + ((y - 2) ** 2).sum()
+        loss.backward()
+        return loss
+
+    out = []
+    for _ in range(calls):
+        loss = opt.step(closure)
+        out.append(
+            (loss.detach().numpy().copy(), x.detach().numpy().copy(), y.detach().numpy().copy())
+        )
+    state = opt.state[x]
+    summary = {
+        "keys": list(state),
+        "evals": evals[0],
+        "func_evals": state["func_evals"],
+        "n_iter": state["n_iter"],
+        "t": type(state["t"]).__name__,
+        "history": len(state["old_dirs"]),
+        "groups": [{k: v for k, v in g.items() if k != "params"} for g in opt.param_groups],
+        "sd_state": list(opt.state_dict()["state"]),
+    }
+    return out, summary
+
+
+LBFGS_CASES = [
+    {},
+    {"line_search_fn": "strong_wolfe"},
+    {"lr": 0.5, "max_iter": 5, "history_size": 3},
+    {"line_search_fn": "strong_wolfe", "max_iter": 7, "history_size": 2, "max_eval": 9},
+    {"tolerance_grad": 1e-3, "tolerance_change": 1e-4},
+]
+
+
+@pytest.mark.parametrize("problem", ["rosenbrock", "least_squares"])
+@pytest.mark.parametrize("kwargs", LBFGS_CASES, ids=[str(k) for k in LBFGS_CASES])
+def test_lbfgs_iterates_match_torch_float64(kwargs, problem):
+    s_out, s_sum = _lbfgs_run(shadowgrad, "float64", problem, **kwargs)
+    t_out, t_sum = _lbfgs_run(torch, "float64", problem, **kwargs)
+    assert s_sum == t_sum
+    for s, t in zip(s_out, t_out, strict=True):
+        for a, b in zip(s, t, strict=True):
+            np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("line_search_fn", [None, "strong_wolfe"])
+def test_lbfgs_float32_follows_torch(line_search_fn):
+    # float32 dot products round differently (summation order), so only the path is compared
+    kw = {"line_search_fn": line_search_fn, "max_iter": 5}
+    s_out, s_sum = _lbfgs_run(shadowgrad, "float32", "least_squares", calls=1, **kw)
+    t_out, t_sum = _lbfgs_run(torch, "float32", "least_squares", calls=1, **kw)
+    assert s_sum == t_sum
+    for a, b in zip(s_out[0], t_out[0], strict=True):
+        assert a.dtype == b.dtype
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5)
+
+
+def test_lbfgs_stops_at_once_on_a_stationary_point_like_torch():
+    def prog(T):
+        x = T.nn.Parameter(T.zeros(3))
+        opt = T.optim.LBFGS([x])
+
+        def closure():
+            opt.zero_grad()
+            loss = (x**2).sum()
+            loss.backward()
+            return loss
+
+        loss = opt.step(closure)
+        return float(loss.detach()), dict(opt.state[x]), x.detach().numpy().tolist()
+
+    assert prog(shadowgrad) == prog(torch)
+
+
+LBFGS_ERRORS = [
+    lambda T: T.optim.LBFGS([_param(T)], lr=-1.0),
+    lambda T: T.optim.LBFGS([{"params": [_param(T)]}, {"params": [_param(T)]}]),
+    lambda T: (
+        lambda p: T.optim.LBFGS([p], line_search_fn="armijo").step(
+            lambda: (p * p).sum().backward() or (p * p).sum()
+        )
+    )(_param(T)),
+]
+
+
+@pytest.mark.parametrize("case", LBFGS_ERRORS)
+def test_lbfgs_errors_match_torch(case):
+    expected = _err(lambda: case(torch))
+    assert expected is not None
+    assert _err(lambda: case(shadowgrad)) == expected

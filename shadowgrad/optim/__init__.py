@@ -9,6 +9,7 @@ from .adam import Adam
 from .adamax import Adamax
 from .adamw import AdamW
 from .asgd import ASGD
+from .lbfgs import LBFGS
 from .nadam import NAdam
 from .optimizer import Optimizer
 from .radam import RAdam
@@ -18,6 +19,7 @@ from .sgd import SGD
 
 __all__ = [
     "ASGD",
+    "LBFGS",
     "SGD",
     "Adadelta",
     "Adagrad",
