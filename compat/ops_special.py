@@ -312,3 +312,50 @@ register(
         dtypes=("float32",),
     ),
 )
+
+# --- in-place comparisons -------------------------------------------------------------------
+
+_CMP = {
+    "eq": "eq",
+    "ne": "ne",
+    "lt": "lt",
+    "le": "le",
+    "gt": "gt",
+    "ge": "ge",
+    "greater": "gt",
+    "greater_equal": "ge",
+    "less": "lt",
+    "less_equal": "le",
+    "not_equal": "ne",
+}
+for _alias, _base in _CMP.items():
+    register(
+        OpEntry(
+            f"Tensor.{_alias}_",
+            inplace(f"{_alias}_", ref=lambda T, a, b, _b=_base: getattr(T, _b)(a, b)),
+            fixed(
+                Sample((tensor_arg(_arr(1.0, 2.0, 3.0, NAN)), 2.0), name="number"),
+                Sample(
+                    (tensor_arg(_arr(1.0, 2.0, 3.0)), tensor_arg(_arr(3.0, 2.0, 1.0))),
+                    name="tensor",
+                ),
+                Sample(
+                    (tensor_arg(np.ones((2, 3))), tensor_arg(_arr(1.0, 0.0, 2.0))),
+                    name="broadcast other",
+                ),
+                Sample((tensor_arg(_arr(1.0, 2.0)), tensor_arg(_arr(2.0))), name="0-d other"),
+                Sample((_i([1, 2, 3]), 2.5), name="int self"),
+                Sample(
+                    (tensor_arg(_arr(1.0)), tensor_arg(_arr(1.0, 2.0))),
+                    name="broadcast into self (error)",
+                ),
+            ),
+        )
+    )
+register(
+    OpEntry(
+        "in-place comparison on a leaf",
+        lambda T, a: a.eq_(1.0),
+        fixed(Sample((tensor_arg(_arr(1.0, 2.0)),), name="leaf requiring grad (error)")),
+    )
+)

@@ -560,6 +560,82 @@ def frexp(input: Tensor, *, out: Any = None) -> Any:
     )
 
 
+# --- in-place comparisons -------------------------------------------------------------------
+# `x.eq_(y)` writes 0/1 in x's dtype; torch records it (EqBackward0 for a number, EqBackward1
+# for a tensor) with zero grads for both operands.
+
+
+def _zero_grad(grad: Tensor) -> Tensor:
+    from .._creation import zeros_like
+
+    return zeros_like(grad)
+
+
+def _named(run: Any, grad_fn: str) -> Any:
+    """Give an op's node classes torch's name when the registry already holds that name (for
+    the out-of-place comparison, whose node torch never records)."""
+    op = run.op
+    for cls in {op.node_cls, op.node_cls1, op.complex_node_cls}:
+        cls.__name__ = cls.__qualname__ = grad_fn
+    return run
+
+
+def _compare_ops(name: str, ufunc: Any) -> tuple[Any, Any]:
+    def forward(self: np.ndarray, other: Any) -> np.ndarray:
+        return ufunc(self, other).astype(self.dtype)
+
+    title = name.capitalize()
+    scalar = defop(
+        f"{name}_.Scalar",
+        f"{title}Backward0_",
+        forward,
+        dtype="keep",
+        nondiff=("other",),
+        self=_zero_grad,
+        jvp=ELEMENTWISE,
+    )
+    tensor = defop(
+        f"{name}_.Tensor",
+        f"{title}Backward1",
+        forward,
+        dtype="keep",
+        self=_zero_grad,
+        other=_zero_grad,
+        jvp=ELEMENTWISE,
+    )
+    return _named(scalar, f"{title}Backward0"), tensor
+
+
+def _compare_inplace(name: str, ufunc: Any) -> Any:
+    scalar, tensor = _compare_ops(name, ufunc)
+
+    def method(self: Tensor, other: Any) -> Tensor:
+        return _apply_inplace(tensor if isinstance(other, Tensor) else scalar, self, other)
+
+    method.__name__ = f"{name}_"
+    method.__doc__ = f"Mirrors `Tensor.{name}_`."
+    return method
+
+
+_COMPARE_INPLACE = {
+    name: _compare_inplace(name, ufunc)
+    for name, ufunc in (
+        ("eq", np.equal),
+        ("ne", np.not_equal),
+        ("lt", np.less),
+        ("le", np.less_equal),
+        ("gt", np.greater),
+        ("ge", np.greater_equal),
+    )
+}
+_COMPARE_ALIASES = {
+    "greater_": "gt",
+    "greater_equal_": "ge",
+    "less_": "lt",
+    "less_equal_": "le",
+    "not_equal_": "ne",
+}
+
 # --- exports --------------------------------------------------------------------------------
 
 _UNARY = {
@@ -596,6 +672,8 @@ def _inplace_methods() -> dict[str, Any]:
     m = {name + "_": make_inplace(op) for name, op in _UNARY.items()}
     m["mvlgamma_"] = make_inplace(mvlgamma)
     m["ldexp_"] = make_inplace(ldexp)
+    m.update({name + "_": fn for name, fn in _COMPARE_INPLACE.items()})
+    m.update({alias: _COMPARE_INPLACE[name] for alias, name in _COMPARE_ALIASES.items()})
     return m
 
 
