@@ -61,6 +61,23 @@ _INTERP = [
     ("bicubic", (2, 2, 3, 4), True),
     ("trilinear", (1, 2, 2, 3, 2), True),
 ]
+
+
+def _interp_aa(mode: str) -> Any:
+    return lambda T, x, **k: F(T).interpolate(x, mode=mode, antialias=True, **k)
+
+
+register(
+    *(
+        OpEntry(
+            f"nn.functional.interpolate_{mode}_antialias",
+            _interp_aa(mode),
+            _interp_samples((2, 2, 5, 4), True),
+            covers=("nn.functional.interpolate",),
+        )
+        for mode in ("bilinear", "bicubic")
+    )
+)
 register(
     *(
         OpEntry(

@@ -61,6 +61,8 @@ for _n, _modes in _MODES.items():
         _kws = [*_SIZES, {"size": tuple(range(3, 3 + _n - 2))}]
         if _m not in ("nearest", "nearest-exact", "area"):
             _kws += [{**k, "align_corners": True} for k in _ALIGNED]
+        if _m in ("bilinear", "bicubic"):
+            _kws += [{**k, "antialias": True} for k in [*_SIZES, *_ALIGNED]]
         for _kw in _kws:
             INTERP_CASES.append(pytest.param(_n, _m, _kw, id=f"{_n}d-{_m}-{_kw}"))
 
@@ -92,6 +94,8 @@ def test_interpolate_matches_torch(n, mode, kw, dtype):
         ("bilinear", (1, 2, 3, 4)),
         ("bicubic", (1, 2, 3, 4)),
         ("trilinear", (1, 1, 2, 3, 2)),
+        ("bilinear-aa", (1, 2, 5, 4)),
+        ("bicubic-aa", (1, 2, 5, 4)),
     ],
 )
 def test_interpolate_double_backward_matches_torch(mode, shape):
@@ -99,7 +103,8 @@ def test_interpolate_double_backward_matches_torch(mode, shape):
 
     def prog(T):
         t = T.tensor(x, requires_grad=True)
-        y = T.nn.functional.interpolate(t, scale_factor=1.5, mode=mode)
+        m, aa = mode.removesuffix("-aa"), mode.endswith("-aa")
+        y = T.nn.functional.interpolate(t, scale_factor=0.7 if aa else 1.5, mode=m, antialias=aa)
         go = T.tensor(rng_go(y.shape), requires_grad=True)
         (g,) = T.autograd.grad(y, t, go, create_graph=True)
         (gg,) = T.autograd.grad((g * g).sum(), go)
@@ -183,6 +188,9 @@ INTERP_ERRORS = [
     lambda T, x: T.nn.functional.interpolate(x.long(), scale_factor=2, mode="bilinear"),
     lambda T, x: T.nn.functional.interpolate(x[0].to(T.uint8), scale_factor=2, mode="linear"),
     lambda T, x: T.nn.Upsample(scale_factor=2, mode="bilinear")(x[0]),
+    lambda T, x: T.nn.functional.interpolate(x.half(), size=3, mode="bicubic", antialias=True),
+    lambda T, x: T.nn.functional.interpolate(x.long(), size=3, mode="bilinear", antialias=True),
+    lambda T, x: T.nn.functional.interpolate(x, size=0, mode="bilinear", antialias=True),
 ]
 
 

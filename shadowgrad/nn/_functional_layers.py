@@ -108,7 +108,8 @@ def interpolate(
     antialias: bool = False,
 ) -> Tensor:
     """Mirrors `torch.nn.functional.interpolate` (modes nearest, nearest-exact, linear,
-    bilinear, bicubic, trilinear and area; area is an adaptive average pool, as in torch)."""
+    bilinear, bicubic, trilinear and area, antialiased bilinear and bicubic; area is an adaptive
+    average pool, as in torch)."""
     if mode in ("nearest", "area", "nearest-exact"):
         if align_corners is not None:
             raise ValueError(
@@ -172,7 +173,9 @@ def interpolate(
             pool = F.adaptive_avg_pool3d  # type: ignore[attr-defined]
         return pool(input, output_size)
     kernel = _KERNEL_OF.get((mode, dim))
-    if kernel is not None and not antialias:
+    if antialias and kernel is not None:
+        kernel = "aa-" + kernel
+    if kernel is not None:
         if output_size is None:  # torch's compute_output_size: floor(size * scale)
             output_size = [int(n * s) for n, s in zip(spatial, scales, strict=True)]
         per_dim = scales if scales is not None else [None] * dim

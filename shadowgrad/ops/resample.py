@@ -100,6 +100,33 @@ def _cubic_taps(
     return idx, w
 
 
+def _aa_taps(
+    n_in: int, n_out: int, scale: float | None, align: bool, cubic: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """torch's antialiased weights: the filter widened by the downscale factor, normalized."""
+    s = _linear_scale(n_in, n_out, align, scale, float)
+    support = (2.0 if cubic else 1.0) * (s if s >= 1.0 else 1.0)
+    inv = 1.0 / s if s >= 1.0 else 1.0
+    center = s * (np.arange(n_out) + 0.5)
+    lo = np.maximum((center - support + 0.5).astype(np.int64), 0)
+    size = np.minimum((center + support + 0.5).astype(np.int64), n_in) - lo
+    j = np.arange(max(int(size.max()), 1))
+    ax = np.abs((j + lo[:, None] - center[:, None] + 0.5) * inv)
+    if cubic:  # torch's antialiased cubic filter uses a = -0.5
+        a = -0.5
+        w = np.where(
+            ax < 1,
+            ((a + 2) * ax - (a + 3)) * ax * ax + 1,
+            np.where(ax < 2, ((a * ax - 5 * a) * ax + 8 * a) * ax - 4 * a, 0.0),
+        )
+    else:
+        w = np.where(ax < 1, 1 - ax, 0.0)
+    w = np.where(j < size[:, None], w, 0.0)
+    total = w.sum(1, keepdims=True)
+    w = np.where(total != 0, w / np.where(total != 0, total, 1), w)
+    return np.minimum(lo[:, None] + j, n_in - 1), w
+
+
 def _compute_type(x: np.ndarray) -> type:
     return np.float64 if x.dtype == np.float64 else np.float32
 
@@ -117,6 +144,12 @@ def _plans(kind: str, x: np.ndarray, out: tuple[int, ...], scales: Any, align: b
             short = n_sp == 2
             fwd.append((_nearest_taps(n_in, n_out, s, exact, short), None, n_in))
             bwd.append((_nearest_taps(n_in, n_out, s, exact, True), None, n_in))
+        elif kind.startswith("aa-"):  # the forward copies an unchanged size, the backward not
+            idx, w = _aa_taps(n_in, n_out, s, align, kind == "aa-cubic")
+            w = w.astype(t)
+            same = (np.arange(n_in), None, n_in)
+            fwd.append(same if n_in == n_out else (idx, w, n_in))
+            bwd.append((idx, w, n_in))
         elif kind == "cubic":
             idx, w = _cubic_taps(n_in, n_out, s, align, t)
             fwd.append((idx, w, n_in))
@@ -206,6 +239,8 @@ _KERNELS = {
     ("linear", 2): _kernel("upsample_bilinear2d", "UpsampleBilinear2D"),
     ("linear", 3): _kernel("upsample_trilinear3d", "UpsampleTrilinear3D"),
     ("cubic", 2): _kernel("upsample_bicubic2d", "UpsampleBicubic2D"),
+    ("aa-linear", 2): _kernel("_upsample_bilinear2d_aa", "UpsampleBilinear2DAa"),
+    ("aa-cubic", 2): _kernel("_upsample_bicubic2d_aa", "UpsampleBicubic2DAa"),
 }
 
 # the dtype-dispatch names in torch's "not implemented for" errors, per kernel
@@ -214,6 +249,8 @@ _DISPATCH = {
     ("nearest-exact", 2): "upsample_nearest2d_channels_last",
     ("linear", 2): "upsample_bilinear2d_channels_last",
     ("cubic", 2): "compute_indices_weights_cubic",
+    ("aa-linear", 2): "compute_index_ranges_weights",
+    ("aa-cubic", 2): "compute_index_ranges_weights",
 }
 
 
@@ -230,7 +267,8 @@ def _size_error(ins: tuple[int, ...], out: tuple[int, ...]) -> RuntimeError:
 def upsample(
     input: Tensor, kind: str, out: tuple[int, ...], scales: Any, align: bool = False
 ) -> Tensor:
-    """Run torch's upsampling kernel `kind` ("nearest", "nearest-exact", "linear", "cubic")
+    """Run torch's upsampling kernel `kind` ("nearest", "nearest-exact", "linear", "cubic",
+    "aa-linear", "aa-cubic")
     to spatial size `out`; `scales` are the user's scale factors per dim (None where unset)."""
     x = input._data
     n_sp = len(out)
@@ -243,7 +281,9 @@ def upsample(
             f"Non-empty {x.ndim}D data tensor expected but got a tensor with sizes "
             f"{shape_str(x.shape)}"
         )
-    if x.dtype.kind != "f" and not (x.dtype == np.uint8 and kind != "linear" and kind != "cubic"):
+    if kind.startswith("aa-") and x.dtype == np.float16:
+        raise NotImplementedError("\"compute_index_ranges_weights\" not implemented for 'Half'")
+    if x.dtype.kind != "f" and not (x.dtype == np.uint8 and kind.startswith("nearest")):
         what = _DISPATCH.get(key, f"compute_indices_weights_{kind.split('-')[0]}")
         raise NotImplementedError(f"\"{what}\" not implemented for '{D._FROM_NP[x.dtype]._short}'")
     fwd, bwd = _plans(kind, x, out, scales, align)
