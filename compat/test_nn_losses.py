@@ -539,6 +539,63 @@ def test_module_values_match_torch(name, make, args):
     assert sn == tn
 
 
+# torch records the in-place kernels as the *Backward1 overloads; shadowgrad's inplace=True
+# path (F.elu/celu/leaky_relu/threshold in shadowgrad/nn/functional.py) records *Backward0
+_NAME_GAP = pytest.mark.xfail(
+    reason="F.<act>(inplace=True) records the out-of-place node name", strict=True
+)
+INPLACE = [
+    pytest.param("elu_", (0.5,), marks=_NAME_GAP, id="elu_"),
+    pytest.param("selu_", (), marks=_NAME_GAP, id="selu_"),
+    pytest.param("celu_", (2.0,), marks=_NAME_GAP, id="celu_"),
+    pytest.param("leaky_relu_", (0.2,), marks=_NAME_GAP, id="leaky_relu_"),
+    pytest.param("hardtanh_", (-0.5, 0.5), id="hardtanh_"),
+    pytest.param("threshold_", (0.1, 2.0), marks=_NAME_GAP, id="threshold_"),
+]
+INPLACE_VALUES = [(p.values[0], p.values[1]) for p in INPLACE]
+
+
+def _inplace_prog(T, name, args):
+    leaf = T.tensor(np.array([-1.5, -0.5, 0.0, 0.1, 0.3, 2.0]), requires_grad=True)
+    x = leaf * 1
+    out = getattr(F(T), name)(x, *args)
+    out.backward(T.arange(6.0, dtype=T.float64))
+    plain = T.tensor(np.array([-1.0, 3.0]))
+    getattr(F(T), name)(plain, *args)
+    values = (out.detach().numpy(), leaf.grad.numpy(), plain.numpy())
+    return (out is x, out.grad_fn.name(), x._version), values
+
+
+@pytest.mark.parametrize(("name", "args"), INPLACE_VALUES, ids=[v[0] for v in INPLACE_VALUES])
+def test_inplace_activation_values_match_torch(name, args):
+    (_, t), (_, s) = _inplace_prog(torch, name, args), _inplace_prog(shadowgrad, name, args)
+    for a, b in zip(s, t, strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-12)
+
+
+@pytest.mark.parametrize(("name", "args"), INPLACE)
+def test_inplace_activation_records_like_torch(name, args):
+    assert _inplace_prog(shadowgrad, name, args)[0] == _inplace_prog(torch, name, args)[0]
+
+
+def test_softmax2d_matches_torch():
+    def prog(T):
+        x = T.tensor(A.reshape(1, 3, 2, 2), requires_grad=True)
+        m = T.nn.Softmax2d()
+        out = m(x)
+        out.backward(T.tensor(B.reshape(1, 3, 2, 2)))
+        y = m(T.tensor(A.reshape(3, 2, 2)))
+        return repr(m), out.grad_fn.name(), out.detach().numpy(), x.grad.numpy(), y.numpy()
+
+    t, s = prog(torch), prog(shadowgrad)
+    assert s[:2] == t[:2]
+    for a, b in zip(s[2:], t[2:], strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-12)
+    assert _error(lambda: shadowgrad.nn.Softmax2d()(shadowgrad.ones(3, 3))) == _error(
+        lambda: torch.nn.Softmax2d()(torch.ones(3, 3))
+    )
+
+
 def test_float32_values_match_torch():
     def prog(T):
         x = T.tensor(A.astype(np.float32), requires_grad=True)

@@ -1,4 +1,4 @@
-"""The less common losses and distances of torch.nn.functional.
+"""The less common losses and distances of torch.nn.functional, and its in-place activations.
 
 Part of `shadowgrad.nn.functional` (re-exported there); mirrors `torch.nn.functional`.
 Most are compositions of basic ops, written as torch's ATen or Python code composes them so
@@ -25,16 +25,22 @@ from ..ops.registry import defop
 from . import functional as F
 
 __all__ = [
+    "celu_",
     "cosine_embedding_loss",
+    "elu_",
     "gaussian_nll_loss",
+    "hardtanh_",
     "hinge_embedding_loss",
+    "leaky_relu_",
     "margin_ranking_loss",
     "multi_margin_loss",
     "multilabel_margin_loss",
     "multilabel_soft_margin_loss",
     "pdist",
     "poisson_nll_loss",
+    "selu_",
     "soft_margin_loss",
+    "threshold_",
     "triplet_margin_loss",
     "triplet_margin_with_distance_loss",
 ]
@@ -606,3 +612,36 @@ def pdist(input: Tensor, p: float = 2) -> Tensor:
     if p < 0:
         raise RuntimeError("pdist only supports non-negative p values")
     return _pdist_op(input, float(p))
+
+
+# --- in-place activations (the same nodes as inplace=True) -----------------------------------
+
+
+def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
+    """Mirrors `torch.nn.functional.elu_`."""
+    return F.elu(input, alpha, True)
+
+
+def selu_(input: Tensor) -> Tensor:
+    """Mirrors `torch.nn.functional.selu_`."""
+    return F.selu(input, True)
+
+
+def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:
+    """Mirrors `torch.nn.functional.celu_`."""
+    return F.celu(input, alpha, True)
+
+
+def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
+    """Mirrors `torch.nn.functional.leaky_relu_`."""
+    return F.leaky_relu(input, negative_slope, True)
+
+
+def hardtanh_(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
+    """Mirrors `torch.nn.functional.hardtanh_`."""
+    return F.hardtanh(input, min_val, max_val, True)
+
+
+def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
+    """Mirrors `torch.nn.functional.threshold_`."""
+    return F.threshold(input, threshold, value, True)

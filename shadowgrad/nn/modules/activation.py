@@ -31,6 +31,7 @@ __all__ = [
     "SiLU",
     "Sigmoid",
     "Softmax",
+    "Softmax2d",
     "Softmin",
     "Softplus",
     "Softshrink",
@@ -287,6 +288,17 @@ class Softmax(_DimModule):
 
     def forward(self, input: Tensor) -> Tensor:
         return F.softmax(input, self.dim)
+
+
+class Softmax2d(Module):
+    """Mirrors `torch.nn.Softmax2d`: a softmax over the channels of each location."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        if input.dim() not in (3, 4):
+            raise ValueError(
+                f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead"
+            )
+        return F.softmax(input, -3, _stacklevel=5)
 
 
 class Softmin(_DimModule):
