@@ -241,19 +241,29 @@ def _lambda_list(optimizer: Optimizer, lr_lambda: Any) -> list[Callable[[int], f
     return list(lr_lambda)
 
 
-def _callables_state(fns: list[Any]) -> list[dict[str, Any] | None]:
-    """A callable object's attributes are saved; plain functions and lambdas are not."""
-    return [None if isinstance(fn, types.FunctionType) else fn.__dict__.copy() for fn in fns]
+class _LambdaScheduler(LRScheduler):
+    """State handling shared by LambdaLR and MultiplicativeLR: a callable object's attributes
+    are saved in `lr_lambdas`; plain functions and lambdas are not (None)."""
+
+    lr_lambdas: list[Callable[[int], float]]
+
+    def state_dict(self) -> dict[str, Any]:
+        skip = ("optimizer", "lr_lambdas")
+        out = {k: v for k, v in self.__dict__.items() if k not in skip}
+        out["lr_lambdas"] = [
+            None if isinstance(fn, types.FunctionType) else fn.__dict__.copy()
+            for fn in self.lr_lambdas
+        ]
+        return out
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        self.__dict__.update({k: v for k, v in state_dict.items() if k != "lr_lambdas"})
+        for fn, attrs in zip(self.lr_lambdas, state_dict["lr_lambdas"], strict=False):
+            if attrs is not None:
+                fn.__dict__.update(attrs)
 
 
-def _load_lambdas_state(sched: Any, state_dict: dict[str, Any]) -> None:
-    sched.__dict__.update({k: v for k, v in state_dict.items() if k != "lr_lambdas"})
-    for fn, attrs in zip(sched.lr_lambdas, state_dict["lr_lambdas"], strict=False):
-        if attrs is not None:
-            fn.__dict__.update(attrs)
-
-
-class LambdaLR(LRScheduler):
+class LambdaLR(_LambdaScheduler):
     """Mirrors `torch.optim.lr_scheduler.LambdaLR`."""
 
     def __init__(
@@ -265,15 +275,6 @@ class LambdaLR(LRScheduler):
         self.optimizer = optimizer
         self.lr_lambdas = _lambda_list(optimizer, lr_lambda)
         super().__init__(optimizer, last_epoch)
-
-    def state_dict(self) -> dict[str, Any]:
-        skip = ("optimizer", "lr_lambdas")
-        out = {k: v for k, v in self.__dict__.items() if k not in skip}
-        out["lr_lambdas"] = _callables_state(self.lr_lambdas)
-        return out
-
-    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
-        _load_lambdas_state(self, state_dict)
 
     def get_lr(self) -> list[float | Tensor]:
         _warn_get_lr_called_within_step(self)
@@ -670,7 +671,7 @@ class OneCycleLR(LRScheduler):
         return lrs
 
 
-class MultiplicativeLR(LRScheduler):
+class MultiplicativeLR(_LambdaScheduler):
     """Mirrors `torch.optim.lr_scheduler.MultiplicativeLR`."""
 
     def __init__(
@@ -685,15 +686,6 @@ class MultiplicativeLR(LRScheduler):
             if not callable(fn):
                 raise TypeError(f"lr_lambda should be a function, but got {type(fn).__name__}")
         super().__init__(optimizer, last_epoch)
-
-    def state_dict(self) -> dict[str, Any]:
-        skip = ("optimizer", "lr_lambdas")
-        out = {k: v for k, v in self.__dict__.items() if k not in skip}
-        out["lr_lambdas"] = _callables_state(self.lr_lambdas)
-        return out
-
-    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
-        _load_lambdas_state(self, state_dict)
 
     def get_lr(self) -> list[float | Tensor]:
         _warn_get_lr_called_within_step(self)
