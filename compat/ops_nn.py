@@ -1100,11 +1100,13 @@ def _lp_samples(nd: int) -> Any:
 
 register(
     OpEntry("nn.functional.conv3d", lambda T, *a, **k: F(T).conv3d(*a, **k), _conv3d_samples),
+    OpEntry("conv3d", lambda T, *a, **k: T.conv3d(*a, **k), _conv3d_samples),
     OpEntry(
         "nn.functional.conv_transpose3d",
         lambda T, *a, **k: F(T).conv_transpose3d(*a, **k),
         _convt3d_samples,
     ),
+    OpEntry("conv_transpose3d", lambda T, *a, **k: T.conv_transpose3d(*a, **k), _convt3d_samples),
     OpEntry(
         "nn.functional.max_pool3d",
         lambda T, *a, **k: F(T).max_pool3d(*a, **k),

@@ -1829,5 +1829,18 @@ nll_loss2d_op = defop(
 )
 
 
+def _functional(name: str) -> Any:
+    """torch.<name>, the same function as torch.nn.functional.<name> (loaded after this family)."""
+
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        from ..nn import functional
+
+        return getattr(functional, name)(*args, **kwargs)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"Mirrors `torch.{name}`."
+    return fn
+
+
 METHODS: dict[str, Any] = {}
-FUNCTIONS: dict[str, Any] = {}
+FUNCTIONS: dict[str, Any] = {n: _functional(n) for n in ("conv3d", "conv_transpose3d")}
