@@ -404,3 +404,42 @@ register(
     OpEntry("tril_indices", _tri("tril_indices"), _tri_samples, supports_grad=False),
     OpEntry("triu_indices", _tri("triu_indices"), _tri_samples, supports_grad=False),
 )
+
+
+# --- trapezoid, trapz, cumulative_trapezoid -----------------------------------------------------
+
+
+def _trapz_samples(dtype: str) -> list[Sample]:
+    y = _mat()
+    xs = np.array([0.0, 1.0, 3.0, 4.5])
+    return [
+        _s(_t(y), name="unit spacing"),
+        _s(_t(y, layout="transposed"), dx=2.5, name="dx, transposed"),
+        _s(_t(y), dim=0, name="dim 0"),
+        _s(_t(y, layout="sliced"), _t(xs), name="sample points"),
+        _s(_t(y), _t(y * 2), dim=0, name="x like y"),
+        _s(_t(y), _t(xs[None]), name="broadcast x"),
+        _s(_t(y[:, :1]), name="one sample"),
+        _s(_t(np.zeros((3, 0))), name="empty dim"),
+        _s(_idx([1, 2, 3]), name="integers"),
+        _s(_t(y), _t(np.zeros(3)), name="wrong x size (error)"),
+        _s(_t(1.5), name="0-d (error)"),
+        _s(tensor_arg(np.array([True, False])), name="bool (error)"),
+    ]
+
+
+def _cumtrapz_samples(dtype: str) -> list[Sample]:
+    return [s for s in _trapz_samples(dtype) if s.name not in ("empty dim", "x like y")] + [
+        _s(_t(np.zeros((3, 0))), name="empty dim"),
+    ]
+
+
+register(
+    OpEntry("trapezoid", lambda T, *a, **k: T.trapezoid(*a, **k), _trapz_samples),
+    OpEntry("trapz", lambda T, *a, **k: T.trapz(*a, **k), _trapz_samples),
+    OpEntry(
+        "cumulative_trapezoid",
+        lambda T, *a, **k: T.cumulative_trapezoid(*a, **k),
+        _cumtrapz_samples,
+    ),
+)

@@ -866,6 +866,100 @@ def triu_indices(
     return _tri_indices("triu_indices", False, row, col, offset, dtype)
 
 
+# --- trapezoid, trapz, cumulative_trapezoid ----------------------------------------------------
+
+
+def _trapz_dim(name: str, y: Tensor, x: Tensor | None, dim: int) -> int:
+    if y.ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    for what, t in (("y", y), ("x", x)):
+        if t is not None and t.dtype is D.bool_:
+            raise RuntimeError(
+                f"{name}: received a bool input for `{what}`, but bool is not supported"
+            )
+    return wrap_dim(dim, y.ndim)
+
+
+def _spacing(name: str, y: Tensor, x: Tensor, d: int) -> Tensor:
+    """x's differences along d, x first viewed to line up with y as torch does."""
+    if x.ndim == 1:
+        if x._data.shape[0] != y._data.shape[d]:
+            raise RuntimeError(f"{name}: There must be one `x` value for each sample point")
+        shape = [1] * y.ndim
+        shape[d] = x._data.shape[0]
+        x = S.view(x, tuple(shape))
+    elif x.ndim < y.ndim:
+        x = S.view(x, (1,) * (y.ndim - x.ndim) + tuple(x._data.shape))
+    n = x._data.shape[d]
+    return S.narrow(x, d, min(1, n), max(n - 1, 0)) - S.narrow(x, d, 0, max(n - 1, 0))
+
+
+def _pair_sums(y: Tensor, d: int) -> Tensor:
+    n = y._data.shape[d]
+    return S.narrow(y, d, min(1, n), max(n - 1, 0)) + S.narrow(y, d, 0, max(n - 1, 0))
+
+
+def _number(dx: Any) -> Any:
+    return dx.item() if isinstance(dx, Tensor) else dx
+
+
+def _times(t: Tensor, c: Any) -> Tensor:
+    """t * a Python number as torch's composites record it (mul.Scalar, MulBackward1)."""
+    from .pointwise import _mul_scalar
+
+    return _mul_scalar(t, c) if t._data.dtype.kind in "fc" else t * c
+
+
+def _half(t: Tensor) -> Tensor:
+    """t / 2 as torch's composites record it (div.Scalar, DivBackward1)."""
+    from .nn_ops import _div_scalar
+
+    return _div_scalar(t, 2.0) if t._data.dtype.kind in "fc" else t / 2.0
+
+
+def trapezoid(y: Tensor, x: Tensor | None = None, *, dx: Any = None, dim: int = -1) -> Tensor:
+    """Mirrors `torch.trapezoid`, recorded as torch's formula records it."""
+    if x is not None and dx is not None:
+        raise TypeError(
+            "trapezoid() received an invalid combination of arguments - got (Tensor, Tensor, "
+            f"dx={type(dx).__name__})"
+        )
+    d = _trapz_dim("trapezoid", y, x, dim)
+    if y._data.shape[d] == 0:  # torch returns fresh zeros, outside the graph
+        shape = tuple(s for k, s in enumerate(y._data.shape) if k != d)
+        return _make(np.zeros(shape, y._data.dtype))
+    if x is None:
+        step = 1 if dx is None else _number(dx)
+        ends = S.select(y, d, 0) + S.select(y, d, -1)
+        return _times(y.sum(d) - _times(ends, 0.5), step)
+    return _half((_pair_sums(y, d) * _spacing("trapezoid", y, x, d)).sum(d))
+
+
+def trapz(y: Tensor, x: Tensor | None = None, *, dx: Any = None, dim: int = -1) -> Tensor:
+    """Mirrors `torch.trapz` (an alias of trapezoid)."""
+    return trapezoid(y, x, dx=dx, dim=dim)
+
+
+def cumulative_trapezoid(
+    y: Tensor, x: Tensor | None = None, *, dx: Any = None, dim: int = -1
+) -> Tensor:
+    """Mirrors `torch.cumulative_trapezoid`, recorded as torch's formula records it."""
+    from .reduction import cumsum
+
+    if x is not None and dx is not None:
+        raise TypeError(
+            "cumulative_trapezoid() received an invalid combination of arguments - got "
+            f"(Tensor, Tensor, dx={type(dx).__name__})"
+        )
+    if y.ndim == 0:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    d = _trapz_dim("cumulative_trapezoid", y, x, dim)
+    if x is None:
+        step = 1 if dx is None else _number(dx)
+        return cumsum(_times(_pair_sums(y, d), step / 2.0), d)
+    return _half(cumsum(_pair_sums(y, d) * _spacing("cumulative_trapezoid", y, x, d), d))
+
+
 # --- exports --------------------------------------------------------------------------------
 
 _BOTH = {
@@ -897,6 +991,9 @@ FUNCTIONS: dict[str, Any] = {
     "cartesian_prod": cartesian_prod,
     "combinations": combinations,
     "row_stack": row_stack,
+    "trapezoid": trapezoid,
+    "trapz": trapz,
+    "cumulative_trapezoid": cumulative_trapezoid,
     "tril_indices": tril_indices,
     "triu_indices": triu_indices,
 }

@@ -39,6 +39,9 @@ CASES: list[tuple[str, Callable[[Any], Any], tuple[int, ...]]] = [
     ("block_diag", lambda x: sg.block_diag(x, x[0], x[0, 0]), (2, 3)),
     ("cartesian_prod", lambda x: sg.cartesian_prod(x[0], x[1, :2]), (2, 3)),
     ("combinations", lambda x: sg.combinations(x, 3, with_replacement=True), (4,)),
+    ("trapezoid", lambda x: sg.trapezoid(x, dx=0.5), (3, 4)),
+    ("trapezoid x", lambda x: sg.trapezoid(x, x[0] ** 2), (3, 4)),
+    ("cumulative_trapezoid", lambda x: sg.cumulative_trapezoid(x, dim=0), (3, 4)),
 ]
 
 
@@ -130,6 +133,19 @@ def test_index_builders_match_numpy() -> None:
     pairs = [tuple(r) for r in sg.combinations(v).tolist()]
     assert pairs == [(1.0, 2.0), (1.0, 3.0), (2.0, 3.0)]
     assert sg.cartesian_prod(v, v[:2]).tolist() == [[a, b] for a in [1, 2, 3] for b in [1, 2]]
+
+
+def test_trapezoid_matches_numpy() -> None:
+    y = np.random.default_rng(2).standard_normal((3, 5))
+    x = np.array([0.0, 0.5, 2.0, 2.5, 4.0])
+    np.testing.assert_allclose(sg.trapezoid(sg.tensor(y), sg.tensor(x)).numpy(), np.trapezoid(y, x))
+    np.testing.assert_allclose(
+        sg.trapz(sg.tensor(y), dx=0.3, dim=0).numpy(), np.trapezoid(y, dx=0.3, axis=0)
+    )
+    steps = (y[:, 1:] + y[:, :-1]) * np.diff(x) / 2
+    np.testing.assert_allclose(
+        sg.cumulative_trapezoid(sg.tensor(y), sg.tensor(x)).numpy(), np.cumsum(steps, axis=1)
+    )
 
 
 def test_scatter_copies_leave_the_input_alone() -> None:
