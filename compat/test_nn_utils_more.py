@@ -626,3 +626,117 @@ def test_to_empty_and_share_memory():
         return [r is m, s is m, m.weight is p, tuple(m.weight.shape), str(m.weight.dtype)]
 
     _both(prog)
+
+
+# --- clipping helpers, skip_init, fusion, stateless ----------------------------------------
+def test_get_total_norm_and_clip_grads_with_norm():
+    def prog(T):
+        ps = [T.tensor(W33, requires_grad=True), T.tensor(B3, requires_grad=True)]
+        (ps[0].sum() * 3 + (ps[1] ** 2).sum()).backward()
+        grads = [p.grad for p in ps]
+        out = []
+        for norm_type in (2.0, 1, float("inf")):
+            out.append(_np(T.nn.utils.get_total_norm(grads, norm_type)))
+        out.append(_np(T.nn.utils.get_total_norm(T.tensor(W33))))
+        out.append(_np(T.nn.utils.get_total_norm([])))
+        total = T.nn.utils.get_total_norm(grads)
+        out.append(T.nn.utils.clip_grads_with_norm_(ps, 1.0, total))
+        out += [_np(p.grad) for p in ps]
+        T.nn.utils.clip_grads_with_norm_(ps[0], 100.0, total)
+        out.append(_np(ps[0].grad))
+        try:
+            T.nn.utils.get_total_norm([T.tensor([float("nan")])], error_if_nonfinite=True)
+        except RuntimeError as e:
+            out.append(str(e))
+        return out
+
+    _both(prog)
+
+
+def test_skip_init():
+    def prog(T):
+        m = T.nn.utils.skip_init(T.nn.Linear, 3, 2, bias=False, dtype=T.float64)
+        out = [type(m).__name__, list(m.state_dict()), str(m.weight.dtype), type(m.weight).__name__]
+        for bad in (int, T.nn.Identity):
+            try:
+                T.nn.utils.skip_init(bad)
+            except RuntimeError as e:
+                out.append(str(e).replace("shadowgrad", "torch").split(" <class")[0])
+        return out
+
+    _both(prog)
+
+
+FUSION_SHAPES = {
+    "conv": (1, 2, 4, 4),
+    "conv_nobias": (2, 2, 5),
+    "convT": (1, 2, 3, 3),
+    "linear": (5, 3),
+}
+
+
+def _fusion_pair(nn, kind):
+    if kind == "conv":
+        return nn.Conv2d(2, 3, 2), nn.BatchNorm2d(3)
+    if kind == "conv_nobias":
+        return nn.Conv1d(2, 3, 2, bias=False), nn.BatchNorm1d(3, affine=False)
+    if kind == "convT":
+        return nn.ConvTranspose2d(2, 3, 2), nn.BatchNorm2d(3)
+    return nn.Linear(3, 4), nn.BatchNorm1d(4)
+
+
+@pytest.mark.parametrize("kind", list(FUSION_SHAPES))
+def test_fusion_matches_torch(kind):
+    x = np.random.default_rng(7).standard_normal(FUSION_SHAPES[kind]).astype(np.float32)
+
+    def prog(T):
+        layer, bn = _fusion_pair(T.nn, kind)
+        r = np.random.default_rng(8)
+        with T.no_grad():
+            for t in [*layer.parameters(), *bn.parameters(), *bn.buffers()]:
+                if t.is_floating_point():
+                    t.copy_(T.tensor(r.uniform(0.5, 1.5, tuple(t.shape)).astype(np.float32)))
+        layer.eval()
+        bn.eval()
+        if kind == "linear":
+            fused = T.nn.utils.fuse_linear_bn_eval(layer, bn)
+        else:
+            fused = T.nn.utils.fuse_conv_bn_eval(layer, bn, transpose=kind == "convT")
+        inp = T.tensor(x)
+        return [
+            _np(fused(inp)),
+            _np(bn(layer(inp))),
+            fused is layer,
+            type(fused.weight).__name__,
+            fused.bias.requires_grad,
+        ]
+
+    _both(prog, rtol=1e-4, atol=1e-5)
+
+
+def test_fusion_errors():
+    _error(lambda T: T.nn.utils.fuse_linear_bn_eval(T.nn.Linear(2, 3), T.nn.BatchNorm1d(3)))
+    _error(
+        lambda T: T.nn.utils.fuse_linear_bn_eval(
+            T.nn.Linear(2, 3).eval(), T.nn.BatchNorm1d(2).eval()
+        )
+    )
+    _error(
+        lambda T: T.nn.utils.fuse_conv_bn_eval(
+            T.nn.Conv2d(2, 3, 1).eval(), T.nn.BatchNorm2d(3, track_running_stats=False).eval()
+        )
+    )
+
+
+def test_stateless_functional_call():
+    def prog(T):
+        m = _linear(T)
+        w = T.tensor(W33 * 2, requires_grad=True)
+        with warnings.catch_warnings(record=True) as rec:
+            warnings.simplefilter("always")
+            y = T.nn.utils.stateless.functional_call(m, {"weight": w}, (T.tensor(X),))
+        y.sum().backward()
+        msgs = [(r.category.__name__, str(r.message)) for r in rec]
+        return [msgs, _np(y), _np(w.grad), m.weight.grad, _np(m.weight)]
+
+    _both(prog)

@@ -14,7 +14,13 @@ from ..._creation import from_numpy, tensor
 from ..._grad_mode import no_grad
 from ..._tensor import Tensor
 
-__all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grad_value_"]
+__all__ = [
+    "clip_grad_norm",
+    "clip_grad_norm_",
+    "clip_grad_value_",
+    "clip_grads_with_norm_",
+    "get_total_norm",
+]
 
 
 def _vector_norm(a: np.ndarray, p: float) -> np.ndarray:
@@ -33,12 +39,13 @@ def _vector_norm(a: np.ndarray, p: float) -> np.ndarray:
     return np.asarray(np.power((a**p).sum(), 1.0 / p), dtype=a.dtype)
 
 
-def _get_total_norm(
+def get_total_norm(
     tensors: Tensor | Iterable[Tensor],
     norm_type: float = 2.0,
     error_if_nonfinite: bool = False,
     foreach: bool | None = None,
 ) -> Tensor:
+    """The norm of the norms of `tensors`. Mirrors `torch.nn.utils.get_total_norm`."""
     tensors = [tensors] if isinstance(tensors, Tensor) else list(tensors)
     norm_type = float(norm_type)
     if len(tensors) == 0:
@@ -75,16 +82,30 @@ def clip_grad_norm_(
                 stacklevel=2,
             )
     grads = [p.grad for p in parameters if p.grad is not None]
-    total_norm = _get_total_norm(grads, norm_type, error_if_nonfinite, foreach)
+    total_norm = get_total_norm(grads, norm_type, error_if_nonfinite, foreach)
+    clip_grads_with_norm_(parameters, max_norm, total_norm, foreach)
+    return total_norm
+
+
+def clip_grads_with_norm_(
+    parameters: Tensor | Iterable[Tensor],
+    max_norm: float,
+    total_norm: Tensor,
+    foreach: bool | None = None,
+) -> None:
+    """Scale the gradients by max_norm / (total_norm + 1e-6) when that is below 1. Mirrors
+    `torch.nn.utils.clip_grads_with_norm_`."""
+    if isinstance(parameters, Tensor):
+        parameters = [parameters]
+    grads = [p.grad for p in parameters if p.grad is not None]
     if not grads:
-        return total_norm
+        return
     coef = float(max_norm) / (total_norm + 1e-6)
     c = coef.numpy()
     coef_clamped = from_numpy(np.asarray(np.minimum(c, np.asarray(1.0, dtype=c.dtype))))
     with no_grad():
         for g in grads:
             g.mul_(coef_clamped)
-    return total_norm
 
 
 def clip_grad_norm(
