@@ -309,6 +309,9 @@ OPT_CASES = [
     ("ASGD", {}),
     ("ASGD", {"lr": 0.05, "lambd": 0.01, "alpha": 0.5, "t0": 3, "weight_decay": 0.1}),
     ("ASGD", {"lr": 0.05, "t0": 0, "maximize": True}),
+    ("Adafactor", {}),
+    ("Adafactor", {"lr": 0.05, "weight_decay": 0.1, "maximize": True, "d": 1.5}),
+    ("Adafactor", {"beta2_decay": -0.5, "eps": (1e-20, 1e-2)}),
 ]
 OPT_IDS = [f"{n}-{k}" for n, k in OPT_CASES]
 
@@ -431,6 +434,12 @@ OPT_ERRORS = [
     lambda T: T.optim.Rprop([_param(T)], etas=(0.5, 0.9)),
     lambda T: T.optim.ASGD([_param(T)], lr=-1),
     lambda T: T.optim.ASGD([_param(T)], weight_decay=-1),
+    lambda T: T.optim.Adafactor([_param(T)], lr=-1),
+    lambda T: T.optim.Adafactor([_param(T)], beta2_decay=0.5),
+    lambda T: T.optim.Adafactor([_param(T)], eps=(-1.0, 1e-3)),
+    lambda T: T.optim.Adafactor([_param(T)], eps=(None, -1.0)),
+    lambda T: T.optim.Adafactor([_param(T)], d=0.5),
+    lambda T: T.optim.Adafactor([_param(T)], weight_decay=-1),
     lambda T: T.optim.NAdam([], lr=0.1),
     lambda T: T.optim.Rprop([{"params": [_param(T)]}, {"params": []}], foo=1),
 ]
@@ -444,7 +453,7 @@ def test_optimizer_errors_match_torch(case):
 
 
 def test_optimizer_names_match_torch():
-    done = {"NAdam", "RAdam", "Adamax", "Adadelta", "Rprop", "ASGD", "LBFGS"}
+    done = {"NAdam", "RAdam", "Adamax", "Adadelta", "Rprop", "ASGD", "LBFGS", "Adafactor"}
     assert done <= set(shadowgrad.optim.__all__)
     for name in done:
         assert getattr(shadowgrad.optim, name).__name__ == getattr(torch.optim, name).__name__
