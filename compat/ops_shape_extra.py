@@ -443,3 +443,52 @@ register(
         _cumtrapz_samples,
     ),
 )
+
+
+# --- searchsorted, bucketize (integer results) -----------------------------------------------
+
+
+def _search_samples(dtype: str) -> list[Sample]:
+    s = np.array([1.0, 2.0, 2.0, 3.0, np.nan])
+    v = np.array([[0.0, 2.0, 2.5], [3.0, 4.0, np.nan]])
+    return [
+        _s(_t(s), _t(v), name="ties and NaN"),
+        _s(_t(s), _t(v), right=True, name="right"),
+        _s(_t(s), _t(v), side="right", out_int32=True, name="side, int32"),
+        _s(_t(s), 2.0, name="number"),
+        _s(_t([[1.0, 3.0], [2.0, 4.0]]), _t([[2.0], [3.0]]), name="rows"),
+        _s(_t([3.0, 1.0, 2.0]), _t([2.0]), sorter=_idx([1, 2, 0]), name="sorter"),
+        _s(_t(np.zeros(0)), _t(v), name="empty sequence"),
+        _s(_t(s), _t(v), side="middle", name="bad side (error)"),
+        _s(_t(s), _t(v), side="left", right=True, name="opposite sides (error)"),
+        _s(_t([[1.0, 3.0], [2.0, 4.0]]), _t([2.0, 3.0]), name="mismatched rows (error)"),
+        _s(_t(1.0), _t(v), name="0-d sequence (error)"),
+    ]
+
+
+def _bucketize_samples(dtype: str) -> list[Sample]:
+    s = np.array([1.0, 2.0, 2.0, 3.0, np.nan])
+    v = np.array([[0.0, 2.0, 2.5], [3.0, 4.0, np.nan]])
+    return [
+        _s(_t(v), _t(s), name="ties and NaN"),
+        _s(_t(v), _t(s), right=True, name="right"),
+        _s(_t(2.5), _t(s), out_int32=True, name="0-d, int32"),
+        _s(_idx([1, 5, 7]), _idx([1, 3, 5, 7, 9]), right=True, name="integers"),
+        _s(_t(v), _t([[1.0]]), name="2-d boundaries (error)"),
+    ]
+
+
+register(
+    OpEntry(
+        "searchsorted",
+        lambda T, *a, **k: T.searchsorted(*a, **k),
+        _search_samples,
+        supports_grad=False,
+    ),
+    OpEntry(
+        "bucketize",
+        lambda T, *a, **k: T.bucketize(*a, **k),
+        _bucketize_samples,
+        supports_grad=False,
+    ),
+)

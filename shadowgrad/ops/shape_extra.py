@@ -960,6 +960,83 @@ def cumulative_trapezoid(
     return _half(cumsum(_pair_sums(y, d) * _spacing("cumulative_trapezoid", y, x, d), d))
 
 
+# --- searchsorted, bucketize -----------------------------------------------------------------
+
+
+def _bound(seq: np.ndarray, vals: np.ndarray, right: bool) -> np.ndarray:
+    """Row-wise binary search as torch's kernel runs it (rows of seq against rows of vals):
+    NaN compares false, so a NaN boundary sends the search right, unlike numpy's."""
+    low = np.zeros(vals.shape, np.int64)
+    high = np.full(vals.shape, seq.shape[1], np.int64)
+    with np.errstate(invalid="ignore"):
+        while True:
+            active = low < high
+            if not active.any():
+                return low
+            mid = (low + high) // 2
+            mv = np.take_along_axis(seq, np.minimum(mid, max(seq.shape[1] - 1, 0)), 1)
+            go_right = ~(mv > vals) if right else ~(mv >= vals)
+            low = np.where(active & go_right, mid + 1, low)
+            high = np.where(active & ~go_right, mid, high)
+
+
+def _search(seq: Tensor, values: Any, out_int32: bool, right: bool, sorter: Any) -> Tensor:
+    v = values._data if isinstance(values, Tensor) else np.asarray(values)
+    b = seq._data
+    if b.ndim == 0:
+        raise RuntimeError(
+            "torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 "
+            "dimension"
+        )
+    if b.ndim > 1 and b.shape[:-1] != v.shape[:-1]:
+        raise RuntimeError(
+            "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 "
+            "dimensions of boundaries tensor and input value tensor must match, but we got "
+            f"boundaries tensor {shape_str(b.shape)} and input value tensor {shape_str(v.shape)}"
+        )
+    if sorter is not None:
+        b = np.take_along_axis(b, sorter._data, -1)
+    n = b.shape[-1]
+    rows = b.reshape(-1, n) if b.ndim > 1 else b.reshape(1, n)
+    vals = v.reshape(rows.shape[0], -1) if b.ndim > 1 else v.reshape(1, -1)
+    out = _bound(rows, vals, right).reshape(v.shape)
+    return _make(out.astype(np.int32 if out_int32 else np.int64))
+
+
+def searchsorted(
+    sorted_sequence: Tensor,
+    input: Any,
+    *,
+    out_int32: bool = False,
+    right: bool = False,
+    side: str | None = None,
+    sorter: Tensor | None = None,
+    out: Any = None,
+) -> Tensor:
+    """Mirrors `torch.searchsorted` (never differentiable)."""
+    if side is not None:
+        if side not in ("left", "right"):
+            raise RuntimeError(
+                f"torch.searchsorted(): side can only be 'left' or 'right' but got {side}"
+            )
+        if right and side == "left":
+            raise RuntimeError(
+                "torch.searchsorted(): side and right can't be set to opposites, got side of "
+                "left while right was True"
+            )
+        right = side == "right"
+    return _search(sorted_sequence, input, out_int32, right, sorter)
+
+
+def bucketize(
+    input: Any, boundaries: Tensor, *, out_int32: bool = False, right: bool = False, out: Any = None
+) -> Tensor:
+    """Mirrors `torch.bucketize` (never differentiable)."""
+    if boundaries.ndim != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries.ndim})")
+    return _search(boundaries, input, out_int32, right, None)
+
+
 # --- exports --------------------------------------------------------------------------------
 
 _BOTH = {
@@ -991,6 +1068,8 @@ FUNCTIONS: dict[str, Any] = {
     "cartesian_prod": cartesian_prod,
     "combinations": combinations,
     "row_stack": row_stack,
+    "searchsorted": searchsorted,
+    "bucketize": bucketize,
     "trapezoid": trapezoid,
     "trapz": trapz,
     "cumulative_trapezoid": cumulative_trapezoid,

@@ -148,6 +148,16 @@ def test_trapezoid_matches_numpy() -> None:
     )
 
 
+def test_searchsorted_matches_numpy_without_nan() -> None:
+    seq = np.array([1.0, 2.0, 2.0, 3.0, 7.0])
+    vals = np.array([[0.0, 2.0, 2.5], [3.0, 9.0, 7.0]])
+    for side in ("left", "right"):
+        got = sg.searchsorted(sg.tensor(seq), sg.tensor(vals), side=side).numpy()
+        np.testing.assert_array_equal(got, np.searchsorted(seq, vals, side=side))
+    got = sg.bucketize(sg.tensor(vals), sg.tensor(seq), right=True).numpy()
+    np.testing.assert_array_equal(got, np.searchsorted(seq, vals, side="right"))
+
+
 def test_scatter_copies_leave_the_input_alone() -> None:
     x = sg.zeros(2, 3)
     y = sg.select_scatter(x, sg.ones(3), 0, 1)
