@@ -18,7 +18,14 @@ from ..._tensor import Tensor
 from .dataset import IterableDataset
 from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
 
-__all__ = ["DataLoader", "default_collate", "default_convert"]
+__all__ = ["DataLoader", "default_collate", "default_convert", "get_worker_info"]
+
+
+def get_worker_info() -> None:
+    """Mirrors `torch.utils.data.get_worker_info`: None outside a worker process, and shadowgrad
+    loads every batch in the main process (see Differences above)."""
+    return None
+
 
 _np_str_obj_array_pattern = re.compile(r"[SaUO]")
 

@@ -15,7 +15,16 @@ from typing import Any
 from ..._random import Generator, default_generator, randperm
 from ..._tensor import Tensor
 
-__all__ = ["ConcatDataset", "Dataset", "Subset", "TensorDataset", "random_split"]
+__all__ = [
+    "ChainDataset",
+    "ConcatDataset",
+    "Dataset",
+    "IterableDataset",
+    "StackDataset",
+    "Subset",
+    "TensorDataset",
+    "random_split",
+]
 
 
 class Dataset:
@@ -34,6 +43,9 @@ class IterableDataset(Dataset):
     def __iter__(self) -> Any:
         raise NotImplementedError("Subclasses of IterableDataset should implement __iter__.")
 
+    def __add__(self, other: Dataset) -> ChainDataset:  # type: ignore[override]
+        return ChainDataset([self, other])
+
 
 class TensorDataset(Dataset):
     """Samples are the index-th rows of each tensor. Mirrors `torch.utils.data.TensorDataset`."""
@@ -48,6 +60,79 @@ class TensorDataset(Dataset):
 
     def __len__(self) -> int:
         return self.tensors[0].size(0)  # type: ignore[no-any-return]
+
+
+class StackDataset(Dataset):
+    """Samples are tuples (or dicts) of the index-th samples of several datasets. Mirrors
+    `torch.utils.data.StackDataset`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if args and kwargs:
+            raise ValueError(
+                "Supported either ``tuple``- (via ``args``) or``dict``- (via ``kwargs``) like "
+                "input/output, but both types are given."
+            )
+        if not args and not kwargs:
+            raise ValueError("At least one dataset should be passed")
+        parts = list(args) if args else list(kwargs.values())
+        self._length = len(parts[0])
+        if any(self._length != len(dataset) for dataset in parts):
+            raise ValueError("Size mismatch between datasets")
+        self.datasets: tuple[Any, ...] | dict[str, Any] = args if args else kwargs
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(self.datasets, dict):
+            return {k: dataset[index] for k, dataset in self.datasets.items()}
+        return tuple(dataset[index] for dataset in self.datasets)
+
+    def __getitems__(self, indices: list[int]) -> list[Any]:
+        named = isinstance(self.datasets, dict)
+        items = self.datasets.items() if named else enumerate(self.datasets)  # type: ignore[union-attr]
+        columns = {k: _batch_of(dataset, indices) for k, dataset in items}
+        if named:
+            return [{k: col[i] for k, col in columns.items()} for i in range(len(indices))]
+        return [tuple(col[i] for col in columns.values()) for i in range(len(indices))]
+
+    def __len__(self) -> int:
+        return self._length
+
+
+def _batch_of(dataset: Any, indices: list[int]) -> list[Any]:
+    getitems = getattr(dataset, "__getitems__", None)
+    if not callable(getitems):
+        return [dataset[i] for i in indices]
+    items = getitems(indices)
+    if len(items) != len(indices):
+        raise ValueError(
+            f"Nested dataset's output size mismatch. Expected {len(indices)}, got {len(items)}"
+        )
+    return items  # type: ignore[no-any-return]
+
+
+class ChainDataset(IterableDataset):
+    """Iterates several IterableDatasets one after another. Mirrors
+    `torch.utils.data.ChainDataset`."""
+
+    def __init__(self, datasets: Any) -> None:
+        super().__init__()
+        self.datasets = datasets
+
+    def __iter__(self) -> Any:
+        for d in self.datasets:
+            _check_iterable(d)
+            yield from d
+
+    def __len__(self) -> int:
+        total = 0
+        for d in self.datasets:
+            _check_iterable(d)
+            total += len(d)
+        return total
+
+
+def _check_iterable(d: Any) -> None:
+    if not isinstance(d, IterableDataset):
+        raise AssertionError("ChainDataset only supports IterableDataset")
 
 
 class ConcatDataset(Dataset):
