@@ -18,7 +18,7 @@ from .. import _creation as C
 from .. import _dtype as D
 from .. import _grad_mode
 from .._tensor import Tensor, _make
-from ..autograd.forward_ad import ELEMENTWISE, LOSS
+from ..autograd.forward_ad import LOSS
 from ..ops import nn_ops as K
 from ..ops import pointwise as P
 from ..ops.registry import defop
@@ -44,30 +44,6 @@ __all__ = [
     "triplet_margin_loss",
     "triplet_margin_with_distance_loss",
 ]
-
-
-def _scalar_op(name: str, grad_fn: str, sign: int) -> Any:
-    """add.Scalar / sub.Scalar: what ATen's C++ `tensor + number` records (one edge)."""
-
-    def make() -> Any:
-        return defop(
-            name,
-            grad_fn,
-            lambda self, other: np.add(self, sign * other).astype(self.dtype, copy=False),
-            dtype="keep",
-            self=lambda grad: grad,
-            jvp=ELEMENTWISE,
-        )
-
-    return K._lazy(name, grad_fn, make)
-
-
-def _add_scalar(x: Tensor, s: float) -> Tensor:
-    return _scalar_op("add.Scalar", "AddBackward1", 1)(x, s)
-
-
-def _sub_scalar(x: Tensor, s: float) -> Tensor:
-    return _scalar_op("sub.Scalar", "SubBackward1", -1)(x, s)
 
 
 def _scalar_minus(s: float, x: Tensor) -> Tensor:
@@ -112,7 +88,7 @@ def margin_ranking_loss(
             "margin_ranking_loss : All input tensors should have same dimension but got sizes: "
             f"input1: {input1.size()}, input2: {input2.size()}, target: {target.size()} "
         )
-    out = _add_scalar(-target * (input1 - input2), margin).clamp_min(0)
+    out = P.add_scalar(-target * (input1 - input2), margin).clamp_min(0)
     return F._apply_reduction(out, r)
 
 
@@ -231,12 +207,12 @@ def cosine_embedding_loss(
         )
     eps = 1e-12  # keeps the denominator off zero, as torch
     prod_sum = (input1 * input2).sum(td)
-    mag1 = _add_scalar((input1 * input1).sum(td), eps)
-    mag2 = _add_scalar((input2 * input2).sum(td), eps)
+    mag1 = P.add_scalar((input1 * input1).sum(td), eps)
+    mag2 = P.add_scalar((input2 * input2).sum(td), eps)
     cos = prod_sum / P.sqrt(mag1 * mag2)
     zeros = C.zeros_like(cos)
     pos = _scalar_minus(1, cos)
-    neg = _sub_scalar(cos, margin).clamp_min(0)
+    neg = P.sub_scalar(cos, margin).clamp_min(0)
     out = P.where(target == 1, pos, zeros) + P.where(target == -1, neg, zeros)
     return F._apply_reduction(out, r)
 
@@ -274,7 +250,7 @@ def triplet_margin_loss(
     dist_neg = F.pairwise_distance(anchor, negative, p, eps)
     if swap:
         dist_neg = P.minimum(dist_neg, F.pairwise_distance(positive, negative, p, eps))
-    out = (_add_scalar(dist_pos, margin) - dist_neg).clamp_min(0)
+    out = (P.add_scalar(dist_pos, margin) - dist_neg).clamp_min(0)
     return F._apply_reduction(out, r)
 
 
@@ -321,7 +297,7 @@ def poisson_nll_loss(
     if log_input:
         loss = P.exp(input) - target * input
     else:
-        loss = input - target * P.log(_add_scalar(input, eps))
+        loss = input - target * P.log(P.add_scalar(input, eps))
     if full:
         # Stirling's approximation of log(target!), only where target > 1
         two_pi_t = P._mul_scalar(target, 2 * math.pi)

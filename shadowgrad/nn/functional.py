@@ -1369,7 +1369,8 @@ def pairwise_distance(
 ) -> Tensor:
     """Mirrors `torch.nn.functional.pairwise_distance`."""
     nd = max(x1.ndim, x2.ndim, 1)
-    return K._norm(x1 - x2 + eps, p, nd - 1, keepdim)
+    # torch's C++ composite adds eps with add.Scalar (AddBackward1)
+    return K._norm(P.add_scalar(x1 - x2, eps), p, nd - 1, keepdim)
 
 
 def normalize(

@@ -191,6 +191,25 @@ _rsub_tensor = defop(
     raw=True,
     jvp=_rsub_t,
 )
+# add.Scalar / sub.Scalar: what ATen's C++ `tensor + number` records inside composites (one
+# edge; torch's Python `tensor + number` records add.Tensor). For float tensors: the number is
+# a weak scalar and the result keeps self's dtype.
+add_scalar = defop(
+    "add.Scalar",
+    "AddBackward1",
+    lambda self, other: np.add(self, other).astype(self.dtype, copy=False),
+    dtype="keep",
+    self=lambda grad: grad,
+    jvp=ELEMENTWISE,
+)
+sub_scalar = defop(
+    "sub.Scalar",
+    "SubBackward1",
+    lambda self, other: np.subtract(self, other).astype(self.dtype, copy=False),
+    dtype="keep",
+    self=lambda grad: grad,
+    jvp=ELEMENTWISE,
+)
 _mul = defop(
     "mul.Tensor",
     "MulBackward0",
@@ -558,34 +577,42 @@ def _np_sigmoid(x: np.ndarray) -> np.ndarray:
 
 
 # --- comparisons and masks used by formulas (non-differentiable outputs) --------------------
+# torch records no node for an out-of-place comparison, so these take no torch node name: the
+# in-place comparisons (special.py) record torch's EqBackward0, EqBackward1, ...
 
 _eq = defop(
-    "eq.Tensor", "EqBackward0", lambda self, other: np.equal(self, other), nondiff=("self", "other")
+    "eq.Tensor",
+    "EqNotRecorded",
+    lambda self, other: np.equal(self, other),
+    nondiff=("self", "other"),
 )
 _ne = defop(
     "ne.Tensor",
-    "NeBackward0",
+    "NeNotRecorded",
     lambda self, other: np.not_equal(self, other),
     nondiff=("self", "other"),
 )
 _lt = defop(
-    "lt.Tensor", "LtBackward0", lambda self, other: np.less(self, other), nondiff=("self", "other")
+    "lt.Tensor",
+    "LtNotRecorded",
+    lambda self, other: np.less(self, other),
+    nondiff=("self", "other"),
 )
 _le = defop(
     "le.Tensor",
-    "LeBackward0",
+    "LeNotRecorded",
     lambda self, other: np.less_equal(self, other),
     nondiff=("self", "other"),
 )
 _gt = defop(
     "gt.Tensor",
-    "GtBackward0",
+    "GtNotRecorded",
     lambda self, other: np.greater(self, other),
     nondiff=("self", "other"),
 )
 _ge = defop(
     "ge.Tensor",
-    "GeBackward0",
+    "GeNotRecorded",
     lambda self, other: np.greater_equal(self, other),
     nondiff=("self", "other"),
 )

@@ -415,16 +415,6 @@ def native_channel_shuffle(input: Tensor, groups: int) -> Tensor:
 
 # --- rms_norm -----------------------------------------------------------------------------
 
-# torch's add_(Scalar), which its rms_norm kernel records (AddBackward1)
-_add_scalar = defop(
-    "add.Scalar",
-    "AddBackward1",
-    lambda self, other: np.add(self, other),
-    dtype="keep",
-    self=lambda grad: grad,
-    jvp=lambda self_t: self_t,
-)
-
 
 def rms_norm(
     input: Tensor,
@@ -469,7 +459,7 @@ def rms_norm(
     if eps is None:
         eps = float(np.finfo(x._data.dtype).eps)
     dims = tuple(range(-len(ns), 0))
-    r = P.rsqrt(_add_scalar(R.mean(x.pow(2), dims, keepdim=True), eps))
+    r = P.rsqrt(P.add_scalar(R.mean(x.pow(2), dims, keepdim=True), eps))
     out = x * r
     if weight is not None:
         out = out * weight

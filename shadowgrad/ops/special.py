@@ -571,15 +571,6 @@ def _zero_grad(grad: Tensor) -> Tensor:
     return zeros_like(grad)
 
 
-def _named(run: Any, grad_fn: str) -> Any:
-    """Give an op's node classes torch's name when the registry already holds that name (for
-    the out-of-place comparison, whose node torch never records)."""
-    op = run.op
-    for cls in {op.node_cls, op.node_cls1, op.complex_node_cls}:
-        cls.__name__ = cls.__qualname__ = grad_fn
-    return run
-
-
 def _compare_ops(name: str, ufunc: Any) -> tuple[Any, Any]:
     def forward(self: np.ndarray, other: Any) -> np.ndarray:
         return ufunc(self, other).astype(self.dtype)
@@ -587,7 +578,7 @@ def _compare_ops(name: str, ufunc: Any) -> tuple[Any, Any]:
     title = name.capitalize()
     scalar = defop(
         f"{name}_.Scalar",
-        f"{title}Backward0_",
+        f"{title}Backward0",
         forward,
         dtype="keep",
         nondiff=("other",),
@@ -603,7 +594,7 @@ def _compare_ops(name: str, ufunc: Any) -> tuple[Any, Any]:
         other=_zero_grad,
         jvp=ELEMENTWISE,
     )
-    return _named(scalar, f"{title}Backward0"), tensor
+    return scalar, tensor
 
 
 def _compare_inplace(name: str, ufunc: Any) -> Any:
