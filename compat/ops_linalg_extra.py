@@ -242,6 +242,95 @@ def vander_samples(dtype: str) -> list[Sample]:
     ]
 
 
+# --- LU -------------------------------------------------------------------------------------
+
+
+def lu_samples(dtype: str) -> list[Sample]:
+    r = _rng()
+    n = r.standard_normal
+    return [
+        Sample((t(n((3, 3))),), name="square"),
+        Sample((t(n((4, 3))),), name="tall"),
+        Sample((t(n((3, 5))),), name="wide"),
+        Sample((t(n((2, 3, 3))),), name="batched"),
+        Sample((t(n((3, 3)), layout="transposed"),), name="non-contiguous"),
+        Sample((t(n(3)),), name="1-d (error)"),
+        Sample((t(np.ones((2, 2), np.int64), False),), name="integer (error)"),
+    ]
+
+
+def _lu_factor(T, a, **k):
+    LU, piv = T.linalg.lu_factor(a, **k)
+    return LU, piv
+
+
+def _lu_factor_ex(T, a, **k):
+    r = T.linalg.lu_factor_ex(a, **k)
+    return r.LU, r.pivots, r.info
+
+
+def _lu(T, a):
+    r = T.linalg.lu(a)
+    return r.P, r.L, r.U
+
+
+def _lu_unpack(T, a, *flags):
+    LU, piv = T.linalg.lu_factor(a.detach())
+    LU = LU.requires_grad_(a.requires_grad)
+    return tuple(T.lu_unpack(LU * 1, piv, *flags))
+
+
+def _lu_legacy(T, a, **k):
+    return tuple(T.lu(a, **k)), tuple(a.lu(**k))
+
+
+def lu_unpack_samples(dtype: str) -> list[Sample]:
+    out = lu_samples(dtype)[:4]
+    r = _rng()
+    out.append(Sample((t(r.standard_normal((3, 3))), True, False), name="data only"))
+    out.append(Sample((t(r.standard_normal((3, 3))), False, True), name="pivots only"))
+    return out
+
+
+def singular_lu_samples(dtype: str) -> list[Sample]:
+    return [
+        Sample((t(np.zeros((2, 2)), False),), name="zero"),
+        Sample((t(np.array([[1.0, 2.0], [2.0, 4.0]]), False),), name="rank 1"),
+        Sample((t(np.stack([np.eye(2), np.zeros((2, 2))]), False),), name="batch element 1"),
+    ]
+
+
+def _lu_solve(T, a, b, **k):
+    LU, piv = T.linalg.lu_factor(a)
+    return T.linalg.lu_solve(LU, piv, b, **k)
+
+
+def lu_solve_samples(dtype: str) -> list[Sample]:
+    r = _rng()
+    n = r.standard_normal
+    A = _well(r, 3, 3)
+    out = []
+    for left in (True, False):
+        for adjoint in (False, True):
+            B = n((3, 2)) if left else n((2, 3))
+            out.append(
+                Sample((t(A), t(B)), {"left": left, "adjoint": adjoint}, name=f"{left} {adjoint}")
+            )
+    out += [
+        Sample((t(_well(r, 2, 3, 3)), t(n((2, 3, 1)))), name="batched"),
+        Sample((t(A, rg=False), t(n((3, 2)))), name="B only"),
+        Sample((t(A), t(n((3, 2)), rg=False)), name="A only"),
+        Sample((t(A), t(n((2, 2)))), name="mismatch (error)"),
+        Sample((t(A), t(n(3))), name="1-d B (error)"),
+    ]
+    return out
+
+
+def _lu_solve_legacy(T, a, b):
+    LU, piv = T.linalg.lu_factor(a)
+    return T.lu_solve(b, LU, piv), b.lu_solve(LU, piv)
+
+
 register(
     OpEntry("linalg.multi_dot", lambda T, ts: T.linalg.multi_dot(ts), multi_dot_samples),
     OpEntry(
@@ -318,4 +407,21 @@ register(
     ),
     OpEntry("linalg.diagonal", lambda T, a, **k: T.linalg.diagonal(a, **k), diagonal_samples),
     OpEntry("linalg.vander", lambda T, a, **k: T.linalg.vander(a, **k), vander_samples),
-)
+    OpEntry("linalg.lu_factor", _lu_factor, lu_samples, tolerances=DECOMP_TOL,
+            tolerance_reason=DECOMP_REASON),
+    OpEntry("linalg.lu_factor_ex", _lu_factor_ex, lu_samples, tolerances=DECOMP_TOL,
+            tolerance_reason=DECOMP_REASON),
+    OpEntry("linalg.lu_factor (singular)", _lu_factor, singular_lu_samples, supports_grad=False),
+    OpEntry("linalg.lu_factor_ex (singular)", _lu_factor_ex, singular_lu_samples,
+            supports_grad=False),
+    OpEntry("linalg.lu", _lu, lu_samples, tolerances=DECOMP_TOL, tolerance_reason=DECOMP_REASON),
+    OpEntry("lu_unpack", _lu_unpack, lu_unpack_samples, tolerances=DECOMP_TOL,
+            tolerance_reason=DECOMP_REASON),
+    OpEntry("lu", _lu_legacy, lu_samples, tolerances=DECOMP_TOL, tolerance_reason=DECOMP_REASON,
+            covers=("lu", "Tensor.lu")),
+    OpEntry("linalg.lu_solve", _lu_solve, lu_solve_samples, tolerances=DECOMP_TOL,
+            tolerance_reason=DECOMP_REASON),
+    OpEntry("lu_solve", _lu_solve_legacy, lambda d: lu_solve_samples(d)[:1],
+            tolerances=DECOMP_TOL, tolerance_reason=DECOMP_REASON,
+            covers=("lu_solve", "Tensor.lu_solve")),
+)  # fmt: skip

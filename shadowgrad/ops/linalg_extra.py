@@ -19,9 +19,11 @@ from .linalg import (
     _LinAlgError,
     _mT,
     _return_type,
+    _save_outputs,
     _svd,
     _tril,
     _triu,
+    _zero_pad,
     matmul,
     mm,
 )
@@ -736,12 +738,430 @@ def vander(x: Tensor, *, N: int | None = None) -> Tensor:
     return cat([ones(*x._data.shape, 1, dtype=powers.dtype), powers], -1)
 
 
+# --- LU: lu_factor, lu, lu_unpack, lu_solve -------------------------------------------------
+
+
+def _getrf(A: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """LU with partial pivoting as LAPACK's getrf: LU packed, 1-based int32 pivots, and info
+    (the first zero pivot, 1-based; a zero column is left as it is)."""
+    m, n = A.shape[-2:]
+    k = min(m, n)
+    batch = A.shape[:-2]
+    a = np.array(A.reshape(-1, m, n))
+    nb = a.shape[0]
+    piv = np.zeros((nb, k), np.int32)
+    info = np.zeros(nb, np.int32)
+    idx = np.arange(nb)
+    for j in range(k):
+        p = j + np.argmax(np.abs(a[:, j:, j]), axis=-1) if m > j else np.full(nb, j)
+        piv[:, j] = p + 1
+        row = a[idx, j].copy()
+        a[idx, j] = a[idx, p]
+        a[idx, p] = row
+        pivot = a[:, j, j]
+        nz = pivot != 0
+        info[(~nz) & (info == 0)] = j + 1
+        scale = np.where(nz, pivot, 1)
+        a[:, j + 1 :, j] /= scale[:, None]
+        a[:, j + 1 :, j + 1 :] -= a[:, j + 1 :, j, None] * a[:, j, None, j + 1 :]
+    return a.reshape(A.shape), piv.reshape(*batch, k), info.reshape(batch)
+
+
+def _perm_matrix(piv: np.ndarray, m: int, dtype: Any) -> np.ndarray:
+    """P with A = P L U, from LAPACK's row swaps."""
+    batch = piv.shape[:-1]
+    flat = piv.reshape(-1, piv.shape[-1]) - 1
+    perm = np.tile(np.arange(m), (flat.shape[0], 1))
+    for j in range(flat.shape[1]):
+        for b in range(flat.shape[0]):
+            p = flat[b, j]
+            perm[b, j], perm[b, p] = perm[b, p], perm[b, j]
+    P = np.zeros((flat.shape[0], m, m), dtype)
+    rows = np.arange(m)
+    for b in range(flat.shape[0]):
+        P[b, perm[b], rows] = 1  # row perm[i] of A is row i of L U
+    return P.reshape(*batch, m, m)
+
+
+def _unpack(LU: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    m, n = LU.shape[-2:]
+    k = min(m, n)
+    L = np.tril(LU[..., :, :k], -1) + np.eye(m, k, dtype=LU.dtype)
+    return L, np.triu(LU[..., :k, :])
+
+
+def _lu_parts(LU: Tensor) -> tuple[Tensor, Tensor]:
+    """L and U of a packed LU, as differentiable tensors."""
+    m, n = LU._data.shape[-2:]
+    k = min(m, n)
+    return _tril(LU[..., :, :k], -1) + _eye(m, LU, k), _triu(LU[..., :k, :])
+
+
+def _lu_grad(gL: Tensor, gU: Tensor, P: Tensor, L: Tensor, U: Tensor) -> Tensor:
+    """The gradient of A = P L U from those of L and U. With X1 = L1^{-1} P^T dA1 U1^{-1} on
+    the leading k x k block, dL1 = L1 tril(X1, -1) and dU1 = triu(X1) U1; the extra rows of a
+    tall L (columns of a wide U) follow from the rest of P^T dA."""
+    m, n = L._data.shape[-2], U._data.shape[-1]
+    k = min(m, n)
+    L1, U1 = L[..., :k, :], U[..., :, :k]
+    gL1, gU1 = gL[..., :k, :], gU[..., :, :k]
+    phi = _tril(matmul(_mT(L1), gL1), -1) + _triu(matmul(gU1, _mT(U1)))
+    if m > k:
+        phi = phi - _triu(matmul(_mT(L[..., k:, :]), gL[..., k:, :]))
+    if n > k:
+        phi = phi - _tril(matmul(gU[..., k:], _mT(U[..., k:])), -1)
+    g = _trsm(_mT(L1), phi, True, True, True)  # L1^{-T} phi
+    g = _trsm(_mT(U1), g, False, False, False)  # ... U1^{-T}
+    if m > k:
+        g = cat([g, _trsm(_mT(U1), gL[..., k:, :], False, False, False)], -2)
+    if n > k:
+        g = cat([g, _trsm(_mT(L1), gU[..., k:], True, True, True)], -1)
+    return matmul(P, g)
+
+
+def _lu_factor_fwd(
+    A: np.ndarray, pivot: bool, P_: Any
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return _getrf(A)
+
+
+def _lu_factor_grad(grads: list[Tensor], result: Tensor, P_: Tensor) -> Tensor:
+    L, U = _lu_parts(result)
+    gLU = grads[0]
+    gL, gU = _lu_parts(gLU)  # gL's unit diagonal is dropped by the tril below
+    return _lu_grad(_tril(gL, -1), gU, P_, L, U)
+
+
+def _lu_factor_jvp(A_t: Tensor, result: tuple[Tensor, ...]) -> tuple[Any, ...]:
+    LU, piv = result[0], result[1]
+    m, n = LU._data.shape[-2:]
+    P = _make(_perm_matrix(piv._data, m, LU._data.dtype))
+    _, dL, dU = _lu_jvp(A_t, (P, *_lu_parts(LU)))
+    if n > dL._data.shape[-1]:
+        dL = _zero_pad(dL, -1, n)
+    if m > dU._data.shape[-2]:
+        dU = _zero_pad(dU, -2, m)
+    return _tril(dL, -1) + dU, None, None
+
+
+_lu_factor_ex = defop(
+    "linalg_lu_factor_ex",
+    "LinalgLuFactorExBackward0",
+    _lu_factor_fwd,
+    n_outputs=3,
+    diff_outputs=(0,),
+    jvp=lambda A_t, result: _lu_factor_jvp(A_t, result),
+    A=_lu_factor_grad,
+)
+
+
+def _check_lu_input(A: Tensor, fname: str) -> None:
+    if A.ndim < 2:
+        raise RuntimeError(
+            f"{fname}: Expected tensor with 2 or more dimensions. Got size: "
+            f"{list(A._data.shape)} instead"
+        )
+    dt = A.dtype
+    if not (dt.is_floating_point or dt.is_complex) or np.dtype(dt._np).itemsize < 4:
+        raise NotImplementedError(f"\"lu_cpu\" not implemented for '{dt._short}'")
+
+
+def _lu_factor(A: Tensor, pivot: bool, fname: str) -> tuple[Tensor, Tensor, Tensor]:
+    _check_lu_input(A, fname)
+    if not pivot:
+        raise RuntimeError(f"{fname}: LU without pivoting is not implemented on the CPU")
+    P = _make(np.zeros(0, A._data.dtype))
+    outs = _lu_factor_ex(A, pivot, P)
+    if A._rg:
+        P = _make(_perm_matrix(outs[1]._data, A._data.shape[-2], A._data.dtype))
+        node = outs[0]._grad_fn
+        if node is not None and "P_" in node._saved:
+            from ..autograd.graph import SavedTensor
+
+            node._saved["P_"] = SavedTensor(P, is_output=False)
+    return outs
+
+
+def lu_factor_ex(
+    A: Tensor, *, pivot: bool = True, check_errors: bool = False, out: Any = None
+) -> Any:
+    """Mirrors `torch.linalg.lu_factor_ex`: (LU, pivots, info)."""
+    outs = _lu_factor(A, pivot, "torch.lu_factor")
+    if check_errors:
+        _raise_lu_info(outs[2]._data, A._data.shape, "torch.linalg.lu_factor_ex")
+    return _return_type("linalg_lu_factor_ex", ("LU", "pivots", "info"), outs)
+
+
+def _raise_lu_info(info: np.ndarray, shape: tuple[int, ...], fname: str) -> None:
+    flat = info.reshape(-1)
+    for b, i in enumerate(flat):
+        if i > 0:
+            prefix = f"(Batch element {b}): " if len(shape) > 2 else ""
+            raise RuntimeError(
+                f"{fname}: {prefix}U[{i},{i}] is zero and using it on lu_solve would result in "
+                "a division by zero. If you still want to perform the factorization, consider "
+                "calling linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)"
+            )
+
+
+def lu_factor(A: Tensor, *, pivot: bool = True, out: Any = None) -> Any:
+    """Mirrors `torch.linalg.lu_factor`: (LU, pivots); a zero pivot is an error."""
+    outs = _lu_factor(A, pivot, "torch.lu_factor")
+    _raise_lu_info(outs[2]._data, A._data.shape, "torch.linalg.lu_factor")
+    return _return_type("linalg_lu_factor", ("LU", "pivots"), outs[:2])
+
+
+def _lu_fwd(A: np.ndarray, pivot: bool, L_: Any, U_: Any) -> tuple[np.ndarray, ...]:
+    LU, piv, _ = _getrf(A)
+    L, U = _unpack(LU)
+    return _perm_matrix(piv, A.shape[-2], A.dtype), L, U
+
+
+def _lu_backward(grads: list[Tensor], result: Tensor, L_: Tensor, U_: Tensor) -> Tensor:
+    return _lu_grad(grads[1], grads[2], result, L_, U_)
+
+
+def _lu_jvp(A_t: Tensor, result: tuple[Tensor, Tensor, Tensor]) -> tuple[Any, ...]:
+    """With X1 = L1^{-1} (P^T A_t)_1 U1^{-1} on the leading block: dL1 = L1 tril(X1, -1),
+    dU1 = triu(X1) U1; a tall L's extra rows and a wide U's extra columns follow."""
+    P, L, U = result
+    m, n = L._data.shape[-2], U._data.shape[-1]
+    k = min(m, n)
+    dA = matmul(_mT(P), A_t)
+    L1, U1 = L[..., :k, :], U[..., :, :k]
+    X = _trsm(L1, dA[..., :k, :k], False, True, True)
+    X = _trsm(U1, X, True, False, False)
+    dL, dU = matmul(L1, _tril(X, -1)), matmul(_triu(X), U1)
+    if m > k:
+        rest = dA[..., k:, :k] - matmul(L[..., k:, :], dU)
+        dL = cat([dL, _trsm(U1, rest, True, False, False)], -2)
+    if n > k:
+        rest = dA[..., :k, k:] - matmul(dL[..., :k, :], U[..., k:])
+        dU = cat([dU, _trsm(L1, rest, False, True, True)], -1)
+    return _make(np.zeros(P._data.shape, P._data.dtype)), dL, dU
+
+
+_lu = defop(
+    "linalg_lu",
+    "LinalgLuBackward0",
+    _lu_fwd,
+    n_outputs=3,
+    diff_outputs=(1, 2),
+    jvp=lambda A_t, result: _lu_jvp(A_t, result),
+    A=_lu_backward,
+)
+
+
+def lu(A: Tensor, *, pivot: bool = True, out: Any = None) -> Any:
+    """Mirrors `torch.linalg.lu`: (P, L, U) with A = P L U."""
+    _check_lu_input(A, "linalg.lu")
+    if not pivot:
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+    outs = _lu(A, pivot, None, None)
+    _save_outputs((outs[1], *outs), {"L_": 2, "U_": 3})  # P has no node: L's node
+    return _return_type("linalg_lu", ("P", "L", "U"), outs)
+
+
+def _lu_unpack_fwd(
+    LU_data: np.ndarray,
+    LU_pivots: np.ndarray,
+    unpack_data: bool,
+    unpack_pivots: bool,
+    LU_data_sym_sizes: Any,
+) -> tuple[np.ndarray, ...]:
+    empty = np.zeros(0, LU_data.dtype)
+    L, U = _unpack(LU_data) if unpack_data else (empty, empty)
+    m = LU_data.shape[-2]
+    P = _perm_matrix(LU_pivots, m, LU_data.dtype) if unpack_pivots else empty
+    return P, L, U
+
+
+def _lu_unpack_grad(grads: list[Tensor], shape: Any) -> Tensor:
+    m, n = shape[-2:]
+    k = min(m, n)
+    gL, gU = grads[1], grads[2]
+    if n > k:
+        gL = _zero_pad(gL, -1, n)
+    if m > k:
+        gU = _zero_pad(gU, -2, m)
+    return _tril(gL, -1) + _triu(gU)
+
+
+_lu_unpack = defop(
+    "lu_unpack",
+    "LuUnpackBackward0",
+    _lu_unpack_fwd,
+    dtype="keep",
+    n_outputs=3,
+    diff_outputs=(1, 2),
+    nondiff=("LU_pivots",),
+    LU_data=lambda grads, LU_data_sym_sizes: _lu_unpack_grad(grads, LU_data_sym_sizes),
+)
+
+
+def lu_unpack(
+    LU_data: Tensor,
+    LU_pivots: Tensor,
+    unpack_data: bool = True,
+    unpack_pivots: bool = True,
+    *,
+    out: Any = None,
+) -> Any:
+    """Mirrors `torch.lu_unpack`: (P, L, U) from lu_factor's output."""
+    if LU_pivots._data.dtype != np.int32:
+        raise RuntimeError(
+            "torch.lu_unpack: LU_pivots is expected to be a contiguous tensor of torch.int32 "
+            "dtype.\nNote: this function is intended to be used with the output produced by "
+            "torch.linalg.lu_factor"
+        )
+    outs = _lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots, tuple(LU_data._data.shape))
+    return _return_type("lu_unpack", ("P", "L", "U"), outs)
+
+
+def _lu_solve_np(LU: np.ndarray, piv: np.ndarray, B: np.ndarray, adjoint: bool) -> np.ndarray:
+    """X with A X = B (A^T X = B when adjoint), A = P L U packed in LU."""
+    P = _perm_matrix(piv, LU.shape[-1], LU.dtype)
+    if adjoint:
+        Y = _substitute(np.swapaxes(LU, -1, -2), B, False, False)  # U^T Y = B
+        Y = _substitute(np.swapaxes(LU, -1, -2), Y, True, True)  # L^T Z = Y
+        return np.matmul(P, Y)
+    Y = _substitute(LU, np.matmul(np.swapaxes(P, -1, -2), B), False, True)
+    return _substitute(LU, Y, True, False)
+
+
+def _lu_solve_fwd(
+    LU: np.ndarray, pivots: np.ndarray, B: np.ndarray, left: bool, adjoint: bool
+) -> np.ndarray:
+    if left:
+        return _lu_solve_np(LU, pivots, B, adjoint)
+    Bt = np.swapaxes(B, -1, -2)
+    return np.swapaxes(_lu_solve_np(LU, pivots, Bt, not adjoint), -1, -2)
+
+
+def _lu_solve_grad_B(grad: Tensor, LU: Tensor, pivots: Tensor, left: bool, adjoint: bool) -> Any:
+    return _lu_solve(LU, pivots, grad, left, not adjoint)
+
+
+def _lu_solve_grad_LU(
+    grad: Tensor, LU: Tensor, pivots: Tensor, result: Tensor, left: bool, adjoint: bool
+) -> Tensor:
+    """The gradient of A = P L U (from X = A^{-1} B and its transposed and right forms), taken
+    back to the packed LU: tril(P^T gA U^T, -1) + triu(L^T P^T gA)."""
+    gB = _lu_solve(LU, pivots, grad, left, not adjoint)
+    X = result
+    if left:
+        gA = -matmul(X, _mT(gB)) if adjoint else -matmul(gB, _mT(X))
+    else:
+        gA = -matmul(_mT(gB), X) if adjoint else -matmul(_mT(X), gB)
+    L, U = _lu_parts(LU)
+    P = _perm_matrix(pivots._data, LU._data.shape[-1], LU._data.dtype)
+    PtgA = matmul(_make(np.swapaxes(P, -1, -2)), gA)
+    return _tril(matmul(PtgA, _mT(U)), -1) + _triu(matmul(_mT(L), PtgA))
+
+
+def _lu_solve_jvp(
+    LU: Tensor, pivots: Tensor, left: bool, adjoint: bool, LU_t: Any, B_t: Any, result: Tensor
+) -> Tensor:
+    """X_t solves the same system with right-hand side B_t - A_t X (X A_t, transposed forms
+    alike), A_t = P (dL U + L dU) from the packed tangent."""
+    rhs = B_t
+    if LU_t is not None:
+        L, U = _lu_parts(LU)
+        P = _make(_perm_matrix(pivots._data, LU._data.shape[-1], LU._data.dtype))
+        A_t = matmul(P, matmul(_tril(LU_t, -1), U) + matmul(L, _triu(LU_t)))
+        M = _mT(A_t) if adjoint else A_t
+        d = matmul(M, result) if left else matmul(result, M)
+        rhs = -d if rhs is None else rhs - d
+    return _lu_solve(LU, pivots, rhs, left, adjoint)
+
+
+_lu_solve = defop(
+    "linalg_lu_solve",
+    "LinalgLuSolveBackward0",
+    _lu_solve_fwd,
+    jvp=_lu_solve_jvp,
+    dtype="keep",
+    nondiff=("pivots",),
+    LU=_lu_solve_grad_LU,
+    B=_lu_solve_grad_B,
+)
+
+
+def lu_solve(
+    LU: Tensor,
+    pivots: Tensor,
+    B: Tensor,
+    *,
+    left: bool = True,
+    adjoint: bool = False,
+    out: Tensor | None = None,
+) -> Tensor:
+    """Mirrors `torch.linalg.lu_solve`."""
+    if LU.dtype is not B.dtype:
+        raise RuntimeError(
+            "linalg.lu_solve: Expected LU and B to have the same dtype, but found LU of type "
+            f"{LU.dtype._short} and B of type {B.dtype._short} instead"
+        )
+    if pivots._data.dtype != np.int32:
+        raise RuntimeError("linalg.lu_solve: pivots should be a Tensor of scalar type torch.int32")
+    _check_matrix(LU, "torch.linalg.lu_solve")
+    if B.ndim < 2:
+        raise RuntimeError("linalg.lu_solve: The input tensor B must have at least 2 dimensions.")
+    n = LU._data.shape[-1]
+    sb = B._data.shape
+    if (sb[-2] if left else sb[-1]) != n:
+        eq = "AX = B" if left else "XA = B"
+        raise RuntimeError(
+            f"linalg.lu_solve: Incompatible shapes of A and B for the equation {eq} "
+            f"({n}x{n} and {sb[-2]}x{sb[-1]})"
+        )
+    return _out(_lu_solve(LU, pivots, B, left, adjoint), out, "linalg_lu_solve")
+
+
+def lu_solve_legacy(
+    input: Tensor, LU_data: Tensor, LU_pivots: Tensor, *, out: Tensor | None = None
+) -> Tensor:
+    """Mirrors the deprecated `torch.lu_solve(b, LU_data, LU_pivots)`."""
+    warnings.warn(
+        "torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a "
+        "future PyTorch release.\nNote that torch.linalg.lu_solve has its arguments reversed.\n"
+        "X = torch.lu_solve(B, LU, pivots)\nshould be replaced with\n"
+        "X = torch.linalg.lu_solve(LU, pivots, B)",
+        UserWarning,
+        stacklevel=2,
+    )
+    return lu_solve(LU_data, LU_pivots, input, out=out)
+
+
+def lu_legacy(A: Tensor, pivot: bool = True, get_infos: bool = False, out: Any = None) -> Any:
+    """Mirrors the deprecated `torch.lu` / `Tensor.lu`: (LU, pivots) or (LU, pivots, infos)."""
+    warnings.warn(
+        "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex "
+        "and will be removed in a future PyTorch release.\nLU, pivots = torch.lu(A, "
+        "compute_pivots)\nshould be replaced with\nLU, pivots = torch.linalg.lu_factor(A, "
+        "compute_pivots)\nand\nLU, pivots, info = torch.lu(A, compute_pivots, get_infos=True)"
+        "\nshould be replaced with\nLU, pivots, info = torch.linalg.lu_factor_ex(A, "
+        "compute_pivots)",
+        UserWarning,
+        stacklevel=2,
+    )
+    outs = _lu_factor(A, pivot, "torch.lu_factor")
+    if get_infos:
+        return _return_type("_lu_with_info", ("LU", "pivots", "info"), outs)
+    return outs[0], outs[1]
+
+
 METHODS: dict[str, Any] = {
+    "lu": lu_legacy,
+    "lu_solve": lu_solve_legacy,
     "pinverse": pinverse,
     "matrix_exp": matrix_exp,
     "triangular_solve": triangular_solve,
 }
 FUNCTIONS: dict[str, Any] = {
+    "lu": lu_legacy,
+    "lu_solve": lu_solve_legacy,
+    "lu_unpack": lu_unpack,
     "pinverse": pinverse,
     "matrix_exp": matrix_exp,
     "triangular_solve": triangular_solve,
