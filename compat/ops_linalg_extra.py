@@ -331,6 +331,18 @@ def _lu_solve_legacy(T, a, b):
     return T.lu_solve(b, LU, piv), b.lu_solve(LU, piv)
 
 
+def tensorsolve_samples(dtype: str) -> list[Sample]:
+    r = _rng()
+    n = r.standard_normal
+    return [
+        Sample((t(_well(r, 6, 6).reshape(2, 3, 6)), t(n((2, 3)))), name="2-d b"),
+        Sample((t(_well(r, 6, 6).reshape(6, 2, 3)), t(n(6))), name="3-d x"),
+        Sample((t(_well(r, 6, 6).reshape(2, 3, 3, 2)), t(n((3, 2)))), {"dims": (0,)},
+               name="dims"),
+        Sample((t(n((2, 3, 5))), t(n((2, 3)))), name="not square (error)"),
+    ]  # fmt: skip
+
+
 register(
     OpEntry("linalg.multi_dot", lambda T, ts: T.linalg.multi_dot(ts), multi_dot_samples),
     OpEntry(
@@ -424,4 +436,6 @@ register(
     OpEntry("lu_solve", _lu_solve_legacy, lambda d: lu_solve_samples(d)[:1],
             tolerances=DECOMP_TOL, tolerance_reason=DECOMP_REASON,
             covers=("lu_solve", "Tensor.lu_solve")),
+    OpEntry("linalg.tensorsolve", lambda T, a, b, **k: T.linalg.tensorsolve(a, b, **k),
+            tensorsolve_samples),
 )  # fmt: skip

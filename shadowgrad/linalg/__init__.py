@@ -45,6 +45,7 @@ from ..ops.linalg_extra import (
     multi_dot,
     pinv,
     solve_triangular,
+    tensorsolve,
     vander,
     vecdot,
 )
@@ -79,6 +80,7 @@ __all__ = [
     "solve_triangular",
     "svd",
     "svdvals",
+    "tensorsolve",
     "vander",
     "vecdot",
     "vector_norm",

@@ -1151,6 +1151,26 @@ def lu_legacy(A: Tensor, pivot: bool = True, get_infos: bool = False, out: Any =
     return outs[0], outs[1]
 
 
+def tensorsolve(A: Tensor, B: Tensor, dims: Any = None, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.linalg.tensorsolve`: dims moved last, then one solve of the flattened
+    system."""
+    from .linalg import solve
+
+    if dims is not None:
+        dims = [dims] if isinstance(dims, int) else list(dims)
+        A = A.movedim(dims, list(range(A.ndim - len(dims), A.ndim)))
+    nb = B.ndim
+    shape = A._data.shape
+    rows, cols = math.prod(shape[:nb]), math.prod(shape[nb:])
+    if rows != cols:
+        raise RuntimeError(
+            "Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == "
+            f"prod(self.shape[:other.ndim]), but got {cols} != {rows}"
+        )
+    x = solve(A.reshape(rows, cols), B.reshape(-1))
+    return _out(x.reshape(*shape[nb:]), out, "linalg_tensorsolve")
+
+
 METHODS: dict[str, Any] = {
     "lu": lu_legacy,
     "lu_solve": lu_solve_legacy,
