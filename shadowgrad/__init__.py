@@ -80,6 +80,8 @@ from .ops import install_methods as _install_methods
 
 __version__ = "0.1.0"
 
+Tensor.__module__ = "shadowgrad"  # as torch.Tensor: type(t) is <class 'shadowgrad.Tensor'>
+
 # torch computes inf and nan silently; numpy warns ("overflow encountered in exp"). Silence the
 # floating-point RuntimeWarnings that numpy raises from shadowgrad's own code, and only those.
 _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"shadowgrad\.")
@@ -98,13 +100,19 @@ globals().update(_FUNCTIONS)
 
 from . import (  # noqa: E402 - these use the namespace built above
     _nn_exports,
+    amp,
+    backends,
+    cuda,
     func,
     linalg,
     nn,
     optim,
     special,
+    testing,
     utils,
 )
+from ._runtime import *  # noqa: E402, F403 - finfo, iinfo, thread counts, compile, ...
+from .amp import autocast, is_autocast_enabled  # noqa: E402
 
 _nn_exports.install(globals())
 
