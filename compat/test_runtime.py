@@ -175,6 +175,12 @@ CUDA = {
     "get_device_name": lambda T: T.cuda.get_device_name(),
     "tensor on cuda": lambda T: T.zeros(2, device="cuda"),
     "to cuda": lambda T: T.zeros(2).to("cuda"),
+    "module to cuda": lambda T: T.nn.Linear(2, 2).to("cuda"),
+    "module to cuda kw": lambda T: T.nn.Linear(2, 2).to(device="cuda"),
+    "module to cpu": lambda T: str(T.nn.Linear(2, 2).to("cpu", T.float64).weight.dtype),
+    "module to ordinal": lambda T: T.nn.Linear(2, 2).to(0),
+    "to ordinal": lambda T: T.zeros(2).to(0),
+    "device ordinal": lambda T: T.device(0),
     "device pick": lambda T: str(
         T.zeros(2, device="cuda" if T.cuda.is_available() else "cpu").device
     ),

@@ -77,6 +77,9 @@ class device:
     def __init__(self, type: Any = "cpu", index: int | None = None) -> None:
         if isinstance(type, device):
             type, index = type.type, type.index
+        elif isinstance(type, int) and not isinstance(type, bool):
+            # torch: an ordinal names the current accelerator, and the CPU build has none
+            raise RuntimeError("Cannot access accelerator device when none is available.")
         if isinstance(type, str) and ":" in type:
             type, idx = type.split(":", 1)
             index = int(idx)

@@ -668,6 +668,8 @@ def _parse_to(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[D.dtype | 
             dev = a
         elif isinstance(a, bool):
             pass
+        elif isinstance(a, int):
+            dev = device(a)  # an accelerator ordinal: torch's error on the CPU build
         elif a is not None:
             raise TypeError(
                 f"to() received an invalid combination of arguments - got ({type(a).__name__})"

@@ -572,12 +572,17 @@ class Module:
 
     def to(self, *args: Any, **kwargs: Any) -> Module:
         """Mirrors `torch.nn.Module.to` (dtype and the cpu device)."""
+        from ..._tensor import check_device, device
+
         dtype = kwargs.get("dtype")
+        check_device(kwargs.get("device"))
         for a in args:
             if isinstance(a, Tensor):
                 dtype = a.dtype
             elif isinstance(a, _dtype):
                 dtype = a
+            elif isinstance(a, (str, int, device)):
+                check_device(a)
         if dtype is not None:
             if not (dtype.is_floating_point or dtype.is_complex):
                 raise TypeError(
