@@ -53,3 +53,135 @@ def test_inplace_comparison_node_names(name, other):
 
     t, s = _both(prog)
     assert s == t
+
+
+# --- in-place activations -------------------------------------------------------------------
+
+_X = np.array([-1.5, -0.5, 0.0, 0.1, 0.3, 2.0])
+ACTS = [
+    ("elu", (0.5,)),
+    ("selu", ()),
+    ("celu", (2.0,)),
+    ("leaky_relu", (0.2,)),
+    ("threshold", (0.1, 2.0)),
+    ("threshold", (0.3, -1.0)),
+    ("hardtanh", (-0.5, 0.5)),
+    ("relu", ()),
+    ("relu6", ()),
+]
+
+
+def _act_prog(T, name, args, fn_name):
+    leaf = T.tensor(_X, requires_grad=True)
+    x = leaf * 1
+    if fn_name.endswith("_"):
+        out = getattr(T.nn.functional, fn_name)(x, *args)
+    else:
+        out = getattr(T.nn.functional, fn_name)(x, *args, inplace=True)
+    (g,) = T.autograd.grad(out, leaf, T.arange(6.0, dtype=T.float64) - 2, create_graph=True)
+    (gg,) = T.autograd.grad((g * g).sum(), leaf, allow_unused=True, materialize_grads=True)
+    values = (out.detach().numpy(), g.detach().numpy(), gg.numpy())
+    return (out is x, out.grad_fn.name(), x._version, g.requires_grad), values
+
+
+@pytest.mark.parametrize("fn_suffix", ["", "_"])
+@pytest.mark.parametrize(("name", "args"), ACTS, ids=[f"{a[0]}{a[1]}" for a in ACTS])
+def test_inplace_activation_matches_torch(name, args, fn_suffix):
+    if fn_suffix and name == "relu6":
+        pytest.skip("torch has no F.relu6_")
+    fn_name = name + fn_suffix
+    t, s = _act_prog(torch, name, args, fn_name), _act_prog(shadowgrad, name, args, fn_name)
+    assert s[0] == t[0]
+    for a, b in zip(s[1], t[1], strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize(
+    ("name", "args"), [("elu", (-0.5,)), ("celu", (-1.0,)), ("leaky_relu", (-0.2,))]
+)
+def test_inplace_negative_slope_backward_raises_like_torch(name, args):
+    def prog(T):
+        x = T.tensor(_X, requires_grad=True) * 1
+        out = getattr(T.nn.functional, name)(x, *args, inplace=True)
+        return _error(lambda: out.sum().backward())
+
+    t, s = _both(prog)
+    assert t is not None
+    assert s == t
+
+
+# --- instance_norm and convolution checks ---------------------------------------------------
+
+
+@pytest.mark.parametrize("shape", [(2, 3, 1), (2, 3), (2, 3, 1, 1), (2, 3, 2), (2, 3, 0)])
+@pytest.mark.parametrize("use_input_stats", [True, False])
+def test_instance_norm_spatial_check_matches_torch(shape, use_input_stats):
+    def prog(T):
+        x = T.tensor(np.ones(shape))
+        rm, rv = T.zeros(3, dtype=T.float64), T.ones(3, dtype=T.float64)
+        fn = T.nn.functional.instance_norm
+        try:
+            out = fn(x, rm, rv, use_input_stats=use_input_stats)
+        except Exception as e:
+            return type(e), str(e)
+        return out.shape
+
+    t, s = _both(prog)
+    assert s == t
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+@pytest.mark.parametrize("kind", ["conv", "conv_transpose"])
+def test_conv_input_dims_error_names_the_function(n, kind):
+    def prog(T):
+        fn = getattr(T.nn.functional, f"{kind}{n}d")
+        return _error(lambda: fn(T.ones(2, 2, 2, 2, 2, 2), T.ones(2, 2, *(2,) * n)))
+
+    t, s = _both(prog)
+    assert t is not None
+    assert s == t
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_conv_transpose_scalar_output_padding_matches_torch(n):
+    x = _R.standard_normal((1, 2, *(3,) * n))
+    w = _R.standard_normal((2, 3, *(2,) * n))
+
+    def prog(T):
+        xt = T.tensor(x, requires_grad=True)
+        fn = getattr(T.nn.functional, f"conv_transpose{n}d")
+        out = fn(xt, T.tensor(w), stride=2, output_padding=1)
+        out.sum().backward()
+        return tuple(out.shape), out.detach().numpy(), xt.grad.numpy()
+
+    t, s = _both(prog)
+    assert s[0] == t[0]
+    for a, b in zip(s[1:], t[1:], strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("shape", [(1, 3), (1, 0), (1, 3, 1), (0, 3), (2, 3, 0), (2, 0, 2)])
+@pytest.mark.parametrize("training", [True, False])
+@pytest.mark.parametrize("affine", [True, False])
+def test_batch_norm_small_and_empty_inputs_match_torch(shape, training, affine):
+    def prog(T):
+        x = T.ones(*shape, dtype=T.float64, requires_grad=True)
+        c = shape[1]
+        w = T.ones(c, dtype=T.float64, requires_grad=True) if affine else None
+        b = T.zeros(c, dtype=T.float64, requires_grad=True) if affine else None
+        rm, rv = T.zeros(c, dtype=T.float64), T.ones(c, dtype=T.float64)
+        try:
+            out = T.nn.functional.batch_norm(x, rm, rv, w, b, training)
+        except Exception as e:
+            return type(e), str(e)
+        return out.grad_fn, out.shape, rm.numpy().tolist(), rv.numpy().tolist()
+
+    t, s = _both(prog)
+    if isinstance(t[0], type):
+        assert s[0] == t[0]
+        # weight[0] of no channels: shadowgrad's indexing words its IndexError differently
+        assert s == t or (affine and shape[1] == 0)
+        return
+    assert s[1:] == t[1:]
+    rows = _walk(t[0], s[0])
+    assert not [r for r in rows if r[3]], rows

@@ -536,18 +536,13 @@ def test_module_values_match_torch(name, make, args):
     assert sn == tn
 
 
-# torch records the in-place kernels as the *Backward1 overloads; shadowgrad's inplace=True
-# path (F.elu/celu/leaky_relu/threshold in shadowgrad/nn/functional.py) records *Backward0
-_NAME_GAP = pytest.mark.xfail(
-    reason="F.<act>(inplace=True) records the out-of-place node name", strict=True
-)
 INPLACE = [
-    pytest.param("elu_", (0.5,), marks=_NAME_GAP, id="elu_"),
-    pytest.param("selu_", (), marks=_NAME_GAP, id="selu_"),
-    pytest.param("celu_", (2.0,), marks=_NAME_GAP, id="celu_"),
-    pytest.param("leaky_relu_", (0.2,), marks=_NAME_GAP, id="leaky_relu_"),
+    pytest.param("elu_", (0.5,), id="elu_"),
+    pytest.param("selu_", (), id="selu_"),
+    pytest.param("celu_", (2.0,), id="celu_"),
+    pytest.param("leaky_relu_", (0.2,), id="leaky_relu_"),
     pytest.param("hardtanh_", (-0.5, 0.5), id="hardtanh_"),
-    pytest.param("threshold_", (0.1, 2.0), marks=_NAME_GAP, id="threshold_"),
+    pytest.param("threshold_", (0.1, 2.0), id="threshold_"),
 ]
 INPLACE_VALUES = [(p.values[0], p.values[1]) for p in INPLACE]
 

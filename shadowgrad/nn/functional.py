@@ -16,10 +16,12 @@ import numpy as np
 from .. import _dtype as D
 from .._tensor import Tensor, _make
 from ..autograd.forward_ad import _STATE as _FW
+from ..autograd.forward_ad import ELEMENTWISE
 from ..ops import nn_ops as K
 from ..ops import pointwise as P
 from ..ops.inplace import apply_inplace
 from ..ops.linalg import _addmm as _ADDMM
+from ..ops.registry import defop
 
 __all__ = [
     "adaptive_avg_pool1d",
@@ -118,11 +120,62 @@ def _check_float(input: Tensor, kernel: str) -> None:
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{D.CPP_NAMES[input.dtype]}'")
 
 
+# --- the in-place kernels' own nodes --------------------------------------------------------
+# torch records elu_/celu_/leaky_relu_/threshold_ as the *Backward1 overloads. elu_, celu_ and
+# leaky_relu_ save the result (so a negative slope cannot be inverted: their backward raises);
+# threshold_ keeps the input from before the write.
+
+_NEG_SLOPE = (
+    "In-place {} backward calculation is triggered with a negative slope which is not "
+    "supported. This is caused by calling in-place forward function with a negative slope, "
+    "please call out-of-place version instead."
+)
+
+
+def _elu_result_grad(
+    grad: Tensor, result: Tensor, alpha: float, scale: float, input_scale: float
+) -> Tensor:
+    if alpha < 0:
+        raise RuntimeError(_NEG_SLOPE.format("elu"))
+    neg = P.where(result < 0, result, 0.0)  # torch's double backward is 0 at 0
+    return P.where(result > 0, grad * scale, grad * input_scale * (neg + alpha * scale))
+
+
+def _leaky_result_grad(grad: Tensor, result: Tensor, negative_slope: float) -> Tensor:
+    if negative_slope < 0:
+        raise RuntimeError(
+            _NEG_SLOPE.format("leakyReLu") + " File an issue at https://github.com/pytorch/"
+            "pytorch if you do require supporting in-place leakRelu backward calculation with "
+            "negative slope"
+        )
+    return K._dep(P.where(result > 0, grad, grad * negative_slope), result)
+
+
+def _inplace_op(op: Any, grad_fn: str, formula: Any) -> Any:
+    return defop(
+        op.op.name + "_", grad_fn, op.op.forward, dtype="keep", self=formula, jvp=ELEMENTWISE
+    )
+
+
+_elu_ = _inplace_op(K.elu_op, "EluBackward1", _elu_result_grad)
+_celu_ = _inplace_op(
+    K.celu_op,
+    "CeluBackward1",
+    lambda grad, result, alpha: _elu_result_grad(grad, result, alpha, 1.0, 1.0 / alpha),
+)
+_leaky_relu_ = _inplace_op(K.leaky_relu_op, "LeakyReluBackward1", _leaky_result_grad)
+_threshold_ = _inplace_op(
+    K.threshold_op,
+    "ThresholdBackward1",
+    lambda grad, self, threshold: P._threshold_bw(grad, self, threshold),
+)
+
+
 def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
     """Mirrors `torch.nn.functional.threshold`."""
 
     if inplace:
-        return _inplace(K.threshold_op, input, threshold, value)
+        return _inplace(_threshold_, input, threshold, value)
     return K.threshold_op(input, threshold, value)
 
 
@@ -130,7 +183,7 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
     """Mirrors `torch.nn.functional.leaky_relu`."""
     _check_float(input, "leaky_relu_cpu")
     if inplace:
-        return _inplace(K.leaky_relu_op, input, negative_slope)
+        return _inplace(_leaky_relu_, input, negative_slope)
     return K.leaky_relu_op(input, negative_slope)
 
 
@@ -138,7 +191,7 @@ def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """Mirrors `torch.nn.functional.elu`."""
     _check_float(input, "elu_cpu")
     if inplace:
-        return _inplace(K.elu_op, input, alpha, 1.0, 1.0)
+        return _inplace(_elu_, input, alpha, 1.0, 1.0)
     return K.elu_op(input, alpha, 1.0, 1.0)
 
 
@@ -150,7 +203,7 @@ def selu(input: Tensor, inplace: bool = False) -> Tensor:
     """Mirrors `torch.nn.functional.selu` (recorded as EluBackward0, as torch)."""
     _check_float(input, "elu_cpu")
     if inplace:
-        return _inplace(K.elu_op, input, _SELU_ALPHA, _SELU_SCALE, 1.0)
+        return _inplace(_elu_, input, _SELU_ALPHA, _SELU_SCALE, 1.0)
     return K.elu_op(input, _SELU_ALPHA, _SELU_SCALE, 1.0)
 
 
@@ -159,7 +212,7 @@ def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError")
     _check_float(input, "elu_cpu")
-    return _inplace(K.celu_op, input, alpha) if inplace else K.celu_op(input, alpha)
+    return _inplace(_celu_, input, alpha) if inplace else K.celu_op(input, alpha)
 
 
 def gelu(input: Tensor, approximate: str = "none") -> Tensor:
@@ -522,8 +575,9 @@ def _conv(
 ) -> Tensor:
     batched = input.ndim == n + 2
     if input.ndim not in (n + 1, n + 2):
+        kind = "conv_transpose" if transposed else "conv"
         raise RuntimeError(
-            f"Expected {n + 1}D (unbatched) or {n + 2}D (batched) input to conv{n}d, but got "
+            f"Expected {n + 1}D (unbatched) or {n + 2}D (batched) input to {kind}{n}d, but got "
             f"input of size: {list(input.shape)}"
         )
     if not batched:
@@ -561,7 +615,7 @@ def _conv(
         s, p, d = (1, *s), (0, *p), (1, *d)
         op = (0, *_tuple(output_padding, 1))
     else:
-        op = _tuple(output_padding, 2)
+        op = _tuple(output_padding, n)
     out = K.convolution_op(input, weight, bias, s, p, d, transposed, op, groups)
     return out if batched else out.squeeze(0)
 
@@ -841,8 +895,17 @@ def batch_norm(
     """Mirrors `torch.nn.functional.batch_norm`; training updates the running stats in place."""
     x = input._data
     axes = (0, *range(2, x.ndim))
+    if training and x.shape[0] * math.prod(x.shape[2:]) == 1:
+        raise ValueError(
+            f"Expected more than 1 value per channel when training, got input size {input.shape}"
+        )
+    if x.size == 0:
+        # torch's empty-input path: a clone, scaled and shifted by the first weight and bias
+        out = input.clone()
+        out = out * weight[0] if weight is not None else out
+        return out + bias[0] if bias is not None else out
     if training:
-        n = x.size // x.shape[1] if x.shape[1] else 0
+        n = x.size // x.shape[1]
         if n <= 1:
             raise ValueError(
                 f"Expected more than 1 value per channel when training, got input size "
@@ -880,6 +943,10 @@ def instance_norm(
     from ..ops.shape import cat
 
     shape = tuple(input.shape)
+    if use_input_stats and math.prod(shape[2:]) == 1:
+        raise ValueError(
+            f"Expected more than 1 spatial element when training, got input size {input.size()}"
+        )
     n, c = shape[0], shape[1]
     x = input.reshape(1, n * c, *shape[2:])
     w = cat([weight] * n) if weight is not None else None
