@@ -103,6 +103,7 @@ from . import (  # noqa: E402 - these use the namespace built above
     amp,
     backends,
     cuda,
+    distributions,
     func,
     linalg,
     nn,
