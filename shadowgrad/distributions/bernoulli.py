@@ -12,18 +12,16 @@ from shadowgrad.nn.functional import binary_cross_entropy_with_logits
 from . import constraints
 from .exp_family import ExponentialFamily
 from .utils import (
+    _BinaryProbsLogits,
     _enumerate_values,
     _one_of_probs_logits,
     broadcast_all,
-    lazy_property,
-    logits_to_probs,
-    probs_to_logits,
 )
 
 __all__ = ["Bernoulli"]
 
 
-class Bernoulli(ExponentialFamily):
+class Bernoulli(_BinaryProbsLogits, ExponentialFamily):
     """Bernoulli distribution on {0, 1}, parameterized by ``probs`` or ``logits``."""
 
     arg_constraints: ClassVar[dict] = {
@@ -66,14 +64,6 @@ class Bernoulli(ExponentialFamily):
     @property
     def variance(self) -> Any:
         return self.probs * (1 - self.probs)
-
-    @lazy_property
-    def logits(self) -> Any:
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self) -> Any:
-        return logits_to_probs(self.logits, is_binary=True)
 
     @property
     def param_shape(self) -> Any:

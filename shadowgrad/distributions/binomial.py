@@ -9,13 +9,11 @@ import shadowgrad as torch
 from . import constraints
 from .distribution import Distribution
 from .utils import (
+    _BinaryProbsLogits,
     _enumerate_values,
     _numpy_rng,
     _one_of_probs_logits,
     broadcast_all,
-    lazy_property,
-    logits_to_probs,
-    probs_to_logits,
 )
 
 __all__ = ["Binomial"]
@@ -26,7 +24,7 @@ def _clamp_by_zero(x: Any) -> Any:
     return (x.clamp(min=0) + x - x.clamp(max=0)) / 2
 
 
-class Binomial(Distribution):
+class Binomial(_BinaryProbsLogits, Distribution):
     """Number of successes in ``total_count`` Bernoulli(``probs``) trials."""
 
     arg_constraints: ClassVar[dict] = {
@@ -73,14 +71,6 @@ class Binomial(Distribution):
     @property
     def variance(self) -> Any:
         return self.total_count * self.probs * (1 - self.probs)
-
-    @lazy_property
-    def logits(self) -> Any:
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self) -> Any:
-        return logits_to_probs(self.logits, is_binary=True)
 
     @property
     def param_shape(self) -> Any:

@@ -163,16 +163,13 @@ class _OneHot(Constraint):
         return is_boolean.all(-1) & is_normalized
 
 
-class _IntegerInterval(Constraint):
-    is_discrete = True
+class _Bounds(Constraint):
+    """Shared storage and repr of the constraints with a lower and an upper bound."""
 
     def __init__(self, lower_bound: Any, upper_bound: Any) -> None:
         self.lower_bound = lower_bound
         self.upper_bound = upper_bound
         super().__init__()
-
-    def check(self, value: Any) -> Any:
-        return (value % 1 == 0) & (self.lower_bound <= value) & (value <= self.upper_bound)
 
     def __repr__(self) -> str:
         return (
@@ -181,32 +178,43 @@ class _IntegerInterval(Constraint):
         )
 
 
-class _IntegerLessThan(Constraint):
-    is_discrete = True
+class _LowerBound(Constraint):
+    def __init__(self, lower_bound: Any) -> None:
+        self.lower_bound = lower_bound
+        super().__init__()
 
+    def __repr__(self) -> str:
+        return f"{self.__class__.__name__[1:]}(lower_bound={self.lower_bound})"
+
+
+class _UpperBound(Constraint):
     def __init__(self, upper_bound: Any) -> None:
         self.upper_bound = upper_bound
         super().__init__()
-
-    def check(self, value: Any) -> Any:
-        return (value % 1 == 0) & (value <= self.upper_bound)
 
     def __repr__(self) -> str:
         return f"{self.__class__.__name__[1:]}(upper_bound={self.upper_bound})"
 
 
-class _IntegerGreaterThan(Constraint):
+class _IntegerInterval(_Bounds):
     is_discrete = True
 
-    def __init__(self, lower_bound: Any) -> None:
-        self.lower_bound = lower_bound
-        super().__init__()
+    def check(self, value: Any) -> Any:
+        return (value % 1 == 0) & (self.lower_bound <= value) & (value <= self.upper_bound)
+
+
+class _IntegerLessThan(_UpperBound):
+    is_discrete = True
+
+    def check(self, value: Any) -> Any:
+        return (value % 1 == 0) & (value <= self.upper_bound)
+
+
+class _IntegerGreaterThan(_LowerBound):
+    is_discrete = True
 
     def check(self, value: Any) -> Any:
         return (value % 1 == 0) & (value >= self.lower_bound)
-
-    def __repr__(self) -> str:
-        return f"{self.__class__.__name__[1:]}(lower_bound={self.lower_bound})"
 
 
 class _Real(Constraint):
@@ -214,56 +222,24 @@ class _Real(Constraint):
         return value == value  # False only for NaN
 
 
-class _GreaterThan(Constraint):
-    def __init__(self, lower_bound: Any) -> None:
-        self.lower_bound = lower_bound
-        super().__init__()
-
+class _GreaterThan(_LowerBound):
     def check(self, value: Any) -> Any:
         return self.lower_bound < value
 
-    def __repr__(self) -> str:
-        return f"{self.__class__.__name__[1:]}(lower_bound={self.lower_bound})"
 
-
-class _GreaterThanEq(Constraint):
-    def __init__(self, lower_bound: Any) -> None:
-        self.lower_bound = lower_bound
-        super().__init__()
-
+class _GreaterThanEq(_LowerBound):
     def check(self, value: Any) -> Any:
         return self.lower_bound <= value
 
-    def __repr__(self) -> str:
-        return f"{self.__class__.__name__[1:]}(lower_bound={self.lower_bound})"
 
-
-class _LessThan(Constraint):
-    def __init__(self, upper_bound: Any) -> None:
-        self.upper_bound = upper_bound
-        super().__init__()
-
+class _LessThan(_UpperBound):
     def check(self, value: Any) -> Any:
         return value < self.upper_bound
 
-    def __repr__(self) -> str:
-        return f"{self.__class__.__name__[1:]}(upper_bound={self.upper_bound})"
 
-
-class _Interval(Constraint):
-    def __init__(self, lower_bound: Any, upper_bound: Any) -> None:
-        self.lower_bound = lower_bound
-        self.upper_bound = upper_bound
-        super().__init__()
-
+class _Interval(_Bounds):
     def check(self, value: Any) -> Any:
         return (self.lower_bound <= value) & (value <= self.upper_bound)
-
-    def __repr__(self) -> str:
-        return (
-            f"{self.__class__.__name__[1:]}"
-            f"(lower_bound={self.lower_bound}, upper_bound={self.upper_bound})"
-        )
 
 
 class _HalfOpenInterval(_Interval):

@@ -11,18 +11,16 @@ from shadowgrad.nn.functional import binary_cross_entropy_with_logits
 from . import constraints
 from .distribution import Distribution
 from .utils import (
+    _BinaryProbsLogits,
     _one_of_probs_logits,
     broadcast_all,
     finfo,
-    lazy_property,
-    logits_to_probs,
-    probs_to_logits,
 )
 
 __all__ = ["Geometric"]
 
 
-class Geometric(Distribution):
+class Geometric(_BinaryProbsLogits, Distribution):
     """Number of failures before the first success in Bernoulli(``probs``) trials."""
 
     arg_constraints: ClassVar[dict] = {
@@ -67,14 +65,6 @@ class Geometric(Distribution):
     @property
     def variance(self) -> Any:
         return (1.0 / self.probs - 1.0) / self.probs
-
-    @lazy_property
-    def logits(self) -> Any:
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self) -> Any:
-        return logits_to_probs(self.logits, is_binary=True)
 
     def sample(self, sample_shape: Any = ()) -> Any:
         shape = self._extended_shape(sample_shape)

@@ -97,6 +97,18 @@ class lazy_property:
         return value
 
 
+class _BinaryProbsLogits:
+    """``probs`` and ``logits`` of a binary-event family, each built lazily from the other."""
+
+    @lazy_property
+    def logits(self) -> Any:
+        return probs_to_logits(self.probs, is_binary=True)
+
+    @lazy_property
+    def probs(self) -> Any:
+        return logits_to_probs(self.logits, is_binary=True)
+
+
 def tril_matrix_to_vec(mat: Any, diag: int = 0) -> Any:
     """The lower triangle (offset ``diag``) of the last two dims, as a vector, row by row."""
     n = mat.shape[-1]
