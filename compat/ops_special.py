@@ -359,3 +359,115 @@ register(
         fixed(Sample((tensor_arg(_arr(1.0, 2.0)),), name="leaf requiring grad (error)")),
     )
 )
+
+# --- gcd, lcm, nextafter, dist, inner, vdot, addr ---------------------------------------------
+
+
+def _f(*v: float) -> Any:
+    return tensor_arg(_arr(*v))
+
+
+def _m(shape: tuple[int, ...], seed: int = 0) -> Any:
+    return tensor_arg(np.random.default_rng(seed).standard_normal(shape))
+
+
+for _name in ("gcd", "lcm"):
+    register(
+        OpEntry(
+            _name,
+            lambda T, a, b, _n=_name: getattr(T, _n)(a, b),
+            fixed(
+                ints((12, -18, 0, 7), (8, 0, 0, -21)),
+                Sample((_i([4, 6], np.int32), _i([6])), name="int32 with int64"),
+                Sample((_f(4.0), _i([6])), name="float (error)"),
+            ),
+            covers=(_name, f"Tensor.{_name}"),
+        ),
+        OpEntry(
+            f"Tensor.{_name}_",
+            inplace(f"{_name}_"),
+            fixed(ints((12, -18, 9), (8, 4, 0))),
+            covers=(f"{_name}_", f"Tensor.{_name}_"),
+        ),
+    )
+
+register(
+    OpEntry(
+        "nextafter",
+        lambda T, a, b: T.nextafter(a, b),
+        with_samples(
+            binary(-2.0, 2.0, scalar=None),
+            fixed(
+                Sample((_f(3.0, -2.0, 0.5, 0.0, INF, NAN), _f(1.0, 4.0, 0.5, -0.0, 0.0, 1.0))),
+                Sample((_i([1, 2]), _i([3, 4])), name="int (error)"),
+            ),
+        ),
+        covers=("nextafter", "Tensor.nextafter"),
+    ),
+    OpEntry(
+        "Tensor.nextafter_",
+        inplace("nextafter_"),
+        fixed(Sample((_f(3.0, -2.0, 0.5), _f(1.0, 4.0, 0.5)), name="ties")),
+    ),
+    OpEntry(
+        "dist",
+        lambda T, a, b, *p: T.dist(a, b, *p),
+        fixed(
+            *[
+                Sample((_m((2, 3)), _m((3,), 1), p), name=f"p={p}")
+                for p in (2, 1, 3, 0.5, INF, -INF)
+            ],
+            Sample((_m((3,)), _m((3,), 1))),
+            Sample((_f(1.0, -2.0), _f(1.0, -2.0)), name="zero distance"),
+            Sample((_f(1.0, 5.0, -5.0), _f(0.0, 0.0, 0.0), INF), name="inf-norm ties"),
+            Sample((_i([1, 2]), _i([1, 3])), name="int (error)"),
+        ),
+        covers=("dist", "Tensor.dist"),
+    ),
+    OpEntry(
+        "inner",
+        lambda T, a, b: T.inner(a, b),
+        fixed(
+            Sample((_m((3,)), _m((3,), 1)), name="vectors"),
+            Sample((_m((2, 3)), _m((3,), 1)), name="matrix, vector"),
+            Sample((_m((3,)), _m((4, 3), 1)), name="vector, matrix"),
+            Sample((_m((2, 2, 3)), _m((4, 3), 1)), name="3-d"),
+            Sample((_m((2, 3)), tensor_arg(np.array(2.0))), name="0-d"),
+            Sample((_m((2, 3)), _m((2,), 1)), name="last dims differ (error)"),
+        ),
+        covers=("inner", "Tensor.inner"),
+    ),
+    OpEntry(
+        "vdot",
+        lambda T, a, b: T.vdot(a, b),
+        fixed(
+            Sample((_m((3,)), _m((3,), 1))),
+            Sample((_f(-0.0), _f(1.0)), name="-0 product"),
+            Sample((_m((2, 3)), _m((2, 3), 1)), name="2-d (error)"),
+            Sample((_m((3,)), _m((2,), 1)), name="lengths differ (error)"),
+        ),
+        covers=("vdot", "Tensor.vdot"),
+    ),
+    OpEntry(
+        "addr",
+        lambda T, m, a, b, **k: T.addr(m, a, b, **k),
+        fixed(
+            Sample((_m((2, 3)), _m((2,), 1), _m((3,), 2))),
+            Sample((_m((3,)), _m((2,), 1), _m((3,), 2)), {"beta": 0.5, "alpha": 2.0}, name="bc"),
+            Sample((_f(NAN, 1.0, 2.0), _m((2,), 1), _m((3,), 2)), {"beta": 0}, name="beta 0"),
+            Sample((_i([[1, 2]]), _i([1, 2]), _i([3, 4])), {"alpha": 2}, name="int"),
+            Sample((_i([[1, 2]]), _i([1, 2]), _i([3, 4])), {"alpha": 1.5}, name="float alpha"),
+            Sample((_m((2, 3)), _m((2, 3), 1), _m((3,), 2)), name="2-d vec1 (error)"),
+            Sample((_m((3, 3)), _m((2,), 1), _m((3,), 2)), name="bad input shape (error)"),
+        ),
+        covers=("addr", "Tensor.addr"),
+    ),
+    OpEntry(
+        "Tensor.addr_",
+        inplace("addr_"),
+        fixed(
+            Sample((_m((2, 3)), _m((2,), 1), _m((3,), 2)), {"alpha": 2.0}),
+            Sample((_m((3, 1)), _m((3,), 1), _m((3,), 2)), name="shape (error)"),
+        ),
+    ),
+)

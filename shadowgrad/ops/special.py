@@ -31,6 +31,7 @@ from .pointwise import (
     exp2,
 )
 from .pointwise import pow as _pow
+from .reduction import _norm_backward, _vector_norm_fwd, _vector_norm_t
 from .registry import result_type_of
 from .sorting import _structseq, return_types
 
@@ -627,6 +628,250 @@ _COMPARE_ALIASES = {
     "not_equal_": "ne",
 }
 
+# --- gcd, lcm, nextafter --------------------------------------------------------------------
+
+
+def _int_kernel(name: str, ufunc: Any) -> Any:
+    def forward(self: np.ndarray, other: np.ndarray) -> np.ndarray:
+        dt = np.result_type(self, other)
+        if dt.kind not in "iu":
+            raise NotImplementedError(
+                f"\"{name}_cpu\" not implemented for '{D.from_numpy_dtype(dt)._short}'"
+            )
+        return ufunc(self, other)
+
+    # integer-only and never differentiable: torch records no node
+    op = defop(name, f"{name.capitalize()}NotRecorded", forward, nondiff=("self", "other"))
+
+    def fn(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+        _need_tensor(name, other)
+        return _out(op(input, other), out, name)
+
+    fn.__name__ = name
+    fn.__doc__ = f"Mirrors `torch.{name}`."
+    return fn
+
+
+gcd = _int_kernel("gcd", np.gcd)
+lcm = _int_kernel("lcm", np.lcm)
+
+
+def _np_nextafter(self: np.ndarray, other: np.ndarray) -> np.ndarray:
+    if self.dtype.kind != "f":
+        raise NotImplementedError(
+            f"\"nextafter_cpu\" not implemented for '{D.from_numpy_dtype(self.dtype)._short}'"
+        )
+    return np.nextafter(self, other)
+
+
+# torch passes the gradient to self where self != other (0 where they are equal) and gives
+# other a zero gradient
+_nextafter = defop(
+    "nextafter",
+    "NextafterBackward0",
+    _np_nextafter,
+    self=lambda grad, self, other: grad * (self != other),
+    other=_zero_grad,
+    jvp=lambda self, other, self_t: None if self_t is None else self_t * (self != other),
+)
+
+
+def nextafter(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.nextafter`."""
+    _need_tensor("nextafter", other)
+    return _out(_nextafter(input, other), out, "nextafter")
+
+
+# --- dist, inner, vdot, addr ----------------------------------------------------------------
+
+
+def _np_dist(self: np.ndarray, other: np.ndarray, p: float) -> np.ndarray:
+    d = np.subtract(self, other)
+    return np.asarray(_vector_norm_fwd(d, p, tuple(range(d.ndim)), False), self.dtype)
+
+
+def _dist_grad(grad: Tensor, self: Tensor, other: Tensor, p: float, result: Tensor) -> Any:
+    d = self - other
+    return _norm_backward(grad, d, p, result, tuple(range(d.ndim)), False)
+
+
+def _dist_other_grad(grad: Tensor, self: Tensor, other: Tensor, p: float, result: Tensor):
+    g = _dist_grad(grad, self, other, p, result)
+    return None if g is None else -g
+
+
+_dist = defop(
+    "dist",
+    "DistBackward0",
+    _np_dist,
+    self=_dist_grad,
+    other=_dist_other_grad,
+    jvp=lambda self, other, p, self_t, other_t, result: _vector_norm_t(
+        self - other,
+        p,
+        tuple(range(max(self.ndim, other.ndim))),
+        False,
+        _tangent_diff(self, other, self_t, other_t),
+        result,
+    ),
+)
+
+
+def _tangent_diff(self: Tensor, other: Tensor, self_t: Any, other_t: Any) -> Tensor:
+    from .._creation import zeros_like
+
+    zero = zeros_like(self - other)
+    return zero + (0 if self_t is None else self_t) - (0 if other_t is None else other_t)
+
+
+def dist(input: Tensor, other: Tensor, p: Any = 2) -> Tensor:
+    """Mirrors `torch.dist`: the p-norm of input - other."""
+    _need_tensor("dist", other)
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise RuntimeError(
+            "norm(): input dtype should be either floating point or complex. Got "
+            f"{input.dtype._short} instead."
+        )
+    return _dist(input, other, float(p))
+
+
+def inner(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.inner`: a product for a 0-d operand, else a contraction of the last dims
+    (for two vectors torch's tensordot takes a dot: ViewBackward0 of DotBackward0)."""
+    from .linalg import dot, tensordot
+
+    if input.ndim == 0 or other.ndim == 0:
+        return _out(input * other, out, "inner")
+    if input.shape[-1] != other.shape[-1]:
+        raise RuntimeError(
+            "inner() the last dimension must match on both input tensors but got shapes "
+            f"{list(input.shape)} and {list(other.shape)}"
+        )
+    if input.ndim == 1 and other.ndim == 1:
+        return _out(dot(input.permute(0), other.permute(0)).view(()), out, "inner")
+    return _out(tensordot(input, other, ([-1], [-1])), out, "inner")
+
+
+_vdot = defop(
+    "vdot",
+    "VdotBackward0",
+    lambda self, other: np.asarray(np.vdot(self, other) + 0),
+    dtype="keep",
+    self=lambda grad, other: grad.conj() * other,
+    other=lambda grad, self: grad * self,
+    jvp=lambda self, other, self_t, other_t: _sum_terms(
+        None if self_t is None else (self_t.conj() * other).sum(),
+        None if other_t is None else (self.conj() * other_t).sum(),
+    ),
+)
+
+
+def _sum_terms(a: Any, b: Any) -> Any:
+    return b if a is None else a if b is None else a + b
+
+
+def vdot(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.vdot`: sum(conj(input) * other) of two vectors."""
+    from .linalg import dot
+
+    dot(input.detach(), other.detach())  # torch's checks: 1-d, same dtype, same length
+    return _out(_vdot(input, other), out, "vdot")
+
+
+def _np_addr(self: np.ndarray, vec1: np.ndarray, vec2: np.ndarray, beta: Any, alpha: Any):
+    prod = np.multiply.outer(vec1, vec2)
+    if self.dtype == np.bool_:
+        r = (prod & bool(alpha)) | (self & bool(beta))
+    else:
+        prod = prod if alpha == 1 else prod * alpha
+        r = prod if beta == 0 else prod + (self if beta == 1 else self * beta)
+    return np.broadcast_to(r, prod.shape).astype(self.dtype, copy=True)
+
+
+def _addr_t(
+    self: Tensor,
+    vec1: Tensor,
+    vec2: Tensor,
+    beta: Any,
+    alpha: Any,
+    self_t: Any,
+    vec1_t: Any,
+    vec2_t: Any,
+) -> Any:
+    from .linalg import outer
+
+    r = None if self_t is None or beta == 0 else self_t * beta
+    if vec1_t is not None:
+        r = _sum_terms(r, outer(vec1_t, vec2) * alpha)
+    if vec2_t is not None:
+        r = _sum_terms(r, outer(vec1, vec2_t) * alpha)
+    return r
+
+
+_addr = defop(
+    "addr",
+    "AddrBackward0",
+    _np_addr,
+    self=lambda grad, beta: grad if beta == 1 else grad * beta,
+    vec1=lambda grad, vec2, alpha: grad.mv(vec2) if alpha == 1 else grad.mv(vec2) * alpha,
+    vec2=lambda grad, vec1, alpha: grad.t().mv(vec1) if alpha == 1 else grad.t().mv(vec1) * alpha,
+    jvp=_addr_t,
+)
+
+
+def _check_addr(input: Tensor, vec1: Tensor, vec2: Tensor, beta: Any, alpha: Any) -> None:
+    for name, v in (("vec1", vec1), ("vec2", vec2)):
+        if v.ndim != 1:
+            raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {v.ndim}-D")
+    dt = result_type_of([input, vec1, vec2])
+    if dt._cat < 2:
+        for name, v in (("beta", beta), ("alpha", alpha)):
+            if isinstance(v, float):
+                raise RuntimeError(
+                    f"For integral input tensors, argument {name} must not be a floating point "
+                    "number."
+                )
+    shape = (vec1.shape[0], vec2.shape[0])
+    try:
+        if np.broadcast_shapes(tuple(input.shape), shape) != shape:
+            raise ValueError
+    except ValueError:
+        raise RuntimeError(
+            f"The expanded size of the tensor ({shape[1]}) must match the existing size "
+            f"({input.shape[-1]}) at non-singleton dimension {input.ndim - 1}.  Target sizes: "
+            f"{list(shape)}.  Tensor sizes: {list(input.shape)}"
+        ) from None
+
+
+def addr(
+    input: Tensor,
+    vec1: Tensor,
+    vec2: Tensor,
+    *,
+    beta: Any = 1,
+    alpha: Any = 1,
+    out: Tensor | None = None,
+) -> Tensor:
+    """Mirrors `torch.addr`: beta * input + alpha * outer(vec1, vec2)."""
+    _check_addr(input, vec1, vec2, beta, alpha)
+    return _out(_addr(input, vec1, vec2, beta, alpha), out, "addr")
+
+
+def _addr_fn_(self: Tensor, vec1: Tensor, vec2: Tensor, beta: Any, alpha: Any) -> Tensor:
+    return _addr(self, vec1, vec2, beta, alpha)
+
+
+def addr_(self: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+    """Mirrors `Tensor.addr_`."""
+    if self.ndim == 2 and tuple(self.shape) != (vec1.shape[0], vec2.shape[0]):
+        raise RuntimeError(
+            f"size mismatch, input: {list(self.shape)}, v1: {list(vec1.shape)}, v2: "
+            f"{list(vec2.shape)}"
+        )
+    _check_addr(self, vec1, vec2, beta, alpha)
+    return _apply_inplace(_addr_fn_, self, vec1, vec2, beta, alpha)
+
+
 # --- exports --------------------------------------------------------------------------------
 
 _UNARY = {
@@ -644,6 +889,13 @@ FUNCTIONS: dict[str, Any] = {
     "float_power": float_power,
     "ldexp": ldexp,
     "frexp": frexp,
+    "gcd": gcd,
+    "lcm": lcm,
+    "nextafter": nextafter,
+    "dist": dist,
+    "inner": inner,
+    "vdot": vdot,
+    "addr": addr,
 }
 METHODS: dict[str, Any] = {
     **_UNARY,
@@ -654,6 +906,14 @@ METHODS: dict[str, Any] = {
     "float_power_": float_power_,
     "ldexp": ldexp,
     "frexp": frexp,
+    "gcd": gcd,
+    "lcm": lcm,
+    "nextafter": nextafter,
+    "dist": dist,
+    "inner": inner,
+    "vdot": vdot,
+    "addr": addr,
+    "addr_": addr_,
 }
 
 
@@ -663,9 +923,12 @@ def _inplace_methods() -> dict[str, Any]:
     m = {name + "_": make_inplace(op) for name, op in _UNARY.items()}
     m["mvlgamma_"] = make_inplace(mvlgamma)
     m["ldexp_"] = make_inplace(ldexp)
+    for name in ("gcd", "lcm", "nextafter"):
+        m[name + "_"] = make_inplace(FUNCTIONS[name])
     m.update({name + "_": fn for name, fn in _COMPARE_INPLACE.items()})
     m.update({alias: _COMPARE_INPLACE[name] for alias, name in _COMPARE_ALIASES.items()})
     return m
 
 
 METHODS.update(_inplace_methods())
+FUNCTIONS["gcd_"], FUNCTIONS["lcm_"] = METHODS["gcd_"], METHODS["lcm_"]

@@ -137,3 +137,41 @@ def test_gradients_pass_gradcheck(name, fn, rng):
     assert gradcheck(fn, (x,))
     if name != "frexp":  # frexp's mantissa grad is piecewise constant in 2^-e
         assert gradgradcheck(fn, (x,))
+
+
+def _r(*shape: int, seed: int = 0) -> sg.Tensor:
+    v = np.random.default_rng(seed).standard_normal(shape)
+    return sg.tensor(v, requires_grad=True)
+
+
+@pytest.mark.parametrize("p", [2.0, 1.0, 3.0, 1.5, math.inf])
+def test_dist_is_the_norm_of_the_difference_and_passes_gradcheck(p):
+    a, b = _r(2, 3), _r(3, seed=1)
+    ref = np.linalg.norm((a.detach().numpy() - b.detach().numpy()).ravel(), p)
+    np.testing.assert_allclose(sg.dist(a, b, p).item(), ref, rtol=1e-14)
+    assert gradcheck(lambda x, y: sg.dist(x, y, p), (a, b))
+    assert gradgradcheck(lambda x, y: sg.dist(x, y, p), (a, b))
+
+
+def test_inner_vdot_addr_pass_gradcheck():
+    a, b, m = _r(3), _r(3, seed=1), _r(3, 3, seed=2)
+    assert gradcheck(sg.inner, (_r(2, 3), _r(4, 3, seed=1)))
+    assert gradcheck(sg.inner, (a, b))
+    assert gradcheck(sg.vdot, (a, b))
+    assert gradgradcheck(sg.vdot, (a, b))
+    assert gradcheck(lambda x, y, z: sg.addr(x, y, z, beta=0.5, alpha=2.0), (m, a, b))
+    assert gradgradcheck(lambda x, y, z: sg.addr(x, y, z, beta=0.5, alpha=2.0), (m, a, b))
+
+
+def test_gcd_lcm_follow_their_identity():
+    x, y = sg.tensor([12, -18, 0, 7]), sg.tensor([8, 0, 0, -21])
+    assert (sg.gcd(x, y) * sg.lcm(x, y)).tolist() == (x * y).abs().tolist()
+    assert sg.gcd(x, y).tolist() == np.gcd(x.numpy(), y.numpy()).tolist()
+
+
+def test_nextafter_moves_one_ulp_toward_other():
+    x = _t(1.0, 1.0, 0.0)
+    r = sg.nextafter(x, _t(2.0, 0.0, 1.0)).numpy()
+    assert r[0] == 1.0 + np.finfo(np.float64).eps
+    assert r[1] == 1.0 - np.finfo(np.float64).eps / 2
+    assert r[2] == np.finfo(np.float64).smallest_subnormal
