@@ -185,3 +185,55 @@ def test_batch_norm_small_and_empty_inputs_match_torch(shape, training, affine):
     assert s[1:] == t[1:]
     rows = _walk(t[0], s[0])
     assert not [r for r in rows if r[3]], rows
+
+
+# --- rrelu ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("inplace", [False, True])
+@pytest.mark.parametrize("bounds", [(0.125, 1 / 3), (0.2, 0.2)])
+def test_rrelu_eval_matches_torch(inplace, bounds):
+    def prog(T):
+        leaf = T.tensor(_X, requires_grad=True)
+        out = T.nn.functional.rrelu(leaf * 1, *bounds, False, inplace)
+        (g,) = T.autograd.grad(out, leaf, T.arange(6.0, dtype=T.float64) - 2, create_graph=True)
+        return out.grad_fn.name(), out.detach().numpy(), g.detach().numpy(), g.requires_grad
+
+    t, s = _both(prog)
+    assert s[0] == t[0] and s[3] == t[3]
+    for a, b in zip(s[1:3], t[1:3], strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-12)
+
+
+@pytest.mark.parametrize("inplace", [False, True])
+def test_rrelu_training_draws_slopes_within_bounds_like_torch(inplace):
+    def prog(T):
+        leaf = T.tensor(np.concatenate([_X, -np.ones(200)]), requires_grad=True)
+        out = T.nn.functional.rrelu(leaf * 1, 0.1, 0.3, True, inplace)
+        (g,) = T.autograd.grad(out.sum(), leaf, create_graph=True)
+        gg = g.grad_fn.name()
+        x, y, g = leaf.detach().numpy(), out.detach().numpy(), g.detach().numpy()
+        neg = x < 0
+        slopes = y[neg] / x[neg]
+        ok = bool(np.all((slopes >= 0.1) & (slopes <= 0.3)) and np.allclose(g[neg], slopes))
+        return out.grad_fn.name(), gg, ok, y[x > 0].tolist(), g[x > 0].tolist(), len(set(slopes))
+
+    t, s = _both(prog)
+    assert s[:5] == t[:5]
+    assert s[2] and s[5] > 100
+
+
+def test_rrelu_module_and_errors_match_torch():
+    def prog(T):
+        m = T.nn.RReLU(0.1, 0.3, inplace=True)
+        x = T.tensor(_X)
+        m.eval()
+        y = m(x * 1)
+        errs = [
+            _error(lambda: T.nn.functional.rrelu(T.tensor([1, 2]), training=True)),
+            _error(lambda: T.nn.functional.rrelu(x, 0.5, 0.1, training=True)),
+        ]
+        return repr(m), repr(T.nn.RReLU()), y.numpy().tolist(), errs
+
+    t, s = _both(prog)
+    assert s == t

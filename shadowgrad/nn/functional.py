@@ -72,6 +72,8 @@ __all__ = [
     "prelu",
     "relu",
     "relu6",
+    "rrelu",
+    "rrelu_",
     "scaled_dot_product_attention",
     "selu",
     "sigmoid",
@@ -169,6 +171,94 @@ _threshold_ = _inplace_op(
     "ThresholdBackward1",
     lambda grad, self, threshold: P._threshold_bw(grad, self, threshold),
 )
+
+
+# --- rrelu: a random slope per negative element in training, (lower + upper) / 2 otherwise ---
+
+
+def _np_rrelu_backward(grad_output, self, noise, lower, upper, training):
+    if training and upper - lower > 1e-6:
+        return grad_output * noise
+    slope = (lower + upper) / 2
+    return np.where(self > 0, grad_output, grad_output * slope).astype(grad_output.dtype)
+
+
+_rrelu_backward = defop(
+    "rrelu_with_noise_backward",
+    "RreluWithNoiseBackwardBackward0",
+    _np_rrelu_backward,
+    nondiff=("noise",),
+    grad_output=lambda grad, self, noise, lower, upper, training: _rrelu_backward(
+        grad, self, noise, lower, upper, training
+    ),
+    self=lambda grad: grad * 0,
+    jvp=ELEMENTWISE,
+)
+
+
+def _np_rrelu(self: np.ndarray, noise: np.ndarray, lower: float, upper: float, training: bool):
+    if training:
+        return (self * noise).astype(self.dtype, copy=False)
+    slope = (lower + upper) / 2
+    return np.where(self > 0, self, self * slope).astype(self.dtype, copy=False)
+
+
+def _rrelu_op(name: str, grad_fn: str, formula: Any) -> Any:
+    return defop(
+        name, grad_fn, _np_rrelu, dtype="keep", nondiff=("noise",), self=formula, jvp=ELEMENTWISE
+    )
+
+
+_rrelu = _rrelu_op(
+    "rrelu_with_noise",
+    "RreluWithNoiseBackward0",
+    lambda grad, self, noise, lower, upper, training: _rrelu_backward(
+        grad, self, noise, lower, upper, training
+    ),
+)
+# torch's in-place kernel reads the result, whose sign is the input's
+_rrelu_ = _rrelu_op(
+    "rrelu_with_noise_",
+    "RreluWithNoiseBackward1",
+    lambda grad, result, noise, lower, upper, training: _rrelu_backward(
+        grad, result, noise, lower, upper, training
+    ),
+)
+
+
+def rrelu(
+    input: Tensor,
+    lower: float = 1.0 / 8,
+    upper: float = 1.0 / 3,
+    training: bool = False,
+    inplace: bool = False,
+) -> Tensor:
+    """Mirrors `torch.nn.functional.rrelu`: in training each element <= 0 is scaled by a slope
+    drawn from U(lower, upper) (from shadowgrad's generator, so not torch's numbers)."""
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"rrelu_with_noise_out_cpu\" not implemented for '{input.dtype._short}'"
+        )
+    if lower > upper:
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
+    x = input._data
+    noise = np.ones(x.shape, x.dtype)
+    if training:
+        from .._creation import empty
+
+        draw = empty(*x.shape, dtype=input.dtype).uniform_(lower, upper)._data
+        noise = np.where(x <= 0, draw, noise)
+    nt = _make(noise)
+    if inplace:
+        return _inplace(_rrelu_, input, nt, lower, upper, training)
+    return _rrelu(input, nt, lower, upper, training)
+
+
+def rrelu_(
+    input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False
+) -> Tensor:
+    """Mirrors `torch.nn.functional.rrelu_`."""
+    return rrelu(input, lower, upper, training, True)
 
 
 def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:

@@ -26,6 +26,7 @@ __all__ = [
     "LogSoftmax",
     "Mish",
     "PReLU",
+    "RReLU",
     "ReLU",
     "ReLU6",
     "SiLU",
@@ -229,6 +230,24 @@ class LeakyReLU(Module):
 
     def extra_repr(self) -> str:
         return f"negative_slope={self.negative_slope}{_inplace_str(self.inplace)}"
+
+
+class RReLU(Module):
+    """Mirrors `torch.nn.RReLU`."""
+
+    def __init__(
+        self, lower: float = 1.0 / 8, upper: float = 1.0 / 3, inplace: bool = False
+    ) -> None:
+        super().__init__()
+        self.lower = lower
+        self.upper = upper
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"lower={self.lower}, upper={self.upper}{_inplace_str(self.inplace)}"
 
 
 class Softplus(Module):
