@@ -593,6 +593,24 @@ prelu_op = defop(
 # --- softmax ------------------------------------------------------------------------------
 
 
+def _row_max(x: np.ndarray, dim: int) -> np.ndarray:
+    """max over `dim`, keepdims. numpy reduces a short contiguous last axis one row at a time
+    (a (512, 10) max costs ~60 us); over the transposed copy it is one pass per class (~4 us).
+    max is exact, so both give the same values."""
+    if dim == x.ndim - 1 and x.ndim == 2 and x.shape[1] <= 32 and x.shape[0] >= 4 * x.shape[1]:
+        return np.maximum.reduce(np.ascontiguousarray(x.T), axis=0)[:, None]
+    return np.maximum.reduce(x, axis=dim, keepdims=True)
+
+
+def _row_sum(x: np.ndarray, dim: int) -> np.ndarray:
+    """sum over `dim`, keepdims; a 2-d float32/float64 array's last axis as a product with
+    ones (one BLAS call, ~5x faster than numpy's row-wise reduction for short rows; summed
+    from zero as torch's kernel does)."""
+    if dim == x.ndim - 1 and x.ndim == 2 and x.dtype.char in "fd" and x.shape[1] > 1:
+        return (x @ np.ones(x.shape[1], x.dtype))[:, None]
+    return np.add.reduce(x, axis=dim, keepdims=True)
+
+
 def _np_softmax(x: np.ndarray, dim: int, log: bool) -> np.ndarray:
     if x.ndim == 0:
         return np.zeros_like(x) if log else np.ones_like(x)
@@ -600,13 +618,14 @@ def _np_softmax(x: np.ndarray, dim: int, log: bool) -> np.ndarray:
         return x.copy()
     # torch subtracts the row's maximum whatever it is: a row holding +inf (inf - inf) or only
     # -inf (-inf + inf) is nan throughout, as in torch's kernel
-    m = np.max(x, axis=dim, keepdims=True)
-    z = x - m
-    e = np.exp(z)
-    s = np.sum(e, axis=dim, keepdims=True)
+    z = x - _row_max(x, dim)
     if log:
-        return (z - np.log(s)).astype(x.dtype, copy=False)
-    return (e / s).astype(x.dtype, copy=False)
+        s = _row_sum(np.exp(z), dim)
+        np.log(s, out=s)
+        np.subtract(z, s, out=z)  # z is this call's own temporary
+        return z
+    e = np.exp(z, out=z)
+    return np.divide(e, _row_sum(e, dim), out=e)
 
 
 def _sum_keep(t: Tensor, dim: int) -> Tensor:
@@ -621,11 +640,7 @@ softmax_op = defop(
     self=lambda grad, result, dim: result * (grad - _sum_keep(grad * result, dim)),
     raw={
         "self": lambda grad, result, dim: (
-            result
-            * (
-                grad
-                - (grad * result if grad.ndim == 0 else (grad * result).sum(dim, keepdims=True))
-            )
+            result * (grad - (grad * result if grad.ndim == 0 else _row_sum(grad * result, dim)))
         )
     },
     jvp=lambda self, dim, self_t, result: result * _log_softmax_t(self, dim, self_t),
@@ -638,7 +653,7 @@ log_softmax_op = defop(
     self=lambda grad, result, dim: grad - P.exp(result) * _sum_keep(grad, dim),
     raw={
         "self": lambda grad, result, dim: (
-            grad - np.exp(result) * (grad if grad.ndim == 0 else grad.sum(dim, keepdims=True))
+            grad - np.exp(result) * (grad if grad.ndim == 0 else _row_sum(grad, dim))
         )
     },
     jvp=_log_softmax_t,
