@@ -2,4 +2,4 @@
 
 from __future__ import annotations
 
-from . import data, hooks
+from . import checkpoint, data, hooks
