@@ -492,3 +492,126 @@ register(
         supports_grad=False,
     ),
 )
+
+
+# --- meshgrid, cdist, isin, bincount, histc -----------------------------------------------------
+
+
+def _meshgrid_samples(dtype: str) -> list[Sample]:
+    a, b, c = _t([1.0, 2.0, 3.0]), _t([4.0, 5.0, 6.0, 7.0]), _t([0.5, -1.0])
+    return [
+        _s(a, b, indexing="ij", name="ij"),
+        _s([a, b, c], indexing="xy", name="xy, list of three"),
+        _s(_t([1.0, 2.0], layout="sliced"), b, indexing="xy", name="xy, sliced"),
+        _s(a, indexing="xy", name="one tensor"),
+        _s(a, b, indexing="foo", name="bad indexing (error)"),
+        _s(a, _idx([1]), indexing="ij", name="mixed dtypes (error)"),
+    ]
+
+
+def _cdist_samples(dtype: str) -> list[Sample]:
+    r = _r()
+    a, b = r.standard_normal((2, 3, 4)), r.standard_normal((2, 5, 4))
+    big = r.standard_normal((30, 4))
+    ties = np.array([[1.0, 2.0], [3.0, 2.0]])
+    return [
+        _s(_t(a), _t(b), name="p=2, batched"),
+        _s(_t(a[0]), _t(b[0], layout="transposed"), 1.0, name="p=1"),
+        _s(_t(a), _t(b[:1]), 0.5, name="p=0.5, broadcast batch"),
+        _s(_t(a[0]), _t(b[0]), 3.0, name="p=3"),
+        _s(_t(a[0]), _t(b[0]), float("inf"), name="p=inf"),
+        _s(_t(a[0]), _t(b[0]), 0.0, name="p=0"),
+        _s(_t(a[0]), _t(big), name="p=2, large: matrix-product path"),
+        _s(_t(a), _t(big[None].repeat(2, 0)), name="p=2, large, batched"),
+        _s(_t(a), _t(b), 2.0, "use_mm_for_euclid_dist", name="mm forced"),
+        _s(_t(a[0]), _t(big), 2.0, "donot_use_mm_for_euclid_dist", name="mm off"),
+        _s(_t(ties), _t(ties[::-1].copy()), 1.0, name="ties and zero distances"),
+        _s(_t(a), _t(b[..., :2]), name="column mismatch (error)"),
+        _s(_t(a[0, 0]), _t(b), name="1-d (error)"),
+        _s(_t(a), _t(b), -1.0, name="negative p (error)"),
+        _s(_t(a), _t(b), 2.0, "sometimes", name="bad compute_mode (error)"),
+        _s(_idx([[1]]), _idx([[2]]), name="integers (error)"),
+    ]
+
+
+def _isin_samples(dtype: str) -> list[Sample]:
+    x = _t([[1.0, 2.0, np.nan], [4.0, 2.0, 3.0]], requires_grad=False)
+    return [
+        _s(x, _t([2.0, 4.0, np.nan], requires_grad=False), name="tensors, NaN never found"),
+        _s(x, _t([2.0, 3.0], requires_grad=False), invert=True, name="invert"),
+        _s(x, _t([4.0, 2.0], requires_grad=False), assume_unique=True, name="assume_unique"),
+        _s(_idx([1, 2, 3]), 2, name="number test_element"),
+        _s(3, _idx([1, 2, 3]), name="number element"),
+        _s(_idx([1, 2, 3]), _t([2.0, 2.5], requires_grad=False), name="mixed dtypes"),
+        _s(_idx([1, 2, 3]), True, name="bool (error)"),
+        _s(2, 3, name="two numbers (error)"),
+    ]
+
+
+def _bincount_samples(dtype: str) -> list[Sample]:
+    w = _t([0.5, 1.0, 2.0], requires_grad=False)
+    return [
+        _s(_idx([1, 3, 3]), name="counts"),
+        _s(_idx([1, 3]), minlength=6, name="minlength"),
+        _s(_idx([1, 3, 3]), w, name="weights"),
+        _s(_idx(np.zeros(0)), name="empty"),
+        _s(_idx([-1, 2]), name="negative (error)"),
+        _s(_idx([[1, 2]]), name="2-d (error)"),
+        _s(_idx([1, 2]), minlength=-1, name="negative minlength (error)"),
+        _s(_idx([1, 2]), w, name="weights length (error)"),
+        _s(w, name="floats (error)"),
+    ]
+
+
+def _histc_samples(dtype: str) -> list[Sample]:
+    x = _r().standard_normal(50)
+    return [
+        _s(_t(x, requires_grad=False), name="default bins"),
+        _s(_t(x, requires_grad=False), 7, name="7 bins over the data"),
+        _s(_t(x, requires_grad=False), 4, -1, 1, name="range, values outside"),
+        _s(_t([2.0, 2.0], requires_grad=False), 3, name="constant"),
+        _s(_t([1.0, 2.0, 1.0, 4.0, 5.0], requires_grad=False), 4, name="on edges"),
+        _s(_t(x, requires_grad=False), 0, name="no bins (error)"),
+        _s(_t(x, requires_grad=False), 3, 2, 1, name="max below min (error)"),
+        _s(_t([1.0, np.inf], requires_grad=False), 3, name="infinite range (error)"),
+        _s(_idx([1, 2]), 3, name="integers (error)"),
+    ]
+
+
+def _broadcast_shapes_samples(dtype: str) -> list[Sample]:
+    return [
+        _s((2, 1), (3, 1, 4), 4, (), name="tuples, an int, an empty shape"),
+        _s([0], (1,), name="zero size"),
+        _s(name="no shapes"),
+        _s((2,), (3,), name="mismatch (error)"),
+        _s((2,), (-1,), name="negative against a size (error)"),
+        _s((-1,), name="negative (error)"),
+        _s(1.5, name="not a shape (error)"),
+    ]
+
+
+register(
+    OpEntry(
+        "broadcast_shapes",
+        lambda T, *a: T.tensor(list(T.broadcast_shapes(*a)), dtype=T.int64),
+        _broadcast_shapes_samples,
+        supports_grad=False,
+    ),
+    OpEntry("meshgrid", lambda T, *a, **k: T.meshgrid(*a, **k), _meshgrid_samples),
+    OpEntry("cdist", lambda T, *a: T.cdist(*a), _cdist_samples),
+    OpEntry("isin", lambda T, *a, **k: T.isin(*a, **k), _isin_samples, supports_grad=False),
+    OpEntry(
+        "bincount",
+        lambda T, *a, **k: T.bincount(*a, **k),
+        _bincount_samples,
+        supports_grad=False,
+        covers=("Tensor.bincount",),
+    ),
+    OpEntry(
+        "histc",
+        lambda T, *a: T.histc(*a),
+        _histc_samples,
+        supports_grad=False,
+        covers=("Tensor.histc",),
+    ),
+)

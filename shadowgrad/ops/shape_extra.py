@@ -1037,6 +1037,334 @@ def bucketize(
     return _search(boundaries, input, out_int32, right, None)
 
 
+# --- meshgrid, broadcast_shapes ---------------------------------------------------------------
+
+_MESHGRID_WARNING = (
+    "torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument."
+)
+
+
+def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple[Tensor, ...]:
+    """Mirrors `torch.meshgrid`: each output a view of one input, expanded (for 'xy' the first
+    two grid dims are swapped, as torch lays them out)."""
+    from .._tensor import warn_once
+
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    if indexing is None:
+        warn_once("meshgrid", _MESHGRID_WARNING)
+        indexing = "ij"
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError(
+            f'torch.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}'
+        )
+    ts = list(tensors)
+    for t in ts:
+        if t.ndim > 1:
+            raise RuntimeError(
+                "torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: "
+                f"{shape_str(t._data.shape)}"
+            )
+    if not ts:
+        raise RuntimeError("meshgrid expects a non-empty TensorList")
+    if any(t.dtype is not ts[0].dtype for t in ts):
+        raise RuntimeError("meshgrid expects all tensors to have the same dtype")
+    pos = list(range(len(ts)))
+    if indexing == "xy" and len(ts) >= 2:
+        pos[0], pos[1] = 1, 0
+    sizes = [0] * len(ts)
+    for i, t in enumerate(ts):
+        sizes[pos[i]] = t._data.size
+    out = []
+    for i, t in enumerate(ts):
+        shape = [1] * len(ts)
+        shape[pos[i]] = -1
+        out.append(S.expand(S.view(t, tuple(shape)), tuple(sizes)))
+    return tuple(out)
+
+
+def broadcast_shapes(*shapes: Any) -> Any:
+    """Mirrors `torch.broadcast_shapes`."""
+    from .._size import Size
+
+    given = [(s,) if isinstance(s, (int, np.integer)) else s for s in shapes if s is not None]
+    for s in given:
+        if not isinstance(s, (tuple, list)):
+            raise RuntimeError(
+                f"Input shapes should be of type ints, a tuple of ints, or a list of ints, got {s}"
+            )
+    common = [1] * max((len(s) for s in given), default=0)
+    for k, s in enumerate(given):
+        for i in range(-1, -1 - len(s), -1):
+            if s[i] == common[i]:
+                continue
+            if common[i] == 1:
+                if s[i] < 0:
+                    raise ValueError("Attempting to broadcast a dimension with negative length!")
+                common[i] = s[i]
+            elif s[i] != 1:
+                raise RuntimeError(
+                    f"Attempting to broadcast a dimension of length {s[i]} at {i}! Mismatching "
+                    f"argument at index {k} had {s}; but expected shape should be broadcastable "
+                    f"to {common}"
+                )
+    return Size(common)
+
+
+# --- cdist ------------------------------------------------------------------------------------
+
+
+def _cdist_fwd(x1: np.ndarray, x2: np.ndarray, p: float, compute_mode: Any) -> np.ndarray:
+    diff = np.abs(x1[..., :, None, :] - x2[..., None, :, :])
+    with np.errstate(all="ignore"):
+        if p == 0:
+            out = (diff != 0).sum(-1).astype(x1.dtype)
+        elif p == 1:
+            out = diff.sum(-1)
+        elif p == 2:
+            out = np.sqrt((diff * diff).sum(-1))
+        elif np.isinf(p):
+            out = diff.max(-1, initial=0)
+        else:
+            out = (diff**p).sum(-1) ** (1.0 / p)
+    return np.ascontiguousarray(out, dtype=x1.dtype)
+
+
+def _cdist_bw_fwd(
+    grad: np.ndarray, x1: np.ndarray, x2: np.ndarray, p: float, cdist: np.ndarray
+) -> np.ndarray:
+    """torch's _cdist_backward: the gradient of x1 (subgradient 0 where a distance is 0)."""
+    diff = x1[..., :, None, :] - x2[..., None, :, :]
+    g = grad[..., None]
+    dist = cdist[..., None]
+    with np.errstate(all="ignore"):
+        if p == 0:
+            per = np.zeros_like(diff)
+        elif p == 1:
+            per = np.sign(diff) * g
+        elif p == 2:
+            per = np.where(dist == 0, 0, diff * g / dist)
+        elif np.isinf(p):
+            per = np.sign(diff) * (np.abs(diff) == dist) * g
+        elif p < 2:
+            per = np.sign(diff) * np.abs(diff) ** (p - 1) * g / dist ** (p - 1)
+            per = np.where((dist == 0) | ((diff == 0) & (p < 1)), 0, per)
+        else:
+            per = np.where(dist == 0, 0, diff * np.abs(diff) ** (p - 2) * g / dist ** (p - 1))
+    out = per.sum(-2)
+    return np.ascontiguousarray(np.broadcast_to(out, x1.shape) if out.ndim < x1.ndim else out)
+
+
+def _cdist_bw_not_implemented(grad: Any) -> Tensor:
+    raise NotImplementedError("the derivative for '_cdist_backward' is not implemented.")
+
+
+_cdist_backward = defop(
+    "_cdist_backward",
+    "CdistBackwardBackward0",
+    _cdist_bw_fwd,
+    dtype="keep",
+    jvp=_no_derivative("_cdist_backward")[1],
+    grad=_cdist_bw_not_implemented,
+    x1=_cdist_bw_not_implemented,
+    x2=_cdist_bw_not_implemented,
+    cdist=_cdist_bw_not_implemented,
+)
+
+
+def _mT(t: Tensor) -> Tensor:
+    return S.contiguous(S.transpose(t, -1, -2))
+
+
+_cdist = defop(
+    "_cdist_forward",
+    "CdistBackward0",
+    _cdist_fwd,
+    dtype="keep",
+    jvp=_no_derivative("_cdist_forward")[1],
+    x1=lambda grad, x1, x2, p, result: _cdist_backward(S.contiguous(grad), x1, x2, p, result),
+    x2=lambda grad, x1, x2, p, result: _cdist_backward(_mT(grad), x2, x1, p, _mT(result)),
+)
+
+
+def _euclidean_fwd(x1: np.ndarray, x2: np.ndarray) -> np.ndarray:
+    # torch's matrix-product form: |a|^2 - 2 a.b + |b|^2, clamped at 0 before the root
+    n1 = (x1 * x1).sum(-1, keepdims=True)
+    n2 = (x2 * x2).sum(-1, keepdims=True)
+    sq = n1 - 2 * (x1 @ np.swapaxes(x2, -1, -2)) + np.swapaxes(n2, -1, -2)
+    return np.sqrt(np.maximum(sq, 0)).astype(x1.dtype)
+
+
+def _euclidean_ratio(grad: Tensor, result: Tensor) -> Tensor:
+    return (grad / result).masked_fill(result == 0, 0)
+
+
+_euclidean_dist = defop(
+    "_euclidean_dist",
+    "EuclideanDistBackward0",
+    _euclidean_fwd,
+    dtype="keep",
+    jvp=_no_derivative("_euclidean_dist")[1],
+    x1=lambda grad, x1, x2, result: (
+        x1 * _euclidean_ratio(grad, result).sum(-1, keepdim=True)
+        - _euclidean_ratio(grad, result).matmul(x2)
+    ),
+    x2=lambda grad, x1, x2, result: (
+        x2 * S.unsqueeze(_euclidean_ratio(grad, result).sum(-2), -1)
+        - S.transpose(_euclidean_ratio(grad, result), -1, -2).matmul(x1)
+    ),
+)
+
+_CDIST_MODES = {
+    "use_mm_for_euclid_dist_if_necessary": 0,
+    "use_mm_for_euclid_dist": 1,
+    "donot_use_mm_for_euclid_dist": 2,
+}
+
+
+def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str | None = None) -> Tensor:
+    """Mirrors `torch.cdist`, with torch's choice of the matrix-product path for p=2 (its own
+    EuclideanDistBackward0 node) and the direct kernel (CdistBackward0) otherwise."""
+    if compute_mode is None:
+        compute_mode = "use_mm_for_euclid_dist_if_necessary"
+    if compute_mode not in _CDIST_MODES:
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    mode = _CDIST_MODES[compute_mode]
+    for name, t in (("X1", x1), ("X2", x2)):
+        if t.ndim < 2:
+            raise RuntimeError(f"cdist only supports at least 2D tensors, {name} got: {t.ndim}D")
+    for name, t in (("X1", x1), ("X2", x2)):
+        if not (t.dtype.is_floating_point or t.dtype.is_complex):
+            raise RuntimeError(
+                f"cdist only supports floating-point dtypes, {name} got: {t.dtype._short}"
+            )
+    c1, c2 = x1._data.shape[-1], x2._data.shape[-1]
+    if c1 != c2:
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {c1} X2: {c2}")
+    if x1.dtype is not x2.dtype:
+        raise RuntimeError(f"expected scalar type {x1.dtype._short} but found {x2.dtype._short}")
+    if p < 0:
+        raise RuntimeError("cdist only supports non-negative p values")
+    r1, r2 = x1._data.shape[-2], x2._data.shape[-2]
+    batch = tuple(broadcast_shapes(x1._data.shape[:-2], x2._data.shape[:-2]))
+    out_shape = (*batch, r1, r2)
+    if p == 2 and (mode == 1 or (mode == 0 and (r1 > 25 or r2 > 25))):
+        n = int(np.prod(batch))
+        if n == 1:
+            dist = _euclidean_dist(x1, x2)
+        else:
+            e1 = S.reshape(S.expand(x1, (*batch, r1, c1)), (n, r1, c1))
+            e2 = S.reshape(S.expand(x2, (*batch, r2, c2)), (n, r2, c2))
+            dist = _euclidean_dist(e1, e2)
+        return S.view(dist, out_shape)
+    return _cdist(x1, x2, float(p), mode)
+
+
+# --- isin, bincount, histc --------------------------------------------------------------------
+
+_ISIN_SIGNATURES = (
+    " * (Tensor elements, Tensor test_elements, *, bool assume_unique = False, bool invert = "
+    "False, Tensor out = None)\n"
+    " * (Number element, Tensor test_elements, *, bool assume_unique = False, bool invert = "
+    "False, Tensor out = None)\n"
+    " * (Tensor elements, Number test_element, *, bool assume_unique = False, bool invert = "
+    "False, Tensor out = None)\n"
+)
+
+
+def _isin_array(v: Any) -> np.ndarray:
+    if isinstance(v, Tensor):
+        return v._data
+    return np.asarray(v, D.scalar_dtype(v)._np)
+
+
+def isin(
+    elements: Any,
+    test_elements: Any,
+    *,
+    assume_unique: bool = False,
+    invert: bool = False,
+    out: Any = None,
+) -> Tensor:
+    """Mirrors `torch.isin` (a number may stand for either side; never differentiable)."""
+    if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):
+        raise TypeError(
+            "isin() received an invalid combination of arguments - got "
+            f"({type(elements).__name__}, {type(test_elements).__name__}), but expected one "
+            f"of:\n{_ISIN_SIGNATURES}"
+        )
+    a, b = _isin_array(elements), _isin_array(test_elements)
+    for arr in (a, b):
+        if arr.dtype.kind in "bc":
+            raise RuntimeError(
+                f"Unsupported input type encountered for isin(): {D._FROM_NP[arr.dtype]._short}"
+            )
+    res = np.isin(a, b, assume_unique=bool(assume_unique), invert=bool(invert))
+    return _make(np.asarray(res, bool).reshape(a.shape))
+
+
+def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
+    """Mirrors `torch.bincount`: int64 counts, or sums of weights (float64 unless the weights
+    are float32); a weighted count is recorded without a derivative, as torch records it."""
+    from .rounding import _not_implemented
+
+    x = input._data
+    if x.dtype.kind not in "iu":
+        raise NotImplementedError(f"\"bincount_cpu\" not implemented for '{input.dtype._short}'")
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    if x.ndim != 1 or (x.size and x.min() < 0):
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if weights is not None and (weights.ndim != 1 or weights._data.shape[0] != x.shape[0]):
+        raise RuntimeError("weights should be 1-d and have the same length as input")
+    n = max(int(x.max()) + 1 if x.size else 0, int(minlength))
+    if weights is None:
+        return _make(np.bincount(x.astype(np.int64), minlength=n).astype(np.int64))
+    w = weights._data
+    dt = np.float32 if w.dtype == np.float32 else np.float64
+    res = np.bincount(x.astype(np.int64), weights=w.astype(np.float64), minlength=n)
+    return _not_implemented(_make(res.astype(dt)), (input, weights), "bincount")
+
+
+def _range_str(v: float, from_data: bool) -> str:
+    # torch prints a NaN bound it computed from the data as C's "-nan"
+    if np.isnan(v):
+        return "-nan" if from_data else "nan"
+    if np.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    return f"{v:g}"
+
+
+def histc(input: Tensor, bins: int = 100, min: Any = 0, max: Any = 0, *, out: Any = None) -> Tensor:
+    """Mirrors `torch.histc`: equal-width bins over [min, max] (the data's range when both are
+    0), values outside ignored, the last bin closed; never differentiable."""
+    x = input._data
+    if x.dtype.kind != "f":
+        raise NotImplementedError(f"\"histogram_cpu\" not implemented for '{input.dtype._short}'")
+    if bins <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+    lo, hi = float(min), float(max)
+    from_data = lo == hi and x.size > 0
+    if from_data:
+        lo, hi = float(x.min()), float(x.max())
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        raise RuntimeError(
+            f"torch.histc: range of [{_range_str(lo, from_data)}, {_range_str(hi, from_data)}] "
+            "is not finite"
+        )
+    if lo > hi:
+        raise RuntimeError("torch.histc: max must be larger than min")
+    flat = x.reshape(-1)
+    lo_t, hi_t = x.dtype.type(lo), x.dtype.type(hi)
+    keep = flat[(flat >= lo_t) & (flat <= hi_t)]
+    with np.errstate(all="ignore"):
+        pos = ((keep - lo_t) * x.dtype.type(bins) / (hi_t - lo_t)).astype(np.int64)
+    pos = np.minimum(pos, bins - 1)
+    return _make(np.bincount(pos, minlength=bins).astype(x.dtype))
+
+
 # --- exports --------------------------------------------------------------------------------
 
 _BOTH = {
@@ -1051,6 +1379,8 @@ _BOTH = {
     "cummin": cummin,
     "logcumsumexp": logcumsumexp,
     "aminmax": aminmax,
+    "bincount": bincount,
+    "histc": histc,
 }
 _BOTH.update(
     {
@@ -1075,4 +1405,8 @@ FUNCTIONS: dict[str, Any] = {
     "cumulative_trapezoid": cumulative_trapezoid,
     "tril_indices": tril_indices,
     "triu_indices": triu_indices,
+    "meshgrid": meshgrid,
+    "broadcast_shapes": broadcast_shapes,
+    "cdist": cdist,
+    "isin": isin,
 }

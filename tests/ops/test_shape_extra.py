@@ -242,3 +242,63 @@ def test_errors_match_torch(fn: Any, exc: type, msg: str) -> None:
     with pytest.raises(exc) as info:
         fn()
     assert str(info.value) == msg
+
+
+CDIST_CASES = [
+    ("cdist p=2", lambda a, b: sg.cdist(a, b)),
+    ("cdist p=1", lambda a, b: sg.cdist(a, b, p=1.0)),
+    ("cdist p=3", lambda a, b: sg.cdist(a, b, p=3.0)),
+    ("cdist p=0.5", lambda a, b: sg.cdist(a, b, p=0.5)),
+    ("cdist mm", lambda a, b: sg.cdist(a, b, compute_mode="use_mm_for_euclid_dist")),
+]
+
+
+@pytest.mark.parametrize("name,fn", CDIST_CASES, ids=[c[0] for c in CDIST_CASES])
+def test_cdist_first_derivatives(name: str, fn: Any) -> None:
+    a, b = _x(2, 3, 4), sg.tensor(np.random.default_rng(5).standard_normal((2, 5, 4)))
+    assert gradcheck(fn, (a, b.requires_grad_()))
+
+
+def test_cdist_matches_numpy_distances() -> None:
+    a = np.random.default_rng(1).standard_normal((4, 3))
+    b = np.random.default_rng(2).standard_normal((30, 3))
+    want = np.sqrt(((a[:, None] - b[None]) ** 2).sum(-1))
+    for mode in ("use_mm_for_euclid_dist", "donot_use_mm_for_euclid_dist"):
+        got = sg.cdist(sg.tensor(a), sg.tensor(b), compute_mode=mode).numpy()
+        np.testing.assert_allclose(got, want, rtol=1e-10)
+
+
+def test_cdist_mm_path_double_backward() -> None:
+    a = _x(3, 4)
+    b = sg.tensor(np.random.default_rng(8).standard_normal((30, 4)), requires_grad=True)
+    assert gradgradcheck(lambda x, y: sg.cdist(x, y), (a, b))
+
+
+def test_meshgrid_views_and_warning() -> None:
+    a, b = _x(3), _x(4)
+    with pytest.warns(UserWarning, match="pass the indexing argument"):
+        sg.meshgrid(sg.tensor([1.0]), sg.tensor([2.0]))
+    ga, gb = sg.meshgrid(a, b, indexing="xy")
+    np.testing.assert_array_equal(
+        ga.detach().numpy(), np.meshgrid(a.detach().numpy(), b.detach().numpy())[0]
+    )
+    assert ga.stride() == (0, 1) and gb.stride() == (1, 0)
+    assert gradcheck(lambda x, y: sg.meshgrid(x, y, indexing="ij"), (a, b))
+
+
+def test_broadcast_shapes() -> None:
+    assert sg.broadcast_shapes((2, 1), (3, 1, 4), 4, ()) == (3, 2, 4)
+    with pytest.raises(RuntimeError, match="Attempting to broadcast a dimension of length 3"):
+        sg.broadcast_shapes((2,), (3,))
+
+
+def test_counting_ops_match_numpy() -> None:
+    x = np.array([1, 3, 3, 0])
+    np.testing.assert_array_equal(
+        sg.bincount(sg.tensor(x), minlength=6).numpy(), np.bincount(x, minlength=6)
+    )
+    v = np.random.default_rng(0).standard_normal(100)
+    np.testing.assert_array_equal(sg.histc(sg.tensor(v), 5).numpy(), np.histogram(v, 5)[0])
+    np.testing.assert_array_equal(
+        sg.isin(sg.tensor(x), sg.tensor([3, 0])).numpy(), np.isin(x, [3, 0])
+    )
