@@ -538,75 +538,144 @@ def functional_call(
     """Call `module` with some parameters and buffers replaced. Mirrors
     `torch.func.functional_call`.
 
-    Differences: tied weights are not detected (each name is replaced on its own).
+    Each name is swapped as torch swaps it: a parameter or buffer slot takes the value itself;
+    any other attribute (a parametrized tensor such as "weight") is assigned, which runs the
+    parametrization's right_inverse, and assigned back afterwards. With a single dict, the
+    values the module holds when the call ends are written back into it, as torch does.
     """
     if isinstance(parameter_and_buffer_dicts, dict):
-        values = dict(parameter_and_buffer_dicts)
-    else:
-        values = {}
-        for d in parameter_and_buffer_dicts:
-            for k, v in d.items():
-                if k in values:
-                    raise ValueError(
-                        f"{k} appeared in multiple dictionaries; behavior of functional call is "
-                        "ambiguous"
-                    )
-                values[k] = v
-    if strict:
-        expected = {n for n, _ in module.named_parameters()} | {
-            n for n, _ in module.named_buffers()
-        }
-        missing = sorted(expected - set(values))
-        unexpected = sorted(set(values) - expected)
-        if missing or unexpected:
-            parts = []
-            if unexpected:
-                parts.append(f"Unexpected key(s): {', '.join(map(repr, unexpected))}.")
-            if missing:
-                parts.append(f"Missing key(s): {', '.join(map(repr, missing))}.")
-            raise RuntimeError(
-                "Error(s) in reparametrizing for {}:\n\t{}".format(
-                    type(module).__name__, "\n\t".join(parts)
-                )
+        values = parameter_and_buffer_dicts
+    elif isinstance(parameter_and_buffer_dicts, (tuple, list)):
+        if not all(isinstance(d, dict) for d in parameter_and_buffer_dicts):
+            raise ValueError(
+                "Expected all elements of parameter_and_buffer_dicts to be dictionaries"
             )
+        counts: dict[str, int] = {}
+        for d in parameter_and_buffer_dicts:
+            for k in d:
+                counts[k] = counts.get(k, 0) + 1
+        repeated = [k for k, n in counts.items() if n > 1]
+        if repeated:
+            raise ValueError(
+                f"{repeated} appeared in multiple dictionaries; behavior of functional call is "
+                "ambiguous"
+            )
+        values = {k: v for d in parameter_and_buffer_dicts for k, v in d.items()}
+    else:
+        raise ValueError(
+            "Expected parameter_and_buffer_dicts to be a dict, or a list/tuple of dicts, but got "
+            f"{type(parameter_and_buffer_dicts)}"
+        )
+    swapped = _untie(module, values) if tie_weights else values
+    if strict:
+        _check_keys(module, swapped)
     if args is None:
         args = ()
     elif not isinstance(args, tuple):
         args = (args,)
-    undo = []
+    originals = _swap_all(module, swapped)
     try:
-        for name, value in values.items():
-            *path, leaf = name.split(".")
-            mod = module
-            for p in path:
-                mod = getattr(mod, p)
-            undo.append(_swap(mod, leaf, value))
         return module(*args, **(kwargs or {}))
     finally:
-        for restore in reversed(undo):
-            restore()
+        now = _swap_all(module, originals)
+        values.update({k: now[k] for k in values if k in now})
 
 
-def _swap(mod: Any, name: str, value: Any) -> Callable[[], None]:
-    d = mod.__dict__
-    for table in ("_parameters", "_buffers"):
-        tab = d.get(table)
-        if tab is not None and name in tab:
-            old = tab[name]
-            tab[name] = value
+def _named_tensors(module: Any) -> list[tuple[str, Any]]:
+    return [
+        *module.named_parameters(remove_duplicate=False),
+        *module.named_buffers(remove_duplicate=False),
+    ]
 
-            def restore(tab: dict[str, Any] = tab, old: Any = old) -> None:
-                tab[name] = old
 
-            return restore
-    had = name in d
-    old = d.get(name)
-    object.__setattr__(mod, name, value)
+def _untie(module: Any, values: dict[str, Any]) -> dict[str, Any]:
+    """values, plus every name tied to a given one (the same tensor) with the given value."""
+    names_of: dict[int, set[str]] = {}
+    for n, t in _named_tensors(module):
+        names_of.setdefault(id(t), set()).add(n)
+    tied = {n: group for group in names_of.values() if len(group) > 1 for n in group}
+    given = [n for n in values if n in tied]
+    for n in given:
+        group = tied[n]
+        if len([g for g in given if g in group]) > 1 and len({id(values[g]) for g in group}) != 1:
+            raise ValueError(
+                f"functional_call got multiple values for keys {sorted(group)}, which are tied. "
+                "Consider using tie_weights=False"
+            )
+    out = dict(values)
+    for n in given:
+        for m in tied[n]:
+            out[m] = values[n]
+    return out
 
-    def restore_attr() -> None:
-        if had:
-            object.__setattr__(mod, name, old)
-        else:
-            object.__delattr__(mod, name)
 
-    return restore_attr
+def _check_keys(module: Any, values: dict[str, Any]) -> None:
+    valid = {n for n, _ in _named_tensors(module)}
+    missing = sorted(valid - set(values))
+    unexpected = sorted(set(values) - valid)
+    parts = []
+    if unexpected:
+        parts.append(f"Unexpected key(s): {', '.join(map(repr, unexpected))}.")
+    if missing:
+        parts.append(f"Missing key(s): {', '.join(map(repr, missing))}.")
+    if parts:
+        raise RuntimeError(
+            "Error(s) in reparametrizing for {}:\n\t{}".format(
+                module._get_name(), "\n\t".join(parts)
+            )
+        )
+
+
+_MISSING = object()
+
+
+def _swap_all(module: Any, values: dict[str, Any]) -> dict[str, Any]:
+    """Swap each dotted name to its value; returns the previous values (swapped back on error)."""
+    old: dict[str, Any] = {}
+    try:
+        for name, value in values.items():
+            old[name] = _swap(module, name, value)
+    except Exception:
+        for name, value in old.items():
+            _swap(module, name, value)
+        raise
+    return old
+
+
+def _submodule(module: Any, path: str) -> Any:
+    from .nn import Module
+
+    mod = module
+    for i, attr in enumerate(path.split(".") if path else ()):
+        try:
+            sub = getattr(mod, attr)
+        except AttributeError as e:
+            raise AttributeError(f"{mod._get_name()} has no attribute `{attr}`") from e
+        if not isinstance(sub, Module):
+            name = ".".join(path.split(".")[: i + 1])
+            raise TypeError(f"submodule `{name}`: {sub} is not an instance of torch.nn.Module")
+        mod = sub
+    return mod
+
+
+def _swap(module: Any, name: str, value: Any) -> Any:
+    prefix, _, attr = name.rpartition(".")
+    mod = _submodule(module, prefix)
+    if value is not _MISSING and value is not None and not _is_tensor(value):
+        raise TypeError(f"{value} is not an instance of torch.Tensor")
+    for table in (mod._parameters, mod._buffers):
+        if attr in table:
+            old = table[attr]
+            if value is _MISSING:
+                del table[attr]
+            else:
+                table[attr] = value
+            return old
+    old = getattr(mod, attr) if hasattr(mod, attr) else _MISSING
+    if old is not _MISSING and old is not None and not _is_tensor(old):
+        raise TypeError(f"attribute `{attr}`: {old} is not an instance of torch.Tensor")
+    if value is not _MISSING:
+        setattr(mod, attr, value)  # a parametrized tensor: through right_inverse, as torch
+    elif hasattr(mod, attr):
+        delattr(mod, attr)
+    return old
