@@ -9,6 +9,7 @@ from typing import Any
 from .. import _creation
 from .._tensor import Tensor
 from . import (
+    aliases,
     indexing,
     inplace,
     linalg,
@@ -40,6 +41,7 @@ FAMILIES = [
     shape_extra,
     resample,
     linalg_extra,
+    aliases,
 ]
 
 
