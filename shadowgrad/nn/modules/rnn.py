@@ -18,6 +18,7 @@ from ...ops.shape import cat, stack
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
+from ..utils.rnn import PackedSequence
 from .module import Module
 
 __all__ = ["GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase", "RNNCell", "RNNCellBase"]
@@ -58,12 +59,30 @@ def _lstm_step(
 
 _STEPS = {"RNN_TANH": _tanh_step, "RNN_RELU": _relu_step, "GRU": _gru_step}
 
+# Note [Packed recurrence]
+# A PackedSequence holds, step by step, the rows of the sequences still running at that step,
+# longest sequences first, so the batch only shrinks. Going forward, the rows that end at a step
+# are set aside as their final states and the rest go on; the final state is those pieces put
+# back in batch order. Going backward, the batch grows: rows whose sequences start (from their
+# end) join from the initial state. Torch's packed kernels run the same schedule, so the final
+# states cover only each sequence's valid steps.
+
+
+def _rows(h: Any, start: int, stop: int) -> Any:
+    """Rows start:stop of a hidden state (an LSTM's (h, c) pair too)."""
+    if isinstance(h, tuple):
+        return h[0][start:stop], h[1][start:stop]
+    return h[start:stop]
+
+
+def _join(parts: list[Any]) -> Any:
+    if isinstance(parts[0], tuple):
+        return cat([p[0] for p in parts], 0), cat([p[1] for p in parts], 0)
+    return cat(parts, 0)
+
 
 class RNNBase(Module):
-    """Base class of RNN, LSTM and GRU. Mirrors `torch.nn.RNNBase`.
-
-    Differences: PackedSequence inputs are not supported.
-    """
+    """Base class of RNN, LSTM and GRU. Mirrors `torch.nn.RNNBase`."""
 
     def __init__(
         self,
@@ -153,7 +172,7 @@ class RNNBase(Module):
             )
 
     def get_expected_hidden_size(self, input: Tensor, batch_sizes: Any) -> tuple[int, int, int]:
-        mini_batch = input.size(0) if self.batch_first else input.size(1)
+        mini_batch = _mini_batch(self, input, batch_sizes)
         num_directions = 2 if self.bidirectional else 1
         size = self.proj_size if self.proj_size > 0 else self.hidden_size
         return (self.num_layers * num_directions, mini_batch, size)
@@ -193,14 +212,18 @@ class RNNBase(Module):
         return s.format(**self.__dict__)
 
     # --- the recurrence -------------------------------------------------------------------
-    def _run(self, input: Tensor, hx: Any) -> tuple[Tensor, list[Any]]:
-        """Run every layer and direction over time-major `input`; hx is per (layer, dir)."""
-        if self.batch_first:
+    def _run(
+        self, input: Tensor, hx: Any, batch_sizes: list[int] | None = None
+    ) -> tuple[Tensor, list[Any]]:
+        """Run every layer and direction; hx is per (layer, dir).
+
+        `input` is time-major (or batch-first) padded, or, with `batch_sizes`, the data of a
+        PackedSequence: then each step runs only the sequences still going at that step.
+        """
+        if batch_sizes is None and self.batch_first:
             input = input.transpose(0, 1)
-        if input.size(0) == 0:
+        if batch_sizes is None and input.size(0) == 0:
             raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
-        lstm = self.mode == "LSTM"
-        step = None if lstm else _STEPS[self.mode]
         num_directions = 2 if self.bidirectional else 1
         n_w = len(self._all_weights[0])
         flat = self._flat_weights
@@ -211,35 +234,57 @@ class RNNBase(Module):
             for d in range(num_directions):
                 k = layer * num_directions + d
                 ws = flat[k * n_w : (k + 1) * n_w]
-                w_ih, w_hh = ws[0], ws[1]
-                b_ih, b_hh = (ws[2], ws[3]) if self.bias else (None, None)
-                w_hr = ws[-1] if self.proj_size > 0 else None
-                gis = F.linear(x, w_ih, b_ih).unbind(0)  # type: ignore[arg-type]
-                if d == 1:
-                    gis = gis[::-1]
-                h = hx[k]
-                ys = []
-                for gi in gis:
-                    if lstm:
-                        h = _lstm_step(gi, h, w_hh, b_hh, w_hr)  # type: ignore[arg-type]
-                        ys.append(h[0])
-                    else:
-                        h = step(gi, h, w_hh, b_hh)  # type: ignore[arg-type,misc]
-                        ys.append(h)
-                if d == 1:
-                    ys.reverse()
-                outs.append(stack(ys, 0))
+                gi = F.linear(x, ws[0], ws[2] if self.bias else None)  # type: ignore[arg-type]
+                out, h = self._direction(gi, hx[k], ws, batch_sizes, d == 1)
+                outs.append(out)
                 finals.append(h)
             x = outs[0] if num_directions == 1 else cat(outs, -1)
             if self.dropout and self.training and layer < self.num_layers - 1:
                 x = F.dropout(x, self.dropout, True)
-        if self.batch_first:
+        if batch_sizes is None and self.batch_first:
             x = x.transpose(0, 1)
         return x, finals
 
+    def _direction(
+        self, gi: Tensor, h0: Any, ws: list[Any], batch_sizes: list[int] | None, reverse: bool
+    ) -> tuple[Tensor, Any]:
+        """One layer in one direction over the input projections `gi` of every step.
+
+        See Note [Packed recurrence] for `batch_sizes`.
+        """
+        w_hh = ws[1]
+        b_hh = ws[3] if self.bias else None
+        w_hr = ws[-1] if self.proj_size > 0 else None
+        step = _STEPS.get(self.mode)
+        if batch_sizes is None:
+            steps, sizes = gi.unbind(0), None
+        else:
+            steps, sizes = gi.split(batch_sizes, 0), batch_sizes
+        order = range(len(steps) - 1, -1, -1) if reverse else range(len(steps))
+        h, done = h0, []
+        live = 0 if sizes is None else sizes[order[0]]
+        if sizes is not None and reverse:
+            h = _rows(h0, 0, live)
+        ys: list[Any] = [None] * len(steps)
+        for t in order:
+            if sizes is not None and sizes[t] < live:
+                done.append(_rows(h, sizes[t], live))
+                h, live = _rows(h, 0, sizes[t]), sizes[t]
+            elif sizes is not None and sizes[t] > live:
+                h, live = _join([h, _rows(h0, live, sizes[t])]), sizes[t]
+            if step is None:
+                h = _lstm_step(steps[t], h, w_hh, b_hh, w_hr)
+                ys[t] = h[0]
+            else:
+                h = step(steps[t], h, w_hh, b_hh)
+                ys[t] = h
+        if sizes is None:
+            return stack(ys, 0), h
+        if not reverse:
+            h = _join([h, *done[::-1]])
+        return cat(ys, 0), h
+
     def _prepare(self, input: Any, name: str) -> tuple[Tensor, bool, int]:
-        if not isinstance(input, Tensor):
-            raise NotImplementedError(f"{name}: PackedSequence input is not supported")
         if input.dim() not in (2, 3):
             raise ValueError(
                 f"{name}: Expected input to be 2D or 3D, got {input.dim()}D "
@@ -251,13 +296,25 @@ class RNNBase(Module):
             input = input.unsqueeze(batch_dim)
         return input, is_batched, batch_dim
 
-    def _zeros(self, input: Tensor, size: int) -> Tensor:
-        batch = input.size(0) if self.batch_first else input.size(1)
+    def _zeros(self, input: Tensor, size: int, batch: int | None = None) -> Tensor:
+        if batch is None:
+            batch = input.size(0) if self.batch_first else input.size(1)
         n = self.num_layers * (2 if self.bidirectional else 1)
         return zeros(n, batch, size, dtype=input.dtype)
 
-    def _forward_single(self, input: Tensor, hx: Tensor | None, name: str) -> Any:
+    def _forward_single(self, input: Any, hx: Tensor | None, name: str) -> Any:
         """RNN and GRU: one hidden state."""
+        if isinstance(input, PackedSequence):
+            data, batch_sizes, sorted_indices, unsorted_indices = input
+            if hx is None:
+                hx = self._zeros(data, self.hidden_size, int(batch_sizes[0]))
+            else:
+                hx = self.permute_hidden(hx, sorted_indices)
+            self.check_forward_args(data, hx, batch_sizes)
+            sizes = [int(b) for b in batch_sizes.tolist()]
+            output, finals = self._run(data, hx.unbind(0), sizes)
+            packed = PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices)
+            return packed, self.permute_hidden(stack(finals, 0), unsorted_indices)
         input, is_batched, batch_dim = self._prepare(input, name)
         if not is_batched and hx is not None:
             if hx.dim() != 2:
@@ -278,6 +335,12 @@ class RNNBase(Module):
             output = output.squeeze(batch_dim)
             hidden = hidden.squeeze(1)
         return output, hidden
+
+
+def _mini_batch(rnn: RNNBase, input: Tensor, batch_sizes: Any) -> int:
+    if batch_sizes is not None:
+        return int(batch_sizes[0])
+    return input.size(0) if rnn.batch_first else input.size(1)
 
 
 def _check_args(
@@ -328,8 +391,7 @@ def _check_args(
 class RNN(RNNBase):
     """Elman RNN with tanh or relu. Mirrors `torch.nn.RNN`.
 
-    Differences: composed from public ops (torch's output grad_fn is a fused kernel's);
-    PackedSequence inputs are not supported.
+    Differences: composed from public ops (torch's output grad_fn is a fused kernel's).
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -357,8 +419,7 @@ class RNN(RNNBase):
 class GRU(RNNBase):
     """Mirrors `torch.nn.GRU` (gates r, z, n; n = tanh(W_in x + b_in + r * (W_hn h + b_hn))).
 
-    Differences: composed from public ops (torch's output grad_fn is a fused kernel's);
-    PackedSequence inputs are not supported.
+    Differences: composed from public ops (torch's output grad_fn is a fused kernel's).
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -373,15 +434,14 @@ class GRU(RNNBase):
 class LSTM(RNNBase):
     """Mirrors `torch.nn.LSTM` (gates i, f, g, o; optional proj_size).
 
-    Differences: composed from public ops (torch's output grad_fn is a fused kernel's);
-    PackedSequence inputs are not supported.
+    Differences: composed from public ops (torch's output grad_fn is a fused kernel's).
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__("LSTM", *args, **kwargs)
 
     def get_expected_cell_size(self, input: Tensor, batch_sizes: Any) -> tuple[int, int, int]:
-        mini_batch = input.size(0) if self.batch_first else input.size(1)
+        mini_batch = _mini_batch(self, input, batch_sizes)
         num_directions = 2 if self.bidirectional else 1
         return (self.num_layers * num_directions, mini_batch, self.hidden_size)
 
@@ -403,13 +463,21 @@ class LSTM(RNNBase):
             return hx
         return hx[0].index_select(1, permutation), hx[1].index_select(1, permutation)
 
-    def forward(
-        self, input: Tensor, hx: tuple[Tensor, Tensor] | None = None
-    ) -> tuple[Tensor, tuple[Tensor, Tensor]]:
+    def forward(self, input: Any, hx: tuple[Tensor, Tensor] | None = None) -> tuple[Any, Any]:
+        if isinstance(input, PackedSequence):
+            data, batch_sizes, sorted_indices, unsorted_indices = input
+            if hx is None:
+                hx = self._lstm_zeros(data, int(batch_sizes[0]))
+            else:
+                hx = self.permute_hidden(hx, sorted_indices)
+                _check_packed_lstm_batch(hx, int(batch_sizes[0]))
+            sizes = [int(b) for b in batch_sizes.tolist()]
+            output, finals = self._run(data, _layer_states(hx), sizes)
+            packed = PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices)
+            return packed, self.permute_hidden(_stack_states(finals), unsorted_indices)
         input, is_batched, batch_dim = self._prepare(input, "LSTM")
         if hx is None:
-            real = self.proj_size if self.proj_size > 0 else self.hidden_size
-            hx = (self._zeros(input, real), self._zeros(input, self.hidden_size))
+            hx = self._lstm_zeros(input, None)
         elif is_batched:
             if hx[0].dim() != 3 or hx[1].dim() != 3:
                 raise RuntimeError(
@@ -424,13 +492,35 @@ class LSTM(RNNBase):
                 )
             hx = (hx[0].unsqueeze(1), hx[1].unsqueeze(1))
         self.check_forward_args(input, hx, None)
-        output, finals = self._run(input, list(zip(hx[0].unbind(0), hx[1].unbind(0), strict=True)))
-        h_n = stack([f[0] for f in finals], 0)
-        c_n = stack([f[1] for f in finals], 0)
+        output, finals = self._run(input, _layer_states(hx))
+        h_n, c_n = _stack_states(finals)
         if not is_batched:
             output = output.squeeze(batch_dim)
             h_n, c_n = h_n.squeeze(1), c_n.squeeze(1)
         return output, (h_n, c_n)
+
+    def _lstm_zeros(self, input: Tensor, batch: int | None) -> tuple[Tensor, Tensor]:
+        real = self.proj_size if self.proj_size > 0 else self.hidden_size
+        return self._zeros(input, real, batch), self._zeros(input, self.hidden_size, batch)
+
+
+def _check_packed_lstm_batch(hx: tuple[Tensor, Tensor], batch: int) -> None:
+    # torch checks a packed input's LSTM states only inside its kernel, whose broadcast error
+    # names the h rows first, then the c rows (or the batch when those agree)
+    h, c = hx[0].size(1), hx[1].size(1)
+    if h != c or h != batch:
+        raise RuntimeError(
+            f"The size of tensor a ({h}) must match the size of tensor b "
+            f"({c if h != c else batch}) at non-singleton dimension 0"
+        )
+
+
+def _layer_states(hx: tuple[Tensor, Tensor]) -> list[tuple[Tensor, Tensor]]:
+    return list(zip(hx[0].unbind(0), hx[1].unbind(0), strict=True))
+
+
+def _stack_states(finals: list[Any]) -> tuple[Tensor, Tensor]:
+    return stack([f[0] for f in finals], 0), stack([f[1] for f in finals], 0)
 
 
 # --- cells --------------------------------------------------------------------------------

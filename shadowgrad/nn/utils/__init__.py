@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import parametrizations, parametrize, stateless
+from . import parametrizations, parametrize, rnn, stateless
 from .clip_grad import (
     clip_grad_norm,
     clip_grad_norm_,
@@ -36,6 +36,7 @@ __all__ = [
     "parametrize",
     "remove_spectral_norm",
     "remove_weight_norm",
+    "rnn",
     "skip_init",
     "spectral_norm",
     "stateless",
