@@ -461,3 +461,26 @@ RNN_ERRORS = {
 @pytest.mark.parametrize("name", list(RNN_ERRORS))
 def test_packed_input_errors_match_torch(name):
     _raises_same(RNN_ERRORS[name])
+
+
+def test_pack_sequence_lstm_pad_pipeline_matches_torch():
+    # the usual pattern: pack_sequence -> LSTM -> pad_packed_sequence(total_length) -> loss
+    seqs = [f32(n, 3) for n in (2, 5, 3)]
+    tm = torch.nn.LSTM(3, 4, 2, bidirectional=True, batch_first=True)
+    sm = shadowgrad.nn.LSTM(3, 4, 2, bidirectional=True, batch_first=True)
+    _copy(tm, sm)
+    res = {}
+    for T, m in ((torch, tm), (shadowgrad, sm)):
+        xs = [T.tensor(s, requires_grad=True) for s in seqs]
+        h0 = T.tensor(np.linspace(-1, 1, 48, dtype=np.float32).reshape(4, 3, 4))
+        c0 = h0 * 0.5
+        p = T.nn.utils.rnn.pack_sequence(xs, enforce_sorted=False)
+        out, (h, c) = m(p, (h0, c0))
+        padded, lens = T.nn.utils.rnn.pad_packed_sequence(out, True, -1.0, total_length=7)
+        grads = T.autograd.grad(_loss(T, [padded, h, c]), [*xs, *m.parameters()])
+        res[T] = [padded, lens, h, c, *grads]
+        np.testing.assert_array_equal(
+            h0.numpy(), np.linspace(-1, 1, 48, dtype=np.float32).reshape(4, 3, 4)
+        )
+    for a, b in zip(res[shadowgrad], res[torch], strict=True):
+        _assert_same(a, b, 1e-4, 1e-4)
