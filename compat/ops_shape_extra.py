@@ -615,3 +615,109 @@ register(
         covers=("Tensor.histc",),
     ),
 )
+
+
+# --- put, fill_diagonal_, index_reduce, unravel_index, vander ------------------------------------
+
+
+def _put_samples(dtype: str) -> list[Sample]:
+    x = _r().standard_normal((2, 3))
+    src = _t([1.0, 2.0, 3.0])
+    return [
+        _s(_t(x), _idx([0, -1, 4]), src, name="distinct"),
+        _s(_t(x, layout="transposed"), _idx([[1], [2], [5]]), src, True, name="accumulate"),
+        _s(_t(x), _idx([0, 5, 0]), src, True, name="accumulate, repeated"),
+        _s(_t(x), _idx([6, 0, 1]), src, name="out of range (error)"),
+        _s(_t(x), _idx([0, 1]), src, name="count mismatch (error)"),
+    ]
+
+
+def _index_reduce_samples(dtype: str) -> list[Sample]:
+    x = np.array([[1.0, 2.0], [3.0, 0.0], [5.0, 6.0]])
+    src = np.array([[2.0, 2.0], [7.0, 1.0], [3.0, 3.0]])
+    i = _idx([0, 2, 0])
+    out = []
+    for reduce in ("prod", "mean", "amax", "amin"):
+        out.append(_s(_t(x), 0, i, _t(src), reduce, name=reduce))
+        out.append(
+            _s(_t(x), 0, i, _t(src), reduce, include_self=False, name=f"{reduce}, without self")
+        )
+    return [
+        *out,
+        _s(_t(x.T), -1, i, _t(src.T, layout="transposed"), "amax", name="dim -1"),
+        _s(_t(x), 0, i, _t(src), "sum", name="sum (error)"),
+        _s(_t(x), 0, _idx([0, 3, 0]), _t(src), "prod", name="index out of range (error)"),
+        _s(_t(x), 0, _idx([0, 1]), _t(src), "prod", name="index count (error)"),
+        _s(_t(x), 0, i, _t(src[:, :1]), "prod", name="shape mismatch (error)"),
+    ]
+
+
+def _fill_diagonal(T: Any, x: Any, *a: Any, **k: Any) -> Any:
+    y = x * 1
+    y.fill_diagonal_(*a, **k)
+    return y
+
+
+def _fill_diagonal_samples(dtype: str) -> list[Sample]:
+    r = _r()
+    return [
+        _s(_t(r.standard_normal((3, 3))), -1.0, name="square"),
+        _s(_t(r.standard_normal((7, 3))), 2.0, wrap=True, name="tall, wrap"),
+        _s(_t(r.standard_normal((7, 3))), 2.0, name="tall"),
+        _s(_t(r.standard_normal((3, 5)), layout="transposed"), 0.5, wrap=True, name="transposed"),
+        _s(_t(r.standard_normal((3, 3, 3))), 1.0, name="3-d"),
+        _s(_t(r.standard_normal(3)), 1.0, name="1-d (error)"),
+        _s(_t(r.standard_normal((2, 3, 3))), 1.0, name="unequal 3-d (error)"),
+    ]
+
+
+def _unravel_samples(dtype: str) -> list[Sample]:
+    return [
+        _s(_idx([4, 1, -1, 7]), (2, 3), name="wrapping"),
+        _s(_idx(5), (2, 3), name="0-d"),
+        _s(_idx([[0, 5], [3, 2]]), 4, name="int shape"),
+        _s(_t([1.0], requires_grad=False), (2, 3), name="float indices (error)"),
+        _s(_idx([1]), (2, -3), name="negative shape (error)"),
+    ]
+
+
+def _vander_samples(dtype: str) -> list[Sample]:
+    x = _t([1.0, 2.0, 3.0], requires_grad=False)
+    return [
+        _s(x, name="square"),
+        _s(x, 2, True, name="increasing"),
+        _s(x, 4, name="wide"),
+        _s(x, 1, name="one column"),
+        _s(x, 0, name="no columns"),
+        _s(_idx([1, 2, 3]), 4, name="integers"),
+        _s(_t([[1.0]]), name="2-d (error)"),
+        _s(x, -1, name="negative N (error)"),
+    ]
+
+
+register(
+    OpEntry("put", lambda T, *a: T.put(*a), _put_samples, covers=("Tensor.put", "Tensor.put_")),
+    OpEntry(
+        "index_reduce",
+        lambda T, *a, **k: T.index_reduce(*a, **k),
+        _index_reduce_samples,
+        covers=("Tensor.index_reduce", "Tensor.index_reduce_"),
+    ),
+    OpEntry(
+        "Tensor.fill_diagonal_",
+        _fill_diagonal,
+        _fill_diagonal_samples,
+        xfails={
+            "jvp": "an in-place op on an as_strided view leaves the base's forward-AD tangent "
+            "unchanged (shadowgrad's view machinery, outside this family)"
+        },
+    ),
+    OpEntry(
+        "unravel_index",
+        lambda T, *a: T.unravel_index(*a),
+        _unravel_samples,
+        supports_grad=False,
+    ),
+    # torch's own backward fails (its cumprod input is overwritten in place), so only values
+    OpEntry("vander", lambda T, *a: T.vander(*a), _vander_samples, supports_grad=False),
+)

@@ -19,6 +19,7 @@ from ..autograd.forward_ad import LINEAR
 from . import shape as S
 from ._util import shape_str, wrap_dim
 from .indexing import _gather, _scatter_add, _zeros, index_select
+from .inplace import make_inplace
 from .reduction import _amax_backward
 from .registry import deflistop, defop
 from .sorting import return_types
@@ -1365,6 +1366,251 @@ def histc(input: Tensor, bins: int = 100, min: Any = 0, max: Any = 0, *, out: An
     return _make(np.bincount(pos, minlength=bins).astype(x.dtype))
 
 
+# --- put, fill_diagonal_, index_reduce ----------------------------------------------------------
+
+
+def _put_fwd(self: np.ndarray, index: np.ndarray, source: np.ndarray, accumulate: bool) -> Any:
+    out = self.copy()
+    flat = out.reshape(-1)  # a view: out is a fresh contiguous copy
+    if accumulate:
+        np.add.at(flat, index.reshape(-1), source.reshape(-1))
+    else:
+        flat[index.reshape(-1)] = source.reshape(-1)  # a repeated index: the last write wins
+    return out
+
+
+def _put_self_grad(grad: Tensor, index: np.ndarray, acc: bool) -> Tensor:
+    # the written positions get no gradient (zeros put there; index has source's numel)
+    if acc:
+        return grad
+    return _put(grad, index, _make(np.zeros(index.shape, grad._data.dtype)), False)
+
+
+def _take_flat(grad: Tensor, index: np.ndarray) -> Tensor:
+    from .indexing import take
+
+    return take(grad, _make(index))
+
+
+_put = defop(
+    "put",
+    "PutBackward0",
+    _put_fwd,
+    dtype="keep",
+    self=lambda grad, index, accumulate: _put_self_grad(grad, index, accumulate),
+    source=lambda grad, index, source: S.reshape(
+        _take_flat(grad, index), tuple(source._data.shape)
+    ),
+    jvp=lambda self, self_t, index, source, source_t, accumulate: _put(
+        self_t if self_t is not None else _zeros(self._data.shape, self),
+        index,
+        source_t if source_t is not None else _zeros(source._data.shape, source),
+        accumulate,
+    ),
+)
+
+
+def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
+    """Mirrors `torch.put`: source written (or added) at flat indices of a copy of input."""
+    a = index._data
+    if a.dtype != np.int64:
+        raise RuntimeError(
+            f"put_(): Expected a long tensor for index, but got {index.dtype._short}"
+        )
+    if input.dtype is not source.dtype:
+        raise RuntimeError(
+            "put_(): self and source expected to have the same dtype, but got self.dtype = "
+            f"{input.dtype._short} and source.dtype = {source.dtype._short}"
+        )
+    if a.size != source._data.size:
+        raise IndexError(
+            "put_(): Expected source and index to have the same number of elements, but got "
+            f"source.numel() = {source._data.size}, index.numel() = {a.size}"
+        )
+    n = input._data.size
+    if a.size and (a.max() >= n or a.min() < -n):
+        bad = a[(a >= n) | (a < -n)].flat[0]
+        raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} elements.")
+    return _put(input, np.where(a < 0, a + n, a), source, bool(accumulate))
+
+
+def fill_diagonal_(self: Tensor, fill_value: Any, wrap: bool = False) -> Tensor:
+    """Mirrors `torch.Tensor.fill_diagonal_`: fills a strided view of the main diagonal (and,
+    with wrap, of its repeats down a tall matrix), so autograd records CopySlices as torch's."""
+    nd = self.ndim
+    if nd < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    shape = self._data.shape
+    if nd > 2 and any(s != shape[0] for s in shape):
+        raise RuntimeError("all dimensions of input must be of equal length")
+    strides = self.stride()
+    step = sum(strides)
+    size = min(shape)
+    offset = self.storage_offset()
+    S.as_strided(self, (size,), (step,), offset).fill_(fill_value)
+    h, w = shape[0], shape[1]
+    if wrap and nd == 2 and h > w + 1:
+        extra = (self._data.size + w) // (w + 1) - size
+        start = offset + strides[0] * (w + 1)
+        S.as_strided(self, (extra,), (step,), start).fill_(fill_value)
+    return self
+
+
+_INDEX_REDUCES = ("prod", "mean", "amax", "amin")
+
+
+def _index_reduce_fwd(
+    self: np.ndarray,
+    dim: int,
+    index: np.ndarray,
+    source: np.ndarray,
+    reduce: str,
+    include_self: bool,
+) -> np.ndarray:
+    from .indexing import _scatter_reduce_fwd
+
+    return _scatter_reduce_fwd(self, dim, index, source, reduce, include_self)
+
+
+def _index_reduce_grad(want_source: bool) -> Any:
+    from .indexing import _scatter_reduce_grads
+
+    def formula(
+        grad: Tensor,
+        self: Tensor,
+        dim: int,
+        index: np.ndarray,
+        source: Tensor,
+        reduce: str,
+        include_self: bool,
+        result: Tensor,
+    ) -> Tensor:
+        return _scatter_reduce_grads(
+            grad, self, dim, index, source, reduce, include_self, result, want_source
+        )
+
+    return formula
+
+
+_index_reduce = defop(
+    "index_reduce",
+    "IndexReduceBackward0",
+    _index_reduce_fwd,
+    dtype="keep",
+    jvp=_no_derivative("index_reduce")[1],
+    self=_index_reduce_grad(False),
+    source=_index_reduce_grad(True),
+)
+
+
+def index_reduce(
+    input: Tensor,
+    dim: int,
+    index: Tensor,
+    source: Tensor,
+    reduce: str,
+    *,
+    include_self: bool = True,
+) -> Tensor:
+    """Mirrors `torch.index_reduce`: source's slices along dim reduced into input's slices
+    named by index; computed as a scatter_reduce over the index spread along dim."""
+    from .._tensor import warn_once
+
+    warn_once("index_reduce", "index_reduce() is in beta and the API may change at any time.")
+    if reduce not in _INDEX_REDUCES:
+        raise RuntimeError(
+            "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got "
+            f"{reduce}."
+        )
+    d = wrap_dim(dim, input.ndim)
+    a = index._data
+    if a.ndim > 1:
+        raise IndexError(
+            "index_reduce_(): Index is supposed to be a vector, but got dim: "
+            f"{a.ndim} with type: {index.dtype._short} and size: {shape_str(a.shape)}"
+        )
+    if a.dtype not in (np.int32, np.int64):
+        raise RuntimeError(
+            f"index_reduce_(): Expected dtype int32/int64 for index but got: {index.dtype._short}"
+        )
+    if input.dtype is not source.dtype:
+        raise RuntimeError(
+            f"index_reduce_(): self ({input.dtype._short}) and source ({source.dtype._short}) "
+            "must have the same scalar type"
+        )
+    xs, ss = input._data.shape, source._data.shape
+    if input.ndim and (
+        len(xs) != len(ss)
+        or any(x != y for k, (x, y) in enumerate(zip(xs, ss, strict=False)) if k != d)
+    ):
+        raise RuntimeError(
+            "source tensor shape must match self tensor shape, excluding the specified "
+            f"dimension. Got self.shape = {shape_str(xs)} source.shape = {shape_str(ss)}"
+        )
+    m = ss[d] if source.ndim else 1
+    if a.size != m:
+        raise RuntimeError(
+            f"index_reduce_(): Number of indices ({a.size}) should be equal to source.size(dim): "
+            f"({m}), for dim: {d}"
+        )
+    n = xs[d] if input.ndim else 1
+    if a.size and (a.max() >= n or a.min() < -n):
+        raise IndexError("index out of range in self")
+    a = np.where(a < 0, a + n, a).astype(np.int64)
+    shape = [1] * max(source.ndim, 1)
+    shape[d] = a.size
+    spread = np.ascontiguousarray(np.broadcast_to(a.reshape(shape), ss or (a.size,)))
+    return _index_reduce(input, d, spread, source, reduce, bool(include_self))
+
+
+# --- unravel_index, vander --------------------------------------------------------------------
+
+
+def unravel_index(indices: Any, shape: Any) -> tuple[Tensor, ...]:
+    """Mirrors `torch.unravel_index`: coordinates of flat indices (wrapped into range, as
+    torch's floor-divide-and-remainder computes them)."""
+    if not isinstance(indices, Tensor):
+        raise AttributeError(f"'{type(indices).__name__}' object has no attribute 'is_complex'")
+    if indices.dtype.is_floating_point or indices.dtype.is_complex or indices.dtype is D.bool_:
+        raise TypeError(f"expected 'indices' to be integer dtype, but got {indices.dtype}")
+    if isinstance(shape, (int, np.integer)):
+        shape = (shape,)
+    elif not isinstance(shape, (tuple, list)):
+        raise TypeError(f"expected 'shape' to be int or sequence of ints, but got {type(shape)}")
+    for s in shape:
+        if not isinstance(s, (int, np.integer)):
+            raise TypeError(f"expected 'shape' sequence to only contain ints, but got {type(s)}")
+    shape = tuple(int(s) for s in shape)
+    if any(s < 0 for s in shape):
+        raise ValueError(f"'shape' cannot have negative values, but got {shape}")
+    if 0 in shape:
+        raise RuntimeError("ZeroDivisionError")
+    coefs = np.cumprod((*shape[1:], 1)[::-1])[::-1].astype(np.int64)
+    a = indices._data.astype(np.int64)[..., None]
+    res = np.floor_divide(a, coefs) % np.array(shape, np.int64)
+    return S.unbind(_make(np.ascontiguousarray(res)), -1)
+
+
+def vander(x: Tensor, N: int | None = None, increasing: bool = False) -> Tensor:
+    """Mirrors `torch.vander`, recorded as torch builds it: ones, the column x copied into
+    the columns after the first, their cumulative product copied back, then a flip."""
+    from .reduction import cumprod
+
+    if x.ndim != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
+    n = x._data.shape[0] if N is None else N
+    if n < 0:
+        raise RuntimeError("N must be non-negative.")
+    dt = D.promote_types(x.dtype, D.int64)
+    out = _make(
+        np.ones((x._data.shape[0], n), dt._np) if n else np.zeros((x._data.shape[0], 0), dt._np)
+    )
+    if n > 1:
+        S.narrow(out, 1, 1, n - 1).copy_(S.unsqueeze(x, 1))
+        S.narrow(out, 1, 1, n - 1).copy_(cumprod(S.narrow(out, 1, 1, n - 1), 1))
+    return out if increasing else S.flip(out, (1,))
+
+
 # --- exports --------------------------------------------------------------------------------
 
 _BOTH = {
@@ -1381,6 +1627,8 @@ _BOTH = {
     "aminmax": aminmax,
     "bincount": bincount,
     "histc": histc,
+    "put": put,
+    "index_reduce": index_reduce,
 }
 _BOTH.update(
     {
@@ -1391,7 +1639,13 @@ _BOTH.update(
         "diagflat": diagflat,
     }
 )
-METHODS: dict[str, Any] = {**_BOTH, "unfold": unfold}
+METHODS: dict[str, Any] = {
+    **_BOTH,
+    "unfold": unfold,
+    "put_": make_inplace(put),
+    "index_reduce_": make_inplace(index_reduce),
+    "fill_diagonal_": fill_diagonal_,
+}
 FUNCTIONS: dict[str, Any] = {
     **_BOTH,
     "block_diag": block_diag,
@@ -1409,4 +1663,6 @@ FUNCTIONS: dict[str, Any] = {
     "broadcast_shapes": broadcast_shapes,
     "cdist": cdist,
     "isin": isin,
+    "unravel_index": unravel_index,
+    "vander": vander,
 }

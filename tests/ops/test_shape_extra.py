@@ -302,3 +302,48 @@ def test_counting_ops_match_numpy() -> None:
     np.testing.assert_array_equal(
         sg.isin(sg.tensor(x), sg.tensor([3, 0])).numpy(), np.isin(x, [3, 0])
     )
+
+
+INDEX_CASES = [
+    ("put", lambda x, s: x.put(sg.tensor([0, 5, 2]), s)),
+    ("put accumulate", lambda x, s: sg.put(x, sg.tensor([0, 5, 0]), s, accumulate=True)),
+    ("index_reduce prod", lambda x, s: x.index_reduce(1, sg.tensor([0, 2, 0]), s.t(), "prod")),
+    ("index_reduce mean", lambda x, s: x.index_reduce(1, sg.tensor([1, 1, 0]), s.t(), "mean")),
+    (
+        "index_reduce amax",
+        lambda x, s: x.index_reduce(1, sg.tensor([2, 0, 0]), s.t(), "amax", include_self=False),
+    ),
+]
+
+
+@pytest.mark.parametrize("name,fn", INDEX_CASES, ids=[c[0] for c in INDEX_CASES])
+def test_index_writes_first_and_second_derivatives(name: str, fn: Any) -> None:
+    x = _x(2, 3)
+    s = sg.tensor(np.random.default_rng(9).standard_normal(3)).requires_grad_()
+    s2 = sg.tensor(np.random.default_rng(9).standard_normal((3, 2))).requires_grad_()
+    src = s2 if "index_reduce" in name else s
+    assert gradcheck(fn, (x, src))
+    assert gradgradcheck(fn, (x, src))
+
+
+def test_fill_diagonal_wrap_and_gradient() -> None:
+    a = _x(7, 3)
+    b = a * 1
+    b.fill_diagonal_(0.0, wrap=True)
+    want = np.zeros((7, 3), bool)
+    want[[0, 1, 2, 4, 5, 6], [0, 1, 2, 0, 1, 2]] = True
+    np.testing.assert_array_equal(b.detach().numpy() == 0, want)
+    b.sum().backward()
+    np.testing.assert_array_equal(a.grad.numpy(), (~want).astype(float))
+
+
+def test_unravel_index_and_vander_match_numpy() -> None:
+    idx = np.array([4, 1, 5])
+    got = sg.unravel_index(sg.tensor(idx), (2, 3))
+    for g, w in zip(got, np.unravel_index(idx, (2, 3)), strict=True):
+        np.testing.assert_array_equal(g.numpy(), w)
+    x = np.array([1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(sg.vander(sg.tensor(x), 4).numpy(), np.vander(x, 4))
+    np.testing.assert_array_equal(
+        sg.vander(sg.tensor(x), increasing=True).numpy(), np.vander(x, increasing=True)
+    )
