@@ -721,3 +721,49 @@ register(
     # torch's own backward fails (its cumprod input is overwritten in place), so only values
     OpEntry("vander", lambda T, *a: T.vander(*a), _vander_samples, supports_grad=False),
 )
+
+
+# --- logspace, scalar_tensor, range (creation) ---------------------------------------------------
+
+
+def _logspace_samples(dtype: str) -> list[Sample]:
+    return [
+        _s(0, 2, 3, name="base 10"),
+        _s(-1.0, 1.0, 5, 2.0, name="base 2"),
+        _s(0, 3, 4, -2.0, name="negative base"),
+        _s(0, 1, 1, name="one step"),
+        _s(0, 1, -1, name="negative steps (error)"),
+    ]
+
+
+def _scalar_tensor_samples(dtype: str) -> list[Sample]:
+    return [
+        _s(3, name="int"),
+        _s(2.5, name="float"),
+        _s(True, name="bool"),
+        _s(_t(4.0, requires_grad=False), name="0-d tensor"),
+        _s(_t([1.0, 2.0], requires_grad=False), name="1-d tensor (error)"),
+    ]
+
+
+def _range_samples(dtype: str) -> list[Sample]:
+    return [
+        _s(1, 4, name="ints, both ends"),
+        _s(0, 1, 0.25, name="float step"),
+        _s(0, 0.9, 0.3, name="inexact end"),
+        _s(4, 1, -1, name="descending"),
+        _s(1, 4, 0, name="zero step (error)"),
+        _s(4, 1, name="wrong direction (error)"),
+    ]
+
+
+register(
+    OpEntry("logspace", lambda T, *a: T.logspace(*a), _logspace_samples, supports_grad=False),
+    OpEntry(
+        "scalar_tensor",
+        lambda T, *a: T.scalar_tensor(*a),
+        _scalar_tensor_samples,
+        supports_grad=False,
+    ),
+    OpEntry("range", lambda T, *a: T.range(*a), _range_samples, supports_grad=False),
+)

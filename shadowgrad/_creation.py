@@ -444,3 +444,73 @@ def new_methods() -> dict[str, Any]:
         "new_empty": new_empty,
         "new_full": new_full,
     }
+
+
+def logspace(
+    start: Any,
+    end: Any,
+    steps: int,
+    base: float = 10.0,
+    *,
+    out: Tensor | None = None,
+    dtype: D.dtype | None = None,
+    layout: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """Mirrors `torch.logspace`: base raised to evenly spaced exponents."""
+    check_device(device)
+    d = dtype or D.get_default_dtype()
+    exps = linspace(start, end, steps, dtype=D.float64)._data
+    with np.errstate(all="ignore"):
+        arr = np.power(float(base), exps)
+    return _finish(arr.astype(d._np), requires_grad)
+
+
+def scalar_tensor(
+    s: Any,
+    *,
+    dtype: D.dtype | None = None,
+    layout: Any = None,
+    device: Any = None,
+    pin_memory: bool = False,
+    requires_grad: bool = False,
+) -> Tensor:
+    """Mirrors `torch.scalar_tensor`: a 0-d tensor of the default dtype unless given."""
+    check_device(device)
+    if isinstance(s, Tensor):
+        if s._data.ndim:
+            raise TypeError("scalar_tensor(): argument 's' (position 1) must be Number, not Tensor")
+        s = s.item()
+    d = dtype or D.get_default_dtype()
+    return _finish(np.asarray(s).astype(d._np).reshape(()), requires_grad)
+
+
+def range(
+    start: Any,
+    end: Any,
+    step: Any = 1,
+    *,
+    out: Tensor | None = None,
+    dtype: D.dtype | None = None,
+    layout: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """Mirrors the deprecated `torch.range`: both ends included, the default dtype."""
+    warnings.warn(
+        "torch.range is deprecated and will be removed in a future release because its "
+        "behavior is inconsistent with Python's range builtin. Instead, use torch.arange, "
+        "which produces values in [start, end).",
+        UserWarning,
+        stacklevel=2,
+    )
+    check_device(device)
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    d = dtype or D.get_default_dtype()
+    n = math.floor((float(end) - float(start)) / float(step)) + 1
+    arr = float(start) + float(step) * np.arange(n, dtype=np.float64)
+    return _finish(arr.astype(d._np), requires_grad)

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _creation
 from .. import _dtype as D
 from .._tensor import Tensor, _make
 from ..autograd.forward_ad import LINEAR
@@ -1665,4 +1666,7 @@ FUNCTIONS: dict[str, Any] = {
     "isin": isin,
     "unravel_index": unravel_index,
     "vander": vander,
+    "logspace": _creation.logspace,
+    "scalar_tensor": _creation.scalar_tensor,
+    "range": _creation.range,
 }
