@@ -277,11 +277,7 @@ def checkpoint_sequential_matches_plain(T: Any) -> Any:
     return out
 
 
-@program(
-    xfail="saved_tensors_hooks unpack does not give the recomputed tensor its grad_fn back "
-    "(graph.py SavedTensor._unpack_hooked), so double backward through a non-reentrant "
-    "checkpoint sees no graph"
-)
+@program
 def non_reentrant_double_backward(T: Any) -> Any:
     C = ckpt(T)
     x = T.tensor([0.5, -1.0, 2.0], requires_grad=True)

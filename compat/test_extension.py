@@ -858,6 +858,27 @@ def saved_tensors_hooks_innermost_and_no_version_check(T: Any) -> Any:
 
 
 @program
+def saved_tensors_hooks_unpacked_tensor_keeps_autograd_identity(T: Any) -> Any:
+    # torch's SavedVariable gives the unpack hook's data the saved tensor's grad_fn (the node
+    # itself for a saved output), requires_grad and leaf-ness, so double backward works even
+    # when the hooks store detached copies
+    g = graph(T)
+    x = T.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    w = x * 2
+    with g.saved_tensors_hooks(lambda t: t.detach().clone(), lambda t: t):
+        y = w.exp()
+        z = w.sin()
+        u = x.cos()
+    r, s, v = y.grad_fn._saved_result, z.grad_fn._saved_self, u.grad_fn._saved_self
+    ident = [
+        (t is src, t.grad_fn.name() if t.grad_fn else None, t.requires_grad, t.is_leaf)
+        for t, src in ((r, y), (s, w), (v, x))
+    ]
+    (gx,) = T.autograd.grad((y + z + u).sum(), x, create_graph=True)
+    return ident, gx.grad_fn.name(), gx, T.autograd.grad(gx.sum(), x)
+
+
+@program
 def save_on_cpu_same_results(T: Any) -> Any:
     g = graph(T)
     x = T.tensor([1.0, 2.0], requires_grad=True)

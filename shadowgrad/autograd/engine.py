@@ -30,6 +30,10 @@ _GM = _grad_mode.STATE
 class _RunState(threading.local):
     def __init__(self) -> None:
         self.callbacks: list[Any] | None = None
+        # the running backward (or one it runs inside) computes only some inputs' grads
+        # (autograd.grad, backward(inputs=...)), as torch marks its graph task: the reentrant
+        # checkpoint refuses to run there
+        self.partial = False
 
 
 _RUN = _RunState()
@@ -523,6 +527,8 @@ def run_backward(
     prev_grad = _GM.grad
     prev_callbacks = _RUN.callbacks
     _RUN.callbacks = []
+    prev_partial = _RUN.partial
+    _RUN.partial = prev_partial or capture is not None or accumulate_into is not None
     _GM.grad = create_graph
     # torch computes inf/nan silently: numpy's floating-point warnings stay off in backward
     errstate = np.errstate(all="ignore")
@@ -687,6 +693,7 @@ def run_backward(
         errstate.__exit__(None, None, None)
         _GM.grad = prev_grad
         _RUN.callbacks = prev_callbacks
+        _RUN.partial = prev_partial
     if capture is not None and raw:
         return [_wrap(g) if type(g) is np.ndarray else g for g in results]
     return results if capture is not None else None

@@ -308,6 +308,21 @@ def get_gradient_edge(tensor: Any) -> GradientEdge:
 # fresh Tensor with grad_fn=node when the backward formula unpacks it.
 
 
+def _hooked_meta(tensor: Any, is_output: bool) -> tuple[Any, int, bool, Any]:
+    """What a saved tensor packed by hooks keeps of the original's autograd identity: its
+    grad_fn (an output's is the saving node, supplied at unpack), output number,
+    requires_grad and, for a leaf that requires grad, its accumulator (weakly, as torch)."""
+    rg = tensor._rg
+    if is_output:
+        return (None, tensor._nr, rg, None)
+    gf = tensor._grad_fn
+    acc = None
+    if rg and gf is None:
+        tensor._edge()  # makes the leaf's accumulator if it has none yet
+        acc = tensor._acc
+    return (gf, tensor._nr, rg, acc)
+
+
 class SavedTensor:
     """A tensor saved for backward, with the version it had when saved.
 
@@ -337,13 +352,13 @@ class SavedTensor:
             self._rg = False
         if _SAVED_HOOKS.stack:
             # saved_tensors_hooks: pack now (grad mode off inside pack); no version checks later
-            self._hooks = _pack(tensor)
+            self._hooks = (*_pack(tensor), _hooked_meta(tensor, is_output))
             self._tensor = None
             self._data = None
 
     def unpack(self, node: Node | None) -> Any:
         if self._hooks is not None:
-            return self._unpack_hooked()
+            return self._unpack_hooked(node)
         if self._is_output:
             data = self._data
             if data is None:
@@ -382,10 +397,14 @@ class SavedTensor:
                 return data
         return self.unpack(node)._data
 
-    def _unpack_hooked(self) -> Any:
-        from .._tensor import Tensor
+    def _unpack_hooked(self, node: Node | None) -> Any:
+        """The unpack hook's tensor, as torch's SavedVariable returns it: a new tensor on the
+        hook's data that carries the saved tensor's autograd identity (its grad_fn, or this
+        node for a saved output; requires_grad; a leaf's accumulator; the version counter),
+        so that double backward through the unpacked value reaches the graph."""
+        from .._tensor import Tensor, _make
 
-        pack_result, unpack_fn = self._hooks
+        pack_result, unpack_fn, meta = self._hooks
         if unpack_fn is None:
             raise RuntimeError(SECOND_TIME)
         out = unpack_fn(pack_result)
@@ -394,13 +413,18 @@ class SavedTensor:
                 "Output of saved tensor unpack_hook expected to be a Tensor but got result of "
                 f"type {type(out).__name__}"
             )
-        return out
+        gf, nr, rg, acc = meta
+        if self._is_output:
+            gf = node if rg else None
+        t = _make(out._data, rg, gf, nr, self._vc)
+        t._acc = acc
+        return t
 
     def release(self) -> None:
         self._tensor = None
         self._data = None
         if self._hooks is not None:
-            self._hooks = (None, None)
+            self._hooks = (None, None, None)
 
     @property
     def freed(self) -> bool:
@@ -417,7 +441,7 @@ class SavedTensor:
         if self.freed:
             raise RuntimeError(SECOND_TIME)
         t = self.unpack(None)
-        self._hooks = (pack(t), unpack)
+        self._hooks = (pack(t), unpack, _hooked_meta(t, self._is_output))
         self._tensor = None
         self._data = None
 

@@ -17,7 +17,6 @@ provided.
 from __future__ import annotations
 
 import contextlib
-import sys
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -157,17 +156,8 @@ def _forked_rng(state: Tensor | None) -> Iterator[None]:
 def _checkpoint_valid() -> bool:
     # torch marks a graph task that only computes some inputs' grads (autograd.grad,
     # backward(inputs=...)) and every backward nested in it; the reentrant backward cannot tell
-    # its inner backward which grads are wanted. The engine keeps that in run_backward's
-    # arguments, so read them from the running backward frames.
-    code = _engine.run_backward.__code__
-    f = sys._getframe(1)
-    while f is not None:
-        if f.f_code is code:
-            loc = f.f_locals
-            if loc.get("capture") is not None or loc.get("accumulate_into") is not None:
-                return False
-        f = f.f_back
-    return True
+    # its inner backward which grads are wanted
+    return not _engine._RUN.partial
 
 
 # --- use_reentrant=True ---------------------------------------------------------------------
