@@ -204,3 +204,62 @@ register(
         _lrn_samples,
     ),
 )
+
+
+def _grid_samples(dtype: str) -> list[Sample]:
+    r = _r()
+    x = r.standard_normal((2, 2, 3, 4))
+    g = r.uniform(-1.2, 1.2, (2, 3, 2, 2))
+    x3 = r.standard_normal((1, 2, 3, 2, 4))
+    g3 = r.uniform(-1.2, 1.2, (1, 2, 2, 2, 3))
+    out = [
+        Sample(
+            (tensor_arg(x), tensor_arg(g)),
+            {"mode": m, "padding_mode": p, "align_corners": a},
+            name=f"{m} {p} {a}",
+        )
+        for m in ("bilinear", "bicubic")
+        for p, a in (("zeros", False), ("border", True), ("reflection", False))
+    ]
+    out += [
+        Sample((tensor_arg(x3), tensor_arg(g3)), {"align_corners": True}, name="3-d"),
+        Sample(
+            (tensor_arg(x3), tensor_arg(g3)),
+            {"padding_mode": "reflection", "align_corners": False},
+            name="3-d reflection",
+        ),
+        Sample((tensor_arg(x[:0]), tensor_arg(g[:0])), {"align_corners": True}, name="empty"),
+        Sample((tensor_arg(x), tensor_arg(g[:1])), {"align_corners": True}, name="batch: error"),
+        Sample((tensor_arg(x3), tensor_arg(g3)), {"mode": "bicubic"}, name="bicubic 3-d: error"),
+    ]
+    return out
+
+
+def _affine_samples(dtype: str) -> list[Sample]:
+    r = _r()
+    th = r.standard_normal((2, 2, 3))
+    th3 = r.standard_normal((1, 3, 4))
+    return [
+        Sample((tensor_arg(th), (2, 1, 3, 4)), {"align_corners": False}, name="2-d"),
+        Sample((tensor_arg(th), (2, 3, 2, 5)), {"align_corners": True}, name="2-d aligned"),
+        Sample((tensor_arg(th3), (1, 1, 2, 3, 2)), {"align_corners": False}, name="3-d"),
+        Sample((tensor_arg(th), (2, 1, 0, 4)), {"align_corners": False}, name="empty: error"),
+        Sample((tensor_arg(th3), (1, 1, 2, 3)), {"align_corners": False}, name="shape: error"),
+    ]
+
+
+register(
+    OpEntry(
+        "nn.functional.grid_sample",
+        lambda T, *a, **k: F(T).grid_sample(*a, **k),
+        _grid_samples,
+        supports_gradgrad=False,  # torch has GridSampler2DBackwardBackward0's formulas; we don't
+        covers=("grid_sampler",),
+    ),
+    OpEntry(
+        "nn.functional.affine_grid",
+        lambda T, *a, **k: F(T).affine_grid(*a, **k),
+        _affine_samples,
+        covers=("affine_grid_generator",),
+    ),
+)

@@ -15,7 +15,9 @@ from ..ops import resample as R
 from . import functional as F
 
 __all__: list[str] = [
+    "affine_grid",
     "channel_shuffle",
+    "grid_sample",
     "interpolate",
     "local_response_norm",
     "native_channel_shuffle",
@@ -222,3 +224,72 @@ def upsample_bilinear(input: Tensor, size: Any = None, scale_factor: Any = None)
         stacklevel=2,
     )
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+# --- spatial transformers -----------------------------------------------------------------
+
+_ALIGN_WARNING = (
+    "Default grid_sample and affine_grid behavior has changed to align_corners=False since "
+    "1.3.0. Please specify align_corners=True if the old behavior is desired. See the "
+    "documentation of grid_sample for details."
+)
+
+
+def grid_sample(
+    input: Tensor,
+    grid: Tensor,
+    mode: str = "bilinear",
+    padding_mode: str = "zeros",
+    align_corners: bool | None = None,
+) -> Tensor:
+    """Mirrors `torch.nn.functional.grid_sample` (GridSampler2DBackward0 and
+    GridSampler3DBackward0). Differences: no double backward."""
+    if mode not in ("bilinear", "nearest", "bicubic"):
+        raise ValueError(
+            "nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or "
+            f"'bicubic', but got: '{mode}'"
+        )
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError(
+            "nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
+            f"'reflection', but got: '{padding_mode}'"
+        )
+    if align_corners is None:
+        warnings.warn(_ALIGN_WARNING, stacklevel=2)
+        align_corners = False
+    mode_enum = ("bilinear", "nearest", "bicubic").index(mode)
+    pad_enum = ("zeros", "border", "reflection").index(padding_mode)
+    return R.grid_sampler(input, grid, mode_enum, pad_enum, align_corners)
+
+
+def affine_grid(theta: Tensor, size: Any, align_corners: bool | None = None) -> Tensor:
+    """Mirrors `torch.nn.functional.affine_grid` (AffineGridGeneratorBackward0)."""
+    if align_corners is None:
+        warnings.warn(_ALIGN_WARNING, stacklevel=2)
+        align_corners = False
+    if not theta.is_floating_point():
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    shape = tuple(theta.shape)
+    if len(size) in (4, 5):
+        d = len(size) - 2
+        if theta.dim() != 3 or shape[-2] != d or shape[-1] != d + 1:
+            raise ValueError(
+                f"Expected a batch of {d}D affine matrices of shape Nx{d}x{d + 1} for size "
+                f"{size}. Got {theta.shape}."
+            )
+        spatial = size[-d:]
+    else:
+        raise NotImplementedError(
+            "affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, "
+            f"respectively. Got size {size}."
+        )
+    if align_corners and min(spatial) == 1:
+        warnings.warn(
+            "Since version 1.3.0, affine_grid behavior has changed for unit-size grids when "
+            "align_corners=True. This is not an intended use case of affine_grid. See the "
+            "documentation of affine_grid for details.",
+            stacklevel=2,
+        )
+    elif min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {size}")
+    return R.affine_grid_generator(theta, size, align_corners)

@@ -24,6 +24,7 @@ from . import pointwise as P
 from . import reduction as R
 from ._util import shape_str
 from .registry import defop
+from .shape_extra import _no_derivative
 
 # --- index and weight plans ---------------------------------------------------------------
 # A plan has one entry per spatial dim: (idx, w, n_in), idx an int64 (n_out, taps) array of
@@ -466,6 +467,319 @@ def rms_norm(
     return out.to(dt)
 
 
+# --- grid sampling ------------------------------------------------------------------------
+# torch's grid_sampler kernels, on any number of spatial dims: each output point reads the
+# input at the coordinates its grid entry gives (x first: the last spatial dim), through the
+# padding mode. A kernel's "taps" are (flat input index, in-bounds mask, weight, weight's
+# derivative per coordinate) over the output points, so the forward is a weighted gather and
+# the backward its transpose plus the chain rule through the coordinates.
+
+_GRID_MODES = ("bilinear", "nearest", "bicubic")
+_GRID_PADS = ("zeros", "border", "reflection")
+
+
+def _reflect(x: np.ndarray, twice_low: int, twice_high: int) -> tuple[np.ndarray, np.ndarray]:
+    """torch's reflect_coordinates_set_grad: the reflected coordinate and its derivative."""
+    t = x.dtype.type
+    if twice_low == twice_high:
+        return np.zeros_like(x), np.zeros_like(x)
+    lo = t(twice_low / 2)
+    span = t((twice_high - twice_low) / 2)
+    d = x - lo
+    sign = np.where(d < 0, t(-1), t(1))
+    d = np.abs(d)
+    extra = np.fmod(d, span)
+    even = np.floor(d / span) % 2 == 0
+    return np.where(even, extra + lo, span - extra + lo), np.where(even, sign, -sign)
+
+
+def _clip(x: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """torch's clip_coordinates_set_grad: clamped to [0, size - 1], derivative 0 at and past
+    the bounds."""
+    t = x.dtype.type
+    inside = (x > 0) & (x < size - 1)
+    return np.clip(x, t(0), t(size - 1)), inside.astype(x.dtype)
+
+
+def _pad_coord(x: np.ndarray, size: int, pad: int, align: bool) -> tuple[np.ndarray, Any]:
+    """torch's compute_coordinates_set_grad after unnormalizing: (coordinate, derivative)."""
+    if pad == 0:
+        return x, 1
+    g: Any = 1
+    if pad == 2:
+        x, g = _reflect(x, 0, 2 * (size - 1)) if align else _reflect(x, -1, 2 * size - 1)
+    x, gc = _clip(x, size)
+    return x, g * gc
+
+
+def _unnormalize(g: np.ndarray, size: int, align: bool, fused: bool) -> tuple[np.ndarray, Any]:
+    """Grid value in [-1, 1] to pixel coordinate, and its derivative. `fused` is the 2-d CPU
+    kernel's form (one multiply-add), which rounds differently from the generic one."""
+    t = g.dtype.type
+    if fused:
+        mult = t((size - 1) / 2) if align else t(size / 2)
+        return g * mult + t((size - 1) / 2), mult
+    if align:
+        return (g + t(1)) / t(2) * t(size - 1), t((size - 1) / 2)
+    return ((g + t(1)) * t(size) - t(1)) / t(2), t(size / 2)
+
+
+def _cubic_w(x: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """torch's cubic convolution weights (A = -0.75) of the 4 taps at fraction x, and their
+    derivatives in x."""
+    t = x.dtype.type
+    a = t(-0.75)
+
+    def near(v: Any) -> Any:
+        return ((a + t(2)) * v - (a + t(3))) * v * v + t(1)
+
+    def far(v: Any) -> Any:
+        return ((a * v - t(5) * a) * v + t(8) * a) * v - t(4) * a
+
+    def dnear(v: Any) -> Any:
+        return (t(3) * (a + t(2)) * v - t(2) * (a + t(3))) * v
+
+    def dfar(v: Any) -> Any:
+        return (t(3) * a * v - t(10) * a) * v + t(8) * a
+
+    w = [far(x + t(1)), near(x), near(t(1) - x), far(t(2) - x)]
+    dw = [dfar(x + t(1)), dnear(x), -dnear(t(1) - x), -dfar(t(2) - x)]
+    return w, dw
+
+
+def _grid_axes(grid: np.ndarray, sizes: tuple[int, ...], mode: int, pad: int, align: bool):
+    """Per spatial dim: a list of (coordinate, weight, d weight / d grid value) taps."""
+    d = len(sizes)
+    out = []
+    for k, size in enumerate(sizes):
+        x, mult = _unnormalize(grid[..., d - 1 - k], size, align, d == 2)
+        t = x.dtype.type
+        if mode == 2:  # bicubic: padding applies to each tap, not to the coordinate
+            lo = np.floor(x)
+            w, dw = _cubic_w(x - lo)
+            taps = []
+            for j in range(4):
+                c, _ = _pad_coord(lo + t(j - 1), size, pad, align)
+                taps.append((c, w[j], dw[j] * mult))
+            out.append(taps)
+            continue
+        x, gx = _pad_coord(x, size, pad, align)
+        if mode == 1:
+            out.append([(np.rint(x), np.ones_like(x), np.zeros_like(x))])
+            continue
+        lo = np.floor(x)
+        f = x - lo
+        dm = gx * mult
+        out.append([(lo, t(1) - f, -dm * np.ones_like(x)), (lo + t(1), f, dm * np.ones_like(x))])
+    return out
+
+
+def _grid_taps(grid: np.ndarray, sizes: tuple[int, ...], mode: int, pad: int, align: bool):
+    """(flat index, mask, weight, [d weight / d grid value per spatial dim]) for every
+    combination of per-dim taps."""
+    axes = _grid_axes(grid, sizes, mode, pad, align)
+    strides = [math.prod(sizes[k + 1 :]) for k in range(len(sizes))]
+    combos: list[list[Any]] = [[]]
+    for taps in axes:
+        combos = [[*c, tap] for c in combos for tap in taps]
+    out = []
+    for combo in combos:
+        flat = 0
+        mask = True
+        for (c, _, _), size, st in zip(combo, sizes, strides, strict=True):
+            ci = np.where(np.isfinite(c), c, -1).astype(np.int64)
+            inb = (ci >= 0) & (ci < size)
+            mask = mask & inb
+            flat = flat + np.where(inb, ci, 0) * st
+        w = math.prod(w for _, w, _ in combo)
+        dws = [
+            math.prod(dw if j == k else w2 for j, (_, w2, dw) in enumerate(combo))
+            for k in range(len(combo))
+        ]
+        out.append((np.where(mask, flat, 0), mask, w, dws))
+    return out
+
+
+def _flat_in(x: np.ndarray) -> np.ndarray:
+    return x.reshape(x.shape[0], x.shape[1], math.prod(x.shape[2:]))
+
+
+def _gather(xf: np.ndarray, flat: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """The input values at `flat` per batch, (N, C, points); 0 where out of bounds."""
+    n = flat.shape[0]
+    q = math.prod(flat.shape[1:])
+    v = np.take_along_axis(xf, flat.reshape(n, 1, q), axis=2)
+    return np.where(mask.reshape(n, 1, q), v, 0)
+
+
+def _grid_sampler_fwd(input, grid, mode, pad, align):
+    x = input
+    sizes = x.shape[2:]
+    out_sp = grid.shape[1:-1]
+    xf = _flat_in(x)
+    n, c = x.shape[:2]
+    acc = np.zeros((n, c, math.prod(out_sp)), x.dtype)
+    for flat, mask, w, _ in _grid_taps(grid, sizes, mode, pad, align):
+        acc += _gather(xf, flat, mask) * w.reshape(n, 1, acc.shape[2]).astype(x.dtype)
+    return acc.reshape(n, c, *out_sp)
+
+
+def _grid_sampler_bwd(grad_output, input, grid, mode, pad, align):
+    x = input
+    sizes = x.shape[2:]
+    n, c = x.shape[:2]
+    d = len(sizes)
+    xf = _flat_in(x)
+    go = grad_output.reshape(n, c, math.prod(grid.shape[1:-1]))
+    gi = np.zeros_like(xf)
+    gg = np.zeros(grid.shape, x.dtype)
+    rows = np.arange(n)[:, None]
+    for flat, mask, w, dws in _grid_taps(grid, sizes, mode, pad, align):
+        m = mask.reshape(n, go.shape[2])
+        contrib = np.where(m[:, None], go * w.reshape(n, 1, go.shape[2]), 0)
+        np.add.at(gi, (rows, slice(None), flat.reshape(n, go.shape[2])), contrib.transpose(0, 2, 1))
+        if mode != 1:
+            vg = (_gather(xf, flat, mask) * go).sum(1).reshape(grid.shape[:-1])
+            for k in range(d):
+                gg[..., d - 1 - k] += vg * dws[k]
+    return gi.reshape(x.shape), gg
+
+
+def _grid_sampler(n_sp: int) -> Any:
+    aten = f"grid_sampler_{n_sp}d"
+    node = f"GridSampler{n_sp}D"
+    formula, rule = _no_derivative(f"{aten}_backward")
+    backward = defop(
+        f"{aten}_backward",
+        f"{node}BackwardBackward0",
+        _grid_sampler_bwd,
+        dtype="keep",
+        n_outputs=2,
+        jvp=rule,
+        grad_output=formula,
+        input=formula,
+        grid=formula,
+    )
+
+    def fwd_formula(which: int) -> Any:
+        def f(grad: Tensor, input: Tensor, grid: Tensor, mode: int, pad: int, align: bool):
+            return backward(grad, input, grid, mode, pad, align)[which]
+
+        return f
+
+    return defop(
+        aten,
+        f"{node}Backward0",
+        _grid_sampler_fwd,
+        dtype="keep",
+        jvp=_no_derivative(aten)[1],
+        input=fwd_formula(0),
+        grid=fwd_formula(1),
+    )
+
+
+_GRID_SAMPLERS = {2: _grid_sampler(2), 3: _grid_sampler(3)}
+
+
+def grid_sampler(
+    input: Tensor, grid: Tensor, interpolation_mode: int, padding_mode: int, align_corners: bool
+) -> Tensor:
+    """Mirrors `torch.grid_sampler` (modes 0 bilinear, 1 nearest, 2 bicubic; padding 0 zeros,
+    1 border, 2 reflection). Differences: no double backward (torch has one)."""
+    xs, gs = shape_str(tuple(input.shape)), shape_str(tuple(grid.shape))
+    nd = input.ndim
+    if grid.shape[-1] != nd - 2:
+        raise RuntimeError(
+            f"grid_sampler(): expected grid to have size {nd - 2} in last dimension, but got "
+            f"grid with sizes {gs}"
+        )
+    if nd not in (4, 5) or grid.ndim != nd:
+        what = f"{nd}D" if nd in (4, 5) else "4D or 5D"
+        raise RuntimeError(
+            f"grid_sampler(): expected {what} input and grid with same number of dimensions, "
+            f"but got input with sizes {xs} and grid with sizes {gs}"
+        )
+    if input.shape[0] != grid.shape[0]:
+        raise RuntimeError(
+            "grid_sampler(): expected grid and input to have same batch size, but got input "
+            f"with sizes {xs} and grid with sizes {gs}"
+        )
+    for i in range(2, nd):
+        if input.shape[i] == 0:
+            raise RuntimeError(
+                "grid_sampler(): expected input to have non-empty spatial dimensions, but input "
+                f"has sizes {xs} with dimension {i} being empty"
+            )
+    if interpolation_mode == 2 and nd != 4:
+        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+    if input.dtype != grid.dtype:
+        raise RuntimeError(
+            f"expected scalar type {input.dtype._short} but found {grid.dtype._short}"
+        )
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"grid_sampler_{nd - 2}d_cpu_kernel_impl\" not implemented for '{input.dtype._short}'"
+        )
+    return _GRID_SAMPLERS[nd - 2](
+        input, grid, int(interpolation_mode), int(padding_mode), bool(align_corners)
+    )
+
+
+# --- affine_grid --------------------------------------------------------------------------
+
+
+def _linspace_unit(n: int, align: bool, dt: Any) -> np.ndarray:
+    """torch's linspace_from_neg_one: n points over [-1, 1], pulled in by (n - 1) / n
+    unless corners align; a single point is 0."""
+    if n <= 1:
+        return np.zeros(1, dt)
+    r = np.linspace(-1, 1, n).astype(dt)
+    return r if align else (r * dt((n - 1) / n)).astype(dt)
+
+
+def _base_grid(size: tuple[int, ...], align: bool, dt: Any) -> np.ndarray:
+    """(*spatial, d + 1): the x, y(, z) coordinates of each output point, then 1."""
+    sp = size[2:]
+    d = len(sp)
+    base = np.ones((*sp, d + 1), dt)
+    for k in range(d):  # coordinate k varies along spatial dim d - 1 - k
+        shape = [1] * d
+        shape[d - 1 - k] = sp[d - 1 - k]
+        base[..., k] = _linspace_unit(sp[d - 1 - k], align, dt).reshape(shape)
+    return base
+
+
+def _affine_grid_fwd(theta: np.ndarray, size: tuple[int, ...], align: bool) -> np.ndarray:
+    base = _base_grid(size, align, theta.dtype.type)
+    n = size[0]
+    flat = base.reshape(-1, base.shape[-1])
+    out = np.matmul(flat[None], theta.transpose(0, 2, 1))
+    return np.ascontiguousarray(out.reshape(n, *size[2:], theta.shape[1]).astype(theta.dtype))
+
+
+def _affine_grid_grad(grad: Tensor, theta: Tensor, size: tuple[int, ...], align: bool):
+    # torch's affine_grid_generator_backward: base^T @ grad per batch, as a bmm
+    base = _make(_base_grid(size, align, theta._data.dtype.type))
+    n, d1 = size[0], len(size) - 1
+    b = base.view(1, -1, d1).expand(n, -1, d1)
+    return b.transpose(1, 2).bmm(grad.reshape(n, -1, d1 - 1)).transpose(1, 2)
+
+
+_affine_grid = defop(
+    "affine_grid_generator",
+    "AffineGridGeneratorBackward0",
+    _affine_grid_fwd,
+    dtype="keep",
+    jvp=LINEAR,
+    theta=_affine_grid_grad,
+)
+
+
+def affine_grid_generator(theta: Tensor, size: Any, align_corners: bool) -> Tensor:
+    """Mirrors `torch.affine_grid_generator`."""
+    return _affine_grid(theta, tuple(int(v) for v in size), bool(align_corners))
+
+
 METHODS: dict[str, Any] = {}
 FUNCTIONS: dict[str, Any] = {
     "pixel_shuffle": pixel_shuffle,
@@ -473,4 +787,6 @@ FUNCTIONS: dict[str, Any] = {
     "channel_shuffle": channel_shuffle,
     "native_channel_shuffle": native_channel_shuffle,
     "rms_norm": rms_norm,
+    "grid_sampler": grid_sampler,
+    "affine_grid_generator": affine_grid_generator,
 }

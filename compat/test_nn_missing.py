@@ -1,0 +1,182 @@
+"""nn pieces beyond the core, against torch: grid_sample and affine_grid, embedding_bag and
+EmbeddingBag.
+
+Each program is written once, takes the library as its argument, and runs from the same numpy
+inputs; values, dtypes, gradients, grad_fn names and errors must agree.
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+
+import numpy as np
+import pytest
+import torch
+
+import shadowgrad
+
+LIBS = (torch, shadowgrad)
+
+
+def _np(v):
+    return None if v is None else v.detach().numpy()
+
+
+def _same(a, b, tol):
+    assert (a is None) == (b is None)
+    if a is None:
+        return
+    assert a.dtype == b.dtype and a.shape == b.shape
+    np.testing.assert_allclose(a, b, rtol=tol, atol=tol)
+
+
+def _both(prog, tol=1e-6):
+    outs = [prog(T) for T in LIBS]
+    assert outs[0].keys() == outs[1].keys()
+    for k in outs[0]:
+        a, b = outs[0][k], outs[1][k]
+        if isinstance(a, np.ndarray) or a is None:
+            _same(a, b, tol)
+        else:
+            assert a == b, k
+
+
+def _errors(fn):
+    got = []
+    for T in LIBS:
+        with pytest.raises(Exception) as e:
+            fn(T)
+        got.append((type(e.value).__name__, str(e.value)))
+    assert got[0] == got[1]
+
+
+def _cotangent(T, y):
+    return T.tensor(np.cos(np.arange(y.numel())).reshape(tuple(y.shape))).to(y.dtype)
+
+
+# --- grid_sample / affine_grid ------------------------------------------------------------
+
+_rng = np.random.default_rng(0)
+_GS_CASES = [
+    (nd, dt, mode, pad, al)
+    for nd in (2, 3)
+    for dt in (np.float64, np.float32)
+    for mode, pad, al in itertools.product(
+        ("bilinear", "nearest", "bicubic"), ("zeros", "border", "reflection"), (True, False)
+    )
+    if not (nd == 3 and mode == "bicubic")
+]
+
+
+@pytest.mark.parametrize(("nd", "dt", "mode", "pad", "align"), _GS_CASES)
+def test_grid_sample_matches_torch(nd, dt, mode, pad, align):
+    r = np.random.default_rng(nd)
+    x = r.standard_normal((2, 3, *(4, 5, 3)[:nd])).astype(dt)
+    g = r.uniform(-1.4, 1.4, (2, *(3, 2, 4)[:nd], nd)).astype(dt)
+    g[0, 0, 0] = -1.0  # corners and exact pixel centres
+    g[0, 0, 1] = 1.0
+
+    def prog(T):
+        xi = T.tensor(x, requires_grad=True)
+        gi = T.tensor(g, requires_grad=True)
+        y = T.nn.functional.grid_sample(xi, gi, mode=mode, padding_mode=pad, align_corners=align)
+        (y * _cotangent(T, y)).sum().backward()
+        return {"y": _np(y), "x.grad": _np(xi.grad), "g.grad": _np(gi.grad), "fn": y.grad_fn.name()}
+
+    _both(prog, 1e-9 if dt == np.float64 else 2e-4)
+
+
+def test_grid_sample_empty_batch_and_channels():
+    for shape, gshape in (((0, 2, 3, 4), (0, 2, 3, 2)), ((1, 0, 3, 4), (1, 2, 3, 2))):
+        x = _rng.standard_normal(shape)
+        g = _rng.uniform(-1, 1, gshape)
+        _both(
+            lambda T, x=x, g=g: {
+                "y": _np(T.nn.functional.grid_sample(T.tensor(x), T.tensor(g), align_corners=True))
+            }
+        )
+
+
+def test_grid_sample_warns_without_align_corners():
+    x, g = _rng.standard_normal((1, 1, 2, 2)), _rng.uniform(-1, 1, (1, 2, 2, 2))
+    msgs = []
+    for T in LIBS:
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            T.nn.functional.grid_sample(T.tensor(x), T.tensor(g))
+        msgs.append([str(m.message) for m in w])
+    assert msgs[0] == msgs[1] and len(msgs[0]) == 1
+
+
+@pytest.mark.parametrize(
+    ("xs", "gs", "kw"),
+    [
+        ((1, 2, 3, 4), (1, 2, 3, 3), {}),
+        ((1, 2, 3, 4), (2, 2, 3, 2), {}),
+        ((1, 2, 3, 4), (1, 2, 3, 2, 2), {}),
+        ((1, 2, 3, 3, 3), (1, 2, 3, 2, 3), {"mode": "bicubic"}),
+        ((1, 2, 0, 3), (1, 2, 3, 2), {}),
+        ((1, 2, 3, 4), (1, 2, 3, 2), {"mode": "linear"}),
+        ((1, 2, 3, 4), (1, 2, 3, 2), {"padding_mode": "circular"}),
+    ],
+)
+def test_grid_sample_errors(xs, gs, kw):
+    x, g = np.zeros(xs), np.zeros(gs)
+    _errors(
+        lambda T: T.nn.functional.grid_sample(T.tensor(x), T.tensor(g), align_corners=True, **kw)
+    )
+
+
+def test_grid_sample_dtype_errors():
+    x, g = np.zeros((1, 1, 2, 2)), np.zeros((1, 2, 2, 2))
+    _errors(
+        lambda T: T.nn.functional.grid_sample(T.tensor(x).float(), T.tensor(g), align_corners=True)
+    )
+    _errors(lambda T: T.grid_sampler(T.tensor(x).long(), T.tensor(g).long(), 0, 0, False))
+
+
+@pytest.mark.parametrize("align", [True, False])
+@pytest.mark.parametrize("size", [(2, 1, 3, 4), (2, 3, 1, 5), (2, 1, 2, 3, 4)])
+def test_affine_grid_matches_torch(size, align):
+    d = len(size) - 2
+    th = _rng.standard_normal((2, d, d + 1))
+
+    def prog(T):
+        t = T.tensor(th, requires_grad=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            a = T.nn.functional.affine_grid(t, size, align_corners=align)
+        (a * _cotangent(T, a)).sum().backward()
+        return {"a": _np(a), "t.grad": _np(t.grad), "fn": a.grad_fn.name()}
+
+    _both(prog, 1e-12)
+
+
+def test_affine_grid_then_grid_sample_float32():
+    th = np.array([[[0.9, -0.2, 0.1], [0.3, 1.1, -0.2]]], np.float32)
+    x = _rng.standard_normal((1, 2, 5, 6)).astype(np.float32)
+
+    def prog(T):
+        t = T.tensor(th, requires_grad=True)
+        a = T.nn.functional.affine_grid(t, (1, 2, 4, 3), align_corners=False)
+        y = T.nn.functional.grid_sample(T.tensor(x), a, align_corners=False)
+        (y * _cotangent(T, y)).sum().backward()
+        return {"y": _np(y), "t.grad": _np(t.grad), "a.dtype": str(a.dtype)}
+
+    _both(prog, 1e-5)
+
+
+@pytest.mark.parametrize(
+    ("shape", "size"),
+    [
+        ((2, 2, 3), (2, 1, 3)),
+        ((2, 3, 3), (2, 1, 3, 4)),
+        ((2, 2, 3), (2, 1, 0, 4)),
+        ((1, 3, 4), (1, 1, 2, 3, 4, 5)),
+    ],
+)
+def test_affine_grid_errors(shape, size):
+    th = np.zeros(shape)
+    _errors(lambda T: T.nn.functional.affine_grid(T.tensor(th), size, align_corners=False))
+    _errors(lambda T: T.nn.functional.affine_grid(T.tensor(th).long(), size, align_corners=False))
