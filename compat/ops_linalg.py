@@ -424,6 +424,57 @@ def _slogdet(T, a):
     return s.sign, s.logabsdet
 
 
+def _ex(name: str):
+    """An entry's callable for torch.linalg.<name>_ex: both outputs as a plain tuple."""
+
+    def call(T, *a, **k):
+        return tuple(getattr(T.linalg, name)(*a, **k))
+
+    return call
+
+
+def inv_ex_samples(dtype: str) -> list[Sample]:
+    sing = np.array([[2.0, 1.0, 3.0], [4.0, 2.0, 6.0], [1.0, 5.0, 2.0]])
+    return [
+        *inv_samples(dtype),
+        Sample((t(sing),), name="singular (rank 2)"),
+        Sample((t(np.zeros((2, 2))),), name="zero"),
+        Sample(
+            (t(np.stack([np.eye(2), [[1.0, 2.0], [2.0, 4.0]]])),),
+            {"check_errors": True},
+            name="singular in batch, check_errors",
+        ),
+        Sample((t(np.eye(2)),), {"check_errors": True}, name="check_errors, regular"),
+    ]
+
+
+def solve_ex_samples(dtype: str) -> list[Sample]:
+    n = _rng(1).standard_normal
+    sing = np.array([[1.0, 2.0], [2.0, 4.0]])
+    return [
+        *solve_samples(dtype),
+        Sample((t(np.stack([np.eye(2), sing])), t(n((2, 2)))), name="singular in batch"),
+        Sample((t(sing), t(n((2, 2)))), {"check_errors": True}, name="check_errors"),
+        Sample((t(sing), t(n((2,)))), {"left": False}, name="vector with left=False"),
+    ]
+
+
+def cholesky_ex_samples(dtype: str) -> list[Sample]:
+    x = _rng(2).standard_normal((5, 5))
+    P = x @ x.T
+    out = cholesky_samples(dtype)
+    for i, v in ((2, -1.0), (3, 0.1), (0, -2.0)):
+        Q = P.copy()
+        Q[i, i] = v
+        out.append(Sample((t(Q),), name=f"partial factorization, minor {i + 1}"))
+        out.append(Sample((t(np.stack([P, Q])),), {"upper": True}, name=f"upper, batch {i + 1}"))
+    out.append(Sample((t(P.copy()),), {"check_errors": True}, name="check_errors, regular"))
+    out.append(
+        Sample((t(np.array([[1.0, 2.0], [2.0, 1.0]])),), {"check_errors": True}, name="check")
+    )
+    return out
+
+
 def _dot_samples(dtype: str) -> list[Sample]:
     # a lone -0 product: torch's dot sums from +0 (found by the fuzzer); bool is torch's error
     return [
@@ -488,6 +539,15 @@ register(
     OpEntry("linalg.slogdet", _slogdet, square_samples, covers=("slogdet",)),
     OpEntry("logdet", lambda T, a: T.logdet(a), square_samples),
     OpEntry("linalg.solve", lambda T, a, b, **k: T.linalg.solve(a, b, **k), solve_samples),
+    OpEntry("linalg.inv_ex", _ex("inv_ex"), inv_ex_samples),
+    OpEntry("linalg.solve_ex", _ex("solve_ex"), solve_ex_samples),
+    OpEntry(
+        "linalg.cholesky_ex",
+        _ex("cholesky_ex"),
+        cholesky_ex_samples,
+        tolerances=DECOMP_TOL,
+        tolerance_reason=DECOMP_REASON,
+    ),
     OpEntry(
         "linalg.cholesky",
         lambda T, a, **k: T.linalg.cholesky(a, **k),

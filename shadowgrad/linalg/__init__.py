@@ -19,16 +19,19 @@ from ..ops._util import wrap_dim, wrap_dims
 from ..ops.linalg import _LinAlgError as LinAlgError
 from ..ops.linalg import (
     cholesky,
+    cholesky_ex,
     cross,
     det,
     eigh,
     eigvalsh,
     inv,
+    inv_ex,
     matmul,
     matrix_power,
     qr,
     slogdet,
     solve,
+    solve_ex,
     svd,
     svdvals,
 )
@@ -54,6 +57,7 @@ from ..ops.pointwise import _out
 __all__ = [
     "LinAlgError",
     "cholesky",
+    "cholesky_ex",
     "cond",
     "cross",
     "det",
@@ -61,6 +65,7 @@ __all__ = [
     "eigh",
     "eigvalsh",
     "inv",
+    "inv_ex",
     "lstsq",
     "lu",
     "lu_factor",
@@ -77,6 +82,7 @@ __all__ = [
     "qr",
     "slogdet",
     "solve",
+    "solve_ex",
     "solve_triangular",
     "svd",
     "svdvals",

@@ -953,24 +953,47 @@ def _zero_pivot(a: np.ndarray) -> int:
     return 0
 
 
-def _singular_error(A: np.ndarray) -> _LinAlgError:
+def _singular_error(A: np.ndarray, fname: str) -> _LinAlgError:
     flat = A.reshape(-1, *A.shape[-2:])
     found = [(k, i) for k, i in enumerate(map(_zero_pivot, flat)) if i]
     # numpy found a zero pivot that our LU rounded away: blame the last one
     k, info = found[0] if found else (0, A.shape[-1])
     return _LinAlgError(
-        f"linalg.inv: {_batch_prefix(A.shape, k)}The diagonal element {info} is zero, the "
+        f"{fname}: {_batch_prefix(A.shape, k)}The diagonal element {info} is zero, the "
         "inversion could not be completed because the input matrix is singular."
     )
 
 
-def _inv_fwd(A: np.ndarray) -> np.ndarray:
+def _info(batch: tuple[int, ...]) -> np.ndarray:
+    return np.zeros(batch, np.int32)
+
+
+def _lu_fallback(
+    A: np.ndarray, B: np.ndarray, adjoint: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
+    """What LAPACK's getrf + getrs give for a batch with singular matrices: the solution of
+    A X = B (A^T X = B when adjoint) by substitution (inf/nan past a zero pivot, no error) and
+    getrf's info."""
+    from .linalg_extra import _getrf, _lu_solve_np
+
+    LU, piv, info = _getrf(A)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        X = _lu_solve_np(LU, piv, B, adjoint)
+    return X.astype(A.dtype, copy=False), info
+
+
+def _inv_fwd(A: np.ndarray, fname: str | None) -> tuple[np.ndarray, np.ndarray]:
+    """The inverse and LAPACK's info; raises torch's error for a singular matrix when fname
+    (the function to name) is given, as torch's check_errors does."""
     if A.size == 0:
-        return np.empty_like(A)
+        return np.empty_like(A), _info(A.shape[:-2])
     try:
-        return np.linalg.inv(A)
+        return np.linalg.inv(A), _info(A.shape[:-2])
     except np.linalg.LinAlgError:
-        raise _singular_error(A) from None
+        if fname is not None:
+            raise _singular_error(A, fname) from None
+    eye = np.broadcast_to(np.eye(A.shape[-1], dtype=A.dtype), A.shape)
+    return _lu_fallback(A, eye)
 
 
 def _inv_grad(grad: Tensor, result: Tensor) -> Tensor:
@@ -978,19 +1001,32 @@ def _inv_grad(grad: Tensor, result: Tensor) -> Tensor:
     return -matmul(rh, matmul(grad, rh))
 
 
-_inv = defop(
+_inv_ex = defop(
     "linalg_inv_ex",
     "LinalgInvExBackward0",
     _inv_fwd,
-    jvp=lambda A_t, result: -matmul(result, matmul(A_t, result)),
-    A=_inv_grad,
+    n_outputs=2,
+    diff_outputs=(0,),
+    jvp=lambda A_t, result: (-matmul(result[0], matmul(A_t, result[0])), None),
+    A=lambda grads, result: _inv_grad(grads[0], result),
 )
+
+
+def _inv(A: Tensor) -> Tensor:
+    return _inv_ex(A, "linalg.inv")[0]
 
 
 def inv(A: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.linalg.inv`."""
     _check_matrix(A, "linalg.inv")
     return _out(_inv(A), out, "linalg_inv")
+
+
+def inv_ex(A: Tensor, *, check_errors: bool = False, out: Any = None) -> Any:
+    """Mirrors `torch.linalg.inv_ex`: (inverse, info), inf/nan where A is singular."""
+    _check_matrix(A, "linalg.inv")
+    outs = _inv_ex(A, "linalg.inv_ex" if check_errors else None)
+    return _return_type("linalg_inv_ex", ("inverse", "info"), outs)
 
 
 def _det_fwd(A: np.ndarray) -> np.ndarray:
@@ -1101,21 +1137,33 @@ def logdet(input: Tensor) -> Tensor:
     return where(sign == -1, nan, logabs)
 
 
-def _solve_fwd(A: np.ndarray, B: np.ndarray, left: bool, vector: bool) -> np.ndarray:
+def _solve_fwd(
+    A: np.ndarray, B: np.ndarray, left: bool, vector: bool, fname: str | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """X and LAPACK's info; raises torch's error for a singular A when fname is given."""
+    if vector:
+        B = B[..., None]
+    if not left:
+        B = np.swapaxes(B, -1, -2)
+    batch = np.broadcast_shapes(A.shape[:-2], B.shape[:-2])
     try:
-        if vector:
-            if not left:
-                return np.linalg.solve(np.swapaxes(A, -1, -2), B[..., None])[..., 0]
-            return np.linalg.solve(A, B[..., None])[..., 0]
-        if not left:
-            return np.swapaxes(
-                np.linalg.solve(np.swapaxes(A, -1, -2), np.swapaxes(B, -1, -2)), -1, -2
-            )
-        return np.linalg.solve(A, B)
+        X, info = np.linalg.solve(A if left else np.swapaxes(A, -1, -2), B), _info(A.shape[:-2])
     except np.linalg.LinAlgError:
-        raise _LinAlgError(
-            "torch.linalg.solve: The solver failed because the input matrix is singular."
-        ) from None
+        if fname is not None:
+            flat = np.broadcast_to(A, (*batch, *A.shape[-2:])).reshape(-1, *A.shape[-2:])
+            k = next((k for k, a in enumerate(flat) if _zero_pivot(a)), 0)
+            raise _LinAlgError(
+                f"{fname}: {_batch_prefix((*batch, 0, 0), k)}The solver failed because the "
+                "input matrix is singular."
+            ) from None
+        # torch factors A for both AX = B and XA = B (solved with its transpose); the inf/nan
+        # pattern past a zero pivot can differ from LAPACK's, which orders its sums otherwise
+        X, info = _lu_fallback(np.broadcast_to(A, (*batch, *A.shape[-2:])), B, not left)
+        lead = (0,) * (len(batch) - A.ndim + 2)  # info has A's batch shape
+        info = info[(*lead, *(slice(0, 1) if d == 1 else slice(None) for d in A.shape[:-2]))]
+    if not left:
+        X = np.swapaxes(X, -1, -2)
+    return (X[..., 0] if vector else X), info
 
 
 def _solve_grad_B(grad: Tensor, A: Tensor, left: bool, vector: bool) -> Tensor:
@@ -1129,36 +1177,42 @@ def _solve_grad_A(grad: Tensor, A: Tensor, result: Tensor, left: bool, vector: b
     return -matmul(gB, _mT(result)) if left else -matmul(_mT(result), gB)
 
 
-def _solve_jvp(A: Tensor, left: bool, vector: bool, A_t: Any, B_t: Any, result: Tensor) -> Tensor:
+def _solve_jvp(A: Tensor, left: bool, vector: bool, A_t: Any, B_t: Any, result: Any) -> Any:
     """torch's linalg_solve_jvp: X_t solves A X_t = B_t - A_t X (X_t A = B_t - X A_t); a
     vector B comes with left=True only (solve rejects the other)."""
     rhs = B_t
     if A_t is not None:
-        X = result
+        X = result[0]
         if vector:
             AX = matmul(A_t, X.unsqueeze(-1)).squeeze(-1)
         else:
             AX = matmul(A_t, X) if left else matmul(X, A_t)
         rhs = -AX if rhs is None else rhs - AX
-    return _solve(A, rhs, left, vector)
+    return _solve(A, rhs, left, vector), None
 
 
-_solve = defop(
+_solve_ex = defop(
     "linalg_solve_ex",
     "LinalgSolveExBackward0",
     _solve_fwd,
+    n_outputs=2,
+    diff_outputs=(0,),
     jvp=_solve_jvp,
-    A=_solve_grad_A,
-    B=_solve_grad_B,
+    A=lambda grads, A, result, left, vector: _solve_grad_A(grads[0], A, result, left, vector),
+    B=lambda grads, A, left, vector: _solve_grad_B(grads[0], A, left, vector),
 )
 
 
-def solve(A: Tensor, B: Tensor, *, left: bool = True, out: Tensor | None = None) -> Tensor:
-    """Mirrors `torch.linalg.solve`: X with AX = B (XA = B when left=False)."""
-    _check_matrix(A, "linalg.solve")
+def _solve(A: Tensor, B: Tensor, left: bool, vector: bool) -> Tensor:
+    return _solve_ex(A, B, left, vector, "torch.linalg.solve")[0]
+
+
+def _check_solve(A: Tensor, B: Tensor, left: bool, fname: str) -> bool:
+    """torch's checks of solve's arguments; whether B is a (batch of) vector(s)."""
+    _check_matrix(A, fname)
     if A.dtype is not B.dtype:
         raise RuntimeError(
-            f"linalg.solve: Expected A and B to have the same dtype, but found A of type "
+            f"{fname}: Expected A and B to have the same dtype, but found A of type "
             f"{A.dtype._short} and B of type {B.dtype._short} instead"
         )
     sa, sb = A._data.shape, B._data.shape
@@ -1168,17 +1222,30 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True, out: Tensor | None = None)
         ok = left and sb[-1] == n  # torch takes no vector B when left=False
         shown = f"{sb[-1]}x1"
     else:
-        if B.ndim < 2:
-            ok = False
         ok = B.ndim >= 2 and (sb[-2] if left else sb[-1]) == n
         shown = f"{sb[-2]}x{sb[-1]}" if B.ndim >= 2 else f"{sb[-1]}x1"
     if not ok:
         eq = "AX = B" if left else "XA = B"
         raise RuntimeError(
-            f"linalg.solve: Incompatible shapes of A and B for the equation {eq} "
+            f"{fname}: Incompatible shapes of A and B for the equation {eq} "
             f"({sa[-2]}x{sa[-1]} and {shown})"
         )
+    return vector
+
+
+def solve(A: Tensor, B: Tensor, *, left: bool = True, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.linalg.solve`: X with AX = B (XA = B when left=False)."""
+    vector = _check_solve(A, B, left, "linalg.solve")
     return _out(_solve(A, B, left, vector), out, "linalg_solve")
+
+
+def solve_ex(
+    A: Tensor, B: Tensor, *, left: bool = True, check_errors: bool = False, out: Any = None
+) -> Any:
+    """Mirrors `torch.linalg.solve_ex`: (result, info), inf/nan where A is singular."""
+    vector = _check_solve(A, B, left, "linalg.solve")
+    outs = _solve_ex(A, B, left, vector, "torch.linalg.solve_ex" if check_errors else None)
+    return _return_type("linalg_solve_ex", ("result", "info"), outs)
 
 
 # --- torch.linalg: factorizations -----------------------------------------------------------
@@ -1199,25 +1266,43 @@ def _save_outputs(outs: tuple[Tensor, ...], names: dict[str, int]) -> None:
             saved[name] = SavedTensor(outs[k], is_output=True)
 
 
-def _cholesky_fwd(A: np.ndarray, upper: bool, fname: str) -> np.ndarray:
+def _potf2(a: np.ndarray) -> tuple[np.ndarray, int]:
+    """LAPACK's left-looking Cholesky of one matrix, stopped as it stops at the first leading
+    minor that is not positive-definite: the columns before it factored, the failed diagonal
+    entry updated, the rest of A as it was; and info (that minor's order, 0 when none)."""
+    L = np.array(a)
+    for j in range(L.shape[-1]):
+        d = L[j, j] - np.vdot(L[j, :j], L[j, :j])
+        if not d.real > 0:
+            L[j, j] = d
+            return L, j + 1
+        L[j, j] = np.sqrt(d)
+        L[j + 1 :, j] = (L[j + 1 :, j] - L[j + 1 :, :j] @ L[j, :j].conj()) / L[j, j]
+    return L, 0
+
+
+def _cholesky_fwd(A: np.ndarray, upper: bool, fname: str | None) -> tuple[np.ndarray, np.ndarray]:
+    """L (U = L^H when upper) and LAPACK's info; raises torch's error for an input that is not
+    positive-definite when fname is given."""
+    info = _info(A.shape[:-2])
     if A.size == 0:
-        return np.empty_like(A)
+        return np.empty_like(A), info
     try:
         L = np.linalg.cholesky(A)
     except np.linalg.LinAlgError:
         flat = A.reshape(-1, *A.shape[-2:])
+        L = np.empty_like(flat)
+        codes = info.reshape(-1)
         for k, a in enumerate(flat):
-            for order in range(1, a.shape[-1] + 1):
-                try:
-                    np.linalg.cholesky(a[:order, :order])
-                except np.linalg.LinAlgError:
-                    raise _LinAlgError(
-                        f"{fname}: {_batch_prefix(A.shape, k)}The factorization could not be "
-                        "completed because the input is not positive-definite (the leading "
-                        f"minor of order {order} is not positive-definite)."
-                    ) from None
-        raise
-    return np.swapaxes(L, -1, -2).conj() if upper else L
+            L[k], codes[k] = _potf2(a)
+            if codes[k] and fname is not None:
+                raise _LinAlgError(
+                    f"{fname}: {_batch_prefix(A.shape, k)}The factorization could not be "
+                    "completed because the input is not positive-definite (the leading "
+                    f"minor of order {codes[k]} is not positive-definite)."
+                ) from None
+        L = np.tril(L.reshape(A.shape))
+    return (np.swapaxes(L, -1, -2).conj() if upper else L), info
 
 
 def _cholesky_grad(grad: Tensor, result: Tensor, upper: bool) -> Tensor:
@@ -1244,13 +1329,15 @@ _cholesky_ex = defop(
     "linalg_cholesky_ex",
     "LinalgCholeskyExBackward0",
     _cholesky_fwd,
-    jvp=_cholesky_jvp,
-    A=_cholesky_grad,
+    n_outputs=2,
+    diff_outputs=(0,),
+    jvp=lambda A_t, result, upper: (_cholesky_jvp(A_t, result[0], upper), None),
+    A=lambda grads, result, upper: _cholesky_grad(grads[0], result, upper),
 )
 _cholesky_legacy = defop(
     "cholesky",
     "CholeskyBackward0",
-    _cholesky_fwd,
+    lambda A, upper, fname: _cholesky_fwd(A, upper, fname)[0],
     jvp=_cholesky_jvp,
     A=_cholesky_grad,
 )
@@ -1259,7 +1346,17 @@ _cholesky_legacy = defop(
 def cholesky(A: Tensor, *, upper: bool = False, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.linalg.cholesky`."""
     _check_matrix(A, "linalg.cholesky")
-    return _out(_cholesky_ex(A, upper, "linalg.cholesky"), out, "linalg_cholesky")
+    return _out(_cholesky_ex(A, upper, "linalg.cholesky")[0], out, "linalg_cholesky")
+
+
+def cholesky_ex(
+    A: Tensor, *, upper: bool = False, check_errors: bool = False, out: Any = None
+) -> Any:
+    """Mirrors `torch.linalg.cholesky_ex`: (L, info); where A is not positive-definite, L holds
+    LAPACK's partial factorization."""
+    _check_matrix(A, "linalg.cholesky")
+    outs = _cholesky_ex(A, upper, "linalg.cholesky_ex" if check_errors else None)
+    return _return_type("linalg_cholesky_ex", ("L", "info"), outs)
 
 
 def cholesky_legacy(input: Tensor, upper: bool = False, *, out: Tensor | None = None) -> Tensor:

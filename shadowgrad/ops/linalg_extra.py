@@ -15,7 +15,7 @@ from .._tensor import Tensor, _make
 from .linalg import (
     _check_matrix,
     _eye,
-    _inv,
+    _inv_ex,
     _LinAlgError,
     _mT,
     _return_type,
@@ -693,27 +693,11 @@ def cond(A: Tensor, p: Any = None, *, out: Tensor | None = None) -> Tensor:
         return _out(s.sum(-1) * s.reciprocal().sum(-1), out, "linalg_cond")
     from ..linalg import matrix_norm
 
-    singular = _singular_mask(A._data)
-    mask = _make(singular[..., None, None])
-    if singular.any():
-        # torch fills the inverses of singular matrices with inf; ours are taken of the
-        # identity in their place (the inverse op raises where torch's inv_ex reports)
-        from .pointwise import where
-
-        Ainv = _inv(where(mask, _eye(A._data.shape[-1], A), A))
-    else:
-        Ainv = _inv(A)
-    Ainv = Ainv.masked_fill(mask, math.inf)
+    # torch fills the inverses of singular matrices (inv_ex's info > 0) with inf
+    Ainv, info = _inv_ex(A, None)
+    Ainv = Ainv.masked_fill(_make(info._data[..., None, None] > 0), math.inf)
     r = matrix_norm(A, p) * matrix_norm(Ainv, p)
-    return _out(r.nan_to_num(math.inf), out, "linalg_cond")
-
-
-def _singular_mask(a: np.ndarray) -> np.ndarray:
-    """Which matrices of a batch LU finds singular (an exact zero pivot)."""
-    from .linalg import _zero_pivot
-
-    flat = a.reshape(-1, *a.shape[-2:])
-    return np.array([_zero_pivot(m) > 0 for m in flat], bool).reshape(a.shape[:-2])
+    return _out(r.nan_to_num(math.inf, math.inf), out, "linalg_cond")
 
 
 def diagonal(A: Tensor, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:

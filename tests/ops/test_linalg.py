@@ -386,3 +386,28 @@ def test_grad_fn_names_match_torch() -> None:
     assert type(sg.trace(A).grad_fn).__name__ == "TraceBackward0"
     assert type(sg.linalg.solve(A, A).grad_fn).__name__ == "LinalgSolveExBackward0"
     assert type(sg.outer(A[0], A[1]).grad_fn).__name__ == "MulBackward0"
+
+
+@pytest.mark.parametrize(
+    ("fn", "make"),
+    [
+        (lambda A: sg.linalg.inv_ex(A).inverse, well),
+        (lambda A: sg.linalg.solve_ex(A, A[..., :1] * 2 + 1).result, well),
+        (lambda A: sg.linalg.cholesky_ex((A + A.mT) / 2, upper=True).L, spd),
+    ],
+)
+def test_ex_variants_gradcheck(fn, make):
+    A = leaf(make(2, 3, 3))
+    assert gradcheck(fn, (A,))
+    assert gradgradcheck(fn, (A,))
+
+
+def test_ex_variants_report_info_without_raising():
+    sing = np.stack([np.eye(2), [[1.0, 2.0], [2.0, 4.0]]])
+    assert sg.linalg.inv_ex(sg.tensor(sing)).info.tolist() == [0, 2]
+    assert sg.linalg.solve_ex(sg.tensor(sing), sg.ones(2, 2, dtype=F64)).info.tolist() == [0, 2]
+    r = sg.linalg.cholesky_ex(sg.tensor([[1.0, 2.0], [2.0, 1.0]], dtype=F64))
+    assert r.info.dtype is sg.int32 and r.info.item() == 2
+    np.testing.assert_allclose(r.L.numpy(), [[1.0, 0.0], [2.0, -3.0]])  # LAPACK's partial L
+    with pytest.raises(sg.linalg.LinAlgError, match=r"linalg.inv_ex: \(Batch element 1\)"):
+        sg.linalg.inv_ex(sg.tensor(sing), check_errors=True)
