@@ -1,46 +1,77 @@
 """Probability distributions with differentiable log_prob, entropy and rsample. Mirrors
 `torch.distributions`."""
 
-from . import constraints
+from . import constraints, transforms
 from .bernoulli import Bernoulli
 from .beta import Beta
 from .binomial import Binomial
 from .categorical import Categorical
+from .cauchy import Cauchy
+from .constraint_registry import biject_to, transform_to
 from .dirichlet import Dirichlet
 from .distribution import Distribution
 from .exp_family import ExponentialFamily
 from .exponential import Exponential
 from .gamma import Gamma
 from .geometric import Geometric
+from .gumbel import Gumbel
+from .half_normal import HalfCauchy, HalfNormal
 from .independent import Independent
 from .kl import kl_divergence, register_kl
+from .kumaraswamy import Kumaraswamy
 from .laplace import Laplace
+from .log_normal import LogNormal
+from .logistic_normal import LogisticNormal
 from .multivariate_normal import MultivariateNormal
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
+from .pareto import Pareto
 from .poisson import Poisson
+from .relaxed_bernoulli import LogitRelaxedBernoulli, RelaxedBernoulli
+from .relaxed_categorical import ExpRelaxedCategorical, RelaxedOneHotCategorical
+from .transformed_distribution import TransformedDistribution
+from .transforms import *  # noqa: F403
 from .uniform import Uniform
+from .weibull import Weibull
 
 __all__ = [
     "Bernoulli",
     "Beta",
     "Binomial",
     "Categorical",
+    "Cauchy",
     "Dirichlet",
     "Distribution",
+    "ExpRelaxedCategorical",
     "Exponential",
     "ExponentialFamily",
     "Gamma",
     "Geometric",
+    "Gumbel",
+    "HalfCauchy",
+    "HalfNormal",
     "Independent",
+    "Kumaraswamy",
     "Laplace",
+    "LogNormal",
+    "LogisticNormal",
+    "LogitRelaxedBernoulli",
     "MultivariateNormal",
     "Normal",
     "OneHotCategorical",
     "OneHotCategoricalStraightThrough",
+    "Pareto",
     "Poisson",
+    "RelaxedBernoulli",
+    "RelaxedOneHotCategorical",
+    "TransformedDistribution",
     "Uniform",
+    "Weibull",
+    "biject_to",
     "constraints",
     "kl_divergence",
     "register_kl",
+    "transform_to",
+    "transforms",
 ]
+__all__ += transforms.__all__

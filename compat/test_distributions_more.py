@@ -1,0 +1,519 @@
+"""More torch.distributions against torch: transforms, the constraint registry,
+TransformedDistribution and the families built on it, the heavier-tailed and compound families,
+reparameterized gamma draws and the cross-family KL pairs. The same programs, from the same
+numpy inputs, run through both libraries."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import shadowgrad
+from compat.test_distributions import LIBS, _close, _err
+
+RNG = np.random.default_rng(1)
+POS3 = np.array([0.5, 1.5, 3.0])
+SIMPLEX4 = np.array([[0.1, 0.2, 0.3, 0.4], [0.25, 0.25, 0.4, 0.1]])
+
+
+def _tf(T, *parts):
+    """A TransformedDistribution of a float64 Normal through ``parts(T)``."""
+    return lambda T_, a, b: T_.distributions.TransformedDistribution(
+        T_.distributions.Normal(a, b), parts[0](T_)
+    )
+
+
+CASES = {
+    "LogNormal": (
+        lambda T, a, b: T.distributions.LogNormal(a, b),
+        [RNG.normal(size=3), POS3],
+        np.array([0.4, 1.3, 5.0]),
+    ),
+    "Gumbel": (
+        lambda T, a, b: T.distributions.Gumbel(a, b),
+        [RNG.normal(size=3), POS3],
+        RNG.normal(size=(2, 3)),
+    ),
+    "HalfNormal": (
+        lambda T, s: T.distributions.HalfNormal(s),
+        [POS3],
+        np.array([0.2, 0.0, 4.0]),
+    ),
+    "HalfCauchy": (
+        lambda T, s: T.distributions.HalfCauchy(s),
+        [POS3],
+        np.array([0.2, 0.0, 4.0]),
+    ),
+    "Weibull": (
+        lambda T, s, c: T.distributions.Weibull(s, c),
+        [POS3, np.array([0.7, 1.0, 2.5])],
+        np.array([0.3, 1.0, 2.0]),
+    ),
+    "Kumaraswamy": (
+        lambda T, a, b: T.distributions.Kumaraswamy(a, b),
+        [np.array([0.5, 2.0, 3.0]), np.array([1.5, 0.7, 3.0])],
+        np.array([0.3, 0.9, 0.5]),
+    ),
+    "Pareto": (
+        lambda T, s, a: T.distributions.Pareto(s, a),
+        [POS3, np.array([0.7, 2.5, 4.0])],
+        np.array([0.6, 2.0, 3.5]),
+    ),
+    "LogisticNormal": (
+        lambda T, a, b: T.distributions.LogisticNormal(a, b),
+        [RNG.normal(size=(2, 3)), np.full((2, 3), 0.8)],
+        SIMPLEX4,
+    ),
+    "RelaxedBernoulli": (
+        lambda T, p: T.distributions.RelaxedBernoulli(T.tensor(0.7, dtype=T.float64), probs=p),
+        [np.array([0.2, 0.6, 0.9])],
+        np.array([0.1, 0.5, 0.99]),
+    ),
+    "RelaxedBernoulli-logits": (
+        lambda T, lg: T.distributions.RelaxedBernoulli(
+            T.tensor([0.5, 2.0, 1.0], dtype=T.float64), logits=lg
+        ),
+        [np.array([-1.0, 0.3, 2.0])],
+        np.array([0.1, 0.5, 0.99]),
+    ),
+    "RelaxedOneHotCategorical": (
+        lambda T, p: T.distributions.RelaxedOneHotCategorical(
+            T.tensor(0.6, dtype=T.float64), probs=p
+        ),
+        [SIMPLEX4],
+        SIMPLEX4[::-1].copy(),
+    ),
+    "Cauchy": (
+        lambda T, a, b: T.distributions.Cauchy(a, b),
+        [RNG.normal(size=3), POS3],
+        RNG.normal(size=(2, 3)),
+    ),
+    "Transformed-affine-tanh": (
+        lambda T, a, b: T.distributions.TransformedDistribution(
+            T.distributions.Normal(a, b),
+            [T.distributions.AffineTransform(0.5, -2.0), T.distributions.TanhTransform()],
+        ),
+        [RNG.normal(size=3), POS3],
+        np.array([-0.5, 0.1, 0.9]),
+    ),
+    "Transformed-stickbreaking": (
+        lambda T, a, b: T.distributions.TransformedDistribution(
+            T.distributions.Normal(a, b), T.distributions.StickBreakingTransform()
+        ),
+        [RNG.normal(size=(2, 3)), np.full((2, 3), 0.8)],
+        SIMPLEX4,
+    ),
+}
+
+
+def _build(T, name, grad=True):
+    ctor, params, _ = CASES[name]
+    ts = [T.tensor(p, requires_grad=grad) for p in params]
+    return ctor(T, *ts), ts
+
+
+def _compare_fn(name, fn, arg=None, rtol=1e-6):
+    """Run ``fn(dist, value)`` in both libraries; compare value, grad_fn and param grads."""
+    outs = []
+    for T in LIBS:
+        d, ts = _build(T, name)
+        v = None if arg is None else T.tensor(arg)
+        try:
+            out = fn(d, v)
+        except NotImplementedError:
+            outs.append(None)
+            continue
+        g = None
+        if out.requires_grad:
+            g = T.autograd.grad(out[out.isfinite()].sum(), ts, allow_unused=True)
+        outs.append((out, g))
+    ref, got = outs
+    assert (ref is None) == (got is None)
+    if ref is None:
+        return
+    _close(ref[0], got[0], rtol=rtol)
+    assert str(ref[0].dtype) == str(got[0].dtype)
+    name_of = lambda o: o.grad_fn.name() if o.grad_fn is not None else None  # noqa: E731
+    assert name_of(ref[0]) == name_of(got[0])
+    assert (ref[1] is None) == (got[1] is None)
+    if ref[1] is not None:
+        for a, b in zip(ref[1], got[1], strict=True):
+            assert (a is None) == (b is None)
+            if a is not None:
+                _close(a, b, rtol=rtol)
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_shapes_repr_flags(name):
+    (dt, _), (ds, _) = _build(torch, name), _build(shadowgrad, name)
+    assert tuple(dt.batch_shape) == tuple(ds.batch_shape)
+    assert tuple(dt.event_shape) == tuple(ds.event_shape)
+    assert repr(dt) == repr(ds)
+    assert repr(dt.support) == repr(ds.support)
+    assert dt.support.event_dim == ds.support.event_dim
+    assert dt.support.is_discrete == ds.support.is_discrete
+    assert dt.has_enumerate_support == ds.has_enumerate_support
+    assert dt.has_rsample == ds.has_rsample
+    assert sorted(dt.arg_constraints) == sorted(ds.arg_constraints)
+    for k in dt.arg_constraints:
+        assert repr(dt.arg_constraints[k]) == repr(ds.arg_constraints[k])
+
+
+@pytest.mark.parametrize("prop", ["mean", "mode", "variance", "stddev"])
+@pytest.mark.parametrize("name", list(CASES))
+def test_moments(name, prop):
+    _compare_fn(name, lambda d, v: getattr(d, prop) * 1)
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_log_prob(name):
+    _compare_fn(name, lambda d, v: d.log_prob(v), CASES[name][2])
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_entropy(name):
+    _compare_fn(name, lambda d, v: d.entropy())
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_cdf_icdf(name):
+    value = CASES[name][2]
+    _compare_fn(name, lambda d, v: d.cdf(v), value)
+    d, _ = _build(torch, name)
+    q = np.full(tuple(d.batch_shape) + tuple(d.event_shape), 0.3)
+    _compare_fn(name, lambda d, v: d.icdf(v), q)
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_sample_shapes_and_support(name):
+    shadowgrad.manual_seed(0)
+    for T in LIBS:
+        d, _ = _build(T, name)
+        for shape in [(), (5,), (2, 4)]:
+            s = d.sample(shape)
+            assert tuple(s.shape) == shape + tuple(d.batch_shape) + tuple(d.event_shape)
+            assert not s.requires_grad
+            assert bool(d.support.check(s).all())
+    assert str(_build(torch, name)[0].sample().dtype) == str(
+        _build(shadowgrad, name)[0].sample().dtype
+    )
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_expand(name):
+    for T in LIBS:
+        d, _ = _build(T, name)
+        e = d.expand((4, *tuple(d.batch_shape)))
+        assert tuple(e.batch_shape) == (4, *tuple(d.batch_shape))
+        assert tuple(e.event_shape) == tuple(d.event_shape)
+        assert type(e) is type(d)
+        assert tuple(e.sample().shape) == (4, *tuple(d.batch_shape), *tuple(d.event_shape))
+    v = CASES[name][2]
+    d, _ = _build(torch, name)
+    while v.ndim > len(d.batch_shape) + len(d.event_shape):
+        v = v[0]
+    _compare_fn(name, lambda d, v: d.expand((4, *tuple(d.batch_shape))).log_prob(v), v[None])
+
+
+def _patch_noise(monkeypatch, u, z, e):
+    """Feed the same uniform, normal and exponential noise to both libraries."""
+    for T in LIBS:
+        mod = T.distributions
+        monkeypatch.setattr(T, "rand", lambda shape, dtype=None, device=None, T=T: T.tensor(u))
+        fake = lambda shape, dtype, device=None, T=T: T.tensor(z, dtype=dtype)  # noqa: E731
+        monkeypatch.setattr(mod.normal, "_standard_normal", fake)
+        monkeypatch.setattr(
+            mod.Exponential, "rsample", lambda self, s=(), T=T: T.tensor(e) / self.rate
+        )
+        monkeypatch.setattr(
+            mod.Cauchy,
+            "rsample",
+            lambda self, s=(), T=T: self.loc + T.tan(np.pi * (T.tensor(u) - 0.5)) * self.scale,
+        )
+
+
+@pytest.mark.parametrize("name", [n for n in CASES if n != "Cauchy"])
+def test_rsample_same_noise(name, monkeypatch):
+    d, _ = _build(torch, name)
+    if not d.has_rsample:
+        return
+    base = d.base_dist if hasattr(d, "base_dist") else d
+    while hasattr(base, "base_dist"):
+        base = base.base_dist
+    shape = (5, *tuple(base.batch_shape), *tuple(base.event_shape))
+    u = RNG.uniform(0.05, 0.95, size=shape)
+    _patch_noise(monkeypatch, u, RNG.normal(size=shape), RNG.exponential(size=shape))
+    outs = []
+    for T in LIBS:
+        d, ts = _build(T, name)
+        x = d.rsample((5,))
+        outs.append((x, T.autograd.grad((x * x).sum(), ts)))
+    (xt, gt), (xs, gs) = outs
+    _close(xt, xs)
+    assert xt.grad_fn.name() == xs.grad_fn.name()
+    for a, b in zip(gt, gs, strict=True):
+        _close(a, b)
+
+
+# --- transforms ----------------------------------------------------------------------------
+
+X23 = RNG.normal(size=(2, 3))
+Y_POS = np.abs(RNG.normal(size=(2, 3))) + 0.1
+Y_UNIT = RNG.uniform(0.05, 0.95, size=(2, 3))
+
+# name -> (factory(T), x in the domain, y in the codomain)
+TRANSFORMS = {
+    "Exp": (lambda T: T.distributions.ExpTransform(), X23, Y_POS),
+    "Affine": (lambda T: T.distributions.AffineTransform(1.5, -2.0), X23, X23),
+    "Affine-tensor": (
+        lambda T: T.distributions.AffineTransform(T.tensor([0.5, 1.0, -1.0]), T.tensor(POS3)),
+        X23,
+        X23,
+    ),
+    "Affine-event": (
+        lambda T: T.distributions.AffineTransform(0.5, T.tensor(POS3), event_dim=1),
+        X23,
+        X23,
+    ),
+    "Sigmoid": (lambda T: T.distributions.SigmoidTransform(), X23, Y_UNIT),
+    "Softplus": (lambda T: T.distributions.SoftplusTransform(), X23, Y_POS),
+    "Tanh": (lambda T: T.distributions.TanhTransform(), X23 * 10, Y_UNIT * 2 - 1),
+    "Power": (lambda T: T.distributions.PowerTransform(T.tensor(POS3)), Y_POS, Y_POS),
+    "Power-neg": (lambda T: T.distributions.PowerTransform(-0.5), Y_POS, Y_POS),
+    "Abs": (lambda T: T.distributions.AbsTransform(), X23, Y_POS),
+    "Softmax": (lambda T: T.distributions.SoftmaxTransform(), X23, SIMPLEX4[:, :3] / 0.9),
+    "StickBreaking": (lambda T: T.distributions.StickBreakingTransform(), X23, SIMPLEX4),
+    "LowerCholesky": (
+        lambda T: T.distributions.LowerCholeskyTransform(),
+        RNG.normal(size=(2, 3, 3)),
+        np.tril(RNG.uniform(0.5, 1.0, size=(2, 3, 3))),
+    ),
+    "PositiveDefinite": (
+        lambda T: T.distributions.PositiveDefiniteTransform(),
+        RNG.normal(size=(2, 3, 3)),
+        np.array([[[2.0, 0.3, 0.1], [0.3, 1.5, -0.2], [0.1, -0.2, 1.0]]] * 2),
+    ),
+    "Independent": (
+        lambda T: T.distributions.IndependentTransform(T.distributions.ExpTransform(), 1),
+        X23,
+        Y_POS,
+    ),
+    "Reshape": (
+        lambda T: T.distributions.ReshapeTransform((3,), (3, 1)),
+        X23,
+        X23[..., None],
+    ),
+    "Compose": (
+        lambda T: T.distributions.ComposeTransform(
+            [
+                T.distributions.AffineTransform(0.3, 2.0),
+                T.distributions.ExpTransform(),
+                T.distributions.PowerTransform(2.0),
+            ]
+        ),
+        X23,
+        Y_POS,
+    ),
+    "Compose-event": (
+        lambda T: T.distributions.ComposeTransform(
+            [T.distributions.ExpTransform(), T.distributions.StickBreakingTransform()]
+        ),
+        X23,
+        SIMPLEX4,
+    ),
+    "Inverse-Exp": (lambda T: T.distributions.ExpTransform().inv, Y_POS, X23),
+    "Identity": (lambda T: T.distributions.transforms.identity_transform, X23, X23),
+    "Cat": (
+        lambda T: T.distributions.CatTransform(
+            [T.distributions.ExpTransform(), T.distributions.SigmoidTransform()], 1, [2, 1]
+        ),
+        X23,
+        np.concatenate([Y_POS[:, :2], Y_UNIT[:, :1]], 1),
+    ),
+    "Stack": (
+        lambda T: T.distributions.StackTransform(
+            [T.distributions.ExpTransform(), T.distributions.TanhTransform()], 0
+        ),
+        X23,
+        np.stack([Y_POS[0], Y_UNIT[0]]),
+    ),
+}
+
+
+def _same(fn):
+    """Compare ``fn(T)`` (a tensor, a value, or an exception) across libraries."""
+    outs = []
+    for T in LIBS:
+        try:
+            outs.append(("ok", fn(T)))
+        except Exception as e:
+            outs.append((type(e).__name__, str(e)))
+    (kt, rt), (ks, rs) = outs
+    assert kt == ks, (outs, fn)
+    if kt != "ok":
+        assert rt == rs
+    elif hasattr(rt, "detach"):
+        _close(rt, rs)
+        assert str(rt.dtype) == str(rs.dtype)
+    else:
+        assert rt == rs or repr(rt) == repr(rs), (rt, rs)
+    return outs
+
+
+@pytest.mark.parametrize("name", list(TRANSFORMS))
+def test_transform(name):
+    make, x, y = TRANSFORMS[name]
+    _same(lambda T: repr(make(T)))
+    _same(lambda T: repr(make(T).domain))
+    _same(lambda T: repr(make(T).codomain))
+    _same(lambda T: (make(T).domain.event_dim, make(T).codomain.event_dim))
+    _same(lambda T: make(T).bijective)
+    _same(lambda T: make(T).event_dim)
+    _same(lambda T: make(T).sign * 1)
+    _same(lambda T: tuple(make(T).forward_shape(torch.Size(x.shape))))
+    _same(lambda T: tuple(make(T).inverse_shape(torch.Size(y.shape))))
+    _same(lambda T: repr(make(T).inv))
+    _same(lambda T: make(T) == make(T))
+    for inv in (False, True):
+        arg = y if inv else x
+        for T_name in ("call", "ladj"):
+            grads = []
+            for T in LIBS:
+                t = make(T)
+                t = t.inv if inv else t
+                a = T.tensor(arg, requires_grad=True)
+                try:
+                    out = t(a) if T_name == "call" else t.log_abs_det_jacobian(a, t(a))
+                except NotImplementedError:
+                    grads.append(None)
+                    continue
+                g = None
+                if out.requires_grad and out.grad_fn is not None:
+                    g = T.autograd.grad((out * out).sum(), [a])[0]
+                grads.append((out, g, out.grad_fn and out.grad_fn.name()))
+            assert (grads[0] is None) == (grads[1] is None), (name, inv, T_name)
+            if grads[0] is not None:
+                (ot, gt, nt), (os_, gs, ns) = grads
+                _close(ot, os_)
+                assert nt == ns, (name, inv, T_name)
+                assert (gt is None) == (gs is None)
+                if gt is not None:
+                    _close(gt, gs)
+
+
+def test_transform_cache_and_with_cache():
+    for T in LIBS:
+        D = T.distributions
+        t = D.ExpTransform(cache_size=1)
+        x = T.tensor(X23)
+        y = t(x)
+        assert t(x) is y and t.inv(y) is x
+        assert D.ExpTransform().with_cache().inv(D.ExpTransform().with_cache()(x)) is not x
+        c = D.ComposeTransform([D.ExpTransform(), D.AffineTransform(1.0, 2.0)], cache_size=1)
+        assert c.parts[1]._cache_size == 1
+        assert c.inv.inv is c
+        assert t.inv.inv is t
+    _same(lambda T: T.distributions.ExpTransform(cache_size=2))
+    _same(lambda T: T.distributions.AffineTransform(0.0, 1.0).with_cache(1)._cache_size)
+    _same(lambda T: T.distributions.ReshapeTransform((2, 3), (5,)))
+    _same(lambda T: T.distributions.ReshapeTransform((2, 3), (6,)).forward_shape((3, 3)))
+    _same(lambda T: T.distributions.ReshapeTransform((2, 3), (6,)).forward_shape((3,)))
+    _same(lambda T: T.distributions.StickBreakingTransform().forward_shape(()))
+    _same(lambda T: T.distributions.SigmoidTransform().event_dim)
+    _same(lambda T: T.distributions.ComposeTransform([T.distributions.ExpTransform()]).event_dim)
+    _same(lambda T: T.distributions.Transform().sign)
+    _same(lambda T: T.distributions.StackTransform([T.distributions.ExpTransform()])(T.ones(2)))
+    _same(lambda T: T.distributions.CatTransform([T.distributions.ExpTransform()])(T.ones(2, 1)))
+    _same(lambda T: T.distributions.CatTransform([T.distributions.ExpTransform()], 2)(T.ones(2)))
+    _same(lambda T: T.distributions.CatTransform([T.distributions.ExpTransform()], 0, [1, 2]))
+    _same(lambda T: T.distributions.CatTransform([3]))
+
+
+CONSTRAINTS = {
+    "real": lambda C: C.real,
+    "positive": lambda C: C.positive,
+    "nonnegative": lambda C: C.nonnegative,
+    "greater_than": lambda C: C.greater_than(2.0),
+    "greater_than_eq": lambda C: C.greater_than_eq(-1.0),
+    "less_than": lambda C: C.less_than(3.0),
+    "unit_interval": lambda C: C.unit_interval,
+    "interval": lambda C: C.interval(-1.0, 2.0),
+    "half_open": lambda C: C.half_open_interval(0.0, 5.0),
+    "simplex": lambda C: C.simplex,
+    "real_vector": lambda C: C.real_vector,
+    "independent": lambda C: C.independent(C.positive, 1),
+    "lower_cholesky": lambda C: C.lower_cholesky,
+    "positive_definite": lambda C: C.positive_definite,
+    "integer": lambda C: C.nonnegative_integer,
+    "cat": lambda C: C.cat([C.positive, C.unit_interval], 1, [2, 1]),
+    "stack": lambda C: C.stack([C.positive, C.real], 0),
+}
+
+
+@pytest.mark.parametrize("reg", ["biject_to", "transform_to"])
+@pytest.mark.parametrize("cname", list(CONSTRAINTS))
+def test_constraint_registry(cname, reg):
+    def get(T):
+        return getattr(T.distributions, reg)(CONSTRAINTS[cname](T.distributions.constraints))
+
+    outs = _same(lambda T: repr(get(T)))
+    if outs[0][0] != "ok":
+        return
+    x = RNG.normal(size=(2, 3, 3)) if "cholesky" in cname or "definite" in cname else X23
+    for T in LIBS:
+        y = get(T)(T.tensor(x))
+        assert bool(CONSTRAINTS[cname](T.distributions.constraints).check(y).all())
+    _same(lambda T: get(T)(T.tensor(x)))
+    _same(lambda T: get(T).log_abs_det_jacobian(T.tensor(x), get(T)(T.tensor(x))))
+
+
+def test_registry_register_errors():
+    _same(lambda T: T.distributions.biject_to.register(int, lambda c: None))
+    for T in LIBS:
+        C = T.distributions.constraints
+
+        class MyC(C.Constraint):
+            pass
+
+        with pytest.raises(NotImplementedError, match="Cannot transform MyC constraints"):
+            T.distributions.biject_to(MyC())
+
+
+# --- errors --------------------------------------------------------------------------------
+
+ERRORS = {
+    "td-transforms-type": lambda T: T.distributions.TransformedDistribution(
+        T.distributions.Normal(0.0, 1.0), 3
+    ),
+    "td-transforms-list": lambda T: T.distributions.TransformedDistribution(
+        T.distributions.Normal(0.0, 1.0), [3]
+    ),
+    "td-too-small": lambda T: T.distributions.TransformedDistribution(
+        T.distributions.Normal(0.0, 1.0), T.distributions.StickBreakingTransform()
+    ),
+    "lognormal-support": lambda T: T.distributions.LogNormal(0.0, 1.0).log_prob(T.tensor(-1.0)),
+    "lognormal-scale": lambda T: T.distributions.LogNormal(0.0, T.tensor(-1.0)),
+    "halfnormal-scale": lambda T: T.distributions.HalfNormal(T.tensor([-1.0])),
+    "halfnormal-value": lambda T: T.distributions.HalfNormal(1.0).log_prob(T.tensor(-1.0)),
+    "pareto-support": lambda T: T.distributions.Pareto(2.0, 1.0).log_prob(T.tensor(1.0)),
+    "weibull-conc": lambda T: T.distributions.Weibull(1.0, T.tensor(-1.0)),
+    "gumbel-scale": lambda T: T.distributions.Gumbel(0.0, T.tensor(0.0)),
+    "kumaraswamy-value": lambda T: T.distributions.Kumaraswamy(1.0, 1.0).log_prob(T.tensor(1.5)),
+    "cauchy-scale": lambda T: T.distributions.Cauchy(0.0, T.tensor(-2.0)),
+    "relaxed-none": lambda T: T.distributions.RelaxedBernoulli(T.tensor(1.0)),
+    "relaxed-value": lambda T: T.distributions.RelaxedBernoulli(
+        T.tensor(1.0), T.tensor(0.3)
+    ).log_prob(T.tensor(2.0)),
+    "logisticnormal-value": lambda T: T.distributions.LogisticNormal(
+        T.zeros(2), T.ones(2)
+    ).log_prob(T.tensor([0.5, 0.6, 0.2])),
+}
+
+
+@pytest.mark.parametrize("key", list(ERRORS))
+def test_errors_match_torch(key):
+    ref = _err(lambda: ERRORS[key](torch))
+    got = _err(lambda: ERRORS[key](shadowgrad))
+    assert ref is not None
+    assert got == ref
