@@ -263,3 +263,37 @@ register(
         covers=("affine_grid_generator",),
     ),
 )
+
+
+def _bag_samples(dtype: str) -> list[Sample]:
+    r = _r()
+    w = r.standard_normal((6, 3))
+    idx = np.array([0, 2, 2, 5, 1, 3, 2, 4])
+    off = np.array([0, 3, 3, 6])
+    return [
+        Sample((tensor_arg(idx), tensor_arg(w), tensor_arg(off)), {"mode": m}, name=m)
+        for m in ("sum", "mean", "max")
+    ] + [
+        Sample(
+            (tensor_arg(idx.reshape(2, 4)), tensor_arg(w)),
+            {"mode": "sum", "padding_idx": 2},
+            name="2-d, padding",
+        ),
+        Sample(  # torch's float32 and float64 kernels disagree when offsets[-1] < len(input)
+            (tensor_arg(idx), tensor_arg(w), tensor_arg(np.array([0, 3, 3, 8]))),
+            {"mode": "mean", "include_last_offset": True},
+            name="last offset",
+        ),
+        Sample((tensor_arg(idx), tensor_arg(w)), {}, name="no offsets: error"),
+    ]
+
+
+register(
+    OpEntry(
+        "nn.functional.embedding_bag",
+        lambda T, *a, **k: F(T).embedding_bag(*a, **k),
+        _bag_samples,
+        supports_gradgrad=False,  # torch's _embedding_bag_backward has no derivative either
+        covers=("embedding_bag",),
+    ),
+)

@@ -180,3 +180,115 @@ def test_affine_grid_errors(shape, size):
     th = np.zeros(shape)
     _errors(lambda T: T.nn.functional.affine_grid(T.tensor(th), size, align_corners=False))
     _errors(lambda T: T.nn.functional.affine_grid(T.tensor(th).long(), size, align_corners=False))
+
+
+# --- embedding_bag / EmbeddingBag ---------------------------------------------------------
+
+_EB_IDX = np.array([0, 2, 2, 5, 1, 3, 2, 4])
+_EB_OFF = np.array([0, 3, 3, 6])
+_EB_CASES = [
+    (mode, pad, last, psw, sgf)
+    for mode in ("sum", "mean", "max")
+    for pad in (None, 2)
+    for last in (False, True)
+    for psw in ((False, True) if mode == "sum" else (False,))
+    for sgf in ((False, True) if mode != "max" else (False,))
+]
+
+
+@pytest.mark.parametrize(("mode", "pad", "last", "psw", "sgf"), _EB_CASES)
+def test_embedding_bag_matches_torch(mode, pad, last, psw, sgf):
+    r = np.random.default_rng(1)
+    w0, p0 = r.standard_normal((6, 3)), r.uniform(0.5, 2, 8)
+    w0[4, 1] = w0[2, 1]  # a tie for max
+
+    def prog(T):
+        w = T.tensor(w0, requires_grad=True)
+        p = T.tensor(p0, requires_grad=True) if psw else None
+        y = T.nn.functional.embedding_bag(
+            T.tensor(_EB_IDX),
+            w,
+            T.tensor(_EB_OFF),
+            mode=mode,
+            padding_idx=pad,
+            include_last_offset=last,
+            per_sample_weights=p,
+            scale_grad_by_freq=sgf,
+        )
+        (y * _cotangent(T, y)).sum().backward()
+        return {
+            "y": _np(y),
+            "w.grad": _np(w.grad),
+            "p.grad": _np(p) if p is None else _np(p.grad),
+            "fn": y.grad_fn.name(),
+        }
+
+    _both(prog, 1e-12)
+
+
+def test_embedding_bag_2d_input_and_double_backward_errors():
+    r = np.random.default_rng(2)
+    w0, idx = r.standard_normal((5, 4)).astype(np.float32), np.array([[0, 1, 4], [3, 3, 2]])
+
+    def prog(T):
+        w = T.tensor(w0, requires_grad=True)
+        p = T.tensor(np.ones((2, 3), np.float32), requires_grad=True)
+        y = T.nn.functional.embedding_bag(T.tensor(idx), w, mode="sum", per_sample_weights=p)
+        gw, gp = T.autograd.grad((y * _cotangent(T, y)).sum(), (w, p), create_graph=True)
+        errs = []
+        for g in (gw, gp):
+            try:
+                g.sum().backward()
+            except Exception as e:
+                errs.append(f"{type(e).__name__}: {e}")
+        return {"y": _np(y), "gw": _np(gw), "gp": _np(gp), "gw.fn": gw.grad_fn.name(), "errs": errs}
+
+    _both(prog, 1e-5)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda T, w: T.nn.functional.embedding_bag(T.tensor([[0, 1]]), w, T.tensor([0])),
+        lambda T, w: T.nn.functional.embedding_bag(T.tensor([0, 1]), w),
+        lambda T, w: T.nn.functional.embedding_bag(T.tensor([0, 1]), w, T.tensor([0]), mode="x"),
+        lambda T, w: T.nn.functional.embedding_bag(T.tensor([0, 7]), w, T.tensor([0])),
+        lambda T, w: T.nn.functional.embedding_bag(
+            T.tensor([0, 1]), w, T.tensor([0]), per_sample_weights=T.ones(2)
+        ),
+        lambda T, w: T.nn.functional.embedding_bag(
+            T.tensor([0, 1]), w, T.tensor([0]), mode="max", scale_grad_by_freq=True
+        ),
+    ],
+)
+def test_embedding_bag_errors(call):
+    w0 = np.zeros((5, 2), np.float32)
+    _errors(lambda T: call(T, T.tensor(w0)))
+
+
+def test_embedding_bag_module_matches_torch():
+    w0 = np.random.default_rng(3).standard_normal((7, 3)).astype(np.float32)
+
+    def prog(T):
+        T.manual_seed(0)
+        m = T.nn.EmbeddingBag(7, 3, mode="max", padding_idx=-2)
+        m2 = T.nn.EmbeddingBag.from_pretrained(T.tensor(w0), mode="sum", max_norm=1.0)
+        m3 = T.nn.EmbeddingBag(4, 2, norm_type=1.0, scale_grad_by_freq=True)
+        with T.no_grad():
+            m.weight.copy_(T.tensor(w0))
+        y = m(T.tensor([0, 5, 6, 1]), T.tensor([0, 2]))
+        y.sum().backward()
+        y2 = m2(T.tensor([[0, 1], [1, 6]]))
+        return {
+            "repr": repr(m) + repr(m2) + repr(m3),
+            "y": _np(y),
+            "g": _np(m.weight.grad),
+            "y2": _np(y2),
+            "w2": _np(m2.weight),
+            "frozen": m2.weight.requires_grad,
+            "keys": list(m.state_dict()),
+            "pad": m.padding_idx,
+            "pad_row": _np(T.nn.EmbeddingBag(5, 2, padding_idx=1).weight[1]),
+        }
+
+    _both(prog, 1e-6)

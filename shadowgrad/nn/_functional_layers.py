@@ -10,6 +10,8 @@ import numbers
 import warnings
 from typing import Any
 
+from .. import _creation as C
+from .._grad_mode import no_grad
 from .._tensor import Tensor
 from ..ops import resample as R
 from . import functional as F
@@ -17,6 +19,7 @@ from . import functional as F
 __all__: list[str] = [
     "affine_grid",
     "channel_shuffle",
+    "embedding_bag",
     "grid_sample",
     "interpolate",
     "local_response_norm",
@@ -293,3 +296,93 @@ def affine_grid(theta: Tensor, size: Any, align_corners: bool | None = None) -> 
     elif min(size) <= 0:
         raise ValueError(f"Expected non-zero, positive output size. Got {size}")
     return R.affine_grid_generator(theta, size, align_corners)
+
+
+# --- embedding_bag ------------------------------------------------------------------------
+
+
+def _type_str(v: Any) -> str:
+    return "<class 'torch.Tensor'>" if isinstance(v, Tensor) else str(type(v))
+
+
+def embedding_bag(
+    input: Tensor,
+    weight: Tensor,
+    offsets: Tensor | None = None,
+    max_norm: float | None = None,
+    norm_type: float = 2,
+    scale_grad_by_freq: bool = False,
+    mode: str = "mean",
+    sparse: bool = False,
+    per_sample_weights: Tensor | None = None,
+    include_last_offset: bool = False,
+    padding_idx: int | None = None,
+) -> Tensor:
+    """Mirrors `torch.nn.functional.embedding_bag` (EmbeddingBagBackward0). Differences:
+    sparse gradients are dense."""
+    if str(weight.dtype) == "torch.int64" and input.is_floating_point():
+        warnings.warn(
+            "Argument order of nn.functional.embedding_bag was changed. Usage "
+            "`embedding_bag(weight, input, ...)` is deprecated, and should now be "
+            "`embedding_bag(input, weight, ...)`.",
+            stacklevel=2,
+        )
+        weight, input = input, weight
+    if per_sample_weights is not None and input.size() != per_sample_weights.size():
+        raise ValueError(
+            f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) is not None, "
+            f"then it must have the same shape as the input ({input.shape})"
+        )
+    if weight.dim() != 2:
+        raise ValueError(
+            f"weight has to be a 2D Tensor, but got Tensor of dimension {weight.dim()}"
+        )
+    if input.dim() == 2:
+        if offsets is not None:
+            raise ValueError(
+                "if input is 2D, then offsets has to be None, as input is treated is a "
+                "mini-batch of fixed length sequences. However, found offsets of type "
+                f"{_type_str(offsets)}"
+            )
+        offsets = C.arange(0, input.numel(), input.size(1), dtype=input.dtype)
+        include_last_offset = False
+        input = input.reshape(-1)
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+    elif input.dim() == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        if offsets.dim() != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+    else:
+        raise ValueError(
+            f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.dim()}"
+        )
+    modes = ("sum", "mean", "max")
+    if mode not in modes:
+        raise ValueError("mode has to be one of sum, mean or max")
+    if mode == "max":
+        if scale_grad_by_freq:
+            raise ValueError("max mode does not support scaling the gradient by the frequency")
+        if sparse:
+            raise ValueError("max mode does not support sparse weights")
+    if max_norm is not None:  # torch renormalizes the looked-up rows in place, untracked
+        with no_grad():
+            F.embedding(input, weight, max_norm=max_norm, norm_type=norm_type)
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError(
+            "embedding_bag: per_sample_weights was not None. per_sample_weights is only "
+            f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
+            "GitHub."
+        )
+    return R.embedding_bag(
+        weight,
+        input,
+        offsets,
+        scale_grad_by_freq,
+        modes.index(mode),
+        sparse,
+        per_sample_weights,
+        include_last_offset,
+        padding_idx,
+    )[0]

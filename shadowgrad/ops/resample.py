@@ -780,6 +780,161 @@ def affine_grid_generator(theta: Tensor, size: Any, align_corners: bool) -> Tens
     return _affine_grid(theta, tuple(int(v) for v in size), bool(align_corners))
 
 
+# --- embedding_bag ------------------------------------------------------------------------
+# torch's _embedding_bag: its outputs are (output, offset2bag, bag_size, max_indices); only
+# the first is differentiable, the others are what its backward reads.
+
+
+def _bags(indices: np.ndarray, offsets: np.ndarray, last: bool, n_idx: int):
+    """(number of bags, the bag of each index position)."""
+    off = offsets.astype(np.int64)
+    n_bags = len(off) - 1 if last else len(off)
+    starts = off[:n_bags]
+    bag = np.searchsorted(starts, np.arange(n_idx), side="right") - 1
+    if last and n_bags >= 0 and len(off):
+        bag = np.where(np.arange(n_idx) < off[-1], bag, n_bags - 1)
+    return n_bags, np.clip(bag, 0, max(n_bags - 1, 0))
+
+
+def _embedding_bag_fwd(weight, indices, offsets, sgf, mode, psw, last, padding_idx):
+    idx = indices.astype(np.int64)
+    n_bags, bag = _bags(idx, offsets, last, len(idx))
+    keep = idx != padding_idx
+    d = weight.shape[1]
+    rows = weight[idx]
+    if psw is not None:
+        rows = rows * psw[:, None].astype(weight.dtype)
+    size = np.bincount(bag[keep], minlength=n_bags).astype(np.int64)[:n_bags]
+    out = np.zeros((n_bags, d), weight.dtype)
+    max_idx = np.zeros((n_bags, d) if mode == 2 else (0,), np.int64)
+    if mode == 2:
+        max_idx[:] = -1
+        for i in np.flatnonzero(keep):  # the first of tied maxima wins, as in torch
+            b = bag[i]
+            better = (max_idx[b] < 0) | (rows[i] > out[b])
+            out[b] = np.where(better, rows[i], out[b])
+            max_idx[b] = np.where(better, idx[i], max_idx[b])
+    else:
+        np.add.at(out, bag[keep], rows[keep])
+        if mode == 1:
+            out = out / np.maximum(size, 1)[:, None].astype(weight.dtype)
+    return out.astype(weight.dtype), bag, size, max_idx
+
+
+def _embedding_bag_bw(
+    grad, indices, offset2bag, bag_size, max_indices, num_weights, sgf, mode, psw, padding_idx
+):
+    idx = indices.astype(np.int64)
+    gw = np.zeros((num_weights, grad.shape[1]), grad.dtype)
+    if mode == 2:
+        cols = np.arange(grad.shape[1])
+        hit = max_indices >= 0
+        np.add.at(gw, (max_indices[hit], np.broadcast_to(cols, max_indices.shape)[hit]), grad[hit])
+        return gw
+    keep = idx != padding_idx
+    g = grad[offset2bag]
+    if mode == 1:
+        g = g / np.maximum(bag_size[offset2bag], 1)[:, None].astype(grad.dtype)
+    if psw is not None:
+        g = g * psw[:, None].astype(grad.dtype)
+    if sgf:
+        # torch's CPU kernel scales the j-th smallest distinct index by the count of the j-th
+        # smallest index position (not its own count): reproduced as it is
+        counts = np.bincount(idx, minlength=num_weights)
+        rank = np.searchsorted(np.unique(idx), idx)
+        g = g / counts[np.sort(idx)[rank]][:, None].astype(grad.dtype)
+    np.add.at(gw, idx[keep], g[keep])
+    return gw
+
+
+_bag_bw_rule = _no_derivative("_embedding_bag_backward")[1]
+
+
+def _bag_bw_formula(grad: Tensor) -> Tensor:
+    raise NotImplementedError("the derivative for '_embedding_bag_backward' is not implemented.")
+
+
+_embedding_bag_backward = defop(
+    "_embedding_bag_backward",
+    "EmbeddingBagBackwardBackward0",
+    _embedding_bag_bw,
+    nondiff=("indices", "offset2bag", "bag_size", "max_indices"),
+    dtype="keep",
+    jvp=_bag_bw_rule,
+    grad=_bag_bw_formula,
+    psw=_bag_bw_formula,
+)
+
+
+def _bag_weight_grad(
+    grads, indices, num_weights, sgf, mode, psw, padding_idx, result1, result2, result3
+):
+    return _embedding_bag_backward(
+        grads[0], indices, result1, result2, result3, num_weights, sgf, mode, psw, padding_idx
+    )
+
+
+def _bag_psw_grad(grads, weight, indices, padding_idx, result1):
+    """torch's _embedding_bag_per_sample_weights_backward: each index's row dotted with its
+    bag's gradient; recorded without a derivative."""
+    g, w = grads[0]._data, weight._data
+    idx = indices._data.astype(np.int64)
+    out = np.where(idx != padding_idx, (g[result1._data] * w[idx]).sum(1), 0).astype(g.dtype)
+    return P.no_derivative(
+        _make(out), (grads[0], weight), "_embedding_bag_per_sample_weights_backward"
+    )
+
+
+_embedding_bag = defop(
+    "_embedding_bag",
+    "EmbeddingBagBackward0",
+    lambda weight, indices, offsets, sgf, mode, psw, last, padding_idx, num_weights: (
+        _embedding_bag_fwd(weight, indices, offsets, sgf, mode, psw, last, padding_idx)
+    ),
+    nondiff=("indices", "offsets"),
+    dtype="keep",
+    n_outputs=4,
+    diff_outputs=(0,),
+    jvp=_no_derivative("_embedding_bag")[1],
+    weight=_bag_weight_grad,
+    psw=_bag_psw_grad,
+)
+
+
+def embedding_bag(
+    weight: Tensor,
+    indices: Tensor,
+    offsets: Tensor,
+    scale_grad_by_freq: bool = False,
+    mode: int = 0,
+    sparse: bool = False,
+    per_sample_weights: Tensor | None = None,
+    include_last_offset: bool = False,
+    padding_idx: int | None = None,
+) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+    """Mirrors `torch.embedding_bag` (EmbeddingBagBackward0; dense gradients only)."""
+    n = weight.shape[0]
+    idx = indices._data
+    bad = np.flatnonzero((idx < 0) | (idx >= n))
+    if bad.size:
+        i = int(bad[0])
+        raise RuntimeError(
+            f"Index {i} of input takes value {int(idx[i])} which is not in the valid range [0, {n})"
+        )
+    pad = -1 if padding_idx is None else int(padding_idx)
+    return _embedding_bag(
+        weight,
+        indices,
+        offsets,
+        bool(scale_grad_by_freq),
+        int(mode),
+        per_sample_weights,
+        bool(include_last_offset),
+        pad,
+        n,
+    )
+
+
 METHODS: dict[str, Any] = {}
 FUNCTIONS: dict[str, Any] = {
     "pixel_shuffle": pixel_shuffle,
@@ -789,4 +944,5 @@ FUNCTIONS: dict[str, Any] = {
     "rms_norm": rms_norm,
     "grid_sampler": grid_sampler,
     "affine_grid_generator": affine_grid_generator,
+    "embedding_bag": embedding_bag,
 }
