@@ -343,7 +343,60 @@ def tensorsolve_samples(dtype: str) -> list[Sample]:
     ]  # fmt: skip
 
 
+# --- cholesky_solve, cholesky_inverse ------------------------------------------------------
+
+
+def _chol(r, *shape, upper=False):
+    L = np.linalg.cholesky(_spd(r, *shape))
+    return np.swapaxes(L, -1, -2) if upper else L
+
+
+def cholesky_solve_samples(dtype: str) -> list[Sample]:
+    r = _rng(3)
+    n = r.standard_normal
+    return [
+        Sample((t(n((3, 2))), t(_chol(r, 3, 3))), name="lower"),
+        Sample((t(n((3, 2))), t(_chol(r, 3, 3, upper=True)), True), name="upper"),
+        Sample((t(n((2, 1, 3, 2))), t(_chol(r, 4, 3, 3))), name="broadcast batches"),
+        Sample((t(n((3, 2)), False), t(_chol(r, 3, 3))), name="L only"),
+        Sample((t(n((3, 2))), t(_chol(r, 3, 3), False)), name="B only"),
+        Sample((t(n((3, 2)), layout="transposed"), t(_chol(r, 3, 3))), name="non-contiguous"),
+        Sample((t(n(3)), t(_chol(r, 3, 3))), name="1-d b (error)"),
+        Sample((t(n((2, 2))), t(_chol(r, 3, 3))), name="bad sizes (error)"),
+        Sample((t(n((3, 2))), t(n((3, 2)))), name="not square (error)"),
+    ]
+
+
+def cholesky_inverse_samples(dtype: str) -> list[Sample]:
+    r = _rng(4)
+    return [
+        Sample((t(_chol(r, 3, 3)),), name="lower"),
+        Sample((t(_chol(r, 3, 3, upper=True)), True), name="upper"),
+        Sample((t(_chol(r, 2, 3, 3)),), name="batched"),
+        Sample((t(_chol(r, 3, 3), layout="transposed"),), name="non-contiguous"),
+        Sample((t(np.ones((2, 3))),), name="not square (error)"),
+        Sample((t(np.ones(3)),), name="1-d (error)"),
+        Sample((t(np.eye(2, dtype=np.int64)),), name="integer (error)"),
+    ]
+
+
 register(
+    OpEntry(
+        "cholesky_solve",
+        lambda T, *a: T.cholesky_solve(*a),
+        cholesky_solve_samples,
+        covers=("Tensor.cholesky_solve",),
+        tolerances=DECOMP_TOL,
+        tolerance_reason=DECOMP_REASON,
+    ),
+    OpEntry(
+        "cholesky_inverse",
+        lambda T, *a: T.cholesky_inverse(*a),
+        cholesky_inverse_samples,
+        covers=("Tensor.cholesky_inverse",),
+        tolerances=DECOMP_TOL,
+        tolerance_reason=DECOMP_REASON,
+    ),
     OpEntry("linalg.multi_dot", lambda T, ts: T.linalg.multi_dot(ts), multi_dot_samples),
     OpEntry(
         "linalg.pinv",

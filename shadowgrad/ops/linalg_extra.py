@@ -1155,7 +1155,124 @@ def tensorsolve(A: Tensor, B: Tensor, dims: Any = None, *, out: Tensor | None = 
     return _out(x.reshape(*shape[nb:]), out, "linalg_tensorsolve")
 
 
+# --- cholesky_solve, cholesky_inverse ------------------------------------------------------
+
+
+def _col_major(X: np.ndarray) -> np.ndarray:
+    """Each matrix column-major, as LAPACK's potrs/potri leave torch's results."""
+    return np.swapaxes(np.ascontiguousarray(np.swapaxes(X, -1, -2)), -1, -2)
+
+
+def _lower(L: np.ndarray, upper: bool) -> np.ndarray:
+    L = np.triu(L) if upper else np.tril(L)
+    return np.swapaxes(L, -1, -2).conj() if upper else L
+
+
+def _cholesky_solve_fwd(self: np.ndarray, input2: np.ndarray, upper: bool) -> np.ndarray:
+    L = _lower(input2, upper)  # A = L L^H
+    Y = _substitute(L, self, False, False)
+    return _col_major(_substitute(np.swapaxes(L, -1, -2).conj(), Y, True, False))
+
+
+def _cholesky_solve_grad_L(grad: Tensor, input2: Tensor, result: Tensor, upper: bool) -> Tensor:
+    """torch's cholesky_solve_backward: -(G + G^H) L (U (G + G^H) when upper), G = gB X^H."""
+    gB = _cholesky_solve(grad, input2, upper)
+    common = matmul(gB, _mT(result))
+    common = common + _mT(common)
+    return -matmul(input2, common) if upper else -matmul(common, input2)
+
+
+_cholesky_solve = defop(
+    "cholesky_solve",
+    "CholeskySolveBackward0",
+    _cholesky_solve_fwd,
+    jvp=lambda input2, upper, self_t, input2_t, result: _cholesky_solve_jvp(
+        input2, upper, self_t, input2_t, result
+    ),
+    self=lambda grad, input2, upper: _cholesky_solve(grad, input2, upper),
+    input2=_cholesky_solve_grad_L,
+)
+
+
+def _cholesky_solve_jvp(L: Tensor, upper: bool, B_t: Any, L_t: Any, result: Tensor) -> Tensor:
+    """X = A^{-1} B with A = L L^H: X_t = A^{-1} (B_t - A_t X), A_t = L_t L^H + L L_t^H."""
+    rhs = B_t
+    if L_t is not None:
+        LLt = matmul(L_t, _mT(L)) if not upper else matmul(_mT(L), L_t)
+        AX = matmul(LLt + _mT(LLt), result)
+        rhs = -AX if rhs is None else rhs - AX
+    return _cholesky_solve(rhs, L, upper)
+
+
+def cholesky_solve(
+    input: Tensor, input2: Tensor, upper: bool = False, *, out: Tensor | None = None
+) -> Tensor:
+    """Mirrors `torch.cholesky_solve`: X with A X = B, A = L L^H given L (U^H U given U)."""
+    if input.ndim < 2:
+        raise RuntimeError(
+            f"b should have at least 2 dimensions, but has {input.ndim} dimensions instead"
+        )
+    if input2.ndim < 2:
+        raise RuntimeError(
+            f"u should have at least 2 dimensions, but has {input2.ndim} dimensions instead"
+        )
+    m, n = input2._data.shape[-2:]
+    if m != n:
+        raise RuntimeError(
+            f"A must be batches of square matrices, but they are {m} by {n} matrices"
+        )
+    if input.dtype is not input2.dtype:
+        raise RuntimeError(
+            f"Expected b and A to have the same dtype, but found b of type {input.dtype._short} "
+            f"and A of type {input2.dtype._short} instead."
+        )
+    b = input._data.shape
+    if b[-2] != n:
+        raise RuntimeError(
+            f"Incompatible matrix sizes for cholesky_solve: each A matrix is {n} by {n} but each "
+            f"b matrix is {b[-2]} by {b[-1]}"
+        )
+    return _out(_cholesky_solve(input, input2, upper), out, "cholesky_solve")
+
+
+def _cholesky_inverse_fwd(self: np.ndarray, upper: bool) -> np.ndarray:
+    n = self.shape[-1]
+    eye = np.broadcast_to(np.eye(n, dtype=self.dtype), self.shape)
+    return _cholesky_solve_fwd(eye, self, upper)
+
+
+def _cholesky_inverse_grad(grad: Tensor, self: Tensor, result: Tensor, upper: bool) -> Tensor:
+    """torch's cholesky_inverse_backward: -A^{-1} (G + G^H) A^{-1} times L (U before it)."""
+    common = matmul(matmul(result, grad + _mT(grad)), result)
+    return -matmul(self, common) if upper else -matmul(common, self)
+
+
+def _cholesky_inverse_jvp(self: Tensor, self_t: Tensor, result: Tensor, upper: bool) -> Tensor:
+    LLt = matmul(self_t, _mT(self)) if not upper else matmul(_mT(self), self_t)
+    return -matmul(matmul(result, LLt + _mT(LLt)), result)
+
+
+_cholesky_inverse = defop(
+    "cholesky_inverse",
+    "CholeskyInverseBackward0",
+    _cholesky_inverse_fwd,
+    jvp=_cholesky_inverse_jvp,
+    self=_cholesky_inverse_grad,
+)
+
+
+def cholesky_inverse(input: Tensor, upper: bool = False, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.cholesky_inverse`: (L L^H)^{-1} given L (U^H U given U)."""
+    dt = input.dtype
+    if not (dt.is_floating_point or dt.is_complex) or input._data.dtype.itemsize < 4:
+        raise NotImplementedError(f"\"cholesky_inverse_out_cpu\" not implemented for '{dt._short}'")
+    _check_matrix(input, "cholesky_inverse")
+    return _out(_cholesky_inverse(input, upper), out, "cholesky_inverse")
+
+
 METHODS: dict[str, Any] = {
+    "cholesky_solve": cholesky_solve,
+    "cholesky_inverse": cholesky_inverse,
     "lu": lu_legacy,
     "lu_solve": lu_solve_legacy,
     "pinverse": pinverse,
@@ -1163,6 +1280,8 @@ METHODS: dict[str, Any] = {
     "triangular_solve": triangular_solve,
 }
 FUNCTIONS: dict[str, Any] = {
+    "cholesky_solve": cholesky_solve,
+    "cholesky_inverse": cholesky_inverse,
     "lu": lu_legacy,
     "lu_solve": lu_solve_legacy,
     "lu_unpack": lu_unpack,
