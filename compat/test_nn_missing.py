@@ -292,3 +292,45 @@ def test_embedding_bag_module_matches_torch():
         }
 
     _both(prog, 1e-6)
+
+
+# --- gumbel_softmax -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("hard", [False, True])
+def test_gumbel_softmax_properties_and_straight_through(hard):
+    logits0 = np.random.default_rng(4).standard_normal((5, 4))
+
+    def prog(T):
+        x = T.tensor(logits0, requires_grad=True)
+        y = T.nn.functional.gumbel_softmax(x, tau=0.5, hard=hard, dim=0)
+        sums = y.detach().sum(0).numpy()
+        onehot = bool(((y.detach() == 0) | (y.detach() == 1)).all()) if hard else None
+        y.backward(T.ones_like(y))  # softmax's gradient of a constant cotangent is 0
+        return {
+            "shape": tuple(y.shape),
+            "dtype": str(y.dtype),
+            "sums": sums,
+            "onehot": onehot,
+            "g": np.abs(x.grad.numpy()).max() < 1e-12,
+            "fn": y.grad_fn.name(),
+        }
+
+    _both(prog, 1e-12)
+
+
+def test_gumbel_softmax_hard_gradient_is_the_soft_samples():
+    logits0 = np.random.default_rng(5).standard_normal((3, 6))
+    w = np.arange(18.0).reshape(3, 6)
+    for T in LIBS:
+        T.manual_seed(0)
+        x = T.tensor(logits0, requires_grad=True)
+        y = T.nn.functional.gumbel_softmax(x, hard=True)
+        (y * T.tensor(w)).sum().backward()
+        g_hard = x.grad.clone()
+        T.manual_seed(0)
+        x2 = T.tensor(logits0, requires_grad=True)
+        y2 = T.nn.functional.gumbel_softmax(x2, hard=False)
+        (y2 * T.tensor(w)).sum().backward()
+        np.testing.assert_allclose(g_hard.numpy(), x2.grad.numpy(), rtol=1e-12)
+        assert (y.detach().argmax(-1) == y2.detach().argmax(-1)).all()

@@ -21,6 +21,7 @@ __all__: list[str] = [
     "channel_shuffle",
     "embedding_bag",
     "grid_sample",
+    "gumbel_softmax",
     "interpolate",
     "local_response_norm",
     "native_channel_shuffle",
@@ -386,3 +387,24 @@ def embedding_bag(
         include_last_offset,
         padding_idx,
     )[0]
+
+
+# --- gumbel_softmax -----------------------------------------------------------------------
+
+
+def gumbel_softmax(
+    logits: Tensor, tau: float = 1, hard: bool = False, eps: float = 1e-10, dim: int = -1
+) -> Tensor:
+    """Mirrors `torch.nn.functional.gumbel_softmax`, composed as torch composes it (Gumbel
+    noise from exponential_; hard: a one-hot of the argmax, straight-through the soft
+    sample's gradient)."""
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    gumbels = -C.empty_like(logits).exponential_().log()
+    gumbels = (logits + gumbels) / tau
+    y_soft = gumbels.softmax(dim)
+    if not hard:
+        return y_soft
+    index = y_soft.max(dim, keepdim=True)[1]
+    y_hard = C.zeros_like(logits).scatter_(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft
