@@ -1,0 +1,398 @@
+"""Op database entries for torch's top-level spellings of existing ops (shadowgrad/ops/aliases.py):
+the in-place functions (`torch.relu_(x)`, run on the samples of `Tensor.relu_`), the nn
+functionals torch also exports with its own positional signatures (`torch.batch_norm`,
+`torch.kl_div` with an int reduction, ...) and `torch.chain_matmul`."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from typing import Any
+
+import numpy as np
+
+from shadowgrad.ops.aliases import _METHOD_FUNCTIONS
+
+from .opdb import ENTRIES, OpEntry, Sample, register, tensor_arg
+from .ops_inplace import InplaceMismatch, ReferenceMismatch
+
+_R = np.random.default_rng(11)
+
+
+def _t(v: Any, rg: bool = True, layout: str = "contiguous") -> Any:
+    return tensor_arg(np.asarray(v, dtype=np.float64), rg, layout)
+
+
+def _rand(*shape: int) -> np.ndarray:
+    return _R.standard_normal(shape)
+
+
+# --- torch.<op>_(x, ...) on the samples of Tensor.<op>_ -------------------------------------
+
+
+def _load_families() -> None:
+    """Register the other families first: the Tensor.<op>_ entries reused here live in them."""
+    import compat
+
+    for m in pkgutil.iter_modules(compat.__path__):
+        if m.name.startswith("ops_") and m.name != "ops_aliases":
+            importlib.import_module(f"compat.{m.name}")
+
+
+_load_families()
+_INPLACE = [n for n in _METHOD_FUNCTIONS if n.endswith("_") and n != "detach_"]
+
+
+def _top_inplace(name: str) -> Any:
+    """`torch.<name>(y, ...)` on a non-leaf copy (or a strided view of a non-leaf base)."""
+
+    def op(T: Any, x: Any, *args: Any, _view: bool = False, **kwargs: Any) -> Any:
+        if _view:
+            base = T.stack([x * 1, x * 2], -1)
+            y = base[..., 0]
+        else:
+            base, y = None, x * 1
+        version = y._version
+        out = getattr(T, name)(y, *args, **kwargs)
+        if out is not y or y._version <= version:
+            err = ReferenceMismatch if T.__name__ == "torch" else InplaceMismatch
+            raise err(f"torch.{name} did not return its input or bump its version")
+        return out if base is None else (out, base)
+
+    return op
+
+
+for _n in _INPLACE:
+    _e = ENTRIES[f"Tensor.{_n}"]
+    register(
+        OpEntry(
+            f"torch.{_n}",
+            _top_inplace(_n),
+            _e.samples,
+            dtypes=_e.dtypes,
+            supports_grad=_e.supports_grad,
+            supports_gradgrad=_e.supports_gradgrad,
+            tolerances=_e.tolerances,
+            tolerance_reason=_e.tolerance_reason,
+            xfails=_e.xfails,
+            status_parity=_e.status_parity,
+        )
+    )
+
+
+def _detach(T: Any, x: Any, inplace: bool) -> Any:
+    y = x * 2
+    d = T.detach_(y) if inplace else T.detach(y)
+    return (d * x).sum() + (y * 0 if inplace else y).sum()
+
+
+def _detach_samples(dtype: str) -> list[Sample]:
+    return [
+        Sample((_t(_rand(3, 4)),), name="2-d"),
+        Sample((_t(1.5),), name="0-d"),
+        Sample((_t(_rand(3, 4), False),), name="no grad"),
+    ]
+
+
+def _resolve_neg(T: Any, x: Any) -> Any:
+    # a real tensor has no negative bit: resolve_neg gives it back, is_neg is False
+    r = T.resolve_neg(x)
+    if T.is_neg(x) or x.is_neg() or r.is_neg() or r is not x or x.is_cpu is not True:
+        raise AssertionError("is_neg/resolve_neg/is_cpu on a plain tensor")
+    return x.resolve_neg() * 2
+
+
+register(
+    OpEntry("detach", lambda T, x: _detach(T, x, False), _detach_samples),
+    OpEntry(
+        "detach_",
+        lambda T, x: _detach(T, x, True),
+        _detach_samples,
+        xfails={"jvp": "Tensor.detach_ keeps a forward-AD tangent that torch drops"},
+    ),
+    OpEntry(
+        "resolve_neg",
+        _resolve_neg,
+        _detach_samples,
+        covers=("Tensor.resolve_neg", "is_neg", "Tensor.is_neg", "Tensor.is_cpu"),
+    ),
+)
+
+
+# --- activations ----------------------------------------------------------------------------
+
+
+def _act_samples(dtype: str) -> list[Sample]:
+    x = np.array([-2.0, -0.5, 0.0, 0.3, 1.5])
+    return [
+        Sample((_t(x),), name="1-d with 0"),
+        Sample((_t(_rand(3, 4), layout="transposed"),), name="non-contiguous"),
+        Sample((_t(np.zeros((0, 2))),), name="empty"),
+    ]
+
+
+def _inplace_fn(name: str) -> Any:
+    return lambda T, x, *a, **k: getattr(T, name)(x * 1, *a, **k)
+
+
+def _with(extra: tuple[Any, ...], **kw: Any) -> Any:
+    return lambda dtype: [
+        Sample(s.args + extra, {**s.kwargs, **kw}, s.name) for s in _act_samples(dtype)
+    ]
+
+
+register(
+    OpEntry("torch.selu_", _inplace_fn("selu_"), _act_samples),
+    OpEntry("torch.celu_", _inplace_fn("celu_"), _with((0.7,))),
+    OpEntry("torch.threshold_", _inplace_fn("threshold_"), _with((0.1, -3.0))),
+    # in evaluation mode the slope is fixed: (lower + upper) / 2
+    OpEntry("torch.rrelu", lambda T, x, *a: T.rrelu(x, *a), _with((0.1, 0.3, False, None))),
+    OpEntry("torch.rrelu_", _inplace_fn("rrelu_"), _with((0.1, 0.3))),
+)
+
+
+# --- dropout (random masks differ: only the deterministic cases compare) ------------------
+
+_DROPOUTS = [
+    f"{f}{a}dropout{i}"
+    for f in ("", "feature_")
+    for a in ("", "alpha_")
+    for i in ("", "_")
+    if (f, a, i) != ("", "", "")
+]
+
+
+def _dropout_samples(dtype: str) -> list[Sample]:
+    x = _rand(2, 3, 4)
+    return [
+        Sample((_t(x), 0.5, False), name="eval: identity"),
+        Sample((_t(x), 0.0, True), name="p=0: identity"),
+        Sample((_t(x), 1.0, True), name="p=1: all dropped"),
+        Sample((_t(x), 1.5, True), name="bad p: error"),
+        Sample((_t(x), -0.1, False), name="bad p in eval: error"),
+        Sample((_t(x[0, 0]), 0.5, True), name="1-d"),
+    ]
+
+
+def _dropout_op(name: str) -> Any:
+    def op(T: Any, x: Any, p: float, train: bool) -> Any:
+        y = x * 1 if name.endswith("_") else x
+        return getattr(T, name)(y, p, train)
+
+    return op
+
+
+for _n in _DROPOUTS:
+    # "1-d" draws a mask: only its error (feature variants) or shape is comparable
+    register(
+        OpEntry(
+            f"torch.{_n}",
+            _dropout_op(_n),
+            (lambda d: _dropout_samples(d)[:-1]) if "feature" not in _n else _dropout_samples,
+            status_parity=False,
+        )
+    )
+
+
+# --- normalization, linear, padding ---------------------------------------------------------
+
+
+def _batch_norm_samples(dtype: str) -> list[Sample]:
+    x, w, b = _rand(4, 3, 2), _rand(3), _rand(3)
+    rm, rv = _rand(3), np.abs(_rand(3)) + 0.5
+    return [
+        Sample((_t(x), _t(w), _t(b), _t(rm, False), _t(rv, False), False, 0.1, 1e-5, True),
+               name="eval, running stats"),
+        Sample((_t(x), _t(w), _t(b), None, None, True, 0.1, 1e-5, False), name="train"),
+        Sample((_t(x), None, None, _t(rm, False), _t(rv, False), True, 0.3, 1e-3, True),
+               name="train, updates running stats"),
+    ]  # fmt: skip
+
+
+def _instance_norm_samples(dtype: str) -> list[Sample]:
+    x, w, b = _rand(2, 3, 4), _rand(3), _rand(3)
+    return [
+        Sample((_t(x), _t(w), _t(b), None, None, True, 0.1, 1e-5, True), name="affine"),
+        Sample((_t(x), None, None, None, None, True, 0.1, 1e-5, False), name="plain"),
+    ]
+
+
+def _bilinear_samples(dtype: str) -> list[Sample]:
+    return [
+        Sample((_t(_rand(4, 3)), _t(_rand(4, 2)), _t(_rand(5, 3, 2)), _t(_rand(5)))),
+        Sample((_t(_rand(4, 3)), _t(_rand(4, 2)), _t(_rand(5, 3, 2))), name="no bias"),
+        Sample((_t(_rand(4, 3)), _t(_rand(4, 2)), _t(_rand(5, 2, 2))), name="bad weight: error"),
+    ]
+
+
+def _pad_samples(dtype: str) -> list[Sample]:
+    x = _rand(2, 3, 4)
+    return [
+        Sample((_t(x), [1, 2])),
+        Sample((_t(x), [1, 0, 0, 2], 1.5), name="2 dims, value"),
+        Sample((_t(x), (-1, 1, 2, -1)), name="negative pads crop"),
+        Sample((_t(x), [1, 2, 3]), name="odd length: error"),
+    ]
+
+
+register(
+    OpEntry("torch.batch_norm", lambda T, *a: T.batch_norm(*a), _batch_norm_samples),
+    OpEntry("torch.instance_norm", lambda T, *a: T.instance_norm(*a), _instance_norm_samples),
+    OpEntry(
+        "torch.bilinear",
+        lambda T, *a: T.bilinear(*a),
+        _bilinear_samples,
+        xfails={
+            "grad_fn": "F.bilinear without bias records its own graph, not torch's "
+            "TrilinearBackward0 then ViewBackward0 (shadowgrad/nn/functional.py)"
+        },
+    ),
+    OpEntry("torch.constant_pad_nd", lambda T, *a: T.constant_pad_nd(*a), _pad_samples),
+)
+
+
+# --- losses with torch's int reductions ---------------------------------------------------
+
+
+def _reds(*args: Any, **kw: Any) -> list[Sample]:
+    return [Sample((*args, r), kw, name=f"reduction {r}") for r in (0, 1, 2)]
+
+
+def _bce_samples(dtype: str) -> list[Sample]:
+    x, y = _rand(3, 4), _R.uniform(0, 1, (3, 4))
+    w, pw = np.abs(_rand(4)), np.abs(_rand(4))
+    return [
+        *_reds(_t(x), _t(y), None, None),
+        Sample((_t(x), _t(y), _t(w, False), _t(pw, False)), name="weights"),
+    ]
+
+
+def _pair_loss_samples(dtype: str) -> list[Sample]:
+    x, y, s = _rand(3), _rand(3), np.array([1.0, -1.0, 1.0])
+    return [*_reds(_t(x), _t(y), _t(s, False), 0.2), Sample((_t(x), _t(y), _t(s, False)))]
+
+
+def _cos_samples(dtype: str) -> list[Sample]:
+    x, y, s = _rand(3, 4), _rand(3, 4), np.array([1.0, -1.0, 1.0])
+    return [*_reds(_t(x), _t(y), _t(s, False), 0.1), Sample((_t(x), _t(y), _t(s, False)))]
+
+
+def _hinge_samples(dtype: str) -> list[Sample]:
+    x, s = _rand(3, 4), np.sign(_rand(3, 4))
+    return [*_reds(_t(x), _t(s, False), 0.5), Sample((_t(x), _t(s, False)))]
+
+
+def _kl_samples(dtype: str) -> list[Sample]:
+    x, y = np.log(_R.uniform(0.1, 1, (3, 4))), _R.uniform(0.1, 1, (3, 4))
+    return [
+        *_reds(_t(x), _t(y)),
+        Sample((_t(x), _t(np.log(y))), {"log_target": True}, name="log target"),
+        Sample((_t(x), _t(y), 5), name="other int: unreduced"),
+    ]
+
+
+def _poisson_samples(dtype: str) -> list[Sample]:
+    x, y = _rand(3, 4), _R.poisson(2.0, (3, 4)).astype(np.float64)
+    return [
+        *_reds(_t(x), _t(y, False), True, False, 1e-8),
+        Sample((_t(np.abs(x)), _t(y), False, True, 1e-6, 1), name="rate input, full"),
+    ]
+
+
+def _triplet_samples(dtype: str) -> list[Sample]:
+    a, p, n = _rand(3, 4), _rand(3, 4), _rand(3, 4)
+    return [
+        Sample((_t(a), _t(p), _t(n))),
+        Sample((_t(a), _t(p), _t(n), 0.5, 1.0, 1e-6, True, 2), name="swap, p=1, sum"),
+        Sample((_t(a), _t(p), _t(n), 1.0, 2.0, 1e-6, False, 0), name="none"),
+    ]
+
+
+register(
+    OpEntry(
+        "torch.binary_cross_entropy_with_logits",
+        lambda T, *a: T.binary_cross_entropy_with_logits(*a),
+        _bce_samples,
+    ),
+    OpEntry("torch.cosine_embedding_loss", lambda T, *a: T.cosine_embedding_loss(*a), _cos_samples),
+    OpEntry(
+        "torch.margin_ranking_loss", lambda T, *a: T.margin_ranking_loss(*a), _pair_loss_samples
+    ),
+    OpEntry("torch.hinge_embedding_loss", lambda T, *a: T.hinge_embedding_loss(*a), _hinge_samples),
+    OpEntry("torch.kl_div", lambda T, *a, **k: T.kl_div(*a, **k), _kl_samples),
+    OpEntry("torch.poisson_nll_loss", lambda T, *a: T.poisson_nll_loss(*a), _poisson_samples),
+    OpEntry("torch.triplet_margin_loss", lambda T, *a: T.triplet_margin_loss(*a), _triplet_samples),
+    OpEntry(
+        "torch.pdist",
+        lambda T, *a: T.pdist(*a),
+        lambda d: [
+            Sample((_t(_rand(4, 3)),)),
+            Sample((_t(_rand(4, 3)), 1.0), name="p=1"),
+            Sample((_t(_rand(3)),), name="1-d: error"),
+        ],
+    ),
+)
+
+
+# --- pooling --------------------------------------------------------------------------------
+
+
+def _pool3d_samples(dtype: str) -> list[Sample]:
+    x = _R.permutation(2 * 4 * 4 * 4).reshape(1, 2, 4, 4, 4).astype(np.float64)
+    return [
+        Sample((_t(x), 2)),
+        Sample((_t(x), [2, 2, 2], [], 0, 1, False), name="stride=[] is the kernel"),
+        Sample((_t(x[0]), 3, 2, 1, 1, True), name="unbatched, ceil"),
+    ]
+
+
+def _pool1d_samples(dtype: str) -> list[Sample]:
+    x = _R.permutation(2 * 3 * 7).reshape(2, 3, 7).astype(np.float64)
+    return [
+        Sample((_t(x), 2)),
+        Sample((_t(x), 3, [], 1, 1, True), name="stride=[], padding, ceil"),
+        Sample((_t(x), 2, 1, 0, 2), name="dilation"),
+    ]
+
+
+register(
+    OpEntry("torch.max_pool3d", lambda T, *a: T.max_pool3d(*a), _pool3d_samples),
+    OpEntry(
+        "torch.max_pool1d_with_indices",
+        lambda T, *a: T.max_pool1d_with_indices(*a),
+        _pool1d_samples,
+    ),
+    OpEntry(
+        "torch.adaptive_max_pool1d",
+        lambda T, *a: T.adaptive_max_pool1d(*a),
+        lambda d: [
+            Sample((_t(_R.permutation(42).reshape(2, 3, 7).astype(np.float64)), 3)),
+            Sample((_t(_R.permutation(7).reshape(1, 7).astype(np.float64)), [2]), name="2-d"),
+        ],
+    ),
+)
+
+
+# --- chain_matmul ---------------------------------------------------------------------------
+
+
+def _chain_samples(dtype: str) -> list[Sample]:
+    a, b, c = _rand(2, 3), _rand(3, 4), _rand(4, 2)
+    return [
+        Sample((_t(a),), name="one: a clone"),
+        Sample((_t(a), _t(b)), name="two"),
+        Sample((_t(a), _t(b), _t(c)), name="three"),
+        Sample((_t(a), _t(b[0])), name="1-d: error"),
+        Sample((_t(a), _t(a)), name="shapes: error"),
+    ]
+
+
+def _chain(T: Any, *ms: Any) -> Any:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # the deprecation warning: see the tests
+        return T.chain_matmul(*ms)
+
+
+register(OpEntry("torch.chain_matmul", _chain, _chain_samples))
