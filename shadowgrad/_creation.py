@@ -168,6 +168,28 @@ def _size(size: Sequence[Any]) -> tuple[int, ...]:
     return tuple(out)
 
 
+def size_arg(name: str, args: tuple[Any, ...], size: Any) -> tuple[Any, ...]:
+    """A factory's size, given as varargs, one sequence, or the `size=` keyword; torch
+    requires one."""
+    if size is not None:
+        if args:
+            raise TypeError(f"{name}() got multiple values for argument 'size'")
+        return (size,)
+    if not args:
+        if name in ("rand", "randn"):
+            sig = (
+                "torch.dtype dtype = None, torch.layout layout = None, torch.device device = "
+                "None, bool pin_memory = False, bool requires_grad = False)"
+            )
+            raise TypeError(
+                f"{name}() received an invalid combination of arguments - got (), but expected "
+                "one of:\n * (tuple of ints size, *, torch.Generator generator, Tensor out = "
+                f"None, {sig}\n * (tuple of ints size, *, Tensor out = None, {sig}\n"
+            )
+        raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
+    return args
+
+
 def _factory(fill: Any, size: Sequence[Any], dtype: D.dtype | None, requires_grad: bool) -> Tensor:
     d = dtype or D.get_default_dtype()
     shape = _size(size)
@@ -178,7 +200,8 @@ def _factory(fill: Any, size: Sequence[Any], dtype: D.dtype | None, requires_gra
 
 
 def zeros(
-    *size: Any,
+    *args: Any,
+    size: Any = None,
     out: Tensor | None = None,
     dtype: D.dtype | None = None,
     layout: Any = None,
@@ -187,11 +210,12 @@ def zeros(
 ) -> Tensor:
     """Mirrors `torch.zeros`."""
     check_device(device)
-    return _factory(0, size, dtype, requires_grad)
+    return _factory(0, size_arg("zeros", args, size), dtype, requires_grad)
 
 
 def ones(
-    *size: Any,
+    *args: Any,
+    size: Any = None,
     out: Tensor | None = None,
     dtype: D.dtype | None = None,
     layout: Any = None,
@@ -200,11 +224,12 @@ def ones(
 ) -> Tensor:
     """Mirrors `torch.ones`."""
     check_device(device)
-    return _factory(1, size, dtype, requires_grad)
+    return _factory(1, size_arg("ones", args, size), dtype, requires_grad)
 
 
 def empty(
-    *size: Any,
+    *args: Any,
+    size: Any = None,
     out: Tensor | None = None,
     dtype: D.dtype | None = None,
     layout: Any = None,
@@ -215,7 +240,7 @@ def empty(
 ) -> Tensor:
     """Mirrors `torch.empty` (the values are zeros here, never garbage)."""
     check_device(device)
-    return _factory(0, size, dtype, requires_grad)
+    return _factory(0, size_arg("empty", args, size), dtype, requires_grad)
 
 
 def full(

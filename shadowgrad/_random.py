@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from . import _dtype as D
-from ._creation import _finish, _size
+from ._creation import _finish, _size, size_arg
 from ._tensor import Tensor, check_device
 
 
@@ -97,7 +97,8 @@ def _float_dtype(dtype: D.dtype | None, name: str) -> D.dtype:
 
 
 def rand(
-    *size: Any,
+    *args: Any,
+    size: Any = None,
     generator: Generator | None = None,
     out: Tensor | None = None,
     dtype: D.dtype | None = None,
@@ -109,12 +110,15 @@ def rand(
     """Uniform on [0, 1). Mirrors `torch.rand`."""
     check_device(device)
     d = _float_dtype(dtype, "check_uniform_bounds")
-    arr = _rng(generator).random(_size(size), dtype=np.float64).astype(d._np)
+    arr = (
+        _rng(generator).random(_size(size_arg("rand", args, size)), dtype=np.float64).astype(d._np)
+    )
     return _finish(arr, requires_grad)
 
 
 def randn(
-    *size: Any,
+    *args: Any,
+    size: Any = None,
     generator: Generator | None = None,
     out: Tensor | None = None,
     dtype: D.dtype | None = None,
@@ -126,7 +130,7 @@ def randn(
     """Standard normal. Mirrors `torch.randn`."""
     check_device(device)
     d = _float_dtype(dtype, "normal_kernel_cpu")
-    arr = _rng(generator).standard_normal(_size(size)).astype(d._np)
+    arr = _rng(generator).standard_normal(_size(size_arg("randn", args, size))).astype(d._np)
     return _finish(arr, requires_grad)
 
 

@@ -36,12 +36,14 @@ NOT_LEAF_REQUIRES_GRAD = (
 _warned_once: set[str] = set()
 
 
-def warn_once(key: str, message: str, category: type[Warning] = UserWarning) -> None:
+def warn_once(
+    key: str, message: str, category: type[Warning] = UserWarning, stacklevel: int = 3
+) -> None:
     """Warn once per process, as torch's C++ TORCH_WARN_ONCE does."""
     if key in _warned_once:
         return
     _warned_once.add(key)
-    warnings.warn(message, category, stacklevel=3)
+    warnings.warn(message, category, stacklevel=stacklevel)
 
 
 class _Extra:
@@ -567,13 +569,19 @@ class Tensor:
         a = self.numpy()
         return a if dtype is None else a.astype(dtype, copy=False)
 
-    def __float__(self) -> float:
-        if self._rg:
+    def _warn_scalar(self) -> None:
+        # torch warns once per process (float and complex share the warning), only with grad
+        # mode on
+        if self._rg and _STATE.grad:
             warn_once(
                 "float",
                 "Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
                 "behavior.\nConsider using tensor.detach() first.",
+                stacklevel=4,
             )
+
+    def __float__(self) -> float:
+        self._warn_scalar()
         return float(self._scalar("float"))
 
     def __int__(self) -> int:
@@ -585,6 +593,7 @@ class Tensor:
         return int(self._data.reshape(()).item())
 
     def __complex__(self) -> complex:
+        self._warn_scalar()
         return complex(self._scalar("complex"))
 
     def __bool__(self) -> bool:

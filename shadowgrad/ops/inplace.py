@@ -211,7 +211,7 @@ def make_iop(fn: Callable[..., Tensor]) -> Callable[..., Any]:
 
 
 # --- ops that only exist in place ---------------------------------------------------------
-from .registry import defop  # noqa: E402
+from .registry import defop, infer_size  # noqa: E402
 
 
 def _zero_t(self: Tensor) -> Tensor:
@@ -296,14 +296,12 @@ def copy_(self: Tensor, src: Any, non_blocking: bool = False) -> Tensor:
         raise TypeError(
             f"copy_(): argument 'other' (position 1) must be Tensor, not {type(src).__name__}"
         )
-    try:
-        np.broadcast_shapes(src._data.shape, self._data.shape)
-    except ValueError:
+    shape = infer_size(self._data.shape, src._data.shape)  # torch's mismatch error
+    if shape != self._data.shape:
         raise RuntimeError(
-            f"The size of tensor a ({self._data.shape[-1] if self.ndim else 1}) must match the "
-            f"size of tensor b ({src._data.shape[-1] if src.ndim else 1}) at non-singleton "
-            "dimension 0"
-        ) from None
+            f"output with shape {list(self._data.shape)} doesn't match the broadcast shape "
+            f"{list(shape)}"
+        )
     return apply_inplace(_copy_cast, self, src)
 
 

@@ -1,0 +1,93 @@
+"""Small Tensor behaviours against torch: copy_'s shape errors, the scalar-conversion warning.
+
+Each case runs once per library in a fresh state; the result, or the exception type and
+message, and the warnings must be the same.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import torch
+
+import shadowgrad
+
+LIBS = (torch, shadowgrad)
+
+
+def _outcome(fn: Callable[[Any], Any], T: Any) -> tuple[str, Any, int]:
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        try:
+            kind, val = "ok", fn(T)
+        except Exception as e:  # the comparison is the point
+            kind, val = type(e).__name__, str(e)
+    return kind, val, len(w)
+
+
+COPY_SHAPES = [
+    ((3,), (2, 3)), ((1, 3), (2, 3)), ((2, 3), (4,)), ((2, 3, 5), (7, 5)), ((2, 3), (2, 4)),
+    ((5,), (3,)), ((2, 3), (3,)), ((2, 3), ()), ((2, 1), (2, 3)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("dst", "src"), COPY_SHAPES)
+def test_copy_shapes(dst: tuple[int, ...], src: tuple[int, ...]) -> None:
+    def run(T: Any) -> Any:
+        return tuple(T.zeros(dst).copy_(T.ones(src)).shape)
+
+    a, b = (_outcome(run, T) for T in LIBS)
+    assert a == b
+
+
+_SCALAR_WARNING = """
+import sys, warnings
+import {lib} as T
+x = T.ones(1, requires_grad=True)
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    with T.no_grad():
+        float(x); complex(x)
+    quiet = len(w)
+    int(x); x.item(); bool(x)
+    before = len(w)
+    complex(x); float(x); float(x)
+print(quiet, before, len(w))
+"""
+
+
+FACTORIES = {
+    "ones()": lambda T: T.ones(),
+    "zeros()": lambda T: T.zeros(),
+    "empty()": lambda T: T.empty(),
+    "rand()": lambda T: T.rand(),
+    "randn()": lambda T: T.randn(),
+    "ones(())": lambda T: tuple(T.ones(()).shape),
+    "zeros(size=())": lambda T: tuple(T.zeros(size=()).shape),
+    "ones(size=[2, 3])": lambda T: tuple(T.ones(size=[2, 3]).shape),
+    "rand(size=(2,))": lambda T: tuple(T.rand(size=(2,)).shape),
+    "ones(2, size=3)": lambda T: T.ones(2, size=3),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FACTORIES))
+def test_factory_sizes(name: str) -> None:
+    a, b = (_outcome(FACTORIES[name], T) for T in LIBS)
+    assert a == b
+
+
+def test_scalar_conversion_warns_once_with_grad_mode_on() -> None:
+    # once per process: each library runs in its own interpreter
+    outs = [
+        subprocess.run(
+            [sys.executable, "-c", _SCALAR_WARNING.format(lib=T.__name__)],
+            capture_output=True, text=True, check=True,
+        ).stdout
+        for T in LIBS
+    ]  # fmt: skip
+    assert outs[0] == outs[1], outs
