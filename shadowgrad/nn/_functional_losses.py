@@ -19,6 +19,7 @@ from .. import _dtype as D
 from .. import _grad_mode
 from .._tensor import Tensor, _make
 from ..autograd.forward_ad import LOSS
+from ..ops import nn_ctc
 from ..ops import nn_ops as K
 from ..ops import pointwise as P
 from ..ops.registry import defop
@@ -27,6 +28,7 @@ from . import functional as F
 __all__ = [
     "celu_",
     "cosine_embedding_loss",
+    "ctc_loss",
     "elu_",
     "gaussian_nll_loss",
     "hardtanh_",
@@ -277,6 +279,25 @@ def triplet_margin_with_distance_loss(
         dist_neg = P.minimum(dist_neg, dist(positive, negative))
     loss = P.clamp_min(margin + dist_pos - dist_neg, 0)
     return F._apply_reduction(loss, F._REDUCTIONS[reduction])
+
+
+# --- connectionist temporal classification ----------------------------------------------------
+
+
+def ctc_loss(
+    log_probs: Tensor,
+    targets: Tensor,
+    input_lengths: Tensor,
+    target_lengths: Tensor,
+    blank: int = 0,
+    reduction: str = "mean",
+    zero_infinity: bool = False,
+) -> Tensor:
+    """Mirrors `torch.nn.functional.ctc_loss` (the kernel is in ops/nn_ctc.py)."""
+    r = F._reduction(None, None, reduction)
+    return nn_ctc.ctc_loss(
+        log_probs, targets, input_lengths, target_lengths, blank, r, zero_infinity
+    )
 
 
 # --- likelihood losses ----------------------------------------------------------------------

@@ -14,6 +14,7 @@ from . import (
     inplace,
     linalg,
     linalg_extra,
+    nn_ctc,
     nn_ops,
     pointwise,
     reduction,
@@ -42,6 +43,7 @@ FAMILIES = [
     resample,
     linalg_extra,
     aliases,
+    nn_ctc,
 ]
 
 
