@@ -136,8 +136,6 @@ CASES = {
         np.array([3.0, 1.0]),
     ),
 }
-# shadowgrad has no reparameterized gamma draw yet: these sample without grad
-NO_RSAMPLE_HERE = {"Beta", "Gamma", "Dirichlet", "Dirichlet-small"}
 
 
 def _build(T, name, grad=True):
@@ -194,8 +192,7 @@ def test_shapes_repr_flags(name):
     assert dt.support.event_dim == ds.support.event_dim
     assert dt.support.is_discrete == ds.support.is_discrete
     assert dt.has_enumerate_support == ds.has_enumerate_support
-    if name not in NO_RSAMPLE_HERE:
-        assert dt.has_rsample == ds.has_rsample
+    assert dt.has_rsample == ds.has_rsample
     assert sorted(dt.arg_constraints) == sorted(ds.arg_constraints)
     for k in dt.arg_constraints:
         assert repr(dt.arg_constraints[k]) == repr(ds.arg_constraints[k])

@@ -7,11 +7,13 @@ from .beta import Beta
 from .binomial import Binomial
 from .categorical import Categorical
 from .cauchy import Cauchy
+from .chi2 import Chi2
 from .constraint_registry import biject_to, transform_to
 from .dirichlet import Dirichlet
 from .distribution import Distribution
 from .exp_family import ExponentialFamily
 from .exponential import Exponential
+from .fishersnedecor import FisherSnedecor
 from .gamma import Gamma
 from .geometric import Geometric
 from .gumbel import Gumbel
@@ -29,6 +31,7 @@ from .pareto import Pareto
 from .poisson import Poisson
 from .relaxed_bernoulli import LogitRelaxedBernoulli, RelaxedBernoulli
 from .relaxed_categorical import ExpRelaxedCategorical, RelaxedOneHotCategorical
+from .studentT import StudentT
 from .transformed_distribution import TransformedDistribution
 from .transforms import *  # noqa: F403
 from .uniform import Uniform
@@ -40,11 +43,13 @@ __all__ = [
     "Binomial",
     "Categorical",
     "Cauchy",
+    "Chi2",
     "Dirichlet",
     "Distribution",
     "ExpRelaxedCategorical",
     "Exponential",
     "ExponentialFamily",
+    "FisherSnedecor",
     "Gamma",
     "Geometric",
     "Gumbel",
@@ -64,6 +69,7 @@ __all__ = [
     "Poisson",
     "RelaxedBernoulli",
     "RelaxedOneHotCategorical",
+    "StudentT",
     "TransformedDistribution",
     "Uniform",
     "Weibull",

@@ -17,15 +17,15 @@ __all__ = ["Beta"]
 
 
 class Beta(ExponentialFamily):
-    """Beta distribution, built as a two-component Dirichlet as torch does.
-
-    Unlike torch, samples are not reparameterized (``has_rsample`` is False)."""
+    """Beta distribution, built as a two-component Dirichlet as torch does (so ``rsample``
+    carries the Dirichlet's gradient)."""
 
     arg_constraints: ClassVar[dict] = {
         "concentration1": constraints.positive,
         "concentration0": constraints.positive,
     }
     support = constraints.unit_interval
+    has_rsample = True
 
     def __init__(
         self, concentration1: Any, concentration0: Any, validate_args: bool | None = None
@@ -59,8 +59,8 @@ class Beta(ExponentialFamily):
         total = self.concentration1 + self.concentration0
         return self.concentration1 * self.concentration0 / (total.pow(2) * (total + 1))
 
-    def sample(self, sample_shape: Any = ()) -> Any:
-        return self._dirichlet.sample(sample_shape).select(-1, 0)
+    def rsample(self, sample_shape: Any = ()) -> Any:
+        return self._dirichlet.rsample(sample_shape).select(-1, 0)
 
     def log_prob(self, value: Any) -> Any:
         if self._validate_args:

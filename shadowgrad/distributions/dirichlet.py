@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 import shadowgrad as torch
 
 from . import constraints
+from ._gamma_grad import _Dirichlet
 from .exp_family import ExponentialFamily
 from .utils import _standard_gamma
 
@@ -16,12 +17,14 @@ __all__ = ["Dirichlet"]
 class Dirichlet(ExponentialFamily):
     """Dirichlet distribution over the simplex, with ``concentration`` along the last dim.
 
-    Unlike torch, samples are not reparameterized (``has_rsample`` is False)."""
+    ``rsample`` differentiates through the normalized gamma draws: a valid reparameterization
+    whose single-sample gradients differ from torch's marginal-Beta formula."""
 
     arg_constraints: ClassVar[dict] = {
         "concentration": constraints.independent(constraints.positive, 1)
     }
     support = constraints.simplex
+    has_rsample = True
 
     def __init__(self, concentration: Any, validate_args: bool | None = None) -> None:
         if concentration.dim() < 1:
@@ -39,6 +42,10 @@ class Dirichlet(ExponentialFamily):
         with torch.no_grad():
             g = _standard_gamma(self.concentration.expand(shape))
             return g / g.sum(-1, True)
+
+    def rsample(self, sample_shape: Any = ()) -> Any:
+        shape = self._extended_shape(sample_shape)
+        return _Dirichlet.apply(self.concentration.expand(shape))
 
     def log_prob(self, value: Any) -> Any:
         if self._validate_args:

@@ -8,23 +8,23 @@ from typing import Any, ClassVar
 import shadowgrad as torch
 
 from . import constraints
+from ._gamma_grad import igamma, standard_gamma
 from .exp_family import ExponentialFamily
-from .utils import _standard_gamma, broadcast_all
+from .utils import broadcast_all, finfo
 
 __all__ = ["Gamma"]
 
 
 class Gamma(ExponentialFamily):
-    """Gamma distribution with shape ``concentration`` and inverse scale ``rate``.
-
-    Unlike torch, samples are not reparameterized (``has_rsample`` is False): shadowgrad has no
-    implicit gradient of the gamma draw yet."""
+    """Gamma distribution with shape ``concentration`` and inverse scale ``rate``; samples are
+    reparameterized by the implicit gradient of the gamma draw."""
 
     arg_constraints: ClassVar[dict] = {
         "concentration": constraints.positive,
         "rate": constraints.positive,
     }
     support = constraints.nonnegative
+    has_rsample = True
     _mean_carrier_measure = 0
 
     def __init__(self, concentration: Any, rate: Any, validate_args: bool | None = None) -> None:
@@ -49,10 +49,16 @@ class Gamma(ExponentialFamily):
     def variance(self) -> Any:
         return self.concentration / self.rate.pow(2)
 
-    def sample(self, sample_shape: Any = ()) -> Any:
+    def rsample(self, sample_shape: Any = ()) -> Any:
         shape = self._extended_shape(sample_shape)
-        with torch.no_grad():
-            return _standard_gamma(self.concentration.expand(shape)) / self.rate.expand(shape)
+        value = standard_gamma(self.concentration.expand(shape)) / self.rate.expand(shape)
+        value.detach().clamp_(min=float(finfo(value.dtype).tiny))  # not recorded by autograd
+        return value
+
+    def cdf(self, value: Any) -> Any:
+        if self._validate_args:
+            self._validate_sample(value)
+        return igamma(self.concentration, self.rate * value)
 
     def log_prob(self, value: Any) -> Any:
         value = torch.as_tensor(value, dtype=self.rate.dtype)
