@@ -492,3 +492,110 @@ register(
     OpEntry("linalg.tensorsolve", lambda T, a, b, **k: T.linalg.tensorsolve(a, b, **k),
             tensorsolve_samples),
 )  # fmt: skip
+
+
+# --- geqrf, householder_product, ormqr ------------------------------------------------------
+
+
+def _compact_qr(r, *shape):
+    """geqrf's (a, tau) of a random matrix, from LAPACK through numpy."""
+    A = r.standard_normal(shape)
+    flat = [np.linalg.qr(x, mode="raw") for x in A.reshape(-1, *shape[-2:])]
+    a = np.stack([np.swapaxes(h, -1, -2) for h, _ in flat]).reshape(shape)
+    return a, np.stack([tau for _, tau in flat]).reshape(*shape[:-2], -1)
+
+
+def geqrf_samples(dtype: str) -> list[Sample]:
+    n = _rng(5).standard_normal
+    return [
+        Sample((t(n((4, 3)), False),), name="tall"),
+        Sample((t(n((3, 4)), False),), name="wide"),
+        Sample((t(n((2, 3, 3)), False),), name="batched"),
+        Sample((t(n((3, 3)), False, layout="transposed"),), name="non-contiguous"),
+        Sample((t(n((0, 3)), False),), name="empty"),
+        Sample((t(n(3), False),), name="1-d (error)"),
+        Sample((t(np.ones((2, 2), np.int64), False),), name="integer (error)"),
+    ]
+
+
+def householder_samples(dtype: str) -> list[Sample]:
+    r = _rng(6)
+    a, tau = _compact_qr(r, 4, 3)
+    b, btau = _compact_qr(r, 2, 3, 2)
+    return [
+        Sample((t(a), t(tau)), name="tall"),
+        Sample((t(a), t(tau[:2])), name="fewer reflectors"),
+        Sample((t(a[:3]), t(tau)), name="square"),
+        Sample((t(b), t(btau)), name="batched"),
+        Sample((t(a), t(tau, False)), name="input only"),
+        Sample((t(a, False), t(tau)), name="tau only"),
+        Sample((t(a, layout="transposed"), t(tau)), name="non-contiguous"),
+        Sample((t(a.T), t(tau)), name="wide (error)"),
+        Sample((t(a), t(np.ones(4))), name="too many reflectors (error)"),
+        Sample((t(a), t(np.ones((1, 3)))), name="tau ndim (error)"),
+        Sample((t(b), t(np.ones((3, 2)))), name="tau batch (error)"),
+        Sample((t(np.ones(3)), t(np.ones(1))), name="1-d (error)"),
+    ]
+
+
+def ormqr_samples(dtype: str) -> list[Sample]:
+    r = _rng(7)
+    n = r.standard_normal
+    a, tau = _compact_qr(r, 4, 3)
+    w, wtau = _compact_qr(r, 3, 4)
+    b, btau = _compact_qr(r, 2, 3, 2)
+    return [
+        Sample((t(a), t(tau), t(n((4, 2)))), name="left"),
+        Sample((t(a), t(tau), t(n((4, 2))), True, True), name="left transpose"),
+        Sample((t(a), t(tau), t(n((2, 4))), False), name="right"),
+        Sample((t(a), t(tau), t(n((2, 4))), False, True), name="right transpose"),
+        Sample((t(w), t(wtau), t(n((3, 2)))), name="wide input"),
+        Sample((t(b), t(btau), t(n((2, 3, 3))), True, True), name="batched"),
+        Sample((t(a), t(tau, False), t(n((4, 2)), False)), name="input only"),
+        Sample((t(a, False), t(tau), t(n((4, 2)), False)), name="tau only"),
+        Sample((t(a, False), t(tau, False), t(n((4, 2)))), name="other only"),
+        Sample((t(a, layout="transposed"), t(tau), t(n((4, 2)), layout="transposed")),
+               name="non-contiguous"),
+        Sample((t(a), t(tau), t(n((3, 2)))), name="other rows (error)"),
+        Sample((t(a), t(tau[:2]), t(n((4, 2)))), name="tau size (error)"),
+        Sample((t(a), t(tau), t(n(4))), name="1-d other (error)"),
+        Sample((t(a), t(tau), t(n((2, 4, 2)))), name="other ndim (error)"),
+        Sample((t(b), t(np.ones((3, 2))), t(n((2, 3, 3)))), name="tau batch (error)"),
+        Sample((t(b), t(btau), t(n((3, 3, 3)))), name="other batch (error)"),
+    ]  # fmt: skip
+
+
+register(
+    OpEntry(
+        "geqrf",
+        lambda T, a: (tuple(T.geqrf(a)), tuple(a.geqrf())),
+        geqrf_samples,
+        supports_grad=False,
+        tolerances=DECOMP_TOL,
+        tolerance_reason=DECOMP_REASON,
+        covers=("geqrf", "Tensor.geqrf"),
+    ),
+    OpEntry(
+        "linalg.householder_product",
+        lambda T, a, tau: T.linalg.householder_product(a, tau),
+        householder_samples,
+        tolerances=DECOMP_TOL,
+        tolerance_reason=DECOMP_REASON,
+    ),
+    OpEntry(
+        "orgqr",
+        lambda T, a, tau: (T.orgqr(a, tau), a.orgqr(tau)),
+        lambda d: householder_samples(d)[:4],
+        tolerances=DECOMP_TOL,
+        tolerance_reason=DECOMP_REASON,
+        covers=("orgqr", "Tensor.orgqr"),
+    ),
+    OpEntry(
+        "ormqr",
+        lambda T, a, tau, c, *r: (T.ormqr(a, tau, c, *r), a.ormqr(tau, c, *r)),
+        ormqr_samples,
+        tolerances=DECOMP_TOL,
+        tolerance_reason=DECOMP_REASON,
+        covers=("ormqr", "Tensor.ormqr"),
+    ),
+)

@@ -38,6 +38,7 @@ from ..ops.linalg import (
 from ..ops.linalg_extra import (
     cond,
     diagonal,
+    householder_product,
     lstsq,
     lu,
     lu_factor,
@@ -64,6 +65,7 @@ __all__ = [
     "diagonal",
     "eigh",
     "eigvalsh",
+    "householder_product",
     "inv",
     "inv_ex",
     "lstsq",

@@ -30,6 +30,7 @@ from .linalg import (
 from .pointwise import _out
 from .registry import defop
 from .shape import cat
+from .shape_extra import _no_derivative
 
 # --- multi_dot ------------------------------------------------------------------------------
 
@@ -1270,7 +1271,306 @@ def cholesky_inverse(input: Tensor, upper: bool = False, *, out: Tensor | None =
     return _out(_cholesky_inverse(input, upper), out, "cholesky_inverse")
 
 
+# --- geqrf, householder_product, ormqr ------------------------------------------------------
+
+
+def _reflectors_np(A: np.ndarray, k: int) -> np.ndarray:
+    """The Householder vectors v_i (..., m, k) stored below the diagonal of A's first k
+    columns, with their implicit unit leading entry."""
+    m = A.shape[-2]
+    low = np.tril(np.ones((m, k), bool), -1)
+    return np.where(low, A[..., :, :k], 0) + np.eye(m, k, dtype=A.dtype)
+
+
+def _reflect_np(A: np.ndarray, tau: np.ndarray, X: np.ndarray, adjoint: bool) -> np.ndarray:
+    """Q X (Q^H X with adjoint) for Q = H_1 ... H_k, H_i = I - tau_i v_i v_i^H."""
+    k = tau.shape[-1]
+    V = _reflectors_np(A, k)
+    X = X.astype(np.result_type(A, X), copy=True)
+    for i in range(k - 1, -1, -1) if not adjoint else range(k):
+        v = V[..., :, i : i + 1]
+        t = tau[..., i, None, None]
+        X -= (t.conj() if adjoint else t) * (v @ (_mHa(v) @ X))
+    return X
+
+
+def _geqrf_fwd(self: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    m, n = self.shape[-2:]
+    batch = self.shape[:-2]
+    if self.size == 0:
+        return _col_major(self.copy()), np.zeros((*batch, min(m, n)), self.dtype)
+    flat = self.reshape(-1, m, n)
+    hs, taus = zip(*(np.linalg.qr(a, mode="raw") for a in flat), strict=True)
+    a = np.swapaxes(np.stack(hs), -1, -2).reshape(self.shape)
+    return _col_major(a.astype(self.dtype)), np.stack(taus).reshape(*batch, -1).astype(self.dtype)
+
+
+_geqrf_grad, _geqrf_jvp = _no_derivative("geqrf")
+_geqrf = defop("geqrf", "GeqrfBackward0", _geqrf_fwd, n_outputs=2, jvp=_geqrf_jvp, self=_geqrf_grad)
+
+
+def _check_lapack_dtype(t: Tensor, kernel: str) -> None:
+    dt = t.dtype
+    if not (dt.is_floating_point or dt.is_complex) or np.dtype(dt._np).itemsize < 4:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt._short}'")
+
+
+def geqrf(input: Tensor, *, out: Any = None) -> Any:
+    """Mirrors `torch.geqrf`: LAPACK's compact QR, (a, tau); not differentiable."""
+    if input.ndim < 2:
+        raise RuntimeError("torch.geqrf: input must have at least 2 dimensions.")
+    _check_lapack_dtype(input, "geqrf_cpu")
+    outs = _geqrf(input)
+    if out is not None:
+        outs = tuple(_out(o, d, "geqrf") for o, d in zip(outs, out, strict=True))
+    return _return_type("geqrf", ("a", "tau"), outs)
+
+
+def _col(t: Tensor, i: int) -> Tensor:
+    return t[..., :, i : i + 1]
+
+
+def _vectors(A: Tensor, k: int) -> list[Tensor]:
+    """The Householder vectors of A's first k columns as (..., m, 1) Tensors."""
+    m = A._data.shape[-2]
+    dt = A._data.dtype
+    below = [_make((np.arange(m) > i).astype(dt)[:, None]) for i in range(k)]
+    ones = [_make(np.eye(m, 1, -i, dtype=dt)) for i in range(k)]
+    return [_col(A, i) * below[i] + ones[i] for i in range(k)]
+
+
+def _tau(tau: Tensor, i: int) -> Tensor:
+    return tau[..., i : i + 1].unsqueeze(-1)
+
+
+def _reflector_grads(A: Tensor, tau: Tensor, gQ: Tensor, ncols: int) -> tuple[Any, Any]:
+    """(gA, gtau) of Q = H_1 ... H_k E (E: the first ncols columns of the identity), walking the
+    product left to right with the partial products on the right kept from a forward sweep."""
+    k = tau._data.shape[-1]
+    m, n = A._data.shape[-2:]
+    if k == 0 or A._data.size == 0:
+        return None, None  # torch leaves both gradients undefined
+    vs = _vectors(A, k)
+    Y = [_eye(m, A, ncols)]  # Y[j] = H_{k-j+1} ... H_k E
+    for i in range(k - 1, 0, -1):
+        Y.append(Y[-1] - _tau(tau, i) * matmul(vs[i], matmul(_mT(vs[i]), Y[-1])))
+    G = gQ
+    g_v, g_tau = [], []
+    for i in range(k):
+        v, t, R = vs[i], _tau(tau, i), Y[k - 1 - i]
+        vG, vR = matmul(_mT(v), G), matmul(_mT(v), R)
+        g_tau.append(-(vG * vR).sum(-1))
+        g_v.append(-t * (matmul(G, _mT(vR)) + matmul(R, _mT(vG))))
+        G = G - t * matmul(v, vG)
+    below = [_make((np.arange(m) > i).astype(A._data.dtype)[:, None]) for i in range(k)]
+    gA = cat([g * b for g, b in zip(g_v, below, strict=True)], -1)
+    if n > k:
+        gA = _zero_pad(gA, -1, n)
+    return gA, cat(g_tau, -1)
+
+
+def _reflector_jvp(
+    A: Tensor, tau: Tensor, A_t: Any, tau_t: Any, ncols: int
+) -> tuple[Tensor, Tensor]:
+    """(Q, Q_t) of Q = H_1 ... H_k E, with dH_i = -dtau_i v v^H - tau_i (dv v^H + v dv^H)."""
+    k = tau._data.shape[-1]
+    m = A._data.shape[-2]
+    vs = _vectors(A, k)
+    dvs = _vectors(A_t, k) if A_t is not None else None
+    Q = _eye(m, A, ncols)
+    dQ: Any = None
+    for i in range(k - 1, -1, -1):
+        v, t = vs[i], _tau(tau, i)
+        vQ = matmul(_mT(v), Q)
+        d = None
+        if dQ is not None:
+            d = dQ - t * matmul(v, matmul(_mT(v), dQ))
+        if tau_t is not None:
+            term = -_tau(tau_t, i) * matmul(v, vQ)
+            d = term if d is None else d + term
+        if dvs is not None:
+            dv = dvs[i] - _make(np.eye(m, 1, -i, dtype=A._data.dtype))
+            term = -t * (matmul(dv, vQ) + matmul(v, matmul(_mT(dv), Q)))
+            d = term if d is None else d + term
+        Q = Q - t * matmul(v, vQ)
+        dQ = d
+    if dQ is None:
+        dQ = Q * 0
+    return Q, dQ
+
+
+def _householder_fwd(input: np.ndarray, tau: np.ndarray) -> np.ndarray:
+    m, n = input.shape[-2:]
+    E = np.broadcast_to(np.eye(m, n, dtype=input.dtype), input.shape)
+    return _col_major(_reflect_np(input, tau, E, False))
+
+
+_householder_product = defop(
+    "linalg_householder_product",
+    "LinalgHouseholderProductBackward0",
+    _householder_fwd,
+    jvp=lambda input, tau, input_t, tau_t: _reflector_jvp(
+        input, tau, input_t, tau_t, input._data.shape[-1]
+    )[1],
+    input=lambda grad, input, tau: _reflector_grads(input, tau, grad, input._data.shape[-1])[0],
+    tau=lambda grad, input, tau: _reflector_grads(input, tau, grad, input._data.shape[-1])[1],
+)
+
+
+def _check_batch(t: Tensor, input: Tensor, name: str, fname: str) -> None:
+    batch = list(input._data.shape[:-2])
+    got = list(t._data.shape[: len(batch)])
+    if got != batch:
+        raise RuntimeError(
+            f"{fname}: Expected batch dimensions of {name} to be equal to input.shape[:-2], but "
+            f"got {got}"
+        )
+
+
+def _check_tau_ndim(input: Tensor, tau: Tensor, fname: str) -> None:
+    if input.ndim - tau.ndim != 1:
+        raise RuntimeError(
+            f"{fname}: Expected tau to have one dimension less than input, but got tau.ndim "
+            f"equal to {tau.ndim} and input.ndim is equal to {input.ndim}"
+        )
+
+
+def householder_product(input: Tensor, tau: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.linalg.householder_product`: the first n columns of H_1 ... H_k."""
+    fname = "torch.linalg.householder_product"
+    if input.ndim < 2:
+        raise RuntimeError(f"{fname}: input must have at least 2 dimensions.")
+    m, n = input._data.shape[-2:]
+    if m < n:
+        raise RuntimeError(
+            f"{fname}: input.shape[-2] must be greater than or equal to input.shape[-1]"
+        )
+    if tau.ndim and n < tau._data.shape[-1]:
+        raise RuntimeError(
+            f"{fname}: input.shape[-1] must be greater than or equal to tau.shape[-1]"
+        )
+    _check_tau_ndim(input, tau, fname)
+    _check_batch(tau, input, "tau", fname)
+    if tau.dtype is not input.dtype:
+        raise RuntimeError(
+            f"{fname}: tau dtype {tau.dtype._short} does not match input dtype {input.dtype._short}"
+        )
+    _check_lapack_dtype(input, "orgqr_cpu")
+    return _out(_householder_product(input, tau), out, "linalg_householder_product")
+
+
+def orgqr(input: Tensor, input2: Tensor) -> Tensor:
+    """Mirrors `torch.orgqr`, an alias of linalg.householder_product."""
+    return householder_product(input, input2)
+
+
+def _ormqr_fwd(
+    self: np.ndarray, input2: np.ndarray, input3: np.ndarray, left: bool, transpose: bool
+) -> np.ndarray:
+    if left:
+        return _col_major(_reflect_np(self, input2, input3, transpose))
+    return _col_major(_mHa(_reflect_np(self, input2, _mHa(input3), not transpose)))
+
+
+def _ormqr_gQ(grad: Tensor, C: Tensor, left: bool, transpose: bool) -> Tensor:
+    """The gradient in Q (m x m) of op(Q) C (C op(Q) when not left)."""
+    if left:
+        return matmul(C, _mT(grad)) if transpose else matmul(grad, _mT(C))
+    return matmul(_mT(grad), C) if transpose else matmul(_mT(C), grad)
+
+
+def _ormqr_grads(
+    grad: Tensor, self: Tensor, input2: Tensor, input3: Tensor, left: bool, transpose: bool
+) -> tuple[Tensor, Tensor]:
+    gQ = _ormqr_gQ(grad, input3, left, transpose)
+    return _reflector_grads(self, input2, gQ, self._data.shape[-2])
+
+
+def _ormqr_jvp(
+    self: Tensor,
+    input2: Tensor,
+    input3: Tensor,
+    left: bool,
+    transpose: bool,
+    self_t: Any,
+    input2_t: Any,
+    input3_t: Any,
+) -> Tensor:
+    r: Any = None
+    if self_t is not None or input2_t is not None:
+        _, dQ = _reflector_jvp(self, input2, self_t, input2_t, self._data.shape[-2])
+        dQ = _mT(dQ) if transpose else dQ
+        r = matmul(dQ, input3) if left else matmul(input3, dQ)
+    if input3_t is not None:
+        term = _ormqr(self, input2, input3_t, left, transpose)
+        r = term if r is None else r + term
+    return r
+
+
+_ormqr = defop(
+    "ormqr",
+    "OrmqrBackward0",
+    _ormqr_fwd,
+    jvp=_ormqr_jvp,
+    self=lambda grad, self, input2, input3, left, transpose: _ormqr_grads(
+        grad, self, input2, input3, left, transpose
+    )[0],
+    input2=lambda grad, self, input2, input3, left, transpose: _ormqr_grads(
+        grad, self, input2, input3, left, transpose
+    )[1],
+    input3=lambda grad, self, input2, left, transpose: _ormqr(
+        self, input2, grad, left, not transpose
+    ),
+)
+
+
+def ormqr(
+    input: Tensor,
+    input2: Tensor,
+    input3: Tensor,
+    left: bool = True,
+    transpose: bool = False,
+    *,
+    out: Tensor | None = None,
+) -> Tensor:
+    """Mirrors `torch.ormqr`: op(Q) C (C op(Q) when not left), Q = H_1 ... H_k from geqrf's
+    compact form, op(Q) = Q^H when transpose."""
+    fname = "torch.ormqr"
+    tau, other = input2, input3
+    if input.ndim < 2:
+        raise RuntimeError(f"{fname}: input must have at least 2 dimensions.")
+    if other.ndim < 2:
+        raise RuntimeError(f"{fname}: other must have at least 2 dimensions.")
+    if other.ndim != input.ndim:
+        raise RuntimeError(
+            f"{fname}: Expected other to have the same number of dimensions as input, but got "
+            f"other.ndim equal to {other.ndim} and input.ndim is equal to {input.ndim}"
+        )
+    _check_tau_ndim(input, tau, fname)
+    side = -2 if left else -1
+    m, n = input._data.shape[-2:]
+    if other._data.shape[side] != m:
+        raise RuntimeError(f"{fname}: other.shape[{side}] must be equal to input.shape[-2]")
+    if tau._data.shape[-1] != min(other._data.shape[side], n):
+        raise RuntimeError(
+            f"{fname}: tau.shape[-1] must be equal to min(other.shape[{side}], input.shape[-1])"
+        )
+    _check_batch(tau, input, "tau", fname)
+    _check_batch(other, input, "other", fname)
+    for name, t in (("other", other), ("tau", tau)):
+        if t.dtype is not input.dtype:
+            raise RuntimeError(
+                f"{fname}: Expected input and {name} to have the same dtype, but input has dtype"
+                f"{input.dtype._short} and {name} has dtype {t.dtype._short}"
+            )
+    _check_lapack_dtype(input, "ormqr_cpu")
+    return _out(_ormqr(input, tau, other, left, transpose), out, "ormqr")
+
+
 METHODS: dict[str, Any] = {
+    "geqrf": geqrf,
+    "orgqr": orgqr,
+    "ormqr": ormqr,
     "cholesky_solve": cholesky_solve,
     "cholesky_inverse": cholesky_inverse,
     "lu": lu_legacy,
@@ -1280,6 +1580,9 @@ METHODS: dict[str, Any] = {
     "triangular_solve": triangular_solve,
 }
 FUNCTIONS: dict[str, Any] = {
+    "geqrf": geqrf,
+    "orgqr": orgqr,
+    "ormqr": ormqr,
     "cholesky_solve": cholesky_solve,
     "cholesky_inverse": cholesky_inverse,
     "lu": lu_legacy,
