@@ -168,7 +168,7 @@ class _NoAlphaGrad(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
-        raise RuntimeError("the derivative for 'igamma: input' is not implemented.")
+        raise NotImplementedError("the derivative for 'igamma: input' is not implemented.")
 
 
 def igamma(alpha: Any, x: Any) -> Any:
