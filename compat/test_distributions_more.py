@@ -647,3 +647,66 @@ def test_gamma_cdf():
             T.autograd.grad(cdf.sum(), [c])
     _close(outs[0][0], outs[1][0], rtol=1e-9)
     _close(outs[0][1], outs[1][1], rtol=1e-9)
+
+
+# --- cross-family KL -----------------------------------------------------------------------
+
+_P = {
+    "Exponential": lambda T: T.distributions.Exponential(T.tensor([0.5, 2.0], requires_grad=True)),
+    "Gamma": lambda T: T.distributions.Gamma(
+        T.tensor([0.7, 3.0], requires_grad=True), T.tensor([2.0, 0.5], requires_grad=True)
+    ),
+    "Beta": lambda T: T.distributions.Beta(
+        T.tensor([0.7, 3.0], requires_grad=True), T.tensor([2.0, 1.5], requires_grad=True)
+    ),
+    "Laplace": lambda T: T.distributions.Laplace(
+        T.tensor([0.3, -1.0], requires_grad=True), T.tensor([2.0, 0.5], requires_grad=True)
+    ),
+    "Uniform": lambda T: T.distributions.Uniform(
+        T.tensor([0.1, -1.0], requires_grad=True), T.tensor([0.7, 2.0], requires_grad=True)
+    ),
+    "Normal": lambda T: T.distributions.Normal(
+        T.tensor([0.3, -1.0], requires_grad=True), T.tensor([2.0, 0.5], requires_grad=True)
+    ),
+    "Uniform-wide": lambda T: T.distributions.Uniform(
+        T.tensor([-0.5, 0.0], requires_grad=True), T.tensor([1.0, 3.0], requires_grad=True)
+    ),
+}
+CROSS_KL = [
+    ("Exponential", "Gamma"),
+    ("Gamma", "Exponential"),
+    ("Beta", "Exponential"),
+    ("Beta", "Gamma"),
+    ("Exponential", "Normal"),
+    ("Gamma", "Normal"),
+    ("Beta", "Normal"),
+    ("Laplace", "Normal"),
+    ("Uniform", "Normal"),
+    ("Uniform", "Exponential"),
+    ("Uniform-wide", "Exponential"),
+    ("Beta", "Uniform"),
+    ("Beta", "Uniform-wide"),
+]
+
+
+@pytest.mark.parametrize("pn,qn", CROSS_KL)
+def test_cross_family_kl(pn, qn):
+    outs = []
+    for T in LIBS:
+        p, q = _P[pn](T), _P[qn](T)
+        params = [v for d in (p, q) for v in vars(d).values() if isinstance(v, T.Tensor)]
+        params = [v for v in params if v.is_leaf and v.requires_grad]
+        if isinstance(p, T.distributions.Beta):
+            params = [p._dirichlet.concentration]
+        kl = T.distributions.kl_divergence(p, q)
+        fin = kl[kl.isfinite()]
+        g = T.autograd.grad(fin.sum(), params, allow_unused=True) if fin.numel() else None
+        outs.append((kl, g))
+    (kt, gt), (ks, gs) = outs
+    _close(kt, ks, rtol=1e-5)
+    assert (gt is None) == (gs is None)
+    for a, b in zip(gt or (), gs or (), strict=True):
+        if a is None or b is None:
+            assert (b is None or not b.abs().sum()) and (a is None or not a.abs().sum())
+        else:
+            _close(a, b, rtol=1e-5, atol=1e-7)

@@ -270,3 +270,82 @@ def _kl_independent_independent(p: Any, q: Any) -> Any:
         raise NotImplementedError
     result = kl_divergence(p.base_dist, q.base_dist)
     return _sum_rightmost(result, p.reinterpreted_batch_ndims)
+
+
+# --- cross-family pairs: KL = -H(p) - E_p[log q], with p's moments in closed form -------------
+
+
+def _normal_cross(p: Any, q: Any, mean: Any, second: Any) -> Any:
+    """-H(p) - E_p[log Normal(q)], from p's mean and second moment."""
+    var_q = q.scale.pow(2)
+    sq = second - 2 * q.loc * mean + q.loc.pow(2)  # E[(x - loc_q)^2]
+    return -p.entropy() + torch.log(q.scale) + 0.5 * math.log(2 * math.pi) + sq / (2 * var_q)
+
+
+def _gamma_cross(p: Any, q: Any, mean: Any, mean_log: Any) -> Any:
+    """-H(p) - E_p[log Gamma(q)], from p's mean and mean log."""
+    c, r = q.concentration, q.rate
+    return -p.entropy() - c * r.log() + c.lgamma() - (c - 1) * mean_log + r * mean
+
+
+@register_kl(Exponential, Gamma)
+def _kl_exponential_gamma(p: Any, q: Any) -> Any:
+    return _gamma_cross(p, q, p.mean, -torch.log(p.rate) - 0.5772156649015329)
+
+
+@register_kl(Gamma, Exponential)
+def _kl_gamma_exponential(p: Any, q: Any) -> Any:
+    return -p.entropy() - q.rate.log() + q.rate * p.mean
+
+
+@register_kl(Beta, Exponential)
+def _kl_beta_exponential(p: Any, q: Any) -> Any:
+    return -p.entropy() - q.rate.log() + q.rate * p.mean
+
+
+@register_kl(Beta, Gamma)
+def _kl_beta_gamma(p: Any, q: Any) -> Any:
+    mean_log = torch.digamma(p.concentration1) - torch.digamma(p.concentration1 + p.concentration0)
+    return _gamma_cross(p, q, p.mean, mean_log)
+
+
+@register_kl(Exponential, Normal)
+def _kl_exponential_normal(p: Any, q: Any) -> Any:
+    return _normal_cross(p, q, p.mean, 2 * p.rate.pow(-2))
+
+
+@register_kl(Gamma, Normal)
+def _kl_gamma_normal(p: Any, q: Any) -> Any:
+    c, r = p.concentration, p.rate
+    return _normal_cross(p, q, p.mean, c * (c + 1) / r.pow(2))
+
+
+@register_kl(Beta, Normal)
+def _kl_beta_normal(p: Any, q: Any) -> Any:
+    return _normal_cross(p, q, p.mean, p.variance + p.mean.pow(2))
+
+
+@register_kl(Laplace, Normal)
+def _kl_laplace_normal(p: Any, q: Any) -> Any:
+    return _normal_cross(p, q, p.loc, 2 * p.scale.pow(2) + p.loc.pow(2))
+
+
+@register_kl(Uniform, Normal)
+def _kl_uniform_normal(p: Any, q: Any) -> Any:
+    a, b = p.low, p.high
+    second = (b.pow(3) - a.pow(3)) / (3 * (b - a))
+    return _normal_cross(p, q, p.mean, second)
+
+
+@register_kl(Uniform, Exponential)
+def _kl_uniform_exponential(p: Any, q: Any) -> Any:
+    result = -p.entropy() - q.rate.log() + q.rate * p.mean
+    result[p.low < q.support.lower_bound] = math.inf
+    return result
+
+
+@register_kl(Beta, Uniform)
+def _kl_beta_uniform(p: Any, q: Any) -> Any:
+    result = -p.entropy() + (q.high - q.low).log()
+    result[(q.low > p.support.lower_bound) | (q.high < p.support.upper_bound)] = math.inf
+    return result
