@@ -740,3 +740,97 @@ def test_stateless_functional_call():
         return [msgs, _np(y), _np(w.grad), m.weight.grad, _np(m.weight)]
 
     _both(prog)
+
+
+# --- orthogonal parametrization -------------------------------------------------------------
+
+ORTH_MAPS = [None, "matrix_exp", "cayley", "householder"]
+
+
+def _orth_module(T, shape, seed=4):
+    w = (np.random.default_rng(seed).standard_normal(shape) * 0.5).astype(np.float32)
+    m = T.nn.Linear(shape[1], shape[0], bias=False)
+    return _load(T, m, {"weight": w})
+
+
+def _orthonormal(shape, seed=5):
+    q = np.linalg.qr(np.random.default_rng(seed).standard_normal((max(shape),) * 2))[0]
+    return q[: shape[0], : shape[1]].astype(np.float32)
+
+
+def _orth_state(m, square):
+    """The state dict; a non-square base keeps only the columns the weight reads (the others
+    are drawn at random)."""
+    sd = {k: _np(v) for k, v in m.state_dict().items()}
+    k = min(m.parametrizations.weight.original.shape)
+    return {n: (v if square or not n.endswith("base") else v[:, :k]) for n, v in sd.items()}
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (4, 3), (3, 4)])
+@pytest.mark.parametrize("orth_map", ORTH_MAPS)
+@pytest.mark.parametrize("triv", [True, False])
+def test_orthogonal_parametrization(shape, orth_map, triv):
+    square = shape[0] == shape[1]
+    state = {}
+
+    def prog(T):
+        m = T.nn.utils.parametrizations.orthogonal(
+            _orth_module(T, shape), orthogonal_map=orth_map, use_trivialization=triv
+        )
+        out = {
+            "keys": list(m.state_dict()),
+            "map": m.parametrizations.weight[0].orthogonal_map.name,
+            "state": _orth_state(m, square),
+        }
+        if T is torch:
+            state["sd"] = {k: _np(v) for k, v in m.state_dict().items()}
+        elif triv and not square:  # the same random completion of the base as torch
+            _load(T, m, state["sd"])
+        w = m.weight
+        g = np.random.default_rng(6).standard_normal(shape).astype(np.float32)
+        (w * T.tensor(g)).sum().backward()
+        out.update(
+            weight=_np(w),
+            grad=_np(m.parametrizations.weight.original.grad),
+            grad_fn=w.grad_fn.name(),
+            gram=_np(w @ w.mT if shape[0] <= shape[1] else w.mT @ w),
+        )
+        try:
+            m.weight = T.tensor(_orthonormal(shape))
+            out["assigned"] = _np(m.weight)
+            out["assigned_state"] = _orth_state(m, square)
+        except NotImplementedError as e:
+            out["assigned"] = str(e)
+        return out
+
+    _both(prog, rtol=1e-4, atol=1e-5)
+
+
+def test_orthogonal_double_precision_and_batched():
+    def prog(T):
+        w = np.random.default_rng(7).standard_normal((2, 4, 3))
+        out = {}
+        for orth_map in ("matrix_exp", "cayley", "householder"):
+            m = T.nn.Module()
+            m.register_parameter("weight", T.nn.Parameter(T.tensor(w)))
+            T.nn.utils.parametrizations.orthogonal(
+                m, orthogonal_map=orth_map, use_trivialization=False
+            )
+            (m.weight.sum() * 2).backward()
+            out[orth_map] = (_np(m.weight), _np(m.parametrizations.weight.original.grad))
+        return out
+
+    _both(prog, rtol=1e-9, atol=1e-10)
+
+
+def test_orthogonal_errors():
+    P = "parametrizations"
+    _error(lambda T: getattr(T.nn.utils, P).orthogonal(T.nn.Linear(3, 3), "bias"))
+    _error(lambda T: getattr(T.nn.utils, P).orthogonal(T.nn.Linear(3, 3), "nope"))
+    _error(lambda T: getattr(T.nn.utils, P).orthogonal(T.nn.Linear(3, 3), orthogonal_map="qr"))
+
+    def bad_shape(T):
+        m = getattr(T.nn.utils, P).orthogonal(T.nn.Linear(3, 3))
+        m.weight = T.eye(2)
+
+    _error(bad_shape)

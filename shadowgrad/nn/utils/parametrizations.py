@@ -1,12 +1,17 @@
 """Weight and spectral normalization as parametrizations. Mirrors
 `torch.nn.utils.parametrizations`.
 
-Differences: `orthogonal` is not provided yet.
+Difference: with `use_trivialization=True`, a non-square weight is completed to a square
+`base` with columns drawn from shadowgrad's generator, so `base`'s extra columns differ from
+torch's (the parametrized weight does not depend on them).
 """
 
 from __future__ import annotations
 
+from enum import Enum, auto
 from typing import Any
+
+import shadowgrad as _sg
 
 from ... import nn as _nn
 from ..._grad_mode import no_grad
@@ -16,7 +21,7 @@ from . import parametrize
 from .spectral_norm import _default_dim
 from .weight_norm import _norm_except_dim, _weight_norm
 
-__all__ = ["spectral_norm", "weight_norm"]
+__all__ = ["orthogonal", "spectral_norm", "weight_norm"]
 
 
 class _WeightNorm(Module):
@@ -137,4 +142,135 @@ def spectral_norm(
     parametrize.register_parametrization(
         module, name, _SpectralNorm(weight, n_power_iterations, dim, eps)
     )
+    return module
+
+
+# --- orthogonal -----------------------------------------------------------------------------
+
+
+class _OrthMaps(Enum):
+    matrix_exp = auto()
+    cayley = auto()
+    householder = auto()
+
+
+def _is_orthogonal(Q: Tensor) -> bool:
+    n, k = Q.size(-2), Q.size(-1)
+    eye = _sg.eye(k, dtype=Q.dtype)
+    return _sg.allclose(Q.mH @ Q, eye, atol=10.0 * n * _sg.finfo(Q.dtype).eps)
+
+
+def _make_orthogonal(A: Tensor) -> Tensor:
+    """The Q of A's QR decomposition with R's diagonal made positive."""
+    X, tau = _sg.geqrf(A)
+    Q = _sg.linalg.householder_product(X, tau)
+    return Q * X.diagonal(dim1=-2, dim2=-1).sgn().unsqueeze(-2)
+
+
+class _Orthogonal(Module):
+    base: Tensor
+
+    def __init__(
+        self, weight: Tensor, orthogonal_map: _OrthMaps, *, use_trivialization: bool = True
+    ) -> None:
+        super().__init__()
+        if weight.is_complex() and orthogonal_map == _OrthMaps.householder:
+            raise ValueError("The householder parametrization does not support complex tensors.")
+        self.shape = weight.shape
+        self.orthogonal_map = orthogonal_map
+        if use_trivialization:
+            self.register_buffer("base", None)
+
+    def forward(self, X: Tensor) -> Tensor:
+        transposed = X.size(-2) < X.size(-1)
+        if transposed:
+            X = X.mT
+        n, k = X.size(-2), X.size(-1)  # n >= k
+        if self.orthogonal_map == _OrthMaps.householder:
+            A = X.tril(diagonal=-1)
+            tau = 2.0 / (1.0 + (A * A).sum(dim=-2))
+            Q = _sg.linalg.householder_product(A, tau)
+            # the diagonal's signs (as ints: -1, 0 or 1) choose each column's sign
+            Q = Q * X.diagonal(dim1=-2, dim2=-1).int().unsqueeze(-2)
+        else:
+            X = X.tril()
+            if n != k:
+                pad = X.new_zeros(n, n - k).expand(*X.shape[:-2], -1, -1)
+                X = _sg.cat([X, pad], dim=-1)
+            A = X - X.mH
+            if self.orthogonal_map == _OrthMaps.matrix_exp:
+                Q = _sg.matrix_exp(A)
+            else:
+                eye = _sg.eye(n, dtype=A.dtype)
+                Q = _sg.linalg.solve(_sg.add(eye, A, alpha=-0.5), _sg.add(eye, A, alpha=0.5))
+            if n != k:
+                Q = Q[..., :k]
+        if hasattr(self, "base"):
+            Q = self.base @ Q
+        return Q.mT if transposed else Q
+
+    def right_inverse(self, Q: Tensor) -> Tensor:
+        with no_grad():
+            if Q.shape != self.shape:
+                raise ValueError(
+                    f"Expected a matrix or batch of matrices of shape {self.shape}. "
+                    f"Got a tensor of shape {Q.shape}."
+                )
+            Q_init = Q
+            transpose = Q.size(-2) < Q.size(-1)
+            if transpose:
+                Q = Q.mT
+            n, k = Q.size(-2), Q.size(-1)
+            if not hasattr(self, "base"):
+                if self.orthogonal_map != _OrthMaps.householder:
+                    raise NotImplementedError(
+                        "It is not possible to assign to the matrix exponential or the Cayley "
+                        "parametrizations when use_trivialization=False."
+                    )
+                # X with X's Householder parametrization equal to Q: geqrf's reflectors with
+                # the signs of R's diagonal (flipped where a reflector is the identity)
+                A, tau = _sg.geqrf(Q)
+                diag = A.diagonal(dim1=-2, dim2=-1)
+                diag.sign_()
+                diag[tau == 0.0] *= -1
+                return A.mT if transpose else A
+            if n == k:
+                Q = Q.clone() if _is_orthogonal(Q) else _make_orthogonal(Q)
+            else:  # complete Q to a square orthogonal matrix
+                N = _sg.randn(*Q.shape[:-2], n, n - k, dtype=Q.dtype)
+                Q = _make_orthogonal(_sg.cat([Q, N], dim=-1))
+            self.base = Q
+            # -Id: its parametrization is the identity under all three maps
+            neg_eye = _sg.zeros_like(Q_init)
+            neg_eye.diagonal(dim1=-2, dim2=-1).fill_(-1.0)
+            return neg_eye
+
+
+def orthogonal(
+    module: Module,
+    name: str = "weight",
+    orthogonal_map: str | None = None,
+    *,
+    use_trivialization: bool = True,
+) -> Module:
+    """Parametrize `name` as an orthogonal (unitary) matrix or batch of them. Mirrors
+    `torch.nn.utils.parametrizations.orthogonal`."""
+    weight = getattr(module, name, None)
+    if not isinstance(weight, Tensor):
+        raise ValueError(f"Module '{module}' has no parameter or buffer with name '{name}'")
+    if weight.ndim < 2:
+        raise ValueError(
+            f"Expected a matrix or batch of matrices. Got a tensor of {weight.ndim} dimensions."
+        )
+    if orthogonal_map is None:
+        square = weight.size(-2) == weight.size(-1)
+        orthogonal_map = "matrix_exp" if square or weight.is_complex() else "householder"
+    orth_enum = getattr(_OrthMaps, orthogonal_map, None)
+    if orth_enum is None:
+        raise ValueError(
+            'orthogonal_map has to be one of "matrix_exp", "cayley", "householder". '
+            f"Got: {orthogonal_map}"
+        )
+    orth = _Orthogonal(weight, orth_enum, use_trivialization=use_trivialization)
+    parametrize.register_parametrization(module, name, orth, unsafe=True)
     return module
