@@ -1196,6 +1196,8 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
 # --- losses -------------------------------------------------------------------------------
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+_MIN = np.minimum.reduce
+_MAX = np.maximum.reduce
 
 
 def _reduction(size_average: Any, reduce: Any, reduction: str) -> int:
@@ -1412,6 +1414,24 @@ def cross_entropy(
     label_smoothing: float = 0.0,
 ) -> Tensor:
     """Mirrors `torch.nn.functional.cross_entropy` (composed as torch composes it)."""
+    if weight is None and size_average is None and reduce is None and label_smoothing == 0.0:
+        # the training-loop case, (N, C) float logits and in-range int64 class indices: the
+        # same two ops as below without the general path's checks (each one holds here)
+        x = input._data
+        t = target._data
+        if (
+            x.ndim == 2
+            and t.ndim == 1
+            and x.dtype.char in "fd"
+            and t.dtype.char in "lq"
+            and x.shape[0] == t.shape[0] > 0
+            and reduction in _REDUCTIONS
+            and _MIN(t) >= 0
+            and _MAX(t) < x.shape[1]
+        ):
+            return K.nll_loss_op(
+                K.log_softmax_op(input, 1), target, None, _REDUCTIONS[reduction], ignore_index
+            )
     r = _reduction(size_average, reduce, reduction)
     if not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
