@@ -211,11 +211,16 @@ def main(argv: list[str] | None = None) -> int:
         ),
         "duration_s": round(time.monotonic() - start, 1),
     }
+    from .surface import surface, surface_text
+
+    api = surface()
+    meta["surface"] = {r["namespace"]: [r["present"], r["names"]] for r in api}
     summary = summarize(items, meta)
     print(failures_text(items))
     print(summary_text(items, summary))
+    print(surface_text(api))
     if args.report:
-        write_reports(args.report, items, summary)
+        write_reports(args.report, items, summary, api)
         print(f"report written to {args.report}/report.{{json,md,html}}")
     if args.json:
         import json

@@ -107,12 +107,20 @@ def failures_text(items: list[Item], limit: int = 20) -> str:
     return "\n".join(out)
 
 
-def write_reports(directory: str | Path, items: list[Item], summary: dict[str, Any]) -> None:
+def write_reports(
+    directory: str | Path,
+    items: list[Item],
+    summary: dict[str, Any],
+    api: list[dict[str, Any]] | None = None,
+) -> None:
+    """report.json (summary, items, API surface), report.md and report.html."""
+    from .surface import surface_markdown
+
     d = Path(directory)
     d.mkdir(parents=True, exist_ok=True)
-    data = {"summary": summary, "items": [asdict(i) for i in items]}
+    data = {"summary": summary, "items": [asdict(i) for i in items], "surface": api or []}
     (d / "report.json").write_text(json.dumps(data, indent=1))
-    (d / "report.md").write_text(_markdown(items, summary))
+    (d / "report.md").write_text(_markdown(items, summary) + (surface_markdown(api) if api else ""))
     (d / "report.html").write_text(_html(items, summary))
 
 
