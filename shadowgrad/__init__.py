@@ -112,6 +112,7 @@ from . import (  # noqa: E402 - these use the namespace built above
     testing,
     utils,
 )
+from ._legacy import *  # noqa: E402, F403 - FloatTensor, LongTensor, ...
 from ._runtime import *  # noqa: E402, F403 - finfo, iinfo, thread counts, compile, ...
 from .amp import autocast, is_autocast_enabled  # noqa: E402
 

@@ -24,6 +24,7 @@ from . import (
     shape_extra,
     sorting,
     special,
+    statistics,
     views,
 )
 from .registry import REGISTRY
