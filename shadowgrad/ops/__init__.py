@@ -45,6 +45,7 @@ FAMILIES = [
     linalg_extra,
     aliases,
     nn_ctc,
+    statistics,
 ]
 
 
