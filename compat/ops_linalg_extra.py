@@ -599,3 +599,67 @@ register(
         covers=("ormqr", "Tensor.ormqr"),
     ),
 )
+
+
+# --- eig, eigvals, tensorinv ----------------------------------------------------------------
+
+
+def eig_samples(dtype: str) -> list[Sample]:
+    n = _rng(8).standard_normal
+    return [
+        Sample((t(n((3, 3)), False),), name="square"),
+        Sample((t(n((2, 4, 4)), False),), name="batched"),
+        Sample((t(np.diag([1.0, 2.0, 3.0]), False),), name="diagonal"),
+        Sample((t(n((3, 3)), False, layout="transposed"),), name="non-contiguous"),
+        Sample((t(n((2, 0, 0)), False),), name="empty"),
+        Sample((t(n((3, 2)), False),), name="not square (error)"),
+        Sample((t(n(3), False),), name="1-d (error)"),
+        Sample((t(np.eye(2, dtype=np.int64), False),), name="integer (error)"),
+    ]
+
+
+def _eig(T, a):
+    """Eigenvalues (LAPACK's order) and the residual |A V - V diag(L)|: eigenvectors are unit
+    vectors defined up to a phase, which LAPACK builds choose differently."""
+    L, V = T.linalg.eig(a)
+    res = (a.to(V.dtype) @ V - V * L.unsqueeze(-2)).abs()
+    return L, V.abs().pow(2).sum(-2), (res < 1e-4).all()
+
+
+def tensorinv_samples(dtype: str) -> list[Sample]:
+    r = _rng(9)
+    return [
+        Sample((t(_well(r, 6, 6).reshape(2, 3, 6)),), {"ind": 2}, name="ind 2"),
+        Sample((t(_well(r, 4, 4).reshape(4, 2, 2)),), {"ind": 1}, name="ind 1"),
+        Sample((t(r.standard_normal((2, 3))),), {"ind": 1}, name="not square (error)"),
+        Sample((t(r.standard_normal((2, 2))),), {"ind": 0}, name="ind 0 (error)"),
+    ]
+
+
+register(
+    OpEntry(
+        "linalg.eig",
+        _eig,
+        eig_samples,
+        supports_grad=False,
+        tolerances=DECOMP_TOL,
+        tolerance_reason=DECOMP_REASON,
+    ),
+    OpEntry(
+        "linalg.eigvals",
+        lambda T, a: T.linalg.eigvals(a),
+        eig_samples,
+        supports_grad=False,
+        tolerances=DECOMP_TOL,
+        tolerance_reason=DECOMP_REASON,
+    ),
+    OpEntry(
+        "linalg.tensorinv",
+        lambda T, a, **k: T.linalg.tensorinv(a, **k),
+        tensorinv_samples,
+        tolerances=DECOMP_TOL,
+        tolerance_reason=DECOMP_REASON,
+        xfails={"grad_fn": "linalg.inv's result is row-major (torch: column-major), so the "
+                "reshape is a ViewBackward0 where torch records ReshapeAliasBackward0"},
+    ),
+)  # fmt: skip

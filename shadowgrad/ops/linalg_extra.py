@@ -24,11 +24,12 @@ from .linalg import (
     _tril,
     _triu,
     _zero_pad,
+    inv,
     matmul,
     mm,
 )
 from .pointwise import _out
-from .registry import defop
+from .registry import COMPLEX_UNSUPPORTED, defop
 from .shape import cat
 from .shape_extra import _no_derivative
 
@@ -1565,6 +1566,81 @@ def ormqr(
             )
     _check_lapack_dtype(input, "ormqr_cpu")
     return _out(_ormqr(input, tau, other, left, transpose), out, "ormqr")
+
+
+# --- eig, eigvals, tensorinv ----------------------------------------------------------------
+
+
+def _complex_only(*args: Any) -> Any:
+    """eig's outputs are complex: the registry gives its nodes the twin that raises
+    (Note [Complex gradients]), so this formula is never reached."""
+    raise RuntimeError(COMPLEX_UNSUPPORTED.format("LinalgEigBackward0"))
+
+
+def _eig_fwd(self: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    ctype = np.result_type(self.dtype, np.complex64)
+    if self.size == 0:
+        return np.zeros(self.shape[:-1], ctype), np.zeros(self.shape, ctype)
+    L, V = np.linalg.eig(self)
+    return L.astype(ctype), _col_major(V.astype(ctype))
+
+
+_eig = defop(
+    "linalg_eig",
+    "LinalgEigBackward0",
+    _eig_fwd,
+    dtype="keep",
+    n_outputs=2,
+    jvp=lambda self_t: _complex_only(),
+    self=lambda grads: _complex_only(),
+)
+
+
+def _check_eig_input(A: Tensor, fname: str) -> None:
+    if A.ndim < 2:
+        raise RuntimeError(f"{fname}: The input tensor A must have at least 2 dimensions.")
+    m, n = A._data.shape[-2:]
+    if m != n:
+        raise RuntimeError(
+            f"{fname}: A must be batches of square matrices, but they are {m} by {n} matrices"
+        )
+    dt = A.dtype
+    if not (dt.is_floating_point or dt.is_complex):
+        raise RuntimeError(f"Unknown Complex ScalarType for {dt._short}")
+    _check_lapack_dtype(A, "linalg_eig_out_cpu")
+
+
+def eig(A: Tensor, *, out: Any = None) -> Any:
+    """Mirrors `torch.linalg.eig`: complex eigenvalues and unit-norm eigenvectors (LAPACK's
+    geev through numpy, so in LAPACK's order). Not differentiable in shadowgrad: the outputs
+    are complex."""
+    _check_eig_input(A, "linalg.eig")
+    outs = _eig(A)
+    if out is not None:
+        outs = tuple(_out(o, d, "linalg_eig") for o, d in zip(outs, out, strict=True))
+    return _return_type("linalg_eig", ("eigenvalues", "eigenvectors"), outs)
+
+
+def eigvals(A: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.linalg.eigvals`: eig's eigenvalues (the same LinalgEigBackward0 node)."""
+    _check_eig_input(A, "linalg.eigvals")
+    return _out(_eig(A)[0], out, "linalg_eigvals")
+
+
+def tensorinv(A: Tensor, ind: int = 2, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.linalg.tensorinv`: the inverse of A seen as a prod(shape[:ind]) square
+    matrix, reshaped to shape[ind:] + shape[:ind]."""
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    shape = list(A._data.shape)
+    rows, cols = shape[:ind], shape[ind:]
+    r, c = math.prod(rows), math.prod(cols)
+    if r != c:
+        raise RuntimeError(
+            "Expected self to satisfy the requirement prod(self.shape[ind:]) == "
+            f"prod(self.shape[:ind]), but got {c} != {r}"
+        )
+    return _out(inv(A.reshape(r, c)).reshape(*cols, *rows), out, "linalg_tensorinv")
 
 
 METHODS: dict[str, Any] = {

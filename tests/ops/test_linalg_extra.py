@@ -58,3 +58,25 @@ def test_geqrf_not_differentiable():
     assert a.grad_fn.name() == "GeqrfBackward0"
     with pytest.raises(NotImplementedError, match="the derivative for 'geqrf' is not"):
         a.sum().backward()
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (2, 4, 4)])
+def test_eig_satisfies_definition(shape):
+    A = np.random.default_rng(4).standard_normal(shape)
+    L, V = sg.linalg.eig(sg.tensor(A))
+    assert L.dtype == sg.complex128 and V.dtype == sg.complex128
+    np.testing.assert_allclose(A @ V.numpy(), V.numpy() * L.numpy()[..., None, :], atol=1e-10)
+    np.testing.assert_allclose(np.linalg.norm(V.numpy(), axis=-2), 1.0, atol=1e-12)
+    np.testing.assert_allclose(sg.linalg.eigvals(sg.tensor(A)).numpy(), L.numpy())
+
+
+def test_eig_backward_raises_complex_error():
+    L, _ = sg.linalg.eig(leaf(np.random.default_rng(5).standard_normal((3, 3))))
+    assert L.grad_fn.name() == "LinalgEigBackward0"
+    with pytest.raises(RuntimeError, match="complex"):
+        L.real.sum().backward()
+
+
+def test_tensorinv_derivatives():
+    A = np.random.default_rng(6).standard_normal((6, 6)) + 6 * np.eye(6)
+    check(lambda x: sg.linalg.tensorinv(x, ind=2), A.reshape(2, 3, 6))
