@@ -195,3 +195,124 @@ def test_ctc_loss_forward_ad_error():
             T.nn.functional.ctc_loss(d, T.tensor([[1, 2], [1, 1]]), [3, 3], [2, 2])
 
     _errors(fn)
+
+
+# --- lazy modules --------------------------------------------------------------------------
+
+_LAZY = [
+    ("LazyLinear", (3,), {}, (2, 5)),
+    ("LazyLinear", (3,), {"bias": False}, (4, 2, 5)),
+    ("LazyConv1d", (4, 3), {"padding": 1}, (2, 3, 6)),
+    ("LazyConv1d", (4, 3), {"groups": 2}, (6, 7)),
+    ("LazyConv2d", (4, 3), {"stride": 2, "bias": False}, (2, 3, 6, 6)),
+    ("LazyConv3d", (2, 2), {}, (1, 3, 4, 4, 4)),
+    ("LazyConvTranspose1d", (4, 3), {"groups": 2}, (2, 6, 5)),
+    ("LazyConvTranspose2d", (2, 3), {"output_padding": 1, "stride": 2}, (2, 3, 4, 4)),
+    ("LazyConvTranspose3d", (2, 2), {}, (1, 3, 3, 3, 3)),
+    ("LazyBatchNorm1d", (), {}, (4, 3)),
+    ("LazyBatchNorm1d", (), {"affine": False}, (4, 3, 5)),
+    ("LazyBatchNorm2d", (), {"momentum": None}, (2, 3, 4, 4)),
+    ("LazyBatchNorm3d", (), {"track_running_stats": False}, (2, 3, 2, 2, 2)),
+    ("LazyInstanceNorm1d", (), {}, (2, 3, 5)),
+    ("LazyInstanceNorm2d", (), {"affine": False, "track_running_stats": False}, (2, 3, 4, 4)),
+    ("LazyInstanceNorm3d", (), {}, (1, 3, 2, 2, 2)),
+]
+
+
+def _show(v):
+    return repr(v) if type(v).__name__.startswith("Uninitialized") else tuple(v.shape)
+
+
+@pytest.mark.parametrize("k", range(len(_LAZY)))
+def test_lazy_module(k):
+    name, args, kw, shape = _LAZY[k]
+    x_np = _rng.standard_normal(shape).astype(np.float32)
+    mods = []
+
+    def prog(T):
+        m = getattr(T.nn, name)(*args, **kw)
+        out = {"repr0": repr(m), "lazy": m.has_uninitialized_params()}
+        out["sd0"] = str({key: _show(v) for key, v in m.state_dict().items()})
+        with T.no_grad():
+            m(T.tensor(x_np))  # materializes with the default init
+        out.update(type=type(m).__name__, repr=repr(m))
+        out["sd"] = str({key: _show(v) for key, v in m.state_dict().items()})
+        out["hooks"] = len(m._forward_pre_hooks)
+        mods.append(m)
+        return out
+
+    _both(prog)
+    ref, sg = mods
+    # the default init draws from the same distributions: every value within torch's bounds
+    for (key, a), b in zip(ref.state_dict().items(), sg.state_dict().values(), strict=True):
+        bound = float(a.abs().max()) if "weight" in key or "bias" in key else None
+        if bound is not None and a.numel() > 1 and key.endswith(("weight", "bias")):
+            fan_in = np.prod(a.shape[1:]) if a.ndim > 1 else None
+            if fan_in:
+                assert float(b.abs().max()) <= 1 / np.sqrt(fan_in) + 1e-6
+    sg.load_state_dict({key: shadowgrad.tensor(v.numpy()) for key, v in ref.state_dict().items()})
+
+    def run(T, m):
+        x = T.tensor(x_np, requires_grad=True)
+        y = m(x)
+        y.backward(_cotangent(T, y))
+        grads = {n: _np(p.grad) for n, p in m.named_parameters()}
+        return {"y": _np(y), "gx": _np(x.grad), **grads, "fn": y.grad_fn.name()}
+
+    a, b = run(torch, ref), run(shadowgrad, sg)
+    assert a.keys() == b.keys()
+    for key in a:
+        if isinstance(a[key], str):
+            assert a[key] == b[key]
+        else:
+            _same(a[key], b[key], 1e-4)
+
+
+def test_lazy_load_state_dict_and_errors():
+    w = _rng.standard_normal((3, 2)).astype(np.float32)
+
+    def prog(T):
+        m = T.nn.LazyLinear(3)
+        m.load_state_dict({"weight": T.tensor(w), "bias": T.zeros(3)})
+        out = {"repr": repr(m), "type": type(m).__name__, "w": _np(m.weight)}
+        y = m(T.ones(4, 2))
+        out.update(type1=type(m).__name__, repr1=repr(m), y=_np(y))
+        return out
+
+    _both(prog)
+    _errors(lambda T: T.nn.LazyConv2d(4, 3)(T.ones(3, 4)))
+    _errors(lambda T: T.nn.LazyConv2d(4, 3, groups=2)(T.ones(1, 3, 4, 4)))
+    _errors(lambda T: T.nn.LazyBatchNorm2d()(T.ones(3, 4)))
+
+
+_UNINIT_USES = [
+    lambda p: p + 1,
+    lambda p: 2 * p,
+    lambda p: -p,
+    lambda p: p.shape,
+    lambda p: p.numel(),
+    lambda p: p.sum(),
+    lambda p: p.t(),
+    lambda p: p.detach(),
+    lambda p: p.requires_grad_(False),
+]
+
+
+@pytest.mark.parametrize("cls", ["UninitializedParameter", "UninitializedBuffer"])
+def test_uninitialized_tensors(cls):
+    def prog(T):
+        p = getattr(T.nn.parameter, cls)()
+        out = {"repr": repr(p), "str": str(p), "rg": p.requires_grad, "dtype": str(p.dtype)}
+        out.update(lazy=T.nn.parameter.is_lazy(p), size=tuple(p.size()))
+        for i, use in enumerate(_UNINIT_USES):
+            with pytest.raises(Exception) as e:
+                use(p)
+            out[f"err{i}"] = f"{type(e.value).__name__}: {e.value}"
+        p.materialize((2, 3))
+        out.update(type=type(p).__name__, shape=tuple(p.shape), rg1=p.requires_grad)
+        q = getattr(T.nn.parameter, cls)(dtype=T.float64)
+        q.materialize(4)
+        out.update(qdtype=str(q.dtype), qshape=tuple(q.shape), lazy1=T.nn.parameter.is_lazy(q))
+        return out
+
+    _both(prog)

@@ -8,7 +8,13 @@ from .. import _creation
 from .._creation import empty
 from .._tensor import Tensor
 
-__all__ = ["Buffer", "Parameter", "is_lazy"]
+__all__ = [
+    "Buffer",
+    "Parameter",
+    "UninitializedBuffer",
+    "UninitializedParameter",
+    "is_lazy",
+]
 
 
 def _subclass(cls: type, data: Tensor, requires_grad: bool) -> Any:
@@ -64,6 +70,118 @@ class Buffer(Tensor, metaclass=_BufferMeta):
         return t
 
 
+_UNINIT_USE = (
+    "Attempted to use an uninitialized parameter in <method '{}' of 'torch._C.TensorBase' "
+    "objects>. This error happens when you are using a `LazyModule` or explicitly manipulating "
+    "`torch.nn.parameter.{}` objects. When using LazyModules Call `forward` with a dummy batch "
+    "to initialize the parameters before calling torch functions"
+)
+_UNINIT_SHAPE = (
+    "Can't access the shape of an uninitialized parameter or buffer. This error usually happens "
+    "in `load_state_dict` when trying to load an uninitialized parameter into an initialized one. "
+    "Call `forward` to initialize the parameters before accessing their attributes."
+)
+# the Tensor methods torch lets an uninitialized tensor run (its `_allowed_methods`)
+_ALLOWED = frozenset(
+    {"size", "copy_", "is_complex", "is_floating_point", "half", "float", "double", "char"}
+    | {"short", "int", "long", "cuda", "cpu", "to", "get_device", "materialize"}
+)
+
+
+def _refuse(name: str) -> Any:
+    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+        raise ValueError(_UNINIT_USE.format(name, type(self).__name__))
+
+    return method
+
+
+def _uninitialized(cls: type, requires_grad: bool, device: Any, dtype: Any) -> Any:
+    t = _subclass(cls, empty(0, device=device, dtype=dtype), False)
+    Tensor.requires_grad_(t, requires_grad)
+    return t
+
+
+class UninitializedTensorMixin:
+    """A tensor without a shape yet, that `materialize` turns into `cls_to_become`. Mirrors
+    `torch.nn.parameter.UninitializedTensorMixin`: using one in a Tensor method other than
+    the conversions torch allows raises torch's ValueError; its shape raises RuntimeError."""
+
+    cls_to_become: type
+
+    def materialize(self, shape: Any, device: Any = None, dtype: Any = None) -> None:
+        """Give the tensor storage of `shape` (uninitialized values) and its final class."""
+        if isinstance(shape, int):
+            shape = (shape,)
+        self.data = empty(tuple(shape), dtype=dtype or self.dtype)  # type: ignore[attr-defined]
+        self.__class__ = self.cls_to_become
+
+    @property
+    def shape(self) -> Any:
+        raise RuntimeError(_UNINIT_SHAPE)
+
+    def __getattribute__(self, name: str) -> Any:
+        if name[0] != "_" and name not in _ALLOWED:
+            attr = getattr(Tensor, name, None)
+            if callable(attr) and not isinstance(attr, type):
+                return _refuse(name).__get__(self)
+        return object.__getattribute__(self, name)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}>"
+
+    __str__ = __repr__
+
+    def __reduce_ex__(self, proto: Any) -> Any:
+        return (type(self), (self.requires_grad,))  # type: ignore[attr-defined]
+
+    for _op in ("add", "sub", "mul", "truediv", "matmul", "pow", "neg", "abs", "getitem"):
+        locals()[f"__{_op}__"] = _refuse("div" if _op == "truediv" else _op)
+    for _op in ("add", "sub", "mul", "truediv", "matmul", "pow"):
+        locals()[f"__r{_op}__"] = _refuse("div" if _op == "truediv" else _op)
+    del _op
+
+
+class UninitializedParameter(UninitializedTensorMixin, Parameter):
+    """A parameter whose shape a lazy module infers on its first forward. Mirrors
+    `torch.nn.parameter.UninitializedParameter`."""
+
+    cls_to_become = Parameter
+
+    def __new__(
+        cls, requires_grad: bool = True, device: Any = None, dtype: Any = None
+    ) -> UninitializedParameter:
+        return _uninitialized(cls, requires_grad, device, dtype)  # type: ignore[no-any-return]
+
+    def __init__(self, requires_grad: bool = True, device: Any = None, dtype: Any = None) -> None:
+        pass
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> UninitializedParameter:
+        if id(self) not in memo:
+            memo[id(self)] = type(self)(self.requires_grad, None, self.dtype)
+        return memo[id(self)]  # type: ignore[no-any-return]
+
+
+class UninitializedBuffer(UninitializedTensorMixin, Tensor):
+    """A buffer whose shape a lazy module infers on its first forward. Mirrors
+    `torch.nn.parameter.UninitializedBuffer`."""
+
+    cls_to_become = Tensor
+
+    def __new__(
+        cls,
+        requires_grad: bool = False,
+        device: Any = None,
+        dtype: Any = None,
+        persistent: bool = True,
+    ) -> UninitializedBuffer:
+        t = _uninitialized(cls, requires_grad, device, dtype)
+        t.persistent = persistent
+        return t  # type: ignore[no-any-return]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+
 def is_lazy(param: Any) -> bool:
-    """Mirrors `torch.nn.parameter.is_lazy`; shadowgrad has no lazy modules."""
-    return False
+    """Mirrors `torch.nn.parameter.is_lazy`: whether `param` is still uninitialized."""
+    return isinstance(param, UninitializedTensorMixin)

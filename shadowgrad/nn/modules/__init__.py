@@ -19,6 +19,7 @@ _FILES = (
     "dropout",
     "flatten",
     "fold",
+    "lazy",
     "linear",
     "loss",
     "module",

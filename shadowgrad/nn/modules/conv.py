@@ -5,15 +5,30 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ... import _grad_mode
 from ..._creation import empty
 from ..._tensor import Tensor
 from .. import functional as F
 from .. import init
-from ..parameter import Parameter
+from ..parameter import Parameter, UninitializedParameter
+from .lazy import LazyModuleMixin
 from .module import Module
 from .utils import _pair, _reverse_repeat_tuple, _single, _triple
 
-__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
+__all__ = [
+    "Conv1d",
+    "Conv2d",
+    "Conv3d",
+    "ConvTranspose1d",
+    "ConvTranspose2d",
+    "ConvTranspose3d",
+    "LazyConv1d",
+    "LazyConv2d",
+    "LazyConv3d",
+    "LazyConvTranspose1d",
+    "LazyConvTranspose2d",
+    "LazyConvTranspose3d",
+]
 
 
 class _ConvNd(Module):
@@ -464,3 +479,156 @@ class ConvTranspose3d(_ConvTransposeNd):
             self.groups,
             self.dilation,
         )
+
+
+# --- lazy convolutions ------------------------------------------------------------------------
+
+
+class _LazyConvXdMixin(LazyModuleMixin):
+    """in_channels comes from the first input. Mirrors torch's `_LazyConvXdMixin`."""
+
+    in_channels: int
+    out_channels: int
+    groups: int
+    transposed: bool
+    kernel_size: tuple[int, ...]
+    weight: Any
+    bias: Any
+    _n_spatial: int
+
+    def _lazy_init(self, out_channels: int, bias: bool, device: Any, dtype: Any) -> None:
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
+        self.out_channels = out_channels
+        if bias:
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
+
+    def reset_parameters(self) -> None:
+        if not self.has_uninitialized_params() and self.in_channels != 0:
+            super().reset_parameters()  # type: ignore[misc]
+
+    def initialize_parameters(self, input: Tensor, *args: Any, **kwargs: Any) -> None:
+        if not self.has_uninitialized_params():
+            return
+        with _grad_mode.no_grad():
+            n = self._n_spatial + 1
+            if input.dim() not in (n, n + 1):
+                raise RuntimeError(
+                    f"Expected {n}D (unbatched) or {n + 1}D (batched) input to "
+                    f"{type(self).__name__}, but got input of size: {input.shape}"
+                )
+            self.in_channels = input.shape[1] if input.dim() == n + 1 else input.shape[0]
+            if self.in_channels % self.groups != 0:
+                raise ValueError("in_channels must be divisible by groups")
+            pair = (self.in_channels, self.out_channels // self.groups)
+            if not self.transposed:
+                pair = (self.out_channels, self.in_channels // self.groups)
+            self.weight.materialize((*pair, *self.kernel_size))
+            if self.bias is not None:
+                self.bias.materialize((self.out_channels,))
+            self.reset_parameters()
+
+
+def _lazy_conv() -> Any:
+    def __init__(
+        self: Any,
+        out_channels: int,
+        kernel_size: Any,
+        stride: Any = 1,
+        padding: Any = 0,
+        dilation: Any = 1,
+        groups: int = 1,
+        bias: bool = True,
+        padding_mode: str = "zeros",
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        LazyModuleMixin.__init__(
+            self, 0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode
+        )
+        self._lazy_init(out_channels, bias, device, dtype)
+
+    return __init__
+
+
+def _lazy_conv_transpose() -> Any:
+    def __init__(
+        self: Any,
+        out_channels: int,
+        kernel_size: Any,
+        stride: Any = 1,
+        padding: Any = 0,
+        output_padding: Any = 0,
+        groups: int = 1,
+        bias: bool = True,
+        dilation: Any = 1,
+        padding_mode: str = "zeros",
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        LazyModuleMixin.__init__(
+            self,
+            0,
+            0,
+            kernel_size,
+            stride,
+            padding,
+            output_padding,
+            groups,
+            False,
+            dilation,
+            padding_mode,
+        )
+        self._lazy_init(out_channels, bias, device, dtype)
+
+    return __init__
+
+
+class LazyConv1d(_LazyConvXdMixin, Conv1d):
+    """A Conv1d whose in_channels comes from its first input. Mirrors `torch.nn.LazyConv1d`."""
+
+    cls_to_become = Conv1d
+    _n_spatial = 1
+    __init__ = _lazy_conv()
+
+
+class LazyConvTranspose1d(_LazyConvXdMixin, ConvTranspose1d):
+    """A ConvTranspose1d whose in_channels comes from its first input. Mirrors
+    `torch.nn.LazyConvTranspose1d`."""
+
+    cls_to_become = ConvTranspose1d
+    _n_spatial = 1
+    __init__ = _lazy_conv_transpose()
+
+
+class LazyConv2d(_LazyConvXdMixin, Conv2d):
+    """A Conv2d whose in_channels comes from its first input. Mirrors `torch.nn.LazyConv2d`."""
+
+    cls_to_become = Conv2d
+    _n_spatial = 2
+    __init__ = _lazy_conv()
+
+
+class LazyConvTranspose2d(_LazyConvXdMixin, ConvTranspose2d):
+    """A ConvTranspose2d whose in_channels comes from its first input. Mirrors
+    `torch.nn.LazyConvTranspose2d`."""
+
+    cls_to_become = ConvTranspose2d
+    _n_spatial = 2
+    __init__ = _lazy_conv_transpose()
+
+
+class LazyConv3d(_LazyConvXdMixin, Conv3d):
+    """A Conv3d whose in_channels comes from its first input. Mirrors `torch.nn.LazyConv3d`."""
+
+    cls_to_become = Conv3d
+    _n_spatial = 3
+    __init__ = _lazy_conv()
+
+
+class LazyConvTranspose3d(_LazyConvXdMixin, ConvTranspose3d):
+    """A ConvTranspose3d whose in_channels comes from its first input. Mirrors
+    `torch.nn.LazyConvTranspose3d`."""
+
+    cls_to_become = ConvTranspose3d
+    _n_spatial = 3
+    __init__ = _lazy_conv_transpose()
