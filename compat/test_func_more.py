@@ -163,3 +163,61 @@ def dict_arguments(T: Any) -> Any:
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_program_matches_torch(name: str) -> None:
     _SET.check(name, observe, assert_same, torch, shadowgrad)
+
+
+# --- stack_module_state, replace_all_batch_norm_modules_, functionalize ----------------------
+
+
+def _stack_state(T: Any) -> Any:
+    nn = T.nn
+    rng = np.random.default_rng(3)
+    ms = [nn.Linear(2, 3) for _ in range(3)]
+    with T.no_grad():
+        for m in ms:
+            m.weight.copy_(T.tensor(rng.standard_normal((3, 2))))
+            m.bias.copy_(T.tensor(rng.standard_normal(3)))
+    p, b = T.func.stack_module_state(ms)
+    bn = [nn.BatchNorm1d(3) for _ in range(2)]
+    pb, bb = T.func.stack_module_state(bn)
+
+    def err(models: Any) -> str:
+        try:
+            T.func.stack_module_state(models)
+        except RuntimeError as e:
+            return str(e)
+        return "no error"
+
+    return {
+        "params": {k: (v.detach().numpy(), v.requires_grad, v.is_leaf) for k, v in p.items()},
+        "buffers": b,
+        "bn": (sorted(pb), {k: (tuple(v.shape), v.requires_grad) for k, v in bb.items()}),
+        "errors": [err([]), err([nn.Linear(2, 3), nn.ReLU()])],
+    }
+
+
+def _replace_bn(T: Any) -> Any:
+    s = T.nn.Sequential(T.nn.Linear(2, 2), T.nn.BatchNorm1d(2))
+    r = T.func.replace_all_batch_norm_modules_(s)
+    bn = s[1]
+    return (r is s, bn.running_mean, bn.running_var, bn.num_batches_tracked,
+            bn.track_running_stats, sorted(s.state_dict()))  # fmt: skip
+
+
+def _functionalize(T: Any) -> Any:
+    f = T.func.functionalize(lambda x: x.add_(1) * 2)
+    x = T.tensor([1.0, 2.0])
+    return f(x).numpy(), x.numpy()
+
+
+@pytest.mark.parametrize("prog", [_stack_state, _replace_bn, _functionalize])
+def test_module_state_helpers_match_torch(prog: Any) -> None:
+    a, b = prog(torch), prog(shadowgrad)
+    np.testing.assert_equal(_plain(a), _plain(b))
+
+
+def _plain(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {k: _plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return type(x)(_plain(v) for v in x)
+    return x

@@ -22,6 +22,7 @@ from .autograd import forward_ad as _fwad
 
 __all__ = [
     "functional_call",
+    "functionalize",
     "grad",
     "grad_and_value",
     "hessian",
@@ -29,6 +30,8 @@ __all__ = [
     "jacrev",
     "jvp",
     "linearize",
+    "replace_all_batch_norm_modules_",
+    "stack_module_state",
     "vjp",
     "vmap",
 ]
@@ -679,3 +682,68 @@ def _swap(module: Any, name: str, value: Any) -> Any:
     elif hasattr(mod, attr):
         delattr(mod, attr)
     return old
+
+
+def stack_module_state(models: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Mirrors `torch.func.stack_module_state`: each parameter and buffer stacked over the
+    models (new leaves; the parameters require grad as the originals do)."""
+    from .ops.shape import stack
+
+    models = list(models)
+    if not models:
+        raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
+    if not all(m.training for m in models) and any(m.training for m in models):
+        raise RuntimeError(
+            "stack_module_state: Expected all models to have the same training mode."
+        )
+    if any(type(m) is not type(models[0]) for m in models):
+        raise RuntimeError("stack_module_state: Expected all models to be of the same class.")
+
+    def stacked(named: Any, grad: bool) -> dict[str, Any]:
+        out = {}
+        for name in dict(named(models[0])):
+            ts = [dict(named(m))[name] for m in models]
+            with _grad_mode.no_grad():
+                t = stack([x.detach() for x in ts])
+            if grad and ts[0].requires_grad:
+                t.requires_grad_(True)
+            out[name] = t
+        return out
+
+    return (
+        stacked(lambda m: m.named_parameters(), True),
+        stacked(lambda m: m.named_buffers(), False),
+    )
+
+
+def replace_all_batch_norm_modules_(root: Any) -> Any:
+    """Mirrors `torch.func.replace_all_batch_norm_modules_`: every batch norm stops tracking
+    running statistics (they become None), in place; returns root."""
+    from .nn.modules.normalization import _BatchNorm
+
+    for m in root.modules():
+        if isinstance(m, _BatchNorm):
+            m.running_mean = None
+            m.running_var = None
+            m.num_batches_tracked = None
+            m.track_running_stats = False
+    return root
+
+
+def functionalize(func: Callable[..., Any], *, remove: str = "mutations") -> Callable[..., Any]:
+    """Mirrors `torch.func.functionalize`: the function's results, and its mutations of its
+    inputs, are those of running it eagerly, which is what shadowgrad does."""
+    if remove not in ("mutations", "mutations_and_views"):
+        raise AssertionError(
+            f"functionalize(f, remove='mutations'): received invalid argument for remove={remove}."
+            " Valid options are:\n     remove='mutations': all inplace and out= operators will "
+            "be removed from the program, and replaced with their out-of-place equivalents.\n"
+            "     remove='mutations_and_views': In addition to the above, all aliasing operators "
+            "{view} will be replaced with their non-aliasing counterparts, {view}_copy.\n"
+        )
+
+    @functools.wraps(func)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        return func(*args, **kwargs)
+
+    return wrapped

@@ -22,9 +22,11 @@ from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .engine import run_backward
 from .function import Function, once_differentiable
 from .gradcheck import gradcheck, gradgradcheck
+from .graph import SavedTensor
 
 __all__ = [
     "Function",
+    "SavedTensor",
     "Variable",
     "backward",
     "detect_anomaly",
@@ -32,9 +34,13 @@ __all__ = [
     "grad",
     "graph",
     "inference_mode",
+    "is_multithreading_enabled",
+    "is_tensor_like",
+    "is_view_replay_enabled",
     "no_grad",
     "set_detect_anomaly",
     "set_grad_enabled",
+    "set_multithreading_enabled",
 ]
 
 grad_mode = _grad_mode
@@ -281,3 +287,41 @@ def Variable(data: Any, requires_grad: bool = False, volatile: bool = False) -> 
     if requires_grad:
         t.requires_grad_(True)
     return t
+
+
+class _EngineFlags:
+    multithreading = True
+
+
+def is_multithreading_enabled() -> bool:
+    """Mirrors `torch.autograd.is_multithreading_enabled` (shadowgrad's engine runs on the
+    calling thread whatever it says; the flag reads back what was set)."""
+    return _EngineFlags.multithreading
+
+
+class set_multithreading_enabled:
+    """Mirrors `torch.autograd.set_multithreading_enabled`: a context manager (and a call
+    that sets the flag at once)."""
+
+    def __init__(self, mode: bool) -> None:
+        self.prev = _EngineFlags.multithreading
+        self.mode = mode
+        _EngineFlags.multithreading = mode
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *args: object) -> None:
+        _EngineFlags.multithreading = self.prev
+
+
+def is_view_replay_enabled() -> bool:
+    """Mirrors `torch.autograd.is_view_replay_enabled`: views are not replayed."""
+    return False
+
+
+def is_tensor_like(inp: Any) -> bool:
+    """Mirrors `torch.autograd.is_tensor_like`: a Tensor, or a type with __torch_function__."""
+    from .._tensor import Tensor
+
+    return type(inp) is Tensor or hasattr(inp, "__torch_function__")
