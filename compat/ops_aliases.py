@@ -396,3 +396,201 @@ def _chain(T: Any, *ms: Any) -> Any:
 
 
 register(OpEntry("torch.chain_matmul", _chain, _chain_samples))
+
+
+# --- torch.fill, the view ops' copies and the unsafe splits -----------------------------------
+
+
+def _fill_samples(dtype: str) -> list[Sample]:
+    x = _rand(3, 4)
+    return [
+        Sample((_t(x), 2.5), name="number"),
+        Sample((_t(x, layout="transposed"), _t(0.7)), name="0-d tensor value"),
+        Sample((_t(x), _t(0.7, False)), name="value without grad"),
+        Sample((_t(1.5), -1), name="0-d input"),
+        Sample((_t(x), _t(x[0])), name="1-d value (error)"),
+    ]
+
+
+def _copy_samples(*cases: tuple[tuple[Any, ...], dict[str, Any], str], shape=(3, 4)) -> Any:
+    def samples(dtype: str) -> list[Sample]:
+        x = _rand(*shape)
+        out = [Sample((_t(x), *a), k, name) for a, k, name in cases]
+        a, k, name = cases[0]
+        out.append(Sample((_t(x, layout="transposed"), *a), k, name + ", non-contiguous"))
+        return out
+
+    return samples
+
+
+def _multi(fn: Any) -> Any:
+    return lambda T, x, *a, **k: tuple(fn(T)(x, *a, **k))
+
+
+_COPY_SAMPLES = {
+    "view_copy": _copy_samples(((12,), {}, "flat"), (([2, -1],), {}, "inferred"),
+                               (((5,),), {}, "bad size (error)")),
+    "expand_copy": _copy_samples((((2, 3, 4),), {}, "leading dim"), (((2, -1, 4),), {}, "-1"),
+                                 (((3, 5),), {}, "bad size (error)"), shape=(1, 4)),
+    "permute_copy": _copy_samples((((1, 0),), {}, "swap"), (((0, 0),), {}, "duplicate (error)")),
+    "t_copy": _copy_samples(((), {}, "2-d")),
+    "unsqueeze_copy": _copy_samples(((-1,), {}, "last"), ((0,), {}, "first")),
+    "squeeze_copy": _copy_samples(((), {}, "all"), ((1,), {}, "dim"), (((0, 2),), {}, "dims"),
+                                  shape=(1, 3, 1)),
+    "transpose_copy": _copy_samples(((0, -1), {}, "swap")),
+    "diagonal_copy": _copy_samples(((1,), {}, "offset 1"), ((0, 1, 0), {}, "swapped dims")),
+    "select_copy": _copy_samples(((1, -1), {}, "last"), ((1, 4), {}, "out of range (error)")),
+    "slice_copy": _copy_samples(((1, -3, 100, 2), {}, "step 2"), ((), {}, "defaults"),
+                                ((0, 0, 2, 0), {}, "step 0 (error)")),
+    "alias_copy": _copy_samples(((), {}, "2-d")),
+}  # fmt: skip
+_MULTI_COPY_SAMPLES = {
+    "split_copy": _copy_samples(((3, 1), {}, "size 3"), ((-1,), {}, "negative (error)")),
+    "split_with_sizes_copy": _copy_samples((([1, 3], 1), {}, "sizes"),
+                                           (([1, 2], 1), {}, "bad sum (error)")),
+    "unbind_copy": _copy_samples(((1,), {}, "dim 1")),
+    "unsafe_split": _copy_samples(((2,), {}, "size 2"), ((3, 1), {}, "dim 1")),
+    "unsafe_split_with_sizes": _copy_samples((([2, 1],), {}, "sizes")),
+    "unsafe_chunk": _copy_samples(((3, 1), {}, "3 chunks"), ((0,), {}, "0 chunks (error)")),
+}  # fmt: skip
+
+
+def _unfold_copy_samples(dtype: str) -> list[Sample]:
+    x = _rand(3, 5)
+    return [
+        Sample((_t(x), 1, 2, 2), name="windows"),
+        Sample((_t(x, layout="transposed"), 0, 2, 1), name="non-contiguous"),
+        Sample((_t(x), 1, 7, 1), name="too large (error)"),
+    ]
+
+
+register(
+    OpEntry("fill", lambda T, x, v: T.fill(x, v), _fill_samples),
+    *(
+        OpEntry(n, lambda T, x, *a, _n=n, **k: getattr(T, _n)(x, *a, **k), s)
+        for n, s in _COPY_SAMPLES.items()
+    ),
+    *(
+        OpEntry(
+            n,
+            _multi(lambda T, _n=n: getattr(T, _n)),
+            s,
+            covers=((f"Tensor.{n}",) if n.startswith("unsafe") else ()),
+        )
+        for n, s in _MULTI_COPY_SAMPLES.items()
+    ),
+    OpEntry("unfold_copy", lambda T, x, *a: T.unfold_copy(x, *a), _unfold_copy_samples),
+)
+
+
+# --- non-differentiable: storage resizes, Python callables, raw factories -------------------
+
+
+def _plain(shape: tuple[int, ...] = (2, 3)) -> Any:
+    return _t(np.arange(float(np.prod(shape))).reshape(shape), False)
+
+
+def _samples(*samples: Sample) -> Any:
+    return lambda dtype: list(samples)
+
+
+def _fresh(T: Any, x: Any) -> Any:
+    return x.detach().clone()
+
+
+register(
+    OpEntry(
+        "Tensor.resize_",
+        lambda T, x, *s: _fresh(T, x).resize_(*s),
+        _samples(
+            Sample((_plain(), 3, 2), name="same count"),
+            Sample((_plain(), 2), name="shrink"),
+            Sample((_plain(), [4, 2]), name="grow"),
+            Sample((_plain(), -1), name="negative (error)"),
+        ),
+        supports_grad=False,
+    ),
+    OpEntry(
+        "resize_as_",
+        lambda T, x, y: T.resize_as_(_fresh(T, x), y),
+        _samples(
+            Sample((_plain(), _plain((3,))), name="shrink"),
+            Sample((_plain(), 3), name="not a tensor (error)"),
+        ),
+        supports_grad=False,
+        covers=("Tensor.resize_as_",),
+    ),
+    OpEntry(
+        "Tensor.resize",
+        lambda T, x, *s: x.resize(*s),
+        _samples(
+            Sample((_t(_rand(2, 3)), 3, 2), name="same count"),
+            Sample((_t(_rand(2, 3)), 4), name="other count (error)"),
+        ),
+        covers=("Tensor.resize_as",),
+    ),
+    OpEntry(
+        "Tensor.apply_",
+        lambda T, x, f: _fresh(T, x).apply_(f),
+        _samples(
+            Sample((_plain(), lambda v: v * v - 1), name="square"),
+            Sample((_plain(), 3), name="not callable (error)"),
+            Sample((_t(_rand(2, 3)), abs), name="requires grad (error)"),
+        ),
+        supports_grad=False,
+    ),
+    OpEntry(
+        "Tensor.map_",
+        lambda T, x, y, f: _fresh(T, x).map_(y, f),
+        _samples(
+            Sample((_plain(), _plain((3,)), lambda a, b: a * b), name="broadcast"),
+            Sample((_plain(), _plain((2,)), lambda a, b: a), name="bad shape (error)"),
+        ),
+        supports_grad=False,
+    ),
+    OpEntry(
+        "Tensor.map2_",
+        lambda T, x, y, z, f: _fresh(T, x).map2_(y, z, f),
+        _samples(
+            Sample((_plain(), _plain((3,)), _plain((2, 1)), lambda a, b, c: a + b * c), name="3"),
+            Sample((_plain(), _plain((3,)), 2, lambda a, b, c: a), name="not a tensor (error)"),
+        ),
+        supports_grad=False,
+    ),
+    OpEntry(
+        "detach_copy",
+        lambda T, x: T.detach_copy(x),
+        _samples(Sample((_t(_rand(2, 3), layout="transposed"),), name="transposed")),
+        supports_grad=False,  # torch records NotImplemented: backward raises
+    ),
+    OpEntry(
+        "empty_strided",
+        lambda T, size, stride: T.empty_strided(size, stride).fill_(1.5),
+        _samples(
+            Sample(((2, 3), (1, 2)), name="column-major"),
+            Sample(((2, 3), (1,)), name="rank mismatch (error)"),
+        ),
+        supports_grad=False,
+    ),
+    OpEntry(
+        "frombuffer",
+        lambda T, data, **k: T.frombuffer(bytearray(data), dtype=T.int16, **k),
+        _samples(
+            Sample((b"\x01\x00\x02\x00\x03\x00",), {"count": 2, "offset": 2}, name="count"),
+            Sample((b"\x01\x00\x02",), name="odd length (error)"),
+        ),
+        supports_grad=False,
+    ),
+    OpEntry(
+        "embedding_renorm_",
+        lambda T, w, i, m, n: T.embedding_renorm_(_fresh(T, w), i, m, n),
+        _samples(
+            Sample((_t(_rand(4, 3) * 3, False), tensor_arg(np.array([0, 2, 2]), False), 1.5, 2.0)),
+            Sample(
+                (_t(_rand(4, 3), False), tensor_arg(np.array([7]), False), 1.0, 1.0),
+                name="out of range (error)",
+            ),
+        ),
+        supports_grad=False,
+    ),
+)

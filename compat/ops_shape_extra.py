@@ -767,3 +767,31 @@ register(
     ),
     OpEntry("range", lambda T, *a: T.range(*a), _range_samples, supports_grad=False),
 )
+
+
+def _renorm_samples(dtype: str) -> list[Sample]:
+    x = _r().standard_normal((3, 4)) * 2
+    return [
+        _s(_t(x), 2, 0, 1.5, name="p 2, rows"),
+        _s(_t(x, layout="transposed"), 1, 1, 2.0, name="p 1, non-contiguous"),
+        _s(_t(x), 3, -1, 0.5, name="p 3"),
+        _s(_t(x), 2, 0, 100.0, name="under the limit"),
+        _s(_t(x[:2]), 0, 0, 1.0, name="p 0 (error)"),
+        _s(_t(x), 2, 0, -1.0, name="negative maxnorm (error)"),
+        _s(_t(x[0]), 2, 0, 1.0, name="1-d (error)"),
+    ]
+
+
+register(
+    OpEntry(
+        "renorm",
+        lambda T, x, *a: T.renorm(x, *a),
+        _renorm_samples,
+        covers=("Tensor.renorm",),
+    ),
+    OpEntry(
+        "Tensor.renorm_",
+        lambda T, x, *a: (x * 1).renorm_(*a),
+        _renorm_samples,
+    ),
+)

@@ -204,3 +204,145 @@ def test_chain_matmul_warns_once_and_matches():
 def test_neg_bit_and_is_cpu():
     _same(lambda T: (T.is_neg(T.ones(2)), T.ones(2).is_neg(), T.ones(2).is_cpu))
     _same(lambda T: (lambda t: T.resolve_neg(t) is t and t.resolve_neg() is t)(T.ones(2)))
+
+
+# --- resize_, apply_/map_/map2_, dropout's p, empty_strided, frombuffer, embedding_renorm_ --
+
+A = np.arange(6.0).reshape(2, 3)
+
+
+def _meta(r):
+    """What torch and shadowgrad must agree on for a result."""
+    if hasattr(r, "shape") and hasattr(r, "stride"):
+        fn = r.grad_fn.name() if r.grad_fn is not None else None
+        return (tuple(r.shape), r.stride(), str(r.dtype), r.detach().numpy().tolist(), fn)
+    return r
+
+
+def _resize_grow(T):
+    b = T.tensor(A)
+    v = b.view(6)
+    b.resize_(3, 3)
+    b[2].fill_(7.0)
+    return b.resize_(2, 2).tolist(), v.tolist()[:4]
+
+
+def _resize_shrink(T):
+    b = T.tensor(A)
+    v = b.view(6)
+    b.resize_(2)
+    b.fill_(-1.0)
+    return b.tolist(), v.tolist()  # a shrunk tensor keeps its storage
+
+
+def _apply(T):
+    x = T.tensor(A)
+    return x.apply_(lambda v: v * v + 1).tolist()
+
+
+def _f64(T, v):
+    return T.tensor(v, dtype=T.float64)
+
+
+def _share(T):
+    b = bytearray(3)
+    T.frombuffer(b, dtype=T.uint8).fill_(3)
+    return list(b)
+
+
+def _embedding_renorm(T):
+    w = T.tensor(X[0] * 3)
+    r = T.embedding_renorm_(w, T.tensor([0, 2, 2]), 1.5, 2.0)
+    return r is w, w.numpy().round(6).tolist(), w._version
+
+
+NONGRAD = {
+    "dropout p": lambda T: T.dropout(T.ones(3), 1.5, True),
+    "dropout p eval": lambda T: T.dropout(T.ones(3), -0.5, False),
+    "dropout ok": lambda T: T.dropout(T.ones(3), 0.0, True),
+    "resize_ requires grad": lambda T: T.ones(3, requires_grad=True).resize_(2),
+    "resize_ same size": lambda T: T.tensor(A).t().resize_(3, 2),
+    "resize_ transposed": lambda T: T.tensor(A).t().resize_(6),
+    "resize_ sliced": lambda T: T.tensor(A)[:, 1:].resize_(4),
+    "resize_ list": lambda T: T.tensor(A).resize_([3, 2]),
+    "resize_ negative": lambda T: T.tensor(A).resize_(-1, 2),
+    "resize_ shrink": _resize_shrink,
+    "resize_ grow": _resize_grow,
+    "resize_as_": lambda T: T.resize_as_(T.tensor(A), T.zeros(3, dtype=T.int64)),
+    "resize_as_ not tensor": lambda T: T.tensor(A).resize_as_(3),
+    "resize_as_ requires grad": lambda T: T.ones(3, requires_grad=True).resize_as_(T.ones(2)),
+    "resize": lambda T: T.tensor(A, requires_grad=True).resize(3, 2),
+    "resize bad": lambda T: T.tensor(A, requires_grad=True).resize(3, 3),
+    "resize_as": lambda T: T.tensor(A).resize_as(T.ones(6)),
+    "apply_": _apply,
+    "apply_ requires grad": lambda T: T.tensor(A, requires_grad=True).apply_(abs),
+    "apply_ int": lambda T: T.arange(3).apply_(lambda v: v * 2.5),
+    "apply_ str": lambda T: T.arange(3.0).apply_(lambda v: "a"),
+    "apply_ None": lambda T: T.arange(3.0).apply_(lambda v: None),
+    "apply_ not callable": lambda T: T.arange(3.0).apply_(3),
+    "apply_ bool": lambda T: T.tensor([True, False]).apply_(lambda v: not v),
+    "map_": lambda T: T.tensor(A).map_(_f64(T, [1.0, 2, 3]), lambda a, b: a * b),
+    "map_ bad shape": lambda T: T.tensor(A).map_(_f64(T, [1.0, 2]), lambda a, b: a),
+    "map_ dtype": lambda T: T.tensor(A).map_(T.ones(3), lambda a, b: a),
+    "map_ not tensor": lambda T: T.tensor(A).map_(3, lambda a, b: a),
+    "map_ requires grad": lambda T: T.tensor(A).map_(
+        T.ones(3, dtype=T.float64, requires_grad=True), lambda a, b: a
+    ),
+    "map2_": lambda T: T.tensor(A).map2_(
+        _f64(T, [1.0, 2, 3]), _f64(T, [[1.0], [2]]), lambda a, b, c: a + b * c
+    ),
+    "map2_ dtype": lambda T: T.tensor(A).map2_(T.ones(3), T.ones(3), lambda a, b, c: a),
+    "map2_ not tensor": lambda T: T.tensor(A).map2_(_f64(T, [1.0, 2, 3]), 3, lambda a, b, c: a),
+    "new_empty_strided": lambda T: _f64(T, [1.0]).new_empty_strided((2, 3), (1, 2)).zero_(),
+    "empty_strided": lambda T: T.empty_strided((2, 3), (1, 2)).zero_(),
+    "empty_strided overlapping": lambda T: T.empty_strided((2, 3), (0, 1)).fill_(1.0),
+    "empty_strided args": lambda T: (
+        T.empty_strided((2, 3), (4, 1), dtype=T.float64, requires_grad=True).requires_grad
+    ),
+    "empty_strided empty": lambda T: T.empty_strided((2, 0), (0, 1)),
+    "empty_strided bad": lambda T: T.empty_strided((2, 3), (1,)),
+    "empty_strided int grad": lambda T: T.empty_strided(
+        (2, 3), (1, 2), dtype=T.int64, requires_grad=True
+    ),
+    "frombuffer": lambda T: T.frombuffer(bytearray(b"\x01\x00\x02\x00"), dtype=T.int16),
+    "frombuffer offset": lambda T: T.frombuffer(bytearray(8), dtype=T.float32, count=1, offset=4),
+    "frombuffer bytes": lambda T: T.frombuffer(b"abcd", dtype=T.uint8),
+    "frombuffer odd": lambda T: T.frombuffer(bytearray(3), dtype=T.int16),
+    "frombuffer empty": lambda T: T.frombuffer(bytearray(0), dtype=T.int16),
+    "frombuffer bad offset": lambda T: T.frombuffer(bytearray(4), dtype=T.int16, offset=4),
+    "frombuffer bad count": lambda T: T.frombuffer(bytearray(4), dtype=T.int16, count=3),
+    "frombuffer grad": lambda T: (
+        T.frombuffer(bytearray(4), dtype=T.float32, requires_grad=True).requires_grad
+    ),
+    "frombuffer shares": _share,
+    "embedding_renorm_": _embedding_renorm,
+    "embedding_renorm_ float indices": lambda T: T.embedding_renorm_(
+        T.rand(3, 2), T.tensor([0.0]), 1.0, 2.0
+    ),
+    "embedding_renorm_ out of range": lambda T: T.embedding_renorm_(
+        T.rand(3, 2), T.tensor([5]), 1.0, 2.0
+    ),
+    "embedding_renorm_ leaf": lambda T: T.embedding_renorm_(
+        T.rand(3, 2, requires_grad=True), T.tensor([1]), 1.0, 2.0
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(NONGRAD))
+def test_storage_and_callable_methods_match_torch(name):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        (a, ea), (b, eb) = _run(NONGRAD[name])
+    assert ea == eb
+    if ea is None:
+        assert _meta(a) == _meta(b)
+
+
+def test_deprecated_resize_warns_and_records_resize_backward():
+    for T in LIBS:
+        x = T.tensor(A, requires_grad=True)
+        with pytest.warns(UserWarning, match="non-inplace resize is deprecated"):
+            y = x.resize(3, 2)
+        (y * T.tensor(A.reshape(3, 2))).sum().backward()
+        assert y.grad_fn.name() == "ResizeBackward"
+        np.testing.assert_array_equal(x.grad.numpy(), A)

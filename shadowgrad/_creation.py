@@ -451,6 +451,19 @@ def new_methods() -> dict[str, Any]:
     ) -> Tensor:
         return _factory(0, size, dtype or self.dtype, requires_grad)
 
+    def new_empty_strided(
+        self: Tensor,
+        size: Any,
+        stride: Any,
+        *,
+        dtype: Any = None,
+        layout: Any = None,
+        device: Any = None,
+        requires_grad: bool = False,
+        pin_memory: bool = False,
+    ) -> Tensor:
+        return empty_strided(size, stride, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
     def new_full(
         self: Tensor,
         size: Any,
@@ -468,6 +481,7 @@ def new_methods() -> dict[str, Any]:
         "new_ones": new_ones,
         "new_empty": new_empty,
         "new_full": new_full,
+        "new_empty_strided": new_empty_strided,
     }
 
 
@@ -539,3 +553,78 @@ def range(
     n = math.floor((float(end) - float(start)) / float(step)) + 1
     arr = float(start) + float(step) * np.arange(n, dtype=np.float64)
     return _finish(arr.astype(d._np), requires_grad)
+
+
+def empty_strided(
+    size: Sequence[int],
+    stride: Sequence[int],
+    *,
+    dtype: D.dtype | None = None,
+    layout: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    pin_memory: bool = False,
+) -> Tensor:
+    """Mirrors `torch.empty_strided`: the given strides over a new storage just large enough
+    (zeros here, never garbage)."""
+    check_device(device)
+    size = tuple(int(s) for s in size)
+    stride = tuple(int(s) for s in stride)
+    if len(size) != len(stride):
+        raise RuntimeError(
+            f"dimensionality of sizes ({len(size)}) must match dimensionality of strides "
+            f"({len(stride)})"
+        )
+    d = dtype or D.get_default_dtype()
+    need = 0 if 0 in size else 1 + sum((n - 1) * s for n, s in zip(size, stride, strict=True))
+    storage = np.zeros(need, d._np)
+    isz = storage.itemsize
+    arr = np.lib.stride_tricks.as_strided(storage, size, tuple(s * isz for s in stride))
+    return _finish(arr, requires_grad)
+
+
+def frombuffer(
+    buffer: Any,
+    *,
+    dtype: D.dtype,
+    count: int = -1,
+    offset: int = 0,
+    requires_grad: bool = False,
+) -> Tensor:
+    """Mirrors `torch.frombuffer`: a 1-d tensor sharing the memory of a Python buffer.
+
+    Differences: a read-only buffer (bytes) gives a read-only tensor, which numpy refuses to
+    write into (torch writes into the buffer)."""
+    view = memoryview(buffer)
+    length = view.nbytes
+    isz = np.dtype(dtype._np).itemsize
+    if length <= 0 or count == 0:
+        raise ValueError(f"both buffer length ({length}) and count ({count}) must not be 0")
+    if offset < 0 or offset >= length:
+        raise ValueError(
+            f"offset ({offset} bytes) must be non-negative and no greater than buffer length "
+            f"({length} bytes) minus 1"
+        )
+    if count < 0:
+        if (length - offset) % isz:
+            raise ValueError(
+                f"buffer length ({length - offset} bytes) after offset ({offset} bytes) must be "
+                f"a multiple of element size ({isz})"
+            )
+        count = (length - offset) // isz
+    elif offset + count * isz > length:
+        raise ValueError(
+            f"requested buffer length ({count} * {isz} bytes) after offset ({offset} bytes) "
+            f"must not be greater than actual buffer length ({length} bytes)"
+        )
+    if view.readonly:
+        warn_once(
+            "frombuffer",
+            "The given buffer is not writable, and PyTorch does not support non-writable "
+            "tensors. This means you can write to the underlying (supposedly non-writable) "
+            "buffer using the tensor. You may want to copy the buffer to protect its data or "
+            "make it writable before converting it to a tensor. This type of warning will be "
+            "suppressed for the rest of this program.",
+        )
+    arr = np.frombuffer(buffer, dtype=dtype._np, count=count, offset=offset)
+    return _finish(arr, requires_grad)

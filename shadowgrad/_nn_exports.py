@@ -24,7 +24,10 @@ def log_softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
 
 
 def dropout(input: Tensor, p: float, train: bool) -> Tensor:
-    """Mirrors `torch.dropout`."""
+    """Mirrors `torch.dropout` (a bad p is torch's RuntimeError here, F.dropout's ValueError)."""
+    from .ops.aliases import _check_p
+
+    _check_p(p)
     return F.dropout(input, p, train)
 
 

@@ -7,12 +7,23 @@ The nn functionals are imported when called: this family loads before `shadowgra
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Callable
 from typing import Any
 
-from .._tensor import Tensor
+import numpy as np
+
+from .. import _dtype as D
+from .._tensor import Tensor, _make
+from . import shape as S
+from . import shape_extra as SX
+from ._util import shape_str, wrap_dim
+from .inplace import _fill as _inplace_fill
+from .inplace import _fill_tensor as _inplace_fill_tensor
 from .pointwise import _invalid_combination, _out
+from .registry import defop
+from .rounding import _not_implemented
 
 _MISSING = object()
 
@@ -368,6 +379,412 @@ def chain_matmul(*matrices: Tensor, out: Tensor | None = None) -> Tensor:
 _CHAIN_WARNED = False
 
 
+def _copy_op(view: Any, name: str, grad_fn: str, forward: Any = None, copy: bool = True) -> Any:
+    """`view`'s op recording its formulas under another node name, with outputs that are not
+    views: copied to new contiguous arrays (torch's generated `<op>_copy` kernels) or, for
+    `unsafe_<op>`, sharing memory with input without being tracked as its views."""
+    op = view.op
+    fwd = forward or op.forward
+
+    def copy_forward(*args: Any) -> Any:
+        r = fwd(*args)
+        if not copy:
+            return r
+        if isinstance(r, tuple):
+            return tuple(np.array(a, order="C") for a in r)
+        return np.array(r, order="C")
+
+    functools.update_wrapper(copy_forward, fwd)  # the forward's parameter names
+    formulas = {p: f for (p, _), (f, _) in zip(op.formulas_by_input, op.formulas, strict=True)}
+    raw = None
+    if op.raw_formulas is not None:
+        raw = {p: f for (p, _), (f, _) in zip(op.formulas_by_input, op.raw_formulas, strict=True)}
+    nondiff = tuple(op.params[i] for i in op.tensor_idx if op.params[i] not in formulas)
+    return defop(
+        name,
+        grad_fn,
+        copy_forward,
+        nondiff=nondiff,
+        dtype=op.dtype,
+        n_outputs=op.n_outputs,
+        diff_outputs=op.diff_outputs,
+        jvp=op.jvp,
+        raw=raw,
+        **formulas,
+    )
+
+
+# --- torch.fill: the out-of-place fill_ -----------------------------------------------------
+
+# torch's out-of-place fill records the formulas of fill_ under its own node names
+_fill = _copy_op(_inplace_fill, "fill.Scalar_functional", "FillBackward0", copy=False)
+_fill_tensor = _copy_op(_inplace_fill_tensor, "fill.Tensor_functional", "FillBackward1", copy=False)
+
+
+def fill(input: Any = _MISSING, value: Any = _MISSING) -> Tensor:
+    """Mirrors `torch.fill`: a new tensor like input, every element value (FillBackward0/1)."""
+    if not isinstance(input, Tensor) or not isinstance(value, (Tensor, bool, int, float, complex)):
+        given = tuple(a for a in (input, value) if a is not _MISSING)
+        sigs = ("Tensor input, Tensor value", "Tensor input, Number value")
+        err = _invalid_combination("fill", given, sigs)
+        if len(given) == 2 and isinstance(input, Tensor):
+            # torch marks the mismatching argument under each signature
+            why = (
+                "      didn't match because some of the arguments have invalid types: "
+                f"(Tensor, !{type(value).__name__}!)\n"
+            )
+            err = TypeError(str(err).replace(")\n", ")\n" + why))
+        raise err
+    if isinstance(value, Tensor):
+        if value.ndim != 0:
+            raise RuntimeError(
+                "fill_ only supports 0-dimension value tensor but got tensor with "
+                f"{value.ndim} dimensions."
+            )
+        return _fill_tensor(input, value)
+    D.check_scalar_fits(value, input.dtype)
+    return _fill(input, value)
+
+
+# --- resize_, resize_as_: new shapes on a tensor's storage (no autograd) -------------------
+
+
+def _resize_sizes(sizes: tuple[Any, ...]) -> tuple[int, ...]:
+    if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
+        sizes = tuple(sizes[0])
+    out = tuple(int(s) for s in sizes)
+    if any(s < 0 for s in out):
+        raise RuntimeError("numel: integer multiplication overflow")
+    return out
+
+
+def resize_(self: Tensor, *sizes: Any, memory_format: Any = None) -> Tensor:
+    """Mirrors `Tensor.resize_`: contiguous sizes over self's storage from its offset, which
+    grows (zero-filled) when too small.
+
+    Differences: growing allocates a new array, so other views of the old storage no longer
+    share memory with self (torch reallocates the shared storage itself)."""
+    if self._rg:
+        raise RuntimeError("cannot resize variables that require grad")
+    shape = _resize_sizes(sizes)
+    if shape == self._data.shape:
+        return self
+    n = int(np.prod(shape))
+    root = S._storage(self)
+    start = S.offset_of(self._data, root) if root.size else 0
+    if root.flags.c_contiguous and start + n <= root.size:
+        flat = root.reshape(-1)[start : start + n]
+    else:
+        flat = np.zeros(n, self._data.dtype)
+        old = root.reshape(-1)[start:] if root.flags.c_contiguous else self._data.reshape(-1)
+        flat[: min(n, old.size)] = old[:n]
+    self._data = flat.reshape(shape)
+    return self
+
+
+def resize_as_(self: Tensor, the_template: Any, *, memory_format: Any = None) -> Tensor:
+    """Mirrors `Tensor.resize_as_`: resize_ to the template's shape (self keeps its dtype)."""
+    if not isinstance(the_template, Tensor):
+        raise TypeError(
+            "resize_as_(): argument 'the_template' (position 1) must be Tensor, not "
+            f"{type(the_template).__name__}"
+        )
+    return resize_(self, tuple(the_template._data.shape))
+
+
+@functools.cache
+def _resize_function() -> Any:
+    from ..autograd import Function
+
+    class Resize(Function):
+        """torch's autograd Resize: a contiguous copy in the new shape (node ResizeBackward)."""
+
+        @staticmethod
+        def forward(ctx: Any, tensor: Tensor, sizes: tuple[int, ...]) -> Tensor:
+            ctx.input_sizes = tuple(tensor.shape)
+            return S.reshape(S.clone(tensor), sizes)
+
+        @staticmethod
+        def backward(ctx: Any, grad_output: Tensor) -> tuple[Tensor, None]:
+            return S.reshape(grad_output, ctx.input_sizes), None
+
+    return Resize
+
+
+def resize(self: Tensor, *sizes: Any) -> Tensor:
+    """Mirrors the deprecated `Tensor.resize`: torch's autograd Resize, same element count."""
+    warnings.warn("non-inplace resize is deprecated", UserWarning, stacklevel=2)
+    shape = _resize_sizes(sizes)
+    if int(np.prod(shape)) != self._data.size:
+        raise RuntimeError(
+            f"requested resize to {'x'.join(map(str, shape))} ({int(np.prod(shape))} elements in "
+            f"total), but the given tensor has a size of {'x'.join(map(str, self._data.shape))} "
+            f"({self._data.size} elements). autograd's resize can only change the shape of a "
+            "given tensor, while preserving the number of elements. "
+        )
+    return _resize_function().apply(self, shape)  # type: ignore[no-any-return]
+
+
+def resize_as(self: Tensor, tensor: Tensor) -> Tensor:
+    """Mirrors the deprecated `Tensor.resize_as`."""
+    warnings.warn("non-inplace resize_as is deprecated", UserWarning, stacklevel=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return resize(self, tuple(tensor._data.shape))
+
+
+# --- apply_, map_, map2_: a Python callable on every element --------------------------------
+
+
+def _map_inplace(name: str, self: Tensor, fn: Any, *others: Any) -> Tensor:
+    for k, o in enumerate(others):
+        if not isinstance(o, Tensor):
+            arg = ("other", "x", "y")[k + (len(others) == 2)]
+            raise TypeError(
+                f"{name}(): argument '{arg}' (position {k + 1}) must be Tensor, not "
+                f"{type(o).__name__}"
+            )
+    if self._rg or any(o._rg for o in others):
+        raise RuntimeError(
+            f"Can't call {name}() on Variable that requires grad. Use var.detach().{name}() "
+            "instead."
+        )
+    for k, o in enumerate(others):
+        if o.dtype != self.dtype:
+            arg = ("other", "x", "y")[k + (len(others) == 2)]
+            what = "argument " if name == "map2_" else ""
+            raise TypeError(f"{name}: expected {self.type()} for {what}'{arg}' (got {o.type()})")
+    arrays = [S.expand(o, tuple(self._data.shape))._data for o in others]
+    cast = bool if self._data.dtype == np.bool_ else (
+        complex if self._data.dtype.kind == "c" else
+        int if self._data.dtype.kind in "iu" else float
+    )  # fmt: skip
+    out = self._data
+    for idx in np.ndindex(out.shape):
+        args = [out[idx].item(), *(a[idx].item() for a in arrays)]
+        out[idx] = _to_number(fn(*args), cast)
+    self._bump()
+    return self
+
+
+def _to_number(v: Any, cast: Any) -> Any:
+    if cast is not complex and not isinstance(v, (bool, int, float, np.number)):
+        raise TypeError(f"must be real number, not {type(v).__name__}")
+    return cast(v)
+
+
+def apply_(self: Tensor, callable: Any) -> Tensor:
+    """Mirrors `Tensor.apply_`: self[i] = callable(self[i]), element by element."""
+    if self._rg:
+        raise RuntimeError(
+            "Can't call apply_() on Variable that requires grad. Use var.detach().apply_() instead."
+        )
+    return _map_inplace("apply_", self, callable)
+
+
+def map_(self: Tensor, tensor: Any, callable: Any) -> Tensor:
+    """Mirrors `Tensor.map_`: self[i] = callable(self[i], tensor[i]) (tensor broadcast)."""
+    return _map_inplace("map_", self, callable, tensor)
+
+
+def map2_(self: Tensor, x: Any, y: Any, callable: Any) -> Tensor:
+    """Mirrors `Tensor.map2_`: self[i] = callable(self[i], x[i], y[i])."""
+    return _map_inplace("map2_", self, callable, x, y)
+
+
+# --- the non-view versions of the view ops (torch.view_copy, ...) and the unsafe splits ---
+
+
+def _copy_of(view: Any, forward: Any = None) -> Any:
+    base, dot, overload = view.op.name.partition(".")
+    return _copy_op(view, f"{base}_copy{dot}{overload}", view.op.grad_fn + "_copy", forward)
+
+
+_view_copy = _copy_of(S._view, lambda self, size, self_sym_sizes: self.reshape(size))
+_expand_copy = _copy_of(S._expand)
+_permute_copy = _copy_of(S._permute)
+_t_copy = _copy_of(S._t)
+_unsqueeze_copy = _copy_of(S._unsqueeze)
+_squeeze_all_copy = _copy_of(S._squeeze_all)
+_squeeze_dim_copy = _copy_of(S._squeeze_dim)
+_squeeze_dims_copy = _copy_of(S._squeeze_dims)
+_transpose_copy = _copy_of(S._transpose)
+_select_copy = _copy_of(S._select)
+_slice_copy = _copy_of(S._slice)
+_alias_copy = _copy_of(S._alias)
+_split_copy = _copy_of(S._split)
+_split_with_sizes_copy = _copy_of(S._split_with_sizes)
+_unbind_copy = _copy_of(S._unbind)
+_unfold_copy = _copy_of(SX._unfold)
+_unsafe_split = _copy_op(S._split, "unsafe_split.Tensor", "UnsafeSplitBackward0", copy=False)
+_unsafe_split_with_sizes = _copy_op(
+    S._split_with_sizes, "unsafe_split_with_sizes", "UnsafeSplitWithSizesBackward0", copy=False
+)
+
+
+def _size_list(size: Any) -> tuple[Any, ...]:
+    return tuple(size) if isinstance(size, (tuple, list)) else (size,)
+
+
+def _split_sizes(parts: tuple[Tensor, ...], d: int) -> tuple[int, ...]:
+    return tuple(p._data.shape[d] for p in parts)
+
+
+# each resolver checks the arguments as the view function does (running it on a detached alias,
+# for its errors) and returns the copy op with its arguments after input
+def _r_view(x: Tensor, size: Any) -> Any:
+    if not isinstance(size, (tuple, list)):
+        sigs = ("Tensor input, torch.dtype dtype, *, Tensor out = None",
+                "Tensor input, tuple of ints size, *, Tensor out = None")  # fmt: skip
+        raise _invalid_combination("view_copy", (x, size), sigs)
+    shape = S._infer_size(tuple(size), x._data.size)
+    return _view_copy, (shape, tuple(x._data.shape))
+
+
+def _r_expand(x: Tensor, size: Any, *, implicit: bool = False) -> Any:
+    shape = tuple(S.expand(x.detach(), _size_list(size))._data.shape)
+    return _expand_copy, (shape, tuple(x._data.shape))
+
+
+def _r_permute(x: Tensor, dims: Any) -> Any:
+    S.permute(x.detach(), _size_list(dims))
+    return _permute_copy, (tuple(wrap_dim(d, x.ndim) for d in _size_list(dims)),)
+
+
+def _r_t(x: Tensor) -> Any:
+    S.t(x.detach())
+    return _t_copy, ()
+
+
+def _r_unsqueeze(x: Tensor, dim: int) -> Any:
+    return _unsqueeze_copy, (wrap_dim(dim, x.ndim + 1),)
+
+
+def _r_squeeze(x: Tensor, dim: Any = None) -> Any:
+    shape = tuple(x._data.shape)
+    if dim is None:
+        return _squeeze_all_copy, (shape,)
+    if isinstance(dim, (tuple, list)):
+        return _squeeze_dims_copy, (tuple(wrap_dim(d, x.ndim) for d in dim), shape)
+    if x.ndim == 0:
+        wrap_dim(dim, 0)
+    return _squeeze_dim_copy, (wrap_dim(dim, x.ndim), shape)
+
+
+def _r_transpose(x: Tensor, dim0: int, dim1: int) -> Any:
+    return _transpose_copy, (wrap_dim(dim0, x.ndim), wrap_dim(dim1, x.ndim))
+
+
+def _r_diagonal(x: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Any:
+    d1, d2 = S._diag_dims(x.ndim, dim1, dim2)
+    return S._diagonal_copy, (int(offset), d1, d2, tuple(x._data.shape))
+
+
+def _r_select(x: Tensor, dim: int, index: int) -> Any:
+    if x.ndim == 0:
+        S.select(x, dim, index)  # torch's 0-d error
+    d = wrap_dim(dim, x.ndim)
+    n = x._data.shape[d]
+    if not -n <= index < n:
+        raise IndexError(
+            f"select(): index {index} out of range for tensor of size "
+            f"{shape_str(x._data.shape)} at dimension {d}"
+        )
+    return _select_copy, (d, int(index) % n, tuple(x._data.shape))
+
+
+def _r_slice(
+    x: Tensor, dim: int = 0, start: int | None = None, end: int | None = None, step: int = 1
+) -> Any:
+    if step <= 0:
+        raise RuntimeError("slice step must be positive")
+    d = wrap_dim(dim, x.ndim)
+    a, b, s = slice(start, end, step).indices(x._data.shape[d])
+    return _slice_copy, (d, a, max(a, b), s, tuple(x._data.shape))
+
+
+def _r_alias(x: Tensor) -> Any:
+    return _alias_copy, ()
+
+
+def _r_split(x: Tensor, split_size: int, dim: int = 0, *, _op: Any = _split_copy) -> Any:
+    d = wrap_dim(dim, x.ndim) if x.ndim else 0
+    parts = S.split(x.detach(), int(split_size), dim)
+    return _op, (int(split_size), _split_sizes(parts, d), d)
+
+
+def _r_split_with_sizes(x: Tensor, split_sizes: Any, dim: int = 0, *, _op: Any = None) -> Any:
+    parts = SX.split_with_sizes(x.detach(), split_sizes, dim)
+    d = wrap_dim(dim, x.ndim)
+    return _op or _split_with_sizes_copy, (_split_sizes(parts, d), d)
+
+
+def _r_unbind(x: Tensor, dim: int = 0) -> Any:
+    S.unbind(x.detach(), dim)
+    return _unbind_copy, (wrap_dim(dim, x.ndim),)
+
+
+def _r_unfold(x: Tensor, dimension: int, size: int, step: int) -> Any:
+    SX.unfold(x.detach(), dimension, size, step)
+    d = wrap_dim(dimension, x.ndim)
+    return _unfold_copy, (d, int(size), int(step), tuple(x._data.shape))
+
+
+def _r_unsafe_split(x: Tensor, split_size: int, dim: int = 0) -> Any:
+    return _r_split(x, split_size, dim, _op=_unsafe_split)
+
+
+def _r_unsafe_split_with_sizes(x: Tensor, split_sizes: Any, dim: int = 0) -> Any:
+    return _r_split_with_sizes(x, split_sizes, dim, _op=_unsafe_split_with_sizes)
+
+
+def _r_unsafe_chunk(x: Tensor, chunks: int, dim: int = 0) -> Any:
+    parts = S.chunk(x.detach(), chunks, dim)
+    d = wrap_dim(dim, x.ndim)
+    return _unsafe_split, (-(-x._data.shape[d] // chunks), _split_sizes(parts, d), d)
+
+
+def _copy_function(name: str, resolve: Any) -> Callable[..., Any]:
+    def fn(input: Any = _MISSING, *args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
+        _need_input(name, input)
+        op, op_args = resolve(input, *args, **kwargs)
+        return _out(op(input, *op_args), out, name)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"Mirrors `torch.{name}`: the view op's result copied, torch's node name."
+    return fn
+
+
+def detach_copy(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.detach_copy`: a copy recorded (as torch does) by a NotImplemented node."""
+    _need_input("detach_copy", input)
+    r = _not_implemented(_make(np.array(input._data, order="C")), (input,), "detach_copy")
+    return _out(r, out, "detach_copy")
+
+
+_COPIES = {
+    "view_copy": _r_view,
+    "expand_copy": _r_expand,
+    "permute_copy": _r_permute,
+    "t_copy": _r_t,
+    "unsqueeze_copy": _r_unsqueeze,
+    "squeeze_copy": _r_squeeze,
+    "transpose_copy": _r_transpose,
+    "diagonal_copy": _r_diagonal,
+    "select_copy": _r_select,
+    "slice_copy": _r_slice,
+    "alias_copy": _r_alias,
+    "split_copy": _r_split,
+    "split_with_sizes_copy": _r_split_with_sizes,
+    "unbind_copy": _r_unbind,
+    "unfold_copy": _r_unfold,
+    "unsafe_split": _r_unsafe_split,
+    "unsafe_split_with_sizes": _r_unsafe_split_with_sizes,
+    "unsafe_chunk": _r_unsafe_chunk,
+}
+_COPY_FUNCTIONS = {n: _copy_function(n, r) for n, r in _COPIES.items()}
+
+
 # --- simple Tensor methods -----------------------------------------------------------------
 
 
@@ -382,6 +799,16 @@ def resolve_neg(self: Tensor) -> Tensor:
 
 
 METHODS: dict[str, Any] = {
+    "resize_": resize_,
+    "resize_as_": resize_as_,
+    "resize": resize,
+    "resize_as": resize_as,
+    "apply_": apply_,
+    "map_": map_,
+    "map2_": map2_,
+    "unsafe_chunk": _COPY_FUNCTIONS["unsafe_chunk"],
+    "unsafe_split": _COPY_FUNCTIONS["unsafe_split"],
+    "unsafe_split_with_sizes": _COPY_FUNCTIONS["unsafe_split_with_sizes"],
     "is_neg": is_neg,
     "resolve_neg": resolve_neg,
     "is_cpu": property(lambda self: True, doc="Mirrors `Tensor.is_cpu`: always True."),
@@ -410,4 +837,8 @@ FUNCTIONS: dict[str, Any] = {
     "max_pool1d_with_indices": max_pool1d_with_indices,
     "adaptive_max_pool1d": adaptive_max_pool1d,
     "chain_matmul": chain_matmul,
+    "fill": fill,
+    "resize_as_": resize_as_,
+    "detach_copy": detach_copy,
+    **_COPY_FUNCTIONS,
 }

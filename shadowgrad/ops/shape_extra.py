@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _creation
+from .. import _creation, _grad_mode
 from .. import _dtype as D
 from .._tensor import Tensor, _make
 from ..autograd.forward_ad import LINEAR
@@ -1640,7 +1640,125 @@ _BOTH.update(
         "diagflat": diagflat,
     }
 )
+# --- renorm ------------------------------------------------------------------------------------
+
+_RENORM_EPS = 1e-7
+
+
+def _renorm_parts(self: Tensor, p: float, dim: int) -> tuple[Tensor, Tensor, tuple[int, ...]]:
+    """The p-norm of each slice along dim (kept as a dim) and the over-the-limit factor's
+    ingredients: (norm, 1 / (norm + eps), reduced dims)."""
+    from .reduction import _vector_norm
+
+    dims = tuple(d for d in range(self.ndim) if d != dim)
+    norm = _vector_norm(self, float(p), dims, True)
+    return norm, (norm + _RENORM_EPS).reciprocal(), dims
+
+
+def _renorm_fwd(self: np.ndarray, p: float, dim: int, maxnorm: float) -> np.ndarray:
+    from .reduction import _vector_norm_fwd
+
+    dims = tuple(d for d in range(self.ndim) if d != dim)
+    norm = _vector_norm_fwd(self, float(p), dims, True)
+    factor = np.where(norm > maxnorm, maxnorm / (norm + _RENORM_EPS), 1.0).astype(self.dtype)
+    return self * factor
+
+
+def _renorm_backward(grad: Tensor, self: Tensor, p: float, dim: int, maxnorm: float) -> Tensor:
+    # result = self * maxnorm / (norm + eps) on slices over the limit: the product rule, with the
+    # norm's derivative applied to sum(grad * self) over the slice
+    from .pointwise import where
+    from .reduction import _norm_backward, _sum_over
+
+    norm, inv, dims = _renorm_parts(self, p, dim)
+    factor = inv * maxnorm
+    nb = _norm_backward(_sum_over(grad * self, dims, True), self, p, norm, dims, True)
+    return where(norm > maxnorm, factor * grad - (factor * inv) * nb, grad)
+
+
+def _renorm_t(self: Tensor, p: float, dim: int, maxnorm: float, self_t: Tensor) -> Tensor:
+    from .pointwise import where
+    from .reduction import _vector_norm_t
+
+    norm, inv, dims = _renorm_parts(self, p, dim)
+    factor = inv * maxnorm
+    norm_t = _vector_norm_t(self, float(p), dims, True, self_t, norm)
+    return where(norm > maxnorm, factor * self_t - (factor * inv) * norm_t * self, self_t)
+
+
+_renorm = defop(
+    "renorm",
+    "RenormBackward0",
+    _renorm_fwd,
+    dtype="keep",
+    jvp=_renorm_t,
+    self=_renorm_backward,
+)
+
+
+def renorm(input: Tensor, p: float, dim: int, maxnorm: float, *, out: Any = None) -> Tensor:
+    """Mirrors `torch.renorm`: each slice along dim whose p-norm exceeds maxnorm is scaled to
+    maxnorm (by maxnorm / (norm + 1e-7), as torch)."""
+    if input.ndim <= 1:
+        raise RuntimeError(
+            f"renorm: input needs at least 2 dimensions, got {input.ndim} dimensions"
+        )
+    if not p > 0:
+        raise RuntimeError("renorm: non-positive-norm not supported")
+    if maxnorm < 0:
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm:g}")
+    d = wrap_dim(dim, input.ndim)
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise RuntimeError(
+            "linalg.vector_norm: Expected a floating point or complex tensor as input. "
+            f"Got {input.dtype._short}"
+        )
+    r = _renorm(input, float(p), d, float(maxnorm))
+    if out is not None:
+        from .pointwise import _out
+
+        return _out(r, out, "renorm")
+    return r
+
+
+renorm_ = make_inplace(renorm)
+
+
+def embedding_renorm_(input: Tensor, indices: Tensor, max_norm: float, norm_type: float) -> Tensor:
+    """Mirrors `torch.embedding_renorm_`: the rows at indices whose norm_type-norm exceeds
+    max_norm are scaled in place to max_norm / (norm + 1e-7) of it.
+
+    Differences: on a non-leaf that requires grad it is not recorded (torch records an
+    EmbeddingRenormBackward0 node whose backward is not implemented)."""
+    if indices.dtype not in (D.int64, D.int32):
+        raise RuntimeError(
+            "Expected tensor for argument #2 'indices' to have one of the following scalar "
+            f"types: Long, Int; but got {indices.type()} instead (while checking arguments for "
+            "embedding_renorm_)"
+        )
+    if input._rg and input._grad_fn is None and _grad_mode.STATE.grad:
+        raise RuntimeError(
+            "a leaf Variable that requires grad is being used in an in-place operation."
+        )
+    w = input._data
+    for i in np.unique(indices._data.reshape(-1)):
+        i = int(i)
+        if not -w.shape[0] <= i < w.shape[0]:
+            raise IndexError(
+                f"select(): index {i} out of range for tensor of size {shape_str(w.shape)} at "
+                "dimension 0"
+            )
+        row = w[i]
+        norm = float(np.linalg.norm(row.reshape(-1).astype(np.float64), ord=norm_type))
+        if norm > max_norm:
+            row *= max_norm / (norm + _RENORM_EPS)
+    input._bump()
+    return input
+
+
 METHODS: dict[str, Any] = {
+    "renorm": renorm,
+    "renorm_": renorm_,
     **_BOTH,
     "unfold": unfold,
     "put_": make_inplace(put),
@@ -1648,6 +1766,8 @@ METHODS: dict[str, Any] = {
     "fill_diagonal_": fill_diagonal_,
 }
 FUNCTIONS: dict[str, Any] = {
+    "renorm": renorm,
+    "embedding_renorm_": embedding_renorm_,
     **_BOTH,
     "block_diag": block_diag,
     "cartesian_prod": cartesian_prod,
@@ -1669,4 +1789,6 @@ FUNCTIONS: dict[str, Any] = {
     "logspace": _creation.logspace,
     "scalar_tensor": _creation.scalar_tensor,
     "range": _creation.range,
+    "empty_strided": _creation.empty_strided,
+    "frombuffer": _creation.frombuffer,
 }

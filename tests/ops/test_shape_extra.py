@@ -42,6 +42,9 @@ CASES: list[tuple[str, Callable[[Any], Any], tuple[int, ...]]] = [
     ("trapezoid", lambda x: sg.trapezoid(x, dx=0.5), (3, 4)),
     ("trapezoid x", lambda x: sg.trapezoid(x, x[0] ** 2), (3, 4)),
     ("cumulative_trapezoid", lambda x: sg.cumulative_trapezoid(x, dim=0), (3, 4)),
+    ("renorm rows", lambda x: x.renorm(2, 0, 1.0), (3, 4)),
+    ("renorm p3 cols", lambda x: sg.renorm(x * 2, 3, -1, 0.8), (3, 4)),
+    ("renorm p1 under limit", lambda x: x.renorm(1, 1, 100.0), (3, 4)),
 ]
 
 
