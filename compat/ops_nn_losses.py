@@ -219,7 +219,50 @@ def _pdist(dtype):
     ]
 
 
+def _ctc(dtype):
+    # log-probabilities (T=5, N=2, C=4), normalized over the classes as CTC expects
+    x = _R.standard_normal((5, 2, 4))
+    lp = x - np.log(np.exp(x).sum(-1, keepdims=True))
+    tg = np.array([[1, 2, 2], [3, 1, 0]])
+    flat = np.array([1, 2, 2, 3, 1])
+    il, tl = [5, 4], [3, 2]
+    return [
+        *[
+            Sample((_t(lp), _t(tg, False), il, tl), {"reduction": r}, name=f"padded, {r}")
+            for r in ("mean", "sum", "none")
+        ],
+        Sample((_t(lp), _t(flat, False), il, tl), name="concatenated targets"),
+        Sample(
+            (_t(lp), _t(tg, False), _t(np.array(il), False), _t(np.array(tl), False)),
+            name="length tensors",
+        ),
+        Sample(
+            (_t(lp), _t(np.array([[1, 1, 1]]).repeat(2, 0), False), [2, 2], [3, 3]),
+            {"reduction": "none"},
+            name="impossible: inf",
+        ),
+        Sample(
+            (_t(lp), _t(np.array([[1, 1, 1]]).repeat(2, 0), False), [2, 2], [3, 3]),
+            {"zero_infinity": True},
+            name="impossible, zero_infinity",
+        ),
+        Sample((_t(lp[:, 0]), _t(tg[0], False), [5], [3]), name="unbatched"),
+        Sample((_t(lp), _t(tg, False), [5], tl), name="lengths: error"),
+    ]
+
+
 ENTRIES = [
+    OpEntry(
+        "nn.functional.ctc_loss",
+        lambda T, *a, **k: F(T).ctc_loss(*a, **k),
+        _ctc,
+        supports_gradgrad=False,
+        covers=("ctc_loss",),
+        xfails={
+            "gradcheck": "torch's CTC gradient is exp(log_probs) - posterior, which assumes "
+            "normalized log-probabilities; a finite difference leaves them unnormalized"
+        },
+    ),
     OpEntry(
         "margin_ranking_loss", lambda T, *a, **k: F(T).margin_ranking_loss(*a, **k), _margin_ranking
     ),
