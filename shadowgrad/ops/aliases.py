@@ -395,6 +395,7 @@ def _copy_op(view: Any, name: str, grad_fn: str, forward: Any = None, copy: bool
         return np.array(r, order="C")
 
     functools.update_wrapper(copy_forward, fwd)  # the forward's parameter names
+    copy_forward.__module__ = __name__  # the op belongs to this family
     formulas = {p: f for (p, _), (f, _) in zip(op.formulas_by_input, op.formulas, strict=True)}
     raw = None
     if op.raw_formulas is not None:
