@@ -138,8 +138,9 @@ CASES = {
 }
 
 
-def _build(T, name, grad=True):
-    ctor, params, _ = CASES[name]
+def _build(T, name, grad=True, cases=None):
+    """The case ``name`` of ``cases`` (this file's CASES by default) built in library ``T``."""
+    ctor, params, _ = (CASES if cases is None else cases)[name]
     ts = [T.tensor(p, requires_grad=grad) for p in params]
     return ctor(T, *ts), ts
 
@@ -151,11 +152,12 @@ def _close(a, b, rtol=1e-6, atol=1e-8):
     np.testing.assert_allclose(b, a, rtol=rtol, atol=atol, equal_nan=True)
 
 
-def _compare_fn(name, fn, arg=None):
-    """Run ``fn(dist, value)`` in both libraries; compare value, grad_fn and param grads."""
+def _compare_fn(name, fn, arg=None, rtol=1e-6, cases=None):
+    """Run ``fn(dist, value)`` in both libraries; compare value, grad_fn and param grads
+    (of the finite entries)."""
     outs = []
     for T in LIBS:
-        d, ts = _build(T, name)
+        d, ts = _build(T, name, cases=cases)
         v = None if arg is None else T.tensor(arg)
         try:
             out = fn(d, v)
@@ -164,22 +166,28 @@ def _compare_fn(name, fn, arg=None):
             continue
         g = None
         if out.requires_grad:
-            g = T.autograd.grad(out.sum(), ts, allow_unused=True)
+            try:
+                g = T.autograd.grad(out[out.isfinite()].sum(), ts, allow_unused=True)
+            except NotImplementedError as e:
+                g = str(e)
         outs.append((out, g))
     ref, got = outs
     assert (ref is None) == (got is None)
     if ref is None:
         return
-    _close(ref[0], got[0])
-    assert ref[0].dtype.__repr__() == got[0].dtype.__repr__()
+    _close(ref[0], got[0], rtol=rtol)
+    assert str(ref[0].dtype) == str(got[0].dtype)
     name_of = lambda o: o.grad_fn.name() if o.grad_fn is not None else None  # noqa: E731
-    assert name_of(ref[0]) == name_of(got[0])
+    if name_of(ref[0]) != "IgammaBackward0":  # ours: AddBackward0 (see gamma.cdf)
+        assert name_of(ref[0]) == name_of(got[0])
     assert (ref[1] is None) == (got[1] is None)
-    if ref[1] is not None:
-        for a, b in zip(ref[1], got[1], strict=False):
+    if isinstance(ref[1], str):
+        assert ref[1] == got[1]
+    elif ref[1] is not None:
+        for a, b in zip(ref[1], got[1], strict=True):
             assert (a is None) == (b is None)
             if a is not None:
-                _close(a, b)
+                _close(a, b, rtol=rtol)
 
 
 @pytest.mark.parametrize("name", list(CASES))

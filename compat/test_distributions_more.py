@@ -10,6 +10,7 @@ import pytest
 import torch
 
 import shadowgrad
+from compat import test_distributions as base
 from compat.test_distributions import LIBS, _close, _err
 
 RNG = np.random.default_rng(1)
@@ -123,46 +124,11 @@ CASES = {
 
 
 def _build(T, name, grad=True):
-    ctor, params, _ = CASES[name]
-    ts = [T.tensor(p, requires_grad=grad) for p in params]
-    return ctor(T, *ts), ts
+    return base._build(T, name, grad, cases=CASES)
 
 
 def _compare_fn(name, fn, arg=None, rtol=1e-6):
-    """Run ``fn(dist, value)`` in both libraries; compare value, grad_fn and param grads."""
-    outs = []
-    for T in LIBS:
-        d, ts = _build(T, name)
-        v = None if arg is None else T.tensor(arg)
-        try:
-            out = fn(d, v)
-        except NotImplementedError:
-            outs.append(None)
-            continue
-        g = None
-        if out.requires_grad:
-            try:
-                g = T.autograd.grad(out[out.isfinite()].sum(), ts, allow_unused=True)
-            except NotImplementedError as e:
-                g = str(e)
-        outs.append((out, g))
-    ref, got = outs
-    assert (ref is None) == (got is None)
-    if ref is None:
-        return
-    _close(ref[0], got[0], rtol=rtol)
-    assert str(ref[0].dtype) == str(got[0].dtype)
-    name_of = lambda o: o.grad_fn.name() if o.grad_fn is not None else None  # noqa: E731
-    if name_of(ref[0]) != "IgammaBackward0":  # ours: AddBackward0 (see gamma.cdf)
-        assert name_of(ref[0]) == name_of(got[0])
-    assert (ref[1] is None) == (got[1] is None)
-    if isinstance(ref[1], str):
-        assert ref[1] == got[1]
-    elif ref[1] is not None:
-        for a, b in zip(ref[1], got[1], strict=True):
-            assert (a is None) == (b is None)
-            if a is not None:
-                _close(a, b, rtol=rtol)
+    base._compare_fn(name, fn, arg, rtol, cases=CASES)
 
 
 @pytest.mark.parametrize("name", list(CASES))

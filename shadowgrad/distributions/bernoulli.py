@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from numbers import Number
 from typing import Any, ClassVar
 
 import shadowgrad as torch
@@ -14,7 +13,7 @@ from .exp_family import ExponentialFamily
 from .utils import (
     _BinaryProbsLogits,
     _enumerate_values,
-    _one_of_probs_logits,
+    _set_binary_param,
     broadcast_all,
 )
 
@@ -35,16 +34,7 @@ class Bernoulli(_BinaryProbsLogits, ExponentialFamily):
     def __init__(
         self, probs: Any = None, logits: Any = None, validate_args: bool | None = None
     ) -> None:
-        _one_of_probs_logits(probs, logits)
-        if probs is not None:
-            scalar = isinstance(probs, Number)
-            (self.probs,) = broadcast_all(probs)
-            self._param = self.probs
-        else:
-            scalar = isinstance(logits, Number)
-            (self.logits,) = broadcast_all(logits)
-            self._param = self.logits
-        batch_shape = torch.Size() if scalar else self._param.size()
+        batch_shape = _set_binary_param(self, probs, logits)
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Bernoulli:

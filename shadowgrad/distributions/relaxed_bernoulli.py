@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from numbers import Number
 from typing import Any, ClassVar
 
 import shadowgrad as torch
@@ -11,7 +10,13 @@ from . import constraints
 from .distribution import Distribution
 from .transformed_distribution import TransformedDistribution
 from .transforms import SigmoidTransform
-from .utils import _BinaryProbsLogits, _one_of_probs_logits, broadcast_all, clamp_probs
+from .utils import (
+    _BinaryProbsLogits,
+    _RelaxedParams,
+    _set_binary_param,
+    broadcast_all,
+    clamp_probs,
+)
 
 __all__ = ["LogitRelaxedBernoulli", "RelaxedBernoulli"]
 
@@ -33,16 +38,7 @@ class LogitRelaxedBernoulli(_BinaryProbsLogits, Distribution):
         validate_args: bool | None = None,
     ) -> None:
         self.temperature = temperature
-        _one_of_probs_logits(probs, logits)
-        if probs is not None:
-            scalar = isinstance(probs, Number)
-            (self.probs,) = broadcast_all(probs)
-            self._param = self.probs
-        else:
-            scalar = isinstance(logits, Number)
-            (self.logits,) = broadcast_all(logits)
-            self._param = self.logits
-        batch_shape = torch.Size() if scalar else self._param.size()
+        batch_shape = _set_binary_param(self, probs, logits)
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> LogitRelaxedBernoulli:
@@ -70,7 +66,7 @@ class LogitRelaxedBernoulli(_BinaryProbsLogits, Distribution):
         return self.temperature.log() + diff - 2 * diff.exp().log1p()
 
 
-class RelaxedBernoulli(TransformedDistribution):
+class RelaxedBernoulli(_RelaxedParams, TransformedDistribution):
     """Relaxed (Concrete) Bernoulli on (0, 1): sigmoid of a `LogitRelaxedBernoulli` draw."""
 
     arg_constraints: ClassVar[dict] = {
@@ -93,15 +89,3 @@ class RelaxedBernoulli(TransformedDistribution):
     def expand(self, batch_shape: Any, _instance: Any = None) -> RelaxedBernoulli:
         new = self._get_checked_instance(RelaxedBernoulli, _instance)
         return super().expand(batch_shape, _instance=new)
-
-    @property
-    def temperature(self) -> Any:
-        return self.base_dist.temperature
-
-    @property
-    def logits(self) -> Any:
-        return self.base_dist.logits
-
-    @property
-    def probs(self) -> Any:
-        return self.base_dist.probs

@@ -109,6 +109,33 @@ class _BinaryProbsLogits:
         return logits_to_probs(self.logits, is_binary=True)
 
 
+def _set_binary_param(dist: Any, probs: Any, logits: Any) -> Any:
+    """Store exactly one of ``probs``/``logits`` on ``dist`` (and as ``_param``); the batch
+    shape: empty for a Python number, else the parameter's shape."""
+    _one_of_probs_logits(probs, logits)
+    name, value = ("probs", probs) if probs is not None else ("logits", logits)
+    (param,) = broadcast_all(value)
+    setattr(dist, name, param)
+    dist._param = param
+    return torch.Size() if isinstance(value, numbers.Number) else param.size()
+
+
+class _RelaxedParams:
+    """``temperature``, ``logits`` and ``probs`` of a relaxed family, read from its base."""
+
+    @property
+    def temperature(self) -> Any:
+        return self.base_dist.temperature
+
+    @property
+    def logits(self) -> Any:
+        return self.base_dist.logits
+
+    @property
+    def probs(self) -> Any:
+        return self.base_dist.probs
+
+
 def tril_matrix_to_vec(mat: Any, diag: int = 0) -> Any:
     """The lower triangle (offset ``diag``) of the last two dims, as a vector, row by row."""
     n = mat.shape[-1]
