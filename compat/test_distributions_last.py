@@ -1,0 +1,307 @@
+"""The last torch.distributions families against torch: Multinomial, MixtureSameFamily,
+LowRankMultivariateNormal, NegativeBinomial, ContinuousBernoulli, InverseGamma, VonMises and
+the remaining KL pairs. The same programs, from the same numpy inputs, through both
+libraries."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import shadowgrad
+from compat import test_distributions as base
+from compat.test_distributions import LIBS, _close, _err
+
+RNG = np.random.default_rng(2)
+POS3 = np.array([0.5, 1.5, 3.0])
+PB = np.array([[0.1, 0.6, 0.3], [0.25, 0.25, 0.5]])
+
+
+def _mixture(T, logits, loc, scale):
+    D = T.distributions
+    return D.MixtureSameFamily(D.Categorical(logits=logits), D.Normal(loc, scale))
+
+
+def _mixture_mvn(T, logits, loc, scale):
+    D = T.distributions
+    comp = D.Independent(D.Normal(loc, scale), 1)
+    return D.MixtureSameFamily(D.Categorical(logits=logits), comp)
+
+
+CASES = {
+    "Multinomial": (
+        lambda T, p: T.distributions.Multinomial(4, probs=p),
+        [PB],
+        np.array([[1.0, 3.0, 0.0], [0.0, 2.0, 2.0]]),
+    ),
+    "Multinomial-logits": (
+        lambda T, lg: T.distributions.Multinomial(3, logits=lg),
+        [RNG.normal(size=(2, 3))],
+        np.array([[1.0, 1.0, 1.0], [0.0, 0.0, 3.0]]),
+    ),
+    "MixtureSameFamily": (
+        _mixture,
+        [RNG.normal(size=(2, 3)), RNG.normal(size=(2, 3)), np.full((2, 3), 0.8)],
+        RNG.normal(size=(4, 2)),
+    ),
+    "MixtureSameFamily-event": (
+        _mixture_mvn,
+        [RNG.normal(size=3), RNG.normal(size=(3, 2)), np.full((3, 2), 1.3)],
+        RNG.normal(size=(4, 2)),
+    ),
+    "LowRankMVN": (
+        lambda T, m, W, D: T.distributions.LowRankMultivariateNormal(m, W, D),
+        [RNG.normal(size=(2, 3)), RNG.normal(size=(3, 2)), POS3],
+        RNG.normal(size=(4, 2, 3)),
+    ),
+    "NegativeBinomial": (
+        lambda T, n, p: T.distributions.NegativeBinomial(n, probs=p),
+        [np.array([1.5, 3.0, 7.0]), np.array([0.2, 0.5, 0.8])],
+        np.array([0.0, 3.0, 12.0]),
+    ),
+    "NegativeBinomial-logits": (
+        lambda T, lg: T.distributions.NegativeBinomial(
+            T.tensor([2.0, 5.0, 0.5], dtype=T.float64), logits=lg
+        ),
+        [np.array([-1.0, 0.3, 2.0])],
+        np.array([1.0, 0.0, 4.0]),
+    ),
+    "ContinuousBernoulli": (
+        lambda T, p: T.distributions.ContinuousBernoulli(probs=p),
+        [np.array([0.2, 0.4995, 0.5, 0.9])],
+        np.array([0.3, 0.9, 0.1, 0.6]),
+    ),
+    "ContinuousBernoulli-logits": (
+        lambda T, lg: T.distributions.ContinuousBernoulli(logits=lg),
+        [np.array([-1.5, 0.001, 2.0])],
+        np.array([0.3, 0.9, 0.6]),
+    ),
+    "InverseGamma": (
+        lambda T, a, b: T.distributions.InverseGamma(a, b),
+        [np.array([0.5, 2.5, 4.0]), np.array([1.5, 0.7, 3.0])],
+        np.array([0.3, 2.9, 0.5]),
+    ),
+    "VonMises": (
+        lambda T, a, k: T.distributions.VonMises(a, k),
+        [np.array([0.3, -2.0, 1.0, 0.0]), np.array([0.5, 2.0, 5.0, 1e-3])],
+        np.array([1.0, -3.0, 0.9, 2.5]),
+    ),
+}
+
+
+def _build(T, name, grad=True):
+    return base._build(T, name, grad, cases=CASES)
+
+
+def _compare_fn(name, fn, arg=None, rtol=1e-6):
+    base._compare_fn(name, fn, arg, rtol, cases=CASES)
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_shapes_repr_flags(name):
+    (dt, _), (ds, _) = _build(torch, name), _build(shadowgrad, name)
+    assert tuple(dt.batch_shape) == tuple(ds.batch_shape)
+    assert tuple(dt.event_shape) == tuple(ds.event_shape)
+    assert repr(dt) == repr(ds)
+    assert repr(dt.support) == repr(ds.support)
+    assert dt.support.event_dim == ds.support.event_dim
+    assert dt.support.is_discrete == ds.support.is_discrete
+    assert dt.has_enumerate_support == ds.has_enumerate_support
+    assert dt.has_rsample == ds.has_rsample
+    assert sorted(dt.arg_constraints) == sorted(ds.arg_constraints)
+    for k in dt.arg_constraints:
+        assert repr(dt.arg_constraints[k]) == repr(ds.arg_constraints[k])
+
+
+@pytest.mark.parametrize("prop", ["mean", "mode", "variance", "stddev"])
+@pytest.mark.parametrize("name", list(CASES))
+def test_moments(name, prop):
+    _compare_fn(name, lambda d, v: getattr(d, prop) * 1)
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_log_prob(name):
+    _compare_fn(name, lambda d, v: d.log_prob(v), CASES[name][2])
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_entropy(name):
+    _compare_fn(name, lambda d, v: d.entropy())
+
+
+@pytest.mark.parametrize("name", ["ContinuousBernoulli", "ContinuousBernoulli-logits"])
+def test_cdf_icdf(name):
+    _compare_fn(name, lambda d, v: d.cdf(v), CASES[name][2])
+    _compare_fn(name, lambda d, v: d.icdf(v), CASES[name][2])
+
+
+def test_mixture_cdf():
+    _compare_fn("MixtureSameFamily", lambda d, v: d.cdf(v), CASES["MixtureSameFamily"][2])
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_sample_shapes_and_support(name):
+    shadowgrad.manual_seed(0)
+    for T in LIBS:
+        d, _ = _build(T, name)
+        for shape in [(), (5,), (2, 4)]:
+            s = d.sample(shape)
+            assert tuple(s.shape) == shape + tuple(d.batch_shape) + tuple(d.event_shape)
+            assert not s.requires_grad
+            assert bool(d.support.check(s).all())
+    assert str(_build(torch, name)[0].sample().dtype) == str(
+        _build(shadowgrad, name)[0].sample().dtype
+    )
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_expand(name):
+    for T in LIBS:
+        d, _ = _build(T, name)
+        e = d.expand((4, *tuple(d.batch_shape)))
+        assert tuple(e.batch_shape) == (4, *tuple(d.batch_shape))
+        assert tuple(e.event_shape) == tuple(d.event_shape)
+        assert type(e) is type(d)
+        assert tuple(e.sample().shape) == (4, *tuple(d.batch_shape), *tuple(d.event_shape))
+    v = CASES[name][2]
+    d, _ = _build(torch, name)
+    while v.ndim > len(d.batch_shape) + len(d.event_shape):
+        v = v[0]
+    _compare_fn(name, lambda d, v: d.expand((4, *tuple(d.batch_shape))).log_prob(v), v[None])
+
+
+def test_multinomial_sample_counts():
+    shadowgrad.manual_seed(0)
+    d = shadowgrad.distributions.Multinomial(7, probs=shadowgrad.tensor(PB))
+    s = d.sample((100,))
+    assert bool((s.sum(-1) == 7).all())
+    assert str(s.dtype) == "torch.float64"
+
+
+def test_lowrank_matrices():
+    for attr in ("covariance_matrix", "precision_matrix", "scale_tril"):
+        _compare_fn("LowRankMVN", lambda d, v, a=attr: getattr(d, a) * 1)
+
+
+def _patch_noise(monkeypatch, u, z):
+    """Feed the same uniforms and normals (``z`` cut to the requested shape) to both."""
+    for T in LIBS:
+
+        def fake(shape, dtype, device=None, T=T):
+            return T.tensor(z[tuple(slice(0, n) for n in shape)], dtype=dtype)
+
+        monkeypatch.setattr(T, "rand", lambda shape, dtype=None, device=None, T=T: T.tensor(u))
+        monkeypatch.setattr(T.distributions.lowrank_multivariate_normal, "_standard_normal", fake)
+
+
+@pytest.mark.parametrize(
+    "name", ["LowRankMVN", "ContinuousBernoulli", "ContinuousBernoulli-logits"]
+)
+def test_rsample_same_noise(name, monkeypatch):
+    d, _ = _build(torch, name)
+    shape = (5, *tuple(d.batch_shape), *tuple(d.event_shape))
+    _patch_noise(monkeypatch, RNG.uniform(0.05, 0.95, size=shape), RNG.normal(size=shape))
+    outs = []
+    for T in LIBS:
+        d, ts = _build(T, name)
+        x = d.rsample((5,))
+        outs.append((x, T.autograd.grad((x * x).sum(), ts)))
+    (xt, gt), (xs, gs) = outs
+    _close(xt, xs)
+    assert xt.grad_fn.name() == xs.grad_fn.name()
+    for a, b in zip(gt, gs, strict=True):
+        _close(a, b)
+
+
+def test_vonmises_sample_statistics():
+    shadowgrad.manual_seed(0)
+    d = shadowgrad.distributions.VonMises(
+        shadowgrad.tensor([0.5, -2.0]), shadowgrad.tensor([4.0, 0.5])
+    )
+    s = d.sample((20000,))
+    assert str(s.dtype) == "torch.float32"
+    assert bool(((s >= -np.pi) & (s < np.pi)).all())
+    ref = torch.distributions.VonMises(torch.tensor([0.5, -2.0]), torch.tensor([4.0, 0.5]))
+    mean_dir = np.angle(np.exp(1j * s.numpy()).mean(0))
+    np.testing.assert_allclose(mean_dir, ref.mean.numpy(), atol=0.1)
+    circ_var = 1 - np.abs(np.exp(1j * s.numpy()).mean(0))
+    np.testing.assert_allclose(circ_var, ref.variance.numpy(), atol=0.03)
+
+
+def test_gradcheck_log_probs():
+    D = shadowgrad.distributions
+    dbl = dict(dtype=shadowgrad.float64, requires_grad=True)
+    W = shadowgrad.tensor(RNG.normal(size=(3, 2)), **dbl)
+    cd = shadowgrad.tensor(POS3, **dbl)
+    x = shadowgrad.tensor(RNG.normal(size=(2, 3)), dtype=shadowgrad.float64)
+    assert shadowgrad.autograd.gradcheck(
+        lambda W, cd: D.LowRankMultivariateNormal(x.new_zeros(3), W, cd).log_prob(x), (W, cd)
+    )
+    k = shadowgrad.tensor([0.5, 2.0, 5.0], **dbl)
+    assert shadowgrad.autograd.gradcheck(lambda k: D.VonMises(x.new_zeros(3), k).log_prob(x), (k,))
+    p = shadowgrad.tensor([0.2, 0.7, 0.4], **dbl)
+    assert shadowgrad.autograd.gradcheck(
+        lambda p: D.ContinuousBernoulli(probs=p).log_prob(x.sigmoid()), (p,)
+    )
+
+
+# --- errors ------------------------------------------------------------------------------
+
+ERRORS = {
+    "multinomial-count": lambda T: T.distributions.Multinomial(
+        T.tensor(3), probs=T.tensor([0.5, 0.5])
+    ),
+    "multinomial-both": lambda T: T.distributions.Multinomial(
+        3, probs=T.tensor([0.5, 0.5]), logits=T.tensor([0.0, 0.0])
+    ),
+    "mixture-not-categorical": lambda T: T.distributions.MixtureSameFamily(
+        T.distributions.Normal(0.0, 1.0), T.distributions.Normal(T.zeros(3), T.ones(3))
+    ),
+    "mixture-not-dist": lambda T: T.distributions.MixtureSameFamily(
+        T.distributions.Categorical(logits=T.zeros(3)), 3
+    ),
+    "mixture-k": lambda T: T.distributions.MixtureSameFamily(
+        T.distributions.Categorical(logits=T.zeros(2)),
+        T.distributions.Normal(T.zeros(3), T.ones(3)),
+    ),
+    "mixture-batch": lambda T: T.distributions.MixtureSameFamily(
+        T.distributions.Categorical(logits=T.zeros(2, 3)),
+        T.distributions.Normal(T.zeros(4, 3), T.ones(4, 3)),
+    ),
+    "lowrank-loc": lambda T: T.distributions.LowRankMultivariateNormal(
+        T.tensor(0.0), T.ones(3, 1), T.ones(3)
+    ),
+    "lowrank-factor-dim": lambda T: T.distributions.LowRankMultivariateNormal(
+        T.zeros(3), T.ones(3), T.ones(3)
+    ),
+    "lowrank-factor": lambda T: T.distributions.LowRankMultivariateNormal(
+        T.zeros(3), T.ones(2, 1), T.ones(3)
+    ),
+    "lowrank-diag": lambda T: T.distributions.LowRankMultivariateNormal(
+        T.zeros(3), T.ones(3, 1), T.ones(2)
+    ),
+    "lowrank-batch": lambda T: T.distributions.LowRankMultivariateNormal(
+        T.zeros(2, 3), T.ones(4, 3, 1), T.ones(3)
+    ),
+    "negbin-probs": lambda T: T.distributions.NegativeBinomial(
+        T.tensor([2.0]), probs=T.tensor([1.0])
+    ),
+    "negbin-value": lambda T: T.distributions.NegativeBinomial(
+        T.tensor([2.0]), probs=T.tensor([0.5])
+    ).log_prob(T.tensor([0.5])),
+    "contbern-probs": lambda T: T.distributions.ContinuousBernoulli(
+        probs=T.tensor([1.5]), validate_args=False
+    ),
+    "contbern-value": lambda T: T.distributions.ContinuousBernoulli(probs=T.tensor([0.3])).log_prob(
+        T.tensor([1.5])
+    ),
+    "invgamma-rate": lambda T: T.distributions.InverseGamma(T.tensor([1.0]), T.tensor([-1.0])),
+    "vonmises-conc": lambda T: T.distributions.VonMises(T.tensor([1.0]), T.tensor([0.0])),
+}
+
+
+@pytest.mark.parametrize("key", list(ERRORS))
+def test_errors_match_torch(key):
+    ref, got = _err(lambda: ERRORS[key](torch)), _err(lambda: ERRORS[key](shadowgrad))
+    assert ref == got
