@@ -25,6 +25,10 @@ def _i(v: Any, dt: Any = np.int64) -> Any:
     return tensor_arg(np.array(v, dtype=dt))
 
 
+def _rng_u(low: float, high: float, n: int, seed: int) -> Any:
+    return np.random.default_rng(seed).uniform(low, high, n)
+
+
 def _wide(*extra: float) -> Sample:
     """Values across the reflection, recurrence and asymptotic regions of the gamma family."""
     v = (-7.3, -2.5, -0.5, 1e-8, 0.5, 1.0, 2.0, 9.5, 10.0, 10.5, 55.5, 1e6, *extra)
@@ -471,3 +475,115 @@ register(
         ),
     ),
 )
+
+# --- torch.special: erfcx, log_ndtr, ndtri, xlog1py, zeta, incomplete gamma -------------------
+
+_TAILS = (0.0, -0.0, -1.0, -5.0, -26.5, -27.5, 5.0, 25.9, 26.1, 40.0, 1e10, INF, -INF, NAN)
+register(
+    OpEntry(
+        "special.erfcx",
+        lambda T, a: T.special.erfcx(a),
+        with_samples(unary(-3.0, 3.0, _TAILS), fixed(ints([0, 1, -2, 3]))),
+    ),
+    OpEntry(
+        "special.log_ndtr",
+        lambda T, a: T.special.log_ndtr(a),
+        # no tails below -5 or infinities: torch computes float32 in float, and the double
+        # backward amplifies its rounding of result there
+        with_samples(
+            unary(-3.0, 3.0, (0.0, -0.0, -1.0, -5.0, 5.0, 25.9, 40.0)),
+            fixed(ints([0, 1, -2, 3])),
+        ),
+        tolerances={"float32": (1e-4, 1e-5)},
+        tolerance_reason="the grad exp(-(result + x^2 / 2)) amplifies float32 rounding of result "
+        "by |result| (355 at x = -26.5); ours is computed in float64, torch's in float",
+    ),
+    OpEntry(
+        "special.ndtri",
+        lambda T, a: T.special.ndtri(a),
+        with_samples(
+            unary(0.02, 0.98, (0.0, 1.0, 0.5, 1e-300, 1e-20, 1 - 1e-16, -0.1, 1.1, NAN)),
+            fixed(ints([0, 1, 2])),
+        ),
+    ),
+    OpEntry(
+        "special.xlog1py",
+        lambda T, a, b: T.special.xlog1py(a, b),
+        with_samples(
+            binary(
+                -2.0, 2.0, -0.9, 3.0, edges=((0.0, 0.0, 0.0, 2.0, 1.0), (0.0, -1.0, NAN, -1.0, INF))
+            ),
+            fixed(
+                Sample((2.0, tensor_arg(_arr(0.5, 3.0, -0.5))), name="number self"),
+                Sample((_i([0, 1, 2]), _i([1, 2, 3])), name="int"),
+                Sample((2.0, 3.0), name="two numbers (error)"),
+            ),
+        ),
+    ),
+    OpEntry(
+        "special.zeta",
+        lambda T, a, b: T.special.zeta(a, b),
+        with_samples(
+            binary(1.5, 6.0, 0.2, 5.0),
+            fixed(
+                Sample(
+                    (
+                        tensor_arg(_arr(2.0, 3.5, 1.0, 0.5, 4.0, 2.0, 2.5, 2.0, 2.0, INF)),
+                        tensor_arg(_arr(0.5, 2.0, 1.0, 1.0, -2.0, -2.5, -2.5, 0.0, INF, 1.0)),
+                    ),
+                    name="domain edges",
+                ),
+                Sample(
+                    (
+                        tensor_arg(_arr(2.0, 3.0, 7.5), requires_grad=False),
+                        tensor_arg(_arr(0.5, 3.0, 12.0)),
+                    ),
+                    name="grad in q",
+                ),
+                Sample((3.0, tensor_arg(_arr(0.5, 3.0, 12.0))), name="number s"),
+                Sample((_i([2, 3]), _i([1, 4])), name="int"),
+            ),
+        ),
+    ),
+)
+for _name, _alias in (("igamma", "gammainc"), ("igammac", "gammaincc")):
+    _gamma_samples = with_samples(
+        binary(0.1, 8.0, 0.0, 12.0, scalar=None),
+        fixed(
+            Sample(
+                (
+                    tensor_arg(_rng_u(0.1, 30.0, 40, 0), requires_grad=False),
+                    tensor_arg(_rng_u(0.01, 40.0, 40, 1)),
+                ),
+                name="grad in x",
+            ),
+            Sample(
+                (
+                    tensor_arg(_arr(0.0, 0.0, 1.0, INF, INF, -1.0, 2.0, 0.5, NAN, 3.0, 20.0)),
+                    tensor_arg(_arr(0.0, 1.0, 0.0, 1.0, INF, 1.0, -1.0, INF, 1.0, 1e-12, 60.0)),
+                ),
+                name="domain edges",
+            ),
+            Sample((_i([1, 2]), _i([1, 2])), name="int (error)"),
+            Sample((_i([1, 2]), tensor_arg(_arr(0.5, 3.0))), name="int with float"),
+            Sample((1.0, tensor_arg(_arr(0.5))), name="number (error)"),
+        ),
+    )
+    register(
+        OpEntry(
+            _name,
+            lambda T, a, b, _n=_name: getattr(T, _n)(a, b),
+            _gamma_samples,
+            covers=(_name, f"Tensor.{_name}"),
+        ),
+        OpEntry(
+            f"special.{_alias}",
+            lambda T, a, b, _n=_alias: getattr(T.special, _n)(a, b),
+            _gamma_samples,
+        ),
+        OpEntry(
+            f"Tensor.{_name}_",
+            inplace(f"{_name}_"),
+            fixed(Sample((tensor_arg(_arr(0.5, 2.0, 4.0)), tensor_arg(_arr(1.0, 2.5, 3.0))))),
+        ),
+    )

@@ -17,27 +17,34 @@ __all__ = [
     "entr",
     "erf",
     "erfc",
+    "erfcx",
     "erfinv",
     "exp2",
     "expit",
     "expm1",
+    "gammainc",
+    "gammaincc",
     "gammaln",
     "i0",
     "i0e",
     "i1",
     "i1e",
     "log1p",
+    "log_ndtr",
     "log_softmax",
     "logit",
     "logsumexp",
     "multigammaln",
     "ndtr",
+    "ndtri",
     "polygamma",
     "psi",
     "round",
     "sinc",
     "softmax",
+    "xlog1py",
     "xlogy",
+    "zeta",
 ]
 
 _F = _P.FUNCTIONS
@@ -57,6 +64,13 @@ polygamma = _SF["polygamma"]
 multigammaln = _SF["mvlgamma"]
 i0 = _SF["i0"]
 sinc = _SF["sinc"]
+xlog1py = _S.xlog1py
+zeta = _S.zeta
+gammainc = _S.gammainc
+gammaincc = _S.gammaincc
+erfcx = _P._unary_out(_S.erfcx, "special_erfcx")
+log_ndtr = _P._unary_out(_S.log_ndtr, "special_log_ndtr")
+ndtri = _P._unary_out(_S.ndtri, "special_ndtri")
 i0e = _P._unary_out(_S.i0e, "special_i0e")
 i1 = _P._unary_out(_S.i1, "special_i1")
 i1e = _P._unary_out(_S.i1e, "special_i1e")

@@ -118,9 +118,10 @@ def _trigamma64(x: np.ndarray) -> np.ndarray:
         return np.where(low, -r, r)
 
 
-def _zeta64(s: float, q: np.ndarray) -> np.ndarray:
-    """The Hurwitz zeta(s, q) for an integer s >= 2: direct terms until q + N > 9, then the
-    Euler-Maclaurin tail. inf at q = 0, -1, -2, ... (and -inf), nan at q = inf, as torch."""
+def _zeta64(s: Any, q: np.ndarray) -> np.ndarray:
+    """The Hurwitz zeta(s, q) for s > 1 (a number or an array): direct terms until q + N > 9,
+    then the Euler-Maclaurin tail. inf at q = 0, -1, -2, ... (and -inf), nan at q = inf, as
+    torch."""
     q = _f64(q)
     with np.errstate(all="ignore"):
         a = q.copy()
@@ -138,7 +139,7 @@ def _zeta64(s: float, q: np.ndarray) -> np.ndarray:
         p = w / a
         for j, c in enumerate(_ZETA_C, 1):
             tail = tail + c * rising * p
-            rising *= (s + 2 * j - 1) * (s + 2 * j)
+            rising = rising * ((s + 2 * j - 1) * (s + 2 * j))
             p = p / (a * a)
         r = total + tail
         r = np.where((q <= 0) & (q == np.floor(q)), np.inf, r)
@@ -872,6 +873,377 @@ def addr_(self: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any
     return _apply_inplace(_addr_fn_, self, vec1, vec2, beta, alpha)
 
 
+# --- torch.special: erfcx, log_ndtr, ndtri, xlog1py, zeta, incomplete gamma -----------------
+
+_SQRT_PI = math.sqrt(math.pi)
+_SQRT_2PI = math.sqrt(2 * math.pi)
+_SQRT_HALF = math.sqrt(0.5)
+
+
+def _erfc64(x: np.ndarray) -> np.ndarray:
+    from .pointwise import _ERFC
+
+    return np.asarray(_ERFC(_f64(x)), np.float64)
+
+
+def _square_hi_lo(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """x * x as an unevaluated sum hi + lo, exactly (Dekker's splitting)."""
+    c = 134217729.0 * x
+    xh = c - (c - x)
+    xl = x - xh
+    hi = x * x
+    return hi, ((xh * xh - hi) + 2 * xh * xl) + xl * xl
+
+
+def _erfcx64(x: np.ndarray) -> np.ndarray:
+    """exp(x^2) erfc(x): the exact square's exponential times libm's erfc, and the asymptotic
+    series 1 / (x sqrt(pi)) sum_k (-1)^k (2k - 1)!! / (2 x^2)^k where erfc underflows."""
+    x = _f64(x)
+    with np.errstate(all="ignore"):
+        big = x >= 26.0
+        xs = np.where(big, 0.0, x)
+        hi, lo = _square_hi_lo(xs)
+        direct = np.exp(hi) * (1.0 + lo) * _erfc64(xs)
+        xb = np.where(big, x, 30.0)
+        z = 0.5 / (xb * xb)
+        term = np.ones_like(xb)
+        total = term
+        for k in range(1, 12):
+            term = -term * (2 * k - 1) * z
+            total = total + term
+        asym = np.where(np.isinf(xb), 0.0, total / (xb * _SQRT_PI))
+        r = np.where(big, asym, direct)
+        return np.where(x < -27.0, np.inf, r)  # exp(x^2) overflows
+
+
+def _log_ndtr64(x: np.ndarray) -> np.ndarray:
+    # log(Phi(x)): through erfcx in the left tail, log1p of the upper tail elsewhere
+    x = _f64(x)
+    with np.errstate(all="ignore"):
+        left = x < -1.0
+        t = np.where(left, -x, 1.0) * _SQRT_HALF
+        tail = np.log(_erfcx64(t) * 0.5) - x * x * 0.5
+        rest = np.log1p(-0.5 * _erfc64(np.where(left, 0.0, x) * _SQRT_HALF))
+        return np.where(left, tail, rest)
+
+
+def _ndtr_lower64(x: np.ndarray) -> np.ndarray:
+    return 0.5 * _erfc64(-x * _SQRT_HALF)
+
+
+def _ndtri64(p: np.ndarray) -> np.ndarray:
+    """The standard normal quantile: a rational first guess (Abramowitz and Stegun 26.2.23, on
+    the lower tail), then Newton steps on log Phi(x) = log q, whose slope phi / Phi comes from
+    erfcx without underflow."""
+    p = _f64(p)
+    with np.errstate(all="ignore"):
+        upper = p > 0.5
+        q = np.where(upper, 1.0 - p, p)  # exact for p in [1/2, 1]
+        qs = np.where(q > 0, q, 0.5)
+        t = np.sqrt(-2.0 * np.log(qs))
+        num = 2.515517 + t * (0.802853 + t * 0.010328)
+        den = 1.0 + t * (1.432788 + t * (0.189269 + t * 0.001308))
+        x = -(t - num / den)
+        log_q = np.log(qs)
+        for _ in range(6):
+            ratio = 0.5 * _SQRT_2PI * _erfcx64(-x * _SQRT_HALF)  # Phi(x) / phi(x)
+            x = x - (_log_ndtr64(x) - log_q) * ratio
+        x = np.where(q == 0.5, 0.0, x)
+        x = np.where(q == 0, -np.inf, x)
+        x = np.where(upper, -x, x)
+        return np.where((p < 0) | (p > 1) | np.isnan(p), np.nan, x)
+
+
+def _float_only_kernel(fn64: Any, kernel: str) -> Any:
+    """A float64 kernel that torch compiles for float32 and float64 only."""
+
+    def forward(self: np.ndarray) -> np.ndarray:
+        _not_for(kernel, self, "c")
+        _not_half(kernel, self)
+        return fn64(self).astype(self.dtype, copy=False)
+
+    return forward
+
+
+def _not_half(kernel: str, a: np.ndarray) -> None:
+    if a.dtype == np.float16:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Half'")
+
+
+erfcx = defop(
+    "special_erfcx",
+    "SpecialErfcxBackward0",
+    _float_only_kernel(_erfcx64, "erfcx_cpu"),
+    dtype="float",
+    self=lambda grad, self, result: (2.0 * self * result - 2.0 / _SQRT_PI) * grad,
+    jvp=ELEMENTWISE,
+)
+log_ndtr = defop(
+    "special_log_ndtr",
+    "SpecialLogNdtrBackward0",
+    _float_only_kernel(_log_ndtr64, "log_ndtr_cpu"),
+    dtype="float",
+    self=lambda grad, self, result: grad / _SQRT_2PI * (-(result + self * self * 0.5)).exp(),
+    jvp=ELEMENTWISE,
+)
+ndtri = defop(
+    "special_ndtri",
+    "SpecialNdtriBackward0",
+    _float_only_kernel(_ndtri64, "ndtri_cpu"),
+    dtype="float",
+    self=lambda grad, result: grad * _SQRT_2PI * (result * result * 0.5).exp(),
+    jvp=ELEMENTWISE,
+)
+
+
+@np.errstate(all="ignore")
+def _np_xlog1py(self: np.ndarray, other: Any) -> np.ndarray:
+    # torch: nan if other is nan, else 0 where self == 0, else self * log1p(other)
+    _not_for("xlog1py_cpu", self, "c")
+    other = np.asarray(other, self.dtype)  # a Python scalar from the fast path
+    r = np.where(self == 0, 0, self * np.log1p(other))
+    return np.where(np.isnan(other), np.nan, r).astype(self.dtype, copy=False)
+
+
+def _xlog1py_self_grad(grad: Tensor, self: Tensor, other: Any) -> Tensor:
+    # xlog1py(grad, other), zeroed where self == 0 and other <= -1
+    if isinstance(other, Tensor):
+        return _where((self == 0) & (other <= -1), 0.0, _xlog1py(grad, other))
+    r = _xlog1py_scalar_other(grad, other)
+    return _where(self == 0, 0.0, r) if other <= -1 else r
+
+
+def _xlog1py_other_grad(grad: Tensor, self: Any, other: Tensor) -> Tensor:
+    return grad * self / (other + 1)
+
+
+_xlog1py = defop(
+    "special_xlog1py",
+    "SpecialXlog1PyBackward0",
+    _np_xlog1py,
+    dtype="float",
+    self=_xlog1py_self_grad,
+    other=_xlog1py_other_grad,
+    jvp=ELEMENTWISE,
+)
+_xlog1py_scalar_self = defop(
+    "special_xlog1py.self_scalar",
+    "SpecialXlog1PyBackward1",
+    _np_xlog1py,
+    dtype="float",
+    nondiff=("self",),
+    other=_xlog1py_other_grad,
+    jvp=ELEMENTWISE,
+)
+_xlog1py_scalar_other = defop(
+    "special_xlog1py.other_scalar",
+    "SpecialXlog1PyBackward2",
+    _np_xlog1py,
+    dtype="float",
+    nondiff=("other",),
+    self=_xlog1py_self_grad,
+    jvp=ELEMENTWISE,
+)
+
+
+def _hurwitz64(s: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """zeta(s, q) for real s, with torch's domain: inf at s = 1, nan below; inf at q = 0, -1, ...;
+    nan for q < 0 with a non-integer s."""
+    s, q = np.broadcast_arrays(_f64(s), _f64(q))
+    with np.errstate(all="ignore"):
+        r = _zeta64(np.where(s > 1, s, 2.0), q)
+        bad_q = (q < 0) & (q != np.floor(q)) & (s != np.floor(s))
+        r = np.where(bad_q | (s < 1), np.nan, r)
+        r = np.where(s == 1, np.inf, r)
+        at_inf = np.where(q == 1, 1.0, np.where(q < 1, np.inf, np.nan))
+        r = np.where((s == np.inf) & (q > 0), at_inf, r)
+        return np.where(np.isnan(s) | np.isnan(q), np.nan, r)
+
+
+def _np_zeta(self: np.ndarray, other: Any) -> np.ndarray:
+    other = np.asarray(other, self.dtype)
+    for a in (self, other):
+        _not_for("zeta_cpu", a, "c")
+        _not_half("zeta_cpu", a)
+    return _hurwitz64(self, other).astype(np.result_type(self, other), copy=False)
+
+
+def _zeta_not_implemented(grad: Tensor) -> Tensor:
+    raise NotImplementedError("the derivative for 'zeta' is not implemented.")
+
+
+def _zeta_other_grad(grad: Tensor, self: Any, other: Tensor) -> Tensor:
+    return grad * -self * zeta(self + 1.0, other)
+
+
+def _zeta_jvp(self: Any, other: Any, self_t: Any = None, other_t: Any = None) -> Any:
+    if self_t is not None:
+        raise NotImplementedError("the derivative for 'zeta' is not implemented.")
+    return None if other_t is None else other_t * -self * zeta(self + 1.0, other)
+
+
+_zeta = defop(
+    "special_zeta",
+    "SpecialZetaBackward0",
+    _np_zeta,
+    dtype="float",
+    self=_zeta_not_implemented,
+    other=_zeta_other_grad,
+    jvp=lambda self, other, self_t, other_t: _zeta_jvp(self, other, self_t, other_t),
+)
+_zeta_scalar_self = defop(
+    "special_zeta.self_scalar",
+    "SpecialZetaBackward1",
+    _np_zeta,
+    dtype="float",
+    nondiff=("self",),
+    other=_zeta_other_grad,
+    jvp=lambda self, other, other_t: _zeta_jvp(self, other, None, other_t),
+)
+_zeta_scalar_other = defop(
+    "special_zeta.other_scalar",
+    "SpecialZetaBackward2",
+    _np_zeta,
+    dtype="float",
+    nondiff=("other",),
+    self=_zeta_not_implemented,
+    jvp=lambda self, other, self_t: _zeta_jvp(self, other, self_t),
+)
+
+_BINARY_SIGS = (
+    "Tensor input, Tensor other, *, Tensor out = None",
+    "Number self, Tensor other, *, Tensor out = None",
+    "Tensor input, Number other, *, Tensor out = None",
+)
+
+
+def _binary_overloads(name: str, ops: tuple[Any, Any, Any], sigs: tuple[str, ...]) -> Any:
+    both, scalar_self, scalar_other = ops
+
+    def fn(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
+        if isinstance(input, Tensor):
+            r = both(input, other) if isinstance(other, Tensor) else scalar_other(input, other)
+        elif isinstance(other, Tensor):
+            r = scalar_self(input, other)
+        else:
+            raise _invalid_combination(name, (input, other), sigs)
+        return _out(r, out, name)
+
+    fn.__name__ = name.removeprefix("special_")
+    fn.__doc__ = f"Mirrors `torch.special.{fn.__name__}`."
+    return fn
+
+
+xlog1py = _binary_overloads(
+    "special_xlog1py", (_xlog1py, _xlog1py_scalar_self, _xlog1py_scalar_other), _BINARY_SIGS
+)
+_ZETA_SIGS = (
+    "Tensor input, Tensor other, *, Tensor out = None",
+    "Number self, Tensor other, *, Tensor out = None",
+    "Tensor self, Number other, *, Tensor out = None",
+)
+zeta = _binary_overloads("special_zeta", (_zeta, _zeta_scalar_self, _zeta_scalar_other), _ZETA_SIGS)
+
+
+def _igamma64(a: np.ndarray, x: np.ndarray, upper: bool) -> np.ndarray:
+    """P(a, x) (Q(a, x) when upper), each from the side computed with relative accuracy, with
+    torch's values off the domain: nan for a < 0 or x < 0, and at a = x = 0 and a = x = inf."""
+    from ..distributions._gamma_grad import _cf_q, _series_p
+
+    a, x = np.broadcast_arrays(_f64(a), _f64(x))
+    p = np.zeros(a.shape)
+    q = np.ones(a.shape)
+    ok = (a > 0) & (x > 0) & np.isfinite(a) & np.isfinite(x)
+    lo = ok & (x < a + 1)
+    hi = ok & ~lo
+    with np.errstate(all="ignore"):
+        if lo.any():
+            p[lo] = _series_p(a[lo], x[lo])
+            q[lo] = 1 - p[lo]
+        if hi.any():
+            q[hi] = _cf_q(a[hi], x[hi])
+            p[hi] = 1 - q[hi]
+    done = (x == np.inf) | ((a == 0) & (x > 0))  # P = 1
+    p[done], q[done] = 1.0, 0.0
+    nan = (a < 0) | (x < 0) | ((a == 0) & (x == 0)) | (np.isinf(a) & np.isinf(x))
+    nan |= np.isnan(a) | np.isnan(x)
+    r = q if upper else p
+    r[nan] = np.nan
+    return r
+
+
+def _igamma_kernel(upper: bool) -> Any:
+    kernel = "igammac_cpu" if upper else "igamma_cpu"
+
+    def forward(self: np.ndarray, other: np.ndarray) -> np.ndarray:
+        dt = np.result_type(self, other)
+        if dt.kind != "f":
+            raise NotImplementedError(
+                f"\"{kernel}\" not implemented for '{D.from_numpy_dtype(dt)._short}'"
+            )
+        return _igamma64(self, other, upper).astype(dt, copy=False)
+
+    return forward
+
+
+def _igamma_input_grad(name: str) -> Any:
+    def formula(grad: Tensor) -> Tensor:
+        raise NotImplementedError(f"the derivative for '{name}: input' is not implemented.")
+
+    return formula
+
+
+def _igamma_density(self: Tensor, other: Tensor) -> Tensor:
+    # x^(a - 1) e^-x / Gamma(a), in logs
+    return ((self - 1) * other.log() - other - lgamma(self)).exp()
+
+
+def _igamma_jvp(name: str, sign: float) -> Any:
+    def rule(self: Tensor, other: Tensor, self_t: Any, other_t: Any) -> Any:
+        if self_t is not None:
+            raise NotImplementedError(f"the derivative for '{name}: input' is not implemented.")
+        return None if other_t is None else other_t * (sign * _igamma_density(self, other))
+
+    return rule
+
+
+igamma_op = defop(
+    "igamma",
+    "IgammaBackward0",
+    _igamma_kernel(False),
+    dtype="promote",
+    self=_igamma_input_grad("igamma"),
+    other=lambda grad, self, other: grad * _igamma_density(self, other),
+    jvp=_igamma_jvp("igamma", 1.0),
+)
+igammac_op = defop(
+    "igammac",
+    "IgammacBackward0",
+    _igamma_kernel(True),
+    dtype="promote",
+    self=_igamma_input_grad("igammac"),
+    other=lambda grad, self, other: -grad * _igamma_density(self, other),
+    jvp=_igamma_jvp("igammac", -1.0),
+)
+
+
+def _igamma_fn(op: Any, name: str) -> Any:
+    def fn(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+        _need_tensor(name, input, "input", 1)
+        _need_tensor(name, other)
+        return _out(op(input, other), out, name)
+
+    fn.__name__ = name
+    fn.__doc__ = f"Mirrors `torch.{name}` (the regularized incomplete gamma function)."
+    return fn
+
+
+igamma = _igamma_fn(igamma_op, "igamma")
+igammac = _igamma_fn(igammac_op, "igammac")
+gammainc = _igamma_fn(igamma_op, "special_gammainc")
+gammaincc = _igamma_fn(igammac_op, "special_gammaincc")
+
+
 # --- exports --------------------------------------------------------------------------------
 
 _UNARY = {
@@ -896,6 +1268,8 @@ FUNCTIONS: dict[str, Any] = {
     "inner": inner,
     "vdot": vdot,
     "addr": addr,
+    "igamma": igamma,
+    "igammac": igammac,
 }
 METHODS: dict[str, Any] = {
     **_UNARY,
@@ -914,6 +1288,8 @@ METHODS: dict[str, Any] = {
     "vdot": vdot,
     "addr": addr,
     "addr_": addr_,
+    "igamma": igamma,
+    "igammac": igammac,
 }
 
 
@@ -923,6 +1299,8 @@ def _inplace_methods() -> dict[str, Any]:
     m = {name + "_": make_inplace(op) for name, op in _UNARY.items()}
     m["mvlgamma_"] = make_inplace(mvlgamma)
     m["ldexp_"] = make_inplace(ldexp)
+    m["igamma_"] = make_inplace(igamma)
+    m["igammac_"] = make_inplace(igammac)
     for name in ("gcd", "lcm", "nextafter"):
         m[name + "_"] = make_inplace(FUNCTIONS[name])
     m.update({name + "_": fn for name, fn in _COMPARE_INPLACE.items()})

@@ -175,3 +175,60 @@ def test_nextafter_moves_one_ulp_toward_other():
     assert r[0] == 1.0 + np.finfo(np.float64).eps
     assert r[1] == 1.0 - np.finfo(np.float64).eps / 2
     assert r[2] == np.finfo(np.float64).smallest_subnormal
+
+
+def test_erfcx_log_ndtr_ndtri_against_their_definitions():
+    x = np.linspace(-5.0, 5.0, 201)
+    ref = np.exp(x * x) * np.array([math.erfc(v) for v in x])
+    np.testing.assert_allclose(sg.special.erfcx(sg.tensor(x)).numpy(), ref, rtol=1e-12)
+    big = np.array([30.0, 1e3, 1e8])  # erfcx(x) ~ 1 / (x sqrt(pi)) (1 - 1 / (2 x^2))
+    approx = (1 - 0.5 / big**2 + 0.75 / big**4 - 1.875 / big**6) / (big * math.sqrt(math.pi))
+    np.testing.assert_allclose(sg.special.erfcx(sg.tensor(big)).numpy(), approx, rtol=1e-9)
+    lower = np.log(0.5 * np.array([math.erfc(-v / math.sqrt(2)) for v in x]))
+    upper = np.log1p(-0.5 * np.array([math.erfc(v / math.sqrt(2)) for v in x]))
+    ref = np.where(x < 0, lower, upper)
+    np.testing.assert_allclose(sg.special.log_ndtr(sg.tensor(x)).numpy(), ref, rtol=1e-13)
+    p = np.linspace(0.01, 0.99, 99)
+    q = sg.special.ndtri(sg.tensor(p))
+    np.testing.assert_allclose(sg.special.ndtr(q).numpy(), p, rtol=1e-13)
+    edge = sg.special.ndtri(_t(0.0, 1.0, -0.5, 1.5)).numpy()
+    assert edge[0] == -math.inf and edge[1] == math.inf and np.isnan(edge[2:]).all()
+
+
+def test_incomplete_gamma_and_zeta_identities():
+    a = np.array([0.5, 1.0, 2.0, 7.5, 30.0])
+    x = np.array([0.3, 2.0, 1.0, 9.0, 25.0])
+    p = sg.special.gammainc(sg.tensor(a), sg.tensor(x)).numpy()
+    q = sg.special.gammaincc(sg.tensor(a), sg.tensor(x)).numpy()
+    np.testing.assert_allclose(p + q, 1.0, rtol=1e-14)
+    assert p[1] == pytest.approx(1 - math.exp(-2.0), rel=1e-14)  # P(1, x) = 1 - e^-x
+    assert p[0] == pytest.approx(math.erf(math.sqrt(0.3)), rel=1e-14)  # P(1/2, x) = erf(sqrt x)
+    z = sg.special.zeta(_t(2.0, 4.0, 3.0), _t(1.0, 1.0, 1.0)).numpy()
+    np.testing.assert_allclose(z, [math.pi**2 / 6, math.pi**4 / 90, ZETA3], rtol=1e-14)
+    assert sg.special.zeta(_t(2.5), _t(1.5)).item() == pytest.approx(
+        sg.special.zeta(_t(2.5), _t(0.5)).item() - 0.5**-2.5, rel=1e-14
+    )
+
+
+def test_new_special_gradients_pass_gradcheck():
+    x = _t(-2.0, -0.3, 0.4, 3.0, rg=True)
+    for fn in (sg.special.erfcx, sg.special.log_ndtr):
+        assert gradcheck(fn, (x,)) and gradgradcheck(fn, (x,))
+    p = _t(0.05, 0.4, 0.93, rg=True)
+    assert gradcheck(sg.special.ndtri, (p,)) and gradgradcheck(sg.special.ndtri, (p,))
+    a, b = _t(0.0, 1.5, -0.5, rg=True), _t(0.5, 2.0, 3.0, rg=True)
+    assert gradcheck(sg.special.xlog1py, (a, b))
+    s, q = _t(2.0, 3.5, 5.0), _t(0.5, 2.0, 4.0, rg=True)
+    assert gradcheck(lambda v: sg.special.zeta(s, v), (q,))
+    alpha, v = _t(0.5, 2.0, 9.0), _t(0.3, 2.5, 7.0, rg=True)
+    assert gradcheck(lambda t: sg.special.gammainc(alpha, t), (v,))
+    assert gradcheck(lambda t: sg.special.gammaincc(alpha, t), (v,))
+
+
+def test_gradients_torch_does_not_implement_raise():
+    a, b = _t(1.5, rg=True), _t(2.0)
+    for fn, msg in ((sg.igamma, "igamma: input"), (sg.igammac, "igammac: input")):
+        with pytest.raises(NotImplementedError, match=msg):
+            fn(a, b).sum().backward()
+    with pytest.raises(NotImplementedError, match="derivative for 'zeta'"):
+        sg.special.zeta(a, b).sum().backward()
