@@ -246,6 +246,14 @@ def test_gradcheck_log_probs():
     )
 
 
+def _lowrank(T, n):
+    return T.distributions.LowRankMultivariateNormal(T.zeros(n), T.ones(n, 1), T.ones(n))
+
+
+def _mvn(T, n):
+    return T.distributions.MultivariateNormal(T.zeros(n), scale_tril=T.eye(n))
+
+
 # --- errors ------------------------------------------------------------------------------
 
 ERRORS = {
@@ -298,6 +306,15 @@ ERRORS = {
     ),
     "invgamma-rate": lambda T: T.distributions.InverseGamma(T.tensor([1.0]), T.tensor([-1.0])),
     "vonmises-conc": lambda T: T.distributions.VonMises(T.tensor([1.0]), T.tensor([0.0])),
+    "kl-lowrank-lowrank": lambda T: T.distributions.kl_divergence(_lowrank(T, 3), _lowrank(T, 2)),
+    "kl-mvn-lowrank": lambda T: T.distributions.kl_divergence(_mvn(T, 3), _lowrank(T, 2)),
+    "kl-lowrank-mvn": lambda T: T.distributions.kl_divergence(_lowrank(T, 3), _mvn(T, 2)),
+    "kl-transformed": lambda T: T.distributions.kl_divergence(
+        T.distributions.LogNormal(0.0, 1.0),
+        T.distributions.TransformedDistribution(
+            T.distributions.Normal(0.0, 1.0), T.distributions.SigmoidTransform()
+        ),
+    ),
 }
 
 
@@ -305,3 +322,110 @@ ERRORS = {
 def test_errors_match_torch(key):
     ref, got = _err(lambda: ERRORS[key](torch)), _err(lambda: ERRORS[key](shadowgrad))
     assert ref == got
+
+
+# --- KL divergence: every pair torch registers, from the same leaves ---------------------
+
+
+_LEAVES: list = []  # the leaves made by the factories of the pair being run
+
+
+def _leaf(T, *values):
+    leaf = T.tensor(np.array(values, dtype=np.float64), requires_grad=True)
+    _LEAVES.append(leaf)
+    return leaf
+
+
+KL_FAMILIES = {
+    "Bernoulli": lambda T: T.distributions.Bernoulli(_leaf(T, 0.3, 0.8)),
+    "Beta": lambda T: T.distributions.Beta(_leaf(T, 0.7, 3.0), _leaf(T, 2.0, 1.5)),
+    "Binomial": lambda T: T.distributions.Binomial(4, _leaf(T, 0.3, 0.6)),
+    "Categorical": lambda T: T.distributions.Categorical(_leaf(T, [0.2, 0.8], [0.5, 0.5])),
+    "Cauchy": lambda T: T.distributions.Cauchy(_leaf(T, 0.3, -1.0), _leaf(T, 2.0, 0.5)),
+    "ContinuousBernoulli": lambda T: T.distributions.ContinuousBernoulli(_leaf(T, 0.3, 0.8)),
+    "Dirichlet": lambda T: T.distributions.Dirichlet(_leaf(T, [0.5, 2.0], [1.0, 3.0])),
+    "Exponential": lambda T: T.distributions.Exponential(_leaf(T, 0.5, 2.0)),
+    "Gamma": lambda T: T.distributions.Gamma(_leaf(T, 0.7, 3.0), _leaf(T, 2.0, 0.5)),
+    "Geometric": lambda T: T.distributions.Geometric(_leaf(T, 0.3, 0.6)),
+    "Gumbel": lambda T: T.distributions.Gumbel(_leaf(T, 0.3, -1.0), _leaf(T, 2.0, 0.5)),
+    "HalfNormal": lambda T: T.distributions.HalfNormal(_leaf(T, 2.0, 0.5)),
+    "Independent": lambda T: T.distributions.Independent(
+        T.distributions.Normal(_leaf(T, [0.3, 1.0]), _leaf(T, [2.0, 0.5])), 1
+    ),
+    "Laplace": lambda T: T.distributions.Laplace(_leaf(T, 0.3, -1.0), _leaf(T, 2.0, 0.5)),
+    "LowRankMultivariateNormal": lambda T: T.distributions.LowRankMultivariateNormal(
+        _leaf(T, [0.3, -1.0, 0.5]), _leaf(T, [1.0, 0.2], [0.1, -0.5], [0.7, 0.3]), _leaf(T, 1, 2, 3)
+    ),
+    "MultivariateNormal": lambda T: T.distributions.MultivariateNormal(
+        _leaf(T, [0.1, -0.5, 1.0]),
+        scale_tril=_leaf(T, [1.0, 0, 0], [0.3, 1.2, 0], [-0.2, 0.1, 0.8]),
+    ),
+    "Normal": lambda T: T.distributions.Normal(_leaf(T, 0.3, -1.0), _leaf(T, 2.0, 0.5)),
+    "OneHotCategorical": lambda T: T.distributions.OneHotCategorical(
+        _leaf(T, [0.2, 0.8], [0.5, 0.5])
+    ),
+    "Pareto": lambda T: T.distributions.Pareto(_leaf(T, 0.05, 0.5), _leaf(T, 3.0, 1.5)),
+    "Poisson": lambda T: T.distributions.Poisson(_leaf(T, 0.5, 2.0)),
+    "TransformedDistribution": lambda T: T.distributions.LogNormal(
+        _leaf(T, 0.3, -1.0), _leaf(T, 2.0, 0.5)
+    ),
+    "Uniform": lambda T: T.distributions.Uniform(_leaf(T, 0.1, 0.3), _leaf(T, 0.7, 2.0)),
+}
+# a second member of each family, for p and q of the same type
+KL_OTHER = {
+    "ContinuousBernoulli": lambda T: T.distributions.ContinuousBernoulli(
+        logits=_leaf(T, 1.5, -0.2)
+    ),
+    "Pareto": lambda T: T.distributions.Pareto(_leaf(T, 0.1, 0.2), _leaf(T, 2.5, 0.7)),
+    "TransformedDistribution": lambda T: T.distributions.LogNormal(
+        _leaf(T, -0.3, 1.0), _leaf(T, 1.0, 1.5)
+    ),
+    "LowRankMultivariateNormal": lambda T: T.distributions.LowRankMultivariateNormal(
+        _leaf(T, [0.0, 1.0, 0.2]), _leaf(T, [0.4], [-1.0], [0.6]), _leaf(T, 0.5, 1.0, 2.0)
+    ),
+    "Uniform": lambda T: T.distributions.Uniform(_leaf(T, -0.5, 0.0), _leaf(T, 1.0, 3.0)),
+}
+KL_PAIRS = sorted(
+    {
+        (a.__name__, b.__name__)
+        for a, b in torch.distributions.kl._KL_REGISTRY
+        if a.__name__ in KL_FAMILIES and b.__name__ in KL_FAMILIES
+    }
+)
+
+
+def _kl_run(T, pn, qn):
+    """KL(p || q) for the pair, and the gradients of its finite entries w.r.t. every leaf."""
+    _LEAVES.clear()
+    p = KL_FAMILIES[pn](T)
+    q = (KL_OTHER.get(qn, KL_FAMILIES[qn]) if pn == qn else KL_FAMILIES[qn])(T)
+    kl = T.distributions.kl_divergence(p, q)
+    finite = kl[kl.isfinite()]
+    grads = None
+    if kl.requires_grad and finite.numel():
+        grads = T.autograd.grad(finite.sum(), list(_LEAVES), allow_unused=True)
+    return kl, grads
+
+
+@pytest.mark.parametrize("pn,qn", KL_PAIRS)
+def test_kl_pairs(pn, qn):
+    outs = []
+    for T in LIBS:
+        try:
+            outs.append(_kl_run(T, pn, qn))
+        except NotImplementedError:
+            outs.append(None)
+    ref, got = outs
+    assert (ref is None) == (got is None)
+    if ref is None:
+        return
+    (kt, gt), (ks, gs) = ref, got
+    _close(kt, ks, rtol=1e-6)
+    assert str(kt.dtype) == str(ks.dtype)
+    assert kt.requires_grad == ks.requires_grad
+    assert (gt is None) == (gs is None)
+    for a, b in zip(gt or (), gs or (), strict=True):
+        if a is None or b is None:  # unused: ours may give None where torch gives zeros
+            assert (a is None or not a.abs().sum()) and (b is None or not b.abs().sum())
+        else:
+            _close(a, b, rtol=1e-6, atol=1e-9)

@@ -16,20 +16,31 @@ from .bernoulli import Bernoulli
 from .beta import Beta
 from .binomial import Binomial
 from .categorical import Categorical
+from .cauchy import Cauchy
+from .continuous_bernoulli import ContinuousBernoulli
 from .dirichlet import Dirichlet
 from .distribution import Distribution
 from .exp_family import ExponentialFamily
 from .exponential import Exponential
 from .gamma import Gamma
 from .geometric import Geometric
+from .gumbel import Gumbel
+from .half_normal import HalfNormal
 from .independent import Independent
 from .laplace import Laplace
+from .lowrank_multivariate_normal import (
+    LowRankMultivariateNormal,
+    _batch_lowrank_logdet,
+    _batch_lowrank_mahalanobis,
+)
 from .multivariate_normal import MultivariateNormal, _batch_mahalanobis
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical
+from .pareto import Pareto
 from .poisson import Poisson
+from .transformed_distribution import TransformedDistribution
 from .uniform import Uniform
-from .utils import _broadcast_shapes, _sum_rightmost
+from .utils import _broadcast_shapes, _sum_rightmost, euler_constant
 
 __all__ = ["kl_divergence", "register_kl"]
 
@@ -349,3 +360,305 @@ def _kl_beta_uniform(p: Any, q: Any) -> Any:
     result = -p.entropy() + (q.high - q.low).log()
     result[(q.low > p.support.lower_bound) | (q.high < p.support.upper_bound)] = math.inf
     return result
+
+
+# --- the remaining pairs torch registers ---------------------------------------------------
+
+
+def _x_log_x(t: Any) -> Any:
+    return t * t.log()
+
+
+def _inf_where(result: Any, mask: Any) -> Any:
+    result[mask] = math.inf
+    return result
+
+
+def _infinite_kl(p: Any, q: Any) -> Any:
+    """q has no mass where p has some: the KL is infinite everywhere."""
+    return _infinite_like(p.mean)
+
+
+for _p, _qs in (
+    (Beta, (Pareto,)),
+    (ContinuousBernoulli, (Pareto,)),
+    (Exponential, (Beta, ContinuousBernoulli, Pareto, Uniform)),
+    (Gamma, (Beta, ContinuousBernoulli, Pareto, Uniform)),
+    (Gumbel, (Beta, ContinuousBernoulli, Exponential, Gamma, Pareto, Uniform)),
+    (Laplace, (Beta, ContinuousBernoulli, Exponential, Gamma, Pareto, Uniform)),
+    (Normal, (Beta, ContinuousBernoulli, Exponential, Gamma, Pareto, Uniform)),
+    (Pareto, (Beta, ContinuousBernoulli, Uniform)),
+    (Poisson, (Bernoulli, Binomial)),
+):
+    for _q in _qs:
+        register_kl(_p, _q)(_infinite_kl)
+
+
+@register_kl(Bernoulli, Poisson)
+def _kl_bernoulli_poisson(p: Any, q: Any) -> Any:
+    return -p.entropy() - (p.probs * q.rate.log() - q.rate)
+
+
+@register_kl(Cauchy, Cauchy)
+def _kl_cauchy_cauchy(p: Any, q: Any) -> Any:
+    num = (p.scale + q.scale).pow(2) + (p.loc - q.loc).pow(2)
+    return num.log() - (4 * p.scale * q.scale).log()
+
+
+@register_kl(HalfNormal, HalfNormal)
+def _kl_halfnormal_halfnormal(p: Any, q: Any) -> Any:
+    return _kl_normal_normal(p.base_dist, q.base_dist)
+
+
+@register_kl(TransformedDistribution, TransformedDistribution)
+def _kl_transformed_transformed(p: Any, q: Any) -> Any:
+    if p.transforms != q.transforms or p.event_shape != q.event_shape:
+        raise NotImplementedError
+    return kl_divergence(p.base_dist, q.base_dist)
+
+
+# ContinuousBernoulli: log p(x) = x logits + log(1 - probs) + log C(probs)
+
+
+def _cb_cross(q: Any, mean: Any) -> Any:
+    """-E_p[log ContinuousBernoulli(q)] from p's mean."""
+    return -mean * q.logits - torch.log1p(-q.probs) - q._cont_bern_log_norm()
+
+
+@register_kl(ContinuousBernoulli, ContinuousBernoulli)
+def _kl_cb_cb(p: Any, q: Any) -> Any:
+    own = p._cont_bern_log_norm() + torch.log1p(-p.probs)
+    return p.mean * (p.logits - q.logits) + own - q._cont_bern_log_norm() - torch.log1p(-q.probs)
+
+
+@register_kl(Beta, ContinuousBernoulli)
+def _kl_beta_cb(p: Any, q: Any) -> Any:
+    return -p.entropy() + _cb_cross(q, p.mean)
+
+
+@register_kl(Uniform, ContinuousBernoulli)
+def _kl_uniform_cb(p: Any, q: Any) -> Any:
+    result = -p.entropy() + _cb_cross(q, p.mean)
+    outside = torch.max(torch.ge(p.high, q.support.upper_bound), torch.le(p.low, 0.0))
+    return torch.where(outside, torch.ones_like(result) * math.inf, result)
+
+
+@register_kl(ContinuousBernoulli, Exponential)
+def _kl_cb_exponential(p: Any, q: Any) -> Any:
+    return -p.entropy() - torch.log(q.rate) + q.rate * p.mean
+
+
+@register_kl(ContinuousBernoulli, Normal)
+def _kl_cb_normal(p: Any, q: Any) -> Any:
+    return _normal_cross(p, q, p.mean, p.variance + torch.square(p.mean))
+
+
+@register_kl(ContinuousBernoulli, Uniform)
+def _kl_cb_uniform(p: Any, q: Any) -> Any:
+    result = -p.entropy() + (q.high - q.low).log()
+    outside = torch.max(torch.ge(q.low, 0.0), torch.le(q.high, 1.0))
+    return torch.where(outside, torch.ones_like(result) * math.inf, result)
+
+
+# Gumbel
+
+
+@register_kl(Gumbel, Gumbel)
+def _kl_gumbel_gumbel(p: Any, q: Any) -> Any:
+    ratio = p.scale / q.scale
+    a, b = q.loc / q.scale, p.loc / q.scale
+    t3 = torch.exp(a + (1 + ratio).lgamma() - b)
+    return -ratio.log() - a + b + ratio * euler_constant + t3 - (1 + euler_constant)
+
+
+@register_kl(Exponential, Gumbel)
+def _kl_exponential_gumbel(p: Any, q: Any) -> Any:
+    prod = p.rate * q.scale
+    a = q.loc / q.scale
+    return prod.log() - 1 - a + torch.exp(a) * prod / (prod + 1) + prod.reciprocal()
+
+
+@register_kl(Gamma, Gumbel)
+def _kl_gamma_gumbel(p: Any, q: Any) -> Any:
+    c = p.concentration
+    prod = p.rate * q.scale
+    a = q.loc / q.scale
+    t1 = (c - 1) * c.digamma() - c.lgamma() - c
+    t3 = torch.exp(a) * (1 + prod.reciprocal()).pow(-c) - a
+    return t1 + prod.log() + c / prod + t3
+
+
+@register_kl(Gumbel, Normal)
+def _kl_gumbel_normal(p: Any, q: Any) -> Any:
+    ratio = p.scale / q.scale
+    t1 = (ratio / math.sqrt(2 * math.pi)).log()
+    t2 = (math.pi * ratio * 0.5).pow(2) / 3
+    t3 = ((p.loc + p.scale * euler_constant - q.loc) / q.scale).pow(2) * 0.5
+    return -t1 + t2 + t3 - (euler_constant + 1)
+
+
+@register_kl(Normal, Gumbel)
+def _kl_normal_gumbel(p: Any, q: Any) -> Any:
+    m = p.loc / q.scale
+    v = (p.scale / q.scale).pow(2)
+    a = q.loc / q.scale
+    t3 = torch.exp(-m + 0.5 * v + a)
+    return -v.log() * 0.5 + m - a + t3 - 0.5 * (1 + math.log(2 * math.pi))
+
+
+@register_kl(Uniform, Gumbel)
+def _kl_uniform_gumbel(p: Any, q: Any) -> Any:
+    c = q.scale / (p.high - p.low)
+    hi, lo = (p.high - q.loc) / q.scale, (p.low - q.loc) / q.scale
+    return c.log() + 0.5 * (hi + lo) - c * (torch.exp(-hi) - torch.exp(-lo))
+
+
+@register_kl(Normal, Laplace)
+def _kl_normal_laplace(p: Any, q: Any) -> Any:
+    diff = p.loc - q.loc
+    z = diff / p.scale
+    t2 = math.sqrt(2 / math.pi) * p.scale * torch.exp(-0.5 * z.pow(2))
+    t3 = diff * torch.erf(math.sqrt(0.5) * z)
+    return -torch.log(p.scale / q.scale) + (t2 + t3) / q.scale - 0.5 * (1 + math.log(0.5 * math.pi))
+
+
+# Pareto
+
+
+@register_kl(Pareto, Pareto)
+def _kl_pareto_pareto(p: Any, q: Any) -> Any:
+    alpha_ratio = q.alpha / p.alpha
+    result = q.alpha * (p.scale / q.scale).log() - alpha_ratio.log() + alpha_ratio - 1
+    return _inf_where(result, p.support.lower_bound < q.support.lower_bound)
+
+
+@register_kl(Pareto, Exponential)
+def _kl_pareto_exponential(p: Any, q: Any) -> Any:
+    prod = p.scale * q.rate
+    t3 = p.alpha * prod / (p.alpha - 1)
+    result = (p.alpha / prod).log() - p.alpha.reciprocal() + t3 - 1
+    return _inf_where(result, p.alpha <= 1)
+
+
+@register_kl(Pareto, Gamma)
+def _kl_pareto_gamma(p: Any, q: Any) -> Any:
+    mean_log = p.scale.log() + p.alpha.reciprocal()
+    t2 = q.concentration.lgamma() - q.concentration * q.rate.log()
+    t4 = q.rate * p.alpha * p.scale / (p.alpha - 1)
+    result = p.alpha.log() - mean_log + t2 + (1 - q.concentration) * mean_log + t4 - 1
+    return _inf_where(result, p.alpha <= 1)
+
+
+@register_kl(Pareto, Normal)
+def _kl_pareto_normal(p: Any, q: Any) -> Any:
+    two_var = 2 * q.scale.pow(2)
+    common = p.scale / (p.alpha - 1)
+    t1 = (math.sqrt(2 * math.pi) * q.scale * p.alpha / p.scale).log()
+    t3 = p.alpha * common.pow(2) / (p.alpha - 2)
+    t4 = (p.alpha * common - q.loc).pow(2)
+    result = t1 - p.alpha.reciprocal() + (t3 + t4) / two_var - 1
+    return _inf_where(result, p.alpha <= 2)
+
+
+# Uniform as p: E[log x] over [a, b] is (b log b - a log a - (b - a)) / (b - a)
+
+
+def _uniform_mean_log(p: Any) -> Any:
+    width = p.high - p.low
+    return (_x_log_x(p.high) - _x_log_x(p.low) - width) / width
+
+
+@register_kl(Uniform, Beta)
+def _kl_uniform_beta(p: Any, q: Any) -> Any:
+    width = p.high - p.low
+    a, b = q.concentration1, q.concentration0
+    t2 = (a - 1) * _uniform_mean_log(p)
+    t3 = (b - 1) * (_x_log_x(1 - p.high) - _x_log_x(1 - p.low) + width) / width
+    t4 = a.lgamma() + b.lgamma() - (a + b).lgamma()
+    result = t3 + t4 - torch.log(width) - t2
+    return _inf_where(result, (p.high > q.support.upper_bound) | (p.low < q.support.lower_bound))
+
+
+@register_kl(Uniform, Gamma)
+def _kl_uniform_gamma(p: Any, q: Any) -> Any:
+    c = q.concentration
+    t2 = c.lgamma() - c * q.rate.log()
+    t3 = (1 - c) * _uniform_mean_log(p)
+    result = -(p.high - p.low).log() + t2 + t3 + q.rate * (p.high + p.low) / 2
+    return _inf_where(result, p.low < q.support.lower_bound)
+
+
+@register_kl(Uniform, Pareto)
+def _kl_uniform_pareto(p: Any, q: Any) -> Any:
+    width = p.high - p.low
+    t1 = (q.alpha * q.scale.pow(q.alpha) * width).log()
+    result = _uniform_mean_log(p) * (q.alpha + 1) - t1
+    return _inf_where(result, p.low < q.support.lower_bound)
+
+
+# LowRankMultivariateNormal
+
+
+def _same_event_shapes(p: Any, q: Any, what: str) -> None:
+    if p.event_shape != q.event_shape:
+        raise ValueError(
+            f"KL-divergence between two {what} with"
+            + " " * 26
+            + "different event shapes cannot be computed"
+        )
+
+
+def _lowrank_logdet(d: Any) -> Any:
+    return _batch_lowrank_logdet(
+        d._unbroadcasted_cov_factor, d._unbroadcasted_cov_diag, d._capacitance_tril
+    )
+
+
+def _lowrank_terms(p: Any, q: Any) -> tuple:
+    """q's Mahalanobis term for ``q.loc - p.loc`` and ``A = L_q^{-1} W_q^T D_q^{-1}``, the
+    capacitance solve of the Woodbury form of ``Sigma_q^{-1}``."""
+    W, D = q._unbroadcasted_cov_factor, q._unbroadcasted_cov_diag
+    maha = _batch_lowrank_mahalanobis(W, D, q.loc - p.loc, q._capacitance_tril)
+    A = torch.linalg.solve_triangular(q._capacitance_tril, W.mT / D.unsqueeze(-2), upper=False)
+    return maha, A
+
+
+@register_kl(LowRankMultivariateNormal, LowRankMultivariateNormal)
+def _kl_lowrank_lowrank(p: Any, q: Any) -> Any:
+    _same_event_shapes(p, q, "Low Rank Multivariate Normals")
+    maha, A = _lowrank_terms(p, q)
+    pW, pD, qD = p._unbroadcasted_cov_factor, p._unbroadcasted_cov_diag, q._unbroadcasted_cov_diag
+    trace = (
+        (pD / qD).sum(-1)
+        + _batch_trace_XXT(pW * qD.rsqrt().unsqueeze(-1))
+        - _batch_trace_XXT(A * pD.sqrt().unsqueeze(-2))
+        - _batch_trace_XXT(A.matmul(pW))
+    )
+    return 0.5 * (_lowrank_logdet(q) - _lowrank_logdet(p) + trace + maha - p.event_shape[0])
+
+
+@register_kl(MultivariateNormal, LowRankMultivariateNormal)
+def _kl_mvn_lowrank(p: Any, q: Any) -> Any:
+    _same_event_shapes(p, q, "(Low Rank) Multivariate Normals")
+    maha, A = _lowrank_terms(p, q)
+    L, qD = p._unbroadcasted_scale_tril, q._unbroadcasted_cov_diag
+    logdet_p = 2 * L.diagonal(dim1=-2, dim2=-1).log().sum(-1)
+    trace = _batch_trace_XXT(L * qD.rsqrt().unsqueeze(-1)) - _batch_trace_XXT(A.matmul(L))
+    return 0.5 * (_lowrank_logdet(q) - logdet_p + trace + maha - p.event_shape[0])
+
+
+@register_kl(LowRankMultivariateNormal, MultivariateNormal)
+def _kl_lowrank_mvn(p: Any, q: Any) -> Any:
+    _same_event_shapes(p, q, "(Low Rank) Multivariate Normals")
+    Lq = q._unbroadcasted_scale_tril
+    logdet_q = 2 * Lq.diagonal(dim1=-2, dim2=-1).log().sum(-1)
+    maha = _batch_mahalanobis(Lq, q.loc - p.loc)
+    batch = _broadcast_shapes(Lq.shape[:-2], p._unbroadcasted_cov_factor.shape[:-2])
+    n = p.event_shape[0]
+    Lq = Lq.expand((*batch, n, n))
+    pW = p._unbroadcasted_cov_factor.expand((*batch, n, p.cov_factor.size(-1)))
+    pD = torch.diag_embed(p._unbroadcasted_cov_diag.sqrt()).expand((*batch, n, n))
+    trace = _batch_trace_XXT(torch.linalg.solve_triangular(Lq, pW, upper=False)) + _batch_trace_XXT(
+        torch.linalg.solve_triangular(Lq, pD, upper=False)
+    )
+    return 0.5 * (logdet_q - _lowrank_logdet(p) + trace + maha - n)
