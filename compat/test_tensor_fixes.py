@@ -91,3 +91,31 @@ def test_scalar_conversion_warns_once_with_grad_mode_on() -> None:
         for T in LIBS
     ]  # fmt: skip
     assert outs[0] == outs[1], outs
+
+
+CONSTRUCTION = {
+    "uint8 wraps negatives": lambda T: T.tensor([1, -1, -129], dtype=T.uint8).tolist(),
+    "uint8 overflow": lambda T: T.tensor([256], dtype=T.uint8),
+    "int8 overflow": lambda T: T.tensor([1, 128], dtype=T.int8),
+    "int8 underflow": lambda T: T.tensor([-129], dtype=T.int8),
+    "int32 from float overflow": lambda T: T.tensor([1e10], dtype=T.int32),
+    "int32 from floats": lambda T: T.tensor([1.7, -2.9], dtype=T.int32).tolist(),
+    "int64 overflow": lambda T: T.tensor([2**63], dtype=T.int64),
+    "big int inferred": lambda T: T.tensor([2**70]),
+    "bool from ints": lambda T: T.tensor([-1, 0, 300], dtype=T.bool).tolist(),
+    "float16 overflow is inf": lambda T: T.tensor([2.0**40], dtype=T.float16).tolist(),
+    "ragged dim 1": lambda T: T.tensor([[1, 2], [3]]),
+    "ragged longer": lambda T: T.tensor([[1, 2], [3, 4, 5]]),
+    "ragged dim 2": lambda T: T.tensor([[[1], [2]], [[3], [4, 5]]]),
+    "scalar where a sequence is": lambda T: T.tensor([[1, 2], 3]),
+    "sequence where an int is": lambda T: T.tensor([1, [2]]),
+    "sequence where a float is": lambda T: T.tensor([1.0, [2]]),
+    "string": lambda T: T.tensor("a"),
+    "empty then full": lambda T: T.tensor([[1], []]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONSTRUCTION))
+def test_tensor_construction_matches_torch(name: str) -> None:
+    a, b = (_outcome(CONSTRUCTION[name], T) for T in LIBS)
+    assert a == b

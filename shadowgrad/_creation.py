@@ -62,6 +62,8 @@ def _infer_dtype(data: Any) -> D.dtype:
         return D.get_default_dtype()
     if isinstance(data, complex):
         return D.default_complex()
+    if isinstance(data, str):
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
     if isinstance(data, (list, tuple)):
         r: D.dtype | None = None
         for x in data:
@@ -110,22 +112,91 @@ def tensor(
         )
         arr = D.quietly(data._data.astype, dtype._np if dtype else data._data.dtype, copy=True)
         return _finish(arr, requires_grad)
-    d = dtype or _infer_dtype(data)
+    inferred = _infer_dtype(data)
+    d = dtype or inferred
     if isinstance(data, np.ndarray):
-        arr = D.quietly(np.array, data, dtype=d._np, copy=True)
+        arr = D.quiet(np.array, data, dtype=d._np, copy=True)
     else:
         nested = _to_nested(data)
         try:
-            arr = D.quietly(np.array, nested, dtype=d._np)
+            if d._cat == 1 and (inferred._cat == 2 or dtype is not None):
+                arr = _checked_ints(nested, d, inferred._cat == 2)
+            else:
+                arr = D.quiet(np.array, nested, dtype=d._np)  # no warning shown: torch gives none
+        except OverflowError:  # a Python int beyond int64
+            raise ValueError("Overflow when unpacking long long") from None
         except (ValueError, TypeError) as e:
-            raise _shape_error(data) from e
+            _check_nested(data, inferred)  # torch's error for ragged or mixed data
+            if "Overflow when unpacking" in str(e):
+                raise
+            raise ValueError(str(e)) from e
     if arr.dtype == object:
         raise TypeError(f"Could not infer dtype of {type(data).__name__}")
     return _finish(arr, requires_grad)
 
 
-def _shape_error(data: Any) -> Exception:
-    return ValueError(f"expected sequence of length {len(data[0]) if data else 0} at dim 1")
+def _check_nested(data: Any, inferred: D.dtype) -> None:
+    """Raise torch's error for nested data that is not a rectangular block of numbers: the
+    shape comes from the first element at each depth, as torch reads it."""
+    shape = []
+    x = data
+    while isinstance(x, (list, tuple)):
+        shape.append(len(x))
+        if not x:
+            break
+        x = x[0]
+
+    def walk(x: Any, dim: int) -> None:
+        if dim == len(shape):
+            if isinstance(x, (list, tuple)):
+                if inferred._cat == 2:
+                    raise TypeError(f"must be real number, not {type(x).__name__}")
+                raise TypeError(f"'{type(x).__name__}' object cannot be interpreted as an integer")
+            if isinstance(x, str):
+                raise TypeError(f"new(): invalid data type '{type(x).__name__}'")
+            return
+        if not isinstance(x, (list, tuple)):
+            raise TypeError("not a sequence")
+        if len(x) != shape[dim]:
+            raise ValueError(
+                f"expected sequence of length {shape[dim]} at dim {dim} (got {len(x)})"
+            )
+        for y in x:
+            walk(y, dim + 1)
+
+    walk(data, 0)
+
+
+def _checked_ints(nested: Any, d: D.dtype, from_floats: bool) -> np.ndarray:
+    """Python numbers into an integer dtype as torch converts them: a value out of a signed
+    type's range, or above an unsigned type's maximum, raises; a negative value wraps into an
+    unsigned type; floats truncate."""
+    if d is D.bool_:
+        return D.quietly(np.array, nested, dtype=np.bool_)
+    try:
+        arr = np.array(nested, dtype=d._np) if not from_floats else None
+    except OverflowError:
+        arr = None
+    if arr is not None:
+        return arr
+    obj = np.array(nested, dtype=object)
+    if obj.dtype != object:  # numpy scalars inside: convert element by element below
+        obj = obj.astype(object)
+    info = np.iinfo(d._np)
+    name = d._name
+    out = []
+    for v in obj.ravel():
+        if isinstance(v, (float, np.floating)):
+            if not np.isfinite(v):
+                raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+            v = int(v)
+        v = int(v)
+        if v > 2**63 - 1 or v < -(2**63):
+            raise ValueError("Overflow when unpacking long long")
+        if v > info.max or (info.min < 0 and v < info.min):
+            raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+        out.append(v % (info.max + 1) if v < 0 and info.min == 0 else v)
+    return np.array(out, dtype=d._np).reshape(obj.shape)
 
 
 def as_tensor(data: Any, dtype: D.dtype | None = None, device: Any = None) -> Tensor:
