@@ -87,6 +87,17 @@ CASES = {
         [np.array([0.3, -2.0, 1.0, 0.0]), np.array([0.5, 2.0, 5.0, 1e-3])],
         np.array([1.0, -3.0, 0.9, 2.5]),
     ),
+    # float32: torch's log_prob/icdf compare concentration with a float32 zero, which raises
+    # "Double did not match Float" for float64 parameters (ours works in both)
+    "GeneralizedPareto": (
+        lambda T, a, s, c: T.distributions.GeneralizedPareto(a, s, c),
+        [
+            np.array([0.0, 1.0, -0.5, 0.2], dtype=np.float32),
+            np.array([1.0, 0.5, 2.0, 1.5], dtype=np.float32),
+            np.array([0.3, -0.4, 0.0, 0.7], dtype=np.float32),
+        ],
+        np.array([0.5, 1.2, 3.0, 0.9], dtype=np.float32),
+    ),
 }
 
 
@@ -130,7 +141,9 @@ def test_entropy(name):
     _compare_fn(name, lambda d, v: d.entropy())
 
 
-@pytest.mark.parametrize("name", ["ContinuousBernoulli", "ContinuousBernoulli-logits"])
+@pytest.mark.parametrize(
+    "name", ["ContinuousBernoulli", "ContinuousBernoulli-logits", "GeneralizedPareto"]
+)
 def test_cdf_icdf(name):
     _compare_fn(name, lambda d, v: d.cdf(v), CASES[name][2])
     _compare_fn(name, lambda d, v: d.icdf(v), CASES[name][2])
@@ -196,7 +209,8 @@ def _patch_noise(monkeypatch, u, z):
 
 
 @pytest.mark.parametrize(
-    "name", ["LowRankMVN", "ContinuousBernoulli", "ContinuousBernoulli-logits"]
+    "name",
+    ["LowRankMVN", "ContinuousBernoulli", "ContinuousBernoulli-logits", "GeneralizedPareto"],
 )
 def test_rsample_same_noise(name, monkeypatch):
     d, _ = _build(torch, name)
@@ -227,6 +241,12 @@ def test_vonmises_sample_statistics():
     np.testing.assert_allclose(mean_dir, ref.mean.numpy(), atol=0.1)
     circ_var = 1 - np.abs(np.exp(1j * s.numpy()).mean(0))
     np.testing.assert_allclose(circ_var, ref.variance.numpy(), atol=0.03)
+
+
+def test_generalized_pareto_survival():
+    v = CASES["GeneralizedPareto"][2]
+    _compare_fn("GeneralizedPareto", lambda d, x: d.log_survival_function(x), v, rtol=1e-5)
+    _compare_fn("GeneralizedPareto", lambda d, x: d.log_cdf(x), v, rtol=1e-5)  # float32
 
 
 def test_gradcheck_log_probs():
