@@ -119,3 +119,15 @@ CONSTRUCTION = {
 def test_tensor_construction_matches_torch(name: str) -> None:
     a, b = (_outcome(CONSTRUCTION[name], T) for T in LIBS)
     assert a == b
+
+
+def test_type_takes_legacy_classes() -> None:
+    def run(T: Any) -> Any:
+        x = T.ones(2)
+        return [str(x.type(c).dtype) for c in (T.DoubleTensor, T.LongTensor, T.HalfTensor)] + [
+            x.type("torch.IntTensor").type(),
+            x.type(),
+        ]
+
+    a, b = (_outcome(run, T) for T in LIBS)
+    assert a == b

@@ -544,6 +544,8 @@ class Tensor:
                     break
             else:
                 raise ValueError(f"invalid type: '{dtype}'")
+        elif isinstance(getattr(dtype, "dtype", None), D.dtype):
+            dtype = dtype.dtype  # a legacy type: torch.DoubleTensor
         return self.to(dtype)
 
     # --- conversion to Python and numpy --------------------------------------------------
