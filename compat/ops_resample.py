@@ -1,6 +1,6 @@
 """Op database entries for the resampling ops (shadowgrad/ops/resample.py): the upsampling
 kernels behind nn.functional.interpolate, the pixel and channel shuffles, rms_norm and
-local_response_norm."""
+local_response_norm; conv_tbc and fractional max pooling."""
 
 from __future__ import annotations
 
@@ -295,5 +295,89 @@ register(
         _bag_samples,
         supports_gradgrad=False,  # torch's _embedding_bag_backward has no derivative either
         covers=("embedding_bag",),
+    ),
+)
+
+
+def _tbc_samples(dtype: str) -> list[Sample]:
+    r = _r()
+    x, w, b = r.standard_normal((6, 2, 3)), r.standard_normal((3, 3, 4)), r.standard_normal(4)
+    args = (tensor_arg(x), tensor_arg(w), tensor_arg(b))
+    return [
+        Sample(args, name="no pad"),
+        Sample((*args, 1), name="pad 1"),
+        Sample((*args, 4), name="pad past the kernel"),
+        Sample((*args, -1), name="negative pad"),
+        Sample((tensor_arg(x[:, :0]), *args[1:]), name="empty batch"),
+        Sample((tensor_arg(x, layout="transposed"), *args[1:], 1), name="non-contiguous"),
+        Sample((args[0], tensor_arg(w[:, :2]), args[2]), name="channels: error"),
+        Sample((tensor_arg(x[0]), *args[1:]), name="2-d: error"),
+        Sample((*args[:2], tensor_arg(b[:3])), name="bias: error"),
+        Sample((*args, -3), name="negative size: error"),
+    ]
+
+
+def _fractional_samples(n: int):
+    def samples(dtype: str) -> list[Sample]:
+        r = _r()
+        x = r.standard_normal((2, 3, 7, 8, 6)[: n + 2])
+        u = r.random((2, 3, n))
+
+        def su(v: np.ndarray) -> Any:
+            return tensor_arg(v, requires_grad=False)
+
+        out = [
+            Sample((tensor_arg(x), 2), {"output_size": 3, "_random_samples": su(u)}, name="size"),
+            Sample(
+                (tensor_arg(x), (3, 2, 2)[:n]),
+                {"output_ratio": 0.5, "_random_samples": su(u)},
+                name="ratio",
+            ),
+            Sample(
+                (tensor_arg(x[0]), 2),
+                {"output_size": (4, 5, 3)[:n], "_random_samples": su(u[:1])},
+                name="unbatched",
+            ),
+            Sample(
+                (tensor_arg(x), 1),
+                {"output_size": x.shape[2:], "_random_samples": su(u)},
+                name="kernel 1",
+            ),
+            Sample(
+                (tensor_arg(x, layout="transposed"), 2),
+                {"output_size": 2, "return_indices": True, "_random_samples": su(u)},
+                name="non-contiguous, indices",
+            ),
+            Sample(
+                (tensor_arg(x), 2), {"output_size": 7, "_random_samples": su(u)}, name="pool: error"
+            ),
+            Sample(
+                (tensor_arg(x), 2),
+                {"output_size": 3, "_random_samples": su(u[:1])},
+                name="samples: error",
+            ),
+        ]
+        return out
+
+    return samples
+
+
+register(
+    OpEntry(
+        "conv_tbc",
+        lambda T, *a: T.conv_tbc(*a),
+        _tbc_samples,
+        covers=("nn.functional.conv_tbc",),
+        tolerances={"float32": (1e-5, 1e-5)},
+        tolerance_reason="float32 sums over kernel taps in another order than torch's addmm",
+    ),
+    *(
+        OpEntry(
+            f"nn.functional.fractional_max_pool{n}d",
+            lambda T, *a, _n=n, **k: getattr(F(T), f"fractional_max_pool{_n}d")(*a, **k),
+            _fractional_samples(n),
+            covers=(f"nn.functional.fractional_max_pool{n}d_with_indices",),
+        )
+        for n in (2, 3)
     ),
 )

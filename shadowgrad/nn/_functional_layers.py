@@ -19,11 +19,13 @@ from . import functional as F
 __all__: list[str] = [
     "affine_grid",
     "channel_shuffle",
+    "conv_tbc",
     "embedding_bag",
     "grid_sample",
     "gumbel_softmax",
     "interpolate",
     "local_response_norm",
+    "multi_head_attention_forward",
     "native_channel_shuffle",
     "pixel_shuffle",
     "pixel_unshuffle",
@@ -38,6 +40,16 @@ pixel_shuffle = R.pixel_shuffle
 pixel_unshuffle = R.pixel_unshuffle
 channel_shuffle = R.channel_shuffle
 native_channel_shuffle = R.native_channel_shuffle
+conv_tbc = R.conv_tbc
+
+
+def multi_head_attention_forward(*args: Any, **kwargs: Any) -> Any:
+    """Mirrors `torch.nn.functional.multi_head_attention_forward`: MultiheadAttention's own
+    functional form (shadowgrad/nn/modules/attention.py), imported when first called because
+    the layers import this module."""
+    from .modules.attention import multi_head_attention_forward as mha
+
+    return mha(*args, **kwargs)
 
 
 def rms_norm(

@@ -13,9 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from .. import int64
+from .. import int64, rand
 from .._tensor import Tensor, _make
 from ..ops import nn_ops as K
+from ..ops import resample as RS
 from . import functional as F
 
 __all__ = [
@@ -29,6 +30,10 @@ __all__ = [
     "conv3d",
     "conv_transpose3d",
     "dropout3d",
+    "fractional_max_pool2d",
+    "fractional_max_pool2d_with_indices",
+    "fractional_max_pool3d",
+    "fractional_max_pool3d_with_indices",
     "lp_pool1d",
     "lp_pool2d",
     "lp_pool3d",
@@ -536,3 +541,125 @@ def dropout3d(
     if not batched:
         out = out.squeeze_(0) if inplace else out.squeeze(0)
     return out
+
+
+# --- fractional max pooling -----------------------------------------------------------------
+
+_DIM_WORDS = {"T": "time", "H": "height", "W": "width"}
+
+
+def _as_n(v: Any, n: int) -> tuple[Any, ...]:
+    """A single value repeated n times; a sequence as it is (torch's _pair/_triple)."""
+    return tuple(v) if isinstance(v, (tuple, list)) else (v,) * n
+
+
+def _fractional(
+    input: Tensor, kernel_size: Any, output_size: Any, output_ratio: Any, samples: Any, n: int
+) -> tuple[Tensor, Tensor]:
+    name = f"fractional_max_pool{n}d"
+    if output_size is None and output_ratio is None:
+        raise ValueError(f"{name} requires specifying either an output_size or an output_ratio")
+    if output_size is None:
+        if n == 2 and len(output_ratio) > 2:
+            raise ValueError(
+                f"{name} requires output_ratio to either be a single Int or tuple of Ints."
+            )
+        ratio = _as_n(output_ratio, n)
+        output_size = [int(input.size(d - n) * ratio[d]) for d in range(n)]
+    if samples is None:
+        lead = 1 if input.dim() == n + 1 else input.size(0)
+        samples = rand(lead, input.size(-n - 1), n, dtype=input.dtype)
+    ints = "Ints" if n == 2 else "three Ints"
+    pool, out = _as_n(kernel_size, n), _as_n(output_size, n)
+    for what, v in (("kernel_size", pool), ("output_size", out)):
+        if len(v) != n:
+            raise RuntimeError(f"{name}: {what} must either be a single Int or tuple of {ints}")
+    where = name if n == 2 else f"{name}_out"
+    if input.dim() not in (n + 1, n + 2):
+        raise RuntimeError(
+            f"{where}(): Expected {n + 1}D or {n + 2}D tensor, but got: {list(input.shape)}"
+        )
+    for d in range(1, input.dim()):
+        if input.shape[d] <= 0:
+            raise RuntimeError(
+                f"{where}(): Expected input to have non-zero size for non-batch dimensions, "
+                f"but got{list(input.shape)} with dimension {d} being empty."
+            )
+    ins = tuple(input.shape[-n:])
+    for d, axis in enumerate("THW"[3 - n :]):
+        # torch's 3-d check is strict: a window may not end on the input's last element
+        if out[d] + pool[d] - 1 > ins[d] - (n == 3):
+            w = _DIM_WORDS[axis]
+            raise RuntimeError(
+                f"{where}(): pool {w} {pool[d]} too large relative to input {w} {ins[d]}"
+            )
+    if any(v < 0 for v in out):
+        shape = [*input.shape[:-n], *out]
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(out)}: {shape}")
+    if samples.dtype != input.dtype:
+        raise RuntimeError("Expect _random_samples to have the same dtype as input")
+    if samples.dim() != 3:
+        raise RuntimeError(f"Expect _random_samples to have 3 dimensions, got {samples.dim()}")
+    batch = input.size(0) if input.dim() == n + 2 else 1
+    if samples.size(0) < batch:
+        raise RuntimeError("Expect _random_samples.size(0) no less then input batch size.")
+    if samples.size(1) != input.size(-n - 1):
+        raise RuntimeError("Expect _random_samples.size(1) equals to input channel size.")
+    if samples.size(2) != n:
+        raise RuntimeError(f"Expect _random_samples.size(2) equals to {n}; got {samples.size(2)}.")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"{name}_out_frame\" not implemented for '{_short(input)}'")
+    x = input._data
+    idx = _make(RS.fractional_max_indices(x, pool, out, samples._data))
+    op = RS.fractional_max_pool2d_op if n == 2 else RS.fractional_max_pool3d_op
+    return op(input, idx, tuple(input.shape)), idx
+
+
+def fractional_max_pool2d_with_indices(
+    input: Tensor,
+    kernel_size: Any,
+    output_size: Any = None,
+    output_ratio: Any = None,
+    return_indices: bool = False,
+    _random_samples: Tensor | None = None,
+) -> tuple[Tensor, Tensor]:
+    """Mirrors `torch.nn.functional.fractional_max_pool2d_with_indices`: (values, indices)."""
+    return _fractional(input, kernel_size, output_size, output_ratio, _random_samples, 2)
+
+
+def fractional_max_pool2d(
+    input: Tensor,
+    kernel_size: Any,
+    output_size: Any = None,
+    output_ratio: Any = None,
+    return_indices: bool = False,
+    _random_samples: Tensor | None = None,
+) -> Any:
+    """Mirrors `torch.nn.functional.fractional_max_pool2d` (FractionalMaxPool2DBackward0)."""
+    r = _fractional(input, kernel_size, output_size, output_ratio, _random_samples, 2)
+    return r if return_indices else r[0]
+
+
+def fractional_max_pool3d_with_indices(
+    input: Tensor,
+    kernel_size: Any,
+    output_size: Any = None,
+    output_ratio: Any = None,
+    return_indices: bool = False,
+    _random_samples: Tensor | None = None,
+) -> tuple[Tensor, Tensor]:
+    """Mirrors `torch.nn.functional.fractional_max_pool3d_with_indices`: (values, indices)."""
+    return _fractional(input, kernel_size, output_size, output_ratio, _random_samples, 3)
+
+
+def fractional_max_pool3d(
+    input: Tensor,
+    kernel_size: Any,
+    output_size: Any = None,
+    output_ratio: Any = None,
+    return_indices: bool = False,
+    _random_samples: Tensor | None = None,
+) -> Any:
+    """Mirrors `torch.nn.functional.fractional_max_pool3d` (FractionalMaxPool3DBackward0)."""
+    r = _fractional(input, kernel_size, output_size, output_ratio, _random_samples, 3)
+    return r if return_indices else r[0]

@@ -23,6 +23,7 @@ from ..autograd.forward_ad import LINEAR
 from . import pointwise as P
 from . import reduction as R
 from ._util import shape_str
+from .nn_ops import _gather_pair
 from .registry import defop
 from .shape_extra import _no_derivative
 
@@ -935,6 +936,140 @@ def embedding_bag(
     )
 
 
+# --- fractional max pooling ---------------------------------------------------------------
+# torch's fractional max pooling: per plane, a random sample u in [0, 1) per spatial dim
+# places the output windows at int((i + u) * alpha) - int(u * alpha), alpha = (n_in - pool) /
+# (n_out - 1), in the input's dtype, the last window ending at the input's end. The op then
+# gathers at the window maxima, as max pooling's does (FractionalMaxPool<N>DBackward0).
+
+fractional_max_pool2d_op = _gather_pair("fractional_max_pool2d", "FractionalMaxPool2DBackward0")
+fractional_max_pool3d_op = _gather_pair("fractional_max_pool3d", "FractionalMaxPool3DBackward0", 3)
+
+
+def _window_starts(u: np.ndarray, n_in: int, n_out: int, pool: int) -> np.ndarray:
+    """torch's generate_intervals for every plane: u (planes,) samples -> (planes, n_out)."""
+    t = u.dtype.type
+    starts = np.full((u.shape[0], n_out), n_in - pool, np.int64)
+    if n_out > 1:
+        alpha = t(n_in - pool) / t(n_out - 1)
+        i = np.arange(n_out - 1).astype(u.dtype)
+        pos = ((i[None, :] + u[:, None]) * alpha).astype(np.int64)
+        starts[:, :-1] = pos - (u * alpha).astype(np.int64)[:, None]
+    return starts
+
+
+def fractional_max_indices(
+    x: np.ndarray, pool: tuple[int, ...], out: tuple[int, ...], samples: np.ndarray
+) -> np.ndarray:
+    """Each window's maximum as a flat index into its plane: the first largest, or the last
+    NaN (torch's `val > maxVal || isnan(val)`). x is (..., C, *spatial); samples (B, C, nd),
+    whose columns are (W, H) in 2-d and (T, H, W) in 3-d, as torch reads them."""
+    nd = len(pool)
+    ins = x.shape[-nd:]
+    lead = x.shape[:-nd]
+    planes = x.reshape(-1, *ins)
+    u = samples[: math.prod(lead[:-1])].reshape(-1, nd) if lead else samples.reshape(-1, nd)
+    cols = (1, 0) if nd == 2 else (0, 1, 2)
+    starts = [_window_starts(u[:, c], ins[d], out[d], pool[d]) for d, c in enumerate(cols)]
+    strides = [math.prod(ins[d + 1 :]) for d in range(nd)]
+    # base[p, o_0, ..., o_{nd-1}]: flat index of each window's first element
+    base = np.zeros((planes.shape[0], *out), np.int64)
+    for d in range(nd):
+        shape = [planes.shape[0]] + [1] * nd
+        shape[d + 1] = out[d]
+        base = base + starts[d].reshape(shape) * strides[d]
+    flat = planes.reshape(planes.shape[0], -1)
+    rows = np.arange(planes.shape[0]).reshape(-1, *([1] * nd))
+    best_i = base.copy()
+    best_v = np.full(base.shape, -np.inf, x.dtype)
+    for offs in np.ndindex(*pool):
+        idx = base + sum(o * s for o, s in zip(offs, strides, strict=True))
+        v = flat[rows, idx]
+        take = (v > best_v) | np.isnan(v)
+        best_v = np.where(take, v, best_v)
+        best_i = np.where(take, idx, best_i)
+    return best_i.reshape(*lead, *out)
+
+
+# --- conv_tbc -----------------------------------------------------------------------------
+# A 1-d convolution over (time, batch, channel) input with a (kernel, in, out) weight: output
+# time t reads input times t - pad .. t - pad + kernel - 1 (zeros outside; a negative pad
+# crops). Both of its gradients are conv_tbc's again (the weight's with time and batch
+# swapped), so every order of derivative stays a ConvTbcBackward0.
+
+
+def _conv_tbc_fwd(self: np.ndarray, weight: np.ndarray, bias: np.ndarray, pad: int):
+    k = weight.shape[0]
+    t_out = self.shape[0] + 2 * pad - k + 1
+    if t_out < 0:
+        raise RuntimeError(
+            "Trying to create tensor with negative dimension "
+            f"{t_out}: [{t_out}, {self.shape[1]}, {weight.shape[2]}]"
+        )
+    x = self[max(-pad, 0) : self.shape[0] - max(-pad, 0)]
+    p = max(pad, 0)
+    x = np.pad(x, ((p, p), (0, 0), (0, 0)))
+    out = np.broadcast_to(bias.astype(self.dtype), (t_out, self.shape[1], weight.shape[2]))
+    out = out.copy()
+    for j in range(k):
+        out += x[j : j + t_out] @ weight[j]
+    return out
+
+
+def _conv_tbc_input_grad(grad: Tensor, weight: Tensor, pad: int) -> Tensor:
+    k = weight.shape[0]
+    w = weight.flip(0).transpose(1, 2)
+    return conv_tbc_op(grad, w, grad.new_zeros(weight.shape[1]), k - 1 - pad)
+
+
+def _conv_tbc_weight_grad(grad: Tensor, self: Tensor, pad: int) -> Tensor:
+    return conv_tbc_op(self.permute(0, 2, 1), grad, grad.new_zeros(grad.shape[2]), pad)
+
+
+# torch has no forward-mode rule for conv_tbc: it raises
+_, _conv_tbc_no_jvp = _no_derivative("conv_tbc")
+
+
+conv_tbc_op = defop(
+    "conv_tbc",
+    "ConvTbcBackward0",
+    _conv_tbc_fwd,
+    dtype="keep",
+    self=_conv_tbc_input_grad,
+    weight=_conv_tbc_weight_grad,
+    bias=lambda grad: grad.sum((0, 1)),
+    jvp=_conv_tbc_no_jvp,
+)
+
+
+def conv_tbc(input: Tensor, weight: Tensor, bias: Tensor, pad: int = 0) -> Tensor:
+    """Mirrors `torch.conv_tbc` (ConvTbcBackward0)."""
+    if isinstance(pad, bool) or not isinstance(pad, int):
+        raise TypeError(
+            f"conv_tbc(): argument 'pad' (position 4) must be int, not {type(pad).__name__}"
+        )
+    if input.dim() != 3:
+        raise RuntimeError("Input must have 3 dims: time, batch, in_channel")
+    if weight.dim() != 3:
+        raise RuntimeError(
+            "Weight tensor must have 3 dims: kernel_width, in_channels, out_channels."
+        )
+    if bias.dim() != 1:
+        raise RuntimeError("Bias must be 1-D")
+    if input.shape[2] != weight.shape[1]:
+        raise RuntimeError("Input dim 2 (input channels) is not == dim 1 in the weight tensor")
+    if bias.shape[0] != weight.shape[2]:
+        raise RuntimeError("Bias size must equal dim 2 in the weight tensor (output channels).")
+    if input.dtype != weight.dtype:
+        raise RuntimeError(
+            "self and mat2 must have the same dtype, but got "
+            f"{input.dtype._short} and {weight.dtype._short}"
+        )
+    if weight.shape[0] > 0:  # torch views each time window as (time * batch, channels)
+        input.view(input.shape[0] * input.shape[1], input.shape[2])
+    return conv_tbc_op(input, weight, bias, pad)
+
+
 METHODS: dict[str, Any] = {}
 FUNCTIONS: dict[str, Any] = {
     "pixel_shuffle": pixel_shuffle,
@@ -945,4 +1080,5 @@ FUNCTIONS: dict[str, Any] = {
     "grid_sampler": grid_sampler,
     "affine_grid_generator": affine_grid_generator,
     "embedding_bag": embedding_bag,
+    "conv_tbc": conv_tbc,
 }

@@ -11,6 +11,7 @@ import importlib
 
 _FILES = (
     "activation",
+    "adaptive",
     "attention",
     "channelshuffle",
     "container",

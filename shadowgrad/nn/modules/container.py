@@ -6,6 +6,7 @@ Mirrors `torch.nn.modules.container`.
 from __future__ import annotations
 
 import operator
+import warnings
 from collections import OrderedDict
 from collections import abc as container_abcs
 from collections.abc import Iterable, Iterator, Mapping
@@ -16,7 +17,7 @@ from ..._tensor import Tensor
 from ..parameter import Parameter
 from .module import Module, typename
 
-__all__ = ["ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequential"]
+__all__ = ["Container", "ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequential"]
 
 
 def _addindent(s_: str, num_spaces: int) -> str:
@@ -33,6 +34,33 @@ def _abs_index(size: int, idx: Any) -> int:
     if not -size <= idx < size:
         raise IndexError(f"index {idx} is out of range")
     return idx + size if idx < 0 else idx
+
+
+_CONTAINER_DEPRECATED = (
+    "`nn.Container` is deprecated. All of its functionality is now implemented in `nn.Module`. "
+    "Subclass that instead."
+)
+
+
+class Container(Module):
+    """Mirrors the deprecated `torch.nn.Container`: a Module holding its keyword arguments as
+    submodules; creating one, or defining a subclass, warns, as torch's does."""
+
+    __deprecated__ = _CONTAINER_DEPRECATED
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Container:
+        if cls is Container:  # a subclass warned once, when it was defined
+            warnings.warn(_CONTAINER_DEPRECATED, FutureWarning, stacklevel=2)
+        return super().__new__(cls)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        warnings.warn(_CONTAINER_DEPRECATED, FutureWarning, stacklevel=2)
+        super().__init_subclass__(**kwargs)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__()
+        for key, value in kwargs.items():
+            self.add_module(key, value)
 
 
 class Sequential(Module):

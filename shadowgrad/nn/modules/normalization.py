@@ -8,10 +8,13 @@ import numbers
 import warnings
 from typing import Any
 
+import numpy as np
+
 from ... import _dtype
 from ..._creation import empty, ones, tensor, zeros
 from ..._grad_mode import no_grad
 from ..._tensor import Tensor
+from ...autograd import Function
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter, UninitializedBuffer, UninitializedParameter
@@ -22,6 +25,7 @@ __all__ = [
     "BatchNorm1d",
     "BatchNorm2d",
     "BatchNorm3d",
+    "CrossMapLRN2d",
     "GroupNorm",
     "InstanceNorm1d",
     "InstanceNorm2d",
@@ -427,6 +431,84 @@ class LocalResponseNorm(Module):
 
     def forward(self, input: Tensor) -> Tensor:
         return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self) -> str:
+        return "{size}, alpha={alpha}, beta={beta}, k={k}".format(**self.__dict__)
+
+
+def _lrn_scale(x: np.ndarray, size: int, alpha: float, k: float) -> np.ndarray:
+    """k + alpha / size * the running sum of squares over channels, updated channel by channel
+    as torch's legacy CrossMapLRN2d does (its window keeps channel 0 one step too long)."""
+    sq = x * x
+    c_n = x.shape[1]
+    pre = int((size - 1) / 2 + 1)
+    scale = np.zeros_like(x)
+    for c in range(min(pre, c_n)):
+        scale[:, 0] += sq[:, c]
+    for c in range(1, c_n):
+        scale[:, c] = scale[:, c - 1]
+        if c < c_n - pre + 1:
+            scale[:, c] += sq[:, c + pre - 1]
+        if c > pre:
+            scale[:, c] -= sq[:, c - pre]
+    return scale * (alpha / size) + k
+
+
+def _lrn_grad(g: np.ndarray, x: np.ndarray, out: np.ndarray, scale: np.ndarray, ctx: Any):
+    size = ctx.size
+    gi = scale ** (-ctx.beta) * g
+    n, c_n = x.shape[:2]
+    lead = int(size - (size - 1) / 2)
+    padded = np.zeros((n, c_n + size - 1, *x.shape[2:]), x.dtype)
+    padded[:, lead : lead + c_n] = g * out / scale
+    acc = padded[:, : size - 1].sum(1)
+    coef = 2 * ctx.alpha * ctx.beta / size
+    for c in range(c_n):
+        acc += padded[:, c + size - 1]
+        gi[:, c] += -coef * x[:, c] * acc
+        acc -= padded[:, c]
+    return gi
+
+
+def _cross_map_lrn2d_function() -> Any:
+    class CrossMapLRN2d(Function):  # torch's legacy kernel, grad_fn CrossMapLRN2dBackward
+        @staticmethod
+        def forward(ctx: Any, input: Tensor, size: int, alpha=1e-4, beta=0.75, k=1) -> Tensor:
+            ctx.size, ctx.alpha, ctx.beta, ctx.k = size, alpha, beta, k
+            if input.dim() != 4:
+                raise ValueError(
+                    f"CrossMapLRN2d: Expected input to be 4D, got {input.dim()}D instead."
+                )
+            x = input.detach().numpy()
+            ctx.scale = _lrn_scale(x, size, alpha, k)
+            output = tensor(ctx.scale ** (-beta) * x)
+            ctx.save_for_backward(input, output)
+            return output
+
+        @staticmethod
+        def backward(ctx: Any, grad_output: Tensor) -> Any:
+            input, output = ctx.saved_tensors
+            arrays = (t.detach().numpy() for t in (grad_output, input, output))
+            return tensor(_lrn_grad(*arrays, ctx.scale, ctx)), None, None, None, None
+
+    return CrossMapLRN2d
+
+
+_cross_map_lrn2d = _cross_map_lrn2d_function()
+
+
+class CrossMapLRN2d(Module):
+    """Mirrors `torch.nn.CrossMapLRN2d` (4-d input only; first-order gradients)."""
+
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1) -> None:
+        super().__init__()
+        self.size = size
+        self.alpha = alpha
+        self.beta = beta
+        self.k = k
+
+    def forward(self, input: Tensor) -> Tensor:
+        return _cross_map_lrn2d.apply(input, self.size, self.alpha, self.beta, self.k)
 
     def extra_repr(self) -> str:
         return "{size}, alpha={alpha}, beta={beta}, k={k}".format(**self.__dict__)

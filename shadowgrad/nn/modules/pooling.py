@@ -19,6 +19,8 @@ __all__ = [
     "AvgPool1d",
     "AvgPool2d",
     "AvgPool3d",
+    "FractionalMaxPool2d",
+    "FractionalMaxPool3d",
     "LPPool1d",
     "LPPool2d",
     "LPPool3d",
@@ -325,3 +327,70 @@ class LPPool3d(_LPPoolNd):
     """Mirrors `torch.nn.LPPool3d`."""
 
     _fn = "lp_pool3d"
+
+
+class _FractionalMaxPoolNd(Module):
+    _n = 2
+
+    def __init__(
+        self,
+        kernel_size: Any,
+        output_size: Any = None,
+        output_ratio: Any = None,
+        return_indices: bool = False,
+        _random_samples: Tensor | None = None,
+    ) -> None:
+        super().__init__()
+        n = self._n
+        as_n = _pair if n == 2 else _triple
+        if n == 3 and (
+            (isinstance(kernel_size, int) and kernel_size <= 0)
+            or (isinstance(kernel_size, (tuple, list)) and not all(k > 0 for k in kernel_size))
+        ):
+            raise ValueError(f"kernel_size must be greater than 0, but got {kernel_size}")
+        self.kernel_size = as_n(kernel_size)
+        self.return_indices = return_indices
+        self.register_buffer("_random_samples", _random_samples)
+        self.output_size = as_n(output_size) if output_size is not None else None
+        self.output_ratio = as_n(output_ratio) if output_ratio is not None else None
+        if output_size is None and output_ratio is None:
+            raise ValueError(
+                f"{type(self).__name__} requires specifying either an output size, or a "
+                "pooling ratio"
+            )
+        if output_size is not None and output_ratio is not None:
+            raise ValueError("only one of output_size and output_ratio may be specified")
+        if self.output_ratio is not None and not all(
+            0 < self.output_ratio[d] < 1 for d in range(n)
+        ):
+            raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
+
+
+class FractionalMaxPool2d(_FractionalMaxPoolNd):
+    """Mirrors `torch.nn.FractionalMaxPool2d`."""
+
+    def forward(self, input: Tensor) -> Any:
+        return F.fractional_max_pool2d(
+            input,
+            self.kernel_size,
+            self.output_size,
+            self.output_ratio,
+            self.return_indices,
+            _random_samples=self._random_samples,
+        )
+
+
+class FractionalMaxPool3d(_FractionalMaxPoolNd):
+    """Mirrors `torch.nn.FractionalMaxPool3d`."""
+
+    _n = 3
+
+    def forward(self, input: Tensor) -> Any:
+        return F.fractional_max_pool3d(
+            input,
+            self.kernel_size,
+            self.output_size,
+            self.output_ratio,
+            self.return_indices,
+            _random_samples=self._random_samples,
+        )
