@@ -240,18 +240,7 @@ def _check_expand(name, cases):
 
 @pytest.mark.parametrize("name", list(CASES))
 def test_shapes_repr_flags(name):
-    (dt, _), (ds, _) = _build(torch, name), _build(shadowgrad, name)
-    assert tuple(dt.batch_shape) == tuple(ds.batch_shape)
-    assert tuple(dt.event_shape) == tuple(ds.event_shape)
-    assert repr(dt) == repr(ds)
-    assert repr(dt.support) == repr(ds.support)
-    assert dt.support.event_dim == ds.support.event_dim
-    assert dt.support.is_discrete == ds.support.is_discrete
-    assert dt.has_enumerate_support == ds.has_enumerate_support
-    assert dt.has_rsample == ds.has_rsample
-    assert sorted(dt.arg_constraints) == sorted(ds.arg_constraints)
-    for k in dt.arg_constraints:
-        assert repr(dt.arg_constraints[k]) == repr(ds.arg_constraints[k])
+    _check_shapes_repr_flags(name, CASES)
 
 
 @pytest.mark.parametrize("prop", ["mean", "mode", "variance", "stddev"])
@@ -286,33 +275,12 @@ def test_cdf_icdf(name):
 
 @pytest.mark.parametrize("name", list(CASES))
 def test_sample_shapes_and_support(name):
-    shadowgrad.manual_seed(0)
-    for T in LIBS:
-        d, _ = _build(T, name)
-        for shape in [(), (5,), (2, 4)]:
-            s = d.sample(shape)
-            assert tuple(s.shape) == shape + tuple(d.batch_shape) + tuple(d.event_shape)
-            assert not s.requires_grad
-            assert bool(d.support.check(s).all())
-        ref = _build(torch, name)[0].sample((3,))
-        got = _build(shadowgrad, name)[0].sample((3,))
-        assert str(ref.dtype) == str(got.dtype)
+    _check_sample_shapes(name, CASES)
 
 
 @pytest.mark.parametrize("name", list(CASES))
 def test_expand(name):
-    for T in LIBS:
-        d, _ = _build(T, name)
-        e = d.expand((4, *tuple(d.batch_shape)))
-        assert tuple(e.batch_shape) == (4, *tuple(d.batch_shape))
-        assert tuple(e.event_shape) == tuple(d.event_shape)
-        assert type(e) is type(d)
-        assert tuple(e.sample().shape) == (4, *tuple(d.batch_shape), *tuple(d.event_shape))
-    d, _ = _build(torch, name)
-    v = CASES[name][2]
-    while v.ndim > len(d.batch_shape) + len(d.event_shape):
-        v = v[0]
-    _compare_fn(name, lambda d, v: d.expand((4, *tuple(d.batch_shape))).log_prob(v), v[None])
+    _check_expand(name, CASES)
 
 
 @pytest.mark.parametrize(
