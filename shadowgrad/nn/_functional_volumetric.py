@@ -615,51 +615,27 @@ def _fractional(
     return op(input, idx, tuple(input.shape)), idx
 
 
-def fractional_max_pool2d_with_indices(
-    input: Tensor,
-    kernel_size: Any,
-    output_size: Any = None,
-    output_ratio: Any = None,
-    return_indices: bool = False,
-    _random_samples: Tensor | None = None,
-) -> tuple[Tensor, Tensor]:
-    """Mirrors `torch.nn.functional.fractional_max_pool2d_with_indices`: (values, indices)."""
-    return _fractional(input, kernel_size, output_size, output_ratio, _random_samples, 2)
+def _fractional_public(n: int, with_indices: bool) -> Any:
+    """torch's fractional_max_pool{n}d (values, or (values, indices) when return_indices) or
+    its _with_indices variant (always both)."""
+
+    def fn(
+        input: Tensor,
+        kernel_size: Any,
+        output_size: Any = None,
+        output_ratio: Any = None,
+        return_indices: bool = False,
+        _random_samples: Tensor | None = None,
+    ) -> Any:
+        r = _fractional(input, kernel_size, output_size, output_ratio, _random_samples, n)
+        return r if with_indices or return_indices else r[0]
+
+    fn.__name__ = fn.__qualname__ = f"fractional_max_pool{n}d" + "_with_indices" * with_indices
+    fn.__doc__ = f"Mirrors `torch.nn.functional.{fn.__name__}` (FractionalMaxPool{n}DBackward0)."
+    return fn
 
 
-def fractional_max_pool2d(
-    input: Tensor,
-    kernel_size: Any,
-    output_size: Any = None,
-    output_ratio: Any = None,
-    return_indices: bool = False,
-    _random_samples: Tensor | None = None,
-) -> Any:
-    """Mirrors `torch.nn.functional.fractional_max_pool2d` (FractionalMaxPool2DBackward0)."""
-    r = _fractional(input, kernel_size, output_size, output_ratio, _random_samples, 2)
-    return r if return_indices else r[0]
-
-
-def fractional_max_pool3d_with_indices(
-    input: Tensor,
-    kernel_size: Any,
-    output_size: Any = None,
-    output_ratio: Any = None,
-    return_indices: bool = False,
-    _random_samples: Tensor | None = None,
-) -> tuple[Tensor, Tensor]:
-    """Mirrors `torch.nn.functional.fractional_max_pool3d_with_indices`: (values, indices)."""
-    return _fractional(input, kernel_size, output_size, output_ratio, _random_samples, 3)
-
-
-def fractional_max_pool3d(
-    input: Tensor,
-    kernel_size: Any,
-    output_size: Any = None,
-    output_ratio: Any = None,
-    return_indices: bool = False,
-    _random_samples: Tensor | None = None,
-) -> Any:
-    """Mirrors `torch.nn.functional.fractional_max_pool3d` (FractionalMaxPool3DBackward0)."""
-    r = _fractional(input, kernel_size, output_size, output_ratio, _random_samples, 3)
-    return r if return_indices else r[0]
+fractional_max_pool2d = _fractional_public(2, False)
+fractional_max_pool2d_with_indices = _fractional_public(2, True)
+fractional_max_pool3d = _fractional_public(3, False)
+fractional_max_pool3d_with_indices = _fractional_public(3, True)
