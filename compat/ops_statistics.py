@@ -212,3 +212,69 @@ register(
         supports_grad=False,
     ),
 )
+
+# --- histogram, histogramdd -------------------------------------------------------------------
+
+_H = _R.standard_normal(40)
+_H[:4] = [0.0, 0.0, 1.0, -1.0]  # ties on edges of the range below
+_HD = _R.standard_normal((4, 5, 2))
+
+
+def _histogram_samples(dtype: str) -> list[Sample]:
+    x = _t(_H, rg=False)
+    edges = _t([-1.0, -0.2, 0.0, 0.5, 1.0], rg=False)
+    return [
+        Sample((x,), name="default 100 bins"),
+        Sample((_t(_H.reshape(5, 8)), 7), name="7 bins over the data, 2-d"),
+        Sample((x, 4), {"range": (-1.0, 1.0)}, name="range, values on and outside edges"),
+        Sample((x, 4), {"range": (0, 0)}, name="empty range widened"),
+        Sample((x, edges), name="edges tensor"),
+        Sample((x, edges), {"density": True}, name="edges tensor, density"),
+        Sample((x, 5), {"weight": _t(np.abs(_H)), "density": True}, name="weight, density"),
+        Sample((_t([2.0, 2.0]), 3), name="constant"),
+        Sample((_t(np.zeros(0)), 3), name="empty input"),
+        Sample((x, 0), name="no bins (error)"),
+        Sample((x, 3), {"range": (1.0, -1.0)}, name="max below min (error)"),
+        Sample((_t([1.0, np.inf]), 3), name="infinite range (error)"),
+        Sample((_t([1.0, np.nan]), 3), name="nan range (error)"),
+        Sample((_i([1, 2]), 3), name="integers (error)"),
+        Sample((x, _t([[0.0, 1.0]])), name="2-d edges (error)"),
+        Sample((x, _t([0.0])), name="one edge (error)"),
+        Sample((x, 3), {"weight": _t(np.ones(5))}, name="weight shape (error)"),
+    ]
+
+
+def _histogramdd_samples(dtype: str) -> list[Sample]:
+    x = _t(_HD)
+    e0, e1 = _t([-1.0, 0.0, 2.0], rg=False), _t([-2.0, -0.5, 0.5, 2.0], rg=False)
+    w = _t(np.abs(_HD[..., 0]))
+    return [
+        Sample((x, 3), name="int bins"),
+        Sample((x, [2, 4]), {"range": [-1.0, 1.0, -2.0, 2.0]}, name="bin counts, range"),
+        Sample((x, [2, 3]), {"weight": w, "density": True}, name="weight, density"),
+        Sample((x, [e0, e1]), name="edge tensors"),
+        Sample((x, [e0, e1]), {"weight": w, "density": True}, name="edge tensors, density"),
+        Sample((_t(np.zeros((0, 3))), 2), name="empty input"),
+        Sample((_t(_H), 3), name="1-d input (error)"),
+        Sample((x, [2]), name="too few bin counts (error)"),
+        Sample((x, [e0]), name="too few edge tensors (error)"),
+        Sample((x, 2), {"range": [0.0, 1.0]}, name="short range (error)"),
+        Sample((x, 2), {"weight": _t(np.ones(3))}, name="weight shape (error)"),
+    ]
+
+
+register(
+    OpEntry(
+        "histogram",
+        lambda T, *a, **k: T.histogram(*a, **k),
+        _histogram_samples,
+        supports_grad=False,
+        covers=("Tensor.histogram",),
+    ),
+    OpEntry(
+        "histogramdd",
+        lambda T, *a, **k: T.histogramdd(*a, **k),
+        _histogramdd_samples,
+        supports_grad=False,
+    ),
+)

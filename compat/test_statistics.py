@@ -230,3 +230,54 @@ def test_random_samplers():
             T.binomial(T.tensor([1, 2]), T.tensor([0.5, 0.5]))
         with pytest.raises(RuntimeError):
             T.zeros(3, dtype=T.int64).cauchy_()
+
+
+def _outcome(fn):
+    out = []
+    for T in (torch, sg):
+        try:
+            out.append(fn(T))
+        except Exception as e:  # compared below
+            out.append((type(e).__name__, str(e)))
+    return out
+
+
+def test_histogram_records_not_implemented_nodes_like_torch():
+    x = _R.standard_normal(12).astype(np.float32)
+    for T in (torch, sg):
+        a = T.tensor(x, requires_grad=True)
+        b = T.tensor([-2.0, 0.0, 0.5, 2.0], requires_grad=True)
+        for r, aten in (
+            (T.histogram(a, 3), "histogram"),
+            (a.histogram(b), "histogram"),
+            (T.histogramdd(a.reshape(6, 2), 2), "_histogramdd_from_bin_cts"),
+        ):
+            assert r.hist.requires_grad and type(r).__name__ in ("histogram", "histogramdd")
+            with pytest.raises(RuntimeError, match=f"derivative for aten::{aten} is not"):
+                r.hist.sum().backward()
+        b0 = b.detach()
+        r = T.histogramdd(a.reshape(6, 2).detach(), [b0, b0])
+        assert r.bin_edges[0] is b0 and not r.hist.requires_grad  # the given bins themselves
+        assert type(r.bin_edges) is tuple
+
+
+def test_histogram_dtype_errors_and_bad_range_argument():
+    x = _R.standard_normal(6)
+    calls = (
+        lambda T: T.histogram(T.tensor(x, dtype=T.float32), 3, weight=T.ones(6, dtype=T.float64)),
+        lambda T: T.histogram(T.tensor(x, dtype=T.float32), T.tensor([0.0, 1.0]).double()),
+        lambda T: T.histogram(T.tensor(x), T.tensor([0.0, 1.0]).double(), range=(0.0, 1.0)),
+        lambda T: T.histogramdd(T.tensor(x).reshape(3, 2), [T.tensor([0.0, 1.0])] * 2),
+    )
+    for call in calls:
+        a, b = _outcome(call)
+        assert isinstance(a[0], str) and a == b
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_histogram_matches_numpy_edges_and_counts(dtype):
+    x = _R.standard_normal(1000)
+    res = [T.histogram(T.tensor(x, dtype=getattr(T, dtype)), 13) for T in (torch, sg)]
+    for u, v in zip(res[0], res[1], strict=True):
+        np.testing.assert_array_equal(u.numpy(), v.numpy())
+        assert u.dtype.is_floating_point and str(u.dtype)[6:] == str(v.dtype).split(".")[-1]

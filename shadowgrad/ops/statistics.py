@@ -18,13 +18,14 @@ from .. import _dtype as D
 from .._creation import _finish
 from .._tensor import Tensor, _make
 from ..autograd.forward_ad import ELEMENTWISE
-from ._util import wrap_dim
+from ._util import shape_str, wrap_dim
 from .inplace import apply_inplace
 from .linalg import mm
 from .pointwise import _gen, _not_for, _num, _zero_grad
 from .registry import defop
 from .rounding import _not_implemented
 from .shape import cat
+from .sorting import _structseq, return_types
 
 # --- quantile ---------------------------------------------------------------------------------
 
@@ -606,12 +607,237 @@ def can_cast(from_: D.dtype, to: D.dtype) -> bool:
     return rank(from_) <= rank(to)
 
 
+# --- histogram, histogramdd -------------------------------------------------------------------
+
+_HDD = "torch.histogramdd"
+
+
+def _hist_input(input: Tensor) -> np.ndarray:
+    x = input._data
+    if x.dtype not in (np.float32, np.float64):
+        raise NotImplementedError(f"\"histogramdd\" not implemented for '{input.dtype._short}'")
+    return x
+
+
+def _hist_weight(x2: np.ndarray, input: Tensor, weight: Tensor | None) -> np.ndarray | None:
+    if weight is None:
+        return None
+    w = weight._data
+    if w.dtype != x2.dtype:
+        raise RuntimeError(
+            f"{_HDD}: if weight tensor is provided, input tensor and weight tensor should have "
+            f"the same dtype, but got input({input.dtype._short.lower()}), and "
+            f"weight({weight.dtype._short.lower()})"
+        )
+    if w.shape != x2.shape[:-1]:
+        raise RuntimeError(
+            f"{_HDD}: if weight tensor is provided it should have the same shape as the input "
+            f"tensor excluding its innermost dimension, but got input with shape "
+            f"{shape_str(x2.shape)} and weight with shape {shape_str(w.shape)}"
+        )
+    return w
+
+
+def _edges_from_counts(x2: np.ndarray, bins: Any, rng: Any) -> list[np.ndarray]:
+    """Equal-width edges per dimension over range (the data's when None); an empty range is
+    widened by 0.5 on each side, as torch's select_outer_bin_edges does."""
+    n = x2.shape[-1]
+    if len(bins) != n:
+        raise RuntimeError(
+            "histogramdd: The size of bins must be equal to the innermost dimension of the input."
+        )
+    for d, b in enumerate(bins):
+        if b <= 0:
+            raise RuntimeError(
+                f"torch.histogram(): bins must be > 0, but got {b} for dimension {d}"
+            )
+    if rng is not None:
+        if len(rng) != 2 * n:
+            raise RuntimeError(
+                f"{_HDD}: for a {n}-dimensional histogram range should have {2 * n} elements, "
+                f"but got {len(rng)}"
+            )
+        lo = [float(v) for v in rng[0::2]]
+        hi = [float(v) for v in rng[1::2]]
+    elif x2.shape[0] > 0:
+        lo = [float(v) for v in x2.min(0)]
+        hi = [float(v) for v in x2.max(0)]
+    else:
+        lo, hi = [0.0] * n, [1.0] * n
+    edges = []
+    for d in range(n):
+        if not (math.isfinite(lo[d]) and math.isfinite(hi[d])):
+            raise RuntimeError(
+                f"{_HDD}: dimension {d}'s range [{_g(lo[d])}, {_g(hi[d])}] is not finite"
+            )
+        if lo[d] > hi[d]:
+            raise RuntimeError(
+                f"{_HDD}: min should not exceed max, but got min {_g(lo[d])} max {_g(hi[d])} "
+                f"for dimension {d}"
+            )
+        a, b = (lo[d] - 0.5, hi[d] + 0.5) if lo[d] == hi[d] else (lo[d], hi[d])
+        edges.append(_linspace_in(x2.dtype.type, a, b, int(bins[d]) + 1))
+    return edges
+
+
+def _linspace_in(t: Any, start: float, end: float, steps: int) -> np.ndarray:
+    """torch's linspace kernel in dtype t (the first half from start, the second from end),
+    as histogram's edges are: its vectorized multiply-adds round once, emulated here in a
+    wider type."""
+    lo, hi = t(start), t(end)
+    step = (hi - lo) / t(steps - 1)
+    w = np.float64 if t is np.float32 else np.longdouble
+    i = np.arange(steps)
+    head = w(lo) + w(step) * i
+    tail = w(hi) - w(step) * (steps - 1 - i)
+    return np.where(i < steps // 2, head, tail).astype(t)
+
+
+def _g(v: float) -> str:
+    return "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf") if math.isinf(v) else f"{v:g}"
+
+
+def _check_bin_tensors(x2: np.ndarray, input: Tensor, bins: Any) -> list[np.ndarray]:
+    n = x2.shape[-1]
+    if len(bins) != n:
+        raise RuntimeError(
+            f"{_HDD}: expected {n} sequences of bin edges for a {n}-dimensional histogram but "
+            f"got {len(bins)}"
+        )
+    for d, b in enumerate(bins):
+        if b._data.dtype != x2.dtype:
+            raise RuntimeError(
+                f"{_HDD}: input tensor and bins tensors should have the same dtype, but got "
+                f"input with dtype {input.dtype._short.lower()} and bins for dimension {d} with "
+                f"dtype {b.dtype._short.lower()}"
+            )
+        if b.ndim != 1:
+            raise RuntimeError(
+                f"{_HDD}: bins tensor should have one dimension, but got {b.ndim} dimensions in "
+                f"the bins tensor for dimension {d}"
+            )
+        if b._data.size < 1:
+            raise RuntimeError(
+                f"{_HDD}: bins tensor should have at least 1 element, but got "
+                f"{b._data.size} elements for dimension {d}"
+            )
+        if b._data.size == 1:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got 0 for dimension {d}")
+    return [b._data for b in bins]
+
+
+def _hist_counts(
+    x2: np.ndarray, edges: list[np.ndarray], w: np.ndarray | None, density: bool
+) -> np.ndarray:
+    """Each row's bin (right-open bins, the last closed; rows outside an edge range dropped),
+    accumulated in the input's dtype; density divides by the total and each bin's width."""
+    keep = np.ones(x2.shape[0], bool)
+    idx = []
+    for d, e in enumerate(edges):
+        v = x2[:, d]
+        with np.errstate(invalid="ignore"):
+            keep &= (v >= e[0]) & (v <= e[-1])
+        pos = np.searchsorted(e, v, side="right") - 1
+        idx.append(np.clip(pos, 0, max(e.size - 2, 0)))
+    shape = tuple(max(e.size - 1, 0) for e in edges)
+    hist = np.zeros(shape, x2.dtype)
+    vals = np.ones(x2.shape[0], x2.dtype) if w is None else w.reshape(-1)
+    np.add.at(hist, tuple(i[keep] for i in idx), vals[keep])
+    if density:
+        with np.errstate(all="ignore"):
+            hist = hist / hist.sum(dtype=hist.dtype)
+            for d, e in enumerate(edges):
+                view = [1] * len(edges)
+                view[d] = -1
+                hist = hist / np.diff(e).reshape(view)
+    return hist.astype(x2.dtype, copy=False)
+
+
+def histogram(
+    input: Tensor,
+    bins: Any = 100,
+    *,
+    range: Any = None,
+    weight: Tensor | None = None,
+    density: bool = False,
+    out: Any = None,
+) -> Any:
+    """Mirrors `torch.histogram`: bins an int (equal widths over range or the data's range) or
+    a 1-D tensor of edges; the named tuple (hist, bin_edges), never differentiable."""
+    tensor_bins = isinstance(bins, Tensor)
+    if tensor_bins and range is not None:
+        raise TypeError(
+            "histogram() received an invalid combination of arguments - got (Tensor, Tensor, "
+            "range=tuple), but expected one of:\n"
+            " * (Tensor input, Tensor bins, *, Tensor weight = None, bool density = False, "
+            "tuple of Tensors out = None)\n"
+            " * (Tensor input, int bins = 100, *, tuple of floats range = None, Tensor weight = "
+            "None, bool density = False, tuple of Tensors out = None)\n"
+        )
+    x = _hist_input(input)
+    x2 = x.reshape(-1, 1)
+    if weight is not None:
+        weight = weight.reshape(-1)
+    w = _hist_weight(x2, input, weight)
+    if tensor_bins:
+        edges = _check_bin_tensors(x2, input, [bins])
+    else:
+        edges = _edges_from_counts(x2, [int(bins)], range)
+    hist = _hist_counts(x2, edges, w, density)
+    ins = (input, bins, weight)
+    h = _not_implemented(_make(hist), ins, "histogram")
+    e = _not_implemented(_make(np.array(edges[0])), ins, "histogram")
+    if out is not None:
+        raise RuntimeError("histogram(): out= is not supported")
+    return return_types.histogram((h, e))
+
+
+def histogramdd(
+    input: Tensor,
+    bins: Any,
+    *,
+    range: Any = None,
+    weight: Tensor | None = None,
+    density: bool = False,
+) -> Any:
+    """Mirrors `torch.histogramdd`: the innermost dimension holds each point's coordinates;
+    bins an int, a list of ints or a list of 1-D edge tensors (returned as given)."""
+    x = _hist_input(input)
+    if x.ndim < 2:
+        raise RuntimeError(f"{_HDD}: input tensor should have at least 2 dimensions")
+    if isinstance(bins, int):
+        bins = [bins] * x.shape[-1]
+    x2 = x.reshape(-1, x.shape[-1])
+    counts = bool(bins) and isinstance(bins[0], int)
+    ins: tuple[Any, ...] = (input, weight)
+    if counts:
+        w = _hist_weight(x2, input, None if weight is None else weight.reshape(-1))
+        edges = _edges_from_counts(x2, list(bins), range)
+        bin_edges: Any = tuple(
+            _not_implemented(_make(np.array(e)), ins, "_histogramdd_bin_edges") for e in edges
+        )
+        aten = "_histogramdd_from_bin_cts"
+    else:
+        edges = _check_bin_tensors(x2, input, bins)
+        w = _hist_weight(x2, input, None if weight is None else weight.reshape(-1))
+        bin_edges, aten = tuple(bins), "_histogramdd_from_bin_tensors"
+        ins = (input, *bins, weight)
+    hist = _hist_counts(x2, edges, w, density)
+    return return_types.histogramdd((_not_implemented(_make(hist), ins, aten), bin_edges))
+
+
+return_types.histogram = _structseq("histogram", ("hist", "bin_edges"))  # type: ignore[attr-defined]
+return_types.histogramdd = _structseq("histogramdd", ("hist", "bin_edges"))  # type: ignore[attr-defined]
+return_types.__all__ += ["histogram", "histogramdd"]  # type: ignore[attr-defined]
+
+
 METHODS: dict[str, Any] = {
     "quantile": quantile,
     "nanquantile": nanquantile,
     "cov": cov,
     "corrcoef": corrcoef,
     "angle": angle,
+    "histogram": histogram,
 }
 FUNCTIONS: dict[str, Any] = {
     **METHODS,
@@ -621,6 +847,7 @@ FUNCTIONS: dict[str, Any] = {
     "bartlett_window": bartlett_window,
     "kaiser_window": kaiser_window,
     "gradient": gradient,
+    "histogramdd": histogramdd,
     "can_cast": can_cast,
     "poisson": poisson,
     "binomial": binomial,
