@@ -274,12 +274,7 @@ def prog_autograd_backward_function(T: Any) -> Any:
     return {"returned": r, "x": observe(T, x)}
 
 
-@program(
-    "2.1",
-    xfail="complex autograd is not implemented: shadowgrad raises a clear error in backward "
-    "through a complex tensor, where torch computes gradients with its conjugate Wirtinger "
-    "convention (see Note [Complex gradients] in ops/registry.py)",
-)
+@program("2.1")
 def prog_backward_through_complex_tensors(T: Any) -> Any:
     x = T.tensor([1 + 2j, -0.5 + 0.3j], requires_grad=True)
     y = (x * x).abs().sum()

@@ -339,6 +339,8 @@ def _validate(node: Node, outs: Any) -> Any:
             if d.shape != shape:
                 g = _sum_to(g, shape, node, i)
             if g._data.dtype != dt._np:
+                if g._data.dtype.kind == "c" and not dt.is_complex:
+                    g = g.real  # torch's handle_r_to_c: see Note [Complex gradients]
                 g = g.to(dt)
             fixed[i] = g
     return outs if fixed is None else fixed

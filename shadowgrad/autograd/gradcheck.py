@@ -66,7 +66,32 @@ def _select_outputs(func: Callable[..., Any], keep: list[int]) -> Callable[..., 
 
 def _flat(o: Any) -> np.ndarray:
     # a copy: an output may be a view of an input that is perturbed and restored in place
-    return np.array(o._data, dtype=np.float64).reshape(-1)
+    return np.array(o._data, dtype=_wide(o._data)).reshape(-1)
+
+
+def _wide(a: np.ndarray) -> Any:
+    """float64, or complex128 for a complex array: the dtype Jacobians are computed in."""
+    return np.complex128 if a.dtype.kind == "c" else np.float64
+
+
+# Note [Complex gradcheck]
+# As torch's: complex outputs are checked as their real parts, then as their imaginary parts
+# (each a real function), and the gradient of a real output with respect to a complex input
+# z = x + iy is torch's conjugate Wirtinger convention dL/dx + i dL/dy (Note [Complex gradients]
+# in ops/registry.py). Numerically that is the central difference along x plus i times the
+# one along y; a direction u in fast mode is complex, and the analytical directional derivative
+# is Re(<g, u>).
+
+
+def _output_part(func: Callable[..., Any], part: str) -> Callable[..., Any]:
+    """func with each complex output replaced by its real or imaginary part (torch's
+    _real_and_imag_output)."""
+
+    def wrapped(*args: Any) -> tuple[Any, ...]:
+        outs = _outputs(func, args)
+        return tuple(getattr(o, part) if o._data.dtype.kind == "c" else o for o in outs)
+
+    return wrapped
 
 
 def _perturbed(
@@ -87,15 +112,18 @@ def _numerical(
     func: Callable[..., Any], inputs: tuple[Any, ...], i: int, eps: float, n_out: list[int]
 ) -> list[np.ndarray]:
     """Jacobians d out_k / d inputs[i] by central differences: shape (in.numel, out_k.numel)."""
-    size = inputs[i]._data.size
-    jac = [np.zeros((size, n), dtype=np.float64) for n in n_out]
+    data = inputs[i]._data
+    size = data.size
+    steps = (eps, 1j * eps) if data.dtype.kind == "c" else (eps,)  # Note [Complex gradcheck]
+    jac = [np.zeros((size, n), dtype=_wide(data)) for n in n_out]
     for j in range(size):
-        e = np.zeros(size)
-        e[j] = eps
-        plus = _perturbed(func, inputs, i, e)
-        minus = _perturbed(func, inputs, i, -e)
-        for k in range(len(n_out)):
-            jac[k][j] = (plus[k] - minus[k]) / (2 * eps)
+        for step in steps:
+            e = np.zeros(size, dtype=_wide(data))
+            e[j] = step
+            plus = _perturbed(func, inputs, i, e)
+            minus = _perturbed(func, inputs, i, -e)
+            for k in range(len(n_out)):
+                jac[k][j] += (plus[k] - minus[k]) / (2 * eps) * (step / eps)
     return jac
 
 
@@ -112,7 +140,7 @@ def _analytical(outputs: tuple[Any, ...], diff: list[Any]) -> list[list[np.ndarr
     """jac[k][n]: d outputs[k] / d diff[n], shape (in.numel, out.numel), one vjp per column."""
     res = []
     for o in outputs:
-        per_in = [np.zeros((x._data.size, o._data.size)) for x in diff]
+        per_in = [np.zeros((x._data.size, o._data.size), dtype=_wide(x._data)) for x in diff]
         if o._rg:
             for c in range(o._data.size):
                 e = np.zeros(o._data.size)
@@ -127,7 +155,8 @@ def _analytical(outputs: tuple[Any, ...], diff: list[Any]) -> list[list[np.ndarr
 def _fmt(m: Any) -> str:
     from .._tensor import _make
 
-    return repr(_make(np.asarray(m, dtype=np.float64)))
+    m = np.asarray(m)
+    return repr(_make(m.astype(_wide(m))))
 
 
 def _worst(num: np.ndarray, a: np.ndarray, i: int, k: int) -> str:
@@ -179,7 +208,10 @@ def _fast(
     rng = np.random.default_rng(0)
     us = []
     for i in diff_idx:
-        u = rng.standard_normal(inputs[i]._data.size)
+        d = inputs[i]._data
+        u = rng.standard_normal(d.size)
+        if d.dtype.kind == "c":  # Note [Complex gradcheck]
+            u = u + 1j * rng.standard_normal(d.size)
         us.append(u / max(np.linalg.norm(u), 1e-300))
     vs = [rng.standard_normal(o._data.size) for o in outputs]
     diff = [inputs[i] for i in diff_idx]
@@ -194,7 +226,7 @@ def _fast(
         for k, v in enumerate(vs):
             num = float(v @ ((plus[k] - minus[k]) / (2 * eps)))
             g = vJ[k][n]
-            a = 0.0 if g is None else float(g @ u)
+            a = 0.0 if g is None else float(np.real(np.vdot(g, u)))
             if abs(a - num) > atol + rtol * abs(num) or np.isnan(a) != np.isnan(num):
                 return _fast_message(func, inputs, outputs, diff_idx, n, k, num, a, eps)
     return None
@@ -331,9 +363,17 @@ def gradcheck(
         func = _select_outputs(func, keep)
         outputs = tuple(outputs[k] for k in keep)
     check = _fast if fast_mode else _slow
-    msg = check(func, inputs, outputs, diff_idx, eps, rtol, atol)
-    if msg is not None:
-        return _fail(msg, raise_exception)
+    if any(o._data.dtype.kind == "c" for o in outputs):  # Note [Complex gradcheck]
+        for part, label in (("imag", "imaginary"), ("real", "real")):  # torch's order
+            f = _output_part(func, part)
+            msg = check(f, inputs, _outputs(f, inputs), diff_idx, eps, rtol, atol)
+            if msg is not None:
+                msg = f"While considering the {label} part of complex outputs only, {msg}"
+                return _fail(msg, raise_exception)
+    else:
+        msg = check(func, inputs, outputs, diff_idx, eps, rtol, atol)
+        if msg is not None:
+            return _fail(msg, raise_exception)
     if check_grad_dtypes:
         msg = _check_dtypes(outputs, [inputs[i] for i in diff_idx])
         if msg is not None:

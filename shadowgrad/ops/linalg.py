@@ -56,6 +56,14 @@ mm_op = defop(
         "self": lambda grad, mat2, self_sym_strides: _mm_mat1_raw(grad, mat2, self_sym_strides, 1),
         "mat2": lambda grad, self, mat2_sym_strides: _mm_mat2_raw(grad, self, mat2_sym_strides, 1),
     },
+    complex={
+        "self": lambda grad, mat2, self_sym_strides: _mm_mat1_grad(
+            grad, mat2.conj(), self_sym_strides, 1
+        ),
+        "mat2": lambda grad, self, mat2_sym_strides: _mm_mat2_grad(
+            grad, self.conj(), mat2_sym_strides, 1
+        ),
+    },
 )
 mv_op = defop(
     "mv",
@@ -64,6 +72,10 @@ mv_op = defop(
     jvp=BILINEAR,
     self=lambda grad, vec: grad.unsqueeze(1).mm(vec.unsqueeze(0)),
     vec=lambda grad, self: self.t().mv(grad),
+    complex={
+        "self": lambda grad, vec: grad.unsqueeze(1).mm(vec.conj().unsqueeze(0)),
+        "vec": lambda grad, self: self.conj().t().mv(grad),
+    },
 )
 dot_op = defop(
     "dot",
@@ -73,6 +85,10 @@ dot_op = defop(
     jvp=BILINEAR,
     self=lambda grad, tensor: grad * tensor,
     tensor=lambda grad, self: grad * self,
+    complex={
+        "self": lambda grad, tensor: grad * tensor.conj(),
+        "tensor": lambda grad, self: grad * self.conj(),
+    },
 )
 bmm_op = defop(
     "bmm",
@@ -81,6 +97,10 @@ bmm_op = defop(
     jvp=BILINEAR,
     self=lambda grad, mat2: grad.bmm(mat2.transpose(1, 2)),
     mat2=lambda grad, self: self.transpose(1, 2).bmm(grad),
+    complex={
+        "self": lambda grad, mat2: grad.bmm(mat2.transpose(1, 2).conj()),
+        "mat2": lambda grad, self: self.transpose(1, 2).conj().bmm(grad),
+    },
 )
 
 
@@ -352,6 +372,11 @@ def _mm_mat2_raw(grad: np.ndarray, mat1: np.ndarray, strides: Any, alpha: Any) -
     return _scale(np.matmul(mat1.T, grad), alpha)
 
 
+def _conj_number(s: Any) -> Any:
+    """A Python number's (or a saved 0-d array's) conjugate: complex formulas' alpha and beta."""
+    return s.conjugate() if s is not None else s
+
+
 def _scale(grad: Tensor, s: Any) -> Tensor:
     # torch's maybe_multiply: a factor of 1 leaves the gradient untouched
     return grad if s == 1 else grad * s
@@ -453,6 +478,15 @@ _addmm = defop(
         ),
         "mat2": lambda grad, mat1, alpha, mat2_sym_strides: _mm_mat2_raw(
             grad, mat1, mat2_sym_strides, alpha
+        ),
+    },
+    complex={
+        "self": lambda grad, beta: _scale(grad, _conj_number(beta)),
+        "mat1": lambda grad, mat2, alpha, mat1_sym_strides: _mm_mat1_grad(
+            grad, mat2.conj(), mat1_sym_strides, _conj_number(alpha)
+        ),
+        "mat2": lambda grad, mat1, alpha, mat2_sym_strides: _mm_mat2_grad(
+            grad, mat1.conj(), mat2_sym_strides, _conj_number(alpha)
         ),
     },
 )

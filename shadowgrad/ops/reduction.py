@@ -188,6 +188,7 @@ _sum_all = defop(
     self=lambda grad, self_sym_sizes: grad.expand(self_sym_sizes),
     raw={"self": lambda grad, self_sym_sizes: expand_array(grad, self_sym_sizes)},
     jvp=LINEAR,
+    complex=True,
 )
 
 
@@ -211,6 +212,7 @@ _sum_dim = defop(
         )
     },
     jvp=LINEAR,
+    complex=True,
 )
 
 
@@ -230,6 +232,7 @@ _mean_all = defop(
         )
     },
     jvp=LINEAR,
+    complex=True,
 )
 
 
@@ -255,6 +258,7 @@ _mean_dim = defop(
         )
     },
     jvp=LINEAR,
+    complex=True,
 )
 
 

@@ -70,7 +70,7 @@ class OpNode(Node):
             for n in saved["_unread"]:
                 self._unpack(n, saved[n])  # torch unpacks (checks) every saved variable
         out = []
-        for e, (fn, names) in zip(self._next, op.formulas, strict=True):
+        for e, (fn, names) in zip(self._next, self._formulas, strict=True):
             if e is None:
                 out.append(None)
                 continue
@@ -207,6 +207,7 @@ class OpDef:
         diff_outputs: tuple[int, ...] | None,
         multi_view: str | None,
         raw: Any = None,
+        complex: bool | dict[str, Callable[..., Any]] = False,
     ) -> None:
         self.name = name
         self.grad_fn = grad_fn
@@ -277,6 +278,7 @@ class OpDef:
                 "_op": self,
                 "__module__": "builtins",
                 "_raw_ok": self.raw_formulas is not None,
+                "_formulas": self.formulas,
                 **({"num_outputs": 1} if n_outputs == 1 else {}),
             },
         )
@@ -300,9 +302,37 @@ class OpDef:
                 "__slots__": (),
                 "__module__": "builtins",
                 "_raw_ok": False,
-                "apply": lambda node, grads: _complex_apply(node, grads),
+                **self._complex_formulas(complex, formulas),
             },
         )
+
+    def _complex_formulas(
+        self, complex: bool | dict[str, Callable[..., Any]], formulas: dict[str, Any]
+    ) -> dict[str, Any]:
+        """The complex node's class attributes (see Note [Complex gradients]): its formulas, or
+        an apply that raises when the op declares none."""
+        if complex is False:
+            return {"apply": lambda node, grads: _complex_apply(node, grads)}
+        if complex is True:
+            return {"_formulas": self.formulas}
+        out = []
+        for (p, _), (fn, names) in zip(self.formulas_by_input, self.formulas, strict=True):
+            cfn = complex.get(p)
+            if cfn is None:
+                out.append((fn, names))
+                continue
+            cnames = tuple(inspect.signature(cfn).parameters)
+            if not set(cnames) <= set(names):
+                # the save plan comes from the real formulas: a complex one reads what they read
+                raise TypeError(
+                    f"{self.name}: the complex formula for '{p}' reads {cnames}, not a "
+                    f"subset of what the real formula reads ({names})"
+                )
+            out.append((cfn, cnames))
+        unknown = set(complex) - {p for p, _ in self.formulas_by_input}
+        if unknown:
+            raise TypeError(f"{self.name}: complex formulas for unknown inputs {sorted(unknown)}")
+        return {"_formulas": out}
 
     def _raw_formulas(
         self, raw: Any, formulas: dict[str, Callable[..., Any]]
@@ -380,6 +410,7 @@ def defop(
     broadcast_order: tuple[int, ...] | None = None,
     raw: bool | dict[str, Callable[..., Any]] | None = None,
     scalar_array: bool = False,
+    complex: bool | dict[str, Callable[..., Any]] = False,
     **formulas: Callable[..., Any],
 ) -> Callable[..., Any]:
     """Declare an op; returns the callable that runs it (positional args in forward order).
@@ -403,6 +434,10 @@ def defop(
             input lacks a raw formula) the engine wraps the arrays and runs the formulas.
         scalar_array: a float tensor's Python-number operand reaches the forward as a 0-d array
             of the tensor's dtype (Note [Number operands]); for ufunc forwards only.
+        complex: whether backward may run through complex inputs or outputs (Note [Complex
+            gradients]): True when the formulas hold for complex tensors as written, or a dict
+            of complex formulas for some inputs (each reading only what its real formula reads).
+            False (the default): such a backward raises.
     """
     op = OpDef(
         name,
@@ -416,6 +451,7 @@ def defop(
         diff_outputs,
         multi_view,
         raw,
+        complex,
     )
     REGISTRY[name] = op
     op.jvp = jvp
@@ -883,11 +919,15 @@ def _interned_meta(key: tuple[Any, ...]) -> tuple[tuple[Any, ...], bool]:
 
 
 # Note [Complex gradients]
-# torch differentiates complex functions with the conjugate Wirtinger convention (mul's
-# gradient is grad * other.conj(), abs's is grad * sgn(self), ...). shadowgrad's formulas are
-# written for real tensors and would give wrong complex gradients, so a node with a complex
-# input or output gets a twin class (same name, so grad_fn names still match torch) whose
-# backward raises instead; the forward and everything else work as usual.
+# torch differentiates complex functions with the conjugate Wirtinger convention: for a real
+# loss L of z = x + iy the gradient is dL/dx + i dL/dy, so a holomorphic f's formula is
+# grad * conj(f'(z)) (mul's is grad * other.conj()), and non-holomorphic ones have their own
+# (abs's is grad * sgn(self)). A node with a complex input or output gets a twin class of the
+# op's node (same name, so grad_fn names still match torch), chosen from the dtypes when the
+# node is recorded; real nodes never pay for it. An op declared with `complex=` runs its complex
+# formulas there, on Tensors (no raw backward); the twin of any other op raises on backward, as
+# its real formulas would give wrong complex gradients. A complex gradient reaching a real input
+# keeps its real part (torch's handle_r_to_c; the engine's _validate).
 COMPLEX_UNSUPPORTED = (
     "shadowgrad does not compute gradients through complex tensors yet: {} has a complex "
     "input or output, and its backward formula is written for real tensors (torch's "
@@ -922,7 +962,14 @@ class ListOpNode(Node):
 class ListOpDef:
     """An op whose first argument is a sequence of tensors; its formula returns one grad each."""
 
-    def __init__(self, name: str, grad_fn: str, forward: Callable[..., Any], formula: Any) -> None:
+    def __init__(
+        self,
+        name: str,
+        grad_fn: str,
+        forward: Callable[..., Any],
+        formula: Any,
+        complex: bool = False,
+    ) -> None:
         self.name = name
         self.grad_fn = grad_fn
         self.forward = forward
@@ -932,26 +979,32 @@ class ListOpDef:
         self.node_cls = type(
             grad_fn, (ListOpNode,), {"__slots__": (), "_op": self, "__module__": "builtins"}
         )
-        self.complex_node_cls = type(  # see Note [Complex gradients]
-            grad_fn,
-            (self.node_cls,),
-            {
-                "__slots__": (),
-                "__module__": "builtins",
-                "apply": lambda node, grads: _complex_apply(node, grads),
-            },
-        )
+        self.complex_node_cls = self.node_cls
+        if not complex:  # see Note [Complex gradients]
+            self.complex_node_cls = type(
+                grad_fn,
+                (self.node_cls,),
+                {
+                    "__slots__": (),
+                    "__module__": "builtins",
+                    "apply": lambda node, grads: _complex_apply(node, grads),
+                },
+            )
 
 
 def deflistop(
-    name: str, grad_fn: str, forward: Callable[..., Any], tensors: Callable[..., Any]
+    name: str,
+    grad_fn: str,
+    forward: Callable[..., Any],
+    tensors: Callable[..., Any],
+    complex: bool = False,
 ) -> Callable[..., Any]:
     """Declare an op over a list of tensors (first forward parameter `tensors`).
 
     The inputs are promoted to one dtype (torch's result_type) before the forward runs. The
     formula `tensors(grad, ...)` returns a sequence with one gradient per tensor.
     """
-    op = ListOpDef(name, grad_fn, forward, tensors)
+    op = ListOpDef(name, grad_fn, forward, tensors, complex)
 
     def run(ts: Any, *attrs: Any) -> Tensor:
         ts = list(ts)

@@ -44,6 +44,7 @@ _view = defop(
     view=True,
     self=lambda grad, self_sym_sizes: grad.reshape(self_sym_sizes),
     raw=True,
+    complex=True,
 )
 _unsafe_view = defop(
     "_unsafe_view",
@@ -52,6 +53,7 @@ _unsafe_view = defop(
     dtype="keep",
     jvp=LINEAR,
     self=lambda grad, self_sym_sizes: grad.reshape(self_sym_sizes),
+    complex=True,
 )
 _reshape_alias = defop(
     "_reshape_alias",
@@ -61,6 +63,7 @@ _reshape_alias = defop(
     jvp=LINEAR,
     view=True,
     self=lambda grad, self_sym_sizes: grad.reshape(self_sym_sizes),
+    complex=True,
 )
 _alias = defop(
     "alias",
@@ -70,6 +73,7 @@ _alias = defop(
     jvp=LINEAR,
     view=True,
     self=lambda grad: grad,
+    complex=True,
 )
 
 
@@ -151,6 +155,7 @@ _expand = defop(
     jvp=LINEAR,
     view=True,
     self=lambda grad, self_sym_sizes: grad.sum_to_size(self_sym_sizes),
+    complex=True,
 )
 
 
@@ -204,6 +209,7 @@ _unsqueeze = defop(
     jvp=LINEAR,
     view=True,
     self=lambda grad, dim: grad.squeeze(dim),
+    complex=True,
 )
 
 
@@ -220,6 +226,7 @@ _squeeze_all = defop(
     jvp=LINEAR,
     view=True,
     self=lambda grad, self_sym_sizes: grad.reshape(self_sym_sizes),
+    complex=True,
 )
 _squeeze_dim = defop(
     "squeeze.dim",
@@ -231,6 +238,7 @@ _squeeze_dim = defop(
     jvp=LINEAR,
     view=True,
     self=lambda grad, dim, self_sym_sizes: grad.reshape(self_sym_sizes),
+    complex=True,
 )
 _squeeze_dims = defop(
     "squeeze.dims",
@@ -240,6 +248,7 @@ _squeeze_dims = defop(
     jvp=LINEAR,
     view=True,
     self=lambda grad, dim, self_sym_sizes: grad.reshape(self_sym_sizes),
+    complex=True,
 )
 
 
@@ -264,6 +273,7 @@ _t = defop(
     jvp=LINEAR,
     self=lambda grad: grad.t(),
     raw={"self": lambda grad: grad.T},
+    complex=True,
 )
 
 
@@ -282,6 +292,7 @@ _transpose = defop(
     jvp=LINEAR,
     view=True,
     self=lambda grad, dim0, dim1: grad.transpose(dim0, dim1),
+    complex=True,
 )
 
 
@@ -301,6 +312,7 @@ _squeeze_all_ = defop(
     jvp=LINEAR,
     view=True,
     self=lambda grad, self_sym_sizes: grad.reshape(self_sym_sizes),
+    complex=True,
 )
 _squeeze_dim_ = defop(
     "squeeze_.dim",
@@ -310,6 +322,7 @@ _squeeze_dim_ = defop(
     jvp=LINEAR,
     view=True,
     self=lambda grad, dim, self_sym_sizes: grad.reshape(self_sym_sizes),
+    complex=True,
 )
 _squeeze_dims_ = defop(
     "squeeze_.dims",
@@ -319,6 +332,7 @@ _squeeze_dims_ = defop(
     jvp=LINEAR,
     view=True,
     self=lambda grad, dim, self_sym_sizes: grad.reshape(self_sym_sizes),
+    complex=True,
 )
 _unsqueeze_ = defop(
     "unsqueeze_",
@@ -328,6 +342,7 @@ _unsqueeze_ = defop(
     jvp=LINEAR,
     view=True,
     self=lambda grad, dim: grad.squeeze(dim),
+    complex=True,
 )
 _t_ = defop(
     "t_",
@@ -337,6 +352,7 @@ _t_ = defop(
     view=True,
     jvp=LINEAR,
     self=lambda grad: grad.t(),
+    complex=True,
 )
 _transpose_ = defop(
     "transpose_",
@@ -346,6 +362,7 @@ _transpose_ = defop(
     jvp=LINEAR,
     view=True,
     self=lambda grad, dim0, dim1: grad.transpose(dim0, dim1),
+    complex=True,
 )
 
 
@@ -406,6 +423,7 @@ _permute = defop(
     jvp=LINEAR,
     view=True,
     self=lambda grad, dims: grad.permute(tuple(np.argsort(dims).tolist())),
+    complex=True,
 )
 
 
@@ -519,6 +537,7 @@ _select_backward = defop(
     dtype="keep",
     jvp=LINEAR,
     grad=lambda grad, dim, index: grad.select(dim, index),
+    complex=True,
 )
 
 
@@ -538,6 +557,7 @@ _select = defop(
     self=lambda grad, dim, index, self_sym_sizes: _select_backward(
         grad, self_sym_sizes, dim, index
     ),
+    complex=True,
 )
 
 
@@ -573,6 +593,7 @@ _slice_backward = defop(
     grad=lambda grad, dim, start, end, step: grad.__getitem__(
         (slice(None),) * dim + (slice(start, end, step),)
     ),
+    complex=True,
 )
 
 
@@ -594,6 +615,7 @@ _slice = defop(
     self=lambda grad, dim, start, end, step, self_sym_sizes: _slice_backward(
         grad, self_sym_sizes, dim, start, end, step
     ),
+    complex=True,
 )
 
 
@@ -621,6 +643,7 @@ clone_op = defop(
     dtype="keep",
     jvp=LINEAR,
     self=lambda grad: grad,
+    complex=True,
 )
 
 
@@ -648,6 +671,7 @@ _to_copy = defop(
     dtype="keep",
     jvp=LINEAR,
     self=lambda grad: grad,
+    complex=True,
 )
 
 
@@ -777,12 +801,14 @@ _cat = deflistop(
     "CatBackward0",
     _cat_fwd,
     tensors=lambda grad, dim, sizes: _split_grad(grad, dim, sizes),
+    complex=True,
 )
 _stack = deflistop(
     "stack",
     "StackBackward0",
     lambda tensors, dim: np.stack(tensors, axis=dim),
     tensors=lambda grad, dim: [select(grad, dim, i) for i in range(grad._data.shape[dim])],
+    complex=True,
 )
 
 
@@ -849,6 +875,7 @@ _unbind = defop(
     n_outputs=0,
     multi_view="Unbind",
     self=lambda grads, dim: stack(grads, dim),
+    complex=True,
 )
 
 
@@ -955,6 +982,7 @@ _as_strided = defop(
     view=True,
     jvp=_as_strided_jvp,
     self=lambda grad, idx, self_sym_sizes: _as_strided_backward(grad, idx, self_sym_sizes),
+    complex=True,
 )
 
 
@@ -1069,6 +1097,7 @@ _repeat = defop(
     dtype="keep",
     jvp=LINEAR,
     self=lambda grad, repeats, self_sym_sizes: _repeat_bw(grad, repeats, self_sym_sizes),
+    complex=True,
 )
 
 
@@ -1100,6 +1129,7 @@ _flip = defop(
     dtype="keep",
     jvp=LINEAR,
     self=lambda grad, dims: _flip(grad, dims),
+    complex=True,
 )
 
 
@@ -1125,6 +1155,7 @@ _roll = defop(
     self=lambda grad, shifts, dims: _roll(
         grad, tuple(-s for s in shifts) if isinstance(shifts, tuple) else -shifts, dims
     ),
+    complex=True,
 )
 
 
@@ -1162,6 +1193,7 @@ _split = defop(
     n_outputs=0,
     multi_view="Split",
     self=lambda grads, dim: cat(grads, dim),
+    complex=True,
 )
 _split_with_sizes = defop(
     "split_with_sizes",
@@ -1173,6 +1205,7 @@ _split_with_sizes = defop(
     n_outputs=0,
     multi_view="SplitWithSizes",
     self=lambda grads, dim: cat(grads, dim),
+    complex=True,
 )
 
 
@@ -1281,6 +1314,7 @@ _diagonal_backward = defop(
     grad=lambda grad, offset, dim1, dim2: _diagonal(
         grad, offset, dim1, dim2, tuple(grad._data.shape)
     ),
+    complex=True,
 )
 _diagonal = defop(
     "diagonal",
@@ -1292,6 +1326,7 @@ _diagonal = defop(
     self=lambda grad, offset, dim1, dim2, self_sym_sizes: _diagonal_backward(
         grad, self_sym_sizes, offset, dim1, dim2
     ),
+    complex=True,
 )
 _diagonal_copy = defop(
     "diagonal_copy",
@@ -1302,6 +1337,7 @@ _diagonal_copy = defop(
     self=lambda grad, offset, dim1, dim2, self_sym_sizes: _diagonal_backward(
         grad, self_sym_sizes, offset, dim1, dim2
     ),
+    complex=True,
 )
 
 
@@ -1339,6 +1375,7 @@ _diag_embed = defop(
     self=lambda grad, offset, dim1, dim2: _diagonal(
         grad, offset, dim1, dim2, tuple(grad._data.shape)
     ),
+    complex=True,
 )
 
 
@@ -1364,6 +1401,7 @@ _tril = defop(
     dtype="keep",
     jvp=LINEAR,
     self=lambda grad, diagonal: _tril(grad, diagonal),
+    complex=True,
 )
 _triu = defop(
     "triu",
@@ -1372,6 +1410,7 @@ _triu = defop(
     dtype="keep",
     jvp=LINEAR,
     self=lambda grad, diagonal: _triu(grad, diagonal),
+    complex=True,
 )
 
 
@@ -1580,6 +1619,7 @@ _rot90 = defop(
     dtype="keep",
     self=lambda grad, k, d0, d1: _rot90(grad, -k, d0, d1),
     jvp=LINEAR,
+    complex=True,
 )
 
 
