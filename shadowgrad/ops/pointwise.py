@@ -161,6 +161,7 @@ _add = defop(
     raw=True,
     scalar_array=True,
     jvp=_add_t,
+    complex={"other": lambda grad, alpha: grad if alpha == 1 else grad * alpha.conjugate()},
 )
 _sub = defop(
     "sub.Tensor",
@@ -171,6 +172,7 @@ _sub = defop(
     raw=True,
     scalar_array=True,
     jvp=_sub_t,
+    complex={"other": lambda grad, alpha: -grad if alpha == 1 else grad * -alpha.conjugate()},
 )
 _rsub = defop(
     "rsub.Scalar",
@@ -181,6 +183,7 @@ _rsub = defop(
     raw=True,
     scalar_array=True,
     jvp=ELEMENTWISE,
+    complex={"self": lambda grad, alpha: -grad if alpha == 1 else grad * -alpha.conjugate()},
 )
 _rsub_tensor = defop(
     "rsub.Tensor",
@@ -190,6 +193,7 @@ _rsub_tensor = defop(
     other=lambda grad: grad,
     raw=True,
     jvp=_rsub_t,
+    complex={"self": lambda grad, alpha: -grad if alpha == 1 else grad * -alpha.conjugate()},
 )
 # add.Scalar / sub.Scalar: what ATen's C++ `tensor + number` records inside composites (one
 # edge; torch's Python `tensor + number` records add.Tensor). For float tensors: the number is
@@ -201,6 +205,7 @@ add_scalar = defop(
     dtype="keep",
     self=lambda grad: grad,
     jvp=ELEMENTWISE,
+    complex=True,
 )
 sub_scalar = defop(
     "sub.Scalar",
@@ -209,6 +214,7 @@ sub_scalar = defop(
     dtype="keep",
     self=lambda grad: grad,
     jvp=ELEMENTWISE,
+    complex=True,
 )
 _mul = defop(
     "mul.Tensor",
@@ -219,6 +225,10 @@ _mul = defop(
     raw=True,
     scalar_array=True,
     jvp=_mul_t,
+    complex={
+        "self": lambda grad, other: grad * conj(other),
+        "other": lambda grad, self: grad * conj(self),
+    },
 )
 _div = defop(
     "div.Tensor",
@@ -231,6 +241,10 @@ _div = defop(
     raw=True,
     scalar_array=True,
     jvp=_div_t,
+    complex={
+        "self": lambda grad, other: grad / conj(other),
+        "other": lambda grad, self, other: -grad * conj((self / other) / other),
+    },
 )
 # x ** scalar: the exponent is a saved Python number; x**0 has grad 0 everywhere (torch).
 _pow_scalar = defop(
@@ -240,6 +254,7 @@ _pow_scalar = defop(
     dtype="keep",
     self=lambda grad, self, exponent: _pow_scalar_grad(grad, self, exponent),
     jvp=ELEMENTWISE,
+    complex={"self": lambda grad, self, exponent: _pow_scalar_grad_complex(grad, self, exponent)},
 )
 
 
@@ -308,6 +323,7 @@ _mul_scalar = defop(
     dtype="keep",
     self=lambda grad, other: _mul_scalar(grad, other),
     jvp=ELEMENTWISE,
+    complex={"self": lambda grad, other: _mul_scalar(grad, other.conjugate())},
 )
 
 
@@ -320,6 +336,12 @@ def _pow_scalar_grad(grad: Tensor, self: Tensor, exponent: Any) -> Tensor:
         return grad * 0
     # torch multiplies by the Python exponent with mul.Scalar (MulBackward1: one edge)
     return grad * _mul_scalar(pow(self, exponent - 1), exponent)
+
+
+def _pow_scalar_grad_complex(grad: Tensor, self: Tensor, exponent: Any) -> Tensor:
+    if exponent == 0:
+        return grad * 0
+    return grad * conj(_mul_scalar(pow(self, exponent - 1), exponent))
 
 
 def _pow_exponent_grad(grad: Tensor, self: Tensor, exponent: Tensor, result: Tensor) -> Tensor:
@@ -460,6 +482,7 @@ neg = defop(
     self=lambda grad: -grad,
     raw=True,
     jvp=ELEMENTWISE,
+    complex=True,
 )
 exp = defop(
     "exp",
@@ -469,6 +492,7 @@ exp = defop(
     self=lambda grad, result: grad * result,
     raw=True,
     jvp=ELEMENTWISE,
+    complex={"self": lambda grad, result: grad * conj(result)},
 )
 log = defop(
     "log",
@@ -478,6 +502,7 @@ log = defop(
     self=lambda grad, self: grad / self,
     raw=True,
     jvp=ELEMENTWISE,
+    complex={"self": lambda grad, self: grad / conj(self)},
 )
 reciprocal = defop(
     "reciprocal",
@@ -487,6 +512,7 @@ reciprocal = defop(
     self=lambda grad, result: -grad * (result * result),
     raw=True,
     jvp=ELEMENTWISE,
+    complex={"self": lambda grad, result: -grad * conj(result * result)},
 )
 tanh = defop(
     "tanh",
@@ -496,6 +522,7 @@ tanh = defop(
     self=lambda grad, result: _tanh_backward(grad, result),
     raw={"self": lambda grad, result: grad * (1 - result * result)},
     jvp=ELEMENTWISE,
+    complex={"self": lambda grad, result: _tanh_backward(grad, conj(result))},
 )
 sigmoid = defop(
     "sigmoid",
@@ -505,6 +532,7 @@ sigmoid = defop(
     self=lambda grad, result: _sigmoid_backward(grad, result),
     raw={"self": lambda grad, result: grad * (result * (1 - result))},
     jvp=ELEMENTWISE,
+    complex={"self": lambda grad, result: _sigmoid_backward(grad, conj(result))},
 )
 # relu: grad is zeroed where result <= 0 (so 0 at 0, and 1 at NaN, as torch's threshold_backward)
 relu = defop(
@@ -525,6 +553,10 @@ _tanh_bw = defop(
     grad_output=lambda grad, output: grad * (1 - output * output),
     output=lambda grad, grad_output, output: -2 * grad * grad_output * output,
     jvp=_tanh_bw_t,
+    complex={
+        "grad_output": lambda grad, output: grad * conj(1 - output * output),
+        "output": lambda grad, grad_output, output: -2 * grad * conj(grad_output * output),
+    },
 )
 _sigmoid_bw = defop(
     "sigmoid_backward",
@@ -533,6 +565,10 @@ _sigmoid_bw = defop(
     grad_output=lambda grad, output: grad * (output * (1 - output)),
     output=lambda grad, grad_output, output: grad * grad_output * (1 - 2 * output),
     jvp=_sigmoid_bw_t,
+    complex={
+        "grad_output": lambda grad, output: grad * conj(output * (1 - output)),
+        "output": lambda grad, grad_output, output: grad * conj(grad_output * (1 - 2 * output)),
+    },
 )
 
 
@@ -571,6 +607,8 @@ def _threshold_backward(grad: Tensor, result: Tensor, threshold: float) -> Tenso
 
 
 def _np_sigmoid(x: np.ndarray) -> np.ndarray:
+    if x.dtype.kind == "c":  # the stable form below compares and takes |x|: real only
+        return 1 / (1 + np.exp(-x))
     # stable for large |x|: exp is only taken of non-positive numbers
     e = np.exp(-np.abs(x))
     return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
@@ -695,6 +733,7 @@ _where = defop(
     self=lambda grad, condition: _where(condition, grad, 0.0),
     other=lambda grad, condition: _where(condition, 0.0, grad),
     jvp=LINEAR,
+    complex=True,
 )
 
 
@@ -752,6 +791,13 @@ def _sign(t: Tensor) -> Tensor:
     return sign(t)
 
 
+def _complex_sgn(t: Tensor) -> Tensor:
+    """torch's sgn of a complex tensor, z / |z| (0 at 0): abs's complex gradient."""
+    a = abs(t)
+    zero = a == 0
+    return where(zero, 0.0, t / where(zero, 1.0, a))
+
+
 def _np_abs(self: np.ndarray) -> np.ndarray:
     _not_for("abs_cpu", self, "b")
     return np.abs(self)
@@ -770,6 +816,7 @@ abs = defop(
     dtype="keep",
     self=lambda grad, self: grad * _sign(self),
     jvp=ELEMENTWISE,
+    complex={"self": lambda grad, self: grad * _complex_sgn(self)},
 )
 exp2 = defop(
     "exp2",
@@ -819,6 +866,7 @@ sqrt = defop(
     dtype="float",
     self=lambda grad, result: grad / (2 * result),
     jvp=ELEMENTWISE,
+    complex={"self": lambda grad, result: grad / conj(2 * result)},
 )
 rsqrt = defop(
     "rsqrt",
@@ -835,6 +883,7 @@ sin = defop(
     dtype="float",
     self=lambda grad, self: grad * cos(self),
     jvp=ELEMENTWISE,
+    complex={"self": lambda grad, self: grad * conj(cos(self))},
 )
 cos = defop(
     "cos",
@@ -843,6 +892,7 @@ cos = defop(
     dtype="float",
     self=lambda grad, self: grad * -sin(self),
     jvp=ELEMENTWISE,
+    complex={"self": lambda grad, self: grad * conj(-sin(self))},
 )
 tan = defop(
     "tan",
@@ -2564,45 +2614,165 @@ FUNCTIONS = {
 
 # --- conjugation and the parts of a complex number -------------------------------------
 # On real tensors these are torch's identities: conj, conj_physical, resolve_conj and real return
-# the tensor itself, imag raises. On complex tensors they compute the values (backward through
-# them raises, see Note [Complex gradients]); conj is materialized (is_conj() stays False).
+# the tensor itself, imag raises. conj is materialized (is_conj() stays False). real and imag
+# are torch's composite, a select of view_as_real (SelectBackward0). See Note [Complex
+# gradients] for their formulas.
 
-_conj = defop(
+_conj_physical = defop(
     "conj_physical",
     "ConjPhysicalBackward0",
     lambda self: np.conjugate(self),
     dtype="keep",
     self=lambda grad: conj_physical(grad),
     jvp=LINEAR,
+    complex=True,
 )
-_real = defop(
-    "real",
-    "RealBackward0",
-    lambda self: self.real,
+_conj = defop(
+    "conj",
+    "ConjBackward0",
+    lambda self: np.conjugate(self),
+    dtype="keep",
+    self=lambda grad: conj(grad),
+    jvp=LINEAR,
+    complex=True,
+)
+
+
+def complex_np(a: np.ndarray) -> Any:
+    """The complex numpy dtype of a real or complex array's precision (float32 -> complex64)."""
+    return D._FROM_NP[a.dtype].to_complex()._np
+
+
+def _np_view_as_real(self: np.ndarray) -> np.ndarray:
+    part = self.real  # a view with the complex strides
+    return np.lib.stride_tricks.as_strided(part, (*self.shape, 2), (*self.strides, part.itemsize))
+
+
+def _np_view_as_complex(self: np.ndarray) -> np.ndarray:
+    # the last axis is contiguous (view_as_complex checks): numpy reinterprets its pairs
+    return self.view(complex_np(self))[..., 0]
+
+
+_view_as_real = defop(
+    "view_as_real",
+    "ViewAsRealBackward0",
+    _np_view_as_real,
     dtype="keep",
     view=True,
-    self=lambda grad: grad,
+    self=lambda grad: view_as_complex(grad.contiguous()),
     jvp=LINEAR,
+    complex=True,
 )
-_imag = defop(
-    "imag",
-    "ImagBackward0",
-    lambda self: self.imag,
+_view_as_complex = defop(
+    "view_as_complex",
+    "ViewAsComplexBackward0",
+    _np_view_as_complex,
     dtype="keep",
     view=True,
-    self=lambda grad: grad,
+    self=lambda grad: view_as_real(grad.contiguous()),
     jvp=LINEAR,
+    complex=True,
 )
+
+
+def view_as_real(input: Tensor) -> Tensor:
+    """Mirrors `torch.view_as_real`."""
+    if input._data.dtype.kind != "c":
+        raise RuntimeError("view_as_real is only supported for complex tensors")
+    return _view_as_real(input)
+
+
+def view_as_complex(input: Tensor) -> Tensor:
+    """Mirrors `torch.view_as_complex`."""
+    d = input._data
+    if d.dtype not in (np.float32, np.float64):
+        raise RuntimeError(
+            "view_as_complex is only supported for half, float and double tensors, but got a "
+            "tensor "
+            f"of scalar type: {input.dtype._short}"
+        )
+    if d.ndim == 0 or d.shape[-1] != 2:
+        raise RuntimeError("Tensor must have a last dimension of size 2")
+    if d.strides[-1] != d.itemsize:
+        raise RuntimeError("Tensor must have a last dimension with stride 1")
+    if any(st % (2 * d.itemsize) for st in d.strides[:-1]):
+        raise RuntimeError("Tensor must have a stride divisible by 2 for all but last dimension")
+    return _view_as_complex(input)
+
+
+def _polar_fwd(abs: np.ndarray, angle: np.ndarray) -> np.ndarray:
+    cdt = complex_np(abs)
+    return (abs * np.cos(angle) + 1j * (abs * np.sin(angle))).astype(cdt)
+
+
+def _complex_fwd(real: np.ndarray, imag: np.ndarray) -> np.ndarray:
+    cdt = complex_np(real)
+    out = np.empty(np.broadcast_shapes(real.shape, imag.shape), cdt)
+    out.real = real
+    out.imag = imag
+    return out
+
+
+# torch.complex / torch.polar: real inputs, a complex output; the engine keeps the real part
+# of each formula (handle_r_to_c)
+_complex = defop(
+    "complex",
+    "ComplexBackward0",
+    _complex_fwd,
+    dtype="keep",
+    real=lambda grad: real(grad),
+    imag=lambda grad: imag(grad),
+    jvp=LINEAR,
+    complex=True,
+)
+_polar = defop(
+    "polar",
+    "PolarBackward0",
+    _polar_fwd,
+    dtype="keep",
+    # d(r e^{i t})/dr = e^{i t} (torch writes sgn(result), which flips for r < 0) and
+    # d/dt = i r e^{i t}: grad times their conjugates
+    abs=lambda grad, result: grad * conj(_complex_sgn(result)),
+    angle=lambda grad, result: grad * conj(result * 1j),
+    jvp=ELEMENTWISE,
+    complex=True,
+)
+
+
+def _check_complex_parts(a: Tensor, b: Tensor) -> None:
+    for t in (a, b):
+        if t._data.dtype not in (np.float32, np.float64, np.float16):
+            raise RuntimeError(
+                f"Expected both inputs to be Half, Float or Double tensors but got "
+                f"{a.dtype._short} and {b.dtype._short}"
+            )
+    if a._data.dtype != b._data.dtype:
+        raise RuntimeError(
+            f"Expected object of scalar type {a.dtype._short} but got scalar type "
+            f"{b.dtype._short} for second argument"
+        )
+
+
+def complex(real: Tensor, imag: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.complex`."""
+    _check_complex_parts(real, imag)
+    return _out(_complex(real, imag), out, "complex")
+
+
+def polar(abs: Tensor, angle: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.polar`."""
+    _check_complex_parts(abs, angle)
+    return _out(_polar(abs, angle), out, "polar")
 
 
 def conj_physical(input: Tensor) -> Tensor:
     """Mirrors `torch.conj_physical`: the tensor itself when it is real."""
-    return _conj(input) if input._data.dtype.kind == "c" else input
+    return _conj_physical(input) if input._data.dtype.kind == "c" else input
 
 
 def conj(input: Tensor) -> Tensor:
     """Mirrors `torch.conj` (the tensor itself when real; a computed conjugate when complex)."""
-    return conj_physical(input)
+    return _conj(input) if input._data.dtype.kind == "c" else input
 
 
 def resolve_conj(input: Tensor) -> Tensor:
@@ -2616,14 +2786,20 @@ def _is_conj(self: Tensor) -> bool:
 
 def real(input: Tensor) -> Tensor:
     """Mirrors `torch.real`: the tensor itself when real, a view of the real parts if complex."""
-    return _real(input) if input._data.dtype.kind == "c" else input
+    if input._data.dtype.kind != "c":
+        return input
+    from .shape import select
+
+    return select(_view_as_real(input), -1, 0)
 
 
 def imag(input: Tensor) -> Tensor:
     """Mirrors `torch.imag` (torch's error for a real tensor)."""
     if input._data.dtype.kind != "c":
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
-    return _imag(input)
+    from .shape import select
+
+    return select(_view_as_real(input), -1, 1)
 
 
 METHODS.update(
@@ -2643,6 +2819,10 @@ FUNCTIONS.update(
         "resolve_conj": resolve_conj,
         "real": real,
         "imag": imag,
+        "view_as_real": view_as_real,
+        "view_as_complex": view_as_complex,
+        "complex": complex,
+        "polar": polar,
     }
 )
 
