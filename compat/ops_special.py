@@ -587,3 +587,82 @@ for _name, _alias in (("igamma", "gammainc"), ("igammac", "gammaincc")):
             fixed(Sample((tensor_arg(_arr(0.5, 2.0, 4.0)), tensor_arg(_arr(1.0, 2.5, 3.0))))),
         ),
     )
+
+# --- torch.special: Bessel functions and orthogonal polynomials -----------------------------
+# torch records no graph for any of these (the result never requires grad).
+
+_BESSEL_EDGES = (0.0, -0.0, 1e-300, -1e-300, 1e-101, 1e-99, 1.0, -1.0, 25.0, -25.0, 30.0,
+                 713.9, 714.0, 1e10, -1e10, 1e300, -1e300, INF, -INF, NAN)  # fmt: skip
+# torch is accurate only off 2 <= |x| < 25 for J and Y: that range has its own entries below
+_LOG_RANGE = np.concatenate([np.geomspace(1e-8, 2.0, 100), np.geomspace(25.0, 1e4, 100)])
+_JY = ("bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1")
+for _name in (
+    *_JY,
+    "modified_bessel_i0",
+    "modified_bessel_i1",
+    "modified_bessel_k0",
+    "modified_bessel_k1",
+    "scaled_modified_bessel_k0",
+    "scaled_modified_bessel_k1",
+    "spherical_bessel_j0",
+):
+    _far = (-60.0, -30.0) if _name in _JY else (-40.0, 40.0)
+    register(
+        OpEntry(
+            f"special.{_name}",
+            lambda T, a, _n=_name: getattr(T.special, _n)(a),
+            with_samples(
+                unary(-2.0, 2.0, _BESSEL_EDGES),
+                unary(*_far),
+                fixed(
+                    ints([0, 1, -2, 3]),
+                    Sample((tensor_arg(_LOG_RANGE),), name="log range"),
+                ),
+            ),
+            supports_grad=False,
+            # torch's float32 kernels run in float; ours round the float64 value once
+            tolerances={"float32": (1e-5, 1e-6)} if _name in _JY else {},
+            tolerance_reason="float32 values near the zeros of J and Y differ by torch's rounding",
+        )
+    )
+for _name in _JY:
+    register(
+        OpEntry(
+            f"special.{_name} 2 <= |x| < 25",
+            lambda T, a, _n=_name: getattr(T.special, _n)(a),
+            with_samples(unary(2.0, 25.0), unary(-25.0, -2.0)),
+            supports_grad=False,
+            tolerances={"float64": (0.0, 2e-6), "float32": (0.0, 2e-6)},
+            tolerance_reason="torch's kernel is only ~1e-7 accurate for 2 <= |x| < 25 (checked "
+            "against Bessel's integral in tests/ops/test_special.py); ours is accurate to ~1e-15",
+        )
+    )
+
+_POLY_X = (-1.0, -0.5, 0.0, 0.5, 1.0, 1.5, -2.0, 0.25, 0.75, INF, -INF)  # nan is left out:
+# torch returns values from other lanes at x = nan for some of these
+_POLY_N = (-2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 5.0, 7.0, 9.0, 12.0, 2.7, -0.5, NAN, INF, -INF)
+for _name in (
+    *(f"{s}chebyshev_polynomial_{k}" for s in ("", "shifted_") for k in "tuvw"),
+    "hermite_polynomial_h",
+    "hermite_polynomial_he",
+    "laguerre_polynomial_l",
+    "legendre_polynomial_p",
+):
+    _xs, _ns = np.meshgrid(np.array(_POLY_X), np.array(_POLY_N))
+    register(
+        OpEntry(
+            f"special.{_name}",
+            lambda T, a, b, _n=_name: getattr(T.special, _n)(a, b),
+            fixed(
+                Sample((tensor_arg(_xs), tensor_arg(_ns)), name="grid of x and n"),
+                Sample((tensor_arg(_rng_u(-1.0, 1.0, 30, 3)), 25), name="large n inside"),
+                Sample((tensor_arg(_rng_u(-1.0, 1.0, 30, 4)), 3.5), name="number n"),
+                Sample((0.3, tensor_arg(_arr(0.0, 1.0, 4.0, 11.0))), name="number x"),
+                Sample((_i([0, 1, 2]), _i([3, 2, 2])), name="int"),
+                Sample((0.3, 3), name="two numbers (error)"),
+            ),
+            supports_grad=False,
+            tolerances={"float32": (1e-4, 1e-4)},
+            tolerance_reason="float32 trigonometric forms for large n: acos rounding times n",
+        )
+    )

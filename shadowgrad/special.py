@@ -13,6 +13,14 @@ from .ops import rounding as _R
 from .ops import special as _S
 
 __all__ = [
+    "bessel_j0",
+    "bessel_j1",
+    "bessel_y0",
+    "bessel_y1",
+    "chebyshev_polynomial_t",
+    "chebyshev_polynomial_u",
+    "chebyshev_polynomial_v",
+    "chebyshev_polynomial_w",
     "digamma",
     "entr",
     "erf",
@@ -25,23 +33,38 @@ __all__ = [
     "gammainc",
     "gammaincc",
     "gammaln",
+    "hermite_polynomial_h",
+    "hermite_polynomial_he",
     "i0",
     "i0e",
     "i1",
     "i1e",
+    "laguerre_polynomial_l",
+    "legendre_polynomial_p",
     "log1p",
     "log_ndtr",
     "log_softmax",
     "logit",
     "logsumexp",
+    "modified_bessel_i0",
+    "modified_bessel_i1",
+    "modified_bessel_k0",
+    "modified_bessel_k1",
     "multigammaln",
     "ndtr",
     "ndtri",
     "polygamma",
     "psi",
     "round",
+    "scaled_modified_bessel_k0",
+    "scaled_modified_bessel_k1",
+    "shifted_chebyshev_polynomial_t",
+    "shifted_chebyshev_polynomial_u",
+    "shifted_chebyshev_polynomial_v",
+    "shifted_chebyshev_polynomial_w",
     "sinc",
     "softmax",
+    "spherical_bessel_j0",
     "xlog1py",
     "xlogy",
     "zeta",
@@ -74,6 +97,29 @@ ndtri = _P._unary_out(_S.ndtri, "special_ndtri")
 i0e = _P._unary_out(_S.i0e, "special_i0e")
 i1 = _P._unary_out(_S.i1, "special_i1")
 i1e = _P._unary_out(_S.i1e, "special_i1e")
+bessel_j0 = _S.BESSEL["bessel_j0"]
+bessel_j1 = _S.BESSEL["bessel_j1"]
+bessel_y0 = _S.BESSEL["bessel_y0"]
+bessel_y1 = _S.BESSEL["bessel_y1"]
+modified_bessel_i0 = _S.BESSEL["modified_bessel_i0"]
+modified_bessel_i1 = _S.BESSEL["modified_bessel_i1"]
+modified_bessel_k0 = _S.BESSEL["modified_bessel_k0"]
+modified_bessel_k1 = _S.BESSEL["modified_bessel_k1"]
+scaled_modified_bessel_k0 = _S.BESSEL["scaled_modified_bessel_k0"]
+scaled_modified_bessel_k1 = _S.BESSEL["scaled_modified_bessel_k1"]
+spherical_bessel_j0 = _S.BESSEL["spherical_bessel_j0"]
+chebyshev_polynomial_t = _S.POLYNOMIALS["chebyshev_polynomial_t"]
+chebyshev_polynomial_u = _S.POLYNOMIALS["chebyshev_polynomial_u"]
+chebyshev_polynomial_v = _S.POLYNOMIALS["chebyshev_polynomial_v"]
+chebyshev_polynomial_w = _S.POLYNOMIALS["chebyshev_polynomial_w"]
+shifted_chebyshev_polynomial_t = _S.POLYNOMIALS["shifted_chebyshev_polynomial_t"]
+shifted_chebyshev_polynomial_u = _S.POLYNOMIALS["shifted_chebyshev_polynomial_u"]
+shifted_chebyshev_polynomial_v = _S.POLYNOMIALS["shifted_chebyshev_polynomial_v"]
+shifted_chebyshev_polynomial_w = _S.POLYNOMIALS["shifted_chebyshev_polynomial_w"]
+hermite_polynomial_h = _S.POLYNOMIALS["hermite_polynomial_h"]
+hermite_polynomial_he = _S.POLYNOMIALS["hermite_polynomial_he"]
+laguerre_polynomial_l = _S.POLYNOMIALS["laguerre_polynomial_l"]
+legendre_polynomial_p = _S.POLYNOMIALS["legendre_polynomial_p"]
 
 
 def expit(input: Tensor, *, out: Tensor | None = None) -> Tensor:

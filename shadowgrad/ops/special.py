@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -1242,6 +1243,335 @@ igamma = _igamma_fn(igamma_op, "igamma")
 igammac = _igamma_fn(igammac_op, "igammac")
 gammainc = _igamma_fn(igamma_op, "special_gammainc")
 gammaincc = _igamma_fn(igammac_op, "special_gammaincc")
+
+
+# --- Bessel functions of the first and second kind, K, Airy ---------------------------------
+
+_EULER = 0.57721566490153286061
+
+
+def _hankel_pq(x: np.ndarray, nu: int, terms: int = 30) -> tuple[np.ndarray, np.ndarray]:
+    """The P and Q sums of Hankel's large-x expansion of J_nu and Y_nu (x >= 25: the smallest
+    term is below e^-2x)."""
+    mu = 4.0 * nu * nu
+    p, q = np.ones_like(x), np.zeros_like(x)
+    term = np.ones_like(x)
+    for k in range(1, 2 * terms):
+        term = term * (mu - (2 * k - 1) ** 2) / (k * 8.0 * x)
+        if k % 2:
+            q = q + (term if k % 4 == 1 else -term)
+        else:
+            p = p + (term if k % 4 == 0 else -term)
+    return p, q
+
+
+def _miller_jy(x: np.ndarray) -> tuple[np.ndarray, ...]:
+    """J0, J1, Y0, Y1 for 1e-100 < x < 25 by Miller's backward recurrence, normalized by
+    J0 + 2 (J2 + J4 + ...) = 1; Y0 and Y1 from Neumann's series in the same J_k."""
+    top = 80  # J_80(25) is ~1e-30 of the normalization
+    hi, cur = np.zeros_like(x), np.full_like(x, 1e-300)
+    norm = np.zeros_like(x)  # 2 sum J_2k, k >= 1
+    y0s = np.zeros_like(x)  # sum_k (-1)^k J_2k / k
+    y1s = np.zeros_like(x)  # sum_k (-1)^k (J_2k-1 - J_2k+1) / k
+    for k in range(top, 0, -1):
+        lo = (2.0 * k / x) * cur - hi  # J_{k-1}
+        if k % 2 == 0:
+            m = k // 2
+            sgn = 1.0 if m % 2 == 0 else -1.0
+            norm = norm + 2.0 * cur
+            y0s = y0s + sgn * cur / m
+            y1s = y1s + sgn * (lo - hi) / m
+        big = np.abs(lo) > 1e150
+        if big.any():
+            s = np.where(big, 1e-150, 1.0)
+            lo, cur, norm, y0s, y1s = lo * s, cur * s, norm * s, y0s * s, y1s * s
+        hi, cur = cur, lo
+    # after the loop: cur = J0 (unnormalized), hi = J1
+    norm = norm + cur
+    j0, j1 = cur / norm, hi / norm
+    log_term = np.log(x * 0.5) + _EULER
+    y0 = (2.0 / math.pi) * (log_term * j0 - 2.0 * y0s / norm)
+    y1 = (2.0 / math.pi) * (log_term * j1 - j0 / x + y1s / norm)
+    return j0, j1, y0, y1
+
+
+def _jy64(x: np.ndarray, nu: int, second: bool) -> np.ndarray:
+    """J_nu (Y_nu when second) for nu = 0, 1, with torch's values off the domain: nan at
+    +-inf, and for Y, -inf at 0 and -0 and nan below 0."""
+    dt = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
+    x = _f64(x)
+    with np.errstate(all="ignore"):
+        ax = np.abs(x)
+        tiny = ax < 1e-100
+        mid = ~tiny & (ax < 25.0)
+        xm = np.where(mid, ax, 1.0)
+        r = _miller_jy(xm)[2 * second + nu]
+        xl = np.where(ax >= 25.0, ax, 25.0)
+        p, q = _hankel_pq(xl, nu)
+        # the phase rounded in the input's dtype, as torch's, so that huge x agree
+        chi = _f64(xl.astype(dt) - dt.type((0.75 if nu else 0.25) * math.pi))
+        c, s = np.cos(chi), np.sin(chi)
+        big = (p * s + q * c) if second else (p * c - q * s)
+        r = np.where(mid, r, big * math.sqrt(2.0 / math.pi) / np.sqrt(xl))
+        r = np.where(np.isnan(x), np.nan, r)
+        xt = np.where(tiny, ax, 1.0)
+        if second:
+            small = (
+                (2.0 / math.pi) * (np.log(xt * 0.5) + _EULER) if nu == 0 else -2.0 / (math.pi * xt)
+            )
+            r = np.where(tiny, small, r)
+            r = np.where(ax == 0, -np.inf, r)
+            return np.where((x < 0) | np.isinf(x), np.nan, r)
+        r = np.where(tiny, xt * 0.5 if nu else 1.0, r)
+        if nu == 1:  # odd: J1(-x) = -J1(x)
+            r = np.where(np.signbit(x), -r, r)
+        return np.where(np.isinf(x), np.nan, r)
+
+
+def _k_integral(x: np.ndarray, nu: float, h: float, top: float) -> np.ndarray:
+    """e^x K_nu(x) = int_0^inf e^(-x (cosh t - 1)) cosh(nu t) dt by the trapezoidal rule, which
+    converges geometrically here (the integrand is entire and decays doubly exponentially)."""
+    t = np.arange(0.0, top, h)
+    w = np.full(t.shape, h)
+    w[0] = h / 2
+    e = np.exp(-x[..., None] * (np.cosh(t) - 1.0)) * np.cosh(nu * t)
+    return e @ w
+
+
+def _k_asymptotic(x: np.ndarray, nu: int) -> np.ndarray:
+    """e^x K_nu(x) for x >= 25: sqrt(pi / 2x) sum_k a_k(nu) / x^k."""
+    mu = 4.0 * nu * nu
+    term, total = np.ones_like(x), np.ones_like(x)
+    for k in range(1, 60):
+        term = term * (mu - (2 * k - 1) ** 2) / (k * 8.0 * x)
+        total = total + term
+    return total * np.sqrt(math.pi / (2.0 * x))
+
+
+def _k_series(x: np.ndarray, nu: int) -> np.ndarray:
+    """K_nu(x) for 0 < x <= 2 from the power series of I_nu and its log term."""
+    q = x * x * 0.25
+    log_term = np.log(x * 0.5)
+    if nu == 0:  # K0 = -(log(x/2) + gamma) I0 + sum q^k / k!^2 H_k
+        term, total, harmonic = np.ones_like(x), np.zeros_like(x), 0.0
+        for k in range(1, 40):
+            term = term * q / (k * k)
+            harmonic += 1.0 / k
+            total = total + term * harmonic
+        return total - (log_term + _EULER) * _bessel_series(x, 0)
+    # K1 = 1/x + log(x/2) I1 - x/4 sum (psi(k+1) + psi(k+2)) q^k / (k! (k+1)!)
+    term, total, psi1, psi2 = np.ones_like(x), np.zeros_like(x), -_EULER, 1.0 - _EULER
+    for k in range(40):
+        if k:
+            term = term * q / (k * (k + 1))
+            psi1, psi2 = psi2, psi2 + 1.0 / (k + 1)
+        total = total + term * (psi1 + psi2)
+    return 1.0 / x + log_term * _bessel_series(x, 1) - 0.25 * x * total
+
+
+def _k64(x: np.ndarray, nu: int, scaled: bool) -> np.ndarray:
+    """K_nu (e^x K_nu when scaled) for nu = 0, 1: inf at 0 and -0, nan below 0, 0 at inf."""
+    x = _f64(x)
+    with np.errstate(all="ignore"):
+        small = x <= 2.0
+        xs = np.where(small & (x > 0), x, 1.0)
+        s = _k_series(xs, nu)
+        if scaled:
+            s = s * np.exp(xs)
+        mid = ~small & (x < 25.0)
+        xm = np.where(mid, x, 3.0)
+        big = np.where(mid, _k_integral(xm, nu, 0.1, 7.0), _k_asymptotic(np.maximum(x, 25.0), nu))
+        if not scaled:
+            big = big * np.exp(-np.where(mid, xm, np.maximum(x, 25.0)))
+        r = np.where(small, s, big)
+        r = np.where(x == 0, np.inf, r)
+        r = np.where(x == np.inf, 0.0, r)
+        return np.where(x < 0, np.nan, r)
+
+
+# --- orthogonal polynomials -----------------------------------------------------------------
+# Each follows torch's kernel: n is truncated to an integer (nan and inf count as negative),
+# n < 0 gives 0, the values at the interval's ends are exact, and for Chebyshev polynomials
+# of large n inside the interval torch switches from the three-term recurrence to the
+# trigonometric form. Everything is computed in the result's dtype, as torch does.
+
+
+def _recurrence(n: np.ndarray, p: Any, q: Any, step: Any) -> Any:
+    """q_n of q_{k+1} = step(k, q_k, q_{k-1}) from q_0 = p, q_1 = q, per element's n >= 1."""
+    top = int(n.max()) if n.size else 0
+    for k in range(1, top):
+        r = step(k, q, p)
+        live = n > k
+        p, q = np.where(live, q, p), np.where(live, r, q)
+    return q
+
+
+def _poly_eval(n: np.ndarray, x: Any, first: Any, step: Any) -> Any:
+    one = np.ones_like(x)
+    r = _recurrence(np.maximum(n, 1), one, first, step)
+    return np.where(n == 0, one, r)
+
+
+def _cheb_step(t: Any) -> Any:
+    return lambda k, q, p: (t + t) * q - p
+
+
+def _np_cheb(kind: str, shifted: bool, x: Any, n: Any) -> Any:
+    t = x + x - 1 if shifted else x
+    one = np.ones_like(x)
+    first = {"t": t, "u": t + t, "v": t + t - 1, "w": t + t + 1}[kind]
+    r = _poly_eval(n, x, first, _cheb_step(t))
+    big = n > (4 if shifted and kind == "w" else 6 if shifted or kind == "t" else 8)
+    with np.errstate(all="ignore"):
+        a = np.arccos(t)
+        nf = n.astype(x.dtype)
+        odd = n % 2 == 1
+        alt = np.where(odd, -one, one)
+        if kind == "t":
+            trig = np.cos(nf * a)
+        elif kind == "u":
+            sa = np.sin(a)
+            trig = np.where(sa != 0, np.sin((nf + 1) * a) / sa, (nf + 1) * np.cos((nf + 1) * a) / t)
+        elif kind == "v":
+            trig = np.where(
+                np.sin(a / 2) != 1, np.cos((nf + 0.5) * a) / np.cos(a / 2), alt * (nf + nf + 1)
+            )
+        else:
+            end = alt if shifted else np.where(t > 0, nf + nf + 1, alt)
+            trig = np.where(np.cos(a / 2) != 1, np.sin((nf + 0.5) * a) / np.sin(a / 2), end)
+    r = np.where(big & (np.abs(t) < 1), trig, r)
+    # the exact ends: t = 1 and t = -1 (x = 1 and x = 0 when shifted)
+    hi = {"t": one, "u": nf + 1, "v": one, "w": nf + nf + 1}[kind]
+    lo = {"t": alt, "u": alt * (nf + 1), "v": alt * (nf + nf + 1), "w": alt}[kind]
+    if shifted:
+        r = np.where(x == 0, lo, np.where(x == 1, hi, r))
+    else:
+        r = np.where(x == -1, lo, np.where(x == 1, hi, r))
+    return r
+
+
+def _np_hermite_h(x: Any, n: Any) -> Any:
+    return _poly_eval(n, x, x + x, lambda k, q, p: (x + x) * q - (k + k) * p)
+
+
+def _np_hermite_he(x: Any, n: Any) -> Any:
+    return _poly_eval(n, x, x, lambda k, q, p: x * q - k * p)
+
+
+def _np_laguerre(x: Any, n: Any) -> Any:
+    r = _poly_eval(n, x, 1 - x, lambda k, q, p: (((k + k) + (1 - x)) * q - k * p) / (k + 1))
+    return np.where(x == 0, np.ones_like(x), r)
+
+
+def _np_legendre(x: Any, n: Any) -> Any:
+    r = _poly_eval(n, x, x, lambda k, q, p: ((k + k + 1) * x * q - k * p) / (k + 1))
+    one = np.ones_like(x)
+    return np.where(x == 1, one, np.where(x == -1, np.where(n % 2 == 1, -one, one), r))
+
+
+def _spherical_j0_64(x: np.ndarray) -> np.ndarray:
+    x = _f64(x)
+    with np.errstate(all="ignore"):
+        r = np.where(x == 0, 1.0, np.sin(x) / x)
+        return np.where(np.isinf(x), 0.0, r)
+
+
+def _modified_i64(x: np.ndarray, nu: int) -> np.ndarray:
+    r = _bessel64(x, nu, False)
+    if x.dtype == np.float32:  # torch's float kernel overflows in exp(|x|) first
+        over = np.isfinite(x) & (np.abs(x) > np.log(np.finfo(np.float32).max))
+        r = np.where(over, np.copysign(np.inf, r) if nu else np.inf, r)
+    return r
+
+
+# torch records no graph for these: the result never requires grad
+_BESSEL_KERNELS: dict[str, Any] = {
+    "bessel_j0": lambda x: _jy64(x, 0, False),
+    "bessel_j1": lambda x: _jy64(x, 1, False),
+    "bessel_y0": lambda x: _jy64(x, 0, True),
+    "bessel_y1": lambda x: _jy64(x, 1, True),
+    "modified_bessel_i0": lambda x: _modified_i64(x, 0),
+    "modified_bessel_i1": lambda x: _modified_i64(x, 1),
+    "modified_bessel_k0": lambda x: _k64(x, 0, False),
+    "modified_bessel_k1": lambda x: _k64(x, 1, False),
+    "scaled_modified_bessel_k0": lambda x: _k64(x, 0, True),
+    "scaled_modified_bessel_k1": lambda x: _k64(x, 1, True),
+    "spherical_bessel_j0": _spherical_j0_64,
+}
+
+
+def _not_recorded(name: str) -> str:
+    return "".join(w.capitalize() for w in name.split("_")) + "NotRecorded"
+
+
+BESSEL: dict[str, Any] = {
+    name: _unary_out(
+        defop(
+            f"special_{name}",
+            _not_recorded(name),
+            _float_only_kernel(fn, f"{name}_cpu"),
+            dtype="float",
+            nondiff=("self",),
+        ),
+        f"special_{name}",
+    )
+    for name, fn in _BESSEL_KERNELS.items()
+}
+
+
+def _poly_kernel(name: str, fn: Any) -> Any:
+    def forward(x: Any, n: Any) -> np.ndarray:
+        dt = np.result_type(x, n)
+        x, n = np.asarray(x, dt), np.asarray(n, dt)
+        for a in (x, n):
+            _not_for(f"{name}_cpu", a, "c")
+            _not_half(f"{name}_cpu", a)
+        x, n = np.broadcast_arrays(x, n)
+        with np.errstate(all="ignore"):
+            # torch casts n to int64: truncation, and nan, inf and overflow become negative
+            ok = np.abs(n) < 2.0**62
+            ni = np.where(ok, np.trunc(np.where(ok, n, -1)), -1).astype(np.int64)
+            r = fn(x, np.maximum(ni, 0))
+            return np.where(ni < 0, np.zeros_like(x), r).astype(dt, copy=False)
+
+    return forward
+
+
+_POLY_KERNELS: dict[str, Any] = {
+    **{f"chebyshev_polynomial_{k}": partial(_np_cheb, k, False) for k in "tuvw"},
+    **{f"shifted_chebyshev_polynomial_{k}": partial(_np_cheb, k, True) for k in "tuvw"},
+    "hermite_polynomial_h": _np_hermite_h,
+    "hermite_polynomial_he": _np_hermite_he,
+    "laguerre_polynomial_l": _np_laguerre,
+    "legendre_polynomial_p": _np_legendre,
+}
+_POLY_SIGS = (
+    "Tensor x, Tensor n, *, Tensor out = None",
+    "Number x, Tensor n, *, Tensor out = None",
+    "Tensor x, Number n, *, Tensor out = None",
+)
+
+
+def _poly_fn(name: str, fn: Any) -> Any:
+    op = defop(
+        f"special_{name}",
+        _not_recorded(name),
+        _poly_kernel(name, fn),
+        dtype="float",
+        nondiff=("x", "n"),
+    )
+
+    def poly(x: Any, n: Any, *, out: Tensor | None = None) -> Tensor:
+        if not isinstance(x, Tensor) and not isinstance(n, Tensor):
+            raise _invalid_combination(f"special_{name}", (x, n), _POLY_SIGS)
+        return _out(op(x, n), out, f"special_{name}")
+
+    poly.__name__ = name
+    poly.__doc__ = f"Mirrors `torch.special.{name}`."
+    return poly
+
+
+POLYNOMIALS: dict[str, Any] = {name: _poly_fn(name, fn) for name, fn in _POLY_KERNELS.items()}
 
 
 # --- exports --------------------------------------------------------------------------------

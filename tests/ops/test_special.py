@@ -232,3 +232,117 @@ def test_gradients_torch_does_not_implement_raise():
             fn(a, b).sum().backward()
     with pytest.raises(NotImplementedError, match="derivative for 'zeta'"):
         sg.special.zeta(a, b).sum().backward()
+
+
+# --- Bessel functions and orthogonal polynomials of torch.special --------------------------
+
+
+def _bessel_integral(x: np.ndarray, n: int) -> np.ndarray:
+    # J_n(x) = (1/2pi) int_0^2pi cos(n t - x sin t) dt: the trapezoidal rule is exact up to
+    # J_{N-n}(x) for a periodic integrand, negligible for N = 400 and |x| <= 60
+    t = np.arange(400) * (2 * math.pi / 400)
+    return np.cos(n * t - x[:, None] * np.sin(t)).mean(axis=1)
+
+
+def test_bessel_j_matches_bessels_integral():
+    x = np.concatenate([np.linspace(-60, 60, 2401), [1e-5, -3e-3, 24.999, 25.0, 25.001]])
+    for n, fn in ((0, sg.special.bessel_j0), (1, sg.special.bessel_j1)):
+        np.testing.assert_allclose(fn(sg.tensor(x)).numpy(), _bessel_integral(x, n), atol=3e-15)
+
+
+def test_bessel_wronskians():
+    x = np.geomspace(1e-6, 1e4, 3001)
+    S = sg.special
+    j0, j1 = S.bessel_j0(sg.tensor(x)).numpy(), S.bessel_j1(sg.tensor(x)).numpy()
+    y0, y1 = S.bessel_y0(sg.tensor(x)).numpy(), S.bessel_y1(sg.tensor(x)).numpy()
+    # J1 Y0 - J0 Y1 = 2 / (pi x), relative to the size of the products
+    scale = np.abs(j1 * y0) + np.abs(j0 * y1)
+    np.testing.assert_allclose((j1 * y0 - j0 * y1) / scale, 2 / (math.pi * x) / scale, atol=1e-14)
+    xk = np.geomspace(1e-6, 700, 3001)
+    i0, i1 = (
+        S.modified_bessel_i0(sg.tensor(xk)).numpy(),
+        S.modified_bessel_i1(sg.tensor(xk)).numpy(),
+    )
+    k0, k1 = (
+        S.modified_bessel_k0(sg.tensor(xk)).numpy(),
+        S.modified_bessel_k1(sg.tensor(xk)).numpy(),
+    )
+    np.testing.assert_allclose(i0 * k1 + i1 * k0, 1 / xk, rtol=1e-14)  # I0 K1 + I1 K0 = 1/x
+    for fn, scaled in ((S.modified_bessel_k0, S.scaled_modified_bessel_k0),
+                       (S.modified_bessel_k1, S.scaled_modified_bessel_k1)):  # fmt: skip
+        np.testing.assert_allclose(
+            scaled(sg.tensor(xk)).numpy() * np.exp(-xk), fn(sg.tensor(xk)).numpy(), rtol=1e-13
+        )
+
+
+def test_bessel_edges_dtypes_and_no_graph():
+    S = sg.special
+    e = _t(0.0, -0.0, -1.0, math.inf, -math.inf, math.nan)
+    y0 = S.bessel_y0(e).numpy()
+    assert y0[0] == y0[1] == -math.inf and np.isnan(y0[2:]).all()
+    k0 = S.modified_bessel_k0(e).numpy()
+    assert k0[0] == k0[1] == math.inf and k0[3] == 0 and np.isnan(k0[[2, 4, 5]]).all()
+    assert np.isnan(S.bessel_j0(e).numpy()[3:]).all()
+    assert S.spherical_bessel_j0(e).numpy().tolist()[:2] == [1.0, 1.0]
+    assert math.copysign(1, S.bessel_j1(_t(-0.0)).item()) == -1
+    x = _t(0.5, 2.0, 30.0, rg=True)
+    y = S.bessel_j1(x)
+    assert not y.requires_grad and y.grad_fn is None
+    assert S.modified_bessel_k1(sg.tensor([1, 2])).dtype == sg.float32
+    with pytest.raises(NotImplementedError, match="\"bessel_j0_cpu\" not implemented for 'Half'"):
+        S.bessel_j0(sg.ones(2, dtype=sg.float16))
+    np.testing.assert_allclose(
+        S.spherical_bessel_j0(_t(1e-9, 0.5, -7.0, 1e5)).numpy(),
+        np.sin([1e-9, 0.5, -7.0, 1e5]) / np.array([1e-9, 0.5, -7.0, 1e5]),
+        rtol=1e-15,
+    )
+
+
+def test_orthogonal_polynomials_match_numpy_series():
+    from numpy.polynomial import hermite, hermite_e, laguerre, legendre
+
+    S = sg.special
+    x = np.linspace(-1.5, 1.5, 61)
+    for n in range(0, 12):
+        c = np.zeros(n + 1)
+        c[n] = 1
+        for fn, ref in ((S.hermite_polynomial_h, hermite.hermval),
+                        (S.hermite_polynomial_he, hermite_e.hermeval),
+                        (S.laguerre_polynomial_l, laguerre.lagval),
+                        (S.legendre_polynomial_p, legendre.legval)):  # fmt: skip
+            np.testing.assert_allclose(fn(sg.tensor(x), n).numpy(), ref(x, c), rtol=1e-12,
+                                       atol=1e-12 * max(1.0, np.abs(ref(x, c)).max()))  # fmt: skip
+
+
+def test_chebyshev_polynomials_trigonometric_identities():
+    S = sg.special
+    th = np.linspace(0.05, math.pi - 0.05, 97)
+    c = np.cos(th)
+    for n in (0, 1, 2, 5, 7, 9, 30):  # both sides of torch's switch to the trigonometric form
+        tn = sg.tensor(c)
+        np.testing.assert_allclose(S.chebyshev_polynomial_t(tn, n).numpy(), np.cos(n * th),
+                                   atol=1e-12)  # fmt: skip
+        u = np.sin((n + 1) * th) / np.sin(th)
+        np.testing.assert_allclose(S.chebyshev_polynomial_u(tn, n).numpy(), u, atol=1e-11)
+        v = np.cos((n + 0.5) * th) / np.cos(th / 2)
+        np.testing.assert_allclose(S.chebyshev_polynomial_v(tn, n).numpy(), v, atol=1e-11)
+        w = np.sin((n + 0.5) * th) / np.sin(th / 2)
+        np.testing.assert_allclose(S.chebyshev_polynomial_w(tn, n).numpy(), w, atol=1e-11)
+        shifted = sg.tensor((c + 1) / 2)  # shifted: T*_n(x) = T_n(2x - 1)
+        np.testing.assert_allclose(S.shifted_chebyshev_polynomial_t(shifted, n).numpy(),
+                                   np.cos(n * th), atol=1e-12)  # fmt: skip
+
+
+def test_polynomial_n_conventions_and_errors():
+    S = sg.special
+    x = _t(0.3, -2.0, 1.0)
+    assert (S.legendre_polynomial_p(x, -1).numpy() == 0).all()
+    for bad in (math.nan, math.inf):  # torch's cast to int64 makes these negative
+        assert (S.hermite_polynomial_h(x, bad).numpy() == 0).all()
+    np.testing.assert_array_equal(
+        S.chebyshev_polynomial_t(x, 2.9).numpy(), S.chebyshev_polynomial_t(x, 2).numpy()
+    )
+    assert S.chebyshev_polynomial_u(sg.tensor([1, 2]), sg.tensor(3)).dtype == sg.float32
+    assert S.laguerre_polynomial_l(0.5, sg.tensor([3])).dtype == sg.float32
+    with pytest.raises(TypeError, match="received an invalid combination of arguments"):
+        S.legendre_polynomial_p(0.5, 3)
