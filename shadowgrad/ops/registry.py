@@ -61,7 +61,7 @@ class OpNode(Node):
         self._in_meta = None
         self._saved: dict[str, Any] | None = None
 
-    def apply(self, grads: list[Any]) -> tuple[Any, ...]:
+    def apply(self, grads: list[Any], complex: bool = False) -> tuple[Any, ...]:
         op = self._op
         saved = self._saved
         # several outputs: unused ones get zeros (torch's materialized undefined grads)
@@ -70,7 +70,8 @@ class OpNode(Node):
             for n in saved["_unread"]:
                 self._unpack(n, saved[n])  # torch unpacks (checks) every saved variable
         out = []
-        for e, (fn, names) in zip(self._next, self._formulas, strict=True):
+        formulas = op.complex_formulas if complex else op.formulas  # Note [Complex gradients]
+        for e, (fn, names) in zip(self._next, formulas, strict=True):
             if e is None:
                 out.append(None)
                 continue
@@ -278,7 +279,6 @@ class OpDef:
                 "_op": self,
                 "__module__": "builtins",
                 "_raw_ok": self.raw_formulas is not None,
-                "_formulas": self.formulas,
                 **({"num_outputs": 1} if n_outputs == 1 else {}),
             },
         )
@@ -313,8 +313,10 @@ class OpDef:
         an apply that raises when the op declares none."""
         if complex is False:
             return {"apply": lambda node, grads: _complex_apply(node, grads)}
+        apply = {"apply": lambda node, grads: OpNode.apply(node, grads, True)}
         if complex is True:
-            return {"_formulas": self.formulas}
+            self.complex_formulas = self.formulas
+            return apply
         out = []
         for (p, _), (fn, names) in zip(self.formulas_by_input, self.formulas, strict=True):
             cfn = complex.get(p)
@@ -332,7 +334,8 @@ class OpDef:
         unknown = set(complex) - {p for p, _ in self.formulas_by_input}
         if unknown:
             raise TypeError(f"{self.name}: complex formulas for unknown inputs {sorted(unknown)}")
-        return {"_formulas": out}
+        self.complex_formulas = out
+        return apply
 
     def _raw_formulas(
         self, raw: Any, formulas: dict[str, Callable[..., Any]]
