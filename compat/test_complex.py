@@ -243,3 +243,124 @@ def test_backward_through_ops_without_complex_formulas_still_raises():
     y = z.cumprod(0).abs().sum()
     with pytest.raises(RuntimeError, match="does not compute gradients through complex tensors"):
         y.backward()
+
+
+# --- torch.fft -----------------------------------------------------------------------------------
+
+_XR = _r(4, 6)
+_XC = _c(4, 6)
+_W = _c(8, 12)
+
+
+def _fft_loss(T: Any, y: Any) -> Any:
+    w = T.tensor(_W[tuple(slice(0, s) for s in y.shape)])
+    if y.is_complex():
+        return (y * w).real.sum() + y.abs().sum()
+    return (y * w.real).sum()
+
+
+def _fft_cases() -> list[tuple[str, str, dict[str, Any]]]:
+    cases = []
+    for n, dim in ((None, -1), (4, 0), (9, -1)):
+        for norm in (None, "forward", "ortho"):
+            for f in ("fft", "ifft", "rfft", "ihfft"):
+                cases.append((f, "real", {"n": n, "dim": dim, "norm": norm}))
+            for f in ("fft", "ifft", "hfft", "irfft"):
+                cases.append((f, "complex", {"n": n, "dim": dim, "norm": norm}))
+    for norm in (None, "forward", "ortho"):
+        for s in (None, (3, 8)):
+            for f in ("fft2", "ifft2", "rfft2", "fftn", "ifftn", "rfftn"):
+                cases.append((f, "real", {"s": s, "norm": norm}))
+        for s in (None, (3, 8), (5, 5)):
+            for f in ("fft2", "ifft2", "irfft2", "fftn", "ifftn", "irfftn"):
+                cases.append((f, "complex", {"s": s, "norm": norm}))
+    cases.append(("fftn", "complex", {"dim": (0,)}))
+    cases.append(("irfftn", "complex", {"dim": (1, 0), "s": (7, -1)}))
+    cases.append(("rfftn", "real", {"dim": (1, 0), "s": (3, -1)}))
+    return cases
+
+
+@pytest.mark.parametrize(("name", "kind", "kwargs"), _fft_cases())
+def test_fft_matches_torch(name: str, kind: str, kwargs: dict[str, Any]) -> None:
+    out = []
+    for T in LIBS:
+        x = T.tensor(_XR if kind == "real" else _XC, requires_grad=True)
+        y = getattr(T.fft, name)(x, **kwargs)
+        _fft_loss(T, y).backward()
+        out.append(
+            (
+                y.detach().resolve_conj().numpy(),
+                x.grad.resolve_conj().numpy(),
+                y.grad_fn.name(),
+                str(y.dtype).split(".")[-1],
+            )
+        )
+    (ty, tg, tname, tdt), (sy, sg, sname, sdt) = out
+    assert (sname, sdt) == (tname, tdt)
+    assert sy.shape == ty.shape
+    np.testing.assert_allclose(sy, ty, rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(sg, tg, rtol=1e-10, atol=1e-10)
+
+
+def test_fft_float32_keeps_single_precision():
+    for T in LIBS:
+        x = T.tensor(_XR, dtype=T.float32)
+        assert T.fft.rfft(x).dtype == T.complex64
+        assert T.fft.irfft(T.fft.rfft(x)).dtype == T.float32
+        assert T.fft.fft(T.tensor([1, 2, 3])).dtype == T.complex64
+
+
+@pytest.mark.parametrize(
+    "name", ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "rfftn", "irfftn"]
+)
+def test_fft_gradcheck(name: str) -> None:
+    real_in = name in ("rfft", "ihfft", "rfftn")
+    x = shadowgrad.tensor(_XR[:3, :5] if real_in else _XC[:3, :5], requires_grad=True)
+    fn = getattr(shadowgrad.fft, name)
+    assert shadowgrad.autograd.gradcheck(lambda t: fn(t, norm="ortho"), (x,))
+    assert shadowgrad.autograd.gradgradcheck(fn, (x,))
+
+
+def test_fft_helpers_match_torch():
+    res = []
+    for T in LIBS:
+        x = T.tensor(_XR[:3, :5], requires_grad=True)
+        y = T.fft.fftshift(x) * 2 + T.fft.ifftshift(x, dim=1) + T.fft.fftshift(x, dim=(0,))
+        y.sum().backward()
+        res.append(
+            [
+                y.detach().numpy(),
+                x.grad.numpy(),
+                T.fft.fftfreq(5).numpy(),
+                T.fft.fftfreq(6, d=0.5, dtype=T.float64).numpy(),
+                T.fft.rfftfreq(7, 2.0).numpy(),
+                y.grad_fn.next_functions[0][0].next_functions[0][0].name(),
+            ]
+        )
+    for a, b in zip(*res, strict=True):
+        if isinstance(a, str):
+            assert a == b
+        else:
+            assert a.dtype == b.dtype
+            np.testing.assert_allclose(b, a, rtol=1e-7)
+
+
+FFT_ERRORS: list[Callable[..., Any]] = [
+    lambda T: T.fft.rfft(T.zeros(3, dtype=T.complex64)),
+    lambda T: T.fft.fft(T.zeros(3), norm="xyz"),
+    lambda T: T.fft.fft(T.zeros(3), dim=2),
+    lambda T: T.fft.fft(T.zeros(3), n=0),
+    lambda T: T.fft.irfft(T.zeros(1, dtype=T.complex64)),
+    lambda T: T.fft.fftn(T.zeros(2, 3), s=(2,), dim=(0, 1)),
+    lambda T: T.fft.fftn(T.zeros(2, 3), dim=(0, 0)),
+]
+
+
+@pytest.mark.parametrize("k", range(len(FFT_ERRORS)))
+def test_fft_errors_match_torch(k: int) -> None:
+    got = []
+    for T in LIBS:
+        with pytest.raises(Exception) as e:
+            FFT_ERRORS[k](T)
+        got.append((type(e.value).__name__, str(e.value)))
+    assert got[0] == got[1]

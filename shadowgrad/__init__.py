@@ -104,6 +104,7 @@ from . import (  # noqa: E402 - these use the namespace built above
     backends,
     cuda,
     distributions,
+    fft,
     func,
     linalg,
     nn,

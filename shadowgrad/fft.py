@@ -1,0 +1,346 @@
+"""torch.fft: discrete Fourier transforms, differentiable as torch's.
+
+Mirrors `torch.fft`. Every transform is one of torch's three kernels: `_fft_r2c` (a real input,
+FftR2CBackward0), `_fft_c2c` (FftC2CBackward0) and `_fft_c2r` (a Hermitian half spectrum to a
+real output, FftC2RBackward0). numpy's norm modes are torch's ("backward", "forward", "ortho"),
+and the adjoint of a transform is the opposite transform with the dual norm, which is how the
+formulas below are written (torch's fft_r2c_backward / fft_c2r_backward). Inputs are resized to
+`n`/`s` first (cut with narrow, zero-padded with cat).
+
+Differences: the zero-padding of an input shorter than `n` records CatBackward0 where torch
+records ConstantPadNdBackward0; half-precision transforms are not supported.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import _dtype as D
+from ._creation import _finish
+from ._tensor import Tensor, _make
+from .autograd.forward_ad import LINEAR
+from .ops.pointwise import complex_np, conj
+from .ops.registry import defop
+from .ops.shape import cat, narrow, roll
+
+__all__ = [
+    "fft",
+    "fft2",
+    "fftfreq",
+    "fftn",
+    "fftshift",
+    "hfft",
+    "ifft",
+    "ifft2",
+    "ifftn",
+    "ifftshift",
+    "ihfft",
+    "irfft",
+    "irfft2",
+    "irfftn",
+    "rfft",
+    "rfft2",
+    "rfftfreq",
+    "rfftn",
+]
+
+_DUAL = {"backward": "forward", "forward": "backward", "ortho": "ortho"}
+
+
+def _r2c_fwd(self: np.ndarray, dim: tuple[int, ...], norm: str, onesided: bool) -> np.ndarray:
+    f = np.fft.rfftn if onesided else np.fft.fftn
+    return f(self, axes=dim, norm=norm).astype(complex_np(self))
+
+
+def _c2c_fwd(self: np.ndarray, dim: tuple[int, ...], norm: str, forward: bool) -> np.ndarray:
+    f = np.fft.fftn if forward else np.fft.ifftn
+    return f(self, axes=dim, norm=norm).astype(self.dtype)
+
+
+def _c2r_fwd(self: np.ndarray, dim: tuple[int, ...], norm: str, last_dim_size: int) -> np.ndarray:
+    s = [self.shape[d] for d in dim[:-1]] + [last_dim_size]
+    real = np.float32 if self.dtype == np.complex64 else np.float64
+    return np.fft.irfftn(self, s=s, axes=dim, norm=norm).astype(real)
+
+
+def _r2c_backward(
+    grad: Tensor, dim: tuple[int, ...], norm: str, onesided: bool, self_sym_sizes: Any
+) -> Tensor:
+    # the adjoint of the one-sided transform: the missing half of the spectrum is zero; the
+    # engine keeps the real part (the input is real)
+    if onesided:
+        last = dim[-1]
+        missing = self_sym_sizes[last] - grad.shape[last]
+        if missing > 0:
+            shape = list(grad.shape)
+            shape[last] = missing
+            grad = cat([grad, _make(np.zeros(shape, grad._data.dtype))], last)
+    return _fft_c2c(grad, dim, _DUAL[norm], False)
+
+
+def _c2r_backward(grad: Tensor, dim: tuple[int, ...], norm: str, last_dim_size: int) -> Tensor:
+    g = _r2c(grad, dim, _DUAL[norm], True)
+    # the entries between the zero and Nyquist frequencies stand for two of the full spectrum
+    double = last_dim_size - g.shape[dim[-1]]
+    if double > 0:
+        scale = np.ones(g.shape[dim[-1]], grad._data.dtype)
+        scale[1 : 1 + double] = 2
+        g = g * _make(scale.reshape((-1,) + (1,) * (g.ndim - 1 - dim[-1])))
+    return g
+
+
+_fft_r2c = defop(
+    "_fft_r2c",
+    "FftR2CBackward0",
+    lambda self, dim, norm, onesided, self_sym_sizes: _r2c_fwd(self, dim, norm, onesided),
+    dtype="keep",
+    self=lambda grad, dim, norm, onesided, self_sym_sizes: _r2c_backward(
+        grad, dim, norm, onesided, self_sym_sizes
+    ),
+    jvp=LINEAR,
+    complex=True,
+)
+_fft_c2c = defop(
+    "_fft_c2c",
+    "FftC2CBackward0",
+    _c2c_fwd,
+    dtype="keep",
+    self=lambda grad, dim, norm, forward: _fft_c2c(grad, dim, _DUAL[norm], not forward),
+    jvp=LINEAR,
+    complex=True,
+)
+_fft_c2r = defop(
+    "_fft_c2r",
+    "FftC2RBackward0",
+    _c2r_fwd,
+    dtype="keep",
+    self=lambda grad, dim, norm, last_dim_size: _c2r_backward(grad, dim, norm, last_dim_size),
+    jvp=LINEAR,
+    complex=True,
+)
+
+
+def _r2c(x: Tensor, dim: tuple[int, ...], norm: str, onesided: bool) -> Tensor:
+    return _fft_r2c(x, dim, norm, onesided, tuple(x._data.shape))
+
+
+# --- arguments ---------------------------------------------------------------------------------
+
+
+def _norm(norm: str | None) -> str:
+    if norm is None:
+        return "backward"
+    if norm not in _DUAL:
+        raise RuntimeError(f'Invalid normalization mode: "{norm}"')
+    return norm
+
+
+def _float_input(x: Tensor, name: str) -> Tensor:
+    kind = x._data.dtype.kind
+    if kind in "biu":
+        return x.to(D.get_default_dtype())
+    if x._data.dtype == np.float16:
+        raise RuntimeError(f"{name}: half precision is not supported")
+    return x
+
+
+def _complex_input(x: Tensor, name: str) -> Tensor:
+    x = _float_input(x, name)
+    return x if x._data.dtype.kind == "c" else x.to(x.dtype.to_complex())
+
+
+def _resize(x: Tensor, dim: tuple[int, ...], sizes: tuple[int, ...]) -> Tensor:
+    """x cut or zero-padded to sizes along dim (torch's resize_fft_input)."""
+    for d, n in zip(dim, sizes, strict=True):
+        have = x.shape[d]
+        if n < have:
+            x = narrow(x, d, 0, n)
+        elif n > have:
+            shape = list(x.shape)
+            shape[d] = n - have
+            x = cat([x, _make(np.zeros(shape, x._data.dtype))], d)
+    return x
+
+
+def _dims(x: Tensor, s: Any, dim: Any, name: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The wrapped dims and the signal sizes of an n-dimensional transform."""
+    nd = x.ndim
+    if dim is None:
+        dims = tuple(range(nd)) if s is None else tuple(range(nd - len(s), nd))
+    else:
+        dims = (dim,) if isinstance(dim, int) else tuple(dim)
+        dims = tuple(d % nd if -nd <= d < nd else _bad_dim(d, nd) for d in dims)
+        if len(set(dims)) != len(dims):
+            raise RuntimeError("FFT dims must be unique")
+    if s is None:
+        sizes = tuple(x.shape[d] for d in dims)
+    else:
+        if dim is not None and len(s) != len(dims):
+            raise RuntimeError("When given, dim and shape arguments must have the same length")
+        sizes = tuple(x.shape[d] if n == -1 else int(n) for d, n in zip(dims, s, strict=True))
+    for n in sizes:
+        if n <= 0:
+            raise RuntimeError(f"Invalid number of data points ({n}) specified")
+    return dims, sizes
+
+
+def _bad_dim(d: int, nd: int) -> int:
+    raise IndexError(
+        f"Dimension out of range (expected to be in range of [{-max(nd, 1)}, {max(nd, 1) - 1}], "
+        f"but got {d})"
+    )
+
+
+def _one(n: int | None, dim: int) -> tuple[Any, Any]:
+    return (None if n is None else (n,)), (dim,)
+
+
+# --- the transforms ----------------------------------------------------------------------------
+
+
+def _fftn(input: Tensor, s: Any, dim: Any, norm: str | None, forward: bool, name: str) -> Tensor:
+    m = _norm(norm)
+    x = _float_input(input, name)
+    dims, sizes = _dims(x, s, dim, name)
+    x = _resize(x, dims, sizes)
+    if x._data.dtype.kind == "c":
+        return _fft_c2c(x, dims, m, forward)
+    if len(dims) > 1:  # torch makes the input complex first (ToCopyBackward0)
+        return _fft_c2c(_complex_input(x, name), dims, m, forward)
+    if forward:
+        return _r2c(x, dims, m, False)
+    return conj(_r2c(x, dims, _DUAL[m], False))  # the inverse of a real signal, as torch's
+
+
+def _rfftn(input: Tensor, s: Any, dim: Any, norm: str | None, name: str) -> Tensor:
+    m = _norm(norm)
+    x = _float_input(input, name)
+    if x._data.dtype.kind == "c":
+        raise RuntimeError(f"{name} expects a real input tensor, but got {x.dtype._short}")
+    dims, sizes = _dims(x, s, dim, name)
+    return _r2c(_resize(x, dims, sizes), dims, m, True)
+
+
+def _irfftn(input: Tensor, s: Any, dim: Any, norm: str | None, name: str) -> Tensor:
+    m = _norm(norm)
+    x = _complex_input(input, name)
+    dims, sizes = _dims(x, s, dim, name)
+    last = sizes[-1] if s is not None and s[-1] != -1 else 2 * (x.shape[dims[-1]] - 1)
+    if last < 1:
+        raise RuntimeError(f"Invalid number of data points ({last}) specified")
+    x = _resize(x, dims, (*sizes[:-1], last // 2 + 1))
+    return _fft_c2r(x, dims, m, last)
+
+
+def fft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
+    """Mirrors `torch.fft.fft`."""
+    return _fftn(input, *_one(n, dim), norm, True, "fft")
+
+
+def ifft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
+    """Mirrors `torch.fft.ifft`."""
+    return _fftn(input, *_one(n, dim), norm, False, "ifft")
+
+
+def rfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
+    """Mirrors `torch.fft.rfft`."""
+    return _rfftn(input, *_one(n, dim), norm, "rfft")
+
+
+def irfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
+    """Mirrors `torch.fft.irfft`."""
+    return _irfftn(input, *_one(n, dim), norm, "irfft")
+
+
+def hfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
+    """Mirrors `torch.fft.hfft`: irfft of the conjugate, with the dual norm."""
+    return _irfftn(conj(_complex_input(input, "hfft")), *_one(n, dim), _DUAL[_norm(norm)], "hfft")
+
+
+def ihfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
+    """Mirrors `torch.fft.ihfft`: the conjugate of rfft, with the dual norm."""
+    return conj(_rfftn(input, *_one(n, dim), _DUAL[_norm(norm)], "ihfft"))
+
+
+def fft2(input: Tensor, s: Any = None, dim: Any = (-2, -1), norm: str | None = None) -> Tensor:
+    """Mirrors `torch.fft.fft2`."""
+    return _fftn(input, s, dim, norm, True, "fft2")
+
+
+def ifft2(input: Tensor, s: Any = None, dim: Any = (-2, -1), norm: str | None = None) -> Tensor:
+    """Mirrors `torch.fft.ifft2`."""
+    return _fftn(input, s, dim, norm, False, "ifft2")
+
+
+def rfft2(input: Tensor, s: Any = None, dim: Any = (-2, -1), norm: str | None = None) -> Tensor:
+    """Mirrors `torch.fft.rfft2`."""
+    return _rfftn(input, s, dim, norm, "rfft2")
+
+
+def irfft2(input: Tensor, s: Any = None, dim: Any = (-2, -1), norm: str | None = None) -> Tensor:
+    """Mirrors `torch.fft.irfft2`."""
+    return _irfftn(input, s, dim, norm, "irfft2")
+
+
+def fftn(input: Tensor, s: Any = None, dim: Any = None, norm: str | None = None) -> Tensor:
+    """Mirrors `torch.fft.fftn`."""
+    return _fftn(input, s, dim, norm, True, "fftn")
+
+
+def ifftn(input: Tensor, s: Any = None, dim: Any = None, norm: str | None = None) -> Tensor:
+    """Mirrors `torch.fft.ifftn`."""
+    return _fftn(input, s, dim, norm, False, "ifftn")
+
+
+def rfftn(input: Tensor, s: Any = None, dim: Any = None, norm: str | None = None) -> Tensor:
+    """Mirrors `torch.fft.rfftn`."""
+    return _rfftn(input, s, dim, norm, "rfftn")
+
+
+def irfftn(input: Tensor, s: Any = None, dim: Any = None, norm: str | None = None) -> Tensor:
+    """Mirrors `torch.fft.irfftn`."""
+    return _irfftn(input, s, dim, norm, "irfftn")
+
+
+# --- frequencies and shifts --------------------------------------------------------------------
+
+
+def _freq(values: np.ndarray, dtype: Any, requires_grad: bool) -> Tensor:
+    dt = dtype or D.get_default_dtype()
+    return _finish(values.astype(dt._np), requires_grad)
+
+
+def fftfreq(
+    n: int, d: float = 1.0, *, dtype: Any = None, requires_grad: bool = False, **_: Any
+) -> Tensor:
+    """Mirrors `torch.fft.fftfreq`."""
+    return _freq(np.fft.fftfreq(n, d), dtype, requires_grad)
+
+
+def rfftfreq(
+    n: int, d: float = 1.0, *, dtype: Any = None, requires_grad: bool = False, **_: Any
+) -> Tensor:
+    """Mirrors `torch.fft.rfftfreq`."""
+    return _freq(np.fft.rfftfreq(n, d), dtype, requires_grad)
+
+
+def _shift(input: Tensor, dim: Any, inverse: bool) -> Tensor:
+    dims = (
+        tuple(range(input.ndim))
+        if dim is None
+        else ((dim,) if isinstance(dim, int) else tuple(dim))
+    )
+    shifts = tuple((input.shape[d] + 1) // 2 if inverse else input.shape[d] // 2 for d in dims)
+    return roll(input, shifts, dims)
+
+
+def fftshift(input: Tensor, dim: Any = None) -> Tensor:
+    """Mirrors `torch.fft.fftshift`."""
+    return _shift(input, dim, False)
+
+
+def ifftshift(input: Tensor, dim: Any = None) -> Tensor:
+    """Mirrors `torch.fft.ifftshift`."""
+    return _shift(input, dim, True)
