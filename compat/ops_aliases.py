@@ -443,6 +443,9 @@ _COPY_SAMPLES = {
     "slice_copy": _copy_samples(((1, -3, 100, 2), {}, "step 2"), ((), {}, "defaults"),
                                 ((0, 0, 2, 0), {}, "step 0 (error)")),
     "alias_copy": _copy_samples(((), {}, "2-d")),
+    "as_strided_copy": _copy_samples((((2, 2), (1, 3), 1), {}, "overlapping windows"),
+                                     (((3,), (5,)), {}, "own offset"),
+                                     (((4,), (5,)), {}, "out of bounds (error)")),
 }  # fmt: skip
 _MULTI_COPY_SAMPLES = {
     "split_copy": _copy_samples(((3, 1), {}, "size 3"), ((-1,), {}, "negative (error)")),

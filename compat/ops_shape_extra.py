@@ -251,6 +251,17 @@ def _select_scatter_samples(dtype: str) -> list[Sample]:
     ]
 
 
+def _as_strided_scatter_samples(dtype: str) -> list[Sample]:
+    x = _mat()
+    return [
+        _s(_t(x), _t(x[:2, :2] * 2), (2, 2), (1, 3), 1, name="overlapping region"),
+        _s(_t(x, layout="transposed"), _t(x[0] * 3), (x.shape[1],), (2,), name="transposed"),
+        _s(_t(x, layout="sliced"), _t(x[:2, 0]), (2,), (1,), name="sliced, default offset"),
+        _s(_t(x), _t(x[:1]), (2, 2), (1, 3), name="wrong src size (error)"),
+        _s(_t(x), _t(x[:2, 0]), (2,), (100,), name="out of bounds (error)"),
+    ]
+
+
 def _slice_scatter_samples(dtype: str) -> list[Sample]:
     x = _mat()
     return [
@@ -381,6 +392,12 @@ register(
         lambda T, x, *a: x.slice_scatter(*a),
         _slice_scatter_samples,
         covers=("Tensor.slice_scatter",),
+    ),
+    OpEntry(
+        "as_strided_scatter",
+        lambda T, x, *a: x.as_strided_scatter(*a),
+        _as_strided_scatter_samples,
+        covers=("Tensor.as_strided_scatter",),
     ),
     OpEntry(
         "diagonal_scatter",

@@ -346,3 +346,21 @@ def test_deprecated_resize_warns_and_records_resize_backward():
         (y * T.tensor(A.reshape(3, 2))).sum().backward()
         assert y.grad_fn.name() == "ResizeBackward"
         np.testing.assert_array_equal(x.grad.numpy(), A)
+
+
+@pytest.mark.parametrize("view", ["sliced", "transposed"])
+def test_as_strided_scatter_and_copy_on_views(view):
+    def prog(T):
+        x = T.tensor(X[0], requires_grad=True)
+        y = (x * 1)[:, 1:] if view == "sliced" else (x * 1).t()
+        y0 = T.tensor(X[0])[:, 1:] if view == "sliced" else T.tensor(X[0]).t()
+        s = T.as_strided_scatter(y0, T.ones(2), (2,), (1,), 1)
+        c = T.as_strided_copy(y, (2, 2), (1, 2), 1)
+        (c * T.tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
+        try:
+            T.as_strided_scatter(y, T.ones(2), (2,), (1,))
+        except RuntimeError as e:
+            assert "only supported for contiguous inputs" in str(e)
+        return s, c, x.grad, c.grad_fn.name()
+
+    _same(prog)

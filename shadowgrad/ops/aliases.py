@@ -617,6 +617,7 @@ _split_copy = _copy_of(S._split)
 _split_with_sizes_copy = _copy_of(S._split_with_sizes)
 _unbind_copy = _copy_of(S._unbind)
 _unfold_copy = _copy_of(SX._unfold)
+_as_strided_copy = _copy_of(S._as_strided)
 _unsafe_split = _copy_op(S._split, "unsafe_split.Tensor", "UnsafeSplitBackward0", copy=False)
 _unsafe_split_with_sizes = _copy_op(
     S._split_with_sizes, "unsafe_split_with_sizes", "UnsafeSplitWithSizesBackward0", copy=False
@@ -731,6 +732,17 @@ def _r_unfold(x: Tensor, dimension: int, size: int, step: int) -> Any:
     return _unfold_copy, (d, int(size), int(step), tuple(x._data.shape))
 
 
+def _r_as_strided(x: Tensor, size: Any, stride: Any, storage_offset: int | None = None) -> Any:
+    from .._grad_mode import no_grad
+
+    with no_grad():  # torch's checks; the view's geometry gives the copy's arguments
+        v = S.as_strided(x, size, stride, storage_offset)
+    root = S._storage(x)
+    idx = S.flat_map(S.positions(v._data, root), root, None if x._data is root else x._data)
+    geometry = (tuple(v._data.shape), tuple(int(s) for s in stride), S.offset_of(v._data, root))
+    return _as_strided_copy, (root, *geometry, idx, tuple(x._data.shape))
+
+
 def _r_unsafe_split(x: Tensor, split_size: int, dim: int = 0) -> Any:
     return _r_split(x, split_size, dim, _op=_unsafe_split)
 
@@ -779,6 +791,7 @@ _COPIES = {
     "split_with_sizes_copy": _r_split_with_sizes,
     "unbind_copy": _r_unbind,
     "unfold_copy": _r_unfold,
+    "as_strided_copy": _r_as_strided,
     "unsafe_split": _r_unsafe_split,
     "unsafe_split_with_sizes": _r_unsafe_split_with_sizes,
     "unsafe_chunk": _r_unsafe_chunk,

@@ -681,6 +681,66 @@ def diagonal_scatter(
     return _diagonal_scatter(input, src, int(offset), d1, d2)
 
 
+def _as_strided_scatter_fwd(
+    self: np.ndarray, src: np.ndarray, idx: np.ndarray, mask: np.ndarray
+) -> np.ndarray:
+    out = np.array(self, order="C")
+    hit = idx >= 0
+    out.reshape(-1)[idx[hit]] = src[hit]
+    return out
+
+
+def _as_strided_scatter_jvp(self_t: Any, src_t: Any, idx: np.ndarray, mask: np.ndarray) -> Any:
+    from .. import zeros
+
+    self_t = zeros(mask.shape) if self_t is None else self_t
+    src_t = zeros(idx.shape) if src_t is None else src_t
+    return _as_strided_scatter(self_t, src_t, idx, mask)
+
+
+# idx: for each element of src, the C-order index of the output element it lands on (-1 where
+# it lands in the clone's storage outside any element); mask: the output elements written
+_as_strided_scatter = defop(
+    "as_strided_scatter",
+    "AsStridedScatterBackward0",
+    _as_strided_scatter_fwd,
+    jvp=_as_strided_scatter_jvp,
+    # torch's as_strided_scatter_backward keeps grad on the written positions, not off them
+    self=lambda grad, mask: grad.masked_fill(_make(~mask), 0),
+    src=lambda grad, idx: S._as_strided_jvp(grad, idx),
+)
+
+
+def as_strided_scatter(
+    input: Tensor, src: Tensor, size: Any, stride: Any, storage_offset: int | None = None
+) -> Tensor:
+    """Mirrors `torch.as_strided_scatter`: a clone of input (its strides and offset kept) with
+    src written through as_strided(size, stride, storage_offset) of the clone."""
+    if input.requires_grad and not input.is_contiguous():
+        raise RuntimeError(
+            "!self.requires_grad() || self.is_contiguous() INTERNAL ASSERT FAILED at "
+            '"/__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp":4754, please report a '
+            "bug to PyTorch. as_strided_scatter is currently only supported for contiguous inputs"
+        )
+    with _grad_mode.no_grad():  # torch checks the geometry against input's own storage
+        region = S.as_strided(input, size, stride, storage_offset)._data
+    _check_src(src, region)
+    shape = input._data.shape
+    base = input.storage_offset()  # the clone keeps input's strides and storage offset
+    own = np.asarray(base, np.int64)
+    for n, st in zip(shape, input.stride(), strict=True):
+        own = np.add.outer(own, np.arange(n, dtype=np.int64) * st)
+    pos = np.asarray(base if storage_offset is None else storage_offset, np.int64)
+    for n, st in zip(region.shape, stride, strict=True):
+        pos = np.add.outer(pos, np.arange(n, dtype=np.int64) * int(st))
+    inv = np.full(int(max(own.max(initial=0), pos.max(initial=0))) + 1, -1, np.int64)
+    inv[own.reshape(-1)] = np.arange(own.size, dtype=np.int64)
+    idx = inv[pos]
+    mask = np.zeros(shape, bool)
+    mask.reshape(-1)[idx[idx >= 0]] = True
+    return _as_strided_scatter(input, src, idx, mask)
+
+
 def _narrow_copy_fwd(self: np.ndarray, dim: int, start: int, length: int) -> np.ndarray:
     lo = start + self.shape[dim] if start < 0 else start
     return _slice_region(self, dim, lo, lo + length, 1).copy()
@@ -1764,6 +1824,7 @@ METHODS: dict[str, Any] = {
     "put_": make_inplace(put),
     "index_reduce_": make_inplace(index_reduce),
     "fill_diagonal_": fill_diagonal_,
+    "as_strided_scatter": as_strided_scatter,
 }
 FUNCTIONS: dict[str, Any] = {
     "renorm": renorm,
@@ -1783,6 +1844,7 @@ FUNCTIONS: dict[str, Any] = {
     "meshgrid": meshgrid,
     "broadcast_shapes": broadcast_shapes,
     "cdist": cdist,
+    "as_strided_scatter": as_strided_scatter,
     "isin": isin,
     "unravel_index": unravel_index,
     "vander": vander,
