@@ -364,3 +364,15 @@ def test_fft_errors_match_torch(k: int) -> None:
             FFT_ERRORS[k](T)
         got.append((type(e.value).__name__, str(e.value)))
     assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("sizes", [(2, 2, 3), (-1, 2, 5), (4, 3, 1), (2, -1, -1)])
+def test_expand_checks_sizes_from_the_last_dimension_as_torch(sizes: tuple[int, ...]) -> None:
+    # found while writing the view cases above: torch names the innermost mismatch
+    got = []
+    for T in LIBS:
+        try:
+            got.append(tuple(T.zeros(3, 2).expand(*sizes).shape))
+        except RuntimeError as e:
+            got.append(str(e))
+    assert got[0] == got[1]

@@ -171,22 +171,22 @@ def expand(self: Tensor, *sizes: Any) -> Tensor:
             "in the tensor (%d)" % (len(sizes), len(shape))
         )
     lead = len(sizes) - len(shape)
-    out = []
-    for i, s in enumerate(sizes):
-        s = int(s)
+    out = [0] * len(sizes)
+    for i in reversed(range(len(sizes))):  # torch checks from the last dimension
+        s = int(sizes[i])
         if i < lead:
             if s < 0:
                 raise RuntimeError(
                     f"The expanded size of the tensor ({s}) isn't allowed in a leading, "
                     "non-existing dimension " + str(i)
                 )
-            out.append(s)
+            out[i] = s
             continue
         cur = shape[i - lead]
         if s == -1:
-            out.append(cur)
+            out[i] = cur
         elif cur == 1 or cur == s:
-            out.append(s)
+            out[i] = s
         else:
             raise RuntimeError(
                 f"The expanded size of the tensor ({s}) must match the existing size ({cur}) at "
