@@ -494,7 +494,7 @@ def test_gamma_rsample_gradient(dtype):
     shadowgrad.manual_seed(4)
     conc = np.array([0.3, 1.0, 2.5, 40.0])
     rate = np.array([1.5, 0.7, 2.0, 0.1])
-    w = RNG.normal(size=(6, 4))
+    w = np.random.default_rng(7).normal(size=(6, 4))  # its own generator: any test order
     c = shadowgrad.tensor(conc, dtype=getattr(shadowgrad, dtype), requires_grad=True)
     r = shadowgrad.tensor(rate, dtype=getattr(shadowgrad, dtype), requires_grad=True)
     x = shadowgrad.distributions.Gamma(c, r).rsample((6,))
@@ -507,9 +507,13 @@ def test_gamma_rsample_gradient(dtype):
     dstd = torch._standard_gamma_grad(ct.detach().expand(6, 4), std)
     xt = (std + (ct - ct.detach()) * dstd) / rt
     gct, grt = torch.autograd.grad((xt * torch.tensor(w, dtype=xt.dtype)).sum(), [ct, rt])
+    # torch's gradient of the draw is itself an approximation (about 1e-4 relative); in
+    # float32 the six weighted terms of each sum also cancel, so allow an absolute error at
+    # the scale of the largest term
     rtol = 1e-3 if dtype == "float64" else 2e-3
-    _close(gct, gc, rtol=rtol, atol=1e-6)
-    _close(grt, gr, rtol=rtol, atol=1e-6)
+    atol = 1e-6 if dtype == "float64" else 2e-3 * float(np.abs(gct.numpy()).max())
+    _close(gct, gc, rtol=rtol, atol=atol)
+    _close(grt, gr, rtol=rtol, atol=atol)
 
 
 def _mc_grad(T, make, f, n):

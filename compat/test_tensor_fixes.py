@@ -12,6 +12,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import pytest
 import torch
 
@@ -131,3 +132,14 @@ def test_type_takes_legacy_classes() -> None:
 
     a, b = (_outcome(run, T) for T in LIBS)
     assert a == b
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_linspace_is_torch_bit_for_bit(dtype: str) -> None:
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        s, e = (float(v) for v in rng.uniform(-10, 10, 2))
+        n = int(rng.integers(2, 300))
+        a = torch.linspace(s, e, n, dtype=getattr(torch, dtype)).numpy()
+        b = shadowgrad.linspace(s, e, n, dtype=getattr(shadowgrad, dtype)).numpy()
+        np.testing.assert_array_equal(a, b)

@@ -397,6 +397,11 @@ def linspace(
     d = dtype or D.get_default_dtype()
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
+    if steps > 1 and d._np.char in "fd":
+        # torch's kernel in the dtype itself, bit for bit (statistics._linspace_in)
+        from .ops.statistics import _linspace_in
+
+        return _finish(_linspace_in(d._np.type, float(start), float(end), steps), requires_grad)
     arr = np.linspace(float(start), float(end), steps, dtype=np.float64)
     # torch computes the second half from the end so the last value is exact
     if steps > 1:
