@@ -83,6 +83,20 @@ CASES: dict[str, tuple[Callable[..., Any], list[np.ndarray]]] = {
     "complex": (lambda T, a, b: (T.complex(a, b) ** 2).real.sum(), [_r(3), _r(3)]),
     "polar": (lambda T, a, b: (T.polar(a, b) * (1 + 2j)).real.sum(), [_r(3), _r(3)]),
     "where": (lambda T, a: T.where(a.real > 0, a, a * 2).abs().sum(), [_c(4)]),
+    "prod": (
+        lambda T, a: a[0].prod().abs() + a.prod(1).abs().sum() + a.prod(0, keepdim=True).imag.sum(),
+        [np.array([[1 + 2j, -0.5 + 0.3j, 2 - 1j], [0.3 - 2j, 0j, 1 + 1j]])],
+    ),
+    "vector_norm": (
+        lambda T, a: (
+            sum(
+                T.linalg.vector_norm(a, ord=o, dim=1).sum()
+                for o in (1, 2, 3, 0.5, 1.5, float("inf"), -float("inf"))
+            )
+            + a.norm()
+        ),
+        [_c(2, 3)],
+    ),
     "to_complex": (lambda T, a: (a.to(T.complex128) * 1j).exp().real.sum(), [_r(3)]),
 }
 
@@ -192,6 +206,7 @@ GRADCHECK_FNS: dict[str, Callable[..., Any]] = {
     "holomorphic": lambda a, b: (a * a).tanh() + a.log() * b,
     "matmul": lambda a, b: a.reshape(3, 1) @ (a.reshape(1, 3) * b),
     "polar": lambda a, b: shadowgrad.polar(b, b * 2) * a,
+    "prod_norm": lambda a, b: a.prod() * shadowgrad.linalg.vector_norm(a * b, ord=3),
 }
 
 

@@ -435,6 +435,10 @@ _prod_all = defop(
     dtype="keep",
     self=lambda grad, self, result: _prod_backward_all(grad, self, result),
     jvp=lambda self, self_t, result: _prod_t(self, self_t, result, None, False),
+    # the derivative is a polynomial with real coefficients: its conjugate is itself at conj(x)
+    complex={
+        "self": lambda grad, self, result: _prod_backward_all(grad, self.conj(), result.conj())
+    },
 )
 _prod_dim = defop(
     "prod.dim_int",
@@ -445,6 +449,11 @@ _prod_dim = defop(
         grad, self, result, dim, keepdim
     ),
     jvp=lambda self, dim, keepdim, self_t, result: _prod_t(self, self_t, result, dim, keepdim),
+    complex={
+        "self": lambda grad, self, result, dim, keepdim: _prod_backward_dim(
+            grad, self.conj(), result.conj(), dim, keepdim
+        )
+    },
 )
 
 
@@ -1044,11 +1053,18 @@ _sgn = defop(
     dtype="keep",
     self=lambda grad: _const(np.zeros(grad._data.shape, grad._data.dtype)),
     jvp=lambda self_t: _const(np.zeros(self_t._data.shape, self_t._data.dtype)),
+    complex=True,  # numpy's sign of a complex number is z / |z|, torch's sgn
 )
 
 
 def _norm_backward(
-    grad: Tensor, self: Tensor, ord: float, norm: Tensor, dim: tuple[int, ...], keepdim: bool
+    grad: Tensor,
+    self: Tensor,
+    ord: float,
+    norm: Tensor,
+    dim: tuple[int, ...],
+    keepdim: bool,
+    is_complex: bool = False,
 ) -> Tensor | None:
     from .pointwise import where
 
@@ -1071,7 +1087,7 @@ def _norm_backward(
         a = np.abs(x)
         mask = ((a == norm._data) | np.isnan(a)).astype(x.dtype)
         return sgn * ((grad / _const(mask.sum(axis=dim, keepdims=True))) * _const(mask))
-    absx = self * sgn
+    absx = self.abs() if is_complex else self * sgn
     if p < 1.0:
         scaled = sgn * where(_const(x == 0), 0.0, absx.pow(p - 1))
         return scaled * grad * norm.pow(1 - p)
@@ -1121,6 +1137,11 @@ _vector_norm = defop(
         grad, self, ord, result, dim, keepdim
     ),
     jvp=_vector_norm_t,
+    complex={
+        "self": lambda grad, self, ord, dim, keepdim, result: _norm_backward(
+            grad, self, ord, result, dim, keepdim, True
+        )
+    },
 )
 
 
