@@ -4,7 +4,10 @@ Mirrors `torch.autograd.gradcheck`. Slow mode compares full Jacobians: one backw
 element, and central differences (step eps) per input element. Fast mode compares, for each
 (input, output) pair, the scalar v^T J u for random unit vectors u and v. Both use
 |a - n| <= atol + rtol * |n|. On failure the message has torch's layout plus one extra line
-naming the worst input/output element and how far off it is.
+naming the worst input/output element and how far off it is. Complex inputs and outputs are
+checked as torch checks them (Note [Complex gradcheck]); in fast mode the numerical and
+analytical quantities of a failure are the real directional derivatives, not torch's complex
+ones.
 """
 
 from __future__ import annotations
