@@ -13,44 +13,7 @@ import torch
 
 import shadowgrad
 
-LIBS = (torch, shadowgrad)
-
-
-def _np(v):
-    return None if v is None else v.detach().numpy()
-
-
-def _same(a, b, tol):
-    assert (a is None) == (b is None)
-    if a is None:
-        return
-    assert a.dtype == b.dtype and a.shape == b.shape
-    np.testing.assert_allclose(a, b, rtol=tol, atol=tol)
-
-
-def _both(prog, tol=1e-6):
-    outs = [prog(T) for T in LIBS]
-    assert outs[0].keys() == outs[1].keys()
-    for k in outs[0]:
-        a, b = outs[0][k], outs[1][k]
-        if isinstance(a, np.ndarray) or a is None:
-            _same(a, b, tol)
-        else:
-            assert a == b, k
-
-
-def _errors(fn):
-    got = []
-    for T in LIBS:
-        with pytest.raises(Exception) as e:
-            fn(T)
-        got.append((type(e.value).__name__, str(e.value)))
-    assert got[0] == got[1]
-
-
-def _cotangent(T, y):
-    return T.tensor(np.cos(np.arange(y.numel()) + 1.0).reshape(tuple(y.shape))).to(y.dtype)
-
+from .nn_helpers import LIBS, _both, _cotangent, _errors, _np, _same
 
 # --- CTC loss ------------------------------------------------------------------------------
 
@@ -95,7 +58,7 @@ def test_ctc_loss(case, reduction, zero_infinity, form):
         y = T.nn.functional.ctc_loss(
             lp, targets, *lens, blank=blank, reduction=reduction, zero_infinity=zero_infinity
         )
-        (g,) = T.autograd.grad(y, lp, _cotangent(T, y))
+        (g,) = T.autograd.grad(y, lp, _cotangent(T, y, 1))
         return {"y": _np(y), "g": _np(g), "fn": y.grad_fn.name()}
 
     _both(prog, 1e-5)
@@ -123,7 +86,7 @@ def test_ctc_loss_unbatched(reduction):
     def prog(T):
         lp = T.tensor(lp_np, requires_grad=True)
         y = T.nn.functional.ctc_loss(lp, T.tensor([[1, 1, 3]]), [5], [3], reduction=reduction)
-        (g,) = T.autograd.grad(y, lp, _cotangent(T, y))
+        (g,) = T.autograd.grad(y, lp, _cotangent(T, y, 1))
         return {"y": _np(y), "g": _np(g), "fn": y.grad_fn.name()}
 
     _both(prog, 1e-5)
@@ -255,7 +218,7 @@ def test_lazy_module(k):
     def run(T, m):
         x = T.tensor(x_np, requires_grad=True)
         y = m(x)
-        y.backward(_cotangent(T, y))
+        y.backward(_cotangent(T, y, 1))
         grads = {n: _np(p.grad) for n, p in m.named_parameters()}
         return {"y": _np(y), "gx": _np(x.grad), **grads, "fn": y.grad_fn.name()}
 

@@ -15,7 +15,7 @@ import pytest
 
 import shadowgrad
 
-from .test_nn_ctc_lazy import LIBS, _both, _cotangent, _errors, _np
+from .nn_helpers import LIBS, _both, _cotangent, _errors, _np
 
 _rng = np.random.default_rng(0)
 
@@ -48,7 +48,7 @@ def test_adaptive_forward_backward(head_bias):
         m = _asm(T, head_bias)
         xt = T.tensor(x, requires_grad=True)
         out = m(xt, T.tensor(target))
-        (out.output * _cotangent(T, out.output)).sum().backward(retain_graph=True)
+        (out.output * _cotangent(T, out.output, 1)).sum().backward(retain_graph=True)
         out.loss.backward()
         r = {
             "type": type(out).__name__,
@@ -76,7 +76,7 @@ def test_adaptive_unbatched_log_prob_predict():
         xt = T.tensor(x, requires_grad=True)
         one = m(xt[2], T.tensor(13))
         lp = m.log_prob(xt)
-        lp.backward(_cotangent(T, lp))
+        lp.backward(_cotangent(T, lp, 1))
         head_only = m.predict(T.zeros(3, 8, dtype=T.float64))
         return {
             "one": _np(one.output),
@@ -145,7 +145,7 @@ def test_fractional_module_matches(n, shape, kernel, kw, dtype):
         m = cls(kernel, return_indices=True, _random_samples=T.tensor(u), **kw)
         xt = T.tensor(x, requires_grad=True)
         y, idx = m(xt)
-        g = T.autograd.grad(y, xt, _cotangent(T, y), create_graph=True)[0]
+        g = T.autograd.grad(y, xt, _cotangent(T, y, 1), create_graph=True)[0]
         f = getattr(T.nn.functional, f"fractional_max_pool{n}d")
         kw2 = {"output_size": m.output_size, "output_ratio": m.output_ratio}
         y2 = f(xt, kernel, _random_samples=T.tensor(u), **kw2)
@@ -172,7 +172,7 @@ def test_fractional_double_backward_and_gradcheck():
         y = T.nn.functional.fractional_max_pool2d(xt, 2, 3, _random_samples=T.tensor(u))
         v = T.ones_like(y, requires_grad=True)
         g = T.autograd.grad(y, xt, v, create_graph=True)[0]
-        gv = T.autograd.grad(g, v, _cotangent(T, g))[0]
+        gv = T.autograd.grad(g, v, _cotangent(T, g, 1))[0]
         return {"g": _np(g), "gv": _np(gv)}
 
     _both(prog, 0)
@@ -279,7 +279,7 @@ def test_multi_head_attention_forward():
             t["q"], t["k"], t["v"], e, h, t["w_in"], t["b_in"], None, None, False, 0.0,
             t["w_out"], t["b_out"], training=False, key_padding_mask=T.tensor(mask),
         )  # fmt: skip
-        out.backward(_cotangent(T, out))
+        out.backward(_cotangent(T, out, 1))
         r = {"out": _np(out), "w": _np(w), "fn": out.grad_fn.name()}
         r.update({k: _np(v.grad) for k, v in t.items()})
         return r
@@ -346,7 +346,7 @@ def test_cross_map_lrn2d(shape, size, dtype):
         m = T.nn.CrossMapLRN2d(size, alpha=0.1, beta=0.6, k=1.5)
         xt = T.tensor(x, requires_grad=True)
         y = m(xt)
-        y.backward(_cotangent(T, y))
+        y.backward(_cotangent(T, y, 1))
         d = T.nn.CrossMapLRN2d(3)
         return {
             "y": _np(y),

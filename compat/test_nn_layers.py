@@ -14,21 +14,9 @@ import torch
 
 import shadowgrad
 
+from .nn_helpers import _error, _np_copy
+
 rng = np.random.default_rng(0)
-
-
-def _np(t):
-    return t.detach().numpy().copy()
-
-
-def _error(fn):
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            fn()
-    except Exception as e:  # the type and message are what is compared
-        return type(e).__name__, str(e)
-    return None
 
 
 def _run(T, fn, x, dtype):
@@ -36,7 +24,7 @@ def _run(T, fn, x, dtype):
     y = fn(T, t)
     g = np.linspace(-1, 1, y.numel()).reshape(tuple(y.shape)).astype(dtype)
     y.backward(T.tensor(g))
-    return _np(y), _np(t.grad), y.grad_fn.name(), tuple(y.stride())
+    return _np_copy(y), _np_copy(t.grad), y.grad_fn.name(), tuple(y.stride())
 
 
 # --- interpolate: every mode, size and scale form, align_corners, recompute -----------------
@@ -108,7 +96,7 @@ def test_interpolate_double_backward_matches_torch(mode, shape):
         go = T.tensor(rng_go(y.shape), requires_grad=True)
         (g,) = T.autograd.grad(y, t, go, create_graph=True)
         (gg,) = T.autograd.grad((g * g).sum(), go)
-        return g.grad_fn.name(), _np(g), _np(gg)
+        return g.grad_fn.name(), _np_copy(g), _np_copy(gg)
 
     def rng_go(shape):
         return np.linspace(-1, 2, int(np.prod(shape))).reshape(tuple(shape))
@@ -136,13 +124,13 @@ def test_interpolate_other_dtypes_and_layouts_match_torch():
     def prog(T):
         out = []
         h = T.tensor(x.astype(np.float16))
-        out.append(_np(T.nn.functional.interpolate(h, scale_factor=1.5, mode="bilinear")))
-        out.append(_np(T.nn.functional.interpolate(h, size=(3, 7), mode="nearest")))
+        out.append(_np_copy(T.nn.functional.interpolate(h, scale_factor=1.5, mode="bilinear")))
+        out.append(_np_copy(T.nn.functional.interpolate(h, size=(3, 7), mode="nearest")))
         u = T.tensor((np.abs(x) * 40).astype(np.uint8))
-        out.append(_np(T.nn.functional.interpolate(u, scale_factor=1.5)))
-        out.append(_np(T.nn.functional.interpolate(u, size=(7, 3), mode="nearest-exact")))
+        out.append(_np_copy(T.nn.functional.interpolate(u, scale_factor=1.5)))
+        out.append(_np_copy(T.nn.functional.interpolate(u, size=(7, 3), mode="nearest-exact")))
         nc = T.tensor(x).transpose(2, 3)
-        out.append(_np(T.nn.functional.interpolate(nc, size=(3, 3), mode="bicubic")))
+        out.append(_np_copy(T.nn.functional.interpolate(nc, size=(3, 3), mode="bicubic")))
         e = T.zeros(0, 3, 4, 4, requires_grad=True)
         y = T.nn.functional.interpolate(e, size=3, mode="bilinear")
         out.append((tuple(y.shape), y.grad_fn.name()))
@@ -224,7 +212,7 @@ def test_upsample_wrappers_values_and_warnings_match_torch(call):
             y = call(T, t)
         y.sum().backward()
         msgs = [(m.category.__name__, str(m.message), m.filename) for m in w]
-        return _np(y), _np(t.grad), y.grad_fn.name(), msgs
+        return _np_copy(y), _np_copy(t.grad), y.grad_fn.name(), msgs
 
     a, b = prog(torch), prog(shadowgrad)
     np.testing.assert_allclose(b[0], a[0], atol=1e-12)
@@ -261,7 +249,14 @@ def test_shuffles_match_torch(fn, shape):
         y = fn(T, t)
         go = T.tensor(np.linspace(-1, 1, y.numel()).reshape(tuple(y.shape)), requires_grad=True)
         (g,) = T.autograd.grad(y, t, go, create_graph=True)
-        return _np(y), y.grad_fn.name(), tuple(y.stride()), y._is_view(), _np(g), g.grad_fn.name()
+        return (
+            _np_copy(y),
+            y.grad_fn.name(),
+            tuple(y.stride()),
+            y._is_view(),
+            _np_copy(g),
+            g.grad_fn.name(),
+        )
 
     a, b = prog(torch), prog(shadowgrad)
     np.testing.assert_array_equal(b[0], a[0])
@@ -275,7 +270,7 @@ def test_native_channel_shuffle_has_no_derivative_as_in_torch():
     def prog(T):
         t = T.tensor(x, requires_grad=True)
         y = T.nn.functional.native_channel_shuffle(t, 2)
-        return _np(y), y.requires_grad, y.grad_fn.name(), _error(lambda: y.sum().backward())
+        return _np_copy(y), y.requires_grad, y.grad_fn.name(), _error(lambda: y.sum().backward())
 
     a, b = prog(torch), prog(shadowgrad)
     np.testing.assert_array_equal(b[0], a[0])
@@ -355,8 +350,8 @@ def test_norms_match_torch(fn, shape, dtype):
         y = fn(T, t)
         if y.numel():
             y.backward(T.tensor(np.linspace(-1, 1, y.numel()).reshape(tuple(y.shape))).to(y.dtype))
-        grad = _np(t.grad) if t.grad is not None else None
-        return _np(y), y.dtype, _graph(y.grad_fn)[:1], grad
+        grad = _np_copy(t.grad) if t.grad is not None else None
+        return _np_copy(y), y.dtype, _graph(y.grad_fn)[:1], grad
 
     a, b = prog(torch), prog(shadowgrad)
     tol = 2e-3 if dtype == np.float16 else 1e-5 if dtype == np.float32 else 1e-12
@@ -376,7 +371,7 @@ def test_rms_norm_graph_matches_torch():
         go = T.ones_like(y, requires_grad=True)
         g = T.autograd.grad(y, (t, w), go, create_graph=True)
         gg = T.autograd.grad(sum((v * v).sum() for v in g), (t, w, go))
-        return _graph(y.grad_fn), [_np(v) for v in g], [_np(v) for v in gg]
+        return _graph(y.grad_fn), [_np_copy(v) for v in g], [_np_copy(v) for v in gg]
 
     a, b = prog(torch), prog(shadowgrad)
     assert b[0] == a[0]
@@ -421,7 +416,7 @@ def test_norm_warnings_match_torch():
         # torch warns about the dtype mismatch once per process: keep only the others
         w = [m for m in w if "Mismatch dtype" not in str(m.message)]
         msgs = [(m.category.__name__, str(m.message).split(" (Triggered")[0]) for m in w]
-        return y.dtype, _np(z), msgs
+        return y.dtype, _np_copy(z), msgs
 
     a, b = prog(torch), prog(shadowgrad)
     assert str(b[0]) == str(a[0])
@@ -461,7 +456,7 @@ def test_module_repr_and_state_match_torch(make):
     assert repr(sm) == repr(tm)
     assert list(sm.state_dict()) == list(tm.state_dict())
     for k, v in tm.state_dict().items():
-        np.testing.assert_array_equal(_np(sm.state_dict()[k]), _np(v))
+        np.testing.assert_array_equal(_np_copy(sm.state_dict()[k]), _np_copy(v))
         assert str(sm.state_dict()[k].dtype) == str(v.dtype)
     assert [n for n, _ in sm.named_parameters()] == [n for n, _ in tm.named_parameters()]
 
@@ -511,15 +506,15 @@ def test_layer_forward_backward_matches_torch(name, make, shape):
             y = mod(t)
             g = np.linspace(-1, 1, y.numel()).reshape(tuple(y.shape)).astype(np.float32)
             y.backward(T.tensor(g))
-            outs.append(_np(y))
+            outs.append(_np_copy(y))
         mod.eval()
-        outs.append(_np(mod(t)))
-        grads = {n: _np(p.grad) for n, p in mod.named_parameters()}
-        sd = {k: _np(v) for k, v in mod.state_dict().items()}
-        return outs, y.grad_fn.name(), grads, _np(t.grad), sd
+        outs.append(_np_copy(mod(t)))
+        grads = {n: _np_copy(p.grad) for n, p in mod.named_parameters()}
+        sd = {k: _np_copy(v) for k, v in mod.state_dict().items()}
+        return outs, y.grad_fn.name(), grads, _np_copy(t.grad), sd
 
     tm, sm = make(torch), make(shadowgrad)
-    sm.load_state_dict({k: shadowgrad.tensor(_np(v)) for k, v in tm.state_dict().items()})
+    sm.load_state_dict({k: shadowgrad.tensor(_np_copy(v)) for k, v in tm.state_dict().items()})
     a, b = prog(torch, tm), prog(shadowgrad, sm)
     for u, v in zip(a[0], b[0], strict=True):
         np.testing.assert_allclose(v, u, rtol=1e-5, atol=1e-5)

@@ -17,6 +17,7 @@ import shadowgrad
 
 from .checks import run_entry
 from .graphs import _walk
+from .nn_helpers import _error
 from .ops_nn_losses import CLS, ENTRIES, ML, SIGN, SIGN2, A, B, F, N
 
 LIBS = [torch, shadowgrad]
@@ -62,16 +63,6 @@ GRAPHS = {
 def test_recorded_graph_matches_torch(name):
     rows = _graph_rows(GRAPHS[name])
     assert not [r for r in rows if r[3]], rows
-
-
-def _error(fn):
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            fn()
-    except Exception as e:  # the type and message are what is compared
-        return type(e).__name__, str(e)
-    return None
 
 
 def _long(T, v):

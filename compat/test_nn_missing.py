@@ -12,48 +12,8 @@ import warnings
 
 import numpy as np
 import pytest
-import torch
 
-import shadowgrad
-
-LIBS = (torch, shadowgrad)
-
-
-def _np(v):
-    return None if v is None else v.detach().numpy()
-
-
-def _same(a, b, tol):
-    assert (a is None) == (b is None)
-    if a is None:
-        return
-    assert a.dtype == b.dtype and a.shape == b.shape
-    np.testing.assert_allclose(a, b, rtol=tol, atol=tol)
-
-
-def _both(prog, tol=1e-6):
-    outs = [prog(T) for T in LIBS]
-    assert outs[0].keys() == outs[1].keys()
-    for k in outs[0]:
-        a, b = outs[0][k], outs[1][k]
-        if isinstance(a, np.ndarray) or a is None:
-            _same(a, b, tol)
-        else:
-            assert a == b, k
-
-
-def _errors(fn):
-    got = []
-    for T in LIBS:
-        with pytest.raises(Exception) as e:
-            fn(T)
-        got.append((type(e.value).__name__, str(e.value)))
-    assert got[0] == got[1]
-
-
-def _cotangent(T, y):
-    return T.tensor(np.cos(np.arange(y.numel())).reshape(tuple(y.shape))).to(y.dtype)
-
+from .nn_helpers import LIBS, _both, _cotangent, _errors, _np
 
 # --- grid_sample / affine_grid ------------------------------------------------------------
 

@@ -16,11 +16,7 @@ import torch
 
 import shadowgrad
 
-LIBS = (torch, shadowgrad)
-
-
-def _np(t):
-    return t.detach().numpy().copy()
+from .nn_helpers import LIBS, _np_copy
 
 
 def _copy_weights(src, dst):
@@ -119,8 +115,8 @@ def test_layer_forward_backward_matches_torch(name, make, x):
         out = mod(xt)
         first = out[0] if isinstance(out, tuple) else out
         first.backward(T.tensor(np.cos(np.arange(first.numel())).reshape(first.shape)))
-        grads = [_np(xt.grad)] + [_np(p.grad) for p in mod.parameters()]
-        outs = [_np(o) for o in (out if isinstance(out, tuple) else (out,))]
+        grads = [_np_copy(xt.grad)] + [_np_copy(p.grad) for p in mod.parameters()]
+        outs = [_np_copy(o) for o in (out if isinstance(out, tuple) else (out,))]
         res.append((outs, grads, _names(out)))
     (o1, g1, n1), (o2, g2, n2) = res
     assert n1 == n2
@@ -138,7 +134,12 @@ def test_max_unpool_modules_invert_max_pool_like_torch():
         y1, i1 = T.nn.MaxPool1d(2, return_indices=True)(x1)
         u1 = T.nn.MaxUnpool1d(2)(y1, i1)
         (u.sum() * 2 + (u1 * u1).sum()).backward()
-        res.append(([_np(u), _np(u1), _np(x.grad), _np(x1.grad)], _names(u) + _names(u1)))
+        res.append(
+            (
+                [_np_copy(u), _np_copy(u1), _np_copy(x.grad), _np_copy(x1.grad)],
+                _names(u) + _names(u1),
+            )
+        )
     assert res[0][1] == res[1][1]
     for a, b in zip(res[0][0], res[1][0], strict=True):
         np.testing.assert_allclose(b, a, rtol=1e-12)
@@ -229,9 +230,9 @@ def _compare_transformer(make, call, inputs, train=False):
         ts = [T.tensor(v, requires_grad=v.dtype == np.float64) for v in inputs]
         out = call(T, mod, *ts)
         out.backward(T.tensor(np.sin(np.arange(out.numel())).reshape(out.shape)))
-        grads = [_np(t.grad) for t in ts if t.requires_grad]
-        grads += [_np(p.grad) for p in mod.parameters()]
-        res.append(([_np(out), *grads], _names(out)))
+        grads = [_np_copy(t.grad) for t in ts if t.requires_grad]
+        grads += [_np_copy(p.grad) for p in mod.parameters()]
+        res.append(([_np_copy(out), *grads], _names(out)))
     assert res[0][1] == res[1][1]
     for a, b in zip(res[0][0], res[1][0], strict=True):
         np.testing.assert_allclose(b, a, rtol=1e-9, atol=1e-11)
@@ -302,7 +303,7 @@ def test_transformer_init_and_mask_match_torch():
     a = shadowgrad.nn.Transformer.generate_square_subsequent_mask(4)
     b = torch.nn.Transformer.generate_square_subsequent_mask(4)
     assert str(a.dtype).split(".")[-1] == str(b.dtype).split(".")[-1]
-    np.testing.assert_array_equal(_np(a), _np(b))
+    np.testing.assert_array_equal(_np_copy(a), _np_copy(b))
     # xavier-uniform matrices, LayerNorms at ones/zeros, biases as the layers leave them
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
