@@ -190,6 +190,21 @@ class Distribution:
             )
         return self.__new__(type(self)) if _instance is None else _instance
 
+    def _expand_categorical(
+        self, cls: type, batch_shape: Any, _instance: Any, carried: tuple[str, ...] = ()
+    ) -> Any:
+        """The body of ``expand`` for a family built on ``self._categorical`` (OneHotCategorical,
+        Multinomial, ExpRelaxedCategorical): a new ``cls`` sharing the attributes named in
+        ``carried`` and holding our categorical expanded to ``batch_shape``."""
+        new = self._get_checked_instance(cls, _instance)
+        batch_shape = torch.Size(batch_shape)
+        for name in carried:
+            setattr(new, name, getattr(self, name))
+        new._categorical = self._categorical.expand(batch_shape)
+        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
     def _expand_params(self, cls: type, batch_shape: Any, _instance: Any, shapes: dict) -> Any:
         """The body of most ``expand`` methods: a new ``cls`` whose tensors named in ``shapes``
         (name -> trailing shape beyond the batch shape) are expanded views of ours; lazy
