@@ -13,9 +13,18 @@ from .. import _dtype
 from .._creation import tensor
 from .._grad_mode import no_grad
 from .._tensor import Tensor
-from .optimizer import Optimizer, arr
+from .optimizer import Optimizer, arr, fma
 
-__all__ = ["check_betas", "check_lr", "check_nonneg", "grads", "params_with_grad", "scalar", "tick"]
+__all__ = [
+    "check_betas",
+    "check_lr",
+    "check_nonneg",
+    "decay",
+    "grads",
+    "params_with_grad",
+    "scalar",
+    "tick",
+]
 
 
 def check_lr(lr: Any) -> None:
@@ -35,6 +44,20 @@ def check_betas(betas: Any) -> None:
     for i in (0, 1):
         if not 0.0 <= betas[i] < 1.0:
             raise ValueError(f"Invalid beta parameter at index {i}: {betas[i]}")
+
+
+def decay(
+    group: dict[str, Any], lr: float, wd: float, param: np.ndarray, grad: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Weight decay `wd` ahead of an Adam-family update, as the new (param, grad): none at 0;
+    under the group's `decoupled_weight_decay` the parameter scaled by 1 - lr * wd (AdamW's
+    form), else wd * param added to the gradient."""
+    if wd != 0:
+        if group["decoupled_weight_decay"]:
+            param = param * (1 - lr * wd)
+        else:
+            grad = fma(wd, param, grad)
+    return param, grad
 
 
 def scalar(value: float) -> Tensor:

@@ -10,6 +10,7 @@ import numpy as np
 from .. import _dtype
 from .._creation import tensor, zeros_like
 from .._grad_mode import no_grad
+from ._single_tensor import check_betas, check_nonneg, decay
 from .optimizer import Optimizer, arr, fma, lerp, write_param
 
 __all__ = ["Adam"]
@@ -36,14 +37,9 @@ class Adam(Optimizer):
     ) -> None:
         if not lr >= 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
-        if not eps >= 0.0:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= betas[0] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-        if not 0.0 <= betas[1] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-        if not weight_decay >= 0.0:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        check_nonneg(eps, "epsilon")
+        check_betas(betas)
+        check_nonneg(weight_decay, "weight_decay")
         if not (isinstance(betas[0], float) and isinstance(betas[1], float)):
             raise ValueError("betas must be either both floats or both Tensors")
         defaults = {
@@ -105,11 +101,7 @@ class Adam(Optimizer):
                 with no_grad():
                     state["step"].add_(1)
                 step = state["step"].item()
-                if wd != 0:
-                    if group["decoupled_weight_decay"]:
-                        param = param * (1 - lr * wd)
-                    else:
-                        grad = fma(wd, param, grad)
+                param, grad = decay(group, lr, wd, param, grad)
                 exp_avg = arr(state["exp_avg"])
                 exp_avg_sq = arr(state["exp_avg_sq"])
                 exp_avg[...] = lerp(exp_avg, grad, 1 - beta1)

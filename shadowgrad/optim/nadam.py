@@ -9,7 +9,7 @@ import numpy as np
 
 from .._creation import zeros_like
 from .._grad_mode import no_grad
-from ._single_tensor import check_betas, check_lr, check_nonneg, grads, scalar, tick
+from ._single_tensor import check_betas, check_lr, check_nonneg, decay, grads, scalar, tick
 from .optimizer import Optimizer, arr, fma, lerp, write_param
 
 __all__ = ["NAdam"]
@@ -70,11 +70,7 @@ class NAdam(Optimizer):
             for p, state, grad, param in grads(self, group, self._init_state):
                 step = tick(state)
                 bias_correction2 = 1 - beta2**step
-                if wd != 0:
-                    if group["decoupled_weight_decay"]:
-                        param = param * (1 - lr * wd)
-                    else:
-                        grad = fma(wd, param, grad)
+                param, grad = decay(group, lr, wd, param, grad)
                 # momentum schedule: mu_t for this step, mu_{t+1} for the look-ahead term
                 mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * psi)))
                 mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * psi)))

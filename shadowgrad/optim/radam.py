@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from .._creation import zeros_like
-from ._single_tensor import check_betas, check_lr, check_nonneg, grads, scalar, tick
+from ._single_tensor import check_betas, check_lr, check_nonneg, decay, grads, scalar, tick
 from .optimizer import Optimizer, arr, fma, lerp, write_param
 
 __all__ = ["RAdam"]
@@ -63,11 +63,7 @@ class RAdam(Optimizer):
             wd = group["weight_decay"]
             for p, state, grad, param in grads(self, group, self._init_state):
                 step = tick(state)
-                if wd != 0:
-                    if group["decoupled_weight_decay"]:
-                        param = param * (1 - lr * wd)
-                    else:
-                        grad = fma(wd, param, grad)
+                param, grad = decay(group, lr, wd, param, grad)
                 exp_avg = arr(state["exp_avg"])
                 exp_avg_sq = arr(state["exp_avg_sq"])
                 exp_avg[...] = lerp(exp_avg, grad, 1 - beta1)
