@@ -597,3 +597,70 @@ register(
         supports_grad=False,
     ),
 )
+
+
+# --- recurrent cells and layers ---------------------------------------------------------------
+
+_GATES = {"rnn_tanh": 1, "rnn_relu": 1, "gru": 3, "lstm": 4}
+
+
+def _cell_samples(name: str) -> Any:
+    k = _GATES[name]
+
+    def samples(dtype: str) -> list[Sample]:
+        x, h, c = _t(_rand(3, 4)), _t(_rand(3, 5)), _t(_rand(3, 5))
+        w = [_t(_rand(5 * k, 4)), _t(_rand(5 * k, 5)), _t(_rand(5 * k)), _t(_rand(5 * k))]
+        hx = [h, c] if k == 4 else h
+        return [
+            Sample((x, hx, *w), name="biases"),
+            Sample((x, hx, w[0], w[1]), name="no biases"),
+            Sample((x, hx, w[0], w[1], w[2], None), name="input bias only"),
+        ]
+
+    return samples
+
+
+def _layer_samples(name: str) -> Any:
+    k = _GATES[name]
+
+    def weights(layers: int, dirs: int, bias: bool) -> list[Any]:
+        out = []
+        for layer in range(layers):
+            for _ in range(dirs):
+                out += [_t(_rand(5 * k, 4 if layer == 0 else 5 * dirs)), _t(_rand(5 * k, 5))]
+                out += [_t(_rand(5 * k)), _t(_rand(5 * k))] if bias else []
+        return out
+
+    def hidden(n: int, batch: int = 3) -> Any:
+        h = _t(_rand(n, batch, 5))
+        return [h, _t(_rand(n, batch, 5))] if k == 4 else h
+
+    def samples(dtype: str) -> list[Sample]:
+        return [
+            Sample((_t(_rand(4, 3, 4)), hidden(1), weights(1, 1, True), True, 1, 0.0, True,
+                    False, False), name="one layer"),
+            Sample((_t(_rand(3, 4, 4)), hidden(4), weights(2, 2, True), True, 2, 0.0, False,
+                    True, True), name="2 layers, bidirectional, batch first"),
+            Sample((_t(_rand(4, 3, 4)), hidden(1), weights(1, 1, False), False, 1, 0.0, True,
+                    False, False), name="no biases"),
+            Sample((_t(_rand(6, 4)), tensor_arg(np.array([3, 2, 1]), False), hidden(2),
+                    weights(1, 2, True), True, 1, 0.0, True, True), name="packed"),
+        ]  # fmt: skip
+
+    return samples
+
+
+for _n in _GATES:
+    register(
+        OpEntry(f"{_n}_cell", lambda T, *a, _n=_n: getattr(T, f"{_n}_cell")(*a), _cell_samples(_n)),
+        OpEntry(
+            _n,
+            lambda T, *a, _n=_n: getattr(T, _n)(*a),
+            _layer_samples(_n),
+            tolerances={"float32": (1e-4, 1e-5)},
+            tolerance_reason="float32 sums over the steps round differently from torch's",
+            xfails={"grad_fn": "torch's float32 LSTM is one oneDNN node (MkldnnRnnLayerBackward0)"}
+            if _n == "lstm"
+            else {},
+        ),
+    )

@@ -364,3 +364,158 @@ def test_as_strided_scatter_and_copy_on_views(view):
         return s, c, x.grad, c.grad_fn.name()
 
     _same(prog)
+
+
+# --- recurrent cells and layers ---------------------------------------------------------------
+
+_RNG = np.random.default_rng(5)
+_CELLS = {"rnn_tanh_cell": 1, "rnn_relu_cell": 1, "gru_cell": 3, "lstm_cell": 4}
+
+
+def _graded(fn):
+    """fn(T, mk) for both libraries; returns outputs, their grad_fn names and input grads."""
+
+    def prog(T):
+        made = []
+
+        def mk(a):
+            t = T.tensor(a, requires_grad=True)
+            made.append(t)
+            return t
+
+        out = fn(T, mk)
+        out = out if isinstance(out, tuple) else (out,)
+        sum((t * (i + 1)).sum() for i, t in enumerate(out)).backward()
+        names = tuple(t.grad_fn.name() for t in out)
+        return (*out, names, *(t.grad if t.grad is not None else T.zeros(()) for t in made))
+
+    return _same(prog)
+
+
+@pytest.mark.parametrize("name", list(_CELLS))
+@pytest.mark.parametrize("bias", ["both", "none", "ih only"])
+def test_rnn_cells(name, bias):
+    k = _CELLS[name]
+    x, h, c = (_RNG.standard_normal(s) for s in [(3, 4), (3, 5), (3, 5)])
+    ws = [_RNG.standard_normal(s) for s in [(5 * k, 4), (5 * k, 5), (5 * k,), (5 * k,)]]
+
+    def prog(T, mk):
+        w = [mk(a) for a in ws]
+        b = {"both": w[2:], "none": [], "ih only": [w[2], None]}[bias]
+        hx = (mk(h), mk(c)) if k == 4 else mk(h)
+        return getattr(T, name)(mk(x), hx, w[0], w[1], *b)
+
+    _graded(prog)
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["input size", "batch", "hidden size", "1-d", "w_ih rows", "w_hh rows", "lstm one state"],
+)
+def test_rnn_cell_errors(case):
+    x, h = _RNG.standard_normal((3, 4)), _RNG.standard_normal((3, 5))
+    k = 4 if case == "lstm one state" else 3
+
+    def prog(T):
+        xi, hi = T.tensor(x), T.tensor(h)
+        wi, wh = T.tensor(_RNG.standard_normal((5 * k, 4))), T.tensor(np.ones((5 * k, 5)))
+        if case == "lstm one state":
+            return T.lstm_cell(xi, (hi,), wi, wh)
+        args = {
+            "input size": (xi[:, :3], hi, wi, wh),
+            "batch": (xi, hi[:2], wi, wh),
+            "hidden size": (xi, hi[:, :3], wi, wh),
+            "1-d": (xi[0], hi[0], wi, wh),
+            "w_ih rows": (xi, hi, wi[:4], wh),
+            "w_hh rows": (xi, hi, wi, wh[:4]),
+        }[case]
+        return T.gru_cell(*args)
+
+    (_, ea), (_, eb) = _run(prog)
+    assert ea is not None and ea == eb
+
+
+def _rnn_weights(k, layers, dirs, bias=True, proj=0, in_size=4, hidden=5):
+    real = proj or hidden
+    shapes = []
+    for layer in range(layers):
+        for _ in range(dirs):
+            n_in = in_size if layer == 0 else real * dirs
+            shapes += [(k * hidden, n_in), (k * hidden, real)]
+            shapes += [(k * hidden,), (k * hidden,)] if bias else []
+            shapes += [(proj, hidden)] if proj else []
+    return [_RNG.standard_normal(s) for s in shapes]
+
+
+@pytest.mark.parametrize("mode", ["rnn_tanh", "rnn_relu", "gru", "lstm"])
+@pytest.mark.parametrize(
+    "layers,dirs,bias,batch_first", [(1, 1, True, False), (2, 2, True, True), (2, 1, False, False)]
+)
+def test_rnn_layers(mode, layers, dirs, bias, batch_first):
+    k = {"rnn_tanh": 1, "rnn_relu": 1, "gru": 3, "lstm": 4}[mode]
+    inp = _RNG.standard_normal((3, 6, 4) if batch_first else (6, 3, 4))
+    ws = _rnn_weights(k, layers, dirs, bias)
+    h0, c0 = _RNG.standard_normal((2, layers * dirs, 3, 5))
+
+    def prog(T, mk):
+        hx = [mk(h0), mk(c0)] if mode == "lstm" else mk(h0)
+        w = [mk(a) for a in ws]
+        return getattr(T, mode)(mk(inp), hx, w, bias, layers, 0.0, True, dirs == 2, batch_first)
+
+    _graded(prog)
+
+
+@pytest.mark.parametrize("mode", ["rnn_tanh", "gru", "lstm"])
+def test_rnn_layers_packed(mode):
+    k = {"rnn_tanh": 1, "gru": 3, "lstm": 4}[mode]
+    data = _RNG.standard_normal((6, 4))
+    ws = _rnn_weights(k, 1, 2)
+    h0, c0 = _RNG.standard_normal((2, 2, 3, 5))
+
+    def prog(T, mk):
+        hx = [mk(h0), mk(c0)] if mode == "lstm" else mk(h0)
+        w = [mk(a) for a in ws]
+        sizes = T.tensor([3, 2, 1])
+        return getattr(T, mode)(mk(data), sizes, hx, w, True, 1, 0.0, True, True)
+
+    _graded(prog)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_lstm_projections(dtype):
+    inp = _RNG.standard_normal((6, 3, 4)).astype(dtype)
+    ws = [a.astype(dtype) for a in _rnn_weights(4, 2, 1, proj=3)]
+    h0, c0 = _RNG.standard_normal((2, 3, 3)).astype(dtype), _RNG.standard_normal((2, 3, 5))
+
+    def prog(T, mk):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            hx = [mk(h0), mk(c0.astype(dtype))]
+            out = T.lstm(mk(inp), hx, [mk(a) for a in ws], True, 2, 0.0, False, False, False)
+        msgs = [str(w.message).split(" (Triggered")[0] for w in caught]
+        assert msgs == (["LSTM with projections is not supported with oneDNN. Using default "
+                         "implementation."] if dtype == "float32" else [])  # fmt: skip
+        return out if dtype == "float64" else out[0] * 0  # float32 sums round differently
+
+    _graded(prog)
+
+
+@pytest.mark.parametrize("case", ["param count", "odd bidirectional", "layers", "states", "lstm"])
+def test_rnn_layer_errors(case):
+    inp, h0 = _RNG.standard_normal((6, 3, 4)), _RNG.standard_normal((1, 3, 5))
+    ws = _rnn_weights(1, 1, 1)
+
+    def prog(T):
+        i, h, w = T.tensor(inp), T.tensor(h0), [T.tensor(a) for a in ws]
+        if case == "param count":
+            return T.rnn_tanh(i, h, w[:3], True, 1, 0.0, False, False, False)
+        if case == "odd bidirectional":
+            return T.rnn_tanh(i, h.expand(2, 3, 5), w, True, 1, 0.0, False, True, False)
+        if case == "layers":
+            return T.rnn_tanh(i, h, w, True, 2, 0.0, False, False, False)
+        if case == "states":
+            return T.rnn_tanh(i, h.expand(2, 3, 5), w, True, 1, 0.0, False, False, False)
+        return T.lstm(i, [h], w, True, 1, 0.0, False, False, False)
+
+    (_, ea), (_, eb) = _run(prog)
+    assert ea is not None and ea == eb

@@ -799,6 +799,175 @@ _COPIES = {
 _COPY_FUNCTIONS = {n: _copy_function(n, r) for n, r in _COPIES.items()}
 
 
+# --- recurrent cells and layers (torch.rnn_tanh_cell, ..., torch.lstm) ---------------------
+# torch's CPU cells: the hidden projection plus the input projection, chunked with
+# unsafe_chunk and activated in place, so the recorded nodes are torch's
+
+
+def _cell_checks(input: Tensor, hx: list[Tensor], w_ih: Tensor, w_hh: Tensor, gates: int) -> None:
+    hidden = w_hh.size(1)
+    for name, w in (("weight_ih", w_ih), ("weight_hh", w_hh)):
+        if w.size(0) != gates * hidden:
+            raise RuntimeError(
+                f"{name} first dim must be {gates} * hidden_size = {gates * hidden}, "
+                f"but got {w.size(0)}"
+            )
+    if input.size(1) != w_ih.size(1):
+        raise RuntimeError(
+            f"input has inconsistent input_size: got {input.size(1)} expected {w_ih.size(1)}"
+        )
+    for k, h in enumerate(hx):
+        if input.size(0) != h.size(0):
+            raise RuntimeError(
+                f"Input batch size {input.size(0)} doesn't match hidden{k} batch size {h.size(0)}"
+            )
+        if h.size(1) != hidden:
+            raise RuntimeError(
+                f"hidden{k} has inconsistent hidden_size: got {h.size(1)}, expected {hidden}"
+            )
+
+
+def _gates(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Any, b_hh: Any) -> Tensor:
+    F = _functional()
+    return F.linear(hx, w_hh, b_hh).add_(F.linear(input, w_ih, b_ih))
+
+
+def rnn_tanh_cell(
+    input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Any = None, b_hh: Any = None
+) -> Tensor:
+    """Mirrors `torch.rnn_tanh_cell`: tanh(hx W_hh^T + b_hh + input W_ih^T + b_ih)."""
+    _cell_checks(input, [hx], w_ih, w_hh, 1)
+    return _gates(input, hx, w_ih, w_hh, b_ih, b_hh).tanh_()
+
+
+def rnn_relu_cell(
+    input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Any = None, b_hh: Any = None
+) -> Tensor:
+    """Mirrors `torch.rnn_relu_cell`: relu(hx W_hh^T + b_hh + input W_ih^T + b_ih)."""
+    _cell_checks(input, [hx], w_ih, w_hh, 1)
+    return _gates(input, hx, w_ih, w_hh, b_ih, b_hh).relu_()
+
+
+def gru_cell(
+    input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Any = None, b_hh: Any = None
+) -> Tensor:
+    """Mirrors `torch.gru_cell` (the reset gate scales the hidden projection of the new gate)."""
+    _cell_checks(input, [hx], w_ih, w_hh, 3)
+    F = _functional()
+    i_r, i_z, i_n = F.linear(input, w_ih, b_ih).unsafe_chunk(3, 1)
+    h_r, h_z, h_n = F.linear(hx, w_hh, b_hh).unsafe_chunk(3, 1)
+    reset = h_r.add_(i_r).sigmoid_()
+    update = h_z.add_(i_z).sigmoid_()
+    new = i_n.add(h_n.mul_(reset)).tanh_()
+    return (hx - new).mul_(update).add_(new)
+
+
+def lstm_cell(
+    input: Tensor,
+    hx: Any,
+    w_ih: Tensor,
+    w_hh: Tensor,
+    b_ih: Any = None,
+    b_hh: Any = None,
+) -> tuple[Tensor, Tensor]:
+    """Mirrors `torch.lstm_cell`: hx is (h, c); returns (h', c')."""
+    if len(hx) != 2:
+        raise RuntimeError("lstm_cell expects two hidden states")
+    h, c = hx
+    _cell_checks(input, [h, c], w_ih, w_hh, 4)
+    i, f, g, o = _gates(input, h, w_ih, w_hh, b_ih, b_hh).unsafe_chunk(4, 1)
+    i, f, g, o = i.sigmoid_(), f.sigmoid_(), g.tanh_(), o.sigmoid_()
+    cy = (f * c).add_(i * g)
+    return o * cy.tanh(), cy
+
+
+class _Recurrence:
+    """What `nn.RNNBase._run` reads, from the arguments of `torch.rnn_tanh` and the others:
+    the functional forms run the modules' recurrence (padded or packed) on the given weights."""
+
+    def __init__(
+        self, mode: str, params: Any, has_biases: bool, args: tuple[Any, ...], proj: int = 0
+    ) -> None:
+        num_layers, dropout, train, bidirectional, batch_first = args
+        self.mode, self.bias, self.num_layers = mode, bool(has_biases), int(num_layers)
+        self.dropout, self.training = float(dropout), bool(train)
+        self.bidirectional, self.batch_first = bool(bidirectional), bool(batch_first)
+        self.proj_size = proj
+        self._flat_weights = list(params)
+        per = (4 if has_biases else 2) + (1 if proj else 0)
+        if len(params) % per:
+            raise RuntimeError("got an incorrect number of RNN parameters")
+        self._all_weights = [self._flat_weights[k : k + per] for k in range(0, len(params), per)]
+
+    def _direction(self, *args: Any) -> Any:
+        from ..nn.modules.rnn import RNNBase
+
+        return RNNBase._direction(self, *args)  # type: ignore[arg-type]
+
+    def run(self, input: Tensor, hiddens: list[Any], batch_sizes: Any) -> tuple[Tensor, Any]:
+        from ..nn.modules.rnn import RNNBase
+
+        dirs = 2 if self.bidirectional else 1
+        if dirs == 2 and (len(self._all_weights) % 2 or len(hiddens) % 2):
+            raise RuntimeError("Odd number of params or hiddens given to a bidirectional RNN")
+        if len(hiddens) != self.num_layers * dirs:
+            raise RuntimeError("Expected more hidden states in stacked_rnn")
+        if len(self._all_weights) != self.num_layers * dirs:
+            raise RuntimeError("Expected more weights in stacked_rnn")
+        sizes = None if batch_sizes is None else [int(b) for b in batch_sizes.tolist()]
+        if not self.batch_first:
+            return RNNBase._run(self, input, hiddens, sizes)  # type: ignore[arg-type]
+        self.batch_first = False  # torch turns the output back with transpose_ (LSTM: transpose)
+        output, finals = RNNBase._run(self, input.transpose(0, 1), hiddens, sizes)  # type: ignore[arg-type]
+        if self.mode == "LSTM":
+            return output.transpose(0, 1), finals
+        return output.transpose_(0, 1), finals
+
+
+def _rnn_function(mode: str) -> Callable[..., Any]:
+    name = mode.lower()
+
+    def fn(input: Tensor, hx: Any, params: Any, has_biases: Any, *args: Any) -> Any:
+        if isinstance(hx, Tensor) and isinstance(params, Tensor):  # (data, batch_sizes, hx, ...)
+            data, batch_sizes, hx, params, has_biases = input, hx, params, has_biases, args[0]
+            args = (*args[1:], False)
+        else:
+            data, batch_sizes = input, None
+        rnn = _Recurrence(mode, params, has_biases, args)
+        output, finals = rnn.run(data, list(hx.unbind(0)), batch_sizes)
+        return output, S.stack(finals, 0)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = (
+        f"Mirrors `torch.{name}(input, hx, params, has_biases, num_layers, dropout, train, "
+        "bidirectional, batch_first)` and its packed form `(data, batch_sizes, hx, params, "
+        "...)`: returns (output, h_n)."
+    )
+    return fn
+
+
+def lstm(input: Tensor, hx: Any, params: Any, has_biases: Any, *args: Any) -> Any:
+    """Mirrors `torch.lstm(input, hx, params, has_biases, num_layers, dropout, train,
+    bidirectional, batch_first)` and its packed form: returns (output, h_n, c_n)."""
+    if isinstance(hx, Tensor):  # (data, batch_sizes, hx, params, has_biases, ...)
+        data, batch_sizes, hx, params, has_biases = input, hx, params, has_biases, args[0]
+        args = (*args[1:], False)
+    else:
+        data, batch_sizes = input, None
+    if len(hx) != 2:
+        raise RuntimeError("lstm expects two hidden states")
+    proj = hx[0].size(2) if hx[0].size(2) != hx[1].size(2) else 0
+    if proj and data.dtype == D.float32:
+        warnings.warn(
+            "LSTM with projections is not supported with oneDNN. Using default implementation.",
+            stacklevel=2,
+        )
+    rnn = _Recurrence("LSTM", params, has_biases, args, proj)
+    states = list(zip(hx[0].unbind(0), hx[1].unbind(0), strict=True))
+    output, finals = rnn.run(data, states, batch_sizes)
+    return output, S.stack([f[0] for f in finals], 0), S.stack([f[1] for f in finals], 0)
+
+
 # --- simple Tensor methods -----------------------------------------------------------------
 
 
@@ -855,4 +1024,12 @@ FUNCTIONS: dict[str, Any] = {
     "resize_as_": resize_as_,
     "detach_copy": detach_copy,
     **_COPY_FUNCTIONS,
+    "rnn_tanh_cell": rnn_tanh_cell,
+    "rnn_relu_cell": rnn_relu_cell,
+    "gru_cell": gru_cell,
+    "lstm_cell": lstm_cell,
+    "rnn_tanh": _rnn_function("RNN_TANH"),
+    "rnn_relu": _rnn_function("RNN_RELU"),
+    "gru": _rnn_function("GRU"),
+    "lstm": lstm,
 }
