@@ -664,3 +664,40 @@ for _n in _GATES:
             else {},
         ),
     )
+
+
+# --- torch.native_* ---------------------------------------------------------------------------
+
+
+def _native_norm_samples(dtype: str) -> list[Sample]:
+    return [Sample((_t(_rand(2, 4, 3)), _t(_rand(4)), _t(_rand(4))), name="3-d")]
+
+
+def _stats(r: Any) -> Any:
+    # the outputs with their statistics detached (torch's carry no gradient, or an unusable one)
+    return (r[0], *(t.detach() for t in r[1:]))
+
+
+register(
+    OpEntry(
+        "native_layer_norm",
+        lambda T, x, w, b: _stats(T.native_layer_norm(x, [3], w[:3], b[1:],
+                                                      1e-5)),
+        _native_norm_samples,
+    ),
+    OpEntry(
+        "native_batch_norm",
+        lambda T, x, w, b: _stats(T.native_batch_norm(x, w, b, None, None, True, 0.1, 1e-5)),
+        _native_norm_samples,
+    ),
+    OpEntry(
+        "native_group_norm",
+        lambda T, x, w, b: _stats(T.native_group_norm(x, w, b, 2, 4, 3, 2, 1e-5)),
+        _native_norm_samples,
+    ),
+    OpEntry(
+        "native_dropout",
+        lambda T, x, w, b: T.native_dropout(x, 0.5, False),
+        _native_norm_samples,
+    ),
+)  # fmt: skip

@@ -519,3 +519,50 @@ def test_rnn_layer_errors(case):
 
     (_, ea), (_, eb) = _run(prog)
     assert ea is not None and ea == eb
+
+
+# --- torch.native_* ---------------------------------------------------------------------------
+
+_XN = np.random.default_rng(8).standard_normal((2, 4, 3))
+_WN = np.random.default_rng(9).standard_normal((2, 4))
+
+
+@pytest.mark.parametrize(
+    "case", ["layer", "layer affine", "batch train", "batch eval", "group", "dropout eval"]
+)
+def test_native_norms_and_dropout(case):
+    def prog(T, mk):
+        x = mk(_XN)
+        w, b = mk(_WN[0]), mk(_WN[1])
+        rm, rv = T.zeros(4, dtype=T.float64), T.ones(4, dtype=T.float64)
+        if case == "layer":
+            r = T.native_layer_norm(x, [3], None, None, 1e-5)
+        elif case == "layer affine":
+            r = T.native_layer_norm(x, [4, 3], mk(_XN[0]), mk(_XN[1]), 1e-3)
+        elif case == "batch train":
+            r = T.native_batch_norm(x, w, b, rm, rv, True, 0.1, 1e-5)
+            r = (*r, rm * 1 + 1, rv * 1 + 1)  # the updated running statistics
+        elif case == "batch eval":
+            r = T.native_batch_norm(x, w, b, rm + 0.5, rv + 1, False, 0.1, 1e-5)
+        elif case == "group":
+            r = T.native_group_norm(x, w, b, 2, 4, 3, 2, 1e-5)
+            r = (r[0], r[1].detach() + 1, r[2].detach() + 1)  # torch's stats carry the node
+        else:
+            r = T.native_dropout(x, 0.5, False)
+        return (r[0], *(t.detach().double() + 1 for t in r[1:]))
+
+    _graded(prog)
+
+
+@pytest.mark.parametrize("p", [0.0, 0.3, 1.0])
+@pytest.mark.parametrize("train", [True, None])
+def test_native_dropout_train(p, train):
+    for T in LIBS:
+        x = T.tensor(_XN, requires_grad=True)
+        out, mask = T.native_dropout(x, p, train)
+        assert out.grad_fn.name() == "NativeDropoutBackward0" and mask.dtype == T.bool
+        scale = 0.0 if p == 1 else 1 / (1 - p)
+        np.testing.assert_allclose(_np(out), _XN * _np(mask) * scale)
+        out.sum().backward()
+        grad_scale = 1.0 if train is None else scale  # torch's backward ignores the scale then
+        np.testing.assert_allclose(_np(x.grad), _np(mask) * grad_scale)

@@ -799,6 +799,90 @@ _COPIES = {
 _COPY_FUNCTIONS = {n: _copy_function(n, r) for n, r in _COPIES.items()}
 
 
+# --- torch.native_*: the normalizations and dropout with their saved statistics ------------
+
+
+def _stat(a: np.ndarray, dtype: Any) -> Tensor:
+    return _make(np.asarray(a, dtype=dtype))
+
+
+def _mean_rstd(x: np.ndarray, axes: tuple[int, ...], eps: float) -> tuple[np.ndarray, ...]:
+    acc = x.astype(np.float64)
+    mean = acc.mean(axis=axes, keepdims=True)
+    return mean, 1.0 / np.sqrt(acc.var(axis=axes, keepdims=True) + eps)
+
+
+def native_layer_norm(
+    input: Tensor, normalized_shape: Any, weight: Any, bias: Any, eps: float
+) -> tuple[Tensor, Tensor, Tensor]:
+    """Mirrors `torch.native_layer_norm`: (output, mean, rstd), the statistics kept with size 1
+    in the normalized dimensions and without gradient."""
+    out = _functional().layer_norm(input, normalized_shape, weight, bias, eps)
+    n = 1 if isinstance(normalized_shape, int) else len(normalized_shape)
+    axes = tuple(range(input.ndim - n, input.ndim))
+    mean, rstd = _mean_rstd(input._data, axes, eps)
+    return out, _stat(mean, input._data.dtype), _stat(rstd, input._data.dtype)
+
+
+def native_batch_norm(
+    input: Tensor,
+    weight: Any,
+    bias: Any,
+    running_mean: Any,
+    running_var: Any,
+    training: bool,
+    momentum: float,
+    eps: float,
+) -> tuple[Tensor, Tensor, Tensor]:
+    """Mirrors `torch.native_batch_norm`: (output, save_mean, save_invstd); the batch's
+    statistics per channel when training (running ones updated), empty ones in evaluation."""
+    F = _functional()
+    out = F.batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
+    dt = input._data.dtype
+    if not training:
+        return out, _stat(np.empty(0), dt), _stat(np.empty(0), dt)
+    mean, rstd = _mean_rstd(input._data, (0, *range(2, input.ndim)), eps)
+    return out, _stat(mean.ravel(), dt), _stat(rstd.ravel(), dt)
+
+
+def native_group_norm(
+    input: Tensor, weight: Any, bias: Any, N: int, C: int, HxW: int, group: int, eps: float
+) -> tuple[Tensor, Tensor, Tensor]:
+    """Mirrors `torch.native_group_norm`: (output, mean, rstd), the statistics of shape
+    (N, group)."""
+    out = _functional().group_norm(input, group, weight, bias, eps)
+    mean, rstd = _mean_rstd(input._data.reshape(N, group, -1), (2,), eps)
+    dt = input._data.dtype
+    return out, _stat(mean.reshape(N, group), dt), _stat(rstd.reshape(N, group), dt)
+
+
+# torch's backward scales by 1 when train is None, though its forward scales (derivatives.yaml)
+_native_dropout = defop(
+    "native_dropout",
+    "NativeDropoutBackward0",
+    lambda input, mask, scale, grad_scale: np.multiply(input * mask, scale, dtype=input.dtype),
+    dtype="keep",
+    nondiff=("mask",),
+    jvp=lambda input_t, mask, grad_scale: input_t * mask * grad_scale,
+    input=lambda grad, mask, grad_scale: grad * mask * grad_scale,
+)
+
+
+def native_dropout(input: Tensor, p: float, train: bool | None) -> tuple[Tensor, Tensor]:
+    """Mirrors `torch.native_dropout`: (output, keep mask); train=None drops as in training but
+    (as torch's) backpropagates the mask unscaled. The mask comes from shadowgrad's generator."""
+    from .. import _random
+
+    if train is None or train:
+        keep = 1.0 - p
+        mask = _random.rand(*input.shape, dtype=input.dtype)._data < keep
+        scale = 0.0 if keep == 0 else 1.0 / keep
+    else:
+        mask, scale = np.ones(input.shape, dtype=bool), 1.0
+    mask_t = _make(mask)
+    return _native_dropout(input, mask_t, scale, 1.0 if train is None else scale), _make(mask)
+
+
 # --- recurrent cells and layers (torch.rnn_tanh_cell, ..., torch.lstm) ---------------------
 # torch's CPU cells: the hidden projection plus the input projection, chunked with
 # unsafe_chunk and activated in place, so the recorded nodes are torch's
@@ -1024,6 +1108,10 @@ FUNCTIONS: dict[str, Any] = {
     "resize_as_": resize_as_,
     "detach_copy": detach_copy,
     **_COPY_FUNCTIONS,
+    "native_layer_norm": native_layer_norm,
+    "native_batch_norm": native_batch_norm,
+    "native_group_norm": native_group_norm,
+    "native_dropout": native_dropout,
     "rnn_tanh_cell": rnn_tanh_cell,
     "rnn_relu_cell": rnn_relu_cell,
     "gru_cell": gru_cell,
