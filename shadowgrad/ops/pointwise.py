@@ -2753,10 +2753,13 @@ def _check_complex_parts(a: Tensor, b: Tensor) -> None:
         )
 
 
-def complex(real: Tensor, imag: Tensor, *, out: Tensor | None = None) -> Tensor:
-    """Mirrors `torch.complex`."""
+def complex_(real: Tensor, imag: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.complex` (named so that the builtin `complex` stays usable here)."""
     _check_complex_parts(real, imag)
     return _out(_complex(real, imag), out, "complex")
+
+
+complex_.__name__ = complex_.__qualname__ = "complex"
 
 
 def polar(abs: Tensor, angle: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -2821,7 +2824,7 @@ FUNCTIONS.update(
         "imag": imag,
         "view_as_real": view_as_real,
         "view_as_complex": view_as_complex,
-        "complex": complex,
+        "complex": complex_,
         "polar": polar,
     }
 )
