@@ -1,5 +1,5 @@
-"""Op database entries for the special-function family (shadowgrad/ops/special.py) and the
-`torch.special` namespace.
+"""Op database entries for the special-function families (shadowgrad/ops/special.py,
+special_bessel.py and special_poly.py) and the `torch.special` namespace.
 
 The gamma family is sampled across its poles (0, -0, negative integers), the reflection region,
 the recurrence/asymptotic switch and infinities; the Bessel functions across the series/asymptotic

@@ -11,6 +11,8 @@ from ._tensor import Tensor
 from .ops import pointwise as _P
 from .ops import rounding as _R
 from .ops import special as _S
+from .ops import special_bessel as _SB
+from .ops import special_poly as _SP
 
 __all__ = [
     "bessel_j0",
@@ -71,7 +73,6 @@ __all__ = [
 ]
 
 _F = _P.FUNCTIONS
-_SF = _S.FUNCTIONS
 erf = _F["erf"]
 erfc = _F["erfc"]
 erfinv = _F["erfinv"]
@@ -80,13 +81,13 @@ expm1 = _F["expm1"]
 log1p = _F["log1p"]
 logit = _F["logit"]
 xlogy = _F["xlogy"]
-gammaln = _SF["lgamma"]
-digamma = _SF["digamma"]
-psi = _SF["digamma"]
-polygamma = _SF["polygamma"]
-multigammaln = _SF["mvlgamma"]
-i0 = _SF["i0"]
-sinc = _SF["sinc"]
+gammaln = _S.FUNCTIONS["lgamma"]
+digamma = _S.FUNCTIONS["digamma"]
+psi = _S.FUNCTIONS["digamma"]
+polygamma = _S.FUNCTIONS["polygamma"]
+multigammaln = _S.FUNCTIONS["mvlgamma"]
+i0 = _SB.FUNCTIONS["i0"]
+sinc = _SB.FUNCTIONS["sinc"]
 xlog1py = _S.xlog1py
 zeta = _S.zeta
 gammainc = _S.gammainc
@@ -94,32 +95,32 @@ gammaincc = _S.gammaincc
 erfcx = _P._unary_out(_S.erfcx, "special_erfcx")
 log_ndtr = _P._unary_out(_S.log_ndtr, "special_log_ndtr")
 ndtri = _P._unary_out(_S.ndtri, "special_ndtri")
-i0e = _P._unary_out(_S.i0e, "special_i0e")
-i1 = _P._unary_out(_S.i1, "special_i1")
-i1e = _P._unary_out(_S.i1e, "special_i1e")
-bessel_j0 = _S.BESSEL["bessel_j0"]
-bessel_j1 = _S.BESSEL["bessel_j1"]
-bessel_y0 = _S.BESSEL["bessel_y0"]
-bessel_y1 = _S.BESSEL["bessel_y1"]
-modified_bessel_i0 = _S.BESSEL["modified_bessel_i0"]
-modified_bessel_i1 = _S.BESSEL["modified_bessel_i1"]
-modified_bessel_k0 = _S.BESSEL["modified_bessel_k0"]
-modified_bessel_k1 = _S.BESSEL["modified_bessel_k1"]
-scaled_modified_bessel_k0 = _S.BESSEL["scaled_modified_bessel_k0"]
-scaled_modified_bessel_k1 = _S.BESSEL["scaled_modified_bessel_k1"]
-spherical_bessel_j0 = _S.BESSEL["spherical_bessel_j0"]
-chebyshev_polynomial_t = _S.POLYNOMIALS["chebyshev_polynomial_t"]
-chebyshev_polynomial_u = _S.POLYNOMIALS["chebyshev_polynomial_u"]
-chebyshev_polynomial_v = _S.POLYNOMIALS["chebyshev_polynomial_v"]
-chebyshev_polynomial_w = _S.POLYNOMIALS["chebyshev_polynomial_w"]
-shifted_chebyshev_polynomial_t = _S.POLYNOMIALS["shifted_chebyshev_polynomial_t"]
-shifted_chebyshev_polynomial_u = _S.POLYNOMIALS["shifted_chebyshev_polynomial_u"]
-shifted_chebyshev_polynomial_v = _S.POLYNOMIALS["shifted_chebyshev_polynomial_v"]
-shifted_chebyshev_polynomial_w = _S.POLYNOMIALS["shifted_chebyshev_polynomial_w"]
-hermite_polynomial_h = _S.POLYNOMIALS["hermite_polynomial_h"]
-hermite_polynomial_he = _S.POLYNOMIALS["hermite_polynomial_he"]
-laguerre_polynomial_l = _S.POLYNOMIALS["laguerre_polynomial_l"]
-legendre_polynomial_p = _S.POLYNOMIALS["legendre_polynomial_p"]
+i0e = _P._unary_out(_SB.i0e, "special_i0e")
+i1 = _P._unary_out(_SB.i1, "special_i1")
+i1e = _P._unary_out(_SB.i1e, "special_i1e")
+bessel_j0 = _SB.BESSEL["bessel_j0"]
+bessel_j1 = _SB.BESSEL["bessel_j1"]
+bessel_y0 = _SB.BESSEL["bessel_y0"]
+bessel_y1 = _SB.BESSEL["bessel_y1"]
+modified_bessel_i0 = _SB.BESSEL["modified_bessel_i0"]
+modified_bessel_i1 = _SB.BESSEL["modified_bessel_i1"]
+modified_bessel_k0 = _SB.BESSEL["modified_bessel_k0"]
+modified_bessel_k1 = _SB.BESSEL["modified_bessel_k1"]
+scaled_modified_bessel_k0 = _SB.BESSEL["scaled_modified_bessel_k0"]
+scaled_modified_bessel_k1 = _SB.BESSEL["scaled_modified_bessel_k1"]
+spherical_bessel_j0 = _SB.BESSEL["spherical_bessel_j0"]
+chebyshev_polynomial_t = _SP.POLYNOMIALS["chebyshev_polynomial_t"]
+chebyshev_polynomial_u = _SP.POLYNOMIALS["chebyshev_polynomial_u"]
+chebyshev_polynomial_v = _SP.POLYNOMIALS["chebyshev_polynomial_v"]
+chebyshev_polynomial_w = _SP.POLYNOMIALS["chebyshev_polynomial_w"]
+shifted_chebyshev_polynomial_t = _SP.POLYNOMIALS["shifted_chebyshev_polynomial_t"]
+shifted_chebyshev_polynomial_u = _SP.POLYNOMIALS["shifted_chebyshev_polynomial_u"]
+shifted_chebyshev_polynomial_v = _SP.POLYNOMIALS["shifted_chebyshev_polynomial_v"]
+shifted_chebyshev_polynomial_w = _SP.POLYNOMIALS["shifted_chebyshev_polynomial_w"]
+hermite_polynomial_h = _SP.POLYNOMIALS["hermite_polynomial_h"]
+hermite_polynomial_he = _SP.POLYNOMIALS["hermite_polynomial_he"]
+laguerre_polynomial_l = _SP.POLYNOMIALS["laguerre_polynomial_l"]
+legendre_polynomial_p = _SP.POLYNOMIALS["legendre_polynomial_p"]
 
 
 def expit(input: Tensor, *, out: Tensor | None = None) -> Tensor:

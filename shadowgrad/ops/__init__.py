@@ -24,6 +24,8 @@ from . import (
     shape_extra,
     sorting,
     special,
+    special_bessel,
+    special_poly,
     statistics,
     views,
 )
@@ -40,6 +42,8 @@ FAMILIES = [
     linalg,
     nn_ops,
     special,
+    special_bessel,
+    special_poly,
     shape_extra,
     resample,
     linalg_extra,

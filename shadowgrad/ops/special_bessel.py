@@ -1,0 +1,350 @@
+"""The Bessel and Airy functions: i0, i0e, i1, i1e (differentiable), torch.special's J0, J1, Y0,
+Y1, I0, I1, K0, K1 (scaled too), spherical j0 and airy_ai (never recorded, as in torch), and sinc
+(the spherical j0 of pi x, normalized as numpy's).
+
+numpy has no Bessel functions: each is a vectorized series for small arguments and an asymptotic
+expansion for large ones (with Miller's recurrence or a trapezoidal integral between), computed
+in float64 and rounded once to the input's dtype, with torch's values at 0 and infinities.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .._tensor import Tensor
+from ..autograd.forward_ad import ELEMENTWISE
+from .pointwise import _sign, _unary_out, _where, defop
+from .special import _f64, _float_kernel, _float_only_kernel, _not_recorded
+
+# --- float64 kernels ------------------------------------------------------------------------
+
+
+def _bessel_series(x: np.ndarray, nu: int) -> np.ndarray:
+    """(x/2)^nu sum_k (x^2/4)^k / (k! (k + nu)!): positive terms, no cancellation (x >= 0)."""
+    q = x * x * 0.25
+    term = np.ones_like(x) if nu == 0 else x * 0.5
+    total = term
+    for k in range(1, 90):
+        term = term * q / (k * (k + nu))
+        total = total + term
+    return total
+
+
+def _bessel_asymptotic(x: np.ndarray, nu: int) -> np.ndarray:
+    """I_nu(x) e^-x for large x: sum_k (-1)^k a_k(nu) / x^k / sqrt(2 pi x)."""
+    mu = 4.0 * nu * nu
+    term = np.ones_like(x)
+    total = term
+    for k in range(1, 32):
+        term = -term * (mu - (2 * k - 1) ** 2) / (k * 8.0 * x)
+        total = total + term
+    return total / math.sqrt(2 * math.pi) / np.sqrt(x)
+
+
+def _bessel64(x: np.ndarray, nu: int, scaled: bool) -> np.ndarray:
+    """I_nu(x) (times e^-|x| when scaled) for nu = 0, 1; nan at +-inf unscaled, as torch's."""
+    x = _f64(x)
+    with np.errstate(all="ignore"):
+        ax = np.abs(x)
+        small = ax <= 30
+        xs = np.where(small, ax, 0.0)
+        s = _bessel_series(xs, nu)
+        if scaled:
+            s = s * np.exp(-xs)
+        xl = np.where(small, 1.0, ax)
+        a = _bessel_asymptotic(xl, nu)
+        if not scaled:
+            a = np.exp(xl) * a  # inf * 0 = nan at inf, as torch's exp(x) * series / sqrt(x)
+        r = np.where(small, s, a)
+        if nu == 1:  # odd: I1(-x) = -I1(x), and +0 at -0
+            r = np.where(x < 0, -r, r)
+        return r
+
+
+# --- modified Bessel functions --------------------------------------------------------------
+
+
+def _tiny_safe(self: Tensor) -> tuple[Tensor, Tensor]:
+    """(|self| <= eps, self with those replaced by eps): torch's guard for the 0/0 at 0."""
+    eps = float(np.finfo(self._data.dtype).eps)
+    tiny = (self.abs() > eps).logical_not()  # nan counts as tiny, as in torch
+    return tiny, _where(tiny, eps, self)
+
+
+def _i1_backward(grad: Tensor, self: Tensor, result: Tensor) -> Tensor:
+    # I1'(x) = I0(x) - I1(x) / x, and 1/2 at 0
+    tiny, safe = _tiny_safe(self)
+    return grad * _where(tiny, 0.5, i0(safe) - result * safe.reciprocal())
+
+
+def _i1e_backward(grad: Tensor, self: Tensor, result: Tensor) -> Tensor:
+    tiny, safe = _tiny_safe(self)
+    return grad * _where(tiny, 0.5, i0e(safe) - result * (_sign(safe) + safe.reciprocal()))
+
+
+i0 = defop(
+    "i0",
+    "I0Backward0",
+    _float_kernel(lambda x: _bessel64(x, 0, False), "i0_vml_cpu"),
+    dtype="float",
+    self=lambda grad, self: grad * i1(self),
+    jvp=ELEMENTWISE,
+)
+i0e = defop(
+    "special_i0e",
+    "SpecialI0EBackward0",
+    _float_kernel(lambda x: _bessel64(x, 0, True), "i0e_cpu"),
+    dtype="float",
+    self=lambda grad, self, result: grad * (i1e(self) - _sign(self) * result),
+    jvp=ELEMENTWISE,
+)
+i1 = defop(
+    "special_i1",
+    "SpecialI1Backward0",
+    _float_kernel(lambda x: _bessel64(x, 1, False), "i1_cpu"),
+    dtype="float",
+    self=_i1_backward,
+    jvp=ELEMENTWISE,
+)
+i1e = defop(
+    "special_i1e",
+    "SpecialI1EBackward0",
+    _float_kernel(lambda x: _bessel64(x, 1, True), "i1e_cpu"),
+    dtype="float",
+    self=_i1e_backward,
+    jvp=ELEMENTWISE,
+)
+
+
+# --- Bessel functions of the first and second kind, K, Airy ---------------------------------
+
+_EULER = 0.57721566490153286061
+
+
+def _hankel_pq(x: np.ndarray, nu: int, terms: int = 30) -> tuple[np.ndarray, np.ndarray]:
+    """The P and Q sums of Hankel's large-x expansion of J_nu and Y_nu (x >= 25: the smallest
+    term is below e^-2x)."""
+    mu = 4.0 * nu * nu
+    p, q = np.ones_like(x), np.zeros_like(x)
+    term = np.ones_like(x)
+    for k in range(1, 2 * terms):
+        term = term * (mu - (2 * k - 1) ** 2) / (k * 8.0 * x)
+        if k % 2:
+            q = q + (term if k % 4 == 1 else -term)
+        else:
+            p = p + (term if k % 4 == 0 else -term)
+    return p, q
+
+
+def _miller_jy(x: np.ndarray) -> tuple[np.ndarray, ...]:
+    """J0, J1, Y0, Y1 for 1e-100 < x < 25 by Miller's backward recurrence, normalized by
+    J0 + 2 (J2 + J4 + ...) = 1; Y0 and Y1 from Neumann's series in the same J_k."""
+    top = 80  # J_80(25) is ~1e-30 of the normalization
+    hi, cur = np.zeros_like(x), np.full_like(x, 1e-300)
+    norm = np.zeros_like(x)  # 2 sum J_2k, k >= 1
+    y0s = np.zeros_like(x)  # sum_k (-1)^k J_2k / k
+    y1s = np.zeros_like(x)  # sum_k (-1)^k (J_2k-1 - J_2k+1) / k
+    for k in range(top, 0, -1):
+        lo = (2.0 * k / x) * cur - hi  # J_{k-1}
+        if k % 2 == 0:
+            m = k // 2
+            sgn = 1.0 if m % 2 == 0 else -1.0
+            norm = norm + 2.0 * cur
+            y0s = y0s + sgn * cur / m
+            y1s = y1s + sgn * (lo - hi) / m
+        big = np.abs(lo) > 1e150
+        if big.any():
+            s = np.where(big, 1e-150, 1.0)
+            lo, cur, norm, y0s, y1s = lo * s, cur * s, norm * s, y0s * s, y1s * s
+        hi, cur = cur, lo
+    # after the loop: cur = J0 (unnormalized), hi = J1
+    norm = norm + cur
+    j0, j1 = cur / norm, hi / norm
+    log_term = np.log(x * 0.5) + _EULER
+    y0 = (2.0 / math.pi) * (log_term * j0 - 2.0 * y0s / norm)
+    y1 = (2.0 / math.pi) * (log_term * j1 - j0 / x + y1s / norm)
+    return j0, j1, y0, y1
+
+
+def _jy64(x: np.ndarray, nu: int, second: bool) -> np.ndarray:
+    """J_nu (Y_nu when second) for nu = 0, 1, with torch's values off the domain: nan at
+    +-inf, and for Y, -inf at 0 and -0 and nan below 0."""
+    dt = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
+    x = _f64(x)
+    with np.errstate(all="ignore"):
+        ax = np.abs(x)
+        tiny = ax < 1e-100
+        mid = ~tiny & (ax < 25.0)
+        xm = np.where(mid, ax, 1.0)
+        r = _miller_jy(xm)[2 * second + nu]
+        xl = np.where(ax >= 25.0, ax, 25.0)
+        p, q = _hankel_pq(xl, nu)
+        # the phase rounded in the input's dtype, as torch's, so that huge x agree
+        chi = _f64(xl.astype(dt) - dt.type((0.75 if nu else 0.25) * math.pi))
+        c, s = np.cos(chi), np.sin(chi)
+        big = (p * s + q * c) if second else (p * c - q * s)
+        r = np.where(mid, r, big * math.sqrt(2.0 / math.pi) / np.sqrt(xl))
+        r = np.where(np.isnan(x), np.nan, r)
+        xt = np.where(tiny, ax, 1.0)
+        if second:
+            small = (
+                (2.0 / math.pi) * (np.log(xt * 0.5) + _EULER) if nu == 0 else -2.0 / (math.pi * xt)
+            )
+            r = np.where(tiny, small, r)
+            r = np.where(ax == 0, -np.inf, r)
+            return np.where((x < 0) | np.isinf(x), np.nan, r)
+        r = np.where(tiny, xt * 0.5 if nu else 1.0, r)
+        if nu == 1:  # odd: J1(-x) = -J1(x)
+            r = np.where(np.signbit(x), -r, r)
+        return np.where(np.isinf(x), np.nan, r)
+
+
+def _k_integral(x: np.ndarray, nu: float, h: float, top: float) -> np.ndarray:
+    """e^x K_nu(x) = int_0^inf e^(-x (cosh t - 1)) cosh(nu t) dt by the trapezoidal rule, which
+    converges geometrically here (the integrand is entire and decays doubly exponentially)."""
+    t = np.arange(0.0, top, h)
+    w = np.full(t.shape, h)
+    w[0] = h / 2
+    e = np.exp(-x[..., None] * (np.cosh(t) - 1.0)) * np.cosh(nu * t)
+    return e @ w
+
+
+def _k_asymptotic(x: np.ndarray, nu: int) -> np.ndarray:
+    """e^x K_nu(x) for x >= 25: sqrt(pi / 2x) sum_k a_k(nu) / x^k."""
+    mu = 4.0 * nu * nu
+    term, total = np.ones_like(x), np.ones_like(x)
+    for k in range(1, 60):
+        term = term * (mu - (2 * k - 1) ** 2) / (k * 8.0 * x)
+        total = total + term
+    return total * np.sqrt(math.pi / (2.0 * x))
+
+
+def _k_series(x: np.ndarray, nu: int) -> np.ndarray:
+    """K_nu(x) for 0 < x <= 2 from the power series of I_nu and its log term."""
+    q = x * x * 0.25
+    log_term = np.log(x * 0.5)
+    if nu == 0:  # K0 = -(log(x/2) + gamma) I0 + sum q^k / k!^2 H_k
+        term, total, harmonic = np.ones_like(x), np.zeros_like(x), 0.0
+        for k in range(1, 40):
+            term = term * q / (k * k)
+            harmonic += 1.0 / k
+            total = total + term * harmonic
+        return total - (log_term + _EULER) * _bessel_series(x, 0)
+    # K1 = 1/x + log(x/2) I1 - x/4 sum (psi(k+1) + psi(k+2)) q^k / (k! (k+1)!)
+    term, total, psi1, psi2 = np.ones_like(x), np.zeros_like(x), -_EULER, 1.0 - _EULER
+    for k in range(40):
+        if k:
+            term = term * q / (k * (k + 1))
+            psi1, psi2 = psi2, psi2 + 1.0 / (k + 1)
+        total = total + term * (psi1 + psi2)
+    return 1.0 / x + log_term * _bessel_series(x, 1) - 0.25 * x * total
+
+
+def _k64(x: np.ndarray, nu: int, scaled: bool) -> np.ndarray:
+    """K_nu (e^x K_nu when scaled) for nu = 0, 1: inf at 0 and -0, nan below 0, 0 at inf."""
+    x = _f64(x)
+    with np.errstate(all="ignore"):
+        small = x <= 2.0
+        xs = np.where(small & (x > 0), x, 1.0)
+        s = _k_series(xs, nu)
+        if scaled:
+            s = s * np.exp(xs)
+        mid = ~small & (x < 25.0)
+        xm = np.where(mid, x, 3.0)
+        big = np.where(mid, _k_integral(xm, nu, 0.1, 7.0), _k_asymptotic(np.maximum(x, 25.0), nu))
+        if not scaled:
+            big = big * np.exp(-np.where(mid, xm, np.maximum(x, 25.0)))
+        r = np.where(small, s, big)
+        r = np.where(x == 0, np.inf, r)
+        r = np.where(x == np.inf, 0.0, r)
+        return np.where(x < 0, np.nan, r)
+
+
+def _spherical_j0_64(x: np.ndarray) -> np.ndarray:
+    x = _f64(x)
+    with np.errstate(all="ignore"):
+        r = np.where(x == 0, 1.0, np.sin(x) / x)
+        return np.where(np.isinf(x), 0.0, r)
+
+
+def _modified_i64(x: np.ndarray, nu: int) -> np.ndarray:
+    r = _bessel64(x, nu, False)
+    if x.dtype == np.float32:  # torch's float kernel overflows in exp(|x|) first
+        over = np.isfinite(x) & (np.abs(x) > np.log(np.finfo(np.float32).max))
+        r = np.where(over, np.copysign(np.inf, r) if nu else np.inf, r)
+    return r
+
+
+# torch records no graph for these: the result never requires grad
+_BESSEL_KERNELS: dict[str, Any] = {
+    "bessel_j0": lambda x: _jy64(x, 0, False),
+    "bessel_j1": lambda x: _jy64(x, 1, False),
+    "bessel_y0": lambda x: _jy64(x, 0, True),
+    "bessel_y1": lambda x: _jy64(x, 1, True),
+    "modified_bessel_i0": lambda x: _modified_i64(x, 0),
+    "modified_bessel_i1": lambda x: _modified_i64(x, 1),
+    "modified_bessel_k0": lambda x: _k64(x, 0, False),
+    "modified_bessel_k1": lambda x: _k64(x, 1, False),
+    "scaled_modified_bessel_k0": lambda x: _k64(x, 0, True),
+    "scaled_modified_bessel_k1": lambda x: _k64(x, 1, True),
+    "spherical_bessel_j0": _spherical_j0_64,
+}
+
+
+BESSEL: dict[str, Any] = {
+    name: _unary_out(
+        defop(
+            f"special_{name}",
+            _not_recorded(name),
+            _float_only_kernel(fn, f"{name}_cpu"),
+            dtype="float",
+            nondiff=("self",),
+        ),
+        f"special_{name}",
+    )
+    for name, fn in _BESSEL_KERNELS.items()
+}
+# --- sinc, deg2rad, rad2deg -----------------------------------------------------------------
+
+
+def _np_sinc(self: np.ndarray) -> np.ndarray:
+    with np.errstate(all="ignore"):
+        px = self * self.dtype.type(math.pi)
+        return np.where(self == 0, self.dtype.type(1), np.sin(px) / px)
+
+
+def _sinc_backward(grad: Tensor, self: Tensor) -> Tensor:
+    # (pi x cos(pi x) - sin(pi x)) / (pi x^2), and 0 at x = 0
+    px = self * math.pi
+    pxx = self * self * math.pi
+    out = grad * (px * px.cos() - px.sin()) / pxx.conj()
+    return _where(pxx == 0, 0.0, out)
+
+
+sinc = defop(
+    "sinc",
+    "SincBackward0",
+    _np_sinc,
+    dtype="float",
+    self=_sinc_backward,
+    jvp=ELEMENTWISE,
+)
+
+
+# --- exports --------------------------------------------------------------------------------
+
+_UNARY = {"i0": i0, "sinc": sinc}
+FUNCTIONS: dict[str, Any] = {name: _unary_out(op, name) for name, op in _UNARY.items()}
+METHODS: dict[str, Any] = dict(_UNARY)
+
+
+def _inplace_methods() -> dict[str, Any]:
+    from .inplace import make_inplace
+
+    return {name + "_": make_inplace(op) for name, op in _UNARY.items()}
+
+
+METHODS.update(_inplace_methods())

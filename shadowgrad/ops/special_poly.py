@@ -1,0 +1,664 @@
+"""The orthogonal polynomials of torch.special (Chebyshev T/U/V/W and their shifted forms,
+Hermite H and He, Laguerre L, Legendre P: never recorded, as in torch), and the number-theoretic
+and pointwise extras: gcd, lcm, nextafter, ldexp, frexp, float_power, deg2rad, rad2deg, the
+in-place comparisons (eq_, lt_, ...), and dist, inner, vdot, addr.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from .. import _dtype as D
+from .._tensor import Tensor
+from ..autograd.forward_ad import ELEMENTWISE
+from .pointwise import (
+    _invalid_combination,
+    _need_tensor,
+    _not_for,
+    _out,
+    _unary_out,
+    defop,
+    exp2,
+)
+from .pointwise import pow as _pow
+from .reduction import _norm_backward, _vector_norm_fwd, _vector_norm_t
+from .registry import result_type_of
+from .sorting import _structseq, return_types
+from .special import _apply_inplace, _not_half, _not_recorded
+
+# --- orthogonal polynomials -----------------------------------------------------------------
+# Each follows torch's kernel: n is truncated to an integer (nan and inf count as negative),
+# n < 0 gives 0, the values at the interval's ends are exact, and for Chebyshev polynomials
+# of large n inside the interval torch switches from the three-term recurrence to the
+# trigonometric form. Everything is computed in the result's dtype, as torch does.
+
+
+def _recurrence(n: np.ndarray, p: Any, q: Any, step: Any) -> Any:
+    """q_n of q_{k+1} = step(k, q_k, q_{k-1}) from q_0 = p, q_1 = q, per element's n >= 1."""
+    top = int(n.max()) if n.size else 0
+    for k in range(1, top):
+        r = step(k, q, p)
+        live = n > k
+        p, q = np.where(live, q, p), np.where(live, r, q)
+    return q
+
+
+def _poly_eval(n: np.ndarray, x: Any, first: Any, step: Any) -> Any:
+    one = np.ones_like(x)
+    r = _recurrence(np.maximum(n, 1), one, first, step)
+    return np.where(n == 0, one, r)
+
+
+def _cheb_step(t: Any) -> Any:
+    return lambda k, q, p: (t + t) * q - p
+
+
+def _np_cheb(kind: str, shifted: bool, x: Any, n: Any) -> Any:
+    t = x + x - 1 if shifted else x
+    one = np.ones_like(x)
+    first = {"t": t, "u": t + t, "v": t + t - 1, "w": t + t + 1}[kind]
+    r = _poly_eval(n, x, first, _cheb_step(t))
+    big = n > (4 if shifted and kind == "w" else 6 if shifted or kind == "t" else 8)
+    with np.errstate(all="ignore"):
+        a = np.arccos(t)
+        nf = n.astype(x.dtype)
+        odd = n % 2 == 1
+        alt = np.where(odd, -one, one)
+        if kind == "t":
+            trig = np.cos(nf * a)
+        elif kind == "u":
+            sa = np.sin(a)
+            trig = np.where(sa != 0, np.sin((nf + 1) * a) / sa, (nf + 1) * np.cos((nf + 1) * a) / t)
+        elif kind == "v":
+            trig = np.where(
+                np.sin(a / 2) != 1, np.cos((nf + 0.5) * a) / np.cos(a / 2), alt * (nf + nf + 1)
+            )
+        else:
+            end = alt if shifted else np.where(t > 0, nf + nf + 1, alt)
+            trig = np.where(np.cos(a / 2) != 1, np.sin((nf + 0.5) * a) / np.sin(a / 2), end)
+    r = np.where(big & (np.abs(t) < 1), trig, r)
+    # the exact ends: t = 1 and t = -1 (x = 1 and x = 0 when shifted)
+    hi = {"t": one, "u": nf + 1, "v": one, "w": nf + nf + 1}[kind]
+    lo = {"t": alt, "u": alt * (nf + 1), "v": alt * (nf + nf + 1), "w": alt}[kind]
+    if shifted:
+        r = np.where(x == 0, lo, np.where(x == 1, hi, r))
+    else:
+        r = np.where(x == -1, lo, np.where(x == 1, hi, r))
+    return r
+
+
+def _np_hermite_h(x: Any, n: Any) -> Any:
+    return _poly_eval(n, x, x + x, lambda k, q, p: (x + x) * q - (k + k) * p)
+
+
+def _np_hermite_he(x: Any, n: Any) -> Any:
+    return _poly_eval(n, x, x, lambda k, q, p: x * q - k * p)
+
+
+def _np_laguerre(x: Any, n: Any) -> Any:
+    r = _poly_eval(n, x, 1 - x, lambda k, q, p: (((k + k) + (1 - x)) * q - k * p) / (k + 1))
+    return np.where(x == 0, np.ones_like(x), r)
+
+
+def _np_legendre(x: Any, n: Any) -> Any:
+    r = _poly_eval(n, x, x, lambda k, q, p: ((k + k + 1) * x * q - k * p) / (k + 1))
+    one = np.ones_like(x)
+    return np.where(x == 1, one, np.where(x == -1, np.where(n % 2 == 1, -one, one), r))
+
+
+def _poly_kernel(name: str, fn: Any) -> Any:
+    def forward(x: Any, n: Any) -> np.ndarray:
+        dt = np.result_type(x, n)
+        x, n = np.asarray(x, dt), np.asarray(n, dt)
+        for a in (x, n):
+            _not_for(f"{name}_cpu", a, "c")
+            _not_half(f"{name}_cpu", a)
+        x, n = np.broadcast_arrays(x, n)
+        with np.errstate(all="ignore"):
+            # torch casts n to int64: truncation, and nan, inf and overflow become negative
+            ok = np.abs(n) < 2.0**62
+            ni = np.where(ok, np.trunc(np.where(ok, n, -1)), -1).astype(np.int64)
+            r = fn(x, np.maximum(ni, 0))
+            return np.where(ni < 0, np.zeros_like(x), r).astype(dt, copy=False)
+
+    return forward
+
+
+_POLY_KERNELS: dict[str, Any] = {
+    **{f"chebyshev_polynomial_{k}": partial(_np_cheb, k, False) for k in "tuvw"},
+    **{f"shifted_chebyshev_polynomial_{k}": partial(_np_cheb, k, True) for k in "tuvw"},
+    "hermite_polynomial_h": _np_hermite_h,
+    "hermite_polynomial_he": _np_hermite_he,
+    "laguerre_polynomial_l": _np_laguerre,
+    "legendre_polynomial_p": _np_legendre,
+}
+_POLY_SIGS = (
+    "Tensor x, Tensor n, *, Tensor out = None",
+    "Number x, Tensor n, *, Tensor out = None",
+    "Tensor x, Number n, *, Tensor out = None",
+)
+
+
+def _poly_fn(name: str, fn: Any) -> Any:
+    op = defop(
+        f"special_{name}",
+        _not_recorded(name),
+        _poly_kernel(name, fn),
+        dtype="float",
+        nondiff=("x", "n"),
+    )
+
+    def poly(x: Any, n: Any, *, out: Tensor | None = None) -> Tensor:
+        if not isinstance(x, Tensor) and not isinstance(n, Tensor):
+            raise _invalid_combination(f"special_{name}", (x, n), _POLY_SIGS)
+        return _out(op(x, n), out, f"special_{name}")
+
+    poly.__name__ = name
+    poly.__doc__ = f"Mirrors `torch.special.{name}`."
+    return poly
+
+
+POLYNOMIALS: dict[str, Any] = {name: _poly_fn(name, fn) for name, fn in _POLY_KERNELS.items()}
+
+
+# --- deg2rad, rad2deg -----------------------------------------------------------------------
+
+
+def _angle_kernel(name: str, factor: float) -> Any:
+    def forward(self: np.ndarray) -> np.ndarray:
+        if self.dtype.kind == "c":
+            raise RuntimeError(f"{name} is not supported for complex tensors.")
+        return self * self.dtype.type(factor)
+
+    return forward
+
+
+_DEG2RAD = math.pi / 180.0
+_RAD2DEG = 180.0 / math.pi
+deg2rad = defop(
+    "deg2rad",
+    "Deg2RadBackward0",
+    _angle_kernel("deg2rad", _DEG2RAD),
+    dtype="float",
+    self=lambda grad: grad * _DEG2RAD,
+    jvp=ELEMENTWISE,
+)
+rad2deg = defop(
+    "rad2deg",
+    "Rad2DegBackward0",
+    _angle_kernel("rad2deg", _RAD2DEG),
+    dtype="float",
+    self=lambda grad: grad * _RAD2DEG,
+    jvp=ELEMENTWISE,
+)
+
+
+# --- float_power, ldexp, frexp --------------------------------------------------------------
+
+_FLOAT_POWER_SIGS = (
+    "Tensor input, Tensor exponent, *, Tensor out = None",
+    "Number self, Tensor exponent, *, Tensor out = None",
+    "Tensor input, Number exponent, *, Tensor out = None",
+)
+
+
+def _float_power_dtype(input: Any, exponent: Any) -> D.dtype:
+    complex_ = any(
+        (isinstance(v, Tensor) and v.dtype.is_complex) or isinstance(v, complex)
+        for v in (input, exponent)
+    )
+    return D.complex128 if complex_ else D.float64
+
+
+def _as(v: Any, dt: D.dtype) -> Any:
+    if isinstance(v, Tensor):
+        return v if v.dtype is dt else v.to(dt)
+    return complex(v) if dt.is_complex else float(v)
+
+
+def float_power(input: Any, exponent: Any, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.float_power`: pow computed in float64 (complex128 for complex operands)."""
+    if not isinstance(input, Tensor) and not isinstance(exponent, Tensor):
+        raise _invalid_combination("float_power", (input, exponent), _FLOAT_POWER_SIGS)
+    dt = _float_power_dtype(input, exponent)
+    return _out(_pow(_as(input, dt), _as(exponent, dt)), out, "float_power")
+
+
+def _float_power_fn_(self: Tensor, exponent: Any) -> Tensor:
+    return _pow(self, _as(exponent, self.dtype))
+
+
+def float_power_(self: Tensor, exponent: Any) -> Tensor:
+    """Mirrors `Tensor.float_power_`: self must already have the result's dtype."""
+    dt = _float_power_dtype(self, exponent)
+    if self.dtype is not dt:
+        raise RuntimeError(
+            f"the base given to float_power_ has dtype {self.dtype._short} but the operation's "
+            f"result requires dtype {dt._short}"
+        )
+    return _apply_inplace(_float_power_fn_, self, exponent)
+
+
+def _np_ldexp(self: np.ndarray, other: np.ndarray, dtype: Any) -> np.ndarray:
+    self = self.astype(dtype, copy=False)
+    with np.errstate(all="ignore"):
+        if other.dtype.kind in "iub":  # exact scaling: ldexp(0, 2000) is 0
+            e = np.clip(other.astype(np.int64), -(2**31), 2**31 - 1).astype(np.int32)
+            return np.ldexp(self, e)
+        return np.multiply(self, np.power(self.dtype.type(2), other))
+
+
+_LN2 = math.log(2.0)
+# torch's grads are pow(2, other): an integer power for an integer exponent (2 ** -3 is 0)
+_ldexp = defop(
+    "ldexp.Tensor",
+    "LdexpBackward0",
+    _np_ldexp,
+    dtype="keep",
+    self=lambda grad, other: grad * _pow(2, other),
+    other=lambda grad, self, other: grad * self * _LN2 * _pow(2.0, other),
+    jvp=ELEMENTWISE,
+)
+
+
+def ldexp(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.ldexp` (input * 2 ** other)."""
+    _need_tensor("ldexp", input, "input", 1)
+    _need_tensor("ldexp", other)
+    dt = result_type_of([input, other])
+    if dt._cat < 2:
+        dt = D.get_default_dtype()
+    return _out(_ldexp(input, other, dt._np), out, "ldexp")
+
+
+def _np_frexp(self: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    if self.dtype.kind not in "f":
+        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
+    m, e = np.frexp(self)
+    return m, e.astype(np.int32, copy=False)
+
+
+_frexp = defop(
+    "frexp.Tensor",
+    "FrexpBackward0",
+    _np_frexp,
+    dtype="keep",
+    n_outputs=2,
+    diff_outputs=(0,),
+    self=lambda grads, result1: grads[0] / exp2(result1),
+    jvp=lambda self_t, result: (self_t / exp2(result[1]), None),
+)
+return_types.frexp = _structseq("frexp", ("mantissa", "exponent"))  # type: ignore[attr-defined]
+
+
+def frexp(input: Tensor, *, out: Any = None) -> Any:
+    """Mirrors `torch.frexp`: (mantissa, exponent) with input = mantissa * 2 ** exponent."""
+    r = return_types.frexp(_frexp(input))  # type: ignore[attr-defined]
+    if out is None:
+        return r
+    return return_types.frexp(  # type: ignore[attr-defined]
+        (_out(r[0], out[0], "frexp"), _out(r[1], out[1], "frexp"))
+    )
+
+
+# --- in-place comparisons -------------------------------------------------------------------
+# `x.eq_(y)` writes 0/1 in x's dtype; torch records it (EqBackward0 for a number, EqBackward1
+# for a tensor) with zero grads for both operands.
+
+
+def _zero_grad(grad: Tensor) -> Tensor:
+    from .._creation import zeros_like
+
+    return zeros_like(grad)
+
+
+def _compare_ops(name: str, ufunc: Any) -> tuple[Any, Any]:
+    def forward(self: np.ndarray, other: Any) -> np.ndarray:
+        return ufunc(self, other).astype(self.dtype)
+
+    title = name.capitalize()
+    scalar = defop(
+        f"{name}_.Scalar",
+        f"{title}Backward0",
+        forward,
+        dtype="keep",
+        nondiff=("other",),
+        self=_zero_grad,
+        jvp=ELEMENTWISE,
+    )
+    tensor = defop(
+        f"{name}_.Tensor",
+        f"{title}Backward1",
+        forward,
+        dtype="keep",
+        self=_zero_grad,
+        other=_zero_grad,
+        jvp=ELEMENTWISE,
+    )
+    return scalar, tensor
+
+
+def _compare_inplace(name: str, ufunc: Any) -> Any:
+    scalar, tensor = _compare_ops(name, ufunc)
+
+    def method(self: Tensor, other: Any) -> Tensor:
+        return _apply_inplace(tensor if isinstance(other, Tensor) else scalar, self, other)
+
+    method.__name__ = f"{name}_"
+    method.__doc__ = f"Mirrors `Tensor.{name}_`."
+    return method
+
+
+_COMPARE_INPLACE = {
+    name: _compare_inplace(name, ufunc)
+    for name, ufunc in (
+        ("eq", np.equal),
+        ("ne", np.not_equal),
+        ("lt", np.less),
+        ("le", np.less_equal),
+        ("gt", np.greater),
+        ("ge", np.greater_equal),
+    )
+}
+_COMPARE_ALIASES = {
+    "greater_": "gt",
+    "greater_equal_": "ge",
+    "less_": "lt",
+    "less_equal_": "le",
+    "not_equal_": "ne",
+}
+
+# --- gcd, lcm, nextafter --------------------------------------------------------------------
+
+
+def _int_kernel(name: str, ufunc: Any) -> Any:
+    def forward(self: np.ndarray, other: np.ndarray) -> np.ndarray:
+        dt = np.result_type(self, other)
+        if dt.kind not in "iu":
+            raise NotImplementedError(
+                f"\"{name}_cpu\" not implemented for '{D.from_numpy_dtype(dt)._short}'"
+            )
+        return ufunc(self, other)
+
+    # integer-only and never differentiable: torch records no node
+    op = defop(name, f"{name.capitalize()}NotRecorded", forward, nondiff=("self", "other"))
+
+    def fn(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+        _need_tensor(name, other)
+        return _out(op(input, other), out, name)
+
+    fn.__name__ = name
+    fn.__doc__ = f"Mirrors `torch.{name}`."
+    return fn
+
+
+gcd = _int_kernel("gcd", np.gcd)
+lcm = _int_kernel("lcm", np.lcm)
+
+
+def _np_nextafter(self: np.ndarray, other: np.ndarray) -> np.ndarray:
+    if self.dtype.kind != "f":
+        raise NotImplementedError(
+            f"\"nextafter_cpu\" not implemented for '{D.from_numpy_dtype(self.dtype)._short}'"
+        )
+    return np.nextafter(self, other)
+
+
+# torch passes the gradient to self where self != other (0 where they are equal) and gives
+# other a zero gradient
+_nextafter = defop(
+    "nextafter",
+    "NextafterBackward0",
+    _np_nextafter,
+    self=lambda grad, self, other: grad * (self != other),
+    other=_zero_grad,
+    jvp=lambda self, other, self_t: None if self_t is None else self_t * (self != other),
+)
+
+
+def nextafter(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.nextafter`."""
+    _need_tensor("nextafter", other)
+    return _out(_nextafter(input, other), out, "nextafter")
+
+
+# --- dist, inner, vdot, addr ----------------------------------------------------------------
+
+
+def _np_dist(self: np.ndarray, other: np.ndarray, p: float) -> np.ndarray:
+    d = np.subtract(self, other)
+    return np.asarray(_vector_norm_fwd(d, p, tuple(range(d.ndim)), False), self.dtype)
+
+
+def _dist_grad(grad: Tensor, self: Tensor, other: Tensor, p: float, result: Tensor) -> Any:
+    d = self - other
+    return _norm_backward(grad, d, p, result, tuple(range(d.ndim)), False)
+
+
+def _dist_other_grad(grad: Tensor, self: Tensor, other: Tensor, p: float, result: Tensor):
+    g = _dist_grad(grad, self, other, p, result)
+    return None if g is None else -g
+
+
+_dist = defop(
+    "dist",
+    "DistBackward0",
+    _np_dist,
+    self=_dist_grad,
+    other=_dist_other_grad,
+    jvp=lambda self, other, p, self_t, other_t, result: _vector_norm_t(
+        self - other,
+        p,
+        tuple(range(max(self.ndim, other.ndim))),
+        False,
+        _tangent_diff(self, other, self_t, other_t),
+        result,
+    ),
+)
+
+
+def _tangent_diff(self: Tensor, other: Tensor, self_t: Any, other_t: Any) -> Tensor:
+    from .._creation import zeros_like
+
+    zero = zeros_like(self - other)
+    return zero + (0 if self_t is None else self_t) - (0 if other_t is None else other_t)
+
+
+def dist(input: Tensor, other: Tensor, p: Any = 2) -> Tensor:
+    """Mirrors `torch.dist`: the p-norm of input - other."""
+    _need_tensor("dist", other)
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise RuntimeError(
+            "norm(): input dtype should be either floating point or complex. Got "
+            f"{input.dtype._short} instead."
+        )
+    return _dist(input, other, float(p))
+
+
+def inner(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.inner`: a product for a 0-d operand, else a contraction of the last dims
+    (for two vectors torch's tensordot takes a dot: ViewBackward0 of DotBackward0)."""
+    from .linalg import dot, tensordot
+
+    if input.ndim == 0 or other.ndim == 0:
+        return _out(input * other, out, "inner")
+    if input.shape[-1] != other.shape[-1]:
+        raise RuntimeError(
+            "inner() the last dimension must match on both input tensors but got shapes "
+            f"{list(input.shape)} and {list(other.shape)}"
+        )
+    if input.ndim == 1 and other.ndim == 1:
+        return _out(dot(input.permute(0), other.permute(0)).view(()), out, "inner")
+    return _out(tensordot(input, other, ([-1], [-1])), out, "inner")
+
+
+_vdot = defop(
+    "vdot",
+    "VdotBackward0",
+    lambda self, other: np.asarray(np.vdot(self, other) + 0),
+    dtype="keep",
+    self=lambda grad, other: grad.conj() * other,
+    other=lambda grad, self: grad * self,
+    jvp=lambda self, other, self_t, other_t: _sum_terms(
+        None if self_t is None else (self_t.conj() * other).sum(),
+        None if other_t is None else (self.conj() * other_t).sum(),
+    ),
+)
+
+
+def _sum_terms(a: Any, b: Any) -> Any:
+    return b if a is None else a if b is None else a + b
+
+
+def vdot(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.vdot`: sum(conj(input) * other) of two vectors."""
+    from .linalg import dot
+
+    dot(input.detach(), other.detach())  # torch's checks: 1-d, same dtype, same length
+    return _out(_vdot(input, other), out, "vdot")
+
+
+def _np_addr(self: np.ndarray, vec1: np.ndarray, vec2: np.ndarray, beta: Any, alpha: Any):
+    prod = np.multiply.outer(vec1, vec2)
+    if self.dtype == np.bool_:
+        r = (prod & bool(alpha)) | (self & bool(beta))
+    else:
+        prod = prod if alpha == 1 else prod * alpha
+        r = prod if beta == 0 else prod + (self if beta == 1 else self * beta)
+    return np.broadcast_to(r, prod.shape).astype(self.dtype, copy=True)
+
+
+def _addr_t(
+    self: Tensor,
+    vec1: Tensor,
+    vec2: Tensor,
+    beta: Any,
+    alpha: Any,
+    self_t: Any,
+    vec1_t: Any,
+    vec2_t: Any,
+) -> Any:
+    from .linalg import outer
+
+    r = None if self_t is None or beta == 0 else self_t * beta
+    if vec1_t is not None:
+        r = _sum_terms(r, outer(vec1_t, vec2) * alpha)
+    if vec2_t is not None:
+        r = _sum_terms(r, outer(vec1, vec2_t) * alpha)
+    return r
+
+
+_addr = defop(
+    "addr",
+    "AddrBackward0",
+    _np_addr,
+    self=lambda grad, beta: grad if beta == 1 else grad * beta,
+    vec1=lambda grad, vec2, alpha: grad.mv(vec2) if alpha == 1 else grad.mv(vec2) * alpha,
+    vec2=lambda grad, vec1, alpha: grad.t().mv(vec1) if alpha == 1 else grad.t().mv(vec1) * alpha,
+    jvp=_addr_t,
+)
+
+
+def _check_addr(input: Tensor, vec1: Tensor, vec2: Tensor, beta: Any, alpha: Any) -> None:
+    for name, v in (("vec1", vec1), ("vec2", vec2)):
+        if v.ndim != 1:
+            raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {v.ndim}-D")
+    dt = result_type_of([input, vec1, vec2])
+    if dt._cat < 2:
+        for name, v in (("beta", beta), ("alpha", alpha)):
+            if isinstance(v, float):
+                raise RuntimeError(
+                    f"For integral input tensors, argument {name} must not be a floating point "
+                    "number."
+                )
+    shape = (vec1.shape[0], vec2.shape[0])
+    try:
+        if np.broadcast_shapes(tuple(input.shape), shape) != shape:
+            raise ValueError
+    except ValueError:
+        raise RuntimeError(
+            f"The expanded size of the tensor ({shape[1]}) must match the existing size "
+            f"({input.shape[-1]}) at non-singleton dimension {input.ndim - 1}.  Target sizes: "
+            f"{list(shape)}.  Tensor sizes: {list(input.shape)}"
+        ) from None
+
+
+def addr(
+    input: Tensor,
+    vec1: Tensor,
+    vec2: Tensor,
+    *,
+    beta: Any = 1,
+    alpha: Any = 1,
+    out: Tensor | None = None,
+) -> Tensor:
+    """Mirrors `torch.addr`: beta * input + alpha * outer(vec1, vec2)."""
+    _check_addr(input, vec1, vec2, beta, alpha)
+    return _out(_addr(input, vec1, vec2, beta, alpha), out, "addr")
+
+
+def _addr_fn_(self: Tensor, vec1: Tensor, vec2: Tensor, beta: Any, alpha: Any) -> Tensor:
+    return _addr(self, vec1, vec2, beta, alpha)
+
+
+def addr_(self: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+    """Mirrors `Tensor.addr_`."""
+    if self.ndim == 2 and tuple(self.shape) != (vec1.shape[0], vec2.shape[0]):
+        raise RuntimeError(
+            f"size mismatch, input: {list(self.shape)}, v1: {list(vec1.shape)}, v2: "
+            f"{list(vec2.shape)}"
+        )
+    _check_addr(self, vec1, vec2, beta, alpha)
+    return _apply_inplace(_addr_fn_, self, vec1, vec2, beta, alpha)
+
+
+# --- exports --------------------------------------------------------------------------------
+
+_UNARY = {"deg2rad": deg2rad, "rad2deg": rad2deg}
+FUNCTIONS: dict[str, Any] = {
+    **{name: _unary_out(op, name) for name, op in _UNARY.items()},
+    "float_power": float_power,
+    "ldexp": ldexp,
+    "frexp": frexp,
+    "gcd": gcd,
+    "lcm": lcm,
+    "nextafter": nextafter,
+    "dist": dist,
+    "inner": inner,
+    "vdot": vdot,
+    "addr": addr,
+}
+METHODS: dict[str, Any] = {
+    **_UNARY,
+    "float_power": float_power,
+    "float_power_": float_power_,
+    "ldexp": ldexp,
+    "frexp": frexp,
+    "gcd": gcd,
+    "lcm": lcm,
+    "nextafter": nextafter,
+    "dist": dist,
+    "inner": inner,
+    "vdot": vdot,
+    "addr": addr,
+    "addr_": addr_,
+}
+
+
+def _inplace_methods() -> dict[str, Any]:
+    from .inplace import make_inplace
+
+    m = {name + "_": make_inplace(op) for name, op in _UNARY.items()}
+    for name in ("ldexp", "gcd", "lcm", "nextafter"):
+        m[name + "_"] = make_inplace(FUNCTIONS[name])
+    m.update({name + "_": fn for name, fn in _COMPARE_INPLACE.items()})
+    m.update({alias: _COMPARE_INPLACE[name] for alias, name in _COMPARE_ALIASES.items()})
+    return m
+
+
+METHODS.update(_inplace_methods())
+FUNCTIONS["gcd_"], FUNCTIONS["lcm_"] = METHODS["gcd_"], METHODS["lcm_"]
