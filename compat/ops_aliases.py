@@ -15,6 +15,7 @@ from shadowgrad.ops.aliases import _METHOD_FUNCTIONS
 
 from .opdb import ENTRIES, OpEntry, Sample, register, tensor_arg
 from .ops_inplace import InplaceMismatch, ReferenceMismatch
+from .ops_shape import samples_with
 
 _R = np.random.default_rng(11)
 
@@ -701,3 +702,73 @@ register(
         _native_norm_samples,
     ),
 )  # fmt: skip
+
+
+# --- Tensor.cfloat / Tensor.cdouble: ToCopyBackward0 into complex (checked through abs) -----
+
+_ABS_JVP = "abs's forward-mode rule returns the complex tangent for complex inputs (pointwise.py)"
+
+register(
+    OpEntry(
+        "Tensor.cfloat",
+        lambda T, x: (x.cfloat() * (1 - 2j)).abs(),
+        samples_with(((), {})),
+        tolerances={"float64": (1e-5, 1e-4)},
+        tolerance_reason="complex64 rounding of a float64 input (its second grad is ~1e-5 noise)",
+        xfails={"jvp": _ABS_JVP},
+    ),
+    OpEntry(
+        "Tensor.cdouble",
+        lambda T, x: (x.cdouble() * (1 - 2j)).abs(),
+        samples_with(((), {})),
+        xfails={"jvp": _ABS_JVP},
+    ),
+)
+
+
+# --- Tensor.new, Tensor.dim_order, Tensor.is_set_to: forward values and errors ---------------
+
+
+def _new_samples(dtype: str) -> list[Sample]:
+    x = _t(_rand(2, 3), False)
+    return [
+        Sample((x,), name="new()"),
+        Sample((x, [[1.5, 2.0], [3.0, 4.0]]), name="data"),
+        Sample((x, 2, 0), name="sizes"),
+        Sample((x, 2.5), name="float data (error)"),
+        Sample((x, 1, "a"), name="bad size (error)"),
+        Sample((x, _t(_rand(2), False)), name="other tensor (alias; error in float32)"),
+    ]
+
+
+def _new(T: Any, x: Any, *args: Any) -> Any:
+    r = x.new(*args)
+    return r.zero_() if args and isinstance(args[0], int) else r  # uninitialised memory
+
+
+def _layout_samples(dtype: str) -> list[Sample]:
+    x = _rand(2, 3, 4)
+    return [
+        Sample((_t(x, False, layout),), {"ambiguity_check": check}, name=f"{layout} {check}")
+        for layout in ("contiguous", "transposed", "sliced")
+        for check in (False, True, "bad")
+    ]
+
+
+register(
+    OpEntry("Tensor.new", _new, _new_samples, supports_grad=False),
+    OpEntry(
+        "Tensor.dim_order",
+        lambda T, x, **k: T.tensor(x.dim_order(**k)),
+        _layout_samples,
+        supports_grad=False,
+    ),
+    OpEntry(
+        "Tensor.is_set_to",
+        lambda T, x, **k: T.tensor(
+            [x.is_set_to(x), x.is_set_to(x[:]), x.is_set_to(x.clone()), x.is_set_to(x[1:])]
+        ),
+        lambda dtype: [Sample((_t(_rand(3, 4), False, lay),)) for lay in ("contiguous", "sliced")],
+        supports_grad=False,
+    ),
+)

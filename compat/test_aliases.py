@@ -566,3 +566,117 @@ def test_native_dropout_train(p, train):
         out.sum().backward()
         grad_scale = 1.0 if train is None else scale  # torch's backward ignores the scale then
         np.testing.assert_allclose(_np(x.grad), _np(mask) * grad_scale)
+
+
+# --- Tensor.new, cfloat/cdouble, dim_order, is_set_to ----------------------------------------
+
+NEW_CALLS = {
+    "empty": lambda T, x: x.new(),
+    "sizes": lambda T, x: x.new(2, 3),
+    "size kwarg": lambda T, x: x.new(size=(2,)),
+    "Size": lambda T, x: x.new(T.Size([2, 3])),
+    "tuple is data": lambda T, x: x.new((2, 3)),
+    "nested list": lambda T, x: x.new([[1, 2], [3, 4]]),
+    "empty list": lambda T, x: x.new([]),
+    "ndarray": lambda T, x: x.new(np.array([1, 2])),
+    "int self, float data": lambda T, x: x.long().new([1.5, 2.7]),
+    "bool self": lambda T, x: x.bool().new([1, 0, 2]),
+    "device": lambda T, x: x.new(2, device="cpu"),
+    "meta device": lambda T, x: x.new(2, device="meta"),
+    "float data": lambda T, x: x.new(2.5),
+    "str data": lambda T, x: x.new("a"),
+    "bad size": lambda T, x: x.new(1, 2, 3.0),
+    "negative": lambda T, x: x.new(-1),
+    "other dtype": lambda T, x: x.new(T.tensor([1, 2])),
+    "float self, complex other": lambda T, x: x.float().new(T.zeros(1, dtype=T.complex64)),
+    "dtype kwarg": lambda T, x: x.new(2, dtype=T.float32),
+    "requires_grad kwarg": lambda T, x: x.new([1, 2], requires_grad=True),
+}
+
+
+@pytest.mark.parametrize("case", list(NEW_CALLS))
+def test_tensor_new(case):
+    def prog(T):
+        x = T.tensor(X, requires_grad=True)
+        r = NEW_CALLS[case](T, x)
+        strides = r.stride() if r.numel() else None  # shadowgrad: numpy's 0 strides when empty
+        return repr(r.dtype), tuple(r.shape), strides, r.requires_grad, r.grad_fn
+
+    (a, ea), (b, eb) = _run(prog)
+    assert ea == eb
+    if ea is None:
+        assert a == b
+
+
+def test_tensor_new_other_is_an_alias():
+    def prog(T):
+        x = T.tensor(X, requires_grad=True)
+        y = x.new(x)
+        same = y.data_ptr() == x.data_ptr() and y is not x
+        y.sum().backward()
+        return same, y.grad_fn.name(), y._base is x, _np(x.grad).tolist()
+
+    (a, ea), (b, eb) = _run(prog)
+    assert ea is None and eb is None and a == b
+
+
+@pytest.mark.parametrize("method", ["cfloat", "cdouble"])
+@pytest.mark.parametrize("src", ["float64", "float32", "int64", "complex64", "complex128"])
+def test_complex_conversions(method, src):
+    def prog(T):
+        dt = getattr(T, src)
+        rg = src != "int64"
+        x = T.tensor(X[0] * 3 - 1, dtype=dt, requires_grad=rg)
+        y = getattr(x, method)()
+        info = (repr(y.dtype), y is x, y.grad_fn.name() if y.grad_fn else None)
+        if not rg:
+            return info, _np(y)
+        ((y * y).abs().sum() + y.real.sum()).backward()
+        return info, _np(y), _np(x.grad)
+
+    (a, ea), (b, eb) = _run(prog)
+    assert ea is None and eb is None
+    assert a[0] == b[0]
+    for u, v in zip(a[1:], b[1:], strict=True):
+        np.testing.assert_allclose(u, v, rtol=1e-6)
+
+
+DIM_ORDER_CASES = {
+    "contiguous": lambda T: T.empty(2, 3, 5, 7),
+    "transposed": lambda T: T.empty(2, 3, 5, 7).transpose(1, 2),
+    "permuted": lambda T: T.empty(2, 3, 4).permute(2, 0, 1),
+    "singleton": lambda T: T.empty(2, 1, 4).permute(2, 0, 1),
+    "leading one": lambda T: T.empty(1, 2, 3, 4),
+    "channels last": lambda T: T.empty(2, 5, 3, 4).permute(0, 2, 3, 1),
+    "equal strides": lambda T: T.empty_strided((2, 3), (1, 1)),
+    "zero stride": lambda T: T.empty(3, 1).expand(3, 4),
+    "scalar": lambda T: T.empty(()),
+    "vector": lambda T: T.empty(5),
+    "sliced": lambda T: T.empty(4, 6)[:, ::2].t(),
+}
+
+
+@pytest.mark.parametrize("check", [False, True, [], "bad", [3]], ids=str)
+@pytest.mark.parametrize("case", list(DIM_ORDER_CASES))
+def test_dim_order(case, check):
+    _same(lambda T: DIM_ORDER_CASES[case](T).dim_order(ambiguity_check=check))
+
+
+def test_is_set_to():
+    def prog(T):
+        x = T.tensor(X[0])
+        e = T.empty(0)
+        return (
+            x.is_set_to(x),
+            x.is_set_to(x[:]),
+            x.is_set_to(x.detach()),
+            x.is_set_to(x.view(4, 3)),
+            x.is_set_to(x.clone()),
+            x.t().is_set_to(x.t()),
+            x.is_set_to(x[1:]),
+            x[:, 1:].is_set_to(x[:, 1:]),
+            e.is_set_to(T.empty(0)),
+        )
+
+    _same(prog)
+    _same(lambda T: T.tensor(X[0]).is_set_to(3))

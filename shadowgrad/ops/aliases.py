@@ -8,6 +8,7 @@ The nn functionals are imported when called: this family loads before `shadowgra
 from __future__ import annotations
 
 import functools
+import itertools
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -1055,6 +1056,178 @@ def lstm(input: Tensor, hx: Any, params: Any, has_biases: Any, *args: Any) -> An
 # --- simple Tensor methods -----------------------------------------------------------------
 
 
+_NEW_SIGS = (
+    "*, torch.device device = None",
+    "torch.Storage storage",
+    "Tensor other",
+    "tuple of ints size, *, torch.device device = None",
+    "object data, *, torch.device device = None",
+)
+
+
+def _options(dt: D.dtype) -> str:
+    return (
+        f"TensorOptions(dtype={D.CPP_NAMES.get(dt, dt)}, device=cpu, layout=Strided, "
+        "requires_grad=false (default), pinned_memory=false (default), memory_format=(nullopt))"
+    )
+
+
+def new(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """Mirrors the legacy `Tensor.new`: new(), new(*sizes), new(size: torch.Size), new(data)
+    (a sequence, in self's dtype) or new(other) (other's alias; other must have self's dtype)."""
+    from .._creation import _factory, tensor
+    from .._size import Size
+    from .._tensor import device
+
+    bad = [k for k in kwargs if k not in ("device", "size")]
+    if bad:
+        given = [type(a).__name__ for a in args]
+        given += [
+            f"{k}={'torch.dtype' if isinstance(v, D.dtype) else type(v).__name__}"
+            for k, v in kwargs.items()
+        ]
+        why = f"      didn't match because some of the keywords were incorrect: {', '.join(bad)}\n"
+        lines = "".join(
+            f" * ({sig})\n" + (why if k == 0 else "") for k, sig in enumerate(_NEW_SIGS)
+        )
+        raise TypeError(
+            f"new() received an invalid combination of arguments - got ({', '.join(given)}), "
+            f"but expected one of:\n{lines}"
+        )
+    dev = kwargs.get("device")
+    if dev is not None and device(dev).type != "cpu":
+        raise RuntimeError(
+            f"legacy constructor expects device type: cpu but device type: {device(dev).type} "
+            "was passed"
+        )
+    if "size" in kwargs:
+        args = (*args, Size(kwargs["size"]))
+    if not args:
+        return _factory(0, (0,), self.dtype, False)
+    first = args[0]
+    if len(args) == 1 and isinstance(first, Tensor):
+        if first.dtype is not self.dtype:
+            raise TypeError(f"expected {_options(self.dtype)} (got {_options(first.dtype)})")
+        return S._alias(first)
+    if len(args) == 1 and isinstance(first, Size):
+        return _factory(0, tuple(first), self.dtype, False)
+    if len(args) == 1 and isinstance(first, (list, tuple, np.ndarray)):
+        return tensor(first, dtype=self.dtype)
+    for k, a in enumerate(args):
+        if not isinstance(a, (int, np.integer)) or isinstance(a, bool):
+            if len(args) == 1 and isinstance(a, (float, complex, bool)):
+                raise TypeError(f"new(): data must be a sequence (got {type(a).__name__})")
+            if len(args) == 1:
+                raise TypeError(f"new(): invalid data type '{type(a).__name__}'")
+            raise TypeError(
+                f"new(): argument 'size' failed to unpack the object at pos {k + 1} with error "
+                f'"type must be tuple of ints,but got {type(a).__name__}"'
+            )
+    return _factory(0, tuple(int(a) for a in args), self.dtype, False)
+
+
+def cfloat(self: Tensor, memory_format: Any = None) -> Tensor:
+    """Mirrors `Tensor.cfloat`: self in complex64 (ToCopyBackward0; self when already)."""
+    return S.to(self, D.complex64)
+
+
+def cdouble(self: Tensor, memory_format: Any = None) -> Tensor:
+    """Mirrors `Tensor.cdouble`: self in complex128 (ToCopyBackward0; self when already)."""
+    return S.to(self, D.complex128)
+
+
+def _channels_last(sizes: tuple[int, ...], strides: tuple[int, ...]) -> bool:
+    """torch's channels-last contiguity of a 4-d layout (dims C, W, H, N innermost first)."""
+    if len(sizes) != 4:
+        return False
+    expected = 1
+    for d in (1, 3, 2, 0):
+        if sizes[d] != 1:
+            if strides[d] != expected:
+                return False
+            expected *= sizes[d]
+    return True
+
+
+def _dim_compare(sizes: tuple[int, ...], strides: tuple[int, ...], a: int, b: int) -> int:
+    """torch's elementwise-output comparison of dims a and b: 1 swap, -1 keep, 0 ambiguous."""
+
+    def ge(u: int, v: int) -> bool:
+        return v == 0 or (u != 0 and (u >= v or u % v == 0))
+
+    sa, sb = strides[a], strides[b]
+    if sa == 0 or sb == 0:
+        return 0
+    if sa == sb:
+        return 0 if ge(sizes[b], sizes[a]) else 1
+    if ge(sb, sa):
+        return -1
+    return 1 if ge(sa, sb) else 0
+
+
+def dim_order(self: Tensor, *, ambiguity_check: Any = False) -> tuple[int, ...]:
+    """Mirrors `Tensor.dim_order`: the dims from outermost to innermost in memory (torch's
+    elementwise-output permutation); shadowgrad has no memory formats, so a list given for
+    ambiguity_check must be empty."""
+    if not isinstance(ambiguity_check, bool) and (
+        not isinstance(ambiguity_check, list) or ambiguity_check
+    ):
+        raise TypeError("The ambiguity_check argument must be a bool or a list of memory formats.")
+    sizes, strides = tuple(self.shape), self.stride()
+    check = ambiguity_check if isinstance(ambiguity_check, bool) else True
+    multiple = any(u == v for u, v in itertools.pairwise(strides)) or 1 in sizes
+    if check and multiple:
+        raise RuntimeError(
+            "The tensor does not have unique dim order, or cannot map to exact one of the given "
+            "memory formats."
+        )
+    n = len(sizes)
+    if n <= 1:
+        return tuple(range(n))
+    contiguous, last = self.is_contiguous(), _channels_last(sizes, strides)
+    if contiguous and not last:
+        return tuple(range(n))
+    if last and not contiguous:
+        return (0, *range(2, n), 1)
+    perm = list(reversed(range(n)))  # sorted innermost first, reversed at the end
+    for i in range(1, n):
+        j = i
+        for k in reversed(range(i)):
+            c = _dim_compare(sizes, strides, perm[k], perm[j])
+            if c > 0:
+                perm[k], perm[j] = perm[j], perm[k]
+                j = k
+            elif c < 0:
+                break
+    if ambiguity_check and any(
+        _dim_compare(sizes, strides, perm[i], perm[i + 1]) != -1 for i in range(n - 1)
+    ):
+        raise RuntimeError("The tensor does not have unique dim order.")
+    return tuple(reversed(perm))
+
+
+def _storage_root(a: np.ndarray) -> np.ndarray:
+    while isinstance(a.base, np.ndarray):
+        a = a.base
+    return a
+
+
+def is_set_to(self: Tensor, tensor: Any) -> bool:
+    """Mirrors `Tensor.is_set_to`: the same storage, offset, sizes and strides."""
+    if not isinstance(tensor, Tensor):
+        raise TypeError(
+            "is_set_to(): argument 'tensor' (position 1) must be Tensor, not "
+            f"{type(tensor).__name__}"
+        )
+    a, b = self._data, tensor._data
+    return (
+        _storage_root(a) is _storage_root(b)
+        and self.data_ptr() == tensor.data_ptr()
+        and a.shape == b.shape
+        and self.stride() == tensor.stride()
+    )
+
+
 def is_neg(self: Tensor) -> bool:
     """Mirrors `Tensor.is_neg`: shadowgrad has no lazy negation bit, so always False."""
     return False
@@ -1077,6 +1250,11 @@ METHODS: dict[str, Any] = {
     "unsafe_split": _COPY_FUNCTIONS["unsafe_split"],
     "unsafe_split_with_sizes": _COPY_FUNCTIONS["unsafe_split_with_sizes"],
     "is_neg": is_neg,
+    "new": new,
+    "cfloat": cfloat,
+    "cdouble": cdouble,
+    "dim_order": dim_order,
+    "is_set_to": is_set_to,
     "resolve_neg": resolve_neg,
     "is_cpu": property(lambda self: True, doc="Mirrors `Tensor.is_cpu`: always True."),
 }
