@@ -1196,3 +1196,67 @@ register(
         "Tensor.is_conj", lambda T, a: (a * 2, a.is_conj(), a.conj().is_conj()), _parts_samples
     ),
 )
+
+
+# complex numbers from real tensors and back: the entries take and return real tensors (the
+# harness's inputs and gradients are real), so the complex gradients in between are checked
+# against torch through view_as_real
+def _complex_pair_samples(dtype: str) -> list[Sample]:
+    r = _rng()
+    return [
+        Sample(
+            (tensor_arg(r.standard_normal((2, 3))), tensor_arg(r.standard_normal((2, 3)))),
+            name="2-d",
+        ),
+        Sample(
+            (tensor_arg(r.standard_normal(3)), tensor_arg(r.standard_normal((2, 1)))),
+            name="broadcast",
+        ),
+        Sample((tensor_arg(np.array(0.7)), tensor_arg(np.array(-1.2))), name="0-d"),
+        Sample(
+            (tensor_arg(r.standard_normal((2, 3))), tensor_arg(r.standard_normal((2, 4)))),
+            name="shapes differ: error",
+        ),
+        Sample(
+            (
+                tensor_arg(r.standard_normal((2, 3)), layout="transposed"),
+                tensor_arg(r.standard_normal((2, 3)), requires_grad=False),
+            ),
+            name="transposed, one without grad",
+        ),
+    ]
+
+
+def _pairs_last_samples(dtype: str) -> list[Sample]:
+    r = _rng()
+    return [
+        Sample((tensor_arg(r.standard_normal((3, 2))),), name="2-d"),
+        Sample((tensor_arg(r.standard_normal((2, 4, 2))),), name="3-d"),
+        Sample((tensor_arg(r.standard_normal(2)),), name="1-d: one number"),
+        Sample((tensor_arg(r.standard_normal((2, 3))),), name="last dim 3: error"),
+        Sample(
+            (tensor_arg(r.standard_normal((2, 3)), layout="transposed"),), name="strided: error"
+        ),
+    ]
+
+
+register(
+    OpEntry(
+        "complex",
+        lambda T, a, b: T.view_as_real(T.complex(a, b) * T.complex(b, a)),
+        _complex_pair_samples,
+        covers=("complex", "view_as_real"),
+    ),
+    OpEntry(
+        "polar",
+        lambda T, a, b: T.view_as_real(T.polar(a.abs() + 0.1, b)),
+        _complex_pair_samples,
+        covers=("polar",),
+    ),
+    OpEntry(
+        "view_as_complex",
+        lambda T, a: T.view_as_real(T.view_as_complex(a).exp()),
+        _pairs_last_samples,
+        covers=("view_as_complex",),
+    ),
+)

@@ -85,6 +85,7 @@ _index = defop(
     self=lambda grad, indices, self_sym_sizes: _written_in_place(
         _index_put(_zeros(self_sym_sizes, grad), indices, grad, True)
     ),
+    complex=True,  # linear: the same scatter of the gradient (Note [Complex gradients])
 )
 
 

@@ -18,7 +18,7 @@ from .. import _dtype as D
 from .._tensor import Tensor, _make
 from ..autograd import forward_ad as _fwad
 from ..autograd.forward_ad import ELEMENTWISE, LINEAR, _plus
-from .registry import defop, result_type_of
+from .registry import defop, infer_size, result_type_of
 
 _FW = _fwad._STATE
 
@@ -2707,7 +2707,7 @@ def _polar_fwd(abs: np.ndarray, angle: np.ndarray) -> np.ndarray:
 
 def _complex_fwd(real: np.ndarray, imag: np.ndarray) -> np.ndarray:
     cdt = complex_np(real)
-    out = np.empty(np.broadcast_shapes(real.shape, imag.shape), cdt)
+    out = np.empty(infer_size(real.shape, imag.shape), cdt)  # torch's mismatch error
     out.real = real
     out.imag = imag
     return out
@@ -2734,7 +2734,11 @@ _polar = defop(
     # d/dt = i r e^{i t}: grad times their conjugates
     abs=lambda grad, result: grad * conj(_complex_sgn(result)),
     angle=lambda grad, result: grad * conj(result * 1j),
-    jvp=ELEMENTWISE,
+    # forward mode: the derivatives themselves, not their conjugates
+    jvp=lambda abs_t, angle_t, result: _plus(
+        None if abs_t is None else abs_t * _complex_sgn(result),
+        None if angle_t is None else angle_t * (result * 1j),
+    ),
     complex=True,
 )
 

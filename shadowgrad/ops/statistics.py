@@ -450,7 +450,7 @@ def gradient(
     return tuple(out)
 
 
-# --- angle (real inputs) ----------------------------------------------------------------------
+# --- angle ----------------------------------------------------------------------
 
 
 def _np_angle(self: np.ndarray) -> np.ndarray:
@@ -468,7 +468,16 @@ angle = defop(
     dtype="keep",
     self=lambda grad, self: grad * 0,  # piecewise constant for real inputs
     jvp=ELEMENTWISE,
+    # torch's angle_backward for complex z: grad * z / |z|^2 * i, and 0 at z = 0
+    complex={"self": lambda grad, self: _angle_complex_grad(grad, self)},
 )
+
+
+def _angle_complex_grad(grad: Tensor, self: Tensor) -> Tensor:
+    from .pointwise import where
+
+    g = grad * self / self.abs().pow(2) * 1j
+    return where(self == 0, _make(np.zeros((), g._data.dtype)), g)
 
 
 # --- random sampling ------------------------------------------------------------------------
