@@ -812,3 +812,47 @@ register(
         _renorm_samples,
     ),
 )
+
+
+# --- segment_reduce, nonzero_static, empty_permuted -----------------------------------------
+
+
+def _segment_samples(dtype: str) -> list[Sample]:
+    x = _r().standard_normal((7, 2))
+    out = []
+    for red in ("sum", "mean", "max", "min", "prod"):
+        out.append(_s(_t(x), red, lengths=_idx([2, 0, 3, 2]), name=f"{red} lengths"))
+        out.append(_s(_t(x.T), red, offsets=_idx([[0, 3, 7], [0, 0, 7]]), axis=1, initial=1.5,
+                      name=f"{red} offsets axis 1 initial"))  # fmt: skip
+    out.append(_s(_t(x), "sum", lengths=_idx([2, 2]), name="bad lengths (error)"))
+    return out
+
+
+register(
+    OpEntry(
+        "segment_reduce",
+        lambda T, x, red, **k: T.segment_reduce(x, red, **k),
+        _segment_samples,
+        supports_gradgrad=False,  # torch's _segment_reduce_backward has no derivative
+        xfails={"jvp": "torch has no forward-AD rule for segment_reduce either"},
+    ),
+    OpEntry(
+        "nonzero_static",
+        lambda T, x, **k: (T.nonzero_static(x, **k), x.nonzero_static(**k)),
+        lambda dtype: [
+            _s(_t([[1.0, 0.0, 2.0], [0.0, 3.0, 0.0]], False), size=s, fill_value=f)
+            for s, f in ((5, -1), (2, 7), (0, -1), (-1, -1))
+        ],
+        supports_grad=False,
+        covers=("Tensor.nonzero_static",),
+    ),
+    OpEntry(
+        "empty_permuted",
+        lambda T, size, layout: T.tensor(T.empty_permuted(size, layout).stride()),
+        lambda dtype: [
+            _s(size, layout)
+            for size, layout in (((2, 3, 4), (2, 0, 1)), ((5, 2), (1, 0)), ((2, 3), (0, 0)))
+        ],
+        supports_grad=False,
+    ),
+)

@@ -23,6 +23,7 @@ from .indexing import _gather, _scatter_add, _zeros, index_select
 from .inplace import make_inplace
 from .reduction import _amax_backward
 from .registry import deflistop, defop
+from .rounding import _not_implemented
 from .sorting import return_types
 
 # --- repeat_interleave ------------------------------------------------------------------------
@@ -1816,6 +1817,180 @@ def embedding_renorm_(input: Tensor, indices: Tensor, max_norm: float, norm_type
     return input
 
 
+# --- segment_reduce, nonzero_static, empty_permuted ----------------------------------------
+
+_SEGMENT_REDUCES = {"sum": "sum", "mean": "mean", "max": "amax", "min": "amin", "prod": "prod"}
+
+
+def _segment_masks(lengths: np.ndarray, n: int) -> np.ndarray:
+    """(L, S, N) bool: position n of leading row l lies in segment s."""
+    lens = lengths.reshape(-1, lengths.shape[-1]).astype(np.int64)
+    ends = np.cumsum(lens, -1)
+    pos = np.arange(n)
+    return (pos >= (ends - lens)[..., None]) & (pos < ends[..., None])
+
+
+def _segment_fwd(data: np.ndarray, reduce: str, lengths: np.ndarray, axis: int, initial: Any):
+    m = _segment_masks(lengths, data.shape[axis])
+    lead, rest = data.shape[:axis], data.shape[axis + 1 :]
+    x = data.reshape(m.shape[0], 1, data.shape[axis], -1)  # (L, 1, N, R)
+    mk = m[..., None]
+    init = initial is not None
+    with np.errstate(all="ignore"):
+        if reduce in ("sum", "mean"):
+            out = np.where(mk, x, 0).sum(2) + (initial if init else 0)
+            if reduce == "mean":
+                cnt = m.sum(-1)[..., None]
+                out = np.where(cnt == 0, initial if init else np.nan, out / cnt)
+        elif reduce == "prod":
+            out = np.where(mk, x, 1).prod(2) * (initial if init else 1)
+        else:
+            fill = -np.inf if reduce == "max" else np.inf
+            pick = np.max if reduce == "max" else np.min
+            out = pick(np.where(mk, x, fill), 2)
+            if init:
+                out = (np.maximum if reduce == "max" else np.minimum)(out, initial)
+    return out.astype(data.dtype).reshape(*lead, m.shape[1], *rest)
+
+
+def _segment_bw(grad: Tensor, data: Tensor, result: Tensor, reduce: str, lengths: Any, axis: int,
+                initial: Any) -> Tensor:  # fmt: skip
+    x, g, r = data._data, grad._data, result._data
+    m = _segment_masks(lengths, x.shape[axis]).astype(x.dtype)  # (L, S, N)
+    xr = x.reshape(m.shape[0], x.shape[axis], -1)  # (L, N, R)
+    gr, rr = g.reshape(m.shape[0], m.shape[1], -1), r.reshape(m.shape[0], m.shape[1], -1)
+    mt = np.swapaxes(m, 1, 2)
+    with np.errstate(all="ignore"):
+        if reduce == "sum":
+            out = mt @ gr
+        elif reduce == "mean":
+            cnt = m.sum(-1)[..., None]
+            out = mt @ np.where(cnt == 0, 0, gr / np.where(cnt == 0, 1, cnt))
+        elif reduce in ("max", "min"):
+            hit = (xr == mt @ np.where(np.isfinite(rr), rr, 0)) & (mt.sum(-1)[..., None] > 0)
+            cnt = m @ hit
+            out = hit * (mt @ (gr / np.where(cnt == 0, 1, cnt)))
+        else:
+            zero = xr == 0
+            zeros = m @ zero
+            base = np.where(zero, 1, xr)
+            others = np.where(m.astype(bool)[..., None], base[:, None], 1).prod(2)
+            others = others * (initial if initial is not None else 1)  # product of the non-zeros
+            back = mt @ (gr * others)
+            one_zero = (mt @ (zeros == 1)) > 0
+            none_zero = (mt @ (zeros == 0)) > 0
+            out = np.where(zero, np.where(one_zero, back, 0), np.where(none_zero, back / base, 0))
+    res = _make(np.ascontiguousarray(out.reshape(x.shape).astype(x.dtype)))
+    return _not_implemented(res, (grad, data, result), "_segment_reduce_backward")
+
+
+_segment_reduce = defop(
+    "segment_reduce",
+    "SegmentReduceBackward0",
+    _segment_fwd,
+    dtype="keep",
+    jvp=_no_derivative("segment_reduce")[1],
+    data=_segment_bw,
+)
+
+
+def segment_reduce(
+    data: Tensor,
+    reduce: str,
+    *,
+    lengths: Tensor | None = None,
+    indices: Tensor | None = None,
+    offsets: Tensor | None = None,
+    axis: int = 0,
+    unsafe: bool = False,
+    initial: Any = None,
+) -> Tensor:
+    """Mirrors `torch.segment_reduce`: data reduced along axis over consecutive segments given
+    by lengths or offsets (SegmentReduceBackward0; its backward has no derivative, as torch's)."""
+    if reduce not in _SEGMENT_REDUCES:
+        raise RuntimeError(
+            f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}"
+        )
+    axis = wrap_dim(axis, data.ndim)
+    if lengths is None and offsets is None:
+        raise RuntimeError("segment_reduce(): Either lengths or offsets must be defined.")
+    if lengths is not None:
+        lens = _int_repeats(lengths, "_segment_reduce_lengths_cpu_kernel1")
+    else:
+        off = _int_repeats(offsets, "_segment_reduce_offsets_cpu_kernel1")
+        lens = off[..., 1:] - off[..., :-1]
+    if data._data.dtype.kind not in "fc":
+        name = data.dtype._short
+        raise NotImplementedError(f"\"_segment_reduce_cpu\" not implemented for '{name}'")
+    if axis != lens.ndim - 1:
+        raise RuntimeError(
+            f"segment_reduce(): Expected axis to be the last dimension of lengths but got {axis}."
+        )
+    if not unsafe:
+        if lens.size and lens.min() < 0:
+            raise RuntimeError("lengths contains negative value!")
+        if (lens.sum(-1) != data.shape[axis]).any():
+            raise RuntimeError(
+                "segment_reduce(): Expected all rows of lengths along axis to sum to "
+                "data.size(lengths.dim()-1) when !unsafe."
+            )
+    return _segment_reduce(data, reduce, lens, axis, initial)
+
+
+def nonzero_static(input: Tensor, *args: Any, size: int, fill_value: int = -1) -> Tensor:
+    """Mirrors `torch.nonzero_static`: nonzero's indices cut or padded to size rows."""
+    if args:
+        raise TypeError(
+            f"nonzero_static() takes from 2 to 1 positional arguments but {len(args) + 1} were "
+            "given"
+        )
+    if size < 0:
+        raise RuntimeError("nonzero_static: 'size' must be an non-negative integer")
+    a = input._data
+    idx = np.argwhere(a.reshape(1) if a.ndim == 0 else a).astype(np.int64)
+    if a.ndim == 0:
+        idx = idx[:, :0]
+    out = np.full((size, a.ndim), fill_value, np.int64)
+    k = min(size, idx.shape[0])
+    out[:k] = idx[:k]
+    return _make(out)
+
+
+def empty_permuted(
+    size: Any,
+    physical_layout: Any,
+    *,
+    dtype: Any = None,
+    layout: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    pin_memory: bool = False,
+) -> Tensor:
+    """Mirrors `torch.empty_permuted`: a tensor of size whose memory holds its dims in the
+    order physical_layout (outermost first); zero-filled."""
+    size, order = [int(s) for s in size], [int(p) for p in physical_layout]
+    n = len(size)
+    if len(order) != n:
+        raise RuntimeError(
+            "Number of dimensions in size does not match the length of the physical_layout; "
+            f"i.e. len(size) = {n} is not equal to len(physical_layout) = {len(order)}"
+        )
+    seen = set()
+    for i, p in enumerate(order):
+        if not 0 <= p < n:
+            raise RuntimeError(
+                f"Dimension out of range (expected to be between 0 and {n - 1}, but got {p} at "
+                f"index {i}).  NB: negative dims not currently supported; file an issue if you "
+                "want it."
+            )
+        if p in seen:
+            raise RuntimeError("Duplicate dim not allowed")
+        seen.add(p)
+    d = dtype or D.get_default_dtype()
+    phys = np.zeros([size[p] for p in order], d._np).transpose(np.argsort(order))
+    return _creation._finish(phys, requires_grad)
+
+
 METHODS: dict[str, Any] = {
     "renorm": renorm,
     "renorm_": renorm_,
@@ -1825,8 +2000,12 @@ METHODS: dict[str, Any] = {
     "index_reduce_": make_inplace(index_reduce),
     "fill_diagonal_": fill_diagonal_,
     "as_strided_scatter": as_strided_scatter,
+    "nonzero_static": nonzero_static,
 }
 FUNCTIONS: dict[str, Any] = {
+    "segment_reduce": segment_reduce,
+    "nonzero_static": nonzero_static,
+    "empty_permuted": empty_permuted,
     "renorm": renorm,
     "embedding_renorm_": embedding_renorm_,
     **_BOTH,
