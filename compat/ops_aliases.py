@@ -706,8 +706,6 @@ register(
 
 # --- Tensor.cfloat / Tensor.cdouble: ToCopyBackward0 into complex (checked through abs) -----
 
-_ABS_JVP = "abs's forward-mode rule returns the complex tangent for complex inputs (pointwise.py)"
-
 register(
     OpEntry(
         "Tensor.cfloat",
@@ -715,13 +713,11 @@ register(
         samples_with(((), {})),
         tolerances={"float64": (1e-5, 1e-4)},
         tolerance_reason="complex64 rounding of a float64 input (its second grad is ~1e-5 noise)",
-        xfails={"jvp": _ABS_JVP},
     ),
     OpEntry(
         "Tensor.cdouble",
         lambda T, x: (x.cdouble() * (1 - 2j)).abs(),
         samples_with(((), {})),
-        xfails={"jvp": _ABS_JVP},
     ),
 )
 

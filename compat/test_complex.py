@@ -391,3 +391,31 @@ def test_expand_checks_sizes_from_the_last_dimension_as_torch(sizes: tuple[int, 
         except RuntimeError as e:
             got.append(str(e))
     assert got[0] == got[1]
+
+
+# --- forward mode on complex inputs ------------------------------------------------------------
+
+_FW_COMPLEX = {
+    "exp": lambda T, x: x.exp(),
+    "abs": lambda T, x: x.abs(),
+    "angle": lambda T, x: x.angle(),
+    "sigmoid": lambda T, x: x.sigmoid(),
+    "reciprocal": lambda T, x: x.reciprocal(),
+    "sqrt": lambda T, x: x.sqrt(),
+    "real": lambda T, x: x.real * 1,
+    "view_as_real": lambda T, x: T.view_as_real(x) * 1,
+    "polar": lambda T, x: T.polar(x.abs(), x.angle()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_FW_COMPLEX))
+def test_forward_mode_tangents_on_complex_inputs_match_torch(name: str) -> None:
+    z = np.array([1 + 2j, -0.5 + 0.3j, 3 - 1j])
+    v = np.array([0.3 - 1j, 2 + 0.5j, -1 + 1j])
+    outs = []
+    for T in (torch, shadowgrad):
+        fw = T.autograd.forward_ad
+        with fw.dual_level():
+            y = _FW_COMPLEX[name](T, fw.make_dual(T.tensor(z), T.tensor(v)))
+            outs.append(fw.unpack_dual(y).tangent.numpy())
+    np.testing.assert_allclose(outs[1], outs[0], rtol=1e-12, atol=1e-12)

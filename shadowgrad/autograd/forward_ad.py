@@ -406,11 +406,24 @@ def _elementwise(op: Any, args: tuple[Any, ...], out: Any, tangents: dict[int, A
 
     from .._tensor import Tensor, _make
 
+    # complex inputs or outputs: torch's rule is conj(formula(grad=conj(tangent))) with the
+    # op's complex (conjugate Wirtinger) formulas, the real part kept for a real output
+    # (handle_r_to_c); for real ones that is the real formula applied to the tangent
+    cplx = out._data.dtype.kind == "c" or any(
+        isinstance(tg, Tensor) and tg._data.dtype.kind == "c" for tg in tangents.values()
+    )
+    formulas = op.formulas
+    if cplx and getattr(op, "complex_formulas", None) is not None:
+        formulas = op.complex_formulas
+    else:
+        cplx = False
     res = None
-    for i, (fn, names) in zip(op.diff_idx, op.formulas, strict=True):
+    for i, (fn, names) in zip(op.diff_idx, formulas, strict=True):
         tg = tangents.get(i)
         if tg is None:
             continue
+        if cplx:
+            tg = tg.conj()
         vals = []
         for n in names:
             if n == "grad":
@@ -423,7 +436,12 @@ def _elementwise(op: Any, args: tuple[Any, ...], out: Any, tangents: dict[int, A
                 if a is not None and k in op.tensor_idx and not isinstance(a, Tensor):
                     a = _make(np.asarray(a, out._data.dtype))
                 vals.append(a)
-        res = _plus(res, fn(*vals))
+        t = fn(*vals)
+        if cplx:
+            t = t.conj()
+            if out._data.dtype.kind != "c" and t._data.dtype.kind == "c":
+                t = t.real
+        res = _plus(res, t)
     return res
 
 
