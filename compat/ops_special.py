@@ -638,6 +638,40 @@ for _name in _JY:
         )
     )
 
+# Ai across the Taylor grid, the K integral and both asymptotic series; 103.892 is where torch's
+# kernel flushes to 0, and +-inf give nan
+_AIRY_EDGES = (0.0, -0.0, 1e-300, -1e-300, 1.0, -1.0, 2.09, 8.32, 10.0, -10.0, 103.8, 103.892,
+               103.9, 1e10, -1e10, 1e300, -1e300, INF, -INF, NAN)  # fmt: skip
+_AIRY_FAR = np.concatenate([np.geomspace(6.0, 1e4, 100) * -1, np.geomspace(1e-8, 103.0, 100)])
+register(
+    OpEntry(
+        "special.airy_ai",
+        lambda T, a: T.special.airy_ai(a),
+        with_samples(
+            unary(-2.0, 2.0, _AIRY_EDGES),
+            unary(2.0, 30.0),
+            unary(-12.0, -6.0),
+            fixed(
+                ints([0, 1, -2, 3]),
+                Sample((tensor_arg(_AIRY_FAR),), name="log range"),
+                Sample((1.5,), name="number (error)"),
+            ),
+        ),
+        supports_grad=False,
+        tolerances={"float32": (1e-5, 1e-6)},
+        tolerance_reason="torch's float32 kernel runs in float; ours rounds the float64 value once",
+    ),
+    OpEntry(
+        "special.airy_ai -6 < x < -2",
+        lambda T, a: T.special.airy_ai(a),
+        unary(-6.0, -2.0),
+        supports_grad=False,
+        tolerances={"float64": (0.0, 5e-6), "float32": (0.0, 5e-6)},
+        tolerance_reason="torch's kernel is only ~3e-6 accurate just below -2.09, where it "
+        "switches to its asymptotic form (checked against Ai'' = x Ai in tests/ops/test_special)",
+    ),
+)
+
 _POLY_X = (-1.0, -0.5, 0.0, 0.5, 1.0, 1.5, -2.0, 0.25, 0.75, INF, -INF)  # nan is left out:
 # torch returns values from other lanes at x = nan for some of these
 _POLY_N = (-2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 5.0, 7.0, 9.0, 12.0, 2.7, -0.5, NAN, INF, -INF)

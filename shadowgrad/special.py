@@ -15,6 +15,7 @@ from .ops import special_bessel as _SB
 from .ops import special_poly as _SP
 
 __all__ = [
+    "airy_ai",
     "bessel_j0",
     "bessel_j1",
     "bessel_y0",
@@ -98,6 +99,7 @@ ndtri = _P._unary_out(_S.ndtri, "special_ndtri")
 i0e = _P._unary_out(_SB.i0e, "special_i0e")
 i1 = _P._unary_out(_SB.i1, "special_i1")
 i1e = _P._unary_out(_SB.i1e, "special_i1e")
+airy_ai = _SB.BESSEL["airy_ai"]
 bessel_j0 = _SB.BESSEL["bessel_j0"]
 bessel_j1 = _SB.BESSEL["bessel_j1"]
 bessel_y0 = _SB.BESSEL["bessel_y0"]

@@ -278,6 +278,114 @@ def _modified_i64(x: np.ndarray, nu: int) -> np.ndarray:
     return r
 
 
+# --- Airy function Ai -----------------------------------------------------------------------
+# Ai'' = x Ai. Between -10 and 1, a Taylor series about the nearest point of a grid (spacing
+# 1/4) whose values and slopes were stepped out from Ai(0) and Ai'(0) with the same ODE: on this
+# side both solutions stay bounded, so the stepping neither loses nor amplifies digits. Above 1,
+# Ai(x) = sqrt(x / 3) K_1/3(zeta) / pi (zeta = 2/3 x^3/2) by K's integral, then the asymptotic
+# series past 10; below -10, the oscillatory asymptotic series.
+
+_AIRY_STEP, _AIRY_LO, _AIRY_HI = 0.25, -10.0, 1.0
+_AIRY_TERMS = 24
+
+
+def _airy_taylor(x0: float, y: float, dy: float) -> list[float]:
+    """Taylor coefficients y^(n)(x0) / n! of the solution of y'' = x y with y, y' at x0."""
+    t = [y, dy, x0 * y / 2.0]
+    for n in range(1, _AIRY_TERMS - 2):
+        t.append((x0 * t[n] + t[n - 1]) / ((n + 1) * (n + 2)))
+    return t
+
+
+def _airy_grid() -> tuple[np.ndarray, np.ndarray]:
+    """(grid points, their Taylor coefficients), stepped from Ai(0) and Ai'(0) both ways."""
+    y0 = 3.0 ** (-2.0 / 3.0) / math.gamma(2.0 / 3.0)
+    dy0 = -(3.0 ** (-1.0 / 3.0)) / math.gamma(1.0 / 3.0)
+    rows = {0: _airy_taylor(0.0, y0, dy0)}
+    for sign, end in ((-1, round(-_AIRY_LO / _AIRY_STEP)), (1, round(_AIRY_HI / _AIRY_STEP))):
+        t = rows[0]
+        for k in range(1, end + 1):
+            h = sign * _AIRY_STEP
+            y = math.fsum(c * h**n for n, c in enumerate(t))
+            dy = math.fsum(n * c * h ** (n - 1) for n, c in enumerate(t) if n)
+            t = rows[sign * k] = _airy_taylor(sign * k * _AIRY_STEP, y, dy)
+    keys = sorted(rows)
+    return np.array(keys) * _AIRY_STEP, np.array([rows[k] for k in keys])
+
+
+_AIRY_X0, _AIRY_T = _airy_grid()
+
+
+def _airy_u(terms: int) -> list[float]:
+    """u_k of the asymptotic series: Gamma(3k + 1/2) / (54^k k! Gamma(k + 1/2))."""
+    u = [1.0]
+    for k in range(1, terms):
+        u.append(u[-1] * (6 * k - 5) * (6 * k - 3) * (6 * k - 1) / ((2 * k - 1) * 216.0 * k))
+    return u
+
+
+_AIRY_U = _airy_u(24)
+
+
+def _airy_mid(x: np.ndarray) -> np.ndarray:
+    i = np.rint((x - _AIRY_LO) / _AIRY_STEP).astype(np.int64)
+    h = x - _AIRY_X0[i]
+    t = _AIRY_T[i]
+    r = t[..., -1]
+    for n in range(_AIRY_TERMS - 2, -1, -1):
+        r = r * h + t[..., n]
+    return r
+
+
+def _airy_right(x: np.ndarray) -> np.ndarray:
+    """Ai(x) for x > 1: e^zeta K_1/3(zeta) by K's integral up to 10, the series beyond."""
+    zeta = x * np.sqrt(x) * (2.0 / 3.0)
+    near = x <= 10.0
+    kz = _k_integral(np.where(near, zeta, 1.0), 1.0 / 3.0, 0.1, 7.0) * np.sqrt(x / 3.0) / math.pi
+    zf = np.where(near, 25.0, zeta)
+    s, term = np.ones_like(x), np.ones_like(x)
+    for u in _AIRY_U[1:]:
+        term = -term / zf
+        s = s + u * term
+    far = s / (2.0 * math.sqrt(math.pi) * np.sqrt(np.sqrt(x)))
+    return np.where(near, kz, far) * np.exp(-zeta)
+
+
+def _airy_left(x: np.ndarray, dt: np.dtype) -> np.ndarray:
+    """Ai(x) for x < -10: (sin(theta) P - cos(theta) Q) / (sqrt(pi) |x|^1/4), theta = zeta +
+    pi/4, with zeta and theta rounded in the input's dtype, as torch's kernel computes them, so
+    that huge |x| agree."""
+    a = -x
+    zeta = a * np.sqrt(a) * (2.0 / 3.0)
+    p, q, term = np.ones_like(x), np.zeros_like(x), np.ones_like(x)
+    for k, u in enumerate(_AIRY_U[1:], 1):
+        term = term / zeta
+        sgn = -1.0 if k // 2 % 2 else 1.0  # P and Q alternate in sign, term by term
+        if k % 2:
+            q = q + sgn * u * term
+        else:
+            p = p + sgn * u * term
+    ad = a.astype(dt)
+    td = np.sqrt(ad)
+    theta = _f64((dt.type(2.0) * ad * td / dt.type(3.0)) + dt.type(math.pi / 4))
+    return (np.sin(theta) * p - np.cos(theta) * q) / (math.sqrt(math.pi) * np.sqrt(np.sqrt(a)))
+
+
+def _airy_ai64(x: np.ndarray) -> np.ndarray:
+    """Ai(x): nan at +-inf and nan, 0 above 103.892 (where torch's kernel stops)."""
+    dt = x.dtype
+    x = _f64(x)
+    with np.errstate(all="ignore"):
+        mid = (x >= _AIRY_LO) & (x <= _AIRY_HI)
+        r = _airy_mid(np.where(mid, x, 0.0))
+        right = x > _AIRY_HI
+        r = np.where(right, _airy_right(np.where(right, x, 2.0)), r)
+        left = x < _AIRY_LO
+        r = np.where(left, _airy_left(np.where(left, x, -20.0), dt), r)
+        r = np.where(x > 103.892, 0.0, r)
+        return np.where(np.isinf(x) | np.isnan(x), np.nan, r)
+
+
 # torch records no graph for these: the result never requires grad
 _BESSEL_KERNELS: dict[str, Any] = {
     "bessel_j0": lambda x: _jy64(x, 0, False),
@@ -291,6 +399,7 @@ _BESSEL_KERNELS: dict[str, Any] = {
     "scaled_modified_bessel_k0": lambda x: _k64(x, 0, True),
     "scaled_modified_bessel_k1": lambda x: _k64(x, 1, True),
     "spherical_bessel_j0": _spherical_j0_64,
+    "airy_ai": _airy_ai64,
 }
 
 
@@ -333,6 +442,20 @@ sinc = defop(
     jvp=ELEMENTWISE,
 )
 
+
+def _airy_ai(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.special.airy_ai` (no graph is recorded, as in torch)."""
+    if not isinstance(input, Tensor):  # torch's schema names the argument x
+        raise TypeError(
+            "special_airy_ai(): argument 'x' (position 1) must be Tensor, "
+            f"not {type(input).__name__}"
+        )
+    return _airy_ai_unchecked(input, out=out)
+
+
+_airy_ai_unchecked = BESSEL["airy_ai"]
+_airy_ai.__name__ = "airy_ai"
+BESSEL["airy_ai"] = _airy_ai
 
 # --- exports --------------------------------------------------------------------------------
 

@@ -346,3 +346,50 @@ def test_polynomial_n_conventions_and_errors():
     assert S.laguerre_polynomial_l(0.5, sg.tensor([3])).dtype == sg.float32
     with pytest.raises(TypeError, match="received an invalid combination of arguments"):
         S.legendre_polynomial_p(0.5, 3)
+
+
+def _airy(x: np.ndarray) -> np.ndarray:
+    return sg.special.airy_ai(sg.tensor(np.asarray(x, dtype=np.float64))).numpy()
+
+
+def test_airy_ai_satisfies_airys_equation():
+    # Ai'' = x Ai by a fourth-order central difference, across every region of the kernel
+    x = np.concatenate([np.linspace(-40.0, 30.0, 1401), [-10.0, -9.99, 1.0, 1.01, 10.0, 10.01]])
+    h = 1e-2
+    f = [_airy(x + k * h) for k in (-2, -1, 0, 1, 2)]
+    d2 = (-f[0] + 16 * f[1] - 30 * f[2] + 16 * f[3] - f[4]) / (12 * h * h)
+    # the scale of Ai: its envelope |x|^-1/4 / sqrt(pi) on the left, itself on the right
+    scale = np.where(x < 0, np.abs(x + 1e-300) ** -0.25 / math.sqrt(math.pi), np.abs(f[2]))
+    err = np.abs(d2 - x * f[2]) / (scale * (1 + np.abs(x)) ** 2.5)
+    assert err.max() < 1e-8
+
+
+def test_airy_ai_values_and_integral():
+    ai0 = 3.0 ** (-2 / 3) / math.gamma(2 / 3)
+    slope0 = -(3.0 ** (-1 / 3)) / math.gamma(1 / 3)
+    assert _airy([0.0])[0] == pytest.approx(ai0, rel=1e-15)
+    h = 1e-4
+    assert (_airy([h]) - _airy([-h]))[0] / (2 * h) == pytest.approx(slope0, rel=1e-8)
+    # int_0^inf Ai = 1/3 (Simpson's rule; Ai(40) is ~1e-74)
+    x = np.linspace(0.0, 40.0, 40001)
+    w = np.ones_like(x)
+    w[1:-1:2], w[2:-1:2] = 4.0, 2.0
+    assert float(w @ _airy(x)) * (x[1] - x[0]) / 3 == pytest.approx(1 / 3, rel=1e-13)
+    # the leading asymptotic term on the right: Ai(x) ~ e^-zeta / (2 sqrt(pi) x^1/4)
+    x = np.array([50.0, 90.0])
+    zeta = 2 / 3 * x**1.5
+    lead = np.exp(-zeta) / (2 * math.sqrt(math.pi) * x**0.25)
+    np.testing.assert_allclose(_airy(x) / lead, 1 - 5 / (72 * zeta), rtol=1e-6)
+
+
+def test_airy_ai_edges_dtypes_and_no_graph():
+    r = _airy([math.inf, -math.inf, math.nan, 104.0])
+    assert np.isnan(r[:3]).all() and r[3] == 0.0
+    assert sg.special.airy_ai(sg.tensor([1, 2])).dtype == sg.float32
+    x = sg.tensor([0.5, -3.0], requires_grad=True)
+    y = sg.special.airy_ai(x)
+    assert not y.requires_grad and y.grad_fn is None
+    with pytest.raises(NotImplementedError, match="airy_ai_cpu"):
+        sg.special.airy_ai(sg.tensor([1.0], dtype=sg.float16))
+    with pytest.raises(TypeError, match="must be Tensor, not float"):
+        sg.special.airy_ai(1.5)
