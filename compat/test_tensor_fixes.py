@@ -143,3 +143,22 @@ def test_linspace_is_torch_bit_for_bit(dtype: str) -> None:
         a = torch.linspace(s, e, n, dtype=getattr(torch, dtype)).numpy()
         b = shadowgrad.linspace(s, e, n, dtype=getattr(shadowgrad, dtype)).numpy()
         np.testing.assert_array_equal(a, b)
+
+
+EMPTY_STRIDES = {
+    "zeros(0)": lambda T: T.zeros(0),
+    "zeros(0, 3)": lambda T: T.zeros(0, 3),
+    "zeros(3, 0)": lambda T: T.zeros(3, 0),
+    "zeros(2, 0, 4)": lambda T: T.zeros(2, 0, 4),
+    "slice to empty": lambda T: T.ones(2, 3)[:, :0],
+    "tensor([])": lambda T: T.tensor([]),
+    "arange(0)": lambda T: T.arange(0),
+    "op on empty": lambda T: T.zeros(0, 3) * 2,
+}
+
+
+@pytest.mark.parametrize("name", sorted(EMPTY_STRIDES))
+def test_empty_tensor_strides(name: str) -> None:
+    a, b = (EMPTY_STRIDES[name](T) for T in LIBS)
+    assert a.stride() == b.stride()
+    assert a.is_contiguous() == b.is_contiguous()

@@ -460,7 +460,16 @@ class Tensor:
         return int(self._data.nbytes)
 
     def stride(self, dim: int | None = None) -> Any:
-        st = tuple(s // self._data.itemsize for s in self._data.strides)
+        d = self._data
+        if d.size == 0 and 0 in d.strides:
+            # numpy gives an empty array zero strides; torch gives the contiguous ones
+            st: tuple[int, ...] = ()
+            n = 1
+            for s in reversed(d.shape):
+                st = (n, *st)
+                n *= max(s, 1)
+        else:
+            st = tuple(s // d.itemsize for s in d.strides)
         return st if dim is None else st[dim]
 
     def is_contiguous(self, memory_format: Any = None) -> bool:
