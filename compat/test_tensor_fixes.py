@@ -162,3 +162,39 @@ def test_empty_tensor_strides(name: str) -> None:
     a, b = (EMPTY_STRIDES[name](T) for T in LIBS)
     assert a.stride() == b.stride()
     assert a.is_contiguous() == b.is_contiguous()
+
+
+FIRST_ARGS = {
+    "exp(1.5)": lambda T: T.exp(1.5),
+    "sum([1, 2])": lambda T: T.sum([1.0, 2.0]),
+    "matmul(None, x)": lambda T: T.matmul(None, T.ones(2)),
+    "relu(2)": lambda T: T.relu(2),
+    "special.expit(0.5)": lambda T: T.special.expit(0.5),
+    "special.bessel_j0(1.0)": lambda T: T.special.bessel_j0(1.0),
+    "linalg.det(1.0)": lambda T: T.linalg.det(1.0),
+    "linalg.inv([[1.0]])": lambda T: T.linalg.inv([[1.0]]),
+    "exp(tensor) still works": lambda T: T.exp(T.zeros(2)).tolist(),
+    "exp(input=tensor)": lambda T: T.exp(input=T.zeros(2)).tolist(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FIRST_ARGS))
+def test_functions_refuse_a_non_tensor_first_argument(name: str) -> None:
+    a, b = (_outcome(FIRST_ARGS[name], T) for T in LIBS)
+    assert a == b
+
+
+def test_the_tensor_first_lists_match_torch() -> None:
+    # shadowgrad/_signatures.py was read from torch: every listed function still reports that
+    # message in torch, with that name and parameter
+    from shadowgrad import _signatures as S
+
+    for prefix, ns in (("", torch), ("special.", torch.special), ("linalg.", torch.linalg)):
+        for key, (reported, param) in S._entries(prefix):
+            fn = getattr(ns, key[len(prefix) :])
+            with pytest.raises(TypeError) as e, warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                fn(1.5)
+            assert str(e.value) == (
+                f"{reported}(): argument '{param}' (position 1) must be Tensor, not float"
+            ), key

@@ -149,3 +149,11 @@ import builtins as _builtins  # noqa: E402
 
 builtins_bool = _builtins.bool
 builtins_int = _builtins.int
+
+# the public functions whose first argument torch requires to be a Tensor refuse anything else
+# with torch's TypeError (shadowgrad's own code calls the ops directly and is not affected)
+from . import _signatures  # noqa: E402
+
+_signatures.install(globals(), "", nn.functional)
+_signatures.install(special.__dict__, "special.")
+_signatures.install(linalg.__dict__, "linalg.")

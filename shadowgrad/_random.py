@@ -86,7 +86,18 @@ def set_rng_state(new_state: Tensor) -> None:
 
 
 def _rng(generator: Generator | None) -> np.random.Generator:
+    if _VMAP.randomness == "error":
+        from .func import RANDOM_IN_VMAP
+
+        raise RuntimeError(RANDOM_IN_VMAP)
     return (generator or default_generator)._rng
+
+
+class _NoVmap:
+    randomness = None
+
+
+_VMAP: Any = _NoVmap  # func.VMAP once shadowgrad.func is imported (see func.py)
 
 
 def _float_dtype(dtype: D.dtype | None, name: str) -> D.dtype:

@@ -461,8 +461,8 @@ class Tensor:
 
     def stride(self, dim: int | None = None) -> Any:
         d = self._data
-        if d.size == 0 and 0 in d.strides:
-            # numpy gives an empty array zero strides; torch gives the contiguous ones
+        if d.size == 0 and d.ndim and not any(d.strides):
+            # numpy gives a new empty array zero strides; torch gives the contiguous ones
             st: tuple[int, ...] = ()
             n = 1
             for s in reversed(d.shape):

@@ -7,8 +7,9 @@ requires grad (an enclosing reverse transform) is aliased through a view so the 
 differentiable with respect to it; an input with a tangent (an enclosing forward transform) keeps
 its tangent, so `jacfwd(jacrev(f))` (hessian) works. The user's tensors are never changed.
 
-Differences: `vmap` is not provided (NotImplementedError); forward transforms cannot nest in one
-another (one forward AD level exists, as in `forward_ad`); pytrees are tuples, lists and dicts.
+Differences: `vmap` runs the function once per sample and stacks the results (the same values
+and gradients; select/stack nodes in the graph); forward transforms cannot nest in one another
+(one forward AD level exists, as in `forward_ad`); pytrees are tuples, lists and dicts.
 """
 
 from __future__ import annotations
@@ -518,12 +519,157 @@ def hessian(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0) -> Cal
     return jacfwd(jacrev(func, argnums), argnums)
 
 
-def vmap(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Callable[..., Any]:
-    """Not provided. Mirrors the name of `torch.func.vmap` only."""
-    raise NotImplementedError(
-        "shadowgrad.func.vmap is not implemented: shadowgrad has no batching transform. Loop "
-        "over the batch (or use jacrev/jacfwd, which loop internally) instead."
+class _VmapState:
+    """The randomness mode of the innermost running vmap (None outside vmap); read by the
+    random functions (`_random._rng`)."""
+
+    randomness: str | None = None
+
+
+VMAP = _VmapState()
+RANDOM_IN_VMAP = (
+    "vmap: called random operation while in randomness error mode. Please either use the "
+    "'same' or 'different' randomness flags on vmap or perform the randomness operation out of "
+    "vmap"
+)
+
+
+def vmap(
+    func: Callable[..., Any],
+    in_dims: Any = 0,
+    out_dims: Any = 0,
+    randomness: str = "error",
+    *,
+    chunk_size: int | None = None,
+) -> Callable[..., Any]:
+    """Mirrors `torch.func.vmap`: func mapped over a dimension of its inputs.
+
+    shadowgrad has no batching transform, so this runs func once per index of the mapped
+    dimension (on `select`ed slices) and `stack`s the results: the same values and gradients
+    as torch's batched run, recorded as select and stack nodes. randomness: 'error' raises on
+    a random op inside, 'different' draws afresh per sample, 'same' replays one draw for all.
+    """
+    if randomness not in ("error", "different", "same"):
+        raise RuntimeError(
+            f"Only allowed values for randomness are 'error', 'different', or 'same'. Got "
+            f"{randomness}"
+        )
+    name = getattr(func, "__name__", repr(func))
+
+    @functools.wraps(func)
+    def mapped(*args: Any, **kwargs: Any) -> Any:
+        return _vmap_call(func, name, args, kwargs, in_dims, out_dims, randomness)
+
+    return mapped
+
+
+def _vmap_call(
+    func: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any], in_dims: Any,
+    out_dims: Any, randomness: str,
+) -> Any:  # fmt: skip
+    from . import _random
+    from ._creation import zeros
+    from .ops.shape import stack
+
+    where = f"vmap({name}, in_dims={in_dims!r}, ...)(<inputs>)"
+    leaves, spec = _flatten(tuple(args))
+    if isinstance(in_dims, (tuple, list)):
+        if len(in_dims) != len(args):
+            raise ValueError(
+                f"{where}: in_dims is not compatible with the structure of `inputs`. in_dims "
+                f"has {len(in_dims)} elements but inputs has {len(args)}"
+            )
+        dims = _broadcast_dims(in_dims, args)
+    elif in_dims is None or isinstance(in_dims, int):
+        dims = [in_dims] * len(leaves)
+    else:
+        raise ValueError(
+            f"vmap({name}, in_dims={in_dims!r}, ...): expected `in_dims` to be int or a "
+            f"(potentially nested) tuple matching the structure of inputs, got: {type(in_dims)}."
+        )
+    size = None
+    for x, d in zip(leaves, dims, strict=True):
+        if d is None:
+            continue
+        if not _is_tensor(x):
+            raise ValueError(
+                f"{where}: Got in_dim={d} for an input but the input is of type {type(x)}. We "
+                "cannot vmap over non-Tensor arguments, please use None as the respective in_dim"
+            )
+        if not -x.ndim <= d < max(x.ndim, 1) or x.ndim == 0:
+            raise ValueError(
+                f"{where}: Got in_dim={d} for some input, but that input is a Tensor of "
+                f"dimensionality {x.ndim} so expected in_dim to satisfy -{x.ndim} <= in_dim < "
+                f"{x.ndim}."
+            )
+        n = x.shape[d]
+        if size is not None and n != size:
+            sizes = [x.shape[d] for x, d in zip(leaves, dims, strict=True) if d is not None]
+            raise ValueError(
+                "vmap: Expected all tensors to have the same size in the mapped dimension, got "
+                f"sizes {sizes} for the mapped dimension"
+            )
+        size = n
+    if size is None:
+        raise ValueError("vmap: Expected at least one Tensor to vmap over")
+
+    def slice_args(i: int) -> tuple[Any, ...]:
+        out = []
+        for x, d in zip(leaves, dims, strict=True):
+            if d is None:
+                out.append(x)
+            elif size == 0:  # no sample: a zero slice shows func's output structure
+                shape = list(x.shape)
+                del shape[d]
+                out.append(zeros(*shape, dtype=x.dtype))
+            else:
+                out.append(x.select(d, i))
+        return _unflatten(out, spec)
+
+    prev = VMAP.randomness
+    VMAP.randomness = randomness
+    state = _random.get_rng_state() if randomness == "same" else None
+    try:
+        results = []
+        for i in range(max(size, 1)):
+            if state is not None:
+                _random.set_rng_state(state)
+            results.append(func(*slice_args(i), **kwargs))
+    finally:
+        VMAP.randomness = prev
+    flat = [_flatten(r) for r in results]
+    out_leaves, out_spec = flat[0]
+    odims = (
+        _flatten(out_dims)[0]
+        if isinstance(out_dims, (tuple, list))
+        else [out_dims] * len(out_leaves)
     )
+    stacked = []
+    for k, o in enumerate(out_leaves):
+        if not _is_tensor(o):
+            raise ValueError(
+                f"vmap({name}, ...): `{name}` must only return Tensors, got type {type(o)}. Did "
+                "you mean to set out_dims= to None for output?"
+            )
+        parts = [f[0][k] for f in flat]
+        s = stack(parts, odims[k] if odims[k] is not None else 0)
+        if size == 0:
+            s = s.narrow(odims[k] or 0, 0, 0)
+        stacked.append(s)
+    return _unflatten(stacked, out_spec)
+
+
+def _broadcast_dims(in_dims: Any, args: tuple[Any, ...]) -> list[Any]:
+    """in_dims matched to the flattened arguments: an int or None for a whole argument applies
+    to each of its leaves."""
+    dims: list[Any] = []
+    for d, a in zip(in_dims, args, strict=True):
+        n = len(_flatten(a)[0])
+        if isinstance(d, (tuple, list)):
+            dims.extend(_broadcast_dims(d, a) if isinstance(a, (tuple, list)) else [d] * n)
+        else:
+            dims.extend([d] * n)
+    return dims
 
 
 # --- functional_call ------------------------------------------------------------------------
@@ -747,3 +893,12 @@ def functionalize(func: Callable[..., Any], *, remove: str = "mutations") -> Cal
         return func(*args, **kwargs)
 
     return wrapped
+
+
+def _link_random() -> None:
+    from . import _random
+
+    _random._VMAP = VMAP
+
+
+_link_random()

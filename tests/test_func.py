@@ -108,9 +108,18 @@ def test_nested_grad_gives_second_derivative() -> None:
     assert d2.item() == pytest.approx(12 * 1.5**2)
 
 
-def test_vmap_is_not_provided() -> None:
-    with pytest.raises(NotImplementedError):
-        F.vmap(sg.sin)
+def test_vmap_maps_over_the_chosen_dimension() -> None:
+    x = sg.tensor(np.arange(12.0).reshape(3, 4), requires_grad=True)
+    w = sg.tensor(np.linspace(-1, 1, 4))
+    out = F.vmap(lambda row, v: (row * v).sin().sum(), in_dims=(0, None))(x, w)
+    expected = np.sin(x.detach().numpy() * w.numpy()).sum(1)
+    np.testing.assert_allclose(out.detach().numpy(), expected, rtol=1e-12)
+    out.sum().backward()
+    np.testing.assert_allclose(
+        x.grad.numpy(), np.cos(x.detach().numpy() * w.numpy()) * w.numpy(), rtol=1e-12
+    )
+    cols = F.vmap(lambda c: c * 2, in_dims=1, out_dims=1)(x)
+    np.testing.assert_array_equal(cols.detach().numpy(), x.detach().numpy() * 2)
 
 
 def test_functional_call_swaps_and_restores() -> None:

@@ -1,0 +1,178 @@
+"""The functions of the torch namespace whose first parameter must be a Tensor, and the
+names torch's argument parser gives them in its error (`exp(): argument 'input' (position 1)
+must be Tensor, not float`).
+
+shadowgrad's ops accept a Python number anywhere (its own code relies on that); the public
+functions listed here refuse one as torch does. The lists were read from torch 2.13 by calling
+each function with a float; compat/test_tensor_fixes.py checks them against torch again.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+# torch.<name>: reported as <name>(), first parameter 'input'
+PLAIN = frozenset(
+    """
+    abs abs_ absolute acos acos_ acosh acosh_ adaptive_avg_pool1d adaptive_max_pool1d adjoint
+    alias_copy allclose alpha_dropout alpha_dropout_ amax amin aminmax angle arccos arccos_
+    arccosh arccosh_ arcsin arcsin_ arcsinh arcsinh_ arctan arctan2 arctan_ arctanh arctanh_
+    argmax argmin argsort argwhere as_strided as_strided_copy as_strided_scatter asin asin_
+    asinh asinh_ atan atan2 atan_ atanh atanh_ avg_pool1d batch_norm bernoulli
+    binary_cross_entropy_with_logits bincount bitwise_not broadcast_to ceil ceil_ celu celu_
+    channel_shuffle cholesky cholesky_inverse cholesky_solve chunk clone combinations conj
+    conj_physical constant_pad_nd conv_tbc conv_transpose1d conv_transpose2d conv_transpose3d
+    corrcoef cos cos_ cosh cosh_ count_nonzero cov cross cummax cummin cumprod cumsum deg2rad
+    deg2rad_ det detach detach_ detach_copy diag diag_embed diagflat diagonal diagonal_copy
+    diagonal_scatter diff digamma dist dot dropout dropout_ embedding_renorm_ empty_like equal
+    erf erf_ erfc erfc_ erfinv exp exp2 exp2_ exp_ expand_copy expm1 expm1_
+    feature_alpha_dropout feature_alpha_dropout_ feature_dropout feature_dropout_ fix fix_
+    flatten flip fliplr flipud floor floor_ fmax fmin frac frac_ frexp full_like gather gcd gcd_
+    geqrf ger gradient grid_sampler group_norm gru_cell hardshrink heaviside
+    hinge_embedding_loss histc histogram hypot i0 i0_ igamma igammac imag index_add index_copy
+    index_put index_put_ index_reduce index_select inner instance_norm inverse is_complex
+    is_conj is_floating_point is_inference is_neg is_nonzero is_same_size is_signed isclose
+    isfinite isinf isnan isneginf isposinf isreal kl_div kron kthvalue layer_norm lcm lcm_ ldexp
+    ldexp_ lgamma log log10 log10_ log1p log1p_ log2 log2_ log_ log_softmax logaddexp logaddexp2
+    logcumsumexp logdet logical_and logical_not logical_or logical_xor logit logit_ logsumexp
+    lstm_cell lu_solve masked_scatter masked_select matmul matrix_exp matrix_power max
+    max_pool1d max_pool1d_with_indices max_pool2d max_pool3d maximum mean median min minimum
+    mode msort multinomial mv mvlgamma nan_to_num nan_to_num_ nanmean nanmedian nansum
+    narrow_copy native_batch_norm native_channel_shuffle native_dropout native_group_norm
+    native_layer_norm neg neg_ negative negative_ nextafter nonzero nonzero_static numel
+    ones_like orgqr ormqr outer pdist permute permute_copy pinverse pixel_shuffle
+    pixel_unshuffle poisson poisson_nll_loss positive prelu prod put rad2deg rad2deg_ rand_like
+    randn_like ravel real reciprocal reciprocal_ relu relu_ renorm reshape resize_as_
+    resolve_conj resolve_neg rms_norm rnn_relu_cell rnn_tanh_cell roll rot90 round round_ rrelu
+    rrelu_ rsqrt rsqrt_ scatter_add scatter_reduce select select_copy select_scatter selu selu_
+    sgn sigmoid sigmoid_ sign signbit sin sin_ sinc sinc_ sinh sinh_ slice_copy slice_scatter
+    slogdet softmax sort split_copy split_with_sizes split_with_sizes_copy sqrt sqrt_ square
+    square_ squeeze squeeze_copy sum svd swapaxes swapdims t t_copy take take_along_dim tan tan_
+    tanh tanh_ threshold threshold_ tile topk trace transpose transpose_copy triangular_solve
+    tril triu trunc trunc_ unbind unbind_copy unflatten unfold_copy unique_consecutive
+    unsafe_chunk unsafe_split unsafe_split_with_sizes unsqueeze unsqueeze_copy vdot
+    view_as_complex view_as_real zero_ zeros_like
+    """.split()  # noqa: SIM905 - a word list reads better than 300 quoted names
+)
+
+# torch.special.<name>: reported as special_<name>(), first parameter 'input'
+SPECIAL = frozenset(
+    """
+    bessel_j0 bessel_j1 bessel_y0 bessel_y1 digamma entr erf erfc erfcx erfinv exp2 expit expm1
+    gammainc gammaincc gammaln i0 i0e i1 i1e log1p log_ndtr log_softmax logit logsumexp
+    modified_bessel_i0 modified_bessel_i1 modified_bessel_k0 modified_bessel_k1 multigammaln
+    ndtr ndtri psi round sinc softmax
+    """.split()  # noqa: SIM905 - a word list reads better than 300 quoted names
+)
+
+# the others: "<namespace.>name" -> (reported name, first parameter)
+OTHER: dict[str, tuple[str, str]] = {
+    "affine_grid_generator": ("affine_grid_generator", "theta"),
+    "bilinear": ("bilinear", "input1"),
+    "binomial": ("binomial", "count"),
+    "complex": ("complex", "real"),
+    "cosine_embedding_loss": ("cosine_embedding_loss", "input1"),
+    "cosine_similarity": ("cosine_similarity", "x1"),
+    "cumulative_trapezoid": ("cumulative_trapezoid", "y"),
+    "embedding": ("embedding", "weight"),
+    "linalg.cholesky": ("linalg_cholesky", "input"),
+    "linalg.cholesky_ex": ("linalg_cholesky_ex", "input"),
+    "linalg.cond": ("linalg_cond", "input"),
+    "linalg.cross": ("linalg_cross", "input"),
+    "linalg.det": ("linalg_det", "A"),
+    "linalg.diagonal": ("linalg_diagonal", "A"),
+    "linalg.eig": ("linalg_eig", "input"),
+    "linalg.eigh": ("linalg_eigh", "input"),
+    "linalg.eigvals": ("linalg_eigvals", "input"),
+    "linalg.eigvalsh": ("linalg_eigvalsh", "input"),
+    "linalg.householder_product": ("linalg_householder_product", "input"),
+    "linalg.inv": ("linalg_inv", "A"),
+    "linalg.inv_ex": ("linalg_inv_ex", "A"),
+    "linalg.lstsq": ("linalg_lstsq", "input"),
+    "linalg.lu": ("linalg_lu", "A"),
+    "linalg.lu_factor": ("linalg_lu_factor", "A"),
+    "linalg.lu_factor_ex": ("linalg_lu_factor_ex", "A"),
+    "linalg.lu_solve": ("linalg_lu_solve", "LU"),
+    "linalg.matmul": ("linalg_matmul", "input"),
+    "linalg.matrix_exp": ("linalg_matrix_exp", "input"),
+    "linalg.matrix_norm": ("linalg_matrix_norm", "input"),
+    "linalg.matrix_power": ("linalg_matrix_power", "input"),
+    "linalg.norm": ("linalg_norm", "input"),
+    "linalg.qr": ("linalg_qr", "A"),
+    "linalg.slogdet": ("linalg_slogdet", "A"),
+    "linalg.solve": ("linalg_solve", "A"),
+    "linalg.solve_ex": ("linalg_solve_ex", "A"),
+    "linalg.solve_triangular": ("linalg_solve_triangular", "input"),
+    "linalg.svd": ("linalg_svd", "A"),
+    "linalg.svdvals": ("linalg_svdvals", "A"),
+    "linalg.tensorinv": ("linalg_tensorinv", "input"),
+    "linalg.tensorsolve": ("linalg_tensorsolve", "input"),
+    "linalg.vander": ("linalg_vander", "x"),
+    "linalg.vecdot": ("linalg_vecdot", "x"),
+    "linalg.vector_norm": ("linalg_vector_norm", "input"),
+    "lu": ("_lu_with_info", "input"),
+    "lu_unpack": ("lu_unpack", "LU_data"),
+    "margin_ranking_loss": ("margin_ranking_loss", "input1"),
+    "pairwise_distance": ("pairwise_distance", "x1"),
+    "polar": ("polar", "abs"),
+    "repeat_interleave": ("repeat_interleave", "repeats"),
+    "segment_reduce": ("segment_reduce", "data"),
+    "special.airy_ai": ("special_airy_ai", "x"),
+    "special.scaled_modified_bessel_k0": ("special_scaled_modified_bessel_k0", "x"),
+    "special.scaled_modified_bessel_k1": ("special_scaled_modified_bessel_k1", "x"),
+    "special.spherical_bessel_j0": ("special_spherical_bessel_j0", "x"),
+    "trapezoid": ("trapezoid", "y"),
+    "trapz": ("trapz", "y"),
+    "triplet_margin_loss": ("triplet_margin_loss", "anchor"),
+    "unique": ("_unique2", "input"),
+    "vander": ("vander", "x"),
+    "where": ("where", "condition"),
+}
+
+
+def _type_name(x: Any) -> str:
+    t = type(x)
+    return t.__qualname__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
+
+
+def tensor_first(fn: Any, reported: str, param: str) -> Any:
+    """fn, refusing a first positional argument that is not a Tensor with torch's TypeError."""
+    from ._tensor import Tensor
+
+    @functools.wraps(fn)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        if not args and param in kwargs:  # torch.exp(input=x): the first parameter by name
+            args = (kwargs.pop(param),)
+        if args and not isinstance(args[0], Tensor):
+            raise TypeError(
+                f"{reported}(): argument '{param}' (position 1) must be Tensor, not "
+                f"{_type_name(args[0])}"
+            )
+        return fn(*args, **kwargs)
+
+    return checked
+
+
+def install(namespace: dict[str, Any], prefix: str = "", *aliases: Any) -> None:
+    """Wrap the listed functions of one namespace (torch: prefix "", torch.special: "special.",
+    torch.linalg: "linalg.") in place; a module in `aliases` (torch.nn.functional) that holds
+    the same function object under the same name gets the wrapped one too, so the two stay
+    one object as in torch."""
+    for key, (reported, param) in _entries(prefix):
+        name = key[len(prefix) :]
+        fn = namespace.get(name)
+        if callable(fn) and not isinstance(fn, type):
+            wrapped = namespace[name] = tensor_first(fn, reported, param)
+            for mod in aliases:
+                if getattr(mod, name, None) is fn:
+                    setattr(mod, name, wrapped)
+
+
+def _entries(prefix: str) -> list[tuple[str, tuple[str, str]]]:
+    out = [(k, v) for k, v in OTHER.items() if k.startswith(prefix) and "." not in k[len(prefix) :]]
+    if prefix == "":
+        out += [(n, (n, "input")) for n in PLAIN]
+    elif prefix == "special.":
+        out += [(prefix + n, ("special_" + n, "input")) for n in SPECIAL]
+    return out
