@@ -29,6 +29,7 @@ NAMESPACES = (
     "autograd.functional",
     "func",
     "distributions",
+    "fft",
     "utils.data",
     "testing",
     "cuda",
