@@ -198,3 +198,55 @@ def test_the_tensor_first_lists_match_torch() -> None:
             assert str(e.value) == (
                 f"{reported}(): argument '{param}' (position 1) must be Tensor, not float"
             ), key
+
+
+FORMATS = {
+    "reprs": lambda T: [
+        repr(T.strided),
+        repr(T.channels_last),
+        repr(T.contiguous_format),
+        repr(T.preserve_format),
+        repr(T.ones(1).layout),
+        repr(T.sparse_coo),
+    ],
+    "constants": lambda T: [T.pi, T.e, T.inf, str(T.nan), T.newaxis],
+    "contiguous channels_last": lambda T: (
+        lambda y: (y.stride(), y.is_contiguous(), y.is_contiguous(memory_format=T.channels_last))
+    )(T.ones(2, 3, 4, 5).contiguous(memory_format=T.channels_last)),
+    "to channels_last": lambda T: T.ones(2, 3, 4, 5).to(memory_format=T.channels_last).stride(),
+    "to dtype and channels_last": lambda T: (lambda y: (y.stride(), str(y.dtype)))(
+        T.ones(2, 3, 4, 5).to(T.float64, memory_format=T.channels_last)
+    ),
+    "clone channels_last": lambda T: (
+        T.ones(2, 3, 4, 5).clone(memory_format=T.channels_last).stride()
+    ),
+    "channels_last_3d": lambda T: (
+        T.ones(1, 2, 3, 4, 5).contiguous(memory_format=T.channels_last_3d).stride()
+    ),
+    "op keeps the layout": lambda T: (
+        T.ones(2, 3, 4, 5).contiguous(memory_format=T.channels_last) * 2
+    ).stride(),
+    "back to contiguous": lambda T: (
+        T.ones(2, 3, 4, 5).contiguous(memory_format=T.channels_last).contiguous().stride()
+    ),
+    "already channels_last": lambda T: (lambda y: y.contiguous(memory_format=T.channels_last) is y)(
+        T.ones(2, 3, 4, 5).contiguous(memory_format=T.channels_last)
+    ),
+    "wrong rank": lambda T: T.ones(2, 3).contiguous(memory_format=T.channels_last),
+    "is_contiguous preserve": lambda T: T.ones(2).is_contiguous(memory_format=T.preserve_format),
+    "grad through": lambda T: (
+        lambda x: (
+            (x.contiguous(memory_format=T.channels_last) * T.arange(24.0).view(1, 2, 3, 4))
+            .sum()
+            .backward(),
+            x.grad.tolist(),
+            x.contiguous(memory_format=T.channels_last).grad_fn.name(),
+        )[1:]
+    )(T.ones(1, 2, 3, 4, requires_grad=True)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FORMATS))
+def test_layouts_memory_formats_and_constants(name: str) -> None:
+    a, b = (_outcome(FORMATS[name], T) for T in LIBS)
+    assert a == b

@@ -473,7 +473,11 @@ class Tensor:
         return st if dim is None else st[dim]
 
     def is_contiguous(self, memory_format: Any = None) -> bool:
-        return bool(self._data.flags.c_contiguous)
+        if memory_format is None:
+            return bool(self._data.flags.c_contiguous)
+        from ._formats import has_format
+
+        return has_format(self._data, memory_format)
 
     def data_ptr(self) -> int:
         return int(self._data.__array_interface__["data"][0])
@@ -525,8 +529,10 @@ class Tensor:
         return False
 
     @property
-    def layout(self) -> str:
-        return "torch.strided"
+    def layout(self) -> Any:
+        from ._formats import strided
+
+        return strided
 
     def is_floating_point(self) -> bool:
         return self.dtype.is_floating_point

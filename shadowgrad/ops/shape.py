@@ -647,9 +647,18 @@ clone_op = defop(
 )
 
 
+def _formatted(out: Tensor, fmt: Any) -> Tensor:
+    """A fresh result laid out in a channels-last format (see _formats.py)."""
+    from .._formats import channels_last, channels_last_3d, relayout
+
+    if fmt is channels_last or fmt is channels_last_3d:
+        out._data = relayout(out._data, fmt)
+    return out
+
+
 def clone(input: Tensor, *, memory_format: Any = None) -> Tensor:
     """Mirrors `torch.clone`."""
-    out = clone_op(input)
+    out = _formatted(clone_op(input), memory_format)
     if input._inf and not out._inf:
         # torch clones an inference tensor outside the mode by copy_ into a new tensor, so
         # the (normal) clone starts at version 1
@@ -658,10 +667,20 @@ def clone(input: Tensor, *, memory_format: Any = None) -> Tensor:
 
 
 def contiguous(self: Tensor, memory_format: Any = None) -> Tensor:
-    """Mirrors `torch.Tensor.contiguous`: self when already contiguous."""
-    if self._data.flags.c_contiguous:
+    """Mirrors `torch.Tensor.contiguous`: self when already contiguous (in memory_format)."""
+    if memory_format is None or memory_format is _formats().contiguous_format:
+        if self._data.flags.c_contiguous:
+            return self
+        return clone_op(self)
+    if _formats().has_format(self._data, memory_format):
         return self
-    return clone_op(self)
+    return _formatted(clone_op(self), memory_format)
+
+
+def _formats() -> Any:
+    from .. import _formats as F
+
+    return F
 
 
 _to_copy = defop(
@@ -704,7 +723,18 @@ def _parse_to(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[D.dtype | 
 
 def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     """Mirrors `torch.Tensor.to` (dtype, device, or another tensor); self when nothing changes."""
+    fmt = kwargs.get("memory_format")
     dtype, copy = _parse_to(args, dict(kwargs))
+    F = _formats()
+    if fmt is F.channels_last or fmt is F.channels_last_3d:
+        if (dtype is None or dtype is self.dtype) and not copy and F.has_format(self._data, fmt):
+            return self
+        out = (
+            _to_copy(self, dtype)
+            if dtype is not None and dtype is not self.dtype
+            else (clone_op(self))
+        )
+        return _formatted(out, fmt)
     if dtype is None or dtype is self.dtype:
         return clone_op(self) if copy else self
     return _to_copy(self, dtype)

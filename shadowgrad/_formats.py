@@ -1,0 +1,124 @@
+"""torch's layout and memory-format objects, and the constants of the torch namespace
+(`torch.strided`, `torch.channels_last`, `torch.pi`, `torch.inf`, ...).
+
+A channels-last tensor is an ordinary array whose strides put the channel dimension innermost
+(NHWC in memory for an NCHW shape), as in torch: `contiguous(memory_format=channels_last)`,
+`to(memory_format=...)` and `clone(memory_format=...)` give those strides, and
+`is_contiguous(memory_format=...)` tells them apart. Every op computes the same values on any
+strides.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+
+class layout:
+    """Mirrors `torch.layout`; shadowgrad's tensors are all `torch.strided`."""
+
+    __slots__ = ("_name",)
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __repr__(self) -> str:
+        return f"torch.{self._name}"
+
+    def __reduce__(self) -> str:
+        return self._name
+
+
+class memory_format:
+    """Mirrors `torch.memory_format`."""
+
+    __slots__ = ("_name",)
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __repr__(self) -> str:
+        return f"torch.{self._name}"
+
+    def __reduce__(self) -> str:
+        return self._name
+
+
+strided = layout("strided")
+sparse_coo = layout("sparse_coo")
+sparse_csr = layout("sparse_csr")
+sparse_csc = layout("sparse_csc")
+sparse_bsr = layout("sparse_bsr")
+sparse_bsc = layout("sparse_bsc")
+_mkldnn = layout("_mkldnn")
+jagged = layout("jagged")
+
+contiguous_format = memory_format("contiguous_format")
+preserve_format = memory_format("preserve_format")
+channels_last = memory_format("channels_last")
+channels_last_3d = memory_format("channels_last_3d")
+
+pi = math.pi
+e = math.e
+inf = math.inf
+nan = math.nan
+newaxis = None
+
+__all__ = [
+    "channels_last",
+    "channels_last_3d",
+    "contiguous_format",
+    "e",
+    "inf",
+    "jagged",
+    "layout",
+    "memory_format",
+    "nan",
+    "newaxis",
+    "pi",
+    "preserve_format",
+    "sparse_bsc",
+    "sparse_bsr",
+    "sparse_coo",
+    "sparse_csc",
+    "sparse_csr",
+    "strided",
+]
+
+
+def _order(fmt: Any, ndim: int) -> tuple[int, ...] | None:
+    """The memory order (outermost first) a format gives an ndim-d tensor; None for the
+    row-major default."""
+    if fmt is channels_last:
+        if ndim != 4:
+            raise RuntimeError("required rank 4 tensor to use channels_last format")
+        return (0, 2, 3, 1)
+    if fmt is channels_last_3d:
+        if ndim != 5:
+            raise RuntimeError("required rank 5 tensor to use channels_last_3d format")
+        return (0, 2, 3, 4, 1)
+    return None
+
+
+def relayout(a: np.ndarray, fmt: Any) -> np.ndarray:
+    """a's values with the strides of fmt (a copy when they differ)."""
+    order = _order(fmt, a.ndim)
+    if order is None:
+        return np.ascontiguousarray(a)
+    inverse = np.argsort(order)
+    return np.ascontiguousarray(a.transpose(order)).transpose(inverse)
+
+
+def has_format(a: np.ndarray, fmt: Any) -> bool:
+    """Whether a is laid out in fmt (torch's is_contiguous(memory_format=fmt))."""
+    order = _order(fmt, a.ndim)
+    if order is None:
+        return bool(a.flags.c_contiguous)
+    expected = 1
+    for d in reversed(order):
+        if a.shape[d] != 1 and a.strides[d] != expected * a.itemsize:
+            return False
+        expected *= a.shape[d]
+    return True
