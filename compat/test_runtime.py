@@ -345,3 +345,32 @@ def test_grad_scaler_errors(name: str) -> None:
         SCALER_ERRORS[name](T, s, opt)
 
     _same(run)
+
+
+def _fork_rng(T: Any) -> Any:
+    T.manual_seed(3)
+    a = T.rand(2)
+    T.manual_seed(3)
+    with T.random.fork_rng():
+        T.rand(5)
+    inside_disabled = T.random.fork_rng(enabled=False)
+    with inside_disabled:
+        pass
+    return bool((a == T.rand(2)).all()), T.random.initial_seed()
+
+
+MODULES = {
+    "version": lambda T: (T.version.cuda, T.version.hip, T.version.debug),
+    "fork_rng": _fork_rng,
+    "random state": lambda T: (
+        T.random.manual_seed(5),
+        T.random.initial_seed(),
+        bool((T.random.get_rng_state() == T.get_rng_state()).all()),
+    )[1:],
+}
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_version_and_random_modules(name: str) -> None:
+    a, b = _same(MODULES[name])
+    assert a == b

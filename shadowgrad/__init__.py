@@ -109,9 +109,11 @@ from . import (  # noqa: E402 - these use the namespace built above
     linalg,
     nn,
     optim,
+    random,
     special,
     testing,
     utils,
+    version,
 )
 from ._formats import *  # noqa: E402, F403 - strided, channels_last, pi, inf, ...
 from ._legacy import *  # noqa: E402, F403 - FloatTensor, LongTensor, ...
