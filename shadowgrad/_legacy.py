@@ -9,7 +9,7 @@ from typing import Any
 from . import _dtype as D
 from ._creation import tensor, zeros
 from ._size import Size
-from ._tensor import Tensor, _make, device
+from ._tensor import Tensor, _make, device, warn_once
 from .func import vmap
 
 __all__: list[str] = [
@@ -22,9 +22,17 @@ __all__: list[str] = [
     "IntTensor",
     "LongTensor",
     "ShortTensor",
+    "cond",
+    "eig",
     "get_default_device",
+    "lstsq",
+    "matrix_rank",
+    "qr",
     "set_default_device",
+    "solve",
+    "symeig",
     "vmap",
+    "while_loop",
 ]
 
 
@@ -138,3 +146,185 @@ def get_default_device() -> device:
     if d.type == "cuda":
         raise AssertionError("Torch not compiled with CUDA enabled")
     return d
+
+
+# --- removed linear algebra (torch._linalg_utils) ---------------------------------------------
+
+_REMOVED = "This function was deprecated since version 1.9 and is now removed."
+_SOLVE = (
+    f"{_REMOVED} `torch.solve` is deprecated in favor of `torch.linalg.solve`. "
+    "`torch.linalg.solve` has its arguments reversed and does not return the LU factorization."
+    "\n\nTo get the LU factorization see `torch.lu`, which can be used with `torch.lu_solve` or "
+    "`torch.lu_unpack`.\nX = torch.solve(B, A).solution should be replaced with:\n"
+    "X = torch.linalg.solve(A, B)"
+)
+_LSTSQ = (
+    f"{_REMOVED} `torch.lstsq` is deprecated in favor of `torch.linalg.lstsq`.\n"
+    "`torch.linalg.lstsq` has reversed arguments and does not return the QR decomposition in "
+    "the returned tuple (although it returns other information about the problem).\n\n"
+    "To get the QR decomposition consider using `torch.linalg.qr`.\n\n"
+    "The returned solution in `torch.lstsq` stored the residuals of the solution in the last "
+    "m - n columns of the returned value whenever m > n. In torch.linalg.lstsq, the residuals "
+    "are in the field 'residuals' of the returned named tuple.\n\n"
+    "The unpacking of the solution, as in\nX, _ = torch.lstsq(B, A).solution[:A.size(1)]\n"
+    "should be replaced with:\nX = torch.linalg.lstsq(A, B).solution"
+)
+_EIG = (
+    f"{_REMOVED} `torch.linalg.eig` returns complex tensors of dtype `cfloat` or `cdouble` "
+    "rather than real tensors mimicking complex tensors.\n\n"
+    "L, _ = torch.eig(A) should be replaced with:\nL_complex = torch.linalg.eigvals(A)\n\n"
+    "and\n\nL, V = torch.eig(A, eigenvectors=True) should be replaced with:\n"
+    "L_complex, V_complex = torch.linalg.eig(A)"
+)
+_SYMEIG = (
+    f"{_REMOVED} The default behavior has changed from using the upper triangular portion of "
+    "the matrix by default to using the lower triangular portion.\n\n"
+    "L, _ = torch.symeig(A, upper=upper) should be replaced with:\n"
+    "L = torch.linalg.eigvalsh(A, UPLO='U' if upper else 'L')\n\nand\n\n"
+    "L, V = torch.symeig(A, eigenvectors=True) should be replaced with:\n"
+    "L, V = torch.linalg.eigh(A, UPLO='U' if upper else 'L')"
+)
+_MATRIX_RANK = (
+    f"{_REMOVED}\nPlease use the `torch.linalg.matrix_rank` function instead. The parameter "
+    "'symmetric' was renamed in `torch.linalg.matrix_rank()` to 'hermitian'."
+)
+
+
+def solve(input: Tensor, A: Tensor, *, out: Any = None) -> Any:
+    """Mirrors `torch.solve`: removed in torch 1.9; raises with torch's pointer to its
+    replacement."""
+    raise RuntimeError(_SOLVE)
+
+
+def lstsq(input: Tensor, A: Tensor, *, out: Any = None) -> Any:
+    """Mirrors `torch.lstsq` (removed; raises)."""
+    raise RuntimeError(_LSTSQ)
+
+
+def eig(self: Tensor, eigenvectors: bool = False, *, e: Any = None, v: Any = None) -> Any:
+    """Mirrors `torch.eig` (removed; raises)."""
+    raise RuntimeError(_EIG)
+
+
+def _symeig(input: Any, eigenvectors: bool = False, upper: bool = True, *, out: Any = None) -> Any:
+    """Mirrors `torch.symeig` (removed; raises)."""
+    raise RuntimeError(_SYMEIG)
+
+
+symeig = _symeig  # torch's function keeps its private name
+
+
+def matrix_rank(input: Any, tol: Any = None, symmetric: bool = False, *, out: Any = None) -> Any:
+    """Mirrors `torch.matrix_rank` (removed; raises)."""
+    raise RuntimeError(_MATRIX_RANK)
+
+
+def qr(input: Tensor, some: bool = True, *, out: Any = None) -> Any:
+    """Mirrors the deprecated `torch.qr`: `torch.linalg.qr` with mode 'reduced' when `some`,
+    else 'complete', and torch's one-time deprecation warning."""
+    from .ops.linalg import _return_type
+    from .ops.linalg import qr as linalg_qr
+
+    if not isinstance(some, bool):
+        raise TypeError(
+            f"qr(): argument 'some' (position 2) must be bool, not {type(some).__name__}"
+        )
+    warn_once(
+        "torch.qr",
+        "torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future "
+        "PyTorch release.\nThe boolean parameter 'some' has been replaced with a string "
+        "parameter 'mode'.\nQ, R = torch.qr(A, some)\nshould be replaced with\n"
+        "Q, R = torch.linalg.qr(A, 'reduced' if some else 'complete')",
+    )
+    res = linalg_qr(input, "reduced" if some else "complete")
+    if out is not None:
+        for o, r in zip(out, res, strict=True):
+            o.resize_(r.shape).copy_(r)
+        return _return_type("qr", ("Q", "R"), tuple(out))
+    return _return_type("qr", ("Q", "R"), tuple(res))
+
+
+def _tensor_solve(self: Tensor, other: Tensor) -> Any:
+    return solve(self, other)
+
+
+def _tensor_lstsq(self: Tensor, other: Tensor) -> Any:
+    return lstsq(self, other)
+
+
+def _tensor_eig(self: Tensor, eigenvectors: bool = False) -> Any:
+    return eig(self, eigenvectors=eigenvectors)
+
+
+def _tensor_symeig(self: Tensor, eigenvectors: bool = False) -> Any:
+    return _symeig(self, eigenvectors=eigenvectors)
+
+
+def _tensor_qr(self: Tensor, some: bool = True) -> Any:
+    return qr(self, some)
+
+
+for _name, _fn in (
+    ("solve", _tensor_solve),
+    ("lstsq", _tensor_lstsq),
+    ("eig", _tensor_eig),
+    ("symeig", _tensor_symeig),
+    ("qr", _tensor_qr),
+):
+    if not hasattr(Tensor, _name):
+        _fn.__name__ = _fn.__qualname__ = _name
+        setattr(Tensor, _name, _fn)
+del _name, _fn
+
+
+# --- control flow (torch.cond, torch.while_loop) run eagerly ----------------------------------
+
+
+def _leaves(tree: Any) -> list[Any]:
+    if isinstance(tree, (tuple, list)):
+        return [x for t in tree for x in _leaves(t)]
+    if isinstance(tree, dict):
+        return [x for t in tree.values() for x in _leaves(t)]
+    return [tree]
+
+
+def cond(pred: Any, true_fn: Any, false_fn: Any, operands: Any = ()) -> Any:
+    """Mirrors `torch.cond` outside compilation: runs the branch `pred` selects on `operands`,
+    so gradients flow through that branch only."""
+    if isinstance(pred, (bool, int, float)):
+        return true_fn(*operands) if pred else false_fn(*operands)
+    if not isinstance(pred, Tensor):
+        raise RuntimeError(f"Expected pred to be bool or tensor, but got {pred}.")
+    if pred.numel() != 1:
+        raise RuntimeError(f"Expected pred to be bool or single-element tensor, but got {pred}.")
+    if not callable(true_fn) or not callable(false_fn):
+        raise RuntimeError("Expect both branches to be callable.")
+    if not isinstance(operands, (tuple, list)) or any(
+        not isinstance(t, Tensor) for t in _leaves(operands)
+    ):
+        raise RuntimeError(
+            "Expect operands to be a tuple of possibly nested dict/list/tuple that only "
+            f"consists of tensor leaves, but got {operands}."
+        )
+    return true_fn(*operands) if bool(pred.item()) else false_fn(*operands)
+
+
+def while_loop(cond_fn: Any, body_fn: Any, carried_inputs: Any) -> Any:
+    """Mirrors `torch.while_loop` outside compilation: applies `body_fn` while `cond_fn` holds
+    and returns the final carried values as a tuple."""
+    if not callable(cond_fn) or not callable(body_fn):
+        raise RuntimeError("Expect cond_fn and body_fn to be callable.")
+    if any(
+        isinstance(t, bool) or not isinstance(t, (Tensor, int)) for t in _leaves(carried_inputs)
+    ):
+        raise RuntimeError(
+            "Expect carried_inputs to be a tuple of possibly nested dict/list/tuple that only"
+            f"consists of tensor or int leaves, but got {carried_inputs}."
+        )
+    carried = tuple(carried_inputs)
+    while True:
+        c = cond_fn(*carried)
+        if not bool(c.item() if isinstance(c, Tensor) else c):
+            return carried
+        out = body_fn(*carried)
+        carried = tuple(out) if isinstance(out, (tuple, list)) else (out,)

@@ -21,7 +21,7 @@ from . import _dtype as D
 from ._creation import _finish
 from ._tensor import Tensor, _make
 from .autograd.forward_ad import LINEAR
-from .ops.pointwise import complex_np, conj
+from .ops.pointwise import complex_np, conj, conj_physical
 from .ops.registry import defop
 from .ops.shape import cat, narrow, roll
 
@@ -32,11 +32,15 @@ __all__ = [
     "fftn",
     "fftshift",
     "hfft",
+    "hfft2",
+    "hfftn",
     "ifft",
     "ifft2",
     "ifftn",
     "ifftshift",
     "ihfft",
+    "ihfft2",
+    "ihfftn",
     "irfft",
     "irfft2",
     "irfftn",
@@ -234,6 +238,35 @@ def _irfftn(input: Tensor, s: Any, dim: Any, norm: str | None, name: str) -> Ten
     return _fft_c2r(x, dims, m, last)
 
 
+def _hfftn(input: Tensor, s: Any, dim: Any, norm: str | None, name: str) -> Tensor:
+    """torch's fft_hfftn: a forward c2c over all but the last dim, then the conjugate's c2r."""
+    m = _norm(norm)
+    x = _complex_input(input, name)
+    dims, sizes = _dims(x, s, dim, name)
+    last = sizes[-1] if s is not None and s[-1] != -1 else 2 * (x.shape[dims[-1]] - 1)
+    if last < 1:
+        raise RuntimeError(f"Invalid number of data points ({last}) specified")
+    x = _resize(x, dims, (*sizes[:-1], last // 2 + 1))
+    if len(dims) > 1:
+        x = _fft_c2c(x, dims[:-1], m, True)
+    return _fft_c2r(conj(x), dims[-1:], _DUAL[m], last)
+
+
+def _ihfftn(input: Tensor, s: Any, dim: Any, norm: str | None, name: str) -> Tensor:
+    """torch's fft_ihfftn: a onesided r2c over the last dim, then an inverse c2c of its
+    (physical) conjugate over the others."""
+    m = _norm(norm)
+    x = _float_input(input, name)
+    if x._data.dtype.kind == "c":
+        raise RuntimeError(f"Only supports floating-point dtypes, but found: {x.dtype._short}")
+    dims, sizes = _dims(x, s, dim, name)
+    x = _resize(x, dims, sizes)
+    t = _r2c(x, dims[-1:], _DUAL[m], True)
+    if len(dims) == 1:
+        return conj(t)
+    return _fft_c2c(conj_physical(t), dims[:-1], m, False)
+
+
 def fft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
     """Mirrors `torch.fft.fft`."""
     return _fftn(input, *_one(n, dim), norm, True, "fft")
@@ -282,6 +315,26 @@ def rfft2(input: Tensor, s: Any = None, dim: Any = (-2, -1), norm: str | None = 
 def irfft2(input: Tensor, s: Any = None, dim: Any = (-2, -1), norm: str | None = None) -> Tensor:
     """Mirrors `torch.fft.irfft2`."""
     return _irfftn(input, s, dim, norm, "irfft2")
+
+
+def hfft2(input: Tensor, s: Any = None, dim: Any = (-2, -1), norm: str | None = None) -> Tensor:
+    """Mirrors `torch.fft.hfft2`."""
+    return _hfftn(input, s, dim, norm, "hfft2")
+
+
+def ihfft2(input: Tensor, s: Any = None, dim: Any = (-2, -1), norm: str | None = None) -> Tensor:
+    """Mirrors `torch.fft.ihfft2`."""
+    return _ihfftn(input, s, dim, norm, "ihfft2")
+
+
+def hfftn(input: Tensor, s: Any = None, dim: Any = None, norm: str | None = None) -> Tensor:
+    """Mirrors `torch.fft.hfftn`."""
+    return _hfftn(input, s, dim, norm, "hfftn")
+
+
+def ihfftn(input: Tensor, s: Any = None, dim: Any = None, norm: str | None = None) -> Tensor:
+    """Mirrors `torch.fft.ihfftn`."""
+    return _ihfftn(input, s, dim, norm, "ihfftn")
 
 
 def fftn(input: Tensor, s: Any = None, dim: Any = None, norm: str | None = None) -> Tensor:

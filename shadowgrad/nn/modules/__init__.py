@@ -26,6 +26,7 @@ _FILES = (
     "module",
     "normalization",
     "padding",
+    "parameter_exports",
     "pixelshuffle",
     "pooling",
     "rnn",
