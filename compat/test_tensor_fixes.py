@@ -250,3 +250,29 @@ FORMATS = {
 def test_layouts_memory_formats_and_constants(name: str) -> None:
     a, b = (_outcome(FORMATS[name], T) for T in LIBS)
     assert a == b
+
+
+_LAYOUT_INPUTS = {
+    "transposed": lambda T: T.ones(3, 4).t(),
+    "sliced": lambda T: T.ones(4, 6)[:, ::2],
+    "transposed and sliced": lambda T: T.ones(6, 4).t()[:, ::2],
+    "permuted": lambda T: T.ones(2, 3, 4).permute(2, 0, 1),
+    "expanded": lambda T: T.ones(3, 1, 4).expand(3, 5, 4),
+}
+_LAYOUT_MAKERS = {
+    "clone": lambda T, t: t.clone(),
+    "zeros_like": lambda T, t: T.zeros_like(t),
+    "empty_like": lambda T, t: T.empty_like(t),
+    "ones_like": lambda T, t: T.ones_like(t),
+    "full_like": lambda T, t: T.full_like(t, 2.0),
+    "rand_like": lambda T, t: T.rand_like(t),
+    "contiguous_format": lambda T, t: T.zeros_like(t, memory_format=T.contiguous_format),
+}
+
+
+@pytest.mark.parametrize("maker", sorted(_LAYOUT_MAKERS))
+@pytest.mark.parametrize("inp", sorted(_LAYOUT_INPUTS))
+def test_preserve_format_keeps_a_dense_inputs_strides(maker: str, inp: str) -> None:
+    a, b = (_LAYOUT_MAKERS[maker](T, _LAYOUT_INPUTS[inp](T)) for T in LIBS)
+    assert a.stride() == b.stride()
+    assert a.is_contiguous() == b.is_contiguous()

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from . import _dtype as D
+from ._formats import like_layout
 from ._tensor import Tensor, _make, check_device, warn_once
 
 __all__ = [
@@ -427,7 +428,7 @@ def zeros_like(
 ) -> Tensor:
     """Mirrors `torch.zeros_like`."""
     shape, d = _like(input, dtype)
-    return _factory(0, (shape,), d, requires_grad)
+    return like_layout(_factory(0, (shape,), d, requires_grad), input, memory_format)
 
 
 def ones_like(
@@ -441,7 +442,7 @@ def ones_like(
 ) -> Tensor:
     """Mirrors `torch.ones_like`."""
     shape, d = _like(input, dtype)
-    return _factory(1, (shape,), d, requires_grad)
+    return like_layout(_factory(1, (shape,), d, requires_grad), input, memory_format)
 
 
 def empty_like(
@@ -455,7 +456,7 @@ def empty_like(
 ) -> Tensor:
     """Mirrors `torch.empty_like`."""
     shape, d = _like(input, dtype)
-    return _factory(0, (shape,), d, requires_grad)
+    return like_layout(_factory(0, (shape,), d, requires_grad), input, memory_format)
 
 
 def full_like(
@@ -470,7 +471,7 @@ def full_like(
 ) -> Tensor:
     """Mirrors `torch.full_like`."""
     shape, d = _like(input, dtype)
-    return _factory(fill_value, (shape,), d, requires_grad)
+    return like_layout(_factory(fill_value, (shape,), d, requires_grad), input, memory_format)
 
 
 def _legacy_new(cls: type, *args: Any, **kwargs: Any) -> Tensor:

@@ -122,3 +122,24 @@ def has_format(a: np.ndarray, fmt: Any) -> bool:
             return False
         expected *= a.shape[d]
     return True
+
+
+def like_layout(out: Any, like: Any, fmt: Any) -> Any:
+    """A fresh result `out` (shaped like `like`) given the strides torch's memory_format gives
+    it: channels-last formats as asked, and for preserve_format (the default of clone and the
+    *_like factories) the strides of a dense, non-overlapping `like` (numpy's 'K' order
+    follows them); contiguous otherwise."""
+    if fmt is channels_last or fmt is channels_last_3d:
+        out._data = relayout(out._data, fmt)
+        return out
+    if fmt is contiguous_format:
+        return out
+    a = like._data
+    if a.flags.c_contiguous or a.ndim < 2 or a.size < 2:
+        return out
+    if any(s == 0 and n > 1 for s, n in zip(a.strides, a.shape, strict=True)):
+        return out  # overlapping (expanded): torch makes those contiguous
+    new = np.empty_like(a, dtype=out._data.dtype, order="K")
+    new[...] = out._data
+    out._data = new
+    return out

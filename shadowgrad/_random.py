@@ -12,6 +12,7 @@ import numpy as np
 
 from . import _dtype as D
 from ._creation import _finish, _size, size_arg
+from ._formats import like_layout
 from ._tensor import Tensor, check_device
 
 
@@ -201,7 +202,11 @@ def rand_like(
     memory_format: Any = None,
 ) -> Tensor:
     """Mirrors `torch.rand_like`."""
-    return rand(*input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+    return like_layout(
+        rand(*input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad),
+        input,
+        memory_format,
+    )
 
 
 def randn_like(
@@ -214,7 +219,11 @@ def randn_like(
     memory_format: Any = None,
 ) -> Tensor:
     """Mirrors `torch.randn_like`."""
-    return randn(*input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+    return like_layout(
+        randn(*input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad),
+        input,
+        memory_format,
+    )
 
 
 def randint_like(
@@ -231,4 +240,6 @@ def randint_like(
     """Mirrors `torch.randint_like`."""
     if high is None:
         low, high = 0, low
-    return randint(low, high, tuple(input.shape), dtype=dtype or input.dtype)
+    return like_layout(
+        randint(low, high, tuple(input.shape), dtype=dtype or input.dtype), input, memory_format
+    )

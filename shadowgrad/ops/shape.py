@@ -657,8 +657,8 @@ def _formatted(out: Tensor, fmt: Any) -> Tensor:
 
 
 def clone(input: Tensor, *, memory_format: Any = None) -> Tensor:
-    """Mirrors `torch.clone`."""
-    out = _formatted(clone_op(input), memory_format)
+    """Mirrors `torch.clone` (preserve_format by default: a dense input's strides)."""
+    out = _formats().like_layout(clone_op(input), input, memory_format)
     if input._inf and not out._inf:
         # torch clones an inference tensor outside the mode by copy_ into a new tensor, so
         # the (normal) clone starts at version 1
