@@ -54,14 +54,6 @@ def _short(t: Tensor) -> str:
 # --- convolution --------------------------------------------------------------------------
 
 
-def _check_conv_dims(input: Tensor, name: str, n: int) -> None:
-    if input.ndim not in (n + 1, n + 2):
-        raise RuntimeError(
-            f"Expected {n + 1}D (unbatched) or {n + 2}D (batched) input to {name}, but got "
-            f"input of size: {list(input.shape)}"
-        )
-
-
 def conv3d(
     input: Tensor,
     weight: Tensor,
@@ -86,9 +78,7 @@ def conv_transpose3d(
     dilation: Any = 1,
 ) -> Tensor:
     """Mirrors `torch.nn.functional.conv_transpose3d`."""
-    _check_conv_dims(input, "conv_transpose3d", 3)
-    op = F._tuple(output_padding, 3)
-    return F._conv(input, weight, bias, stride, padding, dilation, groups, 3, True, op)
+    return F._conv(input, weight, bias, stride, padding, dilation, groups, 3, True, output_padding)
 
 
 # --- max pooling --------------------------------------------------------------------------
