@@ -382,6 +382,19 @@ def arange(
     return _finish(arr, requires_grad)
 
 
+def linspace_in(t: Any, start: float, end: float, steps: int) -> np.ndarray:
+    """torch's linspace kernel in dtype t (the first half from start, the second from end),
+    for linspace and histogram's edges: its vectorized multiply-adds round once, emulated here
+    in a wider type."""
+    lo, hi = t(start), t(end)
+    step = (hi - lo) / t(steps - 1)
+    w = np.float64 if t is np.float32 else np.longdouble
+    i = np.arange(steps)
+    head = w(lo) + w(step) * i
+    tail = w(hi) - w(step) * (steps - 1 - i)
+    return np.where(i < steps // 2, head, tail).astype(t)
+
+
 def linspace(
     start: Any,
     end: Any,
@@ -399,10 +412,8 @@ def linspace(
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     if steps > 1 and d._np.char in "fd":
-        # torch's kernel in the dtype itself, bit for bit (statistics._linspace_in)
-        from .ops.statistics import _linspace_in
-
-        return _finish(_linspace_in(d._np.type, float(start), float(end), steps), requires_grad)
+        # torch's kernel in the dtype itself, bit for bit
+        return _finish(linspace_in(d._np.type, float(start), float(end), steps), requires_grad)
     arr = np.linspace(float(start), float(end), steps, dtype=np.float64)
     # torch computes the second half from the end so the last value is exact
     if steps > 1:

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from .. import _dtype as D
-from .._creation import _finish
+from .._creation import _finish, linspace_in
 from .._tensor import Tensor, _make
 from ..autograd.forward_ad import ELEMENTWISE
 from ._util import shape_str, wrap_dim
@@ -685,21 +685,8 @@ def _edges_from_counts(x2: np.ndarray, bins: Any, rng: Any) -> list[np.ndarray]:
                 f"for dimension {d}"
             )
         a, b = (lo[d] - 0.5, hi[d] + 0.5) if lo[d] == hi[d] else (lo[d], hi[d])
-        edges.append(_linspace_in(x2.dtype.type, a, b, int(bins[d]) + 1))
+        edges.append(linspace_in(x2.dtype.type, a, b, int(bins[d]) + 1))
     return edges
-
-
-def _linspace_in(t: Any, start: float, end: float, steps: int) -> np.ndarray:
-    """torch's linspace kernel in dtype t (the first half from start, the second from end),
-    as histogram's edges are: its vectorized multiply-adds round once, emulated here in a
-    wider type."""
-    lo, hi = t(start), t(end)
-    step = (hi - lo) / t(steps - 1)
-    w = np.float64 if t is np.float32 else np.longdouble
-    i = np.arange(steps)
-    head = w(lo) + w(step) * i
-    tail = w(hi) - w(step) * (steps - 1 - i)
-    return np.where(i < steps // 2, head, tail).astype(t)
 
 
 def _g(v: float) -> str:
