@@ -124,14 +124,20 @@ def has_format(a: np.ndarray, fmt: Any) -> bool:
     return True
 
 
+def formatted(out: Any, fmt: Any) -> Any:
+    """A fresh result laid out in a channels-last format (others leave it as it is)."""
+    if fmt is channels_last or fmt is channels_last_3d:
+        out._data = relayout(out._data, fmt)
+    return out
+
+
 def like_layout(out: Any, like: Any, fmt: Any) -> Any:
     """A fresh result `out` (shaped like `like`) given the strides torch's memory_format gives
     it: channels-last formats as asked, and for preserve_format (the default of clone and the
     *_like factories) the strides of a dense, non-overlapping `like` (numpy's 'K' order
     follows them); contiguous otherwise."""
     if fmt is channels_last or fmt is channels_last_3d:
-        out._data = relayout(out._data, fmt)
-        return out
+        return formatted(out, fmt)
     if fmt is contiguous_format:
         return out
     a = like._data

@@ -647,15 +647,6 @@ clone_op = defop(
 )
 
 
-def _formatted(out: Tensor, fmt: Any) -> Tensor:
-    """A fresh result laid out in a channels-last format (see _formats.py)."""
-    from .._formats import channels_last, channels_last_3d, relayout
-
-    if fmt is channels_last or fmt is channels_last_3d:
-        out._data = relayout(out._data, fmt)
-    return out
-
-
 def clone(input: Tensor, *, memory_format: Any = None) -> Tensor:
     """Mirrors `torch.clone` (preserve_format by default: a dense input's strides)."""
     out = _formats().like_layout(clone_op(input), input, memory_format)
@@ -674,7 +665,7 @@ def contiguous(self: Tensor, memory_format: Any = None) -> Tensor:
         return clone_op(self)
     if _formats().has_format(self._data, memory_format):
         return self
-    return _formatted(clone_op(self), memory_format)
+    return _formats().formatted(clone_op(self), memory_format)
 
 
 def _formats() -> Any:
@@ -734,7 +725,7 @@ def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
             if dtype is not None and dtype is not self.dtype
             else (clone_op(self))
         )
-        return _formatted(out, fmt)
+        return _formats().formatted(out, fmt)
     if dtype is None or dtype is self.dtype:
         return clone_op(self) if copy else self
     return _to_copy(self, dtype)
