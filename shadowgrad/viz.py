@@ -15,6 +15,8 @@ import subprocess
 from collections.abc import Mapping
 from typing import Any
 
+from .autograd.graph import saved_of
+
 __all__ = ["Dot", "make_dot"]
 
 _HEADER = (
@@ -97,7 +99,7 @@ def _node_name(fn: Any) -> str:
 
 def _saved_values(fn: Any) -> list[tuple[str, Any]]:
     """(name, value) for what a node saved; a value is a tensor-like, a plain value or a str."""
-    raw = getattr(fn, "_saved", None)
+    raw = saved_of(fn)
     if isinstance(raw, dict):  # a shadowgrad op node
         # sorted, as torch's `_saved_<name>` attributes come from dir()
         return [(k, _unpack_quietly(raw[k])) for k in sorted(raw) if not k.startswith("_")]

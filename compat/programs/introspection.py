@@ -93,6 +93,48 @@ def prog_saved_values_through_node(T: Any) -> Any:
     return out
 
 
+@program("6.5")
+def prog_single_saved_values(T: Any) -> Any:
+    """Nodes whose one input requiring grad saves one value (a number, an input, the result),
+    before and after backward, under saved-tensor hooks, and re-saved by an in-place op."""
+    x = T.tensor([1.0, -2.0], requires_grad=True)
+    k = T.tensor([3.0, 5.0])
+    m = x * 2.5  # a saved number
+    n = x * k  # a saved input that needs no grad
+    e = x.exp()  # the saved result
+    t = x.tanh()
+    u = x * 1  # a view-free copy to modify in place
+    u.exp_()  # ExpBackward0 re-saves the modified tensor as its result
+    out: dict[str, Any] = {
+        "number": m.grad_fn._saved_other,
+        "input_is_k": n.grad_fn._saved_other is k,
+        "result": e.grad_fn._saved_result,
+        "tanh_result": t.grad_fn._saved_result,
+        "inplace_result": u.grad_fn._saved_result,
+    }
+    (m + n + e + t + u).sum().backward()
+    out["grad"] = x.grad
+    for name, y in (("m", m), ("n", n), ("e", e), ("t", t), ("u", u)):
+        attr = "_saved_result" if name in "etu" else "_saved_other"
+        out[f"freed_{name}"] = raises(lambda y=y, attr=attr: getattr(y.grad_fn, attr))
+    out["again"] = raises(lambda: m.sum().backward())
+    packed: list[Any] = []
+
+    def pack(v: Any) -> Any:
+        packed.append(tuple(v.shape))
+        return v * 1
+
+    with T.autograd.graph.saved_tensors_hooks(pack, lambda v: v):
+        z = x * 2.5
+        w = x.exp()
+    out["packed"] = packed
+    out["hooked"] = (z.grad_fn._saved_other, w.grad_fn._saved_result)
+    (gz,) = T.autograd.grad((z + w).sum(), x, create_graph=True)
+    out["create_graph"] = gz
+    out["double"] = T.autograd.grad(gz.sum(), x)
+    return out
+
+
 @program("6.6")
 def prog_call_node_directly(T: Any) -> Any:
     x = T.tensor([1.0, 2.0], requires_grad=True)

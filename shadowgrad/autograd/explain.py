@@ -31,6 +31,8 @@ from typing import Any
 
 import numpy as np
 
+from .graph import saved_of
+
 __all__ = ["NanReport", "explain_inplace", "explain_nan", "forward_trace", "nan_hint", "user_site"]
 
 _PKG = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -120,7 +122,7 @@ def _forward_name(node: Any) -> str:
 
 
 def _saved_name(saved: Any, node: Any) -> str | None:
-    raw = getattr(node, "_saved", None)
+    raw = saved_of(node)
     if isinstance(raw, dict):
         for k, v in raw.items():
             if v is saved:
@@ -194,7 +196,7 @@ def _index_text(mask: np.ndarray) -> str:
 
 def _forward_values(node: Any) -> tuple[str, np.ndarray] | None:
     """("input", x) or ("output", y): a forward value the node saved, to show at the bad index."""
-    raw = getattr(node, "_saved", None)
+    raw = saved_of(node)
     if not isinstance(raw, dict):
         return None
     from .graph import SavedTensor

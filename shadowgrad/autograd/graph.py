@@ -489,7 +489,7 @@ def _first_modified(st: SavedTensor, node: Any) -> SavedTensor | None:
     unpacks saved variables in the order the op's formulas first name them), or None."""
     op = getattr(type(node), "_op", None)
     order = getattr(op, "saved_order", None)
-    saved = getattr(node, "_saved", None)
+    saved = saved_of(node)
     if not order or not saved:
         return None
     for n in order:
@@ -536,6 +536,27 @@ def _explained(saved: SavedTensor, node: Node | None) -> str:
     from .explain import explain_inplace
 
     return "\n" + explain_inplace(saved, node, saved._vc.v)
+
+
+def saved_of(node: Any) -> Any:
+    """What a node saved for backward: a dict by name for an op's node, a tuple for a custom
+    Function's, None for a node that saves nothing (see Note [Single saved value])."""
+    m = getattr(node, "saved_map", None)
+    return m() if m is not None else getattr(node, "_saved", None)
+
+
+def resave(node: Any, name: str, tensor: Any, is_output: bool = True) -> None:
+    """Save `tensor` as the value `name` of an op's node, if the node saves one by that name (an
+    in-place op's result is saved again as the tensor it modified; svd saves its other
+    outputs)."""
+    saved = saved_of(node)
+    if not isinstance(saved, dict) or name not in saved:
+        return
+    value = SavedTensor(tensor, is_output=is_output)
+    if getattr(node, "_single", None) == name:  # see Note [Single saved value]
+        node._saved = value
+    else:
+        saved[name] = value
 
 
 def forward_op_name(node_name: str) -> str:

@@ -16,7 +16,7 @@ from .. import _dtype as D
 from .. import _grad_mode
 from .._tensor import Tensor, _make
 from ..autograd import forward_ad as _fwad
-from ..autograd.graph import SavedTensor, move_retained
+from ..autograd.graph import move_retained, resave
 
 _GM = _grad_mode.STATE
 _INFERENCE = _grad_mode.STATE  # the same thread-local state holds the inference flag
@@ -184,9 +184,7 @@ def rebase(self: Tensor, node: Any, r: Tensor) -> None:
     self._grad_fn = node
     self._rg = True
     self._nr = 0
-    saved = getattr(node, "_saved", None)
-    if saved and "result" in saved:
-        saved["result"] = SavedTensor(self, is_output=True)
+    resave(node, "result", self)
 
 
 def make_inplace(fn: Callable[..., Tensor]) -> Callable[..., Tensor]:

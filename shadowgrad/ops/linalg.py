@@ -15,7 +15,7 @@ import numpy as np
 
 from .._tensor import Tensor, _make
 from ..autograd.forward_ad import BILINEAR, LINEAR
-from ..autograd.graph import SavedTensor
+from ..autograd.graph import resave
 from ._util import shape_str, wrap_dim
 from .pointwise import _out
 from .registry import defop, infer_size
@@ -1292,12 +1292,8 @@ def _save_outputs(outs: tuple[Tensor, ...], names: dict[str, int]) -> None:
     read the others through placeholder parameters, filled in here with saved outputs.
     """
     node = outs[0]._grad_fn
-    saved = getattr(node, "_saved", None)
-    if saved is None:
-        return
     for name, k in names.items():
-        if name in saved:
-            saved[name] = SavedTensor(outs[k], is_output=True)
+        resave(node, name, outs[k])
 
 
 def _potf2(a: np.ndarray) -> tuple[np.ndarray, int]:

@@ -861,10 +861,10 @@ def _lu_factor(A: Tensor, pivot: bool, fname: str) -> tuple[Tensor, Tensor, Tens
     if A._rg:
         P = _make(_perm_matrix(outs[1]._data, A._data.shape[-2], A._data.dtype))
         node = outs[0]._grad_fn
-        if node is not None and "P_" in node._saved:
-            from ..autograd.graph import SavedTensor
+        if node is not None:
+            from ..autograd.graph import resave
 
-            node._saved["P_"] = SavedTensor(P, is_output=False)
+            resave(node, "P_", P, is_output=False)
     return outs
 
 

@@ -53,6 +53,10 @@ class OpNode(Node):
 
     __slots__ = ("_saved",)
     _op: OpDef
+    # Note [Single saved value]: set on record1's node class of an op whose first input's
+    # formula reads one saved value (mul by a number, exp, tanh): `_saved` is that value itself,
+    # not a dict of it, one object fewer per node for the allocator and the cyclic collector.
+    _single: str | None = None
 
     def __init__(self, next_edges: tuple[Any, ...]) -> None:
         self._next = next_edges
@@ -61,9 +65,14 @@ class OpNode(Node):
         self._in_meta = None
         self._saved: dict[str, Any] | None = None
 
+    def saved_map(self) -> dict[str, Any] | None:
+        """The saved values by name (see Note [Single saved value])."""
+        single = self._single
+        return self._saved if single is None else {single: self._saved}
+
     def apply(self, grads: list[Any], complex: bool = False) -> tuple[Any, ...]:
         op = self._op
-        saved = self._saved
+        saved = self.saved_map()
         # several outputs: unused ones get zeros (torch's materialized undefined grads)
         g = grads[0] if op.n_outputs == 1 else _materialize(grads, saved["_out_meta"])  # type: ignore[index]
         if saved and "_unread" in saved:
@@ -138,14 +147,16 @@ class OpNode(Node):
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_saved_"):
             key = name[7:]
-            saved = object.__getattribute__(self, "_saved") or {}
+            saved = self.saved_map() or {}
             if key in saved:
                 v = saved[key]
-                if type(v) is _ndarray and not v.flags.writeable:
-                    v = v.copy()  # a shared saved number (Note [Saved numbers])
+                if type(v) is _ndarray and key in self._op.tensor_names:
+                    return _make(_wrapped_number(v))  # Note [Saved numbers]
                 return self._unpack(key, v)
+            if key in self._op.tensor_names:
+                return None  # torch's undefined saved variable: not saved for this call
         if name.startswith("_raw_saved_"):
-            saved = object.__getattribute__(self, "_saved") or {}
+            saved = self.saved_map() or {}
             v = saved.get(name[11:])
             if type(v) is SavedTensor:
                 return v
@@ -168,8 +179,8 @@ _GRAD_ONLY = ("grad",)
 # node whose saved values are all numbers and arrays holds no object the cyclic collector
 # tracks (its dict stays untracked), which matters in graphs of millions of nodes. A Tensor
 # formula gets it as a 0-d Tensor; after backward it is replaced by _RELEASED, so reading it
-# raises torch's "backward a second time" error, as for any saved tensor. With
-# saved_tensors_hooks active it is saved as a tensor, so pack hooks see it as torch's do.
+# raises torch's "backward a second time" error, as for any saved tensor. Pack hooks never see
+# it: torch does not pack a wrapped number either.
 _RELEASED = object()
 
 
@@ -293,6 +304,7 @@ class OpDef:
                     "__module__": "builtins",
                     "apply_raw": _apply_raw1(self),
                     "release": _release1(self),
+                    "_single": _single_saved(self),
                 },
             )
         self.complex_node_cls: type[OpNode] = type(
@@ -680,6 +692,8 @@ def _save(
     """The values a call's save plan names (see OpDef.to_save)."""
     saved: dict[str, Any] = {}
     hooks = _SAVED_HOOKS.stack
+    if hooks:  # torch's generated nodes save (and pack) their values in the order of the names
+        plan = sorted(plan)
     for n, kind, i in plan:
         if kind == 0:
             a = args[i]
@@ -689,8 +703,6 @@ def _save(
                 saved[n] = SavedTensor(a) if hooks else _save_input(a)
             elif a is None:
                 saved[n] = None
-            elif hooks:  # pack hooks see a wrapped number as a tensor, as in torch
-                saved[n] = SavedTensor(_make(arrays[i] if arrays is not None else _asarray(a, cdt)))
             else:  # a Python number: see Note [Saved numbers]
                 saved[n] = arrays[i] if arrays is not None else _number_array(a, cdt)
         elif kind == 1:
@@ -716,6 +728,22 @@ def _save(
 _NUMBERS: dict[Any, dict[Any, np.ndarray]] = {}
 
 
+def _wrapped_number(arr: np.ndarray) -> np.ndarray:
+    """A saved number as `_saved_<name>` shows it: torch's wrapped number, a 0-d tensor of the
+    Python number's own dtype (int64, float64, complex128, bool), the user's own copy."""
+    v: Any = None
+    for n, a in _NUMBERS.get(arr.dtype, {}).items():  # a shared array: the number it holds
+        if a is arr:
+            v = n
+            break
+    if v is None:
+        v = arr.item()
+    return np.array(v, _WRAPPED_DTYPES[type(v)])
+
+
+_WRAPPED_DTYPES = {bool: np.bool_, int: np.int64, float: np.float64, complex: np.complex128}
+
+
 def _number_array(v: Any, dt: Any) -> np.ndarray:
     cache = _NUMBERS.get(dt)
     if cache is None:
@@ -731,6 +759,15 @@ def _number_array(v: Any, dt: Any) -> np.ndarray:
     return arr
 
 
+def _single_saved(op: OpDef) -> str | None:
+    """The name of the one value record1's nodes save, when they save one input or output and
+    nothing else (see Note [Single saved value])."""
+    plan = op.to_save(1)
+    if len(plan) == 1 and plan[0][1] in (0, 2) and not op._unread_cache.get(1):
+        return plan[0][0]
+    return None
+
+
 def _apply_raw1(op: OpDef) -> Callable[..., list[Any]]:
     """OpNode.apply_raw for a node whose only input requiring grad is the first (record1's):
     one formula, its argument names resolved once."""
@@ -743,6 +780,7 @@ def _apply_raw1(op: OpDef) -> Callable[..., list[Any]]:
     single = None
     if len(names) == 2 and names[0] == "grad":
         single = names[1]
+    bare = _single_saved(op)  # Note [Single saved value]
 
     def apply_raw(self: OpNode, grads: list[Any]) -> list[Any]:
         g = grads[0]
@@ -750,11 +788,13 @@ def _apply_raw1(op: OpDef) -> Callable[..., list[Any]]:
             r = fn(g)
         else:
             saved = self._saved
+            if bare is not None and single is None:
+                saved = {bare: saved}
             if unread:
                 for n in unread:
                     saved[n].unpack_raw(self)  # type: ignore[index]
             if single is not None:
-                v = saved[single]  # type: ignore[index]
+                v = saved if bare is not None else saved[single]  # type: ignore[index]
                 tv = type(v)
                 if tv is SavedTensor:
                     v = v.unpack_raw(self)
@@ -778,6 +818,17 @@ def _apply_raw1(op: OpDef) -> Callable[..., list[Any]]:
 def _release1(op: OpDef) -> Callable[..., None]:
     """OpNode.release for record1's nodes: only the saved values of the first input's plan."""
     names = tuple(n for n, kind, _ in op.to_save(1) if kind in (0, 2))
+    if _single_saved(op) is not None:
+
+        def release_single(self: OpNode) -> None:
+            v = self._saved
+            tv = type(v)
+            if tv is SavedTensor:
+                v.release()
+            elif tv is _ndarray:
+                self._saved = _RELEASED
+
+        return release_single
 
     def release(self: OpNode) -> None:
         saved = self._saved
@@ -858,50 +909,55 @@ def _make_record1(op: OpDef) -> Callable[..., None]:
         if save1 is None:
             node._saved = None
         elif hooks.stack:
-            node._saved = _save(op, plan, 1, args, None, (t,), cdt)
-        else:
+            saved = _save(op, plan, 1, args, None, (t,), cdt)
+            node._saved = saved[bare] if node._single is not None else saved
+        elif one is None or node._single is not None:  # see Note [Single saved value]
             node._saved = save1(args, t, cdt)
+        else:  # a complex node, or an op without raw formulas
+            node._saved = {one: save1(args, t, cdt)}
         if _ANOMALY.enabled:
             node._trace = forward_trace()
 
     plan = op.to_save(1)
-    save1 = _saver1(op, plan)
+    save1, one = _saver1(op, plan)
+    bare = node_cls._single
     hooks = _SAVED_HOOKS
     return record1
 
 
-def _saver1(op: OpDef, plan: Any) -> Callable[..., dict[str, Any]] | None:
+def _saver1(op: OpDef, plan: Any) -> tuple[Callable[..., Any] | None, str | None]:
     """The save step of record1 without saved-tensor hooks, specialized to the plan's shape: the
-    result alone (exp, tanh, relu), one input (mul by a number), or the general loop."""
+    result alone (exp, tanh, relu), one input (mul by a number), or the general loop. Returns
+    it, and the saved value's name when it returns that one value rather than a dict."""
     if not plan:
-        return None
+        return None, None
     if len(plan) == 1 and not op._unread_cache.get(1):
         n, kind, i = plan[0]
         if kind == 2 and i == 0:
-            return lambda args, t, cdt: {n: _save_output(t)}
+            return (lambda args, t, cdt: _save_output(t)), n
         if kind == 0:
             # the last number saved, its dtype and its array: a loop's constant is one object
             # (the same object is the same value, signed zero and NaN included)
             last: list[Any] = [None]
 
-            def save_one(args: tuple[Any, ...], t: Tensor, cdt: Any) -> dict[str, Any]:
+            def save_one(args: tuple[Any, ...], t: Tensor, cdt: Any) -> Any:
                 a = args[i]
                 if isinstance(a, Tensor):
                     if a._inf:
                         raise RuntimeError(INFERENCE_SAVED)
-                    return {n: _save_input(a)}
+                    return _save_input(a)
                 if a is None:
-                    return {n: None}
+                    return None
                 hit = last[0]  # one read: another thread may replace it, never half of it
                 if hit is not None and hit[0] is a and hit[1] is cdt:
-                    return {n: hit[2]}
+                    return hit[2]
                 arr = _number_array(a, cdt)
                 if not arr.flags.writeable:  # a shared array (see _number_array)
                     last[0] = (a, cdt, arr)
-                return {n: arr}
+                return arr
 
-            return save_one
-    return lambda args, t, cdt: _save(op, plan, 1, args, None, (t,), cdt)
+            return save_one, n
+    return (lambda args, t, cdt: _save(op, plan, 1, args, None, (t,), cdt)), None
 
 
 # Note [Interned metadata]

@@ -18,7 +18,13 @@ import numpy as np
 from .. import _grad_mode
 from .._tensor import Tensor, _make
 from ..autograd import forward_ad as _fwad
-from ..autograd.graph import SECOND_TIME, Node, SavedTensor, forward_op_name, move_retained
+from ..autograd.graph import (
+    SECOND_TIME,
+    Node,
+    forward_op_name,
+    move_retained,
+    resave,
+)
 
 _GM = _grad_mode.STATE
 _FW = _fwad._STATE
@@ -216,9 +222,7 @@ def inplace_on_view(
     base._rg = True
     base._nr = 0
     set_as_strided_grad_fn(self, base, vidx)
-    saved = getattr(node, "_saved", None)
-    if saved and "result" in saved:
-        saved["result"] = SavedTensor(self, is_output=True)
+    resave(node, "result", self)
     return self
 
 
