@@ -536,6 +536,10 @@ def run_backward(
     errstate = np.errstate(all="ignore")
     errstate.__enter__()
     anomaly = _ANOMALY.enabled
+    # Note [Chains]: a chain of nodes, each the only consumer of the last one's gradient, runs in
+    # one tight loop (the hand-off below, cut down to that case); capture, pruning, anomaly
+    # checks and version bookkeeping take the general path
+    chain = raw and needed is None and not capture_nodes and not anomaly
     pop = heapq.heappop
     push = heapq.heappush
     tie = _tie
@@ -574,6 +578,30 @@ def run_backward(
                         if bumped:
                             vers = _view_versions(node, in_grads[0], outs, bumped)
                         in_grads = None
+                        # Note [Chains]: while the node's one edge leads to a node that this
+                        # gradient makes ready, and nothing else waits, run that node here
+                        while chain and not bumped and not node._erest and not heap:
+                            nxt = node._e0
+                            if nxt is None or node._r0 or nxt in buffers:
+                                break
+                            c = deps[nxt] - 1
+                            g = outs[0]
+                            if c or g is None or nxt.num_outputs != 1:
+                                break
+                            deps[nxt] = 0
+                            if not keep_graph:
+                                node.release()
+                            outs = None
+                            node = nxt
+                            if not node._raw_ok or node._x is not None:
+                                ready = node  # the general path takes it from here
+                                ready_grads = [g]
+                                break
+                            outs = node.apply_raw([g])
+                            g = None
+                        if ready is not None:
+                            g = None
+                            continue
                 elif node._is_acc and node.variable._x is None:
                     g = in_grads[0]
                     if g is not None:
