@@ -197,3 +197,18 @@ class inference_mode(_DecoratorContextManager):
 
     def clone(self) -> inference_mode:
         return self.__class__(self.mode)
+
+
+class _TransformState:
+    __slots__ = ("depth",)
+
+    def __init__(self) -> None:
+        self.depth = 0
+
+
+# How many torch.func transforms are running: inside one, `.backward()` raises BACKWARD_INSIDE
+TRANSFORMS = _TransformState()
+BACKWARD_INSIDE = (
+    "backward() called inside a functorch transform. This is not supported, please use "
+    "functorch.grad or functorch.vjp instead or call backward() outside of functorch transforms."
+)

@@ -15,6 +15,7 @@ import numpy as np
 
 from . import _dtype as D
 from . import _grad_mode
+from . import autograd as _autograd
 from ._size import Size
 from .autograd.anomaly_mode import _STATE as _ANOMALY
 from .autograd.graph import AccumulateGrad, HookDict, RemovableHandle, VersionCounter
@@ -353,9 +354,7 @@ class Tensor:
         inputs: Any = None,
     ) -> None:
         """Mirrors `torch.Tensor.backward`."""
-        from .autograd import backward
-
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+        _autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self) -> Tensor:
         """A new leaf sharing storage and version counter. Mirrors `torch.Tensor.detach`."""
@@ -763,6 +762,9 @@ def _install() -> None:
 
     _graph._make = _make
     _engine._tmake = _make
+    _autograd._Tensor = Tensor
+    _autograd._make = _make
+    _autograd._warn_once = warn_once
 
 
 _install()

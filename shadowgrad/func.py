@@ -40,20 +40,10 @@ __all__ = [
 _GM = _grad_mode.STATE
 
 
-class _TransformState:
-    __slots__ = ("depth",)
-
-    def __init__(self) -> None:
-        self.depth = 0
-
-
 # Inside a transform, `.backward()` must raise (see BACKWARD_INSIDE): autograd.backward reads
 # `_TRANSFORMS.depth`.
-_TRANSFORMS = _TransformState()
-BACKWARD_INSIDE = (
-    "backward() called inside a functorch transform. This is not supported, please use "
-    "functorch.grad or functorch.vjp instead or call backward() outside of functorch transforms."
-)
+_TRANSFORMS = _grad_mode.TRANSFORMS
+BACKWARD_INSIDE = _grad_mode.BACKWARD_INSIDE
 
 
 # --- pytrees (tuples, lists, dicts) ---------------------------------------------------------

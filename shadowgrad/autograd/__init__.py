@@ -53,18 +53,21 @@ CREATE_GRAPH_WARNING = (
 )
 
 
-def _tensor_list(x: Any) -> list[Any]:
-    from .._tensor import Tensor
+# Set by _tensor.py once Tensor exists (it imports this package first): backward's fixed cost
+# must not pay for function-level imports.
+_Tensor: Any = None
+_make: Any = None
+_warn_once: Any = None
 
-    if isinstance(x, Tensor):
+
+def _tensor_list(x: Any) -> list[Any]:
+    if isinstance(x, _Tensor):
         return [x]
     return list(x)
 
 
 def _make_grads(outputs: list[Any], grads: list[Any]) -> list[Any]:
     """Check or create the output gradients (torch's _make_grads)."""
-    from .._tensor import Tensor, _make
-
     out = []
     for i, (o, g) in enumerate(zip(outputs, grads, strict=True)):
         if g is None:
@@ -81,7 +84,7 @@ def _make_grads(outputs: list[Any], grads: list[Any]) -> list[Any]:
             else:
                 out.append(None)
             continue
-        if not isinstance(g, Tensor):
+        if not isinstance(g, _Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
         if g.shape != o.shape:
             raise RuntimeError(
@@ -101,10 +104,8 @@ def _make_grads(outputs: list[Any], grads: list[Any]) -> list[Any]:
 
 
 def _check_grad_types(grads: list[Any]) -> None:
-    from .._tensor import Tensor
-
     for g in grads:
-        if g is not None and not isinstance(g, Tensor):
+        if g is not None and not isinstance(g, _Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
 
 
@@ -128,18 +129,15 @@ def backward(
     inputs: Any = None,
 ) -> None:
     """Accumulate gradients into the leaves' .grad. Mirrors `torch.autograd.backward`."""
-    from .._tensor import Tensor, warn_once
-    from ..func import _TRANSFORMS, BACKWARD_INSIDE
-
-    if _TRANSFORMS.depth:
-        raise RuntimeError(BACKWARD_INSIDE)
+    if _grad_mode.TRANSFORMS.depth:
+        raise RuntimeError(_grad_mode.BACKWARD_INSIDE)
 
     outputs = _tensor_list(tensors)
     if grad_variables is not None:
         grad_tensors = grad_variables
     if grad_tensors is None:
         grads: list[Any] = [None] * len(outputs)
-    elif isinstance(grad_tensors, Tensor):
+    elif isinstance(grad_tensors, _Tensor):
         grads = [grad_tensors]
     else:
         grads = list(grad_tensors)  # a float raises TypeError: 'float' object is not iterable
@@ -157,7 +155,7 @@ def backward(
     if retain_graph is None:
         retain_graph = create_graph
     if create_graph:
-        warn_once("create_graph", CREATE_GRAPH_WARNING)
+        _warn_once("create_graph", CREATE_GRAPH_WARNING)
     grads = _make_grads(outputs, grads)
     roots = _roots(outputs)
     run_backward(roots, grads, retain_graph, create_graph, accumulate_into=inputs_l)
@@ -176,7 +174,8 @@ def grad(
 ) -> Any:
     """Return the gradients of outputs w.r.t. inputs. Mirrors `torch.autograd.grad`."""
     from .._creation import zeros_like
-    from .._tensor import Tensor
+
+    Tensor = _Tensor
 
     if materialize_grads and allow_unused is False:
         raise ValueError(
@@ -322,6 +321,4 @@ def is_view_replay_enabled() -> bool:
 
 def is_tensor_like(inp: Any) -> bool:
     """Mirrors `torch.autograd.is_tensor_like`: a Tensor, or a type with __torch_function__."""
-    from .._tensor import Tensor
-
-    return type(inp) is Tensor or hasattr(inp, "__torch_function__")
+    return type(inp) is _Tensor or hasattr(inp, "__torch_function__")

@@ -20,6 +20,7 @@ import numpy as np
 
 from .. import _grad_mode
 from .anomaly_mode import _STATE as _ANOMALY
+from .forward_ad import _STATE as _FW
 from .graph import AccumulateGrad, Node, VersionCounter, hook_name
 
 _tmake: Any = None  # _tensor._make, bound once _tensor is imported (it imports this package)
@@ -194,9 +195,7 @@ def _node_posthooks(node: Node, outs: Any, grads: list[Any]) -> Any:
 
 
 def _forward_ad_active() -> bool:
-    from .forward_ad import _STATE
-
-    return bool(_STATE.active)
+    return bool(_FW.active)
 
 
 def _buffer_sum(old: Any, g: Any, in_place: bool) -> Any:

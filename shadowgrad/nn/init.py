@@ -107,7 +107,7 @@ def trunc_normal_(
             stacklevel=2,
         )
     rng = (generator or _random.default_generator)._rng
-    n = int(np.prod(tensor.shape))
+    n = math.prod(tensor.shape)
     out = np.empty(n, dtype=np.float64)
     filled = 0
     while filled < n:

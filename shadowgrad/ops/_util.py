@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
+
+import numpy as np
 
 
 def wrap_dim(dim: int, ndim: int) -> int:
@@ -33,8 +36,11 @@ def shape_str(shape: tuple[int, ...]) -> str:
 def expand_array(a: Any, size: Any) -> Any:
     """`a` expanded to `size` as torch's expand aliases it: a writable view when nothing is
     repeated, else a read-only broadcast view (writing into it is torch's overlap error)."""
-    import numpy as np
-
-    if a.size == int(np.prod(size)):
+    if a.size == math.prod(size):
         return a.reshape(size)
+    if not a.ndim:  # a reduction's gradient: np.broadcast_to's view, built at a quarter the cost
+        size = tuple(size)
+        out = np.ndarray(size, a.dtype, a, 0, (0,) * len(size))
+        out.flags.writeable = False
+        return out
     return np.broadcast_to(a, size)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -471,7 +472,7 @@ def resize_(self: Tensor, *sizes: Any, memory_format: Any = None) -> Tensor:
     shape = _resize_sizes(sizes)
     if shape == self._data.shape:
         return self
-    n = int(np.prod(shape))
+    n = math.prod(shape)
     root = S._storage(self)
     start = S.offset_of(self._data, root) if root.size else 0
     if root.flags.c_contiguous and start + n <= root.size:
@@ -517,9 +518,9 @@ def resize(self: Tensor, *sizes: Any) -> Tensor:
     """Mirrors the deprecated `Tensor.resize`: torch's autograd Resize, same element count."""
     warnings.warn("non-inplace resize is deprecated", UserWarning, stacklevel=2)
     shape = _resize_sizes(sizes)
-    if int(np.prod(shape)) != self._data.size:
+    if math.prod(shape) != self._data.size:
         raise RuntimeError(
-            f"requested resize to {'x'.join(map(str, shape))} ({int(np.prod(shape))} elements in "
+            f"requested resize to {'x'.join(map(str, shape))} ({math.prod(shape)} elements in "
             f"total), but the given tensor has a size of {'x'.join(map(str, self._data.shape))} "
             f"({self._data.size} elements). autograd's resize can only change the shape of a "
             "given tensor, while preserving the number of elements. "

@@ -7,6 +7,7 @@ Index tensors are passed to the ops as plain ndarrays: they are never differenti
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any
 
@@ -1073,7 +1074,7 @@ def _masked_scatter_fwd(
 def _masked_scatter_source_grad(grad: Tensor, mask: np.ndarray, sizes: Any) -> Tensor:
     sel = _masked_select(grad, mask, tuple(grad._data.shape))
     n = sel._data.shape[0]
-    numel = int(np.prod(sizes))
+    numel = math.prod(sizes)
     if n != numel:
         sel = S.cat([sel, _make(np.zeros(numel - n, grad._data.dtype))])
     return S.reshape(sel, tuple(sizes))
@@ -1149,7 +1150,7 @@ def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
 
 
 def _take_bw(grad: Tensor, index: np.ndarray, self_sym_sizes: Any) -> Tensor:
-    n = int(np.prod(self_sym_sizes))
+    n = math.prod(self_sym_sizes)
     flat = _index_put(_zeros((n,), grad), (index,), grad, True)
     return S.reshape(flat, tuple(self_sym_sizes))
 

@@ -8,6 +8,7 @@ The public `torch.linalg` namespace (and the norms) is in `shadowgrad/linalg/__i
 
 from __future__ import annotations
 
+import math
 from collections import namedtuple
 from typing import Any
 
@@ -259,7 +260,7 @@ def _folded(a: Tensor, b: Tensor) -> Tensor:
         _same_dtype(t1, t2)
     sizes = tuple(t1._data.shape)
     shape = sizes[:-1]
-    folded = t1.reshape(int(np.prod(shape)), sizes[-1])
+    folded = t1.reshape(math.prod(shape), sizes[-1])
     if t2.ndim == 2:
         out = _unsafe(mm(folded, t2), (*shape, t2._data.shape[1]))
         return out.mT.contiguous() if transpose else out
@@ -280,13 +281,13 @@ def _batched(a: Tensor, b: Tensor) -> Tensor:
     if k != k2:
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: "
-            f"[{int(np.prod(b2._data.shape[:-2]))}, {k}] but got: "
-            f"[{int(np.prod(b2._data.shape[:-2]))}, {k2}]."
+            f"[{math.prod(b2._data.shape[:-2])}, {k}] but got: "
+            f"[{math.prod(b2._data.shape[:-2])}, {k2}]."
         )
     batch = infer_size(a2._data.shape[:-2], b2._data.shape[:-2])
     if a.dtype is not b.dtype:  # after the shapes, as torch's bmm checks
         raise RuntimeError(f"expected scalar type {a.dtype._short} but found {b.dtype._short}")
-    nb = int(np.prod(batch)) if batch else 1
+    nb = math.prod(batch) if batch else 1
     ae = a2.expand(*batch, n, k).reshape(nb, n, k)
     be = b2.expand(*batch, k, m).reshape(nb, k, m)
     out = bmm(ae, be)
@@ -714,9 +715,9 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2, out: Tensor | None = None) ->
             )
     fa = [i for i in range(a.ndim) if i not in ca]
     fb = [i for i in range(b.ndim) if i not in cb]
-    k = int(np.prod([sa[i] for i in ca]))
-    p = int(np.prod([sa[i] for i in fa]))
-    q = int(np.prod([sb[i] for i in fb]))
+    k = math.prod([sa[i] for i in ca])
+    p = math.prod([sa[i] for i in fa])
+    q = math.prod([sb[i] for i in fb])
     am = a.permute(*fa, *ca).reshape(p, k)
     bm = b.permute(*cb, *fb).reshape(k, q)
     r = mm(am, bm).reshape(*[sa[i] for i in fa], *[sb[i] for i in fb])
@@ -935,10 +936,10 @@ def _contract(
     na, ns = len(only_a), len(summed)
     dims_a = sa[nb : nb + na]
     dims_b = sb[nb + ns :]
-    B = int(np.prod(sa[:nb]))
+    B = math.prod(sa[:nb])
     r = bmm(
-        a.reshape(B, int(np.prod(dims_a)), int(np.prod(sa[nb + na :]))),
-        b.reshape(B, int(np.prod(sb[nb : nb + ns])), int(np.prod(dims_b))),
+        a.reshape(B, math.prod(dims_a), math.prod(sa[nb + na :])),
+        b.reshape(B, math.prod(sb[nb : nb + ns]), math.prod(dims_b)),
     )
     r = r.reshape((*sa[:nb], *dims_a, *dims_b))
     return r, batch + only_a + only_b

@@ -555,7 +555,7 @@ glu_op = defop("glu", "GluBackward0", _glu_fwd, dtype="keep", self=_glu_grad, jv
 
 def _prelu_shape(self: Any, weight: Any) -> tuple[int, ...]:
     shape = [1] * self.ndim
-    n = int(np.prod(weight.shape))
+    n = math.prod(weight.shape)
     if self.ndim >= 2 and n > 1:
         shape[1] = n
     elif self.ndim == 1 and n > 1:

@@ -6,6 +6,7 @@ View ops return numpy views that share storage and the version counter with thei
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Any
 
 import numpy as np
@@ -965,7 +966,7 @@ def _as_strided_view(
 def _as_strided_backward(grad: Tensor, idx: np.ndarray, self_sym_sizes: Any) -> Tensor:
     from .indexing import _index, _index_put
 
-    n = int(np.prod(self_sym_sizes))
+    n = math.prod(self_sym_sizes)
     flat = reshape(grad, (-1,))
     where = idx.reshape(-1)
     valid = where >= 0

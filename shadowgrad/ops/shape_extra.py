@@ -9,6 +9,7 @@ torch node are declared with `defop`.
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Any
 
 import numpy as np
@@ -126,7 +127,7 @@ def _runs(rows: np.ndarray) -> np.ndarray:
         return np.zeros(0, bool)
     new = np.ones(rows.shape[0], bool)
     ne = rows[1:] != rows[:-1]
-    new[1:] = ne.reshape(ne.shape[0], int(np.prod(ne.shape[1:]))).any(axis=1)
+    new[1:] = ne.reshape(ne.shape[0], math.prod(ne.shape[1:])).any(axis=1)
     return new
 
 
@@ -142,7 +143,7 @@ def _consecutive_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
 def _unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Sorted distinct rows (lexicographic, NaN last and never merged), with inverse, counts."""
     n = rows.shape[0]
-    flat = rows.reshape(n, int(np.prod(rows.shape[1:])))
+    flat = rows.reshape(n, math.prod(rows.shape[1:]))
     order = np.lexsort(flat.T[::-1]) if flat.shape[1] else np.arange(n)
     out, inv_sorted, counts = _consecutive_rows(rows[order])
     inverse = np.empty(n, np.int64)
@@ -1312,7 +1313,7 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str | None = Non
     batch = tuple(broadcast_shapes(x1._data.shape[:-2], x2._data.shape[:-2]))
     out_shape = (*batch, r1, r2)
     if p == 2 and (mode == 1 or (mode == 0 and (r1 > 25 or r2 > 25))):
-        n = int(np.prod(batch))
+        n = math.prod(batch)
         if n == 1:
             dist = _euclidean_dist(x1, x2)
         else:
