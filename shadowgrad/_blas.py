@@ -70,5 +70,25 @@ def axpy(alpha: float, x: np.ndarray, y: np.ndarray) -> bool:
     fn = _AXPY.get(y.dtype.char)
     if fn is None:
         return False
-    fn(y.size, alpha, x.ctypes.data, 1, y.ctypes.data, 1)
+    n = y.size
+    px = x.ctypes.data
+    py = y.ctypes.data
+    if n <= _THREADED_MIN:
+        # Note [BLAS axpy threads]: OpenBLAS splits an axpy of more than 10,000 elements over
+        # its threads, where torch's add_ stays on one thread below 32,768 elements (its grain
+        # size): on a machine whose cores are busy, waking threads for a few microseconds of
+        # work costs far more than the work. Blocks of at most 10,000 run on the calling thread.
+        step = _OPENBLAS_SERIAL_MAX * y.itemsize
+        for off in range(0, n, _OPENBLAS_SERIAL_MAX):
+            k = min(_OPENBLAS_SERIAL_MAX, n - off)
+            b = (off // _OPENBLAS_SERIAL_MAX) * step
+            fn(k, alpha, px + b, 1, py + b, 1)
+        return True
+    fn(n, alpha, px, 1, py, 1)
     return True
+
+
+# OpenBLAS's axpy runs on one thread up to this many elements (interface/axpy.c)
+_OPENBLAS_SERIAL_MAX = 10_000
+# torch's grain size: its CPU kernels split work over threads only above it
+_THREADED_MIN = 32_768

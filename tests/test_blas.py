@@ -15,9 +15,11 @@ def _fused(alpha: float, x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_axpy_is_one_fused_pass(dtype: type) -> None:
-    rng = np.random.default_rng(0)
-    n = _blas.AXPY_MIN * 3 + 5
+# one call to BLAS, and blocks of at most 10,000 on this thread (Note [BLAS axpy threads]):
+# exactly 16384, uneven blocks, the last size done in blocks
+@pytest.mark.parametrize("n", [_blas.AXPY_MIN * 3 + 5, _blas.AXPY_MIN, 27_040, 32_768])
+def test_axpy_is_one_fused_pass(dtype: type, n: int) -> None:
+    rng = np.random.default_rng(n)
     x = rng.standard_normal(n).astype(dtype)
     y = rng.standard_normal(n).astype(dtype)
     y0 = y.copy()
