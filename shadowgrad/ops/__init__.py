@@ -26,6 +26,7 @@ from . import (
     special,
     special_bessel,
     special_poly,
+    spectral,
     statistics,
     views,
 )
@@ -50,6 +51,7 @@ FAMILIES = [
     aliases,
     nn_ctc,
     statistics,
+    spectral,
 ]
 
 

@@ -69,6 +69,7 @@ _index_put = defop(
         grad if accumulate else _index_put(grad, indices, _zero_like0(grad), False)
     ),
     values=lambda grad, indices: _index(grad, indices, tuple(grad._data.shape)),
+    complex=True,  # both formulas are linear: they hold for complex tensors as written
 )
 
 

@@ -1545,6 +1545,7 @@ constant_pad_op = defop(
     # the adjoint of padding is cropping: constant_pad_nd with the negated pads
     self=lambda grad, pad: constant_pad_op(grad, tuple(-p for p in pad), 0),
     jvp=lambda pad, self_t: constant_pad_op(self_t, pad, 0),
+    complex=True,
 )
 
 
@@ -1576,6 +1577,7 @@ def _pad_pair(mode: str, k: int) -> Any:
         dtype="keep",
         grad_output=lambda grad, idx: fwd(grad, idx, None),
         jvp=LINEAR,
+        complex=True,
     )
     fwd = defop(
         aten,
@@ -1584,6 +1586,7 @@ def _pad_pair(mode: str, k: int) -> Any:
         dtype="keep",
         self=lambda grad, self, idx, self_sym_sizes: _dep(back(grad, idx, self_sym_sizes), self),
         jvp=LINEAR,
+        complex=True,
     )
     return fwd
 

@@ -283,6 +283,7 @@ _unfold_backward = defop(
     grad=lambda grad, input_sizes, dim, size, step: _unfold(
         grad, dim, size, step, tuple(input_sizes)
     ),
+    complex=True,
 )
 _unfold = defop(
     "unfold",
@@ -294,6 +295,7 @@ _unfold = defop(
     self=lambda grad, dim, size, step, self_sym_sizes: _unfold_backward(
         grad, self_sym_sizes, dim, size, step
     ),
+    complex=True,
 )
 
 
