@@ -1180,6 +1180,17 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
                 return _run(op, args)
             b_rg = b._rg
             rg = (d0 and a._rg) or (d1 and b_rg)
+        elif (
+            (hit := last_number[0]) is not None
+            and hit[0] is b
+            and hit[1] is A.dtype
+            and (len(args) == 2 or args[2] == 1)
+        ):
+            # the number of the last call, on a tensor of its float dtype: its shared array
+            # (see Note [Number operands]; only float dtypes are remembered)
+            B = hit[2]
+            b_rg = False
+            rg = d0 and a._rg
         else:
             tb = type(b)
             k = A.dtype.kind
@@ -1200,13 +1211,9 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
             ):
                 # Note [Number operands]
                 dt = A.dtype
-                hit = last_number[0]
-                if hit is not None and hit[0] is b and hit[1] is dt:
-                    B = hit[2]
-                else:
-                    B = _number_array(b, dt)
-                    if not B.flags.writeable:
-                        last_number[0] = (b, dt, B)
+                B = _number_array(b, dt)
+                if not B.flags.writeable:
+                    last_number[0] = (b, dt, B)
             b_rg = False
             rg = d0 and a._rg
         try:
