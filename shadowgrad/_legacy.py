@@ -25,10 +25,13 @@ __all__: list[str] = [
     "cond",
     "eig",
     "get_default_device",
+    "get_device",
+    "is_distributed",
     "lstsq",
     "matrix_rank",
     "qr",
     "set_default_device",
+    "set_default_tensor_type",
     "solve",
     "symeig",
     "vmap",
@@ -146,6 +149,56 @@ def get_default_device() -> device:
     if d.type == "cuda":
         raise AssertionError("Torch not compiled with CUDA enabled")
     return d
+
+
+def get_device(input: Tensor) -> int:
+    """Mirrors `torch.get_device`: -1, the CPU's device index."""
+    return input.get_device()
+
+
+def is_distributed(input: Tensor) -> bool:
+    """Mirrors `torch.is_distributed`: False (no distributed tensors)."""
+    return False
+
+
+# --- default tensor type ----------------------------------------------------------------------
+
+_FLOAT_ONLY = "only floating-point types are supported as the default type"
+
+
+def set_default_tensor_type(t: Any, /) -> None:
+    """Mirrors `torch.set_default_tensor_type` (deprecated in torch): a floating legacy type,
+    or its name ("torch.DoubleTensor"), sets the default dtype."""
+    warn_once(
+        "set_default_tensor_type",
+        "torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
+        "torch.set_default_dtype() and torch.set_default_device() as alternatives.",
+    )
+    if isinstance(t, str):
+        t = _import_dotted_name(t)
+    if not isinstance(t, tensortype):
+        raise TypeError(f"invalid type object: {_FLOAT_ONLY}")
+    if not t.dtype.is_floating_point:
+        raise TypeError(_FLOAT_ONLY)
+    D.set_default_dtype(t.dtype)
+
+
+def _import_dotted_name(name: str) -> Any:
+    """torch._utils._import_dotted_name, with the `torch.` prefix meaning this package."""
+    import importlib
+
+    import shadowgrad
+
+    parts = name.split(".")
+    if parts[0] == "torch":
+        if len(parts) > 2 and parts[1] == "cuda":
+            raise TypeError(f"type {name} not available. Torch not compiled with CUDA enabled.")
+        obj: Any = shadowgrad
+    else:
+        obj = importlib.import_module(parts[0])
+    for part in parts[1:]:
+        obj = getattr(obj, part)
+    return obj
 
 
 # --- removed linear algebra (torch._linalg_utils) ---------------------------------------------

@@ -53,6 +53,8 @@ PLAIN = frozenset(
     tril triu trunc trunc_ unbind unbind_copy unflatten unfold_copy unique_consecutive
     unsafe_chunk unsafe_split unsafe_split_with_sizes unsqueeze unsqueeze_copy vdot
     view_as_complex view_as_real zero_ zeros_like
+    convolution frobenius_norm get_device grid_sampler_2d grid_sampler_3d is_distributed istft
+    native_norm nuclear_norm
     """.split()  # noqa: SIM905 - a word list reads better than 300 quoted names
 )
 
@@ -114,6 +116,7 @@ OTHER: dict[str, tuple[str, str]] = {
     "lu": ("_lu_with_info", "input"),
     "lu_unpack": ("lu_unpack", "LU_data"),
     "margin_ranking_loss": ("margin_ranking_loss", "input1"),
+    "norm_except_dim": ("norm_except_dim", "v"),
     "pairwise_distance": ("pairwise_distance", "x1"),
     "polar": ("polar", "abs"),
     "repeat_interleave": ("repeat_interleave", "repeats"),

@@ -10,6 +10,7 @@ from .. import _creation
 from .._tensor import Tensor
 from . import (
     aliases,
+    aten_legacy,
     indexing,
     inplace,
     linalg,
@@ -52,6 +53,7 @@ FAMILIES = [
     nn_ctc,
     statistics,
     spectral,
+    aten_legacy,
 ]
 
 

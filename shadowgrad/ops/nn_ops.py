@@ -853,7 +853,15 @@ def _convt_cols(grad: Tensor, input: Tensor, weight: Tensor, stride, padding, di
     k = tuple(w4.shape[2:])
     cols = im2col_op(g4, tuple(g4.shape[2:]), k, dilation, padding, stride)
     c = g4.shape[1] // groups * math.prod(k)
-    return cols.reshape(x4.shape[0], groups, c, math.prod(x4.shape[2:])), x4
+    in_sp = tuple(x4.shape[2:])
+    sp = tuple(
+        _out_size(g4.shape[2 + i], k[i], stride[i], padding[i], dilation[i]) for i in range(len(k))
+    )
+    if sp != in_sp:
+        # output_padding >= stride (allowed below the dilation): grad's last positions lie past
+        # every input position's window, and im2col finds windows there; keep the input's
+        cols = cols.reshape(x4.shape[0], -1, *sp)[(Ellipsis, *(slice(0, n) for n in in_sp))]
+    return cols.reshape(x4.shape[0], groups, c, math.prod(in_sp)), x4
 
 
 def _convt_x_grad(
