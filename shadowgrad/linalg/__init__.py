@@ -56,6 +56,7 @@ from ..ops.linalg_extra import (
     vander,
     vecdot,
 )
+from ..ops.linalg_ldl import ldl_factor, ldl_factor_ex, ldl_solve
 from ..ops.pointwise import _out
 
 __all__ = [
@@ -73,6 +74,9 @@ __all__ = [
     "householder_product",
     "inv",
     "inv_ex",
+    "ldl_factor",
+    "ldl_factor_ex",
+    "ldl_solve",
     "lstsq",
     "lu",
     "lu_factor",
