@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from . import lr_scheduler
 from ._adafactor import Adafactor
+from ._muon import Muon
+from ._stateless import swap_in_optimizer_params_and_state
 from .adadelta import Adadelta
 from .adagrad import Adagrad
 from .adam import Adam
@@ -28,10 +30,12 @@ __all__ = [
     "Adam",
     "AdamW",
     "Adamax",
+    "Muon",
     "NAdam",
     "Optimizer",
     "RAdam",
     "RMSprop",
     "Rprop",
     "lr_scheduler",
+    "swap_in_optimizer_params_and_state",
 ]
