@@ -1602,9 +1602,11 @@ def scaled_dot_product_attention(
 # imports what it needs from this module, which is complete by the time they load.
 from ._functional_layers import *  # noqa: E402, F403
 from ._functional_layers import __all__ as _layers_all  # noqa: E402
+from ._functional_linear_ce import *  # noqa: E402, F403
+from ._functional_linear_ce import __all__ as _linear_ce_all  # noqa: E402
 from ._functional_losses import *  # noqa: E402, F403
 from ._functional_losses import __all__ as _losses_all  # noqa: E402
 from ._functional_volumetric import *  # noqa: E402, F403
 from ._functional_volumetric import __all__ as _volumetric_all  # noqa: E402
 
-__all__ += [*_layers_all, *_losses_all, *_volumetric_all]
+__all__ += [*_layers_all, *_linear_ce_all, *_losses_all, *_volumetric_all]

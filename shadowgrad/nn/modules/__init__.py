@@ -22,6 +22,7 @@ _FILES = (
     "fold",
     "lazy",
     "linear",
+    "linear_cross_entropy",
     "loss",
     "module",
     "normalization",
