@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+import shadowgrad as _sg
+
 from .._tensor import Tensor, warn_once
 from .nn_ops import convolution_op
 from .pointwise import masked_fill
@@ -343,10 +345,18 @@ def convolution(
             f"expected scalar type {input.dtype._short} but found {weight.dtype._short}"
         )
     if bias is not None and bias.dtype != input.dtype:
-        raise RuntimeError(
-            f"Input type ({_legacy(input)}) and bias type ({_legacy(bias)}) should be the same "
-            "or input should be a MKLDNN tensor and bias is a dense tensor"
-        )
+        # torch's kernels disagree: grouped float32 ones (oneDNN) and the 3-d transposed one
+        # refuse another bias dtype, the others convert the bias to the input's
+        if input.dtype == _sg.float32 and groups > 1:
+            raise RuntimeError(
+                f"Input type ({_legacy(input)}) and bias type ({_legacy(bias)}) should be the "
+                "same or input should be a MKLDNN tensor and bias is a dense tensor"
+            )
+        if transposed and n == 3:
+            raise RuntimeError(
+                f"expected scalar type {input.dtype._short} but found {bias.dtype._short}"
+            )
+        bias = bias.to(input.dtype)
     if transposed:
         _check_output_padding(op, s, d)
     if n == 1:  # the kernel runs a 1-d convolution as a 2-d one over a height of 1
