@@ -200,6 +200,8 @@ register(
     OpEntry("norm_except_dim complex", lambda T, x: T.norm_except_dim(x, 2, 1),
             complex_norm_samples),
     OpEntry("native_norm", lambda T, *a: T.native_norm(*a), native_norm_samples),
+    OpEntry("Tensor.is_distributed", lambda T, x: T.tensor(x.is_distributed()),
+            lambda dtype: native_norm_samples(dtype)[:1], supports_grad=False),
     OpEntry("convolution", lambda T, *a: T.convolution(*a), conv_samples),
     OpEntry("grid_sampler_2d", lambda T, *a: T.grid_sampler_2d(*a), grid2_samples,
             supports_gradgrad=False),  # torch has GridSampler2DBackwardBackward0's formulas

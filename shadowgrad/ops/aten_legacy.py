@@ -438,5 +438,12 @@ def grid_sampler_3d(
     return _grid_sampler_nd(3, input, grid, interpolation_mode, padding_mode, align_corners)
 
 
-METHODS: dict[str, Any] = {}
+def _is_distributed(self: Tensor) -> bool:
+    """Mirrors `torch.Tensor.is_distributed`: False (no distributed tensors)."""
+    return False
+
+
+_is_distributed.__name__ = _is_distributed.__qualname__ = "is_distributed"
+
+METHODS: dict[str, Any] = {"is_distributed": _is_distributed}
 FUNCTIONS: dict[str, Any] = {n: globals()[n] for n in __all__}
