@@ -1,55 +1,143 @@
-"""Random numbers: manual_seed, Generator, rand, randn, randint, randperm, and *_like.
+"""Random numbers: torch's CPU generator (mt19937) with its seeding and state, and the
+factories rand, randn, randint, randperm and their *_like.
 
-Mirrors torch's API; the streams come from numpy's PCG64, so values differ from torch's
-(bitwise parity with torch's generator is not a goal).
+The values are torch's bit for bit: numpy's MT19937 is the same engine, seeded by the same
+init_genrand, and every draw goes through torch's CPU kernels (_rng_kernels.py), so that after
+`manual_seed(s)` a program draws what it draws under torch and leaves the generator where torch
+leaves it. The state tensor has torch's layout (CPUGeneratorImplState, 5056 bytes), so a state
+saved by one library restores in the other.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
 
 from . import _dtype as D
+from . import _rng_kernels as K
 from ._creation import _finish, _size, size_arg
 from ._formats import like_layout
-from ._tensor import Tensor, check_device
+from ._tensor import Tensor, _make, check_device
+
+_DEFAULT_SEED = 67280421310721  # c10::detail::default_rng_seed_val
+_MT_N = 624
+# torch's CPUGeneratorImplState: the legacy THGeneratorState (its normal_x and normal_rho are
+# dummies) followed by the float normal cache, with C's padding
+_STATE = np.dtype(
+    [
+        ("the_initial_seed", "<u8"),
+        ("left", "<i4"),
+        ("seeded", "<i4"),
+        ("next", "<u8"),
+        ("state", "<u8", (_MT_N,)),
+        ("normal_x", "<f8"),
+        ("normal_y", "<f8"),
+        ("normal_rho", "<f8"),
+        ("normal_is_valid", "<i4"),
+        ("pad0", "<i4"),
+        ("next_float_normal_sample", "<f4"),
+        ("is_next_float_normal_sample_valid", "u1"),
+        ("pad1", "u1", (3,)),
+    ]
+)
+_STATE_SIZE = _STATE.itemsize  # 5056
 
 
 class Generator:
-    """A random number generator. Mirrors `torch.Generator`."""
+    """torch's CPU random number generator (mt19937). Mirrors `torch.Generator`."""
 
     def __init__(self, device: Any = "cpu") -> None:
-        self._seed = 67280421310721
-        self._rng = np.random.Generator(np.random.PCG64(self._seed))
+        check_device(device)
+        self._mt = np.random.MT19937(0)
+        self._reseed(_DEFAULT_SEED)
+
+    def _reseed(self, seed: int) -> None:
+        self._seed = seed
+        # torch's mt19937 keeps the low 32 bits (init_genrand); the full seed is reported back
+        self._mt._legacy_seeding(seed & 0xFFFFFFFF)
+        self._fresh = True  # torch's left=1, next=0: no word drawn since seeding
+        self._normal: float | None = None  # next_double_normal_sample
+        self._float_normal: float | None = None  # next_float_normal_sample (kept, not drawn)
+
+    def _draw(self, n: int) -> np.ndarray:
+        """n raw 32-bit words of the engine (uint64 holding values below 2**32)."""
+        if n:
+            self._fresh = False
+        return self._mt.random_raw(n)
 
     def manual_seed(self, seed: int) -> Generator:
-        self._seed = int(seed)
-        self._rng = np.random.Generator(np.random.PCG64(self._seed & ((1 << 64) - 1)))
+        """Mirrors `torch.Generator.manual_seed`: the seed as uint64 (negative ones wrap)."""
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+            raise RuntimeError(f"manual_seed expected a long, but got {type(seed).__name__}")
+        seed = int(seed)
+        if not -(1 << 63) <= seed < 1 << 64:
+            raise ValueError("Overflow when unpacking long long")
+        self._reseed(seed % (1 << 64))
         return self
 
     def seed(self) -> int:
-        s = int(np.random.SeedSequence().entropy % (1 << 63))  # type: ignore[operator]
-        self.manual_seed(s)
+        """Mirrors `torch.Generator.seed`: a non-deterministic 64-bit seed."""
+        s = int.from_bytes(os.urandom(8), "little")
+        self._reseed(s)
         return s
 
     def initial_seed(self) -> int:
         return self._seed
 
     def get_state(self) -> Tensor:
-        import pickle
+        """Mirrors `torch.Generator.get_state`: a uint8 tensor in torch's layout."""
+        mt = self._mt.state["state"]
+        rec = np.zeros((), _STATE)
+        rec["the_initial_seed"] = self._seed
+        rec["seeded"] = 1
+        pos = int(mt["pos"])
+        rec["left"], rec["next"] = (1, 0) if self._fresh else (_MT_N + 1 - pos, pos)
+        rec["state"] = mt["key"]
+        if self._normal is not None:
+            rec["normal_y"], rec["normal_is_valid"] = self._normal, 1
+        if self._float_normal is not None:
+            rec["next_float_normal_sample"] = self._float_normal
+            rec["is_next_float_normal_sample_valid"] = 1
+        return _make(np.frombuffer(rec.tobytes(), np.uint8).copy())
 
-        raw = np.frombuffer(pickle.dumps(self._rng.bit_generator.state), dtype=np.uint8)
-        from ._tensor import _make
-
-        return _make(raw.copy())
-
-    def set_state(self, state: Tensor) -> Generator:
-        import pickle
-
-        st = pickle.loads(state._data.tobytes())
-        self._rng.bit_generator.state = st
+    def set_state(self, new_state: Tensor) -> Generator:
+        """Mirrors `torch.Generator.set_state`."""
+        if not isinstance(new_state, Tensor):
+            raise TypeError(f"expected a torch.ByteTensor, but got {type(new_state).__name__}")
+        raw = new_state._data
+        if raw.dtype != np.uint8:
+            raise TypeError("RNG state must be a torch.ByteTensor")
+        if raw.size != _STATE_SIZE:
+            raise RuntimeError(
+                f"Expected a CPUGeneratorImplState of size {_STATE_SIZE} but found the input "
+                f"RNG state size to be {raw.size}"
+            )
+        rec = np.frombuffer(np.ascontiguousarray(raw).tobytes(), _STATE)[0]
+        left, nxt = int(rec["left"]), int(rec["next"])
+        if not (rec["seeded"] and 0 < left <= _MT_N and nxt <= _MT_N):
+            raise RuntimeError("Invalid mt19937 state")
+        key = (rec["state"] & 0xFFFFFFFF).astype(np.uint32)
+        # torch regenerates when `left` runs out; numpy when `pos` reaches 624
+        pos = _MT_N if left == 1 else nxt
+        self._mt.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": pos}}
+        self._seed = int(rec["the_initial_seed"])
+        self._fresh = left == 1 and nxt == 0
+        self._normal = float(rec["normal_y"]) if rec["normal_is_valid"] else None
+        valid = rec["is_next_float_normal_sample_valid"]
+        self._float_normal = float(rec["next_float_normal_sample"]) if valid else None
         return self
+
+    def clone_state(self) -> Generator:
+        """Mirrors `torch.Generator.clone_state`."""
+        return Generator().set_state(self.get_state())
+
+    def get_offset(self) -> int:
+        raise RuntimeError("CPU Generator does not use offset")
+
+    def set_offset(self, offset: int) -> Generator:
+        raise RuntimeError("CPU Generator does not use offset")
 
     @property
     def device(self) -> Any:
@@ -57,13 +145,19 @@ class Generator:
 
         return CPU
 
+    def __reduce__(self) -> Any:
+        return (Generator, ("cpu",), (self._seed, None, self.get_state()))
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        self.set_state(state[2])
+
 
 default_generator = Generator()
 
 
 def manual_seed(seed: int) -> Generator:
     """Mirrors `torch.manual_seed`."""
-    return default_generator.manual_seed(seed)
+    return default_generator.manual_seed(int(seed))
 
 
 def seed() -> int:
@@ -86,12 +180,13 @@ def set_rng_state(new_state: Tensor) -> None:
     default_generator.set_state(new_state)
 
 
-def _rng(generator: Generator | None) -> np.random.Generator:
+def _gen(generator: Generator | None) -> Generator:
+    """The generator a random function draws from (vmap's 'error' mode forbids any)."""
     if _VMAP.randomness == "error":
         from .func import RANDOM_IN_VMAP
 
         raise RuntimeError(RANDOM_IN_VMAP)
-    return (generator or default_generator)._rng
+    return generator if generator is not None else default_generator
 
 
 class _NoVmap:
@@ -122,10 +217,9 @@ def rand(
     """Uniform on [0, 1). Mirrors `torch.rand`."""
     check_device(device)
     d = _float_dtype(dtype, "check_uniform_bounds")
-    arr = (
-        _rng(generator).random(_size(size_arg("rand", args, size)), dtype=np.float64).astype(d._np)
-    )
-    return _finish(arr, requires_grad)
+    shape = _size(size_arg("rand", args, size))
+    arr = K.uniform(_gen(generator), _numel(shape), np.dtype(d._np), 0.0, 1.0)
+    return _finish(arr.reshape(shape), requires_grad)
 
 
 def randn(
@@ -142,8 +236,16 @@ def randn(
     """Standard normal. Mirrors `torch.randn`."""
     check_device(device)
     d = _float_dtype(dtype, "normal_kernel_cpu")
-    arr = _rng(generator).standard_normal(_size(size_arg("randn", args, size))).astype(d._np)
-    return _finish(arr, requires_grad)
+    shape = _size(size_arg("randn", args, size))
+    arr = K.normal(_gen(generator), _numel(shape), np.dtype(d._np), 0.0, 1.0, True)
+    return _finish(arr.reshape(shape), requires_grad)
+
+
+def _numel(shape: tuple[int, ...]) -> int:
+    n = 1
+    for s in shape:
+        n *= s
+    return n
 
 
 def randint(
@@ -156,7 +258,7 @@ def randint(
     requires_grad: bool = False,
     size: Any = None,
 ) -> Tensor:
-    """Mirrors `torch.randint(low=0, high, size)`."""
+    """Mirrors `torch.randint(low=0, high, size)`: `empty(size).random_(low, high)`."""
     check_device(device)
     if size is not None:
         args = (*args, size)
@@ -166,13 +268,57 @@ def randint(
         low, high, shape = args
     else:
         raise TypeError("randint() received an invalid combination of arguments")
-    if high <= low:
+    d = dtype or D.int64
+    arr = np.empty(_size((tuple(shape),)), d._np)
+    arr[...] = random_values(_gen(generator), arr, int(low), int(high))
+    return _finish(arr, requires_grad)
+
+
+def random_values(g: Generator, like: np.ndarray, low: int, high: int | None) -> np.ndarray:
+    """random_(low, high) of torch's random_from_to_impl for an array like `like`: bounds
+    checked and, for floating dtypes, moved to castable values; high=None is the dtype's top."""
+    dt = like.dtype
+    name = D.CPP_NAMES[D._FROM_NP[dt]]
+    if dt.kind == "c":
+        raise RuntimeError(
+            "check_random_bounds handles only integral, floating-point and boolean types"
+        )
+    if high is not None and low >= high:
         raise RuntimeError(
             f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
         )
-    d = dtype or D.int64
-    arr = _rng(generator).integers(low, high, _size((tuple(shape),)), dtype=np.int64)
-    return _finish(arr.astype(d._np), requires_grad)
+    if high is None and low == -(1 << 63):
+        if dt == np.float16:
+            raise NotImplementedError(
+                "\"random_full_64_bits_range_kernel_cpu\" not implemented for 'Half'"
+            )
+        if dt not in (np.int64, np.float64, np.float32):
+            raise RuntimeError(
+                "random_full_64_bits_range_kernel_cpu handles only int64, double, float and "
+                "bfloat16"
+            )
+        return K.place(K.random_full(g, like.size, dt), like)
+    if dt.kind == "f":
+        low, high = K.float_bounds(dt, low, high)
+        if low >= high:
+            raise RuntimeError(
+                "random_ expects 'from' casted to dtype to be less than 'to' casted to dtype, "
+                f"but got from={low} >= to={high}"
+            )
+        fi = np.finfo(dt)
+        lo_ok, hi_ok = float(fi.min), float(fi.max)
+    elif dt == np.bool_:
+        lo_ok, hi_ok = 0, 1
+        high = 2 if high is None else high
+    else:
+        ii = np.iinfo(dt)
+        lo_ok, hi_ok = int(ii.min), int(ii.max)
+        high = hi_ok + 1 if high is None else high
+    if not lo_ok <= low <= hi_ok:
+        raise RuntimeError(f"from is out of bounds for {name}")
+    if not lo_ok <= high - 1 <= hi_ok:
+        raise RuntimeError(f"to - 1 is out of bounds for {name}")
+    return K.place(K.random_from_to(g, like.size, dt, low, high), like)
 
 
 def randperm(
@@ -189,12 +335,39 @@ def randperm(
     """Mirrors `torch.randperm`."""
     check_device(device)
     d = dtype or D.int64
-    return _finish(_rng(generator).permutation(n).astype(d._np), requires_grad)
+    if n < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    if d is D.bool_ or d.is_complex:
+        raise NotImplementedError(f"\"randperm\" not implemented for '{d._short}'")
+    _check_randperm_n(n, d)
+    return _finish(K.cast(K.randperm(_gen(generator), n), np.dtype(d._np)), requires_grad)
+
+
+_FLOAT_TOPS = {D.float16: (2049, "2049", "Half"), D.float32: (2**24 + 1, "2^24+1", "Float")}
+_FLOAT_TOPS[D.float64] = (2**53 + 1, "2^53+1", "Double")
+_INT_NAMES = {D.int8: "int8_t", D.uint8: "uint8_t", D.int16: "int16_t", D.int32: "int"}
+
+
+def _check_randperm_n(n: int, d: D.dtype) -> None:
+    """randperm's check that every value 0..n-1 is exact in the dtype."""
+    if d in _FLOAT_TOPS:
+        top, text, name = _FLOAT_TOPS[d]
+        if n > top:
+            raise RuntimeError(f"n cannot be greater than {text} for {name} type.")
+    elif d in _INT_NAMES and n - 1 > np.iinfo(d._np).max:
+        raise RuntimeError(f"value cannot be converted to type {_INT_NAMES[d]} without overflow")
+
+
+def _like(input: Tensor, dtype: D.dtype | None, memory_format: Any) -> np.ndarray:
+    """empty_like(input): an array laid out as torch lays the result out."""
+    d = dtype or input.dtype
+    return like_layout(_make(np.empty(input._data.shape, d._np)), input, memory_format)._data
 
 
 def rand_like(
     input: Tensor,
     *,
+    generator: Generator | None = None,
     dtype: D.dtype | None = None,
     layout: Any = None,
     device: Any = None,
@@ -202,16 +375,16 @@ def rand_like(
     memory_format: Any = None,
 ) -> Tensor:
     """Mirrors `torch.rand_like`."""
-    return like_layout(
-        rand(*input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad),
-        input,
-        memory_format,
-    )
+    _float_dtype(dtype or input.dtype, "check_uniform_bounds")
+    arr = _like(input, dtype, memory_format)
+    arr[...] = K.place(K.uniform(_gen(generator), arr.size, arr.dtype, 0.0, 1.0), arr)
+    return _finish(arr, requires_grad)
 
 
 def randn_like(
     input: Tensor,
     *,
+    generator: Generator | None = None,
     dtype: D.dtype | None = None,
     layout: Any = None,
     device: Any = None,
@@ -219,11 +392,11 @@ def randn_like(
     memory_format: Any = None,
 ) -> Tensor:
     """Mirrors `torch.randn_like`."""
-    return like_layout(
-        randn(*input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad),
-        input,
-        memory_format,
-    )
+    _float_dtype(dtype or input.dtype, "normal_kernel_cpu")
+    arr = _like(input, dtype, memory_format)
+    vals = K.normal(_gen(generator), arr.size, arr.dtype, 0.0, 1.0, arr.flags.c_contiguous)
+    arr[...] = K.place(vals, arr)
+    return _finish(arr, requires_grad)
 
 
 def randint_like(
@@ -231,6 +404,7 @@ def randint_like(
     low: int = 0,
     high: int | None = None,
     *,
+    generator: Generator | None = None,
     dtype: D.dtype | None = None,
     layout: Any = None,
     device: Any = None,
@@ -240,6 +414,6 @@ def randint_like(
     """Mirrors `torch.randint_like`."""
     if high is None:
         low, high = 0, low
-    return like_layout(
-        randint(low, high, tuple(input.shape), dtype=dtype or input.dtype), input, memory_format
-    )
+    arr = _like(input, dtype, memory_format)
+    arr[...] = random_values(_gen(generator), arr, int(low), int(high))
+    return _finish(arr, requires_grad)

@@ -12,7 +12,7 @@ import numpy as np
 import shadowgrad as torch
 from shadowgrad.ops.special import _lgamma64
 
-from .utils import _numpy_rng
+from .utils import _sampler
 
 _EPS = 1e-16
 _MAX_ITER = 20000
@@ -102,8 +102,7 @@ class _StandardGamma(torch.autograd.Function):
     @staticmethod
     def forward(ctx: Any, alpha: Any) -> Any:
         a = alpha.detach().numpy()
-        draws = _numpy_rng().standard_gamma(a).astype(a.dtype)
-        x = torch.tensor(np.maximum(draws, np.finfo(a.dtype).tiny))
+        x = torch.tensor(_sampler("standard_gamma", a))
         ctx.save_for_backward(alpha, x)
         return x
 
@@ -128,11 +127,10 @@ class _Dirichlet(torch.autograd.Function):
     @staticmethod
     def forward(ctx: Any, concentration: Any) -> Any:
         a = concentration.detach().numpy()
-        g = np.maximum(_numpy_rng().standard_gamma(a), np.finfo(np.float64).tiny)
+        g, x = _sampler("dirichlet", a)  # torch._sample_dirichlet's draws
         total = g.sum(-1, keepdims=True)
-        x = (g / total).astype(a.dtype)
         ctx.gamma_grad = standard_gamma_grad(a, g) / total  # d x_k / d g_k scale, times dg/da
-        out = torch.tensor(np.maximum(x, np.finfo(a.dtype).tiny))
+        out = torch.tensor(x)
         ctx.save_for_backward(out)
         return out
 

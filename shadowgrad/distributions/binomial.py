@@ -11,7 +11,6 @@ from .distribution import Distribution
 from .utils import (
     _BinaryProbsLogits,
     _enumerate_values,
-    _numpy_rng,
     _one_of_probs_logits,
     broadcast_all,
 )
@@ -79,10 +78,7 @@ class Binomial(_BinaryProbsLogits, Distribution):
     def sample(self, sample_shape: Any = ()) -> Any:
         shape = self._extended_shape(sample_shape)
         with torch.no_grad():
-            n = self.total_count.detach().expand(shape).numpy()
-            p = self.probs.detach().expand(shape).numpy()
-            draws = _numpy_rng().binomial(n.astype("int64"), p).astype(p.dtype)
-        return torch.tensor(draws)
+            return torch.binomial(self.total_count.expand(shape), self.probs.expand(shape))
 
     def log_prob(self, value: Any) -> Any:
         if self._validate_args:

@@ -45,8 +45,7 @@ class Cauchy(Distribution):
 
     def rsample(self, sample_shape: Any = ()) -> Any:
         shape = self._extended_shape(sample_shape)
-        u = torch.rand(shape, dtype=self.loc.dtype)
-        eps = torch.tan(math.pi * (u - 0.5))
+        eps = torch.empty(shape, dtype=self.loc.dtype).cauchy_()
         return self.loc + eps * self.scale
 
     def log_prob(self, value: Any) -> Any:

@@ -9,7 +9,6 @@ import shadowgrad as torch
 from . import constraints
 from ._gamma_grad import _Dirichlet
 from .exp_family import ExponentialFamily
-from .utils import _standard_gamma
 
 __all__ = ["Dirichlet"]
 
@@ -40,8 +39,7 @@ class Dirichlet(ExponentialFamily):
     def sample(self, sample_shape: Any = ()) -> Any:
         shape = self._extended_shape(sample_shape)
         with torch.no_grad():
-            g = _standard_gamma(self.concentration.expand(shape))
-            return g / g.sum(-1, True)
+            return _Dirichlet.apply(self.concentration.expand(shape))
 
     def rsample(self, sample_shape: Any = ()) -> Any:
         shape = self._extended_shape(sample_shape)

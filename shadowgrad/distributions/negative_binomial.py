@@ -12,7 +12,6 @@ from .distribution import Distribution
 from .gamma import Gamma
 from .utils import (
     _BinaryProbsLogits,
-    _numpy_rng,
     _one_of_probs_logits,
     broadcast_all,
     lazy_property,
@@ -73,8 +72,8 @@ class NegativeBinomial(_BinaryProbsLogits, Distribution):
 
     def sample(self, sample_shape: Any = ()) -> Any:
         with torch.no_grad():
-            rate = self._gamma.sample(sample_shape=sample_shape).numpy()
-            return torch.tensor(_numpy_rng().poisson(rate).astype(rate.dtype))
+            rate = self._gamma.sample(sample_shape=sample_shape)
+            return torch.poisson(rate)
 
     def log_prob(self, value: Any) -> Any:
         if self._validate_args:

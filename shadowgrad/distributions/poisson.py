@@ -9,7 +9,7 @@ import shadowgrad as torch
 
 from . import constraints
 from .exp_family import ExponentialFamily
-from .utils import _numpy_rng, broadcast_all
+from .utils import broadcast_all
 
 __all__ = ["Poisson"]
 
@@ -42,9 +42,8 @@ class Poisson(ExponentialFamily):
 
     def sample(self, sample_shape: Any = ()) -> Any:
         shape = self._extended_shape(sample_shape)
-        lam = self.rate.detach().expand(shape).numpy()
-        draws = _numpy_rng().poisson(lam).astype(lam.dtype)
-        return torch.tensor(draws)
+        with torch.no_grad():
+            return torch.poisson(self.rate.expand(shape))
 
     def log_prob(self, value: Any) -> Any:
         if self._validate_args:

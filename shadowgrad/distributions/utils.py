@@ -166,10 +166,12 @@ def vec_to_tril_matrix(vec: Any, diag: int = 0) -> Any:
     return mat
 
 
-def _numpy_rng() -> np.random.Generator:
-    """The default generator's numpy stream, for draws shadowgrad has no op for yet
-    (poisson, binomial, gamma)."""
-    return torch.default_generator._rng
+def _sampler(name: str, *arrays: np.ndarray) -> np.ndarray:
+    """torch's per-element sampler `name` (standard_gamma, dirichlet) on the default
+    generator: the draws torch's _standard_gamma and _sample_dirichlet make."""
+    from .. import _random, _rng_samplers
+
+    return getattr(_rng_samplers, name)(_random._gen(None), *arrays)  # type: ignore[no-any-return]
 
 
 def _one_of_probs_logits(probs: Any, logits: Any) -> None:
@@ -193,7 +195,5 @@ def _broadcast_shapes(*shapes: Any) -> Any:
 
 
 def _standard_gamma(concentration: Any) -> Any:
-    """Gamma(concentration, 1) draws, no grad, clamped to the dtype's tiny as torch does."""
-    alpha = concentration.detach().numpy()
-    draws = _numpy_rng().standard_gamma(alpha).astype(alpha.dtype)
-    return torch.tensor(np.maximum(draws, np.finfo(alpha.dtype).tiny))
+    """Gamma(concentration, 1) draws, no grad (torch._standard_gamma)."""
+    return torch.tensor(_sampler("standard_gamma", concentration.detach().numpy()))

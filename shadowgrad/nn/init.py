@@ -1,7 +1,12 @@
 """Parameter initialisation, run under no_grad. Mirrors `torch.nn.init`.
 
-Differences: random draws come from shadowgrad's generator, so values differ from torch's for the
-same seed; the distributions, bounds and fan computations are torch's.
+Every function draws what torch's draws, in the same order and with the same in-place calls
+(uniform_, normal_, randperm), so after the same seed the values are torch's bit for bit.
+
+Differences: orthogonal_ draws torch's normals but factors them with numpy's LAPACK QR, so its
+values differ from torch's in the last bits; trunc_normal_ with a narrow interval (acceptance
+under 0.3) compares float32 logs, where numpy's log can differ from torch's by an ulp, so a
+borderline candidate is (rarely) accepted by one library and redrawn by the other.
 """
 
 from __future__ import annotations
@@ -99,25 +104,61 @@ def trunc_normal_(
     b: float = 2.0,
     generator: Generator | None = None,
 ) -> Tensor:
-    """Mirrors `torch.nn.init.trunc_normal_` (redraws values outside [a, b])."""
+    """Mirrors `torch.nn.init.trunc_normal_`: normal draws redrawn outside [a, b] when the
+    interval holds most of the mass (over 0.3), else uniform candidates on [a, b] accepted
+    against the normal density, as torch's rejection samplers."""
+
+    def norm_cdf(x: float) -> float:
+        return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+
     if mean < a - 2 * std or mean > b + 2 * std:
         warnings.warn(
             "mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The distribution of "
             "values may be incorrect.",
             stacklevel=2,
         )
-    rng = (generator or _random.default_generator)._rng
-    n = math.prod(tensor.shape)
-    out = np.empty(n, dtype=np.float64)
-    filled = 0
-    while filled < n:
-        draw = rng.normal(mean, std, size=max(2 * (n - filled), 16))
-        draw = draw[(draw >= a) & (draw <= b)][: n - filled]
-        out[filled : filled + draw.size] = draw
-        filled += draw.size
+    from .. import empty_like, where
+
     with no_grad():
-        src = _creation.tensor(out.reshape(tuple(tensor.shape)), dtype=tensor.dtype)
-        return tensor.copy_(src)
+        p = norm_cdf((b - mean) / std) - norm_cdf((a - mean) / std)
+        if p > 0.3:
+            # bounds in the tensor's dtype, so the rejection sees its representable values
+            lo = tensor.new_tensor(a).item()
+            hi = tensor.new_tensor(b).item()
+            result = tensor.normal_(mean, std, generator=generator)
+            while True:
+                mask = (result < lo) | (result > hi)
+                if not mask.any():
+                    break
+                redraw = empty_like(result).normal_(mean, std, generator=generator)
+                result = where(mask, redraw, result)
+            if tensor is not result:
+                tensor.copy_(result)
+            return tensor
+        mode = max(a, min(mean, b))
+        log_peak = -0.5 * ((mode - mean) / std) ** 2
+        candidates = empty_like(tensor)
+        accept_buf = empty_like(tensor)
+
+        def log_density(c: Tensor) -> Tensor:
+            return c.sub_(mean).div_(std).pow_(2).mul_(-0.5).sub_(log_peak)
+
+        tensor.uniform_(a, b, generator=generator)
+        candidates.copy_(tensor)
+        log_density(candidates)
+        pending = accept_buf.uniform_(generator=generator).log_().gt(candidates)
+        if pending.any():
+            result = tensor
+            while True:
+                candidates.uniform_(a, b, generator=generator)
+                result = where(pending, candidates, result)
+                log_density(candidates)
+                accept = accept_buf.uniform_(generator=generator).log_().gt(candidates)
+                pending = where(pending, accept, pending)
+                if not pending.any():
+                    break
+            tensor.copy_(result)
+        return tensor
 
 
 def constant_(tensor: Tensor, val: float) -> Tensor:
@@ -241,7 +282,7 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator: Generator | None = N
         return tensor
     rows = tensor.size(0)
     cols = tensor.numel() // rows
-    flat = (generator or _random.default_generator)._rng.standard_normal((rows, cols))
+    flat = tensor.new_empty((rows, cols)).normal_(0, 1, generator=generator).numpy()
     if rows < cols:
         flat = flat.T
     q, r = np.linalg.qr(flat)
@@ -249,7 +290,8 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator: Generator | None = N
     if rows < cols:
         q = q.T
     with no_grad():
-        tensor.copy_(_creation.tensor(q.reshape(tuple(tensor.shape)) * gain, dtype=tensor.dtype))
+        tensor.copy_(_creation.tensor(np.ascontiguousarray(q).reshape(tuple(tensor.shape))))
+        tensor.mul_(gain)
     return tensor
 
 
@@ -261,12 +303,12 @@ def sparse_(
         raise ValueError("Only tensors with 2 dimensions are supported")
     rows, cols = tensor.shape
     num_zeros = math.ceil(sparsity * rows)
-    rng = (generator or _random.default_generator)._rng
-    arr = rng.normal(0, std, size=(rows, cols))
-    for c in range(cols):
-        arr[rng.permutation(rows)[:num_zeros], c] = 0
     with no_grad():
-        tensor.copy_(_creation.tensor(arr, dtype=tensor.dtype))
+        tensor.normal_(0, std, generator=generator)
+        for col_idx in range(cols):
+            # torch's quirk: the rows to zero come from the default generator
+            row_indices = _random.randperm(rows)
+            tensor[row_indices[:num_zeros], col_idx] = 0
     return tensor
 
 

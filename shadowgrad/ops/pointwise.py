@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from .. import _dtype as D
+from .. import _rng_kernels as _rk
 from .._tensor import Tensor, _make
 from ..autograd import forward_ad as _fwad
 from ..autograd.forward_ad import ELEMENTWISE, LINEAR, _plus
@@ -2133,12 +2134,14 @@ def _more_methods() -> dict[str, Any]:
 
 # --- random fills (nn.init's in-place draws) -----------------------------------------------
 # Their nodes pass a zero grad (torch: zeros_like(grad)): the draws do not depend on the input.
+# The values are torch's: each kernel draws in the order torch writes the tensor (its memory
+# order) and rounds as torch's CPU kernel does (see _rng_kernels.py).
 
 
-def _gen(generator: Any) -> np.random.Generator:
-    from .._random import _rng
+def _gen(generator: Any) -> Any:
+    from .._random import _gen as gen
 
-    return _rng(generator)
+    return gen(generator)
 
 
 def _zero_grad(grad: Tensor) -> Tensor:
@@ -2151,17 +2154,27 @@ def _need_float(a: np.ndarray, kernel: str) -> None:
 
 def _np_uniform(self: np.ndarray, low: float, high: float, generator: Any) -> np.ndarray:
     _need_float(self, "check_uniform_bounds")
-    r = (_gen(generator).random(self.shape) * (high - low) + low).astype(self.dtype)
-    return np.where(r < high, r, np.asarray(low, self.dtype)) if high > low else r
+    return _rk.place(_rk.uniform(_gen(generator), self.size, self.dtype, low, high), self)
 
 
 def _np_normal(self: np.ndarray, mean: float, std: float, generator: Any) -> np.ndarray:
     _need_float(self, "normal_kernel_cpu")
-    return (_gen(generator).standard_normal(self.shape) * std + mean).astype(self.dtype)
+    drawn = _rk.normal(_gen(generator), self.size, self.dtype, mean, std, self.flags.c_contiguous)
+    return _rk.place(drawn, self)
 
 
 def _np_bernoulli(self: np.ndarray, p: Any, generator: Any) -> np.ndarray:
-    return (_gen(generator).random(self.shape) < p).astype(self.dtype)
+    """bernoulli_(p) into an array like self: p a float or an array broadcast to self."""
+    g = _gen(generator)
+    if self.dtype.kind == "c":
+        tensor_p = isinstance(p, np.ndarray)
+        _not_for(f"bernoulli_{'tensor_cpu_self' if tensor_p else 'scalar_cpu'}_", self, "c")
+    if isinstance(p, np.ndarray):
+        _not_for("bernoulli_tensor_cpu_p_", p, "biuc")
+        drawn = _rk.bernoulli_tensor(g, _rk.in_order_of(np.broadcast_to(p, self.shape), self))
+    else:
+        drawn = _rk.bernoulli_scalar(g, self.size, p)
+    return _rk.place(_rk.cast(drawn, self.dtype), self)
 
 
 def _np_exponential(self: np.ndarray, lambd: float, generator: Any) -> np.ndarray:
@@ -2170,11 +2183,18 @@ def _np_exponential(self: np.ndarray, lambd: float, generator: Any) -> np.ndarra
             "Exponential distribution is a continuous probability distribution. dtype must be a "
             f"floating point but you specified {D.CPP_NAMES[D._FROM_NP[self.dtype]]}"
         )
-    return _gen(generator).exponential(1.0 / lambd, self.shape).astype(self.dtype)
+    drawn = _rk.exponential(_gen(generator), self.size, lambd)
+    return _rk.place(_rk.cast(drawn, self.dtype), self)
 
 
-def _np_random(self: np.ndarray, low: int, high: int, generator: Any) -> np.ndarray:
-    return _gen(generator).integers(low, high, self.shape).astype(self.dtype)
+def _np_random(self: np.ndarray, low: Any, high: Any, generator: Any) -> np.ndarray:
+    from .._random import random_values
+
+    g = _gen(generator)
+    if low is not None:
+        return random_values(g, self, int(low), None if high is None else int(high))
+    _not_for("random_kernel_cpu", self, "c")
+    return _rk.place(_rk.random_default(g, self.size, self.dtype), self)
 
 
 _uniform = defop(
@@ -2212,10 +2232,7 @@ _random_all = defop(
 
 
 def uniform_(self: Tensor, from_: float = 0, to: float = 1, *, generator: Any = None) -> Tensor:
-    """Mirrors `torch.Tensor.uniform_` (the keyword `from` is `from_` here).
-
-    Differences: the draws come from shadowgrad's generator, so values differ from torch's.
-    """
+    """Mirrors `torch.Tensor.uniform_` (the keyword `from` is `from_` here)."""
     from .inplace import apply_inplace
 
     if from_ > to:
@@ -2223,11 +2240,17 @@ def uniform_(self: Tensor, from_: float = 0, to: float = 1, *, generator: Any = 
             f"uniform_ expects to return a [from, to) range, but found from={_num(from_)} > "
             f"to={_num(to)}"
         )
+    if self._data.dtype.kind in "fc":
+        real = np.finfo(self._data.dtype)
+        name = D.CPP_NAMES[D._FROM_NP[self._data.dtype]]
+        for label, v in (("from", from_), ("to", to)):
+            if not float(real.min) <= v <= float(real.max):
+                raise RuntimeError(f"{label} is out of bounds for {name}")
     return apply_inplace(_uniform, self, from_, to, generator)
 
 
 def normal_(self: Tensor, mean: float = 0, std: float = 1, *, generator: Any = None) -> Tensor:
-    """Mirrors `torch.Tensor.normal_` (values from shadowgrad's generator)."""
+    """Mirrors `torch.Tensor.normal_`."""
     from .inplace import apply_inplace
 
     if std < 0:
@@ -2236,7 +2259,8 @@ def normal_(self: Tensor, mean: float = 0, std: float = 1, *, generator: Any = N
 
 
 def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
-    """Mirrors `torch.Tensor.bernoulli_` (values from shadowgrad's generator)."""
+    """Mirrors `torch.Tensor.bernoulli_`: a double uniform below a float p; a tensor p's own
+    dtype decides (float64: double uniforms, else float ones)."""
     from .inplace import apply_inplace
 
     if isinstance(p, Tensor):
@@ -2247,7 +2271,7 @@ def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
 
 
 def exponential_(self: Tensor, lambd: float = 1, *, generator: Any = None) -> Tensor:
-    """Mirrors `torch.Tensor.exponential_` (values from shadowgrad's generator)."""
+    """Mirrors `torch.Tensor.exponential_`."""
     from .inplace import apply_inplace
 
     if not lambd > 0:
@@ -2262,40 +2286,56 @@ def random_(self: Tensor, *args: Any, generator: Any = None, **kwargs: Any) -> T
     args = (*args, *kwargs.values())
     op = (_random_all, _random_to, _random_fill)[min(len(args), 2)]
     if len(args) == 0:
-        d = self._data.dtype
-        high = 1 << (np.finfo(d).nmant + 1) if d.kind == "f" else np.iinfo(d).max
-        low = 0
+        low = high = None
     elif len(args) == 1:
         low, high = 0, args[0]
     else:
         low, high = args[0], args[1]
-        if high is None:
-            high = np.iinfo(np.int64).max
-    if low >= high:
-        raise RuntimeError(
-            f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
-        )
-    return apply_inplace(op, self, int(low), int(high), generator)
+    return apply_inplace(op, self, low, high, generator)
+
+
+def _bernoulli_of(self: np.ndarray, generator: Any) -> np.ndarray:
+    # torch.bernoulli(input): a contiguous result of input's dtype, p = input
+    return _np_bernoulli(np.empty(self.shape, self.dtype), self, generator)
 
 
 _bernoulli = defop(
     "bernoulli",
     "BernoulliBackward0",
-    lambda self, generator: _np_bernoulli(self, self, generator),
+    _bernoulli_of,
     dtype="keep",
     self=_zero_grad,
     jvp=ELEMENTWISE,
 )
+
+
+def _standard(shape: tuple[int, ...], dtype: np.dtype, std: float, generator: Any) -> np.ndarray:
+    """normal_(0, std) of a fresh contiguous array (torch.normal's output)."""
+    return _rk.normal(_gen(generator), math.prod(shape), dtype, 0.0, std, True).reshape(shape)
+
+
+def _normal_tensor_tensor(mean: np.ndarray, std: np.ndarray, generator: Any) -> np.ndarray:
+    # torch: out = empty(broadcast shape, mean's dtype).normal_(0, 1); out.mul_(std).add_(mean)
+    out = _standard(np.broadcast_shapes(mean.shape, std.shape), mean.dtype, 1.0, generator)
+    out = (out * std).astype(mean.dtype, copy=False)
+    return (out + mean).astype(mean.dtype, copy=False)
+
+
+def _normal_tensor_float(mean: np.ndarray, std: float, generator: Any) -> np.ndarray:
+    # torch: out = empty_like(mean).normal_(0, std); out.add_(mean)
+    return _standard(mean.shape, mean.dtype, std, generator) + mean
+
+
+def _normal_float_tensor(std: np.ndarray, mean: float, generator: Any) -> np.ndarray:
+    # torch: out = empty_like(std).normal_(0, 1); out.mul_(std).add_(full({}, mean))
+    out = _standard(std.shape, std.dtype, 1.0, generator) * std
+    return out + np.asarray(mean).astype(std.dtype)
+
+
 _normal_tt = defop(
     "normal.Tensor_Tensor",
     "NormalBackward3",
-    lambda mean, std, generator: (
-        mean
-        + std
-        * _gen(generator)
-        .standard_normal(np.broadcast_shapes(mean.shape, std.shape))
-        .astype(mean.dtype)
-    ),
+    _normal_tensor_tensor,
     mean=_zero_grad,
     std=_zero_grad,
     jvp=ELEMENTWISE,
@@ -2303,9 +2343,7 @@ _normal_tt = defop(
 _normal_tf = defop(
     "normal.Tensor_float",
     "NormalBackward1",
-    lambda mean, std, generator: (mean + std * _gen(generator).standard_normal(mean.shape)).astype(
-        mean.dtype
-    ),
+    _normal_tensor_float,
     dtype="keep",
     mean=_zero_grad,
     jvp=ELEMENTWISE,
@@ -2313,9 +2351,7 @@ _normal_tf = defop(
 _normal_ft = defop(
     "normal.float_Tensor",
     "NormalBackward2",
-    lambda std, mean, generator: (mean + std * _gen(generator).standard_normal(std.shape)).astype(
-        std.dtype
-    ),
+    _normal_float_tensor,
     dtype="keep",
     std=_zero_grad,
     jvp=ELEMENTWISE,
@@ -2325,9 +2361,9 @@ _normal_ft = defop(
 def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None, out: Any = None) -> Tensor:
     """Mirrors `torch.bernoulli`: 1 with probability input (or p), else 0."""
     if p is not None:
-        from .._creation import empty_like
+        from .._creation import empty
 
-        return bernoulli_(empty_like(input), p, generator=generator)
+        return bernoulli_(empty(*input.shape, dtype=input.dtype), p, generator=generator)
     return _out(_bernoulli(input, generator), out, "bernoulli")
 
 
@@ -2344,11 +2380,15 @@ def normal(
     pin_memory: bool = False,
     requires_grad: bool = False,
 ) -> Tensor:
-    """Mirrors `torch.normal` (values from shadowgrad's generator)."""
+    """Mirrors `torch.normal`."""
     mt, st = isinstance(mean, Tensor), isinstance(std, Tensor)
+    if st and std._data.size and bool((std._data < 0).any()):
+        raise RuntimeError("normal expects all elements of std >= 0.0")
     if mt and st:
         r = _normal_tt(mean, std, generator)
     elif mt:
+        if std < 0:
+            raise RuntimeError(f"normal expects std >= 0.0, but found std {_num(std)}")
         r = _normal_tf(mean, std, generator)
     elif st:
         r = _normal_ft(std, mean, generator)
@@ -2368,11 +2408,19 @@ def multinomial(
     generator: Any = None,
     out: Any = None,
 ) -> Tensor:
-    """Mirrors `torch.multinomial` (draws from shadowgrad's generator)."""
-    p = input._data.astype(np.float64)
+    """Mirrors `torch.multinomial`: without replacement (or for one sample) the largest
+    p / Exp(1) (torch's Gumbel trick), else a double uniform per sample searched in the row's
+    cumulative distribution.
+
+    Differences: categories of probability 0, sampled without replacement once the others
+    are exhausted, come in index order (torch's come in its partial sort's order)."""
+    p = input._data
     if p.ndim not in (1, 2):
         raise RuntimeError("prob_dist must be 1 or 2 dim")
+    _not_for("multinomial", p, "biuc")
     n = p.shape[-1]
+    if num_samples <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
     if not replacement and num_samples > n:
         raise RuntimeError(
             "cannot sample n_sample > prob_dist.size(-1) samples without replacement"
@@ -2380,15 +2428,16 @@ def multinomial(
     if (p < 0).any() or not np.isfinite(p).all():
         raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
     rows = p.reshape(-1, n)
-    sums = rows.sum(-1)
-    if (sums <= 0).any():
+    if (rows.sum(-1) <= 0).any():
         raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
-    rng = _gen(generator)
-    picks = [
-        rng.choice(n, num_samples, replace=replacement, p=r / t)
-        for r, t in zip(rows, sums, strict=True)
-    ]
-    res = np.asarray(picks, dtype=np.int64).reshape(*p.shape[:-1], num_samples)
+    g = _gen(generator)
+    if replacement and num_samples > 1:
+        res = _rk.multinomial_with_replacement(g, rows, num_samples)
+    else:
+        q = _rk.place(_rk.cast(_rk.exponential(g, p.size, 1.0), p.dtype), p)
+        score = (p / q).astype(p.dtype, copy=False).reshape(-1, n)
+        res = np.argsort(-score, axis=-1, kind="stable")[:, :num_samples]
+    res = res.reshape(*p.shape[:-1], num_samples).astype(np.int64)
     return _out(_make(res), out, "multinomial")
 
 

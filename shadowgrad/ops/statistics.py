@@ -15,6 +15,8 @@ from typing import Any
 import numpy as np
 
 from .. import _dtype as D
+from .. import _rng_kernels as _rk
+from .. import _rng_samplers
 from .._creation import _finish, linspace_in
 from .._tensor import Tensor, _make
 from ..autograd.forward_ad import ELEMENTWISE
@@ -487,14 +489,13 @@ def _np_poisson(self: np.ndarray, generator: Any) -> np.ndarray:
     _not_for("poisson_cpu", self, "biu")
     if not bool(np.all(self >= 0)):
         raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
-    return _gen(generator).poisson(self.astype(np.float64)).astype(self.dtype)
+    return _rng_samplers.poisson(_gen(generator), self)
 
 
 _poisson = defop(
     "poisson",
     "PoissonBackward0",
     _np_poisson,
-    nondiff=("generator",),
     dtype="keep",
     self=_zero_grad,
     jvp=ELEMENTWISE,
@@ -502,13 +503,13 @@ _poisson = defop(
 
 
 def poisson(input: Tensor, generator: Any = None) -> Tensor:
-    """Mirrors `torch.poisson` (draws from shadowgrad's generator); the gradient is zero."""
+    """Mirrors `torch.poisson` (torch's transformed-rejection sampler); the gradient is zero."""
     return _poisson(input, generator)
 
 
 def binomial(count: Tensor, prob: Tensor, generator: Any = None) -> Tensor:
-    """Mirrors `torch.binomial` (draws from shadowgrad's generator); backward raises, as torch
-    has no derivative for it."""
+    """Mirrors `torch.binomial` (torch's inversion and BTRS samplers); backward raises, as
+    torch has no derivative for it."""
     c, p = count._data, prob._data
     if c.dtype.kind != "f":
         raise ValueError(
@@ -516,10 +517,7 @@ def binomial(count: Tensor, prob: Tensor, generator: Any = None) -> Tensor:
         )
     if p.dtype != c.dtype:
         raise RuntimeError(f"Found dtype {prob.dtype._short} but expected {count.dtype._short}")
-    c, p = np.broadcast_arrays(c, p)
-    ok = (c >= 0) & (p >= 0) & (p <= 1)  # torch returns some value outside the support
-    n = np.where(ok, c, 0).astype(np.int64)
-    draws = _gen(generator).binomial(n, np.where(ok, p, 0)).astype(c.dtype)
+    draws = _rng_samplers.binomial(_gen(generator), c, p)
     return _not_implemented(_make(draws), (count, prob), "binomial")
 
 
@@ -533,18 +531,21 @@ def _continuous(name: str, a: np.ndarray) -> None:
 
 def _np_cauchy(self: np.ndarray, median: float, sigma: float, generator: Any) -> np.ndarray:
     _continuous("Cauchy", self)
-    u = _gen(generator).random(self.shape)
-    return (median + sigma * np.tan(math.pi * (u - 0.5))).astype(self.dtype)
+    drawn = _rk.cauchy(_gen(generator), self.size, median, sigma)
+    return _rk.place(_rk.cast(drawn, self.dtype), self)
 
 
 def _np_log_normal(self: np.ndarray, mean: float, std: float, generator: Any) -> np.ndarray:
     _not_for("log_normal_cpu", self, "biu")
-    return _gen(generator).lognormal(mean, std, self.shape).astype(self.dtype)
+    drawn = _rk.log_normal(_gen(generator), self.size, mean, std)
+    return _rk.place(_rk.cast(drawn, self.dtype), self)
 
 
 def _np_geometric(self: np.ndarray, p: float, generator: Any) -> np.ndarray:
     _not_for("geometric_cpu", self, "b")
-    return _gen(generator).geometric(p, self.shape).astype(self.dtype)
+    with np.errstate(invalid="ignore"):
+        drawn = _rk.cast(_rk.geometric(_gen(generator), self.size, p), self.dtype)
+    return _rk.place(drawn, self)
 
 
 _cauchy = defop(
@@ -564,14 +565,14 @@ _geometric = defop(
 
 
 def cauchy_(self: Tensor, median: float = 0, sigma: float = 1, *, generator: Any = None) -> Tensor:
-    """Mirrors `torch.Tensor.cauchy_` (values from shadowgrad's generator)."""
+    """Mirrors `torch.Tensor.cauchy_`."""
     if not sigma > 0:
         raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={_num(sigma)}")
     return apply_inplace(_cauchy, self, median, sigma, generator)
 
 
 def log_normal_(self: Tensor, mean: float = 1, std: float = 2, *, generator: Any = None) -> Tensor:
-    """Mirrors `torch.Tensor.log_normal_` (values from shadowgrad's generator)."""
+    """Mirrors `torch.Tensor.log_normal_`."""
     if not std > 0:
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={_num(std)}")
     return apply_inplace(_log_normal, self, mean, std, generator)

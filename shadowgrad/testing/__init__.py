@@ -322,42 +322,51 @@ def make_tensor(
     memory_format: Any = None,
 ) -> Tensor:
     """Mirrors `torch.testing.make_tensor`: values drawn uniformly from [low, high) (defaults
-    -9, 9; bool: 0 or 1; unsigned from 0), from shadowgrad's generator (torch's values differ:
-    the generators differ)."""
+    -9, 9; bool: 0 or 1; unsigned from 0) with torch's draws: randint for integral and bool
+    dtypes, uniform_ (on view_as_real for complex) for floating ones."""
     from .. import _random
     from .._tensor import _make
 
     if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
         shape = tuple(shape[0])
+    shape = tuple(shape)
     if low is not None and high is not None and low > high:
         raise ValueError(f"`low` must be less than or equal to `high`, but got {low} > {high}")
     if requires_grad and not (dtype.is_floating_point or dtype.is_complex):
         raise ValueError("make_tensor: requires_grad must be False for integral dtype")
-    if dtype is D.bool_:
-        u = _random.rand(*shape, dtype=D.float64)._data
-        data = u < 0.5
-    elif dtype.is_floating_point or dtype.is_complex:
-        lo = -9.0 if low is None else low
-        hi = 9.0 if high is None else high
-        u = _random.rand(*shape, dtype=D.float64)._data
-        data = lo + (hi - lo) * u
-        if dtype.is_complex:
-            v = _random.rand(*shape, dtype=D.float64)._data
-            data = data + 1j * (lo + (hi - lo) * v)
-        data = data.astype(dtype._np)
+    noncontiguous = noncontiguous and math.prod(shape) > 1
+    if noncontiguous:  # twice as wide, every other element kept (offset 1, as torch)
+        shape = (*shape[:-1], 2 * shape[-1])
+    if dtype is D.bool_ or not (dtype.is_floating_point or dtype.is_complex):
+        if dtype is D.bool_:
+            lowest, top = 0, 2
+            lo, hi = 0 if low is None else low, 2 if high is None else high
+        else:
+            info = np.iinfo(dtype._np)
+            lowest, top = int(info.min), int(info.max) + (dtype is not D.int64)
+            lo, hi = -9 if low is None else low, 10 if high is None else high
+        lo, hi = math.ceil(min(max(lo, lowest), top)), math.ceil(min(max(hi, lowest), top))
+        out = _random.randint(lo, hi, shape, dtype=dtype)
     else:
-        info = np.iinfo(dtype._np)
-        lo = max(-9 if low is None else math.ceil(low), int(info.min))
-        hi = min(10 if high is None else math.ceil(high), int(info.max) + 1)
-        u = _random.rand(*shape, dtype=D.float64)._data
-        data = np.floor(lo + (hi - lo) * u).astype(dtype._np)
-    if exclude_zero:
-        tiny = np.finfo(dtype._np).tiny if dtype.is_floating_point else 1
-        data = np.where(data == 0, tiny, data).astype(dtype._np)
-    if noncontiguous and data.size > 1:
-        wide = np.repeat(data[..., None], 2, axis=-1)
-        data = wide[..., 0]
-    out = _make(np.ascontiguousarray(data) if not noncontiguous else data)
+        info = np.finfo(dtype.to_real()._np)
+        lo, hi = -9.0 if low is None else low, 9.0 if high is None else high
+        lo = min(max(lo, float(info.min)), float(info.max))
+        hi = min(max(hi, float(info.min)), float(info.max))
+        out = _make(np.zeros(shape, dtype._np))
+        real = _make(out._data.view(dtype.to_real()._np)) if dtype.is_complex else out
+        if hi - lo >= float(info.max):
+            real.uniform_(lo / 2, hi / 2).mul_(2)
+        else:
+            real.uniform_(lo, hi)
+        if dtype.is_complex:
+            out = _make(real._data.view(dtype._np))
+    data = out._data
+    if noncontiguous:
+        data = data[..., 1::2]
+    if exclude_zero:  # in place, on the kept elements, as torch's
+        floating = dtype.is_floating_point or dtype.is_complex
+        data[data == 0] = np.finfo(dtype.to_real()._np).tiny if floating else 1
+    out = _make(data)
     if requires_grad:
         out.requires_grad_(True)
     return out

@@ -202,6 +202,14 @@ class DataLoader:
         return [self.dataset[i] for i in indices]
 
     def __iter__(self) -> Iterator[Any]:
+        # torch's _BaseDataLoaderIter draws the workers' base seed as it is created, before the
+        # sampler draws anything: the same word here keeps the generator in step with torch's
+        from ..._creation import empty
+
+        empty((), dtype=_dtype.int64).random_(generator=self.generator)
+        return self._batches()
+
+    def _batches(self) -> Iterator[Any]:
         if self._is_iterable:
             yield from self._iter_iterable()
             return

@@ -184,10 +184,7 @@ class Subset(Dataset):
 def random_split(
     dataset: Any, lengths: Sequence[int | float], generator: Generator | None = default_generator
 ) -> list[Subset]:
-    """Split into non-overlapping random subsets. Mirrors `torch.utils.data.random_split`.
-
-    Differences: the permutation comes from shadowgrad's generator, so it differs from torch's.
-    """
+    """Split into non-overlapping random subsets. Mirrors `torch.utils.data.random_split`."""
     if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
         subset_lengths: list[int] = []
         for i, frac in enumerate(lengths):

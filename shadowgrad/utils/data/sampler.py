@@ -44,8 +44,11 @@ class SequentialSampler(Sampler):
 def _fresh_generator(generator: Generator | None) -> Generator:
     if generator is not None:
         return generator
-    # As torch: a new generator seeded from the default one, so manual_seed controls shuffling.
-    seed = int(randint(0, 2**62, (), dtype=_dtype.int64).item())
+    # As torch: a new generator seeded from the default one (`empty((), int64).random_()`), so
+    # manual_seed controls shuffling.
+    from ..._creation import empty
+
+    seed = int(empty((), dtype=_dtype.int64).random_().item())
     return Generator().manual_seed(seed)
 
 
@@ -112,10 +115,7 @@ class SubsetRandomSampler(Sampler):
 
 class WeightedRandomSampler(Sampler):
     """Indices drawn with probabilities proportional to `weights`. Mirrors
-    `torch.utils.data.WeightedRandomSampler`.
-
-    Differences: the draws come from shadowgrad's generator, so they differ from torch's.
-    """
+    `torch.utils.data.WeightedRandomSampler`."""
 
     def __init__(
         self,
