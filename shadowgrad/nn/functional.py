@@ -232,9 +232,10 @@ def rrelu(
     upper: float = 1.0 / 3,
     training: bool = False,
     inplace: bool = False,
+    generator: Any = None,
 ) -> Tensor:
     """Mirrors `torch.nn.functional.rrelu`: in training each element <= 0 is scaled by a slope
-    drawn from U(lower, upper) (from shadowgrad's generator, so not torch's numbers)."""
+    drawn from U(lower, upper). (`generator` is torch.rrelu's, passed through.)"""
     if not input.dtype.is_floating_point:
         raise NotImplementedError(
             f"\"rrelu_with_noise_out_cpu\" not implemented for '{input.dtype._short}'"
@@ -244,10 +245,13 @@ def rrelu(
     x = input._data
     noise = np.ones(x.shape, x.dtype)
     if training:
-        from .._creation import empty
+        from .. import _random
+        from .. import _rng_kernels as RK
 
-        draw = empty(*x.shape, dtype=input.dtype).uniform_(lower, upper)._data
-        noise = np.where(x <= 0, draw, noise)
+        # torch draws a slope for each element <= 0 only, walking the input in order
+        neg = x <= 0
+        g = _random._gen(generator)
+        noise[neg] = RK.rrelu_slopes(g, int(neg.sum()), lower, upper, x.dtype)
     nt = _make(noise)
     if inplace:
         return _inplace(_rrelu_, input, nt, lower, upper, training)
@@ -485,24 +489,46 @@ def _check_p(p: float) -> None:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
 
 
+def _keep_mask(input: Tensor, p: float, noise_shape: tuple[int, ...]) -> np.ndarray:
+    """torch's dropout noise before scaling: `noise.bernoulli_(1 - p)` on empty_like(input) (its
+    layout, so its memory order) or, for feature dropout, a new contiguous (N, C, 1, ...)."""
+    from .. import _random
+    from .. import _rng_kernels as RK
+
+    real = input.dtype.to_real()
+    if noise_shape == tuple(input.shape):
+        like = _random._like(input, real, None)
+    else:
+        like = np.empty(noise_shape, real._np)
+    keep = RK.bernoulli_scalar(_random._gen(None), like.size, 1.0 - p)
+    return RK.place(RK.cast(keep, like.dtype), like)
+
+
+def _opmath(x: np.ndarray, dt: np.dtype) -> Any:
+    """An op's operand in its computation type: float16 computes in float32, as torch's
+    scalar ops on Half do."""
+    return x.astype(np.float32) if dt == np.float16 else x
+
+
 def _dropout(input: Tensor, p: float, training: bool, inplace: bool, noise_shape: Any) -> Tensor:
     _check_p(p)
-    if not training or p == 0.0:
+    if not training or p == 0.0 or input._data.size == 0:
         return input
-    from .. import _random
-
     if p == 1.0:
         noise = _make(np.zeros((), input._data.dtype))
     else:
-        u = _random.rand(*noise_shape, dtype=input.dtype)._data
-        noise = _make(((u < 1.0 - p) / (1.0 - p)).astype(input._data.dtype))
+        keep = _keep_mask(input, p, tuple(noise_shape))
+        dt = keep.dtype
+        # noise.div_(1 - p): the divisor rounded to the noise's (op)math type
+        ct = np.float32 if dt == np.float16 else dt.type
+        noise = _make((_opmath(keep, dt) / ct(1.0 - p)).astype(dt, copy=False))
     if inplace:
         return apply_inplace(P.mul, input, noise)
     return P.mul(input, noise)
 
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
-    """Mirrors `torch.nn.functional.dropout` (the mask comes from shadowgrad's generator)."""
+    """Mirrors `torch.nn.functional.dropout`."""
     return _dropout(input, p, training, inplace, tuple(input.shape))
 
 
@@ -518,25 +544,27 @@ def _alpha_dropout(
     _check_p(p)
     if not training or p == 0.0 or input._data.size == 0:
         return input
-    from .. import _random
-
     dt = input._data.dtype
     if p == 1.0:
         zero = _make(np.zeros((), dt))
         return apply_inplace(P.mul, input, zero) if inplace else P.mul(input, zero)
-    keep = (_random.rand(*noise_shape, dtype=input.dtype)._data < 1.0 - p).astype(dt)
+    keep = _keep_mask(input, p, tuple(noise_shape))
+    dt = keep.dtype
+    ct = np.float32 if dt == np.float16 else dt.type
     a = 1.0 / math.sqrt((_ALPHA * _ALPHA * p + 1) * (1 - p))
-    b = _make(((keep - 1) * (_ALPHA * a) + _ALPHA * a * p).astype(dt, copy=False))
-    noise = _make((keep * a).astype(dt, copy=False))
+    # b = noise.add(-1).mul_(alpha * a).add_(alpha * a * p); noise.mul_(a): one rounding each
+    b = (_opmath(keep, dt) - ct(1)).astype(dt)
+    b = (_opmath(b, dt) * ct(_ALPHA * a)).astype(dt)
+    b = (_opmath(b, dt) + ct(_ALPHA * a * p)).astype(dt)
+    noise = _make((_opmath(keep, dt) * ct(a)).astype(dt))
     out = apply_inplace(P.mul, input, noise) if inplace else P.mul(input, noise)
-    return apply_inplace(P.add, out, b)
+    return apply_inplace(P.add, out, _make(b))
 
 
 def alpha_dropout(
     input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False
 ) -> Tensor:
-    """Mirrors `torch.nn.functional.alpha_dropout` (the mask comes from shadowgrad's
-    generator)."""
+    """Mirrors `torch.nn.functional.alpha_dropout`."""
     return _alpha_dropout(input, p, training, inplace, tuple(input.shape))
 
 
@@ -582,11 +610,9 @@ def dropout1d(
 def dropout2d(
     input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False
 ) -> Tensor:
-    """Mirrors `torch.nn.functional.dropout2d` (for 3-D and 4-D inputs)."""
+    """Mirrors `torch.nn.functional.dropout2d` (for 3-D and 4-D inputs; a 3-D input is taken as
+    (N, C, L), torch's channel-wise 1-D behavior)."""
     _check_p(p)
-    if input.ndim == 3:
-        shape = tuple(input.shape)
-        return _dropout(input, p, training, inplace, (shape[0], 1, 1))
     return _dropout(input, p, training, inplace, tuple(input.shape[:2]) + (1,) * (input.ndim - 2))
 
 

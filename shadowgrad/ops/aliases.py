@@ -111,7 +111,7 @@ def _dropout_function(name: str, alpha: bool, feature: bool, inplace: bool) -> C
         return impl(input, p, train, inplace, noise)
 
     fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = f"Mirrors `torch.{name}(input, p, train)` (the mask from shadowgrad's generator)."
+    fn.__doc__ = f"Mirrors `torch.{name}(input, p, train)`."
     return fn
 
 
@@ -158,8 +158,8 @@ def rrelu(
     training: bool = False,
     generator: Any = None,
 ) -> Tensor:
-    """Mirrors `torch.rrelu` (the slopes from shadowgrad's generator)."""
-    return _functional().rrelu(input, lower, upper, training)
+    """Mirrors `torch.rrelu`."""
+    return _functional().rrelu(input, lower, upper, training, generator=generator)
 
 
 def rrelu_(
@@ -170,7 +170,7 @@ def rrelu_(
     generator: Any = None,
 ) -> Tensor:
     """Mirrors `torch.rrelu_`."""
-    return _functional().rrelu(input, lower, upper, training, True)
+    return _functional().rrelu(input, lower, upper, training, True, generator)
 
 
 # --- normalization, linear, padding ---------------------------------------------------------
@@ -872,12 +872,15 @@ _native_dropout = defop(
 
 def native_dropout(input: Tensor, p: float, train: bool | None) -> tuple[Tensor, Tensor]:
     """Mirrors `torch.native_dropout`: (output, keep mask); train=None drops as in training but
-    (as torch's) backpropagates the mask unscaled. The mask comes from shadowgrad's generator."""
+    (as torch's) backpropagates the mask unscaled."""
     from .. import _random
+    from .. import _rng_kernels as RK
 
     if train is None or train:
         keep = 1.0 - p
-        mask = _random.rand(*input.shape, dtype=input.dtype)._data < keep
+        # torch: a bool empty_like(input) (its layout) filled by bernoulli_(1 - p)
+        like = _random._like(input, D.bool_, None)
+        mask = RK.place(RK.bernoulli_scalar(_random._gen(None), like.size, keep), like)
         scale = 0.0 if keep == 0 else 1.0 / keep
     else:
         mask, scale = np.ones(input.shape, dtype=bool), 1.0

@@ -2,8 +2,8 @@
 `torch.nn.utils.parametrizations`.
 
 Difference: with `use_trivialization=True`, a non-square weight is completed to a square
-`base` with columns drawn from shadowgrad's generator, so `base`'s extra columns differ from
-torch's (the parametrized weight does not depend on them).
+`base` with torch's random columns, orthogonalized by numpy's QR, so `base`'s extra columns
+differ from torch's in the last bits (the parametrized weight does not depend on them).
 """
 
 from __future__ import annotations
