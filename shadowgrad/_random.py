@@ -45,6 +45,14 @@ _STATE = np.dtype(
 _STATE_SIZE = _STATE.itemsize  # 5056
 
 
+def _init_genrand(seed: int) -> np.ndarray:
+    """mt19937's init_genrand: the 624-word key for a 32-bit seed."""
+    key = [seed]
+    for i in range(1, _MT_N):
+        key.append((1812433253 * (key[-1] ^ (key[-1] >> 30)) + i) & 0xFFFFFFFF)
+    return np.array(key, np.uint32)
+
+
 class Generator:
     """torch's CPU random number generator (mt19937). Mirrors `torch.Generator`."""
 
@@ -56,7 +64,12 @@ class Generator:
     def _reseed(self, seed: int) -> None:
         self._seed = seed
         # torch's mt19937 keeps the low 32 bits (init_genrand); the full seed is reported back
-        self._mt._legacy_seeding(seed & 0xFFFFFFFF)
+        legacy = getattr(self._mt, "_legacy_seeding", None)
+        if legacy is not None:  # numpy's RandomState seeding: init_genrand, in C
+            legacy(seed & 0xFFFFFFFF)
+        else:
+            state = {"key": _init_genrand(seed & 0xFFFFFFFF), "pos": _MT_N}
+            self._mt.state = {"bit_generator": "MT19937", "state": state}
         self._fresh = True  # torch's left=1, next=0: no word drawn since seeding
         self._normal: float | None = None  # next_double_normal_sample
         self._float_normal: float | None = None  # next_float_normal_sample (kept, not drawn)
