@@ -44,6 +44,12 @@ CASES: dict[str, tuple[Callable[..., Any], list[np.ndarray]]] = {
     "real_imag": (lambda T, a: (a.real * 3 + a.imag**2).sum(), [_c(3)]),
     "abs": (lambda T, a: a.abs().sum(), [_c(4)]),
     "abs_at_zero": (lambda T, a: (a * 0).abs().sum() + a.abs().sum(), [_c(2)]),
+    "sgn": (
+        lambda T, a: (
+            (a.sgn() * (2 - 1j)).real.sum() + T.sgn(a * 0).imag.sum() + a.sgn().abs().sum()
+        ),
+        [_c(4)],
+    ),
     "exp": (lambda T, a: a.exp().abs().sum(), [_c(3)]),
     "log": (lambda T, a: a.log().imag.sum(), [_c(3)]),
     "sqrt": (lambda T, a: a.sqrt().real.sum(), [_c(3)]),
@@ -207,6 +213,7 @@ GRADCHECK_FNS: dict[str, Callable[..., Any]] = {
     "matmul": lambda a, b: a.reshape(3, 1) @ (a.reshape(1, 3) * b),
     "polar": lambda a, b: shadowgrad.polar(b, b * 2) * a,
     "prod_norm": lambda a, b: a.prod() * shadowgrad.linalg.vector_norm(a * b, ord=3),
+    "sgn": lambda a, b: (a * b).sgn() * a,
 }
 
 
@@ -251,6 +258,19 @@ def test_gradcheck_complex_failure_matches_torch():
             "output 0 with respect to input 0,\nnumerical:tensor("
         )
     assert msgs[0].split("analytical")[0] == msgs[1].split("analytical")[0]
+
+
+def test_sign_of_a_complex_tensor_raises_and_sgn_is_z_over_abs_as_torch() -> None:
+    z = np.array([3 + 4j, -2j, 0j, 1 - 1j])
+    outs = []
+    for T in LIBS:
+        t = T.tensor(z, dtype=T.complex64)
+        with pytest.raises(NotImplementedError) as e:
+            t.sign()
+        outs.append((str(e.value), t.sgn().numpy(), T.sgn(t.to(T.complex128)).numpy()))
+    assert outs[0][0] == outs[1][0]
+    np.testing.assert_allclose(outs[1][1], outs[0][1], rtol=1e-6)
+    np.testing.assert_allclose(outs[1][2], outs[0][2], rtol=1e-15)
 
 
 def test_backward_through_ops_without_complex_formulas_still_raises():

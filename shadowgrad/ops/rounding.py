@@ -20,6 +20,7 @@ from .._tensor import Tensor
 from ..autograd import forward_ad as _fwad
 from ..autograd.forward_ad import ELEMENTWISE
 from ..autograd.graph import Node
+from . import pointwise as P
 from .inplace import make_inplace, make_iop
 from .pointwise import (
     _binop_check,
@@ -120,6 +121,11 @@ frac = defop(
 
 
 def _np_sign(self: np.ndarray) -> np.ndarray:
+    if self.dtype.kind == "c":
+        raise NotImplementedError(
+            "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use "
+            "torch.sgn instead."
+        )
     if self.dtype == np.bool_:
         return self.copy()
     if self.dtype.kind in "iu":
@@ -129,8 +135,40 @@ def _np_sign(self: np.ndarray) -> np.ndarray:
 
 
 sign = defop("sign", "SignBackward0", _np_sign, dtype="keep", self=_zero_grad, jvp=ELEMENTWISE)
-# for real inputs sgn is sign, and its gradient is zero
-sgn = defop("sgn", "SgnBackward0", _np_sign, dtype="keep", self=_zero_grad, jvp=ELEMENTWISE)
+
+
+def _np_sgn(self: np.ndarray) -> np.ndarray:
+    """sign for real inputs; z / |z| for complex ones, 0 at 0."""
+    if self.dtype.kind != "c":
+        return _np_sign(self)
+    a = np.abs(self)
+    zero = a == 0
+    with np.errstate(invalid="ignore"):  # inf / inf is nan, silently as in torch
+        out = self / np.where(zero, 1, a).astype(a.dtype, copy=False)
+    out[zero] = 0
+    return out
+
+
+def _sgn_backward(grad: Tensor, self: Tensor, result: Tensor) -> Tensor:
+    """torch's sgn_backward for complex z: (g - conj(g) sgn(z)^2) / (2 |z|), 0 at z = 0 (the
+    conjugate Wirtinger gradient of z / |z|)."""
+    a = P.abs(self)
+    zero = a == 0
+    g = (grad - P.conj(grad) * result * result) / (2 * P.where(zero, 1.0, a))
+    return P.where(zero, 0.0, g)
+
+
+# for real inputs sgn is sign, and its gradient is zero; the formula reads self and result only
+# for complex inputs (see Note [Complex gradients])
+sgn = defop(
+    "sgn",
+    "SgnBackward0",
+    _np_sgn,
+    dtype="keep",
+    self=lambda grad, self, result: _zero_grad(grad),
+    jvp=ELEMENTWISE,
+    complex={"self": _sgn_backward},
+)
 
 
 def round(input: Tensor, *, decimals: int = _UNSET, out: Tensor | None = None) -> Tensor:
