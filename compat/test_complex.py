@@ -425,6 +425,13 @@ _FW_COMPLEX = {
     "real": lambda T, x: x.real * 1,
     "view_as_real": lambda T, x: T.view_as_real(x) * 1,
     "polar": lambda T, x: T.polar(x.abs(), x.angle()),
+    "sgn": lambda T, x: x.sgn(),
+    "vector_norm": lambda T, x: T.stack(
+        [
+            T.linalg.vector_norm(x, ord=o)
+            for o in (2, 1, 3, 1.5, 0.5, 0, float("inf"), -float("inf"))
+        ]
+    ),
 }
 
 

@@ -1098,7 +1098,8 @@ def _norm_backward(
 def _vector_norm_t(
     self: Tensor, ord: float, dim: tuple[int, ...], keepdim: bool, self_t: Tensor, result: Tensor
 ) -> Tensor:
-    """torch's norm_jvp (real inputs)."""
+    """torch's norm_jvp; for complex inputs the products with the tangent are real(conj(a) * t),
+    the derivative of the real-valued norm along t."""
     from .._creation import zeros_like
     from .pointwise import isnan, masked_fill
 
@@ -1106,25 +1107,35 @@ def _vector_norm_t(
     norm = result
     if p == 0.0:
         return zeros_like(norm)
+    if self.is_complex():
+
+        def dot(a: Tensor, t: Tensor) -> Tensor:
+            return (a.conj() * t).real
+
+    else:
+
+        def dot(a: Tensor, t: Tensor) -> Tensor:
+            return a * t
+
     sgn = _sgn(self)
     if p == 1.0:
-        return _sum_over(sgn * self_t, dim, keepdim)
+        return _sum_over(dot(sgn, self_t), dim, keepdim)
     if p == 2.0:
-        return masked_fill(_sum_over(self * self_t, dim, keepdim) / norm, norm == 0, 0)
+        return masked_fill(_sum_over(dot(self, self_t), dim, keepdim) / norm, norm == 0, 0)
     if np.isinf(p):
         if not keepdim and self.ndim != 0:
             norm = _unsq(norm, dim, False)
         is_max = ((self.abs() == norm) | (isnan(self) & isnan(norm))).to(norm.dtype)
         nb = _sum_over(is_max, dim, True) if self.ndim != 0 else is_max
-        return _sum_over(sgn * self_t * is_max / nb, dim, keepdim)
+        return _sum_over(dot(sgn, self_t) * is_max / nb, dim, keepdim)
     absx = self.abs()
     if p < 1.0:
-        s = _sum_over(masked_fill(absx.pow(p - 1), self == 0, 0) * (sgn * self_t), dim, keepdim)
+        s = _sum_over(masked_fill(absx.pow(p - 1), self == 0, 0) * dot(sgn, self_t), dim, keepdim)
         return s * norm.pow(1 - p)
     if p < 2.0:
-        s = _sum_over(absx.pow(p - 1) * (sgn * self_t), dim, keepdim)
+        s = _sum_over(absx.pow(p - 1) * dot(sgn, self_t), dim, keepdim)
     else:
-        s = _sum_over(absx.pow(p - 2) * (self * self_t), dim, keepdim)
+        s = _sum_over(absx.pow(p - 2) * dot(self, self_t), dim, keepdim)
     return masked_fill(s / norm.pow(p - 1), norm == 0, 0)
 
 
