@@ -158,6 +158,17 @@ def _sgn_backward(grad: Tensor, self: Tensor, result: Tensor) -> Tensor:
     return P.where(zero, 0.0, g)
 
 
+def _sgn_t(self: Tensor, self_t: Tensor, result: Tensor) -> Tensor:
+    """torch's sgn jvp: (t - sgn(z)^2 conj(t)) / (2 |z|), 0 at z = 0; zero for real inputs."""
+    if not self.is_complex():
+        return zeros_like(self_t)
+    a = P.abs(self)
+    zero = a == 0
+    return P.where(
+        zero, 0.0, (self_t - result * result * P.conj(self_t)) / (2 * P.where(zero, 1.0, a))
+    )
+
+
 # for real inputs sgn is sign, and its gradient is zero; the formula reads self and result only
 # for complex inputs (see Note [Complex gradients])
 sgn = defop(
@@ -166,7 +177,7 @@ sgn = defop(
     _np_sgn,
     dtype="keep",
     self=lambda grad, self, result: _zero_grad(grad),
-    jvp=ELEMENTWISE,
+    jvp=_sgn_t,
     complex={"self": _sgn_backward},
 )
 
