@@ -237,3 +237,35 @@ def test_rrelu_module_and_errors_match_torch():
 
     t, s = _both(prog)
     assert s == t
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("ignore_index", [-100, 1])
+def test_cross_entropy_label_smoothing_records_torchs_graph(
+    reduction: str, weighted: bool, ignore_index: int
+) -> None:
+    # torch: (1 - eps) * nll + smooth * (eps / C), mul.Scalar nodes, the smoothing term's
+    # ignored targets zeroed with an in-place masked_fill_
+    x0 = _R.standard_normal((4, 3)).astype(np.float32)
+    w0 = np.array([0.5, 2.0, 1.0], np.float32)
+
+    def prog(T):
+        x = T.tensor(x0, requires_grad=True)
+        w = T.tensor(w0) if weighted else None
+        loss = T.nn.functional.cross_entropy(
+            x,
+            T.tensor([0, 1, 2, 1]),
+            weight=w,
+            reduction=reduction,
+            ignore_index=ignore_index,
+            label_smoothing=0.2,
+        )
+        loss.sum().backward()
+        return loss, x.grad
+
+    t, s = _both(prog)
+    rows = _walk(t[0].grad_fn, s[0].grad_fn)
+    assert not any(r[3] for r in rows), rows
+    np.testing.assert_allclose(s[0].detach().numpy(), t[0].detach().numpy(), rtol=1e-6)
+    np.testing.assert_allclose(s[1].numpy(), t[1].numpy(), rtol=1e-5, atol=1e-7)

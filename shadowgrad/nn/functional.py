@@ -1489,7 +1489,7 @@ def cross_entropy(
         return nll
     ignore = target == ignore_index
     smooth = -(logp * weight.view(*wshape)).sum(cdim) if weight is not None else -logp.sum(cdim)
-    smooth = P.where(ignore, 0.0, smooth)
+    smooth = smooth.masked_fill_(ignore, 0.0)  # in place, as torch's (MaskedFillBackward0)
     if r == 1:
         if weight is not None:
             t = target._data[~ignore._data]
@@ -1500,7 +1500,9 @@ def cross_entropy(
         ret = smooth.sum()
     else:
         ret = smooth
-    return (1 - label_smoothing) * nll + ret * (label_smoothing / c)
+    # torch's `(1 - label_smoothing) * nll + ret * (label_smoothing / c)`: double scalars, so
+    # mul.Scalar nodes (MulBackward1)
+    return P._mul_scalar(nll, 1 - label_smoothing) + P._mul_scalar(ret, label_smoothing / c)
 
 
 def kl_div(
