@@ -153,10 +153,22 @@ def _clamp_tensor_t(
 
 # --- binary arithmetic --------------------------------------------------------------------
 
+# Note [0-d results]: a ufunc on 0-d operands returns a numpy scalar, which every op then
+# converts back to an array (~140 ns); numpy 2.3+ returns the 0-d array itself for out=...
+# (Ellipsis). Older numpy: out=None, and the runner's conversion stays.
+try:
+    np.add(np.zeros(()), 0.0, out=...)
+    _ARRAY_OUT: Any = ...
+except TypeError:
+    _ARRAY_OUT = None
+
+
 _add = defop(
     "add.Tensor",
     "AddBackward0",
-    lambda self, other, alpha: np.add(self, other) if alpha == 1 else self + alpha * other,
+    lambda self, other, alpha: (
+        np.add(self, other, out=_ARRAY_OUT) if alpha == 1 else self + alpha * other
+    ),
     self=lambda grad: grad,
     other=lambda grad, alpha: grad if alpha == 1 else grad * alpha,
     raw=True,
@@ -220,7 +232,7 @@ sub_scalar = defop(
 _mul = defop(
     "mul.Tensor",
     "MulBackward0",
-    lambda self, other: np.multiply(self, other),
+    lambda self, other: np.multiply(self, other, out=_ARRAY_OUT),
     self=lambda grad, other: grad * other,
     other=lambda grad, self: grad * self,
     raw=True,
