@@ -680,6 +680,13 @@ def _record(
 _new = object.__new__
 
 
+def _own_index(a: np.ndarray) -> np.ndarray:
+    """A saved integer or boolean array the caller could still modify, copied (see _save)."""
+    if a.dtype.kind in "biu" and (a.flags.writeable or a.base is not None):
+        return a.copy()  # writable, or a (read-only, expanded) view of something that may be
+    return a
+
+
 def _save(
     op: OpDef,
     plan: Any,
@@ -706,7 +713,16 @@ def _save(
             else:  # a Python number: see Note [Saved numbers]
                 saved[n] = arrays[i] if arrays is not None else _number_array(a, cdt)
         elif kind == 1:
-            saved[n] = args[i]
+            # an index or mask the caller passed as its tensor's array (or a tuple of them, for
+            # advanced indexing): the user may modify that tensor in place before backward;
+            # torch's version check then raises, and without one the gradient would silently
+            # follow the new indices. A copy keeps the gradient that of the forward that ran.
+            a = args[i]
+            if type(a) is _ndarray:
+                a = _own_index(a)
+            elif type(a) is tuple and any(type(e) is _ndarray for e in a):
+                a = tuple(_own_index(e) if type(e) is _ndarray else e for e in a)
+            saved[n] = a
         elif kind == 2:
             saved[n] = (
                 SavedTensor(results[i], is_output=True) if hooks else _save_output(results[i])

@@ -547,3 +547,30 @@ def test_saved_numbers_are_shared_read_only_and_keep_their_sign() -> None:
     w = sg.tensor([1.0, 2.0], requires_grad=True)
     (w * 0.0).sum().backward()
     assert not np.signbit(w.grad.numpy()).any()
+
+
+@pytest.mark.parametrize("case", ["index_select", "gather", "getitem", "mask", "scatter"])
+def test_an_index_modified_in_place_after_forward_does_not_change_the_gradient(case: str) -> None:
+    # torch's version check raises here; shadowgrad saves its own copy of the index, so the
+    # gradient is the forward's (never one that silently follows the modified index)
+    def run(modify: bool) -> np.ndarray:
+        x = sg.ones(2, 5, requires_grad=True)
+        i = sg.tensor([0, 2])
+        m = sg.tensor([True, False, True, False, True])
+        if case == "index_select":
+            y = x.index_select(1, i)
+        elif case == "gather":
+            y = x.gather(1, i.expand(2, 2))
+        elif case == "getitem":
+            y = x[:, i] * sg.tensor([1.0, 2.0])
+        elif case == "mask":
+            y = x[:, m]
+        else:
+            y = x.scatter(1, i.expand(2, 2), sg.zeros(2, 2))
+        if modify:
+            i.add_(1)
+            m.logical_not_()
+        y.sum().backward()
+        return x.grad.numpy()
+
+    np.testing.assert_array_equal(run(True), run(False))
