@@ -16,34 +16,31 @@ from typing import Any
 import numpy as np
 
 
-class layout:
+class _Named:
+    """A torch constant known by name: printed as `torch.<name>`, pickled as that name."""
+
+    __slots__ = ("_name",)
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __repr__(self) -> str:
+        return f"torch.{self._name}"
+
+    def __reduce__(self) -> str:
+        return self._name
+
+
+class layout(_Named):
     """Mirrors `torch.layout`; shadowgrad's tensors are all `torch.strided`."""
 
-    __slots__ = ("_name",)
-
-    def __init__(self, name: str) -> None:
-        self._name = name
-
-    def __repr__(self) -> str:
-        return f"torch.{self._name}"
-
-    def __reduce__(self) -> str:
-        return self._name
+    __slots__ = ()
 
 
-class memory_format:
+class memory_format(_Named):
     """Mirrors `torch.memory_format`."""
 
-    __slots__ = ("_name",)
-
-    def __init__(self, name: str) -> None:
-        self._name = name
-
-    def __repr__(self) -> str:
-        return f"torch.{self._name}"
-
-    def __reduce__(self) -> str:
-        return self._name
+    __slots__ = ()
 
 
 strided = layout("strided")
