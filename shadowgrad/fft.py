@@ -227,26 +227,27 @@ def _rfftn(input: Tensor, s: Any, dim: Any, norm: str | None, name: str) -> Tens
     return _r2c(_resize(x, dims, sizes), dims, m, True)
 
 
-def _irfftn(input: Tensor, s: Any, dim: Any, norm: str | None, name: str) -> Tensor:
-    m = _norm(norm)
+def _c2r_input(input: Tensor, s: Any, dim: Any, name: str) -> tuple[Tensor, Any, int]:
+    """A complex-to-real transform's input resized to the half spectrum, its dims, and the
+    output's last length (torch's checks)."""
     x = _complex_input(input, name)
     dims, sizes = _dims(x, s, dim, name)
     last = sizes[-1] if s is not None and s[-1] != -1 else 2 * (x.shape[dims[-1]] - 1)
     if last < 1:
         raise RuntimeError(f"Invalid number of data points ({last}) specified")
-    x = _resize(x, dims, (*sizes[:-1], last // 2 + 1))
+    return _resize(x, dims, (*sizes[:-1], last // 2 + 1)), dims, last
+
+
+def _irfftn(input: Tensor, s: Any, dim: Any, norm: str | None, name: str) -> Tensor:
+    m = _norm(norm)
+    x, dims, last = _c2r_input(input, s, dim, name)
     return _fft_c2r(x, dims, m, last)
 
 
 def _hfftn(input: Tensor, s: Any, dim: Any, norm: str | None, name: str) -> Tensor:
     """torch's fft_hfftn: a forward c2c over all but the last dim, then the conjugate's c2r."""
     m = _norm(norm)
-    x = _complex_input(input, name)
-    dims, sizes = _dims(x, s, dim, name)
-    last = sizes[-1] if s is not None and s[-1] != -1 else 2 * (x.shape[dims[-1]] - 1)
-    if last < 1:
-        raise RuntimeError(f"Invalid number of data points ({last}) specified")
-    x = _resize(x, dims, (*sizes[:-1], last // 2 + 1))
+    x, dims, last = _c2r_input(input, s, dim, name)
     if len(dims) > 1:
         x = _fft_c2c(x, dims[:-1], m, True)
     return _fft_c2r(conj(x), dims[-1:], _DUAL[m], last)
