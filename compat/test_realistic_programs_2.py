@@ -1,0 +1,831 @@
+"""Realistic programs, second set: the kind of code users run (custom Functions, hooks, higher-order
+gradients, nn modules, optimizers and schedulers, tensor printing and indexing), each written once
+against the torch API and run on torch and shadowgrad. Everything the program returns is compared
+(values at the harness's per-dtype tolerance, dtypes, shapes, grad_fn names, requires_grad,
+is_leaf, exception types and messages, printed reprs) and so are the warnings it issues.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+from .compare import Tolerance, compare
+from .engines import get_engine, raises, run
+from .report import render_mismatch
+
+pytest.importorskip("torch")
+
+PROGRAMS: dict[str, Any] = {}
+
+
+class _Prog:
+    def __init__(
+        self, fn: Callable[[Any], Any], xfail: str | None, warnings: bool, tol: Tolerance | None
+    ) -> None:
+        self.fn, self.xfail, self.warnings, self.tol = fn, xfail, warnings, tol
+        self.name = fn.__name__.removeprefix("prog_")
+
+
+def program(
+    *, xfail: str | None = None, warnings: bool = True, tol: Tolerance | None = None
+) -> Callable[[Callable[[Any], Any]], Callable[[Any], Any]]:
+    """Register `prog(T)`; a known difference from torch is `xfail="why"` (strict)."""
+
+    def deco(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        p = _Prog(fn, xfail, warnings, tol)
+        PROGRAMS[p.name] = p
+        return fn
+
+    return deco
+
+
+def _seeded(T: Any, module: Any, seed: int) -> Any:
+    """Deterministic weights from numpy, the same for both libraries."""
+    rng = np.random.default_rng(seed)
+    with T.no_grad():
+        for _, p in sorted(module.named_parameters()):
+            p.copy_(T.tensor(rng.uniform(-0.4, 0.4, tuple(p.shape)).astype(np.float32)))
+    return module
+
+
+def _data(*shape: int, seed: int = 0) -> np.ndarray:
+    return np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+
+
+# --- autograd.Function ---------------------------------------------------------------------
+
+
+@program()
+def prog_function_ctx_basics(T: Any) -> Any:
+    class ScaledExp(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, scale, flag):
+            y = x.exp() * scale
+            ctx.save_for_backward(y)
+            ctx.scale = scale
+            ctx.flag = flag
+            return y
+
+        @staticmethod
+        def backward(ctx, g):
+            (y,) = ctx.saved_tensors
+            return g * y, None, None
+
+    x = T.tensor(_data(3, 2), requires_grad=True)
+    out = ScaledExp.apply(x, 2.0, True)
+    needs = []
+
+    class Probe(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b, c):
+            return a * b + c
+
+        @staticmethod
+        def backward(ctx, g):
+            needs.append(tuple(ctx.needs_input_grad))
+            return g * 2, None, g
+
+    w = T.tensor(_data(3, 2, seed=1))
+    r = Probe.apply(out, w, x)
+    r.sum().backward()
+    return {
+        "out": out,
+        "gf": type(out.grad_fn).__name__,
+        "r_gf": r.grad_fn,
+        "x.grad": x.grad,
+        "needs": needs,
+        "repr": repr(out)[:40],
+    }
+
+
+@program()
+def prog_function_setup_context_style(T: Any) -> Any:
+    class Cube(T.autograd.Function):
+        @staticmethod
+        def forward(x, power=3):
+            return x**power
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            x, power = inputs
+            ctx.save_for_backward(x)
+            ctx.power = power
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return g * ctx.power * x ** (ctx.power - 1), None
+
+    x = T.tensor([1.0, -2.0, 0.5], requires_grad=True)
+    y = Cube.apply(x, 3)
+    (gx,) = T.autograd.grad(y.sum(), x, create_graph=True)
+    (ggx,) = T.autograd.grad(gx.sum(), x)
+    return {"y": y, "gx": gx, "ggx": ggx, "kw": raises(lambda: Cube.apply(x, power=2))}
+
+
+@program()
+def prog_function_mark_dirty_non_diff(T: Any) -> Any:
+    class AddOneInplace(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            x.add_(1)
+            ctx.mark_dirty(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    class SortWithIdx(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            v, i = x.sort()
+            ctx.mark_non_differentiable(i)
+            ctx.save_for_backward(i)
+            return v, i
+
+        @staticmethod
+        def backward(ctx, gv, gi):
+            (i,) = ctx.saved_tensors
+            out = T.zeros_like(gv)
+            out.scatter_(0, i, gv)
+            return out
+
+    a = T.tensor([3.0, 1.0, 2.0], requires_grad=True)
+    b = a * 1
+    c = AddOneInplace.apply(b)
+    v, i = SortWithIdx.apply(c * 2)
+    (v * T.tensor([1.0, 10.0, 100.0])).sum().backward()
+    leaf_err = raises(lambda: AddOneInplace.apply(a))
+    return {
+        "c_is_b": c is b,
+        "b_version": b._version,
+        "c_gf": c.grad_fn,
+        "v": v,
+        "i": i,
+        "i_rg": i.requires_grad,
+        "a.grad": a.grad,
+        "leaf_err": leaf_err,
+    }
+
+
+@program()
+def prog_function_materialize_and_once_diff(T: Any) -> Any:
+    seen = []
+
+    class Two(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.set_materialize_grads(False)
+            return x * 2, x * 3
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            seen.append((g1 is None, g2 is None))
+            out = 0
+            if g1 is not None:
+                out = out + g1 * 2
+            if g2 is not None:
+                out = out + g2 * 3
+            return out
+
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    a, _ = Two.apply(x)
+    a.sum().backward()
+
+    class Mat(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2, x * 3
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            seen.append((type(g2).__name__, g2.tolist()))
+            return g1 * 2 + g2 * 3
+
+    _, b2 = Mat.apply(x)
+    b2.sum().backward()
+    return {"seen": seen, "x.grad": x.grad}
+
+
+@program()
+def prog_function_once_differentiable(T: Any) -> Any:
+    ad = T.autograd
+    once = ad.function.once_differentiable
+
+    class Sq(ad.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        @once
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return 2 * x * g
+
+    x = T.tensor([1.0, 3.0], requires_grad=True)
+    y = Sq.apply(x)
+    (g,) = ad.grad(y.sum(), x, create_graph=True)
+    err = raises(lambda: g.sum().backward())
+    return {"g": g, "g_rg": g.requires_grad, "g_gf": g.grad_fn, "err": err}
+
+
+@program()
+def prog_function_wrong_grad_count(T: Any) -> Any:
+    class Bad(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            return x + y
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    class BadShape(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g.sum()
+
+    class TooMany(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, g
+
+    x = T.ones(3, requires_grad=True)
+    y = T.ones(3, requires_grad=True)
+    return {
+        "few": raises(lambda: Bad.apply(x, y).sum().backward()),
+        "shape": raises(lambda: BadShape.apply(x).sum().backward()),
+        "many": raises(lambda: TooMany.apply(x).sum().backward()),
+        "noforward": raises(lambda: T.autograd.Function.apply(x)),
+    }
+
+
+@program()
+def prog_function_vmap_staticmethod(T: Any) -> Any:
+    class MyMul(T.autograd.Function):
+        generate_vmap_rule = True
+
+        @staticmethod
+        def forward(x, y):
+            return x * y
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.save_for_backward(*inputs)
+
+        @staticmethod
+        def backward(ctx, g):
+            x, y = ctx.saved_tensors
+            return g * y, g * x
+
+    x = T.tensor(_data(4, 3), requires_grad=True)
+    y = T.tensor(_data(4, 3, seed=2))
+    out = T.vmap(MyMul.apply)(x, y)
+    out.sum().backward()
+    jac = T.func.jacrev(lambda a: MyMul.apply(a, y[0]))(x[0].detach())
+    return {"out": out.detach(), "x.grad": x.grad, "jac": jac}
+
+
+@program(
+    xfail="vmap over an autograd.Function runs it once per sample and stacks the results "
+    "(grad_fn StackBackward0); torch records one Vmapped<Name>Backward node for the batch"
+)
+def prog_function_vmap_node_name(T: Any) -> Any:
+    class MyMul(T.autograd.Function):
+        generate_vmap_rule = True
+
+        @staticmethod
+        def forward(x, y):
+            return x * y
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.save_for_backward(*inputs)
+
+        @staticmethod
+        def backward(ctx, g):
+            x, y = ctx.saved_tensors
+            return g * y, g * x
+
+    x = T.tensor(_data(4, 3), requires_grad=True)
+    return T.vmap(MyMul.apply)(x, T.tensor(_data(4, 3, seed=2))).grad_fn.name()
+
+
+# --- hooks ---------------------------------------------------------------------------------
+
+
+@program()
+def prog_tensor_hooks_chain(T: Any) -> Any:
+    log = []
+    x = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x * 2
+    y.retain_grad()
+    h1 = y.register_hook(lambda g: log.append(("h1", g.tolist())))
+    y.register_hook(lambda g: g * 10)
+    x.register_hook(lambda g: log.append(("x", g.tolist())) or g + 1)
+    x.register_post_accumulate_grad_hook(lambda p: log.append(("post", p.grad.tolist())))
+    (y**2).sum().backward(retain_graph=True)
+    h1.remove()
+    (y**2).sum().backward()
+    z = x.view(3, 1)
+    z.retain_grad()
+    z.sum().backward()
+    return {"log": log, "x.grad": x.grad, "y.grad": y.grad, "z.grad": z.grad, "z": z}
+
+
+@program()
+def prog_node_hooks(T: Any) -> Any:
+    log = []
+    x = T.tensor([1.0, -2.0], requires_grad=True)
+    y = x.exp()
+    z = y.sum()
+    node = y.grad_fn
+    h = node.register_hook(
+        lambda gi, go: log.append(("post", [g.tolist() for g in gi], [g.tolist() for g in go]))
+    )
+    node.register_prehook(lambda go: log.append(("pre", [g.tolist() for g in go])))
+    z.backward(retain_graph=True)
+    h.remove()
+    z.backward()
+    return {
+        "log": log,
+        "x.grad": x.grad,
+        "name": node.name(),
+        "next": node.next_functions[0][0].name(),
+    }
+
+
+@program()
+def prog_saved_tensors_hooks(T: Any) -> Any:
+    log = []
+
+    def pack(t):
+        log.append(("pack", tuple(t.shape)))
+        return t.detach().clone() * 1
+
+    def unpack(t):
+        log.append(("unpack", tuple(t.shape)))
+        return t
+
+    x = T.tensor(_data(2, 3), requires_grad=True)
+    w = T.tensor(_data(3, 2, seed=1), requires_grad=True)
+    with T.autograd.graph.saved_tensors_hooks(pack, unpack):
+        y = (x @ w).tanh()
+    y.sum().backward()
+    with T.autograd.graph.save_on_cpu():
+        y2 = (x.sin() * w.t()).sum()
+    y2.backward()
+    return {"log": log, "x.grad": x.grad, "w.grad": w.grad}
+
+
+@program()
+def prog_module_hooks(T: Any) -> Any:
+    nn = T.nn
+    log = []
+    m = _seeded(T, nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2)), 3)
+
+    def pre(mod, args, kwargs):
+        log.append(("pre", type(mod).__name__, sorted(kwargs)))
+        return (args[0] * 2,), kwargs
+
+    def post(mod, args, kwargs, out):
+        log.append(("post", type(mod).__name__))
+        return out + 1
+
+    def bwd(mod, gin, gout):
+        log.append(
+            ("bwd", type(mod).__name__, [None if g is None else tuple(g.shape) for g in gin])
+        )
+
+    def bwd_pre(mod, gout):
+        log.append(("bwd_pre", type(mod).__name__, [tuple(g.shape) for g in gout]))
+        return (gout[0] * 0.5,)
+
+    h1 = m[0].register_forward_pre_hook(pre, with_kwargs=True)
+    h2 = m[2].register_forward_hook(post, with_kwargs=True)
+    m[0].register_full_backward_hook(bwd)
+    m[2].register_full_backward_pre_hook(bwd_pre)
+    x = T.tensor(_data(5, 3), requires_grad=True)
+    out = m(x)
+    out.sum().backward()
+    g1 = m[0].weight.grad.clone()
+    h1.remove()
+    h2.remove()
+    out2 = m(x)
+    return {"log": log, "out": out, "out2": out2, "g1": g1, "x.grad": x.grad, "out_gf": out.grad_fn}
+
+
+# --- higher order --------------------------------------------------------------------------
+
+
+@program()
+def prog_grad_of_grad_and_penalty(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Sequential(nn.Linear(3, 5), nn.Tanh(), nn.Linear(5, 1)), 7)
+    x = T.tensor(_data(6, 3), requires_grad=True)
+    out = m(x)
+    (gx,) = T.autograd.grad(out.sum(), x, create_graph=True)
+    penalty = ((gx.norm(2, dim=1) - 1) ** 2).mean()
+    penalty.backward()
+    grads = {n: p.grad for n, p in m.named_parameters()}
+    y = T.tensor(2.0, requires_grad=True)
+    f = y**4
+    (d1,) = T.autograd.grad(f, y, create_graph=True)
+    (d2,) = T.autograd.grad(d1, y, create_graph=True)
+    (d3,) = T.autograd.grad(d2, y)
+    unused = raises(lambda: T.autograd.grad((x * 2).sum(), [x, y]))
+    allow = T.autograd.grad((x * 2).sum(), [x, y], allow_unused=True)
+    mat = T.autograd.grad((x * 2).sum(), [x, y], allow_unused=True, materialize_grads=True)
+    return {
+        "grads": grads,
+        "gx": gx,
+        "pen": penalty,
+        "d": [d1, d2, d3],
+        "unused": unused,
+        "allow": allow,
+        "mat": mat,
+    }
+
+
+@program(warnings=False)  # torch's first forward-mode jacobian warns about torch.jit.script
+def prog_functional_jacobian_hessian(T: Any) -> Any:
+    F = T.autograd.functional
+
+    def f(x):
+        return (x.sin() * x.sum()).tanh()
+
+    def scalar(x, y):
+        return (x**2 * y.exp()).sum()
+
+    x = T.tensor(_data(4).astype(np.float64))
+    y = T.tensor(_data(4, seed=1).astype(np.float64))
+    v = T.ones(4, dtype=T.float64)
+    return {
+        "jac": F.jacobian(f, x),
+        "jac_vec": F.jacobian(f, x, vectorize=True),
+        "jac_fwd": F.jacobian(f, x, vectorize=True, strategy="forward-mode"),
+        "jac_cg": F.jacobian(f, x, create_graph=True),
+        "hess": F.hessian(scalar, (x, y)),
+        # (torch's forward-mode outer Jacobian leaves its result attached to a graph: values only)
+        "hess_vec": [
+            [h.detach() for h in row]
+            for row in F.hessian(
+                scalar, (x, y), vectorize=True, outer_jacobian_strategy="forward-mode"
+            )
+        ],
+        "vjp": F.vjp(f, x, v),
+        "jvp": F.jvp(f, x, v),
+        "hvp": F.hvp(lambda a: scalar(a, y), x, v),
+        "vhp": F.vhp(lambda a: scalar(a, y), x, v),
+        "bad_strategy": raises(lambda: F.jacobian(f, x, strategy="forward-mode")),
+        "bad_v": raises(lambda: F.vjp(f, x, T.ones(3, dtype=T.float64))),
+    }
+
+
+@program()
+def prog_torch_func_transforms(T: Any) -> Any:
+    nn = T.nn
+    fn = T.func
+    model = _seeded(T, nn.Sequential(nn.Linear(3, 4), nn.GELU(), nn.Linear(4, 2)), 11)
+    params = {k: v.detach() for k, v in model.named_parameters()}
+    x = T.tensor(_data(5, 3))
+    t = T.tensor(_data(5, 2, seed=3))
+
+    def loss(p, xb, tb):
+        out = fn.functional_call(model, p, (xb.unsqueeze(0),))
+        return ((out - tb.unsqueeze(0)) ** 2).mean()
+
+    per_sample = fn.vmap(fn.grad(loss), in_dims=(None, 0, 0))(params, x, t)
+    g, val = fn.grad_and_value(loss)(params, x[0], t[0])
+
+    def h(z):
+        return (z**3).sum() + z.prod()
+
+    z = T.tensor([0.5, -1.0, 2.0])
+    return {
+        "per_sample": per_sample,
+        "g": g,
+        "val": val,
+        "jacrev": fn.jacrev(T.sin)(z),
+        "jacfwd": fn.jacfwd(lambda a: a.cumsum(0) * a)(z),
+        "hessian": fn.hessian(h)(z),
+        "vjp": fn.vjp(T.exp, z)[1](T.ones(3)),
+        "jvp": fn.jvp(T.exp, (z,), (T.ones(3),)),
+        "vmap_nested": fn.vmap(fn.vmap(T.outer))(T.ones(2, 3, 2), T.ones(2, 3, 4)).shape,
+        "vmap_err": raises(lambda: fn.vmap(T.sum, in_dims=1)(T.ones(3))),
+        "grad_err": raises(lambda: fn.grad(lambda a: a * 2)(z)),
+    }
+
+
+# --- nn ------------------------------------------------------------------------------------
+
+
+@program(
+    tol=Tolerance(1e-4, 5e-5, "two layers and three Adam steps, then torch's fused eval fast path")
+)
+def prog_transformer_encoder_training(T: Any) -> Any:
+    nn = T.nn
+    layer = nn.TransformerEncoderLayer(
+        d_model=8, nhead=2, dim_feedforward=16, dropout=0.0, batch_first=True, norm_first=True
+    )
+    enc = _seeded(T, nn.TransformerEncoder(layer, num_layers=2, enable_nested_tensor=False), 5)
+    head = _seeded(T, nn.Linear(8, 3), 6)
+    opt = T.optim.Adam([*enc.parameters(), *head.parameters()], lr=1e-2)
+    x = T.tensor(_data(2, 5, 8))
+    pad = T.tensor([[False, False, False, True, True], [False] * 5])
+    causal = nn.Transformer.generate_square_subsequent_mask(5)
+    y = T.tensor([0, 2])
+    losses = []
+    for _ in range(3):
+        opt.zero_grad()
+        h = enc(x, mask=causal, src_key_padding_mask=pad, is_causal=True)
+        loss = T.nn.functional.cross_entropy(head(h[:, 0]), y)
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    enc.eval()
+    with T.no_grad():
+        ev = enc(x, src_key_padding_mask=pad)
+    return {
+        "losses": losses,
+        "causal": causal,
+        "ev": ev[:, :3],
+        "repr": repr(layer),
+        "h_gf": h.grad_fn.name(),
+    }
+
+
+@program()
+def prog_multihead_attention_masks(T: Any) -> Any:
+    nn = T.nn
+    mha = _seeded(T, nn.MultiheadAttention(6, 3, batch_first=True), 8)
+    mha_kv = _seeded(
+        T, nn.MultiheadAttention(6, 2, kdim=4, vdim=5, bias=False, add_bias_kv=True), 9
+    )
+    q = T.tensor(_data(2, 4, 6), requires_grad=True)
+    kpm = T.tensor([[False, False, True, True], [False, False, False, False]])
+    attn_mask = T.triu(T.ones(4, 4, dtype=T.bool), diagonal=1)
+    out, w = mha(q, q, q, key_padding_mask=kpm, attn_mask=attn_mask)
+    out2, w2 = mha(q, q, q, need_weights=True, average_attn_weights=False)
+    out3, w3 = mha(q, q, q, need_weights=False)
+    float_mask = T.zeros(4, 4).masked_fill(attn_mask, float("-inf"))
+    out4, _ = mha(q, q, q, attn_mask=float_mask)
+    (out.sum() + out2.pow(2).sum() + out4.mean()).backward()
+    qs = T.tensor(_data(3, 2, 6, seed=4))
+    k = T.tensor(_data(5, 2, 4, seed=5))
+    v = T.tensor(_data(5, 2, 5, seed=6))
+    out5, w5 = mha_kv(qs, k, v)
+    return {
+        "out": out,
+        "w": w,
+        "w2": w2.shape,
+        "w3": w3,
+        "out3": out3,
+        "q.grad": q.grad,
+        "out5": out5,
+        "w5": w5,
+        "repr": repr(mha_kv),
+        "out_gf": out.grad_fn.name(),
+        "bad": raises(lambda: mha(q, q, q, attn_mask=T.ones(3, 3, dtype=T.bool))),
+    }
+
+
+@program()
+def prog_embedding_variants(T: Any) -> Any:
+    nn = T.nn
+    emb = _seeded(T, nn.Embedding(10, 4, padding_idx=2), 1)
+    idx = T.tensor([[1, 2, 3], [2, 2, 9]])
+    emb(idx).pow(2).sum().backward()
+    capped = nn.Embedding(10, 4, max_norm=1.0)
+    _seeded(T, capped, 2)
+    with T.no_grad():
+        capped.weight.mul_(5)
+    before = capped.weight.detach().clone()
+    out = capped(T.tensor([1, 1, 4]))
+    bag = _seeded(T, nn.EmbeddingBag(10, 3, mode="mean"), 3)
+    bag_out = bag(T.tensor([1, 2, 4, 5, 4, 3, 2, 9]), T.tensor([0, 4]))
+    pre = nn.Embedding.from_pretrained(T.tensor(_data(5, 2)), freeze=True)
+    return {
+        "grad": emb.weight.grad,
+        "out": out,
+        "w_after": capped.weight,
+        "before": before,
+        "bag": bag_out,
+        "pre_rg": pre.weight.requires_grad,
+        "repr": [repr(emb), repr(capped), repr(bag)],
+        "oob": raises(lambda: emb(T.tensor([10]))),
+    }
+
+
+@program(
+    xfail="F.embedding names a float32 index tensor 'torch.floatTensor': it formats the C++ "
+    "scalar name (dtype.CPP_NAMES) where torch writes the tensor type name 'FloatTensor' "
+    "(fix belongs in nn/functional.py)"
+)
+def prog_embedding_float_index_error(T: Any) -> Any:
+    return raises(lambda: T.nn.Embedding(4, 2)(T.tensor([1.0])))
+
+
+@program()
+def prog_norm_layers_train_eval(T: Any) -> Any:
+    nn = T.nn
+    x = T.tensor(_data(4, 6, 5), requires_grad=True)
+    bn = nn.BatchNorm1d(6, momentum=0.2)
+    ln = _seeded(T, nn.LayerNorm([6, 5], eps=1e-4), 2)
+    gn = _seeded(T, nn.GroupNorm(3, 6), 3)
+    inn = nn.InstanceNorm1d(6, affine=True, track_running_stats=True)
+    outs = {}
+    for mode in ("train", "eval"):
+        for name, m in (("bn", bn), ("ln", ln), ("gn", gn), ("in", inn)):
+            getattr(m, mode)()
+            outs[f"{name}_{mode}"] = m(x)
+    total = sum(o.sum() * (i + 1) for i, o in enumerate(outs.values()))
+    total.backward()
+    bn_nomom = nn.BatchNorm1d(6, momentum=None)
+    for k in range(3):
+        bn_nomom(x.detach() + k)
+    drop = nn.Dropout(0.5).eval()
+    return {
+        **outs,
+        "x.grad": x.grad,
+        "rm": bn.running_mean,
+        "rv": bn.running_var,
+        "nbt": bn.num_batches_tracked,
+        "cum_rm": bn_nomom.running_mean,
+        "in_rm": inn.running_mean,
+        "drop": drop(x),
+        "drop_is": drop(x) is x,
+        "sd": list(bn.state_dict()),
+        "repr": [repr(bn), repr(ln), repr(gn), repr(inn), repr(drop)],
+        "one": raises(lambda: nn.BatchNorm1d(6)(T.ones(1, 6))),
+    }
+
+
+@program(
+    xfail="F.batch_norm does not check the running stats' length against the channel count: "
+    "torch raises 'running_mean should contain 5 elements not 6', shadowgrad fails later in "
+    "broadcasting (fix belongs in nn/functional.py)"
+)
+def prog_batchnorm_wrong_channels(T: Any) -> Any:
+    bn = T.nn.BatchNorm1d(6)
+    return {
+        "train": raises(lambda: bn(T.ones(2, 5, 3))),
+        "eval": raises(lambda: bn.eval()(T.ones(2, 5))),
+    }
+
+
+@program()
+def prog_conv_stack(T: Any) -> Any:
+    nn = T.nn
+    c1 = _seeded(T, nn.Conv1d(2, 3, 3, padding="same", dilation=2, padding_mode="reflect"), 1)
+    c2 = _seeded(T, nn.Conv2d(3, 4, (3, 2), stride=(2, 1), padding=1, groups=1, bias=False), 2)
+    ct = _seeded(T, nn.ConvTranspose2d(4, 2, 3, stride=2, padding=1, output_padding=1), 3)
+    dw = _seeded(T, nn.Conv2d(2, 4, 3, groups=2, padding_mode="circular", padding=1), 4)
+    x = T.tensor(_data(2, 2, 7), requires_grad=True)
+    h = c1(x)
+    img = h.unsqueeze(-1).expand(2, 3, 7, 4)
+    y = ct(c2(img))
+    z = dw(y)
+    z.square().mean().backward()
+    return {
+        "h": h,
+        "y": y,
+        "z": z,
+        "x.grad": x.grad,
+        "c2.grad": c2.weight.grad,
+        "repr": [repr(c1), repr(c2), repr(ct), repr(dw)],
+        "gf": [h.grad_fn.name(), y.grad_fn.name(), z.grad_fn.name()],
+        "bad": raises(lambda: c2(T.ones(1, 2, 5, 5))),
+        "same_stride": raises(lambda: nn.Conv1d(2, 3, 3, stride=2, padding="same")),
+    }
+
+
+@program()
+def prog_state_dict_errors(T: Any) -> Any:
+    nn = T.nn
+
+    class Net(nn.Module):
+        def __init__(self, extra=False):
+            super().__init__()
+            self.fc = nn.Linear(3, 2)
+            self.bn = nn.BatchNorm1d(2)
+            self.register_buffer("step", T.tensor(0))
+            self.register_buffer("tmp", T.zeros(1), persistent=False)
+            if extra:
+                self.head = nn.Linear(2, 1)
+
+    a = _seeded(T, Net(), 1)
+    b = Net(extra=True)
+    sd = a.state_dict()
+    strict = raises(lambda: b.load_state_dict(sd))
+    res = b.load_state_dict(sd, strict=False)
+    sd2 = dict(sd)
+    sd2["fc.weight"] = T.zeros(4, 3)
+    sd2["bogus"] = T.zeros(1)
+    shape = raises(lambda: Net().load_state_dict(sd2))
+    sd3 = {k: v for k, v in sd.items() if k != "bn.running_var"}
+    missing = raises(lambda: Net().load_state_dict(sd3))
+    prefixed = {"module." + k: v for k, v in sd.items()}
+    nn.modules.utils.consume_prefix_in_state_dict_if_present(prefixed, "module.")
+    c = Net()
+    c.load_state_dict(prefixed)
+    return {
+        "keys": list(sd),
+        "strict": strict,
+        "res": str(res),
+        "res_fields": (res.missing_keys, res.unexpected_keys),
+        "shape": shape,
+        "missing": missing,
+        "c.fc": c.fc.weight,
+        "sd_rg": sd["fc.weight"].requires_grad,
+        "meta": list(sd._metadata.keys()) if hasattr(sd, "_metadata") else None,
+    }
+
+
+@program()
+def prog_module_introspection_reprs(T: Any) -> Any:
+    nn = T.nn
+
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layers = nn.ModuleList([nn.Linear(4, 4), nn.ReLU(), nn.Linear(4, 4)])
+            self.heads = nn.ModuleDict({"cls": nn.Linear(4, 2), "reg": nn.Linear(4, 1)})
+            self.scales = nn.ParameterList([nn.Parameter(T.ones(4)), nn.Parameter(T.zeros(2, 2))])
+            self.table = nn.ParameterDict({"a": nn.Parameter(T.ones(3))})
+            self.shared = self.layers[0]
+            self.register_buffer("mask", T.ones(4, dtype=T.bool))
+
+        def extra_repr(self):
+            return "custom=1"
+
+    b = Block()
+    seq = nn.Sequential(nn.Linear(2, 3), nn.Sequential(nn.Tanh(), nn.Dropout(0.1)), nn.Flatten(0))
+    visited = []
+    b.apply(lambda m: visited.append(type(m).__name__))
+    for p in b.parameters():
+        p.grad = T.ones_like(p)
+    b.zero_grad(set_to_none=False)
+    g0 = [p.grad.sum().item() for p in b.parameters()]
+    b.zero_grad()
+    return {
+        "repr": repr(b),
+        "seq": repr(seq),
+        "seq_slice": repr(seq[1:]),
+        "params": [(n, tuple(p.shape)) for n, p in b.named_parameters()],
+        "params_dup": [n for n, _ in b.named_parameters(remove_duplicate=False)],
+        "modules": [n for n, _ in b.named_modules()],
+        "children": [n for n, _ in b.named_children()],
+        "buffers": [n for n, _ in b.named_buffers()],
+        "visited": visited,
+        "g0": g0,
+        "grads": [p.grad for p in b.parameters()],
+        "n": sum(p.numel() for p in b.parameters()),
+        "getattr": raises(lambda: b.nope),
+        "plist": repr(b.scales),
+        "pdict": repr(b.table),
+        "get_sub": repr(b.get_submodule("heads.cls")),
+        "get_sub_err": raises(lambda: b.get_submodule("heads.nope")),
+        "param_repr": repr(b.scales[0]),
+        "train": [b.training, b.eval().training, b.layers[0].training],
+        "bad_assign": raises(lambda: setattr(b, "layers", T.ones(1))),
+        "bad_param": raises(lambda: b.register_parameter("x", T.ones(1))),
+    }
+
+
+# --- the harness -----------------------------------------------------------------------------
+
+
+def _params() -> list[Any]:
+    out = []
+    for name, p in PROGRAMS.items():
+        marks = [pytest.mark.xfail(reason=p.xfail, strict=True)] if p.xfail else []
+        out.append(pytest.param(name, marks=marks, id=name))
+    return out
+
+
+@pytest.mark.parametrize("name", _params())
+def test_program_matches_torch(name: str) -> None:
+    p = PROGRAMS[name]
+    a = run(get_engine("torch"), p.fn)
+    assert a.error is None, f"torch raised {a.error}: fix the program"
+    b = run(get_engine("shadowgrad"), p.fn)
+    diffs = compare(a, b, tol=p.tol, compare_warnings=p.warnings)
+    if diffs:
+        pytest.fail(render_mismatch(name, inspect.getsource(p.fn), diffs, a, b), pytrace=False)
