@@ -8,6 +8,7 @@ is_leaf, exception types and messages, printed reprs) and so are the warnings it
 from __future__ import annotations
 
 import inspect
+import io
 from collections.abc import Callable
 from typing import Any
 
@@ -806,6 +807,298 @@ def prog_module_introspection_reprs(T: Any) -> Any:
         "train": [b.training, b.eval().training, b.layers[0].training],
         "bad_assign": raises(lambda: setattr(b, "layers", T.ones(1))),
         "bad_param": raises(lambda: b.register_parameter("x", T.ones(1))),
+    }
+
+
+# --- optim ---------------------------------------------------------------------------------
+
+
+def _regression(T: Any, seed: int = 0) -> tuple[Any, Any, Any]:
+    nn = T.nn
+    model = _seeded(T, nn.Sequential(nn.Linear(4, 6), nn.Tanh(), nn.Linear(6, 1)), seed)
+    x = T.tensor(_data(16, 4, seed=seed + 1))
+    y = T.tensor(_data(16, 1, seed=seed + 2))
+    return model, x, y
+
+
+def _train(T: Any, model: Any, opt: Any, x: Any, y: Any, steps: int, sched: Any = None) -> Any:
+    out = []
+    for _ in range(steps):
+        opt.zero_grad()
+        loss = T.nn.functional.mse_loss(model(x), y)
+        loss.backward()
+        opt.step()
+        if sched is not None:
+            sched.step()
+        out.append((loss.item(), [g["lr"] for g in opt.param_groups]))
+    return out
+
+
+@program()
+def prog_optimizers_variants(T: Any) -> Any:
+    optim = T.optim
+    res = {}
+    configs = {
+        "sgd_nesterov": lambda p: optim.SGD(
+            p, lr=0.05, momentum=0.9, nesterov=True, weight_decay=1e-3
+        ),
+        "sgd_dampening": lambda p: optim.SGD(
+            p, lr=0.05, momentum=0.5, dampening=0.3, maximize=False
+        ),
+        "adam_amsgrad": lambda p: optim.Adam(p, lr=1e-2, amsgrad=True, weight_decay=1e-2),
+        "adamw": lambda p: optim.AdamW(p, lr=1e-2, betas=(0.8, 0.95)),
+        "rmsprop": lambda p: optim.RMSprop(p, lr=1e-2, alpha=0.9, centered=True, momentum=0.5),
+        "adagrad": lambda p: optim.Adagrad(p, lr=0.1, lr_decay=0.01, initial_accumulator_value=0.1),
+        "adamax": lambda p: optim.Adamax(p, lr=1e-2),
+        "nadam": lambda p: optim.NAdam(p, lr=1e-2, momentum_decay=4e-3),
+        "radam": lambda p: optim.RAdam(p, lr=1e-2, decoupled_weight_decay=True, weight_decay=0.1),
+        "adadelta": lambda p: optim.Adadelta(p, lr=1.0),
+        "rprop": lambda p: optim.Rprop(p, lr=1e-2),
+    }
+    for name, make in configs.items():
+        model, x, y = _regression(T, 3)
+        opt = make(model.parameters())
+        res[name] = _train(T, model, opt, x, y, 4)
+        res[name + "_w"] = [p.detach() for p in model.parameters()]
+    res["repr"] = repr(optim.SGD(model.parameters(), lr=0.1, momentum=0.9))
+    res["repr_adam"] = repr(
+        optim.Adam(
+            [{"params": model[0].parameters()}, {"params": model[2].parameters(), "lr": 1e-4}]
+        )
+    )
+    res["bad_lr"] = raises(lambda: optim.SGD(model.parameters(), lr=-1))
+    res["bad_nesterov"] = raises(lambda: optim.SGD(model.parameters(), lr=0.1, nesterov=True))
+    res["bad_betas"] = raises(lambda: optim.Adam(model.parameters(), betas=(1.0, 0.9)))
+    res["empty"] = raises(lambda: optim.Adam([]))
+    res["dup"] = raises(lambda: optim.SGD([model[0].weight, model[0].weight], lr=0.1))
+    return res
+
+
+@program()
+def prog_lbfgs_closure(T: Any) -> Any:
+    model, x, y = _regression(T, 5)
+    opt = T.optim.LBFGS(
+        model.parameters(), lr=0.5, max_iter=5, history_size=4, line_search_fn="strong_wolfe"
+    )
+    calls = []
+
+    def closure():
+        opt.zero_grad()
+        loss = T.nn.functional.mse_loss(model(x), y)
+        loss.backward()
+        calls.append(loss.item())
+        return loss
+
+    losses = [opt.step(closure).item() for _ in range(3)]
+    model2, _, _ = _regression(T, 5)
+    opt2 = T.optim.LBFGS(model2.parameters(), lr=0.1, max_iter=3)
+
+    def closure2():
+        opt2.zero_grad()
+        loss = T.nn.functional.mse_loss(model2(x), y)
+        loss.backward()
+        return loss
+
+    opt2.step(closure2)
+    st = opt.state_dict()["state"][0]
+    return {
+        "losses": losses,
+        "calls": calls,
+        "w": [p.detach() for p in model.parameters()],
+        "w2": [p.detach() for p in model2.parameters()],
+        "state_keys": sorted(st),
+        "n_iter": st["n_iter"],
+        "func_evals": st["func_evals"],
+    }
+
+
+@program()
+def prog_param_groups_and_state_roundtrip(T: Any) -> Any:
+    model, x, y = _regression(T, 7)
+    opt = T.optim.Adam([{"params": model[0].parameters(), "lr": 1e-2}], lr=1e-3, weight_decay=0.0)
+    opt.add_param_group({"params": model[2].parameters(), "weight_decay": 0.1})
+    first = _train(T, model, opt, x, y, 3)
+    sd = opt.state_dict()
+    buf = io.BytesIO()
+    T.save({"model": model.state_dict(), "opt": sd, "epoch": 3}, buf)
+    buf.seek(0)
+    ck = T.load(buf, weights_only=True)
+    model2, _, _ = _regression(T, 0)
+    model2.load_state_dict(ck["model"])
+    opt2 = T.optim.Adam([{"params": model2[0].parameters(), "lr": 1e-2}], lr=1e-3)
+    opt2.add_param_group({"params": model2[2].parameters(), "weight_decay": 0.1})
+    opt2.load_state_dict(ck["opt"])
+    a = _train(T, model, opt, x, y, 2)
+    b = _train(T, model2, opt2, x, y, 2)
+    dup = raises(lambda: opt.add_param_group({"params": model[0].weight}))
+    bad = T.optim.SGD(model.parameters(), lr=0.1)
+    mismatch = raises(lambda: bad.load_state_dict(sd))
+    return {
+        "first": first,
+        "a": a,
+        "b": b,
+        "groups": [{k: v for k, v in g.items() if k != "params"} for g in sd["param_groups"]],
+        "params_idx": [g["params"] for g in sd["param_groups"]],
+        "state_keys": sorted(sd["state"][0]),
+        "step": sd["state"][0]["step"],
+        "dup": dup,
+        "mismatch": mismatch,
+        "epoch": ck["epoch"],
+    }
+
+
+@program()
+def prog_lr_scheduler_chains(T: Any) -> Any:
+    sch = T.optim.lr_scheduler
+    out = {}
+
+    def fresh(lr=0.1, **kw):
+        p = T.nn.Parameter(T.ones(2))
+        return T.optim.SGD([p], lr=lr, momentum=0.9, **kw)
+
+    def trace(opt, s, n, metric=None):
+        lrs = []
+        for i in range(n):
+            opt.step()
+            if metric is None:
+                s.step()
+            else:
+                s.step(metric[i])
+            lrs.append(s.get_last_lr() if metric is None else [g["lr"] for g in opt.param_groups])
+        return lrs
+
+    o = fresh()
+    out["step"] = trace(o, sch.StepLR(o, step_size=2, gamma=0.5), 7)
+    o = fresh()
+    out["multistep"] = trace(o, sch.MultiStepLR(o, milestones=[2, 5], gamma=0.1), 7)
+    o = fresh()
+    out["onecycle"] = trace(
+        o, sch.OneCycleLR(o, max_lr=1.0, total_steps=10, anneal_strategy="linear"), 9
+    )
+    out["onecycle_mom"] = o.param_groups[0]["momentum"]
+    o = fresh()
+    out["onecycle_cos"] = trace(
+        o, sch.OneCycleLR(o, max_lr=0.5, epochs=2, steps_per_epoch=4, three_phase=True), 8
+    )
+    o = fresh()
+    out["cawr"] = trace(o, sch.CosineAnnealingWarmRestarts(o, T_0=3, T_mult=2, eta_min=0.01), 10)
+    o = fresh()
+    out["plateau"] = trace(
+        o,
+        sch.ReduceLROnPlateau(o, mode="min", factor=0.5, patience=1, cooldown=1, threshold=0.01),
+        9,
+        metric=[1.0, 0.9, 0.95, 0.91, 0.9, 0.9, 0.5, 0.6, 0.7],
+    )
+    o = fresh()
+    seq = sch.SequentialLR(
+        o,
+        [sch.LinearLR(o, start_factor=0.1, total_iters=3), sch.ExponentialLR(o, gamma=0.9)],
+        milestones=[3],
+    )
+    out["sequential"] = trace(o, seq, 7)
+    o = fresh()
+    out["lambda"] = trace(o, sch.LambdaLR(o, lambda e: 1 / (e + 1)), 4)
+    o = fresh()
+    chain = sch.ChainedScheduler(
+        [sch.ConstantLR(o, factor=0.5, total_iters=2), sch.ExponentialLR(o, gamma=0.9)]
+    )
+    out["chained"] = trace(o, chain, 5)
+    o = fresh()
+    cos = sch.CosineAnnealingLR(o, T_max=4, eta_min=0.001)
+    out["cos"] = trace(o, cos, 9)
+    out["cos_sd"] = {k: v for k, v in cos.state_dict().items() if not callable(v)}
+    o = fresh()
+    cyc = sch.CyclicLR(o, base_lr=0.01, max_lr=0.1, step_size_up=2, mode="triangular2")
+    out["cyclic"] = trace(o, cyc, 9)
+    o = fresh()
+    poly = sch.PolynomialLR(o, total_iters=4, power=2.0)
+    out["poly"] = trace(o, poly, 6)
+    o = fresh()
+    out["bad_onecycle"] = raises(lambda: sch.OneCycleLR(o, max_lr=1.0))
+    out["bad_factor"] = raises(lambda: sch.ReduceLROnPlateau(o, factor=1.5))
+    return out
+
+
+@program()
+def prog_grad_clipping_utils(T: Any) -> Any:
+    nn = T.nn
+    model, x, y = _regression(T, 9)
+    T.nn.functional.mse_loss(model(x), y).mul(100).backward()
+    params = list(model.parameters())
+    before = [p.grad.clone() for p in params]
+    n2 = nn.utils.clip_grad_norm_(params, max_norm=1.0)
+    after = [p.grad.clone() for p in params]
+    ninf = nn.utils.clip_grad_norm_(params, max_norm=0.5, norm_type="inf")
+    n1 = nn.utils.clip_grad_norm_(params[0], max_norm=10.0, norm_type=1)
+    nn.utils.clip_grad_value_(params, clip_value=0.01)
+    clipped = [p.grad.clone() for p in params]
+    params[0].grad[0, 0] = float("nan")
+    nan_norm = nn.utils.clip_grad_norm_(params, 1.0)
+    err = raises(lambda: nn.utils.clip_grad_norm_(params, 1.0, error_if_nonfinite=True))
+    norms = nn.utils.get_total_norm([p.grad for p in params[1:]], norm_type=2.0)
+    vec = nn.utils.parameters_to_vector(params)
+    nn.utils.vector_to_parameters(vec * 2, params)
+    empty = nn.utils.clip_grad_norm_([], 1.0)
+    return {
+        "before": before,
+        "n2": n2,
+        "after": after,
+        "ninf": ninf,
+        "n1": n1,
+        "clipped": clipped,
+        "nan_norm": nan_norm,
+        "err": err,
+        "norms": norms,
+        "vec": vec,
+        "doubled": params[1],
+        "empty": empty,
+    }
+
+
+@program()
+def prog_save_load_model_objects(T: Any) -> Any:
+    nn = T.nn
+    model = _seeded(
+        T, nn.Sequential(nn.Conv1d(2, 3, 2), nn.BatchNorm1d(3), nn.Flatten(), nn.Linear(9, 2)), 4
+    )
+    model.train()
+    x = T.tensor(_data(4, 2, 4))
+    model(x)
+    opt = T.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    model(x).sum().backward()
+    opt.step()
+    buf = io.BytesIO()
+    T.save(
+        {
+            "sd": model.state_dict(),
+            "opt": opt.state_dict(),
+            "t": T.arange(6).view(2, 3)[:, 1:],
+            "list": [T.tensor(1.5, dtype=T.float64), T.tensor([True, False])],
+        },
+        buf,
+    )
+    buf.seek(0)
+    ck = T.load(buf)
+    m2 = _seeded(
+        T, nn.Sequential(nn.Conv1d(2, 3, 2), nn.BatchNorm1d(3), nn.Flatten(), nn.Linear(9, 2)), 0
+    )
+    m2.load_state_dict(ck["sd"])
+    m2.eval()
+    model.eval()
+    shared = T.arange(4.0)
+    buf2 = io.BytesIO()
+    T.save([shared, shared[1:]], buf2)
+    buf2.seek(0)
+    a, b = T.load(buf2)
+    a[2] = 100.0
+    return {
+        "eq": (m2(x) - model(x)).abs().max(),
+        "t": ck["t"],
+        "list": ck["list"],
+        "opt_state": ck["opt"]["state"][0]["momentum_buffer"],
+        "shared_b": b,
+        "nbt": ck["sd"]["1.num_batches_tracked"],
+        "keys": list(ck["sd"]),
     }
 
 

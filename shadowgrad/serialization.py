@@ -4,7 +4,8 @@ A file is a zip archive holding `manifest.json` (the object tree as JSON) and on
 distinct tensor or array (read with `allow_pickle=False`). It stores tensors and Parameters (with
 requires_grad), numpy arrays, dicts (any hashable plain keys; OrderedDict and a state dict's
 `_metadata` kept), lists, tuples, torch.Size, dtypes and plain Python values. A tensor stored twice
-in one object comes back as one tensor.
+in one object comes back as one tensor, and tensors that shared memory (a tensor and its views)
+share it again, with their shapes and strides, as torch's storages do.
 
 Differences: the file format is not torch's, and arbitrary Python objects (whole modules,
 optimizers) cannot be saved; save their state_dict() instead. `weights_only` is accepted and has
@@ -35,7 +36,8 @@ _FORMAT = "shadowgrad-zip-1"
 class _Writer:
     def __init__(self, zf: zipfile.ZipFile) -> None:
         self.zf = zf
-        self.memo: dict[int, int] = {}
+        self.memo: dict[int, int] = {}  # id(array) -> its file index
+        self.tensors: dict[int, Any] = {}  # id(tensor) -> its tensor_data entry
         self.keep: list[Any] = []  # keeps ids stable while encoding
 
     def array(self, a: np.ndarray) -> int:
@@ -46,9 +48,27 @@ class _Writer:
         self.memo[key] = idx
         self.keep.append(a)
         buf = io.BytesIO()
-        np.save(buf, np.ascontiguousarray(a), allow_pickle=False)
+        # np.save writes any layout (C or Fortran order kept); np.ascontiguousarray would make a
+        # 0-d array 1-d
+        np.save(buf, a, allow_pickle=False)
         self.zf.writestr(f"data/{idx}.npy", buf.getvalue())
         return idx
+
+    def tensor_data(self, a: np.ndarray) -> Any:
+        """A tensor's array as an entry: its storage (the numpy array it is a view of, stored
+        once per save) and where in it the tensor lies, so tensors that share memory (a tensor
+        and its views, detach(), .data) share it again after load, as torch's storages do. An
+        array whose storage cannot be addressed that way is stored on its own."""
+        root = a
+        while isinstance(root.base, np.ndarray):
+            root = root.base
+        if root is a:
+            return self.array(a)
+        off = a.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+        contiguous = root.flags.c_contiguous or root.flags.f_contiguous
+        if root.dtype != a.dtype or not contiguous or root.base is not None:
+            return self.array(a)
+        return [self.array(root), off, list(a.shape), list(a.strides)]
 
     def enc(self, obj: Any) -> Any:
         if obj is None or isinstance(obj, (bool, int, float, str)):
@@ -57,10 +77,10 @@ class _Writer:
             from .nn.parameter import Parameter
 
             self.keep.append(obj)
-            if id(obj) not in self.memo:
-                self.memo[id(obj)] = self.array(obj.detach().numpy())
+            if id(obj) not in self.tensors:
+                self.tensors[id(obj)] = self.tensor_data(obj.detach().numpy())
             return {
-                "__tensor__": self.memo[id(obj)],
+                "__tensor__": self.tensors[id(obj)],
                 "requires_grad": obj.requires_grad,
                 "parameter": isinstance(obj, Parameter),
             }
@@ -131,13 +151,27 @@ class _Reader:
                 self.arrays[idx] = np.load(io.BytesIO(fh.read()), allow_pickle=False)
         return self.arrays[idx]
 
+    def tensor_data(self, entry: Any) -> np.ndarray:
+        """The array `_Writer.tensor_data` described: a whole stored array, or a view into one."""
+        if isinstance(entry, int):
+            return self.array(entry)
+        idx, off, shape, strides = entry
+        root = self.array(idx)
+        return np.ndarray(
+            tuple(shape),
+            dtype=root.dtype,
+            buffer=root.ravel(order="K").view(np.uint8),
+            offset=off,
+            strides=tuple(strides),
+        )
+
     def dec(self, obj: Any) -> Any:
         if not isinstance(obj, dict):
             return obj
         if "__tensor__" in obj:
-            key = (obj["__tensor__"], obj["requires_grad"], obj["parameter"])
+            key = (json.dumps(obj["__tensor__"]), obj["requires_grad"], obj["parameter"])
             if key not in self.tensors:
-                t = from_numpy(self.array(obj["__tensor__"]))
+                t = from_numpy(self.tensor_data(obj["__tensor__"]))
                 if obj["parameter"]:
                     from .nn.parameter import Parameter
 
