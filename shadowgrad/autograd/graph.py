@@ -379,7 +379,9 @@ class SavedTensor:
             first = _first_modified(self, node)
             if first is not None:
                 return first.unpack(node)  # raises for the one torch checks first
-            gf = t._grad_fn
+            # the public grad_fn: a view whose base was modified in place regenerates its node
+            # (AsStridedBackward0), and torch's SavedVariable names that one (data_.grad_fn())
+            gf = t.grad_fn
             raise RuntimeError(
                 _modified_message(t._data, t._nr, gf, self._vc.v, self) + _explained(self, node)
             )
