@@ -1577,6 +1577,231 @@ def prog_anomaly_nan_error_frees_graph(T: Any) -> Any:
     return {"first": first, "second": second, "x.grad": x.grad}
 
 
+# --- more training programs ----------------------------------------------------------------
+
+
+@program()
+def prog_gru_lstm_packed_classifier(T: Any) -> Any:
+    nn = T.nn
+    rnn_utils = nn.utils.rnn
+    gru = _seeded(T, nn.GRU(3, 4, num_layers=2, batch_first=False), 1)
+    lstm = _seeded(T, nn.LSTM(3, 5, proj_size=2, batch_first=True), 2)
+    seqs = [T.tensor(_data(n, 3, seed=n)) for n in (5, 3, 2)]
+    padded = rnn_utils.pad_sequence(seqs)
+    packed = rnn_utils.pack_padded_sequence(padded, [5, 3, 2])
+    out, h = gru(packed)
+    unpacked, lens = rnn_utils.pad_packed_sequence(out, total_length=6)
+    packed2 = rnn_utils.pack_sequence([s.flip(0) for s in seqs[::-1]], enforce_sorted=False)
+    out2, (h2, c2) = lstm(packed2)
+    loss = unpacked.pow(2).sum() + h.sum() + h2.pow(2).sum() + c2.sum() + out2.data.sum()
+    loss.backward()
+    return {
+        "unpacked": unpacked,
+        "lens": lens,
+        "h": h,
+        "h2": h2,
+        "c2": c2,
+        "batch_sizes": out2.batch_sizes,
+        "sorted": out2.sorted_indices,
+        "unsorted": out2.unsorted_indices,
+        "g": gru.weight_hh_l1.grad,
+        "lg": lstm.weight_hr_l0.grad,
+        "repr": [repr(gru), repr(lstm)],
+        "packed_repr": repr(packed.batch_sizes),
+        "bad_len": raises(lambda: rnn_utils.pack_padded_sequence(padded, [3, 5, 2])),
+        "bad_in": raises(lambda: gru(T.ones(4, 2, 5))),
+    }
+
+
+@program()
+def prog_seeded_init_and_dropout(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(0)
+    lin = nn.Linear(5, 3)
+    conv = nn.Conv2d(2, 3, 3)
+    emb = nn.Embedding(4, 2)
+    w = T.empty(3, 4)
+    nn.init.kaiming_normal_(w, mode="fan_out", nonlinearity="relu")
+    x = T.randn(2, 5)
+    drop = nn.Dropout(0.3)
+    d = drop(x)
+    g = T.Generator().manual_seed(3)
+    r = T.rand(3, generator=g)
+    perm = T.randperm(6)
+    ri = T.randint(0, 10, (4,))
+    mult = T.multinomial(T.tensor([0.1, 0.2, 0.7]), 5, replacement=True)
+    state = T.get_rng_state()
+    a = T.randn(2)
+    T.set_rng_state(state)
+    b = T.randn(2)
+    return {
+        "lin": [lin.weight, lin.bias],
+        "conv": conv.weight[0, 0],
+        "emb": emb.weight,
+        "w": w,
+        "x": x,
+        "d": d,
+        "r": r,
+        "perm": perm,
+        "ri": ri,
+        "mult": mult,
+        "same": T.equal(a, b),
+        "bern": T.bernoulli(T.full((4,), 0.5)),
+    }
+
+
+@program()
+def prog_weight_norm_parametrize(T: Any) -> Any:
+    nn = T.nn
+    P = nn.utils.parametrize
+
+    class Symmetric(nn.Module):
+        def forward(self, X):
+            return X.triu() + X.triu(1).transpose(-1, -2)
+
+    lin = _seeded(T, nn.Linear(3, 3), 4)
+    P.register_parametrization(lin, "weight", Symmetric())
+    x = T.tensor(_data(2, 3))
+    lin(x).sum().backward()
+    wn = nn.utils.parametrizations.weight_norm(_seeded(T, nn.Linear(3, 2), 5))
+    out = wn(x)
+    out.pow(2).sum().backward()
+    orth = nn.utils.parametrizations.orthogonal(_seeded(T, nn.Linear(3, 3), 6))
+    wq = orth.weight
+    return {
+        "w": lin.weight,
+        "sym": T.allclose(lin.weight, lin.weight.T),
+        "orig_grad": lin.parametrizations.weight.original.grad,
+        "is_p": P.is_parametrized(lin),
+        "names": sorted(n for n, _ in lin.named_parameters()),
+        "wn_out": out,
+        "g": wn.parametrizations.weight.original0.grad,
+        "v": wn.parametrizations.weight.original1.grad,
+        "orth_eye": (wq @ wq.T - T.eye(3)).abs().max() < 1e-5,
+        "repr": repr(lin),
+        "sd": list(lin.state_dict()),
+    }
+
+
+@program(warnings=False)  # torch's first forward-AD use warns about torch.jit.script
+def prog_checkpoint_and_forward_ad(T: Any) -> Any:
+    nn = T.nn
+    from_cp = T.utils.checkpoint
+    block = _seeded(T, nn.Sequential(nn.Linear(4, 4), nn.Tanh(), nn.Linear(4, 4)), 8)
+    x = T.tensor(_data(3, 4), requires_grad=True)
+    y = from_cp.checkpoint(block, x, use_reentrant=False)
+    y.sum().backward()
+    gx = x.grad.clone()
+    x.grad = None
+    y2 = from_cp.checkpoint_sequential(nn.Sequential(*block), 2, x, use_reentrant=False)
+    y2.sum().backward()
+    fwAD = T.autograd.forward_ad
+    primal = T.tensor(_data(4, seed=2))
+    tangent = T.ones(4)
+    with fwAD.dual_level():
+        dual = fwAD.make_dual(primal, tangent)
+        out = (dual.sin() * dual).sum()
+        p, t = fwAD.unpack_dual(out)
+        lin_out = block(fwAD.make_dual(primal.unsqueeze(0), tangent.unsqueeze(0)))
+        lt = fwAD.unpack_dual(lin_out).tangent.detach()
+
+    class Sq(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            ctx.save_for_forward(a)
+            return a * a
+
+        @staticmethod
+        def jvp(ctx, ta):
+            (a,) = ctx.saved_tensors
+            return 2 * a * ta
+
+    with fwAD.dual_level():
+        d = fwAD.make_dual(primal, tangent)
+        st = fwAD.unpack_dual(Sq.apply(d)).tangent
+    return {
+        "y": y,
+        "gx": gx,
+        "gx2": x.grad,
+        "y2_gf": y2.grad_fn,
+        "p": p,
+        "t": t,
+        "lt": lt,
+        "st": st,
+    }
+
+
+@program()
+def prog_module_misc_api(T: Any) -> Any:
+    nn = T.nn
+    log = []
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a = nn.Linear(2, 2)
+            self.b = nn.Linear(2, 2)
+            self.b.weight = self.a.weight
+
+        def forward(self, x, scale=1.0):
+            return self.b(self.a(x)) * scale
+
+    n = _seeded(T, Net(), 2)
+    n.register_forward_hook(lambda m, i, o: log.append(("fwd", len(i))))
+    handle = nn.modules.module.register_module_forward_pre_hook(
+        lambda m, i: log.append(("global", type(m).__name__))
+    )
+    out = n(T.ones(1, 2), scale=2.0)
+    handle.remove()
+    out.sum().backward()
+    n.register_load_state_dict_post_hook(
+        lambda m, keys: log.append(("load", sorted(keys.missing_keys)))
+    )
+    n.load_state_dict(n.state_dict())
+    n.requires_grad_(False)
+    n.a.bias.requires_grad_(True)
+    half = Net().half()
+    dbl = Net().to(T.float64)
+    n2 = Net()
+    del n2.a
+    return {
+        "out": out,
+        "log": log,
+        "shared_grad": n.a.weight.grad,
+        "params": [k for k, _ in n.named_parameters()],
+        "sd": list(n.state_dict()),
+        "rg": [p.requires_grad for p in n.parameters()],
+        "half": half.a.weight.dtype,
+        "dbl": dbl(T.ones(1, 2, dtype=T.float64)).dtype,
+        "del": raises(lambda: n2(T.ones(1, 2))),
+        "n2": repr(n2),
+        "train": n.train(False).training,
+        "buffers": list(n.buffers()),
+        "get_param": n.get_parameter("a.bias").shape,
+        "to_empty": repr(nn.Linear(2, 1).to_empty(device="cpu").weight.shape),
+    }
+
+
+@program(
+    xfail="mixed float32/float64 operands: F.linear with a bias (torch's addmm: 'mat1 and mat2 "
+    "must have the same dtype, but got Float and Double'), addmm ('self and mat2 ...'), bmm "
+    "('expected scalar type Float but found Double') all give mm's message in shadowgrad, and "
+    "conv1d with a float64 weight on a float32 input computes instead of raising 'expected "
+    "scalar type Float but found Double' (fixes belong in nn/functional.py, ops/linalg.py, "
+    "ops/nn_ops.py)"
+)
+def prog_mixed_dtype_layer_errors(T: Any) -> Any:
+    F = T.nn.functional
+    f, d = T.ones(2, 3), T.ones(4, 3, dtype=T.float64)
+    return {
+        "linear": raises(lambda: T.nn.Linear(3, 4).double()(f)),
+        "linear_3d": raises(lambda: F.linear(T.ones(2, 2, 3), d, T.ones(4, dtype=T.float64))),
+        "addmm": raises(lambda: T.addmm(T.ones(2, 4), f, d.t())),
+        "bmm": raises(lambda: T.bmm(T.ones(2, 2, 3), T.ones(2, 3, 2, dtype=T.float64))),
+        "conv": raises(lambda: F.conv1d(T.ones(1, 3, 5), T.ones(2, 3, 2, dtype=T.float64))),
+    }
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 
