@@ -14,11 +14,13 @@ is the program as a runnable script for both engines. `campaign(n, seed)` runs n
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import warnings
 from typing import Any
 
+import numpy as np
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -30,7 +32,7 @@ from hypothesis.stateful import (
 )
 
 from .compare import TOLERANCES, compare
-from .engines import ENGINES, ErrorObs, Outcome, normalize, observe
+from .engines import ENGINES, ErrorObs, Outcome, TensorObs, normalize, observe
 
 __all__ = ["FuzzMismatch", "GraphMachine", "campaign", "default_examples", "script"]
 
@@ -91,7 +93,6 @@ def script(lines: list[str], failing: int | None = None, detail: str = "") -> st
 
 
 def _literal(shape: tuple[int, ...], flat: list[float]) -> str:
-    import numpy as np
 
     return repr(np.asarray(flat, dtype=float).reshape(shape).tolist())
 
@@ -102,6 +103,11 @@ class GraphMachine(RuleBasedStateMachine):
         a, b = ENGINES[ENGINE_PAIR[0]], ENGINES[ENGINE_PAIR[1]]
         self.engines = (a, b)
         self.ns = [{"T": a.module(), "log": []}, {"T": b.module(), "log": []}]
+        # Note [Fuzz float64 reference]: the same program on torch with float32 read as float64.
+        # It tells a last-bit difference that the program amplified (x ** x after two exp_) from
+        # a wrong value: see engines_agree. None once it stops shadowing torch (an outcome that
+        # differs from torch's, e.g. an in-place dtype error only float32 raises).
+        self.ref: dict[str, Any] | None = {"T": _Float64(a.module()), "log": []}
         self.lines: list[str] = []
         self.names: list[str] = []  # variables holding tensors in both engines
 
@@ -118,6 +124,16 @@ class GraphMachine(RuleBasedStateMachine):
                 except Exception as e:
                     errs.append(ErrorObs.of(e))
         ea, eb = errs
+        if self.ref is not None:
+            with self.engines[0].session(), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    exec(code, self.ref)
+                    failed = False
+                except Exception:
+                    failed = True
+            if failed != (ea is not None):
+                self.ref = None
         if ea is not None:
             guarded = f"try:\n    {stmt.replace(chr(10), chr(10) + '    ')}\nexcept Exception as e:\n    log.append(repr(e))"  # noqa: E501
             self.lines.append(guarded)
@@ -256,6 +272,14 @@ class GraphMachine(RuleBasedStateMachine):
                 state = {n: observe(T, ns[n]) for n in self.names}
             outs.append(Outcome(eng.name, normalize({"vars": state, "log": list(ns["log"])})))
         diffs = compare(*outs, tol=_FUZZ_TOL, compare_warnings=False)
+        if diffs and self.ref is not None:
+            # values that torch's float32 and shadowgrad's both approximate: forgiven where
+            # shadowgrad's is as close to the float64 reference as torch's (Note [Fuzz float64
+            # reference]); every other observation is still compared
+            with self.engines[0].session() as T:
+                ref = {n: observe(T, self.ref.get(n)) for n in self.names}
+            outs[1] = Outcome(outs[1].engine, _forgive(outs[0].result, outs[1].result, ref))
+            diffs = compare(*outs, tol=_FUZZ_TOL, compare_warnings=False)
         if diffs:
             self._fail("state after the last statement:\n" + "\n".join(d.render() for d in diffs))
 
@@ -264,6 +288,46 @@ class GraphMachine(RuleBasedStateMachine):
 # intermediate's last-bit difference (numpy's and ATen's exp differ by one ulp): values are
 # compared at float32's tolerance; the fuzzer is after semantics (graphs, versions, errors).
 _FUZZ_TOL = TOLERANCES["float32"]
+
+
+class _Float64:
+    """torch as the float64 reference sees it: `T.float32` is float64, the rest is torch."""
+
+    def __init__(self, module: Any) -> None:
+        self._module = module
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._module, "float64" if name == "float32" else name)
+
+
+def _forgive(torch_out: Any, sg_out: Any, ref: dict[str, Any]) -> Any:
+    """shadowgrad's observations with each float value that is explained by rounding replaced
+    by torch's: where, elementwise, |shadowgrad - reference| is within float32's tolerance of
+    the float64 reference or at most 4x torch's own distance from it."""
+    out = {"vars": dict(sg_out["vars"]), "log": sg_out["log"]}
+    for name, obs in sg_out["vars"].items():
+        t_obs, r_obs = torch_out["vars"].get(name), ref.get(name)
+        if not isinstance(obs, dict) or not isinstance(t_obs, dict) or r_obs is None:
+            continue
+        new = dict(obs)
+        for key in ("tensor", "grad"):
+            s, t, r = obs.get(key), t_obs.get(key), r_obs.get(key)
+            if all(isinstance(o, TensorObs) for o in (s, t, r)) and _explained(s, t, r):
+                new[key] = dataclasses.replace(s, value=t.value)
+        out["vars"][name] = new
+    return out
+
+
+def _explained(s: TensorObs, t: TensorObs, r: TensorObs) -> bool:
+    if not (s.value.shape == t.value.shape == r.value.shape) or s.value.dtype.kind != "f":
+        return False
+    sv, tv, rv = (np.asarray(o.value, dtype=np.float64) for o in (s, t, r))
+    with np.errstate(all="ignore"):
+        close = np.abs(sv - rv) <= _FUZZ_TOL.atol + _FUZZ_TOL.rtol * np.abs(rv)
+        as_good = np.abs(sv - rv) <= 4 * np.abs(tv - rv)
+    finite = np.isfinite(sv) & np.isfinite(tv) & np.isfinite(rv)
+    same = (sv == tv) | (np.isnan(sv) & np.isnan(tv))
+    return bool(np.all(same | (finite & (close | as_good))))
 
 
 def _is_tensor(x: Any) -> bool:

@@ -55,3 +55,56 @@ def test_machine_reports_statement_outcome_mismatch(monkeypatch: pytest.MonkeyPa
         m._exec("v0.retain_grad()")
     assert "def prog(T):" in str(e.value)
     assert "v0.retain_grad()" in str(e.value)
+
+
+def test_amplified_last_bit_difference_is_not_a_mismatch(monkeypatch: pytest.MonkeyPatch) -> None:
+    # An exp one or two ulps off torch's (numpy's float32 exp was, before Note [float32
+    # transcendentals]), then x ** x, which amplifies it past float32's tolerance: shadowgrad is
+    # as close to the float64 reference as torch is, so the machine accepts it (Note [Fuzz
+    # float64 reference]). Without the reference the same state is a mismatch.
+    import shadowgrad
+
+    real = shadowgrad.Tensor.exp
+
+    def ulp_off(self: object) -> object:
+        return real(self) * (1 + 2**-23)  # type: ignore[operator]
+
+    monkeypatch.setattr(shadowgrad.Tensor, "exp", ulp_off)
+    m = GraphMachine()
+    m._exec("v0 = T.tensor(1.0, dtype=T.float32)", "v0")
+    m._exec("v1 = v0.exp()", "v1")
+    m._exec("v2 = v1.exp()", "v2")
+    m._exec("v3 = v2 ** v2", "v3")
+    m.engines_agree()
+    assert m.ref is not None
+    m.ref = None
+    with pytest.raises(FuzzMismatch, match="value differs"):
+        m.engines_agree()
+
+
+def test_wrong_value_is_still_a_mismatch(monkeypatch: pytest.MonkeyPatch) -> None:
+    import shadowgrad
+
+    real = shadowgrad.Tensor.exp
+
+    def off(self: object) -> object:
+        return real(self) * 1.001  # type: ignore[operator]
+
+    monkeypatch.setattr(shadowgrad.Tensor, "exp", off)
+    m = GraphMachine()
+    m._exec("v0 = T.tensor([0.5, 1.0], dtype=T.float32, requires_grad=True)", "v0")
+    m._exec("v1 = v0.exp()", "v1")
+    with pytest.raises(FuzzMismatch, match="value differs"):
+        m.engines_agree()
+
+
+def test_reference_stops_when_its_outcome_differs_from_torch() -> None:
+    # float32 @ float64 raises in torch; the reference, all float64, runs it: from then on it no
+    # longer shadows torch and is dropped rather than trusted
+    m = GraphMachine()
+    m._exec("v0 = T.tensor([[1.0]], dtype=T.float32)", "v0")
+    m._exec("v1 = T.tensor([[1.0]], dtype=T.float64, requires_grad=True)", "v1")
+    m._exec("v2 = v1 @ v1", "v2")
+    assert m.ref is not None
+    m._exec("v3 = v0 @ v1", "v3")
+    assert m.ref is None
