@@ -1561,13 +1561,7 @@ def prog_inf_nan_results_warn_nothing(T: Any) -> Any:
     }
 
 
-@program(
-    xfail="anomaly mode's nan check runs before the node frees its saved tensors "
-    "(autograd/engine.py run_backward: _check_nan, then node.release()); torch's "
-    "evaluate_function releases first, so after the nan error a second backward through that "
-    "node raises 'Trying to backward through the graph a second time' in torch but succeeds in "
-    "shadowgrad"
-)
+@program()
 def prog_anomaly_nan_error_frees_graph(T: Any) -> Any:
     x = T.tensor([0.0, 1.0], requires_grad=True)
     with T.autograd.detect_anomaly(check_nan=True):
@@ -1800,6 +1794,160 @@ def prog_mixed_dtype_layer_errors(T: Any) -> Any:
         "bmm": raises(lambda: T.bmm(T.ones(2, 2, 3), T.ones(2, 3, 2, dtype=T.float64))),
         "conv": raises(lambda: F.conv1d(T.ones(1, 3, 5), T.ones(2, 3, 2, dtype=T.float64))),
     }
+
+
+# --- autograd API details ------------------------------------------------------------------
+
+
+@program()
+def prog_backward_api_errors(T: Any) -> Any:
+    x = T.tensor(_data(3), requires_grad=True)
+    y = x * 2
+    out = {
+        "nonscalar": raises(lambda: y.backward()),
+        "bad_grad_shape": raises(lambda: y.backward(T.ones(4))),
+        "bad_grad_dtype": raises(lambda: y.backward(T.ones(3, dtype=T.float64))),
+        "no_grad_tensor": raises(lambda: T.ones(2).sum().backward()),
+        "hook_nograd": raises(lambda: T.ones(2).register_hook(lambda g: g)),
+        "grad_nonscalar": raises(lambda: T.autograd.grad(y, x)),
+        "grad_not_input": raises(lambda: T.autograd.grad(y.sum(), T.ones(2, requires_grad=True))),
+        "grad_outputs_len": raises(
+            lambda: T.autograd.grad([y.sum()], [x], grad_outputs=[T.ones(()), T.ones(())])
+        ),
+    }
+    z = (x**2).sum()
+    z.backward(retain_graph=True)
+    z.backward(inputs=[x])
+    out["twice"] = x.grad
+    w = (x.exp() * 3).sum()
+    w.backward()
+    out["third"] = raises(lambda: w.backward())
+    a = T.tensor(2.0, requires_grad=True)
+    b = T.tensor(3.0, requires_grad=True)
+    c = a * b
+    T.autograd.backward([c, a * 2], grad_tensors=[T.tensor(1.0), T.tensor(0.5)], inputs=[a])
+    out["a.grad"], out["b.grad"] = a.grad, b.grad
+    out["grad_inputs_empty"] = raises(lambda: (a * b).backward(inputs=[]))
+    (g,) = T.autograd.grad(a * b * b, b, retain_graph=False, create_graph=False)
+    out["g"] = g
+    out["grad_is_none"] = T.autograd.grad((a * 2), [a], grad_outputs=T.tensor(2.0))
+    out["y_gf_next"] = y.grad_fn.next_functions
+    out["x_requires"] = [y.requires_grad, y.is_leaf, x.is_leaf, y.detach().is_leaf]
+    out["requires_grad_nonleaf"] = raises(lambda: y.requires_grad_(False))
+    out["int_requires"] = raises(lambda: T.tensor([1, 2], requires_grad=True))
+    out["nonleaf_grad"] = y.grad
+    return out
+
+
+@program()
+def prog_custom_training_loop_with_accumulation(T: Any) -> Any:
+    nn = T.nn
+    model = _seeded(
+        T, nn.Sequential(nn.Linear(4, 8), nn.LeakyReLU(0.1), nn.Dropout(0.0), nn.Linear(8, 3)), 12
+    )
+    opt = T.optim.SGD(model.parameters(), lr=0.05, momentum=0.9, weight_decay=1e-4)
+    x = T.tensor(_data(12, 4))
+    y = T.tensor(np.random.default_rng(3).integers(0, 3, 12))
+    w = T.tensor([1.0, 2.0, 0.5])
+    log = []
+    for _ in range(3):
+        opt.zero_grad(set_to_none=True)
+        for chunk in range(3):
+            xb, yb = x[chunk * 4 : (chunk + 1) * 4], y[chunk * 4 : (chunk + 1) * 4]
+            logits = model(xb)
+            loss = nn.functional.cross_entropy(logits, yb, weight=w, label_smoothing=0.05) / 3
+            loss.backward()
+            log.append(round(loss.item(), 6))
+        opt.step()
+        with T.no_grad():
+            acc = (model(x).argmax(1) == y).float().mean()
+        log.append(("acc", acc.item()))
+    losses = {
+        "nll": nn.functional.nll_loss(
+            T.log_softmax(model(x), 1), y, ignore_index=1, reduction="sum"
+        ),
+        "bce": nn.BCEWithLogitsLoss(pos_weight=T.tensor([2.0, 1.0, 0.5]))(
+            model(x), nn.functional.one_hot(y, 3).float()
+        ),
+        "kl": nn.KLDivLoss(reduction="batchmean")(
+            T.log_softmax(model(x), 1), T.softmax(model(x).detach() * 2, 1)
+        ),
+        "huber": nn.HuberLoss(delta=0.5)(model(x), T.zeros(12, 3)),
+        "smooth": nn.SmoothL1Loss(beta=0.2)(model(x), T.ones(12, 3)),
+        "margin": nn.MultiMarginLoss()(model(x), y),
+        "cos": nn.CosineEmbeddingLoss()(model(x), model(x).flip(0), T.tensor([1, -1] * 6)),
+        "ce_probs": nn.functional.cross_entropy(model(x), T.softmax(T.tensor(_data(12, 3)), 1)),
+    }
+    sum(losses.values()).backward()
+    return {
+        "log": log,
+        "losses": losses,
+        "grads": [p.grad for p in model.parameters()],
+        "oob_target": raises(lambda: nn.functional.cross_entropy(model(x), y + 5)),
+    }
+
+
+@program()
+def prog_tensor_api_grab_bag(T: Any) -> Any:
+    x = T.tensor(_data(2, 3, 4), requires_grad=True)
+    parts = {
+        "permute": x.permute(2, 0, 1),
+        "flatten": x.flatten(1),
+        "unflatten": x.flatten(1).unflatten(1, (3, 4)),
+        "chunk": x.chunk(2, dim=2)[1],
+        "split": x.split([1, 3], dim=2)[1],
+        "stack": T.stack([x, x], dim=1),
+        "cat": T.cat([x, x * 2], dim=-1),
+        "gather": x.gather(2, T.tensor([[[0, 3]] * 3] * 2)),
+        "scatter_add": T.zeros(2, 3, 5).scatter_add(2, T.tensor([[[0, 1, 1, 4]] * 3] * 2), x),
+        "index_add": T.zeros(4, 3, 4).index_add(0, T.tensor([3, 3]), x),
+        "roll": x.roll(1, 2),
+        "tril": x[0].tril(),
+        "cumprod": x.cumprod(2),
+        "logsumexp": x.logsumexp(1),
+        "norm": x.norm(dim=(1, 2)),
+        "std": x.std(1, unbiased=True),
+        "var_mean": T.var_mean(x, dim=2, correction=0)[0],
+        "amax": x.amax((0, 2)),
+        "clamp": x.clamp(-0.5, 0.5),
+        "lerp": T.lerp(x, T.zeros_like(x), 0.3),
+        "einsum": T.einsum("bij,bkj->bik", x, x),
+        "matmul": x @ x.transpose(1, 2),
+        "baddbmm": T.baddbmm(T.ones(2, 3, 3), x, x.mT, alpha=0.5),
+        "outer": T.outer(x[0, 0], x[1, 1]),
+        "diag_embed": T.diag_embed(x[0, 0]),
+        "repeat": x[0].repeat(2, 1),
+        "repeat_interleave": x[0, 0].repeat_interleave(2),
+        "expand_as": x[:, :1].expand_as(x),
+        "softmax": x.softmax(-1),
+        "normalize": T.nn.functional.normalize(x, dim=-1),
+        "where": T.where(x > 0, x, 0.0),
+        "atan2": T.atan2(x, x.flip(0)),
+        "pad": T.nn.functional.pad(x, (1, 2), mode="constant", value=0.5),
+        "reflect": T.nn.functional.pad(x, (1, 1), mode="reflect"),
+        "interp": T.nn.functional.interpolate(x, scale_factor=2, mode="linear"),
+        "cdist": T.cdist(x, x),
+        "triu_idx": x[0][tuple(T.triu_indices(3, 4))],
+        "narrow": x.narrow(2, 1, 2),
+        "movedim": x.movedim(0, -1),
+        "squeeze": x[:, :1].squeeze(),
+        "topk_vals": x.topk(2, dim=-1).values,
+    }
+    total = sum(v.float().sum() * (k + 1) for k, v in enumerate(parts.values()))
+    total.backward()
+    names = {k: v.grad_fn.name() for k, v in parts.items()}
+    return {**parts, "names": names, "x.grad": x.grad}
+
+
+@program(
+    xfail="F.cross_entropy with float class indices (target shape [N] for input [N, C]): torch "
+    "takes the index path and raises 'expected target dtype to be Long or Byte, but got Float'; "
+    "shadowgrad takes any float target as probabilities and reports a size mismatch (fix belongs "
+    "in nn/functional.py)"
+)
+def prog_cross_entropy_float_index_target(T: Any) -> Any:
+    logits = T.tensor(_data(4, 3), requires_grad=True)
+    return raises(lambda: T.nn.functional.cross_entropy(logits, T.tensor([0.0, 2.0, 1.0, 1.0])))
 
 
 # --- the harness -----------------------------------------------------------------------------

@@ -141,6 +141,9 @@ def backward(
         grads = [grad_tensors]
     else:
         grads = list(grad_tensors)  # a float raises TypeError: 'float' object is not iterable
+    # torch's _make_grads zips outputs with gradients: extra gradients are ignored unchecked,
+    # too few reach the engine, which raises "got N tensors and M gradients"
+    grads = grads[: len(outputs)]
     _check_grad_types(grads)
     if len(grads) != len(outputs):
         raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
@@ -206,6 +209,7 @@ def grad(
         gouts = [grad_outputs]
     else:
         gouts = list(grad_outputs)
+    gouts = gouts[: len(outs)]  # as backward: torch's _make_grads ignores extra gradients
     _check_grad_types(gouts)
     if len(gouts) != len(outs):
         raise RuntimeError(f"got {len(outs)} tensors and {len(gouts)} gradients")
