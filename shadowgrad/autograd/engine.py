@@ -632,17 +632,21 @@ def run_backward(
                     outs, vers = _unwrap(outs)
             if anomaly and _ANOMALY.check_nan:
                 try:
-                    _check_nan(node, outs, in_grads)
+                    _check_nan(node, outs, in_grads)  # its hint reads the saved values
                 except RuntimeError:
                     if node._trace is not None:
                         _warn_trace(node)
+                    if not keep_graph:
+                        # freed as torch's evaluate_function frees them before its nan check:
+                        # a second backward through the node then raises
+                        node.release()
                     raise
+            if not keep_graph:
+                node.release()
             # the node's input gradients are done with, as torch frees its input buffer: a
             # gradient a formula passes through (a hook's result through SubBackward0) may then
             # be summed in place downstream (fuzzer find)
             in_grads = None
-            if not keep_graph:
-                node.release()
             # hand each gradient on and drop our reference to it as we go, so that the input
             # buffer may add into a gradient nothing else holds (see _buffer_sum)
             if type(outs) is not list:
