@@ -39,6 +39,8 @@ _GLOBAL_PRE = _hook_dict()
 _GLOBAL_FWD = _hook_dict()
 _GLOBAL_BWD_PRE = _hook_dict()
 _GLOBAL_BWD = _hook_dict()
+_GLOBAL_FWD_KWARGS: set[int] = set()  # ids of global forward hooks called with kwargs
+_GLOBAL_FWD_ALWAYS: set[int] = set()  # ids of global forward hooks with always_call=True
 _global_is_full_backward_hook: bool | None = None
 _MIXED_HOOKS = (
     "Cannot use both regular backward hooks and full backward hooks on a single Module. Please "
@@ -53,10 +55,16 @@ def register_module_forward_pre_hook(hook: Callable[..., Any]) -> RemovableHandl
     return h
 
 
-def register_module_forward_hook(hook: Callable[..., Any]) -> RemovableHandle:
+def register_module_forward_hook(
+    hook: Callable[..., Any], *, with_kwargs: bool = False, always_call: bool = False
+) -> RemovableHandle:
     """Mirrors `torch.nn.modules.module.register_module_forward_hook`."""
     h = RemovableHandle(_GLOBAL_FWD)
     _GLOBAL_FWD[h.id] = hook
+    if with_kwargs:
+        _GLOBAL_FWD_KWARGS.add(h.id)
+    if always_call:
+        _GLOBAL_FWD_ALWAYS.add(h.id)
     return h
 
 
@@ -1017,62 +1025,100 @@ class Module:
             or _GLOBAL_BWD_PRE
         ):
             return forward_call(*args, **kwargs)
-        full_hooks: list[Any] = []
-        non_full_hooks: list[Any] = []
-        pre_hooks: list[Any] = []
-        if self._backward_pre_hooks or _GLOBAL_BWD_PRE:
-            pre_hooks = self._get_backward_pre_hooks()
-        if self._backward_hooks or _GLOBAL_BWD:
-            full_hooks, non_full_hooks = self._get_backward_hooks()
-        for hook_id, hook in (*_GLOBAL_PRE.items(), *self._forward_pre_hooks.items()):
-            if hook_id in self._forward_pre_hooks_with_kwargs:
-                out = hook(self, args, kwargs)
-                if out is not None:
-                    if not (isinstance(out, tuple) and len(out) == 2):
-                        raise RuntimeError(
-                            "forward pre-hook must return None or a tuple of (new_args, "
-                            f"new_kwargs), but got {out}."
-                        )
-                    args, kwargs = out
-            else:
-                out = hook(self, args)
-                if out is not None:
-                    args = out if isinstance(out, tuple) else (out,)
-        bw_hook = None
-        if full_hooks or pre_hooks:
-            from ._functions import BackwardHook
-
-            bw_hook = BackwardHook(self, full_hooks, pre_hooks)
-            args = bw_hook.setup_input_hook(args)
-        result = forward_call(*args, **kwargs)
-        for hook_id, hook in (*_GLOBAL_FWD.items(), *self._forward_hooks.items()):
-            if hook_id in self._forward_hooks_with_kwargs:
-                out = hook(self, args, kwargs, result)
-            else:
-                out = hook(self, args, result)
-            if out is not None:
-                result = out
-        if bw_hook:
-            if not isinstance(result, (Tensor, tuple)):
-                warnings.warn(
-                    "For backward hooks to be called, module output should be a Tensor or a tuple "
-                    f"of Tensors but received {type(result)}",
-                    stacklevel=2,
-                )
-            result = bw_hook.setup_output_hook(result)
-        if non_full_hooks:
-            var = result
-            while not isinstance(var, Tensor):
-                if isinstance(var, dict):
-                    var = next(v for v in var.values() if isinstance(v, Tensor))
+        result = None
+        called_always: set[int] = set()
+        try:
+            full_hooks: list[Any] = []
+            non_full_hooks: list[Any] = []
+            pre_hooks: list[Any] = []
+            if self._backward_pre_hooks or _GLOBAL_BWD_PRE:
+                pre_hooks = self._get_backward_pre_hooks()
+            if self._backward_hooks or _GLOBAL_BWD:
+                full_hooks, non_full_hooks = self._get_backward_hooks()
+            for hook_id, hook in (*_GLOBAL_PRE.items(), *self._forward_pre_hooks.items()):
+                if hook_id in self._forward_pre_hooks_with_kwargs:
+                    out = hook(self, args, kwargs)
+                    if out is not None:
+                        if not (isinstance(out, tuple) and len(out) == 2):
+                            raise RuntimeError(
+                                "forward pre-hook must return None or a tuple of (new_args, "
+                                f"new_kwargs), but got {out}."
+                            )
+                        args, kwargs = out
                 else:
-                    var = var[0]
-            grad_fn = var.grad_fn
-            if grad_fn is not None:
-                for hook in non_full_hooks:
-                    grad_fn.register_hook(_WrappedHook(hook, self))
-                self._maybe_warn_non_full_backward_hook(args, result, grad_fn)
-        return result
+                    out = hook(self, args)
+                    if out is not None:
+                        args = out if isinstance(out, tuple) else (out,)
+            bw_hook = None
+            if full_hooks or pre_hooks:
+                from ._functions import BackwardHook
+
+                bw_hook = BackwardHook(self, full_hooks, pre_hooks)
+                args = bw_hook.setup_input_hook(args)
+            result = forward_call(*args, **kwargs)
+            for hook_id, hook in (*_GLOBAL_FWD.items(), *self._forward_hooks.items()):
+                if hook_id in self._forward_hooks_always_called or hook_id in _GLOBAL_FWD_ALWAYS:
+                    called_always.add(hook_id)
+                if hook_id in self._forward_hooks_with_kwargs or hook_id in _GLOBAL_FWD_KWARGS:
+                    out = hook(self, args, kwargs, result)
+                else:
+                    out = hook(self, args, result)
+                if out is not None:
+                    result = out
+            if bw_hook:
+                if not isinstance(result, (Tensor, tuple)):
+                    warnings.warn(
+                        "For backward hooks to be called, module output should be a Tensor or a "
+                        f"tuple of Tensors but received {type(result)}",
+                        stacklevel=2,
+                    )
+                result = bw_hook.setup_output_hook(result)
+            if non_full_hooks:
+                var = result
+                while not isinstance(var, Tensor):
+                    if isinstance(var, dict):
+                        var = next(v for v in var.values() if isinstance(v, Tensor))
+                    else:
+                        var = var[0]
+                grad_fn = var.grad_fn
+                if grad_fn is not None:
+                    for hook in non_full_hooks:
+                        grad_fn.register_hook(_WrappedHook(hook, self))
+                    self._maybe_warn_non_full_backward_hook(args, result, grad_fn)
+            return result
+        except Exception:
+            # torch runs the always_call forward hooks that have not run, then re-raises
+            self._run_always_called(args, kwargs, result, called_always)
+            raise
+
+    def _run_always_called(self, args: Any, kwargs: Any, result: Any, called: set[int]) -> None:
+        for hook_id, hook in _GLOBAL_FWD.items():
+            if hook_id in _GLOBAL_FWD_ALWAYS and hook_id not in called:
+                try:
+                    out = hook(self, args, result)
+                    if out is not None:
+                        result = out
+                except Exception as e:
+                    warnings.warn(
+                        "global module forward hook with ``always_call=True`` raised an exception "
+                        f"that was silenced as another error was raised in forward: {e}",
+                        stacklevel=3,
+                    )
+        for hook_id, hook in self._forward_hooks.items():
+            if hook_id in self._forward_hooks_always_called and hook_id not in called:
+                try:
+                    if hook_id in self._forward_hooks_with_kwargs:
+                        out = hook(self, args, kwargs, result)
+                    else:
+                        out = hook(self, args, result)
+                    if out is not None:
+                        result = out
+                except Exception as e:
+                    warnings.warn(
+                        "module forward hook with ``always_call=True`` raised an exception that "
+                        f"was silenced as another error was raised in forward: {e}",
+                        stacklevel=3,
+                    )
 
     __call__: Callable[..., Any] = _call_impl
 
