@@ -205,11 +205,6 @@ def test_backward_hook_program_matches_torch(prog):
     assert prog(shadowgrad) == prog(torch)
 
 
-@pytest.mark.xfail(
-    reason="shadowgrad has no 'view created inside a custom Function' in-place check (torch "
-    "5.18), and BackwardHookFunction returns detached aliases, not views (see _functions.py)",
-    strict=True,
-)
 def test_inplace_on_hooked_output_raises_like_torch():
     def prog(T):
         lin = _linear(T)

@@ -30,6 +30,11 @@ class BackwardHookFunction(Function):
         ctx.mark_non_differentiable(
             *[o for o, arg in zip(outs, args, strict=True) if not arg.requires_grad]
         )
+        for o, arg in zip(outs, args, strict=True):
+            if arg.requires_grad:
+                # torch's outputs are views made inside a custom Function: modifying one in
+                # place (an inplace ReLU inside the hooked module, `out += x` after it) raises
+                o._extra().custom_view = "BackwardHookFunction"
         return outs
 
     @staticmethod
