@@ -1950,6 +1950,189 @@ def prog_cross_entropy_float_index_target(T: Any) -> Any:
     return raises(lambda: T.nn.functional.cross_entropy(logits, T.tensor([0.0, 2.0, 1.0, 1.0])))
 
 
+@program()
+def prog_scheduler_warnings_and_state(T: Any) -> Any:
+    sch = T.optim.lr_scheduler
+    p = T.nn.Parameter(T.ones(2))
+    opt = T.optim.SGD([p], lr=0.1)
+    s = sch.StepLR(opt, step_size=1, gamma=0.5)
+    s.step()  # before opt.step(): torch warns
+    lr_direct = s.get_lr()  # outside step(): torch warns
+    opt.step()
+    s.step()
+    sd = s.state_dict()
+    s2 = sch.StepLR(T.optim.SGD([T.nn.Parameter(T.ones(1))], lr=0.1), step_size=1, gamma=0.5)
+    s2.load_state_dict(sd)
+    opt3 = T.optim.SGD([T.nn.Parameter(T.ones(1))], lr=0.1)
+    for g in opt3.param_groups:
+        g["initial_lr"] = 0.1
+    s3 = sch.ExponentialLR(opt3, gamma=0.9, last_epoch=4)
+    opt4 = T.optim.SGD([T.nn.Parameter(T.ones(1))], lr=0.1)
+    bad = raises(lambda: sch.StepLR(opt4, step_size=1, last_epoch=3))
+    plateau = sch.ReduceLROnPlateau(T.optim.SGD([T.nn.Parameter(T.ones(1))], lr=0.1), patience=0)
+    for m in (1.0, 2.0, 3.0):
+        plateau.step(m)
+    return {
+        "lr_direct": lr_direct,
+        "sd": sd,
+        "s2": s2.get_last_lr(),
+        "last_epoch": s2.last_epoch,
+        "s3": s3.get_last_lr(),
+        "bad": bad,
+        "plateau": plateau.get_last_lr(),
+        "psd": sorted(plateau.state_dict()),
+        "opt_repr": repr(opt),
+    }
+
+
+@program()
+def prog_swa_and_ema(T: Any) -> Any:
+    nn = T.nn
+    swa_utils = T.optim.swa_utils
+    model, x, y = _regression(T, 13)
+    opt = T.optim.SGD(model.parameters(), lr=0.05)
+    swa = swa_utils.AveragedModel(model)
+    ema = swa_utils.AveragedModel(model, multi_avg_fn=swa_utils.get_ema_multi_avg_fn(0.9))
+    sched = swa_utils.SWALR(opt, swa_lr=0.01, anneal_epochs=2, anneal_strategy="linear")
+    lrs = []
+    for _ in range(4):
+        opt.zero_grad()
+        nn.functional.mse_loss(model(x), y).backward()
+        opt.step()
+        swa.update_parameters(model)
+        ema.update_parameters(model)
+        sched.step()
+        lrs.append(sched.get_last_lr())
+    return {
+        "swa": [p.detach() for p in swa.module.parameters()],
+        "ema": [p.detach() for p in ema.module.parameters()],
+        "n": swa.n_averaged,
+        "lrs": lrs,
+        "out": swa(x),
+        "keys": list(swa.state_dict()),
+    }
+
+
+@program()
+def prog_deepcopy_and_module_dtype(T: Any) -> Any:
+    import copy
+
+    nn = T.nn
+    m = _seeded(T, nn.Sequential(nn.Linear(3, 3), nn.BatchNorm1d(3)), 2)
+    x = T.tensor(_data(4, 3))
+    m(x).sum().backward()
+    c = copy.deepcopy(m)
+    same = [a is b for a, b in zip(m.parameters(), c.parameters(), strict=True)]
+    c[0].weight.data.fill_(1.0)
+    t = T.tensor(_data(2), requires_grad=True)
+    nonleaf = t * 2
+    leaf_copy = copy.deepcopy(t)
+    d = m.double()
+    return {
+        "same": same,
+        "orig": m[0].weight,
+        "copy_grad": c[0].weight.grad,
+        "rm": c[1].running_mean,
+        "leaf_copy": leaf_copy,
+        "deepcopy_nonleaf": raises(lambda: copy.deepcopy(nonleaf)),
+        "dtypes": [p.dtype for p in d.parameters()],
+        "buf_dtype": d[1].running_mean.dtype,
+        "nbt": d[1].num_batches_tracked.dtype,
+        "clone_param": type(m[0].weight.clone()).__name__,
+        "param_copy": type(copy.deepcopy(m[0].weight)).__name__,
+    }
+
+
+@program()
+def prog_module_backward_hooks_multi_io(T: Any) -> Any:
+    nn = T.nn
+    log = []
+
+    class Mix(nn.Module):
+        def forward(self, a, b):
+            return a * b, a + b
+
+    mix = Mix()
+    mix.register_full_backward_hook(
+        lambda m, gi, go: log.append(
+            (
+                "mix",
+                [None if g is None else g.tolist() for g in gi],
+                [None if g is None else g.tolist() for g in go],
+            )
+        )
+    )
+    mix.register_full_backward_pre_hook(lambda m, go: log.append(("pre", len(go))))
+    a = T.tensor([1.0, 2.0], requires_grad=True)
+    b = T.tensor([3.0, 4.0])
+    p, q = mix(a, b)
+    (p.sum() + q.sum() * 2).backward()
+    relu = nn.ReLU(inplace=True)
+    relu.register_full_backward_hook(lambda m, gi, go: log.append(("relu",)))
+    h = T.tensor([-1.0, 1.0], requires_grad=True) * 1
+    err = raises(lambda: relu(h))
+    lin = _seeded(T, nn.Linear(2, 2), 1)
+    lin.register_forward_hook(lambda m, i, o: log.append(("always", o is None)), always_call=True)
+
+    def bad_pre(m, i):
+        raise ValueError("stop")
+
+    lin.register_forward_pre_hook(bad_pre)
+    err2 = raises(lambda: lin(T.ones(1, 2)))
+    return {"log": log, "a.grad": a.grad, "err": err, "err2": err2, "p_gf": p.grad_fn.name()}
+
+
+@program()
+def prog_forward_hooks_always_call_and_global(T: Any) -> Any:
+    nn = T.nn
+    mm = nn.modules.module
+    log = []
+
+    class Boom(nn.Module):
+        def forward(self, x, fail=False):
+            if fail:
+                raise ValueError("forward failed")
+            return x * 2
+
+    m = Boom()
+    m.register_forward_hook(
+        lambda mod, a, kw, out: log.append(("kw", sorted(kw), out is None)),
+        with_kwargs=True,
+        always_call=True,
+    )
+
+    def noisy(mod, a, out):
+        raise KeyError("hook failed")
+
+    m.register_forward_hook(noisy, always_call=True)
+    g1 = mm.register_module_forward_hook(
+        lambda mod, a, out: log.append(("global", type(mod).__name__, out is None)),
+        always_call=True,
+    )
+    g2 = mm.register_module_forward_hook(
+        lambda mod, a, kw, out: log.append(("global_kw", sorted(kw))), with_kwargs=True
+    )
+    ok = m(T.ones(2), fail=False) if False else None
+    err = raises(lambda: m(T.ones(2), fail=True))
+    g2.remove()
+    err_hook = raises(lambda: m(T.ones(2)))
+    g1.remove()
+    lin = _seeded(T, nn.Linear(2, 2), 3)
+    lin.register_full_backward_hook(lambda mod, gi, go: log.append(("bwd",)))
+    out = lin(T.ones(1, 2))
+    inplace_after = raises(lambda: out.add_(1))
+    with T.no_grad():
+        nograd = lin(T.ones(1, 2)).add_(1)
+    return {
+        "log": log,
+        "ok": ok,
+        "err": err,
+        "err_hook": err_hook,
+        "inplace_after": inplace_after,
+        "nograd": nograd,
+    }
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import lr_scheduler
+from . import lr_scheduler, swa_utils
 from ._adafactor import Adafactor
 from ._muon import Muon
 from ._stateless import swap_in_optimizer_params_and_state
@@ -37,5 +37,6 @@ __all__ = [
     "RMSprop",
     "Rprop",
     "lr_scheduler",
+    "swa_utils",
     "swap_in_optimizer_params_and_state",
 ]
