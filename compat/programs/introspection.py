@@ -223,3 +223,37 @@ def prog_nodes_without_a_derivative(T: Any) -> Any:
         "backward": raises(lambda: y.sum().backward()),
         "forward_ad": fwd,
     }
+
+
+@program("6.5")
+def prog_saved_attribute_names(T: Any) -> Any:
+    """dir(grad_fn) lists a `_saved_<name>` property per saved variable and `_raw_saved_<name>`
+    for a tensor one (torch's generated nodes), and a node answers requires_grad."""
+    x = T.tensor([[1.0, -2.0], [0.5, 3.0]], requires_grad=True)
+    w = T.tensor([[3.0, 4.0], [1.0, 2.0]], requires_grad=True)
+    nodes = {
+        "mul": x * w,
+        "mul_number": x * 2.5,
+        "add": x + w,
+        "exp": x.exp(),
+        "tanh": x.tanh(),
+        "sigmoid": x.sigmoid(),
+        "relu": x.relu(),
+        "pow": x.pow(2),
+        "div": x / w,
+        "sum": x.sum(),
+        "view": x.view(4),
+        "softmax": x.softmax(1),
+        "log_softmax": x.log_softmax(1),
+        "mse": T.nn.functional.mse_loss(x, w),
+        "where": T.where(x > 0, x, w),
+        "clamp": x.clamp(-1, 1),
+        "sqrt": x.abs().sqrt(),
+        "norm": x.norm(),
+    }
+    out: dict[str, Any] = {}
+    for k, y in nodes.items():
+        fn = y.grad_fn
+        out[k] = [a for a in dir(fn) if a.startswith(("_saved_", "_raw_saved_"))]
+        out[k + ".requires_grad"] = fn.requires_grad
+    return out

@@ -20,6 +20,7 @@ __all__ = [
     "SavedTensor",
     "disable_saved_tensors_hooks",
     "get_gradient_edge",
+    "increment_version",
     "register_multi_grad_hook",
     "save_on_cpu",
     "saved_tensors_hooks",
@@ -196,6 +197,10 @@ class Node:
     def _sequence_nr(self) -> int:
         return self._seq
 
+    @property
+    def requires_grad(self) -> bool:
+        return True  # torch's Python nodes answer True: a node exists only where grad is needed
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} object at {hex(id(self))}>"
 
@@ -288,6 +293,17 @@ class GradientEdge(tuple):  # type: ignore[type-arg]
     @property
     def output_nr(self) -> int:
         return self[1]  # type: ignore[no-any-return]
+
+
+def increment_version(tensor: Any) -> None:
+    """Bump the version counter of a tensor (or of each tensor in an iterable) modified in place
+    behind autograd's back. Mirrors `torch.autograd.graph.increment_version`: an inference tensor
+    has no version counter and is skipped."""
+    from .._tensor import Tensor
+
+    for t in (tensor,) if isinstance(tensor, Tensor) else tensor:
+        if not t._inf:
+            t._bump()
 
 
 def get_gradient_edge(tensor: Any) -> GradientEdge:

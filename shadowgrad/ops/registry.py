@@ -162,6 +162,24 @@ class OpNode(Node):
                 return v
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
+    def __dir__(self) -> list[str]:
+        # torch's nodes list a property per saved variable: `_saved_<name>`, and for a tensor
+        # also `_raw_saved_<name>` (its SavedTensor)
+        names = set(super().__dir__())
+        saved = self.saved_map() or {}
+        tensors = self._op.tensor_names
+        scalars = _SCALAR_SAVED.get(self.name(), ())
+        for k in self._op.saved_names.union(saved):
+            if k[0] == "_" or k in _UNLISTED:
+                continue
+            names.add("_saved_" + k)
+            v = saved.get(k)
+            if type(v) is SavedTensor or (
+                k in tensors and (v is None or type(v) is _ndarray) and k not in scalars
+            ):
+                names.add("_raw_saved_" + k)
+        return sorted(names)
+
     @property
     def num_outputs(self) -> int:
         n = self._op.n_outputs
@@ -169,6 +187,16 @@ class OpNode(Node):
             return n
         return len(self._saved["_out_meta"])  # type: ignore[index]
 
+
+# saved names of shadowgrad's own that torch's node does not list (OpNode.__dir__)
+_UNLISTED: frozenset[str] = frozenset()
+# nodes whose op takes a number where this op takes a number or a tensor: torch saves a Scalar,
+# which has no `_raw_saved_` SavedTensor
+_SCALAR_SAVED = {
+    "ClampBackward1": ("min", "max"),
+    "ClampMinBackward0": ("min",),
+    "ClampMaxBackward0": ("max",),
+}
 
 # the parameter names of a formula that reads only the gradient (compared by identity)
 _GRAD_ONLY = ("grad",)
@@ -262,6 +290,7 @@ class OpDef:
         self.saved_order = tuple(
             sorted({n for _, names in self.formulas for n in names if n not in ("grad", "grads")})
         )
+        self.saved_names = frozenset(self.saved_order)
         self.dtype = dtype
         self.view = view
         self.n_outputs = n_outputs
