@@ -109,6 +109,7 @@ from . import (  # noqa: E402 - these use the namespace built above
     linalg,
     nn,
     optim,
+    profiler,
     random,
     special,
     testing,

@@ -17,7 +17,7 @@ from .._grad_mode import (
     no_grad,
     set_grad_enabled,
 )
-from . import anomaly_mode, forward_ad, function, functional, graph
+from . import anomaly_mode, forward_ad, function, functional, graph, profiler
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .engine import run_backward
 from .function import Function, once_differentiable
