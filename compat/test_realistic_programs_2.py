@@ -2133,6 +2133,179 @@ def prog_forward_hooks_always_call_and_global(T: Any) -> Any:
     }
 
 
+@program()
+def prog_profiler_labels_and_increment_version(T: Any) -> Any:
+    nn = T.nn
+    model = _seeded(T, nn.Sequential(nn.Linear(3, 3), nn.ReLU()), 4)
+    x = T.tensor(_data(2, 3))
+
+    @T.autograd.profiler.record_function("loss_fn")
+    def loss_fn(out):
+        return out.pow(2).mean()
+
+    with T.profiler.record_function("forward") as rf:
+        out = model(x)
+    with T.autograd.profiler.record_function("backward", "extra"):
+        loss = loss_fn(out)
+        loss.backward()
+    y = T.ones(3, requires_grad=True) * 2
+    z = y.sin()
+    T.autograd.graph.increment_version(y)
+    err = raises(lambda: z.sum().backward())
+    T.autograd.graph.increment_version([y, x])
+    return {
+        "name": rf.name,
+        "loss": loss,
+        "g": model[0].weight.grad,
+        "err": err,
+        "ver": [y._version, x._version],
+    }
+
+
+@program()
+def prog_model_ensembling_with_func(T: Any) -> Any:
+    nn = T.nn
+    fn = T.func
+    models = [
+        _seeded(T, nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2)), s) for s in range(3)
+    ]
+    params, buffers = fn.stack_module_state(models)
+    base = models[0]
+    x = T.tensor(_data(5, 3))
+
+    def call(p, b, xb):
+        return fn.functional_call(base, (p, b), (xb,))
+
+    ens = fn.vmap(call, in_dims=(0, 0, None))(params, buffers, x)
+    loop = T.stack([m(x) for m in models])
+    bn = _seeded(T, nn.BatchNorm1d(3), 1)
+    out_fc = fn.functional_call(bn, {"weight": T.ones(3) * 2}, (x,), strict=False)
+    missing = raises(lambda: fn.functional_call(bn, {"weight": T.ones(3)}, (x,), strict=True))
+    tied = fn.functional_call(models[0], {"0.weight": T.zeros(4, 3)}, x)
+    return {
+        "ens": ens.detach(),
+        "loop": loop,
+        "keys": sorted(params),
+        "shapes": [tuple(v.shape) for v in params.values()],
+        "rg": [v.requires_grad for v in params.values()],
+        "fc": out_fc,
+        "rm": bn.running_mean,
+        "missing": missing,
+        "tied": tied,
+    }
+
+
+@program()
+def prog_gradcheck_custom_function(T: Any) -> Any:
+    class Smooth(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, k):
+            ctx.save_for_backward(x)
+            ctx.k = k
+            return T.log1p(T.exp(k * x)) / k
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return g * T.sigmoid(ctx.k * x), None
+
+    class Wrong(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 3
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    x = T.tensor(_data(4).astype(np.float64), requires_grad=True)
+    ok = T.autograd.gradcheck(lambda a: Smooth.apply(a, 2.0), (x,))
+    ok2 = T.autograd.gradgradcheck(lambda a: (a.sin() * a).sum(), (x,))
+    bad = raises(lambda: T.autograd.gradcheck(Wrong.apply, (x,)))
+    quiet = T.autograd.gradcheck(Wrong.apply, (x,), raise_exception=False)
+    f32 = raises(lambda: T.autograd.gradcheck(Wrong.apply, (x.float().detach().requires_grad_(),)))
+    fast = raises(lambda: T.autograd.gradcheck(Wrong.apply, (x,), fast_mode=True))
+
+    def head(e):  # the message without shadowgrad's extra last line (see the xfail below)
+        return (e.type, e.message.split("\n\nThe worst element")[0])
+
+    return {
+        "ok": ok,
+        "ok2": ok2,
+        "bad": head(bad),
+        "quiet": quiet,
+        "f32": head(f32),
+        "fast": fast.type,
+    }
+
+
+@program(
+    xfail="gradcheck's failure message ends with an extra line naming the worst element "
+    "('The worst element: input 0 element ...'), a documented shadowgrad addition "
+    "(autograd/gradcheck.py); torch's message ends with the analytical Jacobian"
+)
+def prog_gradcheck_failure_message(T: Any) -> Any:
+    class Half(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    x = T.tensor([1.0, 2.0], dtype=T.float64, requires_grad=True)
+    return raises(lambda: T.autograd.gradcheck(Half.apply, (x,)))
+
+
+@program()
+def prog_sdpa_and_attention_variants(T: Any) -> Any:
+    F = T.nn.functional
+    q = T.tensor(_data(2, 2, 4, 8), requires_grad=True)
+    k = T.tensor(_data(2, 2, 5, 8, seed=1), requires_grad=True)
+    v = T.tensor(_data(2, 2, 5, 8, seed=2), requires_grad=True)
+    bool_mask = T.tensor(np.random.default_rng(0).random((4, 5)) > 0.3)
+    a = F.scaled_dot_product_attention(q, k, v)
+    b = F.scaled_dot_product_attention(q, k, v, attn_mask=bool_mask, scale=0.5)
+    c = F.scaled_dot_product_attention(q, k[:, :, :4], v[:, :, :4], is_causal=True)
+    d = F.scaled_dot_product_attention(q, k, v, attn_mask=T.zeros(4, 5))
+    gqa = F.scaled_dot_product_attention(q, k[:, :1], v[:, :1], enable_gqa=True)
+    (a.sum() + b.pow(2).sum() + c.mean() + d.sum() + gqa.sum()).backward()
+    dec = _seeded(T, T.nn.TransformerDecoderLayer(8, 2, 16, dropout=0.0, batch_first=True), 3)
+    mem = T.tensor(_data(2, 5, 8, seed=4))
+    tgt = T.tensor(_data(2, 4, 8, seed=5))
+    dout = dec(
+        tgt, mem, tgt_mask=T.nn.Transformer.generate_square_subsequent_mask(4), tgt_is_causal=True
+    )
+    return {
+        "a": a,
+        "b": b,
+        "c": c,
+        "d": d,
+        "gqa": gqa,
+        "q.grad": q.grad,
+        "k.grad": k.grad,
+        "v.grad": v.grad,
+        "gf": [a.grad_fn.name(), b.grad_fn.name()],
+        "dout": dout,
+        "bad": raises(
+            lambda: F.scaled_dot_product_attention(q, k, v, attn_mask=bool_mask, is_causal=True)
+        ),
+    }
+
+
+@program(
+    xfail="vmap runs the function once per sample and stacks the results, so a batched output "
+    "that requires grad has grad_fn StackBackward0; torch's batched kernels leave the last op's "
+    "node (AddBackward0 for a Linear's bias add) (shadowgrad/func.py's vmap design)"
+)
+def prog_vmap_output_node(T: Any) -> Any:
+    w = T.tensor(_data(3, 4), requires_grad=True)
+    b = T.tensor(_data(3), requires_grad=True)
+    out = T.func.vmap(lambda x: T.nn.functional.linear(x, w, b))(T.tensor(_data(5, 4)))
+    return out.grad_fn.name()
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 

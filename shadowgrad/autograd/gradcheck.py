@@ -155,11 +155,19 @@ def _analytical(outputs: tuple[Any, ...], diff: list[Any]) -> list[list[np.ndarr
     return res
 
 
-def _fmt(m: Any) -> str:
+def _fmt(m: Any, dtype: Any) -> str:
+    """A Jacobian printed as torch prints it, in the dtype torch allocates it in (`_dtypes`)."""
     from .._tensor import _make
 
-    m = np.asarray(m)
-    return repr(_make(m.astype(_wide(m))))
+    return repr(_make(np.asarray(m).astype(dtype)))
+
+
+def _dtypes(inp: Any, out: Any) -> tuple[Any, Any]:
+    """The numpy dtypes of torch's numerical and analytical Jacobians of `out` with respect to
+    `inp`: the numerical one is allocated like the output (like the input when that is complex),
+    the analytical one like the input. Computed in float64 here, printed in those."""
+    i, o = inp._data.dtype, out._data.dtype
+    return (i if i.kind == "c" else o), i
 
 
 def _worst(num: np.ndarray, a: np.ndarray, i: int, k: int) -> str:
@@ -192,9 +200,11 @@ def _slow(
         for k in range(len(outputs)):
             a, num = analytical[k][n], numerical[k]
             if not _close(a, num, rtol, atol):
+                nd, ad = _dtypes(inputs[i], outputs[k])
                 return (
                     f"Jacobian mismatch for output {k} with respect to input {n},\n"
-                    f"numerical:{_fmt(num)}\nanalytical:{_fmt(a)}\n\n{_worst(num, a, n, k)}"
+                    f"numerical:{_fmt(num, nd)}\nanalytical:{_fmt(a, ad)}\n\n"
+                    f"{_worst(num, a, n, k)}"
                 )
     return None
 
@@ -250,11 +260,12 @@ def _fast_message(
     slow_num = _numerical(func, inputs, i, eps, [o._data.size for o in outputs])[k]
     slow_a = _analytical((outputs[k],), [inputs[i]])[0][0]
     max_diff = np.abs(slow_num - slow_a).max() if slow_num.size else 0.0
+    nd, ad = _dtypes(inputs[i], outputs[k])
     return (
         f"Jacobian mismatch for output {k} with respect to input {n},\n"
         f"numerical:{num!r}\nanalytical:{a!r}\n"
         + FAST_MODE_NOTE
-        + f"Numerical:\n {_fmt(slow_num)}\nAnalytical:\n{_fmt(slow_a)}\n\n"
+        + f"Numerical:\n {_fmt(slow_num, nd)}\nAnalytical:\n{_fmt(slow_a, ad)}\n\n"
         f"The max per-element difference (slow mode) is: {float(max_diff)!r}.\n"
         + (_worst(slow_num, slow_a, n, k) if slow_num.size else "")
     )
