@@ -2306,6 +2306,273 @@ def prog_vmap_output_node(T: Any) -> Any:
     return out.grad_fn.name()
 
 
+@program()
+def prog_creation_and_scalar_ops(T: Any) -> Any:
+    a = np.arange(6, dtype=np.float64).reshape(2, 3)
+    shared = T.from_numpy(a)
+    a[0, 0] = 100.0
+    asn = T.as_tensor(a)
+    a[0, 1] = 200.0
+    i32 = T.tensor([1, 2, 3], dtype=T.int32)
+    return {
+        "full_int": T.full((2,), 3),
+        "full_float": T.full((2,), 3.0),
+        "full_bool": T.full((1,), True),
+        "arange_f": T.arange(0, 1, 0.25),
+        "arange_i": T.arange(5),
+        "arange_neg": T.arange(5, 0, -2),
+        "arange_dt": T.arange(3, dtype=T.float64),
+        "linspace": T.linspace(-1, 1, 5),
+        "logspace": T.logspace(0, 2, 3),
+        "eye": T.eye(2, 3),
+        "zeros_like_rg": T.zeros_like(T.ones(2), requires_grad=True),
+        "empty_shape": T.empty(0, 3).shape,
+        "mixed_list": T.tensor([1, 2.5, True]),
+        "bool_list": T.tensor([True, False]),
+        "nested": T.tensor([[1, 2], [3, 4]]),
+        "np_f64": T.tensor(a).dtype,
+        "np_i32": T.tensor(np.array([1], dtype=np.int32)).dtype,
+        "shared": shared,
+        "as_tensor_shared": asn,
+        "new_ones": i32.new_ones(2),
+        "new_tensor": i32.new_tensor([1.5]),
+        "new_full": i32.new_full((2,), 7),
+        "new_zeros_f": T.ones(1, dtype=T.float64).new_zeros(2),
+        "rpow": 2 ** T.tensor([1.0, 3.0]),
+        "ipow": i32**2,
+        "neg_bool": raises(lambda: -T.tensor([True])),
+        "invert_float": raises(lambda: ~T.tensor([1.0])),
+        "invert_bool": ~T.tensor([True, False]),
+        "abs_bool": raises(lambda: T.tensor([True]).abs()),
+        "sum_i32": i32.sum(),
+        "sum_i32_dt": i32.sum(dtype=T.float32),
+        "cumsum_i32": i32.cumsum(0),
+        "prod_b": T.tensor([True, True]).prod(),
+        "mean_i": raises(lambda: i32.mean()),
+        "max_empty": raises(lambda: T.tensor([]).max()),
+        "argmax_empty": raises(lambda: T.tensor([]).argmax()),
+        "int_div0": raises(lambda: i32 // 0),
+        "int_mod0": raises(lambda: i32 % 0),
+        "fmod_int0": raises(lambda: T.fmod(i32, 0)),
+        "scalar_tensor": T.scalar_tensor(3),
+        "tensor_of_scalars": T.tensor([T.tensor(1.0), T.tensor(2.0)]),
+        "complex_list": T.tensor([1, 2j]),
+        "range_err": raises(lambda: T.arange(0, 5, 0)),
+        "linspace_int": T.linspace(0, 10, 4, dtype=T.int64),
+        "full_like": T.full_like(i32, 2.7),
+        "empty_like_shape": T.empty_like(i32).shape,
+        "ones_dt": T.ones(2, dtype=T.bool),
+        "randn_shape": T.randn(2, 3).shape,
+        "tensor_req_int": raises(lambda: T.tensor([1, 2], requires_grad=True)),
+        "bad_list": raises(lambda: T.tensor([[1, 2], [3]])),
+        "bad_type": raises(lambda: T.tensor("abc")),
+        "item_py": type(T.tensor(2.5).item()).__name__,
+        "tolist_types": [type(v).__name__ for v in T.tensor([1, 2]).tolist()],
+    }
+
+
+@program()
+def prog_inplace_semantics_and_versions(T: Any) -> Any:
+    x = T.tensor(_data(4), requires_grad=True)
+    y = x.clone()
+    versions = [y._version]
+    y.mul_(2)
+    versions.append(y._version)
+    y[1:3] += 1
+    versions.append(y._version)
+    v = y.view(2, 2)
+    v.t_()
+    versions.append(y._version)
+    y.clamp_(min=-0.5)
+    y.exp_()
+    versions.append((y._version, v._version))
+    out = y.sum()
+    out.backward()
+    z = T.zeros(3)
+    z.add_(T.ones(3), alpha=2).sub_(0.5).div_(T.tensor(2.0))
+    w = T.ones(2, 3)
+    w.masked_fill_(T.tensor([True, False, True]), 5.0)
+    w.index_fill_(1, T.tensor([1]), -1.0)
+    w.scatter_(1, T.tensor([[0], [2]]), 9.0)
+    q = T.ones(3, dtype=T.int64)
+    errs = {
+        "int_add_float": raises(lambda: q.add_(0.5)),
+        "broadcast_out": raises(lambda: T.ones(3).add_(T.ones(2, 3))),
+        "expand_inplace": raises(lambda: T.ones(1, 3).expand(2, 3).add_(1)),
+        "float_into_bool": raises(lambda: T.ones(2, dtype=T.bool).mul_(1.5)),
+        "resize_grad": raises(lambda: x.resize_(2)),
+    }
+    return {
+        "versions": versions,
+        "y": y,
+        "y_gf": y.grad_fn,
+        "x.grad": x.grad,
+        "v": v,
+        "z": z,
+        "w": w,
+        "q_div": q.div_(2, rounding_mode="floor"),
+        **errs,
+    }
+
+
+@program()
+def prog_reprs_of_containers_and_results(T: Any) -> Any:
+    from collections import OrderedDict
+
+    nn = T.nn
+    x = T.tensor([[3.0, 1.0], [2.0, 5.0]], requires_grad=True)
+    stack = nn.ModuleList([nn.Linear(4, 4) for _ in range(3)] + [nn.ReLU(), nn.ReLU()])
+    od = nn.Sequential(OrderedDict([("fc", nn.Linear(2, 2)), ("act", nn.Softmax(dim=1))]))
+    nested = nn.ModuleDict(
+        {
+            "enc": nn.ModuleList([nn.Conv2d(1, 2, 3), nn.MaxPool2d(2, stride=1)]),
+            "empty": nn.ModuleList(),
+        }
+    )
+    return {
+        "stack": repr(stack),
+        "od": repr(od),
+        "nested": repr(nested),
+        "max": repr(x.max(dim=0)),
+        "sort": str(x.sort()),
+        "topk": repr(x.topk(1)),
+        "svd_type": type(T.linalg.svd(x.detach())).__name__,
+        "size": repr(x.shape),
+        "size_str": str(T.Size([2, 3])),
+        "dtype": [repr(T.int64), str(T.float16), repr(T.bool)],
+        "device": [repr(x.device), str(x.device), repr(T.device("cpu"))],
+        "aminmax": repr(T.aminmax(x)),
+        "layers": repr(
+            nn.Sequential(
+                nn.Conv1d(1, 1, 1),
+                nn.Upsample(scale_factor=2.0),
+                nn.LSTM(2, 3, 2, dropout=0.1),
+                nn.Embedding(3, 2, max_norm=1.0),
+                nn.LayerNorm(3, elementwise_affine=False),
+                nn.MultiheadAttention(4, 2),
+                nn.Dropout2d(0.2),
+                nn.AdaptiveAvgPool2d((1, None)),
+                nn.LeakyReLU(0.2, inplace=True),
+                nn.Hardtanh(-2, 2),
+                nn.Softplus(beta=2),
+                nn.GRUCell(2, 3),
+                nn.Identity(),
+                nn.Unflatten(1, (2, 2)),
+                nn.PixelShuffle(2),
+                nn.ConstantPad1d((1, 2), 0.5),
+                nn.Bilinear(2, 3, 4),
+                nn.PReLU(3),
+                nn.RMSNorm([4]),
+                nn.CrossEntropyLoss(label_smoothing=0.1),
+                nn.TransformerEncoderLayer(4, 2, 8),
+            )
+        ),
+        "param": repr(nn.Parameter(T.tensor([1.5], dtype=T.float64))),
+        "param_nograd": repr(nn.Parameter(T.ones(1), requires_grad=False)),
+        "grad_repr": repr(x.sum(0)),
+        "view_repr": repr(x[0]),
+        "detached": repr(x.detach()),
+        "int_repr": repr(T.tensor([[1, 200], [-3, 4]])),
+    }
+
+
+@program()
+def prog_dataloader_training_epoch(T: Any) -> Any:
+    data = T.utils.data
+    T.manual_seed(7)
+    X = T.tensor(_data(10, 3))
+    Y = T.arange(10) % 2
+    ds = data.TensorDataset(X, Y)
+    train, val = data.random_split(ds, [0.8, 0.2], generator=T.Generator().manual_seed(1))
+    loader = data.DataLoader(train, batch_size=3, shuffle=True, drop_last=False)
+    model = _seeded(T, T.nn.Linear(3, 2), 2)
+    opt = T.optim.SGD(model.parameters(), lr=0.1)
+    seen = []
+    for xb, yb in loader:
+        seen.append(yb.tolist())
+        opt.zero_grad()
+        T.nn.functional.cross_entropy(model(xb), yb).backward()
+        opt.step()
+
+    class Dicts(data.Dataset):
+        def __len__(self):
+            return 4
+
+        def __getitem__(self, i):
+            return {"x": T.full((2,), float(i)), "y": i, "name": f"s{i}"}
+
+    batches = list(data.DataLoader(Dicts(), batch_size=3))
+    sampler = data.WeightedRandomSampler(
+        [0.1, 0.9, 0.5], num_samples=5, replacement=True, generator=T.Generator().manual_seed(0)
+    )
+    return {
+        "val_idx": list(val.indices),
+        "train_len": len(train),
+        "seen": seen,
+        "w": model.weight,
+        "b0": batches[0],
+        "b1": batches[1],
+        "n_batches": len(loader),
+        "weighted": list(sampler),
+        "bad_split": raises(lambda: data.random_split(ds, [5, 6])),
+    }
+
+
+@program()
+def prog_pruning_workflow(T: Any) -> Any:
+    import importlib
+
+    prune = importlib.import_module(T.__name__ + ".nn.utils.prune")
+    nn = T.nn
+    model = _seeded(
+        T, nn.Sequential(nn.Conv2d(1, 4, 3), nn.ReLU(), nn.Flatten(), nn.Linear(64, 3)), 5
+    )
+    with T.no_grad():
+        model[3].weight[0, :4] = 0.05  # ties in |w| for L1 pruning
+    prune.l1_unstructured(model[3], "weight", amount=0.3)
+    prune.ln_structured(model[0], "weight", amount=2, n=2, dim=0)
+    T.manual_seed(0)
+    prune.random_unstructured(model[3], "bias", amount=1)
+    prune.l1_unstructured(model[3], "weight", amount=0.2)
+    names = {
+        "params": [n for n, _ in model.named_parameters()],
+        "buffers": [n for n, _ in model.named_buffers()],
+    }
+    x = T.tensor(_data(2, 1, 6, 6))
+    out = model(x)
+    out.sum().backward()
+    grads = [model[3].weight_orig.grad, model[0].weight_orig.grad]
+    hooks = [type(h).__name__ for h in model[3]._forward_pre_hooks.values()]
+    sparsity = float((model[3].weight == 0).sum()) / model[3].weight.nelement()
+    prune.remove(model[3], "weight")
+    lin2 = _seeded(T, nn.Linear(4, 4), 6)
+    lin3 = _seeded(T, nn.Linear(4, 2), 7)
+    prune.global_unstructured(
+        [(lin2, "weight"), (lin3, "weight")], pruning_method=prune.L1Unstructured, amount=0.5
+    )
+    prune.custom_from_mask(lin3, "bias", mask=T.tensor([1.0, 0.0]))
+    return {
+        "names": names,
+        "out": out,
+        "grads": grads,
+        "hooks": hooks,
+        "sparsity": sparsity,
+        "w": model[3].weight,
+        "after_remove": [n for n, _ in model[3].named_parameters()],
+        "is_pruned": prune.is_pruned(model),
+        "mask0": model[0].weight_mask[:, 0, 0, 0],
+        "lin2": lin2.weight,
+        "lin3": lin3.weight,
+        "lin3b": lin3.bias,
+        "bad_amount": raises(lambda: prune.l1_unstructured(lin2, "bias", amount=1.5)),
+        "too_many": raises(lambda: prune.l1_unstructured(nn.Linear(2, 2), "bias", amount=3)),
+        "remove_unpruned": raises(lambda: prune.remove(nn.Linear(2, 2), "weight")),
+        "structured_1d": raises(
+            lambda: prune.ln_structured(nn.Linear(2, 2), "bias", amount=1, n=1, dim=0)
+        ),
+    }
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 
