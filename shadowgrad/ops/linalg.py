@@ -180,7 +180,7 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:
             f"Expected size for first two dimensions of batch2 tensor to be: [{a[0]}, {a[2]}] but "
             f"got: [{b[0]}, {b[1]}]."
         )
-    _same_dtype(input, mat2)
+    _check_scalar_type(input, mat2)
     return bmm_op(input, mat2)
 
 
@@ -545,12 +545,19 @@ _addbmm = defop(
 
 
 def _check_add_dtypes(input: Tensor, mat1: Tensor, mat2: Tensor) -> None:
-    _same_dtype(mat1, mat2)
-    if input.dtype is not mat1.dtype:
-        raise RuntimeError(
-            f"self and mat2 must have the same dtype, but got {input.dtype._short} and "
-            f"{mat2.dtype._short}"
-        )
+    """addmm's and addbmm's dtype checks, in torch's order."""
+    for name, a in (("self", input), ("mat1", mat1)):
+        if a.dtype is not mat2.dtype:
+            raise RuntimeError(
+                f"{name} and mat2 must have the same dtype, but got {a.dtype._short} and "
+                f"{mat2.dtype._short}"
+            )
+
+
+def _check_scalar_type(a: Tensor, b: Tensor) -> None:
+    """bmm's dtype check (and baddbmm's for its batches)."""
+    if a.dtype is not b.dtype:
+        raise RuntimeError(f"expected scalar type {a.dtype._short} but found {b.dtype._short}")
 
 
 def addmm(
@@ -563,6 +570,7 @@ def addmm(
     out: Tensor | None = None,
 ) -> Tensor:
     """Mirrors `torch.addmm`: beta * input + alpha * (mat1 @ mat2)."""
+    _check_add_dtypes(input, mat1, mat2)  # torch checks dtypes before shapes here
     for name, m in (("mat1", mat1), ("mat2", mat2)):
         if m.ndim != 2:
             raise RuntimeError(f"{name} must be a matrix, got {m.ndim}-D tensor")
@@ -572,7 +580,6 @@ def addmm(
             f"mat1 and mat2 shapes cannot be multiplied ({a[0]}x{a[1]} and {b[0]}x{b[1]})"
         )
     _expand_check(tuple(input._data.shape), (a[0], b[1]))
-    _check_add_dtypes(input, mat1, mat2)
     return _out(_addmm(input, mat1, mat2, beta, alpha), out, "addmm")
 
 
@@ -596,7 +603,11 @@ def addmv(
             f"size mismatch, got input ({input._data.shape[0] if input.ndim else 1}), mat "
             f"({m}x{n}), vec ({vec._data.shape[0]})"
         )
-    _check_add_dtypes(input, mat, vec)
+    if not (input.dtype is mat.dtype is vec.dtype):
+        raise RuntimeError(
+            "addmv input tensors must have the same dtype, but got "
+            f"{input.dtype._short}, {mat.dtype._short}, and {vec.dtype._short}"
+        )
     return _out(_addmv(input, mat, vec, beta, alpha), out, "addmv")
 
 
@@ -623,10 +634,18 @@ def baddbmm(
     out: Tensor | None = None,
 ) -> Tensor:
     """Mirrors `torch.baddbmm`: beta * input + alpha * (batch1 @ batch2), batched."""
-    _check_batch(batch1, batch2)
     a, b = batch1._data.shape, batch2._data.shape
-    _expand_check(tuple(input._data.shape), (a[0], a[1], b[2]))
-    _check_add_dtypes(input, batch1, batch2)
+    if len(a) == len(b) == 3:  # torch's order: input's shape, dtypes, batches, their dtypes
+        _expand_check(tuple(input._data.shape), (a[0], a[1], b[2]))
+    if input.dtype is not batch1.dtype:
+        from .._dtype import CPP_NAMES
+
+        raise RuntimeError(
+            f"Input dtypes must be the same, got: input {CPP_NAMES[input.dtype]}, batch1: "
+            f"{CPP_NAMES[batch1.dtype]}, batch2: {CPP_NAMES[batch2.dtype]}"
+        )
+    _check_batch(batch1, batch2)
+    _check_scalar_type(batch1, batch2)
     return _out(_baddbmm(input, batch1, batch2, beta, alpha), out, "baddbmm")
 
 
