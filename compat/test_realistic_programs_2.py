@@ -2573,6 +2573,135 @@ def prog_pruning_workflow(T: Any) -> Any:
     }
 
 
+@program()
+def prog_function_edge_cases(T: Any) -> Any:
+    F = T.autograd.Function
+
+    class Legacy(F):
+        def forward(self, x):
+            return x * 2
+
+    class SaveNonTensor(F):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x, 3)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    class NonTensorOut(F):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * 2, "label", 7
+
+        @staticmethod
+        def backward(ctx, g, g2, g3):
+            (x,) = ctx.saved_tensors
+            return g * 2 * x / x
+
+    class ReturnsInput(F):
+        @staticmethod
+        def forward(ctx, x):
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 5
+
+    class NoGradInput(F):
+        @staticmethod
+        def forward(ctx, x, y):
+            return x + y
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, g
+
+    class Twice(F):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x.exp()
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return g * x.exp()
+
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    out, label, n = NonTensorOut.apply(x)
+    out.sum().backward()
+    ri = ReturnsInput.apply(x)
+    ri_info = [ri is x, ri._is_view(), ri.grad_fn.name()]
+    ri.sum().backward()
+    ng = NoGradInput.apply(x, T.ones(2))
+    ng.sum().backward()
+    t = Twice.apply(x)
+    t.sum().backward()
+    second = raises(lambda: t.sum().backward())
+    nograd = NoGradInput.apply(T.ones(2), T.ones(2))
+    with T.no_grad():
+        under_nograd = Twice.apply(x)
+    return {
+        "legacy": raises(lambda: Legacy.apply(x)),
+        "legacy_call": raises(lambda: Legacy()(x)),
+        "save_nt": raises(lambda: SaveNonTensor.apply(x)),
+        "label": label,
+        "n": n,
+        "out_gf": out.grad_fn,
+        "ri_info": ri_info,
+        "x.grad": x.grad,
+        "second": second,
+        "nograd": nograd,
+        "under_nograd": under_nograd,
+        "direct_forward": raises(lambda: Twice.forward(None, x)),
+        "instantiate": type(Twice()).__name__,
+    }
+
+
+@program()
+def prog_multi_grad_hooks_and_edges(T: Any) -> Any:
+    log = []
+    a = T.tensor([1.0, 2.0], requires_grad=True)
+    b = T.tensor([3.0], requires_grad=True)
+    c = T.tensor([4.0], requires_grad=True)
+    h = T.autograd.graph.register_multi_grad_hook(
+        (a, b, c), lambda grads: log.append(("all", [g is None for g in grads]))
+    )
+    h2 = T.autograd.graph.register_multi_grad_hook(
+        (a, b), lambda g: log.append(("any", g.tolist())), mode="any"
+    )
+    (a.sum() * b).sum().backward()
+    h.remove()
+    h2.remove()
+    (a * 2).sum().backward()
+    y = a * b
+    edge = T.autograd.graph.get_gradient_edge(y)
+    (g,) = T.autograd.grad(y.sum(), edge)
+    acc = a.grad_fn if a.grad_fn is not None else (a * 1).grad_fn.next_functions[0][0]
+    z = (a * 1).sum()
+    meta = z.grad_fn.metadata
+    meta["tag"] = 1
+    return {
+        "log": log,
+        "a.grad": a.grad,
+        "b.grad": b.grad,
+        "c.grad": c.grad,
+        "g": g,
+        "acc": acc.name(),
+        "acc_var": acc.variable is a,
+        "meta": dict(z.grad_fn.metadata),
+        "edge_nr": edge.output_nr,
+        "next": z.grad_fn.next_functions[0][0].name(),
+        "bad_mode": raises(
+            lambda: T.autograd.graph.register_multi_grad_hook((a,), print, mode="some")
+        ),
+    }
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 

@@ -61,7 +61,8 @@ _warn_once: Any = None
 
 
 def _tensor_list(x: Any) -> list[Any]:
-    if isinstance(x, _Tensor):
+    # a single GradientEdge is one input, as torch's (it is a tuple: not a list of two)
+    if isinstance(x, (_Tensor, graph.GradientEdge)):
         return [x]
     return list(x)
 
