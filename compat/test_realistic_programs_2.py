@@ -2702,6 +2702,185 @@ def prog_multi_grad_hooks_and_edges(T: Any) -> Any:
     }
 
 
+@program()
+def prog_module_registration_errors(T: Any) -> Any:
+    nn = T.nn
+    m = nn.Linear(2, 2)
+    out = {
+        "buf_dot": raises(lambda: m.register_buffer("a.b", T.ones(1))),
+        "buf_exists": raises(lambda: m.register_buffer("weight", T.ones(1))),
+        "buf_empty": raises(lambda: m.register_buffer("", T.ones(1))),
+        "buf_type": raises(lambda: m.register_buffer("x", [1, 2])),
+        "param_type": raises(lambda: m.register_parameter("p", T.ones(1))),
+        "param_nonleaf": raises(lambda: m.register_parameter("p", nn.Parameter(T.ones(1)) * 2)),
+        "module_type": raises(lambda: m.add_module("sub", "notamodule")),
+        "module_dot": raises(lambda: m.add_module("a.b", nn.ReLU())),
+        "set_param_to_tensor": raises(lambda: setattr(m, "weight", T.ones(2, 2))),
+        "del_missing": raises(lambda: delattr(m, "nothing")),
+        "getattr_missing": raises(lambda: m.missing_attr),
+        "get_buffer_missing": raises(lambda: m.get_buffer("x")),
+        "get_param_missing": raises(lambda: m.get_parameter("bias.x")),
+    }
+    m.register_buffer("scale", T.tensor(2.0))
+    m.scale = T.tensor(3.0)
+    m.register_buffer("none_buf", None)
+    m.weight = None
+    out["after"] = {
+        "buffers": [n for n, _ in m.named_buffers()],
+        "params": [n for n, _ in m.named_parameters()],
+        "sd": list(m.state_dict()),
+        "scale": m.scale,
+        "weight": m.weight,
+    }
+    m2 = _seeded(T, nn.Linear(2, 2), 1)
+    sd = m2.state_dict(keep_vars=True)
+    out["keep_vars"] = [type(v).__name__ for v in sd.values()] + [sd["weight"].requires_grad]
+    m3 = nn.Linear(2, 2)
+    res = m3.load_state_dict({k: v.detach() * 2 for k, v in m2.state_dict().items()}, assign=True)
+    out["assign"] = [str(res), type(m3.weight).__name__, m3.weight.requires_grad, m3.weight]
+    log = []
+    m2.register_state_dict_pre_hook(
+        lambda mod, prefix, keep_vars: log.append(("pre", prefix, keep_vars))
+    )
+    m2.register_load_state_dict_pre_hook(
+        lambda mod, sd, prefix, *a: log.append(("load_pre", prefix, sorted(sd)))
+    )
+    seq = nn.Sequential(m2)
+    seq.load_state_dict(seq.state_dict())
+    out["log"] = log
+    out["recurse"] = [n for n, _ in seq.named_parameters(recurse=False)]
+    out["prefix"] = [n for n, _ in seq.named_parameters(prefix="model")]
+    gen = seq.parameters()
+    list(gen)
+    out["exhausted"] = list(gen)
+    return out
+
+
+@program()
+def prog_gan_training_steps(T: Any) -> Any:
+    nn = T.nn
+    # no bias before the BatchNorm: its gradient is rounding noise (the norm removes it), which
+    # Adam turns into full steps of either sign
+    G = nn.Sequential(
+        nn.Linear(3, 8, bias=False),
+        nn.BatchNorm1d(8),
+        nn.LeakyReLU(0.2),
+        nn.Linear(8, 2),
+        nn.Tanh(),
+    )
+    G = _seeded(T, G, 1)
+    D = _seeded(T, nn.Sequential(nn.Linear(2, 8), nn.LeakyReLU(0.2), nn.Linear(8, 1)), 2)
+    opt_g = T.optim.Adam(G.parameters(), lr=2e-3, betas=(0.5, 0.999))
+    opt_d = T.optim.Adam(D.parameters(), lr=2e-3, betas=(0.5, 0.999))
+    crit = nn.BCEWithLogitsLoss()
+    real = T.tensor(_data(6, 2))
+    z = T.tensor(_data(6, 3, seed=9))
+    log = []
+    for _ in range(3):
+        fake = G(z)
+        opt_d.zero_grad()
+        d_loss = crit(D(real), T.ones(6, 1)) + crit(D(fake.detach()), T.zeros(6, 1))
+        d_loss.backward()
+        opt_d.step()
+        opt_g.zero_grad()
+        g_loss = crit(D(fake), T.ones(6, 1))
+        g_loss.backward()
+        opt_g.step()
+        log.append((d_loss.item(), g_loss.item()))
+    G.eval()
+    return {"log": log, "sample": G(z[:2]), "rm": G[1].running_mean, "d_w": D[0].weight.grad}
+
+
+@program()
+def prog_vae_step_with_reparameterization(T: Any) -> Any:
+    nn = T.nn
+    F = nn.functional
+
+    class VAE(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.enc = nn.Linear(6, 8)
+            self.mu = nn.Linear(8, 2)
+            self.logvar = nn.Linear(8, 2)
+            self.dec = nn.Sequential(nn.Linear(2, 8), nn.ReLU(), nn.Linear(8, 6))
+
+        def forward(self, x, eps):
+            h = F.relu(self.enc(x))
+            mu, logvar = self.mu(h), self.logvar(h)
+            z = mu + eps * T.exp(0.5 * logvar)
+            return self.dec(z), mu, logvar
+
+    vae = _seeded(T, VAE(), 3)
+    opt = T.optim.Adam(vae.parameters(), lr=1e-2)
+    x = T.sigmoid(T.tensor(_data(5, 6)))
+    eps = T.tensor(_data(5, 2, seed=4))
+    log = []
+    for _ in range(3):
+        opt.zero_grad()
+        recon, mu, logvar = vae(x, eps)
+        rec = F.binary_cross_entropy_with_logits(recon, x, reduction="sum")
+        kld = -0.5 * T.sum(1 + logvar - mu.pow(2) - logvar.exp())
+        loss = (rec + kld) / x.shape[0]
+        loss.backward()
+        opt.step()
+        log.append((rec.item(), kld.item()))
+    return {
+        "log": log,
+        "mu": mu,
+        "gf": [recon.grad_fn.name(), kld.grad_fn.name(), loss.grad_fn.name()],
+    }
+
+
+@program()
+def prog_policy_gradient_with_distributions(T: Any) -> Any:
+    nn = T.nn
+    D = T.distributions
+    policy = _seeded(T, nn.Sequential(nn.Linear(4, 16), nn.Tanh(), nn.Linear(16, 3)), 5)
+    value = _seeded(T, nn.Linear(4, 1), 6)
+    opt = T.optim.RMSprop([*policy.parameters(), *value.parameters()], lr=1e-2)
+    states = T.tensor(_data(8, 4))
+    actions = T.tensor([0, 2, 1, 1, 0, 2, 2, 1])
+    rewards = T.tensor(_data(8, seed=3))
+    returns = T.zeros(8)
+    run = 0.0
+    for t in reversed(range(8)):
+        run = rewards[t] + 0.9 * run
+        returns[t] = run
+    returns = (returns - returns.mean()) / (returns.std() + 1e-8)
+    logs = []
+    for _ in range(3):
+        dist = D.Categorical(logits=policy(states))
+        v = value(states).squeeze(-1)
+        adv = returns - v.detach()
+        loss = (
+            -(dist.log_prob(actions) * adv).mean()
+            + 0.5 * nn.functional.mse_loss(v, returns)
+            - 0.01 * dist.entropy().mean()
+        )
+        opt.zero_grad()
+        loss.backward()
+        nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
+        opt.step()
+        logs.append(loss.item())
+    normal = D.Normal(T.tensor([0.0, 1.0], requires_grad=True), T.tensor([1.0, 0.5]))
+    lp = normal.log_prob(T.tensor([0.5, 0.5]))
+    lp.sum().backward()
+    kl = D.kl_divergence(
+        D.Categorical(probs=T.tensor([0.2, 0.8])), D.Categorical(probs=T.tensor([0.5, 0.5]))
+    )
+    return {
+        "logs": logs,
+        "returns": returns,
+        "probs": dist.probs,
+        "lp": lp,
+        "loc_grad": normal.loc.grad,
+        "kl": kl,
+        "repr": repr(dist),
+        "normal_repr": repr(normal),
+        "bad": raises(lambda: D.Categorical(probs=T.tensor([0.2, -0.8]))),
+    }
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 
