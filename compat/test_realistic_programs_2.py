@@ -2881,6 +2881,42 @@ def prog_policy_gradient_with_distributions(T: Any) -> Any:
     }
 
 
+@program()
+def prog_deprecation_and_usage_warnings(T: Any) -> Any:
+    nn = T.nn
+    F = nn.functional
+    x = T.tensor(_data(2, 3))
+    out = {
+        "softmax_nodim": F.softmax(x),
+        "log_softmax_nodim": F.log_softmax(x),
+        "softmax_mod": nn.Softmax()(x),
+        "upsample": F.upsample(T.ones(1, 1, 2, 2), scale_factor=2),
+        "sigmoid": F.sigmoid(x),
+        "tanh": F.tanh(x),
+        "clip": nn.utils.clip_grad_norm([nn.Parameter(T.ones(1))], 1.0),
+        "T3d": T.ones(2, 3, 4).T.shape,
+        "xavier": nn.init.xavier_uniform(T.zeros(2, 2)).shape,
+        "size_average": F.mse_loss(x, x * 2, size_average=True),
+        "range": T.range(0, 3),
+        "cross": T.cross(T.ones(3, 3), T.eye(3)),
+        "chain": T.chain_matmul(T.eye(2), T.ones(2, 2)),
+        "gru": repr(nn.GRU(2, 2, dropout=0.5)),
+        "enc": type(
+            nn.TransformerEncoder(nn.TransformerEncoderLayer(4, 2, norm_first=True), 2)
+        ).__name__,
+        "new_tensor": x.new_tensor(x[0]),
+        "tensor_copy": T.tensor(x[1]),
+        "std_dof": T.ones(1).std(),
+        "var_dof": T.ones(3, 1).var(dim=1),
+        "kl_mean": F.kl_div(T.zeros(2, 2), T.full((2, 2), 0.5)),
+        "mse_shape": F.mse_loss(T.ones(2, 1), T.ones(2)),
+        "nll_reduce": F.nll_loss(T.log_softmax(x, 1), T.tensor([0, 2]), reduce=False),
+        "fused_adam": raises(lambda: T.optim.Adam([nn.Parameter(T.ones(1))], fused=True)),
+        "bad_dropout": raises(lambda: nn.Dropout(1.5)),
+    }
+    return out
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 

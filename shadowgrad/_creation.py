@@ -521,6 +521,13 @@ def new_methods() -> dict[str, Any]:
         requires_grad: bool = False,
     ) -> Tensor:
         if isinstance(data, Tensor):
+            warnings.warn(
+                "To copy construct from a tensor, it is recommended to use sourceTensor.detach()."
+                "clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
+                "tensor.new_tensor(sourceTensor).",
+                UserWarning,
+                stacklevel=2,
+            )
             data = data.detach()._data
         return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
