@@ -327,11 +327,46 @@ def _stl_topk(row: list[Any], k: int, largest: bool, sorted: bool) -> list[int]:
     else:
         s.nth_element(0, k - 1, n)
         if sorted:
-            s.sort(0, k)
+            s.sort(0, k - 1)  # k - 1: the k-th is in place after nth_element (TopKImpl.h)
     return [p[1] for p in s.a[:k]]
 
 
+def _topk_order_key(xm: np.ndarray, largest: bool) -> np.ndarray | None:
+    """Rows' values as keys whose ascending order is topk's (largest first when `largest`)."""
+    kind = xm.dtype.kind
+    if kind == "f":
+        return -xm if largest else xm
+    if kind in "iu":
+        return ~xm if largest else xm  # ~x reverses the order without overflow
+    if kind == "b":
+        return ~xm if largest else xm
+    return None
+
+
 def _topk_indices(x: np.ndarray, k: int, dim: int, largest: bool, sorted: bool) -> np.ndarray:
+    n = x.shape[dim]
+    xm = np.moveaxis(x, dim, -1).reshape(-1, n)
+    key = _topk_order_key(xm, largest) if sorted and k and x.size else None
+    if key is not None:
+        # Note [Fast topk]: the k + 1 first keys of each row (argpartition, O(n)), sorted. A row
+        # whose first k + 1 keys are distinct has one sorted top k, whatever algorithm chose it;
+        # a row with a tie among them (or a NaN) replays torch's selection below.
+        m = min(k + 1, n)
+        part = np.argpartition(key, m - 1, axis=-1)[:, :m] if m < n else None
+        pk = key if part is None else np.take_along_axis(key, part, -1)
+        order = np.argsort(pk, axis=-1, kind="stable")
+        sk = np.take_along_axis(pk, order, -1)
+        im = order if part is None else np.take_along_axis(part, order, -1)
+        im = np.ascontiguousarray(im[:, :k])
+        tie = (sk[:, 1:] == sk[:, :-1]).any(-1)
+        if xm.dtype.kind == "f":
+            tie |= np.isnan(sk).any(-1)
+            if m < n:  # a NaN outside the first k + 1 keys would have been among them
+                tie |= np.isnan(xm).any(-1)
+        for r in np.nonzero(tie)[0]:
+            im[r] = _stl_topk(xm[r].tolist(), k, largest, sorted)
+        shape = (*x.shape[:dim], *x.shape[dim + 1 :], k)
+        return np.moveaxis(im.astype(np.int64, copy=False).reshape(shape), -1, dim)
     idx = np.take(_argsort_np(x, dim, largest), np.arange(k), axis=dim)
     if k == 0 or x.size == 0:
         return idx
@@ -354,6 +389,8 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
     n = x.shape[d] if x.ndim else 1
     if not 0 <= k <= n:
         raise RuntimeError("selected index k out of range")
+    if x.dtype == np.bool_:
+        raise RuntimeError("topk does not support bool dtypes on CPU")
     idx = np.zeros((), np.int64) if x.ndim == 0 else _topk_indices(x, k, d, largest, sorted)
     return _rt("topk", _topk(input, d, idx, True, tuple(x.shape)))
 
@@ -429,7 +466,8 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any
     if n == 0:
         raise IndexError(f"kthvalue(): Expected reduction dim {d} to have non-zero size.")
     if not 0 < k <= n:
-        raise RuntimeError("kthvalue(): selected number k out of range for dimension 0")
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+    _no_bool(x, "kthvalue_cpu")
     idx = np.zeros((), np.int64) if x.ndim == 0 else _kth_indices(x, k, d)
     return _rt("kthvalue", _kthvalue(input, d, idx, keepdim, tuple(x.shape)))
 
@@ -499,9 +537,15 @@ def _keep_shape(shape: tuple[int, ...], dim: int) -> tuple[int, ...]:
     return tuple(1 if i == dim else s for i, s in enumerate(shape))
 
 
+def _no_bool(x: np.ndarray, kernel: str) -> None:
+    if x.dtype == np.bool_:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+
+
 def _median(name: str, input: Tensor, dim: Any, keepdim: bool) -> Any:
     x = input._data
     ignore_nan = name == "nanmedian"
+    _no_bool(x, "median_cpu" if dim is None else "median_out")
     if dim is None:
         return (_nanmedian_all if ignore_nan else _median_all)(input)
     d = wrap_dim(dim, input.ndim)
