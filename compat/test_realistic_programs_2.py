@@ -2917,6 +2917,94 @@ def prog_deprecation_and_usage_warnings(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_common_user_mistakes(T: Any) -> Any:
+    nn = T.nn
+    F = nn.functional
+    x = T.ones(2, 3)
+    cases = {
+        "linear_shape": lambda: nn.Linear(4, 5)(x),
+        "conv_dims": lambda: nn.Conv2d(3, 4, 3)(T.ones(3)),
+        "conv_channels": lambda: nn.Conv2d(3, 4, 3)(T.ones(1, 2, 5, 5)),
+        "ce_batch": lambda: F.cross_entropy(T.ones(3, 4), T.tensor([0, 1])),
+        "ce_target_range": lambda: F.nll_loss(T.ones(3, 4), T.tensor([0, 1, 4])),
+        "view_noncontig": lambda: T.ones(2, 3).t().view(6),
+        "reshape_bad": lambda: x.reshape(5),
+        "view_bad": lambda: x.view(4, -1),
+        "two_minus_one": lambda: x.view(-1, -1),
+        "cat": lambda: T.cat([T.ones(2, 2), T.ones(3, 3)], dim=1),
+        "cat_dims": lambda: T.cat([T.ones(2, 2), T.ones(2)]),
+        "cat_empty": lambda: T.cat([]),
+        "stack": lambda: T.stack([T.ones(2), T.ones(3)]),
+        "matmul_0d": lambda: T.matmul(T.tensor(1.0), T.ones(2)),
+        "mm_shapes": lambda: T.mm(T.ones(2, 3), T.ones(2, 3)),
+        "bmm_batch": lambda: T.bmm(T.ones(2, 2, 3), T.ones(3, 3, 2)),
+        "broadcast": lambda: T.ones(2, 3) + T.ones(2, 4),
+        "index_oob": lambda: x[5],
+        "index_neg_oob": lambda: x[:, -4],
+        "lstm_dims": lambda: nn.LSTM(3, 4)(T.ones(1, 1, 1, 3)),
+        "lstm_size": lambda: nn.LSTM(3, 4)(T.ones(2, 1, 4)),
+        "lstm_hidden": lambda: nn.LSTM(3, 4)(T.ones(2, 1, 3), (T.zeros(1, 1, 5), T.zeros(1, 1, 4))),
+        "bn_dims": lambda: nn.BatchNorm1d(3)(T.ones(1, 3, 2, 2)),
+        "ln_shape": lambda: nn.LayerNorm(4)(x),
+        "opt_tensor": lambda: T.optim.SGD(T.ones(2, requires_grad=True), lr=0.1),
+        "opt_nonleaf": lambda: T.optim.SGD([T.ones(2, requires_grad=True) * 2], lr=0.1),
+        "opt_nolr": lambda: T.optim.SGD([nn.Parameter(T.ones(1))]),
+        "one_hot_neg": lambda: F.one_hot(T.tensor([-1, 0])),
+        "one_hot_small": lambda: F.one_hot(T.tensor([3]), num_classes=2),
+        "gather_dims": lambda: T.gather(x, 1, T.tensor([0])),
+        "transpose_dim": lambda: x.transpose(0, 2),
+        "sum_dim": lambda: x.sum(dim=3),
+        "expand": lambda: T.ones(2, 2).expand(2, 3),
+        "expand_fewer": lambda: T.ones(2, 2).expand(2),
+        "permute": lambda: x.permute(0),
+        "permute_dup": lambda: x.permute(0, 0),
+        "squeeze_dim": lambda: x.squeeze(5),
+        "chunk_zero": lambda: x.chunk(0),
+        "split_sizes": lambda: x.split([1, 1], dim=1),
+        "narrow": lambda: x.narrow(1, 2, 3),
+        "narrow_neg_start": lambda: x.narrow(1, -1, 1),
+        "narrow_neg_len": lambda: x.narrow(1, 0, -1),
+        "narrow_start": lambda: x.narrow(1, -4, 1),
+        "hstack_empty": lambda: T.hstack([]),
+        "select": lambda: x.select(1, 3),
+        "masked_fill_shape": lambda: x.masked_fill(T.tensor([True, False]), 0.0),
+        "masked_fill_float": lambda: x.masked_fill(T.ones(2, 3), 0.0),
+        "where_cond": lambda: T.where(T.ones(2, 3), x, x),
+        "index_select_idx": lambda: x.index_select(0, T.tensor([0.0])),
+        "scatter_shape": lambda: T.zeros(2, 2).scatter_(1, T.tensor([[0, 1, 1]]), 1.0),
+        "flatten_range": lambda: x.flatten(1, 0),
+        "repeat_fewer": lambda: x.repeat(2),
+        "unflatten": lambda: x.unflatten(1, (2, 2)),
+        "mse_grad_target": lambda: F.mse_loss(x, T.ones(2, 3, requires_grad=True)).backward(),
+        "pad_reflect": lambda: F.pad(T.ones(1, 1, 2), (3, 3), mode="reflect"),
+        "interp_size": lambda: F.interpolate(T.ones(1, 1, 2), size=(3, 3)),
+    }
+    return {k: raises(fn) for k, fn in cases.items()}
+
+
+@program(
+    xfail="nn layer input checks missing or worded differently, in files others own: conv with "
+    "a kernel larger than the padded input fails in numpy ('negative dimensions are not "
+    "allowed'; ops/nn_ops.py), conv of an int64 input computes instead of 'Input type (long "
+    "int) and bias type (float) should be the same', max_pool2d with an empty output returns "
+    "an empty tensor instead of 'Output size is too small', softmax of an int tensor raises "
+    "RuntimeError 'long int' where torch raises NotImplementedError \"... not implemented for "
+    "'Long'\", F.embedding accepts a 1-D weight ('weight' must be 2-D) (nn/functional.py)"
+)
+def prog_layer_input_checks(T: Any) -> Any:
+    nn = T.nn
+    F = nn.functional
+    cases = {
+        "conv_small": lambda: nn.Conv2d(1, 1, 5)(T.ones(1, 1, 3, 3)),
+        "conv_int": lambda: nn.Conv1d(1, 1, 1)(T.ones(1, 1, 3, dtype=T.long)),
+        "maxpool_small": lambda: nn.MaxPool2d(3)(T.ones(1, 1, 2, 2)),
+        "softmax_int": lambda: T.tensor([1, 2]).softmax(0),
+        "embedding_1d_weight": lambda: F.embedding(T.tensor([0]), T.ones(3)),
+    }
+    return {k: raises(fn) for k, fn in cases.items()}
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 

@@ -571,7 +571,11 @@ def select(input: Tensor, dim: int, index: int) -> Tensor:
     n = input._data.shape[d]
     index = int(index)
     if not -n <= index < n:
-        raise IndexError(f"index {index} is out of bounds for dimension {d} with size {n}")
+        # torch's select() wording (indexing, x[:, i], checks and words its own error)
+        raise IndexError(
+            f"select(): index {index} out of range for tensor of size "
+            f"[{', '.join(str(s) for s in input._data.shape)}] at dimension {d}"
+        )
     return _select(input, d, index % n, tuple(input._data.shape))
 
 
@@ -629,10 +633,24 @@ def _slice_dim(input: Tensor, dim: int, s: slice) -> Tensor:
     return _slice(input, dim, start, end, step, tuple(input._data.shape))
 
 
-def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
-    """Mirrors `torch.narrow`."""
+def narrow(input: Tensor, dim: int, start: Any, length: int) -> Tensor:
+    """Mirrors `torch.narrow`: its checks, and a negative start counted from the end."""
+    if input.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    start, length = int(start), int(length)  # start may be a 0-d integer tensor, as torch's
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
     d = wrap_dim(dim, input.ndim)
-    return _slice_dim(input, d, slice(start, start + length, 1))
+    n = input._data.shape[d]
+    if not -n <= start <= n:
+        raise IndexError(
+            f"start out of range (expected to be in range of [{-n}, {n}], but got {start})"
+        )
+    if start < 0:
+        start += n
+    if start > n - length:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({n}).")
+    return _slice(input, d, start, start + length, 1, tuple(input._data.shape))
 
 
 # --- copies and casts ---------------------------------------------------------------------
@@ -838,7 +856,7 @@ def cat(tensors: Any, dim: int = 0, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.cat`."""
     ts = list(tensors)
     if not ts:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     # legacy behaviour: 1-D empty tensors are skipped
     keep = [t for t in ts if not (t.ndim == 1 and t._data.shape[0] == 0)] or ts[:1]
     nd = keep[0].ndim
@@ -1511,26 +1529,33 @@ def ravel(input: Tensor) -> Tensor:
     return view(contiguous(input), -1)
 
 
+def _nonempty(tensors: Any, name: str) -> tuple[Tensor, ...]:
+    ts = tuple(tensors)
+    if not ts:
+        raise RuntimeError(f"{name} expects a non-empty TensorList")
+    return ts
+
+
 def hstack(tensors: Any, *, out: Any = None) -> Tensor:
     """Mirrors `torch.hstack`."""
-    ts = atleast_1d(tuple(tensors))
+    ts = atleast_1d(_nonempty(tensors, "hstack"))
     return cat(ts, 0 if ts[0].ndim == 1 else 1)
 
 
 def vstack(tensors: Any, *, out: Any = None) -> Tensor:
     """Mirrors `torch.vstack`."""
-    return cat(atleast_2d(tuple(tensors)), 0)
+    return cat(atleast_2d(_nonempty(tensors, "vstack")), 0)
 
 
 def dstack(tensors: Any, *, out: Any = None) -> Tensor:
     """Mirrors `torch.dstack`."""
-    return cat(atleast_3d(tuple(tensors)), 2)
+    return cat(atleast_3d(_nonempty(tensors, "dstack")), 2)
 
 
 def column_stack(tensors: Any, *, out: Any = None) -> Tensor:
     """Mirrors `torch.column_stack`."""
-    ts = [reshape(t, (t._data.size, 1)) if t.ndim <= 1 else t for t in tensors]
-    return cat(ts, 1)
+    ts = _nonempty(tensors, "column_stack")
+    return cat([reshape(t, (t._data.size, 1)) if t.ndim <= 1 else t for t in ts], 1)
 
 
 _NEW = {
