@@ -11,7 +11,7 @@ from .. import _dtype
 from .._creation import tensor, zeros_like
 from .._grad_mode import no_grad
 from ._single_tensor import check_betas, check_nonneg, decay
-from .optimizer import Optimizer, arr, fma, lerp, write_param
+from .optimizer import Optimizer, arr, blocks, fma, lerp, write_param
 
 __all__ = ["Adam"]
 
@@ -102,19 +102,73 @@ class Adam(Optimizer):
                     state["step"].add_(1)
                 step = state["step"].item()
                 param, grad = decay(group, lr, wd, param, grad)
-                exp_avg = arr(state["exp_avg"])
-                exp_avg_sq = arr(state["exp_avg_sq"])
-                exp_avg[...] = lerp(exp_avg, grad, 1 - beta1)
-                exp_avg_sq[...] = fma((1 - beta2) * grad, grad, exp_avg_sq * beta2)
                 bias_correction1 = 1 - beta1**step
                 bias_correction2 = 1 - beta2**step
                 step_size = lr / bias_correction1
                 bias_correction2_sqrt = bias_correction2**0.5
+                arrays = [grad, param, arr(state["exp_avg"]), arr(state["exp_avg_sq"])]
                 if group["amsgrad"]:
-                    max_sq = arr(state["max_exp_avg_sq"])
-                    np.maximum(max_sq, exp_avg_sq, out=max_sq)
-                    denom = np.sqrt(max_sq) / bias_correction2_sqrt + eps
+                    arrays.append(arr(state["max_exp_avg_sq"]))
+                # written in place, block by block (Note [Blocked updates]); an inference tensor
+                # goes through copy_, which raises torch's error for it
+                dst = np.empty_like(param) if p.is_inference() else arr(p)
+                for g, prm, exp_avg, exp_avg_sq, *ms, out in blocks(*arrays, dst):
+                    _adam_block(g, prm, exp_avg, exp_avg_sq, ms, out, beta1, beta2, eps,
+                                step_size, bias_correction2_sqrt)  # fmt: skip
+                if p.is_inference():
+                    write_param(p, dst)
                 else:
-                    denom = np.sqrt(exp_avg_sq) / bias_correction2_sqrt + eps
-                write_param(p, param + ((-step_size) * exp_avg) / denom)
+                    p._bump()  # the in-place write, as torch's addcdiv_
         return loss
+
+
+def _adam_block(
+    g: np.ndarray,
+    prm: np.ndarray,
+    exp_avg: np.ndarray,
+    exp_avg_sq: np.ndarray,
+    ms: list[np.ndarray],
+    out: np.ndarray,
+    beta1: float,
+    beta2: float,
+    eps: float,
+    step_size: float,
+    bias_correction2_sqrt: float,
+) -> None:
+    """torch's single-tensor Adam update on one block, in place (Note [Blocked updates]):
+
+        exp_avg.lerp_(grad, 1 - beta1)
+        exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+        denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
+        param.addcdiv_(exp_avg, denom, value=-step_size)
+
+    with lerp's and addcmul's fused multiply-add as `fma` computes it (Note [Optimizer
+    arithmetic]), through float64 for float32, each result rounded once into its array."""
+    if exp_avg.dtype != np.float32 or not (exp_avg.flags.writeable and exp_avg_sq.flags.writeable):
+        exp_avg[...] = lerp(exp_avg, g, 1 - beta1)
+        exp_avg_sq[...] = fma((1 - beta2) * g, g, exp_avg_sq * beta2)
+    else:
+        w = np.float32(1 - beta1)
+        d = np.subtract(g, exp_avg)
+        if abs(float(w)) < 0.5:
+            t = np.multiply(d, np.float64(w), dtype=np.float64)
+            np.add(t, exp_avg, out=t)
+        else:
+            t = np.multiply(d, np.float64(w - np.float32(1)), dtype=np.float64)
+            np.add(t, g, out=t)
+        np.copyto(exp_avg, t, casting="same_kind")
+        a = np.multiply(g, 1 - beta2)
+        np.multiply(a, g, out=t, dtype=np.float64)
+        np.multiply(exp_avg_sq, beta2, out=exp_avg_sq)
+        np.add(t, exp_avg_sq, out=t)
+        np.copyto(exp_avg_sq, t, casting="same_kind")
+    if ms:
+        np.maximum(ms[0], exp_avg_sq, out=ms[0])
+        denom = np.sqrt(ms[0])
+    else:
+        denom = np.sqrt(exp_avg_sq)
+    np.divide(denom, bias_correction2_sqrt, out=denom)
+    np.add(denom, eps, out=denom)
+    u = np.multiply(exp_avg, -step_size)
+    np.divide(u, denom, out=u)
+    np.add(prm, u, out=out)

@@ -121,6 +121,26 @@ def lerp(start: np.ndarray, end: np.ndarray, weight: float) -> np.ndarray:
     return fma(w - np.asarray(1, dtype=start.dtype), end - start, end)
 
 
+# Note [Blocked updates]: an optimizer's elementwise update (Adam's dozen numpy passes, several
+# through float64 for torch's fused rounding) runs on blocks of this many elements: each pass's
+# temporaries then stay in cache and are reused by the allocator, instead of fresh
+# parameter-sized arrays (page faults and memory traffic on every pass). Elementwise, so the
+# values are the same bits.
+BLOCK = 1 << 14
+
+
+def blocks(*arrays: np.ndarray) -> Any:
+    """Same-shape arrays as tuples of flat slices of at most BLOCK elements (the whole arrays at
+    once when they are small or one is not C-contiguous). The last array may be written."""
+    n = arrays[0].size
+    if n <= BLOCK or not all(a.flags.c_contiguous and a.shape == arrays[0].shape for a in arrays):
+        yield arrays
+        return
+    flat = [a.reshape(-1) for a in arrays]
+    for i in range(0, n, BLOCK):
+        yield tuple(f[i : i + BLOCK] for f in flat)
+
+
 class Optimizer:
     """Base class for optimizers. Mirrors `torch.optim.Optimizer`."""
 
