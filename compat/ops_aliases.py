@@ -243,10 +243,6 @@ register(
         "torch.bilinear",
         lambda T, *a: T.bilinear(*a),
         _bilinear_samples,
-        xfails={
-            "grad_fn": "F.bilinear without bias records its own graph, not torch's "
-            "TrilinearBackward0 then ViewBackward0 (shadowgrad/nn/functional.py)"
-        },
     ),
     OpEntry("torch.constant_pad_nd", lambda T, *a: T.constant_pad_nd(*a), _pad_samples),
 )

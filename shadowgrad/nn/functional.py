@@ -17,6 +17,7 @@ from .. import _dtype as D
 from .._tensor import Tensor, _make
 from ..autograd.forward_ad import _STATE as _FW
 from ..autograd.forward_ad import ELEMENTWISE
+from ..ops import nn_fused as _fused
 from ..ops import nn_ops as K
 from ..ops import pointwise as P
 from ..ops.inplace import apply_inplace
@@ -657,13 +658,8 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 
 
 def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
-    """Mirrors `torch.nn.functional.bilinear`.
-
-    Differences: composed from matmul and sum (torch records a TrilinearBackward0 chain).
-    """
-    t = input1.unsqueeze(-2).unsqueeze(-2) @ weight  # (..., O, 1, in2)
-    out = (t.squeeze(-2) * input2.unsqueeze(-2)).sum(-1)
-    return out + bias if bias is not None else out
+    """Mirrors `torch.nn.functional.bilinear` (torch's _trilinear: TrilinearBackward0)."""
+    return _fused.bilinear(input1, input2, weight, bias)
 
 
 # --- convolution --------------------------------------------------------------------------
