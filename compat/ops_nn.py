@@ -553,7 +553,6 @@ register(
         "nn.functional.pad",
         lambda T, *a, **k: F(T).pad(*a, **k),
         _pad_samples,
-        xfails={"grad_fn": "circular padding: torch records CopySlices, shadowgrad CatBackward0"},
     ),
 )
 

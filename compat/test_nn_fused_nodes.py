@@ -3,7 +3,8 @@
 Each program runs in both libraries on the same inputs; the outputs' values, the grad_fn names
 of the whole graph (every node's name and its next_functions, in order), the gradients and,
 where torch has one, the double backward are compared. Covered: F.bilinear (torch's
-_trilinear: TrilinearBackward0 then ViewBackward0).
+_trilinear: TrilinearBackward0 then ViewBackward0) and F.pad(mode="circular") (slice copies into a
+new tensor: CopySlices over SliceBackward0).
 """
 
 from __future__ import annotations
@@ -129,5 +130,54 @@ def test_bilinear_errors_match_torch(shapes: Any) -> None:
     for T in LIBS:
         with pytest.raises(Exception) as info:
             T.nn.functional.bilinear(*[T.tensor(_rand(*s)) for s in shapes])
+        errors.append((type(info.value), str(info.value)))
+    assert errors[1] == errors[0]
+
+
+# --- F.pad(mode="circular") -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("shape", "pad"),
+    [
+        ((2, 3, 4), (1, 2)),
+        ((3, 4), (2, 1)),
+        ((2, 3, 4), (4, 4)),
+        ((2, 3, 4), (-1, 2)),
+        ((2, 3, 4), (-2, -2)),
+        ((2, 2, 3, 4), (1, 2, 2, 0)),
+        ((2, 2, 3, 4), (-1, 2, 1, -1)),
+        ((2, 3, 4), (1, 1, 1, 1)),
+        ((1, 2, 3, 3, 4), (1, 1, 2, 1, 0, 1)),
+        ((2, 3, 3, 4), (0, 0, 0, 0, 0, 0)),
+    ],
+)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_circular_pad_graph_matches_torch(shape: Any, pad: Any, dtype: str) -> None:
+    def prog(T: Any, xs: list[Any]) -> Any:
+        return T.nn.functional.pad(xs[0] * 2, pad, mode="circular")
+
+    _compare(prog, [_rand(*shape)], dtype)
+
+
+def test_circular_pad_module_and_saved_slices_match_torch() -> None:
+    outs = []
+    for T in LIBS:
+        (x,) = _leaves(T, [_rand(2, 3, 4)], "float32")
+        y = T.nn.CircularPad1d((1, 2))(x)
+        node = y.grad_fn.next_functions[1][0]  # the slice the right border was copied from
+        outs.append((graph(y.grad_fn), [getattr(node, f"_saved_{a}") for a in ("dim", "start")]))
+    assert outs[1] == outs[0]
+
+
+@pytest.mark.parametrize(
+    ("shape", "pad"),
+    [((2, 3, 4), (5, 0)), ((2, 3, 4), (-3, -2)), ((4,), (1, 1)), ((2, 3, 4), (1, 1, 1, 1, 1, 1))],
+)
+def test_circular_pad_errors_match_torch(shape: Any, pad: Any) -> None:
+    errors = []
+    for T in LIBS:
+        with pytest.raises(Exception) as info:
+            T.nn.functional.pad(T.tensor(_rand(*shape)), pad, mode="circular")
         errors.append((type(info.value), str(info.value)))
     assert errors[1] == errors[0]

@@ -1161,10 +1161,7 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
 
 
 def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = None) -> Tensor:
-    """Mirrors `torch.nn.functional.pad`.
-
-    Differences: circular padding is composed from slices and cat (torch records CopySlices).
-    """
+    """Mirrors `torch.nn.functional.pad`."""
     pad = tuple(int(p) for p in pad)
     if len(pad) % 2:
         raise RuntimeError("Padding length must be divisible by 2")
@@ -1197,22 +1194,52 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
             idx.append(K._pad_index(n, lo, hi, mode))
         return K.index_pad_ops[(mode, k)](input, tuple(idx), tuple(input.shape))
     if mode == "circular":
-        from ..ops.shape import cat, narrow
-
-        out = input
-        for i in range(k):
-            ax = input.ndim - 1 - i
-            lo, hi = pad[2 * i], pad[2 * i + 1]
-            n = out.shape[ax]
-            parts = []
-            if lo > 0:
-                parts.append(narrow(out, ax, n - lo, lo))
-            parts.append(narrow(out, ax, max(-lo, 0), n - max(-lo, 0) - max(-hi, 0)))
-            if hi > 0:
-                parts.append(narrow(out, ax, 0, hi))
-            out = cat(parts, ax) if len(parts) > 1 else parts[0]
-        return out
+        return _pad_circular(input, pad)
     raise NotImplementedError(f"Unrecognised padding mode {mode}")
+
+
+def _pad_circular(input: Tensor, pad: tuple[int, ...]) -> Tensor:
+    """torch's _pad_circular: the input's slice copied into a new tensor, then each padded
+    dim's borders copied from the wrapped-around slices of that tensor (CopySlices nodes over
+    SliceBackward0 ones, as torch records)."""
+    k = len(pad) // 2
+    if k > 3 or input.ndim not in (k + 1, k + 2):
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {input.ndim}D input tensor.\n"
+            "Supported combinations for non-constant padding:\n"
+            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)"
+        )
+    in_shape = tuple(input.shape)
+    lead = input.ndim - k
+    out_shape = list(in_shape)
+    for i in range(k):
+        lo, hi = pad[2 * (k - i - 1)], pad[2 * (k - i - 1) + 1]
+        size = in_shape[lead + i]
+        out_shape[lead + i] = size + lo + hi
+        if lo > size or hi > size:
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        if out_shape[lead + i] < 0:
+            raise RuntimeError("Negative padding value is resulting in an empty dimension")
+    out = input.new_empty(out_shape)
+
+    def sl(t: Tensor, dim: int, start: int, end: int) -> Tensor:
+        return t.narrow(dim, start, end - start)
+
+    dims = [(input.ndim - 1 - i, pad[2 * i], pad[2 * i + 1]) for i in range(k)]
+    out_slice, in_slice = out, input
+    for dim, lo, hi in dims:
+        out_slice = sl(out_slice, dim, max(lo, 0), out_shape[dim] - max(hi, 0))
+        in_slice = sl(in_slice, dim, max(-lo, 0), in_shape[dim] - max(-hi, 0))
+    out_slice.copy_(in_slice)
+    for dim, lo, hi in dims:
+        n = out_shape[dim]
+        if lo > 0:
+            sl(out, dim, 0, lo).copy_(sl(out, dim, n - lo - max(hi, 0), n - max(hi, 0)))
+        if hi > 0:
+            sl(out, dim, n - hi, n).copy_(sl(out, dim, max(lo, 0), max(lo, 0) + hi))
+    return out
 
 
 # --- losses -------------------------------------------------------------------------------
