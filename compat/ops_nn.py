@@ -894,6 +894,34 @@ def _sdpa_samples(dtype: str) -> list[Sample]:
             ),
             name="4-d",
         ),
+        Sample(
+            (
+                tensor_arg(r.standard_normal((2, 4, 3, 4))),
+                tensor_arg(r.standard_normal((2, 2, 5, 4))),
+                tensor_arg(r.standard_normal((2, 2, 5, 4))),
+                tensor_arg(np.stack([bmask, bmask[::-1]])[:, None]),
+            ),
+            {"enable_gqa": True},
+            name="4-d grouped heads, bool mask (flash)",
+        ),
+        Sample(
+            (
+                tensor_arg(r.standard_normal((1, 2, 4, 3))),
+                tensor_arg(r.standard_normal((1, 2, 3, 3))),
+                tensor_arg(r.standard_normal((1, 2, 3, 3))),
+            ),
+            {"is_causal": True, "scale": 0.7},
+            name="4-d causal, more queries than keys (flash)",
+        ),
+        Sample(
+            (
+                tensor_arg(r.standard_normal((2, 2, 3, 4))),
+                tensor_arg(r.standard_normal((2, 2, 5, 4))),
+                tensor_arg(r.standard_normal((2, 2, 5, 4))),
+                tensor_arg(r.standard_normal((3, 5))),
+            ),
+            name="4-d float mask with grad (math)",
+        ),
     ]
 
 
@@ -927,11 +955,6 @@ register(
         "nn.functional.scaled_dot_product_attention",
         _sdpa_op,
         _sdpa_samples,
-        xfails={
-            "grad_fn": "4-d inputs: torch runs its fused CPU flash kernel "
-            "(ScaledDotProductFlashAttentionForCpuBackward0); shadowgrad always runs the math "
-            "composition (UnsafeViewBackward0)"
-        },
     ),
     OpEntry("nn.functional.unfold", lambda T, *a, **k: F(T).unfold(*a, **k), _unfold_samples),
     OpEntry("nn.functional.fold", lambda T, *a, **k: F(T).fold(*a, **k), _fold_samples),

@@ -3,8 +3,9 @@
 Each program runs in both libraries on the same inputs; the outputs' values, the grad_fn names
 of the whole graph (every node's name and its next_functions, in order), the gradients and,
 where torch has one, the double backward are compared. Covered: F.bilinear (torch's
-_trilinear: TrilinearBackward0 then ViewBackward0) and F.pad(mode="circular") (slice copies into a
-new tensor: CopySlices over SliceBackward0).
+_trilinear: TrilinearBackward0 then ViewBackward0), F.pad(mode="circular") (slice copies into a
+new tensor: CopySlices over SliceBackward0), F.scaled_dot_product_attention (the CPU flash
+kernel's one node where torch picks it, the math backend's _safe_softmax elsewhere).
 """
 
 from __future__ import annotations
@@ -180,4 +181,134 @@ def test_circular_pad_errors_match_torch(shape: Any, pad: Any) -> None:
         with pytest.raises(Exception) as info:
             T.nn.functional.pad(T.tensor(_rand(*shape)), pad, mode="circular")
         errors.append((type(info.value), str(info.value)))
+    assert errors[1] == errors[0]
+
+
+# --- F.scaled_dot_product_attention: torch's CPU flash kernel and its choice ------------------
+
+B, H, L, S, E = 2, 3, 4, 5, 6
+QKV = [(B, H, L, E), (B, H, S, E), (B, H, S, E)]
+_RNG = np.random.default_rng(11)
+_BOOL = _RNG.random((L, S)) > 0.4
+_BOOL[1] = False  # a fully masked row: output 0 and logsumexp 0, as torch's kernel
+SDPA_CASES = {
+    "basic": (QKV, {}),
+    "causal": (QKV, {"is_causal": True}),
+    "causal, more queries": ([(B, H, 7, E), (B, H, S, E), (B, H, S, E)], {"is_causal": True}),
+    "bool mask": (QKV, {"mask": _BOOL}),
+    "4-d float mask": (QKV, {"mask": (B, 1, L, S)}),
+    "broadcast mask": (QKV, {"mask": (1, S)}),
+    "mask with grad": (QKV, {"mask": (L, S), "rg": 1}),
+    "3-d mask": (QKV, {"mask": (H, L, S)}),
+    "causal and mask": (QKV, {"is_causal": True, "mask": (L, S)}),
+    "scale": (QKV, {"scale": 0.3}),
+    "grouped heads": ([(B, 4, L, E), (B, 2, S, E), (B, 2, S, E)], {"enable_gqa": True}),
+    "3-d inputs": ([(B, L, E), (B, S, E), (B, S, E)], {}),
+    "3-d bool mask": ([(B, L, E), (B, S, E), (B, S, E)], {"mask": _BOOL}),
+    "value head dim": ([(B, H, L, E), (B, H, S, E), (B, H, S, 3)], {}),
+    "broadcast batch": ([(B, H, L, E), (1, H, S, E), (1, H, S, E)], {}),
+    "transposed query": ([(B, H, E, L), (B, H, S, E), (B, H, S, E)], {"tq": True}),
+}  # fmt: skip
+
+
+def _sdpa(T: Any, xs: list[Any], kw: dict[str, Any], dtype: str) -> Any:
+    kw = dict(kw)
+    mask = kw.pop("mask", None)
+    rg = kw.pop("rg", False)
+    q = xs[0].transpose(-1, -2) if kw.pop("tq", False) else xs[0]
+    if mask is not None:
+        arr = mask if isinstance(mask, np.ndarray) else _rand(*mask, seed=4)
+        mask = T.tensor(arr)
+        if mask.dtype != T.bool:
+            mask = mask.to(getattr(T, dtype)).requires_grad_(bool(rg))
+    return T.nn.functional.scaled_dot_product_attention(q, xs[1], xs[2], attn_mask=mask, **kw)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("case", sorted(SDPA_CASES))
+def test_sdpa_graph_matches_torch(case: str, dtype: str) -> None:
+    shapes, kw = SDPA_CASES[case]
+    arrays = [_rand(*s, seed=i) for i, s in enumerate(shapes)]
+
+    def prog(T: Any, xs: list[Any]) -> Any:
+        return _sdpa(T, xs, kw, dtype)
+
+    # torch's flash backward has no derivative: its double backward raises (checked below)
+    _compare(prog, arrays, dtype, gradgrad=False)
+
+
+MATH_CASES = ["3-d inputs", "3-d bool mask", "mask with grad", "value head dim", "3-d mask"]
+
+
+@pytest.mark.parametrize("case", MATH_CASES)
+def test_sdpa_math_backend_double_backward_matches_torch(case: str) -> None:
+    shapes, kw = SDPA_CASES[case]
+    arrays = [_rand(*s, seed=i) for i, s in enumerate(shapes)]
+
+    def prog(T: Any, xs: list[Any]) -> Any:
+        return _sdpa(T, xs, kw, "float64")
+
+    _compare(prog, arrays, "float64", gradgrad=True)
+
+
+def test_sdpa_flash_node_saves_torchs_values() -> None:
+    nodes = []
+    for T in LIBS:
+        xs = _leaves(
+            T, [_rand(B, H, L, E), _rand(B, H, S, E, seed=1), _rand(B, H, S, E)], "float32"
+        )
+        o = _sdpa(T, xs, {"mask": _BOOL, "scale": 0.5}, "float32")
+        nodes.append(o.grad_fn)
+    t, s = nodes
+    assert type(s).__name__ == type(t).__name__ == "ScaledDotProductFlashAttentionForCpuBackward0"
+    for name in ("dropout_p", "is_causal", "scale"):
+        assert getattr(s, f"_saved_{name}") == getattr(t, f"_saved_{name}")
+    for name in ("query", "key", "value", "attn_mask"):
+        _close(getattr(s, f"_saved_{name}"), getattr(t, f"_saved_{name}"), 0, 0)
+    _close(s._saved_result, t._saved_output, 1e-5, 1e-6)
+    _close(s._saved_result1, t._saved_logsumexp, 1e-5, 1e-6)
+
+
+def test_sdpa_flash_double_backward_raises_as_torch() -> None:
+    seen = []
+    for T in LIBS:
+        xs = _leaves(
+            T, [_rand(B, H, L, E), _rand(B, H, S, E, seed=1), _rand(B, H, S, E)], "float32"
+        )
+        o = T.nn.functional.scaled_dot_product_attention(*xs)
+        gs = T.autograd.grad(o.sum(), xs, create_graph=True)
+        names = [g.grad_fn.name() for g in gs]
+        with pytest.raises(RuntimeError) as info:
+            T.autograd.grad(gs[0].sum(), xs)
+        seen.append((names, [g.requires_grad for g in gs], str(info.value)))
+    assert seen[1] == seen[0]
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda T: (T.ones(2, 3, 4, 6), T.ones(2, 3, 5, 6, dtype=T.float64), T.ones(2, 3, 5, 6)),
+        lambda T: (T.ones(2, 3, 4, 6), T.ones(2, 3, 5, 6), T.ones(2, 3, 5, 6), T.ones(5)),
+        lambda T: (T.ones(2, 3, 4, 6), T.ones(2, 3, 5, 6), T.ones(2, 3, 5, 6), T.tensor(1.0)),
+        lambda T: (T.ones(2, 3, 4, 6), T.ones(2, 3, 5, 6), T.ones(2, 3, 5, 6), T.ones(4, 5).long()),
+        lambda T: (T.ones(6), T.ones(5, 6), T.ones(5, 6)),
+    ],
+    ids=["qkv dtypes", "1-d mask", "0-d mask", "int mask", "1-d query"],
+)
+def test_sdpa_errors_match_torch(make: Any) -> None:
+    errors = []
+    for T in LIBS:
+        with pytest.raises(Exception) as info:
+            T.nn.functional.scaled_dot_product_attention(*make(T))
+        errors.append((type(info.value), str(info.value)))
+    assert errors[1] == errors[0]
+
+
+def test_sdpa_causal_with_mask_raises_on_math_path_as_torch() -> None:
+    errors = []
+    for T in LIBS:
+        q, k, v, m = T.ones(2, 4, 6), T.ones(2, 5, 6), T.ones(2, 5, 6), T.ones(4, 5)
+        with pytest.raises(RuntimeError) as info:
+            T.nn.functional.scaled_dot_product_attention(q, k, v, m, is_causal=True)
+        errors.append(str(info.value))
     assert errors[1] == errors[0]

@@ -16,7 +16,7 @@ import numpy as np
 from .. import _dtype as D
 from .._tensor import Tensor, _make
 from ..autograd.forward_ad import _STATE as _FW
-from ..autograd.forward_ad import ELEMENTWISE
+from ..autograd.forward_ad import ELEMENTWISE, _get_tangent
 from ..ops import nn_fused as _fused
 from ..ops import nn_ops as K
 from ..ops import pointwise as P
@@ -1626,27 +1626,111 @@ def scaled_dot_product_attention(
     scale: float | None = None,
     enable_gqa: bool = False,
 ) -> Tensor:
-    """Mirrors `torch.nn.functional.scaled_dot_product_attention` (torch's math backend)."""
+    """Mirrors `torch.nn.functional.scaled_dot_product_attention`: torch's CPU flash kernel
+    (one ScaledDotProductFlashAttentionForCpuBackward0 node) where torch picks it, else its
+    math backend.
+
+    Differences: forward-mode AD through the flash kernel works (torch's raises); a mask
+    carrying a forward-AD tangent takes the math backend, so that its tangent counts.
+    """
+    _validate_sdpa(query, key, value, attn_mask)
+    if _use_flash(query, key, value, attn_mask, dropout_p, enable_gqa):
+        if attn_mask is not None and attn_mask.dtype is D.bool_:
+            m = np.where(attn_mask._data, 0.0, -np.inf).astype(query._data.dtype)
+            attn_mask = _make(m)
+        return _fused.flash_attention(query, key, value, dropout_p, is_causal, attn_mask, scale)[0]
+    if is_causal and attn_mask is not None:
+        raise RuntimeError(
+            "_scaled_dot_product_attention: Explicit attn_mask should not be set when "
+            "is_causal=True"
+        )
+    # torch's _scaled_dot_product_attention_math: both operands scaled by sqrt(scale)
+    # (mul.Scalar), the mask added, then _safe_softmax (rows of -inf give 0)
     L, S, E = query.shape[-2], key.shape[-2], query.shape[-1]
     sc = 1.0 / math.sqrt(E) if scale is None else scale
     f = math.sqrt(abs(sc))
-    q = query * (-f if sc < 0 else f)
+    q = P._mul_scalar(query, -f if sc < 0 else f)
     if is_causal:
         attn_mask = _make(np.tril(np.ones((L, S), bool)))
-    attn = q @ (key.transpose(-2, -1) * f)
+    attn = q @ P._mul_scalar(key.transpose(-2, -1), f)
     if attn_mask is not None:
         if attn_mask.dtype is D.bool_:
             m = np.where(attn_mask._data, 0.0, -np.inf).astype(attn._data.dtype)
             attn = attn + _make(m)
         else:
             attn = attn + attn_mask
-    attn = softmax(attn, -1)
-    rows = np.all(attn._data != attn._data, axis=-1, keepdims=True)  # all -inf rows: nan
-    if rows.any():
-        attn = P.where(_make(rows), 0.0, attn)
+    attn = _fused.safe_softmax(attn, -1)
     if dropout_p > 0.0:
         attn = dropout(attn, dropout_p, True)
     return attn @ value
+
+
+def _validate_sdpa(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | None) -> None:
+    """torch's validate_sdpa_input."""
+    n = D.CPP_NAMES.get
+    if not query.dtype == key.dtype == value.dtype:
+        raise RuntimeError(
+            "Expected query, key, and value to have the same dtype, but got query.dtype: "
+            f"{n(query.dtype)} key.dtype: {n(key.dtype)} and value.dtype: {n(value.dtype)} "
+            "instead."
+        )
+    if query.dim() < 2 or key.dim() < 2 or value.dim() < 2:
+        raise RuntimeError(
+            "Expected query, key, and value to all be  at least 2 dimensional, but got "
+            f"query.dim: {query.dim()} key.dim: {key.dim()} and value.dim: {value.dim()} "
+            "instead."
+        )
+    if attn_mask is not None and attn_mask.dtype not in (D.bool_, D.float32, query.dtype):
+        raise RuntimeError(
+            "Expected attn_mask dtype to be bool or float or to match query dtype, but got "
+            f"attn_mask.dtype: {n(attn_mask.dtype)} and  query.dtype: {n(query.dtype)} instead."
+        )
+
+
+def _use_flash(
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    attn_mask: Tensor | None,
+    dropout_p: float,
+    enable_gqa: bool,
+) -> bool:
+    """Whether torch's CPU backend choice (sdp_utils_cpp's use_flash_attention_cpp) is the
+    flash kernel: no dropout, 4-d inputs of one batch size, equal heads (or grouped-query heads
+    with enable_gqa), a mask without grad that broadcasts as (B|1, H|1, L|1, S|1) or
+    (L|1, S|1), one head dim, non-empty sequences, unit last-dim strides, a float dtype."""
+    if dropout_p > 0.0 or query.dim() != 4 or key.dim() != 4 or value.dim() != 4:
+        return False
+    (B, H, L, E), (Bk, Hk, S, Ek), (Bv, Hv, _, Ev) = query.shape, key.shape, value.shape
+    if not B == Bk == Bv:
+        return False
+    if enable_gqa:
+        if Hk != Hv or H % Hk:
+            return False
+    elif not H == Hk == Hv:
+        return False
+    if attn_mask is not None:
+        if attn_mask.dim() < 2:
+            if attn_mask.dim() == 0:
+                raise IndexError("Dimension specified as -2 but tensor has no dimensions")
+            raise IndexError(
+                "Dimension out of range (expected to be in range of [-1, 0], but got -2)"
+            )
+        m = attn_mask.shape
+        if attn_mask.requires_grad or m[-2] not in (L, 1) or m[-1] not in (S, 1):
+            return False
+        if _FW.active and _get_tangent(attn_mask) is not None:
+            return False
+        if attn_mask.dim() == 4:
+            if m[0] not in (B, 1) or m[1] not in (H, 1):
+                return False
+        elif attn_mask.dim() != 2:
+            return False
+    if not E == Ek == Ev or L == 0 or S == 0:
+        return False
+    if query.stride(-1) != 1 or key.stride(-1) != 1 or value.stride(-1) != 1:
+        return False
+    return query.dtype in (D.float32, D.float64, D.float16)
 
 
 # More of torch.nn.functional, one file per group. Each lists its functions in `__all__` and

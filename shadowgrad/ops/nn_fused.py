@@ -1,19 +1,25 @@
 """Fused nn kernels: the ops torch's nn functions record as one node each.
 
 Torch computes some nn functions with one kernel whose backward is one node, where a
-composition from public ops would record many: `F.bilinear` (`_trilinear`, TrilinearBackward0).
-It is declared here once, with its numpy forward and its formulas, and called by
-`shadowgrad.nn.functional`; it is not a public function, so this module is not an op family.
+composition from public ops would record many: `F.bilinear` (`_trilinear`, TrilinearBackward0),
+and `F.scaled_dot_product_attention` (the CPU flash kernel, or the math backend's
+`_safe_softmax`). Each is declared here once, with its numpy forward and its formulas, and called
+by `shadowgrad.nn.functional`; none is a public function, so this module is not an op family.
 """
 
 from __future__ import annotations
 
+import math
+import threading
 from typing import Any
 
 import numpy as np
 
 from .. import _dtype as D
+from .._tensor import _make
 from ..autograd.forward_ad import _plus
+from . import nn_ops as K
+from . import pointwise as P
 from .registry import defop
 
 # --- _trilinear (F.bilinear) ------------------------------------------------------------------
@@ -110,3 +116,195 @@ def bilinear(input1: Any, input2: Any, weight: Any, bias: Any = None) -> Any:
     x2 = input2.reshape(-1, input2.shape[-1])
     out = trilinear(x1, weight, x2, (1, 3), (0,), (1, 2), (2, 3), 1).reshape(out_shape)
     return out + bias if bias is not None else out
+
+
+# --- one backward shared by several formulas ----------------------------------------------------
+# Note [Shared backward]: a fused kernel's backward computes every input's gradient at once,
+# while the registry calls one formula per input, in order, with the same `grads` object. The
+# first formula computes them all and leaves them here for the others of the same call.
+_SHARED = threading.local()
+
+
+def _shared(grads: Any, compute: Any) -> Any:
+    last = getattr(_SHARED, "last", None)
+    if last is not None and last[0] is grads:
+        return last[1]
+    r = compute()
+    _SHARED.last = (grads, r)
+    return r
+
+
+# --- _scaled_dot_product_flash_attention_for_cpu (F.scaled_dot_product_attention) ---------------
+
+_FLASH = "_scaled_dot_product_flash_attention_for_cpu"
+
+
+def _flash_scores(q: Any, k: Any, is_causal: Any, attn_mask: Any, scale: Any) -> Any:
+    """Scaled scores q k^T (k's heads repeated for grouped-query attention), causal positions
+    and the mask applied, in the computation dtype."""
+    group = q.shape[1] // k.shape[1]
+    if group > 1:
+        k = np.repeat(k, group, axis=1)
+    s = np.matmul(q, np.swapaxes(k, -1, -2)) * q.dtype.type(scale)
+    if is_causal:  # top-left aligned, as torch's kernel: query i sees keys 0..i
+        # torch's kernel masks before scaling: a negative scale turns the -inf into +inf
+        L, S = s.shape[-2:]
+        s = np.where(np.tril(np.ones((L, S), bool)), s, -np.inf if scale >= 0 else np.inf)
+    if attn_mask is not None:
+        s = s + attn_mask.astype(s.dtype)
+    return s
+
+
+def _acc(a: Any) -> Any:
+    # torch's CPU kernels accumulate half and bfloat16 in float
+    return a.astype(np.float32) if a.dtype.itemsize < 4 else a
+
+
+def _flash_forward(
+    query: Any, key: Any, value: Any, dropout_p: Any, is_causal: Any, attn_mask: Any, scale: Any
+) -> tuple[np.ndarray, np.ndarray]:
+    q, k, v = _acc(query), _acc(key), _acc(value)
+    sc = 1.0 / np.sqrt(q.shape[-1]) if scale is None else scale
+    s = _flash_scores(q, k, is_causal, attn_mask, sc)
+    m = s.max(axis=-1, keepdims=True) if s.shape[-1] else np.full((*s.shape[:-1], 1), -np.inf)
+    m = np.where(m == -np.inf, 0, m).astype(s.dtype)  # fully masked rows: 0, as torch's kernel
+    p = np.exp(s - m)
+    total = p.sum(-1, keepdims=True)
+    total = np.where(total == 0, 1, total).astype(s.dtype)
+    group = q.shape[1] // v.shape[1]
+    out = np.matmul(p / total, np.repeat(v, group, axis=1) if group > 1 else v)
+    lse = (m + np.log(total))[..., 0]
+    return out.astype(query.dtype), lse.astype(np.float32 if query.dtype.itemsize < 4 else q.dtype)
+
+
+def _flash_backward_arrays(
+    grad: Any, query: Any, key: Any, value: Any, out: Any, lse: Any, is_causal: Any,
+    attn_mask: Any, scale: Any
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+    """torch's flash backward: P from the saved logsumexp, dS = P (dP - rowsum(dO O))."""
+    q, k, v, do, o = (_acc(a) for a in (query, key, value, grad, out))
+    sc = 1.0 / np.sqrt(q.shape[-1]) if scale is None else scale
+    group = q.shape[1] // k.shape[1]
+    s = _flash_scores(q, k, is_causal, attn_mask, sc)
+    p = np.exp(s - lse.astype(s.dtype)[..., None])
+    vr = np.repeat(v, group, axis=1) if group > 1 else v
+    kr = np.repeat(k, group, axis=1) if group > 1 else k
+    dv = np.matmul(np.swapaxes(p, -1, -2), do)
+    dp = np.matmul(do, np.swapaxes(vr, -1, -2))
+    ds = p * (dp - (do * o).sum(-1, keepdims=True))
+    dq = np.matmul(ds, kr) * q.dtype.type(sc)
+    dk = np.matmul(np.swapaxes(ds, -1, -2), q) * q.dtype.type(sc)
+    if group > 1:  # each key/value head's gradient sums over the query heads sharing it
+        b, h = dk.shape[:2]
+        dk = dk.reshape(b, h // group, group, *dk.shape[2:]).sum(2)
+        dv = dv.reshape(b, h // group, group, *dv.shape[2:]).sum(2)
+    return dq.astype(query.dtype), dk.astype(key.dtype), dv.astype(value.dtype)
+
+
+def _flash_grads(
+    grads: Any, query: Any, key: Any, value: Any, result: Any, result1: Any, is_causal: Any,
+    attn_mask: Any, scale: Any
+) -> tuple[Any, Any, Any]:  # fmt: skip
+    def compute() -> tuple[Any, Any, Any]:
+        from .pointwise import no_derivative
+
+        mask = None if attn_mask is None else attn_mask._data
+        arrays = _flash_backward_arrays(
+            grads[0]._data, query._data, key._data, value._data, result._data, result1._data,
+            is_causal, mask, scale,
+        )  # fmt: skip
+        # torch's backward kernel has no derivative: under create_graph the gradients carry a
+        # NotImplemented node (Note [NotImplemented nodes]) whose backward raises
+        inputs = (grads[0], query, key, value, result, result1, attn_mask)
+        aten = _FLASH + "_backward"
+        return tuple(no_derivative(_make(a), inputs, aten) for a in arrays)  # type: ignore[return-value]
+
+    return _shared(grads, compute)  # type: ignore[no-any-return]
+
+
+def _flash_jvp(query: Any, key: Any, value: Any, is_causal: Any, attn_mask: Any, scale: Any,
+               query_t: Any, key_t: Any, value_t: Any) -> Any:  # fmt: skip
+    """Forward mode, composed from Tensor ops (torch's kernel has none; see flash_attention)."""
+    group = query.shape[1] // key.shape[1]
+
+    def heads(t: Any) -> Any:
+        return t.repeat_interleave(group, 1) if group > 1 and t is not None else t
+
+    k, v, k_t, v_t = heads(key), heads(value), heads(key_t), heads(value_t)
+    sc = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
+    mask = None if attn_mask is None else attn_mask._data
+    s = _make(_flash_scores(query._data, k._data, is_causal, mask, sc))
+    p = s.softmax(-1).nan_to_num(0.0)
+    s_t = None
+    if query_t is not None:
+        s_t = query_t.matmul(k.transpose(-1, -2)) * sc
+    if k_t is not None:
+        s_t = _plus(s_t, query.matmul(k_t.transpose(-1, -2)) * sc)
+    out_t = None
+    if s_t is not None:
+        p_t = p * (s_t - (p * s_t).sum(-1, keepdim=True))
+        out_t = p_t.matmul(v)
+    if v_t is not None:
+        out_t = _plus(out_t, p.matmul(v_t))
+    return out_t, None
+
+
+def _flash_formula(i: int) -> Any:
+    # reads dropout_p only so that it is saved, as torch's node saves it
+    def formula(
+        grads: Any, query: Any, key: Any, value: Any, result: Any, result1: Any,
+        dropout_p: Any, is_causal: Any, attn_mask: Any, scale: Any
+    ) -> Any:  # fmt: skip
+        return _flash_grads(grads, query, key, value, result, result1, is_causal, attn_mask, scale)[
+            i
+        ]
+
+    return formula
+
+
+flash_attention = defop(
+    _FLASH,
+    "ScaledDotProductFlashAttentionForCpuBackward0",
+    _flash_forward,
+    nondiff=("attn_mask",),
+    n_outputs=2,
+    diff_outputs=(0,),
+    query=_flash_formula(0),
+    key=_flash_formula(1),
+    value=_flash_formula(2),
+    jvp=lambda query, key, value, is_causal, attn_mask, scale, query_t, key_t, value_t: _flash_jvp(
+        query, key, value, is_causal, attn_mask, scale, query_t, key_t, value_t
+    ),
+)
+
+
+# --- _safe_softmax (the math backend of F.scaled_dot_product_attention) -------------------------
+
+
+def _all_masked(self: Any, dim: int) -> Any:
+    return np.all(self == -np.inf, axis=dim, keepdims=True)
+
+
+def _np_safe_softmax(self: Any, dim: int) -> np.ndarray:
+    with np.errstate(invalid="ignore"):  # rows of -inf: nan, replaced below
+        out = K._np_softmax(self, dim, False)
+    rows = _all_masked(self, dim)
+    return np.where(rows, 0, out).astype(out.dtype) if rows.any() else out
+
+
+def _safe_softmax_t(self: Any, dim: int, self_t: Any, result: Any) -> Any:
+    t = result * K._log_softmax_t(self, dim, self_t)
+    rows = _all_masked(self._data, dim)
+    return P.where(_make(rows), 0.0, t) if rows.any() else t
+
+
+# torch's _safe_softmax: softmax whose rows of -inf give 0, not nan (its gradient there is 0,
+# since the result is)
+safe_softmax = defop(
+    "_safe_softmax",
+    "SafeSoftmaxBackward0",
+    _np_safe_softmax,
+    dtype="keep",
+    self=lambda grad, result, dim: result * (grad - K._sum_keep(grad * result, dim)),
+    jvp=lambda self, dim, self_t, result: _safe_softmax_t(self, dim, self_t, result),
+)
