@@ -656,9 +656,6 @@ for _n in _GATES:
             _layer_samples(_n),
             tolerances={"float32": (1e-4, 1e-5)},
             tolerance_reason="float32 sums over the steps round differently from torch's",
-            xfails={"grad_fn": "torch's float32 LSTM is one oneDNN node (MkldnnRnnLayerBackward0)"}
-            if _n == "lstm"
-            else {},
         ),
     )
 

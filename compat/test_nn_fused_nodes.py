@@ -5,7 +5,8 @@ of the whole graph (every node's name and its next_functions, in order), the gra
 where torch has one, the double backward are compared. Covered: F.bilinear (torch's
 _trilinear: TrilinearBackward0 then ViewBackward0), F.pad(mode="circular") (slice copies into a
 new tensor: CopySlices over SliceBackward0), F.scaled_dot_product_attention (the CPU flash
-kernel's one node where torch picks it, the math backend's _safe_softmax elsewhere).
+kernel's one node where torch picks it, the math backend's _safe_softmax elsewhere) and the
+float32 LSTM (one MkldnnRnnLayerBackward0 per layer and direction).
 """
 
 from __future__ import annotations
@@ -312,3 +313,111 @@ def test_sdpa_causal_with_mask_raises_on_math_path_as_torch() -> None:
             T.nn.functional.scaled_dot_product_attention(q, k, v, m, is_causal=True)
         errors.append(str(info.value))
     assert errors[1] == errors[0]
+
+
+# --- LSTM: torch's oneDNN layers (MkldnnRnnLayerBackward0) -------------------------------------
+
+LSTM_CASES = {
+    "one layer": ({}, {}),
+    "h0 and c0": ({}, {"h0": True}),
+    "batch first": ({"batch_first": True}, {}),
+    "2 layers, h0": ({"num_layers": 2}, {"h0": True}),
+    "bidirectional": ({"bidirectional": True}, {}),
+    "2 layers bidirectional batch first h0": (
+        {"num_layers": 2, "bidirectional": True, "batch_first": True},
+        {"h0": True},
+    ),
+    "no bias": ({"bias": False}, {}),
+    "unbatched": ({}, {"unbatched": True}),
+    "unbatched h0": ({}, {"unbatched": True, "h0": True}),
+    "dropout": ({"num_layers": 2, "dropout": 0.5}, {}),
+    "float64 (composed)": ({}, {"dtype": "float64"}),
+    "projections (composed)": ({"proj_size": 3}, {}),
+}
+
+
+def _lstm(T: Any, **kw: Any) -> Any:
+    """nn.LSTM(4, 5, **kw) with the same weights in both libraries (and the same generator
+    state after, for dropout)."""
+    T.manual_seed(0)
+    m = T.nn.LSTM(4, 5, **kw)
+    r = np.random.default_rng(2)
+    with T.no_grad():
+        for p in m.parameters():
+            p.copy_(T.tensor(r.standard_normal(tuple(p.shape)) * 0.5))
+    return m
+
+
+def _lstm_prog(kw: dict[str, Any], extra: dict[str, Any]) -> tuple[Any, list[np.ndarray]]:
+    n = kw.get("num_layers", 1) * (2 if kw.get("bidirectional") else 1)
+    x = (6, 4) if extra.get("unbatched") else (3, 6, 4) if kw.get("batch_first") else (6, 3, 4)
+    arrays = [_rand(*x)]
+    if extra.get("h0"):
+        batch = () if extra.get("unbatched") else (3,)
+        arrays += [_rand(n, *batch, kw.get("proj_size") or 5, seed=1), _rand(n, *batch, 5)]
+
+    def prog(T: Any, xs: list[Any]) -> Any:
+        m = _lstm(T, **kw).to(xs[0].dtype)
+        out, (h, c) = m(xs[0], tuple(xs[1:]) or None)
+        return out, h, c
+
+    return prog, arrays
+
+
+@pytest.mark.filterwarnings("ignore:LSTM with projections")
+@pytest.mark.parametrize("case", sorted(LSTM_CASES))
+def test_lstm_graph_matches_torch(case: str) -> None:
+    kw, extra = LSTM_CASES[case]
+    prog, arrays = _lstm_prog(kw, extra)
+    dtype = extra.get("dtype", "float32")
+    if "composed" in case:  # torch's composed cells: compare the outputs' own nodes only
+        names = []
+        for T in LIBS:
+            outs = prog(T, _leaves(T, arrays, dtype))
+            names.append([type(o.grad_fn).__name__ for o in outs])
+        assert names[1] == names[0] == ["StackBackward0"] * 3
+        return
+    _compare(prog, arrays, dtype)
+
+
+def test_lstm_parameter_grads_and_saved_values_match_torch() -> None:
+    res = []
+    for T in LIBS:
+        m = _lstm(T, num_layers=2, bidirectional=True)
+        x = T.tensor(_rand(6, 3, 4)).to(T.float32).requires_grad_()
+        out, (h, c) = m(x)
+        node = out.grad_fn.next_functions[0][0]
+        saved = [getattr(node, f"_saved_{a}") for a in ("reverse", "mode", "hidden_size")]
+        saved += [getattr(node, f"_saved_{a}") for a in ("num_layers", "has_biases", "train")]
+        (out.sum() + h.sum() * 2 + c.sum() * 3).backward()
+        res.append(({n: p.grad for n, p in m.named_parameters()}, saved))
+    assert res[1][1] == res[0][1]
+    for name, g in res[0][0].items():
+        _close(res[1][0][name], g, 1e-4, 1e-5)
+
+
+def test_functional_lstm_records_torchs_layers() -> None:
+    graphs = []
+    for T in LIBS:
+        m = _lstm(T, num_layers=2, batch_first=True)
+        x = T.tensor(_rand(3, 6, 4)).to(T.float32).requires_grad_()
+        h0 = T.zeros(2, 3, 5, requires_grad=True)
+        out, h, c = T.lstm(
+            x, (h0, T.zeros(2, 3, 5)), m._flat_weights, True, 2, 0.0, True, False, True
+        )
+        graphs.append([graph(t.grad_fn) for t in (out, h, c)])
+    assert graphs[1] == graphs[0]
+
+
+def test_lstm_with_grad_off_and_without_input_grad_match_torch() -> None:
+    res = []
+    for T in LIBS:
+        m = _lstm(T)
+        x = T.tensor(_rand(6, 3, 4)).to(T.float32)
+        with T.no_grad():
+            off = m(x)[0]
+        on = m(x)[0]
+        res.append((off.grad_fn, off.numpy(), graph(on.grad_fn)))
+    assert res[1][0] is None and res[0][0] is None
+    np.testing.assert_allclose(res[1][1], res[0][1], rtol=1e-5, atol=1e-6)
+    assert res[1][2] == res[0][2]

@@ -2,10 +2,9 @@
 
 Each case builds the module in both libraries, copies torch's initial weights into shadowgrad
 through numpy, runs the same program and compares outputs, parameter grads, input grads (and a
-double backward for the recurrent layers). Documented exception: torch runs RNN/LSTM/GRU
-through fused kernels, so the grad_fn of an LSTM output is torch's `MkldnnRnnLayerBackward0`
-where shadowgrad, composed from public ops, records `StackBackward0`; grad_fn names are
-compared only where both compose the same ops (cells, RNN, GRU).
+double backward for the recurrent layers). grad_fn names are compared for the cells, RNN and
+GRU here; the float32 LSTM's oneDNN nodes (`MkldnnRnnLayerBackward0`) are compared over the
+whole graph in test_nn_fused_nodes.py.
 """
 
 from __future__ import annotations

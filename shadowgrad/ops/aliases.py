@@ -1051,7 +1051,16 @@ def lstm(input: Tensor, hx: Any, params: Any, has_biases: Any, *args: Any) -> An
             "LSTM with projections is not supported with oneDNN. Using default implementation.",
             stacklevel=2,
         )
+    from .nn_fused import mkldnn_lstm, use_mkldnn_lstm
+
     rnn = _Recurrence("LSTM", params, has_biases, args, proj)
+    dirs = 2 if rnn.bidirectional else 1
+    counts = len(rnn._all_weights) == len(hx[0]) == rnn.num_layers * dirs
+    if batch_sizes is None and counts and use_mkldnn_lstm(data, proj, False):
+        return mkldnn_lstm(
+            data, hx[0], hx[1], rnn._flat_weights, rnn.bias, rnn.num_layers, rnn.dropout,
+            rnn.training, rnn.bidirectional, rnn.batch_first,
+        )  # fmt: skip
     states = list(zip(hx[0].unbind(0), hx[1].unbind(0), strict=True))
     output, finals = rnn.run(data, states, batch_sizes)
     return output, S.stack([f[0] for f in finals], 0), S.stack([f[1] for f in finals], 0)

@@ -2,9 +2,10 @@
 
 Torch computes some nn functions with one kernel whose backward is one node, where a
 composition from public ops would record many: `F.bilinear` (`_trilinear`, TrilinearBackward0),
-and `F.scaled_dot_product_attention` (the CPU flash kernel, or the math backend's
-`_safe_softmax`). Each is declared here once, with its numpy forward and its formulas, and called
-by `shadowgrad.nn.functional`; none is a public function, so this module is not an op family.
+`F.scaled_dot_product_attention` (the CPU flash kernel, or the math backend's `_safe_softmax`)
+and the float32 LSTM (`mkldnn_rnn_layer`, one node per layer and direction). Each is declared
+here once, with its numpy forward and its formulas, and called by `shadowgrad.nn` (and
+`torch.lstm`); none is a public function, so this module is not an op family.
 """
 
 from __future__ import annotations
@@ -308,3 +309,189 @@ safe_softmax = defop(
     self=lambda grad, result, dim: result * (grad - K._sum_keep(grad * result, dim)),
     jvp=lambda self, dim, self_t, result: _safe_softmax_t(self, dim, self_t, result),
 )
+
+
+# --- mkldnn_rnn_layer (torch's float32 LSTM on CPU) ---------------------------------------------
+# Note [oneDNN LSTM]: torch runs a float32 LSTM without projections on dense (not packed) input
+# through oneDNN: one `mkldnn_rnn_layer` per layer and direction, each one node
+# (MkldnnRnnLayerBackward0) with edges for input, weight_ih, weight_hh, the two biases (zeros
+# without edges when the LSTM has none), and the layer's h0 and c0 (`hx[k]`, SelectBackward0).
+# Other dtypes, projections and packed input take torch's composed cells (nn/modules/rnn.py).
+
+
+def _sig(x: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-x))
+
+
+def _lstm_layer_steps(x: Any, w_ih: Any, w_hh: Any, b_ih: Any, b_hh: Any, h: Any, c: Any,
+                      reverse: bool) -> tuple[np.ndarray, list[Any]]:  # fmt: skip
+    """The layer over time-major x: its outputs and, per step in the order run, (t, h_prev,
+    c_prev, i, f, g, o, c)."""
+    gi = np.matmul(x, w_ih.T) + b_ih
+    out = np.empty((x.shape[0], x.shape[1], w_hh.shape[1]), x.dtype)
+    steps = []
+    for t in range(x.shape[0] - 1, -1, -1) if reverse else range(x.shape[0]):
+        i, f, g, o = np.split(gi[t] + (np.matmul(h, w_hh.T) + b_hh), 4, -1)
+        i, f, g, o = _sig(i), _sig(f), np.tanh(g), _sig(o)
+        c_new = f * c + i * g
+        steps.append((t, h, c, i, f, g, o, c_new))
+        h, c = o * np.tanh(c_new), c_new
+        out[t] = h
+    return out, steps
+
+
+def _rnn_layer_forward(
+    input: Any, weight0: Any, weight1: Any, weight2: Any, weight3: Any, hx_: Any, cx_: Any,
+    reverse: Any, batch_sizes: Any, mode: Any, hidden_size: Any, num_layers: Any,
+    has_biases: Any, bidirectional: Any, batch_first: Any, train: Any,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+    out, steps = _lstm_layer_steps(input, weight0, weight1, weight2, weight3, hx_, cx_, reverse)
+    last = steps[-1]
+    hy = last[6] * np.tanh(last[7])
+    # torch's fourth output is oneDNN's workspace, only ever read by its backward
+    return out, hy.astype(input.dtype), last[7].astype(input.dtype), np.empty(0, input.dtype)
+
+
+def _rnn_layer_backward_arrays(grads: Any, x: Any, w_ih: Any, w_hh: Any, b_ih: Any, b_hh: Any,
+                               h0: Any, c0: Any, reverse: bool) -> list[np.ndarray]:  # fmt: skip
+    """Backpropagation through time over the recomputed steps: the seven inputs' gradients."""
+    dout, dh, dc = grads
+    _, steps = _lstm_layer_steps(x, w_ih, w_hh, b_ih, b_hh, h0, c0, reverse)
+    dgates = np.empty((x.shape[0], x.shape[1], w_ih.shape[0]), x.dtype)
+    dw_hh = np.zeros_like(w_hh)
+    for t, h_prev, c_prev, i, f, g, o, c in reversed(steps):
+        dh = dh + dout[t]
+        tc = np.tanh(c)
+        dc = dc + dh * o * (1 - tc * tc)
+        dgate = np.concatenate(
+            [dc * g * i * (1 - i), dc * c_prev * f * (1 - f), dc * i * (1 - g * g),
+             dh * tc * o * (1 - o)], -1,
+        )  # fmt: skip
+        dgates[t] = dgate
+        dw_hh += np.matmul(dgate.T, h_prev)
+        dh, dc = np.matmul(dgate, w_hh), dc * f
+    db = dgates.sum((0, 1))
+    dx = np.matmul(dgates, w_ih)
+    dw_ih = np.einsum("tbg,tbi->gi", dgates, x)
+    return [dx, dw_ih, dw_hh, db, db.copy(), dh, dc]
+
+
+def _lstm_layer_tensors(x: Any, w_ih: Any, w_hh: Any, b_ih: Any, b_hh: Any, h: Any, c: Any,
+                        reverse: bool) -> tuple[Any, Any, Any]:  # fmt: skip
+    """The same layer in Tensor ops, for a backward that is itself differentiable."""
+    from .shape import stack
+
+    gi = x.matmul(w_ih.t()) + b_ih
+    outs: list[Any] = [None] * x.shape[0]
+    for t in range(x.shape[0] - 1, -1, -1) if reverse else range(x.shape[0]):
+        i, f, g, o = (gi[t] + (h.matmul(w_hh.t()) + b_hh)).chunk(4, -1)
+        c = f.sigmoid() * c + i.sigmoid() * g.tanh()
+        h = o.sigmoid() * c.tanh()
+        outs[t] = h
+    return stack(outs, 0), h, c
+
+
+def _rnn_layer_grads(grads: Any, ins: tuple[Any, ...], reverse: bool) -> Any:
+    def compute() -> list[Any]:
+        from .. import _grad_mode
+        from ..autograd import grad as autograd_grad
+
+        if not _grad_mode.STATE.grad:
+            arrays = [g._data for g in grads[:3]]
+            return [_make(a) for a in _rnn_layer_backward_arrays(
+                arrays, *(t._data for t in ins), reverse)]  # fmt: skip
+        # create_graph: the gradients of the layer recomputed from the saved inputs, as
+        # torch's mkldnn_rnn_layer_differentiable_backward
+        wanted = [k for k, t in enumerate(ins) if t.requires_grad]
+        outs = _lstm_layer_tensors(*ins, reverse)
+        got = autograd_grad(
+            outs, [ins[k] for k in wanted], list(grads[:3]), create_graph=True,
+            allow_unused=True,
+        )  # fmt: skip
+        r: list[Any] = [None] * len(ins)
+        for k, g in zip(wanted, got, strict=True):
+            r[k] = g if g is not None else ins[k] * 0
+        return r
+
+    return _shared(grads, compute)
+
+
+_RNN_INPUTS = ("input", "weight0", "weight1", "weight2", "weight3", "hx_", "cx_")
+
+
+def _rnn_layer_formula(k: int) -> Any:
+    # reads every saved value of torch's node, so that the same ones are saved
+    def formula(
+        grads: Any, input: Any, weight0: Any, weight1: Any, weight2: Any, weight3: Any,
+        hx_: Any, cx_: Any, reverse: Any, batch_sizes: Any, mode: Any, hidden_size: Any,
+        num_layers: Any, has_biases: Any, bidirectional: Any, batch_first: Any, train: Any,
+        result: Any, result1: Any, result2: Any, result3: Any,
+    ) -> Any:  # fmt: skip
+        ins = (input, weight0, weight1, weight2, weight3, hx_, cx_)
+        return _rnn_layer_grads(grads, ins, bool(reverse))[k]
+
+    return formula
+
+
+rnn_layer = defop(
+    "mkldnn_rnn_layer",
+    "MkldnnRnnLayerBackward0",
+    _rnn_layer_forward,
+    n_outputs=4,
+    diff_outputs=(0, 1, 2),
+    **{n: _rnn_layer_formula(k) for k, n in enumerate(_RNN_INPUTS)},  # type: ignore[arg-type]
+)
+
+
+def use_mkldnn_lstm(input: Any, proj_size: int, packed: bool) -> bool:
+    """Whether torch runs this LSTM through oneDNN (See Note [oneDNN LSTM])."""
+    from ..backends import mkldnn
+
+    return (
+        bool(mkldnn.enabled)
+        and input.dtype is D.float32
+        and input.numel() != 0
+        and not packed
+        and not proj_size
+    )
+
+
+def mkldnn_lstm(
+    input: Any, hx: Any, cx: Any, params: list[Any], has_biases: bool, num_layers: int,
+    dropout_p: float, train: bool, bidirectional: bool, batch_first: bool,
+) -> tuple[Any, Any, Any]:  # fmt: skip
+    """torch's mkldnn_rnn: per layer and direction one mkldnn_rnn_layer, directions joined
+    with cat, dropout between layers; returns (output, h_n, c_n)."""
+    from .._creation import zeros
+    from ..nn.functional import dropout
+    from .shape import cat, stack
+
+    if batch_first:
+        input = input.transpose(0, 1)
+    input, hx, cx = input.contiguous(), hx.contiguous(), cx.contiguous()
+    hidden = cx.shape[-1]
+    per = 4 if has_biases else 2
+    dirs = 2 if bidirectional else 1
+    hys, cys = [], []
+    layer_input = input
+    for layer in range(num_layers):
+        outs = []
+        for d in range(dirs):
+            k = layer * dirs + d
+            w = params[k * per : (k + 1) * per]
+            if has_biases:
+                b0, b1 = w[2], w[3]
+            else:
+                b0 = b1 = zeros(4 * hidden, dtype=input.dtype)
+            out, hy, cy, _ = rnn_layer(
+                layer_input, w[0], w[1], b0, b1, hx[k], cx[k], d == 1, (), 2, hidden,
+                num_layers, has_biases, bidirectional, batch_first, train,
+            )  # fmt: skip
+            outs.append(out)
+            hys.append(hy)
+            cys.append(cy)
+        layer_input = outs[0] if dirs == 1 else cat(outs, -1)
+        if dropout_p != 0 and train and layer < num_layers - 1:
+            layer_input = dropout(layer_input, dropout_p, True)
+    output = layer_input.transpose(0, 1) if batch_first else layer_input
+    return output, stack(hys, 0), stack(cys, 0)

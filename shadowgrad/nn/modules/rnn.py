@@ -1,8 +1,9 @@
 """RNN, LSTM, GRU and their cells. Mirrors `torch.nn.modules.rnn`.
 
-Torch runs these through fused kernels (`_VF.lstm`, ...); here each time step is composed from
-public ops (linear, sigmoid, tanh, stack, cat) following the kernels' formulas and gate order,
-so values and gradients match torch while the outputs' `grad_fn` names differ.
+Torch runs these through `_VF.lstm`, ...: a float32 LSTM without projections on dense input
+runs its oneDNN layers, one node each (ops/nn_fused.py, Note [oneDNN LSTM]); everything else
+composes each time step from public ops (linear, sigmoid, tanh, stack, cat) following torch's
+cell formulas and gate order.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 from ..._creation import empty, zeros
 from ..._tensor import Tensor
+from ...ops.nn_fused import mkldnn_lstm, use_mkldnn_lstm
 from ...ops.shape import cat, stack
 from .. import functional as F
 from .. import init
@@ -432,10 +434,9 @@ class GRU(RNNBase):
 
 
 class LSTM(RNNBase):
-    """Mirrors `torch.nn.LSTM` (gates i, f, g, o; optional proj_size).
-
-    Differences: composed from public ops (torch's output grad_fn is a fused kernel's).
-    """
+    """Mirrors `torch.nn.LSTM` (gates i, f, g, o; optional proj_size): float32 without
+    projections on dense input runs torch's oneDNN layers (See Note [oneDNN LSTM]), the rest
+    torch's composed cells."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__("LSTM", *args, **kwargs)
@@ -492,8 +493,14 @@ class LSTM(RNNBase):
                 )
             hx = (hx[0].unsqueeze(1), hx[1].unsqueeze(1))
         self.check_forward_args(input, hx, None)
-        output, finals = self._run(input, _layer_states(hx))
-        h_n, c_n = _stack_states(finals)
+        if use_mkldnn_lstm(input, self.proj_size, False):  # See Note [oneDNN LSTM]
+            output, h_n, c_n = mkldnn_lstm(
+                input, hx[0], hx[1], self._flat_weights, self.bias, self.num_layers,
+                self.dropout, self.training, self.bidirectional, self.batch_first,
+            )  # fmt: skip
+        else:
+            output, finals = self._run(input, _layer_states(hx))
+            h_n, c_n = _stack_states(finals)
         if not is_batched:
             output = output.squeeze(batch_dim)
             h_n, c_n = h_n.squeeze(1), c_n.squeeze(1)
