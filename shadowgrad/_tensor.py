@@ -7,6 +7,7 @@ install their methods on Tensor at import (see `ops.install_methods`).
 from __future__ import annotations
 
 import copy as _copy
+import re
 import warnings
 import weakref
 from typing import Any
@@ -72,6 +73,33 @@ class _Extra:
         self.custom_view: str | None = None  # a view output of this custom Function (5.18)
 
 
+# torch's device types, in the order its error lists them, and its device-string grammar
+_DEVICE_TYPES = (
+    "cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga",
+    "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone",
+)  # fmt: skip
+_DEVICE_STRING = re.compile(r"([a-zA-Z_]+)(?::([1-9]\d*|0))?")
+
+
+def _parse_device(s: str, index: int | None) -> tuple[str, int | None]:
+    """torch's checks of a device string (c10::Device's parser)."""
+    if index is not None and ":" in s:
+        raise RuntimeError(
+            "type (string) must not include an index because index was passed explicitly: " + s
+        )
+    if not s:
+        raise RuntimeError("Device string must not be empty")
+    m = _DEVICE_STRING.fullmatch(s)
+    if m is None:
+        raise RuntimeError(f"Invalid device string: '{s}'")
+    if m[1] not in _DEVICE_TYPES:
+        raise RuntimeError(
+            f"Expected one of {', '.join(_DEVICE_TYPES)} device type at start of device string: "
+            f"{m[1]}"
+        )
+    return m[1], int(m[2]) if m[2] is not None else index
+
+
 class device:
     """Mirrors `torch.device`; only the CPU exists."""
 
@@ -83,9 +111,10 @@ class device:
         elif isinstance(type, int) and not isinstance(type, bool):
             # torch: an ordinal names the current accelerator, and the CPU build has none
             raise RuntimeError("Cannot access accelerator device when none is available.")
-        if isinstance(type, str) and ":" in type:
-            type, idx = type.split(":", 1)
-            index = int(idx)
+        elif isinstance(type, str):
+            type, index = _parse_device(type, index)
+        if index is not None and index < 0:
+            raise RuntimeError("Device index must not be negative")
         self.type = type
         self.index = index
 
@@ -98,8 +127,7 @@ class device:
         return self.type if self.index is None else f"{self.type}:{self.index}"
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, str):
-            other = device(other)
+        # torch compares devices only: torch.device("cpu") == "cpu" is False
         return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
 
     def __hash__(self) -> int:
@@ -115,8 +143,11 @@ def check_device(dev: Any) -> None:
     d = dev if isinstance(dev, device) else device(dev)
     if d.type == "cuda":
         raise AssertionError("Torch not compiled with CUDA enabled")
+    if d.type == "xpu":
+        raise AssertionError("Torch not compiled with XPU enabled")
     if d.type not in ("cpu", "meta"):
-        raise RuntimeError(f"shadowgrad supports only the cpu device, got {d}")
+        # torch's CPU build has no backend for the other device types
+        raise RuntimeError(f"PyTorch is not linked with support for {d.type} devices")
 
 
 def _refresh_view(t: Tensor) -> None:
@@ -633,6 +664,17 @@ class Tensor:
         if self._data.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
         return iter(self.unbind(0))  # type: ignore[attr-defined]
+
+    def __contains__(self, element: Any) -> bool:
+        """Mirrors `torch.Tensor.__contains__`: any element equal, for a tensor or a number."""
+        import numbers
+
+        if isinstance(element, (Tensor, numbers.Number)):
+            return bool((element == self).any().item())  # type: ignore[attr-defined]
+        raise RuntimeError(
+            "Tensor.__contains__ only supports Tensor or scalar, but you passed in a "
+            f"{type(element)}."
+        )
 
     def __format__(self, spec: str) -> str:
         if self._data.ndim == 0:
