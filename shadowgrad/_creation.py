@@ -282,7 +282,12 @@ def zeros(
 ) -> Tensor:
     """Mirrors `torch.zeros`."""
     check_device(device)
-    return _factory(0, size_arg("zeros", args, size), dtype, requires_grad)
+    sz = size_arg("zeros", args, size)
+    dims = sz[0] if len(sz) == 1 and isinstance(sz[0], (tuple, list)) else sz
+    if any(isinstance(s, (int, np.integer)) and s < 0 for s in dims):
+        # torch's zeros checks its sizes itself, with its own wording
+        raise RuntimeError("zeros: Dimension size must be non-negative.")
+    return _factory(0, sz, dtype, requires_grad)
 
 
 def ones(
@@ -329,6 +334,11 @@ def full(
     check_device(device)
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
+    elif not isinstance(fill_value, (bool, int, float, complex, np.generic)):
+        raise TypeError(
+            "full(): argument 'fill_value' (position 2) must be Number, not "
+            f"{type(fill_value).__name__}"
+        )
     d = dtype or D.scalar_dtype(fill_value)
     D.check_scalar_fits(fill_value, d)
     return _factory(fill_value, (tuple(size),), d, requires_grad)
@@ -346,6 +356,9 @@ def eye(
 ) -> Tensor:
     """Mirrors `torch.eye`."""
     check_device(device)
+    for name, v in (("n", n), ("m", m)):
+        if v is not None and v < 0:
+            raise RuntimeError(f"{name} must be greater or equal to 0, got {v}")
     d = dtype or D.get_default_dtype()
     return _finish(np.eye(n, n if m is None else m, dtype=d._np), requires_grad)
 
@@ -370,7 +383,7 @@ def arange(
     if step == 0:
         raise RuntimeError("step must be nonzero")
     if (end - start) * step < 0 and end != start:
-        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if dtype is None:
         is_float = any(isinstance(v, (float, np.floating)) for v in vals)
         dtype = D.get_default_dtype() if is_float else D.int64

@@ -212,7 +212,8 @@ _VMAP: Any = _NoVmap  # func.VMAP once shadowgrad.func is imported (see func.py)
 def _float_dtype(dtype: D.dtype | None, name: str) -> D.dtype:
     d = dtype or D.get_default_dtype()
     if not (d.is_floating_point or d.is_complex):
-        raise RuntimeError(f"\"{name}\" not implemented for '{d._short}'")
+        # torch's dispatch error for a kernel with no integer version
+        raise NotImplementedError(f"\"{name}\" not implemented for '{d._short}'")
     return d
 
 
