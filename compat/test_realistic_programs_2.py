@@ -3005,6 +3005,95 @@ def prog_layer_input_checks(T: Any) -> Any:
     return {k: raises(fn) for k, fn in cases.items()}
 
 
+@program()
+def prog_devices_and_membership(T: Any) -> Any:
+    x = T.tensor([[1.0, 2.0], [3.0, 4.0]])
+    devs = {}
+    for spec in [
+        "cpu",
+        "cpu:0",
+        "cuda:0",
+        "xyz",
+        "xyz:1",
+        "CPU",
+        "",
+        "cuda:-1",
+        "cuda:01",
+        "cpu:a",
+        "float32",
+        "cuda:1:2",
+    ]:
+        devs[repr(spec)] = raises(lambda spec=spec: repr(T.device(spec)))
+    return {
+        "devs": devs,
+        "index_neg": raises(lambda: T.device("cpu", -1)),
+        "index_twice": raises(lambda: T.device("cpu:0", 1)),
+        "to_cpu": x.to("cpu").device,
+        "to_str_dtype": raises(lambda: x.to("float32")),
+        "to_mps": raises(lambda: x.to("mps")),
+        "to_unknown": raises(lambda: x.to("xyz")),
+        "to_cuda": raises(lambda: x.to("cuda")),
+        "ones_dev": raises(lambda: T.ones(1, device="foo")),
+        "eq_str": T.device("cpu") == "cpu",
+        "in_2d": 3.0 in x,
+        "not_in": 5 in x,
+        "row_in": T.tensor([1.0, 0.0]) in x,
+        "bool_in": True in T.tensor([False, True]),
+        "str_in": raises(lambda: "a" in x),
+        "none_in": raises(lambda: None in x),
+        "list_in": raises(lambda: [1.0] in x),
+    }
+
+
+@program()
+def prog_creation_and_indexing_errors(T: Any) -> Any:
+    x = T.ones(2, 3)
+    cases = {
+        "zeros_neg": lambda: T.zeros(2, -3),
+        "zeros_tuple_neg": lambda: T.zeros((-1, 2)),
+        "ones_neg": lambda: T.ones(-1),
+        "empty_neg": lambda: T.empty(-1),
+        "full_neg": lambda: T.full((-1,), 1.0),
+        "randn_neg": lambda: T.randn(2, -1),
+        "eye_neg": lambda: T.eye(-1),
+        "eye_m_neg": lambda: T.eye(2, -1),
+        "arange_sign": lambda: T.arange(0, 5, -1),
+        "arange_sign2": lambda: T.arange(5, 0, 1),
+        "full_str": lambda: T.full((2,), "a"),
+        "full_none": lambda: T.full((2,), None),
+        "rand_int": lambda: T.rand(2, dtype=T.int64),
+        "randn_int": lambda: T.randn(2, dtype=T.long),
+        "rand_like_int": lambda: T.rand_like(T.ones(2, dtype=T.long)),
+        "randn_like_int": lambda: T.randn_like(T.ones(2, dtype=T.long)),
+        "view_neg": lambda: x.view(3, -2),
+        "reshape_neg": lambda: x.reshape(-3),
+        "repeat_neg": lambda: x.repeat(2, -1),
+        "repeat_neg_pad": lambda: x.repeat(1, 1, -2),
+        "index_put_shape": lambda: x.index_put_((T.tensor([0, 1]),), T.ones(3, 3)),
+        "index_put_oop": lambda: T.index_put(x, (T.tensor([0, 1]),), T.ones(3, 3)),
+        "adv_broadcast": lambda: x[T.tensor([0, 1]), T.tensor([0, 1, 2])],
+        "adv_broadcast_ok": lambda: x[T.tensor([[0], [1]]), T.tensor([0, 1, 2])],
+        "set_adv_broadcast": lambda: x.clone().__setitem__(
+            (T.tensor([0, 1]), T.tensor([0, 1, 2])), 1.0
+        ),
+        "set_shape": lambda: x.clone().__setitem__(T.tensor([0, 1]), T.ones(3, 3)),
+    }
+    return {k: raises(fn) for k, fn in cases.items()}
+
+
+@program(
+    xfail="bernoulli does not check its probabilities: torch raises 'Expected p_in >= 0 && p_in "
+    "<= 1 to be true, but got false.  (Could this error message be improved? ...)' for p "
+    "outside [0, 1] or nan, shadowgrad draws (ops/pointwise.py)"
+)
+def prog_bernoulli_probability_check(T: Any) -> Any:
+    return {
+        "above": raises(lambda: T.bernoulli(T.tensor([1.5]))),
+        "below": raises(lambda: T.bernoulli(T.tensor([-0.5]))),
+        "nan": raises(lambda: T.bernoulli(T.tensor([float("nan")]))),
+    }
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 

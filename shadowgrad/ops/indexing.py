@@ -18,6 +18,7 @@ from .._tensor import Tensor, _make, _warned_once
 from ..autograd.forward_ad import LINEAR
 from . import shape as S
 from ._util import shape_str, wrap_dim
+from ._accumulate import add_at
 from .inplace import apply_inplace, fill_
 from .registry import defop
 
@@ -36,7 +37,7 @@ def _index_put_fwd(
 ) -> np.ndarray:
     out = self.copy()
     if accumulate:
-        np.add.at(out, indices, values)
+        add_at(out, indices, values)
     else:
         out[indices] = values
     return out
@@ -262,6 +263,15 @@ def _apply_slicing(
     if has_adv:
         while adv and isinstance(adv[-1], slice):
             adv.pop()
+        arrays = [a.shape for a in adv if not isinstance(a, slice)]
+        if len(arrays) > 1:
+            try:
+                np.broadcast_shapes(*arrays)
+            except ValueError:
+                raise IndexError(
+                    "shape mismatch: indexing tensors could not be broadcast together with shapes "
+                    + ", ".join(shape_str(a) for a in arrays)
+                ) from None
     return result, adv, has_adv
 
 
@@ -336,7 +346,7 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
     _index_put_checked(sliced, tuple(adv), _strip_leading_ones(value), False)
 
 
-def _index_put_checked(self: Tensor, indices: tuple[Any, ...], values: Tensor, acc: bool) -> Any:
+def _check_values_fit(self: Tensor, indices: tuple[Any, ...], values: Tensor) -> None:
     target = np.empty(self._data.shape, np.bool_)[indices].shape
     try:
         np.broadcast_shapes(values._data.shape, target)
@@ -347,6 +357,10 @@ def _index_put_checked(self: Tensor, indices: tuple[Any, ...], values: Tensor, a
             f"shape mismatch: value tensor of shape {shape_str(values._data.shape)} cannot be "
             f"broadcast to indexing result of shape {shape_str(target)}"
         ) from None
+
+
+def _index_put_checked(self: Tensor, indices: tuple[Any, ...], values: Tensor, acc: bool) -> Any:
+    _check_values_fit(self, indices, values)
     return apply_inplace(_index_put, self, indices, values, acc)
 
 
@@ -364,6 +378,7 @@ def _check_index_put(self: Tensor, indices: Any, values: Tensor) -> tuple[Any, .
     _, adv, _ = _apply_slicing(
         _make(self._data), tuple(slice(None) if i is None else i for i in indices), True
     )
+    _check_values_fit(self, tuple(adv), values)
     return tuple(adv)
 
 
@@ -402,7 +417,7 @@ def _scatter_add_fwd(self: np.ndarray, dim: int, index: np.ndarray, src: np.ndar
     if out.ndim == 0:
         out += src
     else:
-        np.add.at(out, _coords(index, dim), _src_part(src, index))
+        add_at(out, _coords(index, dim), _src_part(src, index))
     return out
 
 
@@ -906,7 +921,7 @@ _index_select = defop(
 
 def _index_add_fwd(self: np.ndarray, dim: int, index: np.ndarray, source: Any, alpha: Any) -> Any:
     out = self.copy()
-    np.add.at(out, _along(dim, index), source if alpha == 1 else source * alpha)
+    add_at(out, _along(dim, index), source if alpha == 1 else source * alpha)
     return out
 
 

@@ -89,7 +89,10 @@ def _infer_size(size: tuple[Any, ...], numel: int) -> tuple[int, ...]:
     for s in size:
         if s != -1:
             if s < 0:
-                raise RuntimeError(f"invalid shape dimension {s}")
+                raise RuntimeError(
+                    f"invalid shape dimension {s} at index {size.index(s)} of shape "
+                    f"{shape_str(size)}"
+                )
             known *= s
     if neg:
         if known == 0 or numel % known:
@@ -1150,7 +1153,11 @@ def repeat(self: Tensor, *sizes: Any) -> Tensor:
             "of tensor"
         )
     if any(r < 0 for r in reps):
-        raise RuntimeError(f"Trying to create tensor with negative dimension {min(reps)}")
+        # torch checks the result's sizes: the input's padded on the left, times the repeats
+        shape = (1,) * (len(reps) - self.ndim) + tuple(self._data.shape)
+        target = [int(s) * int(r) for s, r in zip(shape, reps, strict=True)]
+        bad = next(t for t in target if t < 0)
+        raise RuntimeError(f"Trying to create tensor with negative dimension {bad}: {target}")
     return _repeat(self, reps, tuple(self._data.shape))
 
 
