@@ -1,0 +1,106 @@
+"""`np.add.at` with the same results, several times faster for the shapes backward formulas use.
+
+Note [Accumulation in rounds]: index_add, scatter_add, index_put(accumulate=True) and the
+backward of every gather-like op (index_select, embedding, advanced indexing, gather) add rows
+of values into an array at indices that may repeat. torch's CPU kernels add them one after
+another, in index order; `np.add.at` does the same, element by element, but slowly (4096 rows of
+128 floats into 10,000: 4.7 ms; torch 0.5 ms). Here the additions are grouped in rounds: round r
+adds the r-th occurrence of every index at once with a fancy `+=`, which has no repeated index
+within a round, so each target still receives its values in index order and rounds once per
+addition: the same bits as `np.add.at`. Indices that repeat more than `MAX_ROUNDS` times (a
+histogram-like workload) keep `np.add.at`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+MAX_ROUNDS = 16
+_MIN_ROWS = 64  # below this np.add.at's own cost is small
+
+
+def add_at(out: np.ndarray, index: Any, values: Any) -> None:
+    """np.add.at(out, index, values) for `index` an integer array (along the first axis), a
+    tuple of integer arrays (the leading axes), or `(slice(None),) * d + (array,)` (along axis
+    d); anything else (and out-of-range indices, for numpy's error) goes to np.add.at."""
+    if type(index) is not tuple:
+        index = (index,)
+    lead = 0
+    while lead < len(index) and type(index[lead]) is slice and index[lead] == slice(None):
+        lead += 1
+    arrays = index[lead:]
+    if (
+        not arrays
+        or out.dtype.kind not in "fciu"
+        or not all(type(a) is np.ndarray and a.dtype.kind in "iu" for a in arrays)
+        or (lead and len(arrays) != 1)
+    ):
+        np.add.at(out, index, values)
+        return
+    if lead:  # along axis `lead`: on a copy with that axis first, written back after
+        if arrays[0].ndim != 1:
+            np.add.at(out, index, values)
+            return
+        shape = (*out.shape[:lead], arrays[0].shape[0], *out.shape[lead + 1 :])
+        try:
+            vals = np.moveaxis(np.broadcast_to(values, shape), lead, 0)
+        except ValueError:
+            np.add.at(out, index, values)
+            return
+        target = np.ascontiguousarray(np.moveaxis(out, lead, 0))
+        if _rounds(target, arrays, vals):
+            out[...] = np.moveaxis(target, 0, lead)
+        else:
+            np.add.at(out, index, values)
+        return
+    if not _rounds(out, arrays, values):
+        np.add.at(out, index, values)
+
+
+def _rounds(target: np.ndarray, arrays: tuple[np.ndarray, ...], values: Any) -> bool:
+    k = len(arrays)
+    if k > target.ndim:
+        return False
+    idx = np.broadcast_arrays(*arrays) if k > 1 else arrays
+    key_shape = idx[0].shape
+    m = math.prod(key_shape)
+    if m < _MIN_ROWS:
+        return False
+    lead_shape = target.shape[:k]
+    rest = target.shape[k:]
+    try:
+        flat = np.ravel_multi_index(
+            tuple(
+                np.where(a < 0, a + n, a).reshape(-1) for a, n in zip(idx, lead_shape, strict=True)
+            ),
+            lead_shape,
+        )
+    except ValueError:  # out of range: np.add.at raises numpy's IndexError
+        return False
+    try:
+        vals = np.broadcast_to(values, key_shape + rest).reshape(m, -1)
+    except ValueError:
+        return False
+    if not target.flags.c_contiguous:
+        return False
+    rows = target.reshape(math.prod(lead_shape), -1)
+    order = np.argsort(flat, kind="stable")
+    sk = flat[order]
+    first = np.empty(m, bool)
+    first[0] = True
+    np.not_equal(sk[1:], sk[:-1], out=first[1:])
+    starts = np.flatnonzero(first)
+    rank = np.arange(m) - np.repeat(starts, np.diff(np.append(starts, m)))
+    n_rounds = int(rank.max()) + 1
+    if n_rounds > MAX_ROUNDS:
+        return False
+    if n_rounds == 1:
+        rows[flat] += vals
+        return True
+    for r in range(n_rounds):
+        sel = order[rank == r]
+        rows[flat[sel]] += vals[sel]
+    return True
