@@ -404,12 +404,21 @@ def _accumulate_raw(node: AccumulateGrad, grad: np.ndarray, version: int) -> Non
         if version:
             t._vc = VersionCounter()
             t._vc.v = version
-    elif old._rg:
-        old._data += grad
-        old._bump()
     else:
-        with _grad_mode.no_grad():
-            old.add_(_tmake(grad))
+        d = old._data
+        if old._rg or (
+            old._base is None
+            and not old._inf
+            and d.shape == grad.shape
+            and d.dtype == grad.dtype
+            and d.flags.writeable
+        ):
+            # torch's `variable.grad += new_grad`: what add_ would do for a plain grad tensor
+            d += grad
+            old._bump()
+        else:
+            with _grad_mode.no_grad():
+                old.add_(_tmake(grad))
 
 
 def fix_raw_grad(node: Node, i: int, g: Any, shape: tuple[int, ...], dt: Any) -> np.ndarray:
