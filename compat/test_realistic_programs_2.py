@@ -3094,6 +3094,123 @@ def prog_bernoulli_probability_check(T: Any) -> Any:
     }
 
 
+@program()
+def prog_optimizer_state_dict_layouts(T: Any) -> Any:
+    optim = T.optim
+    makers = {
+        "SGD": lambda p: optim.SGD(p, lr=0.1, momentum=0.9),
+        "Adam": lambda p: optim.Adam(p),
+        "AdamW": lambda p: optim.AdamW(p, amsgrad=True),
+        "RMSprop": lambda p: optim.RMSprop(p, centered=True, momentum=0.1),
+        "Adagrad": lambda p: optim.Adagrad(p),
+        "Adadelta": lambda p: optim.Adadelta(p),
+        "Adamax": lambda p: optim.Adamax(p),
+        "NAdam": lambda p: optim.NAdam(p),
+        "RAdam": lambda p: optim.RAdam(p),
+        "Rprop": lambda p: optim.Rprop(p),
+        "ASGD": lambda p: optim.ASGD(p),
+        "LBFGS": lambda p: optim.LBFGS(p),
+        "Adafactor": lambda p: optim.Adafactor(p),
+    }
+    out = {}
+    for name, make in makers.items():
+        w = T.nn.Parameter(T.tensor(_data(2, 2)))
+        opt = make([w])
+
+        def closure(opt=opt, w=w):
+            opt.zero_grad()
+            v = (w**2).sum()
+            v.backward()
+            return v
+
+        for _ in range(2):
+            opt.step(closure)
+        sd = opt.state_dict()
+        st = sd["state"][0]
+        out[name] = {
+            "groups": [{k: v for k, v in g.items()} for g in sd["param_groups"]],
+            "state": {
+                k: v
+                for k, v in st.items()
+                if k
+                not in (
+                    "d",
+                    "t",
+                    "old_dirs",
+                    "old_stps",
+                    "ro",
+                    "al",
+                    "H_diag",
+                    "prev_flat_grad",
+                    "prev_loss",
+                )
+            },
+            "w": w.detach(),
+            "repr": repr(opt),
+        }
+    return out
+
+
+@program(warnings=False)  # torch's first forward-mode transform warns about torch.jit.script
+def prog_func_transform_options(T: Any) -> Any:
+    fn = T.func
+    x = T.tensor(_data(3))
+    y = T.tensor(_data(3, seed=1))
+
+    def f(a, b):
+        return (a.sin() * b).sum(), {"aux": a.cos()}
+
+    g, aux = fn.grad(f, argnums=(0, 1), has_aux=True)(x, y)
+    jr, jaux = fn.jacrev(lambda a: (a.exp(), a.sum()), has_aux=True)(x)
+    jf = fn.jacfwd(lambda a, b: a * b, argnums=1)(x, y)
+    batched = T.tensor(_data(4, 3, seed=2))
+    vm = fn.vmap(lambda a, b: a @ b, in_dims=(0, None), out_dims=0)(batched, y)
+    vm_out1 = fn.vmap(lambda a: a * 2, out_dims=1)(batched)
+    vm_chunk = fn.vmap(T.sin, chunk_size=2)(batched)
+    vm_dict = fn.vmap(lambda d: d["a"] + d["b"], in_dims=({"a": 0, "b": None},))(
+        {"a": batched, "b": y}
+    )
+    vm_tuple_out = fn.vmap(lambda a: (a.sum(), a.mean()))(batched)
+    h = fn.hessian(lambda a: (a**3).sum())(x)
+    lin_out, jvp_fn = fn.linearize(T.sin, x)
+    return {
+        "g": g,
+        "aux": aux,
+        "jr": jr,
+        "jaux": jaux,
+        "jf": jf,
+        "vm": vm,
+        "vm_out1": vm_out1,
+        "vm_chunk": vm_chunk,
+        "vm_dict": vm_dict,
+        "vm_tuple_out": vm_tuple_out,
+        "h": h,
+        "lin": [lin_out, jvp_fn(T.ones(3))],
+        "err_nonscalar": raises(lambda: fn.grad(lambda a: a * 2)(x)),
+        "err_aux": raises(lambda: fn.grad(lambda a: a.sum(), has_aux=True)(x)),
+        "err_in_dims": raises(lambda: fn.vmap(T.sin, in_dims=(0, 0))(batched)),
+        "err_sizes": raises(lambda: fn.vmap(T.add)(batched, T.ones(3, 3))),
+        "err_out_dims": raises(lambda: fn.vmap(T.sin, out_dims=(0, 1))(batched)),
+        "err_argnums": raises(lambda: fn.grad(lambda a: a.sum(), argnums=2)(x)),
+        "err_int_input": raises(lambda: fn.grad(lambda a: a.sum())(T.ones(2, dtype=T.long))),
+        "err_out_dims_len": raises(lambda: fn.vmap(lambda a: (a, a), out_dims=(0, 1, 0))(batched)),
+        "err_nested": raises(lambda: fn.vmap(lambda a, b: a, in_dims=(0, (0, 1)))(batched, y)),
+        "err_list_type": raises(lambda: fn.vmap(lambda a: a[0], in_dims=((0,),))([batched])),
+        "err_top_list": raises(lambda: fn.vmap(T.sin, in_dims=[0])(batched)),
+        "err_str": raises(lambda: fn.vmap(T.sin, in_dims="x")(batched)),
+        "out_dims_nested": fn.vmap(lambda a: (a, [a * 2, a]), out_dims=(0, [1, 0]))(batched),
+    }
+
+
+@program(
+    xfail="vmap runs the function on real per-sample tensors, so .item() inside it returns a "
+    "number; torch's batched tensors raise 'vmap: It looks like you're calling .item() on a "
+    "Tensor...' (shadowgrad/func.py's vmap design)"
+)
+def prog_vmap_item_error(T: Any) -> Any:
+    return raises(lambda: T.func.vmap(lambda a: a * a.sum().item())(T.ones(3, 2)))
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 

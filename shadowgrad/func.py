@@ -561,20 +561,21 @@ def _vmap_call(
     from ._creation import zeros
     from .ops.shape import stack
 
-    where = f"vmap({name}, in_dims={in_dims!r}, ...)(<inputs>)"
+    where = f"vmap({name}, in_dims={in_dims}, ...)(<inputs>)"
     leaves, spec = _flatten(tuple(args))
-    if isinstance(in_dims, (tuple, list)):
-        if len(in_dims) != len(args):
+    if isinstance(in_dims, tuple):  # torch takes a tuple, not a list, at the top
+        if not _is_prefix(tuple(in_dims), tuple(args)):
             raise ValueError(
                 f"{where}: in_dims is not compatible with the structure of `inputs`. in_dims "
-                f"has {len(in_dims)} elements but inputs has {len(args)}"
+                f"has structure {_treespec(tuple(in_dims))} but inputs has structure "
+                f"{_treespec(tuple(args))}."
             )
         dims = _broadcast_dims(in_dims, args)
     elif in_dims is None or isinstance(in_dims, int):
         dims = [in_dims] * len(leaves)
     else:
         raise ValueError(
-            f"vmap({name}, in_dims={in_dims!r}, ...): expected `in_dims` to be int or a "
+            f"{where}: expected `in_dims` to be int or a "
             f"(potentially nested) tuple matching the structure of inputs, got: {type(in_dims)}."
         )
     size = None
@@ -629,11 +630,16 @@ def _vmap_call(
         VMAP.randomness = prev
     flat = [_flatten(r) for r in results]
     out_leaves, out_spec = flat[0]
-    odims = (
-        _flatten(out_dims)[0]
-        if isinstance(out_dims, (tuple, list))
-        else [out_dims] * len(out_leaves)
-    )
+    if isinstance(out_dims, (tuple, list)):
+        if not _is_prefix(out_dims, results[0]):
+            raise ValueError(
+                f"vmap({name}, ..., out_dims={out_dims})(<inputs>): out_dims is not compatible "
+                f"with the structure of `outputs`. out_dims has structure {_treespec(out_dims)} "
+                f"but outputs has structure {_treespec(results[0])}."
+            )
+        odims = _broadcast_dims(out_dims, results[0])
+    else:
+        odims = [out_dims] * len(out_leaves)
     stacked = []
     for k, o in enumerate(out_leaves):
         if not _is_tensor(o):
@@ -649,6 +655,40 @@ def _vmap_call(
     return _unflatten(stacked, out_spec)
 
 
+def _treespec(tree: Any, indent: int = 0) -> str:
+    """torch's repr of a pytree's TreeSpec (tuples, lists and dicts are nodes, the rest
+    leaves, '*')."""
+    if not isinstance(tree, (tuple, list, dict)):
+        return "*"
+    kids = list(tree.values()) if isinstance(tree, dict) else list(tree)
+    ctx = repr(list(tree.keys())) if isinstance(tree, dict) else "None"
+    body = ""
+    if kids:
+        indent += 2
+        body = _treespec(kids[0], indent) + ("," if len(kids) > 1 else "")
+        body += ",".join("\n" + " " * indent + _treespec(k, indent) for k in kids[1:])
+    return f"TreeSpec({type(tree).__name__}, {ctx}, [{body}])"
+
+
+def _is_prefix(dims: Any, tree: Any) -> bool:
+    """Whether the in_dims/out_dims tree `dims` is a prefix of `tree` (torch's
+    _broadcast_to_and_flatten succeeds): an int or None covers a whole subtree."""
+    if isinstance(dims, (tuple, list)):
+        return (
+            isinstance(tree, (tuple, list))
+            and type(dims) is type(tree)
+            and len(dims) == len(tree)
+            and all(_is_prefix(d, t) for d, t in zip(dims, tree, strict=True))
+        )
+    if isinstance(dims, dict):
+        return (
+            isinstance(tree, dict)
+            and dims.keys() == tree.keys()
+            and all(_is_prefix(dims[k], tree[k]) for k in tree)
+        )
+    return True
+
+
 def _broadcast_dims(in_dims: Any, args: tuple[Any, ...]) -> list[Any]:
     """in_dims matched to the flattened arguments: an int or None for a whole argument applies
     to each of its leaves."""
@@ -657,6 +697,9 @@ def _broadcast_dims(in_dims: Any, args: tuple[Any, ...]) -> list[Any]:
         n = len(_flatten(a)[0])
         if isinstance(d, (tuple, list)):
             dims.extend(_broadcast_dims(d, a) if isinstance(a, (tuple, list)) else [d] * n)
+        elif isinstance(d, dict) and isinstance(a, dict) and d.keys() == a.keys():
+            # a dict of in_dims for a dict argument, matched key by key (pytree order)
+            dims.extend(_broadcast_dims([d[k] for k in a], tuple(a.values())))
         else:
             dims.extend([d] * n)
     return dims
