@@ -3211,6 +3211,195 @@ def prog_vmap_item_error(T: Any) -> Any:
     return raises(lambda: T.func.vmap(lambda a: a * a.sum().item())(T.ones(3, 2)))
 
 
+@program()
+def prog_resnet_block_training(T: Any) -> Any:
+    nn = T.nn
+
+    class Block(nn.Module):
+        def __init__(self, c):
+            super().__init__()
+            self.conv1 = nn.Conv2d(c, c, 3, padding=1, bias=False)
+            self.bn1 = nn.BatchNorm2d(c)
+            self.relu = nn.ReLU(inplace=True)
+            self.conv2 = nn.Conv2d(c, c, 3, padding=1, bias=False)
+            self.bn2 = nn.BatchNorm2d(c)
+
+        def forward(self, x):
+            out = self.relu(self.bn1(self.conv1(x)))
+            out = self.bn2(self.conv2(out))
+            out += x
+            return self.relu(out)
+
+    model = nn.Sequential(
+        nn.Conv2d(1, 4, 3, padding=1, bias=False),
+        nn.BatchNorm2d(4),
+        nn.ReLU(inplace=True),
+        Block(4),
+        nn.AdaptiveAvgPool2d(1),
+        nn.Flatten(),
+        nn.Linear(4, 3),
+    )
+    _seeded(T, model, 21)
+    opt = T.optim.SGD(model.parameters(), lr=0.05, momentum=0.9, nesterov=True, weight_decay=5e-4)
+    x = T.tensor(_data(4, 1, 6, 6))
+    y = T.tensor([0, 1, 2, 1])
+    log = []
+    for _ in range(3):
+        opt.zero_grad(set_to_none=True)
+        out = model(x)
+        loss = nn.functional.cross_entropy(out, y)
+        loss.backward()
+        opt.step()
+        log.append(loss.item())
+    model.eval()
+    with T.no_grad():
+        ev = model(x)
+    return {
+        "log": log,
+        "ev": ev,
+        "gf": out.grad_fn,
+        "rv": model[3].bn2.running_var,
+        "nbt": model[1].num_batches_tracked,
+        "grad": model[3].conv1.weight.grad[0, 0],
+    }
+
+
+@program()
+def prog_unet_like_with_skip_concat(T: Any) -> Any:
+    nn = T.nn
+    F = nn.functional
+
+    class Tiny(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.down = nn.Conv2d(2, 4, 3, stride=2, padding=1)
+            self.mid = nn.Conv2d(4, 4, 3, padding=1)
+            self.up = nn.ConvTranspose2d(4, 4, 2, stride=2)
+            self.out = nn.Conv2d(6, 1, 1)
+
+        def forward(self, x):
+            d = F.gelu(self.down(x))
+            m = F.silu(self.mid(d)) + d
+            u = self.up(m)
+            u = F.interpolate(u, size=x.shape[-2:], mode="nearest")
+            return self.out(T.cat([u, x], dim=1))
+
+    net = _seeded(T, Tiny(), 22)
+    opt = T.optim.SGD(net.parameters(), lr=0.1)
+    x = T.tensor(_data(2, 2, 7, 7))
+    target = T.tensor(_data(2, 1, 7, 7, seed=5))
+    log = []
+    for _ in range(3):
+        opt.zero_grad()
+        pred = net(x)
+        loss = F.l1_loss(pred, target) + 0.1 * F.mse_loss(pred, target)
+        loss.backward()
+        opt.step()
+        log.append(loss.item())
+    return {
+        "log": log,
+        "pred": pred[0, 0, :2],
+        "g": net.up.weight.grad[0, 0],
+        "gf": pred.grad_fn.name(),
+    }
+
+
+@program()
+def prog_char_rnn_with_cells_and_tied_weights(T: Any) -> Any:
+    nn = T.nn
+
+    class CharRNN(nn.Module):
+        def __init__(self, vocab=7, hidden=6):
+            super().__init__()
+            self.emb = nn.Embedding(vocab, hidden)
+            self.cell = nn.LSTMCell(hidden, hidden)
+            self.gru = nn.GRUCell(hidden, hidden)
+            self.head = nn.Linear(hidden, vocab)
+            self.head.weight = self.emb.weight  # tied
+
+        def forward(self, tokens):
+            b, t = tokens.shape
+            h = c = g = T.zeros(b, self.cell.hidden_size)
+            outs = []
+            for i in range(t):
+                h, c = self.cell(self.emb(tokens[:, i]), (h, c))
+                g = self.gru(h, g)
+                outs.append(self.head(g))
+            return T.stack(outs, 1)
+
+    m = _seeded(T, CharRNN(), 23)
+    opt = T.optim.Adagrad(m.parameters(), lr=0.1)
+    tokens = T.tensor([[1, 2, 3, 4], [4, 3, 2, 1]])
+    target = T.tensor([[2, 3, 4, 5], [3, 2, 1, 0]])
+    log = []
+    for _ in range(3):
+        opt.zero_grad()
+        logits = m(tokens)
+        loss = nn.functional.cross_entropy(logits.reshape(-1, 7), target.reshape(-1))
+        loss.backward()
+        nn.utils.clip_grad_value_(m.parameters(), 0.5)
+        opt.step()
+        log.append(loss.item())
+    names = [n for n, _ in m.named_parameters()]
+    return {
+        "log": log,
+        "names": names,
+        "shared": m.head.weight is m.emb.weight,
+        "g": m.emb.weight.grad,
+        "n_params": sum(p.numel() for p in m.parameters()),
+        "sd": list(m.state_dict()),
+    }
+
+
+@program()
+def prog_manual_sgd_and_freezing(T: Any) -> Any:
+    x = T.tensor(_data(8, 3))
+    y = x @ T.tensor([[1.0], [-2.0], [0.5]]) + 0.3
+    w = T.zeros(3, 1, requires_grad=True)
+    b = T.zeros(1, requires_grad=True)
+    log = []
+    for i in range(4):
+        loss = ((x @ w + b - y) ** 2).mean()
+        loss.backward()
+        with T.no_grad():
+            w -= 0.1 * w.grad
+            b.sub_(0.1 * b.grad)
+        if i % 2:
+            w.grad.zero_()
+            b.grad = None
+        else:
+            w.grad.data.zero_()
+            b.grad.detach_().zero_()
+        log.append((loss.item(), w._version, b._version))
+    err = raises(lambda: w.sub_(0.1))
+    w.data -= 0.01
+    nn = T.nn
+    model = _seeded(T, nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 1)), 30)
+    for p in model[0].parameters():
+        p.requires_grad_(False)
+    opt = T.optim.SGD(filter(lambda p: p.requires_grad, model.parameters()), lr=0.1)
+    opt.zero_grad()
+    out = model(x)
+    nn.functional.mse_loss(out, y).backward()
+    opt.step()
+    frozen = [p.grad for p in model[0].parameters()]
+    model[0].weight.requires_grad = True
+    out2 = model(x).sum()
+    out2.backward()
+    opt.zero_grad()
+    return {
+        "log": log,
+        "w": w,
+        "b": b,
+        "err": err,
+        "frozen": frozen,
+        "g0": model[0].weight.grad,
+        "after_zero": [p.grad for p in model[2].parameters()],
+        "out_gf": out.grad_fn.next_functions,
+        "opt_groups": len(opt.param_groups[0]["params"]),
+    }
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 
