@@ -3400,6 +3400,93 @@ def prog_manual_sgd_and_freezing(T: Any) -> Any:
     }
 
 
+@program()
+def prog_inference_mode_rules(T: Any) -> Any:
+    w = T.ones(3, requires_grad=True)
+    with T.inference_mode():
+        t = T.tensor([1.0, 2.0, 3.0])
+        u = t * 2
+        v = t.view(3, 1)
+        inside_rg = (w * 2).requires_grad
+        inside_inplace = raises(lambda: t.add_(1).tolist())
+    out = {
+        "is_inf": [t.is_inference(), u.is_inference(), v.is_inference(), w.is_inference()],
+        # (lists: the harness's observer reads _version, which inference tensors lack)
+        "inside_rg": inside_rg,
+        "inside_inplace": inside_inplace,
+        "t": t.tolist(),
+        "save": raises(lambda: (w * t).sum().backward()),
+        "save_exp": raises(lambda: (w * t.exp()).sum().backward()),
+        "req_grad": raises(lambda: t.requires_grad_()),
+        "inplace_out": raises(lambda: t.mul_(2)),
+        "view_out": raises(lambda: v.add_(1)),
+        "version": raises(lambda: t._version),
+        "clone_ok": t.clone().is_inference(),
+        "add_ok": (t + 1).is_inference(),
+        "add_w": (w + t).requires_grad,
+    }
+    with T.inference_mode(False):
+        out["disabled"] = [T.is_inference_mode_enabled(), (w * 2).requires_grad]
+    with T.no_grad():
+        with T.enable_grad():
+            out["nested_enable"] = (w * 2).requires_grad
+        with T.inference_mode():
+            out["inf_in_nograd"] = [T.is_grad_enabled(), T.is_inference_mode_enabled()]
+        out["after_inf"] = T.is_grad_enabled()
+
+    @T.set_grad_enabled(False)
+    def f(a):
+        return a * 2
+
+    class M:
+        @T.no_grad()
+        def method(self, a):
+            return a * 3
+
+    out["decorated"] = [f(w).requires_grad, M().method(w).requires_grad, T.is_grad_enabled()]
+    out["ctx_repr"] = type(T.set_grad_enabled(True)).__name__
+    T.set_grad_enabled(True)
+    return out
+
+
+@program()
+def prog_autograd_functional_strict_and_tuples(T: Any) -> Any:
+    F = T.autograd.functional
+    x = T.tensor(_data(3).astype(np.float64))
+    y = T.tensor(_data(2, seed=1).astype(np.float64))
+
+    def two_out(a, b):
+        return a.sum() * b, a * 2
+
+    def indep(a, b):
+        return a * 2
+
+    return {
+        "jac_tuple": F.jacobian(two_out, (x, y)),
+        "vjp_tuple": F.vjp(
+            two_out, (x, y), (T.ones(2, dtype=T.float64), T.ones(3, dtype=T.float64))
+        ),
+        "jvp_tuple": F.jvp(
+            two_out, (x, y), (T.ones(3, dtype=T.float64), T.ones(2, dtype=T.float64))
+        ),
+        "strict_indep": raises(lambda: F.jacobian(indep, (x, y), strict=True)),
+        "strict_const": raises(
+            lambda: F.vjp(
+                lambda a: T.ones(3, dtype=T.float64), x, T.ones(3, dtype=T.float64), strict=True
+            )
+        ),
+        "strict_vec": raises(lambda: F.jacobian(indep, (x, y), strict=True, vectorize=True)),
+        "nonstrict_indep": F.jacobian(indep, (x, y)),
+        "hess_cg": F.hessian(lambda a: (a**3).sum(), x, create_graph=True).requires_grad,
+        "hvp_nonscalar": raises(lambda: F.hvp(lambda a: a**2, x, T.ones(3, dtype=T.float64))),
+        "vjp_no_v": raises(lambda: F.vjp(lambda a: a * 2, x)),
+        "vjp_no_v_scalar": F.vjp(lambda a: (a * 2).sum(), x),
+        "jvp_bad_v": raises(lambda: F.jvp(lambda a: a * 2, x, T.ones(2, dtype=T.float64))),
+        "bad_input": raises(lambda: F.jacobian(lambda a: a, [1.0, 2.0])),
+        "bad_output": raises(lambda: F.jacobian(lambda a: 3.0, x)),
+    }
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 
