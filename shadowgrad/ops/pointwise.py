@@ -19,6 +19,7 @@ from .. import _rng_kernels as _rk
 from .._tensor import Tensor, _make
 from ..autograd import forward_ad as _fwad
 from ..autograd.forward_ad import ELEMENTWISE, LINEAR, _plus
+from . import _fmath as _fm
 from .registry import defop, infer_size, result_type_of
 
 _FW = _fwad._STATE
@@ -286,7 +287,7 @@ def _np_pow_scalar(self: np.ndarray, exponent: Any) -> np.ndarray:
         f = _POW_SPECIAL.get(exponent)
         if f is not None:
             return np.asarray(f(self)).astype(self.dtype, copy=False)
-    return np.power(self, exponent)
+    return _fm.power(self, exponent)
 
 
 def _np_pow(self: np.ndarray, exponent: Any) -> np.ndarray:
@@ -298,7 +299,7 @@ def _np_pow(self: np.ndarray, exponent: Any) -> np.ndarray:
             neg_one = np.where(e % 2 == 0, 1, -1)
             small = np.where(self == 1, 1, np.where(self == -1, neg_one, 0))
             return np.where(e < 0, small, r).astype(r.dtype, copy=False)
-    r = np.power(self, exponent)
+    r = _fm.power(self, exponent)
     if r.dtype.kind == "f" and self.dtype.kind == "f":
         e = np.asarray(exponent)
         half = e == 0.5
@@ -500,7 +501,7 @@ neg = defop(
 exp = defop(
     "exp",
     "ExpBackward0",
-    lambda self: np.exp(self),
+    lambda self: _fm.exp(self),
     dtype="float",
     self=lambda grad, result: grad * result,
     raw=True,
@@ -510,7 +511,7 @@ exp = defop(
 log = defop(
     "log",
     "LogBackward0",
-    lambda self: np.log(self),
+    lambda self: _fm.log(self),
     dtype="float",
     self=lambda grad, self: grad / self,
     raw=True,
@@ -530,10 +531,10 @@ reciprocal = defop(
 tanh = defop(
     "tanh",
     "TanhBackward0",
-    lambda self: np.tanh(self),
+    lambda self: _fm.tanh(self),
     dtype="float",
     self=lambda grad, result: _tanh_backward(grad, result),
-    raw={"self": lambda grad, result: grad * (1 - result * result)},
+    raw={"self": lambda grad, result: _np_tanh_bw(grad, result)},
     jvp=ELEMENTWISE,
     complex={"self": lambda grad, result: _tanh_backward(grad, conj(result))},
 )
@@ -543,7 +544,7 @@ sigmoid = defop(
     lambda self: _np_sigmoid(self),
     dtype="float",
     self=lambda grad, result: _sigmoid_backward(grad, result),
-    raw={"self": lambda grad, result: grad * (result * (1 - result))},
+    raw={"self": lambda grad, result: grad * (1 - result) * result},  # torch's order
     jvp=ELEMENTWISE,
     complex={"self": lambda grad, result: _sigmoid_backward(grad, conj(result))},
 )
@@ -562,7 +563,7 @@ relu = defop(
 _tanh_bw = defop(
     "tanh_backward",
     "TanhBackwardBackward0",
-    lambda grad_output, output: grad_output * (1 - output * output),
+    lambda grad_output, output: _np_tanh_bw(grad_output, output),
     grad_output=lambda grad, output: grad * (1 - output * output),
     output=lambda grad, grad_output, output: -2 * grad * grad_output * output,
     jvp=_tanh_bw_t,
@@ -574,7 +575,7 @@ _tanh_bw = defop(
 _sigmoid_bw = defop(
     "sigmoid_backward",
     "SigmoidBackwardBackward0",
-    lambda grad_output, output: grad_output * (output * (1 - output)),
+    lambda grad_output, output: grad_output * (1 - output) * output,  # torch's order
     grad_output=lambda grad, output: grad * (output * (1 - output)),
     output=lambda grad, grad_output, output: grad * grad_output * (1 - 2 * output),
     jvp=_sigmoid_bw_t,
@@ -583,6 +584,14 @@ _sigmoid_bw = defop(
         "output": lambda grad, grad_output, output: grad * conj(grad_output * (1 - 2 * output)),
     },
 )
+
+
+def _np_tanh_bw(grad: np.ndarray, output: np.ndarray) -> np.ndarray:
+    if _fm.small32(output) and grad.dtype == output.dtype:
+        # torch's float32 kernel computes 1 - y * y as one fused multiply-add: exact in float64
+        # (equal bit for bit; Note [float32 transcendentals])
+        return grad * (1 - np.square(output, dtype=np.float64)).astype(np.float32)
+    return grad * (1 - output * output)
 
 
 def _np_threshold_backward(grad: np.ndarray, self: np.ndarray, threshold: Any) -> np.ndarray:
@@ -622,6 +631,11 @@ def _threshold_backward(grad: Tensor, result: Tensor, threshold: float) -> Tenso
 def _np_sigmoid(x: np.ndarray) -> np.ndarray:
     if x.dtype.kind == "c":  # the stable form below compares and takes |x|: real only
         return 1 / (1 + np.exp(-x))
+    if _fm.small32(x):
+        # torch's float32 kernel, 1 / (1 + exp(-x)) with SLEEF's expf: equal bit for bit
+        # (Note [float32 transcendentals])
+        one = np.float32(1)
+        return one / (one + _fm.sleef_expf(-x))
     # stable for large |x|: exp is only taken of non-positive numbers
     e = np.exp(-np.abs(x))
     return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
@@ -834,7 +848,7 @@ abs = defop(
 exp2 = defop(
     "exp2",
     "Exp2Backward0",
-    _quiet(lambda self: np.exp2(self)),
+    _quiet(lambda self: _fm.exp2(self)),
     dtype="float",
     self=lambda grad, result: grad * result * _LN2,
     jvp=ELEMENTWISE,
@@ -842,7 +856,7 @@ exp2 = defop(
 expm1 = defop(
     "expm1",
     "Expm1Backward0",
-    _quiet(lambda self: np.expm1(self)),
+    _quiet(lambda self: _fm.expm1(self)),
     dtype="float",
     self=lambda grad, result: grad * (result + 1),
     jvp=ELEMENTWISE,
@@ -850,7 +864,7 @@ expm1 = defop(
 log2 = defop(
     "log2",
     "Log2Backward0",
-    _quiet(lambda self: np.log2(self)),
+    _quiet(lambda self: _fm.log2(self)),
     dtype="float",
     self=lambda grad, self: grad / (self * _LN2),
     jvp=ELEMENTWISE,
@@ -858,7 +872,7 @@ log2 = defop(
 log10 = defop(
     "log10",
     "Log10Backward0",
-    _quiet(lambda self: np.log10(self)),
+    _quiet(lambda self: _fm.log10(self)),
     dtype="float",
     self=lambda grad, self: grad / (self * _LN10),
     jvp=ELEMENTWISE,
@@ -866,7 +880,7 @@ log10 = defop(
 log1p = defop(
     "log1p",
     "Log1PBackward0",
-    _quiet(lambda self: np.log1p(self)),
+    _quiet(lambda self: _fm.log1p(self)),
     dtype="float",
     self=lambda grad, self: grad / (self + 1),
     jvp=ELEMENTWISE,
@@ -892,7 +906,7 @@ rsqrt = defop(
 sin = defop(
     "sin",
     "SinBackward0",
-    _quiet(lambda self: np.sin(self)),
+    _quiet(lambda self: _fm.sin(self)),
     dtype="float",
     self=lambda grad, self: grad * cos(self),
     jvp=ELEMENTWISE,
@@ -901,7 +915,7 @@ sin = defop(
 cos = defop(
     "cos",
     "CosBackward0",
-    _quiet(lambda self: np.cos(self)),
+    _quiet(lambda self: _fm.cos(self)),
     dtype="float",
     self=lambda grad, self: grad * -sin(self),
     jvp=ELEMENTWISE,
@@ -910,7 +924,7 @@ cos = defop(
 tan = defop(
     "tan",
     "TanBackward0",
-    _quiet(lambda self: np.tan(self)),
+    _quiet(lambda self: _fm.tan(self)),
     dtype="float",
     self=lambda grad, result: grad * (1 + pow(result, 2)),
     jvp=ELEMENTWISE,
@@ -918,7 +932,7 @@ tan = defop(
 asin = defop(
     "asin",
     "AsinBackward0",
-    _quiet(lambda self: np.arcsin(self)),
+    _quiet(lambda self: _fm.arcsin(self)),
     dtype="float",
     self=lambda grad, self: grad * rsqrt(-self * self + 1),
     jvp=ELEMENTWISE,
@@ -926,7 +940,7 @@ asin = defop(
 acos = defop(
     "acos",
     "AcosBackward0",
-    _quiet(lambda self: np.arccos(self)),
+    _quiet(lambda self: _fm.arccos(self)),
     dtype="float",
     self=lambda grad, self: grad * -rsqrt(-self * self + 1),
     jvp=ELEMENTWISE,
@@ -934,7 +948,7 @@ acos = defop(
 atan = defop(
     "atan",
     "AtanBackward0",
-    _quiet(lambda self: np.arctan(self)),
+    _quiet(lambda self: _fm.arctan(self)),
     dtype="float",
     self=lambda grad, self: grad / (self * self + 1),
     jvp=ELEMENTWISE,
@@ -942,7 +956,7 @@ atan = defop(
 sinh = defop(
     "sinh",
     "SinhBackward0",
-    _quiet(lambda self: np.sinh(self)),
+    _quiet(lambda self: _fm.sinh(self)),
     dtype="float",
     self=lambda grad, self: grad * cosh(self),
     jvp=ELEMENTWISE,
@@ -950,7 +964,7 @@ sinh = defop(
 cosh = defop(
     "cosh",
     "CoshBackward0",
-    _quiet(lambda self: np.cosh(self)),
+    _quiet(lambda self: _fm.cosh(self)),
     dtype="float",
     self=lambda grad, self: grad * sinh(self),
     jvp=ELEMENTWISE,
@@ -974,7 +988,7 @@ acosh = defop(
 atanh = defop(
     "atanh",
     "AtanhBackward0",
-    _quiet(lambda self: np.arctanh(self)),
+    _quiet(lambda self: _fm.arctanh(self)),
     dtype="float",
     self=lambda grad, self: grad / (1 - pow(self, 2)),
     jvp=ELEMENTWISE,

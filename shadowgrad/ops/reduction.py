@@ -19,6 +19,7 @@ from .. import _dtype as D
 from .. import _grad_mode
 from .._tensor import Tensor, _make
 from ..autograd.forward_ad import LINEAR
+from . import _fmath as _fm
 from ._util import expand_array, wrap_dim, wrap_dims
 from .registry import defop
 
@@ -562,7 +563,8 @@ def _logsumexp_fwd(self: np.ndarray, dim: tuple[int, ...], keepdim: bool) -> np.
         return np.full(_reduced_shape(self.shape, dim, keepdim), -np.inf, self.dtype)
     m = np.amax(self, axis=dim, keepdims=True)
     m = np.where(np.isinf(m), 0, m).astype(self.dtype, copy=False)
-    s = np.log(np.sum(np.exp(self - m), axis=dim, keepdims=True)) + m
+    # exp and log as torch's float32 kernels round them (Note [float32 transcendentals])
+    s = _fm.log(np.sum(_fm.exp(self - m), axis=dim, keepdims=True)) + m
     return s if keepdim else s.reshape(_reduced_shape(self.shape, dim, False))
 
 
