@@ -3487,6 +3487,104 @@ def prog_autograd_functional_strict_and_tuples(T: Any) -> Any:
     }
 
 
+@program()
+def prog_construction_and_config_errors(T: Any) -> Any:
+    nn, F, optim = T.nn, T.nn.functional, T.optim
+    sch = optim.lr_scheduler
+    p = [nn.Parameter(T.ones(2))]
+    cases = {
+        "linear_neg": lambda: nn.Linear(-1, 2),
+        "conv_groups": lambda: nn.Conv2d(3, 4, 3, groups=2),
+        "emb_pad": lambda: nn.Embedding(3, 2, padding_idx=5),
+        "lstm_bad_dropout": lambda: nn.LSTM(2, 2, dropout=2.0),
+        "lstm_nonint": lambda: nn.LSTM(2.5, 2),
+        "gru_zero_layers": lambda: nn.GRU(2, 2, num_layers=0),
+        "mha_div": lambda: nn.MultiheadAttention(5, 2),
+        "tel_div": lambda: nn.TransformerEncoderLayer(5, 2),
+        "gn_div": lambda: nn.GroupNorm(3, 4),
+        "ln_bad": lambda: nn.LayerNorm([3])(T.ones(3, 4)),
+        "drop_neg": lambda: nn.Dropout(-0.1),
+        "pool_pad": lambda: nn.MaxPool2d(2, padding=2)(T.ones(1, 1, 4, 4)),
+        "upsample_none": lambda: nn.Upsample()(T.ones(1, 1, 2)),
+        "flatten_bad": lambda: nn.Flatten(2, 1)(T.ones(2, 3, 4)),
+        "unflatten_bad": lambda: nn.Unflatten(1, (2, 2))(T.ones(2, 3)),
+        "seq_index": lambda: nn.Sequential(nn.ReLU())[3],
+        "ml_index": lambda: nn.ModuleList([nn.ReLU()])[2],
+        "md_key": lambda: nn.ModuleDict()["x"],
+        "pl_index": lambda: nn.ParameterList()[0],
+        "seq_bad_add": lambda: nn.Sequential(nn.ReLU(), "x"),
+        "ml_append_bad": lambda: nn.ModuleList().append(3),
+        "reduction_bad": lambda: F.mse_loss(T.ones(2), T.ones(2), reduction="avg"),
+        "ce_reduction_bad": lambda: F.cross_entropy(T.ones(2, 3), T.tensor([0, 1]), reduction="x"),
+        "bce_range": lambda: F.binary_cross_entropy(T.tensor([1.5]), T.tensor([1.0])),
+        "nll_dim": lambda: F.nll_loss(T.ones(3), T.tensor(1)),
+        "kl_bad": lambda: F.kl_div(T.ones(2), T.ones(2), reduction="x"),
+        "sgd_mom": lambda: optim.SGD(p, lr=0.1, momentum=-1),
+        "sgd_wd": lambda: optim.SGD(p, lr=0.1, weight_decay=-1),
+        "adam_eps": lambda: optim.Adam(p, eps=-1),
+        "adam_beta2": lambda: optim.Adam(p, betas=(0.9, 1.0)),
+        "adam_lr_t": lambda: optim.Adam(p, lr=T.tensor(0.01)).param_groups[0]["lr"],
+        "rms_alpha": lambda: optim.RMSprop(p, alpha=-1),
+        "adagrad_lrd": lambda: optim.Adagrad(p, lr_decay=-1),
+        "lbfgs_groups": lambda: optim.LBFGS([{"params": p}, {"params": [nn.Parameter(T.ones(1))]}]),
+        "opt_dict_no_params": lambda: optim.SGD([{"lr": 0.1}], lr=0.1),
+        "opt_set": lambda: optim.SGD({p[0]}, lr=0.1),
+        "opt_overlap": lambda: optim.SGD([{"params": p}, {"params": p}], lr=0.1),
+        "opt_step_closure_none": lambda: optim.LBFGS(p).step(),
+        "opt_load_bad": lambda: optim.SGD(p, lr=0.1).load_state_dict({"state": {}}),
+        "opt_load_groups": lambda: optim.SGD(p, lr=0.1).load_state_dict(
+            {"state": {}, "param_groups": []}
+        ),
+        "step_lr_nonint": lambda: sch.StepLR(optim.SGD(p, lr=0.1), step_size=1.5),
+        "multistep_unsorted": lambda: sch.MultiStepLR(optim.SGD(p, lr=0.1), [3, 1]).milestones,
+        "cos_tmax0": lambda: sch.CosineAnnealingLR(optim.SGD(p, lr=0.1), T_max=0),
+        "cawr_t0": lambda: sch.CosineAnnealingWarmRestarts(optim.SGD(p, lr=0.1), T_0=0),
+        "cawr_tmult": lambda: sch.CosineAnnealingWarmRestarts(
+            optim.SGD(p, lr=0.1), T_0=2, T_mult=1.5
+        ),
+        "linear_factor": lambda: sch.LinearLR(optim.SGD(p, lr=0.1), start_factor=0),
+        "const_factor": lambda: sch.ConstantLR(optim.SGD(p, lr=0.1), factor=2),
+        "seq_mismatch": lambda: sch.SequentialLR(
+            optim.SGD(p, lr=0.1), [sch.StepLR(optim.SGD(p, lr=0.1), 1)], milestones=[1]
+        ),
+        "seq_milestones": lambda: (
+            lambda o: sch.SequentialLR(o, [sch.StepLR(o, 1), sch.StepLR(o, 1)], milestones=[1, 2])
+        )(optim.SGD(p, lr=0.1)),
+        "onecycle_steps": lambda: sch.OneCycleLR(optim.SGD(p, lr=0.1), max_lr=1, total_steps=-1),
+        "onecycle_pct": lambda: sch.OneCycleLR(
+            optim.SGD(p, lr=0.1), max_lr=1, total_steps=10, pct_start=1.5
+        ),
+        "onecycle_anneal": lambda: sch.OneCycleLR(
+            optim.SGD(p, lr=0.1), max_lr=1, total_steps=10, anneal_strategy="x"
+        ),
+        "onecycle_over": lambda: (lambda s: [s.optimizer.step() or s.step() for _ in range(12)])(
+            sch.OneCycleLR(optim.SGD(p, lr=0.1), max_lr=1, total_steps=10)
+        ),
+        "plateau_mode": lambda: sch.ReduceLROnPlateau(optim.SGD(p, lr=0.1), mode="x"),
+        "plateau_thr": lambda: sch.ReduceLROnPlateau(optim.SGD(p, lr=0.1), threshold_mode="x"),
+        "plateau_minlr": lambda: sch.ReduceLROnPlateau(optim.SGD(p, lr=0.1), min_lr=[0.1, 0.2]),
+        "lambda_len": lambda: sch.LambdaLR(optim.SGD(p, lr=0.1), [lambda e: 1, lambda e: 2]),
+        "cyclic_mode": lambda: sch.CyclicLR(optim.SGD(p, lr=0.1), 0.1, 1, mode="x"),
+        "cyclic_adam": lambda: sch.CyclicLR(optim.Adam(p), 0.1, 1).base_lrs,
+        "poly_neg": lambda: sch.PolynomialLR(optim.SGD(p, lr=0.1), total_iters=-1).get_last_lr(),
+        "dl_bs0": lambda: T.utils.data.DataLoader([1, 2], batch_size=0),
+        "dl_shuffle_sampler": lambda: T.utils.data.DataLoader([1, 2], shuffle=True, sampler=[0, 1]),
+        "dl_drop_bs_none": lambda: T.utils.data.DataLoader([1, 2], batch_size=None, drop_last=True),
+        "dl_workers_neg": lambda: T.utils.data.DataLoader([1, 2], num_workers=-1),
+        "td_mismatch": lambda: T.utils.data.TensorDataset(T.ones(2), T.ones(3)),
+        "split_frac": lambda: T.utils.data.random_split([1, 2, 3], [0.5, 0.6]),
+        "clip_bad_norm": lambda: nn.utils.clip_grad_norm_(p, 1.0, norm_type="x"),
+    }
+
+    def run(fn: Any) -> Any:
+        r = fn()
+        if isinstance(r, (nn.Module, optim.Optimizer)) or hasattr(r, "optimizer"):
+            return type(r).__name__
+        return r
+
+    return {k: raises(lambda fn=fn: run(fn)) for k, fn in cases.items()}
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 

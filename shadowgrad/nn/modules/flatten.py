@@ -51,9 +51,8 @@ class Unflatten(Module):
         )
 
     def forward(self, input: Tensor) -> Tensor:
-        dim = self.dim if self.dim >= 0 else self.dim + input.dim()
-        shape = (*input.shape[:dim], *self.unflattened_size, *input.shape[dim + 1 :])
-        return input.view(shape)
+        # torch's: Tensor.unflatten, with its checks and messages
+        return input.unflatten(self.dim, self.unflattened_size)
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
