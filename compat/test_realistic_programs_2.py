@@ -3585,6 +3585,172 @@ def prog_construction_and_config_errors(T: Any) -> Any:
     return {k: raises(lambda fn=fn: run(fn)) for k, fn in cases.items()}
 
 
+@program()
+def prog_hook_and_grad_misuse(T: Any) -> Any:
+    def mk():
+        return T.ones(3, requires_grad=True)
+
+    def hook_shape():
+        x = mk()
+        y = x * 2
+        y.register_hook(lambda g: g.sum())
+        y.sum().backward()
+
+    def hook_dtype():
+        x = mk()
+        y = x * 2
+        y.register_hook(lambda g: g.double())
+        y.sum().backward()
+        return x.grad.dtype
+
+    def hook_leaf_shape():
+        x = mk()
+        x.register_hook(lambda g: g[:2])
+        (x * 2).sum().backward()
+
+    def hook_nontensor():
+        x = mk()
+        y = x * 2
+        y.register_hook(lambda g: 3.0)
+        y.sum().backward()
+
+    def post_acc_nonleaf():
+        x = mk()
+        (x * 2).register_post_accumulate_grad_hook(lambda p: None)
+
+    def post_acc_noreq():
+        T.ones(2).register_post_accumulate_grad_hook(lambda p: None)
+
+    def node_hook_bad():
+        x = mk()
+        y = x.exp()
+        y.grad_fn.register_hook(lambda gi, go: (gi[0], gi[0]))
+        y.sum().backward()
+
+    def batched():
+        x = mk()
+        y = x * x
+        return T.autograd.grad(y, x, T.eye(3), is_grads_batched=True)
+
+    def batched_bad():
+        x = mk()
+        y = x * x
+        return T.autograd.grad(y, x, T.ones(2, 4), is_grads_batched=True)
+
+    def grad_shape_assign():
+        x = mk()
+        x.grad = T.ones(2)
+
+    def grad_type_assign():
+        x = mk()
+        x.grad = 3
+
+    def data_assign_int():
+        x = mk()
+        x.data = T.ones(3, dtype=T.long)
+
+    def retain_noreq():
+        T.ones(2).retain_grad()
+
+    def hook_removal_twice():
+        x = mk()
+        h = x.register_hook(lambda g: g)
+        h.remove()
+        h.remove()
+        return "ok"
+
+    def hook_on_view_of_leaf():
+        x = mk()
+        v = x[:2]
+        v.register_hook(lambda g: g * 10)
+        v.sum().backward()
+        return x.grad
+
+    def modify_grad_inplace_in_hook():
+        x = mk()
+        y = x * 2
+
+        def h(g):
+            g.mul_(2)
+
+        y.register_hook(h)
+        y.sum().backward()
+        return x.grad
+
+    def backward_in_hook():
+        x = mk()
+        y = x * 2
+
+        def h(g):
+            (x * 3).sum().backward()
+
+        y.register_hook(h)
+        y.sum().backward()
+        return x.grad
+
+    def grad_of_int_output():
+        x = mk()
+        return T.autograd.grad((x > 0).sum(), x)
+
+    def backward_int():
+        x = mk()
+        (x * 2).long().sum().backward()
+
+    def create_graph_warn():
+        x = mk()
+        (x * x).sum().backward(create_graph=True)
+        return x.grad.grad_fn.name()
+
+    def retain_graph_false_then():
+        x = mk()
+        y = (x * x).sum()
+        y.backward(retain_graph=False)
+        y.backward()
+
+    return {
+        name: raises(fn)
+        for name, fn in [
+            ("hook_shape", hook_shape),
+            ("hook_dtype", hook_dtype),
+            ("hook_leaf_shape", hook_leaf_shape),
+            ("hook_nontensor", hook_nontensor),
+            ("post_acc_nonleaf", post_acc_nonleaf),
+            ("post_acc_noreq", post_acc_noreq),
+            ("node_hook_bad", node_hook_bad),
+            ("batched", batched),
+            ("batched_bad", batched_bad),
+            ("grad_shape_assign", grad_shape_assign),
+            ("grad_type_assign", grad_type_assign),
+            ("data_assign_int", data_assign_int),
+            ("retain_noreq", retain_noreq),
+            ("hook_removal_twice", hook_removal_twice),
+            ("hook_on_view_of_leaf", hook_on_view_of_leaf),
+            ("modify_grad_inplace_in_hook", modify_grad_inplace_in_hook),
+            ("backward_in_hook", backward_in_hook),
+            ("grad_of_int_output", grad_of_int_output),
+            ("backward_int", backward_int),
+            ("create_graph_warn", create_graph_warn),
+            ("retain_graph_false_then", retain_graph_false_then),
+        ]
+    }
+
+
+@program(
+    xfail="engine.py hook checks: a post-accumulate-grad hook's return value is ignored (torch "
+    "raises 'Tensor post accumulate grad hooks should return None.'), and a Node pre-hook that "
+    "changes a gradient's size is not checked (torch: \"hook '<lambda>' has changed the size of "
+    'value")'
+)
+def prog_engine_hook_result_checks(T: Any) -> Any:
+    x = T.ones(3, requires_grad=True)
+    x.register_post_accumulate_grad_hook(lambda p: p * 2)
+    post = raises(lambda: (x * 2).sum().backward())
+    y = T.ones(3, requires_grad=True).exp()
+    y.grad_fn.register_prehook(lambda go: (go[0][:1],))
+    pre = raises(lambda: y.sum().backward())
+    return {"post": post, "pre": pre}
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 

@@ -228,6 +228,18 @@ def grad(
             raise RuntimeError("One of the differentiated Tensors does not require grad")
         edges.append(t._edge())
     if is_grads_batched:
+        for i, (o, g) in enumerate(zip(outs, gouts, strict=True)):
+            if isinstance(g, Tensor) and tuple(g.shape[1:]) != tuple(o.shape):
+                # torch reports grad_output[i][0].shape[1:] here (its _calculate_shape drops the
+                # batch dimension of an already unbatched gradient): mirrored
+                raise RuntimeError(
+                    "If `is_grads_batched=True`, we interpret the first dimension of each "
+                    "grad_output as the batch dimension. The sizes of the remaining dimensions "
+                    "are expected to match the shape of corresponding output, but a mismatch was "
+                    f"detected: grad_output[{i}] has a shape of {g.shape[2:]} and output[{i}] "
+                    f"has a shape of {o.shape}. If you only want some tensors in `grad_output` to "
+                    "be considered batched, consider using vmap."
+                )
         return _batched_grad(outs, ins, gouts, retain_graph, create_graph, allow_unused)
     gouts = _make_grads(outs, gouts)
     if retain_graph is None:
