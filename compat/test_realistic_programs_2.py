@@ -3751,6 +3751,306 @@ def prog_engine_hook_result_checks(T: Any) -> Any:
     return {"post": post, "pre": pre}
 
 
+@program()
+def prog_custom_function_misuse(T: Any) -> Any:
+    F = T.autograd.Function
+
+    def mk():
+        return T.tensor([1.0, 2.0], requires_grad=True)
+
+    def grad_for_nontensor():
+        class A(F):
+            @staticmethod
+            def forward(ctx, x, k):
+                return x * k
+
+            @staticmethod
+            def backward(ctx, g):
+                return g, g
+
+        A.apply(mk(), 2.0).sum().backward()
+
+    def wrong_dtype():
+        class A(F):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                return g.double()
+
+        x = mk()
+        A.apply(x).sum().backward()
+        return x.grad.dtype
+
+    def wrong_dtype_int():
+        class A(F):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                return g.long()
+
+        x = mk()
+        A.apply(x).sum().backward()
+        return x.grad
+
+    def saved_in_forward():
+        class A(F):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return ctx.saved_tensors
+
+            @staticmethod
+            def backward(ctx, g):
+                return g
+
+        return A.apply(mk())
+
+    def save_twice():
+        class A(F):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                ctx.save_for_backward(x * 3)
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                (s,) = ctx.saved_tensors
+                return g * s
+
+        x = mk()
+        A.apply(x).sum().backward()
+        return x.grad
+
+    def save_intermediate():
+        class A(F):
+            @staticmethod
+            def forward(ctx, x):
+                t = x.exp()
+                ctx.save_for_backward(t)
+                return t * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                (t,) = ctx.saved_tensors
+                return g * 2 * t
+
+        x = mk()
+        A.apply(x).sum().backward()
+        return x.grad
+
+    def dirty_not_returned():
+        class A(F):
+            @staticmethod
+            def forward(ctx, x):
+                x.mul_(2)
+                ctx.mark_dirty(x)
+                return x * 1
+
+            @staticmethod
+            def backward(ctx, g):
+                return g
+
+        return A.apply(mk() * 1)
+
+    def nondiff_not_output():
+        class A(F):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.mark_non_differentiable(x)
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                return g
+
+        y = A.apply(mk())
+        return y.requires_grad
+
+    def no_inputs_require():
+        class A(F):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                return g
+
+        y = A.apply(T.ones(2))
+        return (y.requires_grad, y.grad_fn)
+
+    def in_no_grad():
+        class A(F):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                return g
+
+        with T.no_grad():
+            y = A.apply(mk())
+        return (y.requires_grad, y.grad_fn)
+
+    def forward_nontensor():
+        class A(F):
+            @staticmethod
+            def forward(ctx, x):
+                return 3.0
+
+            @staticmethod
+            def backward(ctx, g):
+                return g
+
+        return A.apply(mk())
+
+    def forward_none():
+        class A(F):
+            @staticmethod
+            def forward(ctx, x):
+                return None
+
+            @staticmethod
+            def backward(ctx, g):
+                return g
+
+        return A.apply(mk())
+
+    def no_backward():
+        class A(F):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+        A.apply(mk()).sum().backward()
+
+    def double_backward():
+        class A(F):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x**2
+
+            @staticmethod
+            def backward(ctx, g):
+                (x,) = ctx.saved_tensors
+                return 2 * x * g
+
+        x = mk()
+        (g,) = T.autograd.grad(A.apply(x).sum(), x, create_graph=True)
+        g.sum().backward()
+        return (g.grad_fn.name(), x.grad)
+
+    def needs_input_grad_mixed():
+        out = []
+
+        class A(F):
+            @staticmethod
+            def forward(ctx, x, y, k, z):
+                out.append(ctx.needs_input_grad)
+                return x * y * k + z
+
+            @staticmethod
+            def backward(ctx, g):
+                return g, g, None, None
+
+        A.apply(mk(), T.ones(2), 3, T.ones(2, dtype=T.float64, requires_grad=True))
+        return out
+
+    def materialize_after():
+        class A(F):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2, x * 3
+
+            @staticmethod
+            def backward(ctx, g1, g2):
+                return g1 + (0 if g2 is None else g2)
+
+            @staticmethod
+            def setup_context(ctx, inputs, output):
+                ctx.set_materialize_grads(False)
+
+        x = mk()
+        a, _ = A.apply(x)
+        a.sum().backward()
+        return x.grad
+
+    def apply_kwargs():
+        class A(F):
+            @staticmethod
+            def forward(ctx, x, scale=2.0):
+                return x * scale
+
+            @staticmethod
+            def backward(ctx, g):
+                return g * 2, None
+
+        return A.apply(mk(), scale=3.0)
+
+    def vjp_alias():
+        class A(F):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            def vjp(ctx, g):
+                return g * 2
+
+        x = mk()
+        A.apply(x).sum().backward()
+        return x.grad
+
+    def once_diff_grad_fn():
+        class A(F):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            @T.autograd.function.once_differentiable
+            def backward(ctx, g):
+                return g * 2
+
+        x = mk()
+        (g,) = T.autograd.grad(A.apply(x).sum(), x, create_graph=True)
+        return (g.requires_grad, g.grad_fn)
+
+    return {
+        name: raises(fn)
+        for name, fn in [
+            ("grad_for_nontensor", grad_for_nontensor),
+            ("wrong_dtype", wrong_dtype),
+            ("wrong_dtype_int", wrong_dtype_int),
+            ("saved_in_forward", saved_in_forward),
+            ("save_twice", save_twice),
+            ("save_intermediate", save_intermediate),
+            ("dirty_not_returned", dirty_not_returned),
+            ("nondiff_not_output", nondiff_not_output),
+            ("no_inputs_require", no_inputs_require),
+            ("in_no_grad", in_no_grad),
+            ("forward_nontensor", forward_nontensor),
+            ("forward_none", forward_none),
+            ("no_backward", no_backward),
+            ("double_backward", double_backward),
+            ("needs_input_grad_mixed", needs_input_grad_mixed),
+            ("materialize_after", materialize_after),
+            ("apply_kwargs", apply_kwargs),
+            ("vjp_alias", vjp_alias),
+            ("once_diff_grad_fn", once_diff_grad_fn),
+        ]
+    }
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 
