@@ -18,6 +18,7 @@ from numpy.lib.stride_tricks import as_strided
 from .._creation import zeros_like
 from .._tensor import Tensor, _make
 from ..autograd.forward_ad import ELEMENTWISE, LINEAR, LOSS, _plus
+from . import _fmath as _fm
 from . import pointwise as P
 from .registry import NODE_NAMES, defop
 
@@ -296,7 +297,9 @@ def _np_gelu_grad(x: np.ndarray, approximate: str) -> np.ndarray:
 
 def _np_gelu(x: np.ndarray, approximate: str) -> np.ndarray:
     if approximate == "tanh":
-        return 0.5 * x * (1 + np.tanh(_K_TANH * (x + _C_TANH * x**3)))
+        # torch's kernel: x * x * x and tanh (float32: 99% equal bit for bit with tanh rounded
+        # once, Note [float32 transcendentals])
+        return 0.5 * x * (1 + _fm.tanh(_K_TANH * (x + _C_TANH * (x * x * x))))
     return 0.5 * x * (1 + _np_erf(x / math.sqrt(2)))
 
 
@@ -345,7 +348,7 @@ leaky_relu_op = defop(
 
 
 def _np_elu(x: np.ndarray, alpha: float, scale: float, input_scale: float) -> np.ndarray:
-    neg = np.expm1(np.minimum(x, 0) * input_scale) * (alpha * scale)
+    neg = _fm.expm1(np.minimum(x, 0) * input_scale) * (alpha * scale)
     return np.where(x > 0, x * scale, neg).astype(x.dtype, copy=False)
 
 
@@ -357,12 +360,27 @@ def _elu_grad(grad: Tensor, self: Tensor, alpha: float, scale: float, input_scal
     )
 
 
+def _np_elu_bw(grad: Any, self: Any, alpha: float, scale: float, input_scale: float) -> Any:
+    # torch's kernel: grad * input_scale * (alpha * scale) * exp(x * input_scale) where x <= 0,
+    # with SLEEF's expf on float32 (equal bit for bit, Note [float32 transcendentals])
+    ex = _fm.sleef_expf if _fm.small32(self) else np.exp
+    neg = (
+        grad * input_scale * self.dtype.type(alpha * scale) * ex(np.minimum(self, 0) * input_scale)
+    )
+    return np.where(self > 0, grad * scale, neg).astype(grad.dtype, copy=False)
+
+
 elu_op = defop(
     "elu",
     "EluBackward0",
     lambda self, alpha, scale, input_scale: _np_elu(self, alpha, scale, input_scale),
     dtype="keep",
     self=_elu_grad,
+    raw={
+        "self": lambda grad, self, alpha, scale, input_scale: _np_elu_bw(
+            grad, self, alpha, scale, input_scale
+        )
+    },
     jvp=ELEMENTWISE,
 )
 celu_op = defop(
@@ -377,23 +395,59 @@ celu_op = defop(
 
 def _silu_grad(grad: Tensor, self: Tensor) -> Tensor:
     s = P.sigmoid(self)
-    return grad * (s * (1 + self * (1 - s)))
+    return grad * s * (1 + self * (1 - s))  # torch's kernel's order of products
+
+
+def _np_silu(x: np.ndarray) -> np.ndarray:
+    if _fm.small32(x):
+        # torch's float32 kernel, x / (1 + exp(-x)) with SLEEF's expf: equal bit for bit
+        return x / (np.float32(1) + _fm.sleef_expf(-x))
+    return (x * P._np_sigmoid(x)).astype(x.dtype, copy=False)
+
+
+def _np_silu_bw(grad: np.ndarray, self: np.ndarray) -> np.ndarray:
+    if _fm.small32(self) and grad.dtype == self.dtype:
+        # torch's float32 kernel: its sigmoid, then 1 + x * (1 - s) as one fused multiply-add
+        # (exact in float64; equal bit for bit, Note [float32 transcendentals])
+        one = np.float32(1)
+        s = one / (one + _fm.sleef_expf(-self))
+        return grad * s * (self.astype(np.float64) * (one - s) + 1).astype(np.float32)
+    s = P._np_sigmoid(self)
+    return grad * s * (1 + self * (1 - s))
 
 
 silu_op = defop(
     "silu",
     "SiluBackward0",
-    lambda self: (self * P._np_sigmoid(self)).astype(self.dtype, copy=False),
+    lambda self: _np_silu(self),
     dtype="keep",
     self=_silu_grad,
+    raw={"self": lambda grad, self: _np_silu_bw(grad, self)},
     jvp=ELEMENTWISE,
 )
 
 
 def _np_softplus(x: np.ndarray, beta: float, threshold: float) -> np.ndarray:
     bx = x * beta
+    if _fm.small32(x):
+        # torch's float32 kernel, log1p(exp(x * beta)) / beta with SLEEF's expf (99.9% equal
+        # bit for bit, Note [float32 transcendentals])
+        with np.errstate(all="ignore"):
+            soft = _fm.log1p(_fm.sleef_expf(bx)) / beta
+        return np.where(bx > threshold, x, soft).astype(x.dtype, copy=False)
     soft = (np.maximum(bx, 0) + np.log1p(np.exp(-np.abs(bx)))) / beta
     return np.where(bx > threshold, x, soft).astype(x.dtype, copy=False)
+
+
+def _np_softplus_bw(grad: np.ndarray, self: np.ndarray, beta: float, threshold: float) -> Any:
+    bx = self * beta
+    if _fm.small32(self) and grad.dtype == self.dtype:
+        # torch's float32 kernel: z = exp(x * beta), grad * z / (z + 1), with SLEEF's expf
+        # (equal bit for bit, Note [float32 transcendentals])
+        z = _fm.sleef_expf(bx)
+        with np.errstate(all="ignore"):
+            return np.where(bx > threshold, grad, grad * z / (z + 1))
+    return np.where(bx > threshold, grad, grad * P._np_sigmoid(bx)).astype(grad.dtype, copy=False)
 
 
 softplus_op = defop(
@@ -402,6 +456,7 @@ softplus_op = defop(
     lambda self, beta, threshold: _np_softplus(self, beta, threshold),
     dtype="keep",
     self=lambda grad, self, beta, threshold: _softplus_grad(grad, self, beta, threshold),
+    raw={"self": lambda grad, self, beta, threshold: _np_softplus_bw(grad, self, beta, threshold)},
     jvp=ELEMENTWISE,
 )
 
@@ -430,10 +485,19 @@ def _mish_grad(grad: Tensor, self: Tensor) -> Tensor:
     return grad * (t + self * (1 - t * t) * P.sigmoid(self))
 
 
+def _np_mish(x: np.ndarray) -> np.ndarray:
+    if _fm.small32(x):
+        # torch's float32 kernel, x * tanh(log1p(exp(x))) with SLEEF's expf (99% equal bit
+        # for bit, Note [float32 transcendentals])
+        with np.errstate(all="ignore"):
+            return x * _fm.tanh(_fm.log1p(_fm.sleef_expf(x)))
+    return (x * np.tanh(_np_softplus(x, 1.0, 20.0))).astype(x.dtype, copy=False)
+
+
 mish_op = defop(
     "mish",
     "MishBackward0",
-    lambda self: (self * np.tanh(_np_softplus(self, 1.0, 20.0))).astype(self.dtype, copy=False),
+    lambda self: _np_mish(self),
     dtype="keep",
     self=_mish_grad,
     jvp=ELEMENTWISE,
@@ -523,14 +587,36 @@ hardswish_op = defop(
     ),
     jvp=ELEMENTWISE,
 )
+
+
+def _np_logsigmoid(x: np.ndarray) -> np.ndarray:
+    if _fm.small32(x):
+        # torch's float32 kernel with SLEEF's expf (99.9% equal bit for bit, Note [float32
+        # transcendentals])
+        return np.minimum(x, 0) - _fm.log1p(_fm.sleef_expf(-np.abs(x)))
+    return (np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))).astype(x.dtype, copy=False)
+
+
+def _np_logsigmoid_bw(grad: np.ndarray, self: np.ndarray) -> np.ndarray:
+    if _fm.small32(self) and grad.dtype == self.dtype:
+        # torch's float32 kernel: z = exp(-|x|) (SLEEF's expf), then (1 - z / (1 + z)) * grad
+        # where x < 0, (0 + z / (1 + z)) * grad elsewhere (equal bit for bit, Note [float32
+        # transcendentals])
+        one = np.float32(1)
+        z = _fm.sleef_expf(-np.abs(self))
+        neg = self < 0
+        r = np.where(neg, one, np.float32(0)) - np.where(neg, one, -one) * (z / (one + z))
+        return r * grad
+    return grad * P._np_sigmoid(-self)
+
+
 logsigmoid_op = defop(
     "log_sigmoid",
     "LogSigmoidBackward0",
-    lambda self: (np.minimum(self, 0) - np.log1p(np.exp(-np.abs(self)))).astype(
-        self.dtype, copy=False
-    ),
+    lambda self: _np_logsigmoid(self),
     dtype="keep",
     self=lambda grad, self: grad * P.sigmoid(-self),
+    raw={"self": lambda grad, self: _np_logsigmoid_bw(grad, self)},
     jvp=ELEMENTWISE,
 )
 
@@ -619,6 +705,8 @@ def _np_softmax(x: np.ndarray, dim: int, log: bool) -> np.ndarray:
     # torch subtracts the row's maximum whatever it is: a row holding +inf (inf - inf) or only
     # -inf (-inf + inf) is nan throughout, as in torch's kernel
     z = x - _row_max(x, dim)
+    if _fm.small32(x):
+        return _softmax32(z, dim, log)
     if log:
         s = _row_sum(np.exp(z), dim)
         np.log(s, out=s)
@@ -628,8 +716,92 @@ def _np_softmax(x: np.ndarray, dim: int, log: bool) -> np.ndarray:
     return np.divide(e, _row_sum(e, dim), out=e)
 
 
+def _softmax32(z: np.ndarray, dim: int, log: bool) -> np.ndarray:
+    """torch's float32 kernels on x - max: exp, torch's order of summation, then e * (1 / sum)
+    or (x - max) - log(sum) over the last dim, e / sum or (x - max) - log(sum) over another.
+
+    The last-dim kernel takes SLEEF's expf throughout; the other one vectorizes over the
+    trailing dims a vector at a time and calls the scalar (correctly rounded) expf on the
+    rest. With these, softmax equals torch's bit for bit on the last dim and on >= 98% of
+    elements elsewhere (Note [float32 transcendentals])."""
+    dim %= z.ndim
+    last = dim == z.ndim - 1
+    if last:
+        e = _fm.sleef_expf(z)
+        s = _lane_sum(e)
+    else:
+        inner = math.prod(z.shape[dim + 1 :])
+        v = inner - inner % _LANES
+        zz = z.reshape(-1, z.shape[dim], inner)
+        e = np.empty_like(zz)
+        e[..., :v] = _fm.sleef_expf(zz[..., :v])
+        e[..., v:] = _fm.exp(zz[..., v:])
+        e = e.reshape(z.shape)
+        s = _seq_sum(e, dim)
+    if log:
+        return z - _fm.log(s)
+    return e * (np.float32(1) / s) if last else e / s
+
+
+def _seq_sum(x: np.ndarray, dim: int) -> np.ndarray:
+    """Sum over `dim` (keepdim) from first to last element: numpy's reduce may sum pairwise."""
+    return np.add.accumulate(x, axis=dim).take([-1], axis=dim)
+
+
+def _vector_lanes() -> int:
+    """float32 lanes of torch's vectorized CPU kernels: 16 where it runs AVX-512 (the SKX
+    feature set, as torch's cpuinfo check), else 8 (AVX2)."""
+    try:
+        features = np._core._multiarray_umath.__cpu_features__  # type: ignore[attr-defined]
+    except AttributeError:
+        return 16
+    return 16 if features.get("AVX512_SKX") else 8
+
+
+_LANES = _vector_lanes()
+
+
+def _lane_sum(x: np.ndarray) -> np.ndarray:
+    """Sum over the last axis (keepdim) in the order of torch's vec::reduce_all: one running
+    sum per vector lane (a row shorter than a vector is summed left to right), then a halving
+    tree across the lanes."""
+    n, lanes = x.shape[-1], _LANES
+    if n < lanes:
+        return _seq_sum(x, -1)
+    full = n - n % lanes
+    acc = np.add.accumulate(x[..., :full].reshape(*x.shape[:-1], full // lanes, lanes), axis=-2)
+    acc = acc[..., -1, :]
+    if full < n:
+        acc[..., : n - full] += x[..., full:]
+    h = lanes
+    while h > 1:
+        h //= 2
+        acc = acc[..., :h] + acc[..., h : 2 * h]
+    return acc
+
+
 def _sum_keep(t: Tensor, dim: int) -> Tensor:
     return t if t.ndim == 0 else t.sum(dim, keepdim=True)
+
+
+def _softmax_bw_sum(x: np.ndarray, dim: int) -> np.ndarray:
+    """The sum over `dim` (keepdim) in softmax's backward; a small float32 one in the order of
+    torch's kernel (Note [float32 transcendentals])."""
+    if x.ndim == 0:
+        return x
+    if _fm.small32(x):
+        return _lane_sum(x) if dim % x.ndim == x.ndim - 1 else _seq_sum(x, dim)
+    return _row_sum(x, dim)
+
+
+def _log_softmax_bw(grad: np.ndarray, result: np.ndarray, dim: int) -> np.ndarray:
+    """grad - exp(result) * sum(grad). A small float32 one as torch's kernel computes it, with
+    SLEEF's expf and one fused multiply-add (equal bit for bit on the last dim and dim 0; Note
+    [float32 transcendentals])."""
+    if _fm.small32(result) and grad.dtype == result.dtype:
+        e = _fm.sleef_expf(result).astype(np.float64)
+        return (grad - e * _softmax_bw_sum(grad, dim)).astype(np.float32)
+    return grad - np.exp(result) * _softmax_bw_sum(grad, dim)
 
 
 softmax_op = defop(
@@ -638,11 +810,7 @@ softmax_op = defop(
     lambda self, dim: _np_softmax(self, dim, False),
     dtype="keep",
     self=lambda grad, result, dim: result * (grad - _sum_keep(grad * result, dim)),
-    raw={
-        "self": lambda grad, result, dim: (
-            result * (grad - (grad * result if grad.ndim == 0 else _row_sum(grad * result, dim)))
-        )
-    },
+    raw={"self": lambda grad, result, dim: result * (grad - _softmax_bw_sum(grad * result, dim))},
     jvp=lambda self, dim, self_t, result: result * _log_softmax_t(self, dim, self_t),
 )
 log_softmax_op = defop(
@@ -651,11 +819,7 @@ log_softmax_op = defop(
     lambda self, dim: _np_softmax(self, dim, True),
     dtype="keep",
     self=lambda grad, result, dim: grad - P.exp(result) * _sum_keep(grad, dim),
-    raw={
-        "self": lambda grad, result, dim: (
-            grad - np.exp(result) * (grad if grad.ndim == 0 else _row_sum(grad, dim))
-        )
-    },
+    raw={"self": lambda grad, result, dim: _log_softmax_bw(grad, result, dim)},
     jvp=_log_softmax_t,
 )
 
