@@ -48,6 +48,16 @@ def warn_once(
     warnings.warn(message, category, stacklevel=stacklevel)
 
 
+# Storages (root numpy arrays, by id, weakly held) marked by share_memory_()
+_SHARED: dict[int, Any] = {}
+
+
+def _storage_root(a: Any) -> Any:
+    while isinstance(a.base, np.ndarray):
+        a = a.base
+    return a
+
+
 class _Extra:
     """Rarely used per-tensor state, created on first use to keep tensors small."""
 
@@ -578,6 +588,29 @@ class Tensor:
 
     def cuda(self, *args: Any, **kwargs: Any) -> Tensor:
         raise AssertionError("Torch not compiled with CUDA enabled")
+
+    def is_pinned(self, device: Any = None) -> bool:
+        """Mirrors `torch.Tensor.is_pinned`: nothing is pinned without an accelerator."""
+        return False
+
+    def pin_memory(self, device: Any = None) -> Tensor:
+        """Mirrors `torch.Tensor.pin_memory` on torch's CPU build (no accelerator)."""
+        raise RuntimeError("Cannot access accelerator device when none is available.")
+
+    def share_memory_(self) -> Tensor:
+        """Mirrors `torch.Tensor.share_memory_`: nothing moves here (one process), but the
+        storage is marked, so this tensor and every tensor sharing its memory (views, detach)
+        report is_shared() as torch's do."""
+        root = _storage_root(self._data)
+        key = id(root)
+        _SHARED[key] = weakref.ref(root, lambda _r, k=key: _SHARED.pop(k, None))
+        return self
+
+    def is_shared(self) -> bool:
+        """Mirrors `torch.Tensor.is_shared`: whether share_memory_() marked this storage."""
+        root = _storage_root(self._data)
+        r = _SHARED.get(id(root))
+        return r is not None and r() is root
 
     def type(self, dtype: Any = None, non_blocking: bool = False) -> Any:
         if dtype is None:

@@ -627,11 +627,9 @@ class Module:
         return self._apply(lambda t: empty_like(t, device=device), recurse=recurse)
 
     def share_memory(self) -> Module:
-        """Mirrors `torch.nn.Module.share_memory`.
-
-        Differences: a no-op; shadowgrad tensors live in process memory (no worker processes).
-        """
-        return self
+        """Mirrors `torch.nn.Module.share_memory`: share_memory_() on each parameter and buffer
+        (which marks them shared; shadowgrad has no worker processes to share them with)."""
+        return self._apply(lambda t: t.share_memory_())
 
     def cpu(self) -> Module:
         """Mirrors `torch.nn.Module.cpu`."""
