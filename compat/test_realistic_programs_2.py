@@ -4051,6 +4051,69 @@ def prog_custom_function_misuse(T: Any) -> Any:
     }
 
 
+@program()
+def prog_tensor_memory_and_layout_api(T: Any) -> Any:
+    x = T.arange(12.0).reshape(3, 4)
+    t = x.t()
+    m = _seeded(T, T.nn.Linear(2, 2), 3)
+    m.share_memory()
+    s = x.clone()
+    view = s[1:]
+    s.share_memory_()
+    loader = T.utils.data.DataLoader([T.ones(2)] * 3, batch_size=2, pin_memory=True)
+    batches = [b.is_pinned() for b in loader]
+    return {
+        "stride": [
+            x.stride(),
+            t.stride(),
+            x[:, 1].stride(),
+            x[::2].stride(),
+            T.ones(3, 1).expand(3, 4).stride(),
+        ],
+        "contig": [
+            x.is_contiguous(),
+            t.is_contiguous(),
+            t.contiguous().stride(),
+            x[:, :2].is_contiguous(),
+        ],
+        "offset": [x[1].storage_offset(), x[:, 1].storage_offset(), t[1].storage_offset()],
+        "sizes": [
+            x.element_size(),
+            x.nelement(),
+            x.dim(),
+            x.ndimension(),
+            T.ones(1, dtype=T.int16).element_size(),
+        ],
+        "same": [
+            x.cpu() is x,
+            x.float() is x,
+            x.to(T.float32) is x,
+            x.to(T.float32, copy=True) is x,
+        ],
+        "cuda": raises(lambda: x.cuda()),
+        "pin": raises(lambda: x.pin_memory()),
+        "is_pinned": x.is_pinned(),
+        "shared": [
+            s.is_shared(),
+            view.is_shared(),
+            s.detach().is_shared(),
+            s.clone().is_shared(),
+            x.is_shared(),
+        ],
+        "module_shared": [p.is_shared() for p in m.parameters()],
+        "batches": batches,
+        "numpy_shares": (lambda c: (c.numpy().__setitem__((0, 0), 100.0), c[0, 0].item())[1])(
+            x.clone()
+        ),
+        "apply_": T.ones(3).apply_(lambda v: v * 3),
+        "map_": T.ones(3).map_(T.ones(3) * 2, lambda a, b: a + b),
+        "as_strided": x.as_strided((2, 2), (1, 4), 1),
+        "as_strided_oob": raises(lambda: x.as_strided((20,), (1,))),
+        "finfo": [T.finfo(T.float32).eps, T.finfo(T.float16).max, T.iinfo(T.int8).min],
+        "finfo_int": raises(lambda: T.finfo(T.int32)),
+    }
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 

@@ -6,6 +6,7 @@ Differences: num_workers > 0 runs in the main process (the batches are the same)
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -138,6 +139,7 @@ class DataLoader:
         self.dataset = dataset
         self.num_workers = num_workers
         self.pin_memory = pin_memory
+        self.pin_memory_device = pin_memory_device
         self.timeout = timeout
         self.worker_init_fn = worker_init_fn
         self.generator = generator
@@ -207,6 +209,18 @@ class DataLoader:
         from ..._creation import empty
 
         empty((), dtype=_dtype.int64).random_(generator=self.generator)
+        if self.pin_memory and self.pin_memory_device:
+            warnings.warn(
+                "pin_memory_device is deprecated, the current accelerator will be used as the "
+                f"device,ignore pin_memory_device='{self.pin_memory_device}'.",
+                stacklevel=2,
+            )
+        if self.pin_memory:  # torch's iterator, with no accelerator: nothing is pinned
+            warnings.warn(
+                "'pin_memory' argument is set as true but no accelerator is found, then device "
+                "pinned memory won't be used.",
+                stacklevel=2,
+            )
         return self._batches()
 
     def _batches(self) -> Iterator[Any]:
