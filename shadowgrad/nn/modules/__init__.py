@@ -55,3 +55,6 @@ for _file in _FILES:
             globals()[_name] = getattr(_mod, _name)
             __all__.append(_name)
 del _file, _mod, _name
+
+# torch's per-family module paths for the norm layers (same classes; nothing re-exported)
+from . import batchnorm, instancenorm  # noqa: E402

@@ -1,0 +1,30 @@
+"""BatchNorm layers and their bases, under torch's module path. Mirrors
+`torch.nn.modules.batchnorm` (the classes live in normalization.py): code that tests
+`isinstance(m, nn.modules.batchnorm._BatchNorm)` finds them here.
+
+Differences: SyncBatchNorm is not provided.
+"""
+
+from __future__ import annotations
+
+from .normalization import (
+    BatchNorm1d,
+    BatchNorm2d,
+    BatchNorm3d,
+    LazyBatchNorm1d,
+    LazyBatchNorm2d,
+    LazyBatchNorm3d,
+    _BatchNorm,
+    _LazyNormBase,
+    _NormBase,
+)
+
+__all__ = [
+    "BatchNorm1d",
+    "BatchNorm2d",
+    "BatchNorm3d",
+    "LazyBatchNorm1d",
+    "LazyBatchNorm2d",
+    "LazyBatchNorm3d",
+]
+_PRIVATE = (_BatchNorm, _LazyNormBase, _NormBase)  # torch's private bases, importable here

@@ -1,0 +1,24 @@
+"""InstanceNorm layers and their base, under torch's module path. Mirrors
+`torch.nn.modules.instancenorm` (the classes live in normalization.py)."""
+
+from __future__ import annotations
+
+from .normalization import (
+    InstanceNorm1d,
+    InstanceNorm2d,
+    InstanceNorm3d,
+    LazyInstanceNorm1d,
+    LazyInstanceNorm2d,
+    LazyInstanceNorm3d,
+    _InstanceNorm,
+)
+
+__all__ = [
+    "InstanceNorm1d",
+    "InstanceNorm2d",
+    "InstanceNorm3d",
+    "LazyInstanceNorm1d",
+    "LazyInstanceNorm2d",
+    "LazyInstanceNorm3d",
+]
+_PRIVATE = (_InstanceNorm,)  # torch's private base, importable here
