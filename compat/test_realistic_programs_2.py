@@ -4114,6 +4114,49 @@ def prog_tensor_memory_and_layout_api(T: Any) -> Any:
     }
 
 
+@program()
+def prog_device_selection_and_module_paths(T: Any) -> Any:
+    nn = T.nn
+    device = T.accelerator.current_accelerator().type if T.accelerator.is_available() else "cpu"
+    model = _seeded(
+        T, nn.Sequential(nn.Conv2d(1, 2, 3), nn.BatchNorm2d(2), nn.InstanceNorm2d(2), nn.ReLU()), 3
+    ).to(device)
+    frozen = []
+    for m in model.modules():
+        if isinstance(m, nn.modules.batchnorm._BatchNorm):
+            m.eval()
+            frozen.append(type(m).__name__)
+        if isinstance(m, nn.modules.instancenorm._InstanceNorm):
+            frozen.append(type(m).__name__)
+
+    @T.jit.ignore
+    def helper(x):
+        return x * 2
+
+    @T.jit.unused
+    def unused(x):
+        return x + 1
+
+    dist = T.distributed
+    rank = dist.get_rank() if dist.is_available() and dist.is_initialized() else 0
+    return {
+        "device": device,
+        "count": T.accelerator.device_count(),
+        "frozen": frozen,
+        "training": [m.training for m in model],
+        "out": model(T.tensor(_data(1, 1, 5, 5))),
+        "scripting": [T.jit.is_scripting(), T.jit.is_tracing()],
+        "helper": helper(T.ones(1)),
+        "unused": unused(T.ones(1)),
+        "export": T.jit.export(helper)(T.ones(1)),
+        "rank": rank,
+        "dist": [dist.is_available(), dist.is_initialized()],
+        "get_rank": raises(dist.get_rank),
+        "get_world_size": raises(dist.get_world_size),
+        "bn_all": sorted(nn.modules.batchnorm.__all__)[:3],
+    }
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 

@@ -100,12 +100,15 @@ globals().update(_FUNCTIONS)
 
 from . import (  # noqa: E402 - these use the namespace built above
     _nn_exports,
+    accelerator,
     amp,
     backends,
     cuda,
+    distributed,
     distributions,
     fft,
     func,
+    jit,
     linalg,
     nn,
     optim,
