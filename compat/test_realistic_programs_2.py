@@ -4157,6 +4157,110 @@ def prog_device_selection_and_module_paths(T: Any) -> Any:
     }
 
 
+@program(
+    xfail="torch.autocast on the cpu is not implemented: shadowgrad raises 'shadowgrad does not "
+    "implement autocast on the cpu device' where torch runs matmuls and linears in float16 "
+    "(bfloat16 by default, a dtype shadowgrad lacks) and keeps exp in float32 (shadowgrad/amp)"
+)
+def prog_cpu_autocast(T: Any) -> Any:
+    lin = _seeded(T, T.nn.Linear(3, 2), 1)
+    x = T.ones(4, 3)
+    with T.autocast("cpu", dtype=T.float16):
+        y = lin(x)
+        return [y.dtype, (x @ x.t()).dtype, T.exp(x).dtype]
+
+
+@program()
+def prog_scheduler_resume_mid_training(T: Any) -> Any:
+    sch = T.optim.lr_scheduler
+    out = {}
+
+    def opt_adam():
+        return T.optim.Adam([T.nn.Parameter(T.ones(2))], lr=0.1, betas=(0.9, 0.99))
+
+    def opt_sgd():
+        return T.optim.SGD([T.nn.Parameter(T.ones(2))], lr=0.1, momentum=0.9)
+
+    makers = {
+        "onecycle_adam": (
+            opt_adam,
+            lambda o: sch.OneCycleLR(o, max_lr=1.0, total_steps=12, cycle_momentum=True),
+        ),
+        "cyclic_mom": (
+            opt_sgd,
+            lambda o: sch.CyclicLR(o, 0.01, 0.1, step_size_up=2, mode="exp_range", gamma=0.9),
+        ),
+        "cawr": (
+            opt_sgd,
+            lambda o: sch.CosineAnnealingWarmRestarts(o, T_0=2, T_mult=2, eta_min=0.001),
+        ),
+        "sequential": (
+            opt_sgd,
+            lambda o: sch.SequentialLR(
+                o, [sch.LinearLR(o, 0.1, total_iters=2), sch.CosineAnnealingLR(o, 5)], [2]
+            ),
+        ),
+        "chained": (
+            opt_sgd,
+            lambda o: sch.ChainedScheduler(
+                [sch.ExponentialLR(o, 0.9), sch.MultiplicativeLR(o, lambda e: 0.95)]
+            ),
+        ),
+        "poly": (opt_sgd, lambda o: sch.PolynomialLR(o, total_iters=5, power=0.5)),
+    }
+    for name, (mk_opt, mk_sched) in makers.items():
+        o1 = mk_opt()
+        s1 = mk_sched(o1)
+        trace = []
+        for _ in range(5):
+            o1.step()
+            s1.step()
+            trace.append(
+                [g["lr"] for g in o1.param_groups]
+                + [g.get("momentum", g.get("betas")) for g in o1.param_groups]
+            )
+        sd_s = {
+            k: v
+            for k, v in s1.state_dict().items()
+            if not callable(v) and k not in ("_schedulers", "lr_lambdas")
+        }
+        o2 = mk_opt()
+        o2.load_state_dict(o1.state_dict())
+        s2 = mk_sched(o2)
+        s2.load_state_dict(s1.state_dict())
+        resumed = []
+        for _ in range(4):
+            o1.step()
+            s1.step()
+            o2.step()
+            s2.step()
+            resumed.append((s1.get_last_lr(), s2.get_last_lr()))
+        out[name] = {"trace": trace, "sd": sd_s, "resumed": resumed}
+    o = opt_sgd()
+    pl = sch.ReduceLROnPlateau(
+        o,
+        mode="max",
+        factor=0.5,
+        patience=0,
+        threshold=0.1,
+        threshold_mode="abs",
+        min_lr=0.02,
+        eps=1e-3,
+    )
+    lrs = []
+    for m in [1.0, 1.05, 1.2, 1.25, 1.3, 0.9, 0.8, 0.7]:
+        pl.step(m)
+        lrs.append(o.param_groups[0]["lr"])
+    out["plateau_max_abs"] = [lrs, pl.best, pl.num_bad_epochs, pl.cooldown_counter]
+    o = opt_sgd()
+    st = sch.StepLR(o, step_size=2)
+    for e in range(4):
+        o.step()
+        st.step(e)  # the deprecated epoch argument: closed form, with torch's warning
+    out["epoch_arg"] = st.get_last_lr()
+    return out
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 
