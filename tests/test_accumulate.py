@@ -65,3 +65,23 @@ def test_repeated_index_adds_in_index_order() -> None:
 def test_out_of_range_index_raises_numpys_error() -> None:
     with pytest.raises(IndexError, match="out of bounds"):
         add_at(np.zeros((10, 2)), R.integers(0, 11, 100), np.ones((100, 2)))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64, np.complex64])
+def test_many_repeats_same_bits_as_numpy_add_at(dtype: Any) -> None:
+    # a running maximum's indices: long runs of one index (far more than MAX_ROUNDS repeats)
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((64, 200))
+    idx = np.maximum.accumulate(np.where(rng.random((64, 200)) < 0.05, np.arange(200), 0), 1)
+    coords = (np.arange(64)[:, None], idx)
+    vals = (rng.standard_normal((64, 200)) * 1e4).astype(dtype)
+    vals[0, :5] = -0.0 if dtype != np.int64 else 0
+    out = (x * 10).astype(dtype)
+    out[0, 0] = 0
+    want = out.copy()
+    np.add.at(want, coords, vals)
+    got = out.copy()
+    add_at(got, coords, vals)
+    np.testing.assert_array_equal(got, want)
+    if dtype in (np.float32, np.float64):
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(want))

@@ -96,11 +96,40 @@ def _rounds(target: np.ndarray, arrays: tuple[np.ndarray, ...], values: Any) -> 
     rank = np.arange(m) - np.repeat(starts, np.diff(np.append(starts, m)))
     n_rounds = int(rank.max()) + 1
     if n_rounds > MAX_ROUNDS:
-        return False
+        return _columns(rows, flat, vals, order, sk, starts, rank, n_rounds)
     if n_rounds == 1:
         rows[flat] += vals
         return True
     for r in range(n_rounds):
         sel = order[rank == r]
         rows[flat[sel]] += vals[sel]
+    return True
+
+
+def _columns(
+    rows: np.ndarray,
+    flat: np.ndarray,
+    vals: np.ndarray,
+    order: np.ndarray,
+    sk: np.ndarray,
+    starts: np.ndarray,
+    rank: np.ndarray,
+    n_rounds: int,
+) -> bool:
+    """Many repeats (a running maximum's indices, a histogram): each target's current value and
+    then its values in index order go down one column of a (rounds + 1, targets) array, padded
+    with -0.0 (x + -0.0 is x, signed zeros included), and a reduction along the first axis adds
+    them in that order, as the one-by-one additions would. Used while the padded array stays
+    within a few times the values' size; False (np.add.at) otherwise."""
+    g = len(starts)
+    m = len(flat)
+    if vals.dtype != rows.dtype or g * (n_rounds + 1) > 8 * m + 4096:
+        return False
+    pad = -0.0 if rows.dtype.kind in "fc" else 0
+    cols = np.full((n_rounds + 1, g, rows.shape[1]), pad, rows.dtype)
+    targets = sk[starts]
+    cols[0] = rows[targets]
+    group = np.repeat(np.arange(g), np.diff(np.append(starts, m)))
+    cols[rank + 1, group] = vals[order]
+    rows[targets] = np.add.reduce(cols, axis=0)
     return True

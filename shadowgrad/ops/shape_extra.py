@@ -371,25 +371,26 @@ def dsplit(input: Tensor, indices_or_sections: Any) -> tuple[Tensor, ...]:
 
 def _cum_extreme(x: np.ndarray, dim: int, largest: bool) -> tuple[np.ndarray, np.ndarray]:
     """Running max (min) and the index it came from: a tie or a NaN takes the later index, and
-    a NaN, once seen, stays (torch's rule)."""
+    a NaN, once seen, stays (torch's rule).
+
+    Vectorized: position k takes over exactly where x[k] equals the running extreme (or is
+    NaN; np.maximum.accumulate keeps a NaN once seen), so the index is the running maximum of
+    those positions, and the value is x at that index (-0.0 after 0.0 included, as torch's
+    `cur >= prev` keeps the later one)."""
     if x.ndim == 0:
         return x.copy(), np.zeros((), np.int64)
-    xs = np.moveaxis(x, dim, 0)
-    vals = np.empty_like(xs)
-    idx = np.zeros(xs.shape, np.int64)
-    isf = x.dtype.kind in "fc"
-    for k in range(xs.shape[0]):
-        cur = xs[k]
-        if k == 0:
-            vals[0], idx[0] = cur, 0
-            continue
-        prev = vals[k - 1]
-        better = (cur >= prev) if largest else (cur <= prev)
-        if isf:
-            better = np.isnan(cur) | (better & ~np.isnan(prev))
-        vals[k] = np.where(better, cur, prev)
-        idx[k] = np.where(better, k, idx[k - 1])
-    return np.moveaxis(vals, 0, dim).copy(), np.moveaxis(idx, 0, dim).copy()
+    n = x.shape[dim]
+    if n == 0:
+        return x.copy(), np.zeros(x.shape, np.int64)
+    run = (np.maximum if largest else np.minimum).accumulate(x, axis=dim)
+    takes = x == run
+    if x.dtype.kind == "f":
+        takes |= np.isnan(x)
+    shape = [1] * x.ndim
+    shape[dim] = n
+    pos = np.where(takes, np.arange(n, dtype=np.int64).reshape(shape), 0)
+    idx = np.maximum.accumulate(pos, axis=dim)
+    return np.take_along_axis(x, idx, axis=dim), idx
 
 
 def _cum_extreme_bw(grad: Tensor, self: Tensor, dim: int, indices: np.ndarray) -> Tensor:
