@@ -4261,6 +4261,78 @@ def prog_scheduler_resume_mid_training(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_checkpoint_file_contents(T: Any) -> Any:
+    import os
+    import pathlib
+    import tempfile
+    from collections import OrderedDict
+
+    def rt(obj, **kw):
+        b = io.BytesIO()
+        T.save(obj, b)
+        b.seek(0)
+        return T.load(b, **kw)
+
+    d = tempfile.mkdtemp()
+    T.save({"w": T.ones(2)}, pathlib.Path(d) / "m.pt")
+    T.save([1, "two"], os.path.join(d, "n.pt"))
+    base = T.arange(4.0)
+    views = rt([base, base[:2], base.detach(), base])
+    views[0][0] = 9.0
+    p = T.nn.Parameter(T.zeros(2))
+    p.grad = T.ones(2)
+    return {
+        "nested": rt(
+            {
+                "a": [1, 2.5, None, True, "s"],
+                "b": (T.ones(2), {"c": T.tensor(3)}),
+                3: "int key",
+                (1, 2): "tuple",
+            }
+        ),
+        "ordered": type(rt(OrderedDict(a=1))).__name__,
+        "set": rt({"s": {1, 2}, "e": set()}),
+        "bytes": rt(b"abc"),
+        "complex": rt(1 + 2j),
+        "big_int": rt(2**70),
+        "dtype": rt(T.float16),
+        "size": rt(T.Size([2, 3])),
+        "device": rt(T.device("cpu")),
+        "device_type": type(rt(T.device("cpu"))).__name__,
+        "param": [type(rt(p)).__name__, rt(p).requires_grad, rt(p).grad],
+        "nonleaf": (lambda t: [t.requires_grad, t.grad_fn, t.is_leaf])(
+            rt(T.ones(2, requires_grad=True) * 2)
+        ),
+        "dtypes": [
+            rt(T.ones(2, dtype=dt)).dtype
+            for dt in (
+                T.int8,
+                T.uint8,
+                T.int16,
+                T.int32,
+                T.int64,
+                T.bool,
+                T.float16,
+                T.float64,
+                T.complex64,
+            )
+        ],
+        "noncontig": (lambda t: [t.stride(), t.is_contiguous()])(
+            rt(T.arange(6.0).reshape(2, 3).t())
+        ),
+        "zero_d": rt(T.tensor(5.0)),
+        "empty": rt(T.zeros(0, 3)),
+        "map": rt(T.ones(1), map_location="cpu"),
+        "views": [v.tolist() for v in views],
+        "same": views[0] is views[3],
+        "path": T.load(pathlib.Path(d) / "m.pt"),
+        "str_path": T.load(os.path.join(d, "n.pt")),
+        "missing": raises(lambda: T.load("/nonexistent/x.pt")),
+        "sd_meta": dict(rt(T.nn.Linear(2, 2).state_dict())._metadata),
+    }
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 

@@ -3,9 +3,10 @@
 A file is a zip archive holding `manifest.json` (the object tree as JSON) and one `.npy` file per
 distinct tensor or array (read with `allow_pickle=False`). It stores tensors and Parameters (with
 requires_grad), numpy arrays, dicts (any hashable plain keys; OrderedDict and a state dict's
-`_metadata` kept), lists, tuples, torch.Size, dtypes and plain Python values. A tensor stored twice
-in one object comes back as one tensor, and tensors that shared memory (a tensor and its views)
-share it again, with their shapes and strides, as torch's storages do.
+`_metadata` kept), lists, tuples, sets, torch.Size, dtypes, devices, bytes and plain Python
+values. A tensor stored twice in one object comes back as one tensor, and tensors that shared
+memory (a tensor and its views) share it again, with their shapes and strides, as torch's
+storages do.
 
 Differences: the file format is not torch's, and arbitrary Python objects (whole modules,
 optimizers) cannot be saved; save their state_dict() instead. `weights_only` is accepted and has
@@ -14,6 +15,7 @@ no effect, since loading never executes code.
 
 from __future__ import annotations
 
+import base64
 import io
 import json
 import os
@@ -26,7 +28,7 @@ import numpy as np
 from . import _dtype
 from ._creation import from_numpy
 from ._size import Size
-from ._tensor import Tensor
+from ._tensor import Tensor, device
 
 __all__ = ["load", "save"]
 
@@ -96,6 +98,12 @@ class _Writer:
             return {"__dtype__": obj._name}
         if isinstance(obj, complex):
             return {"__complex__": [obj.real, obj.imag]}
+        if isinstance(obj, bytes):
+            return {"__bytes__": base64.b64encode(obj).decode("ascii")}
+        if isinstance(obj, set):
+            return {"__set__": [self.enc(v) for v in obj]}
+        if isinstance(obj, device):
+            return {"__device__": str(obj)}
         if isinstance(obj, dict):
             out: dict[str, Any] = {
                 "__dict__": [[self.enc(k), self.enc(v)] for k, v in obj.items()],
@@ -190,6 +198,12 @@ class _Reader:
             return next(d for d in _dtype.ALL_DTYPES if d._name == obj["__dtype__"])
         if "__complex__" in obj:
             return complex(*obj["__complex__"])
+        if "__bytes__" in obj:
+            return base64.b64decode(obj["__bytes__"])
+        if "__set__" in obj:
+            return {_hashable(self.dec(v)) for v in obj["__set__"]}
+        if "__device__" in obj:
+            return device(obj["__device__"])
         if "__tuple__" in obj:
             return tuple(self.dec(v) for v in obj["__tuple__"])
         if "__list__" in obj:
