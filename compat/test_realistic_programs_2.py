@@ -4333,6 +4333,47 @@ def prog_checkpoint_file_contents(T: Any) -> Any:
     }
 
 
+@program()
+def prog_seeded_init_functions(T: Any) -> Any:
+    init = T.nn.init
+    T.manual_seed(123)
+    out = {}
+    for name, call in {
+        "uniform": lambda w: init.uniform_(w, -0.5, 0.5),
+        "normal": lambda w: init.normal_(w, 0.1, 0.2),
+        "trunc": lambda w: init.trunc_normal_(w, std=0.5, a=-0.4, b=0.4),
+        "constant": lambda w: init.constant_(w, 0.3),
+        "ones": init.ones_,
+        "zeros": init.zeros_,
+        "eye": init.eye_,
+        "xavier_u": lambda w: init.xavier_uniform_(w, gain=init.calculate_gain("tanh")),
+        "xavier_n": init.xavier_normal_,
+        "kaiming_u": lambda w: init.kaiming_uniform_(w, a=5**0.5),
+        "kaiming_n": lambda w: init.kaiming_normal_(w, mode="fan_out", nonlinearity="leaky_relu"),
+        "orthogonal": lambda w: init.orthogonal_(w, gain=2.0),
+        "sparse": lambda w: init.sparse_(w, sparsity=0.5),
+    }.items():
+        w = T.empty(4, 3)
+        r = call(w)
+        out[name] = [w, r is w]
+    conv_w = T.empty(4, 2, 3, 3)
+    init.dirac_(conv_w[:2, :, :, :])
+    out["dirac_groups"] = init.dirac_(T.empty(4, 2, 3), groups=2)
+    out["gains"] = [
+        init.calculate_gain(n) for n in ("linear", "relu", "tanh", "sigmoid", "selu")
+    ] + [init.calculate_gain("leaky_relu", 0.2)]
+    out["fans"] = init._calculate_fan_in_and_fan_out(T.empty(5, 3, 2, 2))
+    out["errs"] = [
+        raises(lambda: init.xavier_uniform_(T.empty(3))),
+        raises(lambda: init.eye_(T.empty(2, 2, 2))),
+        raises(lambda: init.calculate_gain("nope")),
+        raises(lambda: init.kaiming_uniform_(T.empty(0, 3))),
+        raises(lambda: init.orthogonal_(T.empty(3))),
+    ]
+    out["after"] = T.rand(2)
+    return out
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 
