@@ -4374,6 +4374,32 @@ def prog_seeded_init_functions(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_float_sizes_in_view_and_reshape(T: Any) -> Any:
+    x = T.ones(4, 6)
+    n = x.shape[0]
+    cases = {
+        "view_half": lambda: x.view(n / 2, -1),
+        "view_one_float": lambda: x.view(24.0),
+        "view_tuple": lambda: x.view((2.0, 12)),
+        "view_list": lambda: x.view([2.0, 12]),
+        "view_none": lambda: x.view(2, None),
+        "view_str": lambda: x.view("a"),
+        "reshape_half": lambda: x.reshape(n / 2, -1),
+        "reshape_second": lambda: x.reshape(2, 12.0),
+        "reshape_one": lambda: x.reshape(24.0),
+        "reshape_tuple": lambda: x.reshape((24.0,)),
+        "fn_reshape": lambda: T.reshape(x, (24.0,)),
+        "fn_reshape_one": lambda: T.reshape(x, 24.0),
+        "ok_floordiv": lambda: x.view(n // 2, -1).shape,
+        "ok_tensor": lambda: x.view(T.tensor(24)).shape,
+        "ok_size": lambda: x.reshape(x.shape).shape,
+        "ok_np": lambda: x.view(np.int64(2), -1).shape,
+        "ok_dtype": lambda: x.view(T.int32).dtype,
+    }
+    return {k: raises(fn) for k, fn in cases.items()}
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 

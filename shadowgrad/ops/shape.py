@@ -103,10 +103,72 @@ def _infer_size(size: tuple[Any, ...], numel: int) -> tuple[int, ...]:
     return size
 
 
+def _int_like(v: Any) -> bool:
+    return isinstance(v, (int, np.integer, Tensor)) and not isinstance(v, bool)
+
+
+_VIEW_OVERLOADS = ("torch.dtype dtype", "tuple of ints size")
+
+
+def _check_int_sizes(fn: str, param: str, args: tuple[Any, ...], pos: int, overloads: Any) -> None:
+    """torch's argument-parser errors for a tuple-of-ints parameter also given as varargs
+    (`x.view(n / 2, -1)` is a TypeError, not a truncated size). `overloads`: the signatures of
+    a function with several (view), whose errors list them."""
+
+    def combination(got: str, bad: str | None) -> str:
+        lines = [f"{fn}() received an invalid combination of arguments - got ({got}), but "
+                 "expected one of:"]  # fmt: skip
+        for sig in overloads:
+            lines.append(f" * ({sig})")
+            if bad is not None:
+                lines.append(
+                    "      didn't match because some of the arguments have invalid types: "
+                    f"(!{bad}!)"
+                )
+        return "\n".join(lines) + "\n"
+
+    if not args:
+        return
+    if len(args) > 1:
+        if _int_like(args[0]):
+            for i, v in enumerate(args[1:], 2):
+                if not _int_like(v):
+                    raise TypeError(
+                        f"{fn}(): argument '{param}' failed to unpack the object at pos {i} with "
+                        f'error "type must be tuple of ints,but got {type(v).__name__}"'
+                    )
+            return
+        if overloads:
+            raise TypeError(combination(", ".join(type(v).__name__ for v in args), None))
+        raise TypeError(f"{fn}() takes {pos} positional argument but {len(args)} were given")
+    a = args[0]
+    if _int_like(a):
+        return
+    if isinstance(a, (tuple, list)):
+        bad = next(((j, v) for j, v in enumerate(a) if not _int_like(v)), None)
+        if bad is None:
+            return
+        if overloads:
+            kinds = ", ".join(type(v).__name__ for v in a)
+            kinds = f"[{kinds}]" if isinstance(a, list) else f"({kinds})"  # torch's brackets
+            raise TypeError(combination(type(a).__name__, f"{type(a).__name__} of {kinds}"))
+        raise TypeError(
+            f"{fn}(): argument '{param}' (position {pos}) must be tuple of ints, but found "
+            f"element of type {type(bad[1]).__name__} at pos {bad[0]}"
+        )
+    if overloads:
+        raise TypeError(combination(type(a).__name__, type(a).__name__))
+    raise TypeError(
+        f"{fn}(): argument '{param}' (position {pos}) must be tuple of ints, not {type(a).__name__}"
+    )
+
+
 def view(self: Tensor, *size: Any) -> Tensor:
     """Mirrors `torch.Tensor.view` (shape form; a dtype argument reinterprets the bytes)."""
     if len(size) == 1 and isinstance(size[0], D.dtype):
         return _make(self._data.view(size[0]._np))
+    if not all(type(v) is int for v in size):  # the usual all-int call skips the checks
+        _check_int_sizes("view", "size", size, 1, _VIEW_OVERLOADS)
     shape = _infer_size(size, self._data.size)
     return _view(self, shape, tuple(self._data.shape))
 
@@ -116,8 +178,22 @@ def view_as(self: Tensor, other: Tensor) -> Tensor:
     return view(self, tuple(other._data.shape))
 
 
+def _reshape_method(self: Tensor, *shape: Any) -> Tensor:
+    """Mirrors `torch.Tensor.reshape`."""
+    if not all(type(v) is int for v in shape):
+        _check_int_sizes("reshape", "shape", shape, 1, None)
+    return reshape(self, *shape)
+
+
+def _reshape_function(input: Tensor, shape: Any) -> Tensor:
+    """Mirrors `torch.reshape(input, shape)`."""
+    _check_int_sizes("reshape", "shape", (shape,), 2, None)
+    return reshape(input, shape)
+
+
 def reshape(input: Tensor, *shape: Any) -> Tensor:
-    """Mirrors `torch.reshape`: a view when the layout allows, else a copy."""
+    """A view when the layout allows, else a copy (torch's reshape, without its argument
+    checks: `_reshape_method` and `_reshape_function` are the public forms)."""
     size = _infer_size(shape, input._data.size)
     v = input._data.view()
     try:
@@ -768,7 +844,7 @@ def type_as(self: Tensor, other: Tensor) -> Tensor:
 METHODS = {
     "view": view,
     "view_as": view_as,
-    "reshape": reshape,
+    "reshape": _reshape_method,
     "reshape_as": lambda self, other: reshape(self, tuple(other._data.shape)),
     "flatten": flatten,
     "expand": expand,
@@ -799,7 +875,7 @@ METHODS = {
     "mT": property(_mT),
 }
 FUNCTIONS = {
-    "reshape": reshape,
+    "reshape": _reshape_function,
     "flatten": flatten,
     "unsqueeze": unsqueeze,
     "squeeze": squeeze,
