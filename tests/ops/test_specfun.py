@@ -186,6 +186,26 @@ def test_erfinv_special_values():
     assert _same(S.erfinv(y[:-2]), _torch("erfinv", y[:-2]))
 
 
+@pytest.mark.parametrize("lo, hi", [(-0.5, 0.5), (-1.0, 1.0), (0.999999, 1.0), (-1.0, -1 + 1e-10)])
+def test_erfinv_accurate_matches_torch(lo, hi):
+    y = _samples(14, lo, hi)
+    u = _ulps(S.erfinv_accurate(y), _torch("erfinv", y))
+    assert u.max() <= 1.0
+    assert (u == 0).mean() > 0.8
+
+
+def test_erfinv_accurate_vs_mpmath_and_special_values():
+    mp = pytest.importorskip("mpmath")
+    mp.mp.prec = 100
+    rng = np.random.default_rng(15)
+    y = np.concatenate([rng.uniform(-1, 1, 150), 1 - rng.uniform(0, 1e-10, 50)])
+    y = np.concatenate([y, [1 - 2.0**-53, -1 + 2.0**-53, 5e-324, 1e-300, 0.5, -0.7]])
+    t = np.array([float(mp.erfinv(mp.mpf(v))) for v in y])
+    assert _ulps(S.erfinv_accurate(y), t).max() <= 1.0
+    sp = np.array([-1.0, 1.0, 0.0, -0.0, 1.5, -2.0, np.inf, -np.inf, np.nan])
+    assert _same(S.erfinv_accurate(sp), _torch("erfinv", sp))
+
+
 # --- lgamma ---------------------------------------------------------------------------------
 
 # math.lgamma is CPython's own Lanczos approximation, not libm's: up to ~1e9 ulps off next to
