@@ -4396,6 +4396,22 @@ def prog_float_sizes_in_view_and_reshape(T: Any) -> Any:
         "ok_size": lambda: x.reshape(x.shape).shape,
         "ok_np": lambda: x.view(np.int64(2), -1).shape,
         "ok_dtype": lambda: x.view(T.int32).dtype,
+        "view_tuple_second": lambda: x.view((2, 12.0)),
+        "reshape_tuple_second": lambda: x.reshape((2, 12.0)),
+        "zeros_float": lambda: T.zeros(n / 2, 3),
+        "zeros_second": lambda: T.zeros(2, 1.5),
+        "zeros_tuple": lambda: T.zeros((2, 1.5)),
+        "zeros_list_first": lambda: T.zeros([1.5]),
+        "ones_str": lambda: T.ones(2, "a"),
+        "empty_one": lambda: T.empty(2.0),
+        "rand_tuple": lambda: T.rand((2, 2.0)),
+        "randn_one": lambda: T.randn(2.5),
+        "zeros_none": lambda: T.zeros(None),
+        "full_float": lambda: T.full((2.0,), 1.0),
+        "full_int": lambda: T.full(3, 1.0),
+        "zeros_float_tensor": lambda: T.zeros(T.tensor(2.0)),
+        "ok_int_tensor": lambda: T.zeros(T.tensor(2)).shape,
+        "ok_zeros_size": lambda: T.zeros(x.shape).shape,
     }
     return {k: raises(fn) for k, fn in cases.items()}
 

@@ -240,6 +240,43 @@ def _size(size: Sequence[Any]) -> tuple[int, ...]:
     return tuple(out)
 
 
+def _int_like(v: Any) -> bool:
+    if isinstance(v, Tensor):
+        return not (v.dtype.is_floating_point or v.dtype.is_complex)
+    return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+
+
+def check_int_list(fn: str, param: str, args: tuple[Any, ...], pos: int) -> None:
+    """torch's argument-parser errors for a tuple-of-ints parameter that may also be given as
+    varargs (`zeros(2.0)`, `x.reshape(n / 2, -1)`): a TypeError, never a truncated size."""
+    if len(args) > 1:
+        if not _int_like(args[0]):
+            raise TypeError(f"{fn}() takes {pos} positional argument but {len(args)} were given")
+        seq: Any = args
+    elif not args:
+        return
+    elif isinstance(args[0], (tuple, list)):
+        seq = args[0]
+    elif _int_like(args[0]):
+        return
+    else:
+        raise TypeError(
+            f"{fn}(): argument '{param}' (position {pos}) must be tuple of ints, not "
+            f"{type(args[0]).__name__}"
+        )
+    if seq and not _int_like(seq[0]):
+        raise TypeError(
+            f"{fn}(): argument '{param}' (position {pos}) must be tuple of ints, but found "
+            f"element of type {type(seq[0]).__name__} at pos 0"
+        )
+    for i, v in enumerate(seq[1:], 2):
+        if not _int_like(v):
+            raise TypeError(
+                f"{fn}(): argument '{param}' failed to unpack the object at pos {i} with error "
+                f'"type must be tuple of ints,but got {type(v).__name__}"'
+            )
+
+
 def size_arg(name: str, args: tuple[Any, ...], size: Any) -> tuple[Any, ...]:
     """A factory's size, given as varargs, one sequence, or the `size=` keyword; torch
     requires one."""
@@ -259,6 +296,8 @@ def size_arg(name: str, args: tuple[Any, ...], size: Any) -> tuple[Any, ...]:
                 f"None, {sig}\n * (tuple of ints size, *, Tensor out = None, {sig}\n"
             )
         raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
+    if not all(type(v) is int for v in args):
+        check_int_list(name, "size", args, 1)
     return args
 
 
@@ -332,6 +371,11 @@ def full(
 ) -> Tensor:
     """Mirrors `torch.full`: the dtype follows fill_value when not given."""
     check_device(device)
+    if not isinstance(size, (tuple, list)):  # full's size is a sequence, never varargs
+        raise TypeError(
+            f"full(): argument 'size' (position 1) must be tuple of ints, not {type(size).__name__}"
+        )
+    check_int_list("full", "size", (size,), 1)
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
     elif not isinstance(fill_value, (bool, int, float, complex, np.generic)):

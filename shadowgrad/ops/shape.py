@@ -127,40 +127,24 @@ def _check_int_sizes(fn: str, param: str, args: tuple[Any, ...], pos: int, overl
                 )
         return "\n".join(lines) + "\n"
 
-    if not args:
+    from .._creation import check_int_list
+
+    if not overloads or not args or (len(args) > 1 and _int_like(args[0])):
+        check_int_list(fn, param, args, pos)  # incl. varargs of ints: torch's unpack errors
         return
     if len(args) > 1:
-        if _int_like(args[0]):
-            for i, v in enumerate(args[1:], 2):
-                if not _int_like(v):
-                    raise TypeError(
-                        f"{fn}(): argument '{param}' failed to unpack the object at pos {i} with "
-                        f'error "type must be tuple of ints,but got {type(v).__name__}"'
-                    )
-            return
-        if overloads:
-            raise TypeError(combination(", ".join(type(v).__name__ for v in args), None))
-        raise TypeError(f"{fn}() takes {pos} positional argument but {len(args)} were given")
+        raise TypeError(combination(", ".join(type(v).__name__ for v in args), None))
     a = args[0]
     if _int_like(a):
         return
     if isinstance(a, (tuple, list)):
-        bad = next(((j, v) for j, v in enumerate(a) if not _int_like(v)), None)
-        if bad is None:
+        if not a or _int_like(a[0]):  # read as a size: torch's unpack errors
+            check_int_list(fn, param, args, pos)
             return
-        if overloads:
-            kinds = ", ".join(type(v).__name__ for v in a)
-            kinds = f"[{kinds}]" if isinstance(a, list) else f"({kinds})"  # torch's brackets
-            raise TypeError(combination(type(a).__name__, f"{type(a).__name__} of {kinds}"))
-        raise TypeError(
-            f"{fn}(): argument '{param}' (position {pos}) must be tuple of ints, but found "
-            f"element of type {type(bad[1]).__name__} at pos {bad[0]}"
-        )
-    if overloads:
-        raise TypeError(combination(type(a).__name__, type(a).__name__))
-    raise TypeError(
-        f"{fn}(): argument '{param}' (position {pos}) must be tuple of ints, not {type(a).__name__}"
-    )
+        kinds = ", ".join(type(v).__name__ for v in a)
+        kinds = f"[{kinds}]" if isinstance(a, list) else f"({kinds})"  # torch's brackets
+        raise TypeError(combination(type(a).__name__, f"{type(a).__name__} of {kinds}"))
+    raise TypeError(combination(type(a).__name__, type(a).__name__))
 
 
 def view(self: Tensor, *size: Any) -> Tensor:
