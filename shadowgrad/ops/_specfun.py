@@ -160,27 +160,12 @@ def _erf_mid(ax: np.ndarray) -> np.ndarray:
     return p
 
 
-def _erfc_tail(ax: np.ndarray) -> np.ndarray:
-    """erfc(|x|) for |x| in [1.25, 28)."""
+def _erfc_tail(ax: np.ndarray, near: bool) -> np.ndarray:
+    """erfc(|x|) for |x| in [1.25, 1 / 0.35) (near) or [1 / 0.35, 28)."""
     s = ax * ax
     np.divide(1.0, s, out=s)
-    far = np.flatnonzero(ax >= 1.0 / 0.35)
-    if far.size == 0:
-        rs = _poly(s, _RA)
-        rs /= _poly(s, _SA)
-    elif far.size == ax.size:
-        rs = _poly(s, _RB)
-        rs /= _poly(s, _SB)
-    else:
-        near = np.flatnonzero(ax < 1.0 / 0.35)
-        sn, sf = s.take(near), s.take(far)
-        rs = np.empty_like(ax)
-        rn = _poly(sn, _RA)
-        rn /= _poly(sn, _SA)
-        rs[near] = rn
-        rf = _poly(sf, _RB)
-        rf /= _poly(sf, _SB)
-        rs[far] = rf
+    rs = _poly(s, _RA if near else _RB)
+    rs /= _poly(s, _SA if near else _SB)
     z = (ax.view(np.uint64) & _HI_MASK).view(np.float64)
     a = z * z
     np.subtract(-0.5625, a, out=a)
@@ -195,23 +180,24 @@ def _erfc_tail(ax: np.ndarray) -> np.ndarray:
     return a
 
 
-def _pieces(ax: np.ndarray, top: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Indices of |x| < 0.84375, [0.84375, 1.25) and [1.25, top)."""
-    m0 = ax < 0.84375
-    m1 = ax < 1.25
-    m2 = ax < top
-    m2 ^= m1
-    m1 ^= m0
-    return np.flatnonzero(m0), np.flatnonzero(m1), np.flatnonzero(m2)
+_SEAMS = (0.84375, 1.25, 1.0 / 0.35)
+
+
+def _pieces(ax: np.ndarray, top: float) -> list[np.ndarray]:
+    """Indices of |x| in [0, 0.84375), [0.84375, 1.25), [1.25, 1 / 0.35), [1 / 0.35, top)."""
+    masks = [ax < b for b in (*_SEAMS, top)]
+    for i in range(len(masks) - 1, 0, -1):
+        masks[i] ^= masks[i - 1]
+    return [np.flatnonzero(m) for m in masks]
 
 
 def _erf_flat(x: np.ndarray) -> np.ndarray:
     """erf on a 1-d float64 array: erf(|x|) piece by piece, then the sign of x."""
     ax = np.abs(x)
-    i0, i1, i2 = _pieces(ax, 6.0)
+    i0, i1, i2, i3 = _pieces(ax, 6.0)
     out = np.ones_like(ax)  # |x| >= 6 and inf
     with np.errstate(all="ignore"):
-        if i0.size + i1.size + i2.size < ax.size:
+        if i0.size + i1.size + i2.size + i3.size < ax.size:
             out[np.isnan(ax)] = np.nan
         if i0.size:
             a0 = ax.take(i0)
@@ -228,10 +214,11 @@ def _erf_flat(x: np.ndarray) -> np.ndarray:
             r = _erf_mid(ax.take(i1))
             r += _ERX
             out[i1] = r
-        if i2.size:
-            r = _erfc_tail(ax.take(i2))
-            np.subtract(1.0, r, out=r)
-            out[i2] = r
+        for i, near in ((i2, True), (i3, False)):
+            if i.size:
+                r = _erfc_tail(ax.take(i), near)
+                np.subtract(1.0, r, out=r)
+                out[i] = r
     np.copysign(out, x, out=out)
     return out
 
@@ -241,10 +228,10 @@ def _erfc_flat(x: object) -> np.ndarray:
     x = _f64(x)
     xf = x.ravel()
     ax = np.abs(xf)
-    i0, i1, i2 = _pieces(ax, 28.0)
+    i0, i1, i2, i3 = _pieces(ax, 28.0)
     out = np.where(xf > 0, 0.0, 2.0)  # |x| >= 28 and +-inf
     with np.errstate(all="ignore"):
-        if i0.size + i1.size + i2.size < xf.size:
+        if i0.size + i1.size + i2.size + i3.size < xf.size:
             out[np.isnan(xf)] = np.nan
         if i0.size:
             x0 = xf.take(i0)
@@ -256,16 +243,17 @@ def _erfc_flat(x: object) -> np.ndarray:
             x1 = xf.take(i1)
             p = _erf_mid(np.abs(x1))
             out[i1] = np.where(x1 >= 0, (1.0 - _ERX) - p, 1.0 + (_ERX + p))
-        if i2.size:
-            a2 = ax.take(i2)
-            r = _erfc_tail(a2)
-            neg = np.flatnonzero(xf.take(i2) < 0)
-            if neg.size:
-                rn = r.take(neg)
-                np.subtract(2.0, rn, out=rn)
-                rn[a2.take(neg) >= 6.0] = 2.0
-                r[neg] = rn
-            out[i2] = r
+        for i, near in ((i2, True), (i3, False)):
+            if i.size:
+                a2 = ax.take(i)
+                r = _erfc_tail(a2, near)
+                neg = np.flatnonzero(xf.take(i) < 0)
+                if neg.size:
+                    rn = r.take(neg)
+                    np.subtract(2.0, rn, out=rn)
+                    rn[a2.take(neg) >= 6.0] = 2.0
+                    r[neg] = rn
+                out[i] = r
     return out.reshape(x.shape)
 
 
