@@ -287,8 +287,30 @@ _K_TANH = math.sqrt(2 / math.pi)
 _C_TANH = 0.044715
 
 
+def _fma32(a: np.ndarray, b: Any, c: Any) -> np.ndarray:
+    """a * b + c rounded once to float32, as an FMA instruction (the float64 product of float32
+    numbers is exact): GCC contracts torch's vectorized `a * b + c` into one."""
+    return (a.astype(np.float64) * b + c).astype(np.float32)
+
+
+_F32_3K = np.float32(3) * np.float32(_C_TANH)
+
+
+def _np_gelu_tanh_grad32(x: np.ndarray) -> np.ndarray:
+    # torch's float32 kernel with GCC's contractions (98% equal bit for bit with tanh rounded
+    # once; Note [float32 transcendentals])
+    one, half, k = np.float32(1), np.float32(0.5), np.float32(_K_TANH)
+    x_sq = x * x
+    t = _fm.tanh(k * _fma32(x * x_sq, np.float32(_C_TANH), x))
+    left_derivative = half * (one + t)
+    right_derivative = (half * x) * _fma32(-t, t, 1.0) * (k * _fma32(x_sq, _F32_3K, 1.0))
+    return left_derivative + right_derivative
+
+
 def _np_gelu_grad(x: np.ndarray, approximate: str) -> np.ndarray:
     if approximate == "tanh":
+        if _fm.small32(x):
+            return _np_gelu_tanh_grad32(x)
         u = _K_TANH * (x + _C_TANH * x**3)
         t = np.tanh(u)
         return 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * _K_TANH * (1 + 3 * _C_TANH * x * x)
@@ -297,9 +319,12 @@ def _np_gelu_grad(x: np.ndarray, approximate: str) -> np.ndarray:
 
 def _np_gelu(x: np.ndarray, approximate: str) -> np.ndarray:
     if approximate == "tanh":
-        # torch's kernel: x * x * x and tanh (float32: 99% equal bit for bit with tanh rounded
-        # once, Note [float32 transcendentals])
-        return 0.5 * x * (1 + _fm.tanh(_K_TANH * (x + _C_TANH * (x * x * x))))
+        if _fm.small32(x):
+            # torch's float32 kernel, x + kappa * x**3 as one FMA (99% equal bit for bit with
+            # tanh rounded once, Note [float32 transcendentals])
+            u = np.float32(_K_TANH) * _fma32(x * x * x, np.float32(_C_TANH), x)
+            return np.float32(0.5) * x * (np.float32(1) + _fm.tanh(u))
+        return 0.5 * x * (1 + np.tanh(_K_TANH * (x + _C_TANH * x**3)))
     return 0.5 * x * (1 + _np_erf(x / math.sqrt(2)))
 
 
@@ -485,6 +510,19 @@ def _mish_grad(grad: Tensor, self: Tensor) -> Tensor:
     return grad * (t + self * (1 - t * t) * P.sigmoid(self))
 
 
+def _np_mish_bw(grad: np.ndarray, self: np.ndarray) -> np.ndarray:
+    if _fm.small32(self) and grad.dtype == self.dtype:
+        # torch's float32 kernel: SLEEF's expf, then t + x * s * (1 - t * t) as two FMAs (99.6%
+        # equal bit for bit, Note [float32 transcendentals])
+        one = np.float32(1)
+        with np.errstate(all="ignore"):
+            s = one / (one + _fm.sleef_expf(-self))
+            t = _fm.tanh(_fm.log1p(_fm.sleef_expf(self)))
+        return grad * _fma32(self * s, _fma32(-t, t, 1.0), t)
+    t = np.tanh(_np_softplus(self, 1.0, 20.0))
+    return grad * (t + self * (1 - t * t) * P._np_sigmoid(self))
+
+
 def _np_mish(x: np.ndarray) -> np.ndarray:
     if _fm.small32(x):
         # torch's float32 kernel, x * tanh(log1p(exp(x))) with SLEEF's expf (99% equal bit
@@ -500,6 +538,7 @@ mish_op = defop(
     lambda self: _np_mish(self),
     dtype="keep",
     self=_mish_grad,
+    raw={"self": lambda grad, self: _np_mish_bw(grad, self)},
     jvp=ELEMENTWISE,
 )
 
@@ -794,6 +833,26 @@ def _softmax_bw_sum(x: np.ndarray, dim: int) -> np.ndarray:
     return _row_sum(x, dim)
 
 
+def _softmax_bw(grad: np.ndarray, result: np.ndarray, dim: int) -> np.ndarray:
+    """result * (grad - sum(grad * result)). Over a dim other than the last, torch's float32
+    kernel accumulates grad * result with one FMA per element along the dim (GCC's contraction);
+    a small float32 one here too, for dims of up to 256 (equal bit for bit; Note [float32
+    transcendentals])."""
+    if (
+        grad.ndim
+        and _fm.small32(result)
+        and grad.dtype == result.dtype
+        and dim % grad.ndim != grad.ndim - 1
+        and grad.shape[dim] <= 256
+    ):
+        g, r = np.moveaxis(grad, dim, 0), np.moveaxis(result, dim, 0)
+        acc = np.zeros(g.shape[1:], np.float32)
+        for i in range(g.shape[0]):
+            acc = _fma32(g[i], r[i], acc)
+        return result * (grad - np.expand_dims(acc, dim))
+    return result * (grad - _softmax_bw_sum(grad * result, dim))
+
+
 def _log_softmax_bw(grad: np.ndarray, result: np.ndarray, dim: int) -> np.ndarray:
     """grad - exp(result) * sum(grad). A small float32 one as torch's kernel computes it, with
     SLEEF's expf and one fused multiply-add (equal bit for bit on the last dim and dim 0; Note
@@ -810,7 +869,7 @@ softmax_op = defop(
     lambda self, dim: _np_softmax(self, dim, False),
     dtype="keep",
     self=lambda grad, result, dim: result * (grad - _sum_keep(grad * result, dim)),
-    raw={"self": lambda grad, result, dim: result * (grad - _softmax_bw_sum(grad * result, dim))},
+    raw={"self": lambda grad, result, dim: _softmax_bw(grad, result, dim)},
     jvp=lambda self, dim, self_t, result: result * _log_softmax_t(self, dim, self_t),
 )
 log_softmax_op = defop(
