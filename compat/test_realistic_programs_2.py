@@ -4416,6 +4416,48 @@ def prog_float_sizes_in_view_and_reshape(T: Any) -> Any:
     return {k: raises(fn) for k, fn in cases.items()}
 
 
+@program()
+def prog_optimizer_flags(T: Any) -> Any:
+    optim = T.optim
+    res = {}
+    configs = {
+        "adam_foreach_max": lambda p: optim.Adam(p, lr=1e-2, foreach=True, maximize=True),
+        "adamw_foreach_false": lambda p: optim.AdamW(
+            p, lr=1e-2, foreach=False, weight_decay=0.1, amsgrad=True
+        ),
+        "adam_tensor_lr": lambda p: optim.Adam(p, lr=T.tensor(1e-2)),
+        "sgd_foreach_max": lambda p: optim.SGD(
+            p, lr=0.1, momentum=0.5, foreach=True, maximize=True
+        ),
+        "rms_max": lambda p: optim.RMSprop(p, lr=1e-2, maximize=True, weight_decay=0.01),
+        "adagrad_foreach": lambda p: optim.Adagrad(p, lr=0.1, foreach=True),
+        "nadam_decoupled": lambda p: optim.NAdam(
+            p, lr=1e-2, decoupled_weight_decay=True, weight_decay=0.1
+        ),
+    }
+    for name, make in configs.items():
+        model, x, y = _regression(T, 4)
+        opt = make(model.parameters())
+        res[name] = _train(T, model, opt, x, y, 3)
+        res[name + "_w"] = [p.detach() for p in model.parameters()]
+        res[name + "_group"] = {k: v for k, v in opt.param_groups[0].items() if k != "params"}
+    return res
+
+
+@program(
+    xfail="optimizers with differentiable=True step on the parameters' arrays under no_grad: "
+    "torch keeps grad mode on for that step, so an in-place update of a leaf parameter raises "
+    "'a leaf Variable that requires grad is being used in an in-place operation.' (and a "
+    "non-leaf parameter's update is recorded in the graph); shadowgrad/optim has no "
+    "differentiable step"
+)
+def prog_differentiable_optimizer_step(T: Any) -> Any:
+    w = T.nn.Parameter(T.ones(2))
+    opt = T.optim.Adam([w], lr=1e-2, differentiable=True)
+    (w * 2).sum().backward()
+    return raises(opt.step)
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 
