@@ -1084,7 +1084,8 @@ def inv_ex(A: Tensor, *, check_errors: bool = False, out: Any = None) -> Any:
 
 
 def _det_fwd(A: np.ndarray) -> np.ndarray:
-    return np.asarray(np.linalg.det(A), A.dtype)
+    with np.errstate(over="ignore"):  # numpy's float64 det cast to float32 overflows to inf
+        return np.asarray(np.linalg.det(A), A.dtype)
 
 
 def _det_grad(grad: Tensor, result: Tensor, A: Tensor) -> Tensor:
