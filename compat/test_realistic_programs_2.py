@@ -3735,12 +3735,7 @@ def prog_hook_and_grad_misuse(T: Any) -> Any:
     }
 
 
-@program(
-    xfail="engine.py hook checks: a post-accumulate-grad hook's return value is ignored (torch "
-    "raises 'Tensor post accumulate grad hooks should return None.'), and a Node pre-hook that "
-    "changes a gradient's size is not checked (torch: \"hook '<lambda>' has changed the size of "
-    'value")'
-)
+@program()
 def prog_engine_hook_result_checks(T: Any) -> Any:
     x = T.ones(3, requires_grad=True)
     x.register_post_accumulate_grad_hook(lambda p: p * 2)
@@ -3748,7 +3743,19 @@ def prog_engine_hook_result_checks(T: Any) -> Any:
     y = T.ones(3, requires_grad=True).exp()
     y.grad_fn.register_prehook(lambda go: (go[0][:1],))
     pre = raises(lambda: y.sum().backward())
-    return {"post": post, "pre": pre}
+    out = {"post": post, "x.grad": x.grad, "pre": pre}
+    for name, hook in {
+        "pre_dtype": lambda go: (go[0].double(),),
+        "pre_count": lambda go: (go[0], go[0]),
+        "pre_none": lambda go: None,
+    }.items():
+        z = T.ones(3, requires_grad=True).exp()
+        z.grad_fn.register_prehook(hook)
+        out[name] = raises(lambda z=z: z.sum().backward())
+    w = T.ones(3, requires_grad=True).exp()
+    w.grad_fn.register_hook(lambda gi, go: (gi[0][:1],))
+    out["post_size"] = raises(lambda: w.sum().backward())
+    return out
 
 
 @program()

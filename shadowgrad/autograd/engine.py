@@ -121,6 +121,23 @@ def _needed(deps: dict[Node, int], targets: set[Node]) -> set[Node]:
     return needed
 
 
+def _check_hook_value(fn: Any, new: Any, old: Any) -> None:
+    """torch's check of a hook's replacement gradient: same size, same type."""
+    if new.shape != old.shape:
+        raise RuntimeError(f"hook '{hook_name(fn)}' has changed the size of value")
+    if new.dtype is not old.dtype:
+        raise RuntimeError(
+            f"hook '{hook_name(fn)}' has changed the type of value (was "
+            f"{old.dtype._legacy} got {new.dtype._legacy})"
+        )
+
+
+def _check_hook_values(fn: Any, new: Any, old: Any) -> None:
+    for a, b in zip(new, old, strict=True):
+        if a is not None and b is not None:
+            _check_hook_value(fn, a, b)
+
+
 def _run_hooks(hooks: Any, grad: Any) -> Any:
     from .._tensor import Tensor
 
@@ -130,13 +147,7 @@ def _run_hooks(hooks: Any, grad: Any) -> Any:
             if not isinstance(r, Tensor):
                 raise TypeError(f"expected Variable, but hook returned '{type(r).__name__}'")
             if grad is not None:
-                if r.shape != grad.shape:
-                    raise RuntimeError(f"hook '{hook_name(fn)}' has changed the size of value")
-                if r.dtype is not grad.dtype:
-                    raise RuntimeError(
-                        f"hook '{hook_name(fn)}' has changed the type of value (was "
-                        f"{grad.dtype._legacy} got {r.dtype._legacy})"
-                    )
+                _check_hook_value(fn, r, grad)
             grad = r
     return grad
 
@@ -177,6 +188,7 @@ def _node_prehooks(node: Node, grads: list[Any]) -> list[Any]:
                     f"hook '{hook_name(fn)}' has returned an incorrect number of values (got "
                     f"{len(r)}, but expected {len(grads)})"
                 )
+            _check_hook_values(fn, r, grads)
             grads = list(r)
     return grads
 
@@ -190,6 +202,7 @@ def _node_posthooks(node: Node, outs: Any, grads: list[Any]) -> Any:
                     f"hook '{hook_name(fn)}' has returned an incorrect number of values (got "
                     f"{len(r)}, but expected {len(outs)})"
                 )
+            _check_hook_values(fn, r, outs)
             outs = tuple(r)
     return outs
 
@@ -307,7 +320,8 @@ def _accumulate(node: AccumulateGrad, grad: Any, create_graph: bool) -> None:
     x = var._x
     if x is not None and x.post_acc_hooks:
         for fn in tuple(x.post_acc_hooks.values()):
-            fn(var)
+            if fn(var) is not None:
+                raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
 def _validate(node: Node, outs: Any) -> Any:
