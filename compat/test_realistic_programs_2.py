@@ -1539,13 +1539,7 @@ def prog_anomaly_mode(T: Any) -> Any:
     return out
 
 
-@program(
-    xfail="numpy's floating-point RuntimeWarnings (divide by zero, invalid value, overflow, "
-    "overflow in cast) escape from ops when the program sets warnings.simplefilter('always') "
-    "after import, as the differential harness itself does: shadowgrad's package filter "
-    "(shadowgrad/__init__.py) is then behind the caller's, and forwards do not run under "
-    "np.errstate (Note [Floating-point warnings], ops/registry.py); torch warns nothing"
-)
+@program()
 def prog_inf_nan_results_warn_nothing(T: Any) -> Any:
     f = T.tensor([1.5, -2.5, 0.0])
     i = T.tensor([7, -7, 5])

@@ -83,8 +83,9 @@ __version__ = "0.1.0"
 Tensor.__module__ = "shadowgrad"  # as torch.Tensor: type(t) is <class 'shadowgrad.Tensor'>
 
 # torch computes inf and nan silently; numpy warns ("overflow encountered in exp"). Silence the
-# floating-point RuntimeWarnings that numpy raises from shadowgrad's own code, and only those.
-_warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"shadowgrad\.")
+# floating-point RuntimeWarnings that numpy raises from shadowgrad's own code, and only those
+# (Note [Floating-point warning filter] in _dtype.py).
+_dtype.front_filter()
 
 float = float32
 double = float64

@@ -14,6 +14,7 @@ See docs/design.md.
 from __future__ import annotations
 
 import inspect
+import warnings as _warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -564,6 +565,9 @@ def _run(op: OpDef, args: tuple[Any, ...]) -> Any:
                 arrays[i] = arr if arr.dtype == npd else arr.astype(npd)
             elif a is not None:
                 arrays[i] = _scalar_array(a, dt)
+    wf = _warnings.filters
+    if not wf or wf[0] is not _FP_FILTER:
+        _front_filter()  # Note [Floating-point warning filter]
     try:
         out = op.forward(*arrays)
     except ValueError as e:
@@ -612,6 +616,8 @@ def _run(op: OpDef, args: tuple[Any, ...]) -> Any:
 # nothing is raised; np.errstate around every op would cost about 1.5 us (D.quiet computes
 # under it).
 quiet = D.quiet
+_FP_FILTER = D.FP_FILTER
+_front_filter = D.front_filter
 
 
 def _scalar_array(v: Any, dt: D.dtype) -> np.ndarray:
@@ -1189,6 +1195,9 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
             arr = a._data
             if is_float and arr.dtype.kind not in "fc":
                 return _run(op, args)
+            wf = _warnings.filters
+            if not wf or wf[0] is not _FP_FILTER:
+                _front_filter()  # Note [Floating-point warning filter]
             try:
                 out = fwd(arr, *args[1:])
             except RuntimeWarning:
@@ -1261,6 +1270,9 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
                     last_number[0] = (b, dt, B)
             b_rg = False
             rg = d0 and a._rg
+        wf = _warnings.filters
+        if not wf or wf[0] is not _FP_FILTER:
+            _front_filter()  # Note [Floating-point warning filter]
         try:
             out = fwd(A, B, *args[2:])
         except ValueError as e:
