@@ -3,7 +3,7 @@
 Each function takes one numpy array and returns the ufunc's result. For a float32 array of at
 most `LIMIT` elements it is computed in float64 and rounded once to float32 (nearly correctly
 rounded, as torch's MKL and SLEEF kernels are); any other array goes to numpy's own loop
-unchanged. `sleef_expf` reproduces the SLEEF float32 exp that torch's vectorized composite
+unchanged. `sleef_expf` stands for the SLEEF float32 exp that torch's vectorized composite
 kernels (sigmoid, silu, softmax) call. See Note [float32 transcendentals].
 """
 
@@ -26,7 +26,8 @@ import numpy as np
 # complex inputs are unchanged. asinh and acosh keep numpy's loop: torch's equal neither it
 # nor the float64 route on 13% of elements. Composite kernels (sigmoid, silu, softplus,
 # softmax, ...) evaluate torch's float32 formula over these primitives; most call SLEEF's expf,
-# reproduced bit for bit by `sleef_expf` below. Each op's choice was measured against torch on
+# approximated by `sleef_expf` below (float64 rounded once: bit for bit would cost ~25
+# numpy calls per op). Each op's choice was measured against torch on
 # 1e6 inputs (numpy as before, the whole op in float64, torch's formula in float32); the rates
 # are in docs/design.md and compat/test_float32_parity.py.
 LIMIT = 1 << 14
@@ -83,50 +84,11 @@ def small32(x: np.ndarray) -> bool:
     return x.dtype is _F32 and x.size <= LIMIT
 
 
-# SLEEF's xexpf (sleefsimdsp.c, the u10 float32 exp of Sleef_expf16_u10): Cody-Waite reduction
-# by ln 2 and a degree-6 polynomial, each step an FMA. A float32 FMA is a float64 multiply
-# (exact for float32 operands) and add, rounded to float32; q * L2U is exact in float32, so
-# the first FMA is an ordinary float32 multiply and add. Inputs are clamped to [-104.5, 100.5]
-# first: below -104 the result rounds to 0 and above 88.7 ldexp overflows to inf, as SLEEF's
-# explicit bounds give. About 25 numpy calls: ~10 us more than np.exp for a handful of elements.
-_R_LN2 = np.float32(1.442695040888963407359924681001892137426645954152985934135449406931)
-_L2U = -0.693145751953125
-_L2L = -float(np.float32(1.428606765330187045e-06))
-_POLY = tuple(
-    float(np.float32(c))
-    for c in (
-        0.000198527617612853646278381,
-        0.00139304355252534151077271,
-        0.00833336077630519866943359,
-        0.0416664853692054748535156,
-        0.166666671633720397949219,
-        0.5,
-    )
-)
-_ONE = np.float32(1)
-
-
 def sleef_expf(d: np.ndarray) -> np.ndarray:
-    """SLEEF's float32 exp, bit for bit, of a float32 array (torch's Vectorized<float>::exp)."""
-    d = np.minimum(np.maximum(d, -104.5), 100.5)
-    q = np.rint(d * _R_LN2)
-    q64 = q.astype(_F64)
-    s = q64 * _L2U
-    s += d
-    s = s.astype(_F32).astype(_F64)
-    q64 *= _L2L
-    s += q64
-    s32 = s.astype(_F32)  # s = fma(q, -L2L, fma(q, -L2U, d))
-    s = s32.astype(_F64)
-    u = s * _POLY[0]
-    u += _POLY[1]
-    for c in _POLY[2:]:
-        u = u.astype(_F32).astype(_F64)
-        u *= s
-        u += c
-    u = u.astype(_F32).astype(_F64)
-    u *= s32 * s32
-    u += s
-    u = u.astype(_F32)  # fma(s * s, u, s)
-    u += _ONE
-    return np.ldexp(u, q.astype(np.int32))
+    """The exp torch's vectorized composite kernels call (SLEEF's float32 expf, u10) as the
+    float64 exp rounded once, which equals SLEEF's on 99% of inputs (sigmoid, silu, softmax
+    then match torch bit for bit on 96-99% of elements, the rest within an ulp). Emulating
+    SLEEF's reduction and polynomial bit for bit takes ~25 numpy calls: sigmoid on 8 elements
+    went from 3 us to 20-45 us, 15x torch's, too slow for the small tensors of LSTM gates and
+    attention; see Note [float32 transcendentals]."""
+    return exp(d)

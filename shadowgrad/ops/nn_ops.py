@@ -808,8 +808,9 @@ def _lane_sum(x: np.ndarray) -> np.ndarray:
     if n < lanes:
         return _seq_sum(x, -1)
     full = n - n % lanes
-    acc = np.add.accumulate(x[..., :full].reshape(*x.shape[:-1], full // lanes, lanes), axis=-2)
-    acc = acc[..., -1, :]
+    # a reduction over an axis other than the last adds row after row (numpy sums pairwise
+    # only along the innermost axis): each lane's running sum, left to right
+    acc = np.add.reduce(x[..., :full].reshape(*x.shape[:-1], full // lanes, lanes), axis=-2)
     if full < n:
         acc[..., : n - full] += x[..., full:]
     h = lanes
@@ -836,14 +837,14 @@ def _softmax_bw_sum(x: np.ndarray, dim: int) -> np.ndarray:
 def _softmax_bw(grad: np.ndarray, result: np.ndarray, dim: int) -> np.ndarray:
     """result * (grad - sum(grad * result)). Over a dim other than the last, torch's float32
     kernel accumulates grad * result with one FMA per element along the dim (GCC's contraction);
-    a small float32 one here too, for dims of up to 256 (equal bit for bit; Note [float32
+    a small float32 one here too, for dims of up to 32 (equal bit for bit; Note [float32
     transcendentals])."""
     if (
         grad.ndim
         and _fm.small32(result)
         and grad.dtype == result.dtype
         and dim % grad.ndim != grad.ndim - 1
-        and grad.shape[dim] <= 256
+        and grad.shape[dim] <= 32  # a Python loop over the dim: bounded cost
     ):
         g, r = np.moveaxis(grad, dim, 0), np.moveaxis(result, dim, 0)
         acc = np.zeros(g.shape[1:], np.float32)
