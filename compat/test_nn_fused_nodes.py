@@ -5,8 +5,9 @@ of the whole graph (every node's name and its next_functions, in order), the gra
 where torch has one, the double backward are compared. Covered: F.bilinear (torch's
 _trilinear: TrilinearBackward0 then ViewBackward0), F.pad(mode="circular") (slice copies into a
 new tensor: CopySlices over SliceBackward0), F.scaled_dot_product_attention (the CPU flash
-kernel's one node where torch picks it, the math backend's _safe_softmax elsewhere) and the
-float32 LSTM (one MkldnnRnnLayerBackward0 per layer and direction).
+kernel's one node where torch picks it, the math backend's _safe_softmax elsewhere), the
+float32 LSTM (one MkldnnRnnLayerBackward0 per layer and direction) and torch's composed
+recurrences (RNN, GRU, the other LSTMs, packed sequences).
 """
 
 from __future__ import annotations
@@ -22,13 +23,28 @@ import shadowgrad
 LIBS = (torch, shadowgrad)
 
 
-def graph(fn: Any, depth: int = 0) -> Any:
-    """(name, children) over the whole graph below a node, None for a missing edge."""
+def graph(fn: Any) -> Any:
+    """The whole graph below a node: every node, numbered in breadth-first order, with its
+    name and its next_functions as (node number, input number), None for a missing edge.
+    Shared nodes appear once, so this is linear in the graph's size and compares sharing too."""
     if fn is None:
         return None
-    if depth > 60:
-        return "..."
-    return (type(fn).__name__, tuple(graph(n, depth + 1) for n, _ in fn.next_functions))
+    number = {id(fn): 0}
+    nodes = [fn]
+    i = 0
+    while i < len(nodes):
+        for n, _ in nodes[i].next_functions:
+            if n is not None and id(n) not in number:
+                number[id(n)] = len(nodes)
+                nodes.append(n)
+        i += 1
+    return tuple(
+        (
+            type(n).__name__,
+            tuple(None if c is None else (number[id(c)], k) for c, k in n.next_functions),
+        )
+        for n in nodes
+    )
 
 
 def _np(t: Any) -> np.ndarray:
@@ -332,6 +348,10 @@ LSTM_CASES = {
     "unbatched h0": ({}, {"unbatched": True, "h0": True}),
     "dropout": ({"num_layers": 2, "dropout": 0.5}, {}),
     "float64 (composed)": ({}, {"dtype": "float64"}),
+    "float64 batch first bidirectional (composed)": (
+        {"batch_first": True, "bidirectional": True},
+        {"dtype": "float64", "h0": True},
+    ),
     "projections (composed)": ({"proj_size": 3}, {}),
 }
 
@@ -369,15 +389,7 @@ def _lstm_prog(kw: dict[str, Any], extra: dict[str, Any]) -> tuple[Any, list[np.
 def test_lstm_graph_matches_torch(case: str) -> None:
     kw, extra = LSTM_CASES[case]
     prog, arrays = _lstm_prog(kw, extra)
-    dtype = extra.get("dtype", "float32")
-    if "composed" in case:  # torch's composed cells: compare the outputs' own nodes only
-        names = []
-        for T in LIBS:
-            outs = prog(T, _leaves(T, arrays, dtype))
-            names.append([type(o.grad_fn).__name__ for o in outs])
-        assert names[1] == names[0] == ["StackBackward0"] * 3
-        return
-    _compare(prog, arrays, dtype)
+    _compare(prog, arrays, extra.get("dtype", "float32"))
 
 
 def test_lstm_parameter_grads_and_saved_values_match_torch() -> None:
@@ -421,3 +433,43 @@ def test_lstm_with_grad_off_and_without_input_grad_match_torch() -> None:
     assert res[1][0] is None and res[0][0] is None
     np.testing.assert_allclose(res[1][1], res[0][1], rtol=1e-5, atol=1e-6)
     assert res[1][2] == res[0][2]
+
+
+# torch's composed recurrences (RNN, GRU; LSTM in float64, with projections or packed): the
+# same nodes in the same order (linear_hh(h) + gi, unsafe_chunk, narrow per packed step,
+# transpose_ of a batch-first RNN/GRU output)
+
+
+@pytest.mark.parametrize("kind", ["RNN", "GRU", "LSTM"])
+@pytest.mark.parametrize(
+    "kw",
+    [{}, {"batch_first": True}, {"num_layers": 2, "bidirectional": True}, {"bias": False}],
+    ids=["plain", "batch first", "2 layers bidirectional", "no bias"],
+)
+def test_composed_recurrence_graph_matches_torch(kind: str, kw: dict[str, Any]) -> None:
+    def prog(T: Any, xs: list[Any]) -> Any:
+        T.manual_seed(0)
+        m = getattr(T.nn, kind)(3, 4, **kw).to(T.float64)
+        out, h = m(xs[0])
+        return (out, *h) if isinstance(h, tuple) else (out, h)
+
+    _compare(prog, [_rand(3, 2, 3)], "float64")
+
+
+@pytest.mark.parametrize("kind", ["RNN", "GRU", "LSTM"])
+def test_packed_recurrence_graph_matches_torch(kind: str) -> None:
+    def prog(T: Any, xs: list[Any]) -> Any:
+        T.manual_seed(0)
+        m = getattr(T.nn, kind)(3, 4, bidirectional=True)
+        packed = T.nn.utils.rnn.pack_padded_sequence(xs[0], [3, 2, 1])
+        out, h = m(packed)
+        return (out.data, *h) if isinstance(h, tuple) else (out.data, h)
+
+    _compare(prog, [_rand(3, 3, 3)], "float32")
+
+
+def test_linear_on_non_contiguous_input_records_torchs_matmul() -> None:
+    def prog(T: Any, xs: list[Any]) -> Any:
+        return T.nn.functional.linear(xs[0].transpose(0, 1), xs[1], xs[2])
+
+    _compare(prog, [_rand(2, 3, 4), _rand(5, 4), _rand(5)], "float64")

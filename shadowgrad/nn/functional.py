@@ -646,7 +646,14 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         )
     if input.ndim == 2 and bias is not None:
         return K._addmm(bias, input, weight.t())
-    if bias is not None and input.ndim != 2 and input.ndim > 0:
+    # torch flattens a contiguous input into one addmm; any other goes through matmul, then
+    # the bias is added
+    if (
+        bias is not None
+        and input.ndim not in (0, 2)
+        and input.is_contiguous()
+        and (input.ndim == 3 or bias.ndim == 1)
+    ):
         shape = tuple(input.shape)
         x2 = input.reshape(-1, shape[-1])
         out = K._addmm(bias, x2, weight.t())

@@ -28,22 +28,23 @@ __all__ = ["GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase", "RNNCell", "R
 
 # --- one time step (torch's ATen cell formulas, gates in torch's order) -------------------
 # `gi` is the input projection W_ih x + b_ih, computed for all steps at once as torch does.
+# Operands in torch's order (linear_hh(h) first) and unsafe_chunk, so the graphs match.
 
 
 def _tanh_step(gi: Tensor, h: Tensor, w_hh: Tensor, b_hh: Tensor | None) -> Tensor:
-    return (gi + F.linear(h, w_hh, b_hh)).tanh()
+    return (F.linear(h, w_hh, b_hh) + gi).tanh()  # torch: linear_hh(h).add_(gi)
 
 
 def _relu_step(gi: Tensor, h: Tensor, w_hh: Tensor, b_hh: Tensor | None) -> Tensor:
-    return (gi + F.linear(h, w_hh, b_hh)).relu()
+    return (F.linear(h, w_hh, b_hh) + gi).relu()
 
 
 def _gru_step(gi: Tensor, h: Tensor, w_hh: Tensor, b_hh: Tensor | None) -> Tensor:
-    i_r, i_z, i_n = gi.chunk(3, -1)
-    h_r, h_z, h_n = F.linear(h, w_hh, b_hh).chunk(3, -1)
-    r = (i_r + h_r).sigmoid()
-    z = (i_z + h_z).sigmoid()
-    n = (i_n + r * h_n).tanh()  # torch's n gate: r scales W_hn h + b_hn, not h
+    i_r, i_z, i_n = gi.unsafe_chunk(3, 1)
+    h_r, h_z, h_n = F.linear(h, w_hh, b_hh).unsafe_chunk(3, 1)
+    r = (h_r + i_r).sigmoid()
+    z = (h_z + i_z).sigmoid()
+    n = (i_n + h_n * r).tanh()  # torch's n gate: r scales W_hn h + b_hn, not h
     return (h - n) * z + n
 
 
@@ -51,7 +52,7 @@ def _lstm_step(
     gi: Tensor, hc: tuple[Tensor, Tensor], w_hh: Tensor, b_hh: Tensor | None, w_hr: Tensor | None
 ) -> tuple[Tensor, Tensor]:
     h, c = hc
-    i, f, g, o = (gi + F.linear(h, w_hh, b_hh)).chunk(4, -1)
+    i, f, g, o = (F.linear(h, w_hh, b_hh) + gi).unsafe_chunk(4, 1)
     c = f.sigmoid() * c + i.sigmoid() * g.tanh()
     h = o.sigmoid() * c.tanh()
     if w_hr is not None:
@@ -244,7 +245,8 @@ class RNNBase(Module):
             if self.dropout and self.training and layer < self.num_layers - 1:
                 x = F.dropout(x, self.dropout, True)
         if batch_sizes is None and self.batch_first:
-            x = x.transpose(0, 1)
+            # torch turns RNN and GRU outputs back in place (transpose_), LSTM's not
+            x = x.transpose(0, 1) if self.mode == "LSTM" else x.transpose_(0, 1)
         return x, finals
 
     def _direction(
@@ -261,7 +263,10 @@ class RNNBase(Module):
         if batch_sizes is None:
             steps, sizes = gi.unbind(0), None
         else:
-            steps, sizes = gi.split(batch_sizes, 0), batch_sizes
+            # torch's packed layers take each step's rows with narrow (SliceBackward0)
+            offsets = [sum(batch_sizes[:t]) for t in range(len(batch_sizes))]
+            steps = tuple(gi.narrow(0, o, n) for o, n in zip(offsets, batch_sizes, strict=True))
+            sizes = batch_sizes
         order = range(len(steps) - 1, -1, -1) if reverse else range(len(steps))
         h, done = h0, []
         live = 0 if sizes is None else sizes[order[0]]
