@@ -19,6 +19,7 @@ from .._creation import zeros_like
 from .._tensor import Tensor, _make
 from ..autograd.forward_ad import ELEMENTWISE, LINEAR, LOSS, _plus
 from . import _fmath as _fm
+from . import _specfun
 from . import pointwise as P
 from .registry import NODE_NAMES, defop
 
@@ -279,7 +280,7 @@ def _glu_t(self: Tensor, dim: int, self_t: Tensor, result: Tensor) -> Tensor:
 
 
 def _np_erf(x: np.ndarray) -> np.ndarray:
-    return np.asarray(np.frompyfunc(math.erf, 1, 1)(x)).astype(x.dtype)
+    return _specfun.erf(x).astype(x.dtype, copy=False)
 
 
 _SQRT_2PI = math.sqrt(2 * math.pi)

@@ -21,6 +21,7 @@ import numpy as np
 from .. import _dtype as D
 from .._tensor import Tensor, _make
 from ..autograd.forward_ad import ELEMENTWISE
+from . import _specfun
 from .pointwise import (
     _invalid_combination,
     _need_tensor,
@@ -32,16 +33,6 @@ from .pointwise import (
 )
 
 # --- float64 kernels ------------------------------------------------------------------------
-
-
-def _lgamma1(v: float) -> float:
-    try:
-        return math.lgamma(v)
-    except (ValueError, OverflowError):  # a pole (0, -0, a negative integer) or overflow
-        return math.inf
-
-
-_LGAMMA = np.frompyfunc(_lgamma1, 1, 1)
 
 
 def _bernoulli_even(m: int) -> list[Fraction]:
@@ -69,7 +60,7 @@ def _f64(x: np.ndarray) -> np.ndarray:
 
 
 def _lgamma64(x: np.ndarray) -> np.ndarray:
-    return np.asarray(_LGAMMA(_f64(x)), np.float64)
+    return _specfun.lgamma(_f64(x))
 
 
 def _digamma64(x: np.ndarray) -> np.ndarray:
@@ -308,9 +299,7 @@ _SQRT_HALF = math.sqrt(0.5)
 
 
 def _erfc64(x: np.ndarray) -> np.ndarray:
-    from .pointwise import _ERFC
-
-    return np.asarray(_ERFC(_f64(x)), np.float64)
+    return _specfun.erfc(_f64(x))
 
 
 def _square_hi_lo(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

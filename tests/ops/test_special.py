@@ -23,7 +23,8 @@ def _t(*v: float, rg: bool = False) -> sg.Tensor:
 def test_lgamma_matches_libm_and_is_inf_at_poles():
     x = np.linspace(-20.3, 170.7, 2001)
     ref = np.array([math.lgamma(v) for v in x])
-    np.testing.assert_allclose(sg.lgamma(sg.tensor(x)).numpy(), ref, rtol=1e-15, atol=0)
+    # a few ulp: near its zeros below -2 the reflection formula cancels, in libm's too
+    np.testing.assert_allclose(sg.lgamma(sg.tensor(x)).numpy(), ref, rtol=1e-14, atol=1e-15)
     poles = sg.lgamma(_t(0.0, -0.0, -1.0, -7.0, math.inf, -math.inf)).numpy()
     assert np.all(poles == math.inf)
     assert math.isnan(sg.lgamma(_t(math.nan)).item())
