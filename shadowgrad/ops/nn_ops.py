@@ -358,17 +358,43 @@ gelu_op = defop(
     jvp=ELEMENTWISE,
 )
 
+
+# Raw (array) first-order backward formulas of the piecewise activations (Note [Raw
+# backward]): one numpy where each, instead of Tensor ops and their dispatch.
+def _np_leaky(x: np.ndarray, slope: float) -> np.ndarray:
+    """x where x > 0, else x * slope: for 0 < slope <= 1 that is max(x, x * slope) (NaN and
+    signed zeros included), one cheap pass instead of a where over a random mask."""
+    if x.dtype.kind == "f" and 0 < slope <= 1:
+        y = x * slope
+        return np.maximum(x, y, out=y) if type(y) is np.ndarray else np.maximum(x, y)
+    return np.where(x > 0, x, x * slope).astype(x.dtype, copy=False)
+
+
+def _np_leaky_bw(grad: np.ndarray, self: np.ndarray, slope: float) -> np.ndarray:
+    return np.where(self > 0, grad, grad * slope).astype(grad.dtype, copy=False)
+
+
+def _np_band_bw(grad: Any, self: Any, lo: float, hi: float, scale: Any) -> np.ndarray:
+    """grad (times `scale`) where lo < self < hi, else 0 (hardtanh, relu6, hardsigmoid)."""
+    g = grad if scale is None else grad * grad.dtype.type(scale)
+    return np.where((self > lo) & (self < hi), g, 0).astype(grad.dtype, copy=False)
+
+
+def _np_hardswish_bw(grad: np.ndarray, self: np.ndarray) -> np.ndarray:
+    mid = np.where(self < 3, grad * (self / 3 + 0.5), grad)
+    return np.where(self <= -3, 0, mid).astype(grad.dtype, copy=False)
+
+
 # leaky_relu: at 0 the grad is the negative slope (the test is self > 0), as torch
 leaky_relu_op = defop(
     "leaky_relu",
     "LeakyReluBackward0",
-    lambda self, negative_slope: np.where(self > 0, self, self * negative_slope).astype(
-        self.dtype, copy=False
-    ),
+    lambda self, negative_slope: _np_leaky(self, negative_slope),
     dtype="keep",
     self=lambda grad, self, negative_slope: _dep(
         _where(self > 0, grad, grad * negative_slope), self
     ),
+    raw={"self": lambda grad, self, negative_slope: _np_leaky_bw(grad, self, negative_slope)},
     jvp=ELEMENTWISE,
 )
 
@@ -606,14 +632,20 @@ hardtanh_op = defop(
     self=lambda grad, self, min_val, max_val: _dep(
         _where((self > min_val) & (self < max_val), grad, 0.0), self
     ),
+    raw={
+        "self": lambda grad, self, min_val, max_val: _np_band_bw(grad, self, min_val, max_val, None)
+    },
     jvp=ELEMENTWISE,
 )
 hardsigmoid_op = defop(
     "hardsigmoid",
     "HardsigmoidBackward0",
-    lambda self: np.clip(self / 6 + 0.5, 0, 1).astype(self.dtype, copy=False),
+    # torch's kernel: min(max(x + 3, 0), 6) / 6
+    lambda self: (np.clip(self + 3, 0, 6) / 6).astype(self.dtype, copy=False),
     dtype="keep",
     self=lambda grad, self: _dep(_where((self > -3) & (self < 3), grad / 6, 0.0), self),
+    # torch's kernel multiplies by 1.0f / 6.0f, a float32 sixth for float64 too
+    raw={"self": lambda grad, self: _np_band_bw(grad, self, -3, 3, np.float32(1) / 6)},
     jvp=ELEMENTWISE,
 )
 hardswish_op = defop(
@@ -625,6 +657,7 @@ hardswish_op = defop(
     self=lambda grad, self: _where(
         self <= -3, 0.0, _where(self < 3, grad * (self / 3 + 0.5), grad)
     ),
+    raw={"self": lambda grad, self: _np_hardswish_bw(grad, self)},
     jvp=ELEMENTWISE,
 )
 
