@@ -41,14 +41,20 @@ def _same(a: np.ndarray, b: np.ndarray) -> bool:
     )
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float64"])
-@pytest.mark.parametrize("name", sorted(CASES))
+_KNOWN = pytest.mark.xfail(
+    strict=True,
+    reason="hardswish's float64 gradient at the breakpoints +-3 differs from torch's (torch's "
+    "vectorized and scalar kernels treat them differently)",
+)
+PARAMS = [
+    pytest.param(name, dtype, marks=[_KNOWN] if (name, dtype) == ("hardswish", "float64") else [])
+    for name in sorted(CASES)
+    for dtype in ("float32", "float64")
+]
+
+
+@pytest.mark.parametrize(("name", "dtype"), PARAMS)
 def test_activation_values_and_grads_match_torch(name: str, dtype: str) -> None:
-    if name == "hardswish" and dtype == "float64":
-        pytest.xfail(
-            "hardswish's float64 gradient at and around +-3 differs from torch's: torch's "
-            "vectorized and scalar kernels treat the breakpoints differently"
-        )
     x = np.array(X + SPECIAL, dtype=dtype)
     g = np.linspace(-2, 2, x.size).astype(dtype)
     res: list[Any] = []
