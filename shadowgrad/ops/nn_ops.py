@@ -1884,12 +1884,26 @@ def _mse_self(grad, self, target, reduction):
     return _reduce_grad(grad, self, reduction) * (2 * (self - target))
 
 
+def _np_mse_bw(grad: np.ndarray, a: np.ndarray, b: np.ndarray, reduction: int) -> np.ndarray:
+    """torch's mse_loss_backward on arrays: (a - b) * norm * grad, norm = 2 / numel for a mean
+    (rounded to the input's dtype, as a scalar argument is) and 2 otherwise."""
+    d = np.subtract(a, b)
+    norm = 2.0 / max(a.size, 1) if reduction == 1 else 2.0
+    d *= d.dtype.type(norm)
+    d *= grad
+    return d
+
+
 mse_loss_op = defop(
     "mse_loss",
     "MseLossBackward0",
     lambda self, target, reduction: _reduce_np((self - target) ** 2, reduction),
     self=_mse_self,
     target=lambda grad, self, target, reduction: -_mse_self(grad, self, target, reduction),
+    raw={
+        "self": lambda grad, self, target, reduction: _np_mse_bw(grad, self, target, reduction),
+        "target": lambda grad, self, target, reduction: _np_mse_bw(grad, target, self, reduction),
+    },
     jvp=LOSS,
 )
 
