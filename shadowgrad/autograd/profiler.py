@@ -13,7 +13,7 @@ from typing import Any
 __all__ = ["record_function"]
 
 
-class record_function(ContextDecorator):  # noqa: N801 - torch's name
+class record_function(ContextDecorator):
     """Label a region of code (a context manager or a decorator). Mirrors
     `torch.autograd.profiler.record_function`; records nothing."""
 

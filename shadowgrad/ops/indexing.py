@@ -17,8 +17,8 @@ from .. import _dtype as D
 from .._tensor import Tensor, _make, _warned_once
 from ..autograd.forward_ad import LINEAR
 from . import shape as S
-from ._util import shape_str, wrap_dim
 from ._accumulate import add_at
+from ._util import shape_str, wrap_dim
 from .inplace import apply_inplace, fill_
 from .registry import defop
 
