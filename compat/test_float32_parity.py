@@ -126,7 +126,8 @@ BACKWARD = [
     # tanh's gradient reads its forward result, which differs from torch's on a few elements
     ("tanh", _fn("tanh"), 0.99),  # before 0.15
     ("sigmoid", _fn("sigmoid"), 0.95),  # 0.966 (before 0.66)
-    ("softmax", lambda L, x: x.softmax(-1), 0.84),  # 0.856 (before 0.64)
+    # 0.856 (before 0.64), 0.761 when torch runs on one thread (OMP_NUM_THREADS=1, as CI)
+    ("softmax", lambda L, x: x.softmax(-1), 0.72),
     ("softmax_dim0", lambda L, x: x.softmax(0), 0.68),  # 0.701 (before 0.72)
     # log_softmax's gradient reads its forward result too
     ("log_softmax", lambda L, x: x.log_softmax(-1), 0.97),  # 0.983 (before 0.89)

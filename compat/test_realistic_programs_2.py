@@ -2871,7 +2871,7 @@ def prog_policy_gradient_with_distributions(T: Any) -> Any:
         "kl": kl,
         "repr": repr(dist),
         "normal_repr": repr(normal),
-        "bad": raises(lambda: D.Categorical(probs=T.tensor([0.2, -0.8]))),
+        "bad": raises(lambda: D.Categorical(probs=T.tensor([0.2, -0.8]), validate_args=True)),
     }
 
 
@@ -3579,7 +3579,9 @@ def prog_construction_and_config_errors(T: Any) -> Any:
     return {k: raises(lambda fn=fn: run(fn)) for k, fn in cases.items()}
 
 
-@program()
+# warnings not compared: backward(create_graph=True)'s warning is once per process in both
+# libraries, so whether it shows depends on which test of the worker process triggered it first
+@program(warnings=False)
 def prog_hook_and_grad_misuse(T: Any) -> Any:
     def mk():
         return T.ones(3, requires_grad=True)
