@@ -73,10 +73,10 @@ def test_many_repeats_same_bits_as_numpy_add_at(dtype: Any) -> None:
     rng = np.random.default_rng(7)
     x = rng.standard_normal((64, 200))
     idx = np.maximum.accumulate(np.where(rng.random((64, 200)) < 0.05, np.arange(200), 0), 1)
-    coords = (np.arange(64)[:, None], idx)
-    vals = (rng.standard_normal((64, 200)) * 1e4).astype(dtype)
+    coords = (np.arange(64)[:, None], idx)  # the two leading dims of a 3-d target: rows of 2
+    vals = (rng.standard_normal((64, 200, 2)) * 1e4).astype(dtype)
     vals[0, :5] = -0.0 if dtype != np.int64 else 0
-    out = (x * 10).astype(dtype)
+    out = (np.repeat(x[..., None], 2, -1) * 10).astype(dtype)
     out[0, 0] = 0
     want = out.copy()
     np.add.at(want, coords, vals)

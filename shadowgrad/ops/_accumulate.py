@@ -56,6 +56,10 @@ def add_at(out: np.ndarray, index: Any, values: Any) -> None:
         else:
             np.add.at(out, index, values)
         return
+    if out.ndim == len(arrays):
+        # one element per index: numpy 2's np.add.at has its own fast loop for that
+        np.add.at(out, index, values)
+        return
     if not _rounds(out, arrays, values):
         np.add.at(out, index, values)
 

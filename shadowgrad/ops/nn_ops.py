@@ -21,6 +21,7 @@ from ..autograd.forward_ad import ELEMENTWISE, LINEAR, LOSS, _plus
 from . import _fmath as _fm
 from . import _specfun
 from . import pointwise as P
+from ._accumulate import add_at
 from .registry import NODE_NAMES, defop
 
 _where = P.where
@@ -1741,7 +1742,7 @@ def _embedding_bw_fwd(grad_output, indices, num_weights, padding_idx, scale_grad
     idx = indices.ravel()
     g = grad_output.reshape(-1, d)
     out = np.zeros((num_weights, d), grad_output.dtype)
-    np.add.at(out, idx, g)
+    add_at(out, idx, g)  # np.add.at's bits, in rounds (Note [Accumulation in rounds])
     if scale_grad_by_freq:
         counts = np.bincount(idx, minlength=num_weights)
         out /= np.maximum(counts, 1).reshape(-1, 1)
