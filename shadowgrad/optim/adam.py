@@ -143,25 +143,9 @@ def _adam_block(
         param.addcdiv_(exp_avg, denom, value=-step_size)
 
     with lerp's and addcmul's fused multiply-add as `fma` computes it (Note [Optimizer
-    arithmetic]), through float64 for float32, each result rounded once into its array."""
-    if exp_avg.dtype != np.float32 or not (exp_avg.flags.writeable and exp_avg_sq.flags.writeable):
-        exp_avg[...] = lerp(exp_avg, g, 1 - beta1)
-        exp_avg_sq[...] = fma((1 - beta2) * g, g, exp_avg_sq * beta2)
-    else:
-        w = np.float32(1 - beta1)
-        d = np.subtract(g, exp_avg)
-        if abs(float(w)) < 0.5:
-            t = np.multiply(d, np.float64(w), dtype=np.float64)
-            np.add(t, exp_avg, out=t)
-        else:
-            t = np.multiply(d, np.float64(w - np.float32(1)), dtype=np.float64)
-            np.add(t, g, out=t)
-        np.copyto(exp_avg, t, casting="same_kind")
-        a = np.multiply(g, 1 - beta2)
-        np.multiply(a, g, out=t, dtype=np.float64)
-        np.multiply(exp_avg_sq, beta2, out=exp_avg_sq)
-        np.add(t, exp_avg_sq, out=t)
-        np.copyto(exp_avg_sq, t, casting="same_kind")
+    arithmetic]), each result rounded once into its array."""
+    lerp(exp_avg, g, 1 - beta1, out=exp_avg)
+    fma((1 - beta2) * g, g, exp_avg_sq * beta2, out=exp_avg_sq)
     if ms:
         np.maximum(ms[0], exp_avg_sq, out=ms[0])
         denom = np.sqrt(ms[0])

@@ -102,23 +102,34 @@ def write_param(param: Tensor, value: np.ndarray) -> None:
         param.copy_(from_numpy(value))
 
 
-def fma(a: Any, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+def fma(a: Any, b: np.ndarray, c: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """a * b + c rounded once, as torch's vectorised CPU kernels compute `add(alpha=)`,
     `addcmul` and `lerp`. Exact for float32 (the product is exact in float64); other dtypes
-    round twice."""
+    round twice. With `out` (which may be c), the result is written there, rounded once."""
     dt = c.dtype
     if dt == np.float32:
-        a64 = np.asarray(a, dtype=dt).astype(np.float64)
-        return (a64 * b + c).astype(dt)  # type: ignore[no-any-return]
-    return np.asarray(a, dtype=dt) * b + c  # type: ignore[no-any-return]
+        t = np.multiply(np.asarray(a, dtype=dt), b, dtype=np.float64)
+        np.add(t, c, out=t)
+        if out is None:
+            return t.astype(dt)
+        np.copyto(out, t, casting="same_kind")
+        return out
+    r = np.asarray(a, dtype=dt) * b + c
+    if out is None:
+        return r  # type: ignore[no-any-return]
+    out[...] = r
+    return out
 
 
-def lerp(start: np.ndarray, end: np.ndarray, weight: float) -> np.ndarray:
-    """torch.lerp with a scalar weight (torch's formula, fused as in its CPU kernel)."""
+def lerp(
+    start: np.ndarray, end: np.ndarray, weight: float, out: np.ndarray | None = None
+) -> np.ndarray:
+    """torch.lerp with a scalar weight (torch's formula, fused as in its CPU kernel); written
+    into `out` (which may be start) when given."""
     w = np.asarray(weight, dtype=start.dtype)
     if abs(float(w)) < 0.5:
-        return fma(w, end - start, start)
-    return fma(w - np.asarray(1, dtype=start.dtype), end - start, end)
+        return fma(w, end - start, start, out)
+    return fma(w - np.asarray(1, dtype=start.dtype), end - start, end, out)
 
 
 # Note [Blocked updates]: an optimizer's elementwise update (Adam's dozen numpy passes, several
