@@ -338,9 +338,7 @@ def _topk_order_key(xm: np.ndarray, largest: bool) -> np.ndarray | None:
         return -xm if largest else xm
     if kind in "iu":
         return ~xm if largest else xm  # ~x reverses the order without overflow
-    if kind == "b":
-        return ~xm if largest else xm
-    return None
+    return None  # bool: topk raises before
 
 
 def _topk_indices(x: np.ndarray, k: int, dim: int, largest: bool, sorted: bool) -> np.ndarray:
