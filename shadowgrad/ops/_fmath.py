@@ -84,11 +84,10 @@ def small32(x: np.ndarray) -> bool:
     return x.dtype is _F32 and x.size <= LIMIT
 
 
-def sleef_expf(d: np.ndarray) -> np.ndarray:
-    """The exp torch's vectorized composite kernels call (SLEEF's float32 expf, u10) as the
-    float64 exp rounded once, which equals SLEEF's on 99% of inputs (sigmoid, silu, softmax
-    then match torch bit for bit on 96-99% of elements, the rest within an ulp). Emulating
-    SLEEF's reduction and polynomial bit for bit takes ~25 numpy calls: sigmoid on 8 elements
-    went from 3 us to 20-45 us, 15x torch's, too slow for the small tensors of LSTM gates and
-    attention; see Note [float32 transcendentals]."""
-    return exp(d)
+# The exp torch's vectorized composite kernels call (SLEEF's float32 expf, u10), taken as the
+# float64 exp rounded once, which equals SLEEF's on 99% of inputs (sigmoid, silu, softmax then
+# match torch bit for bit on 76-99% of elements, the rest within an ulp). Emulating SLEEF's
+# reduction and polynomial bit for bit takes ~25 numpy calls: sigmoid on 8 elements went from
+# 3 us to 20-45 us, 15x torch's, too slow for the small tensors of LSTM gates and attention; see
+# Note [float32 transcendentals]. An alias, so that the call sites say which exp torch uses.
+sleef_expf = exp
