@@ -267,8 +267,8 @@ def jacobian(
 ) -> Any:
     """The Jacobian of func at inputs. Mirrors `torch.autograd.functional.jacobian`.
 
-    Differences: `vectorize=True` (and forward-mode, which requires it) compute the same
-    values one vector-Jacobian product at a time.
+    Differences: `vectorize=True` computes the same values one vector-Jacobian product at a
+    time, and forward-mode (which requires it) one Jacobian-vector product at a time.
     """
     if strategy not in ("forward-mode", "reverse-mode"):
         raise AssertionError(
@@ -286,6 +286,7 @@ def jacobian(
                 "Computing Jacobian using forward-AD or forward-over-reverse Hessian is"
                 "only implemented for `vectorize=True`."
             )
+        return _jacfwd(func, inputs)
     with _grad_mode.enable_grad():
         is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
         inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
@@ -301,6 +302,59 @@ def jacobian(
         )
         jac = _grad_postprocess(jac, create_graph)
         return _tuple_postprocess(jac, (is_outputs_tuple, is_inputs_tuple))
+
+
+def _jacfwd(func: Callable[..., Any], inputs: Any) -> Any:
+    """Forward-mode Jacobian, as torch's `_jacfwd`: one jvp per standard basis vector (torch
+    vmaps them), the tangents stacked, split per input, moved to the end and reshaped. Like
+    torch's, it neither detaches the inputs nor the result: the Jacobian carries a graph when
+    the inputs require grad (`ReshapeAliasBackward0`)."""
+    from .._creation import zeros_like
+    from ..ops import stack_tensors
+    from . import forward_ad as fwAD
+
+    is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
+    numels = tuple(inp.numel() for inp in inputs)
+    total = sum(numels)
+    cols: list[list[Any]] = []
+    is_outputs_tuple, primals = False, ()
+    for k in range(total):
+        tangents = []
+        off = 0
+        for inp, n in zip(inputs, numels, strict=True):
+            t = _basis(inp, n, k - off)
+            tangents.append(t)
+            off += n
+        with fwAD.dual_level():
+            duals = tuple(fwAD.make_dual(i, t) for i, t in zip(inputs, tangents, strict=True))
+            is_outputs_tuple, outs = _as_tuple(func(*duals), "outputs", "None")
+            col, prim = [], []
+            for o in outs:
+                p, t = fwAD.unpack_dual(o)
+                prim.append(p)
+                col.append(t if t is not None else zeros_like(p))
+        cols.append(col)
+        primals = tuple(prim)
+    res = []
+    for i, out in enumerate(primals):
+        jac = stack_tensors([c[i] for c in cols])
+        row = []
+        for part, inp in zip(jac.split(list(numels), dim=0), inputs, strict=True):
+            part = part.permute(*range(1, part.ndim), 0)
+            row.append(part.reshape((*out.shape, *inp.shape)))
+        res.append(tuple(row))
+    return _tuple_postprocess(tuple(res), (is_outputs_tuple, is_inputs_tuple))
+
+
+def _basis(inp: Any, n: int, k: int) -> Any:
+    """Column k of the identity's rows for an input of n elements (zeros when k is outside)."""
+    from .._creation import zeros
+
+    t = zeros(n, dtype=inp.dtype)
+    if 0 <= k < n:
+        with _grad_mode.no_grad():
+            t[k] = 1
+    return t.view(inp.shape)
 
 
 def _jacobian_rows(
