@@ -634,11 +634,7 @@ def prog_embedding_variants(T: Any) -> Any:
     }
 
 
-@program(
-    xfail="F.embedding names a float32 index tensor 'torch.floatTensor': it formats the C++ "
-    "scalar name (dtype.CPP_NAMES) where torch writes the tensor type name 'FloatTensor' "
-    "(fix belongs in nn/functional.py)"
-)
+@program()
 def prog_embedding_float_index_error(T: Any) -> Any:
     return raises(lambda: T.nn.Embedding(4, 2)(T.tensor([1.0])))
 
@@ -678,11 +674,7 @@ def prog_norm_layers_train_eval(T: Any) -> Any:
     }
 
 
-@program(
-    xfail="F.batch_norm does not check the running stats' length against the channel count: "
-    "torch raises 'running_mean should contain 5 elements not 6', shadowgrad fails later in "
-    "broadcasting (fix belongs in nn/functional.py)"
-)
+@program()
 def prog_batchnorm_wrong_channels(T: Any) -> Any:
     bn = T.nn.BatchNorm1d(6)
     return {
@@ -1770,14 +1762,7 @@ def prog_module_misc_api(T: Any) -> Any:
     }
 
 
-@program(
-    xfail="mixed float32/float64 operands: F.linear with a bias (torch's addmm: 'mat1 and mat2 "
-    "must have the same dtype, but got Float and Double'), addmm ('self and mat2 ...'), bmm "
-    "('expected scalar type Float but found Double') all give mm's message in shadowgrad, and "
-    "conv1d with a float64 weight on a float32 input computes instead of raising 'expected "
-    "scalar type Float but found Double' (fixes belong in nn/functional.py, ops/linalg.py, "
-    "ops/nn_ops.py)"
-)
+@program()
 def prog_mixed_dtype_layer_errors(T: Any) -> Any:
     F = T.nn.functional
     f, d = T.ones(2, 3), T.ones(4, 3, dtype=T.float64)
@@ -1933,12 +1918,7 @@ def prog_tensor_api_grab_bag(T: Any) -> Any:
     return {**parts, "names": names, "x.grad": x.grad}
 
 
-@program(
-    xfail="F.cross_entropy with float class indices (target shape [N] for input [N, C]): torch "
-    "takes the index path and raises 'expected target dtype to be Long or Byte, but got Float'; "
-    "shadowgrad takes any float target as probabilities and reports a size mismatch (fix belongs "
-    "in nn/functional.py)"
-)
+@program()
 def prog_cross_entropy_float_index_target(T: Any) -> Any:
     logits = T.tensor(_data(4, 3), requires_grad=True)
     return raises(lambda: T.nn.functional.cross_entropy(logits, T.tensor([0.0, 2.0, 1.0, 1.0])))

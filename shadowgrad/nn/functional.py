@@ -120,7 +120,7 @@ def tanh(input: Tensor) -> Tensor:
 
 def _check_float(input: Tensor, kernel: str) -> None:
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
-        raise NotImplementedError(f"\"{kernel}\" not implemented for '{D.CPP_NAMES[input.dtype]}'")
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype._short}'")
 
 
 # --- the in-place kernels' own nodes --------------------------------------------------------
@@ -441,15 +441,19 @@ def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
     return 0 if ndim in (0, 1, 3) else 1
 
 
-def _softmax_input(input: Tensor, dim: int, dtype: Any) -> tuple[Tensor, int]:
+def _softmax_input(
+    input: Tensor, dim: int, dtype: Any, kernel: str = "softmax"
+) -> tuple[Tensor, int]:
     from ..ops._util import wrap_dim
 
     if dtype is not None:
         input = input.to(dtype)
-    if not (input.dtype.is_floating_point or input.dtype.is_complex):
-        kernel = "softmax_lastdim_kernel_impl"
-        raise RuntimeError(f"\"{kernel}\" not implemented for '{D.CPP_NAMES[input.dtype]}'")
-    return input, wrap_dim(dim, input.ndim)
+    d = wrap_dim(dim, input.ndim)
+    if not input.dtype.is_floating_point:
+        # torch's kernel name says whether the softmax runs over the last dimension
+        kernel += "_lastdim_kernel_impl" if d >= input.ndim - 1 else "_kernel_impl"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype._short}'")
+    return input, d
 
 
 def softmax(
@@ -478,7 +482,7 @@ def log_softmax(
     """Mirrors `torch.nn.functional.log_softmax`."""
     if dim is None:
         dim = _softmax_dim("log_softmax", input.ndim, _stacklevel)
-    x, d = _softmax_input(input, dim, dtype)
+    x, d = _softmax_input(input, dim, dtype, "log_softmax")
     return K.log_softmax_op(x, d)
 
 
@@ -680,6 +684,134 @@ def _tuple(v: Any, n: int, name: str = "") -> tuple[int, ...]:
     return (int(v),) * n
 
 
+def _conv_param(v: Any, n: int, dim: int, name: str) -> tuple[int, ...]:
+    """An n-tuple from F's int or list argument, with torch's check against the weight's
+    spatial rank `dim` (a one-element list is expanded, as torch's expand_param_if_needed)."""
+    t = tuple(int(x) for x in v) if isinstance(v, (tuple, list)) else (int(v),) * n
+    if len(t) == 1:
+        t = t * n
+    elif len(t) != dim:
+        raise RuntimeError(
+            f"expected {name} to be a single integer value or a list of {dim} values to match "
+            f"the convolution dimensions, but got {name}={list(t)}"
+        )
+    return t
+
+
+def _dims_words(name: str, v: tuple[int, ...]) -> str:
+    words = ("depth", "height", "width")[3 - len(v) :]
+    return " ".join(f"{name}_{w}: {x}" for w, x in zip(words, v, strict=True))
+
+
+def _check_conv(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None,
+    s: tuple[int, ...],
+    p: tuple[int, ...],
+    d: tuple[int, ...],
+    groups: int,
+    transposed: bool,
+    op: tuple[int, ...],
+) -> None:
+    """torch's check_shape_forward and its CPU kernels' checks, in their order (input batched;
+    tuples already expanded)."""
+    if any(x < 0 for x in p):
+        raise RuntimeError("negative padding is not supported")
+    if any(x < 0 for x in op):
+        raise RuntimeError("negative output_padding is not supported")
+    if any(x <= 0 for x in s):
+        raise RuntimeError("non-positive stride is not supported")
+    if any(x < 0 for x in d):
+        raise RuntimeError("dilation should be greater than zero")
+    ws = list(weight.shape)
+    k = input.ndim
+    if len(ws) != k:
+        raise RuntimeError(
+            f"Expected {len(ws)}-dimensional input for {len(ws)}-dimensional weight {ws}, but got "
+            f"{k}-dimensional input of size {list(input.shape)} instead"
+        )
+    if ws[0] < groups:
+        raise RuntimeError(
+            f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, but "
+            f"got weight of size {ws} instead"
+        )
+    if ws[0] % groups:
+        raise RuntimeError(
+            f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
+            f"but got weight of size [{ws}] instead"
+        )
+    c_in = input.shape[1]
+    n = k - 2
+    if not transposed:
+        if c_in != ws[1] * groups:
+            raise RuntimeError(
+                f"Given groups={groups}, weight of size {ws}, expected input"
+                f"{list(input.shape)} to have {ws[1] * groups} channels, but got {c_in} "
+                "channels instead"
+            )
+        if bias is not None and (bias.ndim != 1 or bias.shape[0] != ws[0]):
+            raise RuntimeError(
+                f"Given weight of size {ws}, expected bias to be 1-dimensional with {ws[0]} "
+                f"elements, but got bias of size {list(bias.shape)} instead"
+            )
+        padded = [input.shape[2 + i] + 2 * p[i] for i in range(n)]
+        kernel = [d[i] * (ws[2 + i] - 1) + 1 for i in range(n)]
+        if any(a < b for a, b in zip(padded, kernel, strict=True)):
+            raise RuntimeError(
+                f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). "
+                f"Kernel size: ({' x '.join(map(str, kernel))}). Kernel size can't be greater "
+                "than actual input size"
+            )
+    else:
+        if c_in != ws[0]:
+            raise RuntimeError(
+                f"Given transposed=1, weight of size {ws}, expected input{list(input.shape)} to "
+                f"have {ws[0]} channels, but got {c_in} channels instead"
+            )
+        if bias is not None and (bias.ndim != 1 or bias.shape[0] != ws[1] * groups):
+            raise RuntimeError(
+                f"Given transposed=1, weight of size {ws}, expected bias to be 1-dimensional "
+                f"with {ws[1] * groups} elements, but got bias of size {list(bias.shape)} instead"
+            )
+    # the CPU kernels' own checks: a 1-d convolution runs as a 2-d one over a height of 1
+    d2, s2, op2 = (d, s, op) if n > 1 else ((1, *d), (1, *s), (0, *op))
+    if any(x == 0 for x in d):
+        if transposed:
+            got = _dims_words("dilation", d2).replace(" dilation_", ", dilation_")
+            raise RuntimeError(f"dilation should be greater than zero, but got {got}")
+        raise RuntimeError(f"dilation should be greater than zero, but got {list(d2)}")
+    if transposed:
+        if any(o >= st and o >= dl for o, st, dl in zip(op2, s2, d2, strict=True)):
+            raise RuntimeError(
+                "output padding must be smaller than either stride or dilation, but got "
+                f"{_dims_words('output_padding', op2)} {_dims_words('stride', s2)} "
+                f"{_dims_words('dilation', d2)}"
+            )
+        sizes = [input.shape[2 + i] for i in range(n)]
+        out = [
+            (sizes[i] - 1) * s[i] - 2 * p[i] + d[i] * (ws[2 + i] - 1) + op[i] + 1 for i in range(n)
+        ]
+        if any(x < 1 for x in out):
+            ins = [1, *sizes] if n == 1 else sizes
+            outs = [1, *out] if n == 1 else out
+            raise RuntimeError(
+                f"Given input size per channel: ({' x '.join(map(str, ins))}). Calculated output "
+                f"size per channel: ({' x '.join(map(str, outs))}). Output size is too small"
+            )
+    dt = input.dtype
+    if weight.dtype is not dt:
+        if dt is D.float16:  # the oneDNN path's check
+            raise RuntimeError(
+                f"Input type ({_type_name(dt)}) and weight type ({_type_name(weight.dtype)}) "
+                "should be the same or input should be a MKLDNN tensor and weight is a dense "
+                "tensor"
+            )
+        raise RuntimeError(f"expected scalar type {dt._short} but found {weight.dtype._short}")
+    if transposed and n == 3 and bias is not None and bias.dtype is not dt:
+        raise RuntimeError(f"expected scalar type {dt._short} but found {bias.dtype._short}")
+
+
 def _conv(
     input: Tensor,
     weight: Tensor,
@@ -692,6 +824,18 @@ def _conv(
     transposed: bool = False,
     output_padding: Any = 0,
 ) -> Tensor:
+    same = False
+    if isinstance(padding, str):
+        if padding not in ("same", "valid"):
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
+        same = padding == "same"
+        if same and any(x != 1 for x in _tuple(stride, n)):
+            raise RuntimeError("padding='same' is not supported for strided convolutions")
+    if not transposed and bias is not None and bias.dtype is not input.dtype:
+        raise RuntimeError(
+            f"Input type ({D.CPP_NAMES[input.dtype]}) and bias type ({D.CPP_NAMES[bias.dtype]}) "
+            "should be the same"
+        )
     batched = input.ndim == n + 2
     if input.ndim not in (n + 1, n + 2):
         kind = "conv_transpose" if transposed else "conv"
@@ -701,40 +845,39 @@ def _conv(
         )
     if not batched:
         input = input.unsqueeze(0)
-    s, d = _tuple(stride, n), _tuple(dilation, n)
+    if weight.ndim < 3:
+        raise RuntimeError("weight should have at least three dimensions")
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    dim = weight.ndim - 2
+    s = _conv_param(stride, n, dim, "stride")
+    d = _conv_param(dilation, n, dim, "dilation")
     if isinstance(padding, str):
-        if padding not in ("same", "valid"):
-            raise ValueError(
-                f"Invalid padding string '{padding}', should be one of {{'valid', 'same'}}"
-            )
-        if padding == "valid":
-            p = (0,) * n
-        else:
-            if any(x != 1 for x in s):
-                raise RuntimeError("padding='same' is not supported for strided convolutions")
-            total = [d[i] * (weight.shape[2 + i] - 1) for i in range(n)]
-            p = tuple(t // 2 for t in total)
+        p = (0,) * n
+        if same:
+            total = [d[i] * (weight.shape[2 + i] - 1) for i in range(min(n, dim))]
+            p = tuple(t // 2 for t in total) + p[len(total) :]
             extra = [t - 2 * (t // 2) for t in total]
             if any(extra):
                 # torch pads the input's far side first when the total padding is odd
                 pads: list[int] = []
-                for i in reversed(range(n)):
+                for i in reversed(range(len(extra))):
                     pads += [0, extra[i]]
                 input = K.constant_pad_op(input, tuple(pads), 0)
     else:
-        p = _tuple(padding, n)
-    c_in = input.shape[1]
-    if not transposed and weight.ndim == n + 2 and c_in != weight.shape[1] * groups:
-        raise RuntimeError(
-            f"Given groups={groups}, weight of size {list(weight.shape)}, expected input"
-            f"{list(input.shape)} to have {weight.shape[1] * groups} channels, but got {c_in} "
-            "channels instead"
-        )
+        p = _conv_param(padding, n, dim, "padding")
+    op = _conv_param(output_padding, n, dim, "output_padding") if transposed else (0,) * n
+    _check_conv(input, weight, bias, s, p, d, groups, transposed, op)
+    if bias is not None and bias.dtype is not input.dtype:
+        # conv_transpose1d/2d add the bias into the input-typed output
+        if not input.dtype.is_floating_point and bias.dtype.is_floating_point:
+            raise RuntimeError(
+                f"result type {bias.dtype._short} can't be cast to the desired output type "
+                f"{input.dtype._short}"
+            )
+        bias = bias.to(input.dtype)
     if n == 1:
-        s, p, d = (1, *s), (0, *p), (1, *d)
-        op = (0, *_tuple(output_padding, 1))
-    else:
-        op = _tuple(output_padding, n)
+        s, p, d, op = (1, *s), (0, *p), (1, *d), (0, *op)
     out = K.convolution_op(input, weight, bias, s, p, d, transposed, op, groups)
     return out if batched else out.squeeze(0)
 
@@ -1001,6 +1144,42 @@ def layer_norm(
     return K.layer_norm_op(input, ns, weight, bias, eps)
 
 
+def _check_bn_params(
+    input: Tensor,
+    running_mean: Tensor | None,
+    running_var: Tensor | None,
+    weight: Tensor | None,
+    bias: Tensor | None,
+    training: bool,
+) -> None:
+    """torch's batch_norm checks, in its order: each given parameter's length against the
+    channel count, the running stats in evaluation mode, then the dtypes."""
+    c = input.shape[1] if input.ndim > 1 else 0
+    dt = input.dtype
+    for name, t in (("running_mean", running_mean), ("running_var", running_var)):
+        if t is not None:
+            if t.numel() != c:
+                raise RuntimeError(f"{name} should contain {c} elements not {t.numel()}")
+        elif not training:
+            raise RuntimeError(f"{name} must be defined in evaluation mode")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and t.numel() != c:
+            raise RuntimeError(f"{name} should contain {c} elements not {t.numel()}")
+    if not dt.is_floating_point:
+        raise NotImplementedError(f"\"batch_norm\" not implemented for '{dt._short}'")
+    params = (weight, bias, running_mean, running_var)
+    if weight is not None and weight.dtype is not dt:
+        # torch's mixed-dtype path (a reduced-precision input with float32 parameters)
+        if any(t is not None and t.dtype is not D.float32 for t in params):
+            raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+        if dt is not D.float16:
+            raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+        return
+    for t in params:
+        if t is not None and t.dtype is not dt:
+            raise RuntimeError(f"expected scalar type {dt._short} but found {t.dtype._short}")
+
+
 def batch_norm(
     input: Tensor,
     running_mean: Tensor | None,
@@ -1023,6 +1202,7 @@ def batch_norm(
         out = input.clone()
         out = out * weight[0] if weight is not None else out
         return out + bias[0] if bias is not None else out
+    _check_bn_params(input, running_mean, running_var, weight, bias, training)
     if training:
         n = x.size // x.shape[1]
         if n <= 1:
@@ -1041,9 +1221,7 @@ def batch_norm(
             running_var._data += momentum * var * (n / (n - 1))
             running_var._bump()
     else:
-        if running_mean is None or running_var is None:
-            raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
-        mean, var = running_mean._data, running_var._data
+        mean, var = running_mean._data, running_var._data  # type: ignore[union-attr]
     invstd = 1.0 / np.sqrt(var + eps)
     return K.batch_norm_op(input, weight, bias, mean, invstd, training, eps)
 
@@ -1116,6 +1294,8 @@ def embedding(
     sparse: bool = False,
 ) -> Tensor:
     """Mirrors `torch.nn.functional.embedding`."""
+    if weight.ndim != 2:
+        raise RuntimeError("'weight' must be 2-D")
     num = weight.shape[0]
     if padding_idx is not None:
         if padding_idx > 0:
@@ -1126,16 +1306,23 @@ def embedding(
     else:
         padding_idx = -1
     idx = input._data
-    if idx.dtype.kind not in "iu":
+    if input.dtype is not D.int64 and input.dtype is not D.int32:
         raise RuntimeError(
             "Expected tensor for argument #1 'indices' to have one of the following scalar "
-            f"types: Long, Int; but got torch.{_cpp(input)}Tensor instead (while checking "
+            f"types: Long, Int; but got {_type_name(input.dtype)} instead (while checking "
             "arguments for embedding)"
         )
+    if max_norm is not None:
+        rows = np.unique(idx)
+        bad = rows[(rows >= num) | (rows < -num)]
+        if bad.size:  # torch's embedding_renorm_ selects each row first
+            raise IndexError(
+                f"select(): index {bad[0]} out of range for tensor of size {list(weight.shape)} "
+                "at dimension 0"
+            )
     if idx.size and (idx.min() < 0 or idx.max() >= num):
         raise IndexError("index out of range in self")
     if max_norm is not None:
-        rows = np.unique(idx)
         w = weight._data
         norms = K._np_norm(w[rows], norm_type, 1, True)
         scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
@@ -1144,8 +1331,11 @@ def embedding(
     return K.embedding_op(weight, input, num, padding_idx, scale_grad_by_freq)
 
 
-def _cpp(t: Tensor) -> str:
-    return D.CPP_NAMES[t.dtype]
+def _type_name(dt: D.dtype) -> str:
+    """torch's tensor type name in argument checks: 'torch.FloatTensor', 'CPUBoolType'."""
+    if dt is D.bool_ or dt.is_complex:
+        return f"CPU{dt._short}Type"
+    return dt._legacy
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
@@ -1409,21 +1599,50 @@ def binary_cross_entropy_with_logits(
 
 
 def _check_nll(input: Tensor, target: Tensor, weight: Tensor | None) -> None:
-    if input.ndim < 1:
-        raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")
-    if target.dtype._cat != 1 or target.dtype is D.uint8:
-        raise RuntimeError(f"expected scalar type Long but found {D.CPP_NAMES[target.dtype]}")
-    if input.ndim >= 2 and input.shape[0] != (target.shape[0] if target.ndim else -1):
+    """torch's nll_loss_nd, nll_loss and nll_loss2d checks, in their order."""
+    k = input.ndim
+    if k < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {k})")
+    if k >= 2 and input.shape[0] != (target.shape[0] if target.ndim else -1):
         raise ValueError(
             f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
             f"({target.shape[0] if target.ndim else 0})."
         )
-    c = input.shape[1] if input.ndim >= 2 else input.shape[0]
-    if weight is not None and weight.numel() != c:
+    if k <= 2 and target.ndim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if target.dtype is not D.int64 and target.dtype is not D.uint8:
+        raise RuntimeError(
+            f"expected target dtype to be Long or Byte, but got {target.dtype._short}"
+        )
+    if k == 1 and target.ndim == 1 and target.shape[0] != 1:
+        raise ValueError(
+            f"For 1D input, 1D target must have size 1, but got target size: {target.shape[0]}"
+        )
+    if k == 4 and target.ndim != 3:
+        raise RuntimeError(
+            "only batches of spatial targets supported (3D tensors) but got targets of "
+            f"dimension: {target.ndim}"
+        )
+    c = input.shape[1] if k >= 2 else input.shape[0]
+    if weight is not None and (weight.numel() != c or (k <= 2 and weight.ndim != 1)):
         raise RuntimeError(
             f"weight tensor should be defined either for all {c} classes or no classes but got "
             f"weight tensor of shape: {list(weight.shape)}"
         )
+    if k == 4 and tuple(target.shape) != (input.shape[0], *input.shape[2:]):
+        raise RuntimeError(
+            f"size mismatch (got input: {list(input.shape)} , target: {list(target.shape)}"
+        )
+    if k == 3 or k > 4:
+        expected = [input.shape[0], *input.shape[2:]]
+        if list(target.shape) != expected:
+            raise RuntimeError(f"Expected target size {expected}, got {list(target.shape)}")
+    dt = input.dtype
+    if not dt.is_floating_point:
+        kernel = "nll_loss_out_frame" if k <= 2 else "nll_loss2d_forward_out_frame"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt._short}'")
+    if weight is not None and weight.dtype is not dt:
+        raise RuntimeError(f"expected scalar type {dt._short} but found {weight.dtype._short}")
 
 
 def _nll(input: Tensor, target: Tensor, weight: Any, ignore_index: int, r: int) -> Tensor:
@@ -1489,7 +1708,17 @@ def cross_entropy(
                 K.log_softmax_op(input, 1), target, None, _REDUCTIONS[reduction], ignore_index
             )
     r = _reduction(size_average, reduce, reduction)
-    if not 0.0 <= label_smoothing <= 1.0:
+    # torch takes the class-probability path exactly when the shapes are equal
+    probs = tuple(target.shape) == tuple(input.shape)
+    if probs:
+        if not target.dtype.is_floating_point:
+            raise RuntimeError(
+                "Expected floating point type for target with class probabilities, got "
+                f"{target.dtype._short}"
+            )
+        if ignore_index >= 0:
+            raise RuntimeError("ignore_index is not supported for floating point target")
+    if (probs or label_smoothing > 0.0) and not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     cdim = 1 if input.ndim >= 2 else 0
     c = input.shape[cdim]
@@ -1497,11 +1726,7 @@ def cross_entropy(
     wshape = [1] * input.ndim
     if input.ndim:
         wshape[cdim] = c
-    if target.dtype.is_floating_point:
-        if tuple(target.shape) != tuple(input.shape):
-            raise RuntimeError(
-                f"Expected target size {list(input.shape)}, got {list(target.shape)}"
-            )
+    if probs:
         if label_smoothing > 0:
             target = target * (1 - label_smoothing) + label_smoothing / c
         prod = logp * target
@@ -1515,7 +1740,7 @@ def cross_entropy(
         n = input.numel() // c if c else 0
         return K._div_scalar(total, float(n) if n else math.nan)
     nll = _nll(logp, target, weight, ignore_index, r)
-    if label_smoothing <= 0:
+    if label_smoothing <= 0.0:
         return nll
     ignore = target == ignore_index
     smooth = -(logp * weight.view(*wshape)).sum(cdim) if weight is not None else -logp.sum(cdim)
