@@ -1,0 +1,2157 @@
+"""Realistic programs, third set: areas the first two sets cover least (custom Function corner
+cases, hook ordering and removal, autograd.functional options, version-counter errors, Module
+API details, optimizer flag combinations and schedulers, data utilities, dtype promotion and
+indexing gradients). Each program `prog(T)` is run on torch and on shadowgrad and everything it
+returns, raises or warns is compared by the harness of test_realistic_programs_2.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+from .compare import Tolerance, compare
+from .engines import get_engine, raises, run
+from .report import render_mismatch
+from .test_realistic_programs_2 import _data, _Prog, _seeded
+
+pytest.importorskip("torch")
+
+PROGRAMS: dict[str, _Prog] = {}
+
+
+def program(
+    *, xfail: str | None = None, warnings: bool = True, tol: Tolerance | None = None
+) -> Callable[[Callable[[Any], Any]], Callable[[Any], Any]]:
+    """Register `prog(T)` in this file's set (see test_realistic_programs_2.program)."""
+
+    def deco(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        p = _Prog(fn, xfail, warnings, tol)
+        PROGRAMS[p.name] = p
+        return fn
+
+    return deco
+
+
+def _lin(T: Any, i: int, o: int, seed: int) -> Any:
+    return _seeded(T, T.nn.Linear(i, o), seed)
+
+
+# --- autograd.Function -----------------------------------------------------------------------
+
+
+@program()
+def prog_fn_setup_context_saves_output(T: Any) -> Any:
+    class Softplus(T.autograd.Function):
+        @staticmethod
+        def forward(x, beta):
+            return T.log1p(T.exp(x * beta)) / beta
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            x, beta = inputs
+            ctx.save_for_backward(x, output)
+            ctx.beta = beta
+
+        @staticmethod
+        def backward(ctx, g):
+            x, _out = ctx.saved_tensors
+            return g * T.sigmoid(x * ctx.beta), None
+
+    x = T.tensor([-1.0, 0.0, 2.0], requires_grad=True)
+    y = Softplus.apply(x, 2.0)
+    y.sum().backward()
+    return {"y": y, "gf": y.grad_fn, "name": y.grad_fn.name(), "g": x.grad}
+
+
+@program()
+def prog_fn_save_input_view_and_output(T: Any) -> Any:
+    class RowScale(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            row = x[0]
+            out = x * row
+            ctx.save_for_backward(row, out)
+            return out
+
+        @staticmethod
+        def backward(ctx, g):
+            row, out = ctx.saved_tensors
+            gx = g * row
+            gx[0] = gx[0] + (g * (out / row)).sum(0)
+            return gx
+
+    x = T.tensor(_data(3, 2) + 3, requires_grad=True)
+    y = RowScale.apply(x)
+    saved = y.grad_fn.saved_tensors
+    y.sum().backward()
+    return {"y": y, "g": x.grad, "saved": saved, "again": raises(lambda: y.grad_fn.saved_tensors)}
+
+
+@program()
+def prog_fn_needs_input_grad_mixed(T: Any) -> Any:
+    seen = []
+
+    class Affine(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, w, b, k):
+            ctx.save_for_backward(x, w)
+            return x @ w + b * k
+
+        @staticmethod
+        def backward(ctx, g):
+            x, w = ctx.saved_tensors
+            seen.append(ctx.needs_input_grad)
+            gx = g @ w.t() if ctx.needs_input_grad[0] else None
+            gw = x.t() @ g if ctx.needs_input_grad[1] else None
+            gb = g.sum(0) * 2 if ctx.needs_input_grad[2] else None
+            return gx, gw, gb, None
+
+    x = T.tensor(_data(4, 3))
+    w = T.tensor(_data(3, 2, seed=1), requires_grad=True)
+    b = T.zeros(2, requires_grad=True)
+    Affine.apply(x, w, b, 2).sum().backward()
+    b.requires_grad_(False)
+    x.requires_grad_()
+    Affine.apply(x, w, b, 2).pow(2).sum().backward()
+    return {"seen": seen, "w.grad": w.grad, "b.grad": b.grad, "x.grad": x.grad}
+
+
+@program()
+def prog_fn_return_none_for_tensor_input(T: Any) -> Any:
+    class OnlyFirst(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            return a * 2 + b
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2, None
+
+    a = T.ones(3, requires_grad=True)
+    b = T.ones(3, requires_grad=True)
+    OnlyFirst.apply(a, b).sum().backward()
+    c = T.ones(3, requires_grad=True)
+    ga, gc = T.autograd.grad(OnlyFirst.apply(a, c).sum(), [a, c], allow_unused=True)
+    gm = T.autograd.grad(
+        OnlyFirst.apply(a, c).sum(), [a, c], allow_unused=True, materialize_grads=True
+    )
+    return {"a": a.grad, "b": b.grad, "ga": ga, "gc": gc, "gm": gm}
+
+
+@program()
+def prog_fn_non_tensor_outputs(T: Any) -> Any:
+    class WithStats(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 3, float(x.sum()), "tag", None
+
+        @staticmethod
+        def backward(ctx, g, g2, g3, g4):
+            return g * 3
+
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y, s, tag, none = WithStats.apply(x)
+    y.sum().backward()
+    return {"y": y, "s": s, "tag": tag, "none": none, "g": x.grad}
+
+
+@program()
+def prog_fn_double_backward_custom(T: Any) -> Any:
+    class Cube(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x**3
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return 3 * x**2 * g
+
+    x = T.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    y = Cube.apply(x)
+    (g1,) = T.autograd.grad(y.sum(), x, create_graph=True)
+    (g2,) = T.autograd.grad(g1.sum(), x, create_graph=True)
+    (g3,) = T.autograd.grad(g2.sum(), x)
+    return {"g1": g1, "g2": g2, "g3": g3, "g1gf": g1.grad_fn, "g2gf": g2.grad_fn}
+
+
+@program(warnings=False)  # torch's first forward-mode use warns about torch.jit.script
+def prog_fn_jvp_forward_mode(T: Any) -> Any:
+    fwAD = T.autograd.forward_ad
+
+    class Square(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_forward(x)
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def jvp(ctx, t):
+            (x,) = ctx.saved_tensors
+            return 2 * x * t
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return 2 * x * g
+
+    x = T.tensor([1.0, 2.0, 3.0])
+    with fwAD.dual_level():
+        d = fwAD.make_dual(x, T.tensor([1.0, 0.5, 0.0]))
+        out = Square.apply(d)
+        p, t = fwAD.unpack_dual(out)
+    return {"p": p, "t": t}
+
+
+@program()
+def prog_fn_jvp_missing_error(T: Any) -> Any:
+    fwAD = T.autograd.forward_ad
+
+    class NoJvp(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    with fwAD.dual_level():
+        d = fwAD.make_dual(T.ones(2), T.ones(2))
+        return raises(lambda: NoJvp.apply(d))
+
+
+@program(
+    xfail="a custom Function that modifies a view in place (mark_dirty) keeps its own node on "
+    "the view; torch rebases the history as for a built-in in-place op: the base gets "
+    "CopySlices and the view AsStridedBackward0 (shadowgrad/autograd/function.py _wrap_outputs)"
+)
+def prog_fn_mark_dirty_on_view(T: Any) -> Any:
+    class Inc(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            x.add_(1)
+            ctx.mark_dirty(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    base = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    b = base * 1
+    v = b[:2]
+    out = Inc.apply(v)
+    out.sum().backward()
+    return {"out": out, "b": b, "b_gf": b.grad_fn, "g": base.grad, "ver": b._version}
+
+
+@program()
+def prog_fn_forgot_mark_dirty(T: Any) -> Any:
+    class Sneaky(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            x.mul_(2)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    x = T.ones(3, requires_grad=True)
+    y = x + 0
+    return raises(lambda: Sneaky.apply(y))
+
+
+@program()
+def prog_fn_output_is_input_no_dirty(T: Any) -> Any:
+    class Identity(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 5
+
+    x = T.ones(2, requires_grad=True)
+    y = Identity.apply(x)
+    y.sum().backward()
+    return {"same": y is x, "y": y, "gf": y.grad_fn, "g": x.grad, "leaf": y.is_leaf}
+
+
+@program()
+def prog_fn_mark_non_differentiable_float(T: Any) -> Any:
+    class MaxIdx(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            m = x.max(dim=1)
+            ctx.save_for_backward(m.indices)
+            mask = (x == m.values.unsqueeze(1)).float()
+            ctx.mark_non_differentiable(mask)
+            ctx.shape = x.shape
+            return m.values, mask
+
+        @staticmethod
+        def backward(ctx, gv, gm):
+            (idx,) = ctx.saved_tensors
+            out = T.zeros(ctx.shape)
+            out.scatter_(1, idx.unsqueeze(1), gv.unsqueeze(1))
+            return out
+
+    x = T.tensor(_data(3, 4), requires_grad=True)
+    v, mask = MaxIdx.apply(x)
+    (v * 2).sum().backward()
+    return {
+        "v": v,
+        "mask": mask,
+        "mask_rg": mask.requires_grad,
+        "mask_gf": mask.grad_fn,
+        "g": x.grad,
+        "err": raises(lambda: mask.sum().backward()),
+    }
+
+
+@program()
+def prog_fn_saved_tensor_modified_error(T: Any) -> Any:
+    class Mul(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            ctx.save_for_backward(a, b)
+            return a * b
+
+        @staticmethod
+        def backward(ctx, g):
+            a, b = ctx.saved_tensors
+            return g * b, g * a
+
+    a = T.ones(3, requires_grad=True)
+    b = T.full((3,), 2.0)
+    y = Mul.apply(a, b)
+    b.add_(1)
+    return raises(lambda: y.sum().backward())
+
+
+@program()
+def prog_fn_saved_tensors_twice_error(T: Any) -> Any:
+    class Sq(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return 2 * x * g
+
+    x = T.ones(2, requires_grad=True)
+    y = Sq.apply(x).sum()
+    y.backward()
+    return {"second": raises(y.backward), "g": x.grad}
+
+
+@program()
+def prog_fn_backward_returns_wrong_dtype(T: Any) -> Any:
+    class D(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return (g * 2).double()
+
+    class Int(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return T.ones(3, dtype=T.long)
+
+    x = T.ones(3, requires_grad=True)
+    D.apply(x).sum().backward()
+    g1 = x.grad.clone()
+    return {"g1": g1, "int": raises(lambda: Int.apply(x).sum().backward())}
+
+
+@program()
+def prog_fn_backward_returns_non_tensor(T: Any) -> Any:
+    class Bad(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return 2.0
+
+    x = T.ones(3, requires_grad=True)
+    return raises(lambda: Bad.apply(x).sum().backward())
+
+
+@program()
+def prog_fn_ctx_attributes_and_apply_kwargs(T: Any) -> Any:
+    class Scale(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, factor=2.0):
+            ctx.factor = factor
+            return x * factor
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * ctx.factor, None
+
+    x = T.ones(2, requires_grad=True)
+    y = Scale.apply(x)
+    y.sum().backward()
+    return {
+        "g": x.grad,
+        "kw": raises(lambda: Scale.apply(x, factor=3.0)),
+        "factor": y.grad_fn.factor,
+        "needs": y.grad_fn.needs_input_grad,
+        "nf": y.grad_fn.next_functions,
+    }
+
+
+@program()
+def prog_fn_in_no_grad_and_inference(T: Any) -> Any:
+    class Dbl(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    x = T.ones(2, requires_grad=True)
+    with T.no_grad():
+        a = Dbl.apply(x)
+    with T.inference_mode():
+        b = Dbl.apply(T.ones(2))
+        b = (b.tolist(), b.is_inference(), b.requires_grad)
+        b2 = Dbl.apply(x)
+        b2 = (b2.tolist(), b2.is_inference(), b2.requires_grad)
+    c = Dbl.apply(T.ones(2))
+    return {"a": a, "b": b, "b2": b2, "c": c}
+
+
+@program()
+def prog_fn_grad_inside_forward_is_off(T: Any) -> Any:
+    seen = []
+
+    class Probe(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            seen.append(T.is_grad_enabled())
+            y = x.exp()
+            seen.append(y.requires_grad)
+            return y
+
+        @staticmethod
+        def backward(ctx, g):
+            seen.append(T.is_grad_enabled())
+            return g
+
+    x = T.ones(2, requires_grad=True)
+    y = Probe.apply(x)
+    y.sum().backward()
+    z = Probe.apply(x)
+    (gz,) = T.autograd.grad(z.sum(), x, create_graph=True)
+    return {"seen": seen, "gz": gz}
+
+
+@program()
+def prog_fn_custom_function_in_module(T: Any) -> Any:
+    nn = T.nn
+
+    class ClipGrad(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, bound):
+            ctx.bound = bound
+            return x.view_as(x)
+
+        @staticmethod
+        def backward(ctx, g):
+            return g.clamp(-ctx.bound, ctx.bound), None
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(3, 2)
+
+        def forward(self, x):
+            return ClipGrad.apply(self.fc(x), 0.1)
+
+    net = _seeded(T, Net(), 1)
+    x = T.tensor(_data(5, 3))
+    out = net(x)
+    (out * 10).sum().backward()
+    return {"out": out, "gf": out.grad_fn, "w": net.fc.weight.grad, "b": net.fc.bias.grad}
+
+
+@program()
+def prog_fn_vjp_and_jvp_staticmethods(T: Any) -> Any:
+    class Exp(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            y = x.exp()
+            ctx.save_for_backward(y)
+            return y
+
+        @staticmethod
+        def vjp(ctx, g):
+            (y,) = ctx.saved_tensors
+            return g * y
+
+    x = T.tensor([0.0, 1.0], requires_grad=True)
+    y = Exp.apply(x)
+    y.sum().backward()
+    return {"g": x.grad, "has_backward": Exp.backward is not None}
+
+
+@program()
+def prog_fn_materialize_false_all_none(T: Any) -> Any:
+    seen = []
+
+    class Pair(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.set_materialize_grads(False)
+            return x.clone(), x.clone()
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            seen.append((g1 is None, g2 is None))
+            return g1 if g1 is not None else g2
+
+    x = T.ones(2, requires_grad=True)
+    _a, b = Pair.apply(x)
+    (b * 3).sum().backward()
+    a2, _b2 = Pair.apply(x)
+    T.autograd.backward([a2.sum()])
+    return {"seen": seen, "g": x.grad}
+
+
+@program()
+def prog_fn_once_differentiable_no_grad_path(T: Any) -> Any:
+    once = T.autograd.function.once_differentiable
+
+    class Relu(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x.clamp(min=0)
+
+        @staticmethod
+        @once
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return g * (x > 0).float()
+
+    x = T.tensor([-1.0, 2.0], requires_grad=True)
+    y = Relu.apply(x)
+    y.sum().backward()
+    g = x.grad.clone()
+    (gx,) = T.autograd.grad(Relu.apply(x).sum(), x, create_graph=True)
+    return {"g": g, "gx": gx, "gx_gf": gx.grad_fn, "rg": gx.requires_grad}
+
+
+@program()
+def prog_fn_apply_on_plain_tensors(T: Any) -> Any:
+    class Dbl(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    y = Dbl.apply(T.ones(2))
+    z = Dbl.apply(T.ones(2, dtype=T.float64))
+    return {"y": y, "z": z, "rg": y.requires_grad, "gf": y.grad_fn}
+
+
+@program()
+def prog_fn_call_forward_directly_error(T: Any) -> Any:
+    class Dbl(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    return {
+        "inst": raises(lambda: Dbl()(T.ones(2))),
+        "old_style": raises(lambda: Dbl.forward(None, T.ones(2))),
+    }
+
+
+# --- hooks -------------------------------------------------------------------------------------
+
+
+@program()
+def prog_hook_on_leaf_modifies_grad(T: Any) -> Any:
+    w = T.tensor([1.0, -2.0, 3.0], requires_grad=True)
+    h = w.register_hook(lambda g: g.clamp(-0.5, 0.5))
+    (w * T.tensor([2.0, -3.0, 0.1])).sum().backward()
+    g1 = w.grad.clone()
+    h.remove()
+    w.grad = None
+    (w * T.tensor([2.0, -3.0, 0.1])).sum().backward()
+    return {"g1": g1, "g2": w.grad, "h_id_int": isinstance(h.id, int)}
+
+
+@program()
+def prog_hook_returning_wrong_shape_error(T: Any) -> Any:
+    x = T.ones(3, requires_grad=True)
+    y = x * 2
+    y.register_hook(lambda g: g.sum())
+    return raises(lambda: y.sum().backward())
+
+
+@program()
+def prog_hook_on_tensor_without_grad_error(T: Any) -> Any:
+    x = T.ones(3)
+    return raises(lambda: x.register_hook(lambda g: g))
+
+
+@program()
+def prog_hook_order_multiple_and_retain(T: Any) -> Any:
+    log = []
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y = x.sin()
+    y.register_hook(lambda g: log.append(("a", g.tolist())) or g * 2)
+    y.retain_grad()
+    y.register_hook(lambda g: log.append(("b", g.tolist())) or g + 1)
+    (y * y).sum().backward()
+    return {"log": log, "y.grad": y.grad, "x.grad": x.grad}
+
+
+@program()
+def prog_post_accumulate_grad_hook_optimizer_in_backward(T: Any) -> Any:
+    model = _seeded(T, T.nn.Sequential(T.nn.Linear(3, 4), T.nn.Tanh(), T.nn.Linear(4, 1)), 5)
+    opts = {p: T.optim.SGD([p], lr=0.1) for p in model.parameters()}
+    order = []
+
+    def hook(p):
+        order.append(tuple(p.shape))
+        opts[p].step()
+        opts[p].zero_grad()
+
+    for p in model.parameters():
+        p.register_post_accumulate_grad_hook(hook)
+    x = T.tensor(_data(6, 3))
+    for _ in range(2):
+        model(x).pow(2).mean().backward()
+    return {
+        "order": order,
+        "params": [p.detach() for p in model.parameters()],
+        "grads": [p.grad for p in model.parameters()],
+    }
+
+
+@program()
+def prog_post_accumulate_hook_non_leaf_error(T: Any) -> Any:
+    x = T.ones(2, requires_grad=True)
+    y = x * 2
+    return {
+        "nonleaf": raises(lambda: y.register_post_accumulate_grad_hook(lambda t: None)),
+        "nograd": raises(lambda: T.ones(2).register_post_accumulate_grad_hook(lambda t: None)),
+    }
+
+
+@program()
+def prog_module_forward_pre_hook_with_kwargs(T: Any) -> Any:
+    nn = T.nn
+    log = []
+
+    class Scale(nn.Module):
+        def forward(self, x, *, factor=1.0):
+            return x * factor
+
+    m = Scale()
+
+    def pre(mod, args, kwargs):
+        log.append(("pre", dict(kwargs)))
+        kwargs = dict(kwargs)
+        kwargs["factor"] = kwargs.get("factor", 1.0) * 10
+        return args, kwargs
+
+    def post(mod, args, kwargs, out):
+        log.append(("post", dict(kwargs), out.tolist()))
+
+    h1 = m.register_forward_pre_hook(pre, with_kwargs=True)
+    m.register_forward_hook(post, with_kwargs=True)
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y = m(x, factor=2.0)
+    h1.remove()
+    z = m(x, factor=2.0)
+    return {"log": log, "y": y, "z": z}
+
+
+@program()
+def prog_module_pre_hook_returns_single_value(T: Any) -> Any:
+    nn = T.nn
+    m = _lin(T, 2, 2, 1)
+    m.register_forward_pre_hook(lambda mod, args: args[0] * 0)
+    out1 = m(T.ones(1, 2))
+    m2 = _lin(T, 2, 2, 1)
+    m2.register_forward_hook(lambda mod, args, out: None)
+    out2 = m2(T.ones(1, 2))
+    m3 = nn.Identity()
+    m3.register_forward_hook(lambda mod, args, out: out * 3, prepend=True)
+    m3.register_forward_hook(lambda mod, args, out: out + 1, prepend=True)
+    return {"out1": out1, "out2": out2, "out3": m3(T.ones(2))}
+
+
+@program()
+def prog_full_backward_hook_replaces_grad_input(T: Any) -> Any:
+    nn = T.nn
+    log = []
+    m = _seeded(T, nn.Sequential(nn.Linear(3, 3), nn.Sigmoid(), nn.Linear(3, 1)), 7)
+
+    def bwd(mod, gin, gout):
+        log.append((type(mod).__name__, [None if g is None else tuple(g.shape) for g in gin]))
+        return tuple(None if g is None else g * 0.5 for g in gin)
+
+    for sub in m:
+        sub.register_full_backward_hook(bwd)
+    x = T.tensor(_data(2, 3), requires_grad=True)
+    m(x).sum().backward()
+    return {"log": log, "x.grad": x.grad, "w0": m[0].weight.grad}
+
+
+@program()
+def prog_full_backward_hook_input_no_grad(T: Any) -> Any:
+    log = []
+    m = _lin(T, 3, 2, 2)
+    m.register_full_backward_hook(
+        lambda mod, gin, gout: log.append(([g is None for g in gin], [g.shape for g in gout]))
+    )
+    m(T.tensor(_data(4, 3))).sum().backward()
+    return {"log": log, "w": m.weight.grad}
+
+
+@program()
+def prog_backward_hook_on_inplace_module_error(T: Any) -> Any:
+    nn = T.nn
+    m = nn.Sequential(nn.Linear(2, 2), nn.ReLU(inplace=True))
+    m[1].register_full_backward_hook(lambda mod, gi, go: None)
+    x = T.ones(1, 2, requires_grad=True)
+    return raises(lambda: m(x).sum().backward())
+
+
+@program()
+def prog_state_dict_hooks(T: Any) -> Any:
+    log = []
+    m = _lin(T, 2, 2, 3)
+
+    def post_sd(module, sd, prefix, local_metadata):
+        log.append(("post_sd", prefix, sorted(sd)))
+        sd[prefix + "extra"] = T.tensor(1.0)
+
+    m._register_state_dict_hook(post_sd)
+    sd = m.state_dict()
+
+    def pre_load(module, state_dict, prefix, local_metadata, strict, missing, unexpected, errs):
+        log.append(("pre_load", prefix, sorted(state_dict)))
+        state_dict.pop(prefix + "extra", None)
+
+    m._register_load_state_dict_pre_hook(pre_load, with_module=True)
+
+    def post_load(module, keys):
+        log.append(("post_load", list(keys.missing_keys), list(keys.unexpected_keys)))
+
+    m.register_load_state_dict_post_hook(post_load)
+    res = m.load_state_dict(sd)
+    return {"log": log, "keys": sorted(sd), "res": str(res)}
+
+
+@program()
+def prog_saved_tensors_hooks_pack_count(T: Any) -> Any:
+    packed = []
+
+    def pack(t):
+        packed.append((tuple(t.shape), t.requires_grad))
+        return t
+
+    x = T.tensor(_data(3), requires_grad=True)
+    with T.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        a = x * x
+        b = a.exp()
+        c = T.sigmoid(b)
+        d = c.sum()
+        e = x.relu()
+        f = x[1:]
+        g = T.matmul(x, x)
+    (d + e.sum() + f.sum() + g).backward()
+    return {"packed": packed, "x.grad": x.grad}
+
+
+@program()
+def prog_saved_tensors_hooks_unpack_changes_value(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    with T.autograd.graph.saved_tensors_hooks(lambda t: t * 2, lambda t: t):
+        y = x.pow(2)
+    y.sum().backward()
+    return {"g": x.grad, "y": y}
+
+
+@program()
+def prog_disable_saved_tensors_hooks(T: Any) -> Any:
+    g = T.autograd.graph
+    x = T.ones(2, requires_grad=True)
+    with g.disable_saved_tensors_hooks("no hooks here please"):
+        y = x * x
+        err = raises(lambda: g.saved_tensors_hooks(lambda t: t, lambda t: t).__enter__())
+    y.sum().backward()
+    return {"err": err, "g": x.grad}
+
+
+@program()
+def prog_register_multi_grad_hook_any(T: Any) -> Any:
+    log = []
+    a = T.ones(2, requires_grad=True)
+    b = T.ones(3, requires_grad=True)
+    T.autograd.graph.register_multi_grad_hook(
+        (a, b), lambda g: log.append(None if g is None else tuple(g.shape)), mode="any"
+    )
+    (a * 2).sum().backward()
+    (b * 3).sum().backward()
+    return {"log": log, "a": a.grad, "b": b.grad}
+
+
+# --- autograd.functional and torch.func ------------------------------------------------------
+
+
+@program(warnings=False)  # torch's first forward-mode use warns about torch.jit.script
+def prog_functional_jacobian_options(T: Any) -> Any:
+    F = T.autograd.functional
+
+    def f(x, y):
+        return (x * y).sin(), x.sum() * y
+
+    x = T.tensor([0.5, 1.0, -0.3])
+    y = T.tensor([2.0, -1.0, 0.7])
+    j = F.jacobian(f, (x, y))
+    jv = F.jacobian(f, (x, y), vectorize=True)
+    jc = F.jacobian(lambda a: a.exp(), x, create_graph=True)
+    jf = F.jacobian(lambda a: a.exp(), x, strategy="forward-mode", vectorize=True)
+    return {"j": j, "jv": jv, "jc": jc, "jc_rg": jc.requires_grad, "jf": jf}
+
+
+@program(warnings=False)  # torch's first forward-mode use warns about torch.jit.script
+def prog_functional_hessian_vhp_hvp(T: Any) -> Any:
+    F = T.autograd.functional
+
+    def energy(x):
+        return (x**3).sum() + (x[0] * x[1]) ** 2
+
+    x = T.tensor([1.0, -2.0, 0.5])
+    v = T.tensor([1.0, 0.0, 2.0])
+    h = F.hessian(energy, x)
+    val, hv = F.hvp(energy, x, v)
+    val2, vh = F.vhp(energy, x, v)
+    hv2 = F.hessian(energy, x, vectorize=True, outer_jacobian_strategy="forward-mode")
+    return {"h": h, "val": val, "hv": hv, "val2": val2, "vh": vh, "hv2": hv2}
+
+
+@program()
+def prog_functional_vjp_jvp_defaults(T: Any) -> Any:
+    F = T.autograd.functional
+    x = T.tensor([1.0, 2.0])
+    out, g = F.vjp(lambda a: (a**2).sum(), x)
+    out2, g2 = F.vjp(lambda a: a**2, x, T.tensor([1.0, -1.0]))
+    out3, t3 = F.jvp(lambda a: a.exp(), x, T.tensor([1.0, 0.0]))
+    err = raises(lambda: F.vjp(lambda a: a**2, x))
+    err2 = raises(lambda: F.jvp(lambda a: a**2, x))
+    return {
+        "out": out,
+        "g": g,
+        "out2": out2,
+        "g2": g2,
+        "out3": out3,
+        "t3": t3,
+        "err": err,
+        "err2": err2,
+    }
+
+
+@program()
+def prog_functional_strict_errors(T: Any) -> Any:
+    F = T.autograd.functional
+    x = T.ones(2)
+    return {
+        "indep": raises(lambda: F.jacobian(lambda a: T.ones(2), x, strict=True)),
+        "indep_ns": F.jacobian(lambda a: T.ones(2), x),
+        "vjp": raises(lambda: F.vjp(lambda a: a.detach() * 2, x, T.ones(2), strict=True)),
+        "hess": raises(lambda: F.hessian(lambda a: a.sum(), x, strict=True)),
+        "hess_ns": F.hessian(lambda a: a.sum(), x),
+        "nonscalar": raises(lambda: F.hessian(lambda a: a * 2, x)),
+        "notensor": raises(lambda: F.jacobian(lambda a: 3.0, x)),
+        "vec_strict": raises(lambda: F.jacobian(lambda a: a, x, strict=True, vectorize=True)),
+    }
+
+
+@program(warnings=False)
+def prog_func_grad_and_value_has_aux(T: Any) -> Any:
+    func = T.func
+
+    def loss(w, x, y):
+        pred = x @ w
+        err = pred - y
+        return (err**2).mean(), {"pred": pred, "max": err.abs().max()}
+
+    w = T.tensor(_data(3, 1))
+    x = T.tensor(_data(5, 3, seed=1))
+    y = T.tensor(_data(5, 1, seed=2))
+    (g, aux) = func.grad(loss, has_aux=True)(w, x, y)
+    (gw, gx), (val, aux2) = func.grad_and_value(loss, argnums=(0, 1), has_aux=True)(w, x, y)
+    return {"g": g, "aux": aux, "gw": gw, "gx": gx, "val": val, "aux2_max": aux2["max"]}
+
+
+@program(
+    warnings=False,
+    xfail="vmap runs the function once per sample and stacks the results, so a vmapped "
+    "functional_call over stacked parameters ends in StackBackward0 where torch's batched "
+    "addmm ends in AddBackward0 (shadowgrad/func.py's vmap design)",
+)
+def prog_func_functional_call_and_stack(T: Any) -> Any:
+    func = T.func
+    nn = T.nn
+    models = [_lin(T, 3, 2, s) for s in range(3)]
+    params, buffers = func.stack_module_state(models)
+    base = _lin(T, 3, 2, 9)
+    x = T.tensor(_data(4, 3))
+
+    def call(p, b, x):
+        return func.functional_call(base, (p, b), (x,))
+
+    out = T.vmap(call, in_dims=(0, 0, None))(params, buffers, x)
+    single = func.functional_call(base, dict(models[1].named_parameters()), (x,))
+    tied = func.functional_call(
+        nn.Linear(3, 2), {"weight": T.ones(2, 3), "bias": T.zeros(2)}, x, strict=True
+    )
+    err = raises(lambda: func.functional_call(base, {"weight": T.ones(2, 3)}, (x,), strict=True))
+    return {
+        "out": out,
+        "single": single,
+        "tied": tied,
+        "err": err,
+        "keys": sorted(params),
+        "shape": params["weight"].shape,
+    }
+
+
+@program(warnings=False)
+def prog_func_jacrev_jacfwd_hessian(T: Any) -> Any:
+    func = T.func
+
+    def f(x):
+        return T.stack([x[0] * x[1], x[1].sin(), x.pow(2).sum()])
+
+    x = T.tensor([0.3, -1.2])
+    return {
+        "jr": func.jacrev(f)(x),
+        "jf": func.jacfwd(f)(x),
+        "h": func.hessian(lambda a: f(a).sum())(x),
+        "jr_argnums": func.jacrev(lambda a, b: a * b, argnums=1)(x, x + 1),
+        "vjp": func.vjp(f, x)[1](T.ones(3)),
+        "jvp": func.jvp(f, (x,), (T.ones(2),)),
+    }
+
+
+@program(warnings=False)
+def prog_func_per_sample_grads(T: Any) -> Any:
+    func = T.func
+    model = _lin(T, 4, 3, 11)
+    params = {k: v.detach() for k, v in model.named_parameters()}
+    x = T.tensor(_data(6, 4))
+    y = T.tensor([0, 2, 1, 1, 0, 2])
+
+    def loss(p, xi, yi):
+        out = func.functional_call(model, p, (xi.unsqueeze(0),))
+        return T.nn.functional.cross_entropy(out, yi.unsqueeze(0))
+
+    g = T.vmap(func.grad(loss), in_dims=(None, 0, 0))(params, x, y)
+    return {"w": g["weight"], "b": g["bias"], "mean_w": g["weight"].mean(0)}
+
+
+# --- higher order ------------------------------------------------------------------------------
+
+
+@program()
+def prog_grad_of_grad_with_retain_combos(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y = (x**3).sum()
+    (g,) = T.autograd.grad(y, x, create_graph=True)
+    (gg,) = T.autograd.grad(g.sum(), x, retain_graph=True)
+    (gg2,) = T.autograd.grad(g.sum(), x)
+    err = raises(lambda: T.autograd.grad(g.sum(), x))
+    (g_again,) = T.autograd.grad(y, x)
+    err2 = raises(lambda: T.autograd.grad(y, x))
+    return {"g": g, "gg": gg, "gg2": gg2, "err": err, "g_again": g_again, "err2": err2}
+
+
+@program()
+def prog_grad_allow_unused_errors(T: Any) -> Any:
+    x = T.ones(2, requires_grad=True)
+    z = T.ones(2, requires_grad=True)
+    y = (x * 2).sum()
+    return {
+        "unused": raises(lambda: T.autograd.grad(y, [x, z], retain_graph=True)),
+        "allowed": T.autograd.grad(y, [x, z], retain_graph=True, allow_unused=True),
+        "mat": T.autograd.grad(y, [x, z], retain_graph=True, materialize_grads=True),
+        "mat_no_unused": raises(
+            lambda: T.autograd.grad(y, [z], allow_unused=False, materialize_grads=True)
+        ),
+        "nonleaf_input": T.autograd.grad(y, x, retain_graph=True),
+        "not_rg": raises(lambda: T.autograd.grad(y, T.ones(2))),
+    }
+
+
+@program()
+def prog_grad_is_grads_batched(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x**2
+    eye = T.eye(3)
+    (jac,) = T.autograd.grad(y, x, eye, is_grads_batched=True, retain_graph=True)
+    (jac2,) = T.autograd.grad(y, x, T.stack([T.ones(3), 2 * T.ones(3)]), is_grads_batched=True)
+    return {"jac": jac, "jac2": jac2}
+
+
+@program()
+def prog_backward_inputs_subset(T: Any) -> Any:
+    a = T.ones(2, requires_grad=True)
+    b = T.ones(2, requires_grad=True)
+    c = (a * b * 3).sum()
+    c.backward(inputs=[a], retain_graph=True)
+    ga, gb = a.grad.clone(), b.grad
+    c.backward(inputs=b)
+    err = raises(lambda: (a * 2).sum().backward(inputs=[]))
+    return {"ga": ga, "gb": gb, "b2": b.grad, "a2": a.grad, "err": err}
+
+
+@program()
+def prog_gradient_penalty_wgan(T: Any) -> Any:
+    nn = T.nn
+    critic = _seeded(T, nn.Sequential(nn.Linear(2, 8), nn.LeakyReLU(0.2), nn.Linear(8, 1)), 4)
+    real = T.tensor(_data(4, 2))
+    fake = T.tensor(_data(4, 2, seed=3))
+    alpha = T.tensor(np.linspace(0.1, 0.9, 4, dtype=np.float32)).view(4, 1)
+    inter = (alpha * real + (1 - alpha) * fake).requires_grad_(True)
+    out = critic(inter)
+    (g,) = T.autograd.grad(out, inter, T.ones_like(out), create_graph=True)
+    gp = ((g.norm(2, dim=1) - 1) ** 2).mean()
+    loss = critic(fake).mean() - critic(real).mean() + 10 * gp
+    loss.backward()
+    return {"gp": gp, "loss": loss, "w0": critic[0].weight.grad, "b2": critic[2].bias.grad}
+
+
+@program()
+def prog_backward_twice_error_per_op(T: Any) -> Any:
+    res = {}
+    for name, f in {
+        "add": lambda x: (x + 2).sum(),
+        "mul_scalar": lambda x: (x * 2).sum(),
+        "exp": lambda x: x.exp().sum(),
+        "view": lambda x: x.view(2, 1).sum(),
+        "neg": lambda x: (-x).sum(),
+        "div_scalar": lambda x: (x / 2).sum(),
+        "relu": lambda x: x.relu().sum(),
+        "index": lambda x: x[0] + x[1],
+        "cat": lambda x: T.cat([x, x]).sum(),
+        "mean": lambda x: x.mean(),
+        "pow": lambda x: x.pow(2).sum(),
+        "sigmoid": lambda x: x.sigmoid().sum(),
+        "expand": lambda x: x.expand(3, 2).sum(),
+        "clone": lambda x: x.clone().sum(),
+        "transpose": lambda x: x.view(1, 2).t().sum(),
+        "max": lambda x: x.max(),
+        "abs": lambda x: x.abs().sum(),
+        "sub_tensor": lambda x: (x - x.detach()).sum(),
+    }.items():
+        x = T.tensor([1.0, 2.0], requires_grad=True)
+        y = f(x)
+        y.backward()
+        res[name] = raises(y.backward)
+    return res
+
+
+# --- in-place and views ------------------------------------------------------------------------
+
+
+@program()
+def prog_version_counter_error_messages(T: Any) -> Any:
+    out = {}
+    x = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x.exp()
+    z = y * 2
+    y.add_(1)
+    out["exp"] = raises(lambda: z.sum().backward())
+    a = T.ones(2, 3, requires_grad=True)
+    w = T.ones(3, 4)
+    h = a @ w
+    w.mul_(2)
+    out["mm"] = raises(lambda: h.sum().backward())
+    b = T.ones(3, requires_grad=True)
+    s = b.sigmoid()
+    s.mul_(2)
+    s.add_(1)
+    out["sigmoid_twice"] = raises(lambda: s.sum().backward())
+    c = T.ones(3, dtype=T.float64, requires_grad=True)
+    t = c.tanh()
+    q = t * t
+    t.zero_()
+    out["tanh64"] = raises(lambda: q.sum().backward())
+    d = T.ones(2, 2, requires_grad=True)
+    v = d.t()
+    e = v.pow(2)
+    with T.no_grad():
+        d.mul_(3)
+    out["pow_leaf"] = raises(lambda: e.sum().backward())
+    return out
+
+
+@program()
+def prog_inplace_on_view_of_nonleaf(T: Any) -> Any:
+    x = T.tensor(_data(3, 4), requires_grad=True)
+    y = x * 2
+    row = y[1]
+    row.mul_(3)
+    col = y[:, 2]
+    col.add_(row[:3])
+    diag = y.diagonal()
+    diag.zero_()
+    y.sum().backward()
+    return {
+        "y": y,
+        "y_gf": y.grad_fn,
+        "row_gf": row.grad_fn,
+        "col_gf": col.grad_fn,
+        "g": x.grad,
+        "ver": y._version,
+        "row_ver": row._version,
+    }
+
+
+@program()
+def prog_inplace_on_leaf_view_errors(T: Any) -> Any:
+    x = T.ones(3, requires_grad=True)
+    v = x[:2]
+    d = x.detach()
+    return {
+        "view": raises(lambda: v.add_(1)),
+        "leaf": raises(lambda: x.mul_(2)),
+        "detach_view": raises(lambda: v.detach_()),
+        "detached_ok": d.add_(1),
+        "x_after": x,
+        "x_ver": x._version,
+        "rg_false": raises(lambda: v.requires_grad_(False)),
+    }
+
+
+@program()
+def prog_view_of_leaf_under_no_grad_then_inplace(T: Any) -> Any:
+    x = T.ones(4, requires_grad=True)
+    with T.no_grad():
+        v = x[:2]
+        v.mul_(5)
+    y = x * 1
+    with T.no_grad():
+        w = y.view(2, 2)
+    err = raises(lambda: w.add_(1))
+    (x * x).sum().backward()
+    return {"x": x, "g": x.grad, "v": v.tolist(), "v_rg": v.requires_grad, "err": err}
+
+
+@program(
+    xfail="reading grad_fn of a view made under no_grad after its base changed in place "
+    "raises in torch ('A view was created in no_grad mode and its base or another view of its "
+    "base has been modified inplace with grad mode enabled. ...') and its repr shows "
+    "grad_fn=<Invalid>; shadowgrad returns None (shadowgrad/_tensor.py grad_fn)"
+)
+def prog_no_grad_view_grad_fn_after_base_inplace(T: Any) -> Any:
+    x = T.ones(4, requires_grad=True)
+    with T.no_grad():
+        v = x[:2]
+        x.mul_(5)
+    return {"gf": raises(lambda: v.grad_fn), "repr": repr(v)}
+
+
+@program()
+def prog_unbind_split_inplace_errors(T: Any) -> Any:
+    x = T.ones(2, 3, requires_grad=True)
+    y = x * 1
+    a, _b = y.unbind(0)
+    c, _d = y.split(1, dim=0)
+    e, _f = y.chunk(2, dim=1)
+    return {
+        "unbind": raises(lambda: a.mul_(2)),
+        "split": raises(lambda: c.mul_(2)),
+        "chunk": raises(lambda: e.mul_(2)),
+        "a_gf": a.grad_fn,
+        "c_gf": c.grad_fn,
+    }
+
+
+@program()
+def prog_out_argument_with_grad(T: Any) -> Any:
+    x = T.ones(3, requires_grad=True)
+    buf = T.empty(3)
+    err = raises(lambda: T.mul(x, 2, out=buf))
+    with T.no_grad():
+        T.mul(x, 2, out=buf)
+    buf2 = T.empty(3)
+    T.add(T.ones(3), 1, out=buf2)
+    return {"err": err, "buf": buf, "buf2": buf2, "rg": buf.requires_grad}
+
+
+@program()
+def prog_set_data_and_version(T: Any) -> Any:
+    p = T.nn.Parameter(T.ones(3))
+    opt_like = p.data
+    opt_like.mul_(2)
+    q = p * 3
+    p.data = T.zeros(5)
+    return {
+        "p": p,
+        "q": q,
+        "ver": p._version,
+        "shape": p.shape,
+        "rg": p.requires_grad,
+        "is_param": type(p).__name__,
+    }
+
+
+@program()
+def prog_inplace_chain_grad_values(T: Any) -> Any:
+    x = T.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    y = x.clone()
+    y.mul_(2).add_(1).relu_().pow_(2)
+    y.sigmoid_()
+    y.clamp_(0.2, 0.9)
+    err = raises(lambda: y.sum().backward(retain_graph=True))
+    z = x.clone()
+    z.mul_(2).add_(1).abs_().pow_(2)
+    z.sum().backward()
+    return {"y": y, "gf": y.grad_fn, "err": err, "g": x.grad, "ver": y._version, "z": z}
+
+
+@program()
+def prog_masked_fill_inplace_and_index_put(T: Any) -> Any:
+    x = T.tensor(_data(3, 3), requires_grad=True)
+    y = x * 1
+    y.masked_fill_(y > 0.5, 0.0)
+    y[T.tensor([0, 2]), T.tensor([1, 1])] = T.tensor([7.0, 8.0])
+    y.index_put_((T.tensor([1]),), T.tensor(1.5), accumulate=True)
+    y.sum().backward()
+    return {"y": y, "gf": y.grad_fn, "g": x.grad}
+
+
+# --- nn.Module API -----------------------------------------------------------------------------
+
+
+def _small_net(T: Any) -> Any:
+    nn = T.nn
+
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv1d(2, 3, 3, padding=1)
+            self.bn = nn.BatchNorm1d(3)
+            self.register_buffer("scale", T.tensor(2.0))
+            self.register_buffer("cache", T.zeros(3), persistent=False)
+
+        def forward(self, x):
+            return self.bn(self.conv(x)) * self.scale
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.block = Block()
+            self.head = nn.Sequential(nn.Flatten(), nn.Linear(12, 2))
+            self.extra = nn.ModuleDict({"a": nn.Identity(), "b": nn.ReLU()})
+            self.plist = nn.ParameterList([nn.Parameter(T.ones(2)), nn.Parameter(T.zeros(1))])
+
+        def forward(self, x):
+            return self.head(self.extra["b"](self.block(x))) + self.plist[0]
+
+    return _seeded(T, Net(), 21)
+
+
+@program()
+def prog_module_named_everything(T: Any) -> Any:
+    net = _small_net(T)
+    return {
+        "modules": [(n, type(m).__name__) for n, m in net.named_modules()],
+        "children": [n for n, _ in net.named_children()],
+        "params": [(n, tuple(p.shape)) for n, p in net.named_parameters()],
+        "buffers": [(n, tuple(b.shape)) for n, b in net.named_buffers()],
+        "nonrec": [n for n, _ in net.named_parameters(recurse=False)],
+        "sd_keys": list(net.state_dict().keys()),
+        "get_sub": type(net.get_submodule("head.1")).__name__,
+        "get_param": tuple(net.get_parameter("block.conv.weight").shape),
+        "get_buffer": net.get_buffer("block.scale"),
+        "bad_sub": raises(lambda: net.get_submodule("head.7")),
+        "bad_param": raises(lambda: net.get_parameter("block.scale")),
+    }
+
+
+@program()
+def prog_module_apply_train_eval_zero_grad(T: Any) -> Any:
+    net = _small_net(T)
+    seen = []
+    net.apply(lambda m: seen.append(type(m).__name__))
+    x = T.tensor(_data(4, 2, 4))
+    out = net(x)
+    out.sum().backward()
+    g_before = net.head[1].weight.grad.clone()
+    net.zero_grad(set_to_none=False)
+    z = net.head[1].weight.grad
+    net.zero_grad()
+    net.eval()
+    modes = [(n, m.training) for n, m in net.named_modules()]
+    net.train()
+    net.block.train(False)
+    modes2 = [m.training for m in net.modules()]
+    return {
+        "seen": seen,
+        "out": out,
+        "g_before": g_before,
+        "z": z,
+        "none": net.head[1].weight.grad,
+        "modes": modes,
+        "modes2": modes2,
+        "rm": net.block.bn.running_mean,
+        "nbt": net.block.bn.num_batches_tracked,
+    }
+
+
+@program()
+def prog_load_state_dict_errors(T: Any) -> Any:
+    nn = T.nn
+    net = _small_net(T)
+    sd = net.state_dict()
+    bad = dict(sd)
+    bad.pop("head.1.bias")
+    bad["head.2.weight"] = T.ones(1)
+    shape = dict(sd)
+    shape["head.1.weight"] = T.ones(3, 12)
+    r1 = raises(lambda: net.load_state_dict(bad))
+    r2 = net.load_state_dict(bad, strict=False)
+    r3 = raises(lambda: net.load_state_dict(shape))
+    r4 = raises(lambda: net.load_state_dict(shape, strict=False))
+    lin = nn.Linear(2, 2)
+    r5 = raises(lambda: lin.load_state_dict({"weight": T.ones(2, 2)}))
+    r6 = lin.load_state_dict({"weight": T.ones(2, 2), "bias": T.zeros(2)}, assign=True)
+    return {
+        "r1": r1,
+        "r2": str(r2),
+        "r2_missing": r2.missing_keys,
+        "r3": r3,
+        "r4": r4,
+        "r5": r5,
+        "r6": str(r6),
+        "w": lin.weight,
+        "w_type": type(lin.weight).__name__,
+    }
+
+
+@program()
+def prog_register_buffer_and_parameter_rules(T: Any) -> Any:
+    nn = T.nn
+    m = nn.Module()
+    m.register_buffer("b", T.ones(2))
+    m.register_buffer("nb", T.zeros(2), persistent=False)
+    m.register_buffer("none", None)
+    m.register_parameter("p", nn.Parameter(T.ones(1)))
+    m.register_parameter("pnone", None)
+    errs = {
+        "dot": raises(lambda: m.register_buffer("a.b", T.ones(1))),
+        "empty": raises(lambda: m.register_buffer("", T.ones(1))),
+        "exists": raises(lambda: m.register_buffer("p", T.ones(1))),
+        "notensor": raises(lambda: m.register_buffer("x", 3)),
+        "param_plain": raises(lambda: m.register_parameter("q", T.ones(1))),
+        "assign_plain": raises(lambda: setattr(m, "p", T.ones(1))),
+        "nonleaf": raises(lambda: m.register_parameter("r", nn.Parameter(T.ones(1)) * 2)),
+    }
+    m.p = None
+    return {
+        "errs": errs,
+        "sd": sorted(m.state_dict()),
+        "buffers": [n for n, _ in m.named_buffers()],
+        "params": [n for n, _ in m.named_parameters()],
+        "p": m.p,
+        "repr": repr(m),
+    }
+
+
+@program()
+def prog_module_deletion_and_setattr_order(T: Any) -> Any:
+    nn = T.nn
+    m = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1))
+    del m[1]
+    m.append(nn.Sigmoid())
+    m.insert(0, nn.Identity())
+    m.extend([nn.Dropout(0.0)])
+    names = [n for n, _ in m.named_children()]
+    sl = m[1:3]
+    ml = nn.ModuleList([nn.Linear(1, 1) for _ in range(3)])
+    ml[1] = nn.Tanh()
+    md = nn.ModuleDict()
+    md["x"] = nn.ReLU()
+    md.update({"y": nn.Tanh()})
+    popped = md.pop("x")
+    return {
+        "names": names,
+        "len": len(m),
+        "sl": type(sl).__name__,
+        "sl_names": [n for n, _ in sl.named_children()],
+        "ml": [type(x).__name__ for x in ml],
+        "md": list(md.keys()),
+        "popped": type(popped).__name__,
+        "repr": repr(m),
+        "idx_err": raises(lambda: m[10]),
+    }
+
+
+@program()
+def prog_parametrizations_orthogonal_and_custom(T: Any) -> Any:
+    nn = T.nn
+    P = nn.utils.parametrize
+
+    class Symmetric(nn.Module):
+        def forward(self, X):
+            return X.triu() + X.triu(1).transpose(-1, -2)
+
+    lin = _lin(T, 3, 3, 8)
+    P.register_parametrization(lin, "weight", Symmetric())
+    w = lin.weight
+    x = T.tensor(_data(2, 3))
+    lin(x).sum().backward()
+    orig_g = lin.parametrizations.weight.original.grad
+    names = [n for n, _ in lin.named_parameters()]
+    with P.cached():
+        a = lin.weight
+        b = lin.weight
+    same = a is b
+    P.remove_parametrizations(lin, "weight", leave_parametrized=True)
+    return {
+        "w": w,
+        "sym": bool((w == w.t()).all()),
+        "orig_g": orig_g,
+        "names": names,
+        "same": same,
+        "after": [n for n, _ in lin.named_parameters()],
+        "is_p": P.is_parametrized(lin),
+        "w_after": lin.weight,
+    }
+
+
+@program()
+def prog_weight_norm_and_spectral_norm(T: Any) -> Any:
+    nn = T.nn
+    wn = nn.utils.parametrizations.weight_norm(_lin(T, 3, 2, 1))
+    x = T.tensor(_data(4, 3))
+    wn(x).sum().backward()
+    keys = sorted(wn.state_dict())
+    g0 = wn.parametrizations.weight.original0.grad
+    g1 = wn.parametrizations.weight.original1.grad
+    T.manual_seed(0)
+    sn = nn.utils.parametrizations.spectral_norm(_lin(T, 3, 4, 2))
+    out = sn(x)
+    sn.eval()
+    out_eval = sn(x)
+    return {
+        "keys": keys,
+        "g0": g0,
+        "g1": g1,
+        "w": wn.weight,
+        "sn_keys": sorted(sn.state_dict()),
+        "out": out,
+        "out_eval": out_eval,
+    }
+
+
+@program()
+def prog_clip_grad_norm_variants(T: Any) -> Any:
+    nn = T.nn
+    res = {}
+    for norm_type in (2.0, 1.0, float("inf"), 0.5):
+        m = _seeded(T, nn.Sequential(nn.Linear(3, 4), nn.Linear(4, 2)), 3)
+        (m(T.tensor(_data(5, 3))) ** 2).sum().backward()
+        total = nn.utils.clip_grad_norm_(m.parameters(), max_norm=0.5, norm_type=norm_type)
+        res[str(norm_type)] = (total, [p.grad for p in m.parameters()])
+    p = nn.Parameter(T.ones(2))
+    p.grad = T.tensor([float("nan"), 1.0])
+    res["nan"] = raises(lambda: nn.utils.clip_grad_norm_([p], 1.0, error_if_nonfinite=True))
+    res["nan_ok"] = nn.utils.clip_grad_norm_([p], 1.0)
+    res["empty"] = nn.utils.clip_grad_norm_([], 1.0)
+    q = nn.Parameter(T.ones(3))
+    q.grad = T.tensor([-3.0, 0.5, 2.0])
+    nn.utils.clip_grad_value_([q], 1.0)
+    res["value"] = q.grad
+    res["single"] = nn.utils.clip_grad_norm_(q, 0.1)
+    return res
+
+
+@program()
+def prog_parameters_to_vector_roundtrip(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Sequential(nn.Linear(2, 3), nn.Linear(3, 1)), 4)
+    v = nn.utils.parameters_to_vector(m.parameters())
+    nn.utils.vector_to_parameters(v * 2, m.parameters())
+    v2 = nn.utils.parameters_to_vector(m.parameters())
+    err = raises(lambda: nn.utils.vector_to_parameters([1.0], m.parameters()))
+    gv = nn.utils.parameters_to_vector([p * 1 for p in m.parameters()])
+    return {"v": v, "v2": v2, "err": err, "gv": gv, "p0": m[0].weight}
+
+
+@program()
+def prog_embedding_padding_idx_and_max_norm(T: Any) -> Any:
+    nn = T.nn
+    emb = nn.Embedding(6, 3, padding_idx=0)
+    _seeded(T, emb, 2)
+    idx = T.tensor([[0, 2, 2], [5, 0, 1]])
+    out = emb(idx)
+    out.sum().backward()
+    emb2 = _seeded(T, nn.Embedding(4, 3, max_norm=0.3), 3)
+    before = emb2.weight.detach().clone()
+    o2 = emb2(T.tensor([1, 3]))
+    bag = _seeded(T, nn.EmbeddingBag(5, 2, mode="mean"), 4)
+    ob = bag(T.tensor([1, 2, 4, 4, 3]), T.tensor([0, 2]))
+    ob.sum().backward()
+    return {
+        "out": out,
+        "g": emb.weight.grad,
+        "w0": emb.weight[0],
+        "o2": o2,
+        "before": before,
+        "after": emb2.weight,
+        "ob": ob,
+        "bag_g": bag.weight.grad,
+        "neg": raises(lambda: emb(T.tensor([-1]))),
+        "oob": raises(lambda: emb(T.tensor([6]))),
+    }
+
+
+@program()
+def prog_loss_reductions_and_weights(T: Any) -> Any:
+    F = T.nn.functional
+    x = T.tensor(_data(4, 3), requires_grad=True)
+    tgt = T.tensor([0, 2, 1, 2])
+    w = T.tensor([1.0, 2.0, 0.5])
+    res = {}
+    for red in ("mean", "sum", "none"):
+        res["ce_" + red] = F.cross_entropy(x, tgt, weight=w, reduction=red)
+        res["nll_" + red] = F.nll_loss(F.log_softmax(x, 1), tgt, reduction=red, ignore_index=1)
+        res["bce_" + red] = F.binary_cross_entropy_with_logits(
+            x, (x > 0).float(), pos_weight=T.tensor([1.0, 3.0, 0.2]), reduction=red
+        )
+        res["huber_" + red] = F.huber_loss(x, T.zeros(4, 3), delta=0.5, reduction=red)
+        res["smooth_" + red] = F.smooth_l1_loss(x, T.ones(4, 3), beta=0.3, reduction=red)
+    res["ls"] = F.cross_entropy(x, tgt, label_smoothing=0.1)
+    res["probs"] = F.cross_entropy(x, F.softmax(x.detach() * 2, 1))
+    total = sum(v.sum() for v in res.values())
+    total.backward()
+    res["grad"] = x.grad
+    res["kl"] = F.kl_div(F.log_softmax(x, 1), F.softmax(x, 1), reduction="batchmean")
+    res["ignore_all"] = F.cross_entropy(x, T.full((4,), -100))
+    return res
+
+
+@program()
+def prog_rnn_packed_sequence_roundtrip(T: Any) -> Any:
+    nn = T.nn
+    U = nn.utils.rnn
+    seqs = [T.tensor(_data(n, 2, seed=n)) for n in (4, 2, 3)]
+    padded = U.pad_sequence(seqs, batch_first=True)
+    lengths = T.tensor([4, 2, 3])
+    packed = U.pack_padded_sequence(padded, lengths, batch_first=True, enforce_sorted=False)
+    lstm = _seeded(T, nn.LSTM(2, 3, batch_first=True), 5)
+    out, (h, c) = lstm(packed)
+    unpacked, lens = U.pad_packed_sequence(out, batch_first=True, total_length=5)
+    (unpacked.sum() + h.sum()).backward()
+    ps = U.pack_sequence(seqs, enforce_sorted=False)
+    err = raises(lambda: U.pack_padded_sequence(padded, lengths, batch_first=True))
+    return {
+        "padded": padded,
+        "bs": packed.batch_sizes,
+        "sorted": packed.sorted_indices,
+        "unsorted": packed.unsorted_indices,
+        "unpacked": unpacked,
+        "lens": lens,
+        "h": h,
+        "c": c,
+        "g": lstm.weight_ih_l0.grad,
+        "ps_data": ps.data,
+        "err": err,
+        "unpad": [t.shape for t in U.unpad_sequence(padded, lengths, batch_first=True)],
+    }
+
+
+@program()
+def prog_transformer_decoder_small(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(0)
+    layer = nn.TransformerDecoderLayer(8, 2, dim_feedforward=16, dropout=0.0, batch_first=True)
+    dec = nn.TransformerDecoder(layer, num_layers=2)
+    _seeded(T, dec, 6)
+    tgt = T.tensor(_data(2, 3, 8))
+    mem = T.tensor(_data(2, 4, 8, seed=1))
+    mask = nn.Transformer.generate_square_subsequent_mask(3)
+    out = dec(tgt, mem, tgt_mask=mask, tgt_is_causal=True)
+    out.sum().backward()
+    return {
+        "out": out,
+        "mask": mask,
+        "g": dec.layers[0].linear1.weight.grad,
+        "n": len(list(dec.parameters())),
+    }
+
+
+@program()
+def prog_multihead_attention_weights_and_kdim(T: Any) -> Any:
+    nn = T.nn
+    mha = _seeded(T, nn.MultiheadAttention(4, 2, kdim=3, vdim=5, batch_first=True), 7)
+    q = T.tensor(_data(2, 3, 4))
+    k = T.tensor(_data(2, 5, 3, seed=1))
+    v = T.tensor(_data(2, 5, 5, seed=2))
+    kpm = T.tensor([[False, False, True, True, False], [False] * 5])
+    out, w = mha(q, k, v, key_padding_mask=kpm)
+    out2, w2 = mha(q, k, v, average_attn_weights=False)
+    out3, w3 = mha(q, k, v, need_weights=False)
+    (out.sum() + out2.sum()).backward()
+    return {
+        "out": out,
+        "w": w,
+        "w2": w2,
+        "w3": w3,
+        "out3": out3,
+        "gq": mha.q_proj_weight.grad,
+        "names": sorted(n for n, _ in mha.named_parameters()),
+    }
+
+
+# --- optim and lr_scheduler --------------------------------------------------------------------
+
+
+def _quad_problem(T: Any, seed: int = 0) -> tuple[Any, Any, Any]:
+    model = _seeded(T, T.nn.Linear(3, 2), seed)
+    x = T.tensor(_data(8, 3, seed=seed + 1))
+    y = T.tensor(_data(8, 2, seed=seed + 2))
+    return model, x, y
+
+
+def _steps(T: Any, model: Any, opt: Any, x: Any, y: Any, n: int = 4) -> list[Any]:
+    losses = []
+    for _ in range(n):
+        opt.zero_grad()
+        loss = ((model(x) - y) ** 2).mean()
+        loss.backward()
+        opt.step()
+        losses.append(loss.detach())
+    return losses
+
+
+@program()
+def prog_optim_sgd_flag_matrix(T: Any) -> Any:
+    res = {}
+    for mom, nest, damp, wd, maximize in (
+        (0.0, False, 0.0, 0.0, False),
+        (0.9, False, 0.1, 1e-2, False),
+        (0.9, True, 0.0, 1e-2, False),
+        (0.5, False, 0.0, 0.0, True),
+    ):
+        for foreach in (False, True):
+            model, x, y = _quad_problem(T)
+            opt = T.optim.SGD(
+                model.parameters(),
+                lr=0.05,
+                momentum=mom,
+                nesterov=nest,
+                dampening=damp,
+                weight_decay=wd,
+                maximize=maximize,
+                foreach=foreach,
+            )
+            key = f"{mom}-{nest}-{damp}-{wd}-{maximize}-{foreach}"
+            res[key] = (_steps(T, model, opt, x, y), model.weight.detach())
+    res["nest_err"] = raises(
+        lambda: T.optim.SGD([T.nn.Parameter(T.ones(1))], lr=0.1, nesterov=True)
+    )
+    return res
+
+
+@program()
+def prog_optim_adam_family_flags(T: Any) -> Any:
+    res = {}
+    O = T.optim
+    makers = {
+        "adam_amsgrad": lambda p: O.Adam(p, lr=0.01, amsgrad=True, weight_decay=0.1),
+        "adam_max": lambda p: O.Adam(p, lr=0.01, maximize=True, foreach=True),
+        "adamw_ams": lambda p: O.AdamW(p, lr=0.01, amsgrad=True, weight_decay=0.5),
+        "adamax": lambda p: O.Adamax(p, lr=0.02, weight_decay=0.1),
+        "nadam": lambda p: O.NAdam(
+            p, lr=0.01, momentum_decay=0.005, decoupled_weight_decay=True, weight_decay=0.1
+        ),
+        "radam": lambda p: O.RAdam(p, lr=0.01, decoupled_weight_decay=True, weight_decay=0.1),
+        "rmsprop": lambda p: O.RMSprop(p, lr=0.01, momentum=0.9, centered=True, weight_decay=0.01),
+        "adagrad": lambda p: O.Adagrad(p, lr=0.1, lr_decay=0.01, initial_accumulator_value=0.1),
+        "adadelta": lambda p: O.Adadelta(p, lr=1.0, rho=0.8, weight_decay=0.01),
+        "rprop": lambda p: O.Rprop(p, lr=0.01, etas=(0.4, 1.3), step_sizes=(1e-4, 1.0)),
+        "asgd": lambda p: O.ASGD(p, lr=0.05, t0=2, lambd=1e-3),
+    }
+    for name, make in makers.items():
+        model, x, y = _quad_problem(T, 1)
+        opt = make(model.parameters())
+        res[name] = (_steps(T, model, opt, x, y, 5), model.weight.detach(), model.bias.detach())
+        res[name + "_state_keys"] = sorted(opt.state[model.weight].keys())
+    return res
+
+
+@program()
+def prog_optim_state_dict_roundtrip_continues(T: Any) -> Any:
+    model, x, y = _quad_problem(T, 2)
+    opt = T.optim.Adam(model.parameters(), lr=0.02, betas=(0.8, 0.9))
+    _steps(T, model, opt, x, y, 3)
+    sd = opt.state_dict()
+    model2, _, _ = _quad_problem(T, 2)
+    model2.load_state_dict(model.state_dict())
+    opt2 = T.optim.Adam(model2.parameters(), lr=0.5)
+    opt2.load_state_dict(sd)
+    l1 = _steps(T, model, opt, x, y, 2)
+    l2 = _steps(T, model2, opt2, x, y, 2)
+    return {
+        "l1": l1,
+        "l2": l2,
+        "lr": opt2.param_groups[0]["lr"],
+        "state_step": sd["state"][0]["step"],
+        "groups": [{k: v for k, v in g.items() if k != "params"} for g in sd["param_groups"]],
+        "params": sd["param_groups"][0]["params"],
+    }
+
+
+@program()
+def prog_optim_load_state_dict_errors(T: Any) -> Any:
+    model, x, y = _quad_problem(T, 3)
+    opt = T.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    _steps(T, model, opt, x, y, 1)
+    sd = opt.state_dict()
+    other = T.optim.SGD([model.weight], lr=0.1)
+    two = T.optim.SGD([{"params": [model.weight]}, {"params": [model.bias]}], lr=0.1)
+    return {
+        "len": raises(lambda: other.load_state_dict(sd)),
+        "groups": raises(lambda: two.load_state_dict(sd)),
+    }
+
+
+@program()
+def prog_optim_param_groups_add_and_errors(T: Any) -> Any:
+    nn = T.nn
+    a, b, c = nn.Parameter(T.ones(2)), nn.Parameter(T.ones(3)), nn.Parameter(T.ones(1))
+    opt = T.optim.SGD([{"params": [a], "lr": 0.5}, {"params": b}], lr=0.1, momentum=0.5)
+    opt.add_param_group({"params": [c], "weight_decay": 0.1})
+    errs = {
+        "dup": raises(lambda: opt.add_param_group({"params": [a]})),
+        "empty": raises(lambda: T.optim.SGD([], lr=0.1)),
+        "nonleaf": raises(lambda: T.optim.SGD([a * 2], lr=0.1)),
+        "tensor": raises(lambda: T.optim.SGD(a, lr=0.1)),
+        "neg_lr": raises(lambda: T.optim.Adam([a], lr=-1.0)),
+        "beta": raises(lambda: T.optim.Adam([a], betas=(1.0, 0.9))),
+        "eps": raises(lambda: T.optim.Adam([a], eps=-1.0)),
+        "set": raises(lambda: T.optim.SGD({a, b}, lr=0.1)),
+        "dupe_in_group": raises(lambda: T.optim.SGD([a, a], lr=0.1)),
+    }
+    for p, k in ((a, 1.0), (b, 2.0), (c, 3.0)):
+        p.grad = T.full_like(p, k)
+    opt.step()
+    return {
+        "errs": errs,
+        "groups": [{k: v for k, v in g.items() if k != "params"} for g in opt.param_groups],
+        "a": a,
+        "b": b,
+        "c": c,
+        "repr": repr(opt),
+    }
+
+
+@program()
+def prog_optim_zero_grad_and_none_grads(T: Any) -> Any:
+    a = T.nn.Parameter(T.ones(2))
+    b = T.nn.Parameter(T.ones(2))
+    opt = T.optim.Adam([a, b], lr=0.1)
+    (a * 3).sum().backward()
+    opt.step()
+    state_b = len(opt.state[b])
+    ga = a.grad
+    opt.zero_grad(set_to_none=False)
+    same = a.grad is ga
+    z = a.grad.clone()
+    opt.zero_grad()
+    return {
+        "a": a,
+        "b": b,
+        "state_b": state_b,
+        "same": same,
+        "z": z,
+        "none": a.grad,
+        "state_a": sorted(opt.state[a].keys()),
+        "step": opt.state[a]["step"],
+    }
+
+
+@program()
+def prog_lbfgs_strong_wolfe(T: Any) -> Any:
+    w = T.nn.Parameter(T.tensor([1.5, -0.5]))
+    opt = T.optim.LBFGS([w], lr=1, max_iter=10, history_size=5, line_search_fn="strong_wolfe")
+    calls = []
+
+    def closure():
+        opt.zero_grad()
+        loss = (1 - w[0]) ** 2 + 100 * (w[1] - w[0] ** 2) ** 2
+        loss.backward()
+        calls.append(1)
+        return loss
+
+    losses = [opt.step(closure) for _ in range(3)]
+    return {
+        "losses": losses,
+        "w": w,
+        "calls": len(calls),
+        "n_iter": opt.state[w]["n_iter"],
+        "func_evals": opt.state[w]["func_evals"],
+    }
+
+
+@program()
+def prog_scheduler_step_multistep_exponential(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    res = {}
+    for name, make in {
+        "step": lambda o: S.StepLR(o, step_size=2, gamma=0.5),
+        "multi": lambda o: S.MultiStepLR(o, milestones=[1, 3, 3], gamma=0.1),
+        "exp": lambda o: S.ExponentialLR(o, gamma=0.9),
+        "const": lambda o: S.ConstantLR(o, factor=0.5, total_iters=3),
+        "linear": lambda o: S.LinearLR(o, start_factor=0.2, total_iters=4),
+        "poly": lambda o: S.PolynomialLR(o, total_iters=4, power=2.0),
+        "lambda": lambda o: S.LambdaLR(o, [lambda e: 0.9**e, lambda e: 1 / (e + 1)]),
+        "mult": lambda o: S.MultiplicativeLR(o, lambda e: 0.8),
+    }.items():
+        a = T.nn.Parameter(T.ones(1))
+        b = T.nn.Parameter(T.ones(1))
+        opt = T.optim.SGD([{"params": [a]}, {"params": [b], "lr": 0.5}], lr=1.0)
+        sch = make(opt)
+        lrs = [sch.get_last_lr()]
+        for _ in range(6):
+            opt.step()
+            sch.step()
+            lrs.append(sch.get_last_lr())
+        res[name] = lrs
+        res[name + "_sd"] = {k: v for k, v in sch.state_dict().items() if "lambda" not in k}
+    return res
+
+
+@program()
+def prog_scheduler_cosine_warm_restarts_onecycle(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    p = T.nn.Parameter(T.ones(1))
+    opt = T.optim.SGD([p], lr=0.1, momentum=0.9)
+    cos = S.CosineAnnealingLR(opt, T_max=5, eta_min=0.01)
+    l1 = []
+    for _ in range(12):
+        opt.step()
+        cos.step()
+        l1.append(cos.get_last_lr()[0])
+    opt2 = T.optim.SGD([p], lr=0.1)
+    wr = S.CosineAnnealingWarmRestarts(opt2, T_0=3, T_mult=2, eta_min=0.001)
+    l2 = []
+    for i in range(10):
+        opt2.step()
+        wr.step(i + 0.5 if i % 3 == 0 else None)
+        l2.append(wr.get_last_lr()[0])
+    opt3 = T.optim.SGD([p], lr=0.1, momentum=0.9)
+    oc = S.OneCycleLR(opt3, max_lr=1.0, total_steps=10, anneal_strategy="linear", three_phase=True)
+    l3, m3 = [], []
+    for _ in range(10):
+        opt3.step()
+        oc.step()
+        l3.append(oc.get_last_lr()[0])
+        m3.append(opt3.param_groups[0]["momentum"])
+    err = raises(oc.step)
+    return {"cos": l1, "wr": l2, "oc": l3, "mom": m3, "err": err, "T_cur": wr.T_cur}
+
+
+@program()
+def prog_scheduler_reduce_on_plateau(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    p = T.nn.Parameter(T.ones(1))
+    opt = T.optim.Adam([p], lr=1.0)
+    sch = S.ReduceLROnPlateau(
+        opt, mode="min", factor=0.5, patience=1, threshold=0.1, cooldown=1, min_lr=0.1
+    )
+    lrs = []
+    for metric in [1.0, 0.95, 0.94, 0.93, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5]:
+        sch.step(metric)
+        lrs.append((opt.param_groups[0]["lr"], sch.num_bad_epochs, sch.cooldown_counter))
+    sch2 = S.ReduceLROnPlateau(opt, mode="max", threshold_mode="abs", patience=0)
+    lrs2 = []
+    for metric in [1.0, 1.0, 2.0, 1.5]:
+        sch2.step(metric)
+        lrs2.append(sch2.get_last_lr())
+    return {
+        "lrs": lrs,
+        "lrs2": lrs2,
+        "best": sch.best,
+        "bad_mode": raises(lambda: S.ReduceLROnPlateau(opt, mode="avg")),
+        "bad_factor": raises(lambda: S.ReduceLROnPlateau(opt, factor=1.0)),
+    }
+
+
+@program()
+def prog_scheduler_sequential_and_chained(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    p = T.nn.Parameter(T.ones(1))
+    opt = T.optim.SGD([p], lr=1.0)
+    warm = S.LinearLR(opt, start_factor=0.1, total_iters=3)
+    decay = S.ExponentialLR(opt, gamma=0.5)
+    seq = S.SequentialLR(opt, [warm, decay], milestones=[3])
+    l1 = []
+    for _ in range(7):
+        opt.step()
+        seq.step()
+        l1.append(seq.get_last_lr())
+    opt2 = T.optim.SGD([p], lr=1.0)
+    ch = S.ChainedScheduler(
+        [S.ConstantLR(opt2, factor=0.5, total_iters=2), S.ExponentialLR(opt2, gamma=0.9)]
+    )
+    l2 = []
+    for _ in range(5):
+        opt2.step()
+        ch.step()
+        l2.append(ch.get_last_lr())
+    opt3 = T.optim.SGD([p], lr=1.0)
+    bad = raises(lambda: S.SequentialLR(opt3, [S.StepLR(opt3, 1)], milestones=[1]))
+    return {"seq": l1, "chain": l2, "bad": bad, "sd_keys": sorted(seq.state_dict())}
+
+
+@program()
+def prog_scheduler_cyclic(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    p = T.nn.Parameter(T.ones(1))
+    res = {}
+    for mode in ("triangular", "triangular2", "exp_range"):
+        opt = T.optim.SGD([p], lr=0.1, momentum=0.9)
+        sch = S.CyclicLR(
+            opt, base_lr=0.01, max_lr=0.1, step_size_up=2, step_size_down=3, mode=mode, gamma=0.9
+        )
+        lrs = []
+        for _ in range(11):
+            opt.step()
+            sch.step()
+            lrs.append((sch.get_last_lr()[0], opt.param_groups[0]["momentum"]))
+        res[mode] = lrs
+    opt = T.optim.Adam([p], lr=0.1)
+    res["adam_err"] = raises(lambda: S.CyclicLR(opt, 0.01, 0.1))
+    res["adam_ok"] = S.CyclicLR(opt, 0.01, 0.1, cycle_momentum=False).get_last_lr()
+    return res
+
+
+@program()
+def prog_swa_utils_averaged_model(T: Any) -> Any:
+    swa = T.optim.swa_utils
+    model, x, y = _quad_problem(T, 5)
+    ema = swa.AveragedModel(model, multi_avg_fn=swa.get_ema_multi_avg_fn(0.9))
+    avg = swa.AveragedModel(model)
+    opt = T.optim.SGD(model.parameters(), lr=0.1)
+    sch = swa.SWALR(opt, swa_lr=0.05, anneal_epochs=2, anneal_strategy="cos")
+    lrs = []
+    for _ in range(4):
+        _steps(T, model, opt, x, y, 1)
+        ema.update_parameters(model)
+        avg.update_parameters(model)
+        sch.step()
+        lrs.append(sch.get_last_lr())
+    return {
+        "ema_w": ema.module.weight,
+        "avg_w": avg.module.weight,
+        "n": avg.n_averaged,
+        "lrs": lrs,
+        "out": avg(x),
+        "keys": sorted(avg.state_dict()),
+    }
+
+
+# --- data utilities ----------------------------------------------------------------------------
+
+
+@program()
+def prog_dataloader_shuffle_generator_and_drop_last(T: Any) -> Any:
+    D = T.utils.data
+    ds = D.TensorDataset(T.arange(10).float(), T.arange(10) * 2)
+    g = T.Generator().manual_seed(7)
+    dl = D.DataLoader(ds, batch_size=3, shuffle=True, generator=g, drop_last=True)
+    epochs = [[(xb.tolist(), yb.tolist()) for xb, yb in dl] for _ in range(2)]
+    dl2 = D.DataLoader(ds, batch_size=4)
+    return {
+        "epochs": epochs,
+        "len": len(dl),
+        "len2": len(dl2),
+        "last": [b[0].shape for b in dl2],
+        "ds_len": len(ds),
+        "item": ds[3],
+    }
+
+
+@program()
+def prog_random_split_and_subset(T: Any) -> Any:
+    D = T.utils.data
+    ds = D.TensorDataset(T.arange(10))
+    a, b = D.random_split(ds, [7, 3], generator=T.Generator().manual_seed(42))
+    c, d, e = D.random_split(ds, [0.5, 0.3, 0.2], generator=T.Generator().manual_seed(1))
+    sub = D.Subset(ds, [9, 0, 4])
+    cat = D.ConcatDataset([sub, a])
+    return {
+        "a": list(a.indices),
+        "b": list(b.indices),
+        "c": list(c.indices),
+        "d": list(d.indices),
+        "e": list(e.indices),
+        "sub": [sub[i][0] for i in range(3)],
+        "cat_len": len(cat),
+        "cat5": cat[5],
+        "bad": raises(lambda: D.random_split(ds, [5, 6])),
+        "cum": cat.cumulative_sizes,
+    }
+
+
+@program()
+def prog_dataloader_collate_dicts_and_samplers(T: Any) -> Any:
+    D = T.utils.data
+
+    class Dicts(D.Dataset):
+        def __len__(self):
+            return 5
+
+        def __getitem__(self, i):
+            return {"x": T.full((2,), float(i)), "y": i, "name": f"s{i}", "t": (i, i * 0.5)}
+
+    dl = D.DataLoader(Dicts(), batch_size=2)
+    batches = list(dl)
+    ws = D.WeightedRandomSampler([0.1, 0.9, 0.0, 0.5], 6, generator=T.Generator().manual_seed(3))
+    rs = D.RandomSampler(
+        range(5), replacement=True, num_samples=4, generator=T.Generator().manual_seed(0)
+    )
+    bs = D.BatchSampler(D.SequentialSampler(range(6)), batch_size=4, drop_last=False)
+    dl2 = D.DataLoader(D.TensorDataset(T.arange(6)), batch_sampler=bs)
+    return {
+        "batches": batches,
+        "ws": list(ws),
+        "rs": list(rs),
+        "bs": list(bs),
+        "dl2": [b[0].tolist() for b in dl2],
+        "coll": D.default_collate([(1, 2.0), (3, 4.0)]),
+    }
+
+
+@program()
+def prog_iterable_dataset_and_errors(T: Any) -> Any:
+    D = T.utils.data
+
+    class Stream(D.IterableDataset):
+        def __iter__(self):
+            return iter(T.arange(7).float().split(1))
+
+    dl = D.DataLoader(Stream(), batch_size=3)
+    out = [b.tolist() for b in dl]
+    return {
+        "out": out,
+        "shuffle_err": raises(lambda: D.DataLoader(Stream(), shuffle=True)),
+        "len_err": raises(lambda: len(Stream())),
+        "bs_err": raises(lambda: D.DataLoader(range(4), batch_size=2, batch_sampler=[[0]])),
+        "tds_err": raises(lambda: D.TensorDataset(T.ones(3), T.ones(4))),
+    }
+
+
+# --- checkpoint --------------------------------------------------------------------------------
+
+
+@program()
+def prog_checkpoint_sequential_and_non_reentrant(T: Any) -> Any:
+    nn = T.nn
+    cp = T.utils.checkpoint
+    model = _seeded(T, nn.Sequential(*[nn.Linear(4, 4) for _ in range(4)], nn.Tanh()), 9)
+    x = T.tensor(_data(3, 4), requires_grad=True)
+    out = cp.checkpoint_sequential(model, 2, x, use_reentrant=False)
+    out.sum().backward()
+    g1 = x.grad.clone()
+    x.grad = None
+    out2 = cp.checkpoint(lambda a: model(a), x, use_reentrant=False)
+    out2.sum().backward()
+    (gg,) = T.autograd.grad(
+        cp.checkpoint(lambda a: (a**3).sum(), x, use_reentrant=False), x, create_graph=True
+    )
+    return {
+        "out": out,
+        "g1": g1,
+        "g2": x.grad,
+        "gg": gg,
+        "gg_rg": gg.requires_grad,
+        "w": model[0].weight.grad,
+    }
+
+
+@program()
+def prog_checkpoint_reentrant_no_grad_input(T: Any) -> Any:
+    cp = T.utils.checkpoint
+    lin = _lin(T, 3, 3, 4)
+    x = T.tensor(_data(2, 3))
+    out = cp.checkpoint(lin, x, use_reentrant=True)
+    err = raises(lambda: out.sum().backward())
+    out2 = cp.checkpoint(lin, x.requires_grad_(), use_reentrant=True)
+    out2.sum().backward()
+    return {
+        "out": out,
+        "gf": out.grad_fn,
+        "err": err,
+        "out2": out2,
+        "w": lin.weight.grad,
+        "x": x.grad,
+    }
+
+
+# --- the harness -----------------------------------------------------------------------------
+
+
+def _params() -> list[Any]:
+    out = []
+    for name, p in PROGRAMS.items():
+        marks = [pytest.mark.xfail(reason=p.xfail, strict=True)] if p.xfail else []
+        out.append(pytest.param(name, marks=marks, id=name))
+    return out
+
+
+@pytest.mark.parametrize("name", _params())
+def test_program_matches_torch(name: str) -> None:
+    p = PROGRAMS[name]
+    a = run(get_engine("torch"), p.fn)
+    assert a.error is None, f"torch raised {a.error}: fix the program"
+    b = run(get_engine("shadowgrad"), p.fn)
+    diffs = compare(a, b, tol=p.tol, compare_warnings=p.warnings)
+    if diffs:
+        pytest.fail(render_mismatch(name, inspect.getsource(p.fn), diffs, a, b), pytrace=False)
