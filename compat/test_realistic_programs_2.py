@@ -2957,15 +2957,7 @@ def prog_common_user_mistakes(T: Any) -> Any:
     return {k: raises(fn) for k, fn in cases.items()}
 
 
-@program(
-    xfail="nn layer input checks missing or worded differently, in files others own: conv with "
-    "a kernel larger than the padded input fails in numpy ('negative dimensions are not "
-    "allowed'; ops/nn_ops.py), conv of an int64 input computes instead of 'Input type (long "
-    "int) and bias type (float) should be the same', max_pool2d with an empty output returns "
-    "an empty tensor instead of 'Output size is too small', softmax of an int tensor raises "
-    "RuntimeError 'long int' where torch raises NotImplementedError \"... not implemented for "
-    "'Long'\", F.embedding accepts a 1-D weight ('weight' must be 2-D) (nn/functional.py)"
-)
+@program()
 def prog_layer_input_checks(T: Any) -> Any:
     nn = T.nn
     F = nn.functional

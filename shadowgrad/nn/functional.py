@@ -977,14 +977,69 @@ def fold(
 # --- pooling ------------------------------------------------------------------------------
 
 
-def _pool_args(kernel_size: Any, stride: Any, padding: Any, dilation: Any) -> Any:
-    k = _tuple(kernel_size, 2)
-    s = (
-        k
-        if stride is None or (isinstance(stride, (list, tuple)) and not stride)
-        else _tuple(stride, 2)
-    )
-    return k, s, _tuple(padding, 2), _tuple(dilation, 2)
+def _pool_arg(v: Any, name: str, what: str, msg: str) -> tuple[int, int]:
+    if isinstance(v, (tuple, list)) and len(v) not in (1, 2):
+        raise RuntimeError(f"{name}: {what} must {msg}, or a tuple of two ints")
+    return _tuple(v, 2)  # type: ignore[return-value]
+
+
+def _pool_args(
+    kernel_size: Any, stride: Any, padding: Any, dilation: Any, name: str = "max_pool2d"
+) -> Any:
+    """kernel, stride, padding, dilation as pairs, with torch's messages for bad lengths."""
+    be = "either be" if name.startswith("max") else "be"
+    k = _pool_arg(kernel_size, name, "kernel_size", f"{be} a single int")
+    no_stride = stride is None or (isinstance(stride, (list, tuple)) and not stride)
+    s = k if no_stride else _pool_arg(stride, name, "stride", f"{be} omitted, a single int")
+    p = _pool_arg(padding, name, "padding", f"{be} a single int")
+    d = _pool_arg(dilation, name, "dilation", "be either a single int")
+    return k, s, p, d
+
+
+def _pool2d_check(input: Tensor, k: Any, s: Any, p: Any, d: Any, ceil_mode: bool) -> Any:
+    """torch's pooling_output_shape and pool2d_shape_check, in their order; the output size."""
+    H, W = input.shape[-2:]
+    out = []
+    for n, kk, ss, pp, dd in ((H, k[0], s[0], p[0], d[0]), (W, k[1], s[1], p[1], d[1])):
+        if ss == 0:
+            raise RuntimeError("stride should not be zero")
+        if pp < 0:
+            raise RuntimeError(f"pad must be non-negative, but got pad: {pp}")
+        if pp > ((kk - 1) * dd + 1) // 2:
+            raise RuntimeError(
+                f"pad should be at most half of effective kernel size, but got pad={pp}, "
+                f"kernel_size={kk} and dilation={dd}"
+            )
+        out.append(K.pool_out_size(n, kk, ss, pp, dd, ceil_mode))
+    if k[0] <= 0 or k[1] <= 0:
+        raise RuntimeError(
+            f"kernel size should be greater than zero, but got kH: {k[0]} kW: {k[1]}"
+        )
+    if s[0] <= 0 or s[1] <= 0:
+        raise RuntimeError(f"stride should be greater than zero, but got dH: {s[0]} dW: {s[1]}")
+    if d[0] <= 0 or d[1] <= 0:
+        raise RuntimeError(
+            f"dilation should be greater than zero, but got dilationH: {d[0]} dilationW: {d[1]}"
+        )
+    sh = input.shape
+    k_nd = input.ndim
+    if not ((k_nd == 3 and sh[0] and sh[1] and sh[2]) or (k_nd == 4 and sh[1] and sh[2] and sh[3])):
+        raise RuntimeError(
+            "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but "
+            f"got:{list(sh)}"
+        )
+    if k[1] // 2 < p[1] or k[0] // 2 < p[0]:
+        raise RuntimeError(
+            f"pad should be smaller than or equal to half of kernel size, but got padW = {p[1]}, "
+            f"padH = {p[0]}, kW = {k[1]}, kH = {k[0]}"
+        )
+    if out[0] < 1 or out[1] < 1:
+        c = sh[-3]
+        raise RuntimeError(
+            f"Given input size: ({c}x{H}x{W}). Calculated output size: ({c}x{out[0]}x{out[1]}). "
+            "Output size is too small"
+        )
+    return out
 
 
 def max_pool2d(
@@ -1000,15 +1055,57 @@ def max_pool2d(
     k, s, p, d = _pool_args(kernel_size, stride, padding, dilation)
     if input.ndim not in (3, 4):
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
-    for i in range(2):
-        if p[i] > (d[i] * (k[i] - 1) + 1) // 2 and p[i] > k[i] // 2:
-            raise RuntimeError(
-                f"pad should be at most half of effective kernel size, but got pad={p[i]}, "
-                f"kernel_size={k[i]} and dilation={d[i]}"
-            )
+    _pool2d_check(input, k, s, p, d, ceil_mode)
+    if input.dtype is D.bool_:
+        raise NotImplementedError("\"max_pool2d\" not implemented for 'Bool'")
     idx = K.max_pool2d_indices(input._data, k, s, p, d, ceil_mode)
     out = K.max_pool2d_op(input, _make(idx), tuple(input.shape))
     return (out, _make(idx)) if return_indices else out
+
+
+def _check_1d_input(input: Tensor, name: str) -> None:
+    if input.ndim not in (2, 3):
+        raise RuntimeError(
+            f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional tensor for argument "
+            f"#1 'self' (while checking arguments for {name})"
+        )
+
+
+def _check_max_pool1d(
+    input: Tensor, kernel_size: Any, stride: Any, padding: Any, dilation: Any, ceil_mode: bool
+) -> None:
+    """torch's max_pool1d checks (its own kernel, without indices)."""
+    sh = input.shape
+    if input.ndim not in (2, 3) or not all(sh[-2:]) or (input.ndim == 2 and not sh[0]):
+        raise RuntimeError(
+            "max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for "
+            f"input, but got:{list(sh)}"
+        )
+    if isinstance(kernel_size, (tuple, list)) and len(kernel_size) != 1:
+        raise RuntimeError(
+            "max_pool1d() kernel_size must be an int, list of ints or tuple of ints of size 1 "
+            f"but got size {len(kernel_size)}"
+        )
+    k = _tuple(kernel_size, 1)[0]
+    s = k if stride is None or (isinstance(stride, (tuple, list)) and not stride) else None
+    s = _tuple(stride, 1)[0] if s is None else s
+    p, d = _tuple(padding, 1)[0], _tuple(dilation, 1)[0]
+    if k <= 0:
+        raise RuntimeError(f"max_pool1d() kernel_size must be greater than zero, but got {k}")
+    if s <= 0:
+        raise RuntimeError(f"max_pool1d() stride must be greater than zero, but got {s}")
+    if p < 0:
+        raise RuntimeError(f"max_pool1d() padding must be non-negative, but got {p}")
+    if p > k // 2:
+        raise RuntimeError(
+            f"max_pool1d() padding should be at most half of kernel size, but got padding={p} "
+            f"and kernel_size={k}"
+        )
+    if d <= 0:
+        raise RuntimeError(f"max_pool1d() dilation must be greater than zero, but got {d}")
+    ow = K.pool_out_size(sh[-1], k, s, p, d, ceil_mode)
+    if ow <= 0:
+        raise RuntimeError(f"max_pool1d() Invalid computed output size: {ow}")
 
 
 def max_pool1d(
@@ -1021,6 +1118,10 @@ def max_pool1d(
     return_indices: bool = False,
 ) -> Any:
     """Mirrors `torch.nn.functional.max_pool1d` (a 2-d pool over a height of 1, as torch)."""
+    if return_indices:
+        _check_1d_input(input, "max_pool1d")
+    else:
+        _check_max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode)
     s = None if stride is None else (1, _tuple(stride, 1)[0])
     r = max_pool2d(
         input.unsqueeze(-2),
@@ -1046,22 +1147,18 @@ def avg_pool2d(
     divisor_override: int | None = None,
 ) -> Tensor:
     """Mirrors `torch.nn.functional.avg_pool2d`."""
-    k, s, p, _ = _pool_args(kernel_size, stride, padding, 1)
-    if input.ndim not in (3, 4):
-        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
-    for i in range(2):
-        if p[i] > k[i] // 2:
-            raise RuntimeError(
-                f"pad should be at most half of effective kernel size, but got pad={p[i]}, "
-                f"kernel_size={k[i]} and dilation=1"
-            )
+    k, s, p, _ = _pool_args(kernel_size, stride, padding, 1, "avg_pool2d")
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
+    if input.ndim < 3:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-max(input.ndim, 1)}, "
+            f"{max(input.ndim, 1) - 1}], but got -3)"
+        )
     H, W = input.shape[-2:]
-    out = (
-        K.pool_out_size(H, k[0], s[0], p[0], 1, ceil_mode),
-        K.pool_out_size(W, k[1], s[1], p[1], 1, ceil_mode),
-    )
+    out = tuple(_pool2d_check(input, k, s, p, (1, 1), ceil_mode))
+    if input.dtype is D.bool_:
+        raise NotImplementedError("\"avg_pool2d\" not implemented for 'Bool'")
     div = K.avg_pool_divisor(H, W, k, s, p, out, count_include_pad, divisor_override)
     return K.avg_pool2d_op(input, div, k, s, p, out)
 
@@ -1075,6 +1172,7 @@ def avg_pool1d(
     count_include_pad: bool = True,
 ) -> Tensor:
     """Mirrors `torch.nn.functional.avg_pool1d` (a 2-d pool over a height of 1, as torch)."""
+    _check_1d_input(input, "avg_pool1d")
     s = None if stride is None else (1, _tuple(stride, 1)[0])
     return avg_pool2d(
         input.unsqueeze(-2),
@@ -1092,22 +1190,54 @@ def _adaptive_size(input: Tensor, output_size: Any) -> tuple[int, int]:
     return (H if o[0] is None else int(o[0]), W if o[1] is None else int(o[1]))
 
 
+def _check_adaptive_2d(input: Tensor, name: str, colon: str) -> None:
+    k = input.ndim
+    if k not in (3, 4):
+        raise RuntimeError(
+            f"{name}(): Expected 3D or 4D tensor, but got{colon} {list(input.shape)}"
+        )
+    for i in range(1, k):
+        if input.shape[i] == 0:
+            raise RuntimeError(
+                f"{name}(): Expected input to have non-zero size for non-batch dimensions, but "
+                f"input has sizes {list(input.shape)} with dimension {i} being empty"
+            )
+
+
 def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
     """Mirrors `torch.nn.functional.adaptive_avg_pool2d` (output 1x1 is a mean, as torch)."""
-    oh, ow = _adaptive_size(input, output_size)
+    if isinstance(output_size, (tuple, list)) and len(output_size) != 2:
+        raise RuntimeError("adaptive_avg_pool2d: output_size must be 2")
+    if input.ndim < 2:
+        o = output_size if isinstance(output_size, (tuple, list)) else (output_size,) * 2
+        if None in o:
+            raise RuntimeError(
+                f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got {list(input.shape)}"
+            )
+        oh, ow = int(o[0]), int(o[1])
+    else:
+        oh, ow = _adaptive_size(input, output_size)
+    if oh < 0 or ow < 0:
+        raise RuntimeError(
+            "adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but "
+            f"received {{{oh}, {ow}}}"
+        )
     if (oh, ow) == (1, 1):
         return input.mean((-1, -2), keepdim=True)
+    _check_adaptive_2d(input, "adaptive_avg_pool2d", "")
     H, W = input.shape[-2:]
     return K.adaptive_avg_pool2d_op(input, K.adaptive_matrix(H, oh), K.adaptive_matrix(W, ow))
 
 
 def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
     """Mirrors `torch.nn.functional.adaptive_avg_pool1d`."""
+    _check_1d_input(input, "adaptive_avg_pool1d")
     return adaptive_avg_pool2d(input.unsqueeze(-2), (1, _tuple(output_size, 1)[0])).squeeze(-2)
 
 
 def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
     """Mirrors `torch.nn.functional.adaptive_max_pool2d`."""
+    _check_adaptive_2d(input, "adaptive_max_pool2d", ":")
     oh, ow = _adaptive_size(input, output_size)
     x = input._data
     H, W = x.shape[-2:]
