@@ -519,6 +519,10 @@ def _dropout(input: Tensor, p: float, training: bool, inplace: bool, noise_shape
     _check_p(p)
     if not training or p == 0.0 or input._data.size == 0:
         return input
+    if p != 1.0 and not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise RuntimeError(
+            f"result type Float can't be cast to the desired output type {input.dtype._short}"
+        )
     if p == 1.0:
         noise = _make(np.zeros((), input._data.dtype))
     else:
@@ -1266,12 +1270,38 @@ def layer_norm(
     """Mirrors `torch.nn.functional.layer_norm`."""
     ns = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
     shape = tuple(input.shape)
+    if not ns:
+        raise RuntimeError(
+            "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least "
+            "one element, but got normalized_shape = []"
+        )
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and tuple(t.shape) != ns:
+            raise RuntimeError(
+                f"Expected {name} to be of same shape as normalized_shape, but got {name} of "
+                f"shape {list(t.shape)} and normalized_shape = {list(ns)}"
+            )
     if len(ns) > len(shape) or shape[len(shape) - len(ns) :] != ns:
         raise RuntimeError(
             f"Given normalized_shape={list(ns)}, expected input with shape [*, "
             f"{', '.join(map(str, ns))}], but got input of size{list(shape)}"
         )
+    _check_norm_dtypes(input, "LayerNormKernelImpl", weight, bias)
     return K.layer_norm_op(input, ns, weight, bias, eps)
+
+
+def _check_norm_dtypes(input: Tensor, kernel: str, weight: Any, bias: Any) -> None:
+    """torch's mixed-dtype rule for layer_norm and group_norm, then the kernel's dtype check."""
+    dt = input.dtype
+    if (weight is not None and weight.dtype is not dt) or (
+        bias is not None and bias.dtype is not dt
+    ):
+        if any(t is not None and t.dtype is not D.float32 for t in (weight, bias)):
+            raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+        if dt is not D.float16:
+            raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+    if not dt.is_floating_point:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt._short}'")
 
 
 def _check_bn_params(
@@ -1402,12 +1432,25 @@ def group_norm(
         raise RuntimeError(
             f"Expected at least 2 dimensions for input tensor but received {input.ndim}"
         )
-    c = input.shape[1]
+    n, c = input.shape[:2]
+    size = [n * c // num_groups, num_groups, *input.shape[2:]]
+    if math.prod(size) == 1:
+        raise ValueError(
+            f"Expected more than 1 value per channel when training, got input size {size}"
+        )
     if c % num_groups:
         raise RuntimeError(
             f"Expected number of channels in input to be divisible by num_groups, but got input "
             f"of shape {list(input.shape)} and num_groups={num_groups}"
         )
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and (t.ndim != 1 or t.numel() != c):
+            raise RuntimeError(
+                f"Expected {name} to be a vector of size equal to the number of channels in "
+                f"input, but got {name} of shape {list(t.shape)} and input of shape "
+                f"{list(input.shape)}"
+            )
+    _check_norm_dtypes(input, "GroupNormKernelImpl", weight, bias)
     return K.group_norm_op(input, weight, bias, num_groups, eps)
 
 
@@ -1499,27 +1542,43 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
             f"got padding length {len(pad)} and input of dimension {input.ndim}"
         )
     if mode == "constant":
+        for i in range(k):
+            lo, hi = pad[2 * i], pad[2 * i + 1]
+            if input.shape[input.ndim - 1 - i] + min(lo, 0) + min(hi, 0) < 0:
+                raise RuntimeError("narrow(): length must be non-negative.")
         return K.constant_pad_op(input, pad, 0 if value is None else value)
     if value is not None and value != 0:
         raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
+    if mode in ("reflect", "replicate", "circular") and (k > 3 or input.ndim not in (k + 1, k + 2)):
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {input.ndim}D input tensor.\n"
+            "Supported combinations for non-constant padding:\n"
+            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)"
+        )
     if mode in ("reflect", "replicate"):
-        if k > 3 or input.ndim not in (k + 1, k + 2):
-            raise NotImplementedError(
-                "Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now"
+        sizes = tuple(input.shape)
+        if not all(sizes[input.ndim - k - 1 if input.ndim == k + 2 else 0 :]):
+            raise RuntimeError(
+                f"Expected {k + 1}D or {k + 2}D (batch mode) tensor with possibly 0 batch size "
+                f"and other non-zero dimensions for input, but got: {list(sizes)}"
             )
+        if mode == "reflect":
+            for i in range(k):  # the last dimension first, as torch's kernels check
+                ax = input.ndim - 1 - i
+                lo, hi = pad[2 * i], pad[2 * i + 1]
+                if lo >= sizes[ax] or hi >= sizes[ax]:
+                    raise RuntimeError(
+                        f"Argument #{4 + 2 * i}: Padding size should be less than the "
+                        f"corresponding input dimension, but got: padding ({lo}, {hi}) at "
+                        f"dimension {ax} of input {list(sizes)}"
+                    )
         idx = []
         for i in reversed(range(k)):
             ax = input.ndim - k + (k - 1 - i)
-            n = input.shape[ax]
-            lo, hi = pad[2 * i], pad[2 * i + 1]
-            if mode == "reflect" and (lo >= n or hi >= n):
-                raise RuntimeError(
-                    f"Argument #4: Padding size should be less than the corresponding input "
-                    f"dimension, but got: padding ({lo}, {hi}) at dimension {ax} of input "
-                    f"{list(input.shape)}"
-                )
-            idx.append(K._pad_index(n, lo, hi, mode))
-        return K.index_pad_ops[(mode, k)](input, tuple(idx), tuple(input.shape))
+            idx.append(K._pad_index(sizes[ax], pad[2 * i], pad[2 * i + 1], mode))
+        return K.index_pad_ops[(mode, k)](input, tuple(idx), sizes)
     if mode == "circular":
         return _pad_circular(input, pad)
     raise NotImplementedError(f"Unrecognised padding mode {mode}")
@@ -1611,6 +1670,37 @@ def _broadcast_pair(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
     return input, target
 
 
+def _check_float_loss(input: Tensor, target: Tensor, kernel: str) -> None:
+    """A pointwise loss kernel on integer operands: torch's not-implemented error (cheap: two
+    attribute reads on the common float path)."""
+    if not (input.dtype.is_floating_point or target.dtype.is_floating_point):
+        dt = D.promote_types(input.dtype, target.dtype)
+        if not dt.is_complex:
+            raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt._short}'")
+
+
+def _broadcast_ref(*shapes: tuple[int, ...], ab: bool = False) -> tuple[int, ...]:
+    """The broadcast shape, or torch's error: its reference implementation's wording (expand of
+    an inferred size), or with `ab` the kernels' 'size of tensor a ... tensor b' wording."""
+    common = [1] * max(len(sh) for sh in shapes)
+    for i, sh in enumerate(shapes):
+        for idx in range(-1, -1 - len(sh), -1):
+            if common[idx] == 1:
+                common[idx] = sh[idx]
+            elif sh[idx] != 1 and common[idx] != sh[idx]:
+                if ab:
+                    raise RuntimeError(
+                        f"The size of tensor a ({common[idx]}) must match the size of tensor b "
+                        f"({sh[idx]}) at non-singleton dimension {len(common) + idx}"
+                    )
+                raise RuntimeError(
+                    f"Attempting to broadcast a dimension of length {sh[idx]} at {idx}! "
+                    f"Mismatching argument at index {i} had torch.Size({list(sh)}); but expected "
+                    f"shape should be broadcastable to {common}"
+                )
+    return tuple(common)
+
+
 def _apply_reduction(loss: Tensor, reduction: int) -> Tensor:
     if reduction == 1:
         return loss.mean()
@@ -1630,6 +1720,7 @@ def mse_loss(
     """Mirrors `torch.nn.functional.mse_loss`."""
     r = _reduction(size_average, reduce, reduction)
     input, target = _broadcast_pair(input, target)
+    _check_float_loss(input, target, "mse_cpu")
     if weight is not None:
         return _apply_reduction(weight * (input - target) ** 2, r)
     return K.mse_loss_op(input, target, r)
@@ -1647,6 +1738,11 @@ def l1_loss(
     r = _reduction(size_average, reduce, reduction)
     input, target = _broadcast_pair(input, target)
     loss = K._abs(input - target)
+    if r == 1 and not loss.dtype.is_floating_point and not loss.dtype.is_complex:
+        raise RuntimeError(
+            "mean(): could not infer output dtype. Input dtype must be either a floating point "
+            f"or complex dtype. Got: {loss.dtype._short}"
+        )
     if weight is not None:
         loss = loss * weight
     return _apply_reduction(loss, r)
@@ -1665,6 +1761,7 @@ def smooth_l1_loss(
     input, target = _broadcast_pair(input, target)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    _check_float_loss(input, target, "smooth_l1_cpu")
     if beta == 0.0:
         return _apply_reduction(K._abs(input - target), r)
     return K.smooth_l1_loss_op(input, target, r, beta)
@@ -1682,6 +1779,7 @@ def huber_loss(
     input, target = _broadcast_pair(input, target)
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    _check_float_loss(input, target, "huber_cpu")
     if weight is not None:
         return _apply_reduction(K.huber_loss_op(input, target, 0, delta) * weight, r)
     return K.huber_loss_op(input, target, r, delta)
@@ -1702,11 +1800,16 @@ def binary_cross_entropy(
             f"Using a target size ({target.shape}) that is different to the input size "
             f"({input.shape}) is deprecated. Please ensure they have the same size."
         )
+    if weight is not None:
+        weight = weight.expand(*_broadcast_ref(tuple(target.shape), tuple(weight.shape)))
+    dt = input.dtype
+    if not dt.is_floating_point:
+        raise NotImplementedError(f"\"binary_cross_entropy\" not implemented for '{dt._short}'")
+    if target.dtype is not dt:
+        raise RuntimeError(f"Found dtype {target.dtype._short} but expected {dt._short}")
     x = input._data
     if x.size and ((x < 0).any() or (x > 1).any()):
         raise RuntimeError("all elements of input should be between 0 and 1")
-    if weight is not None:
-        weight = weight.expand(*np.broadcast_shapes(tuple(target.shape), tuple(weight.shape)))
     return K.bce_op(input, target, weight, r)
 
 
@@ -1725,6 +1828,16 @@ def binary_cross_entropy_with_logits(
         raise ValueError(
             f"Target size ({target.shape}) must be the same as input size ({input.shape})"
         )
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"log_sigmoid_cpu\" not implemented for '{input.dtype._short}'")
+    if not target.dtype.is_floating_point:
+        raise RuntimeError(
+            f"result type {input.dtype._short} can't be cast to the desired output type "
+            f"{target.dtype._short}"
+        )
+    if pos_weight is not None:
+        # torch's (pos_weight - 1) * target: its broadcast error names pos_weight first
+        _broadcast_ref(tuple(pos_weight.shape), tuple(target.shape), ab=True)
     return K.bce_logits_op(input, target, weight, pos_weight, r)
 
 
@@ -1912,6 +2025,10 @@ def kl_div(
         )
     if reduction not in ("none", "mean", "sum", "batchmean"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
+    if input.dtype.is_complex or target.dtype.is_complex:
+        raise RuntimeError("kl_div: Complex inputs not supported.")
+    if input.dtype._cat < 2 or target.dtype._cat < 2:
+        raise RuntimeError("kl_div: Integral inputs not supported.")
     if log_target:
         loss = P.exp(target) * (target - input)
     else:
@@ -1943,7 +2060,12 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
     """Mirrors `torch.nn.functional.cosine_similarity`."""
     from ..ops._util import wrap_dim
 
-    shape = np.broadcast_shapes(tuple(x1.shape), tuple(x2.shape))
+    dt = D.promote_types(x1.dtype, x2.dtype)
+    if not dt.is_floating_point:
+        raise RuntimeError(
+            f"expected common dtype to be floating point, yet common dtype is {dt._short}"
+        )
+    shape = _broadcast_ref(tuple(x1.shape), tuple(x2.shape), ab=True)
     if tuple(x1.shape) != shape:
         x1 = x1.expand(*shape)
     if tuple(x2.shape) != shape:
@@ -1970,6 +2092,11 @@ def normalize(
     from ..ops._util import wrap_dim
 
     d = wrap_dim(dim, input.ndim)
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise RuntimeError(
+            "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+            f"{input.dtype._short}"
+        )
     n = K._norm(input, p, d, True)
     n = P.where(n >= eps, n, eps)  # clamp_min: the grad passes where n >= eps
     return input / n.expand_as(input)
