@@ -11,7 +11,7 @@ import numpy as np
 from .. import _dtype
 from .._creation import full_like, tensor
 from .._grad_mode import no_grad
-from .optimizer import Optimizer, arr, fma, write_param
+from .optimizer import Optimizer, arr, check_fused, fma, write_param
 
 __all__ = ["Adagrad"]
 
@@ -57,6 +57,7 @@ class Adagrad(Optimizer):
             "fused": fused,
         }
         super().__init__(params, defaults)
+        check_fused(fused, foreach, differentiable)
         for group in self.param_groups:
             for p in group["params"]:
                 state = self.state[p]

@@ -11,7 +11,7 @@ from .. import _dtype
 from .._creation import tensor, zeros_like
 from .._grad_mode import no_grad
 from ._single_tensor import check_betas, check_nonneg, decay
-from .optimizer import Optimizer, arr, blocks, fma, lerp, write_param
+from .optimizer import Optimizer, arr, blocks, check_fused, fma, lerp, write_param
 
 __all__ = ["Adam"]
 
@@ -56,6 +56,7 @@ class Adam(Optimizer):
             "decoupled_weight_decay": decoupled_weight_decay,
         }
         super().__init__(params, defaults)
+        check_fused(fused, foreach, differentiable)
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         super().__setstate__(state)

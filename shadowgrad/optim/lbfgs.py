@@ -13,6 +13,7 @@ from typing import Any
 from .._creation import zeros
 from .._grad_mode import no_grad
 from .._tensor import Tensor
+from ..ops.pointwise import view_as_real
 from ..ops.shape import cat
 from ._single_tensor import check_lr
 from .optimizer import Optimizer
@@ -189,21 +190,25 @@ class LBFGS(Optimizer):
 
     def _numel(self) -> int:
         if self._numel_cache is None:
-            self._numel_cache = sum(p.numel() for p in self._params)
+            self._numel_cache = sum(
+                2 * p.numel() if p.is_complex() else p.numel() for p in self._params
+            )
         return self._numel_cache
 
     def _gather_flat_grad(self) -> Tensor:
-        return cat(
-            [
-                zeros(p.numel(), dtype=p.dtype) if p.grad is None else p.grad.reshape(-1)
-                for p in self._params
-            ],
-            0,
-        )
+        views = []
+        for p in self._params:
+            v = zeros(p.numel(), dtype=p.dtype) if p.grad is None else p.grad.reshape(-1)
+            if v.is_complex():  # torch: a complex parameter's parts are two real numbers
+                v = view_as_real(v).view(-1)
+            views.append(v)
+        return cat(views, 0)
 
     def _add_grad(self, step_size: Any, update: Tensor) -> None:
         offset = 0
         for p in self._params:
+            if p.is_complex():
+                p = view_as_real(p)
             n = p.numel()
             p.add_(update[offset : offset + n].view_as(p), alpha=_num(step_size))
             offset += n

@@ -54,6 +54,30 @@ def register_optimizer_step_post_hook(hook: Callable[..., Any]) -> RemovableHand
     return h
 
 
+def _register(hooks: Any, hook: Callable[..., Any], prepend: bool) -> RemovableHandle:
+    """Add hook to an optimizer's hook dict (first when prepend) and return its handle."""
+    h = RemovableHandle(hooks)
+    if prepend:
+        rest = list(hooks.items())
+        hooks.clear()
+        hooks[h.id] = hook
+        hooks.update(rest)
+    else:
+        hooks[h.id] = hook
+    return h
+
+
+def check_fused(fused: Any, foreach: Any, differentiable: bool) -> None:
+    """The checks torch's fused-capable optimizers (Adam, AdamW, SGD, Adagrad) make after
+    building their groups. shadowgrad runs the single-tensor update whatever the flag says
+    (Note [Optimizer arithmetic])."""
+    if fused:
+        if differentiable:
+            raise RuntimeError("`fused` does not support `differentiable`")
+        if foreach:
+            raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
+
+
 def _typename(obj: Any) -> str:
     from ..nn.modules.module import typename
 
@@ -62,7 +86,10 @@ def _typename(obj: Any) -> str:
 
 def _step_with_hooks(step: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(step)
-    def wrapper(self: Optimizer, *args: Any, **kwargs: Any) -> Any:
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        # as torch's profile_hook_step, the hooks' `args` include the optimizer itself, and a
+        # pre hook's new args replace all of step's
+        self = args[0]
         for pre_hook in chain(_global_pre_hooks.values(), self._optimizer_step_pre_hooks.values()):
             result = pre_hook(self, args, kwargs)
             if result is not None:
@@ -79,7 +106,7 @@ def _step_with_hooks(step: Callable[..., Any]) -> Callable[..., Any]:
         outer = np.geterr()
         with np.errstate(all="ignore"):
             self._outer_errstate = outer
-            out = step(self, *args, **kwargs)
+            out = step(*args, **kwargs)
         self._opt_called = True
         for post_hook in chain(
             self._optimizer_step_post_hooks.values(), _global_post_hooks.values()
@@ -92,14 +119,27 @@ def _step_with_hooks(step: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def arr(t: Tensor) -> np.ndarray:
-    """The ndarray behind a tensor (shared, not copied)."""
-    return t.detach().numpy()
+    """The ndarray behind a tensor (shared, not copied). A complex tensor's is its real view
+    (shape `(..., 2)`): torch's optimizers update complex parameters, their gradients and
+    states through `torch.view_as_real`."""
+    a = t.detach().numpy()
+    if a.dtype.kind == "c":
+        a = a[..., None].view(a.real.dtype)
+    return a
+
+
+def like(value: np.ndarray, t: Tensor) -> np.ndarray:
+    """An array computed on `arr(t)` in t's own layout: a real view of a complex tensor's
+    values (shape `(..., 2)`) becomes complex again."""
+    if value.dtype.kind != "c" and t.is_complex():
+        return np.ascontiguousarray(value).view(t.detach().numpy().dtype)[..., 0]
+    return value
 
 
 def write_param(param: Tensor, value: np.ndarray) -> None:
     """Store a new value into a parameter in place. See Note [Optimizer arithmetic]."""
     with no_grad():
-        param.copy_(from_numpy(value))
+        param.copy_(from_numpy(like(value, param)))
 
 
 def fma(a: Any, b: np.ndarray, c: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
@@ -226,6 +266,34 @@ class Optimizer:
         h = RemovableHandle(self._optimizer_step_post_hooks)  # type: ignore[arg-type]
         self._optimizer_step_post_hooks[h.id] = hook
         return h
+
+    def register_state_dict_pre_hook(
+        self, hook: Callable[..., Any], prepend: bool = False
+    ) -> RemovableHandle:
+        """Mirrors `torch.optim.Optimizer.register_state_dict_pre_hook`: `hook(optimizer)` runs
+        before `state_dict()` builds the dict."""
+        return _register(self._optimizer_state_dict_pre_hooks, hook, prepend)
+
+    def register_state_dict_post_hook(
+        self, hook: Callable[..., Any], prepend: bool = False
+    ) -> RemovableHandle:
+        """Mirrors `torch.optim.Optimizer.register_state_dict_post_hook`: `hook(optimizer,
+        state_dict)` may return a new state dict."""
+        return _register(self._optimizer_state_dict_post_hooks, hook, prepend)
+
+    def register_load_state_dict_pre_hook(
+        self, hook: Callable[..., Any], prepend: bool = False
+    ) -> RemovableHandle:
+        """Mirrors `torch.optim.Optimizer.register_load_state_dict_pre_hook`: `hook(optimizer,
+        state_dict)` may return the state dict to load instead."""
+        return _register(self._optimizer_load_state_dict_pre_hooks, hook, prepend)
+
+    def register_load_state_dict_post_hook(
+        self, hook: Callable[..., Any], prepend: bool = False
+    ) -> RemovableHandle:
+        """Mirrors `torch.optim.Optimizer.register_load_state_dict_post_hook`: `hook(optimizer)`
+        runs after `load_state_dict()`."""
+        return _register(self._optimizer_load_state_dict_post_hooks, hook, prepend)
 
     def state_dict(self) -> dict[str, Any]:
         """Mirrors `torch.optim.Optimizer.state_dict`: parameters become integer indices."""

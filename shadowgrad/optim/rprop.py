@@ -53,7 +53,8 @@ class Rprop(Optimizer):
             def init(p: Any, state: dict[str, Any], lr: float = float(group["lr"])) -> None:
                 state["step"] = scalar(0.0)
                 state["prev"] = zeros_like(p)
-                state["step_size"] = full_like(p.grad, lr)
+                # a complex parameter's real and imaginary parts step independently
+                state["step_size"] = full_like(p.grad, complex(lr, lr) if p.is_complex() else lr)
 
             for p, state, grad, param in grads(self, group, init):
                 tick(state)

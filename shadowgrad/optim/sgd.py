@@ -7,7 +7,7 @@ from typing import Any
 
 from .._creation import from_numpy
 from .._grad_mode import no_grad
-from .optimizer import Optimizer, arr, fma
+from .optimizer import Optimizer, arr, check_fused, fma, like
 
 __all__ = ["SGD"]
 
@@ -49,6 +49,7 @@ class SGD(Optimizer):
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, defaults)
+        check_fused(fused, foreach, differentiable)
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         super().__setstate__(state)
@@ -80,7 +81,7 @@ class SGD(Optimizer):
                     state = self.state[p]
                     buf = state.get("momentum_buffer")
                     if buf is None:
-                        buf = from_numpy(grad.copy())
+                        buf = from_numpy(like(grad.copy(), p))
                         state["momentum_buffer"] = buf
                     else:
                         b = arr(buf)
@@ -90,5 +91,5 @@ class SGD(Optimizer):
                 # numpy rounds twice, within one ulp of torch per step (see fma for exactness,
                 # which costs four float64 passes over every parameter)
                 with no_grad():
-                    p.add_(from_numpy(grad), alpha=-lr)
+                    p.add_(from_numpy(like(grad, p)), alpha=-lr)
         return loss
