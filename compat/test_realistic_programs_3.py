@@ -7,6 +7,7 @@ returns, raises or warns is compared by the harness of test_realistic_programs_2
 
 from __future__ import annotations
 
+import importlib
 import inspect
 from collections.abc import Callable
 from typing import Any
@@ -1701,21 +1702,23 @@ def prog_optim_sgd_flag_matrix(T: Any) -> Any:
 @program()
 def prog_optim_adam_family_flags(T: Any) -> Any:
     res = {}
-    O = T.optim
+    optim = T.optim
     makers = {
-        "adam_amsgrad": lambda p: O.Adam(p, lr=0.01, amsgrad=True, weight_decay=0.1),
-        "adam_max": lambda p: O.Adam(p, lr=0.01, maximize=True, foreach=True),
-        "adamw_ams": lambda p: O.AdamW(p, lr=0.01, amsgrad=True, weight_decay=0.5),
-        "adamax": lambda p: O.Adamax(p, lr=0.02, weight_decay=0.1),
-        "nadam": lambda p: O.NAdam(
+        "adam_amsgrad": lambda p: optim.Adam(p, lr=0.01, amsgrad=True, weight_decay=0.1),
+        "adam_max": lambda p: optim.Adam(p, lr=0.01, maximize=True, foreach=True),
+        "adamw_ams": lambda p: optim.AdamW(p, lr=0.01, amsgrad=True, weight_decay=0.5),
+        "adamax": lambda p: optim.Adamax(p, lr=0.02, weight_decay=0.1),
+        "nadam": lambda p: optim.NAdam(
             p, lr=0.01, momentum_decay=0.005, decoupled_weight_decay=True, weight_decay=0.1
         ),
-        "radam": lambda p: O.RAdam(p, lr=0.01, decoupled_weight_decay=True, weight_decay=0.1),
-        "rmsprop": lambda p: O.RMSprop(p, lr=0.01, momentum=0.9, centered=True, weight_decay=0.01),
-        "adagrad": lambda p: O.Adagrad(p, lr=0.1, lr_decay=0.01, initial_accumulator_value=0.1),
-        "adadelta": lambda p: O.Adadelta(p, lr=1.0, rho=0.8, weight_decay=0.01),
-        "rprop": lambda p: O.Rprop(p, lr=0.01, etas=(0.4, 1.3), step_sizes=(1e-4, 1.0)),
-        "asgd": lambda p: O.ASGD(p, lr=0.05, t0=2, lambd=1e-3),
+        "radam": lambda p: optim.RAdam(p, lr=0.01, decoupled_weight_decay=True, weight_decay=0.1),
+        "rmsprop": lambda p: optim.RMSprop(
+            p, lr=0.01, momentum=0.9, centered=True, weight_decay=0.01
+        ),
+        "adagrad": lambda p: optim.Adagrad(p, lr=0.1, lr_decay=0.01, initial_accumulator_value=0.1),
+        "adadelta": lambda p: optim.Adadelta(p, lr=1.0, rho=0.8, weight_decay=0.01),
+        "rprop": lambda p: optim.Rprop(p, lr=0.01, etas=(0.4, 1.3), step_sizes=(1e-4, 1.0)),
+        "asgd": lambda p: optim.ASGD(p, lr=0.05, t0=2, lambd=1e-3),
     }
     for name, make in makers.items():
         model, x, y = _quad_problem(T, 1)
@@ -2133,6 +2136,703 @@ def prog_checkpoint_reentrant_no_grad_input(T: Any) -> Any:
         "w": lin.weight.grad,
         "x": x.grad,
     }
+
+
+# --- printing, promotion, integer arithmetic ---------------------------------------------------
+
+
+@program()
+def prog_repr_grad_fn_variants(T: Any) -> Any:
+    x = T.tensor([1.5, -2.25, 3.0], requires_grad=True)
+    vals = {
+        "leaf": x,
+        "mul": x * 2,
+        "view": x.view(3, 1),
+        "idx": x[1],
+        "sum": x.sum(),
+        "mean": x.mean(),
+        "unbind": x.unbind()[0],
+        "max": x.max(0),
+        "sort": x.sort(),
+        "dbl": x.double() * 1e-5,
+        "big": x * 1e6,
+        "int_like": x.detach().round(),
+        "half": x.half() * 3,
+        "cplx": T.complex(x, x),
+        "empty": x[:0],
+        "param": T.nn.Parameter(T.tensor([[1.0, 2.0], [3.0, 4.0]])),
+        "bool": x > 0,
+        "long": T.tensor([1, 200000, -3]),
+        "nan": x / T.tensor([0.0, 1.0, 0.0]),
+    }
+    return {k: repr(v) for k, v in vals.items()} | {"str_grad_fn": str((x * 2).grad_fn)[:14]}
+
+
+@program()
+def prog_repr_large_and_summarized(T: Any) -> Any:
+    a = T.arange(2000, dtype=T.float32).reshape(40, 50) / 7
+    b = T.linspace(-1e-4, 1e4, 9)
+    c = T.tensor([1e-10, 1.0, 1e10])
+    d = T.arange(1200).reshape(2, 3, 200)
+    e = (T.arange(12, dtype=T.float64).reshape(3, 4) * 0.1).requires_grad_()
+    return {
+        "a": repr(a),
+        "b": repr(b),
+        "c": repr(c),
+        "d": repr(d),
+        "e": repr(e * 2),
+        "e_str": str(e),
+        "f": repr(T.zeros(2, 0, 3)),
+        "g": repr(T.tensor(float("inf"))),
+    }
+
+
+@program()
+def prog_format_and_fstring(T: Any) -> Any:
+    x = T.tensor(3.14159, requires_grad=True)
+    y = T.tensor([1.0, 2.0])
+    return {
+        "f": f"{x:.2f}",
+        "f_int": f"{T.tensor(7):>4}",
+        "plain": f"{x}",
+        "vec": f"{y}",
+        "vec_fmt": raises(lambda: f"{y:.2f}"),
+        "item": f"{x.item():.3f}",
+        "round": round(T.tensor(2.567).item(), 2),
+    }
+
+
+@program()
+def prog_dtype_promotion_with_scalars(T: Any) -> Any:
+    i = T.tensor([1, 2, 3])
+    u = T.tensor([1, 2, 3], dtype=T.uint8)
+    h = T.tensor([1.0, 2.0], dtype=T.float16)
+    f = T.tensor([1.0, 2.0])
+    d = T.tensor([1.0, 2.0], dtype=T.float64)
+    b = T.tensor([True, False])
+    res = {
+        "i+1.5": i + 1.5,
+        "i*2": i * 2,
+        "i/2": i / 2,
+        "u-5": u - 5,
+        "u+300": u + 300,
+        "h*1e5": h * 1e5,
+        "f+d0": f + T.tensor(1.0, dtype=T.float64),
+        "d+f": d + f,
+        "b+b": b + b,
+        "b*1.5": b * 1.5,
+        "i+True": i + True,
+        "f**2": f**2,
+        "i**2": i**2,
+        "i**-1": raises(lambda: i**-1),
+        "i**0.5": i**0.5,
+        "2**i": 2**i,
+        "u*i": u * i,
+        "cplx": f * 1j,
+        "h+f0": h + T.tensor(1.0),
+        "i0+f": T.tensor(1) + f,
+        "result_type": T.result_type(i, 1.0),
+        "promote": T.promote_types(T.uint8, T.int8),
+        "can_cast": T.can_cast(T.float32, T.int32),
+        "sub_bool": raises(lambda: b - b),
+        "neg_bool": raises(lambda: -b),
+    }
+    return res
+
+
+@program()
+def prog_integer_division_and_remainder(T: Any) -> Any:
+    a = T.tensor([7, -7, 7, -7, 0])
+    b = T.tensor([2, 2, -2, -2, 3])
+    fa = a.float()
+    fb = b.float()
+    return {
+        "floordiv": a // b,
+        "div_floor": T.div(a, b, rounding_mode="floor"),
+        "div_trunc": T.div(a, b, rounding_mode="trunc"),
+        "true": a / b,
+        "rem": a % b,
+        "remainder": T.remainder(a, b),
+        "fmod": T.fmod(a, b),
+        "frem": fa % fb,
+        "ffmod": T.fmod(fa, fb),
+        "ffloor": fa // fb,
+        "zero_int": raises(lambda: a // T.zeros(5, dtype=T.long)),
+        "zero_float": fa / 0,
+        "zero_floordiv": fa // 0,
+        "neg_scalar": a % -3,
+        "rem_scalar_first": T.remainder(5, b),
+        "floor_scalar": 7 // b,
+        "uint": T.tensor([250], dtype=T.uint8) // 3,
+        "idiv_err": raises(lambda: a.div_(b)),
+        "bitwise": (a & 3, a | 8, a ^ b, ~a, a << 1, a >> 1),
+    }
+
+
+@program()
+def prog_remainder_fmod_grads(T: Any) -> Any:
+    x = T.tensor([5.5, -5.5, 2.0, -0.3], requires_grad=True)
+    y = T.tensor([2.0, 2.0, -3.0, 0.7], requires_grad=True)
+    (T.remainder(x, y) * T.tensor([1.0, 2.0, 3.0, 4.0])).sum().backward()
+    gx, gy = x.grad.clone(), y.grad.clone()
+    x.grad = y.grad = None
+    (T.fmod(x, y) * T.tensor([1.0, 2.0, 3.0, 4.0])).sum().backward()
+    z = T.tensor([3.7, -3.7], requires_grad=True)
+    fd = z // 2
+    err = raises(lambda: fd.sum().backward())
+    tr = T.div(z, 2, rounding_mode="trunc")
+    tr.sum().backward()
+    return {
+        "gx": gx,
+        "gy": gy,
+        "fx": x.grad,
+        "fy": y.grad,
+        "fd": fd,
+        "err": err,
+        "tr": tr,
+        "trunc_g": z.grad,
+    }
+
+
+# --- indexing and selection gradients ----------------------------------------------------------
+
+
+@program()
+def prog_bool_and_long_mask_grads(T: Any) -> Any:
+    x = T.tensor(_data(3, 4), requires_grad=True)
+    m = x.detach() > 0
+    a = x[m]
+    b = x[T.tensor([2, 0, 2])]
+    c = x[:, T.tensor([True, False, True, False])]
+    d = x[T.tensor([[0, 1], [1, 2]]), T.tensor([[3, 3], [0, 0]])]
+    e = x[m.any(1)]
+    f = x[..., None, 1:3]
+    g = x[T.tensor(1)]
+    (a.sum() * 2 + b.sum() + (c**2).sum() + d.sum() * 3 + e.mean() + f.sum() + g.sum()).backward()
+    return {
+        "a": a,
+        "b": b,
+        "c": c,
+        "d": d,
+        "e": e,
+        "f": f,
+        "g": g,
+        "grad": x.grad,
+        "err": raises(lambda: x[T.tensor([True, False])]),
+        "err2": raises(lambda: x[T.tensor([5])]),
+        "err3": raises(lambda: x[T.tensor([1.0])]),
+    }
+
+
+@program()
+def prog_where_masked_fill_grads(T: Any) -> Any:
+    x = T.tensor([-1.0, 0.0, 2.0, 4.0], requires_grad=True)
+    y = T.tensor([10.0, 20.0, 30.0, 40.0], requires_grad=True)
+    w = T.where(x > 0, x * 2, y)
+    w2 = T.where(x > 1, x, 0.5)
+    w3 = x.masked_fill(x < 1, float("-inf")).softmax(0)
+    w4 = T.where(x > 0)
+    w5 = x.masked_scatter(x > 0, T.tensor([7.0, 8.0]))
+    (w.sum() + w2.sum() + (w3 * T.arange(4.0)).sum() + w5.sum()).backward()
+    return {
+        "w": w,
+        "w2": w2,
+        "w3": w3,
+        "w4": w4,
+        "w5": w5,
+        "gx": x.grad,
+        "gy": y.grad,
+        "err": raises(lambda: T.where(x > 0, x, T.ones(3))),
+    }
+
+
+@program()
+def prog_scatter_gather_family_grads(T: Any) -> Any:
+    src = T.tensor(_data(2, 4), requires_grad=True)
+    idx = T.tensor([[0, 1, 1, 3], [2, 2, 0, 1]])
+    base = T.zeros(2, 5, requires_grad=True)
+    s1 = base.scatter(1, idx, src)
+    s2 = base.scatter_add(1, idx, src)
+    s3 = base.scatter_reduce(1, idx, src, reduce="amax", include_self=False)
+    s4 = base.scatter_reduce(1, idx, src, reduce="mean")
+    s5 = base.scatter(1, idx, 2.5)
+    g = src.gather(1, T.tensor([[3, 3], [0, 1]]))
+    ia = T.zeros(5, 4).index_add(0, T.tensor([0, 4, 0]), T.ones(3, 4), alpha=2)
+    ic = T.zeros(4, 2, requires_grad=True).index_copy(0, T.tensor([3, 1]), src.t()[:2])
+    isel = src.index_select(1, T.tensor([3, 0, 3]))
+    tot = s1.sum() + (s2**2).sum() + s3.sum() + (s4 * 3).sum() + s5.sum() + g.sum()
+    (tot + ic.sum() + isel.sum()).backward()
+    return {
+        "s1": s1,
+        "s2": s2,
+        "s3": s3,
+        "s4": s4,
+        "s5": s5,
+        "g": g,
+        "ia": ia,
+        "ic": ic,
+        "isel": isel,
+        "src_g": src.grad,
+        "base_g": base.grad,
+        "err": raises(lambda: src.gather(1, T.tensor([[4]]))),
+        "err2": raises(lambda: src.gather(1, T.tensor([[0]], dtype=T.int32))),
+    }
+
+
+@program()
+def prog_sort_topk_unique_stability(T: Any) -> Any:
+    x = T.tensor([3.0, 1.0, 2.0, 1.0, 3.0, float("nan"), -0.0, 0.0], requires_grad=True)
+    s = x.sort(stable=True)
+    sd = x.sort(descending=True, stable=True)
+    tk = x.topk(3)
+    tk2 = x.topk(3, largest=False, sorted=True)
+    am = x.detach().argsort(stable=True)
+    (s.values * T.arange(8.0)).nansum().backward()
+    i = T.tensor([3, 1, 3, 2, 1, 1])
+    u = T.unique(i, return_inverse=True, return_counts=True)
+    uc = T.unique_consecutive(T.tensor([1, 1, 2, 2, 1, 3]), return_counts=True)
+    ud = T.unique(T.tensor([[1, 2], [1, 2], [0, 5]]), dim=0, return_inverse=True)
+    return {
+        "s": s,
+        "sd": sd,
+        "tk": tk,
+        "tk2": tk2,
+        "am": am,
+        "g": x.grad,
+        "u": u,
+        "uc": uc,
+        "ud": ud,
+        "kth": x.detach()[:5].kthvalue(2),
+        "msort": T.msort(x.detach()[:5]),
+        "searchsorted": T.searchsorted(
+            T.tensor([1.0, 2.0, 2.0, 5.0]), T.tensor([2.0, 3.0]), right=True
+        ),
+    }
+
+
+@program()
+def prog_cumulative_and_statistics_grads(T: Any) -> Any:
+    x = T.tensor([[1.0, -2.0, 3.0], [0.5, 0.5, -1.0]], requires_grad=True)
+    parts = {
+        "cumsum": x.cumsum(1),
+        "cumprod": x.cumprod(0),
+        "cummax": x.cummax(1),
+        "logcumsumexp": x.logcumsumexp(1),
+        "var": x.var(1),
+        "std0": x.std(0, correction=0),
+        "median": x.median(1),
+        "nanmean": x.nanmean(),
+        "logsumexp": x.logsumexp(1),
+        "norm": x.norm(dim=1),
+        "amin": x.amin(1),
+        "aminmax": x.aminmax(),
+        "var_mean": T.var_mean(x, 1),
+        "quantile": T.quantile(x, 0.3, dim=1),
+        "mode": x.mode(1),
+        "prod": x.prod(1),
+    }
+    tot = 0
+    for v in parts.values():
+        if isinstance(v, tuple):
+            v = v[0]
+        tot = tot + v.sum()
+    tot.backward()
+    return parts | {"g": x.grad}
+
+
+@program()
+def prog_setitem_variants_grad(T: Any) -> Any:
+    x = T.tensor(_data(4, 3), requires_grad=True)
+    y = x.clone()
+    y[0] = 0
+    y[1:3, 1] = T.tensor([5.0, 6.0])
+    y[y > 1] = -1
+    y[T.tensor([3, 3]), 0] = x[0, :2] * 10
+    y[..., 2] += 1
+    y[:, ::2] *= 2
+    v = T.ones(3, requires_grad=True)
+    y[2] = v
+    y.sum().backward()
+    return {
+        "y": y,
+        "gf": y.grad_fn,
+        "gx": x.grad,
+        "gv": v.grad,
+        "ver": y._version,
+        "err": raises(lambda: y.__setitem__(0, T.ones(4))),
+        "err2": raises(lambda: x.__setitem__(0, 1.0)),
+    }
+
+
+@program()
+def prog_advanced_index_put_accumulate(T: Any) -> Any:
+    x = T.zeros(5, requires_grad=True)
+    vals = T.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+    idx = T.tensor([0, 2, 0, 4])
+    y = x.index_put((idx,), vals, accumulate=True)
+    z = x.index_put((idx,), vals)
+    (y * T.arange(5.0)).sum().backward()
+    g1 = (x.grad.clone(), vals.grad.clone())
+    bins = T.bincount(T.tensor([0, 3, 3, 1]), weights=T.tensor([0.5, 1.0, 2.0, 1.0]))
+    hist = T.histc(T.tensor([0.1, 0.2, 0.9, 0.5]), bins=4, min=0, max=1)
+    return {"y": y, "z": z, "g1": g1, "bins": bins, "hist": hist}
+
+
+# --- more printing ------------------------------------------------------------------------------
+
+
+@program()
+def prog_print_options_profiles(T: Any) -> Any:
+    x = T.tensor(_data(3, 5) * 1000)
+    y = T.tensor([1e-5, 1.0, 123456.0])
+    out = {}
+    try:
+        T.set_printoptions(precision=2)
+        out["p2"] = repr(x)
+        T.set_printoptions(sci_mode=True)
+        out["sci"] = repr(y)
+        T.set_printoptions(sci_mode=False)
+        out["nosci"] = repr(y)
+        T.set_printoptions(profile="short")
+        out["short"] = repr(T.arange(100.0).reshape(10, 10))
+        T.set_printoptions(profile="full")
+        out["full"] = repr(T.arange(1100))
+        T.set_printoptions(profile="default", linewidth=40)
+        out["narrow"] = repr(x)
+        T.set_printoptions(threshold=5, edgeitems=1)
+        out["edge"] = repr(T.arange(20.0).reshape(4, 5))
+    finally:
+        T.set_printoptions(profile="default")
+    out["after"] = repr(y)
+    return out
+
+
+@program()
+def prog_repr_dtypes_and_special_values(T: Any) -> Any:
+    vals = {
+        "i8": T.tensor([-128, 0, 127], dtype=T.int8),
+        "u8": T.tensor([0, 255], dtype=T.uint8),
+        "i16": T.tensor([1, -2], dtype=T.int16),
+        "f16": T.tensor([1.0, 65504.0, 1e-4], dtype=T.float16),
+        "f64": T.tensor([1.0, 2.5], dtype=T.float64, requires_grad=True),
+        "c64": T.tensor([1 + 2j, float("nan") + 0j, -0.5j]),
+        "c128": T.tensor([1 + 1e-8j], dtype=T.complex128),
+        "mixed_inf": T.tensor([float("inf"), -float("inf"), float("nan"), 1.5]),
+        "allint_float": T.tensor([1.0, 2.0, -3.0]),
+        "tiny": T.tensor([1e-20, 1e-21]),
+        "bool0": T.tensor(True),
+        "neg0": T.tensor([-0.0, 0.0]),
+        "i64_0d": T.tensor(5),
+        "f_0d_grad": T.tensor(2.5, requires_grad=True) * 2,
+        "ones_int": T.ones(2, 2, dtype=T.int32),
+        "empty_f64": T.empty(0, dtype=T.float64),
+        "empty_2d_int": T.zeros(0, 2, dtype=T.long),
+    }
+    return {k: repr(v) for k, v in vals.items()}
+
+
+@program()
+def prog_repr_under_float64_default(T: Any) -> Any:
+    old = T.get_default_dtype()
+    try:
+        T.set_default_dtype(T.float64)
+        a = T.tensor([1.0, 2.0])
+        b = T.tensor([1.0, 2.0], dtype=T.float32)
+        c = T.tensor([1 + 1j])
+        return {
+            "a": repr(a),
+            "b": repr(b),
+            "c": repr(c),
+            "dt": a.dtype,
+            "cdt": c.dtype,
+            "ar": T.arange(3.0).dtype,
+            "lin": repr(T.nn.Linear(1, 1).weight.dtype),
+        }
+    finally:
+        T.set_default_dtype(old)
+
+
+# --- optimizer hooks and extras ----------------------------------------------------------------
+
+
+@program()
+def prog_optimizer_step_hooks(T: Any) -> Any:
+    model, x, y = _quad_problem(T, 6)
+    opt = T.optim.SGD(model.parameters(), lr=0.1)
+    log = []
+    h1 = opt.register_step_pre_hook(lambda o, args, kwargs: log.append(("pre", len(args))))
+    opt.register_step_post_hook(lambda o, args, kwargs: log.append(("post",)))
+    _steps(T, model, opt, x, y, 2)
+    h1.remove()
+    _steps(T, model, opt, x, y, 1)
+    sd_log = []
+    opt.register_state_dict_pre_hook(lambda o: sd_log.append("sd_pre"))
+    opt.register_state_dict_post_hook(lambda o, sd: sd_log.append(("sd_post", sorted(sd))))
+    opt.register_load_state_dict_pre_hook(lambda o, sd: sd_log.append("load_pre"))
+    opt.register_load_state_dict_post_hook(lambda o: sd_log.append("load_post"))
+    opt.load_state_dict(opt.state_dict())
+    opt.register_step_pre_hook(lambda o, args, kwargs: (args, kwargs))
+    _steps(T, model, opt, x, y, 1)
+    bad = opt.register_step_pre_hook(lambda o, args, kwargs: args)
+    err = raises(opt.step)
+    bad.remove()
+    optimizer_mod = importlib.import_module(T.__name__ + ".optim.optimizer")
+    h = optimizer_mod.register_optimizer_step_post_hook(lambda o, a, k: log.append("global"))
+    _steps(T, model, opt, x, y, 1)
+    h.remove()
+    sd_first = []
+    opt.register_state_dict_pre_hook(lambda o: sd_first.append("first"), prepend=True)
+    opt.state_dict()
+    return {"log": log, "sd_log": sd_log, "w": model.weight, "err": err, "sd_first": sd_first}
+
+
+@program()
+def prog_optimizer_tensor_lr_and_fused(T: Any) -> Any:
+    res = {}
+    for name, make in {
+        "adam_tensor_lr": lambda p: T.optim.Adam(p, lr=T.tensor(0.01)),
+        "adamw_fused": lambda p: T.optim.AdamW(p, lr=0.01, fused=True),
+        "sgd_fused": lambda p: T.optim.SGD(p, lr=0.01, momentum=0.9, fused=True),
+        "adam_foreach_false": lambda p: T.optim.Adam(p, lr=0.01, foreach=False),
+    }.items():
+        model, x, y = _quad_problem(T, 7)
+        opt = raises(lambda make=make, model=model: make(model.parameters()))
+        if isinstance(opt, T.optim.Optimizer):
+            res[name] = (
+                _steps(T, model, opt, x, y, 3),
+                model.weight.detach(),
+                {k: v for k, v in opt.param_groups[0].items() if k != "params"},
+            )
+        else:
+            res[name] = opt
+    res["fused_foreach"] = raises(
+        lambda: T.optim.Adam([T.nn.Parameter(T.ones(1))], fused=True, foreach=True)
+    )
+    return res
+
+
+@program()
+def prog_optimizer_sparse_and_complex_params(T: Any) -> Any:
+    p = T.nn.Parameter(T.tensor([1 + 1j, -2 + 0.5j]))
+    opt = T.optim.Adam([p], lr=0.1)
+    for _ in range(3):
+        opt.zero_grad()
+        loss = (p.abs() ** 2).sum()
+        loss.backward()
+        opt.step()
+    q = T.nn.Parameter(T.tensor([1 + 1j]))
+    opt2 = T.optim.SGD([q], lr=0.1, momentum=0.9)
+    (q * q.conj()).real.sum().backward()
+    opt2.step()
+    return {"p": p, "q": q, "state": opt.state[p]["exp_avg_sq"]}
+
+
+@program()
+def prog_scheduler_misuse_warnings(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    p = T.nn.Parameter(T.ones(1))
+    opt = T.optim.SGD([p], lr=1.0)
+    sch = S.StepLR(opt, 1, gamma=0.5)
+    sch.step()  # before optimizer.step(): warns
+    lr1 = sch.get_last_lr()
+    direct = sch.get_lr()  # warns: use get_last_lr
+    opt2 = T.optim.SGD([p], lr=1.0)
+    resume = raises(lambda: S.StepLR(opt2, 1, last_epoch=3))
+    return {"lr1": lr1, "direct": direct, "resume": resume, "last_epoch": sch.last_epoch}
+
+
+# --- torch.func errors and extras --------------------------------------------------------------
+
+
+@program(warnings=False)
+def prog_func_transform_errors(T: Any) -> Any:
+    func = T.func
+    x = T.ones(3)
+    return {
+        "nonscalar": raises(lambda: func.grad(lambda a: a * 2)(x)),
+        "notensor": raises(lambda: func.grad(lambda a: 3.0)(x)),
+        "argnums": raises(lambda: func.grad(lambda a: a.sum(), argnums=2)(x)),
+        "aux_bad": raises(lambda: func.grad(lambda a: a.sum(), has_aux=True)(x)),
+        "vjp_aux": func.vjp(lambda a: (a * 2, {"k": a.sum()}), x, has_aux=True)[2],
+        "jacrev_chunk": func.jacrev(lambda a: a.sin(), chunk_size=1)(x),
+        "linearize": func.linearize(lambda a: a.exp(), x)[1](T.ones(3)),
+        "vmap_dims": raises(lambda: T.vmap(lambda a: a, in_dims=(0, 0))(x)),
+        "vmap_size": raises(lambda: T.vmap(lambda a, b: a + b)(T.ones(2, 1), T.ones(3, 1))),
+        "vmap_out": T.vmap(lambda a: (a * 2, a.sum()), out_dims=(1, 0))(T.ones(2, 3)),
+    }
+
+
+@program(warnings=False)
+def prog_func_grad_of_module_loss_with_buffers(T: Any) -> Any:
+    func = T.func
+    nn = T.nn
+    model = _seeded(T, nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4), nn.Linear(4, 1)), 8)
+    params = {k: v.detach() for k, v in model.named_parameters()}
+    buffers = {k: v.clone() for k, v in model.named_buffers()}
+    x = T.tensor(_data(6, 3))
+
+    def loss(p, b):
+        return func.functional_call(model, (p, b), (x,)).pow(2).mean()
+
+    g = func.grad(loss)(params, buffers)
+    return {
+        "g": g,
+        "rm": buffers["1.running_mean"],
+        "model_rm": model[1].running_mean,
+        "nbt": buffers["1.num_batches_tracked"],
+    }
+
+
+# --- gradcheck ---------------------------------------------------------------------------------
+
+
+@program()
+def prog_gradcheck_modes(T: Any) -> Any:
+    ag = T.autograd
+    x = T.tensor(_data(3), dtype=T.float64, requires_grad=True)
+    y = T.tensor(_data(3, seed=1), dtype=T.float64, requires_grad=True)
+    res = {
+        "ok": ag.gradcheck(lambda a, b: (a * b).sin(), (x, y)),
+        "fast": ag.gradcheck(lambda a, b: (a * b).sin(), (x, y), fast_mode=True),
+        "gg": ag.gradgradcheck(lambda a: (a**3).sum(), (x,)),
+        "nonraise": ag.gradcheck(lambda a: a.detach() * 2 + a * 0, (x,), raise_exception=False),
+        "undefined": ag.gradcheck(lambda a: a * 2, (x,), check_undefined_grad=True),
+        "batched": ag.gradcheck(lambda a: a.exp(), (x,), check_batched_grad=True),
+        "fwd": ag.gradcheck(lambda a: a.exp(), (x,), check_forward_ad=True),
+    }
+    return res
+
+
+@program()
+def prog_gradcheck_float32_and_no_grad_inputs(T: Any) -> Any:
+    ag = T.autograd
+    x32 = T.tensor([1.0, 2.0], requires_grad=True)
+    xn = T.tensor([1.0, 2.0], dtype=T.float64)
+    return {
+        "f32": ag.gradcheck(lambda a: a * 2, (x32,), eps=1e-3, atol=1e-2),
+        "no_rg": raises(lambda: ag.gradcheck(lambda a: a * 2, (xn,))),
+        "int_out": ag.gradcheck(lambda a: (a * 2, a.argmax()), (xn.clone().requires_grad_(),)),
+    }
+
+
+# --- data extras --------------------------------------------------------------------------------
+
+
+@program()
+def prog_dataset_composition(T: Any) -> Any:
+    D = T.utils.data
+    a = D.TensorDataset(T.arange(3), T.arange(3) * 10)
+    b = D.TensorDataset(T.arange(4) + 100, T.arange(4))
+    c = a + b
+    st = D.StackDataset(a, T.arange(3) * -1)
+    st2 = D.StackDataset(x=a, y=T.arange(3.0))
+    sub = D.Subset(D.Subset(c, [6, 5, 4, 0]), [0, 3])
+
+    class Gen(D.IterableDataset):
+        def __init__(self, n):
+            self.n = n
+
+        def __iter__(self):
+            return iter(range(self.n))
+
+    ch = D.ChainDataset([Gen(2), Gen(3)])
+    return {
+        "c_len": len(c),
+        "c4": c[4],
+        "c_neg": c[-1],
+        "st": st[1],
+        "st2": st2[2],
+        "sub": [sub[i] for i in range(2)],
+        "ch": list(ch),
+        "conv": D.default_convert({"a": np.arange(3), "b": [np.float32(1.5)]}),
+        "worker": D.get_worker_info(),
+        "neg_err": raises(lambda: c[-8]),
+        "st_err": raises(lambda: D.StackDataset(a, T.arange(5))),
+    }
+
+
+@program()
+def prog_random_split_fraction_rounding(T: Any) -> Any:
+    D = T.utils.data
+    ds = list(range(11))
+    parts = D.random_split(ds, [0.33, 0.33, 0.34], generator=T.Generator().manual_seed(5))
+    parts2 = D.random_split(range(7), [0.1, 0.9], generator=T.Generator().manual_seed(0))
+    return {
+        "lens": [len(p) for p in parts],
+        "idx": [list(p.indices) for p in parts],
+        "lens2": [len(p) for p in parts2],
+        "bad": raises(lambda: D.random_split(ds, [0.5, 0.6])),
+        "zero": D.random_split(range(3), [0.0, 1.0], generator=T.Generator().manual_seed(0))[
+            0
+        ].indices
+        if False
+        else None,
+    }
+
+
+@program()
+def prog_dataloader_collate_fn_and_pin(T: Any) -> Any:
+    D = T.utils.data
+    ds = [(T.tensor([i, i + 1.0]), i % 2) for i in range(5)]
+
+    def collate(batch):
+        xs, ys = zip(*batch, strict=True)
+        return T.stack(xs).sum(0), T.tensor(ys)
+
+    dl = D.DataLoader(ds, batch_size=2, collate_fn=collate)
+    dl_none = D.DataLoader(ds, batch_size=None)
+    nested = D.default_collate([[T.ones(2), (1, "a")], [T.zeros(2), (2, "b")]])
+    return {
+        "dl": list(dl),
+        "first_none": next(iter(dl_none)),
+        "nested": nested,
+        "np": D.default_collate([np.ones(2), np.zeros(2)]),
+        "bad": raises(lambda: D.default_collate([T.ones(2), T.ones(3)])),
+        "sampler": type(dl.sampler).__name__,
+        "bs_type": type(dl.batch_sampler).__name__,
+    }
+
+
+@program()
+def prog_optimizers_complex_parameters(T: Any) -> Any:
+    optim = T.optim
+    makers = {
+        "sgd": lambda p: optim.SGD(p, lr=0.1, momentum=0.9, nesterov=True, weight_decay=0.1),
+        "adam": lambda p: optim.Adam(p, lr=0.1, amsgrad=True, weight_decay=0.1),
+        "adamw": lambda p: optim.AdamW(p, lr=0.1),
+        "adamax": lambda p: optim.Adamax(p, lr=0.1, weight_decay=0.1),
+        "nadam": lambda p: optim.NAdam(p, lr=0.1),
+        "radam": lambda p: optim.RAdam(p, lr=0.1),
+        "rmsprop": lambda p: optim.RMSprop(p, lr=0.01, momentum=0.9, centered=True),
+        "adagrad": lambda p: optim.Adagrad(p, lr=0.1),
+        "adadelta": lambda p: optim.Adadelta(p, lr=1.0),
+        "rprop": lambda p: optim.Rprop(p, lr=0.01),
+        "asgd": lambda p: optim.ASGD(p, lr=0.05),
+    }
+    res = {}
+    w = T.tensor([[1 + 2j, 0.5], [1j, -1]])
+    for name, make in makers.items():
+        p = T.nn.Parameter(T.tensor([[1 + 1j, -2 + 0.5j], [0.3 - 0.2j, 0.1j]]))
+        opt = make([p])
+        for _ in range(4):
+            opt.zero_grad()
+            ((p * w).abs() ** 2).sum().backward()
+            opt.step()
+        res[name] = (p, {k: v for k, v in opt.state[p].items() if k != "step"})
+    p = T.nn.Parameter(T.tensor([1 + 1j, -2 + 0.5j]))
+    q = T.nn.Parameter(T.tensor([0.5, 1.5]))
+    opt = optim.LBFGS([p, q], lr=0.5, max_iter=5, line_search_fn="strong_wolfe")
+
+    def closure():
+        opt.zero_grad()
+        loss = ((p - 1j).abs() ** 2).sum() + (q**2).sum() + (p.real * q).sum()
+        loss.backward()
+        return loss
+
+    for _ in range(2):
+        opt.step(closure)
+    res["lbfgs"] = (p, q)
+    return res
 
 
 # --- the harness -----------------------------------------------------------------------------
