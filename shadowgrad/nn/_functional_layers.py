@@ -10,7 +10,10 @@ import numbers
 import warnings
 from typing import Any
 
+import numpy as np
+
 from .. import _creation as C
+from .. import _dtype as D
 from .._grad_mode import no_grad
 from .._tensor import Tensor
 from ..ops import resample as R
@@ -308,6 +311,11 @@ def affine_grid(theta: Tensor, size: Any, align_corners: bool | None = None) -> 
         )
     elif min(size) <= 0:
         raise ValueError(f"Expected non-zero, positive output size. Got {size}")
+    if shape[0] != size[0]:  # torch's baddbmm of the base grid and theta
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: [{size[0]}, "
+            f"{d + 1}] but got: [{shape[0]}, {d + 1}]."
+        )
     return R.affine_grid_generator(theta, size, align_corners)
 
 
@@ -316,6 +324,40 @@ def affine_grid(theta: Tensor, size: Any, align_corners: bool | None = None) -> 
 
 def _type_str(v: Any) -> str:
     return "<class 'torch.Tensor'>" if isinstance(v, Tensor) else str(type(v))
+
+
+def _check_bag_indices(
+    input: Tensor, offsets: Tensor, weight: Tensor, include_last_offset: bool
+) -> None:
+    """torch's _embedding_bag checks of the indices and offsets, in its order."""
+    for t in (input, offsets):
+        if t.dtype is not D.int64 and t.dtype is not D.int32:
+            raise RuntimeError(
+                "Expected tensor for argument #1 'indices' to have one of the following scalar "
+                f"types: Long, Int; but got {F._type_name(t.dtype)} instead (while checking "
+                "arguments for embedding_bag)"
+            )
+    off = offsets._data
+    n = input.numel()
+    if off.size:
+        if off[0] != 0:
+            raise RuntimeError(
+                "offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start "
+                f"from position 0. However, got {off[0]}\n[ {offsets.dtype._legacy}{{}} ]"
+            )
+        if off[-1] > n:
+            raise RuntimeError(
+                f"offsets[-1] can not be greater than input's length {n} but got offsets[-1] of "
+                f"{off[-1]}"
+            )
+    idx = input._data.reshape(-1)
+    bad = np.flatnonzero((idx < 0) | (idx >= weight.shape[0]))
+    if bad.size:
+        i = int(bad[0])
+        raise RuntimeError(
+            f"Index {i} of input takes value {idx[i]} which is not in the valid range "
+            f"[0, {weight.shape[0]})"
+        )
 
 
 def embedding_bag(
@@ -388,6 +430,7 @@ def embedding_bag(
             f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
             "GitHub."
         )
+    _check_bag_indices(input, offsets, weight, include_last_offset)
     return R.embedding_bag(
         weight,
         input,

@@ -644,6 +644,11 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
             and d.dtype == w.dtype == b.dtype
         ):
             return _ADDMM(bias, input, weight.t(), 1, 1)
+    if input.ndim == 0 or weight.ndim == 0:
+        raise RuntimeError(
+            "both arguments to linear need to be at least 1D, but they are "
+            f"{input.ndim}D and {weight.ndim}D"
+        )
     if input.ndim and weight.ndim == 2 and input.shape[-1] != weight.shape[1]:
         rows = input.numel() // input.shape[-1] if input.shape[-1] else 0
         if input.ndim == 1:
@@ -940,16 +945,64 @@ def conv_transpose2d(
     return _conv(input, weight, bias, stride, padding, dilation, groups, 2, True, output_padding)
 
 
+def _im2col_args(names: tuple[str, ...], values: tuple[Any, ...]) -> list[tuple[int, int]]:
+    out = []
+    for name, v in zip(names, values, strict=True):
+        if isinstance(v, (tuple, list)) and len(v) not in (1, 2):
+            raise RuntimeError(f"It is expected {name} equals to 2, but got size {len(v)}")
+        out.append(_tuple(v, 2))
+    return out  # type: ignore[return-value]
+
+
+def _im2col_param_checks(k: Any, d: Any, p: Any, s: Any, order: str) -> None:
+    """torch's im2col/col2im parameter checks; `order` is the sequence of their letters."""
+    checks = {
+        "k": (k[0] <= 0 or k[1] <= 0, "kernel size should be greater than zero", "kernel", k),
+        "d": (d[0] <= 0 or d[1] <= 0, "dilation should be greater than zero", "dilation", d),
+        "p": (p[0] < 0 or p[1] < 0, "padding should be non-negative", "pad", p),
+        "s": (s[0] <= 0 or s[1] <= 0, "stride should be greater than zero", "stride", s),
+    }
+    for c in order:
+        bad, msg, name, v = checks[c]
+        if bad:
+            raise RuntimeError(f"{msg}, but got {name}_height: {v[0]} {name}_width: {v[1]}")
+
+
 def unfold(
     input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0, stride: Any = 1
 ) -> Tensor:
-    """Mirrors `torch.nn.functional.unfold` (4-D input)."""
-    if input.ndim != 4:
-        raise NotImplementedError(
-            f"Input Error: Only 4D input Tensors are supported (got {input.ndim}D)"
+    """Mirrors `torch.nn.functional.unfold` (3-D or 4-D input)."""
+    k, d, p, s = _im2col_args(
+        ("kernel_size", "dilation", "padding", "stride"), (kernel_size, dilation, padding, stride)
+    )
+    _im2col_param_checks(k, d, p, s, "kdps")
+    sh = tuple(input.shape)
+    nd = len(sh)
+    for i in (1, 2):
+        if i >= nd:
+            raise IndexError(
+                f"Dimension out of range (expected to be in range of [{-max(nd, 1)}, "
+                f"{max(nd, 1) - 1}], but got {i})"
+            )
+    if not ((nd == 3 and sh[0] and sh[1] and sh[2]) or (nd == 4 and sh[1] and sh[2] and sh[3])):
+        raise RuntimeError(
+            "Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero "
+            f"dimensions for input, but got: {list(sh)}"
         )
-    k, d, p, s = (_tuple(v, 2) for v in (kernel_size, dilation, padding, stride))
-    return K.im2col_op(input, tuple(input.shape[-2:]), k, d, p, s)
+    H, W = sh[-2:]
+    oh = (H + 2 * p[0] - (d[0] * (k[0] - 1) + 1)) // s[0] + 1
+    ow = (W + 2 * p[1] - (d[1] * (k[1] - 1) + 1)) // s[1] + 1
+    if oh < 1 or ow < 1:
+        raise RuntimeError(
+            f"Given input with spatial size ({H}, {W}), kernel_size=({k[0]}, {k[1]}), "
+            f"dilation=({d[0]}, {d[1]}), padding=({p[0]}, {p[1]}), calculated shape of the array "
+            f"of sliding blocks as ({oh}, {ow}), but its components must be at least one."
+        )
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise NotImplementedError(f"\"im2col_out_cpu\" not implemented for '{input.dtype._short}'")
+    if nd == 3:
+        return K.im2col_op(input.unsqueeze(0), (H, W), k, d, p, s).squeeze(0)
+    return K.im2col_op(input, (H, W), k, d, p, s)
 
 
 def fold(
@@ -960,21 +1013,45 @@ def fold(
     padding: Any = 0,
     stride: Any = 1,
 ) -> Tensor:
-    """Mirrors `torch.nn.functional.fold` (3-D input)."""
-    if input.ndim != 3:
-        raise NotImplementedError(
-            f"Input Error: Only unbatched (2D) or batched (3D) input Tensors are supported "
-            f"(got {input.ndim}D)"
-        )
-    o, k, d, p, s = (_tuple(v, 2) for v in (output_size, kernel_size, dilation, padding, stride))
-    bh = K._out_size(o[0], k[0], s[0], p[0], d[0])
-    bw = K._out_size(o[1], k[1], s[1], p[1], d[1])
-    if input.shape[2] != bh * bw:
+    """Mirrors `torch.nn.functional.fold` (2-D or 3-D input)."""
+    o, k, d, p, s = _im2col_args(
+        ("output_size", "kernel_size", "dilation", "padding", "stride"),
+        (output_size, kernel_size, dilation, padding, stride),
+    )
+    _im2col_param_checks(k, d, p, s, "ksdp")
+    sh = tuple(input.shape)
+    nd = len(sh)
+    if not ((nd == 2 and sh[0] and sh[1]) or (nd == 3 and sh[1] and sh[2])):
         raise RuntimeError(
-            f"Given output_size={o}, kernel_size={k}, dilation={d}, padding={p}, stride={s}, "
-            f"expected size of input's dimension 2 to match the calculated number of sliding "
-            f"blocks {bh} * {bw} = {bh * bw}, but got input.size(2)={input.shape[2]}."
+            "Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and "
+            f"non-zero dimensions for input, but got: {list(sh)}"
         )
+    planes, length = sh[-2:]
+    if planes % (k[0] * k[1]):
+        raise RuntimeError(
+            "Expected size of input's dimension 1 to be divisible by the product of kernel_size, "
+            f"but got input.size(1)={planes} and kernel_size=({k[0]}, {k[1]})."
+        )
+    bh = (o[0] + 2 * p[0] - d[0] * (k[0] - 1) - 1) // s[0] + 1
+    bw = (o[1] + 2 * p[1] - d[1] * (k[1] - 1) - 1) // s[1] + 1
+    given = (
+        f"Given output_size=({o[0]}, {o[1]}), kernel_size=({k[0]}, {k[1]}), dilation=({d[0]}, "
+        f"{d[1]}), padding=({p[0]}, {p[1]}), stride=({s[0]}, {s[1]}), "
+    )
+    if length != bh * bw:
+        raise RuntimeError(
+            f"{given}expected size of input's dimension 2 to match the calculated number of "
+            f"sliding blocks {bh} * {bw} = {bh * bw}, but got input.size(2)={length}."
+        )
+    if bh < 1 or bw < 1:
+        raise RuntimeError(
+            f"{given}calculated shape of the array of sliding blocks as ({bh}, {bw}), which is "
+            "invalid."
+        )
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise NotImplementedError(f"\"col2im_out_cpu\" not implemented for '{input.dtype._short}'")
+    if nd == 2:
+        return K.col2im_op(input.unsqueeze(0), o, k, d, p, s).squeeze(0)
     return K.col2im_op(input, o, k, d, p, s)
 
 
