@@ -229,11 +229,7 @@ def prog_fn_jvp_missing_error(T: Any) -> Any:
         return raises(lambda: NoJvp.apply(d))
 
 
-@program(
-    xfail="a custom Function that modifies a view in place (mark_dirty) keeps its own node on "
-    "the view; torch rebases the history as for a built-in in-place op: the base gets "
-    "CopySlices and the view AsStridedBackward0 (shadowgrad/autograd/function.py _wrap_outputs)"
-)
+@program()
 def prog_fn_mark_dirty_on_view(T: Any) -> Any:
     class Inc(T.autograd.Function):
         @staticmethod
@@ -2833,6 +2829,49 @@ def prog_optimizers_complex_parameters(T: Any) -> Any:
         opt.step(closure)
     res["lbfgs"] = (p, q)
     return res
+
+
+@program()
+def prog_fn_mark_dirty_view_variants(T: Any) -> Any:
+    class Inc(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, w):
+            x.add_(w)
+            ctx.mark_dirty(x)
+            ctx.save_for_backward(w)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            (w,) = ctx.saved_tensors
+            return g * 2, g * w
+
+    class Two(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            x.mul_(2)
+            ctx.mark_dirty(x)
+            return x, 3
+
+        @staticmethod
+        def backward(ctx, g, g2):
+            return g * 2
+
+    base = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    w = T.tensor([0.5, 0.25], requires_grad=True)
+    b = base * 1
+    b.retain_grad()
+    v = b[:2]
+    out = Inc.apply(v, w)
+    info = (out.grad_fn, b.grad_fn, b._version, v._version, out is v)
+    (out.sum() * 3 + b.sum()).backward()
+    plain = T.zeros(4)
+    out2 = Inc.apply(plain[1:3], w)
+    return {
+        "info": info, "base": base.grad, "w": w.grad, "b": b.grad,
+        "multi": raises(lambda: Two.apply((base * 1)[1:])),
+        "out2": out2, "plain": plain, "plain_gf": plain.grad_fn,
+    }
 
 
 # --- the harness -----------------------------------------------------------------------------

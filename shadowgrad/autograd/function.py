@@ -414,6 +414,9 @@ def _wrap_outputs(ctx: Any, args: tuple[Any, ...], outs: tuple[Any, ...]) -> tup
         o._grad_fn = ctx
         o._nr = nr
         res.append(o)
+    dirty_views = [
+        o for o in res if isinstance(o, Tensor) and id(o) in dirty and o._base is not None
+    ]
     dirty -= {id(o) for o in outs if isinstance(o, Tensor)}
     if dirty:
         raise RuntimeError(
@@ -421,7 +424,46 @@ def _wrap_outputs(ctx: Any, args: tuple[Any, ...], outs: tuple[Any, ...]) -> tup
             "output. The inputs that are modified inplace must all be outputs of the Function."
         )
     ctx._out_meta = tuple(meta)
+    for o in dirty_views:
+        if o._grad_fn is ctx:
+            if len(outs) != 1:
+                raise RuntimeError(VIEW_DIRTY_MULTI)
+            _rebase_view(ctx, o)
     return tuple(res)
+
+
+VIEW_DIRTY_MULTI = (
+    "If your Function modifies inplace an input that is a view of another Tensor, your "
+    "Function cannot return more than one Tensor. This is not supported by the current autograd "
+    "engine. You should either make sure the input is not a view (using .clone() for example) "
+    "or make your Function only return one Tensor (potentially splitting it into two Functions: "
+    "one doing the inplace that returns a single Tensor and a second one that does the other "
+    "operations). You can ask on the forum https://discuss.pytorch.org/ if you need help to do "
+    "this change."
+)
+
+
+def _rebase_view(ctx: Any, view: Any) -> None:
+    """A view the Function modified in place (mark_dirty): as torch's rebase_history, the
+    base's grad_fn becomes CopySlices around the Function's node (whose first input stands for
+    the view) and the view's grad_fn AsStridedBackward0 on the base."""
+    from ..ops.views import CopySlices, set_as_strided_grad_fn, view_index
+    from .graph import move_retained
+
+    base = view._base
+    vidx = view_index(view, base)
+    base_edge = base._edge() if base._rg else None
+    cs = CopySlices((base_edge, *ctx._next[1:]))
+    cs._in_meta = ((base._data.shape, base.dtype) if base._rg else None, *ctx._in_meta[1:])
+    cs.fn_edges = None
+    cs.fn = ctx
+    cs.vidx = vidx
+    cs.base_shape = base._data.shape
+    move_retained(base, cs, 0)
+    base._grad_fn = cs
+    base._rg = True
+    base._nr = 0
+    set_as_strided_grad_fn(view, base, vidx)
 
 
 def _save(ctx: Any, outs: tuple[Any, ...]) -> None:
