@@ -651,7 +651,432 @@ MISC: dict[str, Case] = {
     "unflatten_module": lambda T: T.nn.Unflatten(1, (2, 2))(_o(T, 2, 3)),
 }
 
-CASES: dict[str, Case] = {**CONV, **POOL, **NORM, **LOSS, **EMB, **MISC}
+MORE: dict[str, Case] = {
+    # 3-d pools
+    "max_pool3d_stride0": lambda T: T.nn.functional.max_pool3d(_o(T, 1, 1, 4, 4, 4), 2, stride=0),
+    "max_pool3d_pad_big": lambda T: T.nn.functional.max_pool3d(_o(T, 1, 1, 4, 4, 4), 2, padding=2),
+    "max_pool3d_pad_neg": lambda T: T.nn.functional.max_pool3d(_o(T, 1, 1, 4, 4, 4), 2, padding=-1),
+    "max_pool3d_dilation0": lambda T: T.nn.functional.max_pool3d(
+        _o(T, 1, 1, 4, 4, 4), 2, dilation=0
+    ),
+    "max_pool3d_kernel_len": lambda T: T.nn.functional.max_pool3d(_o(T, 1, 1, 4, 4, 4), (2, 2)),
+    "max_pool3d_empty": lambda T: T.nn.functional.max_pool3d(_o(T, 1, 0, 4, 4, 4), 2),
+    "max_pool3d_int": lambda T: (
+        T.nn.functional.max_pool3d(_o(T, 1, 1, 4, 4, 4, dt="int64"), 2).dtype
+    ),
+    "max_pool3d_indices": lambda T: T.nn.functional.max_pool3d(
+        _o(T, 1, 1, 2, 2, 2), 3, return_indices=True
+    ),
+    "avg_pool3d_stride0": lambda T: T.nn.functional.avg_pool3d(_o(T, 1, 1, 4, 4, 4), 2, stride=0),
+    "avg_pool3d_pad_big": lambda T: T.nn.functional.avg_pool3d(_o(T, 1, 1, 4, 4, 4), 2, padding=2),
+    "avg_pool3d_ndim": lambda T: T.nn.functional.avg_pool3d(_o(T, 4, 4), 2),
+    "avg_pool3d_divisor0": lambda T: T.nn.functional.avg_pool3d(
+        _o(T, 1, 1, 4, 4, 4), 2, divisor_override=0
+    ),
+    "avg_pool3d_int": lambda T: T.nn.functional.avg_pool3d(_o(T, 1, 1, 4, 4, 4, dt="int64"), 2),
+    "avg_pool1d_stride0": lambda T: T.nn.functional.avg_pool1d(_o(T, 1, 1, 4), 2, stride=0),
+    "avg_pool1d_pad_big": lambda T: T.nn.functional.avg_pool1d(_o(T, 1, 1, 4), 2, padding=2),
+    "avg_pool1d_kernel_len": lambda T: T.nn.functional.avg_pool1d(_o(T, 1, 1, 4), (2, 2)),
+    "max_pool1d_kernel0": lambda T: T.nn.functional.max_pool1d(_o(T, 1, 1, 4), 0),
+    "max_pool1d_stride0": lambda T: T.nn.functional.max_pool1d(_o(T, 1, 1, 4), 2, stride=0),
+    "max_pool1d_pad_neg": lambda T: T.nn.functional.max_pool1d(_o(T, 1, 1, 4), 2, padding=-1),
+    "max_pool1d_pad_big": lambda T: T.nn.functional.max_pool1d(_o(T, 1, 1, 4), 2, padding=2),
+    "max_pool1d_dilation0": lambda T: T.nn.functional.max_pool1d(_o(T, 1, 1, 4), 2, dilation=0),
+    "max_pool1d_empty": lambda T: T.nn.functional.max_pool1d(_o(T, 1, 0, 4), 2),
+    "max_pool1d_kernel_len": lambda T: T.nn.functional.max_pool1d(_o(T, 1, 1, 4), (2, 2)),
+    "max_pool1d_indices_ndim": lambda T: T.nn.functional.max_pool1d(
+        _o(T, 4), 2, return_indices=True
+    ),
+    "max_pool1d_indices_stride0": lambda T: T.nn.functional.max_pool1d(
+        _o(T, 1, 1, 4), 2, stride=0, return_indices=True
+    ),
+    "max_pool2d_pad_neg": lambda T: T.nn.functional.max_pool2d(_o(T, 1, 1, 4, 4), 2, padding=-1),
+    "max_pool2d_stride_neg": lambda T: T.nn.functional.max_pool2d(_o(T, 1, 1, 4, 4), 2, stride=-1),
+    "max_pool2d_kernel_neg": lambda T: T.nn.functional.max_pool2d(_o(T, 1, 1, 4, 4), -1),
+    "max_pool2d_empty_channels": lambda T: T.nn.functional.max_pool2d(_o(T, 1, 0, 4, 4), 2),
+    "max_pool2d_stride_len": lambda T: T.nn.functional.max_pool2d(
+        _o(T, 1, 1, 4, 4), 2, stride=(1, 1, 1)
+    ),
+    "max_pool2d_dilation_len": lambda T: T.nn.functional.max_pool2d(
+        _o(T, 1, 1, 4, 4), 2, dilation=(1, 1, 1)
+    ),
+    "max_pool2d_bool": lambda T: T.nn.functional.max_pool2d(_o(T, 1, 1, 4, 4, dt="bool"), 2),
+    "max_pool2d_ceil_ok": lambda T: (
+        T.nn.functional.max_pool2d(_o(T, 1, 1, 5, 5), 2, ceil_mode=True).shape
+    ),
+    "max_pool2d_module_small": lambda T: T.nn.MaxPool2d(3, padding=1)(_o(T, 1, 1, 1, 1)),
+    "avg_pool2d_pad_neg": lambda T: T.nn.functional.avg_pool2d(_o(T, 1, 1, 4, 4), 2, padding=-1),
+    "avg_pool2d_stride_neg": lambda T: T.nn.functional.avg_pool2d(_o(T, 1, 1, 4, 4), 2, stride=-1),
+    "avg_pool2d_5d": lambda T: T.nn.functional.avg_pool2d(_o(T, 1, 1, 1, 4, 4), 2),
+    "avg_pool2d_kernel_len": lambda T: T.nn.functional.avg_pool2d(_o(T, 1, 1, 4, 4), (2, 2, 2)),
+    "avg_pool2d_module_small": lambda T: T.nn.AvgPool2d(3)(_o(T, 1, 1, 2, 2)),
+    "lp_pool2d_stride0": lambda T: T.nn.functional.lp_pool2d(_o(T, 1, 1, 4, 4), 2, 2, stride=0),
+    "lp_pool3d_too_small": lambda T: T.nn.functional.lp_pool3d(_o(T, 1, 1, 2, 2, 2), 2, 3),
+    "adaptive_max_pool1d_len": lambda T: T.nn.functional.adaptive_max_pool1d(
+        _o(T, 1, 1, 4), (2, 2)
+    ),
+    "adaptive_avg_pool1d_len": lambda T: T.nn.functional.adaptive_avg_pool1d(
+        _o(T, 1, 1, 4), (2, 2)
+    ),
+    "adaptive_max_pool3d_ndim": lambda T: T.nn.functional.adaptive_max_pool3d(_o(T, 4, 4), 2),
+    "adaptive_avg_pool3d_neg": lambda T: T.nn.functional.adaptive_avg_pool3d(
+        _o(T, 1, 1, 4, 4, 4), -1
+    ),
+    "adaptive_avg_pool2d_empty": lambda T: T.nn.functional.adaptive_avg_pool2d(_o(T, 1, 0, 4), 2),
+    "adaptive_avg_pool2d_int": lambda T: T.nn.functional.adaptive_avg_pool2d(
+        _o(T, 1, 4, 4, dt="int64"), 2
+    ),
+    "adaptive_max_pool2d_int": lambda T: T.nn.functional.adaptive_max_pool2d(
+        _o(T, 1, 4, 4, dt="int64"), 2
+    ),
+    "fractional_max_pool3d_no_size": lambda T: T.nn.functional.fractional_max_pool3d(
+        _o(T, 1, 1, 4, 4, 4), 2
+    ),
+    "fractional_max_pool2d_ndim": lambda T: T.nn.functional.fractional_max_pool2d(
+        _o(T, 4, 4), 2, output_size=2
+    ),
+    "max_unpool1d_ndim": lambda T: T.nn.functional.max_unpool1d(
+        _o(T, 4), T.zeros(4, dtype=T.int64), 2
+    ),
+    "max_unpool2d_index_oob": lambda T: T.nn.functional.max_unpool2d(
+        _o(T, 1, 1, 2, 2), T.full((1, 1, 2, 2), 99, dtype=T.int64), 2
+    ),
+    "avg_pool3d_int_values": lambda T: T.nn.functional.avg_pool3d(
+        T.arange(128).reshape(1, 2, 4, 4, 4) * 7 % 11 - 5, 2, padding=1
+    ).tolist(),
+    "avg_pool2d_int_values": lambda T: T.nn.functional.avg_pool2d(
+        T.arange(32).reshape(2, 4, 4) * 7 % 11 - 5, 2, padding=1, count_include_pad=False
+    ).tolist(),
+    "avg_pool2d_int32": lambda T: T.nn.functional.avg_pool2d(_o(T, 1, 4, 4, dt="int32"), 2),
+    "avg_pool3d_uint8": lambda T: T.nn.functional.avg_pool3d(_o(T, 1, 4, 4, 4, dt="uint8"), 2),
+    "avg_pool1d_stride_len": lambda T: T.nn.functional.avg_pool1d(_o(T, 1, 1, 4), 2, stride=(1, 1)),
+    "avg_pool1d_len_before_ndim": lambda T: T.nn.functional.avg_pool1d(_o(T, 4), (2, 2)),
+    "adaptive_max_pool1d_len_before_ndim": lambda T: T.nn.functional.adaptive_max_pool1d(
+        _o(T, 4), (2, 2)
+    ),
+    "adaptive_avg_pool2d_int_1x1": lambda T: T.nn.functional.adaptive_avg_pool2d(
+        _o(T, 1, 4, 4, dt="int64"), 1
+    ),
+    # norms
+    "layer_norm_bias_f64": lambda T: T.nn.functional.layer_norm(
+        _o(T, 2, 3), (3,), _o(T, 3), _o(T, 3, dt="float64")
+    ),
+    "layer_norm_bias_only_f64": lambda T: T.nn.functional.layer_norm(
+        _o(T, 2, 3), (3,), None, _o(T, 3, dt="float64")
+    ),
+    "group_norm_bias_f64": lambda T: T.nn.functional.group_norm(
+        _o(T, 2, 6, 3), 2, _o(T, 6), _o(T, 6, dt="float64")
+    ),
+    "batch_norm_mixed_weight": lambda T: T.nn.functional.batch_norm(
+        _o(T, 2, 3), T.zeros(3), _o(T, 3), _o(T, 3, dt="float64")
+    ),
+    "batch_norm_mixed_running": lambda T: T.nn.functional.batch_norm(
+        _o(T, 2, 3), T.zeros(3, dtype=T.float64), _o(T, 3)
+    ),
+    "batch_norm_f64_input_f32_params": lambda T: T.nn.BatchNorm1d(3).eval()(
+        _o(T, 2, 3, dt="float64")
+    ),
+    "batch_norm_empty_ok": lambda T: (
+        T.nn.functional.batch_norm(_o(T, 0, 3), T.zeros(4), _o(T, 4)).shape
+    ),
+    "batch_norm_module_int": lambda T: T.nn.BatchNorm1d(3)(_o(T, 2, 3, dt="int64")),
+    "batch_norm2d_one_value": lambda T: T.nn.BatchNorm2d(3)(_o(T, 1, 3, 1, 1)),
+    "instance_norm_int": lambda T: T.nn.functional.instance_norm(_o(T, 2, 3, 4, dt="int64")),
+    "instance_norm_module_channels": lambda T: T.nn.InstanceNorm1d(3, affine=True)(_o(T, 2, 4, 5)),
+    "layer_norm_empty_shape": lambda T: T.nn.functional.layer_norm(_o(T, 2, 3), ()),
+    "layer_norm_mixed": lambda T: T.nn.functional.layer_norm(
+        _o(T, 2, 3), (3,), _o(T, 3, dt="float64")
+    ),
+    "layer_norm_int_weight": lambda T: T.nn.functional.layer_norm(
+        _o(T, 2, 3, dt="int64"), (3,), _o(T, 3)
+    ),
+    "layer_norm_module_f64": lambda T: T.nn.LayerNorm(3)(_o(T, 2, 3, dt="float64")),
+    "group_norm_one_value": lambda T: T.nn.functional.group_norm(_o(T, 1, 2), 2),
+    "group_norm_int": lambda T: T.nn.functional.group_norm(_o(T, 2, 6, 3, dt="int64"), 2),
+    "group_norm_mixed": lambda T: T.nn.functional.group_norm(
+        _o(T, 2, 6, 3), 2, _o(T, 6, dt="float64")
+    ),
+    "group_norm_2d_weight": lambda T: T.nn.functional.group_norm(_o(T, 2, 6, 3), 2, _o(T, 6, 1)),
+    "rms_norm_int": lambda T: T.nn.functional.rms_norm(_o(T, 2, 3, dt="int64"), (3,)),
+    "rms_norm_input_shape": lambda T: T.nn.functional.rms_norm(_o(T, 2, 3), (4,), None),
+    "local_response_norm_int": lambda T: T.nn.functional.local_response_norm(
+        _o(T, 2, 3, 4, dt="int64"), 2
+    ),
+    # losses
+    "nll_uint8_target": lambda T: (
+        T.nn.functional.nll_loss(_o(T, 2, 3), T.tensor([0, 1], dtype=T.uint8)).dtype
+    ),
+    "nll_int_input": lambda T: T.nn.functional.nll_loss(_o(T, 2, 3, dt="int64"), _i(T, 0, 1)),
+    "nll_weight_f64": lambda T: T.nn.functional.nll_loss(
+        _o(T, 2, 3), _i(T, 0, 1), weight=_o(T, 3, dt="float64")
+    ),
+    "nll_weight_2d": lambda T: T.nn.functional.nll_loss(
+        _o(T, 2, 3), _i(T, 0, 1), weight=_o(T, 3, 1)
+    ),
+    "nll_2d_target_2d": lambda T: T.nn.functional.nll_loss(
+        _o(T, 2, 3), T.zeros(2, 2, dtype=T.int64)
+    ),
+    "nll_1d_input_target_2": lambda T: T.nn.functional.nll_loss(_o(T, 3), _i(T, 0, 1)),
+    "nll_1d_input_target_1": lambda T: T.nn.functional.nll_loss(_o(T, 3), _i(T, 1)).shape,
+    "nll_3d_target_shape": lambda T: T.nn.functional.nll_loss(
+        _o(T, 2, 3, 4), T.zeros(2, 5, dtype=T.int64)
+    ),
+    "nll_4d_target_ndim": lambda T: T.nn.functional.nll_loss(
+        _o(T, 2, 3, 4, 4), T.zeros(2, 4, dtype=T.int64)
+    ),
+    "nll_4d_int_input": lambda T: T.nn.functional.nll_loss(
+        _o(T, 2, 3, 4, 4, dt="int64"), T.zeros(2, 4, 4, dtype=T.int64)
+    ),
+    "nll_5d_target_shape": lambda T: T.nn.functional.nll_loss(
+        _o(T, 2, 3, 4, 4, 4), T.zeros(2, 4, 4, 5, dtype=T.int64)
+    ),
+    "nll_4d_float_target": lambda T: T.nn.functional.nll_loss(_o(T, 2, 3, 4, 4), _o(T, 2, 4, 4)),
+    "nll_batch_float_target": lambda T: T.nn.functional.nll_loss(_o(T, 2, 3), _o(T, 3)),
+    "ce_3d_float_index": lambda T: T.nn.functional.cross_entropy(_o(T, 2, 3, 4), _o(T, 2, 4)),
+    "ce_bool_target": lambda T: T.nn.functional.cross_entropy(_o(T, 2, 3), _o(T, 2, dt="bool")),
+    "ce_int_input": lambda T: T.nn.functional.cross_entropy(_o(T, 2, 3, dt="int64"), _i(T, 0, 1)),
+    "ce_prob_smoothing_big": lambda T: T.nn.functional.cross_entropy(
+        _o(T, 2, 3), _o(T, 2, 3), label_smoothing=2.0
+    ),
+    "ce_index_smoothing_big": lambda T: T.nn.functional.cross_entropy(
+        _o(T, 2, 3), _i(T, 0, 1), label_smoothing=2.0
+    ),
+    "ce_prob_ignore_neg_ok": lambda T: (
+        T.nn.functional.cross_entropy(_o(T, 2, 3), _o(T, 2, 3) / 3).shape
+    ),
+    "ce_4d_target_shape": lambda T: T.nn.functional.cross_entropy(
+        _o(T, 2, 3, 4, 4), T.zeros(2, 4, 5, dtype=T.int64)
+    ),
+    "ce_module_smoothing": lambda T: T.nn.CrossEntropyLoss(label_smoothing=1.5)(
+        _o(T, 2, 3), _i(T, 0, 1)
+    ),
+    "l1_int_sum": lambda T: (
+        T.nn.functional.l1_loss(_o(T, 3, dt="int64"), _o(T, 3, dt="int64"), reduction="sum").dtype
+    ),
+    "mse_f64_target": lambda T: T.nn.functional.mse_loss(_o(T, 3), _o(T, 3, dt="float64")).dtype,
+    "bce_weight_broadcast_ok": lambda T: (
+        T.nn.functional.binary_cross_entropy(_o(T, 2, 3) / 2, _o(T, 2, 3), weight=_o(T, 3)).shape
+    ),
+    "bce_weight_2d_mismatch": lambda T: T.nn.functional.binary_cross_entropy(
+        _o(T, 2, 3) / 2, _o(T, 2, 3), weight=_o(T, 3, 3)
+    ),
+    "bce_logits_weight_shape": lambda T: T.nn.functional.binary_cross_entropy_with_logits(
+        _o(T, 2, 3), _o(T, 2, 3), weight=_o(T, 4)
+    ),
+    "bce_logits_bool_target": lambda T: T.nn.functional.binary_cross_entropy_with_logits(
+        _o(T, 3), _o(T, 3, dt="bool")
+    ),
+    "kl_div_float_int_target": lambda T: T.nn.functional.kl_div(
+        _o(T, 3), _o(T, 3, dt="int64"), reduction="sum"
+    ),
+    "kl_div_batchmean_ok": lambda T: (
+        T.nn.functional.kl_div(_o(T, 2, 3), _o(T, 2, 3), reduction="batchmean").shape
+    ),
+    "poisson_nll_int": lambda T: (
+        T.nn.functional.poisson_nll_loss(_o(T, 3, dt="int64"), _o(T, 3, dt="int64")).dtype
+    ),
+    "hinge_int": lambda T: T.nn.functional.hinge_embedding_loss(
+        _o(T, 3, dt="int64"), _o(T, 3, dt="int64")
+    ),
+    "margin_ranking_int": lambda T: (
+        T.nn.functional.margin_ranking_loss(
+            _o(T, 3, dt="int64"), _o(T, 3, dt="int64"), _o(T, 3, dt="int64")
+        ).dtype
+    ),
+    "multi_margin_float_target": lambda T: T.nn.functional.multi_margin_loss(_o(T, 2, 3), _o(T, 2)),
+    "multi_margin_3d": lambda T: T.nn.functional.multi_margin_loss(_o(T, 2, 3, 4), _i(T, 0, 1)),
+    "multilabel_margin_3d": lambda T: T.nn.functional.multilabel_margin_loss(
+        _o(T, 2, 3, 4), T.zeros(2, 3, 4, dtype=T.int64)
+    ),
+    "triplet_distance_fn_bad": lambda T: T.nn.functional.triplet_margin_with_distance_loss(
+        _o(T, 2, 3), _o(T, 2, 3), _o(T, 2, 4)
+    ),
+    "cosine_embedding_target_2d": lambda T: T.nn.functional.cosine_embedding_loss(
+        _o(T, 2, 3), _o(T, 2, 3), _o(T, 2, 1)
+    ),
+    "gaussian_nll_var_broadcast_ok": lambda T: (
+        T.nn.functional.gaussian_nll_loss(_o(T, 2, 3), _o(T, 2, 3), _o(T, 2, 1)).shape
+    ),
+    "gaussian_nll_var_bad": lambda T: T.nn.functional.gaussian_nll_loss(
+        _o(T, 2, 3), _o(T, 2, 3), _o(T, 3, 1)
+    ),
+    "ctc_int_log_probs": lambda T: T.nn.functional.ctc_loss(
+        _o(T, 5, 2, 4, dt="int64"), T.ones(2, 3, dtype=T.int64), _i(T, 5, 5), _i(T, 3, 3)
+    ),
+    "ctc_float_targets": lambda T: T.nn.functional.ctc_loss(
+        _o(T, 5, 2, 4).log_softmax(2), _o(T, 2, 3), _i(T, 5, 5), _i(T, 3, 3)
+    ),
+    "ctc_blank_range": lambda T: T.nn.functional.ctc_loss(
+        _o(T, 5, 2, 4).log_softmax(2),
+        T.ones(2, 3, dtype=T.int64),
+        _i(T, 5, 5),
+        _i(T, 3, 3),
+        blank=4,
+    ),
+    "ctc_2d_log_probs_batched_targets": lambda T: T.nn.functional.ctc_loss(
+        _o(T, 5, 4).log_softmax(1), T.ones(2, 3, dtype=T.int64), _i(T, 5), _i(T, 3)
+    ),
+    "module_kl_bad_reduction": lambda T: T.nn.KLDivLoss(reduction="avg")(_o(T, 3), _o(T, 3)),
+    "module_bce_logits_pos_weight": lambda T: T.nn.BCEWithLogitsLoss(pos_weight=_o(T, 4))(
+        _o(T, 2, 3), _o(T, 2, 3)
+    ),
+    "module_nll_weight": lambda T: T.nn.NLLLoss(weight=_o(T, 2))(_o(T, 2, 3), _i(T, 0, 1)),
+    # embedding, one_hot, pad, misc
+    "embedding_uint8_index": lambda T: T.nn.Embedding(4, 2)(T.tensor([1], dtype=T.uint8)),
+    "embedding_complex_index": lambda T: T.nn.functional.embedding(T.tensor([1j]), _o(T, 4, 2)),
+    "embedding_max_norm_negative_idx": lambda T: T.nn.functional.embedding(
+        _i(T, -5), _o(T, 4, 2), max_norm=1.0
+    ),
+    "embedding_max_norm_ok": lambda T: (
+        T.nn.functional.embedding(_i(T, 0, 3), _o(T, 4, 2), max_norm=1.0).shape
+    ),
+    "embedding_padding_idx_neg_ok": lambda T: (
+        T.nn.functional.embedding(_i(T, 0), _o(T, 4, 2), padding_idx=-1).shape
+    ),
+    "pad_reflect_3d_big": lambda T: T.nn.functional.pad(
+        _o(T, 1, 1, 3, 3, 3), (0, 0, 0, 0, 3, 0), mode="reflect"
+    ),
+    "pad_reflect_both_dims": lambda T: T.nn.functional.pad(
+        _o(T, 1, 1, 3, 3), (3, 3, 3, 3), mode="reflect"
+    ),
+    "pad_reflect_empty": lambda T: T.nn.functional.pad(_o(T, 1, 1, 0), (1, 1), mode="reflect"),
+    "pad_replicate_2d_empty": lambda T: T.nn.functional.pad(
+        _o(T, 1, 1, 0, 2), (1, 1, 1, 1), mode="replicate"
+    ),
+    "pad_replicate_len8": lambda T: T.nn.functional.pad(
+        _o(T, 1, 1, 4, 4, 4), (1,) * 8, mode="replicate"
+    ),
+    "pad_circular_1d": lambda T: T.nn.functional.pad(_o(T, 4), (1, 1), mode="circular"),
+    "pad_reflect_6d": lambda T: T.nn.functional.pad(
+        _o(T, 1, 1, 1, 1, 1, 4), (1, 1), mode="reflect"
+    ),
+    "pad_negative_to_zero_ok": lambda T: T.nn.functional.pad(_o(T, 1, 3), (-3, 0)).shape,
+    "pad_negative_rows": lambda T: T.nn.functional.pad(_o(T, 1, 3), (0, 0, -2, 0)),
+    "pad_reflect_negative_ok": lambda T: (
+        T.nn.functional.pad(_o(T, 1, 1, 3), (-1, -1), mode="reflect").shape
+    ),
+    "dropout_bool": lambda T: T.nn.functional.dropout(_o(T, 3, dt="bool"), 0.5),
+    "dropout_int_p1": lambda T: T.nn.functional.dropout(_o(T, 3, dt="int64"), 1.0).dtype,
+    "dropout_int_eval": lambda T: (
+        T.nn.functional.dropout(_o(T, 3, dt="int64"), 0.5, training=False).dtype
+    ),
+    "dropout2d_int": lambda T: T.nn.functional.dropout2d(_o(T, 1, 2, 3, 3, dt="int64"), 0.5),
+    "softmax_dim0_int": lambda T: T.nn.functional.softmax(_o(T, 2, 3, dt="int64"), dim=0),
+    "log_softmax_dim0_int": lambda T: T.nn.functional.log_softmax(_o(T, 2, 3, dt="int64"), dim=0),
+    "softmax_complex": lambda T: T.nn.functional.softmax(T.tensor([1j, 2j]), dim=0),
+    "softmax_dtype_long": lambda T: T.nn.functional.softmax(_o(T, 3), dim=0, dtype=T.int64),
+    "softmax_0d_int": lambda T: T.nn.functional.softmax(T.tensor(1), dim=0),
+    "cosine_similarity_f64": lambda T: (
+        T.nn.functional.cosine_similarity(_o(T, 2, 3), _o(T, 2, 3, dt="float64")).dtype
+    ),
+    "cosine_similarity_int_shape": lambda T: T.nn.functional.cosine_similarity(
+        _o(T, 2, 3, dt="int64"), _o(T, 2, 4, dt="int64")
+    ),
+    "cosine_similarity_broadcast_ok": lambda T: (
+        T.nn.functional.cosine_similarity(_o(T, 2, 3), _o(T, 1, 3)).shape
+    ),
+    "pairwise_distance_int": lambda T: (
+        T.nn.functional.pairwise_distance(_o(T, 2, 3, dt="int64"), _o(T, 2, 3, dt="int64")).dtype
+    ),
+    "normalize_p0": lambda T: T.nn.functional.normalize(_o(T, 2, 3), p=0).shape,
+    "linear_0d_weight": lambda T: T.nn.functional.linear(_o(T, 2, 3), T.tensor(1.0)),
+    "linear_int_weight": lambda T: T.nn.functional.linear(_o(T, 2, 3), _o(T, 4, 3, dt="int64")),
+    "linear_f64_bias": lambda T: T.nn.functional.linear(
+        _o(T, 2, 3), _o(T, 4, 3), _o(T, 4, dt="float64")
+    ),
+    "linear_3d_shape": lambda T: T.nn.functional.linear(_o(T, 5, 2, 3), _o(T, 4, 5)),
+    "unfold_int": lambda T: T.nn.functional.unfold(_o(T, 1, 1, 3, 3, dt="int64"), 2),
+    "unfold_1d": lambda T: T.nn.functional.unfold(_o(T, 3), 2),
+    "unfold_5d": lambda T: T.nn.functional.unfold(_o(T, 1, 1, 1, 3, 3), 2),
+    "unfold_kernel0": lambda T: T.nn.functional.unfold(_o(T, 1, 1, 3, 3), 0),
+    "unfold_kernel_len": lambda T: T.nn.functional.unfold(_o(T, 1, 1, 3, 3), (2, 2, 2)),
+    "unfold_rect_big": lambda T: T.nn.functional.unfold(_o(T, 1, 1, 3, 5), 4),
+    "unfold_module": lambda T: T.nn.Unfold(4)(_o(T, 1, 1, 3, 3)),
+    "fold_kernel0": lambda T: T.nn.functional.fold(_o(T, 1, 4, 4), (3, 3), 0),
+    "fold_1d": lambda T: T.nn.functional.fold(_o(T, 4), (3, 3), 2),
+    "fold_pad_neg": lambda T: T.nn.functional.fold(_o(T, 1, 4, 4), (3, 3), 2, padding=-1),
+    "fold_dilation0": lambda T: T.nn.functional.fold(_o(T, 1, 4, 4), (3, 3), 2, dilation=0),
+    "fold_int": lambda T: T.nn.functional.fold(_o(T, 1, 4, 4, dt="int64"), (3, 3), 2),
+    "fold_output_len": lambda T: T.nn.functional.fold(_o(T, 1, 4, 4), (3, 3, 3), 2),
+    "fold_module": lambda T: T.nn.Fold((3, 3), 2)(_o(T, 1, 4, 5)),
+    "pixel_unshuffle_ndim": lambda T: T.nn.functional.pixel_unshuffle(_o(T, 4, 4), 2),
+    "pixel_shuffle_factor0": lambda T: T.nn.functional.pixel_shuffle(_o(T, 1, 4, 2, 2), 0),
+    "channel_shuffle_groups0": lambda T: T.nn.functional.channel_shuffle(_o(T, 1, 4, 2, 2), 0),
+    "grid_sample_5d_bicubic": lambda T: T.nn.functional.grid_sample(
+        _o(T, 1, 1, 2, 2, 2), _o(T, 1, 2, 2, 2, 3), mode="bicubic", align_corners=False
+    ),
+    "grid_sample_int": lambda T: T.nn.functional.grid_sample(
+        _o(T, 1, 1, 4, 4, dt="int64"), _o(T, 1, 2, 2, 2, dt="int64"), align_corners=False
+    ),
+    "affine_grid_3d_batch": lambda T: T.nn.functional.affine_grid(
+        _o(T, 2, 3, 4), [1, 1, 4, 4, 4], align_corners=False
+    ),
+    "affine_grid_size_zero": lambda T: T.nn.functional.affine_grid(
+        _o(T, 1, 2, 3), [1, 1, 0, 4], align_corners=False
+    ),
+    "interp_scale_neg": lambda T: T.nn.functional.interpolate(_o(T, 1, 1, 4), scale_factor=-1.0),
+    "interp_int_linear": lambda T: T.nn.functional.interpolate(
+        _o(T, 1, 1, 4, dt="int64"), scale_factor=2.0, mode="linear"
+    ),
+    "interp_int_nearest": lambda T: (
+        T.nn.functional.interpolate(_o(T, 1, 1, 4, dt="int64"), scale_factor=2.0).dtype
+    ),
+    "interp_area_align": lambda T: T.nn.functional.interpolate(
+        _o(T, 1, 1, 4), size=2, mode="area", align_corners=True
+    ),
+    "interp_antialias_linear": lambda T: T.nn.functional.interpolate(
+        _o(T, 1, 1, 4), size=2, mode="linear", antialias=True
+    ),
+    "interp_recompute_no_scale": lambda T: T.nn.functional.interpolate(
+        _o(T, 1, 1, 4), size=2, recompute_scale_factor=True
+    ),
+    "upsample_nearest_align": lambda T: T.nn.Upsample(scale_factor=2.0, align_corners=True)(
+        _o(T, 1, 1, 2)
+    ),
+    "prelu_scalar_weight_ok": lambda T: T.nn.functional.prelu(_o(T, 2, 3), _o(T, 1)).shape,
+    "prelu_0d_input": lambda T: T.nn.functional.prelu(T.tensor(1.0), _o(T, 2)),
+    "glu_dim": lambda T: T.nn.functional.glu(_o(T, 2, 4), dim=2),
+    "hardtanh_bounds": lambda T: T.nn.functional.hardtanh(_o(T, 3), 1.0, -1.0),
+    "threshold_int": lambda T: T.nn.functional.threshold(_o(T, 3, dt="int64"), 0.5, 2).dtype,
+    "softplus_int": lambda T: T.nn.functional.softplus(_o(T, 3, dt="int64")),
+    "logsigmoid_int": lambda T: T.nn.functional.logsigmoid(_o(T, 3, dt="int64")),
+    "mish_int": lambda T: T.nn.functional.mish(_o(T, 3, dt="int64")),
+    "hardswish_int": lambda T: T.nn.functional.hardswish(_o(T, 3, dt="int64")),
+    "leaky_relu_int": lambda T: T.nn.functional.leaky_relu(_o(T, 3, dt="int64")),
+    "relu6_int": lambda T: T.nn.functional.relu6(_o(T, 3, dt="int64")).dtype,
+    "celu_zero_alpha": lambda T: T.nn.functional.celu(_o(T, 3), alpha=0.0),
+    "rrelu_int": lambda T: T.nn.functional.rrelu(_o(T, 3, dt="int64")),
+    # module constructors
+    "linear_negative_features": lambda T: T.nn.Linear(-1, 2),
+    "embedding_negative_num": lambda T: T.nn.Embedding(-1, 2),
+    "conv_zero_in_channels": lambda T: T.nn.Conv2d(0, 2, 3),
+    "conv_negative_kernel": lambda T: T.nn.Conv2d(2, 2, -1)(_o(T, 1, 2, 4, 4)),
+    "batch_norm_zero_features": lambda T: T.nn.BatchNorm1d(0)(_o(T, 2, 0)).shape,
+    "dropout_module_neg": lambda T: T.nn.Dropout2d(p=-0.5),
+    "upsample_module_neither": lambda T: T.nn.Upsample()(_o(T, 1, 1, 2)),
+    "layer_norm_module_shape_2d": lambda T: T.nn.LayerNorm((2, 3))(_o(T, 3, 2)),
+    "group_norm_module_channels_ok": lambda T: T.nn.GroupNorm(3, 6)(_o(T, 2, 6)).shape,
+    "rnn_input_size": lambda T: T.nn.RNN(3, 4)(_o(T, 2, 1, 5)),
+    "gru_hidden_shape": lambda T: T.nn.GRU(3, 4)(_o(T, 2, 1, 3), T.zeros(1, 2, 4)),
+    "transformer_d_model": lambda T: T.nn.TransformerEncoderLayer(5, 2),
+    "mha_kdim_mismatch": lambda T: T.nn.MultiheadAttention(4, 2)(
+        _o(T, 3, 1, 4), _o(T, 2, 1, 4), _o(T, 3, 1, 4)
+    ),
+    "mha_batch_first_3d_mask": lambda T: T.nn.MultiheadAttention(4, 2)(
+        _o(T, 3, 1, 4), _o(T, 3, 1, 4), _o(T, 3, 1, 4), attn_mask=T.zeros(2, 2, 2)
+    ),
+    "sdpa_int": lambda T: T.nn.functional.scaled_dot_product_attention(
+        _o(T, 1, 2, 4, dt="int64"), _o(T, 1, 2, 4, dt="int64"), _o(T, 1, 2, 4, dt="int64")
+    ),
+    "sdpa_mixed": lambda T: T.nn.functional.scaled_dot_product_attention(
+        _o(T, 1, 2, 4), _o(T, 1, 2, 4, dt="float64"), _o(T, 1, 2, 4)
+    ),
+    "sdpa_mask_shape": lambda T: T.nn.functional.scaled_dot_product_attention(
+        _o(T, 1, 2, 4), _o(T, 1, 3, 4), _o(T, 1, 3, 4), attn_mask=T.zeros(2, 2)
+    ),
+}
+
+CASES: dict[str, Case] = {**CONV, **POOL, **NORM, **LOSS, **EMB, **MISC, **MORE}
 
 # name -> why shadowgrad differs and the file the fix belongs in (strict xfails)
 XFAIL: dict[str, str] = {

@@ -90,7 +90,10 @@ def margin_ranking_loss(
             "margin_ranking_loss : All input tensors should have same dimension but got sizes: "
             f"input1: {input1.size()}, input2: {input2.size()}, target: {target.size()} "
         )
-    out = P.add_scalar(-target * (input1 - input2), margin).clamp_min(0)
+    prod = -target * (input1 - input2)
+    # torch's margin is a double: an integer product becomes floating
+    shifted = P.add_scalar(prod, margin) if prod.dtype.is_floating_point else prod + float(margin)
+    out = shifted.clamp_min(0)
     return F._apply_reduction(out, r)
 
 

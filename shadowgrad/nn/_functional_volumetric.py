@@ -226,7 +226,7 @@ def avg_pool3d(
     if input.ndim not in (4, 5):
         raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
     _check_pool_input(input, "avg_pool3d", 3)
-    if not input.dtype.is_floating_point:
+    if not input.dtype.is_floating_point and input.dtype is not int64:
         raise NotImplementedError(f"\"avg_pool3d_out_frame\" not implemented for '{_short(input)}'")
     sp = tuple(input.shape[-3:])
     if any(sp[i] + 2 * p[i] < k[i] for i in range(3)):
@@ -346,11 +346,7 @@ def adaptive_max_pool1d_with_indices(
             f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional tensor for argument "
             "#1 'self' (while checking arguments for adaptive_max_pool1d)"
         )
-    if isinstance(output_size, (tuple, list)) and len(output_size) != 1:
-        raise RuntimeError(
-            "adaptive_max_pool1d() argument 'output_size' should contain one int (got "
-            f"{len(output_size)})"
-        )
+    F._one_int(output_size, "adaptive_max_pool1d", "output_size")
     o = F._tuple(output_size, 1)[0]
     out, idx = F.adaptive_max_pool2d(input.unsqueeze(-2), (1, o), True)
     return out.squeeze(-2), idx.squeeze(-2)

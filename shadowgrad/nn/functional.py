@@ -238,9 +238,9 @@ def rrelu(
     """Mirrors `torch.nn.functional.rrelu`: in training each element <= 0 is scaled by a slope
     drawn from U(lower, upper). (`generator` is torch.rrelu's, passed through.)"""
     if not input.dtype.is_floating_point:
-        raise NotImplementedError(
-            f"\"rrelu_with_noise_out_cpu\" not implemented for '{input.dtype._short}'"
-        )
+        # out of training torch runs leaky_relu with the mean slope
+        kernel = "rrelu_with_noise_out_cpu" if training else "leaky_relu_cpu"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype._short}'")
     if lower > upper:
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     x = input._data
@@ -305,7 +305,7 @@ def selu(input: Tensor, inplace: bool = False) -> Tensor:
 def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """Mirrors `torch.nn.functional.celu`."""
     if alpha == 0:
-        raise RuntimeError("ZeroDivisionError")
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
     _check_float(input, "elu_cpu")
     return _inplace(_celu_, input, alpha) if inplace else K.celu_op(input, alpha)
 
@@ -354,17 +354,19 @@ def relu6(input: Tensor, inplace: bool = False) -> Tensor:
 
 def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
     """Mirrors `torch.nn.functional.hardsigmoid`."""
+    _check_float(input, "hardsigmoid_cpu")
     return _inplace(K.hardsigmoid_op, input) if inplace else K.hardsigmoid_op(input)
 
 
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
     """Mirrors `torch.nn.functional.hardswish`."""
+    _check_float(input, "hardswish_cpu")
     return _inplace(K.hardswish_op, input) if inplace else K.hardswish_op(input)
 
 
 def logsigmoid(input: Tensor) -> Tensor:
     """Mirrors `torch.nn.functional.logsigmoid`."""
-    _check_float(input, "log_sigmoid_forward")
+    _check_float(input, "log_sigmoid_cpu")
     return K.logsigmoid_op(input)
 
 
@@ -1068,7 +1070,7 @@ def _pool_args(
     kernel_size: Any, stride: Any, padding: Any, dilation: Any, name: str = "max_pool2d"
 ) -> Any:
     """kernel, stride, padding, dilation as pairs, with torch's messages for bad lengths."""
-    be = "either be" if name.startswith("max") else "be"
+    be = "either be"
     k = _pool_arg(kernel_size, name, "kernel_size", f"{be} a single int")
     no_stride = stride is None or (isinstance(stride, (list, tuple)) and not stride)
     s = k if no_stride else _pool_arg(stride, name, "stride", f"{be} omitted, a single int")
@@ -1086,7 +1088,7 @@ def _pool2d_check(input: Tensor, k: Any, s: Any, p: Any, d: Any, ceil_mode: bool
             raise RuntimeError("stride should not be zero")
         if pp < 0:
             raise RuntimeError(f"pad must be non-negative, but got pad: {pp}")
-        if pp > ((kk - 1) * dd + 1) // 2:
+        if pp > int(((kk - 1) * dd + 1) / 2):  # C++'s division, toward zero
             raise RuntimeError(
                 f"pad should be at most half of effective kernel size, but got pad={pp}, "
                 f"kernel_size={kk} and dilation={dd}"
@@ -1142,6 +1144,12 @@ def max_pool2d(
     idx = K.max_pool2d_indices(input._data, k, s, p, d, ceil_mode)
     out = K.max_pool2d_op(input, _make(idx), tuple(input.shape))
     return (out, _make(idx)) if return_indices else out
+
+
+def _one_int(v: Any, fn: str, name: str) -> None:
+    """torch's check of a one-element int list argument of a 1-d pool."""
+    if isinstance(v, (tuple, list)) and len(v) != 1:
+        raise RuntimeError(f"{fn}() argument '{name}' should contain one int (got {len(v)})")
 
 
 def _check_1d_input(input: Tensor, name: str) -> None:
@@ -1238,8 +1246,8 @@ def avg_pool2d(
         )
     H, W = input.shape[-2:]
     out = tuple(_pool2d_check(input, k, s, p, (1, 1), ceil_mode))
-    if input.dtype is D.bool_:
-        raise NotImplementedError("\"avg_pool2d\" not implemented for 'Bool'")
+    if not input.dtype.is_floating_point and input.dtype is not D.int64:
+        raise NotImplementedError(f"\"avg_pool2d\" not implemented for '{input.dtype._short}'")
     div = K.avg_pool_divisor(H, W, k, s, p, out, count_include_pad, divisor_override)
     return K.avg_pool2d_op(input, div, k, s, p, out)
 
@@ -1254,6 +1262,10 @@ def avg_pool1d(
 ) -> Tensor:
     """Mirrors `torch.nn.functional.avg_pool1d` (a 2-d pool over a height of 1, as torch)."""
     _check_1d_input(input, "avg_pool1d")
+    _one_int(kernel_size, "avg_pool1d", "kernel_size")
+    if stride is not None:
+        _one_int(stride, "avg_pool1d", "stride")
+    _one_int(padding, "avg_pool1d", "padding")
     s = None if stride is None else (1, _tuple(stride, 1)[0])
     return avg_pool2d(
         input.unsqueeze(-2),
@@ -1306,6 +1318,10 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
     if (oh, ow) == (1, 1):
         return input.mean((-1, -2), keepdim=True)
     _check_adaptive_2d(input, "adaptive_avg_pool2d", "")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"adaptive_avg_pool2d\" not implemented for '{input.dtype._short}'"
+        )
     H, W = input.shape[-2:]
     return K.adaptive_avg_pool2d_op(input, K.adaptive_matrix(H, oh), K.adaptive_matrix(W, ow))
 
@@ -1313,12 +1329,17 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
 def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
     """Mirrors `torch.nn.functional.adaptive_avg_pool1d`."""
     _check_1d_input(input, "adaptive_avg_pool1d")
+    _one_int(output_size, "adaptive_avg_pool1d", "output_size")
     return adaptive_avg_pool2d(input.unsqueeze(-2), (1, _tuple(output_size, 1)[0])).squeeze(-2)
 
 
 def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
     """Mirrors `torch.nn.functional.adaptive_max_pool2d`."""
     _check_adaptive_2d(input, "adaptive_max_pool2d", ":")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"adaptive_max_pool2d\" not implemented for '{input.dtype._short}'"
+        )
     oh, ow = _adaptive_size(input, output_size)
     x = input._data
     H, W = x.shape[-2:]
@@ -1370,15 +1391,17 @@ def layer_norm(
 def _check_norm_dtypes(input: Tensor, kernel: str, weight: Any, bias: Any) -> None:
     """torch's mixed-dtype rule for layer_norm and group_norm, then the kernel's dtype check."""
     dt = input.dtype
-    if (weight is not None and weight.dtype is not dt) or (
-        bias is not None and bias.dtype is not dt
-    ):
+    first = weight if weight is not None else bias
+    if first is not None and first.dtype is not dt:  # torch's is_mixed_type
         if any(t is not None and t.dtype is not D.float32 for t in (weight, bias)):
             raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
         if dt is not D.float16:
             raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+        return
     if not dt.is_floating_point:
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt._short}'")
+    if bias is not None and bias.dtype is not dt:
+        raise RuntimeError(f"expected scalar type {dt._short} but found {bias.dtype._short}")
 
 
 def _check_bn_params(
@@ -1405,7 +1428,9 @@ def _check_bn_params(
     if not dt.is_floating_point:
         raise NotImplementedError(f"\"batch_norm\" not implemented for '{dt._short}'")
     params = (weight, bias, running_mean, running_var)
-    if weight is not None and weight.dtype is not dt:
+    # torch's is_mixed_type: the first given parameter's dtype differs from the input's
+    first = next((t for t in params if t is not None), None)
+    if first is not None and first.dtype is not dt:
         # torch's mixed-dtype path (a reduced-precision input with float32 parameters)
         if any(t is not None and t.dtype is not D.float32 for t in params):
             raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
@@ -1437,6 +1462,11 @@ def batch_norm(
     if x.size == 0:
         # torch's empty-input path: a clone, scaled and shifted by the first weight and bias
         out = input.clone()
+        for t in (weight, bias):
+            if t is not None and t.numel() == 0:
+                raise IndexError(
+                    "select(): index 0 out of range for tensor of size [0] at dimension 0"
+                )
         out = out * weight[0] if weight is not None else out
         return out + bias[0] if bias is not None else out
     _check_bn_params(input, running_mean, running_var, weight, bias, training)
@@ -1511,7 +1541,7 @@ def group_norm(
         )
     n, c = input.shape[:2]
     size = [n * c // num_groups, num_groups, *input.shape[2:]]
-    if math.prod(size) == 1:
+    if size[0] * math.prod(size[2:]) == 1:
         raise ValueError(
             f"Expected more than 1 value per channel when training, got input size {size}"
         )
@@ -1907,6 +1937,11 @@ def binary_cross_entropy_with_logits(
         )
     if not input.dtype.is_floating_point:
         raise NotImplementedError(f"\"log_sigmoid_cpu\" not implemented for '{input.dtype._short}'")
+    if target.dtype is D.bool_:
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
+            "or `logical_xor()` operator instead."
+        )
     if not target.dtype.is_floating_point:
         raise RuntimeError(
             f"result type {input.dtype._short} can't be cast to the desired output type "
@@ -2039,7 +2074,7 @@ def cross_entropy(
         if ignore_index >= 0:
             raise RuntimeError("ignore_index is not supported for floating point target")
     if (probs or label_smoothing > 0.0) and not 0.0 <= label_smoothing <= 1.0:
-        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing:g}")
     cdim = 1 if input.ndim >= 2 else 0
     c = input.shape[cdim]
     logp = log_softmax(input, cdim)
@@ -2158,8 +2193,11 @@ def pairwise_distance(
 ) -> Tensor:
     """Mirrors `torch.nn.functional.pairwise_distance`."""
     nd = max(x1.ndim, x2.ndim, 1)
-    # torch's C++ composite adds eps with add.Scalar (AddBackward1)
-    return K._norm(P.add_scalar(x1 - x2, eps), p, nd - 1, keepdim)
+    # torch's C++ composite adds eps with add.Scalar (AddBackward1); a double scalar makes an
+    # integer difference floating
+    diff = x1 - x2
+    shifted = P.add_scalar(diff, eps) if diff.dtype.is_floating_point else diff + float(eps)
+    return K._norm(shifted, p, nd - 1, keepdim)
 
 
 def normalize(
@@ -2200,6 +2238,8 @@ def scaled_dot_product_attention(
     carrying a forward-AD tangent takes the math backend, so that its tangent counts.
     """
     _validate_sdpa(query, key, value, attn_mask)
+    if not query.dtype.is_floating_point:  # the math path's float scale factor
+        raise RuntimeError(f"expected scalar type Float but found {query.dtype._short}")
     if _use_flash(query, key, value, attn_mask, dropout_p, enable_gqa):
         if attn_mask is not None and attn_mask.dtype is D.bool_:
             m = np.where(attn_mask._data, 0.0, -np.inf).astype(query._data.dtype)
