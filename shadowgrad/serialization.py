@@ -8,17 +8,25 @@ values. A tensor stored twice in one object comes back as one tensor, and tensor
 memory (a tensor and its views) share it again, with their shapes and strides, as torch's
 storages do.
 
-Differences: the file format is not torch's, and arbitrary Python objects (whole modules,
-optimizers) cannot be saved; save their state_dict() instead. `weights_only` is accepted and has
-no effect, since loading never executes code.
+Other Python objects (an argparse Namespace or a config object in a checkpoint) are pickled,
+their tensors and arrays still stored as above. As torch's `weights_only` load (the default),
+loading refuses them with torch's UnpicklingError unless their classes were allowed with
+`add_safe_globals` / `safe_globals`; `weights_only=False` unpickles them (running their code).
+
+Differences: the file format is not torch's, and whole modules and optimizers cannot be saved
+(torch pickles them); save their state_dict() instead. Objects pickle can't store (local
+classes, lambdas) raise pickle's error, as in torch.
 """
 
 from __future__ import annotations
 
+import _compat_pickle
 import base64
+import contextlib
 import io
 import json
 import os
+import pickle
 import zipfile
 from collections import OrderedDict
 from typing import Any
@@ -30,14 +38,136 @@ from ._creation import from_numpy
 from ._size import Size
 from ._tensor import Tensor, device
 
-__all__ = ["load", "save"]
+__all__ = [
+    "add_safe_globals",
+    "clear_safe_globals",
+    "get_safe_globals",
+    "load",
+    "safe_globals",
+    "save",
+]
 
 _FORMAT = "shadowgrad-zip-1"
 
+# globals a weights_only load may unpickle: torch's defaults that can occur in a pickled object
+# here (tensors, arrays, sizes, dtypes and devices are stored outside the pickle), and the
+# user's additions (Mirrors `torch.serialization.add_safe_globals`)
+_DEFAULT_SAFE = {
+    "collections.OrderedDict": OrderedDict,
+    "collections.Counter": __import__("collections").Counter,
+    "builtins.set": set,
+    "builtins.complex": complex,
+    "builtins.bytearray": bytearray,
+}
+_marked_safe_globals: list[Any] = []
+
+UNSAFE_MESSAGE = (
+    "In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` "
+    "from `False` to `True`. Re-running `torch.load` with `weights_only` set to `False` will "
+    "likely succeed, but it can result in arbitrary code execution. Do it only if you got the "
+    "file from a trusted source."
+)
+DOCS_MESSAGE = (
+    "\n\nCheck the documentation of torch.load to learn more about types accepted by default "
+    "with weights_only https://pytorch.org/docs/stable/generated/torch.load.html."
+)
+
+
+def add_safe_globals(safe_globals: list[Any]) -> None:
+    """Mirrors `torch.serialization.add_safe_globals`."""
+    _marked_safe_globals.extend(safe_globals)
+
+
+def get_safe_globals() -> list[Any]:
+    """Mirrors `torch.serialization.get_safe_globals`."""
+    return list(_marked_safe_globals)
+
+
+def clear_safe_globals() -> None:
+    """Mirrors `torch.serialization.clear_safe_globals`."""
+    _marked_safe_globals.clear()
+
+
+@contextlib.contextmanager
+def safe_globals(safe_globals: list[Any]) -> Any:
+    """Mirrors `torch.serialization.safe_globals`."""
+    _marked_safe_globals.extend(safe_globals)
+    try:
+        yield
+    finally:
+        for g in safe_globals:
+            if g in _marked_safe_globals:
+                _marked_safe_globals.remove(g)
+
+
+def _user_safe() -> dict[str, Any]:
+    rc: dict[str, Any] = {}
+    for f in _marked_safe_globals:
+        if isinstance(f, tuple):
+            rc[f[1]] = f[0]
+        else:
+            rc[f"{f.__module__}.{f.__qualname__}"] = f
+    return rc
+
+
+class _ObjPickler(pickle.Pickler):
+    """Pickles an object save() has no entry for; its tensors, arrays, sizes, dtypes and devices
+    become manifest entries (persistent ids), so they are stored and shared as elsewhere."""
+
+    def __init__(self, fh: Any, writer: _Writer, protocol: int) -> None:
+        super().__init__(fh, protocol=protocol)
+        self.writer = writer
+
+    def persistent_id(self, obj: Any) -> Any:
+        if isinstance(obj, (Tensor, np.ndarray, np.generic, Size, _dtype.dtype, device)):
+            return self.writer.enc(obj)
+        return None
+
+
+class _ObjUnpickler(pickle.Unpickler):
+    def __init__(self, fh: Any, reader: _Reader, weights_only: bool) -> None:
+        super().__init__(fh)
+        self.reader = reader
+        self.weights_only = weights_only
+
+    def persistent_load(self, pid: Any) -> Any:
+        return self.reader.dec(pid)
+
+    def find_class(self, module: str, name: str) -> Any:
+        if not self.weights_only:
+            return super().find_class(module, name)
+        # protocol 2 (torch's default) names builtins as Python 2 did (__builtin__.xrange)
+        if (module, name) in _compat_pickle.NAME_MAPPING:
+            module, name = _compat_pickle.NAME_MAPPING[(module, name)]
+        elif module in _compat_pickle.IMPORT_MAPPING:
+            module = _compat_pickle.IMPORT_MAPPING[module]
+        full_path = f"{module}.{name}"
+        if full_path in _DEFAULT_SAFE:
+            return _DEFAULT_SAFE[full_path]
+        user = _user_safe()
+        if full_path in user:
+            return user[full_path]
+        if module == "builtins":
+            full_path = name
+        message = (
+            f"Unsupported global: GLOBAL {full_path} was not an allowed global by default. "
+            f"Please use `torch.serialization.add_safe_globals([{full_path}])` or the "
+            f"`torch.serialization.safe_globals([{full_path}])` context manager to allowlist "
+            "this global if you trust this class/function."
+        )
+        raise pickle.UnpicklingError(
+            "Weights only load failed. This file can still be loaded, to do so you have two "
+            "options, \033[1mdo those steps only if you trust the source of the checkpoint"
+            f"\033[0m. \n\t(1) {UNSAFE_MESSAGE}\n\t(2) Alternatively, to load with "
+            "`weights_only=True` please check the recommended steps in the following error "
+            "message.\n\tWeightsUnpickler error: " + message + DOCS_MESSAGE
+        )
+
 
 class _Writer:
-    def __init__(self, zf: zipfile.ZipFile) -> None:
+    def __init__(self, zf: zipfile.ZipFile, protocol: int = 2) -> None:
         self.zf = zf
+        self.protocol = protocol
         self.memo: dict[int, int] = {}  # id(array) -> its file index
         self.tensors: dict[int, Any] = {}  # id(tensor) -> its tensor_data entry
         self.keep: list[Any] = []  # keeps ids stable while encoding
@@ -117,11 +247,17 @@ class _Writer:
             return {"__tuple__": [self.enc(v) for v in obj]}
         if isinstance(obj, list):
             return {"__list__": [self.enc(v) for v in obj]}
-        raise TypeError(
-            f"shadowgrad.save cannot store an object of type {type(obj).__name__}: only tensors, "
-            "arrays, dicts, lists, tuples and plain values are supported (save a module's or "
-            "optimizer's state_dict() instead)"
-        )
+        from .nn.modules.module import Module
+        from .optim.optimizer import Optimizer
+
+        if isinstance(obj, (Module, Optimizer)):
+            raise TypeError(
+                f"shadowgrad.save cannot store an object of type {type(obj).__name__}: save its "
+                "state_dict() instead"
+            )
+        buf = io.BytesIO()
+        _ObjPickler(buf, self, self.protocol).dump(obj)
+        return {"__pickle__": base64.b64encode(buf.getvalue()).decode("ascii")}
 
 
 def save(
@@ -135,21 +271,22 @@ def save(
     """Save obj to a path or a writable binary file. Mirrors `torch.save`."""
     if isinstance(f, (str, os.PathLike)):
         with open(f, "wb") as fh:
-            _save(obj, fh)
+            _save(obj, fh, pickle_protocol)
     else:
-        _save(obj, f)
+        _save(obj, f, pickle_protocol)
 
 
-def _save(obj: Any, fh: Any) -> None:
+def _save(obj: Any, fh: Any, protocol: int = 2) -> None:
     with zipfile.ZipFile(fh, "w", zipfile.ZIP_STORED) as zf:
-        w = _Writer(zf)
+        w = _Writer(zf, protocol)
         tree = w.enc(obj)
         zf.writestr("manifest.json", json.dumps({"format": _FORMAT, "root": tree}))
 
 
 class _Reader:
-    def __init__(self, zf: zipfile.ZipFile) -> None:
+    def __init__(self, zf: zipfile.ZipFile, weights_only: bool = True) -> None:
         self.zf = zf
+        self.weights_only = weights_only
         self.arrays: dict[int, np.ndarray] = {}
         self.tensors: dict[tuple[int, bool, bool], Tensor] = {}
 
@@ -214,6 +351,9 @@ class _Reader:
             if "metadata" in obj:
                 d._metadata = self.dec(obj["metadata"])
             return d
+        if "__pickle__" in obj:
+            data = io.BytesIO(base64.b64decode(obj["__pickle__"]))
+            return _ObjUnpickler(data, self, self.weights_only).load()
         raise RuntimeError(f"shadowgrad.load: unknown entry in manifest: {sorted(obj)}")
 
 
@@ -230,14 +370,16 @@ def load(
     mmap: bool | None = None,
     **pickle_load_args: Any,
 ) -> Any:
-    """Load an object written by `save`. Mirrors `torch.load`; never executes code."""
+    """Load an object written by `save`. Mirrors `torch.load`: only a pickled object (see the
+    module docstring) can run code, and only with weights_only=False."""
+    wo = weights_only is not False
     if isinstance(f, (str, os.PathLike)):
         with open(f, "rb") as fh:
-            return _load(fh)
-    return _load(f)
+            return _load(fh, wo)
+    return _load(f, wo)
 
 
-def _load(fh: Any) -> Any:
+def _load(fh: Any, weights_only: bool = True) -> Any:
     try:
         zf = zipfile.ZipFile(fh, "r")
     except zipfile.BadZipFile as e:
@@ -248,4 +390,4 @@ def _load(fh: Any) -> Any:
         manifest = json.loads(zf.read("manifest.json"))
         if manifest.get("format") != _FORMAT:
             raise RuntimeError(f"shadowgrad.load: unsupported format {manifest.get('format')!r}")
-        return _Reader(zf).dec(manifest["root"])
+        return _Reader(zf, weights_only).dec(manifest["root"])
