@@ -714,6 +714,29 @@ def _dims_words(name: str, v: tuple[int, ...]) -> str:
     return " ".join(f"{name}_{w}: {x}" for w, x in zip(words, v, strict=True))
 
 
+def _conv_ok(
+    x: np.ndarray,
+    w: np.ndarray,
+    bias: Tensor | None,
+    s: tuple[int, ...],
+    p: tuple[int, ...],
+    d: tuple[int, ...],
+    groups: int,
+    transposed: bool,
+    op: tuple[int, ...],
+) -> bool:
+    """Whether a convolution passes every check of `_check_conv` (the common case, in a few
+    comparisons); otherwise `_check_conv` finds torch's error in torch's order."""
+    ws, xs = w.shape, x.shape
+    if transposed or len(xs) != len(ws) or x.dtype != w.dtype:
+        return False  # (transposed convolutions always take the full check)
+    if min(s) <= 0 or min(p) < 0 or min(d) <= 0 or ws[0] % groups or ws[0] < groups:
+        return False
+    if xs[1] != ws[1] * groups or (bias is not None and bias._data.shape != ws[:1]):
+        return False
+    return all(xs[i] + 2 * p[i - 2] >= d[i - 2] * (ws[i] - 1) + 1 for i in range(2, len(xs)))
+
+
 def _check_conv(
     input: Tensor,
     weight: Tensor,
@@ -878,7 +901,8 @@ def _conv(
     else:
         p = _conv_param(padding, n, dim, "padding")
     op = _conv_param(output_padding, n, dim, "output_padding") if transposed else (0,) * n
-    _check_conv(input, weight, bias, s, p, d, groups, transposed, op)
+    if not _conv_ok(input._data, weight._data, bias, s, p, d, groups, transposed, op):
+        _check_conv(input, weight, bias, s, p, d, groups, transposed, op)
     if bias is not None and bias.dtype is not input.dtype:
         # conv_transpose1d/2d add the bias into the input-typed output
         if not input.dtype.is_floating_point and bias.dtype.is_floating_point:
@@ -1404,6 +1428,13 @@ def _check_norm_dtypes(input: Tensor, kernel: str, weight: Any, bias: Any) -> No
         raise RuntimeError(f"expected scalar type {dt._short} but found {bias.dtype._short}")
 
 
+def _bn_param_ok(t: Tensor | None, c: int, dt: np.dtype, optional: bool) -> bool:
+    if t is None:
+        return optional
+    a = t._data
+    return a.shape == (c,) and a.dtype == dt
+
+
 def _check_bn_params(
     input: Tensor,
     running_mean: Tensor | None,
@@ -1469,7 +1500,16 @@ def batch_norm(
                 )
         out = out * weight[0] if weight is not None else out
         return out + bias[0] if bias is not None else out
-    _check_bn_params(input, running_mean, running_var, weight, bias, training)
+    dt = x.dtype
+    if not (
+        x.ndim > 1
+        and dt.kind == "f"
+        and _bn_param_ok(running_mean, x.shape[1], dt, training)
+        and _bn_param_ok(running_var, x.shape[1], dt, training)
+        and _bn_param_ok(weight, x.shape[1], dt, True)
+        and _bn_param_ok(bias, x.shape[1], dt, True)
+    ):
+        _check_bn_params(input, running_mean, running_var, weight, bias, training)
     if training:
         n = x.size // x.shape[1]
         if n <= 1:
