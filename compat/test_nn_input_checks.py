@@ -1076,7 +1076,69 @@ MORE: dict[str, Case] = {
     ),
 }
 
-CASES: dict[str, Case] = {**CONV, **POOL, **NORM, **LOSS, **EMB, **MISC, **MORE}
+
+def _loss_args(T: Any, name: str, n: int) -> list[Any]:
+    """Arguments of a well-formed call of loss `name` over n elements per row."""
+    x, y = _o(T, 2, n) / 2, _o(T, 2, n) / 2
+    idx = T.zeros(2, dtype=T.int64)
+    return {
+        "cross_entropy": [x, idx],
+        "nll_loss": [x, idx],
+        "multi_margin_loss": [x, idx],
+        "multilabel_margin_loss": [x, T.zeros(2, n, dtype=T.int64)],
+        "margin_ranking_loss": [x, y, y],
+        "cosine_embedding_loss": [x, y, _o(T, 2)],
+        "triplet_margin_loss": [x, y, y],
+        "triplet_margin_with_distance_loss": [x, y, y],
+        "gaussian_nll_loss": [x, y, y],
+    }.get(name, [x, y])
+
+
+_LOSSES = [
+    "binary_cross_entropy",
+    "binary_cross_entropy_with_logits",
+    "cosine_embedding_loss",
+    "cross_entropy",
+    "gaussian_nll_loss",
+    "hinge_embedding_loss",
+    "huber_loss",
+    "kl_div",
+    "l1_loss",
+    "margin_ranking_loss",
+    "mse_loss",
+    "multi_margin_loss",
+    "multilabel_margin_loss",
+    "multilabel_soft_margin_loss",
+    "nll_loss",
+    "poisson_nll_loss",
+    "smooth_l1_loss",
+    "soft_margin_loss",
+    "triplet_margin_loss",
+    "triplet_margin_with_distance_loss",
+]
+
+
+def _loss_case(name: str, kind: str) -> Case:
+    def case(T: Any) -> Any:
+        fn = getattr(T.nn.functional, name)
+        if kind == "reduction":
+            return fn(*_loss_args(T, name, 3), reduction="avg")
+        if kind == "none":
+            return fn(*_loss_args(T, name, 3), reduction="none").shape
+        args = _loss_args(T, name, 3)  # the second operand one column short
+        args[1] = _loss_args(T, name, 2)[1]
+        return fn(*args)
+
+    return case
+
+
+EVERY_LOSS: dict[str, Case] = {
+    f"{name}_{kind}": _loss_case(name, kind)
+    for name in _LOSSES
+    for kind in ("reduction", "none", "shape")
+}
+
+CASES: dict[str, Case] = {**CONV, **POOL, **NORM, **LOSS, **EMB, **MISC, **MORE, **EVERY_LOSS}
 
 # name -> why shadowgrad differs and the file the fix belongs in (strict xfails)
 XFAIL: dict[str, str] = {
