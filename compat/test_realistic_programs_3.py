@@ -2887,6 +2887,7 @@ def prog_fn_mark_dirty_view_variants(T: Any) -> Any:
 @program()
 def prog_nn_init_with_generators(T: Any) -> Any:
     init = T.nn.init
+    T.manual_seed(0)  # sparse_ draws its rows from the default generator
     g = T.Generator().manual_seed(3)
     res = {
         "normal": init.normal_(T.empty(3, 4), 0.5, 2.0, generator=g),
@@ -3190,6 +3191,241 @@ def prog_unpack_dual_primal_node_class(T: Any) -> Any:
     with fwAD.dual_level():
         p = fwAD.unpack_dual(fwAD.make_dual(x, T.ones(2))).primal
         return {"gf": p.grad_fn, "name": p.grad_fn.name(), "view": p._is_view()}
+
+
+# --- more module API ---------------------------------------------------------------------------
+
+
+@program()
+def prog_module_repr_collapsing_and_extra_repr(T: Any) -> Any:
+    nn = T.nn
+
+    class Scaled(nn.Module):
+        def __init__(self, k):
+            super().__init__()
+            self.k = k
+            self.inner = nn.Linear(2, 2)
+
+        def extra_repr(self):
+            return f"k={self.k}"
+
+    from collections import OrderedDict
+
+    m = nn.Sequential(
+        OrderedDict(
+            [
+                ("stack", nn.ModuleList([nn.Linear(3, 3) for _ in range(3)] + [nn.ReLU()])),
+                ("scaled", Scaled(0.5)),
+                ("dict", nn.ModuleDict({"a": nn.Tanh(), "b": nn.Tanh()})),
+                ("plist", nn.ParameterList([nn.Parameter(T.ones(2)), T.zeros(3)])),
+                ("pdict", nn.ParameterDict({"w": nn.Parameter(T.ones(1, 2))})),
+            ]
+        )
+    )
+    return {
+        "repr": repr(m),
+        "scaled": repr(m.scaled),
+        "empty": repr(nn.Sequential()),
+        "plist": repr(m.plist),
+        "names": [n for n, _ in m.named_parameters()],
+    }
+
+
+@program()
+def prog_tied_weights_and_duplicates(T: Any) -> Any:
+    nn = T.nn
+    emb = nn.Embedding(5, 3)
+    head = nn.Linear(3, 5, bias=False)
+    head.weight = emb.weight
+    model = nn.ModuleDict({"emb": emb, "head": head})
+    _seeded(T, model, 20)
+    x = T.tensor([1, 4])
+    out = model["head"](model["emb"](x))
+    out.sum().backward()
+    return {
+        "n": len(list(model.parameters())),
+        "names": [n for n, _ in model.named_parameters()],
+        "dups": [n for n, _ in model.named_parameters(remove_duplicate=False)],
+        "sd": list(model.state_dict()),
+        "g": emb.weight.grad,
+        "same": model["head"].weight is model["emb"].weight,
+    }
+
+
+@program()
+def prog_module_to_dtype_and_grads(T: Any) -> Any:
+    nn = T.nn
+    m = _lin(T, 2, 2, 21)
+    m(T.ones(1, 2)).sum().backward()
+    w = m.weight
+    m.double()
+    same = m.weight is w
+    out = m(T.ones(1, 2, dtype=T.float64))
+    m.to(T.float32)
+    m.half()
+    res = {
+        "same": same,
+        "w_dt": m.weight.dtype,
+        "g_dt": m.weight.grad.dtype,
+        "out": out,
+        "err": raises(lambda: m(T.ones(1, 2))),
+    }
+    m.float()
+    m.requires_grad_(False)
+    res["rg"] = [p.requires_grad for p in m.parameters()]
+    res["int_err"] = raises(lambda: m.to(T.int32))
+    bn = nn.BatchNorm1d(2).double()
+    res["bn"] = (bn.running_mean.dtype, bn.num_batches_tracked.dtype)
+    return res
+
+
+@program()
+def prog_state_dict_keep_vars_prefix_assign(T: Any) -> Any:
+    nn = T.nn
+    m = nn.Sequential(_lin(T, 2, 2, 22), nn.BatchNorm1d(2))
+    sd_kv = m.state_dict(keep_vars=True)
+    sd = m.state_dict(prefix="net.")
+    new = {k: v * 2 for k, v in m.state_dict().items() if v.dtype.is_floating_point}
+    new["1.num_batches_tracked"] = T.tensor(5)
+    res = m.load_state_dict(new, assign=True)
+    return {
+        "kv_type": [type(v).__name__ for v in sd_kv.values()],
+        "kv_rg": [v.requires_grad for v in sd_kv.values()],
+        "prefix": list(sd),
+        "res": str(res),
+        "w_type": type(m[0].weight).__name__,
+        "w_rg": m[0].weight.requires_grad,
+        "w": m[0].weight,
+        "nbt": m[1].num_batches_tracked,
+        "meta": getattr(m.state_dict(), "_metadata", None) is not None,
+    }
+
+
+# --- grad mode -----------------------------------------------------------------------------
+
+
+@program()
+def prog_grad_mode_decorators_and_generators(T: Any) -> Any:
+    x = T.ones(2, requires_grad=True)
+    seen = []
+
+    @T.no_grad()
+    def gen():
+        for i in range(2):
+            seen.append(T.is_grad_enabled())
+            yield x * i
+
+    outs = list(gen())
+    seen.append(T.is_grad_enabled())
+
+    @T.enable_grad()
+    def inner():
+        return x * 2
+
+    with T.no_grad():
+        y = inner()
+        with T.set_grad_enabled(True):
+            z = x * 3
+        T.set_grad_enabled(True)
+        w = x * 4
+        T.set_grad_enabled(False)
+    after = T.is_grad_enabled()
+    T.set_grad_enabled(True)
+    with T.inference_mode(False):
+        v = x * 5
+    with T.inference_mode():
+        inf = T.is_inference_mode_enabled()
+    return {
+        "outs": [o.requires_grad for o in outs],
+        "seen": seen,
+        "y": y,
+        "z": z,
+        "w": w,
+        "after": after,
+        "v": v,
+        "inf": inf,
+    }
+
+
+@program()
+def prog_autograd_backward_api_errors(T: Any) -> Any:
+    x = T.ones(3, requires_grad=True)
+    y = x * 2
+    z = x.sum() * 1
+    return {
+        "len": raises(lambda: T.autograd.backward([y, z], [T.ones(3)], retain_graph=True)),
+        "shape": raises(lambda: T.autograd.grad(y, x, T.ones(2), retain_graph=True)),
+        "nograd_out": raises(lambda: T.autograd.grad(T.ones(1), x)),
+        "none_grad": raises(lambda: T.autograd.backward([y], [None], retain_graph=True)),
+        "dup_inputs": T.autograd.grad(z, [x, x], retain_graph=True),
+        "list_outputs": T.autograd.grad([z, z], x, retain_graph=True),
+        "empty_inputs": raises(lambda: T.autograd.grad(z, [])),
+        "int_input": raises(lambda: T.autograd.grad(z, T.ones(1, dtype=T.long))),
+    }
+
+
+@program()
+def prog_anomaly_custom_function_nan(T: Any) -> Any:
+    class BadGrad(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * float("nan")
+
+    x = T.ones(2, requires_grad=True)
+    with T.autograd.detect_anomaly():
+        err = raises(lambda: BadGrad.apply(x).sum().backward())
+    x2 = T.ones(2, requires_grad=True)
+    with T.autograd.set_detect_anomaly(True, check_nan=False):
+        BadGrad.apply(x2).sum().backward()
+    return {"err": err, "g2": x2.grad, "enabled": T.is_anomaly_enabled()}
+
+
+# --- data RNG parity ---------------------------------------------------------------------------
+
+
+@program()
+def prog_dataloader_shuffle_global_seed(T: Any) -> Any:
+    D = T.utils.data
+    T.manual_seed(123)
+    ds = D.TensorDataset(T.arange(12))
+    dl = D.DataLoader(ds, batch_size=5, shuffle=True)
+    e1 = [b[0].tolist() for b in dl]
+    e2 = [b[0].tolist() for b in dl]
+    srs = list(D.SubsetRandomSampler([10, 20, 30, 40], generator=T.Generator().manual_seed(2)))
+    T.manual_seed(5)
+    sp = D.random_split(range(6), [3, 3])
+    return {"e1": e1, "e2": e2, "srs": srs, "split": [list(s) for s in sp], "after": T.rand(2)}
+
+
+@program()
+def prog_distributed_sampler_without_process_group(T: Any) -> Any:
+    D = T.utils.data
+    ds = list(range(10))
+    s0 = D.distributed.DistributedSampler(ds, num_replicas=3, rank=0, shuffle=True, seed=4)
+    s2 = D.distributed.DistributedSampler(ds, num_replicas=3, rank=2, shuffle=False, drop_last=True)
+    s0.set_epoch(1)
+    return {
+        "s0": list(s0),
+        "s2": list(s2),
+        "len0": len(s0),
+        "len2": len(s2),
+        "bad_rank": raises(lambda: D.distributed.DistributedSampler(ds, num_replicas=2, rank=2)),
+    }
+
+
+@program(
+    xfail="backward() of a complex scalar without a gradient runs (shadowgrad creates a ones "
+    "gradient); torch raises 'grad can be implicitly created only for real scalar outputs but "
+    "got torch.complex64' for any non-floating output (shadowgrad/autograd/__init__.py "
+    "_make_grads)"
+)
+def prog_complex_scalar_implicit_grad_error(T: Any) -> Any:
+    x = T.ones(3, requires_grad=True)
+    return raises(lambda: (x * 1j).sum().backward())
 
 
 # --- the harness -----------------------------------------------------------------------------
