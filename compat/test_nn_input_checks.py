@@ -1132,13 +1132,148 @@ def _loss_case(name: str, kind: str) -> Case:
     return case
 
 
+MODULES: dict[str, Case] = {
+    "m_conv1d_channels": lambda T: T.nn.Conv1d(3, 2, 2)(_o(T, 1, 2, 5)),
+    "m_conv1d_small": lambda T: T.nn.Conv1d(1, 1, 4)(_o(T, 1, 1, 2)),
+    "m_conv1d_ndim": lambda T: T.nn.Conv1d(1, 1, 2)(_o(T, 1, 1, 2, 2)),
+    "m_conv3d_channels": lambda T: T.nn.Conv3d(3, 2, 2)(_o(T, 1, 2, 3, 3, 3)),
+    "m_conv3d_ndim": lambda T: T.nn.Conv3d(1, 1, 2)(_o(T, 1, 3, 3)),
+    "m_conv2d_reflect_small": lambda T: T.nn.Conv2d(1, 1, 3, padding=2, padding_mode="reflect")(
+        _o(T, 1, 1, 2, 2)
+    ),
+    "m_conv2d_circular_small": lambda T: T.nn.Conv2d(1, 1, 3, padding=3, padding_mode="circular")(
+        _o(T, 1, 1, 2, 2)
+    ),
+    "m_conv_transpose1d_channels": lambda T: T.nn.ConvTranspose1d(3, 2, 2)(_o(T, 1, 2, 5)),
+    "m_conv_transpose3d_channels": lambda T: T.nn.ConvTranspose3d(3, 2, 2)(_o(T, 1, 2, 3, 3, 3)),
+    "m_conv_transpose2d_output_size": lambda T: T.nn.ConvTranspose2d(1, 1, 3, stride=2)(
+        _o(T, 1, 1, 3, 3), output_size=(10, 10)
+    ),
+    "m_conv_transpose2d_output_size_len": lambda T: T.nn.ConvTranspose2d(1, 1, 3, stride=2)(
+        _o(T, 1, 1, 3, 3), output_size=(7, 7, 7)
+    ),
+    "m_conv_transpose2d_f64": lambda T: T.nn.ConvTranspose2d(1, 1, 3)(
+        _o(T, 1, 1, 3, 3, dt="float64")
+    ),
+    "m_maxpool1d_small": lambda T: T.nn.MaxPool1d(3)(_o(T, 1, 1, 2)),
+    "m_maxpool3d_small": lambda T: T.nn.MaxPool3d(3)(_o(T, 1, 1, 2, 2, 2)),
+    "m_maxpool2d_pad": lambda T: T.nn.MaxPool2d(2, padding=2)(_o(T, 1, 1, 4, 4)),
+    "m_maxpool2d_indices_small": lambda T: T.nn.MaxPool2d(3, return_indices=True)(
+        _o(T, 1, 1, 2, 2)
+    ),
+    "m_avgpool1d_small": lambda T: T.nn.AvgPool1d(3)(_o(T, 1, 1, 2)),
+    "m_avgpool3d_small": lambda T: T.nn.AvgPool3d(3)(_o(T, 1, 1, 2, 2, 2)),
+    "m_adaptive_avg2d_ndim": lambda T: T.nn.AdaptiveAvgPool2d(2)(_o(T, 4)),
+    "m_adaptive_max2d_ndim": lambda T: T.nn.AdaptiveMaxPool2d(2)(_o(T, 4)),
+    "m_adaptive_avg1d_ndim": lambda T: T.nn.AdaptiveAvgPool1d(2)(_o(T, 4)),
+    "m_lppool2d_small": lambda T: T.nn.LPPool2d(2, 3)(_o(T, 1, 1, 2, 2)),
+    "m_lppool1d_ndim": lambda T: T.nn.LPPool1d(2, 3)(_o(T, 4)),
+    "m_maxunpool2d_size": lambda T: T.nn.MaxUnpool2d(2)(
+        _o(T, 1, 1, 2, 2), T.zeros(1, 1, 2, 2, dtype=T.int64), output_size=(9, 9)
+    ),
+    "m_batchnorm2d_channels": lambda T: T.nn.BatchNorm2d(3)(_o(T, 2, 4, 2, 2)),
+    "m_batchnorm3d_channels_eval": lambda T: T.nn.BatchNorm3d(3).eval()(_o(T, 2, 4, 2, 2, 2)),
+    "m_batchnorm1d_no_stats_eval": lambda T: (
+        T.nn.BatchNorm1d(3, track_running_stats=False).eval()(_o(T, 1, 3)).shape
+    ),
+    "m_batchnorm1d_f64": lambda T: T.nn.BatchNorm1d(3)(_o(T, 2, 3, dt="float64")),
+    "m_instancenorm3d_ndim": lambda T: T.nn.InstanceNorm3d(3)(_o(T, 3, 2, 2)),
+    "m_instancenorm1d_one": lambda T: T.nn.InstanceNorm1d(3)(_o(T, 2, 3, 1)),
+    "m_instancenorm2d_running_channels": lambda T: T.nn.InstanceNorm2d(3, track_running_stats=True)(
+        _o(T, 2, 4, 2, 2)
+    ),
+    "m_layernorm_int": lambda T: T.nn.LayerNorm(3)(_o(T, 2, 3, dt="int64")),
+    "m_groupnorm_channels": lambda T: T.nn.GroupNorm(2, 4)(_o(T, 2, 6, 3)),
+    "m_groupnorm_f64": lambda T: T.nn.GroupNorm(2, 4)(_o(T, 2, 4, 3, dt="float64")),
+    "m_localresponse_ndim": lambda T: T.nn.LocalResponseNorm(2)(_o(T, 3)),
+    "m_rmsnorm_shape": lambda T: T.nn.RMSNorm(4)(_o(T, 2, 3)),
+    "m_embedding_float": lambda T: T.nn.Embedding(4, 2)(_o(T, 2)),
+    "m_embedding_oob_padding": lambda T: T.nn.Embedding(4, 2, padding_idx=0)(_i(T, 7)),
+    "m_embeddingbag_3d": lambda T: T.nn.EmbeddingBag(4, 2)(T.zeros(1, 1, 1, dtype=T.int64)),
+    "m_embeddingbag_2d_offsets": lambda T: T.nn.EmbeddingBag(4, 2)(
+        T.zeros(2, 2, dtype=T.int64), _i(T, 0, 1)
+    ),
+    "m_embeddingbag_no_offsets": lambda T: T.nn.EmbeddingBag(4, 2)(_i(T, 0, 1)),
+    "m_zeropad_len": lambda T: T.nn.ZeroPad2d((1, 1, 1))(_o(T, 1, 2, 2)),
+    "m_constantpad1d_ok": lambda T: T.nn.ConstantPad1d(2, 3.5)(_o(T, 1, 2)).shape,
+    "m_reflectionpad2d_big": lambda T: T.nn.ReflectionPad2d(2)(_o(T, 1, 1, 2, 2)),
+    "m_reflectionpad3d_big": lambda T: T.nn.ReflectionPad3d(2)(_o(T, 1, 1, 2, 2, 2)),
+    "m_replicationpad1d_ndim": lambda T: T.nn.ReplicationPad1d(2)(_o(T, 1, 1, 1, 2)),
+    "m_replicationpad3d_ndim": lambda T: T.nn.ReplicationPad3d(1)(_o(T, 2, 2)),
+    "m_circularpad2d_big": lambda T: T.nn.CircularPad2d(3)(_o(T, 1, 1, 2, 2)),
+    "m_upsample_bilinear_3d": lambda T: T.nn.UpsamplingBilinear2d(scale_factor=2)(_o(T, 1, 1, 2)),
+    "m_upsample_nearest_5d": lambda T: T.nn.UpsamplingNearest2d(scale_factor=2)(
+        _o(T, 1, 1, 2, 2, 2)
+    ),
+    "m_softmax2d_ndim": lambda T: T.nn.Softmax2d()(_o(T, 2, 3)),
+    "m_logsoftmax_dim": lambda T: T.nn.LogSoftmax(dim=3)(_o(T, 2, 3)),
+    "m_softmin_int": lambda T: T.nn.Softmin(dim=0)(_i(T, 1, 2)),
+    "m_dropout1d_ndim": lambda T: T.nn.Dropout1d()(_o(T, 1, 2, 3, 4)),
+    "m_dropout2d_ndim_ok": lambda T: T.nn.Dropout2d().eval()(_o(T, 3)).shape,
+    "m_dropout3d_p": lambda T: T.nn.Dropout3d(p=1.5),
+    "m_alphadropout_p": lambda T: T.nn.AlphaDropout(p=-0.1),
+    "m_linear_f64": lambda T: T.nn.Linear(3, 2)(_o(T, 2, 3, dt="float64")),
+    "m_linear_0d": lambda T: T.nn.Linear(3, 2)(T.tensor(1.0)),
+    "m_bilinear_shape": lambda T: T.nn.Bilinear(3, 4, 5)(_o(T, 2, 4), _o(T, 2, 3)),
+    "m_bilinear_batch": lambda T: T.nn.Bilinear(3, 4, 5)(_o(T, 2, 3), _o(T, 3, 4)),
+    "m_unfold_ndim": lambda T: T.nn.Unfold(2)(_o(T, 3)),
+    "m_fold_blocks": lambda T: T.nn.Fold((3, 3), 2)(_o(T, 1, 4, 3)),
+    "m_pixelshuffle_ndim": lambda T: T.nn.PixelShuffle(2)(_o(T, 4, 2)),
+    "m_pixelunshuffle_div": lambda T: T.nn.PixelUnshuffle(2)(_o(T, 1, 1, 3, 4)),
+    "m_channelshuffle_div": lambda T: T.nn.ChannelShuffle(2)(_o(T, 1, 3, 2, 2)),
+    "m_cosine_similarity_shape": lambda T: T.nn.CosineSimilarity()(_o(T, 2, 3), _o(T, 2, 4)),
+    "m_pairwise_distance_shape": lambda T: T.nn.PairwiseDistance()(_o(T, 2, 3), _o(T, 2, 4)),
+    "m_flatten_dim": lambda T: T.nn.Flatten(3)(_o(T, 2, 3)),
+    "m_unflatten_sizes": lambda T: T.nn.Unflatten(1, (2, 4))(_o(T, 2, 6)),
+    "m_prelu_channels": lambda T: T.nn.PReLU(4)(_o(T, 2, 3)),
+    "m_glu_odd": lambda T: T.nn.GLU()(_o(T, 2, 3)),
+    "m_hardtanh_bounds": lambda T: T.nn.Hardtanh(1.0, -1.0),
+    "m_threshold_int": lambda T: T.nn.Threshold(0.5, 2)(_i(T, 1, 2)).dtype,
+    "m_mse_shape": lambda T: T.nn.MSELoss()(_o(T, 2, 3), _o(T, 3, 2)),
+    "m_l1_int": lambda T: T.nn.L1Loss()(_i(T, 1, 2), _i(T, 1, 2)),
+    "m_bce_shape": lambda T: T.nn.BCELoss()(_o(T, 3) / 2, _o(T, 2)),
+    "m_bce_weight": lambda T: T.nn.BCELoss(weight=_o(T, 2))(_o(T, 3) / 2, _o(T, 3)),
+    "m_bcelogits_shape": lambda T: T.nn.BCEWithLogitsLoss()(_o(T, 3), _o(T, 2)),
+    "m_ce_float_index": lambda T: T.nn.CrossEntropyLoss()(_o(T, 4, 3), _o(T, 4)),
+    "m_ce_ignore_prob": lambda T: T.nn.CrossEntropyLoss(ignore_index=0)(_o(T, 2, 3), _o(T, 2, 3)),
+    "m_nll_range": lambda T: T.nn.NLLLoss()(_o(T, 2, 3), _i(T, 0, 5)),
+    "m_nll_ignore": lambda T: T.nn.NLLLoss(ignore_index=5)(_o(T, 2, 3), _i(T, 0, 5)).shape,
+    "m_kldiv_int": lambda T: T.nn.KLDivLoss(reduction="sum")(_i(T, 1, 2), _i(T, 1, 2)),
+    "m_huber_delta": lambda T: T.nn.HuberLoss(delta=0.0)(_o(T, 3), _o(T, 3)),
+    "m_smoothl1_beta": lambda T: T.nn.SmoothL1Loss(beta=-1.0)(_o(T, 3), _o(T, 3)),
+    "m_poisson_shape": lambda T: T.nn.PoissonNLLLoss()(_o(T, 3), _o(T, 2)),
+    "m_gaussian_var": lambda T: T.nn.GaussianNLLLoss()(_o(T, 3), _o(T, 3), -_o(T, 3)),
+    "m_margin_ranking_dims": lambda T: T.nn.MarginRankingLoss()(_o(T, 3), _o(T, 3), _o(T, 1, 3)),
+    "m_hinge_shape": lambda T: T.nn.HingeEmbeddingLoss()(_o(T, 3), _o(T, 2)),
+    "m_multilabel_margin_dtype": lambda T: T.nn.MultiLabelMarginLoss()(_o(T, 2, 3), _o(T, 2, 3)),
+    "m_multi_margin_p": lambda T: T.nn.MultiMarginLoss(p=3),
+    "m_soft_margin_shape": lambda T: T.nn.SoftMarginLoss()(_o(T, 3), _o(T, 2)),
+    "m_cosine_embedding_dims": lambda T: T.nn.CosineEmbeddingLoss()(
+        _o(T, 2, 3), _o(T, 2, 3), _o(T, 2, 2)
+    ),
+    "m_triplet_dims": lambda T: T.nn.TripletMarginLoss()(_o(T, 2, 3), _o(T, 3), _o(T, 2, 3)),
+    "m_ctc_lengths": lambda T: T.nn.CTCLoss()(
+        _o(T, 5, 2, 4).log_softmax(2), T.ones(2, 3, dtype=T.int64), _i(T, 6, 5), _i(T, 3, 3)
+    ),
+}
+
 EVERY_LOSS: dict[str, Case] = {
     f"{name}_{kind}": _loss_case(name, kind)
     for name in _LOSSES
     for kind in ("reduction", "none", "shape")
 }
 
-CASES: dict[str, Case] = {**CONV, **POOL, **NORM, **LOSS, **EMB, **MISC, **MORE, **EVERY_LOSS}
+CASES: dict[str, Case] = {
+    **CONV,
+    **POOL,
+    **NORM,
+    **LOSS,
+    **EMB,
+    **MISC,
+    **MORE,
+    **EVERY_LOSS,
+    **MODULES,
+}
 
 # name -> why shadowgrad differs and the file the fix belongs in (strict xfails)
 XFAIL: dict[str, str] = {
