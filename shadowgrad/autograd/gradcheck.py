@@ -141,18 +141,59 @@ def _vjp(o: Any, inputs: list[Any], cot: np.ndarray) -> list[np.ndarray | None]:
 
 def _analytical(outputs: tuple[Any, ...], diff: list[Any]) -> list[list[np.ndarray]]:
     """jac[k][n]: d outputs[k] / d diff[n], shape (in.numel, out.numel), one vjp per column."""
-    res = []
-    for o in outputs:
-        per_in = [np.zeros((x._data.size, o._data.size), dtype=_wide(x._data)) for x in diff]
-        if o._rg:
-            for c in range(o._data.size):
-                e = np.zeros(o._data.size)
-                e[c] = 1.0
-                for n, gi in enumerate(_vjp(o, diff, e)):
-                    if gi is not None:
-                        per_in[n][:, c] = gi
-        res.append(per_in)
-    return res
+    return [_analytical_one(o, diff) for o in outputs]
+
+
+def _analytical_one(o: Any, diff: list[Any]) -> list[np.ndarray]:
+    """d o / d diff[n] for each n, shape (in.numel, out.numel), one vjp per column."""
+    per_in = [np.zeros((x._data.size, o._data.size), dtype=_wide(x._data)) for x in diff]
+    if o._rg:
+        for c in range(o._data.size):
+            e = np.zeros(o._data.size)
+            e[c] = 1.0
+            for n, gi in enumerate(_vjp(o, diff, e)):
+                if gi is not None:
+                    per_in[n][:, c] = gi
+    return per_in
+
+
+FAILED_NONDET_MSG = """
+
+NOTE: If your op relies on non-deterministic operations i.e., it is listed here:
+https://pytorch.org/docs/stable/generated/torch.use_deterministic_algorithms.html
+this failure might be expected.
+
+If you are adding a new operator, please file an issue and then use one of the
+workarounds. The workaround depends on how your test invokes gradcheck/gradgradcheck.
+If the test
+- manually invokes gradcheck/gradgradcheck, then call gradcheck/gradgradcheck
+  with `nondet_tol=<tol>` as a keyword argument.
+- is OpInfo-based (e.g., in test_ops_gradients.py), then modify the OpInfo for the test
+  to have `gradcheck_nondet_tol=<tol>`.
+- is a Module test (e.g., in common_nn.py), then modify the corresponding
+  module_test entry to have `gradcheck_nondet_tol=<tol>`
+"""
+
+
+def _nondet_message(nondet_tol: float) -> str:
+    return (
+        "Backward is not reentrant, i.e., running backward with same input and grad_output "
+        "multiple times gives different values, although analytical gradient matches numerical "
+        f"gradient.The tolerance for nondeterminism was {nondet_tol}." + FAILED_NONDET_MSG
+    )
+
+
+def _reentrant(j1: list[Any], j2: list[Any], nondet_tol: float) -> bool:
+    """torch's _check_jacobians_equal: the two backward passes agree within nondet_tol."""
+    for a, b in zip(j1, j2, strict=True):
+        if a is None or b is None:
+            if (a is None) != (b is None):
+                return False
+            continue
+        a, b = np.asarray(a), np.asarray(b)
+        if a.size and np.abs(a - b).max() > nondet_tol:
+            return False
+    return True
 
 
 def _fmt(m: Any, dtype: Any) -> str:
@@ -192,18 +233,69 @@ def _slow(
     eps: float,
     rtol: float,
     atol: float,
+    nondet_tol: float = 0.0,
 ) -> str | None:
+    # as torch's _slow_gradcheck: the numerical Jacobians first, then for each output its
+    # analytical Jacobian twice (the reentrancy check) and the comparison with each input's
     n_out = [o._data.size for o in outputs]
-    analytical = _analytical(outputs, [inputs[i] for i in diff_idx])
-    for n, i in enumerate(diff_idx):
-        numerical = _numerical(func, inputs, i, eps, n_out)
-        for k in range(len(outputs)):
-            a, num = analytical[k][n], numerical[k]
+    numerical = [_numerical(func, inputs, i, eps, n_out) for i in diff_idx]
+    diff = [inputs[i] for i in diff_idx]
+    for k, o in enumerate(outputs):
+        analytical = _analytical_one(o, diff)
+        if not _reentrant(analytical, _analytical_one(o, diff), nondet_tol):
+            return _nondet_message(nondet_tol)
+        for n, i in enumerate(diff_idx):
+            a, num = analytical[n], numerical[n][k]
             if not _close(a, num, rtol, atol):
                 nd, ad = _dtypes(inputs[i], outputs[k])
                 return (
                     f"Jacobian mismatch for output {k} with respect to input {n},\n"
                     f"numerical:{_fmt(num, nd)}\nanalytical:{_fmt(a, ad)}\n\n"
+                    f"{_worst(num, a, n, k)}"
+                )
+    return None
+
+
+def _forward(
+    func: Callable[..., Any],
+    inputs: tuple[Any, ...],
+    outputs: tuple[Any, ...],
+    diff_idx: list[int],
+    eps: float,
+    rtol: float,
+    atol: float,
+) -> str | None:
+    """torch's forward-AD check (check_forward_ad): Jacobians from jvps of basis tangents, one
+    per input element, against the numerical ones. A custom Function without jvp raises
+    torch's NotImplementedError here."""
+    from .._creation import zeros_like
+    from . import forward_ad as fwAD
+
+    n_out = [o._data.size for o in outputs]
+    numerical = [_numerical(func, inputs, i, eps, n_out) for i in diff_idx]
+    analytical = []
+    for i in diff_idx:
+        x = inputs[i]
+        per_out = [np.zeros((x._data.size, n), dtype=_wide(x._data)) for n in n_out]
+        for j in range(x._data.size):
+            t = zeros_like(x.detach())
+            t._data.reshape(-1)[j] = 1
+            with fwAD.dual_level():
+                args = list(inputs)
+                args[i] = fwAD.make_dual(x.detach(), t)
+                for k, o in enumerate(_outputs(func, tuple(args))):
+                    tan = fwAD.unpack_dual(o).tangent
+                    if tan is not None:
+                        per_out[k][j, :] = _flat(tan)
+        analytical.append(per_out)
+    for k in range(len(outputs)):
+        for n, i in enumerate(diff_idx):
+            a, num = analytical[n][k], numerical[n][k]
+            if not _close(a, num, rtol, atol):
+                nd, ad = _dtypes(inputs[i], outputs[k])
+                return (
+                    f"Jacobian computed with forward mode mismatch for output {k} with respect "
+                    f"to input {n},\nnumerical:{_fmt(num, nd)}\nanalytical:{_fmt(a, ad)}\n\n"
                     f"{_worst(num, a, n, k)}"
                 )
     return None
@@ -217,6 +309,7 @@ def _fast(
     eps: float,
     rtol: float,
     atol: float,
+    nondet_tol: float = 0.0,
 ) -> str | None:
     rng = np.random.default_rng(0)
     us = []
@@ -229,9 +322,15 @@ def _fast(
     vs = [rng.standard_normal(o._data.size) for o in outputs]
     diff = [inputs[i] for i in diff_idx]
     # vJ for each output: one backward per output
-    vJ = [
-        _vjp(o, diff, v) if o._rg else [None] * len(diff) for o, v in zip(outputs, vs, strict=True)
-    ]
+    vJ = []
+    for o, v in zip(outputs, vs, strict=True):
+        if not o._rg:
+            vJ.append([None] * len(diff))
+            continue
+        first = _vjp(o, diff, v)
+        if not _reentrant(first, _vjp(o, diff, v), nondet_tol):  # torch's reentrancy check
+            return _nondet_message(nondet_tol)
+        vJ.append(first)
     for n, i in enumerate(diff_idx):
         u = us[n]
         plus = _perturbed(func, inputs, i, eps * u)
@@ -345,9 +444,9 @@ def gradcheck(
 ) -> bool:
     """Compare analytical and numerical Jacobians. Mirrors `torch.autograd.gradcheck`.
 
-    Differences: the failure message ends with a line naming the worst element; the batched,
-    forward-AD, nondeterminism and masked checks are accepted but not run (forward AD here is
-    derived from backward AD, so it would repeat the backward check).
+    Differences: the failure message ends with a line naming the worst element; the batched
+    and masked checks are accepted but not run, and the forward-AD check runs in slow mode
+    (Jacobians from basis tangents) whatever fast_mode says, and not for complex inputs.
     """
     from .._tensor import Tensor
 
@@ -380,12 +479,17 @@ def gradcheck(
     if any(o._data.dtype.kind == "c" for o in outputs):  # Note [Complex gradcheck]
         for part, label in (("imag", "imaginary"), ("real", "real")):  # torch's order
             f = _output_part(func, part)
-            msg = check(f, inputs, _outputs(f, inputs), diff_idx, eps, rtol, atol)
+            msg = check(f, inputs, _outputs(f, inputs), diff_idx, eps, rtol, atol, nondet_tol)
             if msg is not None:
-                msg = f"While considering the {label} part of complex outputs only, {msg}"
+                if not msg.startswith("Backward is not reentrant"):
+                    msg = f"While considering the {label} part of complex outputs only, {msg}"
                 return _fail(msg, raise_exception)
     else:
-        msg = check(func, inputs, outputs, diff_idx, eps, rtol, atol)
+        msg = check(func, inputs, outputs, diff_idx, eps, rtol, atol, nondet_tol)
+        if msg is not None:
+            return _fail(msg, raise_exception)
+    if check_forward_ad and not any(inputs[i]._data.dtype.kind == "c" for i in diff_idx):
+        msg = _forward(func, inputs, outputs, diff_idx, eps, rtol, atol)
         if msg is not None:
             return _fail(msg, raise_exception)
     if check_grad_dtypes:
