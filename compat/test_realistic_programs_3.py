@@ -3428,6 +3428,62 @@ def prog_complex_scalar_implicit_grad_error(T: Any) -> Any:
     return raises(lambda: (x * 1j).sum().backward())
 
 
+@program(warnings=False)  # torch's first forward-mode use warns about torch.jit.script
+def prog_gradcheck_reentrancy_and_forward_ad(T: Any) -> Any:
+    ag = T.autograd
+    calls = [0]
+
+    class Drifting(ag.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            calls[0] += 1
+            return g * 2 + calls[0] * 1e-3
+
+    class NoJvp(ag.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    class WithJvp(ag.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_forward(x)
+            return x.sin()
+
+        @staticmethod
+        def jvp(ctx, t):
+            (x,) = ctx.saved_tensors
+            return t * x.cos()
+
+        @staticmethod
+        def backward(ctx, g):
+            raise RuntimeError("not used")
+
+    x = T.tensor([1.0, 2.0], dtype=T.float64, requires_grad=True)
+    return {
+        "nondet": raises(lambda: ag.gradcheck(Drifting.apply, (x,))),
+        "nondet_fast": raises(lambda: ag.gradcheck(Drifting.apply, (x,), fast_mode=True)),
+        "nondet_tol": raises(lambda: ag.gradcheck(Drifting.apply, (x,), nondet_tol=1.0)).type,
+        "nojvp": raises(lambda: ag.gradcheck(NoJvp.apply, (x,), check_forward_ad=True)),
+        "jvp_only": ag.gradcheck(
+            WithJvp.apply,
+            (x,),
+            check_forward_ad=True,
+            check_backward_ad=False,
+            check_undefined_grad=False,
+        ),
+        "fwd_ok": ag.gradcheck(lambda a: (a.exp() * a).cumsum(0), (x,), check_forward_ad=True),
+    }
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 
