@@ -41,16 +41,7 @@ def _same(a: np.ndarray, b: np.ndarray) -> bool:
     )
 
 
-_KNOWN = pytest.mark.xfail(
-    strict=True,
-    reason="hardswish's float64 gradient at the breakpoints +-3 differs from torch's (torch's "
-    "vectorized and scalar kernels treat them differently)",
-)
-PARAMS = [
-    pytest.param(name, dtype, marks=[_KNOWN] if (name, dtype) == ("hardswish", "float64") else [])
-    for name in sorted(CASES)
-    for dtype in ("float32", "float64")
-]
+PARAMS = [(name, dtype) for name in sorted(CASES) for dtype in ("float32", "float64")]
 
 
 @pytest.mark.parametrize(("name", "dtype"), PARAMS)

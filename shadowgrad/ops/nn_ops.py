@@ -25,6 +25,7 @@ from ._accumulate import add_at
 from .registry import NODE_NAMES, defop
 
 _where = P.where
+_select = P.select
 
 
 def _zeros_like(t: Tensor) -> Tensor:
@@ -372,18 +373,33 @@ def _np_leaky(x: np.ndarray, slope: float) -> np.ndarray:
 
 
 def _np_leaky_bw(grad: np.ndarray, self: np.ndarray, slope: float) -> np.ndarray:
-    return np.where(self > 0, grad, grad * slope).astype(grad.dtype, copy=False)
+    return _select(self > 0, grad, grad * slope).astype(grad.dtype, copy=False)
 
 
 def _np_band_bw(grad: Any, self: Any, lo: float, hi: float, scale: Any) -> np.ndarray:
     """grad (times `scale`) where lo < self < hi, else 0 (hardtanh, relu6, hardsigmoid)."""
     g = grad if scale is None else grad * grad.dtype.type(scale)
-    return np.where((self > lo) & (self < hi), g, 0).astype(grad.dtype, copy=False)
+    inside = self > lo
+    inside &= self < hi
+    return _select(inside, g, 0).astype(grad.dtype, copy=False)
 
 
 def _np_hardswish_bw(grad: np.ndarray, self: np.ndarray) -> np.ndarray:
-    mid = np.where(self < 3, grad * (self / 3 + 0.5), grad)
-    return np.where(self <= -3, 0, mid).astype(grad.dtype, copy=False)
+    """torch's kernel: 0 where x <= -3, grad * (x / 3 + 1/2) where x < 3, else grad. Its
+    vectorized loop tests x >= 3 for the last branch instead, so a NaN x gives NaN there and
+    grad only in the scalar tail: the last n % (2 vectors) elements of a contiguous run."""
+    out = _select(self < 3, grad * (self / 3 + 0.5), grad)
+    out = _select(np.logical_not(self <= -3), out, 0).astype(grad.dtype, copy=False)
+    if self.dtype.kind == "f" and self.dtype.itemsize in (4, 8) and out.shape == self.shape:
+        nan = np.isnan(self)
+        if nan.any():
+            # the vectorized part: n - n % (2 vectors of _LANES float32 or _LANES / 2 float64)
+            chunk = _LANES * 8 // self.dtype.itemsize
+            flat = np.flatnonzero(nan)
+            flat = flat[flat < self.size - self.size % chunk]
+            if flat.size:
+                out[np.unravel_index(flat, out.shape)] = np.nan
+    return out
 
 
 # leaky_relu: at 0 the grad is the negative slope (the test is self > 0), as torch
@@ -402,7 +418,7 @@ leaky_relu_op = defop(
 
 def _np_elu(x: np.ndarray, alpha: float, scale: float, input_scale: float) -> np.ndarray:
     neg = _fm.expm1(np.minimum(x, 0) * input_scale) * (alpha * scale)
-    return np.where(x > 0, x * scale, neg).astype(x.dtype, copy=False)
+    return _select(x > 0, x * scale, neg).astype(x.dtype, copy=False)
 
 
 def _elu_grad(grad: Tensor, self: Tensor, alpha: float, scale: float, input_scale: float):
@@ -420,7 +436,7 @@ def _np_elu_bw(grad: Any, self: Any, alpha: float, scale: float, input_scale: fl
     neg = (
         grad * input_scale * self.dtype.type(alpha * scale) * ex(np.minimum(self, 0) * input_scale)
     )
-    return np.where(self > 0, grad * scale, neg).astype(grad.dtype, copy=False)
+    return _select(self > 0, grad * scale, neg).astype(grad.dtype, copy=False)
 
 
 elu_op = defop(
@@ -455,7 +471,10 @@ def _np_silu(x: np.ndarray) -> np.ndarray:
     if _fm.small32(x):
         # torch's float32 kernel, x / (1 + exp(-x)) with SLEEF's expf: equal bit for bit
         return x / (np.float32(1) + _fm.sleef_expf(-x))
-    return (x * P._np_sigmoid(x)).astype(x.dtype, copy=False)
+    s = P._np_sigmoid(x)
+    if s.dtype == x.dtype and type(s) is np.ndarray:
+        return np.multiply(x, s, out=s)
+    return (x * s).astype(x.dtype, copy=False)
 
 
 def _np_silu_bw(grad: np.ndarray, self: np.ndarray) -> np.ndarray:
@@ -466,7 +485,16 @@ def _np_silu_bw(grad: np.ndarray, self: np.ndarray) -> np.ndarray:
         s = one / (one + _fm.sleef_expf(-self))
         return grad * s * (self.astype(np.float64) * (one - s) + 1).astype(np.float32)
     s = P._np_sigmoid(self)
-    return grad * s * (1 + self * (1 - s))
+    t = 1 - s
+    if type(t) is not np.ndarray or t.shape != s.shape:
+        return grad * s * (1 + self * (1 - s))
+    t *= self  # fresh arrays, the same operations in the same order
+    t += 1
+    gs = grad * s
+    if gs.shape == t.shape and gs.dtype == np.result_type(gs, t):
+        gs *= t
+        return gs
+    return gs * t
 
 
 silu_op = defop(
@@ -487,9 +515,9 @@ def _np_softplus(x: np.ndarray, beta: float, threshold: float) -> np.ndarray:
         # bit for bit, Note [float32 transcendentals])
         with np.errstate(all="ignore"):
             soft = _fm.log1p(_fm.sleef_expf(bx)) / beta
-        return np.where(bx > threshold, x, soft).astype(x.dtype, copy=False)
+        return _select(bx > threshold, x, soft).astype(x.dtype, copy=False)
     soft = (np.maximum(bx, 0) + np.log1p(np.exp(-np.abs(bx)))) / beta
-    return np.where(bx > threshold, x, soft).astype(x.dtype, copy=False)
+    return _select(bx > threshold, x, soft).astype(x.dtype, copy=False)
 
 
 def _np_softplus_bw(grad: np.ndarray, self: np.ndarray, beta: float, threshold: float) -> Any:
@@ -499,8 +527,8 @@ def _np_softplus_bw(grad: np.ndarray, self: np.ndarray, beta: float, threshold: 
         # (equal bit for bit, Note [float32 transcendentals])
         z = _fm.sleef_expf(bx)
         with np.errstate(all="ignore"):
-            return np.where(bx > threshold, grad, grad * z / (z + 1))
-    return np.where(bx > threshold, grad, grad * P._np_sigmoid(bx)).astype(grad.dtype, copy=False)
+            return _select(bx > threshold, grad, grad * z / (z + 1))
+    return _select(bx > threshold, grad, grad * P._np_sigmoid(bx)).astype(grad.dtype, copy=False)
 
 
 softplus_op = defop(
@@ -524,7 +552,7 @@ def _softplus_grad(grad: Tensor, self: Tensor, beta: float, threshold: float) ->
 threshold_op = defop(
     "threshold",
     "ThresholdBackward0",
-    lambda self, threshold, value: np.where(self > threshold, self, value).astype(
+    lambda self, threshold, value: _select(self > threshold, self, value).astype(
         self.dtype, copy=False
     ),
     dtype="keep",
@@ -583,12 +611,12 @@ def _inside(self: np.ndarray, lambd: Any) -> np.ndarray:
 
 
 def _np_shrink_backward(grad_output: np.ndarray, self: np.ndarray, lambd: Any) -> np.ndarray:
-    return np.where(_inside(self, lambd), np.zeros((), grad_output.dtype), grad_output)
+    return _select(_inside(self, lambd), np.zeros((), grad_output.dtype), grad_output)
 
 
 def _np_softshrink(self: np.ndarray, lambd: Any) -> np.ndarray:
     lam = np.asarray(lambd, self.dtype)
-    out = np.where(self > lam, self - lam, np.where(self < -lam, self + lam, self * 0))
+    out = _select(self > lam, self - lam, _select(self < -lam, self + lam, self * 0))
     return out.astype(self.dtype, copy=False)
 
 
@@ -621,7 +649,7 @@ def _zeros(t: Tensor) -> Tensor:
 hardshrink_op = _shrink_pair(
     "hardshrink",
     "HardshrinkBackward0",
-    lambda self, lambd: np.where(_inside(self, lambd), np.zeros((), self.dtype), self),
+    lambda self, lambd: _select(_inside(self, lambd), np.zeros((), self.dtype), self),
 )
 softshrink_op = _shrink_pair("softshrink", "SoftshrinkBackward0", _np_softshrink)
 
@@ -695,9 +723,37 @@ logsigmoid_op = defop(
 )
 
 
+def _halves(self: np.ndarray, dim: int) -> tuple[np.ndarray, np.ndarray]:
+    dim %= self.ndim
+    h = self.shape[dim] // 2
+    pre = (slice(None),) * dim
+    return self[(*pre, slice(0, h))], self[(*pre, slice(h, 2 * h))]
+
+
 def _glu_fwd(self: np.ndarray, dim: int) -> np.ndarray:
-    a, b = np.split(self, 2, axis=dim)
-    return (a * P._np_sigmoid(b)).astype(self.dtype, copy=False)
+    a, b = _halves(self, dim)
+    s = P._np_sigmoid(b)
+    if type(s) is np.ndarray and s.dtype == self.dtype:
+        return np.multiply(a, s, out=s)
+    return (a * s).astype(self.dtype, copy=False)
+
+
+def _np_glu_bw(grad: np.ndarray, self: np.ndarray, dim: int) -> np.ndarray:
+    """_glu_grad on arrays, the same operations in the same order, written into one output
+    instead of concatenated (Note [Raw backward])."""
+    a, b = _halves(self, dim)
+    s = P._np_sigmoid(b)
+    dt = np.result_type(grad, s)
+    if s.shape != np.broadcast_shapes(np.shape(grad), s.shape) or dt.kind != "f":
+        ga = grad * s
+        return np.concatenate([ga, ga * a * (1 - s)], dim)
+    out = np.empty(self.shape, dt)
+    ga, gb = _halves(out, dim)
+    np.multiply(grad, s, out=ga)
+    np.multiply(ga, a, out=gb)
+    np.subtract(1, s, out=s)
+    gb *= s
+    return out
 
 
 def _glu_grad(grad: Tensor, self: Tensor, dim: int) -> Tensor:
@@ -710,7 +766,15 @@ def _glu_grad(grad: Tensor, self: Tensor, dim: int) -> Tensor:
     return cat([ga, ga * a * (1 - s)], dim)
 
 
-glu_op = defop("glu", "GluBackward0", _glu_fwd, dtype="keep", self=_glu_grad, jvp=_glu_t)
+glu_op = defop(
+    "glu",
+    "GluBackward0",
+    _glu_fwd,
+    dtype="keep",
+    self=_glu_grad,
+    raw={"self": lambda grad, self, dim: _np_glu_bw(grad, self, dim)},
+    jvp=_glu_t,
+)
 
 
 def _prelu_shape(self: Any, weight: Any) -> tuple[int, ...]:
@@ -1504,6 +1568,55 @@ def _norm_input_grad(g: Tensor, xhat: Tensor, rstd: Tensor, axes: tuple[int, ...
     return rstd * (g - g.mean(axes, keepdim=True) - xhat * (g * xhat).mean(axes, keepdim=True))
 
 
+# Raw (array) backward formulas of layer and group norm (Note [Raw backward]): _stats and
+# _norm_input_grad above, operation for operation on arrays (the same numpy calls as the Tensor
+# ops' forwards, so the same bits), with fresh temporaries updated in place.
+def _np_mean(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
+    return np.asarray(np.mean(x, axis=axes, keepdims=True), x.dtype)
+
+
+def _np_stats(x: np.ndarray, axes: tuple[int, ...], eps: Any) -> tuple[np.ndarray, np.ndarray]:
+    xc = x - _np_mean(x, axes)
+    sq = xc * xc
+    v = _np_mean(sq, axes)
+    v += eps
+    rstd = P._np_pow_scalar(v, -0.5)
+    xc *= rstd
+    return xc, rstd
+
+
+def _np_norm_input_grad(
+    g: np.ndarray, xhat: np.ndarray, rstd: np.ndarray, axes: tuple[int, ...]
+) -> np.ndarray:
+    gx = g * xhat
+    m2 = _np_mean(gx, axes)
+    np.multiply(xhat, m2, out=gx)
+    d = g - _np_mean(g, axes)
+    d -= gx
+    np.multiply(rstd, d, out=d)
+    return d
+
+
+def _np_ln_input(grad, input, normalized_shape, weight, eps):
+    axes = _ln_axes(input, normalized_shape)
+    xhat, rstd = _np_stats(input, axes, eps)
+    g = grad * weight if weight is not None else grad
+    return _np_norm_input_grad(g, xhat, rstd, axes)
+
+
+def _np_ln_weight(grad, input, normalized_shape, eps):
+    axes = _ln_axes(input, normalized_shape)
+    xhat, _ = _np_stats(input, axes, eps)
+    lead = tuple(range(input.ndim - len(axes)))
+    xhat *= grad
+    return np.asarray(np.sum(xhat, axis=lead)) if lead else xhat
+
+
+def _np_sum_lead(grad: np.ndarray, k: int) -> np.ndarray:
+    lead = tuple(range(grad.ndim - k))
+    return np.asarray(np.sum(grad, axis=lead)) if lead else grad
+
+
 # Note [Norm tangents]
 # torch's layer_norm_jvp, batch_norm_jvp and group_norm_jvp read the mean and rstd saved by the
 # forward (outputs 1 and 2 of native_*_norm). Layer and batch norm's backward drops the gradients
@@ -1596,6 +1709,11 @@ layer_norm_op = defop(
     input=_ln_input,
     weight=_ln_weight,
     bias=_ln_bias,
+    raw={
+        "input": _np_ln_input,
+        "weight": _np_ln_weight,
+        "bias": lambda grad, normalized_shape: _np_sum_lead(grad, len(normalized_shape)),
+    },
     jvp=_ln_t,
 )
 
@@ -1723,6 +1841,24 @@ def _gn_t(input, weight, num_groups, eps, input_t, weight_t, bias_t):
     )
 
 
+def _np_gn_xhat(input: np.ndarray, num_groups: int, eps: Any):
+    return _np_stats(input.reshape(input.shape[0], num_groups, -1), (2,), eps)
+
+
+def _np_gn_input(grad, input, weight, num_groups, eps):
+    g = grad * weight.reshape(_ch_shape(input)) if weight is not None else grad
+    xhat, rstd = _np_gn_xhat(input, num_groups, eps)
+    g = g.reshape(xhat.shape)
+    return _np_norm_input_grad(g, xhat, rstd, (2,)).reshape(input.shape)
+
+
+def _np_gn_weight(grad, input, num_groups, eps):
+    xhat, _ = _np_gn_xhat(input, num_groups, eps)
+    xhat = xhat.reshape(input.shape)
+    xhat *= grad
+    return np.asarray(np.sum(xhat, axis=_bn_axes(input)))
+
+
 group_norm_op = defop(
     "native_group_norm",
     "NativeGroupNormBackward0",
@@ -1730,6 +1866,11 @@ group_norm_op = defop(
     input=_gn_input,
     weight=_gn_weight,
     bias=lambda grad: grad.sum(_bn_axes(grad)),
+    raw={
+        "input": _np_gn_input,
+        "weight": _np_gn_weight,
+        "bias": lambda grad: np.asarray(np.sum(grad, axis=_bn_axes(grad))),
+    },
     jvp=_gn_t,
 )
 
@@ -1828,9 +1969,66 @@ def _index_pad_fwd(self: np.ndarray, idx: Any) -> np.ndarray:
     return self[(Ellipsis, *np.ix_(*idx))]
 
 
+# Note [Padding backward by slices]
+# The backward of reflect/replicate padding adds each padded position's gradient into the
+# input position it read: np.add.at over the index grid adds them one element at a time, in
+# row-major order of the output (~2 ms for 16x16x20x20). The same sums in the same order by
+# slices: in each padded dim, output position o is the r-th reader of its input position (its
+# rank r); for each combination of ranks, taken in lexicographic order, every input position
+# gets at most one gradient, from runs of outputs that read runs of inputs (step +1 or -1).
+# So each input position receives its gradients in row-major order of their outputs, as
+# add.at adds them (bit for bit), with a few strided slice adds instead.
+_PAD_RUNS: dict[tuple[int, ...], list[list[tuple[slice, slice]]]] = {}
+
+
+def _pad_runs(idx: tuple[int, ...]) -> list[list[tuple[slice, slice]]]:
+    """Per rank, (output slice, input slice) runs of the padded dim's index `idx`."""
+    runs = _PAD_RUNS.get(idx)
+    if runs is not None:
+        return runs
+    count: dict[int, int] = {}
+    by_rank: list[list[int]] = []
+    for o, t in enumerate(idx):
+        r = count.get(t, 0)
+        count[t] = r + 1
+        if r == len(by_rank):
+            by_rank.append([])
+        by_rank[r].append(o)
+    runs = []
+    for outs in by_rank:
+        rr = []
+        i = 0
+        while i < len(outs):
+            j, step = i + 1, 0
+            while j < len(outs) and outs[j] == outs[j - 1] + 1:
+                s = idx[outs[j]] - idx[outs[j - 1]]
+                if s not in (1, -1) or step not in (0, s):
+                    break
+                step = s
+                j += 1
+            t0, t1, step = idx[outs[i]], idx[outs[j - 1]], step or 1
+            stop = t1 + step
+            rr.append(
+                (slice(outs[i], outs[j - 1] + 1), slice(t0, stop if stop >= 0 else None, step))
+            )
+            i = j
+        runs.append(rr)
+    if len(_PAD_RUNS) < 256:
+        _PAD_RUNS[idx] = runs
+    return runs
+
+
 def _index_pad_bw_fwd(grad_output: np.ndarray, idx: Any, self_sym_sizes: Any) -> np.ndarray:
     out = np.zeros(self_sym_sizes, grad_output.dtype)
-    np.add.at(out, (Ellipsis, *np.ix_(*idx)), grad_output)
+    runs = [_pad_runs(tuple(i.tolist())) for i in idx]
+    if math.prod(sum(len(r) for r in rd) for rd in runs) > 64:
+        np.add.at(out, (Ellipsis, *np.ix_(*idx)), grad_output)
+        return out
+    # Note [Padding backward by slices]
+    for ranks in itertools.product(*[range(len(rd)) for rd in runs]):
+        for pieces in itertools.product(*[rd[r] for rd, r in zip(runs, ranks, strict=True)]):
+            dst = out[(Ellipsis, *(p[1] for p in pieces))]
+            dst += grad_output[(Ellipsis, *(p[0] for p in pieces))]
     return out
 
 
@@ -1911,7 +2109,7 @@ mse_loss_op = defop(
 
 def _smooth_l1_np(self, target, reduction, beta):
     d = np.abs(self - target)
-    return _reduce_np(np.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta), reduction)
+    return _reduce_np(_select(d < beta, 0.5 * d * d / beta, d - 0.5 * beta), reduction)
 
 
 def _smooth_l1_self(grad, self, target, reduction, beta):
@@ -1935,11 +2133,23 @@ def _np_piecewise_loss_bw(
     t = x.dtype.type
     norm = t(1.0 / max(a.size, 1) if reduction == 1 else 1.0)
     ng = norm * grad
-    outer = ng * t(bound) if huber else ng
     # the orders that equal torch's vectorized kernels most often (huber: all elements;
     # smooth_l1: all with reduction='none', ~75% with a mean)
+    fresh = type(x) is np.ndarray and x.dtype.kind == "f" and np.result_type(x, ng) == x.dtype
+    fresh = fresh and x.shape == np.broadcast_shapes(x.shape, np.shape(ng))
+    if fresh and bound > 0 and (not huber or norm == 1):
+        # the inner formula clipped to [-1, 1] (x / beta) or [-delta, delta] (x): outside it
+        # the same bits as +-outer (a product with +-1, or grad * delta), without a where
+        if huber:
+            np.clip(x, -bound, bound, out=x)
+        else:
+            x /= t(bound)
+            np.clip(x, -1, 1, out=x)
+        x *= ng
+        return x
+    outer = ng * t(bound) if huber else ng
     inner = norm * x * grad if huber else x / t(bound) * ng
-    out = np.where(x <= -bound, -outer, np.where(x >= bound, outer, inner))
+    out = _select(x <= -bound, -outer, _select(x >= bound, outer, inner))
     return out.astype(x.dtype, copy=False)
 
 
@@ -1965,7 +2175,7 @@ smooth_l1_loss_op = defop(
 
 def _huber_np(self, target, reduction, delta):
     d = np.abs(self - target)
-    return _reduce_np(np.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta)), reduction)
+    return _reduce_np(_select(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta)), reduction)
 
 
 def _huber_self(grad, self, target, reduction, delta):

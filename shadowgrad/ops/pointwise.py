@@ -629,6 +629,44 @@ def _threshold_backward(grad: Tensor, result: Tensor, threshold: float) -> Tenso
     return _threshold_bw(grad, result, threshold)
 
 
+# Note [Selecting by bit masks]
+# np.where over a random mask branches per element: on 256x256 float32 it takes ~500 us, a
+# multiply ~30 us. `select` gives np.where's result (same dtype, same bits, NaN and -0.0
+# included) for a real floating result by integer arithmetic on the bit patterns instead:
+# k = -mask as integers of the float's width (all ones where true), then b ^ ((a ^ b) & k),
+# four passes without a branch (~50-85 us). Small arrays keep np.where (its fixed cost is
+# lower, and ufuncs return scalars for 0-d operands).
+_SELECT_MIN = 4096
+_BITS = {2: np.int16, 4: np.int32, 8: np.int64}
+
+
+def select(mask: Any, a: Any, b: Any) -> Any:
+    """np.where(mask, a, b) (mask a bool array; a, b arrays or numbers), faster on large
+    random masks; a new array, never one of the inputs. Note [Selecting by bit masks]."""
+    if type(mask) is not np.ndarray or mask.size < _SELECT_MIN or mask.dtype != np.bool_:
+        return np.where(mask, a, b)
+    dt = np.result_type(a, b)
+    it = _BITS.get(dt.itemsize) if dt.kind == "f" else None
+    if it is None:
+        return np.where(mask, a, b)
+    ai = np.asarray(a, dt).view(it)
+    k = np.negative(mask.view(np.int8), dtype=it)
+    if type(b) in (int, float) and b == 0 and math.copysign(1.0, b) > 0:
+        # +0.0 is all zero bits: a & k
+        if k.shape == np.broadcast_shapes(k.shape, ai.shape):
+            k &= ai
+            return k.view(dt)
+        return (k & ai).view(dt)
+    bi = np.asarray(b, dt).view(it)
+    t = np.bitwise_xor(ai, bi)
+    if k.shape == np.broadcast_shapes(k.shape, t.shape):
+        k &= t
+    else:
+        k = k & t
+    k ^= bi
+    return k.view(dt)
+
+
 def _np_sigmoid(x: np.ndarray) -> np.ndarray:
     if x.dtype.kind == "c":  # the stable form below compares and takes |x|: real only
         return 1 / (1 + np.exp(-x))
@@ -637,9 +675,19 @@ def _np_sigmoid(x: np.ndarray) -> np.ndarray:
         # (Note [float32 transcendentals])
         one = np.float32(1)
         return one / (one + _fm.sleef_expf(-x))
-    # stable for large |x|: exp is only taken of non-positive numbers
-    e = np.exp(-np.abs(x))
-    return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
+    # stable for large |x|: exp is only taken of non-positive numbers; 1 / (1 + e) where
+    # x >= 0, else e / (1 + e). The numerator is max(e, x >= 0): 1 or e (e <= 1; NaN kept),
+    # the same bits as a where without its cost (Note [Selecting by bit masks]).
+    e = np.abs(x)
+    if type(e) is not np.ndarray or e.dtype.kind != "f":
+        e = np.exp(-np.abs(x))
+        return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
+    np.negative(e, out=e)
+    np.exp(e, out=e)
+    d = e + 1
+    np.maximum(e, x >= 0, out=e)
+    np.divide(e, d, out=e)
+    return e
 
 
 # --- comparisons and masks used by formulas (non-differentiable outputs) --------------------
@@ -756,7 +804,7 @@ def bitwise_not(input: Tensor, *, out: Tensor | None = None) -> Tensor:
 _where = defop(
     "where.self",
     "WhereBackward0",
-    lambda condition, self, other: np.where(condition, self, other),
+    lambda condition, self, other: select(condition, self, other),
     nondiff=("condition",),
     self=lambda grad, condition: _where(condition, grad, 0.0),
     other=lambda grad, condition: _where(condition, 0.0, grad),
