@@ -3047,11 +3047,7 @@ def prog_creation_and_indexing_errors(T: Any) -> Any:
     return {k: raises(fn) for k, fn in cases.items()}
 
 
-@program(
-    xfail="bernoulli does not check its probabilities: torch raises 'Expected p_in >= 0 && p_in "
-    "<= 1 to be true, but got false.  (Could this error message be improved? ...)' for p "
-    "outside [0, 1] or nan, shadowgrad draws (ops/pointwise.py)"
-)
+@program()
 def prog_bernoulli_probability_check(T: Any) -> Any:
     return {
         "above": raises(lambda: T.bernoulli(T.tensor([1.5]))),

@@ -2232,6 +2232,11 @@ def _np_bernoulli(self: np.ndarray, p: Any, generator: Any) -> np.ndarray:
         _not_for(f"bernoulli_{'tensor_cpu_self' if tensor_p else 'scalar_cpu'}_", self, "c")
     if isinstance(p, np.ndarray):
         _not_for("bernoulli_tensor_cpu_p_", p, "biuc")
+        if not np.logical_and(p >= 0, p <= 1).all():  # NaN fails too, as torch's check
+            raise RuntimeError(
+                "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error "
+                "message be improved?  If so, please report an enhancement request to PyTorch.)"
+            )
         drawn = _rk.bernoulli_tensor(g, _rk.in_order_of(np.broadcast_to(p, self.shape), self))
     else:
         drawn = _rk.bernoulli_scalar(g, self.size, p)
