@@ -20,6 +20,7 @@ from typing import Any
 
 from . import _grad_mode
 from .autograd import forward_ad as _fwad
+from .autograd import function as _fn
 
 __all__ = [
     "functional_call",
@@ -620,6 +621,7 @@ def _vmap_call(
     prev = VMAP.randomness
     VMAP.randomness = randomness
     state = _random.get_rng_state() if randomness == "same" else None
+    _fn.VMAP_DEPTH.depth += 1
     try:
         results = []
         for i in range(max(size, 1)):
@@ -627,6 +629,7 @@ def _vmap_call(
                 _random.set_rng_state(state)
             results.append(func(*slice_args(i), **kwargs))
     finally:
+        _fn.VMAP_DEPTH.depth -= 1
         VMAP.randomness = prev
     flat = [_flatten(r) for r in results]
     out_leaves, out_spec = flat[0]

@@ -217,6 +217,36 @@ class FunctionMeta(type):
         super().__init__(name, bases, attrs)
 
 
+class _VmapDepth:
+    """How many torch.func.vmap calls are running (set by shadowgrad/func.py); the other
+    transforms count in `_grad_mode.TRANSFORMS.depth`."""
+
+    depth = 0
+
+
+VMAP_DEPTH = _VmapDepth()
+_FUNC_DOCS = "For more details, please see https://pytorch.org/docs/main/notes/extending.func.html"
+
+
+def _check_functorch(cls: Any, setup: bool) -> None:
+    """torch's requirements for a Function used inside torch.func transforms: setup_context,
+    and inside vmap a vmap staticmethod or generate_vmap_rule=True. shadowgrad's own Functions
+    stand for torch's built-in ops and are exempt."""
+    if cls.__module__.startswith("shadowgrad."):
+        return
+    if not setup:
+        raise RuntimeError(
+            "In order to use an autograd.Function with functorch transforms (vmap, grad, jvp, "
+            "jacrev, ...), it must override the setup_context staticmethod. " + _FUNC_DOCS
+        )
+    if VMAP_DEPTH.depth and not cls.generate_vmap_rule and cls.vmap is Function.vmap:
+        raise RuntimeError(
+            f"You tried to vmap over {cls.__name__}, but it does not have vmap support. Please "
+            "override and implement the vmap staticmethod or set generate_vmap_rule=True. "
+            + _FUNC_DOCS
+        )
+
+
 class Function(metaclass=FunctionMeta):
     """Base class for custom autograd operations. Mirrors `torch.autograd.Function`.
 
@@ -273,6 +303,8 @@ class Function(metaclass=FunctionMeta):
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         """Run forward and record the `<Name>Backward` node. Mirrors `Function.apply`."""
         setup = cls.setup_context is not Function.setup_context
+        if _grad_mode.TRANSFORMS.depth or VMAP_DEPTH.depth:
+            _check_functorch(cls, setup)
         if setup:
             bound = inspect.signature(cls.forward).bind(*args, **kwargs)
             bound.apply_defaults()
@@ -400,11 +432,15 @@ def _wrap_outputs(ctx: Any, args: tuple[Any, ...], outs: tuple[Any, ...]) -> tup
             o._bump()
         nd = id(o) in non_diff
         if id(o) not in dirty and id(o) in inputs:
-            # An input returned as-is comes back as a view of it (torch 7.13).
-            o = _view_of(o)
+            # An input returned as-is comes back as a view of it (torch 7.13); one marked
+            # non-differentiable that requires grad as a detached alias (torch's var.detach())
+            o = _alias(o) if nd and o._rg else _view_of(o)
         if o._base is not None and id(o) not in dirty:
             # in-place ops on it would override the custom backward: torch forbids them (5.18)
-            o._extra().custom_view = forward_op_name(ctx.name())
+            x = o._extra()
+            x.custom_view = forward_op_name(ctx.name())
+            x.nograd_view = False  # made under forward's no_grad, but torch's creation meta
+            # is now the custom Function's
         if nd or o._data.dtype.kind not in "fc":
             if o._grad_fn is None:
                 o._rg = False
