@@ -3484,6 +3484,102 @@ def prog_gradcheck_reentrancy_and_forward_ad(T: Any) -> Any:
     }
 
 
+@program(warnings=False)  # torch's first functorch transform warns about torch.jit.script
+def prog_fn_under_func_transforms_requirements(T: Any) -> Any:
+    class OldStyle(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    class NoVmapRule(T.autograd.Function):
+        @staticmethod
+        def forward(x):
+            return x * 2
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            pass
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    x = T.ones(3, 2)
+    return {
+        "vmap_old": raises(lambda: T.vmap(OldStyle.apply)(x)),
+        "grad_old": raises(lambda: T.func.grad(lambda a: OldStyle.apply(a).sum())(x)),
+        "jacrev_old": raises(lambda: T.func.jacrev(OldStyle.apply)(x[0])),
+        "vmap_norule": raises(lambda: T.vmap(NoVmapRule.apply)(x)),
+        "grad_norule": T.func.grad(lambda a: NoVmapRule.apply(a).sum())(x),
+        "plain_old": OldStyle.apply(x.requires_grad_()),
+    }
+
+
+@program()
+def prog_fn_returns_inputs_and_views(T: Any) -> Any:
+    class NonDiffInput(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.mark_non_differentiable(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    class FirstRow(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.n = x.shape[0]
+            return x[:1]
+
+        @staticmethod
+        def backward(ctx, g):
+            return T.cat([g, T.zeros(ctx.n - 1, *g.shape[1:])])
+
+    x = T.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    nd = NonDiffInput.apply(x)
+    y = x * 1
+    v = FirstRow.apply(y)
+    err = raises(lambda: v.mul_(2))
+    v.sum().backward()
+    return {
+        "nd": (nd.requires_grad, nd.grad_fn, nd is x, nd._is_view(), nd.is_leaf),
+        "v": (v.grad_fn, v._is_view(), v._base is y),
+        "err": err,
+        "g": x.grad,
+    }
+
+
+@program(
+    warnings=False,
+    xfail="a custom Function's jvp that returns fewer tangents than forward's outputs is "
+    "accepted; torch raises \"Function's jvp returned an invalid number of forward gradients "
+    '(expected 2 but got 1)" (shadowgrad/autograd/forward_ad.py function_jvp)',
+)
+def prog_fn_jvp_wrong_count(T: Any) -> Any:
+    class Two(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2, x * 3
+
+        @staticmethod
+        def jvp(ctx, t):
+            return t * 2
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            return g1
+
+    fw = T.autograd.forward_ad
+    with fw.dual_level():
+        return raises(lambda: Two.apply(fw.make_dual(T.ones(2), T.ones(2)))[1].sum().item())
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 
