@@ -3580,6 +3580,225 @@ def prog_fn_jvp_wrong_count(T: Any) -> Any:
         return raises(lambda: Two.apply(fw.make_dual(T.ones(2), T.ones(2)))[1].sum().item())
 
 
+@program()
+def prog_functional_tuple_io_and_create_graph(T: Any) -> Any:
+    AF = T.autograd.functional
+    x = T.tensor([1.0, 2.0])
+    y = T.tensor([0.5, -1.0])
+    xr = x.clone().requires_grad_()
+    jvp_c = AF.jvp(lambda a: a**2, xr, T.ones(2), create_graph=True)
+    vjp_c = AF.vjp(lambda a: (a**2).sum(), xr, create_graph=True)
+    return {
+        "vjp_tuple": AF.vjp(lambda a, b: (a * b, a.sum()), (x, y), (T.ones(2), T.tensor(1.0))),
+        "vjp_v_shape": raises(lambda: AF.vjp(lambda a: a * 2, x, T.ones(3))),
+        "vjp_v_tuple": raises(lambda: AF.vjp(lambda a: (a, a), x, T.ones(2))),
+        "jvp_v_wrong": raises(lambda: AF.jvp(lambda a: a * 2, x, (T.ones(2), T.ones(2)))),
+        "jvp_c": [t.requires_grad for t in jvp_c],
+        "vjp_c": [t.requires_grad for t in vjp_c],
+        "hvp_nonscalar": raises(lambda: AF.hvp(lambda a: a**2, x, T.ones(2))),
+        "vhp_tuple": AF.vhp(lambda a, b: (a * b).sum() ** 2, (x, y), (T.ones(2), T.ones(2))),
+        "hvp_strict": raises(lambda: AF.hvp(lambda a: a.sum(), x, T.ones(2), strict=True)),
+        "hess_tuple": AF.hessian(lambda a, b: (a * b**2).sum(), (x, y)),
+        "jac_tuple_out": AF.jacobian(lambda a: (a, a.sum()), x),
+        "jac_scalar_in": AF.jacobian(lambda a: a * T.ones(3), T.tensor(2.0)),
+        "jac_list_in": raises(lambda: AF.jacobian(lambda a, b: a * b, [x, y])),
+        "jac_nontensor": raises(lambda: AF.jacobian(lambda a: a * 2, 3.0)),
+        "bad_strategy": raises(lambda: AF.jacobian(lambda a: a, x, strategy="foo")),
+        "hess_fwd_novec": raises(
+            lambda: AF.hessian(lambda a: (a**2).sum(), x, outer_jacobian_strategy="forward-mode")
+        ),
+        "vjp_none_out": raises(lambda: AF.vjp(lambda a: None, x)),
+    }
+
+
+@program()
+def prog_saved_tensor_hooks_nesting_and_raw(T: Any) -> Any:
+    G = T.autograd.graph
+    log = []
+    a = T.ones(2, requires_grad=True)
+    with G.saved_tensors_hooks(
+        lambda t: (log.append("p1"), t)[1], lambda t: (log.append("u1"), t)[1]
+    ):
+        with G.saved_tensors_hooks(
+            lambda t: (log.append("p2"), t)[1], lambda t: (log.append("u2"), t)[1]
+        ):
+            b = a * a
+        c = b.exp()
+    c.sum().backward()
+    g1 = a.grad.clone()
+    with G.saved_tensors_hooks(lambda t: t, lambda t: 5):
+        d = a * a
+    bad_unpack = raises(lambda: d.sum().backward())
+    e = a.exp()
+    raw = e.grad_fn._raw_saved_result
+    raw.register_hooks(lambda t: t * 2, lambda t: t)
+    twice = raises(lambda: raw.register_hooks(lambda t: t, lambda t: t))
+    a.grad = None
+    e.sum().backward()
+    with G.saved_tensors_hooks(lambda t: t, lambda t: t):
+        f = a * a
+    f.sum().backward()
+    return {
+        "log": log,
+        "g1": g1,
+        "bad_unpack": bad_unpack,
+        "twice": twice,
+        "g2": a.grad,
+        "freed": raises(lambda: f.grad_fn._saved_self),
+    }
+
+
+@program()
+def prog_rnn_utils_padding_side_and_total_norm(T: Any) -> Any:
+    nn = T.nn
+    U = nn.utils
+    seqs = [T.ones(2, 2), T.ones(3, 2) * 2, T.ones(1, 2) * 3]
+    ps = [nn.Parameter(T.ones(2)), nn.Parameter(T.ones(3))]
+    ps[0].grad = T.tensor([3.0, 4.0])
+    ps[1].grad = T.tensor([1.0, 2.0, 2.0])
+    tn = U.get_total_norm([p.grad for p in ps], norm_type=2.0)
+    U.clip_grads_with_norm_(ps, 1.0, tn)
+    clipped = [p.grad.clone() for p in ps]
+    return {
+        "left": U.rnn.pad_sequence(seqs, batch_first=True, padding_value=-1, padding_side="left"),
+        "bad_side": raises(lambda: U.rnn.pad_sequence(seqs, padding_side="middle")),
+        "tn": tn,
+        "clipped": clipped,
+        "fe": U.clip_grad_norm_(ps, 0.5, foreach=True),
+        "nofe": U.clip_grad_norm_(ps, 0.5, foreach=False),
+        "inf": U.get_total_norm([p.grad for p in ps], norm_type="inf"),
+    }
+
+
+@program()
+def prog_legacy_weight_and_spectral_norm_hooks(T: Any) -> Any:
+    nn = T.nn
+    U = nn.utils
+    m = U.weight_norm(_lin(T, 3, 2, 23))
+    out = m(T.ones(1, 3))
+    out.sum().backward()
+    T.manual_seed(0)
+    s = U.spectral_norm(_lin(T, 3, 4, 24), n_power_iterations=2)
+    so = s(T.ones(1, 3))
+    return {
+        "names": sorted(n for n, _ in m.named_parameters()),
+        "out": out,
+        "g": m.weight_g.grad,
+        "gv": m.weight_v.grad,
+        "w": m.weight,
+        "sn_names": sorted(n for n, _ in s.named_parameters()),
+        "sn_bufs": sorted(n for n, _ in s.named_buffers()),
+        "so": so,
+        "sn_sd": sorted(s.state_dict()),
+        "removed": sorted(n for n, _ in U.remove_weight_norm(m).named_parameters()),
+    }
+
+
+@program()
+def prog_stacked_parametrizations_and_right_inverse(T: Any) -> Any:
+    nn = T.nn
+    P = nn.utils.parametrize
+
+    class Double(nn.Module):
+        def forward(self, X):
+            return X * 2
+
+        def right_inverse(self, X):
+            return X / 2
+
+    class Sym(nn.Module):
+        def forward(self, X):
+            return X.triu() + X.triu(1).t()
+
+    class Bad(nn.Module):
+        def forward(self, X):
+            return X[0]
+
+    m = _lin(T, 3, 3, 25)
+    P.register_parametrization(m, "weight", Double())
+    P.register_parametrization(m, "weight", Sym())
+    w = m.weight
+    no_inverse = raises(lambda: setattr(m, "weight", T.eye(3) * 4))
+    res = {
+        "w": w,
+        "no_inverse": no_inverse,
+        "orig": m.parametrizations.weight.original,
+        "repr": repr(m.parametrizations.weight),
+        "cls": type(m).__name__,
+        "bad": raises(lambda: P.register_parametrization(nn.Linear(2, 2), "weight", Bad())),
+        "missing": raises(lambda: P.remove_parametrizations(nn.Linear(2, 2), "weight")),
+        "nope": raises(lambda: P.register_parametrization(nn.Linear(2, 2), "nope", nn.Identity())),
+    }
+    P.remove_parametrizations(m, "weight", leave_parametrized=False)
+    res["after"] = m.weight
+    res["cls_after"] = type(m).__name__
+    return res
+
+
+@program()
+def prog_fuse_linear_bn_and_orthogonal_maps(T: Any) -> Any:
+    nn = T.nn
+    lin = _lin(T, 3, 2, 26).eval()
+    bn = _seeded(T, nn.BatchNorm1d(2), 27).eval()
+    fused = nn.utils.fusion.fuse_linear_bn_eval(lin, bn)
+    x = T.tensor(_data(2, 3))
+    res = {"fused": fused(x), "ref": bn(lin(x)), "type": type(fused).__name__}
+    for mp in ("matrix_exp", "cayley", "householder"):
+        m = _lin(T, 4, 3, 28)
+        nn.utils.parametrizations.orthogonal(m, orthogonal_map=mp)
+        res[mp] = m.weight
+    return res
+
+
+@program()
+def prog_checkpoint_rng_kwargs_and_errors(T: Any) -> Any:
+    nn = T.nn
+    cp = T.utils.checkpoint
+    x = T.ones(2, 3, requires_grad=True)
+    T.manual_seed(0)
+    d = nn.Dropout(0.5)
+    y = cp.checkpoint(d, x, use_reentrant=False)
+    y.sum().backward()
+    g = x.grad.clone()
+    x.grad = None
+    T.manual_seed(0)
+    y2 = cp.checkpoint(d, x, use_reentrant=True)
+    y2.sum().backward()
+
+    def shape_change():
+        calls = []
+
+        def f(a):
+            calls.append(1)
+            return a * 2 if len(calls) == 1 else a[:1] * 2
+
+        cp.checkpoint(f, x, use_reentrant=False).sum().backward()
+
+    def twice():
+        z = cp.checkpoint(lambda a: a.exp(), x, use_reentrant=False).sum()
+        z.backward()
+        z.backward()
+
+    a, b = cp.checkpoint(lambda t: (t * 2, t.sum()), x, use_reentrant=True)
+    return {
+        "y": y,
+        "g": g,
+        "g2": x.grad,
+        "after": T.rand(1),
+        "no_arg": raises(lambda: cp.checkpoint(lambda t: t * 2, x)),
+        "kw": cp.checkpoint(lambda t, scale=1.0: t * scale, x, scale=3.0, use_reentrant=False),
+        "kw_re": raises(
+            lambda: cp.checkpoint(lambda t, scale=1.0: t * scale, x, scale=3.0, use_reentrant=True)
+        ),
+        "shape": raises(shape_change),
+        "twice": raises(twice),
+        "ctx_fn": raises(
+            lambda: cp.checkpoint(lambda t: t, x, use_reentrant=True, context_fn=lambda: (1, 2))
+        ),
+        "tuple": (a.grad_fn, b.grad_fn),
+    }
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 
