@@ -22,6 +22,7 @@ from .autograd.anomaly_mode import _STATE as _ANOMALY
 from .autograd.graph import AccumulateGrad, HookDict, RemovableHandle, VersionCounter
 
 _STATE = _grad_mode.STATE
+_mode = _grad_mode.mode  # Note [Grad mode in a context variable]
 
 NONLEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -185,7 +186,7 @@ def _make(
     t._base = None
     t._acc = None
     t._x = None
-    t._inf = _STATE.inference
+    t._inf = _mode().inference
     return t
 
 

@@ -184,3 +184,33 @@ def prog_view_under_no_grad_requires_grad(T: Any) -> Any:
         v = x.unsqueeze(0)
         s = x[0]
     return {"v": observe(T, v), "s": observe(T, s)}
+
+
+@program("4.6")
+def prog_modes_and_saved_hooks_per_thread(T: Any) -> Any:
+    """A new thread starts with grad mode on, inference mode off and no saved-tensor hooks,
+    whatever the spawning thread has; its own settings do not leak back."""
+    seen: dict[str, Any] = {}
+    packed: list[str] = []
+
+    def worker() -> None:
+        x = T.tensor([1.0, 2.0], requires_grad=True)
+        y = x.exp()
+        seen["worker"] = (T.is_grad_enabled(), T.is_inference_mode_enabled(), y.requires_grad)
+        seen["worker_inference_tensor"] = y.is_inference()
+        with T.inference_mode():
+            seen["worker_inside"] = (T.is_grad_enabled(), T.is_inference_mode_enabled())
+        y.sum().backward()
+        seen["worker_grad"] = x.grad.tolist()
+
+    with (
+        T.autograd.graph.saved_tensors_hooks(lambda t: packed.append("main") or t, lambda t: t),
+        T.inference_mode(),
+    ):
+        t = threading.Thread(target=worker)
+        t.start()
+        t.join()
+        seen["main"] = (T.is_grad_enabled(), T.is_inference_mode_enabled())
+    seen["packed"] = packed
+    seen["main_after"] = (T.is_grad_enabled(), T.is_inference_mode_enabled())
+    return seen

@@ -8,7 +8,7 @@ applies when a forward op saves a tensor (see graph.py).
 
 from __future__ import annotations
 
-import threading
+import contextvars
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -24,10 +24,35 @@ __all__ = [
 ]
 
 
-class _State(threading.local):
-    def __init__(self) -> None:
-        self.stack: list[tuple[Callable[..., Any], Callable[..., Any]]] = []
-        self.disabled: str | None = None
+# The active (pack, unpack) pairs, innermost last, as an immutable tuple in a context variable:
+# each recorded op asks whether any is active, and a ContextVar read costs a quarter of a
+# threading.local attribute's (Note [Grad mode in a context variable] in _grad_mode.py). A new
+# thread starts with none, as in torch, where they are thread-local.
+_STACK: contextvars.ContextVar[tuple[tuple[Callable[..., Any], Callable[..., Any]], ...]] = (
+    contextvars.ContextVar("shadowgrad_saved_tensors_hooks", default=())
+)
+_DISABLED: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "shadowgrad_saved_tensors_hooks_disabled", default=None
+)
+stack = _STACK.get  # the hot path's read: a tuple, empty when no hooks are active
+
+
+class _State:
+    """The current context's hook stack and disabling message as attributes."""
+
+    __slots__ = ()
+
+    @property
+    def stack(self) -> tuple[tuple[Callable[..., Any], Callable[..., Any]], ...]:
+        return _STACK.get()
+
+    @property
+    def disabled(self) -> str | None:
+        return _DISABLED.get()
+
+    @disabled.setter
+    def disabled(self, message: str | None) -> None:
+        _DISABLED.set(message)
 
 
 _STATE = _State()
@@ -59,11 +84,11 @@ class saved_tensors_hooks:
     def __enter__(self) -> saved_tensors_hooks:
         if _STATE.disabled is not None:
             raise RuntimeError(_STATE.disabled)
-        _STATE.stack.append((self.pack_hook, self.unpack_hook))
+        _STACK.set((*_STACK.get(), (self.pack_hook, self.unpack_hook)))
         return self
 
     def __exit__(self, *args: object) -> None:
-        _STATE.stack.pop()
+        _STACK.set(_STACK.get()[:-1])
 
 
 class save_on_cpu(saved_tensors_hooks):

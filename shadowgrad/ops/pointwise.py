@@ -155,15 +155,8 @@ def _clamp_tensor_t(
 
 # --- binary arithmetic --------------------------------------------------------------------
 
-# Note [0-d results]: a ufunc on 0-d operands returns a numpy scalar, which every op then
-# converts back to an array (~140 ns); numpy 2.3+ returns the 0-d array itself for out=...
-# (Ellipsis). Older numpy: out=None, and the runner's conversion stays.
-try:
-    np.add(np.zeros(()), 0.0, out=...)
-    _ARRAY_OUT: Any = ...
-except TypeError:
-    _ARRAY_OUT = None
-
+# Note [0-d results] (ops/registry.py): out=_ARRAY_OUT gives a 0-d array, not a numpy scalar
+from .registry import ARRAY_OUT as _ARRAY_OUT  # noqa: E402
 
 _add = defop(
     "add.Tensor",
@@ -175,6 +168,7 @@ _add = defop(
     other=lambda grad, alpha: grad if alpha == 1 else grad * alpha,
     raw=True,
     scalar_array=True,
+    ufunc=np.add,
     jvp=_add_t,
     complex={"other": lambda grad, alpha: grad if alpha == 1 else grad * alpha.conjugate()},
 )
@@ -186,6 +180,7 @@ _sub = defop(
     other=lambda grad, alpha: -grad if alpha == 1 else grad * -alpha,
     raw=True,
     scalar_array=True,
+    ufunc=np.subtract,
     jvp=_sub_t,
     complex={"other": lambda grad, alpha: -grad if alpha == 1 else grad * -alpha.conjugate()},
 )
@@ -239,6 +234,7 @@ _mul = defop(
     other=lambda grad, self: grad * self,
     raw=True,
     scalar_array=True,
+    ufunc=np.multiply,
     jvp=_mul_t,
     complex={
         "self": lambda grad, other: grad * conj(other),
@@ -255,6 +251,7 @@ _div = defop(
     other=lambda grad, self, other: -grad * ((self / other) / other),
     raw=True,
     scalar_array=True,
+    ufunc=np.true_divide,
     jvp=_div_t,
     complex={
         "self": lambda grad, other: grad / conj(other),

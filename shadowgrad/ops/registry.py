@@ -30,9 +30,9 @@ from ..autograd.explain import forward_trace
 from ..autograd.graph import SECOND_TIME, Node, SavedTensor, VersionCounter, _seq
 from ..autograd.graph import save_input as _save_input
 from ..autograd.graph import save_output as _save_output
-from ..autograd.saved_hooks import _STATE as _SAVED_HOOKS
+from ..autograd.saved_hooks import stack as _saved_hooks_stack
 
-_GM = _grad_mode.STATE
+_mode = _grad_mode.mode  # Note [Grad mode in a context variable]
 # Forward AD: `_FW.active` is True only inside a dual level; then each op's outputs get their
 # tangents from `forward_ad.propagate` (see that module). Otherwise it costs one attribute check.
 _FW = _fwad._STATE
@@ -455,6 +455,7 @@ def defop(
     broadcast_order: tuple[int, ...] | None = None,
     raw: bool | dict[str, Callable[..., Any]] | None = None,
     scalar_array: bool = False,
+    ufunc: Any = None,
     complex: bool | dict[str, Callable[..., Any]] = False,
     **formulas: Callable[..., Any],
 ) -> Callable[..., Any]:
@@ -479,6 +480,8 @@ def defop(
             input lacks a raw formula) the engine wraps the arrays and runs the formulas.
         scalar_array: a float tensor's Python-number operand reaches the forward as a 0-d array
             of the tensor's dtype (Note [Number operands]); for ufunc forwards only.
+        ufunc: a binary op whose forward, without its trailing arguments or with `alpha` 1, is
+            this numpy ufunc: the fast path calls it directly (Note [Direct ufuncs]).
         complex: whether backward may run through complex inputs or outputs (Note [Complex
             gradients]): True when the formulas hold for complex tensors as written, or a dict
             of complex formulas for some inputs (each reading only what its real formula reads).
@@ -501,6 +504,7 @@ def defop(
     REGISTRY[name] = op
     op.jvp = jvp
     op.scalar_array = scalar_array
+    op.ufunc = ufunc
     # torch names the operands of a broadcast error in its own order (masked_fill: mask first)
     op.broadcast_order = broadcast_order or op.tensor_idx
     run = _make_runner(op)
@@ -576,7 +580,7 @@ def _run(op: OpDef, args: tuple[Any, ...]) -> Any:
         out = quiet(op.forward, *arrays)  # see Note [Floating-point warnings]
 
     record = False
-    if _GM.grad:
+    if _mode().grad:
         for i in op.diff_idx:
             a = args[i]
             if isinstance(a, Tensor) and a._rg:
@@ -638,7 +642,7 @@ def _as_view(result: Tensor, src: Tensor) -> None:
     result._vv = vc.v
     result._base = src._base if src._base is not None else src
     result._inf = src._inf
-    if src._rg and not _GM.grad:
+    if src._rg and not _mode().grad:
         # a view made under no_grad of a grad-requiring tensor still requires grad (as a
         # leaf), and torch forbids modifying it in place once grad mode is back on
         result._rg = True
@@ -733,7 +737,7 @@ def _save(
 ) -> dict[str, Any]:
     """The values a call's save plan names (see OpDef.to_save)."""
     saved: dict[str, Any] = {}
-    hooks = _SAVED_HOOKS.stack
+    hooks = _saved_hooks_stack()
     if hooks:  # torch's generated nodes save (and pack) their values in the order of the names
         plan = sorted(plan)
     for n, kind, i in plan:
@@ -819,10 +823,39 @@ def _single_saved(op: OpDef) -> str | None:
     return None
 
 
+# Note [Direct raw formulas]
+# The commonest raw formulas are `grad` itself (add, sub) and `grad * other` (mul by a number):
+# a lambda's frame costs about 1.5K instructions of a chain node's 14K. record1's nodes recognize
+# them by their bytecode (compared with the same lambdas compiled here, so by the running
+# interpreter's own compiler) and pass the gradient on, or call the ufunc, directly.
+_IDENTITY_CODE = (lambda grad: grad).__code__.co_code
+_BINARY_CODES = {
+    (lambda grad, x: grad * x).__code__.co_code: np.multiply,
+    (lambda grad, x: grad / x).__code__.co_code: np.true_divide,
+}
+
+
+def _direct_formula(fn: Callable[..., Any]) -> Any:
+    """What a raw formula is, when it is one of Note [Direct raw formulas]: "identity", a
+    ufunc of (grad, value), or None."""
+    code = getattr(fn, "__code__", None)
+    if code is None or getattr(fn, "__defaults__", None) or getattr(fn, "__closure__", None):
+        return None
+    if code.co_argcount == 1 and code.co_code == _IDENTITY_CODE:
+        return "identity"
+    if code.co_argcount == 2:
+        return _BINARY_CODES.get(code.co_code)
+    return None
+
+
 def _apply_raw1(op: OpDef) -> Callable[..., list[Any]]:
     """OpNode.apply_raw for a node whose only input requiring grad is the first (record1's):
     one formula, its argument names resolved once."""
     fn, names = op.raw_formulas[0]  # type: ignore[index]
+    direct = _direct_formula(fn)  # Note [Direct raw formulas]
+    identity = direct == "identity"
+    if direct is not None and not identity:
+        fn = direct
     tail = [None] * (len(op.diff_idx) - 1)
     op.to_save(1)
     unread = op._unread_cache.get(1)
@@ -836,7 +869,7 @@ def _apply_raw1(op: OpDef) -> Callable[..., list[Any]]:
     def apply_raw(self: OpNode, grads: list[Any]) -> list[Any]:
         g = grads[0]
         if names is _GRAD_ONLY:
-            r = fn(g)
+            r = g if identity else fn(g)
         else:
             saved = self._saved
             if bare is not None and single is None:
@@ -959,7 +992,7 @@ def _make_record1(op: OpDef) -> Callable[..., None]:
         t._grad_fn = node
         if save1 is None:
             node._saved = None
-        elif hooks.stack:
+        elif hooks():
             saved = _save(op, plan, 1, args, None, (t,), cdt)
             node._saved = saved[bare] if node._single is not None else saved
         elif one is None or node._single is not None:  # see Note [Single saved value]
@@ -972,7 +1005,7 @@ def _make_record1(op: OpDef) -> Callable[..., None]:
     plan = op.to_save(1)
     save1, one = _saver1(op, plan)
     bare = node_cls._single
-    hooks = _SAVED_HOOKS
+    hooks = _saved_hooks_stack
     return record1
 
 
@@ -1121,7 +1154,7 @@ def deflistop(
         dt = result_type_of(ts)
         arrays = [t._data if t._data.dtype == dt._np else t._data.astype(dt._np) for t in ts]
         out = _make(np.asarray(op.forward(arrays, *attrs)))
-        if _GM.grad and any(t._rg for t in ts) and out._data.dtype.kind in "fc":
+        if _mode().grad and any(t._rg for t in ts) and out._data.dtype.kind in "fc":
             cls = op.complex_node_cls if out._data.dtype.kind == "c" else op.node_cls
             node = cls(tuple(t._edge() if t._rg else None for t in ts))
             node._in_meta = tuple(
@@ -1150,6 +1183,21 @@ _ndarray = np.ndarray
 _asarray = np.asarray
 
 
+# Note [0-d results]: a ufunc on 0-d operands returns a numpy scalar, which every op then
+# converts back to an array (~140 ns); numpy 2.3+ returns the 0-d array itself for out=...
+# (Ellipsis). Older numpy: out=None, and the runner's conversion stays.
+try:
+    np.add(np.zeros(()), 0.0, out=...)
+    ARRAY_OUT: Any = ...
+except TypeError:
+    ARRAY_OUT = None
+
+# Note [Direct ufuncs]
+# add, sub, mul and div forward to one numpy ufunc. Their fast path (run2) calls it directly
+# instead of through the op's forward function: a Python frame and a star-call fewer, about 2K
+# instructions of a scalar op's 22K. The forward function stays the definition, and runs for
+# the other cases (add's alpha, the slow path, the warning-quiet retry).
+
 # Note [Number operands]
 # numpy spends about 0.4 us turning a Python number into an operand of an array's dtype (NEP 50's
 # weak-scalar rule): more than an 8-element multiply itself. For the arithmetic ops
@@ -1173,7 +1221,7 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
     rule = op.dtype
     is_float = rule == "float"
     view = op.view
-    grad_mode = _GM
+    get_mode = _mode
     fw = _FW
     make = _make
     record = _record
@@ -1207,7 +1255,7 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
             t = make(out)
             if view:
                 _as_view(t, a)
-            if d0 and a._rg and grad_mode.grad and out.dtype.kind in "fc":
+            if d0 and a._rg and get_mode().grad and out.dtype.kind in "fc":
                 record1(a, args, t, None)
             if fw.active:
                 _fwad.propagate(op, args, t)
@@ -1220,6 +1268,8 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
     d0 = 0 in op.diff_idx
     d1 = 1 in op.diff_idx
     scalar_array = op.scalar_array
+    ufunc = op.ufunc
+    has_ufunc = ufunc is not None
     last_number: list[Any] = [None]
 
     def run2(*args: Any) -> Any:
@@ -1274,7 +1324,10 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
         if not wf or wf[0] is not _FP_FILTER:
             _front_filter()  # Note [Floating-point warning filter]
         try:
-            out = fwd(A, B, *args[2:])
+            if has_ufunc and (len(args) == 2 or args[2] == 1):
+                out = ufunc(A, B, out=ARRAY_OUT)  # Note [Direct ufuncs]
+            else:
+                out = fwd(A, B, *args[2:])
         except ValueError as e:
             ab = (A, B)
             raise _broadcast_error(e, [ab[i] for i in op.broadcast_order]) from None
@@ -1296,10 +1349,11 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
         t._base = None
         t._acc = None
         t._x = None
-        t._inf = grad_mode.inference
+        m = get_mode()  # Note [Grad mode in a context variable]
+        t._inf = m.inference
         if view:
             _as_view(t, a)
-        if rg and grad_mode.grad and out.dtype.kind in "fc":
+        if rg and m.grad and out.dtype.kind in "fc":
             if d0 and a._rg and not (b_rg and d1):
                 record1(a, args, t, A.dtype)
             else:
