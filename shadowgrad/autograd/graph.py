@@ -18,6 +18,7 @@ __all__ = [
     "Node",
     "RemovableHandle",
     "SavedTensor",
+    "allow_mutation_on_saved_tensors",
     "disable_saved_tensors_hooks",
     "get_gradient_edge",
     "increment_version",
@@ -285,6 +286,15 @@ class GradientEdge(tuple):  # type: ignore[type-arg]
 
     def __new__(cls, node: Node, output_nr: int) -> GradientEdge:
         return tuple.__new__(cls, (node, output_nr))
+
+    def __repr__(self) -> str:
+        # torch's is a NamedTuple with a third field, ownership_token (None unless set by
+        # torch internals); shadowgrad's edges stay pairs, which autograd.grad's inputs expect
+        return f"GradientEdge(node={self[0]!r}, output_nr={self[1]!r}, ownership_token=None)"
+
+    @property
+    def ownership_token(self) -> None:
+        return None
 
     @property
     def node(self) -> Node:
@@ -593,6 +603,7 @@ def forward_op_name(node_name: str) -> str:
 # saved_hooks imports RemovableHandle from this module, so it is imported last.
 from . import saved_hooks as _saved_hooks  # noqa: E402
 from .saved_hooks import (  # noqa: E402
+    allow_mutation_on_saved_tensors,
     disable_saved_tensors_hooks,
     register_multi_grad_hook,
     save_on_cpu,

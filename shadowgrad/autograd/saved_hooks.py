@@ -8,14 +8,16 @@ applies when a forward op saves a tensor (see graph.py).
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from .. import _grad_mode
 from .graph import RemovableHandle
 
 __all__ = [
+    "allow_mutation_on_saved_tensors",
     "current_hooks",
     "disable_saved_tensors_hooks",
     "register_multi_grad_hook",
@@ -102,6 +104,56 @@ class save_on_cpu(saved_tensors_hooks):
             return packed[1]
 
         super().__init__(pack_to_cpu, unpack_from_cpu)
+
+
+class _AllowMutationOnSavedContext:
+    """The state of one allow_mutation_on_saved_tensors context: the tensors saved under it."""
+
+    def __init__(self) -> None:
+        self.original: dict[int, Any] = {}
+
+    def clear(self) -> None:
+        self.original.clear()
+
+
+_MUTATION_ENABLED = [False]
+_OUTSIDE = (
+    "Trying to backward outside of the 'allow_mutation_on_saved_tensors' context"
+    "in which the graph was originally recorded."
+)
+
+
+@contextlib.contextmanager
+def allow_mutation_on_saved_tensors() -> Iterator[_AllowMutationOnSavedContext]:
+    """Tensors saved for backward may be modified in place: backward uses their values at the
+    time they were saved. Mirrors `torch.autograd.graph.allow_mutation_on_saved_tensors`.
+
+    Differences: torch clones a saved tensor when an in-place op is about to modify it; here
+    each one is copied when it is saved (the same values, more memory), and backward gets the
+    tensor itself back while it is unmodified, the copy otherwise, as in torch.
+    """
+    ctx = _AllowMutationOnSavedContext()
+
+    def pack_hook(tensor: Any) -> Any:
+        key = len(ctx.original)
+        ctx.original[key] = (tensor, tensor._version, tensor.detach().clone())
+        return key
+
+    def unpack_hook(key: Any) -> Any:
+        if not _MUTATION_ENABLED[0] or key not in ctx.original:
+            raise AssertionError(_OUTSIDE)
+        tensor, version, copy = ctx.original[key]
+        return tensor if tensor._version == version else copy
+
+    with saved_tensors_hooks(pack_hook, unpack_hook):
+        try:
+            if _MUTATION_ENABLED[0]:
+                raise RuntimeError("allow_mutation_on_saved_tensors contexts cannot be nested")
+            _MUTATION_ENABLED[0] = True
+            yield ctx
+        finally:
+            ctx.clear()
+            _MUTATION_ENABLED[0] = False
 
 
 class disable_saved_tensors_hooks:
