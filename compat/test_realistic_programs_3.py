@@ -3799,6 +3799,94 @@ def prog_checkpoint_rng_kwargs_and_errors(T: Any) -> Any:
     }
 
 
+@program()
+def prog_allow_mutation_on_saved_tensors(T: Any) -> Any:
+    G = T.autograd.graph
+    with G.allow_mutation_on_saved_tensors() as ctx:
+        a = T.ones(2, 3, requires_grad=True)
+        b = a.clone()
+        out = (b**2).sum()
+        b.sin_()
+        out.backward()
+        x = T.tensor([1.0, 2.0], requires_grad=True)
+        y = x.clone()
+        c = y.exp()
+        e = c * y
+        y.add_(1)
+        c.add_(1)
+        e.sum().backward()
+        kind = type(ctx).__name__
+        nested = raises(lambda: G.allow_mutation_on_saved_tensors().__enter__())
+        z = x * x
+    return {
+        "a": a.grad,
+        "b": b,
+        "x": x.grad,
+        "y": y,
+        "c": c,
+        "kind": kind,
+        "nested": nested,
+        "outside": raises(lambda: z.sum().backward()),
+    }
+
+
+@program()
+def prog_graph_hooks_edges_and_multi_grad(T: Any) -> Any:
+    G = T.autograd.graph
+    log = []
+    a = T.ones(2, requires_grad=True)
+    b = T.ones(2, requires_grad=True)
+    c = T.ones(2, requires_grad=True)
+    h = G.register_multi_grad_hook(
+        (a, b, c), lambda gs: log.append([None if g is None else g.tolist() for g in gs])
+    )
+    (a * 2 + b * 3).sum().backward()
+    (c * 4).sum().backward()
+    h.remove()
+    (a * 2).sum().backward()
+    acc_log = []
+    acc = (a * 1).grad_fn.next_functions[0][0]
+    acc.register_prehook(lambda go: acc_log.append(("pre", go[0].tolist())))
+    acc.register_hook(
+        lambda gi, go: acc_log.append(("post", [g is None for g in gi], go[0].tolist()))
+    )
+    (a * 5).sum().backward()
+    y = a * 2
+    e = G.GradientEdge(y.grad_fn, 0)
+    t = T.ones(2)
+    G.increment_version(t)
+    G.increment_version([t, t])
+    return {
+        "log": log,
+        "acc_log": acc_log,
+        "acc_var": acc.variable is a,
+        "acc_name": acc.name(),
+        "edge_grad": T.autograd.grad(y.sum() * 3, e),
+        "edge_repr": repr(e)[:30],
+        "edge_tail": repr(e)[-35:],
+        "token": e.ownership_token,
+        "bad_mode": raises(lambda: G.register_multi_grad_hook((a,), lambda g: None, mode="some")),
+        "ver": t._version,
+        "no_grad_edge": raises(lambda: G.get_gradient_edge(T.ones(2))),
+    }
+
+
+@program(
+    xfail="a node post hook returning a gradient where the node's grad_input is None is "
+    "accepted; torch raises 'can't replace a None gradient with a non-None value', and a "
+    "prehook returning a bare Tensor raises TypeError 'expected tuple, but hook returned "
+    "'Tensor'' where shadowgrad counts values (shadowgrad/autograd/engine.py hook results)"
+)
+def prog_node_hook_result_checks(T: Any) -> Any:
+    a = T.ones(2, requires_grad=True)
+    y = a * 2
+    y.grad_fn.register_hook(lambda gi, go: (gi[0], gi[0]))
+    first = raises(lambda: y.sum().backward())
+    z = a * 2
+    z.grad_fn.register_prehook(lambda go: go[0])
+    return {"first": first, "second": raises(lambda: z.sum().backward())}
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 
