@@ -70,7 +70,9 @@ def default_collate(batch: Any) -> Any:
     elem = batch[0]
     if isinstance(elem, Tensor):
         return torch.stack(list(batch), 0)
-    if isinstance(elem, np.ndarray) and elem.dtype.kind not in "SaUO":
+    if isinstance(elem, np.ndarray):
+        if elem.dtype.kind in "SaUO":  # arrays of strings or objects: torch names the dtype
+            raise TypeError(_COLLATE_ERR.format(elem.dtype.str))
         return default_collate([as_tensor(b) for b in batch])
     if isinstance(elem, np.generic) and elem.dtype.kind not in "SaUO":
         return tensor(np.array(batch))
@@ -136,6 +138,26 @@ class DataLoader:
             )
         if timeout < 0:
             raise ValueError("timeout option should be non-negative")
+        if num_workers == 0 and prefetch_factor is not None:
+            raise ValueError(
+                "prefetch_factor option could only be specified in multiprocessing.let "
+                "num_workers > 0 to enable multiprocessing, otherwise set prefetch_factor to None."
+            )
+        if num_workers > 0 and prefetch_factor is None:
+            prefetch_factor = 2
+        elif prefetch_factor is not None and prefetch_factor < 0:
+            raise ValueError("prefetch_factor option should be non-negative")
+        if persistent_workers and num_workers == 0:
+            raise ValueError("persistent_workers option needs num_workers > 0")
+        if multiprocessing_context is not None and num_workers == 0:
+            raise ValueError(
+                "multiprocessing_context can only be used with multi-process loading "
+                f"(num_workers > 0), but got num_workers={num_workers}"
+            )
+        self.prefetch_factor = prefetch_factor
+        self.persistent_workers = persistent_workers
+        self.multiprocessing_context = multiprocessing_context
+        self.in_order = in_order
         self.dataset = dataset
         self.num_workers = num_workers
         self.pin_memory = pin_memory
@@ -192,6 +214,14 @@ class DataLoader:
         if collate_fn is None:
             collate_fn = default_collate if self._auto_collation else default_convert
         self.collate_fn = collate_fn
+        self._initialized = True
+
+    def __setattr__(self, attr: str, val: Any) -> None:
+        if self.__dict__.get("_initialized") and attr in _FROZEN:
+            raise ValueError(
+                f"{attr} attribute should not be set after {self.__class__.__name__} is initialized"
+            )
+        super().__setattr__(attr, val)
 
     @property
     def _auto_collation(self) -> bool:
@@ -221,7 +251,12 @@ class DataLoader:
                 "pinned memory won't be used.",
                 stacklevel=2,
             )
-        return self._batches()
+        cls = (
+            _SingleProcessDataLoaderIter
+            if self.num_workers == 0
+            else _MultiProcessingDataLoaderIter
+        )
+        return cls(self, self._batches())
 
     def _batches(self) -> Iterator[Any]:
         if self._is_iterable:
@@ -262,3 +297,36 @@ class DataLoader:
         if self._auto_collation:
             return len(self.batch_sampler)
         return len(self.sampler)  # type: ignore[arg-type]
+
+
+_FROZEN = ("batch_size", "batch_sampler", "sampler", "drop_last", "dataset", "persistent_workers")
+
+
+class _BaseDataLoaderIter:
+    """The iterator a DataLoader returns (torch's class names): the batches, and the loader's
+    length."""
+
+    def __init__(self, loader: DataLoader, batches: Iterator[Any]) -> None:
+        self._loader = loader
+        self._batches = batches
+        self._num_yielded = 0
+
+    def __iter__(self) -> _BaseDataLoaderIter:
+        return self
+
+    def __next__(self) -> Any:
+        batch = next(self._batches)
+        self._num_yielded += 1
+        return batch
+
+    def __len__(self) -> int:
+        return len(self._loader)
+
+
+class _SingleProcessDataLoaderIter(_BaseDataLoaderIter):
+    """Mirrors torch's iterator for num_workers=0."""
+
+
+class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
+    """torch's iterator class for num_workers > 0; here the batches are loaded in the main
+    process (see the module docstring)."""
