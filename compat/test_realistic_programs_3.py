@@ -3887,6 +3887,163 @@ def prog_node_hook_result_checks(T: Any) -> Any:
     return {"first": first, "second": raises(lambda: z.sum().backward())}
 
 
+@program()
+def prog_custom_optimizer_subclass_with_scheduler(T: Any) -> Any:
+    class MySGD(T.optim.Optimizer):
+        def __init__(self, params, lr=0.1, momentum=0.0):
+            super().__init__(params, {"lr": lr, "momentum": momentum})
+
+        @T.no_grad()
+        def step(self, closure=None):
+            loss = None
+            if closure is not None:
+                with T.enable_grad():
+                    loss = closure()
+            for group in self.param_groups:
+                for p in group["params"]:
+                    if p.grad is None:
+                        continue
+                    st = self.state[p]
+                    buf = st.get("buf")
+                    if buf is None:
+                        buf = st["buf"] = p.grad.clone()
+                    else:
+                        buf.mul_(group["momentum"]).add_(p.grad)
+                    p.add_(buf, alpha=-group["lr"])
+            return loss
+
+    w = T.nn.Parameter(T.tensor([1.0, -2.0]))
+    opt = MySGD([w], lr=0.1, momentum=0.9)
+    sch = T.optim.lr_scheduler.StepLR(opt, 1, 0.5)
+    for _ in range(3):
+        opt.zero_grad()
+        (w**2).sum().backward()
+        opt.step()
+        sch.step()
+    sd = opt.state_dict()
+
+    def closure():
+        opt.zero_grad()
+        loss = (w**2).sum()
+        loss.backward()
+        return loss
+
+    loss = opt.step(closure)
+    return {
+        "w": w,
+        "groups": sd["param_groups"],
+        "state": sd["state"],
+        "repr": repr(opt),
+        "state_type": type(opt.state).__name__,
+        "defaults": opt.defaults,
+        "loss": loss,
+        "lr": sch.get_last_lr(),
+    }
+
+
+@program()
+def prog_scheduler_overridden_step_and_custom_scheduler(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    w = T.nn.Parameter(T.tensor([1.0]))
+    opt = T.optim.SGD([w], lr=0.1)
+    sch = S.StepLR(opt, 1)
+    opt.step = lambda closure=None: None
+    opt.step()
+    sch.step()
+
+    class Warm(S.LRScheduler):
+        def __init__(self, opt, n, last_epoch=-1):
+            self.n = n
+            super().__init__(opt, last_epoch)
+
+        def get_lr(self):
+            return [b * min(1.0, (self.last_epoch + 1) / self.n) for b in self.base_lrs]
+
+    opt2 = T.optim.SGD([w], lr=0.1)
+    s2 = Warm(opt2, 3)
+    lrs = [s2.get_last_lr()]
+    for _ in range(4):
+        opt2.step()
+        s2.step()
+        lrs.append(s2.get_last_lr())
+    opt3 = T.optim.SGD([w], lr=0.1)
+    s3 = S.StepLR(opt3, 2)
+    opt3.step()
+    s3.step(5)
+    a = T.nn.Parameter(T.tensor([1.0]))
+    b = T.nn.Parameter(T.tensor([1.0]))
+    opt4 = T.optim.SGD([a], lr=0.1)
+    s4 = S.StepLR(opt4, 1, 0.5)
+    opt4.add_param_group({"params": [b], "lr": 1.0})
+    opt4.step()
+    added = raises(s4.step)
+    return {
+        "sch_lr": sch.get_last_lr(),
+        "lrs": lrs,
+        "sd": s2.state_dict(),
+        "epoch_arg": (s3.get_last_lr(), s3.last_epoch),
+        "added": added,
+        "after_added": [g["lr"] for g in opt4.param_groups],
+    }
+
+
+@program()
+def prog_default_collate_variants_and_loader_checks(T: Any) -> Any:
+    import collections
+
+    D = T.utils.data
+    P = collections.namedtuple("P", "x y")
+
+    class Items(D.Dataset):
+        def __len__(self):
+            return 5
+
+        def __getitem__(self, i):
+            return T.tensor([i])
+
+        def __getitems__(self, idx):
+            return [T.tensor([i * 10]) for i in idx]
+
+    dl = D.DataLoader(range(5), batch_size=2)
+    it = iter(dl)
+    first = next(it)
+    return {
+        "namedtuple": D.default_collate([P(T.ones(2), 1), P(T.zeros(2), 2)]),
+        "np_scalars": D.default_collate([np.float32(1.5), np.float32(2.5)]),
+        "strings": D.default_collate(["a", "b"]),
+        "dict_mismatch": raises(lambda: D.default_collate([{"a": 1}, {"b": 2}])),
+        "uneven": raises(lambda: D.default_collate([[1, 2], [3]])),
+        "none": raises(lambda: D.default_collate([None, None])),
+        "np_str": raises(lambda: D.default_collate([np.array(["a"]), np.array(["b"])])),
+        "mixed": D.default_collate([T.tensor(1), T.tensor(2.0)]),
+        "getitems": [b.tolist() for b in D.DataLoader(Items(), batch_size=2)],
+        "prefetch": raises(lambda: D.DataLoader(range(3), prefetch_factor=2)),
+        "persistent": raises(lambda: D.DataLoader(range(3), persistent_workers=True)),
+        "mp_ctx": raises(lambda: D.DataLoader(range(3), multiprocessing_context="spawn")),
+        "set_bs": raises(lambda: setattr(dl, "batch_size", 4)),
+        "iter_type": type(it).__name__,
+        "iter_len": len(it),
+        "first": first,
+        "rest": [b.tolist() for b in it],
+        "rs_bad": raises(lambda: D.RandomSampler(range(3), num_samples=0)),
+        "bs_bad": raises(lambda: D.BatchSampler(range(3), 0, False)),
+    }
+
+
+@program(
+    xfail="multinomial with replacement raises 'probability tensor contains either `inf`, `nan` "
+    "or element < 0' for a negative or nan weight where torch's CPU kernel raises 'invalid "
+    "multinomial distribution (encountering probability entry < 0)' (shadowgrad/ops/pointwise.py "
+    "multinomial; seen through WeightedRandomSampler)"
+)
+def prog_weighted_sampler_negative_weight(T: Any) -> Any:
+    D = T.utils.data
+    return {
+        "sampler": raises(lambda: list(D.WeightedRandomSampler([-1.0, 1.0], 2))),
+        "nan": raises(lambda: T.multinomial(T.tensor([float("nan"), 1.0]), 2, True)),
+    }
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 
