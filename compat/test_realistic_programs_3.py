@@ -4044,6 +4044,104 @@ def prog_weighted_sampler_negative_weight(T: Any) -> Any:
     }
 
 
+@program()
+def prog_swa_update_bn_and_buffers(T: Any) -> Any:
+    nn = T.nn
+    swa_utils = T.optim.swa_utils
+    m = _seeded(
+        T, nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4), nn.ReLU(), nn.Linear(4, 1)), 29
+    )
+    swa = swa_utils.AveragedModel(m)
+    data = [T.tensor(_data(5, 3, seed=i)) for i in range(3)]
+    swa_utils.update_bn(data, swa)
+    bn = swa.module[1]
+    m2 = _seeded(T, nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4)), 30)
+    swb = swa_utils.AveragedModel(m2, use_buffers=True)
+    m2(T.ones(2, 3))
+    swb.update_parameters(m2)
+    m2(T.ones(2, 3) * 2)
+    swb.update_parameters(m2)
+    lin = _lin(T, 2, 2, 31)
+    ema = swa_utils.AveragedModel(lin, avg_fn=swa_utils.get_ema_avg_fn(0.5))
+    for _ in range(2):
+        with T.no_grad():
+            lin.weight.add_(1)
+        ema.update_parameters(lin)
+    opt = T.optim.SGD([nn.Parameter(T.ones(1))], lr=0.1)
+    return {
+        "rm": bn.running_mean,
+        "rv": bn.running_var,
+        "mom": bn.momentum,
+        "nbt": bn.num_batches_tracked,
+        "buf_rm": swb.module[1].running_mean,
+        "n": swb.n_averaged,
+        "ema": ema.module.weight,
+        "bad_strategy": raises(lambda: swa_utils.SWALR(opt, swa_lr=0.05, anneal_strategy="exp")),
+        "bad_epochs": raises(lambda: swa_utils.SWALR(opt, swa_lr=0.05, anneal_epochs=-1)),
+    }
+
+
+@program(warnings=False)
+def prog_func_extras_and_vmap_randomness(T: Any) -> Any:
+    f = T.func
+    nn = T.nn
+    m = _seeded(T, nn.Sequential(nn.Linear(3, 2), nn.BatchNorm1d(2)), 32)
+    f.replace_all_batch_norm_modules_(m)
+    T.manual_seed(0)
+    a = T.vmap(lambda x: x + T.rand(1), randomness="different")(T.zeros(3, 1))
+    T.manual_seed(0)
+    b = T.vmap(lambda x: x + T.rand(1), randomness="same")(T.zeros(3, 1))
+    lin = _lin(T, 2, 1, 33)
+    p = dict(lin.named_parameters())
+    out, fn = f.vjp(lambda x, y: (x * y, x + y), T.ones(2), T.ones(2) * 2)
+    return {
+        "rm": m[1].running_mean,
+        "track": m[1].track_running_stats,
+        "aux": f.jacrev(lambda x: (x.sin(), x.sum()), has_aux=True)(T.ones(3)),
+        "chunk": T.vmap(lambda x: x * 2, chunk_size=2)(T.ones(5, 2)),
+        "functionalize": f.functionalize(lambda x: x.add_(1))(T.ones(2)),
+        "different": a,
+        "same": b,
+        "after": T.rand(1),
+        "nested": T.vmap(T.vmap(lambda u, v: u * v, in_dims=(0, None)), in_dims=(None, 0))(
+            T.arange(3.0), T.arange(2.0)
+        ),
+        "hess": f.hessian(lambda q: f.functional_call(lin, q, (T.ones(1, 2),)).sum() ** 2)(p)[
+            "weight"
+        ]["weight"],
+        "grad_kw": f.grad(lambda x, *, k: (x * k).sum())(T.ones(2), k=3.0),
+        "vjp": (out, fn((T.ones(2), T.ones(2)))),
+    }
+
+
+@program()
+def prog_parameter_and_buffer_types(T: Any) -> Any:
+    import copy
+
+    nn = T.nn
+    p = nn.Parameter(T.ones(2))
+    p.grad = T.ones(2)
+    q = copy.deepcopy(p)
+    m = nn.Module()
+    m.b = nn.Buffer(T.ones(2), persistent=False)
+    lazy = nn.LazyLinear(2)
+    before = repr(lazy)
+    T.manual_seed(0)
+    lazy(T.ones(3, 4))
+    u = nn.parameter.UninitializedParameter()
+    return {
+        "mul": repr(p * 2),
+        "data": type(p.data).__name__,
+        "detach": type(p.detach()).__name__,
+        "clone": type(p.clone()).__name__,
+        "deep": (type(q).__name__, q.grad, q is p),
+        "nograd": repr(nn.Parameter(T.ones(2, dtype=T.float64), requires_grad=False)),
+        "buf": (list(m.state_dict()), [n for n, _ in m.named_buffers()], type(m.b).__name__),
+        "lazy": (before, repr(lazy), type(lazy).__name__, type(lazy.weight).__name__),
+        "uninit": (repr(u)[:40], type(u).__name__, u.requires_grad),
+    }
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 
