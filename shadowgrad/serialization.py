@@ -234,7 +234,9 @@ class _Writer:
             return {"__set__": [self.enc(v) for v in obj]}
         if isinstance(obj, device):
             return {"__device__": str(obj)}
-        if isinstance(obj, dict):
+        if isinstance(obj, dict) and type(obj) in (dict, OrderedDict):
+            # other dict types (Counter, defaultdict, a module's own) are pickled below, so they
+            # load back as themselves, or are refused by weights_only as in torch
             out: dict[str, Any] = {
                 "__dict__": [[self.enc(k), self.enc(v)] for k, v in obj.items()],
                 "ordered": isinstance(obj, OrderedDict),
