@@ -8,6 +8,7 @@ returns, raises or warns is compared by the harness of test_realistic_programs_2
 from __future__ import annotations
 
 import argparse
+import collections
 import importlib
 import inspect
 import io
@@ -2995,7 +2996,10 @@ def prog_save_load_checkpoint_with_args(T: Any) -> Any:
     model = _lin(T, 2, 2, 18)
     args = argparse.Namespace(lr=0.1, epochs=3, scale=T.tensor([2.0]), name="run")
     buf = io.BytesIO()
-    T.save({"args": args, "model": model.state_dict(), "step": 7, "span": range(3)}, buf)
+    counts = collections.Counter("aab")
+    T.save(
+        {"args": args, "model": model.state_dict(), "step": 7, "span": range(3), "n": counts}, buf
+    )
     buf.seek(0)
     default = raises(lambda: T.load(buf))
     buf.seek(0)
@@ -3015,6 +3019,7 @@ def prog_save_load_checkpoint_with_args(T: Any) -> Any:
 
     return {
         "default": default,
+        "counter": (type(full["n"]).__name__, dict(full["n"])),
         "args": vars(full["args"]),
         "model": full["model"],
         "step": full["step"],
