@@ -187,7 +187,9 @@ def _consumed(i: Any) -> int:
 
 def _slice_bounds(s: slice, n: int) -> tuple[int, int, int]:
     step = 1 if s.step is None else int(s.step)
-    if step <= 0:
+    if step == 0:  # Python's slice rule, raised before torch's own check
+        raise ValueError("slice step cannot be zero")
+    if step < 0:
         raise ValueError("step must be greater than zero")
     start, stop, _ = slice(s.start, s.stop, step).indices(n)
     return start, max(stop, start), step

@@ -690,6 +690,8 @@ _slice = defop(
 def _slice_dim(input: Tensor, dim: int, s: slice) -> Tensor:
     n = input._data.shape[dim]
     if s.step is not None and s.step <= 0:
+        if s.step == 0:  # Python's slice rule, raised before torch's own check
+            raise ValueError("slice step cannot be zero")
         raise ValueError("step must be greater than zero")
     start, end, step = s.indices(n)
     end = max(end, start)
