@@ -4147,6 +4147,49 @@ def prog_parameter_and_buffer_types(T: Any) -> Any:
     }
 
 
+@program()
+def prog_indexing_and_shape_error_messages(T: Any) -> Any:
+    x = T.arange(12.0).reshape(3, 4)
+
+    def put(y, idx, v):
+        y[idx] = v
+        return y
+
+    return {
+        "neg_step": raises(lambda: x[::-1]),
+        "step0": raises(lambda: x[::0]),
+        "step0_set": raises(lambda: put(x.clone(), slice(None, None, 0), 1.0)),
+        "too_many": raises(lambda: x[0, 0, 0]),
+        "float_idx": raises(lambda: x[1.0]),
+        "bool_scalars": (x[True].shape, x[False].shape),
+        "none_ellipsis": x[None, ..., None, 1].shape,
+        "list_of_lists": x[[[0, 1], [2, 0]]],
+        "list_bool": x[[True, False, True]],
+        "adv_sep": T.arange(24).reshape(2, 3, 4)[[0, 1], :, [1, 2]].shape,
+        "neg_oob": raises(lambda: x[-4]),
+        "idx_int32": x[T.tensor([0, 2], dtype=T.int32)],
+        "empty_idx": x[T.tensor([], dtype=T.long)].shape,
+        "set_bcast": put(x.clone(), (slice(None), slice(0, 2)), T.tensor([7.0, 8.0])),
+        "set_mask_bad": raises(lambda: put(x.clone(), x > 5, T.arange(5.0))),
+        "set_int_float": put(T.arange(4), 0, 2.7),
+        "masked_fill_nonbool": raises(lambda: x.masked_fill(x.long(), 0)),
+        "masked_fill_tensor": raises(lambda: x.masked_fill(x > 5, T.tensor([1.0]))),
+        "scatter_small": raises(lambda: T.zeros(3).scatter(0, T.tensor([0, 1, 2]), T.ones(2))),
+        "narrow_bad": raises(lambda: x.narrow(1, 3, 2)),
+        "split_bad": raises(lambda: x.split([1, 1], 0)),
+        "chunk_zero": raises(lambda: x.chunk(0)),
+        "view_bad": raises(lambda: x.t().view(12)),
+        "reshape_bad": raises(lambda: x.reshape(5, -1)),
+        "expand_bad": raises(lambda: x.expand(2, 4)),
+        "permute_bad": raises(lambda: x.permute(0, 0)),
+        "flatten_bad": raises(lambda: x.flatten(1, 0)),
+        "cat_mismatch": raises(lambda: T.cat([x, T.ones(3, 3)], 0)),
+        "cat_dtype": T.cat([x, T.ones(1, 4, dtype=T.long)]).dtype,
+        "stack_mismatch": raises(lambda: T.stack([x, x[:2]])),
+        "repeat_bad": raises(lambda: x.repeat(2)),
+    }
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 
