@@ -58,6 +58,28 @@ def _poly(x: np.ndarray, coeffs: tuple[float, ...]) -> np.ndarray:
     return r
 
 
+def _pair(num: tuple[float, ...], den: tuple[float, ...]) -> np.ndarray:
+    """Coefficients of num and den side by side, shape (k, 2, 1), the shorter one padded with
+    zeros at the top, for `_ratio`."""
+    k = max(len(num), len(den))
+    rows = [list(c) + [0.0] * (k - len(c)) for c in (num, den)]
+    return np.array(rows, dtype=np.float64).T.reshape(k, 2, 1).copy()
+
+
+def _ratio(x: np.ndarray, pair: np.ndarray) -> np.ndarray:
+    """num(x) / den(x), both by Horner at once on a (2, n) array: half the numpy calls of two
+    `_poly`s, the same operations on each element. A zero top coefficient starts Horner at
+    x * 0 + c = c exactly (x finite), so the padded polynomial gives `_poly`'s bits."""
+    r = np.multiply(x, pair[-1])
+    r += pair[-2]
+    for c in pair[-3::-1]:
+        r *= x
+        r += c
+    num, den = r
+    num /= den
+    return num
+
+
 # --- erf / erfc (fdlibm s_erf.c) ------------------------------------------------------------
 
 _ERX = 8.45062911510467529297e-01  # erf(1) rounded to 21 bits
@@ -141,13 +163,14 @@ _SB = (
     -2.24409524465858183362e01,
 )
 _HI_MASK = np.uint64(0xFFFFFFFF00000000)
+_PPQQ, _PAQA = _pair(_PP, _QQ), _pair(_PA, _QA)
+_RASA, _RBSB = _pair(_RA, _SA), _pair(_RB, _SB)
 
 
 def _erf_small(x: np.ndarray) -> np.ndarray:
     """x * pp(x^2) / qq(x^2), so that erf(x) = x + that, for |x| < 0.84375."""
     z = x * x
-    r = _poly(z, _PP)
-    r /= _poly(z, _QQ)
+    r = _ratio(z, _PPQQ)
     r *= x
     return r
 
@@ -155,8 +178,7 @@ def _erf_small(x: np.ndarray) -> np.ndarray:
 def _erf_mid(ax: np.ndarray) -> np.ndarray:
     """erf(|x|) - erx for |x| in [0.84375, 1.25)."""
     s = ax - 1.0
-    p = _poly(s, _PA)
-    p /= _poly(s, _QA)
+    p = _ratio(s, _PAQA)
     return p
 
 
@@ -164,8 +186,7 @@ def _erfc_tail(ax: np.ndarray, near: bool) -> np.ndarray:
     """erfc(|x|) for |x| in [1.25, 1 / 0.35) (near) or [1 / 0.35, 28)."""
     s = ax * ax
     np.divide(1.0, s, out=s)
-    rs = _poly(s, _RA if near else _RB)
-    rs /= _poly(s, _SA if near else _SB)
+    rs = _ratio(s, _RASA if near else _RBSB)
     z = (ax.view(np.uint64) & _HI_MASK).view(np.float64)
     a = z * z
     np.subtract(-0.5625, a, out=a)
@@ -185,8 +206,7 @@ def _erfc_far_for_erf(ax: np.ndarray) -> np.ndarray:
     -x^2 - 0.5625 + R/S (x^2's rounding costs < 1e-15 relative, < 1e-19 of erf)."""
     s = ax * ax
     r = np.divide(1.0, s)
-    rs = _poly(r, _RB)
-    rs /= _poly(r, _SB)
+    rs = _ratio(r, _RBSB)
     rs -= 0.5625
     rs -= s
     np.exp(rs, out=rs)
@@ -206,36 +226,42 @@ def _pieces(ax: np.ndarray, top: float) -> list[np.ndarray]:
 
 
 def _erf_flat(x: np.ndarray) -> np.ndarray:
-    """erf on a 1-d float64 array: erf(|x|) piece by piece, then the sign of x."""
+    """erf on a 1-d float64 array: erf(|x|) piece by piece, then the sign of x.
+
+    The first piece (|x| < 0.84375, most inputs) is evaluated on every element, in place, and
+    the elements of the other pieces are overwritten: cheaper than gathering and scattering
+    three quarters of the block (the result is the same, element by element)."""
     ax = np.abs(x)
-    i0, i1, i2, i3 = _pieces(ax, 6.0)
-    out = np.ones_like(ax)  # |x| >= 6 and inf
     with np.errstate(all="ignore"):
-        if i0.size + i1.size + i2.size + i3.size < ax.size:
-            out[np.isnan(ax)] = np.nan
-        if i0.size:
-            a0 = ax.take(i0)
-            r = _erf_small(a0)
-            r += a0
-            tiny = np.flatnonzero(a0 < 2.0**-28)
-            if tiny.size:
-                t = a0.take(tiny)
-                # x + efx x; scaled by 8 where x is subnormal, as fdlibm
-                sub = t < 2.2250738585072014e-308 * 16
-                r[tiny] = np.where(sub, 0.125 * (8.0 * t + _EFX8 * t), t + _EFX * t)
-            out[i0] = r
-        if i1.size:
-            r = _erf_mid(ax.take(i1))
-            r += _ERX
-            out[i1] = r
-        if i2.size:
-            r = _erfc_tail(ax.take(i2), True)
-            np.subtract(1.0, r, out=r)
-            out[i2] = r
-        if i3.size:
-            r = _erfc_far_for_erf(ax.take(i3))
-            np.subtract(1.0, r, out=r)
-            out[i3] = r
+        out = _erf_small(ax)
+        out += ax
+        tiny = np.flatnonzero(ax < 2.0**-28)
+        if tiny.size:
+            t = ax.take(tiny)
+            # x + efx x; scaled by 8 where x is subnormal, as fdlibm
+            sub = t < 2.2250738585072014e-308 * 16
+            out[tiny] = np.where(sub, 0.125 * (8.0 * t + _EFX8 * t), t + _EFX * t)
+        big = np.flatnonzero(ax >= _SEAMS[0])
+        if big.size:
+            ab = ax.take(big)
+            i1, i2, i3 = _pieces(ab, 6.0)[1:]
+            rb = np.ones_like(ab)  # |x| >= 6 and inf
+            if i1.size:
+                r = _erf_mid(ab.take(i1))
+                r += _ERX
+                rb[i1] = r
+            if i2.size:
+                r = _erfc_tail(ab.take(i2), True)
+                np.subtract(1.0, r, out=r)
+                rb[i2] = r
+            if i3.size:
+                r = _erfc_far_for_erf(ab.take(i3))
+                np.subtract(1.0, r, out=r)
+                rb[i3] = r
+            out[big] = rb
+        nan = np.isnan(ax)
+        if nan.any():
+            out[nan] = np.nan
     np.copysign(out, x, out=out)
     return out
 
@@ -846,7 +872,7 @@ def _digamma_flat(x: object) -> np.ndarray:
 
 # --- public API: blocks of _BLOCK elements, so that the temporaries stay in cache ----------
 
-_BLOCK = 1 << 16
+_BLOCK = 1 << 13  # temporaries of 64 KiB: in cache, and reused by malloc
 
 
 def _blocked(kernel, x: object) -> np.ndarray:

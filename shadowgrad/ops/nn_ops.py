@@ -312,9 +312,11 @@ def _np_gelu_tanh_grad32(x: np.ndarray) -> np.ndarray:
 
 def _np_gelu_grad(x: np.ndarray, approximate: str) -> np.ndarray:
     if approximate == "tanh":
-        if _fm.small32(x):
+        if x.dtype == np.float32:
+            # large arrays too: x ** 3 (np.power) took 4.5 ms on 256x256, torch's x * x * x
+            # 0.1 ms, and matched torch's gradient on 52% of elements instead of 79%
             return _np_gelu_tanh_grad32(x)
-        u = _K_TANH * (x + _C_TANH * x**3)
+        u = _K_TANH * (x + _C_TANH * (x * x * x))
         t = np.tanh(u)
         return 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * _K_TANH * (1 + 3 * _C_TANH * x * x)
     return 0.5 * (1 + _np_erf(x / math.sqrt(2))) + x * np.exp(-0.5 * x * x) / _SQRT_2PI
@@ -322,12 +324,12 @@ def _np_gelu_grad(x: np.ndarray, approximate: str) -> np.ndarray:
 
 def _np_gelu(x: np.ndarray, approximate: str) -> np.ndarray:
     if approximate == "tanh":
-        if _fm.small32(x):
+        if x.dtype == np.float32:
             # torch's float32 kernel, x + kappa * x**3 as one FMA (99% equal bit for bit with
             # tanh rounded once, Note [float32 transcendentals])
             u = np.float32(_K_TANH) * _fma32(x * x * x, np.float32(_C_TANH), x)
             return np.float32(0.5) * x * (np.float32(1) + _fm.tanh(u))
-        return 0.5 * x * (1 + np.tanh(_K_TANH * (x + _C_TANH * x**3)))
+        return 0.5 * x * (1 + np.tanh(_K_TANH * (x + _C_TANH * (x * x * x))))
     return 0.5 * x * (1 + _np_erf(x / math.sqrt(2)))
 
 
