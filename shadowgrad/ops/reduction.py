@@ -271,13 +271,19 @@ def _sum_dtype(input: Tensor, dtype: D.dtype | None) -> Any:
     return None
 
 
+# `dim` not given: torch's full-reduction overload (SumBackward0, MeanBackward0). An explicit
+# dim=None selects the dim overload, which reduces every dim but keeps them under keepdim and
+# records SumBackward1 / MeanBackward1.
+_ALL_DIMS: Any = object()
+
+
 def sum(
-    input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: D.dtype | None = None
+    input: Tensor, dim: Any = _ALL_DIMS, keepdim: bool = False, *, dtype: D.dtype | None = None
 ) -> Tensor:
     """Mirrors `torch.sum`."""
     npd = _sum_dtype(input, dtype)
     shape = tuple(input._data.shape)
-    if dim is None:
+    if dim is _ALL_DIMS:
         return _sum_all(input, shape, npd)
     return _sum_dim(input, _axes(dim, input.ndim), keepdim, shape, npd)
 
@@ -294,12 +300,12 @@ def _mean_check(name: str, input: Tensor, dtype: D.dtype | None) -> Tensor:
 
 
 def mean(
-    input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: D.dtype | None = None
+    input: Tensor, dim: Any = _ALL_DIMS, keepdim: bool = False, *, dtype: D.dtype | None = None
 ) -> Tensor:
     """Mirrors `torch.mean`."""
     input = _mean_check("mean", input, dtype)
     shape = tuple(input._data.shape)
-    if dim is None:
+    if dim is _ALL_DIMS:
         return _mean_all(input, shape, int(input._data.size))
     axes = _axes(dim, input.ndim)
     return _mean_dim(input, axes, keepdim, shape, _count(shape, axes))
