@@ -4190,6 +4190,31 @@ def prog_indexing_and_shape_error_messages(T: Any) -> Any:
     }
 
 
+@program()
+def prog_reductions_with_explicit_dim_none(T: Any) -> Any:
+    def masked_mean(x, dim=None, keepdim=False):
+        return x.mean(dim=dim, keepdim=keepdim)
+
+    x = T.tensor(_data(3, 4), requires_grad=True)
+    s = T.tensor(3.0, requires_grad=True)
+    outs = {
+        "mean_none_keep": masked_mean(x, keepdim=True),
+        "mean_dim1": masked_mean(x, 1),
+        "sum_none_keep": x.sum(dim=None, keepdim=True),
+        "sum_none": T.sum(x, None),
+        "sum_all": x.sum(),
+        "mean_all": x.mean(),
+        "scalar": s.sum(dim=None, keepdim=True),
+        "f64": T.mean(x, dim=None, keepdim=True, dtype=T.float64),
+        "int": T.arange(6).sum(dim=None, keepdim=True),
+    }
+    (outs["mean_none_keep"] * 2 + outs["sum_none_keep"]).sum().backward()
+    outs["g"] = x.grad
+    outs["nansum"] = x.nansum(dim=None)
+    outs["std"] = x.std(dim=None, keepdim=True)
+    return outs
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 
