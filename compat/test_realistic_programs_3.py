@@ -4215,6 +4215,152 @@ def prog_reductions_with_explicit_dim_none(T: Any) -> Any:
     return outs
 
 
+# --- end-to-end training programs --------------------------------------------------------------
+
+
+@program()
+def prog_cnn_classifier_epoch_with_scheduler(T: Any) -> Any:
+    nn = T.nn
+    F = T.nn.functional
+    T.manual_seed(0)
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            # no bias before batch norm: its gradient is zero up to rounding, which Adam's
+            # normalised step would amplify into an arbitrary +-lr
+            self.c1 = nn.Conv2d(1, 4, 3, padding=1, bias=False)
+            self.bn = nn.BatchNorm2d(4)
+            self.c2 = nn.Conv2d(4, 8, 3, stride=2)
+            self.drop = nn.Dropout2d(0.25)
+            self.gn = nn.GroupNorm(2, 8)
+            self.fc = nn.Linear(8 * 2 * 2, 3)
+
+        def forward(self, x):
+            x = F.max_pool2d(F.relu(self.bn(self.c1(x))), 2)
+            x = self.gn(F.gelu(self.c2(self.drop(x))))
+            return self.fc(x.flatten(1))
+
+    net = _seeded(T, Net(), 40)
+    opt = T.optim.AdamW(net.parameters(), lr=1e-2, weight_decay=0.05)
+    sch = T.optim.lr_scheduler.OneCycleLR(opt, max_lr=0.05, total_steps=4)
+    x = T.tensor(_data(6, 1, 10, 10))
+    y = T.tensor([0, 1, 2, 0, 1, 2])
+    losses = []
+    for step in range(4):
+        opt.zero_grad(set_to_none=True)
+        out = net(x[step % 2 * 3 : step % 2 * 3 + 3])
+        loss = F.cross_entropy(out, y[step % 2 * 3 : step % 2 * 3 + 3], label_smoothing=0.1)
+        loss.backward()
+        T.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+        opt.step()
+        sch.step()
+        losses.append(loss.detach())
+    net.eval()
+    with T.no_grad():
+        pred = net(x).argmax(1)
+    return {
+        "losses": losses,
+        "pred": pred,
+        "rm": net.bn.running_mean,
+        "lr": sch.get_last_lr(),
+        "fc": net.fc.weight,
+        "rand_after": T.rand(2),
+    }
+
+
+@program()
+def prog_lstm_language_model_steps(T: Any) -> Any:
+    nn = T.nn
+    F = T.nn.functional
+
+    class LM(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.Embedding(11, 6, padding_idx=0)
+            self.rnn = nn.LSTM(6, 8, num_layers=2, batch_first=True, dropout=0.0)
+            self.out = nn.Linear(8, 11)
+
+        def forward(self, tokens, lengths):
+            e = self.emb(tokens)
+            packed = nn.utils.rnn.pack_padded_sequence(
+                e, lengths, batch_first=True, enforce_sorted=False
+            )
+            h, _ = self.rnn(packed)
+            h, _ = nn.utils.rnn.pad_packed_sequence(h, batch_first=True)
+            return self.out(h)
+
+    lm = _seeded(T, LM(), 41)
+    opt = T.optim.Adam(lm.parameters(), lr=5e-3)
+    tokens = T.tensor([[3, 4, 5, 6, 0], [7, 8, 0, 0, 0], [2, 9, 10, 1, 5]])
+    lengths = T.tensor([4, 2, 5])
+    losses = []
+    for _ in range(3):
+        opt.zero_grad()
+        logits = lm(tokens[:, :-1], (lengths - 1).clamp(min=1))
+        tgt = tokens[:, 1 : logits.shape[1] + 1]
+        loss = F.cross_entropy(logits.reshape(-1, 11), tgt.reshape(-1), ignore_index=0)
+        loss.backward()
+        nn.utils.clip_grad_value_(lm.parameters(), 0.5)
+        opt.step()
+        losses.append(loss.detach())
+    return {
+        "losses": losses,
+        "emb0": lm.emb.weight[0],
+        "w": lm.rnn.weight_hh_l1,
+        "g_emb": lm.emb.weight.grad,
+    }
+
+
+@program()
+def prog_transformer_classifier_with_padding(T: Any) -> Any:
+    nn = T.nn
+    F = T.nn.functional
+    T.manual_seed(0)
+    layer = nn.TransformerEncoderLayer(
+        8, 2, dim_feedforward=16, dropout=0.0, batch_first=True, norm_first=True, activation="gelu"
+    )
+    enc = nn.TransformerEncoder(layer, num_layers=2, enable_nested_tensor=False)
+    head = nn.Linear(8, 2)
+    model = _seeded(T, nn.ModuleDict({"enc": enc, "head": head}), 42)
+    x = T.tensor(_data(3, 5, 8))
+    pad = T.tensor([[False] * 5, [False, False, False, True, True], [False] * 4 + [True]])
+    opt = T.optim.SGD(model.parameters(), lr=0.05, momentum=0.9, nesterov=True)
+    losses = []
+    for _ in range(3):
+        opt.zero_grad()
+        h = model["enc"](x, src_key_padding_mask=pad)
+        keep = (~pad).unsqueeze(-1).float()
+        pooled = (h * keep).sum(1) / keep.sum(1)
+        loss = F.cross_entropy(model["head"](pooled), T.tensor([0, 1, 1]))
+        loss.backward()
+        opt.step()
+        losses.append(loss.detach())
+    return {"losses": losses, "h": h.detach(), "w": model["head"].weight}
+
+
+@program()
+def prog_autoencoder_with_tied_decoder_and_hooks(T: Any) -> Any:
+    nn = T.nn
+    F = T.nn.functional
+    enc = _lin(T, 6, 3, 43)
+    bias = nn.Parameter(T.zeros(6))
+    acts = {}
+    enc.register_forward_hook(lambda m, i, o: acts.__setitem__("code", o.detach()))
+    grads = []
+    opt = T.optim.RMSprop([*enc.parameters(), bias], lr=0.01, alpha=0.9)
+    x = T.tensor(_data(4, 6))
+    for _ in range(3):
+        opt.zero_grad()
+        code = T.tanh(enc(x))
+        code.register_hook(lambda g: grads.append(g.norm()))
+        recon = F.linear(code, enc.weight.t(), bias)
+        loss = F.mse_loss(recon, x) + 1e-3 * code.abs().sum()
+        loss.backward()
+        opt.step()
+    return {"loss": loss, "code": acts["code"], "grads": grads, "w": enc.weight, "b": bias}
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 
