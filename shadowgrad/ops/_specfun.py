@@ -810,22 +810,23 @@ _PSI_A = (
 
 def _digamma_pos(v: np.ndarray) -> np.ndarray:
     """torch's calc_digamma for v > 0 (nan and inf pass through)."""
+    # result -= 1 / x; x += 1 while x < 10, on every element at once: finished ones subtract
+    # 1 / x * 0 = 0 and add 0, which leaves their values as they are (at most 10 rounds)
     res = np.zeros_like(v)
-    act = np.flatnonzero(v < 10.0)
-    if act.size:
-        va = v.take(act)
-        ra = np.zeros_like(va)
-        idx = np.arange(act.size)
-        # result -= 1 / x; x += 1 while x < 10, element by element; finished ones drop out
-        while idx.size:
-            vv = va.take(idx)
-            ra[idx] = ra.take(idx) - 1.0 / vv
-            vv += 1.0
-            va[idx] = vv
-            idx = idx.take(np.flatnonzero(vv < 10.0))
+    act = v < 10.0
+    if act.any():
         v = v.copy()
-        v[act] = va
-        res[act] = ra
+        step = np.empty_like(v)
+        t = np.empty_like(v)
+        while True:
+            np.copyto(step, act)
+            np.divide(1.0, v, out=t)
+            t *= step
+            res -= t
+            v += step
+            np.less(v, 10.0, out=act)
+            if not act.any():
+                break
     z = 1.0 / (v * v)
     poly = np.full_like(v, _PSI_A[0])
     for c in _PSI_A[1:]:

@@ -30,6 +30,7 @@ from .pointwise import (
     _unary_out,
     _where,
     defop,
+    select,
 )
 
 # --- float64 kernels ------------------------------------------------------------------------
@@ -64,45 +65,106 @@ def _lgamma64(x: np.ndarray) -> np.ndarray:
 
 
 def _digamma64(x: np.ndarray) -> np.ndarray:
-    x = _f64(x)
+    return _specfun._blocked(_digamma_block, _f64(x))
+
+
+def _digamma_block(x: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
         neg = x < 0
-        # reflection: psi(x) = psi(1 - x) - pi / tan(pi * frac(x))
-        refl = np.where(neg, -math.pi / np.tan(math.pi * np.fmod(x, 1.0)), 0.0)
-        y = np.where(neg, 1.0 - x, x)
+        # reflection: psi(x) = psi(1 - x) - pi / tan(pi * frac(x)), evaluated on the negative
+        # elements only (0 elsewhere)
+        refl = np.zeros_like(x)
+        y = np.array(x)  # a fresh array, never a numpy scalar
+        if neg.any():
+            xn = x[neg]
+            refl[neg] = -math.pi / np.tan(math.pi * np.fmod(xn, 1.0))
+            y[neg] = 1.0 - xn
         acc = np.zeros_like(y)
-        small = y < 10
-        while small.any():  # psi(y) = psi(y + 1) - 1 / y
-            acc = np.where(small, acc - 1.0 / y, acc)
-            y = np.where(small, y + 1.0, y)
-            small = y < 10
-        z = 1.0 / (y * y)
+        small = np.array(y < 10)
+        if small.any():
+            # psi(y) = psi(y + 1) - 1 / y while y < 10, on every element at once: finished
+            # ones subtract 1 / y * 0 = 0 and add 0, leaving them as they are (no where over a
+            # random mask; Note [Selecting by bit masks])
+            step = np.empty_like(y)
+            t = np.empty_like(y)
+            while True:
+                np.copyto(step, small)
+                np.divide(1.0, y, out=t)
+                t *= step
+                acc -= t
+                y += step
+                np.less(y, 10, out=small)
+                if not small.any():
+                    break
+        z = y * y
+        np.divide(1.0, z, out=z)
         poly = np.zeros_like(y)
         for c in reversed(_PSI_C):
-            poly = poly * z + c
-        r = acc + np.log(y) - 0.5 / y - z * poly + refl
-        r = np.where(neg & (x == np.trunc(x)), np.nan, r)  # negative integers (and -inf)
-        return np.where(x == 0, np.copysign(np.inf, -x), r)  # -inf at 0, inf at -0
+            poly *= z
+            poly += c
+        # acc + log(y) - 0.5 / y - z * poly + refl, in place
+        r = np.log(y)
+        np.add(acc, r, out=r)
+        np.divide(0.5, y, out=y)
+        r -= y
+        z *= poly
+        r -= z
+        r += refl
+        bad = neg & (x == np.trunc(x))  # negative integers (and -inf)
+        if bad.any():
+            r = select(bad, np.nan, r)
+        zero = x == 0
+        if zero.any():
+            r = select(zero, np.copysign(np.inf, -x), r)  # -inf at 0, inf at -0
+        return r
 
 
 def _trigamma64(x: np.ndarray) -> np.ndarray:
     # torch's trigamma: reflection below 1/2, six recurrence steps, then five asymptotic terms
     # (so its values, ~1e-8 relative off far from the poles, and finite at negative integers,
     # where sin(pi x) is computed in the input's dtype)
+    x = np.asarray(x)
+    dt = x.dtype
+    return _specfun._blocked(lambda b: _trigamma_block(b, dt), _f64(x))
+
+
+def _trigamma_block(x: np.ndarray, dt: np.dtype) -> np.ndarray:
+    """_trigamma64 on float64 values of an array of dtype `dt` (exactly representable)."""
     with np.errstate(all="ignore"):
-        s = np.sin(x * x.dtype.type(math.pi)).astype(np.float64) if x.dtype.kind == "f" else None
-        x = _f64(x)
-        if s is None:
-            s = np.sin(math.pi * x)
         low = x < 0.5
-        r = np.where(low, -(math.pi * math.pi) / (s * s), 0.0)
-        y = np.where(low, 1.0 - x, x)
+        r = np.zeros_like(x)
+        y = np.array(x)  # a fresh array, never a numpy scalar
+        if low.any():  # the reflection's terms, on the elements below 1/2 only
+            xl = x[low]
+            if dt.kind == "f":
+                xl_in = xl.astype(dt)
+                s = np.sin(xl_in * dt.type(math.pi)).astype(np.float64)
+            else:
+                s = np.sin(math.pi * xl)
+            r[low] = -(math.pi * math.pi) / (s * s)
+            y[low] = 1.0 - xl
+        t = np.empty_like(y)
         for _ in range(6):
-            r = r + 1.0 / (y * y)
-            y = y + 1.0
-        z = 1.0 / (y * y)
-        r = r + (1.0 + 0.5 / y + z * (1.0 / 6 - z * (1.0 / 30 - z * (1.0 / 42)))) / y
-        return np.where(low, -r, r)
+            np.multiply(y, y, out=t)
+            np.divide(1.0, t, out=t)
+            r += t
+            y += 1.0
+        z = y * y
+        np.divide(1.0, z, out=z)
+        # r + (1 + 0.5 / y + z * (1/6 - z * (1/30 - z * (1/42)))) / y
+        p = z * (1.0 / 42)
+        np.subtract(1.0 / 30, p, out=p)
+        p *= z
+        np.subtract(1.0 / 6, p, out=p)
+        p *= z
+        np.divide(0.5, y, out=t)
+        np.add(1.0, t, out=t)
+        t += p
+        t /= y
+        r += t
+        if low.any():
+            r[low] = -r[low]
+        return r
 
 
 def _zeta64(s: Any, q: np.ndarray) -> np.ndarray:
