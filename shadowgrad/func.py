@@ -18,6 +18,8 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from . import _grad_mode
 from .autograd import forward_ad as _fwad
 from .autograd import function as _fn
@@ -270,7 +272,8 @@ def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
         if len(ct_leaves) != len(out_leaves):
             raise RuntimeError(
                 "Expected pytree structure of cotangents to be the same as pytree structure of "
-                "outputs to the function."
+                f"outputs to the function. cotangents: {_pprint_spec(cotangents)}, primal "
+                f"output: {_pprint_spec(out)}"
             )
         cg = keep or _keeps_graph(ct_leaves) if create_graph is None else create_graph
         pairs = [(o, c) for o, c in zip(out_leaves, ct_leaves, strict=True) if o._rg]
@@ -572,7 +575,7 @@ def _vmap_call(
                 f"{_treespec(tuple(args))}."
             )
         dims = _broadcast_dims(in_dims, args)
-    elif in_dims is None or isinstance(in_dims, int):
+    elif isinstance(in_dims, int):  # torch rejects a top-level None
         dims = [in_dims] * len(leaves)
     else:
         raise ValueError(
@@ -645,6 +648,17 @@ def _vmap_call(
         odims = [out_dims] * len(out_leaves)
     stacked = []
     for k, o in enumerate(out_leaves):
+        if odims[k] is None:
+            # an output that doesn't depend on the mapped inputs comes back as is; one that
+            # does (it differs between samples) would be a BatchedTensor in torch
+            parts = [f[0][k] for f in flat]
+            if any(not _same_output(p, parts[0]) for p in parts[1:]):
+                raise ValueError(
+                    f"vmap({name}, ...): `{name}` can not return a BatchedTensor when out_dim "
+                    "is None"
+                )
+            stacked.append(parts[0])
+            continue
         if not _is_tensor(o):
             raise ValueError(
                 f"vmap({name}, ...): `{name}` must only return Tensors, got type {type(o)}. Did "
@@ -656,6 +670,32 @@ def _vmap_call(
             s = s.narrow(odims[k] or 0, 0, 0)
         stacked.append(s)
     return _unflatten(stacked, out_spec)
+
+
+def _same_output(a: Any, b: Any) -> bool:
+    """Whether two samples' values of an out_dims=None output are the same (unbatched)."""
+    if a is b:
+        return True
+    if _is_tensor(a) and _is_tensor(b):
+        return a.shape == b.shape and bool(
+            np.array_equal(a.detach().numpy(), b.detach().numpy(), equal_nan=a.is_floating_point())
+        )
+    try:
+        return bool(a == b)
+    except Exception:
+        return False
+
+
+def _pprint_spec(tree: Any) -> str:
+    """torch's treespec_pprint: '*' for a leaf, containers as Python writes them."""
+    if isinstance(tree, dict):
+        return "{" + ", ".join(f"{k!r}: {_pprint_spec(v)}" for k, v in tree.items()) + "}"
+    if isinstance(tree, list):
+        return "[" + ", ".join(_pprint_spec(v) for v in tree) + "]"
+    if isinstance(tree, tuple) and not hasattr(tree, "_fields"):
+        inner = ", ".join(_pprint_spec(v) for v in tree)
+        return f"({inner},)" if len(tree) == 1 else f"({inner})"
+    return "*"
 
 
 def _treespec(tree: Any, indent: int = 0) -> str:
