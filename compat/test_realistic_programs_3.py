@@ -4361,6 +4361,30 @@ def prog_autoencoder_with_tied_decoder_and_hooks(T: Any) -> Any:
     return {"loss": loss, "code": acts["code"], "grads": grads, "w": enc.weight, "b": bias}
 
 
+@program(warnings=False)
+def prog_vmap_out_dims_none_and_pytree_errors(T: Any) -> Any:
+    f = T.func
+    x = T.arange(6.0).reshape(2, 3)
+    const = T.ones(2)
+    return {
+        "out_none": T.vmap(lambda a: (a * 2, T.ones(2)), out_dims=(0, None))(x),
+        "out_none_closure": T.vmap(lambda a: (a.sum(), const), out_dims=(0, None))(x)[1] is const,
+        "out_none_batched": raises(lambda: T.vmap(lambda a: a * 2, out_dims=None)(x)),
+        "out_none_nontensor": T.vmap(lambda a: (a, "tag"), out_dims=(0, None))(x)[1],
+        "in_none": raises(lambda: T.vmap(lambda a: a, in_dims=None)(x)),
+        "dict_in": T.vmap(lambda d: d["a"] + d["b"])({"a": x, "b": x}),
+        "kwargs": T.vmap(lambda a, k=1.0: a * k)(x, k=3.0),
+        "neg_dim": T.vmap(lambda a: a.sum(), in_dims=-1)(x),
+        "vjp_struct": raises(lambda: f.vjp(lambda a: (a, a), T.ones(2))[1](T.ones(2))),
+        "vjp_struct_dict": raises(
+            lambda: f.vjp(lambda a: {"u": a, "v": [a]}, T.ones(2))[1]((T.ones(2),))
+        ),
+        "jacrev_dict": f.jacrev(lambda a: {"s": a.sin(), "t": a.sum()})(T.ones(2)),
+        "jacfwd_aux": f.jacfwd(lambda a: (a**2, a.sum()), has_aux=True)(T.ones(2)),
+        "vmap_grad_aux": T.vmap(f.grad(lambda a: ((a**2).sum(), a.mean()), has_aux=True))(x),
+    }
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 
