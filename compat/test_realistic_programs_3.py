@@ -4385,6 +4385,71 @@ def prog_vmap_out_dims_none_and_pytree_errors(T: Any) -> Any:
     }
 
 
+@program()
+def prog_optimizer_and_scheduler_validation(T: Any) -> Any:
+    optim = T.optim
+    S = optim.lr_scheduler
+    p = T.nn.Parameter(T.ones(2))
+    res = {}
+    for name, kw in [
+        ("SGD", {"lr": -1}),
+        ("SGD", {"lr": 0.1, "momentum": -1}),
+        ("SGD", {"lr": 0.1, "nesterov": True, "momentum": 0.9, "dampening": 0.1}),
+        ("Adam", {"betas": (0.9, 1.0)}),
+        ("Adamax", {"betas": (-0.1, 0.9)}),
+        ("Adagrad", {"lr_decay": -1}),
+        ("Adadelta", {"rho": 1.5}),
+        ("RMSprop", {"alpha": -1}),
+        ("Rprop", {"etas": (1.2, 0.5)}),
+        ("NAdam", {"momentum_decay": -1}),
+        ("RAdam", {"eps": -1}),
+        ("LBFGS", {"lr": -1}),
+        ("SparseAdam", {"lr": 0.0}),
+        ("SparseAdam", {"lr": 0.1}),
+        ("SGD", {}),
+    ]:
+        res[f"{name}{sorted(kw.items())}"] = raises(
+            lambda name=name, kw=kw: repr(getattr(optim, name)([p], **kw))
+        )
+    opt = optim.SGD([p], lr=0.1)
+    sp = optim.SparseAdam([p], lr=0.1)
+    p.grad = T.ones(2)
+    res["sparse_dense_grad"] = raises(sp.step)
+    res["sparse_complex"] = raises(lambda: optim.SparseAdam([T.nn.Parameter(T.ones(1) * 1j)]))
+    res["sparse_sd"] = sp.state_dict()
+    res["onecycle_none"] = raises(lambda: S.OneCycleLR(opt, 0.1))
+    res["onecycle_pct"] = raises(lambda: S.OneCycleLR(opt, 0.1, total_steps=10, pct_start=1.5))
+    res["wr_t0"] = raises(lambda: S.CosineAnnealingWarmRestarts(opt, 0))
+    res["linear_factor"] = raises(lambda: S.LinearLR(opt, start_factor=0))
+    res["const_factor"] = raises(lambda: S.ConstantLR(opt, factor=2))
+    res["lambda_count"] = raises(lambda: S.LambdaLR(opt, [lambda e: 1, lambda e: 2]))
+    res["seq_milestones"] = raises(
+        lambda: S.SequentialLR(opt, [S.StepLR(opt, 1), S.StepLR(opt, 1)], milestones=[1, 2])
+    )
+    res["chain_other"] = raises(
+        lambda: S.ChainedScheduler([S.StepLR(optim.SGD([p], lr=0.1), 1), S.StepLR(opt, 1)])
+    )
+    res["cyclic_mode"] = raises(lambda: S.CyclicLR(opt, 0.01, 0.1, mode="x"))
+    res["plateau_min_lr"] = raises(lambda: S.ReduceLROnPlateau(opt, min_lr=[0.1, 0.2]))
+    res["not_opt"] = raises(lambda: S.StepLR("opt", 1))
+    return res
+
+
+@program(
+    xfail="nn.Embedding(sparse=True) produces a dense gradient (torch's is a sparse COO tensor "
+    "with the looked-up rows), so SparseAdam, which only takes sparse gradients, raises where "
+    "torch trains (shadowgrad/nn/functional.py embedding; shadowgrad has no sparse tensors)"
+)
+def prog_sparse_embedding_with_sparse_adam(T: Any) -> Any:
+    emb = _seeded(T, T.nn.Embedding(5, 3, sparse=True), 44)
+    opt = T.optim.SparseAdam(emb.parameters(), lr=0.1)
+    for _ in range(2):
+        opt.zero_grad()
+        emb(T.tensor([1, 3, 3])).pow(2).sum().backward()
+        opt.step()
+    return {"w": emb.weight, "sparse": emb.weight.grad.is_sparse}
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 
