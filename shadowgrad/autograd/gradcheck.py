@@ -518,17 +518,21 @@ def _check_dtypes(outputs: tuple[Any, ...], diff: list[Any]) -> str | None:
 
 
 def _random_grad_output(o: Any, non_contig: bool) -> Any:
-    """A uniform(-1, 1) grad_output requiring grad (torch uses make_tensor(low=-1, high=1))."""
-    from .._tensor import _make
+    """torch's make_tensor(low=-1, high=1, requires_grad=True): drawn from the default
+    generator, so the values and the generator's state afterwards are torch's."""
+    from .. import _dtype
+    from ..testing import make_tensor
 
-    shape = o._data.shape
-    vals = np.random.default_rng(0).uniform(-1.0, 1.0, shape).astype(o._data.dtype)
-    if non_contig and vals.ndim:
-        # the same values laid out with a stride of 2 along the last dim
-        big = np.empty((*shape[:-1], shape[-1] * 2), dtype=vals.dtype)
-        big[..., ::2] = vals
-        vals = big[..., ::2]
-    return _make(vals, True)
+    dtype = o.dtype if (o.dtype.is_floating_point or o.dtype.is_complex) else _dtype.float64
+    return make_tensor(
+        tuple(o.shape),
+        dtype=dtype,
+        device=o.device,
+        low=-1,
+        high=1,
+        requires_grad=True,
+        noncontiguous=non_contig,
+    )
 
 
 def gradgradcheck(
