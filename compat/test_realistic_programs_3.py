@@ -4450,6 +4450,34 @@ def prog_sparse_embedding_with_sparse_adam(T: Any) -> Any:
     return {"w": emb.weight, "sparse": emb.weight.grad.is_sparse}
 
 
+@program()
+def prog_gradgradcheck_random_grad_outputs_and_rng(T: Any) -> Any:
+    class BadDouble(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x**2
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return g * 2 * x.detach()
+
+    def head(e):  # without shadowgrad's extra last line (see test_realistic_programs_2)
+        return (e.type, e.message.split("\n\nThe worst element")[0])
+
+    x = T.tensor([1.0, 2.0], dtype=T.float64, requires_grad=True)
+    T.manual_seed(0)
+    ok = T.autograd.gradgradcheck(lambda a: a**3, (x,))
+    after = T.rand(2)
+    T.manual_seed(0)
+    ok2 = T.autograd.gradgradcheck(lambda a: a**3, (x,), gen_non_contig_grad_outputs=True)
+    after2 = T.rand(2)
+    T.manual_seed(0)
+    bad = head(raises(lambda: T.autograd.gradgradcheck(BadDouble.apply, (x,))))
+    return {"ok": ok, "after": after, "ok2": ok2, "after2": after2, "bad": bad}
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 
