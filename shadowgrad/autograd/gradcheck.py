@@ -524,15 +524,11 @@ def _random_grad_output(o: Any, non_contig: bool) -> Any:
     from ..testing import make_tensor
 
     dtype = o.dtype if (o.dtype.is_floating_point or o.dtype.is_complex) else _dtype.float64
-    return make_tensor(
-        tuple(o.shape),
-        dtype=dtype,
-        device=o.device,
-        low=-1,
-        high=1,
-        requires_grad=True,
-        noncontiguous=non_contig,
-    )
+    # a 0-d output's values are drawn as one element's (the same draws: make_tensor fails on
+    # a 0-d complex shape)
+    shape = tuple(o.shape) or (1,)
+    t = make_tensor(shape, dtype=dtype, device=o.device, low=-1, high=1, noncontiguous=non_contig)
+    return t.reshape(tuple(o.shape)).detach().requires_grad_(True)
 
 
 def gradgradcheck(
