@@ -4478,6 +4478,23 @@ def prog_gradgradcheck_random_grad_outputs_and_rng(T: Any) -> Any:
     return {"ok": ok, "after": after, "ok2": ok2, "after2": after2, "bad": bad}
 
 
+@program(
+    xfail="testing.make_tensor of a 0-d complex shape fails in numpy ('Changing the dtype of a "
+    "0d array is only supported if the itemsize is unchanged'); torch draws its real and "
+    "imaginary parts (shadowgrad/testing/__init__.py make_tensor views the 0-d array as real)"
+)
+def prog_make_tensor_zero_dim_complex(T: Any) -> Any:
+    T.manual_seed(0)
+    return T.testing.make_tensor((), dtype=T.complex64, device="cpu", low=-1, high=1)
+
+
+@program()
+def prog_gradgradcheck_complex_scalar_output(T: Any) -> Any:
+    T.manual_seed(0)
+    x = T.tensor([1.0 + 1j, 2.0], dtype=T.complex128, requires_grad=True)
+    return {"ok": T.autograd.gradgradcheck(lambda a: (a * a).sum(), (x,)), "after": T.rand(2)}
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 
