@@ -228,13 +228,23 @@ def _pieces(ax: np.ndarray, top: float) -> list[np.ndarray]:
 def _erf_flat(x: np.ndarray) -> np.ndarray:
     """erf on a 1-d float64 array: erf(|x|) piece by piece, then the sign of x.
 
-    The first piece (|x| < 0.84375, most inputs) is evaluated on every element, in place, and
-    the elements of the other pieces are overwritten: cheaper than gathering and scattering
-    three quarters of the block (the result is the same, element by element)."""
+    The first piece (|x| < 0.84375, most inputs) is evaluated on every element (in blocks of
+    _BLOCK, in cache), and the elements of the other pieces are overwritten: cheaper than
+    gathering and scattering three quarters of the input. The other pieces are gathered once
+    for the whole input, so their numpy calls are not repeated per block (the result is the
+    same, element by element)."""
     ax = np.abs(x)
     with np.errstate(all="ignore"):
-        out = _erf_small(ax)
-        out += ax
+        if ax.size <= _BLOCK:
+            out = _erf_small(ax)
+            out += ax
+        else:
+            out = np.empty_like(ax)
+            for i in range(0, ax.size, _BLOCK):
+                a = ax[i : i + _BLOCK]
+                r = _erf_small(a)
+                r += a
+                out[i : i + _BLOCK] = r
         tiny = np.flatnonzero(ax < 2.0**-28)
         if tiny.size:
             t = ax.take(tiny)
@@ -876,20 +886,22 @@ def _digamma_flat(x: object) -> np.ndarray:
 _BLOCK = 1 << 13  # temporaries of 64 KiB: in cache, and reused by malloc
 
 
-def _blocked(kernel, x: object) -> np.ndarray:
+def _blocked(kernel, x: object, block: int = 0) -> np.ndarray:
     x = _f64(x)
     xf = x.ravel()
-    if xf.size <= _BLOCK:
+    block = block or _BLOCK
+    if xf.size <= block:
         return kernel(xf).reshape(x.shape)
     out = np.empty(xf.shape, np.float64)
-    for i in range(0, xf.size, _BLOCK):
-        out[i : i + _BLOCK] = kernel(xf[i : i + _BLOCK])
+    for i in range(0, xf.size, block):
+        out[i : i + block] = kernel(xf[i : i + block])
     return out.reshape(x.shape)
 
 
 def erf(x: object) -> np.ndarray:
     """erf(x) in float64 (fdlibm's algorithm, as math.erf): within 1 ulp of math.erf."""
-    return _blocked(_erf_flat, x)
+    x = _f64(x)
+    return _erf_flat(x.ravel()).reshape(x.shape)  # blocked inside
 
 
 def erfc(x: object) -> np.ndarray:
@@ -909,7 +921,9 @@ def erfinv_accurate(y: object) -> np.ndarray:
     """erfinv in float64 to about 1 ulp everywhere (as torch's CPU erfinv, which is MKL's
     vdErfInv, not calc_erfinv): calc_erfinv's first guess, then Newton steps on erfc in the
     tails. Not torch's calc_erfinv arithmetic; see ``erfinv`` for that."""
-    return _blocked(_erfinv_accurate_flat, y)
+    # larger blocks: its Newton steps call erf and erfc on subsets, mostly numpy call
+    # overhead at 8192 elements (measured: 16384 about 1.3x faster, 65536 slower again)
+    return _blocked(_erfinv_accurate_flat, y, 1 << 14)
 
 
 def lgamma(x: object) -> np.ndarray:
