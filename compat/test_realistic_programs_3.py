@@ -4495,6 +4495,53 @@ def prog_gradgradcheck_complex_scalar_output(T: Any) -> Any:
     return {"ok": T.autograd.gradgradcheck(lambda a: (a * a).sum(), (x,)), "after": T.rand(2)}
 
 
+@program()
+def prog_module_global_and_backward_pre_hooks(T: Any) -> Any:
+    nn = T.nn
+    log = []
+    mod = importlib.import_module(T.__name__ + ".nn.modules.module")
+    h1 = mod.register_module_forward_pre_hook(lambda m, a: log.append(("pre", type(m).__name__)))
+    h2 = mod.register_module_full_backward_hook(
+        lambda m, gi, go: log.append(("bwd", type(m).__name__))
+    )
+    try:
+        seq = _seeded(T, nn.Sequential(nn.Linear(2, 2), nn.Tanh()), 45)
+        seq(T.ones(1, 2, requires_grad=True)).sum().backward()
+    finally:
+        h1.remove()
+        h2.remove()
+    lin = _lin(T, 2, 2, 46)
+    lin.register_full_backward_pre_hook(lambda m, go: log.append(len(go)) or (go[0] * 0,))
+    x = T.ones(1, 2, requires_grad=True)
+    lin(x).sum().backward()
+
+    class Boom(nn.Module):
+        def forward(self, x):
+            raise ValueError("boom")
+
+    boom = Boom()
+    boom.register_forward_hook(lambda m, a, o: log.append(("always", o)), always_call=True)
+    err = raises(lambda: boom(T.ones(1)))
+
+    class Two(nn.Module):
+        def forward(self, x):
+            return x * 2, x * 3
+
+    two = Two()
+    two.register_full_backward_hook(
+        lambda m, gi, go: log.append(([g is None for g in gi], [g is None for g in go]))
+    )
+    y = T.ones(2, requires_grad=True)
+    a, _ = two(y)
+    a.sum().backward()
+    sd_log = []
+    inner = nn.Linear(1, 1)
+    inner.register_state_dict_pre_hook(lambda m, prefix, keep: sd_log.append((prefix, keep)))
+    inner.register_state_dict_post_hook(lambda m, sd, prefix, local: sd_log.append(sorted(sd)))
+    nn.Sequential(inner).state_dict(keep_vars=True)
+    return {"log": log, "x": x.grad, "err": err, "y": y.grad, "sd_log": sd_log}
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 
