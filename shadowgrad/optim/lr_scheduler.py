@@ -257,8 +257,11 @@ class _LambdaScheduler(LRScheduler):
         return out
 
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
-        self.__dict__.update({k: v for k, v in state_dict.items() if k != "lr_lambdas"})
-        for fn, attrs in zip(self.lr_lambdas, state_dict["lr_lambdas"], strict=False):
+        # as torch: popped and put back, so the key moves to the end of the caller's dict
+        lr_lambdas = state_dict.pop("lr_lambdas")
+        self.__dict__.update(state_dict)
+        state_dict["lr_lambdas"] = lr_lambdas
+        for fn, attrs in zip(self.lr_lambdas, lr_lambdas, strict=False):
             if attrs is not None:
                 fn.__dict__.update(attrs)
 
@@ -826,8 +829,11 @@ class _ComposedScheduler(LRScheduler):
         return out
 
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
-        self.__dict__.update({k: v for k, v in state_dict.items() if k != "_schedulers"})
-        for sched, saved in zip(self._schedulers, state_dict["_schedulers"], strict=False):
+        # as torch: popped and put back, so the key moves to the end of the caller's dict
+        schedulers = state_dict.pop("_schedulers")
+        self.__dict__.update(state_dict)
+        state_dict["_schedulers"] = schedulers
+        for sched, saved in zip(self._schedulers, schedulers, strict=False):
             sched.load_state_dict(saved)
 
 
@@ -1021,8 +1027,8 @@ class CyclicLR(LRScheduler):
         return out
 
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
-        attrs = state_dict["_scale_fn_custom"]
-        super().load_state_dict({k: v for k, v in state_dict.items() if k != "_scale_fn_custom"})
+        attrs = state_dict.pop("_scale_fn_custom")  # torch pops it from the caller's dict
+        super().load_state_dict(state_dict)
         if attrs is not None:
             self._scale_fn_custom.__dict__.update(attrs)  # type: ignore[union-attr]
         self._init_scale_fn()
