@@ -4542,6 +4542,49 @@ def prog_module_global_and_backward_pre_hooks(T: Any) -> Any:
     return {"log": log, "x": x.grad, "err": err, "y": y.grad, "sd_log": sd_log}
 
 
+@program()
+def prog_scheduler_state_dict_roundtrips(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+
+    def mk():
+        return T.optim.SGD([T.nn.Parameter(T.ones(1))], lr=0.1, momentum=0.9)
+
+    def rt(make):
+        o1 = mk()
+        s1 = make(o1)
+        for _ in range(3):
+            o1.step()
+            s1.step()
+        sd = s1.state_dict()
+        o2 = mk()
+        s2 = make(o2)
+        s2.load_state_dict(sd)
+        o2.load_state_dict(o1.state_dict())
+        out = []
+        for _ in range(3):
+            o1.step()
+            s1.step()
+            o2.step()
+            s2.step()
+            out.append((s1.get_last_lr(), s2.get_last_lr()))
+        return out, list(sd)
+
+    return {
+        "seq": rt(
+            lambda o: S.SequentialLR(
+                o, [S.LinearLR(o, 0.1, total_iters=2), S.ExponentialLR(o, 0.5)], milestones=[2]
+            )
+        ),
+        "chain": rt(lambda o: S.ChainedScheduler([S.StepLR(o, 2), S.ExponentialLR(o, 0.9)])),
+        "wr": rt(lambda o: S.CosineAnnealingWarmRestarts(o, 2, 2)),
+        "oc": rt(lambda o: S.OneCycleLR(o, 1.0, total_steps=10)),
+        "cyc": rt(lambda o: S.CyclicLR(o, 0.01, 0.1, step_size_up=2)),
+        "lambda": rt(lambda o: S.LambdaLR(o, lambda e: 0.5**e)),
+        "mult": rt(lambda o: S.MultiplicativeLR(o, lambda e: 0.9)),
+        "plateau": S.ReduceLROnPlateau(mk()).state_dict(),
+    }
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 
