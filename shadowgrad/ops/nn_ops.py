@@ -1564,8 +1564,13 @@ def _stats(x: Tensor, axes: tuple[int, ...], eps: float) -> tuple[Tensor, Tensor
 def _np_normalize(x: np.ndarray, axes: tuple[int, ...], eps: float) -> np.ndarray:
     mu = x.mean(axis=axes, keepdims=True)
     xc = x - mu
-    var = (xc * xc).mean(axis=axes, keepdims=True)
-    return xc / np.sqrt(var + eps)
+    sq = xc * xc
+    var = sq.mean(axis=axes, keepdims=True)
+    s = np.sqrt(var + eps)
+    if type(xc) is np.ndarray and xc.dtype == np.result_type(xc, s) and xc.shape == sq.shape:
+        np.divide(xc, s, out=xc)  # xc is ours: the same quotient, one array fewer
+        return xc
+    return xc / s
 
 
 def _norm_input_grad(g: Tensor, xhat: Tensor, rstd: Tensor, axes: tuple[int, ...]) -> Tensor:
@@ -1665,10 +1670,21 @@ def _ln_fwd(input: np.ndarray, normalized_shape: Any, weight: Any, bias: Any, ep
         return input.copy()
     y = _np_normalize(input, _ln_axes(input, normalized_shape), eps)
     if weight is not None:
-        y = y * weight
+        y = _inplace(np.multiply, y, weight)
     if bias is not None:
-        y = y + bias
+        y = _inplace(np.add, y, bias)
     return y.astype(input.dtype, copy=False)
+
+
+def _inplace(uf: np.ufunc, y: np.ndarray, other: Any) -> np.ndarray:
+    """uf(y, other), into y (a fresh array of ours) where the result fits it."""
+    if (
+        type(y) is np.ndarray
+        and y.dtype == np.result_type(y, other)
+        and y.shape == np.broadcast_shapes(y.shape, np.shape(other))
+    ):
+        return uf(y, other, out=y)
+    return uf(y, other)
 
 
 def _ln_input(
