@@ -4585,6 +4585,40 @@ def prog_scheduler_state_dict_roundtrips(T: Any) -> Any:
     }
 
 
+@program()
+def prog_optimizer_named_parameters_and_state_casts(T: Any) -> Any:
+    m = _lin(T, 2, 1, 47)
+    opt = T.optim.Adam(m.named_parameters(), lr=0.1)
+    m(T.ones(1, 2)).sum().backward()
+    opt.step()
+    sd = opt.state_dict()
+    groups = T.optim.SGD(
+        [{"params": [("w", m.weight)]}, {"params": [("b", m.bias)], "lr": 1.0}], lr=0.1
+    ).state_dict()["param_groups"]
+    o1 = T.optim.SGD(m.named_parameters(), lr=0.1, momentum=0.9)
+    o1.step()
+    o2 = T.optim.SGD(m.parameters(), lr=0.1, momentum=0.9)
+    o2.load_state_dict(o1.state_dict())
+    p = T.nn.Parameter(T.ones(2))
+    o3 = T.optim.Adam([{"params": [p], "tag": "enc"}])
+    p.grad = T.ones(2)
+    o3.step()
+    q = T.nn.Parameter(T.ones(2, dtype=T.float64))
+    o4 = T.optim.Adam([q], lr=0.5)
+    o4.load_state_dict(o3.state_dict())
+    return {
+        "groups": sd["param_groups"],
+        "state": sd["state"],
+        "repr": repr(opt),
+        "named_groups": groups,
+        "loaded": o2.state_dict()["param_groups"],
+        "mixed": raises(lambda: T.optim.SGD([("w", m.weight), m.bias], lr=0.1)),
+        "cast": {k: v for k, v in o4.state[q].items()},
+        "tag": o4.param_groups[0]["tag"],
+        "lr": o4.param_groups[0]["lr"],
+    }
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 
