@@ -2168,6 +2168,15 @@ def _np_piecewise_loss_bw(
         x *= ng
         return x
     outer = ng * t(bound) if huber else ng
+    if fresh and bound > 0:
+        # huber with a mean: one select, outer times sign(x) (+-1 there: the same bits as
+        # +-outer) where |x| >= delta (NaN: the inner formula, as the two tests give)
+        out_at = np.abs(x) >= bound
+        signed = np.sign(x)
+        signed *= outer
+        x *= norm
+        x *= grad
+        return _select(out_at, signed, x)
     inner = norm * x * grad if huber else x / t(bound) * ng
     out = _select(x <= -bound, -outer, _select(x >= bound, outer, inner))
     return out.astype(x.dtype, copy=False)
