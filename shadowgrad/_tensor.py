@@ -650,6 +650,17 @@ class Tensor:
         a = self.numpy()
         return a if dtype is None else a.astype(dtype, copy=False)
 
+    def __array_wrap__(self, array: np.ndarray) -> Tensor:  # type: ignore[override]
+        """Wrap a numpy function's result on tensors back into a tensor (`np.sin(t)`,
+        `t * ndarray`), as torch does: bool results become uint8 tensors, and the result
+        shares the array's memory. The one-argument signature is torch's own, so numpy warns
+        (DeprecationWarning) where it warns for torch's tensors."""
+        from ._creation import from_numpy
+
+        if array.dtype == bool:
+            array = array.astype("uint8")
+        return from_numpy(array)
+
     def _warn_scalar(self) -> None:
         # torch warns once per process (float and complex share the warning), only with grad
         # mode on

@@ -534,41 +534,63 @@ def result_type_of(values: Any) -> D.dtype:
     return r
 
 
+def _argument_type_error(op: OpDef, args: tuple[Any, ...]) -> TypeError | None:
+    """torch's argument parser's error for an operand that is neither a Tensor nor a number
+    (`add(): argument 'other' (position 2) must be Tensor, not str`; the position is the
+    function form's), or None when every operand has a valid type."""
+    for i in op.tensor_idx:
+        a = args[i]
+        if a is not None and not isinstance(a, (Tensor, bool, int, float, complex, np.generic)):
+            t = type(a)
+            name = t.__qualname__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"
+            return TypeError(
+                f"{op.name.split('.')[0]}(): argument '{op.params[i]}' (position {i + 1}) must be "
+                f"Tensor, not {name}"
+            )
+    return None
+
+
 def _run(op: OpDef, args: tuple[Any, ...]) -> Any:
-    arrays = list(args)
-    tidx = op.tensor_idx
-    rule = op.dtype
-    if rule == "keep":
-        for i in tidx:
-            a = args[i]
-            if isinstance(a, Tensor):
-                arrays[i] = a._data
-            elif a is not None:
-                arrays[i] = _scalar_array(a, D.scalar_dtype(a))
-    else:
-        # Fast path: every tensor input is a Tensor of one dtype.
-        first = args[tidx[0]]
-        dt = None
-        if isinstance(first, Tensor):
-            npd = first._data.dtype
+    try:  # the operands as arrays of the op's computation dtype
+        arrays = list(args)
+        tidx = op.tensor_idx
+        rule = op.dtype
+        if rule == "keep":
             for i in tidx:
                 a = args[i]
-                if not isinstance(a, Tensor) or a._data.dtype != npd:
-                    break
-            else:
-                dt = _FROM_NP[npd]
-        if dt is None:
-            dt = result_type_of([args[i] for i in tidx])
-        if rule == "float" and dt._cat < 2:
-            dt = D.get_default_dtype()
-        npd = dt._np
-        for i in tidx:
-            a = args[i]
-            if isinstance(a, Tensor):
-                arr = a._data
-                arrays[i] = arr if arr.dtype == npd else arr.astype(npd)
-            elif a is not None:
-                arrays[i] = _scalar_array(a, dt)
+                if isinstance(a, Tensor):
+                    arrays[i] = a._data
+                elif a is not None:
+                    arrays[i] = _scalar_array(a, D.scalar_dtype(a))
+        else:
+            # Fast path: every tensor input is a Tensor of one dtype.
+            first = args[tidx[0]]
+            dt = None
+            if isinstance(first, Tensor):
+                npd = first._data.dtype
+                for i in tidx:
+                    a = args[i]
+                    if not isinstance(a, Tensor) or a._data.dtype != npd:
+                        break
+                else:
+                    dt = _FROM_NP[npd]
+            if dt is None:
+                dt = result_type_of([args[i] for i in tidx])
+            if rule == "float" and dt._cat < 2:
+                dt = D.get_default_dtype()
+            npd = dt._np
+            for i in tidx:
+                a = args[i]
+                if isinstance(a, Tensor):
+                    arr = a._data
+                    arrays[i] = arr if arr.dtype == npd else arr.astype(npd)
+                elif a is not None:
+                    arrays[i] = _scalar_array(a, dt)
+    except TypeError:
+        err = _argument_type_error(op, args)
+        if err is None:
+            raise
+        raise err from None
     wf = _warnings.filters
     if not wf or wf[0] is not _FP_FILTER:
         _front_filter()  # Note [Floating-point warning filter]
