@@ -3160,18 +3160,27 @@ def prog_forward_ad_through_modules(T: Any) -> Any:
     return res
 
 
-@program(
-    xfail="torch.save(model) pickles the whole module (loadable with weights_only=False); "
-    "shadowgrad.save refuses modules and optimizers with a TypeError, by design "
-    "(shadowgrad/serialization.py; tests/nn/test_serialization.py asserts the refusal)"
-)
+@program()
 def prog_save_whole_module(T: Any) -> Any:
     model = _lin(T, 2, 1, 19)
+    opt = T.optim.Adam(model.parameters(), lr=0.1)
+    model(T.ones(3, 2)).sum().backward()
+    opt.step()
     buf = io.BytesIO()
-    T.save(model, buf)
+    T.save({"model": model, "opt": opt}, buf)
+    buf.seek(0)
+    refused = raises(lambda: T.load(buf))
     buf.seek(0)
     loaded = T.load(buf, weights_only=False)
-    return {"type": type(loaded).__name__, "w": loaded.weight, "repr": repr(loaded)}
+    m = loaded["model"]
+    return {
+        "refused": refused,
+        "type": type(m).__name__,
+        "w": m.weight,
+        "repr": repr(m),
+        "out": m(T.ones(2, 2)),
+        "opt_state": loaded["opt"].state_dict(),
+    }
 
 
 @program(

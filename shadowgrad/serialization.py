@@ -13,9 +13,11 @@ their tensors and arrays still stored as above. As torch's `weights_only` load (
 loading refuses them with torch's UnpicklingError unless their classes were allowed with
 `add_safe_globals` / `safe_globals`; `weights_only=False` unpickles them (running their code).
 
-Differences: the file format is not torch's, and whole modules and optimizers cannot be saved
-(torch pickles them); save their state_dict() instead. Objects pickle can't store (local
-classes, lambdas) raise pickle's error, as in torch.
+Whole modules and optimizers are pickled this way too, as torch pickles them: `load` needs
+`weights_only=False` for them, as torch's does. Objects pickle can't store (local classes,
+lambdas, a module holding a lambda hook) raise pickle's error, as in torch.
+
+Difference: the file format is not torch's.
 """
 
 from __future__ import annotations
@@ -149,6 +151,9 @@ class _ObjUnpickler(pickle.Unpickler):
             return user[full_path]
         if module == "builtins":
             full_path = name
+        elif full_path.startswith("shadowgrad."):
+            # torch names its own classes (a saved nn.Module) under torch's module paths
+            full_path = "torch." + full_path[len("shadowgrad.") :]
         message = (
             f"Unsupported global: GLOBAL {full_path} was not an allowed global by default. "
             f"Please use `torch.serialization.add_safe_globals([{full_path}])` or the "
@@ -249,14 +254,6 @@ class _Writer:
             return {"__tuple__": [self.enc(v) for v in obj]}
         if isinstance(obj, list):
             return {"__list__": [self.enc(v) for v in obj]}
-        from .nn.modules.module import Module
-        from .optim.optimizer import Optimizer
-
-        if isinstance(obj, (Module, Optimizer)):
-            raise TypeError(
-                f"shadowgrad.save cannot store an object of type {type(obj).__name__}: save its "
-                "state_dict() instead"
-            )
         buf = io.BytesIO()
         _ObjPickler(buf, self, self.protocol).dump(obj)
         return {"__pickle__": base64.b64encode(buf.getvalue()).decode("ascii")}
