@@ -3431,12 +3431,7 @@ def prog_distributed_sampler_without_process_group(T: Any) -> Any:
     }
 
 
-@program(
-    xfail="backward() of a complex scalar without a gradient runs (shadowgrad creates a ones "
-    "gradient); torch raises 'grad can be implicitly created only for real scalar outputs but "
-    "got torch.complex64' for any non-floating output (shadowgrad/autograd/__init__.py "
-    "_make_grads)"
-)
+@program()
 def prog_complex_scalar_implicit_grad_error(T: Any) -> Any:
     x = T.ones(3, requires_grad=True)
     return raises(lambda: (x * 1j).sum().backward())
@@ -4487,11 +4482,7 @@ def prog_gradgradcheck_random_grad_outputs_and_rng(T: Any) -> Any:
     return {"ok": ok, "after": after, "ok2": ok2, "after2": after2, "bad": bad}
 
 
-@program(
-    xfail="testing.make_tensor of a 0-d complex shape fails in numpy ('Changing the dtype of a "
-    "0d array is only supported if the itemsize is unchanged'); torch draws its real and "
-    "imaginary parts (shadowgrad/testing/__init__.py make_tensor views the 0-d array as real)"
-)
+@program()
 def prog_make_tensor_zero_dim_complex(T: Any) -> Any:
     T.manual_seed(0)
     return T.testing.make_tensor((), dtype=T.complex64, device="cpu", low=-1, high=1)

@@ -75,7 +75,7 @@ def _make_grads(outputs: list[Any], grads: list[Any]) -> list[Any]:
             if o._rg:
                 if o._data.size != 1:
                     raise RuntimeError("grad can be implicitly created only for scalar outputs")
-                if not (o.dtype.is_floating_point or o.dtype.is_complex):
+                if not o.dtype.is_floating_point:
                     raise RuntimeError(
                         "grad can be implicitly created only for real scalar outputs but got "
                         f"{o.dtype!r}"
@@ -214,6 +214,8 @@ def grad(
     _check_grad_types(gouts)
     if len(gouts) != len(outs):
         raise RuntimeError(f"got {len(outs)} tensors and {len(gouts)} gradients")
+    if not is_grads_batched:
+        gouts = _make_grads(outs, gouts)  # torch makes them first, before any graph check
     for i, o in enumerate(outs):  # torch checks the outputs before the inputs
         if not o._rg:
             raise RuntimeError(
@@ -241,7 +243,6 @@ def grad(
                     "be considered batched, consider using vmap."
                 )
         return _batched_grad(outs, ins, gouts, retain_graph, create_graph, allow_unused)
-    gouts = _make_grads(outs, gouts)
     if retain_graph is None:
         retain_graph = create_graph
     roots = _roots(outs)

@@ -353,13 +353,17 @@ def make_tensor(
         lo = min(max(lo, float(info.min)), float(info.max))
         hi = min(max(hi, float(info.min)), float(info.max))
         out = _make(np.zeros(shape, dtype._np))
-        real = _make(out._data.view(dtype.to_real()._np)) if dtype.is_complex else out
+        # torch's view_as_real: (..., 2), the real and imaginary parts in memory order (numpy
+        # can't view a 0-d complex array as real, so through a trailing axis of 1)
+        real = out
+        if dtype.is_complex:
+            real = _make(out._data.reshape((*out._data.shape, 1)).view(dtype.to_real()._np))
         if hi - lo >= float(info.max):
             real.uniform_(lo / 2, hi / 2).mul_(2)
         else:
             real.uniform_(lo, hi)
         if dtype.is_complex:
-            out = _make(real._data.view(dtype._np))
+            out = _make(real._data.view(dtype._np).reshape(out._data.shape))
     data = out._data
     if noncontiguous:
         data = data[..., 1::2]
