@@ -3880,20 +3880,29 @@ def prog_graph_hooks_edges_and_multi_grad(T: Any) -> Any:
     }
 
 
-@program(
-    xfail="a node post hook returning a gradient where the node's grad_input is None is "
-    "accepted; torch raises 'can't replace a None gradient with a non-None value', and a "
-    "prehook returning a bare Tensor raises TypeError 'expected tuple, but hook returned "
-    "'Tensor'' where shadowgrad counts values (shadowgrad/autograd/engine.py hook results)"
-)
+@program()
 def prog_node_hook_result_checks(T: Any) -> Any:
     a = T.ones(2, requires_grad=True)
-    y = a * 2
-    y.grad_fn.register_hook(lambda gi, go: (gi[0], gi[0]))
-    first = raises(lambda: y.sum().backward())
-    z = a * 2
-    z.grad_fn.register_prehook(lambda go: go[0])
-    return {"first": first, "second": raises(lambda: z.sum().backward())}
+    out: dict[str, Any] = {}
+    hooks = {
+        "post_replaces_none": ("hook", lambda gi, go: (gi[0], gi[0])),
+        "pre_bare_tensor": ("prehook", lambda go: go[0]),
+        "post_bare_tensor": ("hook", lambda gi, go: gi[0]),
+        "pre_list": ("prehook", lambda go: [go[0]]),
+        "post_list": ("hook", lambda gi, go: [gi[0], None]),
+        "pre_drops": ("prehook", lambda go: (None,)),
+        "post_drops": ("hook", lambda gi, go: (None, None)),
+        "pre_number": ("prehook", lambda go: (1.0,)),
+        "post_string": ("hook", lambda gi, go: ("x", None)),
+        "post_scales": ("hook", lambda gi, go: (gi[0] * 3, None)),
+        "pre_wrong_count": ("prehook", lambda go: (go[0], go[0])),
+    }
+    for name, (kind, fn) in hooks.items():
+        a.grad = None
+        y = a * 2
+        getattr(y.grad_fn, "register_" + kind)(fn)
+        out[name] = (raises(lambda y=y: y.sum().backward()), a.grad)
+    return out
 
 
 @program()

@@ -132,12 +132,6 @@ def _check_hook_value(fn: Any, new: Any, old: Any) -> None:
         )
 
 
-def _check_hook_values(fn: Any, new: Any, old: Any) -> None:
-    for a, b in zip(new, old, strict=True):
-        if a is not None and b is not None:
-            _check_hook_value(fn, a, b)
-
-
 def _run_hooks(hooks: Any, grad: Any) -> Any:
     from .._tensor import Tensor
 
@@ -179,16 +173,34 @@ def _tensor_prehooks(node: Node, grads: list[Any]) -> None:
                 t._grad = t._grad + g  # out of place: a new object each time, as torch does
 
 
+def _check_hook_result(fn: Any, result: Any, prev: Any) -> None:
+    """A node hook's returned gradients, checked as torch's check_result does: a tuple of the
+    same length, each entry None (dropping that gradient) or a Tensor of the old one's
+    metadata, never a value where the gradient was None."""
+    from .._tensor import Tensor
+
+    if not isinstance(result, tuple):
+        raise TypeError(f"expected tuple, but hook returned '{type(result).__name__}'")
+    if len(result) != len(prev):
+        raise RuntimeError(
+            f"hook '{hook_name(fn)}' has returned an incorrect number of values (got "
+            f"{len(result)}, but expected {len(prev)})"
+        )
+    for new, old in zip(result, prev, strict=True):
+        if new is None:
+            continue
+        if old is None:
+            raise RuntimeError("can't replace a None gradient with a non-None value")
+        if not isinstance(new, Tensor):
+            raise TypeError(f"expected Variable, but hook returned '{type(new).__name__}'")
+        _check_hook_value(fn, new, old)
+
+
 def _node_prehooks(node: Node, grads: list[Any]) -> list[Any]:
     for fn in tuple(node._prehooks.values()):
         r = fn(tuple(grads))
         if r is not None:
-            if len(r) != len(grads):
-                raise RuntimeError(
-                    f"hook '{hook_name(fn)}' has returned an incorrect number of values (got "
-                    f"{len(r)}, but expected {len(grads)})"
-                )
-            _check_hook_values(fn, r, grads)
+            _check_hook_result(fn, r, grads)
             grads = list(r)
     return grads
 
@@ -197,13 +209,8 @@ def _node_posthooks(node: Node, outs: Any, grads: list[Any]) -> Any:
     for fn in tuple(node._hooks.values()):
         r = fn(tuple(outs), tuple(grads))
         if r is not None:
-            if len(r) != len(outs):
-                raise RuntimeError(
-                    f"hook '{hook_name(fn)}' has returned an incorrect number of values (got "
-                    f"{len(r)}, but expected {len(outs)})"
-                )
-            _check_hook_values(fn, r, outs)
-            outs = tuple(r)
+            _check_hook_result(fn, r, outs)
+            outs = r
     return outs
 
 

@@ -97,7 +97,11 @@ class BackwardHook:
                     )
                 res = out
             self.grad_outputs = None
-            return self._unpack_none(self.input_tensors_index, res)
+            out = list(self._unpack_none(self.input_tensors_index, res))
+            for k, _, _ in self._non_diff_inputs:
+                # the engine gave None there (see above) and takes back no value in its place
+                out[k] = None
+            return tuple(out)
 
         grad_fn.register_hook(hook)
 
