@@ -2244,7 +2244,7 @@ def _np_exponential(self: np.ndarray, lambd: float, generator: Any) -> np.ndarra
     if self.dtype.kind not in "fc":
         raise RuntimeError(
             "Exponential distribution is a continuous probability distribution. dtype must be a "
-            f"floating point but you specified {D.CPP_NAMES[D._FROM_NP[self.dtype]]}"
+            f"floating point but you specified {D._FROM_NP[self.dtype]._short}"
         )
     drawn = _rk.exponential(_gen(generator), self.size, lambd)
     return _rk.place(_rk.cast(drawn, self.dtype), self)
@@ -2528,8 +2528,14 @@ def _rsub_method(self: Tensor, other: Any) -> Tensor:
     return _rsub(self, other, 1)
 
 
-def _rtruediv(self: Tensor, other: Any) -> Tensor:
-    return mul(reciprocal(self), other)
+def _rtruediv_method(self: Tensor, other: Any) -> Any:
+    # torch's __rtruediv__ is `self.reciprocal() * other` for any operand, a TypeError becoming
+    # NotImplemented: `ndarray / t` then multiplies through numpy (a tensor back from
+    # __array_wrap__), `None / t` raises Python's own TypeError
+    try:
+        return reciprocal(self) * other
+    except TypeError:
+        return NotImplemented
 
 
 def _rpow(self: Tensor, other: Any) -> Tensor:
@@ -2616,6 +2622,17 @@ def _div_method(self: Tensor, other: Any) -> Any:
     return NotImplemented
 
 
+def _eq_method(self: Tensor, other: Any) -> Any:
+    # torch's Tensor.__eq__ (alone among the operators) takes a numpy array as a tensor
+    if isinstance(other, np.ndarray):
+        from .._creation import from_numpy
+
+        return eq(self, from_numpy(other))
+    if not isinstance(other, (Tensor, bool, int, float, complex, np.generic)):
+        return NotImplemented
+    return eq(self, other)
+
+
 def _binop_check(fn: Any) -> Any:
     def method(self: Tensor, other: Any) -> Any:
         if not isinstance(other, (Tensor, bool, int, float, complex, np.generic)):
@@ -2667,13 +2684,13 @@ METHODS = {
     "__mul__": _mul_method,
     "__rmul__": _mul_method,
     "__truediv__": _div_method,
-    "__rtruediv__": _binop_check(_rtruediv),
+    "__rtruediv__": _rtruediv_method,
     "__pow__": _binop_check(pow),
     "__rpow__": _binop_check(_rpow),
     "__neg__": _neg_method,
     "__pos__": positive,
     "positive": positive,
-    "__eq__": _binop_check(eq),
+    "__eq__": _eq_method,
     "__ne__": _binop_check(ne),
     "__lt__": _binop_check(lt),
     "__le__": _binop_check(le),

@@ -538,16 +538,31 @@ def _argument_type_error(op: OpDef, args: tuple[Any, ...]) -> TypeError | None:
     """torch's argument parser's error for an operand that is neither a Tensor nor a number
     (`add(): argument 'other' (position 2) must be Tensor, not str`; the position is the
     function form's), or None when every operand has a valid type."""
+
+    def type_name(a: Any) -> str:
+        t = type(a)
+        return t.__qualname__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"
+
+    fn = op.name.split(".")[0]
     for i in op.tensor_idx:
         a = args[i]
         if a is not None and not isinstance(a, (Tensor, bool, int, float, complex, np.generic)):
-            t = type(a)
-            name = t.__qualname__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"
+            if fn in _TENSOR_OR_NUMBER and i == 1:  # two overloads: torch lists both
+                got = ", ".join("Tensor" if isinstance(x, Tensor) else type_name(x) for x in args)
+                return TypeError(
+                    f"{fn}() received an invalid combination of arguments - got ({got}), but "
+                    "expected one of:\n * (Tensor input, Tensor other, *, Tensor out = None)\n"
+                    " * (Tensor input, Number other, *, Tensor out = None)\n"
+                )
             return TypeError(
-                f"{op.name.split('.')[0]}(): argument '{op.params[i]}' (position {i + 1}) must be "
-                f"Tensor, not {name}"
+                f"{fn}(): argument '{op.params[i]}' (position {i + 1}) must be Tensor, not "
+                f"{type_name(a)}"
             )
     return None
+
+
+# ops whose `other` torch's parser matches against a Tensor and a Number overload
+_TENSOR_OR_NUMBER = frozenset(("eq", "ne", "lt", "le", "gt", "ge"))
 
 
 def _run(op: OpDef, args: tuple[Any, ...]) -> Any:
