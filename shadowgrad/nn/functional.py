@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from .. import _dtype as D
-from .._tensor import Tensor, _make
+from .._tensor import Tensor, _make, warn_once
 from ..autograd.forward_ad import _STATE as _FW
 from ..autograd.forward_ad import ELEMENTWISE, _get_tangent
 from ..ops import nn_fused as _fused
@@ -893,6 +893,11 @@ def _conv(
             p = tuple(t // 2 for t in total) + p[len(total) :]
             extra = [t - 2 * (t // 2) for t in total]
             if any(extra):
+                warn_once(
+                    "conv.same_odd_padding",
+                    "Using padding='same' with even kernel lengths and odd dilation may require a "
+                    "zero-padded copy of the input be created",
+                )
                 # torch pads the input's far side first when the total padding is odd
                 pads: list[int] = []
                 for i in reversed(range(len(extra))):
