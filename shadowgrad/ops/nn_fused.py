@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from .. import _dtype as D
-from .._tensor import _make
+from .._tensor import _make, warn_once
 from ..autograd.forward_ad import _plus
 from . import nn_ops as K
 from . import pointwise as P
@@ -447,13 +447,17 @@ def use_mkldnn_lstm(input: Any, proj_size: int, packed: bool) -> bool:
     """Whether torch runs this LSTM through oneDNN (See Note [oneDNN LSTM])."""
     from ..backends import mkldnn
 
-    return (
-        bool(mkldnn.enabled)
-        and input.dtype is D.float32
-        and input.numel() != 0
-        and not packed
-        and not proj_size
-    )
+    if not (bool(mkldnn.enabled) and input.dtype is D.float32 and input.numel() != 0):
+        return False
+    if packed:
+        return False
+    if proj_size:
+        warn_once(
+            "lstm.onednn_projections",
+            "LSTM with projections is not supported with oneDNN. Using default implementation.",
+        )
+        return False
+    return True
 
 
 def mkldnn_lstm(
