@@ -1179,18 +1179,32 @@ def prog_view_of_leaf_under_no_grad_then_inplace(T: Any) -> Any:
     return {"x": x, "g": x.grad, "v": v.tolist(), "v_rg": v.requires_grad, "err": err}
 
 
-@program(
-    xfail="reading grad_fn of a view made under no_grad after its base changed in place "
-    "raises in torch ('A view was created in no_grad mode and its base or another view of its "
-    "base has been modified inplace with grad mode enabled. ...') and its repr shows "
-    "grad_fn=<Invalid>; shadowgrad returns None (shadowgrad/_tensor.py grad_fn)"
-)
+@program()
 def prog_no_grad_view_grad_fn_after_base_inplace(T: Any) -> Any:
     x = T.ones(4, requires_grad=True)
     with T.no_grad():
         v = x[:2]
         x.mul_(5)
-    return {"gf": raises(lambda: v.grad_fn), "repr": repr(v)}
+    out = {
+        "gf": raises(lambda: v.grad_fn),
+        "repr": repr(v),
+        "rg": v.requires_grad,
+        "leaf": raises(lambda: v.is_leaf),
+        "use": raises(lambda: (v * 2).sum()),
+        "detach": v.detach(),
+    }
+    y = x * 1
+    with T.no_grad():
+        w = y[:2]
+    y.mul_(2)  # in grad mode: the view made before it can't get a grad_fn either
+    with T.no_grad():
+        fresh = y[:2]  # made after the change: fine
+    out.update(w=raises(lambda: w.grad_fn), w_repr=repr(w), fresh=fresh.grad_fn)
+    with T.no_grad():
+        u = x[1:]
+        u.mul_(2)  # the view itself modified under no_grad
+    out.update(u=raises(lambda: u.grad_fn), u_repr=repr(u))
+    return out
 
 
 @program()

@@ -168,6 +168,21 @@ def _refresh_view(t: Tensor) -> None:
     refresh_view(t)
 
 
+def _check_nograd_view(t: Tensor) -> None:
+    """A view made under no_grad of a tensor requiring grad has no grad_fn of its own; once its
+    base (or another view of it) was modified in place, torch can't make one and refuses to
+    read it (grad_fn, is_leaf, any op using the view)."""
+    if t._x.nograd_view:
+        vc = t._vc
+        if vc is not None and vc.v != getattr(t, "_vv", vc.v):
+            from .ops.views import NO_GRAD_VIEW_HINT
+
+            raise RuntimeError(
+                "A view was created in no_grad mode and its base or another view of its base "
+                "has been modified inplace with grad mode enabled." + NO_GRAD_VIEW_HINT
+            )
+
+
 def _make(
     data: np.ndarray,
     requires_grad: bool = False,
@@ -261,12 +276,17 @@ class Tensor:
 
     @property
     def is_leaf(self) -> bool:
+        if self._base is not None and self._x is not None:
+            _check_nograd_view(self)
         return self._grad_fn is None
 
     @property
     def grad_fn(self) -> Any:
-        if self._base is not None and self._grad_fn is not None:
-            _refresh_view(self)
+        if self._base is not None:
+            if self._grad_fn is not None:
+                _refresh_view(self)
+            elif self._x is not None:
+                _check_nograd_view(self)
         return self._grad_fn
 
     @property
@@ -349,8 +369,11 @@ class Tensor:
 
     def _edge(self) -> tuple[Any, int]:
         """The graph edge gradients for this tensor flow into."""
-        if self._base is not None and self._grad_fn is not None:
-            _refresh_view(self)
+        if self._base is not None:
+            if self._grad_fn is not None:
+                _refresh_view(self)
+            elif self._x is not None:
+                _check_nograd_view(self)
         gf = self._grad_fn
         if gf is not None:
             return (gf, self._nr)
@@ -735,9 +758,13 @@ class Tensor:
         from ._tensor_str import format_tensor
 
         extras = []
-        gf = self.grad_fn
-        if gf is not None:
-            extras.append(f"grad_fn=<{type(gf).__name__}>")
+        try:
+            gf = self.grad_fn
+            name = None if gf is None else type(gf).__name__
+        except RuntimeError:
+            name = "Invalid"  # torch's repr of a view whose grad_fn can't be made
+        if name is not None:
+            extras.append(f"grad_fn=<{name}>")
         elif self._rg:
             extras.append("requires_grad=True")
         from .autograd import forward_ad

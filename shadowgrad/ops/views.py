@@ -266,8 +266,12 @@ def refresh_view(t: Tensor) -> None:
     if made is None or made == cur:
         return
     x = t._x
-    if x is not None and x.nograd_view:  # made under no_grad: a leaf of its own (4.2)
-        t._vv = cur
+    if x is not None and x.nograd_view:
+        # made under no_grad: a leaf of its own (4.2), whose base changed since; torch refuses
+        # to use it (Tensor._check_nograd_view)
+        from .._tensor import _check_nograd_view
+
+        _check_nograd_view(t)
         return
     node = t._grad_fn
     if node is not None and not getattr(getattr(type(node), "_op", None), "view", False):
