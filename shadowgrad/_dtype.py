@@ -259,6 +259,7 @@ def wrapped_int(value: int, np_dtype: Any) -> np.ndarray:
 _OVERFLOW_NAMES = {
     float16: "c10::Half",
     float32: "float",
+    float64: "double",
     complex64: "c10::complex<float>",
     int8: "int8_t",
     uint8: "uint8_t",
@@ -275,6 +276,10 @@ def check_scalar_fits(value: Any, dt: dtype) -> None:
     name = _OVERFLOW_NAMES.get(dt)
     if name is None or type(value) is bool or not isinstance(value, (int, float, complex)):
         return
+    if (
+        isinstance(value, complex) and value.imag != 0 and dt._cat != 3
+    ):  # c10: a complex into a real type
+        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
     if dt._cat == 1:
         if isinstance(value, complex):
             return

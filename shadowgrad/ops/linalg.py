@@ -105,8 +105,10 @@ bmm_op = defop(
 )
 
 
-def mm(input: Tensor, mat2: Tensor) -> Tensor:
+def mm(input: Tensor, mat2: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.mm`."""
+    if out is not None:
+        return _write_out(mm(input, mat2), out, "mm", (input, mat2))
     if input.ndim != 2:
         raise RuntimeError("self must be a matrix")
     if mat2.ndim != 2:
@@ -117,7 +119,29 @@ def mm(input: Tensor, mat2: Tensor) -> Tensor:
             f"mat1 and mat2 shapes cannot be multiplied ({a[0]}x{a[1]} and {b[0]}x{b[1]})"
         )
     _same_dtype(input, mat2)
+    if input._data.dtype == np.bool_:
+        raise NotImplementedError("\"addmm_impl_cpu_\" not implemented for 'Bool'")
     return mm_op(input, mat2)
+
+
+def _write_out(result: Tensor, out: Tensor, name: str, args: tuple[Tensor, ...]) -> Tensor:
+    """Write a matrix product into a user-given `out=` tensor, with torch's checks: no autograd,
+    the result's dtype, and a resize warning when a non-empty `out` has the wrong shape."""
+    from .. import _grad_mode
+    from .._dtype import CPP_NAMES
+    from .shape import resize_out
+
+    if _grad_mode.STATE.grad and (out._rg or any(a._rg for a in args)):
+        raise RuntimeError(
+            f"{name}(): functions with out=... arguments don't support automatic "
+            "differentiation, but one of the arguments requires grad."
+        )
+    if out.dtype is not result.dtype:
+        raise RuntimeError(
+            f"Expected out tensor to have dtype {CPP_NAMES[result.dtype]}, but got "
+            f"{CPP_NAMES[out.dtype]} instead"
+        )
+    return resize_out(result, out)
 
 
 def _same_dtype(a: Tensor, b: Tensor) -> None:
@@ -145,6 +169,8 @@ def mv(input: Tensor, vec: Tensor) -> Tensor:
         raise RuntimeError(
             f"addmv input tensors must have the same dtype, but got {v}, {m}, and {v}"
         )
+    if input._data.dtype == np.bool_:
+        raise NotImplementedError("\"addmv_impl_cpu\" not implemented for 'Bool'")
     return mv_op(input, vec)
 
 
@@ -181,11 +207,15 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:
             f"got: [{b[0]}, {b[1]}]."
         )
     _check_scalar_type(input, mat2)
+    if input._data.dtype == np.bool_:
+        raise NotImplementedError("\"bmm\" not implemented for 'Bool'")
     return bmm_op(input, mat2)
 
 
-def matmul(input: Tensor, other: Tensor) -> Tensor:
+def matmul(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.matmul`, decomposed into mm/mv/dot/bmm nodes as torch's _matmul_impl."""
+    if out is not None:
+        return _write_out(matmul(input, other), out, "matmul", (input, other))
     if not isinstance(other, Tensor) or not isinstance(input, Tensor):
         raise TypeError(
             f"matmul(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}"
@@ -278,13 +308,13 @@ def _batched(a: Tensor, b: Tensor) -> Tensor:
     b2 = b.unsqueeze(-1) if b.ndim == 1 else b
     n, k = a2._data.shape[-2:]
     k2, m = b2._data.shape[-2:]
-    if k != k2:
-        raise RuntimeError(
-            f"Expected size for first two dimensions of batch2 tensor to be: "
-            f"[{math.prod(b2._data.shape[:-2])}, {k}] but got: "
-            f"[{math.prod(b2._data.shape[:-2])}, {k2}]."
-        )
     batch = infer_size(a2._data.shape[:-2], b2._data.shape[:-2])
+    if k != k2:  # torch's bmm of the broadcast batches, folded into one
+        nb = math.prod(batch)
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: [{nb}, {k}] but "
+            f"got: [{nb}, {k2}]."
+        )
     if a.dtype is not b.dtype:  # after the shapes, as torch's bmm checks
         raise RuntimeError(f"expected scalar type {a.dtype._short} but found {b.dtype._short}")
     nb = math.prod(batch) if batch else 1

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import warnings
 from typing import Any
 
 import numpy as np
@@ -95,6 +96,11 @@ def _infer_size(size: tuple[Any, ...], numel: int) -> tuple[int, ...]:
                 )
             known *= s
     if neg:
+        if known == 0 and numel == 0:
+            raise RuntimeError(
+                f"cannot reshape tensor of 0 elements into shape {shape_str(size)} because the "
+                "unspecified dimension size -1 can be any value and is ambiguous"
+            )
         if known == 0 or numel % known:
             raise RuntimeError(f"shape '{shape_str(size)}' is invalid for input of size {numel}")
         size = (*size[: neg[0]], numel // known, *size[neg[0] + 1 :])
@@ -150,7 +156,22 @@ def _check_int_sizes(fn: str, param: str, args: tuple[Any, ...], pos: int, overl
 def view(self: Tensor, *size: Any) -> Tensor:
     """Mirrors `torch.Tensor.view` (shape form; a dtype argument reinterprets the bytes)."""
     if len(size) == 1 and isinstance(size[0], D.dtype):
-        return _make(self._data.view(size[0]._np))
+        try:
+            return _make(self._data.view(size[0]._np))
+        except ValueError:
+            a, b = self.dtype, size[0]
+            if self.ndim == 0:
+                raise RuntimeError(
+                    f"self.dim() cannot be 0 to view {a._short} as "
+                    f"{b._short} (different element sizes)"
+                ) from None
+            if a.itemsize < b.itemsize:
+                raise RuntimeError(
+                    f"self.size(-1) must be divisible by {b.itemsize // a.itemsize} to view "
+                    f"{a._short} as {b._short} "
+                    f"(different element sizes), but got {self._data.shape[-1]}"
+                ) from None
+            raise
     if not all(type(v) is int for v in size):  # the usual all-int call skips the checks
         _check_int_sizes("view", "size", size, 1, _VIEW_OVERLOADS)
     shape = _infer_size(size, self._data.size)
@@ -193,6 +214,7 @@ def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     """Mirrors `torch.flatten`."""
     nd = input.ndim
     if nd == 0:
+        wrap_dim(start_dim, 0), wrap_dim(end_dim, 0)
         return reshape(input, (1,))
     s = wrap_dim(start_dim, nd)
     e = wrap_dim(end_dim, nd)
@@ -249,8 +271,10 @@ def expand(self: Tensor, *sizes: Any) -> Tensor:
         cur = shape[i - lead]
         if s == -1:
             out[i] = cur
-        elif cur == 1 or cur == s:
+        elif cur == s or (cur == 1 and s >= 0):
             out[i] = s
+        elif cur == 1:
+            raise RuntimeError("numel: integer multiplication overflow")
         else:
             raise RuntimeError(
                 f"The expanded size of the tensor ({s}) must match the existing size ({cur}) at "
@@ -322,7 +346,11 @@ def squeeze(input: Tensor, dim: Any = None) -> Tensor:
     if dim is None:
         return _squeeze_all(input, shape)
     if isinstance(dim, (tuple, list)):
-        return _squeeze_dims(input, tuple(wrap_dim(d, input.ndim) for d in dim), shape)
+        dims = tuple(wrap_dim(d, input.ndim) for d in dim)
+        if len(set(dims)) != len(dims):
+            d = next(d for i, d in enumerate(dims) if d in dims[:i])
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        return _squeeze_dims(input, dims, shape)
     if input.ndim == 0:
         wrap_dim(dim, 0)
     return _squeeze_dim(input, wrap_dim(dim, input.ndim), shape)
@@ -351,7 +379,7 @@ def t(input: Tensor) -> Tensor:
 _transpose = defop(
     "transpose.int",
     "TransposeBackward0",
-    lambda self, dim0, dim1: np.swapaxes(self, dim0, dim1),
+    lambda self, dim0, dim1: np.swapaxes(self, dim0, dim1) if self.ndim else self.view(),
     dtype="keep",
     jvp=LINEAR,
     view=True,
@@ -363,7 +391,8 @@ _transpose = defop(
 def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
     """Mirrors `torch.transpose`."""
     nd = input.ndim
-    return _transpose(input, wrap_dim(dim0, nd), wrap_dim(dim1, nd))
+    d0, d1 = wrap_dim(dim0, nd), wrap_dim(dim1, nd)
+    return _transpose(input, d0, d1)  # 0-d: dims 0 and -1 wrap to 0, a view of itself
 
 
 # --- in-place view ops: self takes the view's shape and strides --------------------------
@@ -917,9 +946,57 @@ _stack = deflistop(
 )
 
 
+def resize_out(result: Tensor, out: Tensor) -> Tensor:
+    """Copy `result` into a user-given `out=` tensor of a castable dtype, resizing it as torch
+    does: with torch's deprecation warning when `out` had elements."""
+    if out._data.shape != result._data.shape:
+        if out._data.size:
+            warnings.warn(
+                "An output with one or more elements was resized since it had shape "
+                f"{shape_str(out._data.shape)}, which does not match the required output shape "
+                f"{shape_str(result._data.shape)}. This behavior is deprecated, and in a future "
+                "PyTorch release outputs will not be resized unless they have zero elements. You "
+                "can explicitly reuse an out tensor t by resizing it, inplace, to zero elements "
+                "with t.resize_(0).",
+                UserWarning,
+                stacklevel=4,
+            )
+        out._data = np.empty(result._data.shape, out._data.dtype)
+    np.copyto(out._data, result._data, casting="unsafe")
+    out._bump()
+    return out
+
+
+def _cat_out(ts: list[Any], dim: int, out: Tensor) -> Tensor:
+    from .. import _grad_mode
+
+    if _grad_mode.STATE.grad and (out._rg or any(t._rg for t in ts)):
+        raise RuntimeError(
+            "cat(): functions with out=... arguments don't support automatic differentiation, "
+            "but one of the arguments requires grad."
+        )
+    result = cat(ts, dim)
+    if result.dtype._cat > out.dtype._cat:  # torch's canCast
+        raise TypeError(
+            f"torch.cat(): input types can't be cast to the desired output type {out.dtype._short}"
+        )
+    return resize_out(result, out)
+
+
 def cat(tensors: Any, dim: int = 0, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.cat`."""
+    if isinstance(tensors, Tensor):
+        raise TypeError(
+            "cat(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor"
+        )
     ts = list(tensors)
+    for i, t in enumerate(ts):
+        if not isinstance(t, Tensor):
+            raise TypeError(
+                f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}"
+            )
+    if out is not None:
+        return _cat_out(ts, dim, out)
     if not ts:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     # legacy behaviour: 1-D empty tensors are skipped
@@ -1143,6 +1220,8 @@ def unflatten(input: Tensor, dim: int, sizes: Any) -> Tensor:
     sizes = tuple(int(s) for s in sizes)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
+    if sizes.count(-1) > 1:  # torch's infer_size error, which unflatten wraps
+        raise RuntimeError("unflatten got an unexpected error:\nonly one dimension can be inferred")
     n = input._data.shape[d]
     known = 1
     for s in sizes:
@@ -1327,6 +1406,11 @@ def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Te
     if isinstance(split_size_or_sections, (list, tuple)):
         sizes = tuple(int(s) for s in split_size_or_sections)
         if sum(sizes) != n or any(s < 0 for s in sizes):
+            if any(s < 0 for s in sizes):
+                raise RuntimeError(
+                    "split_with_sizes expects split_sizes have only non-negative entries, but "
+                    f"got split_sizes={shape_str(sizes)}"
+                )
             raise RuntimeError(
                 f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size "
                 f"at dimension {d}), but got split_sizes={shape_str(sizes)}"
@@ -1368,6 +1452,16 @@ def tensor_split(input: Tensor, indices_or_sections: Any, dim: int = 0) -> tuple
     n = input._data.shape[d]
     ios = indices_or_sections
     if isinstance(ios, Tensor):
+        if ios.dtype is not D.int64:
+            raise RuntimeError(
+                "tensor_split expected tensor_indices_or_sections to have dtype of long, but got "
+                f"{ios.dtype._short}"
+            )
+        if ios.ndim > 1:
+            raise RuntimeError(
+                "tensor_split expected tensor_indices_or_sections to be a zero-dimensional or "
+                f"one-dimensional tensor, but got a tensor with {ios.ndim} dims"
+            )
         ios = ios.tolist()
     if isinstance(ios, int):
         if ios <= 0:
