@@ -3207,12 +3207,7 @@ def prog_clamp_saved_scalar_bounds(T: Any) -> Any:
     return {"min": c.grad_fn._saved_min, "max": c.grad_fn._saved_max, "gf": c.grad_fn}
 
 
-@program(
-    warnings=False,
-    xfail="the primal unpack_dual returns for a dual tensor has a grad_fn whose class torch "
-    "names CppFunction (name() 'torch::autograd::Identity'); shadowgrad's class is named "
-    "Identity (shadowgrad/autograd/forward_ad.py Identity)",
-)
+@program(warnings=False)
 def prog_unpack_dual_primal_node_class(T: Any) -> Any:
     fwAD = T.autograd.forward_ad
     x = T.ones(2, requires_grad=True) * 1
@@ -3578,12 +3573,7 @@ def prog_fn_returns_inputs_and_views(T: Any) -> Any:
     }
 
 
-@program(
-    warnings=False,
-    xfail="a custom Function's jvp that returns fewer tangents than forward's outputs is "
-    "accepted; torch raises \"Function's jvp returned an invalid number of forward gradients "
-    '(expected 2 but got 1)" (shadowgrad/autograd/forward_ad.py function_jvp)',
-)
+@program(warnings=False)
 def prog_fn_jvp_wrong_count(T: Any) -> Any:
     class Two(T.autograd.Function):
         @staticmethod

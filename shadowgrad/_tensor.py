@@ -761,6 +761,8 @@ class Tensor:
         try:
             gf = self.grad_fn
             name = None if gf is None else type(gf).__name__
+            if name == "CppFunction":  # torch shows a C++-only node by its own name
+                name = gf.name().rsplit("::", 1)[-1]
         except RuntimeError:
             name = "Invalid"  # torch's repr of a view whose grad_fn can't be made
         if name is not None:

@@ -190,7 +190,9 @@ class Identity(Node):
         return (grads[0],)
 
 
+# torch exposes its C++-only nodes to Python as the class CppFunction (name() tells them apart)
 Identity.__module__ = "builtins"
+Identity.__name__ = Identity.__qualname__ = "CppFunction"
 
 
 def make_dual(tensor: Any, tangent: Any, *, level: int | None = None) -> Any:
@@ -549,6 +551,11 @@ def function_jvp(cls: Any, ctx: Any, args: tuple[Any, ...], outs: tuple[Any, ...
         st.active = st.enabled and st.level >= 0
     if not isinstance(res, tuple):
         res = (res,)
-    for o, tg in zip(outs, res, strict=False):
+    if len(res) != len(outs):
+        raise RuntimeError(
+            "Function's jvp returned an invalid number of forward gradients (expected "
+            f"{len(outs)} but got {len(res)})"
+        )
+    for o, tg in zip(outs, res, strict=True):
         if isinstance(o, Tensor) and tg is not None and o._data.dtype.kind in "fc":
             _set_tangent(o, tg)
