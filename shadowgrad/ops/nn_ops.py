@@ -1668,6 +1668,10 @@ def _ln_axes(x: Any, normalized_shape: Any) -> tuple[int, ...]:
 def _ln_fwd(input: np.ndarray, normalized_shape: Any, weight: Any, bias: Any, eps: float):
     if input.size == 0:
         return input.copy()
+    if input.dtype == np.float16:
+        # torch's CPU kernel computes a float16 layer norm in float32 and rounds once
+        w, b = (None if t is None else t.astype(np.float32) for t in (weight, bias))
+        return _ln_fwd(input.astype(np.float32), normalized_shape, w, b, eps).astype(np.float16)
     y = _np_normalize(input, _ln_axes(input, normalized_shape), eps)
     if weight is not None:
         y = _inplace(np.multiply, y, weight)
