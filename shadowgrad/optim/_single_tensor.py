@@ -60,9 +60,18 @@ def decay(
     return param, grad
 
 
-def scalar(value: float) -> Tensor:
-    """A float32 0-dim state value (torch keeps `step`, `mu_product`, ... as such tensors)."""
-    return tensor(value, dtype=_dtype.float32)
+def scalar_dtype(fused: Any = None) -> Any:
+    """torch.optim.optimizer._get_scalar_dtype: the dtype of 0-dim state values; float64 when
+    the default dtype is float64 (not for fused steps), float32 otherwise."""
+    if not fused and _dtype.get_default_dtype() is _dtype.float64:
+        return _dtype.float64
+    return _dtype.float32
+
+
+def scalar(value: float, fused: Any = None) -> Tensor:
+    """A 0-dim state value (torch keeps `step`, `mu_product`, ... as such tensors), of
+    `scalar_dtype()`."""
+    return tensor(value, dtype=scalar_dtype(fused))
 
 
 def tick(state: dict[str, Any]) -> float:

@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from .. import _dtype
-from .._creation import full_like, tensor
+from .._creation import full_like
 from .._grad_mode import no_grad
+from ._single_tensor import scalar
 from .optimizer import Optimizer, arr, check_fused, fma, write_param
 
 __all__ = ["Adagrad"]
@@ -61,7 +61,7 @@ class Adagrad(Optimizer):
         for group in self.param_groups:
             for p in group["params"]:
                 state = self.state[p]
-                state["step"] = tensor(0.0, dtype=_dtype.float32)
+                state["step"] = scalar(0.0, group["fused"])
                 state["sum"] = full_like(p, initial_accumulator_value)
 
     def step(self, closure: Callable[[], Any] | None = None) -> Any:

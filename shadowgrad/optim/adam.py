@@ -7,10 +7,9 @@ from typing import Any
 
 import numpy as np
 
-from .. import _dtype
-from .._creation import tensor, zeros_like
+from .._creation import zeros_like
 from .._grad_mode import no_grad
-from ._single_tensor import check_betas, check_nonneg, decay
+from ._single_tensor import check_betas, check_nonneg, decay, scalar
 from .optimizer import Optimizer, arr, blocks, check_fused, fma, lerp, write_param
 
 __all__ = ["Adam"]
@@ -72,7 +71,7 @@ class Adam(Optimizer):
     def _init_state(self, p: Any, group: dict[str, Any]) -> dict[str, Any]:
         state = self.state[p]
         if len(state) == 0:
-            state["step"] = tensor(0.0, dtype=_dtype.float32)
+            state["step"] = scalar(0.0, group["fused"])
             state["exp_avg"] = zeros_like(p)
             state["exp_avg_sq"] = zeros_like(p)
             if group["amsgrad"]:

@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from .. import _dtype
-from .._creation import tensor, zeros_like
+from .._creation import zeros_like
 from .._grad_mode import no_grad
+from ._single_tensor import scalar
 from .optimizer import Optimizer, arr, fma, lerp, write_param
 
 __all__ = ["RMSprop"]
@@ -73,7 +73,7 @@ class RMSprop(Optimizer):
                     raise RuntimeError("RMSprop does not support sparse gradients")
                 state = self.state[p]
                 if len(state) == 0:
-                    state["step"] = tensor(0.0, dtype=_dtype.float32)
+                    state["step"] = scalar(0.0)
                     state["square_avg"] = zeros_like(p)
                     if momentum > 0:
                         state["momentum_buffer"] = zeros_like(p)
