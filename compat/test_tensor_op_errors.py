@@ -897,7 +897,7 @@ def _value(r: Any) -> Any:
         # torch appends the C++ frames to a few messages (unflatten's): not compared
         return str(r).split("\nException raised from ", 1)[0]
     if isinstance(r, (tuple, list)):
-        return (type(r).__name__ if type(r) is list else "tuple",) + tuple(_value(v) for v in r)
+        return ("list" if type(r) is list else "tuple", *(_value(v) for v in r))
     if r is None or isinstance(r, (bool, int, float, complex, str)):
         return r
     tn = type(r).__name__

@@ -71,7 +71,7 @@ def _infer_dtype(data: Any) -> D.dtype:
             d = _infer_dtype(x)
             r = d if r is None else _seq_promote(r, d)
         return r if r is not None else D.get_default_dtype()
-    raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+    raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
 
 
 def _seq_promote(a: D.dtype, b: D.dtype) -> D.dtype:
@@ -79,8 +79,18 @@ def _seq_promote(a: D.dtype, b: D.dtype) -> D.dtype:
     return D.promote_types(a, b)
 
 
-def _to_nested(data: Any) -> Any:
+def _to_nested(data: Any, top: bool = True) -> Any:
     if isinstance(data, Tensor):
+        if not top:  # a tensor inside a sequence is read as a Python scalar
+            if data._data.size != 1:
+                raise ValueError("only one element tensors can be converted to Python scalars")
+            if data._rg:
+                warn_once(
+                    "float",
+                    "Converting a tensor with requires_grad=True to a scalar may lead to "
+                    "unexpected behavior.\nConsider using tensor.detach() first.",
+                )
+            return data._data.reshape(())
         if data.numel() == 1 and data._rg:
             warn_once(
                 "float",
@@ -89,7 +99,7 @@ def _to_nested(data: Any) -> Any:
             )
         return data._data
     if isinstance(data, (list, tuple)):
-        return [_to_nested(x) for x in data]
+        return [_to_nested(x, False) for x in data]
     return data
 
 
@@ -103,6 +113,8 @@ def tensor(
 ) -> Tensor:
     """Copy data into a new leaf tensor. Mirrors `torch.tensor`."""
     check_device(device)
+    if dtype is not None and type(dtype) is not D.dtype:
+        check_dtype_arg("tensor", dtype)
     if isinstance(data, Tensor):
         warnings.warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach()."
@@ -132,7 +144,7 @@ def tensor(
                 raise
             raise ValueError(str(e)) from e
     if arr.dtype == object:
-        raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+        raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
     return _finish(arr, requires_grad)
 
 
@@ -301,7 +313,19 @@ def size_arg(name: str, args: tuple[Any, ...], size: Any) -> tuple[Any, ...]:
     return args
 
 
-def _factory(fill: Any, size: Sequence[Any], dtype: D.dtype | None, requires_grad: bool) -> Tensor:
+def check_dtype_arg(name: str, dtype: Any) -> None:
+    """torch's argument-parser error for a `dtype=` that is not a torch.dtype."""
+    if dtype is not None and type(dtype) is not D.dtype:
+        raise TypeError(
+            f"{name}(): argument 'dtype' must be torch.dtype, not {type(dtype).__name__}"
+        )
+
+
+def _factory(
+    fill: Any, size: Sequence[Any], dtype: D.dtype | None, requires_grad: bool, name: str = ""
+) -> Tensor:
+    if dtype is not None and type(dtype) is not D.dtype:
+        check_dtype_arg(name, dtype)
     d = dtype or D.get_default_dtype()
     shape = _size(size)
     if type(fill) is int and d._cat == 1:
@@ -326,7 +350,7 @@ def zeros(
     if any(isinstance(s, (int, np.integer)) and s < 0 for s in dims):
         # torch's zeros checks its sizes itself, with its own wording
         raise RuntimeError("zeros: Dimension size must be non-negative.")
-    return _factory(0, sz, dtype, requires_grad)
+    return _factory(0, sz, dtype, requires_grad, "zeros")
 
 
 def ones(
@@ -340,7 +364,7 @@ def ones(
 ) -> Tensor:
     """Mirrors `torch.ones`."""
     check_device(device)
-    return _factory(1, size_arg("ones", args, size), dtype, requires_grad)
+    return _factory(1, size_arg("ones", args, size), dtype, requires_grad, "ones")
 
 
 def empty(
@@ -356,12 +380,15 @@ def empty(
 ) -> Tensor:
     """Mirrors `torch.empty` (the values are zeros here, never garbage)."""
     check_device(device)
-    return _factory(0, size_arg("empty", args, size), dtype, requires_grad)
+    return _factory(0, size_arg("empty", args, size), dtype, requires_grad, "empty")
+
+
+_NO_VALUE: Any = object()
 
 
 def full(
     size: Sequence[int],
-    fill_value: Any,
+    fill_value: Any = _NO_VALUE,
     *,
     out: Tensor | None = None,
     dtype: D.dtype | None = None,
@@ -376,7 +403,12 @@ def full(
             f"full(): argument 'size' (position 1) must be tuple of ints, not {type(size).__name__}"
         )
     check_int_list("full", "size", (size,), 1)
+    if fill_value is _NO_VALUE:
+        raise TypeError('full() missing 1 required positional arguments: "fill_value"')
+    check_dtype_arg("full", dtype)
     if isinstance(fill_value, Tensor):
+        if fill_value.ndim:
+            raise TypeError("full(): argument 'fill_value' (position 2) must be Number, not Tensor")
         fill_value = fill_value.item()
     elif not isinstance(fill_value, (bool, int, float, complex, np.generic)):
         raise TypeError(
@@ -400,11 +432,32 @@ def eye(
 ) -> Tensor:
     """Mirrors `torch.eye`."""
     check_device(device)
+    if type(n) is not int or (m is not None and type(m) is not int):
+        _eye_arg_error(n, m)
     for name, v in (("n", n), ("m", m)):
         if v is not None and v < 0:
             raise RuntimeError(f"{name} must be greater or equal to 0, got {v}")
     d = dtype or D.get_default_dtype()
     return _finish(np.eye(n, n if m is None else m, dtype=d._np), requires_grad)
+
+
+def _eye_arg_error(n: Any, m: Any) -> None:
+    def is_int(v: Any) -> bool:
+        return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+
+    if is_int(n) and (m is None or is_int(m)):
+        return
+    if m is None:
+        raise TypeError(f"eye(): argument 'n' (position 1) must be int, not {type(n).__name__}")
+    rest = (
+        "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool "
+        "pin_memory = False, bool requires_grad = False)"
+    )
+    raise TypeError(
+        f"eye() received an invalid combination of arguments - got ({type(n).__name__}, "
+        f"{type(m).__name__}), but expected one of:\n * (int n, *, Tensor out = None, {rest}\n"
+        f" * (int n, int m, *, Tensor out = None, {rest}\n"
+    )
 
 
 def arange(
@@ -421,11 +474,19 @@ def arange(
     """Mirrors `torch.arange`: int64 for integer arguments, the default dtype otherwise."""
     check_device(device)
     if end is None:
+        if not isinstance(start, (int, float, np.number, Tensor)):
+            raise TypeError(
+                f"arange(): argument 'end' (position 1) must be Number, not {type(start).__name__}"
+            )
         start, end = 0, start
     vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
     start, end, step = vals
-    if step == 0:
+    if not step > 0 and not step < 0:  # a nan step too
         raise RuntimeError("step must be nonzero")
+    if not (math.isfinite(start) and math.isfinite(end)):
+        raise RuntimeError(f"unsupported range: {start} -> {end}")
+    if out is not None and dtype is None:
+        dtype = out.dtype
     if (end - start) * step < 0 and end != start:
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if dtype is None:
@@ -436,7 +497,29 @@ def arange(
         arr = (start + step * np.arange(n, dtype=np.float64)).astype(dtype._np)
     else:
         arr = (start + step * np.arange(n, dtype=np.int64)).astype(dtype._np)
+    if out is not None:
+        return _arange_out(arr, out)
     return _finish(arr, requires_grad)
+
+
+def _arange_out(arr: np.ndarray, out: Tensor) -> Tensor:
+    n = arr.shape[0]
+    if out._data.size != n:
+        if out._data.size:
+            warnings.warn(
+                f"The number of elements in the out tensor of shape {list(out._data.shape)} is "
+                f"{out._data.size} which does not match the computed number of elements {n}. "
+                "Note that this may occur as a result of rounding error. The out tensor will be "
+                f"resized to a tensor of shape ({n},).",
+                UserWarning,
+                stacklevel=3,
+            )
+        out._data = np.empty((n,), out._data.dtype)
+    elif out._data.shape != (n,):
+        out._data = out._data.reshape(n)
+    np.copyto(out._data, arr, casting="unsafe")
+    out._bump()
+    return out
 
 
 def linspace_in(t: Any, start: float, end: float, steps: int) -> np.ndarray:
@@ -452,10 +535,29 @@ def linspace_in(t: Any, start: float, end: float, steps: int) -> np.ndarray:
     return np.where(i < steps // 2, head, tail).astype(t)
 
 
+def _space_arg_error(name: str, base: str, *args: Any) -> None:
+    got = ", ".join(type(a).__name__ for a in args if a is not _NO_STEPS)
+    rest = (
+        f"int steps, {base}*, Tensor out = None, torch.dtype dtype = None, torch.layout layout = "
+        "None, torch.device device = None, bool pin_memory = False, bool requires_grad = False)"
+    )
+    lines = "".join(
+        f" * ({a} start, {b} end, {rest}\n"
+        for a, b in (("Tensor", "Tensor"), ("Number", "Tensor"), ("Tensor", "Number"))
+    )
+    raise TypeError(
+        f"{name}() received an invalid combination of arguments - got ({got}), but expected one "
+        f"of:\n{lines} * (Number start, Number end, {rest}\n"
+    )
+
+
+_NO_STEPS: Any = object()
+
+
 def linspace(
     start: Any,
     end: Any,
-    steps: int,
+    steps: int = _NO_STEPS,
     *,
     out: Tensor | None = None,
     dtype: D.dtype | None = None,
@@ -465,6 +567,18 @@ def linspace(
 ) -> Tensor:
     """Mirrors `torch.linspace`."""
     check_device(device)
+    int_steps = isinstance(steps, (int, np.integer)) and not isinstance(steps, bool)
+    if not int_steps and not (
+        isinstance(steps, Tensor) and steps.ndim == 0 and steps.dtype._cat == 1
+    ):
+        _space_arg_error("linspace", "", start, end, steps)
+    for what, v in (("start", start), ("end", end)):
+        if isinstance(v, Tensor) and v.ndim:
+            raise RuntimeError(
+                "linspace only supports 0-dimensional start and end tensors, but got "
+                f"{what} with {v.ndim} dimension(s)."
+            )
+    steps = int(steps)
     d = dtype or D.get_default_dtype()
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
@@ -538,6 +652,17 @@ def full_like(
     memory_format: Any = None,
 ) -> Tensor:
     """Mirrors `torch.full_like`."""
+    if isinstance(fill_value, Tensor):
+        if fill_value.ndim:
+            raise TypeError(
+                "full_like(): argument 'fill_value' (position 2) must be Number, not Tensor"
+            )
+        fill_value = fill_value.item()
+    elif not isinstance(fill_value, (bool, int, float, complex, np.generic)):
+        raise TypeError(
+            "full_like(): argument 'fill_value' (position 2) must be Number, not "
+            f"{type(fill_value).__name__}"
+        )
     shape, d = _like(input, dtype)
     return like_layout(_factory(fill_value, (shape,), d, requires_grad), input, memory_format)
 
@@ -722,6 +847,9 @@ def empty_strided(
     check_device(device)
     size = tuple(int(s) for s in size)
     stride = tuple(int(s) for s in stride)
+    if any(s < 0 for s in size):
+        bad = next(s for s in size if s < 0)
+        raise RuntimeError(f"Trying to create tensor with negative dimension {bad}: {list(size)}")
     if len(size) != len(stride):
         raise RuntimeError(
             f"dimensionality of sizes ({len(size)}) must match dimensionality of strides "

@@ -120,7 +120,7 @@ def _as_index_array(v: Any) -> np.ndarray:
             )
         except ValueError:
             raise IndexError(_BAD_INDEX.format(type(v).__name__)) from None
-        if a.size == 0 and a.dtype.kind == "f":
+        if a.dtype.kind == "f":  # torch reads a list of numbers as a Long index
             a = a.astype(np.int64)
     if a.dtype == np.uint8 and isinstance(v, Tensor):
         warnings.warn(
@@ -150,7 +150,7 @@ def _is_seq_tuple(index: list[Any]) -> bool:
 def _normalize(index: Any) -> tuple[Any, ...]:
     if isinstance(index, tuple):
         return index
-    if isinstance(index, list) and _is_seq_tuple(index):
+    if isinstance(index, str) or (isinstance(index, list) and _is_seq_tuple(index)):
         warnings.warn(
             "Using a non-tuple sequence for multidimensional indexing is deprecated and will be "
             "changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this "
@@ -159,7 +159,7 @@ def _normalize(index: Any) -> tuple[Any, ...]:
             UserWarning,
             stacklevel=3,
         )
-        return tuple(index)
+        return (index,) if isinstance(index, str) else tuple(index)
     return (index,)
 
 
@@ -366,7 +366,14 @@ def _index_put_checked(self: Tensor, indices: tuple[Any, ...], values: Tensor, a
     return apply_inplace(_index_put, self, indices, values, acc)
 
 
-def _check_index_put(self: Tensor, indices: Any, values: Tensor) -> tuple[Any, ...]:
+def _check_index_put(
+    self: Tensor, indices: Any, values: Tensor, name: str = "index_put_"
+) -> tuple[Any, ...]:
+    if not isinstance(indices, (tuple, list)):
+        raise TypeError(
+            f"{name}(): argument 'indices' (position 1) must be tuple of Tensors, not "
+            f"{type(indices).__name__}"
+        )
     if values._data.dtype != self._data.dtype:
         raise RuntimeError(
             "Index put requires the source and destination dtypes match, got "
@@ -386,7 +393,7 @@ def _check_index_put(self: Tensor, indices: Any, values: Tensor) -> tuple[Any, .
 
 def index_put(input: Tensor, indices: Any, values: Tensor, accumulate: bool = False) -> Tensor:
     """Mirrors `torch.index_put`."""
-    idx = _check_index_put(input, indices, values)
+    idx = _check_index_put(input, indices, values, "index_put")
     return _index_put(input, idx, values, bool(accumulate))
 
 
@@ -897,7 +904,7 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
     if a.dtype not in (np.int64, np.int32):
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     n = input._data.shape[d] if input.ndim else 1
-    if a.size and (a.max() >= n or a.min() < -n):
+    if a.size and (a.max() >= n or a.min() < 0):
         raise IndexError("index out of range in self")
     a = a.reshape(-1)
     if input.ndim == 0:
@@ -951,8 +958,16 @@ def _index_checks(self: Tensor, dim: int, index: Tensor, what: str) -> tuple[int
     a = index._data
     if a.ndim > 1:
         raise IndexError(f"{what}(): Index is supposed to be a vector")
-    if a.dtype not in (np.int64, np.int32):
-        raise RuntimeError(f"{what}(): Expected dtype int64 for index")
+    if a.dtype != np.int64 and (a.dtype != np.int32 or what != "index_add_"):
+        if what == "index_fill_":
+            raise IndexError("index_fill_(): Expected dtype int64 for index.")
+        if what == "index_copy_":
+            raise RuntimeError(
+                f"index_copy_(): Expected a long tensor for index, but got {index.dtype._short}"
+            )
+        raise RuntimeError(
+            f"{what}(): Expected dtype int32/int64 for index but got: {index.dtype._short}"
+        )
     return d, a.reshape(-1)
 
 
@@ -1149,7 +1164,7 @@ def _check_mask(mask: Tensor, what: str) -> np.ndarray:
 def masked_select(input: Tensor, mask: Tensor) -> Tensor:
     """Mirrors `torch.masked_select`."""
     m = _check_mask(mask, "masked_select")
-    _broadcast_pair(input, mask)
+    _broadcast_pair(mask, input)
     return _masked_select(input, m, tuple(input._data.shape))
 
 
@@ -1160,9 +1175,9 @@ def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
     if int(np.broadcast_to(m, shape).sum()) > source._data.size:
         raise RuntimeError("Number of elements of source < number of ones in mask")
     if source._data.dtype != input._data.dtype:
-        raise RuntimeError(
-            "masked_scatter_: expected self and source to have same dtypes but got "
-            f"{input.dtype._short.capitalize()} and {source.dtype._short.capitalize()}"
+        raise RuntimeError(  # sic: torch's message lacks the space after "got"
+            "masked_scatter: expected self and source to have same dtypes but got"
+            f"{input.dtype._short} and {source.dtype._short}"
         )
     return _masked_scatter(input, m, source, tuple(source._data.shape))
 
@@ -1199,6 +1214,11 @@ def take(input: Tensor, index: Tensor) -> Tensor:
 
 def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Tensor:
     """Mirrors `torch.take_along_dim`."""
+    if indices._data.dtype != np.int64:
+        raise RuntimeError(
+            "torch.take_along_dim(): dtype of indices should be Long but got "
+            f"{indices.dtype._short}"
+        )
     if dim is None:
         return gather(S.reshape(input, (-1,)), 0, S.reshape(indices, (-1,)))
     d = wrap_dim(dim, input.ndim)

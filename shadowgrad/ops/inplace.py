@@ -7,6 +7,7 @@ node the tensor's new grad_fn (so `y.add_(1)` gives `AddBackward0`, as in torch)
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -280,6 +281,11 @@ def fill_(self: Tensor, value: Any) -> Tensor:
                 "fill_ only supports 0-dimension value tensor but got tensor with "
                 f"{value.ndim} dimensions."
             )
+        if value.dtype.is_complex and not self.dtype.is_complex:
+            warnings.warn(
+                "Casting complex values to real discards the imaginary part", UserWarning, 2
+            )
+            value = value.real
         return apply_inplace(_fill_tensor, self, value)
     D.check_scalar_fits(value, self.dtype)
     return apply_inplace(_fill, self, value)

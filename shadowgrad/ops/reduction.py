@@ -79,7 +79,14 @@ def _const(arr: Any) -> Tensor:
     return _make(np.asarray(arr))
 
 
-def _check_nonempty(name: str, shape: tuple[int, ...], axes: tuple[int, ...]) -> None:
+def _check_nonempty(
+    name: str, shape: tuple[int, ...], axes: tuple[int, ...], dim: Any = None
+) -> None:
+    if (dim is None or (isinstance(dim, (tuple, list)) and not dim)) and 0 in shape:
+        raise RuntimeError(
+            f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify "
+            "the reduction dim with the 'dim' argument."
+        )
     for d in axes:
         if shape[d] == 0:
             raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
@@ -290,6 +297,11 @@ def sum(
 
 def _mean_check(name: str, input: Tensor, dtype: D.dtype | None) -> Tensor:
     if dtype is not None:
+        if not (dtype.is_floating_point or dtype.is_complex):
+            raise RuntimeError(
+                f"{name}(): could not infer output dtype. Optional dtype must be either a "
+                f"floating point or complex dtype. Got: {dtype._short}"
+            )
         return input.to(dtype)
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
         raise RuntimeError(
@@ -783,14 +795,14 @@ def min(input: Tensor, dim: Any = None, keepdim: bool = False, *, other: Any = N
 def amax(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
     """Mirrors `torch.amax`."""
     axes = _axes(dim, input.ndim)
-    _check_nonempty("amax", tuple(input._data.shape), axes)
+    _check_nonempty("amax", tuple(input._data.shape), axes, dim)
     return _amax(input, axes, keepdim)
 
 
 def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
     """Mirrors `torch.amin`."""
     axes = _axes(dim, input.ndim)
-    _check_nonempty("amin", tuple(input._data.shape), axes)
+    _check_nonempty("amin", tuple(input._data.shape), axes, dim)
     return _amin(input, axes, keepdim)
 
 
@@ -961,7 +973,11 @@ def _var_args(
     if correction is None:
         correction = 1 if unbiased is None or unbiased else 0
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
-        raise RuntimeError("std and var only support floating point and complex dtypes")
+        raise RuntimeError(
+            f"{name} only support floating point and complex dtypes"
+            if name.endswith("_mean")
+            else "std and var only support floating point and complex dtypes"
+        )
     axes = _axes(dim, input.ndim)
     # torch's reduction factor: input numel over output numel (0 when the output is empty)
     shape = tuple(input._data.shape)
@@ -1214,6 +1230,8 @@ def norm(
         else:
             import shadowgrad
 
+            if p not in ("fro", "nuc"):
+                raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
             d = list(range(input.ndim)) if dim is None else dim
             r = shadowgrad.linalg.matrix_norm(input, p, d, keepdim, dtype=dtype)
     else:
@@ -1328,7 +1346,21 @@ FUNCTIONS["allclose"] = allclose
 def _in_place_scans() -> dict[str, Any]:
     from .inplace import make_inplace
 
-    return {"cumsum_": make_inplace(cumsum), "cumprod_": make_inplace(cumprod)}
+    def scan_(fn: Any) -> Any:
+        method = make_inplace(fn)
+
+        def scan(self: Tensor, dim: int, *, dtype: D.dtype | None = None) -> Tensor:
+            if dtype is not None and dtype is not self.dtype:
+                raise RuntimeError(
+                    f"Bad in-place call: input tensor dtype {D.CPP_NAMES[self.dtype]} and output "
+                    f"tensor dtype {D.CPP_NAMES[dtype]} should match"
+                )
+            return method(self, dim)
+
+        scan.__name__ = scan.__qualname__ = method.__name__
+        return scan
+
+    return {"cumsum_": scan_(cumsum), "cumprod_": scan_(cumprod)}
 
 
 METHODS.update(_in_place_scans())
