@@ -24,5 +24,5 @@ def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor]) -> None:
     pointer = 0
     for param in parameters:
         num_param = param.numel()
-        param.data = vec.narrow(0, pointer, num_param).view_as(param).data
+        param.data = vec[pointer : pointer + num_param].view_as(param).data
         pointer += num_param
