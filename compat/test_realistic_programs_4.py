@@ -2083,3 +2083,312 @@ def prog_deprecated_functional_aliases(T: Any) -> Any:
         "mod": T.nn.UpsamplingBilinear2d(scale_factor=2)(x),
         "modn": repr(T.nn.UpsamplingNearest2d(size=3)),
     }
+
+
+# --- utilities around training ------------------------------------------------------------------
+
+
+@program()
+def prog_parameters_to_vector_and_mixed_dtype_clip(T: Any) -> Any:
+    nn = T.nn
+    U = nn.utils
+    m = _seeded(T, _small_cnn(T), 1)
+    vec = U.parameters_to_vector(m.parameters())
+    U.vector_to_parameters(vec * 2, m.parameters())
+    a = nn.Parameter(T.ones(3, dtype=T.float64))
+    b = nn.Parameter(T.ones(2))
+    a.grad = T.tensor([3.0, 4.0, 0.0], dtype=T.float64)
+    b.grad = T.tensor([1.0, 2.0])
+    tn = U.clip_grad_norm_([a, b], 1.0)
+    tn_fe = U.clip_grad_norm_([a, b], 0.5, foreach=True)
+    return {
+        "vec": vec,
+        "w": m[0].weight,
+        "tn": tn,
+        "tn_fe": tn_fe,
+        "ga": a.grad,
+        "gb": b.grad,
+        "bad_vec": raises(lambda: U.vector_to_parameters(vec[:-1], m.parameters())),
+        "not_vec": raises(lambda: U.vector_to_parameters(vec.view(1, -1), m.parameters())),
+    }
+
+
+@program()
+def prog_optimizer_checkpoint_resume_matches(T: Any) -> Any:
+    nn = T.nn
+
+    def make():
+        m = _seeded(T, nn.Sequential(nn.Linear(3, 4), nn.GELU(), nn.Linear(4, 1)), 2)
+        return m, T.optim.AdamW(m.parameters(), lr=0.01, amsgrad=True)
+
+    x = T.tensor(_data(5, 3))
+    y = T.tensor(_data(5, 1, seed=1))
+    m1, o1 = make()
+    _train(T, m1, o1, lambda: nn.functional.mse_loss(m1(x), y))
+    ck = {"model": m1.state_dict(), "opt": o1.state_dict()}
+    m2, o2 = make()
+    m2.load_state_dict(ck["model"])
+    o2.load_state_dict(ck["opt"])
+    l1 = _train(T, m1, o1, lambda: nn.functional.mse_loss(m1(x), y))
+    l2 = _train(T, m2, o2, lambda: nn.functional.mse_loss(m2(x), y))
+    return {"l1": l1, "l2": l2, "pg": o2.state_dict()["param_groups"]}
+
+
+@program()
+def prog_model_double_after_optimizer_state(T: Any) -> Any:
+    m = _linear_model(T, 2, 2, 3)
+    opt = T.optim.Adam(m.parameters(), lr=0.1)
+    x = T.tensor(_data(3, 2))
+    _train(T, m, opt, lambda: m(x).sum())
+    sd = opt.state_dict()
+    m.double()
+    opt2 = T.optim.Adam(m.parameters(), lr=0.1)
+    opt2.load_state_dict(sd)
+    log = _train(T, m, opt2, lambda: m(x.double()).sum())
+    return {
+        "log": log,
+        "st_dtypes": {
+            k: {n: v.dtype for n, v in s.items()} for k, s in opt2.state_dict()["state"].items()
+        },
+    }
+
+
+@program()
+def prog_reduce_on_plateau_with_training(T: Any) -> Any:
+    nn = T.nn
+    m = _linear_model(T, 2, 1, 4)
+    opt = T.optim.SGD(m.parameters(), lr=1.0)
+    sched = T.optim.lr_scheduler.ReduceLROnPlateau(
+        opt, factor=0.5, patience=0, threshold=0.1, min_lr=0.1
+    )
+    x = T.tensor(_data(4, 2))
+    y = T.tensor(_data(4, 1, seed=1))
+    out = []
+    for _ in range(5):
+        log = _train(T, m, opt, lambda: nn.functional.mse_loss(m(x), y), n=1)
+        sched.step(log[0]["loss"])
+        out.append((log[0]["loss"], sched.get_last_lr(), sched.num_bad_epochs))
+    return out
+
+
+@program()
+def prog_add_param_group_after_unfreeze(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Sequential(nn.Linear(2, 3), nn.Tanh(), nn.Linear(3, 1)), 5)
+    m[0].requires_grad_(False)
+    opt = T.optim.Adam(m[2].parameters(), lr=0.1)
+    x = T.tensor(_data(4, 2))
+    l1 = _train(T, m, opt, lambda: m(x).pow(2).mean())
+    m[0].requires_grad_(True)
+    opt.add_param_group({"params": m[0].parameters(), "lr": 0.01})
+    l2 = _train(T, m, opt, lambda: m(x).pow(2).mean())
+    dup = raises(lambda: opt.add_param_group({"params": m[2].weight}))
+    return {
+        "l1": l1,
+        "l2": l2,
+        "groups": [{k: v for k, v in g.items() if k != "params"} for g in opt.param_groups],
+        "dup": dup,
+    }
+
+
+@program()
+def prog_shared_modules_and_duplicate_parameters(T: Any) -> Any:
+    nn = T.nn
+    shared = nn.Linear(2, 2)
+    m = nn.Sequential(shared, nn.ReLU(), shared)
+    return {
+        "params": [n for n, _ in m.named_parameters()],
+        "all": [n for n, _ in m.named_parameters(remove_duplicate=False)],
+        "mods": [n for n, _ in m.named_modules()],
+        "mods_all": [n for n, _ in m.named_modules(remove_duplicate=False)],
+        "count": len(list(m.parameters())),
+        "sd": list(m.state_dict()),
+        "children": [type(c).__name__ for c in m.children()],
+    }
+
+
+@program()
+def prog_sequential_and_modulelist_editing(T: Any) -> Any:
+    nn = T.nn
+    s = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1))
+    s.append(nn.Sigmoid())
+    s.insert(1, nn.Dropout(0.1))
+    s.extend([nn.Identity()])
+    head = s[:2]
+    del s[-1]
+    ml = nn.ModuleList([nn.Linear(1, 1)])
+    ml += [nn.Tanh()]
+    ml.insert(0, nn.ReLU())
+    od = nn.Sequential(
+        __import__("collections").OrderedDict([("a", nn.Linear(1, 2)), ("b", nn.ReLU())])
+    )
+    return {
+        "s": repr(s),
+        "head": repr(head),
+        "len": len(s),
+        "ml": repr(ml),
+        "ml_neg": repr(ml[-1]),
+        "od": repr(od),
+        "od_a": repr(od.a),
+        "pop": repr(s.pop(0)),
+        "idx_err": raises(lambda: s[10]),
+        "bad_append": raises(lambda: nn.ModuleList().append(3)),
+        "add": repr(nn.Sequential(nn.ReLU()) + nn.Sequential(nn.Tanh())),
+        "mul": repr(nn.Sequential(nn.ReLU()) * 2),
+    }
+
+
+@program()
+def prog_weight_norm_conv_training(T: Any) -> Any:
+    nn = T.nn
+    P = nn.utils.parametrizations
+    conv = P.weight_norm(_seeded(T, nn.Conv1d(2, 3, 3), 6))
+    fc = P.weight_norm(_seeded(T, nn.Linear(3, 1), 7), dim=None)
+    model = nn.Sequential(conv, nn.ReLU(), nn.AdaptiveAvgPool1d(1), nn.Flatten(), fc)
+    opt = T.optim.SGD(model.parameters(), lr=0.1)
+    x = T.tensor(_data(2, 2, 5))
+    log = _train(T, model, opt, lambda: model(x).pow(2).sum())
+    return {
+        "log": log,
+        "names": [n for n, _ in model.named_parameters()],
+        "w": conv.weight,
+        "r": repr(model),
+        "sd": list(model.state_dict()),
+    }
+
+
+@program()
+def prog_spectral_norm_discriminator_seeded(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(8)
+    d = nn.Sequential(
+        nn.utils.parametrizations.spectral_norm(nn.Linear(3, 4)),
+        nn.LeakyReLU(0.2),
+        nn.utils.parametrizations.spectral_norm(nn.Linear(4, 1), n_power_iterations=2),
+    )
+    opt = T.optim.Adam(d.parameters(), lr=0.01, betas=(0.0, 0.9))
+    x = T.randn(5, 3)
+    log = _train(T, d, opt, lambda: d(x).mean())
+    d.eval()
+    return {"log": log, "ev": d(x), "bufs": dict(d.named_buffers()), "w": d[0].weight}
+
+
+@program()
+def prog_embedding_max_norm_training_adam(T: Any) -> Any:
+    nn = T.nn
+    emb = _seeded(T, nn.Embedding(6, 3, max_norm=0.5, norm_type=2.0, scale_grad_by_freq=True), 2)
+    with T.no_grad():
+        emb.weight.mul_(4)
+    opt = T.optim.Adam(emb.parameters(), lr=0.1)
+    idx = T.tensor([[1, 2, 1], [4, 4, 4]])
+    log = _train(T, emb, opt, lambda: emb(idx).sum(-1).pow(2).mean())
+    pre = nn.Embedding.from_pretrained(T.tensor(_data(4, 2)), freeze=False, padding_idx=1)
+    pre(T.tensor([0, 1, 1, 3])).sum().backward()
+    return {"log": log, "w": emb.weight, "pre_g": pre.weight.grad, "pre_r": repr(pre)}
+
+
+@program()
+def prog_lm_with_tied_weights_and_grad_accumulation(T: Any) -> Any:
+    nn = T.nn
+
+    class LM(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.Embedding(7, 4)
+            self.rnn = nn.GRU(4, 4, batch_first=True)
+            self.out = nn.Linear(4, 7, bias=False)
+            self.out.weight = self.emb.weight
+
+        def forward(self, idx):
+            return self.out(self.rnn(self.emb(idx))[0])
+
+    lm = _seeded(T, LM(), 3)
+    opt = T.optim.SGD(lm.parameters(), lr=0.2, momentum=0.9)
+    data = T.tensor([[1, 2, 3, 4, 5], [6, 5, 4, 3, 2], [0, 1, 0, 1, 0], [2, 2, 3, 3, 4]])
+    log = []
+    for _ in range(2):
+        opt.zero_grad()
+        for mb in data.split(2):
+            logits = lm(mb[:, :-1])
+            loss = nn.functional.cross_entropy(logits.transpose(1, 2), mb[:, 1:]) / 2
+            loss.backward()
+        opt.step()
+        log.append((loss.detach(), lm.emb.weight.detach().clone(), _state(opt)))
+    return {
+        "log": log,
+        "n": len(list(lm.parameters())),
+        "names": [n for n, _ in lm.named_parameters()],
+    }
+
+
+@program()
+def prog_gradient_accumulation_with_batchnorm(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(
+        T,
+        nn.Sequential(
+            nn.Linear(3, 4, bias=False), nn.BatchNorm1d(4, momentum=0.3), nn.ReLU(), nn.Linear(4, 1)
+        ),
+        4,
+    )
+    opt = T.optim.Adam(m.parameters(), lr=0.01)
+    x = T.tensor(_data(8, 3))
+    y = T.tensor(_data(8, 1, seed=1))
+    opt.zero_grad()
+    for xb, yb in zip(x.split(4), y.split(4), strict=True):
+        (nn.functional.mse_loss(m(xb), yb) / 2).backward()
+    opt.step()
+    return {
+        "params": dict(m.named_parameters()),
+        "grads": {n: p.grad for n, p in m.named_parameters()},
+        "bufs": dict(m.named_buffers()),
+        "st": _state(opt),
+    }
+
+
+@program()
+def prog_set_default_dtype_init_functions(T: Any) -> Any:
+    old = T.get_default_dtype()
+    T.set_default_dtype(T.float64)
+    try:
+        init = T.nn.init
+        T.manual_seed(5)
+        return {
+            "ku": init.kaiming_uniform_(T.empty(3, 2)),
+            "xn": init.xavier_normal_(T.empty(2, 3)),
+            "orth": init.orthogonal_(T.empty(3, 3)),
+            "tn": init.trunc_normal_(T.empty(4)),
+            "randn": T.randn(2),
+            "rand_like": T.rand_like(T.empty(2, dtype=T.float32)),
+            "normal": T.normal(0.0, 1.0, (2,)),
+            "bern": T.bernoulli(T.full((3,), 0.5)),
+            "perm": T.randperm(4),
+            "gain": init.calculate_gain("leaky_relu", 0.01),
+        }
+    finally:
+        T.set_default_dtype(old)
+
+
+@program()
+def prog_init_with_generators_and_errors(T: Any) -> Any:
+    init = T.nn.init
+    g = T.Generator().manual_seed(3)
+    w = T.empty(3, 4)
+    out = {
+        "ku": init.kaiming_uniform_(w.clone(), generator=g),
+        "tn": init.trunc_normal_(w.clone(), generator=g),
+        "orth": init.orthogonal_(w.clone(), generator=g),
+        "xn": init.xavier_normal_(w.clone(), generator=g),
+        "state": g.initial_seed(),
+    }
+    with T.no_grad():
+        p = T.nn.Parameter(T.empty(2, 2))
+        init.uniform_(p)
+    out["p_rg"] = p.requires_grad
+    out["p_leaf"] = p.is_leaf
+    out["sparse_bad"] = raises(lambda: init.sparse_(T.empty(2, 2, 2), 0.5))
+    out["orth_1d"] = raises(lambda: init.orthogonal_(T.empty(3)))
+    out["dirac_bad"] = raises(lambda: init.dirac_(T.empty(2, 2)))
+    out["eye_bad"] = raises(lambda: init.eye_(T.empty(2, 2, 2)))
+    out["zero_fan"] = raises(lambda: init.kaiming_normal_(T.empty(0)))
+    return out
