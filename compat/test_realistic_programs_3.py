@@ -3197,14 +3197,31 @@ def prog_save_whole_module(T: Any) -> Any:
     }
 
 
-@program(
-    xfail="a clamp bound given as a Python number is saved as a 0-d float64 tensor: "
-    "grad_fn._saved_min is tensor(1.5, dtype=torch.float64) where torch's ClampBackward1 "
-    "returns the number 1.5 (shadowgrad/ops/pointwise.py clamp / ops/registry.py saved values)"
-)
+@program()
 def prog_clamp_saved_scalar_bounds(T: Any) -> Any:
-    c = T.tensor([1.0, 2.0], requires_grad=True).clamp(min=1.5)
-    return {"min": c.grad_fn._saved_min, "max": c.grad_fn._saved_max, "gf": c.grad_fn}
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    c = x.clamp(min=1.5)
+    d = x.clamp(min=-1.25, max=3.5)
+    e, f = x.clamp_min(1.5), x.clamp_max(1)
+    g = T.tensor([1.0, 2.0], dtype=T.float64, requires_grad=True).clamp(max=-2.0)
+    return {
+        "c": (c.grad_fn._saved_min, c.grad_fn._saved_max, c.grad_fn),
+        "d": (d.grad_fn._saved_min, d.grad_fn._saved_max),
+        "types": [type(v).__name__ for v in (d.grad_fn._saved_min, c.grad_fn._saved_min)],
+        "e": (e.grad_fn, e.grad_fn._saved_min),
+        "f": (f.grad_fn, f.grad_fn._saved_max),
+        "g": (g.grad_fn._saved_min, g.grad_fn._saved_max),
+    }
+
+
+@program(
+    xfail="an int bound of clamp on a float tensor is saved as the float array the op computed "
+    "with, so grad_fn._saved_min is 1.0 where torch's ClampBackward1 keeps the Scalar 1 "
+    "(shadowgrad/ops/registry.py saves a number operand as its 0-d array, Note [Saved numbers])"
+)
+def prog_clamp_saved_int_bounds(T: Any) -> Any:
+    d = T.tensor([1.0, 2.0], requires_grad=True).clamp(min=1, max=3)
+    return [d.grad_fn._saved_min, d.grad_fn._saved_max]
 
 
 @program(warnings=False)

@@ -152,6 +152,8 @@ class OpNode(Node):
             if key in saved:
                 v = saved[key]
                 if type(v) is _ndarray and key in self._op.tensor_names:
+                    if key in _SCALAR_SAVED.get(self.name(), ()):
+                        return _wrapped_number(v).item()  # torch's Scalar: the number itself
                     return _make(_wrapped_number(v))  # Note [Saved numbers]
                 return self._unpack(key, v)
             if key in self._op.tensor_names:
