@@ -92,12 +92,18 @@ class Hardsigmoid(_Inplace):
     def forward(self, input: Tensor) -> Tensor:
         return F.hardsigmoid(input, self.inplace)
 
+    def extra_repr(self) -> str:  # torch's Hardsigmoid has none: its repr never shows inplace
+        return ""
+
 
 class Hardswish(_Inplace):
     """Mirrors `torch.nn.Hardswish`."""
 
     def forward(self, input: Tensor) -> Tensor:
         return F.hardswish(input, self.inplace)
+
+    def extra_repr(self) -> str:  # torch's Hardswish has none: its repr never shows inplace
+        return ""
 
 
 class Threshold(Module):
