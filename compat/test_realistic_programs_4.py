@@ -2392,3 +2392,423 @@ def prog_init_with_generators_and_errors(T: Any) -> Any:
     out["eye_bad"] = raises(lambda: init.eye_(T.empty(2, 2, 2)))
     out["zero_fan"] = raises(lambda: init.kaiming_normal_(T.empty(0)))
     return out
+
+
+# --- printing and the errors of common mistakes ---------------------------------------------------
+
+
+@program()
+def prog_reprs_after_training_steps(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1)), 1)
+    opt = T.optim.SGD(
+        [{"params": m[0].parameters()}, {"params": m[2].parameters(), "lr": 0.01}],
+        lr=0.1,
+        momentum=0.9,
+    )
+    x = T.tensor(_data(2, 2))
+    loss = m(x).sum()
+    loss.backward()
+    opt.step()
+    return {
+        "loss": repr(loss),
+        "w": repr(m[0].weight),
+        "g": repr(m[0].weight.grad),
+        "opt": repr(opt),
+        "w64": repr(m.double()[2].bias),
+        "out": repr(m(x.double())),
+        "sched": type(T.optim.lr_scheduler.StepLR(opt, 2)).__name__,
+        "str_w": str(m[2].weight),
+    }
+
+
+@program()
+def prog_printoptions_precision_float64_and_ints(T: Any) -> Any:
+    x = T.tensor([1 / 3, 2e-9, 12345.678], dtype=T.float64, requires_grad=True)
+    y = x * 2
+    out = {}
+    try:
+        T.set_printoptions(precision=10)
+        out["p10"] = repr(y)
+        T.set_printoptions(precision=3, sci_mode=False)
+        out["nosci"] = repr(y)
+        out["ints"] = repr(T.tensor([1, 10**12, -5]))
+        T.set_printoptions(linewidth=20)
+        out["lw"] = repr(T.arange(8.0, requires_grad=True) + 1)
+    finally:
+        T.set_printoptions(profile="default")
+        T.set_printoptions(sci_mode=None)
+    out["back"] = repr(y)
+    return out
+
+
+@program()
+def prog_packed_sequence_and_named_tuple_reprs(T: Any) -> Any:
+    nn = T.nn
+    U = nn.utils.rnn
+    p = U.pack_padded_sequence(
+        T.tensor([[1.0, 2.0], [3.0, 0.0]]), T.tensor([2, 1]), batch_first=True
+    )
+    x = T.tensor(_data(2, 3))
+    return {
+        "p": repr(p),
+        "mx": repr(x.max(1)),
+        "sort": repr(x.sort(1)),
+        "topk": repr(x.topk(2)),
+        "alsm": type(nn.AdaptiveLogSoftmaxWithLoss(3, 4, [2])(x, T.tensor([0, 3]))).__name__,
+        "sizes": repr(x.shape),
+        "grad_fn_repr": repr(x.requires_grad_().exp().grad_fn).split(" object")[0],
+    }
+
+
+@program()
+def prog_custom_extra_repr_and_nested_indent(T: Any) -> Any:
+    nn = T.nn
+
+    class Scale(nn.Module):
+        def __init__(self, s):
+            super().__init__()
+            self.s = s
+
+        def extra_repr(self):
+            return f"s={self.s},\nmode=multi"
+
+    class Outer(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.body = nn.Sequential(Scale(2), nn.Sequential(nn.Linear(1, 1), Scale(3)))
+            self.blocks = nn.ModuleList([nn.Linear(2, 2) for _ in range(4)] + [nn.ReLU()])
+
+    return {"r": repr(Outer()), "s": str(Scale(1))}
+
+
+@program()
+def prog_common_layer_shape_mistakes(T: Any) -> Any:
+    nn = T.nn
+    lin = nn.Linear(4, 2)
+    conv = nn.Conv2d(3, 2, 3)
+    lstm = nn.LSTM(4, 3, batch_first=True)
+    bn = nn.BatchNorm2d(3)
+    return {
+        "lin": raises(lambda: lin(T.ones(2, 5))),
+        "lin_1d": lin(T.ones(4)).shape,
+        "conv_dims": raises(lambda: conv(T.ones(3, 3))),
+        "conv_small": raises(lambda: conv(T.ones(1, 3, 2, 2))),
+        "conv_ch": raises(lambda: conv(T.ones(1, 4, 5, 5))),
+        "lstm_in": raises(lambda: lstm(T.ones(2, 3, 5))),
+        "lstm_dim": raises(lambda: lstm(T.ones(2, 3, 4, 1))),
+        "lstm_hx": raises(lambda: lstm(T.ones(2, 3, 4), (T.zeros(1, 2, 3), T.zeros(1, 3, 3)))),
+        "bn_dims": raises(lambda: bn(T.ones(2, 3))),
+        "pool": raises(lambda: nn.MaxPool2d(3)(T.ones(1, 1, 2, 2))),
+        "flat": raises(lambda: nn.Unflatten(1, (2, 2))(T.ones(2, 5))),
+        "ce_shape": raises(lambda: nn.functional.cross_entropy(T.ones(2, 3), T.tensor([[0], [1]]))),
+        "ce_batch": raises(lambda: nn.functional.cross_entropy(T.ones(2, 3), T.tensor([0, 1, 2]))),
+        "mse_warn": nn.functional.mse_loss(T.ones(2, 1), T.ones(2)),
+        "emb_float": raises(lambda: nn.Embedding(3, 2)(T.tensor([0.0]))),
+        "emb_oob": raises(lambda: nn.Embedding(3, 2)(T.tensor([3]))),
+    }
+
+
+@program()
+def prog_attention_and_transformer_mistakes(T: Any) -> Any:
+    nn = T.nn
+    mha = nn.MultiheadAttention(4, 2, batch_first=True)
+    x = T.ones(2, 3, 4)
+    layer = nn.TransformerEncoderLayer(4, 2, 8, batch_first=True)
+    F = nn.functional
+    return {
+        "kpm": raises(lambda: mha(x, x, x, key_padding_mask=T.zeros(2, 4, dtype=T.bool))),
+        "mask2d": raises(lambda: mha(x, x, x, attn_mask=T.zeros(2, 2))),
+        "embed": raises(lambda: mha(T.ones(2, 3, 5), x, x)),
+        "enc": raises(lambda: layer(T.ones(2, 3, 5))),
+        "enc_mask": raises(lambda: layer(x, src_mask=T.zeros(4, 4))),
+        "heads": raises(lambda: nn.TransformerEncoderLayer(5, 2)),
+        "sdpa": raises(
+            lambda: F.scaled_dot_product_attention(
+                T.ones(2, 3, 4), T.ones(2, 5, 3), T.ones(2, 5, 4)
+            )
+        ),
+        "act": raises(lambda: nn.TransformerEncoderLayer(4, 2, activation="swish")),
+    }
+
+
+@program()
+def prog_rnn_utils_mistakes(T: Any) -> Any:
+    U = T.nn.utils.rnn
+    return {
+        "pad_mixed": raises(lambda: U.pad_sequence([T.ones(2, 3), T.ones(2, 4)])),
+        "len_2d": raises(lambda: U.pack_padded_sequence(T.ones(3, 2), T.tensor([[3, 2]]))),
+        "len_zero": raises(lambda: U.pack_padded_sequence(T.ones(3, 2), T.tensor([3, 0]))),
+        "len_big": raises(lambda: U.pack_padded_sequence(T.ones(3, 2), T.tensor([4, 1]))),
+        "total": raises(
+            lambda: U.pad_packed_sequence(
+                U.pack_padded_sequence(T.ones(3, 2), [3, 1]), total_length=2
+            )
+        ),
+        "unpad": [t.shape for t in U.unpad_sequence(T.ones(3, 2, 4), T.tensor([3, 1]))],
+        "unpack": [t.shape for t in U.unpack_sequence(U.pack_sequence([T.ones(3), T.ones(2)]))],
+        "pad_left": U.pad_sequence([T.ones(1), T.ones(3)], batch_first=True, padding_side="left"),
+    }
+
+
+@program()
+def prog_optimizer_construction_mistakes(T: Any) -> Any:
+    m = T.nn.Linear(2, 1)
+    opt = T.optim
+    return {
+        "lr": raises(lambda: opt.SGD(m.parameters(), lr=-1)),
+        "mom": raises(lambda: opt.SGD(m.parameters(), lr=0.1, momentum=-0.5)),
+        "nest": raises(lambda: opt.SGD(m.parameters(), lr=0.1, nesterov=True)),
+        "betas": raises(lambda: opt.Adam(m.parameters(), betas=(1.0, 0.9))),
+        "eps": raises(lambda: opt.Adam(m.parameters(), eps=-1e-8)),
+        "empty": raises(lambda: opt.Adam([])),
+        "tensor": raises(lambda: opt.SGD(m.weight, lr=0.1)),
+        "nonleaf": raises(lambda: opt.SGD([m.weight * 2], lr=0.1)),
+        "wd": raises(lambda: opt.AdamW(m.parameters(), weight_decay=-0.1)),
+        "rho": raises(lambda: opt.Adadelta(m.parameters(), rho=1.5)),
+        "etas": raises(lambda: opt.Rprop(m.parameters(), etas=(1.5, 1.2))),
+        "dup": raises(lambda: opt.SGD([m.weight, m.weight], lr=0.1)),
+    }
+
+
+@program()
+def prog_module_hooks_during_training_loop(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Sequential(nn.Linear(2, 3), nn.Tanh(), nn.Linear(3, 1)), 9)
+    acts = []
+    gnorms = []
+    h1 = m[1].register_forward_hook(lambda mod, i, o: acts.append(o.detach().abs().mean()))
+    h2 = m[0].register_full_backward_hook(lambda mod, gi, go: gnorms.append(go[0].norm()))
+    opt = T.optim.SGD(m.parameters(), lr=0.1)
+    x = T.tensor(_data(4, 2))
+    log = _train(T, m, opt, lambda: m(x).pow(2).mean())
+    h1.remove()
+    h2.remove()
+    m(x).sum().backward()
+    return {"log": log, "acts": acts, "gnorms": gnorms}
+
+
+@program()
+def prog_grad_check_of_model_params_float64(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Sequential(nn.Linear(2, 2), nn.Tanh()), 3).double()
+    x = T.tensor(_data(3, 2), dtype=T.float64, requires_grad=True)
+    ok = T.autograd.gradcheck(lambda t: m(t), (x,))
+    gn = T.nn.GroupNorm(1, 2).double()
+    ok2 = T.autograd.gradcheck(lambda t: gn(t.view(3, 2, 1)), (x,))
+    ok3 = T.autograd.gradgradcheck(lambda t: nn.functional.softplus(m(t)), (x,))
+    return {"ok": ok, "ok2": ok2, "ok3": ok3}
+
+
+@program()
+def prog_train_step_under_no_grad_and_inference_mode(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Linear(2, 1), 2)
+    x = T.tensor(_data(3, 2))
+    with T.no_grad():
+        y = m(x)
+    with T.inference_mode():
+        z = m(x)
+    return {
+        "y_rg": y.requires_grad,
+        "y_gf": y.grad_fn,
+        "bwd": raises(lambda: y.sum().backward()),
+        "z_inf": z.is_inference(),
+        "z_use": raises(lambda: (m(x) * z).sum().backward()),
+        "z_clone": (m(x) * z.clone()).requires_grad,
+        "z_inplace": raises(lambda: z.add_(1)),
+    }
+
+
+# --- more layers inside models ------------------------------------------------------------------
+
+
+@program()
+def prog_spatial_transformer_grid_sample_training(T: Any) -> Any:
+    nn = T.nn
+    F = nn.functional
+    loc = _seeded(T, nn.Linear(16, 6), 1)
+    with T.no_grad():
+        loc.weight.mul_(0.1)
+        loc.bias.copy_(T.tensor([1.0, 0.0, 0.0, 0.0, 1.0, 0.0]))
+    opt = T.optim.Adam(loc.parameters(), lr=0.01)
+    img = T.tensor(_data(2, 1, 4, 4))
+    tgt = T.tensor(_data(2, 1, 4, 4, seed=1))
+    log = []
+    for mode, pad, ac in (
+        ("bilinear", "zeros", False),
+        ("nearest", "border", True),
+        ("bicubic", "reflection", False),
+    ):
+        opt.zero_grad()
+        theta = loc(img.flatten(1)).view(2, 2, 3)
+        grid = F.affine_grid(theta, [2, 1, 4, 4], align_corners=ac)
+        out = F.grid_sample(img, grid, mode=mode, padding_mode=pad, align_corners=ac)
+        loss = F.mse_loss(out, tgt)
+        loss.backward()
+        opt.step()
+        log.append(
+            (loss.detach(), loc.weight.grad.clone(), out.grad_fn.name(), grid.grad_fn.name())
+        )
+    return {"log": log, "warn": F.affine_grid(theta.detach(), [2, 1, 3, 3]).shape}
+
+
+@program()
+def prog_inplace_activations_after_norm(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(
+        T,
+        nn.Sequential(
+            nn.Conv2d(1, 2, 3, padding=1),
+            nn.BatchNorm2d(2),
+            nn.ReLU(inplace=True),
+            nn.Dropout(0.2, inplace=True),
+            nn.Conv2d(2, 2, 1),
+            nn.Hardswish(inplace=True),
+            nn.LeakyReLU(0.1, inplace=True),
+            nn.ELU(inplace=True),
+            nn.Hardtanh(inplace=True),
+            nn.SiLU(inplace=True),
+        ),
+        3,
+    )
+    x = T.tensor(_data(2, 1, 3, 3))
+    T.manual_seed(4)
+    y = m(x)
+    err = raises(lambda: y.sum().backward())
+    names = []
+    node = y.grad_fn
+    while node is not None and len(names) < 12:
+        names.append(node.name())
+        nxt = [f for f, _ in node.next_functions if f is not None and f.name() != "AccumulateGrad"]
+        node = nxt[0] if nxt else None
+    return {"y": y, "names": names, "err": err, "g": m[0].weight.grad, "r": repr(m)}
+
+
+@program()
+def prog_gumbel_softmax_and_rrelu_seeded(T: Any) -> Any:
+    F = T.nn.functional
+    logits = T.tensor(_data(3, 4), requires_grad=True)
+    T.manual_seed(12)
+    soft = F.gumbel_softmax(logits, tau=0.5)
+    hard = F.gumbel_softmax(logits, tau=1.0, hard=True)
+    rr = T.nn.RReLU(0.1, 0.3)(logits)
+    rr_eval = F.rrelu(logits, training=False)
+    (soft.sum() + (hard * T.arange(4.0)).sum() + rr.sum() + rr_eval.sum()).backward()
+    return {
+        "soft": soft,
+        "hard": hard,
+        "rr": rr,
+        "g": logits.grad,
+        "gf": [hard.grad_fn.name(), rr.grad_fn.name()],
+    }
+
+
+@program()
+def prog_one_hot_and_label_tricks(T: Any) -> Any:
+    F = T.nn.functional
+    y = T.tensor([0, 2, 1, 2])
+    oh = F.one_hot(y)
+    oh4 = F.one_hot(y, num_classes=4)
+    logits = T.tensor(_data(4, 3), requires_grad=True)
+    loss = -(oh.float() * logits.log_softmax(-1)).sum(-1).mean()
+    loss.backward()
+    return {
+        "oh": oh,
+        "oh4": oh4,
+        "loss": loss,
+        "g": logits.grad,
+        "neg": raises(lambda: F.one_hot(T.tensor([-1, 0]))),
+        "small": raises(lambda: F.one_hot(y, 2)),
+        "float": raises(lambda: F.one_hot(T.tensor([1.0]))),
+    }
+
+
+@program(
+    xfail="shadowgrad has no sparse tensors: Embedding(sparse=True) gives a dense gradient, so "
+    "SGD and Adagrad update every row and Adam does not refuse it (sparse COO gradients would "
+    "belong in shadowgrad/_tensor.py; the embedding backward in shadowgrad/nn/functional.py)"
+)
+def prog_sparse_embedding_sgd_and_adagrad(T: Any) -> Any:
+    nn = T.nn
+    emb = _seeded(T, nn.Embedding(5, 2, sparse=True), 4)
+    opt = T.optim.SGD(emb.parameters(), lr=0.5, momentum=0.0)
+    idx = T.tensor([1, 3, 1])
+    emb(idx).pow(2).sum().backward()
+    g = emb.weight.grad
+    opt.step()
+    emb2 = _seeded(T, nn.Embedding(5, 2, sparse=True), 4)
+    opt2 = T.optim.Adagrad(emb2.parameters(), lr=0.5)
+    emb2(idx).sum().backward()
+    opt2.step()
+    return {
+        "is_sparse": g.is_sparse,
+        "w": emb.weight,
+        "w2": emb2.weight,
+        "mom_err": raises(lambda: T.optim.Adam(emb.parameters()).step()),
+    }
+
+
+@program()
+def prog_pixel_shuffle_unshuffle_channel_shuffle(T: Any) -> Any:
+    nn = T.nn
+    x = T.tensor(_data(1, 8, 2, 2), requires_grad=True)
+    a = nn.PixelShuffle(2)(x)
+    b = nn.PixelUnshuffle(2)(a)
+    c = nn.ChannelShuffle(4)(x)
+    (a.sum() + (b * 2).sum() + c.pow(2).sum()).backward()
+    return {
+        "a": a,
+        "b": b,
+        "c": c,
+        "g": x.grad,
+        "gf": [a.grad_fn.name(), b.grad_fn.name(), c.grad_fn.name()],
+        "bad": raises(lambda: nn.PixelShuffle(3)(x)),
+        "bad_cs": raises(lambda: nn.ChannelShuffle(3)(x)),
+    }
+
+
+@program()
+def prog_local_response_norm_and_cosine_sim_model(T: Any) -> Any:
+    nn = T.nn
+    conv = _seeded(T, nn.Conv2d(1, 4, 2), 5)
+    lrn = nn.LocalResponseNorm(3, alpha=1e-2, beta=0.75, k=2.0)
+    opt = T.optim.SGD(conv.parameters(), lr=0.1)
+    x = T.tensor(_data(2, 1, 3, 3))
+    log = _train(T, conv, opt, lambda: lrn(conv(x)).pow(2).mean())
+    cs = nn.CosineSimilarity(dim=1, eps=1e-6)(conv(x), conv(x.flip(-1)))
+    pd = nn.PairwiseDistance(p=1.0, keepdim=True)(x.flatten(1), x.flatten(1) + 1)
+    return {
+        "log": log,
+        "cs": cs,
+        "pd": pd,
+        "r": [repr(lrn), repr(nn.CosineSimilarity()), repr(nn.PairwiseDistance())],
+    }
+
+
+@program()
+def prog_activation_zoo_in_mlp(T: Any) -> Any:
+    nn = T.nn
+    acts = [
+        nn.GELU(),
+        nn.SELU(),
+        nn.CELU(0.7),
+        nn.Softsign(),
+        nn.Tanhshrink(),
+        nn.Softshrink(0.2),
+        nn.Hardshrink(0.3),
+        nn.LogSigmoid(),
+        nn.Hardsigmoid(),
+        nn.ReLU6(),
+        nn.Mish(),
+        nn.Threshold(0.1, -1.0),
+        nn.Softplus(beta=0.5, threshold=5),
+    ]
+    layers = []
+    for a in acts:
+        layers += [nn.Linear(3, 3), a]
+    m = _seeded(T, nn.Sequential(*layers), 6)
+    opt = T.optim.Rprop(m.parameters(), lr=0.01)
+    x = T.tensor(_data(4, 3) * 2)
+    log = _train(T, m, opt, lambda: m(x).pow(2).mean(), n=2)
+    return {"log": log, "r": repr(m)}
