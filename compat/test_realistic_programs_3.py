@@ -4069,18 +4069,24 @@ def prog_default_collate_variants_and_loader_checks(T: Any) -> Any:
     }
 
 
-@program(
-    xfail="multinomial with replacement raises 'probability tensor contains either `inf`, `nan` "
-    "or element < 0' for a negative or nan weight where torch's CPU kernel raises 'invalid "
-    "multinomial distribution (encountering probability entry < 0)' (shadowgrad/ops/pointwise.py "
-    "multinomial; seen through WeightedRandomSampler)"
-)
+@program()
 def prog_weighted_sampler_negative_weight(T: Any) -> Any:
     D = T.utils.data
-    return {
-        "sampler": raises(lambda: list(D.WeightedRandomSampler([-1.0, 1.0], 2))),
-        "nan": raises(lambda: T.multinomial(T.tensor([float("nan"), 1.0]), 2, True)),
+    nan, inf = float("nan"), float("inf")
+    cases = {
+        "nan": ([nan, 1.0], 2, True),
+        "inf": ([inf, 1.0], 2, True),
+        "zero_sum": ([0.0, 0.0], 2, True),
+        "rows": ([[0.0, 0.0], [-1.0, 1.0]], 2, True),
+        "rows_neg_first": ([[1.0, inf], [-1.0, 1.0]], 2, True),
+        "one_sample_nan": ([nan, 1.0], 1, True),
+        "no_replacement_neg": ([-1.0, 1.0], 1, False),
+        "no_replacement_inf": ([inf, 1.0], 1, False),
     }
+    out = {"sampler": raises(lambda: list(D.WeightedRandomSampler([-1.0, 1.0], 2)))}
+    for name, (p, k, rep) in cases.items():
+        out[name] = raises(lambda p=p, k=k, rep=rep: T.multinomial(T.tensor(p), k, rep))
+    return out
 
 
 @program()

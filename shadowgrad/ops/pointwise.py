@@ -2488,9 +2488,11 @@ def multinomial(
         raise RuntimeError(
             "cannot sample n_sample > prob_dist.size(-1) samples without replacement"
         )
-    if (p < 0).any() or not np.isfinite(p).all():
-        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
     rows = p.reshape(-1, n)
+    if replacement and num_samples > 1:
+        _check_multinomial_rows(rows)
+    elif (p < 0).any() or not np.isfinite(p).all():
+        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
     if (rows.sum(-1) <= 0).any():
         raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
     g = _gen(generator)
@@ -2502,6 +2504,22 @@ def multinomial(
         res = np.argsort(-score, axis=-1, kind="stable")[:, :num_samples]
     res = res.reshape(*p.shape[:-1], num_samples).astype(np.int64)
     return _out(_make(res), out, "multinomial")
+
+
+def _check_multinomial_rows(rows: np.ndarray) -> None:
+    """torch's with-replacement kernel checks row by row, entry by entry: a negative or NaN
+    entry, an infinite one, then the row's sum."""
+    neg = ~(rows >= 0)
+    inf = np.isinf(rows)
+    bad_row = neg.any(-1) | inf.any(-1) | (rows.sum(-1) <= 0)
+    for r in np.flatnonzero(bad_row):
+        first = np.flatnonzero(neg[r] | inf[r])
+        if first.size:
+            what = "< 0" if neg[r, first[0]] else "= infinity or NaN"
+            raise RuntimeError(
+                f"invalid multinomial distribution (encountering probability entry {what})"
+            )
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
 
 
 _RANDOM_METHODS = {
