@@ -28,12 +28,9 @@ class Flatten(Module):
 class Unflatten(Module):
     """Mirrors `torch.nn.Unflatten`."""
 
-    def __init__(self, dim: int | str, unflattened_size: Any) -> None:
+    def __init__(self, dim: int, unflattened_size: Any) -> None:
         super().__init__()
-        if isinstance(dim, int):
-            self._require_tuple_int(unflattened_size)
-        else:
-            raise TypeError("invalid argument type for dim parameter")
+        self._require_tuple_int(unflattened_size)  # torch checks the size only, not dim
         self.dim = dim
         self.unflattened_size = unflattened_size
 
