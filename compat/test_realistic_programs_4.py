@@ -2812,3 +2812,52 @@ def prog_activation_zoo_in_mlp(T: Any) -> Any:
     x = T.tensor(_data(4, 3) * 2)
     log = _train(T, m, opt, lambda: m(x).pow(2).mean(), n=2)
     return {"log": log, "r": repr(m)}
+
+
+@program()
+def prog_unflatten_size_checks(T: Any) -> Any:
+    nn = T.nn
+    return {
+        "ok": repr(nn.Unflatten(1, [2, 3])),
+        "str_dim": raises(lambda: nn.Unflatten("x", (("a", 2), ("b", 3)))),
+        "int": raises(lambda: nn.Unflatten(1, 3)),
+        "float": raises(lambda: nn.Unflatten(1, (2.0, 3))),
+        "fwd": nn.Unflatten(-1, (2, -1))(T.ones(1, 6)).shape,
+        "hs": [repr(nn.Hardswish(inplace=True)), repr(nn.Hardsigmoid(True))],
+    }
+
+
+@program()
+def prog_rnn_float64_dropout_packed_training(T: Any) -> Any:
+    nn = T.nn
+    U = nn.utils.rnn
+    out = {}
+    for cell in ("LSTM", "GRU", "RNN"):
+        rnn = _seeded(
+            T, getattr(nn, cell)(2, 3, num_layers=2, dropout=0.5, bidirectional=True), 7
+        ).double()
+        opt = T.optim.SGD(rnn.parameters(), lr=0.1)
+        x = T.tensor(_data(4, 3, 2), dtype=T.float64)
+        T.manual_seed(21)
+        log = []
+        for packed in (False, True):
+            opt.zero_grad()
+            inp = U.pack_padded_sequence(x, [4, 3, 1]) if packed else x
+            o, _ = rnn(inp)
+            o = U.pad_packed_sequence(o)[0] if packed else o
+            loss = o.pow(2).mean()
+            loss.backward()
+            opt.step()
+            log.append((loss.detach(), [p.grad.clone() for p in rnn.parameters()]))
+        out[cell] = log
+    out["after"] = T.rand(2)
+    return out
+
+
+@program(
+    xfail='orthogonal_ on a float16 tensor: torch\'s geqrf raises NotImplementedError ("geqrf_cpu" '
+    "not implemented for 'Half'), shadowgrad's linalg.qr raises numpy's TypeError (fix in "
+    "shadowgrad/linalg: qr's dtype check)"
+)
+def prog_orthogonal_init_half_error(T: Any) -> Any:
+    return raises(lambda: T.nn.init.orthogonal_(T.empty(3, 2, dtype=T.float16)))
