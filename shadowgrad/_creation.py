@@ -515,9 +515,7 @@ def _arange_out(arr: np.ndarray, out: Tensor) -> Tensor:
                 stacklevel=3,
             )
         out._data = np.empty((n,), out._data.dtype)
-    elif out._data.shape != (n,):
-        out._data = out._data.reshape(n)
-    np.copyto(out._data, arr, casting="unsafe")
+    np.copyto(out._data, arr.reshape(out._data.shape), casting="unsafe")  # a 2-d out keeps it
     out._bump()
     return out
 

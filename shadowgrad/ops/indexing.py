@@ -334,6 +334,9 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
     """Mirrors `torch.Tensor.__setitem__`: views get copied into (CopySlices on the base), tensor
     and mask indices go through `index_put_` (IndexPutBackward0)."""
     value = _value_tensor(self, value)
+    if value.dtype.is_complex and not self.dtype.is_complex and value.ndim == 0:
+        if isinstance(index, Tensor) and index.dtype is D.bool_:  # torch's masked_fill_
+            D.check_scalar_fits(complex(value._data), self.dtype)
     if self.ndim == 0 and (isinstance(index, slice) or _is_int(index)):
         raise IndexError(
             "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
@@ -367,11 +370,11 @@ def _index_put_checked(self: Tensor, indices: tuple[Any, ...], values: Tensor, a
 
 
 def _check_index_put(
-    self: Tensor, indices: Any, values: Tensor, name: str = "index_put_"
+    self: Tensor, indices: Any, values: Tensor, name: str = "index_put_", pos: int = 1
 ) -> tuple[Any, ...]:
     if not isinstance(indices, (tuple, list)):
         raise TypeError(
-            f"{name}(): argument 'indices' (position 1) must be tuple of Tensors, not "
+            f"{name}(): argument 'indices' (position {pos}) must be tuple of Tensors, not "
             f"{type(indices).__name__}"
         )
     if values._data.dtype != self._data.dtype:
@@ -395,6 +398,19 @@ def index_put(input: Tensor, indices: Any, values: Tensor, accumulate: bool = Fa
     """Mirrors `torch.index_put`."""
     idx = _check_index_put(input, indices, values, "index_put")
     return _index_put(input, idx, values, bool(accumulate))
+
+
+def _index_put_function(fn: Any) -> Any:
+    """torch.index_put / torch.index_put_: `indices` is argument 2 in their errors."""
+
+    def function(input: Tensor, indices: Any, values: Tensor, accumulate: bool = False) -> Any:
+        if not isinstance(indices, (tuple, list)):
+            _check_index_put(input, indices, values, fn.__name__, 2)
+        return fn(input, indices, values, accumulate)
+
+    function.__name__ = function.__qualname__ = fn.__name__
+    function.__doc__ = fn.__doc__
+    return function
 
 
 def index_put_(self: Tensor, indices: Any, values: Tensor, accumulate: bool = False) -> Tensor:
@@ -905,6 +921,9 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     n = input._data.shape[d] if input.ndim else 1
     if a.size and (a.max() >= n or a.min() < 0):
+        if d == 1 and input.ndim > 1:  # torch's index_select_out_cpu_dim1_ kernel
+            bad = a.reshape(-1)[(a.reshape(-1) >= n) | (a.reshape(-1) < 0)][0]
+            raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={n}")
         raise IndexError("index out of range in self")
     a = a.reshape(-1)
     if input.ndim == 0:
@@ -1214,7 +1233,7 @@ def take(input: Tensor, index: Tensor) -> Tensor:
 
 def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Tensor:
     """Mirrors `torch.take_along_dim`."""
-    if indices._data.dtype != np.int64:
+    if indices._data.dtype != np.int64 and dim is not None:
         raise RuntimeError(
             "torch.take_along_dim(): dtype of indices should be Long but got "
             f"{indices.dtype._short}"
@@ -1295,8 +1314,8 @@ METHODS: dict[str, Any] = {
     "argwhere": argwhere,
 }
 FUNCTIONS: dict[str, Any] = {
-    "index_put": index_put,
-    "index_put_": index_put_,
+    "index_put": _index_put_function(index_put),
+    "index_put_": _index_put_function(index_put_),
     "gather": gather,
     "scatter": scatter,
     "scatter_reduce": scatter_reduce,

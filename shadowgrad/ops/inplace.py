@@ -7,7 +7,6 @@ node the tensor's new grad_fn (so `y.add_(1)` gives `AddBackward0`, as in torch)
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -282,10 +281,7 @@ def fill_(self: Tensor, value: Any) -> Tensor:
                 f"{value.ndim} dimensions."
             )
         if value.dtype.is_complex and not self.dtype.is_complex:
-            warnings.warn(
-                "Casting complex values to real discards the imaginary part", UserWarning, 2
-            )
-            value = value.real
+            value = value.real  # torch's fill_ drops the imaginary part silently
         return apply_inplace(_fill_tensor, self, value)
     D.check_scalar_fits(value, self.dtype)
     return apply_inplace(_fill, self, value)

@@ -239,6 +239,8 @@ def matmul(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor
     if da == 3 and db == 3:
         # a batch of one against a real batch is a matrix against that batch
         a0, b0 = input._data.shape[0], other._data.shape[0]
+        if input._data.shape[2] != other._data.shape[1]:
+            return _batched(input, other)  # torch's bmm error, on the broadcast batch
         if a0 == 1 and b0 != 1:
             return matmul(input.squeeze(0), other)
         if b0 == 1 and a0 != 1:
@@ -416,7 +418,7 @@ def _scale(grad: Tensor, s: Any) -> Tensor:
 def _expand_check(shape: tuple[int, ...], target: tuple[int, ...]) -> None:
     lead = len(target) - len(shape)
     bad = lead < 0
-    for i, s in enumerate(shape):
+    for i, s in reversed(list(enumerate(shape))):  # torch's expand checks the last dim first
         if not bad and s != 1 and s != target[lead + i]:
             raise RuntimeError(
                 f"The expanded size of the tensor ({target[lead + i]}) must match the existing "

@@ -285,14 +285,34 @@ _ALL_DIMS: Any = object()
 
 
 def sum(
-    input: Tensor, dim: Any = _ALL_DIMS, keepdim: bool = False, *, dtype: D.dtype | None = None
+    input: Tensor,
+    dim: Any = _ALL_DIMS,
+    keepdim: bool = False,
+    *,
+    dtype: D.dtype | None = None,
+    out: Tensor | None = None,
 ) -> Tensor:
     """Mirrors `torch.sum`."""
+    if out is not None:
+        return _sum_out(input, dim, keepdim, dtype, out)
     npd = _sum_dtype(input, dtype)
     shape = tuple(input._data.shape)
     if dim is _ALL_DIMS:
         return _sum_all(input, shape, npd)
     return _sum_dim(input, _axes(dim, input.ndim), keepdim, shape, npd)
+
+
+def _sum_out(input: Tensor, dim: Any, keepdim: bool, dtype: Any, out: Tensor) -> Tensor:
+    """sum(..., out=): computed in out's dtype (unless dtype= is given), then written into it."""
+    from .. import _grad_mode
+    from .shape import resize_out
+
+    if _grad_mode.STATE.grad and (input._rg or out._rg):
+        raise RuntimeError(
+            "sum(): functions with out=... arguments don't support automatic differentiation, "
+            "but one of the arguments requires grad."
+        )
+    return resize_out(sum(input, dim, keepdim, dtype=dtype or out.dtype), out)
 
 
 def _mean_check(name: str, input: Tensor, dtype: D.dtype | None) -> Tensor:
@@ -388,6 +408,8 @@ def nanmean(
             "nanmean(): expected input to have floating point or complex dtype but got "
             f"{input.dtype._short}"
         )
+    if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
+        _mean_check("nanmean", input, dtype)
     axes = _axes(dim, input.ndim)
     count = np.sum(~np.isnan(input._data), axis=axes, keepdims=keepdim)
     return nansum(input, dim, keepdim, dtype=dtype) / _const(np.asarray(count, np.int64))
@@ -559,13 +581,24 @@ _cumprod = defop(
 )
 
 
-def cumsum(input: Tensor, dim: int, *, dtype: D.dtype | None = None) -> Tensor:
+_NO_DIM: Any = object()
+
+
+def _missing_dim(name: str) -> None:
+    raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
+
+
+def cumsum(input: Tensor, dim: int = _NO_DIM, *, dtype: D.dtype | None = None) -> Tensor:
     """Mirrors `torch.cumsum`."""
+    if dim is _NO_DIM:
+        _missing_dim("cumsum")
     return _cumsum(input, wrap_dim(dim, input.ndim), _sum_dtype(input, dtype))
 
 
-def cumprod(input: Tensor, dim: int, *, dtype: D.dtype | None = None) -> Tensor:
+def cumprod(input: Tensor, dim: int = _NO_DIM, *, dtype: D.dtype | None = None) -> Tensor:
     """Mirrors `torch.cumprod`."""
+    if dim is _NO_DIM:
+        _missing_dim("cumprod")
     return _cumprod(input, wrap_dim(dim, input.ndim), _sum_dtype(input, dtype))
 
 
@@ -1268,18 +1301,85 @@ def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
     return _make(np.asarray(np.count_nonzero(x, axis=_axes(dim, x.ndim)), np.int64))
 
 
+def _bad_dim(v: Any) -> bool:
+    return isinstance(v, (tuple, list, float, str))
+
+
+def _arg_desc(v: Any) -> str:
+    if isinstance(v, (tuple, list)):
+        kinds = ", ".join(type(x).__name__ for x in v)
+        return f"{type(v).__name__} of " + (f"[{kinds}]" if isinstance(v, list) else f"({kinds})")
+    return type(v).__name__
+
+
+def _parser_checked(name: str, fn: Any, method: bool) -> Any:
+    """torch's argument-parser error for a dim that is no int (`x.max((0, 1))`), in the method's
+    or the function's wording; the other calls go straight to fn."""
+    reduce_ = name == "prod"
+
+    def error(v: Any) -> TypeError:
+        tn = type(v).__name__
+        if method:
+            if reduce_:
+                sigs = [
+                    " * (*, torch.dtype dtype = None)\n",
+                    " * (int dim, bool keepdim = False, *, torch.dtype dtype = None)\n",
+                ]
+            else:
+                bad = (
+                    f"      didn't match because some of the arguments have invalid types: "
+                    f"(!{_arg_desc(v)}!)\n"
+                )
+                sigs = [
+                    " * ()\n",
+                    bad,
+                    " * (Tensor other)\n",
+                    bad,
+                    " * (int dim, bool keepdim = False)\n",
+                ]
+            got = tn
+        else:
+            if reduce_:
+                sigs = [
+                    " * (Tensor input, *, torch.dtype dtype = None)\n",
+                    " * (Tensor input, int dim, bool keepdim = False, *, torch.dtype dtype = "
+                    "None, Tensor out = None)\n",
+                ]
+            else:
+                sigs = [
+                    " * (Tensor input, *, Tensor out = None)\n",
+                    " * (Tensor input, Tensor other, *, Tensor out = None)\n",
+                    " * (Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out "
+                    "= None)\n",
+                ]
+            got = f"Tensor, {tn}"
+        return TypeError(
+            f"{name}() received an invalid combination of arguments - got ({got}), but expected "
+            "one of:\n" + "".join(sigs)
+        )  # fmt: skip
+
+    def call(input: Any, *args: Any, **kwargs: Any) -> Any:
+        if len(args) == 1 and not kwargs and _bad_dim(args[0]):
+            raise error(args[0])
+        return fn(input, *args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    call.__doc__ = fn.__doc__
+    return call
+
+
 METHODS = {
     "sum": sum,
     "mean": mean,
     "sum_to_size": sum_to_size,
     "nansum": nansum,
     "nanmean": nanmean,
-    "prod": prod,
+    "prod": _parser_checked("prod", prod, True),
     "cumsum": cumsum,
     "cumprod": cumprod,
     "logsumexp": logsumexp,
-    "max": max,
-    "min": min,
+    "max": _parser_checked("max", max, True),
+    "min": _parser_checked("min", min, True),
     "amax": amax,
     "amin": amin,
     "argmax": argmax,
@@ -1296,12 +1396,12 @@ FUNCTIONS = {
     "mean": mean,
     "nansum": nansum,
     "nanmean": nanmean,
-    "prod": prod,
+    "prod": _parser_checked("prod", prod, False),
     "cumsum": cumsum,
     "cumprod": cumprod,
     "logsumexp": logsumexp,
-    "max": max,
-    "min": min,
+    "max": _parser_checked("max", max, False),
+    "min": _parser_checked("min", min, False),
     "amax": amax,
     "amin": amin,
     "argmax": argmax,
@@ -1349,7 +1449,9 @@ def _in_place_scans() -> dict[str, Any]:
     def scan_(fn: Any) -> Any:
         method = make_inplace(fn)
 
-        def scan(self: Tensor, dim: int, *, dtype: D.dtype | None = None) -> Tensor:
+        def scan(self: Tensor, dim: int = _NO_DIM, *, dtype: D.dtype | None = None) -> Tensor:
+            if dim is _NO_DIM:
+                _missing_dim(method.__name__)
             if dtype is not None and dtype is not self.dtype:
                 raise RuntimeError(
                     f"Bad in-place call: input tensor dtype {D.CPP_NAMES[self.dtype]} and output "
