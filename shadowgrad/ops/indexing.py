@@ -334,9 +334,14 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
     """Mirrors `torch.Tensor.__setitem__`: views get copied into (CopySlices on the base), tensor
     and mask indices go through `index_put_` (IndexPutBackward0)."""
     value = _value_tensor(self, value)
-    if value.dtype.is_complex and not self.dtype.is_complex and value.ndim == 0:
-        if isinstance(index, Tensor) and index.dtype is D.bool_:  # torch's masked_fill_
-            D.check_scalar_fits(complex(value._data), self.dtype)
+    if (
+        value._data.dtype.kind == "c"
+        and value._data.ndim == 0
+        and self._data.dtype.kind != "c"
+        and isinstance(index, Tensor)
+        and index._data.dtype == np.bool_
+    ):  # torch's masked_fill_ of the value as a number
+        D.check_scalar_fits(complex(value._data), self.dtype)
     if self.ndim == 0 and (isinstance(index, slice) or _is_int(index)):
         raise IndexError(
             "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
