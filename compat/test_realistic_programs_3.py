@@ -4655,6 +4655,17 @@ def prog_optimizer_named_parameters_and_state_casts(T: Any) -> Any:
     }
 
 
+@program()
+def prog_saved_number_operand_types(T: Any) -> Any:
+    """A number operand is saved as torch's wrapped number, of its own Python type: 1 and 1.0
+    compute alike but read back as int64 and float64. (A bool operand is still saved as the
+    float array it computed with: `x * True` reads back tensor(1., dtype=float64), torch's
+    tensor(True).)"""
+    x = T.ones(2, requires_grad=True)
+    ys = [x * 1.0, x * 1, x * 2, x * 2.0, x * 0, x * -0.0, x / 4, x / 4.0]
+    return [(y.grad_fn._saved_other, y) for y in ys]
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 

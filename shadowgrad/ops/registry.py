@@ -817,8 +817,10 @@ def _save(
 
 # Note [Saved numbers], continued: the 0-d arrays of the Python numbers an op saves are shared,
 # read-only, between calls with the same number and dtype (a training loop's constants: 1e-4,
-# 0.5, ...), which saves an allocation per recorded op. Zero is not shared (0.0 == -0.0 as a
-# key, and the sign matters), nor is NaN (never equal to itself, so never found).
+# 0.5, ...), which saves an allocation per recorded op. They are keyed by the number's type and
+# value: 1 and 1.0 compute alike but are saved as torch's int64 and float64 wrapped numbers.
+# A float zero is not shared (0.0 == -0.0 as a key, and the sign matters), nor is NaN (never
+# equal to itself, so never found).
 _NUMBERS: dict[Any, dict[Any, np.ndarray]] = {}
 
 
@@ -826,12 +828,12 @@ def _wrapped_number(arr: np.ndarray) -> np.ndarray:
     """A saved number as `_saved_<name>` shows it: torch's wrapped number, a 0-d tensor of the
     Python number's own dtype (int64, float64, complex128, bool), the user's own copy."""
     v: Any = None
-    for n, a in _NUMBERS.get(arr.dtype, {}).items():  # a shared array: the number it holds
+    for (_, n), a in _NUMBERS.get(arr.dtype, {}).items():  # a shared array: its number
         if a is arr:
             v = n
             break
-    if v is None:
-        v = arr.item()
+    if type(v) not in _WRAPPED_DTYPES:  # not shared (or a numpy scalar): its value
+        v = arr.item() if v is None else v.item()
     return np.array(v, _WRAPPED_DTYPES[type(v)])
 
 
@@ -842,14 +844,15 @@ def _number_array(v: Any, dt: Any) -> np.ndarray:
     cache = _NUMBERS.get(dt)
     if cache is None:
         cache = _NUMBERS[dt] = {}
-    arr = cache.get(v)
+    key = (type(v), v)
+    arr = cache.get(key)
     if arr is None:
         arr = _asarray(v, dt)
-        if v and v == v and type(v) is not bool:
+        if v == v and (v or type(v) in (bool, int)):  # not a float zero, not NaN
             if len(cache) > 1024:
                 cache.clear()
             arr.flags.writeable = False
-            cache[v] = arr
+            cache[key] = arr
     return arr
 
 
