@@ -624,7 +624,28 @@ def dropout2d(
     """Mirrors `torch.nn.functional.dropout2d` (for 3-D and 4-D inputs; a 3-D input is taken as
     (N, C, L), torch's channel-wise 1-D behavior)."""
     _check_p(p)
-    return _dropout(input, p, training, inplace, tuple(input.shape[:2]) + (1,) * (input.ndim - 2))
+    nd = input.ndim
+    if nd not in (3, 4):
+        warnings.warn(
+            f"dropout2d: Received a {nd}-D input to dropout2d, which is deprecated and will "
+            "result in an error in a future release. To retain the behavior and silence this "
+            "warning, please use dropout instead. Note that dropout2d exists to provide "
+            "channel-wise dropout on inputs with 2 spatial dimensions, a channel dimension, and "
+            "an optional batch dimension (i.e. 3D or 4D inputs).",
+            stacklevel=2,
+        )
+    if nd == 3:
+        warnings.warn(
+            "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D "
+            "dropout behavior is desired - input is interpreted as shape (N, C, L), where C is "
+            "the channel dim. This behavior will change in a future release to interpret the "
+            "input as one without a batch dimension, i.e. shape (C, H, W). To maintain the 1D "
+            "channel-wise dropout behavior, please switch to using dropout1d instead.",
+            stacklevel=2,
+        )
+    if nd < 2 and training and 0.0 < p < 1.0 and input._data.size:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    return _dropout(input, p, training, inplace, tuple(input.shape[:2]) + (1,) * (nd - 2))
 
 
 # --- linear -------------------------------------------------------------------------------
