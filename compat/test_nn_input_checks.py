@@ -1298,12 +1298,6 @@ XFAIL: dict[str, str] = {
     "batch_norm_op)",
     "layer_norm_half_float_params": "a float16 input with float32 weight and bias gives a float32 "
     "result where torch keeps float16 (fix belongs in ops/nn_ops.py layer_norm_op)",
-    "unfold_unbatched_grad_fn": "im2col_op takes only a batched input, so F.unfold of a 3-D "
-    "input runs it on an unsqueezed view and ends in SqueezeBackward1 where torch records "
-    "Im2ColBackward0 (fix belongs in ops/nn_ops.py im2col_op)",
-    "fold_unbatched_grad_fn": "col2im_op takes only a batched input, so F.fold of a 2-D input "
-    "ends in SqueezeBackward1 where torch records Col2ImBackward0 (fix belongs in ops/nn_ops.py "
-    "col2im_op)",
 }
 
 

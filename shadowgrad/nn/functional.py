@@ -1052,9 +1052,7 @@ def unfold(
         )
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
         raise NotImplementedError(f"\"im2col_out_cpu\" not implemented for '{input.dtype._short}'")
-    if nd == 3:
-        return K.im2col_op(input.unsqueeze(0), (H, W), k, d, p, s).squeeze(0)
-    return K.im2col_op(input, (H, W), k, d, p, s)
+    return K.im2col_op(input, (H, W), k, d, p, s)  # 3-D input unbatched, as torch's im2col
 
 
 def fold(
@@ -1102,9 +1100,7 @@ def fold(
         )
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
         raise NotImplementedError(f"\"col2im_out_cpu\" not implemented for '{input.dtype._short}'")
-    if nd == 2:
-        return K.col2im_op(input.unsqueeze(0), o, k, d, p, s).squeeze(0)
-    return K.col2im_op(input, o, k, d, p, s)
+    return K.col2im_op(input, o, k, d, p, s)  # 2-D input unbatched, as torch's col2im
 
 
 # --- pooling ------------------------------------------------------------------------------

@@ -1038,6 +1038,8 @@ def _np_col2im(cols: np.ndarray, size: Any, k: Any, d: Any, p: Any, s: Any) -> n
 def _im2col_fwd(
     self: np.ndarray, input_size: Any, kernel_size: Any, dilation: Any, padding: Any, stride: Any
 ):
+    if self.ndim == 3:  # unbatched (C, H, W), as torch's im2col takes it
+        return _im2col_fwd(self[None], input_size, kernel_size, dilation, padding, stride)[0]
     w, out = _np_im2col(self, kernel_size, dilation, padding, stride)
     n, c = self.shape[:2]
     return w.reshape(n, c * math.prod(kernel_size), math.prod(out))
@@ -1046,6 +1048,8 @@ def _im2col_fwd(
 def _col2im_fwd(
     self: np.ndarray, output_size: Any, kernel_size: Any, dilation: Any, padding: Any, stride: Any
 ):
+    if self.ndim == 2:  # unbatched (C * prod(k), L), as torch's col2im takes it
+        return _col2im_fwd(self[None], output_size, kernel_size, dilation, padding, stride)[0]
     k, d, p, s = kernel_size, dilation, padding, stride
     o = [_out_size(output_size[i], k[i], s[i], p[i], d[i]) for i in range(len(k))]
     cols = self.reshape(self.shape[0], self.shape[1] // math.prod(k), *k, *o)
