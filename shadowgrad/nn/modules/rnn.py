@@ -592,7 +592,25 @@ class RNNCellBase(Module):
             hx = hx.unsqueeze(0)
         return input, hx, is_batched
 
-    def _gi(self, input: Tensor) -> Tensor:
+    def _gi(self, input: Tensor, *hxs: Tensor) -> Tensor:
+        """The input projection, after torch's cell checks (check_rnn_cell_forward_input and
+        check_rnn_cell_forward_hidden in RNN.cpp) of the batched input and hidden states."""
+        n, size = input.shape
+        if size != self.weight_ih.shape[1]:
+            raise RuntimeError(
+                f"input has inconsistent input_size: got {size} expected {self.weight_ih.shape[1]}"
+            )
+        hidden = self.weight_hh.shape[1]
+        for label, h in enumerate(hxs):
+            if h.shape[0] != n:
+                raise RuntimeError(
+                    f"Input batch size {n} doesn't match hidden{label} batch size {h.shape[0]}"
+                )
+            if h.shape[1] != hidden:
+                raise RuntimeError(
+                    f"hidden{label} has inconsistent hidden_size: got {h.shape[1]}, expected "
+                    f"{hidden}"
+                )
         return F.linear(input, self.weight_ih, self.bias_ih)
 
 
@@ -622,7 +640,7 @@ class RNNCell(RNNCellBase):
             step = _relu_step
         else:
             raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
-        ret = step(self._gi(input), hx, self.weight_hh, self.bias_hh)
+        ret = step(self._gi(input, hx), hx, self.weight_hh, self.bias_hh)
         return ret if is_batched else ret.squeeze(0)
 
 
@@ -644,7 +662,7 @@ class GRUCell(RNNCellBase):
 
     def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
         input, hx, is_batched = self._batch(input, hx, "GRUCell")
-        ret = _gru_step(self._gi(input), hx, self.weight_hh, self.bias_hh)
+        ret = _gru_step(self._gi(input, hx), hx, self.weight_hh, self.bias_hh)
         return ret if is_batched else ret.squeeze(0)
 
 
@@ -683,7 +701,7 @@ class LSTMCell(RNNCellBase):
             hx = (z, z)
         elif not is_batched:
             hx = (hx[0].unsqueeze(0), hx[1].unsqueeze(0))
-        h, c = _lstm_step(self._gi(input), hx, self.weight_hh, self.bias_hh, None)
+        h, c = _lstm_step(self._gi(input, *hx), hx, self.weight_hh, self.bias_hh, None)
         if not is_batched:
             return h.squeeze(0), c.squeeze(0)
         return h, c
