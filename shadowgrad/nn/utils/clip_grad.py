@@ -6,7 +6,6 @@ import math
 import types
 import warnings
 from collections.abc import Iterable
-from typing import Any
 
 import numpy as np
 
@@ -135,9 +134,14 @@ def clip_grad_value_(
     if isinstance(parameters, Tensor):
         parameters = [parameters]
     clip_value = float(clip_value)
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if not grads:  # torch's _group_tensors_by_device_and_dtype refuses an empty list
+        raise RuntimeError(
+            "Expected !nested_tensorlist[0].empty() to be true, but got false.  (Could this "
+            "error message be improved?  If so, please report an enhancement request to "
+            "PyTorch.)"
+        )
     with no_grad():
-        for p in parameters:
-            g: Any = p.grad
-            if g is not None:
-                a = g.detach().numpy()
-                g.copy_(from_numpy(np.clip(a, -clip_value, clip_value).astype(a.dtype)))
+        for g in grads:
+            a = g.detach().numpy()
+            g.copy_(from_numpy(np.clip(a, -clip_value, clip_value).astype(a.dtype)))
