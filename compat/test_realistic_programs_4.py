@@ -2864,6 +2864,85 @@ def prog_orthogonal_init_half_error(T: Any) -> Any:
     return raises(lambda: T.nn.init.orthogonal_(T.empty(3, 2, dtype=T.float16)))
 
 
+@program()
+def prog_rnn_cells_manual_unroll_with_wrong_states(T: Any) -> Any:
+    nn = T.nn
+    gcell = _seeded(T, nn.GRUCell(2, 3), 1)
+    lcell = _seeded(T, nn.LSTMCell(2, 3), 2)
+    rcell = _seeded(T, nn.RNNCell(2, 3, nonlinearity="relu"), 3)
+    x = T.tensor(_data(4, 2))
+    return {
+        "g_in": raises(lambda: gcell(T.ones(4, 3))),
+        "g_batch": raises(lambda: gcell(x, T.zeros(3, 3))),
+        "g_hidden": raises(lambda: gcell(x, T.zeros(4, 2))),
+        "l_h0": raises(lambda: lcell(x, (T.zeros(3, 3), T.zeros(4, 3)))),
+        "l_h1": raises(lambda: lcell(x, (T.zeros(4, 3), T.zeros(3, 3)))),
+        "l_size1": raises(lambda: lcell(x, (T.zeros(4, 3), T.zeros(4, 2)))),
+        "r_unbatched_2d_h": raises(lambda: rcell(x[0], T.zeros(1, 3))),
+        "r_ok": rcell(x[0], T.zeros(3)),
+        "empty": gcell(T.ones(0, 2)).shape,
+    }
+
+
+@program()
+def prog_unbatched_unfold_fold_patches(T: Any) -> Any:
+    F = T.nn.functional
+    img = T.tensor(_data(2, 4, 4), requires_grad=True)
+    cols = F.unfold(img, 2, stride=2)
+    back = F.fold(cols * 2, (4, 4), 2, stride=2)
+    ov = F.fold(F.unfold(img, 3, padding=1), (4, 4), 3, padding=1)
+    (back.sum() + ov.pow(2).sum()).backward()
+    return {
+        "cols": cols,
+        "back": back,
+        "ov": ov,
+        "g": img.grad,
+        "gf": [cols.grad_fn.name(), back.grad_fn.name(), ov.grad_fn.name()],
+        "next": [
+            type(f).__name__ if f is None else f.name() for f, _ in back.grad_fn.next_functions
+        ],
+    }
+
+
+@program()
+def prog_dropout2d_input_rank_warnings(T: Any) -> Any:
+    nn = T.nn
+    F = nn.functional
+    x = T.tensor(_data(2, 3, 4) + 2, requires_grad=True)
+    T.manual_seed(6)
+    outs = {
+        "3d": nn.Dropout2d(0.5)(x),
+        "2d": F.dropout2d(x[0], 0.5),
+        "5d": F.dropout2d(x.view(1, 2, 3, 2, 2), 0.5),
+        "3d_eval": F.dropout2d(x, 0.5, training=False),
+    }
+    sum(v.sum() for v in outs.values()).backward()
+    return {
+        **outs,
+        "g": x.grad,
+        "1d": raises(lambda: F.dropout2d(x[0, 0], 0.5)),
+        "1d_p1": F.dropout2d(x[0, 0], 1.0),
+        "d3_3d": F.dropout3d(x, 0.5),
+    }
+
+
+@program()
+def prog_module_to_complex_and_clip_value_before_backward(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Sequential(nn.Linear(2, 2), nn.BatchNorm1d(2)), 3)
+    early = raises(lambda: nn.utils.clip_grad_value_(m.parameters(), 0.5))
+    m(T.tensor(_data(3, 2))).pow(2).sum().backward()
+    nn.utils.clip_grad_value_(m.parameters(), 0.5)
+    clipped = [p.grad.clone() for p in m.parameters()]
+    m.to(T.complex64)
+    return {
+        "early": early,
+        "clipped": clipped,
+        "dtypes": {k: v.dtype for k, v in m.state_dict().items()},
+        "out": m[0](T.ones(1, 2, dtype=T.complex64)),
+    }
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 
