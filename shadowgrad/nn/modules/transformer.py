@@ -13,7 +13,7 @@ from typing import Any
 
 from ..._creation import full
 from ..._grad_mode import is_grad_enabled
-from ..._tensor import Tensor
+from ..._tensor import Tensor, warn_once
 from ...ops.shape import triu
 from .. import functional as F
 from .. import init
@@ -204,13 +204,14 @@ class TransformerEncoder(Module):
         )
         mask = _canonical_mask(mask, "mask", None, "", src.dtype, False)
         batch_first = self.layers[0].self_attn.batch_first
+        nested = self._nested_fast_path(src, mask, src_key_padding_mask)
         causal = _detect_is_causal_mask(mask, is_causal, _get_seq_len(src, batch_first))
         output = src
         for mod in self.layers:
             output = mod(
                 output, src_mask=mask, is_causal=causal, src_key_padding_mask=src_key_padding_mask
             )
-        if self._nested_fast_path(src, mask, src_key_padding_mask):
+        if nested:
             # torch runs padded batches as nested tensors here and pads the result with zeros
             padded = src_key_padding_mask != 0  # type: ignore[operator]
             output = output.masked_fill(padded.unsqueeze(-1), 0.0)
@@ -219,20 +220,40 @@ class TransformerEncoder(Module):
         return output
 
     def _nested_fast_path(self, src: Tensor, mask: Any, kpm: Tensor | None) -> bool:
-        """Whether torch's inference path through nested tensors applies (same conditions)."""
+        """Whether torch's inference path through nested tensors applies (same conditions, in
+        its order), with the mask checks of its nested-tensor constructors."""
         first = self.layers[0]
         if not self.use_nested_tensor or first.training or src.dim() != 3 or kpm is None:
             return False
+        mask_check = getattr(self, "mask_check", True)
+        if mask_check:
+            _check_nested_mask(src, kpm)  # torch's _nested_tensor_from_mask_left_aligned
+            keep = (kpm == 0).numpy()
+            if (keep[:, 1:] & ~keep[:, :-1]).any():
+                return False  # not left-aligned
         if mask is not None or not first.self_attn.batch_first:
             return False
-        keep = (kpm == 0).numpy()
-        if getattr(self, "mask_check", True) and (keep[:, 1:] & ~keep[:, :-1]).any():
-            return False  # not left-aligned
         if is_grad_enabled():
             args = (src, *first.parameters())
             if any(t.requires_grad for t in args):
                 return False
+        if not mask_check:
+            _check_nested_mask(src, kpm)  # torch's _nested_tensor_from_mask
+        warn_once(
+            "nested_tensor.prototype",
+            "The PyTorch API of nested tensors is in prototype stage and will change in the near "
+            "future. We recommend specifying layout=torch.jagged when constructing a nested "
+            "tensor, as this layout receives active development, has better operator coverage, "
+            "and works with torch.compile.",
+        )
         return True
+
+
+def _check_nested_mask(src: Tensor, kpm: Tensor) -> None:
+    if kpm.dim() != 2:
+        raise RuntimeError("Padding mask should be 2D")
+    if tuple(kpm.shape) != tuple(src.shape[:2]):
+        raise RuntimeError("Mask size should match input size")
 
 
 def _why_not_sparsity_fast_path(layer: Any) -> str:
