@@ -2312,8 +2312,12 @@ def scaled_dot_product_attention(
             "_scaled_dot_product_attention: Explicit attn_mask should not be set when "
             "is_causal=True"
         )
-    # torch's _scaled_dot_product_attention_math: both operands scaled by sqrt(scale)
-    # (mul.Scalar), the mask added, then _safe_softmax (rows of -inf give 0)
+    # torch's _scaled_dot_product_attention_math: float16 operands computed in float32 (then
+    # the result cast back), both operands scaled by sqrt(scale) (mul.Scalar), the mask added,
+    # then _safe_softmax (rows of -inf give 0)
+    origin = query.dtype
+    if origin is D.float16:
+        query, key, value = query.to(D.float32), key.to(D.float32), value.to(D.float32)
     L, S, E = query.shape[-2], key.shape[-2], query.shape[-1]
     sc = 1.0 / math.sqrt(E) if scale is None else scale
     f = math.sqrt(abs(sc))
@@ -2330,7 +2334,8 @@ def scaled_dot_product_attention(
     attn = _fused.safe_softmax(attn, -1)
     if dropout_p > 0.0:
         attn = dropout(attn, dropout_p, True)
-    return attn @ value
+    out = attn @ value
+    return out.to(origin) if origin is D.float16 else out
 
 
 def _validate_sdpa(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | None) -> None:
