@@ -2943,6 +2943,40 @@ def prog_module_to_complex_and_clip_value_before_backward(T: Any) -> Any:
     }
 
 
+@program()
+def prog_encoder_inference_with_wrong_padding_mask(T: Any) -> Any:
+    nn = T.nn
+    layer = nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0, batch_first=True)
+    enc = _seeded(T, nn.TransformerEncoder(layer, 2), 1).eval()
+    x = T.tensor(_data(2, 3, 4))
+    good = T.tensor([[False, False, True], [False, False, False]])
+    with T.no_grad():
+        out = enc(x, src_key_padding_mask=good)
+        transposed = raises(lambda: enc(x, src_key_padding_mask=good.t()))
+        flat = raises(lambda: enc(x, src_key_padding_mask=good[0]))
+        enc.mask_check = False
+        unchecked = raises(lambda: enc(x, src_key_padding_mask=good.t()))
+    return {"out": out, "transposed": transposed, "flat": flat, "unchecked": unchecked}
+
+
+@program()
+def prog_sdpa_float16_math_path(T: Any) -> Any:
+    F = T.nn.functional
+    q = T.tensor(_data(2, 5, 8), dtype=T.float16, requires_grad=True)
+    k = T.tensor(_data(2, 6, 8, seed=1), dtype=T.float16, requires_grad=True)
+    m = T.tensor(_data(5, 6, seed=2), dtype=T.float16)
+    out = F.scaled_dot_product_attention(q, k, k, attn_mask=m)
+    causal = F.scaled_dot_product_attention(q, k, k, is_causal=True)
+    (out.float().sum() + causal.float().pow(2).sum()).backward()
+    return {
+        "out": repr(out[0, :2]),
+        "causal": causal,
+        "gq": q.grad,
+        "gk": k.grad,
+        "gf": [out.grad_fn.name(), causal.grad_fn.name()],
+    }
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 
