@@ -1006,47 +1006,19 @@ CASES: dict[str, Case] = {
 
 # name -> why shadowgrad differs and the file the fix belongs in (strict xfails)
 _OUT = (
-    "pointwise ops' out= (ops/pointwise.py _out, or the op's missing out= parameter) neither "
-    "checks that the result dtype casts to out's dtype (torch's 'result type Float can't be cast "
-    "to the desired output type Long') nor warns when it resizes a non-empty out (fix belongs in "
-    "shadowgrad/ops/pointwise.py; ops/shape.py resize_out does both)"
+    "this pointwise op has no out= parameter (torch's checks that the result dtype casts to "
+    "out's dtype and warns when it resizes a non-empty out; fix belongs in "
+    "shadowgrad/ops/pointwise.py: give the op out= through _out)"
 )
 XFAIL: dict[str, str] = {
     "meshgrid_2d": "torch prints the offending tensor in its C++ (legacy) format, ' 0  1\\n 2  3"
     "\\n[ torch.FloatTensor{2,2} ]'; shadowgrad has no such printer and names the shape (fix "
     "belongs in shadowgrad/ops/shape_extra.py meshgrid, with a C++ tensor printer)",
-    "masked_fill_complex_into_float": "masked_fill with a complex Python scalar on a real tensor "
-    "drops the imaginary part where torch raises 'value cannot be converted to type float "
-    "without overflow' (fix belongs in shadowgrad/ops/pointwise.py masked_fill: call "
-    "_dtype.check_scalar_fits)",
-    "add_alpha_float_int": "a float alpha with integer tensors promotes to float64 where torch "
-    "raises 'For integral input tensors, argument alpha must not be a floating point number.' "
-    "(fix belongs in shadowgrad/ops/pointwise.py add)",
-    "sub_alpha_float_int": "as add_alpha_float_int, for sub (fix belongs in "
-    "shadowgrad/ops/pointwise.py sub)",
-    "add_alpha_bool": "bool + bool with an integer alpha gives int64 where torch keeps bool (fix "
-    "belongs in shadowgrad/ops/pointwise.py add)",
-    "neg_bool_fn": "torch.neg on a bool tensor leaks numpy's TypeError where torch raises "
-    "RuntimeError 'Negation, the `-` operator, on a bool tensor is not supported...' (the `-` "
-    "operator is right; fix belongs in shadowgrad/ops/pointwise.py neg)",
     "clamp_inplace_float_into_long": "clamp_ with float bounds on a Long tensor names the dtype "
     "'Long' where torch's clamp_ (scalar bounds) writes the C++ name 'long int' (fix belongs in "
     "shadowgrad/ops/pointwise.py clamp_)",
-    "signbit_complex": "signbit of a complex tensor leaks numpy's ufunc TypeError where torch "
-    "raises NotImplementedError 'signbit is not implemented for complex tensors.' (fix belongs "
-    "in shadowgrad/ops/pointwise.py signbit)",
-    "add_out_dtype": _OUT,
-    "add_out_shape_warn": _OUT,
-    "mul_out_bool": _OUT,
     "exp_out_int": _OUT,
     "eq_out_float_ok": _OUT,
-    "sqrt_out_shape_warn": _OUT,
-    "int_complex": "int() of a complex tensor leaks Python's TypeError where torch raises "
-    "'value cannot be converted to type int64_t without overflow' (fix belongs in "
-    "shadowgrad/_tensor.py __int__)",
-    "float_complex": "float() of a complex tensor leaks Python's TypeError where torch raises "
-    "'value cannot be converted to type double without overflow' (fix belongs in "
-    "shadowgrad/_tensor.py __float__)",
     "linalg_vector_norm_dtype": "linalg.vector_norm with an integer dtype= checks the input "
     "first; torch reports 'linalg.vector_norm: dtype should be floating point or complex, but "
     "got Long' (fix belongs in shadowgrad/linalg/__init__.py vector_norm)",
@@ -1056,9 +1028,6 @@ XFAIL: dict[str, str] = {
     "randint_size_int": "randint(5, 3) leaks \"'int' object is not iterable\" where torch raises "
     "\"randint(): argument 'size' (position 2) must be tuple of ints, not int\" (fix belongs in "
     "shadowgrad/_random.py randint)",
-    "set_data_not_tensor": "t.data = [1.0] leaks an AttributeError where torch raises TypeError "
-    "'Variable data has to be a tensor, but got list' (fix belongs in shadowgrad/_tensor.py, "
-    "the data setter)",
 }
 
 

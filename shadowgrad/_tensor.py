@@ -453,6 +453,8 @@ class Tensor:
 
     @data.setter
     def data(self, value: Tensor) -> None:
+        if not isinstance(value, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
         if self._rg and not (value.dtype.is_floating_point or value.dtype.is_complex):
             raise RuntimeError(
                 "data set to a tensor that requires gradients must be floating point or complex "
@@ -721,7 +723,13 @@ class Tensor:
     def _scalar(self, kind: str) -> Any:
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
-        return self._data.reshape(()).item()
+        v = self._data.reshape(()).item()
+        if kind in ("int", "float") and type(v) is complex:
+            if v.imag != 0:  # c10's checked conversion of a complex to a real type
+                name = "int64_t" if kind == "int" else "double"
+                raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+            v = v.real
+        return v
 
     def __len__(self) -> int:
         if self._data.ndim == 0:

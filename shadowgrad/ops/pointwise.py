@@ -158,11 +158,18 @@ def _clamp_tensor_t(
 # Note [0-d results] (ops/registry.py): out=_ARRAY_OUT gives a 0-d array, not a numpy scalar
 from .registry import ARRAY_OUT as _ARRAY_OUT  # noqa: E402
 
+
+def _add_scaled(self: np.ndarray, other: Any, alpha: Any) -> np.ndarray:
+    if self.dtype == np.bool_:  # torch's bool add: self or (other and alpha)
+        return np.logical_or(self, np.logical_and(other, bool(alpha)))
+    return self + alpha * other
+
+
 _add = defop(
     "add.Tensor",
     "AddBackward0",
     lambda self, other, alpha: (
-        np.add(self, other, out=_ARRAY_OUT) if alpha == 1 else self + alpha * other
+        np.add(self, other, out=_ARRAY_OUT) if alpha == 1 else _add_scaled(self, other, alpha)
     ),
     self=lambda grad: grad,
     other=lambda grad, alpha: grad if alpha == 1 else grad * alpha,
@@ -363,8 +370,27 @@ def _pow_exponent_grad(grad: Tensor, self: Tensor, exponent: Tensor, result: Ten
     return grad * where((self == 0) & (exponent >= 0), 0.0, result * log(self))
 
 
+def _alpha_check(input: Any, other: Any, alpha: Any) -> None:
+    """torch's alpha_check on the result dtype of add/sub (an int alpha always passes)."""
+    from .registry import result_type_of
+
+    dt = result_type_of([input, other])
+    if type(alpha) is bool and dt is not D.bool_:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if dt._cat < 2 and isinstance(alpha, (float, complex, np.floating, np.complexfloating)):
+        raise RuntimeError(
+            "For integral input tensors, argument alpha must not be a floating point number."
+        )
+    if dt._cat != 3 and isinstance(alpha, (complex, np.complexfloating)):
+        raise RuntimeError(
+            "For non-complex input tensors, argument alpha must not be a complex number."
+        )
+
+
 def add(input: Any, other: Any, *, alpha: Any = 1, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.add`."""
+    if type(alpha) is not int:
+        _alpha_check(input, other, alpha)
     if not isinstance(input, Tensor):
         return _add(other, input, alpha) if alpha == 1 else _add(_wrap(input), other, alpha)
     return _out(_add(input, other, alpha), out, "add")
@@ -373,6 +399,8 @@ def add(input: Any, other: Any, *, alpha: Any = 1, out: Tensor | None = None) ->
 def sub(input: Any, other: Any, *, alpha: Any = 1, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.sub`."""
     _check_bool_sub(input, other)
+    if type(alpha) is not int:
+        _alpha_check(input, other, alpha)
     return _out(_sub(input, other, alpha), out, "sub")
 
 
@@ -477,11 +505,14 @@ def _out(result: Tensor, out: Tensor | None, name: str) -> Tensor:
             f"{name}(): functions with out=... arguments don't support automatic "
             "differentiation, but one of the arguments requires grad."
         )
-    if out._data.shape != result._data.shape:
-        out._data = np.empty(result._data.shape, out._data.dtype)
-    np.copyto(out._data, result._data, casting="unsafe")
-    out._bump()
-    return out
+    if result.dtype._cat > out.dtype._cat:  # torch's canCast: no float into int, ...
+        raise RuntimeError(
+            f"result type {result.dtype._short} can't be cast to the desired output type "
+            f"{out.dtype._short}"
+        )
+    from .shape import resize_out
+
+    return resize_out(result, out)
 
 
 # --- unary math ---------------------------------------------------------------------------
@@ -1742,6 +1773,7 @@ def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
                 f"{value.ndim} dimension(s)."
             )
         return _masked_fill_tensor(input, mask, value)
+    D.check_scalar_fits(value, input.dtype)
     return _masked_fill(input, mask, value)
 
 
@@ -1776,6 +1808,8 @@ def isreal(input: Tensor) -> Tensor:
 def signbit(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.signbit`."""
     a = input._data
+    if a.dtype.kind == "c":
+        raise NotImplementedError("signbit is not implemented for complex tensors.")
     r = np.zeros(a.shape, np.bool_) if a.dtype == np.bool_ else np.signbit(a)
     return _out(_make(r), out, "signbit")
 
@@ -2736,7 +2770,7 @@ FUNCTIONS = {
     "true_divide": div,
     "pow": pow,
     "square": square,
-    "neg": neg,
+    "neg": _neg_method,
     "negative": neg,
     "exp": exp,
     "log": log,
