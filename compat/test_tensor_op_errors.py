@@ -1019,15 +1019,6 @@ XFAIL: dict[str, str] = {
     "shadowgrad/ops/pointwise.py clamp_)",
     "exp_out_int": _OUT,
     "eq_out_float_ok": _OUT,
-    "linalg_vector_norm_dtype": "linalg.vector_norm with an integer dtype= checks the input "
-    "first; torch reports 'linalg.vector_norm: dtype should be floating point or complex, but "
-    "got Long' (fix belongs in shadowgrad/linalg/__init__.py vector_norm)",
-    "randint_no_size": "randint(high) without a size stops at 'received an invalid combination "
-    "of arguments' where torch lists the overloads (fix belongs in shadowgrad/_random.py "
-    "randint)",
-    "randint_size_int": "randint(5, 3) leaks \"'int' object is not iterable\" where torch raises "
-    "\"randint(): argument 'size' (position 2) must be tuple of ints, not int\" (fix belongs in "
-    "shadowgrad/_random.py randint)",
 }
 
 

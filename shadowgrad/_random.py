@@ -281,7 +281,24 @@ def randint(
     elif len(args) == 3:
         low, high, shape = args
     else:
-        raise TypeError("randint() received an invalid combination of arguments")
+        shape = None
+    if isinstance(shape, int) and len(args) == 2:
+        raise TypeError("randint(): argument 'size' (position 2) must be tuple of ints, not int")
+    if shape is None or isinstance(shape, int):
+        got = ", ".join(type(a).__name__ for a in args)
+        tail = (
+            "Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
+            "torch.device device = None, bool pin_memory = False, bool requires_grad = False)"
+        )
+        overloads = "".join(
+            f" * ({params}, *, {gen}{tail}\n"
+            for params in ("int high, tuple of ints size", "int low, int high, tuple of ints size")
+            for gen in ("torch.Generator generator, ", "")
+        )
+        raise TypeError(
+            f"randint() received an invalid combination of arguments - got ({got}), but "
+            f"expected one of:\n{overloads}"
+        )
     d = dtype or D.int64
     arr = np.empty(_size((tuple(shape),)), d._np)
     arr[...] = random_values(_gen(generator), arr, int(low), int(high))

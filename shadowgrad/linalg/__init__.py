@@ -115,6 +115,10 @@ def vector_norm(
     out: Tensor | None = None,
 ) -> Tensor:
     """Mirrors `torch.linalg.vector_norm` (the op itself is the reductions family's)."""
+    if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
+        raise RuntimeError(  # torch checks dtype= before the input
+            f"linalg.vector_norm: dtype should be floating point or complex, but got {dtype._short}"
+        )
     fn = getattr(_sg, "_linalg_vector_norm", None)
     if fn is not None:
         return _out(fn(x, ord, dim, keepdim, dtype=dtype), out, "linalg_vector_norm")
