@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from .. import _dtype as D
 from .._creation import zeros_like
 from .._tensor import Tensor, _make
 from ..autograd.forward_ad import ELEMENTWISE, LINEAR, LOSS, _plus
@@ -2211,11 +2212,26 @@ smooth_l1_loss_op = defop(
 
 
 def _huber_np(self, target, reduction, delta):
+    # dtype="keep": torch computes in the common dtype and writes the input's
     d = np.abs(self - target)
-    return _reduce_np(_select(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta)), reduction)
+    out = _reduce_np(_select(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta)), reduction)
+    return out if out.dtype == self.dtype else np.asarray(out).astype(self.dtype)
+
+
+def _huber_same_dtypes(self: Any, target: Any) -> None:
+    """torch's huber_loss_backward kernel takes one dtype (TensorIterator's all-same check)."""
+    if self.dtype != target.dtype:
+        found, expected = (D.from_numpy_dtype(np.dtype(t.dtype))._short for t in (target, self))
+        raise RuntimeError(f"Found dtype {found} but expected {expected}")
+
+
+def _np_huber_bw(grad, self, target, reduction, delta):
+    _huber_same_dtypes(self, target)
+    return _np_piecewise_loss_bw(grad, self, target, reduction, delta, True)
 
 
 def _huber_self(grad, self, target, reduction, delta):
+    _huber_same_dtypes(self._data, target._data)
     d = self - target
     inner = _where(_abs_np_mask(d, delta), d, _sign(d) * delta)
     return _reduce_grad(grad, self, reduction) * inner
@@ -2225,16 +2241,15 @@ huber_loss_op = defop(
     "huber_loss",
     "HuberLossBackward0",
     _huber_np,
+    dtype="keep",
     self=_huber_self,
     target=lambda grad, self, target, reduction, delta: (
         -_huber_self(grad, self, target, reduction, delta)
     ),
     raw={
-        "self": lambda grad, self, target, reduction, delta: _np_piecewise_loss_bw(
-            grad, self, target, reduction, delta, True
-        ),
+        "self": _np_huber_bw,
         "target": lambda grad, self, target, reduction, delta: (
-            -_np_piecewise_loss_bw(grad, self, target, reduction, delta, True)
+            -_np_huber_bw(grad, self, target, reduction, delta)
         ),
     },
     jvp=LOSS,
