@@ -161,6 +161,8 @@ def soft_margin_loss(
             f"result type {res._short} can't be cast to the desired output type "
             f"{input.dtype._short}"
         )
+    if target.dtype is not input.dtype:  # torch's result has the input's dtype
+        target = target.to(input.dtype)
     return _soft_margin_op(input, target.expand(*shape), r)
 
 
