@@ -2977,6 +2977,21 @@ def prog_sdpa_float16_math_path(T: Any) -> Any:
     }
 
 
+@program()
+def prog_regression_with_float64_numpy_targets(T: Any) -> Any:
+    nn = T.nn
+    model = _linear_model(T, 3, 2, 8)
+    x = T.tensor(_data(4, 3))
+    y64 = T.from_numpy(_data(4, 2, seed=1).astype("float64"))  # targets straight from numpy
+    out = {}
+    for name in ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "soft_margin_loss"):
+        model.zero_grad()
+        loss = getattr(nn.functional, name)(model(x), y64)
+        out[name] = (loss, raises(lambda loss=loss: loss.backward()), model.weight.grad)
+    half = nn.functional.soft_margin_loss(model(x).half(), y64.float())
+    return {**out, "half": half, "huber_none": nn.HuberLoss(reduction="none")(model(x), y64).dtype}
+
+
 # --- warnings torch issues once per process -----------------------------------------------------
 # Which program sees a TORCH_WARN_ONCE warning depends on what ran before it in the process, so
 # the programs that trigger one leave warnings uncompared; this test checks them in a fresh
