@@ -4432,17 +4432,23 @@ def prog_differentiable_optimizer_step(T: Any) -> Any:
 # --- the harness -----------------------------------------------------------------------------
 
 
-def _params() -> list[Any]:
+def program_params(programs: dict[str, Any]) -> list[Any]:
+    """pytest params for a set of programs, a known difference as a strict xfail (shared by
+    the later sets of realistic programs)."""
     out = []
-    for name, p in PROGRAMS.items():
+    for name, p in programs.items():
         marks = [pytest.mark.xfail(reason=p.xfail, strict=True)] if p.xfail else []
         out.append(pytest.param(name, marks=marks, id=name))
     return out
 
 
-@pytest.mark.parametrize("name", _params())
+@pytest.mark.parametrize("name", program_params(PROGRAMS))
 def test_program_matches_torch(name: str) -> None:
-    p = PROGRAMS[name]
+    check_program(name, PROGRAMS[name])
+
+
+def check_program(name: str, p: _Prog) -> None:
+    """Run one program on torch and shadowgrad; fail with the differences rendered."""
     a = run(get_engine("torch"), p.fn)
     assert a.error is None, f"torch raised {a.error}: fix the program"
     b = run(get_engine("shadowgrad"), p.fn)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import collections
 import importlib
-import inspect
 import io
 from collections.abc import Callable
 from typing import Any
@@ -18,10 +17,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from .compare import Tolerance, compare
-from .engines import get_engine, raises, run
-from .report import render_mismatch
-from .test_realistic_programs_2 import _data, _Prog, _seeded
+from .compare import Tolerance
+from .engines import raises
+from .test_realistic_programs_2 import _data, _Prog, _seeded, check_program, program_params
 
 pytest.importorskip("torch")
 
@@ -4669,20 +4667,6 @@ def prog_saved_number_operand_types(T: Any) -> Any:
 # --- the harness -----------------------------------------------------------------------------
 
 
-def _params() -> list[Any]:
-    out = []
-    for name, p in PROGRAMS.items():
-        marks = [pytest.mark.xfail(reason=p.xfail, strict=True)] if p.xfail else []
-        out.append(pytest.param(name, marks=marks, id=name))
-    return out
-
-
-@pytest.mark.parametrize("name", _params())
+@pytest.mark.parametrize("name", program_params(PROGRAMS))
 def test_program_matches_torch(name: str) -> None:
-    p = PROGRAMS[name]
-    a = run(get_engine("torch"), p.fn)
-    assert a.error is None, f"torch raised {a.error}: fix the program"
-    b = run(get_engine("shadowgrad"), p.fn)
-    diffs = compare(a, b, tol=p.tol, compare_warnings=p.warnings)
-    if diffs:
-        pytest.fail(render_mismatch(name, inspect.getsource(p.fn), diffs, a, b), pytrace=False)
+    check_program(name, PROGRAMS[name])
