@@ -8,6 +8,7 @@ so that double backward works. The public functions live in `shadowgrad.nn.funct
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from typing import Any
@@ -27,6 +28,24 @@ from .registry import NODE_NAMES, defop
 
 _where = P.where
 _select = P.select
+
+
+def _f16(fn: Any) -> Any:
+    """`fn` on arrays, with float16 operands computed in float32 and the result rounded once to
+    float16, as torch's CPU kernels run float16 in float32 (its opmath type). Other dtypes go
+    straight through (one attribute read on the first argument)."""
+
+    @functools.wraps(fn)  # the registry reads the forward's parameter names
+    def run(*args: Any) -> Any:
+        if getattr(args[0], "dtype", None) != np.float16:
+            return fn(*args)
+        up = [
+            a.astype(np.float32) if isinstance(a, np.ndarray) and a.dtype == np.float16 else a
+            for a in args
+        ]
+        return np.asarray(fn(*up)).astype(np.float16)
+
+    return run
 
 
 def _zeros_like(t: Tensor) -> Tensor:
@@ -345,8 +364,10 @@ def _gelu_second(x: Tensor, approximate: str) -> Tensor:
 _gelu_backward = defop(
     "gelu_backward",
     "GeluBackwardBackward0",
-    lambda grad_output, self, approximate: (grad_output * _np_gelu_grad(self, approximate)).astype(
-        self.dtype, copy=False
+    _f16(
+        lambda grad_output, self, approximate: (
+            grad_output * _np_gelu_grad(self, approximate)
+        ).astype(self.dtype, copy=False)
     ),
     grad_output=lambda grad, self, approximate: _gelu_backward(grad, self, approximate),
     self=lambda grad, grad_output, self, approximate: (
@@ -357,7 +378,7 @@ _gelu_backward = defop(
 gelu_op = defop(
     "gelu",
     "GeluBackward0",
-    lambda self, approximate: _np_gelu(self, approximate).astype(self.dtype, copy=False),
+    _f16(lambda self, approximate: _np_gelu(self, approximate).astype(self.dtype, copy=False)),
     dtype="keep",
     self=lambda grad, self, approximate: _gelu_backward(grad, self, approximate),
     jvp=ELEMENTWISE,
@@ -505,10 +526,10 @@ def _np_silu_bw(grad: np.ndarray, self: np.ndarray) -> np.ndarray:
 silu_op = defop(
     "silu",
     "SiluBackward0",
-    lambda self: _np_silu(self),
+    _f16(lambda self: _np_silu(self)),
     dtype="keep",
     self=_silu_grad,
-    raw={"self": lambda grad, self: _np_silu_bw(grad, self)},
+    raw={"self": _f16(_np_silu_bw)},
     jvp=ELEMENTWISE,
 )
 
@@ -539,10 +560,10 @@ def _np_softplus_bw(grad: np.ndarray, self: np.ndarray, beta: float, threshold: 
 softplus_op = defop(
     "softplus",
     "SoftplusBackward0",
-    lambda self, beta, threshold: _np_softplus(self, beta, threshold),
+    _f16(lambda self, beta, threshold: _np_softplus(self, beta, threshold)),
     dtype="keep",
     self=lambda grad, self, beta, threshold: _softplus_grad(grad, self, beta, threshold),
-    raw={"self": lambda grad, self, beta, threshold: _np_softplus_bw(grad, self, beta, threshold)},
+    raw={"self": _f16(_np_softplus_bw)},
     jvp=ELEMENTWISE,
 )
 
@@ -596,10 +617,10 @@ def _np_mish(x: np.ndarray) -> np.ndarray:
 mish_op = defop(
     "mish",
     "MishBackward0",
-    lambda self: _np_mish(self),
+    _f16(lambda self: _np_mish(self)),
     dtype="keep",
     self=_mish_grad,
-    raw={"self": lambda grad, self: _np_mish_bw(grad, self)},
+    raw={"self": _f16(_np_mish_bw)},
     jvp=ELEMENTWISE,
 )
 
@@ -685,13 +706,13 @@ hardsigmoid_op = defop(
 hardswish_op = defop(
     "hardswish",
     "HardswishBackward0",
-    lambda self: (self * np.clip(self + 3, 0, 6) / 6).astype(self.dtype, copy=False),
+    _f16(lambda self: (self * np.clip(self + 3, 0, 6) / 6).astype(self.dtype, copy=False)),
     dtype="keep",
     # torch: 0 up to -3 (included), x/3 + 1/2 on (-3, 3), 1 from 3 on
     self=lambda grad, self: _where(
         self <= -3, 0.0, _where(self < 3, grad * (self / 3 + 0.5), grad)
     ),
-    raw={"self": lambda grad, self: _np_hardswish_bw(grad, self)},
+    raw={"self": _f16(_np_hardswish_bw)},
     jvp=ELEMENTWISE,
 )
 
@@ -720,10 +741,10 @@ def _np_logsigmoid_bw(grad: np.ndarray, self: np.ndarray) -> np.ndarray:
 logsigmoid_op = defop(
     "log_sigmoid",
     "LogSigmoidBackward0",
-    lambda self: _np_logsigmoid(self),
+    _f16(lambda self: _np_logsigmoid(self)),
     dtype="keep",
     self=lambda grad, self: grad * P.sigmoid(-self),
-    raw={"self": lambda grad, self: _np_logsigmoid_bw(grad, self)},
+    raw={"self": _f16(_np_logsigmoid_bw)},
     jvp=ELEMENTWISE,
 )
 
@@ -971,19 +992,19 @@ def _log_softmax_bw(grad: np.ndarray, result: np.ndarray, dim: int) -> np.ndarra
 softmax_op = defop(
     "_softmax",
     "SoftmaxBackward0",
-    lambda self, dim: _np_softmax(self, dim, False),
+    _f16(lambda self, dim: _np_softmax(self, dim, False)),
     dtype="keep",
     self=lambda grad, result, dim: result * (grad - _sum_keep(grad * result, dim)),
-    raw={"self": lambda grad, result, dim: _softmax_bw(grad, result, dim)},
+    raw={"self": _f16(lambda grad, result, dim: _softmax_bw(grad, result, dim))},
     jvp=lambda self, dim, self_t, result: result * _log_softmax_t(self, dim, self_t),
 )
 log_softmax_op = defop(
     "_log_softmax",
     "LogSoftmaxBackward0",
-    lambda self, dim: _np_softmax(self, dim, True),
+    _f16(lambda self, dim: _np_softmax(self, dim, True)),
     dtype="keep",
     self=lambda grad, result, dim: grad - P.exp(result) * _sum_keep(grad, dim),
-    raw={"self": lambda grad, result, dim: _log_softmax_bw(grad, result, dim)},
+    raw={"self": _f16(lambda grad, result, dim: _log_softmax_bw(grad, result, dim))},
     jvp=_log_softmax_t,
 )
 
