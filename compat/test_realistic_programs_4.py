@@ -2992,6 +2992,25 @@ def prog_regression_with_float64_numpy_targets(T: Any) -> Any:
     return {**out, "half": half, "huber_none": nn.HuberLoss(reduction="none")(model(x), y64).dtype}
 
 
+@program()
+def prog_half_mlp_activations_forward_backward(T: Any) -> Any:
+    F = T.nn.functional
+    x = T.tensor(_data(8, 6) * 3, dtype=T.float16, requires_grad=True)
+    g = T.tensor(_data(8, 6, seed=1), dtype=T.float16)
+    outs = {
+        "silu": F.silu(x),
+        "mish": F.mish(x),
+        "softplus": F.softplus(x, beta=2.0),
+        "hardswish": F.hardswish(x),
+        "softmax": F.softmax(x, -1),
+    }
+    grads = {}
+    for k, y in outs.items():
+        (gx,) = T.autograd.grad(y, x, g)
+        grads[k] = repr(gx[:2])
+    return {**{k: repr(v[:2]) for k, v in outs.items()}, **grads}
+
+
 # --- warnings torch issues once per process -----------------------------------------------------
 # Which program sees a TORCH_WARN_ONCE warning depends on what ran before it in the process, so
 # the programs that trigger one leave warnings uncompared; this test checks them in a fresh
