@@ -1296,8 +1296,6 @@ XFAIL: dict[str, str] = {
     "batch_norm_half_float_params": "a float16 input with float32 parameters (torch's mixed-dtype "
     "path) gives a float32 result where torch keeps float16 (fix belongs in ops/nn_ops.py "
     "batch_norm_op)",
-    "layer_norm_half_float_params": "a float16 input with float32 weight and bias gives a float32 "
-    "result where torch keeps float16 (fix belongs in ops/nn_ops.py layer_norm_op)",
 }
 
 

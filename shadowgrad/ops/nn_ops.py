@@ -1756,6 +1756,7 @@ layer_norm_op = defop(
     "native_layer_norm",
     "NativeLayerNormBackward0",
     _ln_fwd,
+    dtype="keep",
     input=_ln_input,
     weight=_ln_weight,
     bias=_ln_bias,
