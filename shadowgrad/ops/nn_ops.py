@@ -1633,6 +1633,12 @@ def _np_norm_input_grad(
 
 
 def _np_ln_input(grad, input, normalized_shape, weight, eps):
+    if input.dtype == np.float16:  # torch's kernel accumulates float16 in float32
+        w = None if weight is None else weight.astype(np.float32)
+        g = _np_ln_input(
+            grad.astype(np.float32), input.astype(np.float32), normalized_shape, w, eps
+        )
+        return g.astype(np.float16)
     axes = _ln_axes(input, normalized_shape)
     xhat, rstd = _np_stats(input, axes, eps)
     g = grad * weight if weight is not None else grad
@@ -1640,6 +1646,10 @@ def _np_ln_input(grad, input, normalized_shape, weight, eps):
 
 
 def _np_ln_weight(grad, input, normalized_shape, eps):
+    if input.dtype == np.float16:  # in float32; the engine casts to the weight's dtype
+        return _np_ln_weight(
+            grad.astype(np.float32), input.astype(np.float32), normalized_shape, eps
+        )
     axes = _ln_axes(input, normalized_shape)
     xhat, _ = _np_stats(input, axes, eps)
     lead = tuple(range(input.ndim - len(axes)))
@@ -1763,7 +1773,9 @@ layer_norm_op = defop(
     raw={
         "input": _np_ln_input,
         "weight": _np_ln_weight,
-        "bias": lambda grad, normalized_shape: _np_sum_lead(grad, len(normalized_shape)),
+        "bias": lambda grad, normalized_shape: _np_sum_lead(
+            grad.astype(np.float32) if grad.dtype == np.float16 else grad, len(normalized_shape)
+        ),
     },
     jvp=_ln_t,
 )
