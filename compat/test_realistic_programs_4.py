@@ -1800,8 +1800,9 @@ def prog_conv_transpose2d_generator_with_bn(T: Any) -> Any:
 
 @program(
     xfail=(
-        "float16 layer_norm backward accumulates in float16; torch's CPU kernel accumulates in "
-        "float32 with its own blocking (fix in shadowgrad/ops/nn_ops.py _np_ln_input/_np_ln_weight)"
+        "float16 layer_norm backward: computed in float32 and rounded once here, but torch's CPU "
+        "kernel rounds differently (a few ulps on some elements; fix in shadowgrad/ops/nn_ops.py "
+        "_np_ln_input/_np_ln_weight)"
     )
 )
 def prog_half_layer_norm_backward(T: Any) -> Any:
@@ -3009,6 +3010,22 @@ def prog_half_mlp_activations_forward_backward(T: Any) -> Any:
         (gx,) = T.autograd.grad(y, x, g)
         grads[k] = repr(gx[:2])
     return {**{k: repr(v[:2]) for k, v in outs.items()}, **grads}
+
+
+@program(
+    xfail=(
+        "layer_norm backward of a float16 input with float32 weight and bias: the input grad "
+        "and dtypes match, but the float32 weight and bias grads differ ~1e-3 from torch's "
+        "mixed-dtype kernel (accumulated in float32 here; fix in shadowgrad/ops/nn_ops.py "
+        "_np_ln_weight and the bias formula of layer_norm_op)"
+    )
+)
+def prog_half_activations_float32_layer_norm(T: Any) -> Any:
+    ln = _seeded(T, T.nn.LayerNorm(6), 3)
+    x = T.tensor(_data(16, 6), dtype=T.float16, requires_grad=True)
+    y = T.nn.functional.layer_norm(x, (6,), ln.weight, ln.bias)
+    y.backward(T.tensor(_data(16, 6, seed=1), dtype=T.float16))
+    return {"y": y, "dtypes": [y.dtype, x.grad.dtype, ln.weight.grad.dtype], "wg": ln.weight.grad}
 
 
 # --- warnings torch issues once per process -----------------------------------------------------
