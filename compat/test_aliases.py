@@ -487,14 +487,14 @@ def test_lstm_projections(dtype):
     ws = [a.astype(dtype) for a in _rnn_weights(4, 2, 1, proj=3)]
     h0, c0 = _RNG.standard_normal((2, 3, 3)).astype(dtype), _RNG.standard_normal((2, 3, 5))
 
+    # float32 warns that oneDNN has no projections, once per process in both libraries (which
+    # call sees it depends on the order tests run in): test_realistic_programs_4's
+    # test_once_warnings_fresh_process checks it in a fresh process
     def prog(T, mk):
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
             hx = [mk(h0), mk(c0.astype(dtype))]
             out = T.lstm(mk(inp), hx, [mk(a) for a in ws], True, 2, 0.0, False, False, False)
-        msgs = [str(w.message).split(" (Triggered")[0] for w in caught]
-        assert msgs == (["LSTM with projections is not supported with oneDNN. Using default "
-                         "implementation."] if dtype == "float32" else [])  # fmt: skip
         return out if dtype == "float64" else out[0] * 0  # float32 sums round differently
 
     _graded(prog)

@@ -1291,8 +1291,6 @@ CASES: dict[str, Case] = {
 
 # name -> why shadowgrad differs and the file the fix belongs in (strict xfails)
 XFAIL: dict[str, str] = {
-    "gumbel_softmax_int": "exponential_ on an integer tensor names the dtype 'long int' (the C++ "
-    "name) where torch 2.13 writes 'Long' (fix belongs in shadowgrad/_random.py)",
     "batch_norm_half_float_params": "a float16 input with float32 parameters (torch's mixed-dtype "
     "path) gives a float32 result where torch keeps float16 (fix belongs in ops/nn_ops.py "
     "batch_norm_op)",

@@ -1045,12 +1045,8 @@ def lstm(input: Tensor, hx: Any, params: Any, has_biases: Any, *args: Any) -> An
         data, batch_sizes = input, None
     if len(hx) != 2:
         raise RuntimeError("lstm expects two hidden states")
+    # (a float32 LSTM with projections warns once per process, in use_mkldnn_lstm, as torch)
     proj = hx[0].size(2) if hx[0].size(2) != hx[1].size(2) else 0
-    if proj and data.dtype == D.float32:
-        warnings.warn(
-            "LSTM with projections is not supported with oneDNN. Using default implementation.",
-            stacklevel=2,
-        )
     from .nn_fused import mkldnn_lstm, use_mkldnn_lstm
 
     rnn = _Recurrence("LSTM", params, has_biases, args, proj)
