@@ -179,6 +179,42 @@ def _bar(done: int, total: int, failed: int, start: float) -> str:
     )
 
 
+def _run_all(
+    tasks: list[tuple[str, str, int]],
+    engines: tuple[str, str],
+    jobs: int,
+    ctx: Any,
+    found: Any,
+    progress: Any,
+) -> None:
+    """Run the tasks in worker processes, handing each result to `progress`.
+
+    A worker that dies (a crash in native code: torch is not fork-safe in every state) breaks
+    its pool; the run then goes on in a fresh pool with the tasks not yet done, and a task
+    whose workers died three times is reported as a harness failure. The run never hangs
+    waiting for a dead worker, as multiprocessing.Pool would."""
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
+
+    deaths: dict[tuple[str, str, int], int] = {}
+    pending = list(tasks)
+    while pending:
+        with ProcessPoolExecutor(jobs, ctx, initializer=_init, initargs=(engines, found)) as ex:
+            futures = {ex.submit(_run_task, t): t for t in pending}
+            pending = []
+            for fut in as_completed(futures):
+                task = futures[fut]
+                try:
+                    res = fut.result()
+                except BrokenProcessPool:
+                    deaths[task] = deaths.get(task, 0) + 1
+                    if deaths[task] < 3:
+                        pending.append(task)
+                        continue
+                    res = [Item(task[0], task[1], "harness", "fail", "", "its worker process died")]
+                progress(res)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parse(argv)
     args.engine = args.engine or ["torch", "shadowgrad"]
@@ -199,12 +235,17 @@ def main(argv: list[str] | None = None) -> int:
     show = not args.no_progress and sys.stderr.isatty()
     ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
     found = ctx.Event()
-    with ctx.Pool(max(1, args.jobs), _init, (tuple(args.engine), found)) as pool:
-        for k, res in enumerate(pool.imap_unordered(_run_task, tasks), 1):
-            items.extend(res)
-            if show or k == len(tasks):
-                failed = sum(i.status in BAD for i in items)
-                print(_bar(k, len(tasks), failed, start), end="", file=sys.stderr, flush=True)
+    done = 0
+
+    def progress(res: list[Item]) -> None:
+        nonlocal done
+        items.extend(res)
+        done += 1
+        if show or done == len(tasks):
+            failed = sum(i.status in BAD for i in items)
+            print(_bar(done, len(tasks), failed, start), end="", file=sys.stderr, flush=True)
+
+    _run_all(tasks, tuple(args.engine), max(1, args.jobs), ctx, found, progress)
     print(file=sys.stderr)
     items.sort(key=lambda i: (i.kind, i.name, i.group, i.detail))
     meta = {
