@@ -105,8 +105,17 @@ def _close(a: Any, b: Any, rtol: float, atol: float) -> tuple[bool, str]:
             with np.errstate(invalid="ignore"):  # inf - inf
                 d = np.abs(a.astype(np.complex128) - b.astype(np.complex128))
             d = np.where(np.isnan(d), np.inf, d)
-            i = np.unravel_index(np.argmax(d), d.shape) if d.ndim else ()
-            return False, f"max abs diff {d[i]:.3g} at {i}: shadowgrad {a[i]!r} vs torch {b[i]!r}"
+            # the element furthest outside the tolerance (not the largest difference: a large
+            # value may be within rtol while a near-zero one is not)
+            with np.errstate(invalid="ignore", over="ignore"):
+                allowed = atol + rtol * np.abs(b.astype(np.complex128))
+                excess = d - allowed
+            excess = np.where(np.isnan(excess), np.inf, excess)
+            i = np.unravel_index(np.argmax(excess), d.shape) if d.ndim else ()
+            return False, (
+                f"abs diff {d[i]:.3g} (allowed {allowed[i]:.3g}) at {i}: "
+                f"shadowgrad {a[i]!r} vs torch {b[i]!r}"
+            )
         return True, ""
     return bool(np.array_equal(a, b)), "values differ"
 

@@ -656,8 +656,10 @@ for _n in _GATES:
             _n,
             lambda T, *a, _n=_n: getattr(T, _n)(*a),
             _layer_samples(_n),
-            tolerances={"float32": (1e-4, 1e-5)},
-            tolerance_reason="float32 sums over the steps round differently from torch's",
+            tolerances={"float32": (1e-4, 1e-4)},
+            tolerance_reason="float32 sums over the steps round differently from torch's (whose "
+            "MKL sums also vary with the buffers' alignment): outputs reach 1e2, and one near zero "
+            "keeps an absolute rounding error of a few 1e-5",
         ),
     )
 
