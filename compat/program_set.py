@@ -45,3 +45,12 @@ class ProgramSet:
                 pytest.xfail(self.xfail[name])
             pytest.fail(f"{name} is marked xfail ({self.xfail[name]}) but now matches torch")
         assert_same(observe(prog(shadowgrad)), expected)
+
+
+def case_params(cases: Any, xfail: dict[str, str]) -> list[Any]:
+    """pytest params for named cases, each known difference (name -> why) a strict xfail."""
+    out = []
+    for name in cases:
+        marks = [pytest.mark.xfail(reason=xfail[name], strict=True)] if name in xfail else []
+        out.append(pytest.param(name, marks=marks, id=name))
+    return out

@@ -20,6 +20,7 @@ import torch
 import shadowgrad
 
 from .engines import raises
+from .program_set import case_params
 
 
 def _o(T: Any, *shape: int, dt: str = "float32") -> Any:
@@ -1312,15 +1313,7 @@ def _outcome(T: Any, name: str) -> str:
     return str(r)
 
 
-def _params() -> list[Any]:
-    out = []
-    for name in CASES:
-        marks = [pytest.mark.xfail(reason=XFAIL[name], strict=True)] if name in XFAIL else []
-        out.append(pytest.param(name, marks=marks, id=name))
-    return out
-
-
-@pytest.mark.parametrize("name", _params())
+@pytest.mark.parametrize("name", case_params(CASES, XFAIL))
 def test_bad_input_matches_torch(name: str) -> None:
     t, s = _outcome(torch, name), _outcome(shadowgrad, name)
     assert s == t, f"{name}: torch {t!r}, shadowgrad {s!r}"

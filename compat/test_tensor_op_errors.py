@@ -22,6 +22,7 @@ import torch
 import shadowgrad
 
 from .engines import ErrorObs, normalize_message, raises
+from .program_set import case_params
 
 
 def _f(T: Any, *shape: int, dt: str = "float32") -> Any:
@@ -1067,15 +1068,7 @@ def _outcome(T: Any, name: str) -> tuple[Any, list[tuple[str, str]]]:
     return out, ws
 
 
-def _params() -> list[Any]:
-    out = []
-    for name in CASES:
-        marks = [pytest.mark.xfail(reason=XFAIL[name], strict=True)] if name in XFAIL else []
-        out.append(pytest.param(name, marks=marks, id=name))
-    return out
-
-
-@pytest.mark.parametrize("name", _params())
+@pytest.mark.parametrize("name", case_params(CASES, XFAIL))
 def test_tensor_op_error_matches_torch(name: str) -> None:
     t, s = _outcome(torch, name), _outcome(shadowgrad, name)
     assert s == t, f"{name}:\n torch      {t!r}\n shadowgrad {s!r}"
