@@ -168,6 +168,16 @@ def _refresh_view(t: Tensor) -> None:
     refresh_view(t)
 
 
+def _sync_view(t: Tensor) -> None:
+    """Bring a view's grad_fn up to date before it is read (grad_fn, is_leaf, a graph edge), as
+    torch's grad_fn() does: regenerated after its base changed in place, or refused for a view
+    made under no_grad."""
+    if t._grad_fn is not None:
+        _refresh_view(t)
+    elif t._x is not None:
+        _check_nograd_view(t)
+
+
 def _check_nograd_view(t: Tensor) -> None:
     """A view made under no_grad of a tensor requiring grad has no grad_fn of its own; once its
     base (or another view of it) was modified in place, torch can't make one and refuses to
@@ -276,17 +286,14 @@ class Tensor:
 
     @property
     def is_leaf(self) -> bool:
-        if self._base is not None and self._x is not None:
-            _check_nograd_view(self)
+        if self._base is not None:
+            _sync_view(self)
         return self._grad_fn is None
 
     @property
     def grad_fn(self) -> Any:
         if self._base is not None:
-            if self._grad_fn is not None:
-                _refresh_view(self)
-            elif self._x is not None:
-                _check_nograd_view(self)
+            _sync_view(self)
         return self._grad_fn
 
     @property
@@ -370,10 +377,7 @@ class Tensor:
     def _edge(self) -> tuple[Any, int]:
         """The graph edge gradients for this tensor flow into."""
         if self._base is not None:
-            if self._grad_fn is not None:
-                _refresh_view(self)
-            elif self._x is not None:
-                _check_nograd_view(self)
+            _sync_view(self)
         gf = self._grad_fn
         if gf is not None:
             return (gf, self._nr)

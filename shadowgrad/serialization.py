@@ -30,7 +30,7 @@ import json
 import os
 import pickle
 import zipfile
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from typing import Any
 
 import numpy as np
@@ -56,7 +56,7 @@ _FORMAT = "shadowgrad-zip-1"
 # user's additions (Mirrors `torch.serialization.add_safe_globals`)
 _DEFAULT_SAFE = {
     "collections.OrderedDict": OrderedDict,
-    "collections.Counter": __import__("collections").Counter,
+    "collections.Counter": Counter,
     "builtins.set": set,
     "builtins.complex": complex,
     "builtins.bytearray": bytearray,

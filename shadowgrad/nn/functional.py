@@ -20,6 +20,7 @@ from ..autograd.forward_ad import ELEMENTWISE, _get_tangent
 from ..ops import nn_fused as _fused
 from ..ops import nn_ops as K
 from ..ops import pointwise as P
+from ..ops.aten_legacy import _check_conv_shapes, _check_output_padding
 from ..ops.inplace import apply_inplace
 from ..ops.linalg import _addmm as _ADDMM
 from ..ops.registry import defop
@@ -779,70 +780,18 @@ def _check_conv(
         raise RuntimeError("non-positive stride is not supported")
     if any(x < 0 for x in d):
         raise RuntimeError("dilation should be greater than zero")
+    _check_conv_shapes(input, weight, bias, p, d, transposed, groups)  # check_shape_forward
     ws = list(weight.shape)
-    k = input.ndim
-    if len(ws) != k:
-        raise RuntimeError(
-            f"Expected {len(ws)}-dimensional input for {len(ws)}-dimensional weight {ws}, but got "
-            f"{k}-dimensional input of size {list(input.shape)} instead"
-        )
-    if ws[0] < groups:
-        raise RuntimeError(
-            f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, but "
-            f"got weight of size {ws} instead"
-        )
-    if ws[0] % groups:
-        raise RuntimeError(
-            f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
-            f"but got weight of size [{ws}] instead"
-        )
-    c_in = input.shape[1]
-    n = k - 2
-    if not transposed:
-        if c_in != ws[1] * groups:
-            raise RuntimeError(
-                f"Given groups={groups}, weight of size {ws}, expected input"
-                f"{list(input.shape)} to have {ws[1] * groups} channels, but got {c_in} "
-                "channels instead"
-            )
-        if bias is not None and (bias.ndim != 1 or bias.shape[0] != ws[0]):
-            raise RuntimeError(
-                f"Given weight of size {ws}, expected bias to be 1-dimensional with {ws[0]} "
-                f"elements, but got bias of size {list(bias.shape)} instead"
-            )
-        padded = [input.shape[2 + i] + 2 * p[i] for i in range(n)]
-        kernel = [d[i] * (ws[2 + i] - 1) + 1 for i in range(n)]
-        if any(a < b for a, b in zip(padded, kernel, strict=True)):
-            raise RuntimeError(
-                f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). "
-                f"Kernel size: ({' x '.join(map(str, kernel))}). Kernel size can't be greater "
-                "than actual input size"
-            )
-    else:
-        if c_in != ws[0]:
-            raise RuntimeError(
-                f"Given transposed=1, weight of size {ws}, expected input{list(input.shape)} to "
-                f"have {ws[0]} channels, but got {c_in} channels instead"
-            )
-        if bias is not None and (bias.ndim != 1 or bias.shape[0] != ws[1] * groups):
-            raise RuntimeError(
-                f"Given transposed=1, weight of size {ws}, expected bias to be 1-dimensional "
-                f"with {ws[1] * groups} elements, but got bias of size {list(bias.shape)} instead"
-            )
+    n = input.ndim - 2
     # the CPU kernels' own checks: a 1-d convolution runs as a 2-d one over a height of 1
-    d2, s2, op2 = (d, s, op) if n > 1 else ((1, *d), (1, *s), (0, *op))
+    d2 = d if n > 1 else (1, *d)
     if any(x == 0 for x in d):
         if transposed:
             got = _dims_words("dilation", d2).replace(" dilation_", ", dilation_")
             raise RuntimeError(f"dilation should be greater than zero, but got {got}")
         raise RuntimeError(f"dilation should be greater than zero, but got {list(d2)}")
     if transposed:
-        if any(o >= st and o >= dl for o, st, dl in zip(op2, s2, d2, strict=True)):
-            raise RuntimeError(
-                "output padding must be smaller than either stride or dilation, but got "
-                f"{_dims_words('output_padding', op2)} {_dims_words('stride', s2)} "
-                f"{_dims_words('dilation', d2)}"
-            )
+        _check_output_padding(op, s, d)
         sizes = [input.shape[2 + i] for i in range(n)]
         out = [
             (sizes[i] - 1) * s[i] - 2 * p[i] + d[i] * (ws[2 + i] - 1) + op[i] + 1 for i in range(n)

@@ -21,6 +21,7 @@ from ..autograd import forward_ad as _fwad
 from ..autograd.forward_ad import ELEMENTWISE, LINEAR, _plus
 from . import _fmath as _fm
 from . import _specfun
+from .registry import ARRAY_OUT as _ARRAY_OUT  # a 0-d array, not a scalar: Note [0-d results]
 from .registry import defop, infer_size, result_type_of
 
 _FW = _fwad._STATE
@@ -154,9 +155,6 @@ def _clamp_tensor_t(
 
 
 # --- binary arithmetic --------------------------------------------------------------------
-
-# Note [0-d results] (ops/registry.py): out=_ARRAY_OUT gives a 0-d array, not a numpy scalar
-from .registry import ARRAY_OUT as _ARRAY_OUT  # noqa: E402
 
 
 def _add_scaled(self: np.ndarray, other: Any, alpha: Any) -> np.ndarray:
@@ -372,8 +370,6 @@ def _pow_exponent_grad(grad: Tensor, self: Tensor, exponent: Tensor, result: Ten
 
 def _alpha_check(input: Any, other: Any, alpha: Any) -> None:
     """torch's alpha_check on the result dtype of add/sub (an int alpha always passes)."""
-    from .registry import result_type_of
-
     dt = result_type_of([input, other])
     if type(alpha) is bool and dt is not D.bool_:
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
@@ -2771,7 +2767,7 @@ FUNCTIONS = {
     "pow": pow,
     "square": square,
     "neg": _neg_method,
-    "negative": neg,
+    "negative": _neg_method,
     "exp": exp,
     "log": log,
     "reciprocal": reciprocal,

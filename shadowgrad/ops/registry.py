@@ -540,10 +540,7 @@ def _argument_type_error(op: OpDef, args: tuple[Any, ...]) -> TypeError | None:
     """torch's argument parser's error for an operand that is neither a Tensor nor a number
     (`add(): argument 'other' (position 2) must be Tensor, not str`; the position is the
     function form's), or None when every operand has a valid type."""
-
-    def type_name(a: Any) -> str:
-        t = type(a)
-        return t.__qualname__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"
+    from .._signatures import _type_name as type_name
 
     fn = op.name.split(".")[0]
     for i in op.tensor_idx:
