@@ -16,6 +16,7 @@ from .._tensor import Tensor
 from .optimizer import Optimizer, arr, fma
 
 __all__ = [
+    "capturable_error",
     "check_betas",
     "check_lr",
     "check_nonneg",
@@ -99,11 +100,54 @@ def params_with_grad(
     return out
 
 
+# what torch's capturable-device assertion names, per optimizer: (single-tensor text, its
+# device list includes xla, foreach text, foreach list includes xla)
+_STATE_STEPS = "params and state_steps"
+_CAPTURABLE = {
+    "Adam": (_STATE_STEPS, True, _STATE_STEPS, False),
+    "AdamW": (_STATE_STEPS, True, _STATE_STEPS, False),
+    "Adamax": (_STATE_STEPS, True, _STATE_STEPS, False),
+    "RAdam": (_STATE_STEPS, True, _STATE_STEPS, False),
+    "NAdam": (
+        "params, mu_products and state_steps",
+        True,
+        "params, mu_products, and state_steps",
+        False,
+    ),
+    "ASGD": (
+        "params, mus, etas, and state_steps",
+        True,
+        "params, mus, etas, and state_steps",
+        False,
+    ),
+    "Adadelta": (_STATE_STEPS, False, _STATE_STEPS, False),
+    "RMSprop": (_STATE_STEPS, True, _STATE_STEPS, True),
+    "Rprop": (_STATE_STEPS, True, _STATE_STEPS, True),
+}
+
+
+def capturable_error(
+    opt: Optimizer, group: dict[str, Any], init: Callable[[Tensor, dict[str, Any]], None]
+) -> None:
+    """torch's step under capturable=True on CPU: the group's state is created, then the
+    update asserts its tensors are on a capturable device (CPU never is). Nothing is raised
+    when no parameter of the group has a grad."""
+    if not params_with_grad(opt, group, init):
+        return
+    spec = next(_CAPTURABLE[c.__name__] for c in type(opt).__mro__ if c.__name__ in _CAPTURABLE)
+    foreach = group.get("foreach") and not group.get("differentiable")
+    what, xla = (spec[2], spec[3]) if foreach else (spec[0], spec[1])
+    devices = ["cuda", "xpu", "hpu", "privateuseone"] + (["xla"] if xla else [])
+    raise AssertionError(f"If capturable=True, {what} must be on supported devices: {devices}.")
+
+
 def grads(
     opt: Optimizer, group: dict[str, Any], init: Callable[[Tensor, dict[str, Any]], None]
 ) -> Iterator[tuple[Tensor, dict[str, Any], np.ndarray, np.ndarray]]:
     """(param, state, grad array, param array) for each parameter with a grad, the grad
     negated under `maximize`."""
+    if group.get("capturable"):
+        capturable_error(opt, group, init)
     for p, state in params_with_grad(opt, group, init):
         grad = arr(p.grad)
         yield p, state, (-grad if group["maximize"] else grad), arr(p)

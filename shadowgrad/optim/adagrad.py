@@ -10,6 +10,7 @@ import numpy as np
 
 from .._creation import full_like
 from .._grad_mode import no_grad
+from .._tensor import Tensor
 from ._single_tensor import scalar
 from .optimizer import Optimizer, arr, check_fused, fma, write_param
 
@@ -33,6 +34,8 @@ class Adagrad(Optimizer):
         differentiable: bool = False,
         fused: bool | None = None,
     ) -> None:
+        if isinstance(lr, Tensor) and lr.numel() != 1:
+            raise ValueError("Tensor lr must be 1-element")
         if not lr >= 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
         if not lr_decay >= 0.0:

@@ -9,7 +9,8 @@ import numpy as np
 
 from .._creation import zeros_like
 from .._grad_mode import no_grad
-from ._single_tensor import check_betas, check_nonneg, decay, scalar
+from .._tensor import Tensor
+from ._single_tensor import capturable_error, check_betas, check_nonneg, decay, scalar
 from .optimizer import Optimizer, arr, blocks, check_fused, fma, lerp, write_param
 
 __all__ = ["Adam"]
@@ -34,16 +35,38 @@ class Adam(Optimizer):
         fused: bool | None = None,
         decoupled_weight_decay: bool = False,
     ) -> None:
+        if isinstance(lr, Tensor):
+            if foreach and not capturable:
+                raise ValueError(
+                    "lr as a Tensor is not supported for capturable=False and foreach=True"
+                )
+            if lr.numel() != 1:
+                raise ValueError("Tensor lr must be 1-element")
         if not lr >= 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
         check_nonneg(eps, "epsilon")
         check_betas(betas)
         check_nonneg(weight_decay, "weight_decay")
-        if not (isinstance(betas[0], float) and isinstance(betas[1], float)):
+        b0, b1 = betas[0], betas[1]
+        if not (
+            (isinstance(b0, float) and isinstance(b1, float))
+            or (isinstance(b0, Tensor) and isinstance(b1, Tensor))
+        ):
             raise ValueError("betas must be either both floats or both Tensors")
+        for i, b in enumerate((b0, b1)):
+            if isinstance(b, Tensor):
+                if not capturable and foreach:
+                    raise ValueError(
+                        f"betas[{i}] as a Tensor is not supported for capturable=False and "
+                        "foreach=True"
+                    )
+                if b.numel() != 1:
+                    raise ValueError(f"Tensor betas[{i}] must be 1-element")
+        # torch's _to_scalar: a 1-element tensor of more than 0 dims is squeezed
+        betas = tuple(b.squeeze() if isinstance(b, Tensor) and b.dim() != 0 else b for b in betas)
         defaults = {
             "lr": lr,
-            "betas": tuple(betas),
+            "betas": betas,
             "eps": eps,
             "weight_decay": weight_decay,
             "amsgrad": amsgrad,
@@ -82,7 +105,11 @@ class Adam(Optimizer):
         """Mirrors `torch.optim.Adam.step`."""
         loss = self._run_closure(closure)
         for group in self.param_groups:
+            if group["capturable"]:
+                capturable_error(self, group, lambda p, _s, g=group: self._init_state(p, g))
             beta1, beta2 = group["betas"]
+            if type(beta1) is not float:  # Tensor betas
+                beta1, beta2 = float(beta1), float(beta2)
             lr = float(group["lr"])
             wd = group["weight_decay"]
             eps = group["eps"]

@@ -10,7 +10,8 @@ import numpy as np
 
 from .._creation import zeros_like
 from .._grad_mode import no_grad
-from ._single_tensor import scalar
+from .._tensor import Tensor
+from ._single_tensor import capturable_error, scalar
 from .optimizer import Optimizer, arr, fma, lerp, write_param
 
 __all__ = ["RMSprop"]
@@ -33,6 +34,8 @@ class RMSprop(Optimizer):
         maximize: bool = False,
         differentiable: bool = False,
     ) -> None:
+        if isinstance(lr, Tensor) and lr.numel() != 1:
+            raise ValueError("Tensor lr must be 1-element")
         if not lr >= 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
         if not eps >= 0.0:
@@ -57,10 +60,21 @@ class RMSprop(Optimizer):
         }
         super().__init__(params, defaults)
 
+    @staticmethod
+    def _init_state(p: Any, state: dict[str, Any], group: dict[str, Any]) -> None:
+        state["step"] = scalar(0.0)
+        state["square_avg"] = zeros_like(p)
+        if group["momentum"] > 0:
+            state["momentum_buffer"] = zeros_like(p)
+        if group["centered"]:
+            state["grad_avg"] = zeros_like(p)
+
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Mirrors `torch.optim.RMSprop.step`."""
         loss = self._run_closure(closure)
         for group in self.param_groups:
+            if group["capturable"]:
+                capturable_error(self, group, lambda p, st, g=group: self._init_state(p, st, g))
             lr = float(group["lr"])
             alpha = group["alpha"]
             eps = group["eps"]
@@ -73,12 +87,7 @@ class RMSprop(Optimizer):
                     raise RuntimeError("RMSprop does not support sparse gradients")
                 state = self.state[p]
                 if len(state) == 0:
-                    state["step"] = scalar(0.0)
-                    state["square_avg"] = zeros_like(p)
-                    if momentum > 0:
-                        state["momentum_buffer"] = zeros_like(p)
-                    if group["centered"]:
-                        state["grad_avg"] = zeros_like(p)
+                    self._init_state(p, state, group)
                 with no_grad():
                     state["step"].add_(1)
                 grad = arr(p.grad)

@@ -7,6 +7,7 @@ from typing import Any
 
 from .._creation import from_numpy
 from .._grad_mode import no_grad
+from .._tensor import Tensor
 from .optimizer import Optimizer, arr, check_fused, fma, like
 
 __all__ = ["SGD"]
@@ -29,6 +30,8 @@ class SGD(Optimizer):
         differentiable: bool = False,
         fused: bool | None = None,
     ) -> None:
+        if isinstance(lr, Tensor) and lr.numel() != 1:
+            raise ValueError("Tensor lr must be 1-element")
         if lr < 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
         if momentum < 0.0:

@@ -1,0 +1,806 @@
+"""Realistic programs, seventh set: training utilities end to end. Every LR scheduler traced
+over many steps with its state dict round trips and calling-order warnings; optimizer options,
+param groups, hooks and state-dict mismatches; swa_utils; the Module API (state dicts, hooks,
+named_* with prefixes, containers, parametrizations, pruning, clipping); losses with weights and
+smoothing; seeded init; Embedding options; data utilities with exact batches. The programs
+register into test_realistic_programs_3's set and run through its harness: each `prog(T)` runs
+on torch and on shadowgrad, and everything it returns, raises or warns is compared.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from . import test_realistic_programs_3 as _h
+from .compare import Tolerance
+from .engines import raises
+from .test_realistic_programs_2 import _data
+
+pytest.importorskip("torch")
+
+_MINE: list[str] = []
+
+
+def program(
+    *, xfail: str | None = None, warnings: bool = True, tol: Tolerance | None = None
+) -> Callable[[Callable[[Any], Any]], Callable[[Any], Any]]:
+    """Register `prog(T)` through test_realistic_programs_3's `program` (same options)."""
+
+    def deco(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        name = fn.__name__.removeprefix("prog_")
+        assert name not in _h.PROGRAMS, f"program {name} is already registered"
+        _MINE.append(name)
+        return _h.program(xfail=xfail, warnings=warnings, tol=tol)(fn)
+
+    return deco
+
+
+def _params(T: Any, *shapes: tuple[int, ...], seed: int = 0) -> list[Any]:
+    return [T.nn.Parameter(T.tensor(_data(*s, seed=seed + i))) for i, s in enumerate(shapes)]
+
+
+def _opt(T: Any, cls: str = "SGD", lr: float = 0.1, n: int = 1, **kw: Any) -> Any:
+    """An optimizer over `n` param groups of one parameter each."""
+    return getattr(T.optim, cls)([{"params": [p]} for p in _params(T, *[(2,)] * n)], lr=lr, **kw)
+
+
+def _lrs(opt: Any) -> list[Any]:
+    return [g["lr"] for g in opt.param_groups]
+
+
+def _trace(opt: Any, sch: Any, n: int, metric: Callable[[int], Any] | None = None) -> list[Any]:
+    """Step optimizer then scheduler `n` times; record last_lr, group lrs and last_epoch."""
+    out = []
+    for i in range(n):
+        opt.step()
+        if metric is None:
+            sch.step()
+        else:
+            sch.step(metric(i))
+        last = sch.get_last_lr() if hasattr(sch, "get_last_lr") else None
+        out.append((last, _lrs(opt), getattr(sch, "last_epoch", None)))
+    return out
+
+
+def _state(opt: Any) -> Any:
+    return {k: dict(v) for k, v in opt.state_dict()["state"].items()}
+
+
+# --- LR schedulers ---------------------------------------------------------------------------
+
+
+@program()
+def prog_sched_steplr_two_groups_trace_and_state(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    a, b = _params(T, (2,), (3,))
+    opt = T.optim.SGD([{"params": [a]}, {"params": [b], "lr": 0.5}], lr=0.1, momentum=0.9)
+    sch = S.StepLR(opt, step_size=3, gamma=0.3)
+    first = (sch.get_last_lr(), sch.last_epoch, sch.base_lrs, _lrs(opt))
+    tr = _trace(opt, sch, 8)
+    return {"first": first, "trace": tr, "sd": sch.state_dict(), "initial": opt.param_groups[1]}
+
+
+@program()
+def prog_sched_multistep_repeated_milestones(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    opt = _opt(T, lr=1.0)
+    sch = S.MultiStepLR(opt, milestones=[4, 2, 2, 6], gamma=0.5)
+    tr = _trace(opt, sch, 8)
+    sd = sch.state_dict()
+    return {"trace": tr, "milestones": dict(sd["milestones"]), "last": sd["last_epoch"]}
+
+
+@program()
+def prog_sched_exponential_and_multiplicative(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    o1 = _opt(T, lr=2.0)
+    e = S.ExponentialLR(o1, gamma=0.7)
+    o2 = _opt(T, lr=2.0, n=2)
+    o2.param_groups[0]["lr"] = 1.0
+    m = S.MultiplicativeLR(o2, lr_lambda=lambda ep: 0.9 if ep % 2 else 0.5)
+    o3 = _opt(T, lr=1.0, n=1)
+    m2 = S.MultiplicativeLR(o3, lr_lambda=[lambda ep: 1.0 - 0.1 * ep])
+    return {
+        "exp": _trace(o1, e, 5),
+        "mult": _trace(o2, m, 5),
+        "mult2": _trace(o3, m2, 4),
+        "mult_sd": m.state_dict(),
+        "bad_len": raises(lambda: S.MultiplicativeLR(o2, lr_lambda=[lambda e: 1.0])),
+    }
+
+
+@program()
+def prog_sched_cosine_annealing_beyond_tmax(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    opt = _opt(T, lr=0.4)
+    sch = S.CosineAnnealingLR(opt, T_max=4, eta_min=0.05)
+    tr = _trace(opt, sch, 11)
+    opt2 = _opt(T, lr=0.4)
+    sch2 = S.CosineAnnealingLR(opt2, T_max=3)
+    opt2.param_groups[0]["lr"] = 0.2  # manual change mid-run: the recursive form follows it
+    tr2 = _trace(opt2, sch2, 5)
+    return {"tr": tr, "tr2": tr2, "sd": sch.state_dict()}
+
+
+@program()
+def prog_sched_cosine_warm_restarts_tmult_and_fractional(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    opt = _opt(T, lr=1.0)
+    sch = S.CosineAnnealingWarmRestarts(opt, T_0=2, T_mult=2, eta_min=0.1)
+    tr = _trace(opt, sch, 9)
+    opt2 = _opt(T, lr=1.0)
+    sch2 = S.CosineAnnealingWarmRestarts(opt2, T_0=3)
+    frac = []
+    for ep in [0.5, 1.25, 2.9, 3.0, 7.5]:
+        opt2.step()
+        sch2.step(ep)
+        frac.append((sch2.get_last_lr(), sch2.T_cur, sch2.T_i, sch2.last_epoch))
+    return {
+        "tr": tr,
+        "frac": frac,
+        "sd": sch.state_dict(),
+        "bad_t0": raises(lambda: S.CosineAnnealingWarmRestarts(_opt(T), T_0=0)),
+        "bad_tmult": raises(lambda: S.CosineAnnealingWarmRestarts(_opt(T), T_0=2, T_mult=0)),
+        "float_t0": raises(lambda: S.CosineAnnealingWarmRestarts(_opt(T), T_0=2.0)),
+        "neg_epoch": raises(lambda: sch2.step(-1)),
+    }
+
+
+@program()
+def prog_sched_onecycle_cos_and_linear_three_phase(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    out = {}
+    for strat in ["cos", "linear"]:
+        for three in [False, True]:
+            opt = _opt(T, lr=0.01, momentum=0.9)
+            sch = S.OneCycleLR(
+                opt,
+                max_lr=0.5,
+                total_steps=9,
+                pct_start=0.3,
+                anneal_strategy=strat,
+                three_phase=three,
+                div_factor=5.0,
+                final_div_factor=50.0,
+            )
+            rows = []
+            for _ in range(9):
+                opt.step()
+                sch.step()
+                g = opt.param_groups[0]
+                rows.append((sch.get_last_lr(), g["momentum"], g["initial_lr"], g["min_lr"]))
+            out[f"{strat}-{three}"] = rows
+    return out
+
+
+@program()
+def prog_sched_onecycle_epochs_adam_betas_and_errors(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    opt = _opt(T, "Adam", lr=0.01, n=2)
+    sch = S.OneCycleLR(opt, max_lr=[0.1, 0.2], epochs=2, steps_per_epoch=3, cycle_momentum=True)
+    rows = []
+    for _ in range(6):
+        opt.step()
+        sch.step()
+        rows.append([(g["lr"], g["betas"]) for g in opt.param_groups])
+    over = raises(sch.step)
+    return {
+        "rows": rows,
+        "over": over,
+        "total": sch.total_steps,
+        "no_total": raises(lambda: S.OneCycleLR(_opt(T), max_lr=0.1)),
+        "bad_pct": raises(lambda: S.OneCycleLR(_opt(T), 0.1, total_steps=5, pct_start=1.5)),
+        "bad_anneal": raises(
+            lambda: S.OneCycleLR(_opt(T), 0.1, total_steps=5, anneal_strategy="exp")
+        ),
+        "bad_epochs": raises(lambda: S.OneCycleLR(_opt(T), 0.1, epochs=0, steps_per_epoch=2)),
+        "bad_total": raises(lambda: S.OneCycleLR(_opt(T), 0.1, total_steps=-1)),
+        "no_momentum": raises(lambda: S.OneCycleLR(_opt(T, "Adagrad"), 0.1, total_steps=3)),
+        "wrong_len": raises(lambda: S.OneCycleLR(_opt(T), [0.1, 0.2], total_steps=3)),
+    }
+
+
+@program()
+def prog_sched_cyclic_modes_and_momentum(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    out = {}
+    for mode in ["triangular", "triangular2", "exp_range"]:
+        opt = _opt(T, lr=0.1, momentum=0.9)
+        sch = S.CyclicLR(
+            opt,
+            base_lr=0.01,
+            max_lr=0.1,
+            step_size_up=2,
+            step_size_down=3,
+            mode=mode,
+            gamma=0.8,
+            base_momentum=0.8,
+            max_momentum=0.95,
+        )
+        rows = []
+        for _ in range(11):
+            opt.step()
+            sch.step()
+            rows.append((sch.get_last_lr()[0], opt.param_groups[0]["momentum"]))
+        out[mode] = rows
+    opt = _opt(T, lr=0.1)
+    sch = S.CyclicLR(
+        opt,
+        0.0,
+        1.0,
+        step_size_up=2,
+        scale_fn=lambda x: 1 / (x + 1),
+        scale_mode="cycle",
+        cycle_momentum=False,
+    )
+    out["custom"] = [(opt.step(), sch.step(), sch.get_last_lr()) for _ in range(7)]
+    out["custom_sd"] = sorted(sch.state_dict())
+    out["bad_mode"] = raises(lambda: S.CyclicLR(_opt(T, momentum=0.9), 0.1, 1.0, mode="tri"))
+    out["adam_no_momentum"] = raises(lambda: S.CyclicLR(_opt(T, "Adagrad"), 0.1, 1.0))
+    out["adam_betas"] = S.CyclicLR(
+        _opt(T, "Adam"), 0.01, 0.1, base_momentum=0.8
+    ).optimizer.param_groups[0]["betas"]
+    return out
+
+
+@program()
+def prog_sched_linear_constant_polynomial(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    o1 = _opt(T, lr=0.5)
+    lin = S.LinearLR(o1, start_factor=0.2, end_factor=0.9, total_iters=4)
+    first_lin = lin.get_last_lr()
+    o2 = _opt(T, lr=0.5)
+    con = S.ConstantLR(o2, factor=0.25, total_iters=3)
+    first_con = con.get_last_lr()
+    o3 = _opt(T, lr=0.5)
+    poly = S.PolynomialLR(o3, total_iters=4, power=2.0)
+    o4 = _opt(T, lr=0.5)
+    poly1 = S.PolynomialLR(o4, total_iters=3)
+    return {
+        "lin": (first_lin, _trace(o1, lin, 7)),
+        "con": (first_con, _trace(o2, con, 6)),
+        "poly": _trace(o3, poly, 6),
+        "poly1": _trace(o4, poly1, 5),
+        "lin_bad": raises(lambda: S.LinearLR(_opt(T), start_factor=0.0)),
+        "lin_bad_end": raises(lambda: S.LinearLR(_opt(T), end_factor=1.5)),
+        "con_bad": raises(lambda: S.ConstantLR(_opt(T), factor=1.5)),
+        "sds": (lin.state_dict(), con.state_dict(), poly.state_dict()),
+    }
+
+
+@program()
+def prog_sched_lambdalr_callable_object_state_dict(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+
+    class Warmup:
+        def __init__(self, n):
+            self.n = n
+            self.calls = 0
+
+        def __call__(self, ep):
+            self.calls += 1
+            return min(1.0, (ep + 1) / self.n)
+
+    opt = _opt(T, lr=0.3, n=2)
+    w = Warmup(3)
+    sch = S.LambdaLR(opt, [w, lambda ep: 0.5**ep])
+    tr = _trace(opt, sch, 4)
+    sd = sch.state_dict()
+    opt2 = _opt(T, lr=0.3, n=2)
+    w2 = Warmup(10)
+    sch2 = S.LambdaLR(opt2, [w2, lambda ep: 1.0])
+    sch2.load_state_dict(sd)
+    return {
+        "tr": tr,
+        "lambdas": sd["lr_lambdas"],
+        "loaded_n": w2.n,
+        "loaded_calls": w2.calls,
+        "last": sch2.last_epoch,
+        "bad_len": raises(lambda: S.LambdaLR(opt, [w])),
+    }
+
+
+@program()
+def prog_sched_sequential_warmup_then_cosine(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    opt = _opt(T, lr=1.0, momentum=0.5)
+    warm = S.LinearLR(opt, start_factor=0.1, total_iters=3)
+    cos = S.CosineAnnealingLR(opt, T_max=4, eta_min=0.0)
+    seq = S.SequentialLR(opt, [warm, cos], milestones=[3])
+    first = (seq.get_last_lr(), _lrs(opt))
+    tr = _trace(opt, seq, 9)
+    sd = seq.state_dict()
+    opt2 = _opt(T, lr=1.0, momentum=0.5)
+    w2 = S.LinearLR(opt2, start_factor=0.1, total_iters=3)
+    c2 = S.CosineAnnealingLR(opt2, T_max=4)
+    seq2 = S.SequentialLR(opt2, [w2, c2], milestones=[3])
+    seq2.load_state_dict(sd)
+    return {
+        "first": first,
+        "tr": tr,
+        "sd_keys": sorted(sd),
+        "subs": sd["_schedulers"],
+        "milestones": sd["_milestones"],
+        "loaded": (seq2.last_epoch, w2.last_epoch, c2.last_epoch, seq2.get_last_lr()),
+        "bad_ms": raises(lambda: S.SequentialLR(opt, [warm, cos], milestones=[1, 2])),
+        "other_opt": raises(lambda: S.SequentialLR(opt2, [warm, cos], milestones=[2])),
+        "empty": raises(lambda: S.SequentialLR(opt, [], milestones=[])),
+    }
+
+
+@program()
+def prog_sched_chained_three_and_state(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    opt = _opt(T, lr=1.0, n=2)
+    ch = S.ChainedScheduler(
+        [
+            S.ConstantLR(opt, factor=0.5, total_iters=2),
+            S.ExponentialLR(opt, gamma=0.9),
+            S.MultiStepLR(opt, milestones=[3], gamma=0.1),
+        ]
+    )
+    first = ch.get_last_lr()
+    tr = _trace(opt, ch, 6)
+    sd = ch.state_dict()
+    return {"first": first, "tr": tr, "sd": sd, "opt_is": ch.optimizer is opt}
+
+
+@program()
+def prog_sched_plateau_modes_thresholds_cooldown(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    metrics = [1.0, 0.99, 0.995, 0.98, 0.985, 0.97, 0.975, 0.976, 0.9, 0.95, 0.96, 0.97]
+    out = {}
+    for mode in ["min", "max"]:
+        for tm in ["rel", "abs"]:
+            opt = _opt(T, lr=1.0, n=2)
+            sch = S.ReduceLROnPlateau(
+                opt,
+                mode=mode,
+                factor=0.5,
+                patience=1,
+                threshold=0.01,
+                threshold_mode=tm,
+                cooldown=1,
+                min_lr=[0.1, 0.2],
+                eps=1e-3,
+            )
+            rows = []
+            for m in metrics:
+                opt.step()
+                sch.step(m if mode == "min" else -m)
+                rows.append((_lrs(opt), sch.num_bad_epochs, sch.cooldown_counter, sch.best))
+            out[f"{mode}-{tm}"] = (rows, sch.get_last_lr(), sch.state_dict())
+    return out
+
+
+@program()
+def prog_sched_plateau_errors_and_tensor_metric(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    opt = _opt(T, lr=1.0)
+    sch = S.ReduceLROnPlateau(opt, patience=0)
+    for m in [T.tensor(1.0), T.tensor(2.0), T.tensor(3.0)]:
+        opt.step()
+        sch.step(m)
+    return {
+        "lr": _lrs(opt),
+        "best": sch.best,
+        "last_epoch": sch.last_epoch,
+        "bad_factor": raises(lambda: S.ReduceLROnPlateau(opt, factor=1.0)),
+        "bad_mode": raises(lambda: S.ReduceLROnPlateau(opt, mode="avg")),
+        "bad_tm": raises(lambda: S.ReduceLROnPlateau(opt, threshold_mode="pct")),
+        "bad_minlr": raises(lambda: S.ReduceLROnPlateau(opt, min_lr=[0.1, 0.2])),
+        "no_metric": raises(sch.step),
+        "not_opt": raises(lambda: S.ReduceLROnPlateau([1, 2])),
+    }
+
+
+@program()
+def prog_sched_step_before_optimizer_warns_once(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    opt = _opt(T, lr=1.0)
+    sch = S.ExponentialLR(opt, 0.5)
+    sch.step()
+    sch.step()
+    opt.step()
+    sch.step()
+    return {"lr": sch.get_last_lr(), "last": sch.last_epoch}
+
+
+@program()
+def prog_sched_epoch_argument_deprecated(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    opt = _opt(T, lr=1.0)
+    sch = S.StepLR(opt, step_size=2, gamma=0.1)
+    rows = []
+    for ep in [1, 2, 5, 3]:
+        opt.step()
+        sch.step(ep)
+        rows.append((sch.get_last_lr(), sch.last_epoch))
+    opt2 = _opt(T, lr=1.0)
+    sch2 = S.ExponentialLR(opt2, 0.5)
+    opt2.step()
+    sch2.step(3)
+    return {"rows": rows, "exp": (sch2.get_last_lr(), sch2.last_epoch)}
+
+
+@program()
+def prog_sched_resume_with_last_epoch_and_initial_lr(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    opt = _opt(T, lr=1.0)
+    sch = S.StepLR(opt, 2, 0.5)
+    _trace(opt, sch, 3)
+    opt_sd = opt.state_dict()
+    opt2 = _opt(T, lr=1.0)
+    opt2.load_state_dict(opt_sd)
+    sch2 = S.StepLR(opt2, 2, 0.5, last_epoch=2)
+    return {
+        "groups": opt_sd["param_groups"],
+        "sch2": (sch2.get_last_lr(), sch2.last_epoch, sch2.base_lrs),
+        "next": _trace(opt2, sch2, 3),
+    }
+
+
+@program()
+def prog_sched_two_schedulers_same_optimizer(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    opt = _opt(T, lr=1.0)
+    a = S.StepLR(opt, 1, 0.5)
+    b = S.MultiplicativeLR(opt, lambda e: 0.9)
+    rows = []
+    for _ in range(3):
+        opt.step()
+        a.step()
+        b.step()
+        rows.append((a.get_last_lr(), b.get_last_lr(), _lrs(opt)))
+    return {"rows": rows, "base": (a.base_lrs, b.base_lrs)}
+
+
+@program()
+def prog_sched_tensor_lr_optimizer(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    p = _params(T, (3,))
+    opt = T.optim.Adam(p, lr=T.tensor(0.01))
+    sch = S.ExponentialLR(opt, 0.5)
+    rows = []
+    for _ in range(3):
+        opt.step()
+        sch.step()
+        rows.append((sch.get_last_lr(), opt.param_groups[0]["lr"]))
+    return {"rows": rows, "type": type(opt.param_groups[0]["lr"]).__name__}
+
+
+# --- optimizers ----------------------------------------------------------------------------
+
+
+def _quad_steps(T: Any, opt: Any, ps: list[Any], n: int = 3) -> list[Any]:
+    """`n` steps on sum((p - 1)^2 * (i + 1)); record params and state after each."""
+    out = []
+    for _ in range(n):
+        opt.zero_grad()
+        loss = sum(((p - 1) ** 2 * (i + 1)).sum() for i, p in enumerate(ps))
+        loss.backward()
+        opt.step()
+        out.append(([p.detach().clone() for p in ps], _state(opt)))
+    return out
+
+
+@program()
+def prog_optim_per_group_options_every_optimizer(T: Any) -> Any:
+    out = {}
+    specs = {
+        "SGD": ({"momentum": 0.9, "nesterov": True}, {"momentum": 0.5, "dampening": 0.1}),
+        "Adam": ({"amsgrad": True}, {"betas": (0.8, 0.9), "weight_decay": 0.1}),
+        "AdamW": ({"weight_decay": 0.5}, {"amsgrad": True, "maximize": True}),
+        "RMSprop": ({"centered": True, "momentum": 0.5}, {"alpha": 0.9}),
+        "Adagrad": ({"lr_decay": 0.1}, {"initial_accumulator_value": 0.5}),
+        "Adadelta": ({"rho": 0.5}, {"weight_decay": 0.2}),
+        "Adamax": ({"betas": (0.5, 0.6)}, {"eps": 1e-2}),
+        "NAdam": ({"momentum_decay": 0.01}, {"decoupled_weight_decay": True, "weight_decay": 0.1}),
+        "RAdam": ({"decoupled_weight_decay": True, "weight_decay": 0.1}, {}),
+        "ASGD": ({"lambd": 0.01, "t0": 1.0}, {"alpha": 0.5}),
+        "Rprop": ({"etas": (0.4, 1.5)}, {"step_sizes": (0.01, 0.2)}),
+    }
+    for name, (g1, g2) in specs.items():
+        ps = _params(T, (2,), (3,), seed=3)
+        opt = getattr(T.optim, name)(
+            [{"params": [ps[0]], **g1}, {"params": [ps[1]], "lr": 0.05, **g2}], lr=0.01
+        )
+        steps = _quad_steps(T, opt, ps, 3)
+        out[name] = (steps, opt.state_dict()["param_groups"])
+    return out
+
+
+@program()
+def prog_optim_foreach_true_false_agree(T: Any) -> Any:
+    out = {}
+    for name, kw in [
+        ("SGD", {"momentum": 0.9, "weight_decay": 0.1}),
+        ("Adam", {"amsgrad": True, "maximize": True}),
+        ("AdamW", {}),
+        ("RMSprop", {"centered": True}),
+        ("Adagrad", {}),
+        ("NAdam", {}),
+        ("RAdam", {}),
+        ("Adamax", {}),
+        ("Adadelta", {}),
+        ("Rprop", {}),
+        ("ASGD", {}),
+    ]:
+        res = []
+        for fe in [False, True]:
+            ps = _params(T, (2,), (2, 2), seed=5)
+            opt = getattr(T.optim, name)(ps, lr=0.01, foreach=fe, **kw)
+            res.append((_quad_steps(T, opt, ps, 2), opt.defaults["foreach"]))
+        out[name] = res
+    return out
+
+
+@program()
+def prog_optim_capturable_and_fused_flag_errors(T: Any) -> Any:
+    ps = _params(T, (2,))
+    return {
+        "adam_fused_foreach": raises(lambda: T.optim.Adam(ps, fused=True, foreach=True)),
+        "sgd_fused_foreach": raises(lambda: T.optim.SGD(ps, lr=0.1, fused=True, foreach=True)),
+        "adam_fused_cpu": raises(lambda: T.optim.Adam(ps, fused=True).step()),
+        "adam_capturable_cpu_step": raises(
+            lambda: _with_grad(T, ps, T.optim.Adam(ps, capturable=True)).step()
+        ),
+        "adam_differentiable_fused": raises(
+            lambda: T.optim.Adam(ps, fused=True, differentiable=True)
+        ),
+        "adagrad_fused_foreach": raises(lambda: T.optim.Adagrad(ps, fused=True, foreach=True)),
+        "nesterov_no_momentum": raises(lambda: T.optim.SGD(ps, lr=0.1, nesterov=True)),
+        "nesterov_dampening": raises(
+            lambda: T.optim.SGD(ps, lr=0.1, momentum=0.9, nesterov=True, dampening=0.1)
+        ),
+        "neg_lr": raises(lambda: T.optim.Adam(ps, lr=-1.0)),
+        "bad_beta": raises(lambda: T.optim.Adam(ps, betas=(1.0, 0.9))),
+        "bad_beta2": raises(lambda: T.optim.AdamW(ps, betas=(0.9, -0.1))),
+        "neg_eps": raises(lambda: T.optim.Adam(ps, eps=-1e-8)),
+        "neg_wd": raises(lambda: T.optim.SGD(ps, lr=0.1, weight_decay=-1)),
+        "neg_mom": raises(lambda: T.optim.SGD(ps, lr=0.1, momentum=-0.5)),
+        "rms_alpha": raises(lambda: T.optim.RMSprop(ps, alpha=-0.1)),
+        "adadelta_rho": raises(lambda: T.optim.Adadelta(ps, rho=1.5)),
+        "rprop_etas": raises(lambda: T.optim.Rprop(ps, etas=(1.5, 1.2))),
+        "adagrad_lr_decay": raises(lambda: T.optim.Adagrad(ps, lr_decay=-0.1)),
+        "adagrad_init_acc": raises(lambda: T.optim.Adagrad(ps, initial_accumulator_value=-1)),
+        "nadam_md": raises(lambda: T.optim.NAdam(ps, momentum_decay=-0.1)),
+        "tensor_lr_foreach": raises(lambda: T.optim.Adam(ps, lr=T.tensor([0.1, 0.2]))),
+    }
+
+
+def _with_grad(T: Any, ps: list[Any], opt: Any) -> Any:
+    for p in ps:
+        p.grad = T.ones_like(p)
+    return opt
+
+
+@program()
+def prog_optim_zero_grad_set_to_none_false_and_step_none(T: Any) -> Any:
+    a, b = _params(T, (2,), (3,))
+    opt = T.optim.SGD([a, b], lr=0.1, momentum=0.9)
+    (a.sum() * 2).backward()
+    g_before = a.grad
+    opt.step()
+    st1 = _state(opt)
+    opt.zero_grad(set_to_none=False)
+    after = (a.grad, b.grad, a.grad is g_before)
+    a.grad.requires_grad_(False)
+    ret = opt.step()
+    st2 = _state(opt)
+    opt.zero_grad()
+    return {"after": after, "st1": st1, "st2": st2, "ret": ret, "none": (a.grad, b.grad)}
+
+
+@program()
+def prog_optim_zero_grad_on_grad_with_graph(T: Any) -> Any:
+    a = _params(T, (2,))[0]
+    opt = T.optim.SGD([a], lr=0.1)
+    x = T.ones(2, requires_grad=True)
+    a.grad = x * 2  # a grad that has a grad_fn
+    opt.zero_grad(set_to_none=False)
+    g = a.grad
+    return {"g": g, "rg": g.requires_grad, "gf": g.grad_fn, "leaf": g.is_leaf}
+
+
+@program()
+def prog_optim_add_param_group_errors_and_defaults(T: Any) -> Any:
+    a, b, c, d = _params(T, (2,), (2,), (2,), (2,))
+    opt = T.optim.Adam([a], lr=0.01, betas=(0.8, 0.99))
+    opt.add_param_group({"params": b, "lr": 0.1})
+    opt.add_param_group({"params": [c], "weight_decay": 0.5, "custom": "x"})
+    return {
+        "groups": opt.state_dict()["param_groups"],
+        "dup": raises(lambda: opt.add_param_group({"params": [a]})),
+        "not_dict": raises(lambda: opt.add_param_group([d])),
+        "set": raises(lambda: opt.add_param_group({"params": {d}})),
+        "non_leaf": raises(lambda: opt.add_param_group({"params": [d * 2]})),
+        "not_tensor": raises(lambda: opt.add_param_group({"params": [1.0]})),
+        "no_lr_sgd": raises(lambda: T.optim.SGD([a]).add_param_group({"params": [d]})),
+        "sgd_none_lr": raises(lambda: T.optim.SGD([{"params": [a]}])),
+        "empty": raises(lambda: T.optim.SGD([], lr=0.1)),
+        "tensor_params": raises(lambda: T.optim.SGD(a, lr=0.1)),
+        "dup_in_group": raises(lambda: T.optim.SGD([a, a], lr=0.1)),
+        "count": len(opt.param_groups),
+    }
+
+
+@program()
+def prog_optim_load_state_dict_mismatched_groups(T: Any) -> Any:
+    a, b, c = _params(T, (2,), (3,), (4,))
+    opt = T.optim.Adam([{"params": [a]}, {"params": [b, c], "lr": 0.1}], lr=0.01)
+    _quad_steps(T, opt, [a, b, c], 1)
+    sd = opt.state_dict()
+    a2, b2, c2 = _params(T, (2,), (3,), (4,))
+    out = {
+        "n_groups": raises(lambda: T.optim.Adam([a2, b2, c2]).load_state_dict(sd)),
+        "sizes": raises(
+            lambda: T.optim.Adam([{"params": [a2, b2]}, {"params": [c2]}]).load_state_dict(sd)
+        ),
+    }
+    ok = T.optim.Adam([{"params": [a2]}, {"params": [b2, c2]}], lr=0.5)
+    ok.load_state_dict(sd)
+    out["loaded_groups"] = ok.param_groups[1]["lr"], ok.param_groups[0]["lr"]
+    out["state"] = _state(ok)
+    out["missing_key"] = raises(lambda: ok.load_state_dict({"state": {}}))
+    d2 = T.optim.Adam([{"params": [a2]}, {"params": [b2, c2]}])
+    sd_half = {"state": {}, "param_groups": sd["param_groups"]}
+    d2.load_state_dict(sd_half)
+    out["half"] = (_state(d2), d2.param_groups[1]["lr"])
+    return out
+
+
+@program()
+def prog_optim_load_state_dict_casts_and_step_dtype(T: Any) -> Any:
+    a = T.nn.Parameter(T.tensor(_data(3)).double())
+    opt = T.optim.Adam([a], lr=0.1)
+    f = _params(T, (3,))[0]
+    src = T.optim.Adam([f], lr=0.1)
+    _quad_steps(T, src, [f], 2)
+    opt.load_state_dict(src.state_dict())
+    st = opt.state[a]
+    res = {k: (v.dtype, v) for k, v in st.items()}
+    _quad_steps(T, opt, [a], 1)
+    return {"loaded": res, "after": _state(opt)}
+
+
+@program()
+def prog_optim_step_hooks_global_and_local(T: Any) -> Any:
+    om = importlib.import_module(T.__name__ + ".optim.optimizer")
+    log = []
+    a = _params(T, (2,))[0]
+    opt = T.optim.SGD([a], lr=0.1)
+    h1 = opt.register_step_pre_hook(lambda o, args, kw: log.append(("pre", args, kw)))
+    h2 = opt.register_step_post_hook(lambda o, args, kw: log.append(("post", len(args))))
+    g1 = om.register_optimizer_step_pre_hook(
+        lambda o, a_, k: log.append(("gpre", type(o).__name__))
+    )
+    g2 = om.register_optimizer_step_post_hook(lambda o, a_, k: log.append("gpost"))
+    try:
+        a.grad = T.ones(2)
+        opt.step()
+
+        def changes_args(o, args, kw):
+            return ((o, lambda: log.append("closure2") or T.tensor(5.0)), {})
+
+        h3 = opt.register_step_pre_hook(changes_args)
+        r = opt.step(lambda: log.append("closure1") or T.tensor(1.0))
+        h3.remove()
+        bad = opt.register_step_pre_hook(lambda o, args, kw: 5)
+        err = raises(opt.step)
+        bad.remove()
+        h1.remove()
+        h2.remove()
+    finally:
+        g1.remove()
+        g2.remove()
+    opt.step()
+    return {"log": log, "r": r, "err": err, "a": a}
+
+
+@program()
+def prog_optim_state_dict_hooks(T: Any) -> Any:
+    a, b = _params(T, (2,), (3,))
+    opt = T.optim.Adam([a, b], lr=0.1)
+    _quad_steps(T, opt, [a, b], 1)
+    log = []
+
+    def pre_sd(o):
+        log.append("pre_sd")
+
+    def post_sd(o, sd):
+        log.append(("post_sd", sorted(sd)))
+        sd["extra"] = 1
+        return sd
+
+    def pre_load(o, sd):
+        log.append(("pre_load", sorted(sd)))
+        sd = dict(sd)
+        sd.pop("extra")
+        return sd
+
+    def post_load(o):
+        log.append(("post_load", o.param_groups[0]["lr"]))
+
+    opt.register_state_dict_pre_hook(pre_sd)
+    opt.register_state_dict_post_hook(post_sd)
+    sd = opt.state_dict()
+    opt2 = T.optim.Adam([a, b], lr=0.5)
+    opt2.register_load_state_dict_pre_hook(pre_load)
+    opt2.register_load_state_dict_post_hook(post_load)
+    opt2.load_state_dict(sd)
+    plain = T.optim.Adam([a, b])
+    return {
+        "log": log,
+        "extra": sd.get("extra"),
+        "plain": raises(lambda: plain.load_state_dict(sd)),
+    }
+
+
+@program()
+def prog_optim_capturable_on_cpu_every_optimizer(T: Any) -> Any:
+    out = {}
+    for name in ["Adam", "AdamW", "Adamax", "NAdam", "RAdam", "ASGD", "Adadelta", "RMSprop",
+                 "Rprop"]:  # fmt: skip
+        for fe in [None, True]:
+            a, b = _params(T, (2,), (3,))
+            opt = getattr(T.optim, name)([a, b], lr=0.1, capturable=True, foreach=fe)
+            b.grad = T.ones(3)
+            err = raises(opt.step)
+            out[f"{name}-{fe}"] = (err, _state(opt), b)
+    a = _params(T, (2,))[0]
+    opt = T.optim.Adam([{"params": [a], "capturable": False}], lr=0.1, capturable=True)
+    a.grad = T.ones(2)
+    opt.step()
+    out["group_off"] = (a, _state(opt))
+    out["no_grads"] = raises(T.optim.RMSprop(_params(T, (2,)), capturable=True).step)
+    return out
+
+
+@program()
+def prog_optim_adam_tensor_lr_and_betas(T: Any) -> Any:
+    out = {}
+    for kw in [
+        {"lr": T.tensor(0.05)},
+        {"lr": T.tensor([0.05])},
+        {"betas": (T.tensor(0.8), T.tensor(0.9))},
+        {"betas": (T.tensor([0.8]), T.tensor(0.9))},
+    ]:
+        a = _params(T, (3,), seed=2)[0]
+        opt = T.optim.Adam([a], **kw)
+        steps = _quad_steps(T, opt, [a], 2)
+        out[str(sorted(kw))] = (steps, opt.param_groups[0]["betas"], opt.param_groups[0]["lr"])
+    ps = _params(T, (2,))
+    out["errs"] = [
+        raises(lambda: T.optim.Adam(ps, lr=T.tensor(0.1), foreach=True)),
+        raises(lambda: T.optim.Adam(ps, lr=T.tensor([0.1, 0.2]))),
+        raises(lambda: T.optim.Adam(ps, betas=(T.tensor(0.9), 0.99))),
+        raises(lambda: T.optim.Adam(ps, betas=(T.tensor(0.9), T.tensor(0.9)), foreach=True)),
+        raises(lambda: T.optim.Adam(ps, betas=(T.tensor([0.9, 0.8]), T.tensor(0.9)))),
+        raises(lambda: T.optim.SGD(ps, lr=T.tensor([0.1, 0.2]))),
+        raises(lambda: T.optim.RMSprop(ps, lr=T.tensor([0.1, 0.2]))),
+        raises(lambda: T.optim.Adagrad(ps, lr=T.tensor([0.1, 0.2]))),
+        raises(lambda: T.optim.AdamW(ps, lr=T.tensor([0.1, 0.2]))),
+    ]
+    return out
+
+
+# --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
+
+
+def _harness_params() -> list[Any]:
+    out = []
+    for name in _MINE:
+        xfail = _h.PROGRAMS[name].xfail
+        marks = [pytest.mark.xfail(reason=xfail, strict=True)] if xfail else []
+        out.append(pytest.param(name, marks=marks, id=name))
+    return out
+
+
+@pytest.mark.parametrize("name", _harness_params())
+def test_program_matches_torch(name: str) -> None:
+    _h.test_program_matches_torch(name)
