@@ -18,7 +18,7 @@ import pytest
 from . import test_realistic_programs_3 as _h
 from .compare import Tolerance
 from .engines import raises
-from .test_realistic_programs_2 import _data
+from .test_realistic_programs_2 import _data, _seeded
 
 pytest.importorskip("torch")
 
@@ -787,6 +787,651 @@ def prog_optim_adam_tensor_lr_and_betas(T: Any) -> Any:
         raises(lambda: T.optim.AdamW(ps, lr=T.tensor([0.1, 0.2]))),
     ]
     return out
+
+
+@program()
+def prog_lbfgs_strong_wolfe_rosenbrock_history(T: Any) -> Any:
+    x = T.nn.Parameter(T.tensor([-1.2, 1.0], dtype=T.float64))
+    opt = T.optim.LBFGS([x], lr=1, max_iter=15, history_size=4, line_search_fn="strong_wolfe")
+    evals = []
+
+    def closure():
+        opt.zero_grad()
+        loss = (1 - x[0]) ** 2 + 100 * (x[1] - x[0] ** 2) ** 2
+        loss.backward()
+        evals.append(loss.item())
+        return loss
+
+    losses = [opt.step(closure) for _ in range(3)]
+    st = opt.state[x]
+    return {
+        "x": x,
+        "losses": losses,
+        "n_evals": len(evals),
+        "evals": evals[:12],
+        "func_evals": st["func_evals"],
+        "n_iter": st["n_iter"],
+        "hist": len(st["old_dirs"]),
+        "t": st["t"],
+        "sd_keys": sorted(opt.state_dict()["state"][0]),
+    }
+
+
+@program()
+def prog_lbfgs_plain_tolerances_and_errors(T: Any) -> Any:
+    w = T.nn.Parameter(T.tensor(_data(3)))
+    tgt = T.tensor([1.0, -2.0, 0.5])
+    opt = T.optim.LBFGS([w], lr=0.5, max_iter=4, max_eval=6, tolerance_grad=1e-3,
+                        tolerance_change=1e-6)  # fmt: skip
+    n = [0]
+
+    def closure():
+        n[0] += 1
+        opt.zero_grad()
+        loss = ((w - tgt) ** 2).sum() + (w**4).sum() * 0.01
+        loss.backward()
+        return loss
+
+    out = [(opt.step(closure), w.detach().clone(), n[0]) for _ in range(3)]
+    a, b = _params(T, (2,), (2,))
+    return {
+        "out": out,
+        "groups": raises(lambda: T.optim.LBFGS([{"params": [a]}, {"params": [b]}])),
+        "bad_ls": raises(
+            lambda: T.optim.LBFGS([a], line_search_fn="armijo").step(lambda: (a**2).sum())
+        ),
+        "no_closure": raises(lambda: T.optim.LBFGS([a]).step()),
+        "defaults": T.optim.LBFGS([a]).defaults,
+    }
+
+
+@program()
+def prog_lbfgs_model_fit_with_strong_wolfe(T: Any) -> Any:
+    model = _seeded(T, T.nn.Sequential(T.nn.Linear(3, 4), T.nn.Tanh(), T.nn.Linear(4, 1)), 3)
+    x = T.tensor(_data(8, 3))
+    y = T.tensor(_data(8, 1, seed=1))
+    opt = T.optim.LBFGS(model.parameters(), lr=0.8, max_iter=5, line_search_fn="strong_wolfe")
+
+    def closure():
+        opt.zero_grad()
+        loss = T.nn.functional.mse_loss(model(x), y)
+        loss.backward()
+        return loss
+
+    losses = [opt.step(closure).detach() for _ in range(2)]
+    return {"losses": losses, "params": dict(model.named_parameters())}
+
+
+# --- swa_utils -------------------------------------------------------------------------------
+
+
+@program()
+def prog_swa_averaged_model_ema_and_custom_avg(T: Any) -> Any:
+    swa = T.optim.swa_utils
+    model = _seeded(T, T.nn.Sequential(T.nn.Linear(2, 3), T.nn.BatchNorm1d(3)), 4)
+    ema = swa.AveragedModel(model, multi_avg_fn=swa.get_ema_multi_avg_fn(0.9))
+    ema_buf = swa.AveragedModel(model, multi_avg_fn=swa.get_ema_multi_avg_fn(0.5),
+                                use_buffers=True)  # fmt: skip
+    custom = swa.AveragedModel(model, avg_fn=lambda avg, new, n: avg * 0.25 + new * 0.75)
+    plain = swa.AveragedModel(model)
+    opt = T.optim.SGD(model.parameters(), lr=0.1)
+    x = T.tensor(_data(5, 2))
+    for _ in range(3):
+        opt.zero_grad()
+        model(x).pow(2).mean().backward()
+        opt.step()
+        for m in (ema, ema_buf, custom, plain):
+            m.update_parameters(model)
+    return {
+        "ema": dict(ema.named_parameters()),
+        "ema_buf": dict(ema_buf.state_dict()),
+        "custom": list(custom.parameters()),
+        "plain": dict(plain.state_dict()),
+        "n": (ema.n_averaged, plain.n_averaged, ema_buf.n_averaged),
+        "names": [k for k, _ in plain.named_modules()],
+        "out": plain(x),
+    }
+
+
+@program()
+def prog_swa_swalr_strategies_and_errors(T: Any) -> Any:
+    swa = T.optim.swa_utils
+    out = {}
+    for strat in ["cos", "linear"]:
+        opt = _opt(T, lr=1.0, n=2)
+        opt.param_groups[1]["lr"] = 0.5
+        sch = swa.SWALR(opt, swa_lr=[0.1, 0.2], anneal_epochs=3, anneal_strategy=strat)
+        out[strat] = (sch.get_last_lr(), _trace(opt, sch, 5), sch.state_dict())
+    opt = _opt(T, lr=1.0)
+    out["zero_anneal"] = _trace(opt, swa.SWALR(opt, swa_lr=0.05, anneal_epochs=0), 2)
+    out["bad_strat"] = raises(lambda: swa.SWALR(_opt(T), 0.1, anneal_strategy="exp"))
+    out["bad_epochs"] = raises(lambda: swa.SWALR(_opt(T), 0.1, anneal_epochs=-1))
+    out["bad_len"] = raises(lambda: swa.SWALR(_opt(T), [0.1, 0.2]))
+    return out
+
+
+@program()
+def prog_swa_update_bn_with_dict_batches_and_momentum(T: Any) -> Any:
+    swa = T.optim.swa_utils
+    nn = T.nn
+    model = _seeded(T, nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3, momentum=0.3)), 6)
+    loader = [T.tensor(_data(4, 2, seed=i)) for i in range(3)]
+    with T.no_grad():
+        model[1].running_mean.fill_(5.0)
+    swa.update_bn(loader, model)
+    after = (model[1].running_mean, model[1].running_var, model[1].momentum, model.training)
+    tuple_loader = [(T.tensor(_data(4, 2, seed=i)), T.zeros(4)) for i in range(2)]
+    model.eval()
+    swa.update_bn(tuple_loader, model)
+    no_bn = nn.Linear(2, 2)
+    swa.update_bn(loader, no_bn)
+    return {
+        "after": after,
+        "tuple": (model[1].running_mean, model[1].num_batches_tracked, model.training),
+    }
+
+
+# --- Module API ------------------------------------------------------------------------------
+
+
+class _Block:
+    """A nested model factory: Block(conv+bn) inside a Net with a ModuleDict head."""
+
+    @staticmethod
+    def make(T: Any) -> Any:
+        nn = T.nn
+
+        class Block(nn.Module):
+            def __init__(self, c):
+                super().__init__()
+                self.conv = nn.Conv1d(c, c, 3, padding=1, bias=False)
+                self.bn = nn.BatchNorm1d(c)
+                self.register_buffer("scale", T.ones(c))
+                self.register_buffer("tmp", T.zeros(1), persistent=False)
+
+            def forward(self, x):
+                return T.relu(self.bn(self.conv(x))) * self.scale[:, None] + x
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.stem = nn.Conv1d(1, 2, 1)
+                self.blocks = nn.Sequential(Block(2), Block(2))
+                self.heads = nn.ModuleDict({"a": nn.Linear(8, 2), "b": nn.Linear(8, 3)})
+                self.temp = nn.Parameter(T.tensor(1.5))
+
+            def forward(self, x, head="a"):
+                h = self.blocks(self.stem(x)).flatten(1)
+                return self.heads[head](h) / self.temp
+
+        return _seeded(T, Net(), 11)
+
+
+@program()
+def prog_module_state_dict_strict_error_messages(T: Any) -> Any:
+    net = _Block.make(T)
+    sd = net.state_dict()
+    keys = list(sd)
+    missing = {k: v for k, v in sd.items() if "heads.b" not in k}
+    extra = dict(sd, **{"blocks.0.extra": T.ones(1), "unknown.weight": T.ones(2)})
+    wrong = dict(sd)
+    wrong["heads.a.weight"] = T.ones(2, 9)
+    wrong["blocks.1.bn.running_mean"] = T.ones(3)
+    both = dict(missing, **{"foo": T.ones(1)})
+    both["stem.bias"] = T.ones(5)
+    fresh = _Block.make(T)
+    res_nonstrict = fresh.load_state_dict(both | {"stem.bias": T.ones(2)}, strict=False)
+    return {
+        "keys": keys,
+        "missing": raises(lambda: fresh.load_state_dict(missing)),
+        "extra": raises(lambda: fresh.load_state_dict(extra)),
+        "wrong": raises(lambda: fresh.load_state_dict(wrong)),
+        "both": raises(lambda: fresh.load_state_dict(both)),
+        "nonstrict": (res_nonstrict, res_nonstrict.missing_keys, res_nonstrict.unexpected_keys),
+        "nonstrict_size": raises(lambda: fresh.load_state_dict(wrong, strict=False)),
+        "not_mapping": raises(lambda: fresh.load_state_dict([1, 2])),
+        "ok": str(fresh.load_state_dict(sd)),
+        "bias_after": fresh.stem.bias,
+    }
+
+
+@program()
+def prog_module_load_state_dict_assign_and_versions(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3)), 1)
+    src = {k: v.clone() * 2 for k, v in m.state_dict().items()}
+    src["1.num_batches_tracked"] = T.tensor(7)
+    w_before = m[0].weight
+    m.load_state_dict(src)
+    copied = (m[0].weight is w_before, m[0].weight._version, m[1].num_batches_tracked)
+    src2 = {k: v.clone() for k, v in src.items()}
+    src2["0.weight"] = src2["0.weight"].double()
+    m2 = _seeded(T, nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3)), 1)
+    m2.load_state_dict(src2, assign=True)
+    w = m2[0].weight
+    m3 = _seeded(T, nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3)), 1)
+    m3.load_state_dict(src2)
+    return {
+        "copied": copied,
+        "assigned": (type(w).__name__, w.dtype, w.requires_grad, w is src2["0.weight"]),
+        "rm_is": m2[1].running_mean is src2["1.running_mean"],
+        "copy_cast": (m3[0].weight.dtype, m3[0].weight),
+        "assign_frozen": _assign_frozen(T),
+    }
+
+
+def _assign_frozen(T: Any) -> Any:
+    m = T.nn.Linear(2, 2)
+    m.weight.requires_grad_(False)
+    m.load_state_dict({"weight": T.ones(2, 2), "bias": T.zeros(2)}, assign=True)
+    return (m.weight.requires_grad, m.bias.requires_grad, type(m.weight).__name__)
+
+
+@program()
+def prog_module_named_members_prefix_and_duplicates(T: Any) -> Any:
+    nn = T.nn
+    shared = nn.Linear(2, 2)
+    seq = nn.Sequential(shared, nn.ReLU(), shared, nn.Sequential(shared, nn.Tanh()))
+    seq.register_buffer("b", T.zeros(1))
+    seq[3].register_buffer("b2", seq.b)
+    return {
+        "params": [k for k, _ in seq.named_parameters()],
+        "params_dup": [k for k, _ in seq.named_parameters(remove_duplicate=False)],
+        "params_prefix": [k for k, _ in seq.named_parameters(prefix="model")],
+        "params_norec": [k for k, _ in seq.named_parameters(recurse=False)],
+        "mods": [k for k, _ in seq.named_modules()],
+        "mods_dup": [k for k, _ in seq.named_modules(remove_duplicate=False)],
+        "mods_prefix": [k for k, _ in seq.named_modules(prefix="root")],
+        "bufs": [k for k, _ in seq.named_buffers()],
+        "bufs_dup": [k for k, _ in seq.named_buffers(remove_duplicate=False)],
+        "bufs_prefix": [k for k, _ in seq.named_buffers(prefix="p", recurse=False)],
+        "children": [k for k, _ in seq.named_children()],
+        "n_params": sum(p.numel() for p in seq.parameters()),
+        "sd": list(seq.state_dict()),
+        "sd_prefix": list(seq.state_dict(prefix="x.")),
+    }
+
+
+@program()
+def prog_module_apply_requires_grad_zero_grad_train(T: Any) -> Any:
+    net = _Block.make(T)
+    seen = []
+    net.apply(lambda m: seen.append(type(m).__name__))
+    net.requires_grad_(False)
+    net.heads.requires_grad_()
+    rg = {k: p.requires_grad for k, p in net.named_parameters()}
+    out = net(T.tensor(_data(2, 1, 4)), head="b")
+    out.sum().backward()
+    grads = {k: p.grad for k, p in net.named_parameters()}
+    net.zero_grad()
+    after = {k: p.grad for k, p in net.named_parameters()}
+    net.eval()
+    modes = [m.training for m in net.modules()]
+    net.blocks.train()
+    modes2 = [m.training for m in net.modules()]
+    r = net.train(False)
+    return {
+        "seen": seen,
+        "rg": rg,
+        "grads": grads,
+        "after": after,
+        "modes": modes,
+        "modes2": modes2,
+        "ret": r is net,
+        "bad_train": raises(lambda: net.train("yes")),
+    }
+
+
+@program()
+def prog_module_print_nested_and_extra_repr(T: Any) -> Any:
+    nn = T.nn
+    net = _Block.make(T)
+
+    class WithExtra(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.k = 3
+            self.inner = nn.Sequential(nn.Linear(2, 2), nn.Dropout(0.1))
+
+        def extra_repr(self):
+            return f"k={self.k},\nmultiline=True"
+
+    containers = nn.ModuleList([nn.Linear(1, 1) for _ in range(3)] + [nn.ReLU(), nn.ReLU()])
+    pl = nn.ParameterList([nn.Parameter(T.ones(2)), T.zeros(3, dtype=T.float64)])
+    pd = nn.ParameterDict({"a": nn.Parameter(T.ones(1, 2)), "b": T.zeros(2)})
+    return {
+        "net": repr(net),
+        "extra": repr(WithExtra()),
+        "list": repr(containers),
+        "plist": repr(pl),
+        "pdict": repr(pd),
+        "empty": (repr(nn.Sequential()), repr(nn.ModuleDict()), repr(nn.ParameterList())),
+        "misc": [
+            repr(m)
+            for m in [
+                nn.Conv2d(
+                    2,
+                    4,
+                    (3, 5),
+                    stride=1,
+                    padding="same",
+                    dilation=(2, 1),
+                    groups=2,
+                    bias=False,
+                    padding_mode="reflect",
+                ),
+                nn.LSTM(3, 4, num_layers=2, batch_first=True, dropout=0.1, bidirectional=True),
+                nn.Embedding(10, 3, padding_idx=0, max_norm=1.0, sparse=True),
+                nn.BatchNorm2d(3, affine=False, track_running_stats=False),
+                nn.LayerNorm((3, 4), elementwise_affine=False),
+                nn.GroupNorm(2, 4, eps=1e-3),
+                nn.MultiheadAttention(4, 2, kdim=3, vdim=5),
+                nn.TransformerEncoderLayer(4, 2, 8),
+                nn.Upsample(scale_factor=2.0, mode="bilinear"),
+                nn.MaxPool2d(2, ceil_mode=True, return_indices=True),
+                nn.AdaptiveAvgPool2d((None, 3)),
+                nn.Softmax(dim=-1),
+                nn.Flatten(0, 2),
+                nn.Unflatten(1, (2, 3)),
+                nn.Identity(3, k=4),
+                nn.CrossEntropyLoss(label_smoothing=0.1, ignore_index=2),
+                nn.PReLU(3, init=0.1),
+                nn.Hardtanh(-2.0, 2.0, inplace=True),
+                nn.ELU(alpha=0.5),
+                nn.Threshold(0.1, 20.0),
+            ]
+        ],
+    }
+
+
+@program()
+def prog_module_list_dict_operations(T: Any) -> Any:
+    nn = T.nn
+    ml = nn.ModuleList([nn.Linear(1, 1), nn.ReLU()])
+    ml.append(nn.Tanh())
+    ml.extend([nn.Sigmoid(), nn.GELU()])
+    ml.insert(1, nn.Identity())
+    ml[0] = nn.Linear(1, 2)
+    del ml[2]
+    sl = ml[1:3]
+    ml2 = ml + nn.ModuleList([nn.ELU()])
+    popped = ml.pop(1)
+    md = nn.ModuleDict({"b": nn.ReLU(), "a": nn.Tanh()})
+    md.update([("c", nn.GELU())])
+    md["d"] = nn.Identity()
+    pm = md.pop("a")
+    seq = nn.Sequential(nn.Linear(2, 2), nn.ReLU(), nn.Linear(2, 1))
+    seq.append(nn.Sigmoid())
+    seq.insert(0, nn.Identity())
+    seq.extend([nn.Flatten()])
+    del seq[1:3]
+    return {
+        "ml": repr(ml),
+        "sl": (type(sl).__name__, repr(sl)),
+        "ml2": [type(m).__name__ for m in ml2],
+        "popped": repr(popped),
+        "len": len(ml),
+        "neg": repr(ml[-1]),
+        "idx_err": raises(lambda: ml[10]),
+        "md": (list(md.keys()), repr(md), repr(pm), "c" in md),
+        "md_bad": raises(lambda: md.update(5)),
+        "md_bad2": raises(lambda: md.update([("x",)])),
+        "md_key": raises(lambda: md["zz"]),
+        "seq": repr(seq),
+        "seq_slice": repr(seq[1:]),
+        "seq_keys": [k for k, _ in seq.named_children()],
+        "mul": repr(nn.Sequential(nn.ReLU()) * 2),
+        "bad_append": raises(lambda: ml.append(5)),
+        "bad_setitem": raises(lambda: ml.__setitem__(0, "x")),
+    }
+
+
+@program()
+def prog_parameter_list_and_dict_operations(T: Any) -> Any:
+    nn = T.nn
+    pl = nn.ParameterList([nn.Parameter(T.ones(2)), T.zeros(3)])
+    pl.append(nn.Parameter(T.full((1,), 2.0)))
+    pl.extend([T.ones(1, 1)])
+    pl[0] = nn.Parameter(T.tensor([3.0, 4.0]))
+    types = [(type(p).__name__, p.requires_grad) for p in pl]
+    pd = nn.ParameterDict({"w": nn.Parameter(T.ones(2)), "s": "a string", "n": 5})
+    pd["t"] = T.zeros(2)
+    pd.update({"u": T.ones(1)})
+    popped = pd.pop("u")
+    m = nn.Module()
+    m.pl = pl
+    m.pd = pd
+    s = sum(p.sum() for p in m.parameters())
+    s.backward()
+    return {
+        "types": types,
+        "pd_types": {k: type(v).__name__ for k, v in pd.items()},
+        "pd_keys": list(pd.keys()),
+        "popped": (type(popped).__name__, popped),
+        "names": [k for k, _ in m.named_parameters()],
+        "grads": [p.grad for p in m.parameters()],
+        "sd": list(m.state_dict()),
+        "copy": [k for k, _ in pd.copy().items()],
+        "get": pd.get("zz", "dflt"),
+        "fromkeys": list(nn.ParameterDict().fromkeys(["a", "b"], T.ones(1)).keys()),
+        "pl_or": raises(lambda: pl | pl),
+        "pd_or": list((pd | nn.ParameterDict({"z": T.ones(1)})).keys()),
+        "dir_ok": "w" in pd,
+        "reversed": list(reversed(pd)),
+    }
+
+
+@program()
+def prog_module_forward_hooks_with_kwargs_order(T: Any) -> Any:
+    nn = T.nn
+    log = []
+
+    class M(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(2, 2)
+
+        def forward(self, x, scale=1.0, *, shift=0.0):
+            log.append(("fwd", scale, shift))
+            return self.lin(x) * scale + shift
+
+    m = _seeded(T, M(), 2)
+
+    def pre1(mod, args):
+        log.append(("pre1", len(args)))
+
+    def pre2(mod, args, kwargs):
+        log.append(("pre2", sorted(kwargs)))
+        return args, dict(kwargs, shift=1.0)
+
+    def post1(mod, args, out):
+        log.append("post1")
+        return out * 2
+
+    def post2(mod, args, kwargs, out):
+        log.append(("post2", sorted(kwargs)))
+
+    h1 = m.register_forward_pre_hook(pre1)
+    h2 = m.register_forward_pre_hook(pre2, with_kwargs=True, prepend=True)
+    h3 = m.register_forward_hook(post1)
+    h4 = m.register_forward_hook(post2, with_kwargs=True, prepend=True)
+    x = T.tensor(_data(1, 2))
+    y1 = m(x, 2.0, shift=0.5)
+    h2.remove()
+    y2 = m(x, scale=3.0)
+    for h in (h1, h3, h4):
+        h.remove()
+    y3 = m(x)
+
+    def bad(mod, args, kwargs):
+        return (x,)
+
+    m.register_forward_pre_hook(bad, with_kwargs=True)
+    return {"log": log, "y": (y1, y2, y3), "bad": raises(lambda: m(x))}
+
+
+@program()
+def prog_module_full_backward_hooks_multi_layer(T: Any) -> Any:
+    nn = T.nn
+    log = []
+    model = _seeded(T, nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2)), 5)
+
+    def bw(name):
+        def hook(mod, gin, gout):
+            log.append((name, [g if g is None else g.shape for g in gin], [g for g in gout]))
+            if name == "relu":
+                return (gin[0] * 0.5,)
+
+        return hook
+
+    def bw_pre(mod, gout):
+        log.append(("pre", gout[0]))
+        return (gout[0] * 2,)
+
+    for i, name in enumerate(["lin1", "relu", "lin2"]):
+        model[i].register_full_backward_hook(bw(name))
+    model[2].register_full_backward_pre_hook(bw_pre)
+    x = T.tensor(_data(2, 3), requires_grad=True)
+    y = model(x)
+    y.sum().backward()
+    x2 = T.tensor(_data(2, 3))
+    model(x2).sum().backward()
+    return {"log": log, "xg": x.grad, "wg": model[0].weight.grad, "y_gf": y.grad_fn}
+
+
+@program()
+def prog_module_state_dict_pre_post_hooks_and_load_hooks(T: Any) -> Any:
+    nn = T.nn
+    log = []
+    m = _seeded(T, nn.Sequential(nn.Linear(2, 2), nn.Linear(2, 1)), 3)
+
+    def sd_pre(mod, prefix, keep_vars):
+        log.append(("sd_pre", type(mod).__name__, prefix, keep_vars))
+
+    def sd_post(mod, sd, prefix, local_metadata):
+        log.append(("sd_post", prefix, sorted(sd)))
+        sd[prefix + "extra"] = T.tensor(1.0)
+
+    def load_pre(mod, sd, prefix, local_metadata, strict, missing, unexpected, errors):
+        log.append(("load_pre", prefix, strict))
+        sd.pop(prefix + "1.extra", None)
+
+    def load_post(mod, incompatible):
+        log.append(("load_post", list(incompatible.missing_keys), incompatible.unexpected_keys))
+        incompatible.missing_keys.clear()
+
+    m[0].register_state_dict_pre_hook(sd_pre)
+    m[1].register_state_dict_post_hook(sd_post)
+    m.register_load_state_dict_pre_hook(load_pre)
+    m.register_load_state_dict_post_hook(load_post)
+    sd = m.state_dict(keep_vars=True)
+    sd2 = {k: v for k, v in sd.items() if k != "1.bias"}
+    r = m.load_state_dict(sd2)
+    return {"log": log, "keys": list(sd), "r": str(r), "grad_fn": sd["0.weight"].requires_grad}
+
+
+@program()
+def prog_module_get_submodule_parameter_buffer_errors(T: Any) -> Any:
+    net = _Block.make(T)
+    return {
+        "sub": repr(net.get_submodule("blocks.1.bn")),
+        "root": net.get_submodule("") is net,
+        "missing": raises(lambda: net.get_submodule("blocks.5")),
+        "not_mod": raises(lambda: net.get_submodule("temp.x")),
+        "attr_not_mod": raises(lambda: net.get_submodule("blocks.0.scale")),
+        "param": net.get_parameter("heads.a.bias"),
+        "param_top": net.get_parameter("temp"),
+        "param_buf": raises(lambda: net.get_parameter("blocks.0.scale")),
+        "param_missing": raises(lambda: net.get_parameter("heads.a.nope")),
+        "buffer": net.get_buffer("blocks.0.bn.running_var"),
+        "buffer_param": raises(lambda: net.get_buffer("stem.weight")),
+        "buffer_missing": raises(lambda: net.get_buffer("blocks.0.zz")),
+        "extra_state": raises(lambda: net.get_extra_state()),
+        "set_sub": (net.set_submodule("heads.a", T.nn.Identity()), repr(net.heads)),
+        "set_missing": raises(lambda: net.set_submodule("nope.x", T.nn.ReLU())),
+    }
+
+
+@program()
+def prog_module_setattr_rules(T: Any) -> Any:
+    nn = T.nn
+    m = nn.Linear(2, 2)
+    out = {}
+    out["tensor_to_param"] = raises(lambda: setattr(m, "weight", T.ones(2, 2)))
+    m.weight = None
+    out["none"] = (m.weight, [k for k, _ in m.named_parameters()])
+    m.weight = nn.Parameter(T.ones(2, 2))
+    out["reassign"] = [k for k, _ in m.named_parameters()]
+    m.register_buffer("buf", T.zeros(2))
+    m.buf = T.ones(2)
+    out["buf_tensor"] = m.buf
+    out["buf_param"] = raises(lambda: setattr(m, "buf", "str"))
+    m.buf = None
+    out["buf_none"] = (m.buf, list(m.state_dict()))
+    out["param_before_init"] = _before_init(T)
+    out["reg_param_bad"] = raises(lambda: m.register_parameter("x", T.ones(1)))
+    out["reg_param_dot"] = raises(lambda: m.register_parameter("a.b", None))
+    out["reg_param_empty"] = raises(lambda: m.register_parameter("", None))
+    out["reg_param_exists"] = raises(lambda: m.register_parameter("buf", None))
+    out["reg_buf_exists"] = raises(lambda: m.register_buffer("weight", T.ones(1)))
+    out["reg_buf_bad"] = raises(lambda: m.register_buffer("x", 5))
+    out["add_module_bad"] = raises(lambda: m.add_module("y", 5))
+    out["add_module_dot"] = raises(lambda: m.add_module("y.z", nn.ReLU()))
+    out["add_module_attr"] = raises(lambda: m.add_module("forward", nn.ReLU()))
+    out["nonleaf_param"] = raises(lambda: nn.Parameter(T.ones(2, requires_grad=True) * 2))
+    m.plain = 3
+    del m.plain
+    del m.buf
+    out["after_del"] = (list(m.state_dict()), hasattr(m, "buf"))
+    out["getattr_missing"] = raises(lambda: m.nothing)
+    return out
+
+
+def _before_init(T: Any) -> Any:
+    class Bad(T.nn.Module):
+        def __init__(self):
+            self.w = T.nn.Parameter(T.ones(1))
+            super().__init__()
+
+    class Bad2(T.nn.Module):
+        def __init__(self):
+            self.l = T.nn.Linear(1, 1)
+
+    class Bad3(T.nn.Module):
+        def __init__(self):
+            self.register_buffer("b", T.ones(1))
+
+    return [raises(Bad), raises(Bad2), raises(Bad3)]
+
+
+@program()
+def prog_shared_parameters_training_and_state_dict(T: Any) -> Any:
+    nn = T.nn
+    enc = nn.Linear(3, 2)
+    dec = nn.Linear(2, 3)
+    dec.weight = nn.Parameter(enc.weight.t().detach().clone())
+    model = nn.Module()
+    model.body = nn.Sequential(enc, nn.Tanh(), dec)
+    model.shared_head = enc
+    _seeded(T, model, 9)
+    opt = T.optim.Adam(model.parameters(), lr=0.05)
+    x = T.tensor(_data(4, 3))
+    losses = []
+    for _ in range(3):
+        opt.zero_grad()
+        loss = ((model.body(x) - x) ** 2).mean() + model.shared_head(x).pow(2).mean()
+        loss.backward()
+        opt.step()
+        losses.append(loss.detach())
+    sd = model.state_dict()
+    return {
+        "losses": losses,
+        "sd_keys": list(sd),
+        "same_storage": sd["body.0.weight"].data_ptr() == sd["shared_head.weight"].data_ptr(),
+        "n_params": len(list(model.parameters())),
+        "n_state": len(opt.state),
+        "enc_w": enc.weight,
+    }
 
 
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
