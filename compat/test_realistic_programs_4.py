@@ -1486,12 +1486,7 @@ def prog_optimizer_scalar_state_under_float64_default(T: Any) -> Any:
         T.set_default_dtype(old)
 
 
-@program(
-    xfail=(
-        "float16 addmm rounds the product before adding the bias; torch adds in float32 and "
-        "rounds once (fix in shadowgrad/ops/linalg.py _addmm_fwd)"
-    )
-)
+@program()
 def prog_half_linear_rounds_once(T: Any) -> Any:
     T.manual_seed(0)
     x = T.randn(64, 16).half()
@@ -2856,11 +2851,7 @@ def prog_rnn_float64_dropout_packed_training(T: Any) -> Any:
     return out
 
 
-@program(
-    xfail='orthogonal_ on a float16 tensor: torch\'s geqrf raises NotImplementedError ("geqrf_cpu" '
-    "not implemented for 'Half'), shadowgrad's linalg.qr raises numpy's TypeError (fix in "
-    "shadowgrad/linalg: qr's dtype check)"
-)
+@program()
 def prog_orthogonal_init_half_error(T: Any) -> Any:
     return raises(lambda: T.nn.init.orthogonal_(T.empty(3, 2, dtype=T.float16)))
 

@@ -282,15 +282,17 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator: Generator | None = N
         return tensor
     rows = tensor.size(0)
     cols = tensor.numel() // rows
-    flat = tensor.new_empty((rows, cols)).normal_(0, 1, generator=generator).numpy()
-    if rows < cols:
-        flat = flat.T
-    q, r = np.linalg.qr(flat)
-    q = q * np.sign(np.diag(r))
-    if rows < cols:
-        q = q.T
+    from ..linalg import qr  # torch's QR, and its errors (no float16 kernel)
+
     with no_grad():
-        tensor.copy_(_creation.tensor(np.ascontiguousarray(q).reshape(tuple(tensor.shape))))
+        flat = tensor.new_empty((rows, cols)).normal_(0, 1, generator=generator)
+        if rows < cols:
+            flat = flat.t()
+        q, r = qr(flat)
+        q = q * r.diagonal().sign()
+        if rows < cols:
+            q = q.t()
+        tensor.view_as(q).copy_(q)
         tensor.mul_(gain)
     return tensor
 

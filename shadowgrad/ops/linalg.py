@@ -444,7 +444,25 @@ def outer(input: Tensor, vec2: Tensor) -> Tensor:
     return input.reshape(-1, 1) * vec2
 
 
+def _addmm_half(self: Any, mat1: Any, mat2: Any, beta: Any, alpha: Any) -> np.ndarray:
+    """float16 addmm as torch's CPU kernel: each dot product summed over k in order in float32,
+    scaled and added to the scaled bias there, and rounded to float16 once. (numpy's float16
+    matmul sums the same way but rounds the product before the bias could be added.)"""
+    f = np.float32
+    a, b = mat1.astype(f), mat2.astype(f)
+    acc = np.zeros((a.shape[0], b.shape[1]), f)
+    term = np.empty_like(acc)
+    for i in range(a.shape[1]):  # products of float16 values are exact in float32
+        np.add(acc, np.multiply(a[:, i, None], b[None, i, :], out=term), out=acc)
+    if alpha != 1:
+        acc *= f(alpha)
+    bias = np.asarray(self, f) if beta == 1 else np.asarray(self, f) * f(beta)
+    return np.add(bias, acc).astype(np.float16)
+
+
 def _addmm_fwd(self: Any, mat1: Any, mat2: Any, beta: Any, alpha: Any) -> np.ndarray:
+    if mat1.dtype == np.float16 and mat1.ndim == 2 and beta != 0:
+        return _addmm_half(self, mat1, mat2, beta, alpha)
     if (
         alpha == 1
         and beta == 1
@@ -1015,13 +1033,34 @@ def _check_matrix(A: Tensor, fname: str, square: bool = True) -> None:
         raise RuntimeError(
             f"{fname}: Expected a floating point or complex tensor as input. Got {dt._short}"
         )
-    if np.dtype(dt._np).itemsize < 4 and dt.is_floating_point:
+    low = np.dtype(dt._np).itemsize < 4 and dt.is_floating_point
+    kernel = _LOW_PRECISION_KERNELS.get(fname)
+    if low and kernel is None:
         raise RuntimeError(f"{fname}: Low precision dtypes not supported. Got {dt._short}")
     m, n = A._data.shape[-2:]
     if square and m != n:
         raise RuntimeError(
             f"{fname}: A must be batches of square matrices, but they are {m} by {n} matrices"
         )
+    if low:  # the LAPACK kernel torch dispatches to has no float16 version
+        if kernel.startswith("This"):
+            raise RuntimeError(kernel)
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt._short}'")
+
+
+# The ops whose float16 input gets past torch's argument checks and fails in the kernel
+# (NotImplementedError naming it), and those that fail with their own wording; any other
+# linalg function rejects a low-precision dtype up front.
+_LOW_PRECISION_KERNELS = {
+    "linalg.qr": "geqrf_cpu",
+    "linalg.det": "lu_cpu",
+    "linalg.solve": "lu_cpu",
+    "linalg.svd": "linalg_svd_cpu",
+    "linalg.eigh": "linalg_eigh_cpu",
+    "linalg.cholesky": "cholesky_cpu",
+    "cholesky": "cholesky_cpu",
+    "torch.linalg.lstsq": "This function doesn't handle types other than float and double",
+}
 
 
 def _zero_pivot(a: np.ndarray) -> int:
@@ -1218,7 +1257,7 @@ def logdet(input: Tensor) -> Tensor:
     """Mirrors `torch.logdet`: log(det); nan for a negative determinant."""
     from .pointwise import where
 
-    _check_matrix(input, "linalg.slogdet")
+    _check_matrix(input, "logdet")
     sign, logabs = _slogdet(input)
     nan = _make(np.asarray(np.nan, logabs._data.dtype))
     return where(sign == -1, nan, logabs)

@@ -237,7 +237,7 @@ def matrix_rank(
         raise RuntimeError(
             "torch.linalg.matrix_rank: The input tensor input must have at least 2 dimensions."
         )
-    if not (A.dtype.is_floating_point or A.dtype.is_complex):
+    if not (A.dtype.is_floating_point or A.dtype.is_complex) or A.dtype.itemsize < 4:
         raise RuntimeError("This function doesn't handle types other than float and double")
     a = A._data
     if a.size == 0:
@@ -1233,6 +1233,12 @@ def cholesky_solve(
         raise RuntimeError(
             f"Incompatible matrix sizes for cholesky_solve: each A matrix is {n} by {n} but each "
             f"b matrix is {b[-2]} by {b[-1]}"
+        )
+    if not (
+        input.dtype.is_complex or (input.dtype.is_floating_point and input.dtype.itemsize >= 4)
+    ):
+        raise NotImplementedError(
+            f"\"cholesky_solve_cpu\" not implemented for '{input.dtype._short}'"
         )
     return _out(_cholesky_solve(input, input2, upper), out, "cholesky_solve")
 
