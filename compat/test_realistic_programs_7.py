@@ -1434,6 +1434,552 @@ def prog_shared_parameters_training_and_state_dict(T: Any) -> Any:
     }
 
 
+# --- parametrizations, pruning, clipping --------------------------------------------------------
+
+
+@program()
+def prog_parametrize_register_remove_and_train(T: Any) -> Any:
+    nn = T.nn
+    P = T.nn.utils.parametrize
+
+    class Symmetric(nn.Module):
+        def forward(self, X):
+            return X.triu() + X.triu(1).transpose(-1, -2)
+
+    class Scale(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.s = nn.Parameter(T.tensor(2.0))
+
+        def forward(self, X):
+            return X * self.s
+
+    m = _seeded(T, nn.Linear(3, 3), 4)
+    P.register_parametrization(m, "weight", Symmetric())
+    P.register_parametrization(m, "weight", Scale())
+    names = [k for k, _ in m.named_parameters()]
+    sd_keys = list(m.state_dict())
+    opt = T.optim.SGD(m.parameters(), lr=0.1)
+    x = T.tensor(_data(2, 3))
+    for _ in range(2):
+        opt.zero_grad()
+        m(x).pow(2).sum().backward()
+        opt.step()
+    w = m.weight
+    with P.cached():
+        c1 = m.weight
+        c2 = m.weight
+        cached_same = c1 is c2
+    info = (P.is_parametrized(m), P.is_parametrized(m, "weight"), P.is_parametrized(m, "bias"))
+    rep = repr(m)
+    cls = type(m).__name__
+    P.remove_parametrizations(m, "weight", leave_parametrized=True)
+    after = (type(m).__name__, [k for k, _ in m.named_parameters()], m.weight)
+    m2 = _seeded(T, nn.Linear(2, 2), 5)
+    P.register_parametrization(m2, "weight", Symmetric())
+    P.remove_parametrizations(m2, "weight", leave_parametrized=False)
+    return {
+        "names": names,
+        "sd_keys": sd_keys,
+        "w": w,
+        "w_gf": w.grad_fn,
+        "cached_same": cached_same,
+        "info": info,
+        "rep": rep,
+        "cls": cls,
+        "after": after,
+        "m2": (m2.weight, P.is_parametrized(m2)),
+        "remove_missing": raises(lambda: P.remove_parametrizations(m2, "weight")),
+        "bad_name": raises(lambda: P.register_parametrization(m2, "nope", Symmetric())),
+    }
+
+
+@program()
+def prog_parametrize_right_inverse_and_assignment(T: Any) -> Any:
+    nn = T.nn
+    P = T.nn.utils.parametrize
+
+    class Exp(nn.Module):
+        def forward(self, X):
+            return X.exp()
+
+        def right_inverse(self, Y):
+            return Y.log()
+
+    m = nn.Linear(2, 2)
+    with T.no_grad():
+        m.weight.copy_(T.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    P.register_parametrization(m, "weight", Exp())
+    orig = m.parametrizations.weight.original
+    m.weight = T.tensor([[1.0, 1.0], [2.0, 2.0]])
+    after = (m.weight, m.parametrizations.weight.original)
+
+    class NoInv(nn.Module):
+        def forward(self, X):
+            return X * 2
+
+    m3 = nn.Linear(2, 2)
+    P.register_parametrization(m3, "weight", NoInv())
+    err = raises(lambda: setattr(m3, "weight", T.ones(2, 2)))
+
+    class ChangesShape(nn.Module):
+        def forward(self, X):
+            return X[:1]
+
+    bad_shape = raises(
+        lambda: P.register_parametrization(nn.Linear(2, 2), "weight", ChangesShape())
+    )
+    return {"orig": orig, "after": after, "err": err, "bad_shape": bad_shape}
+
+
+@program()
+def prog_weight_norm_and_spectral_norm_parametrizations(T: Any) -> Any:
+    nn = T.nn
+    PZ = T.nn.utils.parametrizations
+    T.manual_seed(0)
+    lin = _seeded(T, nn.Linear(4, 3), 1)
+    wn = PZ.weight_norm(lin, dim=0)
+    g = wn.parametrizations.weight.original0
+    v = wn.parametrizations.weight.original1
+    x = T.tensor(_data(2, 4))
+    wn(x).sum().backward()
+    conv = _seeded(T, nn.Conv1d(2, 3, 2), 2)
+    wn2 = PZ.weight_norm(conv, dim=None)
+    sn_lin = _seeded(T, nn.Linear(4, 3), 3)
+    T.manual_seed(1)
+    sn = PZ.spectral_norm(sn_lin, n_power_iterations=3)
+    ys = [sn(x) for _ in range(2)]
+    sn.eval()
+    ye = sn(x)
+    return {
+        "g": (g, g.grad),
+        "v_grad": v.grad,
+        "wn_w": wn.weight,
+        "wn2": (wn2.parametrizations.weight.original0, wn2.weight),
+        "sn_keys": list(sn.state_dict()),
+        "sn_u": sn.parametrizations.weight[0]._u,
+        "sn_w": sn.weight,
+        "ys": ys,
+        "ye": ye,
+        "repr": repr(sn),
+    }
+
+
+@program()
+def prog_prune_methods_and_remove(T: Any) -> Any:
+    nn = T.nn
+    prune = importlib.import_module(T.__name__ + ".nn.utils.prune")
+    m = _seeded(T, nn.Sequential(nn.Linear(4, 3), nn.Linear(3, 2)), 7)
+    prune.l1_unstructured(m[0], "weight", amount=0.5)
+    prune.ln_structured(m[1], "weight", amount=1, n=2, dim=0)
+    prune.random_unstructured(m[0], "bias", amount=1)
+    mask_keys = [k for k, _ in m.named_buffers()]
+    params = [k for k, _ in m.named_parameters()]
+    hooks = [type(h).__name__ for h in m[0]._forward_pre_hooks.values()]
+    prune.l1_unstructured(m[0], "weight", amount=2)
+    container = m[0]._forward_pre_hooks
+    cont = [type(h).__name__ for h in container.values()]
+    masked = m[0].weight.clone()
+    x = T.tensor(_data(2, 4))
+    m(x).sum().backward()
+    g = m[0].weight_orig.grad
+    prune.remove(m[0], "weight")
+    after = ([k for k, _ in m[0].named_parameters()], m[0].weight)
+    return {
+        "mask_keys": mask_keys,
+        "params": params,
+        "hooks": hooks,
+        "cont": cont,
+        "masked": masked,
+        "g": g,
+        "after": after,
+        "is_pruned": (prune.is_pruned(m[0]), prune.is_pruned(m[1])),
+        "bad_amount": raises(lambda: prune.l1_unstructured(nn.Linear(2, 2), "weight", 1.5)),
+        "bad_int": raises(lambda: prune.l1_unstructured(nn.Linear(2, 2), "weight", 10)),
+        "remove_unpruned": raises(lambda: prune.remove(nn.Linear(2, 2), "weight")),
+    }
+
+
+@program()
+def prog_prune_global_and_custom_mask(T: Any) -> Any:
+    nn = T.nn
+    prune = importlib.import_module(T.__name__ + ".nn.utils.prune")
+    m = _seeded(T, nn.Sequential(nn.Linear(4, 4), nn.ReLU(), nn.Linear(4, 2)), 8)
+    prune.global_unstructured(
+        [(m[0], "weight"), (m[2], "weight")], pruning_method=prune.L1Unstructured, amount=0.4
+    )
+    counts = (int((m[0].weight == 0).sum()), int((m[2].weight == 0).sum()))
+    prune.custom_from_mask(m[2], "bias", mask=T.tensor([1.0, 0.0]))
+    prune.identity(m[0], "bias")
+    x = T.tensor(_data(3, 4))
+    y = m(x)
+    return {
+        "counts": counts,
+        "bias": m[2].bias,
+        "y": y,
+        "masks": {k: v for k, v in m.named_buffers()},
+        "bad_global": raises(lambda: prune.global_unstructured([], prune.L1Unstructured, amount=1)),
+    }
+
+
+@program()
+def prog_clip_grad_norm_variants_and_nonfinite(T: Any) -> Any:
+    U = T.nn.utils
+    out = {}
+    for norm in [2.0, 1, "inf", 0.5]:
+        ps = _params(T, (3,), (2, 2), seed=1)
+        for i, p in enumerate(ps):
+            p.grad = T.tensor(_data(*p.shape, seed=10 + i)) * 3
+        nt = float("inf") if norm == "inf" else norm
+        tot = U.clip_grad_norm_(ps, max_norm=1.0, norm_type=nt)
+        out[str(norm)] = (tot, [p.grad for p in ps])
+    ps = _params(T, (3,))
+    ps[0].grad = T.tensor([1.0, float("nan"), 2.0])
+    out["nan_err"] = raises(lambda: U.clip_grad_norm_(ps, 1.0, error_if_nonfinite=True))
+    out["nan_ok"] = (U.clip_grad_norm_(ps, 1.0), ps[0].grad)
+    ps[0].grad = T.tensor([1.0, float("inf"), 2.0])
+    out["inf_err"] = raises(
+        lambda: U.clip_grad_norm_(ps, 1.0, foreach=True, error_if_nonfinite=True)
+    )
+    q = _params(T, (2,))
+    out["no_grads"] = U.clip_grad_norm_(q, 1.0)
+    q[0].grad = T.tensor([3.0, 4.0])
+    out["single_tensor"] = (U.clip_grad_norm_(q[0], 10.0), q[0].grad)
+    out["value"] = (U.clip_grad_value_(q, 0.5), q[0].grad)
+    q[0].grad = T.tensor([3.0, -4.0])
+    U.clip_grad_value_(q[0], clip_value=1, foreach=True)
+    out["value_foreach"] = q[0].grad
+    out["get_total_norm"] = U.get_total_norm([T.ones(2), T.ones(3) * 2], norm_type=3.0)
+    gs = [T.ones(2), T.ones(2) * 3]
+    U.clip_grads_with_norm_(_with_grads(T, gs), max_norm=1.0, total_norm=T.tensor(5.0))
+    return out
+
+
+def _with_grads(T: Any, gs: list[Any]) -> list[Any]:
+    ps = [T.nn.Parameter(T.zeros_like(g)) for g in gs]
+    for p, g in zip(ps, gs, strict=True):
+        p.grad = g
+    return ps
+
+
+@program()
+def prog_parameters_to_vector_and_back(T: Any) -> Any:
+    U = T.nn.utils
+    m = _seeded(T, T.nn.Sequential(T.nn.Linear(2, 3), T.nn.Linear(3, 1)), 3)
+    v = U.parameters_to_vector(m.parameters())
+    U.vector_to_parameters(v * 2, m.parameters())
+    v2 = U.parameters_to_vector(m.parameters())
+    lin = T.nn.Linear(2, 2)
+    return {
+        "v": v,
+        "v2": v2,
+        "w": m[0].weight,
+        "bad_vec": raises(lambda: U.vector_to_parameters([1.0], lin.parameters())),
+        "short": raises(lambda: U.vector_to_parameters(T.ones(3), lin.parameters())),
+        "grad_v": U.parameters_to_vector(p * 1 for p in lin.parameters()).grad_fn,
+    }
+
+
+# --- losses --------------------------------------------------------------------------------
+
+
+@program()
+def prog_loss_cross_entropy_probabilities_and_smoothing_grads(T: Any) -> Any:
+    nn = T.nn
+    logits = T.tensor(_data(4, 3), requires_grad=True)
+    probs = T.softmax(T.tensor(_data(4, 3, seed=1)), 1)
+    w = T.tensor([1.0, 2.0, 0.5])
+    out = {}
+    for red in ["mean", "sum", "none"]:
+        for ls in [0.0, 0.2]:
+            for weight in [None, w]:
+                crit = nn.CrossEntropyLoss(weight=weight, reduction=red, label_smoothing=ls)
+                l1 = crit(logits, probs)
+                l2 = crit(logits, T.tensor([0, 2, 1, 2]))
+                (g,) = T.autograd.grad((l1.sum() + l2.sum()), logits)
+                out[f"{red}-{ls}-{weight is None}"] = (l1, l2, g)
+    out["ignore_probs"] = raises(lambda: nn.CrossEntropyLoss(ignore_index=1)(logits, probs))
+    out["ls_bad"] = raises(lambda: nn.CrossEntropyLoss(label_smoothing=1.5)(logits, probs))
+    out["shape_bad"] = raises(lambda: nn.CrossEntropyLoss()(logits, probs[:, :2]))
+    out["target_oob"] = raises(lambda: nn.CrossEntropyLoss()(logits, T.tensor([0, 1, 2, 3])))
+    out["int_probs"] = raises(lambda: nn.CrossEntropyLoss()(logits, T.ones(4, 3, dtype=T.int64)))
+    return out
+
+
+@program()
+def prog_loss_ce_ignore_index_spatial_smoothing_weights(T: Any) -> Any:
+    nn = T.nn
+    x = T.tensor(_data(2, 3, 2, 2), requires_grad=True)
+    t = T.tensor([[[0, -100], [2, 1]], [[-100, -100], [1, 0]]])
+    w = T.tensor([0.2, 1.0, 3.0])
+    out = {}
+    for red in ["mean", "sum", "none"]:
+        crit = nn.CrossEntropyLoss(weight=w, reduction=red, label_smoothing=0.1)
+        loss = crit(x, t)
+        (g,) = T.autograd.grad(loss.sum(), x)
+        out[red] = (loss, g)
+    t5 = T.tensor([[[5, 5], [5, 5]], [[5, 5], [5, 5]]])
+    out["all_ignored"] = nn.CrossEntropyLoss(ignore_index=5)(x, t5)
+    out["nll_all_ignored"] = nn.NLLLoss(ignore_index=5, weight=w)(x.log_softmax(1), t5)
+    out["nll_sum"] = nn.NLLLoss(reduction="sum", ignore_index=2)(x.log_softmax(1), t.clamp(0))
+    return out
+
+
+@program()
+def prog_loss_bce_pos_weight_and_weights_broadcast(T: Any) -> Any:
+    nn = T.nn
+    F = T.nn.functional
+    x = T.tensor(_data(3, 4), requires_grad=True)
+    y = (T.tensor(_data(3, 4, seed=2)) > 0).float()
+    pw = T.tensor([1.0, 2.0, 0.5, 3.0])
+    w = T.tensor([[1.0], [0.5], [2.0]])
+    out = {}
+    for red in ["mean", "sum", "none"]:
+        l1 = nn.BCEWithLogitsLoss(weight=w, pos_weight=pw, reduction=red)(x, y)
+        l2 = F.binary_cross_entropy(T.sigmoid(x), y, weight=w.expand(3, 4), reduction=red)
+        (g,) = T.autograd.grad(l1.sum() + l2.sum(), x)
+        out[red] = (l1, l2, g)
+    out["soft_targets"] = nn.BCEWithLogitsLoss(pos_weight=pw)(x, T.full((3, 4), 0.3))
+    out["bad_shape"] = raises(lambda: nn.BCEWithLogitsLoss()(x, y[:, :2]))
+    out["bce_range"] = raises(lambda: F.binary_cross_entropy(x, y))
+    out["bce_extreme"] = F.binary_cross_entropy(T.tensor([0.0, 1.0]), T.tensor([1.0, 0.0]))
+    out["pw_bad"] = raises(lambda: nn.BCEWithLogitsLoss(pos_weight=T.ones(3))(x, y))
+    return out
+
+
+@program()
+def prog_loss_deprecated_size_average_reduce(T: Any) -> Any:
+    nn = T.nn
+    F = T.nn.functional
+    x = T.tensor(_data(3, 2))
+    y = T.tensor(_data(3, 2, seed=1))
+    return {
+        "mse_sa": nn.MSELoss(size_average=False)(x, y),
+        "l1_reduce": nn.L1Loss(reduce=False)(x, y),
+        "both": nn.SmoothL1Loss(size_average=True, reduce=True)(x, y),
+        "f_mse": F.mse_loss(x, y, size_average=False),
+        "f_nll": F.nll_loss(x.log_softmax(1), T.tensor([0, 1, 1]), reduce=False),
+        "red_attr": nn.MSELoss(size_average=False).reduction,
+        "bad_red": raises(lambda: F.mse_loss(x, y, reduction="avg")),
+        "mse_broadcast": F.mse_loss(x, y[:1]),
+    }
+
+
+@program()
+def prog_loss_misc_modules_reductions(T: Any) -> Any:
+    nn = T.nn
+    x = T.tensor(_data(3, 4), requires_grad=True)
+    y = T.tensor(_data(3, 4, seed=1))
+    lbl = T.tensor([1, 0, 3])
+    out = {}
+    losses = {
+        "huber": nn.HuberLoss(delta=0.5),
+        "smoothl1": nn.SmoothL1Loss(beta=0.3),
+        "smoothl1_0": nn.SmoothL1Loss(beta=0.0),
+        "kl": nn.KLDivLoss(reduction="batchmean", log_target=True),
+        "poisson": nn.PoissonNLLLoss(log_input=False, full=True),
+        "gauss": nn.GaussianNLLLoss(full=True, eps=1e-3),
+        "softmargin": nn.SoftMarginLoss(),
+        "mlsm": nn.MultiLabelSoftMarginLoss(weight=T.tensor([1.0, 2.0, 0.5, 1.0])),
+    }
+    for name, crit in losses.items():
+        if name == "poisson":
+            val = crit(x.abs() + 0.1, y.abs())
+        elif name == "gauss":
+            val = crit(x, y, T.ones(3, 1) * 0.5)
+        elif name in ("softmargin", "mlsm"):
+            val = crit(
+                x,
+                (y > 0).float() * (2 if name == "softmargin" else 1) - float(name == "softmargin"),
+            )
+        elif name == "kl":
+            val = crit(x.log_softmax(1), y.log_softmax(1))
+        else:
+            val = crit(x, y)
+        (g,) = T.autograd.grad(val, x)
+        out[name] = (val, g)
+    out["multimargin"] = nn.MultiMarginLoss(p=2, margin=0.5, weight=T.tensor([1.0, 2.0, 1.0, 0.5]))(
+        x, lbl
+    )
+    out["multilabel_margin"] = nn.MultiLabelMarginLoss()(x, T.tensor([[1, 2, -1, 0]] * 3))
+    out["hinge"] = nn.HingeEmbeddingLoss(margin=0.5, reduction="none")(x, T.sign(y))
+    out["cosemb"] = nn.CosineEmbeddingLoss(margin=0.1)(x, y, T.tensor([1, -1, 1]))
+    out["margin_rank"] = nn.MarginRankingLoss(margin=0.2)(
+        x[:, 0], y[:, 0], T.tensor([1.0, -1.0, 1.0])
+    )
+    out["triplet"] = nn.TripletMarginLoss(margin=0.5, p=1, swap=True)(x, y, y.flip(0))
+    out["triplet_dist"] = nn.TripletMarginWithDistanceLoss(
+        distance_function=nn.PairwiseDistance(), margin=0.3
+    )(x, y, y.flip(0))
+    out["gauss_bad_var"] = raises(lambda: nn.GaussianNLLLoss()(x, y, -T.ones(3, 4)))
+    out["gauss_bad_shape"] = raises(lambda: nn.GaussianNLLLoss()(x, y, T.ones(3, 2)))
+    return out
+
+
+@program()
+def prog_loss_nll_weights_and_kldiv_warnings(T: Any) -> Any:
+    nn = T.nn
+    F = T.nn.functional
+    lp = T.tensor(_data(5, 3)).log_softmax(1)
+    t = T.tensor([0, 2, 2, 1, 0])
+    w = T.tensor([0.0, 1.0, 2.0])
+    return {
+        "nll_w": nn.NLLLoss(weight=w)(lp, t),
+        "nll_w_zero_all": nn.NLLLoss(weight=T.tensor([0.0, 0.0, 1.0]))(
+            lp, T.tensor([0, 1, 0, 1, 0])
+        ),
+        "kl_mean": F.kl_div(lp, lp.exp().flip(0), reduction="mean"),
+        "kl_default": nn.KLDivLoss()(lp, lp.exp()),
+        "bad_weight": raises(lambda: nn.NLLLoss(weight=T.ones(4))(lp, t)),
+        "bad_target_dtype": raises(lambda: nn.NLLLoss()(lp, t.float())),
+        "bad_batch": raises(lambda: nn.NLLLoss()(lp, t[:3])),
+        "1d_input": nn.NLLLoss()(lp[0], t[0]),
+    }
+
+
+# --- init ------------------------------------------------------------------------------------
+
+
+@program()
+def prog_init_functions_with_manual_seed_and_gains(T: Any) -> Any:
+    init = T.nn.init
+    T.manual_seed(123)
+    out = {}
+    w = T.empty(4, 6)
+    out["xavier_u"] = init.xavier_uniform_(w.clone(), gain=init.calculate_gain("tanh"))
+    out["xavier_n"] = init.xavier_normal_(T.empty(3, 5))
+    out["kaiming_u"] = init.kaiming_uniform_(T.empty(4, 3, 2), a=0.1, mode="fan_out")
+    out["kaiming_n"] = init.kaiming_normal_(T.empty(5, 2), nonlinearity="leaky_relu")
+    out["trunc"] = init.trunc_normal_(T.empty(10), mean=0.5, std=2.0, a=-1.0, b=1.0)
+    out["orth"] = init.orthogonal_(T.empty(3, 5), gain=2.0)
+    out["sparse"] = init.sparse_(T.empty(6, 3), sparsity=0.5, std=0.1)
+    out["eye"] = init.eye_(T.empty(2, 3))
+    out["dirac"] = init.dirac_(T.empty(4, 2, 3), groups=2)
+    out["uniform"] = init.uniform_(T.empty(3), -2, 2)
+    out["normal"] = init.normal_(T.empty(3), 1, 0.1)
+    out["const"] = init.constant_(T.empty(2), 0.3)
+    out["gains"] = [
+        init.calculate_gain(n) for n in ["linear", "conv2d", "sigmoid", "tanh", "relu", "selu"]
+    ] + [init.calculate_gain("leaky_relu", 0.2), init.calculate_gain("leaky_relu")]
+    out["bad_gain"] = raises(lambda: init.calculate_gain("swish"))
+    out["bad_param"] = raises(lambda: init.calculate_gain("leaky_relu", "x"))
+    out["fan_1d"] = raises(lambda: init.xavier_uniform_(T.empty(3)))
+    out["bad_mode"] = raises(lambda: init.kaiming_uniform_(T.empty(3, 3), mode="fan"))
+    out["dirac_bad"] = raises(lambda: init.dirac_(T.empty(3, 3)))
+    out["eye_bad"] = raises(lambda: init.eye_(T.empty(3)))
+    out["zero_el"] = init.kaiming_uniform_(T.empty(0, 3))
+    out["after"] = T.rand(2)
+    return out
+
+
+@program()
+def prog_init_with_generator_and_module_reset(T: Any) -> Any:
+    init = T.nn.init
+    g = T.Generator().manual_seed(7)
+    a = init.uniform_(T.empty(3), generator=g)
+    b = init.normal_(T.empty(3), generator=g)
+    c = init.kaiming_normal_(T.empty(2, 3), generator=g)
+    d = init.trunc_normal_(T.empty(4), generator=g)
+    e = init.orthogonal_(T.empty(2, 2), generator=g)
+    T.manual_seed(3)
+    lin = T.nn.Linear(3, 2)
+    conv = T.nn.Conv2d(1, 2, 2)
+    emb = T.nn.Embedding(4, 2, padding_idx=1)
+    gru = T.nn.GRU(2, 2)
+    T.manual_seed(3)
+    lin2 = T.nn.Linear(3, 2)
+    lin2.reset_parameters()
+    return {
+        "g": (a, b, c, d, e),
+        "lin": dict(lin.named_parameters()),
+        "conv": dict(conv.named_parameters()),
+        "emb": emb.weight,
+        "gru": dict(gru.named_parameters()),
+        "lin2": lin2.weight,
+        "no_grad_track": init.uniform_(T.nn.Parameter(T.empty(2))).grad_fn,
+    }
+
+
+# --- Embedding -------------------------------------------------------------------------------
+
+
+@program()
+def prog_embedding_max_norm_renorm_in_place_and_grads(T: Any) -> Any:
+    nn = T.nn
+    F = T.nn.functional
+    emb = nn.Embedding(5, 3, max_norm=1.0, norm_type=1.0, padding_idx=2)
+    with T.no_grad():
+        emb.weight.copy_(T.tensor(_data(5, 3)) * 2)
+    v0 = emb.weight._version
+    idx = T.tensor([[0, 2, 4], [4, 4, 1]])
+    y = emb(idx)
+    w_after = emb.weight.detach().clone()
+    y.sum().backward()
+    w = T.tensor(_data(5, 3)) * 3
+    w.requires_grad_()
+    y2 = F.embedding(T.tensor([1, 3]), w.detach(), max_norm=2.0)
+    return {
+        "y": y,
+        "w_after": w_after,
+        "v": emb.weight._version - v0,
+        "grad": emb.weight.grad,
+        "y2": y2,
+        "scale_grad": _scale_grad(T),
+        "pad_neg": nn.Embedding(4, 2, padding_idx=-1).padding_idx,
+        "pad_bad": raises(lambda: nn.Embedding(4, 2, padding_idx=4)),
+        "from_pre": _from_pretrained(T),
+        "oob": raises(lambda: emb(T.tensor([5]))),
+    }
+
+
+def _scale_grad(T: Any) -> Any:
+    emb = T.nn.Embedding(4, 2, scale_grad_by_freq=True)
+    with T.no_grad():
+        emb.weight.fill_(1.0)
+    emb(T.tensor([0, 0, 1, 3, 3, 3])).pow(2).sum().backward()
+    return emb.weight.grad
+
+
+def _from_pretrained(T: Any) -> Any:
+    w = T.tensor(_data(3, 2))
+    e1 = T.nn.Embedding.from_pretrained(w)
+    e2 = T.nn.Embedding.from_pretrained(w, freeze=False, padding_idx=0, max_norm=0.5)
+    y = e2(T.tensor([0, 1]))
+    return (
+        e1.weight.requires_grad,
+        e2.weight.requires_grad,
+        e2.padding_idx,
+        y,
+        raises(lambda: T.nn.Embedding.from_pretrained(T.ones(3))),
+        repr(e2),
+    )
+
+
+@program()
+def prog_embedding_bag_modes_offsets_weights(T: Any) -> Any:
+    nn = T.nn
+    bag = _seeded(T, nn.EmbeddingBag(6, 3, mode="sum"), 1)
+    inp = T.tensor([1, 2, 4, 5, 4, 3, 2, 0])
+    offs = T.tensor([0, 2, 2, 5])
+    psw = T.tensor([1.0, 0.5, 2.0, 1.0, 1.0, 0.1, 0.2, 3.0])
+    out = {"sum_w": bag(inp, offs, per_sample_weights=psw)}
+    out["sum_last"] = nn.EmbeddingBag.from_pretrained(
+        bag.weight.detach(), mode="sum", include_last_offset=True
+    )(inp, T.tensor([0, 2, 2, 5, 8]))
+    for mode in ["mean", "max"]:
+        b = _seeded(T, nn.EmbeddingBag(6, 3, mode=mode, padding_idx=2), 1)
+        y = b(inp, offs)
+        y.sum().backward()
+        out[mode] = (y, b.weight.grad)
+    out["2d"] = bag(T.tensor([[1, 2], [3, 4]]))
+    out["psw_mean"] = raises(
+        lambda: nn.EmbeddingBag(6, 3, mode="mean")(inp, offs, per_sample_weights=psw)
+    )
+    out["2d_offsets"] = raises(lambda: bag(T.tensor([[1, 2]]), T.tensor([0])))
+    out["bad_offset0"] = raises(lambda: bag(inp, T.tensor([1, 3])))
+    return out
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 
