@@ -473,6 +473,32 @@ def prog_sched_tensor_lr_optimizer(T: Any) -> Any:
     return {"rows": rows, "type": type(opt.param_groups[0]["lr"]).__name__}
 
 
+@program()
+def prog_sched_created_after_optimizer_steps(T: Any) -> Any:
+    # the calling-order check only sees optimizer steps made after the scheduler wrapped step
+    S = T.optim.lr_scheduler
+    opt = _opt(T, lr=1.0)
+    opt.param_groups[0]["params"][0].grad = T.ones(2)
+    opt.step()
+    opt.step()
+    sch = S.StepLR(opt, 1, 0.5)
+    sch.step()
+    opt.step()
+    sch.step()
+    opt2 = _opt(T, lr=1.0)
+    sch2 = S.ExponentialLR(opt2, 0.5)
+    sch3 = S.StepLR(opt2, 1, 0.1)  # a second scheduler does not wrap step again
+    opt2.step()
+    sch3.step()
+    sch2.step()
+    return {
+        "lr": (sch.get_last_lr(), sch.last_epoch, sch._step_count),
+        "two": (sch2.get_last_lr(), sch3.get_last_lr(), _lrs(opt2)),
+        "attr": hasattr(_opt(T), "_opt_called"),
+        "wrapped": hasattr(opt.step, "_wrapped_by_lr_sched"),
+    }
+
+
 # --- optimizers ----------------------------------------------------------------------------
 
 
@@ -1978,6 +2004,214 @@ def prog_embedding_bag_modes_offsets_weights(T: Any) -> Any:
     out["2d_offsets"] = raises(lambda: bag(T.tensor([[1, 2]]), T.tensor([0])))
     out["bad_offset0"] = raises(lambda: bag(inp, T.tensor([1, 3])))
     return out
+
+
+# --- data utilities --------------------------------------------------------------------------
+
+
+@program()
+def prog_data_tensor_dataset_random_split_generator(T: Any) -> Any:
+    D = T.utils.data
+    x = T.arange(20.0).reshape(10, 2)
+    y = T.arange(10)
+    ds = D.TensorDataset(x, y)
+    g = T.Generator().manual_seed(42)
+    a, b, c = D.random_split(ds, [5, 3, 2], generator=g)
+    g2 = T.Generator().manual_seed(1)
+    f1, f2, f3 = D.random_split(range(10), [0.5, 0.3, 0.2], generator=g2)
+    g3 = T.Generator().manual_seed(2)
+    r1, r2 = D.random_split(range(7), [0.5, 0.5], generator=g3)
+    return {
+        "ds": (len(ds), ds[3], ds[-1]),
+        "split": (list(a.indices), list(b.indices), list(c.indices)),
+        "item": a[0],
+        "frac": (list(f1), list(f2), list(f3)),
+        "odd": (list(r1), list(r2)),
+        "bad_sum": raises(lambda: D.random_split(ds, [5, 6])),
+        "bad_frac": raises(lambda: D.random_split(ds, [0.5, 0.6])),
+        "mismatch": raises(lambda: D.TensorDataset(x, y[:3])),
+        "neg_frac": raises(lambda: D.random_split(ds, [1.2, -0.2])),
+    }
+
+
+@program()
+def prog_data_subset_concat_and_indexing(T: Any) -> Any:
+    D = T.utils.data
+    d1 = D.TensorDataset(T.arange(4.0))
+    d2 = D.TensorDataset(T.arange(10.0, 13.0))
+    cat = D.ConcatDataset([d1, d2])
+    sub = D.Subset(cat, [6, 0, 3, 4])
+    both = d1 + d2
+    return {
+        "len": (len(cat), len(sub), len(both), cat.cumulative_sizes),
+        "items": [cat[i] for i in [0, 3, 4, 6, -1, -7]],
+        "sub": [sub[i] for i in range(4)],
+        "sub_many": sub.__getitems__([0, 1]),
+        "neg_oob": raises(lambda: cat[-8]),
+        "oob": raises(lambda: cat[7]),
+        "empty": raises(lambda: D.ConcatDataset([])),
+        "type": type(both).__name__,
+        "chain": [x for x in D.ChainDataset([_Iter(T, 2), _Iter(T, 3)])],
+    }
+
+
+def _Iter(T: Any, n: int) -> Any:
+    class It(T.utils.data.IterableDataset):
+        def __iter__(self):
+            return iter(range(n))
+
+    return It()
+
+
+@program()
+def prog_dataloader_batches_dict_tuple_collate_and_drop_last(T: Any) -> Any:
+    D = T.utils.data
+
+    class DictDS(D.Dataset):
+        def __len__(self):
+            return 5
+
+        def __getitem__(self, i):
+            return {
+                "x": T.tensor([float(i), -float(i)]),
+                "y": i,
+                "name": f"s{i}",
+                "pair": (i * 0.5, T.tensor(i)),
+                "np": __import__("numpy").array([i, i + 1]),
+            }
+
+    dl = D.DataLoader(DictDS(), batch_size=2)
+    batches = list(dl)
+    dl2 = D.DataLoader(DictDS(), batch_size=2, drop_last=True)
+    tup = D.DataLoader(D.TensorDataset(T.arange(6.0), T.arange(6)), batch_size=4)
+    return {
+        "batches": batches,
+        "len": (len(dl), len(dl2), len(list(dl2))),
+        "tup": list(tup),
+        "none": list(D.DataLoader([1, 2, 3], batch_size=None)),
+        "lists": list(D.DataLoader([[1, 2], [3, 4]], batch_size=2)),
+        "floats": list(D.DataLoader([1.5, 2.5], batch_size=2)),
+        "bools": list(D.DataLoader([True, False], batch_size=2)),
+        "ragged": raises(lambda: list(D.DataLoader([[1, 2], [3]], batch_size=2))),
+        "bad_type": raises(lambda: list(D.DataLoader([object(), object()], batch_size=2))),
+    }
+
+
+@program()
+def prog_dataloader_samplers_exact_order(T: Any) -> Any:
+    D = T.utils.data
+    T.manual_seed(0)
+    ds = list(range(10))
+    out = {}
+    out["no_gen"] = [b.tolist() for b in D.DataLoader(ds, batch_size=4, shuffle=True)]
+    out["no_gen_seq"] = [b.tolist() for b in D.DataLoader(ds, batch_size=4)]
+    out["rand_mid"] = T.rand(2)
+    g = T.Generator().manual_seed(5)
+    out["shuffle"] = [b.tolist() for b in D.DataLoader(ds, batch_size=3, shuffle=True, generator=g)]
+    g = T.Generator().manual_seed(5)
+    out["random_sampler"] = list(D.RandomSampler(ds, generator=g))
+    g = T.Generator().manual_seed(5)
+    out["replacement"] = list(D.RandomSampler(ds, replacement=True, num_samples=6, generator=g))
+    g = T.Generator().manual_seed(5)
+    out["subset_random"] = list(D.SubsetRandomSampler([9, 3, 5, 7], generator=g))
+    out["sequential"] = list(D.SequentialSampler(ds))
+    out["batch_sampler"] = list(D.BatchSampler(D.SequentialSampler(ds), 4, drop_last=False))
+    out["batch_drop"] = list(D.BatchSampler(range(10), 4, drop_last=True))
+    dl = D.DataLoader(ds, batch_sampler=D.BatchSampler(range(10), 3, False))
+    out["via_batch_sampler"] = [b.tolist() for b in dl]
+    out["sampler_conflict"] = raises(lambda: D.DataLoader(ds, sampler=range(3), shuffle=True))
+    out["bs_conflict"] = raises(lambda: D.DataLoader(ds, batch_sampler=[[0]], batch_size=2))
+    out["bs_shuffle"] = raises(lambda: D.DataLoader(ds, batch_sampler=[[0]], shuffle=True))
+    out["bad_num_samples"] = raises(lambda: D.RandomSampler(ds, num_samples=0))
+    out["bad_bs"] = raises(lambda: D.BatchSampler(range(3), 0, False))
+    out["bad_drop"] = raises(lambda: D.BatchSampler(range(3), 2, "no"))
+    out["after"] = T.rand(2)
+    return out
+
+
+@program()
+def prog_weighted_random_sampler_exact(T: Any) -> Any:
+    D = T.utils.data
+    g = T.Generator().manual_seed(3)
+    s1 = D.WeightedRandomSampler([0.1, 0.9, 0.4, 0.0], num_samples=8, generator=g)
+    g = T.Generator().manual_seed(3)
+    s2 = D.WeightedRandomSampler(T.tensor([1.0, 2.0, 3.0]), 3, replacement=False, generator=g)
+    ds = D.TensorDataset(T.arange(4.0))
+    g = T.Generator().manual_seed(9)
+    dl = D.DataLoader(
+        ds, batch_size=3, sampler=D.WeightedRandomSampler([1, 1, 5, 1], 6, generator=g)
+    )
+    return {
+        "s1": list(s1),
+        "s2": list(s2),
+        "len": len(s1),
+        "dl": list(dl),
+        "too_many": raises(lambda: list(D.WeightedRandomSampler([1.0, 2.0], 3, replacement=False))),
+        "bad_n": raises(lambda: D.WeightedRandomSampler([1.0], 0)),
+        "bad_repl": raises(lambda: D.WeightedRandomSampler([1.0], 1, replacement=1)),
+        "2d": raises(lambda: D.WeightedRandomSampler([[1.0, 2.0]], 1)),
+    }
+
+
+@program()
+def prog_dataloader_worker_init_and_len_iterable(T: Any) -> Any:
+    D = T.utils.data
+
+    class Counting(D.IterableDataset):
+        def __init__(self, n):
+            self.n = n
+
+        def __iter__(self):
+            return iter(T.tensor([float(i)]) for i in range(self.n))
+
+        def __len__(self):
+            return self.n
+
+    dl = D.DataLoader(Counting(5), batch_size=2)
+    dl_drop = D.DataLoader(Counting(5), batch_size=2, drop_last=True)
+    return {
+        "batches": list(dl),
+        "len": (len(dl), len(dl_drop)),
+        "drop": list(dl_drop),
+        "shuffle_err": raises(lambda: D.DataLoader(Counting(3), shuffle=True)),
+        "sampler_err": raises(lambda: D.DataLoader(Counting(3), sampler=[0, 1])),
+        "info": D.get_worker_info(),
+        "default_collate": D.default_collate([(1, 2.0), (3, 4.0)]),
+        "default_convert": D.default_convert([__import__("numpy").array([1.0, 2.0])]),
+    }
+
+
+@program()
+def prog_training_loop_with_dataloader_and_scheduler(T: Any) -> Any:
+    nn = T.nn
+    D = T.utils.data
+    x = T.tensor(_data(12, 3))
+    y = (x.sum(1) > 0).long()
+    g = T.Generator().manual_seed(0)
+    train, val = D.random_split(D.TensorDataset(x, y), [8, 4], generator=g)
+    model = _seeded(T, nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2)), 2)
+    opt = T.optim.AdamW(model.parameters(), lr=0.05, weight_decay=0.1)
+    sch = T.optim.lr_scheduler.OneCycleLR(opt, max_lr=0.1, epochs=2, steps_per_epoch=3)
+    crit = nn.CrossEntropyLoss(label_smoothing=0.05)
+    gl = T.Generator().manual_seed(1)
+    loader = D.DataLoader(train, batch_size=3, shuffle=True, generator=gl)
+    log = []
+    for _ in range(2):
+        model.train()
+        for xb, yb in loader:
+            opt.zero_grad()
+            loss = crit(model(xb), yb)
+            loss.backward()
+            T.nn.utils.clip_grad_norm_(model.parameters(), 0.5)
+            opt.step()
+            sch.step()
+            log.append((loss.detach(), sch.get_last_lr()))
+        model.eval()
+        with T.no_grad():
+            vx, vy = next(iter(D.DataLoader(val, batch_size=4)))
+            acc = (model(vx).argmax(1) == vy).float().mean()
+        log.append(acc)
+    return {"log": log, "params": dict(model.named_parameters())}
 
 
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------

@@ -107,7 +107,6 @@ def _step_with_hooks(step: Callable[..., Any]) -> Callable[..., Any]:
         with np.errstate(all="ignore"):
             self._outer_errstate = outer
             out = step(*args, **kwargs)
-        self._opt_called = True
         for post_hook in chain(
             self._optimizer_step_post_hooks.values(), _global_post_hooks.values()
         ):
