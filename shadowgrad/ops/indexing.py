@@ -235,7 +235,7 @@ def _apply_slicing(
             adv.append(np.arange(1 if bool(i) else 0, dtype=np.intp))
             has_adv = True
             dim += 1
-        elif isinstance(i, (Tensor, list, tuple, np.ndarray)):
+        elif isinstance(i, (Tensor, list, tuple, np.ndarray, range)):
             arr = _as_index_array(i)
             shape = result._data.shape
             if arr.dtype == np.bool_:
@@ -385,8 +385,7 @@ def _check_index_put(
     if values._data.dtype != self._data.dtype:
         raise RuntimeError(
             "Index put requires the source and destination dtypes match, got "
-            f"{self.dtype._short.capitalize()} for the destination and "
-            f"{values.dtype._short.capitalize()} for the source."
+            f"{self.dtype._short} for the destination and {values.dtype._short} for the source."
         )
     if len(indices) > self.ndim:
         raise IndexError(
@@ -677,14 +676,20 @@ def _scatter_reduce_legacy(
 
 # --- scatter_reduce (torch's scatter_reduce.two) --------------------------------------------
 
-_REDUCES = ("sum", "prod", "mean", "amax", "amin")
+# torch's forward also takes "max" and "min" (as amax and amin), though its message and its
+# backward (which raises) name only the five
+_REDUCES = ("sum", "prod", "mean", "amax", "amin", "max", "min")
 _REDUCE_UFUNCS = {
     "sum": np.add,
     "mean": np.add,
     "prod": np.multiply,
     "amax": np.maximum,
     "amin": np.minimum,
+    "max": np.maximum,
+    "min": np.minimum,
 }
+
+_AMAX = {"max": "amax", "min": "amin"}
 
 
 def _reduce_identity(reduce: str, dtype: np.dtype) -> Any:
@@ -692,7 +697,7 @@ def _reduce_identity(reduce: str, dtype: np.dtype) -> Any:
         return 0
     if reduce == "prod":
         return 1
-    low = reduce == "amax"
+    low = reduce in ("amax", "max")
     if dtype.kind == "b":
         return not low
     if dtype.kind in "iu":
@@ -749,6 +754,11 @@ def _scatter_reduce_grads(
     """torch's scatter_reduce_backward: the gradient of self, or of src (want_src)."""
     from .pointwise import where
 
+    if reduce in ("max", "min"):
+        raise RuntimeError(
+            "Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', 'amin' but got "
+            f"{reduce}."
+        )
     if reduce == "sum":
         gs = grad
         gsrc = _sr_gather(grad, dim, index) if want_src else None
@@ -830,7 +840,7 @@ def _scatter_reduce_jvp(
     src_t = _or_zeros(src_t, src)
     if reduce in ("sum", "mean"):
         return _scatter_reduce(self_t, dim, index, src_t, reduce, include_self)
-    if reduce == "prod":
+    if reduce in ("prod", "max", "min"):
         return None
     mask_self = self == result
     mask_src = src == _sr_gather(result, dim, index)
@@ -881,9 +891,12 @@ def _scatter_reduce_checked(
 
     d, a = _scatter_checks(input, dim, index, src, check_reduce)
     dt = input.dtype
-    if (reduce == "mean" and dt._np.kind == "b") or (reduce in ("amax", "amin") and dt.is_complex):
+    if (reduce == "mean" and dt._np.kind == "b") or (
+        reduce in ("amax", "amin", "max", "min") and dt.is_complex
+    ):
         raise NotImplementedError(
-            f"\"scatter_gather_tensor_cpu_reduce_{reduce}\" not implemented for '{dt._short}'"
+            f'"scatter_gather_tensor_cpu_reduce_{_AMAX.get(reduce, reduce)}" not implemented '
+            f"for '{dt._short}'"
         )
     return _scatter_reduce(input, d, a, src, reduce, bool(include_self))
 
@@ -1023,12 +1036,18 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: 
 
 def _index_copy_fwd(self: np.ndarray, dim: int, index: np.ndarray, source: Any) -> Any:
     out = self.copy()
+    if out.ndim == 0:  # a 0-d self: its one element
+        out[...] = np.reshape(source, -1)[-1]
+        return out
     out[_along(dim, index)] = source
     return out
 
 
 def _index_fill_fwd(self: np.ndarray, dim: int, index: np.ndarray, value: Any) -> Any:
     out = self.copy()
+    if out.ndim == 0:
+        out[...] = value
+        return out
     out[_along(dim, index)] = value
     return out
 
@@ -1070,9 +1089,44 @@ _index_copy = defop(
 
 
 def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
-    """Mirrors `torch.index_copy`."""
-    d, a = _index_checks(input, dim, index, "index_copy_")
-    _source_checks(input, d, a, source, "index_copy_")
+    """Mirrors `torch.index_copy` (the checks in the order of torch's meta function)."""
+    d = wrap_dim(dim, input.ndim)
+    if index.ndim > 1:
+        raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {index.ndim})")
+    k = index._data.size
+    if source.ndim == 0 and k != 1:
+        raise IndexError(
+            f"index_copy_(): When source is scalar, index should have one element (got {k})"
+        )
+    if source.ndim != input.ndim and source.ndim != 0 and input.ndim != 0:
+        raise IndexError(
+            "index_copy_(): When source and destination are not scalars, their dimensionality "
+            f"must match. Source dimensionality ({source.ndim}), destination dimensionality "
+            f"({input.ndim})"
+        )
+    if index._data.dtype != np.int64:
+        raise RuntimeError(
+            f"index_copy_(): Expected a long tensor for index, but got {index.dtype._short}"
+        )
+    if source._data.dtype != input._data.dtype:
+        raise RuntimeError(
+            "index_copy_(): self and source expected to have the same dtype, but got (self) "
+            f"{input.dtype._short} and (source) {source.dtype._short}"
+        )
+    ds, ss = list(input._data.shape), list(source._data.shape)
+    del ds[d : d + 1], ss[d : d + 1]
+    if ds != ss:
+        raise RuntimeError(
+            "index_copy_(): Source/destination tensor must have same slice shapes. Destination "
+            f"slice shape: {' '.join(map(str, ds))} at dimension {d} and source slice shape: "
+            f"{' '.join(map(str, ss))} at dimension 0."
+        )
+    if source.ndim and k != source._data.shape[d]:
+        raise IndexError(
+            f"index_copy_(): Number of indices ({k}) should be equal to source.size(dim) "
+            f"({source._data.shape[d]})"
+        )
+    a = index._data.reshape(-1)
     n = input._data.shape[d] if input.ndim else 1
     if a.size and (a.max() >= n or a.min() < -n):
         bad = a[(a >= n) | (a < -n)].flat[0]
@@ -1252,15 +1306,15 @@ def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Te
             f"dimensions, but got {input.ndim} dimensions for input, and {indices.ndim} "
             "dimensions for indices"
         )
-    si, sx = list(input._data.shape), list(indices._data.shape)
-    si[d] = sx[d] = 1
-    b = list(np.broadcast_shapes(tuple(si), tuple(sx)))
-    bi, bx = list(b), list(b)
-    bi[d] = input._data.shape[d]
-    bx[d] = indices._data.shape[d]
-    x = input if tuple(bi) == input._data.shape else S.expand(input, tuple(bi))
-    ix = indices if tuple(bx) == indices._data.shape else S.expand(indices, tuple(bx))
-    return gather(x, d, ix)
+    # torch's _take_along_dim_helper: each side is broadcast to the other's sizes (with its
+    # own size at `dim`) through expand, which records ExpandBackward0 even when no size changes
+    from .registry import infer_size
+
+    sx, si = input._data.shape, indices._data.shape
+    bx = infer_size(sx[:d] + si[d : d + 1] + sx[d + 1 :], si)
+    ix = S.expand(indices, bx)
+    bi = infer_size(si[:d] + sx[d : d + 1] + si[d + 1 :], sx)
+    return gather(S.expand(input, bi), d, ix)
 
 
 def nonzero(input: Tensor, *, out: Any = None, as_tuple: bool = False) -> Any:

@@ -302,6 +302,10 @@ def copy_(self: Tensor, src: Any, non_blocking: bool = False) -> Tensor:
             f"output with shape {list(self._data.shape)} doesn't match the broadcast shape "
             f"{list(shape)}"
         )
+    if src._data.dtype.kind == "c" and self._data.dtype.kind != "c":
+        from .shape import warn_complex_to_real
+
+        warn_complex_to_real()
     return apply_inplace(_copy_cast, self, src)
 
 

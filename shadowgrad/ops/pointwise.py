@@ -1768,6 +1768,8 @@ def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
                 "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
                 f"{value.ndim} dimension(s)."
             )
+        if value.dtype.is_complex and not input.dtype.is_complex:
+            D.check_scalar_fits(complex(value._data), input.dtype)  # torch's item() check
         return _masked_fill_tensor(input, mask, value)
     D.check_scalar_fits(value, input.dtype)
     return _masked_fill(input, mask, value)

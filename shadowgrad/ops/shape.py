@@ -841,7 +841,14 @@ def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         return _formats().formatted(out, fmt)
     if dtype is None or dtype is self.dtype:
         return clone_op(self) if copy else self
+    if self.dtype.is_complex and not dtype.is_complex:
+        warn_complex_to_real()
     return _to_copy(self, dtype)
+
+
+def warn_complex_to_real() -> None:
+    """torch's copy_ (and so .to) from a complex to a real dtype: TORCH_WARN_ONCE."""
+    warn_once("complex_to_real", "Casting complex values to real discards the imaginary part")
 
 
 def _cast_method(d: D.dtype) -> Any:
