@@ -566,6 +566,65 @@ def prog_optim_foreach_true_false_agree(T: Any) -> Any:
 
 
 @program()
+def prog_optim_grads_after_step_every_flag(T: Any) -> Any:
+    # what a step leaves in p.grad (torch's foreach SGD with nesterov adds into it) and the
+    # parameters, over three steps with zero_grad between them
+    cfg = {
+        "SGD": [
+            {"momentum": 0.9, "nesterov": True},
+            {"momentum": 0.9, "nesterov": True, "weight_decay": 0.1},
+            {"momentum": 0.9, "nesterov": True, "maximize": True},
+            {"momentum": 0.9, "dampening": 0.5},
+        ],
+        "Adam": [{"maximize": True}, {"weight_decay": 0.1, "amsgrad": True}],
+        "RMSprop": [{"centered": True, "momentum": 0.5}, {"weight_decay": 0.1, "maximize": True}],
+        "Adagrad": [{"weight_decay": 0.1}],
+        "NAdam": [{"decoupled_weight_decay": True, "weight_decay": 0.1}, {"maximize": True}],
+        "RAdam": [{"weight_decay": 0.1}],
+        "Adadelta": [{"maximize": True}],
+        "Adamax": [{"weight_decay": 0.1}],
+        "ASGD": [{"weight_decay": 0.1}],
+        "Rprop": [{"maximize": True}],
+    }
+    out = {}
+    for name, kws in cfg.items():
+        for i, kw in enumerate(kws):
+            for fe in [False, True]:
+                ps = _params(T, (2,), (3,), seed=4)
+                opt = getattr(T.optim, name)(ps, lr=0.01, foreach=fe, **kw)
+                rows = []
+                for _ in range(3):
+                    opt.zero_grad()
+                    sum(((p - 1) ** 2 * (j + 1)).sum() for j, p in enumerate(ps)).backward()
+                    v = [p.grad._version for p in ps]
+                    opt.step()
+                    versions = [p.grad._version - x for p, x in zip(ps, v, strict=True)]
+                    rows.append(([p.grad for p in ps], versions, [p.detach().clone() for p in ps]))
+                out[f"{name}{i}-{fe}"] = rows
+    return out
+
+
+@program()
+def prog_optim_sgd_nesterov_grad_accumulation_foreach(T: Any) -> Any:
+    # gradients accumulated over steps without zero_grad: torch's foreach nesterov update
+    # feeds the previous step's nesterov term back through p.grad
+    out = {}
+    for fe in [False, True]:
+        a, b, c = _params(T, (2,), (2,), (2,), seed=1)
+        opt = T.optim.SGD([a, b, c], lr=0.1, momentum=0.9, nesterov=True, foreach=fe)
+        a.grad = T.ones(2)
+        c.grad = T.ones(2) * 2
+        opt.step()
+        b.grad = T.ones(2)
+        opt.step()
+        x = T.tensor(_data(4, 2))
+        (x @ a + x @ b).sum().backward()
+        opt.step()
+        out[str(fe)] = (a, b, c, a.grad, b.grad, _state(opt))
+    return out
+
+
+@program()
 def prog_optim_capturable_and_fused_flag_errors(T: Any) -> Any:
     ps = _params(T, (2,))
     return {

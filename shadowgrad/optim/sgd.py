@@ -71,6 +71,12 @@ class SGD(Optimizer):
             wd = group["weight_decay"]
             momentum = group["momentum"]
             dampening = group["dampening"]
+            # torch's foreach SGD adds the nesterov term into the gradients themselves
+            # (`_foreach_add_(device_grads, bufs, alpha=momentum)`) when neither maximize nor
+            # weight decay has replaced them by new tensors: p.grad changes in place
+            grad_in_place = (
+                group["foreach"] and group["nesterov"] and not group["maximize"] and wd == 0
+            )
             for p in group["params"]:
                 if p.grad is None:
                     continue
@@ -90,6 +96,9 @@ class SGD(Optimizer):
                         b = arr(buf)
                         b[...] = fma(1 - dampening, grad, b * momentum)
                     grad = fma(momentum, arr(buf), grad) if group["nesterov"] else arr(buf)
+                    if grad_in_place:
+                        with no_grad():
+                            p.grad.copy_(from_numpy(like(grad, p.grad)))
                 # torch: param.add_(grad, alpha=-lr). Its CPU kernel fuses the multiply-add;
                 # numpy rounds twice, within one ulp of torch per step (see fma for exactness,
                 # which costs four float64 passes over every parameter)
