@@ -30,8 +30,6 @@ def _outcome(fn: Callable[[Any], Any], T: Any) -> tuple[str, Any, list[str]]:
             kind, val = "ok", r
         except Exception as e:  # the comparison is the point
             kind, val = type(e).__name__, str(e)
-    if T is torch and isinstance(val, str):
-        val = val.replace("<class 'torch.Tensor'>", "<class 'shadowgrad.Tensor'>")
     # torch's warnings raised from C++ name the source line; its own imports warn too
     ws = [f"{x.category.__name__}: {str(x.message).split(' (Triggered internally')[0]}" for x in w]
     return kind, val, [m for m in ws if "torch.jit" not in m]

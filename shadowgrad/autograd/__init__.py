@@ -246,13 +246,10 @@ def grad(
     if retain_graph is None:
         retain_graph = create_graph
     roots = _roots(outs)
-    if not roots:
-        raise RuntimeError(
-            "The differentiated Tensor at index 0 appears to not have been used in the graph. "
-            "Set allow_unused=True if this is the desired behavior."
-        )
-    res = run_backward(roots, gouts, retain_graph, create_graph, capture=edges)
-    assert res is not None
+    # no outputs: nothing reaches any input (torch then gives None for each, with allow_unused)
+    res = run_backward(roots, gouts, retain_graph, create_graph, capture=edges) if roots else None
+    if res is None:
+        res = [None] * len(ins)
     result = []
     for i, (g, t) in enumerate(zip(res, ins, strict=True)):
         if g is None:

@@ -463,7 +463,12 @@ def _sum_to_raw(g: np.ndarray, shape: tuple[int, ...], node: Node, i: int) -> np
     dims = tuple(range(lead)) + tuple(
         lead + k for k, s in enumerate(shape) if s == 1 and gs[lead + k] != 1
     )
-    r = np.asarray(np.sum(g, axis=dims, keepdims=True)) if dims else g
+    if not dims:
+        r = g
+    elif g.dtype == np.float16:  # as sum: accumulated in float32, rounded once
+        r = np.sum(g, axis=dims, keepdims=True, dtype=np.float32).astype(np.float16)
+    else:
+        r = np.asarray(np.sum(g, axis=dims, keepdims=True))
     return r.reshape(shape) if lead else r
 
 
@@ -850,7 +855,9 @@ def _run_node(
     if x is not None and x.prehooks:
         in_grads = _node_prehooks(node, in_grads)
     # identity tests only: list.count(None) would call Tensor.__eq__ on each gradient
-    if in_grads[0] is None if len(in_grads) == 1 else all(g is None for g in in_grads):
+    if (in_grads[0] is None if len(in_grads) == 1 else all(g is None for g in in_grads)) and (
+        not getattr(node, "_call_on_undefined", False)
+    ):
         outs: Any = [None] * len(node._next)
     else:
         try:

@@ -537,8 +537,17 @@ def function_jvp(cls: Any, ctx: Any, args: tuple[Any, ...], outs: tuple[Any, ...
             "You must implement the jvp function for custom autograd.Function to use it with "
             "forward mode AD."
         )
+    from .._creation import zeros_like
     from .graph import SavedTensor
 
+    if getattr(ctx, "_materialize", True):
+        # as torch: a floating input without a tangent reaches jvp as a zero tangent
+        tangents = [
+            zeros_like(a.detach())
+            if t is None and isinstance(a, Tensor) and a._data.dtype.kind in "fc"
+            else t
+            for a, t in zip(args, tangents, strict=True)
+        ]
     st = _STATE
     st.active = False
     saved = ctx._saved  # inside jvp, ctx.saved_tensors are the save_for_forward tensors

@@ -85,6 +85,9 @@ class BackwardCFunction(Node, FunctionCtx):
     _dirty: Any = ()
     _non_diff: Any = ()
     _materialize = True
+    # torch calls a custom Function's backward even when every output grad is undefined (as
+    # zeros, or as None without materialize_grads); the engine skips other such nodes
+    _call_on_undefined = True
     _freed = False
     _n_in = 0
     _tensor_pos: Any = ()

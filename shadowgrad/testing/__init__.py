@@ -10,8 +10,11 @@ differences and where they are, as torch's message does.
 
 from __future__ import annotations
 
+import cmath
 import collections.abc
+import contextlib
 import math
+import re
 import warnings
 from typing import Any
 
@@ -30,6 +33,7 @@ _TOLERANCES = {
     D.complex64: (1.3e-6, 1e-5),
     D.complex128: (1e-7, 1e-7),
 }
+_ALLCLOSE_TOLERANCES = {D.float16: (1e-3, 1e-3), D.float32: (1e-4, 1e-5), D.float64: (1e-5, 1e-8)}
 _NUMBER_TOLERANCES = {int: (0.0, 0.0), float: (1e-7, 1e-7), complex: (1e-7, 1e-7)}
 
 
@@ -74,18 +78,25 @@ def _scalar_msg(actual: Any, expected: Any, rtol: float, atol: float) -> str:
 
 
 def _close(a: np.ndarray, e: np.ndarray, rtol: float, atol: float, equal_nan: bool) -> np.ndarray:
-    """torch.isclose: equal (infinities included), or within atol + rtol * |e|; NaNs match
-    each other only with equal_nan."""
+    """torch.isclose: equal (infinities included), or a finite |a - e| within
+    atol + |rtol * e|; NaNs match each other only with equal_nan. Integers and booleans are
+    compared as torch compares them, without wrapping around."""
     with np.errstate(invalid="ignore", over="ignore"):
-        eq = a == e
-        if a.dtype.kind in "biu" or (rtol == 0 and atol == 0):
-            out = eq
-        else:
-            finite = np.isfinite(a) & np.isfinite(e)
-            out = eq | (finite & (np.abs(a - e) <= atol + rtol * np.abs(e)))
+        close = a == e
         if equal_nan and a.dtype.kind in "fc":
-            out = out | (np.isnan(a) & np.isnan(e))
-    return out
+            close = close | (np.isnan(a) & np.isnan(e))
+        if rtol == 0 and atol == 0:
+            return close
+        if a.dtype.kind in "biu":
+            a, e = a.astype(np.float64), e.astype(np.float64)
+        if a.dtype == np.float16:  # torch's half ops: float32 math, each result rounded
+            f32, f16 = np.float32, np.float16
+            allowed = (f32(atol) + np.abs((f32(rtol) * e.astype(f32)).astype(f16))).astype(f16)
+            actual = np.abs((a.astype(f32) - e.astype(f32)).astype(f16))
+        else:
+            allowed = atol + np.abs(rtol * e)
+            actual = np.abs(a - e)
+        return close | (np.isfinite(actual) & (actual <= allowed))
 
 
 def _tensor_msg(a: np.ndarray, e: np.ndarray, ok: np.ndarray, rtol: float, atol: float) -> str:
@@ -160,6 +171,10 @@ def _compare_tensors(actual: Any, expected: Any, opts: dict[str, Any]) -> None:
     if adt is not edt:
         common = D.promote_types(adt, edt)
         a, e = a.astype(common._np), e.astype(common._np)
+    if rtol < 0 or atol < 0:
+        which = "rtol" if rtol < 0 else "atol"
+        value = rtol if rtol < 0 else atol
+        raise _NegativeTolerance(f"{which} must be greater than or equal to zero, but got {value}")
     ok = _close(a, e, rtol, atol, opts["equal_nan"])
     if ok.all():
         return
@@ -169,53 +184,68 @@ def _compare_tensors(actual: Any, expected: Any, opts: dict[str, Any]) -> None:
 
 
 def _compare_numbers(actual: Any, expected: Any, opts: dict[str, Any]) -> None:
+    """torch's NumberPair.compare."""
     ta, te = type(actual), type(expected)
     if opts["check_dtype"] and ta is not te:
         raise _Mismatch(AssertionError, f"The (d)types do not match: {ta} != {te}.")
-    key = complex if complex in (ta, te) else float if float in (ta, te) else int
-    r0, a0 = _NUMBER_TOLERANCES[key]
-    rtol, atol = (r0, a0) if opts["rtol"] is None else (opts["rtol"], opts["atol"])
-    ok = _close(np.asarray(actual), np.asarray(expected), rtol, atol, opts["equal_nan"])
-    if not ok.all():
-        raise _Mismatch(AssertionError, _scalar_msg(actual, expected, rtol, atol))
+    if opts["rtol"] is None:
+        pairs = [_NUMBER_TOLERANCES[t] for t in (ta, te)]
+        rtol, atol = max(p[0] for p in pairs), max(p[1] for p in pairs)
+    else:
+        rtol, atol = opts["rtol"], opts["atol"]
+    if actual == expected:
+        return
+    if opts["equal_nan"] and cmath.isnan(actual) and cmath.isnan(expected):
+        return
+    abs_diff = abs(actual - expected)
+    if cmath.isfinite(abs_diff) and abs_diff <= atol + rtol * abs(expected):
+        return
+    raise _Mismatch(AssertionError, _scalar_msg(actual, expected, rtol, atol))
 
 
-def _is_number(x: Any) -> bool:
-    return isinstance(x, (bool, int, float, complex)) and not isinstance(x, np.ndarray)
+def _torch_type(x: Any) -> str:
+    """type(x) as torch's messages print it (shadowgrad's classes under torch's names)."""
+    return re.sub(r"^<class 'shadowgrad\b", "<class 'torch", str(type(x)))
 
 
-def _compare(actual: Any, expected: Any, opts: dict[str, Any], where: str) -> None:
+def _item_str(where: tuple[Any, ...]) -> str:
+    return "".join(str([item]) for item in where)
+
+
+def _unexpected(pair: str, actual: Any, expected: Any, where: tuple[Any, ...]) -> RuntimeError:
+    return RuntimeError(
+        f"Originating a {pair}() at item {_item_str(where)} with\n\n"
+        f"{type(actual).__name__}(): {actual}\n\nand\n\n"
+        f"{type(expected).__name__}(): {expected}\n\n"
+        "resulted in the unexpected exception above. If you are a user and see this message "
+        "during normal operation please file an issue at https://github.com/pytorch/pytorch/"
+        "issues. If you are a developer and working on the comparison functions, please except "
+        "the previous error and raise an expressive `ErrorMeta` instead."
+    )
+
+
+_NUMBERS = (int, float, complex, np.number)
+
+
+def _originate(
+    actual: Any, expected: Any, opts: dict[str, Any], where: tuple[Any, ...], pairs: list
+) -> None:
+    """torch's originate_pairs: walk sequences and mappings (raising their structural
+    mismatches at once) and collect the leaf pairs, each tagged with how it compares."""
     try:
-        if actual is None or expected is None:
-            if actual is not expected:
-                raise _Mismatch(AssertionError, f"None mismatch: {actual} is not {expected}")
-            return
-        ta, te = _as_tensor_like(actual), _as_tensor_like(expected)
-        if ta is not None and te is not None:
-            if type(actual) is not type(expected) and opts["allow_subclasses"] is False:
-                raise _Mismatch(
-                    AssertionError,
-                    f"The types do not match: {type(actual)} != {type(expected)}.",
-                )
-            if isinstance(actual, Tensor) == isinstance(expected, Tensor):
-                _compare_tensors(ta, te, opts)
-                return
-        elif _is_number(actual) and _is_number(expected):
-            _compare_numbers(actual, expected, opts)
-            return
-        elif _is_seq(actual) and _is_seq(expected):
+        if _is_seq(actual) and _is_seq(expected):
             if len(actual) != len(expected):
                 raise _Mismatch(
                     AssertionError,
                     f"The length of the sequences mismatch: {len(actual)} != {len(expected)}",
                 )
-            for i, (x, y) in enumerate(zip(actual, expected, strict=True)):
-                _compare(x, y, opts, f"{where}[{i}]")
+            for i in range(len(actual)):
+                _originate(actual[i], expected[i], opts, (*where, i), pairs)
             return
-        elif isinstance(actual, collections.abc.Mapping) and isinstance(
+        if isinstance(actual, collections.abc.Mapping) and isinstance(
             expected, collections.abc.Mapping
         ):
-            ka, ke = set(actual), set(expected)
+            ka, ke = set(actual.keys()), set(expected.keys())
             if ka != ke:
                 raise _Mismatch(
                     AssertionError,
@@ -223,23 +253,71 @@ def _compare(actual: Any, expected: Any, opts: dict[str, Any], where: str) -> No
                     f"Missing keys in the actual mapping: {sorted(ke - ka)}\n"
                     f"Additional keys in the actual mapping: {sorted(ka - ke)}",
                 )
-            for k in actual:
-                _compare(actual[k], expected[k], opts, f"{where}[{k!r}]")
+            keys: Any = ka
+            with contextlib.suppress(Exception):
+                keys = sorted(keys)
+            for k in keys:
+                _originate(actual[k], expected[k], opts, (*where, k), pairs)
             return
-        raise _Mismatch(
-            TypeError,
-            f"No comparison pair was able to handle inputs of type {type(actual)} and "
-            f"{type(expected)}.",
-        )
     except _Mismatch as m:
-        if where and not getattr(m, "located", False):
-            m.msg += f"\n\nThe failure occurred for item {where}"
-            m.located = True  # type: ignore[attr-defined]
+        if not hasattr(m, "where"):
+            m.where = where
         raise
+    if actual is None or expected is None:
+        pairs.append(("none", actual, expected, where, None))
+    elif isinstance(actual, (bool, np.bool_)) and isinstance(expected, (bool, np.bool_)):
+        pairs.append(("bool", bool(actual), bool(expected), where, None))
+    elif isinstance(actual, _NUMBERS) and isinstance(expected, _NUMBERS):
+        a, e = (x.item() if isinstance(x, np.number) else x for x in (actual, expected))
+        if type(a) not in _NUMBER_TOLERANCES or type(e) not in _NUMBER_TOLERANCES:
+            raise _unexpected("NumberPair", a, e, where)  # a bool against a number, as torch
+        pairs.append(("number", a, e, where, None))
+    else:
+        ta, te = _as_tensor_like(actual), _as_tensor_like(expected)
+        related = isinstance(actual, type(expected)) or isinstance(expected, type(actual))
+        if (
+            ta is None
+            or te is None
+            or not related
+            or (opts["allow_subclasses"] is False and type(actual) is not type(expected))
+        ):
+            m = _Mismatch(
+                TypeError,
+                f"No comparison pair was able to handle inputs of type {_torch_type(actual)} "
+                f"and {_torch_type(expected)}.",
+            )
+            m.where = where
+            raise m
+        pairs.append(("tensor", ta, te, where, (actual, expected)))
+
+
+def _compare_pair(kind: str, actual: Any, expected: Any, opts: dict[str, Any]) -> None:
+    if kind == "none":
+        if not (actual is None and expected is None):
+            raise _Mismatch(AssertionError, f"None mismatch: {actual} is not {expected}")
+    elif kind == "bool":
+        if actual is not expected:
+            raise _Mismatch(AssertionError, f"Booleans mismatch: {actual} is not {expected}")
+    elif kind == "number":
+        _compare_numbers(actual, expected, opts)
+    else:
+        _compare_tensors(actual, expected, opts)
 
 
 def _is_seq(x: Any) -> bool:
     return isinstance(x, collections.abc.Sequence) and not isinstance(x, str)
+
+
+def _error(m: _Mismatch, msg: Any = None) -> Exception:
+    """torch's ErrorMeta.to_error: a str msg replaces the message; otherwise the item's
+    location is appended and a callable msg is applied to the result."""
+    if not isinstance(msg, str):
+        text = m.msg
+        where = getattr(m, "where", ())
+        if where:
+            text += f"\n\nThe failure occurred for item {_item_str(where)}"
+        msg = msg(text) if callable(msg) else text
+    return m.kind(msg)
 
 
 def assert_close(
@@ -256,7 +334,9 @@ def assert_close(
     check_stride: bool = False,
     msg: Any = None,
 ) -> None:
-    """Mirrors `torch.testing.assert_close`."""
+    """Mirrors `torch.testing.assert_close`: the pairs are collected first (structure and type
+    errors raised then, without `msg`), then compared in order; the first failure is raised,
+    with `msg` applied."""
     __tracebackhide__ = True
     if (rtol is None) != (atol is None):
         _tolerances([D.float64], rtol, atol)  # raises torch's pairing error
@@ -267,14 +347,48 @@ def assert_close(
         "equal_nan": equal_nan,
         "check_dtype": check_dtype,
         "check_stride": check_stride,
+        "check_device": check_device,
+        "check_layout": check_layout,
     }
+    pairs: list[Any] = []
     try:
-        _compare(actual, expected, opts, "")
+        _originate(actual, expected, opts, (), pairs)
     except _Mismatch as m:
-        text = m.msg
-        if m.kind is AssertionError and msg is not None:
-            text = msg(text) if callable(msg) else msg
-        raise m.kind(text) from None
+        raise _error(m) from None
+    for kind, a, e, where, originals in pairs:
+        try:
+            _compare_pair(kind, a, e, opts)
+        except _Mismatch as m:
+            m.where = where
+            raise _error(m, msg) from None
+        except _NegativeTolerance as err:
+            raise RuntimeError(_crash_msg(originals, where, opts)) from err
+
+
+def _crash_msg(originals: Any, where: tuple[Any, ...], opts: dict[str, Any]) -> str:
+    """torch's report of a comparison that raised (isclose's negative-tolerance error)."""
+    from .. import as_tensor
+
+    a, e = (x if isinstance(x, Tensor) else as_tensor(x) for x in originals)
+    rtol, atol = _tolerances([a.dtype, e.dtype], opts["rtol"], opts["atol"])
+    fields = [
+        ("id", where), ("actual", a), ("expected", e), ("rtol", rtol), ("atol", atol),
+        ("equal_nan", opts["equal_nan"]), ("check_device", opts["check_device"]),
+        ("check_dtype", opts["check_dtype"]), ("check_layout", opts["check_layout"]),
+        ("check_stride", opts["check_stride"]),
+    ]  # fmt: skip
+    body = "\n".join(f"    {name}={value!s}," for name, value in fields)
+    return (
+        f"Comparing\n\nTensorLikePair(\n{body}\n)\n\nresulted in the unexpected exception "
+        "above. If you are a user and see this message during normal operation please file an "
+        "issue at https://github.com/pytorch/pytorch/issues. If you are a developer and working "
+        "on the comparison functions, please except the previous error and raise an expressive "
+        "`ErrorMeta` instead."
+    )
+
+
+class _NegativeTolerance(RuntimeError):
+    """torch.isclose's error for a negative rtol or atol."""
 
 
 def assert_allclose(
@@ -302,18 +416,50 @@ def assert_allclose(
         from .. import tensor
 
         expected = tensor(expected, dtype=actual.dtype)
-    if rtol is None and atol is None:
-        rtol, atol = _tolerances([actual.dtype, expected.dtype], None, None)
+    if rtol is None and atol is None:  # assert_allclose's own defaults
+        pairs = [_ALLCLOSE_TOLERANCES.get(d, (0.0, 0.0)) for d in (actual.dtype, expected.dtype)]
+        rtol, atol = max(p[0] for p in pairs), max(p[1] for p in pairs)
     assert_close(
         actual, expected, rtol=rtol, atol=atol, equal_nan=equal_nan, check_device=True,
         check_dtype=False, check_stride=False, msg=msg or None,
     )  # fmt: skip
 
 
+def _modify_low_high(
+    low: float | None, high: float | None, dtype: Any, *, lowest_inclusive: float,
+    highest_exclusive: float, default_low: float, default_high: float,
+) -> tuple[Any, Any]:  # fmt: skip
+    """torch's modify_low_high: defaults, NaN / order / range checks, clamping (and ceiling
+    for integral dtypes)."""
+    low = low if low is not None else default_low
+    high = high if high is not None else default_high
+    if any(isinstance(v, float) and math.isnan(v) for v in (low, high)):
+        raise ValueError(f"`low` and `high` cannot be NaN, but got {low=} and {high=}")
+    elif low == high and (dtype.is_floating_point or dtype.is_complex):
+        warnings.warn(
+            "Passing `low==high` to `torch.testing.make_tensor` for floating or complex types is "
+            "deprecated since 2.1 and will be removed in 2.3. Use `torch.full(...)` instead.",
+            FutureWarning,
+            stacklevel=3,
+        )
+    elif low >= high:
+        raise ValueError(f"`low` must be less than `high`, but got {low} >= {high}")
+    elif high < lowest_inclusive or low >= highest_exclusive:
+        raise ValueError(
+            f"The value interval specified by `low` and `high` is [{low}, {high}), but {dtype} "
+            f"only supports [{lowest_inclusive}, {highest_exclusive})"
+        )
+    low = min(max(low, lowest_inclusive), highest_exclusive)
+    high = min(max(high, lowest_inclusive), highest_exclusive)
+    if not (dtype.is_floating_point or dtype.is_complex):
+        return math.ceil(low), math.ceil(high)
+    return low, high
+
+
 def make_tensor(
     *shape: Any,
     dtype: Any,
-    device: Any = None,
+    device: Any,
     low: float | None = None,
     high: float | None = None,
     requires_grad: bool = False,
@@ -321,37 +467,49 @@ def make_tensor(
     exclude_zero: bool = False,
     memory_format: Any = None,
 ) -> Tensor:
-    """Mirrors `torch.testing.make_tensor`: values drawn uniformly from [low, high) (defaults
-    -9, 9; bool: 0 or 1; unsigned from 0) with torch's draws: randint for integral and bool
-    dtypes, uniform_ (on view_as_real for complex) for floating ones."""
+    """Mirrors `torch.testing.make_tensor`, step by step: values drawn uniformly from
+    [low, high) (defaults -9, 9; bool: 0 or 1; unsigned from 0) with torch's draws: randint for
+    integral and bool dtypes, uniform_ (on view_as_real for complex) for floating ones."""
     from .. import _random
     from .._tensor import _make
 
-    if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
-        shape = tuple(shape[0])
+    if len(shape) == 1 and isinstance(shape[0], collections.abc.Sequence):
+        shape = shape[0]
     shape = tuple(shape)
-    if low is not None and high is not None and low > high:
-        raise ValueError(f"`low` must be less than or equal to `high`, but got {low} > {high}")
-    if requires_grad and not (dtype.is_floating_point or dtype.is_complex):
-        raise ValueError("make_tensor: requires_grad must be False for integral dtype")
+    if noncontiguous and memory_format is not None:
+        raise ValueError(
+            "The parameters `noncontiguous` and `memory_format` are mutually exclusive, but got "
+            f"{noncontiguous=} and {memory_format=}"
+        )
+    floating = dtype.is_floating_point or dtype.is_complex
+    if requires_grad and not floating:
+        raise ValueError(
+            "`requires_grad=True` is not supported for boolean and integral dtypes, but got "
+            f"{dtype=}"
+        )
     noncontiguous = noncontiguous and math.prod(shape) > 1
     if noncontiguous:  # twice as wide, every other element kept (offset 1, as torch)
         shape = (*shape[:-1], 2 * shape[-1])
-    if dtype is D.bool_ or not (dtype.is_floating_point or dtype.is_complex):
-        if dtype is D.bool_:
-            lowest, top = 0, 2
-            lo, hi = 0 if low is None else low, 2 if high is None else high
-        else:
-            info = np.iinfo(dtype._np)
-            lowest, top = int(info.min), int(info.max) + (dtype is not D.int64)
-            lo, hi = -9 if low is None else low, 10 if high is None else high
-        lo, hi = math.ceil(min(max(lo, lowest), top)), math.ceil(min(max(hi, lowest), top))
+    if dtype is D.bool_:
+        lo, hi = _modify_low_high(
+            low, high, dtype, lowest_inclusive=0, highest_exclusive=2, default_low=0,
+            default_high=2,
+        )  # fmt: skip
+        out = _random.randint(lo, hi, shape, dtype=dtype)
+    elif not floating:
+        info = np.iinfo(dtype._np)
+        lo, hi = _modify_low_high(
+            low, high, dtype, lowest_inclusive=int(info.min),
+            highest_exclusive=int(info.max) + (dtype is not D.int64), default_low=-9,
+            default_high=10,
+        )  # fmt: skip
         out = _random.randint(lo, hi, shape, dtype=dtype)
     else:
         info = np.finfo(dtype.to_real()._np)
-        lo, hi = -9.0 if low is None else low, 9.0 if high is None else high
-        lo = min(max(lo, float(info.min)), float(info.max))
-        hi = min(max(hi, float(info.min)), float(info.max))
+        lo, hi = _modify_low_high(
+            low, high, dtype, lowest_inclusive=float(info.min),
+            highest_exclusive=float(info.max), default_low=-9, default_high=9,
+        )  # fmt: skip
         out = _make(np.zeros(shape, dtype._np))
         # torch's view_as_real: (..., 2), the real and imaginary parts in memory order (numpy
         # can't view a 0-d complex array as real, so through a trailing axis of 1)
@@ -364,13 +522,12 @@ def make_tensor(
             real.uniform_(lo, hi)
         if dtype.is_complex:
             out = _make(real._data.view(dtype._np).reshape(out._data.shape))
-    data = out._data
     if noncontiguous:
-        data = data[..., 1::2]
+        out = out[..., 1::2]
+    elif memory_format is not None:
+        out = out.clone(memory_format=memory_format)
     if exclude_zero:  # in place, on the kept elements, as torch's
-        floating = dtype.is_floating_point or dtype.is_complex
-        data[data == 0] = np.finfo(dtype.to_real()._np).tiny if floating else 1
-    out = _make(data)
-    if requires_grad:
-        out.requires_grad_(True)
+        out[out == 0] = np.finfo(dtype.to_real()._np).tiny if floating else 1
+    if floating:
+        out.requires_grad = requires_grad
     return out
