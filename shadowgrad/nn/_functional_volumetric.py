@@ -226,7 +226,7 @@ def avg_pool3d(
     if input.ndim not in (4, 5):
         raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
     _check_pool_input(input, "avg_pool3d", 3)
-    if not input.dtype.is_floating_point and input.dtype is not int64:
+    if (not input.dtype.is_floating_point and input.dtype is not int64) or input.dtype.itemsize < 4:
         raise NotImplementedError(f"\"avg_pool3d_out_frame\" not implemented for '{_short(input)}'")
     sp = tuple(input.shape[-3:])
     if any(sp[i] + 2 * p[i] < k[i] for i in range(3)):

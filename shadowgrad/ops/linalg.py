@@ -444,16 +444,26 @@ def outer(input: Tensor, vec2: Tensor) -> Tensor:
     return input.reshape(-1, 1) * vec2
 
 
+def half_matmul_float(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The float32 sums torch's CPU kernels form for a float16 (batched) matmul a @ b, before
+    rounding: each dot product summed over k in order. Products of float16 values are exact
+    in float32."""
+    f = np.float32
+    a, b = a.astype(f), b.astype(f)
+    shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + (a.shape[-2], b.shape[-1])
+    acc = np.zeros(shape, f)
+    term = np.empty_like(acc)
+    for i in range(a.shape[-1]):
+        np.add(acc, np.multiply(a[..., :, i, None], b[..., None, i, :], out=term), out=acc)
+    return acc
+
+
 def _addmm_half(self: Any, mat1: Any, mat2: Any, beta: Any, alpha: Any) -> np.ndarray:
     """float16 addmm as torch's CPU kernel: each dot product summed over k in order in float32,
     scaled and added to the scaled bias there, and rounded to float16 once. (numpy's float16
     matmul sums the same way but rounds the product before the bias could be added.)"""
     f = np.float32
-    a, b = mat1.astype(f), mat2.astype(f)
-    acc = np.zeros((a.shape[0], b.shape[1]), f)
-    term = np.empty_like(acc)
-    for i in range(a.shape[1]):  # products of float16 values are exact in float32
-        np.add(acc, np.multiply(a[:, i, None], b[None, i, :], out=term), out=acc)
+    acc = half_matmul_float(mat1, mat2)
     if alpha != 1:
         acc *= f(alpha)
     bias = np.asarray(self, f) if beta == 1 else np.asarray(self, f) * f(beta)

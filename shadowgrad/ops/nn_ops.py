@@ -1121,6 +1121,11 @@ def _conv_fwd(
     output_padding: Any,
     groups: int,
 ) -> np.ndarray:
+    if transposed and input.dtype == np.float16:  # torch's kernel: float32, rounded once
+        f = np.float32
+        b = None if bias is None else bias.astype(f)
+        args = (stride, padding, dilation, transposed, output_padding, groups)
+        return _conv_fwd(input.astype(f), weight.astype(f), b, *args).astype(np.float16)
     one_d = input.ndim == 3
     x, w = _as4d(input), _as4d(weight)
     n = x.shape[0]
@@ -1130,6 +1135,14 @@ def _conv_fwd(
         win, out_sp = _np_im2col(x, k, dilation, padding, stride)
         cols = win.reshape(n, g, x.shape[1] // g * math.prod(k), math.prod(out_sp))
         wr = w.reshape(g, w.shape[0] // g, -1)
+        if x.dtype == np.float16 and bias is not None:
+            # torch adds the bias to the float32 sums and rounds once (as float16 addmm)
+            from .linalg import half_matmul_float
+
+            out = half_matmul_float(wr, cols).reshape(n, w.shape[0], *out_sp)
+            out += bias.astype(np.float32).reshape(1, -1, *(1,) * len(k))
+            out = out.astype(np.float16)
+            return out.reshape(out.shape[0], out.shape[1], out.shape[-1]) if one_d else out
         out = np.matmul(wr, cols).reshape(n, w.shape[0], *out_sp)
     else:
         c_in = x.shape[1]
@@ -1250,12 +1263,20 @@ def _convt_w_grad(
 
 def _conv_input_formula(grad, input, weight, stride, padding, dilation, transposed, groups):
     f = _convt_x_grad if transposed else _conv_x_grad
-    return f(grad, input, weight, stride, padding, dilation, groups)
+    return _half_in_float(f, grad, input, weight, stride, padding, dilation, groups)
 
 
 def _conv_weight_formula(grad, input, weight, stride, padding, dilation, transposed, groups):
     f = _convt_w_grad if transposed else _conv_w_grad
-    return f(grad, input, weight, stride, padding, dilation, groups)
+    return _half_in_float(f, grad, input, weight, stride, padding, dilation, groups)
+
+
+def _half_in_float(f: Any, grad: Tensor, input: Tensor, weight: Tensor, *args: Any) -> Tensor:
+    """A float16 convolution's gradient as torch's CPU kernel forms it: in float32, rounded
+    once (the column sums and their overlaps would otherwise each round to float16)."""
+    if grad.dtype is not D.float16:
+        return f(grad, input, weight, *args)
+    return f(grad.float(), input.float(), weight.float(), *args).half()
 
 
 def _conv_bias_formula(grad: Tensor) -> Tensor:
@@ -1451,6 +1472,7 @@ def pool_out_size(n: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> in
     return o
 
 
+@_f16  # torch sums a float16 window in float32 and rounds once
 def _avg_pool_fwd(
     self: np.ndarray, div: np.ndarray, k: Any, s: Any, p: Any, out: Any
 ) -> np.ndarray:
@@ -1459,7 +1481,13 @@ def _avg_pool_fwd(
     need = [(out[i] - 1) * s[i] + k[i] for i in range(nd)]
     pad = [(0, 0)] * (self.ndim - nd) + [(p[i], max(need[i] - sp[i] - p[i], 0)) for i in range(nd)]
     win = _np_windows(np.pad(self, pad), k, (1,) * nd, s, out)
-    return (win.sum(axis=tuple(range(-2 * nd, -nd))) / div).astype(self.dtype, copy=False)
+    # as torch's kernel: each window summed in order, then divided, in the dtype
+    every = (slice(None),) * nd
+    offs = list(_offsets(k))
+    acc = win[(..., *offs[0], *every)].copy()
+    for off in offs[1:]:
+        acc += win[(..., *off, *every)]
+    return (acc / div.astype(acc.dtype)).astype(self.dtype, copy=False)
 
 
 def _avg_pool_bw_fwd(
@@ -1467,11 +1495,16 @@ def _avg_pool_bw_fwd(
 ) -> np.ndarray:
     nd = len(k)
     o = grad_output.shape[-nd:]
-    g = grad_output / div
+    # each output's share, divided in float32 at least and rounded to the dtype
+    g = (grad_output / div.astype(np.promote_types(grad_output.dtype, np.float32))).astype(
+        grad_output.dtype, copy=False
+    )
     sp = size[-nd:]
     full = [max((o[i] - 1) * s[i] + k[i], sp[i] + p[i]) + p[i] for i in range(nd)]
     out = np.zeros((*grad_output.shape[:-nd], *full), grad_output.dtype)
-    for off in _offsets(k):
+    # torch's kernel adds each output's share into its window, outputs in order, rounding
+    # each sum to the dtype: an input position gets its shares last kernel offset first
+    for off in reversed(list(_offsets(k))):
         out[(..., *(slice(a, a + s[i] * (o[i] - 1) + 1, s[i]) for i, a in enumerate(off)))] += g
     crop = tuple(slice(p[i], p[i] + sp[i]) for i in range(nd))
     return out[(..., *crop)].astype(grad_output.dtype, copy=False)

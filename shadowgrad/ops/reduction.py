@@ -185,7 +185,16 @@ def _defselect(name: str, grad_fn: str) -> Any:
 
 
 def _sum_all_fwd(self: np.ndarray, self_sym_sizes: tuple[int, ...], dtype: Any) -> np.ndarray:
+    if self.dtype == np.float16:
+        return _half_sum(self, None, False, dtype)
     return np.asarray(np.sum(self, dtype=dtype))
+
+
+def _half_sum(self: np.ndarray, dim: Any, keepdim: bool, dtype: Any) -> np.ndarray:
+    """torch accumulates a float16 sum in float32 and rounds once (numpy adds rows in float16
+    along a strided axis)."""
+    r = np.sum(self, axis=dim, keepdims=keepdim, dtype=np.float32)
+    return np.asarray(r.astype(np.float16 if dtype is None else dtype))
 
 
 _sum_all = defop(
@@ -203,6 +212,8 @@ _sum_all = defop(
 def _sum_dim_fwd(
     self: np.ndarray, dim: tuple[int, ...], keepdim: bool, self_sym_sizes: Any, dtype: Any
 ) -> np.ndarray:
+    if self.dtype == np.float16:
+        return _half_sum(self, dim, keepdim, dtype)
     return np.asarray(np.sum(self, axis=dim, keepdims=keepdim, dtype=dtype))
 
 
