@@ -9,10 +9,14 @@ on torch and on shadowgrad, and everything it returns, raises or warns is compar
 
 from __future__ import annotations
 
+import collections
+import copy
 import importlib
+import io
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import pytest
 
 from . import test_realistic_programs_3 as _h
@@ -2271,6 +2275,1508 @@ def prog_training_loop_with_dataloader_and_scheduler(T: Any) -> Any:
             acc = (model(vx).argmax(1) == vy).float().mean()
         log.append(acc)
     return {"log": log, "params": dict(model.named_parameters())}
+
+
+# --- smaller programs: one API's corner cases each -----------------------------------------
+
+
+# --- optsched ----------------------------------------------------------------------------------
+
+
+def _optsched_P(T, *s):
+    return [T.nn.Parameter(T.ones(x)) for x in s]
+
+
+@program()
+def prog_optsched_sched_not_opt(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    return [
+        raises(lambda: S.StepLR([1], 1)),
+        raises(lambda: S.LambdaLR(None, lambda e: 1)),
+        raises(lambda: S.ReduceLROnPlateau(object())),
+        raises(lambda: S.CyclicLR(5, 0.1, 1.0)),
+    ]
+
+
+@program()
+def prog_optsched_plateau_last_lr(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    o = T.optim.SGD(_optsched_P(T, 2), lr=0.1)
+    s = S.ReduceLROnPlateau(o)
+    return [s.get_last_lr(), s.last_epoch, sorted(s.state_dict()), s.state_dict()]
+
+
+@program()
+def prog_optsched_steplr_zero(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    o = T.optim.SGD(_optsched_P(T, 2), lr=0.1)
+    return [
+        raises(lambda: S.StepLR(o, 0)),
+        raises(lambda: S.StepLR(o, 1.5).step()),
+        raises(lambda: S.MultiStepLR(o, [3, 1]).step()),
+        raises(lambda: S.ExponentialLR(o, -1).step()),
+    ]
+
+
+@program()
+def prog_optsched_sequential_plateau(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    o = T.optim.SGD(_optsched_P(T, 2), lr=0.1)
+    return [
+        raises(lambda: S.SequentialLR(o, [S.ReduceLROnPlateau(o), S.StepLR(o, 1)], [1])),
+        raises(lambda: S.ChainedScheduler([S.ReduceLROnPlateau(o), S.StepLR(o, 1)])),
+    ]
+
+
+@program()
+def prog_optsched_chained_plateau_step(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    o = T.optim.SGD(_optsched_P(T, 2), lr=0.1)
+    c = S.ChainedScheduler([S.StepLR(o, 1, 0.5)], optimizer=o)
+    o.step()
+    c.step()
+    return c.get_last_lr(), c.optimizer is o
+
+
+@program()
+def prog_optsched_sched_repr(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    o = T.optim.SGD(_optsched_P(T, 2), lr=0.1)
+    return [type(S.StepLR(o, 1)).__mro__[1].__name__, repr(o), str(o)]
+
+
+@program()
+def prog_optsched_opt_repr(T: Any) -> Any:
+    o = T.optim.Adam(
+        [
+            {"params": _optsched_P(T, 2)},
+            {"params": _optsched_P(T, 3), "lr": 0.5, "betas": (0.1, 0.2)},
+        ]
+    )
+    return (
+        repr(o),
+        repr(T.optim.SGD(_optsched_P(T, 1), lr=0.1, momentum=0.9)),
+        repr(T.optim.LBFGS(_optsched_P(T, 1))),
+    )
+
+
+@program()
+def prog_optsched_opt_deepcopy_and_pickle(T: Any) -> Any:
+    ps = _optsched_P(T, 2)
+    o = T.optim.Adam(ps, lr=0.1)
+    ps[0].grad = T.ones(2)
+    o.step()
+    o2 = copy.deepcopy(o)
+    buf = io.BytesIO()
+    T.save(o.state_dict(), buf)
+    buf.seek(0)
+    sd = T.load(buf)
+    return sd, len(o2.state), o2.param_groups[0]["lr"], o.state_dict()
+
+
+@program()
+def prog_optsched_opt_getstate(T: Any) -> Any:
+    o = T.optim.SGD(_optsched_P(T, 2), lr=0.1)
+    return sorted(o.__getstate__())
+
+
+@program()
+def prog_optsched_opt_param_groups_key_error(T: Any) -> Any:
+    a, b = _optsched_P(T, 2, 2)
+    o = T.optim.SGD([{"params": a}, {"params": [b]}], lr=0.1)
+    return [
+        raises(lambda: T.optim.SGD([{"lr": 0.1}])),
+        raises(lambda: T.optim.SGD([{"params": [a]}, {"params": [a]}], lr=0.1)),
+        [len(g["params"]) for g in o.param_groups],
+    ]
+
+
+@program()
+def prog_optsched_opt_params_generator_warn(T: Any) -> Any:
+    a = _optsched_P(T, 2)[0]
+    o = T.optim.SGD((p for p in [a]), lr=0.1)
+    return len(o.param_groups[0]["params"]), raises(lambda: T.optim.SGD({a}, lr=0.1))
+
+
+@program()
+def prog_optsched_opt_named_params(T: Any) -> Any:
+    m = T.nn.Linear(2, 2)
+    o = T.optim.Adam(m.named_parameters(), lr=0.1)
+    m.weight.grad = T.ones(2, 2)
+    o.step()
+    sd = o.state_dict()
+    return sd["param_groups"], list(sd["state"]), o.param_groups[0].get("param_names")
+
+
+@program()
+def prog_optsched_opt_named_load_mismatch(T: Any) -> Any:
+    m = T.nn.Linear(2, 2)
+    o = T.optim.Adam(m.named_parameters(), lr=0.1)
+    o2 = T.optim.Adam(m.parameters(), lr=0.1)
+    return raises(lambda: o2.load_state_dict(o.state_dict())), raises(
+        lambda: o.load_state_dict(o2.state_dict())
+    )
+
+
+@program()
+def prog_optsched_zero_grad_foreach(T: Any) -> Any:
+    a, b = _optsched_P(T, 2, 3)
+    o = T.optim.SGD([a, b], lr=0.1, foreach=True)
+    a.grad = T.ones(2)
+    b.grad = T.ones(3) * 2
+    o.zero_grad(set_to_none=False)
+    return a.grad, b.grad
+
+
+@program()
+def prog_optsched_opt_step_no_grad_state(T: Any) -> Any:
+    a, b = _optsched_P(T, 2, 3)
+    o = T.optim.Adam([a, b], lr=0.1)
+    a.grad = T.ones(2)
+    o.step()
+    return o.state_dict(), len(o.state)
+
+
+@program()
+def prog_optsched_opt_lr_int(T: Any) -> Any:
+    a = _optsched_P(T, 2)[0]
+    o = T.optim.SGD([a], lr=1)
+    a.grad = T.ones(2)
+    o.step()
+    s = T.optim.lr_scheduler.StepLR(o, 1, 0.5)
+    s.step()
+    return a, o.param_groups[0]["lr"], s.get_last_lr()
+
+
+@program()
+def prog_optsched_adam_state_dtype_double_default(T: Any) -> Any:
+    a = T.nn.Parameter(T.ones(2, dtype=T.float16))
+    o = T.optim.Adam([a], lr=0.1)
+    a.grad = T.ones(2, dtype=T.float16)
+    o.step()
+    return a, o.state[a]["step"], o.state[a]["exp_avg"]
+
+
+@program()
+def prog_optsched_sgd_complex(T: Any) -> Any:
+    a = T.nn.Parameter(T.ones(2, dtype=T.complex64))
+    o = T.optim.SGD([a], lr=0.1, momentum=0.9, weight_decay=0.1, nesterov=True)
+    for _ in range(2):
+        o.zero_grad()
+        (a * a.conj()).real.sum().backward()
+        o.step()
+    return a
+
+
+# --- modapi ------------------------------------------------------------------------------------
+
+
+def _modapi_S(T, m, seed=0):
+    rng = np.random.default_rng(seed)
+    with T.no_grad():
+        for _, p in sorted(m.named_parameters()):
+            p.copy_(T.tensor(rng.uniform(-0.4, 0.4, tuple(p.shape)).astype(np.float32)))
+    return m
+
+
+@program()
+def prog_modapi_sd_positional_warn(T: Any) -> Any:
+    m = T.nn.Linear(2, 2)
+    d = {}
+    r = m.state_dict(d, "pre.")
+    return list(r), r is d
+
+
+@program()
+def prog_modapi_sd_destination(T: Any) -> Any:
+    m = T.nn.Linear(2, 2)
+    d = {}
+    return list(m.state_dict(destination=d, prefix="a.")), list(d)
+
+
+@program()
+def prog_modapi_extra_state(T: Any) -> Any:
+    class M(T.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.l = T.nn.Linear(1, 1)
+            self.k = 3
+
+        def get_extra_state(self):
+            return {"k": self.k}
+
+        def set_extra_state(self, st):
+            self.k = st["k"]
+
+    m = M()
+    sd = m.state_dict()
+    m2 = M()
+    m2.k = 0
+    sd2 = dict(sd)
+    sd2["_extra_state"] = {"k": 9}
+    m2.load_state_dict(sd2)
+    sd3 = {k: v for k, v in sd.items() if k != "_extra_state"}
+    return list(sd), sd["_extra_state"], m2.k, raises(lambda: m2.load_state_dict(sd3))
+
+
+@program()
+def prog_modapi_load_sd_metadata(T: Any) -> Any:
+    m = T.nn.BatchNorm1d(2)
+    sd = m.state_dict()
+    return sd._metadata, type(sd).__name__
+
+
+@program()
+def prog_modapi_bn_old_version_load(T: Any) -> Any:
+    m = T.nn.BatchNorm1d(2)
+    sd = m.state_dict()
+    del sd["num_batches_tracked"]
+    sd._metadata[""]["version"] = 1
+    m2 = T.nn.BatchNorm1d(2)
+    r = m2.load_state_dict(sd)
+    sd2 = T.nn.BatchNorm1d(2).state_dict()
+    del sd2["num_batches_tracked"]
+    r2 = raises(lambda: T.nn.BatchNorm1d(2).load_state_dict(sd2))
+    return str(r), m2.num_batches_tracked, r2
+
+
+@program()
+def prog_modapi_module_to_dtypes(T: Any) -> Any:
+    m = T.nn.Sequential(T.nn.Linear(2, 2), T.nn.BatchNorm1d(2))
+    m.to(T.float64)
+    a = {k: v.dtype for k, v in m.state_dict().items()}
+    m.half()
+    b = {k: v.dtype for k, v in m.state_dict().items()}
+    m.to(dtype=T.float16)
+    c = m[0].weight.dtype
+    m.float()
+    return (
+        a,
+        b,
+        c,
+        raises(lambda: m.to(T.int64)),
+        raises(lambda: m.to("cpu", T.int32)),
+        m.to("cpu") is m,
+    )
+
+
+@program()
+def prog_modapi_module_to_complex_warn(T: Any) -> Any:
+    m = T.nn.Linear(2, 2)
+    m.to(T.complex64)
+    return m.weight.dtype
+
+
+@program()
+def prog_modapi_module_type(T: Any) -> Any:
+    m = T.nn.Linear(2, 2)
+    m.type(T.float64)
+    return m.weight.dtype, m.double().bias.dtype
+
+
+@program()
+def prog_modapi_to_empty(T: Any) -> Any:
+    m = T.nn.Linear(2, 2)
+    m.to_empty(device="cpu")
+    return m.weight.shape, type(m.weight).__name__
+
+
+@program()
+def prog_modapi_deepcopy_parametrized(T: Any) -> Any:
+    m = _modapi_S(T, T.nn.Linear(2, 2))
+    T.nn.utils.parametrizations.weight_norm(m)
+    m2 = copy.deepcopy(m)
+    return m2.weight, [k for k, _ in m2.named_parameters()], type(m2).__name__
+
+
+@program()
+def prog_modapi_module_global_hooks(T: Any) -> Any:
+    log = []
+    h = T.nn.modules.module.register_module_forward_pre_hook(
+        lambda m, a: log.append(("pre", type(m).__name__))
+    )
+    h2 = T.nn.modules.module.register_module_forward_hook(
+        lambda m, a, o: log.append(("post", type(m).__name__))
+    )
+    try:
+        m = T.nn.Sequential(T.nn.Linear(2, 2), T.nn.ReLU())
+        m(T.ones(1, 2))
+    finally:
+        h.remove()
+        h2.remove()
+    return log
+
+
+@program()
+def prog_modapi_forward_hook_always_call(T: Any) -> Any:
+    log = []
+    m = T.nn.Linear(2, 2)
+    m.register_forward_hook(lambda mod, a, o: log.append("always"), always_call=True)
+    m.register_forward_hook(lambda mod, a, o: log.append("normal"))
+    r = raises(lambda: m(T.ones(3)))
+    return log, r
+
+
+@program()
+def prog_modapi_backward_hook_on_module_with_kwargs(T: Any) -> Any:
+    log = []
+    m = T.nn.Linear(2, 2)
+    m.register_full_backward_hook(lambda mod, gi, go: log.append([g is None for g in gi]))
+    x = T.ones(1, 2)
+    m(x).sum().backward()
+    return log
+
+
+@program()
+def prog_modapi_register_module_and_children(T: Any) -> Any:
+    m = T.nn.Module()
+    m.register_module("a", T.nn.ReLU())
+    m.add_module("b", None)
+    return (
+        [k for k, _ in m.named_children()],
+        m.b,
+        repr(m),
+        raises(lambda: m.register_module(1, T.nn.ReLU())),
+    )
+
+
+@program()
+def prog_modapi_module_dir_and_getattr(T: Any) -> Any:
+    m = T.nn.Linear(2, 2)
+    m.register_buffer("bb", T.ones(1))
+    d = dir(m)
+    return "bb" in d, "weight" in d, "in_features" in d, raises(lambda: m.zz)
+
+
+@program()
+def prog_modapi_module_repr_custom_and_empty_children(T: Any) -> Any:
+    class A(T.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.x = T.nn.Sequential()
+            self.y = T.nn.ModuleList()
+            self.z = T.nn.ModuleDict({"q": T.nn.Sequential(T.nn.Linear(1, 1))})
+
+    return repr(A())
+
+
+@program()
+def prog_modapi_sequential_ordered_dict(T: Any) -> Any:
+    from collections import OrderedDict
+
+    s = T.nn.Sequential(OrderedDict([("fc", T.nn.Linear(2, 3)), ("act", T.nn.ReLU())]))
+    return (
+        repr(s),
+        repr(s.fc),
+        [k for k, _ in s.named_children()],
+        raises(lambda: s[5]),
+        repr(s[-1]),
+        len(s),
+        repr(s[0:1]),
+    )
+
+
+@program()
+def prog_modapi_sequential_pop_insert(T: Any) -> Any:
+    s = T.nn.Sequential(T.nn.Linear(2, 3), T.nn.ReLU(), T.nn.Tanh())
+    p = s.pop(1)
+    s.insert(-1, T.nn.GELU())
+    return repr(s), repr(p), raises(lambda: s.insert(10, T.nn.ReLU()))
+
+
+@program()
+def prog_modapi_modulelist_extend_bad(T: Any) -> Any:
+    ml = T.nn.ModuleList()
+    return (
+        raises(lambda: ml.extend(5)),
+        raises(lambda: ml.extend(T.nn.ReLU())),
+        raises(lambda: ml.insert(0, 5)),
+    )
+
+
+@program()
+def prog_modapi_named_modules_memo(T: Any) -> Any:
+    lin = T.nn.Linear(1, 1)
+    s = T.nn.Sequential(lin, lin)
+    return [k for k, _ in s.named_modules(memo={lin})], [k for k, _ in s.named_modules()]
+
+
+@program()
+def prog_modapi_requires_grad_buffers(T: Any) -> Any:
+    m = T.nn.BatchNorm1d(2)
+    m.requires_grad_(False)
+    return [(k, p.requires_grad) for k, p in m.named_parameters()], raises(
+        lambda: m.requires_grad_("x")
+    )
+
+
+@program()
+def prog_modapi_zero_grad_set_none_false(T: Any) -> Any:
+    m = T.nn.Linear(2, 2)
+    m(T.ones(1, 2)).sum().backward()
+    m.zero_grad(set_to_none=False)
+    return m.weight.grad, m.bias.grad
+
+
+@program()
+def prog_modapi_share_memory(T: Any) -> Any:
+    m = T.nn.Linear(2, 2)
+    return m.share_memory() is m, m.weight.is_shared()
+
+
+@program()
+def prog_modapi_module_state_dict_keep_vars(T: Any) -> Any:
+    m = T.nn.Linear(2, 2)
+    sd = m.state_dict(keep_vars=True)
+    sd2 = m.state_dict()
+    return (
+        type(sd["weight"]).__name__,
+        sd["weight"].requires_grad,
+        type(sd2["weight"]).__name__,
+        sd2["weight"].requires_grad,
+    )
+
+
+@program()
+def prog_modapi_parameter_ops(T: Any) -> Any:
+    p = T.nn.Parameter(T.ones(2))
+    q = T.nn.Parameter(T.ones(2), requires_grad=False)
+    r = p * 2
+    return (
+        repr(p),
+        repr(q),
+        type(r).__name__,
+        type(p.data).__name__,
+        type(p.detach()).__name__,
+        type(p.clone()).__name__,
+        repr(T.nn.Parameter()),
+        type(copy.deepcopy(p)).__name__,
+    )
+
+
+@program()
+def prog_modapi_buffer_class(T: Any) -> Any:
+    m = T.nn.Module()
+    m.b = T.nn.Buffer(T.ones(2), persistent=False)
+    m.c = T.nn.Buffer(T.zeros(1))
+    return (
+        list(m.state_dict()),
+        [k for k, _ in m.named_buffers()],
+        type(m.b).__name__,
+        repr(T.nn.Buffer(T.ones(1))),
+    )
+
+
+@program()
+def prog_modapi_uninit_param(T: Any) -> Any:
+    m = T.nn.LazyLinear(3)
+    r = repr(m)
+    s = list(m.state_dict())
+    m(T.ones(2, 4))
+    return r, s, repr(m), m.weight.shape, type(m).__name__
+
+
+@program()
+def prog_modapi_bn_sd_load_shape(T: Any) -> Any:
+    m = T.nn.BatchNorm1d(3)
+    sd = {k: v for k, v in T.nn.BatchNorm1d(2).state_dict().items()}
+    return raises(lambda: m.load_state_dict(sd))
+
+
+@program()
+def prog_modapi_load_sd_int_to_float(T: Any) -> Any:
+    m = T.nn.Linear(2, 1)
+    m.load_state_dict({"weight": T.tensor([[1, 2]]), "bias": T.tensor([3])})
+    return m.weight, m.bias
+
+
+@program()
+def prog_modapi_load_sd_nontensor(T: Any) -> Any:
+    m = T.nn.Linear(2, 1)
+    return raises(lambda: m.load_state_dict({"weight": [[1.0, 2.0]], "bias": T.ones(1)}))
+
+
+@program()
+def prog_modapi_load_sd_requires_grad_input(T: Any) -> Any:
+    m = T.nn.Linear(2, 1)
+    w = T.ones(1, 2, requires_grad=True) * 2
+    m.load_state_dict({"weight": w, "bias": T.ones(1)})
+    return m.weight, m.weight.grad_fn, m.weight.is_leaf
+
+
+@program()
+def prog_modapi_load_sd_assign_nonparam(T: Any) -> Any:
+    m = T.nn.Linear(2, 1)
+    w = T.ones(1, 2)
+    m.load_state_dict({"weight": w, "bias": T.ones(1)}, assign=True)
+    return (
+        type(m.weight).__name__,
+        m.weight.requires_grad,
+        raises(lambda: m.load_state_dict({"weight": T.ones(3, 2), "bias": T.ones(1)}, assign=True)),
+    )
+
+
+# --- optdata -----------------------------------------------------------------------------------
+
+
+def _optdata_P(T, *s, seed=0):
+    rng = np.random.default_rng(seed)
+    return [T.nn.Parameter(T.tensor(rng.standard_normal(x).astype(np.float32))) for x in s]
+
+
+def _optdata_steps(T, opt, ps, n=3):
+    out = []
+    for _ in range(n):
+        opt.zero_grad()
+        sum(((p - 1) ** 2 * (i + 1)).sum() for i, p in enumerate(ps)).backward()
+        opt.step()
+        out.append([p.detach().clone() for p in ps])
+    return out, {k: dict(v) for k, v in opt.state_dict()["state"].items()}
+
+
+@program()
+def prog_optdata_all_maximize_wd(T: Any) -> Any:
+    out = {}
+    for n in [
+        "SGD",
+        "Adam",
+        "AdamW",
+        "RMSprop",
+        "Adagrad",
+        "Adadelta",
+        "Adamax",
+        "NAdam",
+        "RAdam",
+        "ASGD",
+        "Rprop",
+    ]:
+        ps = _optdata_P(T, (2,), (3,))
+        kw = {"maximize": True}
+        if n != "Rprop":
+            kw["weight_decay"] = 0.1
+        out[n] = _optdata_steps(T, getattr(T.optim, n)(ps, lr=0.01, **kw), ps)
+    return out
+
+
+@program()
+def prog_optdata_none_grad_middle(T: Any) -> Any:
+    out = {}
+    for n in ["SGD", "Adam", "RMSprop", "NAdam", "Adagrad"]:
+        for fe in [False, True]:
+            a, b, c = _optdata_P(T, (2,), (2,), (2,))
+            kw = {"momentum": 0.9, "nesterov": True} if n == "SGD" else {}
+            o = getattr(T.optim, n)([a, b, c], lr=0.1, foreach=fe, **kw)
+            a.grad = T.ones(2)
+            c.grad = T.ones(2) * 2
+            o.step()
+            b.grad = T.ones(2)
+            o.step()
+            out[f"{n}{fe}"] = (a, b, c, {k: dict(v) for k, v in o.state_dict()["state"].items()})
+    return out
+
+
+@program()
+def prog_optdata_adafactor(T: Any) -> Any:
+    ps = _optdata_P(T, (2, 3), (4,))
+    o = T.optim.Adafactor(ps, lr=0.01)
+    return _optdata_steps(T, o, ps), repr(o)
+
+
+@program()
+def prog_optdata_lbfgs_sd_roundtrip(T: Any) -> Any:
+    x = T.nn.Parameter(T.tensor([1.5, -0.5]))
+    o = T.optim.LBFGS([x], history_size=3, max_iter=3)
+
+    def cl():
+        o.zero_grad()
+        lv = (x**4).sum() + x.prod()
+        lv.backward()
+        return lv
+
+    o.step(cl)
+    sd = o.state_dict()
+    x2 = T.nn.Parameter(x.detach().clone())
+    o2 = T.optim.LBFGS([x2], history_size=3, max_iter=3)
+    o2.load_state_dict(sd)
+
+    def cl2():
+        o2.zero_grad()
+        lv = (x2**4).sum() + x2.prod()
+        lv.backward()
+        return lv
+
+    o2.step(cl2)
+    o.step(cl)
+    return x, x2, sorted(sd["state"][0]), sd["param_groups"]
+
+
+@program()
+def prog_optdata_lbfgs_early_exit(T: Any) -> Any:
+    x = T.nn.Parameter(T.tensor([0.0, 0.0]))
+    o = T.optim.LBFGS([x])
+    n = [0]
+
+    def cl():
+        n[0] += 1
+        o.zero_grad()
+        lv = (x**2).sum()
+        lv.backward()
+        return lv
+
+    r = o.step(cl)
+    return r, n[0], o.state[x].get("n_iter"), sorted(o.state[x])
+
+
+@program()
+def prog_optdata_swa_bn_no_buffers(T: Any) -> Any:
+    swa = T.optim.swa_utils
+    m = T.nn.Sequential(T.nn.Linear(2, 2), T.nn.BatchNorm1d(2))
+    av = swa.AveragedModel(m)
+    m(T.ones(3, 2) * T.arange(3.0)[:, None])
+    av.update_parameters(m)
+    return dict(av.state_dict()), dict(av.named_buffers()), repr(av)
+
+
+@program()
+def prog_optdata_swa_averaged_errors(T: Any) -> Any:
+    swa = T.optim.swa_utils
+    m = T.nn.Linear(2, 2)
+    av = swa.AveragedModel(m)
+    return (
+        raises(lambda: av.update_parameters(T.nn.Linear(3, 2))),
+        av.n_averaged,
+        av.n_averaged.dtype,
+    )
+
+
+@program()
+def prog_optdata_swalr_last_epoch_and_warn(T: Any) -> Any:
+    swa = T.optim.swa_utils
+    o = T.optim.SGD(_optdata_P(T, (2,)), lr=1.0)
+    s = swa.SWALR(o, swa_lr=0.1, anneal_epochs=2)
+    s.step()
+    return s.get_last_lr(), s.state_dict()
+
+
+@program()
+def prog_optdata_clip_empty_and_mixed(T: Any) -> Any:
+    U = T.nn.utils
+    a = T.nn.Parameter(T.ones(2))
+    b = T.nn.Parameter(T.ones(2, dtype=T.float64))
+    a.grad = T.ones(2) * 3
+    b.grad = T.ones(2, dtype=T.float64) * 4
+    t = U.clip_grad_norm_([a, b], 1.0)
+    t2 = U.clip_grad_norm_([], 1.0)
+    c = T.nn.Parameter(T.ones(2))
+    c.grad = T.ones(2)
+    t3 = U.clip_grad_norm_([c], 1.0, norm_type=0)
+    t4 = U.clip_grad_norm_([c], 1.0, norm_type=-float("inf"))
+    return (
+        t,
+        a.grad,
+        b.grad,
+        t2,
+        t3,
+        t4,
+        raises(lambda: U.clip_grad_norm_([c], 1.0, norm_type="fro")),
+    )
+
+
+@program()
+def prog_optdata_collate_namedtuple_strings(T: Any) -> Any:
+    D = T.utils.data
+    Pt = collections.namedtuple("Pt", ["x", "y"])
+    b = D.default_collate([Pt(1, 2.0), Pt(3, 4.0)])
+    s = D.default_collate(["a", "b"])
+    nested = D.default_collate(
+        [{"a": [1, 2], "b": {"c": T.ones(2)}}, {"a": [3, 4], "b": {"c": T.zeros(2)}}]
+    )
+    return (
+        type(b).__name__,
+        b,
+        s,
+        nested,
+        raises(lambda: D.default_collate([object()])),
+        raises(lambda: D.default_collate([{"a": 1}, {"b": 2}])),
+        raises(lambda: D.default_collate([T.ones(2), T.ones(3)])),
+        D.default_collate([np.float64(1.5), np.float64(2.5)]),
+        D.default_collate([np.array(["a"])]) if False else None,
+    )
+
+
+@program()
+def prog_optdata_dataloader_arg_errors(T: Any) -> Any:
+    D = T.utils.data
+    ds = list(range(4))
+    return [
+        raises(lambda: D.DataLoader(ds, num_workers=-1)),
+        raises(lambda: D.DataLoader(ds, timeout=-1)),
+        raises(lambda: D.DataLoader(ds, persistent_workers=True)),
+        raises(lambda: D.DataLoader(ds, prefetch_factor=2)),
+        raises(lambda: D.DataLoader(ds, batch_size=None, drop_last=True)),
+        raises(lambda: D.DataLoader(ds, batch_size=0)),
+        raises(lambda: setattr(D.DataLoader(ds), "batch_size", 3)),
+        raises(lambda: D.DataLoader(ds, collate_fn=5)),
+    ]
+
+
+@program()
+def prog_optdata_dataloader_len_batch_none(T: Any) -> Any:
+    D = T.utils.data
+    dl = D.DataLoader(list(range(5)), batch_size=None, shuffle=False)
+    return len(dl), list(dl), repr(type(next(iter(dl))))
+
+
+@program()
+def prog_optdata_dataloader_tensor_ds_direct(T: Any) -> Any:
+    D = T.utils.data
+    x = T.arange(6.0).reshape(3, 2)
+    return list(D.DataLoader(x, batch_size=2)), list(
+        D.DataLoader(T.arange(5), batch_size=2, drop_last=True)
+    )
+
+
+@program()
+def prog_optdata_random_split_default_gen(T: Any) -> Any:
+    D = T.utils.data
+    T.manual_seed(3)
+    a, b = D.random_split(range(6), [4, 2])
+    return list(a), list(b), T.rand(1)
+
+
+@program()
+def prog_optdata_stack_dataset(T: Any) -> Any:
+    D = T.utils.data
+    s = D.StackDataset(D.TensorDataset(T.arange(3.0)), list("abc"))
+    s2 = D.StackDataset(x=[1, 2], y=[3, 4])
+    return (
+        len(s),
+        s[1],
+        s2[0],
+        raises(lambda: D.StackDataset([1], [1, 2])),
+        raises(lambda: D.StackDataset([1], y=[1])),
+    )
+
+
+@program()
+def prog_optdata_subset_random_sampler_len(T: Any) -> Any:
+    D = T.utils.data
+    g = T.Generator().manual_seed(0)
+    s = D.SubsetRandomSampler(T.tensor([4, 2, 9]), generator=g)
+    return len(s), list(s), list(s)
+
+
+@program()
+def prog_optdata_weighted_sampler_tensor_ops(T: Any) -> Any:
+    D = T.utils.data
+    T.manual_seed(0)
+    s = D.WeightedRandomSampler(np.array([0.2, 0.8]), 5)
+    first = list(s)
+    return first, type(first[0]).__name__, T.rand(1)
+
+
+# --- schedx ------------------------------------------------------------------------------------
+
+
+def _schedx_O(T, lr=1.0, n=1, cls="SGD", **kw):
+    return getattr(T.optim, cls)(
+        [{"params": [T.nn.Parameter(T.ones(2))]} for _ in range(n)], lr=lr, **kw
+    )
+
+
+def _schedx_tr(o, s, n, m=None):
+    out = []
+    for i in range(n):
+        o.step()
+        s.step() if m is None else s.step(m[i])
+        out.append(
+            (
+                s.get_last_lr() if hasattr(s, "get_last_lr") else None,
+                [g["lr"] for g in o.param_groups],
+            )
+        )
+    return out
+
+
+@program()
+def prog_schedx_add_group_after_sched(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    o = _schedx_O(T)
+    s = S.StepLR(o, 1, 0.5)
+    o.add_param_group({"params": [T.nn.Parameter(T.ones(1))], "lr": 0.3})
+    return _schedx_tr(o, s, 2), s.base_lrs
+
+
+@program()
+def prog_schedx_add_group_after_plateau(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    o = _schedx_O(T)
+    s = S.ReduceLROnPlateau(o, patience=0)
+    o.add_param_group({"params": [T.nn.Parameter(T.ones(1))], "lr": 0.3})
+    return raises(lambda: _schedx_tr(o, s, 3, [1, 2, 3]))
+
+
+@program()
+def prog_schedx_plateau_nan(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    o = _schedx_O(T)
+    s = S.ReduceLROnPlateau(o, patience=0)
+    return _schedx_tr(o, s, 4, [float("nan"), 1.0, float("nan"), 2.0]), s.best, s.num_bad_epochs
+
+
+@program()
+def prog_schedx_plateau_eps(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    o = _schedx_O(T, lr=1e-3)
+    s = S.ReduceLROnPlateau(o, patience=0, factor=0.999, eps=1e-5)
+    return _schedx_tr(o, s, 3, [1, 2, 3])
+
+
+@program()
+def prog_schedx_plateau_in_cooldown_props(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    o = _schedx_O(T)
+    s = S.ReduceLROnPlateau(o, patience=0, cooldown=2)
+    r = _schedx_tr(o, s, 3, [1, 2, 3])
+    return (
+        r,
+        s.in_cooldown,
+        s.mode_worse,
+        s.eps,
+        s.min_lrs,
+        s.default_min_lr if hasattr(s, "default_min_lr") else None,
+    )
+
+
+@program()
+def prog_schedx_plateau_sd_load(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    o = _schedx_O(T)
+    s = S.ReduceLROnPlateau(o, patience=1, mode="max", threshold_mode="abs")
+    _schedx_tr(o, s, 3, [1, 0.5, 0.2])
+    sd = s.state_dict()
+    o2 = _schedx_O(T)
+    s2 = S.ReduceLROnPlateau(o2)
+    s2.load_state_dict(sd)
+    return sd, _schedx_tr(o2, s2, 3, [0.1, 0.05, 3]), s2.mode
+
+
+@program()
+def prog_schedx_poly_power_lt1(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    o = _schedx_O(T)
+    return _schedx_tr(o, S.PolynomialLR(o, total_iters=5, power=0.5), 7)
+
+
+@program()
+def prog_schedx_linear_total0(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    o = _schedx_O(T)
+    s = S.LinearLR(o, start_factor=0.5, total_iters=0)
+    return s.get_last_lr(), _schedx_tr(o, s, 2)
+
+
+@program()
+def prog_schedx_constant_total0(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    o = _schedx_O(T)
+    s = S.ConstantLR(o, factor=0.5, total_iters=0)
+    return s.get_last_lr(), _schedx_tr(o, s, 2)
+
+
+@program()
+def prog_schedx_seq_three(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    o = _schedx_O(T, n=2)
+    a = S.ConstantLR(o, factor=0.1, total_iters=2)
+    b = S.ExponentialLR(o, gamma=0.9)
+    c = S.StepLR(o, 2, 0.5)
+    s = S.SequentialLR(o, [a, b, c], milestones=[2, 5])
+    first = s.get_last_lr()
+    r = _schedx_tr(o, s, 9)
+    return first, r, [x.last_epoch for x in (a, b, c)]
+
+
+@program()
+def prog_schedx_seq_epoch_arg(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    o = _schedx_O(T)
+    s = S.SequentialLR(o, [S.ConstantLR(o, 0.5, 1), S.ExponentialLR(o, 0.5)], milestones=[2])
+    o.step()
+    return raises(lambda: s.step(3)), s.get_last_lr()
+
+
+@program()
+def prog_schedx_cyclic_sd_roundtrip(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    o = _schedx_O(T, momentum=0.9)
+    s = S.CyclicLR(o, 0.1, 1.0, step_size_up=2, mode="exp_range", gamma=0.9)
+    _schedx_tr(o, s, 3)
+    sd = s.state_dict()
+    o2 = _schedx_O(T, momentum=0.9)
+    s2 = S.CyclicLR(o2, 0.1, 1.0, step_size_up=2, mode="exp_range", gamma=0.9)
+    s2.load_state_dict(sd)
+    return (
+        sorted(sd),
+        _schedx_tr(o2, s2, 3),
+        sd.get("_scale_fn_ref", "none"),
+        sd.get("_scale_fn_custom"),
+    )
+
+
+@program()
+def prog_schedx_cyclic_custom_scale_sd(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    o = _schedx_O(T, momentum=0.9)
+    s = S.CyclicLR(o, 0.1, 1.0, step_size_up=2, scale_fn=lambda x: 0.5)
+    sd = s.state_dict()
+    return sorted(sd), sd["_scale_fn_custom"] is None
+
+
+@program()
+def prog_schedx_onecycle_sd_roundtrip(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    o = _schedx_O(T, cls="Adam", lr=0.01)
+    s = S.OneCycleLR(o, 0.1, total_steps=10)
+    _schedx_tr(o, s, 3)
+    sd = s.state_dict()
+    o2 = _schedx_O(T, cls="Adam", lr=0.01)
+    s2 = S.OneCycleLR(o2, 0.1, total_steps=10)
+    s2.load_state_dict(sd)
+    return (
+        sorted(sd),
+        sd["_schedule_phases"],
+        _schedx_tr(o2, s2, 3),
+        [g["betas"] for g in o2.param_groups],
+    )
+
+
+@program()
+def prog_schedx_cosine_restart_load(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    o = _schedx_O(T)
+    s = S.CosineAnnealingWarmRestarts(o, T_0=2, T_mult=2)
+    _schedx_tr(o, s, 3)
+    sd = s.state_dict()
+    o2 = _schedx_O(T)
+    s2 = S.CosineAnnealingWarmRestarts(o2, T_0=5)
+    s2.load_state_dict(sd)
+    return sd, _schedx_tr(o2, s2, 4)
+
+
+@program()
+def prog_schedx_sched_get_lr_outside(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    o = _schedx_O(T)
+    out = []
+    for mk in [
+        lambda: S.StepLR(o, 1),
+        lambda: S.CosineAnnealingLR(o, 3),
+        lambda: S.OneCycleLR(_schedx_O(T, momentum=0.9), 0.1, total_steps=3),
+        lambda: S.CyclicLR(_schedx_O(T, momentum=0.9), 0.1, 1.0),
+        lambda: S.LinearLR(o),
+        lambda: S.PolynomialLR(o),
+    ]:
+        s = mk()
+        out.append(s.get_lr())
+    return out
+
+
+@program()
+def prog_schedx_multiplicative_sd_callable_obj(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+
+    class F:
+        def __init__(self):
+            self.f = 0.5
+
+        def __call__(self, e):
+            return self.f
+
+    o = _schedx_O(T, n=2)
+    f = F()
+    s = S.MultiplicativeLR(o, [f, lambda e: 0.9])
+    sd = s.state_dict()
+    f2 = F()
+    f2.f = 0.1
+    o2 = _schedx_O(T, n=2)
+    s2 = S.MultiplicativeLR(o2, [f2, lambda e: 0.9])
+    f.f = 0.25
+    sd = s.state_dict()
+    s2.load_state_dict(sd)
+    return sd["lr_lambdas"], f2.f, _schedx_tr(o2, s2, 2)
+
+
+@program()
+def prog_schedx_sched_last_epoch_resume_errors(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    o = _schedx_O(T)
+    return [
+        raises(lambda: S.CosineAnnealingLR(o, 3, last_epoch=2)),
+        raises(lambda: S.OneCycleLR(_schedx_O(T, momentum=0.9), 0.1, total_steps=5, last_epoch=2)),
+        raises(lambda: S.CyclicLR(_schedx_O(T, momentum=0.9), 0.1, 1.0, last_epoch=1)),
+    ]
+
+
+@program()
+def prog_schedx_onecycle_resume(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    o = _schedx_O(T, momentum=0.9)
+    s = S.OneCycleLR(o, 0.1, total_steps=6)
+    _schedx_tr(o, s, 2)
+    s2 = S.OneCycleLR(o, 0.1, total_steps=6, last_epoch=2)
+    return s2.get_last_lr(), _schedx_tr(o, s2, 2), [g["momentum"] for g in o.param_groups]
+
+
+@program()
+def prog_schedx_cyclic_resume(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    o = _schedx_O(T, momentum=0.9)
+    s = S.CyclicLR(o, 0.1, 1.0, step_size_up=2)
+    _schedx_tr(o, s, 2)
+    s2 = S.CyclicLR(o, 0.1, 1.0, step_size_up=2, last_epoch=2)
+    return (
+        s2.get_last_lr(),
+        _schedx_tr(o, s2, 2),
+        [g["momentum"] for g in o.param_groups],
+        s2.base_lrs,
+    )
+
+
+# --- lossx -------------------------------------------------------------------------------------
+
+
+def _lossx_D(*s, seed=0):
+    return np.random.default_rng(seed).standard_normal(s).astype(np.float32)
+
+
+@program()
+def prog_lossx_losses_empty(T: Any) -> Any:
+    F = T.nn.functional
+    x = T.zeros(0, 3, requires_grad=True)
+    t = T.zeros(0, dtype=T.int64)
+    out = {}
+    for red in ["mean", "sum", "none"]:
+        out[red] = [
+            F.cross_entropy(x, t, reduction=red),
+            F.nll_loss(x, t, reduction=red),
+            F.mse_loss(x, x.detach(), reduction=red),
+            F.l1_loss(x, x.detach() + 1, reduction=red),
+            F.binary_cross_entropy_with_logits(x, x.detach(), reduction=red),
+            F.smooth_l1_loss(x, x.detach(), reduction=red),
+            F.kl_div(x, x.detach(), reduction=red),
+            F.huber_loss(x, x.detach(), reduction=red),
+        ]
+    out["bm"] = F.kl_div(x, x.detach(), reduction="batchmean")
+    return out
+
+
+@program()
+def prog_lossx_losses_dtype_mismatch(T: Any) -> Any:
+    F = T.nn.functional
+    x = T.tensor(_lossx_D(3, 2), requires_grad=True)
+    y64 = T.tensor(_lossx_D(3, 2, seed=1)).double()
+    return [
+        raises(lambda: F.mse_loss(x, y64)),
+        raises(lambda: F.l1_loss(x, y64)),
+        raises(lambda: F.binary_cross_entropy_with_logits(x, y64)),
+        raises(lambda: F.smooth_l1_loss(x, y64)),
+        raises(lambda: F.huber_loss(x, y64)),
+        raises(lambda: F.cross_entropy(x, y64)),
+        raises(lambda: F.mse_loss(x, T.ones(3, 2, dtype=T.int64))),
+        raises(lambda: F.kl_div(x, y64)),
+        raises(lambda: F.binary_cross_entropy(x.sigmoid(), y64)),
+        raises(lambda: F.cross_entropy(x, T.tensor([0, 1, 1], dtype=T.int32))),
+        raises(lambda: F.nll_loss(x, T.tensor([0, 1, 1], dtype=T.uint8))),
+    ]
+
+
+@program()
+def prog_lossx_losses_grads_float64_target(T: Any) -> Any:
+    F = T.nn.functional
+    x = T.tensor(_lossx_D(3, 2), requires_grad=True)
+    y = T.tensor(_lossx_D(3, 2, seed=1))
+    ls = [
+        F.mse_loss(x.double(), y.double()),
+        F.soft_margin_loss(x, y.sign()),
+        F.poisson_nll_loss(x, y.abs()),
+        F.gaussian_nll_loss(x, y, T.ones(3, 2)),
+    ]
+    gs = T.autograd.grad(sum(lv.float() for lv in ls), x)
+    return ls, gs, [lv.grad_fn for lv in ls]
+
+
+@program()
+def prog_lossx_ce_target_shapes(T: Any) -> Any:
+    F = T.nn.functional
+    x = T.tensor(_lossx_D(2, 3, 4), requires_grad=True)
+    return [
+        raises(lambda: F.cross_entropy(x, T.zeros(2, 3, dtype=T.int64))),
+        raises(lambda: F.cross_entropy(x, T.zeros(2, 5, dtype=T.int64))),
+        F.cross_entropy(x, T.zeros(2, 4, dtype=T.int64)),
+        raises(lambda: F.cross_entropy(x, T.zeros(2, 4))),
+        F.cross_entropy(x, T.softmax(T.tensor(_lossx_D(2, 3, 4, seed=2)), 1), label_smoothing=0.3),
+        raises(lambda: F.cross_entropy(T.tensor(5.0), T.tensor(1))),
+        F.cross_entropy(T.tensor([1.0, 2.0, 0.5]), T.tensor(1)),
+        raises(lambda: F.nll_loss(T.ones(2, 3, 4, 5, 6), T.zeros(2, 4, 5, 6, dtype=T.int64))),
+    ]
+
+
+@program()
+def prog_lossx_ce_weight_smoothing_ignore_grad(T: Any) -> Any:
+    F = T.nn.functional
+    x = T.tensor(_lossx_D(5, 4), requires_grad=True)
+    t = T.tensor([0, 3, -1, 2, 3])
+    w = T.tensor([0.5, 1.0, 2.0, 0.0])
+    out = []
+    for red in ["mean", "sum", "none"]:
+        lv = F.cross_entropy(x, t, weight=w, ignore_index=-1, label_smoothing=0.25, reduction=red)
+        out.append((lv, T.autograd.grad(lv.sum(), x)[0]))
+    return out
+
+
+@program()
+def prog_lossx_bce_weight_grad_and_pos_weight_broadcast(T: Any) -> Any:
+    F = T.nn.functional
+    x = T.tensor(_lossx_D(2, 3, 4), requires_grad=True)
+    y = T.rand(2, 3, 4, generator=T.Generator().manual_seed(0))
+    pw = T.tensor([[1.0], [2.0], [3.0]]).expand(3, 4)
+    w = T.tensor([1.0, 2.0, 0.0, 1.0])
+    lv = F.binary_cross_entropy_with_logits(x, y, weight=w, pos_weight=pw)
+    return lv, T.autograd.grad(lv, x)[0]
+
+
+@program()
+def prog_lossx_multilabel_soft_margin_and_margins(T: Any) -> Any:
+    F = T.nn.functional
+    x = T.tensor(_lossx_D(3, 4), requires_grad=True)
+    y = (T.tensor(_lossx_D(3, 4, seed=1)) > 0).float()
+    out = []
+    for red in ["mean", "sum", "none"]:
+        out.append(
+            [
+                F.multilabel_soft_margin_loss(x, y, reduction=red),
+                F.multi_margin_loss(x, T.tensor([0, 3, 1]), reduction=red, p=1, margin=2.0),
+                F.hinge_embedding_loss(x, y * 2 - 1, reduction=red),
+            ]
+        )
+    g = T.autograd.grad(sum(lv.sum() for r in out for lv in r), x)
+    return out, g
+
+
+@program()
+def prog_lossx_ctc_reductions(T: Any) -> Any:
+    F = T.nn.functional
+    lp = T.tensor(_lossx_D(6, 2, 4)).log_softmax(2).requires_grad_()
+    tg = T.tensor([[1, 2, 2], [3, 1, 0]])
+    il = T.tensor([6, 5])
+    tl = T.tensor([3, 2])
+    out = []
+    for red in ["mean", "sum", "none"]:
+        lv = F.ctc_loss(lp, tg, il, tl, reduction=red, zero_infinity=True)
+        out.append((lv, T.autograd.grad(lv.sum(), lp)[0]))
+    return out
+
+
+@program()
+def prog_lossx_cosine_triplet_grads(T: Any) -> Any:
+    F = T.nn.functional
+    a = T.tensor(_lossx_D(3, 4), requires_grad=True)
+    b = T.tensor(_lossx_D(3, 4, seed=1))
+    c = T.tensor(_lossx_D(3, 4, seed=2))
+    ls = [
+        F.cosine_embedding_loss(a, b, T.tensor([1, -1, 1]), margin=-0.2),
+        F.triplet_margin_loss(a, b, c, swap=True, p=3),
+        F.margin_ranking_loss(a[:, 0], b[:, 0], T.tensor([1.0, -1.0, 1.0]), reduction="sum"),
+        F.pairwise_distance(a, b, p=1.5, keepdim=True).sum(),
+    ]
+    return ls, T.autograd.grad(sum(ls), a)
+
+
+@program()
+def prog_lossx_nll_2d_weight_ignore(T: Any) -> Any:
+    F = T.nn.functional
+    x = T.tensor(_lossx_D(2, 3, 2, 2)).log_softmax(1).requires_grad_()
+    t = T.tensor([[[0, 2], [1, 1]], [[2, 2], [0, 1]]])
+    w = T.tensor([1.0, 0.5, 2.0])
+    out = []
+    for red in ["mean", "sum", "none"]:
+        lv = F.nll_loss(x, t, weight=w, ignore_index=1, reduction=red)
+        out.append((lv, T.autograd.grad(lv.sum(), x)[0]))
+    return out
+
+
+# --- nnutil ------------------------------------------------------------------------------------
+
+
+def _nnutil_D(*s, seed=0):
+    return np.random.default_rng(seed).standard_normal(s).astype(np.float32)
+
+
+def _nnutil_S(T, m, seed=0):
+    rng = np.random.default_rng(seed)
+    with T.no_grad():
+        for _, p in sorted(m.named_parameters()):
+            p.copy_(T.tensor(rng.uniform(-0.4, 0.4, tuple(p.shape)).astype(np.float32)))
+    return m
+
+
+@program()
+def prog_nnutil_orthogonal_maps(T: Any) -> Any:
+    PZ = T.nn.utils.parametrizations
+    out = {}
+    for mp in ["matrix_exp", "cayley", "householder"]:
+        for triv in [True, False]:
+            m = _nnutil_S(T, T.nn.Linear(3, 3), 1)
+            r = raises(
+                lambda m=m, mp=mp, triv=triv: PZ.orthogonal(
+                    m, orthogonal_map=mp, use_trivialization=triv
+                )
+            )
+            if not hasattr(r, "message"):
+                w = m.weight
+                x = T.tensor(_nnutil_D(2, 3))
+                m(x).sum().backward()
+                out[f"{mp}{triv}"] = (
+                    w,
+                    (w @ w.T),
+                    [p.grad for p in m.parameters()],
+                    list(m.state_dict()),
+                )
+            else:
+                out[f"{mp}{triv}"] = r
+    m = _nnutil_S(T, T.nn.Linear(4, 2), 2)
+    PZ.orthogonal(m)
+    out["rect"] = (m.weight, m.weight @ m.weight.T)
+    out["bad"] = raises(lambda: PZ.orthogonal(T.nn.Linear(2, 2), orthogonal_map="qr"))
+    out["1d"] = raises(lambda: PZ.orthogonal(T.nn.BatchNorm1d(2)))
+    return out
+
+
+@program()
+def prog_nnutil_orthogonal_assign(T: Any) -> Any:
+    PZ = T.nn.utils.parametrizations
+    m = _nnutil_S(T, T.nn.Linear(3, 3), 3)
+    PZ.orthogonal(m)
+    q = T.linalg.qr(T.tensor(_nnutil_D(3, 3, seed=5)))[0]
+    m.weight = q
+    return m.weight, raises(lambda: setattr(m, "weight", T.ones(3, 3)))
+
+
+@program()
+def prog_nnutil_spectral_norm_old_api(T: Any) -> Any:
+    U = T.nn.utils
+    T.manual_seed(0)
+    m = _nnutil_S(T, T.nn.Linear(3, 2), 4)
+    U.spectral_norm(m, n_power_iterations=2)
+    sd = list(m.state_dict())
+    x = T.tensor(_nnutil_D(2, 3))
+    y = m(x)
+    m.eval()
+    ye = m(x)
+    U.remove_spectral_norm(m)
+    return (
+        sd,
+        y,
+        ye,
+        m.weight,
+        [k for k, _ in m.named_parameters()],
+        raises(lambda: U.remove_spectral_norm(m)),
+    )
+
+
+@program()
+def prog_nnutil_weight_norm_old_api(T: Any) -> Any:
+    U = T.nn.utils
+    m = _nnutil_S(T, T.nn.Conv1d(2, 3, 2), 4)
+    U.weight_norm(m, dim=1)
+    names = [k for k, _ in m.named_parameters()]
+    y = m(T.tensor(_nnutil_D(1, 2, 4)))
+    y.sum().backward()
+    g = (m.weight_g.grad, m.weight_v.grad)
+    U.remove_weight_norm(m)
+    return (
+        names,
+        y,
+        g,
+        m.weight,
+        raises(lambda: U.remove_weight_norm(m)),
+        raises(lambda: U.weight_norm(U.weight_norm(T.nn.Linear(2, 2)))),
+    )
+
+
+@program()
+def prog_nnutil_parametrize_cached_grad_and_original(T: Any) -> Any:
+    P = T.nn.utils.parametrize
+
+    class Sq(T.nn.Module):
+        def forward(self, X):
+            return X * X
+
+    m = _nnutil_S(T, T.nn.Linear(2, 2), 5)
+    P.register_parametrization(m, "weight", Sq(), unsafe=True)
+    x = T.tensor(_nnutil_D(3, 2))
+    with P.cached():
+        y = m(x) + m(x)
+    y.sum().backward()
+    return (
+        y,
+        m.parametrizations.weight.original.grad,
+        repr(m.parametrizations),
+        type(m.parametrizations.weight).__name__,
+        repr(m.parametrizations.weight),
+    )
+
+
+@program()
+def prog_nnutil_parametrize_on_buffer_and_bias(T: Any) -> Any:
+    P = T.nn.utils.parametrize
+
+    class Pos(T.nn.Module):
+        def forward(self, X):
+            return X.abs()
+
+    m = T.nn.BatchNorm1d(2)
+    P.register_parametrization(m, "running_mean", Pos())
+    m.train()
+    r = raises(lambda: m(T.ones(3, 2)))
+    sd = list(m.state_dict())
+    return sd, [k for k, _ in m.named_buffers()], r
+
+
+@program()
+def prog_nnutil_parametrize_right_inverse_tuple(T: Any) -> Any:
+    P = T.nn.utils.parametrize
+
+    class Split(T.nn.Module):
+        def forward(self, A, B):
+            return A + B
+
+        def right_inverse(self, X):
+            return X / 2, X / 2
+
+    m = _nnutil_S(T, T.nn.Linear(2, 2), 6)
+    w0 = m.weight.detach().clone()
+    P.register_parametrization(m, "weight", Split())
+    names = [k for k, _ in m.named_parameters()]
+    return names, m.weight, w0, m.parametrizations.weight.original0
+
+
+@program()
+def prog_nnutil_parametrize_stacked_remove_order(T: Any) -> Any:
+    P = T.nn.utils.parametrize
+
+    class Add1(T.nn.Module):
+        def forward(self, X):
+            return X + 1
+
+    class Dbl(T.nn.Module):
+        def forward(self, X):
+            return X * 2
+
+    m = _nnutil_S(T, T.nn.Linear(2, 2), 7)
+    P.register_parametrization(m, "weight", Add1())
+    P.register_parametrization(m, "weight", Dbl())
+    w = m.weight.detach().clone()
+    plist = m.parametrizations.weight
+    return (
+        w,
+        len(plist),
+        repr(plist),
+        [type(p).__name__ for p in plist],
+        P.type_before_parametrizations(m).__name__,
+    )
+
+
+@program()
+def prog_nnutil_skip_init_and_stateless(T: Any) -> Any:
+    U = T.nn.utils
+    m = U.skip_init(T.nn.Linear, 2, 3)
+    sh = m.weight.shape
+    lin = _nnutil_S(T, T.nn.Linear(2, 1), 8)
+    x = T.tensor(_nnutil_D(4, 2))
+    y = T.func.functional_call(lin, {"weight": T.ones(1, 2)}, (x,))
+    y2 = T.func.functional_call(lin, ({"weight": T.ones(1, 2)}, {"bias": T.zeros(1)}), x)
+    r = raises(
+        lambda: T.func.functional_call(
+            lin, ({"weight": T.ones(1, 2)}, {"weight": T.zeros(1, 2)}), x
+        )
+    )
+    r2 = raises(lambda: T.func.functional_call(lin, {"nope": T.ones(1)}, x, strict=True))
+    return sh, y, y2, r, r2, lin.weight
+
+
+@program()
+def prog_nnutil_fuse_conv_bn(T: Any) -> Any:
+    U = T.nn.utils
+    conv = _nnutil_S(T, T.nn.Conv2d(2, 3, 2), 1)
+    bn = _nnutil_S(T, T.nn.BatchNorm2d(3), 2)
+    bn.running_mean.copy_(T.tensor([0.1, -0.2, 0.3]))
+    bn.running_var.copy_(T.tensor([1.5, 0.5, 2.0]))
+    conv.eval()
+    bn.eval()
+    f = U.fuse_conv_bn_eval(conv, bn)
+    x = T.tensor(_nnutil_D(1, 2, 3, 3))
+    lin = _nnutil_S(T, T.nn.Linear(2, 3), 3)
+    bn1 = _nnutil_S(T, T.nn.BatchNorm1d(3), 4).eval()
+    fl = U.fuse_linear_bn_eval(lin.eval(), bn1)
+    return (
+        f(x),
+        bn(conv(x)),
+        fl(T.tensor(_nnutil_D(2, 2))),
+        raises(lambda: U.fuse_conv_bn_eval(conv.train(), bn)),
+    )
+
+
+@program()
+def prog_nnutil_rnn_utils_pack_sort(T: Any) -> Any:
+    R = T.nn.utils.rnn
+    seqs = [T.tensor(_nnutil_D(n, 2, seed=n)) for n in [2, 4, 3]]
+    padded = R.pad_sequence(seqs, batch_first=True, padding_value=-1.0)
+    packed = R.pack_padded_sequence(
+        padded, T.tensor([2, 4, 3]), batch_first=True, enforce_sorted=False
+    )
+    un, lens = R.pad_packed_sequence(packed, batch_first=True, total_length=5)
+    ps = R.pack_sequence(seqs, enforce_sorted=False)
+    return (
+        padded,
+        packed.batch_sizes,
+        packed.sorted_indices,
+        packed.unsorted_indices,
+        un,
+        lens,
+        R.unpack_sequence(ps),
+        R.unpad_sequence(padded, T.tensor([2, 4, 3]), batch_first=True),
+        raises(lambda: R.pack_padded_sequence(padded, T.tensor([2, 4, 3]), batch_first=True)),
+        raises(lambda: R.pad_packed_sequence(packed, total_length=2)),
+    )
+
+
+@program()
+def prog_nnutil_module_buffers_in_deepcopy_and_pickle(T: Any) -> Any:
+    m = T.nn.Sequential(T.nn.Linear(2, 2), T.nn.BatchNorm1d(2))
+    m[1].register_buffer("np", T.ones(1), persistent=False)
+    buf = io.BytesIO()
+    T.save(m, buf)
+    buf.seek(0)
+    m2 = T.load(buf, weights_only=False)
+    m3 = copy.deepcopy(m)
+    return (
+        list(m2.state_dict()),
+        [k for k, _ in m2.named_buffers()],
+        m3[1]._non_persistent_buffers_set,
+        repr(m2),
+    )
+
+
+@program()
+def prog_nnutil_weights_only_load_module_error(T: Any) -> Any:
+    m = T.nn.Linear(2, 2)
+    buf = io.BytesIO()
+    T.save(m, buf)
+    buf.seek(0)
+    r = raises(lambda: T.load(buf))
+    return type(r).__name__, getattr(r, "type", None)
 
 
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
