@@ -63,7 +63,7 @@ def _infer_dtype(data: Any) -> D.dtype:
         return D.get_default_dtype()
     if isinstance(data, complex):
         return D.default_complex()
-    if isinstance(data, str):
+    if isinstance(data, (str, bytes)):
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
     if isinstance(data, (list, tuple)):
         r: D.dtype | None = None
@@ -125,9 +125,14 @@ def tensor(
         )
         arr = D.quietly(data._data.astype, dtype._np if dtype else data._data.dtype, copy=True)
         return _finish(arr, requires_grad)
-    inferred = _infer_dtype(data)
+    try:
+        inferred = _infer_dtype(data)
+    except TypeError:
+        _check_first_str(data)
+        raise
     d = dtype or inferred
     if isinstance(data, np.ndarray):
+        _check_np_strides(data)
         arr = D.quiet(np.array, data, dtype=d._np, copy=True)
     else:
         nested = _to_nested(data)
@@ -146,6 +151,16 @@ def tensor(
     if arr.dtype == object:
         raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
     return _finish(arr, requires_grad)
+
+
+def _check_first_str(data: Any) -> None:
+    """torch reads the sizes from the first element at each depth before the dtype; a str is a
+    sequence to it, so a non-empty one there nests until its dimension limit."""
+    x = data
+    while isinstance(x, (list, tuple)) and x:
+        x = x[0]
+    if x is not data and isinstance(x, str) and x:
+        raise ValueError("too many dimensions 'str'")
 
 
 def _check_nested(data: Any, inferred: D.dtype) -> None:
@@ -218,6 +233,7 @@ def as_tensor(data: Any, dtype: D.dtype | None = None, device: Any = None) -> Te
     if isinstance(data, Tensor):
         return data if dtype is None or dtype is data.dtype else data.to(dtype)
     if isinstance(data, np.ndarray):
+        _check_np_strides(data)
         d = dtype or D.from_numpy_dtype(data.dtype)
         return _make(data if data.dtype == d._np else D.quietly(data.astype, d._np))
     return tensor(data, dtype=dtype)
@@ -231,7 +247,18 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
     D.from_numpy_dtype(ndarray.dtype)
+    _check_np_strides(ndarray)
     return _make(ndarray)
+
+
+def _check_np_strides(a: np.ndarray) -> None:
+    """torch's tensor_from_numpy refuses negative strides (tensor() and as_tensor() too)."""
+    if min(a.strides, default=0) < 0:
+        raise ValueError(
+            "At least one stride in the given numpy array is negative, and tensors with negative "
+            "strides are not currently supported. (You can probably work around this by making a "
+            "copy of your array  with array.copy().) "
+        )
 
 
 def _size(size: Sequence[Any]) -> tuple[int, ...]:
@@ -492,11 +519,21 @@ def arange(
     if dtype is None:
         is_float = any(isinstance(v, (float, np.floating)) for v in vals)
         dtype = D.get_default_dtype() if is_float else D.int64
-    n = max(math.ceil((end - start) / step), 0)
+    if dtype is D.int64 and not all(isinstance(v, (int, np.integer)) for v in vals):
+        # torch sizes an int64 arange from the bounds and step truncated to integers
+        xs, xe, xst = int(start), int(end), int(step)
+        if xst == 0:
+            raise ValueError("step must be nonzero")
+        num = xe - xs + xst - (1 if xst > 0 else -1)
+        n = max(abs(num) // abs(xst) * (1 if (num >= 0) == (xst > 0) else -1), 0)
+    else:
+        n = max(math.ceil((end - start) / step), 0)
     if dtype.is_floating_point:
         arr = (start + step * np.arange(n, dtype=np.float64)).astype(dtype._np)
     else:
-        arr = (start + step * np.arange(n, dtype=np.int64)).astype(dtype._np)
+        # torch's kernel works in the dtype's accumulate type (int64): start and step are
+        # truncated to integers first, so arange(0, 2, 0.5, dtype=int) is all zeros
+        arr = (int(start) + int(step) * np.arange(n, dtype=np.int64)).astype(dtype._np)
     if out is not None:
         return _arange_out(arr, out)
     return _finish(arr, requires_grad)

@@ -1800,6 +1800,20 @@ def diff(
     d = wrap_dim(dim, input.ndim)
     x = input
     if prepend is not None or append is not None:
+        for t in (prepend, append):
+            if t is None:
+                continue
+            if t.ndim != input.ndim:
+                raise RuntimeError(
+                    "diff expects prepend or append to be the same dimension as input"
+                )
+            for i in range(input.ndim):
+                if i != d and t._data.shape[i] != input._data.shape[i]:
+                    raise RuntimeError(
+                        "diff expects the shape of tensor to prepend or append to match that of "
+                        f"input except along the differencing dimension; input.size({i}) = "
+                        f"{input._data.shape[i]}, but got tensor.size({i}) = {t._data.shape[i]}"
+                    )
         x = cat([t for t in (prepend, input, append) if t is not None], d)
     if n == 0:
         from .._creation import empty_like
