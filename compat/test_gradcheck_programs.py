@@ -869,6 +869,195 @@ def prog_gc_stride_zero_input(T: Any) -> Any:
     }
 
 
+@program()
+def prog_gc_nondifferentiable_kink_messages(T: Any) -> Any:
+    x = T.tensor([0.0, 1.0, -2.0], dtype=T.float64, requires_grad=True)
+    ag = T.autograd
+    return {
+        "relu": _gc(lambda: ag.gradcheck(T.relu, (x,))),
+        "abs": ag.gradcheck(T.abs, (x,)),
+        "clamp": _gc(lambda: ag.gradcheck(lambda a: a.clamp(min=0.0, max=1.0), (x,))),
+        "relu_fast": _gc(lambda: ag.gradcheck(T.relu, (x,), fast_mode=True)),
+        "floor": ag.gradcheck(lambda a: a.floor() + a, (x + 0.25,)),
+    }
+
+
+@program()
+def prog_gc_output_changes_when_perturbed(T: Any) -> Any:
+    x = T.tensor([0.5, 0.7, 0.2], dtype=T.float64, requires_grad=True)
+    ag = T.autograd
+
+    def dtype_flip(a):
+        return a * 2 if a[0] >= 0.5 else (a * 2).float()
+
+    return {
+        "shape": _gc(lambda: ag.gradcheck(lambda a: a[a >= 0.5] * 2, (x,))),
+        "dtype": _gc(lambda: ag.gradcheck(dtype_flip, (x,))),
+        "shape_fast": _gc(lambda: ag.gradcheck(lambda a: a[a >= 0.5] * 2, (x,), fast_mode=True)),
+    }
+
+
+@program()
+def prog_gc_bad_outputs(T: Any) -> Any:
+    x = _d(T, 2)
+    ag = T.autograd
+    return {
+        "with_none": _gc(lambda: ag.gradcheck(lambda a: (a * 2, None), (x,))),
+        "with_int": _gc(lambda: ag.gradcheck(lambda a: (a * 2, 3), (x,))),
+        "float": _gc(lambda: ag.gradcheck(lambda a: float(a.sum()), (x,))),
+        "list": ag.gradcheck(lambda a: [a * 2, a * 3], (x,)),
+    }
+
+
+@program()
+def prog_gc_tiny_and_huge_eps(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], dtype=T.float64, requires_grad=True)
+    ag = T.autograd
+    return {
+        "tiny": _gc(lambda: ag.gradcheck(lambda a: a.exp() * 1e3, (x,), eps=1e-13)),
+        "huge": _gc(lambda: ag.gradcheck(lambda a: a.exp(), (x,), eps=0.5)),
+        "huge_ok_linear": ag.gradcheck(lambda a: a * 3 + 1, (x,), eps=0.5),
+    }
+
+
+@program()
+def prog_gc_noncontiguous_inputs(T: Any) -> Any:
+    base = _d(T, 3, 4, rg=False)
+    xt = base.t().requires_grad_()
+    xs = base[:, ::2].requires_grad_()
+    Bad = _fn(T, lambda a: a * 2, lambda s, g: g * 3)
+    ag = T.autograd
+    return {
+        "t": ag.gradcheck(lambda a: a.exp().cumsum(0), (xt,)),
+        "sliced": ag.gradcheck(lambda a: a @ a.T, (xs,)),
+        "sliced_fast": ag.gradcheck(lambda a: a.sin(), (xs,), fast_mode=True),
+        "bad_t": _gc(lambda: ag.gradcheck(Bad.apply, (xs,))),
+        "base_unchanged": base,
+    }
+
+
+@program()
+def prog_gc_modules(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(0)
+    conv = nn.Conv2d(1, 2, 2).double()
+    gru = nn.GRUCell(3, 2).double()
+    bn = nn.BatchNorm1d(3).double().eval()
+    ln = nn.LayerNorm(3).double()
+    emb = nn.Embedding(5, 2).double()
+    ag = T.autograd
+    return {
+        "conv": ag.gradcheck(conv, (_d(T, 1, 1, 3, 3),)),
+        "gru": ag.gradcheck(gru, (_d(T, 2, 3), _d(T, 2, 2, seed=1))),
+        "bn_eval": ag.gradcheck(bn, (_d(T, 4, 3),)),
+        "ln": ag.gradgradcheck(ln, (_d(T, 2, 3),)),
+        "emb_weight": ag.gradcheck(
+            lambda w: T.nn.functional.embedding(T.tensor([[0, 4], [2, 2]]), w), (emb.weight,)
+        ),
+    }
+
+
+@program()
+def prog_gc_through_autograd_grad_and_func(T: Any) -> Any:
+    x = _d(T, 3)
+    ag = T.autograd
+
+    def grad_of(a):
+        (g,) = ag.grad((a**3).sin().sum(), a, create_graph=True)
+        return g
+
+    return {
+        "grad_create_graph": ag.gradcheck(grad_of, (x,)),
+        "func_grad": ag.gradcheck(T.func.grad(lambda a: (a.exp() * a).sum()), (x,)),
+        "jacrev": ag.gradcheck(T.func.jacrev(lambda a: a.sin() * a), (x,)),
+        "hessian_vec": ag.gradcheck(
+            lambda a: ag.functional.hessian(lambda b: (b**4).sum(), a, create_graph=True), (x,)
+        ),
+    }
+
+
+@program()
+def prog_gc_undefined_grad_one_output_at_a_time(T: Any) -> Any:
+    class Pair(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.set_materialize_grads(False)
+            return x * 2, x * 3
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            if g2 is None:  # forgets the case of an undefined second output grad
+                raise RuntimeError("second output grad missing")
+            return (g1 * 2 if g1 is not None else 0) + g2 * 3
+
+    x = _d(T, 2)
+    return {
+        "err": _gc(lambda: T.autograd.gradcheck(Pair.apply, (x,))),
+        "off": _gc(lambda: T.autograd.gradcheck(Pair.apply, (x,), check_undefined_grad=False)),
+    }
+
+
+@program()
+def prog_gc_fast_mode_complex_wrong_backward(T: Any) -> Any:
+    Bad = _fn(T, lambda z: z * (1 + 2j), lambda s, g: g * (1 + 2j))
+    BadR = _fn(T, lambda z: z.abs() ** 2, lambda s, g: g * s[0] * 3)
+    z = _c(T, 3)
+    ag = T.autograd
+    return {
+        "real_out": _gc(lambda: ag.gradcheck(BadR.apply, (z,), fast_mode=True)),
+        "ok": ag.gradcheck(lambda a: (a * a.conj()).real, (z,), fast_mode=True),
+        "quiet": ag.gradcheck(Bad.apply, (z,), fast_mode=True, raise_exception=False),
+    }
+
+
+@program(
+    xfail="the fast-mode analytical scalar is tr.dot(u[0]) + 1j * ti.dot(u[1]); a float64 dot "
+    "of 3 elements here rounds differently from torch's BLAS ddot in the last digit "
+    "(-1.8840467038358852 vs torch's -1.884046703835885), and the message prints it in full"
+)
+def prog_gc_fast_mode_complex_output_message(T: Any) -> Any:
+    Bad = _fn(T, lambda z: z * (1 + 2j), lambda s, g: g * (1 + 2j))
+    z = _c(T, 3)
+    return _gc(lambda: T.autograd.gradcheck(Bad.apply, (z,), fast_mode=True))
+
+
+@program(
+    xfail="fast mode normalizes its random float32 vectors by their norm; shadowgrad's float32 "
+    "norm accumulates in float32 (0.97219902 where torch's vectorized norm gives 0.97219908), "
+    "so the printed fast-mode scalars differ in the 7th digit"
+)
+def prog_gc_float32_fast_failure(T: Any) -> Any:
+    Bad = _fn(T, lambda x: x * 3, lambda s, g: g * 2)
+    x = T.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    return _gc(lambda: T.autograd.gradcheck(Bad.apply, (x,), fast_mode=True))
+
+
+@program()
+def prog_ggc_fast_mode_variants(T: Any) -> Any:
+    T.manual_seed(4)
+    x, y = _d(T, 2, 2), _d(T, 2, seed=1)
+    z = _c(T, 2)
+    ag = T.autograd
+    return {
+        "two_inputs": ag.gradgradcheck(lambda a, b: (a @ b).exp(), (x, y), fast_mode=True),
+        "complex": ag.gradgradcheck(lambda a: (a * a).sin(), (z,), fast_mode=True),
+        "nondet_tol": ag.gradgradcheck(lambda a: a.tanh(), (x,), nondet_tol=1e-10),
+        "after": T.rand(2),
+    }
+
+
+@program()
+def prog_ggc_float32_warning_and_nothing_to_check(T: Any) -> Any:
+    x = T.tensor([0.5, 1.5], requires_grad=True)
+    y = _d(T, 2)
+    ag = T.autograd
+    return {
+        "f32": _gc(lambda: ag.gradgradcheck(lambda a: a**3, (x,), atol=1e-2, rtol=1e-2, eps=1e-3)),
+        "linear": ag.gradgradcheck(lambda a: a * 3, (y,)),
+        "const_grad": ag.gradgradcheck(lambda a: a.sum() * 2, (y,)),
+    }
+
+
 # --- gradgradcheck failures -----------------------------------------------------------------
 
 
@@ -1228,6 +1417,43 @@ def prog_assert_allclose_deprecated_rules(T: Any) -> Any:
     }
 
 
+@program()
+def prog_ac_percentages_and_large(T: Any) -> Any:
+    a = T.zeros(7, 3)
+    b = a.clone()
+    b[0, 0], b[6, 2] = 1e-3, -2.0
+    c = T.zeros(3)
+    c[1] = 1.0
+    return {
+        "two_of_21": _ac(T, b, a),
+        "one_of_3": _ac(T, c, T.zeros(3)),
+        "two_of_3": _ac(T, c * 0 + 1, T.tensor([1.0, 0.0, 0.0])),
+        "int_vs_float_unchecked": _ac(T, T.tensor([1, 2, 3]), T.tensor([1.0, 2.0, 3.5]),
+                                      check_dtype=False),
+        "f64_big": _ac(T, T.tensor([1e300], dtype=T.float64), T.tensor([-1e300], dtype=T.float64)),
+    }  # fmt: skip
+
+
+@program()
+def prog_ac_gradients_of_two_engines_style(T: Any) -> Any:
+    """The way tests use assert_close: gradients of a small model against expected values."""
+    T.manual_seed(0)
+    lin = T.nn.Linear(3, 2)
+    x = T.ones(4, 3)
+    lin(x).pow(2).sum().backward()
+    expected = {"weight": lin.weight.grad.clone(), "bias": lin.bias.grad.clone()}
+    got = {k: p.grad for k, p in lin.named_parameters()}
+    off = {"weight": expected["weight"], "bias": expected["bias"] + 1e-3}
+    return {
+        "same": _ac(T, got, expected),
+        "off": _ac(T, got, off),
+        "loose": _ac(T, got, off, rtol=0, atol=1e-2),
+        "params_vs_tensors": _ac(
+            T, list(lin.parameters()), [lin.weight.detach(), lin.bias.detach()]
+        ),
+    }
+
+
 # --- torch.testing.make_tensor -----------------------------------------------------------------
 
 
@@ -1336,6 +1562,23 @@ def prog_mt_requires_grad_usable(T: Any) -> Any:
     x = _mk(T, 3, dtype=T.float64, low=-1, high=1, requires_grad=True)
     (x * x).sum().backward()
     return {"x": x, "grad": x.grad, "leaf": x.is_leaf, "gf": x.grad_fn}
+
+
+@program()
+def prog_mt_large_ranges_and_int64(T: Any) -> Any:
+    T.manual_seed(6)
+    out = {}
+    for name, lo, hi in [
+        ("int64", -(2**62), 2**62),
+        ("int64", None, 2**63),
+        ("float64", -1e308, 1e308),
+        ("float16", -1e5, 1e5),
+        ("complex128", -1e308, 1e308),
+        ("int8", None, 1000),
+    ]:
+        t = _mk(T, 6, dtype=getattr(T, name), low=lo, high=hi)
+        out[f"{name}_{lo}_{hi}"] = (t.dtype, t)
+    return out
 
 
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
