@@ -3779,6 +3779,392 @@ def prog_nnutil_weights_only_load_module_error(T: Any) -> Any:
     return type(r).__name__, getattr(r, "type", None)
 
 
+# --- hooksx ------------------------------------------------------------------------------------
+
+
+def _hooksx_D(*s, seed=0):
+    return np.random.default_rng(seed).standard_normal(s).astype(np.float32)
+
+
+@program()
+def prog_hooksx_bw_hook_multi_io(T: Any) -> Any:
+    log = []
+
+    class M(T.nn.Module):
+        def forward(self, a, b, k=2):
+            return a * b, a + k, 5
+
+    m = M()
+    m.register_full_backward_hook(
+        lambda mod, gi, go: log.append(
+            (
+                "h",
+                [None if g is None else g.tolist() for g in gi],
+                [None if g is None else g.tolist() for g in go],
+            )
+        )
+    )
+    m.register_full_backward_pre_hook(
+        lambda mod, go: log.append(("pre", [None if g is None else g.tolist() for g in go]))
+    )
+    a = T.tensor([1.0, 2.0], requires_grad=True)
+    b = T.tensor([3.0, 4.0])
+    x, y, _z = m(a, b)
+    (x.sum() * 2).backward()
+    return log, a.grad, x.grad_fn, y.grad_fn
+
+
+@program()
+def prog_hooksx_bw_hook_no_input_grad(T: Any) -> Any:
+    log = []
+    lin = T.nn.Linear(2, 2)
+    lin.register_full_backward_hook(lambda mod, gi, go: log.append([g is None for g in gi]))
+    lin.weight.requires_grad_(False)
+    lin.bias.requires_grad_(False)
+    x = T.ones(1, 2, requires_grad=True)
+    lin(x).sum().backward()
+    lin2 = T.nn.Linear(2, 2)
+    lin2.register_full_backward_hook(lambda mod, gi, go: log.append("never"))
+    with T.no_grad():
+        y = lin2(x)
+    return log, y.requires_grad
+
+
+@program()
+def prog_hooksx_bw_hook_wrong_return(T: Any) -> Any:
+    lin = T.nn.Linear(2, 2)
+    lin.register_full_backward_hook(lambda mod, gi, go: (T.ones(1, 2), T.ones(1)))
+    x = T.ones(1, 2, requires_grad=True)
+    r = raises(lambda: lin(x).sum().backward())
+    lin2 = T.nn.Linear(2, 2)
+    lin2.register_full_backward_hook(lambda mod, gi, go: (T.ones(3, 3),))
+    r2 = raises(lambda: lin2(x).sum().backward())
+    lin3 = T.nn.Linear(2, 2)
+    lin3.register_full_backward_pre_hook(lambda mod, go: (T.ones(1, 2), T.ones(1, 2)))
+    r3 = raises(lambda: lin3(x).sum().backward())
+    return r, r2, r3
+
+
+@program()
+def prog_hooksx_bw_hook_inplace_output(T: Any) -> Any:
+    r = T.nn.ReLU(inplace=True)
+    r.register_full_backward_hook(lambda *a: None)
+    x = T.ones(2, requires_grad=True) * 1
+    return raises(lambda: r(x))
+
+
+@program()
+def prog_hooksx_bw_hook_dict_output(T: Any) -> Any:
+    class M(T.nn.Module):
+        def forward(self, x):
+            return {"a": x * 2}
+
+    m = M()
+    log = []
+    m.register_full_backward_hook(lambda mod, gi, go: log.append(len(go)))
+    x = T.ones(2, requires_grad=True)
+    out = m(x)
+    out["a"].sum().backward()
+    return log, x.grad
+
+
+@program()
+def prog_hooksx_forward_hook_kwargs_only_call(T: Any) -> Any:
+    log = []
+    lin = T.nn.Linear(2, 2)
+    lin.register_forward_pre_hook(lambda m, args: log.append(("pre", len(args))))
+    lin.register_forward_hook(lambda m, args, out: log.append(("post", len(args))))
+    lin.register_forward_pre_hook(
+        lambda m, args, kwargs: log.append(("kwpre", list(kwargs))), with_kwargs=True
+    )
+    lin(input=T.ones(1, 2))
+    return log
+
+
+@program()
+def prog_hooksx_forward_pre_hook_returns_non_tuple(T: Any) -> Any:
+    T.manual_seed(0)
+    lin = T.nn.Linear(2, 2)
+    lin.register_forward_pre_hook(lambda m, args: args[0] * 0)
+    y = lin(T.ones(1, 2))
+    lin2 = T.nn.Linear(2, 2)
+    lin2.register_forward_pre_hook(lambda m, a, k: (a, k, 1), with_kwargs=True)
+    return y, lin.bias, raises(lambda: lin2(T.ones(1, 2)))
+
+
+@program()
+def prog_hooksx_hooks_dict_state_and_removal(T: Any) -> Any:
+    lin = T.nn.Linear(2, 2)
+    h1 = lin.register_forward_hook(lambda *a: None)
+    h2 = lin.register_forward_pre_hook(lambda *a: None)
+    h3 = lin.register_full_backward_hook(lambda *a: None)
+    n = (len(lin._forward_hooks), len(lin._forward_pre_hooks), len(lin._backward_hooks))
+    h1.remove()
+    h1.remove()
+    with h2:
+        pass
+    return n, (len(lin._forward_hooks), len(lin._forward_pre_hooks)), h3.id - h1.id
+
+
+@program()
+def prog_hooksx_global_backward_hook(T: Any) -> Any:
+    log = []
+    mm = T.nn.modules.module
+    h = mm.register_module_full_backward_hook(lambda m, gi, go: log.append(type(m).__name__))
+    h2 = mm.register_module_full_backward_pre_hook(
+        lambda m, go: log.append("pre-" + type(m).__name__)
+    )
+    try:
+        s = T.nn.Sequential(T.nn.Linear(2, 2), T.nn.Tanh())
+        x = T.ones(1, 2, requires_grad=True)
+        s(x).sum().backward()
+    finally:
+        h.remove()
+        h2.remove()
+    return log
+
+
+@program()
+def prog_hooksx_module_call_with_hooks_and_exception(T: Any) -> Any:
+    log = []
+    lin = T.nn.Linear(2, 2)
+    lin.register_forward_hook(lambda m, a, o: log.append("always"), always_call=True)
+    lin.register_forward_hook(
+        lambda m, a, k, o: log.append(("kw", o)), with_kwargs=True, always_call=True
+    )
+    r = raises(lambda: lin(T.ones(1, 3)))
+    return log, r
+
+
+@program()
+def prog_hooksx_state_dict_hook_on_submodule_and_pre_load_module(T: Any) -> Any:
+    log = []
+    s = T.nn.Sequential(T.nn.Linear(2, 2), T.nn.Sequential(T.nn.Linear(2, 1)))
+    s[1].register_load_state_dict_pre_hook(
+        lambda m, sd, prefix, *a: log.append(("pre", type(m).__name__, prefix))
+    )
+    s[1][0].register_load_state_dict_post_hook(
+        lambda m, inc: log.append(("post", list(inc.missing_keys), list(inc.unexpected_keys)))
+    )
+    sd = s.state_dict()
+    sd["1.0.extra"] = T.ones(1)
+    r = s.load_state_dict(sd, strict=False)
+    return log, str(r)
+
+
+@program()
+def prog_hooksx_register_state_dict_post_hook_returns(T: Any) -> Any:
+    lin = T.nn.Linear(2, 2)
+    lin.register_state_dict_post_hook(lambda m, sd, prefix, meta: {"x": 1})
+    return raises(lambda: lin.state_dict())
+
+
+@program()
+def prog_hooksx_load_state_dict_post_hook_errors(T: Any) -> Any:
+    lin = T.nn.Linear(2, 2)
+    lin.register_load_state_dict_post_hook(lambda m, inc: inc.missing_keys.append("zzz"))
+    r = raises(lambda: lin.load_state_dict(lin.state_dict()))
+    lin2 = T.nn.Linear(2, 2)
+    lin2.register_load_state_dict_post_hook(lambda m, inc: 5)
+    r2 = raises(lambda: lin2.load_state_dict(lin2.state_dict()))
+    return r, r2
+
+
+# --- layers ------------------------------------------------------------------------------------
+
+
+def _layers_mods(T):
+    nn = T.nn
+    return [
+        nn.Bilinear(2, 3, 4),
+        nn.Fold((4, 4), 2),
+        nn.Unfold(2, dilation=1, padding=1, stride=2),
+        nn.CosineSimilarity(dim=0, eps=1e-6),
+        nn.PairwiseDistance(p=1.0, keepdim=True),
+        nn.PixelShuffle(2),
+        nn.PixelUnshuffle(2),
+        nn.ChannelShuffle(2),
+        nn.Softmax2d(),
+        nn.LogSoftmax(1),
+        nn.Softmin(0),
+        nn.RMSNorm(4),
+        nn.RMSNorm([2, 3], eps=1e-5, elementwise_affine=False),
+        nn.CircularPad2d(1),
+        nn.ZeroPad1d((1, 2)),
+        nn.ReflectionPad3d(1),
+        nn.ReplicationPad1d(2),
+        nn.ConstantPad2d((1, 0, 2, 0), 3.5),
+        nn.LPPool1d(2, 3),
+        nn.LPPool2d(1.5, (2, 2), stride=1),
+        nn.Hardshrink(0.3),
+        nn.Softshrink(),
+        nn.Tanhshrink(),
+        nn.LogSigmoid(),
+        nn.Softplus(beta=2, threshold=10),
+        nn.CELU(0.5),
+        nn.SELU(inplace=True),
+        nn.GLU(-1),
+        nn.Mish(),
+        nn.SiLU(),
+        nn.Hardswish(),
+        nn.Hardsigmoid(),
+        nn.RReLU(0.1, 0.3),
+        nn.LeakyReLU(0.2, True),
+        nn.ReLU6(),
+        nn.GELU("tanh"),
+        nn.Softsign(),
+        nn.MaxUnpool2d(2, stride=2, padding=0),
+        nn.AvgPool3d(
+            2, stride=1, padding=1, ceil_mode=True, count_include_pad=False, divisor_override=3
+        ),
+        nn.AdaptiveMaxPool1d(3, return_indices=True),
+        nn.FractionalMaxPool2d(2, output_ratio=0.5),
+        nn.InstanceNorm1d(3, affine=True, track_running_stats=True),
+        nn.LocalResponseNorm(3, alpha=1e-3),
+        nn.CrossMapLRN2d(3),
+        nn.Dropout1d(0.2),
+        nn.AlphaDropout(0.1),
+        nn.FeatureAlphaDropout(0.3, inplace=True),
+        nn.ConvTranspose2d(2, 3, 3, stride=2, output_padding=1, groups=1, dilation=2),
+        nn.Conv3d(1, 2, (1, 2, 3), padding=(0, 1, 1), padding_mode="circular"),
+        nn.RNN(2, 3, nonlinearity="relu", bias=False),
+        nn.GRUCell(2, 3),
+        nn.LSTMCell(2, 3, bias=False),
+        nn.RNNCell(2, 3, nonlinearity="tanh"),
+        nn.Transformer(
+            d_model=4, nhead=2, num_encoder_layers=1, num_decoder_layers=1, dim_feedforward=8
+        ),
+        nn.TransformerDecoderLayer(4, 2, 8, norm_first=True, activation="gelu", bias=False),
+        nn.Upsample(size=(3, 4), mode="nearest"),
+        nn.UpsamplingBilinear2d(scale_factor=2),
+        nn.UpsamplingNearest2d(size=5),
+        nn.AdaptiveLogSoftmaxWithLoss(8, 10, [4, 8], div_value=2.0, head_bias=True),
+        nn.EmbeddingBag(5, 2, mode="max", max_norm=1.0),
+        nn.SyncBatchNorm(3),
+        nn.ZeroPad2d(2),
+        nn.ZeroPad3d((1, 1, 1, 1, 0, 0)),
+        nn.CircularPad1d((1, 2)),
+        nn.CircularPad3d(1),
+        nn.ReflectionPad1d(1),
+        nn.ReflectionPad2d((1, 0, 0, 1)),
+        nn.ReplicationPad2d(1),
+        nn.ReplicationPad3d(1),
+        nn.ConstantPad1d(2, -1.0),
+        nn.ConstantPad3d(1, 0.0),
+        nn.LazyConv1d(4, 3),
+        nn.LazyBatchNorm2d(),
+        nn.LazyConvTranspose3d(2, 2),
+        nn.LazyInstanceNorm2d(),
+        nn.Flatten(),
+        nn.Unflatten("features", (("C", 2), ("H", 3))) if False else nn.Identity(),
+        nn.MultiLabelSoftMarginLoss(),
+        nn.CTCLoss(blank=1, zero_infinity=True),
+        nn.PoissonNLLLoss(log_input=False),
+        nn.GaussianNLLLoss(full=True),
+        nn.TripletMarginWithDistanceLoss(margin=2.0),
+        nn.NLLLoss(ignore_index=0),
+        nn.MarginRankingLoss(0.5),
+        nn.HuberLoss(delta=2.0, reduction="sum"),
+        nn.SmoothL1Loss(beta=0.5),
+        nn.KLDivLoss(log_target=True, reduction="batchmean"),
+        nn.BCELoss(weight=T.ones(2)),
+        nn.BCEWithLogitsLoss(pos_weight=T.ones(2)),
+        nn.CosineEmbeddingLoss(margin=0.1),
+        nn.MultiMarginLoss(p=2, margin=0.5),
+        nn.TripletMarginLoss(p=1, swap=True),
+    ]
+
+
+@program()
+def prog_layers_reprs(T: Any) -> Any:
+    return [repr(m) for m in _layers_mods(T)]
+
+
+@program()
+def prog_layers_state_dict_keys(T: Any) -> Any:
+    lazy = T.nn.modules.lazy.LazyModuleMixin
+    return [
+        (type(m).__name__, [(k, tuple(v.shape), str(v.dtype)) for k, v in m.state_dict().items()])
+        for m in _layers_mods(T)
+        if not isinstance(m, lazy)
+    ]
+
+
+@program()
+def prog_layers_extra_attrs(T: Any) -> Any:
+    out = []
+    for m in _layers_mods(T):
+        d = {
+            k: v
+            for k, v in vars(m).items()
+            if not k.startswith("_")
+            and k != "training"
+            and isinstance(v, (int, float, str, tuple, bool, type(None)))
+        }
+        out.append((type(m).__name__, d))
+    return out
+
+
+@program()
+def prog_layers_dtypes_after_double(T: Any) -> Any:
+    return [[str(v.dtype) for v in m.double().state_dict().values()] for m in _layers_mods(T)]
+
+
+@program(tol=Tolerance(1e-4, 2e-5, "two SGD steps through conv and batch norms, then eval"))
+def prog_layers_sync_batchnorm_convert_and_train(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(0)
+    model = nn.Sequential(
+        nn.Conv2d(2, 3, 3, padding=1),
+        nn.BatchNorm2d(3, momentum=None),
+        nn.ReLU(),
+        nn.Sequential(nn.Flatten(), nn.Linear(48, 4), nn.BatchNorm1d(4, affine=False)),
+    )
+    bn = model[1]
+    model.eval()
+    conv = nn.SyncBatchNorm.convert_sync_batchnorm(model)
+    same = (
+        conv is model,
+        conv[1].weight is bn.weight,
+        conv[1].running_mean is bn.running_mean,
+        conv[1].training,
+    )
+    conv.train()
+    opt = T.optim.SGD(conv.parameters(), lr=0.1, momentum=0.9)
+    x = T.randn(2, 2, 4, 4)
+    log = []
+    for _ in range(2):
+        opt.zero_grad()
+        y = conv(x)
+        y.pow(2).mean().backward()
+        opt.step()
+        log.append(
+            (
+                y.detach(),
+                conv[1].running_mean.clone(),
+                conv[1].num_batches_tracked.clone(),
+                conv[3][2].running_var.clone(),
+            )
+        )
+    conv.eval()
+    single = nn.SyncBatchNorm.convert_sync_batchnorm(nn.BatchNorm1d(2, bias=False))
+    sbn = nn.SyncBatchNorm(3)
+    return {
+        "repr": repr(conv),
+        "same": same,
+        "log": log,
+        "eval": conv(x),
+        "single": (repr(single), type(single).__name__),
+        "1d": raises(lambda: sbn(T.ones(3))),
+        "zero_ch": raises(lambda: nn.SyncBatchNorm(0)(T.ones(2, 0))),
+        "3d_in": sbn(T.ones(2, 3, 5, 1, 1)).shape,
+        "wrong_ch": raises(lambda: sbn(T.ones(2, 4))),
+        "pg": sbn.process_group,
+        "isbn": isinstance(sbn, T.nn.modules.batchnorm._BatchNorm),
+        "sd": list(sbn.state_dict()),
+    }
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

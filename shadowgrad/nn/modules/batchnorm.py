@@ -1,8 +1,6 @@
 """BatchNorm layers and their bases, under torch's module path. Mirrors
 `torch.nn.modules.batchnorm` (the classes live in normalization.py): code that tests
 `isinstance(m, nn.modules.batchnorm._BatchNorm)` finds them here.
-
-Differences: SyncBatchNorm is not provided.
 """
 
 from __future__ import annotations
@@ -14,6 +12,7 @@ from .normalization import (
     LazyBatchNorm1d,
     LazyBatchNorm2d,
     LazyBatchNorm3d,
+    SyncBatchNorm,
     _BatchNorm,
     _LazyNormBase,
     _NormBase,
@@ -26,5 +25,6 @@ __all__ = [
     "LazyBatchNorm1d",
     "LazyBatchNorm2d",
     "LazyBatchNorm3d",
+    "SyncBatchNorm",
 ]
 _PRIVATE = (_BatchNorm, _LazyNormBase, _NormBase)  # torch's private bases, importable here

@@ -39,6 +39,7 @@ __all__ = [
     "LazyInstanceNorm3d",
     "LocalResponseNorm",
     "RMSNorm",
+    "SyncBatchNorm",
 ]
 
 
@@ -181,6 +182,74 @@ class BatchNorm3d(_BatchNorm):
     def _check_input_dim(self, input: Tensor) -> None:
         if input.dim() != 5:
             raise ValueError(f"expected 5D input (got {input.dim()}D input)")
+
+
+class SyncBatchNorm(_BatchNorm):
+    """Mirrors `torch.nn.SyncBatchNorm`. Without an initialized process group (shadowgrad has
+    none) torch's layer computes plain batch norm over the local batch, which this does."""
+
+    def __init__(
+        self,
+        num_features: int,
+        eps: float = 1e-5,
+        momentum: float | None = 0.1,
+        affine: bool = True,
+        track_running_stats: bool = True,
+        process_group: Any | None = None,
+        device: Any = None,
+        dtype: Any = None,
+        *,
+        bias: bool = True,
+    ) -> None:
+        super().__init__(
+            num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias
+        )
+        self.process_group = process_group
+
+    def _check_input_dim(self, input: Tensor) -> None:
+        if input.dim() < 2:
+            raise ValueError(f"expected at least 2D input (got {input.dim()}D input)")
+
+    def _check_non_zero_input_channels(self, input: Tensor) -> None:
+        if input.size(1) == 0:
+            raise ValueError("SyncBatchNorm number of input channels should be non-zero")
+
+    def forward(self, input: Tensor) -> Tensor:
+        # torch syncs only under an initialized process group; otherwise it falls back to
+        # F.batch_norm exactly as _BatchNorm.forward does
+        self._check_input_dim(input)
+        self._check_non_zero_input_channels(input)
+        return super().forward(input)
+
+    @classmethod
+    def convert_sync_batchnorm(cls, module: Module, process_group: Any = None) -> Module:
+        """Mirrors `torch.nn.SyncBatchNorm.convert_sync_batchnorm`: every BatchNorm*D layer
+        becomes a SyncBatchNorm sharing its parameters and buffers."""
+        module_output = module
+        if isinstance(module, _BatchNorm):
+            module_output = SyncBatchNorm(
+                module.num_features,
+                module.eps,
+                module.momentum,
+                module.affine,
+                module.track_running_stats,
+                process_group,
+                bias=module.bias is not None,
+            )
+            if module.affine:
+                with no_grad():
+                    module_output.weight = module.weight
+                    module_output.bias = module.bias
+            module_output.running_mean = module.running_mean
+            module_output.running_var = module.running_var
+            module_output.num_batches_tracked = module.num_batches_tracked
+            module_output.training = module.training
+            if hasattr(module, "qconfig"):
+                module_output.qconfig = module.qconfig
+        for name, child in module.named_children():
+            module_output.add_module(name, cls.convert_sync_batchnorm(child, process_group))
+        del module
+        return module_output
 
 
 class _InstanceNorm(_NormBase):
