@@ -3212,11 +3212,39 @@ def prog_clamp_saved_scalar_bounds(T: Any) -> Any:
     }
 
 
-@program(
-    xfail="an int bound of clamp on a float tensor is saved as the float array the op computed "
-    "with, so grad_fn._saved_min is 1.0 where torch's ClampBackward1 keeps the Scalar 1 "
-    "(shadowgrad/ops/registry.py saves a number operand as its 0-d array, Note [Saved numbers])"
-)
+@program()
+def prog_python_int_operand_range(T: Any) -> Any:
+    """A Python int operand is read as an int64 or uint64 Scalar: up to 2**64 - 1 it computes
+    (wrapping into an integer tensor's type), beyond it every op raises OverflowError; setitem's
+    parser has its own ValueError."""
+    f, i = T.ones(2), T.ones(2, dtype=T.int64)
+    big = 2**70
+    return {
+        "f*2**63": f * 2**63,
+        "f*-2**63": f * -(2**63),
+        "i*2**63": i * 2**63,
+        "i*2**64-1": i * (2**64 - 1),
+        "u8+2**64-1": T.ones(2, dtype=T.uint8) + (2**64 - 1),
+        "f+2**64": raises(lambda: f + 2**64),
+        "f*big": raises(lambda: f * big),
+        "add": raises(lambda: f.add(big)),
+        "rsub": raises(lambda: big - f),
+        "lt": raises(lambda: f < big),
+        "pow": raises(lambda: f**big),
+        "rpow": raises(lambda: big**f),
+        "clamp": raises(lambda: f.clamp(max=big)),
+        "fill_": raises(lambda: f.clone().fill_(big)),
+        "full": raises(lambda: T.full((2,), big)),
+        "where": raises(lambda: T.where(f > 0, f, big)),
+        "masked_fill": raises(lambda: f.masked_fill(f > 0, big)),
+        "index_fill": raises(lambda: f.index_fill(0, T.tensor([0]), big)),
+        "setitem": raises(lambda: f.clone().__setitem__(0, big)),
+        "setitem 2**63": raises(lambda: f.clone().__setitem__(0, 2**63)),
+        "mul_": raises(lambda: f.clone().mul_(big)),
+    }
+
+
+@program()
 def prog_clamp_saved_int_bounds(T: Any) -> Any:
     d = T.tensor([1.0, 2.0], requires_grad=True).clamp(min=1, max=3)
     return [d.grad_fn._saved_min, d.grad_fn._saved_max]
@@ -4656,11 +4684,10 @@ def prog_optimizer_named_parameters_and_state_casts(T: Any) -> Any:
 @program()
 def prog_saved_number_operand_types(T: Any) -> Any:
     """A number operand is saved as torch's wrapped number, of its own Python type: 1 and 1.0
-    compute alike but read back as int64 and float64. (A bool operand is still saved as the
-    float array it computed with: `x * True` reads back tensor(1., dtype=float64), torch's
-    tensor(True).)"""
+    compute alike but read back as int64 and float64, True as a bool."""
     x = T.ones(2, requires_grad=True)
-    ys = [x * 1.0, x * 1, x * 2, x * 2.0, x * 0, x * -0.0, x / 4, x / 4.0]
+    ys = [x * 1.0, x * 1, x * 2, x * 2.0, x * 0, x * -0.0, x / 4, x / 4.0, x * True, x * False]
+    ys += [x.double() * 2, x.half() * 3, x * 2**40, x * -(2**63)]
     return [(y.grad_fn._saved_other, y) for y in ys]
 
 

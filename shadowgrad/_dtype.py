@@ -251,6 +251,8 @@ def quietly(fn: Any, *args: Any, **kwargs: Any) -> Any:
 def wrapped_int(value: int, np_dtype: Any) -> np.ndarray:
     """A Python int in an integer dtype, wrapped as torch's conversion wraps it (-1 into uint8
     is 255), where numpy raises OverflowError."""
+    if value >= 1 << 63:  # torch reads a Python int up to 2**64 - 1 as uint64's bits
+        value -= 1 << 64
     return np.asarray(np.asarray(value, np.int64).astype(np_dtype))
 
 
@@ -269,10 +271,17 @@ _OVERFLOW_NAMES = {
 }
 
 
+def check_int_scalar(value: Any) -> None:
+    """torch reads a Python int operand as an int64 or a uint64 Scalar: beyond both it raises."""
+    if type(value) is int and not -(1 << 63) <= value < (1 << 64):
+        raise OverflowError("int too big to convert")
+
+
 def check_scalar_fits(value: Any, dt: dtype) -> None:
     """Raise torch's overflow error when a Python number does not fit dt (c10's overflows:
     a float outside the finite range, a nan or inf into an integer type, an integer outside the
     range; unsigned types take a negative integer down to -max and wrap it)."""
+    check_int_scalar(value)
     name = _OVERFLOW_NAMES.get(dt)
     if name is None or type(value) is bool or not isinstance(value, (int, float, complex)):
         return

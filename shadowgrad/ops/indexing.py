@@ -307,6 +307,8 @@ def _value_tensor(self: Tensor, value: Any) -> Tensor:
     if isinstance(value, Tensor):
         return value
     if isinstance(value, (bool, int, float, complex, np.generic)):
+        if type(value) is int and not -(1 << 63) <= value < (1 << 63):
+            raise ValueError("Overflow when unpacking long long")  # torch's setitem parser
         if self.dtype is not D.float16:  # torch converts a half's value through float
             D.check_scalar_fits(value, self.dtype)
         return _make(D.quietly(np.asarray(value).astype, self._data.dtype))
@@ -1150,6 +1152,7 @@ def index_fill(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
                 f"{value.ndim} dimension(s)."
             )
         return _index_fill_t(input, d, a, value.to(input.dtype))
+    D.check_int_scalar(value)
     return _index_fill(input, d, a, value)
 
 

@@ -445,6 +445,8 @@ true_divide = div
 
 def pow(input: Any, exponent: Any, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.pow`."""
+    D.check_int_scalar(exponent)
+    D.check_int_scalar(input)
     if not isinstance(input, Tensor):
         return _out(_pow_scalar_base(input, exponent), out, "pow")
     if isinstance(exponent, Tensor):

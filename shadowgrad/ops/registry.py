@@ -661,6 +661,7 @@ _front_filter = D.front_filter
 
 
 def _scalar_array(v: Any, dt: D.dtype) -> np.ndarray:
+    D.check_int_scalar(v)
     if isinstance(v, (bool, int, float, complex, np.generic)):
         try:
             return np.asarray(v, dtype=dt._np)
@@ -786,7 +787,7 @@ def _save(
             elif a is None:
                 saved[n] = None
             else:  # a Python number: see Note [Saved numbers]
-                saved[n] = arrays[i] if arrays is not None else _number_array(a, cdt)
+                saved[n] = _saved_number(a, arrays[i] if arrays is not None else None, cdt)
         elif kind == 1:
             # an index or mask the caller passed as its tensor's array (or a tuple of them, for
             # advanced indexing): the user may modify that tensor in place before backward;
@@ -850,6 +851,20 @@ def _number_array(v: Any, dt: Any) -> np.ndarray:
                 cache.clear()
             arr.flags.writeable = False
             cache[key] = arr
+    return arr
+
+
+def _saved_number(v: Any, arr: np.ndarray | None, cdt: Any) -> np.ndarray:
+    """The array a number operand is saved as: the shared one of its type and value, so that
+    `_saved_<name>` reads back its Python type (`x * True` saves True, `clamp(min=1)` the int 1),
+    else the array the op computed with (an int wrapped into a narrower type)."""
+    if arr is None:
+        return _number_array(v, cdt)
+    if type(v) in _WRAPPED_DTYPES and arr.flags.writeable:
+        try:
+            return _number_array(v, arr.dtype)
+        except OverflowError:
+            pass
     return arr
 
 
@@ -1341,7 +1356,7 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
                 if k not in "fc":
                     return _run(op, args)
             elif tb is int:
-                if k in "bu" or (is_float and k not in "fc"):
+                if k in "bu" or (is_float and k not in "fc") or not -_EXACT <= b <= _EXACT:
                     return _run(op, args)
             else:
                 return _run(op, args)
