@@ -2289,6 +2289,7 @@ def _optsched_P(T, *s):
 
 @program()
 def prog_optsched_sched_not_opt(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     S = T.optim.lr_scheduler
     return [
         raises(lambda: S.StepLR([1], 1)),
@@ -2300,6 +2301,7 @@ def prog_optsched_sched_not_opt(T: Any) -> Any:
 
 @program()
 def prog_optsched_plateau_last_lr(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     S = T.optim.lr_scheduler
     o = T.optim.SGD(_optsched_P(T, 2), lr=0.1)
     s = S.ReduceLROnPlateau(o)
@@ -2308,6 +2310,7 @@ def prog_optsched_plateau_last_lr(T: Any) -> Any:
 
 @program()
 def prog_optsched_steplr_zero(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     S = T.optim.lr_scheduler
     o = T.optim.SGD(_optsched_P(T, 2), lr=0.1)
     return [
@@ -2320,6 +2323,7 @@ def prog_optsched_steplr_zero(T: Any) -> Any:
 
 @program()
 def prog_optsched_sequential_plateau(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     S = T.optim.lr_scheduler
     o = T.optim.SGD(_optsched_P(T, 2), lr=0.1)
     return [
@@ -2330,6 +2334,7 @@ def prog_optsched_sequential_plateau(T: Any) -> Any:
 
 @program()
 def prog_optsched_chained_plateau_step(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     S = T.optim.lr_scheduler
     o = T.optim.SGD(_optsched_P(T, 2), lr=0.1)
     c = S.ChainedScheduler([S.StepLR(o, 1, 0.5)], optimizer=o)
@@ -2340,6 +2345,7 @@ def prog_optsched_chained_plateau_step(T: Any) -> Any:
 
 @program()
 def prog_optsched_sched_repr(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     S = T.optim.lr_scheduler
     o = T.optim.SGD(_optsched_P(T, 2), lr=0.1)
     return [type(S.StepLR(o, 1)).__mro__[1].__name__, repr(o), str(o)]
@@ -2347,6 +2353,7 @@ def prog_optsched_sched_repr(T: Any) -> Any:
 
 @program()
 def prog_optsched_opt_repr(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     o = T.optim.Adam(
         [
             {"params": _optsched_P(T, 2)},
@@ -2362,6 +2369,7 @@ def prog_optsched_opt_repr(T: Any) -> Any:
 
 @program()
 def prog_optsched_opt_deepcopy_and_pickle(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     ps = _optsched_P(T, 2)
     o = T.optim.Adam(ps, lr=0.1)
     ps[0].grad = T.ones(2)
@@ -2376,12 +2384,14 @@ def prog_optsched_opt_deepcopy_and_pickle(T: Any) -> Any:
 
 @program()
 def prog_optsched_opt_getstate(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     o = T.optim.SGD(_optsched_P(T, 2), lr=0.1)
     return sorted(o.__getstate__())
 
 
 @program()
 def prog_optsched_opt_param_groups_key_error(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     a, b = _optsched_P(T, 2, 2)
     o = T.optim.SGD([{"params": a}, {"params": [b]}], lr=0.1)
     return [
@@ -2393,6 +2403,7 @@ def prog_optsched_opt_param_groups_key_error(T: Any) -> Any:
 
 @program()
 def prog_optsched_opt_params_generator_warn(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     a = _optsched_P(T, 2)[0]
     o = T.optim.SGD((p for p in [a]), lr=0.1)
     return len(o.param_groups[0]["params"]), raises(lambda: T.optim.SGD({a}, lr=0.1))
@@ -2400,6 +2411,7 @@ def prog_optsched_opt_params_generator_warn(T: Any) -> Any:
 
 @program()
 def prog_optsched_opt_named_params(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     m = T.nn.Linear(2, 2)
     o = T.optim.Adam(m.named_parameters(), lr=0.1)
     m.weight.grad = T.ones(2, 2)
@@ -2410,6 +2422,7 @@ def prog_optsched_opt_named_params(T: Any) -> Any:
 
 @program()
 def prog_optsched_opt_named_load_mismatch(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     m = T.nn.Linear(2, 2)
     o = T.optim.Adam(m.named_parameters(), lr=0.1)
     o2 = T.optim.Adam(m.parameters(), lr=0.1)
@@ -2420,6 +2433,7 @@ def prog_optsched_opt_named_load_mismatch(T: Any) -> Any:
 
 @program()
 def prog_optsched_zero_grad_foreach(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     a, b = _optsched_P(T, 2, 3)
     o = T.optim.SGD([a, b], lr=0.1, foreach=True)
     a.grad = T.ones(2)
@@ -2430,6 +2444,7 @@ def prog_optsched_zero_grad_foreach(T: Any) -> Any:
 
 @program()
 def prog_optsched_opt_step_no_grad_state(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     a, b = _optsched_P(T, 2, 3)
     o = T.optim.Adam([a, b], lr=0.1)
     a.grad = T.ones(2)
@@ -2439,6 +2454,7 @@ def prog_optsched_opt_step_no_grad_state(T: Any) -> Any:
 
 @program()
 def prog_optsched_opt_lr_int(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     a = _optsched_P(T, 2)[0]
     o = T.optim.SGD([a], lr=1)
     a.grad = T.ones(2)
@@ -2450,6 +2466,7 @@ def prog_optsched_opt_lr_int(T: Any) -> Any:
 
 @program()
 def prog_optsched_adam_state_dtype_double_default(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     a = T.nn.Parameter(T.ones(2, dtype=T.float16))
     o = T.optim.Adam([a], lr=0.1)
     a.grad = T.ones(2, dtype=T.float16)
@@ -2459,6 +2476,7 @@ def prog_optsched_adam_state_dtype_double_default(T: Any) -> Any:
 
 @program()
 def prog_optsched_sgd_complex(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     a = T.nn.Parameter(T.ones(2, dtype=T.complex64))
     o = T.optim.SGD([a], lr=0.1, momentum=0.9, weight_decay=0.1, nesterov=True)
     for _ in range(2):
@@ -2481,6 +2499,7 @@ def _modapi_S(T, m, seed=0):
 
 @program()
 def prog_modapi_sd_positional_warn(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     m = T.nn.Linear(2, 2)
     d = {}
     r = m.state_dict(d, "pre.")
@@ -2489,6 +2508,7 @@ def prog_modapi_sd_positional_warn(T: Any) -> Any:
 
 @program()
 def prog_modapi_sd_destination(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     m = T.nn.Linear(2, 2)
     d = {}
     return list(m.state_dict(destination=d, prefix="a.")), list(d)
@@ -2496,6 +2516,8 @@ def prog_modapi_sd_destination(T: Any) -> Any:
 
 @program()
 def prog_modapi_extra_state(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
+
     class M(T.nn.Module):
         def __init__(self):
             super().__init__()
@@ -2521,6 +2543,7 @@ def prog_modapi_extra_state(T: Any) -> Any:
 
 @program()
 def prog_modapi_load_sd_metadata(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     m = T.nn.BatchNorm1d(2)
     sd = m.state_dict()
     return sd._metadata, type(sd).__name__
@@ -2528,6 +2551,7 @@ def prog_modapi_load_sd_metadata(T: Any) -> Any:
 
 @program()
 def prog_modapi_bn_old_version_load(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     m = T.nn.BatchNorm1d(2)
     sd = m.state_dict()
     del sd["num_batches_tracked"]
@@ -2542,6 +2566,7 @@ def prog_modapi_bn_old_version_load(T: Any) -> Any:
 
 @program()
 def prog_modapi_module_to_dtypes(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     m = T.nn.Sequential(T.nn.Linear(2, 2), T.nn.BatchNorm1d(2))
     m.to(T.float64)
     a = {k: v.dtype for k, v in m.state_dict().items()}
@@ -2562,6 +2587,7 @@ def prog_modapi_module_to_dtypes(T: Any) -> Any:
 
 @program()
 def prog_modapi_module_to_complex_warn(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     m = T.nn.Linear(2, 2)
     m.to(T.complex64)
     return m.weight.dtype
@@ -2569,6 +2595,7 @@ def prog_modapi_module_to_complex_warn(T: Any) -> Any:
 
 @program()
 def prog_modapi_module_type(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     m = T.nn.Linear(2, 2)
     m.type(T.float64)
     return m.weight.dtype, m.double().bias.dtype
@@ -2576,6 +2603,7 @@ def prog_modapi_module_type(T: Any) -> Any:
 
 @program()
 def prog_modapi_to_empty(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     m = T.nn.Linear(2, 2)
     m.to_empty(device="cpu")
     return m.weight.shape, type(m.weight).__name__
@@ -2583,6 +2611,7 @@ def prog_modapi_to_empty(T: Any) -> Any:
 
 @program()
 def prog_modapi_deepcopy_parametrized(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     m = _modapi_S(T, T.nn.Linear(2, 2))
     T.nn.utils.parametrizations.weight_norm(m)
     m2 = copy.deepcopy(m)
@@ -2591,6 +2620,7 @@ def prog_modapi_deepcopy_parametrized(T: Any) -> Any:
 
 @program()
 def prog_modapi_module_global_hooks(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     log = []
     h = T.nn.modules.module.register_module_forward_pre_hook(
         lambda m, a: log.append(("pre", type(m).__name__))
@@ -2609,6 +2639,7 @@ def prog_modapi_module_global_hooks(T: Any) -> Any:
 
 @program()
 def prog_modapi_forward_hook_always_call(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     log = []
     m = T.nn.Linear(2, 2)
     m.register_forward_hook(lambda mod, a, o: log.append("always"), always_call=True)
@@ -2619,6 +2650,7 @@ def prog_modapi_forward_hook_always_call(T: Any) -> Any:
 
 @program()
 def prog_modapi_backward_hook_on_module_with_kwargs(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     log = []
     m = T.nn.Linear(2, 2)
     m.register_full_backward_hook(lambda mod, gi, go: log.append([g is None for g in gi]))
@@ -2629,6 +2661,7 @@ def prog_modapi_backward_hook_on_module_with_kwargs(T: Any) -> Any:
 
 @program()
 def prog_modapi_register_module_and_children(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     m = T.nn.Module()
     m.register_module("a", T.nn.ReLU())
     m.add_module("b", None)
@@ -2642,6 +2675,7 @@ def prog_modapi_register_module_and_children(T: Any) -> Any:
 
 @program()
 def prog_modapi_module_dir_and_getattr(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     m = T.nn.Linear(2, 2)
     m.register_buffer("bb", T.ones(1))
     d = dir(m)
@@ -2650,6 +2684,8 @@ def prog_modapi_module_dir_and_getattr(T: Any) -> Any:
 
 @program()
 def prog_modapi_module_repr_custom_and_empty_children(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
+
     class A(T.nn.Module):
         def __init__(self):
             super().__init__()
@@ -2662,6 +2698,7 @@ def prog_modapi_module_repr_custom_and_empty_children(T: Any) -> Any:
 
 @program()
 def prog_modapi_sequential_ordered_dict(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     from collections import OrderedDict
 
     s = T.nn.Sequential(OrderedDict([("fc", T.nn.Linear(2, 3)), ("act", T.nn.ReLU())]))
@@ -2678,6 +2715,7 @@ def prog_modapi_sequential_ordered_dict(T: Any) -> Any:
 
 @program()
 def prog_modapi_sequential_pop_insert(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     s = T.nn.Sequential(T.nn.Linear(2, 3), T.nn.ReLU(), T.nn.Tanh())
     p = s.pop(1)
     s.insert(-1, T.nn.GELU())
@@ -2686,6 +2724,7 @@ def prog_modapi_sequential_pop_insert(T: Any) -> Any:
 
 @program()
 def prog_modapi_modulelist_extend_bad(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     ml = T.nn.ModuleList()
     return (
         raises(lambda: ml.extend(5)),
@@ -2696,6 +2735,7 @@ def prog_modapi_modulelist_extend_bad(T: Any) -> Any:
 
 @program()
 def prog_modapi_named_modules_memo(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     lin = T.nn.Linear(1, 1)
     s = T.nn.Sequential(lin, lin)
     return [k for k, _ in s.named_modules(memo={lin})], [k for k, _ in s.named_modules()]
@@ -2703,6 +2743,7 @@ def prog_modapi_named_modules_memo(T: Any) -> Any:
 
 @program()
 def prog_modapi_requires_grad_buffers(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     m = T.nn.BatchNorm1d(2)
     m.requires_grad_(False)
     return [(k, p.requires_grad) for k, p in m.named_parameters()], raises(
@@ -2712,6 +2753,7 @@ def prog_modapi_requires_grad_buffers(T: Any) -> Any:
 
 @program()
 def prog_modapi_zero_grad_set_none_false(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     m = T.nn.Linear(2, 2)
     m(T.ones(1, 2)).sum().backward()
     m.zero_grad(set_to_none=False)
@@ -2720,12 +2762,14 @@ def prog_modapi_zero_grad_set_none_false(T: Any) -> Any:
 
 @program()
 def prog_modapi_share_memory(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     m = T.nn.Linear(2, 2)
     return m.share_memory() is m, m.weight.is_shared()
 
 
 @program()
 def prog_modapi_module_state_dict_keep_vars(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     m = T.nn.Linear(2, 2)
     sd = m.state_dict(keep_vars=True)
     sd2 = m.state_dict()
@@ -2739,6 +2783,7 @@ def prog_modapi_module_state_dict_keep_vars(T: Any) -> Any:
 
 @program()
 def prog_modapi_parameter_ops(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     p = T.nn.Parameter(T.ones(2))
     q = T.nn.Parameter(T.ones(2), requires_grad=False)
     r = p * 2
@@ -2756,6 +2801,7 @@ def prog_modapi_parameter_ops(T: Any) -> Any:
 
 @program()
 def prog_modapi_buffer_class(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     m = T.nn.Module()
     m.b = T.nn.Buffer(T.ones(2), persistent=False)
     m.c = T.nn.Buffer(T.zeros(1))
@@ -2769,6 +2815,7 @@ def prog_modapi_buffer_class(T: Any) -> Any:
 
 @program()
 def prog_modapi_uninit_param(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     m = T.nn.LazyLinear(3)
     r = repr(m)
     s = list(m.state_dict())
@@ -2778,6 +2825,7 @@ def prog_modapi_uninit_param(T: Any) -> Any:
 
 @program()
 def prog_modapi_bn_sd_load_shape(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     m = T.nn.BatchNorm1d(3)
     sd = {k: v for k, v in T.nn.BatchNorm1d(2).state_dict().items()}
     return raises(lambda: m.load_state_dict(sd))
@@ -2785,6 +2833,7 @@ def prog_modapi_bn_sd_load_shape(T: Any) -> Any:
 
 @program()
 def prog_modapi_load_sd_int_to_float(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     m = T.nn.Linear(2, 1)
     m.load_state_dict({"weight": T.tensor([[1, 2]]), "bias": T.tensor([3])})
     return m.weight, m.bias
@@ -2792,12 +2841,14 @@ def prog_modapi_load_sd_int_to_float(T: Any) -> Any:
 
 @program()
 def prog_modapi_load_sd_nontensor(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     m = T.nn.Linear(2, 1)
     return raises(lambda: m.load_state_dict({"weight": [[1.0, 2.0]], "bias": T.ones(1)}))
 
 
 @program()
 def prog_modapi_load_sd_requires_grad_input(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     m = T.nn.Linear(2, 1)
     w = T.ones(1, 2, requires_grad=True) * 2
     m.load_state_dict({"weight": w, "bias": T.ones(1)})
@@ -2806,6 +2857,7 @@ def prog_modapi_load_sd_requires_grad_input(T: Any) -> Any:
 
 @program()
 def prog_modapi_load_sd_assign_nonparam(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     m = T.nn.Linear(2, 1)
     w = T.ones(1, 2)
     m.load_state_dict({"weight": w, "bias": T.ones(1)}, assign=True)
@@ -2836,6 +2888,7 @@ def _optdata_steps(T, opt, ps, n=3):
 
 @program()
 def prog_optdata_all_maximize_wd(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     out = {}
     for n in [
         "SGD",
@@ -2860,6 +2913,7 @@ def prog_optdata_all_maximize_wd(T: Any) -> Any:
 
 @program()
 def prog_optdata_none_grad_middle(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     out = {}
     for n in ["SGD", "Adam", "RMSprop", "NAdam", "Adagrad"]:
         for fe in [False, True]:
@@ -2877,6 +2931,7 @@ def prog_optdata_none_grad_middle(T: Any) -> Any:
 
 @program()
 def prog_optdata_adafactor(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     ps = _optdata_P(T, (2, 3), (4,))
     o = T.optim.Adafactor(ps, lr=0.01)
     return _optdata_steps(T, o, ps), repr(o)
@@ -2884,6 +2939,7 @@ def prog_optdata_adafactor(T: Any) -> Any:
 
 @program()
 def prog_optdata_lbfgs_sd_roundtrip(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     x = T.nn.Parameter(T.tensor([1.5, -0.5]))
     o = T.optim.LBFGS([x], history_size=3, max_iter=3)
 
@@ -2912,6 +2968,7 @@ def prog_optdata_lbfgs_sd_roundtrip(T: Any) -> Any:
 
 @program()
 def prog_optdata_lbfgs_early_exit(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     x = T.nn.Parameter(T.tensor([0.0, 0.0]))
     o = T.optim.LBFGS([x])
     n = [0]
@@ -2929,6 +2986,7 @@ def prog_optdata_lbfgs_early_exit(T: Any) -> Any:
 
 @program()
 def prog_optdata_swa_bn_no_buffers(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     swa = T.optim.swa_utils
     m = T.nn.Sequential(T.nn.Linear(2, 2), T.nn.BatchNorm1d(2))
     av = swa.AveragedModel(m)
@@ -2939,6 +2997,7 @@ def prog_optdata_swa_bn_no_buffers(T: Any) -> Any:
 
 @program()
 def prog_optdata_swa_averaged_errors(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     swa = T.optim.swa_utils
     m = T.nn.Linear(2, 2)
     av = swa.AveragedModel(m)
@@ -2951,6 +3010,7 @@ def prog_optdata_swa_averaged_errors(T: Any) -> Any:
 
 @program()
 def prog_optdata_swalr_last_epoch_and_warn(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     swa = T.optim.swa_utils
     o = T.optim.SGD(_optdata_P(T, (2,)), lr=1.0)
     s = swa.SWALR(o, swa_lr=0.1, anneal_epochs=2)
@@ -2960,6 +3020,7 @@ def prog_optdata_swalr_last_epoch_and_warn(T: Any) -> Any:
 
 @program()
 def prog_optdata_clip_empty_and_mixed(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     U = T.nn.utils
     a = T.nn.Parameter(T.ones(2))
     b = T.nn.Parameter(T.ones(2, dtype=T.float64))
@@ -2984,6 +3045,7 @@ def prog_optdata_clip_empty_and_mixed(T: Any) -> Any:
 
 @program()
 def prog_optdata_collate_namedtuple_strings(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     D = T.utils.data
     Pt = collections.namedtuple("Pt", ["x", "y"])
     b = D.default_collate([Pt(1, 2.0), Pt(3, 4.0)])
@@ -3006,6 +3068,7 @@ def prog_optdata_collate_namedtuple_strings(T: Any) -> Any:
 
 @program()
 def prog_optdata_dataloader_arg_errors(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     D = T.utils.data
     ds = list(range(4))
     return [
@@ -3022,6 +3085,7 @@ def prog_optdata_dataloader_arg_errors(T: Any) -> Any:
 
 @program()
 def prog_optdata_dataloader_len_batch_none(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     D = T.utils.data
     dl = D.DataLoader(list(range(5)), batch_size=None, shuffle=False)
     return len(dl), list(dl), repr(type(next(iter(dl))))
@@ -3029,6 +3093,7 @@ def prog_optdata_dataloader_len_batch_none(T: Any) -> Any:
 
 @program()
 def prog_optdata_dataloader_tensor_ds_direct(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     D = T.utils.data
     x = T.arange(6.0).reshape(3, 2)
     return list(D.DataLoader(x, batch_size=2)), list(
@@ -3038,6 +3103,7 @@ def prog_optdata_dataloader_tensor_ds_direct(T: Any) -> Any:
 
 @program()
 def prog_optdata_random_split_default_gen(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     D = T.utils.data
     T.manual_seed(3)
     a, b = D.random_split(range(6), [4, 2])
@@ -3046,6 +3112,7 @@ def prog_optdata_random_split_default_gen(T: Any) -> Any:
 
 @program()
 def prog_optdata_stack_dataset(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     D = T.utils.data
     s = D.StackDataset(D.TensorDataset(T.arange(3.0)), list("abc"))
     s2 = D.StackDataset(x=[1, 2], y=[3, 4])
@@ -3060,6 +3127,7 @@ def prog_optdata_stack_dataset(T: Any) -> Any:
 
 @program()
 def prog_optdata_subset_random_sampler_len(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     D = T.utils.data
     g = T.Generator().manual_seed(0)
     s = D.SubsetRandomSampler(T.tensor([4, 2, 9]), generator=g)
@@ -3068,6 +3136,7 @@ def prog_optdata_subset_random_sampler_len(T: Any) -> Any:
 
 @program()
 def prog_optdata_weighted_sampler_tensor_ops(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     D = T.utils.data
     T.manual_seed(0)
     s = D.WeightedRandomSampler(np.array([0.2, 0.8]), 5)
@@ -3100,6 +3169,7 @@ def _schedx_tr(o, s, n, m=None):
 
 @program()
 def prog_schedx_add_group_after_sched(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     S = T.optim.lr_scheduler
     o = _schedx_O(T)
     s = S.StepLR(o, 1, 0.5)
@@ -3109,6 +3179,7 @@ def prog_schedx_add_group_after_sched(T: Any) -> Any:
 
 @program()
 def prog_schedx_add_group_after_plateau(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     S = T.optim.lr_scheduler
     o = _schedx_O(T)
     s = S.ReduceLROnPlateau(o, patience=0)
@@ -3118,6 +3189,7 @@ def prog_schedx_add_group_after_plateau(T: Any) -> Any:
 
 @program()
 def prog_schedx_plateau_nan(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     S = T.optim.lr_scheduler
     o = _schedx_O(T)
     s = S.ReduceLROnPlateau(o, patience=0)
@@ -3126,6 +3198,7 @@ def prog_schedx_plateau_nan(T: Any) -> Any:
 
 @program()
 def prog_schedx_plateau_eps(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     S = T.optim.lr_scheduler
     o = _schedx_O(T, lr=1e-3)
     s = S.ReduceLROnPlateau(o, patience=0, factor=0.999, eps=1e-5)
@@ -3134,6 +3207,7 @@ def prog_schedx_plateau_eps(T: Any) -> Any:
 
 @program()
 def prog_schedx_plateau_in_cooldown_props(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     S = T.optim.lr_scheduler
     o = _schedx_O(T)
     s = S.ReduceLROnPlateau(o, patience=0, cooldown=2)
@@ -3150,6 +3224,7 @@ def prog_schedx_plateau_in_cooldown_props(T: Any) -> Any:
 
 @program()
 def prog_schedx_plateau_sd_load(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     S = T.optim.lr_scheduler
     o = _schedx_O(T)
     s = S.ReduceLROnPlateau(o, patience=1, mode="max", threshold_mode="abs")
@@ -3163,6 +3238,7 @@ def prog_schedx_plateau_sd_load(T: Any) -> Any:
 
 @program()
 def prog_schedx_poly_power_lt1(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     S = T.optim.lr_scheduler
     o = _schedx_O(T)
     return _schedx_tr(o, S.PolynomialLR(o, total_iters=5, power=0.5), 7)
@@ -3170,6 +3246,7 @@ def prog_schedx_poly_power_lt1(T: Any) -> Any:
 
 @program()
 def prog_schedx_linear_total0(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     S = T.optim.lr_scheduler
     o = _schedx_O(T)
     s = S.LinearLR(o, start_factor=0.5, total_iters=0)
@@ -3178,6 +3255,7 @@ def prog_schedx_linear_total0(T: Any) -> Any:
 
 @program()
 def prog_schedx_constant_total0(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     S = T.optim.lr_scheduler
     o = _schedx_O(T)
     s = S.ConstantLR(o, factor=0.5, total_iters=0)
@@ -3186,6 +3264,7 @@ def prog_schedx_constant_total0(T: Any) -> Any:
 
 @program()
 def prog_schedx_seq_three(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     S = T.optim.lr_scheduler
     o = _schedx_O(T, n=2)
     a = S.ConstantLR(o, factor=0.1, total_iters=2)
@@ -3199,6 +3278,7 @@ def prog_schedx_seq_three(T: Any) -> Any:
 
 @program()
 def prog_schedx_seq_epoch_arg(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     S = T.optim.lr_scheduler
     o = _schedx_O(T)
     s = S.SequentialLR(o, [S.ConstantLR(o, 0.5, 1), S.ExponentialLR(o, 0.5)], milestones=[2])
@@ -3208,6 +3288,7 @@ def prog_schedx_seq_epoch_arg(T: Any) -> Any:
 
 @program()
 def prog_schedx_cyclic_sd_roundtrip(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     S = T.optim.lr_scheduler
     o = _schedx_O(T, momentum=0.9)
     s = S.CyclicLR(o, 0.1, 1.0, step_size_up=2, mode="exp_range", gamma=0.9)
@@ -3226,6 +3307,7 @@ def prog_schedx_cyclic_sd_roundtrip(T: Any) -> Any:
 
 @program()
 def prog_schedx_cyclic_custom_scale_sd(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     S = T.optim.lr_scheduler
     o = _schedx_O(T, momentum=0.9)
     s = S.CyclicLR(o, 0.1, 1.0, step_size_up=2, scale_fn=lambda x: 0.5)
@@ -3235,6 +3317,7 @@ def prog_schedx_cyclic_custom_scale_sd(T: Any) -> Any:
 
 @program()
 def prog_schedx_onecycle_sd_roundtrip(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     S = T.optim.lr_scheduler
     o = _schedx_O(T, cls="Adam", lr=0.01)
     s = S.OneCycleLR(o, 0.1, total_steps=10)
@@ -3253,6 +3336,7 @@ def prog_schedx_onecycle_sd_roundtrip(T: Any) -> Any:
 
 @program()
 def prog_schedx_cosine_restart_load(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     S = T.optim.lr_scheduler
     o = _schedx_O(T)
     s = S.CosineAnnealingWarmRestarts(o, T_0=2, T_mult=2)
@@ -3266,6 +3350,7 @@ def prog_schedx_cosine_restart_load(T: Any) -> Any:
 
 @program()
 def prog_schedx_sched_get_lr_outside(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     S = T.optim.lr_scheduler
     o = _schedx_O(T)
     out = []
@@ -3284,6 +3369,7 @@ def prog_schedx_sched_get_lr_outside(T: Any) -> Any:
 
 @program()
 def prog_schedx_multiplicative_sd_callable_obj(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     S = T.optim.lr_scheduler
 
     class F:
@@ -3309,6 +3395,7 @@ def prog_schedx_multiplicative_sd_callable_obj(T: Any) -> Any:
 
 @program()
 def prog_schedx_sched_last_epoch_resume_errors(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     S = T.optim.lr_scheduler
     o = _schedx_O(T)
     return [
@@ -3320,6 +3407,7 @@ def prog_schedx_sched_last_epoch_resume_errors(T: Any) -> Any:
 
 @program()
 def prog_schedx_onecycle_resume(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     S = T.optim.lr_scheduler
     o = _schedx_O(T, momentum=0.9)
     s = S.OneCycleLR(o, 0.1, total_steps=6)
@@ -3330,6 +3418,7 @@ def prog_schedx_onecycle_resume(T: Any) -> Any:
 
 @program()
 def prog_schedx_cyclic_resume(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     S = T.optim.lr_scheduler
     o = _schedx_O(T, momentum=0.9)
     s = S.CyclicLR(o, 0.1, 1.0, step_size_up=2)
@@ -3352,6 +3441,7 @@ def _lossx_D(*s, seed=0):
 
 @program()
 def prog_lossx_losses_empty(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     F = T.nn.functional
     x = T.zeros(0, 3, requires_grad=True)
     t = T.zeros(0, dtype=T.int64)
@@ -3373,6 +3463,7 @@ def prog_lossx_losses_empty(T: Any) -> Any:
 
 @program()
 def prog_lossx_losses_dtype_mismatch(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     F = T.nn.functional
     x = T.tensor(_lossx_D(3, 2), requires_grad=True)
     y64 = T.tensor(_lossx_D(3, 2, seed=1)).double()
@@ -3393,6 +3484,7 @@ def prog_lossx_losses_dtype_mismatch(T: Any) -> Any:
 
 @program()
 def prog_lossx_losses_grads_float64_target(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     F = T.nn.functional
     x = T.tensor(_lossx_D(3, 2), requires_grad=True)
     y = T.tensor(_lossx_D(3, 2, seed=1))
@@ -3408,6 +3500,7 @@ def prog_lossx_losses_grads_float64_target(T: Any) -> Any:
 
 @program()
 def prog_lossx_ce_target_shapes(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     F = T.nn.functional
     x = T.tensor(_lossx_D(2, 3, 4), requires_grad=True)
     return [
@@ -3424,6 +3517,7 @@ def prog_lossx_ce_target_shapes(T: Any) -> Any:
 
 @program()
 def prog_lossx_ce_weight_smoothing_ignore_grad(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     F = T.nn.functional
     x = T.tensor(_lossx_D(5, 4), requires_grad=True)
     t = T.tensor([0, 3, -1, 2, 3])
@@ -3437,6 +3531,7 @@ def prog_lossx_ce_weight_smoothing_ignore_grad(T: Any) -> Any:
 
 @program()
 def prog_lossx_bce_weight_grad_and_pos_weight_broadcast(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     F = T.nn.functional
     x = T.tensor(_lossx_D(2, 3, 4), requires_grad=True)
     y = T.rand(2, 3, 4, generator=T.Generator().manual_seed(0))
@@ -3448,6 +3543,7 @@ def prog_lossx_bce_weight_grad_and_pos_weight_broadcast(T: Any) -> Any:
 
 @program()
 def prog_lossx_multilabel_soft_margin_and_margins(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     F = T.nn.functional
     x = T.tensor(_lossx_D(3, 4), requires_grad=True)
     y = (T.tensor(_lossx_D(3, 4, seed=1)) > 0).float()
@@ -3466,6 +3562,7 @@ def prog_lossx_multilabel_soft_margin_and_margins(T: Any) -> Any:
 
 @program()
 def prog_lossx_ctc_reductions(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     F = T.nn.functional
     lp = T.tensor(_lossx_D(6, 2, 4)).log_softmax(2).requires_grad_()
     tg = T.tensor([[1, 2, 2], [3, 1, 0]])
@@ -3480,6 +3577,7 @@ def prog_lossx_ctc_reductions(T: Any) -> Any:
 
 @program()
 def prog_lossx_cosine_triplet_grads(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     F = T.nn.functional
     a = T.tensor(_lossx_D(3, 4), requires_grad=True)
     b = T.tensor(_lossx_D(3, 4, seed=1))
@@ -3495,6 +3593,7 @@ def prog_lossx_cosine_triplet_grads(T: Any) -> Any:
 
 @program()
 def prog_lossx_nll_2d_weight_ignore(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     F = T.nn.functional
     x = T.tensor(_lossx_D(2, 3, 2, 2)).log_softmax(1).requires_grad_()
     t = T.tensor([[[0, 2], [1, 1]], [[2, 2], [0, 1]]])
@@ -3523,6 +3622,7 @@ def _nnutil_S(T, m, seed=0):
 
 @program()
 def prog_nnutil_orthogonal_maps(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     PZ = T.nn.utils.parametrizations
     out = {}
     for mp in ["matrix_exp", "cayley", "householder"]:
@@ -3555,6 +3655,7 @@ def prog_nnutil_orthogonal_maps(T: Any) -> Any:
 
 @program()
 def prog_nnutil_orthogonal_assign(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     PZ = T.nn.utils.parametrizations
     m = _nnutil_S(T, T.nn.Linear(3, 3), 3)
     PZ.orthogonal(m)
@@ -3565,6 +3666,7 @@ def prog_nnutil_orthogonal_assign(T: Any) -> Any:
 
 @program()
 def prog_nnutil_spectral_norm_old_api(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     U = T.nn.utils
     T.manual_seed(0)
     m = _nnutil_S(T, T.nn.Linear(3, 2), 4)
@@ -3587,6 +3689,7 @@ def prog_nnutil_spectral_norm_old_api(T: Any) -> Any:
 
 @program()
 def prog_nnutil_weight_norm_old_api(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     U = T.nn.utils
     m = _nnutil_S(T, T.nn.Conv1d(2, 3, 2), 4)
     U.weight_norm(m, dim=1)
@@ -3607,6 +3710,7 @@ def prog_nnutil_weight_norm_old_api(T: Any) -> Any:
 
 @program()
 def prog_nnutil_parametrize_cached_grad_and_original(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     P = T.nn.utils.parametrize
 
     class Sq(T.nn.Module):
@@ -3630,6 +3734,7 @@ def prog_nnutil_parametrize_cached_grad_and_original(T: Any) -> Any:
 
 @program()
 def prog_nnutil_parametrize_on_buffer_and_bias(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     P = T.nn.utils.parametrize
 
     class Pos(T.nn.Module):
@@ -3646,6 +3751,7 @@ def prog_nnutil_parametrize_on_buffer_and_bias(T: Any) -> Any:
 
 @program()
 def prog_nnutil_parametrize_right_inverse_tuple(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     P = T.nn.utils.parametrize
 
     class Split(T.nn.Module):
@@ -3664,6 +3770,7 @@ def prog_nnutil_parametrize_right_inverse_tuple(T: Any) -> Any:
 
 @program()
 def prog_nnutil_parametrize_stacked_remove_order(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     P = T.nn.utils.parametrize
 
     class Add1(T.nn.Module):
@@ -3690,6 +3797,7 @@ def prog_nnutil_parametrize_stacked_remove_order(T: Any) -> Any:
 
 @program()
 def prog_nnutil_skip_init_and_stateless(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     U = T.nn.utils
     m = U.skip_init(T.nn.Linear, 2, 3)
     sh = m.weight.shape
@@ -3708,6 +3816,7 @@ def prog_nnutil_skip_init_and_stateless(T: Any) -> Any:
 
 @program()
 def prog_nnutil_fuse_conv_bn(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     U = T.nn.utils
     conv = _nnutil_S(T, T.nn.Conv2d(2, 3, 2), 1)
     bn = _nnutil_S(T, T.nn.BatchNorm2d(3), 2)
@@ -3730,6 +3839,7 @@ def prog_nnutil_fuse_conv_bn(T: Any) -> Any:
 
 @program()
 def prog_nnutil_rnn_utils_pack_sort(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     R = T.nn.utils.rnn
     seqs = [T.tensor(_nnutil_D(n, 2, seed=n)) for n in [2, 4, 3]]
     padded = R.pad_sequence(seqs, batch_first=True, padding_value=-1.0)
@@ -3754,6 +3864,7 @@ def prog_nnutil_rnn_utils_pack_sort(T: Any) -> Any:
 
 @program()
 def prog_nnutil_module_buffers_in_deepcopy_and_pickle(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     m = T.nn.Sequential(T.nn.Linear(2, 2), T.nn.BatchNorm1d(2))
     m[1].register_buffer("np", T.ones(1), persistent=False)
     buf = io.BytesIO()
@@ -3771,6 +3882,7 @@ def prog_nnutil_module_buffers_in_deepcopy_and_pickle(T: Any) -> Any:
 
 @program()
 def prog_nnutil_weights_only_load_module_error(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     m = T.nn.Linear(2, 2)
     buf = io.BytesIO()
     T.save(m, buf)
@@ -3788,6 +3900,7 @@ def _hooksx_D(*s, seed=0):
 
 @program()
 def prog_hooksx_bw_hook_multi_io(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     log = []
 
     class M(T.nn.Module):
@@ -3816,6 +3929,7 @@ def prog_hooksx_bw_hook_multi_io(T: Any) -> Any:
 
 @program()
 def prog_hooksx_bw_hook_no_input_grad(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     log = []
     lin = T.nn.Linear(2, 2)
     lin.register_full_backward_hook(lambda mod, gi, go: log.append([g is None for g in gi]))
@@ -3832,6 +3946,7 @@ def prog_hooksx_bw_hook_no_input_grad(T: Any) -> Any:
 
 @program()
 def prog_hooksx_bw_hook_wrong_return(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     lin = T.nn.Linear(2, 2)
     lin.register_full_backward_hook(lambda mod, gi, go: (T.ones(1, 2), T.ones(1)))
     x = T.ones(1, 2, requires_grad=True)
@@ -3847,6 +3962,7 @@ def prog_hooksx_bw_hook_wrong_return(T: Any) -> Any:
 
 @program()
 def prog_hooksx_bw_hook_inplace_output(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     r = T.nn.ReLU(inplace=True)
     r.register_full_backward_hook(lambda *a: None)
     x = T.ones(2, requires_grad=True) * 1
@@ -3855,6 +3971,8 @@ def prog_hooksx_bw_hook_inplace_output(T: Any) -> Any:
 
 @program()
 def prog_hooksx_bw_hook_dict_output(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
+
     class M(T.nn.Module):
         def forward(self, x):
             return {"a": x * 2}
@@ -3870,6 +3988,7 @@ def prog_hooksx_bw_hook_dict_output(T: Any) -> Any:
 
 @program()
 def prog_hooksx_forward_hook_kwargs_only_call(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     log = []
     lin = T.nn.Linear(2, 2)
     lin.register_forward_pre_hook(lambda m, args: log.append(("pre", len(args))))
@@ -3883,6 +4002,7 @@ def prog_hooksx_forward_hook_kwargs_only_call(T: Any) -> Any:
 
 @program()
 def prog_hooksx_forward_pre_hook_returns_non_tuple(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     T.manual_seed(0)
     lin = T.nn.Linear(2, 2)
     lin.register_forward_pre_hook(lambda m, args: args[0] * 0)
@@ -3894,6 +4014,7 @@ def prog_hooksx_forward_pre_hook_returns_non_tuple(T: Any) -> Any:
 
 @program()
 def prog_hooksx_hooks_dict_state_and_removal(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     lin = T.nn.Linear(2, 2)
     h1 = lin.register_forward_hook(lambda *a: None)
     h2 = lin.register_forward_pre_hook(lambda *a: None)
@@ -3908,6 +4029,7 @@ def prog_hooksx_hooks_dict_state_and_removal(T: Any) -> Any:
 
 @program()
 def prog_hooksx_global_backward_hook(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     log = []
     mm = T.nn.modules.module
     h = mm.register_module_full_backward_hook(lambda m, gi, go: log.append(type(m).__name__))
@@ -3926,6 +4048,7 @@ def prog_hooksx_global_backward_hook(T: Any) -> Any:
 
 @program()
 def prog_hooksx_module_call_with_hooks_and_exception(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     log = []
     lin = T.nn.Linear(2, 2)
     lin.register_forward_hook(lambda m, a, o: log.append("always"), always_call=True)
@@ -3938,6 +4061,7 @@ def prog_hooksx_module_call_with_hooks_and_exception(T: Any) -> Any:
 
 @program()
 def prog_hooksx_state_dict_hook_on_submodule_and_pre_load_module(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     log = []
     s = T.nn.Sequential(T.nn.Linear(2, 2), T.nn.Sequential(T.nn.Linear(2, 1)))
     s[1].register_load_state_dict_pre_hook(
@@ -3954,6 +4078,7 @@ def prog_hooksx_state_dict_hook_on_submodule_and_pre_load_module(T: Any) -> Any:
 
 @program()
 def prog_hooksx_register_state_dict_post_hook_returns(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     lin = T.nn.Linear(2, 2)
     lin.register_state_dict_post_hook(lambda m, sd, prefix, meta: {"x": 1})
     return raises(lambda: lin.state_dict())
@@ -3961,6 +4086,7 @@ def prog_hooksx_register_state_dict_post_hook_returns(T: Any) -> Any:
 
 @program()
 def prog_hooksx_load_state_dict_post_hook_errors(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     lin = T.nn.Linear(2, 2)
     lin.register_load_state_dict_post_hook(lambda m, inc: inc.missing_keys.append("zzz"))
     r = raises(lambda: lin.load_state_dict(lin.state_dict()))
@@ -4077,11 +4203,13 @@ def _layers_mods(T):
 
 @program()
 def prog_layers_reprs(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     return [repr(m) for m in _layers_mods(T)]
 
 
 @program()
 def prog_layers_state_dict_keys(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     lazy = T.nn.modules.lazy.LazyModuleMixin
     return [
         (type(m).__name__, [(k, tuple(v.shape), str(v.dtype)) for k, v in m.state_dict().items()])
@@ -4092,6 +4220,7 @@ def prog_layers_state_dict_keys(T: Any) -> Any:
 
 @program()
 def prog_layers_extra_attrs(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     out = []
     for m in _layers_mods(T):
         d = {
@@ -4107,11 +4236,13 @@ def prog_layers_extra_attrs(T: Any) -> Any:
 
 @program()
 def prog_layers_dtypes_after_double(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     return [[str(v.dtype) for v in m.double().state_dict().values()] for m in _layers_mods(T)]
 
 
 @program(tol=Tolerance(1e-4, 2e-5, "two SGD steps through conv and batch norms, then eval"))
 def prog_layers_sync_batchnorm_convert_and_train(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
     nn = T.nn
     T.manual_seed(0)
     model = nn.Sequential(
@@ -4163,6 +4294,226 @@ def prog_layers_sync_batchnorm_convert_and_train(T: Any) -> Any:
         "isbn": isinstance(sbn, T.nn.modules.batchnorm._BatchNorm),
         "sd": list(sbn.state_dict()),
     }
+
+
+# --- workers -----------------------------------------------------------------------------------
+
+
+@program()
+def prog_workers_workers_basic(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
+    D = T.utils.data
+    ds = D.TensorDataset(T.arange(10.0))
+    dl = D.DataLoader(ds, batch_size=3, num_workers=2)
+    return [b for b in dl], len(dl)
+
+
+@program()
+def prog_workers_workers_random_aug(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
+    D = T.utils.data
+
+    class Aug(D.Dataset):
+        def __len__(self):
+            return 6
+
+        def __getitem__(self, i):
+            info = D.get_worker_info()
+            return T.rand(1) + i, info.id if info else -1
+
+    T.manual_seed(0)
+    dl = D.DataLoader(Aug(), batch_size=2, num_workers=2)
+    return list(dl), T.rand(1)
+
+
+@program()
+def prog_workers_workers_iterable_split(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
+    D = T.utils.data
+
+    class It(D.IterableDataset):
+        def __iter__(self):
+            info = D.get_worker_info()
+            if info is None:
+                return iter(range(6))
+            return iter(range(info.id, 6, info.num_workers))
+
+    return list(D.DataLoader(It(), batch_size=2, num_workers=2))
+
+
+@program()
+def prog_workers_worker_init_fn(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
+    D = T.utils.data
+
+    def init(wid):
+        info = D.get_worker_info()
+        info.dataset.offset = 100 * (wid + 1)
+
+    class DS(D.Dataset):
+        offset = 0
+
+        def __len__(self):
+            return 4
+
+        def __getitem__(self, i):
+            return i + self.offset
+
+    return list(D.DataLoader(DS(), batch_size=1, num_workers=2, worker_init_fn=init))
+
+
+@program()
+def prog_workers_generator_with_workers(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
+    D = T.utils.data
+
+    class Aug(D.Dataset):
+        def __len__(self):
+            return 4
+
+        def __getitem__(self, i):
+            return T.randint(0, 1000, (1,))
+
+    g = T.Generator().manual_seed(3)
+    return list(D.DataLoader(Aug(), batch_size=2, num_workers=2, generator=g))
+
+
+@program()
+def prog_workers_persistent_workers_epochs(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
+    D = T.utils.data
+
+    class Aug(D.Dataset):
+        def __len__(self):
+            return 4
+
+        def __getitem__(self, i):
+            return T.rand(1) + i
+
+    T.manual_seed(1)
+    calls = []
+    dl = D.DataLoader(
+        Aug(),
+        batch_size=2,
+        num_workers=2,
+        persistent_workers=True,
+        worker_init_fn=lambda w: calls.append(w),
+    )
+    e1 = list(dl)
+    e2 = list(dl)
+    dl2 = D.DataLoader(Aug(), batch_size=2, num_workers=2, shuffle=True)
+    e3 = list(dl2)
+    e4 = list(dl2)
+    return e1, e2, e3, e4, T.rand(1)
+
+
+@program()
+def prog_workers_iterable_uneven_workers(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
+    D = T.utils.data
+
+    class It(D.IterableDataset):
+        def __iter__(self):
+            info = D.get_worker_info()
+            n = 7 if info.id == 0 else 2
+            return iter(range(info.id * 100, info.id * 100 + n))
+
+        def __len__(self):
+            return 5
+
+    dl = D.DataLoader(It(), batch_size=2, num_workers=3)
+    n = len(dl)
+    return (
+        list(dl),
+        n,
+        list(D.DataLoader(It(), batch_size=None, num_workers=2)),
+        list(D.DataLoader(It(), batch_size=3, num_workers=2, drop_last=True)),
+    )
+
+
+@program()
+def prog_workers_numpy_and_random_in_workers(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
+    random = importlib.import_module("random")
+    D = T.utils.data
+
+    class Aug(D.Dataset):
+        def __len__(self):
+            return 4
+
+        def __getitem__(self, i):
+            return np.random.rand(), random.random(), T.randn(1)
+
+    T.manual_seed(5)
+    out = list(D.DataLoader(Aug(), batch_size=2, num_workers=2))
+    return out
+
+
+@program()
+def prog_workers_worker_exception(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
+    D = T.utils.data
+
+    class Bad(D.Dataset):
+        def __len__(self):
+            return 4
+
+        def __getitem__(self, i):
+            if i == 3:
+                raise ValueError("bad index")
+            return i
+
+    dl = D.DataLoader(Bad(), batch_size=1, num_workers=2)
+    it = iter(dl)
+    got = [next(it), next(it), next(it)]
+    try:
+        next(it)
+    except ValueError as e:
+        got.append(str(e).split("\n")[0])
+    return got
+
+
+@program()
+def prog_workers_iterable_len_warning(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
+    D = T.utils.data
+
+    class It(D.IterableDataset):
+        def __iter__(self):
+            return iter(range(5))
+
+        def __len__(self):
+            return 2
+
+        def __repr__(self):
+            return "It()"
+
+    dl = D.DataLoader(It(), batch_size=1)
+    n = len(dl)
+    return n, list(dl), list(D.DataLoader(It(), batch_size=1))
+
+
+@program()
+def prog_workers_worker_info_attrs(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
+    D = T.utils.data
+
+    class DS(D.Dataset):
+        def __len__(self):
+            return 2
+
+        def __getitem__(self, i):
+            info = D.get_worker_info()
+            return (
+                info.id,
+                info.num_workers,
+                info.dataset is self,
+                type(info).__name__,
+                info.worker_method,
+            )
+
+    T.manual_seed(0)
+    return list(D.DataLoader(DS(), batch_size=None, num_workers=2)), D.get_worker_info()
 
 
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------

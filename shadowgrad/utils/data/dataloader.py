@@ -1,13 +1,26 @@
-"""DataLoader and default_collate. Mirrors `torch.utils.data.dataloader` (single process).
+"""DataLoader and default_collate. Mirrors `torch.utils.data.dataloader`.
 
-Differences: num_workers > 0 runs in the main process (the batches are the same).
+Workers (num_workers > 0) run in the main process, one after another, each with what torch's
+worker process has: its own copy of the dataset (a shallow copy, where torch's process holds a
+forked or pickled one), its torch, `random` and numpy random states seeded as torch seeds them,
+`get_worker_info()`, `worker_init_fn`, and torch's round-robin hand-out of batches (an
+IterableDataset is iterated once per worker). The batches and their random draws are torch's;
+what differs is only what needs another process: a worker's exception is re-raised with torch's
+"Caught ... in DataLoader worker process N" header but this process's traceback, and a dataset
+object that a worker mutates in place (beyond rebinding its attributes) is shared.
 """
 
 from __future__ import annotations
 
+import copy
+import os
+import random
 import re
+import traceback
 import warnings
-from collections.abc import Iterator, Mapping, Sequence
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -22,10 +35,60 @@ from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
 __all__ = ["DataLoader", "default_collate", "default_convert", "get_worker_info"]
 
 
-def get_worker_info() -> None:
-    """Mirrors `torch.utils.data.get_worker_info`: None outside a worker process, and shadowgrad
-    loads every batch in the main process (see Differences above)."""
-    return None
+@dataclass(frozen=True, slots=True)
+class WorkerInfo:
+    """Mirrors `torch.utils.data._utils.worker.WorkerInfo`."""
+
+    id: int
+    num_workers: int
+    seed: int
+    dataset: Any
+    rng: Any = None
+    worker_method: str | None = "multiprocessing"
+
+
+_worker_info: WorkerInfo | None = None
+
+
+def get_worker_info() -> WorkerInfo | None:
+    """Mirrors `torch.utils.data.get_worker_info`: the running worker's WorkerInfo, None
+    outside a worker."""
+    return _worker_info
+
+
+def _generate_state(base_seed: int, worker_id: int) -> list[int]:
+    """torch.utils.data._utils.worker._generate_state: a worker's numpy seed (SeedSequence's
+    hashing, written out)."""
+    init_a, mult_a, init_b, mult_b = 0x43B0D7E5, 0x931E8875, 0x8B51F9DD, 0x58F38DED
+    mix_mult_l, mix_mult_r, xshift, mask32 = 0xCA01F9DD, 0x4973F715, 16, 0xFFFFFFFF
+    entropy = [worker_id, base_seed & mask32, base_seed >> 32, 0]
+    hash_const_a = init_a
+
+    def hash_(value: int) -> int:
+        nonlocal hash_const_a
+        value = (value ^ hash_const_a) & mask32
+        hash_const_a = (hash_const_a * mult_a) & mask32
+        value = (value * hash_const_a) & mask32
+        return (value ^ (value >> xshift)) & mask32
+
+    def mix(x: int, y: int) -> int:
+        result = ((mix_mult_l * x) & mask32) - ((mix_mult_r * y) & mask32)
+        result &= mask32
+        return (result ^ (result >> xshift)) & mask32
+
+    pool = [hash_(e) for e in entropy]
+    for i_src in range(4):
+        for i_dst in range(4):
+            if i_src != i_dst:
+                pool[i_dst] = mix(pool[i_dst], hash_(pool[i_src]))
+    hash_const_b = init_b
+    state = []
+    for i_dst in range(4):
+        data_val = (pool[i_dst] ^ hash_const_b) & mask32
+        hash_const_b = (hash_const_b * mult_b) & mask32
+        data_val = (data_val * hash_const_b) & mask32
+        state.append((data_val ^ (data_val >> xshift)) & mask32)
+    return state
 
 
 _np_str_obj_array_pattern = re.compile(r"[SaUO]")
@@ -214,7 +277,38 @@ class DataLoader:
         if collate_fn is None:
             collate_fn = default_collate if self._auto_collation else default_convert
         self.collate_fn = collate_fn
+        self._iterator: _MultiProcessingDataLoaderIter | None = None
+        self._IterableDataset_len_called: int | None = None
         self._initialized = True
+        self.check_worker_number_rationality()
+
+    def check_worker_number_rationality(self) -> None:
+        """Mirrors `torch.utils.data.DataLoader.check_worker_number_rationality`: warn when
+        more workers are asked for than this process has CPUs."""
+        if not self.num_workers:
+            return
+        cpuset_checked = hasattr(os, "sched_getaffinity")
+        suggest = len(os.sched_getaffinity(0)) if cpuset_checked else os.cpu_count()
+        if suggest is not None and self.num_workers <= suggest:
+            return
+        if suggest is not None:
+            cpuset = "" if cpuset_checked else " (`cpuset` is not taken into account)"
+            suggested = (
+                f"Our suggested max number of worker in current system is {suggest}{cpuset}, "
+                "which is smaller than what this DataLoader is going to create."
+            )
+        else:
+            suggested = (
+                "DataLoader is not able to compute a suggested max number of worker in current "
+                "system."
+            )
+        warnings.warn(
+            f"This DataLoader will create {self.num_workers} worker processes in total. "
+            f"{suggested} Please be aware that excessive worker creation might get DataLoader "
+            "running slow or even freeze, lower the worker number to avoid potential "
+            "slowness/freeze if necessary.",
+            stacklevel=2,
+        )
 
     def __setattr__(self, attr: str, val: Any) -> None:
         if self.__dict__.get("_initialized") and attr in _FROZEN:
@@ -238,7 +332,12 @@ class DataLoader:
         # sampler draws anything: the same word here keeps the generator in step with torch's
         from ..._creation import empty
 
-        empty((), dtype=_dtype.int64).random_(generator=self.generator)
+        if self.persistent_workers and self.num_workers > 0 and self._iterator is not None:
+            self._iterator._reset(self)  # torch reuses the iterator and its workers
+            return self._iterator
+        if self.num_workers > 0:
+            self.check_worker_number_rationality()
+        base_seed = int(empty((), dtype=_dtype.int64).random_(generator=self.generator).item())
         if self.pin_memory and self.pin_memory_device:
             warnings.warn(
                 "pin_memory_device is deprecated, the current accelerator will be used as the "
@@ -251,12 +350,12 @@ class DataLoader:
                 "pinned memory won't be used.",
                 stacklevel=2,
             )
-        cls = (
-            _SingleProcessDataLoaderIter
-            if self.num_workers == 0
-            else _MultiProcessingDataLoaderIter
-        )
-        return cls(self, self._batches())
+        if self.num_workers == 0:
+            return _SingleProcessDataLoaderIter(self, self._batches())
+        it = _MultiProcessingDataLoaderIter(self, base_seed)
+        if self.persistent_workers:
+            self._iterator = it
+        return it
 
     def _batches(self) -> Iterator[Any]:
         if self._is_iterable:
@@ -286,7 +385,7 @@ class DataLoader:
 
     def __len__(self) -> int:
         if self._is_iterable:
-            length = len(self.dataset)
+            length = self._IterableDataset_len_called = len(self.dataset)
             if self.batch_size is not None:
                 from math import ceil
 
@@ -303,13 +402,15 @@ _FROZEN = ("batch_size", "batch_sampler", "sampler", "drop_last", "dataset", "pe
 
 
 class _BaseDataLoaderIter:
-    """The iterator a DataLoader returns (torch's class names): the batches, and the loader's
-    length."""
+    """The iterator a DataLoader returns (torch's class names): the batches, the loader's
+    length, and torch's warning when an IterableDataset yields more than its reported length."""
 
     def __init__(self, loader: DataLoader, batches: Iterator[Any]) -> None:
         self._loader = loader
         self._batches = batches
         self._num_yielded = 0
+        self._num_workers = loader.num_workers
+        self._IterableDataset_len_called = loader._IterableDataset_len_called
 
     def __iter__(self) -> _BaseDataLoaderIter:
         return self
@@ -317,6 +418,24 @@ class _BaseDataLoaderIter:
     def __next__(self) -> Any:
         batch = next(self._batches)
         self._num_yielded += 1
+        if (
+            self._loader._is_iterable
+            and self._IterableDataset_len_called is not None
+            and self._num_yielded > self._IterableDataset_len_called
+        ):
+            msg = (
+                f"Length of IterableDataset {self._loader.dataset} was reported to be "
+                f"{self._IterableDataset_len_called}(when accessing len(dataloader)), but "
+                f"{self._num_yielded} samples have been fetched. "
+            )
+            if self._num_workers > 0:
+                msg += (
+                    "For multiprocessing data-loading, this could be caused by not properly "
+                    "configuring the IterableDataset replica at each worker. Please see "
+                    "https://pytorch.org/docs/stable/data.html#torch.utils.data.IterableDataset "
+                    "for examples."
+                )
+            warnings.warn(msg, stacklevel=2)
         return batch
 
     def __len__(self) -> int:
@@ -327,6 +446,192 @@ class _SingleProcessDataLoaderIter(_BaseDataLoaderIter):
     """Mirrors torch's iterator for num_workers=0."""
 
 
+class _Stop:
+    """A worker's answer once its IterableDataset replica is exhausted (torch's
+    _IterableDatasetStopIteration)."""
+
+
+class _Worker:
+    """One of torch's worker processes, run in this one: its dataset copy, its random states
+    (torch's default generator, `random`'s and numpy's, seeded as torch's _worker_loop seeds
+    them) and its WorkerInfo, swapped in while its code runs."""
+
+    def __init__(self, loader: DataLoader, wid: int, base_seed: int) -> None:
+        from ..._random import Generator
+
+        self.id = wid
+        try:
+            dataset = copy.copy(loader.dataset)
+        except Exception:
+            dataset = loader.dataset
+        self.dataset = dataset
+        seed = base_seed + wid
+        self.gen_state = vars(Generator().manual_seed(seed)).copy()
+        rs = random.Random(seed)
+        self.py_state = rs.getstate()
+        self.np_state = np.random.RandomState(_generate_state(base_seed, wid)).get_state()
+        self.info = WorkerInfo(id=wid, num_workers=loader.num_workers, seed=seed, dataset=dataset)
+        self.loader = loader
+        self.init_error: BaseException | None = None
+        self.fetcher: Any = None
+        self.ended = False
+        try:
+            if loader.worker_init_fn is not None:
+                self.run(loader.worker_init_fn, wid)
+            self.run(self._new_fetcher)
+        except Exception as e:
+            self.init_error = e
+
+    def _new_fetcher(self) -> None:
+        """torch's _DatasetKind.create_fetcher: an IterableDataset replica is iterated from
+        here."""
+        self.fetcher = iter(self.dataset) if self.loader._is_iterable else None
+        self.ended = False
+
+    def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Call fn in this worker: its random states and WorkerInfo in place, the main
+        process's put back after."""
+        global _worker_info
+        from ..._random import default_generator
+
+        main_gen = vars(default_generator).copy()
+        main_py = random.getstate()
+        main_np = np.random.get_state()
+        main_info = _worker_info
+        vars(default_generator).clear()
+        vars(default_generator).update(self.gen_state)
+        random.setstate(self.py_state)
+        np.random.set_state(self.np_state)
+        _worker_info = self.info
+        try:
+            return fn(*args)
+        finally:
+            self.gen_state = vars(default_generator).copy()
+            self.py_state = random.getstate()
+            self.np_state = np.random.get_state()
+            vars(default_generator).clear()
+            vars(default_generator).update(main_gen)
+            random.setstate(main_py)
+            np.random.set_state(main_np)
+            _worker_info = main_info
+
+    def fetch(self, index: Any) -> Any:
+        """torch's fetchers: a batch (or sample) for `index`, or _Stop once an IterableDataset
+        replica runs out."""
+        loader = self.loader
+        if loader._is_iterable:
+            if self.ended:
+                return _Stop()
+            if loader.batch_size is None:
+                try:
+                    return loader.collate_fn(next(self.fetcher))
+                except StopIteration:
+                    self.ended = True
+                    return _Stop()
+            data = []
+            for _ in range(loader.batch_size):
+                try:
+                    data.append(next(self.fetcher))
+                except StopIteration:
+                    self.ended = True
+                    break
+            if not data or (loader.drop_last and len(data) < loader.batch_size):
+                return _Stop()
+            return loader.collate_fn(data)
+        if loader._auto_collation:
+            getitems = getattr(self.dataset, "__getitems__", None)
+            items = getitems(index) if callable(getitems) else [self.dataset[i] for i in index]
+            return loader.collate_fn(items)
+        return loader.collate_fn(self.dataset[index])
+
+    def task(self, index: Any) -> Any:
+        if self.init_error is not None:
+            e, self.init_error = self.init_error, None
+            _reraise(e, self.id)
+        try:
+            return self.run(self.fetch, index)
+        except Exception as e:
+            _reraise(e, self.id)
+
+
+def _reraise(e: BaseException, wid: int) -> None:
+    """torch's ExceptionWrapper.reraise: the worker's exception type, with a message naming the
+    worker and carrying the original traceback."""
+    where = f"in DataLoader worker process {wid}"
+    tb = "".join(traceback.format_exception(type(e), e, e.__traceback__))
+    msg = f"Caught {type(e).__name__} {where}.\nOriginal {tb}"
+    if isinstance(e, KeyError):
+        raise KeyError(msg) from None
+    try:
+        err = type(e)(msg)
+    except Exception:
+        raise RuntimeError(msg) from None
+    raise err from None
+
+
 class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
-    """torch's iterator class for num_workers > 0; here the batches are loaded in the main
-    process (see the module docstring)."""
+    """Mirrors torch's iterator for num_workers > 0, its workers run in this process: index
+    batches are handed out round-robin to the workers still active, prefetch_factor per worker
+    ahead, and batches come back in the order they were handed out."""
+
+    def __init__(self, loader: DataLoader, base_seed: int) -> None:
+        super().__init__(loader, iter(()))
+        self._base_seed = base_seed
+        self._persistent_workers = loader.persistent_workers
+        n = loader.num_workers
+        self._workers = [_Worker(loader, w, base_seed) for w in range(n)]
+        self._reset(loader, first_iter=True)
+
+    def _reset(self, loader: DataLoader, first_iter: bool = False) -> None:
+        self._num_yielded = 0
+        self._IterableDataset_len_called = loader._IterableDataset_len_called
+        self._sampler_iter = _index_iter(loader)
+        self._status = [True] * len(self._workers)
+        self._cycle = 0
+        self._tasks: deque[tuple[_Worker, Any]] = deque()
+        if not first_iter:  # persistent workers: torch's _ResumeIteration
+            for w in self._workers:
+                w.run(w._new_fetcher)
+        for _ in range((self._loader.prefetch_factor or 0) * len(self._workers)):
+            self._try_put_index()
+
+    def _try_put_index(self) -> None:
+        try:
+            index = next(self._sampler_iter)
+        except StopIteration:
+            return
+        n = len(self._workers)
+        for _ in range(n):  # the next active worker, if any
+            w = self._cycle
+            self._cycle = (self._cycle + 1) % n
+            if self._status[w]:
+                self._tasks.append((self._workers[w], index))
+                return
+
+    def __next__(self) -> Any:
+        self._batches = iter((self._next_data(),))
+        return super().__next__()
+
+    def _next_data(self) -> Any:
+        while self._tasks:
+            worker, index = self._tasks.popleft()
+            if not self._status[worker.id]:
+                continue  # handed to a worker whose replica ran out: never answered
+            data = worker.task(index)
+            if isinstance(data, _Stop):
+                self._status[worker.id] = False
+                self._try_put_index()
+                continue
+            self._try_put_index()
+            return data
+        raise StopIteration
+
+
+def _index_iter(loader: DataLoader) -> Iterator[Any]:
+    """torch's _index_sampler: index batches, single indices, or (IterableDataset) an endless
+    supply of placeholders."""
+    if loader._is_iterable:
+        return iter(lambda: None, 0)
+    if loader._auto_collation:
+        return (list(b) for b in loader.batch_sampler)  # type: ignore[union-attr]
+    return iter(loader.sampler)  # type: ignore[arg-type]
