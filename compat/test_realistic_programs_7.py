@@ -4516,6 +4516,199 @@ def prog_workers_worker_info_attrs(T: Any) -> Any:
     return list(D.DataLoader(DS(), batch_size=None, num_workers=2)), D.get_worker_info()
 
 
+# --- nnutil2 -----------------------------------------------------------------------------------
+
+
+def _nnutil2_D(*s, seed=0):
+    return np.random.default_rng(seed).standard_normal(s).astype(np.float32)
+
+
+@program()
+def prog_nnutil2_stateless_functional_call_deprecated(T: Any) -> Any:
+    T.manual_seed(0)
+    lin = T.nn.Linear(2, 1)
+    y = T.nn.utils.stateless.functional_call(lin, {"weight": T.ones(1, 2)}, (T.ones(3, 2),))
+    return y
+
+
+@program()
+def prog_nnutil2_clip_grad_norm_deprecated_name(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
+    p = T.nn.Parameter(T.ones(2))
+    p.grad = T.ones(2) * 3
+    return T.nn.utils.clip_grad_norm(p, 1.0), p.grad
+
+
+@program()
+def prog_nnutil2_weight_norm_deprecated(T: Any) -> Any:
+    T.manual_seed(0)
+    m = T.nn.utils.weight_norm(T.nn.Linear(2, 2))
+    return [k for k, _ in m.named_parameters()]
+
+
+@program()
+def prog_nnutil2_fuse_weights(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
+    F = T.nn.utils.fusion
+    w, b = F.fuse_conv_bn_weights(
+        T.ones(2, 1, 1, 1),
+        T.zeros(2),
+        T.tensor([0.1, 0.2]),
+        T.tensor([1.0, 2.0]),
+        1e-5,
+        T.tensor([1.0, 0.5]),
+        T.tensor([0.0, 1.0]),
+    )
+    w2, b2 = F.fuse_linear_bn_weights(
+        T.ones(2, 3), None, T.zeros(2), T.ones(2), 1e-5, T.ones(2), T.zeros(2)
+    )
+    return w, b, type(w).__name__, w2, b2, w.requires_grad
+
+
+@program()
+def prog_nnutil2_invert_permutation(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
+    R = T.nn.utils.rnn
+    return R.invert_permutation(T.tensor([2, 0, 1])), R.invert_permutation(None)
+
+
+@program()
+def prog_nnutil2_convert_memory_format(T: Any) -> Any:
+    T.manual_seed(0)
+    m = T.nn.Sequential(T.nn.Conv2d(1, 2, 2), T.nn.ReLU())
+    r = T.nn.utils.convert_conv2d_weight_memory_format(m, T.channels_last)
+    return (
+        r is m,
+        m[0].weight.is_contiguous(),
+        m[0].weight.is_contiguous(memory_format=T.channels_last),
+    )
+
+
+@program()
+def prog_nnutil2_parameters_to_vector_errors(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
+    U = T.nn.utils
+    return raises(lambda: U.parameters_to_vector(T.ones(3))), U.parameters_to_vector(
+        [T.ones(2, 2), T.zeros(1)]
+    )
+
+
+@program()
+def prog_nnutil2_module_half_grad_and_float_loss(T: Any) -> Any:
+    T.manual_seed(0)
+    m = T.nn.Linear(3, 2).double()
+    x = T.tensor(_nnutil2_D(4, 3)).double()
+    loss = m(x).pow(2).mean()
+    loss.backward()
+    opt = T.optim.Adam(m.parameters(), lr=0.1)
+    opt.step()
+    return m.weight, opt.state[m.weight]["step"].dtype, opt.state[m.weight]["exp_avg"].dtype
+
+
+@program()
+def prog_nnutil2_init_on_param_with_grad(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
+    p = T.nn.Parameter(T.ones(2, 2))
+    (p * 2).sum().backward()
+    T.manual_seed(0)
+    T.nn.init.normal_(p)
+    return p.grad, p.requires_grad, p.is_leaf, p._version
+
+
+@program()
+def prog_nnutil2_trunc_normal_nan_warning(T: Any) -> Any:
+    T.manual_seed(0)
+    return T.nn.init.trunc_normal_(T.empty(3), mean=5.0, std=1.0, a=-2.0, b=2.0)
+
+
+@program()
+def prog_nnutil2_kaiming_zero_fan(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
+    return raises(lambda: T.nn.init.kaiming_normal_(T.empty(0, 0))), T.nn.init.xavier_uniform_(
+        T.empty(0, 3)
+    ).shape
+
+
+@program()
+def prog_nnutil2_calculate_fan(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
+    f = T.nn.init._calculate_fan_in_and_fan_out
+    return f(T.empty(3, 4)), f(T.empty(3, 4, 5, 6)), raises(lambda: f(T.empty(3)))
+
+
+@program()
+def prog_nnutil2_orthogonal_init_sizes(T: Any) -> Any:
+    T.manual_seed(0)
+    a = T.nn.init.orthogonal_(T.empty(2, 3, 2))
+    b = T.nn.init.orthogonal_(T.empty(5, 2))
+    return a, b, raises(lambda: T.nn.init.orthogonal_(T.empty(3)))
+
+
+@program()
+def prog_nnutil2_sparse_init_errors(T: Any) -> Any:
+    T.manual_seed(0)  # the default initializations below draw from it
+    return raises(lambda: T.nn.init.sparse_(T.empty(3), 0.5)), raises(
+        lambda: T.nn.init.sparse_(T.empty(2, 2, 2), 0.5)
+    )
+
+
+@program()
+def prog_nnutil2_uniform_bounds(T: Any) -> Any:
+    T.manual_seed(0)
+    return raises(lambda: T.nn.init.uniform_(T.empty(3), 2.0, 1.0)), raises(
+        lambda: T.nn.init.uniform_(T.empty(3, dtype=T.int64))
+    )
+
+
+@program()
+def prog_nnutil2_init_int_tensor(T: Any) -> Any:
+    T.manual_seed(0)
+    return (
+        [
+            raises(lambda f=f: f(T.empty(2, 2, dtype=T.int64)))
+            for f in [
+                T.nn.init.normal_,
+                T.nn.init.xavier_uniform_,
+                T.nn.init.kaiming_uniform_,
+                T.nn.init.orthogonal_,
+                T.nn.init.trunc_normal_,
+            ]
+        ],
+        T.nn.init.zeros_(T.empty(2, dtype=T.int64)),
+        T.nn.init.ones_(T.empty(2, dtype=T.int64)),
+        T.nn.init.constant_(T.empty(2, dtype=T.int64), 3),
+    )
+
+
+@program()
+def prog_nnutil2_convert_memory_format_train(T: Any) -> Any:
+    T.manual_seed(0)
+    m = T.nn.Sequential(
+        T.nn.Conv2d(2, 4, 2),
+        T.nn.ReLU(),
+        T.nn.ConvTranspose2d(4, 2, 2),
+        T.nn.Sequential(T.nn.Conv3d(1, 1, 1)),
+    )
+    w = m[0].weight
+    r = T.nn.utils.convert_conv2d_weight_memory_format(m, T.channels_last)
+    T.nn.utils.convert_conv3d_weight_memory_format(m, T.channels_last_3d)
+    x = T.randn(1, 2, 4, 4)
+    y = m[2](m[1](m[0](x)))
+    y.sum().backward()
+    return (
+        r is m,
+        m[0].weight is w,
+        m[0].weight.stride(),
+        m[2].weight.stride(),
+        m[3][0].weight.stride(),
+        y,
+        m[0].weight.grad.stride(),
+        type(m[0].weight).__name__,
+        m[0].weight.is_contiguous(memory_format=T.channels_last),
+        m[0].weight.requires_grad,
+    )
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 
