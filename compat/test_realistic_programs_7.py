@@ -4709,6 +4709,131 @@ def prog_nnutil2_convert_memory_format_train(T: Any) -> Any:
     )
 
 
+# --- epochs ------------------------------------------------------------------------------------
+
+
+def _epochs_O(T, lr=1.0, **kw):
+    return T.optim.SGD([T.nn.Parameter(T.ones(2))], lr=lr, **kw)
+
+
+@program()
+def prog_epochs_plateau_epoch_arg(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    o = _epochs_O(T)
+    s = S.ReduceLROnPlateau(o, patience=0)
+    o.step()
+    s.step(1.0, 5)
+    o.step()
+    s.step(2.0)
+    return s.last_epoch, s.get_last_lr()
+
+
+@program()
+def prog_epochs_cyclic_epoch_arg(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    o = _epochs_O(T, momentum=0.9)
+    s = S.CyclicLR(o, 0.1, 1.0, step_size_up=2)
+    o.step()
+    s.step(3)
+    return s.get_last_lr(), s.last_epoch
+
+
+@program()
+def prog_epochs_onecycle_epoch_arg(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    o = _epochs_O(T, momentum=0.9)
+    s = S.OneCycleLR(o, 1.0, total_steps=5)
+    o.step()
+    s.step(2)
+    return s.get_last_lr(), s.last_epoch
+
+
+@program()
+def prog_epochs_cosine_epoch_closed_form(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    o = _epochs_O(T)
+    s = S.CosineAnnealingLR(o, 4, eta_min=0.1)
+    o.step()
+    s.step(3)
+    o.step()
+    s.step()
+    return s.get_last_lr(), s.last_epoch
+
+
+@program()
+def prog_epochs_lambda_epoch(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    o = _epochs_O(T)
+    s = S.LambdaLR(o, lambda e: 1 / (e + 1))
+    o.step()
+    s.step(4)
+    return s.get_last_lr()
+
+
+@program()
+def prog_epochs_chained_epoch(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    o = _epochs_O(T)
+    c = S.ChainedScheduler([S.StepLR(o, 1, 0.5), S.ExponentialLR(o, 0.9)])
+    o.step()
+    return raises(lambda: c.step(2)), c.get_last_lr()
+
+
+@program()
+def prog_epochs_swalr_epoch(T: Any) -> Any:
+    swa = T.optim.swa_utils
+    o = _epochs_O(T)
+    s = swa.SWALR(o, 0.1, anneal_epochs=3)
+    o.step()
+    s.step(2)
+    return s.get_last_lr(), s.last_epoch
+
+
+@program()
+def prog_epochs_sched_pickle(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    o = _epochs_O(T)
+    s = S.StepLR(o, 1, 0.5)
+    buf = io.BytesIO()
+    T.save(s.state_dict(), buf)
+    buf.seek(0)
+    return T.load(buf)
+
+
+@program()
+def prog_epochs_sched_weights_only_load(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    o = _epochs_O(T, momentum=0.9)
+    s = S.OneCycleLR(o, 1.0, total_steps=5)
+    buf = io.BytesIO()
+    T.save({"sched": s.state_dict(), "opt": o.state_dict()}, buf)
+    buf.seek(0)
+    return raises(lambda: T.load(buf, weights_only=True))
+
+
+@program()
+def prog_epochs_opt_state_dict_save_load_weights_only(T: Any) -> Any:
+    p = T.nn.Parameter(T.ones(2))
+    o = T.optim.Adam([p], lr=0.1, betas=(0.8, 0.9))
+    p.grad = T.ones(2)
+    o.step()
+    buf = io.BytesIO()
+    T.save(o.state_dict(), buf)
+    buf.seek(0)
+    sd = T.load(buf, weights_only=True)
+    return sd
+
+
+@program()
+def prog_epochs_zero_grad_after_hooks(T: Any) -> Any:
+    log = []
+    p = T.nn.Parameter(T.ones(2))
+    o = T.optim.SGD([p], lr=0.1)
+    o.register_step_post_hook(lambda *a: log.append("post"))
+    o.zero_grad()
+    return log, p.grad
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 
