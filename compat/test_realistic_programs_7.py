@@ -4834,6 +4834,81 @@ def prog_epochs_zero_grad_after_hooks(T: Any) -> Any:
     return log, p.grad
 
 
+# --- scaler ------------------------------------------------------------------------------------
+
+
+def _scaler_D(*s, seed=0):
+    return np.random.default_rng(seed).standard_normal(s).astype(np.float32)
+
+
+@program()
+def prog_scaler_grad_scaler_cpu(T: Any) -> Any:
+    T.manual_seed(0)
+    m = T.nn.Linear(3, 1)
+    opt = T.optim.SGD(m.parameters(), lr=0.1)
+    sc = T.amp.GradScaler("cpu", init_scale=2.0**4, growth_interval=1)
+    x = T.tensor(_scaler_D(4, 3))
+    log = []
+    for _ in range(3):
+        opt.zero_grad()
+        loss = m(x).pow(2).mean()
+        sc.scale(loss).backward()
+        sc.unscale_(opt)
+        T.nn.utils.clip_grad_norm_(m.parameters(), 1.0)
+        r = sc.step(opt)
+        sc.update()
+        log.append((loss.detach(), sc.get_scale(), r, m.weight.detach().clone()))
+    return log, sc.state_dict(), sc.is_enabled()
+
+
+@program()
+def prog_scaler_grad_scaler_inf(T: Any) -> Any:
+    T.manual_seed(0)
+    m = T.nn.Linear(2, 1)
+    opt = T.optim.Adam(m.parameters(), lr=0.1)
+    sc = T.amp.GradScaler("cpu", init_scale=4.0, backoff_factor=0.25)
+    loss = m(T.tensor([[float("inf"), 1.0]])).sum()
+    sc.scale(loss).backward()
+    r = sc.step(opt)
+    sc.update()
+    return r, sc.get_scale(), m.weight, len(opt.state)
+
+
+@program()
+def prog_scaler_grad_scaler_errors(T: Any) -> Any:
+    sc = T.amp.GradScaler("cpu")
+    m = T.nn.Linear(2, 1)
+    opt = T.optim.SGD(m.parameters(), lr=0.1)
+    sc.scale(m(T.ones(1, 2)).sum()).backward()
+    sc.unscale_(opt)
+    r1 = raises(lambda: sc.unscale_(opt))
+    sc.step(opt)
+    r2 = raises(lambda: sc.step(opt))
+    sc.update()
+    return (
+        r1,
+        r2,
+        raises(lambda: sc.update(T.tensor([1.0, 2.0]))),
+        sc.get_scale(),
+        sc.get_growth_factor(),
+        sc.get_backoff_factor(),
+        sc.get_growth_interval(),
+    )
+
+
+@program()
+def prog_scaler_grad_scaler_disabled(T: Any) -> Any:
+    sc = T.amp.GradScaler("cpu", enabled=False)
+    lv = T.tensor(2.0, requires_grad=True)
+    return sc.scale(lv) is lv, sc.get_scale(), sc.state_dict(), sc.is_enabled()
+
+
+@program()
+def prog_scaler_cuda_amp_gradscaler_cpu_warns(T: Any) -> Any:
+    sc = T.cuda.amp.GradScaler()
+    return sc.is_enabled()
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 
