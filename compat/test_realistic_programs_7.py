@@ -4909,6 +4909,126 @@ def prog_scaler_cuda_amp_gradscaler_cpu_warns(T: Any) -> Any:
     return sc.is_enabled()
 
 
+# --- containers --------------------------------------------------------------------------------
+
+
+@program()
+def prog_containers_moduledict_keys(T: Any) -> Any:
+    nn = T.nn
+    md = nn.ModuleDict()
+    return [
+        raises(lambda: md.__setitem__(1, nn.ReLU())),
+        raises(lambda: nn.ModuleDict({"a.b": nn.ReLU()})),
+        raises(lambda: nn.ModuleDict({"": nn.ReLU()})),
+        raises(lambda: nn.ModuleDict({"training": nn.ReLU()})),
+        list(nn.ModuleDict([("z", nn.ReLU()), ("a", nn.Tanh())]).keys()),
+        list(nn.ModuleDict({"z": nn.ReLU(), "a": nn.Tanh()}).keys()),
+        raises(lambda: nn.ModuleDict({"a": 3})),
+    ]
+
+
+@program()
+def prog_containers_modulelist_iadd_and_dir(T: Any) -> Any:
+    nn = T.nn
+    ml = nn.ModuleList([nn.ReLU()])
+    ml += [nn.Tanh()]
+    ml += nn.ModuleList([nn.GELU()])
+    return (
+        [type(m).__name__ for m in ml],
+        "0" in dir(ml),
+        ml.__len__(),
+        raises(lambda: ml.__iadd__(5)),
+    )
+
+
+@program()
+def prog_containers_parameterdict_ops(T: Any) -> Any:
+    nn = T.nn
+    pd = nn.ParameterDict()
+    a = pd.setdefault("a", T.ones(1))
+    b = pd.setdefault("a", T.zeros(1))
+    pd.update(nn.ParameterDict({"b": nn.Parameter(T.ones(2))}))
+    c = pd.popitem()
+    pd["x"] = None
+    return (
+        type(a).__name__,
+        b is a,
+        c[0],
+        list(pd.keys()),
+        len(pd),
+        raises(lambda: pd.update(5)),
+        pd.get("x"),
+        [k for k, _ in pd.named_parameters()],
+    )
+
+
+@program()
+def prog_containers_parameterlist_setitem_and_extra_repr(T: Any) -> Any:
+    nn = T.nn
+    pl = nn.ParameterList([T.ones(2)])
+    pl.append("string")
+    pl.append(3)
+    return (
+        repr(pl),
+        len(pl),
+        [type(p).__name__ for p in pl],
+        raises(lambda: pl[5]),
+        [k for k, _ in pl.named_parameters()],
+    )
+
+
+@program()
+def prog_containers_frozen_params_in_optimizer(T: Any) -> Any:
+    T.manual_seed(0)
+    m = T.nn.Sequential(T.nn.Linear(2, 2), T.nn.Linear(2, 1))
+    m[0].requires_grad_(False)
+    opt = T.optim.Adam(m.parameters(), lr=0.1)
+    m(T.ones(3, 2)).sum().backward()
+    opt.step()
+    return len(opt.state), [p.grad is None for p in m.parameters()], m[1].weight
+
+
+@program()
+def prog_containers_optimizer_non_leaf_and_no_grad_params(T: Any) -> Any:
+    a = T.ones(2)
+    return (
+        raises(lambda: T.optim.SGD([a], lr=0.1)),
+        raises(lambda: T.optim.SGD([a * 2], lr=0.1)),
+        raises(lambda: T.optim.SGD([T.ones(2, requires_grad=True) * 2], lr=0.1)),
+    )
+
+
+@program()
+def prog_containers_sequential_getitem_types(T: Any) -> Any:
+    nn = T.nn
+    s = nn.Sequential(nn.ReLU(), nn.Tanh(), nn.GELU())
+    return (
+        repr(s[::2]),
+        raises(lambda: s["a"]),
+        raises(lambda: s[1.5]),
+        len(s[5:]),
+        raises(lambda: s.__delitem__(5)),
+    )
+
+
+@program()
+def prog_containers_module_children_order_after_reassign(T: Any) -> Any:
+    nn = T.nn
+    m = nn.Module()
+    m.a = nn.ReLU()
+    m.b = nn.Tanh()
+    m.a = nn.GELU()
+    del m.b
+    m.b = nn.Tanh()
+    return [k for k, _ in m.named_children()], repr(m)
+
+
+@program()
+def prog_containers_module_eq_hash_and_bool(T: Any) -> Any:
+    m = T.nn.Linear(1, 1)
+    return bool(m), m == m, hash(m) == hash(m), bool(T.nn.Sequential()), bool(T.nn.ModuleList())
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 
