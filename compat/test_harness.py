@@ -111,7 +111,7 @@ def test_swallowed_version_counter_error_is_caught(monkeypatch: pytest.MonkeyPat
     unpack = SavedTensor.unpack
 
     def lenient(self: SavedTensor, node: Any) -> Any:
-        self._version = self._vc.v  # forget that the tensor was modified
+        self._saved_version = self._vc.v  # forget that the tensor was modified
         return unpack(self, node)
 
     monkeypatch.setattr(SavedTensor, "unpack", lenient)

@@ -15,6 +15,7 @@ and gradients; select/stack nodes in the graph); forward transforms cannot nest 
 from __future__ import annotations
 
 import functools
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -114,11 +115,17 @@ def _alias_for_grad(x: Any) -> Any:
     if x._rg and _GM.grad:
         return x.view_as(x)
     y = x.detach().requires_grad_(True)
+    _INTERNAL[id(y)] = y
     if _fwad._STATE.level >= 0:
         tangent = _fwad._get_tangent(x)
         if tangent is not None:
             y = _fwad.make_dual(y, tangent)
     return y
+
+
+# the leaves transforms made to differentiate with respect to (_alias_for_grad): never a
+# tensor of an enclosing level (_OuterReach)
+_INTERNAL: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()
 
 
 def _keeps_graph(leaves: list[Any]) -> bool:
@@ -131,6 +138,57 @@ def _keeps_graph(leaves: list[Any]) -> bool:
         if _is_tensor(x) and (x._rg or (fw and _fwad._get_tangent(x) is not None)):
             return True
     return False
+
+
+class _OuterReach:
+    """Whether a result of a transform depends on tensors an enclosing backward differentiates
+    other than the transform's own inputs (parameters the function closes over): its graph
+    reaches a leaf that is not one of `inner` or a node recorded before the transform began
+    (`seq0`). Such results keep their graph, as torch's functorch levels leave the outer
+    autograd level in place; the others are returned detached. Nodes found not to reach out
+    are remembered across calls."""
+
+    def __init__(self, inner: list[Any], seq0: int) -> None:
+        self.inner = {id(x) for x in inner}
+        self.seq0 = seq0
+        self.clear: set[int] = set()
+
+    def __call__(self, t: Any) -> bool:
+        from .autograd.graph import AccumulateGrad
+
+        if not _is_tensor(t) or not t._rg:
+            return False
+        gf = t.grad_fn
+        if gf is None:
+            return id(t) not in self.inner
+        stack, seen = [gf], []
+        while stack:
+            n = stack.pop()
+            if n is None or id(n) in self.clear:
+                continue
+            seen.append(n)
+            if isinstance(n, AccumulateGrad):
+                v = n.variable
+                if id(v) not in self.inner and _INTERNAL.get(id(v)) is not v:
+                    return True
+                continue
+            if getattr(n, "_seq", self.seq0) < self.seq0:
+                return True
+            stack.extend(nxt for nxt, _ in n.next_functions)
+        self.clear.update(id(n) for n in seen)
+        return False
+
+    def detach_unreached(self, tree: Any) -> Any:
+        leaves, spec = _flatten(tree)
+        return _unflatten(
+            [x.detach() if _is_tensor(x) and not self(x) else x for x in leaves], spec
+        )
+
+
+def _seq_now() -> int:
+    from .autograd import graph as _graph
+
+    return next(_graph._seq)
 
 
 def _call(func: Callable[..., Any], args: Any, kwargs: dict[str, Any]) -> Any:
@@ -189,6 +247,8 @@ def grad_and_value(
             trees.append((new, spec))
             args[a] = _unflatten(new, spec)
         keep = _keeps_graph(all_leaves)
+        outer = _GM.grad and not keep
+        seq0 = _seq_now() if outer else 0
         out = _call(func, args, kwargs)
         out, aux = _split_aux(out, has_aux, "grad_and_value(f)(*args)")
         if not _is_tensor(out):
@@ -202,11 +262,13 @@ def grad_and_value(
                 "instead?"
             )
         flat = [x for new, _ in trees for x in new]
+        reach = _OuterReach(flat, seq0) if outer else None
+        keep_outer = reach is not None and (reach(out) or any(reach(a) for a in _flatten(aux)[0]))
         prev = _GM.grad
         _GM.grad = True
         try:
             if out._rg:
-                gs = autograd_grad(out, flat, create_graph=keep, allow_unused=True)
+                gs = autograd_grad(out, flat, create_graph=keep or keep_outer, allow_unused=True)
             else:
                 gs = [None] * len(flat)
         finally:
@@ -218,7 +280,9 @@ def grad_and_value(
             res.append(_unflatten(gs[i : i + len(new)], spec))
             i += len(new)
         g = res[0] if isinstance(argnums, int) else tuple(res)
-        if not keep and _fwad._STATE.level < 0:
+        if keep_outer and _fwad._STATE.level < 0:
+            g, out, aux = reach.detach_unreached((g, out, aux))  # type: ignore[union-attr]
+        elif not keep and _fwad._STATE.level < 0:
             out = out.detach()
             aux = _detach_tree(aux)
         if has_aux:
@@ -254,10 +318,14 @@ def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
 
     leaves, spec = _flatten(primals)
     keep = _keeps_graph(leaves)
+    outer = _GM.grad and not keep
+    seq0 = _seq_now() if outer else 0
     new = [_alias_for_grad(x) for x in leaves]
     out = _call(func, _unflatten(new, spec), {})
     out, aux = _split_aux(out, has_aux, "vjp(f, *primals)")
     out_leaves, out_spec = _flatten(out)
+    reach = _OuterReach(new, seq0) if outer else None
+    keep_outer = reach is not None and any(reach(x) for x in out_leaves + _flatten(aux)[0])
     for o in out_leaves:
         if not _is_tensor(o):
             raise RuntimeError(
@@ -275,7 +343,7 @@ def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
                 f"outputs to the function. cotangents: {_pprint_spec(cotangents)}, primal "
                 f"output: {_pprint_spec(out)}"
             )
-        cg = keep or _keeps_graph(ct_leaves) if create_graph is None else create_graph
+        cg = keep or keep_outer or _keeps_graph(ct_leaves) if create_graph is None else create_graph
         pairs = [(o, c) for o, c in zip(out_leaves, ct_leaves, strict=True) if o._rg]
         prev = _GM.grad
         _GM.grad = True
@@ -299,9 +367,14 @@ def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
                 gs = [None] * len(new)
         finally:
             _GM.grad = prev
-        return _unflatten(_zeros_for_none(gs, new), spec)
+        res = _unflatten(_zeros_for_none(gs, new), spec)
+        if keep_outer and create_graph is None and _fwad._STATE.level < 0:
+            res = reach.detach_unreached(res)  # type: ignore[union-attr]
+        return res
 
-    if not keep and _fwad._STATE.level < 0:
+    if keep_outer and _fwad._STATE.level < 0:
+        out, aux = reach.detach_unreached((out, aux))  # type: ignore[union-attr]
+    elif not keep and _fwad._STATE.level < 0:
         out = _unflatten([o.detach() for o in out_leaves], out_spec)
         aux = _detach_tree(aux)
     if has_aux:
@@ -343,6 +416,8 @@ def jvp(
     from ._creation import zeros_like
 
     keep = _keeps_graph(p_leaves + t_leaves)
+    outer = _GM.grad and not keep
+    seq0 = _seq_now() if outer else 0
     with _fwad.dual_level():
         duals = [_fwad.make_dual(p, t) for p, t in zip(p_leaves, t_leaves, strict=True)]
         out = _call(func, _unflatten(duals, p_spec), {})
@@ -359,7 +434,9 @@ def jvp(
             p, t = _fwad.unpack_dual(o)
             prim.append(p)
             tang.append(zeros_like(p) if t is None else t)
-    if not keep:
+    if outer:
+        prim, tang, aux = _OuterReach([], seq0).detach_unreached((prim, tang, aux))
+    elif not keep:
         prim = [p.detach() for p in prim]
         tang = [t.detach() for t in tang]
         aux = _detach_tree(aux)

@@ -286,11 +286,34 @@ def _kept_array(g: np.ndarray) -> np.ndarray | None:
     return None
 
 
+def _permuted_dense(a: np.ndarray) -> bool:
+    """Whether a is non-overlapping and dense but not C-contiguous (a transposed or permuted
+    leaf): torch's layout contract then gives its .grad the leaf's own strides."""
+    if a.flags.c_contiguous or a.ndim < 2 or min(a.strides) < 0:
+        return False
+    order = sorted(range(a.ndim), key=lambda i: -a.strides[i])
+    return bool(a.transpose(order).flags.c_contiguous)
+
+
+def _grad_like_leaf(var_data: np.ndarray, grad: np.ndarray) -> np.ndarray:
+    """torch's clone_obey_contract for a permuted dense leaf: new_empty_strided with the
+    leaf's strides, then copy_(grad)."""
+    out = np.empty_like(var_data, dtype=grad.dtype)  # order "K": the leaf's layout
+    out[...] = grad
+    return out
+
+
 def _accumulate(node: AccumulateGrad, grad: Any, create_graph: bool) -> None:
     """Add grad into the leaf's .grad: in place normally, out of place under create_graph."""
     var = node.variable
     old = var._grad
-    if old is None:
+    if old is None and not (create_graph and grad._rg) and _permuted_dense(var._data):
+        from .._tensor import _make
+
+        var._grad = _make(_grad_like_leaf(var._data, grad._data))
+        var._grad._vc = VersionCounter()
+        var._grad._vc.v = 1
+    elif old is None:
         if create_graph and grad._rg:
             from ..ops.inplace import copy_grad
 
@@ -415,12 +438,15 @@ def _accumulate_raw(node: AccumulateGrad, grad: np.ndarray, version: int) -> Non
     var = node.variable
     old = var._grad
     if old is None:
-        keep = _kept_array(grad)
+        keep = None if _permuted_dense(var._data) else _kept_array(grad)
         if keep is not None:
             var._grad = t = _tmake(keep)
         else:
             # torch's clone_obey_contract: new_empty_strided(...).copy_(grad), version 1
-            var._grad = t = _tmake(np.array(grad, order="C", copy=True))
+            if _permuted_dense(var._data):
+                var._grad = t = _tmake(_grad_like_leaf(var._data, grad))
+            else:
+                var._grad = t = _tmake(np.array(grad, order="C", copy=True))
             version = 1
         if version:
             t._vc = VersionCounter()

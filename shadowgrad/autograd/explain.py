@@ -147,11 +147,11 @@ def explain_inplace(saved: Any, node: Any, current_version: int) -> str:
     t = saved._tensor
     data = t._data if t is not None else saved._data
     shape = "[" + ", ".join(str(s) for s in data.shape) + "]" if data is not None else "?"
-    changes = current_version - saved._version
+    changes = current_version - saved._saved_version
     plural = "s" if changes != 1 else ""
     lines = []
     after = (
-        f"saved for its backward at version {saved._version}; after {changes} in-place "
+        f"saved for its backward at version {saved._saved_version}; after {changes} in-place "
         f"change{plural} it is at version {current_version}."
     )
     desc = f"The saved tensor ({data.dtype}, shape {shape})"

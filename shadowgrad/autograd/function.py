@@ -50,6 +50,12 @@ class FunctionCtx:
         """Save tensors (or None) for backward; read them back with `saved_tensors`."""
         self._to_save = tensors
 
+    @property
+    def to_save(self) -> Any:
+        """What save_for_backward was given, while forward runs; None once apply has saved
+        it (torch's ctx.to_save)."""
+        return getattr(self, "_to_save", None) or None
+
     def save_for_forward(self, *tensors: Any) -> None:
         """Save tensors for the `jvp` staticmethod (read as `ctx.saved_tensors` there)."""
         self._to_save_fw = tensors

@@ -193,6 +193,9 @@ class Node:
     def metadata(self) -> dict[Any, Any]:
         if self._meta is None:
             self._meta = {}
+            trace = self._trace
+            if trace is not None:  # anomaly mode: torch keeps the forward trace there
+                self._meta["traceback_"] = trace
         return self._meta  # type: ignore[return-value]
 
     def _sequence_nr(self) -> int:
@@ -356,14 +359,14 @@ class SavedTensor:
     in-place error if the tensor was modified after it was saved.
     """
 
-    __slots__ = ("_data", "_hooks", "_is_output", "_nr", "_rg", "_tensor", "_vc", "_version")
+    __slots__ = ("_data", "_hooks", "_is_output", "_nr", "_rg", "_saved_version", "_tensor", "_vc")
 
     def __init__(self, tensor: Any, is_output: bool = False) -> None:
         vc = tensor._vc
         if vc is None:
             vc = tensor._vc = VersionCounter()
         self._vc = vc
-        self._version = vc.v
+        self._saved_version = vc.v
         self._is_output = is_output
         self._hooks = None
         if is_output:
@@ -389,7 +392,7 @@ class SavedTensor:
             data = self._data
             if data is None:
                 raise RuntimeError(SECOND_TIME)
-            if self._vc.v != self._version:
+            if self._vc.v != self._saved_version:
                 first = _first_modified(self, node)
                 if first is not None:
                     return first.unpack(node)  # raises for the one torch checks first
@@ -401,7 +404,7 @@ class SavedTensor:
         t = self._tensor
         if t is None:
             raise RuntimeError(SECOND_TIME)
-        if self._vc.v != self._version:
+        if self._vc.v != self._saved_version:
             first = _first_modified(self, node)
             if first is not None:
                 return first.unpack(node)  # raises for the one torch checks first
@@ -415,7 +418,7 @@ class SavedTensor:
 
     def unpack_raw(self, node: Node | None) -> Any:
         """The saved array itself, after the same checks as unpack (raw backward)."""
-        if self._hooks is None and self._vc.v == self._version:
+        if self._hooks is None and self._vc.v == self._saved_version:
             data = (
                 self._data
                 if self._is_output
@@ -485,7 +488,7 @@ def save_output(t: Any) -> SavedTensor:
         vc = t._vc = VersionCounter()
     s = _new_saved(SavedTensor)
     s._vc = vc
-    s._version = vc.v
+    s._saved_version = vc.v
     s._is_output = True
     s._hooks = None
     s._tensor = None
@@ -502,7 +505,7 @@ def save_input(t: Any) -> SavedTensor:
         vc = t._vc = VersionCounter()
     s = _new_saved(SavedTensor)
     s._vc = vc
-    s._version = vc.v
+    s._saved_version = vc.v
     s._is_output = False
     s._hooks = None
     s._tensor = t
@@ -527,7 +530,7 @@ def _first_modified(st: SavedTensor, node: Any) -> SavedTensor | None:
         if (
             type(v) is SavedTensor
             and v._hooks is None
-            and v._vc.v != v._version
+            and v._vc.v != v._saved_version
             and (v._tensor is not None or v._data is not None)
         ):
             return v
@@ -556,7 +559,7 @@ def _modified_message(data: Any, nr: int, grad_fn: Node | None, cur: int, saved:
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
         f"operation: [{d._legacy} {sizes}]{where} is at version {cur}; expected version "
-        f"{saved._version} instead. {hint}"
+        f"{saved._saved_version} instead. {hint}"
     )
 
 

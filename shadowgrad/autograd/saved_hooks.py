@@ -156,18 +156,19 @@ def allow_mutation_on_saved_tensors() -> Iterator[_AllowMutationOnSavedContext]:
             _MUTATION_ENABLED[0] = False
 
 
-class disable_saved_tensors_hooks:
-    """Make entering saved_tensors_hooks raise RuntimeError(error_message). Mirrors torch's."""
-
-    def __init__(self, error_message: str) -> None:
-        self.error_message = error_message
-
-    def __enter__(self) -> None:
-        self.prev = _STATE.disabled
-        _STATE.disabled = self.error_message
-
-    def __exit__(self, *args: object) -> None:
-        _STATE.disabled = self.prev
+@contextlib.contextmanager
+def disable_saved_tensors_hooks(error_message: str) -> Iterator[None]:
+    """Make entering saved_tensors_hooks raise RuntimeError(error_message). Mirrors torch's
+    (a context manager that also decorates); entering it while hooks are active raises that
+    error at once."""
+    prev = _STATE.disabled
+    try:
+        _STATE.disabled = error_message
+        if _STACK.get():
+            raise RuntimeError(error_message)
+        yield
+    finally:
+        _STATE.disabled = prev
 
 
 class _MultiHandle(RemovableHandle):

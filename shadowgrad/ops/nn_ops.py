@@ -447,14 +447,6 @@ def _np_elu(x: np.ndarray, alpha: float, scale: float, input_scale: float) -> np
     return _select(x > 0, x * scale, neg).astype(x.dtype, copy=False)
 
 
-def _elu_grad(grad: Tensor, self: Tensor, alpha: float, scale: float, input_scale: float):
-    # at 0 the negative branch is taken: elu's grad at 0 is alpha (1 by default), as torch
-    neg = _where(self < 0, self, 0.0)  # torch's double backward is 0 at 0
-    return _where(
-        self > 0, grad * scale, grad * (alpha * scale * input_scale) * P.exp(neg * input_scale)
-    )
-
-
 def _np_elu_bw(grad: Any, self: Any, alpha: float, scale: float, input_scale: float) -> Any:
     # torch's kernel: grad * input_scale * (alpha * scale) * exp(x * input_scale) where x <= 0,
     # with SLEEF's expf on float32 (equal bit for bit, Note [float32 transcendentals])
@@ -465,12 +457,32 @@ def _np_elu_bw(grad: Any, self: Any, alpha: float, scale: float, input_scale: fl
     return _select(self > 0, grad * scale, neg).astype(grad.dtype, copy=False)
 
 
+# elu's backward is an op of its own, as in torch (EluBackwardBackward0); its `self` formula
+# is torch's elu_double_backward, 0 where self >= 0 (at 0 too)
+_elu_bw = defop(
+    "elu_backward",
+    "EluBackwardBackward0",
+    lambda grad_output, self, alpha, scale, input_scale: _np_elu_bw(
+        grad_output, self, alpha, scale, input_scale
+    ),
+    dtype="keep",
+    grad_output=lambda grad, self, alpha, scale, input_scale: _elu_bw(
+        grad, self, alpha, scale, input_scale
+    ),
+    self=lambda grad, grad_output, self, alpha, scale, input_scale: (
+        _elu_bw(grad * grad_output * input_scale, self, alpha, scale, input_scale)
+        * (self < 0).to(grad.dtype)
+    ),
+    jvp=ELEMENTWISE,
+)
 elu_op = defop(
     "elu",
     "EluBackward0",
     lambda self, alpha, scale, input_scale: _np_elu(self, alpha, scale, input_scale),
     dtype="keep",
-    self=_elu_grad,
+    self=lambda grad, self, alpha, scale, input_scale: _elu_bw(
+        grad, self, alpha, scale, input_scale
+    ),
     raw={
         "self": lambda grad, self, alpha, scale, input_scale: _np_elu_bw(
             grad, self, alpha, scale, input_scale
@@ -483,7 +495,7 @@ celu_op = defop(
     "CeluBackward0",
     lambda self, alpha: _np_elu(self, alpha, 1.0, 1.0 / alpha),
     dtype="keep",
-    self=lambda grad, self, alpha: _elu_grad(grad, self, alpha, 1.0, 1.0 / alpha),
+    self=lambda grad, self, alpha: _elu_bw(grad, self, alpha, 1.0, 1.0 / alpha),
     jvp=ELEMENTWISE,
 )
 
@@ -557,22 +569,38 @@ def _np_softplus_bw(grad: np.ndarray, self: np.ndarray, beta: float, threshold: 
     return _select(bx > threshold, grad, grad * P._np_sigmoid(bx)).astype(grad.dtype, copy=False)
 
 
+def _softplus_double(grad: Tensor, self: Tensor, beta: Any, threshold: Any) -> Tensor:
+    # torch's softplus_double_backward: 0 where beta * x >= threshold (the linear branch)
+    x = P._mul_scalar(self, beta)
+    mask = (x < threshold).to(grad.dtype)
+    return P._mul_scalar(P._sigmoid_backward(grad, P.sigmoid(x)) * mask, beta)
+
+
+# softplus's backward is an op of its own, as in torch (SoftplusBackwardBackward0)
+_softplus_bw = defop(
+    "softplus_backward",
+    "SoftplusBackwardBackward0",
+    _f16(
+        lambda grad_output, self, beta, threshold: _np_softplus_bw(
+            grad_output, self, beta, threshold
+        )
+    ),
+    dtype="keep",
+    grad_output=lambda grad, self, beta, threshold: _softplus_bw(grad, self, beta, threshold),
+    self=lambda grad, grad_output, self, beta, threshold: _softplus_double(
+        grad * grad_output, self, beta, threshold
+    ),
+    jvp=ELEMENTWISE,
+)
 softplus_op = defop(
     "softplus",
     "SoftplusBackward0",
     _f16(lambda self, beta, threshold: _np_softplus(self, beta, threshold)),
     dtype="keep",
-    self=lambda grad, self, beta, threshold: _softplus_grad(grad, self, beta, threshold),
+    self=lambda grad, self, beta, threshold: _softplus_bw(grad, self, beta, threshold),
     raw={"self": _f16(_np_softplus_bw)},
     jvp=ELEMENTWISE,
 )
-
-
-def _softplus_grad(grad: Tensor, self: Tensor, beta: float, threshold: float) -> Tensor:
-    bx = self * beta
-    s = P.sigmoid(bx)
-    s = _where(bx < threshold, s, s.detach())  # torch's double backward masks bx < threshold
-    return _where(bx > threshold, grad, grad * s)
 
 
 threshold_op = defop(
@@ -989,12 +1017,60 @@ def _log_softmax_bw(grad: np.ndarray, result: np.ndarray, dim: int) -> np.ndarra
     return grad - np.exp(result) * _softmax_bw_sum(grad, dim)
 
 
+# softmax's and log_softmax's backward are ops of their own, as in torch, so that double
+# backward shows torch's nodes (SoftmaxBackwardDataBackward0, ...). Their `output` formulas are
+# torch's softmax_double_backward and log_softmax's from derivatives.yaml.
+def _softmax_bw_data_t(
+    grad_output: Tensor, output: Tensor, dim: int, grad_output_t: Any, output_t: Any
+) -> Any:
+    a = None if grad_output_t is None else _softmax_bw_data(grad_output_t, output, dim)
+    if output_t is None:
+        return a
+    b = output_t * (grad_output - _sum_keep(grad_output * output, dim))
+    return _plus(a, b - output * _sum_keep(grad_output * output_t, dim))
+
+
+def _log_softmax_bw_data_t(
+    grad_output: Tensor, output: Tensor, dim: int, grad_output_t: Any, output_t: Any
+) -> Any:
+    a = None if grad_output_t is None else _log_softmax_bw_data(grad_output_t, output, dim)
+    if output_t is None:
+        return a
+    return _plus(a, -(P.exp(output) * output_t) * _sum_keep(grad_output, dim))
+
+
+_softmax_bw_data = defop(
+    "_softmax_backward_data",
+    "SoftmaxBackwardDataBackward0",
+    _f16(lambda grad_output, output, dim: _softmax_bw(grad_output, output, dim)),
+    dtype="keep",
+    grad_output=lambda grad, output, dim: _softmax_bw_data(grad, output, dim),
+    output=lambda grad, grad_output, output, dim: (
+        grad_output * grad
+        - _sum_keep(output * grad_output, dim) * grad
+        - grad_output * _sum_keep(output * grad, dim)
+    ),
+    jvp=_softmax_bw_data_t,
+)
+_log_softmax_bw_data = defop(
+    "_log_softmax_backward_data",
+    "LogSoftmaxBackwardDataBackward0",
+    _f16(lambda grad_output, output, dim: _log_softmax_bw(grad_output, output, dim)),
+    dtype="keep",
+    grad_output=lambda grad, output, dim: grad - _sum_keep(grad * P.exp(output), dim),
+    output=lambda grad, grad_output, output, dim: (
+        -_sum_keep(grad_output, dim) * P.exp(output) * grad
+    ),
+    jvp=_log_softmax_bw_data_t,
+)
+
+
 softmax_op = defop(
     "_softmax",
     "SoftmaxBackward0",
     _f16(lambda self, dim: _np_softmax(self, dim, False)),
     dtype="keep",
-    self=lambda grad, result, dim: result * (grad - _sum_keep(grad * result, dim)),
+    self=lambda grad, result, dim: _softmax_bw_data(grad, result, dim),
     raw={"self": _f16(lambda grad, result, dim: _softmax_bw(grad, result, dim))},
     jvp=lambda self, dim, self_t, result: result * _log_softmax_t(self, dim, self_t),
 )
@@ -1003,7 +1079,7 @@ log_softmax_op = defop(
     "LogSoftmaxBackward0",
     _f16(lambda self, dim: _np_softmax(self, dim, True)),
     dtype="keep",
-    self=lambda grad, result, dim: grad - P.exp(result) * _sum_keep(grad, dim),
+    self=lambda grad, result, dim: _log_softmax_bw_data(grad, result, dim),
     raw={"self": _f16(lambda grad, result, dim: _log_softmax_bw(grad, result, dim))},
     jvp=_log_softmax_t,
 )
@@ -1261,12 +1337,17 @@ def _convt_w_grad(
     return _dep(gw.reshape(weight.shape), weight)
 
 
-def _conv_input_formula(grad, input, weight, stride, padding, dilation, transposed, groups):
+def _conv_input_formula(
+    grad, input, weight, stride, padding, dilation, transposed, output_padding, groups
+):
+    # output_padding: unused (the shapes say it), but saved as torch's node does
     f = _convt_x_grad if transposed else _conv_x_grad
     return _half_in_float(f, grad, input, weight, stride, padding, dilation, groups)
 
 
-def _conv_weight_formula(grad, input, weight, stride, padding, dilation, transposed, groups):
+def _conv_weight_formula(
+    grad, input, weight, stride, padding, dilation, transposed, output_padding, groups
+):
     f = _convt_w_grad if transposed else _conv_w_grad
     return _half_in_float(f, grad, input, weight, stride, padding, dilation, groups)
 

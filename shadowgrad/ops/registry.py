@@ -137,12 +137,12 @@ class OpNode(Node):
     def release(self) -> None:
         saved = self._saved
         if saved:
-            names = self._op.tensor_names
             for n, v in saved.items():
                 tv = type(v)
                 if tv is SavedTensor:
                     v.release()
-                elif tv is _ndarray and n in names:
+                elif tv is _ndarray or (tv is tuple and any(type(e) is _ndarray for e in v)):
+                    # a number, or an index or mask (torch saves those as tensors too)
                     saved[n] = _RELEASED
 
     def __getattr__(self, name: str) -> Any:
@@ -155,6 +155,10 @@ class OpNode(Node):
                     if key in _SCALAR_SAVED.get(self.name(), ()):
                         return _wrapped_number(v).item()  # torch's Scalar: the number itself
                     return _make(_wrapped_number(v))  # Note [Saved numbers]
+                if type(v) is _ndarray:  # an index or mask: torch saved the tensor
+                    return _make(v.copy())
+                if type(v) is tuple and any(type(e) is _ndarray for e in v):
+                    return tuple(_make(e.copy()) if type(e) is _ndarray else e for e in v)
                 return self._unpack(key, v)
             if key in self._op.tensor_names:
                 return None  # torch's undefined saved variable: not saved for this call

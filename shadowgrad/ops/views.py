@@ -282,6 +282,12 @@ def refresh_view(t: Tensor) -> None:
     if not (t._rg or base._rg) or (base._grad_fn is None and not base._rg):
         t._vv = cur
         return
+    if node is not None and _chain_multi_view(t):
+        # torch's CreationMeta::MULTI_OUTPUT_NODE: no grad_fn can be regenerated for it
+        raise RuntimeError(
+            f"Output {t._nr} of {forward_op_name(node.name())} is a view and its base or another "
+            "view of its base has been modified inplace. " + MULTI_VIEW
+        )
     set_as_strided_grad_fn(t, base)
 
 
