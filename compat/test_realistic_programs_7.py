@@ -5029,6 +5029,56 @@ def prog_containers_module_eq_hash_and_bool(T: Any) -> Any:
     return bool(m), m == m, hash(m) == hash(m), bool(T.nn.Sequential()), bool(T.nn.ModuleList())
 
 
+@program(tol=Tolerance(5e-5, 2e-5, "several AdamW steps on noisy batches"))
+def prog_workers_sharded_stream_training_with_resume(T: Any) -> Any:
+    D = T.utils.data
+    nn = T.nn
+
+    class Stream(D.IterableDataset):
+        def __init__(self, n):
+            self.n = n
+
+        def __iter__(self):
+            info = D.get_worker_info()
+            wid, nw = (0, 1) if info is None else (info.id, info.num_workers)
+            for i in range(wid, self.n, nw):
+                x = T.full((3,), float(i) / self.n) + 0.1 * T.randn(3)
+                yield x, (x.sum() > 0.5).long()
+
+    def make():
+        model = _seeded(T, nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2)), 5)
+        opt = T.optim.AdamW(model.parameters(), lr=0.05)
+        sch = T.optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=1, T_mult=2)
+        return model, opt, sch
+
+    def epoch(model, opt, sch, loader, ep):
+        log = []
+        for i, (xb, yb) in enumerate(loader):
+            opt.zero_grad()
+            loss = nn.functional.cross_entropy(model(xb), yb)
+            loss.backward()
+            opt.step()
+            sch.step(ep + i / 3)
+            log.append((loss.detach(), yb, sch.get_last_lr()))
+        return log
+
+    T.manual_seed(0)
+    loader = D.DataLoader(Stream(10), batch_size=2, num_workers=2)
+    model, opt, sch = make()
+    first = epoch(model, opt, sch, loader, 0)
+    buf = io.BytesIO()
+    T.save({"m": model.state_dict(), "o": opt.state_dict(), "s": sch.state_dict()}, buf)
+    buf.seek(0)
+    ck = T.load(buf)
+    model2, opt2, sch2 = make()
+    model2.load_state_dict(ck["m"])
+    opt2.load_state_dict(ck["o"])
+    sch2.load_state_dict(ck["s"])
+    T.manual_seed(1)
+    second = epoch(model2, opt2, sch2, loader, 1)
+    return {"first": first, "second": second, "w": dict(model2.named_parameters())}
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 
