@@ -617,6 +617,17 @@ def linspace(
     d = dtype or D.get_default_dtype()
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
+    if dtype is None and any(
+        isinstance(v, complex) or (isinstance(v, Tensor) and v.dtype.is_complex)
+        for v in (start, end)
+    ):
+        d = D.default_complex()  # complex bounds give a complex result, as in torch
+    if d.is_complex:
+        lo, hi = complex(start), complex(end)
+        idx = np.arange(steps, dtype=np.float64)
+        step = (hi - lo) / (steps - 1) if steps > 1 else 0
+        arr = np.where(idx < steps // 2, lo + step * idx, hi - step * (steps - 1 - idx))
+        return _finish(arr.astype(d._np), requires_grad)
     if steps > 1 and d._np.char in "fd":
         # torch's kernel in the dtype itself, bit for bit
         return _finish(linspace_in(d._np.type, float(start), float(end), steps), requires_grad)

@@ -79,10 +79,17 @@ def _zero_like0(t: Tensor) -> Tensor:
 
 
 # Repeated indices accumulate in backward (index_put with accumulate=True), as in torch.
+def _index_fwd(self: np.ndarray, indices: tuple[Any, ...]) -> np.ndarray:
+    # numpy lays out a result indexed after a leading slice in its own order; torch's is
+    # contiguous
+    r = self[indices]
+    return r if r.flags.c_contiguous else np.ascontiguousarray(r)
+
+
 _index = defop(
     "index.Tensor",
     "IndexBackward0",
-    lambda self, indices, self_sym_sizes: self[indices],
+    lambda self, indices, self_sym_sizes: _index_fwd(self, indices),
     dtype="keep",
     jvp=LINEAR,
     self=lambda grad, indices, self_sym_sizes: _written_in_place(

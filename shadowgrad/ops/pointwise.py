@@ -732,28 +732,38 @@ _ne = defop(
     lambda self, other: np.not_equal(self, other),
     nondiff=("self", "other"),
 )
+
+
+def _ordered(name: str, ufunc: Any, self: np.ndarray, other: Any) -> np.ndarray:
+    """An ordering comparison: torch has no kernel for complex operands."""
+    if self.dtype.kind == "c" or getattr(other, "dtype", self.dtype).kind == "c":
+        dt = np.result_type(self, other)
+        raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{D._FROM_NP[dt]._short}'")
+    return ufunc(self, other)
+
+
 _lt = defop(
     "lt.Tensor",
     "LtNotRecorded",
-    lambda self, other: np.less(self, other),
+    lambda self, other: _ordered("lt", np.less, self, other),
     nondiff=("self", "other"),
 )
 _le = defop(
     "le.Tensor",
     "LeNotRecorded",
-    lambda self, other: np.less_equal(self, other),
+    lambda self, other: _ordered("le", np.less_equal, self, other),
     nondiff=("self", "other"),
 )
 _gt = defop(
     "gt.Tensor",
     "GtNotRecorded",
-    lambda self, other: np.greater(self, other),
+    lambda self, other: _ordered("gt", np.greater, self, other),
     nondiff=("self", "other"),
 )
 _ge = defop(
     "ge.Tensor",
     "GeNotRecorded",
-    lambda self, other: np.greater_equal(self, other),
+    lambda self, other: _ordered("ge", np.greater_equal, self, other),
     nondiff=("self", "other"),
 )
 isinf = defop(
@@ -1575,6 +1585,8 @@ def clamp(input: Tensor, min: Any = None, max: Any = None, *, out: Tensor | None
     """Mirrors `torch.clamp` (scalar bounds: ClampBackward1; tensor bounds: ClampBackward0)."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if input._data.dtype.kind == "c":
+        raise NotImplementedError("clamp is not supported for complex types")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         if not isinstance(min, Tensor | None) or not isinstance(max, Tensor | None):
             raise _invalid_combination(
@@ -1646,27 +1658,36 @@ def logaddexp2(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Te
     return _out(_logaddexp2(input, other), out, "logaddexp2")
 
 
+def _no_complex_binary(name: str, input: Tensor, other: Tensor) -> None:
+    if input._data.dtype.kind == "c" or other._data.dtype.kind == "c":
+        raise RuntimeError(f"{name} not implemented for complex tensors.")
+
+
 def maximum(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.maximum`."""
     _need_tensor("maximum", other)
+    _no_complex_binary("maximum", input, other)
     return _out(_maximum(input, other), out, "maximum")
 
 
 def minimum(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.minimum`."""
     _need_tensor("minimum", other)
+    _no_complex_binary("minimum", input, other)
     return _out(_minimum(input, other), out, "minimum")
 
 
 def fmax(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.fmax`."""
     _need_tensor("fmax", other)
+    _no_complex_binary("fmax", input, other)
     return _out(_fmax(input, other), out, "fmax")
 
 
 def fmin(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.fmin`."""
     _need_tensor("fmin", other)
+    _no_complex_binary("fmin", input, other)
     return _out(_fmin(input, other), out, "fmin")
 
 
@@ -2184,6 +2205,28 @@ _INPLACE_NAMES = (
 )
 
 
+def _scalar_bounds_checked(method: Any) -> Any:
+    """clamp_ with Number bounds: torch's cast check names self's dtype by its C++ type
+    ('long int'); Tensor bounds go through the common in-place check ('Long')."""
+
+    def checked(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        if self.dtype._cat < 2:  # an integral or bool self: a float bound can't cast back
+            bounds = [*args, *kwargs.values()]
+            if not any(isinstance(b, Tensor) for b in bounds):
+                from .inplace import can_cast
+
+                dt = result_type_of([self, *(b for b in bounds if b is not None)])
+                if not can_cast(dt, self.dtype):
+                    raise RuntimeError(
+                        f"result type {dt._short} can't be cast to the desired output type "
+                        f"{D.CPP_NAMES[self.dtype]}"
+                    )
+        return method(self, *args, **kwargs)
+
+    checked.__name__ = checked.__qualname__ = method.__name__
+    return checked
+
+
 def _more_methods() -> dict[str, Any]:
     from .inplace import NOGRAD_INTO, make_inplace, make_iop
 
@@ -2197,6 +2240,8 @@ def _more_methods() -> dict[str, Any]:
     for alias, name in _ALIASES.items():
         inplace[alias + "_"] = inplace[name + "_"]
     m.update(inplace)
+    for name in ("clamp_", "clamp_min_", "clamp_max_", "clip_"):
+        m[name] = _scalar_bounds_checked(m[name])
     m["bitwise_not_"] = make_inplace(bitwise_not)
     m["__abs__"] = abs
     m["__and__"] = _binop_check(bitwise_and)
@@ -2484,6 +2529,10 @@ def normal(
     if st and std._data.size and bool((std._data < 0).any()):
         raise RuntimeError("normal expects all elements of std >= 0.0")
     if mt and st:
+        if mean._data.shape != std._data.shape:
+            from .registry import infer_size
+
+            infer_size(mean._data.shape, std._data.shape)  # torch's mismatch error
         r = _normal_tt(mean, std, generator)
     elif mt:
         if std < 0:
@@ -2516,7 +2565,10 @@ def multinomial(
     p = input._data
     if p.ndim not in (1, 2):
         raise RuntimeError("prob_dist must be 1 or 2 dim")
-    _not_for("multinomial", p, "biuc")
+    if p.dtype.kind in "biuc":
+        raise RuntimeError(
+            f"multinomial only supports floating-point dtypes for input, got: {input.dtype._short}"
+        )
     n = p.shape[-1]
     if num_samples <= 0:
         raise RuntimeError("cannot sample n_sample <= 0 samples")

@@ -529,7 +529,11 @@ def prod(
 def _cumsum_fwd(self: np.ndarray, dim: int, dtype: Any) -> np.ndarray:
     if self.ndim == 0:
         return np.asarray(self, dtype=dtype if dtype is not None else self.dtype).copy()
-    return np.cumsum(self, axis=dim, dtype=dtype)
+    if self.dtype == np.float16 and dtype in (None, np.float16):
+        # torch's scan accumulates a half in float (its acc type), rounding each output
+        return np.cumsum(self, axis=dim, dtype=np.float32).astype(np.float16, order="C")
+    # torch's scans write a contiguous result whatever the input's layout
+    return np.ascontiguousarray(np.cumsum(self, axis=dim, dtype=dtype))
 
 
 def _cumsum_backward(grad: Tensor, dim: int) -> Tensor:
@@ -552,7 +556,9 @@ _cumsum = defop(
 def _cumprod_fwd(self: np.ndarray, dim: int, dtype: Any) -> np.ndarray:
     if self.ndim == 0:
         return np.asarray(self, dtype=dtype if dtype is not None else self.dtype).copy()
-    return np.cumprod(self, axis=dim, dtype=dtype)
+    if self.dtype == np.float16 and dtype in (None, np.float16):
+        return np.cumprod(self, axis=dim, dtype=np.float32).astype(np.float16, order="C")
+    return np.ascontiguousarray(np.cumprod(self, axis=dim, dtype=dtype))
 
 
 def _cumprod_backward(grad: Tensor, self: Tensor, dim: int, result: Tensor) -> Tensor:
@@ -808,6 +814,11 @@ def _minmax(name: str, input: Tensor, dim: Any, keepdim: bool, other: Any) -> An
         o = dim if isinstance(dim, Tensor) else other
         return getattr(shadowgrad, "maximum" if name == "max" else "minimum")(input, o)
     x = input._data
+    if x.dtype.kind == "c":
+        if dim is None:
+            raise NotImplementedError(f"\"{name}_all\" not implemented for '{input.dtype._short}'")
+        wrap_dim(dim, input.ndim)
+        raise RuntimeError(f"{name}(): does not support complex input")
     if dim is None:
         if x.size == 0:
             raise RuntimeError(
@@ -840,6 +851,7 @@ def amax(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
     """Mirrors `torch.amax`."""
     axes = _axes(dim, input.ndim)
     _check_nonempty("amax", tuple(input._data.shape), axes, dim)
+    _no_complex("max_values_cpu", input)
     return _amax(input, axes, keepdim)
 
 
@@ -847,11 +859,19 @@ def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
     """Mirrors `torch.amin`."""
     axes = _axes(dim, input.ndim)
     _check_nonempty("amin", tuple(input._data.shape), axes, dim)
+    _no_complex("min_values_cpu", input)
     return _amin(input, axes, keepdim)
+
+
+def _no_complex(kernel: str, input: Tensor) -> None:
+    if input._data.dtype.kind == "c":
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype._short}'")
 
 
 def _arg(name: str, fn: Any, input: Tensor, dim: Any, keepdim: bool) -> Tensor:
     x = input._data
+    if x.dtype.kind == "c":
+        raise RuntimeError(f"{name}(): does not support complex input")
     if dim is None:
         if x.size == 0:
             raise IndexError(

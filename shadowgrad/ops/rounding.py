@@ -44,8 +44,13 @@ def _zero_grad(grad: Tensor) -> Tensor:
 
 
 def _np_round_like(fn: Any, kernel: str) -> Any:
+    # torch's round has no complex kernel; floor, ceil and trunc refuse complex by name
+    bad = "bc" if kernel.startswith("round") else "b"
+
     def forward(self: np.ndarray) -> np.ndarray:
-        _not_for(kernel, self, "b")
+        _not_for(kernel, self, bad)
+        if self.dtype.kind == "c":
+            raise NotImplementedError(f"{kernel.split('_')[0]} is not supported for complex inputs")
         if self.dtype.kind in "iu":
             return self.copy()
         return fn(self)

@@ -1050,6 +1050,11 @@ def _bound(seq: np.ndarray, vals: np.ndarray, right: bool) -> np.ndarray:
 def _search(seq: Tensor, values: Any, out_int32: bool, right: bool, sorter: Any) -> Tensor:
     v = values._data if isinstance(values, Tensor) else np.asarray(values)
     b = seq._data
+    if sorter is not None and sorter._data.shape != b.shape:
+        raise RuntimeError(
+            "torch.searchsorted(): boundary and sorter must have the same size, but got boundary "
+            f"tensor {shape_str(b.shape)}and got sorter tensor {shape_str(sorter._data.shape)}"
+        )
     if b.ndim == 0:
         raise RuntimeError(
             "torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 "
@@ -1062,6 +1067,13 @@ def _search(seq: Tensor, values: Any, out_int32: bool, right: bool, sorter: Any)
             f"boundaries tensor {shape_str(b.shape)} and input value tensor {shape_str(v.shape)}"
         )
     if sorter is not None:
+        if sorter._data.dtype != np.int64:
+            raise RuntimeError(
+                "torch.searchsorted(): sorter must be a tensor of long dtype but got dtype "
+                f"{sorter.dtype._short}"
+            )
+        if sorter._data.size and (sorter._data.min() < 0 or sorter._data.max() >= b.shape[-1]):
+            raise RuntimeError("torch.searchsorted(): sorter index out of range")
         b = np.take_along_axis(b, sorter._data, -1)
     n = b.shape[-1]
     rows = b.reshape(-1, n) if b.ndim > 1 else b.reshape(1, n)

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _dtype as D
 from .._tensor import Tensor
 from ._util import wrap_dim
 from .reduction import _defselect, _evenly_distribute
@@ -114,6 +115,8 @@ def sort(
     """Mirrors `torch.sort` (always stable, as torch's CPU sort is)."""
     op = _sort if stable is None else _sort_stable
     x = input._data
+    if x.dtype.kind == "c":
+        raise RuntimeError(" Sort does not support complex dtypes on CPU")
     d = wrap_dim(dim, input.ndim)
     idx = np.zeros((), np.int64) if x.ndim == 0 else _argsort_np(x, d, descending)
     return _rt("sort", op(input, d, idx, True, tuple(x.shape)))
@@ -343,6 +346,8 @@ def _topk_order_key(xm: np.ndarray, largest: bool) -> np.ndarray | None:
 
 def _topk_indices(x: np.ndarray, k: int, dim: int, largest: bool, sorted: bool) -> np.ndarray:
     n = x.shape[dim]
+    if x.size == 0:
+        return np.zeros((*x.shape[:dim], k, *x.shape[dim + 1 :]), np.int64)
     xm = np.moveaxis(x, dim, -1).reshape(-1, n)
     key = _topk_order_key(xm, largest) if sorted and k and x.size else None
     if key is not None:
@@ -389,6 +394,8 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
         raise RuntimeError("selected index k out of range")
     if x.dtype == np.bool_:
         raise RuntimeError("topk does not support bool dtypes on CPU")
+    if x.dtype.kind == "c":
+        raise RuntimeError(" topk does not support complex dtypes on CPU")
     idx = np.zeros((), np.int64) if x.ndim == 0 else _topk_indices(x, k, d, largest, sorted)
     return _rt("topk", _topk(input, d, idx, True, tuple(x.shape)))
 
@@ -536,8 +543,11 @@ def _keep_shape(shape: tuple[int, ...], dim: int) -> tuple[int, ...]:
 
 
 def _no_bool(x: np.ndarray, kernel: str) -> None:
-    if x.dtype == np.bool_:
-        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+    """torch's selection kernels are compiled for neither bool nor complex."""
+    if x.dtype == np.bool_ or x.dtype.kind == "c":
+        raise NotImplementedError(
+            f"\"{kernel}\" not implemented for '{D._FROM_NP[x.dtype]._short}'"
+        )
 
 
 def _median(name: str, input: Tensor, dim: Any, keepdim: bool) -> Any:
@@ -593,6 +603,8 @@ def _mode_indices(x: np.ndarray, dim: int) -> np.ndarray:
 def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
     """Mirrors `torch.mode` (its std::sort is replayed to pick the same index)."""
     x = input._data
+    if x.dtype.kind == "c":
+        raise NotImplementedError(f"\"mode_cpu\" not implemented for '{input.dtype._short}'")
     d = wrap_dim(dim, input.ndim)
     if x.ndim == 0:
         idx = np.zeros((), np.int64)
