@@ -2742,6 +2742,108 @@ def prog_retain_grad_then_inplace_and_hooks_on_views(T: Any) -> Any:
     return {"y_grad": y.grad, "x_grad": x.grad, "calls": calls, "retains": y.retains_grad}
 
 
+@program()
+def prog_reentrant_backward_inside_hook(T: Any) -> Any:
+    """A tensor hook that runs its own small backward (gradient of a side loss)."""
+    side = T.tensor([1.0, 2.0], requires_grad=True)
+    x = T.tensor([0.5, -0.5], requires_grad=True)
+    calls = []
+
+    def hook(g):
+        calls.append(raises(lambda: T.autograd.grad((side * g).sum(), side)))
+        with T.enable_grad():  # backward runs hooks with grad mode off
+            (gs,) = T.autograd.grad((side * g).sum(), side)
+        calls.append(gs)
+        return g + gs
+
+    y = x.exp()
+    y.register_hook(hook)
+    y.sum().backward()
+    inner = T.ones(2, requires_grad=True)
+
+    def hook2(g):
+        with T.enable_grad():
+            (inner * 3).sum().backward()
+        return g
+
+    z = x.sin()
+    z.register_hook(hook2)
+    z.sum().backward()
+    return {"calls": calls, "x": x.grad, "inner": inner.grad}
+
+
+@program()
+def prog_node_isinstance_and_public_types(T: Any) -> Any:
+    x = T.ones(2, requires_grad=True)
+    y = x * 2
+
+    class Id(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a.clone()
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    z = Id.apply(x)
+    acc = y.grad_fn.next_functions[0][0]
+    return {
+        "node": [isinstance(n, T.autograd.graph.Node) for n in (y.grad_fn, acc, z.grad_fn)],
+        "not_node": isinstance(x, T.autograd.graph.Node),
+        "subclass": issubclass(type(y.grad_fn), T.autograd.graph.Node),
+        "fn_ctx": isinstance(z.grad_fn, T.autograd.function.FunctionCtx),
+        "names": [type(n).__name__ for n in (y.grad_fn, acc, z.grad_fn)],
+        "callable": callable(y.grad_fn),
+    }
+
+
+@program()
+def prog_only_inputs_deprecation_and_grad_kwargs(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y = (x * x).sum()
+    g = T.autograd.grad(y, x, only_inputs=True, retain_graph=True)
+    return {
+        "g": g,
+        "bad_kw": raises(lambda: T.autograd.grad(y, x, foo=1)),
+        "no_outputs": raises(lambda: T.autograd.grad([], x)),
+        "no_inputs": raises(lambda: T.autograd.grad(y, [])),
+    }
+
+
+@program()
+def prog_inference_mode_nested_in_no_grad_and_enable(T: Any) -> Any:
+    w = T.ones(2, requires_grad=True)
+    out = []
+    with T.inference_mode():
+        out.append((T.is_grad_enabled(), T.is_inference_mode_enabled()))
+        with T.enable_grad():
+            out.append(
+                ("enable", T.is_grad_enabled(), (w * 2).requires_grad, (w * 2).is_inference())
+            )
+        with T.inference_mode(False):
+            a = w * 2
+            out.append(("inf_off", T.is_grad_enabled(), a.requires_grad, a.is_inference()))
+        with T.no_grad():
+            out.append(("nograd", T.is_inference_mode_enabled()))
+    out.append((T.is_grad_enabled(), T.is_inference_mode_enabled()))
+    return out
+
+
+@program()
+def prog_gradients_through_where_with_nan_branch(T: Any) -> Any:
+    """The classic where-NaN trap: the untaken branch still poisons the gradient."""
+    x = T.tensor([-1.0, 0.0, 4.0], requires_grad=True)
+    y = T.where(x > 0, x.sqrt(), T.zeros_like(x))
+    y.sum().backward()
+    naive = x.grad.clone()
+    x.grad = None
+    safe = T.where(x > 0, x, T.ones_like(x))
+    y2 = T.where(x > 0, safe.sqrt(), T.zeros_like(x))
+    y2.sum().backward()
+    return {"y": y, "naive": naive, "safe": x.grad, "gf": y2.grad_fn}
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

@@ -34,16 +34,21 @@ __all__ = [
 # from torch's thread-local flags: asyncio tasks run in copies of the context, so a task's
 # `no_grad()` does not leak into other tasks interleaved on the same thread.
 class Mode:
-    """One combination of the grad-mode and inference-mode flags (shared, never modified)."""
+    """One combination of the grad-mode and inference-mode flags (shared, never modified).
 
-    __slots__ = ("grad", "inference")
+    `enabled` is grad mode as `is_grad_enabled` reports it; `grad` is whether ops record a
+    graph: never in inference mode, even where enable_grad turned grad mode back on inside it
+    (torch's InferenceMode keeps autograd off whatever the grad mode)."""
+
+    __slots__ = ("enabled", "grad", "inference")
 
     def __init__(self, grad: bool, inference: bool) -> None:
-        self.grad = grad
+        self.enabled = grad
+        self.grad = grad and not inference
         self.inference = inference
 
     def __repr__(self) -> str:
-        return f"Mode(grad={self.grad}, inference={self.inference})"
+        return f"Mode(grad={self.enabled}, inference={self.inference})"
 
 
 _MODES = {(g, i): Mode(g, i) for g in (False, True) for i in (False, True)}
@@ -74,7 +79,7 @@ class _State:
 
     @inference.setter
     def inference(self, value: bool) -> None:
-        _set_mode(_MODES[(mode().grad, bool(value))])
+        _set_mode(_MODES[(mode().enabled, bool(value))])
 
 
 STATE = _State()
@@ -82,7 +87,7 @@ STATE = _State()
 
 def is_grad_enabled() -> bool:
     """Mirrors `torch.is_grad_enabled`."""
-    return mode().grad
+    return mode().enabled
 
 
 def is_inference_mode_enabled() -> bool:
@@ -157,7 +162,7 @@ class no_grad(_DecoratorContextManager):
         self.prev = False
 
     def __enter__(self) -> None:
-        self.prev = STATE.grad
+        self.prev = _MODE.get().enabled
         STATE.grad = False
 
     def __exit__(self, *exc: object) -> None:
@@ -176,7 +181,7 @@ class enable_grad(_DecoratorContextManager):
         self.prev = False
 
     def __enter__(self) -> None:
-        self.prev = STATE.grad
+        self.prev = _MODE.get().enabled
         STATE.grad = True
 
     def __exit__(self, *exc: object) -> None:
@@ -192,7 +197,7 @@ class set_grad_enabled(_DecoratorContextManager):
                 "set_grad_enabled(): argument 'enabled' (position 1) must be bool, "
                 f"not {type(mode).__name__}"
             )
-        self.prev = STATE.grad
+        self.prev = _MODE.get().enabled
         self.mode = mode
         STATE.grad = mode
 
