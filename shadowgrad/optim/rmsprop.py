@@ -73,7 +73,7 @@ class RMSprop(Optimizer):
         """Mirrors `torch.optim.RMSprop.step`."""
         loss = self._run_closure(closure)
         for group in self.param_groups:
-            if group["capturable"]:
+            if group.get("capturable"):
                 capturable_error(self, group, lambda p, st, g=group: self._init_state(p, st, g))
             lr = float(group["lr"])
             alpha = group["alpha"]
