@@ -2855,6 +2855,116 @@ def prog_linspace_logspace_dtypes_and_grads(T: Any) -> Any:
     }
 
 
+@program()
+def prog_take_put_gradients_and_negative_indices(T: Any) -> Any:
+    x = _leaf(T, 2, 3)
+    v = _leaf(T, 3, seed=1)
+    t = x.take(T.tensor([[0, -1], [4, 4]]))
+    p = x.put(T.tensor([1, -2, 1]), v, accumulate=True)
+    p2 = x.put(T.tensor([0, 5]), v[:2])
+    (t.sum() + (p * T.arange(6.0).view(2, 3)).sum() + p2.square().sum()).backward()
+    return {
+        "t": t,
+        "p": p,
+        "p2": p2,
+        "gx": x.grad,
+        "gv": v.grad,
+        "gf": [t.grad_fn, p.grad_fn, p2.grad_fn],
+        "neg_oob": raises(lambda: x.take(T.tensor([-7]))),
+        "put_float_idx": raises(lambda: T.zeros(3).put_(T.tensor([0.0]), T.ones(1))),
+    }
+
+
+@program()
+def prog_index_ops_negative_dims_and_indices(T: Any) -> Any:
+    x = _leaf(T, 3, 4)
+    a = x.index_select(-1, T.tensor([3, 0]))
+    b = x.gather(-1, T.tensor([[0], [3], [1]]))
+    c = x.index_fill(-1, T.tensor([-1]), 0.0)
+    d = x.index_add(-2, T.tensor([2, 0]), T.ones(2, 4))
+    e = x.scatter(-1, T.tensor([[1], [2], [0]]), -5.0)
+    f = x.masked_select(T.tensor([True, False, True, False]))
+    (a.sum() + b.sum() * 2 + c.sum() + d.sum() + e.sum() + f.sum()).backward()
+    return {
+        "a": a,
+        "b": b,
+        "c": c,
+        "d": d,
+        "e": e,
+        "f": f,
+        "g": x.grad,
+        "index_select_neg_idx": raises(lambda: x.index_select(0, T.tensor([-1]))),
+        "index_add_neg_idx": raises(lambda: x.index_add(0, T.tensor([-1]), T.ones(1, 4))),
+        "bad_dim": raises(lambda: x.gather(2, T.tensor([[0]]))),
+    }
+
+
+@program()
+def prog_masked_scatter_broadcast_and_grads(T: Any) -> Any:
+    x = _leaf(T, 3, 4)
+    src = _leaf(T, 3, 4, seed=1)
+    col_mask = T.tensor([True, False, False, True])
+    y = x.masked_scatter(col_mask, src)
+    z = T.zeros(3, 4).masked_scatter(T.tensor([[True], [False], [True]]), src * 2)
+    (y * T.arange(12.0).view(3, 4)).sum().backward(retain_graph=True)
+    gsrc1 = src.grad.clone()
+    z.sum().backward()
+    return {
+        "y": y,
+        "z": z,
+        "gx": x.grad,
+        "gsrc1": gsrc1,
+        "gsrc": src.grad,
+        "gf": [y.grad_fn, z.grad_fn],
+        "inplace": T.zeros(4).masked_scatter_(
+            T.tensor([False, True, True, False]), T.tensor([7.0, 8.0, 9.0])
+        ),
+        "dtype_err": raises(
+            lambda: T.zeros(2).masked_scatter(T.tensor([True, True]), T.ones(2, dtype=T.long))
+        ),
+    }
+
+
+@program()
+def prog_index_grad_fn_graphs(T: Any) -> Any:
+    x = _leaf(T, 4, 3)
+    outs = {
+        "int": x[1],
+        "slice": x[1:3],
+        "none": x[None],
+        "adv": x[[0, 2]],
+        "mask": x[x.detach() > 0],
+        "mixed": x[1:, [0, 2]],
+        "ellipsis_int": x[..., 1],
+        "step": x[::2],
+        "select_then_adv": x[2][[0, 0]],
+    }
+    return {k: v.grad_fn for k, v in outs.items()} | {
+        "shapes": [tuple(v.shape) for v in outs.values()]
+    }
+
+
+@program()
+def prog_rand_out_and_size_forms(T: Any) -> Any:
+    T.manual_seed(6)
+    out = T.empty(2, 2)
+    T.rand(2, 2, out=out)
+    g = T.Generator().manual_seed(1)
+    return {
+        "out": out,
+        "list_size": T.randn([2, 3], generator=g),
+        "tuple_size": T.rand((3,)),
+        "size_obj": T.zeros(2, 3).new_empty(T.Size([2])).shape,
+        "randn_0d": T.randn(()),
+        "rand_empty": T.rand(0, 3),
+        "after_empty": T.rand(1),
+        "randint_out": (lambda o: (T.randint(0, 3, (3,), out=o), o)[1])(T.empty(3, dtype=T.long)),
+        "bad_size": raises(lambda: T.rand(2, -3)),
+        "float_size": raises(lambda: T.rand(2.5)),
+        "rand_rg": T.rand(2, requires_grad=True).requires_grad,
+    }
+
+
 _ONCE_SCRIPT = """
 import json, sys, warnings
 T = __import__(sys.argv[1])

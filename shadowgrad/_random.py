@@ -230,9 +230,11 @@ def rand(
 ) -> Tensor:
     """Uniform on [0, 1). Mirrors `torch.rand`."""
     check_device(device)
-    d = _float_dtype(dtype, "check_uniform_bounds")
+    d = _float_dtype(dtype or (out.dtype if out is not None else None), "check_uniform_bounds")
     shape = _size(size_arg("rand", args, size))
     arr = K.uniform(_gen(generator), _numel(shape), np.dtype(d._np), 0.0, 1.0)
+    if out is not None:
+        return _into_out(arr.reshape(shape), out)
     return _finish(arr.reshape(shape), requires_grad)
 
 
@@ -249,10 +251,21 @@ def randn(
 ) -> Tensor:
     """Standard normal. Mirrors `torch.randn`."""
     check_device(device)
-    d = _float_dtype(dtype, "normal_kernel_cpu")
+    d = _float_dtype(dtype or (out.dtype if out is not None else None), "normal_kernel_cpu")
     shape = _size(size_arg("randn", args, size))
     arr = K.normal(_gen(generator), _numel(shape), np.dtype(d._np), 0.0, 1.0, True)
+    if out is not None:
+        return _into_out(arr.reshape(shape), out)
     return _finish(arr.reshape(shape), requires_grad)
+
+
+def _into_out(arr: np.ndarray, out: Tensor) -> Tensor:
+    """A factory's out=: resized (silently, as torch's factories resize_) and written."""
+    if out._data.shape != arr.shape:
+        out._data = np.empty(arr.shape, out._data.dtype)
+    np.copyto(out._data, arr, casting="unsafe")
+    out._bump()
+    return out
 
 
 def _numel(shape: tuple[int, ...]) -> int:
@@ -299,9 +312,11 @@ def randint(
             f"randint() received an invalid combination of arguments - got ({got}), but "
             f"expected one of:\n{overloads}"
         )
-    d = dtype or D.int64
+    d = dtype or (out.dtype if out is not None else D.int64)
     arr = np.empty(_size((tuple(shape),)), d._np)
     arr[...] = random_values(_gen(generator), arr, int(low), int(high))
+    if out is not None:
+        return _into_out(arr, out)
     return _finish(arr, requires_grad)
 
 
@@ -365,13 +380,16 @@ def randperm(
 ) -> Tensor:
     """Mirrors `torch.randperm`."""
     check_device(device)
-    d = dtype or D.int64
+    d = dtype or (out.dtype if out is not None else D.int64)
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     if d is D.bool_ or d.is_complex:
         raise NotImplementedError(f"\"randperm\" not implemented for '{d._short}'")
     _check_randperm_n(n, d)
-    return _finish(K.cast(K.randperm(_gen(generator), n), np.dtype(d._np)), requires_grad)
+    arr = K.cast(K.randperm(_gen(generator), n), np.dtype(d._np))
+    if out is not None:
+        return _into_out(arr, out)
+    return _finish(arr, requires_grad)
 
 
 _FLOAT_TOPS = {D.float16: (2049, "2049", "Half"), D.float32: (2**24 + 1, "2^24+1", "Float")}

@@ -1036,10 +1036,10 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: 
     d, a = _index_checks(input, dim, index, "index_add_")
     _source_checks(input, d, a, source, "index_add_")
     n = input._data.shape[d] if input.ndim else 1
-    if a.size and (a.max() >= n or a.min() < -n):
-        if input.ndim <= 1:
+    if a.size and (a.max() >= n or a.min() < 0):  # torch has no negative indices here
+        if input.ndim <= 1 or index._data.dtype == np.int32:
             raise IndexError("index out of range in self")
-        _check_bounds(a, d, n)
+        _check_bounds_nonneg(a, d, n)
     return _index_add(input, d, a, source, alpha)
 
 
@@ -1137,8 +1137,8 @@ def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor
         )
     a = index._data.reshape(-1)
     n = input._data.shape[d] if input.ndim else 1
-    if a.size and (a.max() >= n or a.min() < -n):
-        bad = a[(a >= n) | (a < -n)].flat[0]
+    if a.size and (a.max() >= n or a.min() < 0):  # negative indices are out of bounds too
+        bad = a[(a >= n) | (a < 0)].flat[0]
         raise IndexError(
             f"index_copy_(): index {bad} is out of bounds for dimension {d} with size {n}"
         )
