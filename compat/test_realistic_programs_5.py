@@ -2844,6 +2844,126 @@ def prog_gradients_through_where_with_nan_branch(T: Any) -> Any:
     return {"y": y, "naive": naive, "safe": x.grad, "gf": y2.grad_fn}
 
 
+@program()
+def prog_grads_batched_defaults_errors_and_double_backward(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x.pow(3)
+    (jac,) = T.autograd.grad(y, x, T.eye(3), is_grads_batched=True, create_graph=True)
+    (h,) = T.autograd.grad(jac.sum(), x)  # (jac's own node: vmap's in torch, not compared)
+    b = x * 2
+    return {
+        "jac": jac.detach(),
+        "h": h,
+        "none_scalar": raises(
+            lambda: T.autograd.grad(b.sum(), x, is_grads_batched=True, retain_graph=True)
+        ),
+        "none_vector": raises(
+            lambda: T.autograd.grad(b, x, is_grads_batched=True, retain_graph=True)
+        ),
+        "empty_batch": raises(
+            lambda: T.autograd.grad(b, x, T.ones(0, 3), is_grads_batched=True, retain_graph=True)
+        ),
+        "mixed_none": raises(
+            lambda: T.autograd.grad(
+                [b, b.sum()], x, [T.ones(2, 3), None], is_grads_batched=True, retain_graph=True
+            )
+        ),
+        "ok": T.autograd.grad(b, x, T.ones(2, 3), is_grads_batched=True),
+    }
+
+
+@program()
+def prog_raw_saved_tensor_register_hooks_per_node(T: Any) -> Any:
+    """Per-tensor pack/unpack hooks on one saved value (not the global context manager)."""
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y = x.exp()
+    raw = y.grad_fn._raw_saved_result
+    log = []
+    raw.register_hooks(lambda t: log.append("pack") or t * 1, lambda t: log.append("unpack") or t)
+    twice = raises(lambda: raw.register_hooks(lambda t: t, lambda t: t))
+    y.sum().backward()
+    z = x * x
+    bad = raises(lambda: z.grad_fn._raw_saved_self.register_hooks(lambda t: t, 3))
+
+    class F(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            ctx.save_for_backward(a)
+            return a * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            (a,) = ctx.saved_tensors
+            return g * a
+
+    o = F.apply(x)
+    raws = o.grad_fn._raw_saved_tensors
+    unpacked = raws[0].unpack()
+    o.sum().backward()
+    return {
+        "log": log,
+        "twice": twice,
+        "bad": bad,
+        "g": x.grad,
+        "n_raw": (type(raws).__name__, len(raws)),
+        "unpacked": unpacked,
+        "after": raises(lambda: o.grad_fn._raw_saved_tensors),
+    }
+
+
+@program()
+def prog_gradient_penalty_through_piecewise_activations(T: Any) -> Any:
+    """Input-gradient penalties through leaky_relu / hardtanh / relu6 / prelu: the first
+    gradient still requires grad (its node read x), the penalty's gradient is zero there."""
+    F = T.nn.functional
+    x = T.tensor(
+        [[0.3, -0.7, 1.5, 0.2], [0.1, 1.2, -2.0, 0.4]], dtype=T.float64, requires_grad=True
+    )
+    c = T.linspace(-1, 1, 8, dtype=T.float64).view(2, 4)
+    out = {}
+    for k, f in {
+        "leaky": lambda v: F.leaky_relu(v, 0.1),
+        "hardtanh": F.hardtanh,
+        "relu6": F.relu6,
+        "prelu_fixed": lambda v: F.prelu(v, T.tensor([0.25], dtype=T.float64)),
+    }.items():
+        (g1,) = T.autograd.grad((f(x) * c).sum(), x, create_graph=True)
+        pen = g1.pow(2).sum()
+        out[k] = {
+            "g1": g1,
+            "name": g1.grad_fn.name(),
+            "pen_grad": T.autograd.grad(pen, x, allow_unused=True, materialize_grads=True),
+        }
+    return out
+
+
+@program(
+    xfail="double-backward node names of losses and normalizations composed of other ops in "
+    "shadowgrad (torch: MseLossBackwardBackward0, SmoothL1LossBackwardBackward0, "
+    "NativeLayerNormBackwardBackward0, LogSigmoidBackwardBackward0, GluBackwardBackward0, ...); "
+    "hardsigmoid's double backward raises in torch"
+)
+def prog_double_backward_node_names_of_losses_and_norms(T: Any) -> Any:
+    F = T.nn.functional
+    x = T.tensor(
+        [[0.3, -0.7, 1.5, 0.2], [0.1, 1.2, -2.0, 0.4]], dtype=T.float64, requires_grad=True
+    )
+    t = T.tensor([[0.0, 1.0, 0.5, 0.2], [1.0, 0.0, 0.3, 0.9]], dtype=T.float64)
+    out = {}
+    for k, f in {
+        "mse": lambda: F.mse_loss(x, t),
+        "smooth_l1": lambda: F.smooth_l1_loss(x, t),
+        "layer_norm": lambda: F.layer_norm(x, (4,)).pow(2).sum(),
+        "logsigmoid": lambda: F.logsigmoid(x).sum(),
+        "glu": lambda: F.glu(x).pow(2).sum(),
+    }.items():
+        (g1,) = T.autograd.grad(f(), x, create_graph=True)
+        out[k] = (g1.detach(), g1.grad_fn.name())
+    (g,) = T.autograd.grad(F.hardsigmoid(x).sum(), x, create_graph=True)
+    out["hardsigmoid"] = raises(lambda: T.autograd.grad(g.sum(), x))
+    return out
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

@@ -230,7 +230,24 @@ def grad(
             raise RuntimeError("One of the differentiated Tensors does not require grad")
         edges.append(t._edge())
     if is_grads_batched:
+        made = []
         for i, (o, g) in enumerate(zip(outs, gouts, strict=True)):
+            if g is None:  # torch's _make_grads: an unbatched ones_like, then vmapped over
+                if o.numel() != 1:
+                    raise RuntimeError("grad can be implicitly created only for scalar outputs")
+                gouts[i] = g = _make(np.ones(o._data.shape, o._data.dtype))
+                made.append(i)
+            if g.ndim == 0:
+                raise ValueError(
+                    "vmap(vjp, in_dims=0, ...)(<inputs>): Got in_dim=0 for some input, but that "
+                    "input is a Tensor of dimensionality 0 so expected in_dim to satisfy "
+                    "0 <= in_dim < 0."
+                )
+            if i not in made and g.shape[0] == 0:
+                raise IndexError("index 0 is out of bounds for dimension 0 with size 0")
+        for i, (o, g) in enumerate(zip(outs, gouts, strict=True)):
+            if i in made:
+                continue
             if isinstance(g, Tensor) and tuple(g.shape[1:]) != tuple(o.shape):
                 # torch reports grad_output[i][0].shape[1:] here (its _calculate_shape drops the
                 # batch dimension of an already unbatched gradient): mirrored

@@ -115,6 +115,13 @@ class BackwardCFunction(Node, FunctionCtx):
     saved_variables = saved_tensors
 
     @property
+    def _raw_saved_tensors(self) -> tuple[Any, ...]:
+        """The SavedTensor objects behind saved_tensors (register_hooks, unpack)."""
+        if self._freed:
+            raise RuntimeError(SECOND_TIME)
+        return tuple(self._saved or ())
+
+    @property
     def num_outputs(self) -> int:
         return len(self._out_meta)
 

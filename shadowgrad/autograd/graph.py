@@ -385,7 +385,7 @@ class SavedTensor:
             self._tensor = None
             self._data = None
 
-    def unpack(self, node: Node | None) -> Any:
+    def unpack(self, node: Node | None = None) -> Any:
         if self._hooks is not None:
             return self._unpack_hooked(node)
         if self._is_output:
@@ -464,6 +464,14 @@ class SavedTensor:
         return self._tensor is None and self._data is None
 
     def register_hooks(self, pack: Callable[..., Any], unpack: Callable[..., Any]) -> None:
+        if not (callable(pack) and callable(unpack)):  # torch's pybind argument check
+            raise TypeError(
+                "register_hooks(): incompatible function arguments. The following argument types "
+                "are supported:\n    1. (self: torch._C._autograd.SavedTensor, arg0: "
+                "collections.abc.Callable, arg1: collections.abc.Callable) -> None\n\nInvoked "
+                f"with: <torch._C._autograd.SavedTensor object at {hex(id(self))}>, {pack!r}, "
+                f"{unpack!r}"
+            )
         if self._hooks is not None:
             raise RuntimeError(
                 "Calling register_hooks on a saved tensor whose hooks have already been set. "

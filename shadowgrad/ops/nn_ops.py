@@ -52,28 +52,42 @@ def _zeros_like(t: Tensor) -> Tensor:
     return t * 0
 
 
-_keep = defop(
-    "_nn_backward_reads_self",
-    "NnBackwardReadsSelfBackward0",
-    lambda grad_input, self: grad_input,
-    dtype="keep",
-    grad_input=lambda grad: grad,
-    self=lambda grad: grad * 0,
-    jvp=LINEAR,
-)
+def _keep_op(name: str, node: str) -> Any:
+    return defop(
+        name,
+        node,
+        lambda grad_input, self: grad_input,
+        dtype="keep",
+        grad_input=lambda grad: grad,
+        self=lambda grad: grad * 0,
+        jvp=LINEAR,
+    )
 
 
-def _dep(g: Tensor, self: Tensor) -> Tensor:
+_keep = _keep_op("_nn_backward_reads_self", "NnBackwardReadsSelfBackward0")
+# the piecewise-linear activations' backward kernels, under torch's own node names
+_KEEP_NAMED = {
+    node: _keep_op(name, node)
+    for name, node in (
+        ("leaky_relu_backward", "LeakyReluBackwardBackward0"),
+        ("hardtanh_backward", "HardtanhBackwardBackward0"),
+        ("_prelu_kernel_backward", "PreluKernelBackwardBackward0"),
+    )
+}
+
+
+def _dep(g: Tensor, self: Tensor, node: str | None = None) -> Tensor:
     """Record that a backward result read `self`, as torch's backward kernels do.
 
     Under create_graph, torch's `*_backward(grad, self, ...)` nodes make a grad require grad
     whenever self does, even where its derivative wrt self is zero; the second-order graph
-    then exists (with zero grads), as it does in torch.
+    then exists (with zero grads), as it does in torch. `node`: torch's name for that
+    backward's node, where one is declared in _KEEP_NAMED.
     """
     from .. import _grad_mode
 
     if _grad_mode.STATE.grad and self._rg and not g._rg:
-        return _keep(g, self)
+        return (_keep if node is None else _KEEP_NAMED[node])(g, self)
     return g
 
 
@@ -435,7 +449,7 @@ leaky_relu_op = defop(
     lambda self, negative_slope: _np_leaky(self, negative_slope),
     dtype="keep",
     self=lambda grad, self, negative_slope: _dep(
-        _where(self > 0, grad, grad * negative_slope), self
+        _where(self > 0, grad, grad * negative_slope), self, "LeakyReluBackwardBackward0"
     ),
     raw={"self": lambda grad, self, negative_slope: _np_leaky_bw(grad, self, negative_slope)},
     jvp=ELEMENTWISE,
@@ -713,7 +727,7 @@ hardtanh_op = defop(
     lambda self, min_val, max_val: np.clip(self, min_val, max_val).astype(self.dtype, copy=False),
     dtype="keep",
     self=lambda grad, self, min_val, max_val: _dep(
-        _where((self > min_val) & (self < max_val), grad, 0.0), self
+        _where((self > min_val) & (self < max_val), grad, 0.0), self, "HardtanhBackwardBackward0"
     ),
     raw={
         "self": lambda grad, self, min_val, max_val: _np_band_bw(grad, self, min_val, max_val, None)
@@ -853,7 +867,7 @@ def _prelu_weight_grad(grad: Tensor, self: Tensor, weight: Tensor) -> Tensor:
 def _prelu_input_grad(grad: Tensor, self: Tensor, weight: Tensor) -> Tensor:
     w = weight.reshape(_prelu_shape(self, weight))
     w = _where(self < 0, w, w.detach())  # torch's double backward masks x < 0 for the weight
-    return _where(self > 0, grad, grad * w)
+    return _dep(_where(self > 0, grad, grad * w), self, "PreluKernelBackwardBackward0")
 
 
 prelu_op = defop(
