@@ -1006,20 +1006,10 @@ CASES: dict[str, Case] = {
 }
 
 # name -> why shadowgrad differs and the file the fix belongs in (strict xfails)
-_OUT = (
-    "this pointwise op has no out= parameter (torch's checks that the result dtype casts to "
-    "out's dtype and warns when it resizes a non-empty out; fix belongs in "
-    "shadowgrad/ops/pointwise.py: give the op out= through _out)"
-)
 XFAIL: dict[str, str] = {
     "meshgrid_2d": "torch prints the offending tensor in its C++ (legacy) format, ' 0  1\\n 2  3"
     "\\n[ torch.FloatTensor{2,2} ]'; shadowgrad has no such printer and names the shape (fix "
     "belongs in shadowgrad/ops/shape_extra.py meshgrid, with a C++ tensor printer)",
-    "clamp_inplace_float_into_long": "clamp_ with float bounds on a Long tensor names the dtype "
-    "'Long' where torch's clamp_ (scalar bounds) writes the C++ name 'long int' (fix belongs in "
-    "shadowgrad/ops/pointwise.py clamp_)",
-    "exp_out_int": _OUT,
-    "eq_out_float_ok": _OUT,
 }
 
 

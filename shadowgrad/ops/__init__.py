@@ -57,6 +57,104 @@ FAMILIES = [
 ]
 
 
+# torch functions that take out= where the family's function does not; the name torch's
+# autograd error gives (that of the op it runs), and whether it makes that check at all
+_OUT_NAMES = {
+    **{n: n for n in (
+        "amax", "amin", "aminmax", "angle", "bmm", "ceil", "cummax", "cummin", "cumprod",
+        "cumsum", "dot", "exp", "floor", "frac", "gather", "index_select", "kthvalue", "log",
+        "logcumsumexp", "logsumexp", "masked_select", "mean", "median", "mode", "mv",
+        "nanmedian", "narrow_copy", "neg", "reciprocal", "sgn", "sigmoid", "sign", "sort",
+        "std", "tanh", "topk", "trunc", "var", "where")},
+    "fix": "trunc", "negative": "neg", "msort": "sort", "nanmean": "nansum", "diff": "sub",
+    "take_along_dim": "gather",
+    "ger": "mul", "kron": "mul", "outer": "mul",
+    **{n: None for n in (
+        "all", "any", "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less",
+        "less_equal", "not_equal", "diag", "conj_physical")},
+}  # fmt: skip
+
+
+def _with_out(fn: Any, public: str, name: str | None) -> Any:
+    """`fn` taking torch's out=: the result (each of a tuple's) copied into the out tensor."""
+    from .pointwise import _out
+
+    def with_out(*args: Any, out: Any = None, **kwargs: Any) -> Any:
+        if out is not None and public == "where" and len(args) == 3:
+            for i, a in ((1, "input"), (2, "other")):  # torch's out= overload takes tensors only
+                if not isinstance(args[i], Tensor):
+                    raise TypeError(
+                        f"where(): argument '{a}' (position {i + 1}) must be Tensor, not "
+                        f"{type(args[i]).__name__}"
+                    )
+        result = fn(*args, **kwargs)
+        if out is None:
+            return result
+        if public == "ger":  # torch's ger_out (not ger) warns
+            import warnings
+
+            warnings.warn(
+                "torch.ger is deprecated and will be removed in a future PyTorch release. Use "
+                "torch.outer instead.",
+                UserWarning,
+                stacklevel=2,
+            )
+        if isinstance(result, Tensor):
+            return _out(result, out, name) if name else _write_out(result, out)
+        if not isinstance(out, (tuple, list)) or len(out) != len(result):
+            raise TypeError(f"{public}(): argument 'out' must be tuple of Tensors")
+        if name and any(isinstance(r, Tensor) and r._rg for r in result):
+            _out(result[0], out[0], name) if result[0]._rg else _out(result[1], out[1], name)
+        for k, (r, o) in enumerate(zip(result, out, strict=True)):
+            if r.dtype is not o.dtype:
+                raise RuntimeError(_out_dtype_error(public, k, r.dtype, o.dtype))
+        outs = [_write_out(r, o) for r, o in zip(result, out, strict=True)]
+        out_type = getattr(sorting.return_types, type(result).__name__ + "_out", tuple)
+        return out_type(outs)
+
+    with_out.__name__ = public
+    with_out.__qualname__ = fn.__qualname__
+    with_out.__doc__ = fn.__doc__
+    return with_out
+
+
+def _out_dtype_error(fn: str, k: int, want: Any, got: Any) -> str:
+    """torch's message for a tuple-returning op's out tensor of the wrong dtype (k: which)."""
+    from .._dtype import CPP_NAMES
+
+    what = ("values", "indices")[k]
+    if fn in ("cummax", "cummin"):
+        return f"expected scalar_type {want._short} but found {got._short}"
+    if fn == "mode":
+        return f"expected scalar type '{want._short}' but got '{got._short}' for {what} output"
+    if fn == "kthvalue":
+        return (
+            "output indices must be of scalar type Long"
+            if k
+            else ("output values must be of same type as input")
+        )
+    if fn in ("median", "nanmedian"):
+        if k:
+            return (
+                "Expected tensor for argument #1 'indices' to have scalar type Long; but got "
+                f"{got._legacy} instead (while checking arguments for median)"
+            )
+        return (
+            "Expected tensor for 'values' to have the same type as tensor for argument #2 "
+            f"'self'; but type {got._legacy} does not equal {want._legacy} (while checking "
+            "arguments for median)"
+        )
+    return f"Expected out tensor to have dtype {CPP_NAMES[want]}, but got {CPP_NAMES[got]} instead"
+
+
+def _write_out(result: Tensor, out: Tensor) -> Tensor:
+    from .. import _grad_mode
+    from .pointwise import _out
+
+    with _grad_mode.no_grad():  # the result's autograd was checked (or torch skips it)
+        return _out(result, out, "")
+
+
 def install_methods() -> dict[str, Any]:
     """Attach every family's Tensor methods; return every family's public functions."""
     functions: dict[str, Any] = {}
@@ -64,6 +162,10 @@ def install_methods() -> dict[str, Any]:
         for name, fn in fam.METHODS.items():
             setattr(Tensor, name, fn)
         functions.update(fam.FUNCTIONS)
+    for name, op_name in _OUT_NAMES.items():
+        fn = functions.get(name)
+        if fn is not None:
+            functions[name] = _with_out(fn, name, op_name)
     for name, fn in _creation.new_methods().items():
         setattr(Tensor, name, fn)
     for name, fn in inplace.build_methods().items():

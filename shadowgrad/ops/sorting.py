@@ -79,7 +79,9 @@ for _name in (
     "cummin",
 ):
     setattr(return_types, _name, _structseq(_name, _VI))
+    setattr(return_types, _name + "_out", _structseq(_name + "_out", _VI))  # given out=
 return_types.aminmax = _structseq("aminmax", ("min", "max"))  # type: ignore[attr-defined]
+return_types.aminmax_out = _structseq("aminmax_out", ("min", "max"))  # type: ignore[attr-defined]
 return_types.__all__ = [n for n in vars(return_types) if not n.startswith("_")]  # type: ignore[attr-defined]
 sys.modules.setdefault("shadowgrad.return_types", return_types)
 
