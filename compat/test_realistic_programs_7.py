@@ -5079,6 +5079,59 @@ def prog_workers_sharded_stream_training_with_resume(T: Any) -> Any:
     return {"first": first, "second": second, "w": dict(model2.named_parameters())}
 
 
+# --- embed -------------------------------------------------------------------------------------
+
+
+def _embed_D(*s, seed=0):
+    return np.random.default_rng(seed).standard_normal(s).astype(np.float32)
+
+
+@program()
+def prog_embed_embedding_padding_grad_and_renorm_double(T: Any) -> Any:
+    e = T.nn.Embedding(4, 3, padding_idx=0, max_norm=0.5, norm_type=float("inf"))
+    with T.no_grad():
+        e.weight.copy_(T.tensor(_embed_D(4, 3)))
+    y = e(T.tensor([[0, 1], [1, 3]]))
+    (y * T.arange(12.0).reshape(2, 2, 3)).sum().backward()
+    return y, e.weight, e.weight.grad
+
+
+@program()
+def prog_embed_embedding_double_and_half(T: Any) -> Any:
+    e = T.nn.Embedding(3, 2).double()
+    with T.no_grad():
+        e.weight.copy_(T.tensor(_embed_D(3, 2)).double())
+    return (
+        e(T.tensor([2, 0])),
+        e(T.tensor([1], dtype=T.int32)).dtype,
+        raises(lambda: e(T.tensor([1.0]))),
+    )
+
+
+@program()
+def prog_embed_embedding_bag_padding_and_empty(T: Any) -> Any:
+    b = T.nn.EmbeddingBag(4, 2, mode="mean", padding_idx=1)
+    with T.no_grad():
+        b.weight.copy_(T.tensor(_embed_D(4, 2)))
+    inp = T.tensor([1, 1, 2, 3, 1])
+    offs = T.tensor([0, 2, 2, 4])
+    y = b(inp, offs)
+    y.sum().backward()
+    return y, b.weight.grad
+
+
+@program()
+def prog_embed_one_hot_and_label_smoothing_manual(T: Any) -> Any:
+    F = T.nn.functional
+    t = T.tensor([0, 2, 1])
+    oh = F.one_hot(t, 4).float()
+    sm = oh * 0.9 + 0.1 / 4
+    x = T.tensor(_embed_D(3, 4), requires_grad=True)
+    l1 = F.cross_entropy(x, sm)
+    l2 = F.cross_entropy(x, t, label_smoothing=0.1)
+    return oh, l1, l2
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 
