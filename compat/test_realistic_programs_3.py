@@ -39,6 +39,32 @@ def program(
     return deco
 
 
+class Subset:
+    """A later file's programs: registered into this set (names unique across files, run by
+    this file's harness), parametrized by that file alone. The file writes
+    `_SET = Subset()`, `program = _SET.program` and, at its end, a test over `_SET.params()`."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+
+    def program(
+        self, *, xfail: str | None = None, warnings: bool = True, tol: Tolerance | None = None
+    ) -> Callable[[Callable[[Any], Any]], Callable[[Any], Any]]:
+        """Register `prog(T)` (the options of this file's `program`)."""
+
+        def deco(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
+            name = fn.__name__.removeprefix("prog_")
+            assert name not in PROGRAMS, f"program {name} is already registered"
+            self.names.append(name)
+            return program(xfail=xfail, warnings=warnings, tol=tol)(fn)
+
+        return deco
+
+    def params(self) -> list[Any]:
+        """pytest params of this subset's programs, known differences as strict xfails."""
+        return program_params({n: PROGRAMS[n] for n in self.names})
+
+
 def _lin(T: Any, i: int, o: int, seed: int) -> Any:
     return _seeded(T, T.nn.Linear(i, o), seed)
 

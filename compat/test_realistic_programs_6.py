@@ -9,34 +9,19 @@ or warns is compared.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pytest
 
 from . import test_realistic_programs_3 as _h
-from .compare import Tolerance
 from .engines import raises
 from .test_realistic_programs_2 import _data
 
 pytest.importorskip("torch")
 
-_MINE: list[str] = []
-
-
-def program(
-    *, xfail: str | None = None, warnings: bool = True, tol: Tolerance | None = None
-) -> Callable[[Callable[[Any], Any]], Callable[[Any], Any]]:
-    """Register `prog(T)` through test_realistic_programs_3's `program` (same options)."""
-
-    def deco(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
-        name = fn.__name__.removeprefix("prog_")
-        assert name not in _h.PROGRAMS, f"program {name} is already registered"
-        _MINE.append(name)
-        return _h.program(xfail=xfail, warnings=warnings, tol=tol)(fn)
-
-    return deco
+_SET = _h.Subset()  # this file's programs: registered into set 3, run by its harness
+program = _SET.program
 
 
 def _leaf(T: Any, *shape: int, seed: int = 0, dtype: Any = None) -> Any:
@@ -3006,15 +2991,6 @@ def test_complex_to_real_warns_once_fresh_process() -> None:
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 
-def _params() -> list[Any]:
-    out = []
-    for name in _MINE:
-        xfail = _h.PROGRAMS[name].xfail
-        marks = [pytest.mark.xfail(reason=xfail, strict=True)] if xfail else []
-        out.append(pytest.param(name, marks=marks, id=name))
-    return out
-
-
-@pytest.mark.parametrize("name", _params())
+@pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -26,21 +26,8 @@ from .test_realistic_programs_2 import _data, _seeded
 
 pytest.importorskip("torch")
 
-_MINE: list[str] = []
-
-
-def program(
-    *, xfail: str | None = None, warnings: bool = True, tol: Tolerance | None = None
-) -> Callable[[Callable[[Any], Any]], Callable[[Any], Any]]:
-    """Register `prog(T)` through test_realistic_programs_3's `program` (same options)."""
-
-    def deco(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
-        name = fn.__name__.removeprefix("prog_")
-        assert name not in _h.PROGRAMS, f"program {name} is already registered"
-        _MINE.append(name)
-        return _h.program(xfail=xfail, warnings=warnings, tol=tol)(fn)
-
-    return deco
+_SET = _h.Subset()  # this file's programs: registered into set 3, run by its harness
+program = _SET.program
 
 
 def _params(T: Any, *shapes: tuple[int, ...], seed: int = 0) -> list[Any]:
@@ -5135,15 +5122,6 @@ def prog_embed_one_hot_and_label_smoothing_manual(T: Any) -> Any:
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 
-def _harness_params() -> list[Any]:
-    out = []
-    for name in _MINE:
-        xfail = _h.PROGRAMS[name].xfail
-        marks = [pytest.mark.xfail(reason=xfail, strict=True)] if xfail else []
-        out.append(pytest.param(name, marks=marks, id=name))
-    return out
-
-
-@pytest.mark.parametrize("name", _harness_params())
+@pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)
