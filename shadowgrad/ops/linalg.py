@@ -450,7 +450,7 @@ def half_matmul_float(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     in float32."""
     f = np.float32
     a, b = a.astype(f), b.astype(f)
-    shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + (a.shape[-2], b.shape[-1])
+    shape = (*np.broadcast_shapes(a.shape[:-2], b.shape[:-2]), a.shape[-2], b.shape[-1])
     acc = np.zeros(shape, f)
     term = np.empty_like(acc)
     for i in range(a.shape[-1]):
