@@ -292,7 +292,7 @@ def prog_scatter_reduce_all_modes(T: Any) -> Any:
     }
 
 
-@program(warnings=False)  # scatter's reduce= warning is once per process, in both libraries
+@program()
 def prog_scatter_add_grouped_sums(T: Any) -> Any:
     # per-segment sums and means of a batch of features (graph-style pooling)
     feats = _leaf(T, 7, 3)

@@ -37,6 +37,9 @@ NOT_LEAF_REQUIRES_GRAD = (
 )
 
 _warned_once: set[str] = set()
+# the messages warn_once has issued: a test harness comparing warnings with torch's can leave
+# out these, which either library may have issued already, earlier in the process
+once_messages: set[str] = set()
 
 
 def warn_once(
@@ -46,6 +49,7 @@ def warn_once(
     if key in _warned_once:
         return
     _warned_once.add(key)
+    once_messages.add(message)
     warnings.warn(message, category, stacklevel=stacklevel)
 
 

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from .. import _dtype as D
-from .._tensor import Tensor, _make, _warned_once
+from .._tensor import Tensor, _make, warn_once
 from ..autograd.forward_ad import LINEAR
 from . import shape as S
 from ._accumulate import add_at
@@ -663,9 +663,8 @@ def _scatter_reduce_legacy(
     NotImplemented node whose backward raises) and warns once for a Tensor src."""
     from .pointwise import no_derivative
 
-    if isinstance(src, Tensor) and "scatter_reduce_src" not in _warned_once:
-        _warned_once.add("scatter_reduce_src")  # once per process, as torch's TORCH_WARN_ONCE
-        warnings.warn(_SCATTER_REDUCE_DEPRECATED, UserWarning, stacklevel=4)
+    if isinstance(src, Tensor):  # once per process, as torch's TORCH_WARN_ONCE
+        warn_once("scatter_reduce_src", _SCATTER_REDUCE_DEPRECATED, stacklevel=4)
 
     def check_reduce() -> None:
         if reduce not in ("add", "multiply"):
