@@ -492,7 +492,9 @@ def _sum_to_raw(g: np.ndarray, shape: tuple[int, ...], node: Node, i: int) -> np
     if not dims:
         r = g
     elif g.dtype == np.float16:  # as sum: accumulated in float32, rounded once
-        r = np.sum(g, axis=dims, keepdims=True, dtype=np.float32).astype(np.float16)
+        from ..ops.reduction import _half_sum
+
+        r = _half_sum(g, dims, True, None)
     else:
         r = np.asarray(np.sum(g, axis=dims, keepdims=True))
     return r.reshape(shape) if lead else r

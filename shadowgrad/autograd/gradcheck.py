@@ -777,17 +777,32 @@ def _test_batched_grad_forward_ad(func: Any, inputs: tuple[Any, ...]) -> bool:
         if not _is_float_or_complex_tensor(current_input):
             continue
         tangents = [T.randn_like(current_input) for _ in range(2)]
-        expected = [T.stack(shards) for shards in zip(*[jvp(t) for t in tangents], strict=True)]
+        _compare_batched(
+            jvp, tangents, FAILED_BATCHED_GRAD_MSG_FWD_AD, lambda i: (i, i), is_forward_ad=True
+        )
+    return True
+
+
+def _compare_batched(
+    fn: Any, vs: list[Any], failed: str, indices: Any, is_forward_ad: bool
+) -> None:
+    """torch's batched-gradient check: `vmap(fn)` over the stacked `vs` must equal `fn` on each
+    one (`indices(i)`: the output and input indices a mismatch of result i names)."""
+    T = _T()
+    expected = [T.stack(shards) for shards in zip(*[fn(v) for v in vs], strict=True)]
+    with warnings.catch_warnings():
+        if not is_forward_ad:  # torch silences its vmap fallback's warnings for the vjp only
+            warnings.filterwarnings("ignore", message="There is a performance drop")
+            warnings.filterwarnings("ignore", message="Please use `torch.vmap`")
         try:
-            result = T.vmap(jvp)(T.stack(tangents))
+            result = T.vmap(fn)(T.stack(vs))
         except RuntimeError as ex:
             raise GradcheckError(
-                f"While computing batched gradients, got: {ex}\n\n{FAILED_BATCHED_GRAD_MSG_FWD_AD}"
+                f"While computing batched gradients, got: {ex}\n\n{failed}"
             ) from ex
-        for idx, (res, exp) in enumerate(zip(result, expected, strict=False)):
-            if not T.allclose(res, exp):
-                raise GradcheckError(_failed_batched_msg(idx, idx, res, exp, True))
-    return True
+    for i, (res, exp) in enumerate(zip(result, expected, strict=False)):
+        if not T.allclose(res, exp):
+            raise GradcheckError(_failed_batched_msg(*indices(i), res, exp, is_forward_ad))
 
 
 def _test_batched_grad(inputs: Any, output: Any, output_idx: int) -> bool:
@@ -802,19 +817,9 @@ def _test_batched_grad(inputs: Any, output: Any, output_idx: int) -> bool:
         )
 
     grad_outputs = [T.randn_like(output) for _ in range(2)]
-    expected = [T.stack(shards) for shards in zip(*[vjp(g) for g in grad_outputs], strict=True)]
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="There is a performance drop")
-        warnings.filterwarnings("ignore", message="Please use `torch.vmap`")
-        try:
-            result = T.vmap(vjp)(T.stack(grad_outputs))
-        except RuntimeError as ex:
-            raise GradcheckError(
-                f"While computing batched gradients, got: {ex}\n\n{FAILED_BATCHED_GRAD_MSG}"
-            ) from ex
-    for input_idx, (res, exp) in enumerate(zip(result, expected, strict=False)):
-        if not T.allclose(res, exp):
-            raise GradcheckError(_failed_batched_msg(output_idx, input_idx, res, exp, False))
+    _compare_batched(
+        vjp, grad_outputs, FAILED_BATCHED_GRAD_MSG, lambda i: (output_idx, i), is_forward_ad=False
+    )
     return True
 
 

@@ -4,9 +4,10 @@ functions (FUNCTIONS, exported as `shadowgrad.<name>`) and Tensor methods (METHO
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
-from .. import _creation
+from .. import _creation, _grad_mode
 from .._tensor import Tensor
 from . import (
     aliases,
@@ -77,38 +78,27 @@ _OUT_NAMES = {
 
 def _with_out(fn: Any, public: str, name: str | None) -> Any:
     """`fn` taking torch's out=: the result (each of a tuple's) copied into the out tensor."""
-    from .pointwise import _out
+    from .pointwise import _out, out_autograd_error
+    from .shape import resize_out
+
+    hook = _OUT_HOOKS.get(public)
 
     def with_out(*args: Any, out: Any = None, **kwargs: Any) -> Any:
-        if out is not None and public == "where" and len(args) == 3:
-            for i, a in ((1, "input"), (2, "other")):  # torch's out= overload takes tensors only
-                if not isinstance(args[i], Tensor):
-                    raise TypeError(
-                        f"where(): argument '{a}' (position {i + 1}) must be Tensor, not "
-                        f"{type(args[i]).__name__}"
-                    )
         result = fn(*args, **kwargs)
         if out is None:
             return result
-        if public == "ger":  # torch's ger_out (not ger) warns
-            import warnings
-
-            warnings.warn(
-                "torch.ger is deprecated and will be removed in a future PyTorch release. Use "
-                "torch.outer instead.",
-                UserWarning,
-                stacklevel=2,
-            )
+        if hook is not None:
+            hook(args)
         if isinstance(result, Tensor):
-            return _out(result, out, name) if name else _write_out(result, out)
+            return _out(result, out, name)
         if not isinstance(out, (tuple, list)) or len(out) != len(result):
             raise TypeError(f"{public}(): argument 'out' must be tuple of Tensors")
-        if name and any(isinstance(r, Tensor) and r._rg for r in result):
-            _out(result[0], out[0], name) if result[0]._rg else _out(result[1], out[1], name)
+        if name and _grad_mode.STATE.grad and any(r._rg for r in result):
+            raise RuntimeError(out_autograd_error(name))
         for k, (r, o) in enumerate(zip(result, out, strict=True)):
             if r.dtype is not o.dtype:
                 raise RuntimeError(_out_dtype_error(public, k, r.dtype, o.dtype))
-        outs = [_write_out(r, o) for r, o in zip(result, out, strict=True)]
+        outs = [resize_out(r, o) for r, o in zip(result, out, strict=True)]
         out_type = getattr(sorting.return_types, type(result).__name__ + "_out", tuple)
         return out_type(outs)
 
@@ -116,6 +106,31 @@ def _with_out(fn: Any, public: str, name: str | None) -> Any:
     with_out.__qualname__ = fn.__qualname__
     with_out.__doc__ = fn.__doc__
     return with_out
+
+
+def _where_out_args(args: tuple[Any, ...]) -> None:
+    """torch.where's out= overload takes tensors only (the plain call takes numbers too)."""
+    if len(args) == 3:
+        for i, a in ((1, "input"), (2, "other")):
+            if not isinstance(args[i], Tensor):
+                raise TypeError(
+                    f"where(): argument '{a}' (position {i + 1}) must be Tensor, not "
+                    f"{type(args[i]).__name__}"
+                )
+
+
+def _ger_out_warning(args: tuple[Any, ...]) -> None:
+    """torch's ger_out (not ger) warns that ger is deprecated."""
+    warnings.warn(
+        "torch.ger is deprecated and will be removed in a future PyTorch release. Use "
+        "torch.outer instead.",
+        UserWarning,
+        stacklevel=3,
+    )
+
+
+# what a function checks or warns only when given out=
+_OUT_HOOKS = {"where": _where_out_args, "ger": _ger_out_warning}
 
 
 def _out_dtype_error(fn: str, k: int, want: Any, got: Any) -> str:
@@ -145,14 +160,6 @@ def _out_dtype_error(fn: str, k: int, want: Any, got: Any) -> str:
             "arguments for median)"
         )
     return f"Expected out tensor to have dtype {CPP_NAMES[want]}, but got {CPP_NAMES[got]} instead"
-
-
-def _write_out(result: Tensor, out: Tensor) -> Tensor:
-    from .. import _grad_mode
-    from .pointwise import _out
-
-    with _grad_mode.no_grad():  # the result's autograd was checked (or torch skips it)
-        return _out(result, out, "")
 
 
 def install_methods() -> dict[str, Any]:

@@ -1356,17 +1356,17 @@ def _conv_input_formula(
 ):
     # output_padding: unused (the shapes say it), but saved as torch's node does
     f = _convt_x_grad if transposed else _conv_x_grad
-    return _half_in_float(f, grad, input, weight, stride, padding, dilation, groups)
+    return _conv_grad_in_float(f, grad, input, weight, stride, padding, dilation, groups)
 
 
 def _conv_weight_formula(
     grad, input, weight, stride, padding, dilation, transposed, output_padding, groups
 ):
     f = _convt_w_grad if transposed else _conv_w_grad
-    return _half_in_float(f, grad, input, weight, stride, padding, dilation, groups)
+    return _conv_grad_in_float(f, grad, input, weight, stride, padding, dilation, groups)
 
 
-def _half_in_float(f: Any, grad: Tensor, input: Tensor, weight: Tensor, *args: Any) -> Tensor:
+def _conv_grad_in_float(f: Any, grad: Tensor, input: Tensor, weight: Tensor, *args: Any) -> Tensor:
     """A float16 convolution's gradient as torch's CPU kernel forms it: in float32, rounded
     once (the column sums and their overlaps would otherwise each round to float16)."""
     if grad.dtype is not D.float16:

@@ -492,17 +492,22 @@ def _check_bool_sub(a: Any, b: Any) -> None:
         )
 
 
-def _out(result: Tensor, out: Tensor | None, name: str) -> Tensor:
-    """Write `result` into a user-given `out=` tensor, with torch's autograd restriction."""
+def out_autograd_error(name: str) -> str:
+    return (
+        f"{name}(): functions with out=... arguments don't support automatic "
+        "differentiation, but one of the arguments requires grad."
+    )
+
+
+def _out(result: Tensor, out: Tensor | None, name: str | None) -> Tensor:
+    """Write `result` into a user-given `out=` tensor, with torch's autograd restriction (named
+    by the op torch runs; None for the functions torch does not check)."""
     if out is None:
         return result
     from .. import _grad_mode
 
-    if _grad_mode.STATE.grad and (result._rg or out._rg):
-        raise RuntimeError(
-            f"{name}(): functions with out=... arguments don't support automatic "
-            "differentiation, but one of the arguments requires grad."
-        )
+    if name is not None and _grad_mode.STATE.grad and (result._rg or out._rg):
+        raise RuntimeError(out_autograd_error(name))
     if result.dtype._cat > out.dtype._cat:  # torch's canCast: no float into int, ...
         raise RuntimeError(
             f"result type {result.dtype._short} can't be cast to the desired output type "
