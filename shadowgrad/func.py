@@ -83,6 +83,24 @@ def _unflatten(leaves: list[Any], spec: Any) -> Any:
     return tuple(out) if kind is tuple else out
 
 
+def _spec_repr(spec: Any, indent: int = 0) -> str:
+    """A spec as torch's `TreeSpec.__repr__` writes it (a leaf is `*`), for error messages."""
+    if spec is None:
+        return "*"
+    kind, specs = spec
+    if kind is dict:
+        keys, sub = specs
+        context, children = repr(keys), [sp for _, sp in sub[1]]
+    else:
+        context, children = "None", [sp for _, sp in specs]
+    inner = ""
+    if children:
+        indent += 2
+        inner = _spec_repr(children[0], indent) + ("," if len(children) > 1 else "")
+        inner += ",".join("\n" + " " * indent + _spec_repr(c, indent) for c in children[1:])
+    return f"TreeSpec({kind.__name__}, {context}, [{inner}])"
+
+
 def _is_tensor(x: Any) -> bool:
     from ._tensor import Tensor
 
@@ -212,6 +230,15 @@ def _split_aux(out: Any, has_aux: bool, api: str) -> tuple[Any, Any]:
     return out
 
 
+def _check_aux(aux: Any) -> Any:
+    """torch unwraps aux as a pytree of tensors: any other leaf (a number, None, a string) is
+    an error, raised after the output was checked and differentiated."""
+    for x in _flatten(aux)[0]:
+        if not _is_tensor(x):
+            raise RuntimeError(f"Expected tensors, got unsupported type {type(x)}")
+    return aux
+
+
 def _detach_tree(tree: Any) -> Any:
     leaves, spec = _flatten(tree)
     return _unflatten([x.detach() if _is_tensor(x) else x for x in leaves], spec)
@@ -286,7 +313,7 @@ def grad_and_value(
             out = out.detach()
             aux = _detach_tree(aux)
         if has_aux:
-            return g, (out, aux)
+            return g, (out, _check_aux(aux))
         return g, out
 
     return wrapper
@@ -378,7 +405,7 @@ def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
         out = _unflatten([o.detach() for o in out_leaves], out_spec)
         aux = _detach_tree(aux)
     if has_aux:
-        return out, vjp_fn, aux
+        return out, vjp_fn, _check_aux(aux)
     return out, vjp_fn
 
 
@@ -409,7 +436,9 @@ def jvp(
     if p_spec != t_spec:
         raise RuntimeError(
             f"{api}: Expected primals and tangents to have the same python structure. For "
-            "example, if primals is a tuple of 3 tensors, tangents also must be."
+            "example, if primals is a tuple of 3 tensors, tangents also must be. Got primals "
+            f"with structure {_spec_repr(p_spec)} and tangents with structure "
+            f"{_spec_repr(t_spec)}"
         )
     if _fwad._STATE.level >= 0:
         raise NotImplementedError(_NESTED_FWD)
@@ -442,7 +471,7 @@ def jvp(
         aux = _detach_tree(aux)
     res = (_unflatten(prim, o_spec), _unflatten(tang, o_spec))
     if has_aux:
-        return (*res, aux)
+        return (*res, _check_aux(aux))
     return res
 
 

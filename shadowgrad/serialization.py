@@ -356,6 +356,17 @@ class _Reader:
         raise RuntimeError(f"shadowgrad.load: unknown entry in manifest: {sorted(obj)}")
 
 
+def _at_end(fh: Any) -> bool:
+    """Whether a seekable file has nothing left to read (its position is left unchanged)."""
+    try:
+        pos = fh.tell()
+        empty = not fh.read(1)
+        fh.seek(pos)
+    except (AttributeError, OSError, ValueError):
+        return False
+    return empty
+
+
 def _hashable(k: Any) -> Any:
     return tuple(k) if isinstance(k, list) else k
 
@@ -379,6 +390,8 @@ def load(
 
 
 def _load(fh: Any, weights_only: bool = True) -> Any:
+    if _at_end(fh):  # e.g. a BytesIO read back without seek(0): torch's unpickler runs dry
+        raise EOFError("" if weights_only else "Ran out of input")
     try:
         zf = zipfile.ZipFile(fh, "r")
     except zipfile.BadZipFile as e:

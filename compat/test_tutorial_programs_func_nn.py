@@ -1,0 +1,1523 @@
+"""Tutorial programs: torch.func and building networks with torch.nn. Programs in the spirit of
+pytorch/tutorials' Jacobians/Hessians, per-sample gradients, neural tangent kernels, model
+ensembling, parametrizations, pruning, "What is torch.nn really?", the basics and blitz
+optimization / model-building tutorials, saving and loading models (state_dict through
+io.BytesIO), and module hooks, with the variations and mistakes users try around each. The
+programs register into test_realistic_programs_3's set and run through its harness: each
+`prog(T)` runs on torch and on shadowgrad, and everything it returns, raises or warns is
+compared.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import io
+import itertools
+from typing import Any
+
+import numpy as np
+import pytest
+
+from . import test_realistic_programs_3 as _h
+from .engines import raises
+from .test_realistic_programs_2 import _data, _seeded
+
+pytest.importorskip("torch")
+
+_SET = _h.Subset()  # this file's programs: registered into set 3, run by its harness
+program = _SET.program
+
+
+def _warm_torch_func() -> None:
+    """torch.func's first use in a process scripts helpers with torch.jit, which warns
+    (DeprecationWarning) once per process: use it once here so no program sees that."""
+    import warnings
+
+    import torch
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.func.jacrev(torch.sin)(torch.ones(1))
+        torch.func.jacfwd(torch.sin)(torch.ones(1))
+        torch.func.vmap(torch.sin)(torch.ones(1))
+
+
+_warm_torch_func()
+
+
+def _t(T: Any, *shape: int, seed: int = 0, rg: bool = False) -> Any:
+    return T.tensor(_data(*shape, seed=seed), requires_grad=rg)
+
+
+def _prune(T: Any) -> Any:
+    return importlib.import_module(T.__name__ + ".nn.utils.prune")
+
+
+def _mlp(T: Any, sizes: tuple[int, ...] = (3, 4, 2), seed: int = 0) -> Any:
+    layers: list[Any] = []
+    for i, (a, b) in enumerate(itertools.pairwise(sizes)):
+        if i:
+            layers.append(T.nn.ReLU())
+        layers.append(T.nn.Linear(a, b))
+    return _seeded(T, T.nn.Sequential(*layers), seed)
+
+
+# --- torch.func: Jacobians, Hessians, grad/vjp/jvp ------------------------------------------
+
+
+@program()
+def prog_tut_fn_jacrev_predict_wrt_weight_and_argnums(T: Any) -> Any:
+    F = T.nn.functional
+    fn = T.func
+
+    def predict(weight, bias, x):
+        return F.linear(x, weight, bias).tanh()
+
+    w, b, x = _t(T, 3, 3), _t(T, 3, seed=1), _t(T, 3, seed=2)
+    j0 = fn.jacrev(predict)(w, b, x)
+    j2 = fn.jacrev(predict, argnums=2)(w, b, x)
+    jwb = fn.jacrev(predict, argnums=(0, 1))(w, b, x)
+    # the vjp-per-row construction the tutorial builds first
+    _, vjp_fn = fn.vjp(lambda xx: predict(w, b, xx), x)
+    rows = [vjp_fn(v)[0] for v in T.eye(3).unbind()]
+    jf = fn.jacfwd(predict, argnums=2)(w, b, x)
+    return j0.shape, j2, jwb, T.stack(rows), jf, (j2 - jf).abs().max() < 1e-5
+
+
+@program()
+def prog_tut_fn_jacrev_vmap_rows_and_batched_jacobian(T: Any) -> Any:
+    fn = T.func
+    w = _t(T, 3, 3)
+
+    def f(x):
+        return (x @ w.T).sin()
+
+    xb = _t(T, 4, 3, seed=3)
+    per = fn.vmap(fn.jacrev(f))(xb)
+    # the sum trick: jacobian of the batch sum, then move the batch dim first
+    summed = fn.jacrev(lambda x: f(x).sum(0))(xb).movedim(1, 0)
+    fwd = fn.vmap(fn.jacfwd(f))(xb)
+    return per, summed, fwd, per.shape
+
+
+@program()
+def prog_tut_fn_hessian_forms_agree(T: Any) -> Any:
+    fn = T.func
+
+    def f(x):
+        return (x.sin() * x.cos().pow(2)).sum()
+
+    x = _t(T, 4, seed=4)
+    h1 = fn.hessian(f)(x)
+    h2 = fn.jacfwd(fn.jacrev(f))(x)
+    h3 = fn.jacrev(fn.jacrev(f))(x)
+    g = fn.grad(f)(x)
+    return h1, h2, h3, g, (h1 - h1.T).abs().max() < 1e-5
+
+
+@program()
+def prog_tut_fn_hessian_of_vector_output_and_argnums(T: Any) -> Any:
+    fn = T.func
+
+    def f(a, b):
+        return (a.unsqueeze(1) * b).exp().sum(1)
+
+    a, b = _t(T, 2, seed=5), _t(T, 3, seed=6)
+    h = fn.hessian(f, argnums=1)(a, b)
+    hab = fn.hessian(f, argnums=(0, 1))(a, b)
+    return h, h.shape, [[t.shape for t in row] for row in hab], hab[0][1]
+
+
+@program()
+def prog_tut_fn_grad_has_aux_and_argnums(T: Any) -> Any:
+    fn = T.func
+
+    def loss(w, x, y):
+        pred = x @ w
+        err = pred - y
+        return (err**2).mean(), {"pred": pred, "n": T.tensor(x.shape[0])}
+
+    w, x, y = _t(T, 3, seed=1), _t(T, 5, 3, seed=2), _t(T, 5, seed=3)
+    g, aux = fn.grad(loss, has_aux=True)(w, x, y)
+    gx, aux2 = fn.grad(loss, argnums=1, has_aux=True)(w, x, y)
+    gwx, _ = fn.grad(loss, argnums=(0, 1), has_aux=True)(w, x, y)
+    gv, (val, aux3) = fn.grad_and_value(loss, has_aux=True)(w, x, y)
+    bad_aux = raises(lambda: fn.grad(lambda v: (v.sum(), 3), has_aux=True)(w))
+    return g, aux, gx, aux2["pred"].requires_grad, gwx, gv, val, aux3["n"], bad_aux
+
+
+@program()
+def prog_tut_fn_grad_user_mistakes(T: Any) -> Any:
+    fn = T.func
+    x = _t(T, 3)
+    return {
+        "non_scalar": raises(lambda: fn.grad(lambda v: v * 2)(x)),
+        "aux_not_tuple": raises(lambda: fn.grad(lambda v: v.sum(), has_aux=True)(x)),
+        "aux_tuple3": raises(lambda: fn.grad(lambda v: (v.sum(), v, v), has_aux=True)(x)),
+        "not_tensor": raises(lambda: fn.grad(lambda v: 3.0)(x)),
+        "argnums_range": raises(lambda: fn.grad(lambda v: v.sum(), argnums=1)(x)),
+        "argnums_neg": fn.grad(lambda a, b: (a * b).sum(), argnums=-1)(x, x + 1),
+        "argnums_float": raises(lambda: fn.grad(lambda v: v.sum(), argnums=0.5)(x)),
+        "argnums_empty": raises(lambda: fn.grad(lambda v: v.sum(), argnums=())(x)),
+        "int_input": raises(lambda: fn.grad(lambda v: v.sum())(T.tensor([1, 2]))),
+        "no_args": raises(lambda: fn.grad(lambda: T.ones(()))()),
+    }
+
+
+@program()
+def prog_tut_fn_grad_of_dict_and_tuple_inputs(T: Any) -> Any:
+    fn = T.func
+
+    def f(params, x):
+        h = x @ params["w1"]
+        return (h.tanh() @ params["w2"]).sum() + params["s"][0] * params["s"][1]
+
+    params = {
+        "w1": _t(T, 3, 4, seed=1),
+        "w2": _t(T, 4, seed=2),
+        "s": (T.tensor(2.0), T.tensor(3.0)),
+    }
+    g = fn.grad(f)(params, _t(T, 2, 3, seed=3))
+    return g, sorted(g), type(g["s"]).__name__
+
+
+@program()
+def prog_tut_fn_vjp_has_aux_and_cotangent_errors(T: Any) -> Any:
+    fn = T.func
+    x = _t(T, 3, seed=1)
+
+    out, vjp_fn = fn.vjp(lambda v: v.exp() * 2, x)
+    (g,) = vjp_fn(T.ones(3))
+    out2, vjp2, aux = fn.vjp(lambda v: (v.sin(), v.cos()), x, has_aux=True)
+    two, vjp3 = fn.vjp(lambda a, b: (a * b, a + b), x, x * 3)
+    g3 = vjp3((T.ones(3), T.full((3,), 2.0)))
+    return {
+        "out": out,
+        "g": g,
+        "out2": out2,
+        "aux": aux,
+        "aux_rg": aux.requires_grad,
+        "g2": vjp2(T.ones(3)),
+        "two": two,
+        "g3": g3,
+        "bad_shape": raises(lambda: vjp_fn(T.ones(4))),
+        "bad_struct": raises(lambda: vjp3(T.ones(3))),
+        "bad_dtype": raises(lambda: vjp_fn(T.ones(3, dtype=T.float64))),
+        "aux_bad": raises(lambda: fn.vjp(lambda v: v, x, has_aux=True)),
+    }
+
+
+@program()
+def prog_tut_fn_jvp_values_and_errors(T: Any) -> Any:
+    fn = T.func
+    x, t = _t(T, 3, seed=1), _t(T, 3, seed=2)
+    out, tan = fn.jvp(lambda v: v.sin() * v, (x,), (t,))
+    o2, t2, aux = fn.jvp(lambda v: (v.exp(), v.sum()), (x,), (t,), has_aux=True)
+    o3, t3 = fn.jvp(lambda a, b: a * b, (x, x + 1), (t, T.zeros(3)))
+    return {
+        "out": out,
+        "tan": tan,
+        "o2": o2,
+        "t2": t2,
+        "aux": aux,
+        "o3": o3,
+        "t3": t3,
+        "primals_not_tuple": raises(lambda: fn.jvp(lambda v: v, x, t)),
+        "len_mismatch": raises(lambda: fn.jvp(lambda a, b: a, (x, x), (t,))),
+        "shape_mismatch": raises(lambda: fn.jvp(lambda v: v, (x,), (T.ones(4),))),
+        "non_tensor_out": raises(lambda: fn.jvp(lambda v: 1.0, (x,), (t,))),
+    }
+
+
+@program()
+def prog_tut_fn_jacrev_has_aux_and_dict_output(T: Any) -> Any:
+    fn = T.func
+
+    def f(x):
+        y = x.pow(3)
+        return {"y": y, "s": y.sum()}, y.detach()
+
+    x = _t(T, 3, seed=7)
+    jac, aux = fn.jacrev(f, has_aux=True)(x)
+    jf, auxf = fn.jacfwd(f, has_aux=True)(x)
+    jc = fn.jacrev(lambda v: v.exp().outer(v), chunk_size=2)(x)
+    return jac, aux, jf, auxf, jc, raises(lambda: fn.jacrev(f)(x))
+
+
+@program()
+def prog_tut_fn_backward_inside_transform_error(T: Any) -> Any:
+    fn = T.func
+    x = _t(T, 3, seed=1)
+
+    def f(v):
+        y = (v * v).sum()
+        y.backward()
+        return y
+
+    w = _t(T, 3, seed=2, rg=True)
+
+    def g(v):
+        return (v * w).sum()
+
+    gv = fn.grad(g)(x)
+    return raises(lambda: fn.grad(f)(x)), gv, w.grad, gv.requires_grad
+
+
+# --- per-sample gradients, NTK, ensembling --------------------------------------------------
+
+
+@program()
+def prog_tut_fn_per_sample_grads_match_loop(T: Any) -> Any:
+    F = T.nn.functional
+    fn = T.func
+    model = _mlp(T, (4, 5, 3), seed=1)
+    data, targets = _t(T, 6, 4, seed=2), T.tensor([0, 2, 1, 1, 0, 2])
+    params = {k: v.detach() for k, v in model.named_parameters()}
+    buffers = {k: v.detach() for k, v in model.named_buffers()}
+
+    def compute_loss(params, buffers, sample, target):
+        batch = sample.unsqueeze(0)
+        tg = target.unsqueeze(0)
+        pred = fn.functional_call(model, (params, buffers), (batch,))
+        return F.cross_entropy(pred, tg)
+
+    ft = fn.vmap(fn.grad(compute_loss), in_dims=(None, None, 0, 0))(params, buffers, data, targets)
+    loop = []
+    for i in range(6):
+        model.zero_grad()
+        F.cross_entropy(model(data[i : i + 1]), targets[i : i + 1]).backward()
+        loop.append({k: p.grad.clone() for k, p in model.named_parameters()})
+    stacked = {k: T.stack([d[k] for d in loop]) for k in loop[0]}
+    return ft, stacked, {k: (ft[k] - stacked[k]).abs().max() < 1e-5 for k in ft}
+
+
+@program()
+def prog_tut_fn_vmap_in_dims_out_dims_and_errors(T: Any) -> Any:
+    fn = T.func
+    a, b = _t(T, 2, 3, seed=1), _t(T, 3, seed=2)
+    r1 = fn.vmap(T.dot, in_dims=(0, None))(a, b)
+    r2 = fn.vmap(lambda x, y: x * y, in_dims=(1, None), out_dims=1)(a, T.tensor(2.0))
+    r3 = fn.vmap(lambda x: (x.sum(), x * 2))(a)
+    r4 = fn.vmap(fn.vmap(lambda x: x * x))(a)
+    return {
+        "r1": r1,
+        "r2": r2,
+        "r3": r3,
+        "r4": r4,
+        "size_mismatch": raises(lambda: fn.vmap(T.mul)(a, T.ones(3, 3))),
+        "in_dims_len": raises(lambda: fn.vmap(T.mul, in_dims=(0,))(a, a)),
+        "all_none": raises(lambda: fn.vmap(T.mul, in_dims=(None, None))(a, a)),
+        "dim_out_of_range": raises(lambda: fn.vmap(lambda x: x, in_dims=2)(a)),
+        "returns_float": raises(lambda: fn.vmap(lambda x: 1.0)(a)),
+    }
+
+
+@program()
+def prog_tut_fn_empirical_ntk_jacobian_contraction(T: Any) -> Any:
+    fn = T.func
+    net = _mlp(T, (3, 4, 2), seed=3)
+    params = {k: v.detach() for k, v in net.named_parameters()}
+
+    def fnet_single(params, x):
+        return fn.functional_call(net, params, (x.unsqueeze(0),)).squeeze(0)
+
+    x1, x2 = _t(T, 4, 3, seed=4), _t(T, 2, 3, seed=5)
+    jac1 = fn.vmap(fn.jacrev(fnet_single), (None, 0))(params, x1)
+    jac2 = fn.vmap(fn.jacrev(fnet_single), (None, 0))(params, x2)
+    j1 = [j.flatten(2) for j in jac1.values()]
+    j2 = [j.flatten(2) for j in jac2.values()]
+    full = T.stack([T.einsum("Naf,Mbf->NMab", a, b) for a, b in zip(j1, j2, strict=True)]).sum(0)
+    trace = T.stack([T.einsum("Naf,Maf->NM", a, b) for a, b in zip(j1, j2, strict=True)]).sum(0)
+    diag = T.stack([T.einsum("Naf,Mbf->NMab", a, b) for a, b in zip(j1, j2, strict=True)]).sum(0)
+    return (
+        full,
+        trace,
+        diag.diagonal(dim1=-2, dim2=-1).sum(-1),
+        {k: v.shape for k, v in jac1.items()},
+    )
+
+
+@program()
+def prog_tut_fn_ntk_via_vjp_jvp(T: Any) -> Any:
+    fn = T.func
+    net = _mlp(T, (3, 2), seed=6)
+    params = {k: v.detach() for k, v in net.named_parameters()}
+
+    def f(p, x):
+        return fn.functional_call(net, p, (x,))
+
+    x1, x2 = _t(T, 2, 3, seed=7), _t(T, 2, 3, seed=8)
+    _, vjp_fn = fn.vjp(lambda p: f(p, x2), params)
+
+    def get_ntk_slice(vec):
+        (vjps,) = vjp_fn(vec)
+        _, jvps = fn.jvp(lambda p: f(p, x1), (params,), (vjps,))
+        return jvps
+
+    basis = T.eye(4).view(4, 2, 2)
+    res = fn.vmap(get_ntk_slice)(basis)
+    return res, res.shape
+
+
+@program()
+def prog_tut_fn_ensembling_stack_module_state(T: Any) -> Any:
+    fn = T.func
+    models = [_mlp(T, (3, 4, 2), seed=s) for s in range(3)]
+    params, buffers = fn.stack_module_state(models)
+    base = copy.deepcopy(models[0]).to("meta")
+
+    def fmodel(p, b, x):
+        return fn.functional_call(base, (p, b), (x,))
+
+    x = _t(T, 5, 3, seed=9)
+    same = fn.vmap(fmodel, in_dims=(0, 0, None))(params, buffers, x)
+    minibatches = _t(T, 3, 5, 3, seed=10)
+    diff = fn.vmap(fmodel)(params, buffers, minibatches)
+    loop_same = T.stack([m(x) for m in models])
+    loop_diff = T.stack([m(xb) for m, xb in zip(models, minibatches, strict=True)])
+    return {
+        "keys": list(params),
+        "shapes": {k: v.shape for k, v in params.items()},
+        "leaf": [(v.is_leaf, v.requires_grad) for v in params.values()],
+        "same": same.detach(),  # vmap's graph: see shadowgrad.func's docstring
+        "diff": diff.detach(),
+        "rg": (same.requires_grad, diff.requires_grad),
+        "ok": ((same - loop_same).abs().max() < 1e-6, (diff - loop_diff).abs().max() < 1e-6),
+        "meta": base[0].weight.shape,
+        "bad_dims": raises(lambda: fn.vmap(fmodel, in_dims=(0, 0, 0))(params, buffers, x)),
+    }
+
+
+@program()
+def prog_tut_fn_stack_module_state_grads_and_errors(T: Any) -> Any:
+    fn = T.func
+    models = [_seeded(T, T.nn.Linear(2, 1), s) for s in range(2)]
+    params, _ = fn.stack_module_state(models)
+    x = _t(T, 4, 2, seed=11)
+
+    def f(p, xx):
+        return fn.functional_call(models[0], p, (xx,)).pow(2).mean()
+
+    losses = fn.vmap(f, in_dims=(0, None))(params, x)
+    losses.sum().backward()
+    bn = [T.nn.BatchNorm1d(2), T.nn.BatchNorm1d(2)]
+    p2, b2 = fn.stack_module_state(bn)
+    return {
+        "losses": losses.detach(),  # vmap's graph: see shadowgrad.func's docstring
+        "grads": {k: v.grad for k, v in params.items()},
+        "orig_grad": models[0].weight.grad,
+        "bn_buffers": b2,
+        "bn_params": p2,
+        "empty": raises(lambda: fn.stack_module_state([])),
+        "mixed": raises(lambda: fn.stack_module_state([T.nn.Linear(2, 1), T.nn.Linear(2, 2)])),
+    }
+
+
+@program()
+def prog_tut_fn_functional_call_variations(T: Any) -> Any:
+    fn = T.func
+    m = _mlp(T, (2, 3, 1), seed=12)
+    x = _t(T, 4, 2, seed=13)
+    new_w = {"0.weight": T.ones(3, 2), "2.bias": T.tensor([5.0])}
+    partial = fn.functional_call(m, new_w, (x,))
+    kw = fn.functional_call(m, {}, args=(), kwargs={"input": x})
+    tied = raises(
+        lambda: fn.functional_call(m, ({"0.bias": T.zeros(3)}, {"0.bias": T.ones(3)}), (x,))
+    )
+    unexpected = raises(lambda: fn.functional_call(m, {"nope": T.ones(1)}, (x,), strict=True))
+    missing = raises(lambda: fn.functional_call(m, new_w, (x,), strict=True))
+    return partial, kw, tied, unexpected, missing, m[0].weight[0], m(x)
+
+
+# --- parametrizations ----------------------------------------------------------------------
+
+
+class _SymmetricFactory:
+    @staticmethod
+    def make(T: Any) -> Any:
+        class Symmetric(T.nn.Module):
+            def forward(self, X):
+                return X.triu() + X.triu(1).transpose(-1, -2)
+
+        return Symmetric
+
+
+def _symmetric(T: Any) -> Any:
+    return _SymmetricFactory.make(T)
+
+
+def _skew(T: Any) -> Any:
+    class Skew(T.nn.Module):
+        def forward(self, X):
+            A = X.triu(1)
+            return A - A.transpose(-1, -2)
+
+    return Skew
+
+
+@program()
+def prog_tut_fn_parametrize_symmetric_linear(T: Any) -> Any:
+    P = T.nn.utils.parametrize
+    layer = _seeded(T, T.nn.Linear(3, 3), 1)
+    P.register_parametrization(layer, "weight", _symmetric(T)())
+    A = layer.weight
+    x = _t(T, 2, 3, seed=2)
+    layer(x).pow(2).sum().backward()
+    orig = layer.parametrizations.weight.original
+    return {
+        "sym": (A - A.T).abs().max(),
+        "A": A,
+        "A_grad_fn": A.grad_fn,
+        "cls": type(layer).__name__,
+        "orig_grad": orig.grad,
+        "params": [n for n, _ in layer.named_parameters()],
+        "sd": sorted(layer.state_dict()),
+        "is_p": (P.is_parametrized(layer), P.is_parametrized(layer, "bias")),
+        "plist": type(layer.parametrizations.weight).__name__,
+    }
+
+
+@program()
+def prog_tut_fn_parametrize_skew_matrix_exp_orthogonal(T: Any) -> Any:
+    P = T.nn.utils.parametrize
+
+    class MatrixExponential(T.nn.Module):
+        def forward(self, X):
+            return T.matrix_exp(X)
+
+    layer = _seeded(T, T.nn.Linear(3, 3), 2)
+    P.register_parametrization(layer, "weight", _skew(T)())
+    P.register_parametrization(layer, "weight", MatrixExponential())
+    Q = layer.weight
+    eye = Q.T @ Q
+    opt = T.optim.SGD(layer.parameters(), lr=0.1)
+    layer(_t(T, 4, 3, seed=3)).sum().backward()
+    opt.step()
+    Q2 = layer.weight
+    return Q, eye, Q2, (Q2.T @ Q2 - T.eye(3)).abs().max() < 1e-5, len(layer.parametrizations.weight)
+
+
+@program()
+def prog_tut_fn_parametrize_right_inverse_and_assign(T: Any) -> Any:
+    P = T.nn.utils.parametrize
+
+    class Sym(T.nn.Module):
+        def forward(self, X):
+            return X.triu() + X.triu(1).transpose(-1, -2)
+
+        def right_inverse(self, A):
+            return A.triu()
+
+    layer = _seeded(T, T.nn.Linear(3, 3), 4)
+    P.register_parametrization(layer, "weight", Sym())
+    before = layer.parametrizations.weight.original.clone()
+    X = _t(T, 3, 3, seed=5)
+    S = X + X.T
+    layer.weight = S
+    after = layer.parametrizations.weight.original
+    no_inv = _seeded(T, T.nn.Linear(3, 3), 4)
+    P.register_parametrization(no_inv, "weight", _symmetric(T)())
+    err = raises(lambda: setattr(no_inv, "weight", S))
+    return before, after, layer.weight, (layer.weight - S).abs().max(), err
+
+
+@program()
+def prog_tut_fn_parametrize_cached_and_remove(T: Any) -> Any:
+    P = T.nn.utils.parametrize
+
+    calls = []
+
+    class Counted(T.nn.Module):
+        def forward(self, X):
+            calls.append(1)
+            return X * 2
+
+    layer = _seeded(T, T.nn.Linear(2, 2), 6)
+    P.register_parametrization(layer, "weight", Counted())
+    n0 = len(calls)
+    with P.cached():
+        a = layer.weight
+        b = layer.weight
+        same = a is b
+    n1 = len(calls)
+    _ = layer.weight
+    n2 = len(calls)
+    c = _seeded(T, T.nn.Linear(2, 2), 6)
+    P.register_parametrization(c, "weight", Counted())
+    P.remove_parametrizations(layer, "weight", leave_parametrized=True)
+    kept = layer.weight
+    P.remove_parametrizations(c, "weight", leave_parametrized=False)
+    return {
+        "counts": (n0, n1, n2),
+        "same": same,
+        "kept": kept,
+        "kept_type": type(kept).__name__,
+        "cls": (type(layer).__name__, type(c).__name__),
+        "orig": c.weight,
+        "again": raises(lambda: P.remove_parametrizations(layer, "weight")),
+        "hasattr": hasattr(layer, "parametrizations"),
+    }
+
+
+@program()
+def prog_tut_fn_parametrize_shape_change_and_unsafe(T: Any) -> Any:
+    P = T.nn.utils.parametrize
+
+    class Drop(T.nn.Module):
+        def forward(self, X):
+            return X[:, :2]
+
+    class BadInv(T.nn.Module):
+        def forward(self, X):
+            return X * 2
+
+        def right_inverse(self, X):
+            return X.double()
+
+    m = _seeded(T, T.nn.Linear(3, 3), 7)
+    e1 = raises(lambda: P.register_parametrization(m, "weight", Drop()))
+    e2 = raises(lambda: P.register_parametrization(m, "weight", BadInv()))
+    e3 = raises(lambda: P.register_parametrization(m, "nothere", Drop()))
+    u = _seeded(T, T.nn.Linear(3, 3), 7)
+    P.register_parametrization(u, "weight", Drop(), unsafe=True)
+    return e1, e2, e3, u.weight.shape, P.is_parametrized(m), raises(lambda: u(T.ones(1, 3)))
+
+
+@program()
+def prog_tut_fn_parametrizations_orthogonal_and_weight_norm(T: Any) -> Any:
+    PZ = T.nn.utils.parametrizations
+    T.manual_seed(0)
+    lin = PZ.orthogonal(T.nn.Linear(4, 3))
+    W = lin.weight
+    T.manual_seed(1)
+    wn = PZ.weight_norm(_seeded(T, T.nn.Linear(3, 2), 8))
+    x = _t(T, 2, 3, seed=9)
+    wn(x).sum().backward()
+    return {
+        "WWt": W @ W.T,
+        "shape": W.shape,
+        "wn_keys": sorted(wn.state_dict()),
+        "g": wn.parametrizations.weight.original0,
+        "g_grad": wn.parametrizations.weight.original0.grad,
+        "v_grad": wn.parametrizations.weight.original1.grad,
+        "w": wn.weight,
+    }
+
+
+# --- pruning --------------------------------------------------------------------------------
+
+
+def _lenet(T: Any) -> Any:
+    class LeNetish(T.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = T.nn.Conv2d(1, 2, 3)
+            self.conv2 = T.nn.Conv2d(2, 3, 2)
+            self.fc1 = T.nn.Linear(3 * 2 * 2, 4)
+            self.fc2 = T.nn.Linear(4, 2)
+
+        def forward(self, x):
+            x = T.nn.functional.max_pool2d(T.nn.functional.relu(self.conv1(x)), 2)
+            x = T.nn.functional.relu(self.conv2(x))
+            x = x.flatten(1)
+            return self.fc2(T.nn.functional.relu(self.fc1(x)))
+
+    return _seeded(T, LeNetish(), 21)
+
+
+@program()
+def prog_tut_fn_prune_random_unstructured_seeded(T: Any) -> Any:
+    prune = _prune(T)
+    model = _lenet(T)
+    module = model.conv1
+    T.manual_seed(3)
+    prune.random_unstructured(module, name="weight", amount=0.3)
+    hooks = list(module._forward_pre_hooks.values())
+    return {
+        "params": [n for n, _ in module.named_parameters()],
+        "buffers": [n for n, _ in module.named_buffers()],
+        "mask": module.weight_mask,
+        "weight": module.weight,
+        "weight_type": type(module.weight).__name__,
+        "hook": (type(hooks[0]).__name__, hooks[0]._tensor_name, hooks[0].amount),
+        "grad_fn": module.weight.grad_fn,
+        "is_pruned": (prune.is_pruned(module), prune.is_pruned(model.fc1)),
+    }
+
+
+@program()
+def prog_tut_fn_prune_l1_then_ln_structured_container(T: Any) -> Any:
+    prune = _prune(T)
+    module = _lenet(T).conv2
+    prune.l1_unstructured(module, name="bias", amount=1)
+    prune.ln_structured(module, name="weight", amount=0.5, n=2, dim=0)
+    prune.ln_structured(module, name="weight", amount=1, n=float("inf"), dim=1)
+    hook = next(h for h in module._forward_pre_hooks.values() if h._tensor_name == "weight")
+    x = _t(T, 1, 2, 3, 3, seed=2)
+    y = module(x)
+    y.sum().backward()
+    return {
+        "bias": module.bias,
+        "bias_mask": module.bias_mask,
+        "weight_mask": module.weight_mask,
+        "container": type(hook).__name__,
+        "history": [type(h).__name__ for h in hook._pruning_methods],
+        "n_hooks": len(module._forward_pre_hooks),
+        "y": y,
+        "orig_grad": module.weight_orig.grad,
+        "nonzero": int((module.weight != 0).sum()),
+    }
+
+
+@program()
+def prog_tut_fn_prune_remove_makes_permanent(T: Any) -> Any:
+    prune = _prune(T)
+    module = _lenet(T).fc1
+    prune.l1_unstructured(module, "weight", amount=0.5)
+    sd_before = sorted(module.state_dict())
+    prune.remove(module, "weight")
+    return {
+        "sd_before": sd_before,
+        "sd_after": sorted(module.state_dict()),
+        "weight_is_param": type(module.weight).__name__,
+        "w": module.weight,
+        "hooks": len(module._forward_pre_hooks),
+        "again": raises(lambda: prune.remove(module, "weight")),
+        "never": raises(lambda: prune.remove(module, "bias")),
+    }
+
+
+@program()
+def prog_tut_fn_prune_global_unstructured_sparsity(T: Any) -> Any:
+    prune = _prune(T)
+    model = _lenet(T)
+    to_prune = (
+        (model.conv1, "weight"),
+        (model.conv2, "weight"),
+        (model.fc1, "weight"),
+        (model.fc2, "weight"),
+    )
+    prune.global_unstructured(to_prune, pruning_method=prune.L1Unstructured, amount=0.4)
+    per = {n: float((m.weight == 0).sum()) / m.weight.nelement() for n, m in model.named_children()}
+    total = sum(int((m.weight == 0).sum()) for m, _ in to_prune)
+    out = model(_t(T, 2, 1, 8, 8, seed=4))
+    bad = raises(
+        lambda: prune.global_unstructured(
+            [(model.fc2, "bias")], pruning_method=prune.LnStructured, amount=0.1
+        )
+    )
+    return per, total, out, [n for n, _ in model.named_buffers()], bad
+
+
+@program()
+def prog_tut_fn_prune_custom_method(T: Any) -> Any:
+    prune = _prune(T)
+
+    class FooBarPruningMethod(prune.BasePruningMethod):
+        PRUNING_TYPE = "unstructured"
+
+        def compute_mask(self, t, default_mask):
+            mask = default_mask.clone()
+            mask.view(-1)[::2] = 0
+            return mask
+
+    def foobar_unstructured(module, name):
+        FooBarPruningMethod.apply(module, name)
+        return module
+
+    m = _lenet(T)
+    foobar_unstructured(m.fc2, name="bias")
+    foobar_unstructured(m.fc2, name="bias")
+    prune.identity(m.fc1, "weight")
+    return m.fc2.bias_mask, m.fc2.bias, m.fc1.weight_mask.sum(), m.fc2.bias_orig
+
+
+@program()
+def prog_tut_fn_prune_amount_errors(T: Any) -> Any:
+    prune = _prune(T)
+
+    def fresh():
+        return _seeded(T, T.nn.Linear(3, 2), 30)
+
+    return {
+        "too_many": raises(lambda: prune.l1_unstructured(fresh(), "weight", amount=7)),
+        "neg": raises(lambda: prune.l1_unstructured(fresh(), "weight", amount=-0.1)),
+        "gt1": raises(lambda: prune.l1_unstructured(fresh(), "weight", amount=1.5)),
+        "str": raises(lambda: prune.l1_unstructured(fresh(), "weight", amount="half")),
+        "no_name": raises(lambda: prune.l1_unstructured(fresh(), "nope", amount=1)),
+        "ln_dim": raises(lambda: prune.ln_structured(fresh(), "weight", amount=1, n=1, dim=3)),
+        "zero": prune.l1_unstructured(fresh(), "weight", amount=0).weight_mask,
+        "all": prune.l1_unstructured(fresh(), "weight", amount=1.0).weight,
+    }
+
+
+@program()
+def prog_tut_fn_prune_importance_scores_and_default_mask(T: Any) -> Any:
+    prune = _prune(T)
+    m = _seeded(T, T.nn.Linear(3, 2), 31)
+    scores = T.tensor(_data(2, 3, seed=32)).abs()
+    prune.l1_unstructured(m, "weight", amount=2, importance_scores=scores)
+    m1 = m.weight_mask.clone()
+    prune.l1_unstructured(m, "weight", amount=2)
+    m2 = m.weight_mask.clone()
+    m3 = prune.custom_from_mask(_seeded(T, T.nn.Linear(3, 2), 31), "bias", T.tensor([0.0, 1.0]))
+    return m1, m2, m3.bias, m3.bias_orig.requires_grad, m3.bias.requires_grad
+
+
+# --- "What is torch.nn really?" -----------------------------------------------------------
+
+
+def _toy_mnist(T: Any, n: int = 24, d: int = 16, c: int = 4, seed: int = 0) -> tuple[Any, Any]:
+    rng = np.random.default_rng(seed)
+    x = rng.uniform(0, 1, (n, d)).astype(np.float32)
+    y = rng.integers(0, c, n)
+    return T.tensor(x), T.tensor(y)
+
+
+@program()
+def prog_tut_fn_nn_really_manual_weights(T: Any) -> Any:
+    x_train, y_train = _toy_mnist(T)
+    weights = T.tensor(_data(16, 4, seed=1)) / np.sqrt(16)
+    weights.requires_grad_()
+    bias = T.zeros(4, requires_grad=True)
+
+    def log_softmax(x):
+        return x - x.exp().sum(-1).log().unsqueeze(-1)
+
+    def model(xb):
+        return log_softmax(xb @ weights + bias)
+
+    def nll(inp, target):
+        return -inp[range(target.shape[0]), target].mean()
+
+    def accuracy(out, yb):
+        return (T.argmax(out, dim=1) == yb).float().mean()
+
+    bs, lr = 8, 0.5
+    first = model(x_train[:bs])
+    start = (nll(first, y_train[:bs]), accuracy(first, y_train[:bs]))
+    losses = []
+    for _ in range(2):
+        for i in range((24 - 1) // bs + 1):
+            xb, yb = x_train[i * bs : i * bs + bs], y_train[i * bs : i * bs + bs]
+            loss = nll(model(xb), yb)
+            loss.backward()
+            with T.no_grad():
+                weights -= weights.grad * lr
+                bias -= bias.grad * lr
+                weights.grad.zero_()
+                bias.grad.zero_()
+            losses.append(loss)
+    return start, first.grad_fn, losses, weights, bias, weights.is_leaf, weights._version
+
+
+@program()
+def prog_tut_fn_nn_really_refactor_steps(T: Any) -> Any:
+    F = T.nn.functional
+    nn = T.nn
+    x_train, y_train = _toy_mnist(T, seed=2)
+
+    class MnistLogistic(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.weights = nn.Parameter(T.tensor(_data(16, 4, seed=3)) / np.sqrt(16))
+            self.bias = nn.Parameter(T.zeros(4))
+
+        def forward(self, xb):
+            return xb @ self.weights + self.bias
+
+    class MnistLinear(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(16, 4)
+
+        def forward(self, xb):
+            return self.lin(xb)
+
+    m1 = MnistLogistic()
+    m2 = MnistLinear()
+    with T.no_grad():
+        m2.lin.weight.copy_(m1.weights.T)
+        m2.lin.bias.zero_()
+    out = []
+    for m in (m1, m2):
+        opt = T.optim.SGD(m.parameters(), lr=0.5)
+        ds = T.utils.data.TensorDataset(x_train, y_train)
+        dl = T.utils.data.DataLoader(ds, batch_size=8)
+        for xb, yb in dl:
+            loss = F.cross_entropy(m(xb), yb)
+            loss.backward()
+            opt.step()
+            opt.zero_grad()
+        out.append((loss, [p.grad for p in m.parameters()], F.cross_entropy(m(x_train), y_train)))
+    return out, list(dict(m1.named_parameters())), ds[3], len(dl)
+
+
+@program()
+def prog_tut_fn_nn_really_fit_with_validation(T: Any) -> Any:
+    F = T.nn.functional
+    nn = T.nn
+    x_train, y_train = _toy_mnist(T, n=20, seed=4)
+    x_valid, y_valid = _toy_mnist(T, n=10, seed=5)
+    train_ds = T.utils.data.TensorDataset(x_train, y_train)
+    valid_ds = T.utils.data.TensorDataset(x_valid, y_valid)
+
+    def get_data(bs):
+        g = T.Generator().manual_seed(0)
+        return (
+            T.utils.data.DataLoader(train_ds, batch_size=bs, shuffle=True, generator=g),
+            T.utils.data.DataLoader(valid_ds, batch_size=bs * 2),
+        )
+
+    def loss_batch(model, loss_func, xb, yb, opt=None):
+        loss = loss_func(model(xb), yb)
+        if opt is not None:
+            loss.backward()
+            opt.step()
+            opt.zero_grad()
+        return loss.item(), len(xb)
+
+    def fit(epochs, model, loss_func, opt, train_dl, valid_dl):
+        hist = []
+        for _ in range(epochs):
+            model.train()
+            for xb, yb in train_dl:
+                loss_batch(model, loss_func, xb, yb, opt)
+            model.eval()
+            with T.no_grad():
+                losses, nums = zip(
+                    *[loss_batch(model, loss_func, xb, yb) for xb, yb in valid_dl], strict=False
+                )
+            hist.append(np.sum(np.multiply(losses, nums)) / np.sum(nums))
+        return hist
+
+    model = _seeded(T, nn.Sequential(nn.Linear(16, 8), nn.ReLU(), nn.Linear(8, 4)), 6)
+    opt = T.optim.SGD(model.parameters(), lr=0.3, momentum=0.9)
+    train_dl, valid_dl = get_data(6)
+    hist = fit(3, model, F.cross_entropy, opt, train_dl, valid_dl)
+    order = [yb for _, yb in train_dl]
+    return T.tensor(hist), model[0].weight, order, model.training
+
+
+@program()
+def prog_tut_fn_nn_really_cnn_lambda_and_wrapped_loader(T: Any) -> Any:
+    F = T.nn.functional
+    nn = T.nn
+    x_train, y_train = _toy_mnist(T, n=8, seed=7)
+
+    class Lambda(nn.Module):
+        def __init__(self, func):
+            super().__init__()
+            self.func = func
+
+        def forward(self, x):
+            return self.func(x)
+
+    def preprocess(x, y):
+        return x.view(-1, 1, 4, 4), y
+
+    class WrappedDataLoader:
+        def __init__(self, dl, func):
+            self.dl, self.func = dl, func
+
+        def __len__(self):
+            return len(self.dl)
+
+        def __iter__(self):
+            for b in self.dl:
+                yield self.func(*b)
+
+    model = nn.Sequential(
+        nn.Conv2d(1, 3, kernel_size=3, stride=1, padding=1),
+        nn.ReLU(),
+        nn.Conv2d(3, 4, kernel_size=3, stride=2, padding=1),
+        nn.ReLU(),
+        nn.AdaptiveAvgPool2d(1),
+        Lambda(lambda x: x.view(x.size(0), -1)),
+    )
+    _seeded(T, model, 8)
+    dl = WrappedDataLoader(
+        T.utils.data.DataLoader(T.utils.data.TensorDataset(x_train, y_train), batch_size=4),
+        preprocess,
+    )
+    opt = T.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    losses = []
+    for xb, yb in dl:
+        loss = F.cross_entropy(model(xb), yb)
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+        losses.append(loss)
+    bad = raises(lambda: model(x_train))
+    return losses, model[0].weight, len(dl), bad, [type(m).__name__ for m in model]
+
+
+# --- basics: build a model, optimize it --------------------------------------------------
+
+
+@program()
+def prog_tut_fn_buildmodel_flatten_stack_softmax(T: Any) -> Any:
+    nn = T.nn
+
+    class NeuralNetwork(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.flatten = nn.Flatten()
+            self.linear_relu_stack = nn.Sequential(
+                nn.Linear(4 * 4, 8), nn.ReLU(), nn.Linear(8, 8), nn.ReLU(), nn.Linear(8, 3)
+            )
+
+        def forward(self, x):
+            return self.linear_relu_stack(self.flatten(x))
+
+    model = _seeded(T, NeuralNetwork(), 9)
+    X = T.tensor(np.random.default_rng(10).uniform(0, 1, (2, 4, 4)).astype(np.float32))
+    logits = model(X)
+    pred_probab = nn.Softmax(dim=1)(logits)
+    y_pred = pred_probab.argmax(1)
+    images = T.tensor(np.random.default_rng(11).uniform(0, 1, (3, 4, 4)).astype(np.float32))
+    flat = nn.Flatten()(images)
+    h = nn.ReLU()(nn.Linear(16, 5)(flat))
+    return {
+        "logits": logits,
+        "probab": pred_probab,
+        "pred": y_pred,
+        "flat": flat.shape,
+        "h_shape": h.shape,
+        "h_min": h.min() >= 0,
+        "named": [(n, p.size()) for n, p in model.named_parameters()],
+        "p0": next(model.parameters())[:2, :3],
+        "flatten_args": (nn.Flatten(0).start_dim, nn.Flatten().end_dim),
+        "softmax_no_dim": raises(lambda: nn.Softmax()(logits)),
+    }
+
+
+@program()
+def prog_tut_fn_optimization_train_test_loops(T: Any) -> Any:
+    nn = T.nn
+    x, y = _toy_mnist(T, n=30, d=6, c=3, seed=12)
+    train = T.utils.data.TensorDataset(x[:20], y[:20])
+    test = T.utils.data.TensorDataset(x[20:], y[20:])
+    train_dl = T.utils.data.DataLoader(train, batch_size=8)
+    test_dl = T.utils.data.DataLoader(test, batch_size=8)
+    model = _seeded(T, nn.Sequential(nn.Linear(6, 5), nn.ReLU(), nn.Linear(5, 3)), 13)
+    loss_fn = nn.CrossEntropyLoss()
+    optimizer = T.optim.SGD(model.parameters(), lr=1e-1)
+
+    def train_loop(dataloader, model, loss_fn, optimizer):
+        size = len(dataloader.dataset)
+        model.train()
+        rec = []
+        for batch, (X, yy) in enumerate(dataloader):
+            loss = loss_fn(model(X), yy)
+            loss.backward()
+            optimizer.step()
+            optimizer.zero_grad()
+            rec.append((batch, loss.item(), (batch + 1) * len(X), size))
+        return rec
+
+    def test_loop(dataloader, model, loss_fn):
+        model.eval()
+        num_batches = len(dataloader)
+        test_loss, correct = 0, 0
+        with T.no_grad():
+            for X, yy in dataloader:
+                pred = model(X)
+                test_loss += loss_fn(pred, yy).item()
+                correct += (pred.argmax(1) == yy).type(T.float).sum().item()
+        return test_loss / num_batches, correct / len(dataloader.dataset)
+
+    hist = []
+    for _ in range(3):
+        hist.append(
+            (train_loop(train_dl, model, loss_fn, optimizer), test_loop(test_dl, model, loss_fn))
+        )
+    grads_after_zero = [p.grad for p in model.parameters()]
+    return hist, grads_after_zero, model[2].bias
+
+
+@program()
+def prog_tut_fn_blitz_net_conv_pool_and_graph(T: Any) -> Any:
+    nn = T.nn
+    F = T.nn.functional
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = nn.Conv2d(1, 2, 3)
+            self.conv2 = nn.Conv2d(2, 4, 3)
+            self.fc1 = nn.Linear(4 * 2 * 2, 6)
+            self.fc2 = nn.Linear(6, 3)
+
+        def forward(self, input):
+            c1 = F.relu(self.conv1(input))
+            s2 = F.max_pool2d(c1, (2, 2))
+            c3 = F.relu(self.conv2(s2))
+            s4 = F.max_pool2d(c3, 2)
+            s4 = T.flatten(s4, 1)
+            return self.fc2(F.relu(self.fc1(s4)))
+
+    net = _seeded(T, Net(), 14)
+    params = list(net.parameters())
+    inp = T.tensor(_data(1, 1, 14, 14, seed=15))
+    out = net(inp)
+    net.zero_grad()
+    out.backward(T.tensor(_data(1, 3, seed=16)))
+    g1 = net.conv1.bias.grad.clone()
+    target = T.tensor(_data(3, seed=17)).view(1, -1)
+    criterion = nn.MSELoss()
+    output = net(inp)
+    loss = criterion(output, target)
+    chain = [
+        loss.grad_fn,
+        loss.grad_fn.next_functions[0][0],
+        loss.grad_fn.next_functions[0][0].next_functions[0][0],
+    ]
+    net.zero_grad()
+    before = net.conv1.bias.grad
+    loss.backward()
+    after = net.conv1.bias.grad
+    lr = 0.01
+    for f in net.parameters():
+        f.data.sub_(f.grad.data * lr)
+    return {
+        "n": len(params),
+        "shape0": params[0].size(),
+        "out": out,
+        "g1": g1,
+        "loss": loss,
+        "chain": [type(c).__name__ for c in chain],
+        "before": before,
+        "after": after,
+        "w": net.conv1.weight,
+        "unbatched": net.conv1(inp[0]).shape,
+        "bad_rank": raises(lambda: net(inp[0, 0])),
+        "out_no_grad": raises(lambda: out.backward()),
+    }
+
+
+@program()
+def prog_tut_fn_blitz_optimizer_loop_and_accumulation(T: Any) -> Any:
+    nn = T.nn
+    net = _mlp(T, (4, 3, 2), seed=18)
+    x, target = _t(T, 3, 4, seed=19), _t(T, 3, 2, seed=20)
+    opt = T.optim.SGD(net.parameters(), lr=0.01)
+    crit = nn.MSELoss()
+    recs = []
+    for i in range(3):
+        if i != 1:  # forgetting zero_grad once: the gradients accumulate
+            opt.zero_grad()
+        loss = crit(net(x), target)
+        loss.backward()
+        recs.append((loss, net[0].bias.grad.clone()))
+        opt.step()
+    opt.zero_grad(set_to_none=False)
+    return recs, net[0].bias.grad, net[2].weight
+
+
+# --- saving and loading -------------------------------------------------------------------
+
+
+def _roundtrip(T: Any, obj: Any, **kw: Any) -> Any:
+    buf = io.BytesIO()
+    T.save(obj, buf)
+    buf.seek(0)
+    return T.load(buf, **kw)
+
+
+def _thenet(T: Any, seed: int = 22) -> Any:
+    nn = T.nn
+    return _seeded(
+        T, nn.Sequential(nn.Conv2d(1, 2, 2), nn.BatchNorm2d(2), nn.Flatten(), nn.Linear(8, 2)), seed
+    )
+
+
+@program()
+def prog_tut_fn_save_state_dict_roundtrip_and_infer(T: Any) -> Any:
+    model = _thenet(T)
+    opt = T.optim.SGD(model.parameters(), lr=0.001, momentum=0.9)
+    x = _t(T, 2, 1, 3, 3, seed=23)
+    model(x).sum().backward()
+    opt.step()
+    sd = model.state_dict()
+    info = {k: (tuple(v.size()), v.requires_grad, str(v.dtype)) for k, v in sd.items()}
+    osd = opt.state_dict()
+    loaded = _roundtrip(T, sd)
+    fresh = _thenet(T, seed=99)
+    res = fresh.load_state_dict(loaded)
+    fresh.eval()
+    model.eval()
+    return {
+        "info": info,
+        "type": type(loaded).__name__,
+        "osd_groups": osd["param_groups"],
+        "osd_state_keys": list(osd["state"]),
+        "res": (list(res.missing_keys), list(res.unexpected_keys), str(res)),
+        "res_type": type(res).__name__,
+        "same": fresh(x) - model(x),
+        "nbt": loaded["1.num_batches_tracked"],
+    }
+
+
+@program()
+def prog_tut_fn_save_checkpoint_dict_resume(T: Any) -> Any:
+    model = _mlp(T, (3, 4, 2), seed=24)
+    opt = T.optim.Adam(model.parameters(), lr=0.01)
+    x, y = _t(T, 5, 3, seed=25), _t(T, 5, 2, seed=26)
+    for _ in range(2):
+        opt.zero_grad()
+        loss = T.nn.functional.mse_loss(model(x), y)
+        loss.backward()
+        opt.step()
+    ckpt = _roundtrip(
+        T,
+        {
+            "epoch": 2,
+            "model_state_dict": model.state_dict(),
+            "optimizer_state_dict": opt.state_dict(),
+            "loss": loss,
+        },
+    )
+    m2 = _mlp(T, (3, 4, 2), seed=0)
+    o2 = T.optim.Adam(m2.parameters(), lr=0.5)
+    m2.load_state_dict(ckpt["model_state_dict"])
+    o2.load_state_dict(ckpt["optimizer_state_dict"])
+    traj = []
+    for mm, oo in ((model, opt), (m2, o2)):
+        oo.zero_grad()
+        T.nn.functional.mse_loss(mm(x), y).backward()
+        oo.step()
+        traj.append(mm[0].weight)
+    return (
+        ckpt["epoch"],
+        ckpt["loss"],
+        traj,
+        o2.param_groups[0]["lr"],
+        o2.state[m2[0].weight]["step"],
+    )
+
+
+@program()
+def prog_tut_fn_load_state_dict_strict_mismatch_messages(T: Any) -> Any:
+    nn = T.nn
+    a = _mlp(T, (3, 4, 2), seed=27)
+    b = _seeded(T, nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2), nn.Linear(2, 1)), 28)
+    c = _seeded(T, nn.Sequential(nn.Linear(3, 5), nn.ReLU(), nn.Linear(5, 2)), 29)
+    sd = _roundtrip(T, a.state_dict())
+    e_missing = raises(lambda: b.load_state_dict(sd))
+    r_loose = b.load_state_dict(sd, strict=False)
+    e_unexp = raises(lambda: a.load_state_dict({**sd, "3.weight": T.ones(1)}))
+    e_size = raises(lambda: c.load_state_dict(sd))
+    e_size_loose = raises(lambda: c.load_state_dict(sd, strict=False))
+    e_type = raises(lambda: a.load_state_dict({**sd, "0.bias": [1.0, 2.0, 3.0, 4.0]}))
+    e_notdict = raises(lambda: a.load_state_dict([1, 2]))
+    return {
+        "missing": e_missing,
+        "loose": (r_loose.missing_keys, r_loose.unexpected_keys),
+        "loose_eq": r_loose == ([], []),
+        "unexp": e_unexp,
+        "size": e_size,
+        "size_loose": e_size_loose,
+        "type": e_type,
+        "notdict": e_notdict,
+        "b_after": b[0].weight,
+    }
+
+
+@program()
+def prog_tut_fn_save_whole_tensors_views_and_prefix(T: Any) -> Any:
+    base = T.arange(6.0)
+    view = base[2:4]
+    loaded = _roundtrip(T, {"base": base, "view": view, "n": 3, "lst": [base, base * 2]})
+    loaded["base"][2] = 100.0
+    shared = loaded["view"][0].item()
+    m = _mlp(T, (2, 2), seed=30)
+    sd = {"module." + k: v for k, v in m.state_dict().items()}
+    T.nn.modules.utils.consume_prefix_in_state_dict_if_present(sd, "module.")
+    m2 = _mlp(T, (2, 2), seed=31)
+    r = m2.load_state_dict(sd)
+    kv = m.state_dict(keep_vars=True)
+    rg = _roundtrip(T, T.ones(2, requires_grad=True))
+    return {
+        "loaded": loaded,
+        "shared": shared,
+        "keys": list(sd),
+        "r": str(r),
+        "eq": (m2[0].weight == m[0].weight).all(),
+        "kv": [type(v).__name__ for v in kv.values()],
+        "kv_rg": [v.requires_grad for v in kv.values()],
+        "rg": (rg.requires_grad, rg.is_leaf),
+        "sd_rg": [v.requires_grad for v in m.state_dict().values()],
+    }
+
+
+@program()
+def prog_tut_fn_save_persistent_buffers_and_assign(T: Any) -> Any:
+    nn = T.nn
+
+    class WithBufs(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(2, 2)
+            self.register_buffer("running", T.zeros(2))
+            self.register_buffer("scratch", T.ones(2), persistent=False)
+
+        def forward(self, x):
+            return self.lin(x) + self.running + self.scratch
+
+    m = _seeded(T, WithBufs(), 32)
+    sd = m.state_dict()
+    m2 = WithBufs()
+    new_sd = {k: v.clone() + 1 for k, v in sd.items()}
+    r = m2.load_state_dict(new_sd, assign=True)
+    ident = m2.lin.weight is new_sd["lin.weight"]
+    x = _t(T, 1, 2, seed=33)
+    return {
+        "keys": list(sd),
+        "r": r,
+        "assign_type": type(m2.lin.weight).__name__,
+        "assign_rg": m2.lin.weight.requires_grad,
+        "ident": ident,
+        "out": m2(x),
+        "buffers": [n for n, _ in m.named_buffers()],
+        "extra_key": raises(lambda: m.load_state_dict({**sd, "scratch": T.ones(2)})),
+    }
+
+
+@program()
+def prog_tut_fn_load_weights_only_and_map_location(T: Any) -> Any:
+    buf = io.BytesIO()
+    T.save({"a": T.ones(2, dtype=T.float16), "b": (1, 2.5, "s"), "c": T.tensor([True])}, buf)
+    buf.seek(0)
+    out = T.load(buf, map_location="cpu", weights_only=True)
+    buf.seek(0)
+    out2 = T.load(buf, map_location=T.device("cpu"))
+    forgot_seek = io.BytesIO()
+    T.save(T.ones(1), forgot_seek)
+    return (
+        out,
+        out2,
+        out["a"].dtype,
+        raises(lambda: T.load(forgot_seek)),
+        raises(lambda: T.load(forgot_seek, weights_only=False)),
+        raises(lambda: T.load(io.BytesIO())),
+    )
+
+
+# --- module hooks --------------------------------------------------------------------------
+
+
+@program()
+def prog_tut_fn_hooks_forward_activations_and_remove(T: Any) -> Any:
+    model = _mlp(T, (3, 4, 4, 2), seed=34)
+    acts: dict[str, Any] = {}
+    handles = []
+
+    def get_activation(name):
+        def hook(module, inp, out):
+            acts[name] = (type(inp).__name__, len(inp), out.detach(), out.requires_grad)
+
+        return hook
+
+    for name, mod in model.named_modules():
+        if isinstance(mod, T.nn.ReLU):
+            handles.append(mod.register_forward_hook(get_activation(name)))
+    x = _t(T, 2, 3, seed=35)
+    y = model(x)
+    n_first = len(acts)
+    for h in handles:
+        h.remove()
+    acts.clear()
+    model(x)
+    handles[0].remove()
+    return y, n_first, dict(acts), len(model[1]._forward_hooks)
+
+
+@program()
+def prog_tut_fn_hooks_forward_pre_modifies_input_and_kwargs(T: Any) -> Any:
+    lin = _seeded(T, T.nn.Linear(2, 2), 36)
+    log = []
+
+    def pre(module, args):
+        log.append(("pre", len(args)))
+        return (args[0] * 2,)
+
+    def pre_single(module, args):
+        log.append(("pre1",))
+        return args[0] + 1  # a non-tuple return is wrapped
+
+    def fwd_replace(module, args, out):
+        log.append(("fwd", type(args).__name__))
+        return out * 0
+
+    h1 = lin.register_forward_pre_hook(pre)
+    x = _t(T, 1, 2, seed=37, rg=True)
+    a = lin(x)
+    h2 = lin.register_forward_pre_hook(pre_single, prepend=True)
+    b = lin(x)
+    h3 = lin.register_forward_hook(fwd_replace)
+    c = lin(x)
+    h1.remove()
+    h2.remove()
+    h3.remove()
+
+    class KW(T.nn.Module):
+        def forward(self, x, scale=1.0):
+            return x * scale
+
+    m = KW()
+
+    def pre_kw(module, args, kwargs):
+        log.append(("kw", sorted(kwargs)))
+        return args, {"scale": kwargs.get("scale", 1.0) * 10}
+
+    def post_kw(module, args, kwargs, out):
+        log.append(("post_kw", kwargs))
+        return out + 1
+
+    m.register_forward_pre_hook(pre_kw, with_kwargs=True)
+    m.register_forward_hook(post_kw, with_kwargs=True)
+    d = m(T.ones(2), scale=2.0)
+    c.sum().backward()
+    return a, b, c, d, log, x.grad, c.grad_fn
+
+
+@program()
+def prog_tut_fn_hooks_full_backward_grad_input_output(T: Any) -> Any:
+    model = _mlp(T, (3, 4, 2), seed=38)
+    seen = []
+
+    def bhook(module, grad_input, grad_output):
+        seen.append(
+            (
+                type(module).__name__,
+                [None if g is None else g.clone() for g in grad_input],
+                [g.clone() for g in grad_output],
+            )
+        )
+
+    def pre_bhook(module, grad_output):
+        seen.append(("pre", type(module).__name__, len(grad_output)))
+
+    for m in model:
+        m.register_full_backward_hook(bhook)
+    model[2].register_full_backward_pre_hook(pre_bhook)
+    x = _t(T, 2, 3, seed=39)
+    out = model(x)
+    out.sum().backward()
+    x2 = _t(T, 2, 3, seed=39, rg=True)
+    seen.append("second")
+    model(x2).pow(2).sum().backward()
+    return seen, out.grad_fn, x2.grad
+
+
+@program()
+def prog_tut_fn_hooks_backward_hook_replaces_grad_input(T: Any) -> Any:
+    lin = _seeded(T, T.nn.Linear(2, 2), 40)
+    act = T.nn.Tanh()
+
+    def clip(module, grad_input, grad_output):
+        return tuple(None if g is None else g.clamp(-0.1, 0.1) for g in grad_input)
+
+    def bad_len(module, grad_input, grad_output):
+        return (grad_input[0], grad_input[0])
+
+    def pre_scale(module, grad_output):
+        return (grad_output[0] * 3,)
+
+    act.register_full_backward_hook(clip)
+    lin.register_full_backward_pre_hook(pre_scale)
+    x = _t(T, 3, 2, seed=41, rg=True)
+    y = act(lin(x))
+    y.sum().backward()
+    g_w = lin.weight.grad.clone()
+    xg = x.grad.clone()
+    act2 = T.nn.Sigmoid()
+    act2.register_full_backward_hook(bad_len)
+    z = act2(_t(T, 2, seed=42, rg=True))
+    return y, g_w, xg, raises(lambda: z.sum().backward())
+
+
+@program()
+def prog_tut_fn_hooks_backward_hook_inplace_and_mixing(T: Any) -> Any:
+    act = T.nn.ReLU()
+    act.register_full_backward_hook(lambda m, gi, go: None)
+    x = _t(T, 3, seed=43, rg=True)
+    y = act(x)
+    e_inplace = raises(lambda: y.add_(1))
+    lin = _seeded(T, T.nn.Linear(2, 2), 44)
+    lin.register_full_backward_hook(lambda m, gi, go: None)
+    e_mix = raises(lambda: lin.register_backward_hook(lambda m, gi, go: None))
+    inp_act = T.nn.ReLU(inplace=True)
+    inp_act.register_full_backward_hook(lambda m, gi, go: None)
+    e_inp_mod = raises(lambda: inp_act(x * 1))
+    return e_inplace, e_mix, e_inp_mod, y.grad_fn
+
+
+@program()
+def prog_tut_fn_hooks_global_module_hooks_and_order(T: Any) -> Any:
+    mod = T.nn.modules.module
+    log = []
+    model = _mlp(T, (2, 2, 2), seed=45)
+    h1 = mod.register_module_forward_pre_hook(lambda m, a: log.append(("gpre", type(m).__name__)))
+    h2 = mod.register_module_forward_hook(lambda m, a, o: log.append(("gfwd", type(m).__name__)))
+    h3 = model[0].register_forward_hook(lambda m, a, o: log.append(("local", 0)))
+    h4 = model[0].register_forward_hook(
+        lambda m, a, o: log.append(("local_first", 0)), prepend=True
+    )
+    try:
+        model(_t(T, 1, 2, seed=46))
+    finally:
+        h1.remove()
+        h2.remove()
+    h3.remove()
+    h4.remove()
+    model(_t(T, 1, 2, seed=46))
+    return log
+
+
+@program()
+def prog_tut_fn_hooks_always_call_on_exception(T: Any) -> Any:
+    log = []
+
+    class Boom(T.nn.Module):
+        def forward(self, x):
+            raise ValueError("boom in forward")
+
+    m = Boom()
+    m.register_forward_hook(lambda mod, a, o: log.append(("always", o)), always_call=True)
+    m.register_forward_hook(lambda mod, a, o: log.append(("normal", o)))
+    err = raises(lambda: m(T.ones(1)))
+    return err, log
+
+
+@program()
+def prog_tut_fn_hooks_tensor_hooks_inside_module(T: Any) -> Any:
+    log = []
+
+    class Net(T.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = T.nn.Linear(3, 2)
+
+        def forward(self, x):
+            h = self.fc(x)
+            h.register_hook(lambda g: log.append(("h", g.clone())))
+            h.retain_grad()
+            self.h = h
+            return h.relu().sum()
+
+    net = _seeded(T, Net(), 47)
+    net.fc.weight.register_hook(lambda g: g * 0.5)
+    loss = net(_t(T, 2, 3, seed=48))
+    loss.backward()
+    return log, net.h.grad, net.fc.weight.grad, net.h.is_leaf, net.h.retains_grad
+
+
+# --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
+
+
+@pytest.mark.parametrize("name", _SET.params())
+def test_program_matches_torch(name: str) -> None:
+    _h.test_program_matches_torch(name)
