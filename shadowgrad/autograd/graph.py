@@ -480,7 +480,9 @@ class SavedTensor:
         if self.freed:
             raise RuntimeError(SECOND_TIME)
         t = self.unpack(None)
-        self._hooks = (pack(t), unpack, _hooked_meta(t, self._is_output))
+        # torch packs a detached alias (shares the version counter), with grad mode off
+        packed = _saved_hooks.run_pack(pack, t.detach())
+        self._hooks = (packed, unpack, _hooked_meta(t, self._is_output))
         self._tensor = None
         self._data = None
 

@@ -66,11 +66,30 @@ def current_hooks() -> tuple[Callable[..., Any], Callable[..., Any]] | None:
     return s[-1] if s else None
 
 
+PACK_INPLACE = (
+    "A saved tensor pack hook is modifying its input in place. Tensors provided as input to pack "
+    "hook cannot be modified by in-place operations as this can lead to unexpected side-effects. "
+    "Please open an issue if you need to perform in-place operations on the input to a pack hook."
+)
+
+
+def run_pack(pack_hook: Callable[..., Any], tensor: Any) -> Any:
+    """pack_hook(tensor) with grad mode off; like torch's SavedVariable, a hook that modifies
+    its input in place (bumps its version counter) is an error."""
+    vc = tensor._vc
+    before = 0 if vc is None else vc.v
+    with _grad_mode.no_grad():
+        packed = pack_hook(tensor)
+    vc = tensor._vc
+    if (0 if vc is None else vc.v) != before:
+        raise RuntimeError(PACK_INPLACE)
+    return packed
+
+
 def pack(tensor: Any) -> Any:
     """Run the innermost pack hook on tensor (grad mode off); returns (packed, unpack)."""
     pack_hook, unpack_hook = _STATE.stack[-1]
-    with _grad_mode.no_grad():
-        return pack_hook(tensor), unpack_hook
+    return run_pack(pack_hook, tensor), unpack_hook
 
 
 class saved_tensors_hooks:
