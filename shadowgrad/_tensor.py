@@ -580,7 +580,10 @@ class Tensor:
         return bool(self._data.reshape(()) != 0)
 
     def untyped_storage(self) -> Any:
-        return self._data.base if self._data.base is not None else self._data
+        """Mirrors `torch.Tensor.untyped_storage`: the bytes this tensor and its views share."""
+        from ._storage import UntypedStorage
+
+        return UntypedStorage._of(self._data)
 
     @property
     def device(self) -> device:
