@@ -279,6 +279,72 @@ def _plus(a: Any, b: Any) -> Any:
     return a + b
 
 
+# Note [Zero tangents]
+# torch's generated forward formulas replace an input's undefined tangent by an efficient zero
+# tensor whenever another input has one, and evaluate every term: `mul` is `other_t * self_p +
+# self_t * other_p`, `mm` is `self_t.mm(mat2_p) + self_p.mm(mat2_t)`. A zero term is all zeros
+# (a zero tensor times inf is 0), but when its primal factor requires grad it is recorded, so
+# the tangent requires grad (`make_dual(w, t) * 2`, a Linear layer with dual parameters): the
+# tangent is differentiable with respect to every primal the formula reads. And the sum is
+# recorded as an AddBackward0 whenever either term requires grad. `add_terms` does that sum;
+# a zero term that nothing would record changes no value and is left out.
+class ZeroTerm(NamedTuple):
+    """A formula term whose tangent is missing: fn(zeros like `like`), with `primal` the factor
+    that makes it recorded when it requires grad."""
+
+    fn: Callable[[Any], Any]
+    like: Any
+    primal: Any
+
+
+def _zero_value(z: ZeroTerm) -> Any:
+    """The term recorded against its primal (values all zero), or None when not recorded."""
+    import numpy as np
+
+    from .._tensor import Tensor, _make
+
+    primal = z.primal
+    if not (isinstance(primal, Tensor) and primal.requires_grad and _GM.grad):
+        return None
+    like = z.like
+    if isinstance(like, Tensor):
+        zeros = _make(np.zeros(like._data.shape, like._data.dtype))
+    else:  # a Python number: torch's wrapped-number tensor, 0-d of the primal's dtype
+        zeros = _make(np.zeros((), primal._data.dtype))
+    term = z.fn(zeros)
+    d = term._data
+    if d.flags.writeable:
+        d[...] = 0  # zero even where the primal is inf or nan, as torch's zero tensor is
+    else:
+        term._data = np.zeros_like(d)
+    return term
+
+
+def add_terms(a: Any, b: Any) -> Any:
+    """torch's `a + b` over two formula terms, either of them a ZeroTerm (Note [Zero tangents])."""
+    import numpy as np
+
+    from .._tensor import _make
+
+    za, zb = type(a) is ZeroTerm, type(b) is ZeroTerm
+    if not (za or zb):
+        return _plus(a, b)
+    if za and zb:
+        return None
+    real = b if za else a
+    zero = _zero_value(a if za else b)
+    if zero is None:
+        if real is None or not (real.requires_grad and _GM.grad):
+            return real
+        zero = _make(np.zeros((), real._data.dtype))
+    if real is None:
+        return zero
+    out = zero + real if za else real + zero
+    if out._data.shape == real._data.shape and out._data.flags.writeable:
+        out._data[...] = real._data  # adding a zero tensor keeps -0.0, as torch's does
+    return out
+
+
 # Rules of ops declared without `jvp=` (other families); an entry here wins over `jvp=`.
 # Rules by REGISTRY name for ops whose defop has no `jvp=` (an op declared elsewhere, without
 # touching its declaration); a declared `jvp=` wins. Every built-in op declares its rule beside its
@@ -347,10 +413,12 @@ def propagate(op: Any, args: tuple[Any, ...], out: Any) -> None:
             elif red == 2:
                 res = res.sum()
         elif rule is BILINEAR:
+            # torch's self_t.op(other_p) + self_p.op(other_t), zero terms included (Note [Zero
+            # tangents])
             a, b = args[0], args[1]
-            res = _plus(
-                op.run(tangents[0], b) if 0 in tangents else None,
-                op.run(a, tangents[1]) if 1 in tangents else None,
+            res = add_terms(
+                op.run(tangents[0], b) if 0 in tangents else ZeroTerm(lambda z: op.run(z, b), a, b),
+                op.run(a, tangents[1]) if 1 in tangents else ZeroTerm(lambda z: op.run(a, z), b, a),
             )
         elif rule is not None:
             vals = []

@@ -62,8 +62,11 @@ def _rsub_t(self_t: Any, other_t: Any, alpha: Any) -> Any:
 
 
 def _mul_t(self: Any, other: Any, self_t: Any, other_t: Any) -> Any:
-    return _plus(
-        None if other_t is None else other_t * self, None if self_t is None else self_t * other
+    # torch's other_t * self_p + self_t * other_p, zero terms included (Note [Zero tangents])
+    Z = _fwad.ZeroTerm
+    return _fwad.add_terms(
+        Z(lambda z: z * self, other, self) if other_t is None else other_t * self,
+        Z(lambda z: z * other, self, other) if self_t is None else self_t * other,
     )
 
 
