@@ -120,18 +120,25 @@ def _step_with_hooks(step: Callable[..., Any]) -> Callable[..., Any]:
 def arr(t: Tensor) -> np.ndarray:
     """The ndarray behind a tensor (shared, not copied). A complex tensor's is its real view
     (shape `(..., 2)`): torch's optimizers update complex parameters, their gradients and
-    states through `torch.view_as_real`."""
+    states through `torch.view_as_real`. A 0-d tensor's is a 1-element view of shape (1,):
+    numpy's arithmetic on 0-d arrays gives scalars, which `out=`, item assignment and
+    `from_numpy` reject (a scalar parameter, as in torch's dynamic-net example)."""
     a = t.detach().numpy()
     if a.dtype.kind == "c":
         a = a[..., None].view(a.real.dtype)
+    elif a.ndim == 0:
+        a = a.reshape(1)
     return a
 
 
 def like(value: np.ndarray, t: Tensor) -> np.ndarray:
     """An array computed on `arr(t)` in t's own layout: a real view of a complex tensor's
-    values (shape `(..., 2)`) becomes complex again."""
+    values (shape `(..., 2)`) becomes complex again, a 0-d tensor's (1,) array 0-d again."""
+    value = np.asarray(value)
     if value.dtype.kind != "c" and t.is_complex():
         return np.ascontiguousarray(value).view(t.detach().numpy().dtype)[..., 0]
+    if value.shape == (1,) and t.dim() == 0:
+        return value.reshape(())
     return value
 
 
@@ -147,7 +154,8 @@ def fma(a: Any, b: np.ndarray, c: np.ndarray, out: np.ndarray | None = None) -> 
     round twice. With `out` (which may be c), the result is written there, rounded once."""
     dt = c.dtype
     if dt == np.float32:
-        t = np.multiply(np.asarray(a, dtype=dt), b, dtype=np.float64)
+        # asarray: for 0-d operands (a scalar parameter) numpy returns a scalar, not an array
+        t = np.asarray(np.multiply(np.asarray(a, dtype=dt), b, dtype=np.float64))
         np.add(t, c, out=t)
         if out is None:
             return t.astype(dt)
