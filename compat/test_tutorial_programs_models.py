@@ -2022,6 +2022,411 @@ def prog_tut_md_non_leaf_grad_warning_and_retain_grad(T: Any) -> Any:
     }
 
 
+# --- more recurrent variants: packed batches, cells, projections ----------------------------
+
+
+@program()
+def prog_tut_md_packed_gru_batch_of_names(T: Any) -> Any:
+    rnn_utils = T.nn.utils.rnn
+    gru = _seeded(T, T.nn.GRU(len(_LETTERS), 3, num_layers=2, bidirectional=True), 120)
+    head = _seeded(T, T.nn.Linear(6, 3), 121)
+    names = ["abc", "g", "fedc", "bb"]
+    seqs = [_line_to_tensor(T, n).squeeze(1) for n in names]
+    lengths = T.tensor([len(n) for n in names])
+    padded = rnn_utils.pad_sequence(seqs)
+    packed = rnn_utils.pack_padded_sequence(padded, lengths, enforce_sorted=False)
+    out, h = gru(packed)
+    unpacked, lens = rnn_utils.pad_packed_sequence(out, total_length=5)
+    last = T.cat([h[-2], h[-1]], dim=1)
+    loss = T.nn.functional.cross_entropy(head(last), T.tensor([0, 1, 2, 0]))
+    loss.backward()
+    return {
+        "batch_sizes": packed.batch_sizes,
+        "sorted": packed.sorted_indices,
+        "unpacked": unpacked,
+        "lens": lens,
+        "h": h,
+        "loss": loss,
+        "grads": _grads(gru),
+        "data_fn": out.data.grad_fn,
+    }
+
+
+@program()
+def prog_tut_md_rnn_cells_unbatched_and_batched(T: Any) -> Any:
+    cells = [
+        _seeded(T, T.nn.RNNCell(3, 2, nonlinearity="tanh"), 122),
+        _seeded(T, T.nn.GRUCell(3, 2), 123),
+        _seeded(T, T.nn.LSTMCell(3, 2), 124),
+    ]
+    xs = T.tensor(_data(4, 3, seed=125), requires_grad=True)
+    outs = []
+    for cell in cells:
+        h = None
+        for t in range(4):
+            if isinstance(cell, T.nn.LSTMCell):
+                h = cell(xs[t], h)
+                outs.append(h[0])
+            else:
+                h = cell(xs[t], h)
+                outs.append(h)
+    batched = cells[1](xs, T.zeros(4, 2))
+    total = sum(o.sum() for o in outs) + batched.pow(2).sum()
+    total.backward()
+    return {"outs": outs, "batched": batched, "xs.grad": xs.grad, "g": [_grads(c) for c in cells]}
+
+
+@program()
+def prog_tut_md_lstm_proj_size_batch_first_dropout(T: Any) -> Any:
+    T.manual_seed(2)
+    lstm = _seeded(
+        T, T.nn.LSTM(3, 4, num_layers=2, batch_first=True, dropout=0.3, proj_size=2), 126
+    )
+    x = T.tensor(_data(2, 5, 3, seed=127), requires_grad=True)
+    T.manual_seed(3)
+    out, (h, c) = lstm(x)
+    (out.sum() + c.pow(2).sum()).backward()
+    lstm.eval()
+    out_e, _ = lstm(x)
+    return {
+        "out": out,
+        "h": h,
+        "c": c,
+        "out_e": out_e,
+        "x.grad": x.grad,
+        "grads": _grads(lstm),
+        "names": [n for n, _ in lstm.named_parameters()],
+    }
+
+
+@program()
+def prog_tut_md_rnn_unbatched_input_and_hidden(T: Any) -> Any:
+    rnn = _seeded(T, T.nn.RNN(3, 2, num_layers=2), 128)
+    x = T.tensor(_data(4, 3, seed=129), requires_grad=True)
+    h0 = T.tensor(_data(2, 2, seed=130), requires_grad=True)
+    out, hn = rnn(x, h0)
+    (out.sum() + hn.sum()).backward()
+    bad = raises(lambda: rnn(x, T.zeros(2, 1, 2)))
+    return {"out": out, "hn": hn, "x.grad": x.grad, "h0.grad": h0.grad, "bad": bad}
+
+
+# --- more transformer paths: decoder masks, batch_first, fast path, sdpa --------------------
+
+
+@program()
+def prog_tut_md_transformer_batch_first_norm_first_causal(T: Any) -> Any:
+    tr = T.nn.Transformer(
+        d_model=4,
+        nhead=2,
+        num_encoder_layers=1,
+        num_decoder_layers=2,
+        dim_feedforward=5,
+        dropout=0.0,
+        batch_first=True,
+        norm_first=True,
+        activation="gelu",
+    )
+    _seeded(T, tr, 131)
+    src = T.tensor(_data(2, 4, 4, seed=132), requires_grad=True)
+    tgt = T.tensor(_data(2, 3, 4, seed=133), requires_grad=True)
+    tgt_mask = tr.generate_square_subsequent_mask(3)
+    mem_mask = T.tensor([[False, True, False, False]] * 3)
+    out = tr(src, tgt, tgt_mask=tgt_mask, memory_mask=mem_mask, tgt_is_causal=True)
+    out.pow(2).sum().backward()
+    return {"out": out, "src.grad": src.grad, "tgt.grad": tgt.grad, "grads": _grads(tr)}
+
+
+@program()
+def prog_tut_md_transformer_encoder_nested_fast_path_eval(T: Any) -> Any:
+    layer = T.nn.TransformerEncoderLayer(4, 2, 6, 0.1, batch_first=True)
+    enc = _seeded(T, T.nn.TransformerEncoder(layer, 2), 134)
+    x = T.tensor(_data(2, 4, 4, seed=135))
+    kpm = T.tensor([[False, False, True, True], [False, False, False, True]])
+    enc.eval()
+    with T.no_grad():
+        y = enc(x, src_key_padding_mask=kpm)
+    return {"valid": y[0, :2], "valid2": y[1, :3], "shape": tuple(y.shape)}
+
+
+@program()
+def prog_tut_md_scaled_dot_product_attention_variants(T: Any) -> Any:
+    F = T.nn.functional
+    q = T.tensor(_data(2, 2, 3, 4, seed=136), requires_grad=True)
+    k = T.tensor(_data(2, 2, 5, 4, seed=137), requires_grad=True)
+    v = T.tensor(_data(2, 2, 5, 3, seed=138), requires_grad=True)
+    bmask = T.tensor(_data(3, 5, seed=139)) > -0.5
+    fmask = T.tensor(_data(2, 1, 3, 5, seed=140))
+    a = F.scaled_dot_product_attention(q, k, v, attn_mask=bmask)
+    b = F.scaled_dot_product_attention(q, k, v, attn_mask=fmask, scale=0.3)
+    c = F.scaled_dot_product_attention(q, k[:, :, :3], v[:, :, :3], is_causal=True)
+    manual = T.softmax(q @ k.transpose(-2, -1) / math.sqrt(4) + fmask, dim=-1) @ v
+    (a.sum() + b.pow(2).sum() + c.sum() + manual.sum()).backward()
+    return {"a": a, "b": b, "c": c, "manual": manual, "gq": q.grad, "gk": k.grad, "gv": v.grad}
+
+
+@program()
+def prog_tut_md_multihead_attention_need_weights_false_eval(T: Any) -> Any:
+    mha = _seeded(T, T.nn.MultiheadAttention(4, 2, batch_first=True, bias=False), 141)
+    x = T.tensor(_data(2, 3, 4, seed=142))
+    out, w = mha(x, x, x, need_weights=False)
+    mha.eval()
+    with T.no_grad():
+        out_e, w_e = mha(x, x, x)
+    return {"out": out, "w": w, "out_e": out_e, "w_e": w_e, "fn": out.grad_fn is not None}
+
+
+# --- more GAN / style pieces ------------------------------------------------------------------
+
+
+@program()
+def prog_tut_md_conv_transpose_output_size_and_padding(T: Any) -> Any:
+    ct = _seeded(
+        T,
+        T.nn.ConvTranspose2d(2, 3, 3, stride=2, padding=1, output_padding=1, groups=1, dilation=1),
+        143,
+    )
+    x = T.tensor(_data(1, 2, 3, 3, seed=144), requires_grad=True)
+    y1 = ct(x)
+    ct2 = _seeded(T, T.nn.ConvTranspose2d(2, 2, 3, stride=2, padding=1, groups=2), 145)
+    y2 = ct2(x, output_size=[6, 6])
+    y3 = ct2(x)
+    err = raises(lambda: ct2(x, output_size=[9, 9]))
+    (y1.sum() + y2.pow(2).sum() + y3.mean()).backward()
+    return {
+        "y1": y1,
+        "y2": y2,
+        "y3": y3,
+        "err": err,
+        "g": x.grad,
+        "w1": ct.weight.grad,
+        "w2": ct2.weight.grad,
+    }
+
+
+@program()
+def prog_tut_md_fast_style_transformer_net_pieces(T: Any) -> Any:
+    nn = T.nn
+
+    class ConvLayer(nn.Module):
+        def __init__(self, cin: int, cout: int, k: int, stride: int) -> None:
+            super().__init__()
+            self.pad = nn.ReflectionPad2d(k // 2)
+            self.conv = nn.Conv2d(cin, cout, k, stride)
+
+        def forward(self, x: Any) -> Any:
+            return self.conv(self.pad(x))
+
+    class Net(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.c1 = ConvLayer(3, 4, 3, 1)
+            self.in1 = nn.InstanceNorm2d(4, affine=True)
+            self.c2 = ConvLayer(4, 4, 3, 2)
+            self.in2 = nn.InstanceNorm2d(4, affine=True)
+            self.up = nn.Upsample(scale_factor=2, mode="nearest")
+            self.c3 = ConvLayer(4, 3, 3, 1)
+
+        def forward(self, x: Any) -> Any:
+            y = T.relu(self.in1(self.c1(x)))
+            y = T.relu(self.in2(self.c2(y)))
+            return self.c3(self.up(y))
+
+    net = _seeded(T, Net(), 146)
+    x = T.tensor(np.random.default_rng(147).uniform(0, 255, (2, 3, 6, 6)).astype(np.float32))
+    opt = T.optim.Adam(net.parameters(), lr=1e-3)
+    losses = []
+    for _ in range(2):
+        opt.zero_grad()
+        y = net(x / 255)
+        loss = T.nn.functional.mse_loss(y, x / 255) + 1e-5 * (
+            T.sum(T.abs(y[:, :, :, :-1] - y[:, :, :, 1:]))
+            + T.sum(T.abs(y[:, :, :-1, :] - y[:, :, 1:, :]))
+        )
+        loss.backward()
+        opt.step()
+        losses.append(loss)
+    return {"y": y, "losses": losses, "grads": _grads(net)}
+
+
+@program()
+def prog_tut_md_gan_bce_with_logits_and_gradient_penalty(T: Any) -> Any:
+    D = _seeded(T, T.nn.Sequential(T.nn.Linear(3, 4), T.nn.LeakyReLU(0.2), T.nn.Linear(4, 1)), 148)
+    real = T.tensor(_data(4, 3, seed=149))
+    fake = T.tensor(_data(4, 3, seed=150))
+    alpha = T.tensor(np.random.default_rng(151).uniform(0, 1, (4, 1)).astype(np.float32))
+    interp = (alpha * real + (1 - alpha) * fake).requires_grad_(True)
+    d = D(interp)
+    (g,) = T.autograd.grad(d, interp, grad_outputs=T.ones_like(d), create_graph=True)
+    gp = ((g.norm(2, dim=1) - 1) ** 2).mean()
+    crit = T.nn.BCEWithLogitsLoss()
+    loss = crit(D(real), T.ones(4, 1)) + crit(D(fake), T.zeros(4, 1)) + 10 * gp
+    loss.backward()
+    return {
+        "gp": gp,
+        "loss": loss,
+        "g_fn": g.grad_fn,
+        "grads": _grads(D),
+        "interp.grad": interp.grad,
+    }
+
+
+@program()
+def prog_tut_md_gradient_penalty_through_piecewise_activations(T: Any) -> Any:
+    F = T.nn.functional
+    acts = {
+        "leaky": lambda v: F.leaky_relu(v, 0.2),
+        "hardtanh": lambda v: F.hardtanh(v, -0.5, 0.5),
+        "relu6": lambda v: F.relu6(v * 4),
+        "hardswish": F.hardswish,
+        "logsigmoid": F.logsigmoid,
+        "hardsigmoid": F.hardsigmoid,
+    }
+    out = {}
+    for name, act in acts.items():
+        lin = _seeded(T, T.nn.Linear(3, 4), 161)
+        x = T.tensor(_data(5, 3, seed=162) * 2, requires_grad=True)
+        d = act(lin(x)).sum(1)
+        (g,) = T.autograd.grad(d, x, grad_outputs=T.ones_like(d), create_graph=True)
+        fns = [type(f).__name__ if f is not None else None for f, _ in g.grad_fn.next_functions]
+        inner = g.grad_fn.next_functions[0][0]
+        inner_fns = [type(f).__name__ if f is not None else None for f, _ in inner.next_functions]
+        gp = ((g.norm(2, dim=1) - 1) ** 2).mean()
+        err = raises(lambda gp=gp: gp.backward())
+        out[name] = (g, fns, inner_fns, err, x.grad, lin.weight.grad, lin.bias.grad)
+    return out
+
+
+# --- training-loop plumbing the tutorials use -------------------------------------------------
+
+
+@program()
+def prog_tut_md_checkpoint_resume_training_matches(T: Any) -> Any:
+    x = T.tensor(_data(6, 4, seed=152))
+    y = T.tensor([0, 1, 1, 0, 1, 0])
+
+    def step(net: Any, opt: Any) -> Any:
+        opt.zero_grad()
+        loss = T.nn.functional.cross_entropy(net(x), y)
+        loss.backward()
+        opt.step()
+        return loss
+
+    net = _dqn(T, 153)
+    opt = T.optim.Adam(net.parameters(), lr=0.01, weight_decay=0.01)
+    sched = T.optim.lr_scheduler.ExponentialLR(opt, 0.9)
+    step(net, opt)
+    sched.step()
+    buf = io.BytesIO()
+    T.save(
+        {
+            "model": net.state_dict(),
+            "opt": opt.state_dict(),
+            "sched": sched.state_dict(),
+            "epoch": 1,
+        },
+        buf,
+    )
+    a = [step(net, opt)]
+    buf.seek(0)
+    ck = T.load(buf)
+    net2 = _dqn(T, 154)
+    net2.load_state_dict(ck["model"])
+    opt2 = T.optim.Adam(net2.parameters(), lr=0.5)
+    opt2.load_state_dict(ck["opt"])
+    sched2 = T.optim.lr_scheduler.ExponentialLR(opt2, 0.5)
+    sched2.load_state_dict(ck["sched"])
+    b = [step(net2, opt2)]
+    return {
+        "a": a,
+        "b": b,
+        "same": T.equal(a[0], b[0]),
+        "lr": opt2.param_groups[0]["lr"],
+        "epoch": ck["epoch"],
+        "st": _ostate(opt2),
+    }
+
+
+@program()
+def prog_tut_md_deepcopy_target_net_independent(T: Any) -> Any:
+    import copy
+
+    policy = _dqn(T, 155)
+    target = copy.deepcopy(policy)
+    target.requires_grad_(False)
+    x = T.tensor(_data(3, 4, seed=156))
+    opt = T.optim.RMSprop(policy.parameters(), lr=0.01, alpha=0.9, centered=True, momentum=0.5)
+    for _ in range(2):
+        opt.zero_grad()
+        loss = (policy(x) - target(x)).pow(2).sum() + policy(x).sum()
+        loss.backward()
+        opt.step()
+    return {
+        "diff": [
+            (a - b).abs().sum()
+            for a, b in zip(policy.parameters(), target.parameters(), strict=True)
+        ],
+        "target_rg": [p.requires_grad for p in target.parameters()],
+        "target_grad": [p.grad for p in target.parameters()],
+        "state": _ostate(opt),
+    }
+
+
+@program()
+def prog_tut_md_reduce_lr_on_plateau_validation_loop(T: Any) -> Any:
+    net = _dqn(T, 157)
+    opt = T.optim.SGD(net.parameters(), lr=0.1, momentum=0.9)
+    sched = T.optim.lr_scheduler.ReduceLROnPlateau(opt, mode="min", factor=0.5, patience=1)
+    x = T.tensor(_data(4, 4, seed=158))
+    val = T.tensor(_data(4, 4, seed=159))
+    trace = []
+    for _ in range(5):
+        net.train()
+        opt.zero_grad()
+        T.nn.functional.mse_loss(net(x), T.zeros(4, 2)).backward()
+        opt.step()
+        net.eval()
+        with T.no_grad():
+            vl = T.nn.functional.mse_loss(net(val), T.ones(4, 2)).item()
+        sched.step(vl)
+        trace.append((vl, opt.param_groups[0]["lr"], sched.num_bad_epochs))
+    return trace
+
+
+@program()
+def prog_tut_md_model_double_and_dtype_mismatch(T: Any) -> Any:
+    net = _cifar_net(T)
+    x = T.tensor(_data(1, 3, 12, 12, seed=160))
+    err = raises(lambda: net(x.double()))
+    net.double()
+    y = net(x.double())
+    y.sum().backward()
+    err2 = raises(lambda: net(x))
+    return {
+        "err": err,
+        "y": y,
+        "dt": net.fc1.weight.grad.dtype,
+        "err2": err2,
+        "g": net.conv1.weight.grad,
+    }
+
+
+@program()
+def prog_tut_md_parameters_to_vector_and_count(T: Any) -> Any:
+    net = _cifar_net(T)
+    v = T.nn.utils.parameters_to_vector(net.parameters())
+    T.nn.utils.vector_to_parameters(v * 2, net.parameters())
+    n_train = sum(p.numel() for p in net.parameters() if p.requires_grad)
+    net.conv1.requires_grad_(False)
+    n_train2 = sum(p.numel() for p in net.parameters() if p.requires_grad)
+    return {
+        "v": v,
+        "w": net.fc3.weight,
+        "n": (n_train, n_train2),
+        "v_fn": v.grad_fn,
+        "w_leaf": net.fc3.weight.is_leaf,
+    }
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

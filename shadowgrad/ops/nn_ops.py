@@ -65,14 +65,10 @@ def _keep_op(name: str, node: str) -> Any:
 
 
 _keep = _keep_op("_nn_backward_reads_self", "NnBackwardReadsSelfBackward0")
-# the piecewise-linear activations' backward kernels, under torch's own node names
+# prelu's backward kernel, under torch's own node name
 _KEEP_NAMED = {
     node: _keep_op(name, node)
-    for name, node in (
-        ("leaky_relu_backward", "LeakyReluBackwardBackward0"),
-        ("hardtanh_backward", "HardtanhBackwardBackward0"),
-        ("_prelu_kernel_backward", "PreluKernelBackwardBackward0"),
-    )
+    for name, node in (("_prelu_kernel_backward", "PreluKernelBackwardBackward0"),)
 }
 
 
@@ -442,15 +438,29 @@ def _np_hardswish_bw(grad: np.ndarray, self: np.ndarray) -> np.ndarray:
     return out
 
 
+# Note [Activation backward ops]
+# torch's piecewise activations differentiate through backward kernels of their own
+# (leaky_relu_backward, hardtanh_backward, hardswish_backward, log_sigmoid_backward): under
+# create_graph the gradient's node is that kernel's (LeakyReluBackwardBackward0, ...), with an
+# edge to the incoming grad and one to self, even where the derivative wrt self is zero
+# (torch's zeros_like(grad)): backward then reaches self's leaf with a zero grad, not None.
+_leaky_bw = defop(
+    "leaky_relu_backward",
+    "LeakyReluBackwardBackward0",
+    lambda grad_output, self, negative_slope: _np_leaky_bw(grad_output, self, negative_slope),
+    dtype="keep",
+    grad_output=lambda grad, self, negative_slope: _leaky_bw(grad, self, negative_slope),
+    self=lambda grad: _zeros(grad),
+    jvp=ELEMENTWISE,
+)
+
 # leaky_relu: at 0 the grad is the negative slope (the test is self > 0), as torch
 leaky_relu_op = defop(
     "leaky_relu",
     "LeakyReluBackward0",
     lambda self, negative_slope: _np_leaky(self, negative_slope),
     dtype="keep",
-    self=lambda grad, self, negative_slope: _dep(
-        _where(self > 0, grad, grad * negative_slope), self, "LeakyReluBackwardBackward0"
-    ),
+    self=lambda grad, self, negative_slope: _leaky_bw(grad, self, negative_slope),
     raw={"self": lambda grad, self, negative_slope: _np_leaky_bw(grad, self, negative_slope)},
     jvp=ELEMENTWISE,
 )
@@ -721,14 +731,24 @@ hardshrink_op = _shrink_pair(
 )
 softshrink_op = _shrink_pair("softshrink", "SoftshrinkBackward0", _np_softshrink)
 
+# hardtanh's backward kernel (Note [Activation backward ops])
+_hardtanh_bw = defop(
+    "hardtanh_backward",
+    "HardtanhBackwardBackward0",
+    lambda grad_output, self, min_val, max_val: _np_band_bw(
+        grad_output, self, min_val, max_val, None
+    ),
+    dtype="keep",
+    grad_output=lambda grad, self, min_val, max_val: _hardtanh_bw(grad, self, min_val, max_val),
+    self=lambda grad: _zeros(grad),
+    jvp=ELEMENTWISE,
+)
 hardtanh_op = defop(
     "hardtanh",
     "HardtanhBackward0",
     lambda self, min_val, max_val: np.clip(self, min_val, max_val).astype(self.dtype, copy=False),
     dtype="keep",
-    self=lambda grad, self, min_val, max_val: _dep(
-        _where((self > min_val) & (self < max_val), grad, 0.0), self, "HardtanhBackwardBackward0"
-    ),
+    self=lambda grad, self, min_val, max_val: _hardtanh_bw(grad, self, min_val, max_val),
     raw={
         "self": lambda grad, self, min_val, max_val: _np_band_bw(grad, self, min_val, max_val, None)
     },
@@ -740,9 +760,27 @@ hardsigmoid_op = defop(
     # torch's kernel: min(max(x + 3, 0), 6) / 6
     lambda self: (np.clip(self + 3, 0, 6) / 6).astype(self.dtype, copy=False),
     dtype="keep",
-    self=lambda grad, self: _dep(_where((self > -3) & (self < 3), grad / 6, 0.0), self),
+    # torch's hardsigmoid_backward has no derivative: a NotImplemented node under create_graph
+    self=lambda grad, self: P.no_derivative(
+        _make(_np_band_bw(grad._data, self._data, -3, 3, np.float32(1) / 6)),
+        (grad, self),
+        "hardsigmoid_backward",
+    ),
     # torch's kernel multiplies by 1.0f / 6.0f, a float32 sixth for float64 too
     raw={"self": lambda grad, self: _np_band_bw(grad, self, -3, 3, np.float32(1) / 6)},
+    jvp=ELEMENTWISE,
+)
+# hardswish's backward kernel (Note [Activation backward ops]); torch's double backward
+# for self: grad * grad_output / 3 on (-3, 3), else 0
+_hardswish_bw = defop(
+    "hardswish_backward",
+    "HardswishBackwardBackward0",
+    _f16(lambda grad_output, self: _np_hardswish_bw(grad_output, self)),
+    dtype="keep",
+    grad_output=lambda grad, self: _hardswish_bw(grad, self),
+    self=lambda grad, grad_output, self: _where(
+        (self > -3) & (self < 3), grad * grad_output / 3.0, 0.0
+    ),
     jvp=ELEMENTWISE,
 )
 hardswish_op = defop(
@@ -751,9 +789,7 @@ hardswish_op = defop(
     _f16(lambda self: (self * np.clip(self + 3, 0, 6) / 6).astype(self.dtype, copy=False)),
     dtype="keep",
     # torch: 0 up to -3 (included), x/3 + 1/2 on (-3, 3), 1 from 3 on
-    self=lambda grad, self: _where(
-        self <= -3, 0.0, _where(self < 3, grad * (self / 3 + 0.5), grad)
-    ),
+    self=lambda grad, self: _hardswish_bw(grad, self),
     raw={"self": _f16(_np_hardswish_bw)},
     jvp=ELEMENTWISE,
 )
@@ -780,12 +816,27 @@ def _np_logsigmoid_bw(grad: np.ndarray, self: np.ndarray) -> np.ndarray:
     return grad * P._np_sigmoid(-self)
 
 
+def _logsigmoid_double(grad: Tensor, self: Tensor) -> Tensor:
+    z = P.sigmoid(self)  # torch's log_sigmoid_double_backward: grad * (z - 1) * z
+    return grad * (z - 1) * z
+
+
+# log_sigmoid's backward kernel (Note [Activation backward ops])
+_logsigmoid_bw = defop(
+    "log_sigmoid_backward",
+    "LogSigmoidBackwardBackward0",
+    _f16(lambda grad_output, self: _np_logsigmoid_bw(grad_output, self)),
+    dtype="keep",
+    grad_output=lambda grad, self: _logsigmoid_bw(grad, self),
+    self=lambda grad, grad_output, self: _logsigmoid_double(grad * grad_output, self),
+    jvp=ELEMENTWISE,
+)
 logsigmoid_op = defop(
     "log_sigmoid",
     "LogSigmoidBackward0",
     _f16(lambda self: _np_logsigmoid(self)),
     dtype="keep",
-    self=lambda grad, self: grad * P.sigmoid(-self),
+    self=lambda grad, self: _logsigmoid_bw(grad, self),
     raw={"self": _f16(_np_logsigmoid_bw)},
     jvp=ELEMENTWISE,
 )
