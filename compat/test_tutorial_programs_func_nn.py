@@ -1515,6 +1515,705 @@ def prog_tut_fn_hooks_tensor_hooks_inside_module(T: Any) -> Any:
     return log, net.h.grad, net.fc.weight.grad, net.h.is_leaf, net.h.retains_grad
 
 
+# --- more torch.func and autograd.functional ---------------------------------------------
+
+
+@program()
+def prog_tut_fn_autograd_functional_jacobian_strategies(T: Any) -> Any:
+    AF = T.autograd.functional
+
+    def f(x, y):
+        return (x * y.sin()).cumsum(0), x.pow(2).sum()
+
+    x, y = _t(T, 3, seed=1), _t(T, 3, seed=2)
+    j = AF.jacobian(f, (x, y))
+    jv = AF.jacobian(f, (x, y), vectorize=True)
+    jf = AF.jacobian(f, (x, y), vectorize=True, strategy="forward-mode")
+    jc = AF.jacobian(lambda v: v.exp(), x, create_graph=True)
+    h = AF.hessian(lambda v: v.pow(3).sum(), x)
+    return {
+        "j": j,
+        "jv": jv,
+        "jf": jf,
+        "jc": (jc.requires_grad, jc.grad_fn is not None),
+        "h": h,
+        "fwd_no_vec": raises(lambda: AF.jacobian(f, (x, y), strategy="forward-mode")),
+        "bad_strategy": raises(lambda: AF.jacobian(f, (x, y), strategy="sideways")),
+        "func_j": T.func.jacrev(f, argnums=(0, 1))(x, y),
+    }
+
+
+@program()
+def prog_tut_fn_grad_of_grad_nested(T: Any) -> Any:
+    fn = T.func
+
+    def f(x):
+        return x.sin().sum()
+
+    x = _t(T, 3, seed=3)
+    d1 = fn.grad(f)(x)
+    d2 = fn.grad(lambda v: fn.grad(f)(v).sum())(x)
+    d3 = fn.grad(fn.grad(lambda s: s**3))(T.tensor(2.0))
+    scalar = fn.grad(lambda v: v * v)(T.tensor(3.0))
+    return d1, d2, d3, scalar
+
+
+# torch's linearize traces f with make_fx and const-folds the graph, and its fx pass warns
+# ("Attempted to insert a get_attr Node ...") on every call: an artifact of that tracing, which
+# shadowgrad (re-running f under forward AD) has no counterpart of. Warnings are left out here.
+@program(warnings=False)
+def prog_tut_fn_linearize_and_tangent_checks(T: Any) -> Any:
+    fn = T.func
+    x = _t(T, 3, seed=3)
+    out, jvp_fn = fn.linearize(lambda v: v.exp() * v, x)
+    t1 = jvp_fn(T.ones(3))
+    t2 = jvp_fn(_t(T, 3, seed=4))
+    _, jvp2 = fn.linearize(lambda a, b: a * b, x, x + 1)
+    return {
+        "out": out,
+        "t1": t1,
+        "t2": t2,
+        "two": jvp2(T.ones(3), T.zeros(3)),
+        "shape": raises(lambda: jvp_fn(T.ones(2))),
+        "dtype": raises(lambda: jvp_fn(T.ones(3, dtype=T.float64))),
+        "struct": raises(lambda: jvp_fn(T.ones(3), T.ones(3))),
+        "struct2": raises(lambda: jvp2(T.ones(3))),
+    }
+
+
+@program()
+def prog_tut_fn_grad_through_module_params_and_outer_tape(T: Any) -> Any:
+    fn = T.func
+    F = T.nn.functional
+    model = _mlp(T, (3, 4, 1), seed=5)
+    x, y = _t(T, 6, 3, seed=6), _t(T, 6, 1, seed=7)
+    params = dict(model.named_parameters())
+
+    def loss(p):
+        return F.mse_loss(fn.functional_call(model, p, (x,)), y)
+
+    g = fn.grad(loss)(params)
+    # params are live Parameters: the tape outside the transform still sees them
+    gsum = sum(v.sum() for v in g.values())
+    gsum.backward()
+    hw = fn.hessian(lambda w: loss({**params, "2.weight": w}))(params["2.weight"])
+    return {
+        "g": g,
+        "g_rg": {k: v.requires_grad for k, v in g.items()},
+        "outer": {k: v.grad for k, v in model.named_parameters()},
+        "hw": hw,
+        "model_grad_after": model[0].weight.grad is not None,
+    }
+
+
+@program()
+def prog_tut_fn_vmap_nested_dicts_chunks_and_randomness(T: Any) -> Any:
+    fn = T.func
+    d = {"a": _t(T, 4, 2, seed=8), "b": _t(T, 2, 4, seed=9)}
+
+    def f(inp, s):
+        return inp["a"] * s + inp["b"].sum()
+
+    r1 = fn.vmap(f, in_dims=({"a": 0, "b": 1}, None))(d, T.tensor(3.0))
+    r2 = fn.vmap(lambda v: v.cumsum(0), chunk_size=3)(d["a"])
+    r3 = fn.vmap(lambda v: v.sum(), in_dims=1)(d["a"])
+    r4 = fn.vmap(lambda v: (v, v * 2), out_dims=(0, 1))(d["a"])
+    drop = raises(lambda: fn.vmap(lambda v: T.nn.functional.dropout(v, 0.5))(d["a"]))
+    drop_eval = fn.vmap(lambda v: T.nn.functional.dropout(v, 0.5, training=False))(d["a"])
+    return r1, r2, r3, r4, drop, drop_eval, raises(lambda: fn.vmap(f, chunk_size=0)(d, 1.0))
+
+
+@program()
+def prog_tut_fn_vjp_fn_reuse_and_non_tensor_output(T: Any) -> Any:
+    fn = T.func
+    x = _t(T, 2, 2, seed=10)
+    out, vjp_fn = fn.vjp(lambda v: v @ v, x)
+    a = vjp_fn(T.ones(2, 2))
+    b = vjp_fn(T.eye(2))
+    return {
+        "a": a,
+        "b": b,
+        "out": out,
+        "non_tensor": raises(lambda: fn.vjp(lambda v: [v, 2], x)),
+        "no_primals": raises(lambda: fn.vjp(lambda: T.ones(1))),
+        "int_primal": raises(lambda: fn.vjp(lambda v: v * 2, T.tensor([1, 2]))),
+        "list_primal": fn.vjp(lambda v: v[0] * v[1], [x, x + 1])[1](T.ones(2, 2)),
+    }
+
+
+@program()
+def prog_tut_fn_jacrev_jacfwd_multi_output_and_errors(T: Any) -> Any:
+    fn = T.func
+
+    def f(x, y):
+        return x * y, (x + y).sum()
+
+    x, y = _t(T, 3, seed=11), _t(T, 3, seed=12)
+    jr = fn.jacrev(f, argnums=(0, 1))(x, y)
+    jf = fn.jacfwd(f, argnums=1)(x, y)
+    return {
+        "jr": jr,
+        "jf": jf,
+        "out_not_tensor": raises(lambda: fn.jacrev(lambda v: 1.0)(x)),
+        "fwd_out_not_tensor": raises(lambda: fn.jacfwd(lambda v: [v, "s"])(x)),
+        "argnums_oob": raises(lambda: fn.jacrev(f, argnums=2)(x, y)),
+        "argnums_dup": raises(lambda: fn.jacrev(f, argnums=(0, 0))(x, y)),
+        "int_input": raises(lambda: fn.jacfwd(lambda v: v * 2)(T.arange(3))),
+        "scalar_in_out": fn.jacrev(lambda v: v * v)(T.tensor(2.0)),
+    }
+
+
+@program()
+def prog_tut_fn_transform_output_and_argnums_errors(T: Any) -> Any:
+    fn = T.func
+    x = _t(T, 3, seed=13)
+
+    def mul(a, b):
+        return (a * b).sum()
+
+    return {
+        "argnums_bool": fn.grad(mul, argnums=True)(x, x * 2),
+        "argnums_tuple_float": raises(lambda: fn.grad(mul, argnums=(0, 1.0))(x, x)),
+        "argnums_list": raises(lambda: fn.grad(mul, argnums=[0])(x, x)),
+        "argnums_dup_wrap": raises(lambda: fn.jacfwd(lambda a, b: a * b, argnums=(0, -2))(x, x)),
+        "argnums_dup_grad": raises(lambda: fn.grad(mul, argnums=(1, 1))(x, x)),
+        "hessian_dup": raises(lambda: fn.hessian(mul, argnums=(0, 0))(x, x)),
+        "vjp_none": raises(lambda: fn.vjp(lambda v: None, x)),
+        "vjp_empty": raises(lambda: fn.vjp(lambda v: (), x)),
+        "jvp_none": raises(lambda: fn.jvp(lambda v: None, (x,), (x,))),
+        "jvp_list_str": raises(lambda: fn.jvp(lambda v: [v, "s"], (x,), (x,))),
+        "jacrev_none": raises(lambda: fn.jacrev(lambda v: None)(x)),
+        "jacfwd_none": raises(lambda: fn.jacfwd(lambda v: None)(x)),
+        "jacrev_chunk0": raises(lambda: fn.jacrev(T.sin, chunk_size=0)),
+        "vmap_chunk_neg": raises(lambda: fn.vmap(T.sin, chunk_size=-1)),
+        "vjp_aux_first": raises(lambda: fn.vjp(lambda v: (3, 4), x, has_aux=True)),
+        "jvp_aux_first": raises(lambda: fn.jvp(lambda v: (3, 4), (x,), (x,), has_aux=True)),
+        "grad_out_first": raises(lambda: fn.grad(lambda v: (3, 4), has_aux=True)(x)),
+        "jacrev_aux_first": raises(lambda: fn.jacrev(lambda v: (3, 4), has_aux=True)(x)),
+        "aux_none": raises(lambda: fn.grad(lambda v: (v.sum(), None), has_aux=True)(x)),
+    }
+
+
+# --- more parametrizations -----------------------------------------------------------------
+
+
+@program()
+def prog_tut_fn_parametrize_state_dict_roundtrip_and_type(T: Any) -> Any:
+    P = T.nn.utils.parametrize
+    m = _seeded(T, T.nn.Linear(3, 3), 50)
+    P.register_parametrization(m, "weight", _symmetric(T)())
+    sd = _roundtrip(T, m.state_dict())
+    m2 = T.nn.Linear(3, 3)
+    P.register_parametrization(m2, "weight", _symmetric(T)())
+    r = m2.load_state_dict(sd)
+    plain = T.nn.Linear(3, 3)
+    err = raises(lambda: plain.load_state_dict(sd))
+    return {
+        "keys": list(sd),
+        "r": str(r),
+        "w_eq": (m2.weight - m.weight).abs().max(),
+        "err": err,
+        "type_before": P.type_before_parametrizations(m).__name__,
+        "type_now": type(m).__name__,
+        "repr": repr(m),
+        "mro": [c.__name__ for c in type(m).__mro__[:3]],
+    }
+
+
+@program()
+def prog_tut_fn_parametrize_buffer_bias_and_training(T: Any) -> Any:
+    P = T.nn.utils.parametrize
+
+    class Positive(T.nn.Module):
+        def forward(self, X):
+            return T.nn.functional.softplus(X)
+
+    class Scale(T.nn.Module):
+        def forward(self, X):
+            return X * 0.5
+
+    m = _seeded(T, T.nn.Linear(2, 2), 51)
+    P.register_parametrization(m, "bias", Positive())
+    m.register_buffer("buf", T.ones(2))
+    P.register_parametrization(m, "buf", Scale())
+    opt = T.optim.Adam(m.parameters(), lr=0.1)
+    x = _t(T, 3, 2, seed=52)
+    hist = []
+    for _ in range(3):
+        opt.zero_grad()
+        loss = (m(x) - 1).pow(2).mean() + m.buf.sum()
+        loss.backward()
+        opt.step()
+        hist.append((loss, m.bias.detach().clone()))
+    return {
+        "hist": hist,
+        "params": [n for n, _ in m.named_parameters()],
+        "buffers": [n for n, _ in m.named_buffers()],
+        "buf": m.buf,
+        "orig_bias_grad": m.parametrizations.bias.original.grad,
+        "n_opt": len(opt.param_groups[0]["params"]),
+    }
+
+
+@program()
+def prog_tut_fn_parametrize_dtype_change_and_non_module(T: Any) -> Any:
+    P = T.nn.utils.parametrize
+
+    class ToDouble(T.nn.Module):
+        def forward(self, X):
+            return X.double()
+
+    m = _seeded(T, T.nn.Linear(2, 2), 53)
+    e1 = raises(lambda: P.register_parametrization(m, "weight", ToDouble()))
+    e2 = raises(lambda: P.register_parametrization(m, "weight", lambda X: X * 2))
+    e3 = raises(lambda: P.remove_parametrizations(m, "weight"))
+    return e1, e2, e3, P.is_parametrized(m), type(m).__name__
+
+
+@program()
+def prog_tut_fn_spectral_norm_parametrization_power_iteration(T: Any) -> Any:
+    PZ = T.nn.utils.parametrizations
+    T.manual_seed(5)
+    m = PZ.spectral_norm(_seeded(T, T.nn.Linear(4, 3), 54))
+    x = _t(T, 2, 4, seed=55)
+    outs = []
+    for _ in range(3):
+        outs.append(m(x))
+    m.eval()
+    ev = m(x)
+    sv = T.linalg.matrix_norm(m.weight.detach(), ord=2)
+    return {
+        "outs": [o.detach() for o in outs],
+        "ev": ev.detach(),
+        "sv": sv,
+        "buffers": sorted(n for n, _ in m.named_buffers()),
+        "u": m.parametrizations.weight[0]._u,
+    }
+
+
+# --- more pruning ----------------------------------------------------------------------------
+
+
+@program()
+def prog_tut_fn_prune_train_masked_grads_and_state_dict(T: Any) -> Any:
+    prune = _prune(T)
+    m = _seeded(T, T.nn.Linear(4, 3), 60)
+    prune.l1_unstructured(m, "weight", amount=0.5)
+    opt = T.optim.SGD(m.parameters(), lr=0.1)
+    x = _t(T, 5, 4, seed=61)
+    for _ in range(2):
+        opt.zero_grad()
+        m(x).pow(2).sum().backward()
+        opt.step()
+    sd = _roundtrip(T, m.state_dict())
+    plain = _seeded(T, T.nn.Linear(4, 3), 62)
+    err = raises(lambda: plain.load_state_dict(sd))
+    pruned2 = _seeded(T, T.nn.Linear(4, 3), 62)
+    prune.identity(pruned2, "weight")
+    r = pruned2.load_state_dict(sd)
+    return {
+        "orig_grad": m.weight_orig.grad,
+        "w": m.weight,
+        "w_grad_fn": m.weight.grad_fn,
+        "w_leaf": (m.weight.is_leaf, m.weight.requires_grad),
+        "opt_params": [tuple(p.shape) for p in opt.param_groups[0]["params"]],
+        "keys": list(sd),
+        "err": err,
+        "r": str(r),
+        "pruned2_w": pruned2(x),
+    }
+
+
+@program()
+def prog_tut_fn_prune_random_structured_and_deepcopy(T: Any) -> Any:
+    prune = _prune(T)
+    conv = _seeded(T, T.nn.Conv2d(2, 4, 2), 63)
+    T.manual_seed(7)
+    prune.random_structured(conv, "weight", amount=2, dim=0)
+    x = _t(T, 1, 2, 3, 3, seed=64)
+    y = conv(x)
+    # the pruned weight is a computed (non-leaf) attribute: deepcopy refuses it
+    e_copy = raises(lambda: copy.deepcopy(conv))
+    prune.remove(conv, "weight")
+    c2 = copy.deepcopy(conv)
+    with T.no_grad():
+        c2.weight.fill_(1.0)
+    return {
+        "mask_rows": y.detach().abs().sum((0, 2, 3)) == 0,
+        "y": y,
+        "e_copy": e_copy,
+        "c2_out": c2(x),
+        "conv_w": conv.weight[:, 0],
+        "c2_hooks": len(c2._forward_pre_hooks),
+    }
+
+
+@program()
+def prog_tut_fn_prune_global_with_importance_scores(T: Any) -> Any:
+    prune = _prune(T)
+    a = _seeded(T, T.nn.Linear(3, 2), 65)
+    b = _seeded(T, T.nn.Linear(2, 2), 66)
+    scores = {(a, "weight"): T.arange(6.0).view(2, 3), (b, "weight"): T.full((2, 2), 2.5)}
+    prune.global_unstructured(
+        [(a, "weight"), (b, "weight")],
+        pruning_method=prune.L1Unstructured,
+        importance_scores=scores,
+        amount=4,
+    )
+    return a.weight_mask, b.weight_mask, a.weight, b.weight
+
+
+# --- more nn basics and common mistakes ---------------------------------------------------
+
+
+@program()
+def prog_tut_fn_module_reprs(T: Any) -> Any:
+    nn = T.nn
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv2d(1, 4, 3, stride=2, padding=1, bias=False)
+            self.bn = nn.BatchNorm2d(4, momentum=0.2)
+            self.pool = nn.MaxPool2d(2)
+            self.drop = nn.Dropout(0.25)
+            self.flat = nn.Flatten()
+            self.heads = nn.ModuleList([nn.Linear(4, 2), nn.Linear(4, 3, bias=False)])
+            self.acts = nn.ModuleDict({"relu": nn.ReLU(inplace=True), "lrelu": nn.LeakyReLU(0.1)})
+            self.seq = nn.Sequential(nn.Softmax(dim=1), nn.Identity())
+
+        def extra_repr(self):
+            return "custom=1"
+
+    net = Net()
+    return {
+        "net": repr(net),
+        "embed": repr(nn.Embedding(5, 3, padding_idx=0)),
+        "lstm": repr(nn.LSTM(3, 4, num_layers=2, batch_first=True)),
+        "ln": repr(nn.LayerNorm((4,), eps=1e-6)),
+        "ce": repr(nn.CrossEntropyLoss(label_smoothing=0.1)),
+        "empty_seq": repr(nn.Sequential()),
+        "adaptive": repr(nn.AdaptiveAvgPool2d((1, 1))),
+        "convT": repr(nn.ConvTranspose2d(2, 3, 3, output_padding=1, stride=2)),
+        "param": repr(nn.Parameter(T.zeros(2))),
+    }
+
+
+@program()
+def prog_tut_fn_module_introspection_and_freezing(T: Any) -> Any:
+    nn = T.nn
+    model = _seeded(
+        T, nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Sequential(nn.Linear(4, 2))), 70
+    )
+    seen = []
+
+    def init_fn(m):
+        seen.append(type(m).__name__)
+        if isinstance(m, nn.Linear):
+            nn.init.constant_(m.bias, 0.1)
+
+    model.apply(init_fn)
+    model[0].requires_grad_(False)
+    x = _t(T, 2, 3, seed=71)
+    model(x).sum().backward()
+    return {
+        "seen": seen,
+        "modules": [n for n, _ in model.named_modules()],
+        "children": [type(c).__name__ for c in model.children()],
+        "count": sum(p.numel() for p in model.parameters()),
+        "trainable": sum(p.numel() for p in model.parameters() if p.requires_grad),
+        "grads": [p.grad for p in model.parameters()],
+        "get_sub": model.get_submodule("2.0").weight.shape,
+        "get_param": model.get_parameter("2.0.bias"),
+        "bad_sub": raises(lambda: model.get_submodule("2.5")),
+        "bad_param": raises(lambda: model.get_parameter("0.nope")),
+    }
+
+
+@program()
+def prog_tut_fn_nn_really_common_mistakes(T: Any) -> Any:
+    w = T.tensor(_data(3, 2, seed=72), requires_grad=True)
+    x = _t(T, 4, 3, seed=73)
+    loss = (x @ w).pow(2).mean()
+    loss.backward()
+    e_inplace = raises(lambda: w.sub_(w.grad * 0.1))
+    e_twice = raises(lambda: loss.backward())
+    w2 = w - w.grad * 0.1  # forgot no_grad: w2 is not a leaf
+    (x @ w2).sum().backward()
+    g_nonleaf = w2.grad
+    e_numpy = raises(lambda: w.numpy())
+    e_item = raises(lambda: (x @ w).item())
+    e_target = raises(lambda: T.nn.functional.cross_entropy(x, T.tensor([0.0, 1.0, 2.0, 0.0])))
+    e_target_oob = raises(lambda: T.nn.functional.cross_entropy(x, T.tensor([0, 1, 3, 0])))
+    ok_int32 = raises(
+        lambda: T.nn.functional.cross_entropy(x, T.tensor([0, 1, 2, 0], dtype=T.int32))
+    )
+    return {
+        "inplace": e_inplace,
+        "twice": e_twice,
+        "w2": (w2.is_leaf, w2.grad_fn, g_nonleaf),
+        "w_grad": w.grad,
+        "numpy": e_numpy,
+        "item": e_item,
+        "target": e_target,
+        "target_oob": e_target_oob,
+        "int32": ok_int32,
+    }
+
+
+@program()
+def prog_tut_fn_shape_mistakes_in_layers(T: Any) -> Any:
+    nn = T.nn
+    conv = _seeded(T, nn.Conv2d(1, 2, 3), 74)
+    lin = _seeded(T, nn.Linear(16, 6), 75)
+    bn = nn.BatchNorm1d(3)
+    return {
+        "conv_channels": raises(lambda: conv(T.ones(1, 3, 5, 5))),
+        "conv_small": raises(lambda: conv(T.ones(1, 1, 2, 2))),
+        "conv_rank": raises(lambda: conv(T.ones(5, 5))),
+        "lin": raises(lambda: lin(T.ones(1, 10))),
+        "lin_dtype": raises(lambda: lin(T.ones(1, 16, dtype=T.float64))),
+        "lin_int": raises(lambda: lin(T.ones(1, 16, dtype=T.int64))),
+        "bn_one": raises(lambda: bn(T.ones(1, 3))),
+        "bn_feat": raises(lambda: bn(T.ones(4, 5))),
+        "flatten_then": nn.Flatten()(T.ones(2, 3, 4)).shape,
+        "mse_bcast": nn.MSELoss()(T.ones(3, 1), T.zeros(3)),
+    }
+
+
+@program()
+def prog_tut_fn_optimizer_construction_errors(T: Any) -> Any:
+    p = T.nn.Parameter(T.ones(2))
+    q = T.nn.Parameter(T.zeros(2))
+    opt = T.optim.SGD([p], lr=0.1)
+    return {
+        "tensor": raises(lambda: T.optim.SGD(p, lr=0.1)),
+        "empty": raises(lambda: T.optim.SGD([], lr=0.1)),
+        "dup": raises(lambda: T.optim.SGD([{"params": [p]}, {"params": [p]}], lr=0.1)),
+        "dup_in_group": T.optim.SGD([p, p], lr=0.1).param_groups[0]["params"].__len__(),
+        "neg_lr": raises(lambda: T.optim.SGD([q], lr=-1.0)),
+        "nesterov": raises(lambda: T.optim.SGD([q], lr=0.1, nesterov=True)),
+        "adam_beta": raises(lambda: T.optim.Adam([q], betas=(1.0, 0.9))),
+        "add_dup": raises(lambda: opt.add_param_group({"params": [p]})),
+        "add_ok": opt.add_param_group({"params": q, "lr": 0.5}),
+        "groups": [(len(g["params"]), g["lr"]) for g in opt.param_groups],
+        "non_leaf": raises(lambda: T.optim.SGD([p * 2], lr=0.1)),
+        "step_no_grad": opt.step(),
+        "p_after": p,
+    }
+
+
+@program()
+def prog_tut_fn_dataloader_batches_and_drop_last(T: Any) -> Any:
+    D = T.utils.data
+    ds = D.TensorDataset(T.arange(10.0).view(5, 2), T.arange(5))
+    dl = D.DataLoader(ds, batch_size=2)
+    dl_drop = D.DataLoader(ds, batch_size=2, drop_last=True)
+    g = T.Generator().manual_seed(3)
+    dl_shuf = D.DataLoader(ds, batch_size=2, shuffle=True, generator=g)
+    sampler = D.RandomSampler(ds, generator=T.Generator().manual_seed(4))
+    return {
+        "plain": list(dl),
+        "drop": (list(dl_drop), len(dl_drop), len(dl)),
+        "shuf": [b[1] for b in dl_shuf],
+        "shuf2": [b[1] for b in dl_shuf],
+        "sampler": list(sampler),
+        "len_ds": len(ds),
+        "item": ds[-1],
+        "slice": ds[1:3],
+        "mismatch": raises(lambda: D.TensorDataset(T.ones(3), T.ones(4))),
+        "bs0": raises(lambda: D.DataLoader(ds, batch_size=0)),
+        "shuffle_sampler": raises(lambda: D.DataLoader(ds, sampler=sampler, shuffle=True)),
+    }
+
+
+@program()
+def prog_tut_fn_train_eval_dropout_batchnorm_modes(T: Any) -> Any:
+    nn = T.nn
+    model = _seeded(T, nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4), nn.Dropout(0.5)), 76)
+    x = _t(T, 6, 3, seed=77)
+    T.manual_seed(8)
+    tr = model(x)
+    stats = (model[1].running_mean.clone(), model[1].num_batches_tracked.clone())
+    model.eval()
+    ev1 = model(x)
+    ev2 = model(x)
+    with T.no_grad():
+        ng = model(x)
+    model.train(False)
+    modes = [m.training for m in model.modules()]
+    model.train()
+    return {
+        "tr": tr,
+        "stats": stats,
+        "ev_same": (ev1 - ev2).abs().max(),
+        "ev": ev1,
+        "ng": (ng.requires_grad, ng.grad_fn),
+        "modes": modes,
+        "train_modes": [m.training for m in model.modules()],
+        "running_var": model[1].running_var,
+    }
+
+
+@program()
+def prog_tut_fn_nll_logsoftmax_vs_cross_entropy(T: Any) -> Any:
+    nn = T.nn
+    logits = _t(T, 5, 4, seed=78, rg=True)
+    target = T.tensor([0, 3, 1, 1, 2])
+    w = T.tensor([1.0, 2.0, 0.5, 1.0])
+    a = nn.NLLLoss(weight=w)(nn.LogSoftmax(dim=1)(logits), target)
+    b = nn.CrossEntropyLoss(weight=w)(logits, target)
+    c = nn.CrossEntropyLoss(reduction="none", ignore_index=1)(logits, target)
+    d = nn.CrossEntropyLoss(reduction="sum")(logits, target)
+    (a + b + c.sum() + d).backward()
+    return a, b, c, d, logits.grad, a.grad_fn, b.grad_fn, c.grad_fn
+
+
+# --- more saving and loading ------------------------------------------------------------------
+
+
+@program()
+def prog_tut_fn_save_whole_model_and_dtypes(T: Any) -> Any:
+    model = _mlp(T, (2, 3, 1), seed=80)
+    loaded = _roundtrip(T, model, weights_only=False)
+    x = _t(T, 2, 2, seed=81)
+    half_sd = _roundtrip(T, model.half().state_dict())
+    f_model = _mlp(T, (2, 3, 1), seed=82)
+    f_model.load_state_dict(half_sd)
+    nonleaf = _roundtrip(T, {"t": _t(T, 2, seed=83, rg=True) * 2})
+    return {
+        "type": type(loaded).__name__,
+        "out": loaded(x),
+        "params_rg": [p.requires_grad for p in loaded.parameters()],
+        "param_type": type(next(loaded.parameters())).__name__,
+        "half": [v.dtype for v in half_sd.values()],
+        "f_dtype": f_model[0].weight.dtype,
+        "f_w": f_model[0].weight,
+        "nonleaf": (nonleaf["t"].requires_grad, nonleaf["t"].is_leaf, nonleaf["t"].grad_fn),
+    }
+
+
+@program()
+def prog_tut_fn_save_tied_weights_and_map_location_callable(T: Any) -> Any:
+    nn = T.nn
+
+    class Tied(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.Embedding(4, 3)
+            self.out = nn.Linear(3, 4, bias=False)
+            self.out.weight = self.emb.weight
+
+        def forward(self, idx):
+            return self.out(self.emb(idx))
+
+    m = _seeded(T, Tied(), 84)
+    sd = m.state_dict()
+    loaded = _roundtrip(T, sd, map_location=lambda storage, loc: storage)
+    m2 = Tied()
+    m2.load_state_dict(loaded)
+    m2(T.tensor([1, 2])).sum().backward()
+    return {
+        "keys": list(sd),
+        "params": [n for n, _ in m.named_parameters()],
+        "shared_loaded": loaded["emb.weight"].data_ptr() == loaded["out.weight"].data_ptr(),
+        "m2_tied": m2.out.weight is m2.emb.weight,
+        "grad": m2.emb.weight.grad,
+    }
+
+
+@program()
+def prog_tut_fn_load_state_dict_partial_transfer(T: Any) -> Any:
+    nn = T.nn
+    src = _seeded(T, nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 5)), 85)
+    dst = _seeded(T, nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2)), 86)
+    sd = src.state_dict()
+    own = dst.state_dict()
+    filtered = {k: v for k, v in sd.items() if k in own and v.shape == own[k].shape}
+    r = dst.load_state_dict(filtered, strict=False)
+    own.update(filtered)
+    r2 = dst.load_state_dict(own)
+    both = dst.load_state_dict({"0.weight": sd["0.weight"], "junk": T.ones(1)}, strict=False)
+    return {
+        "r": (r.missing_keys, r.unexpected_keys),
+        "r2": repr(r2),
+        "both": repr(both),
+        "w0": dst[0].weight,
+        "w2": dst[2].weight,
+        "sd_is_copy": sd["0.weight"].data_ptr() == src[0].weight.data_ptr(),
+        "sd_rg": sd["0.weight"].requires_grad,
+    }
+
+
+# --- more hooks --------------------------------------------------------------------------------
+
+
+@program()
+def prog_tut_fn_hooks_multi_input_module_backward(T: Any) -> Any:
+    class Bilinear(T.nn.Module):
+        def forward(self, a, b):
+            return a * b + a
+
+    m = Bilinear()
+    seen = []
+    m.register_full_backward_hook(
+        lambda mod, gi, go: seen.append([None if g is None else g.clone() for g in gi])
+    )
+    a = _t(T, 3, seed=90, rg=True)
+    b = _t(T, 3, seed=91)
+    out = m(a, b)
+    out.sum().backward()
+    c = _t(T, 3, seed=92, rg=True)
+    m(c, c).pow(2).sum().backward()
+    return seen, a.grad, c.grad, out.grad_fn
+
+
+@program()
+def prog_tut_fn_hooks_old_style_backward_hook_warning(T: Any) -> Any:
+    seq = _mlp(T, (2, 3, 2), seed=93)
+    calls = []
+    seq.register_backward_hook(lambda m, gi, go: calls.append((len(gi), len(go))))
+    x = _t(T, 1, 2, seed=94, rg=True)
+    seq(x).sum().backward()
+    lin = _seeded(T, T.nn.Linear(2, 2), 95)
+    lin.register_backward_hook(lambda m, gi, go: calls.append(("lin", len(gi))))
+    lin(x).sum().backward()
+    return calls, x.grad
+
+
+@program()
+def prog_tut_fn_hooks_handles_and_no_grad(T: Any) -> Any:
+    lin = _seeded(T, T.nn.Linear(2, 2), 96)
+    log = []
+    h = lin.register_forward_hook(lambda m, a, o: log.append(("fwd", o.requires_grad)))
+    with T.no_grad():
+        lin(T.ones(1, 2))
+    lin(T.ones(1, 2))
+    h.remove()
+    h.remove()
+    with lin.register_forward_hook(lambda m, a, o: log.append("ctx")):
+        lin(T.ones(1, 2))
+    lin(T.ones(1, 2))
+    h2 = lin.register_forward_hook(lambda m, a, o: (o, o))
+    tup = lin(T.ones(1, 2))
+    h2.remove()
+    return log, type(tup).__name__, len(lin._forward_hooks), type(h).__name__
+
+
+@program()
+def prog_tut_fn_hooks_forward_hook_on_container_and_eval(T: Any) -> Any:
+    model = _mlp(T, (2, 3, 2), seed=97)
+    log = []
+    model.register_forward_pre_hook(lambda m, a: log.append(("seq_pre", a[0].shape)))
+    model.register_forward_hook(lambda m, a, o: log.append(("seq", o.shape)))
+    for i, sub in enumerate(model):
+        sub.register_forward_hook(lambda m, a, o, i=i: log.append((i, m.training)))
+    model(T.ones(4, 2))
+    model.eval()
+    model(T.ones(1, 2))
+    return log
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

@@ -111,20 +111,38 @@ def _is_tensor(x: Any) -> bool:
 
 
 def _check_argnums(argnums: Any, n: int) -> tuple[int, ...]:
-    if isinstance(argnums, int) and not isinstance(argnums, bool):
-        nums: tuple[int, ...] = (argnums,)
-    elif isinstance(argnums, tuple) and all(isinstance(a, int) for a in argnums):
-        if not argnums:
-            raise RuntimeError("argnums must be non-empty")
-        nums = argnums
-    else:
+    """torch's _slice_argnums: an int or a tuple of ints (bools are ints), each wrapped into
+    range, then a tuple must be non-empty and without repeats (after wrapping)."""
+    if not isinstance(argnums, (int, tuple)):
         raise RuntimeError(f"argnums must be int or Tuple[int, ...], got: {type(argnums)}")
+    nums = (argnums,) if isinstance(argnums, int) else argnums
     out = []
     for a in nums:
+        if not isinstance(a, int):
+            raise RuntimeError(f"argnum must be int, got: {type(a)}")
         if not -n <= a < n:
             raise RuntimeError(f"Got argnum={a}, but only {n} positional inputs")
         out.append(a % n)
+    if isinstance(argnums, tuple):
+        if not out:
+            raise RuntimeError("argnums must be non-empty")
+        if len(set(out)) != len(out):
+            raise RuntimeError(f"argnums elements must be unique, got {tuple(out)}")
     return tuple(out)
+
+
+def _check_outputs(leaves: list[Any], api: str) -> None:
+    """torch's assert_non_empty_tensor_output."""
+    if (len(leaves) == 1 and leaves[0] is None) or not leaves:
+        raise RuntimeError(
+            f"{api}: Expected f to be a function that has non-empty output (got output = {leaves})"
+        )
+    for o in leaves:
+        if not _is_tensor(o):
+            raise RuntimeError(
+                f"{api}: expected f(*primals) to return only tensors, got unsupported type "
+                f"{type(o)}"
+            )
 
 
 def _alias_for_grad(x: Any) -> Any:
@@ -350,15 +368,12 @@ def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
     new = [_alias_for_grad(x) for x in leaves]
     out = _call(func, _unflatten(new, spec), {})
     out, aux = _split_aux(out, has_aux, "vjp(f, *primals)")
+    if has_aux:
+        _check_aux(aux)
     out_leaves, out_spec = _flatten(out)
+    _check_outputs(out_leaves, "vjp(f, *primals)")
     reach = _OuterReach(new, seq0) if outer else None
     keep_outer = reach is not None and any(reach(x) for x in out_leaves + _flatten(aux)[0])
-    for o in out_leaves:
-        if not _is_tensor(o):
-            raise RuntimeError(
-                "vjp(f, *primals): Expected f to be a function that has non-empty output. "
-                f"Expected f(*primals) to return only tensors, got unsupported type {type(o)}"
-            )
 
     def vjp_fn(
         cotangents: Any, *, retain_graph: bool = True, create_graph: bool | None = None
@@ -405,7 +420,7 @@ def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
         out = _unflatten([o.detach() for o in out_leaves], out_spec)
         aux = _detach_tree(aux)
     if has_aux:
-        return out, vjp_fn, _check_aux(aux)
+        return out, vjp_fn, aux
     return out, vjp_fn
 
 
@@ -451,15 +466,13 @@ def jvp(
         duals = [_fwad.make_dual(p, t) for p, t in zip(p_leaves, t_leaves, strict=True)]
         out = _call(func, _unflatten(duals, p_spec), {})
         out, aux = _split_aux(out, has_aux, api)
+        if has_aux:
+            _check_aux(aux)
         o_leaves, o_spec = _flatten(out)
+        _check_outputs(o_leaves, api)
         prim = []
         tang = []
         for o in o_leaves:
-            if not _is_tensor(o):
-                raise RuntimeError(
-                    f"{api}: expected f(*primals) to return only tensors, got unsupported type "
-                    f"{type(o)}"
-                )
             p, t = _fwad.unpack_dual(o)
             prim.append(p)
             tang.append(zeros_like(p) if t is None else t)
@@ -471,7 +484,7 @@ def jvp(
         aux = _detach_tree(aux)
     res = (_unflatten(prim, o_spec), _unflatten(tang, o_spec))
     if has_aux:
-        return (*res, _check_aux(aux))
+        return (*res, aux)
     return res
 
 
@@ -481,8 +494,22 @@ def linearize(func: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[..
     Differences: jvp_fn re-runs func under forward AD instead of replaying a traced graph.
     """
     out = func(*primals)
+    p_leaves, p_spec = _flatten(primals)
 
     def jvp_fn(*tangents: Any) -> Any:
+        t_leaves, t_spec = _flatten(tangents)
+        if t_spec != p_spec:
+            raise RuntimeError(
+                f"Expected the tangents {_spec_repr(t_spec)} to have the same argspec as the "
+                f"primals {_spec_repr(p_spec)}"
+            )
+        for i, (t, p) in enumerate(zip(t_leaves, p_leaves, strict=True)):
+            for what in ("shape", "device", "dtype"):
+                if getattr(t, what) != getattr(p, what):
+                    raise RuntimeError(
+                        f"tangent:{i} with {what} {getattr(t, what)} in flattened pytree doesn't "
+                        f"match the {what} {getattr(p, what)} of the corresponding primal."
+                    )
         return jvp(func, primals, tangents)[1]
 
     return out, jvp_fn
@@ -508,6 +535,8 @@ def jacrev(
 
     Result shape: output.shape + input.shape, nested as (outputs)(argnums) for tuples.
     """
+    if not (chunk_size is None or chunk_size > 0):
+        raise ValueError("jacrev: `chunk_size` should be greater than 0.")
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -654,6 +683,8 @@ def vmap(
             f"Only allowed values for randomness are 'error', 'different', or 'same'. Got "
             f"{randomness}"
         )
+    if not (chunk_size is None or chunk_size > 0):
+        raise ValueError(f"vmap: chunk_size should be None or greater than 0. (got {chunk_size})")
     name = getattr(func, "__name__", repr(func))
 
     @functools.wraps(func)
