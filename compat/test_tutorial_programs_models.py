@@ -2145,7 +2145,9 @@ def prog_tut_md_transformer_encoder_nested_fast_path_eval(T: Any) -> Any:
     enc.eval()
     with T.no_grad():
         y = enc(x, src_key_padding_mask=kpm)
-    return {"valid": y[0, :2], "valid2": y[1, :3], "shape": tuple(y.shape)}
+    with T.no_grad():
+        y1 = enc.layers[0](x, src_key_padding_mask=kpm)
+    return {"y": y, "padded_zero": y[0, 2:], "y1": y1, "shape": tuple(y.shape)}
 
 
 @program()
@@ -2425,6 +2427,315 @@ def prog_tut_md_parameters_to_vector_and_count(T: Any) -> Any:
         "v_fn": v.grad_fn,
         "w_leaf": net.fc3.weight.is_leaf,
     }
+
+
+# --- word language model: tied weights, truncated BPTT, hidden-state hooks ------------------
+
+
+def _rnn_lm(T: Any, tie: bool = True) -> Any:
+    nn = T.nn
+
+    class RNNModel(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.drop = nn.Dropout(0.2)
+            self.encoder = nn.Embedding(7, 4)
+            self.rnn = nn.LSTM(4, 4, 2, dropout=0.2)
+            self.decoder = nn.Linear(4, 7)
+            if tie:
+                self.decoder.weight = self.encoder.weight
+
+        def forward(self, input: Any, hidden: Any) -> Any:
+            emb = self.drop(self.encoder(input))
+            output, hidden = self.rnn(emb, hidden)
+            output = self.drop(output)
+            decoded = self.decoder(output).view(-1, 7)
+            return T.log_softmax(decoded, dim=1), hidden
+
+        def init_hidden(self, bsz: int) -> Any:
+            weight = next(self.parameters())
+            return (weight.new_zeros(2, bsz, 4), weight.new_zeros(2, bsz, 4))
+
+    return _seeded(T, RNNModel(), 170)
+
+
+def _repackage_hidden(T: Any, h: Any) -> Any:
+    if isinstance(h, T.Tensor):
+        return h.detach()
+    return tuple(_repackage_hidden(T, v) for v in h)
+
+
+@program()
+def prog_tut_md_word_lm_tied_weights_truncated_bptt(T: Any) -> Any:
+    model = _rnn_lm(T)
+    data = _batchify(T, T.tensor(_ints(21, 7, seed=171)), 2)
+    T.manual_seed(4)
+    model.train()
+    hidden = model.init_hidden(2)
+    lr = 2.0
+    losses, leaf_hidden = [], []
+    for i in range(0, data.size(0) - 1, 3):
+        seq_len = min(3, len(data) - 1 - i)
+        inp, target = data[i : i + seq_len], data[i + 1 : i + 1 + seq_len].reshape(-1)
+        model.zero_grad()
+        hidden = _repackage_hidden(T, hidden)
+        leaf_hidden.append((hidden[0].is_leaf, hidden[0].requires_grad, hidden[0].grad_fn))
+        output, hidden = model(inp, hidden)
+        loss = T.nn.NLLLoss()(output, target)
+        loss.backward()
+        T.nn.utils.clip_grad_norm_(model.parameters(), 0.25)
+        for p in model.parameters():
+            p.data.add_(p.grad, alpha=-lr)
+        losses.append(loss.item())
+    names = [n for n, _ in model.named_parameters()]
+    return {
+        "losses": losses,
+        "leaf_hidden": leaf_hidden,
+        "names": names,
+        "sd_keys": list(model.state_dict()),
+        "tied": model.decoder.weight is model.encoder.weight,
+        "grads": _grads(model),
+        "hidden_fn": hidden[0].grad_fn,
+    }
+
+
+@program()
+def prog_tut_md_word_lm_backward_through_old_hidden_errors(T: Any) -> Any:
+    model = _rnn_lm(T, tie=False)
+    model.eval()
+    data = T.tensor([[1, 2], [3, 4], [5, 6]])
+    hidden = model.init_hidden(2)
+    out, hidden = model(data, hidden)
+    out.sum().backward()
+    out2, hidden2 = model(data, hidden)  # forgot to detach: graph reaches the freed first step
+    err = raises(lambda: out2.sum().backward())
+    model.zero_grad()
+    out3, _ = model(data, _repackage_hidden(T, hidden))
+    out3.sum().backward()
+    return {"err": err, "g": _grads(model), "h_fn": hidden2[1].grad_fn}
+
+
+@program()
+def prog_tut_md_hidden_state_hooks_clamp_gradient(T: Any) -> Any:
+    cell = _seeded(T, T.nn.GRUCell(2, 3), 172)
+    xs = T.tensor(_data(4, 1, 2, seed=173) * 3)
+    h = T.zeros(1, 3, requires_grad=True)
+    seen = []
+    hs = []
+    for t in range(4):
+        h = cell(xs[t], h)
+        h.register_hook(lambda g, t=t: seen.append((t, g.clone())) or g.clamp(-0.1, 0.1))
+        hs.append(h)
+    (h * T.tensor([[5.0, -7.0, 1.0]])).sum().backward()
+    return {"seen": seen, "grads": _grads(cell), "hs": hs}
+
+
+@program()
+def prog_tut_md_pack_sequence_lstm_and_unpack(T: Any) -> Any:
+    rnn_utils = T.nn.utils.rnn
+    lstm = _seeded(T, T.nn.LSTM(2, 3, batch_first=True), 174)
+    seqs = [T.tensor(_data(n, 2, seed=175 + n), requires_grad=True) for n in (3, 1, 4)]
+    packed = rnn_utils.pack_sequence(seqs, enforce_sorted=False)
+    out, (h, c) = lstm(packed)
+    per_seq = rnn_utils.unpack_sequence(out)
+    padded, lens = rnn_utils.pad_packed_sequence(out, batch_first=True, padding_value=-1.0)
+    loss = sum(s[-1].pow(2).sum() for s in per_seq) + h.sum()
+    loss.backward()
+    return {
+        "per_seq": per_seq,
+        "padded": padded,
+        "lens": lens,
+        "h": h,
+        "c": c,
+        "last_eq_h": [T.allclose(s[-1], h[0, i]) for i, s in enumerate(per_seq)],
+        "seq_grads": [s.grad for s in seqs],
+        "unsorted": packed.unsorted_indices,
+    }
+
+
+# --- more seq2seq: the classic attention decoder with max_length ------------------------------
+
+
+@program()
+def prog_tut_md_seq2seq_classic_attn_decoder_max_length(T: Any) -> Any:
+    nn = T.nn
+    F = T.nn.functional
+    H, V, MAXLEN = 4, 6, 5
+
+    class AttnDecoderRNN(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.embedding = nn.Embedding(V, H)
+            self.attn = nn.Linear(H * 2, MAXLEN)
+            self.attn_combine = nn.Linear(H * 2, H)
+            self.dropout = nn.Dropout(0.1)
+            self.gru = nn.GRU(H, H)
+            self.out = nn.Linear(H, V)
+
+        def forward(self, input: Any, hidden: Any, encoder_outputs: Any) -> Any:
+            embedded = self.dropout(self.embedding(input).view(1, 1, -1))
+            attn_weights = F.softmax(self.attn(T.cat((embedded[0], hidden[0]), 1)), dim=1)
+            attn_applied = T.bmm(attn_weights.unsqueeze(0), encoder_outputs.unsqueeze(0))
+            output = T.cat((embedded[0], attn_applied[0]), 1)
+            output = F.relu(self.attn_combine(output).unsqueeze(0))
+            output, hidden = self.gru(output, hidden)
+            return F.log_softmax(self.out(output[0]), dim=1), hidden, attn_weights
+
+    T.manual_seed(9)
+    enc_emb = _seeded(T, nn.Embedding(V, H), 180)
+    enc_gru = _seeded(T, nn.GRU(H, H), 181)
+    dec = _seeded(T, AttnDecoderRNN(), 182)
+    params = list(enc_emb.parameters()) + list(enc_gru.parameters()) + list(dec.parameters())
+    opt = T.optim.SGD(params, lr=0.01)
+    criterion = nn.NLLLoss()
+    src, tgt = T.tensor([[1], [2], [3]]), T.tensor([[4], [5], [1]])
+    losses = []
+    for it in range(2):
+        encoder_hidden = T.zeros(1, 1, H)
+        opt.zero_grad()
+        encoder_outputs = T.zeros(MAXLEN, H)
+        for ei in range(src.size(0)):
+            out, encoder_hidden = enc_gru(enc_emb(src[ei]).view(1, 1, -1), encoder_hidden)
+            encoder_outputs[ei] = out[0, 0]
+        decoder_input = T.tensor([[0]])
+        decoder_hidden = encoder_hidden
+        loss = 0
+        attns = []
+        for di in range(tgt.size(0)):
+            decoder_output, decoder_hidden, w = dec(decoder_input, decoder_hidden, encoder_outputs)
+            loss += criterion(decoder_output, tgt[di])
+            attns.append(w)
+            teacher = tgt[di]
+            decoder_input = teacher if it == 0 else decoder_output.topk(1)[1].squeeze().detach()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item() / tgt.size(0))
+    return {
+        "losses": losses,
+        "attns": attns,
+        "enc_out_fn": encoder_outputs.grad_fn,
+        "g": [p.grad for p in params],
+    }
+
+
+# --- more DQN: epsilon-greedy, the Huber loss on a full replay update -----------------------
+
+
+@program()
+def prog_tut_md_dqn_select_action_epsilon_schedule(T: Any) -> Any:
+    policy = _dqn(T, 183)
+    EPS_START, EPS_END, EPS_DECAY = 0.9, 0.05, 10
+    rng = np.random.default_rng(184)
+    actions, thresholds = [], []
+    for steps_done in range(6):
+        state = T.tensor(rng.standard_normal(4).astype(np.float32)).unsqueeze(0)
+        eps = EPS_END + (EPS_START - EPS_END) * math.exp(-1.0 * steps_done / EPS_DECAY)
+        thresholds.append(eps)
+        if rng.uniform() > eps:
+            with T.no_grad():
+                actions.append(policy(state).max(1).indices.view(1, 1))
+        else:
+            actions.append(T.tensor([[int(rng.integers(0, 2))]], dtype=T.long))
+    batch = T.cat(actions)
+    return {
+        "actions": batch,
+        "dtype": batch.dtype,
+        "thresholds": thresholds,
+        "rg": batch.requires_grad,
+    }
+
+
+# --- more initialization: the translation tutorial's xavier init and DCGAN's ---------------
+
+
+@program()
+def prog_tut_md_xavier_init_for_matrices_only(T: Any) -> Any:
+    T.manual_seed(21)
+    model = T.nn.Transformer(4, 2, 1, 1, 6, 0.0)
+    for p in model.parameters():
+        if p.dim() > 1:
+            T.nn.init.xavier_uniform_(p)
+    gen = T.nn.Linear(4, 3)
+    T.nn.init.kaiming_normal_(gen.weight, mode="fan_out", nonlinearity="leaky_relu", a=0.2)
+    T.nn.init.zeros_(gen.bias)
+    ps = dict(model.named_parameters())
+    return {
+        "in_proj": ps["encoder.layers.0.self_attn.in_proj_weight"],
+        "lin": ps["decoder.layers.0.linear2.weight"],
+        "norm": ps["encoder.norm.weight"],
+        "gen": gen.weight,
+        "bias": gen.bias,
+        "n": len(ps),
+        "rg": all(p.requires_grad and p.is_leaf for p in model.parameters()),
+    }
+
+
+@program()
+def prog_tut_md_transformer_dropout_training_seeded(T: Any) -> Any:
+    T.manual_seed(22)
+    tr = T.nn.Transformer(4, 2, 1, 1, 6, dropout=0.3, batch_first=True)
+    _seeded(T, tr, 185)
+    src = T.tensor(_data(2, 3, 4, seed=186))
+    tgt = T.tensor(_data(2, 2, 4, seed=187))
+    opt = T.optim.Adam(tr.parameters(), lr=0.01)
+    T.manual_seed(23)
+    losses = []
+    for _ in range(2):
+        opt.zero_grad()
+        out = tr(src, tgt, tgt_mask=tr.generate_square_subsequent_mask(2))
+        loss = out.pow(2).mean()
+        loss.backward()
+        opt.step()
+        losses.append(loss)
+    return {"losses": losses, "grads": _grads(tr)}
+
+
+@program()
+def prog_tut_md_mha_attention_dropout_training(T: Any) -> Any:
+    mha = _seeded(T, T.nn.MultiheadAttention(4, 2, dropout=0.5), 188)
+    x = T.tensor(_data(3, 2, 4, seed=189), requires_grad=True)
+    T.manual_seed(24)
+    out, w = mha(x, x, x)
+    out.sum().backward()
+    return {"out": out, "w": w, "x.grad": x.grad, "grads": _grads(mha)}
+
+
+# --- more CIFAR: full-batch LBFGS on a network and Adam with StepLR -------------------------
+
+
+@program()
+def prog_tut_md_cifar_full_batch_lbfgs_on_network(T: Any) -> Any:
+    net = _cifar_net(T)
+    x = T.tensor(_data(4, 3, 12, 12, seed=190))
+    y = T.tensor([0, 1, 2, 0])
+    opt = T.optim.LBFGS(net.parameters(), lr=0.5, max_iter=3, history_size=2)
+
+    def closure() -> Any:
+        opt.zero_grad()
+        loss = T.nn.functional.cross_entropy(net(x), y)
+        loss.backward()
+        return loss
+
+    losses = [opt.step(closure) for _ in range(2)]
+    return {"losses": losses, "params": _params(net)}
+
+
+@program()
+def prog_tut_md_cifar_adam_steplr_epochs(T: Any) -> Any:
+    net = _cifar_net(T)
+    opt = T.optim.Adam(net.parameters(), lr=0.01)
+    sched = T.optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.1)
+    x = T.tensor(_data(4, 3, 12, 12, seed=191))
+    y = T.tensor([2, 1, 0, 1])
+    trace = []
+    for _epoch in range(4):
+        opt.zero_grad()
+        loss = T.nn.CrossEntropyLoss(reduction="sum")(net(x), y)
+        loss.backward()
+        opt.step()
+        sched.step()
+        trace.append((loss.item(), sched.get_last_lr()[0]))
+    return {"trace": trace, "state": _ostate(opt), "sched": sched.state_dict()}
 
 
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
