@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from . import functional, init, modules, parameter, utils
+from . import functional, grad, init, modules, parameter, utils
 from .modules import *  # noqa: F403 - torch.nn re-exports every layer
 from .modules import __all__ as _modules_all
 from .parameter import Buffer, Parameter
+
+functional.grad = grad  # type: ignore[attr-defined]  # torch.nn.functional imports torch.nn.grad
 
 __all__ = [
     "Buffer",
     "Parameter",
     "functional",
+    "grad",
     "init",
     "modules",
     "parameter",
