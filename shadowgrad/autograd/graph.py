@@ -478,7 +478,13 @@ class SavedTensor:
                 "Hint: only one pair of hooks is allowed at a time."
             )
         if self.freed:
-            raise RuntimeError(SECOND_TIME)
+            raise RuntimeError(
+                "Calling register_hooks on a saved tensor after it has been freed. Saved "
+                "intermediate values of the graph are freed when you call .backward() or "
+                "autograd.grad(). Specify retain_graph=True if you need to backward through the "
+                "graph a second time or if you need to access saved variables after calling "
+                "backward."
+            )
         t = self.unpack(None)
         # torch packs a detached alias (shares the version counter), with grad mode off
         packed = _saved_hooks.run_pack(pack, t.detach())
