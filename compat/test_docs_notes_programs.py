@@ -1715,6 +1715,650 @@ def prog_note_save_module_state_dict_values_after_training(T: Any) -> Any:
     return m2(x), m(x), ck["opt"]["state"][0]["step"], ck["opt"]["param_groups"]
 
 
+# --- autograd.rst / autograd API: common misuses and their messages ---------------------------
+
+
+@program()
+def prog_note_nonleaf_grad_access_warns_and_retain_grad(T: Any) -> Any:
+    x = _leaf(T, 3)
+    y = x * 2
+    z = y.sum()
+    z.backward(retain_graph=True)
+    g_warn = y.grad
+    y.retain_grad()
+    z.backward()
+    return g_warn, y.grad, y.retains_grad, x.retains_grad, x.grad
+
+
+@program()
+def prog_note_requires_grad_flag_errors(T: Any) -> Any:
+    x = _leaf(T, 3)
+    y = x * 2
+    return (
+        raises(lambda: y.requires_grad_(False)),
+        raises(lambda: T.tensor([1, 2]).requires_grad_()),
+        raises(lambda: T.tensor([1, 2], requires_grad=True)),
+        raises(lambda: T.ones(2).retain_grad()),
+        raises(lambda: T.ones(2).sum().backward()),
+        y.requires_grad_(True) is y,
+        raises(lambda: setattr(y, "requires_grad", False)),
+    )
+
+
+@program()
+def prog_note_backward_inputs_argument(T: Any) -> Any:
+    a = _leaf(T, 3)
+    b = _leaf(T, 3, seed=1)
+    c = a * b
+    d = (c * c).sum()
+    d.backward(inputs=[a], retain_graph=True)
+    ga, gb = a.grad.clone(), b.grad
+    d.backward(inputs=[c], retain_graph=True)
+    e = raises(lambda: d.backward(inputs=[], retain_graph=True))
+    T.autograd.backward([d, c.sum()], inputs=[b])
+    return ga, gb, c.grad, e, b.grad, a.grad
+
+
+@program()
+def prog_note_grad_accumulates_until_zeroed(T: Any) -> Any:
+    w = _leaf(T, 2, 2)
+    x = T.tensor(_data(2, seed=3))
+    for _ in range(3):
+        (w @ x).pow(2).sum().backward()
+    acc = w.grad.clone()
+    w.grad.zero_()
+    (w @ x).sum().backward()
+    w.grad = None
+    (w @ x).sum().backward()
+    return acc, w.grad, raises(lambda: setattr(w, "grad", T.ones(3)))
+
+
+@program()
+def prog_note_autograd_backward_with_grad_tensors(T: Any) -> Any:
+    x = _leaf(T, 3)
+    y1 = x * 2
+    y2 = x.pow(2)
+    T.autograd.backward([y1, y2], grad_tensors=[T.ones(3), T.tensor([1.0, 0.0, -1.0])])
+    e = raises(lambda: T.autograd.backward([x * 1], grad_tensors=[T.ones(2)]))
+    e2 = raises(lambda: T.autograd.grad([x * 1], [x], grad_outputs=[T.ones(3), T.ones(3)]))
+    return x.grad, e, e2
+
+
+@program()
+def prog_note_grad_outputs_mismatch_errors(T: Any) -> Any:
+    x = _leaf(T, 3)
+    z = T.tensor([1 + 1j, 2 + 0j], requires_grad=True)
+    return (
+        raises(lambda: T.autograd.grad(x * 2, x, grad_outputs=T.ones(2))),
+        raises(lambda: T.autograd.grad(x * 2, x, grad_outputs=T.ones(3, dtype=T.float64))),
+        raises(lambda: T.autograd.grad(z * 2, z, grad_outputs=T.ones(2))),
+        raises(lambda: T.autograd.grad((z * 2).sum(), z)),
+    )
+
+
+@program()
+def prog_note_autograd_grad_only_inputs_and_leaf_grads_untouched(T: Any) -> Any:
+    x = _leaf(T, 3)
+    w = _leaf(T, 3, seed=2)
+    out = (x * w).sum()
+    (gx,) = T.autograd.grad(out, x, retain_graph=True)
+    untouched = (x.grad, w.grad)
+    (gw,) = T.autograd.grad(out, w, only_inputs=True)
+    return gx, gw, untouched
+
+
+@program()
+def prog_note_no_grad_inplace_on_leaf_breaks_saved(T: Any) -> Any:
+    x = _leaf(T, 3)
+    y = x * x
+    with T.no_grad():
+        x.mul_(2)
+    err = raises(lambda: y.sum().backward())
+    z = x * 3  # not saved: fine
+    with T.no_grad():
+        x.add_(1)
+    z.sum().backward()
+    return err, x._version, x.grad
+
+
+@program()
+def prog_note_data_attribute_bypasses_version_tracking(T: Any) -> Any:
+    x = _leaf(T, 3)
+    y = x.exp()
+    y.data.mul_(0)
+    y.sum().backward()
+    v = y._version
+    w = _leaf(T, 3, seed=1)
+    w.data = T.ones(3) * 4
+    (w * w).sum().backward()
+    return x.grad, v, w.grad, w.is_leaf, raises(lambda: setattr(w, "data", [1.0]))
+
+
+@program()
+def prog_note_view_inplace_base_regenerates_grad_fn(T: Any) -> Any:
+    x = _leaf(T, 2, 3)
+    base = x.clone()
+    v = base[0]
+    t = base.t()
+    base.mul_(2)
+    names = (_name(v), _name(t), _name(base))
+    (v.sum() + t[1].sum() * 3).backward()
+    return names, x.grad
+
+
+@program()
+def prog_note_inplace_on_view_of_leaf_created_in_no_grad(T: Any) -> Any:
+    x = _leaf(T, 4)
+    with T.no_grad():
+        v = x[:2]
+    e = raises(lambda: v.mul_(2))
+    y = x.clone()
+    with T.no_grad():
+        w = y[1:]
+    e2 = raises(lambda: w.add_(T.ones(3, requires_grad=True)))
+    return v.requires_grad, _name(v), e, e2
+
+
+@program()
+def prog_note_multi_output_view_inplace_error(T: Any) -> Any:
+    x = _leaf(T, 4)
+    y = x.clone()
+    a, _ = y.split(2)
+    e = raises(lambda: a.mul_(2))
+    c = y.unbind()[0]
+    e2 = raises(lambda: c.add_(1))
+    return e, e2, _name(a), _name(c)
+
+
+@program()
+def prog_note_expanded_tensor_inplace_write_error(T: Any) -> Any:
+    x = T.ones(1, 3).expand(2, 3)
+    e = raises(lambda: x.add_(1))
+    y = T.zeros(3)
+    e2 = raises(lambda: T.add(T.ones(3), 1, out=y.expand(2, 3)))
+    return e, e2, x.stride(), x.is_contiguous()
+
+
+@program()
+def prog_note_grad_fn_node_api(T: Any) -> Any:
+    a = _leaf(T, 3)
+    b = _leaf(T, 3, seed=1)
+    c = (a * b).sum()
+    gf = c.grad_fn
+    nf = gf.next_functions
+    mul = nf[0][0]
+    acc = mul.next_functions[0][0]
+    gf.metadata["tag"] = 7
+    return (
+        gf.name(),
+        [(type(n).__name__, i) for n, i in nf],
+        [(type(n).__name__, i) for n, i in mul.next_functions],
+        acc.variable is a,
+        gf.metadata,
+        c.grad_fn is gf,
+        raises(lambda: acc.variable.add_(1)),
+    )
+
+
+@program()
+def prog_note_gradient_of_shared_subexpression(T: Any) -> Any:
+    x = _leaf(T, 3, dtype=T.float64)
+    s = x.sin()
+    y = s * s + s.exp() * x
+    y.sum().backward()
+    return x.grad, _name(y), [type(n).__name__ for n, _ in y.grad_fn.next_functions]
+
+
+@program()
+def prog_note_anomaly_mode_flags(T: Any) -> Any:
+    x = _leaf(T, 3)
+    with T.autograd.detect_anomaly(check_nan=True):
+        inside = (T.is_anomaly_enabled(), T.is_anomaly_check_nan_enabled())
+        y = (x * 0).div(T.zeros(3))
+        e = raises(lambda: y.sum().backward())
+    with T.autograd.set_detect_anomaly(False):
+        off = T.is_anomaly_enabled()
+    return inside, off, T.is_anomaly_enabled(), type(e).__name__, y
+
+
+@program()
+def prog_note_grad_mode_interplay_table(T: Any) -> Any:
+    x = _leaf(T, 2)
+    out = []
+    with T.inference_mode():
+        with T.no_grad():
+            out.append(((x * 2).requires_grad, T.is_inference_mode_enabled()))
+        with T.enable_grad():
+            out.append(((x * 2).requires_grad, T.is_inference_mode_enabled()))
+    with T.no_grad():
+        with T.inference_mode():
+            out.append(((x * 2).requires_grad, (x * 2).is_inference()))
+        with T.inference_mode(mode=False):
+            out.append(((x * 2).requires_grad, T.is_grad_enabled()))
+    return out
+
+
+# --- extending.rst: more Function rules --------------------------------------------------------
+
+
+@program()
+def prog_note_function_output_view_then_inplace_error(T: Any) -> Any:
+    class ViewOut(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x.view_as(x)
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    class AsIs(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    x = _leaf(T, 3)
+    y = ViewOut.apply(x.clone())
+    e = raises(lambda: y.mul_(2))
+    z = AsIs.apply(x.clone())
+    e2 = raises(lambda: z.mul_(2))
+    return e, e2, _name(y), y._is_view(), _name(z)
+
+
+@program()
+def prog_note_function_saved_tensor_modified_error(T: Any) -> Any:
+    class Sq(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return 2 * x * g
+
+    a = _leaf(T, 3)
+    b = a.clone()
+    y = Sq.apply(b)
+    b.add_(1)
+    e = raises(lambda: y.sum().backward())
+    y2 = Sq.apply(a.clone())
+    y2.sum().backward()
+    e2 = raises(lambda: y2.grad_fn.saved_tensors)
+    return e, e2, a.grad
+
+
+@program()
+def prog_note_function_non_tensor_outputs_and_inputs(T: Any) -> Any:
+    seen: list[Any] = []
+
+    class Mixed(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, n, flag, t):
+            ctx.n = n
+            return x * n, n + 1, None, t.sum()
+
+        @staticmethod
+        def backward(ctx, gx, gn, gnone, gt):
+            seen.append((gn, gnone, tuple(ctx.needs_input_grad)))
+            return gx * ctx.n, None, None, T.ones(2) * gt
+
+    x = _leaf(T, 3)
+    t = _leaf(T, 2, seed=1)
+    a, n, none, s = Mixed.apply(x, 3, True, t)
+    (a.sum() + s).backward()
+    return a, n, none, s, x.grad, t.grad, seen, _name(a)
+
+
+@program()
+def prog_note_function_backward_returns_non_tensor_error(T: Any) -> Any:
+    class BadType(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return 2
+
+    class NoBackward(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+    x = _leaf(T, 3)
+    return (
+        raises(lambda: BadType.apply(x).sum().backward()),
+        raises(lambda: NoBackward.apply(x).sum().backward()),
+    )
+
+
+@program()
+def prog_note_function_needs_input_grad_mixed(T: Any) -> Any:
+    seen: list[Any] = []
+
+    class Add3(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b, c):
+            return a + b + c
+
+        @staticmethod
+        def backward(ctx, g):
+            seen.append(tuple(ctx.needs_input_grad))
+            return tuple(g if n else None for n in ctx.needs_input_grad)
+
+    a = _leaf(T, 2)
+    b = T.ones(2)
+    c = _leaf(T, 2, seed=1) * 2
+    Add3.apply(a, b, c).sum().backward()
+    return seen, a.grad, b.grad
+
+
+@program()
+def prog_note_function_save_for_forward_jvp(T: Any) -> Any:
+    fwAD = T.autograd.forward_ad
+
+    class Mul(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            ctx.save_for_backward(x, y)
+            ctx.save_for_forward(x, y)
+            return x * y
+
+        @staticmethod
+        def backward(ctx, g):
+            x, y = ctx.saved_tensors
+            return g * y, g * x
+
+        @staticmethod
+        def jvp(ctx, tx, ty):
+            x, y = ctx.saved_tensors
+            return tx * y + x * ty
+
+    x = T.tensor(_data(3, seed=1)).double()
+    y = T.tensor(_data(3, seed=2)).double()
+    tx = T.ones(3).double()
+    with fwAD.dual_level():
+        out = Mul.apply(fwAD.make_dual(x, tx), y)
+        p, t = fwAD.unpack_dual(out)
+    return p, t
+
+
+# --- modules.rst: more of the Module API ------------------------------------------------------
+
+
+@program()
+def prog_note_module_shared_parameters_tied(T: Any) -> Any:
+    emb = T.nn.Embedding(5, 3)
+    head = T.nn.Linear(3, 5, bias=False)
+    head.weight = emb.weight
+    m = T.nn.ModuleDict({"emb": emb, "head": head})
+    _seeded(T, m, 31)
+    y = m["head"](m["emb"](T.tensor([1, 3])))
+    y.sum().backward()
+    return (
+        [n for n, _ in m.named_parameters()],
+        [n for n, _ in m.named_parameters(remove_duplicate=False)],
+        list(m.state_dict()),
+        emb.weight.grad,
+        head.weight is emb.weight,
+    )
+
+
+@program()
+def prog_note_module_state_dict_keep_vars_and_detached(T: Any) -> Any:
+    m = _seeded(T, T.nn.Linear(2, 2), 32)
+    sd = m.state_dict()
+    kv = m.state_dict(keep_vars=True)
+    sd["weight"].add_(1)  # shares memory with the parameter
+    return (
+        sd["weight"].requires_grad,
+        kv["weight"] is m.weight,
+        m.weight,
+        type(sd).__name__,
+        sd["weight"].is_leaf,
+    )
+
+
+@program()
+def prog_note_module_load_state_dict_assign(T: Any) -> Any:
+    src = _seeded(T, T.nn.Linear(3, 2), 33)
+    dst = T.nn.Linear(3, 2)
+    sd = {k: v.clone() for k, v in src.state_dict().items()}
+    dst.load_state_dict(sd, assign=True)
+    return (
+        dst.weight,
+        type(dst.weight).__name__,
+        dst.weight.requires_grad,
+        dst.weight.data_ptr() == sd["weight"].data_ptr(),
+    )
+
+
+@program()
+def prog_note_module_get_submodule_and_parameter(T: Any) -> Any:
+    net = T.nn.Sequential(T.nn.Linear(2, 3), T.nn.Sequential(T.nn.ReLU(), T.nn.Linear(3, 1)))
+    net.register_buffer("scale", T.ones(1))
+    return (
+        type(net.get_submodule("1.1")).__name__,
+        tuple(net.get_parameter("1.1.weight").shape),
+        tuple(net.get_buffer("scale").shape),
+        raises(lambda: net.get_submodule("1.5")),
+        raises(lambda: net.get_parameter("1.1.nope")),
+        raises(lambda: net.get_parameter("scale")),
+        raises(lambda: net.get_buffer("0.weight")),
+    )
+
+
+@program()
+def prog_note_module_global_forward_hook(T: Any) -> Any:
+    log: list[Any] = []
+    h = T.nn.modules.module.register_module_forward_hook(
+        lambda m, i, o: log.append(type(m).__name__)
+    )
+    try:
+        net = _seeded(T, T.nn.Sequential(T.nn.Linear(2, 2), T.nn.ReLU()), 34)
+        net(T.ones(1, 2))
+    finally:
+        h.remove()
+    net(T.ones(1, 2))
+    return log
+
+
+@program()
+def prog_note_module_full_backward_hook_inputs_no_grad(T: Any) -> Any:
+    log: list[Any] = []
+    m = _seeded(T, T.nn.Linear(3, 2), 35)
+    m.register_full_backward_hook(
+        lambda mod, gi, go: log.append(([g is None for g in gi], [tuple(g.shape) for g in go]))
+    )
+    m(T.tensor(_data(2, 3))).sum().backward()
+    x = _leaf(T, 2, 3)
+    m(x).sum().backward()
+    return log, x.grad
+
+
+@program()
+def prog_note_module_backward_hook_inplace_output_error(T: Any) -> Any:
+    class Inplace(T.nn.Module):
+        def forward(self, x: Any) -> Any:
+            return x.relu_()
+
+    m = Inplace()
+    m.register_full_backward_hook(lambda mod, gi, go: None)
+    x = _leaf(T, 3)
+    e = raises(lambda: m(x * 1))
+    n = T.nn.ReLU()
+    n.register_full_backward_hook(lambda mod, gi, go: None)
+    y = n(x * 1)
+    e2 = raises(lambda: y.mul_(2))
+    return e, e2
+
+
+@program()
+def prog_note_module_parametrize_right_inverse_assignment(T: Any) -> Any:
+    P = T.nn.utils.parametrize
+
+    class Exp(T.nn.Module):
+        def forward(self, X: Any) -> Any:
+            return X.exp()
+
+        def right_inverse(self, Y: Any) -> Any:
+            return Y.log()
+
+    m = _seeded(T, T.nn.Linear(2, 2), 36)
+    with T.no_grad():
+        m.weight.abs_().add_(0.1)
+    before = m.weight.clone()
+    P.register_parametrization(m, "weight", Exp())
+    after = m.weight
+    orig = m.parametrizations.weight.original.clone()
+    m.weight = T.full((2, 2), 2.0)
+    return before, after, orig, m.weight, m.parametrizations.weight.original
+
+
+@program()
+def prog_note_module_repr_and_extra_repr(T: Any) -> Any:
+    net = T.nn.Sequential(
+        T.nn.Conv2d(1, 2, 3, padding=1),
+        T.nn.BatchNorm2d(2),
+        T.nn.Dropout(0.1),
+        T.nn.Flatten(),
+        T.nn.ModuleList([T.nn.Linear(4, 2), T.nn.GELU(approximate="tanh")]),
+    )
+    return repr(net)
+
+
+@program()
+def prog_note_module_train_eval_return_self_and_buffers_to(T: Any) -> Any:
+    bn = T.nn.BatchNorm1d(2)
+    r = (bn.train() is bn, bn.eval() is bn, bn.requires_grad_(False) is bn)
+    bn.double()
+    return r, bn.running_mean.dtype, bn.num_batches_tracked.dtype, bn.weight.requires_grad
+
+
+# --- randomness.rst: more ---------------------------------------------------------------------
+
+
+@program()
+def prog_note_dataloader_generator_shuffle_reproducible(T: Any) -> Any:
+    data = T.utils.data.TensorDataset(T.arange(10.0), T.arange(10))
+    g = T.Generator()
+    g.manual_seed(0)
+    dl = T.utils.data.DataLoader(data, batch_size=4, shuffle=True, generator=g)
+    first = [b[1] for b in dl]
+    g.manual_seed(0)
+    second = [b[1] for b in dl]
+    split = T.utils.data.random_split(range(6), [4, 2], generator=T.Generator().manual_seed(1))
+    return first, second, [list(s) for s in split]
+
+
+@program()
+def prog_note_deterministic_algorithms_flag(T: Any) -> Any:
+    before = T.are_deterministic_algorithms_enabled()
+    T.use_deterministic_algorithms(True)
+    try:
+        on = (
+            T.are_deterministic_algorithms_enabled(),
+            T.is_deterministic_algorithms_warn_only_enabled(),
+        )
+        x = T.zeros(3)
+        x.index_add_(0, T.tensor([0, 0, 2]), T.ones(3))
+    finally:
+        T.use_deterministic_algorithms(False)
+    return before, on, x, T.are_deterministic_algorithms_enabled()
+
+
+@program()
+def prog_note_generator_device_and_seed_errors(T: Any) -> Any:
+    g = T.Generator()
+    g.manual_seed(2**40 + 3)
+    return (
+        g.initial_seed(),
+        str(g.device),
+        T.rand(2, generator=g),
+        raises(lambda: g.manual_seed(-1)),
+        raises(lambda: g.set_state(T.zeros(3))),
+        raises(lambda: T.manual_seed("x")),
+    )
+
+
+# --- numerical_accuracy.rst / broadcasting: more ----------------------------------------------
+
+
+@program()
+def prog_note_default_dtype_switch(T: Any) -> Any:
+    old = T.get_default_dtype()
+    T.set_default_dtype(T.float64)
+    try:
+        a = T.tensor([1.0, 2.0])
+        b = T.ones(2)
+        c = T.tensor([1, 2]) * 0.5
+        d = T.arange(0.0, 1.0, 0.5)
+        e = T.tensor(1 + 2j)
+    finally:
+        T.set_default_dtype(old)
+    f = raises(lambda: T.set_default_dtype(T.int32))
+    return [t.dtype for t in (a, b, c, d, e)], T.get_default_dtype(), f
+
+
+@program()
+def prog_note_allclose_isclose_nan(T: Any) -> Any:
+    a = T.tensor([1.0, float("nan"), 1e-9, float("inf")])
+    b = T.tensor([1.0 + 1e-7, float("nan"), 0.0, float("inf")])
+    return (
+        T.isclose(a, b),
+        T.isclose(a, b, equal_nan=True),
+        T.allclose(a, b),
+        T.allclose(a, b, equal_nan=True),
+        T.isclose(a, b, rtol=0, atol=0),
+        raises(lambda: T.isclose(a, b.double())),
+        raises(lambda: T.allclose(a, b, rtol=-1)),
+    )
+
+
+@program()
+def prog_note_half_precision_accumulation(T: Any) -> Any:
+    h = T.full((4096,), 0.1, dtype=T.float16)
+    x = T.tensor([1.0, 2.0**-24, 2.0**-25], dtype=T.float32)
+    return (
+        h.sum(),
+        h.sum(dtype=T.float32),
+        h.mean(),
+        x.half(),
+        T.tensor([65504.0, 65520.0]).half(),
+        (T.tensor([3.0], dtype=T.float16) / 7).dtype,
+    )
+
+
+@program()
+def prog_note_broadcast_backward_with_keepdim_and_scalars(T: Any) -> Any:
+    x = _leaf(T, 3, 4)
+    m = x.mean(1, keepdim=True)
+    y = (x - m) / (x.std(1, keepdim=True) + 1e-5)
+    s = _leaf(T, seed=5)
+    z = (y * s + T.tensor(2.0)).pow(2).sum()
+    z.backward()
+    return z, x.grad, s.grad, s.shape, _name(y)
+
+
+@program()
+def prog_note_broadcast_inplace_dtype_rules(T: Any) -> Any:
+    i = T.tensor([1, 2, 3])
+    f = T.ones(3)
+    e = raises(lambda: i.add_(f))
+    f.add_(i)
+    b = T.tensor([True, False])
+    e2 = raises(lambda: b.mul_(2))
+    e3 = raises(lambda: i.div_(2))
+    i.floor_divide_(2)
+    return e, f, e2, e3, i
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

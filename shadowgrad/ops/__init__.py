@@ -79,7 +79,7 @@ _OUT_NAMES = {
 def _with_out(fn: Any, public: str, name: str | None) -> Any:
     """`fn` taking torch's out=: the result (each of a tuple's) copied into the out tensor."""
     from .pointwise import _out, out_autograd_error
-    from .shape import resize_out
+    from .shape import check_out_overlap, resize_out
 
     hook = _OUT_HOOKS.get(public)
 
@@ -98,6 +98,8 @@ def _with_out(fn: Any, public: str, name: str | None) -> Any:
         for k, (r, o) in enumerate(zip(result, out, strict=True)):
             if r.dtype is not o.dtype:
                 raise RuntimeError(_out_dtype_error(public, k, r.dtype, o.dtype))
+        for o in out:
+            check_out_overlap(o)
         outs = [resize_out(r, o) for r, o in zip(result, out, strict=True)]
         out_type = getattr(sorting.return_types, type(result).__name__ + "_out", tuple)
         return out_type(outs)

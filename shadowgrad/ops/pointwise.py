@@ -516,8 +516,9 @@ def _out(result: Tensor, out: Tensor | None, name: str | None) -> Tensor:
             f"result type {result.dtype._short} can't be cast to the desired output type "
             f"{out.dtype._short}"
         )
-    from .shape import resize_out
+    from .shape import check_out_overlap, resize_out
 
+    check_out_overlap(out)
     return resize_out(result, out)
 
 

@@ -1462,10 +1462,13 @@ def allclose(
     """|input - other| <= atol + rtol * |other| everywhere. Mirrors `torch.allclose`."""
     if input.dtype is not other.dtype:
         raise RuntimeError(f"{input.dtype._short} did not match {other.dtype._short}")
+    from .pointwise import isclose
     from .registry import infer_size
 
     infer_size(tuple(input._data.shape), tuple(other._data.shape))  # torch's broadcast error
-    return bool(np.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
+    # torch's allclose is isclose(...).all(): its rtol/atol checks, in the tensors' dtype
+    close = isclose(input, other, rtol=rtol, atol=atol, equal_nan=equal_nan)
+    return bool(close._data.all())
 
 
 METHODS["equal"] = equal

@@ -953,6 +953,16 @@ _stack = deflistop(
 )
 
 
+def check_out_overlap(out: Tensor) -> None:
+    """torch's assert_no_internal_overlap on an `out=` tensor: an expanded out (a dimension of
+    size > 1 with stride 0) can't be written."""
+    d = out._data
+    if any(st == 0 and sz > 1 for sz, st in zip(d.shape, d.strides, strict=True)):
+        from .inplace import OVERLAP
+
+        raise RuntimeError(OVERLAP)
+
+
 def resize_out(result: Tensor, out: Tensor) -> Tensor:
     """Copy `result` into a user-given `out=` tensor of a castable dtype, resizing it as torch
     does: with torch's deprecation warning when `out` had elements."""
@@ -969,20 +979,30 @@ def resize_out(result: Tensor, out: Tensor) -> Tensor:
                 stacklevel=4,
             )
         out._data = np.empty(result._data.shape, out._data.dtype)
-    np.copyto(out._data, result._data, casting="unsafe")
+    target = out._data
+    if not target.flags.writeable and target.size:
+        # numpy makes an expanded view read-only; torch writes through it
+        from .inplace import _writable_alias
+
+        alias = _writable_alias(target)
+        target = target if alias is None else alias
+    if target.size:
+        np.copyto(target, result._data, casting="unsafe")
     out._bump()
     return out
 
 
-def _cat_out(ts: list[Any], dim: int, out: Tensor) -> Tensor:
+def _cat_out(ts: list[Any], dim: int, out: Tensor, name: str = "cat") -> Tensor:
+    """cat (or stack, whose out= runs torch's cat out kernel) written into `out`."""
     from .. import _grad_mode
 
     if _grad_mode.STATE.grad and (out._rg or any(t._rg for t in ts)):
         raise RuntimeError(
-            "cat(): functions with out=... arguments don't support automatic differentiation, "
-            "but one of the arguments requires grad."
+            f"{name}(): functions with out=... arguments don't support automatic "
+            "differentiation, but one of the arguments requires grad."
         )
-    result = cat(ts, dim)
+    check_out_overlap(out)
+    result = cat(ts, dim) if name == "cat" else stack(ts, dim)
     if result.dtype._cat > out.dtype._cat:  # torch's canCast
         raise TypeError(
             f"torch.cat(): input types can't be cast to the desired output type {out.dtype._short}"
@@ -1048,6 +1068,8 @@ def stack(tensors: Any, dim: int = 0, *, out: Tensor | None = None) -> Tensor:
                 f"stack expects each tensor to be equal size, but got {shape_str(ref)} at entry 0 "
                 f"and {shape_str(t._data.shape)} at entry {i}"
             )
+    if out is not None:
+        return _cat_out(ts, dim, out, "stack")
     return _stack(ts, wrap_dim(dim, len(ref) + 1))
 
 
