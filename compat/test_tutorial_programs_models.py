@@ -2738,6 +2738,41 @@ def prog_tut_md_cifar_adam_steplr_epochs(T: Any) -> Any:
     return {"trace": trace, "state": _ostate(opt), "sched": sched.state_dict()}
 
 
+# --- the legacy Variable API of the older tutorials -------------------------------------------
+
+
+@program()
+def prog_tut_md_legacy_variable_wrapping(T: Any) -> Any:
+    Variable = T.autograd.Variable
+    x = T.tensor(_data(2, 3, seed=192))
+    v = Variable(x, requires_grad=True)
+    w = Variable(T.tensor(_data(3, 2, seed=193)), requires_grad=True)
+    loss = (v @ w).tanh().sum()
+    loss.backward()
+    sos = Variable(T.LongTensor([[0]]))
+    y = T.ones(2, requires_grad=True) * 3
+    vy = Variable(y)
+    empty = Variable()
+    return {
+        "x_untouched": (x.requires_grad, x.grad),
+        "v": (v.is_leaf, v.requires_grad, v.grad, v is x, v.data_ptr() == x.data_ptr()),
+        "w.grad": w.grad,
+        "sos": (sos, type(sos).__name__),
+        "vy": (vy.requires_grad, vy.grad_fn, vy.is_leaf),
+        "empty": empty,
+        "isinstance": (
+            isinstance(x, Variable),
+            isinstance(3, Variable),
+            issubclass(T.Tensor, Variable),
+        ),
+        "volatile": raises(lambda: Variable(x, volatile=True).requires_grad),
+        "both": raises(lambda: Variable(x, requires_grad=True, volatile=True)),
+        "not_tensor": raises(lambda: Variable([1.0, 2.0])),
+        "int_rg": raises(lambda: Variable(T.tensor([1, 2]), requires_grad=True)),
+        "attr": x.volatile,
+    }
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

@@ -289,6 +289,19 @@ class Tensor:
         return self
 
     @property
+    def volatile(self) -> bool:
+        """Legacy: always False, with torch's warning."""
+        warnings.warn("volatile was removed (Variable.volatile is always False)", stacklevel=2)
+        return False
+
+    @volatile.setter
+    def volatile(self, value: Any) -> None:
+        warnings.warn(
+            "volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
+            stacklevel=2,
+        )
+
+    @property
     def is_leaf(self) -> bool:
         if self._base is not None:
             _sync_view(self)

@@ -312,12 +312,59 @@ def _batched_grad(
     return tuple(None if any(g is None for g in p) else stack_tensors(p) for p in per)
 
 
-def Variable(data: Any, requires_grad: bool = False, volatile: bool = False) -> Any:
-    """Legacy API: returns a plain Tensor. Mirrors `torch.autograd.Variable`."""
-    t = data.detach() if data._rg else data
-    if requires_grad:
-        t.requires_grad_(True)
-    return t
+VOLATILE_REMOVED = (
+    "volatile was removed and now has no effect. Use `with torch.no_grad():` instead."
+)
+
+
+class _VariableMeta(type):
+    def __instancecheck__(cls, other: Any) -> bool:
+        from .._tensor import Tensor
+
+        return isinstance(other, Tensor)
+
+
+class Variable(metaclass=_VariableMeta):
+    """Legacy API. Mirrors `torch.autograd.Variable`: calling it gives a plain Tensor, a
+    detached alias of `data` (never `data` itself, whose requires_grad it leaves alone), and
+    every Tensor is an instance of it."""
+
+    def __new__(  # type: ignore[misc]
+        cls,
+        data: Any = None,
+        requires_grad: bool = False,
+        volatile: bool = False,
+        _grad_fn: Any = None,
+        name: str | None = None,
+    ) -> Any:
+        from .._creation import FLOAT_ONLY, empty
+        from .._tensor import Tensor
+
+        if volatile:
+            warnings.warn(VOLATILE_REMOVED, UserWarning, stacklevel=2)
+            if requires_grad:
+                raise ValueError("Variable can't be volatile and require_grad at the same time!")
+        if _grad_fn is not None and not isinstance(_grad_fn, graph.Node):
+            raise TypeError(
+                f"_grad_fn has to be a Function object or None, but got {type(_grad_fn).__name__}"
+            )
+        if data is None:
+            var = empty(0)
+        elif isinstance(data, Tensor):
+            var = data.detach()
+        else:
+            raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
+        if _grad_fn is not None:
+            raise RuntimeError(
+                "_grad_fn argument to legacy Variable constructor is no longer supported.  "
+                "Instead, please invoke your _grad_fn to produce a variable with it as the "
+                "_grad_fn."
+            )
+        if requires_grad:
+            if not (var.dtype.is_floating_point or var.dtype.is_complex):
+                raise RuntimeError(FLOAT_ONLY)
+            var.requires_grad_(True)
+        return var
 
 
 class _EngineFlags:
