@@ -2214,6 +2214,215 @@ def prog_tut_fn_hooks_forward_hook_on_container_and_eval(T: Any) -> Any:
     return log
 
 
+@program()
+def prog_tut_fn_ensembling_batchnorm_models(T: Any) -> Any:
+    nn = T.nn
+    fn = T.func
+    models = [_seeded(T, nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3)), s) for s in (1, 2)]
+    params, buffers = fn.stack_module_state(models)
+    base = copy.deepcopy(models[0])
+
+    def f(p, b, x):
+        return fn.functional_call(base, (p, b), (x,))
+
+    x = _t(T, 4, 2, seed=3)
+    xs = _t(T, 2, 4, 2, seed=4)
+    same = fn.vmap(f, in_dims=(0, 0, None))(params, buffers, x)
+    diff = fn.vmap(f)(params, buffers, xs)
+    one = {k: v[0] for k, v in buffers.items()}
+    # train mode, running stats that vmap does not map over: torch's batching rule refuses
+    e_unbatched = raises(lambda: fn.vmap(f, in_dims=(0, None, 0))(params, one, xs))
+    e_plain = raises(lambda: fn.vmap(models[0])(xs))
+    base.eval()
+    ev = fn.vmap(f, in_dims=(0, None, 0))(params, one, xs)
+    nbt = models[0][1].num_batches_tracked
+    fixed = copy.deepcopy(models[1])
+    fn.replace_all_batch_norm_modules_(fixed)
+    rep = fn.vmap(fixed)(xs)
+    return {
+        "same": same.detach(),  # vmap's graph: see shadowgrad.func's docstring
+        "diff": diff.detach(),
+        "buffers": buffers,
+        "e_unbatched": e_unbatched,
+        "e_plain": e_plain,
+        "nbt_after_error": nbt,
+        "ev": ev.detach(),
+        "rep": rep.detach(),
+        "rep_stats": (fixed[1].running_mean, fixed[1].track_running_stats),
+    }
+
+
+@program()
+def prog_tut_fn_stack_module_state_requires_grad_and_modes(T: Any) -> Any:
+    nn = T.nn
+    fn = T.func
+    a, b = _seeded(T, nn.Linear(2, 1), 5), _seeded(T, nn.Linear(2, 1), 6)
+    b.bias.requires_grad_(False)
+    e_rg = raises(lambda: fn.stack_module_state([a, b]))
+    a.bias.requires_grad_(False)
+    p, _ = fn.stack_module_state([a, b])
+    b.eval()
+    e_mode = raises(lambda: fn.stack_module_state([a, b]))
+    e_cls = raises(lambda: fn.stack_module_state([nn.Linear(2, 1), nn.Conv1d(2, 1, 1)]))
+
+    class WithBuf(nn.Module):
+        def __init__(self, v):
+            super().__init__()
+            self.register_buffer("scale", T.full((2,), v))
+
+    _, bufs = fn.stack_module_state([WithBuf(1.0), WithBuf(2.0)])
+    return {
+        "e_rg": e_rg,
+        "rg": {k: (v.requires_grad, v.is_leaf) for k, v in p.items()},
+        "p": p,
+        "e_mode": e_mode,
+        "e_cls": e_cls,
+        "bufs": bufs,
+    }
+
+
+@program()
+def prog_tut_fn_module_definition_mistakes(T: Any) -> Any:
+    nn = T.nn
+
+    class NoSuper(nn.Module):
+        def __init__(self):
+            self.lin = nn.Linear(2, 2)
+
+    class NoSuperP(nn.Module):
+        def __init__(self):
+            self.w = nn.Parameter(T.ones(1))
+
+    class ListParams(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layers = [nn.Linear(2, 2)]
+            self.plist = [nn.Parameter(T.ones(1))]
+
+    lin = _seeded(T, nn.Linear(2, 2), 7)
+    return {
+        "nosuper": raises(lambda: NoSuper()),
+        "nosuperp": raises(lambda: NoSuperP()),
+        "assign_tensor": raises(lambda: setattr(lin, "weight", T.ones(2, 2))),
+        "buffer_dot": raises(lambda: nn.Module().register_buffer("a.b", T.ones(1))),
+        "buffer_exists": raises(lambda: nn.Linear(2, 2).register_buffer("weight", T.ones(1))),
+        "buffer_list": raises(lambda: nn.Module().register_buffer("b", [1])),
+        "param_tensor": raises(lambda: nn.Module().register_parameter("p", T.ones(1))),
+        "param_nonleaf": raises(
+            lambda: nn.Module().register_parameter("p", nn.Parameter(T.ones(1)) * 2)
+        ),
+        "add_module_dot": raises(lambda: nn.Module().add_module("x.y", nn.ReLU())),
+        "add_module_int": raises(lambda: nn.Module().add_module("x", 3)),
+        "list_params": len(list(ListParams().parameters())),
+        "forward_missing": raises(lambda: nn.Module()(T.ones(1))),
+        "typo": raises(lambda: lin.wieght),
+        "double_model": raises(lambda: nn.Linear(2, 2).double()(T.ones(1, 2))),
+        "seq_two_inputs": raises(lambda: nn.Sequential(lin)(T.ones(1, 2), T.ones(1, 2))),
+        "modlist_int": raises(lambda: nn.ModuleList([3])),
+        "moddict_missing": raises(lambda: nn.ModuleDict({"a": nn.ReLU()})["b"]),
+        "seq_oob": raises(lambda: nn.Sequential(lin)[5]),
+        "train_bad": raises(lambda: nn.Linear(1, 1).train("yes")),
+        "requires_grad_int": raises(lambda: nn.Linear(1, 1).requires_grad_(1)),
+    }
+
+
+@program()
+def prog_tut_fn_sequential_editing_and_shared_layers(T: Any) -> Any:
+    nn = T.nn
+    lin = _seeded(T, nn.Linear(2, 2), 8)
+    seq = nn.Sequential(lin, nn.ReLU(), lin)
+    s2 = nn.Sequential(nn.ReLU()).append(nn.Tanh())
+    s2.insert(0, nn.Sigmoid())
+    del s2[1]
+    s3 = seq[1:] + nn.Sequential(nn.Identity())
+    x = _t(T, 3, 2, seed=9)
+    y = seq(x)
+    y.sum().backward()
+    return {
+        "names": [n for n, _ in seq.named_parameters()],
+        "names_all": [n for n, _ in seq.named_parameters(remove_duplicate=False)],
+        "sd": list(seq.state_dict()),
+        "s2": repr(s2),
+        "s3": repr(s3),
+        "y": y,
+        "grad": lin.weight.grad,
+        "kw": seq(input=x),
+        "len": (len(seq), len(s3)),
+        "neg": type(seq[-2]).__name__,
+    }
+
+
+@program()
+def prog_tut_fn_hooks_tuple_dict_outputs_and_bad_returns(T: Any) -> Any:
+    nn = T.nn
+
+    class Two(nn.Module):
+        def forward(self, x):
+            return x * 2, x.sum()
+
+    class D(nn.Module):
+        def forward(self, x):
+            return {"a": x * 2}
+
+    log = []
+    m = Two()
+    m.register_full_backward_hook(
+        lambda mod, gi, go: log.append(("two", [None if g is None else g.clone() for g in go]))
+    )
+    x = _t(T, 3, seed=10, rg=True)
+    a, _ = m(x)
+    a.sum().backward()
+    a2, b2 = m(x)
+    (a2.sum() + b2 * 3).backward()
+    d = D()
+    d.register_full_backward_hook(lambda mod, gi, go: log.append(("dict", len(go))))
+    d(x)["a"].sum().backward()
+
+    lin = _seeded(T, nn.Linear(2, 2), 11)
+    lin.register_forward_pre_hook(lambda mod, args: (args[0], args[0]))
+    lin_kw = _seeded(T, nn.Linear(2, 2), 11)
+    lin_kw.register_forward_pre_hook(lambda mod, args, kw: args, with_kwargs=True)
+    lin_b = _seeded(T, nn.Linear(2, 2), 11)
+    lin_b.register_full_backward_pre_hook(lambda mod, go: (go[0], go[0]))
+    act = nn.Tanh()
+    act.register_full_backward_hook(lambda mod, gi, go: (T.ones(5),))
+    xi = _t(T, 1, 2, seed=12, rg=True)
+    return {
+        "log": log,
+        "x_grad": x.grad,
+        "pre_two": raises(lambda: lin(T.ones(1, 2))),
+        "pre_kw": raises(lambda: lin_kw(T.ones(1, 2))),
+        "bpre_two": raises(lambda: lin_b(xi).sum().backward()),
+        "bhook_shape": raises(lambda: act(xi).sum().backward()),
+    }
+
+
+@program()
+def prog_tut_fn_hooks_backward_reuse_retain_and_no_grad(T: Any) -> Any:
+    act = T.nn.Tanh()
+    log = []
+    act.register_full_backward_hook(lambda m, gi, go: log.append(gi[0].clone()))
+    x = _t(T, 2, seed=13, rg=True)
+    y = act(act(x))  # the module used twice: the hook fires for each call
+    y.sum().backward(retain_graph=True)
+    n1 = len(log)
+    y.sum().backward()
+    with T.no_grad():
+        z = act(x)
+    kw = T.nn.Linear(2, 1)
+
+    class K(T.nn.Module):
+        def forward(self, x, *, scale):
+            return x * scale
+
+    k = K()
+    seen = []
+    k.register_forward_pre_hook(lambda mod, a: seen.append(len(a)))
+    k.register_forward_hook(lambda mod, a, o: seen.append(("post", len(a))))
+    out = k(T.ones(1), scale=3.0)
+    return log, n1, x.grad, z.requires_grad, y.grad_fn, seen, out, type(kw).__name__
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

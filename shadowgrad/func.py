@@ -650,9 +650,28 @@ def hessian(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0) -> Cal
 
 class _VmapState:
     """The randomness mode of the innermost running vmap (None outside vmap); read by the
-    random functions (`_random._rng`)."""
+    random functions (`_random._rng`). `batched` holds the ids of the per-sample slices the
+    innermost vmap handed to its function (None outside vmap): what torch would see as
+    BatchedTensors at that level (see `unbatched_in_vmap`)."""
 
     randomness: str | None = None
+    batched: set[int] | None = None
+
+
+def unbatched_in_vmap(*ts: Any) -> bool:
+    """Inside vmap, whether none of `ts` is a slice the innermost vmap mapped over (a tensor
+    torch would not see batched at that level). False outside vmap."""
+    sl = VMAP.batched
+    return sl is not None and not any(id(t) in sl for t in ts if t is not None)
+
+
+BATCH_NORM_UNBATCHED_STATS = (
+    "Batch norm got a batched tensor as input while the running_mean or running_var, which will "
+    "be updated in place, were not batched.\nIf you are using a module and do not need eval "
+    "mode, please set `track_running_stats` to be False.If you are using a prebuilt module and "
+    "do not need eval mode, please see the functorch website for resources on how to patch your "
+    "module to work with vmap"
+)
 
 
 VMAP = _VmapState()
@@ -756,10 +775,13 @@ def _vmap_call(
                 out.append(zeros(*shape, dtype=x.dtype))
             else:
                 out.append(x.select(d, i))
+                batched.add(id(out[-1]))
         return _unflatten(out, spec)
 
-    prev = VMAP.randomness
+    prev, prev_batched = VMAP.randomness, VMAP.batched
     VMAP.randomness = randomness
+    batched: set[int] = set()
+    VMAP.batched = batched
     state = _random.get_rng_state() if randomness == "same" else None
     _fn.VMAP_DEPTH.depth += 1
     try:
@@ -770,7 +792,7 @@ def _vmap_call(
             results.append(func(*slice_args(i), **kwargs))
     finally:
         _fn.VMAP_DEPTH.depth -= 1
-        VMAP.randomness = prev
+        VMAP.randomness, VMAP.batched = prev, prev_batched
     flat = [_flatten(r) for r in results]
     out_leaves, out_spec = flat[0]
     if isinstance(out_dims, (tuple, list)):
@@ -1053,25 +1075,27 @@ def stack_module_state(models: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
     if not all(m.training for m in models) and any(m.training for m in models):
         raise RuntimeError(
-            "stack_module_state: Expected all models to have the same training mode."
+            "stack_module_state: Expected all models to have the same training/eval mode."
         )
     if any(type(m) is not type(models[0]) for m in models):
         raise RuntimeError("stack_module_state: Expected all models to be of the same class.")
 
-    def stacked(named: Any, grad: bool) -> dict[str, Any]:
-        out = {}
-        for name in dict(named(models[0])):
-            ts = [dict(named(m))[name] for m in models]
-            with _grad_mode.no_grad():
-                t = stack([x.detach() for x in ts])
-            if grad and ts[0].requires_grad:
-                t.requires_grad_(True)
-            out[name] = t
-        return out
+    def leaf(ts: list[Any], name: str) -> Any:
+        # torch's construct_stacked_leaf: parameters and buffers alike
+        rg = [t.requires_grad for t in ts]
+        if any(rg) and not all(rg):
+            raise RuntimeError(f"Expected {name} from each model to have the same .requires_grad")
+        with _grad_mode.no_grad():
+            t = stack([x.detach() for x in ts])
+        return t.requires_grad_(True) if all(rg) else t
+
+    def stacked(named: Any) -> dict[str, Any]:
+        every = [dict(named(m)) for m in models]
+        return {k: leaf([d[k] for d in every], k) for k in every[0]}
 
     return (
-        stacked(lambda m: m.named_parameters(), True),
-        stacked(lambda m: m.named_buffers(), False),
+        stacked(lambda m: m.named_parameters()),
+        stacked(lambda m: m.named_buffers()),
     )
 
 

@@ -148,6 +148,13 @@ class _BatchNorm(_NormBase):
             True if self.training else (self.running_mean is None and self.running_var is None)
         )
         use_stats = not self.training or self.track_running_stats
+        if bn_training and use_stats and self.running_mean is not None:
+            from ... import func as _func
+
+            # torch's batching rule refuses to update unbatched running stats in place from a
+            # batched input (vmap over a model in train mode, the ensembling tutorial's trap)
+            if _func.unbatched_in_vmap(self.running_mean, self.running_var):
+                raise RuntimeError(_func.BATCH_NORM_UNBATCHED_STATS)
         return F.batch_norm(
             input,
             self.running_mean if use_stats else None,
