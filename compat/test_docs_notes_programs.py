@@ -2359,6 +2359,111 @@ def prog_note_broadcast_inplace_dtype_rules(T: Any) -> Any:
     return e, f, e2, e3, i
 
 
+# --- autograd.rst: which hooks fire, saved-tensor identity, multi-grad hooks -------------------
+
+
+@program()
+def prog_note_saved_tensor_identity_with_and_without_hooks(T: Any) -> Any:
+    x = _leaf(T, 5)
+    y = x * x
+    plain = (y.grad_fn._saved_self is x, y.grad_fn._saved_other is x)
+    with T.autograd.graph.saved_tensors_hooks(lambda t: t.detach(), lambda t: t):
+        z = x * x
+    a, b = z.grad_fn._saved_self, z.grad_fn._saved_other
+    z.sum().backward()
+    return plain, (a is x, b is x, a is b), a.data_ptr() == x.data_ptr(), a.requires_grad, x.grad
+
+
+@program()
+def prog_note_tensor_hook_fires_for_grad_inputs_node_hooks_do_not(T: Any) -> Any:
+    log: list[Any] = []
+    a = _leaf(T, 3)
+    b = a * 2
+    c = (b * b).sum()
+    b.register_hook(lambda g: log.append("b tensor hook"))
+    b.grad_fn.register_hook(lambda gi, go: log.append("b node hook"))
+    b.grad_fn.register_prehook(lambda go: log.append("b node prehook"))
+    (gb,) = T.autograd.grad(c, b, retain_graph=True)
+    log.append("|")
+    ga, gb2 = T.autograd.grad(c, [a, b])
+    return log, gb, ga, gb2
+
+
+@program(
+    xfail="backward(inputs=[non-leaf]) skips that tensor's node, so its Node hooks don't fire; "
+    "torch runs the node anyway (shadowgrad/autograd/engine.py, _run_node)"
+)
+def prog_note_backward_inputs_still_runs_input_node_hooks(T: Any) -> Any:
+    log: list[Any] = []
+    a = _leaf(T, 3)
+    b = a * 2
+    c = (b * b).sum()
+    b.register_hook(lambda g: log.append("b tensor hook"))
+    b.grad_fn.register_hook(lambda gi, go: log.append("b node hook"))
+    b.grad_fn.register_prehook(lambda go: log.append("b node prehook"))
+    c.backward(inputs=[b])
+    return log, b.grad, a.grad
+
+
+@program()
+def prog_note_multi_grad_hook_all_and_any(T: Any) -> Any:
+    log: list[Any] = []
+    p = _leaf(T, 2)
+    q = _leaf(T, 2, seed=1)
+    h = T.autograd.graph.register_multi_grad_hook(
+        (p, q), lambda gs: log.append([None if g is None else g.clone() for g in gs])
+    )
+    (p * 3).sum().backward()
+    (p * q).sum().backward()
+    h.remove()
+    (p * q).sum().backward()
+    T.autograd.graph.register_multi_grad_hook((p, q), lambda g: log.append(g.clone()), mode="any")
+    (p * q * 5).sum().backward()
+    bad = raises(lambda: T.autograd.graph.register_multi_grad_hook((p,), print, mode="some"))
+    return log, bad, p.grad
+
+
+@program()
+def prog_note_same_type_hooks_run_in_order_and_chain(T: Any) -> Any:
+    log: list[Any] = []
+    z = _leaf(T, 2)
+    w = z * 1
+    w.register_hook(lambda g: g + 1)
+    w.register_hook(lambda g: (log.append(g.clone()), g * 10)[1])
+    w.grad_fn.register_prehook(lambda go: (log.append(go[0].clone()), None)[1])
+    w.sum().backward()
+    return log, z.grad
+
+
+# warnings not compared: torch's first forward-mode vectorized jacobian in a process warns
+@program(warnings=False)
+def prog_note_functional_jacobian_forward_mode_containers(T: Any) -> Any:
+    F = T.autograd.functional
+    x = T.tensor(_data(3, seed=2)).double()
+    y = T.tensor(_data(2, seed=3)).double()
+
+    def one(a: Any, b: Any) -> Any:
+        return (a.sum() * b).exp()
+
+    def two(a: Any, b: Any) -> Any:
+        return (a.sum() * b).exp(), a * 2
+
+    kw = {"strategy": "forward-mode", "vectorize": True}
+    return (
+        F.jacobian(one, (x, y), **kw),
+        F.jacobian(two, (x, y), **kw),
+        F.jacobian(lambda a: a * 2, (x,), **kw),
+        F.jacobian(lambda a: (a * 2, a.sum()), x, **kw),
+        F.jacobian(one, (x, y)),
+        F.hessian(
+            lambda a, b: one(a, b).sum(),
+            (x, y),
+            outer_jacobian_strategy="forward-mode",
+            vectorize=True,
+        ),
+    )
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

@@ -335,6 +335,7 @@ def _jacfwd(func: Callable[..., Any], inputs: Any) -> Any:
                 col.append(t if t is not None else zeros_like(p))
         cols.append(col)
         primals = tuple(prim)
+    # lists, as torch's: a tuple-input Jacobian comes back as a list (of lists for tuple outputs)
     res = []
     for i, out in enumerate(primals):
         jac = stack_tensors([c[i] for c in cols])
@@ -342,8 +343,8 @@ def _jacfwd(func: Callable[..., Any], inputs: Any) -> Any:
         for part, inp in zip(jac.split(list(numels), dim=0), inputs, strict=True):
             part = part.permute(*range(1, part.ndim), 0)
             row.append(part.reshape((*out.shape, *inp.shape)))
-        res.append(tuple(row))
-    return _tuple_postprocess(tuple(res), (is_outputs_tuple, is_inputs_tuple))
+        res.append(row)
+    return _tuple_postprocess(res, (is_outputs_tuple, is_inputs_tuple))
 
 
 def _basis(inp: Any, n: int, k: int) -> Any:
