@@ -765,6 +765,56 @@ def prog_tut_fn_prune_importance_scores_and_default_mask(T: Any) -> Any:
     return m1, m2, m3.bias, m3.bias_orig.requires_grad, m3.bias.requires_grad
 
 
+@program()
+def prog_tut_fn_prune_ln_structured_norm_orders(T: Any) -> Any:
+    prune = _prune(T)
+
+    def lin():
+        return _seeded(T, T.nn.Linear(4, 3), 70)
+
+    out = {}
+    for name, n in (("l1", 1), ("l2", 2), ("fro", "fro"), ("inf", float("inf"))):
+        m = lin()
+        prune.ln_structured(m, "weight", amount=1, n=n, dim=0)
+        prune.ln_structured(m, "weight", amount=0.5, n=n, dim=-1)
+        out[name] = m.weight_mask
+    m = lin()
+    prune.ln_structured(m, "weight", amount=2, n=-float("inf"), dim=1)
+    out["neg_inf"] = m.weight_mask
+    out["nuc"] = raises(lambda: prune.ln_structured(lin(), "weight", amount=1, n="nuc", dim=0))
+    out["norm_nuc_1d"] = raises(lambda: T.norm(T.ones(2, 3), p="nuc", dim=1))
+    out["norm_fro_3"] = raises(lambda: T.norm(T.ones(2, 3), p="fro", dim=(0, 1, 2)))
+    out["mnorm_dims"] = raises(lambda: T.linalg.matrix_norm(T.ones(2, 3), dim=(0, 0)))
+    out["mnorm_1"] = raises(lambda: T.linalg.matrix_norm(T.ones(2, 3), "nuc", dim=(1,)))
+    return out
+
+
+@program()
+def prog_tut_fn_prune_container_chaining(T: Any) -> Any:
+    prune = _prune(T)
+    m = _seeded(T, T.nn.Linear(4, 3), 71)
+    prune.l1_unstructured(m, "weight", 0.25)
+    prune.ln_structured(m, "weight", 1, n=1, dim=0)
+    prune.l1_unstructured(m, "weight", 2)
+    c = next(iter(m._forward_pre_hooks.values()))
+    e_add = raises(lambda: c.add_pruning_method(3))
+    e_name = raises(lambda: c.add_pruning_method(prune.L1Unstructured(1)))
+    s = _seeded(T, T.nn.Linear(4, 3), 71)
+    prune.ln_structured(s, "weight", 0.34, n=2, dim=1)
+    prune.ln_structured(s, "weight", 1, n=2, dim=1)
+    prune.ln_structured(s, "weight", 1, n=2, dim=0)
+    return {
+        "mask": m.weight_mask,
+        "kinds": [type(x).__name__ for x in c],
+        "len": len(c),
+        "amounts": [x.amount for x in c],
+        "e_add": e_add,
+        "e_name": e_name,
+        "s_mask": s.weight_mask,
+        "out": m(T.ones(1, 4)),
+    }
+
+
 # --- "What is torch.nn really?" -----------------------------------------------------------
 
 

@@ -192,6 +192,10 @@ def matrix_norm(
         raise RuntimeError(
             "linalg.matrix_norm: The input tensor A must have at least 2 dimensions."
         )
+    if len(dim) != 2:
+        raise RuntimeError(
+            f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(str(d) for d in dim)}"
+        )
     d0, d1 = (wrap_dim(d, A.ndim) for d in dim)
     if d0 == d1:
         raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({d0}, {d1})")

@@ -1296,7 +1296,7 @@ def norm(
 
             if p not in ("fro", "nuc"):
                 raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
-            d = list(range(input.ndim)) if dim is None else dim
+            d = list(range(input.ndim)) if dim is None else [dim] if isinstance(dim, int) else dim
             r = shadowgrad.linalg.matrix_norm(input, p, d, keepdim, dtype=dtype)
     else:
         r = linalg_vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
