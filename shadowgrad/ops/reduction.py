@@ -148,17 +148,30 @@ _flip = defop(
 )
 
 
+def _keepdim_indices(indices: np.ndarray, dim: int, keepdim: bool, sizes: Any) -> np.ndarray:
+    """The indices output of a selecting op with its reduced dim kept (size 1); `sizes` is the
+    input's shape (a 0-d input has 0-d indices)."""
+    return indices if keepdim or not sizes else np.expand_dims(indices, dim)
+
+
 def _selecting_fwd(
-    self: np.ndarray, dim: int, index: np.ndarray, keepdim: bool, self_sym_sizes: Any
+    self: np.ndarray, dim: int, indices: np.ndarray, keepdim: bool, self_sym_sizes: Any
 ) -> tuple[np.ndarray, np.ndarray]:
+    # `indices` is the indices output itself (its dim squeezed unless keepdim), which torch's
+    # node saves under that name: MaxBackward0._saved_indices, SortBackward0._saved_indices
     if self.ndim == 0:
         return self.copy(), np.zeros((), np.int64)
-    v = np.take_along_axis(self, index, dim)
-    i = index
+    v = np.take_along_axis(self, _keepdim_indices(indices, dim, keepdim, self.shape), dim)
     if not keepdim:
         v = v.squeeze(dim)
-        i = i.squeeze(dim)
-    return v, i.astype(np.int64, copy=False)
+    return v, indices.astype(np.int64)  # a copy: the output is not the saved array
+
+
+def _select(op: Any, input: Any, dim: int, idx: np.ndarray, keepdim: bool, sizes: Any) -> Any:
+    """Run a `_defselect` op with `idx` computed keepdim-shaped (argmax(..., keepdims=True))."""
+    if not keepdim and idx.ndim:
+        idx = idx.squeeze(dim)
+    return op(input, dim, idx, keepdim, sizes)
 
 
 def _defselect(name: str, grad_fn: str) -> Any:
@@ -170,12 +183,22 @@ def _defselect(name: str, grad_fn: str) -> Any:
         dtype="keep",
         n_outputs=2,
         diff_outputs=(0,),
-        self=lambda grads, dim, index, keepdim, self_sym_sizes: _put_along(
-            grads[0], dim, index, not keepdim, self_sym_sizes
+        self=lambda grads, dim, indices, keepdim, self_sym_sizes: _put_along(
+            grads[0],
+            dim,
+            _keepdim_indices(indices, dim, keepdim, self_sym_sizes),
+            not keepdim,
+            self_sym_sizes,
         ),
         # torch's gather_with_keepdimed_indices: the tangent at the picked indices
-        jvp=lambda self_t, dim, index, keepdim, self_sym_sizes: (
-            _take_along(self_t, dim, index, not keepdim, self_sym_sizes),
+        jvp=lambda self_t, dim, indices, keepdim, self_sym_sizes: (
+            _take_along(
+                self_t,
+                dim,
+                _keepdim_indices(indices, dim, keepdim, self_sym_sizes),
+                not keepdim,
+                self_sym_sizes,
+            ),
             None,
         ),
     )
@@ -834,7 +857,7 @@ def _minmax(name: str, input: Tensor, dim: Any, keepdim: bool, other: Any) -> An
             raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
         idx = (np.argmax if name == "max" else np.argmin)(x, axis=d, keepdims=True)
     op = _max_dim if name == "max" else _min_dim
-    return _return_type(name)(op(input, d, idx, keepdim, tuple(x.shape)))
+    return _return_type(name)(_select(op, input, d, idx, keepdim, tuple(x.shape)))
 
 
 def max(input: Tensor, dim: Any = None, keepdim: bool = False, *, other: Any = None) -> Any:

@@ -17,7 +17,7 @@ import numpy as np
 from .. import _dtype as D
 from .._tensor import Tensor
 from ._util import wrap_dim
-from .reduction import _defselect, _evenly_distribute
+from .reduction import _defselect, _evenly_distribute, _select
 from .registry import defop
 
 # --- return_types -----------------------------------------------------------------------------
@@ -476,7 +476,7 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
     _no_bool(x, "kthvalue_cpu")
     idx = np.zeros((), np.int64) if x.ndim == 0 else _kth_indices(x, k, d)
-    return _rt("kthvalue", _kthvalue(input, d, idx, keepdim, tuple(x.shape)))
+    return _rt("kthvalue", _select(_kthvalue, input, d, idx, keepdim, tuple(x.shape)))
 
 
 # --- median, nanmedian, mode ------------------------------------------------------------------
@@ -566,7 +566,7 @@ def _median(name: str, input: Tensor, dim: Any, keepdim: bool) -> Any:
             raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
         idx = _median_indices(x, d, ignore_nan)
     op = _nanmedian_dim if ignore_nan else _median_dim
-    return _rt(name, op(input, d, idx, keepdim, tuple(x.shape)))
+    return _rt(name, _select(op, input, d, idx, keepdim, tuple(x.shape)))
 
 
 def median(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Any:
@@ -614,7 +614,7 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
         if x.shape[d] == 0:
             raise IndexError("mode(): Expected reduction dim " + str(d) + " to have non-zero size.")
         idx = _mode_indices(x, d)
-    return _rt("mode", _mode(input, d, idx, keepdim, tuple(x.shape)))
+    return _rt("mode", _select(_mode, input, d, idx, keepdim, tuple(x.shape)))
 
 
 METHODS: dict[str, Any] = {
