@@ -2235,6 +2235,579 @@ def prog_tut_ag_grad_fn_metadata_and_name(T: Any) -> Any:
     }
 
 
+# --- more variations: forward-over-reverse, saved attributes, grad-mode switches ----------------
+
+
+@program(warnings=False)  # torch's first forward-AD use warns about torch.jit.script
+def prog_tut_ag_fwd_over_reverse_hvp(T: Any) -> Any:
+    fwAD = T.autograd.forward_ad
+    p = T.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    v = T.tensor([1.0, 0.5, -0.25])
+
+    def f(x):
+        return (x.sin() * x * x).sum() + (x * 2.0).pow(2).sum()
+
+    with fwAD.dual_level():
+        x = fwAD.make_dual(p, v)
+        (g,) = T.autograd.grad(f(x), x, create_graph=True)
+        hvp = fwAD.unpack_dual(g).tangent
+        primal = fwAD.unpack_dual(g).primal
+    H = T.autograd.functional.hessian(f, p.detach())
+    return {
+        "hvp": hvp,
+        "primal": primal,
+        "ref": H @ v,
+        "rg": (hvp.requires_grad, primal.requires_grad),
+    }
+
+
+@program(warnings=False)  # torch's first forward-AD use warns about torch.jit.script
+def prog_tut_ag_fwd_tangent_requires_grad_products(T: Any) -> Any:
+    fwAD = T.autograd.forward_ad
+    w = T.tensor([[1.0, 2.0], [3.0, -1.0]], requires_grad=True)
+    b = T.tensor([0.5, -0.5], requires_grad=True)
+    x = T.tensor([[0.25, 0.75]])
+    out = {}
+    with fwAD.dual_level():
+        dw = fwAD.make_dual(w, T.ones(2, 2))
+        db = fwAD.make_dual(b.detach(), T.ones(2))
+        for name, y in (
+            ("scaled", dw * 2),
+            ("times_const", x * dw),
+            ("mm", x.mm(dw)),
+            ("mm_right", dw.mm(x.t())),
+            ("mv", dw.mv(b)),
+            ("mv_dual_vec", w.mv(db)),
+            ("dot", T.dot(b, db)),
+            ("bmm", dw.unsqueeze(0).bmm(w.unsqueeze(0))),
+            ("mul_both", dw * db),
+        ):
+            t = fwAD.unpack_dual(y).tangent
+            out[name] = (t, t.requires_grad, type(t.grad_fn).__name__ if t.grad_fn else None)
+        t = fwAD.unpack_dual(dw * 3.0).tangent
+        t.sum().backward()
+    return {"out": out, "w.grad": w.grad}
+
+
+@program()
+def prog_tut_ag_saved_attributes_of_common_ops(T: Any) -> Any:
+    x = T.tensor([[1.0, -2.0, 3.0], [0.5, 4.0, -1.0]], requires_grad=True)
+    sm = x.softmax(dim=1)
+    mx = x.max(dim=1)
+    cat = T.cat([x, x * 2], dim=0)
+    mean = x.mean(dim=0)
+    cl = x.clamp(min=-1.0, max=2.0)
+    idx = x[:, 1]
+    tr = x.transpose(0, 1)
+    rs = x.reshape(3, 2)
+    return {
+        "softmax": (sm.grad_fn._saved_dim, sm.grad_fn._saved_result),
+        "max": (mx.values.grad_fn._saved_dim, mx.values.grad_fn._saved_keepdim),
+        "max_idx": mx.values.grad_fn._saved_indices,
+        "cat": type(cat.grad_fn).__name__,
+        "mean": (mean.grad_fn._saved_dim, mean.grad_fn._saved_keepdim),
+        "clamp": (cl.grad_fn._saved_min, cl.grad_fn._saved_max),
+        "select": (idx.grad_fn._saved_dim, idx.grad_fn._saved_index),
+        "transpose": (tr.grad_fn._saved_dim0, tr.grad_fn._saved_dim1),
+        "reshape": (type(rs.grad_fn).__name__, rs.grad_fn._saved_self_sym_sizes),
+    }
+
+
+@program()
+def prog_tut_ag_saved_hooks_with_custom_function(T: Any) -> Any:
+    log = []
+
+    class Cube(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x**3
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return 3 * g * x**2
+
+    def pack(t):
+        log.append(("pack", tuple(t.shape)))
+        return t.clone()
+
+    def unpack(t):
+        log.append(("unpack", tuple(t.shape)))
+        return t
+
+    x = _t(T, 4, rg=True)
+    with T.autograd.graph.saved_tensors_hooks(pack, unpack):
+        y = Cube.apply(x)
+        z = y.sin()
+    z.sum().backward()
+    return {"log": log, "g": x.grad}
+
+
+@program()
+def prog_tut_ag_saved_hooks_recompute_checkpoint(T: Any) -> Any:
+    """A user-written "save nothing, keep the index" pack hook, as the tutorial suggests."""
+    calls = {"pack": 0, "unpack": 0}
+    store = {}
+
+    def pack(t):
+        calls["pack"] += 1
+        k = len(store)
+        store[k] = t.detach().clone()
+        return k
+
+    def unpack(k):
+        calls["unpack"] += 1
+        return store[k]
+
+    model = _seeded(T, T.nn.Sequential(T.nn.Linear(4, 5), T.nn.Tanh(), T.nn.Linear(5, 1)), 8)
+    x = _t(T, 3, 4)
+    with T.autograd.graph.saved_tensors_hooks(pack, unpack):
+        loss = model(x).pow(2).mean()
+    loss.backward()
+    return {"calls": calls, "n": len(store), "grads": [p.grad for p in model.parameters()]}
+
+
+@program()
+def prog_tut_ag_requires_grad_flag_errors(T: Any) -> Any:
+    x = T.ones(2, requires_grad=True)
+    y = x * 2
+
+    def set_false():
+        y.requires_grad = False
+
+    def detach_view():
+        v = x[:1]
+        v.detach_()
+
+    return {
+        "set_false": raises(set_false),
+        "set_true_nonleaf": raises(lambda: setattr(y, "requires_grad", True)),
+        "detach_view": raises(detach_view),
+        "int_flag": raises(lambda: setattr(T.ones(2, dtype=T.long), "requires_grad", True)),
+        "argmax": (x.argmax().requires_grad, (x > 0).requires_grad, x.sign().requires_grad),
+        "one_element": (x[:1] * 3).backward() or x.grad,
+    }
+
+
+@program()
+def prog_tut_ag_hook_changes_type_or_shape(T: Any) -> Any:
+    def run(hook):
+        x = T.ones(3, requires_grad=True)
+        y = x * 2
+        y.register_hook(hook)
+        y.sum().backward()
+        return x.grad
+
+    return {
+        "double": raises(lambda: run(lambda g: g.double())),
+        "shape": raises(lambda: run(lambda g: g[:2])),
+        "none": run(lambda g: None),
+        "scaled": run(lambda g: g * 10),
+        "leaf_double": raises(
+            lambda: (
+                (x := T.ones(2, requires_grad=True)).register_hook(lambda g: g.double()),
+                (x * 1).sum().backward(),
+            )
+        ),
+    }
+
+
+@program()
+def prog_tut_ag_grad_mode_switches(T: Any) -> Any:
+    x = T.ones(2, requires_grad=True)
+    states = []
+    with T.no_grad():
+        states.append(T.is_grad_enabled())
+        with T.enable_grad():
+            a = x * 2
+            states.append(T.is_grad_enabled())
+        b = x * 2
+
+    @T.enable_grad()
+    def inside(t):
+        return t * 3
+
+    with T.no_grad():
+        c = inside(x)
+    T.set_grad_enabled(False)
+    d = x * 4
+    states.append(T.is_grad_enabled())
+    T.set_grad_enabled(True)
+    e = x * 5
+
+    @T.no_grad()
+    def gen():
+        yield x * 6
+        yield x * 7
+
+    gs = [g.requires_grad for g in gen()]
+    return {
+        "flags": (a.requires_grad, b.requires_grad, c.requires_grad, d.requires_grad),
+        "e": e.requires_grad,
+        "states": states,
+        "gen": gs,
+        "mode": T.is_grad_enabled(),
+    }
+
+
+@program()
+def prog_tut_ag_noncontiguous_leaf_grad_layout(T: Any) -> Any:
+    base = T.tensor(_data(3, 4))
+    w = base.t().detach().requires_grad_()
+    (w * T.arange(3.0)).sum().backward()
+    e = T.ones(1, 3, requires_grad=True)
+    e.expand(4, 3).sum().backward()
+    return {
+        "w.grad": w.grad,
+        "strides": (w.stride(), w.grad.stride(), w.grad.is_contiguous()),
+        "e.grad": (e.grad, e.grad.stride()),
+    }
+
+
+@program()
+def prog_tut_ag_data_assignment_and_shape_change(T: Any) -> Any:
+    w = T.ones(2, 3, requires_grad=True)
+    w.data = T.zeros(4)
+    info = (w.shape, w.requires_grad, w.is_leaf)
+    (w * 2).sum().backward()
+    return {
+        "info": info,
+        "g": w.grad,
+        "bad_type": raises(lambda: setattr(w, "data", [1.0, 2.0])),
+    }
+
+
+@program()
+def prog_tut_ag_autograd_backward_lists(T: Any) -> Any:
+    a = T.tensor([1.0, 2.0], requires_grad=True)
+    b = T.tensor([3.0], requires_grad=True)
+    y1 = a * b
+    y2 = (a**2).sum()
+    T.autograd.backward([y1, y2], [T.tensor([1.0, -1.0]), None])
+    g = (a.grad.clone(), b.grad.clone())
+    e = raises(lambda: T.autograd.backward([a * 2, a.sum()], [None, None]))
+    e2 = raises(lambda: T.autograd.backward([a * 2], [T.ones(2), T.ones(2)]))
+    return {"g": g, "e": e, "e2": e2}
+
+
+@program()
+def prog_tut_ag_grad_outputs_and_retain(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x.exp()
+    z = y.sum()
+    g1 = T.autograd.grad([y, z], [x], [T.ones(3) * 0.5, T.tensor(2.0)], retain_graph=True)
+    g2 = T.autograd.grad(z, [x, y], retain_graph=False)
+    e = raises(lambda: T.autograd.grad(z, x))
+    e_len = raises(lambda: T.autograd.grad([y, z], x, [T.ones(3)]))
+    e_shape = raises(lambda: T.autograd.grad(y * 1, x, T.ones(4)))
+    return {"g1": g1, "g2": g2, "e": e, "e_len": e_len, "e_shape": e_shape}
+
+
+@program()
+def prog_tut_ag_function_kwargs_and_nontensor_outputs(T: Any) -> Any:
+    class Scale(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, factor=2.0, tag="t"):
+            ctx.factor = factor
+            return x * factor, tag, 7
+
+        @staticmethod
+        def backward(ctx, g, _g_tag, _g_int):
+            return g * ctx.factor, None, None
+
+    x = T.ones(2, requires_grad=True)
+    y, tag, n = Scale.apply(x, 3.0)
+    y.sum().backward()
+    kw = raises(lambda: Scale.apply(x, factor=4.0))
+    return {"y": y, "tag": tag, "n": n, "g": x.grad, "kw": kw}
+
+
+@program()
+def prog_tut_ag_function_too_many_grads_and_none_ok(T: Any) -> Any:
+    class TooMany(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2, None, None
+
+    class ExtraNonNone(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2, g
+
+    class GradForNonTensor(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, k):
+            return x * k
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2, g.sum()
+
+    x = T.ones(2, requires_grad=True)
+    TooMany.apply(x).sum().backward()
+    return {
+        "g": x.grad,
+        "extra": raises(lambda: ExtraNonNone.apply(x).sum().backward()),
+        "nontensor": raises(lambda: GradForNonTensor.apply(x, 3.0).sum().backward()),
+    }
+
+
+@program()
+def prog_tut_ag_function_vmap_generate_rule(T: Any) -> Any:
+    class MyCube(T.autograd.Function):
+        generate_vmap_rule = True
+
+        @staticmethod
+        def forward(x):
+            return x**3, 3 * x**2
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.save_for_backward(inputs[0], output[1])
+
+        @staticmethod
+        def backward(ctx, g, dg):
+            x, dx = ctx.saved_tensors
+            return g * dx + dg * 6 * x
+
+    x = _t(T, 3, 2)
+    y = T.func.vmap(lambda a: MyCube.apply(a)[0])(x)
+    g = T.func.grad(lambda a: MyCube.apply(a)[0].sum())(x)
+    gg = T.func.grad(lambda a: T.func.grad(lambda b: MyCube.apply(b)[0].sum())(a).sum())(x)
+    jac = T.func.vmap(T.func.jacrev(lambda a: MyCube.apply(a)[0]))(x)
+    return {"y": y, "g": g, "gg": gg, "jac": jac}
+
+
+@program()
+def prog_tut_ag_once_differentiable_with_materialize(T: Any) -> Any:
+    seen = []
+
+    class Two(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.set_materialize_grads(False)
+            ctx.save_for_backward(x)
+            return x * 2, x * 3
+
+        @staticmethod
+        @T.autograd.function.once_differentiable
+        def backward(ctx, g1, g2):
+            seen.append((g1 is None, g2 is None))
+            (x,) = ctx.saved_tensors
+            out = T.zeros_like(x)
+            if g1 is not None:
+                out = out + 2 * g1
+            if g2 is not None:
+                out = out + 3 * g2
+            return out
+
+    x = _d(T, 3)
+    a, b = Two.apply(x)
+    (ga,) = T.autograd.grad(b.sum(), x, retain_graph=True)
+    (gb,) = T.autograd.grad(a.sum() + b.sum(), x)
+    undefined = _gc(lambda: T.autograd.gradcheck(lambda t: Two.apply(t)[0], x))
+    return {"seen": seen[:2], "ga": ga, "gb": gb, "gc": undefined}
+
+
+@program()
+def prog_tut_ag_gradcheck_undefined_grad_failure(T: Any) -> Any:
+    class NoNone(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.set_materialize_grads(False)
+            return x * 2, x * 3
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            return 2 * g1 + 3 * g2
+
+    x = _d(T, 3)
+    return {
+        "gc": _gc(lambda: T.autograd.gradcheck(NoNone.apply, x)),
+        "no_undef": raises(
+            lambda: T.autograd.gradcheck(NoNone.apply, x, check_undefined_grad=False)
+        ),
+    }
+
+
+@program()
+def prog_tut_ag_gradcheck_integer_outputs_and_nondiff(T: Any) -> Any:
+    def f(x):
+        v, i = x.sort()
+        return v * 2, i
+
+    def g(x, k):
+        return x.pow(k)
+
+    x = _d(T, 4)
+    return {
+        "sort": T.autograd.gradcheck(f, x),
+        "kwarg_style": T.autograd.gradcheck(lambda t: g(t, 3), x),
+        "nondet_inputs": T.autograd.gradcheck(g, (x, 2)),
+        "ggc": T.autograd.gradgradcheck(
+            lambda t: t.tanh() * t, x, gen_non_contig_grad_outputs=True
+        ),
+        "ggc_outputs": T.autograd.gradgradcheck(
+            lambda t: (t.sin(), t.cos()), (x,), (_d(T, 4, seed=2), _d(T, 4, seed=3))
+        ),
+    }
+
+
+@program()
+def prog_tut_ag_functional_vectorized_and_forward_strategies(T: Any) -> Any:
+    F = T.autograd.functional
+
+    def f(x, y):
+        return (x.exp() * y).sum(0), x * y.sin()
+
+    x = _t(T, 3, 2)
+    y = _t(T, 3, 2, seed=1)
+    j1 = F.jacobian(f, (x, y))
+    j2 = F.jacobian(f, (x, y), vectorize=True)
+    j3 = F.jacobian(f, (x, y), vectorize=True, strategy="forward-mode")
+    h1 = F.hessian(lambda a: (a.exp() * a).sum(), x)
+    h2 = F.hessian(
+        lambda a: (a.exp() * a).sum(), x, vectorize=True, outer_jacobian_strategy="forward-mode"
+    )
+    bad = raises(lambda: F.jacobian(f, (x, y), strategy="forward-mode"))
+    return {"j1": j1, "j2": j2, "j3": j3, "h1": h1, "h2": h2, "bad": bad}
+
+
+@program()
+def prog_tut_ag_anomaly_nan_in_second_output(T: Any) -> Any:
+    x = T.tensor([1.0, 0.0], requires_grad=True)
+    w = T.tensor([0.0, 2.0], requires_grad=True)
+
+    def run():
+        with T.autograd.detect_anomaly():
+            y = x * w.sqrt()
+            y.sum().backward()
+
+    def ok():
+        with T.autograd.detect_anomaly():
+            (x * 2).sum().backward()
+        return x.grad
+
+    return {"e": raises(run), "ok": ok()}
+
+
+@program()
+def prog_tut_ag_inplace_relu_after_hooked_module(T: Any) -> Any:
+    lin = _seeded(T, T.nn.Linear(3, 3), 2)
+    log = []
+    lin.register_full_backward_hook(lambda m, gi, go: log.append(go[0].clone()))
+    x = _t(T, 2, 3, rg=True)
+    e = raises(lambda: T.nn.ReLU(inplace=True)(lin(x)))
+    out = T.nn.ReLU()(lin(x))
+    out.sum().backward()
+    return {"e": e, "log": log, "g": x.grad, "fn": type(lin(x).grad_fn).__name__}
+
+
+@program()
+def prog_tut_ag_forward_pre_hook_and_forward_hook_modify(T: Any) -> Any:
+    lin = _seeded(T, T.nn.Linear(2, 2), 3)
+    h1 = lin.register_forward_pre_hook(lambda m, inp: (inp[0] * 2,))
+    h2 = lin.register_forward_hook(lambda m, inp, out: out + 1)
+    x = T.tensor([[1.0, -1.0]], requires_grad=True)
+    y = lin(x)
+    y.sum().backward()
+    g = x.grad.clone()
+    h1.remove()
+    h2.remove()
+    x.grad = None
+    y2 = lin(x)
+    y2.sum().backward()
+    return {"y": y, "g": g, "y2": y2, "g2": x.grad, "fns": _names(y.grad_fn, 3)}
+
+
+@program()
+def prog_tut_ag_leaf_used_twice_and_shared_hooks(T: Any) -> Any:
+    calls = []
+    w = T.tensor([1.0, 2.0], requires_grad=True)
+    w.register_hook(lambda g: calls.append(g.clone()))
+    y = (w * 3).sum() + (w**2).sum()
+    y.backward(retain_graph=True)
+    y.backward()
+    return {"calls": calls, "g": w.grad}
+
+
+@program()
+def prog_tut_ag_inference_mode_views_and_nesting(T: Any) -> Any:
+    base = T.ones(4)
+    with T.inference_mode():
+        inf = T.arange(4.0)
+        v = inf[1:]
+        with T.no_grad():
+            nested = (T.is_inference_mode_enabled(), T.is_grad_enabled())
+        w = base.view(2, 2)
+        n = T.ones(2, requires_grad=True)
+        m = n * 2
+    return {
+        "v": v.is_inference(),
+        "nested": nested,
+        "w": (w.is_inference(), w.requires_grad),
+        "m": (m.requires_grad, m.is_inference(), m.grad_fn),
+        "mix": raises(lambda: base.add_(inf)),
+        "mix2": raises(lambda: inf.add_(base)),
+        "plain": (base + inf).is_inference(),
+    }
+
+
+@program()
+def prog_tut_ag_two_layer_net_nn_module_manual_update(T: Any) -> Any:
+    T.manual_seed(0)
+    x = T.randn(8, 5)
+    y = T.randn(8, 2)
+    model = T.nn.Sequential(T.nn.Linear(5, 6), T.nn.ReLU(), T.nn.Linear(6, 2))
+    loss_fn = T.nn.MSELoss(reduction="sum")
+    hist = []
+    for _ in range(3):
+        loss = loss_fn(model(x), y)
+        hist.append(loss.item())
+        model.zero_grad()
+        loss.backward()
+        with T.no_grad():
+            for p in model.parameters():
+                p -= 1e-3 * p.grad
+    return {
+        "hist": hist,
+        "params": list(model.parameters()),
+        "leaf": [p.is_leaf for p in model.parameters()],
+    }
+
+
+@program(
+    xfail="cat/stack nodes (registry.py ListOpNode, the lead's file) expose no _saved_dim: "
+    "ListOpNode needs OpNode's __getattr__/__dir__ for its saved attributes"
+)
+def prog_tut_ag_saved_dim_of_cat_and_stack(T: Any) -> Any:
+    x = T.ones(2, 3, requires_grad=True)
+    c = T.cat([x, x * 2], dim=1)
+    s = T.stack([x, x * 2], dim=1)
+    return {"cat": c.grad_fn._saved_dim, "stack": s.grad_fn._saved_dim}
+
+
+@program(
+    xfail="a view of an inference tensor is not a view in torch (_base None, _is_view() False); "
+    "shadowgrad's registry._as_view (the lead's file) links it to its base"
+)
+def prog_tut_ag_inference_tensor_views_untracked(T: Any) -> Any:
+    with T.inference_mode():
+        inf = T.arange(4.0)
+        v = inf[1:]
+    w = inf.view(2, 2)
+    return {"v": (v._base is None, v._is_view()), "w": (w._base is None, w._is_view())}
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 
