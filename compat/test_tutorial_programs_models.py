@@ -2773,6 +2773,69 @@ def prog_tut_md_legacy_variable_wrapping(T: Any) -> Any:
     }
 
 
+@program()
+def prog_tut_md_legacy_tensor_constructors_and_cuda_types(T: Any) -> Any:
+    use_cuda = T.cuda.is_available()
+    dtype = T.cuda.FloatTensor if use_cuda else T.FloatTensor
+    long_t = T.cuda.LongTensor if use_cuda else T.LongTensor
+    x = T.tensor(_data(2, 3, seed=194))
+    xl = T.tensor([1, 2])
+    alias = T.Tensor(x)
+    alias.add_(1)  # shares x's data
+    return {
+        "zero": T.Tensor([0]),
+        "sizes": (
+            tuple(T.Tensor(2, 3).shape),
+            tuple(T.Tensor().shape),
+            tuple(T.Tensor(T.Size([2])).shape),
+        ),
+        "alias": (alias is x, x, T.Tensor(xl).dtype),
+        "np_int_size": tuple(T.LongTensor(np.int64(3)).shape),
+        "typed": (x.type(dtype).dtype, T.tensor([0.5, 1.7]).type(long_t)),
+        "isinstance": (
+            isinstance(x, T.FloatTensor),
+            isinstance(x, T.cuda.FloatTensor),
+            repr(T.cuda.FloatTensor),
+        ),
+        "errors": [
+            raises(lambda: T.Tensor(2.5)),
+            raises(lambda: T.Tensor(np.float32(2.0))),
+            raises(lambda: T.Tensor("a")),
+            raises(lambda: T.Tensor(True)),
+            raises(lambda: T.Tensor(2, 3.0)),
+            raises(lambda: T.Tensor(x, device="cpu")),
+            raises(lambda: T.FloatTensor(xl)),
+            raises(lambda: T.cuda.FloatTensor(2)),
+            raises(lambda: x.type(T.cuda.FloatTensor)),
+            raises(lambda: x.type("torch.cuda.LongTensor")),
+            raises(lambda: T.nn.Parameter(xl)),
+        ],
+    }
+
+
+@program()
+def prog_tut_md_tensor_list_arguments_and_ranges(T: Any) -> Any:
+    xs = [T.tensor(_data(1, 3, seed=195 + i), requires_grad=True) for i in range(3)]
+    ok = T.cat(xs) * T.stack(tuple(xs)).squeeze(1)
+    ok.sum().backward()
+    return {
+        "range": (T.tensor(range(4)), T.tensor([range(2), range(2)]), T.FloatTensor(range(3))),
+        "ok": ok,
+        "grads": [x.grad for x in xs],
+        "errors": [
+            raises(lambda: T.cat(x * 2 for x in xs)),
+            raises(lambda: T.stack(iter(xs))),
+            raises(lambda: T.cat({xs[0]})),
+            raises(lambda: T.hstack([xs[0], 1])),
+            raises(lambda: T.vstack(map(T.tanh, xs))),
+            raises(lambda: T.stack([xs[0], 2.0])),
+            raises(lambda: T.concat(iter(xs))),
+            raises(lambda: T.tensor(x for x in range(3))),
+            raises(lambda: T.tensor({1, 2})),
+        ],
+    }
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

@@ -6,6 +6,7 @@ ints int64, bools bool, complex the default complex dtype; numpy arrays keep the
 
 from __future__ import annotations
 
+import builtins
 import math
 import warnings
 from collections.abc import Sequence
@@ -47,6 +48,10 @@ def _finish(data: np.ndarray, requires_grad: bool) -> Tensor:
     return t
 
 
+# the Python sequences torch.tensor reads element by element (a range too)
+_SEQUENCES = (list, tuple, builtins.range)
+
+
 def _infer_dtype(data: Any) -> D.dtype:
     """torch's dtype inference for nested Python data."""
     if isinstance(data, Tensor):
@@ -65,7 +70,7 @@ def _infer_dtype(data: Any) -> D.dtype:
         return D.default_complex()
     if isinstance(data, (str, bytes)):
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
-    if isinstance(data, (list, tuple)):
+    if isinstance(data, _SEQUENCES):
         r: D.dtype | None = None
         for x in data:
             d = _infer_dtype(x)
@@ -98,7 +103,7 @@ def _to_nested(data: Any, top: bool = True) -> Any:
                 "behavior.\nConsider using tensor.detach() first.",
             )
         return data._data
-    if isinstance(data, (list, tuple)):
+    if isinstance(data, _SEQUENCES):
         return [_to_nested(x, False) for x in data]
     return data
 
@@ -714,16 +719,14 @@ def full_like(
 
 
 def _legacy_new(cls: type, *args: Any, **kwargs: Any) -> Tensor:
-    """torch.Tensor(...): float32 data from a sequence, or an uninitialised shape."""
-    d = D.get_default_dtype()
-    if len(args) == 1 and isinstance(args[0], np.ndarray):
-        t = _make(args[0].astype(d._np))
-    elif len(args) == 1 and isinstance(args[0], (list, tuple)):
-        t = _make(np.array(_to_nested(args[0]), dtype=d._np))
-    elif len(args) == 1 and isinstance(args[0], Tensor):
-        t = args[0]
-    else:
-        t = _make(np.zeros(_size(args), d._np))
+    """torch.Tensor(...): default-dtype data from a sequence, an uninitialised shape, or an
+    alias of a tensor (of any dtype), with torch.FloatTensor's rules and messages."""
+    from ._legacy import _bad_keyword, _construct
+
+    device = kwargs.pop("device", None)
+    if kwargs:
+        _bad_keyword(args, kwargs)
+    t = _construct(D.get_default_dtype(), args, device=device, any_tensor=True)
     if cls is not Tensor:
         t = _retype(t, cls)
     return t

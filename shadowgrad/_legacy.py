@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from . import _dtype as D
 from ._creation import tensor, zeros
 from ._size import Size
@@ -70,49 +72,70 @@ class tensortype(type):
 
     def __call__(cls, *args: Any, device: Any = None, **kwargs: Any) -> Tensor:
         if kwargs:
-            bad = next(iter(kwargs))
-            raise TypeError(
-                f"new() received an invalid combination of arguments - got "
-                f"({', '.join(map(_tname, args))}, {bad}={_tname(kwargs[bad])}), but expected one "
-                "of:"
-                "\n * (*, torch.device device = None)\n"
-                f"      didn't match because some of the keywords were incorrect: {bad}"
-            )
-        return _construct(cls.dtype, args)
+            _bad_keyword(args, kwargs)
+        return _construct(cls.dtype, args, device=device)
 
 
-def _construct(d: D.dtype, args: tuple[Any, ...]) -> Tensor:
+def _bad_keyword(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    bad = next(iter(kwargs))
+    raise TypeError(
+        f"new() received an invalid combination of arguments - got "
+        f"({', '.join(map(_tname, args))}, {bad}={_tname(kwargs[bad])}), but expected one "
+        "of:"
+        "\n * (*, torch.device device = None)\n"
+        f"      didn't match because some of the keywords were incorrect: {bad}"
+    )
+
+
+LEGACY_DEVICE = (
+    "Legacy tensor constructor of the form torch.Tensor(tensor, device=device) is not "
+    "supported.  Use torch.tensor(...) or torch.as_tensor(...) instead."
+)
+
+
+def _qualname(v: Any) -> str:
+    t = type(v)
+    return t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"
+
+
+def _construct(
+    d: D.dtype, args: tuple[Any, ...], *, device: Any = None, any_tensor: bool = False
+) -> Tensor:
+    """torch's legacy constructors: `torch.FloatTensor(...)`, and `torch.Tensor(...)` with
+    the default dtype (`any_tensor`: it aliases a tensor of any dtype)."""
     if not args:
         return zeros(0, dtype=d)
     if len(args) == 1:
         a = args[0]
         if isinstance(a, Tensor):
-            if a.dtype is not d:
+            if device is not None:
+                raise RuntimeError(LEGACY_DEVICE)
+            if a.dtype is not d and not any_tensor:
                 raise TypeError(f"expected {_options(d)} (got {_options(a.dtype)})")
             return _make(a._data)  # an alias of the same data
         if isinstance(a, Size):
             return zeros(*a, dtype=d)
         if isinstance(a, str):
             raise TypeError("new(): invalid data type 'str'")
-        if isinstance(a, (bool, float, complex)):
-            raise TypeError(f"new(): data must be a sequence (got {type(a).__name__})")
-        if not isinstance(a, int):
+        if isinstance(a, (bool, float, complex, np.bool_, np.floating, np.complexfloating)):
+            raise TypeError(f"new(): data must be a sequence (got {_qualname(a)})")
+        if not isinstance(a, (int, np.integer)):
             try:
                 return tensor(a, dtype=d)
             except OverflowError:  # out-of-range ints wrap, as in torch
                 return tensor(a).to(d)
     for i, s in enumerate(args):
-        if isinstance(s, bool) or not isinstance(s, int):
+        if isinstance(s, (bool, np.bool_)) or not isinstance(s, (int, np.integer)):
             raise TypeError(
                 f"new(): argument 'size' failed to unpack the object at pos {i + 1} with error "
-                f'"type must be tuple of ints,but got {type(s).__name__}"'
+                f'"type must be tuple of ints,but got {_qualname(s)}"'
             )
         if s < 0:
             raise RuntimeError(
                 f"Trying to create tensor with negative dimension {s}: "
                 f"[{', '.join(map(str, args))}]"
             )
-    return zeros(*args, dtype=d)  # torch leaves the memory uninitialized
+    return zeros(*[int(s) for s in args], dtype=d)  # torch leaves the memory uninitialized
 
 
 def _legacy_type(name: str, d: D.dtype) -> Any:

@@ -665,6 +665,12 @@ class Tensor:
     def type(self, dtype: Any = None, non_blocking: bool = False) -> Any:
         if dtype is None:
             return self.dtype._legacy
+        if getattr(dtype, "is_cuda", False) is True or (
+            isinstance(dtype, str) and dtype.startswith("torch.cuda.")
+        ):
+            from .cuda import NO_CUDA_LIBRARY
+
+            raise RuntimeError(NO_CUDA_LIBRARY)  # a legacy CUDA type, on a CPU build
         if isinstance(dtype, str):
             for d in D.ALL_DTYPES:
                 if d._legacy == dtype:

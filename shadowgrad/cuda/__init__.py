@@ -13,6 +13,15 @@ from typing import Any
 from . import amp
 
 __all__ = [
+    "BoolTensor",
+    "ByteTensor",
+    "CharTensor",
+    "DoubleTensor",
+    "FloatTensor",
+    "HalfTensor",
+    "IntTensor",
+    "LongTensor",
+    "ShortTensor",
     "amp",
     "current_device",
     "device_count",
@@ -46,6 +55,61 @@ __all__ = [
 
 def _not_compiled(*args: Any, **kwargs: Any) -> Any:
     raise AssertionError("Torch not compiled with CUDA enabled")
+
+
+# torch's error for a conversion to a CUDA type (`x.type(torch.cuda.FloatTensor)`) on a CPU build
+NO_CUDA_LIBRARY = (
+    "Cannot initialize CUDA without ATen_cuda library. PyTorch splits its backend into two "
+    "shared libraries: a CPU library and a CUDA library; this error has occurred because you "
+    "are trying to use some CUDA functionality, but the CUDA library has not been loaded by the "
+    "dynamic linker for some reason.  The CUDA library MUST be loaded, EVEN IF you don't "
+    "directly use any symbols from the CUDA library! One common culprit is a lack of "
+    "-Wl,--no-as-needed in your link arguments; many dynamic linkers will delete dynamic "
+    "library dependencies if you don't depend on any of their symbols.  You can check if this "
+    "has occurred by using ldd on your binary to see if there is a dependency on *_cuda.so "
+    "library."
+)
+
+
+class _cuda_tensortype(type):
+    """Metaclass of the legacy CUDA types (`torch.cuda.FloatTensor`, ...): they exist, so
+    `dtype = torch.cuda.FloatTensor if use_cuda else torch.FloatTensor` runs, but no tensor is
+    an instance of one and constructing one raises torch's CPU-build TypeError."""
+
+    dtype: Any
+    is_cuda = True
+    is_sparse = False
+
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return False
+
+    def __subclasscheck__(cls, sub: Any) -> bool:
+        return sub is cls
+
+    def __repr__(cls) -> str:
+        return f"<class 'torch.cuda.{cls.__name__}'>"
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError(
+            f"type torch.cuda.{cls.__name__} not available. Torch not compiled with CUDA enabled."
+        )
+
+
+def _cuda_type(name: str, dtype_name: str) -> Any:
+    from .. import _dtype as D
+
+    return _cuda_tensortype(name, (), {"dtype": getattr(D, dtype_name), "__module__": "torch.cuda"})
+
+
+BoolTensor = _cuda_type("BoolTensor", "bool_")
+ByteTensor = _cuda_type("ByteTensor", "uint8")
+CharTensor = _cuda_type("CharTensor", "int8")
+DoubleTensor = _cuda_type("DoubleTensor", "float64")
+FloatTensor = _cuda_type("FloatTensor", "float32")
+HalfTensor = _cuda_type("HalfTensor", "float16")
+IntTensor = _cuda_type("IntTensor", "int32")
+LongTensor = _cuda_type("LongTensor", "int64")
+ShortTensor = _cuda_type("ShortTensor", "int16")
 
 
 def is_available() -> bool:

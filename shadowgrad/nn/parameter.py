@@ -22,6 +22,8 @@ def _subclass(cls: type, data: Tensor, requires_grad: bool) -> Any:
     # version counter, whatever the grad mode (see semantics 1.21/1.22).
     t = _creation._retype(data.detach(), cls)
     if requires_grad:
+        if not (t.dtype.is_floating_point or t.dtype.is_complex):
+            raise RuntimeError(_creation.FLOAT_ONLY)  # _make_subclass's (C++) wording
         t.requires_grad_(True)
     return t
 

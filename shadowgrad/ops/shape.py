@@ -1010,18 +1010,38 @@ def _cat_out(ts: list[Any], dim: int, out: Tensor, name: str = "cat") -> Tensor:
     return resize_out(result, out)
 
 
-def cat(tensors: Any, dim: int = 0, *, out: Tensor | None = None) -> Tensor:
-    """Mirrors `torch.cat`."""
-    if isinstance(tensors, Tensor):
+def tensor_list(tensors: Any, name: str) -> list[Tensor]:
+    """torch's TensorList argument: a list or a tuple of Tensors (no other iterable: a
+    generator, a map or a set is a TypeError, as in torch's argument parser)."""
+    if not isinstance(tensors, (list, tuple)):
         raise TypeError(
-            "cat(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor"
+            f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not "
+            f"{type(tensors).__name__}"
         )
-    ts = list(tensors)
-    for i, t in enumerate(ts):
+    for i, t in enumerate(tensors):
         if not isinstance(t, Tensor):
             raise TypeError(
                 f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}"
             )
+    return list(tensors)
+
+
+def cat(tensors: Any, dim: int = 0, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.cat`."""
+    return _cat_checked(tensor_list(tensors, "cat"), dim, out)
+
+
+def concat(tensors: Any, dim: int = 0, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.concat` (an alias of cat)."""
+    return _cat_checked(tensor_list(tensors, "concat"), dim, out)
+
+
+def concatenate(tensors: Any, dim: int = 0, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.concatenate` (an alias of cat)."""
+    return _cat_checked(tensor_list(tensors, "concatenate"), dim, out)
+
+
+def _cat_checked(ts: list[Tensor], dim: int, out: Tensor | None) -> Tensor:
     if out is not None:
         return _cat_out(ts, dim, out)
     if not ts:
@@ -1052,13 +1072,9 @@ def cat(tensors: Any, dim: int = 0, *, out: Tensor | None = None) -> Tensor:
     )
 
 
-concat = cat
-concatenate = cat
-
-
 def stack(tensors: Any, dim: int = 0, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.stack`."""
-    ts = list(tensors)
+    ts = tensor_list(tensors, "stack")
     if not ts:
         raise RuntimeError("stack expects a non-empty TensorList")
     ref = ts[0]._data.shape
@@ -1722,7 +1738,7 @@ def ravel(input: Tensor) -> Tensor:
 
 
 def _nonempty(tensors: Any, name: str) -> tuple[Tensor, ...]:
-    ts = tuple(tensors)
+    ts = tuple(tensor_list(tensors, name))
     if not ts:
         raise RuntimeError(f"{name} expects a non-empty TensorList")
     return ts
@@ -1736,7 +1752,11 @@ def hstack(tensors: Any, *, out: Any = None) -> Tensor:
 
 def vstack(tensors: Any, *, out: Any = None) -> Tensor:
     """Mirrors `torch.vstack`."""
-    return cat(atleast_2d(_nonempty(tensors, "vstack")), 0)
+    return _vstack(tensors, "vstack")
+
+
+def _vstack(tensors: Any, name: str) -> Tensor:
+    return cat(atleast_2d(_nonempty(tensors, name)), 0)
 
 
 def dstack(tensors: Any, *, out: Any = None) -> Tensor:

@@ -900,7 +900,7 @@ def combinations(input: Tensor, r: int = 2, with_replacement: bool = False) -> T
 
 def row_stack(tensors: Any, *, out: Any = None) -> Tensor:
     """Mirrors `torch.row_stack` (an alias of vstack)."""
-    return S.vstack(tensors)
+    return S._vstack(tensors, "row_stack")
 
 
 # --- tril_indices, triu_indices ---------------------------------------------------------------
