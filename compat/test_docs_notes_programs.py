@@ -316,6 +316,24 @@ def prog_note_complex_grad_of_holomorphic_via_autograd_grad(T: Any) -> Any:
     return g, h
 
 
+@program()
+def prog_note_complex_grads_of_holomorphic_unary_functions(T: Any) -> Any:
+    z0 = T.tensor([0.3 + 0.4j, -1.2 + 0.5j, 0.7 - 2.0j, 2.5 + 0.1j], dtype=T.complex128)
+    g = T.tensor([1 + 0.5j, -0.3j, 2.0, 0.1 - 1j], dtype=T.complex128)
+    out = {}
+    for name in ("exp2", "expm1", "log2", "log10", "log1p", "rsqrt", "tan", "asin", "acos"):
+        z = z0.clone().requires_grad_()
+        y = getattr(T, name)(z)
+        y.backward(g)
+        out[name] = (z.grad, _name(y))
+    for name in ("atan", "sinh", "cosh", "asinh", "acosh", "atanh"):
+        z = z0.to(T.complex64).requires_grad_()
+        (gz,) = T.autograd.grad(getattr(T, name)(z).abs().sum(), z, create_graph=True)
+        (hz,) = T.autograd.grad(gz.abs().sum(), z)
+        out[name] = (gz, hz)
+    return out
+
+
 # --- autograd.rst: saved tensors and their hooks ----------------------------------------------
 
 

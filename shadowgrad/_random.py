@@ -284,9 +284,17 @@ def randint(
     device: Any = None,
     requires_grad: bool = False,
     size: Any = None,
+    low: Any = None,
+    high: Any = None,
 ) -> Tensor:
     """Mirrors `torch.randint(low=0, high, size)`: `empty(size).random_(low, high)`."""
     check_device(device)
+    if low is not None and high is None:
+        raise TypeError('randint() missing 2 required positional argument: "high", "size"')
+    if low is not None:
+        args = (low, *args)
+    if high is not None:
+        args = (*args, high)
     if size is not None:
         args = (*args, size)
     if len(args) == 2:

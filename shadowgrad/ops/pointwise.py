@@ -70,9 +70,13 @@ def _mul_t(self: Any, other: Any, self_t: Any, other_t: Any) -> Any:
     )
 
 
-def _div_t(self_t: Any, other_t: Any, other: Any, result: Any) -> Any:
-    # (self_t - other_t * result) / other
-    num = _plus(self_t, None if other_t is None else -(other_t * result))
+def _div_t(self: Any, self_t: Any, other_t: Any, other: Any, result: Any) -> Any:
+    # (self_t - other_t * result) / other, zero terms included (Note [Zero tangents])
+    Z = _fwad.ZeroTerm
+    num = _fwad.add_terms(
+        Z(lambda z: z, self, ()) if self_t is None else self_t,
+        Z(lambda z: -(z * result), other, result) if other_t is None else -(other_t * result),
+    )
     return num / other
 
 
@@ -948,6 +952,7 @@ exp2 = defop(
     dtype="float",
     self=lambda grad, result: grad * result * _LN2,
     jvp=ELEMENTWISE,
+    complex={"self": lambda grad, result: grad * conj(result) * _LN2},
 )
 expm1 = defop(
     "expm1",
@@ -956,6 +961,7 @@ expm1 = defop(
     dtype="float",
     self=lambda grad, result: grad * (result + 1),
     jvp=ELEMENTWISE,
+    complex={"self": lambda grad, result: grad * conj(result + 1)},
 )
 log2 = defop(
     "log2",
@@ -964,6 +970,7 @@ log2 = defop(
     dtype="float",
     self=lambda grad, self: grad / (self * _LN2),
     jvp=ELEMENTWISE,
+    complex={"self": lambda grad, self: grad / conj(self * _LN2)},
 )
 log10 = defop(
     "log10",
@@ -972,6 +979,7 @@ log10 = defop(
     dtype="float",
     self=lambda grad, self: grad / (self * _LN10),
     jvp=ELEMENTWISE,
+    complex={"self": lambda grad, self: grad / conj(self * _LN10)},
 )
 log1p = defop(
     "log1p",
@@ -980,6 +988,7 @@ log1p = defop(
     dtype="float",
     self=lambda grad, self: grad / (self + 1),
     jvp=ELEMENTWISE,
+    complex={"self": lambda grad, self: grad / conj(self + 1)},
 )
 # sqrt at 0 has grad inf (grad / (2 * 0)), as in torch
 sqrt = defop(
@@ -998,6 +1007,7 @@ rsqrt = defop(
     dtype="float",
     self=lambda grad, result: -0.5 * grad * pow(result, 3),
     jvp=ELEMENTWISE,
+    complex={"self": lambda grad, result: -0.5 * grad * conj(pow(result, 3))},
 )
 sin = defop(
     "sin",
@@ -1024,6 +1034,7 @@ tan = defop(
     dtype="float",
     self=lambda grad, result: grad * (1 + pow(result, 2)),
     jvp=ELEMENTWISE,
+    complex={"self": lambda grad, result: grad * conj(1 + pow(result, 2))},
 )
 asin = defop(
     "asin",
@@ -1032,6 +1043,7 @@ asin = defop(
     dtype="float",
     self=lambda grad, self: grad * rsqrt(-self * self + 1),
     jvp=ELEMENTWISE,
+    complex={"self": lambda grad, self: grad * conj(rsqrt(-self * self + 1))},
 )
 acos = defop(
     "acos",
@@ -1040,6 +1052,7 @@ acos = defop(
     dtype="float",
     self=lambda grad, self: grad * -rsqrt(-self * self + 1),
     jvp=ELEMENTWISE,
+    complex={"self": lambda grad, self: grad * conj(-rsqrt(-self * self + 1))},
 )
 atan = defop(
     "atan",
@@ -1048,6 +1061,7 @@ atan = defop(
     dtype="float",
     self=lambda grad, self: grad / (self * self + 1),
     jvp=ELEMENTWISE,
+    complex={"self": lambda grad, self: grad / conj(self * self + 1)},
 )
 sinh = defop(
     "sinh",
@@ -1056,6 +1070,7 @@ sinh = defop(
     dtype="float",
     self=lambda grad, self: grad * cosh(self),
     jvp=ELEMENTWISE,
+    complex={"self": lambda grad, self: grad * conj(cosh(self))},
 )
 cosh = defop(
     "cosh",
@@ -1064,6 +1079,7 @@ cosh = defop(
     dtype="float",
     self=lambda grad, self: grad * sinh(self),
     jvp=ELEMENTWISE,
+    complex={"self": lambda grad, self: grad * conj(sinh(self))},
 )
 asinh = defop(
     "asinh",
@@ -1072,6 +1088,7 @@ asinh = defop(
     dtype="float",
     self=lambda grad, self: grad * rsqrt(pow(self, 2) + 1),
     jvp=ELEMENTWISE,
+    complex={"self": lambda grad, self: grad * conj(rsqrt(pow(self, 2) + 1))},
 )
 acosh = defop(
     "acosh",
@@ -1080,6 +1097,7 @@ acosh = defop(
     dtype="float",
     self=lambda grad, self: grad * rsqrt(pow(self, 2) - 1),
     jvp=ELEMENTWISE,
+    complex={"self": lambda grad, self: grad * conj(rsqrt(self + 1) * rsqrt(self - 1))},
 )
 atanh = defop(
     "atanh",
@@ -1088,6 +1106,7 @@ atanh = defop(
     dtype="float",
     self=lambda grad, self: grad / (1 - pow(self, 2)),
     jvp=ELEMENTWISE,
+    complex={"self": lambda grad, self: grad / conj(1 - pow(self, 2))},
 )
 
 
