@@ -2836,6 +2836,259 @@ def prog_tut_md_tensor_list_arguments_and_ranges(T: Any) -> Any:
     }
 
 
+# --- evaluation helpers and mode switching as the tutorials write them ------------------------
+
+
+@program()
+def prog_tut_md_transformer_lm_best_model_and_perplexity(T: Any) -> Any:
+    import copy
+
+    model = _transformer_lm(T)
+    data = _batchify(T, T.tensor(_ints(18, 9, seed=196)), 2)
+    crit = T.nn.CrossEntropyLoss()
+    opt = T.optim.SGD(model.parameters(), lr=1.0)
+
+    @T.no_grad()
+    def evaluate(m: Any) -> float:
+        m.eval()
+        total = 0.0
+        for i in range(0, data.size(0) - 1, 4):
+            seq_len = min(4, len(data) - 1 - i)
+            out = m(data[i : i + seq_len])
+            total += (
+                seq_len * crit(out.view(-1, 9), data[i + 1 : i + 1 + seq_len].reshape(-1)).item()
+            )
+        return total / (len(data) - 1)
+
+    best_val, best_model, trace = float("inf"), None, []
+    for _epoch in range(3):
+        model.train()
+        out = model(data[:-1])
+        loss = crit(out.view(-1, 9), data[1:].reshape(-1))
+        opt.zero_grad()
+        loss.backward()
+        T.nn.utils.clip_grad_norm_(model.parameters(), 0.5)
+        opt.step()
+        val = evaluate(model)
+        trace.append((loss.item(), val, math.exp(val), T.is_grad_enabled(), model.training))
+        if val < best_val:
+            best_val, best_model = val, copy.deepcopy(model)
+    buf = io.BytesIO()
+    T.save(best_model.state_dict(), buf)
+    buf.seek(0)
+    model.load_state_dict(T.load(buf))
+    return {
+        "trace": trace,
+        "best": best_val,
+        "reloaded": evaluate(model),
+        "eq": evaluate(best_model),
+    }
+
+
+@program()
+def prog_tut_md_char_rnn_batched_random_split_training(T: Any) -> Any:
+    nn = T.nn
+
+    class NamesDataset(T.utils.data.Dataset):
+        def __init__(self) -> None:
+            self.data = ["abc", "bad", "cafe", "dead", "face", "gag", "bead", "egg"]
+            self.labels = [0, 1, 0, 1, 2, 2, 0, 1]
+
+        def __len__(self) -> int:
+            return len(self.data)
+
+        def __getitem__(self, idx: int) -> Any:
+            return T.tensor([self.labels[idx]], dtype=T.long), _line_to_tensor(T, self.data[idx])
+
+    class CharRNN(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.rnn = nn.RNN(len(_LETTERS), 4)
+            self.h2o = nn.Linear(4, 3)
+            self.softmax = nn.LogSoftmax(dim=1)
+
+        def forward(self, line_tensor: Any) -> Any:
+            _, hidden = self.rnn(line_tensor)
+            return self.softmax(self.h2o(hidden[0]))
+
+    train, test = T.utils.data.random_split(
+        NamesDataset(), [0.75, 0.25], generator=T.Generator().manual_seed(2024)
+    )
+    rnn = _seeded(T, CharRNN(), 197)
+    criterion = nn.NLLLoss()
+    optimizer = T.optim.SGD(rnn.parameters(), lr=0.2)
+    rng = np.random.default_rng(198)
+    losses = []
+    for _epoch in range(2):
+        order = rng.permutation(len(train))
+        for batch in np.array_split(order, 2):
+            batch_loss = 0
+            for i in batch:
+                label, text = train[int(i)]
+                batch_loss += criterion(rnn(text), label)
+            batch_loss.backward()
+            nn.utils.clip_grad_norm_(rnn.parameters(), 3)
+            optimizer.step()
+            optimizer.zero_grad()
+            losses.append(batch_loss.item() / len(batch))
+    confusion = T.zeros(3, 3)
+    rnn.eval()
+    with T.no_grad():
+        for i in range(len(test)):
+            label, text = test[i]
+            guess = rnn(text).topk(1)[1][0].item()
+            confusion[label.item()][guess] += 1
+    return {
+        "split": (list(train.indices), list(test.indices)),
+        "losses": losses,
+        "confusion": confusion,
+    }
+
+
+@program()
+def prog_tut_md_neural_style_data_clamp_in_closure(T: Any) -> Any:
+    content = T.tensor(np.random.default_rng(199).uniform(0, 1, (1, 3, 4, 4)).astype(np.float32))
+    style = T.tensor(np.random.default_rng(200).uniform(0, 1, (1, 3, 4, 4)).astype(np.float32))
+    model, style_losses, content_losses = _style_model(T, style, content)
+    model.requires_grad_(False)
+    img = (content + 0.3 * T.tensor(_data(1, 3, 4, 4, seed=201))).requires_grad_()
+    opt = T.optim.LBFGS([img], lr=0.8, max_iter=3)
+    versions = []
+
+    def closure() -> Any:
+        img.data.clamp_(0, 1)
+        versions.append(img._version)
+        opt.zero_grad()
+        model(img)
+        loss = 100 * sum(sl.loss for sl in style_losses) + sum(cl.loss for cl in content_losses)
+        loss.backward()
+        return loss
+
+    out = [opt.step(closure) for _ in range(2)]
+    img.data.clamp_(0, 1)
+    return {"out": out, "img": img, "leaf": img.is_leaf, "grad": img.grad, "nv": len(versions)}
+
+
+@program()
+def prog_tut_md_gru_dropout_between_layers_train_eval(T: Any) -> Any:
+    gru = _seeded(T, T.nn.GRU(3, 3, num_layers=3, dropout=0.4), 202)
+    x = T.tensor(_data(4, 2, 3, seed=203))
+    T.manual_seed(5)
+    a, ha = gru(x)
+    T.manual_seed(5)
+    b, _ = gru(x)
+    gru.eval()
+    c, hc = gru(x)
+    d, _ = gru(x)
+    gru.train()
+    (a.sum() + ha.pow(2).sum()).backward()
+    return {
+        "a": a,
+        "c": c,
+        "ab": T.equal(a, b),
+        "cd": T.equal(c, d),
+        "hc": hc,
+        "grads": _grads(gru),
+    }
+
+
+@program()
+def prog_tut_md_custom_train_override_and_mode_chaining(T: Any) -> Any:
+    nn = T.nn
+
+    class FrozenBNNet(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.bn = nn.BatchNorm1d(3)
+            self.drop = nn.Dropout(0.5)
+            self.fc = nn.Linear(3, 2)
+
+        def train(self, mode: bool = True) -> Any:
+            super().train(mode)
+            self.bn.eval()  # keep the running statistics frozen, as fine-tuning code does
+            return self
+
+        def forward(self, x: Any) -> Any:
+            return self.fc(self.drop(self.bn(x)))
+
+    net = _seeded(T, FrozenBNNet(), 204)
+    r = net.train()
+    modes = [(n, m.training) for n, m in net.named_modules()]
+    x = T.tensor(_data(4, 3, seed=205))
+    T.manual_seed(6)
+    y = net(x)
+    y.sum().backward()
+    r2 = net.eval()
+    return {
+        "same": (r is net, r2 is net),
+        "modes": modes,
+        "after_eval": [m.training for m in net.modules()],
+        "rm": net.bn.running_mean,
+        "nbt": net.bn.num_batches_tracked,
+        "y": y,
+        "grads": _grads(net),
+    }
+
+
+@program()
+def prog_tut_md_grad_mode_decorators_and_nesting(T: Any) -> Any:
+    lin = _seeded(T, T.nn.Linear(3, 2), 206)
+    x = T.tensor(_data(2, 3, seed=207))
+
+    @T.no_grad()
+    def predict(v: Any) -> Any:
+        with T.enable_grad():
+            inner = lin(v)
+        return lin(v), inner, T.is_grad_enabled()
+
+    @T.inference_mode()
+    def infer(v: Any) -> Any:
+        return lin(v)
+
+    out, inner, flag = predict(x)
+    inf = infer(x)
+    with T.set_grad_enabled(False):
+        mid = lin(x)
+        with T.set_grad_enabled(True):
+            deep = lin(x)
+    inner.sum().backward()
+    return {
+        "flags": (
+            out.requires_grad,
+            inner.requires_grad,
+            flag,
+            inf.requires_grad,
+            inf.is_inference(),
+        ),
+        "mid": (mid.requires_grad, deep.requires_grad, deep.grad_fn),
+        "g": lin.weight.grad,
+        "outer": T.is_grad_enabled(),
+        "err": raises(lambda: inf.add_(1)),
+        "err2": raises(lambda: T.nn.functional.linear(inf, lin.weight.t()).sum().backward()),
+    }
+
+
+@program()
+def prog_tut_md_optimizer_step_without_grads_and_frozen_layers(T: Any) -> Any:
+    net = _cifar_net(T)
+    net.conv1.requires_grad_(False)
+    opt = T.optim.Adam(filter(lambda p: p.requires_grad, net.parameters()), lr=0.01)
+    before = _params(net)
+    opt.step()  # no grads yet: nothing moves, no state
+    s0 = _ostate(opt)
+    x = T.tensor(_data(2, 3, 12, 12, seed=208))
+    T.nn.functional.cross_entropy(net(x), T.tensor([1, 2])).backward()
+    opt.step()
+    after = _params(net)
+    return {
+        "s0": s0,
+        "moved": {n: not T.equal(before[n], after[n]) for n in before},
+        "frozen_grad": (net.conv1.weight.grad, net.conv1.bias.grad),
+        "n_groups": len(opt.param_groups[0]["params"]),
+        "state": _ostate(opt),
+    }
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 
