@@ -1744,6 +1744,36 @@ def prog_tut_fn_transform_output_and_argnums_errors(T: Any) -> Any:
     }
 
 
+@program()
+def prog_tut_fn_jacobian_kwargs_complex_and_randomness(T: Any) -> Any:
+    fn = T.func
+    x, y = _t(T, 3, seed=14), _t(T, 3, seed=15)
+
+    def scaled(a, s=1.0):
+        return a * s
+
+    T.manual_seed(0)
+    same = fn.jacfwd(lambda a: a * T.rand(3), randomness="same")(x)
+    after = T.rand(2)  # the generator moved on by one draw
+    return {
+        "grad_kw": fn.grad(lambda a, *, s: (a * s).sum())(x, s=y),
+        "vmap_kw": fn.vmap(scaled)(x, s=y),
+        "jacrev_kw": raises(lambda: fn.jacrev(scaled)(x, s=y)),
+        "jacfwd_kw": raises(lambda: fn.jacfwd(scaled)(x, s=y)),
+        "jacrev_pos": fn.jacrev(scaled)(x, y),
+        "jacrev_complex_out": raises(lambda: fn.jacrev(lambda a: a * 1j)(x)),
+        "jacfwd_complex_in": raises(lambda: fn.jacfwd(lambda a: a.abs())(x * 1j)),
+        "jacrev_complex_other": raises(lambda: fn.jacrev(lambda a, b: a)(x, y * 1j)),
+        "grad_complex_in": raises(lambda: fn.grad(lambda a: a.abs().sum())(x * 1j)),
+        "jacfwd_rand": raises(lambda: fn.jacfwd(lambda a: a * T.rand(3))(x)),
+        "jacfwd_dropout": raises(lambda: fn.jacfwd(lambda a: T.nn.functional.dropout(a))(x)),
+        "jacfwd_bad_mode": raises(lambda: fn.jacfwd(T.sin, randomness="sometimes")(x)),
+        "same": same,
+        "after": after,
+        "indep": (fn.jacrev(lambda a: T.ones(2))(x), fn.jacfwd(lambda a: T.ones(2))(x)),
+    }
+
+
 # --- more parametrizations -----------------------------------------------------------------
 
 

@@ -131,6 +131,17 @@ def _check_argnums(argnums: Any, n: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+def _error_if_complex(api: str, tree: Any, is_input: bool) -> None:
+    """torch's error_if_complex: jacrev and jacfwd take and give real tensors only."""
+    for idx, x in enumerate(_flatten(tree)[0]):
+        if _is_tensor(x) and x.dtype.is_complex:
+            what = "inputs" if is_input else "outputs"
+            raise RuntimeError(
+                f"{api}: Expected all {what} to be real but received complex tensor at "
+                f"flattened input idx: {idx}"
+            )
+
+
 def _check_outputs(leaves: list[Any], api: str) -> None:
     """torch's assert_non_empty_tensor_output."""
     if (len(leaves) == 1 and leaves[0] is None) or not leaves:
@@ -539,21 +550,23 @@ def jacrev(
         raise ValueError("jacrev: `chunk_size` should be greater than 0.")
 
     @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+    def wrapper(*args: Any) -> Any:  # torch's jacrev takes no keyword arguments
         from ._creation import zeros
         from .ops.shape import stack
 
+        _error_if_complex("jacrev", args, True)
         nums, chosen = _select(args, argnums)
 
         def f(*xs: Any) -> Any:
             full = list(args)
             for a, x in zip(nums, xs, strict=True):
                 full[a] = x
-            return func(*full, **kwargs)
+            return func(*full)
 
         res = vjp(f, *chosen, has_aux=has_aux)
         out, vjp_fn = res[0], res[1]
         o_leaves, o_spec = _flatten(out)
+        _error_if_complex("jacrev", o_leaves, False)
         in_leaves, in_spec = _flatten(tuple(chosen))
         per_out = []
         for k, o in enumerate(o_leaves):
@@ -593,32 +606,51 @@ def jacfwd(
     """
 
     @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+    def wrapper(*args: Any) -> Any:  # torch's jacfwd takes no keyword arguments
+        from . import _random
         from ._creation import zeros, zeros_like
         from .ops.shape import stack
 
+        _error_if_complex("jacfwd", args, True)
         nums, chosen = _select(args, argnums)
         in_leaves, in_spec = _flatten(tuple(chosen))
+        if randomness not in ("error", "different", "same"):
+            raise RuntimeError(
+                f"Only allowed values for randomness are 'error', 'different', or 'same'. Got "
+                f"{randomness}"
+            )
 
         def f(*xs: Any) -> Any:
             full = list(args)
             for a, x in zip(nums, xs, strict=True):
                 full[a] = x
-            return func(*full, **kwargs)
+            return func(*full)
 
         cols: list[list[Any]] = []  # per input leaf, per element: output tangent leaves
         out = aux = None
-        for j, x in enumerate(in_leaves):
-            per_elem = []
-            for i in range(x.numel()):
-                ts = [zeros_like(q) for q in in_leaves]
-                ts[j].view(-1)[i] = 1
-                r = jvp(f, tuple(chosen), _unflatten(ts, in_spec), has_aux=has_aux)
-                out = r[0]
-                if has_aux:
-                    aux = r[2]
-                per_elem.append(_flatten(r[1])[0])
-            cols.append(per_elem)
+        # torch vmaps the JVPs over the basis with `randomness`: 'error' refuses random ops,
+        # 'same' draws once for all of them (replayed here from the same generator state)
+        prev = VMAP.randomness
+        VMAP.randomness = randomness
+        state = _random.get_rng_state() if randomness == "same" else None
+        try:
+            for j, x in enumerate(in_leaves):
+                per_elem = []
+                for i in range(x.numel()):
+                    ts = [zeros_like(q) for q in in_leaves]
+                    ts[j].view(-1)[i] = 1
+                    if state is not None:
+                        _random.set_rng_state(state)
+                    r = jvp(f, tuple(chosen), _unflatten(ts, in_spec), has_aux=has_aux)
+                    out = r[0]
+                    if has_aux:
+                        aux = r[2]
+                    per_elem.append(_flatten(r[1])[0])
+                cols.append(per_elem)
+        finally:
+            VMAP.randomness = prev
+        if out is not None:
+            _error_if_complex("jacfwd", out, False)
         if out is None:  # no input element: evaluate once for the output's structure
             out = f(*chosen)
             if has_aux:
