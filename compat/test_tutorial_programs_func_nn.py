@@ -1355,6 +1355,44 @@ def prog_tut_fn_load_weights_only_and_map_location(T: Any) -> Any:
     )
 
 
+@program()
+def prog_tut_fn_save_load_across_devices_and_paths(T: Any) -> Any:
+    import os
+    import tempfile
+
+    model = _mlp(T, (2, 2), seed=87)
+    buf = io.BytesIO()
+    T.save({"sd": model.state_dict(), "note": "epoch 3"}, buf)
+
+    def load(**kw):
+        buf.seek(0)
+        return T.load(buf, **kw)
+
+    meta_only = io.BytesIO()
+    T.save({"n": 1, "s": "x"}, meta_only)
+    meta_only.seek(0)
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "model.pt")
+        T.save(model.state_dict(), path)
+        from_path = T.load(path, mmap=True)
+        from_pathlib = T.load(__import__("pathlib").Path(path), map_location="cpu")
+    return {
+        "cpu": load(map_location="cpu")["sd"],
+        "cpu_dev": load(map_location=T.device("cpu"))["note"],
+        "cuda": raises(lambda: load(map_location="cuda:0")),
+        "cuda_dev": raises(lambda: load(map_location=T.device("cuda"))),
+        "cuda_dict": raises(lambda: load(map_location={"cpu": "cuda:1"})),
+        "dict_other": load(map_location={"cuda:0": "cpu"})["sd"]["0.bias"],
+        "fn": load(map_location=lambda storage, loc: storage)["note"],
+        "no_tensors_cuda": T.load(meta_only, map_location="cuda"),
+        "mmap_buffer": raises(lambda: load(mmap=True)),
+        "from_path": from_path,
+        "from_pathlib": from_pathlib["0.weight"],
+        "no_parent": raises(lambda: T.save({}, os.path.join("no_such_dir_tut_fn", "x.pt"))),
+        "cuda_avail": T.cuda.is_available(),
+    }
+
+
 # --- module hooks --------------------------------------------------------------------------
 
 

@@ -269,6 +269,9 @@ def save(
 ) -> None:
     """Save obj to a path or a writable binary file. Mirrors `torch.save`."""
     if isinstance(f, (str, os.PathLike)):
+        parent = os.path.dirname(os.fspath(f))
+        if parent and not os.path.isdir(parent):
+            raise RuntimeError(f"Parent directory {parent} does not exist.")
         with open(f, "wb") as fh:
             _save(obj, fh, pickle_protocol)
     else:
@@ -288,6 +291,7 @@ class _Reader:
         self.weights_only = weights_only
         self.arrays: dict[int, np.ndarray] = {}
         self.tensors: dict[tuple[int, bool, bool], Tensor] = {}
+        self.no_cuda = False  # map_location sends tensors to CUDA, which there is none of
 
     def array(self, idx: int) -> np.ndarray:
         if idx not in self.arrays:
@@ -313,6 +317,8 @@ class _Reader:
         if not isinstance(obj, dict):
             return obj
         if "__tensor__" in obj:
+            if self.no_cuda:
+                raise RuntimeError(_NO_CUDA)
             key = (json.dumps(obj["__tensor__"]), obj["requires_grad"], obj["parameter"])
             if key not in self.tensors:
                 t = from_numpy(self.tensor_data(obj["__tensor__"]))
@@ -383,13 +389,35 @@ def load(
     """Load an object written by `save`. Mirrors `torch.load`: only a pickled object (see the
     module docstring) can run code, and only with weights_only=False."""
     wo = weights_only is not False
+    cuda = _maps_to_cuda(map_location)
     if isinstance(f, (str, os.PathLike)):
         with open(f, "rb") as fh:
-            return _load(fh, wo)
-    return _load(f, wo)
+            return _load(fh, wo, cuda=cuda)
+    return _load(f, wo, mmap_needs_path=bool(mmap), cuda=cuda)
 
 
-def _load(fh: Any, weights_only: bool = True) -> Any:
+_NO_CUDA = (
+    "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. "
+    "If you are running on a CPU-only machine, please use torch.load with "
+    "map_location=torch.device('cpu') to map your storages to the CPU."
+)
+
+
+def _maps_to_cuda(map_location: Any) -> bool:
+    """Whether map_location sends the (cpu-saved) storages to a CUDA device, which torch
+    refuses without CUDA as soon as a tensor is restored."""
+    if isinstance(map_location, dict):
+        map_location = map_location.get("cpu")
+    if isinstance(map_location, device):
+        return map_location.type == "cuda"
+    return isinstance(map_location, str) and (
+        map_location == "cuda" or map_location.startswith("cuda:")
+    )
+
+
+def _load(
+    fh: Any, weights_only: bool = True, mmap_needs_path: bool = False, cuda: bool = False
+) -> Any:
     if _at_end(fh):  # e.g. a BytesIO read back without seek(0): torch's unpickler runs dry
         raise EOFError("" if weights_only else "Ran out of input")
     try:
@@ -399,7 +427,11 @@ def _load(fh: Any, weights_only: bool = True) -> Any:
             "shadowgrad.load: not a file written by shadowgrad.save (expected a zip archive)"
         ) from e
     with zf:
+        if mmap_needs_path:  # torch checks this once it knows the file is an archive
+            raise ValueError("f must be a file path in order to use the mmap argument")
         manifest = json.loads(zf.read("manifest.json"))
         if manifest.get("format") != _FORMAT:
             raise RuntimeError(f"shadowgrad.load: unsupported format {manifest.get('format')!r}")
-        return _Reader(zf, weights_only).dec(manifest["root"])
+        reader = _Reader(zf, weights_only)
+        reader.no_cuda = cuda
+        return reader.dec(manifest["root"])
