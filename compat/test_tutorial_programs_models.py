@@ -2298,6 +2298,37 @@ def prog_tut_md_gradient_penalty_through_piecewise_activations(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_tut_md_prelu_generator_graph_and_errors(T: Any) -> Any:
+    nn = T.nn
+    net = _seeded(
+        T,
+        nn.Sequential(nn.Conv2d(1, 3, 3), nn.PReLU(3), nn.Flatten(), nn.Linear(12, 2), nn.PReLU()),
+        209,
+    )
+    x = T.tensor(_data(2, 1, 4, 4, seed=210), requires_grad=True)
+    y = net(x)
+    y.pow(2).sum().backward()
+    inner = net[:2](x)
+    v = T.tensor(_data(5, seed=211), requires_grad=True)
+    w1 = T.tensor([0.3], requires_grad=True)
+    y1 = T.nn.functional.prelu(v, w1)
+    (g1,) = T.autograd.grad(y1.sum(), w1, create_graph=True)
+    return {
+        "y": y,
+        "fns": [inner.grad_fn, y.grad_fn],
+        "grads": _grads(net),
+        "x.grad": x.grad,
+        "1d": (y1, y1.grad_fn, g1, g1.grad_fn.name()),
+        "errors": [
+            raises(lambda: T.nn.functional.prelu(T.ones(4), T.ones(4))),
+            raises(lambda: T.nn.functional.prelu(T.ones(2, 3), T.ones(3, 1))),
+            raises(lambda: T.nn.functional.prelu(T.ones(2, 3), T.ones(2))),
+            raises(lambda: T.nn.PReLU(2)(T.tensor(1.0))),
+        ],
+    }
+
+
 # --- training-loop plumbing the tutorials use -------------------------------------------------
 
 

@@ -908,6 +908,11 @@ def _prelu_shape(self: Any, weight: Any) -> tuple[int, ...]:
 
 def _prelu_weight_grad(grad: Tensor, self: Tensor, weight: Tensor) -> Tensor:
     g = _where(self < 0, grad * self, 0.0)
+    if weight.ndim == self.ndim:
+        # prelu_op's broadcastable weight (1, C, 1, ...): the full-shape grad summed to the
+        # weight's shape as torch's engine does (sum_to: SumBackward1 with keepdim)
+        dims = [i for i in range(self.ndim) if weight.shape[i] == 1 and g.shape[i] != 1]
+        return g.sum(dims, keepdim=True) if dims else g
     if weight.numel() == 1:
         return g.sum().reshape(weight.shape)
     axis = 1 if self.ndim >= 2 else 0
@@ -921,7 +926,7 @@ def _prelu_input_grad(grad: Tensor, self: Tensor, weight: Tensor) -> Tensor:
     return _dep(_where(self > 0, grad, grad * w), self, "PreluKernelBackwardBackward0")
 
 
-prelu_op = defop(
+_prelu_kernel_op = defop(
     "_prelu_kernel",
     "PreluKernelBackward0",
     lambda self, weight: np.where(
@@ -931,6 +936,31 @@ prelu_op = defop(
     weight=_prelu_weight_grad,
     jvp=_prelu_t,
 )
+
+
+def prelu_op(self: Tensor, weight: Tensor) -> Tensor:
+    """torch's at::prelu: its checks, then the weight reshaped (a view: ViewBackward0) to
+    broadcast over self, (1, C, 1, ...) with self's number of dimensions, then _prelu_kernel."""
+    n = weight.numel()
+    if n != 1:
+        if self.ndim == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
+        ch = self.shape[1] if self.ndim > 1 else 1  # a 1-d input has one channel
+        if ch != n:
+            raise RuntimeError(
+                "Mismatch of parameter numbers and input channel size. Found parameter numbers "
+                f"= {n} and channel size = {ch}."
+            )
+    if weight.ndim > 1:
+        raise RuntimeError(
+            f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.ndim}"
+        )
+    if self.ndim != weight.ndim:
+        shape = [1] * self.ndim
+        if self.ndim > 1:
+            shape[1] = n
+        weight = weight.reshape(shape)
+    return _prelu_kernel_op(self, weight)
 
 
 # --- softmax ------------------------------------------------------------------------------
