@@ -3120,6 +3120,117 @@ def prog_tut_md_optimizer_step_without_grads_and_frozen_layers(T: Any) -> Any:
     }
 
 
+# --- padding, fully masked rows and other edges of the attention tutorials --------------------
+
+
+@program()
+def prog_tut_md_padded_batch_attention_with_masked_fill(T: Any) -> Any:
+    rnn_utils = T.nn.utils.rnn
+    PAD = 0
+    seqs = [T.tensor([3, 4, 5]), T.tensor([2]), T.tensor([6, 7])]
+    batch = rnn_utils.pad_sequence(seqs, batch_first=True, padding_value=PAD)
+    emb = _seeded(T, T.nn.Embedding(8, 4, padding_idx=PAD), 212)
+    proj = _seeded(T, T.nn.Linear(4, 8), 213)
+    h = emb(batch)
+    q = h.mean(1, keepdim=True)
+    scores = (q @ h.transpose(1, 2)) / math.sqrt(4)
+    mask = (batch == PAD).unsqueeze(1)
+    scores = scores.masked_fill(mask, float("-inf"))
+    w = T.softmax(scores, dim=-1)
+    ctx = (w @ h).squeeze(1)
+    logits = proj(ctx)
+    tgt = T.tensor([1, PAD, 2])
+    loss = T.nn.CrossEntropyLoss(ignore_index=PAD)(logits, tgt)
+    loss.backward()
+    return {
+        "batch": batch,
+        "w": w,
+        "loss": loss,
+        "emb": emb.weight.grad,
+        "proj": proj.weight.grad,
+        "fn": w.grad_fn,
+    }
+
+
+@program()
+def prog_tut_md_fully_masked_rows_give_nan(T: Any) -> Any:
+    scores = T.tensor(_data(2, 3, seed=214), requires_grad=True)
+    mask = T.tensor([[True, True, True], [False, True, False]])
+    w = T.softmax(scores.masked_fill(mask, float("-inf")), dim=-1)
+    w.sum().backward()
+    layer = _seeded(T, T.nn.TransformerEncoderLayer(4, 2, 6, 0.0, batch_first=True), 215)
+    x = T.tensor(_data(2, 3, 4, seed=216), requires_grad=True)
+    kpm = T.tensor([[True, True, True], [False, False, True]])
+    y = layer(x, src_key_padding_mask=kpm)
+    y[1].sum().backward()
+    return {"w": w, "g": scores.grad, "y": y, "x.grad": x.grad, "nan_rows": T.isnan(y).any(-1)}
+
+
+@program()
+def prog_tut_md_grid_sample_border_at_exact_edges(T: Any) -> Any:
+    F = T.nn.functional
+    img = T.tensor(_data(1, 2, 3, 3, seed=217), requires_grad=True)
+    grid = T.tensor(
+        [[[[-1.0, -1.0], [1.0, 1.0], [1.0, -1.0]], [[0.0, 0.0], [-1.5, 0.5], [1.25, -1.25]]]],
+        requires_grad=True,
+    )
+    outs = {}
+    for pad in ("zeros", "border", "reflection"):
+        for ac in (True, False):
+            outs[(pad, ac)] = F.grid_sample(img, grid, padding_mode=pad, align_corners=ac)
+    total = sum((o * (i + 1)).sum() for i, o in enumerate(outs.values()))
+    total.backward()
+    return {"outs": outs, "img.grad": img.grad, "grid.grad": grid.grad}
+
+
+@program()
+def prog_tut_md_cifar_unnormalize_and_image_grid(T: Any) -> Any:
+    images = T.tanh(T.tensor(_data(4, 3, 5, 5, seed=218)))
+    normalize = (T.tensor([0.5, 0.5, 0.5]).view(3, 1, 1), T.tensor([0.5, 0.5, 0.5]).view(3, 1, 1))
+    normed = (images - normalize[0]) / normalize[1]
+    pad = T.zeros(3, 5, 1)
+    row = T.cat([T.cat([im, pad], dim=2) for im in images], dim=2)
+    img = row / 2 + 0.5
+    npimg = img.numpy()
+    hwc = np.transpose(npimg, (1, 2, 0))
+    return {
+        "normed": normed,
+        "row": row,
+        "hwc": T.from_numpy(np.ascontiguousarray(hwc)),
+        "range": (img.min(), img.max()),
+        "shares": np.shares_memory(npimg, img.numpy()),
+    }
+
+
+@program()
+def prog_tut_md_dqn_done_mask_and_legacy_max_indexing(T: Any) -> Any:
+    policy = _dqn(T, 219)
+    target = _dqn(T, 220)
+    states = T.tensor(_data(5, 4, seed=221))
+    next_states = T.tensor(_data(5, 4, seed=222))
+    actions = T.tensor([0, 1, 1, 0, 1])
+    rewards = T.tensor([1.0, 0.0, -1.0, 1.0, 0.5])
+    dones = T.tensor([0, 0, 1, 0, 1], dtype=T.float32)
+    opt = T.optim.RMSprop(policy.parameters(), lr=0.01)
+    q = policy(states).gather(1, actions.unsqueeze(1)).squeeze(1)
+    with T.no_grad():
+        nxt = target(next_states).max(1)[0]
+    expected = rewards.clamp(-1, 1) + 0.9 * nxt * (1 - dones)
+    loss = T.nn.functional.mse_loss(q, expected)
+    opt.zero_grad()
+    loss.backward()
+    for p in policy.parameters():
+        p.grad.data.clamp_(-0.05, 0.05)
+    opt.step()
+    return {
+        "q": q,
+        "expected": expected,
+        "loss": loss,
+        "grads": _grads(policy),
+        "state": _ostate(opt),
+    }
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 
