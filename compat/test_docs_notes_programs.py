@@ -334,6 +334,34 @@ def prog_note_complex_grads_of_holomorphic_unary_functions(T: Any) -> Any:
     return out
 
 
+# warnings not compared: a first forward-AD use in a torch process can warn (jit.script)
+@program(warnings=False)
+def prog_note_complex_grads_of_reductions_and_ternary_ops(T: Any) -> Any:
+    fw = T.autograd.forward_ad
+    z0 = T.tensor([[0.3 + 0.4j, -1.2 + 0.5j, 0.7 - 2.0j], [1j, 2.0, -1 - 1j]], dtype=T.complex128)
+    t0 = T.tensor([[1.0, 0.5j, -2.0], [0.3 - 1j, 1j, 0.25]], dtype=T.complex128)
+    fns = {
+        "cumsum": lambda z: z.cumsum(1),
+        "var": lambda z: z.var(1),
+        "std": lambda z: z.std(),
+        "var_mean": lambda z: T.var_mean(z, 0)[0] + T.var_mean(z, 0)[1].abs(),
+        "lerp": lambda z: T.lerp(z, z * 2 + 1, 0.3),
+        "lerp_t": lambda z: T.lerp(z, z.exp(), (z.abs() / 4).to(T.complex128)),
+        "addcdiv": lambda z: T.addcdiv(z, z, z + 3, value=1 - 1j),
+        "addcmul": lambda z: T.addcmul(z, z.conj(), z, value=0.5),
+    }
+    out = {}
+    for name, f in fns.items():
+        z = z0.clone().requires_grad_()
+        y = f(z)
+        (g,) = T.autograd.grad(y.abs().sum(), z, create_graph=True)
+        (h,) = T.autograd.grad(g.abs().sum(), z)
+        with fw.dual_level():
+            tan = fw.unpack_dual(f(fw.make_dual(z0, t0))).tangent
+        out[name] = (y, g, h, tan, _name(y))
+    return out
+
+
 # --- autograd.rst: saved tensors and their hooks ----------------------------------------------
 
 
@@ -2302,6 +2330,9 @@ def prog_note_generator_device_and_seed_errors(T: Any) -> Any:
         raises(lambda: g.manual_seed(-1)),
         raises(lambda: g.set_state(T.zeros(3))),
         raises(lambda: T.manual_seed("x")),
+        T.randint(low=2, high=5, size=(3,), generator=g),
+        T.randint(2, high=5, size=(2,), generator=g),
+        raises(lambda: T.randint(low=2, size=(3,))),
     )
 
 

@@ -1406,6 +1406,11 @@ _fmin = defop(
 )
 
 
+def _cj(v: Any) -> Any:
+    """The conjugate of a formula's tensor or Python number."""
+    return conj(v) if isinstance(v, Tensor) else (v.conjugate() if isinstance(v, complex) else v)
+
+
 @_half_in_float
 def _np_lerp(self: np.ndarray, end: np.ndarray, weight: Any) -> np.ndarray:
     # torch's lerp: from whichever end is nearer to the weight (exact at weight 0 and 1)
@@ -1422,6 +1427,10 @@ _lerp_scalar = defop(
     self=lambda grad, weight: grad * (1 - weight),
     end=lambda grad, weight: grad * weight,
     jvp=LINEAR,
+    complex={
+        "self": lambda grad, weight: grad * _cj(1 - weight),
+        "end": lambda grad, weight: grad * _cj(weight),
+    },
 )
 _lerp_tensor = defop(
     "lerp.Tensor",
@@ -1432,6 +1441,11 @@ _lerp_tensor = defop(
     end=lambda grad, weight: grad * weight,
     weight=lambda grad, self, end: grad * (end - self),
     jvp=_lerp_t,
+    complex={
+        "self": lambda grad, weight: grad * conj(1 - weight),
+        "end": lambda grad, weight: grad * conj(weight),
+        "weight": lambda grad, self, end: grad * conj(end - self),
+    },
 )
 
 
@@ -1455,6 +1469,11 @@ _addcmul = defop(
     tensor1=lambda grad, tensor2, value: grad * tensor2 * value,
     tensor2=lambda grad, tensor1, value: grad * tensor1 * value,
     jvp=ELEMENTWISE,
+    complex={
+        "self": lambda grad: grad,
+        "tensor1": lambda grad, tensor2, value: grad * conj(tensor2 * value),
+        "tensor2": lambda grad, tensor1, value: grad * conj(tensor1 * value),
+    },
 )
 _addcdiv = defop(
     "addcdiv",
@@ -1464,6 +1483,13 @@ _addcdiv = defop(
     tensor1=lambda grad, tensor2, value: grad * (value / tensor2),
     tensor2=lambda grad, tensor1, tensor2, value: -grad * value * tensor1 / (tensor2 * tensor2),
     jvp=_addcdiv_t,
+    complex={
+        "self": lambda grad: grad,
+        "tensor1": lambda grad, tensor2, value: grad * conj(value / tensor2),
+        "tensor2": lambda grad, tensor1, tensor2, value: (
+            -grad * conj(value * tensor1 / (tensor2 * tensor2))
+        ),
+    },
 )
 
 ADDCDIV_INT = (

@@ -134,18 +134,12 @@ _put_along = defop(
 )
 
 
-def _flip_fwd(self: np.ndarray, dim: int) -> np.ndarray:
-    return np.flip(self, dim).copy() if self.ndim else self.copy()
+def _flip(t: Tensor, dim: int) -> Tensor:
+    """torch.flip along one dim, as torch's cumsum/cumprod backward formulas call it (their
+    double-backward graphs hold FlipBackward0 nodes)."""
+    from .shape import _flip as flip_dims
 
-
-_flip = defop(
-    "_flip_along_dim",
-    "_FlipAlongDimBackward",
-    _flip_fwd,
-    dtype="keep",
-    self=lambda grad, dim: _flip(grad, dim),
-    jvp=LINEAR,
-)
+    return flip_dims(t, (dim,)) if t.ndim else t
 
 
 def _keepdim_indices(indices: np.ndarray, dim: int, keepdim: bool, sizes: Any) -> np.ndarray:
@@ -573,6 +567,7 @@ _cumsum = defop(
     dtype="keep",
     self=lambda grad, dim: _cumsum_backward(grad, dim),
     jvp=LINEAR,
+    complex=True,
 )
 
 
@@ -737,7 +732,13 @@ def _amax_t(self: Tensor, self_t: Tensor, result: Tensor, dim: Any, keepdim: boo
 
 
 def _var_t(self: Tensor, self_t: Tensor, dim: Any, correction: float, keepdim: bool) -> Tensor:
-    # var_backward(self_t, self, dim, correction, keepdim=True).sum(dim, keepdim)
+    # var_backward(self_t, self, dim, correction, keepdim=True).sum(dim, keepdim); for complex
+    # self, torch's var_jvp takes the real part of var_backward(self_t.conj(), ...)
+    if self.is_complex():
+        from .pointwise import conj
+
+        t = _sum_over(_var_backward(conj(self_t), self, dim, correction, True), dim, keepdim)
+        return t.real
     return _sum_over(_var_backward(self_t, self, dim, correction, True), dim, keepdim)
 
 
@@ -990,6 +991,7 @@ _var = defop(
         grad, self, dim, correction, keepdim
     ),
     jvp=_var_t,
+    complex=True,  # torch's var_backward needs no conjugate: 2/dof * grad * (self - mean)
 )
 _std = defop(
     "std.correction",
@@ -1000,6 +1002,7 @@ _std = defop(
         grad, self, result, dim, correction, keepdim
     ),
     jvp=_std_t,
+    complex=True,
 )
 
 
@@ -1032,6 +1035,7 @@ _var_mean = defop(
         _var_t(self, self_t, dim, correction, keepdim),
         _mean_t(self_t, dim, keepdim),
     ),
+    complex=True,
 )
 _std_mean = defop(
     "std_mean.correction",
@@ -1047,6 +1051,7 @@ _std_mean = defop(
         _std_t(self, self_t, dim, correction, keepdim, result[0]),
         _mean_t(self_t, dim, keepdim),
     ),
+    complex=True,
 )
 
 
