@@ -1166,6 +1166,65 @@ def prog_tut_fn_blitz_optimizer_loop_and_accumulation(T: Any) -> Any:
     return recs, net[0].bias.grad, net[2].weight
 
 
+@program()
+def prog_tut_fn_ntk_nested_vmap_of_vjp_jvp(T: Any) -> Any:
+    fn = T.func
+    T.manual_seed(0)
+    net = T.nn.Sequential(T.nn.Linear(3, 4), T.nn.Tanh(), T.nn.Linear(4, 2))
+    params = {k: v.detach() for k, v in net.named_parameters()}
+
+    def fnet_single(p, x):
+        return fn.functional_call(net, p, (x.unsqueeze(0),)).squeeze(0)
+
+    def get_ntk(x1, x2):
+        out, vjp_fn = fn.vjp(lambda p: fnet_single(p, x1), params)
+
+        def get_ntk_slice(vec):
+            (v,) = vjp_fn(vec)
+            return fn.jvp(lambda p: fnet_single(p, x2), (params,), (v,))[1]
+
+        basis = T.eye(out.numel(), dtype=out.dtype).view(out.numel(), -1)
+        return fn.vmap(get_ntk_slice)(basis)
+
+    x1, x2 = T.randn(3, 3), T.randn(2, 3)
+    ntk = fn.vmap(fn.vmap(get_ntk, (None, 0)), (0, None))(x1, x2)
+    j1 = fn.vmap(fn.jacrev(fnet_single), (None, 0))(params, x1)
+    j2 = fn.vmap(fn.jacfwd(fnet_single), (None, 0))(params, x2)
+    by_jac = sum(
+        T.einsum("Naf,Mbf->NMab", a.flatten(2), b.flatten(2))
+        for a, b in zip(j1.values(), j2.values(), strict=True)
+    )
+    return ntk.detach(), by_jac.detach(), (ntk - by_jac).abs().max() < 1e-5
+
+
+@program()
+def prog_tut_fn_printing_progress_and_predictions(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(1)
+    model = nn.Sequential(nn.Flatten(), nn.Linear(4, 3))
+    X = T.rand(2, 2, 2)
+    logits = model(X)
+    pred = nn.Softmax(dim=1)(logits).argmax(1)
+    loss = nn.CrossEntropyLoss()(logits, T.tensor([0, 2]))
+    correct = (logits.argmax(1) == T.tensor([0, 2])).type(T.float).sum().item() / 2
+    return {
+        "loss_line": f"loss: {loss:>7f}  [{2:>5d}/{8:>5d}]",
+        "acc_line": f"Accuracy: {(100 * correct):>0.1f}%",
+        "pred_line": f"Predicted class: {pred}",
+        "logits": str(logits),
+        "param": str(model[1].bias),
+        "fmt_int": f"{T.tensor(3):>4d}",
+        "fmt_vec": raises(lambda: f"{T.tensor([1.0, 2.0]):>7f}"),
+        "item_vec": raises(lambda: T.tensor([1.0, 2.0]).item()),
+        "bool_vec": raises(lambda: bool(T.tensor([1.0, 2.0]))),
+        "int_1elem": int(T.tensor([3.7])),
+        "round": raises(lambda: round(T.tensor(2.567), 2)),
+        "opt": repr(T.optim.SGD(model.parameters(), lr=1e-3, momentum=0.9)),
+        "default_lr": T.optim.SGD(model.parameters()).defaults["lr"],
+        "lr_none": raises(lambda: T.optim.SGD(model.parameters(), lr=None)),
+    }
+
+
 # --- saving and loading -------------------------------------------------------------------
 
 
