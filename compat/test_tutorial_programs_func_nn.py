@@ -605,6 +605,98 @@ def prog_tut_fn_parametrizations_orthogonal_and_weight_norm(T: Any) -> Any:
     }
 
 
+@program()
+def prog_tut_fn_orthogonal_maps_and_trivialization(T: Any) -> Any:
+    PZ = T.nn.utils.parametrizations
+    out = {}
+    for kind in ("matrix_exp", "cayley", "householder"):
+        for triv in (True, False):
+            for shape in ((4, 3), (2, 5)):
+                T.manual_seed(0)
+                m = T.nn.Linear(shape[1], shape[0])
+                PZ.orthogonal(m, orthogonal_map=kind, use_trivialization=triv)
+                m(T.ones(2, shape[1])).sum().backward()
+                out[f"{kind}_{triv}_{shape[0]}"] = (
+                    m.weight,
+                    sorted(n for n, _ in m.named_parameters()),
+                    m.parametrizations.weight.original.grad,
+                )
+    out["bad_map"] = raises(lambda: PZ.orthogonal(T.nn.Linear(2, 2), orthogonal_map="qr"))
+    out["bias_1d"] = raises(lambda: PZ.orthogonal(T.nn.Linear(2, 2), "bias"))
+    T.manual_seed(1)
+    q = PZ.orthogonal(T.nn.Linear(2, 2))
+    q.weight = T.tensor([[0.0, 1.0], [1.0, 0.0]])
+    out["assigned"] = q.weight
+    return out
+
+
+@program()
+def prog_tut_fn_inference_mode_eval_and_frozen_layers(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(0)
+    m = nn.Linear(2, 2)
+    with T.inference_mode():
+        y = m(T.ones(1, 2))
+        xi = T.ones(1, 2)
+
+    @T.no_grad()
+    def evaluate(x):
+        return m(x)
+
+    @T.inference_mode()
+    def predict(x):
+        return m(x)
+
+    T.manual_seed(0)
+    net = nn.Sequential(nn.Linear(2, 2), nn.Linear(2, 1))
+    for p in net[0].parameters():
+        p.requires_grad = False
+    opt = T.optim.SGD(net.parameters(), lr=0.1, momentum=0.9)
+    net(T.ones(3, 2)).sum().backward()
+    opt.step()
+    frozen = nn.Linear(2, 1).requires_grad_(False)
+    fout = frozen(T.ones(1, 2))
+    return {
+        "flags": (y.is_inference(), y.requires_grad, xi.is_inference()),
+        "train_on_inf": raises(lambda: m(xi).sum().backward()),
+        "save_inf": raises(lambda: (m.weight * xi).sum().backward()),
+        "inplace_inf": raises(lambda: xi.add_(1)),
+        "version_inf": raises(lambda: xi._version),
+        "param_from_inf": raises(lambda: nn.Parameter(y)),
+        "clone_ok": (m(xi.clone()).sum().backward(), m.weight.grad)[1],
+        "evaluate": (evaluate(T.ones(1, 2)).requires_grad, evaluate.__name__),
+        "predict": predict(T.ones(1, 2)).is_inference(),
+        "frozen_grad": (net[0].weight.grad, net[1].weight, len(opt.state)),
+        "frozen_all": (fout.requires_grad, raises(lambda: fout.sum().backward())),
+        "set_rg_nonleaf": raises(lambda: setattr(m(T.ones(1, 2)), "requires_grad", False)),
+        "int_param": raises(lambda: nn.Parameter(T.ones(2, dtype=T.long))),
+    }
+
+
+@program()
+def prog_tut_fn_stateless_and_vector_utils(T: Any) -> Any:
+    nn = T.nn
+    U = nn.utils
+    m = _seeded(T, nn.Linear(2, 1), 88)
+    stateless = U.stateless.functional_call(m, {"bias": T.zeros(1)}, (T.ones(1, 2),))
+    vec = U.parameters_to_vector(m.parameters())
+    U.vector_to_parameters(T.arange(3.0), m.parameters())
+    m(T.ones(1, 2)).sum().backward()
+    norm = U.clip_grad_norm_(m.parameters(), 0.5)
+    m.weight.grad = T.tensor([[float("inf"), 1.0]])
+    return {
+        "stateless": stateless,
+        "vec": vec,
+        "after": (m.weight, m.bias),
+        "norm": norm,
+        "bad_vec": raises(lambda: U.vector_to_parameters([1.0], m.parameters())),
+        "nonfinite": raises(
+            lambda: U.clip_grad_norm_(m.parameters(), 1.0, error_if_nonfinite=True)
+        ),
+        "old_wn": sorted(n for n, _ in U.weight_norm(nn.Linear(2, 1)).named_parameters()),
+    }
+
+
 # --- pruning --------------------------------------------------------------------------------
 
 
