@@ -349,6 +349,8 @@ def prog_note_complex_grads_of_reductions_and_ternary_ops(T: Any) -> Any:
         "lerp_t": lambda z: T.lerp(z, z.exp(), (z.abs() / 4).to(T.complex128)),
         "addcdiv": lambda z: T.addcdiv(z, z, z + 3, value=1 - 1j),
         "addcmul": lambda z: T.addcmul(z, z.conj(), z, value=0.5),
+        "pow_tensor": lambda z: z ** (z.flip(0) * 0.5 + 1j),
+        "pow_scalar_base": lambda z: (1.5 + 1j) ** z,
     }
     out = {}
     for name, f in fns.items():

@@ -328,6 +328,12 @@ _pow_tensor = defop(
     self=lambda grad, self, exponent: _pow_scalar_grad(grad, self, exponent),
     exponent=lambda grad, self, exponent, result: _pow_exponent_grad(grad, self, exponent, result),
     jvp=ELEMENTWISE,
+    complex={
+        "self": lambda grad, self, exponent: _pow_self_grad_complex(grad, self, exponent),
+        "exponent": lambda grad, self, exponent, result: _pow_exponent_grad_complex(
+            grad, self, exponent, result
+        ),
+    },
 )
 _pow_scalar_base = defop(
     "pow.Scalar",
@@ -336,6 +342,11 @@ _pow_scalar_base = defop(
     nondiff=("self",),
     exponent=lambda grad, self, exponent, result: _pow_exponent_grad(grad, self, exponent, result),
     jvp=ELEMENTWISE,
+    complex={
+        "exponent": lambda grad, self, exponent, result: _pow_exponent_grad_complex(
+            grad, self, exponent, result
+        )
+    },
 )
 
 
@@ -373,6 +384,25 @@ def _pow_exponent_grad(grad: Tensor, self: Tensor, exponent: Tensor, result: Ten
     # pow_backward_exponent), so 0**y has a finite exponent grad. The mask multiplies grad, as
     # in torch, so a NaN grad stays NaN in double backward.
     return grad * where((self == 0) & (exponent >= 0), 0.0, result * log(self))
+
+
+def _pow_self_grad_complex(grad: Tensor, self: Tensor, exponent: Tensor) -> Tensor:
+    # torch's pow_backward_self: grad * (exponent * self**(exponent - 1)).conj(), 0 where
+    # the exponent is 0
+    return where(exponent == 0, 0.0, grad * conj(exponent * pow(self, exponent - 1)))
+
+
+def _pow_exponent_grad_complex(grad: Tensor, self: Any, exponent: Tensor, result: Tensor) -> Tensor:
+    # torch's pow_backward_exponent: grad * (result * log(self)).conj(), masked to 0 where
+    # self == 0 and the exponent is real and >= 0
+    if not isinstance(self, Tensor):
+        from .._creation import tensor
+
+        self = tensor(self, dtype=result.dtype)
+    nonneg = exponent.real >= 0 if exponent.is_complex() else exponent >= 0
+    if exponent.is_complex():
+        nonneg = nonneg & (exponent.imag == 0)
+    return grad * where((self == 0) & nonneg, 0.0, conj(result * log(self.to(result.dtype))))
 
 
 def _alpha_check(input: Any, other: Any, alpha: Any) -> None:
