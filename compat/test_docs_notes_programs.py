@@ -351,6 +351,7 @@ def prog_note_complex_grads_of_reductions_and_ternary_ops(T: Any) -> Any:
         "addcmul": lambda z: T.addcmul(z, z.conj(), z, value=0.5),
         "pow_tensor": lambda z: z ** (z.flip(0) * 0.5 + 1j),
         "pow_scalar_base": lambda z: (1.5 + 1j) ** z,
+        "vdot": lambda z: T.vdot(z.flatten(), z.flatten().exp()),
     }
     out = {}
     for name, f in fns.items():

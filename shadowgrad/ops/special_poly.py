@@ -503,6 +503,7 @@ _vdot = defop(
     dtype="keep",
     self=lambda grad, other: grad.conj() * other,
     other=lambda grad, self: grad * self,
+    complex=True,  # torch's formulas, conjugates included
     jvp=lambda self, other, self_t, other_t: _sum_terms(
         None if self_t is None else (self_t.conj() * other).sum(),
         None if other_t is None else (self.conj() * other_t).sum(),
