@@ -2785,6 +2785,488 @@ def prog_tut_ag_two_layer_net_nn_module_manual_update(T: Any) -> Any:
     }
 
 
+# --- old-tutorial idioms and common mistakes ---------------------------------------------------
+
+
+@program()
+def prog_tut_ag_variable_wrapper_legacy(T: Any) -> Any:
+    V = T.autograd.Variable
+    x = V(T.ones(2, 2), requires_grad=True)
+    y = x + 2
+    z = y * y * 3
+    out = z.mean()
+    out.backward()
+    plain = V(T.ones(2))
+    vol = raises(lambda: V(T.ones(2), volatile=True))
+    return {
+        "types": (type(x).__name__, isinstance(x, T.Tensor), x.is_leaf, plain.requires_grad),
+        "y.grad_fn": type(y.grad_fn).__name__,
+        "out": out,
+        "x.grad": x.grad,
+        "data": x.data,
+        "vol": vol,
+    }
+
+
+@program()
+def prog_tut_ag_common_conversion_mistakes(T: Any) -> Any:
+    w = T.tensor([1.0, 2.0], requires_grad=True)
+    loss = (w * w).sum()
+    return {
+        "numpy": raises(lambda: w.numpy()),
+        "numpy_ok": w.detach().numpy().tolist(),
+        "index_0d": raises(lambda: loss.data[0]),
+        "item_many": raises(lambda: w.item()),
+        "item": loss.item(),
+        "bool_many": raises(lambda: bool(w > 0)),
+        "float": float(loss),
+        "tolist": w.tolist(),
+        "copy_construct": T.tensor(w).requires_grad,
+        "int_grad": raises(lambda: T.tensor([1, 2]).float().requires_grad_().long().backward()),
+    }
+
+
+@program()
+def prog_tut_ag_old_style_grad_data_zero(T: Any) -> Any:
+    w = T.tensor([1.0, -2.0, 0.5], requires_grad=True)
+    hist = []
+    for i in range(3):
+        loss = ((w * (i + 1)) ** 2).sum()
+        loss.backward()
+        hist.append(w.grad.clone())
+        w.data -= 0.01 * w.grad.data
+        w.grad.data.zero_()
+    return {"hist": hist, "w": (w, w._version, w.is_leaf), "grad": (w.grad, w.grad._version)}
+
+
+@program()
+def prog_tut_ag_inplace_update_under_no_grad_breaks_graph(T: Any) -> Any:
+    w = T.tensor([1.0, 2.0], requires_grad=True)
+    y = (w * w).sum()
+    with T.no_grad():
+        w.add_(1)
+    e = raises(lambda: y.backward())
+    w2 = T.tensor([1.0, 2.0], requires_grad=True)
+    y2 = (w2 * 3).sum()  # mul by a number saves no tensor: no error
+    with T.no_grad():
+        w2.add_(1)
+    y2.backward()
+    return {"e": e, "g2": w2.grad, "v": (w._version, w2._version)}
+
+
+@program()
+def prog_tut_ag_function_saved_output_modified(T: Any) -> Any:
+    class Exp(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            r = x.exp()
+            ctx.save_for_backward(r)
+            return r
+
+        @staticmethod
+        def backward(ctx, g):
+            (r,) = ctx.saved_tensors
+            return g * r
+
+    x = T.tensor([0.0, 1.0], requires_grad=True)
+    y = Exp.apply(x)
+    y.mul_(2)
+    e = raises(lambda: y.sum().backward())
+    x2 = T.tensor([0.0, 1.0], requires_grad=True)
+    y2 = Exp.apply(x2)
+    z = y2 * 1
+    y2.add_(1)
+    e2 = raises(lambda: z.sum().backward())
+    return {"e": e, "fn": type(y.grad_fn).__name__, "e2": e2, "v": (y._version, y2._version)}
+
+
+@program()
+def prog_tut_ag_retain_grad_and_inplace(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    y.retain_grad()
+    y.add_(1)
+    z = (y * y).sum()
+    z.backward()
+    leaf = T.ones(2, requires_grad=True)
+    leaf.retain_grad()
+    (leaf * 3).sum().backward()
+    return {
+        "y.grad": y.grad,
+        "x.grad": x.grad,
+        "fn": type(y.grad_fn).__name__,
+        "leaf": (leaf.grad, leaf.retains_grad),
+        "no_rg": raises(lambda: T.ones(2).retain_grad()),
+    }
+
+
+@program()
+def prog_tut_ag_grad_of_grad_repeated(T: Any) -> Any:
+    x = T.tensor([0.3, -0.7], requires_grad=True)
+    y = x.tanh()
+    derivs = []
+    cur = y.sum()
+    for _ in range(3):
+        (g,) = T.autograd.grad(cur, x, create_graph=True)
+        derivs.append(g)
+        cur = g.sum()
+    x2 = T.tensor([0.3, -0.7], requires_grad=True)
+    (x2.tanh().sum()).backward(create_graph=True)
+    first = x2.grad
+    x2.grad = None
+    first.sum().backward()
+    return {"derivs": derivs, "first": first, "second": x2.grad}
+
+
+@program()
+def prog_tut_ag_only_inputs_deprecated(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y = (x**2).sum()
+    return {"g": T.autograd.grad(y, x, only_inputs=True)}
+
+
+@program(warnings=False)  # torch's first forward-AD use warns about torch.jit.script
+def prog_tut_ag_fwd_nested_levels_and_plain(T: Any) -> Any:
+    fwAD = T.autograd.forward_ad
+
+    def nested():
+        with fwAD.dual_level(), fwAD.dual_level():
+            pass
+
+    x = T.ones(2)
+    with fwAD.dual_level():
+        p, t = fwAD.unpack_dual(x)
+        d = fwAD.make_dual(x, T.full((2,), 2.0))
+        y = d.view(2, 1).t()
+        yt = fwAD.unpack_dual(y).tangent
+        z = d.clone()
+        z.mul_(3)
+        zt = fwAD.unpack_dual(z).tangent
+        inplace_plain = T.zeros(2)
+        inplace_plain.add_(d)
+        ipt = fwAD.unpack_dual(inplace_plain).tangent
+    return {
+        "nested": raises(nested),
+        "plain": (p is x, t),
+        "view": yt,
+        "inplace": zt,
+        "into_plain": ipt,
+    }
+
+
+@program(warnings=False)  # torch's first forward-AD use warns about torch.jit.script
+def prog_tut_ag_fwd_through_nn_layers(T: Any) -> Any:
+    fwAD = T.autograd.forward_ad
+    F = T.nn.functional
+    x = _d(T, 3, 4, rg=False)
+    t = _d(T, 3, 4, seed=1, rg=False)
+    w = _d(T, 4, seed=2, rg=False)
+    out = {}
+    with fwAD.dual_level():
+        d = fwAD.make_dual(x, t)
+        for name, f in (
+            ("relu", F.relu),
+            ("gelu", F.gelu),
+            ("softmax", lambda a: F.softmax(a, dim=1)),
+            ("log_softmax", lambda a: F.log_softmax(a, dim=0)),
+            ("layer_norm", lambda a: F.layer_norm(a, (4,), weight=w)),
+            ("tanh_sigmoid", lambda a: a.tanh() * a.sigmoid()),
+            ("norm", lambda a: a.norm(dim=1)),
+            ("logsumexp", lambda a: a.logsumexp(dim=1)),
+        ):
+            out[name] = fwAD.unpack_dual(f(d)).tangent
+    return out
+
+
+@program()
+def prog_tut_ag_func_hessian_matches_functional(T: Any) -> Any:
+    def f(x):
+        return (x.sin() * x.cos().exp()).sum()
+
+    x = _d(T, 3, rg=False)
+    h1 = T.func.hessian(f)(x)
+    h2 = T.autograd.functional.hessian(f, x)
+    h3 = T.func.jacfwd(T.func.jacrev(f))(x)
+    return {"h1": h1, "h2": h2, "h3": h3}
+
+
+@program()
+def prog_tut_ag_node_hook_replaces_grad_inputs(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    w = T.tensor([3.0, 4.0], requires_grad=True)
+    y = x * w
+    y.grad_fn.register_hook(lambda gi, go: (gi[0] * 0, gi[1] * 10))
+    y.sum().backward()
+    acc = x.grad_fn if x.grad_fn is not None else y.grad_fn.next_functions[0][0]
+    return {
+        "x.grad": x.grad,
+        "w.grad": w.grad,
+        "acc": (type(acc).__name__, acc.next_functions, acc.name()),
+        "bad": raises(
+            lambda: (
+                (z := x * 2).grad_fn.register_hook(lambda gi, go: (gi[0], gi[0])),
+                z.sum().backward(),
+            )
+        ),
+    }
+
+
+@program()
+def prog_tut_ag_hooks_inside_custom_backward(T: Any) -> Any:
+    log = []
+
+    class Twice(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            log.append(("bw", T.is_grad_enabled(), g.requires_grad))
+            return g * 2
+
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y = Twice.apply(x)
+    y.register_hook(lambda g: log.append(("hook", g.clone())))
+    y.grad_fn.register_prehook(lambda go: log.append(("pre", go[0].clone())))
+    y.sum().backward()
+    x.grad = None
+    (g,) = T.autograd.grad(Twice.apply(x).sum(), x, create_graph=True)
+    return {"log": log, "g": (g, g.requires_grad)}
+
+
+@program()
+def prog_tut_ag_gradcheck_module_via_functional_call(T: Any) -> Any:
+    model = T.nn.Sequential(T.nn.Linear(3, 4), T.nn.Tanh(), T.nn.Linear(4, 2)).double()
+    _seeded(T, model, 9)
+    with T.no_grad():
+        for p in model.parameters():
+            p.copy_(p.double())
+    names = [n for n, _ in model.named_parameters()]
+    params = tuple(p.detach().requires_grad_() for p in model.parameters())
+    x = _d(T, 5, 3)
+
+    def f(inp, *ps):
+        return T.func.functional_call(model, dict(zip(names, ps, strict=True)), (inp,))
+
+    return {
+        "gc": T.autograd.gradcheck(f, (x, *params)),
+        "ggc": T.autograd.gradgradcheck(f, (x, *params)),
+        "out": f(x, *params),
+    }
+
+
+@program()
+def prog_tut_ag_nonleaf_by_cast_mistake(T: Any) -> Any:
+    T.manual_seed(0)
+    w = T.randn(3, requires_grad=True).double()
+    b = T.zeros(3, requires_grad=True) + 1
+    loss = (w * 2).sum() + b.sum()
+    loss.backward()
+    p = T.nn.Parameter(T.ones(2) * 3)
+    q = p * 1
+    return {
+        "w": (w.is_leaf, w.requires_grad, type(w.grad_fn).__name__, w.grad),
+        "b": (b.is_leaf, b.grad),
+        "p": (p.is_leaf, type(p).__name__, q.is_leaf),
+        "opt": raises(lambda: T.optim.SGD([w], lr=0.1)),
+        "param_of_rg": T.nn.Parameter(T.ones(2, requires_grad=True) * 2).is_leaf,
+    }
+
+
+@program()
+def prog_tut_ag_jvp_by_double_vjp_trick(T: Any) -> Any:
+    x = _d(T, 3)
+    v = _d(T, 3, seed=1, rg=False)
+
+    def f(a):
+        return a.sin() * a.exp()
+
+    y = f(x)
+    u = T.zeros_like(y, requires_grad=True)
+    (g,) = T.autograd.grad(y, x, u, create_graph=True)
+    (jvp,) = T.autograd.grad(g, u, v)
+    ref = T.autograd.functional.jvp(f, x.detach(), v)[1]
+    return {"g": g, "g_fn": type(g.grad_fn).__name__, "jvp": jvp, "ref": ref}
+
+
+@program()
+def prog_tut_ag_backward_gradient_requires_grad(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    v = T.tensor([0.5, -1.0], requires_grad=True)
+    y = x**3
+    y.backward(v, create_graph=True)
+    gx = x.grad
+    gx.sum().backward()
+    return {"gx": (gx, type(gx.grad_fn).__name__), "v.grad": v.grad, "x.grad": x.grad}
+
+
+@program()
+def prog_tut_ag_truncated_bptt_detach(T: Any) -> Any:
+    cell = _seeded(T, T.nn.RNNCell(3, 4), 12)
+    head = _seeded(T, T.nn.Linear(4, 1), 13)
+    opt = T.optim.SGD(list(cell.parameters()) + list(head.parameters()), lr=0.05)
+    xs = T.tensor(_data(6, 2, 3, seed=4))
+    ys = T.tensor(_data(6, 2, 1, seed=5))
+    h = T.zeros(2, 4)
+    losses = []
+    for chunk in range(3):
+        h = h.detach()
+        opt.zero_grad()
+        loss = 0
+        for t in range(2 * chunk, 2 * chunk + 2):
+            h = cell(xs[t], h)
+            loss = loss + (head(h) - ys[t]).pow(2).mean()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    stale = cell(xs[0], h)
+    return {
+        "losses": losses,
+        "h": (h.requires_grad, h.is_leaf, type(h.grad_fn).__name__),
+        "w": cell.weight_hh,
+        "stale": type(stale.grad_fn).__name__,
+    }
+
+
+@program()
+def prog_tut_ag_complex_input_real_loss(T: Any) -> Any:
+    z = T.tensor([1.0 + 2.0j, -0.5 + 0.25j], requires_grad=True)
+    loss = (z * z.conj()).real.sum() + z.abs().sum()
+    loss.backward()
+    w = T.tensor([0.5 - 1.0j], requires_grad=True)
+    e = raises(lambda: (w * 2).backward())
+    (g,) = T.autograd.grad((w * 2).sum(), w, T.tensor(1.0 + 0.0j))
+    return {"loss": loss, "z.grad": z.grad, "e": e, "g": g}
+
+
+@program()
+def prog_tut_ag_function_save_none_and_non_tensor_ctx(T: Any) -> Any:
+    class MaybeBias(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, b):
+            ctx.save_for_backward(x, b)
+            ctx.shape = x.shape
+            return x * 2 if b is None else x * 2 + b
+
+        @staticmethod
+        def backward(ctx, g):
+            x, b = ctx.saved_tensors
+            return (g * 2).reshape(x.shape), None if b is None else g.sum(0)
+
+    x = T.ones(2, 3, requires_grad=True)
+    b = T.ones(3, requires_grad=True)
+    MaybeBias.apply(x, None).sum().backward()
+    g1 = x.grad.clone()
+    MaybeBias.apply(x, b).sum().backward()
+    return {"g1": g1, "g2": x.grad, "b": b.grad}
+
+
+@program()
+def prog_tut_ag_custom_function_double_backward_of_saved_output(T: Any) -> Any:
+    class Sigmoid(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            y = 1 / (1 + T.exp(-x))
+            ctx.save_for_backward(y)
+            return y
+
+        @staticmethod
+        def backward(ctx, g):
+            (y,) = ctx.saved_tensors
+            return g * y * (1 - y)
+
+    x = _d(T, 4)
+    ok = (T.autograd.gradcheck(Sigmoid.apply, x), T.autograd.gradgradcheck(Sigmoid.apply, x))
+    y = Sigmoid.apply(x)
+    (g,) = T.autograd.grad(y.sum(), x, create_graph=True)
+    (gg,) = T.autograd.grad(g.sum(), x)
+    ref = T.autograd.grad(T.autograd.grad(x.sigmoid().sum(), x, create_graph=True)[0].sum(), x)
+    return {"ok": ok, "g": g, "gg": gg, "ref": ref[0]}
+
+
+@program(warnings=False)  # torch's first forward-AD use warns about torch.jit.script
+def prog_tut_ag_printed_tensors_in_tutorials(T: Any) -> Any:
+    fwAD = T.autograd.forward_ad
+    a = T.linspace(0.0, 1.0, steps=4, requires_grad=True)
+    b = T.sin(a)
+    c = b.sum()
+    d = T.tensor([[1.0, 2.0]], dtype=T.float64, requires_grad=True) * 3
+    out = {
+        "a": repr(a),
+        "b": repr(b),
+        "c": str(c),
+        "d": repr(d),
+        "det": repr(b.detach()),
+        "half": repr(T.ones(2, dtype=T.float16, requires_grad=True) * 2),
+        "int": repr(a.argmax()),
+        "param": repr(T.nn.Parameter(T.ones(2))),
+        "grad_fn": repr(b.grad_fn).split(" object")[0],
+        "next": [repr(n).split(" object")[0] for n, _ in c.grad_fn.next_functions],
+    }
+    with fwAD.dual_level():
+        dual = fwAD.make_dual(T.ones(2), T.tensor([0.5, 1.5]))
+        out["dual"] = repr(dual)
+        out["dual_op"] = repr(dual * 2)
+    with T.inference_mode():
+        out["inf"] = repr(T.ones(2) * 2)
+    return out
+
+
+@program()
+def prog_tut_ag_printed_custom_function_nodes(T: Any) -> Any:
+    class MyReLU(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x.clamp(min=0)
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return g * (x > 0)
+
+    x = T.tensor([-1.0, 2.0], requires_grad=True)
+    y = MyReLU.apply(x)
+    return {
+        "y": repr(y),
+        "name": y.grad_fn.name(),
+        "type": type(y.grad_fn).__name__,
+        "repr": repr(y.grad_fn).split(" object")[0].rsplit(".", 1)[-1],
+        "next": [(type(n).__name__, i) for n, i in y.grad_fn.next_functions],
+        "is_fn": isinstance(y.grad_fn, T.autograd.graph.Node),
+        "mro_has_ctx": hasattr(y.grad_fn, "saved_tensors"),
+    }
+
+
+@program(warnings=False)  # torch's first forward-AD use warns about torch.jit.script
+def prog_tut_ag_fwd_tangent_requires_grad_pointwise(T: Any) -> Any:
+    fwAD = T.autograd.forward_ad
+    a = T.tensor([1.5, 2.5], requires_grad=True)
+    b = T.tensor([0.5, 3.0])
+    out = {}
+    with fwAD.dual_level():
+        da = fwAD.make_dual(a, T.tensor([1.0, -1.0]))
+        db = fwAD.make_dual(b, T.tensor([0.5, 2.0]))
+        for name, y in (
+            ("div_by_plain", da / b),
+            ("plain_div_dual", a / db),
+            ("pow", da**b),
+            ("pow_exp_dual", a**db),
+            ("xlogy", T.xlogy(da, b)),
+            ("xlogy_other", T.xlogy(a, db)),
+            ("addcmul", T.addcmul(da, da, b)),
+            ("atan2", T.atan2(db, a)),
+            ("fmod", T.fmod(da, b)),
+        ):
+            t = fwAD.unpack_dual(y).tangent
+            out[name] = (t, t.requires_grad)
+        loss = sum(v[0].sum() for v in out.values())
+        (g,) = T.autograd.grad(loss, a)
+    return {"out": out, "g": g}
+
+
 @program(
     xfail="cat/stack nodes (registry.py ListOpNode, the lead's file) expose no _saved_dim: "
     "ListOpNode needs OpNode's __getattr__/__dir__ for its saved attributes"

@@ -290,7 +290,7 @@ def _plus(a: Any, b: Any) -> Any:
 # a zero term that nothing would record changes no value and is left out.
 class ZeroTerm(NamedTuple):
     """A formula term whose tangent is missing: fn(zeros like `like`), with `primal` the factor
-    that makes it recorded when it requires grad."""
+    (or a tuple of the values the formula reads) that makes it recorded when it requires grad."""
 
     fn: Callable[[Any], Any]
     like: Any
@@ -303,14 +303,15 @@ def _zero_value(z: ZeroTerm) -> Any:
 
     from .._tensor import Tensor, _make
 
-    primal = z.primal
-    if not (isinstance(primal, Tensor) and primal.requires_grad and _GM.grad):
+    primals = z.primal if type(z.primal) is tuple else (z.primal,)
+    tensors = [p for p in primals if isinstance(p, Tensor)]
+    if not (_GM.grad and any(p.requires_grad for p in tensors)):
         return None
     like = z.like
     if isinstance(like, Tensor):
         zeros = _make(np.zeros(like._data.shape, like._data.dtype))
     else:  # a Python number: torch's wrapped-number tensor, 0-d of the primal's dtype
-        zeros = _make(np.zeros((), primal._data.dtype))
+        zeros = _make(np.zeros((), tensors[0]._data.dtype))
     term = z.fn(zeros)
     d = term._data
     if d.flags.writeable:
@@ -320,28 +321,34 @@ def _zero_value(z: ZeroTerm) -> Any:
     return term
 
 
-def add_terms(a: Any, b: Any) -> Any:
-    """torch's `a + b` over two formula terms, either of them a ZeroTerm (Note [Zero tangents])."""
+def add_terms(a: Any, b: Any, sub: bool = False) -> Any:
+    """torch's `a + b` (`a - b` with `sub`) over two formula terms, either of them a ZeroTerm
+    (Note [Zero tangents])."""
     import numpy as np
 
     from .._tensor import _make
 
     za, zb = type(a) is ZeroTerm, type(b) is ZeroTerm
-    if not (za or zb):
-        return _plus(a, b)
     if za and zb:
-        return None
+        return add_terms(_zero_value(a), _zero_value(b), sub)
+    if not (za or zb):
+        if not sub or b is None:
+            return _plus(a, b)
+        return -b if a is None else a - b
     real = b if za else a
     zero = _zero_value(a if za else b)
-    if zero is None:
-        if real is None or not (real.requires_grad and _GM.grad):
-            return real
-        zero = _make(np.zeros((), real._data.dtype))
     if real is None:
         return zero
-    out = zero + real if za else real + zero
+    negate = sub and za  # zero - real
+    if zero is None:
+        if not (real.requires_grad and _GM.grad):
+            return -real if negate else real
+        zero = _make(np.zeros((), real._data.dtype))
+    first, second = (zero, real) if za else (real, zero)
+    out = first - second if sub else first + second
     if out._data.shape == real._data.shape and out._data.flags.writeable:
-        out._data[...] = real._data  # adding a zero tensor keeps -0.0, as torch's does
+        # a zero tensor adds nothing, not even to the sign of -0.0, as torch's does
+        out._data[...] = -real._data if negate else real._data
     return out
 
 
@@ -489,15 +496,10 @@ def _elementwise(op: Any, args: tuple[Any, ...], out: Any, tangents: dict[int, A
         cplx = False
     res = None
     for i, (fn, names) in zip(op.diff_idx, formulas, strict=True):
-        tg = tangents.get(i)
-        if tg is None:
-            continue
-        if cplx:
-            tg = tg.conj()
-        vals = []
+        vals: list[Any] = []
         for n in names:
             if n == "grad":
-                vals.append(tg)
+                vals.append(None)
             elif n == "result":
                 vals.append(out)
             else:
@@ -506,13 +508,33 @@ def _elementwise(op: Any, args: tuple[Any, ...], out: Any, tangents: dict[int, A
                 if a is not None and k in op.tensor_idx and not isinstance(a, Tensor):
                     a = _make(np.asarray(a, out._data.dtype))
                 vals.append(a)
-        t = fn(*vals)
+        term = _elementwise_term(fn, names, vals, cplx, out)
+        tg = tangents.get(i)
+        if tg is None:
+            # a zero tangent: recorded when a value the formula reads requires grad (Note
+            # [Zero tangents]); `like` is the input (args[i] may be a Python number)
+            res = add_terms(res, ZeroTerm(term, args[i], tuple(vals)))
+        else:
+            res = add_terms(res, term(tg))
+    return res
+
+
+def _elementwise_term(
+    fn: Callable[..., Any], names: Any, vals: list[Any], cplx: bool, out: Any
+) -> Callable[[Any], Any]:
+    """The formula applied to a tangent (given as its `grad`), conjugated for complex ops."""
+
+    def term(tg: Any) -> Any:
+        if cplx:
+            tg = tg.conj()
+        t = fn(*[tg if n == "grad" else v for n, v in zip(names, vals, strict=True)])
         if cplx:
             t = t.conj()
             if out._data.dtype.kind != "c" and t._data.dtype.kind == "c":
                 t = t.real
-        res = _plus(res, t)
-    return res
+        return t
+
+    return term
 
 
 def propagate_list(run: Any, ts: list[Any], attrs: tuple[Any, ...], out: Any) -> None:

@@ -260,13 +260,32 @@ _div_mode = defop(
 _floor_divide = defop(
     "floor_divide", "FloorDivideBackward0", _np_div_floor, nondiff=("self", "other")
 )
+
+
+def _rounded_remainder_t(mode: str) -> Any:
+    """torch's `self_t - other_t * self_p.div(other_p, rounding_mode=mode)` (fmod: trunc,
+    remainder: floor), zero terms included (Note [Zero tangents] in forward_ad)."""
+
+    def rule(self: Any, other: Any, self_t: Any, other_t: Any) -> Any:
+        Z = _fwad.ZeroTerm
+        return _fwad.add_terms(
+            Z(lambda z: z, self, ()) if self_t is None else self_t,
+            Z(lambda z: z * div_rounded(self, other, mode), other, (self, other))
+            if other_t is None
+            else other_t * div_rounded(self, other, mode),
+            sub=True,
+        )
+
+    return rule
+
+
 _remainder = defop(
     "remainder.Tensor",
     "RemainderBackward1",
     _np_remainder,
     self=lambda grad: grad,
     other=lambda grad, self, other: -grad * div_rounded(self, other, "floor"),
-    jvp=ELEMENTWISE,
+    jvp=_rounded_remainder_t("floor"),
 )
 _remainder_scalar = defop(
     "remainder.Scalar",
@@ -288,7 +307,7 @@ _fmod = defop(
     _np_fmod,
     self=lambda grad: grad,
     other=lambda grad, self, other: -grad * div_rounded(self, other, "trunc"),
-    jvp=ELEMENTWISE,
+    jvp=_rounded_remainder_t("trunc"),
 )
 _fmod_scalar = defop(
     "fmod.Scalar",
