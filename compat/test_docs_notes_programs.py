@@ -352,6 +352,7 @@ def prog_note_complex_grads_of_reductions_and_ternary_ops(T: Any) -> Any:
         "pow_tensor": lambda z: z ** (z.flip(0) * 0.5 + 1j),
         "pow_scalar_base": lambda z: (1.5 + 1j) ** z,
         "vdot": lambda z: T.vdot(z.flatten(), z.flatten().exp()),
+        "dist": lambda z: T.dist(z, z.flip(1).conj()) + T.dist(z, z * 1j, 3.5),
     }
     out = {}
     for name, f in fns.items():

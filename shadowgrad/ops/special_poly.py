@@ -431,12 +431,13 @@ def nextafter(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Ten
 
 def _np_dist(self: np.ndarray, other: np.ndarray, p: float) -> np.ndarray:
     d = np.subtract(self, other)
-    return np.asarray(_vector_norm_fwd(d, p, tuple(range(d.ndim)), False), self.dtype)
+    real = np.empty(0, self.dtype).real.dtype  # a complex dist is real, as torch's
+    return np.asarray(_vector_norm_fwd(d, p, tuple(range(d.ndim)), False), real)
 
 
 def _dist_grad(grad: Tensor, self: Tensor, other: Tensor, p: float, result: Tensor) -> Any:
     d = self - other
-    return _norm_backward(grad, d, p, result, tuple(range(d.ndim)), False)
+    return _norm_backward(grad, d, p, result, tuple(range(d.ndim)), False, d.is_complex())
 
 
 def _dist_other_grad(grad: Tensor, self: Tensor, other: Tensor, p: float, result: Tensor):
@@ -450,6 +451,7 @@ _dist = defop(
     _np_dist,
     self=_dist_grad,
     other=_dist_other_grad,
+    complex=True,  # torch's norm_backward of self - other
     jvp=lambda self, other, p, self_t, other_t, result: _vector_norm_t(
         self - other,
         p,
