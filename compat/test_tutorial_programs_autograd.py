@@ -3267,6 +3267,23 @@ def prog_tut_ag_fwd_tangent_requires_grad_pointwise(T: Any) -> Any:
     return {"out": out, "g": g}
 
 
+@program(warnings=False)  # torch's first forward-AD use warns about torch.jit.script
+def prog_tut_ag_fwd_conv_tangents_differentiable(T: Any) -> Any:
+    fwAD = T.autograd.forward_ad
+    F = T.nn.functional
+    T.manual_seed(2)
+    x = T.randn(1, 2, 5, 5, requires_grad=True)
+    w = T.randn(3, 2, 3, 3, requires_grad=True)
+    b = T.randn(3)
+    tx = T.randn(1, 2, 5, 5)
+    with fwAD.dual_level():
+        y = F.conv2d(fwAD.make_dual(x, tx), w, b, padding=1)
+        t = fwAD.unpack_dual(y).tangent
+        info = (t.requires_grad, type(t.grad_fn).__name__)
+        (t * t).mean().backward()
+    return {"t": t, "info": info, "x.grad": x.grad, "w.grad": w.grad}
+
+
 @program(
     xfail="cat/stack nodes (registry.py ListOpNode, the lead's file) expose no _saved_dim: "
     "ListOpNode needs OpNode's __getattr__/__dir__ for its saved attributes"

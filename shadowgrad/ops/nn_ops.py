@@ -19,7 +19,7 @@ from numpy.lib.stride_tricks import as_strided
 from .. import _dtype as D
 from .._creation import zeros_like
 from .._tensor import Tensor, _make
-from ..autograd.forward_ad import ELEMENTWISE, LINEAR, LOSS, _plus
+from ..autograd.forward_ad import ELEMENTWISE, LINEAR, LOSS, ZeroTerm, _plus, add_terms
 from . import _fmath as _fm
 from . import _specfun
 from . import pointwise as P
@@ -274,10 +274,17 @@ def _conv_t(
     bias_t: Any,
     result: Tensor,
 ) -> Any:
-    # torch's convolution_jvp: conv(input_t, weight) + conv(input, weight_t) + bias_t
+    # torch's convolution_jvp: conv(input_t, weight) + conv(input, weight_t) + bias_t, zero
+    # terms included (Note [Zero tangents] in forward_ad)
     rest = (stride, padding, dilation, transposed, output_padding, groups)
-    r = None if input_t is None else convolution_op(input_t, weight, None, *rest)
-    r = _plus(r, None if weight_t is None else convolution_op(input, weight_t, None, *rest))
+    r = add_terms(
+        ZeroTerm(lambda z: convolution_op(z, weight, None, *rest), input, weight)
+        if input_t is None
+        else convolution_op(input_t, weight, None, *rest),
+        ZeroTerm(lambda z: convolution_op(input, z, None, *rest), weight, input)
+        if weight_t is None
+        else convolution_op(input, weight_t, None, *rest),
+    )
     if bias_t is not None:
         r = _plus(r, bias_t.reshape([-1] + [1] * (result.ndim - 2)))
     return r
