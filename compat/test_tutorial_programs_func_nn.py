@@ -1963,6 +1963,31 @@ def prog_tut_fn_jacobian_kwargs_complex_and_randomness(T: Any) -> Any:
     }
 
 
+@program()
+def prog_tut_fn_non_tensor_inputs_to_transforms(T: Any) -> Any:
+    fn = T.func
+    x = _t(T, 2, seed=16)
+    return {
+        "grad_float": raises(lambda: fn.grad(lambda a: a * 2.0)(3.0)),
+        "grad_none": raises(lambda: fn.grad(lambda a, b: a.sum(), argnums=(0, 1))(x, None)),
+        "grad_dict_int": raises(lambda: fn.grad(lambda d: d["a"].sum() * d["b"])({"a": x, "b": 3})),
+        "grad_other_int": fn.grad(lambda a, n: (a * n).sum())(x, 3),
+        "vjp_int": raises(lambda: fn.vjp(lambda a, b: a, x, 3)),
+        "jacrev_float": raises(lambda: fn.jacrev(lambda a: a * 2)(3.0)),
+        "jacrev_other": fn.jacrev(lambda a, b: a * b)(x, 3.0),
+        "jvp_float": raises(lambda: fn.jvp(lambda a: a, (3.0,), (1.0,))),
+        "jvp_tangent_float": raises(lambda: fn.jvp(lambda a: a, (x,), (1.0,))),
+        "jvp_empty": raises(lambda: fn.jvp(lambda: 1, (), ())),
+        "grad_item_inside": fn.grad(lambda a: a.sum() * a[0].item())(x),
+        "grad_control_flow": fn.grad(lambda a: (a * 2).sum() if a.sum() > 0 else a.sum())(x),
+        "grad_autograd_inside": fn.grad(
+            lambda a: T.autograd.grad((a**2).sum(), a, create_graph=True)[0].sum()
+        )(x),
+        "grad_inplace_input": raises(lambda: fn.grad(lambda a: a.mul_(2).sum())(x.clone())),
+        "grad_inplace_clone": fn.grad(lambda a: a.clone().mul_(2).sum())(x),
+    }
+
+
 # --- more parametrizations -----------------------------------------------------------------
 
 

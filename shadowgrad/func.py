@@ -159,6 +159,8 @@ def _check_outputs(leaves: list[Any], api: str) -> None:
 def _alias_for_grad(x: Any) -> Any:
     """A fresh tensor to differentiate with respect to: differentiable back to x when x
     requires grad; carrying x's tangent when x is dual."""
+    if not _is_tensor(x):  # torch's _create_differentiable
+        raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
     if x._rg and _GM.grad:
         return x.view_as(x)
     y = x.detach().requires_grad_(True)
@@ -466,6 +468,13 @@ def jvp(
             f"with structure {_spec_repr(p_spec)} and tangents with structure "
             f"{_spec_repr(t_spec)}"
         )
+    for what, leaves in (("primals", p_leaves), ("tangents", t_leaves)):
+        # torch's assert_non_empty_list_of_tensors
+        if not leaves:
+            raise RuntimeError(f"{api}: Expected {what} to contain at least one Tensor.")
+        for x in leaves:
+            if not _is_tensor(x):
+                raise RuntimeError(f"{api}: Expected {what} to only contain Tensors, got {type(x)}")
     if _fwad._STATE.level >= 0:
         raise NotImplementedError(_NESTED_FWD)
     from ._creation import zeros_like
