@@ -907,6 +907,34 @@ def prog_tut_fn_prune_container_chaining(T: Any) -> Any:
     }
 
 
+@program()
+def prog_tut_fn_prune_with_functional_call_and_parametrize(T: Any) -> Any:
+    prune = _prune(T)
+    fn = T.func
+    P = T.nn.utils.parametrize
+
+    class Twice(T.nn.Module):
+        def forward(self, X):
+            return X * 2
+
+    m = _seeded(T, T.nn.Linear(3, 2), 89)
+    prune.l1_unstructured(m, "weight", 2)
+    x = _t(T, 1, 3, seed=90)
+    a = T.nn.Linear(2, 2)
+    prune.identity(a, "weight")
+    b = T.nn.Linear(2, 2)
+    P.register_parametrization(b, "weight", Twice())
+    return {
+        "orig": fn.functional_call(m, {"weight_orig": T.ones(2, 3)}, (x,)),
+        "weight": fn.functional_call(m, {"weight": T.ones(2, 3)}, (x,)),
+        "mask": fn.functional_call(m, {"weight_mask": T.ones(2, 3)}, (x,)),
+        "sd": list(m.state_dict()),
+        "deepcopy": raises(lambda: copy.deepcopy(m)),
+        "prune_then_param": raises(lambda: P.register_parametrization(a, "weight", Twice())),
+        "param_then_prune": raises(lambda: prune.l1_unstructured(b, "weight", 1)),
+    }
+
+
 # --- "What is torch.nn really?" -----------------------------------------------------------
 
 
