@@ -353,8 +353,16 @@ def prog_note_complex_grads_of_reductions_and_ternary_ops(T: Any) -> Any:
         "pow_scalar_base": lambda z: (1.5 + 1j) ** z,
         "vdot": lambda z: T.vdot(z.flatten(), z.flatten().exp()),
         "dist": lambda z: T.dist(z, z.flip(1).conj()) + T.dist(z, z * 1j, 3.5),
+        "logsumexp": lambda z: T.logsumexp(z, 1),
+        "indexing": lambda z: (
+            z.gather(1, T.tensor([[2], [0]])).sum()
+            + z.index_select(1, T.tensor([1, 1])).sum()
+            + z.take(T.tensor([0, 5]))
+            + z.masked_fill(z.real > 0.5, 1j).sum()
+            + T.zeros(2, 3, dtype=z.dtype).scatter_add(1, T.tensor([[0, 0, 1]] * 2), z).pow(2).sum()
+        ),
     }
-    out = {}
+    out: dict[str, Any] = {"nan_to_num": raises(lambda: T.nan_to_num(z0.clone().requires_grad_()))}
     for name, f in fns.items():
         z = z0.clone().requires_grad_()
         y = f(z)

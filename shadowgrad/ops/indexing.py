@@ -474,6 +474,7 @@ _gather = defop(
     self=lambda grad, dim, index, self_sym_sizes: _written_in_place(
         _scatter_add(_zeros(self_sym_sizes, grad), dim, index, grad)
     ),
+    complex=True,
 )
 _scatter_add = defop(
     "scatter_add",
@@ -485,6 +486,7 @@ _scatter_add = defop(
     ),
     self=lambda grad: grad,
     src=lambda grad, dim, index: _gather(grad, dim, index, tuple(grad._data.shape)),
+    complex=True,
 )
 _scatter_src = defop(
     "scatter.src",
@@ -498,6 +500,7 @@ _scatter_src = defop(
     ),
     self=lambda grad, dim, index: _scatter_value(grad, dim, index, 0),
     src=lambda grad, dim, index: _gather(grad, dim, index, tuple(grad._data.shape)),
+    complex=True,
 )
 _scatter_value = defop(
     "scatter.value",
@@ -970,6 +973,7 @@ _index_select = defop(
     self=lambda grad, dim, index, self_sym_sizes: _index_add(
         _zeros(self_sym_sizes, grad), dim, index, grad, 1
     ),
+    complex=True,
 )
 
 
@@ -995,6 +999,7 @@ _index_add = defop(
         if alpha != 1
         else _index_select(grad, dim, index, tuple(grad._data.shape))
     ),
+    complex=True,  # as torch's: the source grad multiplies by alpha itself
 )
 
 
@@ -1239,6 +1244,7 @@ _masked_select = defop(
     dtype="keep",
     jvp=LINEAR,
     self=lambda grad, mask, self_sym_sizes: _masked_select_bw(grad, mask, self_sym_sizes),
+    complex=True,
 )
 
 
@@ -1282,6 +1288,7 @@ _take = defop(
     dtype="keep",
     jvp=LINEAR,
     self=lambda grad, index, self_sym_sizes: _take_bw(grad, index, self_sym_sizes),
+    complex=True,
 )
 
 

@@ -1567,6 +1567,7 @@ _masked_fill = defop(
     broadcast_order=(1, 0),
     self=lambda grad, mask: masked_fill(grad, mask, 0),
     jvp=ELEMENTWISE,
+    complex=True,
 )
 _masked_fill_tensor = defop(
     "masked_fill.Tensor",
@@ -1578,6 +1579,7 @@ _masked_fill_tensor = defop(
     self=lambda grad, mask: masked_fill(grad, mask, 0),
     value=lambda grad, mask: _where(mask, grad, 0).sum(),
     jvp=_masked_fill_t,
+    complex=True,
 )
 
 
@@ -1861,7 +1863,17 @@ def nan_to_num(
     out: Tensor | None = None,
 ) -> Tensor:
     """Mirrors `torch.nan_to_num`."""
+    if input.is_complex() and input.requires_grad and _grad_state().grad:
+        raise RuntimeError(
+            "nan_to_num does not support automatic differentiation for outputs with complex dtype."
+        )
     return _out(_nan_to_num(input, nan, posinf, neginf), out, "nan_to_num")
+
+
+def _grad_state() -> Any:
+    from .. import _grad_mode
+
+    return _grad_mode.STATE
 
 
 def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:

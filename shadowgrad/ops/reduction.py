@@ -663,6 +663,11 @@ _logsumexp = defop(
         _unsq(grad, dim, keepdim) * (self - _unsq(result, dim, keepdim)).exp()
     ),
     jvp=lambda self, dim, keepdim, self_t: _logsumexp_t(self, self_t, dim, keepdim),
+    complex={
+        "self": lambda grad, self, dim, keepdim, result: (
+            _unsq(grad, dim, keepdim) * (self - _unsq(result, dim, keepdim)).exp().conj()
+        )
+    },
 )
 
 
