@@ -3284,6 +3284,61 @@ def prog_tut_ag_fwd_conv_tangents_differentiable(T: Any) -> Any:
     return {"t": t, "info": info, "x.grad": x.grad, "w.grad": w.grad}
 
 
+@program(warnings=False)  # torch's first forward-AD use warns about torch.jit.script
+def prog_tut_ag_fwd_inplace_function_jvp(T: Any) -> Any:
+    fwAD = T.autograd.forward_ad
+
+    def mk(inplace_jvp):
+        class Scale_(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                x.mul_(2)
+                ctx.mark_dirty(x)
+                return x
+
+            @staticmethod
+            def backward(ctx, g):
+                return g * 2
+
+            @staticmethod
+            def jvp(ctx, t):
+                return t.mul_(2) if inplace_jvp else t * 2
+
+        return Scale_
+
+    out = {}
+    for flag in (True, False):
+        with fwAD.dual_level():
+            d = fwAD.make_dual(T.ones(2), T.tensor([1.0, 3.0]))
+            fn = mk(flag)
+            r = raises(lambda d=d, fn=fn: fn.apply(d))
+            out[flag] = r if isinstance(r, ErrorObs) else (r, fwAD.unpack_dual(r).tangent)
+    x = T.ones(2, requires_grad=True)
+    y = mk(True).apply(x * 1)
+    y.sum().backward()
+    return {"out": out, "g": x.grad}
+
+
+@program()
+def prog_tut_ag_mark_dirty_non_input_warns(T: Any) -> Any:
+    class Fresh(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            y = x * 2
+            ctx.mark_dirty(y)
+            return y
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    x = T.ones(2, requires_grad=True)
+    y = Fresh.apply(x)
+    y.sum().backward()
+    plain = Fresh.apply(T.ones(2))
+    return {"y": (y, type(y.grad_fn).__name__, y._version), "g": x.grad, "plain": plain}
+
+
 @program(
     xfail="torch's pack hook sees every saved tensor, the int64 indices of max(dim) and indexing "
     "and the saved statistics of layer_norm/batch_norm/nll_loss included; shadowgrad's registry "

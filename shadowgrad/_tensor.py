@@ -809,7 +809,7 @@ class Tensor:
             extras.append("requires_grad=True")
         from .autograd import forward_ad
 
-        if forward_ad._STATE.level >= 0:
+        if forward_ad._STATE.level >= 0 and forward_ad._STATE.enabled:
             tangent = forward_ad._get_tangent(self)
             if tangent is not None:
                 extras.append(f"tangent={tangent}")  # f-string: a 0-d tangent shows its item

@@ -240,7 +240,8 @@ def unpack_dual(tensor: Any, *, level: int | None = None) -> UnpackedDualTensor:
         level = st.level
     if level < 0:
         return UnpackedDualTensor(tensor, None)
-    tangent = _get_tangent(tensor)
+    # with forward grad disabled (a custom Function's forward) no tangent is visible, as torch's
+    tangent = _get_tangent(tensor) if st.enabled else None
     if level != st.level:
         if tangent is not None:
             raise RuntimeError("Invalid level given to _fw_primal")
@@ -622,6 +623,7 @@ def function_jvp(cls: Any, ctx: Any, args: tuple[Any, ...], outs: tuple[Any, ...
     tangents = [_get_tangent(a) if isinstance(a, Tensor) else None for a in args]
     if all(t is None for t in tangents):
         return
+    given = tangents
     if cls.jvp is Function.jvp:
         raise NotImplementedError(
             "You must implement the jvp function for custom autograd.Function to use it with "
@@ -655,6 +657,17 @@ def function_jvp(cls: Any, ctx: Any, args: tuple[Any, ...], outs: tuple[Any, ...
             "Function's jvp returned an invalid number of forward gradients (expected "
             f"{len(outs)} but got {len(res)})"
         )
+    dirty = {id(t) for t in getattr(ctx, "_dirty", ())}
+    for o, tg in zip(outs, res, strict=True):
+        if isinstance(o, Tensor) and id(o) in dirty:
+            # an input modified in place keeps its tangent object: jvp must update it in place
+            k = next((i for i, a in enumerate(args) if a is o), None)
+            if k is not None and given[k] is not None and tg is not given[k]:
+                raise RuntimeError(
+                    "An inplace custom Function is not modifying the forward mode gradients "
+                    "inplace. If the forward is modifying an input inplace, then the jvp "
+                    "function must modify the corresponding gradient inplace."
+                )
     for o, tg in zip(outs, res, strict=True):
         if isinstance(o, Tensor) and tg is not None and o._data.dtype.kind in "fc":
             _set_tangent(o, tg)

@@ -360,6 +360,11 @@ def _apply(cls: Any, setup: bool, args: tuple[Any, ...], kwargs: dict[str, Any])
     ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._rg for a in args)
     prev = _GM.grad
     _GM.grad = False
+    # torch runs forward with grad mode and forward grad mode off: ops inside record nothing
+    # and propagate no tangents (an in-place op on a dual input leaves its tangent to jvp)
+    fw_prev = _fwad._STATE.enabled
+    if fw_prev:
+        _fwad._set_enabled(False)
     try:
         if setup:
             out = cls.forward(*args, **kwargs)
@@ -368,6 +373,8 @@ def _apply(cls: Any, setup: bool, args: tuple[Any, ...], kwargs: dict[str, Any])
             out = cls.forward(ctx, *args, **kwargs)
     finally:
         _GM.grad = prev
+        if fw_prev:
+            _fwad._set_enabled(True)
     if out is None:
         return None
     single = not isinstance(out, tuple)
@@ -432,6 +439,14 @@ def _wrap_outputs(ctx: Any, args: tuple[Any, ...], outs: tuple[Any, ...]) -> tup
     dirty = {id(t) for t in ctx._dirty}
     non_diff = {id(t) for t in ctx._non_diff}
     inputs = {id(a) for a in args if isinstance(a, Tensor)}
+    for t in ctx._dirty:
+        if id(t) not in inputs:
+            warnings.warn(
+                "ctx.mark_dirty() received a tensor that was not an input. Only input Tensors "
+                "that have been mutated should be passed to ctx.mark_dirty().",
+                UserWarning,
+                stacklevel=4,
+            )
     res = []
     meta = []
     for nr, o in enumerate(outs):
