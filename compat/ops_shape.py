@@ -364,6 +364,21 @@ register(
         ],
     ),
     OpEntry(
+        "concat",
+        lambda T, a, b, d: T.concat((a, b), d),
+        lambda dtype: [
+            Sample((tensor_arg(np.ones((2, 3))), tensor_arg(np.zeros((2, 1))), -1), name="dim -1"),
+            Sample((tensor_arg(np.ones((2, 3))), tensor_arg(np.zeros((2, 2))), 0), name="mismatch"),
+        ],
+    ),
+    OpEntry(
+        "concatenate",
+        lambda T, a, b, d: T.concatenate([a, b], d),
+        lambda dtype: [
+            Sample((tensor_arg(np.ones((2, 3))), tensor_arg(np.zeros((1, 3))), 0), name="dim 0"),
+        ],
+    ),
+    OpEntry(
         "stack",
         lambda T, a, b, d: T.stack([a, b], d),
         lambda dtype: [
