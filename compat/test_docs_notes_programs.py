@@ -354,6 +354,7 @@ def prog_note_complex_grads_of_reductions_and_ternary_ops(T: Any) -> Any:
         "vdot": lambda z: T.vdot(z.flatten(), z.flatten().exp()),
         "dist": lambda z: T.dist(z, z.flip(1).conj()) + T.dist(z, z * 1j, 3.5),
         "logsumexp": lambda z: T.logsumexp(z, 1),
+        "cumprod": lambda z: z.cumprod(1) + z.prod(0).sum(),
         "indexing": lambda z: (
             z.gather(1, T.tensor([[2], [0]])).sum()
             + z.index_select(1, T.tensor([1, 1])).sum()

@@ -613,6 +613,11 @@ _cumprod = defop(
     dtype="keep",
     self=lambda grad, self, dim, result: _cumprod_backward(grad, self, dim, result),
     jvp=lambda self, dim, self_t, result: _cumprod_t(self, self_t, dim, result),
+    complex={  # torch's cumprod_backward runs on input.conj() and output.conj()
+        "self": lambda grad, self, dim, result: _cumprod_backward(
+            grad, self.conj(), dim, result.conj()
+        )
+    },
 )
 
 
