@@ -321,7 +321,7 @@ def prog_note_complex_grads_of_holomorphic_unary_functions(T: Any) -> Any:
     z0 = T.tensor([0.3 + 0.4j, -1.2 + 0.5j, 0.7 - 2.0j, 2.5 + 0.1j], dtype=T.complex128)
     g = T.tensor([1 + 0.5j, -0.3j, 2.0, 0.1 - 1j], dtype=T.complex128)
     out = {}
-    for name in ("exp2", "expm1", "log2", "log10", "log1p", "rsqrt", "tan", "asin", "acos"):
+    for name in ("exp2", "expm1", "log2", "log10", "log1p", "rsqrt", "tan", "asin", "acos", "sinc"):
         z = z0.clone().requires_grad_()
         y = getattr(T, name)(z)
         y.backward(g)

@@ -433,6 +433,13 @@ def _sinc_backward(grad: Tensor, self: Tensor) -> Tensor:
     return _where(pxx == 0, 0.0, out)
 
 
+def _sinc_backward_complex(grad: Tensor, self: Tensor) -> Tensor:
+    # torch's sinc_backward for complex: grad times the conjugate derivative, 0 at x = 0
+    px = self * math.pi
+    pxx = self * self * math.pi
+    return _where(pxx == 0, 0.0, grad * ((px * px.cos() - px.sin()) / pxx).conj())
+
+
 sinc = defop(
     "sinc",
     "SincBackward0",
@@ -440,6 +447,7 @@ sinc = defop(
     dtype="float",
     self=_sinc_backward,
     jvp=ELEMENTWISE,
+    complex={"self": lambda grad, self: _sinc_backward_complex(grad, self)},
 )
 
 
