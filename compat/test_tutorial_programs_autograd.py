@@ -3340,6 +3340,30 @@ def prog_tut_ag_mark_dirty_non_input_warns(T: Any) -> Any:
     return {"y": (y, type(y.grad_fn).__name__, y._version), "g": x.grad, "plain": plain}
 
 
+@program()
+def prog_tut_ag_inference_tensor_out_and_resize(T: Any) -> Any:
+    n = T.tensor([1.0, 2.0])
+    with T.inference_mode():
+        i = T.zeros(2)
+        inside = T.add(n, n, out=i).is_inference()
+        j = T.zeros(2)
+    e_out = raises(lambda: T.add(n, n, out=i))
+    after = i.clone()
+    e_mul = raises(lambda: T.mul(n, 3, out=i))
+    e_resize = raises(lambda: j.resize_(3))
+    same = j.resize_(3).shape
+    return {
+        "inside": inside,
+        "e_out": e_out,
+        "after": after,
+        "e_mul": e_mul,
+        "i": i.clone(),
+        "e_resize": e_resize,
+        "j": (j.shape, same),
+        "normal_out": T.add(n, n, out=T.empty(2)),
+    }
+
+
 @program(
     xfail="torch's pack hook sees every saved tensor, the int64 indices of max(dim) and indexing "
     "and the saved statistics of layer_norm/batch_norm/nll_loss included; shadowgrad's registry "

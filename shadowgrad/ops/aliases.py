@@ -482,6 +482,8 @@ def resize_(self: Tensor, *sizes: Any, memory_format: Any = None) -> Tensor:
         old = root.reshape(-1)[start:] if root.flags.c_contiguous else self._data.reshape(-1)
         flat[: min(n, old.size)] = old[:n]
     self._data = flat.reshape(shape)
+    if self._inf:
+        self._check_inplace()  # outside inference mode torch resizes, then raises
     return self
 
 
