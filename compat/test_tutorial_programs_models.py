@@ -2322,6 +2322,7 @@ def prog_tut_md_prelu_generator_graph_and_errors(T: Any) -> Any:
         "1d": (y1, y1.grad_fn, g1, g1.grad_fn.name()),
         "errors": [
             raises(lambda: T.nn.functional.prelu(T.ones(4), T.ones(4))),
+            raises(lambda: T.nn.functional.prelu(T.ones(4), T.ones(3))),
             raises(lambda: T.nn.functional.prelu(T.ones(2, 3), T.ones(3, 1))),
             raises(lambda: T.nn.functional.prelu(T.ones(2, 3), T.ones(2))),
             raises(lambda: T.nn.PReLU(2)(T.tensor(1.0))),

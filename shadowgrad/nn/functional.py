@@ -423,7 +423,7 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
     if n != 1:
         if input.ndim == 0:
             raise RuntimeError("Not allow zero-dim input tensor.")
-        ch = input.shape[1] if input.ndim >= 2 else input.shape[0]
+        ch = input.shape[1] if input.ndim >= 2 else 1  # a 1-d input is one channel
         if ch != n:
             raise RuntimeError(
                 "Mismatch of parameter numbers and input channel size. Found parameter numbers "
