@@ -20,6 +20,7 @@ from ..autograd.forward_ad import ELEMENTWISE, _get_tangent
 from ..ops import nn_fused as _fused
 from ..ops import nn_ops as K
 from ..ops import pointwise as P
+from ..ops._util import wrap_dim
 from ..ops.aten_legacy import _check_conv_shapes, _check_output_padding
 from ..ops.inplace import apply_inplace
 from ..ops.linalg import _addmm as _ADDMM
@@ -408,8 +409,6 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
     """Mirrors `torch.nn.functional.glu`."""
     if input.ndim == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
-    from ..ops._util import wrap_dim
-
     d = wrap_dim(dim, input.ndim)
     n = input.shape[d]
     if n % 2:
@@ -447,8 +446,6 @@ def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
 def _softmax_input(
     input: Tensor, dim: int, dtype: Any, kernel: str = "softmax"
 ) -> tuple[Tensor, int]:
-    from ..ops._util import wrap_dim
-
     if dtype is not None:
         input = input.to(dtype)
     d = wrap_dim(dim, input.ndim)
@@ -2181,8 +2178,6 @@ def _clamp_min_(t: Tensor, eps: float) -> Tensor:
 
 def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
     """Mirrors `torch.nn.functional.cosine_similarity`."""
-    from ..ops._util import wrap_dim
-
     dt = D.promote_types(x1.dtype, x2.dtype)
     if not dt.is_floating_point:
         raise RuntimeError(
@@ -2215,8 +2210,6 @@ def normalize(
     input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Tensor | None = None
 ) -> Tensor:
     """Mirrors `torch.nn.functional.normalize`."""
-    from ..ops._util import wrap_dim
-
     d = wrap_dim(dim, input.ndim)
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
         raise RuntimeError(

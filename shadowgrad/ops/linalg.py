@@ -28,9 +28,11 @@ def _flip(a: np.ndarray, b: np.ndarray) -> bool:
     product x @ w.T up to 2x slower than its transpose w @ x.T when x has few rows and fewer
     than w (torch's MKL has no such gap). Measured with the copy back to row-major, one
     thread: 16 rows 0.64 of the time, 64 rows 0.80-0.87, 128 rows 0.90-1.01, 256 rows and
-    more 1.09-1.19 (the copy then costs more than the product saves)."""
+    more 1.09-1.19 (the copy then costs more than the product saves). A small matrix b (under
+    8192 elements: 32x16, 64x64) gains nothing from the flip, and its extra copy cost 20-40%."""
     return (
         1 < a.shape[0] <= 64
+        and b.size >= 8192
         and a.shape[0] < b.shape[1]
         and a.dtype.kind == "f"
         and a.flags.c_contiguous
