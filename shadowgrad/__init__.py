@@ -165,3 +165,19 @@ from . import _signatures  # noqa: E402
 _signatures.install(globals(), "", nn.functional)
 _signatures.install(special.__dict__, "special.")
 _signatures.install(linalg.__dict__, "linalg.")
+
+# numpy's keyword names (axis=, keepdims=, x=, x2=) where torch's argument parser takes them
+from . import _numpy_compat  # noqa: E402
+
+_numpy_compat.install_methods(Tensor)
+_numpy_compat.install_functions(
+    globals(),
+    "",
+    None,
+    {k: v[0] for k, v in _signatures.OTHER.items() if "." not in k},
+    nn.functional,
+)
+_numpy_compat.install_functions(special.__dict__, "special_")
+_numpy_compat.install_functions(linalg.__dict__, "linalg_")
+_numpy_compat.install_functions(fft.__dict__, "fft_")
+_numpy_compat.install_functions(nn.functional.__dict__, "", _numpy_compat._NATIVE_NN_FUNCTIONAL)

@@ -157,6 +157,7 @@ def tensor_first(fn: Any, reported: str, param: str) -> Any:
             )
         return fn(*args, **kwargs)
 
+    checked._first_param = param  # type: ignore[attr-defined] # for _numpy_compat
     return checked
 
 

@@ -107,6 +107,7 @@ def _with_out(fn: Any, public: str, name: str | None) -> Any:
     with_out.__name__ = public
     with_out.__qualname__ = fn.__qualname__
     with_out.__doc__ = fn.__doc__
+    with_out.__wrapped__ = fn  # type: ignore[attr-defined] # its parameters (_numpy_compat)
     return with_out
 
 

@@ -1434,6 +1434,7 @@ def _parser_checked(name: str, fn: Any, method: bool) -> Any:
 
     call.__name__ = call.__qualname__ = name
     call.__doc__ = fn.__doc__
+    call.__wrapped__ = fn  # type: ignore[attr-defined] # its parameters (_numpy_compat)
     return call
 
 

@@ -1370,8 +1370,21 @@ _flip = defop(
 )
 
 
-def flip(input: Tensor, *dims: Any) -> Tensor:
-    """Mirrors `torch.flip`."""
+_NO_DIMS: Any = object()
+
+
+def flip(input: Tensor, *dims: Any, **kwargs: Any) -> Tensor:
+    """Mirrors `torch.flip` (`dims` given by position, or by name as `dims=`)."""
+    if kwargs:
+        given = kwargs.pop("dims", _NO_DIMS)
+        if given is not _NO_DIMS:
+            if dims:
+                raise TypeError("flip() got multiple values for argument 'dims'")
+            dims = (given,)
+        if kwargs and dims:  # torch's parser reports a missing dims before an unknown keyword
+            raise TypeError(f"flip() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    if not dims:
+        raise TypeError('flip() missing 1 required positional arguments: "dims"')
     if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
         dims = tuple(dims[0])
     from ._util import wrap_dims

@@ -1,0 +1,209 @@
+"""numpy's keyword names, as torch's argument parser accepts them.
+
+torch's parser (python_arg_parser.cpp, `numpy_compatibility_arg_names`) lets every native binding,
+`torch.<fn>(...)` and `Tensor.<method>(...)` alike, take numpy's name for four parameters:
+`axis` for `dim`, `keepdims` for `keepdim`, `x`, `a` or `x1` for `input`, and `x2` for `other`
+(`x.sum(axis=0)`, `torch.mean(x, axis=1, keepdims=True)`, `torch.add(x1=a, x2=b)`). The functions
+torch writes in Python (most of torch.nn.functional, `Tensor.split`, `torch.norm`, ...) do not.
+
+shadowgrad's functions are Python functions with torch's parameter names. `install` wraps, once
+at import, each public function and Tensor method that torch binds natively and whose parameters
+include one of those names; the wrapper translates the keywords only when an alias is among them
+(one truthiness test of the keywords otherwise). torch reads an alias only for a parameter not
+given already (by position or by its own name); an alias left unread is an unexpected keyword.
+"""
+
+from __future__ import annotations
+
+import inspect
+import types
+from typing import Any
+
+# numpy's names for each parameter, in the order torch tries them
+_NUMPY_NAMES = {
+    "dim": ("axis",),
+    "keepdim": ("keepdims",),
+    "input": ("x", "a", "x1"),
+    "other": ("x2",),
+}
+_ALIAS_OF = {a: p for p, names in _NUMPY_NAMES.items() for a in names}
+_ALIASES = frozenset(_ALIAS_OF)
+
+# Functions torch writes in Python (no aliases), among those whose parameters would take one.
+# Read from torch 2.13: the ones not a builtin function or method descriptor.
+_PYTHON_METHODS = frozenset(
+    "istft lstsq norm solve split stft unflatten unique unique_consecutive".split()  # noqa: SIM905
+)
+_PYTHON_FUNCTIONS = frozenset(
+    "lstsq matrix_rank norm solve split stft symeig unique unique_consecutive".split()  # noqa: SIM905
+)
+# torch.nn.functional is mostly Python: the ones torch binds natively (torch._C builtins)
+_NATIVE_NN_FUNCTIONAL = frozenset(
+    """
+    adaptive_avg_pool1d avg_pool1d avg_pool2d avg_pool3d celu_ channel_shuffle conv1d conv2d
+    conv3d conv_tbc conv_transpose1d conv_transpose2d conv_transpose3d cosine_similarity elu_
+    gelu hardshrink hardtanh_ leaky_relu_ linear logsigmoid native_channel_shuffle
+    pairwise_distance pdist pixel_shuffle pixel_unshuffle prelu relu_ rrelu_ selu_ softplus
+    softshrink threshold_
+    """.split()  # noqa: SIM905
+)
+
+
+def _plan(fn: Any, method: bool) -> tuple[dict[str, int], dict[str, int] | None] | None:
+    """(fn's aliased parameters, all its named parameters), each name -> its position (-1:
+    keyword-only); the second None where fn takes **kwargs or hides its parameters. None if fn
+    has no aliased parameter."""
+    plan: dict[str, int] = {}
+    names: dict[str, int] | None = {}
+    first = getattr(fn, "_first_param", None)  # _signatures.tensor_first's, over a (*args) op
+    if first in _NUMPY_NAMES and not method:
+        plan[first] = 0
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return (plan, None) if plan else None
+    pos = 0
+    for p in params:
+        if p.kind is p.VAR_POSITIONAL:
+            pos = -1 << 20  # what follows is keyword-only
+            if first is not None:
+                names = None
+            continue
+        if p.kind is p.VAR_KEYWORD:
+            names = None
+            break
+        i = pos if pos >= 0 and p.kind is p.POSITIONAL_OR_KEYWORD else -1
+        if p.kind is not p.POSITIONAL_ONLY and not (method and pos == 0):
+            # (a method's first parameter is torch's bound `self`: it has no name)
+            if names is not None:
+                names[p.name] = i
+            if p.name in _NUMPY_NAMES:
+                plan[p.name] = i
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            pos += 1
+    outer = fn
+    while names is not None and hasattr(outer, "__wrapped__"):
+        # the keywords a wrapper takes itself (_with_out's out=)
+        for p in inspect.signature(outer, follow_wrapped=False).parameters.values():
+            if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and p.name not in names:
+                names[p.name] = -1
+        outer = outer.__wrapped__
+    return (plan, names) if plan else None
+
+
+def _translate(
+    reported: str,
+    plan: dict[str, int],
+    names: dict[str, int] | None,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> dict[str, Any]:
+    """kwargs with the aliases of plan's parameters renamed, as torch's parser reads them: an
+    alias only for a parameter not given already (by position or by its own name). A keyword
+    left unread fails as torch's does (extra_kwargs): at the first keyword, in the caller's order,
+    that is no parameter's own name (an alias, read or not, included) or names one given by
+    position."""
+    out: dict[str, Any] = {}
+    bad = False
+    for k, v in kwargs.items():
+        p = _ALIAS_OF.get(k)
+        if p is None or p not in plan:
+            out[k] = v
+            bad = bad or (names is not None and k not in names)
+            continue
+        i = plan[p]
+        if p in kwargs or p in out or 0 <= i < len(args):
+            bad = True  # given already: torch leaves the alias unread
+            continue
+        out[p] = v
+    if bad:
+        for k in kwargs:
+            if names is None:
+                if k in _ALIASES:
+                    break
+                continue
+            i = names.get(k)
+            if i is None:
+                break
+            if 0 <= i < len(args):
+                raise TypeError(f"{reported}() got multiple values for argument '{k}'")
+        raise TypeError(f"{reported}() got an unexpected keyword argument '{k}'")
+    return out
+
+
+def _wrap(fn: Any, reported: str, plan: tuple[dict[str, int], dict[str, int] | None]) -> Any:
+    aliased_params, names = plan
+
+    def aliased(*args: Any, **kwargs: Any) -> Any:
+        if kwargs and not _ALIASES.isdisjoint(kwargs):
+            kwargs = _translate(reported, aliased_params, names, args, kwargs)
+        return fn(*args, **kwargs)
+
+    aliased.__name__ = getattr(fn, "__name__", reported)
+    aliased.__qualname__ = getattr(fn, "__qualname__", reported)
+    aliased.__doc__ = fn.__doc__
+    aliased.__module__ = getattr(fn, "__module__", __name__)
+    aliased.__wrapped__ = fn  # type: ignore[attr-defined]
+    aliased._numpy_aliases = True  # type: ignore[attr-defined]
+    return aliased
+
+
+def _wrapped(fn: Any, reported: str, method: bool) -> Any:
+    if not inspect.isfunction(fn) or getattr(fn, "_numpy_aliases", False):
+        return fn
+    plan = _plan(fn, method)
+    return fn if plan is None else _wrap(fn, reported, plan)
+
+
+def install_methods(cls: type) -> None:
+    """Wrap the Tensor methods torch binds natively. Those torch writes in Python name
+    themselves `Tensor.<name>` in Python's own errors (`Tensor.split() got an unexpected keyword
+    argument 'axis'`): they become copies of their function under that qualified name."""
+    for name, fn in list(vars(cls).items()):
+        if name.startswith("__"):
+            continue
+        if name in _PYTHON_METHODS:
+            if inspect.isfunction(fn) and fn.__qualname__ != f"Tensor.{name}":
+                setattr(cls, name, _renamed(fn, f"Tensor.{name}"))
+            continue
+        new = _wrapped(fn, name, True)
+        if new is not fn:
+            setattr(cls, name, new)
+
+
+def _renamed(fn: Any, qualname: str) -> Any:
+    """A copy of fn (same code, defaults, closure and attributes) under another qualname."""
+    new = types.FunctionType(
+        fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__
+    )
+    new.__kwdefaults__ = fn.__kwdefaults__
+    new.__dict__.update(fn.__dict__)
+    new.__doc__ = fn.__doc__
+    new.__module__ = fn.__module__
+    new.__annotations__ = fn.__annotations__
+    new.__qualname__ = qualname
+    return new
+
+
+def install_functions(
+    namespace: dict[str, Any],
+    prefix: str,
+    names: Any = None,
+    reported: dict[str, str] | None = None,
+    nn_functional: Any = None,
+) -> None:
+    """Wrap a namespace's functions in place (torch: prefix "", torch.special: "special_", ...):
+    those in `names` when given, else all but torch's Python ones. Where `nn_functional` holds
+    the same function object under the same name, and torch binds that one natively there too,
+    it gets the same wrapper (one object, as in torch)."""
+    reported = reported or {}
+    for name, fn in list(namespace.items()):
+        if name.startswith("_") or (names is not None and name not in names):
+            continue
+        if names is None and prefix == "" and name in _PYTHON_FUNCTIONS:
+            continue
+        new = _wrapped(fn, reported.get(name, prefix + name), False)
+        if new is not fn:
+            namespace[name] = new
+            if name in _NATIVE_NN_FUNCTIONAL and getattr(nn_functional, name, None) is fn:
+                setattr(nn_functional, name, new)
