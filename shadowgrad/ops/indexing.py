@@ -1358,6 +1358,7 @@ def _inplace(fn: Any, name: str) -> Any:
         return apply_inplace(fn, self, *args, **kwargs)
 
     method.__name__ = name
+    method.__wrapped__ = fn  # type: ignore[attr-defined] # its parameters (_numpy_compat)
     return method
 
 

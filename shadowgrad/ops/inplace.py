@@ -194,6 +194,7 @@ def make_inplace(fn: Callable[..., Tensor]) -> Callable[..., Tensor]:
         return apply_inplace(fn, self, *args, **kwargs)
 
     method.__name__ = getattr(fn, "__name__", "op") + "_"
+    method.__wrapped__ = fn  # type: ignore[attr-defined] # its parameters (_numpy_compat)
     return method
 
 
