@@ -3392,27 +3392,36 @@ def prog_tut_ag_saved_hooks_see_index_and_stat_tensors(T: Any) -> Any:
     return out
 
 
-@program(
-    xfail="cat/stack nodes (registry.py ListOpNode, the lead's file) expose no _saved_dim: "
-    "ListOpNode needs OpNode's __getattr__/__dir__ for its saved attributes"
-)
+@program()
 def prog_tut_ag_saved_dim_of_cat_and_stack(T: Any) -> Any:
     x = T.ones(2, 3, requires_grad=True)
     c = T.cat([x, x * 2], dim=1)
-    s = T.stack([x, x * 2], dim=1)
-    return {"cat": c.grad_fn._saved_dim, "stack": s.grad_fn._saved_dim}
+    s = T.stack([x, x * 2], dim=0)
+    listed = [[a for a in dir(n) if a.startswith("_saved_")] for n in (c.grad_fn, s.grad_fn)]
+    out = {"cat": c.grad_fn._saved_dim, "stack": s.grad_fn._saved_dim, "listed": listed}
+    c.sum().backward()
+    out["after_backward"] = c.grad_fn._saved_dim
+    out["unknown"] = raises(lambda: c.grad_fn._saved_sizes)
+    return out
 
 
-@program(
-    xfail="a view of an inference tensor is not a view in torch (_base None, _is_view() False); "
-    "shadowgrad's registry._as_view (the lead's file) links it to its base"
-)
+@program()
 def prog_tut_ag_inference_tensor_views_untracked(T: Any) -> Any:
     with T.inference_mode():
         inf = T.arange(4.0)
         v = inf[1:]
+        inf.view(2, 2).mul_(2)  # still shares memory with its base
+        normal = T.arange(3.0)
+        nv = normal[1:]  # a view of a normal tensor stays a view, and not an inference tensor
     w = inf.view(2, 2)
-    return {"v": (v._base is None, v._is_view()), "w": (w._base is None, w._is_view())}
+    return {
+        "v": (v.tolist(), v._base is None, v._is_view(), v.is_inference()),
+        "w": (w._base is None, w._is_view(), w.is_inference()),
+        "inf": inf.tolist(),
+        "nv": (nv._base is normal, nv._is_view(), nv.is_inference()),
+        "version": raises(lambda: v._version),
+        "inplace_outside": raises(lambda: w.add_(1)),
+    }
 
 
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------

@@ -676,6 +676,11 @@ def _scalar_array(v: Any, dt: D.dtype) -> np.ndarray:
 
 
 def _as_view(result: Tensor, src: Tensor) -> None:
+    if src._inf:
+        # a view of an inference tensor is an inference tensor that torch does not track as a
+        # view (no _base, _is_view() False; inference tensors have no version counter)
+        result._inf = True
+        return
     vc = src._vc
     if vc is None:
         vc = src._vc = VersionCounter()
@@ -1159,6 +1164,16 @@ class ListOpNode(Node):
             if type(v) is SavedTensor:
                 v.release()
 
+    def __getattr__(self, name: str) -> Any:
+        # torch's node lists its saved arguments (cat's and stack's `_saved_dim`), readable
+        # after backward too: they are not tensors
+        if name.startswith("_saved_") and name[7:] in self._op.listed:
+            return (self._saved or {})[name[7:]]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __dir__(self) -> list[str]:
+        return sorted({*super().__dir__(), *("_saved_" + n for n in self._op.listed)})
+
 
 class ListOpDef:
     """An op whose first argument is a sequence of tensors; its formula returns one grad each."""
@@ -1170,8 +1185,10 @@ class ListOpDef:
         forward: Callable[..., Any],
         formula: Any,
         complex: bool = False,
+        listed: tuple[str, ...] = (),
     ) -> None:
         self.name = name
+        self.listed = listed  # the saved arguments torch's node shows as `_saved_<name>`
         self.grad_fn = grad_fn
         self.forward = forward
         self.params = list(inspect.signature(forward).parameters)
@@ -1199,13 +1216,15 @@ def deflistop(
     forward: Callable[..., Any],
     tensors: Callable[..., Any],
     complex: bool = False,
+    listed: tuple[str, ...] = (),
 ) -> Callable[..., Any]:
     """Declare an op over a list of tensors (first forward parameter `tensors`).
 
     The inputs are promoted to one dtype (torch's result_type) before the forward runs. The
-    formula `tensors(grad, ...)` returns a sequence with one gradient per tensor.
+    formula `tensors(grad, ...)` returns a sequence with one gradient per tensor; `listed`
+    names the formula arguments torch's node shows as `_saved_<name>`.
     """
-    op = ListOpDef(name, grad_fn, forward, tensors, complex)
+    op = ListOpDef(name, grad_fn, forward, tensors, complex, listed)
 
     def run(ts: Any, *attrs: Any) -> Tensor:
         ts = list(ts)

@@ -943,6 +943,7 @@ _cat = deflistop(
     _cat_fwd,
     tensors=lambda grad, dim, sizes: _split_grad(grad, dim, sizes),
     complex=True,
+    listed=("dim",),
 )
 _stack = deflistop(
     "stack",
@@ -950,6 +951,7 @@ _stack = deflistop(
     lambda tensors, dim: np.stack(tensors, axis=dim),
     tensors=lambda grad, dim: [select(grad, dim, i) for i in range(grad._data.shape[dim])],
     complex=True,
+    listed=("dim",),
 )
 
 
