@@ -1251,12 +1251,7 @@ def prog_tut_ag_fwd_dual_errors(T: Any) -> Any:
     return {"errs": (e_shape, e_dtype, e_int, e_again)}
 
 
-@program(
-    warnings=False,  # torch's first forward-AD use warns about torch.jit.script
-    xfail="addmm's forward rule (shadowgrad/ops/linalg.py _addmm_jvp, the lead's file) drops the "
-    "zero-tangent term mat1_t @ mat2, so with dual weights the tangent does not require grad "
-    "(torch: AddBackward0); needs forward_ad.add_terms/ZeroTerm there as in the BILINEAR rule",
-)
+@program(warnings=False)  # torch's first forward-AD use warns about torch.jit.script
 def prog_tut_ag_fwd_module_params_as_duals(T: Any) -> Any:
     fwAD = T.autograd.forward_ad
     model = _seeded(T, T.nn.Linear(5, 3), 7)
@@ -1278,6 +1273,33 @@ def prog_tut_ag_fwd_module_params_as_duals(T: Any) -> Any:
         out2 = from_func(model2, dual_params, (x,))
         jvp2 = fwAD.unpack_dual(out2).tangent
     return {"out": out, "jvp": jvp, "jvp2": jvp2, "same": T.allclose(jvp, jvp2)}
+
+
+@program(warnings=False)  # torch's first forward-AD use warns about torch.jit.script
+def prog_tut_ag_fwd_addmm_family_one_sided_tangents(T: Any) -> Any:
+    """addmm/addmv/baddbmm/addbmm with a tangent on one factor only, the other factor requiring
+    grad: torch evaluates the zero term too, so the tangent is differentiable."""
+    fwAD = T.autograd.forward_ad
+    out = {}
+    with fwAD.dual_level():
+        for name, shapes in (
+            ("addmm", ((3, 4), (3, 2), (2, 4))),
+            ("addmv", ((3,), (3, 2), (2,))),
+            ("baddbmm", ((2, 3, 4), (2, 3, 5), (2, 5, 4))),
+            ("addbmm", ((3, 4), (2, 3, 5), (2, 5, 4))),
+        ):
+            s, a, b = (T.tensor(_data(*sh, seed=i + 40)) for i, sh in enumerate(shapes))
+            a.requires_grad_()
+            b.requires_grad_()
+            ta, tb = T.tensor(_data(*a.shape, seed=50)), T.tensor(_data(*b.shape, seed=51))
+            fn = getattr(T, name)
+            r1 = fn(s, fwAD.make_dual(a, ta), b, beta=0.5, alpha=2.0)
+            r2 = fn(s, a, fwAD.make_dual(b, tb))
+            r3 = fn(fwAD.make_dual(s, T.ones_like(s)), a.detach(), b.detach(), alpha=3)
+            t1, t2, t3 = (fwAD.unpack_dual(r).tangent for r in (r1, r2, r3))
+            (g,) = T.autograd.grad(t1.sum(), b)
+            out[name] = (t1, t1.grad_fn.name(), t2, t2.grad_fn.name(), t3, t3.requires_grad, g)
+    return out
 
 
 @program(warnings=False)  # torch's first forward-AD use warns about torch.jit.script

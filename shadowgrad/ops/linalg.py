@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from .._tensor import Tensor, _make
-from ..autograd.forward_ad import BILINEAR, LINEAR
+from ..autograd.forward_ad import BILINEAR, LINEAR, ZeroTerm, add_terms
 from ..autograd.graph import resave
 from ._util import shape_str, wrap_dim
 from .pointwise import _out
@@ -507,17 +507,28 @@ def _plus(a: Any, b: Any) -> Any:
 
 
 def _addmm_jvp(prod: Any) -> Any:
-    """beta * input_t + alpha * (mat1_t @ mat2 + mat1 @ mat2_t), `prod` the op's product."""
+    """torch's maybe_multiply(self_t, beta) + maybe_multiply(mat1_t @ mat2, alpha) +
+    maybe_multiply(mat1 @ mat2_t, alpha), `prod` the op's product; a missing tangent is a zero
+    term, recorded when its primal factor requires grad (Note [Zero tangents])."""
 
     def rule(
         mat1: Any, mat2: Any, beta: Any, alpha: Any, self_t: Any, mat1_t: Any, mat2_t: Any
     ) -> Any:
-        out = None if mat1_t is None else prod(mat1_t, mat2)
-        if mat2_t is not None:
-            out = _plus(out, prod(mat1, mat2_t))
-        if out is not None:
-            out = _scale(out, alpha)
-        return out if self_t is None else _plus(_scale(self_t, beta), out)
+        def term(a: Any, b: Any) -> Any:
+            return _scale(prod(a, b), alpha)
+
+        t1 = (
+            term(mat1_t, mat2)
+            if mat1_t is not None
+            else ZeroTerm(lambda z: term(z, mat2), mat1, mat2)
+        )
+        t2 = (
+            term(mat1, mat2_t)
+            if mat2_t is not None
+            else ZeroTerm(lambda z: term(mat1, z), mat2, mat1)
+        )
+        # summed in torch's order: (self term + mat1 term) + mat2 term
+        return add_terms(add_terms(None if self_t is None else _scale(self_t, beta), t1), t2)
 
     return rule
 
