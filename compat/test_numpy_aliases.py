@@ -144,7 +144,7 @@ CALLS = [
     # --- what torch refuses
     "x.sum(dim=0, axis=1)",
     "x.sum(0, axis=1)",
-    "x.sum(axis=0, foo=1)",
+    "T.sum(x, axis=0, foo=1)",
     "x.sum(keepdim=True, axis=0, keepdims=False)",
     "x.amax(axis=0, keepdim=True, keepdims=False)",
     "T.cumsum(x, axis=0, dim=1)",

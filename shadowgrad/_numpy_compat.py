@@ -148,11 +148,112 @@ def _wrap(fn: Any, reported: str, plan: tuple[dict[str, int], dict[str, int] | N
     return aliased
 
 
+_S: Any = object()  # not given
+
+
+def _slow(fn: Any, reported: str, values: dict[str, Any], aliases: dict[str, Any]) -> Any:
+    """An exact wrapper's call with an alias given (or a required parameter left out)."""
+    for a, v in aliases.items():
+        if v is _S:
+            continue
+        p = _ALIAS_OF[a]
+        if values[p] is not _S:  # given already: torch leaves the alias unread, and names the
+            # first keyword that is no parameter's name: an alias, taken here in numpy's order
+            first = next(k for k, v in aliases.items() if v is not _S)
+            raise TypeError(f"{reported}() got an unexpected keyword argument '{first}'")
+        values[p] = v
+    first = next(iter(values))
+    return fn(values.pop(first), **{k: v for k, v in values.items() if v is not _S})
+
+
+def _exact(fn: Any, reported: str, plan: dict[str, int]) -> Any:
+    """A wrapper with fn's own parameters plus the aliases (None where fn's are not plain):
+    a call without an alias costs one comparison per alias and the call of fn, without the
+    packing of *args and **kwargs."""
+    if hasattr(fn, "__wrapped__"):
+        return None
+    params = list(inspect.signature(fn).parameters.values())
+    aliases = [a for p in plan for a in _NUMPY_NAMES[p]]
+    if any(
+        p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.POSITIONAL_ONLY)
+        or p.name.startswith("_")
+        or p.name in _ALIASES
+        for p in params
+    ):
+        return None
+    ns: dict[str, Any] = {"_fn": fn, "_S": _S, "_slow": _slow, "_reported": reported}
+    head: list[str] = []
+    star = False
+    defaulted = False
+    needed: list[str] = []  # required, but given a default here: present, or the slow path
+    fills: list[str] = []
+    call: list[str] = []
+    call_kw: list[str] = []  # keyword-only, passed on only when not at their default
+    kw_default: list[str] = []
+    for i, p in enumerate(params):
+        n = p.name
+        if p.kind is p.KEYWORD_ONLY and not star:
+            head.append("*")
+            star = True
+        if p.default is not p.empty:
+            ns[f"_d{i}"] = p.default
+        if n in plan or (defaulted and p.kind is p.POSITIONAL_OR_KEYWORD):
+            head.append(f"{n}=_S")
+            defaulted = defaulted or p.kind is p.POSITIONAL_OR_KEYWORD
+            if p.default is p.empty:
+                needed.append(n)
+            else:
+                fills.append(f"        if {n} is _S:\n            {n} = _d{i}\n")
+        elif p.default is not p.empty:
+            head.append(f"{n}=_d{i}")
+            defaulted = defaulted or p.kind is p.POSITIONAL_OR_KEYWORD
+        else:
+            head.append(n)
+        if p.kind is p.POSITIONAL_OR_KEYWORD:
+            call.append(n)
+        elif n not in plan and p.default is not p.empty:
+            kw_default.append(f"{n} is _d{i}")
+            call_kw.append(f"{n}={n}")
+        else:
+            call.append(f"{n}={n}")
+    if not star:
+        head.append("*")
+    head += [f"{a}=_S" for a in aliases]
+    cond = " and ".join([f"{a} is _S" for a in aliases] + [f"{n} is not _S" for n in needed])
+    values = ", ".join(f"{p.name!r}: {p.name}" for p in params)
+    given = ", ".join(f"{a!r}: {a}" for a in aliases)
+    fast = f"        return _fn({', '.join(call)})\n"
+    if kw_default:
+        fast = (
+            f"        if {' and '.join(kw_default)}:\n    {fast}"
+            f"        return _fn({', '.join(call + call_kw)})\n"
+        )
+    src = (
+        f"def aliased({', '.join(head)}):\n"
+        f"    if {cond}:\n"
+        f"{''.join(fills)}{fast}"
+        f"    return _slow(_fn, _reported, {{{values}}}, {{{given}}})\n"
+    )
+    exec(src, ns)  # the source built above, from fn's own parameter names
+    return ns["aliased"]
+
+
 def _wrapped(fn: Any, reported: str, method: bool) -> Any:
     if not inspect.isfunction(fn) or getattr(fn, "_numpy_aliases", False):
         return fn
     plan = _plan(fn, method)
-    return fn if plan is None else _wrap(fn, reported, plan)
+    if plan is None:
+        return fn
+    new = _exact(fn, reported, plan[0]) if method else None
+    if new is None:
+        return _wrap(fn, reported, plan)
+    new.__name__ = fn.__name__
+    new.__qualname__ = fn.__qualname__
+    new.__doc__ = fn.__doc__
+    new.__module__ = fn.__module__
+    new.__wrapped__ = fn
+    new._numpy_aliases = True
+    return new
 
 
 def install_methods(cls: type) -> None:
