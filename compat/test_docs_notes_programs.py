@@ -2451,20 +2451,26 @@ def prog_note_tensor_hook_fires_for_grad_inputs_node_hooks_do_not(T: Any) -> Any
     return log, gb, ga, gb2
 
 
-@program(
-    xfail="backward(inputs=[non-leaf]) skips that tensor's node, so its Node hooks don't fire; "
-    "torch runs the node anyway (shadowgrad/autograd/engine.py, _run_node)"
-)
+@program()
 def prog_note_backward_inputs_still_runs_input_node_hooks(T: Any) -> Any:
     log: list[Any] = []
     a = _leaf(T, 3)
     b = a * 2
     c = (b * b).sum()
     b.register_hook(lambda g: log.append("b tensor hook"))
-    b.grad_fn.register_hook(lambda gi, go: log.append("b node hook"))
+    b.grad_fn.register_hook(lambda gi, go: log.append(("b node hook", gi, go)))
     b.grad_fn.register_prehook(lambda go: log.append("b node prehook"))
     c.backward(inputs=[b])
-    return log, b.grad, a.grad
+    # the input's node runs without retain_graph: its saved values are freed afterwards, and
+    # an input node whose graph was freed before raises
+    e = _leaf(T, 3, seed=1)
+    f = e.exp()
+    (f * f).sum().backward(inputs=[f])
+    after = raises(lambda: f.sum().backward())
+    g = e.exp()
+    g.sum().backward()
+    before = raises(lambda: (g * g).sum().backward(inputs=[g]))
+    return log, b.grad, a.grad, f.grad, after, before, e.grad
 
 
 @program()

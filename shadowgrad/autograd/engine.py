@@ -868,7 +868,20 @@ def _run_node(
                 _release_children(node, deps, buffers, heap, None)
                 return None
         elif not is_acc and not _has_needed_child(node, needed):
-            # a non-leaf input was made to retain its grad: its hook has filled .grad
+            # a non-leaf input was made to retain its grad: its hook has filled .grad. torch
+            # still runs the node, computing none of its outputs (no edge is needed): its node
+            # hooks fire, the post hooks with undefined grad_inputs, and it unpacks its saved
+            # values (a graph already freed raises the second-backward error); the caller then
+            # frees them, and hands undefined gradients on
+            if any(g is not None for g in in_grads):
+                x = node._x
+                if x is not None and x.prehooks:
+                    in_grads = _node_prehooks(node, in_grads)
+                node.apply(in_grads)
+                outs = [None] * len(node._next)
+                if x is not None and x.hooks:
+                    _node_posthooks(node, outs, in_grads)
+                return outs
             _release_children(node, deps, buffers, heap, None)
             return None
     x = node._x
