@@ -238,11 +238,19 @@ def _exact(fn: Any, reported: str, plan: dict[str, int]) -> Any:
     return ns["aliased"]
 
 
-def _wrapped(fn: Any, reported: str, method: bool) -> Any:
+def _wrapped(fn: Any, reported: str, method: bool, shared: bool = False) -> Any:
+    """fn taking the aliases; `shared`: fn is also the function of a namespace torch writes in
+    Python (so it cannot take them in place)."""
     if not inspect.isfunction(fn) or getattr(fn, "_numpy_aliases", False):
         return fn
     plan = _plan(fn, method)
     if plan is None:
+        return fn
+    hook = getattr(fn, "_alias_hook", None)  # _signatures.tensor_first's: translate in there
+    if hook is not None and not method and not shared and hook[0] is None:
+        aliased_params, names = plan
+        hook[0] = lambda args, kwargs: _translate(reported, aliased_params, names, args, kwargs)
+        fn._numpy_aliases = True
         return fn
     new = _exact(fn, reported, plan[0]) if method else None
     if new is None:
@@ -303,7 +311,8 @@ def install_functions(
             continue
         if names is None and prefix == "" and name in _PYTHON_FUNCTIONS:
             continue
-        new = _wrapped(fn, reported.get(name, prefix + name), False)
+        shared = getattr(nn_functional, name, None) is fn and name not in _NATIVE_NN_FUNCTIONAL
+        new = _wrapped(fn, reported.get(name, prefix + name), False, shared)
         if new is not fn:
             namespace[name] = new
             if name in _NATIVE_NN_FUNCTIONAL and getattr(nn_functional, name, None) is fn:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from ._numpy_compat import _ALIASES as _NUMPY_ALIASES
+
 # torch.<name>: reported as <name>(), first parameter 'input'
 PLAIN = frozenset(
     """
@@ -146,10 +148,17 @@ def tensor_first(fn: Any, reported: str, param: str) -> Any:
     """fn, refusing a first positional argument that is not a Tensor with torch's TypeError."""
     from ._tensor import Tensor
 
+    # numpy's keyword names (axis=, x=, ...): _numpy_compat sets the translation here, where
+    # torch takes them, so that these functions need no second wrapper
+    hook: list[Any] = [None]
+
     @functools.wraps(fn)
     def checked(*args: Any, **kwargs: Any) -> Any:
-        if not args and param in kwargs:  # torch.exp(input=x): the first parameter by name
-            args = (kwargs.pop(param),)
+        if kwargs:
+            if hook[0] is not None and not _NUMPY_ALIASES.isdisjoint(kwargs):
+                kwargs = hook[0](args, kwargs)
+            if not args and param in kwargs:  # torch.exp(input=x): the first parameter by name
+                args = (kwargs.pop(param),)
         if args and not isinstance(args[0], Tensor):
             raise TypeError(
                 f"{reported}(): argument '{param}' (position 1) must be Tensor, not "
@@ -158,6 +167,7 @@ def tensor_first(fn: Any, reported: str, param: str) -> Any:
         return fn(*args, **kwargs)
 
     checked._first_param = param  # type: ignore[attr-defined] # for _numpy_compat
+    checked._alias_hook = hook  # type: ignore[attr-defined]
     return checked
 
 
