@@ -276,3 +276,23 @@ def test_plain_calls_are_not_wrapped() -> None:
     T = shadowgrad
     assert not hasattr(T.Tensor.exp, "__wrapped__")
     assert T.Tensor.sum.__wrapped__ is T.ops.reduction.sum
+
+
+_WARNING_CALLS = {
+    "t.std(0)": lambda t: t.std(0),
+    "t.std(axis=0)": lambda t: t.std(axis=0),
+    "t.var(0, keepdims=True)": lambda t: t.var(0, keepdims=True),
+}
+
+
+@pytest.mark.parametrize("call", sorted(_WARNING_CALLS))
+def test_a_warning_names_the_callers_line(call: str) -> None:
+    """The wrapper frames are skipped (Note [Wrapper frames and warnings]): an op's warning
+    points at the caller's line, as torch's does."""
+    import warnings
+
+    for T in (torch, shadowgrad):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            _WARNING_CALLS[call](T.ones(1))
+        assert [x.filename for x in w] == [__file__], (T.__name__, [x.filename for x in w])

@@ -131,14 +131,39 @@ def _translate(
     return out
 
 
+# Note [Wrapper frames and warnings]: an op that warns names its caller's line with a fixed
+# stacklevel; a wrapper frame in between would move that to this file. The wrappers' code is
+# compiled under a file name that Python's warnings module skips when it counts the levels (as
+# it skips importlib's bootstrap frames: the name holds "importlib" and "_bootstrap"), so a
+# warning still points at the user's line. The name starts with this file's path: autograd's
+# explain counts the frames as shadowgrad's own.
+_FILENAME = __file__ + " (numpy aliases; skipped by warnings as importlib._bootstrap frames are)"
+
+
+def _compile(src: str, ns: dict[str, Any]) -> Any:
+    exec(compile(src, _FILENAME, "exec"), ns)
+    return ns["aliased"]
+
+
+_GENERIC = """
+def aliased(*args, **kwargs):
+    if kwargs and not _ALIASES.isdisjoint(kwargs):
+        kwargs = _translate(reported, aliased_params, names, args, kwargs)
+    return fn(*args, **kwargs)
+"""
+
+
 def _wrap(fn: Any, reported: str, plan: tuple[dict[str, int], dict[str, int] | None]) -> Any:
     aliased_params, names = plan
-
-    def aliased(*args: Any, **kwargs: Any) -> Any:
-        if kwargs and not _ALIASES.isdisjoint(kwargs):
-            kwargs = _translate(reported, aliased_params, names, args, kwargs)
-        return fn(*args, **kwargs)
-
+    ns = {
+        "fn": fn,
+        "reported": reported,
+        "aliased_params": aliased_params,
+        "names": names,
+        "_ALIASES": _ALIASES,
+        "_translate": _translate,
+    }
+    aliased = _compile(_GENERIC, ns)
     aliased.__name__ = getattr(fn, "__name__", reported)
     aliased.__qualname__ = getattr(fn, "__qualname__", reported)
     aliased.__doc__ = fn.__doc__
@@ -151,28 +176,36 @@ def _wrap(fn: Any, reported: str, plan: tuple[dict[str, int], dict[str, int] | N
 _S: Any = object()  # not given
 
 
-def _slow(fn: Any, reported: str, values: dict[str, Any], aliases: dict[str, Any]) -> Any:
-    """An exact wrapper's call with an alias given (or a required parameter left out)."""
+_SLOW = """
+def aliased(fn, reported, values, aliases):
+    # an exact wrapper's call with an alias given (or a required parameter left out)
     for a, v in aliases.items():
         if v is _S:
             continue
         p = _ALIAS_OF[a]
-        if values[p] is not _S:  # given already: torch leaves the alias unread, and names the
-            # first keyword that is no parameter's name: an alias, taken here in numpy's order
+        if values[p] is not _S:
+            # given already: torch leaves the alias unread, and names the first keyword that
+            # is no parameter's name: an alias, taken here in numpy's order
             first = next(k for k, v in aliases.items() if v is not _S)
             raise TypeError(f"{reported}() got an unexpected keyword argument '{first}'")
         values[p] = v
     first = next(iter(values))
     return fn(values.pop(first), **{k: v for k, v in values.items() if v is not _S})
+"""
+_slow = _compile(_SLOW, {"_S": _S, "_ALIAS_OF": _ALIAS_OF})
 
 
 def _exact(fn: Any, reported: str, plan: dict[str, int]) -> Any:
     """A wrapper with fn's own parameters plus the aliases (None where fn's are not plain):
     a call without an alias costs one comparison per alias and the call of fn, without the
     packing of *args and **kwargs."""
+    inner = fn
     if hasattr(fn, "__wrapped__"):
-        return None
-    params = list(inspect.signature(fn).parameters.values())
+        # a method that only passes its arguments on to its op (make_inplace's): the op's own
+        if not getattr(fn, "_forwards", False) or hasattr(fn.__wrapped__, "__wrapped__"):
+            return None
+        inner = fn.__wrapped__
+    params = list(inspect.signature(inner, follow_wrapped=False).parameters.values())
     aliases = [a for p in plan for a in _NUMPY_NAMES[p]]
     if any(
         p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.POSITIONAL_ONLY)
@@ -188,8 +221,8 @@ def _exact(fn: Any, reported: str, plan: dict[str, int]) -> Any:
     needed: list[str] = []  # required, but given a default here: present, or the slow path
     fills: list[str] = []
     call: list[str] = []
-    call_kw: list[str] = []  # keyword-only, passed on only when not at their default
-    kw_default: list[str] = []
+    call_kw: list[str] = []  # keyword-only, passed on (each) only when not at its default
+    kw_default: list[tuple[str, str]] = []
     for i, p in enumerate(params):
         n = p.name
         if p.kind is p.KEYWORD_ONLY and not star:
@@ -212,8 +245,8 @@ def _exact(fn: Any, reported: str, plan: dict[str, int]) -> Any:
         if p.kind is p.POSITIONAL_OR_KEYWORD:
             call.append(n)
         elif n not in plan and p.default is not p.empty:
-            kw_default.append(f"{n} is _d{i}")
-            call_kw.append(f"{n}={n}")
+            kw_default.append((n, f"{n} is _d{i}"))
+            call_kw.append(f"        if {n} is not _d{i}:\n            kw[{n!r}] = {n}\n")
         else:
             call.append(f"{n}={n}")
     if not star:
@@ -224,18 +257,29 @@ def _exact(fn: Any, reported: str, plan: dict[str, int]) -> Any:
     given = ", ".join(f"{a!r}: {a}" for a in aliases)
     fast = f"        return _fn({', '.join(call)})\n"
     if kw_default:
-        fast = (
-            f"        if {' and '.join(kw_default)}:\n    {fast}"
-            f"        return _fn({', '.join(call + call_kw)})\n"
+        # fn sees exactly the keywords given (its fast paths look): none, one, or several
+        branches = [(" and ".join(t for _, t in kw_default), call)]
+        if len(kw_default) > 1:
+            for n, _ in kw_default:
+                others = " and ".join(t for m, t in kw_default if m != n)
+                branches.append((others, [*call, f"{n}={n}"]))
+        fast = "".join(
+            f"        if {cond_}:\n            return _fn({', '.join(args_)})\n"
+            for cond_, args_ in branches
         )
+        if len(kw_default) == 1:
+            n = kw_default[0][0]
+            fast += f"        return _fn({', '.join([*call, f'{n}={n}'])})\n"
+        else:
+            fast += f"        kw = {{}}\n{''.join(call_kw)}"
+            fast += f"        return _fn({', '.join([*call, '**kw'])})\n"
     src = (
         f"def aliased({', '.join(head)}):\n"
         f"    if {cond}:\n"
         f"{''.join(fills)}{fast}"
         f"    return _slow(_fn, _reported, {{{values}}}, {{{given}}})\n"
     )
-    exec(src, ns)  # the source built above, from fn's own parameter names
-    return ns["aliased"]
+    return _compile(src, ns)  # built above from fn's own parameter names
 
 
 def _wrapped(fn: Any, reported: str, method: bool, shared: bool = False) -> Any:

@@ -1359,6 +1359,7 @@ def _inplace(fn: Any, name: str) -> Any:
 
     method.__name__ = name
     method.__wrapped__ = fn  # type: ignore[attr-defined] # its parameters (_numpy_compat)
+    method._forwards = True  # type: ignore[attr-defined] # its arguments, unchanged, to fn
     return method
 
 

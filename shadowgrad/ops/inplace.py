@@ -195,6 +195,7 @@ def make_inplace(fn: Callable[..., Tensor]) -> Callable[..., Tensor]:
 
     method.__name__ = getattr(fn, "__name__", "op") + "_"
     method.__wrapped__ = fn  # type: ignore[attr-defined] # its parameters (_numpy_compat)
+    method._forwards = True  # type: ignore[attr-defined] # its arguments, unchanged, to fn
     return method
 
 
