@@ -178,7 +178,11 @@ _S: Any = object()  # not given
 
 _SLOW = """
 def aliased(fn, reported, values, aliases):
-    # an exact wrapper's call with an alias given (or a required parameter left out)
+    # an exact wrapper's call with an alias given (or a required parameter left out, or out=)
+    if values["out"] is not _S:
+        given = [a for a, v in aliases.items() if v is not _S]
+        if given:  # Note [A method's out=]
+            raise TypeError(f"{reported}() got an unexpected keyword argument '{given[0]}'")
     for a, v in aliases.items():
         if v is _S:
             continue
@@ -228,6 +232,8 @@ def _exact(fn: Any, reported: str, plan: dict[str, int]) -> Any:
         if p.kind is p.KEYWORD_ONLY and not star:
             head.append("*")
             star = True
+        if n == "out" and p.kind is p.KEYWORD_ONLY:
+            continue  # Note [A method's out=]
         if p.default is not p.empty:
             ns[f"_d{i}"] = p.default
         if n in plan or (defaulted and p.kind is p.POSITIONAL_OR_KEYWORD):
@@ -251,9 +257,16 @@ def _exact(fn: Any, reported: str, plan: dict[str, int]) -> Any:
             call.append(f"{n}={n}")
     if not star:
         head.append("*")
-    head += [f"{a}=_S" for a in aliases]
-    cond = " and ".join([f"{a} is _S" for a in aliases] + [f"{n} is not _S" for n in needed])
-    values = ", ".join(f"{p.name!r}: {p.name}" for p in params)
+    # Note [A method's out=]: torch's methods take no out= (numpy's np.sum(t) calls
+    # t.sum(axis=None, dtype=None, out=None), which torch refuses at 'axis'); shadowgrad's take
+    # their function's. Every wrapper takes out= and leaves it to the slow path.
+    head += [f"{a}=_S" for a in aliases] + ["out=_S"]
+    cond = " and ".join(
+        [f"{a} is _S" for a in aliases] + [f"{n} is not _S" for n in needed] + ["out is _S"]
+    )
+    values = ", ".join(
+        [f"{p.name!r}: {p.name}" for p in params if p.name != "out"] + ["'out': out"]
+    )
     given = ", ".join(f"{a!r}: {a}" for a in aliases)
     fast = f"        return _fn({', '.join(call)})\n"
     if kw_default:
