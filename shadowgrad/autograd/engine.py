@@ -496,7 +496,7 @@ def _sum_to_raw(g: np.ndarray, shape: tuple[int, ...], node: Node, i: int) -> np
 
         r = _half_sum(g, dims, True, None)
     else:
-        r = np.asarray(np.sum(g, axis=dims, keepdims=True))
+        r = np.asarray(np.add.reduce(g, axis=dims, keepdims=True))  # np.sum, minus its wrapper
     return r.reshape(shape) if lead else r
 
 
