@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from .compare import Tolerance, compare
-from .engines import get_engine, raises, run
+from .engines import ErrorObs, get_engine, raises, run
 from .report import render_mismatch
 
 pytest.importorskip("torch")
@@ -56,6 +56,20 @@ def _seeded(T: Any, module: Any, seed: int) -> Any:
 
 def _data(*shape: int, seed: int = 0) -> np.ndarray:
     return np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+
+
+def _gc(fn: Callable[[], Any]) -> Any:
+    """fn()'s result, or the error it raised without shadowgrad's extra worst-element line."""
+    r = raises(fn)
+    if isinstance(r, ErrorObs):
+        return (r.type, r.message.split("\n\nThe worst element")[0].rstrip())
+    return r
+
+
+def _d(T: Any, *shape: int, seed: int = 0, rg: bool = True) -> Any:
+    """A float64 tensor of fixed values (the same for both libraries)."""
+    v = np.random.default_rng(seed).uniform(-1.0, 1.0, shape)
+    return T.tensor(v, dtype=T.float64, requires_grad=rg)
 
 
 # --- autograd.Function ---------------------------------------------------------------------

@@ -12,7 +12,6 @@ everything it returns, raises or warns is compared by test_realistic_programs_3'
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -20,26 +19,12 @@ import pytest
 
 from . import test_realistic_programs_3 as _h
 from .engines import ErrorObs, raises
-from .test_realistic_programs_2 import _data, _seeded
+from .test_realistic_programs_2 import _d, _data, _gc, _seeded
 
 pytest.importorskip("torch")
 
 _SET = _h.Subset()  # this file's programs: registered into set 3, run by its harness
 program = _SET.program
-
-
-def _gc(fn: Callable[[], Any]) -> Any:
-    """fn()'s result, or the error it raised without shadowgrad's extra worst-element line."""
-    r = raises(fn)
-    if isinstance(r, ErrorObs):
-        return (r.type, r.message.split("\n\nThe worst element")[0].rstrip())
-    return r
-
-
-def _d(T: Any, *shape: int, seed: int = 0, rg: bool = True) -> Any:
-    """A float64 tensor of fixed values (the same for both libraries)."""
-    v = np.random.default_rng(seed).uniform(-1.0, 1.0, shape)
-    return T.tensor(v, dtype=T.float64, requires_grad=rg)
 
 
 def _t(T: Any, *shape: int, seed: int = 0, rg: bool = False) -> Any:
