@@ -417,17 +417,7 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
 
 
 def prelu(input: Tensor, weight: Tensor) -> Tensor:
-    """Mirrors `torch.nn.functional.prelu`."""
-    n = weight.numel()
-    if n != 1:
-        if input.ndim == 0:
-            raise RuntimeError("Not allow zero-dim input tensor.")
-        ch = input.shape[1] if input.ndim >= 2 else 1  # a 1-d input is one channel
-        if ch != n:
-            raise RuntimeError(
-                "Mismatch of parameter numbers and input channel size. Found parameter numbers "
-                f"= {n} and channel size = {ch}."
-            )
+    """Mirrors `torch.nn.functional.prelu` (prelu_op makes torch's checks)."""
     return K.prelu_op(input, weight)
 
 
