@@ -1,0 +1,1062 @@
+"""Realistic programs in the spirit of torch's own nn, lr-scheduler and data-loader tests
+(test/test_nn.py, test/nn/*.py, test/optim/test_lrscheduler.py, test/test_dataloader.py):
+what torch's developers pin down about Module state dicts and their hooks, forward and backward
+hooks, buffers, named_* traversal, dtype moves, parametrizations, seeded init and its errors,
+pooling and convolution shape errors, Embedding options, dropout, schedulers and DataLoader.
+The programs register into test_realistic_programs_3's set and run through its harness: each
+`prog(T)` runs on torch and on shadowgrad, and everything it returns, raises or warns is
+compared.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+from . import test_realistic_programs_3 as _h
+from .engines import raises
+from .test_realistic_programs_2 import _data, _seeded
+
+pytest.importorskip("torch")
+
+_SET = _h.Subset()  # this file's programs: registered into set 3, run by its harness
+program = _SET.program
+
+
+def _lin(T: Any, i: int = 3, o: int = 2, seed: int = 0) -> Any:
+    return _seeded(T, T.nn.Linear(i, o), seed)
+
+
+def _x(T: Any, *shape: int, seed: int = 0, rg: bool = False) -> Any:
+    return T.tensor(_data(*shape, seed=seed), requires_grad=rg)
+
+
+def _net(T: Any) -> Any:
+    nn = T.nn
+    return _seeded(
+        T, nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4), nn.ReLU(), nn.Linear(4, 2)), 1
+    )
+
+
+def _keys(sd: Any) -> list[str]:
+    return list(sd.keys())
+
+
+# --- state_dict / load_state_dict -------------------------------------------------------------
+
+
+@program()
+def prog_nns_load_strict_error_lists_all_problems(T: Any) -> Any:
+    m = _net(T)
+    sd = m.state_dict()
+    sd.pop("0.bias")
+    sd["3.weight"] = T.zeros(5, 4)
+    sd["extra.thing"] = T.ones(1)
+    sd["1.extra"] = T.ones(1)
+    return raises(lambda: m.load_state_dict(sd))
+
+
+@program()
+def prog_nns_load_non_strict_returns_incompatible_keys(T: Any) -> Any:
+    m = _net(T)
+    sd = {k: v.clone() + 1 for k, v in m.state_dict().items() if k != "1.running_var"}
+    sd["zz"] = T.ones(2)
+    r = m.load_state_dict(sd, strict=False)
+    return (
+        r.missing_keys,
+        r.unexpected_keys,
+        str(r),
+        repr(r),
+        list(r),
+        m[0].weight,
+        m[1].running_mean,
+        m[1].num_batches_tracked,
+    )
+
+
+@program()
+def prog_nns_load_size_mismatch_non_strict_still_raises(T: Any) -> Any:
+    m = _lin(T)
+    sd = {"weight": T.zeros(2, 4), "bias": T.zeros(2)}
+    return raises(lambda: m.load_state_dict(sd, strict=False)), m.bias
+
+
+@program()
+def prog_nns_load_not_a_mapping(T: Any) -> Any:
+    m = _lin(T)
+    return raises(lambda: m.load_state_dict([("weight", T.zeros(2, 3))]))
+
+
+@program()
+def prog_nns_load_assign_keeps_requires_grad_and_identity(T: Any) -> Any:
+    m = _lin(T)
+    m.bias.requires_grad_(False)
+    w = T.full((2, 3), 0.5, dtype=T.float64)
+    b = T.ones(2, dtype=T.float64)
+    r = m.load_state_dict({"weight": w, "bias": b}, assign=True)
+    out = m(T.ones(1, 3, dtype=T.float64))
+    return (
+        str(r),
+        type(m.weight).__name__,
+        m.weight.dtype,
+        m.weight.requires_grad,
+        m.bias.requires_grad,
+        m.weight.data_ptr() == w.data_ptr(),
+        out,
+    )
+
+
+@program()
+def prog_nns_load_without_assign_copies_and_casts(T: Any) -> Any:
+    m = _lin(T)
+    w0 = m.weight
+    w = T.full((2, 3), 0.25, dtype=T.float64)
+    m.load_state_dict({"weight": w, "bias": T.zeros(2, dtype=T.float16)})
+    return m.weight is w0, m.weight.dtype, m.weight, m.bias, m.weight._version
+
+
+@program()
+def prog_nns_state_dict_keep_vars_prefix_and_metadata(T: Any) -> Any:
+    m = _net(T)
+    sd = m.state_dict(keep_vars=True)
+    sd2 = m.state_dict(prefix="net.")
+    md = dict(m.state_dict()._metadata)
+    return (
+        {k: (type(v).__name__, v.requires_grad) for k, v in sd.items()},
+        _keys(sd2),
+        {k: dict(v) for k, v in md.items()},
+        m.state_dict()["0.weight"].requires_grad,
+        m.state_dict()["0.weight"].is_leaf,
+    )
+
+
+@program()
+def prog_nns_batchnorm_old_state_dict_without_num_batches(T: Any) -> Any:
+    bn = T.nn.BatchNorm1d(3)
+    sd = bn.state_dict()
+    del sd["num_batches_tracked"]
+    sd._metadata[""]["version"] = 1
+    r1 = bn.load_state_dict(sd)
+    bn2 = T.nn.BatchNorm1d(3)
+    sd2 = bn2.state_dict()
+    del sd2["num_batches_tracked"]
+    r2 = raises(lambda: bn2.load_state_dict(sd2))
+    return str(r1), bn.num_batches_tracked, r2
+
+
+@program()
+def prog_nns_state_dict_pre_and_post_hooks(T: Any) -> Any:
+    m = T.nn.Sequential(_lin(T), T.nn.Tanh())
+    calls = []
+
+    def pre(mod, prefix, keep_vars):
+        calls.append(("pre", type(mod).__name__, prefix, keep_vars))
+
+    def post(mod, sd, prefix, local_metadata):
+        calls.append(("post", type(mod).__name__, prefix, sorted(sd.keys()), dict(local_metadata)))
+        sd[prefix + "tag"] = T.tensor(3.0)
+
+    h1 = m[0].register_state_dict_pre_hook(pre)
+    m[0].register_state_dict_post_hook(post)
+    sd = m.state_dict(prefix="p.")
+    h1.remove()
+    sd2 = m.state_dict(keep_vars=True)
+    return calls, _keys(sd), _keys(sd2)
+
+
+@program()
+def prog_nns_load_state_dict_pre_hook_renames_keys(T: Any) -> Any:
+    m = T.nn.Sequential(_lin(T))
+    seen = []
+
+    def pre(mod, state_dict, prefix, local_metadata, strict, missing, unexpected, errors):
+        seen.append((prefix, strict, sorted(state_dict.keys())))
+        for k in list(state_dict.keys()):
+            if k.startswith(prefix + "w_"):
+                state_dict[prefix + k[len(prefix) + 2 :]] = state_dict.pop(k)
+
+    m[0].register_load_state_dict_pre_hook(pre)
+    r = m.load_state_dict({"0.w_weight": T.ones(2, 3), "0.w_bias": T.zeros(2)})
+    return seen, str(r), m[0].weight
+
+
+@program()
+def prog_nns_load_state_dict_post_hook_clears_and_raises(T: Any) -> Any:
+    m = T.nn.Sequential(_lin(T), _lin(T, 2, 2))
+    got = []
+
+    def post(mod, keys):
+        got.append((list(keys.missing_keys), list(keys.unexpected_keys)))
+        keys.missing_keys.clear()
+
+    m.register_load_state_dict_post_hook(post)
+    sd = m.state_dict()
+    del sd["1.bias"]
+    r = m.load_state_dict(sd)
+
+    def post_err(mod, keys):
+        raise ValueError("bad load")
+
+    m[1].register_load_state_dict_post_hook(post_err)
+    return got, str(r), raises(lambda: m.load_state_dict(m.state_dict()))
+
+
+@program()
+def prog_nns_extra_state_round_trip(T: Any) -> Any:
+    class Counter(T.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.n = 0
+            self.lin = _lin(T)
+
+        def get_extra_state(self):
+            return {"n": self.n}
+
+        def set_extra_state(self, state):
+            self.n = state["n"] + 100
+
+    a = Counter()
+    a.n = 5
+    sd = a.state_dict()
+    b = Counter()
+    r = b.load_state_dict(sd)
+    sd.pop("_extra_state")
+    err = raises(lambda: b.load_state_dict(sd))
+    return _keys(a.state_dict()), b.n, str(r), err
+
+
+@program()
+def prog_nns_non_persistent_buffer_and_unexpected(T: Any) -> Any:
+    class M(T.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("mean", T.zeros(2))
+            self.register_buffer("scratch", T.ones(2), persistent=False)
+            self.register_buffer("none_buf", None)
+
+    m = M()
+    sd = m.state_dict()
+    e = raises(lambda: m.load_state_dict({"mean": T.ones(2), "scratch": T.zeros(2)}))
+    r = m.load_state_dict({"mean": T.ones(2)})
+    return (
+        _keys(sd),
+        [n for n, _ in m.named_buffers()],
+        e,
+        str(r),
+        m.scratch,
+        m._non_persistent_buffers_set == {"scratch"},
+    )
+
+
+@program()
+def prog_nns_register_buffer_and_parameter_errors(T: Any) -> Any:
+    m = _lin(T)
+    return [
+        raises(lambda: m.register_buffer("a.b", T.zeros(1))),
+        raises(lambda: m.register_buffer("", T.zeros(1))),
+        raises(lambda: m.register_buffer("weight", T.zeros(1))),
+        raises(lambda: m.register_buffer("c", 3)),
+        raises(lambda: m.register_buffer(1, T.zeros(1))),
+        raises(lambda: m.register_parameter("p", T.zeros(1))),
+        raises(lambda: m.register_parameter("a.b", T.nn.Parameter(T.zeros(1)))),
+        raises(lambda: m.register_parameter("", T.nn.Parameter(T.zeros(1)))),
+        raises(lambda: m.add_module("x.y", T.nn.ReLU())),
+        raises(lambda: m.add_module("z", 3)),
+        raises(lambda: m.add_module("weight", T.nn.ReLU())),
+    ]
+
+
+@program()
+def prog_nns_setattr_parameter_slot_rules(T: Any) -> Any:
+    m = _lin(T)
+    e1 = raises(lambda: setattr(m, "weight", T.zeros(2, 3)))
+    m.weight = None
+    s1 = [n for n, _ in m.named_parameters()]
+    m.weight = T.nn.Parameter(T.ones(2, 3))
+    m.register_buffer("buf", T.zeros(1))
+    m.buf = T.ones(3)
+    e3 = raises(lambda: setattr(m, "buf", 3))
+    b3 = [n for n, _ in m.named_buffers()]
+    m.buf = T.nn.ReLU()
+    e2 = raises(lambda: setattr(m, "buf", T.ones(3)))
+    del m.bias
+    return (
+        e1,
+        s1,
+        [n for n, _ in m.named_parameters()],
+        e2,
+        e3,
+        b3,
+        [n for n, _ in m.named_buffers()],
+        [n for n, _ in m.named_children()],
+        hasattr(m, "bias"),
+    )
+
+
+# --- traversal -------------------------------------------------------------------------------
+
+
+@program()
+def prog_nns_named_modules_shared_and_prefixes(T: Any) -> Any:
+    nn = T.nn
+    shared = _lin(T, 2, 2)
+    m = nn.Sequential(shared, nn.ReLU(), shared, nn.Sequential(shared, nn.Tanh()))
+    return (
+        [n for n, _ in m.named_modules()],
+        [n for n, _ in m.named_modules(remove_duplicate=False)],
+        [n for n, _ in m.named_modules(prefix="root")],
+        [n for n, _ in m.named_parameters()],
+        [n for n, _ in m.named_parameters(remove_duplicate=False)],
+        [n for n, _ in m.named_parameters(prefix="x", recurse=False)],
+        [n for n, _ in m.named_children()],
+        len(list(m.modules())),
+        len(list(m.parameters())),
+        _keys(m.state_dict()),
+    )
+
+
+@program()
+def prog_nns_apply_order_and_init(T: Any) -> Any:
+    nn = T.nn
+    m = nn.Sequential(nn.Linear(2, 3), nn.Sequential(nn.Linear(3, 3), nn.ReLU()), nn.Linear(3, 1))
+    order = []
+
+    def init(mod):
+        order.append(type(mod).__name__)
+        if isinstance(mod, nn.Linear):
+            nn.init.constant_(mod.weight, 0.1 * len(order))
+            nn.init.zeros_(mod.bias)
+
+    r = m.apply(init)
+    y = m(T.ones(1, 2))
+    return order, r is m, y, y.grad_fn
+
+
+@program()
+def prog_nns_get_set_submodule_parameter_buffer(T: Any) -> Any:
+    nn = T.nn
+    m = nn.Sequential(nn.Sequential(_lin(T), nn.BatchNorm1d(2)))
+    out = [
+        type(m.get_submodule("0.1")).__name__,
+        m.get_parameter("0.0.bias"),
+        m.get_buffer("0.1.running_var"),
+        raises(lambda: m.get_submodule("0.5")),
+        raises(lambda: m.get_submodule("0.0.weight")),
+        raises(lambda: m.get_parameter("0.1.running_var")),
+        raises(lambda: m.get_buffer("0.0.weight")),
+        raises(lambda: m.get_parameter("0.0.nope")),
+    ]
+    m.set_submodule("0.1", nn.Identity())
+    out.append(repr(m))
+    out.append(raises(lambda: m.set_submodule("0.7.x", nn.ReLU())))
+    return out
+
+
+@program()
+def prog_nns_to_dtype_rules_and_errors(T: Any) -> Any:
+    nn = T.nn
+    m = nn.Sequential(_lin(T), nn.BatchNorm1d(2))
+    m.double()
+    d1 = [(n, t.dtype) for n, t in m.state_dict().items()]
+    m.to(T.float16)
+    d2 = [(n, t.dtype) for n, t in m.state_dict().items()]
+    m.float()
+    e = raises(lambda: m.to(T.int64))
+    m.to(dtype=T.float64)
+    p = m[0].weight
+    return d1, d2, e, p.dtype, type(p).__name__, p.is_leaf, p.requires_grad
+
+
+@program()
+def prog_nns_train_eval_flags_and_zero_grad(T: Any) -> Any:
+    nn = T.nn
+    m = nn.Sequential(_lin(T), nn.Dropout(0.5), nn.Sequential(nn.BatchNorm1d(2)))
+    r = m.eval()
+    f1 = [mod.training for mod in m.modules()]
+    m[2].train()
+    f2 = [mod.training for mod in m.modules()]
+    e = raises(lambda: m.train("yes"))
+    m.train()
+    x = _x(T, 4, 3)
+    m[1].p = 0.0
+    m(x).sum().backward()
+    g = m[0].weight.grad.clone()
+    m.zero_grad(set_to_none=False)
+    z = m[0].weight.grad
+    m.zero_grad()
+    return r is m, f1, f2, e, g, z, m[0].weight.grad, m[2][0].bias.grad
+
+
+@program()
+def prog_nns_requires_grad_module_and_frozen_backward(T: Any) -> Any:
+    nn = T.nn
+    m = nn.Sequential(_lin(T), nn.ReLU(), _lin(T, 2, 1, seed=2))
+    m[0].requires_grad_(False)
+    y = m(_x(T, 3, 3))
+    y.sum().backward()
+    return (
+        [p.requires_grad for p in m.parameters()],
+        m[0].weight.grad,
+        m[2].weight.grad,
+        y.grad_fn,
+        raises(lambda: m[0](_x(T, 1, 3)).sum().backward()),
+    )
+
+
+# --- forward hooks -----------------------------------------------------------------------------
+
+
+@program()
+def prog_nns_forward_hooks_with_kwargs(T: Any) -> Any:
+    class Scale(T.nn.Module):
+        def forward(self, x, *, scale=1.0, shift=0.0):
+            return x * scale + shift
+
+    m = Scale()
+    log = []
+
+    def pre(mod, args, kwargs):
+        log.append(("pre", sorted(kwargs)))
+        return (args[0] + 1,), {**kwargs, "scale": 2.0}
+
+    def post(mod, args, kwargs, out):
+        log.append(("post", args[0], dict(kwargs), out))
+        return out * 10
+
+    h1 = m.register_forward_pre_hook(pre, with_kwargs=True)
+    h2 = m.register_forward_hook(post, with_kwargs=True)
+    x = _x(T, 2, rg=True)
+    y = m(x, shift=0.5)
+    y.sum().backward()
+    h1.remove()
+    h2.remove()
+    return log, y, x.grad, m(x, shift=0.5)
+
+
+@program()
+def prog_nns_forward_pre_hook_return_forms(T: Any) -> Any:
+    m = T.nn.Identity()
+    r = []
+    m.register_forward_pre_hook(lambda mod, a: a[0] * 2)
+    r.append(m(T.ones(2)))
+    m2 = T.nn.Identity()
+    m2.register_forward_pre_hook(lambda mod, a, kw: (a, kw, 3), with_kwargs=True)
+    r.append(raises(lambda: m2(T.ones(2))))
+    m3 = T.nn.Identity()
+    m3.register_forward_pre_hook(lambda mod, a, kw: None, with_kwargs=True)
+    r.append(m3(T.ones(2)))
+    return r
+
+
+@program()
+def prog_nns_forward_hook_always_call_on_error(T: Any) -> Any:
+    class Bad(T.nn.Module):
+        def forward(self, x):
+            raise RuntimeError("forward failed")
+
+    m = Bad()
+    log = []
+    m.register_forward_hook(lambda mod, a, out: log.append(("plain", out)))
+    m.register_forward_hook(lambda mod, a, out: log.append(("always", out)), always_call=True)
+    e = raises(lambda: m(T.ones(1)))
+    return e, log
+
+
+@program()
+def prog_nns_hook_order_prepend_and_global(T: Any) -> Any:
+    nn = T.nn
+    mm = T.nn.modules.module
+    m = _lin(T)
+    log = []
+    m.register_forward_pre_hook(lambda mod, a: log.append("pre1"))
+    m.register_forward_pre_hook(lambda mod, a: log.append("pre0"), prepend=True)
+    m.register_forward_hook(lambda mod, a, o: log.append("post1"))
+    m.register_forward_hook(lambda mod, a, o: log.append("post0"), prepend=True)
+    g1 = mm.register_module_forward_pre_hook(lambda mod, a: log.append("gpre"))
+    g2 = mm.register_module_forward_hook(lambda mod, a, o: log.append("gpost"))
+    try:
+        m(T.ones(1, 3))
+        nn.ReLU()(T.ones(1))
+    finally:
+        g1.remove()
+        g2.remove()
+    m(T.ones(1, 3))
+    return log
+
+
+@program()
+def prog_nns_hook_handle_context_and_dict(T: Any) -> Any:
+    m = _lin(T)
+    log = []
+    with m.register_forward_hook(lambda mod, a, o: log.append(o.shape)):
+        m(T.ones(1, 3))
+    m(T.ones(2, 3))
+    h = m.register_forward_pre_hook(lambda mod, a: log.append("p"))
+    n1 = len(m._forward_pre_hooks)
+    h.remove()
+    h.remove()
+    return log, n1, len(m._forward_pre_hooks), len(m._forward_hooks)
+
+
+# --- backward hooks ----------------------------------------------------------------------------
+
+
+@program()
+def prog_nns_full_backward_hook_scales_grad_input(T: Any) -> Any:
+    m = _lin(T)
+    seen = []
+
+    def hook(mod, gin, gout):
+        seen.append(([g is None for g in gin], gout[0].clone()))
+        return (gin[0] * 3,)
+
+    m.register_full_backward_hook(hook)
+    x = _x(T, 2, 3, rg=True)
+    y = m(x)
+    y.pow(2).sum().backward()
+    return seen, x.grad, m.weight.grad, y.grad_fn
+
+
+@program()
+def prog_nns_full_backward_hook_input_without_grad(T: Any) -> Any:
+    m = _lin(T)
+    seen = []
+    m.register_full_backward_hook(lambda mod, gin, gout: seen.append((gin, gout[0].shape)))
+    y = m(_x(T, 2, 3))
+    y.sum().backward()
+    return seen, m.bias.grad
+
+
+@program()
+def prog_nns_full_backward_hook_wrong_count_error(T: Any) -> Any:
+    m = _lin(T)
+    m.register_full_backward_hook(lambda mod, gin, gout: (gin[0], gin[0]))
+    x = _x(T, 2, 3, rg=True)
+    return raises(lambda: m(x).sum().backward())
+
+
+@program()
+def prog_nns_full_backward_pre_hook_replaces_grad_output(T: Any) -> Any:
+    m = _lin(T)
+    log = []
+
+    def pre(mod, gout):
+        log.append(gout[0].clone())
+        return (T.ones_like(gout[0]) * 0.5,)
+
+    m.register_full_backward_pre_hook(pre)
+    m.register_full_backward_hook(lambda mod, gin, gout: log.append(gout[0].clone()))
+    x = _x(T, 2, 3, rg=True)
+    (m(x) * 4).sum().backward()
+    return log, x.grad, m.weight.grad
+
+
+@program()
+def prog_nns_full_backward_hook_inplace_output_error(T: Any) -> Any:
+    m = _lin(T)
+    m.register_full_backward_hook(lambda mod, gin, gout: None)
+    x = _x(T, 2, 3, rg=True)
+
+    def run():
+        y = m(x)
+        y.relu_()
+        return y
+
+    return raises(run)
+
+
+@program()
+def prog_nns_full_backward_hook_multiple_inputs_outputs(T: Any) -> Any:
+    class Two(T.nn.Module):
+        def forward(self, a, b):
+            return a * b, a + b
+
+    m = Two()
+    seen = []
+    m.register_full_backward_hook(
+        lambda mod, gin, gout: seen.append(([g is None for g in gin], [g is None for g in gout]))
+    )
+    a = _x(T, 3, rg=True)
+    b = _x(T, 3, seed=1)
+    p, s = m(a, b)
+    p.sum().backward()
+    return seen, a.grad, p.grad_fn, s.grad_fn
+
+
+@program()
+def prog_nns_old_backward_hook_warnings(T: Any) -> Any:
+    m = T.nn.Sequential(_lin(T), T.nn.ReLU())
+    seen = []
+    m.register_backward_hook(lambda mod, gin, gout: seen.append(len(gin)))
+    x = _x(T, 2, 3, rg=True)
+    m(x).sum().backward()
+    e = raises(lambda: m.register_full_backward_hook(lambda *a: None))
+    return seen, x.grad, e
+
+
+# --- parametrizations --------------------------------------------------------------------------
+
+
+@program()
+def prog_nns_parametrize_symmetric_right_inverse_and_cache(T: Any) -> Any:
+    nn = T.nn
+    P = nn.utils.parametrize
+
+    class Sym(nn.Module):
+        def forward(self, X):
+            return X.triu() + X.triu(1).transpose(-1, -2)
+
+        def right_inverse(self, A):
+            return A.triu()
+
+    m = _lin(T, 3, 3)
+    P.register_parametrization(m, "weight", Sym())
+    w = m.weight
+    orig = m.parametrizations.weight.original
+    with P.cached():
+        c1 = m.weight is m.weight
+    c0 = m.weight is m.weight
+    m.weight = T.eye(3) * 2
+    y = m(_x(T, 2, 3))
+    y.sum().backward()
+    return (
+        w,
+        w.grad_fn,
+        orig,
+        c1,
+        c0,
+        m.parametrizations.weight.original,
+        orig.grad,
+        P.is_parametrized(m),
+        P.is_parametrized(m, "bias"),
+        type(m).__name__,
+        _keys(m.state_dict()),
+    )
+
+
+@program()
+def prog_nns_parametrize_remove_leave_parametrized(T: Any) -> Any:
+    nn = T.nn
+    P = nn.utils.parametrize
+
+    class Double(nn.Module):
+        def forward(self, X):
+            return X * 2
+
+    a = _lin(T)
+    P.register_parametrization(a, "weight", Double())
+    P.remove_parametrizations(a, "weight", leave_parametrized=True)
+    b = _lin(T)
+    P.register_parametrization(b, "weight", Double())
+    P.remove_parametrizations(b, "weight", leave_parametrized=False)
+    c = _lin(T)
+    return (
+        a.weight,
+        type(a.weight).__name__,
+        b.weight,
+        type(a).__name__,
+        raises(lambda: P.remove_parametrizations(c, "weight")),
+        hasattr(a, "parametrizations"),
+    )
+
+
+@program()
+def prog_nns_parametrize_chain_and_errors(T: Any) -> Any:
+    nn = T.nn
+    P = nn.utils.parametrize
+
+    class AddOne(nn.Module):
+        def forward(self, X):
+            return X + 1
+
+    class Shape(nn.Module):
+        def forward(self, X):
+            return X[0]
+
+    class Dt(nn.Module):
+        def forward(self, X):
+            return X.double()
+
+    m = _lin(T)
+    P.register_parametrization(m, "weight", AddOne())
+    P.register_parametrization(m, "weight", AddOne())
+    w = m.weight
+    m2 = _lin(T)
+    m3 = _lin(T)
+    m4 = _lin(T)
+    return (
+        w,
+        len(m.parametrizations.weight),
+        raises(lambda: P.register_parametrization(m2, "weight", Shape())),
+        raises(lambda: P.register_parametrization(m3, "weight", Dt())),
+        raises(lambda: P.register_parametrization(m4, "nope", AddOne())),
+        repr(m.parametrizations),
+    )
+
+
+@program()
+def prog_nns_orthogonal_parametrization_maps(T: Any) -> Any:
+    nn = T.nn
+    out = []
+    for mp in ["matrix_exp", "cayley", "householder"]:
+        m = _lin(T, 3, 3, seed=4)
+        nn.utils.parametrizations.orthogonal(m, orthogonal_map=mp)
+        W = m.weight
+        out.append((mp, T.allclose(W @ W.T, T.eye(3), atol=1e-5)))
+    m = _lin(T, 4, 2, seed=5)
+    nn.utils.parametrizations.orthogonal(m)
+    out.append(T.allclose(m.weight @ m.weight.T, T.eye(2), atol=1e-5))
+    out.append(raises(lambda: nn.utils.parametrizations.orthogonal(_lin(T), orthogonal_map="foo")))
+    out.append(raises(lambda: nn.utils.parametrizations.orthogonal(T.nn.Linear(2, 2), name="bias")))
+    return out
+
+
+@program()
+def prog_nns_weight_norm_parametrization(T: Any) -> Any:
+    nn = T.nn
+    m = _lin(T, 3, 4, seed=6)
+    w0 = m.weight.detach().clone()
+    nn.utils.parametrizations.weight_norm(m, dim=0)
+    g = m.parametrizations.weight.original0
+    v = m.parametrizations.weight.original1
+    y = m(_x(T, 2, 3))
+    y.sum().backward()
+    m2 = _lin(T, 3, 4, seed=6)
+    nn.utils.parametrizations.weight_norm(m2, dim=None)
+    return (
+        g,
+        v,
+        m.weight,
+        T.allclose(m.weight, w0),
+        g.grad,
+        v.grad,
+        m2.parametrizations.weight.original0,
+        _keys(m.state_dict()),
+    )
+
+
+@program()
+def prog_nns_old_weight_norm_and_remove(T: Any) -> Any:
+    nn = T.nn
+    m = _lin(T, 3, 4, seed=6)
+    nn.utils.weight_norm(m)
+    names = [n for n, _ in m.named_parameters()]
+    y = m(_x(T, 2, 3))
+    y.sum().backward()
+    gg = m.weight_g.grad
+    e = raises(lambda: nn.utils.weight_norm(m))
+    nn.utils.remove_weight_norm(m)
+    e2 = raises(lambda: nn.utils.remove_weight_norm(m))
+    return names, gg, e, [n for n, _ in m.named_parameters()], m.weight, e2
+
+
+@program()
+def prog_nns_spectral_norm_parametrization_eval(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(0)
+    m = _lin(T, 4, 3, seed=7)
+    nn.utils.parametrizations.spectral_norm(m, n_power_iterations=3)
+    m.train()
+    w1 = m.weight
+    m.eval()
+    w2 = m.weight
+    sv = T.linalg.matrix_norm(w2.detach(), ord=2)
+    return (
+        _keys(m.state_dict()),
+        T.allclose(w1, w2, atol=1e-4),
+        T.allclose(sv, T.tensor(1.0), atol=2e-2),
+        m.parametrizations.weight[0].n_power_iterations,
+    )
+
+
+# --- init --------------------------------------------------------------------------------------
+
+
+@program()
+def prog_nns_init_seeded_values(T: Any) -> Any:
+    ini = T.nn.init
+    out = []
+    for fn, kw in [
+        (ini.uniform_, {"a": -2, "b": 3}),
+        (ini.normal_, {"mean": 1.0, "std": 0.5}),
+        (ini.trunc_normal_, {"std": 2.0, "a": -1.0, "b": 1.5}),
+        (ini.xavier_uniform_, {"gain": 2.0}),
+        (ini.xavier_normal_, {}),
+        (ini.kaiming_uniform_, {"a": 0.1, "mode": "fan_out", "nonlinearity": "leaky_relu"}),
+        (ini.kaiming_normal_, {"nonlinearity": "relu"}),
+        (ini.orthogonal_, {"gain": 1.5}),
+        (ini.sparse_, {"sparsity": 0.5, "std": 0.1}),
+    ]:
+        T.manual_seed(3)
+        t = T.empty(4, 5)
+        r = fn(t, **kw)
+        out.append((fn.__name__, r is t, t))
+    return out
+
+
+@program()
+def prog_nns_init_conv_shapes_and_dirac_groups(T: Any) -> Any:
+    ini = T.nn.init
+    T.manual_seed(1)
+    w = T.empty(6, 3, 3, 3)
+    ini.kaiming_uniform_(w, a=math.sqrt(5))
+    d = T.empty(4, 2, 3)
+    ini.dirac_(d, groups=2)
+    e = T.empty(3, 5)
+    ini.eye_(e)
+    fans = ini._calculate_fan_in_and_fan_out(T.empty(6, 3, 3, 3))
+    return w, d, e, fans
+
+
+@program()
+def prog_nns_init_errors_and_gains(T: Any) -> Any:
+    ini = T.nn.init
+    return [
+        ini.calculate_gain("linear"),
+        ini.calculate_gain("conv2d"),
+        ini.calculate_gain("tanh"),
+        ini.calculate_gain("relu"),
+        ini.calculate_gain("leaky_relu"),
+        ini.calculate_gain("leaky_relu", 0.2),
+        ini.calculate_gain("selu"),
+        raises(lambda: ini.calculate_gain("leaky_relu", "x")),
+        raises(lambda: ini.calculate_gain("leaky_relu", True)),
+        raises(lambda: ini.calculate_gain("foo")),
+        raises(lambda: ini.xavier_uniform_(T.empty(3))),
+        raises(lambda: ini.kaiming_uniform_(T.empty(3, 3), mode="fan_avg")),
+        raises(lambda: ini.orthogonal_(T.empty(3))),
+        raises(lambda: ini.sparse_(T.empty(3, 3, 3), 0.1)),
+        raises(lambda: ini.dirac_(T.empty(3, 3))),
+        raises(lambda: ini.dirac_(T.empty(3, 3, 3), groups=2)),
+        raises(lambda: ini.eye_(T.empty(3, 3, 3))),
+    ]
+
+
+@program()
+def prog_nns_init_zero_element_warning_and_no_grad(T: Any) -> Any:
+    ini = T.nn.init
+    t = T.empty(0, 3)
+    r1 = ini.kaiming_uniform_(t)
+    p = T.nn.Parameter(T.empty(2, 2))
+    ini.constant_(p, 0.3)
+    ini.ones_(p)
+    return r1.shape, p, p.grad_fn, p.is_leaf, p._version
+
+
+# --- pooling and convolution errors --------------------------------------------------------------
+
+
+@program()
+def prog_nns_pool_shape_errors(T: Any) -> Any:
+    nn = T.nn
+    F = T.nn.functional
+    x = _x(T, 1, 1, 2, 2)
+    return [
+        raises(lambda: nn.MaxPool2d(3)(x)),
+        raises(lambda: nn.MaxPool2d(2, padding=2)(x)),
+        raises(lambda: nn.AvgPool2d(3)(x)),
+        raises(lambda: nn.AvgPool2d(2, padding=2)(x)),
+        raises(lambda: F.max_pool1d(_x(T, 1, 4), 0)),
+        raises(lambda: F.max_pool2d(_x(T, 2), 1)),
+        raises(lambda: F.adaptive_avg_pool2d(_x(T, 1, 1, 2, 2), (1, 2, 3))),
+        raises(lambda: nn.MaxPool2d(2, stride=0)(x)),
+        raises(lambda: nn.MaxPool2d(1, dilation=0)(x)),
+    ]
+
+
+@program()
+def prog_nns_maxpool_indices_unpool_and_grad(T: Any) -> Any:
+    nn = T.nn
+    pool = nn.MaxPool2d(2, stride=2, return_indices=True, ceil_mode=True)
+    unpool = nn.MaxUnpool2d(2, stride=2)
+    x = _x(T, 1, 2, 5, 5, rg=True)
+    y, idx = pool(x)
+    z = unpool(y, idx, output_size=x.shape[-2:])
+    z.sum().backward()
+    e = raises(lambda: unpool(y, idx, output_size=(9, 9)))
+    return y, idx, z, x.grad, y.grad_fn, z.grad_fn, e
+
+
+@program()
+def prog_nns_avgpool_options_and_lppool(T: Any) -> Any:
+    nn = T.nn
+    x = _x(T, 1, 1, 5, 5, rg=True)
+    a = nn.AvgPool2d(3, stride=2, padding=1, count_include_pad=False)(x)
+    b = nn.AvgPool2d(3, stride=2, padding=1, divisor_override=2)(x)
+    c = nn.AvgPool2d(2, ceil_mode=True)(x)
+    d = nn.LPPool2d(2, 2)(x.abs() + 0.1)
+    (a.sum() + b.sum() + c.sum() + d.sum()).backward()
+    return a, b, c, d, x.grad, d.grad_fn
+
+
+@program()
+def prog_nns_adaptive_pool_none_and_indices(T: Any) -> Any:
+    nn = T.nn
+    x = _x(T, 1, 2, 5, 7, rg=True)
+    a = nn.AdaptiveAvgPool2d((None, 3))(x)
+    b, i = nn.AdaptiveMaxPool2d((2, None), return_indices=True)(x)
+    c = nn.AdaptiveMaxPool1d(3)(x[0])
+    (a.sum() + b.sum() + c.sum()).backward()
+    return a, b, i, c, x.grad, a.grad_fn, b.grad_fn
+
+
+@program()
+def prog_nns_conv_channel_and_kernel_errors(T: Any) -> Any:
+    nn = T.nn
+    c = nn.Conv2d(3, 4, 3)
+    return [
+        raises(lambda: c(_x(T, 1, 2, 5, 5))),
+        raises(lambda: c(_x(T, 1, 3, 2, 2))),
+        raises(lambda: c(_x(T, 3, 5))),
+        raises(lambda: nn.Conv2d(3, 4, 3, groups=2)),
+        raises(lambda: nn.Conv2d(4, 3, 3, groups=2)),
+        raises(lambda: nn.Conv2d(4, 4, 3, padding="same", stride=2)),
+        raises(lambda: nn.Conv2d(4, 4, 3, padding="foo")),
+        raises(lambda: nn.Conv2d(4, 4, 3, padding_mode="wrap")),
+        raises(lambda: nn.Conv1d(2, 2, 3, groups=0)),
+        raises(lambda: repr(nn.ConvTranspose2d(2, 2, 3, padding="same"))),
+        raises(lambda: nn.ConvTranspose2d(2, 2, 3, padding_mode="reflect")),
+    ]
+
+
+@program()
+def prog_nns_conv_padding_modes_same_and_grads(T: Any) -> Any:
+    nn = T.nn
+    x = _x(T, 1, 2, 5, 6, rg=True)
+    outs = []
+    for mode in ["zeros", "reflect", "replicate", "circular"]:
+        c = _seeded(T, nn.Conv2d(2, 3, 3, padding=1, padding_mode=mode), 8)
+        outs.append(c(x))
+    s = _seeded(T, nn.Conv2d(2, 2, (2, 3), padding="same", dilation=(2, 1)), 9)
+    outs.append(s(x))
+    sum(o.sum() for o in outs).backward()
+    return outs, x.grad, [o.grad_fn for o in outs]
+
+
+@program()
+def prog_nns_conv_transpose_output_size(T: Any) -> Any:
+    nn = T.nn
+    ct = _seeded(T, nn.ConvTranspose2d(2, 3, 3, stride=2, padding=1), 10)
+    x = _x(T, 1, 2, 3, 3, rg=True)
+    a = ct(x)
+    b = ct(x, output_size=[6, 6])
+    e = raises(lambda: ct(x, output_size=[8, 8]))
+    e2 = raises(lambda: nn.ConvTranspose2d(2, 3, 3, stride=2, output_padding=2)(x))
+    b.sum().backward()
+    return a.shape, b, e, e2, x.grad, ct.weight.grad
+
+
+@program()
+def prog_nns_conv_groups_depthwise_and_unbatched(T: Any) -> Any:
+    nn = T.nn
+    dw = _seeded(T, nn.Conv1d(4, 8, 3, groups=4, bias=False), 11)
+    x = _x(T, 4, 7, rg=True)
+    y = dw(x)
+    y2 = dw(x.unsqueeze(0))
+    y.pow(2).sum().backward()
+    return y, T.equal(y, y2[0]), x.grad, dw.weight.grad, y.grad_fn
+
+
+# --- embedding and dropout ---------------------------------------------------------------------
+
+
+@program()
+def prog_nns_embedding_padding_idx_negative_and_grad(T: Any) -> Any:
+    nn = T.nn
+    e = _seeded(T, nn.Embedding(5, 3, padding_idx=-2), 12)
+    idx = T.tensor([[0, 3, 3], [4, 1, 3]])
+    y = e(idx)
+    y.sum().backward()
+    return (
+        e.padding_idx,
+        y,
+        e.weight.grad,
+        [
+            raises(lambda: nn.Embedding(5, 3, padding_idx=5)),
+            raises(lambda: nn.Embedding(5, 3, padding_idx=-6)),
+            raises(lambda: e(T.tensor([5]))),
+        ],
+    )
+
+
+@program()
+def prog_nns_embedding_max_norm_renorms_in_place(T: Any) -> Any:
+    nn = T.nn
+    e = _seeded(T, nn.Embedding(4, 3, max_norm=0.3, norm_type=1.0), 13)
+    v0 = e.weight._version
+    idx = T.tensor([1, 2, 1])
+    y = e(idx)
+    y.sum().backward()
+    return y, e.weight, e.weight._version - v0, e.weight.grad, y.grad_fn
+
+
+@program()
+def prog_nns_embedding_from_pretrained_and_sparse_flag(T: Any) -> Any:
+    nn = T.nn
+    w = T.tensor(_data(4, 2, seed=14))
+    e = nn.Embedding.from_pretrained(w)
+    e2 = nn.Embedding.from_pretrained(w, freeze=False, padding_idx=0)
+    y = e2(T.tensor([0, 2]))
+    y.sum().backward()
+    return (
+        e.weight.requires_grad,
+        e2.weight.requires_grad,
+        e2.weight.grad,
+        raises(lambda: nn.Embedding.from_pretrained(T.ones(3))),
+        repr(e2),
+        repr(nn.Embedding(3, 2, max_norm=1.0, scale_grad_by_freq=True, sparse=True)),
+    )
+
+
+@program()
+def prog_nns_dropout_modes_and_errors(T: Any) -> Any:
+    nn = T.nn
+    x = T.ones(2, 3, 4, 4, requires_grad=True)
+    T.manual_seed(5)
+    d = nn.Dropout(0.4)
+    y = d(x)
+    d2 = nn.Dropout2d(0.5)
+    y2 = d2(x)
+    d.eval()
+    y3 = d(x)
+    (y.sum() + y2.sum()).backward()
+    return (
+        y,
+        y2,
+        y3 is x,
+        x.grad,
+        y.grad_fn,
+        raises(lambda: nn.Dropout(1.5)),
+        raises(lambda: nn.Dropout(-0.1)),
+        repr(nn.Dropout(0.2, inplace=True)),
+    )
+
+
+@program()
+def prog_nns_dropout2d_3d_input_warns(T: Any) -> Any:
+    T.manual_seed(2)
+    x = T.ones(3, 4, 4)
+    y = T.nn.Dropout2d(0.5)(x)
+    z = T.nn.Dropout1d(0.5)(T.ones(2, 3))
+    return y, z
+
+
+@program()
+def prog_nns_alpha_dropout_train_eval(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(6)
+    x = _x(T, 4, 5, rg=True)
+    y = nn.AlphaDropout(0.3)(x)
+    z = nn.FeatureAlphaDropout(0.3)(_x(T, 2, 3, 4))
+    y.sum().backward()
+    return y, z, x.grad, nn.AlphaDropout(0.3).eval()(x) is x
+
+
+# --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
+
+
+@pytest.mark.parametrize("name", _SET.params())
+def test_program_matches_torch(name: str) -> None:
+    _h.test_program_matches_torch(name)
