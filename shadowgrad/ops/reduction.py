@@ -306,21 +306,157 @@ def _sum_dtype(input: Tensor, dtype: D.dtype | None) -> Any:
     return None
 
 
+class _Unset:
+    """A parameter left out (torch's parser tells that from any value given). `method`: the
+    default of the Tensor method's copy of the function (`_method_form`), as torch words its
+    parser's errors for the method apart from the function's."""
+
+    __slots__ = ("method",)
+
+    def __init__(self, method: bool) -> None:
+        self.method = method
+
+    def __repr__(self) -> str:
+        return "<not given>"
+
+
 # `dim` not given: torch's full-reduction overload (SumBackward0, MeanBackward0). An explicit
 # dim=None selects the dim overload, which reduces every dim but keeps them under keepdim and
-# records SumBackward1 / MeanBackward1.
-_ALL_DIMS: Any = object()
+# records SumBackward1 / MeanBackward1. The full-reduction overload takes no keepdim: given one
+# without a dim, torch's parser refuses the call (`_no_dim_error`).
+_ALL_DIMS: Any = _Unset(False)
+_ALL_DIMS_M: Any = _Unset(True)
+_NO_KEEPDIM: Any = _Unset(False)
+
+
+def _method_form(fn: Any) -> Any:
+    """A copy of fn whose `dim` default is the method's (`_ALL_DIMS_M`), for Tensor's method."""
+    import types
+
+    new = types.FunctionType(
+        fn.__code__,
+        fn.__globals__,
+        fn.__name__,
+        tuple(_ALL_DIMS_M if d is _ALL_DIMS else d for d in fn.__defaults__),
+        fn.__closure__,
+    )
+    new.__kwdefaults__ = fn.__kwdefaults__
+    new.__doc__ = fn.__doc__
+    new.__module__ = fn.__module__
+    new.__qualname__ = fn.__qualname__
+    new.__annotations__ = fn.__annotations__
+    return new
+
+
+# torch's overloads of the reductions whose full-reduction form takes no keepdim, as its parser
+# lists them: (function form, method form), each overload (its signature, fewest and most
+# arguments). The last one of each takes the dim.
+_SUM_M = (
+    ("*, torch.dtype dtype = None", 0, 1),
+    ("tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None", 1, 3),
+)
+_DIM_F = (
+    "Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, "
+    "Tensor out = None",
+    2,
+    5,
+)
+_OVERLOADS: dict[str, tuple[tuple[tuple[str, int, int], ...], ...]] = {
+    "sum": ((("Tensor input, *, torch.dtype dtype = None", 1, 2), _DIM_F), _SUM_M),
+    "mean": (
+        (("Tensor input, *, torch.dtype dtype = None, Tensor out = None", 1, 3), _DIM_F),
+        _SUM_M,
+    ),
+    "prod": (
+        (
+            ("Tensor input, *, torch.dtype dtype = None", 1, 2),
+            (_DIM_F[0].replace("tuple of ints dim", "int dim"), 2, 5),
+        ),
+        (
+            ("*, torch.dtype dtype = None", 0, 1),
+            ("int dim, bool keepdim = False, *, torch.dtype dtype = None", 1, 3),
+        ),
+    ),
+    **{
+        n: (
+            (
+                ("Tensor input, *, Tensor out = None", 1, 2),
+                ("Tensor input, Tensor other, *, Tensor out = None", 2, 3),
+                (
+                    "Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None",
+                    2,
+                    4,
+                ),
+            ),
+            (("", 0, 0), ("Tensor other", 1, 1), ("int dim, bool keepdim = False", 1, 2)),
+        )
+        for n in ("max", "min")
+    },
+}
+
+
+def _type_desc(v: Any) -> str:
+    if isinstance(v, Tensor):
+        return "Tensor"
+    if isinstance(v, D.dtype):
+        return "torch.dtype"
+    return type(v).__name__
+
+
+def _no_dim_error(name: str, method: bool, kwargs: dict[str, Any]) -> TypeError:
+    """torch's argument-parser error for a reduction given keywords (keepdim=, ...) but no dim
+    (`x.sum(keepdim=True)`): where only the dim overload takes that many arguments, the missing
+    dim; else every overload, each that takes as many arguments followed by the keywords it
+    lacks (format_invalid_args, with its dict's order of the keywords: the reverse of the
+    call's)."""
+    overloads = _OVERLOADS[name][method]
+    n = len(kwargs) + (not method)
+    plausible = [o for o in overloads if o[1] <= n <= o[2]]
+    if len(plausible) == 1 and plausible[0] is overloads[-1]:
+        return TypeError(f'{name}() missing 1 required positional arguments: "dim"')
+    kw = list(reversed(kwargs.items()))
+    got = "".join(f"{k}={_type_desc(v)}, " for k, v in kw)
+    got = f"Tensor, {got[:-2]}" if not method else got
+    lines = []
+    for sig, _, _ in overloads:
+        lines.append(f" * ({sig})\n")
+        params = sig.split(", ")
+        if n == len(params):  # _argcountMatch; the keywords among its last len(kw) "names"
+            names = [
+                p[p.rfind(" ") + 1 :] for p in params[builtins.max(len(params) - len(kw), 0) :]
+            ]
+            bad = [k for k, _ in kw if k not in names]
+            if bad:
+                lines.append(
+                    "      didn't match because some of the keywords were incorrect: "
+                    f"{', '.join(bad)}\n"
+                )
+    return TypeError(
+        f"{name}() received an invalid combination of arguments - got ({got}), but expected one "
+        "of:\n" + "".join(lines)
+    )
+
+
+def _given(keepdim: Any, **kw: Any) -> dict[str, Any]:
+    """The keywords a call without a dim gave: keepdim, then those not at their default."""
+    return {"keepdim": keepdim, **{k: v for k, v in kw.items() if v is not None}}
 
 
 def sum(
     input: Tensor,
     dim: Any = _ALL_DIMS,
-    keepdim: bool = False,
+    keepdim: bool = _NO_KEEPDIM,
     *,
     dtype: D.dtype | None = None,
     out: Tensor | None = None,
 ) -> Tensor:
     """Mirrors `torch.sum`."""
+    if dim.__class__ is _Unset:
+        if keepdim is not _NO_KEEPDIM:
+            raise _no_dim_error("sum", dim.method, _given(keepdim, dtype=dtype, out=out))
+        dim = _ALL_DIMS
+    elif keepdim is _NO_KEEPDIM:
+        keepdim = False
     if out is not None:
         return _sum_out(input, dim, keepdim, dtype, out)
     npd = _sum_dtype(input, dtype)
@@ -360,12 +496,21 @@ def _mean_check(name: str, input: Tensor, dtype: D.dtype | None) -> Tensor:
 
 
 def mean(
-    input: Tensor, dim: Any = _ALL_DIMS, keepdim: bool = False, *, dtype: D.dtype | None = None
+    input: Tensor,
+    dim: Any = _ALL_DIMS,
+    keepdim: bool = _NO_KEEPDIM,
+    *,
+    dtype: D.dtype | None = None,
 ) -> Tensor:
     """Mirrors `torch.mean`."""
+    if dim.__class__ is _Unset:
+        if keepdim is not _NO_KEEPDIM:
+            raise _no_dim_error("mean", dim.method, _given(keepdim, dtype=dtype))
+    elif keepdim is _NO_KEEPDIM:
+        keepdim = False
     input = _mean_check("mean", input, dtype)
     shape = tuple(input._data.shape)
-    if dim is _ALL_DIMS:
+    if dim.__class__ is _Unset:
         return _mean_all(input, shape, int(input._data.size))
     axes = _axes(dim, input.ndim)
     return _mean_dim(input, axes, keepdim, shape, _count(shape, axes))
@@ -642,8 +787,10 @@ def cumprod(input: Tensor, dim: int = _NO_DIM, *, dtype: D.dtype | None = None) 
     return _cumprod(input, wrap_dim(dim, input.ndim), _sum_dtype(input, dtype))
 
 
-def logsumexp(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
+def logsumexp(input: Tensor, dim: Any = _NO_DIM, keepdim: bool = False) -> Tensor:
     """Mirrors `torch.logsumexp` (stable: the max is subtracted first)."""
+    if dim is _NO_DIM:
+        _missing_dim("logsumexp")
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
         input = input.to(D.get_default_dtype())
     return _logsumexp(input, _axes(dim, input.ndim), keepdim)
@@ -1430,6 +1577,9 @@ def _parser_checked(name: str, fn: Any, method: bool) -> Any:
     def call(input: Any, *args: Any, **kwargs: Any) -> Any:
         if len(args) == 1 and not kwargs and _bad_dim(args[0]):
             raise error(args[0])
+        if kwargs and not args and "keepdim" in kwargs and "dim" not in kwargs:
+            given = {k: v for k, v in kwargs.items() if v is not None or k == "keepdim"}
+            raise _no_dim_error(name, method, given)
         return fn(input, *args, **kwargs)
 
     call.__name__ = call.__qualname__ = name
@@ -1439,8 +1589,8 @@ def _parser_checked(name: str, fn: Any, method: bool) -> Any:
 
 
 METHODS = {
-    "sum": sum,
-    "mean": mean,
+    "sum": _method_form(sum),
+    "mean": _method_form(mean),
     "sum_to_size": sum_to_size,
     "nansum": nansum,
     "nanmean": nanmean,

@@ -569,14 +569,27 @@ def _median(name: str, input: Tensor, dim: Any, keepdim: bool) -> Any:
     return _rt(name, _select(op, input, d, idx, keepdim, tuple(x.shape)))
 
 
-def median(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Any:
+# keepdim not given: torch's full-reduction overload takes none (`x.median(keepdim=True)` is its
+# parser's missing dim)
+_NO_KEEPDIM: Any = object()
+
+
+def _median_keepdim(name: str, dim: Any, keepdim: Any) -> bool:
+    if keepdim is _NO_KEEPDIM:
+        return False
+    if dim is None:
+        raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
+    return keepdim
+
+
+def median(input: Tensor, dim: int | None = None, keepdim: bool = _NO_KEEPDIM) -> Any:
     """Mirrors `torch.median`: the lower of the two middle values for even counts."""
-    return _median("median", input, dim, keepdim)
+    return _median("median", input, dim, _median_keepdim("median", dim, keepdim))
 
 
-def nanmedian(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Any:
+def nanmedian(input: Tensor, dim: int | None = None, keepdim: bool = _NO_KEEPDIM) -> Any:
     """Mirrors `torch.nanmedian`: the median of the non-NaN values."""
-    return _median("nanmedian", input, dim, keepdim)
+    return _median("nanmedian", input, dim, _median_keepdim("nanmedian", dim, keepdim))
 
 
 def _mode_row(row: list[Any]) -> int:
