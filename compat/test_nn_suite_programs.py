@@ -10,6 +10,8 @@ compared.
 
 from __future__ import annotations
 
+import collections
+import importlib
 import math
 from typing import Any
 
@@ -1052,6 +1054,955 @@ def prog_nns_alpha_dropout_train_eval(T: Any) -> Any:
     z = nn.FeatureAlphaDropout(0.3)(_x(T, 2, 3, 4))
     y.sum().backward()
     return y, z, x.grad, nn.AlphaDropout(0.3).eval()(x) is x
+
+
+# --- lr schedulers -----------------------------------------------------------------------------
+
+
+def _sgd(T: Any, lr: float = 0.1, n: int = 1, **kw: Any) -> Any:
+    ps = [T.nn.Parameter(T.tensor(_data(2, seed=i))) for i in range(n)]
+    return T.optim.SGD([{"params": [p]} for p in ps], lr=lr, **kw)
+
+
+def _run(opt: Any, sch: Any, n: int, *metrics: Any) -> list[Any]:
+    out = []
+    for i in range(n):
+        opt.step()
+        if metrics:
+            sch.step(metrics[i])
+        else:
+            sch.step()
+        out.append([round(g["lr"], 12) for g in opt.param_groups])
+    return out
+
+
+@program()
+def prog_nns_sched_custom_subclass_closed_form(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+
+    class Halve(S.LRScheduler):
+        def __init__(self, opt, every, last_epoch=-1):
+            self.every = every
+            super().__init__(opt, last_epoch)
+
+        def get_lr(self):
+            if self.last_epoch > 0 and self.last_epoch % self.every == 0:
+                return [g["lr"] * 0.5 for g in self.optimizer.param_groups]
+            return [g["lr"] for g in self.optimizer.param_groups]
+
+    opt = _sgd(T, n=2)
+    sch = Halve(opt, 2)
+    tr = _run(opt, sch, 6)
+    return tr, sch.get_last_lr(), sch.last_epoch, sorted(sch.state_dict()), sch.base_lrs
+
+
+@program()
+def prog_nns_sched_lambda_list_errors_and_per_group(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    opt = _sgd(T, n=2)
+    e = raises(lambda: S.LambdaLR(opt, [lambda e: 1.0]))
+    sch = S.LambdaLR(opt, [lambda e: 0.9**e, lambda e: 1.0 / (e + 1)])
+    tr = _run(opt, sch, 4)
+    sd = sch.state_dict()
+    return e, tr, sd["lr_lambdas"], sd["last_epoch"], sd["_last_lr"]
+
+
+@program()
+def prog_nns_sched_constructor_errors(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    opt = _sgd(T)
+    return [
+        raises(lambda: S.LinearLR(opt, start_factor=0.0)),
+        raises(lambda: S.LinearLR(opt, end_factor=1.5)),
+        raises(lambda: S.ConstantLR(opt, factor=1.5)),
+        raises(lambda: S.CosineAnnealingWarmRestarts(opt, T_0=0)),
+        raises(lambda: S.CosineAnnealingWarmRestarts(opt, T_0=2, T_mult=0)),
+        raises(lambda: S.CosineAnnealingWarmRestarts(opt, T_0=2, eta_min="a")),
+        raises(lambda: S.ReduceLROnPlateau(opt, factor=1.0)),
+        raises(lambda: S.ReduceLROnPlateau(opt, mode="up")),
+        raises(lambda: S.ReduceLROnPlateau(opt, threshold_mode="x")),
+        raises(lambda: S.ReduceLROnPlateau(opt, min_lr=[0.1, 0.2])),
+        raises(lambda: S.OneCycleLR(opt, max_lr=1.0)),
+        raises(lambda: S.OneCycleLR(opt, max_lr=1.0, total_steps=0)),
+        raises(lambda: S.OneCycleLR(opt, max_lr=1.0, epochs=2, steps_per_epoch=-1)),
+        raises(lambda: S.OneCycleLR(opt, max_lr=1.0, total_steps=5, anneal_strategy="x")),
+        raises(lambda: S.OneCycleLR(opt, max_lr=1.0, total_steps=5, pct_start=1.5)),
+        raises(lambda: S.CyclicLR(opt, 0.1, 1.0, mode="x")),
+        raises(lambda: S.CyclicLR(opt, 0.1, 1.0)),
+        raises(lambda: S.StepLR("opt", 2)),
+        raises(lambda: S.SequentialLR(opt, [S.StepLR(opt, 2)], milestones=[1])),
+        raises(lambda: S.SequentialLR(opt, [S.StepLR(opt, 2), S.StepLR(opt, 3)], milestones=[])),
+        raises(lambda: S.SequentialLR(opt, [], milestones=[])),
+        raises(lambda: S.SequentialLR(_sgd(T), [S.StepLR(opt, 2), S.StepLR(opt, 3)], [2])),
+        raises(lambda: S.ChainedScheduler([S.StepLR(opt, 2), S.StepLR(_sgd(T), 2)])),
+    ]
+
+
+@program()
+def prog_nns_sched_onecycle_overstep_error(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    opt = _sgd(T, momentum=0.9)
+    sch = S.OneCycleLR(opt, max_lr=0.5, total_steps=4, div_factor=5.0, final_div_factor=10.0)
+    tr = [(g["lr"], g["momentum"]) for g in opt.param_groups]
+    for _ in range(3):
+        opt.step()
+        sch.step()
+        tr.append((opt.param_groups[0]["lr"], opt.param_groups[0]["momentum"]))
+    opt.step()
+    return tr, raises(sch.step), opt.param_groups[0]["initial_lr"], opt.param_groups[0]["max_lr"]
+
+
+@program()
+def prog_nns_sched_cyclic_adam_betas_exp_range(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    p = T.nn.Parameter(T.ones(2))
+    opt = T.optim.Adam([p], lr=0.01, betas=(0.9, 0.99))
+    sch = S.CyclicLR(
+        opt,
+        base_lr=0.001,
+        max_lr=0.01,
+        step_size_up=2,
+        step_size_down=3,
+        mode="exp_range",
+        gamma=0.9,
+        base_momentum=0.8,
+        max_momentum=0.95,
+    )
+    out = []
+    for _ in range(8):
+        p.grad = T.ones(2)
+        opt.step()
+        sch.step()
+        out.append((opt.param_groups[0]["lr"], opt.param_groups[0]["betas"]))
+    return out, p, sorted(k for k in sch.state_dict() if not k.startswith("_"))
+
+
+@program()
+def prog_nns_sched_plateau_max_abs_cooldown_trace(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    opt = _sgd(T, n=2)
+    sch = S.ReduceLROnPlateau(
+        opt,
+        mode="max",
+        factor=0.5,
+        patience=1,
+        threshold=0.1,
+        threshold_mode="abs",
+        cooldown=1,
+        min_lr=[0.01, 0.04],
+    )
+    metrics = [1.0, 1.05, 1.02, 1.2, 1.25, 1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4]
+    tr = _run(opt, sch, len(metrics), *metrics)
+    return tr, sch.best, sch.num_bad_epochs, sch.cooldown_counter, sch.get_last_lr(), sch.last_epoch
+
+
+@program()
+def prog_nns_sched_chained_with_optimizer_arg(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    opt = _sgd(T, lr=1.0)
+    a = S.ConstantLR(opt, factor=0.5, total_iters=2)
+    b = S.ExponentialLR(opt, gamma=0.9)
+    ch = S.ChainedScheduler([a, b], optimizer=opt)
+    tr = _run(opt, ch, 5)
+    sd = ch.state_dict()
+    return tr, ch.get_last_lr(), sorted(sd), [sorted(s) for s in sd["_schedulers"]]
+
+
+@program()
+def prog_nns_sched_sequential_state_round_trip(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+
+    def make():
+        opt = _sgd(T, lr=1.0)
+        s1 = S.LinearLR(opt, start_factor=0.1, total_iters=3)
+        s2 = S.StepLR(opt, step_size=2, gamma=0.5)
+        return opt, S.SequentialLR(opt, [s1, s2], milestones=[3])
+
+    opt, sch = make()
+    tr = _run(opt, sch, 4)
+    sd = sch.state_dict()
+    opt2, sch2 = make()
+    sch2.load_state_dict(sd)
+    opt2.load_state_dict(opt.state_dict())
+    tr1 = _run(opt, sch, 4)
+    tr2 = _run(opt2, sch2, 4)
+    return tr, tr1, tr2, sch2.last_epoch, sch2._milestones
+
+
+@program()
+def prog_nns_sched_optimizer_step_overridden_warning(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    opt = _sgd(T)
+    sch = S.StepLR(opt, 1, gamma=0.5)
+    orig = opt.step
+
+    def step(*a, **k):
+        return orig(*a, **k)
+
+    opt.step = step
+    opt.step()
+    sch.step()
+    return opt.param_groups[0]["lr"]
+
+
+@program()
+def prog_nns_sched_swalr_and_averaged_model(T: Any) -> Any:
+    U = T.optim.swa_utils
+    m = _lin(T)
+    opt = T.optim.SGD(m.parameters(), lr=0.5)
+    swa = U.AveragedModel(m)
+    sch = U.SWALR(opt, swa_lr=0.05, anneal_epochs=3, anneal_strategy="linear")
+    tr = []
+    for i in range(5):
+        m.zero_grad()
+        m(_x(T, 2, 3, seed=i)).pow(2).sum().backward()
+        opt.step()
+        swa.update_parameters(m)
+        sch.step()
+        tr.append(opt.param_groups[0]["lr"])
+    return (
+        tr,
+        swa.n_averaged,
+        swa.module.weight,
+        [n for n, _ in swa.named_buffers()],
+        raises(lambda: U.SWALR(opt, swa_lr=0.1, anneal_strategy="x")),
+        raises(lambda: U.SWALR(opt, swa_lr=0.1, anneal_epochs=-1)),
+    )
+
+
+@program()
+def prog_nns_sched_cosine_recursive_vs_closed_form(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    opt = _sgd(T, lr=0.3)
+    sch = S.CosineAnnealingLR(opt, T_max=4, eta_min=0.01)
+    tr = _run(opt, sch, 10)
+    return tr, sch._get_closed_form_lr(), sch.get_last_lr()
+
+
+# --- data -------------------------------------------------------------------------------------
+
+
+class _Sq:
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i: int) -> Any:
+        if i >= self.n:
+            raise IndexError(i)
+        return {"x": [i, i * 2], "y": float(i) / 2, "name": f"s{i}", "flag": i % 2 == 0}
+
+
+@program()
+def prog_nns_data_collate_nested_dict_list_str_bool(T: Any) -> Any:
+    D = T.utils.data
+    dl = D.DataLoader(_Sq(5), batch_size=2)
+    return list(dl), len(dl)
+
+
+@program()
+def prog_nns_data_collate_errors(T: Any) -> Any:
+    D = T.utils.data
+    c = D.default_collate
+    return [
+        raises(lambda: c([T.ones(2), T.ones(3)])),
+        raises(lambda: c([[1, 2], [3]])),
+        raises(lambda: c([object(), object()])),
+        c([(1, 2.0), (3, 4.0)]),
+        c([T.tensor(1), T.tensor(2)]),
+        c([T.ones(2, dtype=T.int8), T.zeros(2, dtype=T.int8)]),
+        c([1.5, 2]),
+        c([True, False]),
+        c(["a", "b"]),
+        D.default_convert([1, 2]),
+    ]
+
+
+@program()
+def prog_nns_data_collate_namedtuple_and_numpy(T: Any) -> Any:
+    import numpy as np
+
+    D = T.utils.data
+    P = collections.namedtuple("P", ["a", "b"])
+    out = D.default_collate(
+        [P(np.array([1.0, 2.0]), np.float32(3)), P(np.array([3.0, 4.0]), np.float32(5))]
+    )
+    conv = D.default_convert(P(np.arange(3), "s"))
+    return type(out).__name__, out.a, out.b, type(conv).__name__, conv.a, conv.b
+
+
+@program()
+def prog_nns_dataloader_option_errors(T: Any) -> Any:
+    D = T.utils.data
+    ds = D.TensorDataset(T.arange(6.0))
+
+    class It(D.IterableDataset):
+        def __iter__(self):
+            return iter(range(3))
+
+    bs = D.BatchSampler(D.SequentialSampler(ds), 2, False)
+    return [
+        raises(lambda: D.DataLoader(ds, sampler=[0, 1], shuffle=True)),
+        raises(lambda: D.DataLoader(ds, batch_sampler=bs, batch_size=3)),
+        raises(lambda: D.DataLoader(ds, batch_sampler=bs, drop_last=True)),
+        raises(lambda: D.DataLoader(ds, batch_size=None, drop_last=True)),
+        raises(lambda: D.DataLoader(ds, num_workers=-1)),
+        raises(lambda: D.DataLoader(ds, timeout=-1)),
+        raises(lambda: D.DataLoader(ds, prefetch_factor=2)),
+        raises(lambda: D.DataLoader(ds, persistent_workers=True)),
+        raises(lambda: D.DataLoader(It(), shuffle=True)),
+        raises(lambda: D.DataLoader(It(), sampler=[0])),
+        raises(lambda: D.DataLoader(It(), batch_sampler=[[0]])),
+        raises(lambda: len(D.DataLoader(It()))),
+    ]
+
+
+@program()
+def prog_nns_dataloader_batch_size_none_and_list_sampler(T: Any) -> Any:
+    import numpy as np
+
+    D = T.utils.data
+
+    class A(D.Dataset):
+        def __getitem__(self, i):
+            return np.full(2, i, dtype=np.float64), i
+
+        def __len__(self):
+            return 4
+
+    a = list(D.DataLoader(A(), batch_size=None))
+    b = list(D.DataLoader(A(), batch_size=3, sampler=[3, 1, 0, 2]))
+    c = list(D.DataLoader(A(), batch_sampler=[[0, 3], [1]]))
+    d = list(
+        D.DataLoader(A(), batch_size=3, drop_last=True, collate_fn=lambda b: [x[1] for x in b])
+    )
+    return a, b, c, d
+
+
+@program()
+def prog_nns_dataloader_shuffle_seeded_global_and_generator(T: Any) -> Any:
+    D = T.utils.data
+    ds = D.TensorDataset(T.arange(10), T.arange(10) * 10)
+    T.manual_seed(7)
+    a = [b[0].tolist() for b in D.DataLoader(ds, batch_size=4, shuffle=True)]
+    after = T.rand(2)
+    g = T.Generator().manual_seed(3)
+    dl = D.DataLoader(ds, batch_size=3, shuffle=True, generator=g, drop_last=True)
+    b1 = [b[1].tolist() for b in dl]
+    b2 = [b[1].tolist() for b in dl]
+    return a, after, b1, b2, len(dl)
+
+
+@program()
+def prog_nns_samplers_arguments_and_errors(T: Any) -> Any:
+    D = T.utils.data
+    T.manual_seed(4)
+    r = list(D.RandomSampler(range(5), replacement=True, num_samples=8))
+    r2 = list(D.RandomSampler(range(5), num_samples=7))
+    w = list(D.WeightedRandomSampler([0.1, 0.0, 0.9, 0.5], 6))
+    w2 = list(D.WeightedRandomSampler([1.0, 2.0, 3.0], 3, replacement=False))
+    s = list(D.SubsetRandomSampler([10, 20, 30, 40]))
+    b = list(D.BatchSampler(range(7), 3, drop_last=False))
+    return [
+        r,
+        r2,
+        w,
+        w2,
+        s,
+        b,
+        len(D.BatchSampler(range(7), 3, True)),
+        raises(lambda: D.RandomSampler(range(3), replacement=1)),
+        raises(lambda: D.RandomSampler(range(3), num_samples=0)),
+        raises(lambda: D.BatchSampler(range(3), 0, False)),
+        raises(lambda: D.BatchSampler(range(3), 2, 1)),
+        raises(lambda: D.WeightedRandomSampler([[1.0, 2.0]], 2)),
+        raises(lambda: D.WeightedRandomSampler([1.0, 2.0], 0)),
+        raises(lambda: D.WeightedRandomSampler([1.0, 2.0], 2, replacement=0)),
+        raises(lambda: list(D.WeightedRandomSampler([1.0, 2.0], 3, replacement=False))),
+    ]
+
+
+@program()
+def prog_nns_datasets_concat_stack_subset_split(T: Any) -> Any:
+    D = T.utils.data
+    a = D.TensorDataset(T.arange(3))
+    b = D.TensorDataset(T.arange(10, 14))
+    c = a + b
+    st = D.StackDataset(a, D.TensorDataset(T.arange(3) * 2))
+    sd = D.StackDataset(x=a, y=D.TensorDataset(T.arange(3.0)))
+    g = T.Generator().manual_seed(1)
+    parts = D.random_split(range(10), [0.5, 0.3, 0.2], generator=g)
+    return [
+        len(c),
+        c[-1],
+        c[3],
+        c.cumulative_sizes,
+        raises(lambda: c[-8]),
+        raises(lambda: D.ConcatDataset([])),
+        st[1],
+        sd[2],
+        len(sd),
+        raises(lambda: D.StackDataset(a, b)),
+        raises(lambda: D.StackDataset(a, x=b)),
+        [list(p) for p in parts],
+        [p.indices for p in parts],
+        raises(lambda: D.random_split(range(5), [2, 2])),
+        raises(lambda: D.TensorDataset(T.ones(2), T.ones(3))),
+        D.Subset(b, [3, 0])[1],
+        len(D.Subset(b, [3, 0])),
+    ]
+
+
+@program()
+def prog_nns_random_split_empty_part_warns(T: Any) -> Any:
+    D = T.utils.data
+    g = T.Generator().manual_seed(0)
+    parts = D.random_split(range(3), [0.5, 0.5, 0.0], generator=g)
+    return [list(p) for p in parts]
+
+
+@program()
+def prog_nns_iterable_dataset_len_mismatch_warns(T: Any) -> Any:
+    D = T.utils.data
+
+    class It(D.IterableDataset):
+        def __iter__(self):
+            return iter(T.arange(5.0))
+
+        def __len__(self):
+            return 3
+
+    dl = D.DataLoader(It(), batch_size=2)
+    n = len(dl)
+    batches = list(dl)
+    dl2 = D.DataLoader(It(), batch_size=2, drop_last=True)
+    return n, batches, len(dl2), list(dl2)
+
+
+@program()
+def prog_nns_chain_dataset_and_iterable_concat_error(T: Any) -> Any:
+    D = T.utils.data
+
+    class It(D.IterableDataset):
+        def __init__(self, lo, hi):
+            self.lo, self.hi = lo, hi
+
+        def __iter__(self):
+            return iter(range(self.lo, self.hi))
+
+    ch = It(0, 2) + It(5, 7)
+    return (
+        type(ch).__name__,
+        list(ch),
+        list(D.DataLoader(ch, batch_size=3)),
+        raises(lambda: D.ConcatDataset([It(0, 2)])),
+    )
+
+
+@program()
+def prog_nns_train_loop_with_loader_and_scheduler(T: Any) -> Any:
+    nn = T.nn
+    D = T.utils.data
+    T.manual_seed(11)
+    X = T.randn(12, 3)
+    y = (X.sum(1, keepdim=True) > 0).float()
+    dl = D.DataLoader(D.TensorDataset(X, y), batch_size=4, shuffle=True)
+    m = _seeded(T, nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 1)), 3)
+    opt = T.optim.SGD(m.parameters(), lr=0.5, momentum=0.9, nesterov=True)
+    sch = T.optim.lr_scheduler.MultiStepLR(opt, milestones=[1, 2], gamma=0.3)
+    losses = []
+    for _ in range(3):
+        for xb, yb in dl:
+            opt.zero_grad()
+            loss = nn.functional.binary_cross_entropy_with_logits(m(xb), yb)
+            loss.backward()
+            opt.step()
+            losses.append(loss.detach())
+        sch.step()
+    return losses, m[0].weight, sch.get_last_lr(), opt.state_dict()["state"][0]
+
+
+# --- containers --------------------------------------------------------------------------------
+
+
+@program()
+def prog_nns_sequential_slicing_mul_and_repr_collapse(T: Any) -> Any:
+    nn = T.nn
+    s = nn.Sequential(*[nn.Linear(2, 2) for _ in range(3)], nn.ReLU(), nn.ReLU(), nn.Linear(2, 1))
+    sl = s[1:4]
+    s2 = s[:2] * 2
+    s3 = s[:1] + nn.Sequential(nn.Tanh())
+    p = s.pop(3)
+    s.insert(0, nn.Identity())
+    s.append(nn.Sigmoid())
+    s.extend([nn.Tanh()])
+    e = raises(lambda: s[20])
+    del s[1]
+    return (
+        repr(s),
+        type(sl).__name__,
+        [n for n, _ in sl.named_children()],
+        len(s2),
+        s2[0] is s2[2],
+        repr(s3),
+        type(p).__name__,
+        e,
+        [n for n, _ in s.named_children()],
+        # the messages name the class by its module path: compare the exception types
+        getattr(raises(lambda: s * 0), "type", None),
+        getattr(raises(lambda: s * 1.5), "type", None),
+    )
+
+
+@program()
+def prog_nns_modulelist_ops_and_errors(T: Any) -> Any:
+    nn = T.nn
+    ml = nn.ModuleList([nn.Linear(1, 1), nn.ReLU(), nn.Tanh()])
+    ml2 = ml + nn.ModuleList([nn.Sigmoid()])
+    e0 = raises(lambda: ml.insert(-1, nn.ELU()))
+    ml.insert(1, nn.ELU())
+    del ml[0]
+    ml[-1] = nn.GELU()
+    out = [
+        e0,
+        [type(m).__name__ for m in ml],
+        [n for n, _ in ml.named_children()],
+        [type(m).__name__ for m in ml[1:]],
+        len(ml2),
+        raises(lambda: ml[7]),
+        raises(lambda: ml.extend(nn.ReLU())),
+        raises(lambda: ml.append(3)),
+        raises(lambda: ml(T.ones(1))),
+        type(ml.pop(0)).__name__,
+        repr(nn.ModuleList([nn.Linear(2, 2), nn.Linear(2, 2), nn.ReLU()])),
+    ]
+    return out
+
+
+@program()
+def prog_nns_moduledict_and_parameterdict_ops(T: Any) -> Any:
+    nn = T.nn
+    md = nn.ModuleDict({"b": nn.ReLU(), "a": nn.Tanh()})
+    md.update([("c", nn.Sigmoid())])
+    md.update(nn.ModuleDict({"a": nn.ELU()}))
+    e1 = raises(lambda: md.update([("x",)]))
+    e2 = raises(lambda: md.update(3))
+    popped = md.pop("b")
+    pd = nn.ParameterDict({"w": nn.Parameter(T.ones(2)), "t": T.zeros(3)})
+    pd["s"] = "not a tensor"
+    pd.setdefault("u", T.ones(1))
+    pd2 = pd | nn.ParameterDict({"v": T.ones(2, 2)})
+    return (
+        list(md.keys()),
+        [type(m).__name__ for m in md.values()],
+        e1,
+        e2,
+        type(popped).__name__,
+        "b" in md,
+        [(k, type(v).__name__) for k, v in pd.items()],
+        pd["t"].requires_grad,
+        [n for n, _ in pd.named_parameters()],
+        list(pd2.keys()),
+        repr(pd),
+        raises(lambda: pd["zz"]),
+    )
+
+
+@program()
+def prog_nns_parameterlist_mixed_and_grads(T: Any) -> Any:
+    nn = T.nn
+    pl = nn.ParameterList([T.ones(2), nn.Parameter(T.full((2,), 2.0)), "meta"])
+    pl.append(T.zeros(2, dtype=T.float64))
+    pl.extend([T.ones(1, requires_grad=False)])
+    y = (pl[0] * pl[1]).sum() + pl[3].sum()
+    y.backward()
+    return (
+        [type(p).__name__ for p in pl],
+        [n for n, _ in pl.named_parameters()],
+        pl[0].grad,
+        pl[1].grad,
+        pl[3].grad,
+        repr(pl),
+        len(pl),
+        type(pl[-2:]).__name__,
+    )
+
+
+@program()
+def prog_nns_module_without_forward_and_none_children(T: Any) -> Any:
+    nn = T.nn
+
+    class Empty(nn.Module):
+        pass
+
+    class Holder(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a = nn.Linear(1, 1)
+            self.b = None
+            self.register_module("c", None)
+            self.register_parameter("p", None)
+
+    h = Holder()
+    return (
+        raises(lambda: Empty()(T.ones(1))),
+        [n for n, _ in h.named_children()],
+        [n for n, _ in h.named_parameters()],
+        h.b,
+        h.c,
+        h.p,
+        _keys(h.state_dict()),
+        repr(h),
+        raises(lambda: h.nothing),
+    )
+
+
+@program()
+def prog_nns_deepcopy_shared_params_and_hooks(T: Any) -> Any:
+    import copy
+
+    nn = T.nn
+    a = _lin(T, 2, 2)
+    m = nn.Sequential(a, nn.ReLU(), a)
+    log = []
+    m.register_forward_hook(lambda mod, i, o: log.append("hook"))
+    c = copy.deepcopy(m)
+    y = c(T.ones(1, 2))
+    y.sum().backward()
+    return (
+        c[0] is c[2],
+        c[0].weight is m[0].weight,
+        c[0].weight.grad,
+        m[0].weight.grad,
+        log,
+        c[0].weight.is_leaf,
+        len(list(c.parameters())),
+    )
+
+
+@program()
+def prog_nns_non_leaf_grad_warning_and_retain(T: Any) -> Any:
+    m = T.nn.Sequential(_lin(T), T.nn.Tanh())
+    x = _x(T, 2, 3, rg=True)
+    h = m[0](x)
+    y = m[1](h)
+    h.retain_grad()
+    y.sum().backward()
+    return h.grad, y.grad, y.is_leaf, h.grad_fn, x.grad
+
+
+# --- utils -------------------------------------------------------------------------------------
+
+
+@program()
+def prog_nns_clip_grad_norm_inf_nonfinite_and_foreach(T: Any) -> Any:
+    nn = T.nn
+    m = nn.Sequential(_lin(T), _lin(T, 2, 2, seed=3))
+    m(_x(T, 4, 3)).pow(2).sum().backward()
+    gs = [p.grad.clone() for p in m.parameters()]
+    n1 = nn.utils.clip_grad_norm_(m.parameters(), 0.5, norm_type=float("inf"))
+    n2 = nn.utils.clip_grad_norm_(m.parameters(), 0.1, norm_type=1.0, foreach=False)
+    a = [p.grad.clone() for p in m.parameters()]
+    m[0].bias.grad[0] = float("nan")
+    e = raises(lambda: nn.utils.clip_grad_norm_(m.parameters(), 1.0, error_if_nonfinite=True))
+    n3 = nn.utils.clip_grad_norm_([], 1.0)
+    nn.utils.clip_grad_value_(m[1].parameters(), 0.01)
+    e2 = raises(lambda: nn.utils.clip_grad_value_(m.parameters(), None))
+    return gs, n1, n2, a, e, n3, [p.grad for p in m[1].parameters()], e2
+
+
+@program()
+def prog_nns_total_norm_and_clip_with_norm(T: Any) -> Any:
+    nn = T.nn
+    gs = [T.tensor(_data(3, seed=1)), T.tensor(_data(2, 2, seed=2))]
+    tn = nn.utils.get_total_norm(gs, norm_type=2.0)
+    ps = [T.nn.Parameter(T.zeros(3)), T.nn.Parameter(T.zeros(2, 2))]
+    for p, g in zip(ps, gs, strict=True):
+        p.grad = g.clone()
+    nn.utils.clip_grads_with_norm_(ps, 1.0, tn)
+    return tn, [p.grad for p in ps], nn.utils.get_total_norm(gs, norm_type=3.0)
+
+
+@program()
+def prog_nns_parameters_vector_round_trip_and_errors(T: Any) -> Any:
+    nn = T.nn
+    m = _lin(T)
+    v = nn.utils.parameters_to_vector(m.parameters())
+    nn.utils.vector_to_parameters(v * 2, m.parameters())
+    return (
+        v,
+        v.grad_fn,
+        m.weight,
+        raises(lambda: nn.utils.vector_to_parameters([1.0], m.parameters())),
+        raises(lambda: nn.utils.vector_to_parameters(T.ones(3), m.parameters())),
+    )
+
+
+@program()
+def prog_nns_prune_l1_random_global_and_remove(T: Any) -> Any:
+    P = importlib.import_module(T.__name__ + ".nn.utils.prune")
+    a = _lin(T, 4, 3, seed=15)
+    P.l1_unstructured(a, "weight", amount=0.5)
+    names = ([n for n, _ in a.named_parameters()], [n for n, _ in a.named_buffers()])
+    w = a.weight
+    P.l1_unstructured(a, "weight", amount=2)
+    w2 = a.weight
+    y = a(_x(T, 2, 4))
+    y.sum().backward()
+    g = a.weight_orig.grad
+    P.remove(a, "weight")
+    b = _lin(T, 4, 3, seed=16)
+    c = _lin(T, 3, 3, seed=17)
+    P.global_unstructured([(b, "weight"), (c, "weight")], pruning_method=P.L1Unstructured, amount=6)
+    d = _lin(T, 4, 3, seed=18)
+    P.ln_structured(d, "weight", amount=1, n=2, dim=0)
+    return (
+        names,
+        w,
+        w2,
+        g,
+        a.weight,
+        [n for n, _ in a.named_parameters()],
+        b.weight_mask,
+        c.weight_mask,
+        d.weight_mask,
+        P.is_pruned(d),
+        raises(lambda: P.l1_unstructured(_lin(T), "weight", amount=1.5)),
+        raises(lambda: P.l1_unstructured(_lin(T), "weight", amount=10)),
+        raises(lambda: P.remove(_lin(T), "weight")),
+    )
+
+
+@program()
+def prog_nns_functional_call_tied_and_strict(T: Any) -> Any:
+    fc = T.func.functional_call
+    m = _lin(T)
+    w = T.ones(2, 3, requires_grad=True)
+    x = _x(T, 1, 3)
+    y = fc(m, {"weight": w}, (x,))
+    y.sum().backward()
+    e = raises(lambda: fc(m, {"weight": w}, (x,), strict=True))
+    e2 = raises(lambda: fc(m, {"nope": w}, (x,), strict=True))
+    y2 = fc(m, ({"weight": w}, {"bias": T.zeros(2)}), x)
+    e3 = raises(lambda: fc(m, ({"weight": w}, {"weight": w}), x))
+    return y, w.grad, m.weight.grad, e, e2, y2, e3, m.weight
+
+
+@program()
+def prog_nns_fuse_conv_bn_eval_matches(T: Any) -> Any:
+    nn = T.nn
+    conv = _seeded(T, nn.Conv2d(2, 3, 3), 19)
+    bn = nn.BatchNorm2d(3)
+    with T.no_grad():
+        bn.running_mean.copy_(T.tensor([0.1, -0.2, 0.3]))
+        bn.running_var.copy_(T.tensor([1.5, 0.5, 2.0]))
+        bn.weight.copy_(T.tensor([1.0, 2.0, 0.5]))
+    conv.eval()
+    bn.eval()
+    fused = nn.utils.fusion.fuse_conv_bn_eval(conv, bn)
+    x = _x(T, 1, 2, 4, 4)
+    return fused(x), bn(conv(x)), fused.weight.requires_grad, type(fused.weight).__name__
+
+
+@program()
+def prog_nns_skip_init_and_lazy_linear(T: Any) -> Any:
+    nn = T.nn
+    s = nn.utils.skip_init(nn.Linear, 3, 2)
+    lz = nn.LazyLinear(4)
+    before = (repr(lz), type(lz.weight).__name__, _keys(lz.state_dict()))
+    T.manual_seed(0)
+    y = lz(_x(T, 2, 5))
+    return (
+        s.weight.shape,
+        type(s).__name__,
+        before,
+        type(lz).__name__,
+        lz.weight.shape,
+        y.shape,
+        lz.in_features,
+        raises(lambda: nn.utils.skip_init(3)),
+    )
+
+
+@program()
+def prog_nns_lazy_state_dict_load_initializes(T: Any) -> Any:
+    nn = T.nn
+    src = _lin(T, 5, 4)
+    lz = nn.LazyLinear(4)
+    lz.load_state_dict(src.state_dict())
+    return type(lz).__name__, lz.weight, lz.in_features, lz(_x(T, 1, 5))
+
+
+@program()
+def prog_nns_flatten_unflatten_errors(T: Any) -> Any:
+    nn = T.nn
+    x = _x(T, 2, 3, 4, rg=True)
+    f = nn.Flatten(1)(x)
+    u = nn.Unflatten(1, (3, 4))(f)
+    u2 = nn.Unflatten(-1, (2, -1))(f)
+    (u * u2.reshape(2, 3, 4)).sum().backward()
+    return (
+        f.grad_fn,
+        u.shape,
+        u2.shape,
+        x.grad,
+        raises(lambda: nn.Unflatten(1, (5, 5))(f)),
+        raises(lambda: repr(nn.Unflatten(1, [2, 2.0]))),
+        raises(lambda: repr(nn.Unflatten("a", (2, 2)))),
+        repr(nn.Unflatten(1, (3, 4))),
+    )
+
+
+# --- init, more --------------------------------------------------------------------------------
+
+
+@program()
+def prog_nns_init_generator_and_trunc_warning(T: Any) -> Any:
+    ini = T.nn.init
+    g = T.Generator().manual_seed(5)
+    a = ini.uniform_(T.empty(3), generator=g)
+    b = ini.normal_(T.empty(3), generator=g)
+    c = ini.kaiming_uniform_(T.empty(2, 3), generator=g)
+    d = ini.trunc_normal_(T.empty(4), mean=5.0, std=1.0, a=-1.0, b=1.0, generator=g)
+    e = ini.orthogonal_(T.empty(3, 2), generator=g)
+    return a, b, c, d, e
+
+
+@program()
+def prog_nns_default_inits_under_seed(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(9)
+    mods = [
+        nn.Linear(3, 2),
+        nn.Conv1d(2, 3, 2),
+        nn.ConvTranspose2d(2, 2, 2, groups=2),
+        nn.Embedding(3, 2),
+        nn.LayerNorm(3),
+        nn.GRU(2, 2),
+        nn.Bilinear(2, 3, 2),
+        nn.PReLU(2),
+        nn.MultiheadAttention(4, 2),
+    ]
+    return [[(n, p) for n, p in m.named_parameters()] for m in mods]
+
+
+# --- pooling, more -----------------------------------------------------------------------------
+
+
+@program()
+def prog_nns_fractional_max_pool_given_samples(T: Any) -> Any:
+    F = T.nn.functional
+    x = _x(T, 1, 2, 7, 7, rg=True)
+    s = T.tensor([[[0.2, 0.7], [0.5, 0.1]]])
+    y, i = F.fractional_max_pool2d(x, 2, output_size=3, return_indices=True, _random_samples=s)
+    y.sum().backward()
+    y2 = F.fractional_max_pool2d(x, 3, output_ratio=(0.5, 0.5), _random_samples=s)
+    e = raises(lambda: F.fractional_max_pool2d(x, 2, _random_samples=s))
+    e2 = raises(lambda: F.fractional_max_pool2d(x, 3, output_ratio=0.5, _random_samples=s))
+    return y, i, x.grad, y.grad_fn, y2, e, e2
+
+
+@program()
+def prog_nns_maxpool_dilation_ceil_and_1d_3d(T: Any) -> Any:
+    F = T.nn.functional
+    x1 = _x(T, 1, 2, 9, rg=True)
+    a, ia = F.max_pool1d(x1, 3, stride=2, dilation=2, ceil_mode=True, return_indices=True)
+    x3 = _x(T, 1, 1, 4, 4, 4, rg=True)
+    b = F.max_pool3d(x3, 2, stride=(1, 2, 2), padding=1)
+    c = F.avg_pool1d(x1, 4, stride=3, padding=2, ceil_mode=True, count_include_pad=True)
+    (a.sum() + b.sum() + c.sum()).backward()
+    return a, ia, b, c, x1.grad, x3.grad, b.grad_fn, c.grad_fn
+
+
+@program()
+def prog_nns_pool_channels_last_and_unbatched(T: Any) -> Any:
+    F = T.nn.functional
+    x = _x(T, 2, 3, 4, 4).to(memory_format=T.channels_last).requires_grad_()
+    y = F.max_pool2d(x, 2)
+    z = F.avg_pool2d(x[0], 2)
+    (y.sum() + z.sum()).backward()
+    return y, z, x.grad
+
+
+@program(
+    xfail="conv and pooling outputs of a channels_last input are contiguous, not channels_last "
+    "(their kernels are in ops/nn_ops.py, the lead's file)"
+)
+def prog_nns_channels_last_model_keeps_format(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2)), 20)
+    m = m.to(memory_format=T.channels_last)
+    x = _x(T, 2, 3, 4, 4).to(memory_format=T.channels_last)
+    y = m(x)
+    cl = T.channels_last
+    return (
+        m[0].weight.is_contiguous(memory_format=cl),
+        m[0](x).is_contiguous(memory_format=cl),
+        y.is_contiguous(memory_format=cl),
+        nn.functional.avg_pool2d(x, 2).is_contiguous(memory_format=cl),
+        nn.functional.adaptive_avg_pool2d(x, 1).is_contiguous(memory_format=cl),
+        y,
+    )
+
+
+# --- data, more --------------------------------------------------------------------------------
+
+
+@program()
+def prog_nns_distributed_sampler_explicit_replicas(T: Any) -> Any:
+    D = T.utils.data
+    ds = range(10)
+    s0 = D.DistributedSampler(ds, num_replicas=3, rank=0, shuffle=True, seed=4)
+    s2 = D.DistributedSampler(ds, num_replicas=3, rank=2, shuffle=False)
+    s3 = D.DistributedSampler(ds, num_replicas=3, rank=1, shuffle=False, drop_last=True)
+    a = list(s0)
+    s0.set_epoch(1)
+    b = list(s0)
+    return (
+        a,
+        b,
+        list(s2),
+        list(s3),
+        len(s0),
+        len(s3),
+        raises(lambda: D.DistributedSampler(ds, num_replicas=2, rank=3)),
+        raises(lambda: D.DistributedSampler(ds, num_replicas=2, rank=-1)),
+    )
+
+
+@program()
+def prog_nns_dataloader_attributes_and_setattr_error(T: Any) -> Any:
+    D = T.utils.data
+    ds = D.TensorDataset(T.arange(5.0))
+    dl = D.DataLoader(ds, batch_size=2, shuffle=True)
+    dl2 = D.DataLoader(ds, batch_size=None)
+
+    def set_bs():
+        dl.batch_size = 3
+
+    return (
+        type(dl.sampler).__name__,
+        type(dl.batch_sampler).__name__,
+        dl.batch_size,
+        dl.drop_last,
+        dl.num_workers,
+        type(dl2.sampler).__name__,
+        dl2.batch_sampler,
+        raises(set_bs),
+        D.get_worker_info(),
+        len(dl),
+        len(dl2),
+    )
+
+
+@program()
+def prog_nns_dataloader_pin_memory_without_accelerator(T: Any) -> Any:
+    D = T.utils.data
+    dl = D.DataLoader(D.TensorDataset(T.arange(4.0)), batch_size=2, pin_memory=True)
+    b = list(dl)
+    return b, b[0][0].is_pinned()
 
 
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
