@@ -216,9 +216,20 @@ def _fit_grad(node: Node, g: Any, i: int, meta: tuple[Any, Any]) -> Any:
         keep = tuple(d for d, s in enumerate(shape) if s == 1 and g._data.shape[d] != 1)
         if keep:
             g = g.sum(dim=keep, keepdim=True)
-    if g._data.dtype != dt._np:
+    gd = g._data.dtype
+    if gd != dt._np:
+        # torch checks isFloatingType(grad) || (input_is_complex == grad_is_complex)
+        if gd.kind != "f" and (gd.kind == "c") != dt.is_complex:
+            raise RuntimeError(_COMPLEX_GRAD_CHECK)
         g = g.to(dt)
     return g
+
+
+_COMPLEX_GRAD_CHECK = (
+    "Expected isFloatingType(grad.scalar_type()) || (input_is_complex == grad_is_complex) to be "
+    "true, but got false.  (Could this error message be improved?  If so, please report an "
+    "enhancement request to PyTorch.)"
+)
 
 
 class FunctionMeta(type):

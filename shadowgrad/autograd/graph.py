@@ -463,27 +463,28 @@ class SavedTensor:
             return self._hooks[1] is None
         return self._tensor is None and self._data is None
 
-    def register_hooks(self, pack: Callable[..., Any], unpack: Callable[..., Any]) -> None:
-        if not (callable(pack) and callable(unpack)):  # torch's pybind argument check
+    def register_hooks(self, *args: Any) -> None:
+        if len(args) != 2 or not all(map(callable, args)):  # torch's pybind argument check
             raise TypeError(
                 "register_hooks(): incompatible function arguments. The following argument types "
                 "are supported:\n    1. (self: torch._C._autograd.SavedTensor, arg0: "
                 "collections.abc.Callable, arg1: collections.abc.Callable) -> None\n\nInvoked "
-                f"with: <torch._C._autograd.SavedTensor object at {hex(id(self))}>, {pack!r}, "
-                f"{unpack!r}"
+                f"with: <torch._C._autograd.SavedTensor object at {hex(id(self))}>"
+                + "".join(f", {a!r}" for a in args)
             )
-        if self._hooks is not None:
-            raise RuntimeError(
-                "Calling register_hooks on a saved tensor whose hooks have already been set. "
-                "Hint: only one pair of hooks is allowed at a time."
-            )
-        if self.freed:
+        pack, unpack = args
+        if self.freed:  # freeing drops the hooks too, so this check comes first in torch
             raise RuntimeError(
                 "Calling register_hooks on a saved tensor after it has been freed. Saved "
                 "intermediate values of the graph are freed when you call .backward() or "
                 "autograd.grad(). Specify retain_graph=True if you need to backward through the "
                 "graph a second time or if you need to access saved variables after calling "
                 "backward."
+            )
+        if self._hooks is not None:
+            raise RuntimeError(
+                "Calling register_hooks on a saved tensor whose hooks have already been set. "
+                "Hint: only one pair of hooks is allowed at a time."
             )
         t = self.unpack(None)
         # torch packs a detached alias (shares the version counter), with grad mode off
