@@ -11,6 +11,7 @@ returns, raises or warns is compared.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import pytest
@@ -69,6 +70,59 @@ def prog_mis_reduction_keepdim_and_dtype_without_dim(T: Any) -> Any:
         raises(lambda: T.logsumexp(x, keepdim=True)),
         x.logsumexp(1, keepdim=True),
     )
+
+
+# --- warnings point at the user's line ------------------------------------------------------
+
+
+def _where_warned(fn: Any) -> list[Any]:
+    """fn's warnings: category, message head, and the line each names (this file's line of the
+    call, relative to fn's own first line; None elsewhere)."""
+    first = fn.__code__.co_firstlineno
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        fn()
+    return [
+        (
+            r.category.__name__,
+            str(r.message)[:40],
+            r.lineno - first if r.filename == __file__ else None,
+        )
+        for r in w
+    ]
+
+
+@program()
+def prog_mis_out_resize_warning_names_callers_line(T: Any) -> Any:
+    x = _x(T, 3, rg=False)
+    return (
+        _where_warned(lambda: T.exp(x, out=T.empty(2))),
+        _where_warned(lambda: T.add(x, x, out=T.empty(2))),
+        _where_warned(lambda: T.sum(x, 0, out=T.empty(2))),
+        _where_warned(lambda: T.cumsum(x, 0, out=T.empty(2))),
+        _where_warned(lambda: T.sort(x, out=(T.empty(2), T.empty(2, dtype=T.long)))),
+        _where_warned(lambda: T.logsumexp(x, 0, out=T.empty(2))),
+        _where_warned(lambda: T.ger(x, x, out=T.empty(3, 3))),
+    )
+
+
+@program()
+def prog_mis_std_of_one_element_warns_at_call(T: Any) -> Any:
+    one = _x(T, 1, seed=2)
+    s = None
+
+    def f() -> None:
+        nonlocal s
+        s = T.std(one, 0)
+
+    got = (
+        _where_warned(f),
+        _where_warned(lambda: one.var()),
+        _where_warned(lambda: T.var(one.detach(), out=T.empty(()))),
+        raises(lambda: T.var(one, out=T.empty(()))),  # out= with a tensor requiring grad
+        _where_warned(lambda: T.std_mean(one)),
+    )
+    return got, s
 
 
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------

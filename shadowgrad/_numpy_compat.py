@@ -140,6 +140,14 @@ def _translate(
 _FILENAME = __file__ + " (numpy aliases; skipped by warnings as importlib._bootstrap frames are)"
 
 
+def skipped_by_warnings(fn: Any) -> Any:
+    """fn, its code under `_FILENAME`: a wrapper that warnings skip as they count an op's fixed
+    stacklevel (Note [Wrapper frames and warnings]); `_signatures.tensor_first`'s and
+    `ops._with_out`'s."""
+    fn.__code__ = fn.__code__.replace(co_filename=_FILENAME)
+    return fn
+
+
 def _compile(src: str, ns: dict[str, Any]) -> Any:
     exec(compile(src, _FILENAME, "exec"), ns)
     return ns["aliased"]

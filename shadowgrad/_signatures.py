@@ -13,6 +13,7 @@ import functools
 from typing import Any
 
 from ._numpy_compat import _ALIASES as _NUMPY_ALIASES
+from ._numpy_compat import skipped_by_warnings
 
 # torch.<name>: reported as <name>(), first parameter 'input'
 PLAIN = frozenset(
@@ -153,6 +154,7 @@ def tensor_first(fn: Any, reported: str, param: str) -> Any:
     hook: list[Any] = [None]
 
     @functools.wraps(fn)
+    @skipped_by_warnings  # an op's warning names the caller's line
     def checked(*args: Any, **kwargs: Any) -> Any:
         if kwargs:
             if hook[0] is not None and not _NUMPY_ALIASES.isdisjoint(kwargs):

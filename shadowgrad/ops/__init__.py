@@ -8,6 +8,7 @@ import warnings
 from typing import Any
 
 from .. import _creation, _grad_mode
+from .._numpy_compat import skipped_by_warnings
 from .._tensor import Tensor
 from . import (
     aliases,
@@ -79,14 +80,13 @@ _OUT_NAMES = {
 def _with_out(fn: Any, public: str, name: str | None) -> Any:
     """`fn` taking torch's out=: the result (each of a tuple's) copied into the out tensor."""
     from .pointwise import _out, out_autograd_error
-    from .shape import check_out_overlap, resize_out
+    from .shape import check_out_overlap
 
     hook = _OUT_HOOKS.get(public)
 
-    def with_out(*args: Any, out: Any = None, **kwargs: Any) -> Any:
-        result = fn(*args, **kwargs)
-        if out is None:
-            return result
+    def write_out(args: tuple[Any, ...], result: Any, out: Any) -> Any:
+        # a frame the warnings count, in with_out's place: resize_out's names the caller's line
+        # from _out (or from resize), the hook's from here
         if hook is not None:
             hook(args)
         if isinstance(result, Tensor):
@@ -100,15 +100,36 @@ def _with_out(fn: Any, public: str, name: str | None) -> Any:
                 raise RuntimeError(_out_dtype_error(public, k, r.dtype, o.dtype))
         for o in out:
             check_out_overlap(o)
-        outs = [resize_out(r, o) for r, o in zip(result, out, strict=True)]
+        outs = []
+        for r, o in zip(result, out, strict=True):  # (no comprehension: a frame in 3.11)
+            outs.append(resize(r, o))
         out_type = getattr(sorting.return_types, type(result).__name__ + "_out", tuple)
         return out_type(outs)
+
+    # Note [Wrapper frames and warnings]: fn's warnings name the caller's line through this frame
+    @skipped_by_warnings
+    def with_out(*args: Any, out: Any = None, **kwargs: Any) -> Any:
+        if out is not None and name and _grad_mode.STATE.grad:
+            # torch's autograd kernel refuses before the op runs (its warnings, its errors)
+            if any(isinstance(a, Tensor) and a._rg for a in (*args, *kwargs.values())):
+                raise RuntimeError(out_autograd_error(name))
+        result = fn(*args, **kwargs)
+        if out is None:
+            return result
+        return write_out(args, result, out)
 
     with_out.__name__ = public
     with_out.__qualname__ = fn.__qualname__
     with_out.__doc__ = fn.__doc__
     with_out.__wrapped__ = fn  # type: ignore[attr-defined] # its parameters (_numpy_compat)
     return with_out
+
+
+def resize(result: Tensor, out: Tensor) -> Tensor:
+    """resize_out from a frame as deep as _out's (its warning's stacklevel counts on one)."""
+    from .shape import resize_out
+
+    return resize_out(result, out)
 
 
 def _where_out_args(args: tuple[Any, ...]) -> None:
