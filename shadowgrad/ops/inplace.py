@@ -226,6 +226,7 @@ _zero = defop(
     dtype="keep",
     jvp=lambda self: _zero_t(self),
     self=lambda grad: grad * 0,
+    complex=True,  # linear
 )
 
 
@@ -243,6 +244,7 @@ _fill = defop(
     dtype="keep",
     jvp=lambda self: _zero_t(self),
     self=lambda grad: grad * 0,
+    complex=True,  # linear
 )
 _fill_tensor = defop(
     "fill.Tensor",
@@ -254,6 +256,7 @@ _fill_tensor = defop(
     ),
     self=lambda grad: grad * 0,
     value=lambda grad: grad.sum(),
+    complex=True,  # linear
 )
 # copy_: also the node of a first .grad accumulated under create_graph (torch's CopyBackwards)
 _copy = defop(
@@ -264,6 +267,7 @@ _copy = defop(
     jvp=lambda self, src_t: _zero_t(self) if src_t is None else _copy(_zero_t(self), src_t),
     self=lambda grad: grad * 0,
     src=lambda grad: grad,
+    complex=True,  # linear: the formulas hold for complex tensors as written
 )
 # a C++-only node in torch: name() carries the namespace (the class name stays CopyBackwards)
 _copy.op.node_cls._cpp_name = "torch::autograd::CopyBackwards"  # type: ignore[attr-defined]

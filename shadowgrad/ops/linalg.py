@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from .._formats import contiguous_format
 from .._tensor import Tensor, _make
 from ..autograd.forward_ad import BILINEAR, LINEAR, ZeroTerm, add_terms
 from ..autograd.graph import resave
@@ -356,6 +357,18 @@ def _mT(t: Tensor) -> Tensor:
     return t.transpose(-2, -1)
 
 
+def _mH(t: Tensor) -> Tensor:
+    """The conjugate transpose (torch's mH): the transpose of a real matrix. The formulas that
+    torch writes with mH hold for complex inputs with it (Note [Complex gradients])."""
+    t = t.transpose(-2, -1)
+    return t.conj() if t._data.dtype.kind == "c" else t
+
+
+def _conj(t: Tensor) -> Tensor:
+    """t.conj() for a complex tensor, t itself for a real one."""
+    return t.conj() if t._data.dtype.kind == "c" else t
+
+
 def _diag(t: Tensor) -> Tensor:
     """The diagonal of a batch of square matrices."""
     return (t * _eye(t._data.shape[-1], t)).sum(-1)
@@ -572,6 +585,13 @@ _addmv = defop(
     self=lambda grad, beta: _scale(grad, beta),
     mat1=lambda grad, mat2, alpha: _scale(grad.unsqueeze(1).mm(mat2.unsqueeze(0)), alpha),
     mat2=lambda grad, mat1, alpha: _scale(mat1.t().mv(grad), alpha),
+    complex={  # torch's: the conjugated factors and scalars (Note [Complex gradients])
+        "self": lambda grad, beta: _scale(grad, _conj_number(beta)),
+        "mat1": lambda grad, mat2, alpha: _scale(
+            grad.unsqueeze(1).mm(mat2.conj().unsqueeze(0)), _conj_number(alpha)
+        ),
+        "mat2": lambda grad, mat1, alpha: _scale(mat1.conj().t().mv(grad), _conj_number(alpha)),
+    },
 )
 _baddbmm = defop(
     "baddbmm",
@@ -581,6 +601,15 @@ _baddbmm = defop(
     self=lambda grad, beta: _scale(grad, beta),
     mat1=lambda grad, mat2, alpha: _scale(grad.bmm(mat2.transpose(1, 2)), alpha),
     mat2=lambda grad, mat1, alpha: _scale(mat1.transpose(1, 2).bmm(grad), alpha),
+    complex={
+        "self": lambda grad, beta: _scale(grad, _conj_number(beta)),
+        "mat1": lambda grad, mat2, alpha: _scale(
+            grad.bmm(mat2.transpose(1, 2).conj()), _conj_number(alpha)
+        ),
+        "mat2": lambda grad, mat1, alpha: _scale(
+            mat1.transpose(1, 2).conj().bmm(grad), _conj_number(alpha)
+        ),
+    },
 )
 
 
@@ -614,6 +643,11 @@ _addbmm = defop(
     self=lambda grad, beta: _scale(grad, beta),
     mat1=_addbmm_grad_b1,
     mat2=_addbmm_grad_b2,
+    complex={
+        "self": lambda grad, beta: _scale(grad, _conj_number(beta)),
+        "mat1": lambda grad, mat2, alpha: _addbmm_grad_b1(grad, mat2.conj(), _conj_number(alpha)),
+        "mat2": lambda grad, mat1, alpha: _addbmm_grad_b2(grad, mat1.conj(), _conj_number(alpha)),
+    },
 )
 
 
@@ -751,6 +785,7 @@ _trace = defop(
     dtype="keep",
     jvp=LINEAR,
     self=lambda grad, self_sym_sizes: grad * _eye(self_sym_sizes[0], grad, self_sym_sizes[1]),
+    complex=True,  # linear
 )
 
 
@@ -1145,7 +1180,7 @@ def _inv_fwd(A: np.ndarray, fname: str | None) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _inv_grad(grad: Tensor, result: Tensor) -> Tensor:
-    rh = _mT(result)
+    rh = _mH(result)
     return -matmul(rh, matmul(grad, rh))
 
 
@@ -1157,6 +1192,7 @@ _inv_ex = defop(
     diff_outputs=(0,),
     jvp=lambda A_t, result: (-matmul(result[0], matmul(A_t, result[0])), None),
     A=lambda grads, result: _inv_grad(grads[0], result),
+    complex=True,  # written with mH, as torch's
 )
 
 
@@ -1183,18 +1219,19 @@ def _det_fwd(A: np.ndarray) -> np.ndarray:
 
 
 def _det_grad(grad: Tensor, result: Tensor, A: Tensor) -> Tensor:
-    """torch's linalg_det_backward: grad * det * A^{-T}, via the SVD where A is singular."""
+    """torch's linalg_det_backward: grad * conj(det) * A^{-H}, via the SVD where A is
+    singular."""
     shape = A._data.shape
     n = shape[-1]
     if A._data.size == 0:
         return _make(np.zeros_like(A._data))
     if n == 1:
         return grad.unsqueeze(-1).unsqueeze(-1).expand(*shape)
-    d = _diag_embed((grad * result).unsqueeze(-1).expand(*shape[:-1]))
+    d = _diag_embed((grad * _conj(result)).unsqueeze(-1).expand(*shape[:-1]))
     eps = np.finfo(A._data.dtype).eps
     singular = np.abs(result._data) < 100 * eps
     if not singular.any():
-        return _solve(_mT(A), d, True, False)
+        return _solve(_mH(A), d, True, False)
     if singular.all():
         return _det_grad_singular(grad, A)
     # a batch of both kinds: each path sees a harmless stand-in for the matrices it skips
@@ -1206,14 +1243,14 @@ def _det_grad(grad: Tensor, result: Tensor, A: Tensor) -> Tensor:
     return where(
         mask,
         _det_grad_singular(grad, where(mask, A, distinct)),
-        _solve(_mT(where(mask, eye, A)), d, True, False),
+        _solve(_mH(where(mask, eye, A)), d, True, False),
     )
 
 
 def _det_grad_singular(grad: Tensor, A: Tensor) -> Tensor:
     # det A = det U det Vh prod S, whose product rule needs no division
     U, S, Vh = _svd(A, True, None, None)
-    alpha = (det(U) * det(Vh)) * grad
+    alpha = _conj(det(U) * det(Vh)) * grad
     n = S._data.shape[-1]
     cols = [S[..., j] for j in range(n)]
     others = []
@@ -1234,7 +1271,7 @@ def _det_jvp(A: Tensor, A_t: Tensor, result: Tensor) -> Tensor:
     return (_det_grad(ones, result, A) * A_t).sum((-2, -1))
 
 
-_det = defop("linalg_det", "LinalgDetBackward0", _det_fwd, jvp=_det_jvp, A=_det_grad)
+_det = defop("linalg_det", "LinalgDetBackward0", _det_fwd, jvp=_det_jvp, A=_det_grad, complex=True)
 
 
 def det(A: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -1248,10 +1285,23 @@ def _slogdet_fwd(A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(sign, A.dtype), np.asarray(logabs, np.finfo(A.dtype).dtype)
 
 
-def _slogdet_grad(grads: list[Tensor], A: Tensor) -> Tensor:
+def _slogdet_grad(grads: list[Tensor], A: Tensor, result: Tensor) -> Tensor:
+    # torch's node saves both outputs (slogdet_backward reads the sign for complex A)
     g = grads[1]
     n = A._data.shape[-1]
     return _solve(_mT(A), _diag_embed(g.unsqueeze(-1).expand(*g._data.shape, n)), True, False)
+
+
+def _slogdet_grad_complex(grads: list[Tensor], A: Tensor, result: Tensor) -> Tensor:
+    """torch's slogdet_backward for complex A: the sign's gradient enters as
+    i Im(grad_sign * conj(sign)), then A^{-H} diag(g)."""
+    gs, g = grads
+    if gs is not None:
+        t = (gs * result.conj()).imag * 1j
+        g = t if g is None else g.to(t.dtype) + t
+    n = A._data.shape[-1]
+    d = _diag_embed(g.unsqueeze(-1).expand(*g._data.shape, n)).to(A.dtype)
+    return _solve(_mH(A), d, True, False)
 
 
 def _slogdet_jvp(A: Tensor, A_t: Tensor, result: tuple[Tensor, Tensor]) -> tuple[Tensor, Tensor]:
@@ -1267,6 +1317,7 @@ _slogdet = defop(
     n_outputs=2,
     jvp=_slogdet_jvp,
     A=_slogdet_grad,
+    complex={"A": _slogdet_grad_complex},
 )
 
 
@@ -1277,11 +1328,14 @@ def slogdet(A: Tensor, *, out: Any = None) -> Any:
 
 
 def logdet(input: Tensor) -> Tensor:
-    """Mirrors `torch.logdet`: log(det); nan for a negative determinant."""
+    """Mirrors `torch.logdet`: log(det); nan for a negative real determinant, log(sign) +
+    logabsdet for complex input."""
     from .pointwise import where
 
     _check_matrix(input, "logdet")
     sign, logabs = _slogdet(input)
+    if input._data.dtype.kind == "c":  # torch's: the complex log of the determinant
+        return sign.log() + logabs
     nan = _make(np.asarray(np.nan, logabs._data.dtype))
     return where(sign == -1, nan, logabs)
 
@@ -1310,20 +1364,22 @@ def _solve_fwd(
         X, info = _lu_fallback(np.broadcast_to(A, (*batch, *A.shape[-2:])), B, not left)
         lead = (0,) * (len(batch) - A.ndim + 2)  # info has A's batch shape
         info = info[(*lead, *(slice(0, 1) if d == 1 else slice(None) for d in A.shape[:-2]))]
-    if not left:
-        X = np.swapaxes(X, -1, -2)
+    if not left:  # row-major, as torch's XA = B solution (and no transposed view of a square
+        # array: the engine would keep its base as a leaf's .grad, see _kept_array)
+        X = np.ascontiguousarray(np.swapaxes(X, -1, -2))
     return (X[..., 0] if vector else X), info
 
 
 def _solve_grad_B(grad: Tensor, A: Tensor, left: bool, vector: bool) -> Tensor:
-    return _solve(_mT(A), grad, left, vector)
+    return _solve(_mH(A), grad, left, vector)
 
 
 def _solve_grad_A(grad: Tensor, A: Tensor, result: Tensor, left: bool, vector: bool) -> Tensor:
-    gB = _solve(_mT(A), grad, left, vector)
+    # torch's linalg_solve_backward: gB = A^{-H} gX, gA = -gB X^H (-X^H gB when not left)
+    gB = _solve(_mH(A), grad, left, vector)
     if vector:
-        return -(gB.unsqueeze(-1) * result.unsqueeze(-2))
-    return -matmul(gB, _mT(result)) if left else -matmul(_mT(result), gB)
+        return -(gB.unsqueeze(-1) * _conj(result).unsqueeze(-2))
+    return -matmul(gB, _mH(result)) if left else -matmul(_mH(result), gB)
 
 
 def _solve_jvp(A: Tensor, left: bool, vector: bool, A_t: Any, B_t: Any, result: Any) -> Any:
@@ -1349,6 +1405,7 @@ _solve_ex = defop(
     jvp=_solve_jvp,
     A=lambda grads, A, result, left, vector: _solve_grad_A(grads[0], A, result, left, vector),
     B=lambda grads, A, left, vector: _solve_grad_B(grads[0], A, left, vector),
+    complex=True,  # written with mH, as torch's
 )
 
 
@@ -1452,11 +1509,11 @@ def _cholesky_fwd(A: np.ndarray, upper: bool, fname: str | None) -> tuple[np.nda
 
 def _cholesky_grad(grad: Tensor, result: Tensor, upper: bool) -> Tensor:
     """torch's cholesky_backward: L^{-H} Phi(L^H gL) L^{-1}, Phi the symmetrised lower part."""
-    L = _mT(result) if upper else result
-    gL = _mT(grad) if upper else grad
-    gA = _tril(matmul(_mT(L), gL))
-    gA = 0.5 * (gA + _mT(_tril(gA, -1)))
-    gA = _solve(_mT(L), gA, True, False)  # L^{-H} gA
+    L = _mH(result) if upper else result
+    gL = _mH(grad) if upper else grad
+    gA = _tril(matmul(_mH(L), gL))
+    gA = 0.5 * (gA + _mH(_tril(gA, -1)))
+    gA = _solve(_mH(L), gA, True, False)  # L^{-H} gA
     return _solve(L, gA, False, False)  # ... L^{-1}
 
 
@@ -1478,6 +1535,7 @@ _cholesky_ex = defop(
     diff_outputs=(0,),
     jvp=lambda A_t, result, upper: (_cholesky_jvp(A_t, result[0], upper), None),
     A=lambda grads, result, upper: _cholesky_grad(grads[0], result, upper),
+    complex=True,  # written with mH, as torch's
 )
 _cholesky_legacy = defop(
     "cholesky",
@@ -1485,6 +1543,7 @@ _cholesky_legacy = defop(
     lambda A, upper, fname: _cholesky_fwd(A, upper, fname)[0],
     jvp=_cholesky_jvp,
     A=_cholesky_grad,
+    complex=True,
 )
 
 
@@ -1553,19 +1612,21 @@ def _qr_grad(grads: list[Tensor], result: Tensor, R_: Tensor, mode: str) -> Tens
         raise RuntimeError(
             "The QR decomposition is not differentiable when mode='complete' and nrows > ncols."
         )
-    gA = matmul(gR, _mT(R)) - matmul(_mT(Q), gQ)
+    gA = matmul(gR, _mH(R)) - matmul(_mH(Q), gQ)
     if m >= n:
         sym = _triu(gA)
-        sym = sym + _mT(sym)
-        sym = sym - 0.5 * _diag_embed(_diag(sym))
+        sym = sym + _mH(sym)
+        sym = sym - 0.5 * _diag_embed(_diag(sym))  # the diagonal's real part halved
         gA = matmul(Q, sym) + gQ
         # X R^H = gA
-        return _mT(_solve(R, _mT(gA), True, False))
+        return _mH(_solve(R, _mH(gA), True, False))
     X = -gA
-    skew = _tril(X - _mT(X))
+    skew = X - _mH(X)
+    # lower part; the diagonal's imaginary part halved (a real skew matrix's diagonal is 0)
+    skew = _tril(skew) - 0.5 * _diag_embed(_diag(skew))
     gA = matmul(Q, skew)
     Rm = R[..., :m]
-    gA = _mT(_solve(Rm, _mT(gA), True, False))
+    gA = _mH(_solve(Rm, _mH(gA), True, False))
     from .._creation import zeros
 
     pad = zeros(*gA._data.shape[:-1], n - m, dtype=gA.dtype)
@@ -1601,7 +1662,15 @@ def _qr_jvp(A_t: Tensor, result: tuple[Tensor, Tensor], mode: str) -> tuple[Tens
     return matmul(Q, skew), QhdA - matmul(skew, R)
 
 
-_qr = defop("linalg_qr", "LinalgQrBackward0", _qr_fwd, n_outputs=2, jvp=_qr_jvp, A=_qr_grad)
+_qr = defop(
+    "linalg_qr",
+    "LinalgQrBackward0",
+    _qr_fwd,
+    n_outputs=2,
+    jvp=_qr_jvp,
+    A=_qr_grad,
+    complex=True,  # written with mH, as torch's
+)
 
 
 def qr(A: Tensor, mode: str = "reduced", *, out: Any = None) -> Any:
@@ -1642,7 +1711,7 @@ def _defined(g: Tensor) -> bool:
 def _svd_grad(
     grads: list[Tensor], result: Tensor, S_: Tensor, Vh_: Tensor, full_matrices: bool
 ) -> Tensor:
-    """torch's svd_backward (real inputs)."""
+    """torch's svd_backward (written with mH: complex inputs too)."""
     gU, gS, gVh = grads
     U, S, Vh = result, S_, Vh_
     if full_matrices:
@@ -1658,11 +1727,22 @@ def _svd_grad(
     S2 = S * S
     E = S2.unsqueeze(-2) - S2.unsqueeze(-1) + _eye(S._data.shape[-1], S)
     if has_u:
-        UhgU = matmul(_mT(U), gU)
-        UhgU = UhgU - _mT(UhgU)
+        UhgU = matmul(_mH(U), gU)
+        UhgU = UhgU - _mH(UhgU)
     if has_v:
-        VhgV = matmul(Vh, _mT(gVh))
-        VhgV = VhgV - _mT(VhgV)
+        VhgV = matmul(Vh, _mH(gVh))
+        VhgV = VhgV - _mH(VhgV)
+    cplx = U._data.dtype.kind == "c"
+    if cplx:  # the loss must not depend on the phase of the singular vectors
+        zeros = np.zeros(S._data.shape, S._data.dtype)
+        imu = _diag(UhgU)._data.imag if has_u else zeros
+        imv = _diag(VhgV)._data.imag if has_v else zeros
+        if not np.allclose(imu, -imv, rtol=1e-2, atol=1e-2):
+            raise RuntimeError(
+                "svd_backward: The singular vectors in the complex case are specified up to "
+                "multiplication by e^{i phi}. The specified loss function depends on this phase "
+                "term, making it ill-defined."
+            )
     if has_u and has_v:
         gA = (UhgU * S.unsqueeze(-2) + S.unsqueeze(-1) * VhgV) / E
     elif has_u:
@@ -1670,15 +1750,17 @@ def _svd_grad(
     else:
         gA = S.unsqueeze(-1) * (VhgV / E)
     gA = gA + _diag_embed(gS)
+    if cplx and has_u and has_v:
+        gA = gA + _diag_embed(_diag(UhgU) / (2.0 * S))
     if m > n and has_u:
         gA = matmul(U, gA)
         gUSinv = gU / S.unsqueeze(-2)
-        gA = gA + gUSinv - matmul(U, matmul(_mT(U), gUSinv))
+        gA = gA + gUSinv - matmul(U, matmul(_mH(U), gUSinv))
         return matmul(gA, Vh)
     if m < n and has_v:
         gA = matmul(gA, Vh)
         SinvgVh = gVh / S.unsqueeze(-1)
-        gA = gA + SinvgVh - matmul(matmul(SinvgVh, _mT(Vh)), Vh)
+        gA = gA + SinvgVh - matmul(matmul(SinvgVh, _mH(Vh)), Vh)
         return matmul(U, gA)
     return matmul(U, matmul(gA, Vh)) if m >= n else matmul(matmul(U, gA), Vh)
 
@@ -1733,6 +1815,7 @@ _svd_op = defop(
     n_outputs=3,
     jvp=_svd_jvp,
     A=_svd_grad,
+    complex=True,
 )
 
 
@@ -1764,7 +1847,7 @@ def svd_legacy(
         from .._creation import zeros_like
 
         U, Vh = zeros_like(U), zeros_like(Vh)
-    return _return_type("svd", ("U", "S", "V"), (U, S, _mT(Vh)))
+    return _return_type("svd", ("U", "S", "V"), (U, S, _mH(Vh)))
 
 
 def _eigh_fwd(A: np.ndarray, UPLO: str, V_: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -1776,18 +1859,26 @@ def _eigh_fwd(A: np.ndarray, UPLO: str, V_: Any) -> tuple[np.ndarray, np.ndarray
 
 
 def _eigh_grad(grads: list[Tensor], result: Tensor, V_: Tensor) -> Tensor:
-    """torch's linalg_eig_backward for Hermitian inputs (real)."""
+    """torch's linalg_eig_backward for Hermitian inputs (written with mH: complex ones too)."""
     gL, gV = grads
     L, V = result, V_
     if not _defined(gV):
-        return matmul(V * gL.unsqueeze(-2), _mT(V))
-    VhgV = matmul(_mT(V), gV)
-    VhgV = 0.5 * (VhgV - _mT(VhgV))
+        return matmul(V * gL.unsqueeze(-2), _mH(V))
+    VhgV = matmul(_mH(V), gV)
+    if V._data.dtype.kind == "c":  # the loss must not depend on the eigenvectors' phases
+        im = _diag(VhgV)._data.imag
+        if not np.allclose(im, np.zeros_like(im), rtol=1e-2, atol=1e-2):
+            raise RuntimeError(
+                "linalg_eigh_backward: The eigenvectors in the complex case are specified up "
+                "to multiplication by e^{i phi}. The specified loss function depends on this "
+                "quantity, so it is ill-defined."
+            )
+    VhgV = 0.5 * (VhgV - _mH(VhgV))
     E = L.unsqueeze(-2) - L.unsqueeze(-1) + _eye(L._data.shape[-1], L)
     gA = VhgV / E
     if _defined(gL):
         gA = gA - _diag_embed(_diag(gA)) + _diag_embed(gL)
-    return matmul(V, matmul(gA, _mT(V)))
+    return matmul(V, matmul(gA, _mH(V)))
 
 
 def _eigh_jvp(A_t: Tensor, result: tuple[Tensor, Tensor]) -> tuple[Tensor, Tensor]:
@@ -1807,6 +1898,7 @@ _eigh = defop(
     n_outputs=2,
     jvp=_eigh_jvp,
     A=_eigh_grad,
+    complex=True,
 )
 
 
@@ -1871,7 +1963,9 @@ def matrix_power(A: Tensor, n: int, *, out: Tensor | None = None) -> Tensor:
         )
     if n == 0:
         eye = _make(np.broadcast_to(np.eye(r, dtype=A._data.dtype), A._data.shape).copy())
-        return _out(A * 0 + eye if A._rg else eye, out, "linalg_matrix_power")
+        if A._rg:  # torch's: a contiguous clone of A overwritten by eye (grad_fn CopyBackwards)
+            eye = A.clone(memory_format=contiguous_format).copy_(eye)
+        return _out(eye, out, "linalg_matrix_power")
     if n == 1:
         return _out(A.clone(), out, "linalg_matrix_power")
     if n < 0:
@@ -1903,6 +1997,10 @@ _cross = defop(
     ),
     self=lambda grad, other, dim: _cross(other, grad, dim),
     other=lambda grad, self, dim: _cross(grad, self, dim),
+    complex={  # torch's: the other factor conjugated (Note [Complex gradients])
+        "self": lambda grad, other, dim: _cross(other.conj(), grad, dim),
+        "other": lambda grad, self, dim: _cross(grad, self.conj(), dim),
+    },
 )
 
 

@@ -17,6 +17,7 @@ from .linalg import (
     _eye,
     _inv_ex,
     _LinAlgError,
+    _mH,
     _mT,
     _return_type,
     _save_outputs,
@@ -160,12 +161,12 @@ def _mHa(a: np.ndarray) -> np.ndarray:
 
 def _pinv_grad(grad: Tensor, A: Tensor, result: Tensor) -> Tensor:
     """The pseudo-inverse's derivative (Golub and Pereyra), P = pinv(A):
-    dP = -P dA P + P P^T dA^T (I - A P) + (I - P A) dA^T P^T P, transposed into a gradient."""
+    dP = -P dA P + P P^H dA^H (I - A P) + (I - P A) dA^H P^H P, adjoint into a gradient."""
     P = result
-    gT = _mT(grad)
-    g = -matmul(_mT(P), matmul(grad, _mT(P)))
-    g = g + matmul(gT - matmul(matmul(A, P), gT), matmul(P, _mT(P)))
-    return g + matmul(matmul(_mT(P), P), gT - matmul(gT, matmul(P, A)))
+    gT = _mH(grad)
+    g = -matmul(_mH(P), matmul(grad, _mH(P)))
+    g = g + matmul(gT - matmul(matmul(A, P), gT), matmul(P, _mH(P)))
+    return g + matmul(matmul(_mH(P), P), gT - matmul(gT, matmul(P, A)))
 
 
 def _pinv_jvp(A: Tensor, A_t: Tensor, result: Tensor) -> Tensor:
@@ -182,6 +183,7 @@ _pinv = defop(
     _pinv_fwd,
     jvp=lambda self, self_t, result: _pinv_jvp(self, self_t, result),
     self=lambda grad, self, result: _pinv_grad(grad, self, result),
+    complex=True,  # written with mH, as torch's
 )
 
 
@@ -314,6 +316,7 @@ _matrix_exp = defop(
     _matrix_exp_fwd,
     jvp=lambda self, self_t: _exp_block(self, self_t),
     self=lambda grad, self: _exp_block(_mT(self), grad),
+    complex={"self": lambda grad, self: _exp_block(_mH(self), grad)},  # the adjoint differential
 )
 
 
@@ -359,8 +362,8 @@ def _tri(t: Tensor, upper: bool, unit: bool) -> Tensor:
 def _trsm_grad_A(
     grad: Tensor, A: Tensor, result: Tensor, upper: bool, left: bool, unit: bool
 ) -> Tensor:
-    gB = _trsm(_mT(A), grad, not upper, left, unit)
-    gA = -matmul(gB, _mT(result)) if left else -matmul(_mT(result), gB)
+    gB = _trsm(_mH(A), grad, not upper, left, unit)
+    gA = -matmul(gB, _mH(result)) if left else -matmul(_mH(result), gB)
     return _tri(gA, upper, unit)
 
 
@@ -381,7 +384,8 @@ _trsm = defop(
     _trsm_fwd,
     jvp=_trsm_jvp,
     A=_trsm_grad_A,
-    B=lambda grad, A, upper, left, unit: _trsm(_mT(A), grad, not upper, left, unit),
+    B=lambda grad, A, upper, left, unit: _trsm(_mH(A), grad, not upper, left, unit),
+    complex=True,  # written with mH, as torch's
 )
 
 
@@ -447,8 +451,8 @@ def _trsv_grads(
     gX, gM = grads
     M = _mT(A) if transpose else A
     up = upper != transpose
-    gb = _trsm(_mT(M), gX, not up, True, unit)
-    gA = _tri(-matmul(gb, _mT(result)), up, unit)
+    gb = _trsm(_mH(M), gX, not up, True, unit)
+    gA = _tri(-matmul(gb, _mH(result)), up, unit)
     return gb, (_mT(gA) if transpose else gA) + gM
 
 
@@ -483,6 +487,7 @@ _triangular_solve = defop(
     A=lambda grads, A, result, upper, transpose, unitriangular: _trsv_grads(
         grads, A, result, upper, transpose, unitriangular
     )[1],
+    complex=True,  # written with mH, as torch's
 )
 
 
@@ -575,9 +580,10 @@ def _lstsq_fwd(
     X = X.reshape(*batch, n, B.shape[-1])
     full = bool((ranks == n).all())
     if driver != "gelsy" and m > n and full:
-        residuals = ((np.matmul(A, X) - B) ** 2).sum(-2).astype(A.dtype)
+        # squared moduli: real, as torch's (a complex A has real residuals)
+        residuals = (np.abs(np.matmul(A, X) - B) ** 2).sum(-2).astype(real)
     else:
-        residuals = np.zeros((0,), A.dtype)
+        residuals = np.zeros((0,), real)
     if vector:
         X = X[..., 0]
         if residuals.size:
@@ -597,18 +603,19 @@ def _lstsq_grads(
     grads: list[Tensor], self: Tensor, b: Tensor, result: Tensor, vector: bool
 ) -> tuple[Tensor, Tensor]:
     """(gA, gB) as for X = pinv(A) B, plus the residuals' own gradient: at the optimum, the
-    derivative of |A X - B|^2 is 2 (A X - B) X^T in A and -2 (A X - B) in B."""
+    derivative of |A X - B|^2 is 2 (A X - B) X^H in A and -2 (A X - B) in B (written with mH:
+    complex inputs too)."""
     gX, gR = grads[0], grads[1]
     X = result.unsqueeze(-1) if vector else result
     B = b.unsqueeze(-1) if vector else b
     gX = gX.unsqueeze(-1) if vector else gX
     P = _pinv(self, None, None, False)
-    gA = _pinv_grad(matmul(gX, _mT(B)), self, P)
-    gB = matmul(_mT(P), gX)
+    gA = _pinv_grad(matmul(gX, _mH(B)), self, P)
+    gB = matmul(_mH(P), gX)
     if gR._data.size and (gR._rg or gR._data.any()):
         R = matmul(self, X) - B
         w = 2 * R * (gR.unsqueeze(-1) if vector else gR).unsqueeze(-2)
-        gA = gA + matmul(w, _mT(X))
+        gA = gA + matmul(w, _mH(X))
         gB = gB - w
     return gA, (gB.squeeze(-1) if vector else gB)
 
@@ -621,6 +628,7 @@ _lstsq = defop(
     diff_outputs=(0, 1),
     self=lambda grads, self, b, result, vector: _lstsq_grads(grads, self, b, result, vector)[0],
     b=lambda grads, self, b, result, vector: _lstsq_grads(grads, self, b, result, vector)[1],
+    complex=True,
 )
 
 

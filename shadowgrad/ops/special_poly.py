@@ -563,6 +563,15 @@ _addr = defop(
     vec1=lambda grad, vec2, alpha: grad.mv(vec2) if alpha == 1 else grad.mv(vec2) * alpha,
     vec2=lambda grad, vec1, alpha: grad.t().mv(vec1) if alpha == 1 else grad.t().mv(vec1) * alpha,
     jvp=_addr_t,
+    complex={  # torch's: conjugated factors and scalars (Note [Complex gradients])
+        "self": lambda grad, beta: grad if beta == 1 else grad * beta.conjugate(),
+        "vec1": lambda grad, vec2, alpha: (
+            grad.mv(vec2.conj()) if alpha == 1 else grad.mv(vec2.conj()) * alpha.conjugate()
+        ),
+        "vec2": lambda grad, vec1, alpha: (
+            grad.t().mv(vec1.conj()) if alpha == 1 else grad.t().mv(vec1.conj()) * alpha.conjugate()
+        ),
+    },
 )
 
 
