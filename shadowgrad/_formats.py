@@ -105,7 +105,12 @@ def relayout(a: np.ndarray, fmt: Any) -> np.ndarray:
     if order is None:
         return np.ascontiguousarray(a)
     inverse = np.argsort(order)
-    return np.ascontiguousarray(a.transpose(order)).transpose(inverse)
+    # a fresh array, so that size-1 dims get torch's strides too (numpy's contiguity ignores
+    # them: ascontiguousarray would keep a (1, 1, 4, 4) array's (16, 16, 4, 1) as they are)
+    t = a.transpose(order)
+    out = np.empty(t.shape, dtype=a.dtype)
+    out[...] = t
+    return out.transpose(inverse)
 
 
 def has_format(a: np.ndarray, fmt: Any) -> bool:
@@ -119,6 +124,27 @@ def has_format(a: np.ndarray, fmt: Any) -> bool:
             return False
         expected *= a.shape[d]
     return True
+
+
+def suggested(a: np.ndarray) -> Any:
+    """torch's suggest_memory_format(): channels_last(_3d) for a 4-d (5-d) array whose strides
+    are like that format's (is_channels_last_strides_2d/3d: ambiguous layouts, such as a
+    contiguous (1, 1, 4, 4) array, count as contiguous), contiguous_format otherwise."""
+    if a.ndim == 4:
+        order, fmt = (1, 3, 2, 0), channels_last
+    elif a.ndim == 5:
+        order, fmt = (1, 4, 3, 2, 0), channels_last_3d
+    else:
+        return contiguous_format
+    sizes, strides = a.shape, [s // a.itemsize for s in a.strides]
+    if strides[1] == 0:
+        return contiguous_format
+    low = 0
+    for d in order:
+        if sizes[d] == 0 or strides[d] < low or (d == 0 and low == strides[1]):
+            return contiguous_format
+        low = strides[d] * (sizes[d] if sizes[d] > 1 else 1)
+    return fmt
 
 
 def formatted(out: Any, fmt: Any) -> Any:

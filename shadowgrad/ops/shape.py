@@ -830,14 +830,18 @@ def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     fmt = kwargs.get("memory_format")
     dtype, copy = _parse_to(args, dict(kwargs))
     F = _formats()
-    if fmt is F.channels_last or fmt is F.channels_last_3d:
-        if (dtype is None or dtype is self.dtype) and not copy and F.has_format(self._data, fmt):
+    if fmt is F.channels_last or fmt is F.channels_last_3d or fmt is F.contiguous_format:
+        # torch's to_will_alias: self when the layout torch suggests for it is the one asked
+        if (dtype is None or dtype is self.dtype) and not copy and F.suggested(self._data) is fmt:
             return self
         out = (
             _to_copy(self, dtype)
             if dtype is not None and dtype is not self.dtype
             else (clone_op(self))
         )
+        if fmt is F.contiguous_format:
+            out._data = np.ascontiguousarray(out._data)
+            return out
         return _formats().formatted(out, fmt)
     if dtype is None or dtype is self.dtype:
         return clone_op(self) if copy else self
