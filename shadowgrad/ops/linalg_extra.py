@@ -30,7 +30,7 @@ from .linalg import (
     mm,
 )
 from .pointwise import _out
-from .registry import COMPLEX_UNSUPPORTED, defop
+from .registry import defop
 from .shape import cat
 from .shape_extra import _no_derivative
 
@@ -794,22 +794,23 @@ def _lu_parts(LU: Tensor) -> tuple[Tensor, Tensor]:
 def _lu_grad(gL: Tensor, gU: Tensor, P: Tensor, L: Tensor, U: Tensor) -> Tensor:
     """The gradient of A = P L U from those of L and U. With X1 = L1^{-1} P^T dA1 U1^{-1} on
     the leading k x k block, dL1 = L1 tril(X1, -1) and dU1 = triu(X1) U1; the extra rows of a
-    tall L (columns of a wide U) follow from the rest of P^T dA."""
+    tall L (columns of a wide U) follow from the rest of P^T dA. Written with mH (complex
+    inputs too), as torch's linalg_lu_backward."""
     m, n = L._data.shape[-2], U._data.shape[-1]
     k = min(m, n)
     L1, U1 = L[..., :k, :], U[..., :, :k]
     gL1, gU1 = gL[..., :k, :], gU[..., :, :k]
-    phi = _tril(matmul(_mT(L1), gL1), -1) + _triu(matmul(gU1, _mT(U1)))
+    phi = _tril(matmul(_mH(L1), gL1), -1) + _triu(matmul(gU1, _mH(U1)))
     if m > k:
-        phi = phi - _triu(matmul(_mT(L[..., k:, :]), gL[..., k:, :]))
+        phi = phi - _triu(matmul(_mH(L[..., k:, :]), gL[..., k:, :]))
     if n > k:
-        phi = phi - _tril(matmul(gU[..., k:], _mT(U[..., k:])), -1)
-    g = _trsm(_mT(L1), phi, True, True, True)  # L1^{-T} phi
-    g = _trsm(_mT(U1), g, False, False, False)  # ... U1^{-T}
+        phi = phi - _tril(matmul(gU[..., k:], _mH(U[..., k:])), -1)
+    g = _trsm(_mH(L1), phi, True, True, True)  # L1^{-H} phi
+    g = _trsm(_mH(U1), g, False, False, False)  # ... U1^{-H}
     if m > k:
-        g = cat([g, _trsm(_mT(U1), gL[..., k:, :], False, False, False)], -2)
+        g = cat([g, _trsm(_mH(U1), gL[..., k:, :], False, False, False)], -2)
     if n > k:
-        g = cat([g, _trsm(_mT(L1), gU[..., k:], True, True, True)], -1)
+        g = cat([g, _trsm(_mH(L1), gU[..., k:], True, True, True)], -1)
     return matmul(P, g)
 
 
@@ -846,6 +847,7 @@ _lu_factor_ex = defop(
     diff_outputs=(0,),
     jvp=lambda A_t, result: _lu_factor_jvp(A_t, result),
     A=_lu_factor_grad,
+    complex=True,
 )
 
 
@@ -943,6 +945,7 @@ _lu = defop(
     diff_outputs=(1, 2),
     jvp=lambda A_t, result: _lu_jvp(A_t, result),
     A=_lu_backward,
+    complex=True,
 )
 
 
@@ -990,6 +993,7 @@ _lu_unpack = defop(
     diff_outputs=(1, 2),
     nondiff=("LU_pivots",),
     LU_data=lambda grads, LU_data_sym_sizes: _lu_unpack_grad(grads, LU_data_sym_sizes),
+    complex=True,  # linear
 )
 
 
@@ -1026,10 +1030,16 @@ def _lu_solve_np(LU: np.ndarray, piv: np.ndarray, B: np.ndarray, adjoint: bool) 
 def _lu_solve_fwd(
     LU: np.ndarray, pivots: np.ndarray, B: np.ndarray, left: bool, adjoint: bool
 ) -> np.ndarray:
+    # adjoint is A^H: for complex A, A^H X = B is A^T conj(X) = conj(B) (X A^H = B alike)
+    cj = adjoint and LU.dtype.kind == "c"
+    if cj:
+        B = B.conj()
     if left:
-        return _lu_solve_np(LU, pivots, B, adjoint)
-    Bt = np.swapaxes(B, -1, -2)
-    return np.swapaxes(_lu_solve_np(LU, pivots, Bt, not adjoint), -1, -2)
+        X = _lu_solve_np(LU, pivots, B, adjoint)
+    else:
+        Bt = np.swapaxes(B, -1, -2)
+        X = np.swapaxes(_lu_solve_np(LU, pivots, Bt, not adjoint), -1, -2)
+    return X.conj() if cj else X
 
 
 def _lu_solve_grad_B(grad: Tensor, LU: Tensor, pivots: Tensor, left: bool, adjoint: bool) -> Any:
@@ -1040,17 +1050,17 @@ def _lu_solve_grad_LU(
     grad: Tensor, LU: Tensor, pivots: Tensor, result: Tensor, left: bool, adjoint: bool
 ) -> Tensor:
     """The gradient of A = P L U (from X = A^{-1} B and its transposed and right forms), taken
-    back to the packed LU: tril(P^T gA U^T, -1) + triu(L^T P^T gA)."""
+    back to the packed LU: tril(P^T gA U^H, -1) + triu(L^H P^T gA)."""
     gB = _lu_solve(LU, pivots, grad, left, not adjoint)
     X = result
     if left:
-        gA = -matmul(X, _mT(gB)) if adjoint else -matmul(gB, _mT(X))
+        gA = -matmul(X, _mH(gB)) if adjoint else -matmul(gB, _mH(X))
     else:
-        gA = -matmul(_mT(gB), X) if adjoint else -matmul(_mT(X), gB)
+        gA = -matmul(_mH(gB), X) if adjoint else -matmul(_mH(X), gB)
     L, U = _lu_parts(LU)
     P = _perm_matrix(pivots._data, LU._data.shape[-1], LU._data.dtype)
     PtgA = matmul(_make(np.swapaxes(P, -1, -2)), gA)
-    return _tril(matmul(PtgA, _mT(U)), -1) + _triu(matmul(_mT(L), PtgA))
+    return _tril(matmul(PtgA, _mH(U)), -1) + _triu(matmul(_mH(L), PtgA))
 
 
 def _lu_solve_jvp(
@@ -1078,6 +1088,7 @@ _lu_solve = defop(
     nondiff=("pivots",),
     LU=_lu_solve_grad_LU,
     B=_lu_solve_grad_B,
+    complex=True,  # written with mH, as torch's
 )
 
 
@@ -1187,8 +1198,8 @@ def _cholesky_solve_fwd(self: np.ndarray, input2: np.ndarray, upper: bool) -> np
 def _cholesky_solve_grad_L(grad: Tensor, input2: Tensor, result: Tensor, upper: bool) -> Tensor:
     """torch's cholesky_solve_backward: -(G + G^H) L (U (G + G^H) when upper), G = gB X^H."""
     gB = _cholesky_solve(grad, input2, upper)
-    common = matmul(gB, _mT(result))
-    common = common + _mT(common)
+    common = matmul(gB, _mH(result))
+    common = common + _mH(common)
     return -matmul(input2, common) if upper else -matmul(common, input2)
 
 
@@ -1201,6 +1212,7 @@ _cholesky_solve = defop(
     ),
     self=lambda grad, input2, upper: _cholesky_solve(grad, input2, upper),
     input2=_cholesky_solve_grad_L,
+    complex=True,  # written with mH, as torch's
 )
 
 
@@ -1259,7 +1271,7 @@ def _cholesky_inverse_fwd(self: np.ndarray, upper: bool) -> np.ndarray:
 
 def _cholesky_inverse_grad(grad: Tensor, self: Tensor, result: Tensor, upper: bool) -> Tensor:
     """torch's cholesky_inverse_backward: -A^{-1} (G + G^H) A^{-1} times L (U before it)."""
-    common = matmul(matmul(result, grad + _mT(grad)), result)
+    common = matmul(matmul(result, grad + _mH(grad)), result)
     return -matmul(self, common) if upper else -matmul(common, self)
 
 
@@ -1274,6 +1286,7 @@ _cholesky_inverse = defop(
     _cholesky_inverse_fwd,
     jvp=_cholesky_inverse_jvp,
     self=_cholesky_inverse_grad,
+    complex=True,  # written with mH, as torch's
 )
 
 
@@ -1321,7 +1334,14 @@ def _geqrf_fwd(self: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 _geqrf_grad, _geqrf_jvp = _no_derivative("geqrf")
-_geqrf = defop("geqrf", "GeqrfBackward0", _geqrf_fwd, n_outputs=2, jvp=_geqrf_jvp, self=_geqrf_grad)
+_geqrf = defop(
+    "geqrf",
+    "GeqrfBackward0",
+    _geqrf_fwd,
+    n_outputs=2,
+    jvp=_geqrf_jvp,
+    self=_geqrf_grad,
+)
 
 
 def _check_lapack_dtype(t: Tensor, kernel: str) -> None:
@@ -1335,6 +1355,13 @@ def geqrf(input: Tensor, *, out: Any = None) -> Any:
     if input.ndim < 2:
         raise RuntimeError("torch.geqrf: input must have at least 2 dimensions.")
     _check_lapack_dtype(input, "geqrf_cpu")
+    from .. import _grad_mode
+
+    if input.requires_grad and input.dtype.is_complex and _grad_mode.STATE.grad:
+        # torch's check for ops without complex autograd support, made in the forward
+        raise RuntimeError(
+            "geqrf does not support automatic differentiation for outputs with complex dtype."
+        )
     outs = _geqrf(input)
     if out is not None:
         outs = tuple(_out(o, d, "geqrf") for o, d in zip(outs, out, strict=True))
@@ -1368,12 +1395,19 @@ def _reflector_grads(A: Tensor, tau: Tensor, gQ: Tensor, ncols: int) -> tuple[An
     vs = _vectors(A, k)
     Y = [_eye(m, A, ncols)]  # Y[j] = H_{k-j+1} ... H_k E
     for i in range(k - 1, 0, -1):
-        Y.append(Y[-1] - _tau(tau, i) * matmul(vs[i], matmul(_mT(vs[i]), Y[-1])))
+        Y.append(Y[-1] - _tau(tau, i) * matmul(vs[i], matmul(_mH(vs[i]), Y[-1])))
     G = gQ
     g_v, g_tau = [], []
+    cplx = A._data.dtype.kind == "c"
     for i in range(k):
         v, t, R = vs[i], _tau(tau, i), Y[k - 1 - i]
-        vG, vR = matmul(_mT(v), G), matmul(_mT(v), R)
+        vG, vR = matmul(_mH(v), G), matmul(_mH(v), R)
+        if cplx:  # H_i = I - tau v v^H: the adjoint of each term (Note [Complex gradients])
+            tc = t.conj()
+            g_tau.append(-(vG * vR.conj()).sum(-1))
+            g_v.append(-(tc * matmul(G, _mH(vR)) + t * matmul(R, _mH(vG))))
+            G = G - tc * matmul(v, vG)  # H_i^H G
+            continue
         g_tau.append(-(vG * vR).sum(-1))
         g_v.append(-t * (matmul(G, _mT(vR)) + matmul(R, _mT(vG))))
         G = G - t * matmul(v, vG)
@@ -1429,6 +1463,7 @@ _householder_product = defop(
     )[1],
     input=lambda grad, input, tau: _reflector_grads(input, tau, grad, input._data.shape[-1])[0],
     tau=lambda grad, input, tau: _reflector_grads(input, tau, grad, input._data.shape[-1])[1],
+    complex=True,
 )
 
 
@@ -1490,8 +1525,8 @@ def _ormqr_fwd(
 def _ormqr_gQ(grad: Tensor, C: Tensor, left: bool, transpose: bool) -> Tensor:
     """The gradient in Q (m x m) of op(Q) C (C op(Q) when not left)."""
     if left:
-        return matmul(C, _mT(grad)) if transpose else matmul(grad, _mT(C))
-    return matmul(_mT(grad), C) if transpose else matmul(_mT(C), grad)
+        return matmul(C, _mH(grad)) if transpose else matmul(grad, _mH(C))
+    return matmul(_mH(grad), C) if transpose else matmul(_mH(C), grad)
 
 
 def _ormqr_grads(
@@ -1536,6 +1571,7 @@ _ormqr = defop(
     input3=lambda grad, self, input2, left, transpose: _ormqr(
         self, input2, grad, left, not transpose
     ),
+    complex=True,
 )
 
 
@@ -1585,18 +1621,54 @@ def ormqr(
 # --- eig, eigvals, tensorinv ----------------------------------------------------------------
 
 
-def _complex_only(*args: Any) -> Any:
-    """eig's outputs are complex: the registry gives its nodes the twin that raises
-    (Note [Complex gradients]), so this formula is never reached."""
-    raise RuntimeError(COMPLEX_UNSUPPORTED.format("LinalgEigBackward0"))
-
-
-def _eig_fwd(self: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _eig_fwd(self: np.ndarray, V_: Any) -> tuple[np.ndarray, np.ndarray]:
     ctype = np.result_type(self.dtype, np.complex64)
     if self.size == 0:
         return np.zeros(self.shape[:-1], ctype), np.zeros(self.shape, ctype)
     L, V = np.linalg.eig(self)
     return L.astype(ctype), _col_major(V.astype(ctype))
+
+
+def _eig_grad(grads: list[Tensor], result: Tensor, V_: Tensor) -> Tensor:
+    """torch's linalg_eig_backward (not Hermitian): with E_jk = conj(L_k - L_j),
+    gA = V^{-H} (diag(gL) + (V^H gV - V^H V Re(diag(V^H gV))) / E) V^H; the loss must not
+    depend on the eigenvectors' phases. A real A keeps the real part (the engine's)."""
+    from .linalg import _defined, _diag, _diag_embed, _solve
+
+    gL, gV = grads
+    L, V = result, V_
+    Vh = _mH(V)
+    if not _defined(gV):
+        return _solve(Vh, gL.unsqueeze(-1) * Vh, True, False)
+    VhgV = matmul(Vh, gV)
+    im = _diag(VhgV)._data.imag
+    if not np.allclose(im, np.zeros_like(im), rtol=1e-2, atol=1e-2):
+        raise RuntimeError(
+            "linalg_eig_backward: The eigenvectors in the complex case are specified up to "
+            "multiplication by e^{i phi}. The specified loss function depends on this quantity, "
+            "so it is ill-defined."
+        )
+    VhgV = VhgV - matmul(Vh, V * _diag(VhgV).real.unsqueeze(-2))
+    Lc = L.conj()
+    E = Lc.unsqueeze(-2) - Lc.unsqueeze(-1) + _eye(L._data.shape[-1], L)
+    gA = VhgV / E
+    if _defined(gL):
+        gA = gA - _diag_embed(_diag(gA)) + _diag_embed(gL)
+    return _solve(Vh, matmul(gA, Vh), True, False)
+
+
+def _eig_jvp(A_t: Tensor, result: tuple[Tensor, Tensor]) -> tuple[Tensor, Tensor]:
+    """torch's linalg_eig_jvp: with dP = V^{-1} A_t V and E_jk = L_k - L_j, L_t = diag(dP) and
+    V_t = V (dP / E) (the quotient's diagonal zero), less V Re(diag(V^H V_t)) (unit columns)."""
+    from .linalg import _diag, _solve
+
+    L, V = result
+    dP = _solve(V, matmul(A_t.to(V.dtype), V), True, False)
+    eye = _eye(L._data.shape[-1], L)
+    E = L.unsqueeze(-2) - L.unsqueeze(-1) + eye
+    dV = matmul(V, dP / E * (1 - eye))
+    dV = dV - V * _diag(matmul(_mH(V), dV)).real.unsqueeze(-2)
+    return _diag(dP), dV
 
 
 _eig = defop(
@@ -1605,8 +1677,9 @@ _eig = defop(
     _eig_fwd,
     dtype="keep",
     n_outputs=2,
-    jvp=lambda self_t: _complex_only(),
-    self=lambda grads: _complex_only(),
+    jvp=lambda self_t, result: _eig_jvp(self_t, result),
+    self=_eig_grad,
+    complex=True,
 )
 
 
@@ -1626,10 +1699,10 @@ def _check_eig_input(A: Tensor, fname: str) -> None:
 
 def eig(A: Tensor, *, out: Any = None) -> Any:
     """Mirrors `torch.linalg.eig`: complex eigenvalues and unit-norm eigenvectors (LAPACK's
-    geev through numpy, so in LAPACK's order). Not differentiable in shadowgrad: the outputs
-    are complex."""
+    geev through numpy, so in LAPACK's order)."""
     _check_eig_input(A, "linalg.eig")
-    outs = _eig(A)
+    outs = _eig(A, None)
+    _save_outputs(outs, {"V_": 1})
     if out is not None:
         outs = tuple(_out(o, d, "linalg_eig") for o, d in zip(outs, out, strict=True))
     return _return_type("linalg_eig", ("eigenvalues", "eigenvectors"), outs)
@@ -1638,7 +1711,9 @@ def eig(A: Tensor, *, out: Any = None) -> Any:
 def eigvals(A: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.linalg.eigvals`: eig's eigenvalues (the same LinalgEigBackward0 node)."""
     _check_eig_input(A, "linalg.eigvals")
-    return _out(_eig(A)[0], out, "linalg_eigvals")
+    outs = _eig(A, None)
+    _save_outputs(outs, {"V_": 1})
+    return _out(outs[0], out, "linalg_eigvals")
 
 
 def tensorinv(A: Tensor, ind: int = 2, *, out: Tensor | None = None) -> Tensor:
@@ -1654,7 +1729,14 @@ def tensorinv(A: Tensor, ind: int = 2, *, out: Tensor | None = None) -> Tensor:
             "Expected self to satisfy the requirement prod(self.shape[ind:]) == "
             f"prod(self.shape[:ind]), but got {c} != {r}"
         )
-    return _out(inv(A.reshape(r, c)).reshape(*cols, *rows), out, "linalg_tensorinv")
+    X = inv(A.reshape(r, c))
+    if r > 1:  # torch's inverse is column-major: its reshape is an _reshape_alias
+        from .shape import _reshape_alias
+
+        return _out(
+            _reshape_alias(X, (*cols, *rows), tuple(X._data.shape)), out, "linalg_tensorinv"
+        )
+    return _out(X.reshape(*cols, *rows), out, "linalg_tensorinv")
 
 
 METHODS: dict[str, Any] = {
