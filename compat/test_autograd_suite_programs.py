@@ -24,6 +24,10 @@ _SET = _h.Subset()  # this file's programs: registered into set 3, run by its ha
 program = _SET.program
 
 
+def _c(g: Any) -> Any:
+    return None if g is None else g.clone()
+
+
 def _t(T: Any, *shape: int, seed: int = 0, rg: bool = True) -> Any:
     return T.tensor(_data(*shape, seed=seed), requires_grad=rg)
 
@@ -1834,6 +1838,479 @@ def prog_tas_grad_of_output_list_with_nonrequiring_element(T: Any) -> Any:
         raises(lambda: T.autograd.backward([a, b])),
         T.autograd.grad([a, a], x),
     )
+
+
+# --- hooks with autograd.grad, node calls, copies ---------------------------------------------
+
+
+@program()
+def prog_tas_grad_wrt_nonleaf_runs_tensor_hook_not_node(T: Any) -> Any:
+    log = []
+    a = _t(T, 2)
+    b = a * 2
+    c = (b * b).sum()
+    b.register_hook(lambda g: log.append(("tensor", _c(g))))
+    b.grad_fn.register_prehook(lambda go: log.append(("pre", _c(go[0]))))
+    b.grad_fn.register_hook(lambda gi, go: log.append(("post", _c(gi[0]))))
+    (g1,) = T.autograd.grad(c, b, retain_graph=True)
+    n1 = len(log)
+    g2 = T.autograd.grad(c, (a, b), retain_graph=True)
+    n2 = len(log)
+    c.backward(inputs=[b])
+    return g1, g2, n1, n2, log, b.grad
+
+
+@program()
+def prog_tas_grad_wrt_nonleaf_hook_modifies_captured(T: Any) -> Any:
+    a = _t(T, 2)
+    b = a * 2
+    b.register_hook(lambda g: g * 100)
+    c = (b * 3).sum()
+    (gb,) = T.autograd.grad(c, b, retain_graph=True)
+    (ga,) = T.autograd.grad(c, a)
+    return gb, ga
+
+
+@program()
+def prog_tas_call_builtin_node_directly(T: Any) -> Any:
+    x = _t(T, 3)
+    w = _t(T, 3, seed=1)
+    y = x * w
+    gx, gw = y.grad_fn(T.ones(3))
+    s = x.exp()
+    (gs,) = (s.grad_fn(T.full((3,), 2.0)),)
+    return gx, gw, gs, raises(lambda: y.grad_fn(T.ones(3), T.ones(3)))
+
+
+@program()
+def prog_tas_deepcopy_and_pickle_of_nonleaf(T: Any) -> Any:
+    import copy
+    import pickle
+
+    x = _t(T, 3)
+    y = x * 2
+    c = copy.deepcopy(x)
+    p = pickle.loads(pickle.dumps(x))
+    return (
+        (c.requires_grad, c.is_leaf, c is x, c.grad),
+        (p.requires_grad, p),
+        raises(lambda: copy.deepcopy(y)),
+        raises(lambda: pickle.dumps(y)),
+        copy.copy(y).grad_fn,
+    )
+
+
+@program()
+def prog_tas_deepcopy_keeps_grad(T: Any) -> Any:
+    import copy
+
+    x = _t(T, 3)
+    (x * 3).sum().backward()
+    c = copy.deepcopy(x)
+    c.grad.add_(1)
+    return c.grad, x.grad, c.grad is x.grad
+
+
+@program()
+def prog_tas_backward_inputs_forms_and_errors(T: Any) -> Any:
+    x = _t(T, 3)
+    u = _t(T, 3, seed=1)
+    y = (x * x).sum()
+    y.backward(inputs=x, retain_graph=True)
+    g = x.grad.clone()
+    r1 = raises(lambda: y.backward(inputs=[u], retain_graph=True))
+    r2 = raises(lambda: y.backward(inputs=[x.detach()], retain_graph=True))
+    r3 = raises(lambda: y.backward(inputs=(1.0,), retain_graph=True))
+    y.backward(inputs=(x, u))
+    return g, r1, r2, r3, x.grad, u.grad
+
+
+@program()
+def prog_tas_grad_batched_shape_error_messages(T: Any) -> Any:
+    x = _t(T, 3)
+    y = x * 2
+    return (
+        raises(
+            lambda: T.autograd.grad(y, x, T.ones(2, 4), is_grads_batched=True, retain_graph=True)
+        ),
+        raises(lambda: T.autograd.grad(y, x, T.ones(3), is_grads_batched=True, retain_graph=True)),
+        T.autograd.grad(y, x, T.ones(2, 1, 3).squeeze(1), is_grads_batched=True, retain_graph=True),
+        T.autograd.grad(y.sum(), x, T.arange(3.0), is_grads_batched=True),
+    )
+
+
+@program()
+def prog_tas_grad_nonleaf_many_outputs(T: Any) -> Any:
+    x = _t(T, 4)
+    a, b = (x * 2).split(2)
+    z = (a * b).sum()
+    ga, gb = T.autograd.grad(z, [a, b], retain_graph=True)
+    (gx,) = T.autograd.grad(z, x, create_graph=True)
+    return ga, gb, gx, gx.grad_fn.name()
+
+
+@program()
+def prog_tas_leaf_assignment_into_non_requiring(T: Any) -> Any:
+    x = T.zeros(3, 2)
+    y = _t(T, 2)
+    z = _t(T, 2, seed=1)
+    x[0] = y
+    x[1] = z * 2
+    info = (x.requires_grad, x.is_leaf, x.grad_fn.name())
+    x.sum().backward()
+    w = _t(T, 3, 2, seed=2)
+    r = raises(lambda: w.__setitem__(0, y))
+    q = T.zeros(2)
+    with T.no_grad():
+        q[0] = y[0]
+    return info, y.grad, z.grad, r, q.requires_grad
+
+
+@program()
+def prog_tas_requires_grad_inplace_add(T: Any) -> Any:
+    a = T.tensor(_data(2, 2))
+    b = _t(T, 2, 2, seed=1)
+    a += b
+    info = (a.requires_grad, a.is_leaf, a.grad_fn.name())
+    c = T.tensor(_data(4, 2, seed=2)) + 0
+    c[2:] += b
+    info2 = (c.requires_grad, c.grad_fn.name())
+    (a.sum() + c.sum()).backward()
+    return info, info2, b.grad
+
+
+@program()
+def prog_tas_type_conversions_grad_fns(T: Any) -> Any:
+    x = _t(T, 3)
+    d = x.double()
+    h = x.half()
+    same = x.float()
+    i = x.long()
+    t = x.to(T.float64)
+    (d.sum() + h.float().sum() * 2 + t.sum()).backward()
+    return (
+        d.grad_fn.name(),
+        h.grad_fn.name(),
+        same is x,
+        (i.requires_grad, i.grad_fn),
+        x.type(T.float64).grad_fn.name(),
+        x.grad,
+    )
+
+
+@program()
+def prog_tas_numpy_of_requiring_tensor(T: Any) -> Any:
+    x = _t(T, 3)
+    y = x * 2
+    return (
+        raises(lambda: x.numpy()),
+        raises(lambda: y.numpy()),
+        x.numpy(force=True).tolist(),
+        x.detach().numpy().tolist(),
+        raises(lambda: y.tolist()),
+        y.tolist(),
+    )
+
+
+@program()
+def prog_tas_save_none_and_saved_variables_deprecated(T: Any) -> Any:
+    class S(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            ctx.save_for_backward(None, x, None)
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            _a, _x, _c = ctx.saved_tensors
+            return g * 2, None
+
+    x = _t(T, 3)
+    out = S.apply(x, None)
+    out.sum().backward(retain_graph=True)
+    sv = raises(lambda: out.grad_fn.saved_variables)
+    return out.grad_fn.saved_tensors[0], out.grad_fn.saved_tensors[2], x.grad, sv
+
+
+@program()
+def prog_tas_fn_returns_none_grad_leaves_grad_unset(T: Any) -> Any:
+    class Zero(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            return x + y
+
+        @staticmethod
+        def backward(ctx, g):
+            return None, g
+
+    x = _t(T, 3)
+    y = _t(T, 3, seed=1)
+    z = Zero.apply(x, y)
+    z.sum().backward()
+    w = x * 2
+    (g,) = T.autograd.grad(Zero.apply(w, y).sum(), x, allow_unused=True)
+    return x.grad, y.grad, g
+
+
+@program()
+def prog_tas_fn_return_leaf_input_and_new(T: Any) -> Any:
+    class RetLeaf(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            return a, a + b
+
+        @staticmethod
+        def backward(ctx, ga, gb):
+            return ga + gb, gb
+
+    a = _t(T, 3)
+    b = _t(T, 3, seed=1)
+    q, p = RetLeaf.apply(a, b)
+    info = (q is a, q.is_leaf, q.grad_fn.name(), p.grad_fn is q.grad_fn)
+    q.register_hook(lambda g: g * 5)
+    (q * p).sum().backward()
+    return info, a.grad, b.grad
+
+
+@program()
+def prog_tas_fn_output_dtype_and_requires_grad_rules(T: Any) -> Any:
+    class Cast(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x.double() * 2, (x > 0)
+
+        @staticmethod
+        def backward(ctx, g, gb):
+            return g.float() * 2
+
+    x = _t(T, 3)
+    d, m = Cast.apply(x)
+    d.sum().backward()
+    return d.dtype, m.requires_grad, m.grad_fn, x.grad, x.grad.dtype
+
+
+# --- grad-mode corners -----------------------------------------------------------------------
+
+
+@program()
+def prog_tas_grad_mode_restored_after_exception(T: Any) -> Any:
+    def fail():
+        with T.no_grad():
+            raise ValueError("x")
+
+    def fail2():
+        with T.inference_mode():
+            raise ValueError("y")
+
+    r1 = raises(fail)
+    s1 = T.is_grad_enabled()
+    r2 = raises(fail2)
+    s2 = (T.is_grad_enabled(), T.is_inference_mode_enabled())
+    with T.set_grad_enabled(False):
+        r3 = raises(fail)
+        s3 = T.is_grad_enabled()
+    return r1, s1, r2, s2, r3, s3
+
+
+@program()
+def prog_tas_grad_mode_in_backward_of_no_grad_forward(T: Any) -> Any:
+    modes = []
+
+    class M(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            modes.append(T.is_grad_enabled())
+            return g * 2
+
+    x = _t(T, 2)
+    y = M.apply(x).sum()
+    with T.no_grad():
+        y.backward()
+    z = M.apply(x).sum()
+    with T.no_grad():
+        (gx,) = T.autograd.grad(z, x, create_graph=True)
+    return modes, x.grad, gx.requires_grad
+
+
+@program()
+def prog_tas_set_grad_enabled_bad_args_and_class_decorator(T: Any) -> Any:
+    r1 = raises(lambda: T.set_grad_enabled())
+    r2 = raises(lambda: T.no_grad(True))
+    gen_state = T.is_grad_enabled()
+
+    class C:
+        @T.no_grad()
+        def m(self, t):
+            return t * 2
+
+    x = _t(T, 2)
+    return r1, r2, gen_state, C().m(x).requires_grad, T.inference_mode(mode=False).mode
+
+
+@program()
+def prog_tas_enable_grad_inside_inference_mode(T: Any) -> Any:
+    x = _t(T, 2)
+    with T.inference_mode(), T.enable_grad():
+        y = x * 2
+        s = (T.is_grad_enabled(), T.is_inference_mode_enabled())
+    with T.no_grad():
+        with T.inference_mode():
+            z = x * 2
+        after = T.is_grad_enabled()
+    return (y.requires_grad, y.is_inference()), s, z.is_inference(), after
+
+
+@program()
+def prog_tas_inference_tensor_in_custom_function_and_view(T: Any) -> Any:
+    with T.inference_mode():
+        t = T.tensor(_data(3))
+    x = _t(T, 3)
+    r1 = raises(lambda: (x * t.view(3)).sum().backward())
+    c = t.clone()
+    (x * c).sum().backward()
+    r2 = raises(lambda: t.view(3).add_(1))
+    r3 = raises(lambda: t.resize_(4))
+    return r1, x.grad, r2, r3, c.is_inference()
+
+
+# --- views + in-place, more ------------------------------------------------------------------
+
+
+@program()
+def prog_tas_inplace_on_view_of_leaf_created_in_no_grad(T: Any) -> Any:
+    x = _t(T, 4)
+    with T.no_grad():
+        v = x[:2]
+    r = raises(lambda: v.mul_(2))
+    with T.no_grad():
+        d = x.view(2, 2)
+    info = (v.requires_grad, d.requires_grad, v._is_view())
+    return r, info
+
+
+@program()
+def prog_tas_inplace_view_chain_grads(T: Any) -> Any:
+    x = _t(T, 4, 4)
+    b = x.clone()
+    b.diagonal().mul_(3)
+    b.t()[0].add_(b[:, 1].detach())
+    b[1:3, 1:3].sigmoid_()
+    out = (b * b).sum()
+    out.backward()
+    return b, x.grad, b.grad_fn.name()
+
+
+@program()
+def prog_tas_setitem_mask_and_index_grads(T: Any) -> Any:
+    x = _t(T, 5)
+    v = _t(T, 2, seed=1)
+    b = x * 1.0
+    m = T.tensor([True, False, True, False, False])
+    b[m] = v * 2
+    b[T.tensor([4])] += 1
+    (b * T.arange(5.0)).sum().backward()
+    return b, x.grad, v.grad, b.grad_fn.name()
+
+
+@program()
+def prog_tas_view_inplace_unsafe_views_and_as_strided(T: Any) -> Any:
+    x = _t(T, 6)
+    b = x * 1.0
+    v = b.as_strided((2, 2), (1, 2))
+    v.mul_(2)
+    (b * b).sum().backward()
+    g = x.grad.clone()
+    x.grad = None
+    b2 = x * 1.0
+    u = b2.view(-1).unfold(0, 2, 2)
+    u.add_(1)
+    b2.sum().backward()
+    return b, g, b.grad_fn.name(), x.grad
+
+
+@program()
+def prog_tas_complex_view_real_inplace(T: Any) -> Any:
+    z = T.tensor([1.0 + 2j, -1.0 + 0.5j], requires_grad=True)
+    w = z * 1.0
+    r = T.view_as_real(w)
+    r.mul_(2)
+    (w.abs()).sum().backward()
+    return w, z.grad, w.grad_fn.name(), r.grad_fn.name()
+
+
+@program()
+def prog_tas_complex_real_imag_and_view_as_complex_inplace(T: Any) -> Any:
+    z = T.tensor([[1.0 + 2j, -1.0 + 0.5j], [0.3 - 0.2j, 2 + 1j]], requires_grad=True)
+    c = T.tensor([1 + 1j, 2 - 1j])
+    w = z * 1.0
+    w.t().real.mul_(3)
+    w[0].imag.mul_(w[1].real.detach().clone())
+    T.view_as_real(w[1:]).pow_(2)
+    out = (w * c).abs().pow(2).sum()
+    (g,) = T.autograd.grad(out, z, create_graph=True)
+    (gg,) = T.autograd.grad(T.view_as_real(g).pow(2).sum(), z)
+    x = T.tensor(_data(3, 2), requires_grad=True)
+    b = x * 1.0
+    v = T.view_as_complex(b)
+    v[1:].mul_(1j)
+    (b * T.tensor(_data(3, 2, seed=1))).sum().backward()
+    return w, g, gg, x.grad, b.grad_fn.name(), v.grad_fn.name(), w.grad_fn.name()
+
+
+@program(
+    xfail="a view across a dtype change (.real, view_as_real of a view) modified in place gets "
+    "grad_fn as_strided on view_as_real(base); torch replays the recorded view chain "
+    "(as_strided to the complex view, view_as_real, as_strided), so the node names differ"
+)
+def prog_tas_complex_view_chain_names_after_inplace(T: Any) -> Any:
+    z = T.tensor([1.0 + 2j, -1.0 + 0.5j, 3j], requires_grad=True)
+    w = z * 1.0
+    a = T.view_as_real(w[1:])
+    a.mul_(2)
+    names = []
+    node = a.grad_fn
+    while node is not None and node.name() != "CopySlices":
+        names.append(node.name())
+        node = node.next_functions[0][0]
+    return names
+
+
+@program()
+def prog_tas_resize_and_set_on_requiring(T: Any) -> Any:
+    x = _t(T, 3)
+    y = x * 2
+    return (
+        raises(lambda: x.resize_(4)),
+        raises(lambda: y.resize_(2)),
+        raises(lambda: x.resize_as_(T.zeros(5))),
+    )
+
+
+@program()
+def prog_tas_version_counter_across_ops(T: Any) -> Any:
+    x = T.zeros(4)
+    v = x[1:]
+    d = x.detach()
+    vs = [x._version]
+    x.add_(1)
+    vs.append((x._version, v._version, d._version))
+    v.mul_(2)
+    vs.append((x._version, v._version, d._version))
+    x[0] = 3
+    vs.append(x._version)
+    x.copy_(T.ones(4))
+    vs.append(x._version)
+    T.add(T.ones(4), 1, out=x)
+    vs.append(x._version)
+    x.data.add_(1)
+    vs.append(x._version)
+    y = x.clone()
+    vs.append(y._version)
+    return vs
 
 
 # --- harness ---------------------------------------------------------------------------------

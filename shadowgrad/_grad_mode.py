@@ -154,7 +154,7 @@ class no_grad(_DecoratorContextManager):
     """Disable gradient recording. Mirrors `torch.no_grad` (usable bare as a decorator)."""
 
     def __new__(cls, orig_func: Callable[..., Any] | None = None) -> Any:
-        if cls is no_grad and orig_func is not None and callable(orig_func):
+        if cls is no_grad and orig_func is not None:
             return cls()(orig_func)
         return super().__new__(cls)
 
@@ -173,7 +173,7 @@ class enable_grad(_DecoratorContextManager):
     """Enable gradient recording. Mirrors `torch.enable_grad`."""
 
     def __new__(cls, orig_func: Callable[..., Any] | None = None) -> Any:
-        if cls is enable_grad and orig_func is not None and callable(orig_func):
+        if cls is enable_grad and orig_func is not None:
             return cls()(orig_func)
         return super().__new__(cls)
 

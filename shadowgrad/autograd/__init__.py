@@ -104,10 +104,17 @@ def _make_grads(outputs: list[Any], grads: list[Any]) -> list[Any]:
     return out
 
 
-def _check_grad_types(grads: list[Any]) -> None:
-    for g in grads:
+def _check_grad_types(outputs: list[Any], grads: list[Any]) -> None:
+    """torch's _make_grads checks each (output, gradient) pair in turn: the output first."""
+    for o, g in zip(outputs, grads, strict=False):
+        if not isinstance(o, (_Tensor, graph.GradientEdge)):
+            raise AssertionError("Expected output to be a torch.Tensor")
         if g is not None and not isinstance(g, _Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
+
+
+def _not_input(t: Any) -> str:
+    return f"all inputs have to be Tensors or GradientEdges, but got {type(t).__name__}"
 
 
 def _roots(outputs: list[Any]) -> list[Any]:
@@ -145,7 +152,7 @@ def backward(
     # torch's _make_grads zips outputs with gradients: extra gradients are ignored unchecked,
     # too few reach the engine, which raises "got N tensors and M gradients"
     grads = grads[: len(outputs)]
-    _check_grad_types(grads)
+    _check_grad_types(outputs, grads)
     if len(grads) != len(outputs):
         raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
     if inputs is not None:
@@ -153,6 +160,8 @@ def backward(
         if len(inputs_l) == 0:
             raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
         for t in inputs_l:
+            if not isinstance(t, _Tensor):
+                raise RuntimeError(_not_input(t))
             t.retain_grad()  # raises for a tensor that doesn't require grad, as torch does
     else:
         inputs_l = None
@@ -211,7 +220,7 @@ def grad(
     else:
         gouts = list(grad_outputs)
     gouts = gouts[: len(outs)]  # as backward: torch's _make_grads ignores extra gradients
-    _check_grad_types(gouts)
+    _check_grad_types(outs, gouts)
     if len(gouts) != len(outs):
         raise RuntimeError(f"got {len(outs)} tensors and {len(gouts)} gradients")
     if not is_grads_batched:
@@ -226,6 +235,8 @@ def grad(
         if isinstance(t, tuple) and len(t) == 2 and not isinstance(t, Tensor):
             edges.append(tuple(t))
             continue
+        if not isinstance(t, Tensor):
+            raise RuntimeError(_not_input(t))
         if not t._rg:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
         edges.append(t._edge())

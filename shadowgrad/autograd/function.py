@@ -112,7 +112,12 @@ class BackwardCFunction(Node, FunctionCtx):
             return ()
         return tuple(None if s is None else s.unpack(self) for s in saved)
 
-    saved_variables = saved_tensors
+    @property
+    def saved_variables(self) -> tuple[Any, ...]:
+        warnings.warn(
+            "'saved_variables' is deprecated; use 'saved_tensors'", DeprecationWarning, stacklevel=2
+        )
+        return self.saved_tensors
 
     @property
     def _raw_saved_tensors(self) -> tuple[Any, ...]:
@@ -525,7 +530,7 @@ def _rebase_view(ctx: Any, view: Any) -> None:
     """A view the Function modified in place (mark_dirty): as torch's rebase_history, the
     base's grad_fn becomes CopySlices around the Function's node (whose first input stands for
     the view) and the view's grad_fn AsStridedBackward0 on the base."""
-    from ..ops.views import CopySlices, set_as_strided_grad_fn, view_index
+    from ..ops.views import CopySlices, cross_dtype, set_as_strided_grad_fn, view_index
     from .graph import move_retained
 
     base = view._base
@@ -536,6 +541,7 @@ def _rebase_view(ctx: Any, view: Any) -> None:
     cs.fn_edges = None
     cs.fn = ctx
     cs.vidx = vidx
+    cs.cross = cross_dtype(view, base)
     cs.base_shape = base._data.shape
     move_retained(base, cs, 0)
     base._grad_fn = cs

@@ -246,8 +246,24 @@ class Node:
     def release(self) -> None:
         """Free saved values after a backward without retain_graph."""
 
-    def __call__(self, *grads: Any) -> tuple[Any, ...]:
-        return tuple(self.apply(list(grads)))
+    def __call__(self, *grads: Any, **kwargs: Any) -> Any:
+        """torch's THPCppFunction_call: one gradient per forward output (None for undefined);
+        one result unpacked, several as a tuple."""
+        from .._tensor import Tensor
+
+        if kwargs:
+            raise TypeError("keyword arguments are not supported")
+        for i, g in enumerate(grads):
+            if g is not None and not isinstance(g, Tensor):
+                raise TypeError(f"argument {i} is not a Variable")
+        n = self.num_outputs
+        if len(grads) != n:
+            raise TypeError(f"expected {n} arguments, got {len(grads)} instead")
+        if all(g is None for g in grads):  # torch's formulas skip when no grad is defined
+            out: tuple[Any, ...] = (None,) * len(self._next)
+        else:
+            out = tuple(self.apply(list(grads)))
+        return out[0] if len(out) == 1 else out
 
 
 class AccumulateGrad(Node):
@@ -263,7 +279,23 @@ class AccumulateGrad(Node):
         self.variable = variable
 
     def apply(self, grads: list[Any]) -> tuple[Any, ...]:
-        raise RuntimeError("AccumulateGrad is run by the engine")
+        """A direct call (the engine accumulates on its own path): torch's accumulateGrad for
+        a grad the caller still holds, cloned the first time, then added in place with grad
+        mode off or out of place with it on."""
+        from .. import _grad_mode
+
+        g = grads[0]
+        v = self.variable
+        if g is None:
+            return ()
+        old = v._grad
+        if old is None:
+            v._grad = g.detach().clone() if not _grad_mode.STATE.grad else g.clone()
+        elif _grad_mode.STATE.grad:
+            v._grad = old + g
+        else:
+            old.add_(g)
+        return ()
 
 
 def move_retained(t: Any, node: Node, nr: int) -> None:

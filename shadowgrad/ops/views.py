@@ -48,7 +48,9 @@ NO_GRAD_VIEW_HINT = (
 class CopySlices(Node):
     """The base's node after an in-place op on one of its views. Mirrors torch's CopySlices."""
 
-    __slots__ = ("base_shape", "fn", "fn_edges", "vidx")
+    # cross: None, or for a view of another dtype than its base (view_as_real, .real/.imag,
+    # view_as_complex) (base_is_complex, view_is_complex): vidx then indexes the real units
+    __slots__ = ("base_shape", "cross", "fn", "fn_edges", "vidx")
     _cpp_name = "torch::autograd::CopySlices"
 
     def apply(self, grads: list[Any]) -> tuple[Any, ...]:
@@ -59,6 +61,8 @@ class CopySlices(Node):
             raise RuntimeError(SECOND_TIME)
         grad = grads[0]
         vidx = self.vidx
+        if self.cross is not None:
+            return self._apply_cross(grad, _validate)
         if _GM.grad:  # create_graph: build the result with ops, so it can be differentiated
             flat = grad.reshape(-1)
             region = _index(flat, (vidx,), tuple(flat._data.shape))
@@ -71,6 +75,34 @@ class CopySlices(Node):
             flat[vidx] = 0 if res[0] is None else res[0]._data
             result = _make(flat.reshape(self.base_shape))
         return (result, *res[1:])
+
+    def _apply_cross(self, grad: Tensor, validate: Callable[..., Any]) -> tuple[Any, ...]:
+        """apply for a view of another dtype: the base's gradient as real units (torch's
+        view_as_real), the view's region of it back in the view's dtype for the op's backward,
+        and the op's gradient written back in units."""
+        from .indexing import _index, _index_put
+        from .pointwise import view_as_complex, view_as_real
+
+        base_c, view_c = self.cross
+        vidx = self.vidx
+        if _GM.grad:
+            units = view_as_real(grad) if base_c else grad
+            flat = units.reshape(-1)
+            region = _index(flat, (vidx,), tuple(flat._data.shape))
+            res = self._call_fn(view_as_complex(region) if view_c else region, validate)
+            g0 = res[0]
+            if g0 is None:
+                g0 = _make(np.zeros(vidx.shape, flat._data.dtype))
+            elif view_c:
+                g0 = view_as_real(g0)
+            result = _index_put(flat, (vidx,), g0, False).reshape(units._data.shape)
+            return (view_as_complex(result) if base_c else result, *res[1:])
+        flat = _units(grad._data).flatten()
+        region = flat[vidx]
+        res = self._call_fn(_make(_from_units(region) if view_c else region), validate)
+        flat[vidx] = 0 if res[0] is None else _units(res[0]._data)
+        result = _from_units(flat.reshape(-1, 2)) if base_c else flat
+        return (_make(np.ascontiguousarray(result).reshape(self.base_shape)), *res[1:])
 
     def _call_fn(self, region: Tensor, validate: Callable[..., Any]) -> list[Any]:
         fn = self.fn
@@ -137,10 +169,36 @@ def check_view_inplace(self: Tensor, base: Tensor) -> None:
         raise RuntimeError(NO_GRAD_VIEW + NO_GRAD_VIEW_HINT)
 
 
+def _units(a: np.ndarray) -> np.ndarray:
+    """A complex array as its real units (numpy's view_as_real); a real one as is."""
+    if a.dtype.kind != "c":
+        return a
+    part = a.real
+    return np.lib.stride_tricks.as_strided(part, (*a.shape, 2), (*a.strides, part.itemsize))
+
+
+def _from_units(a: np.ndarray) -> np.ndarray:
+    """Real pairs (a contiguous last axis of 2) as complex values."""
+    a = np.ascontiguousarray(a)
+    return a.view(np.result_type(a.dtype, np.complex64))[..., 0]
+
+
+def cross_dtype(view: Tensor, base: Tensor) -> tuple[bool, bool] | None:
+    """None for a view of its base's dtype; else (base_is_complex, view_is_complex)."""
+    a, b = view._data.dtype, base._data.dtype
+    if a == b:
+        return None
+    return (b.kind == "c", a.kind == "c")
+
+
 def view_index(view: Tensor, base: Tensor) -> np.ndarray:
-    """For each element of the view, its C-order flat index in the base."""
+    """For each element of the view, its C-order flat index in the base; for a view of
+    another dtype (cross_dtype), of each real unit of the view in the base's real units."""
     from .shape import flat_map, positions
 
+    if view._data.dtype != base._data.dtype:
+        vu, bu = _units(view._data), _units(base._data)
+        return flat_map(positions(vu, bu), bu)
     return flat_map(positions(view._data, base._data), base._data)
 
 
@@ -148,8 +206,18 @@ def set_as_strided_grad_fn(view: Tensor, base: Tensor, vidx: np.ndarray | None =
     """Make view's grad_fn an AsStridedBackward0 on the base's current grad_fn."""
     from .shape import _as_strided, offset_of
 
+    src = base
+    if view._data.dtype != base._data.dtype:
+        # torch replays the view across the dtype change: the view of the base's other dtype
+        # (view_as_real / view_as_complex), then as_strided on it unless that is the view
+        src = _reinterpreted(base)
+        sd, arr = src._data, view._data
+        if sd.shape == arr.shape and sd.strides == arr.strides and offset_of(arr, sd) == 0:
+            _set_view_grad_fn(view, base, src._grad_fn)
+            return
+        vidx = None
     if vidx is None:
-        vidx = view_index(view, base)
+        vidx = view_index(view, src)
     arr = view._data
     isz = arr.itemsize
     stride = tuple(s // isz for s in arr.strides)
@@ -157,18 +225,37 @@ def set_as_strided_grad_fn(view: Tensor, base: Tensor, vidx: np.ndarray | None =
     _GM.grad = True
     try:
         tmp = _as_strided(
-            base,
-            base._data,
+            src,
+            src._data,
             tuple(arr.shape),
             stride,
-            offset_of(arr, base._data),
+            offset_of(arr, src._data),
             vidx,
-            tuple(base._data.shape),
+            tuple(src._data.shape),
         )
     finally:
         _GM.grad = prev
-    move_retained(view, tmp._grad_fn, 0)
-    view._grad_fn = tmp._grad_fn
+    _set_view_grad_fn(view, base, tmp._grad_fn)
+
+
+def _reinterpreted(base: Tensor) -> Tensor:
+    """The base as a view of its other dtype, recorded (view_as_real of a complex base,
+    view_as_complex of a real one)."""
+    from .pointwise import view_as_complex, view_as_real
+
+    prev = _GM.grad
+    _GM.grad = True
+    try:
+        if base._data.dtype.kind == "c":
+            return view_as_real(base)
+        return view_as_complex(base if base._data.shape[-1:] == (2,) else base.view(-1, 2))
+    finally:
+        _GM.grad = prev
+
+
+def _set_view_grad_fn(view: Tensor, base: Tensor, node: Node) -> None:
+    move_retained(view, node, 0)
+    view._grad_fn = node
     view._rg = True
     view._nr = 0
     view._vv = base._vc.v if base._vc is not None else 0
@@ -216,6 +303,7 @@ def inplace_on_view(
         cs.fn_edges = ((node, r._nr), snap_edge is not None, capture)
     cs.fn = node
     cs.vidx = vidx
+    cs.cross = cross_dtype(self, base)
     cs.base_shape = base._data.shape
     move_retained(base, cs, 0)
     base._grad_fn = cs
