@@ -49,6 +49,78 @@ _NATIVE_NN_FUNCTIONAL = frozenset(
 )
 
 
+class _Param:
+    """A parameter as inspect.Parameter describes it (name, kind, default), read straight from a
+    function's code object: inspect.signature's cost, over the ~1,200 functions wrapped at
+    import, was most of this module's share of `import shadowgrad`."""
+
+    __slots__ = ("default", "kind", "name")
+    POSITIONAL_ONLY = inspect.Parameter.POSITIONAL_ONLY
+    POSITIONAL_OR_KEYWORD = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    VAR_POSITIONAL = inspect.Parameter.VAR_POSITIONAL
+    KEYWORD_ONLY = inspect.Parameter.KEYWORD_ONLY
+    VAR_KEYWORD = inspect.Parameter.VAR_KEYWORD
+    empty = inspect.Parameter.empty
+
+    def __init__(self, name: str, kind: Any, default: Any) -> None:
+        self.name = name
+        self.kind = kind
+        self.default = default
+
+
+_VARARGS = inspect.CO_VARARGS
+_VARKEYWORDS = inspect.CO_VARKEYWORDS
+
+
+def _parameters(fn: Any, follow_wrapped: bool = True) -> list[Any]:
+    """inspect.signature(fn, follow_wrapped=...).parameters' values, for a plain function read
+    from its code (what inspect.signature reads too); anything else through inspect."""
+    f = fn
+    if follow_wrapped:
+        while hasattr(f, "__wrapped__") and not hasattr(f, "__signature__"):
+            f = f.__wrapped__
+    if type(f) is not types.FunctionType or hasattr(f, "__signature__"):
+        return list(inspect.signature(fn, follow_wrapped=follow_wrapped).parameters.values())
+    co = f.__code__
+    npos, nkw, nonly = co.co_argcount, co.co_kwonlyargcount, co.co_posonlyargcount
+    names = co.co_varnames
+    defaults = f.__defaults__ or ()
+    kwdefaults = f.__kwdefaults__ or {}
+    empty = _Param.empty
+    first_default = npos - len(defaults)
+    out = [
+        _Param(
+            names[i],
+            _Param.POSITIONAL_ONLY if i < nonly else _Param.POSITIONAL_OR_KEYWORD,
+            defaults[i - first_default] if i >= first_default else empty,
+        )
+        for i in range(npos)
+    ]
+    k = npos + nkw
+    if co.co_flags & _VARARGS:
+        out.append(_Param(names[k], _Param.VAR_POSITIONAL, empty))
+        k += 1
+    out += [
+        _Param(n, _Param.KEYWORD_ONLY, kwdefaults.get(n, empty)) for n in names[npos : npos + nkw]
+    ]
+    if co.co_flags & _VARKEYWORDS:
+        out.append(_Param(names[k], _Param.VAR_KEYWORD, empty))
+    return out
+
+
+def _argument_names(fn: Any) -> Any:
+    """The names of a plain function's parameters (those of the function it wraps, as
+    inspect.signature reads them), from its code; all numpy's names where it is not plain (its
+    signature is read then)."""
+    f = fn
+    while hasattr(f, "__wrapped__") and not hasattr(f, "__signature__"):
+        f = f.__wrapped__
+    if type(f) is not types.FunctionType or hasattr(f, "__signature__"):
+        return _NUMPY_NAMES  # not known here: assume one
+    co = f.__code__
+    return co.co_varnames[: co.co_argcount + co.co_kwonlyargcount]
+
+
 def _plan(fn: Any, method: bool) -> tuple[dict[str, int], dict[str, int] | None] | None:
     """(fn's aliased parameters, all its named parameters), each name -> its position (-1:
     keyword-only); the second None where fn takes **kwargs or hides its parameters. None if fn
@@ -58,8 +130,10 @@ def _plan(fn: Any, method: bool) -> tuple[dict[str, int], dict[str, int] | None]
     first = getattr(fn, "_first_param", None)  # _signatures.tensor_first's, over a (*args) op
     if first in _NUMPY_NAMES and not method:
         plan[first] = 0
+    elif _NUMPY_NAMES.keys().isdisjoint(_argument_names(fn)):
+        return None  # (most functions: no parameter with a numpy name)
     try:
-        params = inspect.signature(fn).parameters.values()
+        params = _parameters(fn)
     except (TypeError, ValueError):
         return (plan, None) if plan else None
     pos = 0
@@ -84,7 +158,7 @@ def _plan(fn: Any, method: bool) -> tuple[dict[str, int], dict[str, int] | None]
     outer = fn
     while names is not None and hasattr(outer, "__wrapped__"):
         # the keywords a wrapper takes itself (_with_out's out=)
-        for p in inspect.signature(outer, follow_wrapped=False).parameters.values():
+        for p in _parameters(outer, follow_wrapped=False):
             if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and p.name not in names:
                 names[p.name] = -1
         outer = outer.__wrapped__
@@ -148,8 +222,14 @@ def skipped_by_warnings(fn: Any) -> Any:
     return fn
 
 
+_CODE: dict[str, Any] = {}  # each wrapper source compiled once (many wrappers share one)
+
+
 def _compile(src: str, ns: dict[str, Any]) -> Any:
-    exec(compile(src, _FILENAME, "exec"), ns)
+    code = _CODE.get(src)
+    if code is None:
+        code = _CODE[src] = compile(src, _FILENAME, "exec")
+    exec(code, ns)
     return ns["aliased"]
 
 
@@ -217,7 +297,7 @@ def _exact(fn: Any, reported: str, plan: dict[str, int]) -> Any:
         if not getattr(fn, "_forwards", False) or hasattr(fn.__wrapped__, "__wrapped__"):
             return None
         inner = fn.__wrapped__
-    params = list(inspect.signature(inner, follow_wrapped=False).parameters.values())
+    params = _parameters(inner, follow_wrapped=False)
     aliases = [a for p in plan for a in _NUMPY_NAMES[p]]
     if any(
         p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.POSITIONAL_ONLY)
