@@ -14,11 +14,12 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+import numpy as np
 import pytest
 
 from . import test_realistic_programs_3 as _h
 from .engines import raises
-from .test_realistic_programs_2 import _data
+from .test_realistic_programs_2 import _data, _seeded
 
 pytest.importorskip("torch")
 
@@ -123,6 +124,360 @@ def prog_mis_std_of_one_element_warns_at_call(T: Any) -> Any:
         _where_warned(lambda: T.std_mean(one)),
     )
     return got, s
+
+
+# --- autograd: backward, leaves, versions ----------------------------------------------------
+
+
+@program()
+def prog_mis_backward_twice_without_retain_graph(T: Any) -> Any:
+    x = _x(T, 3)
+    y = (x.exp() * x).sum()
+    y.backward()
+    g1 = x.grad.clone()
+    err = raises(lambda: y.backward())
+    z = (x.sin() ** 2).sum()
+    z.backward(retain_graph=True)
+    z.backward()  # a second pass over the kept graph: accumulates
+    return g1, err, x.grad
+
+
+@program()
+def prog_mis_backward_twice_through_shared_subgraph(T: Any) -> Any:
+    x = _x(T, 2, 2, seed=3)
+    h = T.tanh(x @ x)
+    l1 = h.sum()
+    l2 = (h * h).mean()
+    l1.backward()
+    err = raises(lambda: l2.backward())  # h's node was freed by the first backward
+    return err, x.grad, h.grad_fn
+
+
+@program()
+def prog_mis_inplace_on_leaf_requiring_grad(T: Any) -> Any:
+    w = _x(T, 3, seed=4)
+    errs = [
+        raises(lambda: w.add_(1)),
+        raises(lambda: w.zero_()),
+        raises(lambda: w[0].mul_(2)),
+        raises(lambda: w.__setitem__(0, 5.0)),
+        raises(lambda: w.clamp_(min=0)),
+    ]
+    w.sum().backward()
+    lr = 0.1
+    with T.no_grad():  # the manual SGD step done right
+        w -= lr * w.grad
+    w.grad.zero_()
+    return errs, w, w.is_leaf, w.requires_grad, w.grad, w._version
+
+
+@program()
+def prog_mis_inplace_iadd_on_leaf(T: Any) -> Any:
+    w = _x(T, 2, 2, seed=5)
+
+    def step() -> None:
+        nonlocal w
+        w += 1.0
+
+    err = raises(step)
+    w2 = w * 1.0  # a non-leaf: in-place is fine
+    w2 += 1.0
+    w2.sum().backward()
+    return err, w2, w2.grad_fn, w.grad
+
+
+@program()
+def prog_mis_modify_output_saved_for_backward(T: Any) -> Any:
+    x = _x(T, 4, seed=6)
+    out = {}
+    for name in ("exp", "sigmoid", "tanh", "sqrt"):
+        a = x.abs() if name == "sqrt" else x
+        y = getattr(a, name)()
+        y.add_(1)
+        out[name] = (raises(lambda y=y: y.sum().backward()), y._version)
+    return out, x.grad
+
+
+@program()
+def prog_mis_modify_input_saved_for_backward(T: Any) -> Any:
+    x = _x(T, 3, seed=7)
+    h = x * 2
+    y = h * h  # saves h
+    h.mul_(3)
+    err = raises(lambda: y.sum().backward())
+    h2 = x * 2
+    y2 = h2 + h2  # saves nothing: in-place afterwards is harmless
+    h2.mul_(3)
+    y2.sum().backward()
+    return err, x.grad, h._version, y.grad_fn
+
+
+@program()
+def prog_mis_relu_inplace_after_sigmoid(T: Any) -> Any:
+    F = T.nn.functional
+    x = _x(T, 2, 3, seed=8)
+    y = T.sigmoid(x)
+    F.relu(y, inplace=True)  # sigmoid saved its output
+    e1 = raises(lambda: y.sum().backward())
+    z = T.nn.ReLU(inplace=True)(x * 1.0)  # after a mul by a number: nothing saved of it
+    z.sum().backward()
+    return e1, z, z.grad_fn, x.grad
+
+
+@program()
+def prog_mis_data_vs_detach_inplace(T: Any) -> Any:
+    x = _x(T, 3, seed=9)
+    y = x.exp()
+    y.detach().zero_()  # detach shares the version counter: caught
+    e1 = raises(lambda: y.sum().backward())
+    x2 = _x(T, 3, seed=9)
+    y2 = x2.exp()
+    y2.data.mul_(0)  # .data does not: the wrong gradient goes unnoticed
+    y2.sum().backward()
+    return e1, y2, x2.grad, y._version, y2._version
+
+
+@program()
+def prog_mis_numpy_on_tensor_requiring_grad(T: Any) -> Any:
+    x = _x(T, 2, 2, seed=10)
+    y = x * 2
+    return (
+        raises(lambda: x.numpy()),
+        raises(lambda: y.numpy()),
+        y.detach().numpy(),
+        raises(lambda: np.asarray(x)),
+        x.tolist(),
+        raises(lambda: x.numpy(force=False)),
+    )
+
+
+@program()
+def prog_mis_item_and_python_scalars_of_many_elements(T: Any) -> Any:
+    x = _x(T, 2, 3, seed=11)
+    return (
+        raises(lambda: x.item()),
+        raises(lambda: float(x)),
+        raises(lambda: int(x)),
+        raises(lambda: bool(x)),
+        raises(lambda: bool(x > 0)),
+        raises(lambda: T.empty(0).item()),
+        x[0, 1].item(),
+        float(x.sum()),
+        bool(x.sum() > 100),
+        raises(lambda: x.sum(1).item()),
+    )
+
+
+@program()
+def prog_mis_grad_of_non_leaf_warns(T: Any) -> Any:
+    x = _x(T, 3, seed=12)
+    h = x * 3
+    y = (h**2).sum()
+    y.backward()
+    g = h.grad  # warns: not a leaf
+    h2 = x * 3
+    h2.retain_grad()
+    (h2**2).sum().backward()
+    return g, h2.grad, h.is_leaf, x.grad, h2.retains_grad
+
+
+@program()
+def prog_mis_to_dtype_makes_non_leaf(T: Any) -> Any:
+    w = T.tensor(_data(3, seed=13), requires_grad=True).double()  # not the leaf anymore
+    (w * 2).sum().backward()
+    g = w.grad
+    w2 = T.tensor(_data(3, seed=13), dtype=T.float64, requires_grad=True)
+    (w2 * 2).sum().backward()
+    return w.is_leaf, w.grad_fn, g, w2.grad, w2.is_leaf
+
+
+@program()
+def prog_mis_requires_grad_on_integer_tensors(T: Any) -> Any:
+    return (
+        raises(lambda: T.tensor([1, 2, 3], requires_grad=True)),
+        raises(lambda: T.arange(3).requires_grad_()),
+        raises(lambda: T.zeros(2, dtype=T.long, requires_grad=True)),
+        raises(lambda: T.nn.Parameter(T.tensor([1, 2]))),
+        T.tensor([1.0, 2.0], requires_grad=True).long().requires_grad,
+        T.tensor([1, 2], dtype=T.float32, requires_grad=True),
+        raises(lambda: T.tensor([True, False]).requires_grad_(True)),
+    )
+
+
+@program()
+def prog_mis_requires_grad_flag_on_non_leaf(T: Any) -> Any:
+    x = _x(T, 3, seed=14)
+    y = x * 2
+
+    def set_false() -> None:
+        y.requires_grad = False
+
+    def set_true_leaf() -> None:
+        z = T.ones(2)
+        z.requires_grad = True
+        z.sum().backward()
+        return z.grad
+
+    return (
+        raises(set_false),
+        set_true_leaf(),
+        y.requires_grad,
+        raises(lambda: y.requires_grad_(False)),
+    )
+
+
+@program()
+def prog_mis_torch_tensor_of_tensor_warns(T: Any) -> Any:
+    x = _x(T, 3, seed=15)
+    a = T.tensor(x)  # warns: use clone().detach()
+    b = T.tensor(x.detach())
+    c = x.clone().detach()
+    d = T.as_tensor(x)
+    e = T.tensor([x[0], x[1]])  # a list of 0-dim tensors
+    return a, a.requires_grad, a.is_leaf, b, c.requires_grad, d.requires_grad, d.grad_fn, e
+
+
+@program()
+def prog_mis_backward_on_non_scalar(T: Any) -> Any:
+    x = _x(T, 3, seed=16)
+    y = x * x
+    e1 = raises(lambda: y.backward())
+    e2 = raises(lambda: T.autograd.grad(y, x))
+    y.backward(T.ones_like(y))
+    e3 = raises(lambda: (x * 2).backward(T.ones(2)))
+    e4 = raises(lambda: (x * 2).backward(T.ones(3, dtype=T.float64)))
+    return e1, e2, e3, e4, x.grad
+
+
+@program()
+def prog_mis_backward_without_grad(T: Any) -> Any:
+    x = _x(T, 3, rg=False)
+    w = _x(T, 3, seed=17)
+    with T.no_grad():
+        y = (x * w).sum()
+    e1 = raises(lambda: y.backward())
+    e2 = raises(lambda: x.sum().backward())
+    d = (x * w).sum().detach()
+    e3 = raises(lambda: d.backward())
+    e4 = raises(lambda: T.autograd.grad((x * 2).sum(), x))
+    return e1, e2, e3, e4, y.requires_grad, y.grad_fn
+
+
+@program()
+def prog_mis_autograd_grad_unused_and_twice(T: Any) -> Any:
+    x = _x(T, 3, seed=18)
+    u = _x(T, 2, seed=19)
+    y = (x**3).sum()
+    e1 = raises(lambda: T.autograd.grad(y, [x, u], retain_graph=True))
+    g = T.autograd.grad(y, [x, u], allow_unused=True, retain_graph=True)
+    g2 = T.autograd.grad(y, [x, u], allow_unused=True, materialize_grads=True)
+    e2 = raises(lambda: T.autograd.grad(y, x))
+    return e1, g, g2, e2, x.grad
+
+
+@program()
+def prog_mis_view_of_leaf_inplace_and_setitem(T: Any) -> Any:
+    w = _x(T, 2, 3, seed=20)
+    v = w[0]
+    e1 = raises(lambda: v.add_(1))
+    e2 = raises(lambda: w.t().zero_())
+    with T.no_grad():
+        w[0, 0] = 0.0
+    y = w.clone()
+    y[1] = 7.0  # fine on a non-leaf copy
+    y.sum().backward()
+    return e1, e2, y, y.grad_fn, w.grad, w._version
+
+
+@program()
+def prog_mis_no_grad_decorator_and_nesting(T: Any) -> Any:
+    w = _x(T, 3, seed=21)
+
+    @T.no_grad()
+    def infer(v: Any) -> Any:
+        return v * w
+
+    @T.enable_grad()
+    def train(v: Any) -> Any:
+        return v * w
+
+    a = infer(T.ones(3))
+    with T.no_grad():
+        b = train(T.ones(3))
+        c = w * 2
+        with T.enable_grad():
+            d = w * 2
+    with T.set_grad_enabled(False):
+        e = w + 1
+    f = T.no_grad()(lambda: w * 3)()
+    return (
+        (a.requires_grad, a.grad_fn),
+        (b.requires_grad, b.grad_fn),
+        (c.requires_grad, d.requires_grad, e.requires_grad, f.requires_grad),
+        T.is_grad_enabled(),
+    )
+
+
+@program()
+def prog_mis_forgot_zero_grad_accumulates(T: Any) -> Any:
+    lin = _seeded(T, T.nn.Linear(3, 2), 22)
+    opt = T.optim.SGD(lin.parameters(), lr=0.1)
+    x = _x(T, 4, 3, seed=23, rg=False)
+    trace = []
+    for _ in range(3):  # no zero_grad: the gradients pile up
+        loss = lin(x).pow(2).mean()
+        loss.backward()
+        trace.append(lin.weight.grad.clone())
+        opt.step()
+    opt.zero_grad()
+    after = lin.weight.grad
+    loss = lin(x).pow(2).mean()
+    loss.backward()
+    return trace, after, lin.weight.grad, lin.weight, lin.bias
+
+
+@program()
+def prog_mis_optimizer_on_non_leaf_and_empty(T: Any) -> Any:
+    w = _x(T, 3, seed=24)
+    return (
+        raises(lambda: T.optim.SGD([w * 2], lr=0.1)),
+        raises(lambda: T.optim.Adam([], lr=0.1)),
+        raises(lambda: T.optim.SGD(w, lr=0.1)),
+        raises(lambda: T.optim.SGD([w, w], lr=0.1)),
+        raises(lambda: T.optim.SGD([w], lr=-1)),
+        raises(lambda: T.optim.Adam([w], betas=(1.0, 0.9))),
+        raises(lambda: T.optim.SGD([{"params": [w]}, {"params": [w]}], lr=0.1)),
+    )
+
+
+@program()
+def prog_mis_params_in_plain_list_not_registered(T: Any) -> Any:
+    class Net(T.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.layers = [T.nn.Linear(2, 2), T.nn.Linear(2, 1)]  # a plain list: not registered
+            self.good = T.nn.ModuleList([T.nn.Linear(2, 2)])
+
+    n = Net()
+    names = [k for k, _ in n.named_parameters()]
+    return names, len(list(n.parameters())), sorted(n.state_dict().keys())
+
+
+@program()
+def prog_mis_module_without_super_init(T: Any) -> Any:
+    class Bad(T.nn.Module):
+        def __init__(self) -> None:
+            self.fc = T.nn.Linear(2, 2)
+
+    class BadParam(T.nn.Module):
+        def __init__(self) -> None:
+            self.w = T.nn.Parameter(T.ones(2))
+
+    class BadBuffer(T.nn.Module):
+        def __init__(self) -> None:
+            self.register_buffer("b", T.ones(2))
+
+    return raises(Bad), raises(BadParam), raises(BadBuffer)
 
 
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
