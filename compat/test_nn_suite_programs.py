@@ -1583,6 +1583,82 @@ def prog_nns_module_to_memory_format_converts_4d_only(T: Any) -> Any:
     )
 
 
+@program()
+def prog_nns_global_registration_hooks(T: Any) -> Any:
+    nn = T.nn
+    mm = T.nn.modules.module
+    log = []
+
+    def on_buffer(mod, name, buf):
+        log.append(("buf", type(mod).__name__, name, None if buf is None else tuple(buf.shape)))
+        return None if buf is None else buf + 1
+
+    def on_param(mod, name, p):
+        log.append(("param", type(mod).__name__, name))
+
+    def on_module(mod, name, sub):
+        log.append(("mod", type(mod).__name__, name, type(sub).__name__))
+        return nn.Identity() if isinstance(sub, nn.ReLU) else None
+
+    hs = [
+        mm.register_module_buffer_registration_hook(on_buffer),
+        mm.register_module_parameter_registration_hook(on_param),
+        mm.register_module_module_registration_hook(on_module),
+    ]
+    try:
+        m = nn.Sequential(nn.Linear(1, 1), nn.BatchNorm1d(1), nn.ReLU())
+        m.extra = nn.Parameter(T.ones(1))
+        m.register_buffer("count", T.zeros(2))
+        m.count = T.ones(2)
+        m.act = nn.ReLU()
+        m.add_module("none", None)
+    finally:
+        for h in hs:
+            h.remove()
+    nn.Linear(1, 1)
+    return log, m[1].running_var, m.count, [type(c).__name__ for c in m.children()]
+
+
+@program()
+def prog_nns_register_buffer_override_without_persistent(T: Any) -> Any:
+    nn = T.nn
+    calls = []
+
+    class Old(nn.Module):
+        def register_buffer(self, name, tensor):  # written before `persistent` existed
+            calls.append(name)
+            super().register_buffer(name, tensor)
+
+    m = Old()
+    m.register_buffer("a", T.zeros(1))
+    m.a = T.ones(1)
+    e = raises(lambda: setattr(m, "b", nn.Buffer(T.ones(1), persistent=False)))
+    return calls, m.a, e, list(m.state_dict())
+
+
+@program()
+def prog_nns_tensor_to_memory_format_restrides(T: Any) -> Any:
+    cl, cf = T.channels_last, T.contiguous_format
+    w = T.arange(18.0).reshape(2, 1, 3, 3)
+    img = T.arange(48.0).reshape(1, 3, 4, 4).to(memory_format=cl)
+    t = T.ones(3, 2).t()
+    v = T.arange(6.0).reshape(1, 6, 1, 1)
+    return (
+        w.to(memory_format=cl).stride(),
+        w.contiguous(memory_format=cl).stride(),
+        w.clone(memory_format=cl).stride(),
+        w.to(T.float64, memory_format=cl).stride(),
+        img.to(memory_format=cf).stride(),
+        img.to(memory_format=cf) is img,
+        img.to(memory_format=cl) is img,
+        img.to(T.float64, memory_format=cf).stride(),
+        t.to(memory_format=cf) is t,
+        v.to(memory_format=cl).stride(),
+        T.ones(2, 1, 1, 5, 1).to(memory_format=T.channels_last_3d).stride(),
+        w.to(memory_format=cl),
+    )
+
+
 # --- containers --------------------------------------------------------------------------------
 
 

@@ -42,6 +42,9 @@ _NOT_REEXPORTED = frozenset(
         "register_module_full_backward_pre_hook",
         "register_module_full_backward_hook",
         "register_module_backward_hook",
+        "register_module_buffer_registration_hook",
+        "register_module_module_registration_hook",
+        "register_module_parameter_registration_hook",
         "multi_head_attention_forward",
         "NonDynamicallyQuantizableLinear",
     }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import warnings
 from collections import OrderedDict, namedtuple
 from collections.abc import Callable, Iterator, Mapping
@@ -16,10 +17,13 @@ from ..parameter import Buffer, Parameter
 __all__ = [
     "Module",
     "register_module_backward_hook",
+    "register_module_buffer_registration_hook",
     "register_module_forward_hook",
     "register_module_forward_pre_hook",
     "register_module_full_backward_hook",
     "register_module_full_backward_pre_hook",
+    "register_module_module_registration_hook",
+    "register_module_parameter_registration_hook",
 ]
 
 _global_forward_pre_hooks: dict[int, Callable[..., Any]] = {}
@@ -46,6 +50,44 @@ _MIXED_HOOKS = (
     "Cannot use both regular backward hooks and full backward hooks on a single Module. Please "
     "use only one of them."
 )
+
+
+_GLOBAL_BUFFER_REG: OrderedDict[int, Callable[..., Any]] = OrderedDict()
+_GLOBAL_MODULE_REG: OrderedDict[int, Callable[..., Any]] = OrderedDict()
+_GLOBAL_PARAM_REG: OrderedDict[int, Callable[..., Any]] = OrderedDict()
+
+
+def register_module_buffer_registration_hook(hook: Callable[..., Any]) -> RemovableHandle:
+    """Mirrors `torch.nn.modules.module.register_module_buffer_registration_hook`:
+    hook(module, name, buffer) -> None or a new buffer, at every register_buffer."""
+    h = RemovableHandle(_GLOBAL_BUFFER_REG)
+    _GLOBAL_BUFFER_REG[h.id] = hook
+    return h
+
+
+def register_module_module_registration_hook(hook: Callable[..., Any]) -> RemovableHandle:
+    """Mirrors `torch.nn.modules.module.register_module_module_registration_hook`:
+    hook(module, name, submodule) -> None or a new module, at every submodule registration."""
+    h = RemovableHandle(_GLOBAL_MODULE_REG)
+    _GLOBAL_MODULE_REG[h.id] = hook
+    return h
+
+
+def register_module_parameter_registration_hook(hook: Callable[..., Any]) -> RemovableHandle:
+    """Mirrors `torch.nn.modules.module.register_module_parameter_registration_hook`:
+    hook(module, name, param) -> None or a new parameter, at every register_parameter."""
+    h = RemovableHandle(_GLOBAL_PARAM_REG)
+    _GLOBAL_PARAM_REG[h.id] = hook
+    return h
+
+
+def _registered(hooks: Mapping[int, Callable[..., Any]], module: Any, name: str, value: Any) -> Any:
+    """value after the global registration hooks (each may return a replacement)."""
+    for hook in list(hooks.values()):
+        out = hook(module, name, value)
+        if out is not None:
+            value = out
+    return value
 
 
 def register_module_forward_pre_hook(hook: Callable[..., Any]) -> RemovableHandle:
@@ -355,6 +397,8 @@ class Module:
             )
         if isinstance(tensor, Buffer):
             persistent = tensor.persistent  # type: ignore[attr-defined]
+        if _GLOBAL_BUFFER_REG:
+            tensor = _registered(_GLOBAL_BUFFER_REG, self, name, tensor)
         self._buffers[name] = tensor
         if persistent:
             self._non_persistent_buffers_set.discard(name)
@@ -387,6 +431,8 @@ class Module:
                 f"created explicitly. To express '{name}' as a function of another Tensor, "
                 "compute the value in the forward() method."
             )
+        if _GLOBAL_PARAM_REG:
+            param = _registered(_GLOBAL_PARAM_REG, self, name, param)
         self._parameters[name] = param
 
     def add_module(self, name: str, module: Module | None) -> None:
@@ -401,6 +447,8 @@ class Module:
             raise KeyError(f'module name can\'t contain ".", got: {name}')
         if name == "":
             raise KeyError('module name can\'t be empty string ""')
+        if _GLOBAL_MODULE_REG:
+            module = _registered(_GLOBAL_MODULE_REG, self, name, module)
         self._modules[name] = module
 
     def register_module(self, name: str, module: Module | None) -> None:
@@ -501,6 +549,8 @@ class Module:
             remove_from(
                 self.__dict__, self._parameters, self._buffers, self._non_persistent_buffers_set
             )
+            if _GLOBAL_MODULE_REG:
+                value = _registered(_GLOBAL_MODULE_REG, self, name, value)
             modules[name] = value
             return
         if modules is not None and name in modules:
@@ -509,6 +559,8 @@ class Module:
                     f"cannot assign '{typename(value)}' as child module '{name}' "
                     "(torch.nn.Module or None expected)"
                 )
+            if _GLOBAL_MODULE_REG:
+                value = _registered(_GLOBAL_MODULE_REG, self, name, value)
             modules[name] = value
             return
         buffers = self.__dict__.get("_buffers")
@@ -522,7 +574,20 @@ class Module:
                 persistent = value.persistent  # type: ignore[attr-defined]
             else:
                 persistent = name not in self._non_persistent_buffers_set
-            self.register_buffer(name, value, persistent)
+            register = self.register_buffer
+            own = getattr(register, "__func__", None) is Module.register_buffer
+            if own or "persistent" in inspect.signature(register).parameters:
+                register(name, value, persistent)
+            else:
+                # as torch: a subclass's register_buffer without the argument (written before
+                # it existed) registers persistent buffers only
+                if not persistent:
+                    raise RuntimeError(
+                        "Registering a non-persistent buffer on a Module subclass that "
+                        "implements register_buffer() without the persistent argument is not "
+                        "allowed."
+                    )
+                register(name, value)
             return
         object.__setattr__(self, name, value)
 
