@@ -480,6 +480,319 @@ def prog_mis_module_without_super_init(T: Any) -> Any:
     return raises(Bad), raises(BadParam), raises(BadBuffer)
 
 
+# --- dtypes -----------------------------------------------------------------------------------
+
+
+@program()
+def prog_mis_cross_entropy_target_dtypes(T: Any) -> Any:
+    F = T.nn.functional
+    x = _x(T, 3, 4, seed=30)
+    t = T.tensor([0, 3, 1])
+    out = {
+        "long": F.cross_entropy(x, t),
+        "int32": raises(lambda: F.cross_entropy(x, t.int())),
+        "float_same_shape_as_index": raises(lambda: F.cross_entropy(x, t.float())),
+        "one_hot_long": raises(lambda: F.cross_entropy(x, F.one_hot(t, 4))),
+        "probs": F.cross_entropy(x, F.one_hot(t, 4).float()),
+        "out_of_range": raises(lambda: F.cross_entropy(x, T.tensor([0, 4, 1]))),
+        "negative": raises(lambda: F.cross_entropy(x, T.tensor([0, -2, 1]))),
+        "batch_mismatch": raises(lambda: F.cross_entropy(x, T.tensor([0, 1]))),
+        "target_2d": raises(lambda: F.cross_entropy(x, t.view(3, 1))),
+    }
+    out["long"].backward()
+    return out, x.grad
+
+
+@program()
+def prog_mis_nll_loss_without_log_softmax_and_dtypes(T: Any) -> Any:
+    F = T.nn.functional
+    x = _x(T, 3, 5, seed=31)
+    t = T.tensor([4, 0, 2])
+    raw = F.nll_loss(x, t)  # the forgotten log_softmax: a plain negated pick
+    good = F.nll_loss(F.log_softmax(x, 1), t)
+    good.backward()
+    return (
+        raw,
+        good,
+        x.grad,
+        raises(lambda: F.nll_loss(x, t.float())),
+        raises(lambda: F.nll_loss(x[0], t)),
+        raises(lambda: F.nll_loss(x, T.tensor([5, 0, 0]))),
+    )
+
+
+@program()
+def prog_mis_bce_targets_and_ranges(T: Any) -> Any:
+    F = T.nn.functional
+    logits = _x(T, 4, seed=32)
+    p = T.sigmoid(logits)
+    y = T.tensor([1, 0, 1, 1])
+    out = (
+        raises(lambda: F.binary_cross_entropy(p, y)),
+        raises(lambda: F.binary_cross_entropy_with_logits(logits, y)),
+        raises(lambda: F.binary_cross_entropy(logits, y.float())),  # logits, not probabilities
+        raises(lambda: F.binary_cross_entropy(p, y.float().view(4, 1))),
+        F.binary_cross_entropy(p, y.float()),
+        F.binary_cross_entropy_with_logits(logits, y.float()),
+    )
+    out[-1].backward()
+    return out, logits.grad
+
+
+@program()
+def prog_mis_mse_loss_broadcast_warning(T: Any) -> Any:
+    F = T.nn.functional
+    pred = _x(T, 4, 1, seed=33)
+    target = T.tensor(_data(4, seed=34))
+    wrong = F.mse_loss(pred, target)  # (4,1) vs (4,): broadcasts to (4,4), with a warning
+    right = F.mse_loss(pred.squeeze(1), target)
+    (wrong + right).backward()
+    return (
+        wrong,
+        right,
+        pred.grad,
+        raises(lambda: F.mse_loss(pred, T.ones(3))),
+        raises(lambda: F.l1_loss(pred, target.long())),
+        raises(lambda: T.nn.MSELoss()(pred, target.view(4, 1).double())),
+    )
+
+
+@program()
+def prog_mis_matmul_int_and_float(T: Any) -> Any:
+    a = T.arange(6).view(2, 3)
+    b = _x(T, 3, 2, seed=35)
+    return (
+        raises(lambda: a @ b),
+        raises(lambda: T.mm(a, b)),
+        raises(lambda: T.matmul(b.t(), a.t())),
+        raises(lambda: T.bmm(a.unsqueeze(0), b.unsqueeze(0))),
+        raises(lambda: T.mv(b.t(), T.arange(3))),
+        raises(lambda: T.dot(T.arange(3), b[:, 0])),
+        a.float() @ b,
+        (a * b.t()).dtype,  # elementwise ops promote
+    )
+
+
+@program()
+def prog_mis_linear_dtype_and_size(T: Any) -> Any:
+    lin = _seeded(T, T.nn.Linear(3, 2), 36)
+    x = T.tensor(_data(4, 3, seed=37).astype(np.float64))  # from a float64 numpy array
+    xi = T.tensor([[1, 2, 3]])
+    return (
+        raises(lambda: lin(x)),
+        raises(lambda: lin(xi)),
+        raises(lambda: lin(T.ones(4, 5))),
+        raises(lambda: lin(T.ones(3))),
+        lin(x.float()),
+        lin.double()(x).dtype,
+        raises(lambda: T.nn.functional.linear(T.ones(2, 3), T.ones(3, 2))),
+    )
+
+
+@program()
+def prog_mis_numpy_float64_into_float32_model(T: Any) -> Any:
+    arr = np.random.default_rng(38).standard_normal((5, 2))  # float64
+    a = T.from_numpy(arr)
+    b = T.tensor(arr, dtype=T.float32)
+    c = T.as_tensor(arr).float()
+    lin = _seeded(T, T.nn.Linear(2, 1), 39)
+    arr[0, 0] = 100.0  # from_numpy shares the memory; tensor() copied
+    return (a.dtype, a[0, 0], b[0, 0], c.dtype, raises(lambda: lin(a)), lin(b))
+
+
+@program()
+def prog_mis_mean_of_integer_and_division(T: Any) -> Any:
+    i = T.tensor([1, 2, 4])
+    return (
+        raises(lambda: i.mean()),
+        raises(lambda: T.var(i)),
+        raises(lambda: i.std()),
+        i.float().mean(),
+        i.mean(dtype=T.float64),
+        i / 2,
+        i // 2,
+        T.div(i, 2, rounding_mode="floor"),
+        raises(lambda: T.div(i, 2, rounding_mode="round")),
+        i.sum().dtype,
+        (i * 1.5).dtype,
+        T.tensor([1, 2], dtype=T.int32) + T.tensor([1], dtype=T.int64),
+    )
+
+
+@program()
+def prog_mis_inplace_dtype_and_broadcast(T: Any) -> Any:
+    a = T.arange(3)
+    f = T.ones(3)
+
+    def iadd_float() -> Any:
+        b = T.arange(3)
+        b += 0.5
+        return b
+
+    def iadd_bigger() -> Any:
+        c = T.ones(3)
+        c += T.ones(2, 3)
+        return c
+
+    return (
+        raises(iadd_float),
+        raises(lambda: a.add_(f)),
+        raises(lambda: a.mul_(1.5)),
+        raises(iadd_bigger),
+        f.add_(a),
+        raises(lambda: T.ones(2).expand(3, 2).add_(1)),
+        T.ones(2).expand(3, 2).clone().add_(1),
+        raises(lambda: a.div_(2)),
+        a.floor_divide_(2),
+    )
+
+
+# --- shapes -----------------------------------------------------------------------------------
+
+
+@program()
+def prog_mis_view_after_transpose(T: Any) -> Any:
+    x = _x(T, 2, 3, seed=40)
+    t = x.t()
+    y = t.reshape(6)  # copies
+    z = t.contiguous().view(6)
+    (y * z).sum().backward()
+    return (
+        raises(lambda: t.view(6)),
+        raises(lambda: x.permute(1, 0).view(-1)),
+        t.is_contiguous(),
+        y,
+        y.grad_fn,
+        z.grad_fn,
+        x.grad,
+        x.view(3, 2).grad_fn,
+        raises(lambda: x.view(4, 2)),
+        raises(lambda: x.view(-1, -1)),
+        raises(lambda: x.reshape(5, -1)),
+        x.view(-1, 2).shape,
+    )
+
+
+@program()
+def prog_mis_cat_and_stack_shapes(T: Any) -> Any:
+    a = _x(T, 2, 3, seed=41)
+    b = _x(T, 2, 4, seed=42)
+    c = _x(T, 3, seed=43)
+    good = T.cat([a, b], 1)
+    good.sum().backward()
+    return (
+        raises(lambda: T.cat([a, b])),
+        raises(lambda: T.cat([a, c])),
+        raises(lambda: T.cat([])),
+        raises(lambda: T.cat([a, b], 2)),
+        raises(lambda: T.stack([a, b])),
+        raises(lambda: T.stack([])),
+        raises(lambda: T.cat(a, b)),
+        raises(lambda: T.cat([a, a.long()], 0).dtype),
+        good.grad_fn,
+        a.grad,
+        T.stack([a, a], 2).shape,
+    )
+
+
+@program()
+def prog_mis_broadcast_and_expand_errors(T: Any) -> Any:
+    a = _x(T, 3, seed=44)
+    return (
+        raises(lambda: a + T.ones(4)),
+        raises(lambda: a * T.ones(2, 4)),
+        raises(lambda: a.expand(3, 4)),
+        raises(lambda: a.expand(2)),
+        a.expand(2, 3).shape,
+        raises(lambda: a.view(3, 1).expand(3, 4, 2)),
+        a.view(3, 1) + a,
+        raises(lambda: a.unsqueeze(2)),
+        raises(lambda: a.squeeze(1)),
+        raises(lambda: a.permute(0, 1)),
+        raises(lambda: a.transpose(0, 1)),
+        raises(lambda: a.sum(1)),
+    )
+
+
+@program()
+def prog_mis_indexing_mistakes(T: Any) -> Any:
+    x = _x(T, 3, 2, seed=45)
+    s = T.tensor(5.0)
+    mask = x > 0
+    return (
+        raises(lambda: x[3]),
+        raises(lambda: x[:, 2]),
+        raises(lambda: s[0]),
+        raises(lambda: len(s)),
+        raises(lambda: list(s)),
+        raises(lambda: x[mask.float()]),
+        x[mask],
+        raises(lambda: x[T.tensor([0.0, 1.0])]),
+        x[T.tensor([0, 2])],
+        raises(lambda: x[T.tensor([0, 3])]),
+        raises(lambda: x[mask[:2]]),
+        raises(lambda: x[0, 0, 0]),
+        x[None, ..., 1].shape,
+    )
+
+
+@program()
+def prog_mis_gather_and_scatter_index_dtypes(T: Any) -> Any:
+    x = _x(T, 2, 3, seed=46)
+    idx = T.tensor([[0, 2], [1, 0]])
+    g = x.gather(1, idx)
+    g.sum().backward()
+    return (
+        g,
+        x.grad,
+        raises(lambda: x.gather(1, idx.int())),
+        raises(lambda: x.gather(1, idx.float())),
+        raises(lambda: x.gather(1, T.tensor([[0, 3], [1, 0]]))),
+        raises(lambda: x.gather(2, idx)),
+        raises(lambda: T.zeros(2, 3).scatter_(1, idx, T.ones(2, 2, dtype=T.float64))),
+        raises(lambda: x.index_select(0, T.tensor([0.0]))),
+        raises(lambda: T.zeros(2).index_add_(0, T.tensor([0]), T.ones(1, dtype=T.float64))),
+    )
+
+
+@program()
+def prog_mis_torch_tensor_construction_mistakes(T: Any) -> Any:
+    a = T.ones(2)
+    return (
+        raises(lambda: T.tensor([[1, 2], [3]])),
+        raises(lambda: T.tensor([a, a])),
+        raises(lambda: T.tensor([T.ones(1), T.ones(1)])),
+        T.stack([a, a]),
+        raises(lambda: T.tensor("abc")),
+        raises(lambda: T.tensor([1, "a"])),
+        raises(lambda: T.tensor(None)),
+        T.Tensor([3]),
+        T.Tensor(3).shape,
+        T.tensor(3).shape,
+        T.tensor([3.0], dtype=T.int64),
+        raises(lambda: T.tensor([1.5], dtype=T.bool).dtype),
+        T.tensor(np.array([1, 2], dtype=np.int32)).dtype,
+        raises(lambda: T.zeros(2, 3.0)),
+        raises(lambda: T.ones((2, -1))),
+    )
+
+
+@program()
+def prog_mis_where_and_masked_fill_dtypes(T: Any) -> Any:
+    x = _x(T, 4, seed=47)
+    m = x > 0
+    return (
+        raises(lambda: T.where(m.float(), x, T.zeros(4))),
+        T.where(m, x, 0.0),
+        raises(lambda: x.masked_fill(m.float(), 0.0)),
+        raises(lambda: x.masked_fill(m, T.ones(2))),
+        x.masked_fill(m, float("-inf")),
+        raises(lambda: x.masked_fill_(m, 1.0)),
+        T.where(m, x, T.zeros(4, dtype=T.float64)).dtype,
+        raises(lambda: x.masked_select(m.long())),
+    )
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 
