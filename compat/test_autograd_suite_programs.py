@@ -2313,6 +2313,123 @@ def prog_tas_version_counter_across_ops(T: Any) -> Any:
     return vs
 
 
+# --- user-set .grad, leaf views, inference tensors -------------------------------------------
+
+
+@program()
+def prog_tas_accumulate_into_user_set_grads(T: Any) -> Any:
+    x = _t(T, 3)
+    x.grad = T.zeros(1).expand(3)
+    r = raises(lambda: (x * 2).sum().backward())
+    y = _t(T, 3, seed=1)
+    g0 = T.ones(3, requires_grad=True)
+    y.grad = g0
+    (y * 2).sum().backward()
+    return r, x.grad, y.grad, y.grad is g0, y.grad.requires_grad
+
+
+@program(
+    xfail="torch warns once that grad and param do not obey the gradient layout contract when "
+    "it accumulates in place into a .grad of other strides (accumulate_grad.h CHECK_RESULT); "
+    "shadowgrad's engine accumulation (the lead's engine.py) has no such check"
+)
+def prog_tas_accumulate_into_transposed_grad(T: Any) -> Any:
+    x = _t(T, 2, 2)
+    x.grad = T.zeros(2, 2).t()
+    (x * T.tensor(_data(2, 2, seed=1))).sum().backward()
+    return x.grad, x.grad.stride()
+
+
+@program()
+def prog_tas_leaf_view_made_by_requires_grad(T: Any) -> Any:
+    base = T.zeros(4)
+    v = base[:2].requires_grad_()
+    info = (v.is_leaf, v.grad_fn, v._base is base)
+    r = raises(lambda: v.mul_(2))
+    base.add_(1)
+    info2 = (v.grad_fn, v.is_leaf, v.requires_grad, v._version)
+    (v * 3).sum().backward()
+    return info, r, info2, v.grad, base
+
+
+@program()
+def prog_tas_inference_mode_requires_grad_tensor_used_later(T: Any) -> Any:
+    with T.inference_mode():
+        p = T.ones(2, requires_grad=True)
+        q = p * 2
+    w = _t(T, 2)
+    n = T.ones(3)
+    with T.inference_mode():
+        vv = n[1:]
+        vv.add_(1)
+    return (
+        (p.requires_grad, p.is_inference(), q.requires_grad, q.grad_fn),
+        raises(lambda: (w * p).sum().backward()),
+        raises(lambda: (w + p).sum().backward()),
+        w.grad,
+        (vv.is_inference(), n._version, n),
+    )
+
+
+@program()
+def prog_tas_node_hook_registration_argument_errors(T: Any) -> Any:
+    class F(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    x = _t(T, 2)
+    y = x * 2
+    out = []
+    for n in (y.grad_fn, F.apply(x).grad_fn, y.grad_fn.next_functions[0][0]):
+        out.append(
+            (
+                raises(lambda n=n: n.register_hook()),
+                raises(lambda n=n: n.register_hook(print, print)),
+                raises(lambda n=n: n.register_prehook(fn=print)),
+            )
+        )
+    return out
+
+
+@program()
+def prog_tas_anomaly_mode_argument_types(T: Any) -> Any:
+    out = [
+        raises(lambda: T.autograd.set_detect_anomaly(1)),
+        raises(lambda: T.autograd.set_detect_anomaly(True, check_nan=1)),
+        (T.is_anomaly_enabled(), T.is_anomaly_check_nan_enabled()),
+    ]
+    with T.autograd.set_detect_anomaly(True, check_nan=False):
+        out.append((T.is_anomaly_enabled(), T.is_anomaly_check_nan_enabled()))
+        out.append(raises(lambda: T.autograd.set_detect_anomaly(None)))
+        out.append((T.is_anomaly_enabled(), T.is_anomaly_check_nan_enabled()))
+    out.append((T.is_anomaly_enabled(), T.is_anomaly_check_nan_enabled()))
+    return out
+
+
+@program(warnings=False)
+def prog_tas_anomaly_backward_of_custom_function_raising(T: Any) -> Any:
+    class B(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            raise ValueError("inner failure")
+
+    x = _t(T, 2)
+    with T.autograd.detect_anomaly():
+        r = raises(lambda: B.apply(x).sum().backward())
+        z = T.tensor([0.0, 1.0], requires_grad=True)
+        (g,) = T.autograd.grad(z.log().sum(), z, create_graph=True)
+    return r, g, x.grad
+
+
 # --- harness ---------------------------------------------------------------------------------
 
 

@@ -883,15 +883,17 @@ class Tensor:
 
                 check_view_inplace(self, self._base)
         if self._rg:
-            if self._grad_fn is None:
-                raise RuntimeError(
-                    "a leaf Variable that requires grad is being used in an in-place operation."
-                )
+            # torch's check_inplace: a view whose base is a leaf first (the base need not
+            # require grad: a leaf view made by requires_grad_() on a view says so too)
             base = self._base
-            if base is not None and base._rg and base._grad_fn is None:
+            if base is not None and base._grad_fn is None:
                 raise RuntimeError(
                     "a view of a leaf Variable that requires grad is being used in an in-place "
                     "operation."
+                )
+            if self._grad_fn is None:
+                raise RuntimeError(
+                    "a leaf Variable that requires grad is being used in an in-place operation."
                 )
 
     # --- torch interop (implemented in bridge/interop.py; torch is imported only there) ----

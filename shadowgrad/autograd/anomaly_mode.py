@@ -17,6 +17,18 @@ class _Anomaly:
 _STATE = _Anomaly()
 
 
+def _set(enabled: bool, check_nan: bool) -> None:
+    """torch's set_anomaly_enabled binding: both arguments must be bools."""
+    for i, (name, v) in enumerate((("enabled", enabled), ("check_nan", check_nan))):
+        if not isinstance(v, bool):
+            raise TypeError(
+                f"set_anomaly_enabled(): argument '{name}' (position {i + 1}) must be bool, not "
+                f"{type(v).__name__}"
+            )
+    _STATE.enabled = enabled
+    _STATE.check_nan = check_nan
+
+
 def is_anomaly_enabled() -> bool:
     """Mirrors `torch.is_anomaly_enabled`."""
     return _STATE.enabled
@@ -45,8 +57,7 @@ class detect_anomaly:
         )
 
     def __enter__(self) -> None:
-        _STATE.enabled = True
-        _STATE.check_nan = self.check_nan
+        _set(True, self.check_nan)
 
     def __exit__(self, *exc: object) -> None:
         _STATE.enabled = self.prev
@@ -59,8 +70,7 @@ class set_detect_anomaly:
     def __init__(self, mode: bool, check_nan: bool = True) -> None:
         self.prev = _STATE.enabled
         self.prev_check_nan = _STATE.check_nan
-        _STATE.enabled = mode
-        _STATE.check_nan = check_nan
+        _set(mode, check_nan)
 
     def __enter__(self) -> None:
         pass

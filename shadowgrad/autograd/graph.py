@@ -209,16 +209,28 @@ class Node:
         return f"<{type(self).__name__} object at {hex(id(self))}>"
 
     # --- hooks ---------------------------------------------------------------------------
-    def register_hook(self, fn: Callable[..., Any]) -> RemovableHandle:
+    def _one_arg(self, meth: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """torch's C binding of a node's hook registration: exactly one positional argument."""
+        # custom Function nodes inherit the method from torch's _C._FunctionBase
+        owner = "_FunctionBase" if hasattr(type(self), "_forward_cls") else type(self).__name__
+        if kwargs:
+            raise TypeError(f"{owner}.{meth}() takes no keyword arguments")
+        if len(args) != 1:
+            raise TypeError(f"{owner}.{meth}() takes exactly one argument ({len(args)} given)")
+        return args[0]
+
+    def register_hook(self, *args: Any, **kwargs: Any) -> RemovableHandle:
         """Run fn(grad_inputs, grad_outputs) after this node. Mirrors torch."""
+        fn = self._one_arg("register_hook", args, kwargs)
         if self._hooks is None:
             self._hooks = HookDict()
         h = RemovableHandle(self._hooks)
         self._hooks[h.id] = fn
         return h
 
-    def register_prehook(self, fn: Callable[..., Any]) -> RemovableHandle:
+    def register_prehook(self, *args: Any, **kwargs: Any) -> RemovableHandle:
         """Run fn(grad_outputs) before this node. Mirrors torch."""
+        fn = self._one_arg("register_prehook", args, kwargs)
         if self._prehooks is None:
             self._prehooks = HookDict()
         h = RemovableHandle(self._prehooks)
@@ -591,6 +603,8 @@ def _modified_message(data: Any, nr: int, grad_fn: Node | None, cur: int, saved:
     from .anomaly_mode import is_anomaly_enabled
 
     d = from_numpy_dtype(data.dtype)
+    # torch's toString(): the legacy tensor type, which complex dtypes lack (CPUComplexDoubleType)
+    name = f"CPU{d._short}Type" if d.is_complex else d._legacy
     sizes = "[" + ", ".join(str(s) for s in data.shape) + "]"
     where = ""
     if grad_fn is not None:
@@ -607,7 +621,7 @@ def _modified_message(data: Any, nr: int, grad_fn: Node | None, cur: int, saved:
         )
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
-        f"operation: [{d._legacy} {sizes}]{where} is at version {cur}; expected version "
+        f"operation: [{name} {sizes}]{where} is at version {cur}; expected version "
         f"{saved._saved_version} instead. {hint}"
     )
 
