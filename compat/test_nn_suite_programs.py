@@ -2140,6 +2140,555 @@ def prog_nns_dataloader_pin_memory_without_accelerator(T: Any) -> Any:
     return b, b[0][0].is_pinned()
 
 
+# --- more hooks and parametrizations -------------------------------------------------------------
+
+
+@program()
+def prog_nns_full_backward_hook_module_reused(T: Any) -> Any:
+    m = _lin(T, 2, 2)
+    log = []
+    m.register_full_backward_hook(lambda mod, gi, go: log.append((gi[0].clone(), go[0].clone())))
+    x = T.ones(1, 2, requires_grad=True)
+    y = m(m(x))
+    y.sum().backward()
+    return log, x.grad, m.weight.grad
+
+
+@program()
+def prog_nns_full_backward_hook_tuple_with_non_tensors(T: Any) -> Any:
+    class M(T.nn.Module):
+        def forward(self, x):
+            return x * 2, "tag", x.detach()
+
+    m = M()
+    log = []
+    m.register_full_backward_hook(
+        lambda mod, gi, go: log.append(([g is None for g in gi], [g is None for g in go]))
+    )
+    x = T.ones(2, requires_grad=True)
+    a, t, d = m(x)
+    a.sum().backward()
+    return log, t, d.requires_grad, a.grad_fn, x.grad
+
+
+@program()
+def prog_nns_backward_hooks_when_nothing_requires_grad(T: Any) -> Any:
+    m = _lin(T)
+    m.requires_grad_(False)
+    log = []
+    m.register_full_backward_hook(lambda mod, gi, go: log.append(1))
+    m.register_full_backward_pre_hook(lambda mod, go: log.append(2))
+    y = m(T.ones(1, 3))
+    return y.requires_grad, y.grad_fn, log
+
+
+@program()
+def prog_nns_backward_hook_with_inplace_on_input(T: Any) -> Any:
+    class M(T.nn.Module):
+        def forward(self, x):
+            x.add_(1)
+            return x * 2
+
+    m = M()
+    m.register_full_backward_hook(lambda *a: None)
+    x = T.ones(2, requires_grad=True)
+    return raises(lambda: m(x.clone()))
+
+
+@program()
+def prog_nns_forward_hook_rewrites_dict_output(T: Any) -> Any:
+    class M(T.nn.Module):
+        def forward(self, x):
+            return {"a": x * 2, "b": x + 1}
+
+    m = M()
+    m.register_forward_hook(lambda mod, i, o: {**o, "c": o["a"] * 3})
+    log = []
+    m.register_full_backward_hook(lambda mod, gi, go: log.append(1))
+    x = T.ones(2, requires_grad=True)
+    out = m(x)
+    out["c"].sum().backward()
+    return out, x.grad, log
+
+
+@program()
+def prog_nns_parametrize_cached_shares_one_evaluation(T: Any) -> Any:
+    P = T.nn.utils.parametrize
+    calls = []
+
+    class D(T.nn.Module):
+        def forward(self, X):
+            calls.append(1)
+            return X * 2
+
+    m = _lin(T)
+    P.register_parametrization(m, "weight", D())
+    x = T.ones(1, 3)
+    with P.cached():
+        y1 = m(x).sum()
+        y2 = m(x).sum()
+        (y1 + y2).backward()
+    n_cached = len(calls)
+    m(x)
+    m(x)
+    return m.parametrizations.weight.original.grad, n_cached, len(calls)
+
+
+@program()
+def prog_nns_parametrize_buffer_and_unsafe_shape(T: Any) -> Any:
+    P = T.nn.utils.parametrize
+
+    class D(T.nn.Module):
+        def forward(self, X):
+            return X * 2
+
+    class Flat(T.nn.Module):
+        def forward(self, X):
+            return X.reshape(-1)
+
+    bn = T.nn.BatchNorm1d(2)
+    P.register_parametrization(bn, "running_mean", D())
+    m = _lin(T)
+    P.register_parametrization(m, "weight", Flat(), unsafe=True)
+    return (
+        bn.running_mean,
+        list(bn.state_dict()),
+        [n for n, _ in bn.named_buffers()],
+        [n for n, _ in bn.named_parameters()],
+        m.weight.shape,
+        raises(lambda: m(T.ones(1, 3))),
+    )
+
+
+@program()
+def prog_nns_parametrize_right_inverse_returns_tuple(T: Any) -> Any:
+    P = T.nn.utils.parametrize
+
+    class Split(T.nn.Module):
+        def forward(self, A, B):
+            return A + B
+
+        def right_inverse(self, X):
+            return X * 0.25, X * 0.75
+
+    m = _lin(T)
+    P.register_parametrization(m, "weight", Split())
+    y = m(T.ones(1, 3))
+    y.sum().backward()
+    return (
+        [n for n, _ in m.named_parameters()],
+        m.weight,
+        m.parametrizations.weight.original0,
+        m.parametrizations.weight.original0.grad,
+        list(m.state_dict()),
+    )
+
+
+@program()
+def prog_nns_parametrize_deepcopy_load_and_transfer(T: Any) -> Any:
+    import copy
+
+    P = T.nn.utils.parametrize
+
+    class D(T.nn.Module):
+        def forward(self, X):
+            return X * 2
+
+    m = _lin(T)
+    P.register_parametrization(m, "weight", D())
+    c = copy.deepcopy(m)
+    m2 = _lin(T, seed=5)
+    P.register_parametrization(m2, "weight", D())
+    m2.load_state_dict(m.state_dict())
+    n = _lin(T, seed=3)
+    P.transfer_parametrizations_and_params(m, n)
+    return (
+        c.weight,
+        type(c).__name__,
+        m2.weight,
+        raises(lambda: _lin(T).load_state_dict(m.state_dict())),
+        P.type_before_parametrizations(m).__name__,
+        repr(m),
+        n.weight,
+        P.is_parametrized(n),
+    )
+
+
+@program()
+def prog_nns_old_spectral_norm_state_and_remove(T: Any) -> Any:
+    T.manual_seed(0)
+    m = _lin(T, 4, 3, seed=7)
+    T.nn.utils.spectral_norm(m, n_power_iterations=2)
+    y = m(T.ones(1, 4))
+    y.sum().backward()
+    names = (
+        [n for n, _ in m.named_parameters()],
+        [n for n, _ in m.named_buffers()],
+        list(m.state_dict()),
+    )
+    g = m.weight_orig.grad
+    e = raises(lambda: T.nn.utils.spectral_norm(m))
+    T.nn.utils.remove_spectral_norm(m)
+    return names, y, g, e, [n for n, _ in m.named_parameters()], m.weight
+
+
+# --- per-module forward and backward ---------------------------------------------------------
+
+
+def _fb(T: Any, m: Any, *xs: Any) -> Any:
+    y = m(*xs)
+    y0 = y[0] if isinstance(y, tuple) else y
+    y0.float().pow(2).sum().backward()
+    return y, [x.grad for x in xs], [(n, p.grad) for n, p in m.named_parameters()], y0.grad_fn
+
+
+@program()
+def prog_nns_transformer_encoder_decoder(T: Any) -> Any:
+    T.manual_seed(0)
+    m = T.nn.Transformer(4, 2, 1, 1, 8, dropout=0.0, batch_first=True)
+    return _fb(T, m, _x(T, 2, 3, 4, rg=True), _x(T, 2, 2, 4, seed=1, rg=True))
+
+
+@program()
+def prog_nns_adaptive_log_softmax_with_loss(T: Any) -> Any:
+    m = _seeded(T, T.nn.AdaptiveLogSoftmaxWithLoss(4, 8, [3, 6], div_value=2.0, head_bias=True), 1)
+    x = _x(T, 5, 4, rg=True)
+    out = m(x, T.tensor([0, 3, 7, 5, 1]))
+    out.loss.backward()
+    return (
+        out.output,
+        out.loss,
+        x.grad,
+        m.log_prob(x),
+        m.predict(x),
+        raises(lambda: m(x, T.tensor([0, 8, 1, 1, 1]))),
+    )
+
+
+@program()
+def prog_nns_rnn_cells_unbatched(T: Any) -> Any:
+    out = []
+    for C in (T.nn.RNNCell, T.nn.GRUCell, T.nn.LSTMCell):
+        m = _seeded(T, C(3, 2), 2)
+        x = _x(T, 3, rg=True)
+        y = m(x)
+        (y[0] if isinstance(y, tuple) else y).sum().backward()
+        out.append((y, x.grad, m.weight_ih.grad))
+    return out
+
+
+@program()
+def prog_nns_activation_modules_values_grads(T: Any) -> Any:
+    nn = T.nn
+    x = _x(T, 2, 4, 3, 3)
+    mods = [
+        nn.Softmax2d(),
+        nn.Hardswish(),
+        nn.Mish(),
+        nn.GLU(1),
+        nn.Hardsigmoid(),
+        nn.CELU(0.5),
+        nn.Softsign(),
+        nn.Tanhshrink(),
+        nn.Softmin(1),
+        nn.RReLU(0.1, 0.3).eval(),
+        nn.GELU("tanh"),
+        nn.Softshrink(0.3),
+        nn.Threshold(0.2, -1.0),
+    ]
+    out = []
+    for m in mods:
+        xx = x.detach().clone().requires_grad_()
+        y = m(xx)
+        y.sum().backward()
+        out.append((type(m).__name__, y, xx.grad, y.grad_fn))
+    return out
+
+
+@program()
+def prog_nns_lstm_projection_two_layers(T: Any) -> Any:
+    T.manual_seed(5)
+    lstm = T.nn.LSTM(3, 4, proj_size=2, num_layers=2, batch_first=True)
+    x = T.randn(2, 5, 3, requires_grad=True)
+    o, (h, c) = lstm(x)
+    (o.sum() + h.pow(2).sum() + c.sum()).backward()
+    return o, h, c, x.grad, lstm.weight_hr_l0.grad, [n for n, _ in lstm.named_parameters()]
+
+
+@program()
+def prog_nns_mha_bias_kv_zero_attn_padding(T: Any) -> Any:
+    T.manual_seed(8)
+    mha = T.nn.MultiheadAttention(
+        6, 3, batch_first=True, bias=False, add_bias_kv=True, add_zero_attn=True
+    )
+    q = T.randn(2, 3, 6, requires_grad=True)
+    k = T.randn(2, 4, 6)
+    kpm = T.tensor([[False, False, True, True], [False, False, False, False]])
+    o, w = mha(q, k, k, key_padding_mask=kpm)
+    o.sum().backward()
+    return o, w, q.grad, mha.bias_k.grad, [n for n, _ in mha.named_parameters()]
+
+
+@program()
+def prog_nns_gru_packed_training_steps(T: Any) -> Any:
+    nn = T.nn
+    U = nn.utils.rnn
+    emb = _seeded(T, nn.Embedding(10, 4, padding_idx=0), 2)
+    gru = _seeded(T, nn.GRU(4, 5, batch_first=True, bidirectional=True, num_layers=2), 3)
+    head = _lin(T, 10, 2, seed=4)
+    seqs = [T.tensor([1, 2, 3, 4]), T.tensor([5, 6]), T.tensor([7, 8, 9])]
+    lens = T.tensor([len(s) for s in seqs])
+    pad = U.pad_sequence(seqs, batch_first=True)
+    params = [*emb.parameters(), *gru.parameters(), *head.parameters()]
+    opt = T.optim.RMSprop(params, lr=0.01)
+    losses = []
+    for _ in range(3):
+        opt.zero_grad()
+        packed = U.pack_padded_sequence(emb(pad), lens, batch_first=True, enforce_sorted=False)
+        out, h = gru(packed)
+        unp, ul = U.pad_packed_sequence(out, batch_first=True)
+        loss = nn.functional.cross_entropy(head(T.cat([h[-2], h[-1]], dim=1)), T.tensor([0, 1, 0]))
+        loss.backward()
+        opt.step()
+        losses.append(loss.detach())
+    return losses, unp, ul, emb.weight.grad, gru.weight_hh_l1_reverse.grad
+
+
+@program()
+def prog_nns_cnn_bn_onecycle_training(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(0)
+    m = nn.Sequential(
+        nn.Conv2d(1, 4, 3, padding=1, bias=False),
+        nn.BatchNorm2d(4),
+        nn.ReLU(),
+        nn.MaxPool2d(2),
+        nn.Dropout2d(0.2),
+        nn.Conv2d(4, 6, 3),
+        nn.ReLU(),
+        nn.AdaptiveAvgPool2d(1),
+        nn.Flatten(),
+        nn.Linear(6, 3),
+    )
+    _seeded(T, m, 1)
+    opt = T.optim.SGD(m.parameters(), lr=0.01, momentum=0.9, weight_decay=1e-3)
+    sch = T.optim.lr_scheduler.OneCycleLR(opt, max_lr=0.05, total_steps=4)
+    X = T.randn(8, 1, 8, 8)
+    y = T.randint(0, 3, (8,))
+    losses = []
+    for _ in range(4):
+        opt.zero_grad()
+        loss = nn.functional.cross_entropy(m(X), y, label_smoothing=0.1)
+        loss.backward()
+        nn.utils.clip_grad_norm_(m.parameters(), 1.0)
+        opt.step()
+        sch.step()
+        losses.append(loss.detach())
+    m.eval()
+    return losses, m(X), m[1].running_mean, m[1].running_var, m[1].num_batches_tracked
+
+
+# --- schedulers and swa, more ----------------------------------------------------------------
+
+
+@program()
+def prog_nns_swa_ema_multi_avg_and_update_bn(T: Any) -> Any:
+    nn = T.nn
+    U = T.optim.swa_utils
+    T.manual_seed(0)
+    m = _seeded(T, nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4), nn.Linear(4, 1)), 1)
+    ema = U.AveragedModel(m, multi_avg_fn=U.get_ema_multi_avg_fn(0.9), use_buffers=True)
+    ema2 = U.AveragedModel(m, avg_fn=U.get_ema_avg_fn(0.8))
+    opt = T.optim.SGD(m.parameters(), lr=0.1)
+    X = T.randn(6, 3)
+    for _ in range(3):
+        opt.zero_grad()
+        m(X).sum().backward()
+        opt.step()
+        ema.update_parameters(m)
+        ema2.update_parameters(m)
+    loader = T.utils.data.DataLoader(T.utils.data.TensorDataset(X), batch_size=3)
+    swa = U.AveragedModel(m)
+    U.update_bn(loader, swa)
+    return (
+        ema.module[0].weight,
+        ema.module[1].running_mean,
+        ema2.module[0].weight,
+        ema2.module[1].running_mean,
+        swa.module[1].running_mean,
+        swa.module[1].running_var,
+        swa.module[1].momentum,
+        ema.n_averaged,
+        list(ema.state_dict()),
+    )
+
+
+@program()
+def prog_nns_sched_tensor_lr_lambda_and_exponential(T: Any) -> Any:
+    p = T.nn.Parameter(T.ones(2))
+    opt = T.optim.Adam([p], lr=T.tensor(0.1))
+    sch = T.optim.lr_scheduler.ExponentialLR(opt, 0.5)
+    p.grad = T.ones(2)
+    opt.step()
+    sch.step()
+    q = T.nn.Parameter(T.ones(2))
+    opt2 = T.optim.SGD([q], lr=T.tensor(0.5))
+    s2 = T.optim.lr_scheduler.LambdaLR(opt2, lambda e: 1 / (e + 1))
+    out = []
+    for _ in range(3):
+        opt2.step()
+        s2.step()
+        out.append(opt2.param_groups[0]["lr"].clone())
+    return (
+        sch.get_last_lr(),
+        type(sch.get_last_lr()[0]).__name__,
+        opt.param_groups[0]["lr"],
+        sch.state_dict(),
+        p,
+        out,
+        s2.get_last_lr(),
+    )
+
+
+@program()
+def prog_nns_sched_plateau_state_and_step_errors(T: Any) -> Any:
+    p = T.nn.Parameter(T.ones(2))
+    opt = T.optim.SGD([p], lr=0.1)
+    s = T.optim.lr_scheduler.ReduceLROnPlateau(opt, patience=0)
+    s.step(1.0)
+    s.step(2.0)
+    sd = s.state_dict()
+    return sorted(sd), sd["_last_lr"], s.get_last_lr(), raises(s.step), raises(lambda: s.step("a"))
+
+
+@program()
+def prog_nns_sched_warm_restarts_fractional_epochs(T: Any) -> Any:
+    p = T.nn.Parameter(T.ones(2))
+    opt = T.optim.SGD([p], lr=0.5)
+    s = T.optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=3, T_mult=2, eta_min=0.01)
+    out = []
+    for epoch in range(3):
+        for i in range(4):
+            opt.step()
+            s.step(epoch + i / 4)
+            out.append(opt.param_groups[0]["lr"])
+    return out, s.T_cur, s.T_i, raises(lambda: s.step(-1))
+
+
+@program()
+def prog_nns_sched_linear_with_plateau_and_sequential_refusal(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    p = T.nn.Parameter(T.ones(2))
+    opt = T.optim.SGD([p], lr=1.0)
+    a = S.LinearLR(opt, 0.5, 1.0, total_iters=2)
+    b = S.ReduceLROnPlateau(opt, patience=0, factor=0.5)
+    out = []
+    for m in [1.0, 2.0, 3.0, 0.5]:
+        opt.step()
+        a.step()
+        b.step(m)
+        out.append(opt.param_groups[0]["lr"])
+    return (
+        out,
+        raises(lambda: S.SequentialLR(opt, [a, b], [2])),
+        raises(lambda: S.ChainedScheduler([a, b])),
+    )
+
+
+# --- layer errors --------------------------------------------------------------------------------
+
+
+@program()
+def prog_nns_norm_layer_input_errors(T: Any) -> Any:
+    nn = T.nn
+    return [
+        raises(lambda: nn.BatchNorm1d(2)(T.ones(1, 2))),
+        raises(lambda: nn.BatchNorm1d(2)(T.ones(2, 3))),
+        raises(lambda: nn.BatchNorm2d(2)(T.ones(2, 2, 2))),
+        raises(lambda: nn.InstanceNorm1d(3, affine=True)(T.ones(1, 4, 4))),
+        raises(lambda: nn.GroupNorm(3, 4)),
+        raises(lambda: nn.GroupNorm(2, 4)(T.ones(2, 3, 2))),
+        raises(lambda: nn.LayerNorm(3)(T.ones(2, 4))),
+        raises(lambda: nn.LayerNorm([2, 3])(T.ones(3, 2))),
+        nn.InstanceNorm1d(3)(T.arange(12.0).reshape(1, 3, 4)),
+    ]
+
+
+@program()
+def prog_nns_batchnorm_momentum_none_and_no_running_stats(T: Any) -> Any:
+    nn = T.nn
+    bn = nn.BatchNorm1d(2, momentum=None)
+    for i in range(3):
+        bn(T.tensor([[1.0 * i, 2.0], [3.0, 4.0 + i]]))
+    b2 = nn.BatchNorm1d(2, track_running_stats=False).eval()
+    x = T.tensor([[1.0, 2.0], [3.0, 5.0]], requires_grad=True)
+    y = b2(x)
+    y.sum().backward()
+    stats = (bn.running_mean.clone(), bn.running_var.clone(), bn.num_batches_tracked.clone())
+    bn.reset_running_stats()
+    return stats, y, x.grad, b2.running_mean, list(b2.state_dict()), bn.running_var
+
+
+@program()
+def prog_nns_linear_embedding_rnn_input_errors(T: Any) -> Any:
+    nn = T.nn
+    e = nn.Embedding(3, 2)
+    r = nn.LSTM(2, 3)
+    b = nn.EmbeddingBag(4, 2, mode="mean")
+    return [
+        raises(lambda: nn.Linear(3, 2)(T.ones(2, 4))),
+        raises(lambda: nn.Linear(3, 2)(T.ones(3, dtype=T.float64))),
+        raises(lambda: nn.Bilinear(2, 3, 4)(T.ones(2, 2), T.ones(3, 3))),
+        raises(lambda: e(T.tensor([1.0]))),
+        raises(lambda: e(T.tensor([-1]))),
+        raises(lambda: nn.Embedding(3, 2, _weight=T.ones(2, 2))),
+        raises(lambda: b(T.tensor([1, 2]), T.tensor([0]), per_sample_weights=T.ones(2))),
+        raises(lambda: b(T.tensor([1, 2]))),
+        raises(lambda: b(T.tensor([1, 2]), T.tensor([1]))),
+        raises(lambda: r(T.ones(4, 1, 3))),
+        raises(lambda: r(T.ones(4, 1, 2), (T.zeros(1, 1, 3),))),
+        raises(lambda: r(T.ones(4, 1, 2), (T.zeros(2, 1, 3), T.zeros(1, 1, 3)))),
+        raises(lambda: r(T.ones(2, 2, 2, 2))),
+        raises(lambda: nn.MultiheadAttention(4, 2)(T.ones(3, 4), T.ones(2, 4), T.ones(3, 4))),
+    ]
+
+
+@program()
+def prog_nns_module_constructor_validation(T: Any) -> Any:
+    nn = T.nn
+    makers = [
+        lambda: nn.Linear(10.5, 5),
+        lambda: nn.Linear(10, "five"),
+        lambda: nn.Bilinear(10, 5, "three"),
+        lambda: nn.Linear(-1, 2),
+        lambda: nn.Conv2d(3.5, 2, 3),
+        lambda: nn.Conv2d(3, 2, 3, stride=0),
+        lambda: nn.Conv2d(3, 2, 3, padding=-1),
+        lambda: nn.Conv2d(3, 3, (3, 3, 3)),
+        lambda: nn.Embedding(-1, 2),
+        lambda: nn.LSTM(2, 0),
+        lambda: nn.LSTM(2, 3, num_layers=0),
+        lambda: nn.LSTM(2, 3, num_layers=1.5),
+        lambda: nn.RNN(2, 3, dropout=2),
+        lambda: nn.GRU(2, 3, dropout=0.5),
+        lambda: nn.LSTM(2, 3, proj_size=3),
+        lambda: nn.RNN(2, 3, nonlinearity="gelu"),
+        lambda: nn.BatchNorm1d(2.5),
+        lambda: nn.MultiheadAttention(5, 2),
+        lambda: nn.TransformerEncoderLayer(4, 2, activation="foo"),
+        lambda: nn.AdaptiveAvgPool2d((1, 2, 3)),
+        lambda: nn.ConstantPad1d((1, 2, 3), 0.0),
+        lambda: nn.Hardtanh(2, 1),
+        lambda: nn.PixelShuffle(0),
+        lambda: nn.Upsample(),
+    ]
+    out = []
+    for mk in makers:
+        r = raises(mk)
+        out.append(repr(r) if isinstance(r, nn.Module) else r)
+    return out
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 
