@@ -793,6 +793,274 @@ def prog_mis_where_and_masked_fill_dtypes(T: Any) -> Any:
     )
 
 
+# --- devices ----------------------------------------------------------------------------------
+
+
+@program()
+def prog_mis_device_strings_on_cpu_machine(T: Any) -> Any:
+    x = _x(T, 2, rg=False)
+    return (
+        T.device("cpu"),
+        T.device("cuda:0"),
+        T.device("cuda", 1),
+        raises(lambda: T.device("gpu")),
+        raises(lambda: T.device("cuda:x")),
+        raises(lambda: T.device("cpu:-1")),
+        x.to("cpu") is x,
+        x.to(T.device("cpu"), copy=True) is x,
+        x.cpu() is x,
+        x.device,
+        str(x.device),
+        x.device == T.device("cpu"),
+        x.is_cuda,
+        T.cuda.is_available(),
+        T.zeros(2, device="cpu").device.type,
+        raises(lambda: T.zeros(2, device="tpu")),
+    )
+
+
+@program()
+def prog_mis_device_agnostic_code(T: Any) -> Any:
+    dev = T.device("cuda" if T.cuda.is_available() else "cpu")
+    lin = _seeded(T, T.nn.Linear(2, 2), 50).to(dev)
+    x = T.tensor(_data(3, 2, seed=51)).to(dev)
+    y = lin(x)
+    y.sum().backward()
+    return dev, y, lin.weight.grad, next(lin.parameters()).device, x.device.index
+
+
+# --- modules and training loops --------------------------------------------------------------
+
+
+@program()
+def prog_mis_forward_vs_call_skips_hooks(T: Any) -> Any:
+    lin = _seeded(T, T.nn.Linear(2, 2), 52)
+    calls = []
+    lin.register_forward_hook(lambda m, i, o: calls.append(("fwd", tuple(o.shape))))
+    lin.register_forward_pre_hook(lambda m, i: calls.append(("pre", len(i))))
+    x = T.tensor(_data(1, 2, seed=53))
+    a = lin(x)
+    b = lin.forward(x)  # hooks skipped
+    return calls, a, b
+
+
+@program()
+def prog_mis_eval_mode_forgotten_dropout_batchnorm(T: Any) -> Any:
+    T.manual_seed(0)
+    net = T.nn.Sequential(T.nn.Linear(3, 4), T.nn.BatchNorm1d(4), T.nn.Dropout(0.5))
+    _seeded(T, net, 54)
+    x = T.tensor(_data(5, 3, seed=55))
+    T.manual_seed(1)
+    train_out = net(x)
+    stats = (net[1].running_mean.clone(), net[1].num_batches_tracked.clone())
+    net.eval()
+    e1 = net(x)
+    e2 = net(x)
+    return train_out, stats, e1, T.equal(e1, e2), net.training, net[2].training
+
+
+@program()
+def prog_mis_batchnorm_batch_of_one(T: Any) -> Any:
+    bn = T.nn.BatchNorm1d(3)
+    x = T.tensor(_data(1, 3, seed=56))
+    err = raises(lambda: bn(x))
+    bn.eval()
+    ok = bn(x)
+    bn2 = T.nn.BatchNorm2d(3)
+    return err, ok, raises(lambda: bn2(T.ones(2, 4, 2, 2))), raises(lambda: bn2(T.ones(3, 2, 2)))
+
+
+@program()
+def prog_mis_conv_input_shapes(T: Any) -> Any:
+    conv = _seeded(T, T.nn.Conv2d(3, 4, 3), 57)
+    img = T.tensor(_data(1, 3, 5, 5, seed=58))
+    y = conv(img)
+    y.sum().backward()
+    return (
+        y.shape,
+        conv.weight.grad.shape,
+        raises(lambda: conv(T.ones(1, 1, 5, 5))),
+        raises(lambda: conv(T.ones(1, 5, 5, 3))),  # channels-last image
+        conv(T.ones(3, 5, 5)).shape,  # unbatched works
+        raises(lambda: conv(T.ones(5, 5))),
+        raises(lambda: conv(T.ones(1, 3, 2, 2))),  # smaller than the kernel
+        raises(lambda: conv(T.ones(1, 3, 5, 5, dtype=T.float64))),
+        raises(lambda: T.nn.Conv2d(3, 4, 3, groups=2)),
+    )
+
+
+@program()
+def prog_mis_embedding_index_mistakes(T: Any) -> Any:
+    emb = _seeded(T, T.nn.Embedding(5, 2), 59)
+    idx = T.tensor([[0, 4], [2, 1]])
+    out = emb(idx)
+    out.sum().backward()
+    return (
+        out,
+        emb.weight.grad,
+        raises(lambda: emb(T.tensor([5]))),
+        raises(lambda: emb(T.tensor([-1]))),
+        raises(lambda: emb(T.tensor([1.0]))),
+        emb(T.tensor([1], dtype=T.int32)).shape,
+        raises(lambda: T.nn.Embedding(5, 2, padding_idx=5)),
+    )
+
+
+@program()
+def prog_mis_lstm_input_layout(T: Any) -> Any:
+    T.manual_seed(3)
+    lstm = T.nn.LSTM(input_size=4, hidden_size=3, batch_first=False)
+    x = T.tensor(_data(5, 2, 4, seed=60))  # (seq, batch, feature)
+    out, (h, c) = lstm(x)
+    return (
+        out.shape,
+        h.shape,
+        raises(lambda: lstm(T.ones(2, 5, 3))),
+        raises(lambda: lstm(x, (h, c[:, :1]))),
+        raises(lambda: lstm(x, h)),
+        raises(lambda: lstm(x.double())),
+        out[-1].allclose(h[0]),
+    )
+
+
+@program()
+def prog_mis_softmax_without_dim_warns(T: Any) -> Any:
+    F = T.nn.functional
+    x = _x(T, 2, 3, seed=61)
+    a = F.softmax(x)  # implicit dim: a deprecation warning
+    b = F.log_softmax(x)
+    c = T.nn.Softmax()(x)
+    d = F.softmax(x, dim=1)
+    (a * d).sum().backward()
+    return a, b, c, d, x.grad, raises(lambda: x.softmax()), raises(lambda: T.softmax(x))
+
+
+@program()
+def prog_mis_one_hot_mistakes(T: Any) -> Any:
+    F = T.nn.functional
+    return (
+        raises(lambda: F.one_hot(T.tensor([0.0, 1.0]))),
+        raises(lambda: F.one_hot(T.tensor([0, -1]))),
+        raises(lambda: F.one_hot(T.tensor([0, 3]), 3)),
+        F.one_hot(T.tensor([0, 2])),
+        F.one_hot(T.tensor([[1], [0]]), 3).shape,
+        raises(lambda: F.one_hot(T.tensor([0, 1], dtype=T.int32))),
+    )
+
+
+@program()
+def prog_mis_load_state_dict_mismatches(T: Any) -> Any:
+    src = _seeded(T, T.nn.Linear(3, 2), 62)
+    sd = src.state_dict()
+    a = T.nn.Linear(3, 2, bias=False)
+    b = T.nn.Linear(4, 2)
+    c = T.nn.Sequential(T.nn.Linear(3, 2))
+    res = c.load_state_dict(sd, strict=False)
+    d = T.nn.Linear(3, 2)
+    keys = d.load_state_dict({"module." + k: v for k, v in sd.items()}, strict=False)
+    return (
+        raises(lambda: a.load_state_dict(sd)),
+        raises(lambda: b.load_state_dict(sd)),
+        raises(lambda: c.load_state_dict(sd)),
+        res,
+        keys,
+        a.load_state_dict(sd, strict=False),
+        raises(lambda: b.load_state_dict(sd, strict=False)),
+    )
+
+
+@program()
+def prog_mis_state_dict_tensors_alias_parameters(T: Any) -> Any:
+    lin = _seeded(T, T.nn.Linear(2, 1), 63)
+    sd = lin.state_dict()
+    snap = {k: v.clone() for k, v in sd.items()}
+    opt = T.optim.SGD(lin.parameters(), lr=1.0)
+    lin(T.ones(1, 2)).sum().backward()
+    opt.step()
+    # the state dict's tensors share the parameters' memory: the "saved best model" moved too
+    return sd["weight"], snap["weight"], sd["weight"].requires_grad, T.equal(sd["bias"], lin.bias)
+
+
+@program()
+def prog_mis_running_loss_keeps_graph(T: Any) -> Any:
+    lin = _seeded(T, T.nn.Linear(2, 1), 64)
+    total = 0
+    total_item = 0.0
+    for i in range(3):
+        loss = lin(T.tensor(_data(4, 2, seed=65 + i))).pow(2).mean()
+        total = total + loss  # keeps every step's graph alive
+        total_item += loss.item()
+    return total, total.grad_fn, total.requires_grad, total_item, type(total_item).__name__
+
+
+@program()
+def prog_mis_clip_grad_norm_before_backward(T: Any) -> Any:
+    U = T.nn.utils
+    lin = _seeded(T, T.nn.Linear(3, 2), 66)
+    n0 = U.clip_grad_norm_(lin.parameters(), 1.0)  # no grads yet
+    lin(T.tensor(_data(4, 3, seed=67))).pow(2).sum().backward()
+    n1 = U.clip_grad_norm_(lin.parameters(), 0.5)
+    after = (lin.weight.grad.clone(), lin.bias.grad.clone())
+    v = U.clip_grad_value_(lin.parameters(), 0.01)
+    return (
+        n0,
+        n1,
+        after,
+        v,
+        lin.weight.grad,
+        raises(lambda: U.clip_grad_norm_(lin.parameters(), 1.0, norm_type="fro")),
+    )
+
+
+@program()
+def prog_mis_frozen_params_and_optimizer(T: Any) -> Any:
+    net = _seeded(T, T.nn.Sequential(T.nn.Linear(2, 2), T.nn.Linear(2, 1)), 68)
+    for p in net[0].parameters():
+        p.requires_grad = False
+    opt = T.optim.SGD(net.parameters(), lr=0.5, momentum=0.9)  # frozen ones included: skipped
+    x = T.tensor(_data(3, 2, seed=69))
+    for _ in range(2):
+        opt.zero_grad()
+        net(x).sum().backward()
+        opt.step()
+    return net[0].weight, net[0].weight.grad, net[1].weight, len(opt.state), net[1].weight.grad
+
+
+@program()
+def prog_mis_scheduler_step_before_optimizer(T: Any) -> Any:
+    w = T.nn.Parameter(T.tensor(_data(2, seed=70)))
+    opt = T.optim.SGD([w], lr=1.0)
+    sch = T.optim.lr_scheduler.StepLR(opt, step_size=1, gamma=0.5)
+    sch.step()  # before opt.step(): a warning, and the first lr is skipped
+    (w**2).sum().backward()
+    opt.step()
+    return sch.get_last_lr(), w, opt.param_groups[0]["lr"]
+
+
+@program()
+def prog_mis_zero_grad_set_to_none(T: Any) -> Any:
+    lin = _seeded(T, T.nn.Linear(2, 1), 71)
+    lin(T.ones(1, 2)).sum().backward()
+    lin.zero_grad()
+    g_none = lin.weight.grad
+    lin(T.ones(1, 2)).sum().backward()
+    lin.zero_grad(set_to_none=False)
+    g_zero = lin.weight.grad
+    return g_none, g_zero, raises(lambda: T.nn.Linear(2, 1).weight.grad.zero_())
+
+
+@program()
+def prog_mis_model_output_in_no_grad_backward(T: Any) -> Any:
+    lin = _seeded(T, T.nn.Linear(2, 1), 72)
+    with T.no_grad():
+        out = lin(T.ones(3, 2))
+    err = raises(lambda: out.sum().backward())
+    with T.inference_mode():
+        out2 = lin(T.ones(3, 2))
+    err2 = raises(lambda: out2.sum().backward())
+    return err, err2, out.requires_grad, out2.is_inference(), out.is_inference()
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

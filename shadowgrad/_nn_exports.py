@@ -12,14 +12,23 @@ from typing import Any
 from ._tensor import Tensor
 from .nn import functional as F
 
+NO_DIM: Any = object()  # torch's parser requires the dim (F.softmax's implicit one is Python's)
 
-def softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
+
+def need_dim(name: str, dim: Any) -> None:
+    if dim is NO_DIM:
+        raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
+
+
+def softmax(input: Tensor, dim: int = NO_DIM, dtype: Any = None) -> Tensor:
     """Mirrors `torch.softmax`."""
+    need_dim("softmax", dim)
     return F.softmax(input, dim, dtype=dtype)
 
 
-def log_softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
+def log_softmax(input: Tensor, dim: int = NO_DIM, dtype: Any = None) -> Tensor:
     """Mirrors `torch.log_softmax`."""
+    need_dim("log_softmax", dim)
     return F.log_softmax(input, dim, dtype=dtype)
 
 
@@ -96,12 +105,19 @@ FUNCTIONS: dict[str, Any] = {
 }
 
 
-def _softmax_method(self: Tensor, dim: int, dtype: Any = None) -> Tensor:
+def _softmax_method(self: Tensor, dim: int = NO_DIM, dtype: Any = None) -> Tensor:
+    need_dim("softmax", dim)
     return F.softmax(self, dim, dtype=dtype)
 
 
-def _log_softmax_method(self: Tensor, dim: int, dtype: Any = None) -> Tensor:
+def _log_softmax_method(self: Tensor, dim: int = NO_DIM, dtype: Any = None) -> Tensor:
+    need_dim("log_softmax", dim)
     return F.log_softmax(self, dim, dtype=dtype)
+
+
+# (Python's own errors name them as torch's do: `softmax() got an unexpected keyword ...`)
+_softmax_method.__name__ = _softmax_method.__qualname__ = "softmax"
+_log_softmax_method.__name__ = _log_softmax_method.__qualname__ = "log_softmax"
 
 
 METHODS: dict[str, Any] = {

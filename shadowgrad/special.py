@@ -148,23 +148,40 @@ def entr(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     return _P._out(_S.entr(input), out, "special_entr")
 
 
-def logsumexp(input: Tensor, dim: Any, keepdim: bool = False, *, out: Any = None) -> Tensor:
+_NO_DIM: Any = object()
+
+
+def _need_dim(name: str, dim: Any) -> None:
+    """torch's parser's error for a dim left out (Python's own words differ)."""
+    if dim is _NO_DIM:
+        raise TypeError(f'special_{name}() missing 1 required positional arguments: "dim"')
+
+
+def logsumexp(
+    input: Tensor, dim: Any = _NO_DIM, keepdim: bool = False, *, out: Any = None
+) -> Tensor:
     """Mirrors `torch.special.logsumexp`."""
     from . import logsumexp as lse
+
+    _need_dim("logsumexp", dim)
 
     r = lse(input, dim, keepdim)
     return r if out is None else _P._out(r, out, "special_logsumexp")
 
 
-def softmax(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
+def softmax(input: Tensor, dim: int = _NO_DIM, *, dtype: Any = None) -> Tensor:
     """Mirrors `torch.special.softmax`."""
     from . import softmax as sm
+
+    _need_dim("softmax", dim)
 
     return sm(input, dim, dtype=dtype)
 
 
-def log_softmax(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
+def log_softmax(input: Tensor, dim: int = _NO_DIM, *, dtype: Any = None) -> Tensor:
     """Mirrors `torch.special.log_softmax`."""
     from . import log_softmax as lsm
+
+    _need_dim("log_softmax", dim)
 
     return lsm(input, dim, dtype=dtype)
