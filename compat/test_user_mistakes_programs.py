@@ -11,6 +11,7 @@ returns, raises or warns is compared.
 
 from __future__ import annotations
 
+import io
 import warnings
 from typing import Any
 
@@ -1059,6 +1060,108 @@ def prog_mis_model_output_in_no_grad_backward(T: Any) -> Any:
         out2 = lin(T.ones(3, 2))
     err2 = raises(lambda: out2.sum().backward())
     return err, err2, out.requires_grad, out2.is_inference(), out.is_inference()
+
+
+# --- save and load ----------------------------------------------------------------------------
+
+
+def _round_trip(T: Any, obj: Any) -> Any:
+    buf = io.BytesIO()
+    T.save(obj, buf)
+    buf.seek(0)
+    return T.load(buf)
+
+
+@program()
+def prog_mis_saved_views_share_storage_after_load(T: Any) -> Any:
+    base = T.arange(12.0).reshape(3, 4)
+    d = _round_trip(T, {"row": base[1], "cols": base[:, 1:3]})
+    a, b = d["row"], d["cols"]
+    a[1] = 100.0  # shared storage: the column view sees it
+    return (
+        (a.shape, a.stride(), a.is_contiguous(), b.stride(), b.is_contiguous()),
+        a.untyped_storage().nbytes(),
+        a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr(),
+        b,
+        (a._base is None, a._is_view(), a.is_leaf),
+    )
+
+
+_OFFSET = (
+    "storage_offset() counts from the autograd _base (None for a loaded view or a detached "
+    "one); torch's from the storage's start: Tensor.storage_offset (_tensor.py, engineer A's) "
+    "would count from the numpy root as untyped_storage() does"
+)
+
+
+@program(xfail=_OFFSET)
+def prog_mis_loaded_view_storage_offset(T: Any) -> Any:
+    base = T.arange(12.0).reshape(3, 4)
+    d = _round_trip(T, [base[1], base[:, 1:3], base[2:, 3]])
+    x = T.arange(6.0, requires_grad=True)
+    e = _round_trip(T, x[2:])
+    return [t.storage_offset() for t in d], e.storage_offset(), (x[2:].detach().storage_offset())
+
+
+@program()
+def prog_mis_save_load_module_and_requires_grad(T: Any) -> Any:
+    lin = _seeded(T, T.nn.Linear(2, 2), 80)
+    sd = _round_trip(T, lin.state_dict())
+    fresh = T.nn.Linear(2, 2)
+    fresh.load_state_dict(sd)
+    x = T.arange(4.0, requires_grad=True)
+    y = x * 2  # a non-leaf: saved as a plain tensor
+    back = _round_trip(T, {"x": x, "y": y.detach(), "p": lin.weight})
+    return (
+        sd["weight"].requires_grad,
+        fresh.weight,
+        back["x"].requires_grad,
+        back["x"].is_leaf,
+        back["y"].requires_grad,
+        type(back["p"]).__name__,
+        back["p"].requires_grad,
+        raises(lambda: _round_trip(T, y)),
+        raises(lambda: _round_trip(T, lin)),
+    )
+
+
+# --- inference mode -----------------------------------------------------------------------------
+
+
+@program()
+def prog_mis_inference_tensors_in_training(T: Any) -> Any:
+    with T.inference_mode():
+        feats = T.tensor(_data(2, 3, seed=81)) * 1.0
+    w = _x(T, 3, seed=82)
+    out = {
+        "mul": raises(lambda: feats * w),
+        "exp_then_mul": raises(lambda: (feats.exp() * w).sum().backward()),
+        "add": raises(lambda: (feats + w).sum()),
+        "inplace": raises(lambda: feats.add_(1)),
+        "rg": raises(lambda: feats.requires_grad_()),
+        "clone_ok": (feats.clone() * w).sum(),
+        "is_inference": (feats.is_inference(), feats.clone().is_inference()),
+    }
+    out["clone_ok"].backward()
+    return out, w.grad
+
+
+_SAVE_FIRST = (
+    "torch's autograd kernel saves the inputs before the op runs: an inference tensor to be "
+    "saved fails before a shape error; shadowgrad saves after the forward (ops/registry.py, "
+    "the lead's)"
+)
+
+
+@program(xfail=_SAVE_FIRST)
+def prog_mis_inference_tensor_error_before_shape_error(T: Any) -> Any:
+    with T.inference_mode():
+        a = T.ones(2, 3)
+    return (
+        raises(lambda: a * T.ones(4, requires_grad=True)),
+        raises(lambda: a @ T.ones(4, 2, requires_grad=True)),
+        raises(lambda: T.nn.functional.linear(a, T.ones(2, 4, requires_grad=True))),
+    )
 
 
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
