@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from .._formats import contiguous_format
-from .._tensor import Tensor, _make
+from .._tensor import Tensor, _make, warn_once
 from ..autograd.forward_ad import BILINEAR, LINEAR, ZeroTerm, add_terms
 from ..autograd.graph import resave
 from ._util import shape_str, wrap_dim
@@ -1127,7 +1127,8 @@ def _zero_pivot(a: np.ndarray) -> int:
     a = np.array(a, dtype=np.complex128 if a.dtype.kind == "c" else np.float64)
     n = a.shape[0]
     for k in range(n):
-        p = k + int(np.argmax(np.abs(a[k:, k])))
+        col = a[k:, k]
+        p = k + int(np.argmax(np.abs(col.real) + np.abs(col.imag)))  # LAPACK's cabs1 pivot
         if a[p, k] == 0:
             return k + 1
         a[[k, p]] = a[[p, k]]
@@ -1565,16 +1566,15 @@ def cholesky_ex(
 
 def cholesky_legacy(input: Tensor, upper: bool = False, *, out: Tensor | None = None) -> Tensor:
     """Mirrors the deprecated `torch.cholesky` (CholeskyBackward0)."""
-    import warnings
 
-    warnings.warn(
+    # torch warns once a process (TORCH_WARN_ONCE)
+    warn_once(
+        "cholesky_deprecated",
         "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a "
         "future PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\n"
         "L = torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\nshould be "
         "replaced with\nU = torch.linalg.cholesky(A).mH\nThis transform will produce equivalent "
         "results for all valid (symmetric positive definite) inputs.",
-        UserWarning,
-        stacklevel=2,
     )
     _check_matrix(input, "cholesky")
     return _out(_cholesky_legacy(input, upper, "cholesky"), out, "cholesky")
@@ -1842,11 +1842,13 @@ def svd_legacy(
 ) -> Any:
     """Mirrors the legacy `torch.svd`: the named tuple (U, S, V), V not transposed."""
     _check_matrix(input, "linalg.svd", square=False)
+    if not compute_uv:  # torch's: the singular values, and square zero U (m x m), V (n x n)
+        *batch, m, n = input._data.shape
+        dt = input._data.dtype
+        S = _svd(input, False)[1]
+        U, V = _make(np.zeros((*batch, m, m), dt)), _make(np.zeros((*batch, n, n), dt))
+        return _return_type("svd", ("U", "S", "V"), (U, S, V))
     U, S, Vh = _svd(input, not some)
-    if not compute_uv:
-        from .._creation import zeros_like
-
-        U, Vh = zeros_like(U), zeros_like(Vh)
     return _return_type("svd", ("U", "S", "V"), (U, S, _mH(Vh)))
 
 
@@ -2026,14 +2028,12 @@ def cross_legacy(
 ) -> Tensor:
     """Mirrors `torch.cross`: without dim, the first dimension of size 3 (deprecated)."""
     if dim is None:
-        import warnings
-
-        warnings.warn(
+        # torch warns once a process (TORCH_WARN_ONCE)
+        warn_once(
+            "cross_deprecated",
             "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass "
             "the dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will "
             "change to agree with that of linalg.cross in a future release.",
-            UserWarning,
-            stacklevel=2,
         )
         shape = np.broadcast_shapes(input._data.shape, other._data.shape)
         dim = next((i for i, s in enumerate(shape) if s == 3), -1)

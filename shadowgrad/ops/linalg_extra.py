@@ -6,12 +6,11 @@ matrix_rank, cond, vander, ...), with torch's backward formulas written in shado
 from __future__ import annotations
 
 import math
-import warnings
 from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor, _make
+from .._tensor import Tensor, _make, warn_once
 from .linalg import (
     _check_matrix,
     _eye,
@@ -501,14 +500,14 @@ def triangular_solve(
     out: Any = None,
 ) -> Any:
     """Mirrors the deprecated `torch.triangular_solve`: (solution, cloned_coefficient)."""
-    warnings.warn(
+    # torch warns once a process (TORCH_WARN_ONCE)
+    warn_once(
+        "triangular_solve_deprecated",
         "torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangular"
         "and will be removed in a future PyTorch release.\ntorch.linalg.solve_triangular has "
         "its arguments reversed and does not return a copy of one of the inputs.\n"
         "X = torch.triangular_solve(B, A).solution\nshould be replaced with\n"
         "X = torch.linalg.solve_triangular(A, B).",
-        UserWarning,
-        stacklevel=2,
     )
     if input.ndim < 2:
         raise RuntimeError(
@@ -746,8 +745,10 @@ def _getrf(A: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     piv = np.zeros((nb, k), np.int32)
     info = np.zeros(nb, np.int32)
     idx = np.arange(nb)
+    # LAPACK's izamax picks a complex pivot by |re| + |im| (cabs1), not by modulus
+    size = (lambda x: np.abs(x.real) + np.abs(x.imag)) if a.dtype.kind == "c" else np.abs
     for j in range(k):
-        p = j + np.argmax(np.abs(a[:, j:, j]), axis=-1) if m > j else np.full(nb, j)
+        p = j + np.argmax(size(a[:, j:, j]), axis=-1) if m > j else np.full(nb, j)
         piv[:, j] = p + 1
         row = a[idx, j].copy()
         a[idx, j] = a[idx, p]
@@ -1042,8 +1043,15 @@ def _lu_solve_fwd(
     return X.conj() if cj else X
 
 
+def _row_major(t: Tensor) -> Tensor:
+    """t, copied row-major when it is a transposed view. A solve's column-major result is a
+    transposed view of a row-major array of the same shape when square, and the engine keeps
+    such a gradient's base as a leaf's .grad (its transpose): see engine._kept_array."""
+    return t if t._data.flags.c_contiguous else t.contiguous()
+
+
 def _lu_solve_grad_B(grad: Tensor, LU: Tensor, pivots: Tensor, left: bool, adjoint: bool) -> Any:
-    return _lu_solve(LU, pivots, grad, left, not adjoint)
+    return _row_major(_lu_solve(LU, pivots, grad, left, not adjoint))
 
 
 def _lu_solve_grad_LU(
@@ -1127,28 +1135,28 @@ def lu_solve_legacy(
     input: Tensor, LU_data: Tensor, LU_pivots: Tensor, *, out: Tensor | None = None
 ) -> Tensor:
     """Mirrors the deprecated `torch.lu_solve(b, LU_data, LU_pivots)`."""
-    warnings.warn(
+    # torch warns once a process (TORCH_WARN_ONCE)
+    warn_once(
+        "lu_solve_deprecated",
         "torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a "
         "future PyTorch release.\nNote that torch.linalg.lu_solve has its arguments reversed.\n"
         "X = torch.lu_solve(B, LU, pivots)\nshould be replaced with\n"
         "X = torch.linalg.lu_solve(LU, pivots, B)",
-        UserWarning,
-        stacklevel=2,
     )
     return lu_solve(LU_data, LU_pivots, input, out=out)
 
 
 def lu_legacy(A: Tensor, pivot: bool = True, get_infos: bool = False, out: Any = None) -> Any:
     """Mirrors the deprecated `torch.lu` / `Tensor.lu`: (LU, pivots) or (LU, pivots, infos)."""
-    warnings.warn(
+    # torch warns once a process (TORCH_WARN_ONCE)
+    warn_once(
+        "lu_deprecated",
         "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex "
         "and will be removed in a future PyTorch release.\nLU, pivots = torch.lu(A, "
         "compute_pivots)\nshould be replaced with\nLU, pivots = torch.linalg.lu_factor(A, "
         "compute_pivots)\nand\nLU, pivots, info = torch.lu(A, compute_pivots, get_infos=True)"
         "\nshould be replaced with\nLU, pivots, info = torch.linalg.lu_factor_ex(A, "
         "compute_pivots)",
-        UserWarning,
-        stacklevel=2,
     )
     outs = _lu_factor(A, pivot, "torch.lu_factor")
     if get_infos:
@@ -1210,7 +1218,7 @@ _cholesky_solve = defop(
     jvp=lambda input2, upper, self_t, input2_t, result: _cholesky_solve_jvp(
         input2, upper, self_t, input2_t, result
     ),
-    self=lambda grad, input2, upper: _cholesky_solve(grad, input2, upper),
+    self=lambda grad, input2, upper: _row_major(_cholesky_solve(grad, input2, upper)),
     input2=_cholesky_solve_grad_L,
     complex=True,  # written with mH, as torch's
 )

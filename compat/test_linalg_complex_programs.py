@@ -1,0 +1,689 @@
+"""Realistic programs: gradients of linear algebra on complex inputs. Determinants, inverses and
+solvers, the factorizations (cholesky, qr, eigh, eig, svd, lu), householder products, matrix
+functions, norms and the matrix products, each differentiated through a real loss of a complex
+result under torch's conjugate Wirtinger convention; gauge-invariant losses for eig and svd (and
+the errors torch raises for the others); gradcheck and gradgradcheck on complex128; autograd
+state (grad_fn names, hooks, version counters) around them; and real-input corner cases found
+on the way. The programs register into test_realistic_programs_3's set and run through its
+harness: each `prog(T)` runs on torch and on shadowgrad, and everything it returns, raises or
+warns is compared.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from . import test_realistic_programs_3 as _h
+from .engines import raises
+from .test_realistic_programs_2 import _gc
+
+pytest.importorskip("torch")
+
+_SET = _h.Subset()  # this file's programs: registered into set 3, run by its harness
+program = _SET.program
+
+
+def _c(T: Any, *shape: int, seed: int = 0, rg: bool = True, dt: str = "complex128") -> Any:
+    """A complex tensor of fixed values (the same for both libraries)."""
+    r = np.random.default_rng(seed)
+    v = r.standard_normal(shape) + 1j * r.standard_normal(shape)
+    return T.tensor(v, dtype=getattr(T, dt), requires_grad=rg)
+
+
+def _well(T: Any, *shape: int, seed: int = 0, rg: bool = True, dt: str = "complex128") -> Any:
+    """A well-conditioned (diagonally dominant) complex square matrix (batch)."""
+    r = np.random.default_rng(seed)
+    n = shape[-1]
+    v = 0.4 * (r.standard_normal(shape) + 1j * r.standard_normal(shape)) + n * np.eye(n)
+    return T.tensor(v, dtype=getattr(T, dt), requires_grad=rg)
+
+
+def _pd(T: Any, n: int, seed: int = 0, rg: bool = True, batch: tuple[int, ...] = ()) -> Any:
+    """A Hermitian positive-definite complex128 matrix (batch)."""
+    r = np.random.default_rng(seed)
+    a = r.standard_normal((*batch, n, n)) + 1j * r.standard_normal((*batch, n, n))
+    v = a @ np.swapaxes(a, -1, -2).conj() + n * np.eye(n)
+    return T.tensor(v, dtype=T.complex128, requires_grad=rg)
+
+
+def _herm(T: Any, n: int, seed: int = 0, rg: bool = True) -> Any:
+    """A Hermitian complex128 matrix with well-separated eigenvalues."""
+    r = np.random.default_rng(seed)
+    a = 0.3 * (r.standard_normal((n, n)) + 1j * r.standard_normal((n, n)))
+    v = a + a.conj().T + np.diag(np.arange(n, dtype=float) * 2.0)
+    return T.tensor(v, dtype=T.complex128, requires_grad=rg)
+
+
+def _r(T: Any, *shape: int, seed: int = 0, rg: bool = True) -> Any:
+    v = np.random.default_rng(seed).standard_normal(shape)
+    return T.tensor(v, dtype=T.float64, requires_grad=rg)
+
+
+def _loss(y: Any) -> Any:
+    """A real loss of a (complex or real) result that reads real and imaginary parts apart."""
+    if y.is_complex():
+        return (y * y.conj()).real.sum() + 0.3 * y.real.sum() - 0.7 * y.imag.sum()
+    return (y * y).sum() + 0.3 * y.sum()
+
+
+def _gn(t: Any) -> Any:
+    return None if t.grad_fn is None else t.grad_fn.name()
+
+
+def _back(loss: Any, *xs: Any) -> list[Any]:
+    """Backward through loss; the leaves' grads."""
+    loss.backward()
+    return [x.grad for x in xs]
+
+
+# --- products ---------------------------------------------------------------------------------
+
+
+@program()
+def prog_lcx_mm_mv_dot_vdot(T: Any) -> Any:
+    A, B, v, w = _c(T, 3, 4), _c(T, 4, 2, seed=1), _c(T, 4, seed=2), _c(T, 4, seed=3)
+    y1, y2, y3, y4 = A @ B, A.mv(v), v.dot(w), T.vdot(v, w)
+    g = _back(_loss(y1) + _loss(y2) + _loss(y3) + _loss(y4), A, B, v, w)
+    return {"ys": (y1, y2, y3, y4), "names": [_gn(y) for y in (y1, y2, y3, y4)], "g": g}
+
+
+@program()
+def prog_lcx_inner_outer_ger(T: Any) -> Any:
+    a, b, M = _c(T, 3), _c(T, 4, seed=1), _c(T, 2, 4, seed=2)
+    y1, y2, y3 = T.inner(M, b), T.outer(a, b), T.ger(a, b)
+    g = _back(_loss(y1) + _loss(y2) + 0.5 * _loss(y3), a, b, M)
+    return {"ys": (y1, y2, y3), "names": [_gn(y) for y in (y1, y2, y3)], "g": g}
+
+
+@program()
+def prog_lcx_matmul_broadcast_batches(T: Any) -> Any:
+    A, B = _c(T, 2, 1, 3, 4), _c(T, 3, 4, 2, seed=1)
+    v = _c(T, 4, seed=2)
+    y = A @ B
+    z = B.mT @ v.conj()
+    g = _back(_loss(y) + _loss(z), A, B, v)
+    return {"y": y, "z": z, "names": (_gn(y), _gn(z)), "g": g}
+
+
+@program()
+def prog_lcx_addmm_complex_scalars(T: Any) -> Any:
+    C, A, B = _c(T, 3, 2), _c(T, 3, 4, seed=1), _c(T, 4, 2, seed=2)
+    y = T.addmm(C, A, B, beta=0.5 - 1j, alpha=2 + 0.5j)
+    y2 = T.addmm(C[0], A, B)  # a broadcast bias
+    g = _back(_loss(y) + _loss(y2), C, A, B)
+    return {"y": y, "y2": y2, "name": _gn(y), "g": g}
+
+
+@program()
+def prog_lcx_addmv_complex_scalars(T: Any) -> Any:
+    c, A, v = _c(T, 3), _c(T, 3, 4, seed=1), _c(T, 4, seed=2)
+    y = T.addmv(c, A, v, beta=1j, alpha=-0.5 + 2j)
+    y2 = T.addmv(c[:1], A, v, beta=2)
+    y3 = T.addmv(c, A, v, beta=0)
+    g = _back(_loss(y) + _loss(y2) + _loss(y3), c, A, v)
+    return {"ys": (y, y2, y3), "name": _gn(y), "g": g}
+
+
+@program()
+def prog_lcx_baddbmm_addbmm_scalars(T: Any) -> Any:
+    C, b1, b2 = _c(T, 2, 3, 2), _c(T, 2, 3, 4, seed=1), _c(T, 2, 4, 2, seed=2)
+    C2 = _c(T, 3, 2, seed=3)
+    y = T.baddbmm(C, b1, b2, beta=0.25j, alpha=1 - 1j)
+    z = T.addbmm(C2, b1, b2, beta=2 - 1j, alpha=0.5j)
+    w = C.baddbmm(b1, b2)
+    g = _back(_loss(y) + _loss(z) + _loss(w), C, b1, b2, C2)
+    return {"y": y, "z": z, "w": w, "names": (_gn(y), _gn(z)), "g": g}
+
+
+@program()
+def prog_lcx_addr_complex_scalars(T: Any) -> Any:
+    M, a, b = _c(T, 3, 4), _c(T, 3, seed=1), _c(T, 4, seed=2)
+    y = T.addr(M, a, b, beta=-1j, alpha=0.5 + 0.5j)
+    y2 = M.addr(a, b)
+    g = _back(_loss(y) + _loss(y2), M, a, b)
+    return {"y": y, "y2": y2, "name": _gn(y), "g": g}
+
+
+@program()
+def prog_lcx_trace_diagonal_diag_embed(T: Any) -> Any:
+    A = _c(T, 3, 4)
+    t = A.trace()
+    d = T.linalg.diagonal(A, offset=1)
+    e = T.diag_embed(_c(T, 2, 3, seed=2, rg=False) * A[0, :3])
+    g = _back(_loss(t) + _loss(d) + _loss(e), A)
+    return {"t": t, "d": d, "e": e, "names": (_gn(t), _gn(d), _gn(e)), "g": g}
+
+
+@program()
+def prog_lcx_kron_tensordot(T: Any) -> Any:
+    a, b = _c(T, 2, 2), _c(T, 2, 3, seed=1)
+    c, d = _c(T, 2, 3, 4, seed=2), _c(T, 3, 4, 2, seed=3)
+    k = T.kron(a, b)
+    t1 = T.tensordot(c, d, dims=2)
+    t2 = T.tensordot(c, d, dims=([1], [0]))
+    g = _back(_loss(k) + _loss(t1) + _loss(t2), a, b, c, d)
+    return {"k": k, "t1": t1, "t2": t2, "names": (_gn(k), _gn(t1), _gn(t2)), "g": g}
+
+
+@program()
+def prog_lcx_einsum_patterns(T: Any) -> Any:
+    A, B, v = _c(T, 2, 3, 4), _c(T, 2, 4, 3, seed=1), _c(T, 4, seed=2)
+    y1 = T.einsum("bij,bjk->bik", A, B)
+    y2 = T.einsum("bii->b", y1)
+    y3 = T.einsum("bij,j->bi", A, v.conj())
+    y4 = T.einsum("i,i->", v, v.conj())
+    g = _back(_loss(y2) + _loss(y3) + _loss(y4), A, B, v)
+    return {"ys": (y1, y2, y3, y4), "g": g}
+
+
+@program()
+def prog_lcx_cross_both_forms(T: Any) -> Any:
+    a, b = _c(T, 2, 3), _c(T, 1, 3, seed=1)
+    y1 = T.linalg.cross(a, b)
+    y2 = T.cross(a.mT.contiguous(), b.expand(2, 3).mT, dim=0)
+    g = _back(_loss(y1) + _loss(y2), a, b)
+    return {"y1": y1, "y2": y2, "names": (_gn(y1), _gn(y2)), "g": g}
+
+
+@program()
+def prog_lcx_multi_dot_chain(T: Any) -> Any:
+    a, B, C, d = _c(T, 3), _c(T, 3, 4, seed=1), _c(T, 4, 2, seed=2), _c(T, 2, seed=3)
+    y = T.linalg.multi_dot([a, B, C, d])
+    Y = T.linalg.multi_dot([B.mH, B, C])
+    g = _back(_loss(y) + _loss(Y), a, B, C, d)
+    return {"y": y, "Y": Y, "g": g}
+
+
+@program()
+def prog_lcx_vecdot_conjugates_first(T: Any) -> Any:
+    x, y = _c(T, 2, 3), _c(T, 3, seed=1)
+    v = T.linalg.vecdot(x, y)
+    w = T.linalg.vecdot(y, x, dim=-1)
+    g = _back(_loss(v) + _loss(w), x, y)
+    return {"v": v, "w": w, "g": g}
+
+
+@program()
+def prog_lcx_matrix_power_orders(T: Any) -> Any:
+    A = _well(T, 3, 3)
+    ys = {n: T.linalg.matrix_power(A * 0.3, n) for n in (0, 1, 2, 3, 5, -1, -2)}
+    g = _back(sum(_loss(y) for y in ys.values()), A)
+    return {"ys": ys, "names": {n: _gn(y) for n, y in ys.items()}, "g": g}
+
+
+@program()
+def prog_lcx_matrix_power_zero_is_a_copy(T: Any) -> Any:
+    # torch: a contiguous clone of A overwritten by eye (CopyBackwards), real and complex alike
+    A, B = _r(T, 2, 3, 3), _c(T, 3, 3, seed=1)
+    y, z = T.linalg.matrix_power(A, 0), T.linalg.matrix_power(B.mT, 0)
+    u = T.linalg.matrix_power(A.detach(), 0)
+    (y.sum() + z.real.sum()).backward()
+    return {
+        "y": y,
+        "z": z,
+        "names": (_gn(y), _gn(z), _gn(u)),
+        "contig": (y.is_contiguous(), z.is_contiguous(), z.stride()),
+        "g": (A.grad, B.grad),
+    }
+
+
+# --- determinants -----------------------------------------------------------------------------
+
+
+@program()
+def prog_lcx_det_batched(T: Any) -> Any:
+    A = _c(T, 2, 3, 3)
+    d = T.linalg.det(A)
+    d2 = T.det(A[0])
+    g = _back(_loss(d) + _loss(d2), A)
+    return {"d": d, "d2": d2, "names": (_gn(d), _gn(d2)), "g": g}
+
+
+@program()
+def prog_lcx_det_singular_uses_svd(T: Any) -> Any:
+    # a rank-one complex matrix: det is 0, its gradient the cofactor matrix (the SVD path)
+    u, v = _c(T, 3, rg=False), _c(T, 3, seed=1, rg=False)
+    base = T.outer(u, v.conj())
+    A = base.clone().requires_grad_()
+    d = T.linalg.det(A)
+    (d.real + d.imag).backward()
+    B = T.stack([base, _well(T, 3, 3, seed=2, rg=False)]).requires_grad_()
+    db = T.linalg.det(B)
+    _loss(db).backward()
+    return {"d": d.abs() < 1e-12, "g": A.grad, "db": db[1], "gb": B.grad}
+
+
+@program()
+def prog_lcx_slogdet_sign_and_logabsdet(T: Any) -> Any:
+    A = _c(T, 3, 3)
+    s, la = T.linalg.slogdet(A)
+    gs = T.autograd.grad(s.real + 2 * s.imag, A, retain_graph=True)[0]
+    gl = T.autograd.grad(la, A, retain_graph=True)[0]
+    gb = T.autograd.grad(_loss(s) + la, A)[0]
+    return {"s": s, "la": la, "names": (_gn(s), _gn(la)), "gs": gs, "gl": gl, "gb": gb}
+
+
+@program()
+def prog_lcx_logdet_is_log_sign_plus_logabsdet(T: Any) -> Any:
+    A = _pd(T, 3)
+    B = _c(T, 3, 3, seed=1)
+    y, z = T.logdet(A), B.logdet()
+    g = _back(_loss(y) + _loss(z), A, B)
+    r = _r(T, 3, 3, seed=2)
+    return {"y": y, "z": z, "names": (_gn(y), _gn(z)), "g": g, "real": T.logdet(r)}
+
+
+@program()
+def prog_lcx_slogdet_outputs_saved_for_backward(T: Any) -> Any:
+    # the node saves sign and logabsdet: changing either in place breaks backward (real too)
+    out = {}
+    for name, A in (("real", _r(T, 3, 3)), ("complex", _c(T, 3, 3))):
+        s, la = T.linalg.slogdet(A)
+        s.mul_(2)
+        out[name] = raises(lambda la=la: la.backward())
+    return out
+
+
+@program()
+def prog_lcx_det_double_backward(T: Any) -> Any:
+    A = _c(T, 3, 3)
+    d = T.linalg.det(A)
+    (g,) = T.autograd.grad(_loss(d), A, create_graph=True)
+    (gg,) = T.autograd.grad(_loss(g), A)
+    return {"g": g, "gname": _gn(g), "gg": gg}
+
+
+# --- inverse and solvers ----------------------------------------------------------------------
+
+
+@program()
+def prog_lcx_inv_and_inverse(T: Any) -> Any:
+    A = _well(T, 2, 3, 3)
+    Y, Z = T.linalg.inv(A), A[0].inverse()
+    X, info = T.linalg.inv_ex(A)
+    g = _back(_loss(Y) + _loss(Z) + _loss(X), A)
+    return {"Y": Y, "Z": Z, "info": info, "names": (_gn(Y), _gn(Z), _gn(X)), "g": g}
+
+
+@program()
+def prog_lcx_solve_matrix_and_vector(T: Any) -> Any:
+    A, B, b = _well(T, 3, 3), _c(T, 3, 2, seed=1), _c(T, 3, seed=2)
+    X, x = T.linalg.solve(A, B), T.linalg.solve(A, b)
+    g = _back(_loss(X) + _loss(x), A, B, b)
+    return {"X": X, "x": x, "name": _gn(X), "g": g}
+
+
+@program()
+def prog_lcx_solve_left_false(T: Any) -> Any:
+    A, B = _well(T, 3, 3), _c(T, 2, 3, seed=1)
+    X = T.linalg.solve(A, B, left=False)
+    g = _back(_loss(X), A, B)
+    return {"X": X, "res": (X @ A - B).abs().max() < 1e-12, "g": g}
+
+
+@program()
+def prog_lcx_solve_left_false_square_real(T: Any) -> Any:
+    # a square X A = B: the gradient of B is a row-major solve, not its transpose
+    A = T.tensor(np.arange(9.0).reshape(3, 3) + 4 * np.eye(3))
+    B = _r(T, 3, 3)
+    W = T.tensor(np.arange(9.0).reshape(3, 3))
+    X = T.linalg.solve(A, B, left=False)
+    (X * W).sum().backward()
+    return {"X": X, "stride": X.stride(), "g": B.grad}
+
+
+@program()
+def prog_lcx_solve_broadcast_and_ex(T: Any) -> Any:
+    A, B = _well(T, 3, 3), _c(T, 2, 3, 2, seed=1)
+    X = T.linalg.solve(A, B)
+    Y, info = T.linalg.solve_ex(A.expand(2, 3, 3), B)
+    g = _back(_loss(X) + _loss(Y), A, B)
+    return {"X": X, "Y": Y, "info": info, "names": (_gn(X), _gn(Y)), "g": g}
+
+
+@program()
+def prog_lcx_solve_triangular_variants(T: Any) -> Any:
+    A, B, C = _well(T, 3, 3), _c(T, 3, 2, seed=1), _c(T, 2, 3, seed=2)
+    out = {}
+    for upper in (True, False):
+        for unit in (False, True):
+            M = A.triu() if upper else A.tril()
+            X = T.linalg.solve_triangular(M, B, upper=upper, unitriangular=unit)
+            Y = T.linalg.solve_triangular(M, C, upper=upper, left=False, unitriangular=unit)
+            gA, gB, gC = T.autograd.grad(_loss(X) + _loss(Y), (A, B, C))
+            out[(upper, unit)] = (X, Y, gA, gB, gC, _gn(X))
+    return out
+
+
+@program()
+def prog_lcx_triangular_solve_legacy(T: Any) -> Any:
+    A, b = _well(T, 3, 3), _c(T, 3, 2, seed=1)
+    out = {}
+    for upper in (True, False):
+        for tr in (False, True):
+            X, M = T.triangular_solve(b, A, upper=upper, transpose=tr)
+            gA, gb = T.autograd.grad(_loss(X) + _loss(M), (A, b))
+            out[(upper, tr)] = (X, gA, gb, _gn(X))
+    return out
+
+
+@program()
+def prog_lcx_lstsq_tall_and_wide(T: Any) -> Any:
+    A, B = _c(T, 4, 3), _c(T, 4, 2, seed=1)
+    W, C = _c(T, 2, 3, seed=2), _c(T, 2, 2, seed=3)
+    X = T.linalg.lstsq(A, B).solution
+    Y = T.linalg.lstsq(W, C).solution
+    g = _back(_loss(X) + _loss(Y), A, B, W, C)
+    return {"X": X, "Y": Y, "name": _gn(X), "g": g}
+
+
+@program()
+def prog_lcx_lstsq_gelsd_residuals(T: Any) -> Any:
+    A, B, b = _c(T, 4, 2), _c(T, 4, 2, seed=1), _c(T, 4, seed=2)
+    r = T.linalg.lstsq(A, B, driver="gelsd")
+    rv = T.linalg.lstsq(A, b.unsqueeze(-1), driver="gelss")
+    dflt = T.linalg.lstsq(A, B)
+    g = _back(r.residuals.sum() + _loss(r.solution) + rv.residuals.sum(), A, B, b)
+    return {
+        "res": (r.residuals, rv.residuals, dflt.residuals),
+        "dtypes": [t.dtype for t in (*r, *dflt)],
+        "rank": (r.rank, dflt.rank),
+        "sv": r.singular_values,
+        "g": g,
+    }
+
+
+@program()
+def prog_lcx_tensorsolve_tensorinv(T: Any) -> Any:
+    A = _well(T, 6, 6)
+    B = _c(T, 2, 3, seed=1)
+    X = T.linalg.tensorsolve(A.reshape(2, 3, 6).reshape(2, 3, 2, 3), B)
+    Y = T.linalg.tensorinv(A.reshape(6, 2, 3), ind=1)
+    g = _back(_loss(X) + _loss(Y), A, B)
+    return {"X": X, "Y": Y, "names": (_gn(X), _gn(Y)), "g": g}
+
+
+@program()
+def prog_lcx_pinv_shapes_and_hermitian(T: Any) -> Any:
+    A, W, H = _c(T, 4, 3), _c(T, 2, 4, seed=1), _herm(T, 3, seed=2)
+    P, Q, R = T.linalg.pinv(A), T.linalg.pinv(W), T.linalg.pinv(H, hermitian=True)
+    S = A.pinverse()
+    g = _back(_loss(P) + _loss(Q) + _loss(R) + _loss(S), A, W, H)
+    return {"P": P, "Q": Q, "R": R, "names": (_gn(P), _gn(R), _gn(S)), "g": g}
+
+
+# --- factorizations ---------------------------------------------------------------------------
+
+
+@program()
+def prog_lcx_cholesky_lower_upper_batched(T: Any) -> Any:
+    A = _pd(T, 3, batch=(2,))
+    L, U = T.linalg.cholesky(A), T.linalg.cholesky(A, upper=True)
+    g = _back(_loss(L) + _loss(U), A)
+    return {"L": L, "U": U, "names": (_gn(L), _gn(U)), "g": g}
+
+
+@program()
+def prog_lcx_cholesky_ex_and_legacy(T: Any) -> Any:
+    A = _pd(T, 3)
+    L, info = T.linalg.cholesky_ex(A)
+    M = T.cholesky(A)
+    bad = T.tensor([[1.0, 2.0], [2.0, 1.0]], dtype=T.complex128)
+    g = _back(_loss(L) + _loss(M), A)
+    return {
+        "L": L,
+        "info": info,
+        "names": (_gn(L), _gn(M)),
+        "g": g,
+        "bad": T.linalg.cholesky_ex(bad).info,
+        "err": raises(lambda: T.linalg.cholesky(bad)),
+    }
+
+
+@program()
+def prog_lcx_cholesky_solve_and_inverse(T: Any) -> Any:
+    A = _pd(T, 3, rg=False)
+    L = T.linalg.cholesky(A).requires_grad_()
+    U = L.mH.detach().requires_grad_()
+    B = _c(T, 3, 3, seed=1)
+    X, Y = T.cholesky_solve(B, L), T.cholesky_solve(B, U, upper=True)
+    Z, W = T.cholesky_inverse(L), T.cholesky_inverse(U, upper=True)
+    g = _back(_loss(X) + _loss(Y) + _loss(Z) + _loss(W), L, U, B)
+    return {"X": X, "Z": Z, "names": (_gn(X), _gn(Z)), "g": g}
+
+
+@program()
+def prog_lcx_cholesky_solve_square_real(T: Any) -> Any:
+    # a square right-hand side: its gradient is the solve itself, not a transpose of it
+    A = T.tensor(np.arange(9.0).reshape(3, 3) / 9 + 3 * np.eye(3))
+    L = T.linalg.cholesky(A @ A.mT)
+    B = _r(T, 3, 3)
+    W = T.tensor(np.arange(9.0).reshape(3, 3))
+    X = T.cholesky_solve(B, L)
+    (X * W).sum().backward()
+    return {"X": X, "stride": X.stride(), "g": B.grad}
+
+
+@program()
+def prog_lcx_qr_reduced_tall_and_square(T: Any) -> Any:
+    A, S = _c(T, 4, 3), _c(T, 3, 3, seed=1)
+    Q, R = T.linalg.qr(A)
+    Q2, R2 = T.linalg.qr(S, mode="complete")
+    g = _back(_loss(Q) + _loss(R) + _loss(Q2 @ R2) + _loss(R2.diagonal().abs()), A, S)
+    return {"Q": Q, "R": R, "names": (_gn(Q), _gn(R)), "g": g}
+
+
+@program()
+def prog_lcx_qr_wide(T: Any) -> Any:
+    A = _c(T, 2, 4)
+    Q, R = T.linalg.qr(A)
+    gq = T.autograd.grad(_loss(Q), A, retain_graph=True)[0]
+    gr = T.autograd.grad(_loss(R), A, retain_graph=True)[0]
+    gb = T.autograd.grad(_loss(Q) + _loss(R), A)[0]
+    return {"Q": Q, "R": R, "gq": gq, "gr": gr, "gb": gb}
+
+
+@program()
+def prog_lcx_qr_errors(T: Any) -> Any:
+    A = _c(T, 4, 2)
+    Q = T.linalg.qr(A, mode="complete").Q
+    (r,) = T.linalg.qr(A, mode="r")[1:]
+    return {
+        "complete": raises(lambda: _loss(Q).backward()),
+        "r": raises(lambda: _loss(r).backward()),
+        "rg": (r.requires_grad, _gn(r)),
+    }
+
+
+@program()
+def prog_lcx_eigh_invariant_losses(T: Any) -> Any:
+    A = _herm(T, 3)
+    L, V = T.linalg.eigh(A)
+    P = V[:, :1] @ V[:, :1].mH  # the first eigenprojector: phase-free
+    R = (V * L.to(V.dtype)) @ V.mH
+    g = _back(_loss(L) + _loss(V.abs()) + _loss(P) + _loss(R), A)
+    return {"L": L, "P": P, "R": R, "names": (_gn(L), _gn(V)), "g": g}
+
+
+@program()
+def prog_lcx_eigvalsh_upper_and_batches(T: Any) -> Any:
+    A = _herm(T, 3)
+    B = T.stack([A, A * 2 + 1])
+    lo, up = T.linalg.eigvalsh(A), T.linalg.eigvalsh(A, UPLO="U")
+    lb = T.linalg.eigvalsh(B)
+    g = _back(_loss(lo * T.arange(3.0, dtype=T.float64)) + _loss(up) + _loss(lb), A)
+    return {"lo": lo, "up": up, "lb": lb, "name": _gn(lo), "g": g}
+
+
+@program()
+def prog_lcx_eigh_gauge_dependent_loss(T: Any) -> Any:
+    A = _herm(T, 3)
+    V = T.linalg.eigh(A).eigenvectors
+    err = raises(lambda: V.real.sum().backward())
+    return {"err": err, "grad": A.grad}
+
+
+@program()
+def prog_lcx_eig_values_complex_and_real_inputs(T: Any) -> Any:
+    A, B = _c(T, 3, 3), _r(T, 3, 3, seed=1)
+    w, v = T.linalg.eigvals(A), T.linalg.eigvals(B)
+    W = T.tensor(np.arange(3.0) + 1j, dtype=T.complex128)
+    g = _back((w * W).real.sum() + (v * W).abs().sum(), A, B)
+    return {"w": w, "v": v, "name": _gn(w), "dtypes": (w.dtype, g[1].dtype), "g": g}
+
+
+@program()
+def prog_lcx_eig_vectors_invariant_losses(T: Any) -> Any:
+    A = _c(T, 3, 3)
+    L, V = T.linalg.eig(A)
+    R = (V * L.unsqueeze(-2)) @ T.linalg.inv(V)  # A itself
+    g = _back(_loss(V.abs()) + _loss(R) + _loss(L), A)
+    return {"absV": V.abs(), "R": R, "names": (_gn(L), _gn(V)), "g": g}
+
+
+@program()
+def prog_lcx_eig_gauge_dependent_loss(T: Any) -> Any:
+    A, B = _c(T, 3, 3), _r(T, 3, 3, seed=1)
+    errs = []
+    for M in (A, B):
+        _, V = T.linalg.eig(M)
+        errs.append(raises(lambda V=V: V.imag.sum().backward()))
+    return {"errs": errs, "grads": (A.grad, B.grad)}
+
+
+@program()
+def prog_lcx_svd_values_and_svdvals(T: Any) -> Any:
+    A, B = _c(T, 4, 3), _c(T, 2, 2, 3, seed=1)
+    s, t = T.linalg.svdvals(A), T.linalg.svd(B, full_matrices=False).S
+    g = _back(_loss(s * T.arange(1.0, 4.0, dtype=T.float64)) + _loss(t), A, B)
+    return {"s": s, "t": t, "names": (_gn(s), _gn(t)), "g": g}
+
+
+@program()
+def prog_lcx_svd_reconstruction_and_projectors(T: Any) -> Any:
+    A, W = _c(T, 4, 3), _c(T, 2, 4, seed=1)
+    out = {}
+    for name, M in (("tall", A), ("wide", W)):
+        U, S, Vh = T.linalg.svd(M, full_matrices=False)
+        R = (U * S.to(U.dtype)) @ Vh
+        P = U[..., :1] @ U[..., :1].mH  # phase-free: projectors, moduli
+        Q = Vh[..., :1, :].mH @ Vh[..., :1, :]
+        (g,) = T.autograd.grad(_loss(R) + _loss(P) + _loss(Q) + _loss(U.abs()), M)
+        out[name] = (R, P, Q, g)
+    return out
+
+
+@program()
+def prog_lcx_svd_full_matrices(T: Any) -> Any:
+    A = _c(T, 4, 2)
+    U, S, Vh = T.linalg.svd(A)  # full_matrices=True: U is 4x4
+    R = (U[:, :2] * S.to(U.dtype)) @ Vh
+    g = _back(_loss(R) + _loss(S), A)
+    err = raises(lambda: T.linalg.svd(A)[0].abs().sum().backward())
+    return {"shapes": (U.shape, Vh.shape), "R": R, "g": g, "err": err}
+
+
+@program()
+def prog_lcx_svd_gauge_dependent_loss(T: Any) -> Any:
+    A = _c(T, 3, 3)
+    U, _, Vh = T.linalg.svd(A)
+    e1 = raises(lambda: U.real.sum().backward(retain_graph=True))
+    e2 = raises(lambda: (U.sum() * Vh.sum()).real.backward())
+    return {"e1": e1, "e2": e2}
+
+
+@program()
+def prog_lcx_svd_legacy_v_and_compute_uv(T: Any) -> Any:
+    A = _c(T, 4, 3)
+    U, S, V = T.svd(A)
+    R = (U * S.to(U.dtype)) @ V.mH
+    U2, S2, V2 = T.svd(A, compute_uv=False)
+    g = _back(_loss(R) + _loss(S2), A)
+    return {"R": R, "V": V, "zeros": (U2, V2), "names": (_gn(V), _gn(S2)), "g": g}
+
+
+@program()
+def prog_lcx_lu_factor_and_solve_variants(T: Any) -> Any:
+    A, B = _well(T, 3, 3), _c(T, 3, 2, seed=1)
+    C = _c(T, 2, 3, seed=2)
+    LU, piv = T.linalg.lu_factor(A)
+    out = {"LU": LU, "piv": piv, "name": _gn(LU)}
+    for adj in (False, True):
+        X = T.linalg.lu_solve(LU, piv, B, adjoint=adj)
+        Y = T.linalg.lu_solve(LU, piv, C, left=False, adjoint=adj)
+        gA, gB, gC = T.autograd.grad(_loss(X) + _loss(Y), (A, B, C), retain_graph=True)
+        out[adj] = (X, Y, gA, gB, gC)
+    return out
+
+
+@program()
+def prog_lcx_lu_plu_shapes(T: Any) -> Any:
+    out = {}
+    for shape in ((3, 3), (4, 2), (2, 4)):
+        A = _c(T, *shape)
+        P, L, U = T.linalg.lu(A)
+        (g,) = T.autograd.grad(_loss(L) + _loss(U) + _loss(P @ L @ U), A)
+        out[shape] = (P, L, U, g, _gn(L))
+    return out
+
+
+@program()
+def prog_lcx_lu_unpack_and_legacy(T: Any) -> Any:
+    A = _well(T, 3, 3)
+    LU, piv = T.linalg.lu_factor(A)
+    P, L, U = T.lu_unpack(LU, piv)
+    LU2, piv2 = T.lu(A)
+    b = _c(T, 3, 1, seed=1)
+    x = T.lu_solve(b, LU2, piv2)
+    g = _back(_loss(L) + _loss(U) + _loss(x), A, b)
+    return {"P": P, "L": L, "U": U, "x": x, "names": (_gn(L), _gn(x)), "g": g}
+
+
+@program()
+def prog_lcx_householder_and_ormqr(T: Any) -> Any:
+    H, tau = _c(T, 4, 3), _c(T, 2, seed=1)
+    Q = T.linalg.householder_product(H, tau)
+    tau = _c(T, 3, seed=4)
+    C = _c(T, 4, 2, seed=2)
+    D = _c(T, 3, 4, seed=3)
+    Y1 = T.ormqr(H, tau, C)
+    Y2 = T.ormqr(H, tau, C, transpose=True)
+    Y3 = T.ormqr(H, tau, D, left=False)
+    g = _back(_loss(Q) + _loss(Y1) + _loss(Y2) + _loss(Y3), H, tau, C, D)
+    return {"Q": Q, "Ys": (Y1, Y2, Y3), "names": (_gn(Q), _gn(Y1)), "g": g}
+
+
+@program()
+def prog_lcx_geqrf_then_orgqr_is_qr(T: Any) -> Any:
+    A = _c(T, 4, 3, rg=False)
+    a, tau = T.geqrf(A)
+    a.requires_grad_()
+    Q = T.linalg.householder_product(a, tau)
+    Q2 = T.orgqr(a, tau)
+    _loss(Q).backward()
+    err = raises(lambda: T.geqrf(_c(T, 3, 3)))
+    with T.no_grad():
+        ok = T.geqrf(_c(T, 3, 3))[0].requires_grad
+    real = T.geqrf(_r(T, 3, 3))
+    return {"Q": Q, "Q2": Q2, "g": a.grad, "err": err, "ok": ok, "real": _gn(real[0])}
+
+
+@program()
+def prog_lcx_matrix_exp_and_unitary(T: Any) -> Any:
+    A = _c(T, 2, 3, 3)
+    E = T.linalg.matrix_exp(A * 0.5)
+    S = A[0] - A[0].mH  # skew-Hermitian: its exponential is unitary
+    Uu = T.matrix_exp(S * 0.5)
+    g = _back(_loss(E) + _loss(Uu @ _c(T, 3, seed=1, rg=False)), A)
+    return {"E": E, "unitary": (Uu @ Uu.mH), "names": (_gn(E), _gn(Uu)), "g": g}
+
+
+# --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
+
+
+@pytest.mark.parametrize("name", _SET.params())
+def test_program_matches_torch(name: str) -> None:
+    _h.test_program_matches_torch(name)
