@@ -2430,6 +2430,69 @@ def prog_tas_anomaly_backward_of_custom_function_raising(T: Any) -> Any:
     return r, g, x.grad
 
 
+# --- graph structure -------------------------------------------------------------------------
+
+
+def _tree(node: Any, depth: int = 2) -> Any:
+    """A node's name with its next_functions (name and input_nr) down to `depth`."""
+    if node is None:
+        return None
+    if depth == 0:
+        return node.name()
+    return (node.name(), [(_tree(n, depth - 1), i) for n, i in node.next_functions])
+
+
+@program()
+def prog_tas_next_functions_of_mixed_operand_ops(T: Any) -> Any:
+    x = _t(T, 2, 3)
+    w = _t(T, 2, 3, seed=1)
+    c = T.tensor(_data(2, 3, seed=2)).abs() + 1
+    idx = T.tensor([1, 0])
+    outs = [
+        x.clamp(min=w),
+        x.clamp(min=0.0),
+        T.cat([x, c, w]),
+        T.stack([c, x]),
+        T.where(x > 0, x, w),
+        T.where(x > 0, x, 0.0),
+        x[idx],
+        x.index_put((idx,), w[:, :1]),
+        T.addcmul(x, c, w, value=2),
+        T.lerp(x, c, w),
+        x.masked_fill(c > 1.5, w[0, 0]),
+        x.scatter(1, T.tensor([[0], [2]]), w[:, :1]),
+        x.abs().pow(w),
+        T.pow(2.0, x),
+        T.sub(x, w, alpha=2),
+        1 - x,
+        T.nn.functional.linear(x, w, w[0, :2]),
+        x.t().reshape(6),
+        x.reshape(3, 2),
+        T.std_mean(x, 1)[0],
+        T.polar(x.abs(), w),
+        T.complex(x, w),
+        x.tile(2),
+        x.tile(2, 1),
+        x.split([1, 2], 1)[1],
+        T.baddbmm(c.unsqueeze(0)[:, :, :2], x.unsqueeze(0), w.t().unsqueeze(0)),
+        T.cdist(x, w),
+        x.sum(dtype=T.float64),
+    ]
+    x.tile(2).sum().backward()
+    return [_tree(o.grad_fn) for o in outs], x.grad, raises(lambda: T.tile(x, 2))
+
+
+@program(
+    xfail="F.normalize (the lead's nn/functional.py) clamps the norm with where(); torch's is "
+    "norm(...).clamp_min(eps).expand_as(input), so the graph shows ClampMinBackward0"
+)
+def prog_tas_normalize_graph(T: Any) -> Any:
+    x = _t(T, 2, 3)
+    y = T.nn.functional.normalize(x)
+    y.sum().backward()
+    return _tree(y.grad_fn, 3), x.grad
+
+
 # --- harness ---------------------------------------------------------------------------------
 
 

@@ -1357,8 +1357,17 @@ def repeat(self: Tensor, *sizes: Any) -> Tensor:
     return _repeat(self, reps, tuple(self._data.shape))
 
 
-def tile(input: Tensor, dims: Any) -> Tensor:
+_NO_ARG: Any = object()
+
+
+def tile(input: Tensor, dims: Any = _NO_ARG) -> Tensor:
     """Mirrors `torch.tile`."""
+    if dims is _NO_ARG:
+        raise TypeError('tile() missing 1 required positional arguments: "dims"')
+    if isinstance(dims, (int, np.integer)):
+        raise TypeError(
+            f"tile(): argument 'dims' (position 2) must be tuple of ints, not {type(dims).__name__}"
+        )
     reps = tuple(int(d) for d in dims)
     if len(reps) < input.ndim:
         reps = (1,) * (input.ndim - len(reps)) + reps
@@ -1811,7 +1820,18 @@ _NEW = {
     "ravel": ravel,
 }
 METHODS.update(_NEW)
-METHODS.update({"repeat": repeat, "tile": tile, "unbind": unbind})
+
+
+def _tile_method(self: Tensor, *dims: Any, **kwargs: Any) -> Tensor:
+    """Tensor.tile: the reps as varargs (x.tile(2, 1)) or one sequence (x.tile((2, 1)))."""
+    if kwargs or not dims:
+        return tile(self, *dims, **kwargs)
+    if len(dims) == 1 and not isinstance(dims[0], (int, np.integer)):
+        dims = dims[0]
+    return tile(self, dims)
+
+
+METHODS.update({"repeat": repeat, "tile": _tile_method, "unbind": unbind})
 FUNCTIONS.update(_NEW)
 FUNCTIONS.update(
     {
