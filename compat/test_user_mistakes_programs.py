@@ -1164,6 +1164,276 @@ def prog_mis_inference_tensor_error_before_shape_error(T: Any) -> Any:
     )
 
 
+# --- hooks ------------------------------------------------------------------------------------
+
+
+@program()
+def prog_mis_tensor_hook_mistakes(T: Any) -> Any:
+    x = _x(T, 3, seed=90)
+    calls = []
+
+    def wrong_shape(g: Any) -> Any:
+        return g.sum()
+
+    def record(g: Any) -> None:
+        calls.append(g.clone())
+
+    e1 = raises(lambda: T.ones(2).register_hook(record))
+    h = x.register_hook(wrong_shape)
+    e2 = raises(lambda: (x * 2).sum().backward())
+    h.remove()
+    x.register_hook(record)
+    x.register_hook(lambda g: g * 10)
+    (x**2).sum().backward()
+    y = x * 1.0
+    y.register_hook(lambda g: g.double())
+    e3 = raises(lambda: y.sum().backward())
+    return e1, e2, e3, calls, x.grad
+
+
+@program()
+def prog_mis_module_hook_return_values(T: Any) -> Any:
+    lin = _seeded(T, T.nn.Linear(2, 2), 91)
+    lin.register_forward_hook(lambda m, i, o: o * 0)  # replaces the output
+    lin.register_forward_pre_hook(lambda m, i: (i[0] + 1,))  # replaces the input
+    x = T.tensor(_data(1, 2, seed=92), requires_grad=True)
+    y = lin(x)
+    y.sum().backward()
+    seen = []
+    lin2 = _seeded(T, T.nn.Linear(2, 1), 93)
+    lin2.register_full_backward_hook(lambda m, gi, go: seen.append((gi[0].shape, go[0].shape)))
+    z = lin2(x)
+    z.sum().backward()
+    return y, y.grad_fn, x.grad, seen
+
+
+# --- data -------------------------------------------------------------------------------------
+
+
+@program()
+def prog_mis_dataloader_shapes_and_last_batch(T: Any) -> Any:
+    D = T.utils.data
+    xs = T.tensor(_data(5, 2, seed=94))
+    ys = T.arange(5)
+    ds = D.TensorDataset(xs, ys)
+    full = [tuple(b[0].shape) for b in D.DataLoader(ds, batch_size=2)]
+    dropped = [tuple(b[0].shape) for b in D.DataLoader(ds, batch_size=2, drop_last=True)]
+    ragged = [T.ones(2), T.ones(3)]
+    return (
+        full,
+        dropped,
+        len(D.DataLoader(ds, batch_size=2)),
+        raises(lambda: D.TensorDataset(xs, T.arange(4))),
+        raises(lambda: list(D.DataLoader(ragged, batch_size=2))),
+        raises(lambda: D.random_split(ds, [3, 3])),
+        [len(s) for s in D.random_split(ds, [3, 2], generator=T.Generator().manual_seed(0))],
+        raises(lambda: D.DataLoader(ds, batch_size=0)),
+        raises(lambda: D.DataLoader(ds, shuffle=True, sampler=D.SequentialSampler(ds))),
+    )
+
+
+@program()
+def prog_mis_parameters_generator_exhausted(T: Any) -> Any:
+    lin = T.nn.Linear(2, 2)
+    params = lin.parameters()
+    n = len(list(params))  # the generator is used up here
+    return (
+        n,
+        raises(lambda: T.optim.SGD(params, lr=0.1)),
+        raises(lambda: T.optim.SGD(lin.parameters, lr=0.1)),
+        len(T.optim.SGD(lin.parameters(), lr=0.1).param_groups[0]["params"]),
+        T.optim.SGD(lin.parameters()).defaults["lr"],
+    )
+
+
+# --- values that surprise ---------------------------------------------------------------------
+
+
+@program()
+def prog_mis_bool_tensor_arithmetic(T: Any) -> Any:
+    m = T.tensor([True, False, True])
+    f = _x(T, 3, rg=False)
+    return (
+        raises(lambda: 1 - m),
+        raises(lambda: m - 1),
+        raises(lambda: -m),
+        ~m,
+        m.logical_not(),
+        raises(lambda: ~f),
+        m + m,
+        m * 2,
+        m.sum(),
+        raises(lambda: f and f),
+        raises(lambda: bool(m)),
+        (f > 0) & m,
+        raises(lambda: (f > 0) & f),
+    )
+
+
+@program()
+def prog_mis_integer_overflow_and_uint8(T: Any) -> Any:
+    u = T.tensor([250, 5], dtype=T.uint8)
+    return (
+        u + 10,
+        u - 10,
+        u * 2,
+        raises(lambda: T.tensor([2**63])),
+        raises(lambda: T.tensor([2**64])),
+        T.tensor([2**62]) * 4,
+        raises(lambda: T.tensor([300], dtype=T.uint8)),
+        T.tensor([-1]).to(T.uint8),
+        T.tensor([1.7, -1.7]).long(),
+        T.tensor(3) / T.tensor(2),
+    )
+
+
+@program()
+def prog_mis_nan_gradients_and_anomaly(T: Any) -> Any:
+    x = T.tensor([0.0, 4.0], requires_grad=True)
+    T.sqrt(x).sum().backward()
+    g_sqrt = x.grad.clone()
+    x.grad = None
+    (x**0.5).sum().backward()
+    g_pow = x.grad.clone()
+    z = T.zeros(3, requires_grad=True)
+    z.norm().backward()
+    n = T.zeros(3, requires_grad=True)
+    T.nn.functional.normalize(n, dim=0).sum().backward()
+    d = T.tensor([-1.0, 1.0], requires_grad=True)
+    with T.autograd.detect_anomaly():
+        err = raises(lambda: T.sqrt(d).sum().backward())
+    return g_sqrt, g_pow, z.grad, n.grad, err, T.log(T.tensor([0.0, -1.0]))
+
+
+@program(warnings=False)  # anomaly mode's own warning carries torch's traceback text
+def prog_mis_anomaly_mode_names_the_node(T: Any) -> Any:
+    x = T.tensor([1.0, 0.0], requires_grad=True)
+    with T.autograd.set_detect_anomaly(True):
+        y = (x / x).sum()
+        err = raises(lambda: y.backward())
+    return err, y.grad_fn, x.grad
+
+
+@program()
+def prog_mis_rounding_and_argmax_have_no_useful_grad(T: Any) -> Any:
+    x = _x(T, 4, seed=95)
+    r = T.round(x * 3)
+    r.sum().backward()
+    g_round = x.grad.clone()
+    i = x.argmax()
+    m = x.max(0)
+    c = x > 0
+    return (
+        g_round,
+        (i.requires_grad, i.grad_fn, i.dtype),
+        (m.values.grad_fn, m.indices.requires_grad),
+        (c.requires_grad, c.dtype),
+        raises(lambda: i.float().backward()),
+        raises(lambda: c.sum().backward()),
+        T.floor(x).grad_fn,
+        T.sign(x).grad_fn,
+    )
+
+
+@program()
+def prog_mis_duplicate_indices_in_setitem(T: Any) -> Any:
+    x = T.zeros(4)
+    idx = T.tensor([0, 0, 2])
+    x[idx] += 1  # one write per position: not accumulated
+    y = T.zeros(4)
+    y.index_put_((idx,), T.ones(3), accumulate=True)
+    z = T.zeros(4).index_add(0, idx, T.ones(3))
+    w = _x(T, 4, seed=96)
+    v = w.clone()
+    v[idx] = v[idx] * 2
+    v.sum().backward()
+    return x, y, z, v, v.grad_fn, w.grad
+
+
+@program()
+def prog_mis_x_T_and_size_mistakes(T: Any) -> Any:
+    x3 = _x(T, 2, 3, 4, seed=97, rg=False)
+    return (
+        x3.T.shape,  # deprecated on 3 dims: a warning
+        x3.mT.shape,
+        x3.permute(2, 1, 0).shape,
+        x3.shape == (2, 3, 4),
+        raises(lambda: x3.size(3)),
+        raises(lambda: x3.shape[3]),
+        x3.size(-1),
+        x3.numel(),
+        x3.dim(),
+        raises(lambda: T.ones(3).T.shape),
+    )
+
+
+@program()
+def prog_mis_creation_argument_mistakes(T: Any) -> Any:
+    return (
+        raises(lambda: T.randn(2.0)),
+        T.randn((2, 3), generator=T.Generator().manual_seed(0)).shape,
+        raises(lambda: T.linspace(0, 1)),
+        T.linspace(0, 1, 5),
+        T.arange(0, 1, 0.25),
+        raises(lambda: T.arange(0, 1, 0)),
+        raises(lambda: T.arange(1, 0, 1)),
+        raises(lambda: T.full((2,), 1.5, dtype=T.long)),
+        T.full((2,), 7).dtype,
+        raises(lambda: T.empty(-1)),
+        raises(lambda: T.eye(2, 3.0)),
+        T.zeros_like(T.ones(2), dtype=T.int32),
+        raises(lambda: T.ones(2).new_tensor(T.ones(2))),
+    )
+
+
+@program()
+def prog_mis_nn_constructor_mistakes(T: Any) -> Any:
+    nn = T.nn
+
+    def made(f: Any) -> Any:
+        return raises(lambda: type(f()).__name__)
+
+    return (
+        made(lambda: nn.Linear(3.0, 2)),
+        made(lambda: nn.Dropout(p=1.5)),
+        made(lambda: nn.Dropout(p=-0.1)),
+        made(lambda: nn.Conv2d(3, 4)),
+        made(lambda: nn.Conv2d(3, 4, 3, padding="same", stride=2)),
+        made(lambda: nn.LSTM(4, 3, dropout=0.5)),
+        made(lambda: nn.Embedding(5)),
+        made(lambda: nn.Sequential([nn.Linear(2, 2)])),
+        made(lambda: nn.ModuleList([T.ones(2)])),
+        made(lambda: nn.BatchNorm1d(0)),
+        made(lambda: nn.MultiheadAttention(5, 2)),
+    )
+
+
+@program()
+def prog_mis_sequential_missing_flatten(T: Any) -> Any:
+    nn = T.nn
+    net = _seeded(T, nn.Sequential(nn.Conv2d(1, 2, 3), nn.ReLU(), nn.Linear(8, 3)), 98)
+    img = T.tensor(_data(2, 1, 4, 4, seed=99))
+    err = raises(lambda: net(img))
+    fixed = _seeded(
+        T, nn.Sequential(nn.Conv2d(1, 2, 3), nn.ReLU(), nn.Flatten(), nn.Linear(8, 3)), 98
+    )
+    out = fixed(img)
+    out.sum().backward()
+    return err, out, fixed[3].weight.grad, raises(lambda: fixed(img[0, 0]))
+
+
+@program()
+def prog_mis_softmax_before_cross_entropy(T: Any) -> Any:
+    F = T.nn.functional
+    logits = _x(T, 3, 4, seed=100)
+    t = T.tensor([1, 0, 3])
+    double = F.cross_entropy(F.softmax(logits, 1), t)  # softmax applied twice: flat gradients
+    right = F.cross_entropy(logits, t)
+    g1 = T.autograd.grad(double, logits, retain_graph=True)[0]
+    g2 = T.autograd.grad(right, logits)[0]
+    return double, right, g1, g2, T.nn.CrossEntropyLoss(reduction="none")(logits, t)
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 
