@@ -21,7 +21,7 @@ import warnings
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
@@ -169,7 +169,10 @@ def default_collate(batch: Any) -> Any:
     raise TypeError(_COLLATE_ERR.format(type(elem)))
 
 
-class DataLoader:
+_T_co = TypeVar("_T_co", covariant=True)
+
+
+class DataLoader(Generic[_T_co]):
     """Iterate over a dataset in (optionally shuffled) batches. Mirrors
     `torch.utils.data.DataLoader`."""
 

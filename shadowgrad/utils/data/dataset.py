@@ -8,9 +8,9 @@ from __future__ import annotations
 import bisect
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import accumulate
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from ..._random import Generator, default_generator, randperm
 from ..._tensor import Tensor
@@ -27,7 +27,12 @@ __all__ = [
 ]
 
 
-class Dataset:
+# as torch's: the dataset classes are generic (`class Pairs(Dataset[tuple[Tensor, int]])`)
+_T_co = TypeVar("_T_co", covariant=True)
+_T_stack = TypeVar("_T_stack", tuple[Any, ...], dict[str, Any])
+
+
+class Dataset(Generic[_T_co]):
     """An abstract map-style dataset. Mirrors `torch.utils.data.Dataset`."""
 
     def __getitem__(self, index: Any) -> Any:
@@ -37,17 +42,15 @@ class Dataset:
         return ConcatDataset([self, other])
 
 
-class IterableDataset(Dataset):
-    """An iterable-style dataset. Mirrors `torch.utils.data.IterableDataset`."""
-
-    def __iter__(self) -> Any:
-        raise NotImplementedError("Subclasses of IterableDataset should implement __iter__.")
+class IterableDataset(Dataset[_T_co], Iterable[_T_co]):
+    """An iterable-style dataset. Mirrors `torch.utils.data.IterableDataset`: __iter__ is
+    abstract (collections.abc.Iterable's), so the class itself cannot be instantiated."""
 
     def __add__(self, other: Dataset) -> ChainDataset:  # type: ignore[override]
         return ChainDataset([self, other])
 
 
-class TensorDataset(Dataset):
+class TensorDataset(Dataset[tuple[Tensor, ...]]):
     """Samples are the index-th rows of each tensor. Mirrors `torch.utils.data.TensorDataset`."""
 
     def __init__(self, *tensors: Tensor) -> None:
@@ -62,7 +65,7 @@ class TensorDataset(Dataset):
         return self.tensors[0].size(0)  # type: ignore[no-any-return]
 
 
-class StackDataset(Dataset):
+class StackDataset(Dataset[_T_stack]):
     """Samples are tuples (or dicts) of the index-th samples of several datasets. Mirrors
     `torch.utils.data.StackDataset`."""
 
@@ -135,7 +138,7 @@ def _check_iterable(d: Any) -> None:
         raise AssertionError("ChainDataset only supports IterableDataset")
 
 
-class ConcatDataset(Dataset):
+class ConcatDataset(Dataset[_T_co]):
     """Mirrors `torch.utils.data.ConcatDataset`."""
 
     def __init__(self, datasets: Any) -> None:
@@ -160,7 +163,7 @@ class ConcatDataset(Dataset):
         return self.datasets[dataset_idx][sample_idx]
 
 
-class Subset(Dataset):
+class Subset(Dataset[_T_co]):
     """The dataset restricted to `indices`. Mirrors `torch.utils.data.Subset`."""
 
     def __init__(self, dataset: Any, indices: Sequence[int]) -> None:

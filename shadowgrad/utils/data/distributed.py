@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 from ... import distributed as dist
 from ..._random import Generator, randperm
@@ -14,7 +14,10 @@ from .sampler import Sampler
 __all__ = ["DistributedSampler"]
 
 
-class DistributedSampler(Sampler):
+_T_co = TypeVar("_T_co", covariant=True)
+
+
+class DistributedSampler(Sampler[_T_co]):
     """Mirrors `torch.utils.data.distributed.DistributedSampler`: the indices of `rank`'s share
     (every num_replicas-th index from rank, padded by repetition or truncated to an even split),
     shuffled by a generator seeded with seed + epoch. Without a process group, num_replicas and

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sized
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from ... import _dtype
 from ..._random import Generator, randint, randperm
@@ -18,8 +18,12 @@ __all__ = [
 ]
 
 
-class Sampler:
-    """Base class of index samplers. Mirrors `torch.utils.data.Sampler`."""
+_T_co = TypeVar("_T_co", covariant=True)
+
+
+class Sampler(Generic[_T_co]):
+    """Base class of index samplers. Mirrors `torch.utils.data.Sampler` (generic, as torch's:
+    `Sampler[int]`)."""
 
     def __init__(self, data_source: Any = None) -> None:
         pass
@@ -28,7 +32,7 @@ class Sampler:
         raise NotImplementedError
 
 
-class SequentialSampler(Sampler):
+class SequentialSampler(Sampler[int]):
     """Mirrors `torch.utils.data.SequentialSampler`."""
 
     def __init__(self, data_source: Sized) -> None:
@@ -52,7 +56,7 @@ def _fresh_generator(generator: Generator | None) -> Generator:
     return Generator().manual_seed(seed)
 
 
-class RandomSampler(Sampler):
+class RandomSampler(Sampler[int]):
     """Mirrors `torch.utils.data.RandomSampler`."""
 
     def __init__(
@@ -98,7 +102,7 @@ class RandomSampler(Sampler):
         return self.num_samples
 
 
-class SubsetRandomSampler(Sampler):
+class SubsetRandomSampler(Sampler[int]):
     """Mirrors `torch.utils.data.SubsetRandomSampler`."""
 
     def __init__(self, indices: Any, generator: Generator | None = None) -> None:
@@ -113,7 +117,7 @@ class SubsetRandomSampler(Sampler):
         return len(self.indices)
 
 
-class WeightedRandomSampler(Sampler):
+class WeightedRandomSampler(Sampler[int]):
     """Indices drawn with probabilities proportional to `weights`. Mirrors
     `torch.utils.data.WeightedRandomSampler`."""
 
@@ -157,7 +161,7 @@ class WeightedRandomSampler(Sampler):
         return self.num_samples
 
 
-class BatchSampler(Sampler):
+class BatchSampler(Sampler[list[int]]):
     """Mirrors `torch.utils.data.BatchSampler`."""
 
     def __init__(self, sampler: Any, batch_size: int, drop_last: bool) -> None:
