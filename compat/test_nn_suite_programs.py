@@ -2689,6 +2689,75 @@ def prog_nns_module_constructor_validation(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_nns_typed_dataset_sampler_subclasses(T: Any) -> Any:
+    D = T.utils.data
+
+    class Pairs(D.Dataset[tuple[Any, int]]):
+        def __init__(self, n):
+            self.x = T.arange(float(n)).reshape(n, 1)
+
+        def __len__(self):
+            return len(self.x)
+
+        def __getitem__(self, i):
+            return self.x[i] * 2, i
+
+    class EveryOther(D.Sampler[int]):
+        def __init__(self, n):
+            self.n = n
+
+        def __iter__(self):
+            return iter(range(0, self.n, 2))
+
+        def __len__(self):
+            return (self.n + 1) // 2
+
+    class Stream(D.IterableDataset[int]):
+        def __iter__(self):
+            return iter(range(3))
+
+    ds = Pairs(5)
+    dl = D.DataLoader(ds, batch_size=2, sampler=EveryOther(5))
+    typed = D.DataLoader[tuple[Any, int]](ds, batch_size=5)
+    return (
+        list(dl),
+        list(typed),
+        list(D.DataLoader(Stream(), batch_size=2)),
+        raises(lambda: D.IterableDataset()),
+        raises(lambda: Pairs(2)[5]),
+        raises(lambda: D.Dataset()[0]),
+        [c.__name__ for c in D.BatchSampler.__mro__[1:2]],
+    )
+
+
+@program()
+def prog_nns_lazy_modules_materialize_and_load(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(0)
+    m = nn.Sequential(nn.LazyConv2d(3, 2), nn.LazyBatchNorm2d(), nn.LazyConvTranspose2d(2, 2))
+    before = [type(x).__name__ for x in m]
+    y = m(T.ones(1, 2, 4, 4))
+    shapes = [(n, p.shape) for n, p in m.named_parameters()]
+    a, b = nn.LazyLinear(3), nn.LazyLinear(3)
+    r = b.load_state_dict(a.state_dict())
+    still = type(b.weight).__name__
+    c = nn.LazyLinear(3)
+    c.load_state_dict({"weight": T.ones(3, 2), "bias": T.zeros(3)})
+    return (
+        before,
+        [type(x).__name__ for x in m],
+        y.shape,
+        shapes,
+        str(r),
+        still,
+        type(c).__name__,
+        c(T.ones(1, 2)),
+        raises(lambda: nn.Linear(2, 3).load_state_dict(a.state_dict())),
+        raises(lambda: T.optim.SGD(a.parameters(), lr=0.1).step()),
+    )
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

@@ -12,7 +12,7 @@ from ..._dtype import dtype as _dtype
 from ..._grad_mode import no_grad
 from ..._tensor import Tensor
 from ...utils.hooks import RemovableHandle
-from ..parameter import Buffer, Parameter
+from ..parameter import Buffer, Parameter, is_lazy
 
 __all__ = [
     "Module",
@@ -935,9 +935,18 @@ class Module:
                     f"Tensor-like object from checkpoint but received {type(input_param)}"
                 )
                 continue
-            if param.ndim == 0 and input_param.ndim == 1 and input_param.shape[0] == 1:
+            # an uninitialized (lazy) parameter has no shape to check: a lazy module's load
+            # pre-hook materializes it from an initialized input, and an uninitialized input
+            # leaves it as it is (torch's is_param_lazy)
+            param_lazy = is_lazy(param)
+            if (
+                not param_lazy
+                and param.ndim == 0
+                and input_param.ndim == 1
+                and input_param.shape[0] == 1
+            ):
                 input_param = input_param[0]
-            if input_param.shape != param.shape:
+            if not param_lazy and input_param.shape != param.shape:
                 error_msgs.append(
                     f"size mismatch for {key}: copying a param with shape {input_param.shape} "
                     f"from checkpoint, the shape in current model is {param.shape}."
