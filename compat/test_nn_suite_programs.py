@@ -2758,6 +2758,204 @@ def prog_nns_lazy_modules_materialize_and_load(T: Any) -> Any:
     )
 
 
+@program()
+def prog_nns_custom_optimizer_with_scheduler_and_state(T: Any) -> Any:
+    class Sign(T.optim.Optimizer):
+        def __init__(self, params, lr=0.1, decay=0.0):
+            if lr < 0:
+                raise ValueError(f"Invalid learning rate: {lr}")
+            super().__init__(params, {"lr": lr, "decay": decay})
+
+        @T.no_grad()
+        def step(self, closure=None):
+            loss = None
+            if closure is not None:
+                with T.enable_grad():
+                    loss = closure()
+            for g in self.param_groups:
+                for p in g["params"]:
+                    if p.grad is None:
+                        continue
+                    st = self.state[p]
+                    st["n"] = st.get("n", 0) + 1
+                    st["buf"] = st.get("buf", T.zeros_like(p)) * 0.5 + p.grad.sign()
+                    p.add_(st["buf"], alpha=-g["lr"])
+            return loss
+
+    w = T.nn.Parameter(T.tensor([1.0, -2.0, 3.0]))
+    b = T.nn.Parameter(T.tensor([0.5]))
+    opt = Sign([{"params": [w]}, {"params": [b], "lr": 0.01}], lr=0.2)
+    sch = T.optim.lr_scheduler.StepLR(opt, 1, 0.5)
+    losses = []
+    for _ in range(3):
+
+        def closure():
+            opt.zero_grad()
+            loss = (w**2).sum() + (b * 3).sum()
+            loss.backward()
+            return loss
+
+        losses.append(opt.step(closure))
+        sch.step()
+    sd = opt.state_dict()
+    opt2 = Sign([{"params": [w]}, {"params": [b]}])
+    opt2.load_state_dict(sd)
+    return (
+        w,
+        b,
+        losses,
+        sd["param_groups"],
+        {k: dict(v) for k, v in sd["state"].items()},
+        opt2.param_groups,
+        repr(opt),
+        raises(lambda: Sign([w], lr=-1)),
+    )
+
+
+@program()
+def prog_nns_optimizer_state_mapping_and_load_casts(T: Any) -> Any:
+    w = T.nn.Parameter(T.ones(2, dtype=T.float64))
+    o = T.optim.Adam([w], lr=0.1)
+    w.grad = T.ones(2, dtype=T.float64)
+    o.step()
+    sd = o.state_dict()
+    v = T.nn.Parameter(T.ones(2))
+    o2 = T.optim.Adam([v], lr=0.1)
+    o2.load_state_dict(sd)
+    s = T.nn.Parameter(T.ones(2))
+    o3 = T.optim.SGD([s], lr=0.1)
+    o3.param_groups[0]["lr"] = 0.5
+    s.grad = T.ones(2)
+    o3.step()
+    o3.param_groups[0]["momentum"] = 0.9
+    o3.step()
+    o3.step()
+    return (
+        type(o.state).__name__,
+        next(iter(o.state.keys())) is w,
+        sorted(o.state[w].keys()),
+        o.state[w]["step"],
+        o.defaults,
+        o2.state[v]["exp_avg"].dtype,
+        o2.state[v]["step"].dtype,
+        s,
+        o3.state_dict(),
+    )
+
+
+@program()
+def prog_nns_weight_norm_old_state_dict_into_parametrized(T: Any) -> Any:
+    old = _lin(T, 3, 4, seed=1)
+    T.nn.utils.weight_norm(old)
+    sd = old.state_dict()
+    new = _lin(T, 3, 4, seed=2)
+    T.nn.utils.parametrizations.weight_norm(new)
+    r = new.load_state_dict(sd)
+    return list(sd), str(r), new.weight, old.weight, list(new.state_dict())
+
+
+@program()
+def prog_nns_functional_call_tied_weights_and_buffers(T: Any) -> Any:
+    nn = T.nn
+
+    class Tied(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a = nn.Linear(2, 2, bias=False)
+            self.b = nn.Linear(2, 2, bias=False)
+            self.b.weight = self.a.weight
+            self.register_buffer("scale", T.tensor(2.0))
+
+        def forward(self, x):
+            return self.b(self.a(x)) * self.scale
+
+    m = Tied()
+    with T.no_grad():
+        m.a.weight.copy_(T.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    w = T.eye(2, requires_grad=True)
+    x = T.ones(1, 2)
+    fc = T.func.functional_call
+    y1 = fc(m, {"a.weight": w, "scale": T.tensor(3.0)}, (x,))
+    y2 = fc(m, {"a.weight": w}, (x,), tie_weights=False)
+    y1.sum().backward()
+    return (
+        y1,
+        y2,
+        w.grad,
+        m.scale,
+        raises(lambda: fc(m, {"a.weight": w, "b.weight": w * 2}, (x,))),
+        [n for n, _ in m.named_parameters()],
+        [n for n, _ in m.named_parameters(remove_duplicate=False)],
+    )
+
+
+@program()
+def prog_nns_parametrized_module_double_and_names(T: Any) -> Any:
+    P = T.nn.utils.parametrize
+
+    class D(T.nn.Module):
+        def forward(self, X):
+            return X * 2
+
+    m = _lin(T)
+    P.register_parametrization(m, "weight", D())
+    m.double()
+    y = m(T.ones(1, 3, dtype=T.float64))
+    return (
+        m.weight.dtype,
+        m.parametrizations.weight.original.dtype,
+        y,
+        [n for n, _ in m.named_parameters()],
+        [n for n, _ in m.named_modules()],
+    )
+
+
+@program()
+def prog_nns_state_dict_order_and_multiline_repr(T: Any) -> Any:
+    nn = T.nn
+
+    class Inner(nn.Module):
+        def extra_repr(self):
+            return "line1\nline2"
+
+    class M(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("z", T.zeros(1))
+            self.sub = nn.Linear(1, 1)
+            self.a = nn.Parameter(T.ones(1))
+            self.register_buffer("y", T.zeros(1))
+            self.b = nn.Parameter(T.ones(1))
+            self.i = Inner()
+            self.lst = nn.ModuleList([Inner(), nn.Linear(1, 1), nn.Linear(1, 1)])
+            self.d = nn.ModuleDict({"x": Inner()})
+            self.p = nn.ParameterList([nn.Parameter(T.ones(2, 3))])
+
+    m = M()
+    return (
+        list(m.state_dict()),
+        [n for n, _ in m.named_parameters()],
+        [n for n, _ in m.named_buffers()],
+        repr(m),
+    )
+
+
+@program(
+    xfail="F.batch_norm accepts one running statistic without the other (torch: ValueError "
+    "'running_mean and running_var must either both be None or neither be None'); the check "
+    "belongs in shadowgrad/nn/functional.py (the lead's file)"
+)
+def prog_nns_batchnorm_one_running_stat_removed(T: Any) -> Any:
+    bn = T.nn.BatchNorm1d(2)
+    bn.running_mean = None
+    return (
+        list(bn.state_dict()),
+        [n for n, _ in bn.named_buffers()],
+        raises(lambda: bn(T.ones(3, 2))),
+        raises(lambda: T.nn.functional.instance_norm(T.ones(1, 2, 3), None, T.ones(2))),
+    )
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 
