@@ -1434,6 +1434,194 @@ def prog_mis_softmax_before_cross_entropy(T: Any) -> Any:
     return double, right, g1, g2, T.nn.CrossEntropyLoss(reduction="none")(logits, t)
 
 
+# --- arguments left out -------------------------------------------------------------------------
+
+
+@program()
+def prog_mis_required_dim_left_out(T: Any) -> Any:
+    x = _x(T, 2, 3, seed=110)
+    fine = x.unsqueeze(0).softmax(-1).log_softmax(dim=1)
+    fine.sum().backward()
+    return (
+        raises(lambda: x.unsqueeze()),
+        raises(lambda: T.unsqueeze(x)),
+        raises(lambda: x.clone().unsqueeze_()),
+        raises(lambda: x.log_softmax()),
+        raises(lambda: T.log_softmax(x)),
+        raises(lambda: T.special.softmax(x)),
+        raises(lambda: T.special.log_softmax(x)),
+        raises(lambda: T.special.logsumexp(x)),
+        raises(lambda: x.cumsum()),
+        raises(lambda: T.cumprod(x)),
+        fine,
+        fine.grad_fn,
+        x.grad,
+    )
+
+
+# --- attributes users assign --------------------------------------------------------------------
+
+
+@program()
+def prog_mis_assigning_grad_and_data(T: Any) -> Any:
+    def mk() -> Any:
+        return _x(T, 2, 3, seed=111)
+
+    def assign(t: Any, name: str, v: Any) -> Any:
+        setattr(t, name, v)
+        return getattr(t, name)
+
+    w = mk()
+    w.grad = T.full((2, 3), 0.5)
+    (w * 2).sum().backward()  # accumulates onto the assigned gradient
+    return (
+        raises(lambda: assign(mk(), "grad", T.ones(3))),
+        raises(lambda: assign(mk(), "grad", T.ones(2, 3, dtype=T.float64))),
+        raises(lambda: assign(mk(), "grad", T.ones(2, 3, dtype=T.long))),
+        raises(lambda: assign(mk(), "grad", [1.0])),
+        raises(lambda: assign(mk(), "data", T.ones(5))),
+        raises(lambda: assign(T.ones(2, dtype=T.long), "requires_grad", True)),
+        w.grad,
+        assign(mk(), "grad", None),
+    )
+
+
+@program()
+def prog_mis_module_attribute_mistakes(T: Any) -> Any:
+    nn = T.nn
+    lin = nn.Linear(2, 2)
+    return (
+        raises(lambda: setattr(nn.Linear(2, 2), "weight", T.ones(2, 2))),
+        raises(lambda: nn.Linear(2, 2).register_parameter("w", T.ones(2))),
+        raises(lambda: nn.Linear(2, 2).register_parameter("a.b", None)),
+        raises(lambda: nn.Linear(2, 2).register_buffer("weight", T.ones(2))),
+        raises(lambda: nn.Linear(2, 2).add_module("x", T.ones(2))),
+        raises(lambda: nn.Sequential(nn.Linear(2, 2)).get_submodule("1")),
+        raises(lambda: lin.weights),
+        raises(lambda: nn.Sequential(nn.Linear(2, 2))[3]),
+        raises(lambda: nn.ModuleList([nn.Linear(2, 2)])(T.ones(2))),
+        raises(lambda: nn.ModuleDict({"a": nn.Linear(2, 2)})["b"]),
+        raises(lambda: nn.Module()(T.ones(2))),
+        raises(lambda: nn.Linear(2, 2).to(T.long)),
+        raises(lambda: type(nn.Parameter(_x(T, 2) * 2)).__name__),
+    )
+
+
+@program()
+def prog_mis_backward_inputs_and_grad_outputs(T: Any) -> Any:
+    a = _x(T, 2, 3, seed=112)
+    b = _x(T, 3, seed=113)
+    y = (a * b).sum()
+    y.backward(inputs=[b], retain_graph=True)  # only b gets a gradient
+    only_b = (a.grad, b.grad.clone())
+    return (
+        only_b,
+        raises(lambda: y.backward(inputs=[T.ones(2)], retain_graph=True)),
+        raises(lambda: y.backward(inputs=[], retain_graph=True)),
+        raises(lambda: T.autograd.grad(a * 2, a, T.ones(3))),
+        raises(lambda: T.autograd.grad(1.0, a)),
+        raises(lambda: T.autograd.grad(y, T.ones(2))),
+        raises(lambda: T.ones(2).retain_grad()),
+        raises(lambda: a.detach_()),
+    )
+
+
+@program()
+def prog_mis_backward_create_graph_warns_and_double_grad(T: Any) -> Any:
+    a = _x(T, 3, seed=114)
+    (a**3).sum().backward(create_graph=True)  # a warning: a reference cycle through .grad
+    g = a.grad
+    gg = T.autograd.grad(g.sum(), a)[0]
+    b = _x(T, 3, seed=114)
+    gb = T.autograd.grad((b**3).sum(), b, create_graph=True)[0]
+    gb.sum().backward()
+    return g, g.grad_fn, gg, gb, b.grad
+
+
+# --- sequences ----------------------------------------------------------------------------------
+
+
+@program()
+def prog_mis_packing_unsorted_lengths(T: Any) -> Any:
+    R = T.nn.utils.rnn
+    seqs = T.tensor(_data(3, 2, 1, seed=115))
+    ok = R.pack_padded_sequence(seqs, T.tensor([1, 3]), enforce_sorted=False)
+    gru = _seeded(T, T.nn.GRU(1, 2), 116)
+    out, h = gru(ok)
+    padded, lens = R.pad_packed_sequence(out)
+    return (
+        raises(lambda: R.pack_padded_sequence(seqs, T.tensor([1, 3]))),
+        raises(lambda: R.pack_padded_sequence(seqs, T.tensor([4, 3]))),
+        raises(lambda: R.pack_padded_sequence(seqs, T.tensor([3, 0]))),
+        raises(lambda: R.pad_sequence([T.ones(2, 3), T.ones(2, 4)])),
+        raises(lambda: R.pack_sequence([T.ones(2), T.ones(3)])),
+        ok.batch_sizes,
+        ok.sorted_indices,
+        padded,
+        lens,
+        h,
+    )
+
+
+@program()
+def prog_mis_recurrent_state_shapes(T: Any) -> Any:
+    T.manual_seed(5)
+    rnn = T.nn.RNN(2, 3)
+    gru = T.nn.GRU(2, 3, batch_first=True)
+    out, h = rnn(T.ones(4, 2))  # unbatched
+    return (
+        out.shape,
+        h.shape,
+        raises(lambda: rnn(T.ones(4, 1, 2), T.ones(1, 2, 3))),
+        raises(lambda: gru(T.ones(4, 5, 3))),
+        raises(lambda: T.nn.RNN(2, 3, nonlinearity="sigmoid")),
+        raises(lambda: T.nn.MultiheadAttention(4, 2)(T.ones(3, 4), T.ones(3, 5), T.ones(3, 5))),
+        raises(lambda: T.nn.TransformerEncoderLayer(5, 2)),
+    )
+
+
+@program()
+def prog_mis_loss_arguments_mistakes(T: Any) -> Any:
+    F = T.nn.functional
+    x = _x(T, 2, 3, seed=117)
+    t = T.tensor([0, 1])
+    ignored = F.cross_entropy(x, T.tensor([-100, -100]))  # every target ignored: nan
+    return (
+        raises(lambda: F.cross_entropy(x, t, label_smoothing=1.5)),
+        raises(lambda: F.cross_entropy(x, t, weight=T.ones(2))),
+        ignored,
+        raises(lambda: F.nll_loss(x, t, reduction="avg")),
+        raises(lambda: F.mse_loss(x, x, reduction="avg")),
+        raises(lambda: F.binary_cross_entropy(T.sigmoid(x), T.ones(2, 3), weight=T.ones(2))),
+        type(T.nn.MSELoss(size_average=False)).__name__,
+        F.l1_loss(x, T.zeros(2, 3), reduce=False),
+        raises(lambda: F.huber_loss(x, x, delta=-1.0)),
+        raises(lambda: F.cosine_embedding_loss(x, x, T.tensor([1, 2]))),
+        raises(lambda: F.margin_ranking_loss(T.ones(2), T.ones(3), T.ones(2))),
+        raises(lambda: F.gaussian_nll_loss(T.ones(2), T.ones(2), -T.ones(2))),
+    )
+
+
+@program()
+def prog_mis_conv_pool_argument_mistakes(T: Any) -> Any:
+    F = T.nn.functional
+    return (
+        raises(lambda: F.conv1d(T.ones(1, 1, 4), T.ones(1, 1, 2), padding="same", stride=2)),
+        raises(lambda: F.conv1d(T.ones(1, 1, 4), T.ones(1, 1, 2), padding="full")),
+        raises(lambda: F.conv_transpose1d(T.ones(1, 1, 4), T.ones(1, 1, 2), output_padding=2)),
+        raises(lambda: F.unfold(T.ones(1, 1, 3, 3), 4)),
+        raises(lambda: F.max_pool2d(T.ones(1, 1, 2, 2), 3)),
+        raises(lambda: F.avg_pool2d(T.ones(1, 1, 4, 4), 2, padding=2)),
+        raises(lambda: F.pad(T.ones(2, 3), (1,))),
+        raises(lambda: F.pad(T.ones(1, 2, 3), (3, 3), mode="reflect")),
+        raises(lambda: F.interpolate(T.ones(2, 3), scale_factor=2)),
+        raises(lambda: F.interpolate(T.ones(1, 1, 3), scale_factor=2, mode="bilinear")),
+        raises(lambda: T.nn.Upsample(size=2, scale_factor=2)(T.ones(1, 1, 2))),
+        raises(lambda: F.pixel_shuffle(T.ones(1, 3, 2, 2), 2)),
+        raises(lambda: F.glu(T.ones(3))),
+    )
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

@@ -301,8 +301,18 @@ _unsqueeze = defop(
 )
 
 
-def unsqueeze(input: Tensor, dim: int) -> Tensor:
+_NO_DIM: Any = object()  # torch's parser's words for a dim left out (Python's differ)
+
+
+def _need_dim(name: str, dim: Any) -> None:
+    if dim is _NO_DIM:
+        raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
+
+
+def unsqueeze(input: Tensor, dim: int = _NO_DIM) -> Tensor:
     """Mirrors `torch.unsqueeze`."""
+    if dim is _NO_DIM:
+        _need_dim("unsqueeze", dim)
     return _unsqueeze(input, wrap_dim(dim, input.ndim + 1))
 
 
@@ -490,8 +500,9 @@ def squeeze_(self: Tensor, dim: Any = None) -> Tensor:
     return _inplace_view(_squeeze_dim_, self, wrap_dim(dim, self.ndim), shape)
 
 
-def unsqueeze_(self: Tensor, dim: int) -> Tensor:
+def unsqueeze_(self: Tensor, dim: int = _NO_DIM) -> Tensor:
     """Mirrors `torch.Tensor.unsqueeze_`."""
+    _need_dim("unsqueeze_", dim)
     return _inplace_view(_unsqueeze_, self, wrap_dim(dim, self.ndim + 1))
 
 
@@ -799,30 +810,12 @@ _to_copy = defop(
 
 
 def _parse_to(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[D.dtype | None, bool]:
-    from .._tensor import check_device, device
+    """(dtype, copy) from Tensor.to's arguments, parsed as torch's argument parser does (its
+    three signatures and its error; the device checked)."""
+    from .._to_args import parse_to
 
-    dtype = kwargs.pop("dtype", None)
-    dev = kwargs.pop("device", None)
-    copy = kwargs.pop("copy", False)
-    kwargs.pop("non_blocking", None)
-    kwargs.pop("memory_format", None)
-    for a in args:
-        if isinstance(a, D.dtype):
-            dtype = a
-        elif isinstance(a, Tensor):
-            dtype = a.dtype
-        elif isinstance(a, (str, device)):
-            dev = a
-        elif isinstance(a, bool):
-            pass
-        elif isinstance(a, int):
-            dev = device(a)  # an accelerator ordinal: torch's error on the CPU build
-        elif a is not None:
-            raise TypeError(
-                f"to() received an invalid combination of arguments - got ({type(a).__name__})"
-            )
-    check_device(dev)
-    return dtype, copy
+    _, dtype, _, copy, _ = parse_to(args, kwargs)
+    return dtype, bool(copy)
 
 
 def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
