@@ -2430,6 +2430,76 @@ def prog_tas_anomaly_backward_of_custom_function_raising(T: Any) -> Any:
     return r, g, x.grad
 
 
+@program()
+def prog_tas_fn_ctx_marking_misuse(T: Any) -> Any:
+    def make(fwd):
+        return type(
+            "Fn",
+            (T.autograd.Function,),
+            {"forward": staticmethod(fwd), "backward": staticmethod(lambda ctx, g: g * 2)},
+        )
+
+    def dirty_clone_returned(ctx, a):
+        b = a.clone()
+        b.mul_(2)
+        ctx.mark_dirty(b)
+        return b
+
+    def dirty_one_not_returned(ctx, a):
+        b, c = a.clone(), a.clone()
+        ctx.mark_dirty(b, c)
+        return b
+
+    def dirty_non_tensor(ctx, a):
+        ctx.mark_dirty(a, "q")
+        return a
+
+    def non_diff_non_tensor(ctx, a):
+        ctx.mark_non_differentiable(3)
+        return a * 2
+
+    def non_diff_input(ctx, a):
+        ctx.mark_non_differentiable(a)
+        return a * 2
+
+    x = _t(T, 2)
+    y = make(dirty_clone_returned).apply(x * 1)
+    return (
+        (y, y._version, y.grad_fn.name()),
+        raises(lambda: make(dirty_one_not_returned).apply(x * 1)),
+        raises(lambda: make(dirty_non_tensor).apply(x * 1)),
+        raises(lambda: make(non_diff_non_tensor).apply(x)),
+        make(non_diff_input).apply(x),
+    )
+
+
+@program()
+def prog_tas_fn_odd_return_values(T: Any) -> Any:
+    def make(fwd, bwd=lambda ctx, *g: g[0]):
+        return type(
+            "Fn",
+            (T.autograd.Function,),
+            {"forward": staticmethod(fwd), "backward": staticmethod(bwd)},
+        )
+
+    x = _t(T, 2)
+    other = _t(T, 2, seed=4)
+    mid = other * 2
+    r_other = make(lambda ctx, a: other).apply(x)
+    r_mid = make(lambda ctx, a: mid).apply(x)
+    return (
+        make(lambda ctx, a: None).apply(x),
+        make(lambda ctx, a: [a * 2, a * 3]).apply(x),
+        make(lambda ctx, a: {"a": a * 2}).apply(x),
+        make(lambda ctx, a: (a * 2, (a * 3,))).apply(x),
+        (r_other is other, other.is_leaf, other.grad_fn.name()),
+        (r_mid is mid, mid.grad_fn.name(), mid._base is None),
+        raises(lambda: make(lambda ctx, a: a * 2, lambda ctx, g: [g]).apply(x).sum().backward()),
+        raises(lambda: make(lambda ctx, a: a * 2, lambda ctx, g: 1.0).apply(x).sum().backward()),
+        make(lambda ctx, a, b: a * b).apply(x, 2.0).grad_fn.needs_input_grad,
+    )
+
+
 # --- graph structure -------------------------------------------------------------------------
 
 

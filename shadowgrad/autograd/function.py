@@ -452,17 +452,14 @@ def _wrap_outputs(ctx: Any, args: tuple[Any, ...], outs: tuple[Any, ...]) -> tup
     """Give the outputs the custom node, as torch's _wrap_outputs does."""
     from .._tensor import Tensor
 
+    # torch's _mark_dirty and _parse_non_differentiable: their (truncated) messages
+    if not all(isinstance(t, Tensor) for t in ctx._dirty):
+        raise RuntimeError("mark_dirty can only accept variables, but argument ")
+    if not all(isinstance(t, Tensor) for t in ctx._non_diff):
+        raise RuntimeError("mark_non_differentiable only accepts variable arguments, but got ")
     dirty = {id(t) for t in ctx._dirty}
     non_diff = {id(t) for t in ctx._non_diff}
     inputs = {id(a) for a in args if isinstance(a, Tensor)}
-    for t in ctx._dirty:
-        if id(t) not in inputs:
-            warnings.warn(
-                "ctx.mark_dirty() received a tensor that was not an input. Only input Tensors "
-                "that have been mutated should be passed to ctx.mark_dirty().",
-                UserWarning,
-                stacklevel=4,
-            )
     res = []
     meta = []
     for nr, o in enumerate(outs):
@@ -471,6 +468,14 @@ def _wrap_outputs(ctx: Any, args: tuple[Any, ...], outs: tuple[Any, ...]) -> tup
             meta.append(None)
             continue
         meta.append((o._data.shape, o._data.dtype))
+        if id(o) in dirty and id(o) not in inputs:
+            # torch warns for each returned output marked dirty that is not an input
+            warnings.warn(
+                "ctx.mark_dirty() received a tensor that was not an input. Only input Tensors "
+                "that have been mutated should be passed to ctx.mark_dirty().",
+                UserWarning,
+                stacklevel=4,
+            )
         if id(o) in dirty:
             if o._grad_fn is None and o._rg:
                 raise RuntimeError(
