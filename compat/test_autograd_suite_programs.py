@@ -1603,6 +1603,50 @@ def prog_tas_saved_hooks_pack_grad_mode_and_unpack_in_double_backward(T: Any) ->
     return modes, g, gg
 
 
+@program()
+def prog_tas_saved_hooks_unpack_results_checked(T: Any) -> Any:
+    H = T.autograd.graph.saved_tensors_hooks
+    x = _t(T, 2)
+
+    def run(pack, unpack):
+        x.grad = None
+        with H(pack, unpack):
+            y = (x * x).sum()
+        y.backward()
+        return x.grad
+
+    def enter_bad():
+        with H(3, 4):
+            pass
+
+    return (
+        raises(lambda: run(lambda t: t, lambda t: t.double())),
+        raises(lambda: run(lambda t: t, lambda t: 3.0)),
+        raises(lambda: run(lambda t: t, lambda t: None)),
+        raises(lambda: run(lambda t: t * x, lambda t: t)),
+        raises(lambda: run(lambda t: t, lambda t: t * 2)),
+        raises(lambda: run(lambda t: t, lambda t: t.long())),
+        raises(lambda: run(lambda t: 1 / 0, lambda t: t)),
+        raises(enter_bad),
+    )
+
+
+@program()
+def prog_tas_saved_hooks_identity_of_unpacked_values(T: Any) -> Any:
+    H = T.autograd.graph.saved_tensors_hooks
+    x = _t(T, 2)
+    with H(lambda t: t.clone(), lambda t: t):
+        y = x.exp()
+        z = x * x
+    r = y.grad_fn._saved_result
+    s = z.grad_fn._saved_self
+    with H(lambda t: t, lambda t: t):
+        w = (x.exp() * 2).sum()
+        (g,) = T.autograd.grad(w, x, create_graph=True)
+    g.sum().backward()
+    return (r is y, r.grad_fn is None, r.requires_grad), (s is x, s.is_leaf), g, x.grad
+
+
 # --- anomaly mode ----------------------------------------------------------------------------
 
 

@@ -491,6 +491,11 @@ class SavedTensor:
         gf, nr, rg, acc = meta
         if self._is_output:
             gf = node if rg else None
+        if rg and gf is None and out._data.dtype.kind not in "fc":
+            # torch's make_variable(data, requires_grad=True) for a saved leaf
+            raise RuntimeError(
+                "Only Tensors of floating point and complex dtype can require gradients"
+            )
         t = _make(out._data, rg, gf, nr, self._vc)
         t._acc = acc
         return t

@@ -103,6 +103,13 @@ class saved_tensors_hooks:
         self.unpack_hook = unpack_hook
 
     def __enter__(self) -> saved_tensors_hooks:
+        if not (callable(self.pack_hook) and callable(self.unpack_hook)):
+            raise TypeError(  # torch's pybind argument check
+                "_push_saved_tensors_default_hooks(): incompatible function arguments. The "
+                "following argument types are supported:\n    1. (arg0: "
+                "collections.abc.Callable, arg1: collections.abc.Callable) -> None\n\nInvoked "
+                f"with: {self.pack_hook!r}, {self.unpack_hook!r}"
+            )
         if _STATE.disabled is not None:
             raise RuntimeError(_STATE.disabled)
         _STACK.set((*_STACK.get(), (self.pack_hook, self.unpack_hook)))
