@@ -1459,6 +1459,31 @@ def prog_mis_required_dim_left_out(T: Any) -> Any:
     )
 
 
+@program()
+def prog_mis_transpose_and_swapaxes_arguments(T: Any) -> Any:
+    x = _x(T, 2, 3, seed=120)
+    a = T.swapaxes(x, axis0=0, axis1=1)
+    b = x.swapdims(dim0=1, dim1=0)
+    c = x.detach().clone().swapaxes_(axis0=0, axis1=1)
+    (a * b).sum().backward()
+    return (
+        a,
+        a.grad_fn,
+        b.grad_fn,
+        c,
+        x.grad,
+        raises(lambda: x.transpose()),
+        raises(lambda: x.transpose(0)),
+        raises(lambda: x.transpose(dim1=0)),
+        raises(lambda: T.transpose(x, dim0=1)),
+        raises(lambda: T.swapaxes(x, 0)),
+        raises(lambda: x.swapdims()),
+        raises(lambda: x.detach().transpose_(0)),
+        raises(lambda: x.detach().swapaxes_()),
+        raises(lambda: x.transpose(0, 2)),
+    )
+
+
 # --- attributes users assign --------------------------------------------------------------------
 
 

@@ -398,8 +398,18 @@ _transpose = defop(
 )
 
 
-def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
+def _missing(name: str, params: tuple[str, ...]) -> TypeError:
+    """torch's parser's missing_args: every required parameter from the first one missing on,
+    given or not, with its "argument(s)" as torch prints it (the plural for one)."""
+    names = ", ".join(f'"{p}"' for p in params)
+    n = len(params)
+    return TypeError(f"{name}() missing {n} required positional argument{'s' * (n == 1)}: {names}")
+
+
+def transpose(input: Tensor, dim0: int = _NO_DIM, dim1: int = _NO_DIM) -> Tensor:
     """Mirrors `torch.transpose`."""
+    if dim0 is _NO_DIM or dim1 is _NO_DIM:
+        raise _missing("transpose", ("dim0", "dim1")[dim0 is not _NO_DIM :])
     nd = input.ndim
     d0, d1 = wrap_dim(dim0, nd), wrap_dim(dim1, nd)
     return _transpose(input, d0, d1)  # 0-d: dims 0 and -1 wrap to 0, a view of itself
@@ -513,8 +523,24 @@ def t_(self: Tensor) -> Tensor:
     return _inplace_view(_t_, self)
 
 
-def transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:
+def swapaxes(input: Tensor, axis0: int = _NO_DIM, axis1: int = _NO_DIM) -> Tensor:
+    """Mirrors `torch.swapaxes` (transpose, under numpy's parameter names)."""
+    if axis0 is _NO_DIM or axis1 is _NO_DIM:
+        raise _missing("swapaxes", ("axis0", "axis1")[axis0 is not _NO_DIM :])
+    return transpose(input, axis0, axis1)
+
+
+def swapdims(input: Tensor, dim0: int = _NO_DIM, dim1: int = _NO_DIM) -> Tensor:
+    """Mirrors `torch.swapdims`."""
+    if dim0 is _NO_DIM or dim1 is _NO_DIM:
+        raise _missing("swapdims", ("dim0", "dim1")[dim0 is not _NO_DIM :])
+    return transpose(input, dim0, dim1)
+
+
+def transpose_(self: Tensor, dim0: int = _NO_DIM, dim1: int = _NO_DIM) -> Tensor:
     """Mirrors `torch.Tensor.transpose_`."""
+    if dim0 is _NO_DIM or dim1 is _NO_DIM:
+        raise _missing("transpose_", ("dim0", "dim1")[dim0 is not _NO_DIM :])
     nd = self.ndim
     return _inplace_view(_transpose_, self, wrap_dim(dim0, nd), wrap_dim(dim1, nd))
 
@@ -872,8 +898,8 @@ METHODS = {
     "squeeze": squeeze,
     "t": t,
     "transpose": transpose,
-    "swapaxes": transpose,
-    "swapdims": transpose,
+    "swapaxes": swapaxes,
+    "swapdims": swapdims,
     "permute": permute,
     "select": select,
     "narrow": narrow,
@@ -900,8 +926,8 @@ FUNCTIONS = {
     "squeeze": squeeze,
     "t": t,
     "transpose": transpose,
-    "swapaxes": transpose,
-    "swapdims": transpose,
+    "swapaxes": swapaxes,
+    "swapdims": swapdims,
     "permute": permute,
     "select": select,
     "narrow": narrow,
@@ -1848,7 +1874,23 @@ def _in_place_triangles() -> dict[str, Any]:
 
 
 METHODS.update(_in_place_triangles())
-METHODS.update({"swapaxes_": transpose_, "swapdims_": transpose_})
+
+
+def swapaxes_(self: Tensor, axis0: int = _NO_DIM, axis1: int = _NO_DIM) -> Tensor:
+    """Mirrors `torch.Tensor.swapaxes_`."""
+    if axis0 is _NO_DIM or axis1 is _NO_DIM:
+        raise _missing("swapaxes_", ("axis0", "axis1")[axis0 is not _NO_DIM :])
+    return transpose_(self, axis0, axis1)
+
+
+def swapdims_(self: Tensor, dim0: int = _NO_DIM, dim1: int = _NO_DIM) -> Tensor:
+    """Mirrors `torch.Tensor.swapdims_`."""
+    if dim0 is _NO_DIM or dim1 is _NO_DIM:
+        raise _missing("swapdims_", ("dim0", "dim1")[dim0 is not _NO_DIM :])
+    return transpose_(self, dim0, dim1)
+
+
+METHODS.update({"swapaxes_": swapaxes_, "swapdims_": swapdims_})
 
 METHODS.update(
     {
