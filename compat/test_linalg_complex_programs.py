@@ -681,6 +681,506 @@ def prog_lcx_matrix_exp_and_unitary(T: Any) -> Any:
     return {"E": E, "unitary": (Uu @ Uu.mH), "names": (_gn(E), _gn(Uu)), "g": g}
 
 
+# --- norms ------------------------------------------------------------------------------------
+
+
+@program()
+def prog_lcx_vector_norm_orders(T: Any) -> Any:
+    x = _c(T, 2, 4)
+    out = {}
+    for o in (2, 1, 3, 0.5, float("inf"), -float("inf"), 0):
+        y = T.linalg.vector_norm(x, o, dim=-1)
+        (g,) = T.autograd.grad(y.sum(), x, allow_unused=True)  # ord 0 has no gradient
+        out[str(o)] = (y, g, _gn(y))
+    full = T.linalg.vector_norm(x, dtype=T.complex128)
+    return {"orders": out, "full": (full.dtype, full)}
+
+
+@program()
+def prog_lcx_matrix_norm_orders(T: Any) -> Any:
+    A = _c(T, 2, 3, 3)
+    out = {}
+    for o in ("fro", "nuc", 2, -2, 1, -1, float("inf"), -float("inf")):
+        y = T.linalg.matrix_norm(A, o)
+        (g,) = T.autograd.grad(y.sum(), A)
+        out[str(o)] = (y, g, _gn(y))
+    return out
+
+
+@program()
+def prog_lcx_linalg_norm_and_legacy_norm(T: Any) -> Any:
+    A, v = _c(T, 3, 4), _c(T, 4, seed=1)
+    ys = (
+        T.linalg.norm(A),
+        T.linalg.norm(v, 3),
+        T.linalg.norm(A, "nuc"),
+        T.linalg.norm(A, dim=0),
+        T.norm(A),
+        T.norm(A, p=1, dim=1),
+        T.norm(v, p=float("inf")),
+        A.norm(dim=(0, 1), keepdim=True),
+    )
+    g = _back(sum(y.sum() for y in ys), A, v)
+    return {"ys": ys, "names": [_gn(y) for y in ys], "g": g}
+
+
+@program()
+def prog_lcx_norm_at_zero_subgradient(T: Any) -> Any:
+    z = T.zeros(3, dtype=T.complex128, requires_grad=True)
+    Z = T.zeros(2, 2, dtype=T.complex128, requires_grad=True)
+    y = T.linalg.vector_norm(z) + T.linalg.vector_norm(z, 1) + T.linalg.vector_norm(z, 3)
+    w = T.linalg.matrix_norm(Z)
+    g = _back(y + w, z, Z)
+    return {"y": y, "w": w, "g": g}
+
+
+@program()
+def prog_lcx_cond_and_matrix_rank(T: Any) -> Any:
+    A = _well(T, 3, 3)
+    c1, c2, c3 = T.linalg.cond(A), T.linalg.cond(A, "nuc"), T.linalg.cond(A, 1)
+    g = _back(c1 + c2, A)
+    # torch fills the inverse of a singular input with inf in place: backward through the
+    # norm-based orders is a version-counter error (real inputs too)
+    err = raises(lambda: (c3 + T.linalg.cond(_r(T, 3, 3), "fro")).backward())
+    r = T.linalg.matrix_rank(_c(T, 3, 2, seed=1) @ _c(T, 2, 3, seed=2))
+    rh = T.linalg.matrix_rank(_herm(T, 3, rg=False), hermitian=True)
+    return {"c": (c1, c2, c3), "names": (_gn(c1), _gn(c3)), "g": g, "err": err, "rank": (r, rh)}
+
+
+# --- gradcheck on complex128 ------------------------------------------------------------------
+
+
+@program()
+def prog_lcx_gradcheck_det_inv_solve(T: Any) -> Any:
+    ag = T.autograd
+    A, B = _well(T, 3, 3), _c(T, 3, 2, seed=1)
+    return {
+        "det": ag.gradcheck(T.linalg.det, (A,)),
+        "slogdet": ag.gradcheck(lambda a: T.linalg.slogdet(a), (A,)),
+        "inv": ag.gradcheck(T.linalg.inv, (A,)),
+        "solve": ag.gradcheck(T.linalg.solve, (A, B)),
+        "right": ag.gradcheck(lambda a, b: T.linalg.solve(a, b.mT, left=False), (A, B)),
+        "tri": ag.gradcheck(lambda a, b: T.linalg.solve_triangular(a, b, upper=False), (A, B)),
+    }
+
+
+@program()
+def prog_lcx_gradcheck_factorizations(T: Any) -> Any:
+    ag = T.autograd
+    P, A, W = _pd(T, 2), _c(T, 3, 2), _c(T, 2, 3, seed=1)
+
+    def chol(a: Any) -> Any:
+        return T.linalg.cholesky(a + a.mH)  # gradcheck perturbs off the Hermitian matrices
+
+    return {
+        "cholesky": ag.gradcheck(chol, (P,)),
+        "qr": ag.gradcheck(T.linalg.qr, (A,)),
+        "qr_wide": ag.gradcheck(T.linalg.qr, (W,)),
+        "eigvalsh": ag.gradcheck(lambda a: T.linalg.eigvalsh(a + a.mH), (_herm(T, 2),)),
+        "svdvals": ag.gradcheck(T.linalg.svdvals, (A,)),
+        "lu": ag.gradcheck(lambda a: T.linalg.lu(a)[1:], (A,)),
+        "lu_factor": ag.gradcheck(lambda a: T.linalg.lu_factor(a).LU, (W,)),
+    }
+
+
+@program()
+def prog_lcx_gradcheck_gauge_invariant_spectra(T: Any) -> Any:
+    ag = T.autograd
+    A, H = _c(T, 3, 3), _herm(T, 3)
+
+    def eig_proj(a: Any) -> Any:
+        L, V = T.linalg.eig(a)
+        return L, V.abs(), (V * L.unsqueeze(-2)) @ T.linalg.inv(V)
+
+    def svd_proj(a: Any) -> Any:
+        U, S, Vh = T.linalg.svd(a, full_matrices=False)
+        return S, U @ Vh, U.abs()
+
+    def eigh_proj(a: Any) -> Any:
+        L, V = T.linalg.eigh(a + a.mH)
+        return L, V[:, :1] @ V[:, :1].mH
+
+    return {
+        "eig": ag.gradcheck(eig_proj, (A,)),
+        "svd": ag.gradcheck(svd_proj, (_c(T, 4, 3, seed=1),)),
+        "svd_wide": ag.gradcheck(svd_proj, (_c(T, 2, 3, seed=2),)),
+        "eigh": ag.gradcheck(eigh_proj, (H,)),
+    }
+
+
+@program()
+def prog_lcx_gradcheck_solvers_and_functions(T: Any) -> Any:
+    ag = T.autograd
+    A, B, C = _well(T, 2, 2), _c(T, 2, 2, seed=1), _c(T, 3, 2, seed=2)
+
+    def lu_solve(a: Any, b: Any) -> Any:
+        LU, piv = T.linalg.lu_factor(a)
+        return T.linalg.lu_solve(LU, piv, b), T.linalg.lu_solve(LU, piv, b, adjoint=True)
+
+    def chol_solve(a: Any, b: Any) -> Any:
+        L = T.linalg.cholesky(a @ a.mH)
+        return T.cholesky_solve(b, L), T.cholesky_inverse(L)
+
+    return {
+        "lu_solve": ag.gradcheck(lu_solve, (A, B)),
+        "chol": ag.gradcheck(chol_solve, (A, B)),
+        "pinv": ag.gradcheck(T.linalg.pinv, (C,)),
+        "lstsq": ag.gradcheck(lambda a, b: T.linalg.lstsq(a, b).solution, (C, _c(T, 3, 1))),
+        "exp": ag.gradcheck(lambda a: T.linalg.matrix_exp(a * 0.3), (A,)),
+        "hh": ag.gradcheck(T.linalg.householder_product, (C, _c(T, 2, seed=3))),
+    }
+
+
+@program()
+def prog_lcx_gradcheck_products(T: Any) -> Any:
+    ag = T.autograd
+    c, M, v = _c(T, 3), _c(T, 3, 4, seed=1), _c(T, 4, seed=2)
+    b1, b2 = _c(T, 2, 3, 4, seed=3), _c(T, 2, 4, 2, seed=4)
+    return {
+        "addmv": ag.gradcheck(lambda c, m, v: T.addmv(c, m, v, beta=1j, alpha=2 - 1j), (c, M, v)),
+        "baddbmm": ag.gradcheck(
+            lambda b1, b2: T.baddbmm(_c(T, 2, 3, 2, rg=False), b1, b2, alpha=0.5j), (b1, b2)
+        ),
+        "addr": ag.gradcheck(lambda c, v: T.addr(M.detach(), c, v, beta=2j), (c, v)),
+        "cross": ag.gradcheck(lambda a, b: T.linalg.cross(a, b), (c, _c(T, 3, seed=5))),
+        "kron": ag.gradcheck(T.kron, (c, v)),
+        "trace": ag.gradcheck(T.trace, (M,)),
+    }
+
+
+@program()
+def prog_lcx_gradgradcheck_inv_det_cholesky(T: Any) -> Any:
+    ag = T.autograd
+    A = _well(T, 2, 2)
+    return {
+        "inv": ag.gradgradcheck(T.linalg.inv, (A,)),
+        "det": ag.gradgradcheck(T.linalg.det, (A,)),
+        "solve": ag.gradgradcheck(T.linalg.solve, (A, _c(T, 2, 1, seed=1))),
+        "chol": ag.gradgradcheck(lambda a: T.linalg.cholesky(a @ a.mH), (A,)),
+    }
+
+
+@program()
+def prog_lcx_gradcheck_wrong_backward_reports(T: Any) -> Any:
+    # a custom Function with the real formula (no conjugate): gradcheck on complex finds it
+    class BadMatVec(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, x):
+            ctx.save_for_backward(a, x)
+            return a @ x
+
+        @staticmethod
+        def backward(ctx, g):
+            a, x = ctx.saved_tensors
+            return g.unsqueeze(-1) * x.unsqueeze(0), a.mT @ g
+
+    A, x = _c(T, 2, 2), _c(T, 2, seed=1)
+    real = T.autograd.gradcheck(BadMatVec.apply, (A.real.detach().requires_grad_(), x.real))
+    return {"real": real, "complex": _gc(lambda: T.autograd.gradcheck(BadMatVec.apply, (A, x)))}
+
+
+# --- autograd state around complex linear algebra ---------------------------------------------
+
+
+@program()
+def prog_lcx_nonleaf_grad_warning_and_retain_grad(T: Any) -> Any:
+    A = _well(T, 3, 3)
+    X = T.linalg.inv(A)
+    D = T.linalg.det(X)
+    X.retain_grad()
+    _loss(D).backward()
+    return {
+        "X.grad": X.grad,
+        "D.grad": D.grad,  # not retained: None, with torch's warning
+        "leaf": (A.is_leaf, X.is_leaf, D.is_leaf),
+        "rg": (X.requires_grad, D.requires_grad),
+        "A.grad": A.grad,
+    }
+
+
+@program()
+def prog_lcx_hooks_see_conjugate_gradients(T: Any) -> Any:
+    A, b = _well(T, 3, 3), _c(T, 3, seed=1)
+    log = []
+    x = T.linalg.solve(A, b)
+    x.register_hook(lambda g: log.append(("x", g.clone())))
+    y = x * (1 + 2j)
+    y.register_hook(lambda g: log.append(("y", g.clone())) or g * 1j)
+    A.register_hook(lambda g: log.append(("A", g.clone())))
+    y.abs().sum().backward()
+    return {"log": log, "A": A.grad, "b": b.grad}
+
+
+@program()
+def prog_lcx_inplace_on_saved_inverse_is_an_error(T: Any) -> Any:
+    A = _well(T, 3, 3)
+    X = T.linalg.inv(A)
+    X.mul_(2)  # the inverse is saved for LinalgInvExBackward0
+    e1 = raises(lambda: _loss(X).backward())
+    B = _well(T, 3, 3, seed=1)
+    Y = T.linalg.solve(B * 1, _c(T, 3, 2, seed=2))
+    Z = Y @ Y.mT
+    Y.add_(1)  # saved by mm of Z (itself and its transpose, a view)
+    e2 = raises(lambda: _loss(Z).backward())
+    return {"e1": e1, "e2": e2, "versions": (X._version, Y._version)}
+
+
+@program()
+def prog_lcx_inplace_on_solve_input_is_an_error(T: Any) -> Any:
+    A0 = _well(T, 3, 3)
+    A = A0 * 1
+    X = T.linalg.solve(A, _c(T, 3, seed=1))
+    A.sub_(1)  # A is saved by solve's node
+    err = raises(lambda: _loss(X).backward())
+    with T.no_grad():
+        A0.mul_(1)  # the leaf itself in no_grad: allowed
+    return {"err": err, "v": A._version, "leaf_v": A0._version}
+
+
+@program()
+def prog_lcx_no_grad_detach_and_requires_grad(T: Any) -> Any:
+    A = _well(T, 3, 3)
+    with T.no_grad():
+        Y = T.linalg.inv(A)
+        Q = T.linalg.qr(A).Q
+    Z = T.linalg.inv(A.detach())
+    L, V = T.linalg.eig(A)
+    S = T.linalg.svdvals(A)
+    return {
+        "no_grad": (Y.requires_grad, Q.requires_grad, _gn(Y)),
+        "detached": (Z.requires_grad, _gn(Z)),
+        "eig": (L.requires_grad, V.requires_grad, _gn(L), _gn(V), L.dtype, V.dtype),
+        "svdvals": (S.dtype, _gn(S)),
+    }
+
+
+@program()
+def prog_lcx_backward_of_complex_scalar_needs_grad(T: Any) -> Any:
+    A = _c(T, 3, 3)
+    d = T.linalg.det(A)
+    e = raises(lambda: d.backward())
+    d.backward(T.tensor(1 - 1j, dtype=T.complex128))
+    return {"e": e, "g": A.grad}
+
+
+@program()
+def prog_lcx_autograd_grad_with_complex_grad_outputs(T: Any) -> Any:
+    A, B = _well(T, 3, 3), _c(T, 3, 2, seed=1)
+    X = T.linalg.solve(A, B)
+    go = _c(T, 3, 2, seed=2, rg=False)
+    gA, gB = T.autograd.grad(X, (A, B), grad_outputs=go, retain_graph=True)
+    (gA2,) = T.autograd.grad((X * go.conj()).real.sum(), A)
+    return {"gA": gA, "gB": gB, "same": (gA - gA2).abs().max() < 1e-12}
+
+
+@program()
+def prog_lcx_real_parameters_through_complex_matrices(T: Any) -> Any:
+    # real leaves assembled into a complex matrix: their gradients are real (handle_r_to_c)
+    re, im = _r(T, 3, 3), _r(T, 3, 3, seed=1)
+    A = T.complex(re, im) + 3 * T.eye(3, dtype=T.complex128)
+    d = T.linalg.det(A)
+    L = T.linalg.eigvals(A)
+    x = T.linalg.solve(A, T.ones(3, dtype=T.complex128))
+    g = _back(d.abs() + L.real.sum() + _loss(x), re, im)
+    return {"A": _gn(A), "g": g, "dtypes": [t.dtype for t in g]}
+
+
+@program()
+def prog_lcx_view_as_real_of_linalg_results(T: Any) -> Any:
+    A = _well(T, 3, 3)
+    X = T.linalg.inv(A)
+    R = T.view_as_real(X)
+    Q = T.view_as_complex(R * T.tensor([1.0, -1.0], dtype=T.float64))  # the conjugate
+    g = _back((R[..., 0] * 2 - R[..., 1]).sum() + _loss(Q @ A), A)
+    return {"R": R, "Q": Q, "names": (_gn(R), _gn(Q)), "g": g}
+
+
+@program()
+def prog_lcx_complex64_matches(T: Any) -> Any:
+    A = _well(T, 3, 3, dt="complex64")
+    B = _c(T, 3, 2, seed=1, dt="complex64")
+    X = T.linalg.solve(A, B)
+    d = T.linalg.det(A)
+    Q, R = T.linalg.qr(A)
+    s = T.linalg.svdvals(A)
+    g = _back(_loss(X) + _loss(d) + _loss(Q @ R) + s.sum(), A, B)
+    return {"X": X, "d": d, "s": s, "dtypes": (X.dtype, d.dtype, s.dtype, g[0].dtype), "g": g}
+
+
+@program()
+def prog_lcx_mixed_dtype_errors(T: Any) -> Any:
+    A, Af = _c(T, 3, 3), _r(T, 3, 3)
+    b = _c(T, 3, dt="complex64")
+    return {
+        "solve": raises(lambda: T.linalg.solve(A, b)),
+        "mm": raises(lambda: A @ Af),
+        "addmv": raises(lambda: T.addmv(b, A, b)),
+        "tri": raises(lambda: T.linalg.solve_triangular(A, Af, upper=True)),
+        "cholesky": raises(lambda: T.linalg.cholesky(A[:, :2])),
+        "det": raises(lambda: T.linalg.det(A[0])),
+        "eigh_uplo": raises(lambda: T.linalg.eigh(A, UPLO="X")),
+    }
+
+
+# --- programs a user would write --------------------------------------------------------------
+
+
+@program()
+def prog_lcx_fit_complex_linear_system(T: Any) -> Any:
+    # least squares on a complex parameter by gradient descent, then the closed form
+    r = np.random.default_rng(7)
+    X = T.tensor(r.standard_normal((8, 3)) + 1j * r.standard_normal((8, 3)))
+    w_true = T.tensor(np.array([1 - 1j, 0.5j, -2.0]))
+    y = X @ w_true
+    w = T.zeros(3, dtype=T.complex128, requires_grad=True)
+    opt = T.optim.SGD([w], lr=0.02)
+    losses = []
+    for _ in range(5):
+        opt.zero_grad()
+        loss = (X @ w - y).abs().pow(2).mean()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    closed = T.linalg.lstsq(X, y.unsqueeze(-1)).solution.squeeze(-1)
+    return {"losses": losses, "w": w, "closed": closed, "grad": w.grad}
+
+
+@program()
+def prog_lcx_unitary_layer_by_matrix_exp(T: Any) -> Any:
+    # a unitary weight from a skew-Hermitian parameter; the loss of a rotated signal
+    r = np.random.default_rng(8)
+    P = T.tensor(0.3 * (r.standard_normal((3, 3)) + 1j * r.standard_normal((3, 3))))
+    P.requires_grad_()
+    x = T.tensor(r.standard_normal((4, 3)) + 1j * r.standard_normal((4, 3)))
+    target = T.tensor(r.standard_normal((4, 3)) + 0j)
+    opt = T.optim.Adam([P], lr=0.05)
+    out = []
+    for _ in range(3):
+        opt.zero_grad()
+        U = T.linalg.matrix_exp(P - P.mH)
+        loss = (x @ U.mT - target).abs().square().sum()
+        loss.backward()
+        opt.step()
+        out.append((loss.item(), (U @ U.mH - T.eye(3)).abs().max().item() < 1e-12))
+    return {"out": out, "P": P, "grad": P.grad}
+
+
+@program()
+def prog_lcx_gaussian_loglik_with_cholesky(T: Any) -> Any:
+    # the complex normal log-density through cholesky, solve_triangular and the diagonal
+    L0 = _pd(T, 3, rg=False)
+    S = L0.clone().requires_grad_()
+    z = _c(T, 5, 3, seed=3, rg=False)
+    L = T.linalg.cholesky(S)
+    w = T.linalg.solve_triangular(L, z.mT, upper=False)
+    logdet = 2 * L.diagonal().real.log().sum()
+    nll = (w.abs() ** 2).sum() + 5 * logdet
+    nll.backward()
+    ref = T.logdet(S).real * 5 + (z.conj() @ T.linalg.inv(S) @ z.mT).diagonal().real.sum()
+    return {"nll": nll, "ref": ref, "g": S.grad, "names": (_gn(w), _gn(logdet))}
+
+
+@program()
+def prog_lcx_spectral_radius_penalty(T: Any) -> Any:
+    # penalize the largest eigenvalue modulus of a complex recurrent matrix, and its 2-norm
+    W = _c(T, 3, 3)
+    lam = T.linalg.eigvals(W)
+    rho = lam.abs().max()
+    two = T.linalg.matrix_norm(W, 2)
+    loss = rho + 0.1 * two + 0.01 * T.linalg.matrix_norm(W, "nuc")
+    loss.backward()
+    return {"rho": rho, "two": two, "loss": loss, "g": W.grad, "names": (_gn(rho), _gn(two))}
+
+
+@program()
+def prog_lcx_procrustes_by_svd(T: Any) -> Any:
+    # the nearest unitary matrix U Vh and its gradient; the trace objective
+    A, B = _c(T, 3, 3), _c(T, 3, 3, seed=1)
+    U, _, Vh = T.linalg.svd(A.mH @ B)
+    R = U @ Vh
+    loss = (A @ R - B).abs().square().sum() - T.trace(R @ B.mH @ A).real
+    g = _back(loss, A, B)
+    return {"R": R, "loss": loss, "g": g}
+
+
+@program()
+def prog_lcx_power_iteration_vs_eigh(T: Any) -> Any:
+    H = _herm(T, 3)
+    v = T.ones(3, dtype=T.complex128) / 3**0.5
+    for _ in range(30):
+        v = H @ v
+        v = v / T.linalg.vector_norm(v)
+    ray = T.vdot(v, H @ v).real
+    top = T.linalg.eigvalsh(H)[-1]
+    (g1,) = T.autograd.grad(ray, H, retain_graph=True)
+    (g2,) = T.autograd.grad(top, H)
+    return {"ray": ray, "top": top, "g1": g1, "g2": g2}
+
+
+@program()
+def prog_lcx_batched_matrix_pipeline(T: Any) -> Any:
+    # a batch through several ops; the gradient of a weighted sum of real parts
+    A = _well(T, 2, 3, 3)
+    B = _c(T, 2, 3, 2, seed=1)
+    X = T.linalg.solve(A, B)
+    G = X.mH @ X
+    L = T.linalg.cholesky(G + T.eye(2, dtype=T.complex128))
+    s, la = T.linalg.slogdet(G + T.eye(2))
+    out = L.diagonal(dim1=-2, dim2=-1).real.sum() + la.sum() + (s.angle()).sum()
+    g = _back(out, A, B)
+    return {"X": X, "L": L, "la": la, "out": out, "g": g}
+
+
+# torch's first dual tensor of a process imports modules that warn (torch.jit.script deprecated)
+@program(warnings=False)
+def prog_lcx_forward_ad_complex_tangents(T: Any) -> Any:
+    fa = T.autograd.forward_ad
+    A = _well(T, 3, 3, rg=False)
+    dA = _c(T, 3, 3, seed=1, rg=False)
+    B, dB = _c(T, 3, 2, seed=2, rg=False), _c(T, 3, 2, seed=3, rg=False)
+    H, dH = _herm(T, 3, rg=False), _herm(T, 3, seed=4, rg=False)
+    out = {}
+    with fa.dual_level():
+        a, b, h = fa.make_dual(A, dA), fa.make_dual(B, dB), fa.make_dual(H, dH)
+        for name, y in (
+            ("det", T.linalg.det(a)),
+            ("inv", T.linalg.inv(a)),
+            ("solve", T.linalg.solve(a, b)),
+            ("eigvalsh", T.linalg.eigvalsh(h)),
+            ("eigvals", T.linalg.eigvals(a)),
+            ("svdvals", T.linalg.svdvals(a)),
+            ("exp", T.linalg.matrix_exp(a * 0.2)),
+            ("mm", a @ b),
+        ):
+            p, t = fa.unpack_dual(y)
+            out[name] = (p, t)
+    return out
+
+
+@program()
+def prog_lcx_functional_jacobian_and_vjp(T: Any) -> Any:
+    F = T.autograd.functional
+    A = _well(T, 2, 2, rg=False)
+    x = _c(T, 2, seed=1, rg=False)
+
+    def f(x: Any) -> Any:
+        return T.linalg.solve(A, x).abs()
+
+    def g(a: Any) -> Any:
+        return T.linalg.det(a).abs()
+
+    _, vjp = F.vjp(f, x, T.ones(2, dtype=T.float64))
+    return {"jac": F.jacobian(g, A), "vjp": vjp, "jac_f": F.jacobian(f, x)}
+
+
+@program(xfail="no conjugate views: conj()/mH copy (is_conj() is False, no shared version counter)")
+def prog_lcx_conj_view_shares_version(T: Any) -> Any:
+    Y = _c(T, 2, 3) * 1
+    Z = Y.mH
+    Y.add_(1)
+    return {"conj": Z.is_conj(), "v": Z._version, "same": (Z.mH == Y).all()}
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

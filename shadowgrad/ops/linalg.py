@@ -1269,7 +1269,8 @@ def _det_jvp(A: Tensor, A_t: Tensor, result: Tensor) -> Tensor:
     """<d det / dA, A_t>: det * tr(A^{-1} A_t) where A is invertible, and the SVD product rule
     of the backward formula where it is singular."""
     ones = _make(np.ones(result._data.shape, result._data.dtype))
-    return (_det_grad(ones, result, A) * A_t).sum((-2, -1))
+    # the backward formula gives conj(det) A^{-H}: its conjugate pairs with A_t
+    return (_conj(_det_grad(ones, result, A)) * A_t).sum((-2, -1))
 
 
 _det = defop("linalg_det", "LinalgDetBackward0", _det_fwd, jvp=_det_jvp, A=_det_grad, complex=True)
@@ -1775,31 +1776,37 @@ def _zero_pad(t: Tensor, dim: int, size: int) -> Tensor:
 def _svd_jvp(
     A_t: Tensor, result: tuple[Tensor, Tensor, Tensor], full_matrices: bool
 ) -> tuple[Tensor, Tensor, Tensor]:
-    """torch's svd_jvp (real inputs), with dP = U^H A_t V and E_jk = S_k^2 - S_j^2:
-    S_t = diag(dP), U_t = U ((dP S + S dP^H) / E) + (I - U U^H) A_t V S^{-1},
+    """torch's svd_jvp, with dP = U^H A_t V and E_jk = S_k^2 - S_j^2: S_t = Re diag(dP),
+    U_t = U ((dP S + S dP^H) / E) + (I - U U^H) A_t V S^{-1},
     V_t = V ((S dP + dP^H S) / E) + (I - V V^H) A_t^H U S^{-1} (the diagonals of the quotients
-    zero). With full_matrices, the extra columns of U and rows of Vh get zero tangents."""
+    zero), and for complex A the phase i Im diag(dP) / (2S) added to U's columns and taken from
+    V's. With full_matrices, the extra columns of U and rows of Vh get zero tangents."""
     U, S, Vh = result
     m, n = A_t._data.shape[-2:]
     k = S._data.shape[-1]
     if full_matrices:
         U, Vh = U[..., :k], Vh[..., :k, :]
-    V = _mT(Vh)
-    dP = matmul(matmul(_mT(U), A_t), V)
+    V = _mH(Vh)
+    dP = matmul(matmul(_mH(U), A_t), V)
     dS = _diag(dP)
     S2 = S * S
     eye = _eye(k, S)
     E = S2.unsqueeze(-2) - S2.unsqueeze(-1) + eye
     off = 1 - eye
     Sr, Sc = S.unsqueeze(-2), S.unsqueeze(-1)
-    dPh = _mT(dP)
+    dPh = _mH(dP)
     dU = matmul(U, (dP * Sr + Sc * dPh) / E * off)
     dV = matmul(V, (Sc * dP + dPh * Sr) / E * off)
+    if dS._data.dtype.kind == "c":  # the imaginary part of diag(dP): half turns U, half V
+        d = (dS - dS.real) / (2 * Sr)
+        dS = dS.real
+        dU = dU + U * d
+        dV = dV - V * d
     if m > k:
         dU = dU + (matmul(A_t, V) - matmul(U, dP)) / Sr
     if n > k:
-        dV = dV + (matmul(_mT(A_t), U) - matmul(V, dPh)) / Sr
-    dVh = _mT(dV)
+        dV = dV + (matmul(_mH(A_t), U) - matmul(V, dPh)) / Sr
+    dVh = _mH(dV)
     if full_matrices:
         if m > k:
             dU = _zero_pad(dU, -1, m)
@@ -1887,10 +1894,13 @@ def _eigh_jvp(A_t: Tensor, result: tuple[Tensor, Tensor]) -> tuple[Tensor, Tenso
     """torch's linalg_eig_jvp for Hermitian inputs: with dP = V^H A_t V and E_jk = L_k - L_j,
     L_t = diag(dP) and V_t = V (dP / E), the quotient's diagonal zero."""
     L, V = result
-    dP = matmul(matmul(_mT(V), A_t), V)
+    dP = matmul(matmul(_mH(V), A_t), V)
     eye = _eye(L._data.shape[-1], L)
     E = L.unsqueeze(-2) - L.unsqueeze(-1) + eye
-    return _diag(dP), matmul(V, dP / E * (1 - eye))
+    dL = _diag(dP)
+    if dL._data.dtype.kind == "c":  # a Hermitian tangent's diagonal is real
+        dL = dL.real
+    return dL, matmul(V, dP / E * (1 - eye))
 
 
 _eigh = defop(

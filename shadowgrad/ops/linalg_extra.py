@@ -702,9 +702,10 @@ def cond(A: Tensor, p: Any = None, *, out: Tensor | None = None) -> Tensor:
         return _out(s.sum(-1) * s.reciprocal().sum(-1), out, "linalg_cond")
     from ..linalg import matrix_norm
 
-    # torch fills the inverses of singular matrices (inv_ex's info > 0) with inf
+    # torch fills the inverses of singular matrices (inv_ex's info > 0) with inf, in place: the
+    # inverse saved by its node changes version, so backward through cond raises (as torch's)
     Ainv, info = _inv_ex(A, None)
-    Ainv = Ainv.masked_fill(_make(info._data[..., None, None] > 0), math.inf)
+    Ainv.masked_fill_(_make(info._data[..., None, None] > 0), math.inf)
     r = matrix_norm(A, p) * matrix_norm(Ainv, p)
     return _out(r.nan_to_num(math.inf, math.inf), out, "linalg_cond")
 
