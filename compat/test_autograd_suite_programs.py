@@ -565,6 +565,30 @@ def prog_tas_no_grad_result_used_later_and_version(T: Any) -> Any:
     return y.requires_grad, y.is_leaf, x._version, x.grad
 
 
+@program()
+def prog_tas_grad_mode_class_decoration_and_private_managers(T: Any) -> Any:
+    G = T.autograd.grad_mode
+    x = _t(T, 2)
+
+    @T.no_grad()
+    class Holder:
+        def __init__(self, t):
+            self.v = t * 2
+
+    h = Holder(x)
+    y = x * 1.0
+    z = y * y
+    v0 = y._version
+    with G._unsafe_preserve_version_counter(y):
+        y.add_(1)
+    z.sum().backward()
+    with G._force_original_view_tracking(True):
+        inside = T.is_grad_enabled()
+    with G.set_multithreading_enabled(False):
+        w = (x * 3).sum()
+    return (h.v.requires_grad, type(Holder).__name__), (v0, y._version), x.grad, inside, w
+
+
 # --- views + in-place ------------------------------------------------------------------------
 
 

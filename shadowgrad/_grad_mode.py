@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextvars
 import functools
 import inspect
+import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -104,7 +105,16 @@ class _DecoratorContextManager:
 
     def __call__(self, func: F) -> F:
         if inspect.isclass(func):
-            raise RuntimeError("Cannot decorate classes; it is ambiguous")
+            warnings.warn(
+                "Decorating classes is deprecated and will be disabled in future versions. You "
+                "should only decorate functions or methods. To preserve the current behavior of "
+                "class decoration, you can directly decorate the `__init__` method and nothing "
+                "else.",
+                FutureWarning,
+                stacklevel=2,
+            )
+            cls = func
+            func = lambda *args, **kwargs: cls(*args, **kwargs)  # type: ignore[assignment]  # noqa: E731
         factory = self.clone
 
         if inspect.isgeneratorfunction(func):
@@ -222,7 +232,7 @@ class inference_mode(_DecoratorContextManager):
     """Disable grad and mark new tensors as inference tensors. Mirrors `torch.inference_mode`."""
 
     def __new__(cls, mode: Any = True) -> Any:
-        if cls is inference_mode and not isinstance(mode, bool) and callable(mode):
+        if cls is inference_mode and not isinstance(mode, bool):  # torch: any other decorates
             return cls()(mode)
         return super().__new__(cls)
 
@@ -240,6 +250,66 @@ class inference_mode(_DecoratorContextManager):
 
     def clone(self) -> inference_mode:
         return self.__class__(self.mode)
+
+
+class _unsafe_preserve_version_counter(_DecoratorContextManager):
+    """Restore the tensors' version counters on exit, hiding in-place changes from autograd.
+    Mirrors `torch.autograd.grad_mode._unsafe_preserve_version_counter`."""
+
+    def __init__(self, tensors: Any) -> None:
+        from ._tensor import Tensor
+
+        self.tensors = (tensors,) if isinstance(tensors, Tensor) else tensors
+        if not isinstance(self.tensors, tuple):
+            raise AssertionError("Expected tensors to be a tuple")
+        self.prev_versions = tuple(t._version for t in self.tensors)
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc: object) -> None:
+        from .autograd.graph import VersionCounter
+
+        for t, v in zip(self.tensors, self.prev_versions, strict=True):
+            if t._vc is None:
+                t._vc = VersionCounter()
+            t._vc.v = v
+
+
+_VIEW_REPLAY = [False]
+
+
+class _force_original_view_tracking(_DecoratorContextManager):
+    """Whether autograd always replays views (a flag only: shadowgrad regenerates a modified
+    view's grad_fn one way). Mirrors `torch.autograd.grad_mode._force_original_view_tracking`."""
+
+    def __init__(self, mode: bool) -> None:
+        self.prev = _VIEW_REPLAY[0]
+        self.mode = mode
+        _VIEW_REPLAY[0] = mode
+
+    def __call__(self, orig_func: F) -> F:
+        _VIEW_REPLAY[0] = self.prev
+        return super().__call__(orig_func)
+
+    def __enter__(self) -> None:
+        _VIEW_REPLAY[0] = self.mode
+
+    def __exit__(self, *exc: object) -> None:
+        _VIEW_REPLAY[0] = self.prev
+
+    def clone(self) -> _force_original_view_tracking:
+        return self.__class__(self.mode)
+
+
+def __getattr__(name: str) -> Any:
+    # torch.autograd.grad_mode.set_multithreading_enabled lives in shadowgrad.autograd, which
+    # imports this module
+    if name == "set_multithreading_enabled":
+        from .autograd import set_multithreading_enabled
+
+        return set_multithreading_enabled
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class _TransformState:
