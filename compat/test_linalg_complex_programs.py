@@ -1181,6 +1181,87 @@ def prog_lcx_conj_view_shares_version(T: Any) -> Any:
     return {"conj": Z.is_conj(), "v": Z._version, "same": (Z.mH == Y).all()}
 
 
+# --- corner cases -----------------------------------------------------------------------------
+
+
+@program()
+def prog_lcx_empty_matrices_through_decompositions(T: Any) -> Any:
+    out = {}
+    for shape in ((0, 0), (2, 0, 0)):
+        A = T.zeros(*shape, dtype=T.complex128, requires_grad=True)
+        ys = {
+            "inv": T.linalg.inv(A),
+            "solve": T.linalg.solve(A, A),
+            "qr": T.linalg.qr(A).R,
+            "eigvals": T.linalg.eigvals(A),
+            "exp": T.linalg.matrix_exp(A),
+            "lu": T.linalg.lu(A).U,
+            "lu_factor": T.linalg.lu_factor(A).LU,
+            "lstsq": T.linalg.lstsq(A, A).solution,
+            "pinv": T.linalg.pinv(A),
+            "det": T.linalg.det(A),
+        }
+        g = _back(sum(_loss(y) for y in ys.values()), A)
+        out[shape] = ({k: (y.shape, _gn(y)) for k, y in ys.items()}, g)
+    return out
+
+
+@program()
+def prog_lcx_empty_matrix_norms(T: Any) -> Any:
+    out = []
+    for o in (2, -2, 1, -1, float("inf"), "nuc", "fro"):
+        for shape in ((0, 0), (2, 0, 3), (3, 0)):
+            A = T.zeros(*shape, dtype=T.complex64, requires_grad=True)
+            r = raises(lambda A=A, o=o: T.linalg.matrix_norm(A, o, keepdim=True))
+            out.append((str(o), shape, r if not hasattr(r, "requires_grad") else (r, _gn(r))))
+    return out
+
+
+@program()
+def prog_lcx_qr_batched_real_gradient_layout(T: Any) -> Any:
+    # a batch of square R's: the gradient is the solve's adjoint, not its transpose
+    A = _r(T, 2, 3, 3)
+    Q, R = T.linalg.qr(A)
+    W = T.tensor(np.arange(18.0).reshape(2, 3, 3))
+    ((R * W).sum() + (Q * W).sum()).backward()
+    return {"R": R, "g": A.grad}
+
+
+@program()
+def prog_lcx_lu_pivots_complex(T: Any) -> Any:
+    # LAPACK picks a complex pivot by |re| + |im|: 3+0j beats 2+2j (modulus 2.83 < 3 < 4)
+    A = T.tensor([[2 + 2j, 1.0], [3 + 0j, 1j]], requires_grad=True)
+    LU, piv = T.linalg.lu_factor(A)
+    P, L, U = T.linalg.lu(A)
+    B = T.tensor([[0.5 + 0.5j, 1.0, 0.0], [0.0, 2.0, 1.0], [3.0, -2.9 - 0.2j, 1j]])
+    g = _back(_loss(LU) + _loss(L) + _loss(U), A)
+    return {"piv": (piv, T.linalg.lu_factor(B).pivots), "P": P, "LU": LU, "g": g}
+
+
+@program()
+def prog_lcx_view_as_complex_checks(T: Any) -> Any:
+    x = T.zeros(3, 4, dtype=T.float64)
+    e = T.zeros(0, 0, 2, dtype=T.float64, requires_grad=True)
+    z = T.view_as_complex(e)
+    (z.real.sum() + z.abs().sum()).backward()
+    return {
+        "odd_offset": raises(lambda: T.view_as_complex(x[:, 1:3])),
+        "even_offset": T.view_as_complex(x[1:, :2]).shape,
+        "stride": raises(lambda: T.view_as_complex(x.t()[:, :2])),
+        "empty": (z.shape, z.stride(), e.grad),
+    }
+
+
+@program()
+def prog_lcx_reduction_errors_name_the_given_dim(T: Any) -> Any:
+    x = T.zeros(2, 0)
+    return [
+        raises(lambda d=d, fn=fn: fn(x, d))
+        for fn in (T.amax, T.amin)
+        for d in (-1, 1, (0, -1), (-2, -1), [1, 0])
+    ]
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

@@ -208,6 +208,17 @@ def matrix_norm(
             raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
         r = svdvals(_to_end(A, d0, d1)).sum(-1, keepdim)
         return _out(_keep(r, d0, d1, keepdim), out, "linalg_matrix_norm")
+    if ord in (2, 1, math.inf):
+        # torch's max over nothing (no singular values; the ord-1/inf column sums of a matrix
+        # without columns): zeros, outside autograd. The min-type orders raise amin's error.
+        sh = A._data.shape
+        empty = min(sh[d0], sh[d1]) == 0 if ord == 2 else sh[d1 if ord == 1 else d0] == 0
+        if empty:
+            shape = [1 if i in (d0, d1) else n for i, n in enumerate(sh)]
+            if not keepdim:
+                shape = [n for i, n in enumerate(sh) if i not in (d0, d1)]
+            z = np.zeros(shape, np.finfo(A._data.dtype).dtype)
+            return _out(_make(z), out, "linalg_matrix_norm")
     if abs(ord) == 2:
         r = _extreme(svdvals(_to_end(A, d0, d1)), -1, keepdim, ord > 0)
         return _out(_keep(r, d0, d1, keepdim), out, "linalg_matrix_norm")

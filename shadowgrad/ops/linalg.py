@@ -364,6 +364,13 @@ def _mH(t: Tensor) -> Tensor:
     return t.conj() if t._data.dtype.kind == "c" else t
 
 
+def _row_major(t: Tensor) -> Tensor:
+    """t, copied row-major when it is a transposed view. A formula's transposed result of a
+    square (batch of) matrices is a view of a row-major array of the same shape, and the engine
+    keeps such a gradient's base as a leaf's .grad: its transpose (see engine._kept_array)."""
+    return t if t._data.flags.c_contiguous else t.contiguous()
+
+
 def _conj(t: Tensor) -> Tensor:
     """t.conj() for a complex tensor, t itself for a real one."""
     return t.conj() if t._data.dtype.kind == "c" else t
@@ -1620,7 +1627,7 @@ def _qr_grad(grads: list[Tensor], result: Tensor, R_: Tensor, mode: str) -> Tens
         sym = sym - 0.5 * _diag_embed(_diag(sym))  # the diagonal's real part halved
         gA = matmul(Q, sym) + gQ
         # X R^H = gA
-        return _mH(_solve(R, _mH(gA), True, False))
+        return _row_major(_mH(_solve(R, _mH(gA), True, False)))
     X = -gA
     skew = X - _mH(X)
     # lower part; the diagonal's imaginary part halved (a real skew matrix's diagonal is 0)

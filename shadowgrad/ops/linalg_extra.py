@@ -19,6 +19,7 @@ from .linalg import (
     _mH,
     _mT,
     _return_type,
+    _row_major,
     _save_outputs,
     _svd,
     _tril,
@@ -295,7 +296,8 @@ def _expm(a: np.ndarray) -> np.ndarray:
 
 def _matrix_exp_fwd(self: np.ndarray) -> np.ndarray:
     shape = self.shape
-    flat = self.reshape(-1, *shape[-2:]).astype(np.result_type(self.dtype, np.float64))
+    flat = self.reshape(math.prod(shape[:-2]), *shape[-2:])  # -1 fails for 0 x 0 matrices
+    flat = flat.astype(np.result_type(self.dtype, np.float64))
     out = np.stack([_expm(a) for a in flat]) if flat.shape[0] else flat
     return out.reshape(shape).astype(self.dtype)
 
@@ -556,8 +558,9 @@ def _lstsq_fwd(
     real = np.finfo(A.dtype).dtype
     if rcond is None:
         rcond = np.finfo(A.dtype).eps * max(m, n)
-    flat_a = A.reshape(-1, m, n)
-    flat_b = B.reshape(-1, m, B.shape[-1])
+    nb = math.prod(A.shape[:-2])  # -1 fails for empty matrices
+    flat_a = A.reshape(nb, m, n)
+    flat_b = B.reshape(nb, m, B.shape[-1])
     X = np.zeros((flat_a.shape[0], n, B.shape[-1]), A.dtype)
     ranks = np.zeros(flat_a.shape[0], np.int64)
     svals = np.zeros((flat_a.shape[0], min(m, n)), real)
@@ -741,7 +744,7 @@ def _getrf(A: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     m, n = A.shape[-2:]
     k = min(m, n)
     batch = A.shape[:-2]
-    a = np.array(A.reshape(-1, m, n))
+    a = np.array(A.reshape(math.prod(batch), m, n))  # -1 fails for empty matrices
     nb = a.shape[0]
     piv = np.zeros((nb, k), np.int32)
     info = np.zeros(nb, np.int32)
@@ -766,7 +769,7 @@ def _getrf(A: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def _perm_matrix(piv: np.ndarray, m: int, dtype: Any) -> np.ndarray:
     """P with A = P L U, from LAPACK's row swaps."""
     batch = piv.shape[:-1]
-    flat = piv.reshape(-1, piv.shape[-1]) - 1
+    flat = piv.reshape(math.prod(batch), piv.shape[-1]) - 1
     perm = np.tile(np.arange(m), (flat.shape[0], 1))
     for j in range(flat.shape[1]):
         for b in range(flat.shape[0]):
@@ -1042,13 +1045,6 @@ def _lu_solve_fwd(
         Bt = np.swapaxes(B, -1, -2)
         X = np.swapaxes(_lu_solve_np(LU, pivots, Bt, not adjoint), -1, -2)
     return X.conj() if cj else X
-
-
-def _row_major(t: Tensor) -> Tensor:
-    """t, copied row-major when it is a transposed view. A solve's column-major result is a
-    transposed view of a row-major array of the same shape when square, and the engine keeps
-    such a gradient's base as a leaf's .grad (its transpose): see engine._kept_array."""
-    return t if t._data.flags.c_contiguous else t.contiguous()
 
 
 def _lu_solve_grad_B(grad: Tensor, LU: Tensor, pivots: Tensor, left: bool, adjoint: bool) -> Any:

@@ -3024,10 +3024,14 @@ def view_as_complex(input: Tensor) -> Tensor:
         )
     if d.ndim == 0 or d.shape[-1] != 2:
         raise RuntimeError("Tensor must have a last dimension of size 2")
-    if d.strides[-1] != d.itemsize:
+    # torch's strides (in elements): numpy's raw ones of an empty array can be anything
+    st = input.stride() if d.size == 0 else tuple(s // d.itemsize for s in d.strides)
+    if st[-1] != 1:
         raise RuntimeError("Tensor must have a last dimension with stride 1")
-    if any(st % (2 * d.itemsize) for st in d.strides[:-1]):
+    if any(s % 2 for s in st[:-1]):
         raise RuntimeError("Tensor must have a stride divisible by 2 for all but last dimension")
+    if input.storage_offset() % 2:
+        raise RuntimeError("Tensor must have a storage_offset divisible by 2")
     return _view_as_complex(input)
 
 

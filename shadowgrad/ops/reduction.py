@@ -87,9 +87,11 @@ def _check_nonempty(
             f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify "
             "the reduction dim with the 'dim' argument."
         )
-    for d in axes:
+    given = tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
+    shown = given if len(given) == len(axes) else axes  # torch names the dim as it was given
+    for d, g in zip(axes, shown, strict=True):
         if shape[d] == 0:
-            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+            raise IndexError(f"{name}(): Expected reduction dim {g} to have non-zero size.")
 
 
 # --- gather / scatter along a dim (kernels of the index-selecting reductions' backward) -------
