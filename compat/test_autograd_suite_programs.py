@@ -2568,6 +2568,27 @@ def prog_tas_fn_odd_return_values(T: Any) -> Any:
     )
 
 
+@program()
+def prog_tas_legacy_constructor_aliases_and_to_copy(T: Any) -> Any:
+    x = _t(T, 2)
+    a = T.Tensor(x)
+    f = T.FloatTensor(x)
+    i = T.Tensor(T.tensor([1, 2]))
+    (a * 3).sum().backward()
+    d = T.ones(2)
+    al = T.Tensor(d)
+    al.add_(1)
+    c = x.to(T.float32, copy=True)
+    c2 = x.to(copy=True)
+    return (
+        (a.grad_fn.name(), a._base is x, f.grad_fn.name(), i.dtype, i._is_view()),
+        x.grad,
+        (d, d._version, al._version),
+        (c.grad_fn.name(), c2.grad_fn.name(), x.to(T.float32) is x),
+        raises(lambda: T.DoubleTensor(x)),
+    )
+
+
 # --- graph structure -------------------------------------------------------------------------
 
 

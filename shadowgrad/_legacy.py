@@ -11,7 +11,7 @@ import numpy as np
 from . import _dtype as D
 from ._creation import tensor, zeros
 from ._size import Size
-from ._tensor import Tensor, _make, device, warn_once
+from ._tensor import Tensor, device, warn_once
 from .func import vmap
 
 __all__: list[str] = [
@@ -112,7 +112,9 @@ def _construct(
                 raise RuntimeError(LEGACY_DEVICE)
             if a.dtype is not d and not any_tensor:
                 raise TypeError(f"expected {_options(d)} (got {_options(a.dtype)})")
-            return _make(a._data)  # an alias of the same data
+            from .ops.shape import _alias
+
+            return _alias(a)  # torch's alias(): a view, differentiable (AliasBackward0)
         if isinstance(a, Size):
             return zeros(*a, dtype=d)
         if isinstance(a, str):

@@ -853,17 +853,13 @@ def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         # torch's to_will_alias: self when the layout torch suggests for it is the one asked
         if (dtype is None or dtype is self.dtype) and not copy and F.suggested(self._data) is fmt:
             return self
-        out = (
-            _to_copy(self, dtype)
-            if dtype is not None and dtype is not self.dtype
-            else (clone_op(self))
-        )
+        out = _to_copy(self, dtype or self.dtype)  # torch's to() copies with _to_copy
         if fmt is F.contiguous_format:
             out._data = np.ascontiguousarray(out._data)
             return out
         return _formats().formatted(out, fmt)
     if dtype is None or dtype is self.dtype:
-        return clone_op(self) if copy else self
+        return _to_copy(self, self.dtype) if copy else self
     if self.dtype.is_complex and not dtype.is_complex:
         warn_complex_to_real()
     return _to_copy(self, dtype)

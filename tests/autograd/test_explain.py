@@ -70,9 +70,9 @@ def test_nan_from_the_forward_pass_is_reported_as_such() -> None:
 
 def test_incoming_infinite_gradient_points_back_to_explain_nan() -> None:
     x = torch.tensor([0.0, 1.0], requires_grad=True)
-    g = x.sqrt().grad_fn(torch.ones(2))[0]  # [inf, 0.5]
+    g = x.sqrt().grad_fn(torch.ones(2))  # [inf, 0.5]; a node of one input returns one tensor
     node = (x * 0.0).grad_fn
-    outs = node(g)  # inf * 0 = nan at index 0
+    outs = node(g)  # inf * 0 = nan at index 0 (and None for the scalar operand)
     assert np.isnan(outs[0].detach().numpy()[0])
     text = nan_hint(node, [g], outs, 0)
     assert (
