@@ -8,7 +8,6 @@ from collections import OrderedDict, namedtuple
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from ..._dtype import dtype as _dtype
 from ..._grad_mode import no_grad
 from ..._tensor import Tensor
 from ...utils.hooks import RemovableHandle
@@ -223,120 +222,15 @@ def _forward_unimplemented(self: Module, *input: Any) -> None:
     )
 
 
-_TO_SIGNATURES = (
-    "torch.device device = None, torch.dtype dtype = None, bool non_blocking = False, "
-    "bool copy = False, *, torch.memory_format memory_format = None",
-    "torch.dtype dtype, bool non_blocking = False, bool copy = False, *, "
-    "torch.memory_format memory_format = None",
-    "Tensor tensor, bool non_blocking = False, bool copy = False, *, "
-    "torch.memory_format memory_format = None",
-)
-
-
-def _parser_type_name(x: Any) -> str:
-    """The type name torch's argument parser prints for an argument (its tp_name)."""
-    from ..._formats import memory_format
-    from ..._tensor import device
-
-    if isinstance(x, _dtype):
-        return "torch.dtype"
-    if isinstance(x, device):
-        return "torch.device"
-    if isinstance(x, memory_format):
-        return "torch.memory_format"
-    if isinstance(x, Parameter):
-        return "Parameter"
-    if isinstance(x, Tensor):
-        return "Tensor"
-    t = type(x)
-    numpy = t.__module__ == "numpy" or t.__module__.startswith("numpy.")
-    return f"{t.__module__}.{t.__name__}" if numpy else t.__name__
-
-
 def _parse_to(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any, Any]:
-    """torch._C._nn._parse_to: (device, dtype, memory_format) from Module.to's arguments,
-    matched against its three signatures as torch's argument parser does."""
-    import numpy as np
+    """torch._C._nn._parse_to: (device, dtype, memory_format) from Module.to's arguments
+    (Tensor.to's signatures, without copy)."""
+    from ..._to_args import parse_to
 
-    from ... import _dtype as D
-    from ..._formats import memory_format
-    from ..._tensor import check_device, device
-
-    # a dtype may be given as one of Python's scalar types; a Python (or numpy) number matches
-    # the Tensor signature as torch's parser wraps it: a 0-d tensor of its default dtype
-    py_types = {float: D.float64, int: D.int64, bool: D.bool_, complex: D.complex128}
-
-    def number_dtype(v: Any) -> Any:
-        if isinstance(v, (bool, np.bool_)):
-            return D.bool_
-        if isinstance(v, (int, np.integer)):
-            return D.int64
-        if isinstance(v, (float, np.floating)):
-            return D.float64
-        return D.complex128 if isinstance(v, (complex, np.complexfloating)) else None
-
-    def is_device(v: Any) -> bool:
-        return isinstance(v, (str, device, int, np.integer)) and not isinstance(v, bool)
-
-    def is_dtype(v: Any) -> bool:
-        return isinstance(v, _dtype) or (isinstance(v, type) and v in py_types)
-
-    kinds = {
-        "device": lambda v: v is None or is_device(v),
-        "dtype": lambda v: v is None or is_dtype(v),
-        "dtype!": is_dtype,
-        "tensor": lambda v: isinstance(v, Tensor) or number_dtype(v) is not None,
-        "non_blocking": lambda v: isinstance(v, bool),
-        "copy": lambda v: isinstance(v, bool),
-        "memory_format": lambda v: v is None or isinstance(v, memory_format),
-    }
-    signatures = (
-        ("device", "dtype", "non_blocking", "copy"),
-        ("dtype!", "non_blocking", "copy"),
-        ("tensor", "non_blocking", "copy"),
-    )
-    if len(args) > 4:
-        raise TypeError(f"to() takes from 0 to 4 positional arguments but {len(args)} were given")
-    for sig in signatures:
-        if len(args) > len(sig):
-            continue
-        got: dict[str, Any] = {}
-        ok = True
-        for kind, v in zip(sig, args, strict=False):
-            ok = ok and kinds[kind](v)
-            got[kind.rstrip("!")] = v
-        names = {k.rstrip("!"): k for k in (*sig, "memory_format")}
-        for k, v in kwargs.items():
-            if k not in names or k in got or not kinds[names[k]](v):
-                ok = False
-                break
-            got[k] = v
-        if ok and "dtype!" in sig and "dtype" not in got:
-            ok = False
-        if ok and "tensor" in sig and "tensor" not in got:
-            ok = False
-        if ok:
-            break
-    else:
-        types = [_parser_type_name(a) for a in args]
-        kw = [f"{k}={_parser_type_name(kwargs[k])}" for k in sorted(kwargs)]
-        got_s = ", ".join(types + kw) if types else "".join(f"{k}, " for k in kw)
-        lines = "".join(f" * ({s})\n" for s in _TO_SIGNATURES)
-        raise TypeError(
-            f"to() received an invalid combination of arguments - got ({got_s}), but expected "
-            f"one of:\n{lines}"
-        )
-    if "copy" in got:
+    dev, dtype, _, copy, fmt = parse_to(args, kwargs)
+    if copy is not None:
         raise RuntimeError(".to() does not accept copy argument")
-    dev, dtype = got.get("device"), got.get("dtype")
-    if isinstance(dtype, type):
-        dtype = py_types[dtype]
-    if "tensor" in got:
-        t = got["tensor"]
-        dev, dtype = (t.device, t.dtype) if isinstance(t, Tensor) else (None, number_dtype(t))
-    if dev is not None:
-        check_device(dev if not isinstance(dev, (int, np.integer)) else device(int(dev)))
-    return dev, dtype, got.get("memory_format")
+    return dev, dtype, fmt
 
 
 class Module:

@@ -1,0 +1,130 @@
+"""torch's argument parsing of `Tensor.to` and `Module.to` (torch._C._nn._parse_to): the three
+signatures, matched in order as torch's argument parser matches them, and its error for
+arguments that match none.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import _dtype as D
+from ._formats import memory_format
+from ._tensor import Tensor, check_device, device
+
+__all__ = ["parse_to"]
+
+_SIGNATURES = (
+    "torch.device device = None, torch.dtype dtype = None, bool non_blocking = False, "
+    "bool copy = False, *, torch.memory_format memory_format = None",
+    "torch.dtype dtype, bool non_blocking = False, bool copy = False, *, "
+    "torch.memory_format memory_format = None",
+    "Tensor tensor, bool non_blocking = False, bool copy = False, *, "
+    "torch.memory_format memory_format = None",
+)
+_KINDS = (
+    ("device", "dtype", "non_blocking", "copy"),
+    ("dtype!", "non_blocking", "copy"),
+    ("tensor", "non_blocking", "copy"),
+)
+# a dtype may be given as one of Python's scalar types
+_PY_TYPES = {float: D.float64, int: D.int64, bool: D.bool_, complex: D.complex128}
+
+
+def _type_name(x: Any) -> str:
+    """The type name torch's argument parser prints for an argument (its tp_name)."""
+    if isinstance(x, D.dtype):
+        return "torch.dtype"
+    if isinstance(x, device):
+        return "torch.device"
+    if isinstance(x, memory_format):
+        return "torch.memory_format"
+    t = type(x)
+    if isinstance(x, Tensor):
+        return "Tensor" if t is Tensor else t.__name__
+    numpy = t.__module__ == "numpy" or t.__module__.startswith("numpy.")
+    return f"{t.__module__}.{t.__name__}" if numpy else t.__name__
+
+
+def _number_dtype(v: Any) -> Any:
+    """The dtype of the 0-d tensor torch's parser wraps a Python (or numpy) number in when it
+    matches a Tensor parameter; None for a non-number."""
+    if isinstance(v, (bool, np.bool_)):
+        return D.bool_
+    if isinstance(v, (int, np.integer)):
+        return D.int64
+    if isinstance(v, (float, np.floating)):
+        return D.float64
+    return D.complex128 if isinstance(v, (complex, np.complexfloating)) else None
+
+
+def _is_dtype(v: Any) -> bool:
+    return isinstance(v, D.dtype) or (isinstance(v, type) and v in _PY_TYPES)
+
+
+def _matches(kind: str, v: Any) -> bool:
+    if kind == "device":
+        return v is None or (
+            isinstance(v, (str, device, int, np.integer)) and not isinstance(v, bool)
+        )
+    if kind == "dtype":
+        return v is None or _is_dtype(v)
+    if kind == "dtype!":
+        return _is_dtype(v)
+    if kind == "tensor":
+        return isinstance(v, Tensor) or _number_dtype(v) is not None
+    if kind == "memory_format":
+        return v is None or isinstance(v, memory_format)
+    return isinstance(v, bool)  # non_blocking, copy
+
+
+def parse_to(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any, bool, Any, Any]:
+    """(device, dtype, non_blocking, copy, memory_format) from `to`'s arguments; copy is None
+    when not given. The device is checked (the CPU build's errors for the others)."""
+    if len(args) == 1 and not kwargs and isinstance(args[0], D.dtype):
+        return None, args[0], False, None, None  # x.to(dtype): the common call
+    if len(args) > 4:
+        raise TypeError(f"to() takes from 0 to 4 positional arguments but {len(args)} were given")
+    got: dict[str, Any] = {}
+    for sig in _KINDS:
+        if len(args) > len(sig):
+            continue
+        got = {}
+        ok = True
+        for kind, v in zip(sig, args, strict=False):
+            ok = ok and _matches(kind, v)
+            got[kind.rstrip("!")] = v
+        names = {k.rstrip("!"): k for k in (*sig, "memory_format")}
+        for k, v in kwargs.items():
+            if k not in names or k in got or not _matches(names[k], v):
+                ok = False
+                break
+            got[k] = v
+        ok = ok and all(k.rstrip("!") in got for k in sig if k in ("dtype!", "tensor"))
+        if ok:
+            break
+    else:
+        types = [_type_name(a) for a in args]
+        kw = [f"{k}={_type_name(kwargs[k])}" for k in sorted(kwargs)]
+        got_s = ", ".join(types + kw) if types else "".join(f"{k}, " for k in kw)
+        lines = "".join(f" * ({s})\n" for s in _SIGNATURES)
+        raise TypeError(
+            f"to() received an invalid combination of arguments - got ({got_s}), but expected "
+            f"one of:\n{lines}"
+        )
+    dev, dtype = got.get("device"), got.get("dtype")
+    if isinstance(dtype, type):
+        dtype = _PY_TYPES[dtype]
+    if "tensor" in got:
+        t = got["tensor"]
+        dev, dtype = (t.device, t.dtype) if isinstance(t, Tensor) else (None, _number_dtype(t))
+    if dev is not None:
+        check_device(dev if not isinstance(dev, (int, np.integer)) else device(int(dev)))
+    return (
+        dev,
+        dtype,
+        bool(got.get("non_blocking", False)),
+        got.get("copy"),
+        got.get("memory_format"),
+    )
