@@ -1659,6 +1659,37 @@ def prog_nns_tensor_to_memory_format_restrides(T: Any) -> Any:
     )
 
 
+@program()
+def prog_nns_tensor_to_argument_parsing(T: Any) -> Any:
+    x = T.ones(2, 3, 4, 4, requires_grad=True)
+    cases = [
+        ((T.float32, T.float64), {}),
+        ((), {"dtype": "x"}),
+        ((1.5,), {}),
+        ((T.float16, 1), {}),
+        ((T.ones(1), T.float16), {}),
+        (("cpu", "cpu"), {}),
+        ((None,), {}),
+        ((T.float16,), {"copy": 1}),
+        ((), {"foo": 1}),
+        ((float,), {}),
+        ((T.float16, True, True, True, 1), {}),
+        ((T.ones(1),), {"memory_format": T.channels_last}),
+        (("cpu", T.float64, False, True), {}),
+        ((T.ones(1, dtype=T.float16), False, True), {}),
+        ((T.float32,), {"copy": True}),
+        ((True,), {}),
+        ((T.nn.Parameter(T.ones(1)), 1.5), {}),
+        ((T.float64,), {"memory_format": T.contiguous_format, "non_blocking": True}),
+        ((), {}),
+    ]
+    out = []
+    for a, k in cases:
+        r = raises(lambda a=a, k=k: x.to(*a, **k))
+        out.append(r if not isinstance(r, T.Tensor) else (r.dtype, r is x, r.stride(), r.grad_fn))
+    return out
+
+
 # --- containers --------------------------------------------------------------------------------
 
 
