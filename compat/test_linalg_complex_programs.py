@@ -1262,6 +1262,42 @@ def prog_lcx_reduction_errors_name_the_given_dim(T: Any) -> Any:
     ]
 
 
+@program()
+def prog_lcx_product_dtype_and_shape_errors(T: Any) -> Any:
+    a, b = _c(T, 2, 3, rg=False), _c(T, 3, seed=1, rg=False)
+    f64, f32 = T.ones(2, 3, dtype=T.float64), T.ones(2, 3)
+    return {
+        "cross_len": raises(lambda: T.linalg.cross(a, _c(T, 2, 2, rg=False))),
+        "cross_bcast": raises(lambda: T.linalg.cross(a, _c(T, 3, 3, rg=False))),
+        "cross_dtype": raises(lambda: T.linalg.cross(a, f64)),
+        "cross_legacy_dtype": raises(lambda: T.cross(f32, f64, dim=1)),
+        "cross_dim0": raises(lambda: T.linalg.cross(a, a, dim=0)),
+        "cross_bcast_ok": T.linalg.cross(a[:1], _c(T, 4, 3, seed=2, rg=False)).shape,
+        "inner": raises(lambda: T.inner(b, T.ones(3, dtype=T.float64))),
+        "inner_2d": raises(lambda: T.inner(a, T.ones(3, dtype=T.float64))),
+        "tensordot": raises(lambda: T.tensordot(a, b.real, dims=([1], [0]))),
+        "tensordot0": raises(lambda: T.tensordot(a, f64, dims=0)),
+        "dot": raises(lambda: T.dot(b, b.real)),
+        "vdot": raises(lambda: T.vdot(b, b.to(T.complex64))),
+        "mm": raises(lambda: a @ f64.mT),
+    }
+
+
+@program()
+def prog_lcx_cholesky_ex_reads_the_real_diagonal(T: Any) -> Any:
+    # potrf takes A as Hermitian: the diagonal's imaginary part is ignored, also when it fails
+    good = T.tensor([[2 + 1j, 0], [1j, 3 - 3j]], requires_grad=True)
+    bad = T.tensor([[1 + 1j, 2 + 2j], [-1 + 1j, -2 + 2j]])
+    L = T.linalg.cholesky(good)
+    _loss(L).backward()
+    return {
+        "L": L,
+        "g": good.grad,
+        "bad": T.linalg.cholesky_ex(bad),
+        "err": raises(lambda: T.linalg.cholesky(bad)),
+    }
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

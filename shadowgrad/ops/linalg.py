@@ -838,6 +838,8 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2, out: Tensor | None = None) ->
         db = [db] if isinstance(db, int) else list(db)
     if len(da) != len(db):
         raise RuntimeError("both dimension lists should have same length")
+    if a.dtype is not b.dtype:
+        raise RuntimeError("both inputs should have same dtype")
     sa, sb = a._data.shape, b._data.shape
     ca = [wrap_dim(d, a.ndim) for d in da]
     cb = [wrap_dim(d, b.ndim) for d in db]
@@ -1483,8 +1485,9 @@ def _potf2(a: np.ndarray) -> tuple[np.ndarray, int]:
     entry updated, the rest of A as it was; and info (that minor's order, 0 when none)."""
     L = np.array(a)
     for j in range(L.shape[-1]):
-        d = L[j, j] - np.vdot(L[j, :j], L[j, :j])
-        if not d.real > 0:
+        # LAPACK's potrf reads the diagonal's real part only (A is taken as Hermitian)
+        d = L[j, j].real - np.vdot(L[j, :j], L[j, :j]).real
+        if not d > 0:
             L[j, j] = d
             return L, j + 1
         L[j, j] = np.sqrt(d)
@@ -2030,12 +2033,17 @@ def cross(input: Tensor, other: Tensor, *, dim: int = -1, out: Tensor | None = N
             f"linalg.cross: inputs must have the same number of dimensions. Got {input.ndim} and "
             f"{other.ndim}"
         )
-    shape = np.broadcast_shapes(input._data.shape, other._data.shape)
-    d = wrap_dim(dim, len(shape))
+    d = wrap_dim(dim, input.ndim)
     a, b = input._data.shape[d], other._data.shape[d]
     if a != 3 or b != 3:
         raise RuntimeError(
             f"linalg.cross: inputs dimension {dim} must have length 3. Got {a} and {b}"
+        )
+    # torch's order: the lengths, then the broadcast, then the dtypes (no promotion)
+    shape = infer_size(tuple(input._data.shape), tuple(other._data.shape))
+    if input.dtype is not other.dtype:
+        raise RuntimeError(
+            f"expected scalar type {input.dtype._short} but found {other.dtype._short}"
         )
     return _out(_cross(input, other, d - len(shape)), out, "linalg_cross")
 

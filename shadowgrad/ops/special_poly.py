@@ -494,6 +494,8 @@ def inner(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
             f"{list(input.shape)} and {list(other.shape)}"
         )
     if input.ndim == 1 and other.ndim == 1:
+        if input.dtype is not other.dtype:  # torch's tensordot check (dot words it otherwise)
+            raise RuntimeError("both inputs should have same dtype")
         return _out(dot(input.permute(0), other.permute(0)).view(()), out, "inner")
     return _out(tensordot(input, other, ([-1], [-1])), out, "inner")
 
