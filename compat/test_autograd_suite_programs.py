@@ -705,6 +705,38 @@ def prog_tas_detach_inplace_on_view_errors(T: Any) -> Any:
     return r1, r2, z.requires_grad, z.grad_fn, z.is_leaf
 
 
+@program()
+def prog_tas_saved_input_detached_in_place(T: Any) -> Any:
+    x = _t(T, 2, 2)
+    y = x * 2
+    z = y * y
+    y.detach_()
+    r1 = raises(lambda: z.sum().backward())
+    a = x * 3
+    e = a.exp()
+    a.detach_()
+    e.sum().backward()
+    b = x.sin()
+    w = b.mm(b)
+    b.detach_()
+    r2 = raises(lambda: w.sum().backward())
+    return r1, x.grad, r2, y.requires_grad, y.is_leaf
+
+
+@program(
+    xfail="torch calls a tensor hook on an output of a multi-output node that got no gradient "
+    "with None when the node runs; shadowgrad's engine (the lead's engine.py, _tensor_prehooks) "
+    "skips hooks for undefined gradients"
+)
+def prog_tas_hook_on_unused_output_of_multi_output_node(T: Any) -> Any:
+    log = []
+    x = _t(T, 2, 2)
+    a, b = (x * 1).unbind()
+    b.register_hook(lambda g: log.append(g))
+    a.sum().backward()
+    return log, x.grad
+
+
 # --- .data, requires_grad_, leaves ------------------------------------------------------------
 
 

@@ -40,6 +40,12 @@ SECOND_TIME = (
 )
 
 
+# torch's SavedVariable::unpack for a saved input that was a non-leaf and has no grad_fn now
+DETACHED_INPLACE = (
+    "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_().This is "
+    "not supported, please use out-of-place `.detach()` instead"
+)
+
 # Set by _tensor.py once Tensor exists (it imports this module first): the hot unpack path
 # must not pay for a function-level import.
 _make: Any = None
@@ -422,7 +428,7 @@ class SavedTensor:
             self._tensor = tensor
             self._data = None
             self._nr = 0
-            self._rg = False
+            self._rg = tensor._grad_fn is not None  # an input: whether it was a non-leaf
         if _SAVED_HOOKS.stack:
             # saved_tensors_hooks: pack now (grad mode off inside pack); no version checks later
             self._hooks = (*_pack(tensor), _hooked_meta(tensor, is_output))
@@ -448,6 +454,8 @@ class SavedTensor:
         t = self._tensor
         if t is None:
             raise RuntimeError(SECOND_TIME)
+        if self._rg and t._grad_fn is None:
+            raise RuntimeError(DETACHED_INPLACE)
         if self._vc.v != self._saved_version:
             first = _first_modified(self, node)
             if first is not None:
@@ -463,11 +471,11 @@ class SavedTensor:
     def unpack_raw(self, node: Node | None) -> Any:
         """The saved array itself, after the same checks as unpack (raw backward)."""
         if self._hooks is None and self._vc.v == self._saved_version:
-            data = (
-                self._data
-                if self._is_output
-                else (self._tensor._data if self._tensor is not None else None)
-            )
+            if self._is_output:
+                data = self._data
+            else:
+                t = self._tensor
+                data = None if t is None or (self._rg and t._grad_fn is None) else t._data
             if data is not None:
                 return data
         return self.unpack(node)._data
@@ -577,7 +585,7 @@ def save_input(t: Any) -> SavedTensor:
     s._tensor = t
     s._data = None
     s._nr = 0
-    s._rg = False
+    s._rg = t._grad_fn is not None  # whether it was a non-leaf (see DETACHED_INPLACE)
     return s
 
 
