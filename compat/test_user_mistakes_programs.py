@@ -1647,6 +1647,95 @@ def prog_mis_conv_pool_argument_mistakes(T: Any) -> Any:
     )
 
 
+# --- numpy and asarray ------------------------------------------------------------------------
+
+
+@program()
+def prog_mis_asarray_copy_and_requires_grad(T: Any) -> Any:
+    t = _x(T, 2, seed=130)
+    arr = _data(3, seed=131).astype(np.float64)
+
+    def desc(r: Any, src: Any) -> Any:
+        same = r.data_ptr() == src.data_ptr() if isinstance(src, T.Tensor) else None
+        return r is src, r.dtype, r.requires_grad, r.is_leaf, r.grad_fn, same
+
+    shared = T.asarray(arr)
+    arr[0] = 5.0  # shared memory: the tensor sees it
+    copied = T.asarray(arr, copy=True)
+    arr[1] = 6.0
+    d = T.ones(2)
+    return (
+        desc(T.asarray(t), t),
+        desc(T.asarray(t, copy=True), t),
+        desc(T.asarray(t, copy=False), t),
+        desc(T.asarray(t, dtype=T.float64), t),
+        desc(T.asarray(t, dtype=T.float32), t),
+        raises(lambda: T.asarray(t, dtype=T.float64, copy=False)),
+        (desc(T.asarray(d, requires_grad=True), d), d.requires_grad),
+        (shared, copied, T.asarray(arr, dtype=T.float32)),
+        raises(lambda: T.asarray(arr, dtype=T.float32, copy=False)),
+        T.asarray(arr, requires_grad=True).is_leaf,
+        T.asarray([1.0, 2]),
+        raises(lambda: T.asarray([1.0, 2], copy=False)),
+        raises(lambda: T.asarray([1, 2], requires_grad=True)),
+        T.asarray(np.float64(3.0)).dtype,
+        raises(lambda: T.asarray([1], T.float32)),
+        desc(T.asarray(t * 2, copy=True), t),
+        raises(lambda: T.tensor([np.array(1.0), np.array(2.0)])),  # 0-d arrays have no len()
+        raises(lambda: T.as_tensor([[np.array(1)]])),
+        T.tensor([1.0, np.array(2.0)]),
+        T.tensor(np.array(1.0)),
+    )
+
+
+# torch's once-per-process warnings, seen by a fresh process for each library (the harness
+# leaves such warnings out: a process shows them once)
+_ONCE_SCRIPT = """
+import sys, warnings
+import numpy as np
+T = __import__(sys.argv[1])
+out = []
+for name, f in [
+    ("list of arrays", lambda: T.tensor([np.ones(2), np.zeros(2)])),
+    ("tuple of arrays", lambda: T.as_tensor((np.ones(2),))),
+    ("array inside a list", lambda: T.tensor([[1.0, 2.0], np.ones(2)])),
+    ("0-d arrays", lambda: T.tensor([np.array(1.0)])),
+    ("empty array", lambda: T.tensor([np.ones(0)])),
+    ("read-only from_numpy", lambda: T.from_numpy(ro)),
+    ("read-only as_tensor", lambda: T.as_tensor(ro)),
+    ("read-only asarray", lambda: T.asarray(ro)),
+    ("read-only tensor", lambda: T.tensor(ro)),
+    ("asarray of a tensor requiring grad", lambda: T.asarray(T.ones(2, requires_grad=True))),
+    ("asarray explicit", lambda: T.asarray(T.ones(2, requires_grad=True), requires_grad=True)),
+]:
+    ro = np.ones(2)
+    ro.flags.writeable = False
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        try:
+            f()
+            err = None
+        except Exception as e:
+            err = (type(e).__name__, str(e))
+    out.append((name, err, [str(m.message).split(" (Triggered")[0] for m in w]))
+print(repr(out))
+"""
+
+
+def _once_warnings(lib: str) -> Any:
+    import subprocess
+    import sys
+
+    r = subprocess.run(
+        [sys.executable, "-c", _ONCE_SCRIPT, lib], capture_output=True, text=True, check=True
+    )
+    return r.stdout
+
+
+def test_once_per_process_warnings_match_torch() -> None:
+    assert _once_warnings("shadowgrad") == _once_warnings("torch")
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

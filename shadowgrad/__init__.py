@@ -19,7 +19,6 @@ from ._creation import (
     empty,
     empty_like,
     eye,
-    from_numpy,
     full,
     full_like,
     linspace,
@@ -29,6 +28,7 @@ from ._creation import (
     zeros,
     zeros_like,
 )
+from ._creation import public_from_numpy as from_numpy  # (warns of a read-only array)
 from ._dtype import (
     bool_ as bool,
 )

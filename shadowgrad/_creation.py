@@ -105,6 +105,13 @@ def _to_nested(data: Any, top: bool = True) -> Any:
         return data._data
     if isinstance(data, _SEQUENCES):
         return [_to_nested(x, False) for x in data]
+    if not top and isinstance(data, np.ndarray) and data.size:
+        warn_once(  # torch reads such an array element by element
+            "ndarray list",
+            "Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider "
+            "converting the list to a single numpy.ndarray with numpy.array() before converting "
+            "to a tensor.",
+        )
     return data
 
 
@@ -130,6 +137,8 @@ def tensor(
         )
         arr = D.quietly(data._data.astype, dtype._np if dtype else data._data.dtype, copy=True)
         return _finish(arr, requires_grad)
+    if type(data) is list or type(data) is tuple:
+        _check_first_unsized(data)
     try:
         inferred = _infer_dtype(data)
     except TypeError:
@@ -156,6 +165,16 @@ def tensor(
     if arr.dtype == object:
         raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
     return _finish(arr, requires_grad)
+
+
+def _check_first_unsized(data: Any) -> None:
+    """torch reads the sizes from the first element at each depth, as sequences: a 0-d array
+    there is one without a length (`torch.tensor([np.array(1.0)])`)."""
+    x = data[0] if data else None
+    while type(x) is list or type(x) is tuple:
+        x = x[0] if x else None
+    if isinstance(x, np.ndarray) and x.ndim == 0:
+        raise TypeError("len() of unsized object")
 
 
 def _check_first_str(data: Any) -> None:
@@ -240,11 +259,82 @@ def as_tensor(data: Any, dtype: D.dtype | None = None, device: Any = None) -> Te
     if isinstance(data, np.ndarray):
         _check_np_strides(data)
         d = dtype or D.from_numpy_dtype(data.dtype)
-        return _make(data if data.dtype == d._np else D.quietly(data.astype, d._np))
+        t = _make(data if data.dtype == d._np else D.quietly(data.astype, d._np))
+        _warn_not_writable(data)
+        return t
     return tensor(data, dtype=dtype)
 
 
-asarray = as_tensor
+_RG_UNSET: Any = object()
+
+
+def asarray(
+    obj: Any,
+    *,
+    dtype: D.dtype | None = None,
+    device: Any = None,
+    copy: bool | None = None,
+    requires_grad: bool = _RG_UNSET,
+) -> Tensor:
+    """Mirrors `torch.asarray`: a tensor or array shared unless `copy` or a dtype asks for a
+    copy (copy=False refuses one); requires_grad, left out, is the tensor's own (with torch's
+    once-per-process warning where that is True), and is set on the result, which may be obj
+    itself, as torch sets it."""
+    check_device(device)
+    if requires_grad is _RG_UNSET:
+        requires_grad = isinstance(obj, Tensor) and obj.requires_grad
+        if requires_grad:
+            warn_once(
+                "asarray requires_grad",
+                "torch.asarray: unspecified requires_grad now defaults to obj.requires_grad "
+                "instead of False. Pass requires_grad=False explicitly to get the old behavior "
+                "and silence this warning.",
+            )
+    if isinstance(obj, np.ndarray) and obj.dtype != object:
+        arr = obj
+        obj = from_numpy(arr)
+        _warn_not_writable(arr)
+    if not isinstance(obj, Tensor):
+        if copy is False:
+            raise ValueError("can't alias arbitrary sequence into a tensor.")
+        return tensor(obj, dtype=dtype, requires_grad=requires_grad)
+    wrong_dtype = dtype is not None and dtype is not obj.dtype
+    if copy or (copy is None and wrong_dtype):
+        r = obj.to(dtype, copy=True) if wrong_dtype else obj.clone()
+    elif wrong_dtype:
+        raise ValueError(
+            f"can't alias tensor with dtype '{obj.dtype._short}' into dtype '{dtype._short}'."
+        )
+    else:
+        r = obj
+    if requires_grad != r.requires_grad and r.is_leaf:
+        r.requires_grad_(requires_grad)
+    return r
+
+
+_NOT_WRITABLE = (
+    "The given NumPy array is not writable, and PyTorch does not support non-writable tensors. "
+    "This means writing to this tensor will result in undefined behavior. You may want to copy "
+    "the array to protect its data or make it writable before converting it to a tensor. This "
+    "type of warning will be suppressed for the rest of this program."
+)
+
+
+def _warn_not_writable(a: np.ndarray) -> None:
+    """torch's once-per-process warning for a tensor sharing a read-only array."""
+    if not a.flags.writeable:
+        warn_once("numpy not writable", _NOT_WRITABLE, stacklevel=4)
+
+
+def public_from_numpy(ndarray: np.ndarray) -> Tensor:
+    """Share the array's memory. Mirrors `torch.from_numpy` (shadowgrad's own code calls
+    from_numpy, which does not warn of its read-only arrays)."""
+    t = from_numpy(ndarray)
+    _warn_not_writable(ndarray)
+    return t
+
+
+public_from_numpy.__name__ = public_from_numpy.__qualname__ = "from_numpy"
 
 
 def from_numpy(ndarray: np.ndarray) -> Tensor:
