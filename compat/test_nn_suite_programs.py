@@ -1690,6 +1690,23 @@ def prog_nns_tensor_to_argument_parsing(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_nns_module_accelerator_moves_on_cpu_build(T: Any) -> Any:
+    nn = T.nn
+    out = []
+    makers = [
+        lambda: nn.Linear(1, 1),
+        lambda: nn.ReLU(),
+        lambda: nn.Sequential(nn.ReLU(), nn.BatchNorm1d(2, affine=False)),
+    ]
+    for mk in makers:
+        for name in ["cuda", "xpu", "ipu", "mtia", "cpu"]:
+            m = mk()
+            r = raises(lambda m=m, name=name: getattr(m, name)())
+            out.append(r if not isinstance(r, nn.Module) else (name, r is m))
+    return out
+
+
 # --- containers --------------------------------------------------------------------------------
 
 

@@ -714,9 +714,36 @@ class Module:
         """Mirrors `torch.nn.Module.cpu`."""
         return self
 
+    def _to_accelerator(self, error: Exception) -> Module:
+        # torch's CPU build: moving the first parameter or buffer fails; a module with none
+        # (nn.ReLU().cuda()) is returned as it is
+        if next(self.parameters(), None) is not None or next(self.buffers(), None) is not None:
+            raise error
+        return self
+
     def cuda(self, device: Any = None) -> Module:
-        """Mirrors `torch.nn.Module.cuda`; shadowgrad has no CUDA."""
-        raise AssertionError("Torch not compiled with CUDA enabled")
+        """Mirrors `torch.nn.Module.cuda` (torch's CPU build: no CUDA)."""
+        return self._to_accelerator(AssertionError("Torch not compiled with CUDA enabled"))
+
+    def xpu(self, device: Any = None) -> Module:
+        """Mirrors `torch.nn.Module.xpu` (torch's CPU build: no XPU)."""
+        return self._to_accelerator(AssertionError("Torch not compiled with XPU enabled"))
+
+    def ipu(self, device: Any = None) -> Module:
+        """Mirrors `torch.nn.Module.ipu` (torch's CPU build: no IPU)."""
+        return self._to_accelerator(
+            RuntimeError("PyTorch is not linked with support for ipu devices")
+        )
+
+    def mtia(self, device: Any = None) -> Module:
+        """Mirrors `torch.nn.Module.mtia` (torch's CPU build: no MTIA)."""
+        return self._to_accelerator(
+            AssertionError(
+                "Torch not compiled with MTIA enabled. Ensure you have `import "
+                "mtia.host_runtime.torch_mtia.dynamic_library` in your python src file and "
+                "include `//mtia/host_runtime/torch_mtia:torch_mtia` as your target dependency!"
+            )
+        )
 
     # --- state dict ----------------------------------------------------------------------
     def _save_to_state_dict(
