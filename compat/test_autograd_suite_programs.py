@@ -737,6 +737,40 @@ def prog_tas_hook_on_unused_output_of_multi_output_node(T: Any) -> Any:
     return log, x.grad
 
 
+@program()
+def prog_tas_grad_dtype_setter_checks(T: Any) -> Any:
+    z = _t(T, 2)
+    seen = []
+    for v in (T.float64, None, T.int64, T.complex64):
+        z.grad_dtype = v
+        seen.append(z.grad_dtype)
+    z.grad_dtype = T.float32
+    z.grad = T.ones(2)
+    r1 = raises(lambda: setattr(z, "grad_dtype", T.float64))
+    r2 = raises(lambda: setattr(z, "grad_dtype", 3))
+    r3 = raises(lambda: setattr(z * 2, "grad_dtype", None))
+    r4 = raises(lambda: (z * 2).grad_dtype)
+    z.grad_dtype = None
+    r5 = raises(lambda: setattr(z, "grad", T.ones(2, dtype=T.float64)))
+    return seen, r1, r2, r3, r4, r5, z.grad
+
+
+@program(
+    xfail="torch casts a leaf's accumulated (and autograd.grad-captured) gradient to its "
+    "grad_dtype, and skips the cast when grad_dtype is None; shadowgrad's engine (the lead's "
+    "engine.py: _validate/_accumulate) always casts to the leaf's dtype"
+)
+def prog_tas_grad_dtype_drives_accumulation(T: Any) -> Any:
+    z = _t(T, 2)
+    y = (z * 2).sum()
+    z.grad_dtype = T.float64
+    y.backward()
+    w = _t(T, 2, seed=1)
+    w.grad_dtype = T.float64
+    (g,) = T.autograd.grad((w * 3).sum(), w)
+    return z.grad, g
+
+
 # --- .data, requires_grad_, leaves ------------------------------------------------------------
 
 

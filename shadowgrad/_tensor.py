@@ -381,8 +381,20 @@ class Tensor:
 
     @grad_dtype.setter
     def grad_dtype(self, value: D.dtype | None) -> None:
+        old = self.grad  # torch reads the gradient first (the non-leaf .grad warning)
         if self._grad_fn is not None:
-            raise RuntimeError("grad_dtype can only be accessed on leaf tensors.")
+            raise RuntimeError("grad_dtype can only be set on leaf tensors.")
+        if value is not None and not isinstance(value, D.dtype):
+            raise RuntimeError(
+                f"grad_dtype must be a torch.dtype or None, but got {type(value).__name__}"
+            )
+        if value is not None and old is not None and old.dtype is not value:
+            raise RuntimeError(
+                f"Cannot set grad_dtype to '{value._short}' because there is already a gradient "
+                f"with dtype '{D.CPP_NAMES[old.dtype]}'. Please clear the gradient (.grad = None) "
+                "before changing grad_dtype, or ensure the new grad_dtype matches the existing "
+                "gradient's dtype."
+            )
         self._extra().grad_dtype = value
 
     def retain_grad(self) -> None:
