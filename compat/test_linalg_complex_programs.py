@@ -1298,6 +1298,59 @@ def prog_lcx_cholesky_ex_reads_the_real_diagonal(T: Any) -> Any:
     }
 
 
+@program()
+def prog_lcx_out_arguments_of_linalg(T: Any) -> Any:
+    A, B = _pd(T, 3), _c(T, 3, 2, seed=1, rg=False)
+    L = T.linalg
+    c64 = lambda *s: T.empty(*s, dtype=T.complex64)  # noqa: E731
+    f64 = lambda *s: T.empty(*s, dtype=T.float64)  # noqa: E731
+    c128 = lambda *s: T.empty(*s, dtype=T.complex128)  # noqa: E731
+    needs_grad = {
+        "inv": raises(lambda: L.inv(A, out=c128(3, 3))),
+        "solve": raises(lambda: L.solve(A, B, out=c128(3, 2))),
+        "cholesky": raises(lambda: L.cholesky(A, out=c128(3, 3))),
+        "svdvals": raises(lambda: L.svdvals(A, out=f64(3))),
+        "eigvalsh": raises(lambda: L.eigvalsh(A, out=f64(3))),
+        "eigh": raises(lambda: L.eigh(A, out=(f64(3), c128(3, 3)))),
+        "qr": raises(lambda: L.qr(A, out=(c128(3, 3), c128(3, 3)))),
+        "power": raises(lambda: L.matrix_power(A, 2, out=c128(3, 3))),
+        "multi_dot": raises(lambda: L.multi_dot([A, A], out=c128(3, 3))),
+        "vecdot": raises(lambda: L.vecdot(A, A, out=c128(3))),
+    }
+    Ad = A.detach()
+    dtypes = {
+        "inv": raises(lambda: L.inv(Ad, out=c64(3, 3))),
+        "inv_real": raises(lambda: L.inv(Ad, out=f64(3, 3))),
+        "solve": raises(lambda: L.solve(Ad, B, out=c64(3, 2))),
+        "svdvals": raises(lambda: L.svdvals(Ad, out=T.empty(3))),
+        "eigh": raises(lambda: L.eigh(Ad, out=(T.empty(3), c64(3, 3)))),
+        "qr": raises(lambda: L.qr(Ad, out=(c64(3, 3), c128(3, 3)))),
+        "pinv": raises(lambda: L.pinv(Ad, out=f64(3, 3))),
+        "pinv_c64": L.pinv(Ad, out=c64(3, 3)).dtype,
+        "eigvals": raises(lambda: L.eigvals(Ad, out=f64(3))),
+        "tri": raises(lambda: L.solve_triangular(Ad, B, upper=True, out=c64(3, 2))),
+        "power": raises(lambda: L.matrix_power(Ad, 2, out=f64(3, 3))),
+        "power_c64": raises(lambda: L.matrix_power(Ad, 2, out=c64(3, 3))),
+        "multi_dot": raises(lambda: L.multi_dot([Ad, Ad], out=c64(3, 3))),
+        "vecdot": raises(lambda: L.vecdot(Ad, Ad, out=c64(3))),
+        "tensordot": raises(lambda: T.tensordot(Ad, Ad, dims=1, out=c64(3, 3))),
+        "chol_inv": raises(lambda: T.cholesky_inverse(Ad, out=f64(3, 3))),
+    }
+    V = c128(3, 3)
+    w = L.eigh(Ad, out=(f64(3), V))
+    P, Lf, U = c128(0), c128(0), c128(0)
+    L.lu(Ad, out=(P, Lf, U))
+    o = c128(0)
+    tinv = L.tensorinv(A, ind=1, out=o)  # a composite: the out tensor joins the graph
+    _loss(o).backward()
+    return {
+        "needs_grad": needs_grad,
+        "dtypes": dtypes,
+        "written": (w[1] is V, V, P, Lf, U),
+        "tensorinv": (tinv is o, _gn(o), o._version, A.grad),
+    }
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

@@ -127,6 +127,68 @@ def mm(input: Tensor, mat2: Tensor, *, out: Tensor | None = None) -> Tensor:
     return mm_op(input, mat2)
 
 
+def _lout(
+    result: Tensor,
+    out: Tensor | None,
+    name: str | None,
+    check: str = "exact",
+    fname: str = "",
+    what: str = "result",
+) -> Tensor:
+    """_out for a linear-algebra function's out=, with its own dtype check after the autograd
+    one (named by the op torch runs). check: "exact" (the structured kernels' "Expected out
+    tensor to have dtype ..."), "cast" (a composite's "<fname>: Expected result to be safely
+    castable ..."), "cast+exact" (both, in that order), "scalar" (solve_triangular's); name
+    None: a composite that copies its result into out (differentiably: CopyBackwards)."""
+    if out is None:
+        return result
+    from .. import _grad_mode
+    from .._dtype import CPP_NAMES
+    from .pointwise import out_autograd_error
+
+    if name is not None and _grad_mode.STATE.grad and (result._rg or out._rg):
+        raise RuntimeError(out_autograd_error(name))
+    if name is None and _grad_mode.STATE.grad and result._rg:
+        from .shape import resize_out
+
+        if result._data.dtype == out._data.dtype or result.dtype._cat <= out.dtype._cat:
+            if out._data.shape != result._data.shape:
+                resize_out(result.detach(), out)  # the resize (and its warning): no new version
+                out._vc.v -= 1  # type: ignore[union-attr]
+            return out.copy_(result)
+    r, o = result.dtype, out.dtype
+    if r is not o:
+        if "cast" in check and (r._cat > o._cat):
+            raise RuntimeError(
+                f"{fname}: Expected {what} to be safely castable from {r._short} dtype, but got "
+                f"{what} with dtype {o._short}"
+            )
+        if "exact" in check:
+            raise RuntimeError(
+                f"Expected out tensor to have dtype {CPP_NAMES[r]}, but got {CPP_NAMES[o]} instead"
+            )
+        if check == "scalar":
+            raise RuntimeError(f"expected scalar type {r._short} but found {o._short}")
+    return _out(result, out, None)
+
+
+def _louts(outs: Any, out: Any, name: str, order: Any = None) -> Any:
+    """A factorization's results written into its out= tuple: torch's autograd check over all
+    of them first (named by the op torch runs), then each out's exact dtype, in `order` (the
+    kernel's: the outputs' own order unless given)."""
+    if out is None:
+        return outs
+    from .. import _grad_mode
+    from .pointwise import out_autograd_error
+
+    if _grad_mode.STATE.grad and any(t._rg for t in (*outs, *out)):
+        raise RuntimeError(out_autograd_error(name))
+    written = list(out)
+    for k in order or range(len(outs)):
+        written[k] = _lout(outs[k], out[k], None)
+    return tuple(written)
+
+
 def _write_out(result: Tensor, out: Tensor, name: str, args: tuple[Tensor, ...]) -> Tensor:
     """Write a matrix product into a user-given `out=` tensor, with torch's checks: no autograd,
     the result's dtype, and a resize warning when a non-empty `out` has the wrong shape."""
@@ -722,7 +784,7 @@ def addmv(
             "addmv input tensors must have the same dtype, but got "
             f"{input.dtype._short}, {mat.dtype._short}, and {vec.dtype._short}"
         )
-    return _out(_addmv(input, mat, vec, beta, alpha), out, "addmv")
+    return _lout(_addmv(input, mat, vec, beta, alpha), out, "addmv")
 
 
 def _check_batch(b1: Tensor, b2: Tensor) -> None:
@@ -857,7 +919,12 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2, out: Tensor | None = None) ->
     am = a.permute(*fa, *ca).reshape(p, k)
     bm = b.permute(*cb, *fb).reshape(k, q)
     r = mm(am, bm).reshape(*[sa[i] for i in fa], *[sb[i] for i in fb])
-    return _out(r, out, "tensordot")
+    if out is not None and out.dtype is not r.dtype:
+        raise RuntimeError(
+            f"tensordot: Expected the output tensor to have dtype {r.dtype._short}, but got an "
+            f"output tensor with dtype {out.dtype._short}"
+        )
+    return _lout(r, out, None, "none")
 
 
 # --- einsum ---------------------------------------------------------------------------------
@@ -1213,7 +1280,7 @@ def _inv(A: Tensor) -> Tensor:
 def inv(A: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.linalg.inv`."""
     _check_matrix(A, "linalg.inv")
-    return _out(_inv(A), out, "linalg_inv")
+    return _lout(_inv(A), out, "linalg_inv_ex")
 
 
 def inv_ex(A: Tensor, *, check_errors: bool = False, out: Any = None) -> Any:
@@ -1453,7 +1520,7 @@ def _check_solve(A: Tensor, B: Tensor, left: bool, fname: str) -> bool:
 def solve(A: Tensor, B: Tensor, *, left: bool = True, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.linalg.solve`: X with AX = B (XA = B when left=False)."""
     vector = _check_solve(A, B, left, "linalg.solve")
-    return _out(_solve(A, B, left, vector), out, "linalg_solve")
+    return _lout(_solve(A, B, left, vector), out, "_linalg_solve_ex")
 
 
 def solve_ex(
@@ -1562,7 +1629,7 @@ _cholesky_legacy = defop(
 def cholesky(A: Tensor, *, upper: bool = False, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.linalg.cholesky`."""
     _check_matrix(A, "linalg.cholesky")
-    return _out(_cholesky_ex(A, upper, "linalg.cholesky")[0], out, "linalg_cholesky")
+    return _lout(_cholesky_ex(A, upper, "linalg.cholesky")[0], out, "linalg_cholesky_ex")
 
 
 def cholesky_ex(
@@ -1696,7 +1763,7 @@ def qr(A: Tensor, mode: str = "reduced", *, out: Any = None) -> Any:
     _check_matrix(A, "linalg.qr", square=False)
     outs = _qr(A, mode, None)
     _save_outputs(outs, {"R_": 1})
-    return _return_type("linalg_qr", ("Q", "R"), outs)
+    return _return_type("linalg_qr", ("Q", "R"), _louts(outs, out, "linalg_qr"))
 
 
 def _svd_fwd(A: np.ndarray, full_matrices: bool, S_: Any, Vh_: Any) -> tuple[np.ndarray, ...]:
@@ -1845,13 +1912,14 @@ def _svd(A: Tensor, full_matrices: bool, S_: Any = None, Vh_: Any = None) -> tup
 def svd(A: Tensor, full_matrices: bool = True, *, driver: Any = None, out: Any = None) -> Any:
     """Mirrors `torch.linalg.svd`: the named tuple (U, S, Vh)."""
     _check_matrix(A, "linalg.svd", square=False)
-    return _return_type("linalg_svd", ("U", "S", "Vh"), _svd(A, full_matrices))
+    outs = _louts(_svd(A, full_matrices), out, "_linalg_svd")
+    return _return_type("linalg_svd", ("U", "S", "Vh"), outs)
 
 
 def svdvals(A: Tensor, *, driver: Any = None, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.linalg.svdvals` (the S output of an SVD node, as in torch)."""
     _check_matrix(A, "linalg.svd", square=False)
-    return _out(_svd(A, False)[1], out, "linalg_svdvals")
+    return _lout(_svd(A, False)[1], out, "_linalg_svd")
 
 
 def svd_legacy(
@@ -1935,6 +2003,7 @@ def eigh(A: Tensor, UPLO: str = "L", *, out: Any = None) -> Any:
     _check_uplo(UPLO)
     outs = _eigh(A, UPLO.upper(), None)
     _save_outputs(outs, {"V_": 1})
+    outs = _louts(outs, out, "_linalg_eigh", (1, 0))  # the eigenvectors' dtype first
     return _return_type("linalg_eigh", ("eigenvalues", "eigenvectors"), outs)
 
 
@@ -1944,7 +2013,7 @@ def eigvalsh(A: Tensor, UPLO: str = "L", *, out: Tensor | None = None) -> Tensor
     _check_uplo(UPLO)
     outs = _eigh(A, UPLO.upper(), None)
     _save_outputs(outs, {"V_": 1})
-    return _out(outs[0], out, "linalg_eigvalsh")
+    return _lout(outs[0], out, "_linalg_eigh")
 
 
 # --- named tuples ---------------------------------------------------------------------------
@@ -1987,18 +2056,18 @@ def matrix_power(A: Tensor, n: int, *, out: Tensor | None = None) -> Tensor:
         eye = _make(np.broadcast_to(np.eye(r, dtype=A._data.dtype), A._data.shape).copy())
         if A._rg:  # torch's: a contiguous clone of A overwritten by eye (grad_fn CopyBackwards)
             eye = A.clone(memory_format=contiguous_format).copy_(eye)
-        return _out(eye, out, "linalg_matrix_power")
+        return _lout(eye, out, "matmul", "cast+exact", "matrix_power")
     if n == 1:
-        return _out(A.clone(), out, "linalg_matrix_power")
+        return _lout(A.clone(), out, "matmul", "cast+exact", "matrix_power")
     if n < 0:
         A = inv(A)
         n = -n
         if n == 1:
-            return _out(A, out, "linalg_matrix_power")
+            return _lout(A, out, "matmul", "cast+exact", "matrix_power")
     if n == 2:
-        return _out(matmul(A, A), out, "linalg_matrix_power")
+        return _lout(matmul(A, A), out, "matmul", "cast+exact", "matrix_power")
     if n == 3:
-        return _out(matmul(matmul(A, A), A), out, "linalg_matrix_power")
+        return _lout(matmul(matmul(A, A), A), out, "matmul", "cast+exact", "matrix_power")
     z = result = None
     while n > 0:
         z = A if z is None else matmul(z, z)
@@ -2006,7 +2075,7 @@ def matrix_power(A: Tensor, n: int, *, out: Tensor | None = None) -> Tensor:
             result = z if result is None else matmul(result, z)
         n >>= 1
     assert result is not None
-    return _out(result, out, "linalg_matrix_power")
+    return _lout(result, out, "matmul", "cast+exact", "matrix_power")
 
 
 _cross = defop(
@@ -2045,7 +2114,7 @@ def cross(input: Tensor, other: Tensor, *, dim: int = -1, out: Tensor | None = N
         raise RuntimeError(
             f"expected scalar type {input.dtype._short} but found {other.dtype._short}"
         )
-    return _out(_cross(input, other, d - len(shape)), out, "linalg_cross")
+    return _lout(_cross(input, other, d - len(shape)), out, "linalg_cross")
 
 
 def cross_legacy(

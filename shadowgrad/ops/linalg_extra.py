@@ -16,6 +16,8 @@ from .linalg import (
     _eye,
     _inv_ex,
     _LinAlgError,
+    _lout,
+    _louts,
     _mH,
     _mT,
     _return_type,
@@ -108,7 +110,14 @@ def multi_dot(tensors: Any, *, out: Tensor | None = None) -> Tensor:
             return mm(prod(i, k), prod(k + 1, j))
 
         r = prod(0, n - 1)
-    return _out(r.view(*shape), out, "linalg_multi_dot")
+    if out is not None and out.dtype is not r.dtype:
+        from .._dtype import CPP_NAMES
+
+        raise RuntimeError(
+            f"multi_dot(): expected out tensor to have dtype {CPP_NAMES[r.dtype]} but got "
+            f"{CPP_NAMES[out.dtype]}"
+        )
+    return _out(r.view(*shape), out, "mm")
 
 
 def _cname(t: Tensor) -> str:
@@ -215,7 +224,7 @@ def pinv(
     _check_pinv_input(A, "linalg.pinv")
     if hermitian:
         _check_matrix(A, "linalg.eigh")
-    return _out(_pinv(A, atol, rtol, hermitian), out, "linalg_pinv")
+    return _lout(_pinv(A, atol, rtol, hermitian), out, "linalg_pinv", "cast", "linalg.pinv")
 
 
 def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:
@@ -428,7 +437,8 @@ def solve_triangular(
     """Mirrors `torch.linalg.solve_triangular`."""
     _check_triangular(A, B, left, "linalg.solve_triangular")
     _check_trsm_dtype(A, B)
-    return _out(_trsm(A, B, upper, left, unitriangular), out, "linalg_solve_triangular")
+    X = _trsm(A, B, upper, left, unitriangular)
+    return _lout(X, out, "linalg_solve_triangular", "scalar")
 
 
 def _trsv_fwd(
@@ -679,8 +689,12 @@ def vecdot(x: Tensor, y: Tensor, *, dim: int = -1, out: Tensor | None = None) ->
             "linalg.vecdot: Expected a floating point or complex tensor as input. Got "
             f"{x.dtype._short}"
         )
+    if out is not None and out.dtype is not x.dtype:  # checked first, as torch's vecdot_out
+        raise RuntimeError(
+            f"linalg.vecdot: Expected out of dtype{x.dtype._short} but found {out.dtype._short}"
+        )
     xc = x.conj() if x.dtype.is_complex else x
-    return _out((xc * y).sum(dim), out, "linalg_vecdot")
+    return _out((xc * y).sum(dim), out, "sum")
 
 
 _COND_NORMS = ("fro", "nuc", math.inf, -math.inf, 1, -1)
@@ -909,7 +923,8 @@ def lu_factor(A: Tensor, *, pivot: bool = True, out: Any = None) -> Any:
     """Mirrors `torch.linalg.lu_factor`: (LU, pivots); a zero pivot is an error."""
     outs = _lu_factor(A, pivot, "torch.lu_factor")
     _raise_lu_info(outs[2]._data, A._data.shape, "torch.linalg.lu_factor")
-    return _return_type("linalg_lu_factor", ("LU", "pivots"), outs[:2])
+    outs = _louts(outs[:2], out, "linalg_lu_factor_ex")
+    return _return_type("linalg_lu_factor", ("LU", "pivots"), outs)
 
 
 def _lu_fwd(A: np.ndarray, pivot: bool, L_: Any, U_: Any) -> tuple[np.ndarray, ...]:
@@ -961,7 +976,7 @@ def lu(A: Tensor, *, pivot: bool = True, out: Any = None) -> Any:
         raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
     outs = _lu(A, pivot, None, None)
     _save_outputs((outs[1], *outs), {"L_": 2, "U_": 3})  # P has no node: L's node
-    return _return_type("linalg_lu", ("P", "L", "U"), outs)
+    return _return_type("linalg_lu", ("P", "L", "U"), _louts(outs, out, "linalg_lu"))
 
 
 def _lu_unpack_fwd(
@@ -1125,7 +1140,7 @@ def lu_solve(
             f"linalg.lu_solve: Incompatible shapes of A and B for the equation {eq} "
             f"({n}x{n} and {sb[-2]}x{sb[-1]})"
         )
-    return _out(_lu_solve(LU, pivots, B, left, adjoint), out, "linalg_lu_solve")
+    return _lout(_lu_solve(LU, pivots, B, left, adjoint), out, "linalg_lu_solve")
 
 
 def lu_solve_legacy(
@@ -1178,7 +1193,7 @@ def tensorsolve(A: Tensor, B: Tensor, dims: Any = None, *, out: Tensor | None = 
             f"prod(self.shape[:other.ndim]), but got {cols} != {rows}"
         )
     x = solve(A.reshape(rows, cols), B.reshape(-1))
-    return _out(x.reshape(*shape[nb:]), out, "linalg_tensorsolve")
+    return _lout(x.reshape(*shape[nb:]), out, None, "cast", "tensorsolve")
 
 
 # --- cholesky_solve, cholesky_inverse ------------------------------------------------------
@@ -1265,7 +1280,8 @@ def cholesky_solve(
         raise NotImplementedError(
             f"\"cholesky_solve_cpu\" not implemented for '{input.dtype._short}'"
         )
-    return _out(_cholesky_solve(input, input2, upper), out, "cholesky_solve")
+    X = _cholesky_solve(input, input2, upper)
+    return _lout(X, out, "cholesky_solve", "cast", "cholesky_solve")
 
 
 def _cholesky_inverse_fwd(self: np.ndarray, upper: bool) -> np.ndarray:
@@ -1301,7 +1317,8 @@ def cholesky_inverse(input: Tensor, upper: bool = False, *, out: Tensor | None =
     if not (dt.is_floating_point or dt.is_complex) or input._data.dtype.itemsize < 4:
         raise NotImplementedError(f"\"cholesky_inverse_out_cpu\" not implemented for '{dt._short}'")
     _check_matrix(input, "cholesky_inverse")
-    return _out(_cholesky_inverse(input, upper), out, "cholesky_inverse")
+    X = _cholesky_inverse(input, upper)
+    return _lout(X, out, "cholesky_inverse", "cast", "cholesky_inverse")
 
 
 # --- geqrf, householder_product, ormqr ------------------------------------------------------
@@ -1511,7 +1528,8 @@ def householder_product(input: Tensor, tau: Tensor, *, out: Tensor | None = None
             f"{fname}: tau dtype {tau.dtype._short} does not match input dtype {input.dtype._short}"
         )
     _check_lapack_dtype(input, "orgqr_cpu")
-    return _out(_householder_product(input, tau), out, "linalg_householder_product")
+    Q = _householder_product(input, tau)
+    return _lout(Q, out, "linalg_householder_product", "cast", fname)
 
 
 def orgqr(input: Tensor, input2: Tensor) -> Tensor:
@@ -1718,7 +1736,7 @@ def eigvals(A: Tensor, *, out: Tensor | None = None) -> Tensor:
     _check_eig_input(A, "linalg.eigvals")
     outs = _eig(A, None)
     _save_outputs(outs, {"V_": 1})
-    return _out(outs[0], out, "linalg_eigvals")
+    return _lout(outs[0], out, "linalg_eigvals", "cast", "torch.linalg.eigvals", "eigenvalues")
 
 
 def tensorinv(A: Tensor, ind: int = 2, *, out: Tensor | None = None) -> Tensor:
@@ -1738,10 +1756,10 @@ def tensorinv(A: Tensor, ind: int = 2, *, out: Tensor | None = None) -> Tensor:
     if r > 1:  # torch's inverse is column-major: its reshape is an _reshape_alias
         from .shape import _reshape_alias
 
-        return _out(
-            _reshape_alias(X, (*cols, *rows), tuple(X._data.shape)), out, "linalg_tensorinv"
-        )
-    return _out(X.reshape(*cols, *rows), out, "linalg_tensorinv")
+        Y = _reshape_alias(X, (*cols, *rows), tuple(X._data.shape))
+    else:
+        Y = X.reshape(*cols, *rows)
+    return _lout(Y, out, None, "cast", "tensorinv")
 
 
 METHODS: dict[str, Any] = {

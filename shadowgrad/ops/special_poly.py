@@ -497,7 +497,7 @@ def inner(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
         if input.dtype is not other.dtype:  # torch's tensordot check (dot words it otherwise)
             raise RuntimeError("both inputs should have same dtype")
         return _out(dot(input.permute(0), other.permute(0)).view(()), out, "inner")
-    return _out(tensordot(input, other, ([-1], [-1])), out, "inner")
+    return tensordot(input, other, ([-1], [-1]), out=out)  # its out= checks, as torch's
 
 
 _vdot = defop(
