@@ -1066,10 +1066,14 @@ def prog_mis_model_output_in_no_grad_backward(T: Any) -> Any:
 
 
 def _round_trip(T: Any, obj: Any) -> Any:
+    return _round_trip_kw(T, obj)
+
+
+def _round_trip_kw(T: Any, obj: Any, **kw: Any) -> Any:
     buf = io.BytesIO()
     T.save(obj, buf)
     buf.seek(0)
-    return T.load(buf)
+    return T.load(buf, **kw)
 
 
 @program()
@@ -1122,6 +1126,31 @@ def prog_mis_save_load_module_and_requires_grad(T: Any) -> Any:
         back["p"].requires_grad,
         raises(lambda: _round_trip(T, y)),
         raises(lambda: _round_trip(T, lin)),
+    )
+
+
+@program()
+def prog_mis_numpy_in_checkpoint_with_weights_only(T: Any) -> Any:
+    ckpt = {"epoch": 3, "losses": np.array([0.5, 0.25]), "best": np.float32(0.25)}
+    only_arrays = {"a": np.arange(3, dtype=np.int32)}
+
+    def load(obj: Any, allowed: Any = (), **kw: Any) -> Any:
+        with T.serialization.safe_globals(list(allowed)):
+            return _round_trip_kw(T, obj, **kw)
+
+    arr = [np._core.multiarray._reconstruct, np.ndarray, np.dtype]
+    return (
+        raises(lambda: load(ckpt)),
+        raises(lambda: load(only_arrays, arr[:1])),
+        raises(lambda: load(only_arrays, arr[:2])),
+        raises(lambda: load(only_arrays, arr)),
+        load(only_arrays, [*arr, np.dtypes.Int32DType]),
+        raises(lambda: load({"s": np.float32(1.5)}, [np._core.multiarray.scalar])),
+        load(
+            {"s": np.float32(1.5)}, [np._core.multiarray.scalar, np.dtype, np.dtypes.Float32DType]
+        ),
+        load(ckpt, weights_only=False),
+        load({"t": T.tensor(ckpt["losses"]), "epoch": 3}),  # the fix users apply
     )
 
 

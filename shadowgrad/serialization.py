@@ -154,18 +154,43 @@ class _ObjUnpickler(pickle.Unpickler):
         elif full_path.startswith("shadowgrad."):
             # torch names its own classes (a saved nn.Module) under torch's module paths
             full_path = "torch." + full_path[len("shadowgrad.") :]
-        message = (
-            f"Unsupported global: GLOBAL {full_path} was not an allowed global by default. "
-            f"Please use `torch.serialization.add_safe_globals([{full_path}])` or the "
-            f"`torch.serialization.safe_globals([{full_path}])` context manager to allowlist "
-            "this global if you trust this class/function."
-        )
+        raise _unsupported_global(full_path)
+
+
+def _unsupported_global(full_path: str) -> pickle.UnpicklingError:
+    """torch's weights_only error for a global its unpickler does not allow."""
+    message = (
+        f"Unsupported global: GLOBAL {full_path} was not an allowed global by default. "
+        f"Please use `torch.serialization.add_safe_globals([{full_path}])` or the "
+        f"`torch.serialization.safe_globals([{full_path}])` context manager to allowlist "
+        "this global if you trust this class/function."
+    )
+    return pickle.UnpicklingError(
+        "Weights only load failed. This file can still be loaded, to do so you have two "
+        "options, \033[1mdo those steps only if you trust the source of the checkpoint"
+        f"\033[0m. \n\t(1) {UNSAFE_MESSAGE}\n\t(2) Alternatively, to load with "
+        "`weights_only=True` please check the recommended steps in the following error "
+        "message.\n\tWeightsUnpickler error: " + message + DOCS_MESSAGE
+    )
+
+
+def _check_numpy_allowed(a: np.ndarray, scalar: bool) -> None:
+    """A weights_only load refuses numpy arrays and scalars as torch's does (it unpickles them
+    from numpy's globals): the first of those globals the user has not allowed, in torch's
+    order, then the dtype's class."""
+    user = _user_safe()
+    first = "numpy._core.multiarray.scalar" if scalar else "numpy._core.multiarray._reconstruct"
+    needed = [first] if scalar else [first, "numpy.ndarray"]
+    for path in [*needed, "numpy.dtype"]:
+        if path not in user:
+            raise _unsupported_global(path)
+    cls = type(a.dtype)
+    if f"{cls.__module__}.{cls.__qualname__}" not in user:
         raise pickle.UnpicklingError(
-            "Weights only load failed. This file can still be loaded, to do so you have two "
-            "options, \033[1mdo those steps only if you trust the source of the checkpoint"
-            f"\033[0m. \n\t(1) {UNSAFE_MESSAGE}\n\t(2) Alternatively, to load with "
-            "`weights_only=True` please check the recommended steps in the following error "
-            "message.\n\tWeightsUnpickler error: " + message + DOCS_MESSAGE
+            f"Weights only load failed. {UNSAFE_MESSAGE}\nPlease file an issue with the "
+            "following so that we can make `weights_only=True` compatible with your use case: "
+            "WeightsUnpickler error: \n\nCan only build Tensor, Parameter, OrderedDict or types "
+            f"allowlisted via `add_safe_globals`, but got {cls}" + DOCS_MESSAGE
         )
 
 
@@ -331,9 +356,15 @@ class _Reader:
                 self.tensors[key] = t
             return self.tensors[key]
         if "__ndarray__" in obj:
-            return self.array(obj["__ndarray__"])
+            a = self.array(obj["__ndarray__"])
+            if self.weights_only:
+                _check_numpy_allowed(a, False)
+            return a
         if "__npscalar__" in obj:
-            return self.array(obj["__npscalar__"])[()]
+            a = self.array(obj["__npscalar__"])
+            if self.weights_only:
+                _check_numpy_allowed(a, True)
+            return a[()]
         if "__size__" in obj:
             return Size(obj["__size__"])
         if "__dtype__" in obj:

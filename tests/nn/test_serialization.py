@@ -31,7 +31,6 @@ def test_nested_containers_and_plain_values_round_trip():
         3: {"x": sg.tensor(1.0, dtype=sg.float64)},
         "size": sg.Size([2, 3]),
         "dtype": sg.float16,
-        "arr": np.arange(3),
     }
     out = _round_trip(obj)
     assert out["t"] is out["again"]
@@ -40,7 +39,24 @@ def test_nested_containers_and_plain_values_round_trip():
     assert isinstance(out["list"][5], tuple) and out["list"][5][0].tolist() == [1, 2]
     assert out[3]["x"].dtype is sg.float64
     assert out["size"] == sg.Size([2, 3]) and out["dtype"] is sg.float16
+
+
+def test_numpy_arrays_need_allowed_globals_under_weights_only():
+    """As torch's weights_only unpickler: a numpy array or scalar loads once numpy's globals (and
+    the dtype's class) are allowed, or with weights_only=False."""
+    obj = {"arr": np.arange(3), "s": np.float32(1.5)}
+    with pytest.raises(pickle.UnpicklingError, match=r"numpy\._core\.multiarray\._reconstruct"):
+        _round_trip(obj)
+    allowed = [np._core.multiarray._reconstruct, np.ndarray, np.dtype, type(np.arange(3).dtype)]
+    allowed += [np._core.multiarray.scalar, np.dtypes.Float32DType]
+    with sg.serialization.safe_globals(allowed):
+        out = _round_trip(obj)
     np.testing.assert_array_equal(out["arr"], np.arange(3))
+    assert out["s"] == np.float32(1.5)
+    buf = io.BytesIO()
+    save(obj, buf)
+    buf.seek(0)
+    assert load(buf, weights_only=False)["s"] == np.float32(1.5)
 
 
 def test_parameters_and_requires_grad_survive(tmp_path):
