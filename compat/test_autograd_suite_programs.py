@@ -946,6 +946,29 @@ def prog_tas_autograd_backward_function_forms(T: Any) -> Any:
 
 
 @program()
+def prog_tas_backward_grad_variables_deprecated_and_gradient_forms(T: Any) -> Any:
+    x = _t(T, 2)
+    T.autograd.backward(x * 2, grad_variables=T.ones(2))
+    g1 = x.grad.clone()
+    both = raises(lambda: T.autograd.backward(x * 2, T.ones(2), grad_variables=T.ones(2)))
+    x.grad = None
+    (x * 2).backward(T.tensor([True, False]))
+    g2 = x.grad.clone()
+    x.grad = None
+    g0 = T.tensor(2.0, requires_grad=True)
+    (x * 2).sum().backward(g0, create_graph=True)
+    return (
+        g1,
+        both,
+        g2,
+        (x.grad, x.grad.grad_fn.name()),
+        raises(lambda: (x * 2).sum().backward(1.0)),
+        raises(lambda: (x * 2).sum().backward(T.tensor([2.0]))),
+        T.autograd.grad(outputs=(x * 2).sum(), inputs={"a": x}),
+    )
+
+
+@program()
 def prog_tas_grad_only_inputs_deprecated(T: Any) -> Any:
     x = _t(T, 3)
     y = (x * 2).sum()

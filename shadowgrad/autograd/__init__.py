@@ -140,9 +140,19 @@ def backward(
     if _grad_mode.TRANSFORMS.depth:
         raise RuntimeError(_grad_mode.BACKWARD_INSIDE)
 
-    outputs = _tensor_list(tensors)
     if grad_variables is not None:
+        warnings.warn(
+            "`grad_variables` is deprecated. Use `grad_tensors` instead.",
+            FutureWarning,
+            stacklevel=2,
+        )
+        if grad_tensors is not None:
+            raise RuntimeError(
+                "`grad_tensors` and `grad_variables` (deprecated) arguments both passed to "
+                "`backward()`. Please only use `grad_tensors`."
+            )
         grad_tensors = grad_variables
+    outputs = _tensor_list(tensors)
     if grad_tensors is None:
         grads: list[Any] = [None] * len(outputs)
     elif isinstance(grad_tensors, _Tensor):
