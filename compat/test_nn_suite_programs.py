@@ -3004,6 +3004,40 @@ def prog_nns_batchnorm_one_running_stat_removed(T: Any) -> Any:
     )
 
 
+@program()
+def prog_nns_dataloader_multiprocessing_context_checks(T: Any) -> Any:
+    D = T.utils.data
+    out = []
+    for kw in [
+        {"multiprocessing_context": "spawn"},
+        {"num_workers": 1, "multiprocessing_context": "foo"},
+        {"num_workers": 1, "multiprocessing_context": 3},
+        {"num_workers": 1, "multiprocessing_context": "fork"},
+        {"num_workers": 1},
+    ]:
+        r = raises(lambda kw=kw: D.DataLoader([1.0, 2.0], **kw))
+        if isinstance(r, D.DataLoader):
+            r = (type(r.multiprocessing_context).__name__, list(r))
+        out.append(r)
+    dl = D.DataLoader([1.0, 2.0], num_workers=1)
+    dl.multiprocessing_context = "fork"
+    out.append(type(dl.multiprocessing_context).__name__)
+    out.append(raises(lambda: setattr(dl, "multiprocessing_context", "bad")))
+    return out
+
+
+@program()
+def prog_nns_packed_sequence_pin_memory_and_module_attrs(T: Any) -> Any:
+    U = T.nn.utils.rnn
+    ps = U.pack_sequence([T.ones(2, 1), T.ones(1, 1)])
+    return (
+        raises(ps.pin_memory),
+        ps.is_pinned(),
+        T.nn.Module.dump_patches,
+        str(T.nn.Module.T_destination),
+    )
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

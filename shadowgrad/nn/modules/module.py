@@ -6,7 +6,7 @@ import inspect
 import warnings
 from collections import OrderedDict, namedtuple
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from ..._grad_mode import no_grad
 from ..._tensor import Tensor
@@ -239,6 +239,8 @@ class Module:
     training: bool
     _version: int = 1
     call_super_init: bool = False
+    dump_patches: bool = False
+    T_destination = TypeVar("T_destination", bound=dict[str, Any])
     forward: Callable[..., Any] = _forward_unimplemented
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -713,6 +715,13 @@ class Module:
     def cpu(self) -> Module:
         """Mirrors `torch.nn.Module.cpu`."""
         return self
+
+    def compile(self, *args: Any, **kwargs: Any) -> None:
+        """Mirrors `torch.nn.Module.compile`: torch.compile of this module's calls, in place.
+        shadowgrad has no compiler (see shadowgrad.compile): calls stay eager."""
+        from ..._runtime import compile as _compile
+
+        _compile(self._call_impl, *args, **kwargs)
 
     def _to_accelerator(self, error: Exception) -> Module:
         # torch's CPU build: moving the first parameter or buffer fails; a module with none

@@ -45,7 +45,7 @@ def _bind(t: Tensor | None, fn: Any) -> Any:
 class PackedSequence(PackedSequence_):
     """The packed steps of a batch of sequences. Mirrors `torch.nn.utils.rnn.PackedSequence`.
 
-    Differences: no `pin_memory` (there is no pinned memory here).
+    Differences: `pin_memory` fails as on torch's CPU build (there is no pinned memory here).
     """
 
     def __new__(
@@ -115,6 +115,12 @@ class PackedSequence(PackedSequence_):
     @property
     def is_cuda(self) -> bool:
         return self.data.is_cuda
+
+    def pin_memory(self) -> PackedSequence:
+        """Mirrors `PackedSequence.pin_memory`: data.pin_memory(), torch's error on the CPU
+        build (no accelerator)."""
+        data = self.data.pin_memory()
+        return type(self)(data, self.batch_sizes, self.sorted_indices, self.unsorted_indices)
 
     def is_pinned(self) -> bool:
         # Tensor has no pinned memory, so this is what torch's CPU build answers

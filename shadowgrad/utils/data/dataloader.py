@@ -215,17 +215,12 @@ class DataLoader(Generic[_T_co]):
             raise ValueError("prefetch_factor option should be non-negative")
         if persistent_workers and num_workers == 0:
             raise ValueError("persistent_workers option needs num_workers > 0")
-        if multiprocessing_context is not None and num_workers == 0:
-            raise ValueError(
-                "multiprocessing_context can only be used with multi-process loading "
-                f"(num_workers > 0), but got num_workers={num_workers}"
-            )
         self.prefetch_factor = prefetch_factor
         self.persistent_workers = persistent_workers
-        self.multiprocessing_context = multiprocessing_context
         self.in_order = in_order
         self.dataset = dataset
         self.num_workers = num_workers
+        self.multiprocessing_context = multiprocessing_context  # checked as torch's setter does
         self.pin_memory = pin_memory
         self.pin_memory_device = pin_memory_device
         self.timeout = timeout
@@ -319,6 +314,39 @@ class DataLoader(Generic[_T_co]):
                 f"{attr} attribute should not be set after {self.__class__.__name__} is initialized"
             )
         super().__setattr__(attr, val)
+
+    @property
+    def multiprocessing_context(self) -> Any:
+        """Mirrors `DataLoader.multiprocessing_context`: None or a multiprocessing context (a
+        start method's name becomes its context). The workers run in this process; the
+        context is only checked and kept."""
+        return self.__dict__["_multiprocessing_context"]
+
+    @multiprocessing_context.setter
+    def multiprocessing_context(self, ctx: Any) -> None:
+        import multiprocessing
+        from multiprocessing.context import BaseContext
+
+        if ctx is not None:
+            if self.num_workers <= 0:
+                raise ValueError(
+                    "multiprocessing_context can only be used with multi-process loading "
+                    f"(num_workers > 0), but got num_workers={self.num_workers}"
+                )
+            if isinstance(ctx, str):
+                methods = multiprocessing.get_all_start_methods()
+                if ctx not in methods:
+                    raise ValueError(
+                        "multiprocessing_context option should specify a valid start method in "
+                        f"{methods!r}, but got multiprocessing_context={ctx!r}"
+                    )
+                ctx = multiprocessing.get_context(ctx)
+            if not isinstance(ctx, BaseContext):
+                raise TypeError(
+                    "multiprocessing_context option should be a valid context object or a "
+                    f"string specifying the start method, but got multiprocessing_context={ctx}"
+                )
+        self.__dict__["_multiprocessing_context"] = ctx
 
     @property
     def _auto_collation(self) -> bool:
