@@ -1351,6 +1351,23 @@ def prog_lcx_out_arguments_of_linalg(T: Any) -> Any:
     }
 
 
+@program()
+def prog_lcx_block_matrices_and_scatters(T: Any) -> Any:
+    A, B = _c(T, 2, 2), _c(T, 1, 3, seed=1)
+    M = T.block_diag(A, B, _c(T, 2, seed=2, rg=False))
+    D = T.diagonal_scatter(_c(T, 3, 3, seed=3, rg=False), A.diagonal().repeat(2)[:3] * 1j)
+    g = _back(_loss(M) + _loss(D), A, B)
+    return {
+        "M": M,
+        "D": D,
+        "names": (_gn(M), _gn(D)),
+        "g": g,
+        "select": raises(lambda: T.select_scatter(_c(T, 2, 2), A[0], 0, 0)),
+        "slice": raises(lambda: T.slice_scatter(_c(T, 2, 2, rg=False), A[:1], 0, 0, 1)),
+        "nansum": raises(lambda: A.nansum()),
+    }
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

@@ -569,7 +569,7 @@ def nansum(
 ) -> Tensor:
     """Mirrors `torch.nansum`."""
     if input.dtype.is_complex:
-        raise RuntimeError("nansum does not support complex inputs")
+        raise RuntimeError("nansum on CPU does not support complex inputs")
     shape = tuple(input._data.shape)
     return _nansum(input, _axes(dim, input.ndim), keepdim, shape, _sum_dtype(input, dtype))
 

@@ -631,7 +631,19 @@ _diagonal_scatter = defop(
         grad, _zeros_of(_diag_region, grad, offset, dim1, dim2), offset, dim1, dim2
     ),
     src=lambda grad, offset, dim1, dim2: S.diagonal(grad, offset, dim1, dim2),
+    complex=True,  # linear
 )
+
+
+def _no_complex_autograd(name: str, *ts: Tensor) -> None:
+    """torch's forward refusal for ops without complex autograd (select_scatter's and
+    slice_scatter's: diagonal_scatter has it)."""
+    from .. import _grad_mode
+
+    if _grad_mode.STATE.grad and any(t._rg for t in ts) and ts[0].dtype.is_complex:
+        raise RuntimeError(
+            f"{name} does not support automatic differentiation for outputs with complex dtype."
+        )
 
 
 def _check_src(src: Tensor, region: np.ndarray) -> None:
@@ -655,6 +667,7 @@ def select_scatter(input: Tensor, src: Tensor, dim: int, index: int) -> Tensor:
         )
     i = int(index) % n
     _check_src(src, _select_region(input._data, d, i))
+    _no_complex_autograd("select_scatter", input, src)
     return _select_scatter(input, src, d, i)
 
 
@@ -674,6 +687,7 @@ def slice_scatter(
     lo, hi, _ = slice(start, end, step).indices(n)
     hi = max(hi, lo)
     _check_src(src, _slice_region(input._data, d, lo, hi, step))
+    _no_complex_autograd("slice_scatter", input, src)
     return _slice_scatter(input, src, d, lo, hi, int(step))
 
 
@@ -828,6 +842,7 @@ _block_diag = deflistop(
     "BlockDiagBackward0",
     _block_diag_fwd,
     tensors=lambda grad, shapes, sizes: _block_diag_grads(grad, shapes, sizes),
+    complex=True,  # linear: slices of the gradient
 )
 
 
