@@ -1717,6 +1717,28 @@ def prog_mis_asarray_copy_and_requires_grad(T: Any) -> Any:
     )
 
 
+@program()
+def prog_mis_from_numpy_view_shares_only_its_extent(T: Any) -> Any:
+    a = np.arange(12.0).reshape(3, 4)
+    v = T.from_numpy(a[1:, 1:3])
+    v[0, 0] = -1.0  # writes through to the array
+    f = np.asfortranarray(np.arange(6.0).reshape(2, 3))
+    tf = T.from_numpy(f[:, 1:])
+    row = T.as_tensor(a[2])
+    conv = T.as_tensor(a[2], dtype=T.float32)
+    whole = T.from_numpy(a)
+    return (
+        a[1, 1],
+        [
+            (t.untyped_storage().nbytes(), t.storage_offset(), t.stride(), t.is_contiguous())
+            for t in (v, tf, row, conv, whole, T.asarray(a[0, 1:]))
+        ],
+        tf,
+        v.untyped_storage().data_ptr() == v.data_ptr(),
+        np.shares_memory(v.numpy(), a),
+    )
+
+
 # torch's once-per-process warnings, seen by a fresh process for each library (the harness
 # leaves such warnings out: a process shows them once)
 _ONCE_SCRIPT = """

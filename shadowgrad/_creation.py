@@ -259,7 +259,10 @@ def as_tensor(data: Any, dtype: D.dtype | None = None, device: Any = None) -> Te
     if isinstance(data, np.ndarray):
         _check_np_strides(data)
         d = dtype or D.from_numpy_dtype(data.dtype)
-        t = _make(data if data.dtype == d._np else D.quietly(data.astype, d._np))
+        if data.dtype == d._np:
+            t = _make(_own_extent(data))
+        else:
+            t = _make(D.quietly(data.astype, d._np))
         _warn_not_writable(data)
         return t
     return tensor(data, dtype=dtype)
@@ -292,8 +295,7 @@ def asarray(
             )
     if isinstance(obj, np.ndarray) and obj.dtype != object:
         arr = obj
-        obj = from_numpy(arr)
-        _warn_not_writable(arr)
+        obj = public_from_numpy(arr)
     if not isinstance(obj, Tensor):
         if copy is False:
             raise ValueError("can't alias arbitrary sequence into a tensor.")
@@ -326,11 +328,34 @@ def _warn_not_writable(a: np.ndarray) -> None:
         warn_once("numpy not writable", _NOT_WRITABLE, stacklevel=4)
 
 
+def _own_extent(a: np.ndarray) -> np.ndarray:
+    """a, over a buffer of its own bytes alone: a tensor made from a numpy view has those for
+    its storage (torch's from_numpy: the storage starts at the view's first element and ends
+    after its last), not the whole array the view was cut from. The same memory, a view that
+    numpy's base chain no longer leads past (UntypedStorage walks that chain)."""
+    root = a.base
+    if not isinstance(root, np.ndarray) or not a.size:
+        return a
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    if not (root.flags.c_contiguous or root.flags.f_contiguous):
+        return a
+    start = a.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+    extent = sum((n - 1) * st for n, st in zip(a.shape, a.strides, strict=True)) + a.itemsize
+    if start == 0 and extent == root.nbytes:
+        return a
+    flat = root.reshape(-1, order="A").view(np.uint8)[start : start + extent]
+    own = np.frombuffer(memoryview(flat), np.uint8)  # its base: the memoryview
+    return np.ndarray(a.shape, a.dtype, own, 0, a.strides)
+
+
 def public_from_numpy(ndarray: np.ndarray) -> Tensor:
     """Share the array's memory. Mirrors `torch.from_numpy` (shadowgrad's own code calls
     from_numpy, which does not warn of its read-only arrays)."""
     t = from_numpy(ndarray)
     _warn_not_writable(ndarray)
+    if t._data.base is not None:
+        t._data = _own_extent(t._data)
     return t
 
 
