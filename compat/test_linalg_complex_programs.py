@@ -1368,6 +1368,76 @@ def prog_lcx_block_matrices_and_scatters(T: Any) -> Any:
     }
 
 
+# --- the complex-numbers note, as a user runs it ----------------------------------------------
+
+
+@program()
+def prog_lcx_complex_numbers_note_walkthrough(T: Any) -> Any:
+    T.manual_seed(0)
+    x = T.randn(2, 2, dtype=T.cfloat)
+    r = T.randn(3, 2)
+    y = T.view_as_complex(r)
+    back = T.view_as_real(y)
+    re, im = y.real, y.imag
+    y.real.mul_(2)  # writes through to y and r
+    x1 = T.tensor([3j, 4 + 4j])
+    old = T.get_default_dtype()
+    T.set_default_dtype(T.float64)
+    try:
+        dflt = (T.tensor([1j]).dtype, T.randn(1, dtype=T.cfloat).dtype, T.full((1,), 1j).dtype)
+    finally:
+        T.set_default_dtype(old)
+    return {
+        "x": x,
+        "y": y,
+        "r": r,
+        "back_is_view": back.data_ptr() == r.data_ptr(),
+        "strides": (y.real.stride(), re.stride(), im.is_contiguous()),
+        "abs_angle": (x1.abs(), x1.angle()),
+        "default": dflt,
+        "dtypes": (T.cfloat, T.cdouble, T.complex(r[:, 0], r[:, 1]).dtype),
+    }
+
+
+@program()
+def prog_lcx_save_load_complex_tensors(T: Any) -> Any:
+    import io
+
+    y = _c(T, 3, rg=False)
+    A = _well(T, 2, 2, rg=False).to(T.complex64)
+    buf = io.BytesIO()
+    T.save({"y": y, "A": A, "inv": T.linalg.inv(A)}, buf)
+    buf.seek(0)
+    d = T.load(buf)
+    return {"d": d, "dtypes": [v.dtype for v in d.values()]}
+
+
+@program()
+def prog_lcx_optimizers_on_complex_parameters(T: Any) -> Any:
+    # "all the existing optimizers work out of the box with complex parameters"
+    out = {}
+    for name, kw in (
+        ("SGD", {"lr": 0.1, "momentum": 0.9}),
+        ("Adam", {"lr": 0.05}),
+        ("AdamW", {"lr": 0.05, "weight_decay": 0.1}),
+        ("RMSprop", {"lr": 0.01}),
+        ("Adagrad", {"lr": 0.1}),
+    ):
+        w = _c(T, 3)
+        A = _well(T, 3, 3, seed=5, rg=False)
+        b = _c(T, 3, seed=6, rg=False)
+        opt = getattr(T.optim, name)([w], **kw)
+        losses = []
+        for _ in range(3):
+            opt.zero_grad()
+            loss = (A @ w - b).abs().square().sum() + T.linalg.vector_norm(w, 1)
+            loss.backward()
+            opt.step()
+            losses.append(loss.item())
+        out[name] = (losses, w.detach().clone())
+    return out
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 
