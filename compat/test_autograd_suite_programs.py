@@ -825,6 +825,32 @@ def prog_tas_nonleaf_grad_access_warns(T: Any) -> Any:
 
 
 @program()
+def prog_tas_nonleaf_grad_set_by_hand_reads_without_warning(T: Any) -> Any:
+    x = _t(T, 2)
+    y = x * 2
+    y.grad = T.ones(2)
+    g = y.grad
+    z = x * 3
+    z.retain_grad()
+    z.grad = T.full((2,), 5.0)
+    (z * 2).sum().backward()
+    w = x * 4
+    return g, z.grad, w.grad
+
+
+@program(
+    xfail="torch's retains_grad hook keeps a contiguous clone of the incoming gradient; "
+    "shadowgrad's (the lead's engine.py, _tensor_prehooks: g.clone()) keeps its strides"
+)
+def prog_tas_retained_grad_is_contiguous(T: Any) -> Any:
+    x = T.tensor(_data(2, 2), requires_grad=True)
+    y = x * 2
+    y.retain_grad()
+    (y.t() * T.tensor(_data(2, 2, seed=1))).sum().backward()
+    return y.grad, y.grad.stride()
+
+
+@program()
 def prog_tas_retain_grad_on_leaf_and_no_grad_tensor(T: Any) -> Any:
     x = _t(T, 3)
     x.retain_grad()

@@ -338,9 +338,12 @@ class Tensor:
 
     @property
     def grad(self) -> Tensor | None:
-        if self._grad_fn is not None and not (self._x is not None and self._x.retains_grad):
+        g = self._grad
+        # torch's TensorBase::grad(): warns for a non-leaf that neither retains nor has a grad
+        x = self._x
+        if g is None and self._grad_fn is not None and not (x is not None and x.retains_grad):
             warnings.warn(NONLEAF_GRAD_WARNING, UserWarning, stacklevel=2)
-        return self._grad
+        return g
 
     @grad.setter
     def grad(self, value: Tensor | None) -> None:
