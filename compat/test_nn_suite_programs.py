@@ -3038,6 +3038,59 @@ def prog_nns_packed_sequence_pin_memory_and_module_attrs(T: Any) -> Any:
     )
 
 
+@program()
+def prog_nns_lazy_norm_bias_false_and_hardtanh_old_names(T: Any) -> Any:
+    T.manual_seed(0)
+    out = []
+    for C in [T.nn.LazyBatchNorm1d, T.nn.LazyInstanceNorm1d]:
+        for kw in [{"bias": False}, {"bias": False, "affine": False}, {}]:
+            m = C(**kw)
+            names0 = [(n, type(p).__name__) for n, p in m.named_parameters()]
+            x = T.arange(24.0).reshape(2, 3, 4).requires_grad_()
+            y = m(x)
+            y.pow(2).sum().backward()
+            out.append(
+                (names0, [(n, p.shape) for n, p in m.named_parameters()], repr(m), y, x.grad)
+            )
+    h = T.nn.Hardtanh(min_value=-2.0, max_value=0.5)
+    return (
+        out,
+        repr(h),
+        h(T.tensor([-3.0, 0.0, 1.0])),
+        raises(lambda: T.nn.Hardtanh(max_value=-2.0)),
+    )
+
+
+@program()
+def prog_nns_sampler_base_has_no_init(T: Any) -> Any:
+    D = T.utils.data
+
+    class Old(D.Sampler):
+        def __init__(self, data_source):
+            super().__init__(data_source)  # torch 2.x: object.__init__'s TypeError
+            self.data_source = data_source
+
+        def __iter__(self):
+            return iter(range(len(self.data_source)))
+
+    class New(D.Sampler[int]):
+        def __init__(self, data_source):
+            self.data_source = data_source
+
+        def __iter__(self):
+            return iter(reversed(range(len(self.data_source))))
+
+        def __len__(self):
+            return len(self.data_source)
+
+    return (
+        raises(lambda: Old([1, 2])),
+        raises(lambda: D.Sampler([1])),
+        raises(lambda: list(D.Sampler())),
+        list(D.DataLoader([10.0, 20.0, 30.0], sampler=New([0, 0, 0]), batch_size=2)),
+    )
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

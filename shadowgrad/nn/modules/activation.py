@@ -3,6 +3,7 @@ transformer.py)."""
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from ... import _creation
@@ -125,8 +126,29 @@ class Threshold(Module):
 class Hardtanh(Module):
     """Mirrors `torch.nn.Hardtanh`."""
 
-    def __init__(self, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> None:
+    def __init__(
+        self,
+        min_val: float = -1.0,
+        max_val: float = 1.0,
+        inplace: bool = False,
+        min_value: float | None = None,
+        max_value: float | None = None,
+    ) -> None:
         super().__init__()
+        if min_value is not None:
+            warnings.warn(
+                "keyword argument `min_value` is deprecated and renamed to `min_val`",
+                FutureWarning,
+                stacklevel=2,
+            )
+            min_val = min_value
+        if max_value is not None:
+            warnings.warn(
+                "keyword argument `max_value` is deprecated and renamed to `max_val`",
+                FutureWarning,
+                stacklevel=2,
+            )
+            max_val = max_value
         self.min_val = min_val
         self.max_val = max_val
         self.inplace = inplace

@@ -604,13 +604,16 @@ class _LazyNormBase(LazyModuleMixin, _NormBase):
         track_running_stats: bool = True,
         device: Any = None,
         dtype: Any = None,
+        *,
+        bias: bool = True,
     ) -> None:
-        super().__init__(0, eps, momentum, False, False, device, dtype)
+        super().__init__(0, eps, momentum, False, False, device, dtype, bias=False)
         self.affine = affine
         self.track_running_stats = track_running_stats
         if affine:
             self.weight = UninitializedParameter(device=device, dtype=dtype)
-            self.bias = UninitializedParameter(device=device, dtype=dtype)
+            if bias:
+                self.bias = UninitializedParameter(device=device, dtype=dtype)
         if track_running_stats:
             self.running_mean = UninitializedBuffer(device=device, dtype=dtype)
             self.running_var = UninitializedBuffer(device=device, dtype=dtype)
@@ -628,7 +631,8 @@ class _LazyNormBase(LazyModuleMixin, _NormBase):
             self.track_running_stats
         )
         for name in names:
-            getattr(self, name).materialize((self.num_features,))
+            if getattr(self, name) is not None:  # bias=False: no bias
+                getattr(self, name).materialize((self.num_features,))
         self.reset_parameters()
 
 

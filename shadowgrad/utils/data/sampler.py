@@ -23,10 +23,8 @@ _T_co = TypeVar("_T_co", covariant=True)
 
 class Sampler(Generic[_T_co]):
     """Base class of index samplers. Mirrors `torch.utils.data.Sampler` (generic, as torch's:
-    `Sampler[int]`)."""
-
-    def __init__(self, data_source: Any = None) -> None:
-        pass
+    `Sampler[int]`). Like torch's it has no __init__ of its own: `super().__init__(data_source)`
+    is object's TypeError."""
 
     def __iter__(self) -> Iterator[Any]:
         raise NotImplementedError
