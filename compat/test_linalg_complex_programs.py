@@ -1438,6 +1438,30 @@ def prog_lcx_optimizers_on_complex_parameters(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_lcx_singular_complex_solves_give_nan(T: Any) -> Any:
+    # LAPACK's complex division by a zero pivot is nan + nan j (real: inf with its sign)
+    out = []
+    for S in (
+        T.tensor([[1 + 1j, 2 + 2j], [1j - 1, 2j - 2]]),
+        T.tensor([[0j, 0.0], [0.0, 1.0]]),
+        T.tensor([[1.0, 2.0], [2.0, 4.0]]),
+    ):
+        b = T.ones(2, 1, dtype=S.dtype)
+        LU, piv, info = T.linalg.lu_factor_ex(S)
+        out.append(
+            (
+                T.linalg.inv_ex(S),
+                T.linalg.solve_ex(S, b),
+                T.linalg.lu_solve(LU, piv, b),
+                T.linalg.solve_triangular(S.triu(), b, upper=True),
+                info,
+                raises(lambda S=S: T.linalg.inv(S)),
+            )
+        )
+    return out
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

@@ -347,6 +347,7 @@ def _substitute(A: np.ndarray, B: np.ndarray, upper: bool, unit: bool) -> np.nda
     A = np.broadcast_to(A, (*shape, n, n))
     X = np.array(np.broadcast_to(B, (*shape, *B.shape[-2:])), dtype=np.result_type(A, B))
     rows = range(n - 1, -1, -1) if upper else range(n)
+    cplx = X.dtype.kind == "c"
     with np.errstate(divide="ignore", invalid="ignore"):
         for i in rows:
             done = slice(i + 1, n) if upper else slice(0, i)
@@ -354,6 +355,10 @@ def _substitute(A: np.ndarray, B: np.ndarray, upper: bool, unit: bool) -> np.nda
                 X[..., i, :] -= np.matmul(A[..., i : i + 1, done], X[..., done, :])[..., 0, :]
             if not unit:
                 X[..., i, :] /= A[..., i, i, None]
+                zero = A[..., i, i] == 0
+                if cplx and zero.any():  # LAPACK's complex division by zero: nan + nan j
+                    row = X[..., i, :]
+                    row[np.broadcast_to(zero[..., None], row.shape)] = complex(np.nan, np.nan)
     return X
 
 
