@@ -1587,6 +1587,38 @@ def prog_tas_fn_apply_requires_staticmethods_and_legacy_call(T: Any) -> Any:
     return raises(lambda: Legacy()(x)), raises(lambda: Fine()(x)), raises(lambda: Legacy.apply(x))
 
 
+@program(warnings=False)  # torch's first forward-AD use imports jit modules that warn
+def prog_tas_fn_jvp_results_checked(T: Any) -> Any:
+    fwAD = T.autograd.forward_ad
+
+    def make(jvp, n_out=1):
+        def forward(ctx, x):
+            return (x * 2, x * 3) if n_out == 2 else x * 2
+
+        def backward(ctx, *g):
+            return g[0]
+
+        attrs = {"forward": staticmethod(forward), "backward": staticmethod(backward)}
+        if jvp is not None:
+            attrs["jvp"] = staticmethod(jvp)
+        return type("Fn", (T.autograd.Function,), attrs)
+
+    def run(F):
+        with fwAD.dual_level():
+            d = fwAD.make_dual(T.tensor([0.5, 1.0]), T.tensor([1.0, 2.0]))
+            o = F.apply(d)
+            outs = o if isinstance(o, tuple) else (o,)
+            return [fwAD.unpack_dual(e).tangent for e in outs]
+
+    return (
+        run(make(lambda ctx, t: t * 2)),
+        raises(lambda: run(make(None))),
+        raises(lambda: run(make(lambda ctx, t: t[:1]))),
+        raises(lambda: run(make(lambda ctx, t: t * 2, n_out=2))),
+        run(make(lambda ctx, t: (t * 2, t * 3), n_out=2)),
+    )
+
+
 # --- saved-tensor hooks ----------------------------------------------------------------------
 
 

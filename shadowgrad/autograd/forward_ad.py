@@ -670,4 +670,11 @@ def function_jvp(cls: Any, ctx: Any, args: tuple[Any, ...], outs: tuple[Any, ...
                 )
     for o, tg in zip(outs, res, strict=True):
         if isinstance(o, Tensor) and tg is not None and o._data.dtype.kind in "fc":
+            if tg._data.shape != o._data.shape:  # torch's set_fw_grad check
+                raise RuntimeError(
+                    "Trying to set a forward gradient that has a different size than that of "
+                    "the original Tensor, this is not supported. Tensor is of size "
+                    f"{list(o._data.shape)} while the given forward gradient is of size "
+                    f"{list(tg._data.shape)}."
+                )
             _set_tangent(o, tg)
