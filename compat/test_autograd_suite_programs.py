@@ -337,6 +337,53 @@ def prog_tas_retain_graph_then_free_partial_graph(T: Any) -> Any:
 
 
 @program()
+def prog_tas_which_parts_of_the_graph_are_freed(T: Any) -> Any:
+    x = _t(T, 2)
+
+    def cg_retain_false():
+        y = (x.exp() * x).sum()
+        T.autograd.grad(y, x, create_graph=True, retain_graph=False)
+        return T.autograd.grad(y, x)
+
+    def cg_default():
+        y = (x.exp() * x).sum()
+        (g,) = T.autograd.grad(y, x, create_graph=True)
+        return g, T.autograd.grad(y, x)
+
+    def shared_subgraph():
+        a = x.exp()
+        T.autograd.grad(a.sin().sum(), x)
+        return T.autograd.grad(a.cos().sum(), x)
+
+    def stops_at_input():
+        a = x.exp()
+        T.autograd.grad((a * 2).sum(), a)
+        return T.autograd.grad(a.cos().sum(), x)
+
+    def below_input():
+        a = x.exp()
+        T.autograd.grad(a.sin().sum(), a)
+        return T.autograd.grad(a.sum(), x)
+
+    def backward_inputs_below():
+        a = x * x
+        a.sin().sum().backward(inputs=[a])
+        return T.autograd.grad(a.sum(), x)
+
+    return [
+        raises(f)
+        for f in (
+            cg_retain_false,
+            cg_default,
+            shared_subgraph,
+            stops_at_input,
+            below_input,
+            backward_inputs_below,
+        )
+    ]
+
+
+@program()
 def prog_tas_no_saved_tensors_backward_twice_ok(T: Any) -> Any:
     x = _t(T, 3)
     y = (x + 1 - 2).sum()
