@@ -105,7 +105,7 @@ def _to_nested(data: Any, top: bool = True) -> Any:
         return data._data
     if isinstance(data, _SEQUENCES):
         return [_to_nested(x, False) for x in data]
-    if not top and isinstance(data, np.ndarray) and data.size:
+    if isinstance(data, np.ndarray) and data.size and not top:
         warn_once(  # torch reads such an array element by element
             "ndarray list",
             "Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider "
@@ -137,7 +137,7 @@ def tensor(
         )
         arr = D.quietly(data._data.astype, dtype._np if dtype else data._data.dtype, copy=True)
         return _finish(arr, requires_grad)
-    if type(data) is list or type(data) is tuple:
+    if (type(data) is list or type(data) is tuple) and data and not isinstance(data[0], float):
         _check_first_unsized(data)
     try:
         inferred = _infer_dtype(data)

@@ -453,18 +453,16 @@ def sum(
     out: Tensor | None = None,
 ) -> Tensor:
     """Mirrors `torch.sum`."""
-    if dim.__class__ is _Unset:
-        if keepdim is not _NO_KEEPDIM:
-            raise _no_dim_error("sum", dim.method, _given(keepdim, dtype=dtype, out=out))
-        dim = _ALL_DIMS
-    elif keepdim is _NO_KEEPDIM:
-        keepdim = False
+    if keepdim is not _NO_KEEPDIM and dim.__class__ is _Unset:
+        raise _no_dim_error("sum", dim.method, _given(keepdim, dtype=dtype, out=out))
     if out is not None:
         return _sum_out(input, dim, keepdim, dtype, out)
     npd = _sum_dtype(input, dtype)
     shape = tuple(input._data.shape)
-    if dim is _ALL_DIMS:
+    if dim.__class__ is _Unset:
         return _sum_all(input, shape, npd)
+    if keepdim is _NO_KEEPDIM:
+        keepdim = False
     return _sum_dim(input, _axes(dim, input.ndim), keepdim, shape, npd)
 
 
@@ -505,15 +503,14 @@ def mean(
     dtype: D.dtype | None = None,
 ) -> Tensor:
     """Mirrors `torch.mean`."""
-    if dim.__class__ is _Unset:
-        if keepdim is not _NO_KEEPDIM:
-            raise _no_dim_error("mean", dim.method, _given(keepdim, dtype=dtype))
-    elif keepdim is _NO_KEEPDIM:
-        keepdim = False
+    if keepdim is not _NO_KEEPDIM and dim.__class__ is _Unset:
+        raise _no_dim_error("mean", dim.method, _given(keepdim, dtype=dtype))
     input = _mean_check("mean", input, dtype)
     shape = tuple(input._data.shape)
     if dim.__class__ is _Unset:
         return _mean_all(input, shape, int(input._data.size))
+    if keepdim is _NO_KEEPDIM:
+        keepdim = False
     axes = _axes(dim, input.ndim)
     return _mean_dim(input, axes, keepdim, shape, _count(shape, axes))
 
