@@ -1039,6 +1039,65 @@ def prog_mis_scheduler_step_before_optimizer(T: Any) -> Any:
 
 
 @program()
+def prog_mis_optimizer_state_dict_and_groups(T: Any) -> Any:
+    def opt(cls: str = "SGD", **kw: Any) -> Any:
+        return getattr(T.optim, cls)([T.nn.Parameter(T.ones(2))], lr=0.1, **kw)
+
+    a = opt("Adam")
+    a.step()  # no gradients yet: no state
+    return (
+        raises(lambda: opt().load_state_dict({"state": {}, "param_groups": []})),
+        raises(
+            lambda: opt().load_state_dict(
+                {"state": {}, "param_groups": [{"params": [0, 1], "lr": 0.1}]}
+            )
+        ),
+        raises(lambda: opt().load_state_dict({"state": {}})),
+        len(a.state),
+        raises(lambda: opt(nesterov=True)),
+        raises(lambda: opt(weight_decay=-1)),
+        raises(lambda: opt("Adam", eps=-1)),
+        raises(lambda: opt("RMSprop", alpha=-1)),
+        raises(lambda: opt().add_param_group({"lr": 0.1})),
+        raises(lambda: opt().add_param_group({"params": {T.nn.Parameter(T.ones(1))}})),
+        raises(lambda: T.optim.LBFGS([{"params": [T.nn.Parameter(T.ones(1))]}] * 2)),
+        sorted(opt("AdamW", amsgrad=True).state_dict()["param_groups"][0]),
+    )
+
+
+@program()
+def prog_mis_scheduler_misuse(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+
+    def opt() -> Any:
+        return T.optim.SGD([T.nn.Parameter(T.ones(2))], lr=0.1)
+
+    def onecycle_past_total() -> Any:
+        o = opt()
+        s = S.OneCycleLR(o, max_lr=1.0, total_steps=2)
+        lrs = []
+        for _ in range(3):
+            o.step()
+            s.step()
+            lrs.append(s.get_last_lr())
+        return lrs
+
+    def plateau_without_metric() -> Any:
+        S.ReduceLROnPlateau(opt()).step()
+
+    return (
+        raises(onecycle_past_total),
+        raises(plateau_without_metric),
+        raises(lambda: S.ReduceLROnPlateau(opt(), mode="maximum")),
+        raises(lambda: S.StepLR(opt())),
+        S.MultiStepLR(opt(), milestones=[3, 1]).milestones,
+        raises(lambda: S.LambdaLR(opt(), [lambda e: 1, lambda e: 2])),
+        raises(lambda: S.StepLR(opt(), 1, last_epoch=3)),
+        raises(lambda: T.optim.swa_utils.SWALR(opt(), swa_lr=0.1, anneal_strategy="quadratic")),
+    )
+
+
+@program()
 def prog_mis_zero_grad_set_to_none(T: Any) -> Any:
     lin = _seeded(T, T.nn.Linear(2, 1), 71)
     lin(T.ones(1, 2)).sum().backward()
