@@ -3091,6 +3091,23 @@ def prog_nns_sampler_base_has_no_init(T: Any) -> Any:
     )
 
 
+@program()
+def prog_nns_collate_and_stack_type_errors(T: Any) -> Any:
+    import numpy as np
+
+    D = T.utils.data
+    return [
+        raises(lambda: D.default_collate([T.ones(2), T.ones(2, dtype=T.float64)])),
+        raises(lambda: D.default_collate([np.ones(2), np.ones(2, dtype=np.int32)])),
+        raises(lambda: D.default_collate([T.ones(2), np.ones(2)])),
+        raises(lambda: D.default_collate([])),
+        raises(lambda: T.stack([T.ones(2), np.float32(1)])),
+        raises(lambda: T.stack(np.ones((2, 2)))),
+        raises(lambda: T.cat(T.nn.Parameter(T.ones(2)))),
+        raises(lambda: T.cat([T.ones(2), None])),
+    ]
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

@@ -13,7 +13,7 @@ from . import _dtype as D
 from ._formats import memory_format
 from ._tensor import Tensor, check_device, device
 
-__all__ = ["parse_to"]
+__all__ = ["parse_to", "parser_type_name"]
 
 _SIGNATURES = (
     "torch.device device = None, torch.dtype dtype = None, bool non_blocking = False, "
@@ -32,8 +32,9 @@ _KINDS = (
 _PY_TYPES = {float: D.float64, int: D.int64, bool: D.bool_, complex: D.complex128}
 
 
-def _type_name(x: Any) -> str:
-    """The type name torch's argument parser prints for an argument (its tp_name)."""
+def parser_type_name(x: Any) -> str:
+    """The type name torch's argument parser prints for an argument (its tp_name: numpy's
+    types with their module, Python classes by name, torch.dtype, Tensor)."""
     if isinstance(x, D.dtype):
         return "torch.dtype"
     if isinstance(x, device):
@@ -105,8 +106,8 @@ def parse_to(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any, b
         if ok:
             break
     else:
-        types = [_type_name(a) for a in args]
-        kw = [f"{k}={_type_name(kwargs[k])}" for k in sorted(kwargs)]
+        types = [parser_type_name(a) for a in args]
+        kw = [f"{k}={parser_type_name(kwargs[k])}" for k in sorted(kwargs)]
         got_s = ", ".join(types + kw) if types else "".join(f"{k}, " for k in kw)
         lines = "".join(f" * ({s})\n" for s in _SIGNATURES)
         raise TypeError(

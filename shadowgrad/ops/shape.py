@@ -1041,14 +1041,21 @@ def tensor_list(tensors: Any, name: str) -> list[Tensor]:
     if not isinstance(tensors, (list, tuple)):
         raise TypeError(
             f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not "
-            f"{type(tensors).__name__}"
+            f"{_parser_type_name(tensors)}"
         )
     for i, t in enumerate(tensors):
         if not isinstance(t, Tensor):
             raise TypeError(
-                f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}"
+                f"expected Tensor as element {i} in argument 0, but got {_parser_type_name(t)}"
             )
     return list(tensors)
+
+
+def _parser_type_name(x: Any) -> str:
+    """The type name torch's argument parser prints (numpy.ndarray, Parameter, float)."""
+    from .._to_args import parser_type_name
+
+    return parser_type_name(x)
 
 
 def cat(tensors: Any, dim: int = 0, *, out: Tensor | None = None) -> Tensor:
