@@ -109,10 +109,15 @@ def _with_out(fn: Any, public: str, name: str | None) -> Any:
     # Note [Wrapper frames and warnings]: fn's warnings name the caller's line through this frame
     @skipped_by_warnings
     def with_out(*args: Any, out: Any = None, **kwargs: Any) -> Any:
-        if out is not None and name and _grad_mode.STATE.grad:
-            # torch's autograd kernel refuses before the op runs (its warnings, its errors)
-            if any(isinstance(a, Tensor) and a._rg for a in (*args, *kwargs.values())):
-                raise RuntimeError(out_autograd_error(name))
+        # torch's autograd kernel refuses out= with an input requiring grad before the op runs
+        # (before its warnings and its errors)
+        if (
+            out is not None
+            and name
+            and _grad_mode.STATE.grad
+            and any(isinstance(a, Tensor) and a._rg for a in (*args, *kwargs.values()))
+        ):
+            raise RuntimeError(out_autograd_error(name))
         result = fn(*args, **kwargs)
         if out is None:
             return result
