@@ -3108,6 +3108,24 @@ def prog_nns_collate_and_stack_type_errors(T: Any) -> Any:
     ]
 
 
+@program(
+    xfail="differentiable=True is not implemented: the optimizers (optim/adam.py, rmsprop.py, "
+    "...) update the parameters' arrays in place outside autograd, so the step is not recorded "
+    "(torch: AddcdivBackward0 on the updated tensor, and the leaf in-place error for a leaf)"
+)
+def prog_nns_optimizer_differentiable_step(T: Any) -> Any:
+    p = T.tensor([1.0, -0.5], requires_grad=True)
+    w = p * 1.0
+    o = T.optim.Adam([w], lr=0.1, differentiable=True)
+    w.grad = T.tensor([0.3, -0.2])
+    o.step()
+    (w**2).sum().backward()
+    leaf = T.nn.Parameter(T.tensor([1.0, 2.0]))
+    o2 = T.optim.RMSprop([leaf], lr=0.1, differentiable=True)
+    leaf.grad = T.tensor([0.5, -0.5])
+    return w, w.grad_fn, p.grad, raises(o2.step), leaf
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 
