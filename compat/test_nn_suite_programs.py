@@ -3126,6 +3126,26 @@ def prog_nns_optimizer_differentiable_step(T: Any) -> Any:
     return w, w.grad_fn, p.grad, raises(o2.step), leaf
 
 
+@program(
+    xfail="a non-tensor input reaches shadowgrad's kernels (AttributeError: no '_data'); torch's "
+    "argument parser refuses it first (linear(): argument 'input' (position 1) must be Tensor, "
+    "not list; conv1d's invalid-combination error; mse_loss reads .size()). The checks belong "
+    "in shadowgrad/nn/functional.py (the lead's file)"
+)
+def prog_nns_layers_given_a_list_or_array(T: Any) -> Any:
+    import numpy as np
+
+    nn = T.nn
+    return [
+        raises(lambda: nn.Linear(2, 2)([1.0, 2.0])),
+        raises(lambda: nn.Linear(2, 2)(np.ones((1, 2), dtype=np.float32))),
+        raises(lambda: nn.Conv1d(1, 1, 1)([[[1.0]]])),
+        raises(lambda: nn.CrossEntropyLoss()([0.5, 0.5], T.tensor(0))),
+        raises(lambda: nn.MSELoss()([0.5, 0.5], T.tensor([1.0, 0.0]))),
+        raises(lambda: nn.LSTM(2, 2)([[1.0, 2.0]])),
+    ]
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 
