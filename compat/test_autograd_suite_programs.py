@@ -1128,6 +1128,74 @@ def prog_tas_fn_returns_view_of_input_then_inplace(T: Any) -> Any:
 
 
 @program()
+def prog_tas_fn_view_outputs_creation_meta(T: Any) -> Any:
+    def make(fwd, bwd=lambda ctx, *g: g[0]):
+        return type(
+            "Fn",
+            (T.autograd.Function,),
+            {"forward": staticmethod(fwd), "backward": staticmethod(bwd)},
+        )
+
+    View = make(lambda ctx, a: a[:2], lambda ctx, g: T.cat([g, g.new_zeros(1)]))
+    Ident = make(lambda ctx, a: a)
+    x = _t(T, 3)
+
+    def leaf_nograd():
+        with T.no_grad():
+            o = View.apply(x)
+        o.mul_(2)
+
+    def base_inplace():
+        b = x * 1
+        o = View.apply(b)
+        b.mul_(2)
+        return o.grad_fn
+
+    def base_inplace_nograd():
+        b = x * 1
+        o = View.apply(b)
+        with T.no_grad():
+            b.add_(1)
+        return (o * 2).sum()
+
+    def view_of_custom_view():
+        o = Ident.apply(x * 1)
+        v = o.view(3)[1:]
+        return v.grad_fn.name(), raises(lambda: v.add_(1))
+
+    def view_of_custom_view_base_inplace():
+        b = x * 1
+        v = View.apply(b)[:1]
+        b.add_(1)
+        return v.grad_fn
+
+    def nonleaf_nograd():
+        with T.no_grad():
+            o = View.apply(x * 1)
+        o.mul_(2)
+        return o, o.requires_grad
+
+    def detach_of_custom_view():
+        o = Ident.apply(x * 1)
+        d = o.detach()
+        d.mul_(2)
+        return o._version, d
+
+    return [
+        raises(f)
+        for f in (
+            leaf_nograd,
+            base_inplace,
+            base_inplace_nograd,
+            view_of_custom_view,
+            view_of_custom_view_base_inplace,
+            nonleaf_nograd,
+            detach_of_custom_view,
+        )
+    ]
+
+
+@program()
 def prog_tas_fn_returns_duplicate_outputs(T: Any) -> Any:
     class Dup(T.autograd.Function):
         @staticmethod

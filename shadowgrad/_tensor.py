@@ -890,8 +890,10 @@ class Tensor:
         x = self._x
         if x is not None:
             if x.nograd_view:
-                from .ops.views import NO_GRAD_VIEW, NO_GRAD_VIEW_HINT
+                from .ops.views import CUSTOM_VIEW, NO_GRAD_VIEW, NO_GRAD_VIEW_HINT
 
+                if x.custom_view:  # returned by a custom Function applied under no_grad
+                    raise RuntimeError(NO_GRAD_VIEW + " " + CUSTOM_VIEW)
                 raise RuntimeError(NO_GRAD_VIEW + NO_GRAD_VIEW_HINT)
             if x.custom_view and self._rg:
                 from .ops.views import check_view_inplace

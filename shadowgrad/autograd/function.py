@@ -444,6 +444,10 @@ def _plain_outputs(ctx: Any, args: tuple[Any, ...], outs: tuple[Any, ...], grad_
                     o = _alias(o)
             elif id(o) in ids:
                 o = _view_of(o) if grad_on else _alias(o)
+            elif o._x is not None and o._x.nograd_view:
+                # a view of a grad-requiring input made by forward under no_grad: torch's
+                # creation meta is the custom Function's (its in-place error says so)
+                o._x.custom_view = forward_op_name(ctx.name())
         res.append(o)
     return tuple(res)
 
@@ -493,6 +497,11 @@ def _wrap_outputs(ctx: Any, args: tuple[Any, ...], outs: tuple[Any, ...]) -> tup
             x.custom_view = forward_op_name(ctx.name())
             x.nograd_view = False  # made under forward's no_grad, but torch's creation meta
             # is now the custom Function's
+            # views of this output inherit that creation meta (ops/views.custom_view_name)
+            cv = getattr(ctx, "_custom_views", None)
+            if cv is None:
+                cv = ctx._custom_views = set()
+            cv.add(nr)
         if nd or o._data.dtype.kind not in "fc":
             if o._grad_fn is None:
                 o._rg = False

@@ -145,14 +145,37 @@ CUSTOM_VIEW = (
 )
 
 
+def custom_view_name(t: Tensor) -> str | None:
+    """The name torch's message gives a view whose creation meta is IN_CUSTOM_FUNCTION: a
+    view output of a custom Function, or a view made from one through view ops (torch
+    propagates the creation meta to views of views); None for other tensors."""
+    x = t._x
+    if x is not None and x.custom_view and not x.nograd_view:
+        return x.custom_view
+    node = t._grad_fn
+    top = node
+    nr = t._nr
+    while node is not None:
+        op = getattr(type(node), "_op", None)
+        if op is None or not getattr(op, "view", False):
+            cv = getattr(node, "_custom_views", None) if node is not top else None
+            if cv and nr in cv:
+                return forward_op_name(top.name())
+            return None
+        e = node._next[0]
+        if e is None:
+            return None
+        node, nr = e
+    return None
+
+
 def check_view_inplace(self: Tensor, base: Tensor) -> None:
     """torch's errors for in-place ops on views made by multi-view ops, under no_grad, or
-    returned by a custom Function."""
-    x = self._x
-    if x is not None and x.custom_view:
+    returned by a custom Function (or made from such a view)."""
+    name = custom_view_name(self)
+    if name is not None:
         raise RuntimeError(
-            f"Output {self._nr} of {x.custom_view} is a view and is being modified inplace. "
-            + CUSTOM_VIEW
+            f"Output {self._nr} of {name} is a view and is being modified inplace. " + CUSTOM_VIEW
         )
     if self._rg:
         if self._grad_fn is not None and _chain_multi_view(self):
@@ -362,6 +385,13 @@ def refresh_view(t: Tensor) -> None:
         _check_nograd_view(t)
         return
     node = t._grad_fn
+    if (t._rg or base._rg) and not (base._grad_fn is None and not base._rg):
+        name = custom_view_name(t)
+        if name is not None:  # torch's handle_view_on_rebase for IN_CUSTOM_FUNCTION
+            raise RuntimeError(
+                f"Output {t._nr} of {name} is a view and its base or another view of its base "
+                "has been modified inplace. " + CUSTOM_VIEW
+            )
     if node is not None and not getattr(getattr(type(node), "_op", None), "view", False):
         # not made by a view op (e.g. a custom Function that returned its input): that node
         # is the tensor's own history, nothing to regenerate
