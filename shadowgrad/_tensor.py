@@ -598,11 +598,15 @@ class Tensor:
         return int(self._data.__array_interface__["data"][0])
 
     def storage_offset(self) -> int:
-        """Mirrors `torch.Tensor.storage_offset`: in elements, from the base a view shares."""
-        base = self._base
-        if base is None:
-            return 0
-        return (self.data_ptr() - base.data_ptr()) // self._data.itemsize
+        """Mirrors `torch.Tensor.storage_offset`: in elements, from the start of the memory
+        it shares (the numpy root, as untyped_storage(): a detached or loaded view counts from
+        its storage too, not only an autograd view from its _base)."""
+        from ._storage import UntypedStorage
+
+        # an autograd view's storage is its base's (as_strided views hide their numpy root)
+        owner = self._base if self._base is not None else self
+        start = UntypedStorage._of(owner._data).data_ptr()
+        return (self.data_ptr() - start) // self._data.itemsize
 
     def is_signed(self) -> bool:
         """Mirrors `torch.Tensor.is_signed`."""
