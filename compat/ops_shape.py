@@ -300,6 +300,12 @@ register(
         lambda T, x, a, b: T.transpose(x, a, b),
         samples_with(((0, 2), {}), ((-1, 1), {}), ((1, 1), {})),
     ),
+    OpEntry(  # transpose under numpy's parameter names
+        "swapaxes",
+        lambda T, x, a, b: T.swapaxes(x, axis0=a, axis1=b),
+        samples_with(((0, 2), {}), ((-1, 1), {})),
+        covers=("swapdims", "Tensor.swapaxes", "Tensor.swapdims"),
+    ),
     OpEntry(
         "Tensor.T",
         lambda T, x: x.T,
