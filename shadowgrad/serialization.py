@@ -8,6 +8,10 @@ values. A tensor stored twice in one object comes back as one tensor, and tensor
 memory (a tensor and its views) share it again, with their shapes and strides, as torch's
 storages do.
 
+A weights_only load (the default) refuses numpy arrays and scalars, as torch's does, until
+numpy's globals are allowed (`safe_globals([np._core.multiarray._reconstruct, np.ndarray,
+np.dtype, <the dtype's class>])`, or `np._core.multiarray.scalar` for a scalar).
+
 Other Python objects (an argparse Namespace or a config object in a checkpoint) are pickled,
 their tensors and arrays still stored as above. As torch's `weights_only` load (the default),
 loading refuses them with torch's UnpicklingError unless their classes were allowed with
