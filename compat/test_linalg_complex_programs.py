@@ -1462,10 +1462,7 @@ def prog_lcx_singular_complex_solves_give_nan(T: Any) -> Any:
     return out
 
 
-@program(
-    xfail="engine._kept_array (the lead's file) keeps the base of a transposed square gradient "
-    "as the leaf's .grad: its transpose (the fix is in the report of this file's session)"
-)
+@program()
 def prog_lcx_transposed_square_gradient_reaches_a_leaf(T: Any) -> Any:
     class Twist(T.autograd.Function):
         @staticmethod

@@ -278,7 +278,14 @@ def _kept_array(g: np.ndarray) -> np.ndarray | None:
     if b is not None:
         if type(b) is not np.ndarray or b.base is not None or sys.getrefcount(b) > _FREE_BASE_REFS:
             return None
-        if b.shape == g.shape and b.dtype == g.dtype and b.flags.c_contiguous:
+        # g C-contiguous too: a view of the whole of b in b's own layout (a square b's
+        # transpose has b's shape but not its layout)
+        if (
+            b.shape == g.shape
+            and b.dtype == g.dtype
+            and b.flags.c_contiguous
+            and g.flags.c_contiguous
+        ):
             return b if sys.getrefcount(g) <= _FREE_KEEP_REFS else None
         b = None
     if g.flags.c_contiguous and sys.getrefcount(g) <= _FREE_KEEP_REFS:
