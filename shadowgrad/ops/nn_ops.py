@@ -2580,16 +2580,39 @@ bce_logits_op = defop(
 )
 
 
+_ADD = np.add.reduce
+_F64 = np.float64
+_ARANGES: dict[int, np.ndarray] = {}
+
+
+def _arange(n: int) -> np.ndarray:
+    """np.arange(n), kept for the row counts of batches (read-only: shared)."""
+    a = _ARANGES.get(n)
+    if a is None:
+        a = np.arange(n)
+        a.flags.writeable = False
+        if len(_ARANGES) < 64:
+            _ARANGES[n] = a
+    return a
+
+
 def nll_coef(
-    shape: tuple[int, ...], target: np.ndarray, weight: Any, ignore_index: int, reduction: int
+    shape: tuple[int, ...],
+    target: np.ndarray,
+    weight: Any,
+    ignore_index: int,
+    reduction: int,
+    dtype: Any = _F64,
 ) -> np.ndarray:
-    """d(loss)/d(input) for a unit grad, as an array shaped like the input (N, C, ...)."""
+    """d(loss)/d(input) for a unit grad, as an array shaped like the input (N, C, ...); the
+    common case's is made in `dtype` (its entries are -1 or -1/N rounded once, as the float64
+    array's cast would round them), every other in float64."""
     c = shape[1] if len(shape) >= 2 else shape[0]
     if len(shape) == 2 and weight is None and reduction and not (target == ignore_index).any():
         # the common case (see _nll_fwd): -1 (or -1/N for the mean) at each row's target
         n = shape[0]
-        coef = np.zeros(shape)
-        coef[np.arange(n), target] = -1.0 / n if reduction == 1 else -1.0
+        coef = np.zeros(shape, dtype)
+        coef[_arange(n), target] = -1.0 / n if reduction == 1 else -1.0
         return coef
     t = target if len(shape) >= 2 else target.reshape(1)
     valid = t != ignore_index
@@ -2618,7 +2641,7 @@ def _nll_fwd(self, target, weight, reduction, ignore_index):
     if self.ndim == 2 and weight is None and reduction and not (target == ignore_index).any():
         # the common case (a batch of rows, no class weights, nothing ignored), in fewer
         # numpy calls: the same float64 sums as below
-        total = -np.sum(self[np.arange(self.shape[0]), target], dtype=np.float64)
+        total = -_ADD(self[_arange(self.shape[0]), target], dtype=_F64)
         if reduction == 1:
             total = total / self.shape[0]
         return np.asarray(total, self.dtype)
@@ -2652,9 +2675,13 @@ def _nll_self(grad, self, target, weight, reduction, ignore_index):
 
 
 def _nll_self_raw(grad, self, target, weight, reduction, ignore_index):
-    coef = nll_coef(self.shape, target, weight, ignore_index, reduction).astype(self.dtype)
+    coef = nll_coef(self.shape, target, weight, ignore_index, reduction, self.dtype)
+    if coef.dtype != self.dtype:
+        coef = coef.astype(self.dtype)
     if reduction == 0 and self.ndim >= 2:
         grad = np.expand_dims(grad, 1)
+    elif grad.ndim == 0 and grad.dtype == coef.dtype and grad == 1:
+        return coef  # a unit gradient (loss.backward()): coef * 1 is coef, bit for bit
     return coef * grad
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from .._creation import from_numpy
 from .._grad_mode import no_grad
 from .._tensor import Tensor
+from ..autograd.forward_ad import _STATE as _FW
 from .optimizer import Optimizer, arr, check_fused, fma, like
 
 __all__ = ["SGD"]
@@ -77,6 +78,12 @@ class SGD(Optimizer):
             grad_in_place = (
                 group["foreach"] and group["nesterov"] and not group["maximize"] and wd == 0
             )
+            if momentum == 0 and wd == 0 and not group["maximize"] and not _FW.active:
+                # plain SGD (a training loop's default): each update is `p.add_(p.grad,
+                # alpha=-lr)` on the tensors themselves, the same kernel as below without the
+                # per-parameter array round trip (0-d and complex ones take the general path)
+                _plain_step(group["params"], -lr)
+                continue
             for p in group["params"]:
                 if p.grad is None:
                     continue
@@ -105,3 +112,16 @@ class SGD(Optimizer):
                 with no_grad():
                     p.add_(from_numpy(like(grad, p)), alpha=-lr)
         return loss
+
+
+def _plain_step(params: list[Tensor], alpha: float) -> None:
+    with no_grad():
+        for p in params:
+            g = p.grad
+            if g is None:
+                continue
+            d = p._data
+            if d.ndim and d.dtype.kind != "c":
+                p.add_(g, alpha=alpha)
+            else:
+                p.add_(from_numpy(like(arr(g), p)), alpha=alpha)
