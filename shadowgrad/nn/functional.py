@@ -24,7 +24,8 @@ from ..ops._util import wrap_dim
 from ..ops.aten_legacy import _check_conv_shapes, _check_output_padding
 from ..ops.inplace import apply_inplace
 from ..ops.linalg import _addmm as _ADDMM
-from ..ops.registry import defop
+from ..ops.linalg import mm_op as _MM
+from ..ops.registry import check_inference_saved, defop
 
 __all__ = [
     "adaptive_avg_pool1d",
@@ -664,6 +665,11 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         rows = input.numel() // input.shape[-1] if input.shape[-1] else 0
         if input.ndim == 1:
             rows = 1
+        # torch's addmm/mm save their operands before the kernel checks the shapes
+        if bias is not None:
+            check_inference_saved(_ADDMM, (bias, input, weight))
+        else:
+            check_inference_saved(_MM, (input, weight))
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({rows}x{input.shape[-1]} and "
             f"{weight.shape[1]}x{weight.shape[0]})"

@@ -20,7 +20,7 @@ from ..autograd.forward_ad import BILINEAR, LINEAR, ZeroTerm, add_terms
 from ..autograd.graph import resave
 from ._util import shape_str, wrap_dim
 from .pointwise import _out
-from .registry import defop, infer_size
+from .registry import check_inference_saved, defop, infer_size
 from .shape import cat, stack
 
 
@@ -118,6 +118,7 @@ def mm(input: Tensor, mat2: Tensor, *, out: Tensor | None = None) -> Tensor:
         raise RuntimeError("mat2 must be a matrix")
     a, b = input._data.shape, mat2._data.shape
     if a[1] != b[0]:
+        check_inference_saved(mm_op, (input, mat2))  # torch saves before the kernel checks
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({a[0]}x{a[1]} and {b[0]}x{b[1]})"
         )
@@ -267,6 +268,7 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:
         raise RuntimeError("batch2 must be a 3D tensor")
     a, b = input._data.shape, mat2._data.shape
     if a[0] != b[0] or a[2] != b[1]:
+        check_inference_saved(bmm_op, (input, mat2))
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: [{a[0]}, {a[2]}] but "
             f"got: [{b[0]}, {b[1]}]."
@@ -752,6 +754,7 @@ def addmm(
             raise RuntimeError(f"{name} must be a matrix, got {m.ndim}-D tensor")
     a, b = mat1._data.shape, mat2._data.shape
     if a[1] != b[0]:
+        check_inference_saved(_addmm, (input, mat1, mat2, beta, alpha))
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({a[0]}x{a[1]} and {b[0]}x{b[1]})"
         )

@@ -615,9 +615,13 @@ def _run(op: OpDef, args: tuple[Any, ...]) -> Any:
     try:
         out = op.forward(*arrays)
     except ValueError as e:
+        check_inference_saved(op, args)
         raise _broadcast_error(e, [arrays[i] for i in op.broadcast_order]) from None
     except RuntimeWarning:
         out = quiet(op.forward, *arrays)  # see Note [Floating-point warnings]
+    except (RuntimeError, IndexError):
+        check_inference_saved(op, args)
+        raise
 
     record = False
     if _mode().grad:
@@ -662,6 +666,27 @@ def _run(op: OpDef, args: tuple[Any, ...]) -> Any:
 quiet = D.quiet
 _FP_FILTER = D.FP_FILTER
 _front_filter = D.front_filter
+
+
+def check_inference_saved(op: Any, args: tuple[Any, ...]) -> None:
+    """Raise torch's error for an inference tensor saved for backward, when this call records
+    and saves one. torch's autograd kernels save their inputs before the forward runs, so this
+    error comes before the forward's own (a shape mismatch); shadowgrad saves after the forward
+    and calls this where the forward (or an op's own check before it) fails."""
+    if not _mode().grad:
+        return
+    op = getattr(op, "op", op)  # an OpDef, or the op's runner (defop's result)
+    mask = 0
+    for bit, i in op.diff_bits:
+        a = args[i] if i < len(args) else None
+        if isinstance(a, Tensor) and a._rg:
+            mask |= bit
+    if not mask:
+        return
+    for _, kind, i in op.to_save(mask):
+        a = args[i] if i < len(args) else None
+        if kind == 0 and isinstance(a, Tensor) and a._inf:
+            raise RuntimeError(INFERENCE_SAVED)
 
 
 def _scalar_array(v: Any, dt: D.dtype) -> np.ndarray:
@@ -1406,6 +1431,7 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
             else:
                 out = fwd(A, B, *args[2:])
         except ValueError as e:
+            check_inference_saved(op, args)
             ab = (A, B)
             raise _broadcast_error(e, [ab[i] for i in op.broadcast_order]) from None
         except RuntimeWarning:
