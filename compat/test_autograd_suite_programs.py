@@ -770,11 +770,7 @@ def prog_tas_saved_input_detached_in_place(T: Any) -> Any:
     return r1, x.grad, r2, y.requires_grad, y.is_leaf
 
 
-@program(
-    xfail="torch calls a tensor hook on an output of a multi-output node that got no gradient "
-    "with None when the node runs; shadowgrad's engine (the lead's engine.py, _tensor_prehooks) "
-    "skips hooks for undefined gradients"
-)
+@program()
 def prog_tas_hook_on_unused_output_of_multi_output_node(T: Any) -> Any:
     log = []
     x = _t(T, 2, 2)
@@ -885,10 +881,7 @@ def prog_tas_nonleaf_grad_set_by_hand_reads_without_warning(T: Any) -> Any:
     return g, z.grad, w.grad
 
 
-@program(
-    xfail="torch's retains_grad hook keeps a contiguous clone of the incoming gradient; "
-    "shadowgrad's (the lead's engine.py, _tensor_prehooks: g.clone()) keeps its strides"
-)
+@program()
 def prog_tas_retained_grad_is_contiguous(T: Any) -> Any:
     x = T.tensor(_data(2, 2), requires_grad=True)
     y = x * 2

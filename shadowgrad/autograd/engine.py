@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from .. import _grad_mode
+from .._formats import contiguous_format as _CONTIGUOUS
 from .anomaly_mode import _STATE as _ANOMALY
 from .forward_ad import _STATE as _FW
 from .graph import AccumulateGrad, Node, VersionCounter, hook_name
@@ -138,6 +139,8 @@ def _run_hooks(hooks: Any, grad: Any) -> Any:
     for fn in tuple(hooks.values()):
         r = fn(grad)
         if r is not None:
+            if grad is None:  # an output that got no gradient: its hooks see None
+                raise RuntimeError("can't replace a None gradient with a non-None value")
             if not isinstance(r, Tensor):
                 raise TypeError(f"expected Variable, but hook returned '{type(r).__name__}'")
             if grad is not None:
@@ -156,7 +159,7 @@ def _tensor_prehooks(node: Node, grads: list[Any]) -> None:
     tph = node._tensor_prehooks
     if tph:
         for nr, hooks in tph.items():
-            if hooks and grads[nr] is not None:
+            if hooks:  # torch calls them with None for an output that got no gradient
                 grads[nr] = _run_hooks(hooks, grads[nr])
     ret = node._retains
     if ret:
@@ -168,7 +171,7 @@ def _tensor_prehooks(node: Node, grads: list[Any]) -> None:
             if t._grad is None:
                 # torch's retains_grad hook keeps a contiguous clone (CloneBackward0 under
                 # create_graph), never the gradient the engine goes on using
-                t._grad = g.clone()
+                t._grad = g.clone(memory_format=_CONTIGUOUS)
             else:
                 t._grad = t._grad + g  # out of place: a new object each time, as torch does
 
