@@ -1842,6 +1842,50 @@ def test_once_per_process_warnings_match_torch() -> None:
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 
+@program()
+def prog_mis_cast_methods_take_no_dtype(T: Any) -> Any:
+    # x.float(T.float64) reads like a cast to float64: torch's cast methods take no positional
+    # argument (memory_format is keyword-only)
+    x = _x(T, 2, 3)
+    ok = [
+        x.float(memory_format=T.preserve_format).grad_fn,
+        x.double().grad_fn,
+        x.cfloat().dtype,
+        x.half(memory_format=T.contiguous_format).dtype,
+    ]
+    return ok, [
+        raises(lambda: x.float(T.float64)),
+        raises(lambda: x.double(1, 2)),
+        raises(lambda: x.long(T.int32)),
+        raises(lambda: x.bool(0)),
+        raises(lambda: x.cdouble(1)),
+        raises(lambda: x.float(dtype=T.float64)),
+    ]
+
+
+@program()
+def prog_mis_matmul_with_a_number_or_array(T: Any) -> Any:
+    x = _x(T, 3)
+    m = _x(T, 3, 3, seed=1)
+    return (
+        raises(lambda: x @ 2),
+        raises(lambda: 2.0 @ m),
+        raises(lambda: np.ones(3) @ m),
+        raises(lambda: m @ [1.0, 2.0, 3.0]),
+        raises(lambda: T.matmul(x, 2)),
+        (m @ x).grad_fn,
+    )
+
+
+@program()
+def prog_mis_numpy_copy_keyword(T: Any) -> Any:
+    x = T.ones(2)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        a = np.array(x, copy=None)
+    return a, [str(i.message)[:60] for i in w], raises(lambda: np.asarray(x, copy=False))
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -733,7 +733,9 @@ class Tensor:
             )
         return self._data
 
-    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+    def __array__(self, dtype: Any = None) -> np.ndarray:
+        # no `copy` parameter, as torch's: numpy 2 then warns for np.array(t, copy=...) and
+        # refuses np.asarray(t, copy=False), as it does for torch's tensors
         a = self.numpy()
         return a if dtype is None else a.astype(dtype, copy=False)
 

@@ -1137,14 +1137,10 @@ def new(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     return _factory(0, tuple(int(a) for a in args), self.dtype, False)
 
 
-def cfloat(self: Tensor, memory_format: Any = None) -> Tensor:
-    """Mirrors `Tensor.cfloat`: self in complex64 (ToCopyBackward0; self when already)."""
-    return S.to(self, D.complex64)
-
-
-def cdouble(self: Tensor, memory_format: Any = None) -> Tensor:
-    """Mirrors `Tensor.cdouble`: self in complex128 (ToCopyBackward0; self when already)."""
-    return S.to(self, D.complex128)
+# Tensor.cfloat and Tensor.cdouble: self in complex64/complex128 (ToCopyBackward0; self when
+# already), as Tensor.float and its siblings
+cfloat = S._cast_method(D.complex64, "cfloat")
+cdouble = S._cast_method(D.complex128, "cdouble")
 
 
 def _channels_last(sizes: tuple[int, ...], strides: tuple[int, ...]) -> bool:

@@ -400,7 +400,17 @@ def _batched(a: Tensor, b: Tensor) -> Tensor:
     return _unsafe(out, shape)
 
 
-def _rmatmul(self: Tensor, other: Any) -> Tensor:
+def _matmul_method(self: Tensor, other: Any) -> Any:
+    # torch's Tensor.__matmul__ turns the argument parser's TypeError into NotImplemented, so
+    # that Python reports "unsupported operand type(s) for @"
+    if not isinstance(other, Tensor):
+        return NotImplemented
+    return matmul(self, other)
+
+
+def _rmatmul(self: Tensor, other: Any) -> Any:
+    if not isinstance(other, Tensor):
+        return NotImplemented
     return matmul(other, self)
 
 
@@ -2150,7 +2160,7 @@ METHODS = {
     "inner": None,
     "bmm": bmm,
     "matmul": matmul,
-    "__matmul__": matmul,
+    "__matmul__": _matmul_method,
     "__rmatmul__": _rmatmul,
     "outer": outer,
     "ger": outer,

@@ -870,10 +870,23 @@ def warn_complex_to_real() -> None:
     warn_once("complex_to_real", "Casting complex values to real discards the imaginary part")
 
 
-def _cast_method(d: D.dtype) -> Any:
-    def method(self: Tensor, memory_format: Any = None) -> Tensor:
-        return to(self, d)
+def _cast_method(d: D.dtype, name: str) -> Any:
+    """`Tensor.float()` and its siblings: memory_format is their only (keyword) argument."""
 
+    def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        memory_format = kwargs.pop("memory_format", None)
+        if kwargs:
+            raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(kwargs))}'")
+        if args:
+            n = len(args)
+            raise TypeError(
+                f"{name}() takes 0 positional arguments but {n} {'was' if n == 1 else 'were'} given"
+            )
+        if memory_format is None:
+            return to(self, d)
+        return to(self, d, memory_format=memory_format)
+
+    method.__name__ = method.__qualname__ = name
     return method
 
 
@@ -903,15 +916,15 @@ METHODS = {
     "contiguous": contiguous,
     "to": to,
     "type_as": type_as,
-    "float": _cast_method(D.float32),
-    "double": _cast_method(D.float64),
-    "half": _cast_method(D.float16),
-    "long": _cast_method(D.int64),
-    "int": _cast_method(D.int32),
-    "short": _cast_method(D.int16),
-    "char": _cast_method(D.int8),
-    "byte": _cast_method(D.uint8),
-    "bool": _cast_method(D.bool_),
+    "float": _cast_method(D.float32, "float"),
+    "double": _cast_method(D.float64, "double"),
+    "half": _cast_method(D.float16, "half"),
+    "long": _cast_method(D.int64, "long"),
+    "int": _cast_method(D.int32, "int"),
+    "short": _cast_method(D.int16, "short"),
+    "char": _cast_method(D.int8, "char"),
+    "byte": _cast_method(D.uint8, "byte"),
+    "bool": _cast_method(D.bool_, "bool"),
     "T": property(_T),
     "mT": property(_mT),
 }
