@@ -14,6 +14,7 @@ import numpy as np
 
 import shadowgrad as _sg
 
+from .. import _dtype as D
 from .._tensor import Tensor, _make
 from ..ops._util import wrap_dim, wrap_dims
 from ..ops.linalg import _LinAlgError as LinAlgError
@@ -58,6 +59,7 @@ from ..ops.linalg_extra import (
 )
 from ..ops.linalg_ldl import ldl_factor, ldl_factor_ex, ldl_solve
 from ..ops.pointwise import _out
+from ..ops.reduction import check_norm_dtype, check_out_dtype
 
 __all__ = [
     "LinAlgError",
@@ -115,13 +117,11 @@ def vector_norm(
     out: Tensor | None = None,
 ) -> Tensor:
     """Mirrors `torch.linalg.vector_norm` (the op itself is the reductions family's)."""
-    if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
-        raise RuntimeError(  # torch checks dtype= before the input
-            f"linalg.vector_norm: dtype should be floating point or complex, but got {dtype._short}"
-        )
     fn = getattr(_sg, "_linalg_vector_norm", None)
     if fn is not None:
-        return _out(fn(x, ord, dim, keepdim, dtype=dtype), out, "linalg_vector_norm")
+        r = fn(x, ord, dim, keepdim, dtype=dtype)
+        check_out_dtype(r, out)
+        return _out(r, out, "linalg_vector_norm")
     return _out(_vector_norm_fallback(x, ord, dim, keepdim, dtype), out, "linalg_vector_norm")
 
 
@@ -187,11 +187,37 @@ def matrix_norm(
     dtype: Any = None,
     out: Tensor | None = None,
 ) -> Tensor:
-    """Mirrors `torch.linalg.matrix_norm`."""
+    """Mirrors `torch.linalg.matrix_norm`: torch's checks in its order (the order itself, the
+    input's rank and type, dim, then dtype=; out= must have the result's dtype)."""
+    r = _matrix_norm(A, ord, dim, keepdim, dtype)
+    if out is not None and out.dtype is not r.dtype:
+        raise RuntimeError(
+            f"linalg.matrix_norm expected out tensor dtype {r.dtype._short} but got: "
+            f"{out.dtype._short}"
+        )
+    return _out(r, out, "linalg_matrix_norm")
+
+
+def _matrix_norm(A: Tensor, ord: Any, dim: Any, keepdim: bool, dtype: Any) -> Tensor:
+    if isinstance(ord, str):
+        if ord not in ("fro", "nuc"):
+            raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    else:
+        D.check_int_scalar(ord)
+        if abs(float(ord)) not in (1.0, 2.0, math.inf):
+            raise RuntimeError(f"linalg.matrix_norm: Order {float(ord):g} not supported.")
     if A.ndim < 2:
         raise RuntimeError(
             "linalg.matrix_norm: The input tensor A must have at least 2 dimensions."
         )
+    if not (A.dtype.is_floating_point or A.dtype.is_complex):
+        raise RuntimeError(
+            "linalg.matrix_norm: Expected a floating point or complex tensor as input. Got "
+            f"{A.dtype._short}"
+        )
+    if A.dtype is D.float16 and (ord == "nuc" or (not isinstance(ord, str) and abs(ord) == 2)):
+        # the singular-value orders: no half-precision SVD
+        raise RuntimeError("linalg.matrix_norm: Low precision dtypes not supported. Got Half")
     if len(dim) != 2:
         raise RuntimeError(
             f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(str(d) for d in dim)}"
@@ -199,13 +225,13 @@ def matrix_norm(
     d0, d1 = (wrap_dim(d, A.ndim) for d in dim)
     if d0 == d1:
         raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({d0}, {d1})")
+    check_norm_dtype(dtype, A.dtype, "linalg.matrix_norm")
     if dtype is not None:
         A = A.to(dtype)
+    out = None
     if isinstance(ord, str):
         if ord == "fro":
-            return vector_norm(A, 2, (d0, d1), keepdim, out=out)
-        if ord != "nuc":
-            raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+            return vector_norm(A, 2, (d0, d1), keepdim)
         r = svdvals(_to_end(A, d0, d1)).sum(-1, keepdim)
         return _out(_keep(r, d0, d1, keepdim), out, "linalg_matrix_norm")
     if ord in (2, 1, math.inf):
@@ -257,20 +283,31 @@ def norm(
     out: Tensor | None = None,
 ) -> Tensor:
     """Mirrors `torch.linalg.norm`: a matrix norm for a string ord or two dims, else a vector
-    norm."""
+    norm; out= must have the result's dtype."""
+    r = _norm(A, ord, dim, keepdim, dtype)
+    if out is not None and out.dtype is not r.dtype:
+        raise RuntimeError(
+            f"linalg.norm expected out tensor dtype {r.dtype._short} but got: {out.dtype._short}"
+        )
+    return _out(r, out, "linalg_norm")
+
+
+def _norm(A: Tensor, ord: Any, dim: Any, keepdim: bool, dtype: Any) -> Tensor:
     if isinstance(dim, int):
         dim = (dim,)
+    if dim is not None:
+        if len(dim) not in (1, 2):
+            raise RuntimeError(
+                f"linalg.norm: If dim is specified, it must be of length 1 or 2. Got {list(dim)}"
+            )
+    elif ord is not None and A.ndim not in (1, 2):
+        raise RuntimeError(
+            "linalg.norm: If dim is not specified but ord is, the input must be 1D or "
+            f"2D. Got {A.ndim}D."
+        )
     if ord is not None:
         if isinstance(ord, str) or (dim is not None and len(dim) == 2):
-            return matrix_norm(
-                A, ord, dim if dim is not None else (-2, -1), keepdim, dtype=dtype, out=out
-            )
-        if dim is None:
-            if A.ndim == 2:
-                return matrix_norm(A, ord, (-2, -1), keepdim, dtype=dtype, out=out)
-            if A.ndim != 1:
-                raise RuntimeError(
-                    "linalg.norm: If dim is not specified but ord is, the input must be 1D or "
-                    f"2D. Got {A.ndim}D."
-                )
-    return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype, out=out)
+            return _matrix_norm(A, ord, dim if dim is not None else (0, 1), keepdim, dtype)
+        if dim is None and A.ndim == 2:
+            return _matrix_norm(A, ord, (-2, -1), keepdim, dtype)
+    return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype)

@@ -1783,9 +1783,14 @@ def _broadcast_pair(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
 def _check_float_loss(input: Tensor, target: Tensor, kernel: str) -> None:
     """A pointwise loss kernel on integer operands: torch's not-implemented error (cheap: two
     attribute reads on the common float path)."""
-    if not (input.dtype.is_floating_point or target.dtype.is_floating_point):
+    if not (input.dtype.is_floating_point and target.dtype.is_floating_point):
         dt = D.promote_types(input.dtype, target.dtype)
-        if not dt.is_complex:
+        if kernel == "huber_cpu" and dt._cat > input.dtype._cat:  # its result takes input's type
+            raise RuntimeError(
+                f"result type {dt._short} can't be cast to the desired output type "
+                f"{input.dtype._short}"
+            )
+        if not dt.is_floating_point:  # integer or complex: no kernel
             raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt._short}'")
 
 

@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from .. import _dtype as _dt
+from .._dtype import check_scalar_fits
 from .._formats import contiguous_format
 from .._tensor import Tensor, _make, warn_once
 from ..autograd.forward_ad import BILINEAR, LINEAR, ZeroTerm, add_terms
@@ -559,7 +561,10 @@ def _addmm_half(self: Any, mat1: Any, mat2: Any, beta: Any, alpha: Any) -> np.nd
     scaled and added to the scaled bias there, and rounded to float16 once. (numpy's float16
     matmul sums the same way but rounds the product before the bias could be added.)"""
     f = np.float32
-    acc = half_matmul_float(mat1, mat2)
+    if mat2.ndim == 1:  # addmv's matrix-vector product
+        acc = half_matmul_float(mat1, mat2[:, None])[:, 0]
+    else:
+        acc = half_matmul_float(mat1, mat2)
     if alpha != 1:
         acc *= f(alpha)
     bias = np.asarray(self, f) if beta == 1 else np.asarray(self, f) * f(beta)
@@ -742,6 +747,30 @@ def _check_add_dtypes(input: Tensor, mat1: Tensor, mat2: Tensor) -> None:
             )
 
 
+_BOOL_KERNELS = {"addmm": "addmm_impl_cpu_", "addmv": "addmv_impl_cpu", "baddbmm": "baddbmm"}
+
+
+def _blas_scalars(op: str, dt: Any, beta: Any, alpha: Any) -> tuple[Any, Any]:
+    """beta and alpha as torch's BLAS-like kernels read them: bool tensors refused, each scalar
+    converted to the tensors' type (a float truncated toward zero and wrapped for an integer
+    type, a complex one with an imaginary part refused for a real type)."""
+    if dt is _dt.bool_:
+        raise NotImplementedError(f"\"{_BOOL_KERNELS[op]}\" not implemented for 'Bool'")
+    out = []
+    for v in (beta, alpha):
+        if isinstance(v, (bool, int, float, complex)):
+            # a float16 matrix-matrix kernel reads its scalars in float (its opmath type)
+            check_scalar_fits(v, _dt.float32 if dt is _dt.float16 and op != "addmv" else dt)
+            if dt._cat == 1:
+                v = np.array(int(v.real if isinstance(v, complex) else v)).astype(dt._np).item()
+            elif dt._cat == 2:
+                v = float(v.real) if isinstance(v, complex) else v
+            if type(v) is bool:
+                v = int(v)
+        out.append(v)
+    return out[0], out[1]
+
+
 def _check_scalar_type(a: Tensor, b: Tensor) -> None:
     """bmm's dtype check (and baddbmm's for its batches)."""
     if a.dtype is not b.dtype:
@@ -769,6 +798,7 @@ def addmm(
             f"mat1 and mat2 shapes cannot be multiplied ({a[0]}x{a[1]} and {b[0]}x{b[1]})"
         )
     _expand_check(tuple(input._data.shape), (a[0], b[1]))
+    beta, alpha = _blas_scalars("addmm", mat1.dtype, beta, alpha)
     return _out(_addmm(input, mat1, mat2, beta, alpha), out, "addmm")
 
 
@@ -797,6 +827,7 @@ def addmv(
             "addmv input tensors must have the same dtype, but got "
             f"{input.dtype._short}, {mat.dtype._short}, and {vec.dtype._short}"
         )
+    beta, alpha = _blas_scalars("addmv", mat.dtype, beta, alpha)
     return _lout(_addmv(input, mat, vec, beta, alpha), out, "addmv")
 
 
@@ -835,6 +866,7 @@ def baddbmm(
         )
     _check_batch(batch1, batch2)
     _check_scalar_type(batch1, batch2)
+    beta, alpha = _blas_scalars("baddbmm", batch1.dtype, beta, alpha)
     return _out(_baddbmm(input, batch1, batch2, beta, alpha), out, "baddbmm")
 
 
@@ -852,6 +884,7 @@ def addbmm(
     a, b = batch1._data.shape, batch2._data.shape
     _expand_check(tuple(input._data.shape), (a[1], b[2]))
     _check_add_dtypes(input, batch1, batch2)
+    beta, alpha = _blas_scalars("addmm", batch1.dtype, beta, alpha)
     return _out(_addbmm(input, batch1, batch2, beta, alpha), out, "addbmm")
 
 
@@ -2142,8 +2175,11 @@ def cross_legacy(
             "the dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will "
             "change to agree with that of linalg.cross in a future release.",
         )
-        shape = np.broadcast_shapes(input._data.shape, other._data.shape)
-        dim = next((i for i, s in enumerate(shape) if s == 3), -1)
+        # torch's _default_cross_dim: the first size-3 dimension of input's own shape (not the
+        # broadcast one), or an error
+        dim = next((i for i, s in enumerate(input._data.shape) if s == 3), None)
+        if dim is None:
+            raise RuntimeError("no dimension of size 3 in input")
     return cross(input, other, dim=dim, out=out)
 
 

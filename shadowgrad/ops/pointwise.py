@@ -623,7 +623,9 @@ relu = defop(
     "relu",
     "ReluBackward0",
     # 0 first: numpy returns the second operand on a tie, so -0.0 stays -0.0 (torch's max)
-    lambda self: np.maximum(0, self, dtype=self.dtype) if self.dtype != np.bool_ else self,
+    lambda self: (
+        np.maximum(0, _no_clamp(self), dtype=self.dtype) if self.dtype != np.bool_ else self
+    ),
     dtype="keep",
     self=lambda grad, result: _threshold_backward(grad, result, 0),
     raw={"self": lambda grad, result: _np_threshold_backward(grad, result, 0)},
@@ -932,6 +934,15 @@ def _half_in_float(fn: Any) -> Any:
     return forward
 
 
+def _no_complex(kernel: str, a: np.ndarray, *rest: Any) -> np.ndarray:
+    """torch's dispatch error when a kernel has no complex version (any operand complex, the
+    promoted dtype named); returns a otherwise."""
+    if a.dtype.kind == "c" or any(np.asarray(r).dtype.kind == "c" for r in rest):
+        dt = D._FROM_NP[np.result_type(a, *rest)]
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt._short}'")
+    return a
+
+
 def _not_for(kernel: str, a: np.ndarray, kinds: str) -> None:
     """torch's dispatch error for a dtype that a kernel is not compiled for."""
     if a.dtype.kind in kinds:
@@ -1187,13 +1198,14 @@ def _np_elementwise(fn: Any, x: np.ndarray) -> np.ndarray:
 def _np_erfinv(self: np.ndarray) -> np.ndarray:
     # within 1 ulp of torch's (MKL's vdErfInv) on all of (-1, 1); torch's scalar calc_erfinv
     # (a rational guess and two Newton steps) is far off next to +-1
+    _not_for("erfinv_vml_cpu", self, "c")
     return _specfun.erfinv_accurate(self.astype(np.float64)).astype(self.dtype)
 
 
 erf = defop(
     "erf",
     "ErfBackward0",
-    lambda self: _np_elementwise(_ERF, self),
+    lambda self: _np_elementwise(_ERF, _no_complex("erf_vml_cpu", self)),
     dtype="float",
     self=lambda grad, self: _TWO_OVER_SQRT_PI * exp(-pow(self, 2)) * grad,
     jvp=ELEMENTWISE,
@@ -1201,7 +1213,7 @@ erf = defop(
 erfc = defop(
     "erfc",
     "ErfcBackward0",
-    lambda self: _np_elementwise(_ERFC, self),
+    lambda self: _np_elementwise(_ERFC, _no_complex("erfc_vml_cpu", self)),
     dtype="float",
     self=lambda grad, self: -_TWO_OVER_SQRT_PI * exp(-pow(self, 2)) * grad,
     jvp=ELEMENTWISE,
@@ -1219,6 +1231,7 @@ erfinv = defop(
 
 @_quiet
 def _np_logit(self: np.ndarray, eps: Any) -> np.ndarray:
+    _not_for("logit_cpu", self, "c")
     x = self if eps is None or eps < 0 else np.clip(self, eps, 1 - eps)
     return np.log(x / (1 - x))
 
@@ -1254,7 +1267,7 @@ def _atan2_recip(self: Tensor, other: Tensor) -> Tensor:
 _atan2 = defop(
     "atan2",
     "Atan2Backward0",
-    _quiet(lambda self, other: np.arctan2(self, other)),
+    _quiet(lambda self, other: np.arctan2(_no_complex("atan2_cpu", self, other), other)),
     dtype="float",
     self=lambda grad, self, other: grad * other * _atan2_recip(self, other),
     other=lambda grad, self, other: grad * -self * _atan2_recip(self, other),
@@ -1271,20 +1284,39 @@ _hypot = defop(
 
 
 def _hypot_forward(self: np.ndarray, other: np.ndarray) -> np.ndarray:
-    _not_for("hypot_cpu", self, "biu")
+    _not_for("hypot_cpu", self, "biuc")
     return np.hypot(self, other)
+
+
+def _np_logaddexp_complex(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """torch's complex _log_add_exp_helper: max + log1p(exp(min - max)), min and max by the
+    real part (y the min on a tie); nan where either is nan; where both real parts are the same
+    infinity, min for -inf and log(exp(min) + exp(max)) for +inf."""
+    x, y = np.broadcast_arrays(*np.asarray(np.broadcast_arrays(x, y)).astype(np.result_type(x, y)))
+    x_lt = x.real < y.real
+    lo, hi = np.where(x_lt, x, y), np.where(x_lt, y, x)
+    with np.errstate(all="ignore"):
+        r = np.log1p(np.exp(lo - hi)) + hi
+        same_inf = ~np.isfinite(lo.real) & (lo.real == hi.real)
+        if same_inf.any():
+            r = np.where(same_inf & (lo.real < 0), lo, r)
+            r = np.where(same_inf & (lo.real > 0), np.log(np.exp(lo) + np.exp(hi)), r)
+    nan = np.isnan(x) | np.isnan(y)  # numpy: a nan real or imaginary part
+    return np.where(nan, complex(np.nan, np.nan), r).astype(r.dtype, copy=False)
 
 
 @_half_in_float
 def _np_logaddexp(self: np.ndarray, other: np.ndarray) -> np.ndarray:
     _not_for("logaddexp_cpu", self, "biu")
+    if self.dtype.kind == "c" or getattr(other, "dtype", self.dtype).kind == "c":
+        return _np_logaddexp_complex(self, other)
     # numpy's logaddexp is torch's: max + log1p(exp(-|a - b|)), and inf where a == b == inf
     return np.logaddexp(self, other)
 
 
 @_half_in_float
 def _np_logaddexp2(self: np.ndarray, other: np.ndarray) -> np.ndarray:
-    _not_for("logaddexp2_cpu", self, "biu")
+    _not_for("logaddexp2_cpu", self, "biuc")
     return np.logaddexp2(self, other)
 
 
@@ -1295,6 +1327,10 @@ _logaddexp = defop(
     self=lambda grad, self, other: grad / (1 + exp(other - self)),
     other=lambda grad, self, other: grad / (1 + exp(self - other)),
     jvp=ELEMENTWISE,
+    complex={  # torch's: the derivatives conjugated
+        "self": lambda grad, self, other: grad / conj(1 + exp(other - self)),
+        "other": lambda grad, self, other: grad / conj(1 + exp(self - other)),
+    },
 )
 _logaddexp2 = defop(
     "logaddexp2",
@@ -1309,6 +1345,7 @@ _logaddexp2 = defop(
 @_quiet
 def _np_xlogy(self: np.ndarray, other: Any) -> np.ndarray:
     # torch: nan if y is nan, else 0 where x == 0 (even for y == 0), else x * log(y)
+    _no_complex("xlogy_cpu", self, other)
     other = np.asarray(other, self.dtype)  # a Python scalar from the fast path
     r = self * np.log(other)
     r = np.where(self == 0, 0, r)
@@ -1362,7 +1399,7 @@ def _zeros_like(t: Tensor) -> Tensor:
 _copysign = defop(
     "copysign.Tensor",
     "CopysignBackward0",
-    _quiet(lambda self, other: np.copysign(self, other)),
+    _quiet(lambda self, other: np.copysign(_no_complex("copysign_cpu", self, other), other)),
     dtype="float",
     self=_copysign_self_grad,
     # torch's zeros_like(other) keeps other's metadata, not other: nothing saved, no version
@@ -1376,7 +1413,7 @@ _copysign = defop(
 _copysign_scalar = defop(
     "copysign.Scalar",
     "CopysignBackward1",
-    _quiet(lambda self, other: np.copysign(self, other)),
+    _quiet(lambda self, other: np.copysign(_no_complex("copysign_cpu", self, other), other)),
     dtype="float",
     nondiff=("other",),
     self=_copysign_self_grad,
@@ -1683,20 +1720,39 @@ def clamp(input: Tensor, min: Any = None, max: Any = None, *, out: Tensor | None
                     "Tensor input, Number min = None, Number max = None, *, Tensor out = None",
                 ),
             )
+        # torch's kernel: clamp with both bounds, else maximum or minimum
+        bounds = [t._data for t in (min, max) if t is not None]
+        kernel = (
+            "clamp_cpu" if len(bounds) == 2 else "maximum_cpu" if max is None else "minimum_cpu"
+        )
+        _no_complex(kernel, input._data, *bounds)
         r = _clamp_tensor(input, min, max)
     else:
         r = _clamp(input, min, max)
     return _out(r, out, "clamp")
 
 
+def _no_clamp(a: np.ndarray) -> np.ndarray:
+    """torch's clamp family (relu included) refuses complex inputs."""
+    if a.dtype.kind == "c":
+        raise NotImplementedError("clamp is not supported for complex types")
+    return a
+
+
 def clamp_min(input: Tensor, min: Any, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.clamp_min`."""
+    if isinstance(min, Tensor):  # torch's maximum kernel
+        _no_complex("maximum_cpu", input._data, min._data)
+    _no_clamp(input._data)
     r = _clamp_min_tensor(input, min) if isinstance(min, Tensor) else _clamp_min(input, min)
     return _out(r, out, "clamp_min")
 
 
 def clamp_max(input: Tensor, max: Any, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.clamp_max`."""
+    if isinstance(max, Tensor):  # torch's minimum kernel
+        _no_complex("minimum_cpu", input._data, max._data)
+    _no_clamp(input._data)
     r = _clamp_max_tensor(input, max) if isinstance(max, Tensor) else _clamp_max(input, max)
     return _out(r, out, "clamp_max")
 
@@ -1907,6 +1963,8 @@ def isfinite(input: Tensor) -> Tensor:
 def isposinf(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.isposinf`."""
     a = input._data
+    if a.dtype.kind == "c":
+        raise RuntimeError("isposinf does not support complex inputs.")
     r = np.isposinf(a) if a.dtype.kind in "fc" else np.zeros(a.shape, np.bool_)
     return _out(_make(r), out, "isposinf")
 
@@ -1914,6 +1972,8 @@ def isposinf(input: Tensor, *, out: Tensor | None = None) -> Tensor:
 def isneginf(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.isneginf`."""
     a = input._data
+    if a.dtype.kind == "c":
+        raise RuntimeError("isneginf does not support complex inputs.")
     r = np.isneginf(a) if a.dtype.kind in "fc" else np.zeros(a.shape, np.bool_)
     return _out(_make(r), out, "isneginf")
 

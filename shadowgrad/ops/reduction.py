@@ -1299,6 +1299,8 @@ def std_mean(
 def _vector_norm_fwd(
     self: np.ndarray, ord: float, dim: tuple[int, ...], keepdim: bool
 ) -> np.ndarray:
+    if self.dtype == np.float16:  # torch accumulates in float32 and rounds the norm once
+        return _vector_norm_fwd(self.astype(np.float32), ord, dim, keepdim).astype(np.float16)
     a = np.abs(self)
     if ord == 2:
         r = np.sqrt(np.sum(a * a, axis=dim, keepdims=keepdim))
@@ -1436,13 +1438,22 @@ def linalg_vector_norm(
     *,
     dtype: D.dtype | None = None,
 ) -> Tensor:
-    """Mirrors `torch.linalg.vector_norm`."""
-    if dtype is not None:
-        x = x.to(dtype)
+    """Mirrors `torch.linalg.vector_norm`: torch's checks in its order (the parser's on ord,
+    the input's type, a complex ord, an empty reduction without identity, then dtype=)."""
+    if not isinstance(ord, (int, float, complex)) and not hasattr(ord, "__float__"):
+        raise TypeError(
+            "linalg_vector_norm(): argument 'ord' (position 2) must be Number, not "
+            f"{type(ord).__name__}"
+        )
+    D.check_int_scalar(ord)
     if not (x.dtype.is_floating_point or x.dtype.is_complex):
         raise RuntimeError(
             "linalg.vector_norm: Expected a floating point or complex tensor as input. "
             f"Got {x.dtype._short}"
+        )
+    if isinstance(ord, complex):
+        raise RuntimeError(
+            "linalg.vector_norm: Expected a non-complex scalar as the order of norm."
         )
     axes = _axes(dim, x.ndim)
     if (ord < 0 or np.isinf(ord)) and x._data.size == 0:
@@ -1459,7 +1470,31 @@ def linalg_vector_norm(
                     f"linalg.vector_norm cannot compute the {o} norm on the dimension {d}"
                     "because this dimension is empty and the operation does not have an identity"
                 )
+    check_norm_dtype(dtype, x.dtype, "linalg.vector_norm")
+    if dtype is not None:
+        x = x.to(dtype)
     return _vector_norm(x, float(ord), axes, keepdim)
+
+
+def check_norm_dtype(dtype: D.dtype | None, self_dtype: D.dtype, name: str) -> None:
+    """torch's check_linalg_norm_dtype: dtype= floating or complex, of the input's kind, and
+    no narrower than the input."""
+    if dtype is None:
+        return
+    if not (dtype.is_floating_point or dtype.is_complex):
+        raise RuntimeError(
+            f"{name}: dtype should be floating point or complex, but got {dtype._short}"
+        )
+    if dtype.is_complex != self_dtype.is_complex:
+        kind = "complex" if self_dtype.is_complex else "real"
+        raise RuntimeError(
+            f"{name}: dtype should be {kind} for {kind} inputs, but got {dtype._short}"
+        )
+    if D.promote_types(self_dtype, dtype) is not dtype:
+        raise RuntimeError(
+            f"{name}: the dtype of the input ({self_dtype._short}) should be convertible without "
+            f"narrowing to the specified dtype ({dtype._short})"
+        )
 
 
 def norm(
@@ -1487,8 +1522,23 @@ def norm(
     if out is not None:
         from .pointwise import _out
 
+        if p == "nuc" and r.dtype is not out.dtype:
+            raise RuntimeError(  # torch's matrix_norm out= check
+                f"linalg.matrix_norm expected out tensor dtype {r.dtype._short} but got: "
+                f"{out.dtype._short}"
+            )
+        check_out_dtype(r, out)
         return _out(r, out, "norm")
     return r
+
+
+def check_out_dtype(r: Tensor, out: Tensor | None) -> None:
+    """A structured kernel's out= check: out must have the result's dtype exactly."""
+    if out is not None and out.dtype is not r.dtype:
+        raise RuntimeError(
+            f"Expected out tensor to have dtype {D.CPP_NAMES[r.dtype]}, but got "
+            f"{D.CPP_NAMES[out.dtype]} instead"
+        )
 
 
 # --- boolean and counting reductions ----------------------------------------------------------

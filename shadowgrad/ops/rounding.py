@@ -115,7 +115,7 @@ _round_decimals = defop(
 
 
 def _np_frac(self: np.ndarray) -> np.ndarray:
-    _not_for("frac_cpu", self, "biu")
+    _not_for("frac_cpu", self, "biuc")
     with np.errstate(invalid="ignore"):  # frac(inf) is nan, silently as in torch
         return self - np.trunc(self)
 
@@ -204,7 +204,7 @@ def _int_zero_check(other: Any) -> None:
 
 @_half_in_float
 def _np_div_floor(self: np.ndarray, other: np.ndarray) -> np.ndarray:
-    _not_for("div_floor_cpu", self, "b")
+    _not_for("div_floor_cpu", self, "bc")
     if self.dtype.kind in "iu":
         _int_zero_check(other)
         return np.floor_divide(self, other)
@@ -214,7 +214,7 @@ def _np_div_floor(self: np.ndarray, other: np.ndarray) -> np.ndarray:
 
 
 def _np_div_trunc(self: np.ndarray, other: np.ndarray) -> np.ndarray:
-    _not_for("div_trunc_cpu", self, "b")
+    _not_for("div_trunc_cpu", self, "bc")
     if self.dtype.kind in "iu":
         _int_zero_check(other)
         # C division: exact, since self - fmod(self, other) is a multiple of other
@@ -226,7 +226,7 @@ def _np_div_trunc(self: np.ndarray, other: np.ndarray) -> np.ndarray:
 
 @_half_in_float
 def _np_remainder(self: np.ndarray, other: np.ndarray) -> np.ndarray:
-    _not_for("remainder_cpu", self, "b")
+    _not_for("remainder_cpu", self, "bc")
     if self.dtype.kind in "iu":
         _int_zero_check(other)
         return np.remainder(self, other)
@@ -239,7 +239,7 @@ def _np_remainder(self: np.ndarray, other: np.ndarray) -> np.ndarray:
 
 @_half_in_float
 def _np_fmod(self: np.ndarray, other: np.ndarray) -> np.ndarray:
-    _not_for("fmod_cpu", self, "b")
+    _not_for("fmod_cpu", self, "bc")
     if self.dtype.kind in "iu":
         _int_zero_check(other)
     with np.errstate(divide="ignore", invalid="ignore"):

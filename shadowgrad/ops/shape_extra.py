@@ -202,6 +202,13 @@ def _unique_dim_arg(input: Tensor, dim: int) -> int:
     return d
 
 
+def _unique_not_complex(input: Tensor, dim: int | None) -> None:
+    """torch's unique kernels have no complex version."""
+    if input.dtype.is_complex:
+        kernel = "unique" if dim is None else "unique_dim"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype._short}'")
+
+
 def _pick(res: Any, return_inverse: bool, return_counts: bool) -> Any:
     out, inverse, counts = res
     if return_inverse and return_counts:
@@ -221,6 +228,7 @@ def unique(
     dim: int | None = None,
 ) -> Any:
     """Mirrors `torch.unique` (always sorted, as torch's CPU kernel; NaNs are all distinct)."""
+    _unique_not_complex(input, dim)
     if dim is None:
         res = _unique2(input, bool(sorted), bool(return_inverse), bool(return_counts))
     else:
@@ -236,6 +244,7 @@ def unique_consecutive(
     dim: int | None = None,
 ) -> Any:
     """Mirrors `torch.unique_consecutive`."""
+    _unique_not_complex(input, dim)
     d = None if dim is None else _unique_dim_arg(input, dim)
     res = _unique_consecutive(input, bool(return_inverse), bool(return_counts), d)
     return _pick(res, return_inverse, return_counts)
@@ -446,6 +455,15 @@ def cummin(input: Tensor, dim: int) -> Any:
 def _logcumsumexp_fwd(self: np.ndarray, dim: int) -> np.ndarray:
     if self.ndim == 0:
         return self.copy()
+    if self.dtype.kind == "c":  # torch's scan: r_i = log_add_exp(x_i, r_(i-1)), r_(-1) = -inf
+        from .pointwise import _np_logaddexp_complex
+
+        x = np.moveaxis(self, dim, 0)
+        out = np.empty_like(x)
+        acc = np.full(x.shape[1:], complex(-np.inf, 0.0), x.dtype)
+        for i in range(x.shape[0]):
+            acc = out[i] = _np_logaddexp_complex(x[i], acc)
+        return np.moveaxis(out, 0, dim)
     with np.errstate(invalid="ignore"):
         return np.logaddexp.accumulate(self, axis=dim)
 
@@ -461,6 +479,9 @@ def _logcumsumexp_backward(grad: Tensor, self: Tensor, result: Tensor, dim: int)
 
     if grad.ndim == 0 or grad._data.size == 0:
         return grad
+    if grad.dtype.is_complex:  # torch's: one log-space sum, no sign split, conjugated
+        out = (_rev_logcumsumexp(grad.conj().log() - result, dim) + self).exp()
+        return out.conj()
     lowest = _make(np.asarray(np.finfo(grad._data.dtype).min, grad._data.dtype))
     log_abs = grad.abs().log()
     pos = where(grad > 0, log_abs, lowest)
@@ -490,6 +511,7 @@ _logcumsumexp = defop(
     dtype="keep",
     self=lambda grad, self, result, dim: _logcumsumexp_backward(grad, self, result, dim),
     jvp=lambda self, self_t, dim, result: _logcumsumexp_jvp(self, self_t, dim, result),
+    complex=True,  # the backward above conjugates for a complex input, as torch's
 )
 
 
@@ -1328,7 +1350,7 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str | None = Non
         if t.ndim < 2:
             raise RuntimeError(f"cdist only supports at least 2D tensors, {name} got: {t.ndim}D")
     for name, t in (("X1", x1), ("X2", x2)):
-        if not (t.dtype.is_floating_point or t.dtype.is_complex):
+        if not t.dtype.is_floating_point:  # complex included: torch has no complex cdist
             raise RuntimeError(
                 f"cdist only supports floating-point dtypes, {name} got: {t.dtype._short}"
             )
@@ -1434,7 +1456,14 @@ def histc(input: Tensor, bins: int = 100, min: Any = 0, max: Any = 0, *, out: An
     0), values outside ignored, the last bin closed; never differentiable."""
     x = input._data
     if x.dtype.kind != "f":
-        raise NotImplementedError(f"\"histogram_cpu\" not implemented for '{input.dtype._short}'")
+        # torch's kernels, in its order: the range (aminmax, complex only fails it when it is
+        # taken from the data), the bin edges (linspace: no bool), then the histogram
+        kernel = "histogram_cpu"
+        if x.dtype.kind == "b":
+            kernel = "linspace_cpu"
+        elif x.dtype.kind == "c" and min == max:
+            kernel = "aminmax_cpu"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype._short}'")
     if bins <= 0:
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
     lo, hi = float(min), float(max)
@@ -1764,7 +1793,10 @@ def _renorm_backward(grad: Tensor, self: Tensor, p: float, dim: int, maxnorm: fl
 
     norm, inv, dims = _renorm_parts(self, p, dim)
     factor = inv * maxnorm
-    nb = _norm_backward(_sum_over(grad * self, dims, True), self, p, norm, dims, True)
+    # torch's renorm_backward: the real part of conj(self) * grad for a complex input (the norm
+    # is real), which is grad * self for a real one
+    gs = (self.conj() * grad).real if self.dtype.is_complex else grad * self
+    nb = _norm_backward(_sum_over(gs, dims, True), self, p, norm, dims, True, self.dtype.is_complex)
     return where(norm > maxnorm, factor * grad - (factor * inv) * nb, grad)
 
 
@@ -1785,6 +1817,7 @@ _renorm = defop(
     dtype="keep",
     jvp=_renorm_t,
     self=_renorm_backward,
+    complex=True,  # the backward above takes conj(self) for a complex input, as torch's
 )
 
 

@@ -473,10 +473,26 @@ def _tangent_diff(self: Tensor, other: Tensor, self_t: Any, other_t: Any) -> Ten
 def dist(input: Tensor, other: Tensor, p: Any = 2) -> Tensor:
     """Mirrors `torch.dist`: the p-norm of input - other."""
     _need_tensor("dist", other)
-    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+    if isinstance(p, bool) or not isinstance(p, (int, float, complex)):
+        raise TypeError(f"dist(): argument 'p' (position 3) must be Number, not {type(p).__name__}")
+    D.check_int_scalar(p)
+    # torch's norm(self - other, p): the subtraction's errors (bool operands, shapes) first,
+    # then norm's on the difference's dtype and on p
+    if input.dtype is D.bool_ or other.dtype is D.bool_:
+        input - other  # raises torch's bool-subtraction error
+    try:
+        np.broadcast_shapes(input._data.shape, other._data.shape)
+    except ValueError:
+        input - other  # raises torch's size-mismatch error
+    dt = result_type_of([input, other])
+    if not (dt.is_floating_point or dt.is_complex):
         raise RuntimeError(
-            "norm(): input dtype should be either floating point or complex. Got "
-            f"{input.dtype._short} instead."
+            f"norm(): input dtype should be either floating point or complex. Got {dt._short} "
+            "instead."
+        )
+    if isinstance(p, complex):
+        raise RuntimeError(
+            "linalg.vector_norm: Expected a non-complex scalar as the order of norm."
         )
     return _dist(input, other, float(p))
 
@@ -577,14 +593,15 @@ _addr = defop(
 )
 
 
-def _check_addr(input: Tensor, vec1: Tensor, vec2: Tensor, beta: Any, alpha: Any) -> None:
+def _check_addr(input: Tensor, vec1: Tensor, vec2: Tensor, beta: Any, alpha: Any) -> Any:
+    """addr's checks, in torch's order; returns beta and alpha as the kernel reads them."""
     for name, v in (("vec1", vec1), ("vec2", vec2)):
         if v.ndim != 1:
             raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {v.ndim}-D")
     dt = result_type_of([input, vec1, vec2])
     if dt._cat < 2:
         for name, v in (("beta", beta), ("alpha", alpha)):
-            if isinstance(v, float):
+            if isinstance(v, (float, complex)):
                 raise RuntimeError(
                     f"For integral input tensors, argument {name} must not be a floating point "
                     "number."
@@ -599,6 +616,18 @@ def _check_addr(input: Tensor, vec1: Tensor, vec2: Tensor, beta: Any, alpha: Any
             f"({input.shape[-1]}) at non-singleton dimension {input.ndim - 1}.  Target sizes: "
             f"{list(shape)}.  Tensor sizes: {list(input.shape)}"
         ) from None
+    out = []
+    for name, v in (("beta", beta), ("alpha", alpha)):  # the kernel's conversions
+        if type(v) is bool and dt is not D.bool_:
+            raise RuntimeError(f"Boolean {name} only supported for Boolean results.")
+        if isinstance(v, (int, float, complex)) and dt is not D.bool_:
+            D.check_scalar_fits(v, dt)
+            if dt._cat == 2 and isinstance(v, complex):
+                v = v.real
+            elif dt._cat == 1:  # wrapped into the integer type, as the kernel's cast
+                v = np.array(int(v.real if isinstance(v, complex) else v)).astype(dt._np).item()
+        out.append(v)
+    return out
 
 
 def addr(
@@ -611,7 +640,7 @@ def addr(
     out: Tensor | None = None,
 ) -> Tensor:
     """Mirrors `torch.addr`: beta * input + alpha * outer(vec1, vec2)."""
-    _check_addr(input, vec1, vec2, beta, alpha)
+    beta, alpha = _check_addr(input, vec1, vec2, beta, alpha)
     return _out(_addr(input, vec1, vec2, beta, alpha), out, "addr")
 
 
@@ -626,7 +655,7 @@ def addr_(self: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any
             f"size mismatch, input: {list(self.shape)}, v1: {list(vec1.shape)}, v2: "
             f"{list(vec2.shape)}"
         )
-    _check_addr(self, vec1, vec2, beta, alpha)
+    beta, alpha = _check_addr(self, vec1, vec2, beta, alpha)
     return _apply_inplace(_addr_fn_, self, vec1, vec2, beta, alpha)
 
 
