@@ -532,7 +532,6 @@ register(
                 name="broadcast batch",
             )
         ],
-        xfails={"grad_fn": "torch views its bmm result last; shadowgrad permutes it last"},
     ),
     OpEntry("linalg.inv", lambda T, a: T.linalg.inv(a), inv_samples, covers=("inverse",)),
     OpEntry("linalg.det", lambda T, a: T.linalg.det(a), det_samples, covers=("det",)),

@@ -1480,6 +1480,54 @@ def prog_lcx_transposed_square_gradient_reaches_a_leaf(T: Any) -> Any:
     return x.grad
 
 
+def _graph(t: Any) -> Any:
+    """A tensor's whole backward graph as nested (name, inputs) pairs."""
+
+    def node(fn: Any) -> Any:
+        return (fn.name(), [node(f) for f, _ in fn.next_functions if f is not None])
+
+    return None if t.grad_fn is None else node(t.grad_fn)
+
+
+@program()
+def prog_lcx_einsum_graphs_are_torchs(T: Any) -> Any:
+    # torch aligns the operands (diagonals, unsqueezes, one permute) and contracts each pair
+    # as permute -> reshape -> bmm -> view -> permute: the whole graph, not just its last node
+    a, b = _r(T, 3, 4), _r(T, 3, 4, seed=1)
+    c, v = _r(T, 4, 5, seed=2), _r(T, 4, seed=3)
+    bb, bc = _r(T, 2, 3, 4, seed=4), _r(T, 2, 4, 5, seed=5)
+    sq, z = _r(T, 3, 3, seed=6), _c(T, 3, 4, seed=7)
+    cases = [
+        ("ij,ij->i", a, b),
+        ("ij,jk", a, c),
+        ("ii->i", sq),
+        ("ii", sq),
+        ("ij->", a),
+        ("i,j->ij", v, v),
+        ("...ij,...jk->...ik", bb, bc),
+        ("bij->bj", bb),
+        ("ij,jk,kl->il", a, c, _r(T, 5, 2, seed=8)),
+        ("ij,jj->i", a, _r(T, 4, 4, seed=9)),
+        ("ij,ij,ij->i", a, b, a),
+        ("ij,kj->ik", z, z.conj()),
+    ]
+    out = []
+    for eq, *ops in cases:
+        r = T.einsum(eq, *ops)
+        out.append((eq, _graph(r), r, _back(_loss(r), *ops)))
+        for x in ops:
+            x.grad = None
+    sub = T.einsum(a, [0, 1], c, [1, 2], [0, 2])
+    errs = [
+        raises(lambda: T.einsum("i,i", v, 3)),
+        raises(lambda: T.einsum("ii->i", a)),
+        raises(lambda: T.einsum("...i,...i->i", bb, _r(T, 5, 4))),
+        raises(lambda: T.einsum(a, [60])),
+        raises(lambda: T.einsum("ij")),
+    ]
+    return out, _graph(sub), sub, errs
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 
