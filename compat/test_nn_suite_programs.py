@@ -2988,11 +2988,7 @@ def prog_nns_state_dict_order_and_multiline_repr(T: Any) -> Any:
     )
 
 
-@program(
-    xfail="F.batch_norm accepts one running statistic without the other (torch: ValueError "
-    "'running_mean and running_var must either both be None or neither be None'); the check "
-    "belongs in shadowgrad/nn/functional.py (the lead's file)"
-)
+@program()
 def prog_nns_batchnorm_one_running_stat_removed(T: Any) -> Any:
     bn = T.nn.BatchNorm1d(2)
     bn.running_mean = None
@@ -3126,12 +3122,7 @@ def prog_nns_optimizer_differentiable_step(T: Any) -> Any:
     return w, w.grad_fn, p.grad, raises(o2.step), leaf
 
 
-@program(
-    xfail="a non-tensor input reaches shadowgrad's kernels (AttributeError: no '_data'); torch's "
-    "argument parser refuses it first (linear(): argument 'input' (position 1) must be Tensor, "
-    "not list; conv1d's invalid-combination error; mse_loss reads .size()). The checks belong "
-    "in shadowgrad/nn/functional.py (the lead's file)"
-)
+@program()
 def prog_nns_layers_given_a_list_or_array(T: Any) -> Any:
     import numpy as np
 

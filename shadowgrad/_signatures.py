@@ -183,6 +183,10 @@ def install(namespace: dict[str, Any], prefix: str = "", *aliases: Any) -> None:
         fn = namespace.get(name)
         if callable(fn) and not isinstance(fn, type):
             wrapped = namespace[name] = tensor_first(fn, reported, param)
+            if "inplace" in getattr(getattr(fn, "__code__", None), "co_varnames", ()):
+                # torch.nn.functional's own (selu(input, inplace)): Python in torch, naming
+                # the in-place function (selu_) in its error; it makes that check itself
+                continue
             for mod in aliases:
                 if getattr(mod, name, None) is fn:
                     setattr(mod, name, wrapped)
@@ -195,3 +199,75 @@ def _entries(prefix: str) -> list[tuple[str, tuple[str, str]]]:
     elif prefix == "special.":
         out += [(prefix + n, ("special_" + n, "input")) for n in SPECIAL]
     return out
+
+
+def not_tensor(reported: str, param: str, pos: int, value: Any) -> TypeError:
+    """torch's argument-parser error for a non-Tensor where a natively bound function takes a
+    Tensor (the caller tests `isinstance` first, so the common path pays nothing more)."""
+    return TypeError(
+        f"{reported}(): argument '{param}' (position {pos}) must be Tensor, not {_type_name(value)}"
+    )
+
+
+def check_tensors(reported: str, names: tuple[str, ...], *values: Any) -> None:
+    """not_tensor for the first of `values` that is neither a Tensor nor None (None allowed
+    only for the optional parameters, those after the first two)."""
+    from ._tensor import Tensor
+
+    for i, (name, v) in enumerate(zip(names, values, strict=False)):
+        if not isinstance(v, Tensor) and (v is not None or i < 2):
+            raise not_tensor(reported, name, i + 1, v)
+
+
+def _arg_desc(a: Any) -> str:
+    """How torch's argument parser describes a value in its invalid-types line."""
+    from ._tensor import Tensor
+
+    if isinstance(a, Tensor):
+        return type(a).__name__
+    if isinstance(a, list):
+        names = dict.fromkeys(_type_name(v) for v in a)  # each element type once, in order
+        return f"list of [{', '.join(names)}]"
+    if isinstance(a, tuple):
+        names = [_type_name(v) for v in a]
+        return f"tuple of ({', '.join(names)}{',' if len(names) == 1 else ''})"
+    return _type_name(a)
+
+
+def invalid_combination(
+    reported: str, signatures: tuple[str, ...], ntensors: int, nparams: int, *args: Any
+) -> TypeError:
+    """torch's overload-resolution error: `conv2d() received an invalid combination of
+    arguments - got (list, Tensor), but expected one of: ...`; given every parameter
+    positionally, each overload also lists the values, all marked but a plain Tensor among
+    the first `ntensors` (torch's listing marks the others, valid or not)."""
+    from ._tensor import Tensor
+
+    got = ", ".join(type(a).__name__ if isinstance(a, Tensor) else _type_name(a) for a in args)
+    detail = ""
+    if len(args) == nparams:
+        marked = ", ".join(
+            _arg_desc(a) if i < ntensors and type(a) is Tensor else f"!{_arg_desc(a)}!"
+            for i, a in enumerate(args)
+        )
+        detail = (
+            f"      didn't match because some of the arguments have invalid types: ({marked})\n"
+        )
+    lines = "".join(f" * ({sig})\n{detail}" for sig in signatures)
+    return TypeError(
+        f"{reported}() received an invalid combination of arguments - got ({got}), but expected "
+        f"one of:\n{lines}"
+    )
+
+
+def no_attribute(value: Any, name: str) -> AttributeError:
+    """The AttributeError of torch's Python code calling `value.<name>()` on a non-Tensor."""
+    attr = getattr(value, name, None)
+    if callable(attr):
+        try:
+            attr()
+        except Exception as e:  # the error torch's call would raise
+            return e  # type: ignore[return-value]
+    if attr is not None:
+        return TypeError(f"'{type(attr).__name__}' object is not callable")  # type: ignore[return-value]
+    return AttributeError(f"'{type(value).__name__}' object has no attribute '{name}'")

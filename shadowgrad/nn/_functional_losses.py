@@ -145,6 +145,8 @@ def soft_margin_loss(
 ) -> Tensor:
     """Mirrors `torch.nn.functional.soft_margin_loss`."""
     r = F._reduction(size_average, reduce, reduction)
+    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
+        F._check_tensors("soft_margin_loss", ("input", "target"), input, target)
     if target.requires_grad and _grad_mode.STATE.grad:
         raise RuntimeError(
             "The function 'soft_margin_loss' is not differentiable with respect to argument "
@@ -320,6 +322,8 @@ def poisson_nll_loss(
 ) -> Tensor:
     """Mirrors `torch.nn.functional.poisson_nll_loss`."""
     r = F._reduction(size_average, reduce, reduction)
+    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
+        F._check_tensors("poisson_nll_loss", ("input", "target"), input, target)
     if log_input:
         loss = P.exp(input) - target * input
     else:

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from .. import int64, rand
+from .._signatures import not_tensor as _not_tensor
 from .._tensor import Tensor, _make
 from ..ops import nn_ops as K
 from ..ops import resample as RS
@@ -222,6 +223,8 @@ def avg_pool3d(
     divisor_override: int | None = None,
 ) -> Tensor:
     """Mirrors `torch.nn.functional.avg_pool3d`."""
+    if not isinstance(input, Tensor):
+        raise _not_tensor("avg_pool3d", "input", 1, input)
     k, s, p, _ = _pool_args("avg_pool3d", kernel_size, stride, padding, 1, 3)
     if input.ndim not in (4, 5):
         raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
@@ -267,6 +270,7 @@ def _check_adaptive(input: Tensor, name: str, n: int, colon: str = "") -> None:
 
 def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
     """Mirrors `torch.nn.functional.adaptive_avg_pool3d` (an output of 1 is a mean, as torch)."""
+    F._list_with_default(output_size, input)
     _check_adaptive(input, "adaptive_avg_pool3d", 3)
     o = _adaptive_out(input, output_size, 3, "adaptive_avg_pool3d: output_size must be 3")
     if any(v < 0 for v in o):
@@ -315,6 +319,7 @@ def adaptive_max_pool3d_with_indices(
     input: Tensor, output_size: Any, return_indices: bool = False
 ) -> tuple[Tensor, Tensor]:
     """Mirrors `torch.nn.functional.adaptive_max_pool3d_with_indices`."""
+    F._list_with_default(output_size, input)
     o = _adaptive_out(
         input, output_size, 3, "adaptive_max_pool3d(): internal error: output_size.size() must be 3"
     )
@@ -341,6 +346,8 @@ def adaptive_max_pool1d_with_indices(
 ) -> tuple[Tensor, Tensor]:
     """Mirrors `torch.nn.functional.adaptive_max_pool1d_with_indices` (a 2-d pool over a height
     of 1, as torch)."""
+    if not isinstance(input, Tensor):
+        raise _not_tensor("adaptive_max_pool1d", "input", 1, input)
     if input.ndim not in (2, 3):
         raise RuntimeError(
             f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional tensor for argument "
@@ -508,6 +515,8 @@ def dropout3d(
 ) -> Tensor:
     """Mirrors `torch.nn.functional.dropout3d`: one mask value per (sample, channel)."""
     F._check_p(p)
+    if not isinstance(input, Tensor):
+        raise F._no_attribute(input, "dim")
     nd = input.ndim
     if nd not in (4, 5):
         warnings.warn(

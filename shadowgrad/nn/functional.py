@@ -14,6 +14,10 @@ from typing import Any
 import numpy as np
 
 from .. import _dtype as D
+from .._signatures import check_tensors as _check_tensors
+from .._signatures import invalid_combination as _invalid_combination
+from .._signatures import no_attribute as _no_attribute
+from .._signatures import not_tensor as _not_tensor
 from .._tensor import Tensor, _make, warn_once
 from ..autograd.forward_ad import _STATE as _FW
 from ..autograd.forward_ad import ELEMENTWISE, _get_tangent
@@ -103,21 +107,29 @@ def _inplace(fn: Any, input: Tensor, *args: Any) -> Tensor:
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """Mirrors `torch.nn.functional.relu`."""
+    if not isinstance(input, Tensor):
+        raise _not_tensor("relu_" if inplace else "relu", "input", 1, input)
     return _inplace(P.relu, input) if inplace else P.relu(input)
 
 
 def relu_(input: Tensor) -> Tensor:
     """Mirrors `torch.nn.functional.relu_`."""
+    if not isinstance(input, Tensor):
+        raise _not_tensor("relu_", "input", 1, input)
     return _inplace(P.relu, input)
 
 
 def sigmoid(input: Tensor) -> Tensor:
     """Mirrors `torch.nn.functional.sigmoid`."""
+    if not isinstance(input, Tensor):
+        raise _no_attribute(input, "sigmoid")
     return P.sigmoid(input)
 
 
 def tanh(input: Tensor) -> Tensor:
     """Mirrors `torch.nn.functional.tanh`."""
+    if not isinstance(input, Tensor):
+        raise _no_attribute(input, "tanh")
     return P.tanh(input)
 
 
@@ -240,6 +252,8 @@ def rrelu(
 ) -> Tensor:
     """Mirrors `torch.nn.functional.rrelu`: in training each element <= 0 is scaled by a slope
     drawn from U(lower, upper). (`generator` is torch.rrelu's, passed through.)"""
+    if not isinstance(input, Tensor):
+        raise _not_tensor("rrelu_" if inplace else "rrelu", "input", 1, input)
     if not input.dtype.is_floating_point:
         # out of training torch runs leaky_relu with the mean slope
         kernel = "rrelu_with_noise_out_cpu" if training else "leaky_relu_cpu"
@@ -271,6 +285,8 @@ def rrelu_(
 
 def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
     """Mirrors `torch.nn.functional.threshold`."""
+    if not isinstance(input, Tensor):
+        raise _not_tensor("threshold_" if inplace else "threshold", "input", 1, input)
 
     if inplace:
         return _inplace(_threshold_, input, threshold, value)
@@ -279,6 +295,8 @@ def threshold(input: Tensor, threshold: float, value: float, inplace: bool = Fal
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
     """Mirrors `torch.nn.functional.leaky_relu`."""
+    if not isinstance(input, Tensor):
+        raise _not_tensor("leaky_relu_" if inplace else "leaky_relu", "input", 1, input)
     _check_float(input, "leaky_relu_cpu")
     if inplace:
         return _inplace(_leaky_relu_, input, negative_slope)
@@ -287,6 +305,8 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """Mirrors `torch.nn.functional.elu`."""
+    if not isinstance(input, Tensor):
+        raise _not_tensor("elu_" if inplace else "elu", "input", 1, input)
     _check_float(input, "elu_cpu")
     if inplace:
         return _inplace(_elu_, input, alpha, 1.0, 1.0)
@@ -299,6 +319,8 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 def selu(input: Tensor, inplace: bool = False) -> Tensor:
     """Mirrors `torch.nn.functional.selu` (recorded as EluBackward0, as torch)."""
+    if not isinstance(input, Tensor):
+        raise _not_tensor("selu_" if inplace else "selu", "input", 1, input)
     _check_float(input, "elu_cpu")
     if inplace:
         return _inplace(_elu_, input, _SELU_ALPHA, _SELU_SCALE, 1.0)
@@ -307,6 +329,8 @@ def selu(input: Tensor, inplace: bool = False) -> Tensor:
 
 def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """Mirrors `torch.nn.functional.celu`."""
+    if not isinstance(input, Tensor):
+        raise _not_tensor("celu_" if inplace else "celu", "input", 1, input)
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
     _check_float(input, "elu_cpu")
@@ -315,6 +339,8 @@ def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
 
 def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     """Mirrors `torch.nn.functional.gelu`."""
+    if not isinstance(input, Tensor):
+        raise _not_tensor("gelu", "input", 1, input)
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     _check_float(input, "GeluKernelImpl")
@@ -323,18 +349,24 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:
     """Mirrors `torch.nn.functional.silu`."""
+    if not isinstance(input, Tensor):
+        raise _not_tensor("silu_" if inplace else "silu", "input", 1, input)
     _check_float(input, "silu_cpu")
     return _inplace(K.silu_op, input) if inplace else K.silu_op(input)
 
 
 def mish(input: Tensor, inplace: bool = False) -> Tensor:
     """Mirrors `torch.nn.functional.mish`."""
+    if not isinstance(input, Tensor):
+        raise _not_tensor("mish_" if inplace else "mish", "input", 1, input)
     _check_float(input, "mish_cpu")
     return _inplace(K.mish_op, input) if inplace else K.mish_op(input)
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
     """Mirrors `torch.nn.functional.softplus`."""
+    if not isinstance(input, Tensor):
+        raise _not_tensor("softplus", "input", 1, input)
     _check_float(input, "softplus_cpu")
     return K.softplus_op(input, beta, threshold)
 
@@ -345,6 +377,8 @@ def hardtanh(
     """Mirrors `torch.nn.functional.hardtanh`."""
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
+    if not isinstance(input, Tensor):
+        raise _not_tensor("hardtanh_" if inplace else "hardtanh", "input", 1, input)
     if inplace:
         return _inplace(K.hardtanh_op, input, min_val, max_val)
     return K.hardtanh_op(input, min_val, max_val)
@@ -352,29 +386,39 @@ def hardtanh(
 
 def relu6(input: Tensor, inplace: bool = False) -> Tensor:
     """Mirrors `torch.nn.functional.relu6` (recorded as HardtanhBackward0, as torch)."""
+    if not isinstance(input, Tensor):
+        raise _not_tensor("relu6_" if inplace else "relu6", "input", 1, input)
     return hardtanh(input, 0.0, 6.0, inplace)
 
 
 def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
     """Mirrors `torch.nn.functional.hardsigmoid`."""
+    if not isinstance(input, Tensor):
+        raise _not_tensor("hardsigmoid_" if inplace else "hardsigmoid", "input", 1, input)
     _check_float(input, "hardsigmoid_cpu")
     return _inplace(K.hardsigmoid_op, input) if inplace else K.hardsigmoid_op(input)
 
 
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
     """Mirrors `torch.nn.functional.hardswish`."""
+    if not isinstance(input, Tensor):
+        raise _not_tensor("hardswish_" if inplace else "hardswish", "input", 1, input)
     _check_float(input, "hardswish_cpu")
     return _inplace(K.hardswish_op, input) if inplace else K.hardswish_op(input)
 
 
 def logsigmoid(input: Tensor) -> Tensor:
     """Mirrors `torch.nn.functional.logsigmoid`."""
+    if not isinstance(input, Tensor):
+        raise _not_tensor("log_sigmoid", "input", 1, input)
     _check_float(input, "log_sigmoid_cpu")
     return K.logsigmoid_op(input)
 
 
 def softsign(input: Tensor) -> Tensor:
     """Mirrors `torch.nn.functional.softsign`: input / (1 + |input|) (DivBackward0)."""
+    if not isinstance(input, Tensor):
+        raise _no_attribute(input, "abs")
     return input / (K._abs(input) + 1)
 
 
@@ -385,12 +429,16 @@ def _shrink_dtype(input: Tensor, kernel: str) -> None:
 
 def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     """Mirrors `torch.nn.functional.hardshrink`."""
+    if not isinstance(input, Tensor):
+        raise _not_tensor("hardshrink", "input", 1, input)
     _shrink_dtype(input, "hardshrink_cpu")
     return K.hardshrink_op(input, lambd)
 
 
 def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     """Mirrors `torch.nn.functional.softshrink`."""
+    if not isinstance(input, Tensor):
+        raise _not_tensor("softshrink", "input", 1, input)
     _shrink_dtype(input, "softshrink_check")
     top = float(np.finfo(input._data.dtype).max)
     if not 0 <= lambd <= top:
@@ -403,11 +451,15 @@ def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
 
 def tanhshrink(input: Tensor) -> Tensor:
     """Mirrors `torch.nn.functional.tanhshrink`: input - tanh(input) (SubBackward0)."""
+    if not isinstance(input, Tensor):
+        raise _no_attribute(input, "tanh")
     return input - P.tanh(input)
 
 
 def glu(input: Tensor, dim: int = -1) -> Tensor:
     """Mirrors `torch.nn.functional.glu`."""
+    if not isinstance(input, Tensor):
+        raise _no_attribute(input, "dim")
     if input.ndim == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
     d = wrap_dim(dim, input.ndim)
@@ -451,6 +503,8 @@ def softmax(
     input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: D.dtype | None = None
 ) -> Tensor:
     """Mirrors `torch.nn.functional.softmax`."""
+    if not isinstance(input, Tensor):
+        raise _no_attribute(input, "dim" if dim is None else "softmax")
     if dim is None:
         dim = _softmax_dim("softmax", input.ndim, _stacklevel)
     x, d = _softmax_input(input, dim, dtype)
@@ -461,6 +515,8 @@ def softmin(
     input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: D.dtype | None = None
 ) -> Tensor:
     """Mirrors `torch.nn.functional.softmin`."""
+    if not isinstance(input, Tensor):
+        raise _no_attribute(input, "dim") if dim is None else _no_attribute(-input, "softmax")
     if dim is None:
         dim = _softmax_dim("softmin", input.ndim, _stacklevel)
     x, d = _softmax_input(input, dim, dtype)
@@ -471,6 +527,8 @@ def log_softmax(
     input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: D.dtype | None = None
 ) -> Tensor:
     """Mirrors `torch.nn.functional.log_softmax`."""
+    if not isinstance(input, Tensor):
+        raise _no_attribute(input, "dim" if dim is None else "log_softmax")
     if dim is None:
         dim = _softmax_dim("log_softmax", input.ndim, _stacklevel)
     x, d = _softmax_input(input, dim, dtype, "log_softmax")
@@ -529,6 +587,9 @@ def _dropout(input: Tensor, p: float, training: bool, inplace: bool, noise_shape
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """Mirrors `torch.nn.functional.dropout`."""
+    if not isinstance(input, Tensor):
+        _check_p(p)
+        raise _not_tensor("dropout_" if inplace else "dropout", "input", 1, input)
     return _dropout(input, p, training, inplace, tuple(input.shape))
 
 
@@ -565,6 +626,9 @@ def alpha_dropout(
     input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False
 ) -> Tensor:
     """Mirrors `torch.nn.functional.alpha_dropout`."""
+    if not isinstance(input, Tensor):
+        _check_p(p)
+        raise _not_tensor("alpha_dropout_" if inplace else "alpha_dropout", "input", 1, input)
     return _alpha_dropout(input, p, training, inplace, tuple(input.shape))
 
 
@@ -573,6 +637,10 @@ def feature_alpha_dropout(
 ) -> Tensor:
     """Mirrors `torch.nn.functional.feature_alpha_dropout`: one mask value per (sample,
     channel)."""
+    if not isinstance(input, Tensor):
+        _check_p(p)
+        name = "feature_alpha_dropout"
+        raise _not_tensor(name + "_" if inplace else name, "input", 1, input)
     shape = tuple(input.shape)
     noise = shape[:2] + (1,) * (len(shape) - 2) if len(shape) >= 2 else shape
     return _alpha_dropout(input, p, training, inplace, noise)
@@ -597,6 +665,9 @@ def dropout1d(
     input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False
 ) -> Tensor:
     """Mirrors `torch.nn.functional.dropout1d`."""
+    if not isinstance(input, Tensor):
+        _check_p(p)
+        raise _no_attribute(input, "dim")
     if input.ndim not in (2, 3):
         raise RuntimeError(
             f"dropout1d: Expected 2D or 3D input, but received a {input.ndim}D input. Note that "
@@ -613,6 +684,8 @@ def dropout2d(
     """Mirrors `torch.nn.functional.dropout2d` (for 3-D and 4-D inputs; a 3-D input is taken as
     (N, C, L), torch's channel-wise 1-D behavior)."""
     _check_p(p)
+    if not isinstance(input, Tensor):
+        raise _no_attribute(input, "dim")
     nd = input.ndim
     if nd not in (3, 4):
         warnings.warn(
@@ -645,9 +718,13 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if bias is not None:
         # the common case, checked here at once: a batch of rows, a matrix and its bias, one
         # dtype (torch's addmm checks pass, so the op runs directly)
-        d = input._data
-        w = weight._data
-        b = bias._data
+        try:
+            d = input._data
+            w = weight._data
+            b = bias._data
+        except AttributeError:
+            _check_tensors("linear", ("input", "weight", "bias"), input, weight, bias)
+            raise
         if (
             d.ndim == 2
             and w.ndim == 2
@@ -656,6 +733,8 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
             and d.dtype == w.dtype == b.dtype
         ):
             return _ADDMM(bias, input, weight.t(), 1, 1)
+    elif not (isinstance(input, Tensor) and isinstance(weight, Tensor)):
+        _check_tensors("linear", ("input", "weight"), input, weight)
     if input.ndim == 0 or weight.ndim == 0:
         raise RuntimeError(
             "both arguments to linear need to be at least 1D, but they are "
@@ -696,6 +775,12 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 
 def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """Mirrors `torch.nn.functional.bilinear` (torch's _trilinear: TrilinearBackward0)."""
+    if not (
+        isinstance(input1, Tensor) and isinstance(input2, Tensor) and isinstance(weight, Tensor)
+    ) or not (bias is None or isinstance(bias, Tensor)):
+        _check_tensors(
+            "bilinear", ("input1", "input2", "weight", "bias"), input1, input2, weight, bias
+        )
     return _fused.bilinear(input1, input2, weight, bias)
 
 
@@ -809,6 +894,19 @@ def _check_conv(
         raise RuntimeError(f"expected scalar type {dt._short} but found {bias.dtype._short}")
 
 
+_CONV_SIGNATURES = (
+    "Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, tuple of ints "
+    "padding = 0, tuple of ints dilation = 1, int groups = 1",
+    "Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, str padding = "
+    '"valid", tuple of ints dilation = 1, int groups = 1',
+)
+
+
+def _conv_type_error(n: int, *args: Any) -> TypeError:
+    """torch's conv{n}d error for arguments of the wrong types (its two overloads)."""
+    return _invalid_combination(f"conv{n}d", _CONV_SIGNATURES, 3, 7, *args)
+
+
 def _conv(
     input: Tensor,
     weight: Tensor,
@@ -821,6 +919,15 @@ def _conv(
     transposed: bool = False,
     output_padding: Any = 0,
 ) -> Tensor:
+    if not (isinstance(input, Tensor) and isinstance(weight, Tensor)) or not (
+        bias is None or isinstance(bias, Tensor)
+    ):
+        if transposed:
+            _check_tensors(f"conv_transpose{n}d", ("input", "weight", "bias"), input, weight, bias)
+        args = [input, weight, bias, stride, padding, dilation, groups]
+        while len(args) > 2 and args[-1] is (None, 1, 0, 1, 1)[len(args) - 3]:
+            args.pop()  # the arguments left at their defaults: torch's list omits them
+        raise _conv_type_error(n, *args)
     same = False
     if isinstance(padding, str):
         if padding not in ("same", "valid"):
@@ -966,6 +1073,8 @@ def unfold(
     input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0, stride: Any = 1
 ) -> Tensor:
     """Mirrors `torch.nn.functional.unfold` (3-D or 4-D input)."""
+    if not isinstance(input, Tensor):
+        raise _not_tensor("im2col", "input", 1, input)
     k, d, p, s = _im2col_args(
         ("kernel_size", "dilation", "padding", "stride"), (kernel_size, dilation, padding, stride)
     )
@@ -1006,6 +1115,8 @@ def fold(
     stride: Any = 1,
 ) -> Tensor:
     """Mirrors `torch.nn.functional.fold` (2-D or 3-D input)."""
+    if not isinstance(input, Tensor):
+        raise _not_tensor("col2im", "input", 1, input)
     o, k, d, p, s = _im2col_args(
         ("output_size", "kernel_size", "dilation", "padding", "stride"),
         (output_size, kernel_size, dilation, padding, stride),
@@ -1224,6 +1335,8 @@ def avg_pool2d(
     divisor_override: int | None = None,
 ) -> Tensor:
     """Mirrors `torch.nn.functional.avg_pool2d`."""
+    if not isinstance(input, Tensor):
+        raise _not_tensor("avg_pool2d", "input", 1, input)
     k, s, p, _ = _pool_args(kernel_size, stride, padding, 1, "avg_pool2d")
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
@@ -1285,8 +1398,18 @@ def _check_adaptive_2d(input: Tensor, name: str, colon: str) -> None:
             )
 
 
+def _list_with_default(output_size: Any, input: Any) -> None:
+    """torch's Python prelude of the 2-d and 3-d adaptive pools: `input.size()` first, then an
+    output size with as many entries as the input has dimensions is refused."""
+    if not isinstance(input, Tensor):
+        raise _no_attribute(input, "size")
+    if not isinstance(output_size, int) and input.ndim <= len(output_size):
+        raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
+
+
 def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
     """Mirrors `torch.nn.functional.adaptive_avg_pool2d` (output 1x1 is a mean, as torch)."""
+    _list_with_default(output_size, input)
     if isinstance(output_size, (tuple, list)) and len(output_size) != 2:
         raise RuntimeError("adaptive_avg_pool2d: output_size must be 2")
     if input.ndim < 2:
@@ -1323,6 +1446,9 @@ def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
 
 def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
     """Mirrors `torch.nn.functional.adaptive_max_pool2d`."""
+    _list_with_default(output_size, input)
+    if not isinstance(output_size, int) and len(output_size) != 2:
+        raise RuntimeError("adaptive_max_pool2d(): internal error: output_size.size() must be 2")
     _check_adaptive_2d(input, "adaptive_max_pool2d", ":")
     if not input.dtype.is_floating_point:
         raise NotImplementedError(
@@ -1354,6 +1480,11 @@ def layer_norm(
     eps: float = 1e-5,
 ) -> Tensor:
     """Mirrors `torch.nn.functional.layer_norm`."""
+    if not isinstance(input, Tensor):
+        raise _not_tensor("layer_norm", "input", 1, input)
+    for i, t in ((3, weight), (4, bias)):
+        if t is not None and not isinstance(t, Tensor):
+            raise _not_tensor("layer_norm", ("weight", "bias")[i - 3], i, t)
     ns = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
     shape = tuple(input.shape)
     if not ns:
@@ -1420,6 +1551,8 @@ def _check_bn_params(
     for name, t in (("weight", weight), ("bias", bias)):
         if t is not None and t.numel() != c:
             raise RuntimeError(f"{name} should contain {c} elements not {t.numel()}")
+    if (running_mean is None) != (running_var is None):
+        raise ValueError("running_mean and running_var must either both be None or neither be None")
     if not dt.is_floating_point:
         raise NotImplementedError(f"\"batch_norm\" not implemented for '{dt._short}'")
     params = (weight, bias, running_mean, running_var)
@@ -1470,6 +1603,7 @@ def batch_norm(
         and dt.kind == "f"
         and _bn_param_ok(running_mean, x.shape[1], dt, training)
         and _bn_param_ok(running_var, x.shape[1], dt, training)
+        and (running_mean is None) == (running_var is None)
         and _bn_param_ok(weight, x.shape[1], dt, True)
         and _bn_param_ok(bias, x.shape[1], dt, True)
     ):
@@ -1483,14 +1617,13 @@ def batch_norm(
             )
         mean = x.mean(axis=axes)
         var = x.var(axis=axes)
+        # torch's kernel updates the running stats in place without a version bump
         if running_mean is not None:
             running_mean._data *= 1 - momentum
             running_mean._data += momentum * mean
-            running_mean._bump()
         if running_var is not None:
             running_var._data *= 1 - momentum
             running_var._data += momentum * var * (n / (n - 1))
-            running_var._bump()
     else:
         mean, var = running_mean._data, running_var._data  # type: ignore[union-attr]
     invstd = 1.0 / np.sqrt(var + eps)
@@ -1511,6 +1644,10 @@ def instance_norm(
     from ..ops.shape import cat
 
     shape = tuple(input.shape)
+    if not use_input_stats and (running_mean is None or running_var is None):
+        raise RuntimeError(
+            "Expected running_mean and running_var to be defined when use_input_stats is false"
+        )
     if use_input_stats and math.prod(shape[2:]) == 1:
         raise ValueError(
             f"Expected more than 1 spatial element when training, got input size {input.size()}"
@@ -1539,6 +1676,8 @@ def group_norm(
     eps: float = 1e-5,
 ) -> Tensor:
     """Mirrors `torch.nn.functional.group_norm`."""
+    if not isinstance(input, Tensor):
+        raise _no_attribute(input, "dim")
     if input.ndim < 2:
         raise RuntimeError(
             f"Expected at least 2 dimensions for input tensor but received {input.ndim}"
@@ -1578,6 +1717,14 @@ def embedding(
     sparse: bool = False,
 ) -> Tensor:
     """Mirrors `torch.nn.functional.embedding`."""
+    if not (isinstance(input, Tensor) and isinstance(weight, Tensor)):
+        # torch's Python prelude reads weight.size(0) for a padding_idx and makes a max_norm
+        # input contiguous before torch.embedding(weight, indices) parses its arguments
+        if padding_idx and not isinstance(weight, Tensor):
+            raise _no_attribute(weight, "size")
+        if max_norm is not None and not isinstance(input, Tensor):
+            raise _no_attribute(input, "contiguous")
+        _check_tensors("embedding", ("weight", "indices"), weight, input)
     if weight.ndim != 2:
         raise RuntimeError("'weight' must be 2-D")
     num = weight.shape[0]
@@ -1624,6 +1771,8 @@ def _type_name(dt: D.dtype) -> str:
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     """Mirrors `torch.nn.functional.one_hot`."""
+    if not isinstance(tensor, Tensor):
+        raise _not_tensor("one_hot", "input", 1, tensor)
     if tensor.dtype is not D.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
     x = tensor._data
@@ -1643,6 +1792,8 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
 
 def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = None) -> Tensor:
     """Mirrors `torch.nn.functional.pad`."""
+    if not isinstance(input, Tensor):
+        raise _not_tensor("pad", "input", 1, input)
     pad = tuple(int(p) for p in pad)
     if len(pad) % 2:
         raise RuntimeError("Padding length must be divisible by 2")
@@ -1761,8 +1912,54 @@ def _reduction(size_average: Any, reduce: Any, reduction: str) -> int:
     return r
 
 
+def _sizes(input: Any, target: Any) -> tuple[Any, Any]:
+    """torch's `target.size() != input.size()` at the top of its Python losses: a non-Tensor
+    fails there, on `target` first."""
+    try:
+        return tuple(target.shape), tuple(input.shape)
+    except AttributeError:
+        for v in (target, input):
+            if not isinstance(v, Tensor):
+                raise _no_attribute(v, "size") from None
+        raise
+
+
+def _legacy(size_average: Any, reduce: Any, reduction: str) -> str:
+    """torch's _Reduction.legacy_get_string, warning as it does; the string is not checked."""
+    if size_average is not None or reduce is not None:
+        sa = True if size_average is None else size_average
+        rd = True if reduce is None else reduce
+        reduction = ("mean" if sa else "sum") if rd else "none"
+        warnings.warn(
+            f"size_average and reduce args will be deprecated, please use "
+            f"reduction='{reduction}' instead.",
+            stacklevel=3,
+        )
+    return reduction
+
+
+def _weighted(loss: Tensor, weight: Tensor, input: Tensor, reduction: str, by_weight: bool):
+    """torch's weighted mse/l1/huber: the elementwise loss times the weight, then the reduction
+    (a weighted mean of mse and l1 divides by the weights' sum)."""
+    if tuple(weight.shape) != tuple(input.shape):
+        raise ValueError("Weights and input must have the same size.")
+    loss = loss * weight
+    if reduction == "none":
+        return loss
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "mean":
+        return loss.sum() / weight.sum() if by_weight else loss.mean()
+    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
+
+
 def _broadcast_pair(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
-    if tuple(target.shape) != tuple(input.shape):
+    try:
+        same = tuple(target.shape) == tuple(input.shape)
+    except AttributeError:
+        _sizes(input, target)
+        raise
+    if not same:
         warnings.warn(
             f"Using a target size ({target.shape}) that is different to the input size "
             f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
@@ -1833,11 +2030,13 @@ def mse_loss(
     weight: Tensor | None = None,
 ) -> Tensor:
     """Mirrors `torch.nn.functional.mse_loss`."""
-    r = _reduction(size_average, reduce, reduction)
     input, target = _broadcast_pair(input, target)
-    _check_float_loss(input, target, "mse_cpu")
+    if size_average is not None or reduce is not None:
+        reduction = _legacy(size_average, reduce, reduction)
     if weight is not None:
-        return _apply_reduction(weight * (input - target) ** 2, r)
+        return _weighted((input - target) ** 2, weight, input, reduction, True)
+    r = _reduction(None, None, reduction)
+    _check_float_loss(input, target, "mse_cpu")
     return K.mse_loss_op(input, target, r)
 
 
@@ -1850,16 +2049,18 @@ def l1_loss(
     weight: Tensor | None = None,
 ) -> Tensor:
     """Mirrors `torch.nn.functional.l1_loss`: |input - target| then the reduction, as torch."""
-    r = _reduction(size_average, reduce, reduction)
     input, target = _broadcast_pair(input, target)
+    if size_average is not None or reduce is not None:
+        reduction = _legacy(size_average, reduce, reduction)
+    if weight is not None:
+        return _weighted(K._abs(input - target), weight, input, reduction, True)
+    r = _reduction(None, None, reduction)
     loss = K._abs(input - target)
     if r == 1 and not loss.dtype.is_floating_point and not loss.dtype.is_complex:
         raise RuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating point "
             f"or complex dtype. Got: {loss.dtype._short}"
         )
-    if weight is not None:
-        loss = loss * weight
     return _apply_reduction(loss, r)
 
 
@@ -1872,8 +2073,8 @@ def smooth_l1_loss(
     beta: float = 1.0,
 ) -> Tensor:
     """Mirrors `torch.nn.functional.smooth_l1_loss`."""
-    r = _reduction(size_average, reduce, reduction)
     input, target = _broadcast_pair(input, target)
+    r = _reduction(size_average, reduce, reduction)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     _check_float_loss(input, target, "smooth_l1_cpu")
@@ -1890,13 +2091,15 @@ def huber_loss(
     weight: Tensor | None = None,
 ) -> Tensor:
     """Mirrors `torch.nn.functional.huber_loss`."""
-    r = _reduction(None, None, reduction)
     input, target = _broadcast_pair(input, target)
+    r = 0 if weight is not None else _reduction(None, None, reduction)
+    if weight is not None and tuple(weight.shape) != tuple(input.shape):
+        raise ValueError("Weights and input must have the same size.")
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     _check_float_loss(input, target, "huber_cpu")
     if weight is not None:
-        return _apply_reduction(K.huber_loss_op(input, target, 0, delta) * weight, r)
+        return _weighted(K.huber_loss_op(input, target, 0, delta), weight, input, reduction, False)
     return K.huber_loss_op(input, target, r, delta)
 
 
@@ -1910,7 +2113,7 @@ def binary_cross_entropy(
 ) -> Tensor:
     """Mirrors `torch.nn.functional.binary_cross_entropy` (log clamped at -100, as torch)."""
     r = _reduction(size_average, reduce, reduction)
-    if tuple(target.shape) != tuple(input.shape):
+    if _sizes(input, target)[0] != tuple(input.shape):
         raise ValueError(
             f"Using a target size ({target.shape}) that is different to the input size "
             f"({input.shape}) is deprecated. Please ensure they have the same size."
@@ -1939,7 +2142,7 @@ def binary_cross_entropy_with_logits(
 ) -> Tensor:
     """Mirrors `torch.nn.functional.binary_cross_entropy_with_logits`."""
     r = _reduction(size_average, reduce, reduction)
-    if tuple(target.shape) != tuple(input.shape):
+    if _sizes(input, target)[0] != tuple(input.shape):
         raise ValueError(
             f"Target size ({target.shape}) must be the same as input size ({input.shape})"
         )
@@ -2038,6 +2241,10 @@ def nll_loss(
 ) -> Tensor:
     """Mirrors `torch.nn.functional.nll_loss`."""
     r = _reduction(size_average, reduce, reduction)
+    if not (isinstance(input, Tensor) and isinstance(target, Tensor)) or not (
+        weight is None or isinstance(weight, Tensor)
+    ):
+        _check_tensors("nll_loss_nd", ("input", "target", "weight"), input, target, weight)
     return _nll(input, target, weight, ignore_index, r)
 
 
@@ -2055,8 +2262,13 @@ def cross_entropy(
     if weight is None and size_average is None and reduce is None and label_smoothing == 0.0:
         # the training-loop case, (N, C) float logits and in-range int64 class indices: the
         # same two ops as below without the general path's checks (each one holds here)
-        x = input._data
-        t = target._data
+        try:
+            x = input._data
+            t = target._data
+        except AttributeError:
+            _reduction(None, None, reduction)
+            _check_tensors("cross_entropy_loss", ("input", "target"), input, target)
+            raise
         if (
             x.ndim == 2
             and t.ndim == 1
@@ -2070,6 +2282,10 @@ def cross_entropy(
                 K.log_softmax_op(input, 1), target, None, _REDUCTIONS[reduction], ignore_index
             )
     r = _reduction(size_average, reduce, reduction)
+    if not (isinstance(input, Tensor) and isinstance(target, Tensor)) or not (
+        weight is None or isinstance(weight, Tensor)
+    ):
+        _check_tensors("cross_entropy_loss", ("input", "target", "weight"), input, target, weight)
     # torch takes the class-probability path exactly when the shapes are equal
     probs = tuple(target.shape) == tuple(input.shape)
     if probs:
@@ -2144,6 +2360,8 @@ def kl_div(
         )
     if reduction not in ("none", "mean", "sum", "batchmean"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
+    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
+        _check_tensors("kl_div", ("input", "target"), input, target)
     if input.dtype.is_complex or target.dtype.is_complex:
         raise RuntimeError("kl_div: Complex inputs not supported.")
     if input.dtype._cat < 2 or target.dtype._cat < 2:
@@ -2151,8 +2369,8 @@ def kl_div(
     if log_target:
         loss = P.exp(target) * (target - input)
     else:
-        if target._rg or _FW.active:  # a recorded or forward-AD target: differentiable ops
-            tlogt = P.where(target == 0, 0.0, target * P.log(target))
+        if target._rg or _FW.active:  # a recorded or forward-AD target: xlogy, as torch
+            tlogt = P.xlogy(target, target)
         else:
             t = target._data
             with np.errstate(divide="ignore", invalid="ignore"):
@@ -2209,15 +2427,13 @@ def normalize(
     input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Tensor | None = None
 ) -> Tensor:
     """Mirrors `torch.nn.functional.normalize`."""
-    d = wrap_dim(dim, input.ndim)
-    if not (input.dtype.is_floating_point or input.dtype.is_complex):
-        raise RuntimeError(
-            "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
-            f"{input.dtype._short}"
-        )
-    n = K._norm(input, p, d, True)
-    n = P.where(n >= eps, n, eps)  # clamp_min: the grad passes where n >= eps
-    return input / n.expand_as(input)
+    if not isinstance(input, Tensor):
+        raise _no_attribute(input, "norm")
+    # torch's own composition: LinalgVectorNormBackward0, ClampMinBackward0, ExpandBackward0
+    denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    if out is None:
+        return input / denom
+    return P.div(input, denom, out=out)
 
 
 # --- attention ----------------------------------------------------------------------------

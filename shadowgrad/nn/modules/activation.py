@@ -7,6 +7,7 @@ import warnings
 from typing import Any
 
 from ... import _creation
+from ..._signatures import not_tensor
 from ..._tensor import Tensor
 from .. import functional as F
 from ..parameter import Parameter
@@ -178,6 +179,8 @@ class Sigmoid(Module):
     """Mirrors `torch.nn.Sigmoid`."""
 
     def forward(self, input: Tensor) -> Tensor:
+        if not isinstance(input, Tensor):  # torch.sigmoid's argument parser
+            raise not_tensor("sigmoid", "input", 1, input)
         return input.sigmoid()
 
 
@@ -185,6 +188,8 @@ class Tanh(Module):
     """Mirrors `torch.nn.Tanh`."""
 
     def forward(self, input: Tensor) -> Tensor:
+        if not isinstance(input, Tensor):  # torch.tanh's argument parser
+            raise not_tensor("tanh", "input", 1, input)
         return input.tanh()
 
 

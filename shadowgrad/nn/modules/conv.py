@@ -172,6 +172,17 @@ class Conv1d(_ConvNd):
                 self.dilation,
                 self.groups,
             )
+        if not isinstance(input, Tensor):  # torch's error lists the seven arguments
+            raise F._conv_type_error(
+                1,
+                input,
+                self.weight,
+                self.bias,
+                self.stride,
+                self.padding,
+                self.dilation,
+                self.groups,
+            )
         return F.conv1d(
             input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups
         )
@@ -218,6 +229,17 @@ class Conv2d(_ConvNd):
                 self.bias,
                 self.stride,
                 _pair(0),
+                self.dilation,
+                self.groups,
+            )
+        if not isinstance(input, Tensor):  # torch's error lists the seven arguments
+            raise F._conv_type_error(
+                2,
+                input,
+                self.weight,
+                self.bias,
+                self.stride,
+                self.padding,
                 self.dilation,
                 self.groups,
             )
@@ -419,6 +441,17 @@ class Conv3d(_ConvNd):
                 self.bias,
                 self.stride,
                 _triple(0),
+                self.dilation,
+                self.groups,
+            )
+        if not isinstance(input, Tensor):  # torch's error lists the seven arguments
+            raise F._conv_type_error(
+                3,
+                input,
+                self.weight,
+                self.bias,
+                self.stride,
+                self.padding,
                 self.dilation,
                 self.groups,
             )

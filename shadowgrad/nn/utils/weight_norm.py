@@ -71,10 +71,11 @@ _weight_norm_interface = defop(
 
 
 def _norm_except_dim(v: Tensor, dim: int) -> Tensor:
-    # As torch.norm_except_dim with pow=2: dim=-1 means the norm of the whole tensor.
-    if dim == -1:
-        return v.norm(2)
-    return v.norm(2, dim=_other_dims(v.ndim, dim % v.ndim), keepdim=True)
+    # torch.norm_except_dim(v, 2, dim), its graph included (a middle dim: transposed to the
+    # front and back, its out-of-range error from that transpose; dim=-1: the whole norm)
+    from ...ops.aten_legacy import norm_except_dim
+
+    return norm_except_dim(v, 2, dim)
 
 
 def _weight_norm(v: Tensor, g: Tensor, dim: int = 0) -> Tensor:
