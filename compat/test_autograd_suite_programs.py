@@ -2651,11 +2651,7 @@ def prog_tas_accumulate_into_user_set_grads(T: Any) -> Any:
     return r, x.grad, y.grad, y.grad is g0, y.grad.requires_grad
 
 
-@program(
-    xfail="torch warns once that grad and param do not obey the gradient layout contract when "
-    "it accumulates in place into a .grad of other strides (accumulate_grad.h CHECK_RESULT); "
-    "shadowgrad's engine accumulation (the lead's engine.py) has no such check"
-)
+@program()
 def prog_tas_accumulate_into_transposed_grad(T: Any) -> Any:
     x = _t(T, 2, 2)
     x.grad = T.zeros(2, 2).t()

@@ -357,6 +357,7 @@ def _accumulate(node: AccumulateGrad, grad: Any, create_graph: bool) -> None:
                 old._bump()
             else:
                 old.add_(grad)
+        _check_layout(old._data, var._data)
     x = var._x
     if x is not None and x.post_acc_hooks:
         for fn in tuple(x.post_acc_hooks.values()):
@@ -476,6 +477,37 @@ def _accumulate_raw(node: AccumulateGrad, grad: np.ndarray, version: int) -> Non
         else:
             with _grad_mode.no_grad():
                 old.add_(_tmake(grad))
+        _check_layout(old._data, var._data)
+
+
+def _check_layout(g: np.ndarray, v: np.ndarray) -> None:
+    """torch's warning (once) after summing into an existing .grad that breaks the gradient
+    layout contract (accumulate_grad.h's CHECK_RESULT, utils::obeys_layout_contract): a dense
+    leaf's grad has its strides in every dim of size > 1 (and no stride 0 where the leaf's is
+    not), any other leaf's grad is contiguous."""
+    if g.strides == v.strides or g.shape != v.shape:
+        return
+    if v.flags.c_contiguous or _permuted_dense(v):
+        gs, vs = g.strides, v.strides
+        ok = True
+        for n, a, b in zip(g.shape, gs, vs, strict=True):
+            if (a != b) if n != 1 else (a == 0 and b != 0):
+                ok = False
+                break
+    else:
+        ok = g.flags.c_contiguous
+    if not ok:
+        from .._tensor import warn_once
+
+        e, f = g.itemsize, v.itemsize
+        warn_once(
+            "grad_layout_contract",
+            "grad and param do not obey the gradient layout contract. This is not an error, but "
+            f"may impair performance.\ngrad.sizes() = {list(g.shape)}, strides() = "
+            f"{[s // e for s in g.strides]}\nparam.sizes() = {list(v.shape)}, strides() = "
+            f"{[s // f for s in v.strides]}",
+            stacklevel=2,
+        )
 
 
 def fix_raw_grad(node: Node, i: int, g: Any, shape: tuple[int, ...], dt: Any) -> np.ndarray:
