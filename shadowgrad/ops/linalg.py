@@ -510,11 +510,23 @@ def _conj_number(s: Any) -> Any:
 
 def _scale(grad: Tensor, s: Any) -> Tensor:
     # torch's maybe_multiply: a factor of 1 leaves the gradient untouched
+    if isinstance(s, complex) and np.dtype(getattr(grad, "_data", grad).dtype).kind != "c":
+        # a real input's gradient times a complex scalar (1 + 0j included): complex, which
+        # torch's engine refuses
+        from ..autograd.function import _COMPLEX_GRAD_CHECK
+
+        raise RuntimeError(_COMPLEX_GRAD_CHECK)
     return grad if s == 1 else grad * s
 
 
-def _expand_check(shape: tuple[int, ...], target: tuple[int, ...]) -> None:
+def _expand_check(shape: tuple[int, ...], target: tuple[int, ...], dt: Any = None) -> None:
+    """torch's expand of a bias to the product's shape; with dt, a bias of more dims than the
+    product raises expand's own error."""
     lead = len(target) - len(shape)
+    if lead < 0 and dt is not None:
+        from .shape import expand_rank_error
+
+        raise expand_rank_error(dt, shape, target)
     bad = lead < 0
     for i, s in reversed(list(enumerate(shape))):  # torch's expand checks the last dim first
         if not bad and s != 1 and s != target[lead + i]:
@@ -572,6 +584,8 @@ def _addmm_half(self: Any, mat1: Any, mat2: Any, beta: Any, alpha: Any) -> np.nd
 
 
 def _addmm_fwd(self: Any, mat1: Any, mat2: Any, beta: Any, alpha: Any) -> np.ndarray:
+    if mat1.dtype.kind != "c":  # a real kernel reads a complex scalar's real part (see
+        beta, alpha = _real(beta), _real(alpha)  # _blas_scalars); the backward keeps it
     if mat1.dtype == np.float16 and mat1.ndim == 2 and beta != 0:
         return _addmm_half(self, mat1, mat2, beta, alpha)
     if (
@@ -747,13 +761,19 @@ def _check_add_dtypes(input: Tensor, mat1: Tensor, mat2: Tensor) -> None:
             )
 
 
+def _real(v: Any) -> Any:
+    return v.real if isinstance(v, complex) else v
+
+
 _BOOL_KERNELS = {"addmm": "addmm_impl_cpu_", "addmv": "addmv_impl_cpu", "baddbmm": "baddbmm"}
 
 
 def _blas_scalars(op: str, dt: Any, beta: Any, alpha: Any) -> tuple[Any, Any]:
     """beta and alpha as torch's BLAS-like kernels read them: bool tensors refused, each scalar
     converted to the tensors' type (a float truncated toward zero and wrapped for an integer
-    type, a complex one with an imaginary part refused for a real type)."""
+    type, a complex one with an imaginary part refused for a real type). A real-valued complex
+    scalar stays complex for a floating type: the forward reads its real part, but torch's
+    backward multiplies by it, and a complex gradient for a real input is an error there."""
     if dt is _dt.bool_:
         raise NotImplementedError(f"\"{_BOOL_KERNELS[op]}\" not implemented for 'Bool'")
     out = []
@@ -763,8 +783,6 @@ def _blas_scalars(op: str, dt: Any, beta: Any, alpha: Any) -> tuple[Any, Any]:
             check_scalar_fits(v, _dt.float32 if dt is _dt.float16 and op != "addmv" else dt)
             if dt._cat == 1:
                 v = np.array(int(v.real if isinstance(v, complex) else v)).astype(dt._np).item()
-            elif dt._cat == 2:
-                v = float(v.real) if isinstance(v, complex) else v
             if type(v) is bool:
                 v = int(v)
         out.append(v)
@@ -797,7 +815,7 @@ def addmm(
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({a[0]}x{a[1]} and {b[0]}x{b[1]})"
         )
-    _expand_check(tuple(input._data.shape), (a[0], b[1]))
+    _expand_check(tuple(input._data.shape), (a[0], b[1]), input.dtype)
     beta, alpha = _blas_scalars("addmm", mat1.dtype, beta, alpha)
     return _out(_addmm(input, mat1, mat2, beta, alpha), out, "addmm")
 
@@ -856,7 +874,7 @@ def baddbmm(
     """Mirrors `torch.baddbmm`: beta * input + alpha * (batch1 @ batch2), batched."""
     a, b = batch1._data.shape, batch2._data.shape
     if len(a) == len(b) == 3:  # torch's order: input's shape, dtypes, batches, their dtypes
-        _expand_check(tuple(input._data.shape), (a[0], a[1], b[2]))
+        _expand_check(tuple(input._data.shape), (a[0], a[1], b[2]), input.dtype)
     if input.dtype is not batch1.dtype:
         from .._dtype import CPP_NAMES
 
@@ -882,7 +900,7 @@ def addbmm(
     """Mirrors `torch.addbmm`: beta * input + alpha * sum_b(batch1[b] @ batch2[b])."""
     _check_batch(batch1, batch2)
     a, b = batch1._data.shape, batch2._data.shape
-    _expand_check(tuple(input._data.shape), (a[1], b[2]))
+    _expand_check(tuple(input._data.shape), (a[1], b[2]), input.dtype)
     _check_add_dtypes(input, batch1, batch2)
     beta, alpha = _blas_scalars("addmm", batch1.dtype, beta, alpha)
     return _out(_addbmm(input, batch1, batch2, beta, alpha), out, "addbmm")

@@ -245,17 +245,24 @@ _expand = defop(
 )
 
 
+def expand_rank_error(dt: Any, shape: Any, sizes: Any) -> RuntimeError:
+    """torch's expand error for fewer sizes than dims, naming the tensor's type as c10 prints
+    it (a legacy type name, or CPU<Scalar>Type for bool and complex)."""
+    name = f"CPU{dt._short}Type" if dt.is_complex or dt._name == "bool" else dt._legacy
+    return RuntimeError(
+        f"expand({name}{{{shape_str(shape)}}}, size={shape_str(sizes)}): the number of sizes "
+        f"provided ({len(sizes)}) must be greater or equal to the number of dimensions in the "
+        f"tensor ({len(shape)})"
+    )
+
+
 def expand(self: Tensor, *sizes: Any) -> Tensor:
     """Mirrors `torch.Tensor.expand`."""
     if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
         sizes = tuple(sizes[0])
     shape = self._data.shape
     if len(sizes) < len(shape):
-        raise RuntimeError(
-            f"expand(torch.FloatTensor{{{shape_str(shape)}}}, size={shape_str(sizes)}): the "
-            "number of sizes provided (%d) must be greater or equal to the number of dimensions "
-            "in the tensor (%d)" % (len(sizes), len(shape))
-        )
+        raise expand_rank_error(self.dtype, shape, sizes)
     lead = len(sizes) - len(shape)
     out = [0] * len(sizes)
     for i in reversed(range(len(sizes))):  # torch checks from the last dimension

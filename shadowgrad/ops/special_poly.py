@@ -543,7 +543,16 @@ def vdot(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     return _out(_vdot(input, other), out, "vdot")
 
 
+def _scale(grad: Tensor, s: Any) -> Tensor:
+    from .linalg import _scale
+
+    return _scale(grad, s)
+
+
 def _np_addr(self: np.ndarray, vec1: np.ndarray, vec2: np.ndarray, beta: Any, alpha: Any):
+    if self.dtype.kind != "c":  # a real kernel reads a complex scalar's real part
+        beta = beta.real if isinstance(beta, complex) else beta
+        alpha = alpha.real if isinstance(alpha, complex) else alpha
     prod = np.multiply.outer(vec1, vec2)
     if self.dtype == np.bool_:
         r = (prod & bool(alpha)) | (self & bool(beta))
@@ -577,9 +586,9 @@ _addr = defop(
     "addr",
     "AddrBackward0",
     _np_addr,
-    self=lambda grad, beta: grad if beta == 1 else grad * beta,
-    vec1=lambda grad, vec2, alpha: grad.mv(vec2) if alpha == 1 else grad.mv(vec2) * alpha,
-    vec2=lambda grad, vec1, alpha: grad.t().mv(vec1) if alpha == 1 else grad.t().mv(vec1) * alpha,
+    self=lambda grad, beta: _scale(grad, beta),
+    vec1=lambda grad, vec2, alpha: _scale(grad.mv(vec2), alpha),
+    vec2=lambda grad, vec1, alpha: _scale(grad.t().mv(vec1), alpha),
     jvp=_addr_t,
     complex={  # torch's: conjugated factors and scalars (Note [Complex gradients])
         "self": lambda grad, beta: grad if beta == 1 else grad * beta.conjugate(),
@@ -606,25 +615,19 @@ def _check_addr(input: Tensor, vec1: Tensor, vec2: Tensor, beta: Any, alpha: Any
                     f"For integral input tensors, argument {name} must not be a floating point "
                     "number."
                 )
-    shape = (vec1.shape[0], vec2.shape[0])
-    try:
-        if np.broadcast_shapes(tuple(input.shape), shape) != shape:
-            raise ValueError
-    except ValueError:
-        raise RuntimeError(
-            f"The expanded size of the tensor ({shape[1]}) must match the existing size "
-            f"({input.shape[-1]}) at non-singleton dimension {input.ndim - 1}.  Target sizes: "
-            f"{list(shape)}.  Tensor sizes: {list(input.shape)}"
-        ) from None
+    from .linalg import _expand_check
+
+    # torch's expand of input to the outer product's shape (its last mismatch reported)
+    _expand_check(tuple(input.shape), (vec1.shape[0], vec2.shape[0]), input.dtype)
     out = []
     for name, v in (("beta", beta), ("alpha", alpha)):  # the kernel's conversions
         if type(v) is bool and dt is not D.bool_:
             raise RuntimeError(f"Boolean {name} only supported for Boolean results.")
         if isinstance(v, (int, float, complex)) and dt is not D.bool_:
             D.check_scalar_fits(v, dt)
-            if dt._cat == 2 and isinstance(v, complex):
-                v = v.real
-            elif dt._cat == 1:  # wrapped into the integer type, as the kernel's cast
+            # wrapped into an integer type, as the kernel's cast (a real-valued complex scalar
+            # stays complex for floats: see linalg._blas_scalars)
+            if dt._cat == 1:
                 v = np.array(int(v.real if isinstance(v, complex) else v)).astype(dt._np).item()
         out.append(v)
     return out
