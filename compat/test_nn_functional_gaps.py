@@ -1021,6 +1021,85 @@ def prog_nfg_kl_div_reductions_warning(T: Any) -> Any:
     return out, [o.grad_fn for o in out], t.grad
 
 
+# --- channels_last through 2-d convolutions and pools ---------------------------------------------
+
+
+def _strides_and_formats(T: Any, *ts: Any) -> list[Any]:
+    cl = T.channels_last
+    return [(t.stride(), t.is_contiguous(), t.is_contiguous(memory_format=cl)) for t in ts]
+
+
+@program()
+def prog_nfg_channels_last_conv_and_pool_outputs(T: Any) -> Any:
+    F = T.nn.functional
+    cl = T.channels_last
+    x = _x(T, 2, 3, 5, 5, rg=False).to(memory_format=cl).requires_grad_()
+    w = _x(T, 4, 3, 3, 3, seed=1)
+    c = F.conv2d(x, w, padding=1)
+    m, mi = F.max_pool2d(c, 2, return_indices=True)
+    a = F.avg_pool2d(c, 2, ceil_mode=True)
+    ad = F.adaptive_avg_pool2d(c, (2, 3))
+    am, ami = F.adaptive_max_pool2d(c, 2, return_indices=True)
+    g = F.adaptive_avg_pool2d(c, 1)
+    (m.sum() + a.sum() + ad.sum() + am.sum() + g.sum()).backward()
+    return _strides_and_formats(T, c, m, mi, a, ad, am, ami, g, x.grad), m, a, ad, am, x.grad
+
+
+@program()
+def prog_nfg_channels_last_weight_only_and_transposed(T: Any) -> Any:
+    F = T.nn.functional
+    cl = T.channels_last
+    x = _x(T, 2, 2, 4, 4)
+    w = _x(T, 3, 2, 1, 1, seed=1, rg=False).to(memory_format=cl).requires_grad_()
+    c = F.conv2d(x, w)
+    t = F.conv_transpose2d(x.to(memory_format=cl), _x(T, 2, 3, 2, 2, seed=2), stride=2)
+    one = F.conv2d(_x(T, 2, 1, 4, 4, seed=3).to(memory_format=cl), _x(T, 2, 1, 1, 1, seed=4))
+    (c.sum() + t.sum() + one.sum()).backward()
+    return _strides_and_formats(T, c, t, one), c, t, x.grad, w.grad
+
+
+@program()
+def prog_nfg_channels_last_training_step(T: Any) -> Any:
+    nn = T.nn
+    net = _seeded(
+        T,
+        nn.Sequential(
+            nn.Conv2d(2, 4, 3, padding=1),
+            nn.BatchNorm2d(4),
+            nn.ReLU(),
+            nn.MaxPool2d(2),
+            nn.Conv2d(4, 3, 1),
+            nn.AdaptiveAvgPool2d(1),
+            nn.Flatten(),
+        ),
+        13,
+    ).to(memory_format=T.channels_last)
+    opt = T.optim.SGD(net.parameters(), lr=0.05)
+    x = _x(T, 3, 2, 4, 4, rg=False).to(memory_format=T.channels_last)
+    y = T.tensor([0, 2, 1])
+    losses = []
+    for _ in range(2):
+        opt.zero_grad()
+        out = net(x)
+        loss = T.nn.functional.cross_entropy(out, y)
+        loss.backward()
+        opt.step()
+        losses.append(loss.detach())
+    w = net[0].weight
+    return losses, out, w, w.grad, _strides_and_formats(T, w, w.grad, net[:4](x))
+
+
+@program()
+def prog_nfg_channels_last_unbatched_and_3d_stay_contiguous(T: Any) -> Any:
+    F = T.nn.functional
+    x3 = _x(T, 2, 4, 4)
+    c = F.conv2d(x3, _x(T, 3, 2, 3, 3, seed=1))
+    x5 = _x(T, 1, 2, 2, 4, 4, seed=2).to(memory_format=T.channels_last_3d)
+    c3 = F.conv3d(x5, _x(T, 3, 2, 1, 1, 1, seed=3))
+    p1 = F.avg_pool1d(_x(T, 2, 3, 6, seed=4), 2)
+    return [(v.stride(), v.is_contiguous()) for v in (c, c3, p1)], c, c3, p1
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

@@ -2109,10 +2109,7 @@ def prog_nns_pool_channels_last_and_unbatched(T: Any) -> Any:
     return y, z, x.grad
 
 
-@program(
-    xfail="conv and pooling outputs of a channels_last input are contiguous, not channels_last "
-    "(their kernels are in ops/nn_ops.py, the lead's file)"
-)
+@program()
 def prog_nns_channels_last_model_keeps_format(T: Any) -> Any:
     nn = T.nn
     m = _seeded(T, nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2)), 20)

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from .. import _dtype as D
+from .. import _formats
 from .._signatures import check_tensors as _check_tensors
 from .._signatures import invalid_combination as _invalid_combination
 from .._signatures import no_attribute as _no_attribute
@@ -902,6 +903,17 @@ _CONV_SIGNATURES = (
 )
 
 
+def _channels_last(*ts: Tensor) -> bool:
+    """Whether torch's 2-d convolution and pooling kernels (CPU) give a channels-last result:
+    one of the 4-d operands suggests that format (a plain contiguous array never does)."""
+    for t in ts:
+        a = t._data
+        # (not flags.c_contiguous: numpy's ignores size-1 dims, torch's strides do not)
+        if a.ndim == 4 and _formats.suggested(a) is _formats.channels_last:
+            return True
+    return False
+
+
 def _conv_type_error(n: int, *args: Any) -> TypeError:
     """torch's conv{n}d error for arguments of the wrong types (its two overloads)."""
     return _invalid_combination(f"conv{n}d", _CONV_SIGNATURES, 3, 7, *args)
@@ -989,6 +1001,8 @@ def _conv(
     if n == 1:
         s, p, d, op = (1, *s), (0, *p), (1, *d), (0, *op)
     out = K.convolution_op(input, weight, bias, s, p, d, transposed, op, groups)
+    if n == 2 and _channels_last(input, weight):
+        _formats.formatted(out, _formats.channels_last)  # the same values, NHWC in memory
     return out if batched else out.squeeze(0)
 
 
@@ -1241,7 +1255,12 @@ def max_pool2d(
     if input.dtype is D.bool_:
         raise NotImplementedError("\"max_pool2d\" not implemented for 'Bool'")
     idx = K.max_pool2d_indices(input._data, k, s, p, d, ceil_mode)
+    cl = _channels_last(input)
+    if cl:  # the result and its indices laid out as the input, as torch
+        idx = _formats.relayout(idx, _formats.channels_last)
     out = K.max_pool2d_op(input, _make(idx), tuple(input.shape))
+    if cl:
+        _formats.formatted(out, _formats.channels_last)
     return (out, _make(idx)) if return_indices else out
 
 
@@ -1350,7 +1369,8 @@ def avg_pool2d(
     if not input.dtype.is_floating_point and input.dtype is not D.int64:
         raise NotImplementedError(f"\"avg_pool2d\" not implemented for '{input.dtype._short}'")
     div = K.avg_pool_divisor(H, W, k, s, p, out, count_include_pad, divisor_override)
-    return K.avg_pool2d_op(input, div, k, s, p, out)
+    r = K.avg_pool2d_op(input, div, k, s, p, out)
+    return _formats.formatted(r, _formats.channels_last) if _channels_last(input) else r
 
 
 def avg_pool1d(
@@ -1434,7 +1454,8 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
             f"\"adaptive_avg_pool2d\" not implemented for '{input.dtype._short}'"
         )
     H, W = input.shape[-2:]
-    return K.adaptive_avg_pool2d_op(input, K.adaptive_matrix(H, oh), K.adaptive_matrix(W, ow))
+    r = K.adaptive_avg_pool2d_op(input, K.adaptive_matrix(H, oh), K.adaptive_matrix(W, ow))
+    return _formats.formatted(r, _formats.channels_last) if _channels_last(input) else r
 
 
 def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
@@ -1465,7 +1486,12 @@ def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = 
             win = x[..., a:b, c:e].reshape(*x.shape[:-2], -1)
             arg = np.argmax(win, axis=-1)
             idx[..., i, j] = (a + arg // (e - c)) * W + c + arg % (e - c)
+    cl = _channels_last(input)
+    if cl:  # the result and its indices laid out as the input, as torch
+        idx = _formats.relayout(idx, _formats.channels_last)
     out = K.adaptive_max_pool2d_op(input, _make(idx), tuple(input.shape))
+    if cl:
+        _formats.formatted(out, _formats.channels_last)
     return (out, _make(idx)) if return_indices else out
 
 
