@@ -798,11 +798,7 @@ def prog_tas_grad_dtype_setter_checks(T: Any) -> Any:
     return seen, r1, r2, r3, r4, r5, z.grad
 
 
-@program(
-    xfail="torch casts a leaf's accumulated (and autograd.grad-captured) gradient to its "
-    "grad_dtype, and skips the cast when grad_dtype is None; shadowgrad's engine (the lead's "
-    "engine.py: _validate/_accumulate) always casts to the leaf's dtype"
-)
+@program()
 def prog_tas_grad_dtype_drives_accumulation(T: Any) -> Any:
     z = _t(T, 2)
     y = (z * 2).sum()
@@ -812,6 +808,35 @@ def prog_tas_grad_dtype_drives_accumulation(T: Any) -> Any:
     w.grad_dtype = T.float64
     (g,) = T.autograd.grad((w * 3).sum(), w)
     return z.grad, g
+
+
+@program()
+def prog_tas_grad_dtype_none_keeps_any_dtype(T: Any) -> Any:
+    class Double(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x.clone()
+
+        @staticmethod
+        def backward(ctx, g):
+            return g.double()
+
+    out = []
+    for name, f in [
+        ("mul64", lambda u: u * T.ones(2, dtype=T.float64)),
+        ("double", lambda u: u.double() * 3),
+        ("to", lambda u: u.to(T.float64)),
+        ("fn", lambda u: Double.apply(u)),
+    ]:
+        for gd in (None, T.float16, "unset"):
+            u = _t(T, 2)
+            if gd != "unset":
+                u.grad_dtype = gd
+            seen = []
+            u.register_hook(lambda g, seen=seen: seen.append(g.dtype))
+            f(u).sum().backward()
+            out.append((name, str(gd), u.grad, seen))
+    return out
 
 
 # --- .data, requires_grad_, leaves ------------------------------------------------------------

@@ -392,12 +392,34 @@ def _validate(node: Node, outs: Any) -> Any:
                 fixed = list(outs)
             if d.shape != shape:
                 g = _sum_to(g, shape, node, i)
-            if g._data.dtype != dt._np:
+            if g._data.dtype != dt._np and _casts(node, i):
                 if g._data.dtype.kind == "c" and not dt.is_complex:
                     g = g.real  # torch's handle_r_to_c: see Note [Complex gradients]
                 g = g.to(dt)
             fixed[i] = g
     return outs if fixed is None else fixed
+
+
+def _leaf_grad_dtype(node: Node, i: int) -> Any:
+    """The grad_dtype the leaf behind `node`'s edge i set (torch's InputMetadata of its
+    AccumulateGrad, read when the gradient is validated): a dtype, None (any dtype is kept), or
+    False (not set: the leaf's own dtype)."""
+    e = node._next[i]
+    if e is None or not e[0]._is_acc:
+        return False
+    x = e[0].variable._x
+    return False if x is None else x.grad_dtype
+
+
+def _casts(node: Node, i: int) -> bool:
+    """Whether a gradient of another dtype than the input's is cast to it: always, except into
+    a leaf whose grad_dtype is None, which keeps any dtype (a cast node's own formula, torch's
+    grad.to(self.options()), still casts)."""
+    return _leaf_grad_dtype(node, i) is not None or node.name() in _CAST_NODES
+
+
+# nodes whose formula is a cast to the input's dtype (shadowgrad's leaves it to the check above)
+_CAST_NODES = frozenset({"ToCopyBackward0"})
 
 
 def _sum_to(g: Any, shape: tuple[int, ...], node: Node, i: int) -> Any:
@@ -485,10 +507,11 @@ def _check_layout(g: np.ndarray, v: np.ndarray) -> None:
     layout contract (accumulate_grad.h's CHECK_RESULT, utils::obeys_layout_contract): a dense
     leaf's grad has its strides in every dim of size > 1 (and no stride 0 where the leaf's is
     not), any other leaf's grad is contiguous."""
-    if g.strides == v.strides or g.shape != v.shape:
+    if (g.strides == v.strides and g.itemsize == v.itemsize) or g.shape != v.shape:
         return
     if v.flags.c_contiguous or _permuted_dense(v):
-        gs, vs = g.strides, v.strides
+        gs = [s // g.itemsize for s in g.strides]
+        vs = [s // v.itemsize for s in v.strides]
         ok = True
         for n, a, b in zip(g.shape, gs, vs, strict=True):
             if (a != b) if n != 1 else (a == 0 and b != 0):
@@ -517,7 +540,7 @@ def fix_raw_grad(node: Node, i: int, g: Any, shape: tuple[int, ...], dt: Any) ->
         g = np.asarray(g)
     if g.shape != shape:
         g = _sum_to_raw(g, shape, node, i)
-    if g.dtype != dt._np:
+    if g.dtype != dt._np and _casts(node, i):
         g = _tmake(g).to(dt)._data
     return g
 
@@ -899,6 +922,14 @@ def _run_node(
     Returns the node's output gradients, or None when nothing is handed on (a leaf, a capture
     that ends the walk here).
     """
+    if is_acc:
+        x = node.variable._x
+        gd = False if x is None else x.grad_dtype
+        g = in_grads[0]
+        if gd and g is not None and g.dtype is not gd:
+            # a leaf's grad_dtype: its gradient is cast to it before its hooks see it
+            in_grads[0] = g.to(gd)
+        g = None
     if node._x is not None or is_acc:
         _tensor_prehooks(node, in_grads)
     if capture_nodes and node in capture_nodes:

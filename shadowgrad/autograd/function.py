@@ -226,7 +226,10 @@ def _fit_grad(node: Node, g: Any, i: int, meta: tuple[Any, Any]) -> Any:
         # torch checks isFloatingType(grad) || (input_is_complex == grad_is_complex)
         if gd.kind != "f" and (gd.kind == "c") != dt.is_complex:
             raise RuntimeError(_COMPLEX_GRAD_CHECK)
-        g = g.to(dt)
+        from .engine import _casts
+
+        if _casts(node, i):  # not into a leaf whose grad_dtype is None
+            g = g.to(dt)
     return g
 
 
