@@ -854,6 +854,52 @@ def prog_lgp_integer_scores_matrix_then_norm_error(T: Any) -> Any:
     }
 
 
+# --- neighbours: bool kernels, half vander, complex covariance ------------------------------
+
+
+@program()
+def prog_lgp_bool_matrices_have_no_trace_or_cross(T: Any) -> Any:
+    b = T.eye(3, dtype=T.bool)
+    return {
+        "trace": raises(lambda: T.trace(b)),
+        "trace_int": T.trace(b.long()),
+        "cross": raises(lambda: T.linalg.cross(b, b)),
+        "cross_int": T.linalg.cross(b.long(), b.long().flip(0)),
+        "mm": raises(lambda: T.mm(b, b)),
+        "dot": raises(lambda: T.dot(b[0], b[1])),
+        "kron": T.kron(b[:2, :2], b[:2, :2]),
+    }
+
+
+@program()
+def prog_lgp_vander_dtypes(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0, 3.0])
+    return {
+        "f32": T.linalg.vander(x),
+        "int": T.linalg.vander(x.long(), N=4),
+        "cplx": T.linalg.vander(x.to(T.complex64) * 1j),
+        "half": raises(lambda: T.linalg.vander(x.half())),
+        "bool": raises(lambda: T.linalg.vander(x > 1)),
+    }
+
+
+@program()
+def prog_lgp_complex_covariance_and_correlation(T: Any) -> Any:
+    x = _c(T, 3, 5, rg=True)
+    c = T.cov(x)
+    r = T.corrcoef(x)
+    (c.abs().sum() + r.real.sum()).backward()
+    return {
+        "cov": c,
+        "hermitian": T.allclose(c, c.mH),
+        "corr": r,
+        "grad": x.grad,
+        "weighted": T.cov(x.detach(), fweights=T.tensor([1, 2, 1, 1, 3])),
+        "real_cov_fn": T.cov(_f(T, 2, 4, rg=True)).grad_fn.name(),
+        "ones": T.corrcoef(T.ones(2, 3, dtype=T.complex64)),
+    }
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

@@ -907,6 +907,8 @@ def addbmm(
 
 
 def _trace_fwd(self: np.ndarray, self_sym_sizes: Any) -> np.ndarray:
+    if self.dtype == np.bool_:
+        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
     dt = self.dtype if self.dtype.kind in "fc" else np.int64
     return np.asarray(np.trace(self, dtype=dt))
 
@@ -1961,6 +1963,8 @@ def cross(input: Tensor, other: Tensor, *, dim: int = -1, out: Tensor | None = N
         raise RuntimeError(
             f"expected scalar type {input.dtype._short} but found {other.dtype._short}"
         )
+    if input.dtype is _dt.bool_:
+        raise NotImplementedError("\"cross\" not implemented for 'Bool'")
     return _lout(_cross(input, other, d - len(shape)), out, "linalg_cross")
 
 

@@ -739,9 +739,10 @@ def diagonal(A: Tensor, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> T
 
 def vander(x: Tensor, *, N: int | None = None) -> Tensor:
     """Mirrors `torch.linalg.vander`: ones, then the cumulative products of x."""
-    if x._data.dtype == np.bool_:
+    if x._data.dtype in (np.bool_, np.float16):
         raise RuntimeError(
-            "linalg.vander supports floating point, complex, and integer tensors, but got Bool"
+            "linalg.vander supports floating point, complex, and integer tensors, but got "
+            f"{x.dtype._short}"
         )
     n = x._data.shape[-1] if x.ndim else 1
     if N is None:

@@ -214,7 +214,7 @@ def cov(
         )
         norm = _make(np.zeros((), norm._data.dtype))
     x = x - avg.unsqueeze(1)
-    c = mm(x, (x if w is None else x * w).t())
+    c = mm(x, (x if w is None else x * w).t().conj())  # torch conjugates (a no-op for reals)
     return (c / norm).squeeze()
 
 
@@ -231,6 +231,10 @@ def corrcoef(input: Tensor) -> Tensor:
     std = c.diagonal().sqrt()
     c = c / std.view(-1, 1)
     c = c / std.view(1, -1)
+    if c.dtype.is_complex:  # torch clips the real and imaginary parts apart
+        from .pointwise import complex_ as _complex
+
+        return _complex(c.real.clip(-1, 1), c.imag.clip(-1, 1))
     return c.clip(-1, 1)
 
 
