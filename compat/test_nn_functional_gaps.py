@@ -1021,6 +1021,127 @@ def prog_nfg_kl_div_reductions_warning(T: Any) -> Any:
     return out, [o.grad_fn for o in out], t.grad
 
 
+@program()
+def prog_nfg_pair_losses_argument_types(T: Any) -> Any:
+    F = T.nn.functional
+    a, b = _x(T, 3, 4), _x(T, 3, 4, seed=1)
+    y = T.tensor([1.0, -1.0, 1.0])
+    return [
+        raises(lambda: F.cosine_embedding_loss([1.0], b, y)),
+        raises(lambda: F.cosine_embedding_loss(a, [1.0], y)),
+        raises(lambda: F.cosine_embedding_loss(a, b, [1.0, -1.0, 1.0])),
+        raises(lambda: F.hinge_embedding_loss([1.0], y)),
+        raises(lambda: F.hinge_embedding_loss(a, [1.0])),
+        raises(lambda: F.multilabel_margin_loss([1.0], T.tensor([[0, -1, 0, 0]]))),
+        raises(lambda: F.multi_margin_loss(a, [0, 1, 2])),
+        raises(lambda: F.multi_margin_loss(a, [0, 1, 2], p=3)),
+        raises(lambda: F.triplet_margin_loss(a, [1.0], b)),
+        raises(lambda: F.triplet_margin_loss(a, b, [1.0], margin=-1.0)),
+        raises(lambda: F.margin_ranking_loss(a[0], [1.0], y)),
+        raises(lambda: F.pairwise_distance(a, [1.0])),
+        raises(lambda: F.pdist([[1.0, 2.0]])),
+        raises(lambda: T.nn.TripletMarginLoss()([1.0], b, b)),
+    ]
+
+
+@program()
+def prog_nfg_pair_losses_values_and_grads(T: Any) -> Any:
+    F = T.nn.functional
+    a, b, c = _x(T, 3, 4), _x(T, 3, 4, seed=1), _x(T, 3, 4, seed=2)
+    y = T.tensor([1.0, -1.0, 1.0])
+    losses = [
+        F.cosine_embedding_loss(a, b, y, margin=0.1),
+        F.hinge_embedding_loss(a, T.ones(3, 4)),
+        F.multi_margin_loss(a, T.tensor([0, 3, 1])),
+        F.triplet_margin_loss(a, b, c, swap=True),
+        F.margin_ranking_loss(a[0], b[0], T.ones(4)),
+        F.pairwise_distance(a, b).sum(),
+        F.pdist(a).sum(),
+    ]
+    sum(losses).backward()
+    return losses, [v.grad_fn for v in losses], a.grad, b.grad, c.grad
+
+
+@program()
+def prog_nfg_layers_argument_types(T: Any) -> Any:
+    F = T.nn.functional
+    x = _x(T, 1, 2, 3, 3)
+    q = _x(T, 2, 3, 4)
+    return [
+        raises(lambda: F.grid_sample([1.0], T.zeros(1, 2, 2, 2), align_corners=False)),
+        raises(lambda: F.grid_sample(x, [[0.0, 0.0]], align_corners=False)),
+        raises(lambda: F.grid_sample(x, [[0.0]], mode="bad")),
+        raises(lambda: F.gumbel_softmax([1.0, 2.0])),
+        raises(lambda: F.scaled_dot_product_attention([1.0], q, q)),
+        raises(lambda: F.scaled_dot_product_attention(q, q, [1.0])),
+        raises(lambda: F.scaled_dot_product_attention(q, q, q, [[True]])),
+        raises(lambda: F.rms_norm([1.0], (1,))),
+        raises(lambda: F.rms_norm(q, (4,), [1.0] * 4)),
+    ]
+
+
+@program()
+def prog_nfg_norm_argument_types_in_torch_order(T: Any) -> Any:
+    F = T.nn.functional
+    x = _x(T, 4, 3)
+    x3 = _x(T, 2, 3, 4)
+    m, v = T.zeros(3), T.ones(3)
+    return [
+        raises(lambda: F.batch_norm([1.0], m, v)),
+        raises(lambda: F.batch_norm([1.0], m, v, training=True)),
+        raises(lambda: F.batch_norm(x, [0.0] * 3, v)),
+        raises(lambda: F.batch_norm(x, m, [1.0] * 3)),
+        raises(lambda: F.batch_norm(x, m, v, [1.0] * 3)),
+        raises(lambda: F.batch_norm(x, m, v, None, [0.0] * 3, training=True)),
+        raises(lambda: F.batch_norm(x[:1], [0.0] * 3, v, training=True)),
+        raises(lambda: F.batch_norm(T.zeros(0, 3), m, v, [1.0] * 3)),
+        raises(lambda: F.instance_norm([1.0])),
+        raises(lambda: F.instance_norm([1.0], use_input_stats=False)),
+        raises(lambda: F.instance_norm(x3, [0.0] * 3, v)),
+        raises(lambda: F.instance_norm(x3, None, None, [1.0] * 3)),
+        raises(lambda: F.instance_norm(x3[:, :, :1], None, None, [1.0] * 3)),
+    ]
+
+
+@program()
+def prog_nfg_layer_and_rms_norm_shape_types(T: Any) -> Any:
+    F = T.nn.functional
+    x = _x(T, 2, 3)
+    out = []
+    for ns in (3, (3,), [3], T.Size([3]), (3.0,), (True,), "ab", None, T.tensor([3])):
+        for fn in (F.layer_norm, F.rms_norm):
+            out.append(raises(lambda fn=fn, ns=ns: fn(x, ns)))
+    out.append(raises(lambda: F.layer_norm(x, (np.int64(3),))))
+    out.append(raises(lambda: F.layer_norm(x, (T.tensor(3.0),))))
+    ln = T.nn.LayerNorm(3)
+    y = ln(x)
+    y.pow(2).sum().backward()
+    return out, y, x.grad, ln.weight.grad
+
+
+@program()
+def prog_nfg_normalize_out_and_graph(T: Any) -> Any:
+    F = T.nn.functional
+    x = _x(T, 3, 4)
+    y = F.normalize(x, p=1, dim=0)
+    z = F.normalize(x, p=float("inf"))
+    (y.sum() + z.pow(2).sum()).backward()
+    o = T.empty(3, 4)
+    w = F.normalize(x.detach(), out=o)
+    return [
+        y,
+        z,
+        _names(y),
+        x.grad,
+        w is o,
+        o,
+        raises(lambda: F.normalize(x, out=T.empty(3, 4))),
+        raises(lambda: F.normalize(T.tensor([[1, 2]]))),
+        raises(lambda: F.normalize(x, dim=3)),
+        F.normalize(T.zeros(2, 2)),
+    ]
+
+
 # --- channels_last through 2-d convolutions and pools ---------------------------------------------
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+import numpy as np
+
 from ._numpy_compat import _ALIASES as _NUMPY_ALIASES
 from ._numpy_compat import skipped_by_warnings
 
@@ -207,6 +209,28 @@ def not_tensor(reported: str, param: str, pos: int, value: Any) -> TypeError:
     return TypeError(
         f"{reported}(): argument '{param}' (position {pos}) must be Tensor, not {_type_name(value)}"
     )
+
+
+def check_int_list(reported: str, param: str, pos: int, value: Any) -> None:
+    """torch's argument parser on a `SymInt[]` parameter such as layer_norm's normalized_shape:
+    a list or tuple of ints (numpy integers and one-element integer Tensors count; a bare int,
+    a bool or a float does not)."""
+    from ._tensor import Tensor
+
+    if not isinstance(value, (list, tuple)):
+        raise TypeError(
+            f"{reported}(): argument '{param}' (position {pos}) must be tuple of ints, not "
+            f"{type(value).__name__ if isinstance(value, Tensor) else _type_name(value)}"
+        )
+    for i, e in enumerate(value):
+        if isinstance(e, bool) or not (
+            isinstance(e, (int, np.integer))
+            or (isinstance(e, Tensor) and e.numel() == 1 and not e.dtype.is_floating_point)
+        ):
+            raise TypeError(
+                f"{reported}(): argument '{param}' (position {pos}) must be tuple of ints, but "
+                f"found element of type {type(e).__name__} at pos {i}"
+            )
 
 
 def check_tensors(reported: str, names: tuple[str, ...], *values: Any) -> None:

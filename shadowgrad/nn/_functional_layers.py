@@ -62,6 +62,11 @@ def rms_norm(
     eps: float | None = None,
 ) -> Tensor:
     """Mirrors `torch.nn.functional.rms_norm`."""
+    if not isinstance(input, Tensor):
+        raise F._not_tensor("rms_norm", "input", 1, input)
+    F._check_int_list("rms_norm", "normalized_shape", 2, normalized_shape)
+    if weight is not None and not isinstance(weight, Tensor):
+        raise F._not_tensor("rms_norm", "weight", 3, weight)
     return R.rms_norm(input, normalized_shape, weight, eps)
 
 
@@ -276,6 +281,8 @@ def grid_sample(
     if align_corners is None:
         warnings.warn(_ALIGN_WARNING, stacklevel=2)
         align_corners = False
+    if not (isinstance(input, Tensor) and isinstance(grid, Tensor)):
+        F._check_tensors("grid_sampler", ("input", "grid"), input, grid)
     mode_enum = ("bilinear", "nearest", "bicubic").index(mode)
     pad_enum = ("zeros", "border", "reflection").index(padding_mode)
     return R.grid_sampler(input, grid, mode_enum, pad_enum, align_corners)
@@ -455,6 +462,8 @@ def gumbel_softmax(
     sample's gradient)."""
     if eps != 1e-10:
         warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    if not isinstance(logits, Tensor):
+        raise F._not_tensor("empty_like", "input", 1, logits)
     gumbels = -C.empty_like(logits).exponential_().log()
     gumbels = (logits + gumbels) / tau
     y_soft = gumbels.softmax(dim)

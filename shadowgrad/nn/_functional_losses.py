@@ -85,6 +85,9 @@ def margin_ranking_loss(
 ) -> Tensor:
     """Mirrors `torch.nn.functional.margin_ranking_loss`."""
     r = F._reduction(size_average, reduce, reduction)
+    for t in (input1, input2, target):
+        if not isinstance(t, Tensor):  # torch reads input1.dim() != input2.dim() first
+            raise F._no_attribute(t, "dim")
     if input1.ndim != input2.ndim or input1.ndim != target.ndim:
         raise RuntimeError(
             "margin_ranking_loss : All input tensors should have same dimension but got sizes: "
@@ -107,6 +110,8 @@ def hinge_embedding_loss(
 ) -> Tensor:
     """Mirrors `torch.nn.functional.hinge_embedding_loss`."""
     r = F._reduction(size_average, reduce, reduction)
+    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
+        F._check_tensors("hinge_embedding_loss", ("input", "target"), input, target)
     zeros = C.zeros_like(input)
     margin_clamp = _scalar_minus(margin, input).clamp_min(0)
     out_margin = P.where(target != 1, margin_clamp, zeros)
@@ -206,6 +211,11 @@ def cosine_embedding_loss(
 ) -> Tensor:
     """Mirrors `torch.nn.functional.cosine_embedding_loss`."""
     r = F._reduction(size_average, reduce, reduction)
+    if not (
+        isinstance(input1, Tensor) and isinstance(input2, Tensor) and isinstance(target, Tensor)
+    ):
+        names = ("input1", "input2", "target")
+        F._check_tensors("cosine_embedding_loss", names, input1, input2, target)
     td = target.ndim
     if td not in (0, 1):
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
@@ -254,6 +264,11 @@ def triplet_margin_loss(
     r = F._reduction(size_average, reduce, reduction)
     if margin <= 0:
         raise ValueError(f"margin must be greater than 0, got {margin}")
+    if not (
+        isinstance(anchor, Tensor) and isinstance(positive, Tensor) and isinstance(negative, Tensor)
+    ):
+        names = ("anchor", "positive", "negative")
+        F._check_tensors("triplet_margin_loss", names, anchor, positive, negative)
     _check_triplet_dims(anchor, positive, negative)
     dist_pos = F.pairwise_distance(anchor, positive, p, eps)
     dist_neg = F.pairwise_distance(anchor, negative, p, eps)
@@ -464,6 +479,8 @@ def multi_margin_loss(
         raise ValueError("only p == 1 and p == 2 supported")
     if weight is not None and weight.ndim != 1:
         raise ValueError("weight must be one-dimensional")
+    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
+        F._check_tensors("multi_margin_loss", ("input", "target"), input, target)
     _check_input_2d(input)
     n, c = _frames(input)
     if (target.ndim > 1 or (input.ndim == 2 and target.ndim != 1)) or target.numel() != n:
@@ -545,6 +562,8 @@ def multilabel_margin_loss(
 
     Differences: backward of its backward raises (not implemented), as in torch."""
     r = F._reduction(size_average, reduce, reduction)
+    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
+        F._check_tensors("multilabel_margin_loss", ("input", "target"), input, target)
     _check_input_2d(input)
     n, c = _frames(input)
     ok = target.ndim == 2 and tuple(target.shape) == (n, c)
@@ -611,6 +630,8 @@ def pdist(input: Tensor, p: float = 2) -> Tensor:
     """Mirrors `torch.nn.functional.pdist`.
 
     Differences: its backward is differentiable again (torch's raises)."""
+    if not isinstance(input, Tensor):
+        raise F._not_tensor("pdist", "input", 1, input)
     if input.ndim != 2:
         raise RuntimeError(f"pdist only supports 2D tensors, got: {input.ndim}D")
     if not input.dtype.is_floating_point:

@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import _dtype as D
 from .. import _formats
+from .._signatures import check_int_list as _check_int_list
 from .._signatures import check_tensors as _check_tensors
 from .._signatures import invalid_combination as _invalid_combination
 from .._signatures import no_attribute as _no_attribute
@@ -1508,6 +1509,8 @@ def layer_norm(
     """Mirrors `torch.nn.functional.layer_norm`."""
     if not isinstance(input, Tensor):
         raise _not_tensor("layer_norm", "input", 1, input)
+    if type(normalized_shape) is not tuple or not all(type(e) is int for e in normalized_shape):
+        _check_int_list("layer_norm", "normalized_shape", 2, normalized_shape)
     for i, t in ((3, weight), (4, bias)):
         if t is not None and not isinstance(t, Tensor):
             raise _not_tensor("layer_norm", ("weight", "bias")[i - 3], i, t)
@@ -1596,6 +1599,15 @@ def _check_bn_params(
             raise RuntimeError(f"expected scalar type {dt._short} but found {t.dtype._short}")
 
 
+def _norm_types(name: str, input: Any, weight: Any, bias: Any, mean: Any, var: Any) -> None:
+    """torch.batch_norm/instance_norm's argument parser: (input, weight, bias, running_mean,
+    running_var), each a Tensor (the last four or None)."""
+    names = ("input", "weight", "bias", "running_mean", "running_var")
+    for i, (n, v) in enumerate(zip(names, (input, weight, bias, mean, var), strict=True)):
+        if not isinstance(v, Tensor) and (i == 0 or v is not None):
+            raise _not_tensor(name, n, i + 1, v)
+
+
 def batch_norm(
     input: Tensor,
     running_mean: Tensor | None,
@@ -1607,13 +1619,20 @@ def batch_norm(
     eps: float = 1e-5,
 ) -> Tensor:
     """Mirrors `torch.nn.functional.batch_norm`; training updates the running stats in place."""
-    x = input._data
+    try:
+        x = input._data
+    except AttributeError:
+        if training:  # torch's Python prelude: _verify_batch_size(input.size())
+            raise _no_attribute(input, "size") from None
+        _norm_types("batch_norm", input, weight, bias, running_mean, running_var)
+        raise
     axes = (0, *range(2, x.ndim))
     if training and x.shape[0] * math.prod(x.shape[2:]) == 1:
         raise ValueError(
             f"Expected more than 1 value per channel when training, got input size {input.shape}"
         )
     if x.size == 0:
+        _norm_types("batch_norm", input, weight, bias, running_mean, running_var)
         # torch's empty-input path: a clone, scaled and shifted by the first weight and bias
         out = input.clone()
         for t in (weight, bias):
@@ -1624,15 +1643,21 @@ def batch_norm(
         out = out * weight[0] if weight is not None else out
         return out + bias[0] if bias is not None else out
     dt = x.dtype
-    if not (
-        x.ndim > 1
-        and dt.kind == "f"
-        and _bn_param_ok(running_mean, x.shape[1], dt, training)
-        and _bn_param_ok(running_var, x.shape[1], dt, training)
-        and (running_mean is None) == (running_var is None)
-        and _bn_param_ok(weight, x.shape[1], dt, True)
-        and _bn_param_ok(bias, x.shape[1], dt, True)
-    ):
+    try:
+        ok = (
+            x.ndim > 1
+            and dt.kind == "f"
+            and _bn_param_ok(running_mean, x.shape[1], dt, training)
+            and _bn_param_ok(running_var, x.shape[1], dt, training)
+            and (running_mean is None) == (running_var is None)
+            and _bn_param_ok(weight, x.shape[1], dt, True)
+            and _bn_param_ok(bias, x.shape[1], dt, True)
+        )
+    except AttributeError:
+        _norm_types("batch_norm", input, weight, bias, running_mean, running_var)
+        raise
+    if not ok:
+        _norm_types("batch_norm", input, weight, bias, running_mean, running_var)
         _check_bn_params(input, running_mean, running_var, weight, bias, training)
     if training:
         n = x.size // x.shape[1]
@@ -1669,14 +1694,17 @@ def instance_norm(
     """Mirrors `torch.nn.functional.instance_norm`: batch_norm over (1, N*C, ...), as torch."""
     from ..ops.shape import cat
 
-    shape = tuple(input.shape)
-    if not use_input_stats and (running_mean is None or running_var is None):
-        raise RuntimeError(
-            "Expected running_mean and running_var to be defined when use_input_stats is false"
-        )
+    if not isinstance(input, Tensor) and use_input_stats:
+        raise _no_attribute(input, "size")  # torch's _verify_spatial_size(input.size())
+    shape = tuple(input.shape) if isinstance(input, Tensor) else ()
     if use_input_stats and math.prod(shape[2:]) == 1:
         raise ValueError(
             f"Expected more than 1 spatial element when training, got input size {input.size()}"
+        )
+    _norm_types("instance_norm", input, weight, bias, running_mean, running_var)
+    if not use_input_stats and (running_mean is None or running_var is None):
+        raise RuntimeError(
+            "Expected running_mean and running_var to be defined when use_input_stats is false"
         )
     n, c = shape[0], shape[1]
     x = input.reshape(1, n * c, *shape[2:])
@@ -2441,6 +2469,8 @@ def pairwise_distance(
     x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False
 ) -> Tensor:
     """Mirrors `torch.nn.functional.pairwise_distance`."""
+    if not (isinstance(x1, Tensor) and isinstance(x2, Tensor)):
+        _check_tensors("pairwise_distance", ("x1", "x2"), x1, x2)
     nd = max(x1.ndim, x2.ndim, 1)
     # torch's C++ composite adds eps with add.Scalar (AddBackward1); a double scalar makes an
     # integer difference floating
@@ -2482,6 +2512,11 @@ def scaled_dot_product_attention(
     Differences: forward-mode AD through the flash kernel works (torch's raises); a mask
     carrying a forward-AD tangent takes the math backend, so that its tangent counts.
     """
+    if not (
+        isinstance(query, Tensor) and isinstance(key, Tensor) and isinstance(value, Tensor)
+    ) or not (attn_mask is None or isinstance(attn_mask, Tensor)):
+        names = ("query", "key", "value", "attn_mask")
+        _check_tensors("scaled_dot_product_attention", names, query, key, value, attn_mask)
     _validate_sdpa(query, key, value, attn_mask)
     if not query.dtype.is_floating_point:  # the math path's float scale factor
         raise RuntimeError(f"expected scalar type Float but found {query.dtype._short}")
