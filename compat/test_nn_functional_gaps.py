@@ -1142,6 +1142,25 @@ def prog_nfg_normalize_out_and_graph(T: Any) -> Any:
     ]
 
 
+@program()
+def prog_nfg_softmin_negates_before_the_cast(T: Any) -> Any:
+    F = T.nn.functional
+    x = _x(T, 2, 3)
+    a = F.softmin(x, 1, dtype=T.float64)
+    b = F.softmin(x, 0)
+    (a.sum() + b.pow(2).sum()).backward()
+    return [
+        a,
+        b,
+        _names(a),
+        _names(b),
+        x.grad,
+        raises(lambda: F.softmin(T.tensor([True, False]), 0)),
+        raises(lambda: F.softmin(T.tensor([1, 2]), 0)),
+        F.softmin(T.tensor([1, 2]), 0, dtype=T.float32),
+    ]
+
+
 # --- channels_last through 2-d convolutions and pools ---------------------------------------------
 
 

@@ -521,8 +521,8 @@ def softmin(
         raise _no_attribute(input, "dim") if dim is None else _no_attribute(-input, "softmax")
     if dim is None:
         dim = _softmax_dim("softmin", input.ndim, _stacklevel)
-    x, d = _softmax_input(input, dim, dtype)
-    return K.softmax_op(-x, d)
+    x, d = _softmax_input(-input, dim, dtype)  # torch's (-input).softmax(dim, dtype=dtype)
+    return K.softmax_op(x, d)
 
 
 def log_softmax(
