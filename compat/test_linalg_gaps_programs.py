@@ -900,6 +900,112 @@ def prog_lgp_complex_covariance_and_correlation(T: Any) -> Any:
     }
 
 
+@program()
+def prog_lgp_clip_grads_of_complex_parameters(T: Any) -> Any:
+    p = _c(T, 3, rg=True)
+    q = _f(T, 2, rg=True)
+    ((p * _c(T, 3, seed=1)).abs().sum() + q.pow(2).sum()).backward()
+    total = T.nn.utils.clip_grad_norm_([p, q], 1.0)
+    after_norm = (p.grad.clone(), q.grad.clone())
+    err = raises(lambda: T.nn.utils.clip_grad_value_([q, p], 0.1))
+    return total, after_norm, err, q.grad, p.grad
+
+
+@program()
+def prog_lgp_logaddexp_and_xlogy_integer_inputs(T: Any) -> Any:
+    i = T.arange(3)
+    b = i > 0
+    return {
+        "lae_int": raises(lambda: T.logaddexp(i, i)),
+        "lae_bool": raises(lambda: T.logaddexp(b, b)),
+        "lae_int_c": T.logaddexp(i, i.to(T.complex64)),
+        "lae2_int": raises(lambda: T.logaddexp2(i, i)),
+        "lae_half": T.logaddexp(i.half(), i.half() * 2),
+        "xlogy_int": T.xlogy(i, i * 2),
+        "xlogy_bool": T.xlogy(b, b),
+        "xlogy_int_c": raises(lambda: T.xlogy(i, i.to(T.complex128))),
+    }
+
+
+@program()
+def prog_lgp_renorm_half_and_argument_errors(T: Any) -> Any:
+    h = T.full((2, 3), 300.0, dtype=T.float16)
+    return {
+        "half": T.renorm(h, 2, 0, 1.0),
+        "maxnorm_neg": raises(lambda: T.renorm(T.ones(2, 3), 2, 0, -1.0)),
+        "p0": raises(lambda: T.renorm(T.ones(2, 3), 0, 0, 1.0)),
+        "dim_oob": raises(lambda: T.renorm(T.ones(2, 3), 2, 2, 1.0)),
+        "inplace_c": _c(T, 2, 3).renorm_(1, 1, 0.5),
+    }
+
+
+@program()
+def prog_lgp_torch_norm_string_orders_with_dims(T: Any) -> Any:
+    x = _c(T, 2, 3, 4, dt="complex64")
+    return {
+        "fro_dim_int": T.norm(x, "fro", dim=1),
+        "fro_dim2": T.norm(x, "fro", dim=(0, 2), keepdim=True),
+        "nuc_dim2": T.norm(x, "nuc", dim=(0, 2)),
+        "nuc_dim_int": raises(lambda: T.norm(x, "nuc", dim=1)),
+        "bad_str_dim": raises(lambda: T.norm(x, "abc", dim=1)),
+        "p_none": T.norm(x, None),
+        "inf_int": raises(lambda: T.norm(T.arange(3), float("inf"))),
+    }
+
+
+@program()
+def prog_lgp_complex_matrix_norm_batched_grads(T: Any) -> Any:
+    a = _c(T, 2, 3, 3, rg=True)
+    n1 = T.linalg.matrix_norm(a, "nuc")
+    b = _c(T, 3, 2, 3, seed=1, rg=True)
+    n2 = T.linalg.matrix_norm(b, 2, dim=(0, 2))
+    (n1.sum() + n2.sum()).backward()
+    return n1, n2, a.grad, b.grad, T.linalg.matrix_norm(b.detach(), -2, dim=(2, 0), keepdim=True)
+
+
+@program()
+def prog_lgp_complex_norms_with_dtype_grads(T: Any) -> Any:
+    x = _c(T, 3, dt="complex64", rg=True)
+    n = T.linalg.norm(x, dtype=T.complex128)
+    m = T.norm(x, 3, dtype=T.complex128)
+    (n + m).backward()
+    return n, m, x.grad, n.grad_fn.name()
+
+
+@program()
+def prog_lgp_complex_matrix_functions_values(T: Any) -> Any:
+    a = _c(T, 3, 3)
+    return {
+        "cond": T.linalg.cond(a),
+        "cond_fro": T.linalg.cond(a, "fro"),
+        "rank": T.linalg.matrix_rank(a),
+        "slogdet": T.linalg.slogdet(a),
+        "nuclear": T.nuclear_norm(a),
+        "frob": T.frobenius_norm(a, (0, 1)),
+        "cond_int": raises(lambda: T.linalg.cond(T.eye(3, dtype=T.int64))),
+        "rank_int": raises(lambda: T.linalg.matrix_rank(T.eye(3, dtype=T.int64))),
+        "det_int": raises(lambda: T.linalg.det(T.eye(3, dtype=T.int64))),
+        "nuclear_int": raises(lambda: T.nuclear_norm(T.eye(3, dtype=T.int64))),
+    }
+
+
+@program()
+def prog_lgp_complex_distances_and_normalize(T: Any) -> Any:
+    a = _c(T, 2, 3, rg=True)
+    b = _c(T, 2, 3, seed=1)
+    F = T.nn.functional
+    u = F.normalize(a, dim=1)
+    d = F.pairwise_distance(a, b)
+    (u.abs().sum() + d.sum()).backward()
+    return {
+        "u": u,
+        "d": d,
+        "cos": raises(lambda: F.cosine_similarity(a.detach(), b)),
+        "pdist": raises(lambda: F.pdist(_c(T, 3, 2))),
+        "grad": a.grad,
+    }
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

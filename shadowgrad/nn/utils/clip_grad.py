@@ -141,6 +141,8 @@ def clip_grad_value_(
             "error message be improved?  If so, please report an enhancement request to "
             "PyTorch.)"
         )
+    if any(g.dtype.is_complex for g in grads):  # before any gradient is clipped, as torch
+        raise NotImplementedError("clamp is not supported for complex types")
     with no_grad():
         for g in grads:
             a = g.detach().numpy()
