@@ -1161,6 +1161,30 @@ def prog_nfg_softmin_negates_before_the_cast(T: Any) -> Any:
     ]
 
 
+@program()
+def prog_nfg_ctc_loss_argument_types_and_values(T: Any) -> Any:
+    F = T.nn.functional
+    T.manual_seed(5)
+    logits = T.randn(6, 2, 4, requires_grad=True)
+    lp = logits.log_softmax(2)
+    tg = T.tensor([[1, 2, 2], [3, 1, 0]])
+    a = F.ctc_loss(lp, tg, [6, 5], [3, 2])
+    b = F.ctc_loss(lp, tg, T.tensor([6, 5]), T.tensor([3, 2]), reduction="sum")
+    (a + b).backward()
+    return [
+        a,
+        b,
+        a.grad_fn,
+        logits.grad,
+        raises(lambda: F.ctc_loss([1.0], T.ones(1), [1], [1])),
+        raises(lambda: F.ctc_loss(lp, [1, 2], [6, 5], [1, 1])),
+        raises(lambda: F.ctc_loss(lp, tg, [6, 5], T.tensor([3, 2]))),
+        raises(lambda: F.ctc_loss([1.0], tg, T.tensor([6, 5]), T.tensor([3, 2]))),
+        raises(lambda: F.ctc_loss(lp, tg, [6, 5], [3, 2], reduction="bad")),
+        raises(lambda: T.nn.CTCLoss()([1.0], T.ones(1), [1], [1])),
+    ]
+
+
 # --- channels_last through 2-d convolutions and pools ---------------------------------------------
 
 

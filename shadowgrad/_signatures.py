@@ -250,8 +250,7 @@ def _arg_desc(a: Any) -> str:
     if isinstance(a, Tensor):
         return type(a).__name__
     if isinstance(a, list):
-        names = dict.fromkeys(_type_name(v) for v in a)  # each element type once, in order
-        return f"list of [{', '.join(names)}]"
+        return f"list of [{', '.join(_type_name(v) for v in a)}]"
     if isinstance(a, tuple):
         names = [_type_name(v) for v in a]
         return f"tuple of ({', '.join(names)}{',' if len(names) == 1 else ''})"
@@ -259,25 +258,27 @@ def _arg_desc(a: Any) -> str:
 
 
 def invalid_combination(
-    reported: str, signatures: tuple[str, ...], ntensors: int, nparams: int, *args: Any
+    reported: str, signatures: tuple[tuple[str, tuple[int, ...]], ...], nparams: int, *args: Any
 ) -> TypeError:
     """torch's overload-resolution error: `conv2d() received an invalid combination of
-    arguments - got (list, Tensor), but expected one of: ...`; given every parameter
-    positionally, each overload also lists the values, all marked but a plain Tensor among
-    the first `ntensors` (torch's listing marks the others, valid or not)."""
+    arguments - got (list, Tensor), but expected one of: ...`. Each signature comes with the
+    positions of its Tensor parameters; given every parameter positionally, each overload also
+    lists the values, all marked but a plain Tensor at one of those positions (torch's listing
+    marks the others, valid or not)."""
     from ._tensor import Tensor
 
     got = ", ".join(type(a).__name__ if isinstance(a, Tensor) else _type_name(a) for a in args)
-    detail = ""
-    if len(args) == nparams:
-        marked = ", ".join(
-            _arg_desc(a) if i < ntensors and type(a) is Tensor else f"!{_arg_desc(a)}!"
-            for i, a in enumerate(args)
-        )
-        detail = (
-            f"      didn't match because some of the arguments have invalid types: ({marked})\n"
-        )
-    lines = "".join(f" * ({sig})\n{detail}" for sig in signatures)
+    lines = ""
+    for sig, tensors in signatures:
+        lines += f" * ({sig})\n"
+        if len(args) == nparams:
+            marked = ", ".join(
+                _arg_desc(a) if i in tensors and type(a) is Tensor else f"!{_arg_desc(a)}!"
+                for i, a in enumerate(args)
+            )
+            lines += (
+                f"      didn't match because some of the arguments have invalid types: ({marked})\n"
+            )
     return TypeError(
         f"{reported}() received an invalid combination of arguments - got ({got}), but expected "
         f"one of:\n{lines}"

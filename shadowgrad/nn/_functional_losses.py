@@ -306,6 +306,23 @@ def triplet_margin_with_distance_loss(
 # --- connectionist temporal classification ----------------------------------------------------
 
 
+_CTC_SIGNATURES = tuple(
+    (
+        f"Tensor log_probs, Tensor targets, {kind} input_lengths, {kind} target_lengths, int "
+        "blank = 0, int reduction = at::Reduction::Mean, bool zero_infinity = False",
+        tensors,
+    )
+    for kind, tensors in (("tuple of ints", (0, 1)), ("Tensor", (0, 1, 2, 3)))
+)
+
+
+def _int_list(v: Any) -> bool:
+    """A value torch's parser takes for a `tuple of ints` parameter."""
+    return isinstance(v, (list, tuple)) and all(
+        isinstance(e, (int, np.integer)) and not isinstance(e, bool) for e in v
+    )
+
+
 def ctc_loss(
     log_probs: Tensor,
     targets: Tensor,
@@ -317,6 +334,16 @@ def ctc_loss(
 ) -> Tensor:
     """Mirrors `torch.nn.functional.ctc_loss` (the kernel is in ops/nn_ctc.py)."""
     r = F._reduction(None, None, reduction)
+    if not (
+        isinstance(log_probs, Tensor)
+        and isinstance(targets, Tensor)
+        and (
+            (isinstance(input_lengths, Tensor) and isinstance(target_lengths, Tensor))
+            or (_int_list(input_lengths) and _int_list(target_lengths))
+        )
+    ):
+        args = (log_probs, targets, input_lengths, target_lengths, blank, r, zero_infinity)
+        raise F._invalid_combination("ctc_loss", _CTC_SIGNATURES, 7, *args)
     return nn_ctc.ctc_loss(
         log_probs, targets, input_lengths, target_lengths, blank, r, zero_infinity
     )

@@ -897,10 +897,16 @@ def _check_conv(
 
 
 _CONV_SIGNATURES = (
-    "Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, tuple of ints "
-    "padding = 0, tuple of ints dilation = 1, int groups = 1",
-    "Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, str padding = "
-    '"valid", tuple of ints dilation = 1, int groups = 1',
+    (
+        "Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, tuple of "
+        "ints padding = 0, tuple of ints dilation = 1, int groups = 1",
+        (0, 1, 2),
+    ),
+    (
+        "Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, str padding "
+        '= "valid", tuple of ints dilation = 1, int groups = 1',
+        (0, 1, 2),
+    ),
 )
 
 
@@ -917,7 +923,7 @@ def _channels_last(*ts: Tensor) -> bool:
 
 def _conv_type_error(n: int, *args: Any) -> TypeError:
     """torch's conv{n}d error for arguments of the wrong types (its two overloads)."""
-    return _invalid_combination(f"conv{n}d", _CONV_SIGNATURES, 3, 7, *args)
+    return _invalid_combination(f"conv{n}d", _CONV_SIGNATURES, 7, *args)
 
 
 def _conv(
