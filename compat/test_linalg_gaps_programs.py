@@ -1006,6 +1006,42 @@ def prog_lgp_complex_distances_and_normalize(T: Any) -> Any:
     }
 
 
+@program()
+def prog_lgp_inplace_real_self_complex_operand_cast_first(T: Any) -> Any:
+    f = T.ones(3)
+    c = _c(T, 3, dt="complex64")
+    out = {}
+    for m in ("fmod_", "remainder_", "hypot_", "copysign_", "atan2_", "xlogy_", "floor_divide_"):
+        out[m] = (
+            raises(lambda m=m: getattr(f.clone(), m)(c)),
+            raises(lambda m=m: getattr(c.clone(), m)(c)),
+        )
+    out["div_floor"] = raises(lambda: f.clone().div_(c, rounding_mode="floor"))
+    out["div_trunc_c"] = raises(lambda: c.clone().div_(c, rounding_mode="trunc"))
+    out["double"] = raises(lambda: f.double().fmod_(c))
+    out["mul_"] = raises(lambda: f.clone().mul_(c))
+    out["f_ok"] = f.clone().fmod_(f * 0.7)
+    return out
+
+
+@program()
+def prog_lgp_rounding_and_lerp_scalars(T: Any) -> Any:
+    c = _c(T, 3, dt="complex64")
+    f = _f(T, 3)
+    return {
+        "round": raises(lambda: T.round(c)),
+        "special_round": raises(lambda: T.special.round(c)),
+        "round_dec": raises(lambda: T.round(c, decimals=1)),
+        "round_dec0": raises(lambda: T.round(c, decimals=0)),
+        "round_": raises(lambda: c.clone().round_()),
+        "lerp_cw": raises(lambda: T.lerp(f, f * 2, 0.5j)),
+        "lerp_big": raises(lambda: T.lerp(f, f * 2, 1e300)),
+        "lerp_half_big": T.lerp(f.half(), f.half() * 2, 1e10),
+        "lerp_c": T.lerp(c, c * 2, 0.25),
+        "lerp_c_cw": T.lerp(c, c * 2, 0.25j),
+    }
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

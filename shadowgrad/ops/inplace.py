@@ -109,8 +109,30 @@ def _writable_alias(view: np.ndarray) -> np.ndarray | None:
 NOGRAD_INTO: dict[Callable[..., Tensor], Callable[..., bool]] = {}
 
 
+# Binary ops without a complex kernel: on a real self with a complex operand, torch's in-place
+# form fails its result-type cast check before the kernel's dtype error.
+_CAST_FIRST = {
+    *("fmod", "remainder", "hypot", "copysign", "atan2", "xlogy", "floor_divide", "div"),
+    *("logaddexp2", "true_divide", "divide", "arctan2"),
+}
+
+
+def _cast_first(fn: Callable[..., Tensor], self: Tensor, args: tuple[Any, ...]) -> None:
+    if self.dtype.is_complex or getattr(fn, "__name__", "").rstrip("_") not in _CAST_FIRST:
+        return
+    others = [a for a in args if isinstance(a, Tensor) and a.dtype.is_complex]
+    if others or any(isinstance(a, complex) for a in args):
+        src = D.promote_types(self.dtype, others[0].dtype) if others else D.complex64
+        if self.dtype is D.float64 and src is D.complex64:
+            src = D.complex128
+        raise RuntimeError(
+            f"result type {src._short} can't be cast to the desired output type {self.dtype._short}"
+        )
+
+
 def apply_inplace(fn: Callable[..., Tensor], self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     """Run `fn(self, *args)` and store the result in self, recording the op like torch."""
+    _cast_first(fn, self, args)
     if self._inf and not _INFERENCE.inference:
         # torch's quirk: the kernel has written the result when the inference check raises
         with no_grad():

@@ -1879,6 +1879,8 @@ def lerp(input: Tensor, end: Tensor, weight: Any, *, out: Tensor | None = None) 
         )
     wt = isinstance(weight, Tensor)
     dt = input.dtype
+    if not wt and dt._cat == 2:  # the scalar weight is read in the input's opmath type
+        D.check_scalar_fits(weight, D.float32 if dt is D.float16 else dt)
     if dt._cat < 2:
         kernel = "lerp_kernel_tensor" if wt else "lerp_kernel_scalar"
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt._short}'")
