@@ -725,8 +725,9 @@ register(
         _fill_diagonal,
         _fill_diagonal_samples,
         xfails={
-            "jvp": "an in-place op on an as_strided view leaves the base's forward-AD tangent "
-            "unchanged (shadowgrad's view machinery, outside this family)"
+            "jvp": "a transposed input's tangent is laid out C-contiguous where torch's follows "
+            "the primal's strides, so an in-place op on an as_strided view of it does not write "
+            "the base's tangent (the other layouts match)"
         },
     ),
     OpEntry(

@@ -373,6 +373,32 @@ def inplace_updates_the_tangent(T: Any) -> Any:
         return {"d": tangent_of(fw, d), "v": tangent_of(fw, v), "w": tangent_of(fw, w)}
 
 
+@program
+def inplace_on_strided_views_updates_the_base_tangent(T: Any) -> Any:
+    # a view's tangent is a view of its base's: filling a diagonal (an as_strided view) or
+    # scaling one in place changes the base's tangent there
+    fw = forward_ad(T)
+    out = {}
+    with fw.dual_level():
+        x = fw.make_dual(
+            T.arange(9.0, dtype=T.float64).reshape(3, 3), T.ones(3, 3, dtype=T.float64)
+        )
+        y = x.clone()
+        y.fill_diagonal_(0.5)
+        out["fill_diagonal"] = tangent_of(fw, y)
+        z = x.clone()
+        T.as_strided(z, (3,), (4,), 0).fill_(0.5)
+        out["as_strided_fill"] = tangent_of(fw, z)
+        w = x.clone()
+        v = w.as_strided((2,), (4,), 1)
+        v.mul_(2)
+        out["as_strided_mul"] = (tangent_of(fw, w), tangent_of(fw, v))
+        u = x.clone()
+        u.diagonal().fill_(0.5)
+        out["diagonal"] = tangent_of(fw, u)
+    return out
+
+
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_program_matches_torch(name: str) -> None:
     _SET.check(name, observe, assert_same, torch, shadowgrad)

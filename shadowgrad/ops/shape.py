@@ -1237,9 +1237,43 @@ def _as_strided_backward(grad: Tensor, idx: np.ndarray, self_sym_sizes: Any) -> 
     return r
 
 
-def _as_strided_jvp(self_t: Tensor, idx: np.ndarray) -> Tensor:
+def _as_strided_jvp(
+    self: Tensor,
+    self_t: Tensor,
+    root: np.ndarray,
+    offset: int,
+    idx: np.ndarray,
+    size: Any,
+    stride: Any,
+) -> Tensor:
     """The tangent's elements at the view's positions (zero where the view reaches storage
-    outside the input), as torch's self_t.as_strided(...) on a tangent laid out like self."""
+    outside the input), as torch's self_t.as_strided(...) on a tangent laid out like self.
+
+    Where the view stays inside the input and the input's tangent is laid out like the input,
+    the tangent is the same strided view of the input's tangent, as in torch: an in-place op on
+    the view (fill_diagonal_) then writes the base's tangent too."""
+    t = self_t._data
+    d = self._data
+    if (
+        not self_t._rg
+        and idx.size
+        and t.shape == d.shape
+        and t.strides == d.strides
+        and t.dtype == d.dtype
+        and min(d.strides, default=0) >= 0
+        and bool((idx >= 0).all())
+    ):
+        # the view's start, in elements from the input's first one (lowest in memory), is
+        # the same from the tangent's
+        rel = offset - offset_of(d, root)
+        if rel >= 0:
+            return _make(_as_strided_view(t, tuple(size), tuple(stride), rel))
+    return as_strided_pick(self_t, idx)
+
+
+def as_strided_pick(self_t: Tensor, idx: np.ndarray) -> Tensor:
+    """The elements of a tensor laid out like an as_strided view's input at the view's
+    positions (zero where the view reaches storage outside the input), as a new tensor."""
     from .indexing import _index
 
     flat = reshape(self_t, (-1,))

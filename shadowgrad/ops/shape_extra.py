@@ -748,7 +748,7 @@ _as_strided_scatter = defop(
     jvp=_as_strided_scatter_jvp,
     # torch's as_strided_scatter_backward keeps grad on the written positions, not off them
     self=lambda grad, mask: grad.masked_fill(_make(~mask), 0),
-    src=lambda grad, idx: S._as_strided_jvp(grad, idx),
+    src=lambda grad, idx: S.as_strided_pick(grad, idx),
 )
 
 
