@@ -1042,6 +1042,52 @@ def prog_lgp_rounding_and_lerp_scalars(T: Any) -> Any:
     }
 
 
+@program()
+def prog_lgp_batched_cooccurrence_counts_with_baddbmm(T: Any) -> Any:
+    # one-hot token windows per document, counted in int64 with a decayed prior (beta truncates)
+    onehot = T.nn.functional.one_hot(T.tensor([[0, 2, 1, 2], [3, 3, 0, 1]]), 4)
+    prior = T.ones(2, 4, 4, dtype=T.int64) * 3
+    counts = T.baddbmm(prior, onehot.transpose(1, 2), onehot, beta=0.9, alpha=2)
+    total = T.addbmm(T.zeros(4, 4, dtype=T.int64), onehot.transpose(1, 2), onehot, beta=0.5)
+    return (
+        counts,
+        total,
+        counts.dtype,
+        raises(lambda: T.baddbmm(prior.bool(), onehot.bool().mT, onehot.bool())),
+    )
+
+
+@program()
+def prog_lgp_half_model_grad_norm_monitoring(T: Any) -> Any:
+    # a float16 layer's gradient norm, as a training loop logs it: accumulated in float32
+    lin = T.nn.Linear(4, 3).half()
+    with T.no_grad():
+        lin.weight.copy_(T.tensor(_data(3, 4, seed=1) * 40).half())
+        lin.bias.fill_(0.5)
+    x = T.tensor(_data(8, 4, seed=2) * 10).half()
+    lin(x).float().pow(2).sum().backward()
+    norms = [T.linalg.vector_norm(p.grad) for p in lin.parameters()]
+    return norms, T.linalg.vector_norm(T.stack(norms).float()), lin.weight.grad.norm()
+
+
+@program()
+def prog_lgp_complex_signal_log_domain_accumulation(T: Any) -> Any:
+    # log-domain sums of complex phasors: logcumsumexp and logaddexp agree with log(cumsum(exp))
+    leaf = _c(T, 6, rg=True)
+    z = leaf * 0.5
+    direct = T.log(T.cumsum(T.exp(z), 0))
+    scan = T.logcumsumexp(z, 0)
+    pair = T.logaddexp(z[:-1], z[1:])
+    (scan.real.sum() + pair.imag.sum()).backward()
+    return {
+        "scan": scan,
+        "direct_close": T.allclose(T.exp(scan), T.exp(direct)),
+        "pair": pair,
+        "grad": leaf.grad,
+        "nonleaf_grad": z.grad,  # None, with torch's warning
+    }
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 
