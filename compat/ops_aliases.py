@@ -109,7 +109,6 @@ register(
         "detach_",
         lambda T, x: _detach(T, x, True),
         _detach_samples,
-        xfails={"jvp": "Tensor.detach_ keeps a forward-AD tangent that torch drops"},
     ),
     OpEntry(
         "resolve_neg",

@@ -485,6 +485,10 @@ class Tensor:
                 "called on these gradients. To fix this error, please refer to the "
                 "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
             )
+        from .autograd import forward_ad
+
+        if forward_ad._STATE.tangents:
+            forward_ad._drop_tangent(self)  # torch's detach_ drops the forward-AD tangent too
         self._grad_fn = None
         self._rg = False
         self._nr = 0

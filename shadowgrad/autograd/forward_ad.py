@@ -88,6 +88,13 @@ def _set_tangent(t: Any, tangent: Any) -> None:
         st.by_node[nk] = (weakref.ref(gf, _forget(st.by_node, nk)), tangent)
 
 
+def _drop_tangent(t: Any) -> None:
+    """Forget t's tangent at every level (torch's detach_ resets the forward grad)."""
+    e = _STATE.tangents.get(id(t))
+    if e is not None and e[0]() is t:
+        del _STATE.tangents[id(t)]
+
+
 def _get_tangent(t: Any) -> Any:
     st = _STATE
     e = st.tangents.get(id(t))
