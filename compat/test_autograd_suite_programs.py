@@ -2917,10 +2917,7 @@ def prog_tas_next_functions_of_mixed_operand_ops(T: Any) -> Any:
     return [_tree(o.grad_fn) for o in outs], x.grad, raises(lambda: T.tile(x, 2))
 
 
-@program(
-    xfail="F.normalize (the lead's nn/functional.py) clamps the norm with where(); torch's is "
-    "norm(...).clamp_min(eps).expand_as(input), so the graph shows ClampMinBackward0"
-)
+@program()
 def prog_tas_normalize_graph(T: Any) -> Any:
     x = _t(T, 2, 3)
     y = T.nn.functional.normalize(x)
