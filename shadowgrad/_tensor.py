@@ -271,11 +271,6 @@ class Tensor:
     def requires_grad(self) -> None:
         raise RuntimeError("requires_grad must be a bool")
 
-    def __delattr__(self, name: str) -> None:
-        if name == "_grad_fn":  # torch's binding of the internal name refuses deletion
-            raise RuntimeError("Deletion of _grad_fn not allowed. Detach tensor instead!")
-        object.__delattr__(self, name)
-
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Mirrors `torch.Tensor.requires_grad_`."""
         if not isinstance(requires_grad, bool):
