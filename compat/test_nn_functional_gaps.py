@@ -1264,6 +1264,43 @@ def prog_nfg_channels_last_unbatched_and_3d_stay_contiguous(T: Any) -> Any:
     return [(v.stride(), v.is_contiguous()) for v in (c, c3, p1)], c, c3, p1
 
 
+@program()
+def prog_nfg_activations_refuse_complex_and_integer_input(T: Any) -> Any:
+    # torch's activation kernels have no complex version (silu, sigmoid, tanh, softsign and
+    # tanhshrink do); each names its own kernel, hardtanh/relu6 name clamp
+    F = T.nn.functional
+    z = T.tensor([1 + 1j, -2 + 0.5j], dtype=T.complex64, requires_grad=True)
+    zd = T.tensor([1 + 1j, -2 + 0.5j], dtype=T.complex128)
+    i = T.tensor([1, -2, 3, 4])
+    calls = {
+        "hardtanh": lambda: F.hardtanh(z),
+        "relu6": lambda: F.relu6(zd),
+        "leaky_relu": lambda: F.leaky_relu(z),
+        "elu_": lambda: F.elu_(zd.clone()),
+        "selu": lambda: T.selu(z),
+        "celu": lambda: F.celu(zd),
+        "threshold": lambda: F.threshold(z, 0.1, 0.0),
+        "softplus": lambda: F.softplus(zd),
+        "gelu": lambda: T.nn.GELU()(z),
+        "logsigmoid": lambda: F.logsigmoid(z),
+        "hardswish": lambda: F.hardswish(zd),
+        "mish": lambda: F.mish(z),
+        "hardshrink": lambda: zd.hardshrink(),
+        "softshrink": lambda: F.softshrink(z),
+        "glu": lambda: F.glu(T.ones(4, dtype=T.complex64)),
+        "hardsigmoid": lambda: T.nn.Hardsigmoid()(z),
+        "prelu": lambda: F.prelu(zd, T.ones(1, dtype=T.complex128)),
+        "glu_int": lambda: F.glu(i),
+        "prelu_int": lambda: F.prelu(i, T.ones(1, dtype=T.int64)),
+        "prelu_mixed": lambda: F.prelu(T.ones(2, 3), T.ones(2, dtype=T.float64)),
+        "prelu_mixed_int": lambda: F.prelu(i, T.ones(1)),
+        "threshold_int": lambda: F.threshold(i, 1, 0),
+    }
+    out = {k: raises(f) for k, f in calls.items()}
+    out["silu_autograd"] = raises(lambda: F.silu(z))
+    return out, F.silu(zd), F.softsign(zd), F.tanhshrink(zd)
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

@@ -135,9 +135,20 @@ def tanh(input: Tensor) -> Tensor:
     return P.tanh(input)
 
 
-def _check_float(input: Tensor, kernel: str) -> None:
-    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+def _check_float(input: Tensor, kernel: str, complex_ok: bool = False) -> None:
+    """torch's not-implemented error of an activation kernel that has no integer (and, unless
+    complex_ok, no complex) version."""
+    dt = input.dtype
+    if not (dt.is_floating_point or (complex_ok and dt.is_complex)):
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt._short}'")
+
+
+def _no_complex(input: Tensor, kernel: str) -> None:
+    if input.dtype.is_complex:
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype._short}'")
+
+
+_CLAMP_COMPLEX = "clamp is not supported for complex types"
 
 
 # --- the in-place kernels' own nodes --------------------------------------------------------
@@ -289,6 +300,7 @@ def threshold(input: Tensor, threshold: float, value: float, inplace: bool = Fal
     """Mirrors `torch.nn.functional.threshold`."""
     if not isinstance(input, Tensor):
         raise _not_tensor("threshold_" if inplace else "threshold", "input", 1, input)
+    _no_complex(input, "threshold_cpu")
 
     if inplace:
         return _inplace(_threshold_, input, threshold, value)
@@ -353,8 +365,14 @@ def silu(input: Tensor, inplace: bool = False) -> Tensor:
     """Mirrors `torch.nn.functional.silu`."""
     if not isinstance(input, Tensor):
         raise _not_tensor("silu_" if inplace else "silu", "input", 1, input)
-    _check_float(input, "silu_cpu")
-    return _inplace(K.silu_op, input) if inplace else K.silu_op(input)
+    _check_float(input, "silu_cpu", complex_ok=True)
+    if inplace:
+        return _inplace(K.silu_op, input)
+    if input.dtype.is_complex:  # torch's out-of-place silu has no complex autograd
+        from ..ops.shape_extra import _no_complex_autograd
+
+        _no_complex_autograd("silu", input)
+    return K.silu_op(input)
 
 
 def mish(input: Tensor, inplace: bool = False) -> Tensor:
@@ -381,6 +399,8 @@ def hardtanh(
         raise ValueError("min_val cannot be greater than max_val")
     if not isinstance(input, Tensor):
         raise _not_tensor("hardtanh_" if inplace else "hardtanh", "input", 1, input)
+    if input.dtype.is_complex:
+        raise NotImplementedError(_CLAMP_COMPLEX)
     if inplace:
         return _inplace(K.hardtanh_op, input, min_val, max_val)
     return K.hardtanh_op(input, min_val, max_val)
@@ -425,7 +445,7 @@ def softsign(input: Tensor) -> Tensor:
 
 
 def _shrink_dtype(input: Tensor, kernel: str) -> None:
-    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+    if not input.dtype.is_floating_point:
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype._short}'")
 
 
@@ -464,6 +484,7 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
         raise _no_attribute(input, "dim")
     if input.ndim == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
+    _check_float(input, "glu_cpu")
     d = wrap_dim(dim, input.ndim)
     n = input.shape[d]
     if n % 2:

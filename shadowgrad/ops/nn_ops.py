@@ -948,6 +948,11 @@ _prelu_kernel_op = defop(
 def prelu_op(self: Tensor, weight: Tensor) -> Tensor:
     """torch's at::prelu: its checks, then the weight reshaped (a view: ViewBackward0) to
     broadcast over self, (1, C, 1, ...) with self's number of dimensions, then _prelu_kernel."""
+    if self.dtype is not weight.dtype:
+        raise RuntimeError(
+            f"prelu: Type promoting not supported. Got {self.dtype._short} and "
+            f"{weight.dtype._short}"
+        )
     n = weight.numel()
     if n != 1:
         if self.ndim == 0:
@@ -967,6 +972,8 @@ def prelu_op(self: Tensor, weight: Tensor) -> Tensor:
         if self.ndim > 1:
             shape[1] = n
         weight = weight.reshape(shape)
+    if not self.dtype.is_floating_point:  # the kernel has no integer or complex version
+        raise NotImplementedError(f"\"prelu_cpu\" not implemented for '{self.dtype._short}'")
     return _prelu_kernel_op(self, weight)
 
 
