@@ -111,6 +111,12 @@ class _ConvNd(Module):
                 bound = 1 / math.sqrt(fan_in)
                 init.uniform_(self.bias, -bound, bound)
 
+    def _input_type_error(self, nd: int, input: Any) -> TypeError:
+        """torch's error for a non-Tensor input to Conv{nd}d: it lists the seven arguments."""
+        return F._conv_type_error(
+            nd, input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups
+        )
+
     def extra_repr(self) -> str:
         s = "{in_channels}, {out_channels}, kernel_size={kernel_size}, stride={stride}"
         if self.padding != (0,) * len(self.padding):
@@ -172,17 +178,8 @@ class Conv1d(_ConvNd):
                 self.dilation,
                 self.groups,
             )
-        if not isinstance(input, Tensor):  # torch's error lists the seven arguments
-            raise F._conv_type_error(
-                1,
-                input,
-                self.weight,
-                self.bias,
-                self.stride,
-                self.padding,
-                self.dilation,
-                self.groups,
-            )
+        if not isinstance(input, Tensor):
+            raise self._input_type_error(1, input)
         return F.conv1d(
             input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups
         )
@@ -232,17 +229,8 @@ class Conv2d(_ConvNd):
                 self.dilation,
                 self.groups,
             )
-        if not isinstance(input, Tensor):  # torch's error lists the seven arguments
-            raise F._conv_type_error(
-                2,
-                input,
-                self.weight,
-                self.bias,
-                self.stride,
-                self.padding,
-                self.dilation,
-                self.groups,
-            )
+        if not isinstance(input, Tensor):
+            raise self._input_type_error(2, input)
         return F.conv2d(
             input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups
         )
@@ -444,17 +432,8 @@ class Conv3d(_ConvNd):
                 self.dilation,
                 self.groups,
             )
-        if not isinstance(input, Tensor):  # torch's error lists the seven arguments
-            raise F._conv_type_error(
-                3,
-                input,
-                self.weight,
-                self.bias,
-                self.stride,
-                self.padding,
-                self.dilation,
-                self.groups,
-            )
+        if not isinstance(input, Tensor):
+            raise self._input_type_error(3, input)
         return F.conv3d(
             input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups
         )
