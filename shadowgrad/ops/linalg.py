@@ -1794,6 +1794,18 @@ def _eigh_fwd(A: np.ndarray, UPLO: str, V_: Any) -> tuple[np.ndarray, np.ndarray
     return L.astype(real, copy=False), V
 
 
+def _check_eigvec_phase(VhgV: Tensor, name: str) -> None:
+    """torch's check in eig's and eigh's backward: complex eigenvectors are defined up to a
+    phase e^{i phi}, so a loss that reads it (Im diag(V^H gV) not ~0) has no gradient."""
+    im = _diag(VhgV)._data.imag
+    if not np.allclose(im, np.zeros_like(im), rtol=1e-2, atol=1e-2):
+        raise RuntimeError(
+            f"{name}: The eigenvectors in the complex case are specified up to multiplication "
+            "by e^{i phi}. The specified loss function depends on this quantity, so it is "
+            "ill-defined."
+        )
+
+
 def _eigh_grad(grads: list[Tensor], result: Tensor, V_: Tensor) -> Tensor:
     """torch's linalg_eig_backward for Hermitian inputs (written with mH: complex ones too)."""
     gL, gV = grads
@@ -1801,14 +1813,8 @@ def _eigh_grad(grads: list[Tensor], result: Tensor, V_: Tensor) -> Tensor:
     if not _defined(gV):
         return matmul(V * gL.unsqueeze(-2), _mH(V))
     VhgV = matmul(_mH(V), gV)
-    if V._data.dtype.kind == "c":  # the loss must not depend on the eigenvectors' phases
-        im = _diag(VhgV)._data.imag
-        if not np.allclose(im, np.zeros_like(im), rtol=1e-2, atol=1e-2):
-            raise RuntimeError(
-                "linalg_eigh_backward: The eigenvectors in the complex case are specified up "
-                "to multiplication by e^{i phi}. The specified loss function depends on this "
-                "quantity, so it is ill-defined."
-            )
+    if V._data.dtype.kind == "c":
+        _check_eigvec_phase(VhgV, "linalg_eigh_backward")
     VhgV = 0.5 * (VhgV - _mH(VhgV))
     E = L.unsqueeze(-2) - L.unsqueeze(-1) + _eye(L._data.shape[-1], L)
     gA = VhgV / E

@@ -1662,7 +1662,7 @@ def _eig_grad(grads: list[Tensor], result: Tensor, V_: Tensor) -> Tensor:
     """torch's linalg_eig_backward (not Hermitian): with E_jk = conj(L_k - L_j),
     gA = V^{-H} (diag(gL) + (V^H gV - V^H V Re(diag(V^H gV))) / E) V^H; the loss must not
     depend on the eigenvectors' phases. A real A keeps the real part (the engine's)."""
-    from .linalg import _defined, _diag, _diag_embed, _solve
+    from .linalg import _check_eigvec_phase, _defined, _diag, _diag_embed, _solve
 
     gL, gV = grads
     L, V = result, V_
@@ -1670,13 +1670,7 @@ def _eig_grad(grads: list[Tensor], result: Tensor, V_: Tensor) -> Tensor:
     if not _defined(gV):
         return _solve(Vh, gL.unsqueeze(-1) * Vh, True, False)
     VhgV = matmul(Vh, gV)
-    im = _diag(VhgV)._data.imag
-    if not np.allclose(im, np.zeros_like(im), rtol=1e-2, atol=1e-2):
-        raise RuntimeError(
-            "linalg_eig_backward: The eigenvectors in the complex case are specified up to "
-            "multiplication by e^{i phi}. The specified loss function depends on this quantity, "
-            "so it is ill-defined."
-        )
+    _check_eigvec_phase(VhgV, "linalg_eig_backward")
     VhgV = VhgV - matmul(Vh, V * _diag(VhgV).real.unsqueeze(-2))
     Lc = L.conj()
     E = Lc.unsqueeze(-2) - Lc.unsqueeze(-1) + _eye(L._data.shape[-1], L)
