@@ -1978,15 +1978,7 @@ _MAX = np.maximum.reduce
 
 
 def _reduction(size_average: Any, reduce: Any, reduction: str) -> int:
-    if size_average is not None or reduce is not None:
-        sa = True if size_average is None else size_average
-        rd = True if reduce is None else reduce
-        reduction = ("mean" if sa else "sum") if rd else "none"
-        warnings.warn(
-            f"size_average and reduce args will be deprecated, please use "
-            f"reduction='{reduction}' instead.",
-            stacklevel=3,
-        )
+    reduction = _legacy(size_average, reduce, reduction, stacklevel=4)
     r = _REDUCTIONS.get(reduction)
     if r is None:
         raise ValueError(f"{reduction} is not a valid value for reduction")
@@ -2005,8 +1997,9 @@ def _sizes(input: Any, target: Any) -> tuple[Any, Any]:
         raise
 
 
-def _legacy(size_average: Any, reduce: Any, reduction: str) -> str:
-    """torch's _Reduction.legacy_get_string, warning as it does; the string is not checked."""
+def _legacy(size_average: Any, reduce: Any, reduction: str, stacklevel: int = 3) -> str:
+    """torch's _Reduction.legacy_get_string, warning as it does (at the loss's caller, the
+    stacklevel-th frame up); the string is not checked."""
     if size_average is not None or reduce is not None:
         sa = True if size_average is None else size_average
         rd = True if reduce is None else reduce
@@ -2014,7 +2007,7 @@ def _legacy(size_average: Any, reduce: Any, reduction: str) -> str:
         warnings.warn(
             f"size_average and reduce args will be deprecated, please use "
             f"reduction='{reduction}' instead.",
-            stacklevel=3,
+            stacklevel=stacklevel,
         )
     return reduction
 
