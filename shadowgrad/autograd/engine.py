@@ -509,26 +509,23 @@ def _check_layout(g: np.ndarray, v: np.ndarray) -> None:
     not), any other leaf's grad is contiguous."""
     if (g.strides == v.strides and g.itemsize == v.itemsize) or g.shape != v.shape:
         return
+    gs = [s // g.itemsize for s in g.strides]  # in elements, as torch's
+    vs = [s // v.itemsize for s in v.strides]
     if v.flags.c_contiguous or _permuted_dense(v):
-        gs = [s // g.itemsize for s in g.strides]
-        vs = [s // v.itemsize for s in v.strides]
-        ok = True
-        for n, a, b in zip(g.shape, gs, vs, strict=True):
-            if (a != b) if n != 1 else (a == 0 and b != 0):
-                ok = False
-                break
+        ok = all(
+            (a == b) if n != 1 else not (a == 0 and b != 0)
+            for n, a, b in zip(g.shape, gs, vs, strict=True)
+        )
     else:
         ok = g.flags.c_contiguous
     if not ok:
         from .._tensor import warn_once
 
-        e, f = g.itemsize, v.itemsize
         warn_once(
             "grad_layout_contract",
             "grad and param do not obey the gradient layout contract. This is not an error, but "
-            f"may impair performance.\ngrad.sizes() = {list(g.shape)}, strides() = "
-            f"{[s // e for s in g.strides]}\nparam.sizes() = {list(v.shape)}, strides() = "
-            f"{[s // f for s in v.strides]}",
+            f"may impair performance.\ngrad.sizes() = {list(g.shape)}, strides() = {gs}\n"
+            f"param.sizes() = {list(v.shape)}, strides() = {vs}",
             stacklevel=2,
         )
 
