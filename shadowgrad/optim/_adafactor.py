@@ -11,7 +11,7 @@ import numpy as np
 from .._creation import zeros, zeros_like
 from .._grad_mode import no_grad
 from .._tensor import Tensor
-from ._single_tensor import params_with_grad, scalar, tick
+from ._single_tensor import params_with_grad, scalar, tick, upgrade_groups
 from .optimizer import Optimizer, arr
 
 __all__ = ["Adafactor"]
@@ -68,6 +68,10 @@ class Adafactor(Optimizer):
             state["col_var"] = zeros(*grad.shape[:-2], 1, grad.shape[-1], dtype=grad.dtype)
         else:
             state["variance"] = zeros_like(grad)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        upgrade_groups(self, {"foreach": None}, ("step",))
 
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Mirrors `torch.optim.Adafactor.step`."""

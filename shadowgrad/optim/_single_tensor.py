@@ -25,6 +25,7 @@ __all__ = [
     "params_with_grad",
     "scalar",
     "tick",
+    "upgrade_groups",
 ]
 
 
@@ -73,6 +74,30 @@ def scalar(value: float, fused: Any = None) -> Tensor:
     """A 0-dim state value (torch keeps `step`, `mu_product`, ... as such tensors), of
     `scalar_dtype()`."""
     return tensor(value, dtype=scalar_dtype(fused))
+
+
+def upgrade_groups(
+    opt: Optimizer,
+    defaults: dict[str, Any],
+    keys: tuple[str, ...] = ("step",),
+    fused_dtype: bool = False,
+) -> None:
+    """torch's `__setstate__` of the optimizers that keep a `step` tensor (run by
+    load_state_dict and unpickling): each group gains the settings added since older versions
+    (`defaults`), and a per-parameter counter saved as a number (the format before `step`
+    became a tensor) becomes a 0-dim tensor of the scalar dtype (a fused group's float32 when
+    `fused_dtype`)."""
+    for group in opt.param_groups:
+        for key, value in defaults.items():
+            group.setdefault(key, value)
+        fused = group.get("fused") if fused_dtype else None
+        for p in group["params"]:
+            p_state = opt.state.get(p, [])
+            if len(p_state) == 0:
+                continue
+            for key in keys:
+                if not isinstance(p_state[key], Tensor):
+                    p_state[key] = tensor(float(p_state[key]), dtype=scalar_dtype(fused))
 
 
 def tick(state: dict[str, Any]) -> float:

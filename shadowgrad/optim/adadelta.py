@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from .._creation import zeros_like
-from ._single_tensor import check_lr, check_nonneg, grads, scalar, tick
+from ._single_tensor import check_lr, check_nonneg, grads, scalar, tick, upgrade_groups
 from .optimizer import Optimizer, arr, fma, write_param
 
 __all__ = ["Adadelta"]
@@ -53,6 +53,14 @@ class Adadelta(Optimizer):
         state["step"] = scalar(0.0)
         state["square_avg"] = zeros_like(p)
         state["acc_delta"] = zeros_like(p)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        upgrade_groups(
+            self,
+            {"foreach": None, "maximize": False, "differentiable": False, "capturable": False},
+            ("step",),
+        )
 
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Mirrors `torch.optim.Adadelta.step`."""

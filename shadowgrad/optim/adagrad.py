@@ -11,7 +11,7 @@ import numpy as np
 from .._creation import full_like
 from .._grad_mode import no_grad
 from .._tensor import Tensor
-from ._single_tensor import scalar
+from ._single_tensor import scalar, upgrade_groups
 from .optimizer import Optimizer, arr, check_fused, fma, write_param
 
 __all__ = ["Adagrad"]
@@ -65,7 +65,21 @@ class Adagrad(Optimizer):
             for p in group["params"]:
                 state = self.state[p]
                 state["step"] = scalar(0.0, group["fused"])
-                state["sum"] = full_like(p, initial_accumulator_value)
+                # torch starts a complex parameter's accumulator at v + vj: both halves of its
+                # real view accumulate from the initial value
+                init = initial_accumulator_value
+                if p.is_complex():
+                    init = complex(init, init)
+                state["sum"] = full_like(p, init)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        upgrade_groups(
+            self,
+            {"foreach": None, "maximize": False, "differentiable": False, "fused": None},
+            ("step",),
+            fused_dtype=True,
+        )
 
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Mirrors `torch.optim.Adagrad.step`."""

@@ -10,7 +10,14 @@ import numpy as np
 from .._creation import zeros_like
 from .._grad_mode import no_grad
 from .._tensor import Tensor
-from ._single_tensor import capturable_error, check_betas, check_nonneg, decay, scalar
+from ._single_tensor import (
+    capturable_error,
+    check_betas,
+    check_nonneg,
+    decay,
+    scalar,
+    upgrade_groups,
+)
 from .optimizer import Optimizer, arr, blocks, check_fused, fma, lerp, write_param
 
 __all__ = ["Adam"]
@@ -90,6 +97,7 @@ class Adam(Optimizer):
             group.setdefault("differentiable", False)
             group.setdefault("decoupled_weight_decay", False)
             group.setdefault("fused", None)
+        upgrade_groups(self, {}, ("step",), fused_dtype=True)
 
     def _init_state(self, p: Any, group: dict[str, Any]) -> dict[str, Any]:
         state = self.state[p]

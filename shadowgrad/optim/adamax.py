@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from .._creation import zeros_like
-from ._single_tensor import check_betas, check_lr, check_nonneg, grads, scalar, tick
+from ._single_tensor import check_betas, check_lr, check_nonneg, grads, scalar, tick, upgrade_groups
 from .optimizer import Optimizer, arr, fma, lerp, write_param
 
 __all__ = ["Adamax"]
@@ -51,6 +51,14 @@ class Adamax(Optimizer):
         state["step"] = scalar(0.0)
         state["exp_avg"] = zeros_like(p)
         state["exp_inf"] = zeros_like(p)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        upgrade_groups(
+            self,
+            {"foreach": None, "maximize": False, "differentiable": False, "capturable": False},
+            ("step",),
+        )
 
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Mirrors `torch.optim.Adamax.step`."""

@@ -7,7 +7,7 @@ from typing import Any
 
 from .._creation import as_tensor, zeros_like
 from .._grad_mode import no_grad
-from ._single_tensor import check_lr, check_nonneg, grads, scalar, tick
+from ._single_tensor import check_lr, check_nonneg, grads, scalar, tick, upgrade_groups
 from .optimizer import Optimizer, arr, fma, write_param
 
 __all__ = ["ASGD"]
@@ -43,6 +43,14 @@ class ASGD(Optimizer):
             "capturable": capturable,
         }
         super().__init__(params, defaults)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        upgrade_groups(
+            self,
+            {"foreach": None, "maximize": False, "differentiable": False, "capturable": False},
+            ("step", "eta", "mu"),
+        )
 
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Mirrors `torch.optim.ASGD.step`."""

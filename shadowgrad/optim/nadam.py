@@ -9,7 +9,16 @@ import numpy as np
 
 from .._creation import zeros_like
 from .._grad_mode import no_grad
-from ._single_tensor import check_betas, check_lr, check_nonneg, decay, grads, scalar, tick
+from ._single_tensor import (
+    check_betas,
+    check_lr,
+    check_nonneg,
+    decay,
+    grads,
+    scalar,
+    tick,
+    upgrade_groups,
+)
 from .optimizer import Optimizer, arr, fma, lerp, write_param
 
 __all__ = ["NAdam"]
@@ -58,6 +67,20 @@ class NAdam(Optimizer):
         state["mu_product"] = scalar(1.0)
         state["exp_avg"] = zeros_like(p)
         state["exp_avg_sq"] = zeros_like(p)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        upgrade_groups(
+            self,
+            {
+                "maximize": False,
+                "foreach": None,
+                "capturable": False,
+                "differentiable": False,
+                "decoupled_weight_decay": False,
+            },
+            ("step", "mu_product"),
+        )
 
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Mirrors `torch.optim.NAdam.step`."""

@@ -10,6 +10,7 @@ rounds to the array dtype as torch rounds scalar arguments.
 from __future__ import annotations
 
 import functools
+import re
 import warnings
 from collections import defaultdict
 from collections.abc import Callable, Iterable
@@ -250,6 +251,7 @@ class Optimizer:
         ):
             if name not in self.__dict__:
                 self.__dict__[name] = HookDict()
+        self.defaults.setdefault("differentiable", False)
 
     def __repr__(self) -> str:
         format_string = self.__class__.__name__ + " ("
@@ -428,7 +430,9 @@ class Optimizer:
     def add_param_group(self, param_group: dict[str, Any]) -> None:
         """Mirrors `torch.optim.Optimizer.add_param_group`."""
         if not isinstance(param_group, dict):
-            raise TypeError(f"param_group must be a dict, but got {type(param_group)}")
+            # type(x) as torch prints it: shadowgrad's classes under torch's names
+            cls = re.sub(r"^<class 'shadowgrad\b", "<class 'torch", str(type(param_group)))
+            raise TypeError(f"param_group must be a dict, but got {cls}")
         params = param_group["params"]
         if isinstance(params, Tensor):
             param_group["params"] = [params]

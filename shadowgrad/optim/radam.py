@@ -8,7 +8,16 @@ from typing import Any
 import numpy as np
 
 from .._creation import zeros_like
-from ._single_tensor import check_betas, check_lr, check_nonneg, decay, grads, scalar, tick
+from ._single_tensor import (
+    check_betas,
+    check_lr,
+    check_nonneg,
+    decay,
+    grads,
+    scalar,
+    tick,
+    upgrade_groups,
+)
 from .optimizer import Optimizer, arr, fma, lerp, write_param
 
 __all__ = ["RAdam"]
@@ -53,6 +62,20 @@ class RAdam(Optimizer):
         state["step"] = scalar(0.0)
         state["exp_avg"] = zeros_like(p)
         state["exp_avg_sq"] = zeros_like(p)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        upgrade_groups(
+            self,
+            {
+                "foreach": None,
+                "maximize": False,
+                "differentiable": False,
+                "decoupled_weight_decay": False,
+                "capturable": False,
+            },
+            ("step",),
+        )
 
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Mirrors `torch.optim.RAdam.step`."""

@@ -11,7 +11,7 @@ import numpy as np
 from .._creation import zeros_like
 from .._grad_mode import no_grad
 from .._tensor import Tensor
-from ._single_tensor import capturable_error, scalar
+from ._single_tensor import capturable_error, scalar, upgrade_groups
 from .optimizer import Optimizer, arr, fma, lerp, write_param
 
 __all__ = ["RMSprop"]
@@ -68,6 +68,21 @@ class RMSprop(Optimizer):
             state["momentum_buffer"] = zeros_like(p)
         if group["centered"]:
             state["grad_avg"] = zeros_like(p)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        upgrade_groups(
+            self,
+            {
+                "momentum": 0,
+                "centered": False,
+                "foreach": None,
+                "maximize": False,
+                "differentiable": False,
+                "capturable": False,
+            },
+            ("step",),
+        )
 
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Mirrors `torch.optim.RMSprop.step`."""

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from .._creation import full_like, zeros_like
-from ._single_tensor import check_lr, grads, scalar, tick
+from ._single_tensor import check_lr, grads, scalar, tick, upgrade_groups
 from .optimizer import Optimizer, arr, fma, write_param
 
 __all__ = ["Rprop"]
@@ -42,6 +42,14 @@ class Rprop(Optimizer):
             "capturable": capturable,
         }
         super().__init__(params, defaults)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        upgrade_groups(
+            self,
+            {"foreach": None, "maximize": False, "differentiable": False, "capturable": False},
+            ("step",),
+        )
 
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Mirrors `torch.optim.Rprop.step`."""

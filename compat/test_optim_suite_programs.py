@@ -1,0 +1,1382 @@
+"""Programs from torch's optimizer test suite (test/test_optim.py and the option matrix of
+torch/testing/_internal/common_optimizers.py's optim_db, test/optim/test_lrscheduler.py,
+test/optim/test_swa_utils.py) and the user code around them: every optimizer under its option
+combinations (weight_decay, momentum, nesterov, dampening, maximize, amsgrad, foreach,
+capturable, decoupled_weight_decay, centered, lr as a 0-dim tensor) over several steps with
+parameters of mixed shapes, complex parameters and parameters whose grad is None; argument
+errors; state_dict()/load_state_dict() round trips; param groups; zero_grad; closures (LBFGS);
+optimizer hooks; every lr scheduler with its state dict and warnings; swa_utils. The programs
+register into test_realistic_programs_3's set and run through its harness: each `prog(T)` runs
+on torch and on shadowgrad, and everything it returns, raises or warns is compared.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import warnings
+from typing import Any
+
+import pytest
+
+from . import test_realistic_programs_3 as _h
+from .engines import raises
+from .test_realistic_programs_2 import _data
+
+pytest.importorskip("torch")
+
+_SET = _h.Subset()  # this file's programs: registered into set 3, run by its harness
+program = _SET.program
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def _params(T: Any, complex_: bool = True, dtype: Any = None) -> list[Any]:
+    """Parameters of mixed shapes: a matrix, a vector, a 0-dim scalar, a complex vector and a
+    vector that never gets a grad."""
+    dt = dtype or T.float32
+    ps = [
+        T.nn.Parameter(T.tensor(_data(2, 3, seed=1), dtype=dt)),
+        T.nn.Parameter(T.tensor(_data(3, seed=2), dtype=dt)),
+        T.nn.Parameter(T.tensor(0.7, dtype=dt)),
+    ]
+    if complex_:
+        c = _data(2, 2, seed=3)
+        ct = T.complex64 if dt == T.float32 else T.complex128
+        ps.append(T.nn.Parameter(T.tensor(c[0] + 1j * c[1], dtype=ct)))
+    ps.append(T.nn.Parameter(T.ones(2, dtype=dt)))  # no grad ever
+    return ps
+
+
+def _loss(T: Any, ps: list[Any], i: int) -> Any:
+    """A loss whose gradients change from step to step; the last parameter gets none."""
+    w, b, s = ps[0], ps[1], ps[2]
+    loss = ((w - 0.1 * i) ** 2).sum() + (w.sum(0) * b).sin().sum() + (s * b).pow(2).sum()
+    loss = loss + (s - 0.3).abs() * (i + 1)
+    if len(ps) == 5:
+        c = ps[3]
+        loss = loss + ((c - 0.2j * i).abs() ** 2).sum() + (c * b[:2]).real.sum()
+    return loss
+
+
+def _train(T: Any, make: Any, steps: int = 3, complex_: bool = True, dtype: Any = None) -> Any:
+    ps = _params(T, complex_, dtype)
+    opt = make(ps)
+    losses = []
+    for i in range(steps):
+        opt.zero_grad()
+        loss = _loss(T, ps, i)
+        loss.backward()
+        opt.step()
+        losses.append(loss.detach())
+    return [p.detach().clone() for p in ps], opt.state_dict(), losses
+
+
+def _configs(T: Any, cls: Any, configs: list[dict[str, Any]], **kw: Any) -> Any:
+    out = {}
+    for i, cfg in enumerate(configs):
+        out[i] = raises(lambda c=cfg: _train(T, lambda ps, c=c: cls(ps, **c), **kw))
+    return out
+
+
+# --- every optimizer over optim_db's option matrix -------------------------------------------
+
+
+@program()
+def prog_osp_sgd_option_matrix(T: Any) -> Any:
+    cfgs = [
+        {"lr": 0.01},
+        {"lr": 0.01, "momentum": 0.9},
+        {"lr": 0.01, "momentum": 0.9, "dampening": 0.5},
+        {"lr": 0.01, "momentum": 0.9, "weight_decay": 0.1},
+        {"lr": 0.01, "momentum": 0.9, "nesterov": True, "weight_decay": 0.1},
+        {"lr": 0.01, "weight_decay": 0.1, "maximize": True},
+        {"lr": 0.01, "momentum": 0.9, "nesterov": True, "maximize": True},
+        {"lr": 0.01, "momentum": 0.9, "foreach": True},
+        {"lr": 0.01, "momentum": 0.9, "dampening": 0.3, "foreach": True, "maximize": True},
+    ]
+    return _configs(T, T.optim.SGD, cfgs)
+
+
+@program()
+def prog_osp_sgd_tensor_lr(T: Any) -> Any:
+    cfgs = [
+        {"lr": T.tensor(0.01)},
+        {"lr": T.tensor(0.01), "momentum": 0.9, "nesterov": True},
+        {"lr": T.tensor([0.01])},
+        {"lr": T.tensor(0.01, dtype=T.float64), "weight_decay": 0.2},
+    ]
+    return _configs(T, T.optim.SGD, cfgs)
+
+
+@program()
+def prog_osp_adam_option_matrix(T: Any) -> Any:
+    cfgs = [
+        {"lr": 0.01},
+        {"lr": 0.01, "weight_decay": 0.1},
+        {"lr": 0.01, "weight_decay": 0.1, "amsgrad": True},
+        {"lr": 0.01, "weight_decay": 0.1, "maximize": True},
+        {"lr": 0.01, "amsgrad": True, "maximize": True},
+        {"lr": 0.01, "weight_decay": 0.1, "decoupled_weight_decay": True},
+        {"lr": 0.01, "betas": (0.0, 0.5), "eps": 1e-3},
+        {"lr": 0.01, "foreach": True, "amsgrad": True},
+        {"lr": 0.01, "foreach": False, "weight_decay": 0.1, "decoupled_weight_decay": True},
+    ]
+    return _configs(T, T.optim.Adam, cfgs)
+
+
+@program()
+def prog_osp_adam_tensor_lr_and_betas(T: Any) -> Any:
+    cfgs = [
+        {"lr": T.tensor(0.01)},
+        {"lr": T.tensor(0.01), "betas": (T.tensor(0.9), T.tensor(0.99))},
+        {"lr": T.tensor(0.01), "amsgrad": True, "weight_decay": 0.1},
+        {"lr": T.tensor(0.01), "foreach": True},
+        {"lr": 0.01, "betas": (T.tensor([0.8]), T.tensor(0.99))},
+        {"lr": 0.01, "betas": (T.tensor(0.8), 0.99)},
+        {"lr": 0.01, "betas": (T.tensor(0.8), T.tensor(0.9)), "foreach": True},
+    ]
+    return _configs(T, T.optim.Adam, cfgs)
+
+
+@program()
+def prog_osp_adamw_option_matrix(T: Any) -> Any:
+    cfgs = [
+        {"lr": 0.01},
+        {"lr": 0.01, "weight_decay": 0.0},
+        {"lr": 0.01, "weight_decay": 0.5, "amsgrad": True},
+        {"lr": 0.01, "maximize": True, "amsgrad": True},
+        {"lr": T.tensor(0.01), "weight_decay": 0.3},
+        {"lr": 0.01, "foreach": True, "maximize": True},
+    ]
+    return _configs(T, T.optim.AdamW, cfgs)
+
+
+@program()
+def prog_osp_adamax_option_matrix(T: Any) -> Any:
+    cfgs = [
+        {"lr": 0.01},
+        {"lr": 0.01, "weight_decay": 0.1},
+        {"lr": 0.01, "weight_decay": 0.1, "maximize": True},
+        {"lr": T.tensor(0.01)},
+        {"lr": 0.01, "foreach": True},
+    ]
+    return _configs(T, T.optim.Adamax, cfgs)
+
+
+@program()
+def prog_osp_nadam_option_matrix(T: Any) -> Any:
+    cfgs = [
+        {"lr": 0.01},
+        {"lr": 0.01, "weight_decay": 0.1},
+        {"lr": 0.01, "weight_decay": 0.1, "momentum_decay": 6e-3},
+        {"lr": 0.01, "weight_decay": 0.1, "decoupled_weight_decay": True},
+        {"lr": 0.01, "maximize": True},
+        {"lr": T.tensor(0.01)},
+        {"lr": 0.01, "foreach": True, "weight_decay": 0.1},
+    ]
+    return _configs(T, T.optim.NAdam, cfgs)
+
+
+@program()
+def prog_osp_radam_option_matrix(T: Any) -> Any:
+    cfgs = [
+        {"lr": 0.01},
+        {"lr": 0.01, "weight_decay": 0.1},
+        {"lr": 0.01, "weight_decay": 0.1, "decoupled_weight_decay": True},
+        {"lr": 0.01, "maximize": True},
+        {"lr": 0.01, "betas": (0.5, 0.6)},
+        {"lr": T.tensor(0.01)},
+        {"lr": 0.01, "foreach": True},
+    ]
+    return _configs(T, T.optim.RAdam, cfgs, steps=7)
+
+
+@program()
+def prog_osp_adagrad_option_matrix(T: Any) -> Any:
+    cfgs = [
+        {"lr": 0.1},
+        {"lr": 0.1, "weight_decay": 0.1},
+        {"lr": 0.1, "lr_decay": 0.5},
+        {"lr": 0.1, "initial_accumulator_value": 0.1},
+        {"lr": 0.1, "maximize": True, "weight_decay": 0.1},
+        {"lr": T.tensor(0.1)},
+        {"lr": 0.1, "foreach": True, "lr_decay": 0.1},
+    ]
+    return _configs(T, T.optim.Adagrad, cfgs)
+
+
+@program()
+def prog_osp_adadelta_option_matrix(T: Any) -> Any:
+    cfgs = [
+        {},
+        {"lr": 0.5, "rho": 0.8},
+        {"weight_decay": 0.1},
+        {"weight_decay": 0.1, "maximize": True},
+        {"lr": T.tensor(0.5)},
+        {"foreach": True, "rho": 0.5},
+    ]
+    return _configs(T, T.optim.Adadelta, cfgs)
+
+
+@program()
+def prog_osp_rmsprop_option_matrix(T: Any) -> Any:
+    cfgs = [
+        {"lr": 0.01},
+        {"lr": 0.01, "weight_decay": 0.1},
+        {"lr": 0.01, "centered": True},
+        {"lr": 0.01, "centered": True, "momentum": 0.9},
+        {"lr": 0.01, "momentum": 0.9, "weight_decay": 0.1},
+        {"lr": 0.01, "maximize": True, "momentum": 0.5, "centered": True},
+        {"lr": T.tensor(0.01), "alpha": 0.5},
+        {"lr": 0.01, "foreach": True, "centered": True, "momentum": 0.1},
+    ]
+    return _configs(T, T.optim.RMSprop, cfgs)
+
+
+@program()
+def prog_osp_rprop_option_matrix(T: Any) -> Any:
+    cfgs = [
+        {"lr": 0.01},
+        {"lr": 0.01, "etas": (0.3, 1.5), "step_sizes": (1e-3, 0.05)},
+        {"lr": 0.01, "maximize": True},
+        {"lr": T.tensor(0.01)},
+        {"lr": 0.01, "foreach": True},
+    ]
+    return _configs(T, T.optim.Rprop, cfgs, steps=5)
+
+
+@program()
+def prog_osp_asgd_option_matrix(T: Any) -> Any:
+    cfgs = [
+        {"lr": 0.01},
+        {"lr": 0.01, "t0": 1},
+        {"lr": 0.01, "weight_decay": 0.1, "lambd": 0.1},
+        {"lr": 0.01, "maximize": True, "alpha": 0.5},
+        {"lr": T.tensor(0.01), "t0": 0},
+        {"lr": 0.01, "foreach": True, "t0": 1},
+    ]
+    return _configs(T, T.optim.ASGD, cfgs, steps=4)
+
+
+@program()
+def prog_osp_adafactor_option_matrix(T: Any) -> Any:
+    cfgs = [
+        {"lr": 0.01},
+        {"lr": 0.01, "weight_decay": 0.1},
+        {"lr": 0.01, "maximize": True},
+        {"lr": 0.01, "beta2_decay": -0.5, "d": 0.5},
+        {"lr": 0.01, "eps": (1e-30, 1e-2)},
+        {"lr": T.tensor(0.01)},
+        {"lr": 0.01, "foreach": True},
+    ]
+    return _configs(T, T.optim.Adafactor, cfgs, complex_=False)
+
+
+@program()
+def prog_osp_optimizers_float64_params(T: Any) -> Any:
+    out = {}
+    for name, kw in (
+        ("SGD", {"lr": 0.1, "momentum": 0.5}),
+        ("Adam", {"lr": 0.1, "amsgrad": True}),
+        ("AdamW", {"lr": 0.1}),
+        ("Adamax", {"lr": 0.1}),
+        ("NAdam", {"lr": 0.1}),
+        ("RAdam", {"lr": 0.1}),
+        ("Adagrad", {"lr": 0.1}),
+        ("Adadelta", {}),
+        ("RMSprop", {"lr": 0.1, "centered": True}),
+        ("Rprop", {"lr": 0.1}),
+        ("ASGD", {"lr": 0.1}),
+    ):
+        cls = getattr(T.optim, name)
+        out[name] = raises(lambda c=cls, k=kw: _train(T, lambda ps: c(ps, **k), dtype=T.float64))
+    return out
+
+
+@program()
+def prog_osp_capturable_on_cpu_errors(T: Any) -> Any:
+    out = {}
+    for name in ("Adam", "AdamW", "Adamax", "NAdam", "RAdam", "ASGD", "Adadelta", "RMSprop"):
+        cls = getattr(T.optim, name)
+        for fe in (False, True):
+            out[name, fe] = raises(
+                lambda c=cls, f=fe: _train(T, lambda ps: c(ps, capturable=True, foreach=f), 1)
+            )
+    out["Rprop"] = raises(lambda: _train(T, lambda ps: T.optim.Rprop(ps, capturable=True), 1))
+    return out
+
+
+# --- argument errors -------------------------------------------------------------------------
+
+
+def _p(T: Any) -> list[Any]:
+    return [T.nn.Parameter(T.ones(2, 2))]
+
+
+@program()
+def prog_osp_constructor_errors_sgd_adam_family(T: Any) -> Any:
+    Op = T.optim
+    cases = [
+        lambda: Op.SGD(_p(T), lr=-0.5),
+        lambda: Op.SGD(_p(T), lr=0.1, momentum=-0.5),
+        lambda: Op.SGD(_p(T), lr=0.1, weight_decay=-0.5),
+        lambda: Op.SGD(_p(T), lr=0.1, nesterov=True),
+        lambda: Op.SGD(_p(T), lr=0.1, momentum=0.9, dampening=0.1, nesterov=True),
+        lambda: Op.SGD(_p(T), lr=T.tensor([0.1, 0.2])),
+        lambda: Op.SGD(_p(T), lr=float("nan")),
+        lambda: Op.Adam(_p(T), lr=-0.1),
+        lambda: Op.Adam(_p(T), betas=(1.0, 0.0)),
+        lambda: Op.Adam(_p(T), betas=(0.9, -0.1)),
+        lambda: Op.Adam(_p(T), eps=-1),
+        lambda: Op.Adam(_p(T), weight_decay=-1),
+        lambda: Op.Adam(_p(T), lr=T.tensor(0.001), foreach=True),
+        lambda: Op.Adam(_p(T), betas=(T.tensor(0.9), 0.99)),
+        lambda: Op.Adam(_p(T), betas=(T.tensor([0.9, 0.8]), T.tensor(0.9))),
+        lambda: Op.Adam(_p(T), fused=True, foreach=True),
+        lambda: Op.Adam(_p(T), fused=True, differentiable=True),
+        lambda: Op.AdamW(_p(T), lr=-0.1),
+        lambda: Op.AdamW(_p(T), betas=(0.9, 1.0)),
+        lambda: Op.AdamW(_p(T), weight_decay=-0.01),
+        lambda: Op.AdamW(_p(T), lr=T.tensor(0.001), foreach=True),
+        lambda: Op.Adamax(_p(T), lr=-1.0),
+        lambda: Op.Adamax(_p(T), betas=(1.0, 0.5)),
+        lambda: Op.Adamax(_p(T), eps=-0.1),
+        lambda: Op.Adamax(_p(T), weight_decay=-0.1),
+        lambda: Op.NAdam(_p(T), betas=(1.0, 0.5)),
+        lambda: Op.NAdam(_p(T), momentum_decay=-0.2),
+        lambda: Op.NAdam(_p(T), lr=-0.2),
+        lambda: Op.RAdam(_p(T), betas=(1.0, 0.5)),
+        lambda: Op.RAdam(_p(T), weight_decay=-1),
+        lambda: Op.RAdam(_p(T), eps=-1),
+    ]
+    return [raises(c) for c in cases]
+
+
+@program()
+def prog_osp_constructor_errors_other_optimizers(T: Any) -> Any:
+    Op = T.optim
+    cases = [
+        lambda: Op.Adagrad(_p(T), lr=-0.5),
+        lambda: Op.Adagrad(_p(T), lr_decay=-0.5),
+        lambda: Op.Adagrad(_p(T), weight_decay=-0.5),
+        lambda: Op.Adagrad(_p(T), initial_accumulator_value=-1.0),
+        lambda: Op.Adagrad(_p(T), eps=-1.0),
+        lambda: Op.Adadelta(_p(T), rho=1.1),
+        lambda: Op.Adadelta(_p(T), rho=-0.1),
+        lambda: Op.Adadelta(_p(T), lr=-0.1),
+        lambda: Op.Adadelta(_p(T), eps=-0.1),
+        lambda: Op.Adadelta(_p(T), weight_decay=-0.1),
+        lambda: Op.RMSprop(_p(T), lr=-1.0),
+        lambda: Op.RMSprop(_p(T), momentum=-1.0),
+        lambda: Op.RMSprop(_p(T), alpha=-1.0),
+        lambda: Op.RMSprop(_p(T), eps=-1.0),
+        lambda: Op.RMSprop(_p(T), weight_decay=-1.0),
+        lambda: Op.Rprop(_p(T), etas=(1.0, 0.5)),
+        lambda: Op.Rprop(_p(T), etas=(0.5, 0.8)),
+        lambda: Op.Rprop(_p(T), lr=-1.0),
+        lambda: Op.ASGD(_p(T), lr=-0.1),
+        lambda: Op.ASGD(_p(T), weight_decay=-0.5),
+        lambda: Op.Adafactor(_p(T), lr=-0.1),
+        lambda: Op.Adafactor(_p(T), eps=(-1e-30, 1e-3)),
+        lambda: Op.Adafactor(_p(T), eps=(None, -1e-3)),
+        lambda: Op.Adafactor(_p(T), beta2_decay=0.5),
+        lambda: Op.Adafactor(_p(T), weight_decay=-0.1),
+        lambda: Op.Adafactor(_p(T), d=-1.0),
+        lambda: Op.Adafactor(_p(T), lr=T.tensor(0.01), foreach=True),
+        lambda: Op.LBFGS(_p(T), lr=-1.0),
+        lambda: Op.LBFGS(_p(T), line_search_fn="wolfe"),
+        lambda: Op.LBFGS([{"params": _p(T)}, {"params": _p(T)}]),
+        lambda: Op.SparseAdam(_p(T), lr=-1.0),
+        lambda: Op.SparseAdam(_p(T), betas=(1.0, 0.5)),
+        lambda: Op.SparseAdam(_p(T), eps=-1.0),
+    ]
+    return [raises(c) for c in cases]
+
+
+@program()
+def prog_osp_params_argument_errors(T: Any) -> Any:
+    w = T.nn.Parameter(T.ones(2))
+    x = T.ones(2, requires_grad=True) * 2
+    Op = T.optim
+    return [
+        raises(lambda: Op.SGD(w, lr=0.1)),
+        raises(lambda: Op.SGD([], lr=0.1)),
+        raises(lambda: Op.SGD(iter([]), lr=0.1)),
+        raises(lambda: Op.SGD([x], lr=0.1)),
+        raises(lambda: Op.SGD([1.0], lr=0.1)),
+        raises(lambda: Op.SGD([{"params": [w]}, {"params": [w]}], lr=0.1)),
+        raises(lambda: Op.SGD([{"params": {w}}], lr=0.1)),
+        raises(lambda: Op.SGD([{"lr": 0.1}], lr=0.1)),
+        raises(lambda: Op.SGD([{"params": [w]}, w], lr=0.1)),
+        raises(lambda: Op.SGD([w, {"params": [w]}], lr=0.1)),
+        raises(lambda: Op.Adam(params=[w], lr=0.1, bogus=1)),
+        raises(lambda: Op.Adam({"params": [w]})),
+        raises(lambda: Op.Adam(dict(a=w))),
+    ]
+
+
+@program()
+def prog_osp_duplicate_params_warning_and_add_param_group(T: Any) -> Any:
+    w = T.nn.Parameter(T.ones(2))
+    b = T.nn.Parameter(T.zeros(3))
+    c = T.nn.Parameter(T.zeros(1))
+    opt = T.optim.SGD([w, w], lr=0.1)
+    opt2 = T.optim.Adam([w], lr=0.1)
+    r = [
+        raises(lambda: opt2.add_param_group({"params": w})),
+        raises(lambda: opt2.add_param_group([b])),
+        raises(lambda: opt2.add_param_group({"params": {b}})),
+    ]
+    opt2.add_param_group({"params": b, "lr": 0.5, "betas": (0.5, 0.6)})
+    opt2.add_param_group({"params": (c,), "extra": "x"})
+    opt3 = T.optim.SGD([w], lr=0.1)
+    opt3.add_param_group({"params": [b, b]})
+    return (
+        len(opt.param_groups[0]["params"]),
+        r,
+        [{k: v for k, v in g.items() if k != "params"} for g in opt2.param_groups],
+        [len(g["params"]) for g in opt3.param_groups],
+        opt2.state_dict()["param_groups"],
+    )
+
+
+@program()
+def prog_osp_sgd_required_lr_and_defaults(T: Any) -> Any:
+    w = T.nn.Parameter(T.ones(2))
+    opt = T.optim.SGD([w])
+    g = opt.param_groups[0]
+    return {k: v for k, v in g.items() if k != "params"}, opt.defaults, repr(opt)
+
+
+# --- state_dict / load_state_dict ------------------------------------------------------------
+
+_ALL = [
+    ("SGD", {"lr": 0.1, "momentum": 0.9}),
+    ("Adam", {"lr": 0.1, "amsgrad": True}),
+    ("AdamW", {"lr": 0.1}),
+    ("Adamax", {"lr": 0.1}),
+    ("NAdam", {"lr": 0.1}),
+    ("RAdam", {"lr": 0.1}),
+    ("Adagrad", {"lr": 0.1}),
+    ("Adadelta", {}),
+    ("RMSprop", {"lr": 0.1, "centered": True, "momentum": 0.5}),
+    ("Rprop", {"lr": 0.1}),
+    ("ASGD", {"lr": 0.1}),
+    ("Adafactor", {"lr": 0.1}),
+]
+
+
+def _resume(T: Any, name: str, kw: dict[str, Any]) -> Any:
+    """Two steps, a state dict, a fresh optimizer loading a deep copy, two more steps each:
+    the copies agree, the state dicts match."""
+    cls = getattr(T.optim, name)
+    ps = _params(T, complex_=name != "Adafactor")
+    opt = cls(ps, **kw)
+    for i in range(2):
+        opt.zero_grad()
+        _loss(T, ps, i).backward()
+        opt.step()
+    sd = copy.deepcopy(opt.state_dict())
+    qs = [T.nn.Parameter(p.detach().clone()) for p in ps]
+    opt2 = cls(qs, **kw)
+    opt2.load_state_dict(sd)
+    for i in range(2, 4):
+        for o, xs in ((opt, ps), (opt2, qs)):
+            o.zero_grad()
+            _loss(T, xs, i).backward()
+            o.step()
+    return sd, [q.detach() for q in qs], opt2.state_dict()
+
+
+@program()
+def prog_osp_state_dict_resume_every_optimizer(T: Any) -> Any:
+    return {name: raises(lambda n=name, k=kw: _resume(T, n, k)) for name, kw in _ALL}
+
+
+@program()
+def prog_osp_load_state_dict_casts_to_param_dtype(T: Any) -> Any:
+    out = {}
+    for name, kw in _ALL:
+        if name == "Adafactor":
+            continue
+        cls = getattr(T.optim, name)
+        p = T.nn.Parameter(T.ones(3))
+        o = cls([p], **kw)
+        p.grad = T.full((3,), 0.5)
+        o.step()
+        q = T.nn.Parameter(T.ones(3, dtype=T.float64))
+        o2 = cls([q], **kw)
+        o2.load_state_dict(o.state_dict())
+        out[name] = {k: (v.dtype if isinstance(v, T.Tensor) else v) for k, v in o2.state[q].items()}
+    return out
+
+
+@program()
+def prog_osp_load_old_format_float_step(T: Any) -> Any:
+    """State dicts saved before `step` became a tensor keep it as a number: loading one turns
+    it back into a tensor and training goes on."""
+    out = {}
+    for name, kw in _ALL:
+        if name in ("SGD", "Adafactor"):
+            continue
+        cls = getattr(T.optim, name)
+        p = T.nn.Parameter(T.ones(3))
+        o = cls([p], **kw)
+        p.grad = T.full((3,), 0.5)
+        o.step()
+        sd = copy.deepcopy(o.state_dict())
+        sd["state"][0]["step"] = 1.0 if name != "Rprop" else 1
+        q = T.nn.Parameter(T.ones(3))
+        o2 = cls([q], **kw)
+        o2.load_state_dict(sd)
+        step0 = o2.state[q]["step"]
+        q.grad = T.full((3,), 0.25)
+        r = raises(o2.step)
+        out[name] = (step0, r, q.detach(), o2.state[q].get("step"))
+    return out
+
+
+@program()
+def prog_osp_load_state_dict_errors_and_extra_keys(T: Any) -> Any:
+    w = T.nn.Parameter(T.ones(2))
+    b = T.nn.Parameter(T.ones(3))
+    o = T.optim.Adam([w, b], lr=0.1)
+    (w.sum() + b.sum()).backward()
+    o.step()
+    sd = o.state_dict()
+    o2 = T.optim.Adam([w], lr=0.1)
+    o3 = T.optim.Adam([{"params": [w]}, {"params": [b]}])
+    o4 = T.optim.Adam([w, b], lr=0.3, betas=(0.1, 0.2))
+    sd2 = copy.deepcopy(sd)
+    sd2["param_groups"][0]["custom"] = 7
+    sd2["state"]["extra"] = {"k": 1}
+    o4.load_state_dict(sd2)
+    return (
+        raises(lambda: o2.load_state_dict(sd)),
+        raises(lambda: o3.load_state_dict(sd)),
+        raises(lambda: o2.load_state_dict({"state": {}})),
+        {k: v for k, v in o4.param_groups[0].items() if k != "params"},
+        sorted(str(k) for k in o4.state_dict()["state"]),
+        o4.state_dict()["state"]["extra"],
+        o4.param_groups[0]["params"][0] is w,
+    )
+
+
+@program()
+def prog_osp_state_dict_is_a_copy_of_groups_not_state(T: Any) -> Any:
+    w = T.nn.Parameter(T.ones(2))
+    o = T.optim.SGD([w], lr=0.1, momentum=0.9)
+    w.grad = T.ones(2)
+    o.step()
+    sd = o.state_dict()
+    sd["param_groups"][0]["lr"] = 5.0
+    sd["state"][0]["momentum_buffer"].mul_(3)
+    o.step()
+    return o.param_groups[0]["lr"], w.detach(), o.state[w]["momentum_buffer"], sd["state"]
+
+
+@program()
+def prog_osp_load_state_dict_keeps_param_names(T: Any) -> Any:
+    m = T.nn.Linear(2, 1)
+    o = T.optim.SGD(m.named_parameters(), lr=0.1, momentum=0.5)
+    m(T.ones(1, 2)).sum().backward()
+    o.step()
+    sd = o.state_dict()
+    o2 = T.optim.SGD(m.parameters(), lr=0.1, momentum=0.5)
+    o2.load_state_dict(sd)
+    o3 = T.optim.SGD(m.named_parameters(), lr=0.1)
+    o4 = T.optim.SGD(m.parameters(), lr=0.1)
+    o3.load_state_dict(o4.state_dict())
+    return (
+        sd["param_groups"],
+        o2.state_dict()["param_groups"],
+        o3.state_dict()["param_groups"],
+        raises(lambda: o4.add_param_group({"params": [("x", T.nn.Parameter(T.ones(1)))]})),
+        raises(lambda: o3.add_param_group({"params": [T.nn.Parameter(T.ones(1))]})),
+    )
+
+
+@program()
+def prog_osp_load_state_dict_from_older_version_groups(T: Any) -> Any:
+    """A state dict saved before maximize/foreach/differentiable/capturable/... existed: the
+    loaded groups gain their defaults and stepping goes on."""
+    new_keys = (
+        "maximize", "foreach", "differentiable", "capturable", "fused",
+        "decoupled_weight_decay", "amsgrad", "nesterov", "centered",
+    )  # fmt: skip
+    out = {}
+    for name, kw in _ALL:
+        cls = getattr(T.optim, name)
+        p = T.nn.Parameter(T.ones(3))
+        o = cls([p], **kw)
+        p.grad = T.full((3,), 0.5)
+        o.step()
+        sd = copy.deepcopy(o.state_dict())
+        for g in sd["param_groups"]:
+            for k in new_keys:
+                g.pop(k, None)
+        o2 = cls([p], **kw)
+        o2.load_state_dict(sd)
+        r = raises(o2.step)
+        g = o2.param_groups[0]
+        out[name] = (r, sorted(g), p.detach(), o2.defaults.get("differentiable"))
+    return out
+
+
+# --- hooks -----------------------------------------------------------------------------------
+
+
+@program()
+def prog_osp_step_pre_and_post_hooks_order(T: Any) -> Any:
+    mod = importlib.import_module(T.__name__ + ".optim.optimizer")
+    log: list[Any] = []
+    w = T.nn.Parameter(T.ones(2))
+    o = T.optim.SGD([w], lr=0.1)
+    h1 = o.register_step_pre_hook(lambda opt, a, k: log.append(("pre", len(a), dict(k))))
+    h2 = o.register_step_post_hook(lambda opt, a, k: log.append(("post", len(a))))
+    g1 = mod.register_optimizer_step_pre_hook(lambda opt, a, k: log.append("gpre"))
+    g2 = mod.register_optimizer_step_post_hook(lambda opt, a, k: log.append("gpost"))
+    try:
+        w.grad = T.ones(2)
+        o.step()
+        o.step(closure=None)
+        h1.remove()
+        g2.remove()
+        o.step()
+    finally:
+        g1.remove()
+        g2.remove()
+        h2.remove()
+    o.step()
+    return log, w.detach()
+
+
+@program()
+def prog_osp_step_pre_hook_replaces_args_and_bad_return(T: Any) -> Any:
+    w = T.nn.Parameter(T.ones(2))
+    o = T.optim.SGD([w], lr=0.1)
+    w.grad = T.ones(2)
+    calls = []
+
+    def closure():
+        calls.append(1)
+        return T.tensor(3.0)
+
+    h = o.register_step_pre_hook(lambda opt, a, k: ((opt,), {"closure": closure}))
+    loss = o.step()
+    h.remove()
+    h2 = o.register_step_pre_hook(lambda opt, a, k: 5)
+    err = raises(o.step)
+    h2.remove()
+    return loss, calls, w.detach(), type(err).__name__, str(getattr(err, "message", err))[-40:]
+
+
+@program()
+def prog_osp_state_dict_hooks(T: Any) -> Any:
+    w = T.nn.Parameter(T.ones(2))
+    o = T.optim.Adam([w], lr=0.1)
+    w.grad = T.ones(2)
+    o.step()
+    log: list[Any] = []
+    o.register_state_dict_pre_hook(lambda opt: log.append("pre1"))
+    o.register_state_dict_pre_hook(lambda opt: log.append("pre0"), prepend=True)
+
+    def post(opt, sd):
+        log.append("post")
+        sd["param_groups"][0]["note"] = "added"
+        return sd
+
+    o.register_state_dict_post_hook(post)
+    sd = o.state_dict()
+
+    def lpre(opt, sd):
+        log.append("lpre")
+        sd = copy.deepcopy(sd)
+        sd["param_groups"][0]["lr"] = 0.5
+        return sd
+
+    o.register_load_state_dict_pre_hook(lpre)
+    o.register_load_state_dict_post_hook(
+        lambda opt: log.append(("lpost", opt.param_groups[0]["lr"]))
+    )
+    o.load_state_dict(sd)
+    return log, sd["param_groups"], o.param_groups[0]["note"], o.param_groups[0]["lr"]
+
+
+# --- zero_grad, grads that are None, closures ------------------------------------------------
+
+
+@program()
+def prog_osp_zero_grad_set_to_none_and_keep(T: Any) -> Any:
+    w = T.nn.Parameter(T.ones(2, 2))
+    b = T.nn.Parameter(T.ones(2))
+    o = T.optim.SGD([w, b], lr=0.1)
+    (w.sum() * 2 + b.sum()).backward()
+    g = w.grad
+    o.zero_grad(set_to_none=False)
+    kept = (w.grad is g, w.grad, b.grad)
+    (w.sum() * 3).backward(create_graph=True)
+    has_fn = w.grad.grad_fn is not None
+    o.zero_grad(False)
+    after = (w.grad.requires_grad, w.grad.grad_fn, w.grad)
+    o.zero_grad()
+    return kept, has_fn, after, w.grad, b.grad
+
+
+@program()
+def prog_osp_step_with_no_grads_creates_no_state(T: Any) -> Any:
+    out = {}
+    for name, kw in _ALL:
+        cls = getattr(T.optim, name)
+        p = T.nn.Parameter(T.ones(2))
+        o = cls([p], **kw)
+        r = raises(o.step)
+        out[name] = (r, sorted(o.state_dict()["state"]), p.detach())
+    return out
+
+
+@program()
+def prog_osp_closure_returns_loss_every_optimizer(T: Any) -> Any:
+    out = {}
+    for name, kw in _ALL:
+        cls = getattr(T.optim, name)
+        w = T.nn.Parameter(T.tensor([1.0, -2.0]))
+        o = cls([w], **kw)
+
+        def closure(w=w, o=o):
+            o.zero_grad()
+            loss = (w**2).sum()
+            loss.backward()
+            return loss
+
+        losses = [o.step(closure) for _ in range(3)]
+        out[name] = (losses, w.detach())
+    return out
+
+
+@program()
+def prog_osp_zero_size_and_empty_params(T: Any) -> Any:
+    out = {}
+    for name, kw in _ALL:
+        cls = getattr(T.optim, name)
+        ps = [
+            T.nn.Parameter(T.zeros(0, 3)),
+            T.nn.Parameter(T.ones(2, 0)),
+            T.nn.Parameter(T.ones(1)),
+        ]
+        o = cls(ps, **kw)
+        for p in ps:
+            p.grad = T.ones_like(p)
+        r = raises(o.step)
+        out[name] = (r, [p.detach() for p in ps], o.state_dict()["state"])
+    return out
+
+
+# --- lr schedulers ---------------------------------------------------------------------------
+
+
+def _opt2(T: Any, lr: Any = 0.05, cls: str = "SGD", **kw: Any) -> Any:
+    """An optimizer with two groups (the second at 10x lr)."""
+    w = T.nn.Parameter(T.ones(2))
+    b = T.nn.Parameter(T.ones(1))
+    lr2 = lr * 10 if not isinstance(lr, T.Tensor) else T.tensor(float(lr) * 10)
+    return getattr(T.optim, cls)([{"params": [w]}, {"params": [b], "lr": lr2}], lr=lr, **kw)
+
+
+def _trace(T: Any, opt: Any, sched: Any, n: int, metric: Any = None) -> Any:
+    lrs = [sched.get_last_lr()]
+    for i in range(n):
+        opt.step()
+        if metric is None:
+            sched.step()
+        else:
+            sched.step(metric(i))
+        lrs.append(list(sched.get_last_lr()))
+    return lrs, [g["lr"] for g in opt.param_groups]
+
+
+def _sd(sched: Any) -> Any:
+    """A scheduler's state dict without its callables (compared by key only)."""
+    out = {}
+    for k, v in sched.state_dict().items():
+        if callable(v) and not isinstance(v, (int, float)):
+            out[k] = "<callable>"
+        elif k == "_schedulers":
+            out[k] = [_clean(x) for x in v]
+        else:
+            out[k] = v
+    return out
+
+
+def _clean(d: Any) -> Any:
+    if isinstance(d, dict):
+        return {k: ("<callable>" if callable(v) else _clean(v)) for k, v in d.items()}
+    return d
+
+
+@program()
+def prog_osp_every_scheduler_trace_and_state(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    makers = {
+        "step": lambda o: S.StepLR(o, step_size=3, gamma=0.5),
+        "multistep": lambda o: S.MultiStepLR(o, milestones=[2, 5, 5], gamma=0.3),
+        "constant": lambda o: S.ConstantLR(o, factor=0.25, total_iters=3),
+        "linear": lambda o: S.LinearLR(o, start_factor=0.2, end_factor=0.9, total_iters=4),
+        "exp": lambda o: S.ExponentialLR(o, gamma=0.8),
+        "poly": lambda o: S.PolynomialLR(o, total_iters=4, power=2.0),
+        "cos": lambda o: S.CosineAnnealingLR(o, T_max=4, eta_min=0.001),
+        "lambda": lambda o: S.LambdaLR(o, lambda e: 1 / (e + 1)),
+        "mult": lambda o: S.MultiplicativeLR(o, lambda e: 0.9),
+        "wr": lambda o: S.CosineAnnealingWarmRestarts(o, T_0=2, T_mult=2, eta_min=0.001),
+        "cyclic": lambda o: S.CyclicLR(o, 0.01, 0.1, step_size_up=2, mode="triangular2"),
+        "onecycle": lambda o: S.OneCycleLR(o, max_lr=[0.1, 1.0], total_steps=12),
+    }
+    out = {}
+    for name, mk in makers.items():
+        opt = _opt2(T)
+        sched = mk(opt)
+        out[name] = (_trace(T, opt, sched, 9), _sd(sched))
+    return out
+
+
+@program()
+def prog_osp_schedulers_with_tensor_lr(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    makers = {
+        "step": lambda o: S.StepLR(o, step_size=2, gamma=0.5),
+        "exp": lambda o: S.ExponentialLR(o, gamma=0.8),
+        "cos": lambda o: S.CosineAnnealingLR(o, T_max=3),
+        "lambda": lambda o: S.LambdaLR(o, lambda e: 0.5**e),
+        "linear": lambda o: S.LinearLR(o, total_iters=3),
+        "wr": lambda o: S.CosineAnnealingWarmRestarts(o, T_0=2),
+        "onecycle": lambda o: S.OneCycleLR(o, max_lr=0.5, total_steps=6),
+        "plateau": lambda o: S.ReduceLROnPlateau(o, patience=0),
+    }
+    out = {}
+    for name, mk in makers.items():
+        opt = _opt2(T, lr=T.tensor(0.05), cls="Adam")
+        lr_obj = opt.param_groups[0]["lr"]
+        sched = mk(opt)
+        metric = (lambda i: 1.0) if name == "plateau" else None
+        tr = raises(lambda s=sched, o=opt, m=metric: _trace(T, o, s, 5, m))
+        out[name] = (
+            tr,
+            opt.param_groups[0]["lr"] is lr_obj,
+            opt.param_groups[0].get("initial_lr"),
+            raises(lambda s=sched: _sd(s)),
+        )
+    return out
+
+
+@program()
+def prog_osp_scheduler_order_and_epoch_warnings(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    out = []
+    opt = _opt2(T)
+    sched = S.StepLR(opt, 2)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        sched.step()  # before optimizer.step()
+        opt.step()
+        sched.step()
+        sched.step(5)
+        sched.get_lr()
+    out.append(([str(x.message)[:70] for x in w], sched.get_last_lr(), sched.last_epoch))
+    opt = _opt2(T)
+    sched = S.ExponentialLR(opt, 0.5)
+    opt.step = lambda *a, **k: None  # overridden after the scheduler wrapped it
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        opt.step()
+        sched.step()
+    out.append([str(x.message)[:70] for x in w])
+    return out
+
+
+@program()
+def prog_osp_scheduler_resume_with_last_epoch(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    opt = _opt2(T)
+    err = raises(lambda: S.StepLR(opt, 2, last_epoch=3))
+    for g in opt.param_groups:
+        g["initial_lr"] = g["lr"] * 2
+    sched = S.StepLR(opt, 2, gamma=0.5, last_epoch=3)
+    opt2 = _opt2(T)
+    for g in opt2.param_groups:
+        g["initial_lr"] = g["lr"]
+    cos = S.CosineAnnealingLR(opt2, T_max=6, last_epoch=2)
+    return err, _trace(T, opt, sched, 4), _trace(T, opt2, cos, 4)
+
+
+@program()
+def prog_osp_closed_form_epoch_argument(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    out = {}
+    for name, mk in {
+        "step": lambda o: S.StepLR(o, 2, gamma=0.5),
+        "multistep": lambda o: S.MultiStepLR(o, [1, 3], gamma=0.5),
+        "exp": lambda o: S.ExponentialLR(o, 0.7),
+        "cos": lambda o: S.CosineAnnealingLR(o, 5, eta_min=0.01),
+        "linear": lambda o: S.LinearLR(o, 0.5, 1.0, total_iters=4),
+        "poly": lambda o: S.PolynomialLR(o, 4, 1.5),
+        "constant": lambda o: S.ConstantLR(o, 0.5, total_iters=2),
+        "lambda": lambda o: S.LambdaLR(o, lambda k: 0.9**k),
+    }.items():
+        opt = _opt2(T)
+        sched = mk(opt)
+        lrs = []
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for e in (3, 1, 6, 0, 2):
+                opt.step()
+                sched.step(e)
+                lrs.append(sched.get_last_lr())
+        out[name] = lrs
+    return out
+
+
+@program()
+def prog_osp_scheduler_constructor_errors(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    opt = _opt2(T)
+    cases = [
+        lambda: S.StepLR("opt", 2),
+        lambda: S.ConstantLR(opt, factor=1.5),
+        lambda: S.ConstantLR(opt, factor=-0.1),
+        lambda: S.LinearLR(opt, start_factor=0),
+        lambda: S.LinearLR(opt, start_factor=1.5),
+        lambda: S.LinearLR(opt, end_factor=1.5),
+        lambda: S.LinearLR(opt, end_factor=-0.5),
+        lambda: S.LambdaLR(opt, [lambda e: 1.0]),
+        lambda: S.MultiplicativeLR(opt, [lambda e: 1.0]),
+        lambda: S.MultiplicativeLR(opt, 0.5),
+        lambda: S.CosineAnnealingWarmRestarts(opt, T_0=0),
+        lambda: S.CosineAnnealingWarmRestarts(opt, T_0=2.5),
+        lambda: S.CosineAnnealingWarmRestarts(opt, T_0=2, T_mult=0),
+        lambda: S.CosineAnnealingWarmRestarts(opt, T_0=2, T_mult=1.5),
+        lambda: S.CosineAnnealingWarmRestarts(opt, T_0=2, eta_min="0"),
+        lambda: S.ReduceLROnPlateau(opt, factor=1.0),
+        lambda: S.ReduceLROnPlateau(opt, mode="avg"),
+        lambda: S.ReduceLROnPlateau(opt, threshold_mode="pct"),
+        lambda: S.ReduceLROnPlateau(opt, min_lr=[0.1]),
+        lambda: S.ReduceLROnPlateau("opt"),
+        lambda: S.CyclicLR(opt, 0.01, 0.1, mode="sine"),
+        lambda: S.CyclicLR(opt, [0.01], 0.1),
+        lambda: S.CyclicLR(_opt2(T, cls="Adagrad"), 0.01, 0.1),
+        lambda: S.OneCycleLR(opt, 0.1),
+        lambda: S.OneCycleLR(opt, 0.1, total_steps=0),
+        lambda: S.OneCycleLR(opt, 0.1, total_steps=2.5),
+        lambda: S.OneCycleLR(opt, 0.1, epochs=0, steps_per_epoch=2),
+        lambda: S.OneCycleLR(opt, 0.1, epochs=2, steps_per_epoch=-1),
+        lambda: S.OneCycleLR(opt, 0.1, total_steps=10, pct_start=1.5),
+        lambda: S.OneCycleLR(opt, 0.1, total_steps=10, anneal_strategy="exp"),
+        lambda: S.OneCycleLR(opt, [0.1], total_steps=10),
+        lambda: S.OneCycleLR(_opt2(T, cls="Adagrad"), 0.1, total_steps=10),
+        lambda: S.SequentialLR(opt, [S.StepLR(opt, 2)], milestones=[1]),
+        lambda: S.SequentialLR(opt, [], milestones=[]),
+        lambda: S.SequentialLR(opt, [S.StepLR(opt, 2), S.StepLR(_opt2(T), 2)], [1]),
+        lambda: S.SequentialLR(opt, [S.StepLR(opt, 2), 3], [1]),
+        lambda: S.ChainedScheduler([S.StepLR(opt, 2), S.StepLR(_opt2(T), 2)]),
+        lambda: S.ChainedScheduler([S.StepLR(opt, 2)], optimizer=_opt2(T)),
+        lambda: S.ChainedScheduler([]),
+    ]
+    out = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for c in cases:
+            out.append(raises(c))
+    return out
+
+
+@program()
+def prog_osp_reduce_on_plateau_full(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    out = {}
+    metrics = [1.0, 0.9, 0.95, 0.95, 0.94, 0.96, 0.5, 0.6, 0.6, 0.6, 0.6, 0.6]
+    for name, kw in {
+        "min_rel": {"patience": 1, "factor": 0.5},
+        "min_abs": {"patience": 1, "threshold_mode": "abs", "threshold": 0.05},
+        "max_rel": {"mode": "max", "patience": 0, "cooldown": 2},
+        "max_abs": {"mode": "max", "threshold_mode": "abs", "patience": 2},
+        "minlr": {"patience": 0, "factor": 0.1, "min_lr": [0.004, 0.3]},
+        "eps": {"patience": 0, "factor": 0.99, "eps": 1e-3},
+    }.items():
+        opt = _opt2(T)
+        sched = S.ReduceLROnPlateau(opt, **kw)
+        tr = _trace(T, opt, sched, len(metrics), lambda i: metrics[i])
+        out[name] = (tr, sched.num_bad_epochs, sched.best, sched.cooldown_counter, _sd(sched))
+    opt = _opt2(T)
+    sched = S.ReduceLROnPlateau(opt, patience=0)
+    opt.step()
+    sched.step(T.tensor(2.0))
+    sched.step(T.tensor([3.0]))
+    out["tensor_metric"] = (sched.get_last_lr(), sched.best)
+    out["no_metric"] = raises(lambda: sched.step())
+    return out
+
+
+@program()
+def prog_osp_plateau_load_state_dict_and_new_group(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    opt = _opt2(T)
+    sched = S.ReduceLROnPlateau(opt, patience=0, min_lr=0.001)
+    for m in (1.0, 2.0, 3.0):
+        opt.step()
+        sched.step(m)
+    sd = sched.state_dict()
+    opt2 = _opt2(T)
+    s2 = S.ReduceLROnPlateau(opt2)
+    s2.load_state_dict(sd)
+    opt2.step()
+    s2.step(4.0)
+    opt3 = _opt2(T)
+    s3 = S.ReduceLROnPlateau(opt3, patience=0, min_lr=[0.001, 0.002])
+    opt3.add_param_group({"params": [T.nn.Parameter(T.ones(1))], "lr": 0.3})
+    opt3.step()
+    r = raises(lambda: [s3.step(5.0), s3.step(6.0)])
+    return _sd(s2), [g["lr"] for g in opt2.param_groups], r, s3.min_lrs
+
+
+@program()
+def prog_osp_sequential_and_chained_traces(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    opt = _opt2(T)
+    seq = S.SequentialLR(
+        opt,
+        [S.LinearLR(opt, 0.1, total_iters=3), S.ExponentialLR(opt, 0.9), S.StepLR(opt, 2)],
+        milestones=[3, 6],
+    )
+    a = _trace(T, opt, seq, 10)
+    opt2 = _opt2(T)
+    ch = S.ChainedScheduler(
+        [S.ConstantLR(opt2, 0.5, total_iters=2), S.ExponentialLR(opt2, 0.9), S.StepLR(opt2, 3)]
+    )
+    b = _trace(T, opt2, ch, 7)
+    opt3 = _opt2(T)
+    c = raises(
+        lambda: S.ChainedScheduler(
+            [S.ReduceLROnPlateau(opt3, patience=0), S.ExponentialLR(opt3, 0.9)], optimizer=opt3
+        )
+    )
+    return a, _sd(seq), b, _sd(ch), seq.last_epoch, c
+
+
+@program()
+def prog_osp_sequential_state_dict_round_trip(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    opt = _opt2(T)
+    mk = lambda o: S.SequentialLR(  # noqa: E731
+        o, [S.ConstantLR(o, 0.5, total_iters=2), S.CosineAnnealingLR(o, 4)], milestones=[2]
+    )
+    seq = mk(opt)
+    for _ in range(3):
+        opt.step()
+        seq.step()
+    sd = seq.state_dict()
+    opt2 = _opt2(T)
+    seq2 = mk(opt2)
+    seq2.load_state_dict(sd)
+    return _sd(seq2), _trace(T, opt2, seq2, 3), _trace(T, opt, seq, 3)
+
+
+@program()
+def prog_osp_cyclic_lr_modes_and_momentum(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    out = {}
+    for name, kw in {
+        "tri": {"mode": "triangular"},
+        "tri2": {"mode": "triangular2", "step_size_down": 3},
+        "exp": {"mode": "exp_range", "gamma": 0.9},
+        "fn_cycle": {"scale_fn": lambda x: 0.5**x, "scale_mode": "cycle"},
+        "fn_iter": {"scale_fn": lambda x: 1 / (1 + x), "scale_mode": "iterations"},
+        "nomom": {"cycle_momentum": False},
+        "list": {"base_momentum": [0.7, 0.8], "max_momentum": [0.9, 0.95]},
+    }.items():
+        opt = _opt2(T, momentum=0.9)
+        sched = S.CyclicLR(opt, [0.01, 0.02], [0.1, 0.2], step_size_up=2, **kw)
+        tr = _trace(T, opt, sched, 8)
+        out[name] = (tr, [g["momentum"] for g in opt.param_groups], _sd(sched))
+    opt = _opt2(T, cls="Adam")
+    sched = S.CyclicLR(opt, 0.001, 0.01, step_size_up=2, base_momentum=0.8, max_momentum=0.9)
+    out["adam"] = (_trace(T, opt, sched, 4), [g["betas"] for g in opt.param_groups])
+    return out
+
+
+@program()
+def prog_osp_onecycle_variants(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    out = {}
+    for name, kw in {
+        "cos": {},
+        "linear": {"anneal_strategy": "linear"},
+        "three": {"three_phase": True},
+        "nomom": {"cycle_momentum": False},
+        "div": {"div_factor": 10.0, "final_div_factor": 100.0, "pct_start": 0.5},
+        "epochs": {"epochs": 2, "steps_per_epoch": 5, "total_steps": None},
+    }.items():
+        opt = _opt2(T, momentum=0.9)
+        kw2 = {"total_steps": 10, **kw}
+        sched = S.OneCycleLR(opt, max_lr=0.5, **kw2)
+        tr = _trace(T, opt, sched, 9)
+        out[name] = (tr, [g.get("momentum") for g in opt.param_groups], _sd(sched))
+    opt = _opt2(T, cls="Adam")
+    sched = S.OneCycleLR(opt, 0.1, total_steps=3)
+    out["adam"] = (_trace(T, opt, sched, 2), [g["betas"] for g in opt.param_groups])
+    out["over"] = raises(lambda: [opt.step(), sched.step(), sched.step()])
+    return out
+
+
+@program()
+def prog_osp_warm_restarts_epoch_forms(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    opt = _opt2(T)
+    sched = S.CosineAnnealingWarmRestarts(opt, T_0=3, T_mult=2, eta_min=0.001)
+    lrs = []
+    for e in (0.5, 1.0, 2.9, 3.0, 4.5, 9.0, 21.0, 20.5, 0):
+        opt.step()
+        sched.step(e)
+        lrs.append((sched.get_last_lr(), sched.T_cur, sched.T_i, sched.last_epoch))
+    return lrs, raises(lambda: sched.step(-1)), _sd(sched)
+
+
+@program()
+def prog_osp_lambda_lr_state_dict_with_callable_objects(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+
+    class Decay:
+        def __init__(self, k):
+            self.k = k
+
+        def __call__(self, e):
+            return self.k**e
+
+    opt = _opt2(T)
+    sched = S.LambdaLR(opt, [Decay(0.5), lambda e: 1.0])
+    for _ in range(2):
+        opt.step()
+        sched.step()
+    sd = sched.state_dict()
+    opt2 = _opt2(T)
+    s2 = S.LambdaLR(opt2, [Decay(0.9), lambda e: 2.0])
+    s2.load_state_dict(sd)
+    return sd["lr_lambdas"], s2.lr_lambdas[0].k, _trace(T, opt2, s2, 2)
+
+
+# --- LBFGS -----------------------------------------------------------------------------------
+
+
+def _rosen(T: Any, xy: Any) -> Any:
+    return (1 - xy[0]) ** 2 + 100 * (xy[1] - xy[0] ** 2) ** 2
+
+
+def _lbfgs_run(T: Any, steps: int = 3, dtype: Any = None, **kw: Any) -> Any:
+    xy = T.nn.Parameter(T.tensor([-1.2, 1.0], dtype=dtype or T.float64))
+    opt = T.optim.LBFGS([xy], **kw)
+    evals = []
+
+    def closure():
+        opt.zero_grad()
+        loss = _rosen(T, xy)
+        loss.backward()
+        evals.append(float(loss))
+        return loss
+
+    losses = [opt.step(closure) for _ in range(steps)]
+    st = opt.state[xy]
+    keys = sorted(opt.state_dict()["state"][0]) if opt.state_dict()["state"] else []
+    return losses, xy.detach(), len(evals), st.get("func_evals"), st.get("n_iter"), keys
+
+
+@program()
+def prog_osp_lbfgs_options(T: Any) -> Any:
+    return {
+        "default": _lbfgs_run(T),
+        "wolfe": _lbfgs_run(T, line_search_fn="strong_wolfe"),
+        "hist2": _lbfgs_run(T, history_size=2, max_iter=10),
+        "max_eval": _lbfgs_run(T, max_iter=20, max_eval=7),
+        "lr": _lbfgs_run(T, lr=0.1, max_iter=5),
+        "tol_grad": _lbfgs_run(T, tolerance_grad=1e3),
+        "tol_change": _lbfgs_run(T, tolerance_change=1.0),
+        "wolfe_f32": _lbfgs_run(T, 1, T.float32, line_search_fn="strong_wolfe", max_iter=6),
+    }
+
+
+@program()
+def prog_osp_lbfgs_multiple_params_and_state_dict(T: Any) -> Any:
+    w = T.nn.Parameter(T.tensor(_data(3, 2, seed=4), dtype=T.float64))
+    b = T.nn.Parameter(T.tensor(_data(2, seed=5), dtype=T.float64))
+    x = T.tensor(_data(5, 3, seed=6), dtype=T.float64)
+    y = T.tensor(_data(5, 2, seed=7), dtype=T.float64)
+    opt = T.optim.LBFGS([w, b], max_iter=4, history_size=3, line_search_fn="strong_wolfe")
+
+    def closure():
+        opt.zero_grad()
+        loss = ((x @ w + b - y) ** 2).mean()
+        loss.backward()
+        return loss
+
+    losses = [opt.step(closure) for _ in range(3)]
+    sd = opt.state_dict()
+    st = sd["state"][0]
+    summary = {
+        k: (len(v) if isinstance(v, list) else v)
+        for k, v in st.items()
+        if k not in ("d", "prev_flat_grad")
+    }
+    opt2 = T.optim.LBFGS([w, b], max_iter=4, history_size=3, line_search_fn="strong_wolfe")
+    opt2.load_state_dict(copy.deepcopy(sd))
+    more = opt2.step(closure)
+    return (
+        losses,
+        w.detach(),
+        b.detach(),
+        summary,
+        st["d"],
+        st["prev_flat_grad"],
+        more,
+        sd["param_groups"],
+    )
+
+
+@program()
+def prog_osp_lbfgs_errors_and_zero_grad_start(T: Any) -> Any:
+    p = T.nn.Parameter(T.ones(2))
+    opt = T.optim.LBFGS([p])
+
+    def closure():
+        opt.zero_grad()
+        loss = (p * 0).sum()
+        loss.backward()
+        return loss
+
+    return (
+        raises(lambda: opt.step()),
+        opt.step(closure),
+        p.detach(),
+        opt.state[p]["n_iter"],
+        raises(lambda: T.optim.LBFGS([p], max_iter=2).step(lambda: None)),
+    )
+
+
+@program()
+def prog_osp_lbfgs_complex_parameter(T: Any) -> Any:
+    z = T.nn.Parameter(T.tensor([1.0 + 2.0j, -0.5 + 0.1j], dtype=T.complex128))
+    opt = T.optim.LBFGS([z], max_iter=5)
+
+    def closure():
+        opt.zero_grad()
+        loss = ((z - (0.3 - 0.2j)).abs() ** 2).sum()
+        loss.backward()
+        return loss
+
+    return [opt.step(closure) for _ in range(2)], z.detach()
+
+
+# --- swa_utils -------------------------------------------------------------------------------
+
+
+def _bn_net(T: Any) -> Any:
+    T.manual_seed(0)
+    net = T.nn.Sequential(T.nn.Linear(3, 4), T.nn.BatchNorm1d(4), T.nn.ReLU(), T.nn.Linear(4, 2))
+    with T.no_grad():
+        for i, p in enumerate(net.parameters()):
+            p.copy_(T.tensor(_data(*p.shape, seed=20 + i)))
+    return net
+
+
+@program()
+def prog_osp_averaged_model_swa_and_ema(T: Any) -> Any:
+    U = T.optim.swa_utils
+    net = _bn_net(T)
+    swa = U.AveragedModel(net)
+    ema = U.AveragedModel(net, multi_avg_fn=U.get_ema_multi_avg_fn(0.9))
+    ema2 = U.AveragedModel(net, avg_fn=U.get_ema_avg_fn(0.8), use_buffers=True)
+    opt = T.optim.SGD(net.parameters(), lr=0.1)
+    x = T.tensor(_data(6, 3, seed=30))
+    for _ in range(3):
+        opt.zero_grad()
+        net(x).pow(2).sum().backward()
+        opt.step()
+        for m in (swa, ema, ema2):
+            m.update_parameters(net)
+    sd = swa.state_dict()
+    return (
+        [p.detach() for p in swa.parameters()],
+        [p.detach() for p in ema.parameters()],
+        [b for b in ema2.buffers()],
+        sorted(sd),
+        swa.n_averaged,
+        ema2.n_averaged.dtype,
+        swa(x),
+    )
+
+
+@program()
+def prog_osp_averaged_model_custom_avg_fn_and_buffers(T: Any) -> Any:
+    U = T.optim.swa_utils
+    net = _bn_net(T)
+    calls = []
+
+    def avg(avg_p, p, n):
+        calls.append(int(n))
+        return avg_p + (p - avg_p) / (n + 1)
+
+    m = U.AveragedModel(net, avg_fn=avg, use_buffers=True)
+    net.train()
+    x = T.tensor(_data(6, 3, seed=31))
+    for i in range(3):
+        net(x * (i + 1))
+        m.update_parameters(net)
+    m2 = U.AveragedModel(net)
+    m2.update_parameters(net)
+    return calls, list(m.buffers()), list(m2.module[1].running_mean), m.n_averaged
+
+
+@program()
+def prog_osp_swalr_schedules_and_errors(T: Any) -> Any:
+    U = T.optim.swa_utils
+    out = {}
+    for name, kw in {
+        "cos": {"swa_lr": 0.05, "anneal_epochs": 3},
+        "lin": {"swa_lr": [0.05, 0.5], "anneal_epochs": 4, "anneal_strategy": "linear"},
+        "zero": {"swa_lr": 0.01, "anneal_epochs": 0},
+    }.items():
+        opt = _opt2(T)
+        sch = U.SWALR(opt, **kw)
+        out[name] = (_trace(T, opt, sch, 6), _sd(sch))
+    opt = _opt2(T)
+    out["errors"] = [
+        raises(lambda: U.SWALR(opt, 0.1, anneal_strategy="exp")),
+        raises(lambda: U.SWALR(opt, 0.1, anneal_epochs=-1)),
+        raises(lambda: U.SWALR(opt, 0.1, anneal_epochs=1.5)),
+        raises(lambda: U.SWALR(opt, [0.1, 0.2, 0.3])),
+    ]
+    return out
+
+
+@program()
+def prog_osp_update_bn_loaders(T: Any) -> Any:
+    U = T.optim.swa_utils
+    net = _bn_net(T)
+    xs = [T.tensor(_data(4, 3, seed=40 + i)) for i in range(3)]
+    U.update_bn(xs, net)
+    a = (net[1].running_mean.clone(), net[1].running_var.clone(), net[1].num_batches_tracked)
+    net2 = _bn_net(T)
+    net2[1].momentum = 0.3
+    U.update_bn([(x, 0) for x in xs], net2)
+    b = (net2[1].running_mean, net2[1].momentum, net2.training)
+    net3 = T.nn.Sequential(T.nn.Linear(3, 2))
+    U.update_bn(xs, net3)
+    net4 = _bn_net(T).eval()
+    U.update_bn([[x] for x in xs], net4)
+    return a, b, net4.training, net4[1].running_var
+
+
+# --- the harness -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", _SET.params())
+def test_program_matches_torch(name: str) -> None:
+    _h.test_program_matches_torch(name)
