@@ -122,8 +122,9 @@ from . import (  # noqa: E402 - these use the namespace built above
 )
 from ._formats import *  # noqa: E402, F403 - strided, channels_last, pi, inf, ...
 from ._legacy import *  # noqa: E402, F403 - FloatTensor, LongTensor, ...
+from ._lowrank import pca_lowrank, svd_lowrank  # noqa: E402
 from ._runtime import *  # noqa: E402, F403 - finfo, iinfo, thread counts, compile, ...
-from .amp import autocast, is_autocast_enabled  # noqa: E402
+from .amp import GradScaler, autocast, is_autocast_enabled  # noqa: E402
 
 _nn_exports.install(globals())
 
@@ -134,6 +135,33 @@ from .serialization import load, save  # noqa: E402
 def is_tensor(obj: Any) -> builtins_bool:  # type: ignore[valid-type]
     """Mirrors `torch.is_tensor`."""
     return isinstance(obj, Tensor)
+
+
+def set_anomaly_enabled(*args: Any, **kwargs: Any) -> None:
+    """Mirrors `torch.set_anomaly_enabled(enabled, check_nan=True)`: anomaly mode on or off."""
+    from .autograd.anomaly_mode import _set
+
+    if len(args) > 2:
+        raise TypeError(
+            f"set_anomaly_enabled() takes from 1 to 2 positional arguments but {len(args)} were "
+            "given"
+        )
+    values = dict(zip(("enabled", "check_nan"), args, strict=False))
+    for i, (k, v) in enumerate(values.items()):  # torch's parser reports these first
+        if not isinstance(v, _builtins.bool):
+            raise TypeError(
+                f"set_anomaly_enabled(): argument '{k}' (position {i + 1}) must be bool, not "
+                f"{type(v).__name__}"
+            )
+    for k, v in kwargs.items():
+        if k not in ("enabled", "check_nan"):
+            raise TypeError(f"set_anomaly_enabled() got an unexpected keyword argument '{k}'")
+        if k in values:
+            raise TypeError(f"set_anomaly_enabled() got multiple values for argument '{k}'")
+        values[k] = v
+    if "enabled" not in values:
+        raise TypeError('set_anomaly_enabled() missing 1 required positional arguments: "enabled"')
+    _set(values["enabled"], values.get("check_nan", True))
 
 
 def is_floating_point(input: Tensor) -> builtins_bool:  # type: ignore[valid-type]

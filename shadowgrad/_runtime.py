@@ -135,6 +135,16 @@ def set_num_threads(int: Any) -> None:
     _S.num_threads = _check_threads(int, "set_num_threads")
 
 
+def init_num_threads(*args: Any) -> None:
+    """Mirrors `torch.init_num_threads`: a new thread sees the count `set_num_threads` set, as it
+    is one process-wide setting here; there is nothing to initialize."""
+    if args:
+        raise TypeError(
+            "init_num_threads(): incompatible function arguments. The following argument types "
+            "are supported:\n    1. () -> None\n\nInvoked with: " + ", ".join(repr(a) for a in args)
+        )
+
+
 def get_num_interop_threads() -> int:
     """Mirrors `torch.get_num_interop_threads`."""
     return _S.num_interop_threads
@@ -243,6 +253,7 @@ __all__ = [
     "get_num_interop_threads",
     "get_num_threads",
     "iinfo",
+    "init_num_threads",
     "is_deterministic_algorithms_warn_only_enabled",
     "is_warn_always_enabled",
     "set_deterministic_debug_mode",
