@@ -625,6 +625,43 @@ def prog_osp_load_state_dict_from_older_version_groups(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_osp_load_state_dict_step_dtype_for_fused_and_capturable(T: Any) -> Any:
+    prev = T.get_default_dtype()
+    T.set_default_dtype(T.float64)
+    try:
+        p = T.nn.Parameter(T.ones(3))
+        o = T.optim.Adam([p], lr=0.1)
+        p.grad = T.ones(3)
+        o.step()
+        sd = o.state_dict()
+        step64 = sd["state"][0]["step"].dtype
+        out = {}
+        for flag in ("capturable", "fused"):
+            sd2 = copy.deepcopy(sd)
+            sd2["param_groups"][0][flag] = True
+            o2 = T.optim.Adam([p], lr=0.1)
+            o2.load_state_dict(sd2)
+            out[flag] = (
+                o2.state[p]["step"],
+                o2.state[p]["exp_avg"].dtype,
+                o2.param_groups[0][flag],
+            )
+        o3 = T.optim.Adam([p], lr=0.1, fused=True)
+        p.grad = T.ones(3)
+        o3.step()
+        out["fused_step"] = o3.state[p]["step"]
+        o4 = T.optim.Adagrad([p], lr=0.1, fused=True)
+        out["adagrad_fused"] = o4.state[p]["step"]
+        q = T.nn.Parameter(T.ones(3, dtype=T.float16))
+        o5 = T.optim.Adam([q])
+        o5.load_state_dict(sd)
+        out["half"] = {k: v.dtype for k, v in o5.state[q].items()}
+    finally:
+        T.set_default_dtype(prev)
+    return step64, out
+
+
 # --- hooks -----------------------------------------------------------------------------------
 
 
@@ -1162,6 +1199,101 @@ def prog_osp_lambda_lr_state_dict_with_callable_objects(T: Any) -> Any:
     s2 = S.LambdaLR(opt2, [Decay(0.9), lambda e: 2.0])
     s2.load_state_dict(sd)
     return sd["lr_lambdas"], s2.lr_lambdas[0].k, _trace(T, opt2, s2, 2)
+
+
+# --- odd gradients: SparseAdam on dense ones, layouts, versions, inf and nan ---------------
+
+
+@program()
+def prog_osp_sparse_adam_dense_grad_and_params(T: Any) -> Any:
+    """SparseAdam refuses a dense gradient and complex parameters (sparse gradients themselves
+    are outside shadowgrad)."""
+    w = T.nn.Parameter(T.ones(3))
+    o = T.optim.SparseAdam([w])
+    w.grad = T.ones(3)
+    z = T.nn.Parameter(T.ones(2, dtype=T.complex64))
+    return (
+        raises(o.step),
+        raises(lambda: T.optim.SparseAdam([w, z])),
+        raises(lambda: T.optim.SparseAdam([{"params": [w]}, {"params": [z]}])),
+        o.state_dict(),
+        repr(o),
+    )
+
+
+@program()
+def prog_osp_noncontiguous_and_expanded_grads(T: Any) -> Any:
+    out = {}
+    for name, kw in _ALL:
+        cls = getattr(T.optim, name)
+        w = T.nn.Parameter(T.tensor(_data(3, 2, seed=11)))
+        b = T.nn.Parameter(T.tensor(_data(4, seed=12)))
+        o = cls([w, b], **kw)
+        for i in range(2):
+            w.grad = T.tensor(_data(2, 3, seed=13 + i)).t()
+            b.grad = T.tensor([0.5 - i]).expand(4)
+            o.step()
+        out[name] = (w.detach(), b.detach(), w.grad.is_contiguous(), b.grad.stride())
+    return out
+
+
+@program()
+def prog_osp_grad_version_and_param_version(T: Any) -> Any:
+    out = {}
+    for name, kw in _ALL:
+        cls = getattr(T.optim, name)
+        w = T.nn.Parameter(T.ones(2))
+        o = cls([w], **kw)
+        w.grad = T.tensor([0.5, -0.5])
+        v0, g0 = w._version, w.grad._version
+        o.step()
+        out[name] = (w._version - v0 > 0, w.grad._version - g0, w.grad)
+    return out
+
+
+@program()
+def prog_osp_grad_of_other_dtype_and_shape_errors(T: Any) -> Any:
+    w = T.nn.Parameter(T.ones(2))
+    return (
+        raises(lambda: setattr(w, "grad", T.ones(2, dtype=T.float64))),
+        raises(lambda: setattr(w, "grad", T.ones(3))),
+        raises(lambda: setattr(w, "grad", T.ones(2, dtype=T.int64))),
+        raises(lambda: setattr(w, "grad", 1.0)),
+    )
+
+
+@program()
+def prog_osp_inf_nan_gradients(T: Any) -> Any:
+    out = {}
+    for name, kw in _ALL:
+        cls = getattr(T.optim, name)
+        w = T.nn.Parameter(T.tensor([1.0, 2.0, 3.0, 0.0]))
+        o = cls([w], **kw)
+        w.grad = T.tensor([float("inf"), float("nan"), -float("inf"), 0.0])
+        o.step()
+        w.grad = T.tensor([1.0, 1.0, 1.0, 0.0])
+        o.step()
+        out[name] = w.detach()
+    return out
+
+
+@program()
+def prog_osp_integer_and_no_grad_tensors_in_groups(T: Any) -> Any:
+    i = T.arange(3)
+    f = T.ones(2)  # a leaf that does not require grad
+    w = T.nn.Parameter(T.ones(2))
+    o = T.optim.Adam([i, f, w], lr=0.1)
+    w.grad = T.ones(2)
+    o.step()
+    f.grad = T.ones(2)
+    o.step()
+    return (
+        i,
+        f,
+        w.detach(),
+        sorted(o.state_dict()["state"]),
+        raises(lambda: T.optim.SGD([T.ones(2) * 2])),
+    )
 
 
 # --- LBFGS -----------------------------------------------------------------------------------

@@ -880,16 +880,22 @@ def new_methods() -> dict[str, Any]:
     def new_zeros(
         self: Tensor, *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False
     ) -> Tensor:
+        if not all(type(v) is int for v in size):
+            check_int_list("new_zeros", "size", size, 1)
         return _factory(0, size, dtype or self.dtype, requires_grad)
 
     def new_ones(
         self: Tensor, *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False
     ) -> Tensor:
+        if not all(type(v) is int for v in size):
+            check_int_list("new_ones", "size", size, 1)
         return _factory(1, size, dtype or self.dtype, requires_grad)
 
     def new_empty(
         self: Tensor, *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False
     ) -> Tensor:
+        if not all(type(v) is int for v in size):
+            check_int_list("new_empty", "size", size, 1)
         return _factory(0, size, dtype or self.dtype, requires_grad)
 
     def new_empty_strided(
@@ -914,6 +920,20 @@ def new_methods() -> dict[str, Any]:
         device: Any = None,
         requires_grad: bool = False,
     ) -> Tensor:
+        if not isinstance(size, (tuple, list)):
+            raise TypeError(
+                "new_full(): argument 'size' (position 1) must be tuple of ints, not "
+                f"{type(size).__name__}"
+            )
+        check_int_list("new_full", "size", (size,), 1)
+        if isinstance(fill_value, Tensor) and not fill_value.ndim:
+            fill_value = fill_value.item()
+        elif not isinstance(fill_value, (bool, int, float, complex, np.generic)):
+            raise TypeError(
+                "new_full(): argument 'fill_value' (position 2) must be Number, not "
+                f"{type(fill_value).__name__}"
+            )
+        D.check_scalar_fits(fill_value, dtype or self.dtype)
         return _factory(fill_value, (tuple(size),), dtype or self.dtype, requires_grad)
 
     return {

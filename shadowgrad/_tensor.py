@@ -544,9 +544,19 @@ class Tensor:
     def size(self, dim: int | None = None) -> Any:
         if dim is None:
             return tuple.__new__(Size, self._data.shape)
+        return self._data.shape[self._size_dim(dim)]
+
+    def _size_dim(self, dim: Any, fn: str = "size") -> int:
+        """dim wrapped as size(dim)/stride(dim) wrap it: a 0-d tensor has no dim at all."""
         from .ops._util import wrap_dim
 
-        return self._data.shape[wrap_dim(dim, self._data.ndim)]
+        if type(dim) is not int and not hasattr(dim, "__index__"):
+            raise TypeError(
+                f"{fn}(): argument 'dim' (position 1) must be int, not {type(dim).__name__}"
+            )
+        if not self._data.ndim and isinstance(dim, int):
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        return wrap_dim(dim, self._data.ndim)
 
     @property
     def ndim(self) -> int:
@@ -584,14 +594,17 @@ class Tensor:
                 n *= max(s, 1)
         else:
             st = tuple(s // d.itemsize for s in d.strides)
-        return st if dim is None else st[dim]
+        return st if dim is None else st[self._size_dim(dim, "stride")]
 
     def is_contiguous(self, memory_format: Any = None) -> bool:
         if memory_format is None:
             return bool(self._data.flags.c_contiguous)
         from ._formats import has_format
 
-        return has_format(self._data, memory_format)
+        try:
+            return has_format(self._data, memory_format)
+        except RuntimeError:
+            return False  # torch: channels_last of a tensor not 4-D (5-D for _3d) is just False
 
     def data_ptr(self) -> int:
         return int(self._data.__array_interface__["data"][0])
@@ -692,6 +705,90 @@ class Tensor:
         root = _storage_root(self._data)
         r = _SHARED.get(id(root))
         return r is not None and r() is root
+
+    def set_(
+        self, source: Any = None, storage_offset: Any = None, size: Any = None, stride: Any = None
+    ) -> Tensor:
+        """Mirrors `torch.Tensor.set_`: self made to share source's memory (a tensor's, or a
+        storage's from storage_offset with size and stride); set_() leaves it empty.
+
+        Differences: a size reaching past the storage raises torch's error for a storage it
+        can't resize (torch grows a resizable storage)."""
+        from ._storage import UntypedStorage
+
+        is_storage = isinstance(source, UntypedStorage) or type(source).__name__ == "TypedStorage"
+        if (
+            (source is None and storage_offset is not None)
+            or not (source is None or isinstance(source, Tensor) or is_storage)
+            or ((storage_offset is None) != (size is None))
+        ):
+            got = ", ".join(
+                "torch.storage.UntypedStorage"
+                if isinstance(a, UntypedStorage)
+                else type(a).__name__
+                for a in (source, storage_offset, size, stride)
+                if a is not None
+            )
+            # one wrong argument: torch says why each one-argument overload refused it
+            why = (
+                f"\n      didn't match because some of the arguments have invalid types: (!{got}!)"
+                if "," not in got
+                else ""
+            )
+            raise TypeError(
+                f"set_() received an invalid combination of arguments - got ({got}), but "
+                f"expected one of:\n * (){why}\n * (torch.Storage source){why}\n * "
+                "(torch.Storage source, int storage_offset, tuple of ints size, tuple of ints "
+                f"stride = None)\n * (Tensor source){why}\n * (Tensor source, int "
+                "storage_offset, tuple of ints size, tuple of ints stride = None)\n"
+            )
+        self._check_inplace()
+        dt = self._data.dtype
+        if source is None:
+            data = np.empty(0, dt)
+        elif isinstance(source, Tensor) and source._data.dtype != dt:
+            raise RuntimeError(
+                f"Could not set tensor of type {D.CPP_NAMES[source.dtype]} to a tensor of type "
+                f"{D.CPP_NAMES[self.dtype]}"
+            )
+        elif isinstance(source, Tensor) and storage_offset is None:
+            data = source._data[...]
+        else:
+            root = (
+                UntypedStorage._of(source._data)._arr
+                if isinstance(source, Tensor)
+                else (
+                    source.untyped_storage()._arr
+                    if not isinstance(source, UntypedStorage)
+                    else source._arr
+                )
+            )
+            flat = np.ascontiguousarray(root).reshape(-1).view(np.uint8)
+            if root.size and not np.shares_memory(flat, root):
+                raise RuntimeError("set_: the storage is not contiguous memory")  # not in torch
+            count = flat.size // dt.itemsize
+            off = 0 if storage_offset is None else int(storage_offset)
+            shape = (count - off,) if size is None else tuple(int(v) for v in size)
+            if stride is None:
+                st, n = [], 1
+                for v in reversed(shape):
+                    st.insert(0, n)
+                    n *= v
+            else:
+                st = [int(v) for v in stride]
+            need = (
+                off + sum((v - 1) * k for v, k in zip(shape, st, strict=False)) + 1
+                if all(shape)
+                else off
+            )
+            if off < 0 or need > count:
+                raise RuntimeError("Trying to resize storage that is not resizable")
+            # over the storage's bytes, so that its numpy root stays the storage's
+            strides = tuple(k * dt.itemsize for k in st)
+            data = np.ndarray(shape, dt, buffer=flat, offset=off * dt.itemsize, strides=strides)
+        self._data = data
+        self._bump()
+        return self
 
     def type(self, dtype: Any = None, non_blocking: bool = False) -> Any:
         if dtype is None:
@@ -867,7 +964,13 @@ class Tensor:
         for s in Tensor.__slots__:
             if s not in ("__dict__", "__weakref__") and hasattr(self, s):
                 setattr(new, s, getattr(self, s))
-        new._data = self._data.copy()
+        # as torch's: tensors sharing a storage share one copy of it, with their own layout
+        root = _storage_root(self._data)
+        copies = memo.setdefault("shadowgrad storages", {})  # type: ignore[call-overload]
+        if id(root) not in copies:
+            copies[id(root)] = (root, root.copy())  # the root kept alive as long as the memo
+        data = _in_storage(self._data, root, copies[id(root)][1])
+        new._data = self._data.copy() if data is None else data
         new._vc = None
         new._acc = None
         new._base = None
@@ -879,7 +982,14 @@ class Tensor:
         return new
 
     def __reduce_ex__(self, proto: int) -> Any:
-        return (_rebuild, (type(self), self._data.copy(), self._rg, self.__dict__))
+        d = self._data
+        root = _storage_root(d)
+        if root.flags.c_contiguous and root.dtype.kind != "O":
+            # torch pickles the storage with the view's offset and strides
+            off = d.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+            layout = (off, d.shape, d.strides, d.dtype.str)
+            return (_rebuild_strided, (type(self), root.copy(), layout, self._rg, self.__dict__))
+        return (_rebuild, (type(self), d.copy(), self._rg, self.__dict__))
 
     # --- in-place helpers shared by the ops ----------------------------------------------
     def _check_inplace(self) -> None:
@@ -932,6 +1042,29 @@ class Tensor:
 
     def __dlpack_device__(self) -> tuple[int, int]:
         return self._data.__dlpack_device__()  # type: ignore[no-any-return]
+
+
+def _in_storage(data: np.ndarray, root: np.ndarray, new_root: np.ndarray) -> np.ndarray | None:
+    """data's layout (byte offset and strides into root) over new_root, a copy of root; None
+    when it can't be rebuilt so (a root not in one contiguous block)."""
+    if not (root.flags.c_contiguous and new_root.flags.c_contiguous):
+        return None
+    off = data.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+    try:
+        buf = new_root.reshape(-1).view(np.uint8)
+        return np.ndarray(data.shape, data.dtype, buffer=buf, offset=off, strides=data.strides)
+    except (ValueError, TypeError):
+        return None
+
+
+def _rebuild_strided(
+    cls: type, root: np.ndarray, layout: Any, requires_grad: bool, state: dict[str, Any]
+) -> Tensor:
+    """Unpickle a tensor: its layout (byte offset, shape, byte strides, dtype) over its storage."""
+    off, shape, strides, dt = layout
+    buf = root.reshape(-1).view(np.uint8)
+    data = np.ndarray(shape, np.dtype(dt), buffer=buf, offset=off, strides=strides)
+    return _rebuild(cls, data, requires_grad, state)
 
 
 def _rebuild(cls: type, data: np.ndarray, requires_grad: bool, state: dict[str, Any]) -> Tensor:

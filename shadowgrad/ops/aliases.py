@@ -452,7 +452,11 @@ def fill(input: Any = _MISSING, value: Any = _MISSING) -> Tensor:
 # --- resize_, resize_as_: new shapes on a tensor's storage (no autograd) -------------------
 
 
-def _resize_sizes(sizes: tuple[Any, ...]) -> tuple[int, ...]:
+def _resize_sizes(sizes: tuple[Any, ...], fn: str = "resize_") -> tuple[int, ...]:
+    if not all(type(s) is int for s in sizes):
+        from .._creation import check_int_list
+
+        check_int_list(fn, "size", sizes, 1)  # torch's argument-parsing TypeErrors
     if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
         sizes = tuple(sizes[0])
     out = tuple(int(s) for s in sizes)
@@ -470,6 +474,11 @@ def resize_(self: Tensor, *sizes: Any, memory_format: Any = None) -> Tensor:
     if self._rg:
         raise RuntimeError("cannot resize variables that require grad")
     shape = _resize_sizes(sizes)
+    if memory_format is not None:
+        from .._formats import _order
+
+        if _order(memory_format, len(shape)) is not None:  # (torch's rank error otherwise)
+            return _resize_to_format(self, shape, memory_format)
     if shape == self._data.shape:
         return self
     n = math.prod(shape)
@@ -487,6 +496,21 @@ def resize_(self: Tensor, *sizes: Any, memory_format: Any = None) -> Tensor:
     return self
 
 
+def _resize_to_format(self: Tensor, shape: tuple[int, ...], fmt: Any) -> Tensor:
+    """resize_ to shape, then restrided to fmt (channels_last(_3d)) over the same elements."""
+    from .._formats import _order
+
+    resize_(self, math.prod(shape))
+    flat = self._data
+    strides = [0] * len(shape)
+    n = 1
+    for d in reversed(_order(fmt, len(shape)) or ()):
+        strides[d] = n * flat.itemsize
+        n *= shape[d]
+    self._data = np.ndarray(shape, flat.dtype, buffer=flat, strides=tuple(strides))
+    return self
+
+
 def resize_as_(self: Tensor, the_template: Any, *, memory_format: Any = None) -> Tensor:
     """Mirrors `Tensor.resize_as_`: resize_ to the template's shape (self keeps its dtype)."""
     if not isinstance(the_template, Tensor):
@@ -494,7 +518,7 @@ def resize_as_(self: Tensor, the_template: Any, *, memory_format: Any = None) ->
             "resize_as_(): argument 'the_template' (position 1) must be Tensor, not "
             f"{type(the_template).__name__}"
         )
-    return resize_(self, tuple(the_template._data.shape))
+    return resize_(self, tuple(the_template._data.shape), memory_format=memory_format)
 
 
 @functools.cache
@@ -519,7 +543,7 @@ def _resize_function() -> Any:
 def resize(self: Tensor, *sizes: Any) -> Tensor:
     """Mirrors the deprecated `Tensor.resize`: torch's autograd Resize, same element count."""
     warnings.warn("non-inplace resize is deprecated", UserWarning, stacklevel=2)
-    shape = _resize_sizes(sizes)
+    shape = _resize_sizes(sizes, "resize")
     if math.prod(shape) != self._data.size:
         raise RuntimeError(
             f"requested resize to {'x'.join(map(str, shape))} ({math.prod(shape)} elements in "

@@ -311,6 +311,16 @@ def fill_(self: Tensor, value: Any) -> Tensor:
         if value.dtype.is_complex and not self.dtype.is_complex:
             value = value.real  # torch's fill_ drops the imaginary part silently
         return apply_inplace(_fill_tensor, self, value)
+    if not isinstance(value, (bool, int, float, complex, np.generic)):
+        why = (
+            "\n      didn't match because some of the arguments have invalid types: "
+            f"(!{type(value).__name__}!)"
+        )
+        raise TypeError(
+            f"fill_() received an invalid combination of arguments - got "
+            f"({type(value).__name__}), but expected one of:\n * (Tensor value){why}\n * "
+            f"(Number value){why}\n"
+        )
     D.check_scalar_fits(value, self.dtype)
     return apply_inplace(_fill, self, value)
 

@@ -846,32 +846,71 @@ _invert = defop(
 
 def eq(input: Tensor, other: Any) -> Tensor:
     """Mirrors `torch.eq`."""
+    if other is None:
+        raise _compare_type_error("eq", other, method=False)
     return _eq(input, other)
 
 
 def ne(input: Tensor, other: Any) -> Tensor:
     """Mirrors `torch.ne`."""
+    if other is None:
+        raise _compare_type_error("ne", other, method=False)
     return _ne(input, other)
 
 
 def lt(input: Tensor, other: Any) -> Tensor:
     """Mirrors `torch.lt`."""
+    if other is None:
+        raise _compare_type_error("lt", other, method=False)
     return _lt(input, other)
 
 
 def le(input: Tensor, other: Any) -> Tensor:
     """Mirrors `torch.le`."""
+    if other is None:
+        raise _compare_type_error("le", other, method=False)
     return _le(input, other)
 
 
 def gt(input: Tensor, other: Any) -> Tensor:
     """Mirrors `torch.gt`."""
+    if other is None:
+        raise _compare_type_error("gt", other, method=False)
     return _gt(input, other)
 
 
 def ge(input: Tensor, other: Any) -> Tensor:
     """Mirrors `torch.ge`."""
+    if other is None:
+        raise _compare_type_error("ge", other, method=False)
     return _ge(input, other)
+
+
+def _compare_type_error(fn: str, other: Any, method: bool) -> TypeError:
+    """torch's parser error for a comparison's `other` that is neither a Tensor nor a number
+    (None, a str): the method form says why each overload refused it."""
+    got = type(other).__name__
+    if not method:
+        return TypeError(
+            f"{fn}() received an invalid combination of arguments - got (Tensor, {got}), but "
+            "expected one of:\n * (Tensor input, Tensor other, *, Tensor out = None)\n"
+            " * (Tensor input, Number other, *, Tensor out = None)\n"
+        )
+    why = f"\n      didn't match because some of the arguments have invalid types: (!{got}!)"
+    return TypeError(
+        f"{fn}() received an invalid combination of arguments - got ({got}), but expected one "
+        f"of:\n * (Tensor other){why}\n * (Number other){why}\n"
+    )
+
+
+def _compare_method(fn: str, op: Any) -> Any:
+    def method(self: Tensor, other: Any) -> Tensor:
+        if other is None or isinstance(other, str):
+            raise _compare_type_error(fn, other, method=True)
+        return op(self, other)  # type: ignore[no-any-return]
+
+    method.__name__ = method.__qualname__ = fn
+    return method
 
 
 def bitwise_not(input: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -894,12 +933,29 @@ _where = defop(
 )
 
 
+def _may_overflow(v: Any) -> bool:
+    """Whether a Python number could overflow some dtype (beyond int8's and float16's range)."""
+    t = v.__class__
+    return (t is int and not -128 <= v <= 127) or (t is float and not abs(v) <= 65504.0)
+
+
+def _check_where_scalars(input: Any, other: Any) -> None:
+    """where's Number operands must fit the result dtype (c10's overflow error; a Half's
+    value is not checked: it becomes inf)."""
+    dt = result_type_of([input, other])
+    for v in (input, other):
+        if not isinstance(v, Tensor) and dt is not D.float16:
+            D.check_scalar_fits(v, dt)
+
+
 def where(condition: Tensor, input: Any = None, other: Any = None) -> Any:
     """Mirrors `torch.where`."""
     if input is None and other is None:
         from .indexing import nonzero
 
         return nonzero(condition, as_tuple=True)
+    if _may_overflow(input) or _may_overflow(other):  # a big number: must fit the result
+        _check_where_scalars(input, other)
     if condition.dtype is not D.bool_:
         raise RuntimeError(
             f"where expected condition to be a boolean tensor, but got a tensor with dtype "
@@ -1573,12 +1629,15 @@ def _np_nan_to_num(self: np.ndarray, nan: Any, posinf: Any, neginf: Any) -> np.n
     if self.dtype.kind not in "fc":
         return self.copy()
     fi = np.finfo(self.dtype)
-    return np.nan_to_num(
-        self,
-        nan=nan,
-        posinf=fi.max if posinf is None else posinf,
-        neginf=fi.min if neginf is None else neginf,
-    )
+    if posinf is None and neginf is None:
+        return np.nan_to_num(self, nan=nan, posinf=fi.max, neginf=fi.min)
+    with np.errstate(over="ignore"):  # a value beyond the dtype becomes inf, as torch's cast
+        return np.nan_to_num(
+            self,
+            nan=nan,
+            posinf=fi.max if posinf is None else posinf,
+            neginf=fi.min if neginf is None else neginf,
+        )
 
 
 _nan_to_num = defop(
@@ -1728,8 +1787,21 @@ def clamp(input: Tensor, min: Any = None, max: Any = None, *, out: Tensor | None
         _no_complex(kernel, input._data, *bounds)
         r = _clamp_tensor(input, min, max)
     else:
+        kernel = "clamp_max" if min is None else "clamp_min" if max is None else "clamp"
+        _check_clamp_scalars(input, kernel, min, max)
         r = _clamp(input, min, max)
     return _out(r, out, "clamp")
+
+
+def _check_clamp_scalars(input: Tensor, kernel: str, *bounds: Any) -> None:
+    """torch's clamp with Number bounds: no Bool kernel, and each bound must fit the result
+    dtype (`clamp(uint8, max=300)`: c10's overflow error)."""
+    given = [b for b in bounds if b is not None]
+    dt = result_type_of([input, *given])
+    if dt is D.bool_:
+        raise NotImplementedError(f"\"{kernel}_scalar_cpu\" not implemented for 'Bool'")
+    for b in given:
+        D.check_scalar_fits(b, dt)
 
 
 def _no_clamp(a: np.ndarray) -> np.ndarray:
@@ -1744,6 +1816,8 @@ def clamp_min(input: Tensor, min: Any, *, out: Tensor | None = None) -> Tensor:
     if isinstance(min, Tensor):  # torch's maximum kernel
         _no_complex("maximum_cpu", input._data, min._data)
     _no_clamp(input._data)
+    if not isinstance(min, Tensor):
+        _check_clamp_scalars(input, "clamp_min", min)
     r = _clamp_min_tensor(input, min) if isinstance(min, Tensor) else _clamp_min(input, min)
     return _out(r, out, "clamp_min")
 
@@ -1753,6 +1827,8 @@ def clamp_max(input: Tensor, max: Any, *, out: Tensor | None = None) -> Tensor:
     if isinstance(max, Tensor):  # torch's minimum kernel
         _no_complex("minimum_cpu", input._data, max._data)
     _no_clamp(input._data)
+    if not isinstance(max, Tensor):
+        _check_clamp_scalars(input, "clamp_max", max)
     r = _clamp_max_tensor(input, max) if isinstance(max, Tensor) else _clamp_max(input, max)
     return _out(r, out, "clamp_max")
 
@@ -2932,12 +3008,12 @@ METHODS = {
     "tanh": tanh,
     "sigmoid": sigmoid,
     "relu": relu,
-    "eq": eq,
-    "ne": ne,
-    "lt": lt,
-    "le": le,
-    "gt": gt,
-    "ge": ge,
+    "eq": _compare_method("eq", _eq),
+    "ne": _compare_method("ne", _ne),
+    "lt": _compare_method("lt", _lt),
+    "le": _compare_method("le", _le),
+    "gt": _compare_method("gt", _gt),
+    "ge": _compare_method("ge", _ge),
     "isinf": isinf,
     "isnan": isnan,
     "bitwise_not": bitwise_not,

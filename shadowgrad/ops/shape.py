@@ -601,6 +601,13 @@ def _T(self: Tensor) -> Tensor:
 
 def _mT(self: Tensor) -> Tensor:
     if self.ndim < 2:
+        if self.ndim == 0:  # torch: the identity, with a deprecation warning
+            warn_once(
+                "mT0d",
+                "Tensor.mT is deprecated on 0-D tensors. This function is the identity in these "
+                "cases.",
+            )
+            return self
         raise RuntimeError(
             "tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor."
         )
@@ -608,6 +615,10 @@ def _mT(self: Tensor) -> Tensor:
 
 
 def _conj_transpose(self: Tensor, what: str) -> Tensor:
+    if self.ndim == 0 and what in ("mH", "adjoint()"):  # torch: conj(), with a warning
+        name = "Tensor.mH" if what == "mH" else what
+        warn_once(what + "0d", f"{name} is deprecated on 0-D tensors. Consider using x.conj().")
+        return self.conj()
     if self.ndim < 2:
         raise RuntimeError(
             f"tensor.{what} is only supported on matrices or batches of matrices. Got "
@@ -899,6 +910,10 @@ def _cast_method(d: D.dtype, name: str) -> Any:
 
 def type_as(self: Tensor, other: Tensor) -> Tensor:
     """Mirrors `torch.Tensor.type_as`."""
+    if not isinstance(other, Tensor):
+        raise TypeError(
+            f"type_as(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}"
+        )
     return to(self, other.dtype)
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _dtype
 from .._creation import from_numpy
 from .._grad_mode import enable_grad, no_grad
 from .._tensor import Tensor
@@ -342,6 +343,12 @@ class Optimizer:
         param: Tensor, value: Tensor, param_id: int, param_groups: Any, key: Any = None
     ) -> Tensor:
         if key == "step":
+            # a fused or capturable group's step is float32 (the groups being loaded say)
+            if param_groups is None:
+                raise AssertionError("Expected param_groups to be set")
+            group = next((g for g in param_groups if param_id in g["params"]), {})
+            if group.get("capturable", False) or group.get("fused", False):
+                return value.to(dtype=_dtype.float32)
             return value
         if param.is_floating_point():
             return value.to(dtype=param.dtype)

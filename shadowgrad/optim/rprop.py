@@ -69,14 +69,22 @@ class Rprop(Optimizer):
                 prev = arr(state["prev"])
                 step_size = arr(state["step_size"])
                 # grow the step where the gradient kept its sign, shrink it where it flipped
-                # (and skip that update), keep it after a zero; nan stays nan
-                sign = np.sign(grad * prev)
+                # (and skip that update), keep it after a zero or a nan (torch's sign of nan is 0)
+                sign = _sign(grad * prev)
                 flipped = sign < 0
                 sign[sign > 0] = etaplus
                 sign[flipped] = etaminus
                 sign[sign == 0] = 1
                 step_size[...] = np.clip(step_size * sign, size_min, size_max)
                 grad = np.where(flipped, np.zeros_like(grad), grad)
-                write_param(p, fma(-np.sign(grad), step_size, param))
+                write_param(p, fma(-_sign(grad), step_size, param))
                 prev[...] = grad
         return loss
+
+
+def _sign(a: np.ndarray) -> np.ndarray:
+    """torch.sign: as numpy's, but 0 for nan."""
+    s = np.sign(a)
+    if s.dtype.kind == "f":
+        s[np.isnan(s)] = 0
+    return s

@@ -1,0 +1,1055 @@
+"""Tensor-API test-suite programs: the behaviours torch's test/test_torch.py (TestTorch,
+TestTorchDeviceType) and test/test_serialization.py pin down for Tensor methods, written as
+small programs of our own: attributes (size/stride/contiguity/element sizes, T/mT/H/mH),
+new_* constructors, type()/type_as/to() overloads, copy_ broadcasting and casting, Python
+protocol methods (__bool__/__int__/__float__/__index__/__len__/__iter__/__contains__/__hash__),
+item/tolist, numpy() and from_numpy, repr/str, set_/resize_/storage sharing, deepcopy/pickle,
+save/load, requires_grad_, apply_/map_, fill_/zero_, masked_fill, where, clamp, nan_to_num, the
+in-place random samplers' argument checks and register_hook errors. Each `prog(T)` runs on
+torch and on shadowgrad and everything it returns, raises or warns is compared by
+test_realistic_programs_3's harness.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import pickle
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+
+from . import test_realistic_programs_3 as _h
+from .engines import normalize_message, raises
+from .test_realistic_programs_2 import _data
+
+pytest.importorskip("torch")
+
+_SET = _h.Subset()  # this file's programs: registered into set 3, run by its harness
+program = _SET.program
+
+
+def _t(T: Any, *shape: int, seed: int = 0, rg: bool = False) -> Any:
+    return T.tensor(_data(*shape, seed=seed), requires_grad=rg)
+
+
+def _tn(x: Any) -> Any:
+    """x's Python type name with its value (ints, floats, bools and complexes must agree)."""
+    return (type(x).__name__, x)
+
+
+def _warned(fn: Any) -> Any:
+    """(fn()'s result or its error, the messages of the warnings it issued)."""
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        r = raises(fn)
+    return r, [(i.category.__name__, normalize_message(str(i.message))) for i in w]
+
+
+# --- attributes --------------------------------------------------------------------------------
+
+
+@program()
+def prog_tts_size_stride_dim_errors(T: Any) -> Any:
+    x = _t(T, 2, 3, 4)
+    return (
+        x.size(),
+        x.size(-1),
+        x.size(0),
+        raises(lambda: x.size(3)),
+        raises(lambda: x.size(-4)),
+        x.stride(),
+        x.stride(-1),
+        raises(lambda: x.stride(3)),
+        raises(lambda: T.tensor(1.0).size(0)),
+        raises(lambda: T.tensor(1.0).stride(0)),
+        T.tensor(1.0).size(),
+        T.tensor(1.0).stride(),
+        T.tensor(1.0).size(-1) if False else raises(lambda: T.tensor(1.0).size(-1)),
+        _tn(x.dim()),
+        _tn(x.ndim),
+        _tn(x.numel()),
+        _tn(x.nelement()),
+        x.ndimension(),
+        type(x.size()).__name__,
+        type(x.shape).__name__,
+        raises(lambda: x.size("a")),
+    )
+
+
+@program()
+def prog_tts_element_size_itemsize_nbytes(T: Any) -> Any:
+    out = {}
+    for d in (
+        T.bool,
+        T.uint8,
+        T.int8,
+        T.int16,
+        T.int32,
+        T.int64,
+        T.float16,
+        T.float32,
+        T.float64,
+        T.complex64,
+        T.complex128,
+    ):
+        x = T.zeros(2, 3, dtype=d)
+        out[str(d)] = (x.element_size(), x.itemsize, x.nbytes, x[:, 1:].nbytes, d.itemsize)
+    out["empty"] = T.empty(0, 5).nbytes
+    out["expanded"] = T.zeros(1, 3).expand(4, 3).nbytes
+    return out
+
+
+@program()
+def prog_tts_contiguity_and_memory_format(T: Any) -> Any:
+    x = T.arange(24.0).reshape(1, 2, 3, 4)
+    cl = x.contiguous(memory_format=T.channels_last)
+    t = x.transpose(2, 3)
+    return (
+        x.is_contiguous(),
+        x.is_contiguous(memory_format=T.channels_last),
+        cl.is_contiguous(),
+        cl.is_contiguous(memory_format=T.channels_last),
+        cl.stride(),
+        t.is_contiguous(),
+        t.stride(),
+        t.contiguous().stride(),
+        x[:, :, :, ::2].is_contiguous(),
+        x[:, :, :, ::2].stride(),
+        x[:, :, :, ::2].storage_offset(),
+        x[0, 1].storage_offset(),
+        x[..., 1:].storage_offset(),
+        T.empty(0, 3).is_contiguous(),
+        T.empty(3, 1).t().is_contiguous(),
+        T.zeros(3).expand(2, 3).is_contiguous(),
+        T.zeros(3).expand(2, 3).stride(),
+        raises(lambda: x.reshape(2, 3, 4).is_contiguous(memory_format=T.channels_last)),
+        raises(lambda: T.zeros(2, 3).contiguous(memory_format=T.channels_last)),
+        x.clone(memory_format=T.channels_last).stride(),
+        t.clone().stride(),
+        t.clone(memory_format=T.preserve_format).stride(),
+        t.clone(memory_format=T.contiguous_format).stride(),
+        cl.clone().stride(),
+    )
+
+
+@program()
+def prog_tts_device_layout_leaf_attributes(T: Any) -> Any:
+    x = _t(T, 2, 3, rg=True)
+    y = x * 2
+    return (
+        x.device,
+        str(x.device),
+        x.device.type,
+        x.device.index,
+        x.is_cpu,
+        x.is_cuda,
+        str(x.layout),
+        x.is_sparse,
+        x.is_quantized,
+        x.is_meta,
+        x.is_complex(),
+        x.is_floating_point(),
+        T.zeros(2, dtype=T.int32).is_signed(),
+        T.zeros(2, dtype=T.uint8).is_signed(),
+        T.zeros(2, dtype=T.bool).is_signed(),
+        x.is_leaf,
+        y.is_leaf,
+        x.detach().is_leaf,
+        y.detach().is_leaf,
+        x.grad_fn,
+        y.grad_fn,
+        x.requires_grad,
+        y.detach().requires_grad,
+        x.get_device(),
+        x.is_inference(),
+        x.is_conj(),
+        x.is_neg(),
+        x.is_shared(),
+        x.data_ptr() == x.untyped_storage().data_ptr(),
+        x[1].data_ptr() - x.data_ptr(),
+    )
+
+
+@program()
+def prog_tts_transpose_properties_on_wrong_dims(T: Any) -> Any:
+    v = T.arange(3.0)
+    s = T.tensor(2.0)
+    m = T.arange(6.0).reshape(2, 3)
+    b = T.arange(24.0).reshape(2, 3, 4)
+    c = T.tensor([[1 + 2j, 3j], [4.0, 5 - 1j]])
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        vt = v.T
+        st = s.T
+        bt = b.T
+    return (
+        vt,
+        st,
+        bt.shape,
+        [normalize_message(str(i.message)) for i in w],
+        m.T,
+        m.mT,
+        b.mT.shape,
+        raises(lambda: v.mT),
+        raises(lambda: s.mT),
+        raises(lambda: v.mH),
+        raises(lambda: v.H),
+        raises(lambda: b.H),
+        s.H,
+        m.H,
+        c.H,
+        c.mH,
+        T.zeros(2, 3, 4, dtype=T.complex64).mH.shape,
+        raises(lambda: v.adjoint()),
+        m.adjoint(),
+        raises(lambda: m.t_() if False else b.t()),
+        raises(lambda: b.t_()),
+        s.t(),
+        v.t(),
+    )
+
+
+# --- new_* -------------------------------------------------------------------------------------
+
+
+@program()
+def prog_tts_new_constructors_inherit_dtype(T: Any) -> Any:
+    x = T.zeros(2, dtype=T.float64, requires_grad=True)
+    i = T.zeros(2, dtype=T.int16)
+    return (
+        x.new_zeros(3),
+        x.new_zeros((2, 2)),
+        x.new_zeros([2, 1], dtype=T.int32),
+        x.new_ones(2, 2),
+        x.new_full((2,), 7),
+        i.new_full((2,), 7),
+        i.new_full((2,), 2.5),
+        x.new_full((2,), True),
+        x.new_empty(0, 3).shape,
+        x.new_empty((2, 3)).dtype,
+        x.new_zeros(2).requires_grad,
+        x.new_zeros(2, requires_grad=True).requires_grad,
+        x.new_tensor([1, 2]),
+        i.new_tensor([1.5, 2]),
+        x.new_tensor([1, 2], dtype=T.int8),
+        x.new_tensor(3),
+        i.new_tensor(True),
+        x.new_ones(()),
+        raises(lambda: x.new_zeros(-1)),
+        raises(lambda: x.new_full((2,), "a")),
+        raises(lambda: x.new_ones(2, 3.0)),
+        raises(lambda: i.new_zeros(2, requires_grad=True)),
+        x.new_empty_strided((2, 3), (1, 2)).stride(),
+    )
+
+
+@program()
+def prog_tts_new_tensor_from_tensor_warns_and_copies(T: Any) -> Any:
+    x = T.ones(3)
+    src = T.arange(3.0, requires_grad=True)
+    r, w = _warned(lambda: x.new_tensor(src))
+    r2, w2 = _warned(lambda: T.tensor(src))
+    r3, w3 = _warned(lambda: T.as_tensor(src))
+    r[0] = 10.0 if not r.requires_grad else r[0]
+    return r, w, r.requires_grad, r.is_leaf, src, r2, w2, r3 is src, w3
+
+
+# --- type() / type_as / to() -------------------------------------------------------------------
+
+
+@program()
+def prog_tts_type_strings_and_casts(T: Any) -> Any:
+    x = T.tensor([1.5, -2.5, 0.0])
+    return (
+        x.type(),
+        x.double().type(),
+        x.half().type(),
+        x.int().type(),
+        x.long().type(),
+        x.short().type(),
+        x.char().type(),
+        x.byte().type(),
+        x.bool().type(),
+        x.cfloat().type(),
+        x.cdouble().type(),
+        x.type(T.int32),
+        x.type("torch.DoubleTensor"),
+        x.type("torch.LongTensor"),
+        raises(lambda: x.type("torch.NoSuchTensor")),
+        raises(lambda: x.type("float")),
+        x.type(T.float32) is x,
+        x.type("torch.FloatTensor") is x,
+        x.type_as(T.zeros(1, dtype=T.int8)),
+        x.type_as(x) is x,
+        raises(lambda: x.type_as(1)),
+        x.type(T.DoubleTensor),
+    )
+
+
+@program()
+def prog_tts_to_overloads(T: Any) -> Any:
+    x = T.tensor([1.25, 2.5], requires_grad=True)
+    o = T.zeros(1, dtype=T.float64)
+    y = x.to(T.float64)
+    return (
+        y,
+        y.grad_fn,
+        x.to(T.float32) is x,
+        x.to("cpu") is x,
+        x.to(T.device("cpu")) is x,
+        x.to("cpu", T.float64).dtype,
+        x.to(o).dtype,
+        x.to(o, copy=True).dtype,
+        x.to(T.float32, copy=True) is x,
+        x.to(dtype=T.int32),
+        x.to(device="cpu", dtype=T.float16),
+        x.to(T.float32, non_blocking=True) is x,
+        x.to(memory_format=T.contiguous_format) is x,
+        raises(lambda: x.to("nope")),
+        raises(lambda: x.to(1.5)),
+        raises(lambda: x.to(T.float32, T.float64)),
+        raises(lambda: x.to()),
+        x.to(T.complex64).dtype,
+        x.to(T.complex64).grad_fn,
+        T.zeros(2, 2).t().to(T.float64).stride(),
+    )
+
+
+# --- copy_ -------------------------------------------------------------------------------------
+
+
+@program()
+def prog_tts_copy_broadcast_dtype_and_errors(T: Any) -> Any:
+    a = T.zeros(2, 3)
+    a.copy_(T.tensor([1, 2, 3]))
+    b = T.zeros(2, 3, dtype=T.int32)
+    b.copy_(T.tensor([[1.7], [-2.7]]))
+    c = T.zeros(3, dtype=T.bool)
+    c.copy_(T.tensor([0.0, 0.1, -2.0]))
+    d = T.zeros(2)
+    return (
+        a,
+        a._version,
+        b,
+        c,
+        raises(lambda: d.copy_(T.zeros(3))),
+        raises(lambda: d.copy_(T.zeros(2, 2))),
+        raises(lambda: T.zeros(1).copy_(T.zeros(2))),
+        raises(lambda: d.copy_(2.0)),
+        raises(lambda: T.zeros(1).expand(3).copy_(T.ones(3))),
+        d.copy_(T.zeros(())),
+        T.empty(0).copy_(T.empty(0)),
+        T.empty(0, 2).copy_(T.empty(2)),
+    )
+
+
+@program()
+def prog_tts_copy_complex_to_real_warns(T: Any) -> Any:
+    d = T.zeros(2)
+    r, w = _warned(lambda: d.copy_(T.tensor([1 + 2j, 3 - 1j])))
+    i = T.zeros(2, dtype=T.int64)
+    r2, w2 = _warned(lambda: i.copy_(T.tensor([1.5 + 2j, 3 - 1j])))
+    r3, w3 = _warned(lambda: T.zeros(2, dtype=T.complex64).copy_(T.tensor([1.5, 2.0])))
+    r4, w4 = _warned(lambda: T.tensor([1 + 2j]).to(T.float32))
+    r5, w5 = _warned(lambda: T.tensor([1 + 2j]).float())
+    return r, w, r2, w2, r3, w3, r4, w4, r5, w5
+
+
+@program()
+def prog_tts_copy_grad_flows_to_source_and_destination(T: Any) -> Any:
+    src = _t(T, 3, seed=1, rg=True)
+    base = _t(T, 2, 3, seed=2, rg=True)
+    dst = base * 1
+    dst.copy_(src)
+    (dst * T.tensor([[1.0], [2.0]])).sum().backward()
+    s64 = T.tensor([1.0, 2.0], dtype=T.float64, requires_grad=True)
+    d32 = T.zeros(2, requires_grad=True).clone()
+    d32.copy_(s64)
+    d32.sum().backward()
+    return dst.grad_fn, src.grad, base.grad, d32.grad_fn, s64.grad
+
+
+@program()
+def prog_tts_copy_into_leaf_requiring_grad(T: Any) -> Any:
+    x = T.zeros(2, requires_grad=True)
+    e = raises(lambda: x.copy_(T.ones(2)))
+    with T.no_grad():
+        x.copy_(T.ones(2))
+    return e, x, x._version, x.is_leaf, x.grad_fn
+
+
+# --- Python protocol methods -------------------------------------------------------------------
+
+
+@program()
+def prog_tts_bool_int_float_index_conversions(T: Any) -> Any:
+    return (
+        raises(lambda: bool(T.tensor([1, 2]))),
+        raises(lambda: bool(T.tensor([]))),
+        bool(T.tensor([0.0])),
+        bool(T.tensor([[3]])),
+        bool(T.tensor(float("nan"))),
+        raises(lambda: int(T.tensor([1, 2]))),
+        _tn(int(T.tensor([[-2.7]]))),
+        _tn(int(T.tensor(True))),
+        raises(lambda: int(T.tensor(float("nan")))),
+        raises(lambda: int(T.tensor(float("inf")))),
+        raises(lambda: float(T.tensor([1.0, 2.0]))),
+        _tn(float(T.tensor(3))),
+        raises(lambda: float(T.tensor(1 + 2j))),
+        _tn(complex(T.tensor(1.5))),
+        raises(lambda: int(T.tensor(1 + 2j))),
+        _tn(T.tensor(5).__index__()),
+        raises(lambda: T.tensor(5.0).__index__()),
+        raises(lambda: T.tensor([5]).__index__()),
+        raises(lambda: [1, 2, 3][T.tensor(1.0)]),
+        [1, 2, 3][T.tensor(1)],
+        raises(lambda: range(T.tensor([2, 3]))),
+        list(range(T.tensor(3))),
+        raises(lambda: hex(T.tensor(1.0))),
+        hex(T.tensor(255)),
+        _tn(T.tensor(True).__index__()),
+    )
+
+
+@program()
+def prog_tts_len_iter_contains(T: Any) -> Any:
+    s = T.tensor(3.0)
+    m = T.arange(6).reshape(2, 3)
+    it = list(m)
+    return (
+        raises(lambda: len(s)),
+        len(m),
+        len(T.empty(0, 4)),
+        raises(lambda: iter(s)),
+        raises(lambda: list(s)),
+        it,
+        [r.is_contiguous() for r in it],
+        list(T.empty(0, 2)),
+        3 in m,
+        7 in m,
+        T.tensor(4) in m,
+        raises(lambda: T.tensor([1, 2]) in m),
+        T.tensor([1, 2, 3]) in m,
+        raises(lambda: "a" in m),
+        raises(lambda: [1, 2] in m),
+        raises(lambda: None in m),
+        2.0 in m.float(),
+        float("nan") in T.tensor([float("nan")]),
+        True in T.tensor([True, False]),
+    )
+
+
+@program()
+def prog_tts_hash_and_eq_with_none(T: Any) -> Any:
+    a = T.ones(2)
+    b = T.ones(2)
+    s = {a, b}
+    d = {a: 1}
+    return (
+        len(s),
+        d[a],
+        hash(a) == id(a),
+        a == None,  # noqa: E711
+        a != None,  # noqa: E711
+        raises(lambda: a < None),
+        raises(lambda: a + None),
+        a.__eq__(None),
+        a.__eq__("x"),
+        raises(lambda: a == "x"),
+        raises(lambda: a == [1.0, 1.0]),
+        a == (1.0, 1.0) if False else raises(lambda: a == (1.0, 1.0)),
+        a.eq(1),
+        raises(lambda: a.eq(None)),
+    )
+
+
+# --- item / tolist -----------------------------------------------------------------------------
+
+
+@program()
+def prog_tts_item_and_tolist_types(T: Any) -> Any:
+    out = {}
+    for d in (
+        T.bool,
+        T.uint8,
+        T.int8,
+        T.int32,
+        T.int64,
+        T.float16,
+        T.float32,
+        T.float64,
+        T.complex64,
+    ):
+        x = T.tensor([[1, 0], [3, 2]]).to(d)
+        out[str(d)] = (
+            _tn(x[1, 0].item()),
+            [[type(v).__name__ for v in r] for r in x.tolist()],
+            x.tolist(),
+            x[0, 0].tolist(),
+            type(x[0, 0].tolist()).__name__,
+        )
+    out["err"] = (
+        raises(lambda: T.tensor([1, 2]).item()),
+        raises(lambda: T.empty(0).item()),
+        T.tensor([[[2.5]]]).item(),
+        T.empty(0, 2).tolist(),
+        T.empty(2, 0).tolist(),
+        T.tensor(0.1, dtype=T.float32).item(),
+        T.tensor(0.1, dtype=T.float16).item(),
+        T.tensor(float("-inf")).item(),
+        T.tensor([1.0], requires_grad=True).item(),
+        T.tensor([1.0], requires_grad=True).tolist(),
+    )
+    return out
+
+
+# --- numpy() / from_numpy ----------------------------------------------------------------------
+
+
+@program()
+def prog_tts_numpy_errors_and_sharing(T: Any) -> Any:
+    x = T.ones(3, requires_grad=True)
+    y = T.zeros(3)
+    n = y.numpy()
+    n[0] = 5.0
+    c = T.tensor([1 + 1j]).conj()
+    return (
+        raises(lambda: x.numpy()),
+        raises(lambda: (x * 2).numpy()),
+        x.numpy(force=True),
+        x.detach().numpy(),
+        y,
+        n.dtype.name,
+        c.resolve_conj().numpy(),
+        T.zeros(2, 3).t().numpy().strides,
+        T.zeros(2, 3)[:, 1:].numpy().strides,
+        T.tensor(True).numpy().dtype.name,
+        T.tensor(2).numpy().shape,
+        np.asarray(T.ones(2, dtype=T.float16)).dtype.name,
+        raises(lambda: np.asarray(T.ones(2, requires_grad=True))),
+    )
+
+
+@program()
+def prog_tts_from_numpy_sharing_and_warnings(T: Any) -> Any:
+    a = np.arange(6, dtype=np.float64).reshape(2, 3)
+    t = T.from_numpy(a)
+    a[0, 0] = 100.0
+    t[1, 1] = -1.0
+    ro = np.arange(3.0)
+    ro.flags.writeable = False
+    r, w = _warned(lambda: T.from_numpy(ro))
+    r2, w2 = _warned(lambda: T.as_tensor(ro))
+    r3, w3 = _warned(lambda: T.tensor(ro))
+    return (
+        t,
+        a,
+        t.dtype,
+        r,
+        [c for c, _ in w],
+        [m[:80] for _, m in w],
+        r2,
+        len(w2),
+        r3,
+        w3,
+        raises(lambda: T.from_numpy(np.array(["a"]))),
+        raises(lambda: T.from_numpy([1, 2])),
+        raises(lambda: T.from_numpy(np.arange(4.0)[::-1])),
+        T.from_numpy(np.arange(6.0).reshape(2, 3).T).stride(),
+        T.from_numpy(np.arange(6.0)[::2]).stride(),
+        T.from_numpy(np.zeros((2, 0))).shape,
+        T.from_numpy(np.array(3, dtype=np.int16)),
+        raises(lambda: T.from_numpy(np.array([1], dtype=np.object_))),
+        T.from_numpy(np.array([True])).dtype,
+    )
+
+
+@program(
+    xfail="conjugation is never lazy in shadowgrad: conj()/H/mH compute the conjugate, so "
+    "is_conj() is False and numpy() of a conjugate view has no conj bit to refuse"
+)
+def prog_tts_conj_bit_views(T: Any) -> Any:
+    c = T.tensor([[1 + 2j, 3j], [4.0, 5 - 1j]])
+    return c.conj().is_conj(), c.H.is_conj(), raises(lambda: c.conj().numpy())
+
+
+@program(
+    xfail="in-place masked_fill_ with a mask broadcasting beyond self names the operands in "
+    "the out-of-place order (a = mask, b = self); torch's in-place kernel names self first"
+)
+def prog_tts_masked_fill_inplace_mask_too_big(T: Any) -> Any:
+    x = T.zeros(2, 3)
+    return raises(lambda: x.masked_fill_(T.ones(3, 3, dtype=T.bool), 1.0)), x
+
+
+# --- repr / str ------------------------------------------------------------------------------
+
+
+@program()
+def prog_tts_repr_dtypes_and_grad_fn(T: Any) -> Any:
+    x = T.tensor([1.5, -2.0], requires_grad=True)
+    return [
+        repr(T.tensor([1, 2])),
+        repr(T.tensor([1, 2], dtype=T.int32)),
+        repr(T.tensor([1.0, 2.0], dtype=T.float64)),
+        repr(T.tensor([1.0, 2.0], dtype=T.float16)),
+        repr(T.tensor([True, False])),
+        repr(T.tensor([1 + 2j, -1.5j])),
+        repr(T.tensor([1 + 2j], dtype=T.complex128)),
+        repr(T.tensor([], dtype=T.int8)),
+        repr(T.empty(0, 3)),
+        repr(T.empty(2, 0, dtype=T.float64)),
+        repr(T.tensor(3)),
+        repr(T.tensor(3.0, dtype=T.float64)),
+        repr(x),
+        repr(x * 2),
+        repr(x.sum()),
+        repr(x[0]),
+        repr(x.detach()),
+        str(x.mean()),
+        repr(T.nn.Parameter(T.ones(2))),
+        repr(T.tensor([float("nan"), float("inf"), -float("inf"), 1.0])),
+        repr(T.tensor([1e-10, 1e10])),
+        repr(T.tensor([123456789.0])),
+        repr(T.tensor([0.1, 0.25], dtype=T.float64)),
+        repr(T.arange(2000)),
+        repr(T.zeros(2, 3, dtype=T.uint8)),
+        repr(T.tensor([1.0]).to(T.float64).requires_grad_()),
+    ]
+
+
+# --- set_ / resize_ / storage ------------------------------------------------------------------
+
+
+@program()
+def prog_tts_set_and_storage_sharing(T: Any) -> Any:
+    a = T.arange(6.0)
+    b = T.empty(0)
+    b.set_(a)
+    b[0] = 100.0
+    c = T.empty(0)
+    c.set_(a.untyped_storage(), 1, (2, 2), (1, 2))
+    d = T.empty(3)
+    d.set_()
+    return (
+        a,
+        b,
+        b.shape,
+        c,
+        c.storage_offset(),
+        c.stride(),
+        d.shape,
+        d.numel(),
+        a.untyped_storage().nbytes(),
+        a[2:].untyped_storage().nbytes(),
+        a[2:].untyped_storage().data_ptr() == a.untyped_storage().data_ptr(),
+        raises(lambda: T.empty(0).set_(T.zeros(2, dtype=T.int32))),
+        raises(lambda: T.zeros(2, requires_grad=True).set_(a)),
+        len(a.untyped_storage()),
+        a.storage_offset(),
+    )
+
+
+@program()
+def prog_tts_resize_and_resize_as(T: Any) -> Any:
+    a = T.arange(6.0)
+    a.resize_(2, 3)
+    b = T.arange(4.0)
+    b.resize_(2)
+    c = T.zeros(2, 2)
+    c.resize_as_(T.ones(3, 1))
+    e = T.tensor([1.0, 2.0])
+    return (
+        a,
+        a.shape,
+        b,
+        c.shape,
+        raises(lambda: T.ones(2, requires_grad=True).resize_(3)),
+        raises(lambda: T.zeros(2).resize_(-1)),
+        raises(lambda: T.zeros(2, 3)[:, 1].resize_(6)),
+        raises(lambda: T.zeros(2).resize_(2, 1.0)),
+        e.resize_(2, 1).shape,
+        e.resize_(0).shape,
+        e.resize_(0).numel(),
+        raises(lambda: T.zeros(2, 3).t().resize_as_(T.zeros(3, 2), memory_format=T.channels_last)),
+        T.zeros(1, 2, 3, 4).resize_(1, 2, 3, 4, memory_format=T.channels_last).stride(),
+    )
+
+
+# --- deepcopy / pickle -------------------------------------------------------------------------
+
+
+@program()
+def prog_tts_deepcopy_leaf_with_grad_and_non_leaf_error(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    (x * 3).sum().backward()
+    y = copy.deepcopy(x)
+    nl = x * 2
+    shared = [x, x]
+    dup = copy.deepcopy(shared)
+    v = x.detach()[1:]
+    vv = copy.deepcopy([x.detach(), v])
+    vv[1][0] = 50.0
+    return (
+        y,
+        y.grad,
+        y.requires_grad,
+        y.is_leaf,
+        y is x,
+        raises(lambda: copy.deepcopy(nl)),
+        dup[0] is dup[1],
+        vv[0],
+        copy.copy(x) is x if False else type(copy.copy(x)).__name__,
+        copy.deepcopy(T.nn.Parameter(T.ones(2))).__class__.__name__,
+    )
+
+
+@program()
+def prog_tts_pickle_round_trip(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    (x * x).sum().backward()
+    y = pickle.loads(pickle.dumps(x))
+    p = pickle.loads(pickle.dumps(T.nn.Parameter(T.ones(2))))
+    i = pickle.loads(pickle.dumps(T.arange(6).reshape(2, 3).t()))
+    return (
+        y,
+        y.grad,
+        y.requires_grad,
+        type(p).__name__,
+        p.requires_grad,
+        i,
+        i.stride(),
+        raises(lambda: pickle.dumps(x * 2)),
+    )
+
+
+# --- save / load -------------------------------------------------------------------------------
+
+
+@program()
+def prog_tts_save_load_dict_and_shared_views(T: Any) -> Any:
+    base = T.arange(8.0)
+    v1 = base[2:6]
+    v2 = base.view(2, 4)
+    buf = io.BytesIO()
+    T.save({"base": base, "v1": v1, "v2": v2, "n": 3, "l": [T.tensor(1)]}, buf)
+    buf.seek(0)
+    d = T.load(buf)
+    d["base"][3] = -7.0
+    return (
+        sorted(d),
+        d["v1"],
+        d["v2"],
+        d["v1"].storage_offset(),
+        d["v2"].stride(),
+        d["n"],
+        d["l"],
+        d["v1"].untyped_storage().data_ptr() == d["base"].untyped_storage().data_ptr(),
+    )
+
+
+@program()
+def prog_tts_save_load_requires_grad_and_dtypes(T: Any) -> Any:
+    p = T.nn.Parameter(T.ones(2, dtype=T.float64))
+    x = T.tensor([1.0], requires_grad=True)
+    ts = [T.tensor([1, 0], dtype=d) for d in (T.bool, T.uint8, T.int16, T.float16, T.complex64)]
+    buf = io.BytesIO()
+    T.save([p, x, ts, T.empty(0, 3), T.tensor(5)], buf)
+    buf.seek(0)
+    q, y, us, e, s = T.load(buf, weights_only=True)
+    return (
+        type(q).__name__,
+        q.requires_grad,
+        y.requires_grad,
+        y.is_leaf,
+        us,
+        e.shape,
+        s,
+        raises(lambda: T.save(x * 2, io.BytesIO())),
+    )
+
+
+@program()
+def prog_tts_load_weights_only_rejects_arbitrary_objects(T: Any) -> Any:
+    class Thing:
+        pass
+
+    buf = io.BytesIO()
+    r = raises(lambda: T.save({"t": Thing()}, buf))
+    return type(r).__name__
+
+
+# --- requires_grad_ / apply_ / map_ / fill_ / zero_ ----------------------------------------------
+
+
+@program()
+def prog_tts_requires_grad_on_non_float(T: Any) -> Any:
+    return (
+        raises(lambda: T.tensor([1, 2]).requires_grad_()),
+        raises(lambda: T.tensor([True]).requires_grad_(True)),
+        T.tensor([1, 2]).requires_grad_(False).requires_grad,
+        raises(lambda: T.tensor([1, 2], requires_grad=True)),
+        raises(lambda: T.zeros(2, dtype=T.int32, requires_grad=True)),
+        raises(lambda: T.arange(3, requires_grad=True)),
+        T.tensor([1j]).requires_grad_().requires_grad,
+        T.tensor([1.0], dtype=T.float16).requires_grad_().requires_grad,
+        raises(lambda: setattr(T.tensor([1]), "requires_grad", True)),
+        raises(lambda: (T.ones(2, requires_grad=True) * 2).requires_grad_(False)),
+        (T.ones(2, requires_grad=True) * 2).requires_grad_(True).requires_grad,
+        raises(lambda: T.ones(2).requires_grad_("yes")),
+    )
+
+
+@program()
+def prog_tts_apply_and_map(T: Any) -> Any:
+    a = T.tensor([1.0, -2.0, 3.0])
+    r = a.apply_(lambda v: v * 10)
+    b = T.tensor([1, 2, 3])
+    b.apply_(lambda v: v + 0.7)
+    c = T.tensor([1.0, 2.0, 3.0])
+    c.map_(T.tensor([10.0, 20.0, 30.0]), lambda u, v: u * v + 1)
+    d = T.zeros(2, 3)
+    d.map_(T.tensor([1.0, 2.0, 3.0]), lambda u, v: v)
+    g = T.ones(2, requires_grad=True)
+    return (
+        r is a,
+        a,
+        b,
+        c,
+        d,
+        raises(lambda: g.apply_(lambda v: v)),
+        raises(lambda: T.zeros(3).map_(T.zeros(2), lambda u, v: u)),
+        raises(lambda: T.zeros(3).apply_(lambda v: "x")),
+        raises(lambda: T.zeros(3).apply_(1)),
+    )
+
+
+@program()
+def prog_tts_fill_and_zero(T: Any) -> Any:
+    a = T.zeros(2, 3)
+    a.fill_(2.5)
+    i = T.zeros(3, dtype=T.int32)
+    i.fill_(2.9)
+    b = T.zeros(3, dtype=T.bool)
+    b.fill_(3)
+    x = T.ones(3, requires_grad=True)
+    y = x * 1
+    y.fill_(T.tensor(4.0, requires_grad=True))
+    z = x * 1
+    z.zero_()
+    z.sum().backward()
+    v = T.arange(6.0).reshape(2, 3)
+    v[:, 1].fill_(-1)
+    return (
+        a,
+        i,
+        b,
+        y,
+        y.grad_fn,
+        z.grad_fn,
+        x.grad,
+        v,
+        raises(lambda: a.fill_(T.tensor([1.0, 2.0]))),
+        raises(lambda: x.fill_(1.0)),
+        raises(lambda: x.zero_()),
+        T.zeros(2, dtype=T.uint8).fill_(-1),
+        raises(lambda: T.zeros(2, dtype=T.int8).fill_(1e30)),
+        T.zeros(2, dtype=T.complex64).fill_(1 + 2j),
+        raises(lambda: T.zeros(2).fill_(1 + 2j)),
+        raises(lambda: T.zeros(2).fill_("a")),
+        T.zeros(1).expand(3).fill_(2.0)
+        if False
+        else raises(lambda: T.zeros(1).expand(3).fill_(2.0)),
+    )
+
+
+# --- masked_fill / where / clamp / nan_to_num ----------------------------------------------------
+
+
+@program()
+def prog_tts_masked_fill_value_errors(T: Any) -> Any:
+    x = T.arange(6.0).reshape(2, 3)
+    m = T.tensor([True, False, True])
+    g = T.arange(3.0, requires_grad=True)
+    v = T.tensor(5.0, requires_grad=True)
+    y = g.masked_fill(m, v)
+    y.sum().backward()
+    return (
+        x.masked_fill(m, -1),
+        x.masked_fill(m, T.tensor(9.0)),
+        raises(lambda: x.masked_fill(m, T.tensor([1.0, 2.0, 3.0]))),
+        raises(lambda: x.masked_fill(m.float(), 1.0)),
+        raises(lambda: x.masked_fill(m.long(), 1.0)),
+        raises(lambda: x.masked_fill(T.tensor([True, False]), 1.0)),
+        x.masked_fill(T.ones(2, 1, dtype=T.bool), 2),
+        T.zeros(3, dtype=T.int64).masked_fill(m, 2.7),
+        raises(lambda: T.zeros(3, dtype=T.int64).masked_fill(m, T.tensor(2.7))),
+        raises(lambda: x.masked_fill(m, T.tensor([2.0]))),
+        T.zeros(3).masked_fill(m, T.tensor(2, dtype=T.int64)),
+        T.zeros(3, dtype=T.bool).masked_fill(m, 1),
+        y,
+        y.grad_fn,
+        g.grad,
+        v.grad,
+        x.masked_fill(m, float("nan")),
+    )
+
+
+@program()
+def prog_tts_where_with_scalars(T: Any) -> Any:
+    c = T.tensor([True, False, True])
+    x = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = T.where(c, x, 0.0)
+    y.sum().backward()
+    i = T.tensor([1, 2, 3])
+    return (
+        y,
+        y.grad_fn,
+        x.grad,
+        T.where(c, 1, 0),
+        T.where(c, 1.0, 0),
+        T.where(c, 1, 0.5),
+        T.where(c, i, 2.5),
+        raises(lambda: T.where(c, i.to(T.int8), 300)),
+        T.where(c, i.to(T.int8), 100),
+        T.where(c, T.tensor(1.0, dtype=T.float64), T.zeros(3)),
+        T.where(c, True, False),
+        T.where(c, 1j, 0),
+        raises(lambda: T.where(c.float(), 1, 0)),
+        raises(lambda: T.where(c.long(), x, 0.0)),
+        T.where(c),
+        T.where(T.tensor([[0, 1], [2, 0]])),
+        c.where(c, 5),
+        raises(lambda: T.where(T.tensor([True, False]), x, 0.0)),
+        T.where(T.tensor(True), T.zeros(0), 1.0),
+        x.where(c, T.tensor(7.0)),
+    )
+
+
+@program()
+def prog_tts_clamp_with_tensor_bounds(T: Any) -> Any:
+    x = T.tensor([-3.0, -0.5, 0.5, 3.0, float("nan")], requires_grad=True)
+    lo = T.tensor([-1.0, 0.0, 0.0, 1.0, 0.0], requires_grad=True)
+    hi = T.tensor(2.0, requires_grad=True)
+    y = x.clamp(lo, hi)
+    y.sum().backward()
+    i = T.tensor([1, 5, 9])
+    return (
+        y,
+        y.grad_fn,
+        x.grad,
+        lo.grad,
+        hi.grad,
+        T.clamp(i, min=T.tensor([2.0])),
+        T.clamp(i, 2.5, 6),
+        T.clamp(i, max=4),
+        raises(lambda: T.clamp(i)),
+        raises(lambda: T.clamp(x.detach(), min=T.tensor([0.0, 1.0]))),
+        T.clamp(x.detach(), min=3.0, max=1.0),
+        T.clamp(x.detach(), min=T.tensor(3.0), max=T.tensor(1.0)),
+        raises(lambda: T.clamp(T.tensor([1 + 1j]), 0, 1)),
+        T.clamp(T.tensor([True, False]), min=True)
+        if False
+        else raises(lambda: T.clamp(T.tensor([True, False]), min=True)),
+        T.clamp(i.to(T.uint8), min=-5, max=300)
+        if False
+        else raises(lambda: T.clamp(i.to(T.uint8), min=-5, max=300)),
+        x.detach().clamp(min=float("nan")),
+        x.detach().clamp_min(0.0),
+        x.detach().clamp_max(T.tensor(0.0)),
+        x.detach().clip(-1, 1),
+        raises(lambda: x.clamp_(0, 1)),
+    )
+
+
+@program()
+def prog_tts_nan_to_num_variants(T: Any) -> Any:
+    x = T.tensor([float("nan"), float("inf"), -float("inf"), 1.5], requires_grad=True)
+    y = x.nan_to_num()
+    y.sum().backward()
+    h = T.tensor([float("nan"), float("inf"), -float("inf")], dtype=T.float16)
+    c = T.tensor([complex(float("nan"), float("inf")), complex(-float("inf"), 1.0)])
+    i = T.tensor([1, 2])
+    return (
+        y,
+        y.grad_fn,
+        x.grad,
+        x.detach().nan_to_num(nan=0.5, posinf=9.0, neginf=-9.0),
+        x.detach().nan_to_num(posinf=1e40),
+        h.nan_to_num(),
+        c.nan_to_num(),
+        c.nan_to_num(nan=1.0, posinf=2.0),
+        i.nan_to_num(),
+        i.nan_to_num(nan=5.0),
+        T.tensor([True]).nan_to_num(),
+        T.nan_to_num(x.detach().double(), neginf=1e300),
+        raises(lambda: x.nan_to_num_()),
+        T.empty(0).nan_to_num(),
+    )
+
+
+# --- random in-place samplers argument checks ----------------------------------------------------
+
+
+@program()
+def prog_tts_random_inplace_argument_checks(T: Any) -> Any:
+    x = T.zeros(3)
+    return (
+        raises(lambda: x.uniform_(1.0, 0.0)),
+        raises(lambda: x.uniform_(0.0, float("inf"))),
+        raises(lambda: T.zeros(3, dtype=T.int64).uniform_()),
+        raises(lambda: x.normal_(0.0, -1.0)),
+        raises(lambda: T.zeros(3, dtype=T.int64).normal_()),
+        raises(lambda: x.bernoulli_(1.5)),
+        raises(lambda: x.bernoulli_(-0.1)),
+        raises(lambda: x.bernoulli_(T.tensor([0.5, 2.0, 0.1]))),
+        raises(lambda: x.exponential_(-1.0)),
+        raises(lambda: x.exponential_(0.0)),
+        raises(lambda: x.geometric_(0.0)),
+        raises(lambda: x.geometric_(1.5)),
+        raises(lambda: x.cauchy_(0.0, -1.0)),
+        raises(lambda: x.log_normal_(0.0, -1.0)),
+        raises(lambda: x.random_(5, 2)),
+        raises(lambda: T.zeros(3, dtype=T.uint8).random_(-1, 5)),
+        raises(lambda: T.zeros(3, dtype=T.bool).random_(0, 3)),
+        raises(lambda: T.zeros(3, requires_grad=True).uniform_()),
+        raises(lambda: T.zeros(3, requires_grad=True).normal_()),
+        x.uniform_(2.0, 2.0),
+        x.normal_(1.0, 0.0),
+        x.bernoulli_(1.0),
+        x.bernoulli_(0.0),
+        T.zeros(2, dtype=T.int32).bernoulli_(1.0),
+        T.zeros(0).normal_(),
+        raises(lambda: T.bernoulli(T.tensor([0.5, 1.5]))),
+        raises(lambda: T.bernoulli(T.tensor([1, 0]))),
+        raises(lambda: T.normal(T.zeros(2), T.tensor([1.0, -1.0]))),
+        raises(lambda: T.normal(0.0, -1.0, size=(2,))),
+    )
+
+
+# --- register_hook -------------------------------------------------------------------------------
+
+
+@program()
+def prog_tts_register_hook_errors(T: Any) -> Any:
+    x = T.ones(2)
+    g = T.ones(2, requires_grad=True)
+    return (
+        raises(lambda: x.register_hook(lambda g: g)),
+        raises(lambda: T.tensor([1]).register_hook(lambda g: g)),
+        raises(lambda: x.register_post_accumulate_grad_hook(lambda t: None)),
+        raises(lambda: (g * 2).register_post_accumulate_grad_hook(lambda t: None)),
+        type(g.register_hook(lambda gr: gr)).__name__,
+        raises(lambda: x.retain_grad()),
+        g.retain_grad(),
+        g.retains_grad,
+    )
+
+
+@pytest.mark.parametrize("name", _SET.params())
+def test_program_matches_torch(name: str) -> None:
+    _h.test_program_matches_torch(name)
