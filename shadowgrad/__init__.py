@@ -178,6 +178,20 @@ def result_type(tensor1: Any, tensor2: Any) -> dtype:
     """Mirrors `torch.result_type`."""
     from .ops.registry import result_type_of
 
+    for v in (tensor1, tensor2):
+        if not isinstance(v, (Tensor, _builtins.int, _builtins.float, _builtins.complex)):
+            import numpy as np
+
+            if not isinstance(v, (np.number, np.bool_)):
+                from ._signatures import invalid_combination
+
+                sigs = (
+                    ("Tensor tensor, Tensor other", (0, 1)),
+                    ("Number scalar, Tensor tensor", (1,)),
+                    ("Tensor tensor, Number other", (0,)),
+                    ("Number scalar1, Number scalar2", ()),
+                )
+                raise invalid_combination("result_type", sigs, 2, tensor1, tensor2)
     return result_type_of([tensor1, tensor2])
 
 

@@ -149,7 +149,14 @@ def tensor(
         _check_np_strides(data)
         arr = D.quiet(np.array, data, dtype=d._np, copy=True)
     else:
-        nested = _to_nested(data)
+        if d._cat < inferred._cat and d._cat < 3:
+            _check_narrowing(data, d)
+        try:
+            nested = _to_nested(data)
+        except ValueError:
+            if d._cat < 2:
+                raise TypeError(_NOT_INDEX) from None
+            raise
         try:
             if d._cat == 1 and (inferred._cat == 2 or dtype is not None):
                 arr = _checked_ints(nested, d, inferred._cat == 2)
@@ -165,6 +172,35 @@ def tensor(
     if arr.dtype == object:
         raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
     return _finish(arr, requires_grad)
+
+
+_NOT_INDEX = "only integer tensors of a single element can be converted to an index"
+
+
+def _leaves(data: Any) -> Any:
+    if isinstance(data, _SEQUENCES):
+        for x in data:
+            yield from _leaves(x)
+    else:
+        yield data
+
+
+def _check_narrowing(data: Any, d: D.dtype) -> None:
+    """torch.tensor unpacks each element of a sequence as d's C type: into an integer (or
+    bool) type through __index__, which refuses a non-integer tensor, into a real type refusing
+    a Python complex (a complex tensor's item, or any complex into an integer type)."""
+    for x in _leaves(data):
+        if isinstance(x, Tensor):
+            if d._cat < 2 and (x._data.dtype.kind not in "biu" or x._data.size != 1):
+                raise TypeError(_NOT_INDEX)
+            if x.dtype.is_complex and x._data.size == 1 and complex(x._data).imag != 0:
+                raise RuntimeError("value cannot be converted to type double without overflow")
+        elif isinstance(x, (complex, np.complexfloating)) and d._cat:
+            if d._cat == 1:
+                name = "complex" if type(x) is complex else f"numpy.{type(x).__name__}"
+                raise TypeError(f"'{name}' object cannot be interpreted as an integer")
+            if type(x) is complex:
+                raise TypeError("must be real number, not complex")
 
 
 def _check_first_unsized(data: Any) -> None:
@@ -310,6 +346,10 @@ def asarray(
     else:
         r = obj
     if requires_grad != r.requires_grad and r.is_leaf:
+        if requires_grad and r.dtype._cat < 2:
+            raise RuntimeError(
+                "Only Tensors of floating point and complex dtype can require gradients"
+            )
         r.requires_grad_(requires_grad)
     return r
 
@@ -621,19 +661,21 @@ def arange(
     """Mirrors `torch.arange`: int64 for integer arguments, the default dtype otherwise."""
     check_device(device)
     if end is None:
-        if not isinstance(start, (int, float, np.number, Tensor)):
+        if not isinstance(start, (int, float, complex, np.number, Tensor)):
             raise TypeError(
                 f"arange(): argument 'end' (position 1) must be Number, not {type(start).__name__}"
             )
         start, end = 0, start
     vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
     start, end, step = vals
+    if out is not None and dtype is None:
+        dtype = out.dtype
+    if dtype is not None or any(isinstance(v, (complex, np.complexfloating)) for v in vals):
+        _check_range_args("arange", dtype, vals)
     if not step > 0 and not step < 0:  # a nan step too
         raise RuntimeError("step must be nonzero")
     if not (math.isfinite(start) and math.isfinite(end)):
         raise RuntimeError(f"unsupported range: {start} -> {end}")
-    if out is not None and dtype is None:
-        dtype = out.dtype
     if (end - start) * step < 0 and end != start:
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if dtype is None:
@@ -648,6 +690,8 @@ def arange(
         n = max(abs(num) // abs(xst) * (1 if (num >= 0) == (xst > 0) else -1), 0)
     else:
         n = max(math.ceil((end - start) / step), 0)
+    if n > _INT64_MAX:
+        raise RuntimeError("invalid size, possible overflow?")
     if dtype.is_floating_point:
         arr = (start + step * np.arange(n, dtype=np.float64)).astype(dtype._np)
     else:
@@ -657,6 +701,20 @@ def arange(
     if out is not None:
         return _arange_out(arr, out)
     return _finish(arr, requires_grad)
+
+
+_INT64_MAX = (1 << 63) - 1
+
+
+def _check_range_args(name: str, dtype: D.dtype | None, vals: Any) -> None:
+    """arange's and range's kernels, dispatched on the dtype before they read the numbers:
+    none for bool or complex, and a complex bound or step does not convert to the double the
+    kernel reads it as first."""
+    d = dtype or D.get_default_dtype()
+    if d is D.bool_ or d.is_complex:
+        raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{d._short}'")
+    if any(isinstance(v, (complex, np.complexfloating)) for v in vals):
+        raise RuntimeError("value cannot be converted to type double without overflow")
 
 
 def _arange_out(arr: np.ndarray, out: Tensor) -> Tensor:
@@ -709,6 +767,15 @@ def _space_arg_error(name: str, base: str, *args: Any) -> None:
 _NO_STEPS: Any = object()
 
 
+class _SpaceKernel:
+    """The kernel name linspace's errors give (logspace checks its arguments through it)."""
+
+    name = "linspace"
+
+
+_space_kernel = _SpaceKernel()
+
+
 def linspace(
     start: Any,
     end: Any,
@@ -737,6 +804,8 @@ def linspace(
     d = dtype or D.get_default_dtype()
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
+    if d is D.bool_ and steps:
+        raise NotImplementedError(f"\"{_space_kernel.name}_cpu\" not implemented for 'Bool'")
     if dtype is None and any(
         isinstance(v, complex) or (isinstance(v, Tensor) and v.dtype.is_complex)
         for v in (start, end)
@@ -830,6 +899,8 @@ def full_like(
             f"{type(fill_value).__name__}"
         )
     shape, d = _like(input, dtype)
+    if d is not D.float16:  # torch converts a half's value through float
+        D.check_scalar_fits(fill_value, d)
     return like_layout(_factory(fill_value, (shape,), d, requires_grad), input, memory_format)
 
 
@@ -961,6 +1032,12 @@ def logspace(
     """Mirrors `torch.logspace`: base raised to evenly spaced exponents."""
     check_device(device)
     d = dtype or D.get_default_dtype()
+    _space_kernel.name = "logspace"
+    try:
+        if d is D.bool_:
+            linspace(start, end, steps, dtype=d)
+    finally:
+        _space_kernel.name = "linspace"
     exps = linspace(start, end, steps, dtype=D.float64)._data
     with np.errstate(all="ignore"):
         arr = np.power(float(base), exps)
@@ -1006,6 +1083,7 @@ def range(
         stacklevel=2,
     )
     check_device(device)
+    _check_range_args("range", dtype, (start, end, step))
     if step == 0:
         raise RuntimeError("step must be nonzero")
     if (end - start) * step < 0:

@@ -20,7 +20,7 @@ from . import shape as S
 from ._accumulate import add_at
 from ._util import shape_str, wrap_dim
 from .inplace import apply_inplace, fill_
-from .registry import defop
+from .registry import HOOKED_EXTRA, defop
 
 _INT_KINDS = "iu"
 
@@ -118,6 +118,8 @@ def _as_index_array(v: Any) -> np.ndarray:
     """A tensor/list index as an ndarray (bool or integer), with torch's dtype errors."""
     if isinstance(v, Tensor):
         a = v._data
+        if a.dtype.kind in _INT_KINDS and a.dtype.itemsize < 4 and a.dtype != np.uint8:
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     else:
         try:
             a = np.asarray(
@@ -203,7 +205,7 @@ def _slice_bounds(s: slice, n: int) -> tuple[int, int, int]:
 
 
 def _apply_slicing(
-    self: Tensor, index: tuple[Any, ...], setting: bool
+    self: Tensor, index: tuple[Any, ...], setting: bool, check: bool = True
 ) -> tuple[Tensor, list[Any], bool]:
     """Apply the basic part of an index; returns the view, the advanced part and whether any."""
     nd = self.ndim
@@ -213,7 +215,7 @@ def _apply_slicing(
     result = self
     dim = 0
     adv: list[Any] = []  # per result dim: slice(None) or an index array
-    has_adv = False
+    has_adv = out_of_bounds = False
     for i in index:
         if i is None:
             result = S._unsqueeze(result, dim)
@@ -258,10 +260,7 @@ def _apply_slicing(
             else:
                 n = shape[dim]
                 if arr.size and (arr.max() >= n or arr.min() < -n):
-                    bad = arr[(arr >= n) | (arr < -n)].flat[0]
-                    raise IndexError(
-                        f"index {bad} is out of bounds for dimension {dim} with size {n}"
-                    )
+                    out_of_bounds = True
                 adv.append(arr.astype(np.intp, copy=False))
                 dim += 1
             has_adv = True
@@ -281,7 +280,73 @@ def _apply_slicing(
                     "shape mismatch: indexing tensors could not be broadcast together with shapes "
                     + ", ".join(shape_str(a) for a in arrays)
                 ) from None
+        sizes = [
+            n for n, a in zip(result._data.shape, adv, strict=False) if not isinstance(a, slice)
+        ]
+        if 0 in sizes and 0 not in np.broadcast_shapes(*arrays):
+            raise IndexError("index is out of bounds for dimension with size 0")
+        if out_of_bounds:
+            if check:
+                _raise_out_of_bounds(result._data.shape, adv)
+            # the result has no elements: torch reads no index, numpy would check them all
+            shape = result._data.shape
+            adv = [
+                a if isinstance(a, slice) else np.clip(a, -n, n - 1)
+                for a, n in zip(adv, shape, strict=False)
+            ]
     return result, adv, has_adv
+
+
+def _raise_out_of_bounds(shape: tuple[int, ...], adv: list[Any]) -> None:
+    """torch's index kernel's error: it walks the result's elements in order and, in each, the
+    index tensors in order, naming the first bad one by its place among the index tensors. A
+    result with no elements reads no index. The error carries how many leading elements of the
+    broadcast index were good (index_put_ writes those before it fails)."""
+    arrays = [(a, n) for a, n in zip(adv, shape, strict=False) if not isinstance(a, slice)]
+    kept = [n for a, n in zip(adv, shape, strict=False) if isinstance(a, slice)] + list(
+        shape[len(adv) :]
+    )
+    b = np.broadcast_arrays(*(a for a, _ in arrays))
+    if b[0].size == 0 or 0 in kept:
+        return
+    bad = np.zeros(b[0].shape, np.bool_)
+    for a, (_, n) in zip(b, arrays, strict=True):
+        bad |= (a >= n) | (a < -n)
+    first = int(np.argmax(bad.reshape(-1)))
+    for i, (a, (_, n)) in enumerate(zip(b, arrays, strict=True)):
+        v = int(a.reshape(-1)[first])
+        if not -n <= v < n:
+            err = IndexError(f"index {v} is out of bounds for dimension {i} with size {n}")
+            err.good = first  # type: ignore[attr-defined]
+            raise err
+
+
+def _put_until_bad(
+    self: Tensor, index: tuple[Any, ...], values: Tensor, err: Exception, acc: bool = False
+) -> None:
+    """index_put_'s kernel writes the elements before the first bad index, then fails: do the
+    same (values checked to fit first, as torch does before its kernel)."""
+    good = getattr(err, "good", None)
+    if good is None:
+        return
+    shape = self._data.shape
+    adv = list(index)
+    where = [k for k, a in enumerate(adv) if not isinstance(a, slice)]
+    safe = tuple(
+        a if isinstance(a, slice) else np.clip(a, -n, n - 1)
+        for a, n in zip(adv, shape, strict=False)
+    )
+    _check_values_fit(self, safe, values)
+    lin = np.arange(self._data.size).reshape(shape)[safe]
+    block = np.broadcast_shapes(*(adv[k].shape for k in where))
+    pre = math.prod(shape[: where[0]]) if where[-1] - where[0] == len(where) - 1 else 1
+    count = good * (lin.size // max(pre * math.prod(block), 1))
+    vals = np.broadcast_to(values._data.astype(self._data.dtype), lin.shape)
+    at = np.unravel_index(lin.reshape(-1)[:count], shape)
+    if acc:
+        add_at(self._data, at, vals.reshape(-1)[:count])
+    else:
+        self._data[at] = vals.reshape(-1)[:count]
 
 
 def getitem(self: Tensor, index: Any) -> Tensor:
@@ -356,13 +421,33 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
             "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
         )
-    sliced, adv, has_adv = _apply_slicing(self, _normalize(index), True)
+    index = _normalize(index)
+    if value._data.size == 1:
+        _check_byte_mask_fill(index)
+    try:
+        sliced, adv, has_adv = _apply_slicing(self, index, True)
+    except IndexError as e:
+        if hasattr(e, "good"):
+            sliced, adv, _ = _apply_slicing(self, index, True, check=False)
+            _put_until_bad(sliced, tuple(adv), _strip_leading_ones(value), e)
+        raise
     if not has_adv:
         _copy_to(sliced, value)
         return
     if value._data.dtype != sliced._data.dtype:
         value = value.to(sliced.dtype)
     _index_put_checked(sliced, tuple(adv), _strip_leading_ones(value), False)
+
+
+def _check_byte_mask_fill(index: tuple[Any, ...]) -> None:
+    """index_put_ of one value by a lone mask is torch's masked_fill_, which refuses a uint8
+    mask (before the deprecated uint8 index would be read as a bool one)."""
+    tensors = [i for i in index if not (i is None or i is Ellipsis or isinstance(i, slice))]
+    tensors = [i for i in tensors if not (_is_int(i) or isinstance(i, (bool, np.bool_)))]
+    if len(tensors) == 1 and isinstance(tensors[0], Tensor) and tensors[0].dtype is D.uint8:
+        raise RuntimeError(
+            "masked_fill_ only supports boolean masks, but got mask with dtype unsigned char"
+        )
 
 
 def _check_values_fit(self: Tensor, indices: tuple[Any, ...], values: Tensor) -> None:
@@ -383,14 +468,29 @@ def _index_put_checked(self: Tensor, indices: tuple[Any, ...], values: Tensor, a
     return apply_inplace(_index_put, self, indices, values, acc)
 
 
+def _check_index_elements(indices: Any, pos: int) -> None:
+    """index_put's indices are a list of Tensors in torch's argument parser (None refused)."""
+    for k, i in enumerate(indices):
+        if not isinstance(i, Tensor):
+            raise TypeError(
+                f"expected Tensor as element {k} in argument {pos - 1}, but got {type(i).__name__}"
+            )
+
+
 def _check_index_put(
-    self: Tensor, indices: Any, values: Tensor, name: str = "index_put_", pos: int = 1
+    self: Tensor,
+    indices: Any,
+    values: Tensor,
+    name: str = "index_put_",
+    pos: int = 1,
+    check: bool = True,
 ) -> tuple[Any, ...]:
     if not isinstance(indices, (tuple, list)):
         raise TypeError(
             f"{name}(): argument 'indices' (position {pos}) must be tuple of Tensors, not "
             f"{type(indices).__name__}"
         )
+    _check_index_elements(indices, pos)
     if values._data.dtype != self._data.dtype:
         raise RuntimeError(
             "Index put requires the source and destination dtypes match, got "
@@ -400,15 +500,15 @@ def _check_index_put(
         raise IndexError(
             f"too many indices for tensor of dimension {self.ndim} (got {len(indices)})"
         )
-    _, adv, _ = _apply_slicing(
-        _make(self._data), tuple(slice(None) if i is None else i for i in indices), True
-    )
+    _, adv, _ = _apply_slicing(_make(self._data), tuple(indices), True, check)
     _check_values_fit(self, tuple(adv), values)
     return tuple(adv)
 
 
 def index_put(input: Tensor, indices: Any, values: Tensor, accumulate: bool = False) -> Tensor:
     """Mirrors `torch.index_put`."""
+    if not accumulate and isinstance(indices, (tuple, list)) and values._data.size == 1:
+        _check_byte_mask_fill(tuple(indices))
     idx = _check_index_put(input, indices, values, "index_put")
     return _index_put(input, idx, values, bool(accumulate))
 
@@ -419,6 +519,7 @@ def _index_put_function(fn: Any) -> Any:
     def function(input: Tensor, indices: Any, values: Tensor, accumulate: bool = False) -> Any:
         if not isinstance(indices, (tuple, list)):
             _check_index_put(input, indices, values, fn.__name__, 2)
+        _check_index_elements(indices, 2)
         return fn(input, indices, values, accumulate)
 
     function.__name__ = function.__qualname__ = fn.__name__
@@ -428,7 +529,15 @@ def _index_put_function(fn: Any) -> Any:
 
 def index_put_(self: Tensor, indices: Any, values: Tensor, accumulate: bool = False) -> Tensor:
     """Mirrors `torch.Tensor.index_put_`."""
-    idx = _check_index_put(self, indices, values)
+    if not accumulate and isinstance(indices, (tuple, list)) and values._data.size == 1:
+        _check_byte_mask_fill(tuple(indices))
+    try:
+        idx = _check_index_put(self, indices, values)
+    except IndexError as e:
+        if hasattr(e, "good"):
+            idx = _check_index_put(self, indices, values, check=False)
+            _put_until_bad(self, idx, values, e, bool(accumulate))
+        raise
     return apply_inplace(_index_put, self, idx, values, bool(accumulate))
 
 
@@ -476,6 +585,8 @@ _gather = defop(
     ),
     complex=True,
 )
+# torch's GatherBackward0 saves self too (shadowgrad's formula reads its sizes only)
+HOOKED_EXTRA["gather"] = lambda args, saved: [args[0]]
 _scatter_add = defop(
     "scatter_add",
     "ScatterAddBackward0",
@@ -543,8 +654,40 @@ def _gather_checks(self: Tensor, dim: int, index: Tensor, what: str) -> tuple[in
     return d, a
 
 
+def _not_tensor(fn: str, arg: str, pos: int, v: Any) -> TypeError:
+    """torch's parser error for a non-Tensor `index`, at its position in the function form;
+    the method form (`_method`) reports one less."""
+    from .._signatures import _type_name
+
+    e = TypeError(f"{fn}(): argument '{arg}' (position {pos}) must be Tensor, not {_type_name(v)}")
+    e.arg_pos = (fn, arg, pos, _type_name(v))  # type: ignore[attr-defined]
+    return e
+
+
+def _method(fn: Any) -> Any:
+    """fn as a Tensor method: a parser error names the argument's position without self."""
+
+    def method(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except TypeError as e:
+            if not hasattr(e, "arg_pos"):
+                raise
+            name, arg, pos, got = e.arg_pos
+            raise TypeError(
+                f"{name}(): argument '{arg}' (position {pos - 1}) must be Tensor, not {got}"
+            ) from None
+
+    method.__name__ = method.__qualname__ = fn.__name__
+    method.__doc__ = fn.__doc__
+    method.__wrapped__ = fn  # type: ignore[attr-defined]
+    return method
+
+
 def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
     """Mirrors `torch.gather`."""
+    if not isinstance(index, Tensor):
+        raise _not_tensor("gather", "index", 3, index)
     d, a = _gather_checks(input, dim, index, "gather")
     shape = input._data.shape
     for k in range(a.ndim):
@@ -565,7 +708,12 @@ def _scatter_checks(
     src_shape = src._data.shape if isinstance(src, Tensor) else None
     for k in range(a.ndim):
         bad_self = k != d and a.shape[k] > shape[k]
-        bad_src = src_shape is not None and a.shape[k] > src_shape[k]
+        if not bad_self and src_shape and k >= len(src_shape):  # torch's src.size(k)
+            n = len(src_shape)
+            raise IndexError(
+                f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {k})"
+            )
+        bad_src = src_shape is not None and a.shape[k] > (src_shape[k] if src_shape else 1)
         if bad_self or bad_src:
             msg = (
                 f"Expected index {shape_str(a.shape)} to be no larger than self "
@@ -942,6 +1090,8 @@ def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
 
 def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
     """Mirrors `torch.index_select`."""
+    if not isinstance(index, Tensor):
+        raise _not_tensor("index_select", "index", 3, index)
     d = wrap_dim(dim, input.ndim)
     a = index._data
     if a.ndim > 1:
@@ -1294,6 +1444,8 @@ _take = defop(
 
 def take(input: Tensor, index: Tensor) -> Tensor:
     """Mirrors `torch.take`."""
+    if not isinstance(index, Tensor):
+        raise _not_tensor("take", "index", 2, index)
     a = index._data
     if a.dtype.kind not in _INT_KINDS:
         raise RuntimeError(
@@ -1301,6 +1453,8 @@ def take(input: Tensor, index: Tensor) -> Tensor:
         )
     n = input._data.size
     if a.size and (a.max() >= n or a.min() < -n):
+        if n == 0:
+            raise IndexError("take(): tried to take from an empty tensor")
         bad = a[(a >= n) | (a < -n)].flat[0]
         raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} elements.")
     return _take(input, a.astype(np.intp, copy=False), tuple(input._data.shape))
@@ -1368,14 +1522,14 @@ METHODS: dict[str, Any] = {
     "__setitem__": setitem,
     "index_put": index_put,
     "index_put_": index_put_,
-    "gather": gather,
+    "gather": _method(gather),
     "scatter": scatter,
     "scatter_": scatter_,
     "scatter_reduce": _scatter_reduce_method,
     "scatter_reduce_": scatter_reduce_,
     "scatter_add": scatter_add,
     "scatter_add_": _inplace(scatter_add, "scatter_add_"),
-    "index_select": index_select,
+    "index_select": _method(index_select),
     "index_add": index_add,
     "index_add_": _inplace(index_add, "index_add_"),
     "index_copy": index_copy,
@@ -1385,7 +1539,7 @@ METHODS: dict[str, Any] = {
     "masked_select": masked_select,
     "masked_scatter": masked_scatter,
     "masked_scatter_": _inplace(masked_scatter, "masked_scatter_"),
-    "take": take,
+    "take": _method(take),
     "take_along_dim": take_along_dim,
     "nonzero": nonzero,
     "argwhere": argwhere,

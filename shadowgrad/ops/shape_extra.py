@@ -1551,6 +1551,8 @@ def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) 
         )
     n = input._data.size
     if a.size and (a.max() >= n or a.min() < -n):
+        if n == 0:
+            raise IndexError("put_(): Tried to put elements into an empty tensor")
         bad = a[(a >= n) | (a < -n)].flat[0]
         raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} elements.")
     return _put(input, np.where(a < 0, a + n, a), source, bool(accumulate))

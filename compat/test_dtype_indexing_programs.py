@@ -1,0 +1,963 @@
+"""Differential programs: type promotion, indexing and tensor creation, drawn from torch's
+test_type_promotion.py, test_indexing.py and test_tensor_creation_ops.py and from user code.
+result_type/promote_types/can_cast and the scalar / 0-dim / n-dim promotion categories,
+in-place promotion errors, the default dtype, torch.tensor from nested lists and numpy arrays,
+the factories (arange/linspace/logspace/full/eye/*_like) with their dtype inference and errors,
+advanced indexing (masks, integer tensors, lists, None, Ellipsis, negative and out-of-range
+indices, mixed basic/advanced), setitem with broadcasting and casting, index_put_ with
+duplicates, and the index_*/take/put/scatter/gather/masked_* ops with their gradients. The
+programs register into test_realistic_programs_3's set and run through its harness.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from . import test_realistic_programs_3 as _h
+from .engines import raises
+from .test_realistic_programs_2 import _data
+
+pytest.importorskip("torch")
+
+_SET = _h.Subset()  # this file's programs: registered into set 3, run by its harness
+program = _SET.program
+
+
+def _x(T: Any, *shape: int, seed: int = 0, rg: bool = True) -> Any:
+    return T.tensor(_data(*shape, seed=seed), requires_grad=rg)
+
+
+def _dtypes(T: Any) -> list[Any]:
+    return [
+        T.bool, T.uint8, T.int8, T.int16, T.int32, T.int64,
+        T.float16, T.float32, T.float64, T.complex64, T.complex128,
+    ]  # fmt: skip
+
+
+# --- result_type / promote_types / can_cast ------------------------------------------------
+
+
+@program()
+def prog_dti_promote_types_table(T: Any) -> Any:
+    ds = _dtypes(T)
+    return [[T.promote_types(a, b) for b in ds] for a in ds]
+
+
+@program()
+def prog_dti_can_cast_table(T: Any) -> Any:
+    ds = _dtypes(T)
+    return [[T.can_cast(a, b) for b in ds] for a in ds]
+
+
+@program()
+def prog_dti_result_type_categories(T: Any) -> Any:
+    i8 = T.tensor([1, 2], dtype=T.int8)
+    u8 = T.tensor([1, 2], dtype=T.uint8)
+    f16 = T.tensor([1.0], dtype=T.float16)
+    z = T.tensor(1.5, dtype=T.float64)
+    zi = T.tensor(7)
+    return (
+        T.result_type(i8, 5),
+        T.result_type(i8, 5.0),
+        T.result_type(i8, 1j),
+        T.result_type(u8, True),
+        T.result_type(u8, -1),
+        T.result_type(f16, z),
+        T.result_type(i8, z),
+        T.result_type(u8, zi),
+        T.result_type(i8, u8),
+        T.result_type(2, 3.0),
+        T.result_type(True, False),
+        T.result_type(z, zi),
+        T.result_type(zi, 2.5),
+        T.result_type(T.tensor([True]), zi),
+        raises(lambda: T.result_type(1, "a")),
+        raises(lambda: T.result_type([1], 2)),
+    )
+
+
+@program()
+def prog_dti_promotion_ops_scalar_zero_dim(T: Any) -> Any:
+    i8 = T.tensor([1, 2], dtype=T.int8)
+    u8 = T.tensor([200, 100], dtype=T.uint8)
+    f16 = T.tensor([1.5, 2.5], dtype=T.float16)
+    b = T.tensor([True, False])
+    return (
+        i8 + 300,
+        u8 + T.tensor(1000),
+        i8 + T.tensor(1.5, dtype=T.float64),
+        f16 * T.tensor(3.0, dtype=T.float64),
+        b + b,
+        b * 2.5,
+        b + T.tensor(1, dtype=T.int8),
+        u8 - i8,
+        u8 * 2,
+        i8 / 2,
+        i8 // 2,
+        u8 / T.tensor([3], dtype=T.uint8),
+        T.tensor(3, dtype=T.int32) + T.tensor(2.0, dtype=T.float16),
+        T.tensor([1.5], dtype=T.float32) * (1 + 2j),
+        T.tensor([1, 2]) * T.tensor(2 + 0j),
+    )
+
+
+@program()
+def prog_dti_inplace_promotion_errors(T: Any) -> Any:
+    out = []
+    for make, other in [
+        (lambda: T.tensor([1, 2]), 1.5),
+        (lambda: T.tensor([1, 2]), T.tensor([1.5, 2.5])),
+        (lambda: T.tensor([1, 2]), T.tensor(1.5)),
+        (lambda: T.tensor([True, False]), 1),
+        (lambda: T.tensor([True, False]), T.tensor([1, 2])),
+        (lambda: T.tensor([1.0, 2.0]), 1j),
+        (lambda: T.tensor([1.0, 2.0]), T.tensor([1j, 2j])),
+        (lambda: T.tensor([1, 2], dtype=T.uint8), T.tensor([1, 2], dtype=T.int8)),
+        (lambda: T.tensor([1.0], dtype=T.float16), T.tensor([1.0], dtype=T.float64)),
+        (lambda: T.tensor([1, 2], dtype=T.int8), 1000),
+    ]:
+        for op in ("add_", "sub_", "mul_", "div_", "pow_", "copy_"):
+            t = make()
+            r = raises(lambda o=op, t=t, v=other: getattr(t, o)(v))
+            out.append((op, r, t))
+    return out
+
+
+@program()
+def prog_dti_iadd_operator_promotion(T: Any) -> Any:
+    a = T.tensor([1, 2], dtype=T.int32)
+    a += T.tensor([1, 2], dtype=T.int64)
+    b = T.tensor([1.0, 2.0], dtype=T.float16)
+    b *= T.tensor([3.0], dtype=T.float64)
+    c = T.tensor([1, 2])
+    r = raises(lambda: c.__iadd__(0.5))
+    d = T.tensor([1.0])
+    d += T.tensor(2, dtype=T.int64)
+    e = T.tensor([1, 2])
+    r2 = raises(lambda: e.__itruediv__(2))
+    return a, b, r, c, d, r2, e
+
+
+@program()
+def prog_dti_comparison_and_where_promotion(T: Any) -> Any:
+    i = T.tensor([1, 2, 3], dtype=T.int8)
+    f = T.tensor([1.0, 2.5, 3.0], dtype=T.float16)
+    return (
+        i == f,
+        i < 2.5,
+        T.where(i > 1, i, f),
+        T.where(i > 1, i, 2.5),
+        T.where(i > 1, 1, 0),
+        T.where(i > 1, 1.0, 0),
+        T.where(i > 1, T.tensor(1.0, dtype=T.float64), i),
+        raises(lambda: T.where(i, i, f)),
+        T.maximum(i, f),
+        raises(lambda: T.clamp(i, min=f)),
+        T.eq(T.tensor([1 + 1j]), 1),
+    )
+
+
+@program()
+def prog_dti_default_dtype_changes(T: Any) -> Any:
+    old = T.get_default_dtype()
+    try:
+        T.set_default_dtype(T.float64)
+        a = T.tensor([1.0, 2.0])
+        b = T.tensor([1, 2]) * 0.5
+        c = T.tensor([1j])
+        d = T.arange(0.0, 1.0, 0.25)
+        e = T.linspace(0, 1, 3)
+        f = T.zeros(2)
+        g = T.full((2,), 1.5)
+        h = T.tensor(1.0, dtype=T.float32) + 1.0
+        i = T.result_type(T.tensor([1]), 1.0)
+        j = T.get_default_dtype()
+        T.set_default_dtype(T.float16)
+        k = (T.tensor([1.5]), T.arange(3.0), T.tensor(2) / 3, T.tensor([1, 2]) * 0.5)
+        r = raises(lambda: T.set_default_dtype(T.int64))
+        r2 = raises(lambda: T.set_default_dtype(T.complex64))
+        r3 = raises(lambda: T.set_default_dtype(T.uint8))
+        l_ = T.get_default_dtype()
+    finally:
+        T.set_default_dtype(old)
+    return a, b, c, d, e, f, g, h, i, j, k, r, r2, r3, l_
+
+
+@program(
+    xfail="shadowgrad has no complex32 (ComplexHalf) dtype for a float16 tensor with a complex"
+)
+def prog_dti_result_type_half_with_complex_zero_dim(T: Any) -> Any:
+    f16 = T.tensor([1.0], dtype=T.float16)
+    return T.result_type(f16, T.tensor(1j)), T.result_type(f16, 1j)
+
+
+# --- torch.tensor / as_tensor / from_numpy ---------------------------------------------------
+
+
+@program()
+def prog_dti_tensor_from_mixed_lists(T: Any) -> Any:
+    return (
+        T.tensor([True, 1]),
+        T.tensor([True, 1.5]),
+        T.tensor([1, 2.0]),
+        T.tensor([1, 2j]),
+        T.tensor([[True, False], [1, 0]]),
+        T.tensor([[1, 2], [3.5, 4]]),
+        T.tensor([]),
+        T.tensor([[]]),
+        T.tensor([[], []]),
+        T.tensor(()),
+        T.tensor(3),
+        T.tensor(3.5),
+        T.tensor(True),
+        T.tensor(2**40),
+        T.tensor([np.float16(1.5), 2]),
+        T.tensor([np.int8(1), np.int8(2)]),
+        T.tensor([np.float32(1.5)]),
+        T.tensor(np.float64(1.5)),
+        T.tensor([T.tensor(1), T.tensor(2)]),
+        T.tensor([T.tensor(1.5), 2]),
+        T.tensor([[T.tensor(1)], [T.tensor(2)]]),
+        T.tensor(np.bool_(True)),
+    )
+
+
+@program()
+def prog_dti_tensor_from_lists_errors(T: Any) -> Any:
+    return (
+        raises(lambda: T.tensor([[1, 2], [3]])),
+        raises(lambda: T.tensor([[1, 2], 3])),
+        raises(lambda: T.tensor([1, [2, 3]])),
+        raises(lambda: T.tensor(["a"])),
+        raises(lambda: T.tensor([1, None])),
+        raises(lambda: T.tensor(2**64)),
+        raises(lambda: T.tensor([2**63])),
+        raises(lambda: T.tensor([-(2**63) - 1])),
+        raises(lambda: T.tensor([300], dtype=T.uint8)),
+        raises(lambda: T.tensor([-1], dtype=T.uint8)),
+        raises(lambda: T.tensor([1.5], dtype=T.int32)),
+        raises(lambda: T.tensor([1j], dtype=T.float32)),
+        raises(lambda: T.tensor([float("nan")], dtype=T.int64)),
+        raises(lambda: T.tensor([float("inf")], dtype=T.int32)),
+        raises(lambda: T.tensor({1: 2})),
+        raises(lambda: T.tensor({1, 2})),
+        raises(lambda: T.tensor([T.tensor([1, 2]), T.tensor([3])])),
+        raises(lambda: T.tensor([T.tensor([1, 2]), [3, 4]])),
+    )
+
+
+@program()
+def prog_dti_tensor_dtype_argument_casts(T: Any) -> Any:
+    return (
+        T.tensor([1.7, -1.7, 2.5], dtype=T.int64),
+        T.tensor([True, False], dtype=T.float32),
+        T.tensor([0, 2, -3], dtype=T.bool),
+        T.tensor([1.5, 0.0], dtype=T.bool),
+        T.tensor([1 + 2j], dtype=T.complex128),
+        T.tensor([1, 2], dtype=T.complex64),
+        T.tensor(70000.0, dtype=T.float16),
+        T.tensor([1e-8], dtype=T.float16),
+        T.tensor(np.array([1.7, -1.7]), dtype=T.int32),
+        T.tensor(np.array([300, -1]), dtype=T.uint8),
+        T.tensor(np.array([1.5]), dtype=T.float16),
+    )
+
+
+@program()
+def prog_dti_tensor_from_numpy_dtypes(T: Any) -> Any:
+    arrs = [
+        np.array([1, 2], dtype=np.int8),
+        np.array([1, 2], dtype=np.uint8),
+        np.array([1, 2], dtype=np.int16),
+        np.array([1, 2], dtype=np.int32),
+        np.array([1, 2], dtype=np.int64),
+        np.array([1, 2], dtype=np.float16),
+        np.array([1, 2], dtype=np.float32),
+        np.array([1, 2], dtype=np.float64),
+        np.array([1, 2], dtype=np.complex64),
+        np.array([1, 2], dtype=np.complex128),
+        np.array([True, False]),
+        np.zeros((0, 3)),
+        np.array(5.0),
+        np.arange(12.0).reshape(3, 4).T,
+        np.arange(12.0)[::3],
+    ]
+    out = []
+    for a in arrs:
+        out.append((T.tensor(a), T.as_tensor(a), T.from_numpy(a), T.asarray(a)))
+    return out, raises(lambda: T.from_numpy(np.array(["a"]))), raises(lambda: T.from_numpy([1, 2]))
+
+
+@program(xfail="shadowgrad has no uint16/uint32/uint64 dtypes (torch 2.13 reads such arrays)")
+def prog_dti_from_numpy_unsigned_wide(T: Any) -> Any:
+    return [
+        (T.from_numpy(np.array([1, 2], dtype=t)), T.tensor(np.array([3], dtype=t)))
+        for t in (np.uint16, np.uint32, np.uint64)
+    ]
+
+
+@program()
+def prog_dti_from_numpy_sharing(T: Any) -> Any:
+    a = np.arange(6.0).reshape(2, 3)
+    t1 = T.from_numpy(a)
+    t2 = T.as_tensor(a)
+    t3 = T.tensor(a)
+    t4 = T.as_tensor(a, dtype=T.float32)
+    t5 = T.asarray(a)
+    t6 = T.asarray(a, copy=True)
+    a[0, 0] = 100.0
+    t1[1, 1] = -5.0
+    b = np.arange(4, dtype=np.int64)
+    t7 = T.as_tensor(b, dtype=T.int64)
+    b[0] = 42
+    nt = t1.numpy()
+    nt[0, 2] = 7.0
+    return t1, t2, t3, t4, t5, t6, a, t7, t1.is_contiguous(), t1[0, 2]
+
+
+@program()
+def prog_dti_from_numpy_negative_strides(T: Any) -> Any:
+    a = np.arange(6.0)[::-1]
+    return (
+        raises(lambda: T.from_numpy(a)),
+        raises(lambda: T.tensor(a)),
+        raises(lambda: T.as_tensor(a)),
+        raises(lambda: T.tensor(np.flip(np.arange(4).reshape(2, 2), 0))),
+        T.tensor(a.copy()),
+    )
+
+
+@program()
+def prog_dti_as_tensor_of_tensor(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    a = T.as_tensor(x)
+    b = T.as_tensor(x, dtype=T.float64)
+    c = T.asarray(x)
+    d = raises(lambda: T.asarray(x, dtype=T.int64))
+    i = T.tensor([1, 2])
+    e = T.as_tensor(i, dtype=T.int64)
+    return (
+        a is x,
+        b,
+        b.grad_fn,
+        c is x,
+        d,
+        e is i,
+        T.asarray([1, 2.5]),
+        T.asarray(3),
+        T.asarray([[1, 2]], dtype=T.float16),
+        T.asarray(T.tensor(5), dtype=T.float32),
+    )
+
+
+# --- factories --------------------------------------------------------------------------------
+
+
+@program()
+def prog_dti_arange_dtype_inference(T: Any) -> Any:
+    return (
+        T.arange(5),
+        T.arange(5.0),
+        T.arange(1, 4),
+        T.arange(0, 1, 0.25),
+        T.arange(T.tensor(3)),
+        T.arange(T.tensor(3.0)),
+        T.arange(0, T.tensor(2.5)),
+        T.arange(np.int64(3)),
+        T.arange(np.float32(2.5)),
+        T.arange(10, 0, -3),
+        T.arange(0, 5, dtype=T.float16),
+        T.arange(0.5, 5, dtype=T.int32),
+        T.arange(0, 1, 0.1).shape,
+        T.arange(-1.0, 1.0, 0.2).shape,
+        T.arange(0, 0),
+        T.arange(5, dtype=T.uint8),
+        raises(lambda: T.arange(3, dtype=T.complex64)),
+        T.arange(True, 4),
+        T.arange(1e-3),
+    )
+
+
+@program()
+def prog_dti_arange_errors(T: Any) -> Any:
+    return (
+        raises(lambda: T.arange(0, 5, 0)),
+        raises(lambda: T.arange(5, 0, 1)),
+        raises(lambda: T.arange(0, 5, -1)),
+        raises(lambda: T.arange(float("inf"))),
+        raises(lambda: T.arange(0, float("nan"))),
+        raises(lambda: T.arange(0, 10, dtype=T.bool)),
+        raises(lambda: T.arange("3")),
+        raises(lambda: T.arange(1j)),
+        raises(lambda: T.arange(300, dtype=T.int8)),
+        raises(lambda: T.arange(0, 1, 1e-30)),
+    )
+
+
+@program()
+def prog_dti_linspace_logspace(T: Any) -> Any:
+    return (
+        T.linspace(0, 10, 5),
+        T.linspace(0, 10, 5, dtype=T.int64),
+        T.linspace(10, 0, 4, dtype=T.int32),
+        T.linspace(-1, 1, 1),
+        T.linspace(3, 7, 0),
+        T.linspace(0, 1, 4, dtype=T.float64),
+        T.linspace(0j, 1 + 1j, 3),
+        T.linspace(T.tensor(0.0), T.tensor(1.0), 3),
+        T.linspace(0, 1, 5, dtype=T.float16),
+        T.linspace(0, 255, 4, dtype=T.uint8),
+        T.logspace(0, 2, 3),
+        T.logspace(0, 2, 3, base=2),
+        T.logspace(0, 3, 4, dtype=T.int64),
+        T.logspace(-1, 1, 3, base=10.0, dtype=T.float64),
+        T.logspace(0, 1, 0),
+        raises(lambda: T.linspace(0, 1, -1)),
+        raises(lambda: T.logspace(0, 1, -2)),
+        raises(lambda: T.linspace(0, 1)),
+        raises(lambda: T.linspace(0, 1, 2.5)),
+        raises(lambda: T.linspace(T.tensor([0.0, 1.0]), 1, 3)),
+        raises(lambda: T.linspace(0, 1, 3, dtype=T.bool)),
+    )
+
+
+@program()
+def prog_dti_full_dtype_inference(T: Any) -> Any:
+    return (
+        T.full((2,), 1),
+        T.full((2,), 1.5),
+        T.full((2,), True),
+        T.full((2,), 1j),
+        T.full((2, 0), 3),
+        T.full((), 7),
+        T.full((2,), 1.5, dtype=T.int64),
+        raises(lambda: T.full((2,), 300, dtype=T.uint8)),
+        T.full((2,), T.tensor(2.5)),
+        T.full([2, 2], np.float32(1.5)),
+        T.full((1,), float("nan"), dtype=T.float16),
+        raises(lambda: T.full((-1,), 1)),
+        raises(lambda: T.full((2,), 1j, dtype=T.float32)),
+        raises(lambda: T.full((2,), "x")),
+        raises(lambda: T.full(2, 1)),
+        raises(lambda: T.full((2,), float("inf"), dtype=T.int64)),
+        T.full_like(T.tensor([1, 2]), 2.7),
+        T.full_like(T.tensor([1.0, 2.0]), 3),
+        T.full_like(T.tensor([1, 2]), 5, dtype=T.float16),
+        raises(lambda: T.full_like(T.tensor([1, 2], dtype=T.uint8), -1)),
+        raises(lambda: T.full_like(T.tensor([1, 2]), 1j)),
+    )
+
+
+@program()
+def prog_dti_eye_and_factories(T: Any) -> Any:
+    return (
+        T.eye(3),
+        T.eye(2, 4),
+        T.eye(3, 0),
+        T.eye(0),
+        T.eye(3, dtype=T.int64),
+        T.eye(2, dtype=T.bool),
+        T.eye(2, dtype=T.complex64),
+        raises(lambda: T.eye(-1)),
+        raises(lambda: T.eye(2, -3)),
+        raises(lambda: T.eye(2.5)),
+        T.zeros(2, 3, dtype=T.int8),
+        T.ones((2, 0)),
+        T.zeros([]),
+        T.ones(T.Size([2, 1])),
+        T.zeros((2,), dtype=T.bool),
+        raises(lambda: T.zeros(-1)),
+        raises(lambda: T.ones(2, -3)),
+        raises(lambda: T.zeros(2.0)),
+        raises(lambda: T.zeros((2, 3), (4,))),
+        raises(lambda: T.empty(2, dtype="float32")),
+        T.empty(0, 3).shape,
+        T.empty((2, 3), dtype=T.float16).dtype,
+    )
+
+
+@program()
+def prog_dti_like_factories(T: Any) -> Any:
+    x = T.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True).t()
+    i = T.tensor([1, 2], dtype=T.int16)
+    return (
+        T.zeros_like(x),
+        T.zeros_like(x).requires_grad,
+        T.ones_like(x, dtype=T.int64),
+        T.empty_like(x).shape,
+        T.empty_like(x).stride(),
+        T.zeros_like(x).stride(),
+        T.zeros_like(x, memory_format=T.contiguous_format).stride(),
+        T.ones_like(i),
+        T.ones_like(i, requires_grad=False),
+        raises(lambda: T.ones_like(i, requires_grad=True)),
+        T.zeros_like(x, requires_grad=True).is_leaf,
+        T.rand_like(x).shape,
+        raises(lambda: T.rand_like(i)),
+        raises(lambda: T.randn_like(i)),
+        T.randint_like(i, 5).dtype,
+        raises(lambda: T.zeros_like([1, 2])),
+        x.new_zeros(3),
+        x.new_ones((2, 1), dtype=T.int64),
+        x.new_full((2,), 7),
+        x.new_empty(0).dtype,
+        x.new_tensor([1, 2]),
+        i.new_tensor([1.5]),
+        x.new_zeros(2).requires_grad,
+    )
+
+
+# --- advanced indexing ------------------------------------------------------------------------
+
+
+@program()
+def prog_dti_bool_mask_indexing_and_grad(T: Any) -> Any:
+    x = _x(T, 3, 4)
+    m = x > 0
+    y = x[m]
+    (y * y).sum().backward()
+    z = T.arange(12.0).reshape(3, 4)
+    return (
+        y, y.grad_fn, x.grad,
+        z[T.tensor([True, False, True])],
+        z[:, T.tensor([False, True, True, False])],
+        z[T.tensor([[True, False, True, False]] * 3)],
+        z[T.tensor(True)],
+        z[T.tensor(False)],
+        z[True],
+        z[False],
+        z[..., T.tensor([True, False, False, True])],
+        z[T.zeros(3, dtype=T.bool)],
+        z[T.tensor([1, 0, 1], dtype=T.uint8).bool()],
+        raises(lambda: z[T.tensor([True, False])]),
+        raises(lambda: z[T.tensor([[True, False]])]),
+        raises(lambda: z[:, T.tensor([True])]),
+    )  # fmt: skip
+
+
+@program()
+def prog_dti_integer_tensor_and_list_indexing(T: Any) -> Any:
+    z = T.arange(24.0).reshape(2, 3, 4)
+    return (
+        z[[0, 1]],
+        z[[0, 1], [2, 0]],
+        z[[[0], [1]], [[2, 0]]],
+        z[T.tensor([-1, 0])],
+        z[:, [-1, -3]],
+        z[:, :, T.tensor([[0, 3], [1, 2]])],
+        z[T.tensor(1)],
+        z[T.tensor([1])],
+        z[[1]],
+        z[(1,)],
+        z[[0, 1], ...],
+        z[..., [0, 1]],
+        z[[0, 1], :, [0, 3]],
+        z[:, [0, 1], [0, 3]],
+        z[[0], :, [0, 3]],
+        z[1, :, [0, 3]],
+        z[:, 1, [0, 3]],
+        z[None, [0, 1]],
+        z[[0, 1], None],
+        z[:, None, [0, 2], None],
+        z[T.tensor([], dtype=T.int64)],
+        z[:, []],
+        z[[]],
+        z[T.tensor([0, 1], dtype=T.int32)],
+        z[np.array([1, 0])],
+        z[[True, False]],
+        z[[0, 1], [True, False, True]],
+        z[[[0, 1], [1, 0]]],
+        z[[0, slice(None)]],
+    )
+
+
+@program()
+def prog_dti_mixed_basic_advanced_grad(T: Any) -> Any:
+    x = _x(T, 3, 4, 5)
+    a = x[:, [0, 2], 1:4]
+    b = x[[2, 0], :, [1, 3]]
+    c = x[1:, None, T.tensor([[0, 1]]), ::2]
+    d = x[..., [4, 4, 0]]
+    e = x[[0, 0, 2]]
+    loss = a.sum() + (b * b).sum() + c.pow(3).sum() + d.sum() + (e * 2).sum()
+    loss.backward()
+    return a.shape, b.shape, c.shape, d.shape, a.grad_fn, b.grad_fn, c.grad_fn, x.grad
+
+
+@program()
+def prog_dti_index_errors(T: Any) -> Any:
+    z = T.arange(12.0).reshape(3, 4)
+    return (
+        raises(lambda: z[3]),
+        raises(lambda: z[-4]),
+        raises(lambda: z[:, 4]),
+        raises(lambda: z[0, 0, 0]),
+        raises(lambda: z[T.tensor([3])]),
+        raises(lambda: z[T.tensor([-4])]),
+        raises(lambda: z[[0, 5]]),
+        raises(lambda: z[:, T.tensor([0, 4])]),
+        raises(lambda: z[T.tensor([0.0])]),
+        raises(lambda: z[T.tensor([1 + 0j])]),
+        raises(lambda: z[1.5]),
+        raises(lambda: z["a"]),
+        raises(lambda: z[[0, 1], [0, 1, 2]]),
+        raises(lambda: z[..., ...]),
+        raises(lambda: z[T.tensor([[0, 1]]), T.tensor([0, 1, 2])]),
+        raises(lambda: z[{0}]),
+        raises(lambda: z[T.tensor([0], dtype=T.int16)]),
+        raises(lambda: z[T.tensor([1], dtype=T.uint8)]),
+        raises(lambda: T.tensor(5.0)[0]),
+        raises(lambda: T.tensor(5.0)[[0]]),
+        T.tensor(5.0)[None],
+        T.tensor(5.0)[...],
+        T.tensor(5.0)[()],
+        raises(lambda: z[::-1]),
+        raises(lambda: z[::0]),
+    )
+
+
+@program()
+def prog_dti_uint8_index_deprecation(T: Any) -> Any:
+    z = T.arange(6.0).reshape(2, 3)
+    m = T.tensor([1, 0, 1], dtype=T.uint8)
+    r1 = z[:, m]
+    z2 = z.clone()
+    r2 = raises(lambda: z2.__setitem__((slice(None), m), -1.0))
+    return r1, r2, z2, raises(lambda: z[T.tensor([2, 0, 1], dtype=T.uint8)])
+
+
+@program()
+def prog_dti_zero_size_indexing(T: Any) -> Any:
+    z = T.zeros(0, 3)
+    w = _x(T, 2, 0, 3)
+    r = w[:, :, [0, 2]]
+    r.sum().backward()
+    return (
+        z[[]],
+        z[:, [0, 2]],
+        z[T.tensor([], dtype=T.bool)],
+        raises(lambda: z[0]),
+        raises(lambda: z[[0]]),
+        z[..., 1],
+        z[:, T.tensor([True, False, True])],
+        w[T.tensor([1])],
+        r,
+        r.grad_fn,
+        w.grad,
+        T.zeros(3, 0)[[0, 2]],
+        T.zeros(3, 0)[[0, 2]].shape,
+    )
+
+
+@program()
+def prog_dti_setitem_broadcast_and_cast(T: Any) -> Any:
+    a = T.zeros(3, 4)
+    a[0] = 1
+    a[1, :] = T.tensor([1, 2, 3, 4])
+    a[:, 0] = T.tensor(7.5, dtype=T.float64)
+    a[2] = T.tensor([[9.0, 8.0, 7.0, 6.0]])
+    a[a > 5] = 0
+    a[[0, 2], [1, 3]] = T.tensor([-1.0, -2.0])
+    a[:, [1]] = T.tensor([[5.0], [6.0], [7.0]])
+    b = T.zeros(3, dtype=T.int64)
+    b[0] = 2.7
+    b[1:] = T.tensor([1.9, -1.9])
+    c = T.zeros(2, dtype=T.bool)
+    c[0] = 5
+    d = T.zeros(2, 3)
+    d[...] = T.tensor([1.0, 2.0, 3.0])
+    d[None] = 4.0
+    e = T.zeros(2, 2)
+    e[T.tensor([[True, False], [False, True]])] = T.tensor([1.0, 2.0])
+    f = T.zeros(2, dtype=T.int32)
+    f[:] = True
+    return a, b, c, d, e, f
+
+
+@program()
+def prog_dti_setitem_errors(T: Any) -> Any:
+    a = T.zeros(3, 4)
+    i = T.zeros(3, dtype=T.int64)
+    return (
+        raises(lambda: a.__setitem__(0, T.ones(3))),
+        raises(lambda: a.__setitem__((slice(None), 0), T.ones(2))),
+        raises(lambda: a.__setitem__([0, 1], T.ones(3, 4))),
+        raises(lambda: a.__setitem__(a > 0, T.ones(2))),
+        raises(lambda: a.__setitem__(3, 1.0)),
+        raises(lambda: a.__setitem__(T.tensor([0, 3]), 1.0)),
+        raises(lambda: i.__setitem__(0, 1j)),
+        raises(lambda: i.__setitem__(0, T.tensor(1j))),
+        raises(lambda: i.__setitem__(slice(None), "x")),
+        raises(lambda: a.__setitem__(0, [1, 2, 3, 4])),
+        raises(lambda: a.__setitem__(0, None)),
+        a,
+    )
+
+
+@program()
+def prog_dti_setitem_autograd(T: Any) -> Any:
+    w = _x(T, 4)
+    v = _x(T, 2, seed=1)
+    y = w * 1.0
+    y[[0, 2]] = v
+    y2 = w * 2.0
+    y2[y2 > 0] = 0.0
+    y3 = w.clone()
+    y3[1:3] = v * 3
+    (y.sum() + (y2 * y2).sum() + y3.pow(2).sum()).backward()
+    leaf = T.zeros(2, requires_grad=True)
+    err = raises(lambda: leaf.__setitem__(0, 1.0))
+    return y, y.grad_fn, y2.grad_fn, y3.grad_fn, w.grad, v.grad, err, y._version, y3._version
+
+
+@program()
+def prog_dti_index_put_accumulate_duplicates(T: Any) -> Any:
+    a = T.zeros(5)
+    idx = T.tensor([0, 1, 1, 4, 0, 1])
+    a.index_put_((idx,), T.tensor(1.0), accumulate=True)
+    b = T.zeros(5)
+    b.index_put_((idx,), T.arange(6.0), accumulate=True)
+    c = T.zeros(3, 3, dtype=T.int64)
+    c.index_put_((T.tensor([0, 0, 2]), T.tensor([1, 1, 2])), T.tensor([5, 6, 7]), accumulate=True)
+    d = T.zeros(2, 3)
+    d.index_put_((T.tensor([1, 1]),), T.tensor([1.0, 2.0, 3.0]), accumulate=True)
+    e = T.zeros(4)
+    e.index_put_((T.tensor([True, False, True, True]),), T.tensor(2.0), accumulate=True)
+    x = _x(T, 5)
+    v = _x(T, 6, seed=2)
+    out = T.index_put(x, (idx,), v, accumulate=True)
+    out2 = x.index_put((T.tensor([1, 3]),), v[:2])
+    (out * out).sum().backward(retain_graph=True)
+    g1 = (x.grad.clone(), v.grad.clone())
+    out2.sum().backward()
+    return a, b, c, d, e, out, out.grad_fn, out2.grad_fn, g1, x.grad, v.grad
+
+
+@program()
+def prog_dti_index_put_errors(T: Any) -> Any:
+    a = T.zeros(3, 4)
+    return (
+        raises(lambda: a.index_put_((T.tensor([0, 1]),), T.ones(3))),
+        raises(lambda: a.index_put_((T.tensor([0, 5]),), T.ones(4))),
+        raises(lambda: a.index_put_((T.tensor([0.0]),), T.ones(4))),
+        raises(lambda: a.index_put_((T.tensor([0]),), T.ones(4, dtype=T.float64))),
+        raises(lambda: a.index_put_([T.tensor([0])], T.ones(4))),
+        raises(lambda: a.index_put_((T.tensor([0]), T.tensor([0]), T.tensor([0])), T.ones(1))),
+        raises(lambda: a.index_put_(T.tensor([0]), T.ones(4))),
+        raises(lambda: a.index_put_((T.tensor([0, 1]), T.tensor([0, 1, 2])), T.ones(1))),
+        raises(lambda: T.index_put(a, (T.tensor([0]),), T.ones(4, dtype=T.int64))),
+        raises(lambda: a.index_put_((None, T.tensor([1])), T.ones(3))),
+        a,
+    )
+
+
+@program()
+def prog_dti_index_select_and_grad(T: Any) -> Any:
+    x = _x(T, 4, 3)
+    idx = T.tensor([3, 0, 3])
+    y = T.index_select(x, 0, idx)
+    z = x.index_select(-1, T.tensor([2, 2], dtype=T.int32))
+    (y.pow(2).sum() + z.sum()).backward()
+    s = T.tensor(5.0)
+    return (
+        y, y.grad_fn, z.grad_fn, x.grad,
+        T.index_select(s, 0, T.tensor([0])),
+        T.index_select(s, 0, T.tensor(0)),
+        T.index_select(x.detach(), 0, T.tensor([], dtype=T.int64)),
+        raises(lambda: T.index_select(x, 0, T.tensor([4]))),
+        raises(lambda: T.index_select(x, 0, T.tensor([-1]))),
+        raises(lambda: T.index_select(x, 0, T.tensor([[0]]))),
+        raises(lambda: T.index_select(x, 0, T.tensor([0.0]))),
+        raises(lambda: T.index_select(x, 2, T.tensor([0]))),
+        raises(lambda: T.index_select(s, 0, T.tensor([1]))),
+        raises(lambda: T.index_select(x, 0, [0])),
+    )  # fmt: skip
+
+
+@program()
+def prog_dti_index_add_copy_fill(T: Any) -> Any:
+    x = _x(T, 4, 3)
+    src = _x(T, 3, 3, seed=1)
+    idx = T.tensor([0, 2, 0])
+    a = T.index_add(x, 0, idx, src, alpha=2.0)
+    b = x.index_copy(0, T.tensor([3, 1, 0]), src)
+    c = x.index_fill(1, T.tensor([0, 2]), -1.0)
+    d = x.index_fill(1, T.tensor([1]), T.tensor(4.0))
+    (a.sum() + (b * b).sum() + (c * x).sum() + d.sum()).backward()
+    i = T.zeros(3, dtype=T.int64)
+    i.index_add_(0, T.tensor([1, 1]), T.tensor([2, 3]))
+    f = T.zeros(2, 2)
+    f.index_fill_(0, T.tensor([1]), 2)
+    return (
+        a, b, c, d, a.grad_fn, b.grad_fn, c.grad_fn, d.grad_fn, x.grad, src.grad, i, f,
+        raises(lambda: T.zeros(3).index_add_(0, T.tensor([0]), T.ones(1, dtype=T.float64))),
+        raises(lambda: T.zeros(3).index_add_(0, T.tensor([3]), T.ones(1))),
+        raises(lambda: T.zeros(3).index_add_(0, T.tensor([0, 1]), T.ones(3))),
+        raises(lambda: T.zeros(3).index_copy_(0, T.tensor([0]), T.ones(2))),
+        raises(lambda: T.zeros(3).index_copy_(0, T.tensor([5]), T.ones(1))),
+        raises(lambda: T.zeros(3).index_fill_(0, T.tensor([3]), 1.0)),
+        raises(lambda: T.zeros(3).index_fill_(0, T.tensor([0]), T.ones(2))),
+        raises(lambda: T.zeros(3, dtype=T.int64).index_fill_(0, T.tensor([0]), 1.5)),
+        raises(lambda: T.zeros(3).index_fill_(0, T.tensor([0.0]), 1.0)),
+        raises(lambda: T.zeros(3).index_add_(0, T.tensor([0], dtype=T.int16), T.ones(1))),
+    )  # fmt: skip
+
+
+@program()
+def prog_dti_take_and_take_along_dim(T: Any) -> Any:
+    x = _x(T, 3, 4)
+    t = T.take(x, T.tensor([[0, 11], [5, 5]]))
+    n = x.take(T.tensor([-1, -12]))
+    idx = T.argsort(x.detach(), dim=1)
+    s = T.take_along_dim(x, idx, dim=1)
+    f = T.take_along_dim(x, T.tensor([3, 0]))
+    b = T.take_along_dim(x, T.tensor([[1], [0], [2]]), dim=-1)
+    (t.sum() + n.sum() + (s * s).sum() + f.sum() + b.sum()).backward()
+    return (
+        t, n, s, f, b, t.grad_fn, s.grad_fn, f.grad_fn, x.grad,
+        raises(lambda: T.take(x, T.tensor([12]))),
+        raises(lambda: T.take(x, T.tensor([-13]))),
+        raises(lambda: T.take(x, T.tensor([0.0]))),
+        raises(lambda: T.take_along_dim(x, T.tensor([[0]]), dim=2)),
+        raises(lambda: T.take_along_dim(x, T.tensor([0]), dim=0)),
+        raises(lambda: T.take_along_dim(x, T.tensor([[0.0]]), dim=0)),
+        T.take(T.tensor(3.0), T.tensor([0, 0])),
+        T.take(T.zeros(0), T.tensor([], dtype=T.int64)),
+        raises(lambda: T.take(T.zeros(0), T.tensor([0]))),
+    )  # fmt: skip
+
+
+@program()
+def prog_dti_put_(T: Any) -> Any:
+    a = T.zeros(2, 3)
+    a.put_(T.tensor([0, 5, -1]), T.tensor([1.0, 2.0, 3.0]))
+    b = T.zeros(2, 3)
+    b.put_(T.tensor([1, 1, 1]), T.tensor([1.0, 2.0, 3.0]), accumulate=True)
+    x = _x(T, 2, 3)
+    v = _x(T, 2, seed=3)
+    y = x.put(T.tensor([[4], [2]]), v)
+    (y * y).sum().backward()
+    return (
+        a, b, y, y.grad_fn, x.grad, v.grad,
+        raises(lambda: T.zeros(3).put_(T.tensor([3]), T.ones(1))),
+        raises(lambda: T.zeros(3).put_(T.tensor([0, 1]), T.ones(3))),
+        raises(lambda: T.zeros(3).put_(T.tensor([0]), T.ones(1, dtype=T.float64))),
+        raises(lambda: T.zeros(3).put_(T.tensor([0.0]), T.ones(1))),
+        raises(lambda: T.zeros(0).put_(T.tensor([0]), T.ones(1))),
+    )  # fmt: skip
+
+
+@program()
+def prog_dti_gather_scatter_grad(T: Any) -> Any:
+    x = _x(T, 3, 4)
+    idx = T.tensor([[0, 1], [3, 3], [2, 0]])
+    g = T.gather(x, 1, idx)
+    src = _x(T, 3, 2, seed=4)
+    s = T.scatter(x, 1, idx, src)
+    sa = T.scatter_add(x, 1, idx, src)
+    sv = x.scatter(1, idx, 2.5)
+    (g.pow(2).sum() + (s * s).sum() + sa.sum() + sv.sum()).backward()
+    return g, s, sa, sv, g.grad_fn, s.grad_fn, sa.grad_fn, sv.grad_fn, x.grad, src.grad
+
+
+@program()
+def prog_dti_gather_scatter_errors(T: Any) -> Any:
+    x = T.zeros(3, 4)
+    return (
+        raises(lambda: T.gather(x, 1, T.tensor([[4]]))),
+        raises(lambda: T.gather(x, 1, T.tensor([[-1]]))),
+        raises(lambda: T.gather(x, 1, T.tensor([0]))),
+        raises(lambda: T.gather(x, 1, T.tensor([[0.0]]))),
+        raises(lambda: T.gather(x, 1, T.tensor([[0]], dtype=T.int32))),
+        raises(lambda: T.gather(x, 2, T.tensor([[0]]))),
+        raises(lambda: T.gather(x, 0, T.zeros(4, 1, dtype=T.int64))),
+        T.gather(x, 0, T.zeros(0, 2, dtype=T.int64)),
+        raises(lambda: x.scatter(1, T.tensor([[4]]), 1.0)),
+        raises(lambda: x.scatter(1, T.tensor([[0, 1]]), T.ones(1, 1))),
+        raises(lambda: x.scatter(1, T.tensor([[0]]), T.ones(1, 1, dtype=T.float64))),
+        raises(lambda: x.scatter_add(1, T.tensor([[0]]), T.ones(1, 1, dtype=T.float64))),
+        raises(lambda: x.scatter(1, T.tensor([[0]]), T.ones(1))),
+        raises(lambda: x.scatter_(1, T.tensor([[0]]), 1.0, reduce="sum")),
+        x.scatter(1, T.tensor([[0, 0]]), T.tensor([[1.0, 2.0]]), reduce="add"),
+        x.scatter(1, T.tensor([[1, 1]]), 3.0, reduce="multiply"),
+        T.zeros(3, dtype=T.int64).scatter_(0, T.tensor([1]), 2.9),
+    )
+
+
+@program()
+def prog_dti_scatter_reduce_include_self(T: Any) -> Any:
+    out = []
+    idx = T.tensor([0, 1, 0, 1, 2, 1])
+    for red in ("sum", "prod", "mean", "amax", "amin"):
+        for inc in (True, False):
+            x = _x(T, 4)
+            src = _x(T, 6, seed=5)
+            r = x.scatter_reduce(0, idx, src, reduce=red, include_self=inc)
+            r.sum().backward()
+            out.append((red, inc, r, r.grad_fn, x.grad, src.grad))
+    i = T.tensor([3, 5, 7])
+    out.append(i.scatter_reduce(0, T.tensor([0, 0, 0]), T.tensor([1, 2, 4]), "mean"))
+    out.append(raises(lambda: i.scatter_reduce(0, T.tensor([0]), T.tensor([1]), "max")))
+    return out
+
+
+@program()
+def prog_dti_masked_ops_and_grads(T: Any) -> Any:
+    x = _x(T, 3, 4)
+    m = T.tensor([True, False, True, False])
+    f = x.masked_fill(m, 0.5)
+    f2 = x.masked_fill(m[None, :].expand(3, 4), T.tensor(-1.0))
+    s = x.masked_select(m)
+    src = _x(T, 12, seed=6)
+    sc = x.masked_scatter(m, src)
+    (f.pow(2).sum() + f2.sum() + (s * 3).sum() + (sc * sc).sum()).backward()
+    i = T.tensor([1, 2, 3])
+    return (
+        f, f2, s, sc, f.grad_fn, f2.grad_fn, s.grad_fn, sc.grad_fn, x.grad, src.grad,
+        raises(lambda: i.masked_fill(T.tensor([True, False, True]), 2.7)),
+        i.masked_fill(T.tensor([True, False, True]), T.tensor(9)),
+        raises(lambda: x.masked_fill(m.long(), 0.0)),
+        raises(lambda: x.masked_fill(m, T.tensor([1.0, 2.0]))),
+        raises(lambda: x.masked_fill(T.tensor([True, False]), 0.0)),
+        raises(lambda: x.masked_select(m.float())),
+        raises(lambda: x.masked_scatter(m, T.ones(2))),
+        raises(lambda: x.detach().masked_fill(m, 1j)),
+        T.masked_select(T.tensor(2.0), T.tensor([True, False, True])),
+        T.zeros(2).masked_fill(T.tensor(True), 1.0),
+    )  # fmt: skip
+
+
+@program(
+    xfail="in-place masked_fill_ names self first in its broadcast error (a=self), "
+    "shadowgrad runs the out-of-place op, which names the mask first"
+)
+def prog_dti_masked_fill_inplace_broadcast_error(T: Any) -> Any:
+    x = T.zeros(3, 4)
+    m = T.ones(4, 1, dtype=T.bool)
+    return raises(lambda: x.masked_fill_(m, 0.0)), raises(lambda: x.masked_fill_(m, T.tensor(1.0)))
+
+
+@program()
+def prog_dti_nonzero_argwhere(T: Any) -> Any:
+    z = T.tensor([[0.0, 1.5], [2.0, 0.0], [float("nan"), -0.0]])
+    return (
+        z.nonzero(),
+        T.nonzero(z, as_tuple=True),
+        T.argwhere(z),
+        T.tensor(0.0).nonzero(),
+        T.tensor(3).nonzero(as_tuple=True),
+        T.zeros(0, 3).nonzero(),
+        T.zeros(2, 0).nonzero(as_tuple=True),
+        T.where(z > 0),
+        T.count_nonzero(z, dim=0),
+        T.tensor([True, False, True]).nonzero(),
+        z.nonzero().dtype,
+    )
+
+
+@pytest.mark.parametrize("name", _SET.params())
+def test_program_matches_torch(name: str) -> None:
+    _h.test_program_matches_torch(name)
