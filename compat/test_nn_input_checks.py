@@ -1291,11 +1291,7 @@ CASES: dict[str, Case] = {
 }
 
 # name -> why shadowgrad differs and the file the fix belongs in (strict xfails)
-XFAIL: dict[str, str] = {
-    "batch_norm_half_float_params": "a float16 input with float32 parameters (torch's mixed-dtype "
-    "path) gives a float32 result where torch keeps float16 (fix belongs in ops/nn_ops.py "
-    "batch_norm_op)",
-}
+XFAIL: dict[str, str] = {}
 
 
 def _outcome(T: Any, name: str) -> str:

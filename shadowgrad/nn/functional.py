@@ -1686,6 +1686,9 @@ def batch_norm(
     if not ok:
         _norm_types("batch_norm", input, weight, bias, running_mean, running_var)
         _check_bn_params(input, running_mean, running_var, weight, bias, training)
+        first = next((t for t in (weight, bias, running_mean, running_var) if t is not None), None)
+        if dt == np.float16 and first is not None and first.dtype is not D.float16:
+            x = x.astype(np.float32)  # torch's mixed-dtype kernel: float32 statistics
     if training:
         n = x.size // x.shape[1]
         if n <= 1:
@@ -2540,16 +2543,31 @@ def scaled_dot_product_attention(
     _validate_sdpa(query, key, value, attn_mask)
     if not query.dtype.is_floating_point:  # the math path's float scale factor
         raise RuntimeError(f"expected scalar type Float but found {query.dtype._short}")
+    if key.shape[-2] == 0 or value.shape[-1] == 0 or 0 in query.shape[:-1]:
+        return _sdpa_empty(query, key, value)
     if _use_flash(query, key, value, attn_mask, dropout_p, enable_gqa):
         if attn_mask is not None and attn_mask.dtype is D.bool_:
             m = np.where(attn_mask._data, 0.0, -np.inf).astype(query._data.dtype)
             attn_mask = _make(m)
-        return _fused.flash_attention(query, key, value, dropout_p, is_causal, attn_mask, scale)[0]
+        out = _fused.flash_attention(query, key, value, dropout_p, is_causal, attn_mask, scale)[0]
+        if not query._data.flags.c_contiguous:
+            _query_layout(out, query._data)
+        return out
     if is_causal and attn_mask is not None:
         raise RuntimeError(
             "_scaled_dot_product_attention: Explicit attn_mask should not be set when "
             "is_causal=True"
         )
+    if enable_gqa:  # torch's pre_process_group_query_attention_input
+        hq, hk, hv = query.shape[-3], key.shape[-3], value.shape[-3]
+        if not hq == hk == hv:
+            if hq % hk or hq % hv:
+                # (torch's message ends there)
+                raise RuntimeError(
+                    "Number of heads in key and value must divide the number of heads in "
+                )
+            key = key.repeat_interleave(hq // hk, -3)
+            value = value.repeat_interleave(hq // hv, -3)
     # torch's _scaled_dot_product_attention_math: float16 operands computed in float32 (then
     # the result cast back), both operands scaled by sqrt(scale) (mul.Scalar), the mask added,
     # then _safe_softmax (rows of -inf give 0)
@@ -2564,6 +2582,14 @@ def scaled_dot_product_attention(
         attn_mask = _make(np.tril(np.ones((L, S), bool)))
     attn = q @ P._mul_scalar(key.transpose(-2, -1), f)
     if attn_mask is not None:
+        if attn_mask.dim() > attn.dim() or any(
+            m not in (a, 1) for m, a in zip(attn_mask.shape[::-1], attn.shape[::-1], strict=False)
+        ):  # torch adds the mask in place (attn.add_), so it may not grow attn
+            big = _broadcast_ref(tuple(attn.shape), tuple(attn_mask.shape), ab=True)
+            raise RuntimeError(
+                f"output with shape {list(attn.shape)} doesn't match the broadcast shape "
+                f"{list(big)}"
+            )
         if attn_mask.dtype is D.bool_:
             m = np.where(attn_mask._data, 0.0, -np.inf).astype(attn._data.dtype)
             attn = attn + _make(m)
@@ -2574,6 +2600,29 @@ def scaled_dot_product_attention(
         attn = dropout(attn, dropout_p, True)
     out = attn @ value
     return out.to(origin) if origin is D.float16 else out
+
+
+def _sdpa_empty(query: Tensor, key: Tensor, value: Tensor) -> Tensor:
+    """torch's result where a sequence (or the output) is empty, before its other checks:
+    zeros, plus the inputs' sums times 0 so that each gets a (zero) gradient."""
+    tied = P._mul_scalar(query.sum() + key.sum() + value.sum(), 0)
+    shape = (*query.shape[:-1], value.shape[-1])
+    return _make(np.zeros(shape, query._data.dtype)) + tied
+
+
+def _query_layout(out: Tensor, q: np.ndarray) -> None:
+    """Give the flash kernel's fresh result the strides torch's gives it: those of
+    empty_like(query), which keeps a dense, non-overlapping query's strides (the kernel's result
+    is then a transpose away from (B, L, H, E) when the query is) and is contiguous otherwise."""
+    dims = sorted((st, n) for st, n in zip(q.strides, q.shape, strict=True) if n != 1)
+    step = q.itemsize
+    for st, n in dims:
+        if st != step:
+            return
+        step *= n
+    new = np.empty_like(q, dtype=out._data.dtype, order="K")
+    new[...] = out._data
+    out._data = new
 
 
 def _validate_sdpa(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | None) -> None:

@@ -2066,13 +2066,32 @@ def _bn_t(input, weight, mean, invstd, training, eps, input_t, weight_t, bias_t)
     )
 
 
+def _bn_mixed(grad: Tensor, stat: Any) -> bool:
+    """torch's mixed-dtype kernel: a float16 input (and gradient) with float32 parameters and
+    statistics (`stat`, the mean or invstd the forward used)."""
+    return grad._data.dtype == np.float16 and np.asarray(stat).dtype == np.float32
+
+
+# "keep": the caller passes one dtype throughout, except in torch's mixed-dtype case (a float16
+# input with float32 parameters and statistics), computed in float32 with a float16 result
 batch_norm_op = defop(
     "native_batch_norm",
     "NativeBatchNormBackward0",
     _bn_fwd,
-    input=_bn_input,
-    weight=_bn_weight,
-    bias=lambda grad: grad.sum(_bn_axes(grad)),
+    dtype="keep",
+    input=lambda grad, input, weight, invstd, training, eps: (
+        _bn_input(grad.float(), input.float(), weight, invstd, training, eps).half()
+        if _bn_mixed(grad, invstd)
+        else _bn_input(grad, input, weight, invstd, training, eps)
+    ),
+    weight=lambda grad, input, mean, invstd, training, eps: (
+        _bn_weight(grad.float(), input.float(), mean, invstd, training, eps)
+        if _bn_mixed(grad, invstd)
+        else _bn_weight(grad, input, mean, invstd, training, eps)
+    ),
+    bias=lambda grad, invstd: (grad.float() if _bn_mixed(grad, invstd) else grad).sum(
+        _bn_axes(grad)
+    ),
     jvp=_bn_t,
 )
 

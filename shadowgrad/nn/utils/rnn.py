@@ -57,7 +57,13 @@ class PackedSequence(PackedSequence_):
     ) -> PackedSequence:
         if unsorted_indices is None:
             unsorted_indices = invert_permutation(sorted_indices)
-        if batch_sizes is None:
+        if batch_sizes is not None:
+            # torch checks the device of what it takes for a tensor (a list has none)
+            if not isinstance(batch_sizes, Tensor):
+                raise AttributeError(
+                    f"'{type(batch_sizes).__name__}' object has no attribute 'device'"
+                )
+        else:
             # the `PackedSequence((data, batch_sizes))` form; it ignores unsorted_indices' inverse
             if not (isinstance(data, (list, tuple)) and len(data) == 2):
                 raise AssertionError("Expected data to be a list or tuple of length 2")
