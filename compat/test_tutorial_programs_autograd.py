@@ -3371,11 +3371,7 @@ def prog_tut_ag_inference_tensor_out_and_resize(T: Any) -> Any:
     }
 
 
-@program(
-    xfail="torch's pack hook sees every saved tensor, the int64 indices of max(dim) and indexing "
-    "and the saved statistics of layer_norm/batch_norm/nll_loss included; shadowgrad's registry "
-    "(the lead's file) saves those as arrays, never through the pack hook"
-)
+@program()
 def prog_tut_ag_saved_hooks_see_index_and_stat_tensors(T: Any) -> Any:
     F = T.nn.functional
     x0 = T.tensor(_data(4, 3))

@@ -129,8 +129,16 @@ def _check_hook_value(fn: Any, new: Any, old: Any) -> None:
     if new.dtype is not old.dtype:
         raise RuntimeError(
             f"hook '{hook_name(fn)}' has changed the type of value (was "
-            f"{old.dtype._legacy} got {new.dtype._legacy})"
+            f"{_type_string(old.dtype)} got {_type_string(new.dtype)})"
         )
+
+
+def _type_string(dt: Any) -> str:
+    """torch's Tensor::toString(): the legacy tensor-type name of the types that have one
+    (torch.FloatTensor), else the dispatch key and scalar type (CPUComplexFloatType)."""
+    if dt.is_complex or dt._short == "Bool":
+        return f"CPU{dt._short}Type"
+    return dt._legacy
 
 
 def _run_hooks(hooks: Any, grad: Any) -> Any:
@@ -394,10 +402,48 @@ def _validate(node: Node, outs: Any) -> Any:
                 g = _sum_to(g, shape, node, i)
             if g._data.dtype != dt._np and _casts(node, i):
                 if g._data.dtype.kind == "c" and not dt.is_complex:
-                    g = g.real  # torch's handle_r_to_c: see Note [Complex gradients]
+                    g = _real_part(node, g)
                 g = g.to(dt)
             fixed[i] = g
     return outs if fixed is None else fixed
+
+
+def _real_part(node: Node, g: Any) -> Any:
+    """A complex gradient for a real input. torch's engine refuses it (validate_outputs), and
+    the formulas that expect one take its real part themselves (handle_r_to_c in add, sub, mul,
+    div, addcmul, ...; a cast, with copy_'s warning, in cumsum, cumprod and nansum). shadowgrad's
+    formulas leave that to this one place (see Note [Complex gradients]), so the nodes whose
+    torch formula does neither raise torch's error here."""
+    name = node.name()
+    if name in _R_TO_C_CASTS:
+        from ..ops.shape import warn_complex_to_real
+
+        warn_complex_to_real()
+    if name in _R_TO_C_REFUSED:
+        from .function import _COMPLEX_GRAD_CHECK
+
+        raise RuntimeError(_COMPLEX_GRAD_CHECK)
+    return g.real
+
+
+# nodes whose torch formula gives a real input's gradient in the output's complex dtype
+_R_TO_C_REFUSED = frozenset(
+    {
+        "WhereBackward0",
+        "SumBackward0",
+        "SumBackward1",
+        "MeanBackward0",
+        "MeanBackward1",
+        "ProdBackward0",
+        "ProdBackward1",
+        "DistBackward0",
+        "NormBackward1",
+        "NormBackward3",
+        "CumprodBackward0",  # its cast is followed by a formula in the output's dtype
+    }
+)
+# nodes whose torch formula casts the gradient to the input's dtype: grad.to(self.scalar_type())
+_R_TO_C_CASTS = frozenset({"CumsumBackward0", "CumprodBackward0", "NansumBackward0"})
 
 
 def _leaf_grad_dtype(node: Node, i: int) -> Any:

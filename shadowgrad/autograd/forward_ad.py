@@ -22,6 +22,8 @@ import weakref
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+import numpy as np
+
 from .. import _grad_mode
 from .graph import Node
 
@@ -233,8 +235,21 @@ def make_dual(tensor: Any, tangent: Any, *, level: int | None = None) -> Any:
         )
     with _set_fwd_grad_enabled(False):
         dual = tensor.view(tensor.shape)  # ViewBackward0 when tensor requires grad, as torch
+    td = tangent._data
+    if td.strides != tensor._data.strides and td.size > 1:
+        tangent = _same_layout(tangent, tensor)
     _set_tangent(dual, tangent)
     return dual
+
+
+def _same_layout(tangent: Any, primal: Any) -> Any:
+    """torch's set_fw_grad: a tangent laid out unlike its primal (transposed, expanded) is
+    copied into a new tensor with the primal's strides; one laid out alike is kept as is."""
+    from .._tensor import _make
+
+    out = np.empty_like(primal._data, dtype=tangent._data.dtype)  # the primal's layout
+    out[...] = tangent._data
+    return _make(out)
 
 
 def unpack_dual(tensor: Any, *, level: int | None = None) -> UnpackedDualTensor:

@@ -24,7 +24,7 @@ from . import _fmath as _fm
 from . import _specfun
 from . import pointwise as P
 from ._accumulate import add_at
-from .registry import NODE_NAMES, defop
+from .registry import HOOKED_EXTRA, NODE_NAMES, defop
 
 _where = P.where
 _select = P.select
@@ -1985,6 +1985,37 @@ def _ln_t(input, normalized_shape, weight, eps, input_t, weight_t, bias_t):
     return _affine_t(xhat_t, lambda: xc * rstd, weight, weight_t, bias_t)
 
 
+def _ln_hooked(args: tuple[Any, ...], saved: dict[str, Any]) -> list[Any]:
+    """The mean and rstd torch's NativeLayerNormBackward0 saves (see HOOKED_EXTRA)."""
+    x = args[0]._data
+    if x.dtype == np.float16:
+        x = x.astype(np.float32)
+    mean, rstd = _const_stats(x, _ln_axes(x, args[1]), args[4])
+    return [mean, rstd]
+
+
+def _bn_hooked(args: tuple[Any, ...], saved: dict[str, Any]) -> list[Any]:
+    """The batch statistics torch's NativeBatchNormBackward0 saves and shadowgrad's formulas
+    leave unread (see HOOKED_EXTRA)."""
+    return [args[i] for i, n in ((3, "mean"), (4, "invstd")) if n not in saved and args[5]]
+
+
+def _gn_hooked(args: tuple[Any, ...], saved: dict[str, Any]) -> list[Any]:
+    """The per-group mean and rstd outputs torch's NativeGroupNormBackward0 saves."""
+    x = args[0]._data
+    g = x.reshape(x.shape[0], args[3], -1)
+    mean, rstd = _const_stats(g, (2,), args[4])
+    out = [mean.reshape(x.shape[0], args[3]), rstd.reshape(x.shape[0], args[3])]
+    for t in out:
+        t._rg = args[0]._rg  # differentiable outputs of the node, as torch's
+    return out
+
+
+HOOKED_EXTRA.update(
+    native_layer_norm=_ln_hooked, native_batch_norm=_bn_hooked, native_group_norm=_gn_hooked
+)
+
+
 layer_norm_op = defop(
     "native_layer_norm",
     "NativeLayerNormBackward0",
@@ -2709,6 +2740,23 @@ def _nll_self_raw(grad, self, target, weight, reduction, ignore_index):
     elif grad.ndim == 0 and grad.dtype == coef.dtype and grad == 1:
         return coef  # a unit gradient (loss.backward()): coef * 1 is coef, bit for bit
     return coef * grad
+
+
+def _nll_hooked(args: tuple[Any, ...], saved: dict[str, Any]) -> list[Any]:
+    """The 0-d total_weight output torch's NllLossBackward0 saves (see HOOKED_EXTRA): the
+    summed weight of the targets not ignored."""
+    x, target, weight, _, ignore_index = args
+    t = getattr(target, "_data", target)
+    valid = np.asarray(t) != ignore_index
+    w = getattr(weight, "_data", weight)
+    if w is None:
+        total = valid.sum()
+    else:
+        total = np.where(valid, np.asarray(w)[np.where(valid, t, 0)], 0).sum()
+    return [np.asarray(total, x._data.dtype)]
+
+
+HOOKED_EXTRA.update(nll_loss=_nll_hooked, nll_loss2d=_nll_hooked)
 
 
 nll_loss_op = defop(

@@ -491,7 +491,9 @@ def pow(input: Any, exponent: Any, *, out: Tensor | None = None) -> Tensor:
     dt = result_type_of([input, exponent])
     if dt._cat == 1 and isinstance(exponent, int) and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
-    x = input if input.dtype is dt else input.to(dt)
+    x = input
+    if input.dtype is not dt and not (dt.is_complex and input.dtype in (D.float32, D.float64)):
+        x = input.to(dt)  # torch's PowBackward0 takes a real self with a complex exponent
     return _out(_pow_scalar(x, exponent), out, "pow")
 
 
@@ -961,7 +963,22 @@ def where(condition: Tensor, input: Any = None, other: Any = None) -> Any:
             f"where expected condition to be a boolean tensor, but got a tensor with dtype "
             f"{condition.dtype._short}"
         )
+    if input.__class__ is complex or other.__class__ is complex:
+        input, other = _where_complex_scalar(input, other)
     return _where(condition, input, other)
+
+
+def _where_complex_scalar(input: Any, other: Any) -> tuple[Any, Any]:
+    """torch's where with a Scalar operand casts the tensor one to the result type first
+    (`self.to(result_type)`): a real tensor with a complex number records ToCopyBackward0, which
+    takes the real part of the complex gradient (WhereBackward0 does not)."""
+    from .registry import result_type_of
+
+    if isinstance(input, Tensor) and not isinstance(other, Tensor):
+        input = input.to(result_type_of([input, other]))
+    elif isinstance(other, Tensor) and not isinstance(input, Tensor):
+        other = other.to(result_type_of([input, other]))
+    return input, other
 
 
 # --- more unary math ----------------------------------------------------------------------

@@ -254,8 +254,16 @@ _sum_dim = defop(
 )
 
 
-def _mean_all_fwd(self: np.ndarray, self_sym_sizes: Any, self_sym_numel: int) -> np.ndarray:
+def _mean_all_fwd(
+    self: np.ndarray, self_sym_sizes: Any, self_sym_numel: int, dtype: Any = None
+) -> np.ndarray:
+    if dtype is not None:  # mean(dtype=): computed on the input cast to it, one node
+        self = _mean_cast(self, dtype)
     return np.asarray(np.mean(self) if self.size else np.array(np.nan, self.dtype), self.dtype)
+
+
+def _mean_cast(a: np.ndarray, dtype: Any) -> np.ndarray:
+    return (a.real if a.dtype.kind == "c" and np.dtype(dtype).kind != "c" else a).astype(dtype)
 
 
 _mean_all = defop(
@@ -275,8 +283,15 @@ _mean_all = defop(
 
 
 def _mean_dim_fwd(
-    self: np.ndarray, dim: tuple[int, ...], keepdim: bool, self_sym_sizes: Any, count: int
+    self: np.ndarray,
+    dim: tuple[int, ...],
+    keepdim: bool,
+    self_sym_sizes: Any,
+    count: int,
+    dtype: Any = None,
 ) -> np.ndarray:
+    if dtype is not None:
+        self = _mean_cast(self, dtype)
     if count == 0:
         return np.full(_reduced_shape(self.shape, dim, keepdim), np.nan, self.dtype)
     return np.asarray(np.mean(self, axis=dim, keepdims=keepdim), self.dtype)
@@ -505,14 +520,36 @@ def mean(
     """Mirrors `torch.mean`."""
     if keepdim is not _NO_KEEPDIM and dim.__class__ is _Unset:
         raise _no_dim_error("mean", dim.method, _given(keepdim, dtype=dtype))
-    input = _mean_check("mean", input, dtype)
+    npd = _mean_dtype("mean", input, dtype)
     shape = tuple(input._data.shape)
     if dim.__class__ is _Unset:
-        return _mean_all(input, shape, int(input._data.size))
+        if npd is None:
+            return _mean_all(input, shape, int(input._data.size))
+        return _mean_all(input, shape, int(input._data.size), npd)
     if keepdim is _NO_KEEPDIM:
         keepdim = False
     axes = _axes(dim, input.ndim)
-    return _mean_dim(input, axes, keepdim, shape, _count(shape, axes))
+    if npd is None:
+        return _mean_dim(input, axes, keepdim, shape, _count(shape, axes))
+    return _mean_dim(input, axes, keepdim, shape, _count(shape, axes), npd)
+
+
+def _mean_dtype(name: str, input: Tensor, dtype: D.dtype | None) -> Any:
+    """mean's dtype= as its kernel's computation dtype (None: the input's): torch's mean
+    records one MeanBackward node on the input itself, no cast node; a complex input read
+    as a real dtype warns as a copy does."""
+    if dtype is None:
+        _mean_check(name, input, None)
+        return None
+    if not (dtype.is_floating_point or dtype.is_complex):
+        _mean_check(name, input, dtype)  # raises
+    if dtype is input.dtype:
+        return None
+    if input.dtype.is_complex and not dtype.is_complex:
+        from .shape import warn_complex_to_real
+
+        warn_complex_to_real()
+    return dtype._np
 
 
 def sum_to_size(input: Tensor, *size: Any) -> Tensor:

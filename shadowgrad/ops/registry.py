@@ -811,6 +811,7 @@ def _save(
     hooks = _saved_hooks_stack()
     if hooks:  # torch's generated nodes save (and pack) their values in the order of the names
         plan = sorted(plan)
+        packed: list[Any] = []
     for n, kind, i in plan:
         if kind == 0:
             a = args[i]
@@ -830,8 +831,12 @@ def _save(
             a = args[i]
             if type(a) is _ndarray:
                 a = _own_index(a)
+                if hooks:
+                    packed.append((n, (a,)))
             elif type(a) is tuple and any(type(e) is _ndarray for e in a):
                 a = tuple(_own_index(e) if type(e) is _ndarray else e for e in a)
+                if hooks:
+                    packed.append((n, tuple(e for e in a if type(e) is _ndarray)))
             saved[n] = a
         elif kind == 2:
             saved[n] = (
@@ -842,9 +847,36 @@ def _save(
             d = a._data if isinstance(a, Tensor) else None
             saved[n] = None if d is None else tuple(s // d.itemsize for s in d.strides)
     unread = op._unread_cache.get(mask)
+    if hooks:
+        extra = HOOKED_EXTRA.get(op.name)
+        if extra is not None:
+            packed.append(("extra", tuple(extra(args, saved))))
+        if packed:
+            unread = (*(unread or ()), *_pack_indices(saved, packed))
     if unread:
         saved["_unread"] = unread
     return saved
+
+
+def _pack_indices(saved: dict[str, Any], packed: list[Any]) -> tuple[str, ...]:
+    """Under saved-tensor hooks, the index and mask arrays a node saves (torch saves them as
+    tensors: max's and sort's indices, gather's index) are packed too, as int64/bool tensors,
+    under `_packed_<name>[_k]`: the formulas keep reading the array, and backward unpacks the
+    packed ones (running the unpack hook) with the node's other saved values. Only here, when
+    hooks are active: the common path saves the bare array."""
+    names = []
+    for n, arrays in packed:
+        for k, a in enumerate(arrays):
+            key = f"_packed_{n}" if len(arrays) == 1 else f"_packed_{n}_{k}"
+            saved[key] = SavedTensor(a if isinstance(a, Tensor) else _make(a))
+            names.append(key)
+    return tuple(names)
+
+
+# Saved values torch's node packs that shadowgrad's formulas do not read (gather's self; the
+# statistics outputs of the norms, which shadowgrad recomputes): op name -> (args, saved) ->
+# the tensors or arrays to pack after the others, only while saved-tensor hooks are active.
+HOOKED_EXTRA: dict[str, Callable[[tuple[Any, ...], dict[str, Any]], list[Any]]] = {}
 
 
 # Note [Saved numbers], continued: the 0-d arrays of the Python numbers an op saves are shared,

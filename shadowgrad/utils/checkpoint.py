@@ -254,6 +254,14 @@ class _Frame:
         self.metas: list[dict[str, Any] | None] = []
         self.backward: Any = None  # the engine's callback list of the backward values serve
         self.values: list[Tensor] | None = None
+        self.inputs: list[Any] = []  # the tensor arguments, saved (torch's save_inputs)
+
+    def save_inputs(self, args: tuple[Any, ...]) -> None:
+        """torch's frame saves the tensor arguments as saved tensors: one modified in place
+        before backward fails the recomputation with the in-place error."""
+        from ..autograd.graph import SavedTensor
+
+        self.inputs = [SavedTensor(a) for a in args if isinstance(a, Tensor)]
 
     def pack(self, x: Tensor) -> _Holder:
         self.metas.append(_metadata(x) if self.check else None)
@@ -274,6 +282,8 @@ class _Frame:
         self.backward = None
 
     def recompute(self) -> list[Tensor]:
+        for saved in self.inputs:
+            saved.unpack()  # the version check
         n = len(self.metas)
         got: list[Tensor] = []
 
@@ -352,6 +362,8 @@ def _checkpoint_without_reentrant(
         determinism_check == "default",
         early_stop if _Flags.early_stop is None else _Flags.early_stop,
     )
+    if _grad_mode.is_grad_enabled():
+        frame.save_inputs(args)
     with forward_context, saved_tensors_hooks(frame.pack, _unpack):
         return function(*args, **kwargs)
 
