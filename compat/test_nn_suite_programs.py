@@ -3101,11 +3101,7 @@ def prog_nns_collate_and_stack_type_errors(T: Any) -> Any:
     ]
 
 
-@program(
-    xfail="differentiable=True is not implemented: the optimizers (optim/adam.py, rmsprop.py, "
-    "...) update the parameters' arrays in place outside autograd, so the step is not recorded "
-    "(torch: AddcdivBackward0 on the updated tensor, and the leaf in-place error for a leaf)"
-)
+@program()
 def prog_nns_optimizer_differentiable_step(T: Any) -> Any:
     p = T.tensor([1.0, -0.5], requires_grad=True)
     w = p * 1.0

@@ -17,6 +17,7 @@ import importlib
 import warnings
 from typing import Any
 
+import numpy as np
 import pytest
 
 from . import test_realistic_programs_3 as _h
@@ -1294,6 +1295,358 @@ def prog_osp_integer_and_no_grad_tensors_in_groups(T: Any) -> Any:
         sorted(o.state_dict()["state"]),
         raises(lambda: T.optim.SGD([T.ones(2) * 2])),
     )
+
+
+@program()
+def prog_osp_scheduler_degenerate_settings(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    out = {}
+    for name, mk in {
+        "step0": lambda o: S.StepLR(o, step_size=0),
+        "multistep_unsorted": lambda o: S.MultiStepLR(o, milestones=[4, 1, 4]),
+        "exp0": lambda o: S.ExponentialLR(o, gamma=0.0),
+        "exp_gt1": lambda o: S.ExponentialLR(o, gamma=1.5),
+        "cos_tmax0": lambda o: S.CosineAnnealingLR(o, T_max=0),
+        "cos_tmax1": lambda o: S.CosineAnnealingLR(o, T_max=1, eta_min=0.5),
+        "poly0": lambda o: S.PolynomialLR(o, total_iters=0),
+        "linear0": lambda o: S.LinearLR(o, total_iters=0),
+        "constant0": lambda o: S.ConstantLR(o, factor=0.5, total_iters=0),
+        "cyclic_float": lambda o: S.CyclicLR(o, 0.01, 0.1, step_size_up=1.5, step_size_down=2.5),
+        "onecycle_one": lambda o: S.OneCycleLR(o, 0.1, total_steps=2),
+        "wr_tmult1": lambda o: S.CosineAnnealingWarmRestarts(o, T_0=1),
+    }.items():
+        opt = _opt2(T, momentum=0.5)
+        sched = raises(lambda m=mk, o=opt: m(o))
+        if not isinstance(sched, S.LRScheduler):
+            out[name] = sched
+            continue
+        out[name] = raises(lambda s=sched, o=opt: _trace(T, o, s, 4))
+    return out
+
+
+@program()
+def prog_osp_optimizer_and_scheduler_pickle_and_deepcopy(T: Any) -> Any:
+    import pickle
+
+    S = T.optim.lr_scheduler
+    w = T.nn.Parameter(T.tensor([1.0, -2.0]))
+    opt = T.optim.Adam([w], lr=0.1, amsgrad=True)
+    sched = S.StepLR(opt, 1, gamma=0.5)
+    w.grad = T.tensor([0.5, 0.5])
+    opt.step()
+    sched.step()
+    o2 = pickle.loads(pickle.dumps(opt))
+    o3 = copy.deepcopy(opt)
+    p2 = o2.param_groups[0]["params"][0]
+    p2.grad = T.tensor([0.5, 0.5])
+    o2.step()
+    s2 = copy.deepcopy(sched)
+    return (
+        o2.state_dict(),
+        p2.detach(),
+        o3.state_dict()["param_groups"],
+        s2.state_dict(),
+        s2.optimizer is not opt,
+        repr(o2),
+    )
+
+
+@program()
+def prog_osp_scheduler_get_lr_warning_and_last_lr_copies(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    opt = _opt2(T)
+    sched = S.MultiStepLR(opt, [1, 2], gamma=0.1)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        direct = sched.get_lr()
+    last = sched.get_last_lr()
+    last.append(99)
+    opt.step()
+    sched.step()
+    opt.param_groups[0]["lr"] = 7.0
+    return direct, [str(x.message) for x in w], sched.get_last_lr(), sched.state_dict()
+
+
+# --- differentiable=True ---------------------------------------------------------------------
+
+
+def _rand(T: Any, *shape: int, seed: int, rg: bool = True, low: float = 0.0) -> Any:
+    v = np.random.default_rng(seed).uniform(low, 1.0, shape)
+    return T.tensor(v, dtype=T.float64, requires_grad=rg)
+
+
+def _diff_step(T: Any, cls: Any, kwargs: dict[str, Any], state: dict[str, Any]) -> Any:
+    return raises(lambda: _diff_step_(T, cls, kwargs, state))
+
+
+def _diff_step_(T: Any, cls: Any, kwargs: dict[str, Any], state: dict[str, Any]) -> Any:
+    """torch's TestDifferentiableOptimizer._diff_fn: a cloned (non-leaf) parameter whose grad
+    requires grad, its state given as tensors that require grad, one differentiable step; then
+    the gradients of everything it returns w.r.t. the inputs."""
+    p0 = _rand(T, 5, seed=1)
+    g0 = _rand(T, 5, seed=2)
+    p = p0.clone()
+    p.grad = g0
+    st = {k: v.clone() if isinstance(v, T.Tensor) else v for k, v in state.items()}
+    opt = cls([p], **kwargs, differentiable=True)
+    opt.state[p].update(st)
+    opt.step()
+    outs = (p, *(v for v in opt.state[p].values() if isinstance(v, T.Tensor) and v.requires_grad))
+    inputs = [p0, g0] + [v for v in state.values() if isinstance(v, T.Tensor) and v.requires_grad]
+    inputs += [v for v in kwargs.values() if isinstance(v, T.Tensor) and v.requires_grad]
+    weights = [T.linspace(0.5, 1.5, o.numel(), dtype=T.float64).reshape(o.shape) for o in outs]
+    total = sum((o * w).sum() for o, w in zip(outs, weights, strict=True))
+    grads = T.autograd.grad(total, inputs, allow_unused=True)
+    return [o.detach() for o in outs], p.grad_fn, grads, opt.state[p]
+
+
+@program()
+def prog_osp_differentiable_sgd(T: Any) -> Any:
+    S = T.optim.SGD
+    mb = {"momentum_buffer": _rand(T, 5, seed=3)}
+    return {
+        "plain": _diff_step(T, S, {"lr": 0.9}, mb),
+        "momentum": _diff_step(T, S, {"lr": 0.9, "momentum": 0.9, "dampening": 0.2}, mb),
+        "nesterov_wd": _diff_step(
+            T, S, {"lr": 0.9, "momentum": 0.9, "nesterov": True, "weight_decay": 0.1}, mb
+        ),
+        "maximize": _diff_step(T, S, {"lr": 0.9, "momentum": 0.5, "maximize": True}, mb),
+        "first_step": _diff_step(T, S, {"lr": 0.5, "momentum": 0.5}, {}),
+        "tensor_lr": _diff_step(T, S, {"lr": _rand(T, seed=4)}, {}),
+        "tensor_wd": _diff_step(T, S, {"lr": 0.3, "weight_decay": _rand(T, seed=5)}, {}),
+    }
+
+
+@program()
+def prog_osp_differentiable_adam_and_adamw(T: Any) -> Any:
+    def st(amsgrad: bool = False) -> dict[str, Any]:
+        d = {
+            "step": T.tensor(10.0, dtype=T.float64),
+            "exp_avg": _rand(T, 5, seed=6),
+            "exp_avg_sq": _rand(T, 5, seed=7),
+        }
+        if amsgrad:
+            d["max_exp_avg_sq"] = _rand(T, 5, seed=8)
+        return d
+
+    A, W = T.optim.Adam, T.optim.AdamW
+    return {
+        "adam": _diff_step(T, A, {"lr": 0.9}, st()),
+        "amsgrad": _diff_step(T, A, {"lr": 0.9, "amsgrad": True}, st(True)),
+        "wd_max": _diff_step(T, A, {"lr": 0.5, "weight_decay": 0.1, "maximize": True}, st()),
+        "adamw": _diff_step(T, W, {"lr": 0.5, "weight_decay": 0.2}, st()),
+        "adamw_ams": _diff_step(T, W, {"lr": 0.5, "amsgrad": True}, st(True)),
+        "tensor_hparams": _diff_step(
+            T,
+            A,
+            {
+                "lr": _rand(T, seed=9),
+                "betas": (_rand(T, seed=10, low=0.5), _rand(T, seed=11, low=0.5)),
+            },
+            st(),
+        ),
+    }
+
+
+@program()
+def prog_osp_differentiable_rmsprop_and_adagrad(T: Any) -> Any:
+    def st(**extra: Any) -> dict[str, Any]:
+        d = {"step": T.tensor(3.0, dtype=T.float64), "square_avg": _rand(T, 5, seed=12, low=0.5)}
+        d.update(extra)
+        return d
+
+    R, G = T.optim.RMSprop, T.optim.Adagrad
+    mom = _rand(T, 5, seed=13)
+    gavg = _rand(T, 5, seed=14, low=-0.2) * 0.1
+    return {
+        "rms": _diff_step(T, R, {"lr": 0.1}, st()),
+        "rms_mom": _diff_step(T, R, {"lr": 0.1, "momentum": 0.9}, st(momentum_buffer=mom)),
+        "rms_centered": _diff_step(
+            T,
+            R,
+            {"lr": 0.1, "centered": True, "momentum": 0.5, "weight_decay": 0.1},
+            st(momentum_buffer=mom, grad_avg=gavg.detach().requires_grad_()),
+        ),
+        "adagrad": _diff_step(
+            T,
+            G,
+            {"lr": 0.1, "lr_decay": 0.1, "weight_decay": 0.2},
+            {"step": T.tensor(2.0, dtype=T.float64), "sum": _rand(T, 5, seed=15, low=0.5)},
+        ),
+    }
+
+
+@program()
+def prog_osp_differentiable_adamax_nadam_radam(T: Any) -> Any:
+    def st(**extra: Any) -> dict[str, Any]:
+        d = {"step": T.tensor(10.0, dtype=T.float64), "exp_avg": _rand(T, 5, seed=16)}
+        d.update(extra)
+        return d
+
+    sq = _rand(T, 5, seed=17, low=0.2)
+    return {
+        "adamax": _diff_step(
+            T, T.optim.Adamax, {"lr": 0.9, "weight_decay": 0.1}, st(exp_inf=_rand(T, 5, seed=18))
+        ),
+        "adamax_max": _diff_step(
+            T, T.optim.Adamax, {"lr": 0.5, "maximize": True}, st(exp_inf=_rand(T, 5, seed=19))
+        ),
+        "nadam": _diff_step(
+            T,
+            T.optim.NAdam,
+            {"lr": 0.9, "weight_decay": 0.1},
+            st(exp_avg_sq=sq, mu_product=T.tensor(1.0, dtype=T.float64, requires_grad=True)),
+        ),
+        "nadam_decoupled": _diff_step(
+            T,
+            T.optim.NAdam,
+            {"lr": 0.5, "weight_decay": 0.1, "decoupled_weight_decay": True},
+            st(exp_avg_sq=sq, mu_product=T.tensor(0.8, dtype=T.float64)),
+        ),
+        "radam_rect": _diff_step(
+            T, T.optim.RAdam, {"lr": 0.9, "weight_decay": 0.1}, st(exp_avg_sq=sq)
+        ),
+        "radam_early": _diff_step(
+            T,
+            T.optim.RAdam,
+            {"lr": 0.9, "decoupled_weight_decay": True, "weight_decay": 0.2},
+            {
+                "step": T.tensor(1.0, dtype=T.float64),
+                "exp_avg": _rand(T, 5, seed=20),
+                "exp_avg_sq": sq,
+            },
+        ),
+    }
+
+
+@program()
+def prog_osp_differentiable_adadelta_asgd_rprop(T: Any) -> Any:
+    step = T.tensor(10.0, dtype=T.float64)
+    return {
+        "adadelta": _diff_step(
+            T,
+            T.optim.Adadelta,
+            {"lr": 0.9, "weight_decay": 0.1, "rho": 0.8},
+            {"step": step, "square_avg": _rand(T, 5, seed=21), "acc_delta": _rand(T, 5, seed=22)},
+        ),
+        "asgd_mu1": _diff_step(
+            T,
+            T.optim.ASGD,
+            {"lr": 0.9, "t0": 20},
+            {
+                "step": step,
+                "eta": T.tensor(0.9, dtype=T.float64),
+                "mu": T.tensor(1.0, dtype=T.float64),
+                "ax": _rand(T, 5, seed=23),
+            },
+        ),
+        "asgd": _diff_step(
+            T,
+            T.optim.ASGD,
+            {"lr": 0.9, "t0": 1, "weight_decay": 0.1, "maximize": True},
+            {
+                "step": step,
+                "eta": T.tensor(0.5, dtype=T.float64),
+                "mu": T.tensor(0.3, dtype=T.float64),
+                "ax": _rand(T, 5, seed=24),
+            },
+        ),
+        "rprop": _diff_step(
+            T,
+            T.optim.Rprop,
+            {"lr": 0.9},
+            {
+                "step": step,
+                "prev": _rand(T, 5, seed=25, low=-1.0),
+                "step_size": _rand(T, 5, seed=26),
+            },
+        ),
+    }
+
+
+@program()
+def prog_osp_differentiable_every_optimizer_trains_nonleaf_copy(T: Any) -> Any:
+    """Three differentiable steps of each optimizer on a non-leaf copy of the weights (fresh
+    state, complex parameter included), then the gradient of the result w.r.t. the init."""
+    out = {}
+    for name, kw in _ALL:
+        if name == "Adafactor":
+            continue
+        w0 = T.tensor(_data(3, seed=60), requires_grad=True)
+        z0 = T.tensor([0.5 + 0.2j, -0.3 + 0.9j], requires_grad=True)
+        w, z = w0 * 1.0, z0 * 1.0
+        opt = getattr(T.optim, name)([w, z], differentiable=True, **kw)
+
+        def run(w=w, z=z, opt=opt, w0=w0, z0=z0) -> Any:
+            for i in range(3):
+                # gradients taken at the init, so the updated copies are not saved anywhere
+                gw, gz = T.autograd.grad(
+                    (w0**2).sum() + (w0 * i).sin().sum() + (z0 * z0.conj()).real.sum() * (i + 1),
+                    (w0, z0),
+                    create_graph=True,
+                )
+                w.grad, z.grad = gw, gz
+                opt.step()
+            loss = (w**3).sum() + (z * z.conj()).real.sum()
+            return loss, T.autograd.grad(loss, (w0, z0)), w.grad_fn, z.grad_fn
+
+        def saved_and_modified(w=w, opt=opt, w0=w0) -> Any:
+            (gw,) = T.autograd.grad((w**2).sum(), w, create_graph=True)
+            w.grad = gw
+            opt.step()
+            return T.autograd.grad((w**3).sum(), w0)
+
+        out[name] = (raises(run), raises(saved_and_modified))
+    return out
+
+
+@program()
+def prog_osp_differentiable_leaf_param_and_step_requires_grad(T: Any) -> Any:
+    out = {}
+    for name, kw in (
+        ("SGD", {"lr": 0.1}),
+        ("Adam", {"lr": 0.1}),
+        ("AdamW", {"lr": 0.1}),
+        ("RMSprop", {"lr": 0.1}),
+        ("Adagrad", {"lr": 0.1}),
+    ):
+        w = T.nn.Parameter(T.tensor([1.0, 2.0]))
+        opt = getattr(T.optim, name)([w], differentiable=True, **kw)
+        w.grad = T.tensor([0.5, -0.5])
+        out[name] = (raises(opt.step), w.detach(), sorted(opt.state[w]))
+    x = T.tensor([1.0, 2.0], requires_grad=True) * 1.0
+    opt = T.optim.Adam([x], differentiable=True)
+    x.grad = T.ones(2)
+    opt.state[x]["step"] = T.tensor(1.0, requires_grad=True)
+    opt.state[x]["exp_avg"] = T.zeros(2)
+    opt.state[x]["exp_avg_sq"] = T.zeros(2)
+    out["step_rg"] = raises(opt.step)
+    out["nonleaf_plain"] = raises(lambda: T.optim.SGD([x], lr=0.1))
+    return out
+
+
+@program()
+def prog_osp_differentiable_meta_learning_loop(T: Any) -> Any:
+    """Learning the learning rate: an inner SGD step (differentiable) on a non-leaf copy of the
+    weights, the validation loss backpropagated to the learning rate and the init."""
+    w0 = T.tensor(_data(3, seed=50), requires_grad=True)
+    log_lr = T.tensor(-1.0, requires_grad=True)
+    x = T.tensor(_data(8, 3, seed=51))
+    y = T.tensor(_data(8, seed=52))
+    outer = T.optim.Adam([w0, log_lr], lr=0.05)
+    losses = []
+    for _ in range(3):
+        outer.zero_grad()
+        w = w0.clone()
+        inner = T.optim.SGD([w], lr=log_lr.exp(), momentum=0.0, differentiable=True)
+        (g,) = T.autograd.grad(((x @ w - y) ** 2).mean(), w, create_graph=True)
+        w.grad = g
+        inner.step()
+        val = ((x @ w - y) ** 2).mean()
+        val.backward()
+        outer.step()
+        losses.append(val.detach())
+    return losses, w0.detach(), log_lr.detach(), w.grad_fn
 
 
 # --- LBFGS -----------------------------------------------------------------------------------

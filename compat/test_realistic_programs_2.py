@@ -4429,13 +4429,7 @@ def prog_optimizer_flags(T: Any) -> Any:
     return res
 
 
-@program(
-    xfail="optimizers with differentiable=True step on the parameters' arrays under no_grad: "
-    "torch keeps grad mode on for that step, so an in-place update of a leaf parameter raises "
-    "'a leaf Variable that requires grad is being used in an in-place operation.' (and a "
-    "non-leaf parameter's update is recorded in the graph); shadowgrad/optim has no "
-    "differentiable step"
-)
+@program()
 def prog_differentiable_optimizer_step(T: Any) -> Any:
     w = T.nn.Parameter(T.ones(2))
     opt = T.optim.Adam([w], lr=1e-2, differentiable=True)

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from .._creation import zeros_like
+from . import _differentiable
 from ._single_tensor import check_lr, check_nonneg, grads, scalar, tick, upgrade_groups
 from .optimizer import Optimizer, arr, fma, write_param
 
@@ -66,6 +67,9 @@ class Adadelta(Optimizer):
         """Mirrors `torch.optim.Adadelta.step`."""
         loss = self._run_closure(closure)
         for group in self.param_groups:
+            if group["differentiable"]:
+                _differentiable.adadelta(self, group, self._init_state)
+                continue
             lr = float(group["lr"])
             rho, eps, wd = group["rho"], group["eps"], group["weight_decay"]
             for p, state, grad, param in grads(self, group, self._init_state):

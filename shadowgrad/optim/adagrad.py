@@ -11,6 +11,7 @@ import numpy as np
 from .._creation import full_like
 from .._grad_mode import no_grad
 from .._tensor import Tensor
+from . import _differentiable
 from ._single_tensor import scalar, upgrade_groups
 from .optimizer import Optimizer, arr, check_fused, fma, write_param
 
@@ -85,6 +86,9 @@ class Adagrad(Optimizer):
         """Mirrors `torch.optim.Adagrad.step`."""
         loss = self._run_closure(closure)
         for group in self.param_groups:
+            if group["differentiable"]:
+                _differentiable.adagrad(self, group)
+                continue
             lr = float(group["lr"])
             wd = group["weight_decay"]
             for p in group["params"]:

@@ -10,6 +10,7 @@ import numpy as np
 from .._creation import zeros_like
 from .._grad_mode import no_grad
 from .._tensor import Tensor
+from . import _differentiable
 from ._single_tensor import (
     capturable_error,
     check_betas,
@@ -115,6 +116,9 @@ class Adam(Optimizer):
         for group in self.param_groups:
             if group["capturable"]:
                 capturable_error(self, group, lambda p, _s, g=group: self._init_state(p, g))
+            if group["differentiable"]:
+                _differentiable.adam(self, group)
+                continue
             beta1, beta2 = group["betas"]
             if type(beta1) is not float:  # Tensor betas
                 beta1, beta2 = float(beta1), float(beta2)

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from .._creation import zeros_like
+from . import _differentiable
 from ._single_tensor import check_betas, check_lr, check_nonneg, grads, scalar, tick, upgrade_groups
 from .optimizer import Optimizer, arr, fma, lerp, write_param
 
@@ -64,6 +65,9 @@ class Adamax(Optimizer):
         """Mirrors `torch.optim.Adamax.step`."""
         loss = self._run_closure(closure)
         for group in self.param_groups:
+            if group["differentiable"]:
+                _differentiable.adamax(self, group, self._init_state)
+                continue
             beta1, beta2 = group["betas"]
             lr = float(group["lr"])
             wd = group["weight_decay"]

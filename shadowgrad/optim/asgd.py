@@ -7,6 +7,7 @@ from typing import Any
 
 from .._creation import as_tensor, zeros_like
 from .._grad_mode import no_grad
+from . import _differentiable
 from ._single_tensor import check_lr, check_nonneg, grads, scalar, tick, upgrade_groups
 from .optimizer import Optimizer, arr, fma, write_param
 
@@ -70,6 +71,9 @@ class ASGD(Optimizer):
                 state["mu"] = scalar(1.0)
                 state["ax"] = zeros_like(p)
 
+            if group["differentiable"]:
+                _differentiable.asgd(self, group, init)
+                continue
             for p, state, grad, param in grads(self, group, init):
                 step = tick(state)
                 if wd != 0:

@@ -9,6 +9,7 @@ import numpy as np
 
 from .._creation import zeros_like
 from .._grad_mode import no_grad
+from . import _differentiable
 from ._single_tensor import (
     check_betas,
     check_lr,
@@ -86,6 +87,9 @@ class NAdam(Optimizer):
         """Mirrors `torch.optim.NAdam.step`."""
         loss = self._run_closure(closure)
         for group in self.param_groups:
+            if group["differentiable"]:
+                _differentiable.nadam(self, group, self._init_state)
+                continue
             beta1, beta2 = group["betas"]
             lr = float(group["lr"])
             wd = group["weight_decay"]

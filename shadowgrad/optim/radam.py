@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from .._creation import zeros_like
+from . import _differentiable
 from ._single_tensor import (
     check_betas,
     check_lr,
@@ -81,6 +82,9 @@ class RAdam(Optimizer):
         """Mirrors `torch.optim.RAdam.step`."""
         loss = self._run_closure(closure)
         for group in self.param_groups:
+            if group["differentiable"]:
+                _differentiable.radam(self, group, self._init_state)
+                continue
             beta1, beta2 = group["betas"]
             lr = float(group["lr"])
             wd = group["weight_decay"]

@@ -11,6 +11,7 @@ import numpy as np
 from .._creation import zeros_like
 from .._grad_mode import no_grad
 from .._tensor import Tensor
+from . import _differentiable
 from ._single_tensor import capturable_error, scalar, upgrade_groups
 from .optimizer import Optimizer, arr, fma, lerp, write_param
 
@@ -90,6 +91,9 @@ class RMSprop(Optimizer):
         for group in self.param_groups:
             if group.get("capturable"):
                 capturable_error(self, group, lambda p, st, g=group: self._init_state(p, st, g))
+            if group["differentiable"]:
+                _differentiable.rmsprop(self, group)
+                continue
             lr = float(group["lr"])
             alpha = group["alpha"]
             eps = group["eps"]

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from .._creation import full_like, zeros_like
+from . import _differentiable
 from ._single_tensor import check_lr, grads, scalar, tick, upgrade_groups
 from .optimizer import Optimizer, arr, fma, write_param
 
@@ -64,6 +65,9 @@ class Rprop(Optimizer):
                 # a complex parameter's real and imaginary parts step independently
                 state["step_size"] = full_like(p.grad, complex(lr, lr) if p.is_complex() else lr)
 
+            if group["differentiable"]:
+                _differentiable.rprop(self, group, init)
+                continue
             for p, state, grad, param in grads(self, group, init):
                 tick(state)
                 prev = arr(state["prev"])

@@ -9,6 +9,7 @@ from .._creation import from_numpy
 from .._grad_mode import no_grad
 from .._tensor import Tensor
 from ..autograd.forward_ad import _STATE as _FW
+from . import _differentiable
 from .optimizer import Optimizer, arr, check_fused, fma, like
 
 __all__ = ["SGD"]
@@ -68,6 +69,9 @@ class SGD(Optimizer):
         """Mirrors `torch.optim.SGD.step`."""
         loss = self._run_closure(closure)
         for group in self.param_groups:
+            if group["differentiable"]:
+                _differentiable.sgd(self, group)
+                continue
             lr = float(group["lr"])
             wd = group["weight_decay"]
             momentum = group["momentum"]
