@@ -191,7 +191,7 @@ def prog_dti_default_dtype_changes(T: Any) -> Any:
 )
 def prog_dti_result_type_half_with_complex_zero_dim(T: Any) -> Any:
     f16 = T.tensor([1.0], dtype=T.float16)
-    return T.result_type(f16, T.tensor(1j)), T.result_type(f16, 1j)
+    return T.result_type(f16, T.tensor(1j)), T.result_type(f16, 1j), T.float16.to_complex()
 
 
 # --- torch.tensor / as_tensor / from_numpy ---------------------------------------------------
@@ -956,6 +956,350 @@ def prog_dti_nonzero_argwhere(T: Any) -> Any:
         T.tensor([True, False, True]).nonzero(),
         z.nonzero().dtype,
     )
+
+
+# --- more promotion ---------------------------------------------------------------------------
+
+
+@program()
+def prog_dti_integer_division_and_bitwise_promotion(T: Any) -> Any:
+    i8 = T.tensor([-7, 7, 3], dtype=T.int8)
+    u8 = T.tensor([200, 7, 3], dtype=T.uint8)
+    b = T.tensor([True, False, True])
+    return (
+        i8 / 2, i8 // 2, i8 % 3, T.div(i8, 2, rounding_mode="floor"),
+        T.div(i8, 2, rounding_mode="trunc"), T.div(u8, 3, rounding_mode="floor"),
+        T.remainder(i8, -3), T.fmod(i8, -3),
+        raises(lambda: i8 // 0), raises(lambda: T.remainder(i8, 0)),
+        i8 & 3, u8 | b, b ^ b, i8 << 1, u8 >> 1, ~i8, ~b,
+        raises(lambda: T.tensor([1.5]) & 1), raises(lambda: b << 1),
+        i8 & u8, T.bitwise_and(b, 1), T.bitwise_xor(i8, T.tensor(1)),
+        u8 - 250, u8 * -1, -u8, raises(lambda: -b), T.abs(i8), T.neg(u8),
+    )  # fmt: skip
+
+
+@program()
+def prog_dti_reduction_result_dtypes(T: Any) -> Any:
+    b = T.tensor([[True, False], [True, True]])
+    i8 = T.tensor([[100, 100], [-3, 4]], dtype=T.int8)
+    h = T.tensor([60000.0, 60000.0], dtype=T.float16)
+    return (
+        b.sum(), b.sum(0), b.prod(), i8.sum(), i8.sum(dtype=T.int8), i8.prod(1), i8.cumsum(0),
+        b.cumsum(1), b.cumprod(0), h.sum(), h.mean(), i8.max(), b.any(), i8.all(),
+        raises(lambda: i8.mean()), i8.float().mean(), T.mean(i8, dtype=T.float64),
+        raises(lambda: i8.std()), i8.argmax(), i8.amin(0), T.count_nonzero(b),
+        i8.sum(dtype=T.float16), raises(lambda: T.sum(b, dtype=T.bool)), b.nansum(),
+        raises(lambda: i8.nanmean()), T.logsumexp(i8, 0),
+    )  # fmt: skip
+
+
+@program()
+def prog_dti_out_argument_dtype_rules(T: Any) -> Any:
+    a = T.tensor([1, 2])
+    f = T.tensor([1.5, 2.5])
+    o_i = T.zeros(2, dtype=T.int64)
+    o_f = T.zeros(2, dtype=T.float64)
+    o_h = T.zeros(2, dtype=T.float16)
+    r1 = raises(lambda: T.add(a, f, out=o_i))
+    r2 = T.add(a, a, out=o_f)
+    r3 = T.mul(f, 2, out=o_h)
+    r4 = raises(lambda: T.div(a, 2, out=T.empty(2, dtype=T.int64)))
+    r5 = T.div(a, 2, rounding_mode="floor", out=T.empty(2, dtype=T.int32))
+    r6 = raises(lambda: T.eq(a, f, out=T.empty(2, dtype=T.float32)))
+    r7 = raises(lambda: T.sum(f, 0, out=T.empty((), dtype=T.int64)))
+    r8 = T.sum(a, 0, out=T.empty((), dtype=T.float32))
+    r9 = raises(lambda: T.add(f, 1j, out=T.empty(2)))
+    return r1, r2, r3, r4, r5, r6, r7, r8, r9, o_i, o_f, o_h
+
+
+@program()
+def prog_dti_cat_stack_where_promotion(T: Any) -> Any:
+    i = T.tensor([1, 2])
+    b = T.tensor([True, False])
+    h = T.tensor([0.5, 1.5], dtype=T.float16)
+    d = T.tensor([0.25, 0.75], dtype=T.float64)
+    c = T.tensor([1j, 2j])
+    e = T.tensor([], dtype=T.bool)
+    return (
+        T.cat([i, b]), T.cat([i, h]), T.cat([h, d]), T.cat([i, c]), T.cat([b, b]),
+        T.cat([e, i]), T.cat([T.tensor([]), i]), T.stack([i, h]), T.stack([b, i], 1),
+        T.hstack([i, d]), T.vstack([b, i]), T.where(b, i, h), T.where(b, h, d),
+        T.where(b, c, 0), T.where(b, True, 2), raises(lambda: T.cat([i, T.tensor(1)])),
+        raises(lambda: T.cat([T.zeros(0), i, T.tensor(1)])), T.cat([i[None], T.zeros(0)]),
+    )  # fmt: skip
+
+
+@program()
+def prog_dti_finfo_iinfo(T: Any) -> Any:
+    out = []
+    for d in (T.float16, T.float32, T.float64, T.complex64, T.complex128):
+        f = T.finfo(d)
+        out.append((f.bits, f.eps, f.max, f.min, f.tiny, f.smallest_normal, f.resolution, f.dtype))
+    for d in (T.uint8, T.int8, T.int16, T.int32, T.int64):
+        i = T.iinfo(d)
+        out.append((i.bits, i.max, i.min, i.dtype))
+    out.append(T.finfo().dtype)
+    out.append(raises(lambda: T.finfo(T.int32)))
+    out.append(raises(lambda: T.iinfo(T.float32)))
+    out.append(raises(lambda: T.iinfo(T.bool)))
+    return out
+
+
+@program()
+def prog_dti_dtype_attributes(T: Any) -> Any:
+    out = []
+    for d in _dtypes(T):
+        out.append(
+            (str(d), d.is_floating_point, d.is_complex, d.is_signed, d.itemsize, d.to_real(),
+             d.to_complex() if d in (T.float32, T.float64) or d.is_complex else None,
+             T.empty(0, dtype=d).element_size(), T.zeros(1, dtype=d).is_floating_point())
+        )  # fmt: skip
+    return (
+        out,
+        T.float is T.float32,
+        T.double is T.float64,
+        T.half,
+        T.long,
+        T.int,
+        T.short,
+        T.cfloat,
+    )
+
+
+@program()
+def prog_dti_type_conversions(T: Any) -> Any:
+    x = T.tensor([-1.7, -0.5, 0.0, 0.5, 2.5, 3.99])
+    return (
+        x.int(), x.long(), x.short(), x.char(), x.bool(), x.half(), x.double(), x.byte()[2:],
+        x.to(T.int32), x.to(T.complex64), x.type(T.int64), x.type("torch.DoubleTensor"),
+        x.type(), x.int().type(), T.tensor([True]).type(), x.to(T.float16).to(T.float32),
+        T.tensor([65519.0, 65520.0, 1e-8]).half(), T.tensor([1 + 2j]).real.dtype,
+        raises(lambda: x.type("torch.NotAType")), raises(lambda: x.to("float64")),
+        x.to(x.int()), x.to(dtype=T.float64, copy=True).dtype, x.to(T.float32) is x,
+        x.to(T.float32, copy=True) is x, x.type(T.float32) is x,
+    )  # fmt: skip
+
+
+@program()
+def prog_dti_complex_promotion_and_views(T: Any) -> Any:
+    f = T.tensor([1.0, 2.0])
+    d = T.tensor([1.0, 2.0], dtype=T.float64)
+    c = T.tensor([1 + 1j, 2 - 1j])
+    return (
+        f + c, d + c, (d + c).dtype, c * 2.5, c + True, f * 1j, d * 1j,
+        T.complex(f, f), T.complex(d, d), raises(lambda: T.complex(f, d)),
+        raises(lambda: T.complex(T.tensor([1, 2]), T.tensor([3, 4]))),
+        T.view_as_real(c), T.view_as_complex(T.tensor([[1.0, 2.0]])),
+        raises(lambda: T.view_as_complex(T.tensor([[1.0, 2.0, 3.0]]))),
+        raises(lambda: T.view_as_real(f)), c.abs(), c.real, c.imag,
+        raises(lambda: f.imag), T.is_complex(c), raises(lambda: c > 0),
+    )  # fmt: skip
+
+
+@program()
+def prog_dti_requires_grad_dtype_rules(T: Any) -> Any:
+    return (
+        raises(lambda: T.tensor([1, 2], requires_grad=True)),
+        raises(lambda: T.zeros(2, dtype=T.int64, requires_grad=True)),
+        raises(lambda: T.arange(3, requires_grad=True)),
+        T.arange(3.0, requires_grad=True).requires_grad,
+        raises(lambda: T.ones(2, dtype=T.bool).requires_grad_()),
+        T.tensor([1j], requires_grad=True).requires_grad,
+        raises(lambda: T.full((2,), 1, requires_grad=True)),
+        T.full((2,), 1.0, requires_grad=True).grad_fn,
+        raises(lambda: T.eye(2, dtype=T.int32, requires_grad=True)),
+        raises(lambda: T.linspace(0, 1, 3, dtype=T.int64, requires_grad=True)),
+        raises(lambda: T.randint(0, 3, (2,), requires_grad=True)),
+        T.tensor([1.0], requires_grad=True).long().requires_grad,
+        T.tensor([1.0], requires_grad=True).long().grad_fn,
+    )
+
+
+# --- more creation ----------------------------------------------------------------------------
+
+
+@program()
+def prog_dti_tensor_ragged_errors(T: Any) -> Any:
+    return (
+        raises(lambda: T.tensor([[1, 2], [3, 4, 5]])),
+        raises(lambda: T.tensor([[[1], [2]], [[3], [4, 5]]])),
+        raises(lambda: T.tensor([[1, 2], (3, 4, 5)])),
+        raises(lambda: T.tensor([1, "a"])),
+        raises(lambda: T.tensor(["a", 1])),
+        raises(lambda: T.tensor([[1], 2])),
+        raises(lambda: T.tensor(b"ab")),
+        raises(lambda: T.tensor(x for x in range(3))),
+        raises(lambda: T.tensor(object())),
+        T.tensor(range(4)),
+        T.tensor([range(2), range(2)]),
+        T.tensor(((1, 2), [3, 4])),
+        T.tensor([[[]]]).shape,
+        T.tensor([[], []], dtype=T.int64),
+        raises(lambda: T.tensor([[], [1]])),
+    )
+
+
+@program()
+def prog_dti_legacy_constructors(T: Any) -> Any:
+    return (
+        T.FloatTensor([1, 2]), T.LongTensor([1.7, -1.2]), T.IntTensor([True, False]),
+        T.DoubleTensor(2, 3).shape, T.ByteTensor([1, 255]), T.BoolTensor([0, 2]),
+        T.Tensor([1, 2]).dtype, T.Tensor(2, 0).shape, T.Tensor().shape,
+        raises(lambda: T.FloatTensor([1j])), raises(lambda: T.LongTensor("a")),
+        raises(lambda: T.Tensor(2, "a")), raises(lambda: T.FloatTensor(-1)),
+        T.HalfTensor([1.5]).dtype, T.ShortTensor([1]).dtype, T.CharTensor([1]).dtype,
+        T.Tensor(T.Size([2, 1])).shape, T.Tensor(np.array([1, 2], dtype=np.float32)),
+    )  # fmt: skip
+
+
+@program()
+def prog_dti_tril_triu_indices(T: Any) -> Any:
+    return (
+        T.tril_indices(3, 3), T.triu_indices(3, 3), T.tril_indices(4, 3, 1),
+        T.triu_indices(3, 4, -1), T.tril_indices(3, 3, -5), T.triu_indices(3, 3, 5),
+        T.tril_indices(0, 3), T.triu_indices(2, 2, dtype=T.int32),
+        raises(lambda: T.tril_indices(3, 3, dtype=T.float32)),
+        raises(lambda: T.tril_indices(-1, 3)), raises(lambda: T.triu_indices(3, -2)),
+    )  # fmt: skip
+
+
+@program()
+def prog_dti_random_factories_dtype_and_errors(T: Any) -> Any:
+    T.manual_seed(0)
+    return (
+        T.randint(3, (2, 2)).dtype, T.randint(0, 5, (3,), dtype=T.float32).dtype,
+        T.randint(0, 5, (3,), dtype=T.uint8).dtype, T.rand(2, dtype=T.float64).dtype,
+        T.randn(2, 3).shape, T.randperm(4).dtype, T.randperm(4, dtype=T.float32).dtype,
+        T.randperm(0), T.rand(0, 3).shape,
+        raises(lambda: T.randint(5, 5, (2,))), raises(lambda: T.randint(5, 2, (2,))),
+        raises(lambda: T.rand(2, dtype=T.int64)), raises(lambda: T.randn(2, dtype=T.bool)),
+        raises(lambda: T.randperm(-1)), raises(lambda: T.randint(0, 300, (2,), dtype=T.uint8)),
+        T.randint(0, 2, (2,), dtype=T.bool).dtype,
+        raises(lambda: T.randint(-1, 2, (2,), dtype=T.uint8)),
+        raises(lambda: T.normal(0.0, -1.0, (2,))), raises(lambda: T.rand(-1)),
+    )  # fmt: skip
+
+
+@program()
+def prog_dti_zeros_like_preserves_layout(T: Any) -> Any:
+    x = T.arange(24.0).reshape(2, 3, 4).permute(2, 0, 1)
+    y = T.arange(6.0).reshape(2, 3)[:, ::2]
+    e = T.arange(3.0).expand(4, 3)
+    return (
+        T.zeros_like(x).stride(), T.empty_like(x).stride(), T.ones_like(y).stride(),
+        T.full_like(e, 2).stride(), T.empty_like(e).stride(), T.rand_like(x).stride(),
+        T.zeros_like(x, memory_format=T.contiguous_format).stride(),
+        T.zeros_like(x, memory_format=T.preserve_format).is_contiguous(),
+        x.clone().stride(), e.clone().stride(), y.clone().stride(),
+        T.empty_like(x, dtype=T.int16).stride(), x.new_zeros(2, 3).stride(),
+    )  # fmt: skip
+
+
+@program()
+def prog_dti_empty_strided_and_full_variants(T: Any) -> Any:
+    a = T.empty_strided((2, 3), (1, 2))
+    b = T.full(T.Size([2]), 3.5, dtype=T.float64)
+    c = T.full([2, 2], False)
+    d = T.zeros(2, 3, out=T.empty(0, dtype=T.float64))
+    return (
+        a.stride(), a.shape, a.is_contiguous(), b, c, d, d.dtype,
+        raises(lambda: T.empty_strided((2, 3), (1,))),
+        raises(lambda: T.empty_strided((2, -3), (1, 2))),
+        T.empty_strided((0, 3), (3, 1)).shape,
+        T.ones(2, 2, out=T.empty(4)).shape,
+        raises(lambda: T.full((2,), 1.0, out=T.empty(2, dtype=T.int64))),
+        T.zeros((2,), dtype=None).dtype, T.ones(()).shape, T.zeros(size=(1, 2)).shape,
+    )  # fmt: skip
+
+
+@program()
+def prog_dti_asarray_copy_semantics(T: Any) -> Any:
+    a = np.arange(4.0)
+    t1 = T.asarray(a)
+    t2 = T.asarray(a, copy=True)
+    t3 = T.asarray(a, dtype=T.float32)
+    a[0] = 10.0
+    x = T.ones(3)
+    y = T.asarray(x)
+    z = T.asarray(x, copy=True)
+    x[1] = 5.0
+    return (
+        t1, t2, t3, y, z, y is x,
+        raises(lambda: T.asarray([1, 2], copy=False)),
+        raises(lambda: T.asarray(x, dtype=T.float64, copy=False)),
+        raises(lambda: T.asarray(a, dtype=T.float32, copy=False)),
+        T.asarray(np.float64(2.5)), T.asarray(True), T.asarray([T.tensor(1.0), 2]),
+        T.asarray(range(3)), T.asarray([[1, 2]], dtype=T.float16),
+    )  # fmt: skip
+
+
+@program()
+def prog_dti_arange_lengths_and_float_steps(T: Any) -> Any:
+    return [
+        T.arange(s, e, st)
+        for s, e, st in [
+            (1, 2.5, 0.5), (-0.3, 0.3, 0.1), (0, 1, 0.3), (1.0, 0.0, -0.25), (0, 10, 3),
+            (-5, 5, 2.5), (0.1, 0.2, 0.01), (10, -10, -7), (0, 1e-3, 1e-4), (2, 2.0, 1),
+        ]
+    ] + [
+        T.arange(0, 10, 3, dtype=T.float16),
+        raises(lambda: T.arange(-1.5, 1.5, 0.5, dtype=T.int64)),
+        T.arange(0, 1, 0.3, dtype=T.float64), T.arange(0.5, 4.0, dtype=T.int8),
+        T.linspace(-1, 1, 5, dtype=T.int64), T.linspace(0, 10, 4, dtype=T.int8),
+        T.linspace(1, 2, 2, dtype=T.float16), T.logspace(1, 3, 3, base=-2.0),
+        T.logspace(0, 1, 5, base=0.5, dtype=T.float64), T.logspace(2, 2, 1),
+    ]  # fmt: skip
+
+
+@program()
+def prog_dti_default_dtype_complex_and_inference(T: Any) -> Any:
+    old = T.get_default_dtype()
+    try:
+        T.set_default_dtype(T.float64)
+        r = (
+            T.tensor([1j]).dtype,
+            T.tensor([1, 2.0]).dtype,
+            T.tensor([]).dtype,
+            T.full((1,), 1j).dtype,
+            T.linspace(0j, 1j, 2).dtype,
+            T.tensor(1.5).dtype,
+            (T.tensor([1], dtype=T.float32) * 2.5).dtype,
+            T.randn(1).dtype,
+            T.tensor([np.float32(1.0)]).dtype,
+            T.as_tensor([1.5]).dtype,
+            T.Tensor([1]).dtype,
+            T.zeros(1).dtype,
+            T.eye(1).dtype,
+            T.empty(1).dtype,
+            (T.arange(2) / 2).dtype,
+            T.result_type(T.tensor([1]), 1j),
+            T.tensor([1j], dtype=None).dtype,
+        )
+    finally:
+        T.set_default_dtype(old)
+    return r, T.get_default_dtype(), raises(lambda: T.set_default_dtype(T.int32)), raises(
+        lambda: T.set_default_dtype("float64")
+    )  # fmt: skip
+
+
+@program()
+def prog_dti_python_scalar_conversions(T: Any) -> Any:
+    import operator
+
+    lst = [10, 20, 30]
+    return (
+        int(T.tensor([3])), float(T.tensor([[2.5]])), bool(T.tensor([0.0])),
+        complex(T.tensor(1 + 2j)), operator.index(T.tensor(2)), lst[T.tensor(1)],
+        list(range(T.tensor(3))), np.arange(5)[T.tensor([1, 3])].tolist(),
+        raises(lambda: operator.index(T.tensor(1.0))),
+        raises(lambda: operator.index(T.tensor([1, 2]))),
+        raises(lambda: int(T.tensor([1, 2]))), raises(lambda: bool(T.tensor([1, 2]))),
+        raises(lambda: float(T.tensor([]))), raises(lambda: lst[T.tensor(1.0)]),
+        int(T.tensor(-2.7)), int(T.tensor(True)), float(T.tensor(3)),
+        raises(lambda: int(T.tensor(float("nan")))), raises(lambda: int(T.tensor(float("inf")))),
+        T.tensor(3).item(), T.tensor([2.5]).item(), raises(lambda: T.tensor([1, 2]).item()),
+        T.tensor([1, 2]).tolist(), T.tensor(1.5, dtype=T.float16).item(),
+    )  # fmt: skip
 
 
 @pytest.mark.parametrize("name", _SET.params())

@@ -165,6 +165,9 @@ def tensor(
         except OverflowError:  # a Python int beyond int64
             raise ValueError("Overflow when unpacking long long") from None
         except (ValueError, TypeError) as e:
+            shape = _first_shape(data)
+            if 0 in shape:  # torch reads no element of an empty block: any ragged rest passes
+                return _finish(np.zeros(shape, d._np), requires_grad)
             _check_nested(data, inferred)  # torch's error for ragged or mixed data
             if "Overflow when unpacking" in str(e):
                 raise
@@ -223,9 +226,8 @@ def _check_first_str(data: Any) -> None:
         raise ValueError("too many dimensions 'str'")
 
 
-def _check_nested(data: Any, inferred: D.dtype) -> None:
-    """Raise torch's error for nested data that is not a rectangular block of numbers: the
-    shape comes from the first element at each depth, as torch reads it."""
+def _first_shape(data: Any) -> list[int]:
+    """The shape torch gives nested data: the lengths of the first elements at each depth."""
     shape = []
     x = data
     while isinstance(x, (list, tuple)):
@@ -233,6 +235,13 @@ def _check_nested(data: Any, inferred: D.dtype) -> None:
         if not x:
             break
         x = x[0]
+    return shape
+
+
+def _check_nested(data: Any, inferred: D.dtype) -> None:
+    """Raise torch's error for nested data that is not a rectangular block of numbers: the
+    shape comes from the first element at each depth, as torch reads it."""
+    shape = _first_shape(data)
 
     def walk(x: Any, dim: int) -> None:
         if dim == len(shape):
@@ -521,6 +530,33 @@ def _factory(
     return _finish(arr, requires_grad)
 
 
+def _into_out(
+    name: str, out: Tensor, dtype: D.dtype | None, requires_grad: bool, make: Any
+) -> Tensor:
+    """A factory's out= form: the result is made in out's dtype (a different dtype= is refused)
+    and written into out, resized to it."""
+    from ._grad_mode import is_grad_enabled
+
+    if out.requires_grad and is_grad_enabled():
+        raise RuntimeError(
+            f"aten::{name}(): functions with out=... arguments don't support automatic "
+            "differentiation, but one of the arguments requires grad."
+        )
+    if dtype is not None and dtype is not out.dtype:
+        raise RuntimeError(
+            f"dtype {dtype._short} does not match dtype of out parameter ({out.dtype._short})"
+        )
+    r = make(out.dtype)._data
+    if out._data.shape == r.shape:
+        np.copyto(out._data, r)
+    else:
+        out._data = r
+    out._bump()
+    if requires_grad:
+        out.requires_grad_(True)
+    return out
+
+
 def zeros(
     *args: Any,
     size: Any = None,
@@ -537,6 +573,8 @@ def zeros(
     if any(isinstance(s, (int, np.integer)) and s < 0 for s in dims):
         # torch's zeros checks its sizes itself, with its own wording
         raise RuntimeError("zeros: Dimension size must be non-negative.")
+    if out is not None:
+        return _into_out("zeros", out, dtype, requires_grad, lambda d: _factory(0, sz, d, False))
     return _factory(0, sz, dtype, requires_grad, "zeros")
 
 
@@ -551,7 +589,10 @@ def ones(
 ) -> Tensor:
     """Mirrors `torch.ones`."""
     check_device(device)
-    return _factory(1, size_arg("ones", args, size), dtype, requires_grad, "ones")
+    sz = size_arg("ones", args, size)
+    if out is not None:
+        return _into_out("ones", out, dtype, requires_grad, lambda d: _factory(1, sz, d, False))
+    return _factory(1, sz, dtype, requires_grad, "ones")
 
 
 def empty(
@@ -567,7 +608,10 @@ def empty(
 ) -> Tensor:
     """Mirrors `torch.empty` (the values are zeros here, never garbage)."""
     check_device(device)
-    return _factory(0, size_arg("empty", args, size), dtype, requires_grad, "empty")
+    sz = size_arg("empty", args, size)
+    if out is not None:
+        return _into_out("empty", out, dtype, requires_grad, lambda d: _factory(0, sz, d, False))
+    return _factory(0, sz, dtype, requires_grad, "empty")
 
 
 _NO_VALUE: Any = object()
@@ -602,6 +646,10 @@ def full(
             "full(): argument 'fill_value' (position 2) must be Number, not "
             f"{type(fill_value).__name__}"
         )
+    if out is not None:
+        return _into_out(
+            "full", out, dtype, requires_grad, lambda d: full(size, fill_value, dtype=d)
+        )
     d = dtype or D.scalar_dtype(fill_value)
     D.check_scalar_fits(fill_value, d)
     return _factory(fill_value, (tuple(size),), d, requires_grad)
@@ -624,6 +672,8 @@ def eye(
     for name, v in (("n", n), ("m", m)):
         if v is not None and v < 0:
             raise RuntimeError(f"{name} must be greater or equal to 0, got {v}")
+    if out is not None:
+        return _into_out("eye", out, dtype, requires_grad, lambda d: eye(n, m, dtype=d))
     d = dtype or D.get_default_dtype()
     return _finish(np.eye(n, n if m is None else m, dtype=d._np), requires_grad)
 
@@ -801,6 +851,11 @@ def linspace(
                 f"{what} with {v.ndim} dimension(s)."
             )
     steps = int(steps)
+    if out is not None:
+        return _into_out(
+            _space_kernel.name, out, dtype, requires_grad,
+            lambda d: linspace(start, end, steps, dtype=d),
+        )  # fmt: skip
     d = dtype or D.get_default_dtype()
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
@@ -1031,6 +1086,11 @@ def logspace(
 ) -> Tensor:
     """Mirrors `torch.logspace`: base raised to evenly spaced exponents."""
     check_device(device)
+    if out is not None:
+        return _into_out(
+            "logspace", out, dtype, requires_grad,
+            lambda d: logspace(start, end, steps, base, dtype=d),
+        )  # fmt: skip
     d = dtype or D.get_default_dtype()
     _space_kernel.name = "logspace"
     try:

@@ -131,7 +131,8 @@ def get_default_dtype() -> dtype:
 def set_default_dtype(d: dtype) -> None:
     """Mirrors `torch.set_default_dtype`."""
     if not isinstance(d, dtype) or not d.is_floating_point:
-        raise TypeError("only floating-point types are supported as the default type")
+        what = "" if isinstance(d, dtype) else "invalid dtype object: "
+        raise TypeError(f"{what}only floating-point types are supported as the default type")
     _default.value = d
     _promote_cache.clear()
 

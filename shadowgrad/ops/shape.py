@@ -1121,6 +1121,9 @@ def _cat_checked(ts: list[Tensor], dim: int, out: Tensor | None) -> Tensor:
     d = wrap_dim(dim, nd)
     ref = keep[0]._data.shape
     for i, t in enumerate(keep):
+        if t.ndim == 0:
+            at = next(k for k, u in enumerate(ts) if u is t)
+            raise RuntimeError(f"zero-dimensional tensor (at position {at}) cannot be concatenated")
         if t.ndim != nd:
             raise RuntimeError(
                 f"Tensors must have same number of dimensions: got {nd} and {t.ndim}"
