@@ -1682,7 +1682,6 @@ def prog_nn2_conv_padding_modes_transposed_and_errors(T: Any) -> Any:
         y = c(x)
         y.pow(2).sum().backward()
         out.append((mode, y, x.grad, c.weight.grad, y.grad_fn))
-    out.append(raises(lambda: nn.Conv2d(2, 3, 3, padding_mode="bogus")))
     out.append(raises(lambda: nn.ConvTranspose2d(2, 3, 3, padding_mode="reflect")))
     out.append(raises(lambda: nn.Conv2d(2, 3, 3, padding="same", stride=2)))
     out.append(raises(lambda: nn.Conv2d(2, 3, 3, padding="valid2")))
@@ -1796,6 +1795,416 @@ def prog_nn2_adaptive_avg_pool_nonuniform_and_grads(T: Any) -> Any:
     z = nn.AdaptiveAvgPool2d(4)(x)
     (y.sum() + z.pow(2).sum()).backward()
     return y, z, x.grad, y.grad_fn, nn.AdaptiveAvgPool1d(3)(_x(T, 2, 7, seed=137))
+
+
+# --- batch 3: module_db inputs and options ---------------------------------------------
+
+
+@program()
+def prog_nn2_transformer_encoder_nested_tensor_warnings(T: Any) -> Any:
+    nn = T.nn
+    a = nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0, batch_first=False)
+    enc = nn.TransformerEncoder(a, 1)
+    b = nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0, batch_first=True, norm_first=True)
+    enc2 = nn.TransformerEncoder(b, 1)
+    c = nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0, batch_first=True, activation=T.tanh)
+    enc3 = nn.TransformerEncoder(c, 1, enable_nested_tensor=True)
+    return enc.use_nested_tensor, enc2.use_nested_tensor, enc3.use_nested_tensor
+
+
+@program()
+def prog_nn2_mha_key_not_value_batch_first_and_grads(T: Any) -> Any:
+    mha = _seeded(T, T.nn.MultiheadAttention(4, 2, batch_first=True, bias=False), 70)
+    q = _x(T, 2, 3, 4, seed=140, rg=True)
+    k = _x(T, 2, 5, 4, seed=141, rg=True)
+    v = _x(T, 2, 5, 4, seed=142, rg=True)
+    o, w = mha(q, k, v)
+    o2, w2 = mha(q, k, k)
+    (o.sum() + o2.pow(2).sum() + w.sum()).backward()
+    return o, w, o2, w2, q.grad, k.grad, v.grad, mha.in_proj_weight.grad, mha.out_proj.bias
+
+
+@program()
+def prog_nn2_mha_repr_and_attributes(T: Any) -> Any:
+    nn = T.nn
+    a = nn.MultiheadAttention(6, 3, kdim=4, vdim=5, add_bias_kv=True)
+    return (
+        repr(a),
+        a.head_dim,
+        a._qkv_same_embed_dim,
+        a.in_proj_weight,
+        a.bias_k.shape,
+        a.out_proj.__class__.__name__,
+        sorted(a.state_dict()),
+        raises(lambda: nn.MultiheadAttention(0, 1)),
+        raises(lambda: nn.MultiheadAttention(4, 0)),
+    )
+
+
+@program()
+def prog_nn2_rnn_proj_errors_and_weight_shapes(T: Any) -> Any:
+    nn = T.nn
+    return (
+        raises(lambda: nn.GRU(2, 3, proj_size=1)),
+        raises(lambda: nn.RNN(2, 3, proj_size=1)),
+        raises(lambda: nn.LSTM(2, 3, proj_size=-1)),
+        [tuple(p.shape) for p in nn.LSTM(2, 4, proj_size=3, bidirectional=True).parameters()],
+        raises(lambda: nn.LSTM(2, 3)(T.ones(3, 2), (T.zeros(1, 3),))),
+        raises(lambda: nn.LSTM(2, 3)(T.ones(3, 1, 2), T.zeros(1, 1, 3))),
+        raises(lambda: nn.GRU(2, 3)(T.ones(3, 1, 2), (T.zeros(1, 1, 3), T.zeros(1, 1, 3)))),
+    )
+
+
+@program()
+def prog_nn2_rnn_tanh_vs_relu_batch_first_packed(T: Any) -> Any:
+    U = T.nn.utils.rnn
+    out = []
+    for nl in ("tanh", "relu"):
+        m = _seeded(T, T.nn.RNN(2, 3, nonlinearity=nl, batch_first=True, num_layers=2), 71)
+        x = _x(T, 2, 4, 2, seed=143, rg=True)
+        p = U.pack_padded_sequence(x, T.tensor([4, 2]), batch_first=True)
+        o, h = m(p)
+        o, lens = U.pad_packed_sequence(o, batch_first=True)
+        (o.sum() + h.sum()).backward()
+        out.append((o, lens, h, x.grad, m.weight_ih_l1.grad))
+    return out
+
+
+@program()
+def prog_nn2_lstm_packed_proj_and_unsorted_h0(T: Any) -> Any:
+    U = T.nn.utils.rnn
+    m = _seeded(T, T.nn.LSTM(2, 4, proj_size=2), 72)
+    x = _x(T, 3, 3, 2, seed=144, rg=True)
+    h0 = _x(T, 1, 3, 2, seed=145, rg=True)
+    c0 = _x(T, 1, 3, 4, seed=146, rg=True)
+    p = U.pack_padded_sequence(x, [1, 3, 2], enforce_sorted=False)
+    o, (h, c) = m(p, (h0, c0))
+    o, _ = U.pad_packed_sequence(o)
+    (o.sum() + h.sum() + c.pow(2).sum()).backward()
+    return o, h, c, x.grad, h0.grad, c0.grad
+
+
+@program()
+def prog_nn2_embedding_module_errors_and_weight_shape(T: Any) -> Any:
+    nn = T.nn
+    e = nn.Embedding(4, 3)
+    return (
+        raises(lambda: nn.Embedding(4, 3, padding_idx=4)),
+        raises(lambda: nn.Embedding(4, 3, padding_idx=-5)),
+        nn.Embedding(4, 3, padding_idx=-1).padding_idx,
+        raises(lambda: e(T.tensor([4]))),
+        raises(lambda: e(T.tensor([[0.5]]))),
+        e(T.zeros(2, 0, dtype=T.long)).shape,
+        raises(lambda: nn.Embedding(4, 3, _weight=T.ones(4, 2))),
+        e(T.tensor(2)).shape,
+        repr(nn.Embedding(4, 3, max_norm=2.0, norm_type=3.0)),
+    )
+
+
+@program()
+def prog_nn2_embedding_bag_max_norm_in_place_and_padding_mean(T: Any) -> Any:
+    b = _seeded(T, T.nn.EmbeddingBag(5, 2, mode="mean", max_norm=0.3, padding_idx=2), 73)
+    idx = T.tensor([[0, 2, 1], [2, 2, 2], [3, 4, 2]])
+    y = b(idx)
+    y.sum().backward()
+    return y, b.weight.detach(), b.weight.grad
+
+
+@program()
+def prog_nn2_init_kaiming_a_and_modes_seeded(T: Any) -> Any:
+    init = T.nn.init
+    T.manual_seed(3)
+    out = [
+        init.kaiming_uniform_(T.empty(3, 4), a=0.5),
+        init.kaiming_normal_(T.empty(3, 4, 2), mode="fan_out", nonlinearity="relu"),
+        init.kaiming_uniform_(T.empty(2, 3), nonlinearity="selu"),
+        init.xavier_uniform_(T.empty(2, 3, 2), gain=init.calculate_gain("tanh")),
+        init.trunc_normal_(T.empty(6)),
+        init.normal_(T.empty(3), 2.0, 0.5),
+        init.uniform_(T.empty(3), -2.0, -1.0),
+        raises(lambda: init.kaiming_uniform_(T.empty(2, 3), mode="fan")),
+        raises(lambda: init.kaiming_uniform_(T.empty(2, 3), nonlinearity="swish")),
+        init.constant_(T.empty(2), float("nan")),
+    ]
+    return out
+
+
+@program()
+def prog_nn2_init_under_no_grad_keeps_leaf_and_version(T: Any) -> Any:
+    init = T.nn.init
+    p = T.nn.Parameter(T.zeros(2, 3))
+    v0 = p._version
+    init.ones_(p)
+    init.constant_(p, 0.5)
+    init.zeros_(p)
+    init.eye_(p)
+    return p, p.is_leaf, p.grad_fn, p._version - v0, p.requires_grad
+
+
+@program()
+def prog_nn2_module_extra_repr_of_common_layers(T: Any) -> Any:
+    nn = T.nn
+    mods = [
+        nn.Conv3d(2, 4, (1, 2, 3), stride=(1, 1, 2), dilation=2, groups=2, bias=False),
+        nn.ConvTranspose1d(2, 3, 3, output_padding=1, stride=2),
+        nn.MaxPool1d(3, 2, 1, dilation=2, return_indices=True, ceil_mode=True),
+        nn.AvgPool2d(3, count_include_pad=False, divisor_override=2),
+        nn.LPPool2d(2, 3),
+        nn.AdaptiveMaxPool2d((None, 3), return_indices=True),
+        nn.FractionalMaxPool2d(2, output_ratio=0.5),
+        nn.LayerNorm([2, 3], eps=1e-3, bias=False),
+        nn.GroupNorm(2, 4, affine=False),
+        nn.InstanceNorm3d(3),
+        nn.Dropout1d(0.2, inplace=True),
+        nn.ELU(alpha=0.5, inplace=True),
+        nn.LeakyReLU(0.2),
+        nn.Softplus(2, 10),
+        nn.Hardshrink(0.3),
+        nn.RReLU(0.1, 0.2),
+        nn.PReLU(3, init=0.1),
+        nn.Threshold(0.1, 20, inplace=True),
+        nn.GLU(-2),
+        nn.ReplicationPad3d(1),
+        nn.ReflectionPad1d((1, 2)),
+        nn.CircularPad3d((1, 0, 1, 0, 1, 0)),
+        nn.Unflatten(1, (2, 3)),
+        nn.Flatten(2, 3),
+        nn.ZeroPad1d(2),
+        nn.ConstantPad3d(1, -1.5),
+        nn.Embedding(3, 2, padding_idx=0),
+        nn.EmbeddingBag(3, 2, mode="max", padding_idx=1),
+        nn.RNN(2, 3, 2, nonlinearity="relu", bias=False, dropout=0.2, bidirectional=True),
+        nn.LSTM(2, 3, proj_size=2, batch_first=True),
+        nn.GRUCell(2, 3, bias=False),
+        nn.Softmax2d(),
+        nn.CTCLoss(blank=1, zero_infinity=True),
+        nn.CrossEntropyLoss(label_smoothing=0.1, ignore_index=3),
+    ]
+    return [repr(m) for m in mods]
+
+
+@program()
+def prog_nn2_module_state_dict_hooks_and_load_strict_false_report(T: Any) -> Any:
+    nn = T.nn
+    m = nn.Sequential(nn.Linear(2, 2), nn.LayerNorm(2))
+    sd = {"0.weight": T.ones(2, 2), "1.weight": T.ones(2), "2.zzz": T.ones(1)}
+    res = m.load_state_dict(sd, strict=False)
+    return res.missing_keys, res.unexpected_keys, repr(res), m[0].weight, m[1].weight
+
+
+@program()
+def prog_nn2_module_train_returns_self_and_nested_flags(T: Any) -> Any:
+    nn = T.nn
+    inner = nn.Dropout(0.5)
+    m = nn.Sequential(nn.Sequential(inner), nn.BatchNorm1d(2))
+    a = m.train(False) is m
+    b = inner.training
+    c = m.eval().training
+    m[0].train()
+    return a, b, c, [x.training for x in m.modules()], raises(lambda: m.eval(True))
+
+
+@program()
+def prog_nn2_norm_running_stats_momentum_and_num_batches(T: Any) -> Any:
+    nn = T.nn
+    out = []
+    for mom in (0.0, 1.0, 0.3, None):
+        bn = nn.BatchNorm1d(2, momentum=mom)
+        for s in range(2):
+            bn(_x(T, 4, 2, seed=150 + s))
+        out.append((mom, bn.running_mean, bn.running_var, bn.num_batches_tracked))
+    inn = nn.InstanceNorm1d(2, track_running_stats=True, momentum=None)
+    for s in range(2):
+        inn(_x(T, 3, 2, 4, seed=160 + s))
+    out.append((inn.running_mean, inn.running_var, inn.num_batches_tracked))
+    return out
+
+
+@program()
+def prog_nn2_lazy_norm_and_conv_infer_shapes(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(4)
+    bn = nn.LazyBatchNorm2d()
+    conv = nn.LazyConv1d(3, 2)
+    inn = nn.LazyInstanceNorm1d(affine=True)
+    y1 = bn(_x(T, 2, 3, 2, 2, seed=170))
+    y2 = conv(_x(T, 1, 4, 5, seed=171))
+    y3 = inn(_x(T, 2, 3, 4, seed=172))
+    return (
+        type(bn).__name__,
+        bn.num_features,
+        bn.running_mean,
+        conv.weight.shape,
+        conv.in_channels,
+        y1,
+        y2.shape,
+        y3,
+        type(inn.weight).__name__,
+    )
+
+
+@program()
+def prog_nn2_pad_circular_large_and_negative(T: Any) -> Any:
+    F = T.nn.functional
+    x = T.arange(1.0, 7.0).reshape(1, 1, 2, 3).requires_grad_()
+    a = F.pad(x, (3, 3, 2, 2), mode="circular")
+    b = F.pad(x, (-1, 2, 0, -1), mode="circular")
+    c = F.pad(x, (1, -1, -1, 1), mode="replicate")
+    (a.sum() + b.pow(2).sum() + c.sum()).backward()
+    return a, b, c, x.grad, raises(lambda: F.pad(x, (4, 0), mode="circular"))
+
+
+@program()
+def prog_nn2_pad_reflect_5d_and_unbatched_3d(T: Any) -> Any:
+    F = T.nn.functional
+    x = _x(T, 1, 1, 2, 3, 3, seed=173, rg=True)
+    y = F.pad(x, (1, 1, 2, 0, 1, 1), mode="reflect")
+    z = F.pad(x[0], (1, 1, 2, 0, 1, 1), mode="replicate")
+    (y.sum() + z.pow(2).sum()).backward()
+    return y.shape, y, z, x.grad, y.grad_fn, z.grad_fn
+
+
+@program()
+def prog_nn2_interpolate_1d_3d_and_unusual_scales(T: Any) -> Any:
+    F = T.nn.functional
+    x1 = _x(T, 1, 2, 5, seed=174, rg=True)
+    x3 = _x(T, 1, 1, 2, 3, 4, seed=175, rg=True)
+    a = F.interpolate(x1, scale_factor=0.7, mode="linear")
+    b = F.interpolate(x1, size=8, mode="nearest-exact")
+    c = F.interpolate(x3, scale_factor=(1.5, 0.5, 2.0), mode="trilinear", align_corners=True)
+    d = F.interpolate(x3, size=(3, 2, 5), mode="nearest")
+    e = F.interpolate(x3, scale_factor=1.3, mode="area")
+    (a.sum() + b.sum() + c.pow(2).sum() + d.sum() + e.sum()).backward()
+    return a, b, c, d, e, x1.grad, x3.grad, [t.grad_fn for t in (a, b, c, d, e)]
+
+
+@program()
+def prog_nn2_interpolate_recompute_scale_factor_and_warnings(T: Any) -> Any:
+    F = T.nn.functional
+    x = _x(T, 1, 1, 4, 5, seed=176)
+    return [
+        F.interpolate(x, scale_factor=1.3, mode="nearest", recompute_scale_factor=False),
+        F.interpolate(x, scale_factor=1.3, mode="nearest", recompute_scale_factor=True),
+        F.interpolate(x, scale_factor=(0.6, 1.7), mode="bilinear", align_corners=False),
+        F.interpolate(x, scale_factor=0.6, mode="bicubic", align_corners=True),
+        raises(lambda: F.interpolate(x, size=(2, 2), recompute_scale_factor=True)),
+        raises(lambda: F.interpolate(x, size=2.5)),
+        raises(lambda: F.interpolate(x, size=2.5, mode="bicubic", antialias=True)),
+        raises(lambda: F.interpolate(x, size=1.0, mode="area")),
+        raises(lambda: F.interpolate(x[0], size=2.0, mode="linear", align_corners=True)),
+        raises(lambda: F.interpolate(x, scale_factor=-1.0)),
+    ]
+
+
+@program()
+def prog_nn2_fold_overlapping_sums_and_grad(T: Any) -> Any:
+    F = T.nn.functional
+    cols = _x(T, 2, 2 * 4, 9, seed=177, rg=True)
+    y = F.fold(cols, (4, 4), 2, stride=1)
+    y2 = F.fold(cols[:, :, :4], (4, 4), 2, stride=2)
+    (y.pow(2).sum() + y2.sum()).backward()
+    return y, y2, cols.grad, y.grad_fn, F.unfold(y, 2, stride=2, padding=1).shape
+
+
+@program()
+def prog_nn2_unfold_integer_and_double_backward(T: Any) -> Any:
+    F = T.nn.functional
+    x = T.tensor(_data(1, 1, 3, 3, seed=178), dtype=T.float64, requires_grad=True)
+    y = F.unfold(x, 2)
+    (g,) = T.autograd.grad(y.pow(2).sum(), x, create_graph=True)
+    g.sum().backward()
+    return (
+        y,
+        g,
+        x.grad,
+        g.grad_fn,
+        raises(lambda: F.unfold(T.arange(9).reshape(1, 1, 3, 3), 2)),
+        F.unfold(T.zeros(0, 1, 3, 3), 2).shape,
+    )
+
+
+@program()
+def prog_nn2_pixel_shuffle_5d_and_int_and_double_backward(T: Any) -> Any:
+    F = T.nn.functional
+    x = T.tensor(_data(2, 1, 4, 2, 2, seed=179), dtype=T.float64, requires_grad=True)
+    y = F.pixel_shuffle(x, 2)
+    (g,) = T.autograd.grad(y.pow(2).sum(), x, create_graph=True)
+    g.sum().backward()
+    return (
+        y.shape,
+        y,
+        x.grad,
+        g.grad_fn,
+        F.pixel_unshuffle(T.arange(16).reshape(1, 4, 4), 2),
+        raises(lambda: F.pixel_unshuffle(x, 0)),
+        raises(lambda: F.pixel_shuffle(x, -1)),
+    )
+
+
+@program()
+def prog_nn2_adaptive_pool_errors_and_empty(T: Any) -> Any:
+    F = T.nn.functional
+    return [
+        raises(lambda: F.adaptive_avg_pool2d(T.ones(2, 3), 2)),
+        raises(lambda: F.adaptive_max_pool2d(T.ones(1, 0, 3), 2)),
+        raises(lambda: F.adaptive_avg_pool1d(T.ones(1, 3), (2, 2))),
+        F.adaptive_avg_pool2d(T.ones(0, 2, 3, 3), 2).shape,
+        raises(lambda: F.adaptive_avg_pool2d(T.ones(1, 2, 3, 3), -1)),
+        F.adaptive_max_pool2d(T.ones(1, 3, 3), (5, 1)),
+        raises(lambda: F.adaptive_avg_pool3d(T.ones(1, 2, 2), 1)),
+    ]
+
+
+@program()
+def prog_nn2_maxpool_padding_too_large_and_negative_output(T: Any) -> Any:
+    F = T.nn.functional
+    x = _x(T, 1, 1, 4, 4, seed=180)
+    return [
+        raises(lambda: F.max_pool2d(x, 2, padding=2)),
+        raises(lambda: F.avg_pool2d(x, 2, padding=2)),
+        raises(lambda: F.max_pool2d(x, 5)),
+        raises(lambda: F.max_pool1d(x[0], 2, stride=0)),
+        raises(lambda: F.avg_pool1d(x[0], 2, padding=-1)),
+        F.max_pool2d(x, 3, stride=2, padding=1, ceil_mode=True),
+        F.avg_pool2d(x, 3, stride=2, padding=1, ceil_mode=True, count_include_pad=True),
+        raises(lambda: F.max_pool2d(x, 2, dilation=0)),
+    ]
+
+
+@program()
+def prog_nn2_dropout_family_eval_identity_and_p_edges(T: Any) -> Any:
+    nn = T.nn
+    x = _x(T, 2, 3, 4, 4, seed=181, rg=True)
+    outs = []
+    for m in (nn.Dropout(0.0), nn.Dropout2d(0.0), nn.Dropout3d(1.0).eval(), nn.AlphaDropout(0.0)):
+        y = m(x)
+        outs.append((type(m).__name__, y is x, y.grad_fn))
+    z = nn.Dropout(1.0)(x)
+    z.sum().backward()
+    return outs, z, x.grad, raises(lambda: nn.Dropout(-0.1)), raises(lambda: nn.Dropout1d(1.5))
+
+
+@program()
+def prog_nn2_channel_shuffle_and_pixel_shuffle_module_names(T: Any) -> Any:
+    nn = T.nn
+    x = T.arange(16.0).reshape(1, 4, 2, 2).requires_grad_()
+    y = nn.ChannelShuffle(2)(x)
+    z = nn.PixelShuffle(2)(y)
+    z.pow(2).sum().backward()
+    return y, z, x.grad, y.grad_fn, z.grad_fn
+
+
+@program()
+def prog_nn2_transformer_decoder_only_masks_bool_float_mix(T: Any) -> Any:
+    layer = _seeded(T, T.nn.TransformerDecoderLayer(4, 2, 6, dropout=0.0, batch_first=True), 74)
+    tgt = _x(T, 1, 3, 4, seed=182)
+    mem = _x(T, 1, 2, 4, seed=183)
+    tm = T.nn.Transformer.generate_square_subsequent_mask(3)
+    return (
+        layer(tgt, mem, tgt_mask=tm, tgt_key_padding_mask=T.tensor([[False, False, True]])),
+        layer(tgt, mem, tgt_mask=tm.isinf()),
+        raises(lambda: layer(tgt, mem, tgt_mask=T.zeros(2, 2))),
+    )
 
 
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------

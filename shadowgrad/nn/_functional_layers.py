@@ -164,6 +164,8 @@ def interpolate(
                     f"Tuple[int, int, int], but got size with types {[type(v) for v in size]}"
                 )
             output_size: Any = [int(v) for v in size]
+        elif not _is_integer(size):  # torch passes [size] * dim on, for the kernel to refuse
+            output_size = [size] * dim
         else:
             output_size = [int(size)] * dim
     elif scale_factor is not None:
@@ -193,6 +195,8 @@ def interpolate(
             "Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and requires "
             "a 4-D tensor as input"
         )
+    if output_size is not None and not all(type(v) is int for v in output_size):
+        _non_int_size(mode, dim, antialias, output_size)
     if mode == "area" and 1 <= dim <= 3:
         pool = {1: F.adaptive_avg_pool1d, 2: F.adaptive_avg_pool2d}.get(dim)
         if pool is None:
@@ -213,6 +217,41 @@ def interpolate(
     raise NotImplementedError(
         f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for the "
         f"modes: {_MODES} (got {mode})"
+    )
+
+
+def _non_int_size(mode: str, dim: int, antialias: bool, size: list[Any]) -> None:
+    """torch's argument-parser error for a non-integer size reaching the kernel (a number size
+    is passed on as [size] * dim)."""
+    name = {
+        "nearest": f"upsample_nearest{dim}d",
+        "nearest-exact": f"_upsample_nearest_exact{dim}d",
+        "linear": "upsample_linear1d",
+        "bilinear": "upsample_bilinear2d",
+        "bicubic": "upsample_bicubic2d",
+        "trilinear": "upsample_trilinear3d",
+    }.get(mode)
+    if mode == "area" and 1 <= dim <= 3:
+        bad = next(i for i, v in enumerate(size) if not _is_integer(v))
+        raise TypeError(
+            f"adaptive_avg_pool{dim}d(): argument 'output_size' (position 2) must be tuple of "
+            f"ints, but found element of type {type(size[bad]).__name__} at pos {bad}"
+        )
+    if name is None or _KERNEL_OF.get((mode, dim)) is None:
+        return  # the unsupported-mode errors come first
+    if antialias:
+        name = f"_{name}_aa"
+    align = mode not in ("nearest", "nearest-exact")
+    scales = ", ".join(f"float scales{'_' + d if dim > 1 else ''} = None" for d in "dhw"[3 - dim :])
+    a = ", bool align_corners" if align else ""
+    elems = ", ".join(type(v).__name__ for v in size)
+    raise TypeError(
+        f"{name}() received an invalid combination of arguments - got (Tensor, list, "
+        f"{'bool, ' if align else ''}NoneType), but expected one of:\n"
+        f" * (Tensor input, tuple of ints output_size{a}, tuple of floats scale_factors)\n"
+        "      didn't match because some of the arguments have invalid types: (Tensor, "
+        f"!list of [{elems}]!, {'bool, ' if align else ''}!NoneType!)\n"
+        f" * (Tensor input, tuple of ints output_size{a}, {scales}, *, Tensor out = None)\n"
     )
 
 

@@ -271,6 +271,10 @@ def _check_adaptive(input: Tensor, name: str, n: int, colon: str = "") -> None:
 def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
     """Mirrors `torch.nn.functional.adaptive_avg_pool3d` (an output of 1 is a mean, as torch)."""
     F._list_with_default(output_size, input)
+    sz = output_size if isinstance(output_size, (tuple, list)) else (output_size,) * 3
+    if len(sz) == 3 and all(type(v) is int and v == 1 for v in sz):
+        # torch's shortcut comes before its input checks: any input of 3 or more dims
+        return input.mean((-1, -2, -3), keepdim=True)
     _check_adaptive(input, "adaptive_avg_pool3d", 3)
     o = _adaptive_out(input, output_size, 3, "adaptive_avg_pool3d: output_size must be 3")
     if any(v < 0 for v in o):

@@ -118,7 +118,11 @@ _CAST_FIRST = {
 
 
 def _cast_first(fn: Callable[..., Tensor], self: Tensor, args: tuple[Any, ...]) -> None:
-    if self.dtype.is_complex or getattr(fn, "__name__", "").rstrip("_") not in _CAST_FIRST:
+    if self.dtype.is_complex:
+        if getattr(fn, "__name__", "") == "abs":  # torch's abs_ refuses before the cast check
+            raise RuntimeError("In-place abs is not supported for complex tensors.")
+        return
+    if getattr(fn, "__name__", "").rstrip("_") not in _CAST_FIRST:
         return
     others = [a for a in args if isinstance(a, Tensor) and a.dtype.is_complex]
     if others or any(isinstance(a, complex) for a in args):

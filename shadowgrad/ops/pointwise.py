@@ -340,7 +340,9 @@ _pow_scalar_base = defop(
     "PowBackward2",
     _np_pow,
     nondiff=("self",),
-    exponent=lambda grad, self, exponent, result: _pow_exponent_grad(grad, self, exponent, result),
+    exponent=lambda grad, self, exponent, result: _pow_number_base_grad(
+        grad, self, exponent, result
+    ),
     jvp=ELEMENTWISE,
     complex={
         "exponent": lambda grad, self, exponent, result: _pow_exponent_grad_complex(
@@ -365,7 +367,7 @@ _mul_scalar = defop(
 def _pow_scalar_grad(grad: Tensor, self: Tensor, exponent: Any) -> Tensor:
     if isinstance(exponent, Tensor):
         # base grad where the exponent is 0 is 0, as in torch's pow_backward_self
-        g = grad * exponent * pow(self, exponent - 1)
+        g = grad * (exponent * pow(self, sub_scalar(exponent, 1)))  # C++ `exponent - 1`
         return where(exponent == 0, 0.0, g)
     if exponent == 0:
         return grad * 0
@@ -384,6 +386,15 @@ def _pow_exponent_grad(grad: Tensor, self: Tensor, exponent: Tensor, result: Ten
     # pow_backward_exponent), so 0**y has a finite exponent grad. The mask multiplies grad, as
     # in torch, so a NaN grad stays NaN in double backward.
     return grad * where((self == 0) & (exponent >= 0), 0.0, result * log(self))
+
+
+def _pow_number_base_grad(grad: Tensor, self: Any, exponent: Tensor, result: Tensor) -> Tensor:
+    # pow(number, tensor): torch's `result * log(base)` (mul.Scalar), masked only for base 0
+    base = float(self._data if isinstance(self, Tensor) else self)
+    lg = -math.inf if base == 0 else math.log(base) if base > 0 else math.nan
+    if base != 0:
+        return grad * _mul_scalar(result, lg)
+    return grad * where(exponent >= 0, 0.0, _mul_scalar(result, lg))
 
 
 def _pow_self_grad_complex(grad: Tensor, self: Tensor, exponent: Tensor) -> Tensor:
@@ -418,6 +429,7 @@ def _alpha_check(input: Any, other: Any, alpha: Any) -> None:
         raise RuntimeError(
             "For non-complex input tensors, argument alpha must not be a complex number."
         )
+    D.check_scalar_fits(alpha, dt)  # the kernel converts alpha to the result dtype, checked
 
 
 def add(input: Any, other: Any, *, alpha: Any = 1, out: Tensor | None = None) -> Tensor:
@@ -443,6 +455,8 @@ subtract = sub
 def rsub(input: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     """Mirrors `torch.rsub`: other - alpha * input."""
     _check_bool_sub(input, other)
+    if type(alpha) is not int:
+        _alpha_check(input, other, alpha)
     if isinstance(other, Tensor):
         return _rsub_tensor(input, other, alpha)
     return _rsub(input, other, alpha)
@@ -491,6 +505,8 @@ def pow(input: Any, exponent: Any, *, out: Tensor | None = None) -> Tensor:
     dt = result_type_of([input, exponent])
     if dt._cat == 1 and isinstance(exponent, int) and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
+    if dt is not D.float32 and dt is not D.float64:
+        D.check_scalar_fits(exponent, dt)  # 1e5 ** a float16: c10's overflow error
     x = input
     if input.dtype is not dt and not (dt.is_complex and input.dtype in (D.float32, D.float64)):
         x = input.to(dt)  # torch's PowBackward0 takes a real self with a complex exponent
@@ -1025,9 +1041,10 @@ def _not_for(kernel: str, a: np.ndarray, kinds: str) -> None:
 
 
 def _sign(t: Tensor) -> Tensor:
-    from .rounding import sign
+    # torch's abs formula reads self.sgn() (SgnBackward0; sign's values for real tensors)
+    from .rounding import sgn
 
-    return sign(t)
+    return sgn(t)
 
 
 def _complex_sgn(t: Tensor) -> Tensor:
@@ -1064,45 +1081,45 @@ exp2 = defop(
     "Exp2Backward0",
     _quiet(lambda self: _fm.exp2(self)),
     dtype="float",
-    self=lambda grad, result: grad * result * _LN2,
+    self=lambda grad, result: _mul_scalar(grad * result, _LN2),
     jvp=ELEMENTWISE,
-    complex={"self": lambda grad, result: grad * conj(result) * _LN2},
+    complex={"self": lambda grad, result: _mul_scalar(grad * conj(result), _LN2)},
 )
 expm1 = defop(
     "expm1",
     "Expm1Backward0",
     _quiet(lambda self: _fm.expm1(self)),
     dtype="float",
-    self=lambda grad, result: grad * (result + 1),
+    self=lambda grad, result: grad * add_scalar(result, 1),
     jvp=ELEMENTWISE,
-    complex={"self": lambda grad, result: grad * conj(result + 1)},
+    complex={"self": lambda grad, result: grad * conj(add_scalar(result, 1))},
 )
 log2 = defop(
     "log2",
     "Log2Backward0",
     _quiet(lambda self: _fm.log2(self)),
     dtype="float",
-    self=lambda grad, self: grad / (self * _LN2),
+    self=lambda grad, self: grad / _mul_scalar(self, _LN2),
     jvp=ELEMENTWISE,
-    complex={"self": lambda grad, self: grad / conj(self * _LN2)},
+    complex={"self": lambda grad, self: grad / conj(_mul_scalar(self, _LN2))},
 )
 log10 = defop(
     "log10",
     "Log10Backward0",
     _quiet(lambda self: _fm.log10(self)),
     dtype="float",
-    self=lambda grad, self: grad / (self * _LN10),
+    self=lambda grad, self: grad / _mul_scalar(self, _LN10),
     jvp=ELEMENTWISE,
-    complex={"self": lambda grad, self: grad / conj(self * _LN10)},
+    complex={"self": lambda grad, self: grad / conj(_mul_scalar(self, _LN10))},
 )
 log1p = defop(
     "log1p",
     "Log1PBackward0",
     _quiet(lambda self: _fm.log1p(self)),
     dtype="float",
-    self=lambda grad, self: grad / (self + 1),
+    self=lambda grad, self: grad / add_scalar(self, 1),
     jvp=ELEMENTWISE,
-    complex={"self": lambda grad, self: grad / conj(self + 1)},
+    complex={"self": lambda grad, self: grad / conj(add_scalar(self, 1))},
 )
 # sqrt at 0 has grad inf (grad / (2 * 0)), as in torch
 sqrt = defop(
@@ -1110,9 +1127,9 @@ sqrt = defop(
     "SqrtBackward0",
     _quiet(lambda self: np.sqrt(self)),
     dtype="float",
-    self=lambda grad, result: grad / (2 * result),
+    self=lambda grad, result: grad / _mul_scalar(result, 2),
     jvp=ELEMENTWISE,
-    complex={"self": lambda grad, result: grad / conj(2 * result)},
+    complex={"self": lambda grad, result: grad / conj(_mul_scalar(result, 2))},
 )
 rsqrt = defop(
     "rsqrt",
@@ -1146,36 +1163,36 @@ tan = defop(
     "TanBackward0",
     _quiet(lambda self: _fm.tan(self)),
     dtype="float",
-    self=lambda grad, result: grad * (1 + pow(result, 2)),
+    self=lambda grad, result: grad * add_scalar(pow(result, 2), 1),
     jvp=ELEMENTWISE,
-    complex={"self": lambda grad, result: grad * conj(1 + pow(result, 2))},
+    complex={"self": lambda grad, result: grad * conj(add_scalar(pow(result, 2), 1))},
 )
 asin = defop(
     "asin",
     "AsinBackward0",
     _quiet(lambda self: _fm.arcsin(self)),
     dtype="float",
-    self=lambda grad, self: grad * rsqrt(-self * self + 1),
+    self=lambda grad, self: grad * rsqrt(add_scalar(-self * self, 1)),
     jvp=ELEMENTWISE,
-    complex={"self": lambda grad, self: grad * conj(rsqrt(-self * self + 1))},
+    complex={"self": lambda grad, self: grad * conj(rsqrt(add_scalar(-self * self, 1)))},
 )
 acos = defop(
     "acos",
     "AcosBackward0",
     _quiet(lambda self: _fm.arccos(self)),
     dtype="float",
-    self=lambda grad, self: grad * -rsqrt(-self * self + 1),
+    self=lambda grad, self: grad * -rsqrt(add_scalar(-self * self, 1)),
     jvp=ELEMENTWISE,
-    complex={"self": lambda grad, self: grad * conj(-rsqrt(-self * self + 1))},
+    complex={"self": lambda grad, self: grad * conj(-rsqrt(add_scalar(-self * self, 1)))},
 )
 atan = defop(
     "atan",
     "AtanBackward0",
     _quiet(lambda self: _fm.arctan(self)),
     dtype="float",
-    self=lambda grad, self: grad / (self * self + 1),
+    self=lambda grad, self: grad / add_scalar(self * self, 1),
     jvp=ELEMENTWISE,
-    complex={"self": lambda grad, self: grad / conj(self * self + 1)},
+    complex={"self": lambda grad, self: grad / conj(add_scalar(self * self, 1))},
 )
 sinh = defop(
     "sinh",
@@ -1200,16 +1217,16 @@ asinh = defop(
     "AsinhBackward0",
     _quiet(lambda self: np.arcsinh(self)),
     dtype="float",
-    self=lambda grad, self: grad * rsqrt(pow(self, 2) + 1),
+    self=lambda grad, self: grad * rsqrt(add_scalar(pow(self, 2), 1)),
     jvp=ELEMENTWISE,
-    complex={"self": lambda grad, self: grad * conj(rsqrt(pow(self, 2) + 1))},
+    complex={"self": lambda grad, self: grad * conj(rsqrt(add_scalar(pow(self, 2), 1)))},
 )
 acosh = defop(
     "acosh",
     "AcoshBackward0",
     _quiet(lambda self: np.arccosh(self)),
     dtype="float",
-    self=lambda grad, self: grad * rsqrt(pow(self, 2) - 1),
+    self=lambda grad, self: grad * rsqrt(sub_scalar(self * self, 1)),
     jvp=ELEMENTWISE,
     complex={"self": lambda grad, self: grad * conj(rsqrt(self + 1) * rsqrt(self - 1))},
 )
@@ -1218,9 +1235,9 @@ atanh = defop(
     "AtanhBackward0",
     _quiet(lambda self: _fm.arctanh(self)),
     dtype="float",
-    self=lambda grad, self: grad / (1 - pow(self, 2)),
+    self=lambda grad, self: grad / _number_minus(1, pow(self, 2)),
     jvp=ELEMENTWISE,
-    complex={"self": lambda grad, self: grad / conj(1 - pow(self, 2))},
+    complex={"self": lambda grad, self: grad / conj(_number_minus(1, pow(self, 2)))},
 )
 
 
@@ -1280,7 +1297,7 @@ erf = defop(
     "ErfBackward0",
     lambda self: _np_elementwise(_ERF, _no_complex("erf_vml_cpu", self)),
     dtype="float",
-    self=lambda grad, self: _TWO_OVER_SQRT_PI * exp(-pow(self, 2)) * grad,
+    self=lambda grad, self: _mul_scalar(exp(-pow(self, 2)), _TWO_OVER_SQRT_PI) * grad,
     jvp=ELEMENTWISE,
 )
 erfc = defop(
@@ -1288,7 +1305,7 @@ erfc = defop(
     "ErfcBackward0",
     lambda self: _np_elementwise(_ERFC, _no_complex("erfc_vml_cpu", self)),
     dtype="float",
-    self=lambda grad, self: -_TWO_OVER_SQRT_PI * exp(-pow(self, 2)) * grad,
+    self=lambda grad, self: _mul_scalar(exp(-pow(self, 2)), -_TWO_OVER_SQRT_PI) * grad,
     jvp=ELEMENTWISE,
 )
 # torch's formula recomputes erfinv(self) instead of reading the result
@@ -1297,7 +1314,7 @@ erfinv = defop(
     "ErfinvBackward0",
     _np_erfinv,
     dtype="float",
-    self=lambda grad, self: _HALF_SQRT_PI * exp(pow(erfinv(self), 2)) * grad,
+    self=lambda grad, self: _mul_scalar(exp(pow(erfinv(self), 2)), _HALF_SQRT_PI) * grad,
     jvp=ELEMENTWISE,
 )
 
@@ -1305,15 +1322,18 @@ erfinv = defop(
 @_quiet
 def _np_logit(self: np.ndarray, eps: Any) -> np.ndarray:
     _not_for("logit_cpu", self, "c")
-    x = self if eps is None or eps < 0 else np.clip(self, eps, 1 - eps)
+    # torch's kernel: x < lo ? lo : x > hi ? hi : x (lo wins when eps > 0.5)
+    x = self
+    if eps is not None and eps >= 0:
+        x = np.where(self < eps, eps, np.where(self > 1 - eps, 1 - eps, self)).astype(self.dtype)
     return np.log(x / (1 - x))
 
 
 def _logit_backward(grad: Tensor, self: Tensor, eps: Any) -> Tensor:
     # torch's infinitely_differentiable_logit_backward: outside [eps, 1 - eps] the grad is 0
     # (nan outside [0, 1] without eps); the bounds themselves keep the formula
-    g = grad / (self * (1 - self))
-    if eps is None:
+    g = grad / (self * _number_minus(1, self))
+    if eps is None or eps < 0:
         return _where((self >= 0) & (self <= 1), g, math.nan)
     return _where((self >= eps) & (self <= 1 - eps), g, 0.0)
 
@@ -1397,20 +1417,20 @@ _logaddexp = defop(
     "logaddexp",
     "LogaddexpBackward0",
     _quiet(_np_logaddexp),
-    self=lambda grad, self, other: grad / (1 + exp(other - self)),
-    other=lambda grad, self, other: grad / (1 + exp(self - other)),
+    self=lambda grad, self, other: grad / add_scalar(exp(other - self), 1),
+    other=lambda grad, self, other: grad / add_scalar(exp(self - other), 1),
     jvp=ELEMENTWISE,
     complex={  # torch's: the derivatives conjugated
-        "self": lambda grad, self, other: grad / conj(1 + exp(other - self)),
-        "other": lambda grad, self, other: grad / conj(1 + exp(self - other)),
+        "self": lambda grad, self, other: grad / conj(add_scalar(exp(other - self), 1)),
+        "other": lambda grad, self, other: grad / conj(add_scalar(exp(self - other), 1)),
     },
 )
 _logaddexp2 = defop(
     "logaddexp2",
     "Logaddexp2Backward0",
     _quiet(_np_logaddexp2),
-    self=lambda grad, self, other: grad / (1 + pow(2, other - self)),
-    other=lambda grad, self, other: grad / (1 + pow(2, self - other)),
+    self=lambda grad, self, other: grad / add_scalar(pow(2, other - self), 1),
+    other=lambda grad, self, other: grad / add_scalar(pow(2, self - other), 1),
     jvp=ELEMENTWISE,
 )
 
@@ -1577,16 +1597,27 @@ _lerp_tensor = defop(
     "LerpBackward1",
     _np_lerp,
     dtype="keep",
-    self=lambda grad, weight: grad * (1 - weight),
+    self=lambda grad, weight: grad * _number_minus(1, weight),
     end=lambda grad, weight: grad * weight,
     weight=lambda grad, self, end: grad * (end - self),
     jvp=_lerp_t,
     complex={
-        "self": lambda grad, weight: grad * conj(1 - weight),
+        "self": lambda grad, weight: grad * conj(_number_minus(1, weight)),
         "end": lambda grad, weight: grad * conj(weight),
         "weight": lambda grad, self, end: grad * conj(end - self),
     },
 )
+
+
+def _number_minus(value: Any, t: Tensor) -> Tensor:
+    """ATen's C++ `number - tensor` inside formulas (SubBackward0, the number's edge None)."""
+    return _sub(_make(np.full(t._data.shape, value, t._data.dtype)), t, 1)
+
+
+def _number_over(value: Any, t: Tensor) -> Tensor:
+    """ATen's C++ `number / tensor` inside formulas: the number filled into a tensor like t,
+    then divided (DivBackward0, the filled operand's edge None)."""
+    return _div(_make(np.full(t._data.shape, value, t._data.dtype)), t)
 
 
 @_half_in_float
@@ -1606,8 +1637,8 @@ _addcmul = defop(
     "AddcmulBackward0",
     _np_addcmul,
     self=lambda grad: grad,
-    tensor1=lambda grad, tensor2, value: grad * tensor2 * value,
-    tensor2=lambda grad, tensor1, value: grad * tensor1 * value,
+    tensor1=lambda grad, tensor2, value: grad * _mul_scalar(tensor2, value),
+    tensor2=lambda grad, tensor1, value: grad * _mul_scalar(tensor1, value),
     jvp=ELEMENTWISE,
     complex={
         "self": lambda grad: grad,
@@ -1620,14 +1651,18 @@ _addcdiv = defop(
     "AddcdivBackward0",
     _np_addcdiv,
     self=lambda grad: grad,
-    tensor1=lambda grad, tensor2, value: grad * (value / tensor2),
-    tensor2=lambda grad, tensor1, tensor2, value: -grad * value * tensor1 / (tensor2 * tensor2),
+    # torch's C++ `value / tensor2` (DivBackward0 of a filled tensor) and `value * tensor1`
+    # (mul.Scalar)
+    tensor1=lambda grad, tensor2, value: grad * _number_over(value, tensor2),
+    tensor2=lambda grad, tensor1, tensor2, value: (
+        -grad * (_mul_scalar(tensor1, value) / (tensor2 * tensor2))
+    ),
     jvp=_addcdiv_t,
     complex={
         "self": lambda grad: grad,
-        "tensor1": lambda grad, tensor2, value: grad * conj(value / tensor2),
+        "tensor1": lambda grad, tensor2, value: grad * conj(_number_over(value, tensor2)),
         "tensor2": lambda grad, tensor1, tensor2, value: (
-            -grad * conj(value * tensor1 / (tensor2 * tensor2))
+            -grad * conj(_mul_scalar(tensor1, value) / (tensor2 * tensor2))
         ),
     },
 )
@@ -2928,6 +2963,8 @@ def _add_into(self: Tensor, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bo
         _add_in_place(d, o)
     elif _axpy(alpha, o, d):
         pass  # one fused pass, as torch's kernel (Note [BLAS axpy] in _blas.py)
+    elif d.dtype == np.float16 and not -65504.0 <= alpha <= 65504.0:
+        return False  # add's overflow error for an alpha beyond float16 (nothing written yet)
     elif d.size >= 2 * _CHUNK and d.flags.c_contiguous and o.flags.c_contiguous:
         # a large parameter: the scaled gradient one cache-sized block at a time, so the
         # temporary never goes to memory (torch's kernel fuses the two; 4M floats: 3.7 ms ->

@@ -206,13 +206,16 @@ def _defselect(name: str, grad_fn: str) -> Any:
 def _sum_all_fwd(self: np.ndarray, self_sym_sizes: tuple[int, ...], dtype: Any) -> np.ndarray:
     if self.dtype == np.float16:
         return _half_sum(self, None, False, dtype)
-    return np.asarray(np.sum(self, dtype=dtype))
+    return np.asarray(np.add.reduce(self, axis=None, dtype=dtype))  # Note [Sum warnings]
 
 
+# Note [Sum warnings]: np.sum runs its ufunc from numpy's own module, where shadowgrad's warning
+# filter (Note [Floating-point warning filter] in _dtype.py) does not reach: inf + -inf would
+# warn "invalid value encountered in reduce". np.add.reduce is called from this module.
 def _half_sum(self: np.ndarray, dim: Any, keepdim: bool, dtype: Any) -> np.ndarray:
     """torch accumulates a float16 sum in float32 and rounds once (numpy adds rows in float16
     along a strided axis)."""
-    r = np.sum(self, axis=dim, keepdims=keepdim, dtype=np.float32)
+    r = np.add.reduce(self, axis=dim, dtype=np.float32, keepdims=keepdim)
     return np.asarray(r.astype(np.float16 if dtype is None else dtype))
 
 
@@ -233,7 +236,7 @@ def _sum_dim_fwd(
 ) -> np.ndarray:
     if self.dtype == np.float16:
         return _half_sum(self, dim, keepdim, dtype)
-    return np.asarray(np.sum(self, axis=dim, keepdims=keepdim, dtype=dtype))
+    return np.asarray(np.add.reduce(self, axis=dim, dtype=dtype, keepdims=keepdim))
 
 
 _sum_dim = defop(

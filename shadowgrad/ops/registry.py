@@ -569,6 +569,9 @@ _TENSOR_OR_NUMBER = frozenset(("eq", "ne", "lt", "le", "gt", "ge"))
 
 
 def _run(op: OpDef, args: tuple[Any, ...]) -> Any:
+    wf = _warnings.filters
+    if not wf or wf[0] is not _FP_FILTER:
+        _front_filter()  # Note [Floating-point warning filter]: a number cast to float16 too
     try:  # the operands as arrays of the op's computation dtype
         arrays = list(args)
         tidx = op.tensor_idx
@@ -609,9 +612,6 @@ def _run(op: OpDef, args: tuple[Any, ...]) -> Any:
         if err is None:
             raise
         raise err from None
-    wf = _warnings.filters
-    if not wf or wf[0] is not _FP_FILTER:
-        _front_filter()  # Note [Floating-point warning filter]
     try:
         out = op.forward(*arrays)
     except ValueError as e:

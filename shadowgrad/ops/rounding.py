@@ -226,6 +226,19 @@ def _np_div_trunc(self: np.ndarray, other: np.ndarray) -> np.ndarray:
         return np.trunc(np.true_divide(self, other))
 
 
+def _number_in_half(fn: Any) -> Any:
+    """A Python-number operand of a float16 tensor rounded to float16 first: torch's remainder
+    and fmod kernels read it in the tensor's dtype (div_floor and mul read it in float)."""
+
+    def forward(self: np.ndarray, other: Any) -> Any:
+        if self.dtype == np.float16 and not isinstance(other, np.ndarray):
+            other = np.float16(other)
+        return fn(self, other)
+
+    return forward
+
+
+@_number_in_half
 @_half_in_float
 def _np_remainder(self: np.ndarray, other: np.ndarray) -> np.ndarray:
     _not_for("remainder_cpu", self, "bc")
@@ -239,6 +252,7 @@ def _np_remainder(self: np.ndarray, other: np.ndarray) -> np.ndarray:
         return np.where(fix, m + other, m).astype(m.dtype, copy=False)
 
 
+@_number_in_half
 @_half_in_float
 def _np_fmod(self: np.ndarray, other: np.ndarray) -> np.ndarray:
     _not_for("fmod_cpu", self, "bc")

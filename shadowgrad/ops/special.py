@@ -22,15 +22,20 @@ from .. import _dtype as D
 from .._tensor import Tensor, _make
 from ..autograd.forward_ad import ELEMENTWISE
 from . import _specfun
+from .nn_ops import _div_scalar
 from .pointwise import (
     _invalid_combination,
+    _mul_scalar,
     _need_tensor,
     _not_for,
     _out,
     _unary_out,
     _where,
+    add_scalar,
     defop,
+    masked_fill,
     select,
+    sub_scalar,
 )
 
 # --- float64 kernels ------------------------------------------------------------------------
@@ -274,7 +279,7 @@ def _np_mvlgamma(self: np.ndarray, p: int) -> np.ndarray:
 
 
 def _mvlgamma_backward(grad: Tensor, self: Tensor, p: int) -> Tensor:
-    args = self.unsqueeze(-1) + _make(_mvlgamma_offsets(p, self._data.dtype))
+    args = _make(_mvlgamma_offsets(p, self._data.dtype)) + self.unsqueeze(-1)
     return grad * digamma(args).sum(-1)
 
 
@@ -349,7 +354,7 @@ entr = defop(
     "SpecialEntrBackward0",
     _np_entr,
     dtype="float",
-    self=lambda grad, self: grad * -(1 + self.log()),
+    self=lambda grad, self: grad * -add_scalar(self.log(), 1),
     jvp=ELEMENTWISE,
 )
 
@@ -453,7 +458,9 @@ erfcx = defop(
     "SpecialErfcxBackward0",
     _float_only_kernel(_erfcx64, "erfcx_cpu"),
     dtype="float",
-    self=lambda grad, self, result: (2.0 * self * result - 2.0 / _SQRT_PI) * grad,
+    self=lambda grad, self, result: (
+        sub_scalar(_mul_scalar(self, 2.0) * result, 2.0 / _SQRT_PI) * grad
+    ),
     jvp=ELEMENTWISE,
 )
 log_ndtr = defop(
@@ -461,7 +468,9 @@ log_ndtr = defop(
     "SpecialLogNdtrBackward0",
     _float_only_kernel(_log_ndtr64, "log_ndtr_cpu"),
     dtype="float",
-    self=lambda grad, self, result: grad / _SQRT_2PI * (-(result + self * self * 0.5)).exp(),
+    self=lambda grad, self, result: (
+        grad / _SQRT_2PI * (-(result + _div_scalar(self.pow(2), 2))).exp()
+    ),
     jvp=ELEMENTWISE,
 )
 ndtri = defop(
@@ -469,7 +478,7 @@ ndtri = defop(
     "SpecialNdtriBackward0",
     _float_only_kernel(_ndtri64, "ndtri_cpu"),
     dtype="float",
-    self=lambda grad, result: grad * _SQRT_2PI * (result * result * 0.5).exp(),
+    self=lambda grad, result: grad * _SQRT_2PI * _div_scalar(result.pow(2), 2).exp(),
     jvp=ELEMENTWISE,
 )
 
@@ -486,13 +495,13 @@ def _np_xlog1py(self: np.ndarray, other: Any) -> np.ndarray:
 def _xlog1py_self_grad(grad: Tensor, self: Tensor, other: Any) -> Tensor:
     # xlog1py(grad, other), zeroed where self == 0 and other <= -1
     if isinstance(other, Tensor):
-        return _where((self == 0) & (other <= -1), 0.0, _xlog1py(grad, other))
+        return masked_fill(_xlog1py(grad, other), (self == 0) & (other <= -1), 0)
     r = _xlog1py_scalar_other(grad, other)
     return _where(self == 0, 0.0, r) if other <= -1 else r
 
 
 def _xlog1py_other_grad(grad: Tensor, self: Any, other: Tensor) -> Tensor:
-    return grad * self / (other + 1)
+    return grad * self / add_scalar(other, 1)
 
 
 _xlog1py = defop(

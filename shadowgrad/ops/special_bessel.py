@@ -16,7 +16,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.forward_ad import ELEMENTWISE
-from .pointwise import _sign, _unary_out, _where, defop
+from .pointwise import _mul_scalar, _sign, _unary_out, _where, defop
 from .special import _f64, _float_kernel, _float_only_kernel, _not_recorded
 
 # --- float64 kernels ------------------------------------------------------------------------
@@ -420,6 +420,8 @@ BESSEL: dict[str, Any] = {
 
 
 def _np_sinc(self: np.ndarray) -> np.ndarray:
+    if self.dtype == np.float16:  # torch computes a Half's sin(pi x) / (pi x) in float
+        return _np_sinc(self.astype(np.float32)).astype(np.float16)
     with np.errstate(all="ignore"):
         px = self * self.dtype.type(math.pi)
         return np.where(self == 0, self.dtype.type(1), np.sin(px) / px)
@@ -427,9 +429,10 @@ def _np_sinc(self: np.ndarray) -> np.ndarray:
 
 def _sinc_backward(grad: Tensor, self: Tensor) -> Tensor:
     # (pi x cos(pi x) - sin(pi x)) / (pi x^2), and 0 at x = 0
-    px = self * math.pi
-    pxx = self * self * math.pi
-    out = grad * (px * px.cos() - px.sin()) / pxx.conj()
+    # (torch's C++ `self * M_PI`: mul.Scalar)
+    px = _mul_scalar(self, math.pi)
+    pxx = _mul_scalar(self * self, math.pi)
+    out = grad * ((px * px.cos() - px.sin()) / pxx)
     return _where(pxx == 0, 0.0, out)
 
 

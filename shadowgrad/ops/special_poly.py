@@ -300,6 +300,15 @@ def frexp(input: Tensor, *, out: Any = None) -> Any:
     r = return_types.frexp(_frexp(input))  # type: ignore[attr-defined]
     if out is None:
         return r
+    if out[0].dtype is not input.dtype:
+        raise RuntimeError(
+            f"torch.frexp() expects mantissa to have dtype {D.CPP_NAMES[input.dtype]} but got "
+            f"{D.CPP_NAMES[out[0].dtype]}"
+        )
+    if out[1].dtype is not D.int32:
+        raise RuntimeError(
+            f"torch.frexp() expects exponent to have int dtype but got {D.CPP_NAMES[out[1].dtype]}"
+        )
     return return_types.frexp(  # type: ignore[attr-defined]
         (_out(r[0], out[0], "frexp"), _out(r[1], out[1], "frexp"))
     )
