@@ -1367,6 +1367,218 @@ def prog_osp_scheduler_get_lr_warning_and_last_lr_copies(T: Any) -> Any:
     return direct, [str(x.message) for x in w], sched.get_last_lr(), sched.state_dict()
 
 
+# --- more shapes, dtypes and contexts --------------------------------------------------------
+
+
+@program()
+def prog_osp_adafactor_shapes_and_complex_refusal(T: Any) -> Any:
+    ps = [
+        T.nn.Parameter(T.tensor(_data(2, 3, 4, seed=70))),
+        T.nn.Parameter(T.tensor(_data(5, seed=71))),
+        T.nn.Parameter(T.tensor(0.3)),
+        T.nn.Parameter(T.tensor(_data(1, 6, seed=72))),
+    ]
+    opt = T.optim.Adafactor(ps, lr=0.05, weight_decay=0.01)
+    for i in range(3):
+        opt.zero_grad()
+        sum(((p - 0.1 * i) ** 2).sum() for p in ps).backward()
+        opt.step()
+    sd = opt.state_dict()
+    shapes = {k: {n: tuple(v.shape) for n, v in st.items()} for k, st in sd["state"].items()}
+    z = T.nn.Parameter(T.ones(2, dtype=T.complex64))
+    oz = T.optim.Adafactor([z])
+    z.grad = T.ones(2, dtype=T.complex64)
+    return [p.detach() for p in ps], shapes, sd["state"][0], raises(oz.step), sd["param_groups"]
+
+
+@program()
+def prog_osp_half_precision_params(T: Any) -> Any:
+    out = {}
+    for dt in (T.float16,):  # shadowgrad has no bfloat16
+        for name, kw in (
+            ("SGD", {"lr": 0.1, "momentum": 0.9}),
+            ("Adam", {"lr": 0.01}),
+            ("AdamW", {"lr": 0.01}),
+            ("Adagrad", {"lr": 0.1}),
+            ("RMSprop", {"lr": 0.01}),
+        ):
+            w = T.nn.Parameter(T.tensor(_data(4, seed=73)).to(dt))
+            opt = getattr(T.optim, name)([w], **kw)
+            for i in range(2):
+                w.grad = T.tensor(_data(4, seed=74 + i)).to(dt)
+                opt.step()
+            out[str(dt), name] = (w.detach(), {k: v.dtype for k, v in opt.state[w].items()})
+    return out
+
+
+@program()
+def prog_osp_step_under_no_grad_inference_and_grad_mode(T: Any) -> Any:
+    w = T.nn.Parameter(T.ones(2))
+    opt = T.optim.SGD([w], lr=0.1, momentum=0.9)
+    seen = []
+
+    def closure():
+        seen.append(T.is_grad_enabled())
+        opt.zero_grad()
+        loss = (w * 3).sum()
+        loss.backward()
+        return loss
+
+    with T.no_grad():
+        l1 = opt.step(closure)
+    with T.inference_mode():
+        r = raises(lambda: opt.step(closure))
+    l3 = opt.step(closure)
+    hook_modes = []
+    opt.register_step_pre_hook(lambda o, a, k: hook_modes.append(T.is_grad_enabled()))
+    opt.step(closure)
+    return l1, r, l3, seen, hook_modes, w.detach(), w._version
+
+
+@program()
+def prog_osp_custom_optimizer_subclass(T: Any) -> Any:
+    class SignSGD(T.optim.Optimizer):
+        def __init__(self, params, lr=0.01, beta=0.5):
+            if lr <= 0:
+                raise ValueError(f"Invalid learning rate: {lr}")
+            super().__init__(params, {"lr": lr, "beta": beta})
+
+        @T.no_grad()
+        def step(self, closure=None):
+            loss = None
+            if closure is not None:
+                with T.enable_grad():
+                    loss = closure()
+            for group in self.param_groups:
+                for p in group["params"]:
+                    if p.grad is None:
+                        continue
+                    st = self.state[p]
+                    m = st.setdefault("m", T.zeros_like(p))
+                    m.mul_(group["beta"]).add_(p.grad, alpha=1 - group["beta"])
+                    st["n"] = st.get("n", 0) + 1
+                    p.add_(m.sign(), alpha=-group["lr"])
+            return loss
+
+    w = T.nn.Parameter(T.tensor(_data(3, seed=75)))
+    b = T.nn.Parameter(T.zeros(1))
+    opt = SignSGD([{"params": [w]}, {"params": [b], "lr": 0.5}], lr=0.1)
+    sched = T.optim.lr_scheduler.ExponentialLR(opt, 0.5)
+    pre = []
+    opt.register_step_pre_hook(lambda o, a, k: pre.append(len(a)))
+    for i in range(3):
+        opt.zero_grad()
+        ((w - i) ** 2).sum().add(b.sum() * 2).backward()
+        opt.step()
+        sched.step()
+    sd = opt.state_dict()
+    opt2 = SignSGD([w, b])
+    r = raises(lambda: opt2.load_state_dict(sd))
+    opt3 = SignSGD([{"params": [w]}, {"params": [b]}])
+    opt3.load_state_dict(sd)
+    return (
+        w.detach(),
+        b.detach(),
+        sd,
+        pre,
+        r,
+        opt3.param_groups[1]["lr"],
+        repr(opt3),
+        raises(lambda: SignSGD([w], lr=-1)),
+        sched.get_last_lr(),
+    )
+
+
+@program()
+def prog_osp_scheduler_on_lbfgs_and_rprop(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    xy = T.nn.Parameter(T.tensor([-1.0, 1.0], dtype=T.float64))
+    opt = T.optim.LBFGS([xy], lr=1.0, max_iter=3)
+    sched = S.StepLR(opt, 1, gamma=0.5)
+
+    def closure():
+        opt.zero_grad()
+        loss = _rosen(T, xy)
+        loss.backward()
+        return loss
+
+    losses = []
+    for _ in range(3):
+        losses.append(opt.step(closure))
+        sched.step()
+    w = T.nn.Parameter(T.ones(3))
+    o2 = T.optim.Rprop([w], lr=0.1)
+    s2 = S.CosineAnnealingLR(o2, 4)
+    for i in range(3):
+        w.grad = T.tensor([1.0, -1.0, 0.5]) * (i - 1)
+        o2.step()
+        s2.step()
+    return losses, xy.detach(), sched.get_last_lr(), w.detach(), o2.state[w]["step_size"]
+
+
+@program()
+def prog_osp_averaged_model_errors_and_extras(T: Any) -> Any:
+    U = T.optim.swa_utils
+    net = _bn_net(T)
+    m = U.AveragedModel(net)
+    other = T.nn.Sequential(T.nn.Linear(3, 4))
+    r1 = raises(lambda: m.update_parameters(other))
+    m.update_parameters(net)
+    x = T.tensor(_data(2, 3, seed=76))
+    out = m(x)
+    sd = m.state_dict()
+    m2 = U.AveragedModel(_bn_net(T))
+    m2.load_state_dict(sd)
+    both = raises(
+        lambda: U.AveragedModel(
+            net, avg_fn=U.get_ema_avg_fn(0.5), multi_avg_fn=U.get_ema_multi_avg_fn(0.5)
+        )
+    )
+    m3 = U.AveragedModel(net, avg_fn=U.get_ema_avg_fn(0.5))
+    m3.update_parameters(net)
+    with T.no_grad():
+        for p in net.parameters():
+            p.add_(1.0)
+    m3.update_parameters(net)
+    return (
+        r1,
+        both,
+        out,
+        sorted(sd),
+        m2.n_averaged,
+        [p.detach() for p in m3.parameters()][:2],
+        m3.n_averaged,
+        [type(c).__name__ for c in m.modules()][:3],
+    )
+
+
+@program()
+def prog_osp_foreach_leaves_or_changes_grads_as_torch(T: Any) -> Any:
+    """torch's foreach updates reuse gradient memory only where they made copies, except SGD's
+    nesterov term, added into p.grad itself."""
+    out = {}
+    for name, kw in _ALL:
+        if name in ("Adafactor",):
+            continue
+        for extra in ({}, {"maximize": True}, {"weight_decay": 0.1}, {"nesterov": True}):
+            if ("nesterov" in extra and name != "SGD") or (
+                "weight_decay" in extra and name == "Rprop"
+            ):
+                continue
+            cls = getattr(T.optim, name)
+            w = T.nn.Parameter(T.tensor(_data(3, seed=80)))
+            z = T.nn.Parameter(T.tensor([0.5 + 0.5j, -1.0 + 0.25j]))
+            opt = cls([w, z], foreach=True, **kw, **extra)
+            grads = []
+            for i in range(2):
+                w.grad = T.tensor(_data(3, seed=81 + i))
+                z.grad = T.tensor([0.1 - 0.2j, 0.3 + 0.1j]) * (i + 1)
+                opt.step()
+                grads.append((w.grad.clone(), z.grad.clone()))
+            out[name, tuple(extra)] = (grads, w.detach(), z.detach())
+    return out
+
+
 # --- differentiable=True ---------------------------------------------------------------------
 
 
