@@ -1302,6 +1302,290 @@ def prog_dti_python_scalar_conversions(T: Any) -> Any:
     )  # fmt: skip
 
 
+# --- indexing with autograd, views and versions ----------------------------------------------
+
+
+@program()
+def prog_dti_basic_index_views_and_grad_fns(T: Any) -> Any:
+    x = _x(T, 4, 5)
+    a = x[1]
+    b = x[:, 2]
+    c = x[1:3]
+    d = x[::2, 1::2]
+    e = x[None, ..., None]
+    f = x[-1, -2]
+    g = x[..., 0]
+    h = x[:, -3:]
+    loss = a.sum() + (b * b).sum() + c.mean() + d.pow(3).sum() + e.sum() + f + g.exp().sum()
+    loss = loss + h.sin().sum()
+    loss.backward()
+    return (
+        a.grad_fn, b.grad_fn, c.grad_fn, d.grad_fn, e.grad_fn, f.grad_fn, g.grad_fn, h.grad_fn,
+        a._base is x, d.stride(), e.shape, x.grad, x[0:0].shape, x[10:].shape, x[-10:2].shape,
+        x[3:1].shape, x[:, 5:].shape,
+    )  # fmt: skip
+
+
+@program()
+def prog_dti_augmented_assign_duplicate_indices(T: Any) -> Any:
+    a = T.zeros(4)
+    idx = T.tensor([0, 0, 2])
+    a[idx] += 1.0
+    b = T.zeros(4)
+    b.index_put_((idx,), T.tensor(1.0), accumulate=True)
+    c = T.zeros(3)
+    c[[1, 1]] = T.tensor([5.0, 7.0])
+    w = _x(T, 4)
+    y = w.clone()
+    y[idx] += T.tensor([1.0, 2.0, 3.0])
+    y.pow(2).sum().backward()
+    return a, b, c, y, y.grad_fn, w.grad, y._version
+
+
+@program()
+def prog_dti_setitem_value_requires_grad(T: Any) -> Any:
+    base = T.zeros(3, 4)
+    v = _x(T, 4)
+    base[1] = v
+    m = T.zeros(3, 4)
+    m[:, [0, 3]] = v[:2].expand(3, 2) * 2
+    s = T.zeros(3)
+    s[T.tensor([True, False, True])] = v[1:3]
+    (base.sum() * 2 + (m * m).sum() + s.sum()).backward()
+    return base.grad_fn, m.grad_fn, s.grad_fn, base.requires_grad, v.grad, base.is_leaf
+
+
+@program()
+def prog_dti_setitem_on_leaf_and_views_errors(T: Any) -> Any:
+    leaf = T.zeros(3, requires_grad=True)
+    view = leaf[1:]
+    r1 = raises(lambda: leaf.__setitem__(0, 1.0))
+    r2 = raises(lambda: view.__setitem__(0, 1.0))
+    r3 = raises(lambda: leaf.index_put_((T.tensor([0]),), T.tensor(1.0)))
+    r4 = raises(lambda: leaf.masked_fill_(T.tensor([True, False, True]), 0.0))
+    r5 = raises(lambda: leaf.index_fill_(0, T.tensor([1]), 0.0))
+    with T.no_grad():
+        leaf[0] = 5.0
+        view[0] = 6.0
+    y = leaf * 2
+    saved = y.exp()
+    y[0] = 0.0
+    r6 = raises(lambda: saved.sum().backward())
+    return r1, r2, r3, r4, r5, leaf, leaf._version, y._version, r6
+
+
+@program()
+def prog_dti_setitem_self_overlap(T: Any) -> Any:
+    a = T.arange(6.0)
+    a[1:] = a[:-1].clone()
+    b = T.arange(6.0)
+    b[[0, 1]] = b[[1, 0]]
+    c = T.arange(6.0).reshape(2, 3)
+    c[0] = c[1]
+    d = T.arange(4.0)
+    d[T.tensor([True, False, True, False])] = d[T.tensor([False, True, False, True])]
+    e = T.arange(5.0)
+    e[::2] = e[1::2].sum()
+    return a, b, c, d, e
+
+
+@program()
+def prog_dti_index_add_variants_and_grads(T: Any) -> Any:
+    x = _x(T, 3, 4)
+    s = _x(T, 3, 2, seed=7)
+    y = x.index_add(1, T.tensor([3, 0]), s, alpha=-0.5)
+    z = T.index_add(x, -1, T.tensor([1, 1]), s)
+    i = T.arange(6).reshape(2, 3)
+    iy = i.index_add(0, T.tensor([1, 1]), T.ones(2, 3, dtype=T.int64), alpha=3)
+    sc = T.zeros(2).index_add(0, T.tensor([1]), T.tensor([4.0]))
+    (y * y).sum().backward(retain_graph=True)
+    g1 = (x.grad.clone(), s.grad.clone())
+    z.sum().backward()
+    return (
+        y, z, y.grad_fn, g1, x.grad, s.grad, iy, sc,
+        raises(lambda: i.index_add(0, T.tensor([0]), T.ones(1, 3, dtype=T.int64), alpha=0.5)),
+        raises(lambda: x.index_add(1, T.tensor([0, 1]), T.ones(3, 3))),
+        raises(lambda: x.index_add(0, T.tensor([[0]]), T.ones(1, 4))),
+        raises(lambda: T.tensor(1.0).index_add(0, T.tensor([0]), T.tensor(2.0))),
+    )  # fmt: skip
+
+
+@program()
+def prog_dti_index_copy_fill_grads_double_backward(T: Any) -> Any:
+    x = _x(T, 4, 2)
+    s = _x(T, 2, 2, seed=8)
+    y = x.index_copy(0, T.tensor([2, 0]), s)
+    (g,) = T.autograd.grad((y.pow(3)).sum(), x, create_graph=True)
+    g2 = T.autograd.grad(g.sum(), x)
+    f = x.index_fill(0, T.tensor([1, 3]), 2.0)
+    (gf,) = T.autograd.grad((f * f).sum(), x)
+    iv = T.tensor(3.0, requires_grad=True)
+    fv = x.detach().index_fill(1, T.tensor([0]), iv)
+    (gv,) = T.autograd.grad(fv.sum(), iv)
+    return y.grad_fn, g, g2, f.grad_fn, gf, fv.grad_fn, gv
+
+
+@program()
+def prog_dti_gather_scatter_double_backward(T: Any) -> Any:
+    x = _x(T, 3, 4)
+    idx = T.tensor([[0, 0], [3, 1], [2, 2]])
+    y = T.gather(x, 1, idx)
+    (g,) = T.autograd.grad(y.pow(2).sum(), x, create_graph=True)
+    (gg,) = T.autograd.grad(g.sum(), x)
+    src = _x(T, 3, 2, seed=9)
+    sa = T.zeros(3, 4).scatter_add(1, idx, src)
+    (gs,) = T.autograd.grad(sa.pow(2).sum(), src, create_graph=True)
+    (gss,) = T.autograd.grad(gs.sum(), src)
+    sp = T.gather(x, 1, idx, sparse_grad=False)
+    return g, gg, g.grad_fn, gs, gss, sp.grad_fn
+
+
+@program()
+def prog_dti_scatter_reduce_legacy_no_grad(T: Any) -> Any:
+    x = _x(T, 2, 3)
+    src = _x(T, 2, 3, seed=10)
+    idx = T.tensor([[0, 1, 0], [2, 2, 1]])
+    with_warn = x.scatter(1, idx, src, reduce="add")
+    mul = x.scatter(1, idx, 2.0, reduce="multiply")
+    r = raises(lambda: with_warn.sum().backward())
+    inplace = x.detach().clone().scatter_(1, idx, src.detach(), reduce="multiply")
+    return (
+        with_warn,
+        mul,
+        with_warn.grad_fn,
+        mul.grad_fn,
+        r,
+        inplace,
+        raises(lambda: x.scatter(1, idx, src, reduce="mean")),
+    )
+
+
+@program()
+def prog_dti_masked_scatter_select_broadcast(T: Any) -> Any:
+    x = _x(T, 2, 3)
+    m = T.tensor([[True], [False]])
+    sel = T.masked_select(x, m)
+    big = T.masked_select(x[0], T.tensor([[True, False, True], [False, True, True]]))
+    src = _x(T, 6, seed=11)
+    sc = x.masked_scatter(T.tensor([False, True, True]), src)
+    (sel.sum() + big.pow(2).sum() + (sc * 3).sum()).backward()
+    return (
+        sel, big, sc, x.grad, src.grad, big.grad_fn,
+        raises(lambda: x.masked_scatter(T.tensor([True, True, True]), T.ones(5))),
+        raises(lambda: x.masked_scatter(T.tensor([True, True, True]), T.ones(6, dtype=T.float64))),
+        raises(lambda: x.masked_select(T.tensor([True, False]))),
+        T.masked_select(T.zeros(0, 3), T.tensor([True, False, True])).shape,
+    )  # fmt: skip
+
+
+@program()
+def prog_dti_narrow_select_unbind_errors(T: Any) -> Any:
+    x = _x(T, 3, 4)
+    a = x.narrow(1, 1, 2)
+    b = T.narrow(x, 0, T.tensor(1), 2)
+    c = x.select(1, -1)
+    u = x.unbind(1)
+    (a.sum() + b.pow(2).sum() + c.sum() + u[0].sum()).backward()
+    return (
+        a.grad_fn, b.grad_fn, c.grad_fn, u[0].grad_fn, x.grad,
+        raises(lambda: x.narrow(0, 2, 5)), raises(lambda: x.narrow(0, -4, 1)),
+        raises(lambda: x.narrow(2, 0, 1)), raises(lambda: x.narrow(0, 0, -1)),
+        raises(lambda: x.select(0, 3)), raises(lambda: x.select(2, 0)),
+        raises(lambda: T.tensor(1.0).select(0, 0)), x.narrow(0, 3, 0).shape,
+        x.narrow(-1, -2, 2).shape, raises(lambda: x.narrow(0, 1.5, 1)),
+    )  # fmt: skip
+
+
+@program()
+def prog_dti_index_on_noncontiguous_inputs(T: Any) -> Any:
+    base = _x(T, 4, 5)
+    t = base.t()
+    e = base[:1].expand(3, 5)
+    s = base[:, ::2]
+    r = (
+        t[[0, 2]], t[:, T.tensor([3, 1])], e[[0, 2], [1, 4]], s[s > 0],
+        T.index_select(t, 1, T.tensor([0, 3])), T.gather(t, 0, T.tensor([[1, 2, 0, 3]])),
+        T.take(t, T.tensor([0, 1, 5])), t.masked_fill(t > 0, 0.0),
+    )  # fmt: skip
+    sum(v.sum() for v in r).backward()
+    return r, base.grad, [v.grad_fn for v in r]
+
+
+@program()
+def prog_dti_bool_scalar_and_none_indexing(T: Any) -> Any:
+    x = _x(T, 2, 3)
+    a = x[True]
+    b = x[False]
+    c = x[None, True, ..., None]
+    d = x[T.tensor(True), 1]
+    e = x[1, T.tensor(False)]
+    (a.sum() + c.pow(2).sum() + d.sum()).backward()
+    z = T.zeros(2, 3)
+    z[True] = 1.0
+    z[False] = 2.0
+    z[T.tensor(True), 0] = 3.0
+    return a.shape, b.shape, c.shape, d.shape, e.shape, a.grad_fn, x.grad, z
+
+
+@program()
+def prog_dti_index_with_tensor_scalars_and_lists(T: Any) -> Any:
+    x = T.arange(24.0).reshape(2, 3, 4)
+    i = T.tensor(1)
+    return (
+        x[i], x[i, i], x[:, i], x[i].is_contiguous(), x[i]._base is x, x[[i, 0]],
+        x[T.tensor([1])][0].shape, x[[[1]]].shape, x[(1, 2)], raises(lambda: x[[1, 2, 3]]),
+        x[[0, 1], [2, 1], [3, 0]], x[([0, 1], [2, 1])],
+        x[np.int64(1)], x[np.array(1)], x[np.array([1, 0])].shape, x[T.tensor([[0, 1]])].shape,
+        x[T.tensor(1, dtype=T.int32)].shape, x[range(2)].shape,
+    )  # fmt: skip
+
+
+@program()
+def prog_dti_index_put_grads_each_input(T: Any) -> Any:
+    x = _x(T, 4, 3)
+    v = _x(T, 2, 3, seed=12)
+    idx = (T.tensor([3, 1]),)
+    y = T.index_put(x, idx, v)
+    ya = T.index_put(x, (T.tensor([1, 1]),), v, accumulate=True)
+    yb = x.index_put((T.tensor([[True], [False], [True], [False]]).expand(4, 3),), T.tensor(9.0))
+    (y.pow(2).sum() + ya.sum() * 2 + yb.exp().sum()).backward()
+    xs = _x(T, 3)
+    vs = T.tensor(2.0, requires_grad=True)
+    ys = xs.index_put((T.tensor([0, 2]),), vs)
+    ys.sum().backward()
+    return y.grad_fn, ya.grad_fn, yb.grad_fn, x.grad, v.grad, xs.grad, vs.grad
+
+
+@program()
+def prog_dti_index_add_shape_checks_and_zero_dim(T: Any) -> Any:
+    x = T.zeros(3, 4)
+    s = T.tensor(2.0, requires_grad=True)
+    y = T.tensor(1.0, requires_grad=True).index_add(0, T.tensor([0]), s, alpha=2.0)
+    (gs,) = T.autograd.grad(y * 3, s)
+    return (
+        y, gs, y.grad_fn, T.tensor(1.0).index_add(-1, T.tensor(0), T.tensor(2.0)),
+        raises(lambda: x.index_add(0, T.tensor([0]), T.ones(1, 5))),
+        raises(lambda: x.index_add(0, T.tensor([0]), T.ones(1, 4, 1))),
+        raises(lambda: x.index_add(1, T.tensor([0]), T.ones(3))),
+        raises(lambda: x.index_add(0, T.tensor([0, 1]), T.ones(1, 4, dtype=T.float64))),
+        raises(lambda: T.tensor(1.0).index_add(0, T.tensor([0]), T.ones(1))),
+        raises(lambda: T.tensor([1.0]).index_add(0, T.tensor([0]), T.tensor(2.0))),
+        raises(lambda: T.zeros(3).index_add(0, T.tensor([[0]]), T.ones(1))),
+        raises(lambda: T.zeros(3).index_fill(0, T.tensor([[0]]), 1.0)),
+        raises(lambda: T.zeros(3).index_copy(0, T.tensor([[0]]), T.ones(1))),
+    )  # fmt: skip
+
+
+@program()
+def prog_dti_list_index_sequence_rules(T: Any) -> Any:
+    x = T.arange(24.0).reshape(2, 3, 4)
+    return (
+        x[[T.tensor(1), 0]], x[[T.tensor([1]), 0]], x[[np.array(1), 0]].shape,
+        x[[range(2)]].shape, x[[[0]] * 40].shape, x[[0] * 40].shape, x[[1, None]].shape,
+        x[[0, ...]].shape, x[[slice(0, 1), [0, 2]]].shape, x[[[0, 1], [1, 2]]].shape,
+    )  # fmt: skip
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -147,11 +147,9 @@ def _as_index_array(v: Any) -> np.ndarray:
 def _is_seq_tuple(index: list[Any]) -> bool:
     # numpy's legacy rule, kept by torch (with a deprecation warning): a list holding a slice,
     # None, Ellipsis or a sequence is a tuple of indices
-    return any(
-        isinstance(i, (slice, list, tuple))
-        or i is None
-        or i is Ellipsis
-        or (isinstance(i, Tensor) and i.ndim > 0)
+    # (a Tensor element counts, 0-dim too, as any sequence does; 32 or more elements never do)
+    return len(index) < 32 and any(
+        isinstance(i, (slice, list, tuple, Tensor, np.ndarray, range)) or i is None or i is Ellipsis
         for i in index
     )
 
@@ -1129,8 +1127,16 @@ _index_select = defop(
 
 def _index_add_fwd(self: np.ndarray, dim: int, index: np.ndarray, source: Any, alpha: Any) -> Any:
     out = self.copy()
+    if out.ndim == 0:  # a 0-d self and source: the one element
+        out[...] += source if alpha == 1 else source * alpha
+        return out
     add_at(out, _along(dim, index), source if alpha == 1 else source * alpha)
     return out
+
+
+def _index_add_source_grad(grad: Tensor, dim: int, index: np.ndarray, alpha: Any) -> Tensor:
+    g = grad if grad.ndim == 0 else _index_select(grad, dim, index, tuple(grad._data.shape))
+    return g * alpha if alpha != 1 else g
 
 
 _index_add = defop(
@@ -1144,11 +1150,7 @@ _index_add = defop(
         else _index_add(_or_zeros(self_t, self), dim, index, source_t, alpha)
     ),
     self=lambda grad: grad,
-    source=lambda grad, dim, index, alpha: (
-        _index_select(grad, dim, index, tuple(grad._data.shape)) * alpha
-        if alpha != 1
-        else _index_select(grad, dim, index, tuple(grad._data.shape))
-    ),
+    source=lambda grad, dim, index, alpha: _index_add_source_grad(grad, dim, index, alpha),
     complex=True,  # as torch's: the source grad multiplies by alpha itself
 )
 
@@ -1157,6 +1159,8 @@ def _index_checks(self: Tensor, dim: int, index: Tensor, what: str) -> tuple[int
     d = wrap_dim(dim, self.ndim)
     a = index._data
     if a.ndim > 1:
+        if what == "index_fill_":
+            raise RuntimeError("Index has to be a vector/scalar")
         raise IndexError(f"{what}(): Index is supposed to be a vector")
     if a.dtype != np.int64 and (a.dtype != np.int32 or what != "index_add_"):
         if what == "index_fill_":
@@ -1185,10 +1189,47 @@ def _source_checks(self: Tensor, d: int, a: np.ndarray, source: Tensor, what: st
         )
 
 
+def _index_add_checks(input: Tensor, d: int, index: Tensor, source: Tensor) -> np.ndarray:
+    """torch's index_add meta checks, in its order."""
+    a = index._data
+    if a.ndim > 1:
+        raise IndexError(
+            f"index_add_(): Index is supposed to be a vector, but got dim: {a.ndim} with type: "
+            f"{index.dtype._short} and size: {shape_str(a.shape)}"
+        )
+    if a.dtype != np.int64 and a.dtype != np.int32:
+        raise RuntimeError(
+            f"index_add_(): Expected dtype int32/int64 for index but got: {index.dtype._short}"
+        )
+    if source._data.dtype != input._data.dtype:
+        raise RuntimeError(
+            f"index_add_(): self ({input.dtype._short.capitalize()}) and source "
+            f"({source.dtype._short.capitalize()}) must have the same scalar type"
+        )
+    if d != 0 and d >= source.ndim:
+        raise RuntimeError(
+            f"index_add_(): Indexing dim {d} is out of bounds of the source tensor with dim "
+            f"{source.ndim}"
+        )
+    ns = source._data.shape[d] if source.ndim else 1
+    if a.size != ns:
+        raise RuntimeError(
+            f"index_add_(): Number of indices ({a.size}) should be equal to source.size(dim): "
+            f"({ns}), for dim: {d}"
+        )
+    ss, cs = input._data.shape, source._data.shape
+    if len(ss) != len(cs) or ss[:d] + ss[d + 1 :] != cs[:d] + cs[d + 1 :]:
+        raise RuntimeError(
+            "source tensor shape must match self tensor shape, excluding the specified "
+            f"dimension. Got self.shape = {shape_str(ss)} source.shape = {shape_str(cs)}"
+        )
+    return a.reshape(-1)
+
+
 def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
     """Mirrors `torch.index_add`."""
-    d, a = _index_checks(input, dim, index, "index_add_")
-    _source_checks(input, d, a, source, "index_add_")
+    d = wrap_dim(dim, input.ndim)
+    a = _index_add_checks(input, d, index, source)
     n = input._data.shape[d] if input.ndim else 1
     if a.size and (a.max() >= n or a.min() < 0):  # torch has no negative indices here
         if input.ndim <= 1 or index._data.dtype == np.int32:
