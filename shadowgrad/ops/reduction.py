@@ -20,8 +20,9 @@ from .. import _grad_mode
 from .._tensor import Tensor, _make
 from ..autograd.forward_ad import LINEAR
 from . import _fmath as _fm
-from ._util import expand_array, wrap_dim, wrap_dims
+from ._util import expand_array, shape_str, wrap_dim, wrap_dims
 from .registry import defop
+from .shape import int_arg, int_checked
 
 _GM = _grad_mode.STATE
 
@@ -170,6 +171,19 @@ def _select(op: Any, input: Any, dim: int, idx: np.ndarray, keepdim: bool, sizes
     return op(input, dim, idx, keepdim, sizes)
 
 
+def _value_selecting_backward(
+    grad: Tensor, dim: int, indices: np.ndarray, keepdim: bool, sizes: Any
+) -> Tensor:
+    """torch's value_selecting_reduction_backward: the gradient scattered into zeros at the
+    picked indices (its double-backward graph holds ScatterBackward0)."""
+    from .indexing import scatter
+
+    zeros = _make(np.zeros(sizes, grad._data.dtype))
+    if not keepdim and len(sizes):
+        return scatter(zeros, dim, _make(np.expand_dims(indices, dim)), grad.unsqueeze(dim))
+    return scatter(zeros, dim, _make(np.asarray(indices)), grad)
+
+
 def _defselect(name: str, grad_fn: str) -> Any:
     """An op returning (values, indices) picked at the given indices (keepdim=True shaped)."""
     return defop(
@@ -179,12 +193,8 @@ def _defselect(name: str, grad_fn: str) -> Any:
         dtype="keep",
         n_outputs=2,
         diff_outputs=(0,),
-        self=lambda grads, dim, indices, keepdim, self_sym_sizes: _put_along(
-            grads[0],
-            dim,
-            _keepdim_indices(indices, dim, keepdim, self_sym_sizes),
-            not keepdim,
-            self_sym_sizes,
+        self=lambda grads, dim, indices, keepdim, self_sym_sizes: _value_selecting_backward(
+            grads[0], dim, indices, keepdim, self_sym_sizes
         ),
         # torch's gather_with_keepdimed_indices: the tangent at the picked indices
         jvp=lambda self_t, dim, indices, keepdim, self_sym_sizes: (
@@ -320,6 +330,9 @@ _mean_dim = defop(
 
 def _sum_dtype(input: Tensor, dtype: D.dtype | None) -> Any:
     if dtype is not None:
+        if input._rg and _GM.grad and not (dtype.is_floating_point or dtype.is_complex):
+            # an integer result cannot require grad: torch's autograd refuses to record it
+            raise RuntimeError(f"Autograd not support dtype: {dtype._short}")
         return dtype._np
     if input.dtype._cat < 2:
         return np.int64
@@ -631,13 +644,13 @@ def nanmean(
 
 
 def _prod_all_fwd(self: np.ndarray, dtype: Any) -> np.ndarray:
-    return np.asarray(np.prod(self, dtype=dtype))
+    return np.asarray(np.multiply.reduce(self, axis=None, dtype=dtype))  # Note [Sum warnings]
 
 
 def _prod_dim_fwd(self: np.ndarray, dim: int, keepdim: bool, dtype: Any) -> np.ndarray:
     if self.ndim == 0:
         return np.asarray(self, dtype=dtype)
-    return np.asarray(np.prod(self, axis=dim, keepdims=keepdim, dtype=dtype))
+    return np.asarray(np.multiply.reduce(self, axis=dim, keepdims=keepdim, dtype=dtype))
 
 
 def _prod_safe_zeros(grad: Tensor, inp: Tensor, dim: int) -> Tensor:
@@ -832,6 +845,17 @@ def logsumexp(input: Tensor, dim: Any = _NO_DIM, keepdim: bool = False) -> Tenso
         _missing_dim("logsumexp")
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
         input = input.to(D.get_default_dtype())
+    if (
+        not keepdim
+        and input.ndim
+        and input._data.size
+        and isinstance(dim, (tuple, list))
+        and not dim
+    ):
+        # torch reduces every dim with keepdim, then fails to squeeze into its 0-d output
+        raise RuntimeError(
+            f"output with shape [] doesn't match the broadcast shape {shape_str((1,) * input.ndim)}"
+        )
     return _logsumexp(input, _axes(dim, input.ndim), keepdim)
 
 
@@ -963,9 +987,11 @@ def _mean_backward_free(t: Tensor, dim: Any, keepdim: bool) -> Tensor:
 
 def _evenly_distribute(grad: Tensor, self: Tensor, result: Tensor) -> Tensor:
     # ties share the gradient evenly; a NaN result sends it to the NaN elements
+    # torch's CPU form: zeros masked_fill_ed with grad / count (MaskedFillBackward1)
     x = self._data
     mask = np.isnan(x) if np.isnan(result._data) else x == result._data
-    return grad * _const((mask / np.count_nonzero(mask)).astype(x.dtype, copy=False))
+    count = _make(np.asarray(np.count_nonzero(mask), np.int64))
+    return _make(np.zeros(x.shape, grad._data.dtype)).masked_fill_(_make(mask), grad / count)
 
 
 def _amax_backward(
@@ -1090,8 +1116,11 @@ def _no_complex(kernel: str, input: Tensor) -> None:
 
 def _arg(name: str, fn: Any, input: Tensor, dim: Any, keepdim: bool) -> Tensor:
     x = input._data
-    if x.dtype.kind == "c":
-        raise RuntimeError(f"{name}(): does not support complex input")
+    if x.dtype.kind in "cb":
+        kind = "complex" if x.dtype.kind == "c" else "bool"
+        raise RuntimeError(f"{name}(): does not support {kind} input")
+    if dim is not None and type(dim) is not int:  # x.argmax((0, 1)): torch's parser error
+        dim = int_arg(name, "dim", 2, dim)
     if dim is None:
         if x.size == 0:
             raise IndexError(
@@ -1260,6 +1289,8 @@ def _var_args(
         raise TypeError(f"{name}() received an invalid combination of arguments")
     if correction is None:
         correction = 1 if unbiased is None or unbiased else 0
+    elif isinstance(correction, Tensor):  # a Number argument: torch reads the tensor's value
+        correction = correction.item()
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
         raise RuntimeError(
             f"{name} only support floating point and complex dtypes"
@@ -1586,6 +1617,9 @@ def check_out_dtype(r: Tensor, out: Tensor | None) -> None:
 
 def _logical(name: str, fn: Any, input: Tensor, dim: Any, keepdim: bool) -> Tensor:
     x = input._data
+    if isinstance(dim, (tuple, list)) and not dim:  # dim=(): no dim reduced, each element
+        r = x.astype(bool)
+        return _make(r.astype(np.uint8) if x.dtype == np.uint8 else r)
     r = np.asarray(fn(x, axis=_axes(dim, x.ndim), keepdims=keepdim))
     return _make(r.astype(np.uint8) if x.dtype == np.uint8 else r)
 
@@ -1598,6 +1632,41 @@ def all(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
 def any(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     """Mirrors `torch.any` (bool result; uint8 stays uint8)."""
     return _logical("any", np.any, input, dim, keepdim)
+
+
+def _count_nonzero_error(
+    method: bool, input: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> TypeError:
+    """torch's parser error for count_nonzero given a keyword it lacks (`keepdim=`)."""
+    from .shape import parser_got
+
+    head = "" if method else "Tensor input, "
+    n = len(args) + len(kwargs) + (not method)
+    bad = ", ".join(k for k in reversed(kwargs) if k != "dim")
+    lines = ""
+    for sig in (f"{head}int dim = None", f"{head}tuple of ints dim"):
+        lines += f" * ({sig})\n"
+        if n == 1 + (not method):  # one argument besides input, as each overload takes
+            lines += f"      didn't match because some of the keywords were incorrect: {bad}\n"
+    got = parser_got(args if method else (input, *args), kwargs, method)
+    return TypeError(
+        f"count_nonzero() received an invalid combination of arguments - got ({got}), but "
+        f"expected one of:\n{lines}"
+    )
+
+
+def _count_nonzero_checked(method: bool) -> Any:
+    """count_nonzero, refusing keywords other than dim with torch's parser error."""
+
+    def call(input: Any, *args: Any, **kwargs: Any) -> Any:
+        if kwargs and builtins.any(k != "dim" for k in kwargs):
+            raise _count_nonzero_error(method, input, args, kwargs)
+        return count_nonzero(input, *args, **kwargs)
+
+    call.__name__ = call.__qualname__ = "count_nonzero"
+    call.__doc__ = count_nonzero.__doc__
+    call.__wrapped__ = count_nonzero  # type: ignore[attr-defined] # its parameters
+    return call
 
 
 def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
@@ -1615,6 +1684,26 @@ def _arg_desc(v: Any) -> str:
         kinds = ", ".join(type(x).__name__ for x in v)
         return f"{type(v).__name__} of " + (f"[{kinds}]" if isinstance(v, list) else f"({kinds})")
     return type(v).__name__
+
+
+def _max_keyword_dim_error(name: str, method: bool, dim: Any) -> TypeError:
+    """torch's parser error for max/min given `dim=` of no int (`x.max(dim=(0, 1))`)."""
+    tn = type(dim).__name__
+    if method:
+        bad = "      didn't match because some of the keywords were incorrect: dim\n"
+        got = f"dim={tn}, "
+        sigs = f" * ()\n{bad} * (Tensor other)\n{bad} * (int dim, bool keepdim = False)\n"
+    else:
+        got = f"Tensor, dim={tn}"
+        sigs = (
+            " * (Tensor input, *, Tensor out = None)\n"
+            " * (Tensor input, Tensor other, *, Tensor out = None)\n"
+            " * (Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)\n"
+        )
+    return TypeError(
+        f"{name}() received an invalid combination of arguments - got ({got}), but expected "
+        f"one of:\n{sigs}"
+    )
 
 
 def _parser_checked(name: str, fn: Any, method: bool) -> Any:
@@ -1666,6 +1755,16 @@ def _parser_checked(name: str, fn: Any, method: bool) -> Any:
     def call(input: Any, *args: Any, **kwargs: Any) -> Any:
         if len(args) == 1 and not kwargs and _bad_dim(args[0]):
             raise error(args[0])
+        if not reduce_ and (len(kwargs) == 1 and not args and _bad_dim(kwargs.get("dim"))):
+            raise _max_keyword_dim_error(name, method, kwargs["dim"])
+        if not reduce_ and method and len(args) == 3 and not kwargs:  # x.max(1, True, True)
+            from .shape import parser_got
+
+            raise TypeError(
+                f"{name}() received an invalid combination of arguments - got "
+                f"({parser_got(args, {}, True)}), but expected one of:\n * ()\n * (Tensor "
+                "other)\n * (int dim, bool keepdim = False)\n"
+            )
         if kwargs and not args and "keepdim" in kwargs and "dim" not in kwargs:
             given = {k: v for k, v in kwargs.items() if v is not None or k == "keepdim"}
             raise _no_dim_error(name, method, given)
@@ -1691,14 +1790,14 @@ METHODS = {
     "min": _parser_checked("min", min, True),
     "amax": amax,
     "amin": amin,
-    "argmax": argmax,
-    "argmin": argmin,
+    "argmax": int_checked("argmax", argmax, "dim", none_ok=True),
+    "argmin": int_checked("argmin", argmin, "dim", none_ok=True),
     "var": var,
     "std": std,
     "norm": norm,
     "all": all,
     "any": any,
-    "count_nonzero": count_nonzero,
+    "count_nonzero": _count_nonzero_checked(True),
 }
 FUNCTIONS = {
     "sum": sum,
@@ -1723,7 +1822,7 @@ FUNCTIONS = {
     "_linalg_vector_norm": linalg_vector_norm,
     "all": all,
     "any": any,
-    "count_nonzero": count_nonzero,
+    "count_nonzero": _count_nonzero_checked(False),
 }
 
 

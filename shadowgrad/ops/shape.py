@@ -109,6 +109,48 @@ def _infer_size(size: tuple[Any, ...], numel: int) -> tuple[int, ...]:
     return size
 
 
+def parser_got(args: tuple[Any, ...], kwargs: dict[str, Any], method: bool) -> str:
+    """The `got (...)` of torch's invalid-combination error: the arguments' types, then the
+    keywords in reverse call order (a method called with keywords only ends in ", ")."""
+    parts = ["Tensor" if isinstance(a, Tensor) else type(a).__name__ for a in args]
+    kws = [
+        f"{k}={'Tensor' if isinstance(v, Tensor) else type(v).__name__}"
+        for k, v in reversed(kwargs.items())
+    ]
+    if method and not args:
+        return "".join(f"{k}, " for k in kws)
+    return ", ".join(parts + kws)
+
+
+def int_arg(fn: str, param: str, pos: int, v: Any) -> int:
+    """An int parameter's value, or torch's argument-parser TypeError for anything else (a
+    float, a floating Tensor: `x.chunk(n / 2)`). Called off the plain-int path only."""
+    if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
+        return int(v)
+    integral = isinstance(v, Tensor) and v._data.dtype.kind in "iu"  # not bool, float, complex
+    if integral and v._data.size == 1:
+        return int(v._data.reshape(()))
+    raise TypeError(
+        f"{fn}(): argument '{param}' (position {pos}) must be int, not {type(v).__name__}"
+    )
+
+
+def int_checked(name: str, fn: Any, param: str, none_ok: bool = False) -> Any:
+    """fn's Tensor-method form, whose first argument after self is the int `param` (or None,
+    where `none_ok`): torch's parser error for anything else counts it as position 1 (the
+    function's position 2)."""
+
+    def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+        if args and type(args[0]) is not int and not (none_ok and args[0] is None):
+            args = (int_arg(name, param, 1, args[0]), *args[1:])
+        return fn(self, *args, **kwargs)
+
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = fn.__doc__
+    method.__wrapped__ = fn  # type: ignore[attr-defined] # its parameters (_numpy_compat)
+    return method
+
+
 def _int_like(v: Any) -> bool:
     return isinstance(v, (int, np.integer, Tensor)) and not isinstance(v, bool)
 
@@ -135,6 +177,8 @@ def _check_int_sizes(fn: str, param: str, args: tuple[Any, ...], pos: int, overl
 
     from .._creation import check_int_list
 
+    if not args and overloads:  # x.view(): neither overload's argument
+        raise TypeError(combination("", None))
     if not overloads or not args or (len(args) > 1 and _int_like(args[0])):
         check_int_list(fn, param, args, pos)  # incl. varargs of ints: torch's unpack errors
         return
@@ -172,7 +216,7 @@ def view(self: Tensor, *size: Any) -> Tensor:
                     f"(different element sizes), but got {self._data.shape[-1]}"
                 ) from None
             raise
-    if not all(type(v) is int for v in size):  # the usual all-int call skips the checks
+    if not size or not all(type(v) is int for v in size):  # the all-int call skips the checks
         _check_int_sizes("view", "size", size, 1, _VIEW_OVERLOADS)
     shape = _infer_size(size, self._data.size)
     return _view(self, shape, tuple(self._data.shape))
@@ -185,13 +229,20 @@ def view_as(self: Tensor, other: Tensor) -> Tensor:
 
 def _reshape_method(self: Tensor, *shape: Any) -> Tensor:
     """Mirrors `torch.Tensor.reshape`."""
+    if not shape:
+        raise TypeError('reshape() missing 1 required positional arguments: "shape"')
     if not all(type(v) is int for v in shape):
         _check_int_sizes("reshape", "shape", shape, 1, None)
     return reshape(self, *shape)
 
 
-def _reshape_function(input: Tensor, shape: Any) -> Tensor:
+_NO_SHAPE: Any = object()
+
+
+def _reshape_function(input: Tensor, shape: Any = _NO_SHAPE) -> Tensor:
     """Mirrors `torch.reshape(input, shape)`."""
+    if shape is _NO_SHAPE:
+        raise TypeError('reshape() missing 1 required positional arguments: "shape"')
     _check_int_sizes("reshape", "shape", (shape,), 2, None)
     return reshape(input, shape)
 
@@ -258,6 +309,7 @@ def expand_rank_error(dt: Any, shape: Any, sizes: Any) -> RuntimeError:
 
 def expand(self: Tensor, *sizes: Any) -> Tensor:
     """Mirrors `torch.Tensor.expand`."""
+    given = sizes
     if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
         sizes = tuple(sizes[0])
     shape = self._data.shape
@@ -266,7 +318,12 @@ def expand(self: Tensor, *sizes: Any) -> Tensor:
     lead = len(sizes) - len(shape)
     out = [0] * len(sizes)
     for i in reversed(range(len(sizes))):  # torch checks from the last dimension
-        s = int(sizes[i])
+        s = sizes[i]
+        if type(s) is not int:  # torch's parser refuses a float size (`x.expand(n / 2, 3)`)
+            from .._creation import check_int_list
+
+            check_int_list("expand", "size", given, 1)
+            s = int(s)
         if i < lead:
             if s < 0:
                 raise RuntimeError(
@@ -782,11 +839,55 @@ def _slice_dim(input: Tensor, dim: int, s: slice) -> Tensor:
     return _slice(input, dim, start, end, step, tuple(input._data.shape))
 
 
+def _narrow_args(method: bool, dim: Any, start: Any, length: Any) -> tuple[int, int, int]:
+    """narrow's arguments as ints, or torch's errors: a start Tensor must be a 0-dim integer
+    one; a float anywhere matches neither overload (start an int or a Tensor)."""
+
+    def is_int(v: Any) -> bool:
+        return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+
+    if is_int(dim) and is_int(length):
+        if is_int(start):
+            return int(dim), int(start), int(length)
+        if isinstance(start, Tensor):
+            if start.ndim or start.dtype.is_floating_point or start.dtype.is_complex:
+                raise RuntimeError("start must be an 0-dim integral Tensor.")
+            if start._data.dtype == np.bool_:
+                raise RuntimeError("start must be an 0-dim integral Tensor.")
+            return int(dim), int(start._data), int(length)
+    args = (dim, start, length)
+    names = ["Tensor" if isinstance(a, Tensor) else type(a).__name__ for a in args]
+
+    def marked(start_ok: Any) -> str:
+        oks = (is_int(dim), start_ok(start), is_int(length))
+        return ", ".join(n if ok else f"!{n}!" for n, ok in zip(names, oks, strict=True))
+
+    head, lead = ("", "") if method else ("Tensor input, ", "Tensor, ")
+    lines = ""
+    for sig, ok in (("Tensor", lambda v: isinstance(v, Tensor)), ("int", is_int)):
+        lines += (
+            f" * ({head}int dim, {sig} start, int length)\n      didn't match because some of "
+            f"the arguments have invalid types: ({lead}{marked(ok)})\n"
+        )
+    raise TypeError(
+        f"narrow() received an invalid combination of arguments - got ({lead}"
+        f"{', '.join(names)}), but expected one of:\n{lines}"
+    )
+
+
+def _narrow_method(self: Tensor, dim: int, start: Any, length: int) -> Tensor:
+    """Tensor.narrow: torch's parser errors in the method's wording."""
+    if type(start) is not int or type(length) is not int or type(dim) is not int:
+        dim, start, length = _narrow_args(True, dim, start, length)
+    return narrow(self, dim, start, length)
+
+
 def narrow(input: Tensor, dim: int, start: Any, length: int) -> Tensor:
     """Mirrors `torch.narrow`: its checks, and a negative start counted from the end."""
+    if type(start) is not int or type(length) is not int or type(dim) is not int:
+        dim, start, length = _narrow_args(False, dim, start, length)
     if input.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
-    start, length = int(start), int(length)  # start may be a 0-d integer tensor, as torch's
     if length < 0:
         raise RuntimeError("narrow(): length must be non-negative.")
     d = wrap_dim(dim, input.ndim)
@@ -933,7 +1034,7 @@ METHODS = {
     "swapdims": swapdims,
     "permute": permute,
     "select": select,
-    "narrow": narrow,
+    "narrow": _narrow_method,
     "clone": clone,
     "contiguous": contiguous,
     "to": to,
@@ -1363,10 +1464,29 @@ def _sizes_arg(sizes: tuple[Any, ...]) -> tuple[int, ...]:
     return tuple(int(s) for s in sizes)
 
 
+def _unflatten_sizes(sizes: Any, pos: int) -> tuple[int, ...]:
+    """unflatten's sizes as ints, or torch's parser error (a float size, one int)."""
+    if not isinstance(sizes, (tuple, list)) or not all(type(s) is int for s in sizes):
+        from .._creation import check_int_list
+
+        if not isinstance(sizes, (tuple, list)):
+            raise TypeError(
+                f"unflatten(): argument 'sizes' (position {pos}) must be tuple of ints, not "
+                f"{type(sizes).__name__}"
+            )
+        check_int_list("unflatten", "sizes", (sizes,), pos)
+    return tuple(int(s) for s in sizes)
+
+
+def _unflatten_method(self: Tensor, dim: int, sizes: Any) -> Tensor:
+    """Tensor.unflatten: torch's parser errors counting sizes as position 2."""
+    return unflatten(self, dim, _unflatten_sizes(sizes, 2))
+
+
 def unflatten(input: Tensor, dim: int, sizes: Any) -> Tensor:
     """Mirrors `torch.unflatten`."""
+    sizes = _unflatten_sizes(sizes, 3)
     d = wrap_dim(dim, input.ndim)
-    sizes = tuple(int(s) for s in sizes)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
     if sizes.count(-1) > 1:  # torch's infer_size error, which unflatten wraps
@@ -1404,6 +1524,8 @@ def movedim(input: Tensor, source: Any, destination: Any) -> Tensor:
         raise RuntimeError(f"movedim: repeated dim in `source` ({shape_str(src)})")
     if len(set(dst)) != len(dst):
         raise RuntimeError(f"movedim: repeated dim in `destination` ({shape_str(dst)})")
+    if nd == 0:  # a 0-d tensor's only dim (0 or -1) moves onto itself: torch's alias
+        return _alias(input)
     order = [-1] * nd
     for s, d in zip(src, dst, strict=True):
         order[d] = s
@@ -1436,6 +1558,10 @@ _repeat = defop(
 
 def repeat(self: Tensor, *sizes: Any) -> Tensor:
     """Mirrors `torch.Tensor.repeat`."""
+    if not all(type(s) is int for s in sizes):  # torch's parser refuses a float repeat
+        from .._creation import check_int_list
+
+        check_int_list("repeat", "repeats", sizes, 1)
     reps = _sizes_arg(sizes)
     if len(reps) < self.ndim:
         raise RuntimeError(
@@ -1454,14 +1580,24 @@ def repeat(self: Tensor, *sizes: Any) -> Tensor:
 _NO_ARG: Any = object()
 
 
+def _tile_dims_check(dims: Any, pos: int) -> None:
+    """torch's parser errors for tile's dims: an int or a float alone, a float among them."""
+    if not isinstance(dims, (tuple, list)):
+        raise TypeError(
+            f"tile(): argument 'dims' (position {pos}) must be tuple of ints, not "
+            f"{type(dims).__name__}"
+        )
+    from .._creation import check_int_list
+
+    check_int_list("tile", "dims", (dims,), pos)
+
+
 def tile(input: Tensor, dims: Any = _NO_ARG) -> Tensor:
     """Mirrors `torch.tile`."""
     if dims is _NO_ARG:
         raise TypeError('tile() missing 1 required positional arguments: "dims"')
-    if isinstance(dims, (int, np.integer)):
-        raise TypeError(
-            f"tile(): argument 'dims' (position 2) must be tuple of ints, not {type(dims).__name__}"
-        )
+    if not isinstance(dims, (tuple, list)) or not all(type(d) is int for d in dims):
+        _tile_dims_check(dims, 2)
     reps = tuple(int(d) for d in dims)
     if len(reps) < input.ndim:
         reps = (1,) * (input.ndim - len(reps)) + reps
@@ -1471,7 +1607,8 @@ def tile(input: Tensor, dims: Any = _NO_ARG) -> Tensor:
 _flip = defop(
     "flip",
     "FlipBackward0",
-    lambda self, dims: np.flip(self, dims).copy() if dims else self.copy(),
+    # torch's result keeps the input's stride order (empty_like), as numpy's order "K" does
+    lambda self, dims: np.flip(self, dims).copy("K") if dims and self.ndim else self.copy("K"),
     dtype="keep",
     jvp=LINEAR,
     self=lambda grad, dims: _flip(grad, dims),
@@ -1502,7 +1639,8 @@ def flip(input: Tensor, *dims: Any, **kwargs: Any) -> Tensor:
 
 
 def _roll_fwd(self: np.ndarray, shifts: Any, dims: Any) -> np.ndarray:
-    return np.roll(self, shifts, dims)
+    r = np.roll(self, shifts, dims)
+    return r if r.flags.c_contiguous else r.copy()  # torch's result is contiguous
 
 
 _roll = defop(
@@ -1521,6 +1659,8 @@ _roll = defop(
 def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:
     """Mirrors `torch.roll`."""
     sh = (shifts,) if isinstance(shifts, int) else tuple(int(s) for s in shifts)
+    if not sh:
+        raise RuntimeError("`shifts` required")
     if dims is None or (isinstance(dims, (tuple, list)) and len(dims) == 0):
         if len(sh) != 1:
             raise RuntimeError(f"shifts and dimensions must align. shifts: {len(sh)}, dims:0")
@@ -1575,6 +1715,10 @@ def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Te
     d = wrap_dim(dim, tensor.ndim)
     n = tensor._data.shape[d]
     if isinstance(split_size_or_sections, (list, tuple)):
+        if not all(type(s) is int for s in split_size_or_sections):
+            from .._creation import check_int_list
+
+            check_int_list("split_with_sizes", "split_sizes", (split_size_or_sections,), 2)
         sizes = tuple(int(s) for s in split_size_or_sections)
         if sum(sizes) != n or any(s < 0 for s in sizes):
             if any(s < 0 for s in sizes):
@@ -1587,6 +1731,11 @@ def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Te
                 f"at dimension {d}), but got split_sizes={shape_str(sizes)}"
             )
         return _split_with_sizes(tensor, sizes, d)
+    if isinstance(split_size_or_sections, float):  # Tensor.split passes it to split_with_sizes
+        raise TypeError(
+            "split_with_sizes(): argument 'split_sizes' (position 2) must be tuple of ints, not "
+            "float"
+        )
     s = int(split_size_or_sections)
     if s < 0:
         raise RuntimeError(f"split expects split_size be non-negative, but got split_size={s}")
@@ -1601,6 +1750,8 @@ def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Te
 
 def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     """Mirrors `torch.chunk`."""
+    if type(chunks) is not int:
+        chunks = int_arg("chunk", "chunks", 2, chunks)
     if input.ndim == 0:
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
@@ -1650,6 +1801,58 @@ def tensor_split(input: Tensor, indices_or_sections: Any, dim: int = 0) -> tuple
         b2 = min(max(b if b >= 0 else b + n, 0), n)
         out.append(_slice(input, d, a2, max(a2, b2), 1, shape))
     return tuple(out)
+
+
+_TENSOR_SPLIT_KW = ("indices", "tensor_indices_or_sections", "sections")
+_TENSOR_SPLIT_SIGS = (
+    "tuple of ints indices, int dim = 0",
+    "Tensor tensor_indices_or_sections, int dim = 0",
+    "int sections, int dim = 0",
+)
+
+
+def _tensor_split_checked(method: bool) -> Any:
+    """tensor_split as torch's parser takes it: its three overloads' keywords (`indices=`,
+    `sections=`, `tensor_indices_or_sections=`), and its error for an argument none takes (a
+    float: `x.tensor_split(n / 2)`)."""
+
+    def is_int(v: Any) -> bool:
+        return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+
+    def fits(name: str, v: Any) -> bool:
+        if name == "sections":
+            return is_int(v)
+        if name == "indices":
+            return isinstance(v, (tuple, list)) and all(is_int(i) for i in v)
+        return isinstance(v, Tensor)
+
+    def call(input: Any, *args: Any, **kwargs: Any) -> Any:
+        if not kwargs and len(args) == 1 and type(args[0]) is int:
+            return tensor_split(input, args[0])
+        kw = dict(kwargs)
+        dim = kw.pop("dim", args[1] if len(args) > 1 else 0)
+        given = [(k, kw.pop(k)) for k in _TENSOR_SPLIT_KW if k in kw]
+        ok = not kw and len(args) <= 2 and is_int(dim) and len(args[:1]) + len(given) == 1
+        if ok and given:
+            ok = fits(*given[0])
+            ios = given[0][1]
+        elif ok:
+            ios = args[0]
+            ok = any(fits(n, ios) for n in _TENSOR_SPLIT_KW)
+        if ok:
+            return tensor_split(input, ios, dim)
+        head = "" if method else "Tensor input, "
+        got = parser_got(args if method else (input, *args), kwargs, method)
+        lines = "".join(f" * ({head}{sig})\n" for sig in _TENSOR_SPLIT_SIGS)
+        raise TypeError(
+            f"tensor_split() received an invalid combination of arguments - got ({got}), but "
+            f"expected one of:\n{lines}"
+        )
+
+    call.__name__ = call.__qualname__ = "tensor_split"
+    call.__doc__ = tensor_split.__doc__
+    call.__wrapped__ = tensor_split  # type: ignore[attr-defined] # its parameters
+    return call
 
 
 def _diag_view(a: np.ndarray, offset: int, dim1: int, dim2: int) -> np.ndarray:
@@ -1807,6 +2010,13 @@ def broadcast_to(input: Tensor, size: Any) -> Tensor:
     return expand(input, tuple(size))
 
 
+def _broadcast_to_method(self: Tensor, *size: Any) -> Tensor:
+    """Tensor.broadcast_to: the size as one sequence or as varargs (x.broadcast_to(2, 3))."""
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = tuple(size[0])
+    return expand(self, size)
+
+
 def broadcast_tensors(*tensors: Any) -> tuple[Tensor, ...]:
     """Mirrors `torch.broadcast_tensors`: inputs already of the broadcast shape come back as is."""
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
@@ -1897,7 +2107,7 @@ def column_stack(tensors: Any, *, out: Any = None) -> Tensor:
 
 
 _NEW = {
-    "unflatten": unflatten,
+    "unflatten": _unflatten_method,
     "movedim": movedim,
     "moveaxis": movedim,
     "flip": flip,
@@ -1914,6 +2124,9 @@ _NEW = {
     "ravel": ravel,
 }
 METHODS.update(_NEW)
+METHODS["broadcast_to"] = _broadcast_to_method
+METHODS["chunk"] = int_checked("chunk", chunk, "chunks")
+METHODS["tensor_split"] = _tensor_split_checked(True)
 
 
 def _tile_method(self: Tensor, *dims: Any, **kwargs: Any) -> Tensor:
@@ -1922,11 +2135,13 @@ def _tile_method(self: Tensor, *dims: Any, **kwargs: Any) -> Tensor:
         return tile(self, *dims, **kwargs)
     if len(dims) == 1 and not isinstance(dims[0], (int, np.integer)):
         dims = dims[0]
+    if not isinstance(dims, (tuple, list)) or not all(type(d) is int for d in dims):
+        _tile_dims_check(dims, 1)
     return tile(self, dims)
 
 
 METHODS.update({"repeat": repeat, "tile": _tile_method, "unbind": unbind})
-FUNCTIONS.update(_NEW)
+FUNCTIONS.update({**_NEW, "unflatten": unflatten, "tensor_split": _tensor_split_checked(False)})
 FUNCTIONS.update(
     {
         "tile": tile,
@@ -2027,14 +2242,16 @@ FUNCTIONS["diff"] = diff
 
 
 def _np_rot90(self: np.ndarray, k: int, d0: int, d1: int) -> np.ndarray:
-    """torch's rot90: flips then a transpose, so a quarter turn is a non-contiguous result."""
+    """torch's rot90: flips (which keep the input's stride order) then a transpose, so a
+    quarter turn of a contiguous input is a non-contiguous result; no turn is a contiguous
+    clone."""
     k %= 4
     if k == 1:
-        return np.ascontiguousarray(np.flip(self, d1)).swapaxes(d0, d1)
+        return np.flip(self, d1).copy("K").swapaxes(d0, d1)
     if k == 2:
-        return np.ascontiguousarray(np.flip(self, (d0, d1)))
+        return np.flip(self, (d0, d1)).copy("K")
     if k == 3:
-        return np.ascontiguousarray(np.flip(self, d0)).swapaxes(d0, d1)
+        return np.flip(self, d0).copy("K").swapaxes(d0, d1)
     return self.copy()
 
 
@@ -2057,12 +2274,20 @@ def rot90(input: Tensor, k: int = 1, dims: Any = (0, 1)) -> Tensor:
         raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
     if nd < 2:
         raise RuntimeError(f"expected total dims >= 2, but got total dims = {nd}")
+    d0, d1 = wrap_dim(dims[0], nd), wrap_dim(dims[1], nd)  # torch checks the range first
     if dims[0] == dims[1] or abs(dims[0] - dims[1]) == nd:
         raise RuntimeError(
             f"expected rotation dims to be different, but got dim0 = {dims[0]} and dim1 = {dims[1]}"
         )
-    return _rot90(input, int(k), wrap_dim(dims[0], nd), wrap_dim(dims[1], nd))
+    return _rot90(input, int(k), d0, d1)
 
 
-METHODS["rot90"] = rot90
-FUNCTIONS["rot90"] = rot90
+def _rot90_function(input: Tensor, k: int = 1, dims: Any = (0, 1)) -> Tensor:
+    """torch.rot90, whose parser refuses a k that is no int (position 2)."""
+    if type(k) is not int:
+        k = int_arg("rot90", "k", 2, k)
+    return rot90(input, k, dims)
+
+
+METHODS["rot90"] = int_checked("rot90", rot90, "k")
+FUNCTIONS["rot90"] = _rot90_function

@@ -19,6 +19,7 @@ from .._tensor import Tensor
 from ._util import wrap_dim
 from .reduction import _defselect, _evenly_distribute, _select
 from .registry import defop
+from .shape import int_arg, int_checked
 
 # --- return_types -----------------------------------------------------------------------------
 
@@ -129,6 +130,75 @@ def argsort(
 ) -> Tensor:
     """Mirrors `torch.argsort`."""
     return sort(input, dim, descending, stable=stable)[1]
+
+
+_SORT_SIGS = {
+    # (method form, function form): torch's two overloads, as its argument parser lists them
+    "sort": (
+        (
+            "*, bool stable, int dim = -1, bool descending = False",
+            "int dim = -1, bool descending = False",
+        ),
+        (
+            "Tensor input, *, bool stable, int dim = -1, bool descending = False, tuple of Tensors "
+            "out = None",
+            "Tensor input, int dim = -1, bool descending = False, *, tuple of Tensors out = None",
+        ),
+    ),
+    "argsort": (
+        (
+            "*, bool stable, int dim = -1, bool descending = False",
+            "int dim = -1, bool descending = False",
+        ),
+        (
+            "Tensor input, *, bool stable, int dim = -1, bool descending = False, Tensor out = "
+            "None",
+            "Tensor input, int dim = -1, bool descending = False",
+        ),
+    ),
+}
+
+
+def _stable_error(
+    name: str, method: bool, input: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> TypeError:
+    """torch's parser error for `stable=` with a positional dim (`x.sort(1, stable=True)`): the
+    stable overload takes its dim by keyword only, the other no `stable`."""
+    from .shape import parser_got
+
+    npos = len(args) + (not method)
+    n = npos + len(kwargs)
+    sigs = _SORT_SIGS[name][not method]
+    counts = [len(s.replace("*, ", "").split(", ")) for s in sigs]
+    if n > counts[1]:  # only the stable overload takes that many: its positional-count error
+        lo = 1 + (not method)
+        return TypeError(
+            f"{name}() takes from {lo} to {lo - 1} positional arguments but {npos} were given"
+        )
+    lines = ""
+    for sig, c in zip(sigs, counts, strict=True):
+        lines += f" * ({sig})\n"
+        if c == n and "stable" not in sig and "out" not in sig:  # as torch lists them
+            lines += "      didn't match because some of the keywords were incorrect: stable\n"
+    got = parser_got(args if method else (input, *args), kwargs, method)
+    return TypeError(
+        f"{name}() received an invalid combination of arguments - got ({got}), but expected one "
+        f"of:\n{lines}"
+    )
+
+
+def _stable_checked(name: str, fn: Any, method: bool) -> Any:
+    """fn, refusing `stable=` with a positional dim or descending as torch's parser does."""
+
+    def call(input: Any, *args: Any, **kwargs: Any) -> Any:
+        if args and ("stable" in kwargs or len(args) > 2):
+            raise _stable_error(name, method, input, args, kwargs)
+        return fn(input, *args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    call.__doc__ = fn.__doc__
+    call.__wrapped__ = fn  # type: ignore[attr-defined] # its parameters (_numpy_compat)
+    return call
 
 
 def msort(input: Tensor) -> Tensor:
@@ -389,6 +459,8 @@ def _topk_indices(x: np.ndarray, k: int, dim: int, largest: bool, sorted: bool) 
 
 def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:
     """Mirrors `torch.topk` (tied values: torch's selection is replayed)."""
+    if type(k) is not int:
+        k = int_arg("topk", "k", 2, k)
     x = input._data
     d = wrap_dim(dim, input.ndim)
     n = x.shape[d] if x.ndim else 1
@@ -467,6 +539,8 @@ def _kth_indices(x: np.ndarray, k: int, dim: int) -> np.ndarray:
 
 def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any:
     """Mirrors `torch.kthvalue` (its tie choice included: torch's quickselect is replayed)."""
+    if type(k) is not int:
+        k = int_arg("kthvalue", "k", 2, k)
     x = input._data
     d = wrap_dim(dim, input.ndim)
     n = x.shape[d] if x.ndim else 1
@@ -631,13 +705,20 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
 
 
 METHODS: dict[str, Any] = {
-    "sort": sort,
-    "argsort": argsort,
+    "sort": _stable_checked("sort", sort, True),
+    "argsort": _stable_checked("argsort", argsort, True),
     "msort": msort,
-    "topk": topk,
-    "kthvalue": kthvalue,
+    "topk": int_checked("topk", topk, "k"),
+    "kthvalue": int_checked("kthvalue", kthvalue, "k"),
     "median": median,
     "nanmedian": nanmedian,
     "mode": mode,
 }
-FUNCTIONS: dict[str, Any] = {**METHODS, "return_types": return_types}
+FUNCTIONS: dict[str, Any] = {
+    **METHODS,
+    "sort": _stable_checked("sort", sort, False),
+    "topk": topk,
+    "kthvalue": kthvalue,
+    "argsort": _stable_checked("argsort", argsort, False),
+    "return_types": return_types,
+}
