@@ -25,6 +25,22 @@ _SET = _h.Subset()  # this file's programs: registered into set 3, run by its ha
 program = _SET.program
 
 
+def _warm_up_torch() -> None:
+    """torch's first make_dual in a process scripts some helpers with torch.jit.script (18
+    DeprecationWarnings, once per process): done here, so programs see torch's steady state."""
+    import warnings
+
+    import torch
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with torch.autograd.forward_ad.dual_level():
+            torch.autograd.forward_ad.make_dual(torch.ones(1), torch.ones(1))
+
+
+_warm_up_torch()
+
+
 def _t(T: Any, *shape: int, seed: int = 0, rg: bool = True, dtype: Any = None) -> Any:
     x = T.tensor(_data(*shape, seed=seed), requires_grad=False)
     if dtype is not None:
@@ -151,7 +167,7 @@ def prog_ta2_mean_dtype_records_one_node(T: Any) -> Any:
 # --- forward-mode AD -------------------------------------------------------------------------
 
 
-@program(warnings=False)  # torch's first make_dual imports modules that warn
+@program()
 def prog_ta2_fwad_make_dual_errors(T: Any) -> Any:
     fwAD = T.autograd.forward_ad
     x = _t(T, 3, rg=False)
@@ -1352,21 +1368,32 @@ def prog_ta2_backward_list_of_outputs_and_grads(T: Any) -> Any:
     )
 
 
-@program(
-    xfail="the unpack hook's result for a saved index array (sort's indices, gather's index) is "
-    "not what backward reads: the registry packs a tensor of the array and runs the unpack hook, "
-    "but the formula keeps the array it saved (torch's formula reads the unpacked tensor)"
-)
+@program()
 def prog_ta2_unpack_hook_result_for_saved_indices(T: Any) -> Any:
-    x = _t(T, 4)
+    out = {}
+    idx = T.tensor([[2, 0], [1, 1]])
+    for name, fn in (
+        ("sort", lambda a: a.sort().values),
+        ("max", lambda a: a.max(1).values),
+        ("gather", lambda a: a.gather(1, idx)),
+        ("index", lambda a: a[T.tensor([1, 0]), T.tensor([0, 2])]),
+        ("index_select", lambda a: a.index_select(1, T.tensor([2, 1]))),
+    ):
+        x = _t(T, 2, 3)
+        log = []
 
-    def unpack(t: Any) -> Any:
-        return t if t.is_floating_point() else t.flip(0)
+        def unpack(t: Any, log: Any = log) -> Any:
+            log.append(str(t.dtype))
+            return t if t.is_floating_point() else t.flip(0)
 
-    with T.autograd.graph.saved_tensors_hooks(lambda t: t, unpack):
-        m = x.sort().values * T.arange(4.0)
-    m.sum().backward()
-    return x.grad
+        with T.autograd.graph.saved_tensors_hooks(lambda t: t, unpack):
+            m = fn(x)
+        w = T.arange(float(m.numel())).reshape(m.shape)
+        (m * w).sum().backward(retain_graph=True)
+        g1 = x.grad.clone()
+        (m * w).sum().backward()
+        out[name] = (g1, x.grad, sorted(log))
+    return out
 
 
 # --- more forward AD ------------------------------------------------------------------------
@@ -1585,6 +1612,352 @@ def prog_ta2_functional_does_not_touch_user_grad_state(T: Any) -> Any:
     with T.no_grad():
         j2 = AF.jacobian(lambda x: x.exp(), a)
     return j, h, a.grad, j2, T.is_grad_enabled()
+
+
+# --- batch 3: options, errors and corners ---------------------------------------------------
+
+
+@program()
+def prog_ta2_checkpoint_option_errors(T: Any) -> Any:
+    cp = _ckpt(T)
+    x = _t(T, 3)
+    f = lambda a: a * 2  # noqa: E731
+    return (
+        raises(lambda: cp.checkpoint(f, x, use_reentrant=True, context_fn=lambda: (None, None))),
+        raises(lambda: cp.checkpoint(f, x, use_reentrant=True, debug=True)),
+        raises(lambda: cp.checkpoint(f, x, use_reentrant=False, determinism_check="bogus")),
+        raises(lambda: cp.checkpoint(f, x, use_reentrant=True, determinism_check="none")),
+        cp.checkpoint(f, x, use_reentrant=False, determinism_check="none"),
+        cp.checkpoint(f, x, use_reentrant=False, preserve_rng_state=False),
+        cp.checkpoint(f, x, use_reentrant=True, preserve_rng_state=False),
+    )
+
+
+@program()
+def prog_ta2_checkpoint_context_fn_runs_in_both_passes(T: Any) -> Any:
+    import contextlib
+
+    cp = _ckpt(T)
+    log = []
+
+    @contextlib.contextmanager
+    def tag(name: str) -> Any:
+        log.append(("enter", name))
+        yield
+        log.append(("exit", name))
+
+    x = _t(T, 3)
+    y = cp.checkpoint(
+        lambda a: a.sin() * a,
+        x,
+        use_reentrant=False,
+        context_fn=lambda: (tag("forward"), tag("recompute")),
+    )
+    log.append("before backward")
+    y.sum().backward()
+    return log, x.grad
+
+
+@program()
+def prog_ta2_checkpoint_early_stop_and_output_only_non_tensor(T: Any) -> Any:
+    cp = _ckpt(T)
+    out = {}
+    for early in (True, False):
+        calls = []
+        x = _t(T, 3)
+
+        def f(a: Any, calls: Any = calls) -> Any:
+            calls.append("a")
+            b = a.exp()
+            calls.append("b")
+            return b.sin()
+
+        with cp.set_checkpoint_early_stop(early):
+            y = cp.checkpoint(f, x, use_reentrant=False)
+        y.sum().backward()
+        out[early] = (calls, x.grad)
+    x = _t(T, 3)
+    out["number"] = cp.checkpoint(lambda a: 5, x, use_reentrant=False)
+    out["reentrant_number"] = raises(lambda: cp.checkpoint(lambda a: 5, x, use_reentrant=True))
+    return out
+
+
+@program()
+def prog_ta2_functional_jacobian_vectorize_create_graph(T: Any) -> Any:
+    AF = T.autograd.functional
+    a = _t(T, 3)
+    j = AF.jacobian(lambda x: x.sin() * x, a, create_graph=True, vectorize=True)
+    (g,) = T.autograd.grad(j.sum(), a)
+    h = AF.hessian(lambda x: (x.exp() * x).sum(), a, create_graph=True)
+    (gh,) = T.autograd.grad(h.sum(), a)
+    return j, g, h, gh, j.grad_fn is not None, h.requires_grad
+
+
+@program()
+def prog_ta2_functional_jvp_vjp_outputs_tuple_and_scalar_v(T: Any) -> Any:
+    AF = T.autograd.functional
+    a = _t(T, 2, rg=False)
+    b = _t(T, 2, seed=1, rg=False)
+
+    def f(x: Any, y: Any) -> Any:
+        return x * y, (x + y).sum()
+
+    return (
+        AF.vjp(f, (a, b), (T.ones(2), T.tensor(2.0))),
+        AF.jvp(f, (a, b), (T.ones(2), T.zeros(2))),
+        raises(lambda: AF.vjp(f, (a, b), T.ones(2))),
+        raises(lambda: AF.vjp(f, (a, b), (T.ones(2), T.ones(1)))),
+        AF.vjp(lambda x: x.sum(), a, T.tensor(3.0)),
+        raises(lambda: AF.vjp(lambda x: x.sum(), a, T.ones(2))),
+    )
+
+
+@program()
+def prog_ta2_is_grads_batched_with_unused_and_materialize(T: Any) -> Any:
+    x = _t(T, 3)
+    z = _t(T, 3, seed=1)
+    y = x * 2
+    v = T.eye(3)
+    return (
+        T.autograd.grad(y, [x, z], v, is_grads_batched=True, allow_unused=True, retain_graph=True),
+        T.autograd.grad(
+            y, [x, z], v, is_grads_batched=True, materialize_grads=True, retain_graph=True
+        ),
+        raises(lambda: T.autograd.grad(y, [x, z], v, is_grads_batched=True, retain_graph=True)),
+        raises(
+            lambda: T.autograd.grad(
+                y.sum(), [x, T.autograd.graph.get_gradient_edge(z)], materialize_grads=True
+            )
+        ),
+    )
+
+
+@program()
+def prog_ta2_backward_inputs_with_hooks_and_partial_graph(T: Any) -> Any:
+    log = []
+    a = _t(T, 3)
+    b = _t(T, 3, seed=1)
+    c = a * b
+    d = c.exp()
+    c.register_hook(lambda g: log.append(("c", g.clone())))
+    b.register_hook(lambda g: log.append(("b", g.clone())))
+    a.register_post_accumulate_grad_hook(lambda t: log.append(("a_acc", t.grad.clone())))
+    d.sum().backward(inputs=[b], retain_graph=True)
+    d.sum().backward(inputs=[a, c])
+    return log, a.grad, b.grad, c.grad
+
+
+@program()
+def prog_ta2_grad_unreachable_and_not_requiring_messages(T: Any) -> Any:
+    a = _t(T, 3)
+    b = _t(T, 3, seed=1)
+    nr = T.ones(3)
+    y = (a * 2).sum()
+    return (
+        raises(lambda: T.autograd.grad(y, b, retain_graph=True)),
+        raises(lambda: T.autograd.grad(y, nr, retain_graph=True)),
+        raises(lambda: T.autograd.grad(y, [a, nr], retain_graph=True)),
+        raises(lambda: T.autograd.grad(y, [a, a], retain_graph=True)),
+        raises(lambda: T.autograd.grad(y, (a,), grad_outputs=(T.ones(()), T.ones(())))),
+    )
+
+
+@program()
+def prog_ta2_complex_real_imag_and_view_as_real_grads(T: Any) -> Any:
+    zr = _t(T, 3, 2)
+    z = T.view_as_complex(zr)
+    out = [z.grad_fn]
+    y = z.real * 2 + z.imag * 3 + T.view_as_real(z * z).sum(-1)
+    y.sum().backward()
+    out.append(zr.grad)
+    wr = _t(T, 3, seed=2)
+    w = T.complex(wr, _t(T, 3, seed=3))
+    out.append(T.autograd.grad((w.abs() + w.angle()).sum(), wr))
+    x = _t(T, 3, seed=4)
+    out.append(T.autograd.grad((x.angle() + x.sgn() * 2).sum(), x))
+    out.append(raises(lambda: T.autograd.grad((x * 1j).sum(), x)))
+    out.append(T.autograd.grad((x * 1j).abs().sum(), x))
+    return out
+
+
+@program()
+def prog_ta2_complex_leaf_grad_conjugate_convention(T: Any) -> Any:
+    z = T.tensor([1 + 2j, -0.5 + 1j], requires_grad=True)
+    (z * z.conj()).real.sum().backward()
+    g1 = z.grad.clone()
+    z.grad = None
+    (z.abs() ** 2).sum().backward()
+    g2 = z.grad.clone()
+    z.grad = None
+    (z * (2 - 1j)).real.sum().backward()
+    g3 = z.grad.clone()
+    z.grad = None
+    T.view_as_real(z.exp()).sum().backward()
+    return g1, g2, g3, z.grad
+
+
+@program()
+def prog_ta2_fwad_inplace_view_ops_on_dual(T: Any) -> Any:
+    fwAD = T.autograd.forward_ad
+    out = []
+    with fwAD.dual_level():
+        d = fwAD.make_dual(_t(T, 2, 3, rg=False), _t(T, 2, 3, seed=1, rg=False))
+        e = d.clone()
+        e.transpose_(0, 1)
+        out.append((e.shape, fwAD.unpack_dual(e).tangent))
+        e.unsqueeze_(0)
+        out.append((e.shape, fwAD.unpack_dual(e).tangent.shape))
+        e.squeeze_()
+        e.transpose_(0, 1)
+        out.append(fwAD.unpack_dual(e).tangent)
+        f = d.clone()
+        f.detach_()
+        out.append(fwAD.unpack_dual(f).tangent)
+        g = d.clone()
+        g.requires_grad_()
+        out.append((g.requires_grad, fwAD.unpack_dual(g).tangent is not None))
+    return out
+
+
+@program()
+def prog_ta2_fwad_custom_function_mark_dirty_and_views(T: Any) -> Any:
+    fwAD = T.autograd.forward_ad
+
+    class Double(T.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, x: Any) -> Any:
+            x.mul_(2)
+            ctx.mark_dirty(x)
+            return x
+
+        @staticmethod
+        def jvp(ctx: Any, t: Any) -> Any:
+            t.mul_(2)
+            return t
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> Any:
+            return g * 2
+
+    class View(T.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, x: Any) -> Any:
+            return x.view(-1)
+
+        @staticmethod
+        def jvp(ctx: Any, t: Any) -> Any:
+            return t.view(-1)
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> Any:
+            return g.view(2, 2)
+
+    with fwAD.dual_level():
+        d = fwAD.make_dual(_t(T, 2, 2, rg=False), T.ones(2, 2))
+        c = d.clone()
+        r = Double.apply(c)
+        a = (r is c, fwAD.unpack_dual(c).tangent)
+        v = View.apply(d)
+        b = (v._base is d, fwAD.unpack_dual(v).tangent)
+    return a, b
+
+
+@program()
+def prog_ta2_fwad_tangent_of_out_of_place_with_plain_operand(T: Any) -> Any:
+    fwAD = T.autograd.forward_ad
+    x = _t(T, 3, rg=False)
+    w = _t(T, 3, seed=1, rg=False)
+    with fwAD.dual_level():
+        d = fwAD.make_dual(x, T.tensor([1.0, 2.0, 3.0]))
+        res = {
+            "where": fwAD.unpack_dual(T.where(w > 0, d, w)).tangent,
+            "where2": fwAD.unpack_dual(T.where(w > 0, w, d)).tangent,
+            "cat": fwAD.unpack_dual(T.cat([w, d])).tangent,
+            "stack": fwAD.unpack_dual(T.stack([d, w])).tangent,
+            "max": fwAD.unpack_dual(T.maximum(d, w)).tangent,
+            "clamp": fwAD.unpack_dual(d.clamp(min=w)).tangent,
+            "index_put": fwAD.unpack_dual(w.index_put((T.tensor([0, 2]),), d[:2])).tangent,
+            "masked": fwAD.unpack_dual(w.masked_scatter(w > 0, d)).tangent,
+        }
+    return res
+
+
+@program()
+def prog_ta2_anomaly_forward_trace_warning_and_grad_mode(T: Any) -> Any:
+    x = _t(T, 2)
+
+    def go() -> Any:
+        with T.autograd.detect_anomaly():
+            y = x.log() * 0  # log of a negative: nan in the forward, its backward too
+            z = (y * float("inf")).sum()
+            z.backward()
+
+    r = raises(go)
+    return r, x.grad
+
+
+@program()
+def prog_ta2_node_hooks_see_none_for_unused_inputs(T: Any) -> Any:
+    log = []
+    a = _t(T, 3)
+    b = T.ones(3)  # does not require grad
+    y = a * b
+    y.grad_fn.register_hook(
+        lambda gi, go: log.append([None if g is None else tuple(g.shape) for g in gi])
+    )
+    y.grad_fn.register_prehook(lambda go: log.append(("pre", len(go))))
+    y.sum().backward()
+    c = T.stack([a, a * 2]).unbind(0)
+    c[0].grad_fn.register_prehook(lambda go: log.append([None if g is None else 1 for g in go]))
+    c[0].sum().backward()
+    return log, a.grad
+
+
+@program()
+def prog_ta2_retain_graph_freed_saved_access_on_multiple_nodes(T: Any) -> Any:
+    x = _t(T, 3)
+    y = x.exp()
+    z = y.sin()
+    w = z * y
+    w.sum().backward(retain_graph=False)
+    return (
+        raises(lambda: w.grad_fn._saved_self),
+        raises(lambda: z.grad_fn._saved_self),
+        raises(lambda: y.grad_fn._saved_result),
+        raises(lambda: w.sum().backward()),
+        raises(lambda: T.autograd.grad(z.sum(), x)),
+        x.grad,
+    )
+
+
+@program()
+def prog_ta2_create_graph_hooks_and_grad_of_grad_with_inplace(T: Any) -> Any:
+    x = _t(T, 3)
+    y = x**3
+    y.register_hook(lambda g: g * 2)
+    (g,) = T.autograd.grad(y.sum(), x, create_graph=True)
+    g2 = g.clone()
+    g2.mul_(3)
+    (gg,) = T.autograd.grad(g2.sum(), x)
+    return g, g.grad_fn, g2.grad_fn, gg
+
+
+@program()
+def prog_ta2_fwad_inplace_view_op_changes_the_tangent_itself(T: Any) -> Any:
+    fwAD = T.autograd.forward_ad
+    with fwAD.dual_level():
+        x = _t(T, 2, 3, rg=False)
+        t = T.arange(6.0).reshape(2, 3)
+        d = fwAD.make_dual(x, t)
+        d.t_()
+        a = (d.shape, x.shape, t.shape, fwAD.unpack_dual(d).tangent is t)
+        d2 = fwAD.make_dual(_t(T, 2, 3, seed=1, rg=False), T.ones(2, 3))
+        v = d2[0]
+        v.unsqueeze_(0)
+        tv = fwAD.unpack_dual(v).tangent
+        v.squeeze_(0)
+        b = (v.shape, tv.shape)
+    return a, b
 
 
 @pytest.mark.parametrize("name", _SET.params())

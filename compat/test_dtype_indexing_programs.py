@@ -1586,6 +1586,131 @@ def prog_dti_list_index_sequence_rules(T: Any) -> Any:
     )  # fmt: skip
 
 
+# --- more promotion edge cases ---------------------------------------------------------------
+
+
+@program()
+def prog_dti_numpy_operands_promotion(T: Any) -> Any:
+    f = T.tensor([1.0, 2.0])
+    u = T.tensor([1, 2], dtype=T.uint8)
+    return (
+        f * np.float64(2.5), u * np.int64(300), u + np.array(2), f + np.array([1.0, 2.0]),
+        np.float64(2.0) * f, raises(lambda: np.array([1.0, 2.0]) + f),
+        u * np.float32(0.5), f * np.bool_(True), u + np.uint8(255), f ** np.int64(2),
+        T.tensor(np.float32(1.5)) + 1, (f > np.float64(1.5)), T.maximum(u, T.tensor(np.int16(3))),
+    )  # fmt: skip
+
+
+@program()
+def prog_dti_unsigned_and_bool_scalar_edges(T: Any) -> Any:
+    u = T.tensor([1, 200], dtype=T.uint8)
+    b = T.tensor([True, False])
+    i = T.tensor([1, 2], dtype=T.int32)
+    return (
+        u < -1, u == 456, u + 100, u * 2, u - 2, u > 255.5, u // 3, u.sum(), u.prod(),
+        b + b, b * b, b * 2, b / b, b & True, b + 1.5, raises(lambda: b - b),
+        raises(lambda: b - 1), raises(lambda: 1 - b), raises(lambda: T.sub(i, b)), i * True, i / i,
+        T.clamp(i, min=0.5), T.clamp(u, max=100), T.clamp(i, 0, 1), T.clamp(b, 0, 1),
+        i.clamp(min=T.tensor(1.5)), T.lerp(f := T.tensor([0.0, 1.0]), f * 2, 0.5),
+        raises(lambda: T.lerp(i, i, 0.5)), raises(lambda: T.addcmul(i, i, i, value=0.5)),
+        T.addcmul(i, i, i, value=2), T.pow(u, 2), T.pow(2, u), T.pow(b, 2),
+    )  # fmt: skip
+
+
+@program()
+def prog_dti_inplace_int_with_float_tensors(T: Any) -> Any:
+    out = []
+    for other in (T.tensor(1.5), T.tensor([1.5, 2.5]), 1.5, T.tensor(2, dtype=T.float16)):
+        for op in ("__iadd__", "__imul__", "__isub__", "__itruediv__", "__ifloordiv__"):
+            t = T.tensor([4, 5])
+            out.append(raises(lambda t=t, op=op, o=other: getattr(t, op)(o)))
+            out.append(t)
+    h = T.tensor([1.0, 2.0], dtype=T.float16)
+    h += T.tensor(1e5, dtype=T.float64)
+    g = T.tensor([1, 2], dtype=T.int8)
+    g += T.tensor(300)
+    return out, h, g, raises(lambda: T.tensor([1], dtype=T.int8).add_(T.tensor([300])))
+
+
+@program()
+def prog_dti_promote_types_and_can_cast_errors(T: Any) -> Any:
+    return (
+        raises(lambda: T.promote_types(T.float32, "float64")),
+        raises(lambda: T.promote_types(1, T.int8)),
+        raises(lambda: T.can_cast(T.float32, None)),
+        raises(lambda: T.can_cast(1.0, T.int8)),
+        raises(lambda: T.result_type(T.float32, T.int8)),
+        T.promote_types(T.uint8, T.int8),
+        T.promote_types(T.bool, T.uint8),
+        T.promote_types(T.int64, T.float16),
+        T.promote_types(T.complex64, T.float64),
+        T.can_cast(T.complex64, T.float64),
+        T.can_cast(T.int64, T.bool),
+        T.can_cast(T.bool, T.uint8),
+        T.can_cast(T.float16, T.int8),
+    )
+
+
+# --- the *_scatter ops ------------------------------------------------------------------------
+
+
+@program()
+def prog_dti_select_slice_diagonal_scatter(T: Any) -> Any:
+    x = _x(T, 3, 4)
+    src1 = _x(T, 4, seed=13)
+    src2 = _x(T, 3, 2, seed=14)
+    src3 = _x(T, 3, seed=15)
+    a = T.select_scatter(x, src1, 0, -1)
+    b = T.slice_scatter(x, src2, 1, 1, 4, 2)
+    c = T.diagonal_scatter(x, src3)
+    d = T.diagonal_scatter(x, src3[:2], 2)
+    (a.pow(2).sum() + b.sum() * 2 + (c * x).sum() + d.exp().sum()).backward()
+    return (
+        a, b, c, d, a.grad_fn, b.grad_fn, c.grad_fn, x.grad, src1.grad, src2.grad, src3.grad,
+        raises(lambda: T.select_scatter(x, src3, 0, 0)),
+        raises(lambda: T.select_scatter(x, src1, 0, 3)),
+        raises(lambda: T.slice_scatter(x, src2, 1, 0, 4, 1)),
+        raises(lambda: T.diagonal_scatter(x, src1)),
+        raises(lambda: T.select_scatter(x, src1.double(), 0, 0)),
+        T.slice_scatter(x.detach(), T.zeros(3, 0), 1, 2, 2),
+    )  # fmt: skip
+
+
+@program()
+def prog_dti_index_reduce(T: Any) -> Any:
+    out = []
+    idx = T.tensor([0, 2, 0, 1])
+    for red in ("prod", "mean", "amax", "amin"):
+        for inc in (True, False):
+            x = _x(T, 3, 2)
+            s = _x(T, 4, 2, seed=16)
+            r = x.index_reduce(0, idx, s, red, include_self=inc)
+            r.sum().backward()
+            out.append((red, inc, r, r.grad_fn, x.grad, s.grad))
+    out.append(raises(lambda: T.zeros(3).index_reduce(0, T.tensor([0]), T.ones(1), "sum")))
+    i = T.tensor([2, 4, 6])
+    out.append(i.index_reduce(0, T.tensor([0, 0]), T.tensor([3, 4]), "mean"))
+    out.append(i.index_reduce(0, T.tensor([1]), T.tensor([9]), "amin", include_self=False))
+    return out
+
+
+@program()
+def prog_dti_setitem_complex_and_casting_warnings(T: Any) -> Any:
+    a = T.zeros(3)
+    a[0] = T.tensor(1 + 2j)
+    a[1:] = T.tensor([3 + 1j, 4 - 1j])
+    b = T.zeros(2, dtype=T.int32)
+    b[:] = T.tensor([1.9, -2.9])
+    c = T.zeros(2, dtype=T.uint8)
+    c[0] = -1
+    c[1] = T.tensor(-3)
+    d = T.zeros(2, dtype=T.float16)
+    d[0] = 1e6
+    e = T.zeros(2)
+    e[T.tensor([True, False])] = T.tensor(2 + 0j)
+    return a, b, c, d, e, raises(lambda: e.__setitem__(T.tensor([True, False]), 1j))
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -152,6 +152,12 @@ def promote_types(a: dtype, b: dtype) -> dtype:
     r = _promote_cache.get(key)
     if r is not None:
         return r
+    for pos, v in ((1, a), (2, b)):
+        if type(v) is not dtype:  # torch's argument parser
+            raise TypeError(
+                f"promote_types(): argument 'type{pos}' (position {pos}) must be torch.dtype, "
+                f"not {type(v).__name__}"
+            )
     ca, cb = a._cat, b._cat
     if ca == 3 or cb == 3:
         # complex wins; its width is the wider of the two value types

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from ._dtype import dtype as _dtype_class
 from ._numpy_compat import _ALIASES as _NUMPY_ALIASES
 from ._numpy_compat import skipped_by_warnings
 
@@ -144,6 +145,8 @@ OTHER: dict[str, tuple[str, str]] = {
 
 def _type_name(x: Any) -> str:
     t = type(x)
+    if t is _dtype_class:
+        return "torch.dtype"
     return t.__qualname__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
 
 

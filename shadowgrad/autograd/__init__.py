@@ -280,7 +280,10 @@ def grad(
                     f"has a shape of {o.shape}. If you only want some tensors in `grad_output` to "
                     "be considered batched, consider using vmap."
                 )
-        return _batched_grad(outs, ins, gouts, retain_graph, create_graph, allow_unused)
+        res = _batched_grad(outs, ins, gouts, retain_graph, create_graph, allow_unused)
+        if materialize_grads:  # torch materializes after the batched backward: unbatched zeros
+            res = tuple(zeros_like(t) if g is None else g for g, t in zip(res, ins, strict=True))
+        return res
     if retain_graph is None:
         retain_graph = create_graph
     roots = _roots(outs)
@@ -297,6 +300,10 @@ def grad(
                     "graph. Set allow_unused=True if this is the desired behavior."
                 )
             if materialize_grads:
+                if not isinstance(t, Tensor):
+                    raise RuntimeError(
+                        "materialize_grads cannot be used when the given input is a GradientEdge"
+                    )
                 g = zeros_like(t)
         elif not create_graph:
             g = g.detach() if g._rg else g

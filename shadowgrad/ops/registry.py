@@ -78,7 +78,9 @@ class OpNode(Node):
         g = grads[0] if op.n_outputs == 1 else _materialize(grads, saved["_out_meta"])  # type: ignore[index]
         if saved and "_unread" in saved:
             for n in saved["_unread"]:
-                self._unpack(n, saved[n])  # torch unpacks (checks) every saved variable
+                v = self._unpack(n, saved[n])  # torch unpacks (checks) every saved variable
+                if n[0] == "_":
+                    _unpacked_index(saved, n, v._data)
         out = []
         formulas = op.complex_formulas if complex else op.formulas  # Note [Complex gradients]
         for e, (fn, names) in zip(self._next, formulas, strict=True):
@@ -119,7 +121,9 @@ class OpNode(Node):
         cdt = g.dtype if op.raw_cast else None
         if saved and "_unread" in saved:
             for n in saved["_unread"]:
-                saved[n].unpack_raw(self)  # torch unpacks (checks) every saved variable
+                v = saved[n].unpack_raw(self)  # torch unpacks (checks) every saved variable
+                if n[0] == "_":
+                    _unpacked_index(saved, n, v)
         out = []
         k = -1
         for e, (fn, names) in zip(self._next, op.raw_formulas):  # noqa: B905 (same length)
@@ -873,6 +877,22 @@ def _pack_indices(saved: dict[str, Any], packed: list[Any]) -> tuple[str, ...]:
     return tuple(names)
 
 
+def _unpacked_index(saved: dict[str, Any], key: str, arr: Any) -> None:
+    """An index array packed under saved-tensor hooks, unpacked: what the unpack hook gave
+    replaces the array the formulas read, as torch's formulas read the unpacked tensor (the
+    extras, which no formula reads, are only unpacked)."""
+    name = key[8:]
+    if name.startswith("extra"):
+        return
+    if name in saved:
+        saved[name] = arr
+        return
+    name, _, k = name.rpartition("_")  # one array of a tuple of them (advanced indexing)
+    old = saved[name]
+    pos = [j for j, e in enumerate(old) if type(e) is _ndarray][int(k)]
+    saved[name] = (*old[:pos], arr, *old[pos + 1 :])
+
+
 # Saved values torch's node packs that shadowgrad's formulas do not read (gather's self; the
 # statistics outputs of the norms, which shadowgrad recomputes): op name -> (args, saved) ->
 # the tensors or arrays to pack after the others, only while saved-tensor hooks are active.
@@ -1114,7 +1134,12 @@ def _make_record1(op: OpDef) -> Callable[..., None]:
             node._saved = None
         elif hooks():
             saved = _save(op, plan, 1, args, None, (t,), cdt)
-            node._saved = saved[bare] if node._single is not None else saved
+            if saved.get("_unread", unread1) is not unread1 and type(node) is node_cls:
+                # index arrays packed (see _pack_indices): the general node class unpacks them
+                node.__class__ = op.node_cls
+                node._saved = saved
+            else:
+                node._saved = saved[bare] if node._single is not None else saved
         elif one is None or node._single is not None:  # see Note [Single saved value]
             node._saved = save1(args, t, cdt)
         else:  # a complex node, or an op without raw formulas
@@ -1126,6 +1151,7 @@ def _make_record1(op: OpDef) -> Callable[..., None]:
     save1, one = _saver1(op, plan)
     bare = node_cls._single
     hooks = _saved_hooks_stack
+    unread1 = op._unread_cache.get(1)
     return record1
 
 

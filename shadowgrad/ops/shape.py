@@ -559,7 +559,13 @@ def _inplace_view(op: Any, self: Tensor, *args: Any) -> Tensor:
         # forward AD: self's tangent takes the view's shape too (the view of its old tangent)
         tg = _fwad._get_tangent(r)
         if tg is not None:
-            _fwad._set_tangent(self, tg)
+            old = _fwad._get_tangent(self)
+            if old is not None:
+                # torch applies the in-place view op to the tangent itself (self_t.t_()): a
+                # tangent unpacked before is that tensor, and follows
+                old._data = tg._data
+            else:
+                _fwad._set_tangent(self, tg)
     return self
 
 

@@ -299,12 +299,14 @@ class _Frame:
                 raise _StopRecomputation
             return x
 
+        # early stop ends the recomputation by an exception that passes through the user's
+        # recompute context (torch's recompute_fn runs the function inside it)
         with (
+            contextlib.suppress(_StopRecomputation),
             _forked_rng(self.rng_state),
             _grad_mode.enable_grad(),
-            self.recompute_context,
             saved_tensors_hooks(record, _identity),
-            contextlib.suppress(_StopRecomputation),
+            self.recompute_context,
         ):
             self.run()
         if len(got) != n:
