@@ -444,6 +444,28 @@ def prog_osp_duplicate_params_warning_and_add_param_group(T: Any) -> Any:
 
 
 @program()
+def prog_osp_add_param_group_then_step_every_optimizer(T: Any) -> Any:
+    out = {}
+    for name, kw in _ALL:
+        cls = getattr(T.optim, name)
+        w = T.nn.Parameter(T.tensor(_data(3, seed=95)))
+        extra = {"initial_accumulator_value": 0.2} if name == "Adagrad" else {}
+        opt = cls([w], **kw, **extra)
+        w.grad = T.ones(3)
+        opt.step()
+        b = T.nn.Parameter(T.tensor(_data(2, seed=96)))
+        c = T.nn.Parameter(T.ones(2))  # never gets a grad
+        opt.add_param_group({"params": [b, c], "lr": 0.05})
+        for i in range(2):
+            w.grad = T.ones(3) * (i - 0.5)
+            b.grad = T.tensor([0.3, -0.7]) * (i + 1)
+            opt.step()
+        sd = opt.state_dict()
+        out[name] = (w.detach(), b.detach(), sd["state"], sd["param_groups"])
+    return out
+
+
+@program()
 def prog_osp_sgd_required_lr_and_defaults(T: Any) -> Any:
     w = T.nn.Parameter(T.ones(2))
     opt = T.optim.SGD([w])
@@ -1576,6 +1598,103 @@ def prog_osp_foreach_leaves_or_changes_grads_as_torch(T: Any) -> Any:
                 opt.step()
                 grads.append((w.grad.clone(), z.grad.clone()))
             out[name, tuple(extra)] = (grads, w.detach(), z.detach())
+    return out
+
+
+def _mixed_fused(T: Any, cls: Any, kw: dict[str, Any]) -> Any:
+    w = T.nn.Parameter(T.ones(2))
+    z = T.nn.Parameter(T.ones(2, dtype=T.complex64))
+    opt = cls([{"params": [w]}, {"params": [z]}], fused=True, **kw)
+    out = []
+    for _ in range(2):
+        w.grad = T.ones(2)
+        z.grad = T.ones(2, dtype=T.complex64)
+        out.append(raises(opt.step))
+    opt2 = cls([w], fused=True, **kw)
+    opt2.add_param_group({"params": [z]})
+    out.append(raises(opt2.step))
+    return out, w.detach(), z.detach()
+
+
+@program()
+def prog_osp_fused_on_cpu(T: Any) -> Any:
+    out = {}
+    for name, kw in (
+        ("SGD", {"lr": 0.1, "momentum": 0.9}),
+        ("Adam", {"lr": 0.1, "amsgrad": True}),
+        ("AdamW", {"lr": 0.1, "weight_decay": 0.1}),
+        ("Adagrad", {"lr": 0.1}),
+    ):
+        cls = getattr(T.optim, name)
+        res = {}
+        for label, make in (
+            ("f32", lambda: T.nn.Parameter(T.tensor(_data(3, seed=90)))),
+            ("f64", lambda: T.nn.Parameter(T.tensor(_data(3, seed=90), dtype=T.float64))),
+            ("f16", lambda: T.nn.Parameter(T.tensor(_data(3, seed=90)).half())),
+            ("c64", lambda: T.nn.Parameter(T.tensor([1.0 + 1.0j, 0.5j]))),
+            ("int", lambda: T.arange(3)),
+        ):
+
+            def run(make=make, cls=cls, kw=kw) -> Any:
+                w = make()
+                opt = cls([w], fused=True, **kw)
+                if w.is_floating_point() or w.is_complex():
+                    for i in range(2):
+                        w.grad = T.ones_like(w) * (i + 0.5)
+                        opt.step()
+                return w.detach(), opt.state_dict()
+
+            res[label] = raises(run)
+        # SGD and Adagrad check only the first parameter with a grad, once
+        res["mixed"] = raises(lambda cls=cls, kw=kw: _mixed_fused(T, cls, kw))
+        res["tensor_lr"] = raises(
+            lambda cls=cls, kw=kw: cls(
+                [T.nn.Parameter(T.ones(2))], fused=True, **{**kw, "lr": T.tensor(0.1)}
+            ).state_dict()
+        )
+        out[name] = res
+    return out
+
+
+@program()
+def prog_osp_zero_grads_leave_params_and_public_attrs(T: Any) -> Any:
+    out = {}
+    for name, kw in _ALL:
+        cls = getattr(T.optim, name)
+        w = T.nn.Parameter(T.tensor(_data(2, 2, seed=91)))
+        opt = cls([w], **kw)
+        w.grad = T.zeros(2, 2)
+        opt.step()
+        opt.step()
+        c = copy.deepcopy(opt)
+        out[name] = (
+            w.detach(),
+            sorted(k for k in vars(opt) if not k.startswith("_")),
+            sorted(k for k in vars(c) if not k.startswith("_")),
+        )
+    return out
+
+
+@program()
+def prog_osp_state_dict_save_load_weights_only(T: Any) -> Any:
+    import io
+
+    out = {}
+    for name, kw in _ALL:
+        cls = getattr(T.optim, name)
+        w = T.nn.Parameter(T.tensor(_data(3, seed=92)))
+        opt = cls([w], **kw)
+        w.grad = T.ones(3)
+        opt.step()
+        buf = io.BytesIO()
+        T.save(opt.state_dict(), buf)
+        buf.seek(0)
+        sd = T.load(buf, weights_only=True)
+        opt2 = cls([w], **kw)
+        opt2.load_state_dict(sd)
+        w.grad = T.ones(3) * 0.5
+        opt2.step()
+        out[name] = (w.detach(), opt2.state_dict()["state"])
     return out
 
 

@@ -13,7 +13,7 @@ from .._grad_mode import no_grad
 from .._tensor import Tensor
 from . import _differentiable
 from ._single_tensor import scalar, upgrade_groups
-from .optimizer import Optimizer, arr, check_fused, fma, write_param
+from .optimizer import Optimizer, arr, check_fused, fma, fused_dtype_check, write_param
 
 __all__ = ["Adagrad"]
 
@@ -61,17 +61,41 @@ class Adagrad(Optimizer):
             "fused": fused,
         }
         super().__init__(params, defaults)
+        if fused:
+            self._need_device_dtype_check_for_fused = True
         check_fused(fused, foreach, differentiable)
         for group in self.param_groups:
             for p in group["params"]:
-                state = self.state[p]
-                state["step"] = scalar(0.0, group["fused"])
-                # torch starts a complex parameter's accumulator at v + vj: both halves of its
-                # real view accumulate from the initial value
-                init = initial_accumulator_value
-                if p.is_complex():
-                    init = complex(init, init)
-                state["sum"] = full_like(p, init)
+                self._init_state(p, self.state[p], group)
+
+    def _init_state(self, p: Tensor, state: dict[str, Any], group: dict[str, Any]) -> None:
+        state["step"] = scalar(0.0, group["fused"])
+        # torch starts a complex parameter's accumulator at v + vj: both halves of its real
+        # view accumulate from the initial value (the constructor's, for added groups too)
+        init = self.defaults["initial_accumulator_value"]
+        if p.is_complex():
+            init = complex(init, init)
+        state["sum"] = full_like(p, init)
+
+    def _init_group(self, group: dict[str, Any]) -> None:
+        """torch's _init_group for a group of an added param group or a fused group: the
+        fused dtype checks, state for parameters that have none, and the fused kernel's
+        refusal of complex parameters."""
+        has_complex = False
+        for p in group["params"]:
+            if p.grad is None:
+                continue
+            if group["fused"] and getattr(self, "_need_device_dtype_check_for_fused", True):
+                fused_dtype_check(p)
+                self._need_device_dtype_check_for_fused = False
+            has_complex |= p.is_complex()
+            state = self.state[p]
+            if len(state) == 0:
+                if group["fused"]:
+                    fused_dtype_check(p)
+                self._init_state(p, state, group)
+        if group["fused"] and has_complex:
+            raise RuntimeError("`fused` does not support sparse grad or complex param")
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         super().__setstate__(state)
@@ -86,6 +110,8 @@ class Adagrad(Optimizer):
         """Mirrors `torch.optim.Adagrad.step`."""
         loss = self._run_closure(closure)
         for group in self.param_groups:
+            if group["fused"] or any(q not in self.state for q in group["params"]):
+                self._init_group(group)
             if group["differentiable"]:
                 _differentiable.adagrad(self, group)
                 continue

@@ -19,7 +19,16 @@ from ._single_tensor import (
     scalar,
     upgrade_groups,
 )
-from .optimizer import Optimizer, arr, blocks, check_fused, fma, lerp, write_param
+from .optimizer import (
+    Optimizer,
+    arr,
+    blocks,
+    check_fused,
+    fma,
+    fused_dtype_check,
+    lerp,
+    write_param,
+)
 
 __all__ = ["Adam"]
 
@@ -103,6 +112,8 @@ class Adam(Optimizer):
     def _init_state(self, p: Any, group: dict[str, Any]) -> dict[str, Any]:
         state = self.state[p]
         if len(state) == 0:
+            if group["fused"]:
+                fused_dtype_check(p)
             state["step"] = scalar(0.0, group["fused"])
             state["exp_avg"] = zeros_like(p)
             state["exp_avg_sq"] = zeros_like(p)
@@ -116,6 +127,10 @@ class Adam(Optimizer):
         for group in self.param_groups:
             if group["capturable"]:
                 capturable_error(self, group, lambda p, _s, g=group: self._init_state(p, g))
+            if group["fused"]:  # torch's _init_group checks every parameter before any update
+                for p in group["params"]:
+                    if p.grad is not None:
+                        self._init_state(p, group)
             if group["differentiable"]:
                 _differentiable.adam(self, group)
                 continue

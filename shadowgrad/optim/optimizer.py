@@ -80,6 +80,32 @@ def check_fused(fused: Any, foreach: Any, differentiable: bool) -> None:
             raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
 
 
+def check_fused_param(opt: Any, group: dict[str, Any], once: bool) -> None:
+    """torch's `_device_dtype_check_for_fused` on the group's parameters with a grad: fused
+    kernels take floating-point parameters only. With `once` (SGD, Adagrad) only the first
+    such parameter of the optimizer's first fused step is checked, as torch's
+    `_need_device_dtype_check_for_fused` flag does."""
+    for p in group["params"]:
+        if p.grad is None:
+            continue
+        if once:
+            if not getattr(opt, "_need_device_dtype_check_for_fused", True):
+                return
+            opt._need_device_dtype_check_for_fused = False
+        fused_dtype_check(p)
+        if once:
+            return
+
+
+def fused_dtype_check(p: Tensor) -> None:
+    if not p.is_floating_point():
+        raise RuntimeError(
+            "`fused=True` requires all the params to be floating point Tensors of supported "
+            "devices: ['mps', 'cuda', 'xpu', 'hpu', 'cpu', 'mtia', 'privateuseone'] but "
+            f"{p.dtype} and cpu"
+        )
+
+
 def _typename(obj: Any) -> str:
     from ..nn.modules.module import typename
 

@@ -10,7 +10,7 @@ from .._grad_mode import no_grad
 from .._tensor import Tensor
 from ..autograd.forward_ad import _STATE as _FW
 from . import _differentiable
-from .optimizer import Optimizer, arr, check_fused, fma, like
+from .optimizer import Optimizer, arr, check_fused, check_fused_param, fma, like
 
 __all__ = ["SGD"]
 
@@ -54,6 +54,8 @@ class SGD(Optimizer):
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, defaults)
+        if fused:
+            self._need_device_dtype_check_for_fused = True
         check_fused(fused, foreach, differentiable)
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -69,6 +71,9 @@ class SGD(Optimizer):
         """Mirrors `torch.optim.SGD.step`."""
         loss = self._run_closure(closure)
         for group in self.param_groups:
+            if group["fused"]:
+                check_fused_param(self, group, once=True)
+                _fused_kernel_check(group)
             if group["differentiable"]:
                 _differentiable.sgd(self, group)
                 continue
@@ -129,3 +134,12 @@ def _plain_step(params: list[Tensor], alpha: float) -> None:
                 p.add_(g, alpha=alpha)
             else:
                 p.add_(from_numpy(like(arr(g), p)), alpha=alpha)
+
+
+def _fused_kernel_check(group: dict[str, Any]) -> None:
+    """torch's fused SGD kernel is not implemented for complex parameters (it raises when it
+    reaches their dtype; here before the group's update)."""
+    for p in group["params"]:
+        if p.grad is not None and p.is_complex():
+            name = "ComplexFloat" if p.dtype.itemsize == 8 else "ComplexDouble"
+            raise NotImplementedError(f"\"fused_sgd_kernel\" not implemented for '{name}'")
