@@ -586,6 +586,24 @@ def prog_tts_masked_fill_inplace_mask_too_big(T: Any) -> Any:
     return raises(lambda: x.masked_fill_(T.ones(3, 3, dtype=T.bool), 1.0)), x
 
 
+@program(
+    xfail="Tensor methods raise the function form's argument errors: Python's arity message "
+    "counts self ('clone() takes 1 positional argument but 2 were given'; torch: 'takes 0 "
+    "positional arguments but 1 was given'), and clamp's parser error lists the function's "
+    "overloads (with input) instead of the method's"
+)
+def prog_tts_method_form_argument_errors(T: Any) -> Any:
+    x = T.zeros(2, 3)
+    return (
+        raises(lambda: x.clone(T.contiguous_format)),
+        raises(lambda: x.contiguous(T.channels_last)),
+        raises(lambda: x.uniform_(0, 1, 2)),
+        raises(lambda: x.clamp(T.tensor([0.0]), 1.0)),
+        raises(lambda: x.numpy(1)),
+        raises(lambda: x.item(1)),
+    )
+
+
 # --- repr / str ------------------------------------------------------------------------------
 
 
@@ -1047,6 +1065,1114 @@ def prog_tts_register_hook_errors(T: Any) -> Any:
         raises(lambda: x.retain_grad()),
         g.retain_grad(),
         g.retains_grad,
+    )
+
+
+# --- more attributes and conversions ------------------------------------------------------------
+
+
+@program()
+def prog_tts_scalar_conversions_of_extreme_values(T: Any) -> Any:
+    big = T.tensor(2**62)
+    return (
+        _tn(int(big)),
+        _tn(float(big)),
+        _tn(big.item()),
+        _tn(T.tensor(-0.0).item()),
+        T.tensor([-0.0, 0.0]).tolist(),
+        _tn(T.tensor(255, dtype=T.uint8).item()),
+        _tn(T.tensor(-1).to(T.uint8).item()),
+        _tn(T.tensor(65504.0, dtype=T.float16).item()),
+        _tn(T.tensor(1e-8, dtype=T.float16).item()),
+        _tn(T.tensor(1 / 3, dtype=T.float32).item()),
+        _tn(T.tensor(True).item()),
+        _tn(T.tensor(1.5 + 0j).item()),
+        _tn(int(T.tensor(-2.9))),
+        _tn(int(T.tensor(2.9, dtype=T.float16))),
+        raises(lambda: int(T.tensor(float("-inf")))),
+        _tn(float(T.tensor(2**63 - 1))),
+        _tn(bool(T.tensor(-0.0))),
+        _tn(bool(T.tensor(0.0 + 1j))),
+        _tn(complex(T.tensor(3))),
+        _tn(T.tensor(7, dtype=T.int8).__index__()),
+        _tn(operator_index(T.tensor(3, dtype=T.uint8))),
+    )
+
+
+def operator_index(x: Any) -> Any:
+    import operator
+
+    return operator.index(x)
+
+
+@program()
+def prog_tts_format_and_fstrings(T: Any) -> Any:
+    s = T.tensor(3.14159)
+    i = T.tensor(7)
+    v = T.tensor([1.0, 2.0])
+    return (
+        f"{s:.2f}",
+        f"{i:03d}",
+        f"{s}",
+        f"{v}",
+        format(T.tensor(True)),
+        raises(lambda: f"{v:.2f}"),
+        f"{T.tensor(1.5, requires_grad=True):.1f}",
+        "%.3f" % s,
+        "%d" % i,
+        raises(lambda: "%d" % v),
+        str(T.tensor(2.5, dtype=T.float64)),
+        "{:>8}".format(str(i)),
+    )
+
+
+@program()
+def prog_tts_requires_grad_setter_and_leaf_rules(T: Any) -> Any:
+    x = T.ones(2)
+    x.requires_grad = True
+    y = x * 2
+    e1 = raises(lambda: setattr(y, "requires_grad", False))
+    e2 = raises(lambda: setattr(y, "requires_grad", True))
+    z = y.detach()
+    z.requires_grad_()
+    w = T.ones(2, requires_grad=True)
+    with T.no_grad():
+        nw = w * 2
+    return (
+        x.requires_grad,
+        x.is_leaf,
+        e1,
+        e2,
+        y.requires_grad,
+        z.is_leaf,
+        z.requires_grad,
+        nw.requires_grad,
+        nw.is_leaf,
+        nw.grad_fn,
+        raises(lambda: setattr(x, "requires_grad", 1)),
+        raises(lambda: setattr(x, "is_leaf", True)),
+        raises(lambda: setattr(x, "grad_fn", None)),
+        raises(lambda: setattr(x, "shape", (1, 2))),
+        raises(lambda: setattr(x, "dtype", T.float64)),
+        raises(lambda: setattr(x, "ndim", 3)),
+    )
+
+
+@program()
+def prog_tts_grad_attribute_assignment_checks(T: Any) -> Any:
+    x = T.ones(2, 3, requires_grad=True)
+    out = [
+        raises(lambda: setattr(x, "grad", T.ones(3, 2))),
+        raises(lambda: setattr(x, "grad", T.ones(2, 3, dtype=T.float64))),
+        raises(lambda: setattr(x, "grad", T.ones(2, 3, dtype=T.int64))),
+        raises(lambda: setattr(x, "grad", [1.0])),
+        raises(lambda: setattr(x, "grad", x)),
+    ]
+    x.grad = T.full((2, 3), 2.0)
+    g = x.grad
+    (x * 3).sum().backward()
+    out.append((g is x.grad, x.grad))
+    x.grad = None
+    out.append(x.grad)
+    del x.grad
+    out.append(x.grad)
+    return out
+
+
+@program()
+def prog_tts_data_attribute_swaps(T: Any) -> Any:
+    x = T.ones(2, requires_grad=True)
+    v0 = x._version
+    x.data = T.tensor([5.0, 6.0, 7.0])
+    d = x.data
+    d[0] = -1.0
+    y = (x * 2).sum()
+    y.backward()
+    return (
+        x,
+        x.shape,
+        x._version - v0,
+        d.requires_grad,
+        d.is_leaf,
+        x.grad,
+        raises(lambda: setattr(x, "data", [1.0])),
+        type(x.data).__name__,
+        x.data.data_ptr() == x.data_ptr(),
+    )
+
+
+@program()
+def prog_tts_detach_and_detach_inplace(T: Any) -> Any:
+    x = T.arange(4.0, requires_grad=True)
+    y = x * 2
+    d = y.detach()
+    d[0] = 100.0
+    v = y[1:]
+    e = raises(lambda: v.detach_())
+    z = x * 3
+    z.detach_()
+    return (
+        y,
+        d,
+        d._version,
+        y._version,
+        e,
+        z.requires_grad,
+        z.grad_fn,
+        z.is_leaf,
+        raises(lambda: x.detach_()),
+        x.detach().requires_grad,
+        x.detach() is x,
+    )
+
+
+@program()
+def prog_tts_version_counter_of_views_and_ops(T: Any) -> Any:
+    a = T.zeros(3, 4)
+    v = a[1]
+    t = a.t()
+    r = a.reshape(12)
+    before = (a._version, v._version, t._version, r._version)
+    v.add_(1)
+    t[0, 0] = 5.0
+    a.mul_(2)
+    c = a.clone()
+    d = a.detach()
+    d.zero_()
+    return (
+        before,
+        (a._version, v._version, t._version, r._version),
+        c._version,
+        d._version,
+        a,
+        a.contiguous() is a,
+        t.contiguous() is t,
+        t.contiguous()._version,
+    )
+
+
+@program()
+def prog_tts_clone_preserves_layout(T: Any) -> Any:
+    x = T.arange(24.0).reshape(2, 3, 4)
+    p = x.permute(2, 0, 1)
+    e = T.zeros(3, 1).expand(3, 4)
+    s = x[:, ::2, 1:]
+    cl = x.reshape(1, 2, 3, 4).contiguous(memory_format=T.channels_last)
+    return (
+        p.clone().stride(),
+        e.clone().stride(),
+        s.clone().stride(),
+        cl.clone().stride(),
+        cl.clone(memory_format=T.contiguous_format).stride(),
+        p.clone(memory_format=T.contiguous_format).stride(),
+        p.clone().is_contiguous(),
+        T.empty_strided((2, 3), (1, 2)).clone().stride(),
+        raises(lambda: x.clone(memory_format=T.channels_last)),
+        x.clone().data_ptr() != x.data_ptr(),
+    )
+
+
+@program()
+def prog_tts_clone_gradients(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    c = x.clone()
+    c.mul_(3)
+    c.sum().backward()
+    y = T.tensor([1.0, 2.0], requires_grad=True)
+    yc = y.clone(memory_format=T.preserve_format)
+    return c, c.grad_fn, x.grad, yc.grad_fn, yc.requires_grad, yc.is_leaf
+
+
+@program()
+def prog_tts_contiguous_on_various_layouts(T: Any) -> Any:
+    x = T.arange(6.0, requires_grad=True)
+    m = x.view(2, 3).t()
+    c = m.contiguous()
+    (c * T.arange(6.0).view(3, 2)).sum().backward()
+    z = T.zeros(2, 3)
+    return (
+        c,
+        c.grad_fn,
+        c.stride(),
+        x.grad,
+        z.contiguous() is z,
+        z.t().contiguous().stride(),
+        T.zeros(1, 4).t().contiguous().stride(),
+        T.zeros(4, 1).t().is_contiguous(),
+        T.zeros(2, 0, 3).transpose(0, 2).is_contiguous(),
+        raises(lambda: z.contiguous(memory_format=T.preserve_format)),
+    )
+
+
+@program()
+def prog_tts_to_other_tensor_and_copy_semantics(T: Any) -> Any:
+    x = T.tensor([1.7, -2.2], requires_grad=True)
+    y = x.to(T.zeros(1, dtype=T.int32))
+    z = x.to(T.zeros(1, dtype=T.float64), non_blocking=True)
+    w = x.to(x)
+    c = x.to(x, copy=True)
+    h = x.half()
+    h.sum().backward()
+    return (
+        y,
+        y.grad_fn,
+        z.grad_fn,
+        w is x,
+        c is x,
+        c.grad_fn,
+        x.grad,
+        x.double().grad_fn,
+        x.float() is x,
+        x.to(T.float16).to(T.float32),
+        raises(lambda: x.to(T.zeros(1), T.float64)),
+        raises(lambda: x.to(dtype="float64")),
+        raises(lambda: x.to(device=T.float64)),
+        x.to("cpu", copy=True) is x,
+        x.cpu() is x,
+    )
+
+
+@program()
+def prog_tts_cast_methods_on_integer_and_bool(T: Any) -> Any:
+    f = T.tensor([-1.7, 0.2, 2.9, 300.5])
+    return (
+        f.long(),
+        f.int(),
+        f.short(),
+        f.char(),
+        f.byte(),
+        f.bool(),
+        f.to(T.uint8),
+        T.tensor([True, False]).float(),
+        T.tensor([True, False]).long(),
+        T.tensor([1, 0, -3]).bool(),
+        T.tensor([1e10]).int() if False else T.tensor([1e5]).short(),
+        T.tensor([2.5, -2.5, 3.5]).long(),
+        T.tensor([float("nan")]).bool(),
+        T.tensor([1 + 0j, 0j]).bool(),
+        T.tensor([70000]).to(T.int16),
+        T.tensor([-1]).to(T.uint8),
+    )
+
+
+# --- new_* / factory edge cases ----------------------------------------------------------------
+
+
+@program()
+def prog_tts_new_methods_keep_layout_not_grad(T: Any) -> Any:
+    x = T.zeros(2, 3, dtype=T.float16).t()
+    p = T.nn.Parameter(T.ones(2))
+    return (
+        x.new_zeros(2, 3).stride(),
+        x.new_ones(x.shape).shape,
+        x.new_empty(x.size()).dtype,
+        x.new_full(x.shape, 1.5),
+        type(p.new_zeros(2)).__name__,
+        p.new_zeros(2).requires_grad,
+        type(p.new_tensor([1.0])).__name__,
+        p.new_tensor([1.0]).requires_grad,
+        type(p.clone()).__name__,
+        type(p.detach()).__name__,
+        type(p * 1).__name__,
+        type(p.data).__name__,
+        x.new_zeros(()).shape,
+        x.new_zeros([]).shape,
+        x.new_tensor([]).shape,
+        x.new_tensor([[]]).shape,
+    )
+
+
+@program()
+def prog_tts_legacy_new_and_tensor_constructor(T: Any) -> Any:
+    x = T.zeros(2, dtype=T.float64)
+    return (
+        x.new(3).shape,
+        x.new(3).dtype,
+        x.new([1, 2]),
+        x.new().shape,
+        x.new(2, 3).shape,
+        T.Tensor([1, 2]).dtype,
+        T.Tensor(2, 3).shape,
+        T.Tensor().shape,
+        T.LongTensor([1.7, 2]),
+        T.FloatTensor([[1, 2]]),
+        T.DoubleTensor(2).dtype,
+        T.BoolTensor([1, 0]),
+        raises(lambda: T.Tensor([1, 2], dtype=T.float64)),
+        raises(lambda: T.Tensor("abc")),
+        raises(lambda: T.LongTensor(T.zeros(2))),
+        T.FloatTensor(T.zeros(2)).dtype,
+        raises(lambda: x.new(T.zeros(2))),
+    )
+
+
+# --- more protocol methods -----------------------------------------------------------------------
+
+
+@program()
+def prog_tts_reversed_abs_neg_pos_invert(T: Any) -> Any:
+    i = T.tensor([1, -2, 3])
+    b = T.tensor([True, False])
+    f = T.tensor([1.5, -0.0, float("nan")])
+    return (
+        list(reversed(i)) if False else [int(v) for v in reversed(i)],
+        abs(i),
+        -i,
+        +i,
+        ~i,
+        ~b,
+        raises(lambda: ~f),
+        raises(lambda: -b),
+        abs(f),
+        -f,
+        abs(T.tensor([3 + 4j])),
+        abs(T.tensor([-128], dtype=T.int8)),
+        -T.tensor([0], dtype=T.uint8),
+        -T.tensor([1], dtype=T.uint8),
+        raises(lambda: abs(b)),
+    )
+
+
+@program()
+def prog_tts_reflected_operators_with_numbers(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0, 4.0], requires_grad=True)
+    i = T.tensor([1, 2, 4])
+    r = 2**x
+    r.sum().backward()
+    return (
+        r,
+        r.grad_fn,
+        x.grad,
+        2 - x,
+        (2 - x).grad_fn,
+        1 / x,
+        (1 / x).grad_fn,
+        7 // i,
+        7 % i,
+        -7 % i,
+        2**i,
+        raises(lambda: 2 ** (-i)),
+        i**-1 if False else raises(lambda: i ** (-1)),
+        1 << i,
+        raises(lambda: 1.5 << i),
+        3 & i,
+        raises(lambda: 3.0 & i),
+        True ^ (i > 1),
+        5 @ i if False else raises(lambda: 5 @ i),
+        divmod(7, 2) if False else raises(lambda: divmod(i, 2)),
+    )
+
+
+@program()
+def prog_tts_inplace_operators_dtype_rules(T: Any) -> Any:
+    i = T.tensor([1, 2, 3])
+    ident = id(i)
+    i += 2
+    i *= 3
+    out = [i, id(i) == ident]
+    for op in ("__iadd__", "__isub__", "__imul__", "__itruediv__"):
+        j = T.tensor([1, 2, 3])
+        out.append(raises(lambda j=j, op=op: getattr(j, op)(1.5)))
+    j = T.tensor([4, 5, 6])
+    j //= 2
+    out.append(j)
+    b = T.tensor([True, False])
+    out.append(raises(lambda: b.__iadd__(1)))
+    b |= T.tensor([False, True])
+    out.append(b)
+    f = T.tensor([1.0, 2.0])
+    f += T.tensor([1, 1])
+    f **= 2
+    out.append(f)
+    out.append(raises(lambda: f.__iadd__(T.tensor([1j, 1j]))))
+    out.append(raises(lambda: f.__iadd__(T.ones(2, 2))))
+    h = T.tensor([1.0], dtype=T.float16)
+    h += T.tensor([1.0], dtype=T.float64)
+    out.append(h)
+    out.append(raises(lambda: f.__iand__(1)))
+    return out
+
+
+@program()
+def prog_tts_getitem_basic_forms(T: Any) -> Any:
+    x = T.arange(24).reshape(2, 3, 4)
+    return (
+        x[None].shape,
+        x[..., None].shape,
+        x[:, None, ..., 1].shape,
+        x[True].shape,
+        x[False].shape,
+        x[1, ..., -1],
+        x[-1:, ::2, ::-1] if False else raises(lambda: x[-1:, ::2, ::-1]),
+        x[0, 0, 0].shape,
+        x[..., ...] if False else raises(lambda: x[..., ...]),
+        raises(lambda: x[0, 0, 0, 0]),
+        raises(lambda: x[2]),
+        raises(lambda: x[-3]),
+        raises(lambda: x[1.0]),
+        raises(lambda: x["a"]),
+        x[T.tensor(1)].shape,
+        x[T.tensor([1])].shape,
+        raises(lambda: x[T.tensor(1.0)]),
+        x[[0, 1], [1, 2]].shape,
+        x[(0, 1)].shape,
+        x[1:100].shape,
+        x[5:].shape,
+        x[:, 3:1].shape,
+        raises(lambda: x[::0]),
+    )
+
+
+@program()
+def prog_tts_setitem_forms_and_broadcast(T: Any) -> Any:
+    x = T.zeros(2, 3)
+    x[0] = 1
+    x[1, :2] = T.tensor([5.0, 6.0])
+    x[:, -1] = T.tensor(9.0)
+    x[x > 5] = -1.0
+    y = T.zeros(3, dtype=T.int64)
+    y[0] = 2.9
+    y[1] = True
+    y[2] = T.tensor(7.9)
+    z = T.zeros(2, 2)
+    return (
+        x,
+        y,
+        raises(lambda: z.__setitem__(0, T.ones(3))),
+        raises(lambda: z.__setitem__(0, "a")),
+        raises(lambda: z.__setitem__(0, [1.0, 2.0, 3.0])),
+        raises(lambda: z.__setitem__(0, 1 + 2j)),
+        raises(lambda: y.__setitem__(0, float("nan"))),
+        raises(lambda: T.zeros(2, dtype=T.uint8).__setitem__(0, 256)),
+        raises(lambda: T.zeros(2, dtype=T.int8).__setitem__(0, -129)),
+        raises(lambda: z.__setitem__(0, [7.0, 8.0])),
+        z,
+        x._version,
+    )
+
+
+@program()
+def prog_tts_setitem_on_leaf_and_views_autograd(T: Any) -> Any:
+    x = T.ones(3, requires_grad=True)
+    e = raises(lambda: x.__setitem__(0, 2.0))
+    y = x * 1
+    y[0] = 5.0
+    y[1:] *= 2
+    y.sum().backward()
+    w = T.ones(3, requires_grad=True)
+    v = T.zeros(4)
+    v[1:] = w
+    v.sum().backward()
+    return e, y, y.grad_fn, x.grad, v.grad_fn, w.grad
+
+
+# --- numpy interop ---------------------------------------------------------------------------------
+
+
+@program()
+def prog_tts_array_protocol_dtypes(T: Any) -> Any:
+    x = T.tensor([1.5, -2.5])
+    return (
+        np.asarray(x).dtype.name,
+        np.asarray(x, dtype=np.int32),
+        np.array(x, dtype=np.float64).dtype.name,
+        np.asarray(T.tensor([True])).dtype.name,
+        np.asarray(T.tensor(3)).shape,
+        np.asarray(x.t()).strides if False else np.asarray(T.zeros(2, 3).t()).strides,
+        np.float64(2.0) * T.ones(2),
+        (np.float64(2.0) * T.ones(2)).dtype,
+        (np.int64(2) + T.ones(2, dtype=T.int32)).dtype,
+        (T.ones(2, dtype=T.float16) * np.float32(2)).dtype,
+        T.tensor(np.float64(1.0)).dtype,
+        T.tensor(np.int16(3)).dtype,
+        T.tensor([np.float32(1), np.float32(2)]).dtype,
+        T.tensor(np.array([1, 2], dtype=np.int8)).dtype,
+        T.as_tensor(np.array([1.0]), dtype=T.float16),
+        T.tensor(np.bool_(True)).dtype,
+        T.tensor([np.int64(1), 2.5]).dtype,
+    )
+
+
+@program()
+def prog_tts_from_numpy_negative_strides_and_memory(T: Any) -> Any:
+    a = np.arange(6.0)
+    r = a[::-1]
+    t = T.as_tensor(a[::2])
+    a[0] = 99.0
+    u = T.tensor(a)
+    a[2] = -1.0
+    return (
+        raises(lambda: T.from_numpy(r)),
+        raises(lambda: T.as_tensor(r)),
+        raises(lambda: T.tensor(r)),
+        T.tensor(r.copy()),
+        t,
+        u,
+        T.as_tensor(a, dtype=T.float32)[0],
+        T.from_numpy(np.float64(3.0)) if False else raises(lambda: T.from_numpy(np.float64(3.0))),
+        T.from_numpy(np.array(2.5)).shape,
+        T.from_numpy(np.ones((2, 3), order="F")).stride(),
+        raises(lambda: T.from_numpy(np.array([1.0], dtype=">f8"))),
+    )
+
+
+@program()
+def prog_tts_numpy_shares_and_resolves(T: Any) -> Any:
+    x = T.arange(6.0).reshape(2, 3)
+    n = x.numpy()
+    n[0, 0] = 50.0
+    t = x.t().numpy()
+    x[1, 2] = -5.0
+    v = x[:, 1]
+    nv = v.numpy()
+    return (
+        x,
+        t,
+        nv,
+        nv.flags.writeable,
+        T.tensor([1, 2]).numpy().dtype.name,
+        raises(lambda: T.ones(2, requires_grad=True).t().numpy()),
+        T.ones(2).expand(3, 2).numpy().strides,
+        x.numpy(force=False) is n if False else np.shares_memory(x.numpy(), n),
+    )
+
+
+# --- repr / str ------------------------------------------------------------------------------------
+
+
+@program()
+def prog_tts_repr_large_and_summarized(T: Any) -> Any:
+    return [
+        repr(T.arange(1001.0)),
+        repr(T.arange(30).reshape(3, 10)),
+        repr(T.arange(2000).reshape(2, 1000)),
+        repr(T.zeros(2, 3, 4)),
+        repr(T.ones(1, 1, 1, 2)),
+        repr(T.tensor([[1e-5, 1.0], [100.0, 1e6]])),
+        repr(T.tensor([1.0, 2.0]) * 1e-20),
+        repr(T.tensor([0.5, 2.0], dtype=T.float16)),
+        repr(T.tensor([1, -1], dtype=T.int8)),
+        repr(T.tensor([[True], [False]])),
+        repr(T.tensor([1.0, -1.0]) / 3),
+        repr(T.tensor(float("nan"))),
+        repr(T.tensor([1e100, 1.0], dtype=T.float64)),
+        repr(T.tensor([2 + 3j, -1e-8j], dtype=T.complex64)),
+        repr(T.empty(0, 2, 0)),
+    ]
+
+
+@program()
+def prog_tts_repr_autograd_decorations(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y = x.view(2, 1)
+    with T.no_grad():
+        n = x * 2
+    with T.inference_mode():
+        inf = T.ones(2)
+    return [
+        repr(x.t() if False else x[0]),
+        repr(y),
+        repr(x.exp()),
+        repr(x.sum(0)),
+        repr(x.unsqueeze(0).expand(2, 2)),
+        repr(x.to(T.float64)),
+        repr(n),
+        repr(inf),
+        repr(T.nn.Parameter(T.zeros(2), requires_grad=False)),
+        repr(T.nn.Parameter(T.zeros(2, dtype=T.float64))),
+        repr(x.abs().max()),
+        repr(x[None]),
+        str(x),
+        repr(T.tensor([1.5], dtype=T.float64, requires_grad=True)),
+    ]
+
+
+@program()
+def prog_tts_set_printoptions_effects(T: Any) -> Any:
+    x = T.tensor([1.123456789, 2.0, 1e-3])
+    out = [repr(x)]
+    T.set_printoptions(precision=2)
+    try:
+        out.append(repr(x))
+        T.set_printoptions(sci_mode=True)
+        out.append(repr(x))
+        T.set_printoptions(threshold=3, edgeitems=1)
+        out.append(repr(T.arange(10)))
+        T.set_printoptions(linewidth=20)
+        out.append(repr(T.arange(12.0)))
+        T.set_printoptions(profile="short")
+        out.append(repr(x))
+    finally:
+        T.set_printoptions(profile="default")
+        T.set_printoptions(sci_mode=None)
+    out.append(repr(x))
+    return out
+
+
+# --- storage / set_ more --------------------------------------------------------------------------
+
+
+@program()
+def prog_tts_untyped_storage_views_and_sizes(T: Any) -> Any:
+    x = T.arange(12.0).reshape(3, 4)
+    s = x.untyped_storage()
+    v = x[1:, 2:]
+    return (
+        s.nbytes(),
+        s.size(),
+        len(s),
+        v.untyped_storage().nbytes(),
+        v.untyped_storage().data_ptr() == s.data_ptr(),
+        v.storage_offset(),
+        x.t().storage_offset(),
+        x.view(-1)[5:].storage_offset(),
+        x.view(T.int32).untyped_storage().nbytes(),
+        x.view(T.int32).shape,
+        T.zeros(3, dtype=T.int8).untyped_storage().nbytes(),
+        T.empty(0).untyped_storage().nbytes(),
+        s.element_size(),
+        s.device,
+        x.clone().untyped_storage().data_ptr() == s.data_ptr(),
+        x.detach().untyped_storage().data_ptr() == s.data_ptr(),
+        x.reshape(12).untyped_storage().data_ptr() == s.data_ptr(),
+        x.t().reshape(12).untyped_storage().data_ptr() == s.data_ptr(),
+    )
+
+
+@program()
+def prog_tts_is_set_to_and_same_storage(T: Any) -> Any:
+    a = T.arange(4.0)
+    b = T.empty(0).set_(a)
+    return (
+        b.is_set_to(a),
+        a.is_set_to(b),
+        a[1:].is_set_to(a),
+        a.view(4).is_set_to(a),
+        a.view(2, 2).is_set_to(a),
+        T.empty(0).is_set_to(T.empty(0)),
+        a.is_set_to(a),
+    )
+
+
+@program()
+def prog_tts_set_with_storage_then_grad_and_version(T: Any) -> Any:
+    base = T.arange(8.0)
+    t = T.zeros(2, requires_grad=True)
+    with T.no_grad():
+        t.set_(base.untyped_storage(), 2, (2, 3), (3, 1))
+    y = (t * 2).sum()
+    y.backward()
+    base[2] = 100.0
+    return t, t.shape, t.stride(), t.storage_offset(), t.grad, t.requires_grad, t.is_leaf
+
+
+# --- serialization ----------------------------------------------------------------------------------
+
+
+def _round_trip(T: Any, obj: Any, **kw: Any) -> Any:
+    buf = io.BytesIO()
+    T.save(obj, buf)
+    buf.seek(0)
+    return T.load(buf, **kw)
+
+
+@program()
+def prog_tts_save_load_preserves_strides_and_offsets(T: Any) -> Any:
+    x = T.arange(24.0).reshape(2, 3, 4)
+    d = _round_trip(
+        T, {"p": x.permute(2, 0, 1), "s": x[:, 1:, ::2], "e": T.ones(3, 1).expand(3, 4)}
+    )
+    return (
+        d["p"].stride(),
+        d["p"].storage_offset(),
+        d["s"].stride(),
+        d["s"].storage_offset(),
+        d["s"],
+        d["e"].stride(),
+        d["e"],
+        d["p"].untyped_storage().nbytes(),
+    )
+
+
+@program()
+def prog_tts_save_load_state_dict_and_module(T: Any) -> Any:
+    m = T.nn.Linear(3, 2)
+    with T.no_grad():
+        m.weight.copy_(T.arange(6.0).reshape(2, 3))
+        m.bias.fill_(0.5)
+    sd = _round_trip(T, m.state_dict())
+    m2 = T.nn.Linear(3, 2)
+    r = m2.load_state_dict(sd)
+    return (
+        list(sd),
+        type(sd).__name__,
+        sd["weight"],
+        sd["weight"].requires_grad,
+        str(r),
+        m2.weight,
+        m2.bias,
+    )
+
+
+@program()
+def prog_tts_save_load_python_containers_and_scalars(T: Any) -> Any:
+    obj = {
+        "t": (T.tensor(1), T.tensor([1.5])),
+        "l": [1, 2.5, "s", None, True],
+        "nested": {"a": {"b": T.zeros(2, dtype=T.int16)}},
+        "dtype": T.float64,
+        "size": T.Size([2, 3]),
+        "dev": T.device("cpu"),
+    }
+    d = _round_trip(T, obj)
+    return (
+        d["t"],
+        type(d["t"]).__name__,
+        d["l"],
+        d["nested"]["a"]["b"],
+        d["dtype"],
+        d["size"],
+        type(d["size"]).__name__,
+        d["dev"],
+    )
+
+
+@program()
+def prog_tts_save_load_file_paths_and_errors(T: Any) -> Any:
+    import os
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as td:
+        p = os.path.join(td, "x.pt")
+        T.save(T.arange(3), p)
+        a = T.load(p)
+        b = T.load(p, map_location="cpu")
+        c = T.load(p, map_location=T.device("cpu"))
+        e1 = raises(lambda: T.load(os.path.join(td, "missing.pt")))
+        with open(os.path.join(td, "junk.pt"), "wb") as f:
+            f.write(b"not a checkpoint")
+        e2 = type(raises(lambda: T.load(os.path.join(td, "junk.pt")))).__name__
+    return a, b, c, type(e1).__name__, getattr(e1, "type", None), e2
+
+
+@program()
+def prog_tts_save_load_shared_storage_between_entries(T: Any) -> Any:
+    w = T.arange(6.0)
+    d = _round_trip(T, [w, w.view(2, 3), w[3:], w])
+    d[0][0] = -1.0
+    d[2][0] = -4.0
+    return d[1], d[0] is d[3], d[2].storage_offset(), d[0]
+
+
+@program()
+def prog_tts_pickle_preserves_parameter_and_shared(T: Any) -> Any:
+    p = T.nn.Parameter(T.arange(4.0))
+    v = T.arange(4.0)
+    lst = pickle.loads(pickle.dumps([p, v, v[1:], v]))
+    lst[1][1] = 100.0
+    return (
+        type(lst[0]).__name__,
+        lst[0].requires_grad,
+        lst[1] is lst[3],
+        lst[2],
+        lst[2].storage_offset(),
+        pickle.loads(pickle.dumps(T.tensor(3.0))).shape,
+        pickle.loads(pickle.dumps(T.zeros(0, 2))).shape,
+        pickle.loads(pickle.dumps(T.tensor([True]))).dtype,
+    )
+
+
+@program()
+def prog_tts_deepcopy_memo_and_parameters(T: Any) -> Any:
+    p = T.nn.Parameter(T.ones(2))
+    p.grad = T.full((2,), 3.0)
+    q = copy.deepcopy(p)
+    x = T.arange(4.0)
+    y = x.view(2, 2)
+    cx, cy = copy.deepcopy((x, y))
+    cx[0] = 9.0
+    m = T.nn.Linear(2, 2)
+    m2 = copy.deepcopy(m)
+    return (
+        type(q).__name__,
+        q.requires_grad,
+        q.grad,
+        q.grad is p.grad,
+        cy,
+        m2.weight is m.weight,
+        m2.weight.data_ptr() == m.weight.data_ptr(),
+        T.equal(m2.weight, m.weight),
+        copy.copy(p) is p if False else type(copy.copy(p)).__name__,
+    )
+
+
+# --- requires_grad / hooks more ----------------------------------------------------------------------
+
+
+@program()
+def prog_tts_retain_grad_and_hooks_on_leaves_and_views(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    y.retain_grad()
+    y.retain_grad()
+    z = y.view(2, 1)
+    z.retain_grad()
+    seen = []
+    h = z.register_hook(lambda g: seen.append(g.shape))
+    (z**2).sum().backward()
+    h.remove()
+    return y.grad, z.grad, seen, x.retains_grad, y.retains_grad, raises(lambda: x.retain_grad())
+
+
+@program()
+def prog_tts_register_hook_return_values(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    x.register_hook(lambda g: g * 10)
+    x.register_hook(lambda g: None)
+    (x * 3).sum().backward()
+    y = T.tensor([1.0], requires_grad=True)
+    y.register_hook(lambda g: T.ones(2))
+    e = raises(lambda: (y * 2).sum().backward())
+    w = T.tensor([1.0], requires_grad=True)
+    w.register_hook(lambda g: g.double())
+    e2 = raises(lambda: (w * 2).sum().backward())
+    return x.grad, e, e2, w.grad
+
+
+# --- fill / zero / masked_fill more ---------------------------------------------------------------
+
+
+@program()
+def prog_tts_fill_with_tensor_values_and_grads(T: Any) -> Any:
+    v = T.tensor(2.0, requires_grad=True)
+    x = T.zeros(3, requires_grad=True)
+    y = x.clone()
+    y.fill_(v)
+    (y * T.tensor([1.0, 2.0, 3.0])).sum().backward()
+    i = T.zeros(2, dtype=T.int32)
+    i.fill_(T.tensor(3.7))
+    c = T.zeros(2)
+    c.fill_(T.tensor(1 + 2j))
+    return (
+        y,
+        y.grad_fn,
+        v.grad,
+        x.grad,
+        i,
+        c,
+        raises(lambda: T.zeros(2).fill_(T.tensor([1.0]))),
+        T.zeros(2).fill_(T.tensor(5, dtype=T.int64)),
+        T.zeros(2, dtype=T.bool).fill_(T.tensor(0.5)),
+        T.empty(0).fill_(3.0),
+        T.zeros(2, 2).t().fill_(1.0).stride(),
+    )
+
+
+@program()
+def prog_tts_zero_on_views_and_expanded(T: Any) -> Any:
+    x = T.arange(6.0).reshape(2, 3)
+    x[:, 1].zero_()
+    e = T.ones(1, 3).expand(2, 3)
+    g = T.arange(3.0, requires_grad=True)
+    y = g * 1
+    y[1:].zero_()
+    y.sum().backward()
+    return x, raises(lambda: e.zero_()), raises(lambda: e.fill_(2.0)), y, g.grad, y.grad_fn
+
+
+@program()
+def prog_tts_masked_fill_broadcast_and_dtypes(T: Any) -> Any:
+    x = T.arange(6).reshape(2, 3)
+    m = T.tensor([[True], [False]])
+    return (
+        x.masked_fill(m, 100),
+        raises(lambda: x.masked_fill(m, 1.5)) if False else x.masked_fill(m, 1.5),
+        raises(lambda: x.masked_fill(m, 1e20)),
+        raises(lambda: x.masked_fill(m, float("nan"))),
+        x.float().masked_fill(m, float("-inf")),
+        T.zeros(2, 3, dtype=T.uint8).masked_fill(m, -1)
+        if False
+        else raises(lambda: T.zeros(2, 3, dtype=T.uint8).masked_fill(m, 256)),
+        x.masked_fill(T.zeros(3, dtype=T.bool), 5),
+        x.masked_fill(T.tensor(True), 0),
+        T.zeros(0, 3).masked_fill(T.tensor([True, False, True]), 1.0).shape,
+        x.clone().masked_fill_(m, 7),
+        raises(lambda: T.ones(3).masked_fill_(T.ones(2, 3, dtype=T.bool), 0.0)),
+        x.masked_fill(m, T.tensor(2.5)),
+        x.float().masked_fill(m, T.tensor(3, dtype=T.int64)),
+    )
+
+
+@program()
+def prog_tts_masked_fill_value_gradients(T: Any) -> Any:
+    x = T.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    v = T.tensor(10.0, requires_grad=True)
+    m = T.tensor([[True, False], [False, True]])
+    y = x.masked_fill(m, v)
+    (y * T.tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
+    z = x.detach().clone().requires_grad_()
+    w = z * 1
+    w.masked_fill_(m, 0.0)
+    w.sum().backward()
+    return y, y.grad_fn, x.grad, v.grad, w.grad_fn, z.grad
+
+
+# --- where / clamp more ------------------------------------------------------------------------------
+
+
+@program()
+def prog_tts_where_broadcasting_and_promotion(T: Any) -> Any:
+    c = T.tensor([[True], [False]])
+    a = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    b = T.tensor(5.0, dtype=T.float64, requires_grad=True)
+    y = T.where(c, a, b)
+    y.sum().backward()
+    return (
+        y,
+        y.dtype,
+        y.grad_fn,
+        a.grad,
+        b.grad,
+        T.where(c, T.tensor([1], dtype=T.int8), T.tensor([2], dtype=T.int16)).dtype,
+        T.where(c, T.tensor([1], dtype=T.uint8), -1).dtype,
+        T.where(c, T.tensor([1.0], dtype=T.float16), 2.0).dtype,
+        T.where(c, 1, T.tensor([2.0], dtype=T.float16)).dtype,
+        T.where(c, True, T.tensor([2])).dtype,
+        raises(lambda: T.where(T.tensor([True, False, True]), T.ones(2), 0.0)),
+        raises(lambda: T.where(c, "a", 0)),
+        raises(lambda: T.where(c, None, 1.0)),
+        raises(lambda: T.where(c, a)),
+        T.where(T.tensor([], dtype=T.bool), 1.0, 0.0).shape,
+    )
+
+
+@program()
+def prog_tts_where_out_and_inplace(T: Any) -> Any:
+    c = T.tensor([True, False, True])
+    x = T.tensor([1.0, 2.0, 3.0])
+    o = T.empty(3)
+    r = T.where(c, x, T.zeros(3), out=o)
+    i = T.empty(3, dtype=T.int64)
+    return (
+        r is o,
+        o,
+        raises(lambda: T.where(c, x, T.zeros(3), out=i)),
+        x.clone().where(c, 0.0) if False else x.where(c, 0.0),
+        raises(lambda: T.where(c, x, 0.0, out=T.empty(2, 2))),
+    )
+
+
+@program()
+def prog_tts_clamp_gradient_at_bounds_and_inplace(T: Any) -> Any:
+    x = T.tensor([-1.0, 0.0, 0.5, 1.0, 2.0], requires_grad=True)
+    y = x.clamp(0.0, 1.0)
+    y.sum().backward()
+    g1 = x.grad.clone()
+    x.grad = None
+    lo = T.tensor([0.0, 0.0, 0.5, 1.0, 3.0], requires_grad=True)
+    y2 = T.clamp(x, min=lo)
+    y2.sum().backward()
+    z = x.detach().clone()
+    z.clamp_(max=0.5)
+    w = x * 1
+    w.clamp_(min=0.25)
+    return (
+        y.grad_fn,
+        g1,
+        y2.grad_fn,
+        x.grad,
+        lo.grad,
+        z,
+        w,
+        w.grad_fn,
+        T.clamp(x.detach(), min=T.tensor(0.5), max=T.tensor([0.0, 1.0, 2.0, 3.0, 4.0])),
+        x.detach().clamp(max=T.tensor([0.0])),
+        raises(lambda: T.clamp(x.detach(), T.tensor([0.0]), 1.0)),
+        x.detach().clamp(T.tensor(0.5), 1.0),
+        x.detach().clamp(min=float("-inf"), max=float("inf")),
+        T.clip(x.detach(), max=0),
+        T.clamp(T.tensor([1, 2, 3]), T.tensor([2.5]), None),
+        T.clamp(T.tensor([1, 2, 3], dtype=T.int16), max=T.tensor(2)).dtype,
+    )
+
+
+@program()
+def prog_tts_nan_to_num_out_and_inplace(T: Any) -> Any:
+    x = T.tensor([float("nan"), float("inf"), -float("inf"), 2.0])
+    o = T.empty(4)
+    r = T.nan_to_num(x, out=o)
+    y = x.clone()
+    y.nan_to_num_(nan=-1.0)
+    g = T.tensor([float("nan"), 1.0], requires_grad=True)
+    h = g * 1
+    h.nan_to_num_()
+    h.sum().backward()
+    return (
+        r is o,
+        o,
+        y,
+        raises(lambda: T.nan_to_num(x, out=T.empty(4, dtype=T.int64))),
+        h.grad_fn,
+        g.grad,
+        raises(lambda: x.nan_to_num(nan="a")),
+        x.nan_to_num(nan=T.tensor(1.0).item()),
+        raises(lambda: x.nan_to_num(nan=T.tensor(1.0))),
+        x.to(T.float16).nan_to_num(posinf=70000.0),
+    )
+
+
+# --- random in-place samplers more ---------------------------------------------------------------
+
+
+@program()
+def prog_tts_random_inplace_types_and_shapes(T: Any) -> Any:
+    T.manual_seed(0)
+    x = T.empty(3, 2)
+    r = x.uniform_()
+    i = T.zeros(5, dtype=T.int64)
+    i.random_(3, 4)
+    b = T.zeros(4, dtype=T.bool)
+    b.random_(1, 2)
+    u = T.zeros(3, dtype=T.uint8)
+    u.random_(7, 8)
+    f = T.zeros(3)
+    f.random_(5, 6)
+    return (
+        r is x,
+        x.shape,
+        bool(((x >= 0) & (x < 1)).all()),
+        i,
+        b,
+        u,
+        f,
+        raises(lambda: T.zeros(2).random_(0)),
+        raises(lambda: T.zeros(2, dtype=T.int8).random_(0, 200)),
+        raises(lambda: T.zeros(2).random_(2**25, 2**25 + 1))
+        if False
+        else T.zeros(2).random_(2**20, 2**20 + 1),
+        T.zeros(2, dtype=T.float64).exponential_(1.0).shape,
+        T.zeros(0).uniform_().shape,
+        raises(lambda: T.zeros(2).random_(1.5, 3)),
+    )
+
+
+@program()
+def prog_tts_bernoulli_inplace_with_tensor_p(T: Any) -> Any:
+    x = T.zeros(4)
+    x.bernoulli_(T.tensor([0.0, 1.0, 0.0, 1.0]))
+    i = T.zeros(2, 2, dtype=T.int64)
+    i.bernoulli_(T.ones(2))
+    return (
+        x,
+        i,
+        raises(lambda: T.zeros(3).bernoulli_(T.ones(2))),
+        raises(lambda: T.zeros(2).bernoulli_(T.tensor([0.5, float("nan")]))),
+        raises(lambda: T.zeros(2).bernoulli_(T.tensor([1, 0]))),
+        T.bernoulli(T.tensor([0.0, 1.0])),
+        T.bernoulli(T.tensor([0.0, 1.0]), p=1.0) if False else T.bernoulli(T.zeros(2), 1.0),
+        raises(lambda: T.bernoulli(T.tensor([0.0, 1.0]), p=2.0)),
+        raises(lambda: T.zeros(2, requires_grad=True).bernoulli_(0.5)),
+        T.bernoulli(T.ones(2, requires_grad=True)).requires_grad,
     )
 
 

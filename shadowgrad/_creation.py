@@ -142,6 +142,8 @@ def tensor(
     try:
         inferred = _infer_dtype(data)
     except TypeError:
+        if isinstance(data, np.ndarray):
+            _check_np_strides(data)  # (a foreign byte order: torch's ValueError first)
         _check_first_str(data)
         raise
     d = dtype or inferred
@@ -414,14 +416,22 @@ public_from_numpy.__name__ = public_from_numpy.__qualname__ = "from_numpy"
 def from_numpy(ndarray: np.ndarray) -> Tensor:
     """Share the array's memory. Mirrors `torch.from_numpy`."""
     if not isinstance(ndarray, np.ndarray):
-        raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
-    D.from_numpy_dtype(ndarray.dtype)
+        t = type(ndarray)  # its C name: numpy's types name their module
+        name = f"numpy.{t.__name__}" if t.__module__ == "numpy" else t.__name__
+        raise TypeError(f"expected np.ndarray (got {name})")
     _check_np_strides(ndarray)
+    D.from_numpy_dtype(ndarray.dtype)
     return _make(ndarray)
 
 
 def _check_np_strides(a: np.ndarray) -> None:
-    """torch's tensor_from_numpy refuses negative strides (tensor() and as_tensor() too)."""
+    """torch's tensor_from_numpy refuses negative strides and a non-native byte order
+    (tensor() and as_tensor() too)."""
+    if not a.dtype.isnative:
+        raise ValueError(
+            "given numpy array has byte order different from the native byte order. Conversion "
+            "between byte orders is currently not supported."
+        )
     if min(a.strides, default=0) < 0:
         raise ValueError(
             "At least one stride in the given numpy array is negative, and tensors with negative "

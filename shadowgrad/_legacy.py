@@ -78,12 +78,24 @@ class tensortype(type):
 
 def _bad_keyword(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     bad = next(iter(kwargs))
+    why = f"\n      didn't match because some of the keywords were incorrect: {bad}"
+    # torch says why overloads refused the keyword as its parser matched them: with no
+    # positional argument the one-argument ones, with one the first, with two the last two
+    got = f"{', '.join(map(_tname, args))}, {bad}={_tname(kwargs[bad])}"
+    if not args:
+        got = f"{bad}={_tname(kwargs[bad])}, "
+    marks = ((1, 2), (0,), (3, 4), ())[min(len(args), 3)]
+    sigs = (
+        "*, torch.device device = None",
+        "torch.Storage storage",
+        "Tensor other",
+        "tuple of ints size, *, torch.device device = None",
+        "object data, *, torch.device device = None",
+    )
+    lines = "".join(f"\n * ({s})" + (why if k in marks else "") for k, s in enumerate(sigs))
     raise TypeError(
-        f"new() received an invalid combination of arguments - got "
-        f"({', '.join(map(_tname, args))}, {bad}={_tname(kwargs[bad])}), but expected one "
-        "of:"
-        "\n * (*, torch.device device = None)\n"
-        f"      didn't match because some of the keywords were incorrect: {bad}"
+        f"new() received an invalid combination of arguments - got ({got}), but expected one "
+        f"of:{lines}\n"
     )
 
 

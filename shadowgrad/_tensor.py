@@ -252,6 +252,8 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
+        if value is not True and value is not False:
+            raise RuntimeError("requires_grad must be a bool")
         if self._grad_fn is not None:
             if value:
                 raise RuntimeError("you can only change requires_grad flags of leaf variables.")
@@ -348,6 +350,8 @@ class Tensor:
                     "assigned grad expected to be a Tensor or None but got grad of type "
                     f"{type(value).__name__}"
                 )
+            if value is self:
+                raise RuntimeError("can't assign Variable as its own grad")
             if value.shape != self.shape:
                 raise RuntimeError(
                     f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor "
@@ -596,7 +600,7 @@ class Tensor:
             st = tuple(s // d.itemsize for s in d.strides)
         return st if dim is None else st[self._size_dim(dim, "stride")]
 
-    def is_contiguous(self, memory_format: Any = None) -> bool:
+    def is_contiguous(self, *, memory_format: Any = None) -> bool:
         if memory_format is None:
             return bool(self._data.flags.c_contiguous)
         from ._formats import has_format
@@ -1078,6 +1082,32 @@ def _rebuild(cls: type, data: np.ndarray, requires_grad: bool, state: dict[str, 
     t._rg = requires_grad
     t.__dict__.update(state)
     return t
+
+
+# torch's read-only tensor attributes: assigning one is an AttributeError in torch's words
+_READ_ONLY = (
+    "is_leaf", "grad_fn", "output_nr", "retains_grad", "_version", "dtype", "shape", "ndim",
+    "itemsize", "nbytes", "device", "is_cuda", "is_sparse", "is_quantized", "is_meta", "layout",
+    "T", "mT", "H", "mH", "is_cpu",
+)  # fmt: skip
+
+
+def seal_properties() -> None:
+    """Give each read-only property (once every family installed its own) torch's error on
+    assignment instead of Python's "property ... has no setter"."""
+
+    def refuse(name: str) -> Any:
+        def fset(self: Tensor, value: Any) -> None:
+            raise AttributeError(
+                f"attribute '{name}' of 'torch._C.TensorBase' objects is not writable"
+            )
+
+        return fset
+
+    for name in _READ_ONLY:
+        p = Tensor.__dict__.get(name)
+        if isinstance(p, property) and p.fset is None:
+            setattr(Tensor, name, property(p.fget, refuse(name), p.fdel, p.__doc__))
 
 
 def _install() -> None:

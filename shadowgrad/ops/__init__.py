@@ -88,7 +88,7 @@ def _with_out(fn: Any, public: str, name: str | None) -> Any:
         # a frame the warnings count, in with_out's place: resize_out's names the caller's line
         # from _out (or from resize), the hook's from here
         if hook is not None:
-            hook(args)
+            hook(args, result, out)
         if isinstance(result, Tensor):
             return _out(result, out, name)
         if not isinstance(out, (tuple, list)) or len(out) != len(result):
@@ -137,8 +137,9 @@ def resize(result: Tensor, out: Tensor) -> Tensor:
     return resize_out(result, out)
 
 
-def _where_out_args(args: tuple[Any, ...]) -> None:
-    """torch.where's out= overload takes tensors only (the plain call takes numbers too)."""
+def _where_out_args(args: tuple[Any, ...], result: Any, out: Any) -> None:
+    """torch.where's out= overload takes tensors only (the plain call takes numbers too), and
+    an out tensor of exactly the result's dtype."""
     if len(args) == 3:
         for i, a in ((1, "input"), (2, "other")):
             if not isinstance(args[i], Tensor):
@@ -146,9 +147,13 @@ def _where_out_args(args: tuple[Any, ...]) -> None:
                     f"where(): argument '{a}' (position {i + 1}) must be Tensor, not "
                     f"{type(args[i]).__name__}"
                 )
+    if isinstance(out, Tensor) and isinstance(result, Tensor) and out.dtype is not result.dtype:
+        raise RuntimeError(
+            f"Expected out type to be {result.dtype._short} but got {out.dtype._short}"
+        )
 
 
-def _ger_out_warning(args: tuple[Any, ...]) -> None:
+def _ger_out_warning(args: tuple[Any, ...], result: Any, out: Any) -> None:
     """torch's ger_out (not ger) warns that ger is deprecated."""
     warnings.warn(
         "torch.ger is deprecated and will be removed in a future PyTorch release. Use "
@@ -206,6 +211,9 @@ def install_methods() -> dict[str, Any]:
         setattr(Tensor, name, fn)
     for name, fn in inplace.build_methods().items():
         setattr(Tensor, name, fn)
+    from .._tensor import seal_properties
+
+    seal_properties()
     return functions
 
 

@@ -968,12 +968,67 @@ def _check_where_scalars(input: Any, other: Any) -> None:
             D.check_scalar_fits(v, dt)
 
 
-def where(condition: Tensor, input: Any = None, other: Any = None) -> Any:
+_NUMBER_OR_TENSOR = (Tensor, bool, int, float, complex, np.generic)
+_NOT_GIVEN: Any = object()
+
+
+def _where_type_error(args: tuple[Any, ...], method: bool) -> TypeError:
+    """torch's parser error for where's arguments, in the function's or the method's form."""
+
+    def kind(v: Any) -> str:
+        return "Tensor" if isinstance(v, Tensor) else type(v).__name__
+
+    def marked(expect: tuple[str, ...]) -> str:
+        def ok(v: Any, e: str) -> bool:  # (torch marks a Python number even for a Number)
+            return e == "Tensor" and isinstance(v, Tensor)
+
+        return ", ".join(
+            k if ok(v, e) else f"!{k}!"
+            for v, e, k in zip(args, expect, map(kind, args), strict=True)
+        )
+
+    got = ", ".join(map(kind, args))
+    why = "\n      didn't match because some of the arguments have invalid types: ({})"
+    if method:
+        sigs = [
+            ("Tensor condition, Tensor other", ("Tensor", "Tensor")),
+            ("Tensor condition, Number other", ("Tensor", "Number")),
+        ]
+        lines = "".join(
+            f"\n * ({s})" + (why.format(marked(e)) if len(args) == 2 else "") for s, e in sigs
+        )
+    else:
+        sigs3 = [
+            ("Tensor condition, Number self, Tensor other", ("Tensor", "Number", "Tensor")),
+            ("Tensor condition, Tensor input, Number other", ("Tensor", "Tensor", "Number")),
+            ("Tensor condition, Number self, Number other", ("Tensor", "Number", "Number")),
+        ]
+        lines = (
+            "\n * (Tensor condition)\n * (Tensor condition, Tensor input, Tensor other, *, "
+            "Tensor out = None)"
+        )
+        lines += "".join(
+            f"\n * ({s})" + (why.format(marked(e)) if len(args) == 3 else "") for s, e in sigs3
+        )
+    return TypeError(
+        f"where() received an invalid combination of arguments - got ({got}), but expected one "
+        f"of:{lines}\n"
+    )
+
+
+def where(condition: Tensor, input: Any = _NOT_GIVEN, other: Any = _NOT_GIVEN) -> Any:
     """Mirrors `torch.where`."""
-    if input is None and other is None:
+    if input is _NOT_GIVEN and other is _NOT_GIVEN:
         from .indexing import nonzero
 
         return nonzero(condition, as_tuple=True)
+    if not (
+        isinstance(condition, Tensor)
+        and isinstance(input, _NUMBER_OR_TENSOR)
+        and isinstance(other, _NUMBER_OR_TENSOR)
+    ):
+        given = tuple(a for a in (condition, input, other) if a is not _NOT_GIVEN)
+        raise _where_type_error(given, method=False)
     if _may_overflow(input) or _may_overflow(other):  # a big number: must fit the result
         _check_where_scalars(input, other)
     if condition.dtype is not D.bool_:
@@ -1823,6 +1878,13 @@ def clamp(input: Tensor, min: Any = None, max: Any = None, *, out: Tensor | None
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if input._data.dtype.kind == "c":
         raise NotImplementedError("clamp is not supported for complex types")
+    if (isinstance(min, Tensor) or isinstance(max, Tensor)) and not (
+        isinstance(min, Tensor | None) and isinstance(max, Tensor | None)
+    ):
+        # a Number with a Tensor: torch's parser reads a 0-d tensor as a Number (not one
+        # requiring grad)
+        if all(not b._data.ndim and not b._rg for b in (min, max) if isinstance(b, Tensor)):
+            min, max = (b.item() if isinstance(b, Tensor) else b for b in (min, max))
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         if not isinstance(min, Tensor | None) or not isinstance(max, Tensor | None):
             raise _invalid_combination(
@@ -2054,6 +2116,25 @@ def nan_to_num(
     if input.is_complex() and input.requires_grad and _grad_state().grad:
         raise RuntimeError(
             "nan_to_num does not support automatic differentiation for outputs with complex dtype."
+        )
+    if nan is None:
+        nan = 0.0  # torch's nan is optional: None means 0
+    for k, v in (("nan", nan), ("posinf", posinf), ("neginf", neginf)):
+        # a number (bool is an int), None, or a 0-d tensor (its value)
+        if not (
+            v is None
+            or isinstance(v, (int, float, np.number))
+            or (isinstance(v, Tensor) and not v._data.ndim)
+        ):
+            raise TypeError(f"nan_to_num(): argument '{k}' must be float, not {type(v).__name__}")
+    if isinstance(nan, Tensor) or isinstance(posinf, Tensor) or isinstance(neginf, Tensor):
+        nan, posinf, neginf = (
+            v.item() if isinstance(v, Tensor) else v for v in (nan, posinf, neginf)
+        )
+    if out is not None and out.dtype is not input.dtype:
+        raise RuntimeError(
+            f"nan_to_num: dtype of out: {out.dtype._short} should be same as input: "
+            f"{input.dtype._short}"
         )
     return _out(_nan_to_num(input, nan, posinf, neginf), out, "nan_to_num")
 
@@ -2696,6 +2777,8 @@ def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
     from .inplace import apply_inplace
 
     if isinstance(p, Tensor):
+        if p._data.shape != self._data.shape:
+            p.expand(self._data.shape)  # type: ignore[attr-defined] # torch's expand error
         p = p._data
     elif not 0 <= p <= 1:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_num(p)}")
@@ -2716,6 +2799,11 @@ def random_(self: Tensor, *args: Any, generator: Any = None, **kwargs: Any) -> T
     from .inplace import apply_inplace
 
     args = (*args, *kwargs.values())
+    if not all(
+        a is None or (isinstance(a, (int, np.integer)) and a is not True and a is not False)
+        for a in args
+    ):
+        raise _random_type_error(args)
     op = (_random_all, _random_to, _random_fill)[min(len(args), 2)]
     if len(args) == 0:
         low = high = None
@@ -2724,6 +2812,22 @@ def random_(self: Tensor, *args: Any, generator: Any = None, **kwargs: Any) -> T
     else:
         low, high = args[0], args[1]
     return apply_inplace(op, self, low, high, generator)
+
+
+def _random_type_error(args: tuple[Any, ...]) -> TypeError:
+    """torch's parser error for random_'s bounds that are not ints (random_(1.5, 3))."""
+    got = ", ".join(type(a).__name__ for a in args)
+    why = (
+        "\n      didn't match because some of the arguments have invalid types: "
+        f"({', '.join(f'!{type(a).__name__}!' for a in args)})"
+        if len(args) == 2
+        else ""
+    )
+    return TypeError(
+        f"random_() received an invalid combination of arguments - got ({got}), but expected "
+        f"one of:\n * (*, torch.Generator generator = None){why}\n * (int from, int to, *, "
+        "torch.Generator generator = None)\n * (int to, *, torch.Generator generator = None)\n"
+    )
 
 
 def _bernoulli_of(self: np.ndarray, generator: Any) -> np.ndarray:
@@ -3372,6 +3476,8 @@ FUNCTIONS.update({alias: FUNCTIONS[name] for alias, name in _ALIASES.items()})
 
 def _where_method(self: Tensor, condition: Any, other: Any) -> Any:
     """Mirrors `torch.Tensor.where`: torch.where(condition, self, other)."""
+    if not (isinstance(condition, Tensor) and isinstance(other, _NUMBER_OR_TENSOR)):
+        raise _where_type_error((condition, other), method=True)
     return where(condition, self, other)
 
 

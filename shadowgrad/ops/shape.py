@@ -932,7 +932,7 @@ def clone(input: Tensor, *, memory_format: Any = None) -> Tensor:
     return out
 
 
-def contiguous(self: Tensor, memory_format: Any = None) -> Tensor:
+def contiguous(self: Tensor, *, memory_format: Any = None) -> Tensor:
     """Mirrors `torch.Tensor.contiguous`: self when already contiguous (in memory_format)."""
     if memory_format is None or memory_format is _formats().contiguous_format:
         if self._data.flags.c_contiguous:
