@@ -1711,6 +1711,28 @@ def prog_dti_setitem_complex_and_casting_warnings(T: Any) -> Any:
     return a, b, c, d, e, raises(lambda: e.__setitem__(T.tensor([True, False]), 1j))
 
 
+@program()
+def prog_dti_tensor_from_sequences_holding_tensors_and_arrays(T: Any) -> Any:
+    return (
+        T.tensor([[1, 2], T.tensor([3, 4])]),
+        T.tensor([[1, 2], T.tensor([3.5, 4])]),
+        T.tensor([[[1], [2]], T.tensor([[3], [4]])]),
+        T.tensor([[1, 2], T.tensor([3, 4], dtype=T.float64)]),
+        T.tensor([[1, 2], T.tensor([3, 4])], dtype=T.int8),
+        T.tensor([[1, 2], [T.tensor(3), T.tensor([4])]]),
+        T.tensor([[True], T.tensor([False])]),
+        T.tensor([np.array([1, 2]), np.array([3, 4])]),
+        T.tensor([[1, 2], np.array([3, 4])]),
+        T.tensor([np.zeros(0), np.zeros(1)]),
+        T.tensor([np.array([1.5]), [2]]),
+        raises(lambda: T.tensor([[1, 2], T.tensor([3.5])])),
+        raises(lambda: T.tensor([[[1], [2]], T.tensor([3, 4])])),
+        raises(lambda: T.tensor([[1, 2], T.tensor([[3, 4]])])),
+        raises(lambda: T.tensor([np.array([1, 2]), np.array([3])])),
+        raises(lambda: T.tensor([[1.5, 2], T.tensor([[3, 4]])])),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

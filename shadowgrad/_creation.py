@@ -84,8 +84,20 @@ def _seq_promote(a: D.dtype, b: D.dtype) -> D.dtype:
     return D.promote_types(a, b)
 
 
-def _to_nested(data: Any, top: bool = True) -> Any:
+def _tensor_rows(a: Any, depth: int) -> Any:
+    if depth > 0 and a.ndim:
+        return [_tensor_rows(x, depth - 1) for x in a]
+    if a.size != 1:
+        raise ValueError("only one element tensors can be converted to Python scalars")
+    return np.asarray(a).reshape(())
+
+
+def _to_nested(data: Any, top: bool = True, depth: int = 0) -> Any:
+    """data as nested lists for numpy; depth is how many more sequence levels the shape (read
+    from the first elements) has below this one."""
     if isinstance(data, Tensor):
+        if not top and depth > 0 and data.ndim:  # where the shape wants a sequence, torch
+            return _tensor_rows(data._data, depth)  # iterates the tensor
         if not top:  # a tensor inside a sequence is read as a Python scalar
             if data._data.size != 1:
                 raise ValueError("only one element tensors can be converted to Python scalars")
@@ -104,7 +116,7 @@ def _to_nested(data: Any, top: bool = True) -> Any:
             )
         return data._data
     if isinstance(data, _SEQUENCES):
-        return [_to_nested(x, False) for x in data]
+        return [_to_nested(x, False, depth - 1) for x in data]
     if isinstance(data, np.ndarray) and data.size and not top:
         warn_once(  # torch reads such an array element by element
             "ndarray list",
@@ -154,8 +166,9 @@ def tensor(
         if d._cat < inferred._cat and d._cat < 3:
             _check_narrowing(data, d)
         try:
-            nested = _to_nested(data)
+            nested = _to_nested(data, True, len(_first_shape(data)))
         except ValueError:
+            _check_nested(data, inferred, d)  # the first bad element's error
             if d._cat < 2:
                 raise TypeError(_NOT_INDEX) from None
             raise
@@ -232,21 +245,25 @@ def _first_shape(data: Any) -> list[int]:
     """The shape torch gives nested data: the lengths of the first elements at each depth."""
     shape = []
     x = data
-    while isinstance(x, (list, tuple)):
+    while isinstance(x, (list, tuple)) or (isinstance(x, np.ndarray) and x.ndim):
         shape.append(len(x))
-        if not x:
+        if not len(x):
             break
         x = x[0]
     return shape
 
 
-def _check_nested(data: Any, inferred: D.dtype) -> None:
+def _check_nested(data: Any, inferred: D.dtype, d: D.dtype | None = None) -> None:
     """Raise torch's error for nested data that is not a rectangular block of numbers: the
     shape comes from the first element at each depth, as torch reads it."""
     shape = _first_shape(data)
 
     def walk(x: Any, dim: int) -> None:
         if dim == len(shape):
+            if isinstance(x, Tensor) and x._data.size != 1:  # read as a number, in order
+                if (d or inferred)._cat < 2:
+                    raise TypeError(_NOT_INDEX)
+                raise ValueError("only one element tensors can be converted to Python scalars")
             if isinstance(x, (list, tuple)):
                 if inferred._cat == 2:
                     raise TypeError(f"must be real number, not {type(x).__name__}")
@@ -254,6 +271,8 @@ def _check_nested(data: Any, inferred: D.dtype) -> None:
             if isinstance(x, str):
                 raise TypeError(f"new(): invalid data type '{type(x).__name__}'")
             return
+        if isinstance(x, (Tensor, np.ndarray)) and x.ndim:  # torch iterates these
+            x = list(x._data if isinstance(x, Tensor) else x)
         if not isinstance(x, (list, tuple)):
             raise TypeError("not a sequence")
         if len(x) != shape[dim]:
