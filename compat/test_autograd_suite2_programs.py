@@ -1960,6 +1960,270 @@ def prog_ta2_fwad_inplace_view_op_changes_the_tangent_itself(T: Any) -> Any:
     return a, b
 
 
+# --- batch 4: callbacks, node calls, hook names, saved hooks during backward ----------------
+
+
+@program()
+def prog_ta2_queue_callback_order_and_nested(T: Any) -> Any:
+    log = []
+    eng = T.autograd.Variable._execution_engine
+    x = _t(T, 3)
+    y = x * 2
+
+    def cb2() -> None:
+        log.append(("cb2", x.grad is not None))
+
+    def cb1() -> None:
+        log.append(("cb1", x.grad is not None))
+        eng.queue_callback(cb2)
+
+    def hook(g: Any) -> Any:
+        eng.queue_callback(cb1)
+        log.append("hook")
+        return g
+
+    y.register_hook(hook)
+    y.sum().backward()
+    r = raises(lambda: eng.queue_callback(cb1))
+    return log, r
+
+
+@program()
+def prog_ta2_callback_error_propagates(T: Any) -> Any:
+    eng = T.autograd.Variable._execution_engine
+    x = _t(T, 3)
+    y = x * 2
+
+    def bad() -> None:
+        raise ValueError("callback failed")
+
+    y.register_hook(lambda g: eng.queue_callback(bad))
+    r = raises(lambda: y.sum().backward())
+    return r, x.grad
+
+
+@program()
+def prog_ta2_grad_fn_called_directly_bad_calls(T: Any) -> Any:
+    x = _t(T, 3)
+    y = x.exp()
+    z = x * x
+    n = z.grad_fn
+    return (
+        y.grad_fn(T.ones(3)),
+        raises(lambda: y.grad_fn(T.ones(3), T.ones(3))),
+        raises(lambda: y.grad_fn()),
+        n(T.ones(3)),
+        raises(lambda: n(1.0)),
+    )
+
+
+@program()
+def prog_ta2_hook_names_in_messages_partial_and_class(T: Any) -> Any:
+    import functools
+
+    out = []
+
+    def to_double(g: Any, scale: float) -> Any:
+        return (g * scale).double()
+
+    class Hook:
+        def __call__(self, g: Any) -> Any:
+            return g[:1]
+
+    for h in (functools.partial(to_double, scale=2.0), Hook(), lambda g: g.long()):
+        x = _t(T, 3)
+        y = x * 1
+        y.register_hook(h)
+        out.append(raises(lambda y=y: y.sum().backward()))
+    return out
+
+
+@program()
+def prog_ta2_saved_hooks_entered_during_backward(T: Any) -> Any:
+    log = []
+    x = _t(T, 3)
+
+    class F(T.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, a: Any) -> Any:
+            ctx.save_for_backward(a)
+            return a * 2
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> Any:
+            (a,) = ctx.saved_tensors
+            with (
+                T.enable_grad(),
+                T.autograd.graph.saved_tensors_hooks(
+                    lambda t: (log.append(("pack", tuple(t.shape))), t)[1], lambda t: t
+                ),
+            ):
+                b = a.detach().requires_grad_() ** 2
+                (gb,) = T.autograd.grad(b.sum(), b)
+            return g * 2 + gb * 0
+
+    F.apply(x).sum().backward()
+    return log, x.grad
+
+
+@program()
+def prog_ta2_saved_hooks_context_exit_errors(T: Any) -> Any:
+    h = T.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t)
+    r = raises(lambda: T.autograd.graph.saved_tensors_hooks(1, lambda t: t).__enter__())
+    x = _t(T, 3)
+    with h:
+        y = x.exp()
+    with h:  # re-entering the same object
+        z = x.sin()
+    (y + z).sum().backward()
+    return r, x.grad
+
+
+@program()
+def prog_ta2_retain_grad_inplace_multiple_outputs_and_views(T: Any) -> Any:
+    x = _t(T, 4)
+    a, b = (x * 1)[:2], (x * 2)[2:]
+    a.retain_grad()
+    b.retain_grad()
+    a.mul_(2)
+    v = b.view(2, 1)
+    v.retain_grad()
+    (a.sum() * 3 + v.sum() * 5).backward()
+    return a.grad, b.grad, v.grad, x.grad, a.grad_fn, b.grad_fn
+
+
+@program()
+def prog_ta2_detach_base_and_view_grad_fns(T: Any) -> Any:
+    x = _t(T, 3, 3)
+    y = x * 2
+    v = y[1]
+    d = y.detach()
+    d.zero_()  # shares y's version counter
+    r1 = raises(lambda: v.sum().backward(retain_graph=True))
+    w = x[0]
+    dw = w.detach()
+    return (
+        r1,
+        d._version,
+        y._version,
+        v._version,
+        dw._base is None,
+        dw.is_leaf,
+        dw.requires_grad,
+        raises(lambda: w.detach_()),
+    )
+
+
+@program()
+def prog_ta2_requires_grad_factories_and_errors(T: Any) -> Any:
+    out = []
+    for fn in (
+        lambda: T.zeros(2, requires_grad=True),
+        lambda: T.ones(2, dtype=T.float64, requires_grad=True),
+        lambda: T.arange(3.0, requires_grad=True),
+        lambda: T.linspace(0, 1, 3, requires_grad=True),
+        lambda: T.full((2,), 1.5, requires_grad=True),
+        lambda: T.eye(2, requires_grad=True),
+        lambda: T.empty(2, requires_grad=True).shape,
+        lambda: T.zeros(2, dtype=T.int64, requires_grad=True),
+        lambda: T.arange(3, requires_grad=True),
+        lambda: T.tensor([1, 2], requires_grad=True),
+        lambda: T.ones(2, dtype=T.bool, requires_grad=True),
+        lambda: T.randn(2, requires_grad=True).requires_grad,
+        lambda: T.zeros_like(T.ones(2), requires_grad=True),
+        lambda: T.ones(2).new_zeros(3, requires_grad=True),
+    ):
+        out.append(raises(fn))
+    return out
+
+
+@program()
+def prog_ta2_too_many_and_too_few_grads_custom(T: Any) -> Any:
+    class TooMany(T.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, a: Any) -> Any:
+            return a * 1
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> Any:
+            return g, None, None
+
+    class TooManyT(T.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, a: Any) -> Any:
+            return a * 1
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> Any:
+            return g, g
+
+    class TooFew(T.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, a: Any, b: Any) -> Any:
+            return a * b
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> Any:
+            return (g,)
+
+    x = _t(T, 3)
+    y = _t(T, 3, seed=1)
+    a = raises(lambda: (TooMany.apply(x).sum().backward(), x.grad)[1])
+    b = raises(lambda: TooManyT.apply(x).sum().backward())
+    c = raises(lambda: TooFew.apply(x, y).sum().backward())
+    return a, b, c
+
+
+@program()
+def prog_ta2_unused_output_and_dep_nograd(T: Any) -> Any:
+    x = _t(T, 3)
+    _a, b = x.exp().chunk(3)[:2]
+    b.sum().backward()
+    g1 = x.grad.clone()
+
+    class F(T.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, t: Any) -> Any:
+            return t * 2, t.detach() * 3
+
+        @staticmethod
+        def backward(ctx: Any, g1: Any, g2: Any) -> Any:
+            return g1 * 2 + (0 if g2 is None else g2)
+
+    x.grad = None
+    p, q = F.apply(x)
+    p.sum().backward()
+    return g1, x.grad, q.requires_grad, q.grad_fn, p.grad_fn.name()
+
+
+@program()
+def prog_ta2_no_grad_assignment_and_copy(T: Any) -> Any:
+    x = _t(T, 3)
+    y = T.zeros(3)
+    with T.no_grad():
+        y[0] = x[0]
+        z = x.clone()
+        y.copy_(x)
+    w = T.zeros(3)
+    w.copy_(x)
+    w.sum().backward()
+    return y.requires_grad, z.requires_grad, w.grad_fn, x.grad, y
+
+
+@program()
+def prog_ta2_free_deep_graph_and_long_chain_grads(T: Any) -> Any:
+    x = _t(T, 2)
+    y = x
+    for _ in range(3000):
+        y = y * 1.0001
+    y.sum().backward()
+    z = x
+    for _ in range(500):
+        z = z.sin() + z * 0.1
+    (g,) = T.autograd.grad(z.sum(), x)
+    return x.grad, g
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

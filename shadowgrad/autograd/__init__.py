@@ -352,10 +352,22 @@ class _VariableMeta(type):
         return isinstance(other, Tensor)
 
 
+class _ExecutionEngine:
+    """`Variable._execution_engine`: the engine's Python handle (its queue_callback)."""
+
+    @staticmethod
+    def queue_callback(callback: Any) -> None:
+        from .engine import queue_callback
+
+        queue_callback(callback)
+
+
 class Variable(metaclass=_VariableMeta):
     """Legacy API. Mirrors `torch.autograd.Variable`: calling it gives a plain Tensor, a
     detached alias of `data` (never `data` itself, whose requires_grad it leaves alone), and
     every Tensor is an instance of it."""
+
+    _execution_engine = _ExecutionEngine()
 
     def __new__(  # type: ignore[misc]
         cls,

@@ -92,7 +92,9 @@ class RemovableHandle:
 
 
 def hook_name(fn: Callable[..., Any]) -> str:
-    return getattr(fn, "__name__", type(fn).__name__)
+    """The name torch's hook messages give a hook: its __name__, else '<unknown>' (a
+    functools.partial, an instance with __call__)."""
+    return getattr(fn, "__name__", "<unknown>")
 
 
 class NodeExtra:
