@@ -1622,6 +1622,210 @@ def prog_rss_norm_dims_and_gradient_at_zero(T: Any) -> Any:
     return y, g, z, h, y.grad_fn, z.grad_fn, _each(lambda: x.norm(dim=2), lambda: x.norm(p="fro"))
 
 
+# --- squeeze / unsqueeze / permute / transpose -------------------------------------------------
+
+
+@program()
+def prog_rss_squeeze_unsqueeze_forms(T: Any) -> Any:
+    x = T.zeros(2, 1, 3, 1)
+    return _each(
+        lambda: x.squeeze().shape,
+        lambda: x.squeeze(1).shape,
+        lambda: x.squeeze((1, 3)).shape,
+        lambda: x.squeeze([1, -1]).shape,
+        lambda: x.squeeze(0).shape,
+        lambda: x.squeeze((1, 1)),
+        lambda: x.squeeze(4),
+        lambda: x.squeeze(()).shape,
+        lambda: T.tensor(1.0).squeeze(0).shape,
+        lambda: T.tensor(1.0).squeeze(1),
+        lambda: x.unsqueeze(4).shape,
+        lambda: x.unsqueeze(-5).shape,
+        lambda: x.unsqueeze(5),
+        lambda: T.squeeze(x, dim=1).shape,
+        lambda: x.squeeze(T.tensor(1)).shape,
+    )
+
+
+@program()
+def prog_rss_squeeze_unsqueeze_argument_types(T: Any) -> Any:
+    # squeeze(None) is no squeeze(): its three overloads take none, an int or ints
+    x = T.zeros(2, 1)
+    return _each(
+        lambda: x.squeeze(None),
+        lambda: T.squeeze(x, None),
+        lambda: x.squeeze(1.0),
+        lambda: T.squeeze(x, 1.0),
+        lambda: x.squeeze("a"),
+        lambda: x.squeeze((0, 1.0)),
+        lambda: x.unsqueeze(None),
+        lambda: x.unsqueeze(1.0),
+        lambda: T.unsqueeze(x, 1.0),
+        lambda: x.unsqueeze((0,)),
+        lambda: x.unsqueeze(),
+        lambda: T.unsqueeze(x),
+    )
+
+
+@program()
+def prog_rss_permute_transpose_forms(T: Any) -> Any:
+    x = T.zeros(2, 3, 4)
+    return _each(
+        lambda: x.permute(2, 0, 1).shape,
+        lambda: x.permute((2, 0, 1)).stride(),
+        lambda: x.permute(0, 1),
+        lambda: x.permute(0, 0, 1),
+        lambda: x.permute(0, 1, 3),
+        lambda: x.permute(-1, 0, 1).shape,
+        lambda: x.permute([2, 1, 0]).shape,
+        lambda: x.permute(),
+        lambda: x.permute(0, 1, 2.0),
+        lambda: x.permute((0, 1.0, 2)),
+        lambda: T.permute(x, (1, 0, 2)).shape,
+        lambda: T.tensor(1.0).permute(),
+        lambda: T.tensor(1.0).permute(0),
+        lambda: x.t(),
+        lambda: x[0].t().shape,
+        lambda: x[0, 0].t().shape,
+        lambda: x.mT.shape,
+        lambda: x[0, 0].mT,
+        lambda: x.transpose(0, 3),
+        lambda: x.transpose(-1, -3).shape,
+        lambda: x.adjoint().shape,
+    )
+
+
+# --- diagonal / tril / unfold / select ----------------------------------------------------------
+
+
+@program()
+def prog_rss_diagonal_tril_unfold_select(T: Any) -> Any:
+    x = T.arange(12.0).reshape(3, 4)
+    v = T.arange(10.0)
+    return _each(
+        lambda: x.diagonal(1),
+        lambda: x.diagonal(-2),
+        lambda: x.diagonal(5),
+        lambda: x.diagonal(0, 1, 0),
+        lambda: x.diagonal(0, 0, 0),
+        lambda: x.diagonal(dim1=-1, dim2=0),
+        lambda: x.diagonal().stride(),
+        lambda: x.diagonal()._base is x,
+        lambda: x.tril(1),
+        lambda: x.triu(-1),
+        lambda: x[0].tril(),
+        lambda: v.unfold(0, 3, 2),
+        lambda: v.unfold(0, 11, 1),
+        lambda: v.unfold(0, 0, 1),
+        lambda: v.unfold(0, 3, 0),
+        lambda: x.unfold(-1, 2, 1).stride(),
+        lambda: T.tensor(1.0).unfold(0, 2, 1),
+        lambda: x.select(0, 3),
+        lambda: x.select(0, -4),
+        lambda: x.select(1, -1),
+        lambda: T.tensor(1.0).select(0, 0),
+        lambda: x.index_select(1, T.tensor([4])),
+        lambda: x.index_select(0, T.tensor([0.0])),
+        lambda: x.take(T.tensor([12])),
+    )
+
+
+# --- cat / stack ------------------------------------------------------------------------------
+
+
+@program()
+def prog_rss_cat_stack_result_layout_and_dtype(T: Any) -> Any:
+    # torch's cat and stack results are contiguous (but for channels-last inputs)
+    a = T.ones(2, 3)
+    b = T.ones(2, 3, 4).permute(2, 0, 1)
+    c = T.ones(1, 3, 2, 2).to(memory_format=T.channels_last)
+    return _each(
+        lambda: T.cat([a.t(), a.t()]).stride(),
+        lambda: T.cat([b, b]).stride(),
+        lambda: T.cat([b, b.contiguous()], 2).stride(),
+        lambda: T.stack([a.t(), a.t()]).stride(),
+        lambda: T.stack([b, b], 1).stride(),
+        lambda: T.cat([c, c]).stride(),
+        lambda: T.cat([c, c], 1).stride(),
+        lambda: T.hstack([a.t(), a.t()]).stride(),
+        lambda: T.cat([a, T.zeros(1, 3, dtype=T.float64)]),
+        lambda: T.cat([a, a.bool()]).dtype,
+        lambda: T.cat([a, T.empty(0)]),
+        lambda: T.cat([a, T.empty(0, 2)]),
+        lambda: T.cat([a, a[:, :2]]),
+        lambda: T.stack([a, a[:, :2]]),
+        lambda: T.cat([T.tensor(1.0), T.tensor(2.0)]),
+        lambda: T.stack([a, a], 3),
+        lambda: T.cat([]),
+        lambda: T.stack([]),
+    )
+
+
+@program()
+def prog_rss_cat_stack_unbind_gradients(T: Any) -> Any:
+    x = _x(T, 2, 3, seed=35)
+    y = _x(T, 1, 3, seed=36)
+    out = {}
+    for name, f in [
+        ("cat", lambda: T.cat([x, y, x.t().t()])),
+        ("cat1", lambda: T.cat([x.t(), y.t()], 1)),
+        ("stack", lambda: T.stack([x, x * 2], -1)),
+        ("hstack", lambda: T.hstack([x, y.expand(2, 3)])),
+        ("vstack", lambda: T.vstack([x, y])),
+        ("unbind_stack", lambda: T.stack(x.unbind(1), 0)),
+    ]:
+        r = f()
+        w = T.arange(float(r.numel())).reshape(r.shape)
+        out[name] = (r, r.grad_fn, *_grads(T, r * r * w, x))
+    return out
+
+
+# --- histc / bincount / searchsorted ----------------------------------------------------------
+
+
+@program()
+def prog_rss_histc_ranges_and_special_values(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0, 2.0, 5.0, 7.0])
+    return _each(
+        lambda: T.histc(x, 4),
+        lambda: T.histc(x, 4, 0, 3),
+        lambda: T.histc(x.int(), 4),
+        lambda: T.histc(x, 0),
+        lambda: T.histc(x, 4, 3, 1),
+        lambda: T.histc(T.tensor([NAN]), 2),
+        lambda: T.histc(T.tensor([NAN, NAN]), 2),
+        lambda: T.histc(T.tensor([1.0, NAN]), 2),
+        lambda: T.histc(T.tensor([INF]), 2),
+        lambda: T.histc(T.tensor([INF, INF]), 2),
+        lambda: T.histc(T.tensor([-INF], dtype=T.float64), 2),
+        lambda: T.histc(T.tensor([-INF, 1.0]), 2),
+        lambda: T.histc(T.tensor([3.0]), 4),
+        lambda: T.histc(T.tensor([]), 3),
+    )
+
+
+@program()
+def prog_rss_bincount_searchsorted_forms(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0, 2.0, 5.0, 7.0])
+    return _each(
+        lambda: T.bincount(T.tensor([0, 2, 2])),
+        lambda: T.bincount(T.tensor([0, 2, 2]), minlength=5),
+        lambda: T.bincount(T.tensor([0, 2, 2]), T.tensor([1.0, 2.0, 3.0])),
+        lambda: T.bincount(T.tensor([-1])),
+        lambda: T.bincount(T.tensor([[1]])),
+        lambda: T.bincount(T.tensor([1.0])),
+        lambda: T.searchsorted(x, T.tensor([2.0, 6.0])),
+        lambda: T.searchsorted(x, T.tensor([2.0, 6.0]), right=True),
+        lambda: T.searchsorted(x, 2.0),
+        lambda: T.bucketize(T.tensor([2.0, 6.0]), x),
+        lambda: T.bucketize(T.tensor([2.0, 6.0]), x, right=True, out_int32=True),
+        lambda: T.searchsorted(x, T.tensor([2.0]), side="left", right=True),
+        lambda: T.searchsorted(x, T.tensor([2.0]), sorter=T.tensor([4, 3, 2, 1, 0])),
+        lambda: T.cov(T.ones(3), correction=3),
+        lambda: T.histogram(x, T.tensor([0.0, 3.0, 8.0]), density=True),
+    )
+
+
 # --- user code ---------------------------------------------------------------------------------
 
 

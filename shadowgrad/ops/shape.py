@@ -375,8 +375,10 @@ def _need_dim(name: str, dim: Any) -> None:
 
 def unsqueeze(input: Tensor, dim: int = _NO_DIM) -> Tensor:
     """Mirrors `torch.unsqueeze`."""
-    if dim is _NO_DIM:
-        _need_dim("unsqueeze", dim)
+    if type(dim) is not int:
+        if dim is _NO_DIM:
+            _need_dim("unsqueeze", dim)
+        dim = int_arg("unsqueeze", "dim", 2, dim)
     return _unsqueeze(input, wrap_dim(dim, input.ndim + 1))
 
 
@@ -428,6 +430,40 @@ def squeeze(input: Tensor, dim: Any = None) -> Tensor:
     if input.ndim == 0:
         wrap_dim(dim, 0)
     return _squeeze_dim(input, wrap_dim(dim, input.ndim), shape)
+
+
+def _squeeze_checked(method: bool) -> Any:
+    """squeeze as torch's parser takes it: a dim that is no int nor sequence (None, a float)
+    matches none of its three overloads."""
+
+    def call(input: Any, *args: Any, **kwargs: Any) -> Any:
+        if len(args) == 1 and not kwargs and not isinstance(args[0], (int, tuple, list)):
+            a = args[0]
+            if not (isinstance(a, (np.integer, Tensor)) and not isinstance(a, bool)):
+                n = type(a).__name__
+                head, lead = ("", "") if method else ("Tensor input", "Tensor, ")
+                sep = ", " if head else ""
+                bad = (
+                    "      didn't match because some of the arguments have invalid types: "
+                    f"({lead}!{n}!)\n"
+                )
+                first = f" * ()\n{bad}" if method else f" * ({head})\n"
+                raise TypeError(
+                    f"squeeze() received an invalid combination of arguments - got ({lead}{n}), "
+                    f"but expected one of:\n{first} * ({head}{sep}int dim)\n{bad} * ({head}{sep}"
+                    f"tuple of ints dim)\n{bad}"
+                )
+        seq = len(args) == 1 and isinstance(args[0], (tuple, list))
+        if seq and not all(type(d) is int for d in args[0]):
+            from .._creation import check_int_list
+
+            check_int_list("squeeze", "dim", args, 1 + (not method))
+        return squeeze(input, *args, **kwargs)
+
+    call.__name__ = call.__qualname__ = "squeeze"
+    call.__doc__ = squeeze.__doc__
+    call.__wrapped__ = squeeze  # type: ignore[attr-defined] # its parameters
+    return call
 
 
 _t = defop(
@@ -629,6 +665,12 @@ _permute = defop(
 
 def permute(input: Tensor, *dims: Any) -> Tensor:
     """Mirrors `torch.permute`."""
+    if not dims:
+        raise TypeError('permute() missing 1 required positional arguments: "dims"')
+    if not all(type(d) is int for d in dims):
+        from .._creation import check_int_list
+
+        check_int_list("permute", "dims", dims, 1)
     if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
         dims = tuple(dims[0])
     nd = input.ndim
@@ -1032,8 +1074,8 @@ METHODS = {
     "flatten": flatten,
     "expand": expand,
     "expand_as": expand_as,
-    "unsqueeze": unsqueeze,
-    "squeeze": squeeze,
+    "unsqueeze": int_checked("unsqueeze", unsqueeze, "dim"),
+    "squeeze": _squeeze_checked(True),
     "t": t,
     "transpose": transpose,
     "swapaxes": swapaxes,
@@ -1061,7 +1103,7 @@ FUNCTIONS = {
     "reshape": _reshape_function,
     "flatten": flatten,
     "unsqueeze": unsqueeze,
-    "squeeze": squeeze,
+    "squeeze": _squeeze_checked(False),
     "t": t,
     "transpose": transpose,
     "swapaxes": swapaxes,
@@ -1095,7 +1137,19 @@ def _split_grad(grad: Tensor, dim: int, sizes: tuple[int | None, ...]) -> list[T
 
 
 def _cat_fwd(tensors: list[np.ndarray], dim: int, sizes: tuple[int | None, ...]) -> np.ndarray:
-    return np.concatenate([t for t, s in zip(tensors, sizes, strict=True) if s is not None], dim)
+    r = np.concatenate([t for t, s in zip(tensors, sizes, strict=True) if s is not None], dim)
+    return _cat_layout(r)
+
+
+def _stack_fwd(tensors: list[np.ndarray], dim: int) -> np.ndarray:
+    r = np.stack(tensors, axis=dim)  # contiguous, as torch's, unless stacking channels-last
+    return r if r.flags.c_contiguous or tensors[0].ndim in (4, 5) else r.copy()
+
+
+def _cat_layout(r: np.ndarray) -> np.ndarray:
+    """torch's cat result is contiguous but for a channels-last (4-d, 5-d) layout, which
+    numpy's concatenate keeps as torch does; numpy keeps any other input order too."""
+    return r if r.flags.c_contiguous or r.ndim in (4, 5) else r.copy()
 
 
 _cat = deflistop(
@@ -1109,7 +1163,7 @@ _cat = deflistop(
 _stack = deflistop(
     "stack",
     "StackBackward0",
-    lambda tensors, dim: np.stack(tensors, axis=dim),
+    lambda tensors, dim: _stack_fwd(tensors, dim),
     tensors=lambda grad, dim: [select(grad, dim, i) for i in range(grad._data.shape[dim])],
     complex=True,
     listed=("dim",),

@@ -1443,7 +1443,7 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
 
 
 def _range_str(v: float, from_data: bool) -> str:
-    # torch prints a NaN bound it computed from the data as C's "-nan"
+    # torch prints a NaN bound it computed by reducing the data as C's "-nan"
     if np.isnan(v):
         return "-nan" if from_data else "nan"
     if np.isinf(v):
@@ -1470,11 +1470,15 @@ def histc(input: Tensor, bins: int = 100, min: Any = 0, max: Any = 0, *, out: An
     from_data = lo == hi and x.size > 0
     if from_data:
         lo, hi = float(x.min()), float(x.max())
-    if lo == hi:
+    if lo == hi and np.isinf(lo):  # torch widens an infinite range by one float step
+        lo = float(np.nextafter(x.dtype.type(lo), x.dtype.type(-np.inf)))
+        hi = float(np.nextafter(x.dtype.type(hi), x.dtype.type(np.inf)))
+    elif lo == hi:
         lo, hi = lo - 1, hi + 1
     if not (np.isfinite(lo) and np.isfinite(hi)):
+        reduced = from_data and x.size > 1  # a NaN one element holds is printed as it is
         raise RuntimeError(
-            f"torch.histc: range of [{_range_str(lo, from_data)}, {_range_str(hi, from_data)}] "
+            f"torch.histc: range of [{_range_str(lo, reduced)}, {_range_str(hi, reduced)}] "
             "is not finite"
         )
     if lo > hi:
