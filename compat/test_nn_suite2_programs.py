@@ -2207,6 +2207,239 @@ def prog_nn2_transformer_decoder_only_masks_bool_float_mix(T: Any) -> Any:
     )
 
 
+# --- batch 4: layouts, dtypes and non-contiguous inputs --------------------------------------
+
+
+def _cl(T: Any, *shape: int, seed: int = 0, rg: bool = False) -> Any:
+    x = _x(T, *shape, seed=seed).contiguous(memory_format=T.channels_last)
+    return x.requires_grad_() if rg else x
+
+
+@program()
+def prog_nn2_channels_last_layouts_through_layers(T: Any) -> Any:
+    F = T.nn.functional
+    x = _cl(T, 2, 4, 3, 5, seed=190, rg=True)
+    outs = {
+        "interp_nearest": F.interpolate(x, scale_factor=2),
+        "interp_bilinear": F.interpolate(x, size=(4, 7), mode="bilinear"),
+        "pad_reflect": F.pad(x, (1, 1, 1, 1), mode="reflect"),
+        "pad_const": F.pad(x, (1, 1, 1, 1)),
+        "pixel_shuffle": F.pixel_shuffle(x, 2),
+        "pixel_unshuffle": F.pixel_unshuffle(F.pad(x, (0, 1, 0, 1)), 2),
+        "channel_shuffle": F.channel_shuffle(x, 2),
+        "batch_norm": F.batch_norm(x, None, None, training=True),
+        "group_norm": F.group_norm(x, 2),
+        "avg_pool": F.avg_pool2d(x, 2),
+        "adaptive_avg": F.adaptive_avg_pool2d(x, (2, 3)),
+        "dropout_eval": F.dropout(x, 0.5, training=False),
+        "max_pool": F.max_pool2d(x, 2),
+    }
+    total = sum(v.sum() for v in outs.values())
+    total.backward()
+    return {
+        k: (v.stride(), v.is_contiguous(memory_format=T.channels_last)) for k, v in outs.items()
+    }, x.grad.stride()
+
+
+@program()
+def prog_nn2_noncontiguous_inputs_through_norms_and_linear(T: Any) -> Any:
+    nn = T.nn
+    base = _x(T, 4, 3, 2, seed=191, rg=True)
+    x = base.transpose(0, 2)  # (2, 3, 4), not contiguous
+    ln = _seeded(T, nn.LayerNorm(4), 80)
+    bn = nn.BatchNorm1d(3)
+    lin = _seeded(T, nn.Linear(4, 2), 81)
+    a, b, c = ln(x), bn(x), lin(x)
+    (a.sum() + b.pow(2).sum() + c.pow(2).sum()).backward()
+    return a.stride(), b.stride(), c.stride(), a, b, c, base.grad, c.grad_fn
+
+
+@program()
+def prog_nn2_float64_transformer_and_mha_masks(T: Any) -> Any:
+    m = _seeded(T, T.nn.TransformerEncoderLayer(4, 2, 6, dropout=0.0, batch_first=True), 82)
+    m = m.double()
+    x = T.tensor(_data(2, 3, 4, seed=192), dtype=T.float64, requires_grad=True)
+    fm = T.zeros(3, 3, dtype=T.float64)
+    fm[0, 2] = -T.inf
+    y = m(x, src_mask=fm, src_key_padding_mask=T.tensor([[False, False, True], [False] * 3]))
+    y.sum().backward()
+    return y, x.grad, raises(lambda: m(x, src_mask=fm.float(), src_key_padding_mask=None))
+
+
+@program()
+def prog_nn2_gru_double_backward_float64(T: Any) -> Any:
+    m = _seeded(T, T.nn.GRU(2, 2), 83).double()
+    x = T.tensor(_data(3, 1, 2, seed=193), dtype=T.float64, requires_grad=True)
+    out, h = m(x)
+    (g,) = T.autograd.grad(out.pow(2).sum(), x, create_graph=True)
+    g.sum().backward()
+    return out, h, g, x.grad, m.weight_hh_l0.grad
+
+
+@program()
+def prog_nn2_lstm_cell_double_backward_and_zero_hidden(T: Any) -> Any:
+    c = _seeded(T, T.nn.LSTMCell(2, 3), 84).double()
+    x = T.tensor(_data(2, 2, seed=194), dtype=T.float64, requires_grad=True)
+    h, cc = c(x, (T.zeros(2, 3, dtype=T.float64), T.zeros(2, 3, dtype=T.float64)))
+    (g,) = T.autograd.grad((h * cc).sum(), x, create_graph=True)
+    g.pow(2).sum().backward()
+    return h, cc, g, x.grad, c.bias_ih.grad
+
+
+@program()
+def prog_nn2_embedding_bag_float64_and_half_weights(T: Any) -> Any:
+    F = T.nn.functional
+    w = T.tensor(_data(5, 3, seed=195), dtype=T.float64, requires_grad=True)
+    idx = T.tensor([0, 2, 4, 1])
+    off = T.tensor([0, 1])
+    y = F.embedding_bag(idx, w, off, mode="mean")
+    y.sum().backward()
+    wh = w.detach().half()
+    return (
+        y,
+        w.grad,
+        F.embedding_bag(idx, wh, off, mode="sum"),
+        F.embedding_bag(idx, wh, off, mode="max"),
+        F.embedding(idx, wh),
+        F.embedding_bag(
+            idx, w.detach(), off, mode="sum", per_sample_weights=T.ones(4, dtype=T.float64)
+        ),
+        raises(
+            lambda: F.embedding_bag(idx, w.detach(), off, mode="sum", per_sample_weights=T.ones(4))
+        ),
+    )
+
+
+@program()
+def prog_nn2_pad_and_interpolate_on_expanded_and_sliced(T: Any) -> Any:
+    F = T.nn.functional
+    b = _x(T, 1, 1, 1, 4, seed=196, rg=True)
+    x = b.expand(2, 3, 3, 4)
+    s = _x(T, 1, 2, 6, 8, seed=197, rg=True)[:, :, ::2, 1::2]
+    a = F.pad(x, (1, 1, 0, 0), mode="replicate")
+    c = F.interpolate(s, scale_factor=2, mode="bilinear")
+    d = F.interpolate(x, size=(2, 2), mode="area")
+    (a.sum() + c.pow(2).sum() + d.sum()).backward()
+    return a, c, d, b.grad, c.stride(), a.stride()
+
+
+@program()
+def prog_nn2_conv_transpose_groups_dilation_output_padding(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(
+        T,
+        nn.ConvTranspose2d(4, 6, 3, stride=2, padding=1, output_padding=1, groups=2, dilation=2),
+        85,
+    )
+    x = _x(T, 1, 4, 3, 3, seed=198, rg=True)
+    y = m(x)
+    y.pow(2).sum().backward()
+    y2 = m(x, output_size=[8, 8])
+    return (
+        y.shape,
+        y,
+        x.grad,
+        m.weight.grad,
+        y.grad_fn,
+        y2.shape,
+        raises(lambda: m(x, output_size=[20, 20])),
+    )
+
+
+@program()
+def prog_nn2_conv_module_unbatched_and_bias_false_and_double(T: Any) -> Any:
+    nn = T.nn
+    c1 = _seeded(T, nn.Conv1d(2, 3, 2, bias=False), 86).double()
+    c3 = _seeded(T, nn.Conv3d(1, 2, (1, 2, 2), padding="same"), 87)
+    x1 = T.tensor(_data(2, 5, seed=199), dtype=T.float64, requires_grad=True)
+    x3 = _x(T, 1, 2, 3, 3, seed=200, rg=True)
+    y1, y3 = c1(x1), c3(x3)
+    (g,) = T.autograd.grad(y1.pow(2).sum(), x1, create_graph=True)
+    g.sum().backward()
+    y3.sum().backward()
+    return y1, g, x1.grad, c1.weight.grad, y3.shape, x3.grad, y1.grad_fn
+
+
+@program()
+def prog_nn2_module_zero_grad_set_to_none_false_and_requires_grad_false(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Linear(2, 2), 88)
+    m(T.ones(1, 2)).sum().backward()
+    g = m.weight.grad
+    m.zero_grad(set_to_none=False)
+    same = m.weight.grad is g
+    m.weight.requires_grad_(False)
+    m.bias.grad = None
+    m(T.ones(1, 2)).sum().backward()
+    return same, m.weight.grad, m.bias.grad, g._version > 0
+
+
+@program()
+def prog_nn2_state_dict_of_shared_and_tied_parameters(T: Any) -> Any:
+    nn = T.nn
+    emb = nn.Embedding(4, 3)
+    head = nn.Linear(3, 4, bias=False)
+    head.weight = emb.weight
+    m = nn.ModuleDict({"emb": emb, "head": head})
+    sd = m.state_dict()
+    new = nn.ModuleDict({"emb": nn.Embedding(4, 3), "head": nn.Linear(3, 4, bias=False)})
+    new["head"].weight = new["emb"].weight
+    new.load_state_dict(sd)
+    return (
+        list(sd),
+        len(list(m.parameters())),
+        [n for n, _ in m.named_parameters(remove_duplicate=False)],
+        new["head"].weight is new["emb"].weight,
+        T.equal(new["emb"].weight, emb.weight),
+    )
+
+
+@program()
+def prog_nn2_sequential_with_ordereddict_and_indexing(T: Any) -> Any:
+    import collections
+
+    nn = T.nn
+    s = nn.Sequential(collections.OrderedDict([("fc", nn.Linear(2, 3)), ("act", nn.ReLU())]))
+    return (
+        repr(s),
+        type(s.fc).__name__,
+        repr(s[-1]),
+        repr(s[0:1]),
+        raises(lambda: s["fc"]),
+        raises(lambda: nn.Sequential(collections.OrderedDict([("a", nn.ReLU())]), nn.ReLU())),
+        [n for n, _ in s.named_children()],
+        raises(lambda: s.__setitem__(5, nn.ReLU())),
+    )
+
+
+@program()
+def prog_nn2_transformer_decoder_layer_unbatched_and_errors(T: Any) -> Any:
+    layer = _seeded(T, T.nn.TransformerDecoderLayer(4, 2, 6, dropout=0.0), 89)
+    tgt = _x(T, 3, 4, seed=201, rg=True)
+    mem = _x(T, 2, 4, seed=202, rg=True)
+    y = layer(tgt, mem, tgt_mask=T.nn.Transformer.generate_square_subsequent_mask(3))
+    y.sum().backward()
+    return (
+        y,
+        tgt.grad,
+        mem.grad,
+        raises(lambda: layer(tgt, mem.unsqueeze(1))),
+        raises(lambda: layer(tgt, _x(T, 2, 5))),
+    )
+
+
+@program()
+def prog_nn2_mha_attn_mask_float64_query_float32_and_bool_kpm_float_mask(T: Any) -> Any:
+    mha = _seeded(T, T.nn.MultiheadAttention(4, 2), 90)
+    q = _x(T, 3, 1, 4, seed=203)
+    return (
+        raises(lambda: mha(q, q, q, attn_mask=T.zeros(3, 3, dtype=T.float64))),
+        raises(lambda: mha(q, q, q, key_padding_mask=T.zeros(1, 3, dtype=T.int64))),
+        mha(q, q, q, key_padding_mask=T.zeros(1, 3)),
+        mha(q, q, q, attn_mask=T.zeros(3, 3, dtype=T.bool), key_padding_mask=T.zeros(1, 3)),
+    )
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

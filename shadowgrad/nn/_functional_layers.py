@@ -209,7 +209,8 @@ def interpolate(
         if output_size is None:  # torch's compute_output_size: floor(size * scale)
             output_size = [int(n * s) for n, s in zip(spatial, scales, strict=True)]
         per_dim = scales if scales is not None else [None] * dim
-        return R.upsample(input, kernel, tuple(output_size), per_dim, bool(align_corners))
+        out = R.upsample(input, kernel, tuple(output_size), per_dim, bool(align_corners))
+        return F._kernel_layout(out, input)
     if mode in _NEEDS and 3 <= input.dim() <= 5:
         raise NotImplementedError(
             f"Got {input.dim()}D input, but {mode} mode needs {_NEEDS[mode]}D input"
@@ -373,7 +374,11 @@ def _type_str(v: Any) -> str:
 
 
 def _check_bag_indices(
-    input: Tensor, offsets: Tensor, weight: Tensor, include_last_offset: bool
+    input: Tensor,
+    offsets: Tensor,
+    weight: Tensor,
+    include_last_offset: bool,
+    per_sample_weights: Tensor | None = None,
 ) -> None:
     """torch's _embedding_bag checks of the indices and offsets, in its order."""
     for t in (input, offsets):
@@ -383,6 +388,13 @@ def _check_bag_indices(
                 f"types: Long, Int; but got {F._type_name(t.dtype)} instead (while checking "
                 "arguments for embedding_bag)"
             )
+    if per_sample_weights is not None and per_sample_weights.dtype is not weight.dtype:
+        raise RuntimeError(
+            "Expected tensor for argument #1 'weight' to have the same type as tensor for "
+            f"argument #1 'per_sample_weights'; but type {F._type_name(weight.dtype)} does not "
+            f"equal {F._type_name(per_sample_weights.dtype)} (while checking arguments for "
+            "embedding_bag)"
+        )
     off = offsets._data
     n = input.numel()
     if off.size:
@@ -476,7 +488,7 @@ def embedding_bag(
             f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
             "GitHub."
         )
-    _check_bag_indices(input, offsets, weight, include_last_offset)
+    _check_bag_indices(input, offsets, weight, include_last_offset, per_sample_weights)
     return R.embedding_bag(
         weight,
         input,

@@ -931,6 +931,24 @@ _CONV_SIGNATURES = (
 )
 
 
+def _kernel_layout(out: Tensor, input: Tensor) -> Tensor:
+    """Lay a fresh result of ours out as torch's kernels lay theirs, in
+    input.suggest_memory_format(): channels-last(-3d) for such a 4-d (5-d) input, contiguous
+    otherwise (numpy keeps an operand's odd strides, which torch's kernels do not)."""
+    a = out._data
+    if out._base is not None:
+        return out
+    if a.ndim in (4, 5) and input._data.ndim == a.ndim:
+        fmt = _formats.suggested(input._data)
+        if fmt is not _formats.contiguous_format:
+            if not _formats.has_format(a, fmt):
+                out._data = _formats.relayout(a, fmt)
+            return out
+    if not a.flags.c_contiguous:
+        out._data = np.ascontiguousarray(a)
+    return out
+
+
 def _channels_last(*ts: Tensor) -> bool:
     """Whether torch's 2-d convolution and pooling kernels (CPU) give a channels-last result:
     one of the 4-d operands suggests that format (a plain contiguous array never does)."""
@@ -1483,7 +1501,7 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
         )
     H, W = input.shape[-2:]
     r = K.adaptive_avg_pool2d_op(input, K.adaptive_matrix(H, oh), K.adaptive_matrix(W, ow))
-    return _formats.formatted(r, _formats.channels_last) if _channels_last(input) else r
+    return _kernel_layout(r, input)
 
 
 def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
@@ -1560,7 +1578,10 @@ def layer_norm(
             f"{', '.join(map(str, ns))}], but got input of size{list(shape)}"
         )
     _check_norm_dtypes(input, "LayerNormKernelImpl", weight, bias)
-    return K.layer_norm_op(input, ns, weight, bias, eps)
+    out = K.layer_norm_op(input, ns, weight, bias, eps)
+    if not out._data.flags.c_contiguous:  # torch's kernel runs on input.contiguous()
+        out._data = np.ascontiguousarray(out._data)
+    return out
 
 
 def _check_norm_dtypes(input: Tensor, kernel: str, weight: Any, bias: Any) -> None:
@@ -1708,7 +1729,10 @@ def batch_norm(
     else:
         mean, var = running_mean._data, running_var._data  # type: ignore[union-attr]
     invstd = 1.0 / np.sqrt(var + eps)
-    return K.batch_norm_op(input, weight, bias, mean, invstd, training, eps)
+    out = K.batch_norm_op(input, weight, bias, mean, invstd, training, eps)
+    if not out._data.flags.c_contiguous:
+        _kernel_layout(out, input)
+    return out
 
 
 def instance_norm(
@@ -1785,7 +1809,7 @@ def group_norm(
                 f"{list(input.shape)}"
             )
     _check_norm_dtypes(input, "GroupNormKernelImpl", weight, bias)
-    return K.group_norm_op(input, weight, bias, num_groups, eps)
+    return _kernel_layout(K.group_norm_op(input, weight, bias, num_groups, eps), input)
 
 
 # --- embedding, one_hot, pad --------------------------------------------------------------
@@ -1892,7 +1916,7 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
             lo, hi = pad[2 * i], pad[2 * i + 1]
             if input.shape[input.ndim - 1 - i] + min(lo, 0) + min(hi, 0) < 0:
                 raise RuntimeError("narrow(): length must be non-negative.")
-        return K.constant_pad_op(input, pad, 0 if value is None else value)
+        return _kernel_layout(K.constant_pad_op(input, pad, 0 if value is None else value), input)
     if value is not None and value != 0:
         raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
     if mode in ("reflect", "replicate", "circular") and (k > 3 or input.ndim not in (k + 1, k + 2)):
@@ -1924,7 +1948,7 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
         for i in reversed(range(k)):
             ax = input.ndim - k + (k - 1 - i)
             idx.append(K._pad_index(sizes[ax], pad[2 * i], pad[2 * i + 1], mode))
-        return K.index_pad_ops[(mode, k)](input, tuple(idx), sizes)
+        return _kernel_layout(K.index_pad_ops[(mode, k)](input, tuple(idx), sizes), input)
     if mode == "circular":
         return _pad_circular(input, pad)
     raise NotImplementedError(f"Unrecognised padding mode {mode}")

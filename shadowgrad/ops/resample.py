@@ -334,6 +334,19 @@ _pixel_unshuffle = defop(
 )
 
 
+def _suggested_layout(out: Tensor, input: Tensor) -> Tensor:
+    """The shuffles' fresh result in input.suggest_memory_format(), as torch's CPU kernels give
+    it (channels-last for a channels-last 4-d input)."""
+    from .. import _formats
+
+    a = input._data
+    if a.ndim == 4 and out._data.ndim == 4 and not a.flags.c_contiguous:
+        fmt = _formats.suggested(a)
+        if fmt is _formats.channels_last:
+            _formats.formatted(out, fmt)
+    return out
+
+
 def _check_shuffle(name: str, input: Tensor, factor: int, what: str) -> None:
     if input.ndim < 3:
         raise RuntimeError(
@@ -354,7 +367,7 @@ def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
             f"of upscale_factor, but input.size(-3)={c} is not divisible by "
             f"{upscale_factor * upscale_factor}"
         )
-    return _pixel_shuffle(input, upscale_factor)
+    return _suggested_layout(_pixel_shuffle(input, upscale_factor), input)
 
 
 def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
@@ -366,7 +379,7 @@ def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
                 f"pixel_unshuffle expects {what} to be divisible by downscale_factor, but "
                 f"input.size({dim})={input.shape[dim]} is not divisible by {downscale_factor}"
             )
-    return _pixel_unshuffle(input, downscale_factor)
+    return _suggested_layout(_pixel_unshuffle(input, downscale_factor), input)
 
 
 def _channel_shuffle_fwd(x: np.ndarray, groups: int) -> np.ndarray:
@@ -405,7 +418,7 @@ def _check_channel_shuffle(input: Tensor, groups: int) -> None:
 def channel_shuffle(input: Tensor, groups: int) -> Tensor:
     """Mirrors `torch.channel_shuffle` (a new contiguous tensor, ChannelShuffleBackward0)."""
     _check_channel_shuffle(input, groups)
-    return _channel_shuffle(input, groups)
+    return _suggested_layout(_channel_shuffle(input, groups), input)
 
 
 def native_channel_shuffle(input: Tensor, groups: int) -> Tensor:
