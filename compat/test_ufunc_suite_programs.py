@@ -783,15 +783,34 @@ def prog_ufs_float16_remainder_reads_number_in_half(T: Any) -> Any:
     )
 
 
-@program(
-    xfail="float16 mul and true division by a number: torch's kernels read the number in "
-    "float (0.3f) and round the float product once; shadowgrad converts it to float16 first "
-    "(0.30004883), one float16 step apart on 7.3 * 0.3 and 1 / 0.3",
-    tol=_EXACT,
-)
+@program(tol=_EXACT)
 def prog_ufs_float16_mul_div_read_number_in_float(T: Any) -> Any:
+    # torch's mul and div kernels read the number in float (0.3f) and round once
     x = T.tensor([1.0, 2.5, 1000.0, 7.3], dtype=T.float16)
-    return x * 0.3, x / 0.3, 0.3 * x, x.clone().mul_(0.3), x * T.tensor(0.3)
+    w = x.clone().requires_grad_()
+    y = w * 0.3 / 0.7
+    y.sum().backward()
+    z = T.tensor(0.3, requires_grad=True)
+    (x * z).sum().backward()
+    return (
+        x * 0.3,
+        x / 0.3,
+        0.3 * x,
+        0.3 / x,
+        x.clone().mul_(0.3),
+        x.clone().div_(0.3),
+        x * T.tensor(0.3),
+        x / T.tensor(0.3, dtype=T.float64),
+        x * 3,
+        x * True,
+        T.mul(x, 1.0004883),
+        T.true_divide(x, 3.0001),
+        x[0] * 0.3,
+        x * T.tensor([0.3], dtype=T.float16),
+        y,
+        w.grad,
+        z.grad,
+    )
 
 
 @program()
@@ -1100,6 +1119,232 @@ def prog_ufs_trig_large_and_tiny_arguments(T: Any) -> Any:
         T.expm1(T.tensor([1e-10, -1e-10, 88.8])),
         T.log1p(T.tensor([-1.0, -1.0 - 1e-7, 1e-30])),
         T.exp2(T.tensor([127.9, 128.0, -149.0, -150.0])),
+    )
+
+
+# --- more binary ops: float_power, addcmul/addcdiv, logaddexp, hypot, xlogy, nan_to_num ------
+
+
+@program()
+def prog_ufs_float_power_dtypes_and_out(T: Any) -> Any:
+    x = T.tensor([1.0, -2.0, 0.0, INF, -INF, NAN])
+    i = T.tensor([1, 2, 3])
+    return (
+        T.float_power(i, 2),
+        T.float_power(x, T.tensor([2])),
+        T.float_power(x, 2, out=T.empty(6, dtype=T.float64)),
+        raises(lambda: T.float_power(x, 2, out=T.empty(6))),
+        raises(lambda: T.float_power(i, 2.5, out=T.empty(3, dtype=T.int64))),
+        raises(lambda: x.clone().float_power_(2)),
+        x.double().float_power_(2),
+        T.float_power(T.tensor([1 + 1j]), 2),
+        raises(lambda: T.float_power(T.tensor([1 + 1j]), 2, out=T.empty(1, dtype=T.float64))),
+        T.float_power(2, i),
+        T.float_power(x, 0.5),
+    )
+
+
+@program()
+def prog_ufs_addcmul_addcdiv_values_and_refusals(T: Any) -> Any:
+    x = T.tensor([1.0, -2.0, 0.0, INF])
+    i = T.tensor([1, 2, 3])
+    return (
+        T.addcmul(i, i, i, value=2),
+        raises(lambda: T.addcdiv(i, i, i)),
+        raises(lambda: T.addcmul(i, i, i, value=0.5)),
+        T.addcdiv(x, x, T.tensor([0.0, 2.0, 0.0, 1.0]), value=-1),
+        T.addcmul(x, x, x, value=0),
+        T.addcdiv(x, i[:1].float(), x.double()),
+        raises(lambda: T.addcmul(x, x, T.ones(3))),
+        x.clone().addcmul_(x, x, value=2),
+        x.clone().addcdiv_(x, x),
+        raises(lambda: i.clone().addcdiv_(i, i)),
+    )
+
+
+@program()
+def prog_ufs_logaddexp_hypot_xlogy_special_values(T: Any) -> Any:
+    x = T.tensor([1.0, -2.0, 0.0, INF, -INF, NAN])
+    i = T.tensor([1, 2, 3])
+    return (
+        T.logaddexp(x, x),
+        T.logaddexp(x, T.tensor([-INF])),
+        T.logaddexp2(x, T.tensor([INF])),
+        T.logaddexp(T.tensor([1 + 1j, complex(-INF, 0)]), T.tensor([2 - 1j, complex(-INF, 0)])),
+        T.hypot(x, T.tensor([NAN])),
+        T.hypot(x, T.tensor([INF])),
+        T.xlogy(i, i),
+        T.xlogy(2, x),
+        T.xlogy(x, 3),
+        raises(lambda: T.xlogy(T.tensor([1j]), x)),
+        T.special.xlog1py(i, 2),
+        T.special.xlogy(True, x),
+        raises(lambda: T.logaddexp(i, i)),
+        raises(lambda: T.hypot(i, i)),
+    )
+
+
+@program()
+def prog_ufs_nan_to_num_arguments(T: Any) -> Any:
+    x = T.tensor([1.0, NAN, INF, -INF, -0.0])
+    return (
+        T.nan_to_num(x),
+        T.nan_to_num(x, nan=1.0, posinf=2.0, neginf=-3.0),
+        T.nan_to_num(x.half()),
+        T.nan_to_num(x.double(), posinf=1e300),
+        T.nan_to_num(x.half(), posinf=1e5),
+        T.nan_to_num(T.tensor([1, 2])),
+        T.nan_to_num(T.tensor([complex(NAN, INF), complex(-INF, NAN)])),
+        raises(lambda: T.nan_to_num(x, nan=1j)),
+        x.clone().nan_to_num_(0.5),
+        T.nan_to_num(x, out=T.empty(5)),
+    )
+
+
+@program()
+def prog_ufs_lerp_weights(T: Any) -> Any:
+    a = T.tensor([1.0, 2.0])
+    b = T.tensor([3.0, 5.0])
+    return (
+        T.lerp(a, b, 0.5),
+        T.lerp(a, b, T.tensor([0.0, 1.0])),
+        T.lerp(a, b, 2),
+        T.lerp(a, b, INF),
+        T.lerp(a, b, NAN),
+        T.lerp(a.half(), b.half(), 0.7),
+        T.lerp(a, b, T.tensor(0.5)),
+        T.lerp(a.cfloat(), b.cfloat(), 0.5 + 0.5j),
+        a.clone().lerp_(b, 0.25),
+        raises(lambda: T.lerp(a, b, T.tensor([1, 2]))),
+        raises(lambda: T.lerp(a, b.double(), 0.5)),
+        raises(lambda: T.lerp(a.long(), b.long(), 1)),
+        raises(lambda: T.lerp(a, b, 0.5j)),
+        raises(lambda: T.lerp(a, T.tensor([1.0, 2.0, 3.0]), 0.5)),
+        raises(lambda: a[:1].clone().lerp_(b, 0.5)),
+        raises(lambda: T.lerp(a, b, T.tensor([0.5], dtype=T.float64))),
+    )
+
+
+@program()
+def prog_ufs_lerp_zero_dim_weight_of_another_dtype(T: Any) -> Any:
+    # a 0-d weight is a scalar operand: its dtype need not match (a complex one promotes)
+    a = T.tensor([1.0, 2.0], requires_grad=True)
+    b = T.tensor([3.0, 5.0])
+    out = []
+    for w in (
+        T.tensor(0.5, dtype=T.float64, requires_grad=True),
+        T.tensor(1),
+        T.tensor(0.3, dtype=T.float16, requires_grad=True),
+    ):
+        y = T.lerp(a, b, w)
+        g = T.autograd.grad(y.sum(), [a] + ([w] if w.requires_grad else []))
+        out.append((y, y.grad_fn, g))
+    yb = T.lerp(a, b, T.tensor(True))
+    return (
+        out,
+        yb,
+        raises(lambda: yb.sum().backward()),
+        T.lerp(a.detach().half(), b.half(), T.tensor(0.3)),
+    )
+
+
+@program()
+def prog_ufs_special_functions_at_edges(T: Any) -> Any:
+    x = T.tensor([0.0, 0.5, 1.0, 2.5, 10.0, -1.5, INF, NAN], dtype=T.float64)
+    n = T.tensor([0, 1, 2, 3, 4, 5, 6, 7])
+    return (
+        T.polygamma(1, x),
+        T.polygamma(3, x),
+        raises(lambda: T.polygamma(-1, x)),
+        T.special.zeta(x, 2.0),
+        T.special.zeta(2.0, x),
+        T.special.zeta(x, x),
+        T.igamma(x.abs(), x.abs()),
+        T.igammac(x.abs(), x + 1),
+        T.mvlgamma(x.abs() + 2, 3),
+        raises(lambda: T.mvlgamma(x, 3)),
+        T.special.chebyshev_polynomial_t(x / 10, n),
+        T.special.hermite_polynomial_h(x, 3),
+        T.special.laguerre_polynomial_l(x, n),
+        T.special.legendre_polynomial_p(x / 10, 4),
+        T.lgamma(T.tensor([-1.0, -2.5, 0.0, -0.0])),
+        T.digamma(T.tensor([-1.0, 0.0, -0.0, -2.5])),
+        T.polygamma(2, T.tensor([0.0, -1.0, -0.0])),
+        T.special.erfcx(T.tensor([-30.0, 30.0, 1e10, -1e10], dtype=T.float64)),
+        T.special.log_ndtr(T.tensor([-40.0, 40.0, 0.0])),
+        T.special.ndtri(T.tensor([0.0, 1.0, 0.5, 1e-300], dtype=T.float64)),
+    )
+
+
+@program()
+def prog_ufs_bessel_functions_at_edges(T: Any) -> Any:
+    x = T.tensor([0.0, 0.5, 1.0, 2.5, 10.0, -1.5, INF, NAN, 1e-30, 700.0], dtype=T.float64)
+    names = [
+        "bessel_j0",
+        "bessel_j1",
+        "bessel_y0",
+        "bessel_y1",
+        "modified_bessel_i0",
+        "modified_bessel_i1",
+        "modified_bessel_k0",
+        "modified_bessel_k1",
+        "scaled_modified_bessel_k0",
+        "scaled_modified_bessel_k1",
+        "i0",
+        "i0e",
+        "i1",
+        "i1e",
+        "spherical_bessel_j0",
+    ]
+    return {n: (getattr(T.special, n)(x), getattr(T.special, n)(x.float())) for n in names}
+
+
+@program()
+def prog_ufs_inplace_broadcast_refusals(T: Any) -> Any:
+    a = T.ones(3, 1)
+    b = T.ones(1, 4)
+    return (
+        raises(lambda: a.clone().add_(b)),
+        raises(lambda: a.clone().mul_(T.ones(4))),
+        b.clone().add_(T.ones(3, 1).sum(0)),
+        raises(lambda: a.clone().atan2_(b)),
+        raises(lambda: a.clone().copysign_(b)),
+        raises(lambda: a.clone().hypot_(b)),
+        raises(lambda: a.clone().lerp_(b, 0.5)),
+        raises(lambda: a.clone().pow_(b)),
+        raises(lambda: a.expand(3, 4).add_(1)),
+        raises(lambda: T.exp(a, out=a.expand(3, 4))),
+        raises(lambda: a.clone().clamp_(min=b)),
+        raises(lambda: a.clone().logical_and_(b)),
+        raises(lambda: a.bool().bitwise_and_(b.bool())),
+        raises(lambda: T.bitwise_and(T.ones(3), T.ones(4).bool())),
+        raises(lambda: T.bitwise_or(T.ones(2), T.ones(1).bool())),
+    )
+
+
+@program()
+def prog_ufs_logical_ops_mixed_dtypes(T: Any) -> Any:
+    a = T.tensor([0, 1, 2, -1])
+    b = T.tensor([0.0, NAN, 0.5, 0.0])
+    c = T.tensor([0j, 1j, 0j, 1 + 0j])
+    return (
+        T.logical_and(a, b),
+        T.logical_or(a, c),
+        T.logical_xor(b, c),
+        T.logical_not(b),
+        T.logical_not(c),
+        T.logical_and(a, b, out=T.empty(4)),
+        T.logical_and(a, b, out=T.empty(4, dtype=T.int8)),
+        a.clone().logical_and_(b),
+        b.clone().logical_not_(),
+        raises(lambda: a.clone().logical_and_(T.ones(2))),
+        raises(lambda: T.logical_or(a, T.ones(3))),
+        T.bitwise_not(T.tensor([True, False])),
+        T.bitwise_and(T.tensor([True]), T.tensor([3])),
+        T.bitwise_or(T.tensor([True]), True),
+        raises(lambda: T.bitwise_xor(T.tensor([1]), 1.0)),
+        T.tensor([True]) ^ True,
+        ~T.tensor([0, -1], dtype=T.uint8),
     )
 
 

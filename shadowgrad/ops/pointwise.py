@@ -1668,7 +1668,9 @@ _lerp_tensor = defop(
 
 def _number_minus(value: Any, t: Tensor) -> Tensor:
     """ATen's C++ `number - tensor` inside formulas (SubBackward0, the number's edge None)."""
-    return _sub(_make(np.full(t._data.shape, value, t._data.dtype)), t, 1)
+    filled = _make(np.full(t._data.shape, value, t._data.dtype))
+    _check_bool_sub(filled, t)  # lerp's 0-d bool weight: torch's bool subtraction error
+    return _sub(filled, t, 1)
 
 
 def _number_over(value: Any, t: Tensor) -> Tensor:
@@ -2076,7 +2078,9 @@ def lerp(input: Tensor, end: Tensor, weight: Any, *, out: Tensor | None = None) 
     if dt._cat < 2:
         kernel = "lerp_kernel_tensor" if wt else "lerp_kernel_scalar"
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt._short}'")
-    for name, t in (("end", end), ("weight", weight if wt else None)):
+    # a 0-d weight is a scalar operand: any dtype that does not promote the result
+    zero_d = wt and weight.ndim == 0 and result_type_of([input, weight]) is dt
+    for name, t in (("end", end), ("weight", weight if wt and not zero_d else None)):
         if t is not None and t.dtype is not dt:
             raise RuntimeError(
                 f"expected dtype {D.CPP_NAMES[dt]} for `{name}` but got dtype "
@@ -2239,7 +2243,13 @@ def _num(v: float) -> str:
 def _logical(np_fn: Any, fn_name: str) -> Any:
     def op(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
         _need_tensor(fn_name, other)
-        return _out(_make(np.asarray(np_fn(input._data, other._data))), out, fn_name)
+        try:
+            r = np_fn(input._data, other._data)
+        except ValueError as e:  # torch's broadcast error, not numpy's
+            from .registry import _broadcast_error
+
+            raise _broadcast_error(e, [input._data, other._data]) from None
+        return _out(_make(np.asarray(r)), out, fn_name)
 
     op.__name__ = fn_name
     op.__doc__ = f"Mirrors `torch.{fn_name}`."
@@ -2260,6 +2270,8 @@ def _bitwise(op: Any, fn_name: str) -> Any:
     def fn(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
         dt = result_type_of([input, other])
         if dt._cat >= 2:
+            if isinstance(input, Tensor) and isinstance(other, Tensor):
+                infer_size(input.shape, other.shape)  # torch's shape error comes first
             raise NotImplementedError(f"\"{fn_name}_cpu\" not implemented for '{dt._short}'")
         if not isinstance(input, Tensor):
             input, other = other, input

@@ -616,6 +616,8 @@ def _run(op: OpDef, args: tuple[Any, ...]) -> Any:
         if err is None:
             raise
         raise err from None
+    if op.name in _OPMATH_NUMBER and _opmath_number(arrays, args):
+        return _run_opmath(op, args, arrays)
     try:
         out = op.forward(*arrays)
     except ValueError as e:
@@ -1368,6 +1370,40 @@ except TypeError:
 # `other` with an alpha other than 1 (`self + alpha * other` multiplies the Python numbers).
 _EXACT = 1 << 53
 
+# Note [Numbers in float]
+# torch's mul and true-division kernels read a float16 tensor's number operand (a Python number
+# or a 0-d tensor, the second operand) in float and round the float result once: `x * 0.3`
+# multiplies by 0.3f, where add and remainder convert the number to float16 first (0.30004883).
+# The fast path leaves these calls to _run, which computes them so.
+_OPMATH_NUMBER = frozenset(("mul.Tensor", "div.Tensor"))
+_F16 = np.dtype(np.float16)
+
+
+def _opmath_number(arrays: list[Any], args: tuple[Any, ...]) -> bool:
+    """Whether a mul/div call is a float16 tensor with a number operand (Note [Numbers in
+    float]); the operand is then in arrays[1] as a float32 0-d array."""
+    a0 = arrays[0]
+    b = args[1]
+    if getattr(a0, "dtype", None) is not _F16 or (isinstance(b, Tensor) and b._data.ndim):
+        return False
+    v = b._data if isinstance(b, Tensor) else b
+    if getattr(v, "dtype", None) is not None and v.dtype.kind == "c":
+        return False
+    arrays[1] = np.asarray(v, np.float32)
+    return True
+
+
+def _run_opmath(op: OpDef, args: tuple[Any, ...], arrays: list[Any]) -> Any:
+    """_run's end for Note [Numbers in float]: the float result rounded to float16 once."""
+    with np.errstate(all="ignore"):
+        out = np.asarray(op.forward(arrays[0].astype(np.float32), arrays[1])).astype(_F16)
+    result = _make(out)
+    if _mode().grad and any(isinstance(args[i], Tensor) and args[i]._rg for i in op.diff_idx):
+        _record(op, args, arrays, (result,))
+    if _FW.active:
+        _fwad.propagate(op, args, result)
+    return result
+
 
 def _make_runner(op: OpDef) -> Callable[..., Any]:
     """The op's callable: a fast path for the common cases, `_run` for everything else.
@@ -1385,6 +1421,7 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
     fw = _FW
     make = _make
     record = _record
+    opmath = op.name in _OPMATH_NUMBER
 
     def slow(*args: Any) -> Any:
         return _run(op, args)
@@ -1466,6 +1503,8 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
                     return _run(op, args)
             else:
                 return _run(op, args)
+            if opmath and A.dtype is _F16:
+                return _run(op, args)  # Note [Numbers in float]
             B = b
             if (
                 scalar_array

@@ -225,6 +225,11 @@ def float_power(input: Any, exponent: Any, *, out: Tensor | None = None) -> Tens
     if not isinstance(input, Tensor) and not isinstance(exponent, Tensor):
         raise _invalid_combination("float_power", (input, exponent), _FLOAT_POWER_SIGS)
     dt = _float_power_dtype(input, exponent)
+    if out is not None and out.dtype is not dt:
+        raise RuntimeError(
+            f"the output given to float_power has dtype {out.dtype._short} but the operation's "
+            f"result requires dtype {dt._short}"
+        )
     return _out(_pow(_as(input, dt), _as(exponent, dt)), out, "float_power")
 
 
