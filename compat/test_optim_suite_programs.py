@@ -2090,6 +2090,79 @@ def prog_osp_lbfgs_complex_parameter(T: Any) -> Any:
     return [opt.step(closure) for _ in range(2)], z.detach()
 
 
+@program()
+def prog_osp_lbfgs_unused_param_and_float_closure(T: Any) -> Any:
+    xy = T.nn.Parameter(T.tensor([-1.2, 1.0], dtype=T.float64))
+    unused = T.nn.Parameter(T.ones(3, dtype=T.float64))
+    opt = T.optim.LBFGS([xy, unused], max_iter=4)
+
+    def closure():
+        opt.zero_grad()
+        loss = _rosen(T, xy)
+        loss.backward()
+        return loss.item()
+
+    r = [opt.step(closure) for _ in range(2)]
+    st = opt.state[xy]
+    return r, xy.detach(), unused.detach(), st["d"].shape, sorted(opt.state_dict()["state"])
+
+
+@program()
+def prog_osp_duplicate_param_updated_twice(T: Any) -> Any:
+    out = {}
+    for name, kw in (
+        ("SGD", {"lr": 0.1, "momentum": 0.5}),
+        ("Adam", {"lr": 0.1}),
+        ("RMSprop", {"lr": 0.1}),
+    ):
+        w = T.nn.Parameter(T.tensor([1.0, -1.0]))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            opt = getattr(T.optim, name)([w, w], **kw)
+        for _ in range(2):
+            w.grad = T.tensor([0.5, 0.25])
+            opt.step()
+        out[name] = (w.detach(), opt.state_dict())
+    return out
+
+
+@program()
+def prog_osp_swalr_with_tensor_lr_and_resume(T: Any) -> Any:
+    U = T.optim.swa_utils
+    opt = _opt2(T, lr=T.tensor(0.05), cls="Adam")
+    sch = U.SWALR(opt, swa_lr=0.01, anneal_epochs=3)
+    tr = raises(lambda: _trace(T, opt, sch, 4))
+    sd = sch.state_dict()
+    opt2 = _opt2(T)
+    sch2 = U.SWALR(opt2, swa_lr=[0.2, 0.3], anneal_epochs=2, anneal_strategy="linear")
+    sch2.load_state_dict(sd)
+    return tr, _sd(sch), _sd(sch2), _trace(T, opt2, sch2, 2)
+
+
+@program()
+def prog_osp_optimizer_load_carries_initial_lr_into_scheduler(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    opt = _opt2(T)
+    sched = S.StepLR(opt, 2, gamma=0.1)
+    for _ in range(3):
+        opt.step()
+        sched.step()
+    osd, ssd = opt.state_dict(), sched.state_dict()
+    opt2 = _opt2(T)
+    opt2.load_state_dict(osd)
+    sched2 = S.StepLR(opt2, 2, gamma=0.1, last_epoch=ssd["last_epoch"])
+    opt3 = _opt2(T)
+    sched3 = S.StepLR(opt3, 2, gamma=0.1)
+    sched3.load_state_dict(ssd)
+    opt3.load_state_dict(osd)
+    return (
+        osd["param_groups"],
+        _trace(T, opt2, sched2, 3),
+        _trace(T, opt3, sched3, 3),
+        sched2.base_lrs,
+    )
+
+
 # --- swa_utils -------------------------------------------------------------------------------
 
 

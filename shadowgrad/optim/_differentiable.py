@@ -59,10 +59,11 @@ def sgd(opt: Any, group: dict[str, Any]) -> None:
     wd = group["weight_decay"]
     momentum = group["momentum"]
     dampening = group["dampening"]
+    params = [p for p in group["params"] if p.grad is not None]
+    # read before the update and stored after it, as torch (see sgd.py)
+    bufs = [opt.state[p].get("momentum_buffer") for p in params] if momentum != 0 else []
     with enable_grad():
-        for param in group["params"]:
-            if param.grad is None:
-                continue
+        for i, param in enumerate(params):
             grad = param.grad if not group["maximize"] else -param.grad
             if wd != 0:
                 if isinstance(wd, Tensor) and wd.requires_grad:
@@ -70,11 +71,9 @@ def sgd(opt: Any, group: dict[str, Any]) -> None:
                 else:
                     grad = grad.add(param, alpha=wd)
             if momentum != 0:
-                state = opt.state[param]
-                buf = state.get("momentum_buffer")
+                buf = bufs[i]
                 if buf is None:
-                    buf = grad.detach().clone()
-                    state["momentum_buffer"] = buf
+                    buf = bufs[i] = grad.detach().clone()
                 else:
                     buf.mul_(momentum).add_(grad, alpha=1 - dampening)
                 grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
@@ -82,6 +81,8 @@ def sgd(opt: Any, group: dict[str, Any]) -> None:
                 param.addcmul_(grad, lr, value=-1)
             else:
                 param.add_(grad, alpha=-lr)
+    for p, buf in zip(params, bufs, strict=False):
+        opt.state[p]["momentum_buffer"] = buf
 
 
 def adam(opt: Any, group: dict[str, Any]) -> None:

@@ -93,9 +93,11 @@ class SGD(Optimizer):
                 # per-parameter array round trip (0-d and complex ones take the general path)
                 _plain_step(group["params"], -lr)
                 continue
-            for p in group["params"]:
-                if p.grad is None:
-                    continue
+            params = [p for p in group["params"] if p.grad is not None]
+            # as torch, the buffers are read before the update and stored after it (a parameter
+            # listed twice starts two buffers on its first step, the last one kept)
+            bufs = [self.state[p].get("momentum_buffer") for p in params] if momentum else []
+            for i, p in enumerate(params):
                 grad = arr(p.grad)
                 param = arr(p)
                 if group["maximize"]:
@@ -103,11 +105,9 @@ class SGD(Optimizer):
                 if wd != 0:
                     grad = fma(wd, param, grad)
                 if momentum != 0:
-                    state = self.state[p]
-                    buf = state.get("momentum_buffer")
+                    buf = bufs[i]
                     if buf is None:
-                        buf = from_numpy(like(grad.copy(), p))
-                        state["momentum_buffer"] = buf
+                        buf = bufs[i] = from_numpy(like(grad.copy(), p))
                     else:
                         b = arr(buf)
                         b[...] = fma(1 - dampening, grad, b * momentum)
@@ -120,6 +120,8 @@ class SGD(Optimizer):
                 # which costs four float64 passes over every parameter)
                 with no_grad():
                     p.add_(from_numpy(like(grad, p)), alpha=-lr)
+            for p, buf in zip(params, bufs, strict=False):
+                self.state[p]["momentum_buffer"] = buf
         return loss
 
 
