@@ -2224,6 +2224,302 @@ def prog_ta2_free_deep_graph_and_long_chain_grads(T: Any) -> Any:
     return x.grad, g
 
 
+# --- batch 5 -------------------------------------------------------------------------------
+
+
+@program()
+def prog_ta2_multi_grad_hook_any_with_autograd_grad_and_removal(T: Any) -> Any:
+    log = []
+    a = _t(T, 2)
+    b = _t(T, 2, seed=1)
+    h = T.autograd.graph.register_multi_grad_hook(
+        (a, b), lambda g: log.append(("any", g.clone())), mode="any"
+    )
+    T.autograd.grad((a * 3 + b).sum(), [a, b])
+    (b * 5).sum().backward()
+    h.remove()
+    (a * 7).sum().backward()
+    n = T.ones(2)
+    r = raises(lambda: T.autograd.graph.register_multi_grad_hook((a, n), lambda gs: None))
+    return log, a.grad, b.grad, r
+
+
+@program()
+def prog_ta2_multi_grad_hook_all_grads_none_for_unreached(T: Any) -> Any:
+    log = []
+    a = _t(T, 2)
+    b = _t(T, 2, seed=1)
+    c = a * 2  # a non-leaf among the tensors
+    T.autograd.graph.register_multi_grad_hook(
+        (a, b, c), lambda gs: log.append([None if g is None else g.clone() for g in gs])
+    )
+    (c * 3).sum().backward(retain_graph=True)
+    (b * 2 + c).sum().backward()
+    return log
+
+
+@program()
+def prog_ta2_post_accumulate_hook_errors_and_order(T: Any) -> Any:
+    log = []
+    x = _t(T, 3)
+    x.register_hook(lambda g: log.append(("pre", g.clone())) or g * 2)
+    x.register_post_accumulate_grad_hook(lambda t: log.append(("post", t.grad.clone())))
+
+    def scale(t: Any) -> None:
+        t.grad.mul_(10)
+
+    x.register_post_accumulate_grad_hook(scale)
+    (x * 1).sum().backward()
+    (x * 1).sum().backward()
+    v = x[:2]
+    r = raises(lambda: v.register_post_accumulate_grad_hook(lambda t: None))
+    return log, x.grad, r
+
+
+@program()
+def prog_ta2_grad_only_inputs_false_and_deprecations(T: Any) -> Any:
+    x = _t(T, 3)
+    y = (x * 2).sum()
+    return (
+        T.autograd.grad(y, x, only_inputs=True, retain_graph=True),
+        raises(lambda: T.autograd.grad(y, x, only_inputs=False)),
+    )
+
+
+@program()
+def prog_ta2_custom_function_raw_saved_and_saved_values(T: Any) -> Any:
+    class F(T.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, a: Any, b: Any) -> Any:
+            out = a * b
+            ctx.save_for_backward(a, out)
+            ctx.k = 3
+            return out
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> Any:
+            a, out = ctx.saved_tensors
+            return g * out / a * ctx.k, None
+
+    x = _t(T, 3)
+    y = _t(T, 3, seed=1, rg=False)
+    o = F.apply(x, y)
+    n = o.grad_fn
+    raw = n._raw_saved_tensors
+    out = [
+        len(raw),
+        [type(r).__name__ for r in raw],
+        n.saved_tensors[0] is x,
+        n.saved_tensors[1] is o,
+        n.k,
+        n.needs_input_grad,
+        raises(lambda: raw[0].register_hooks(lambda t: t)),
+    ]
+    o.sum().backward()
+    out.append(x.grad)
+    out.append(raises(lambda: n.saved_tensors))
+    out.append(raises(lambda: n._raw_saved_tensors))
+    return out
+
+
+@program()
+def prog_ta2_raw_saved_hooks_pack_runs_at_registration(T: Any) -> Any:
+    log = []
+    x = _t(T, 3)
+    y = x.pow(2)
+    raw = y.grad_fn._raw_saved_self
+
+    def pack(t: Any) -> Any:
+        log.append(("pack", t is x))
+        return t.detach() * 1
+
+    def unpack(t: Any) -> Any:
+        log.append("unpack")
+        return t
+
+    raw.register_hooks(pack, unpack)
+    log.append("registered")
+    y.sum().backward(retain_graph=True)
+    y.sum().backward()
+    return log, x.grad
+
+
+@program()
+def prog_ta2_saved_output_hooks_and_version(T: Any) -> Any:
+    log = []
+    x = _t(T, 3)
+
+    def pack(t: Any) -> Any:
+        log.append((tuple(t.shape), t.grad_fn is not None, t._version))
+        return t
+
+    with T.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        y = x.exp()
+        z = y.tanh()
+        w = z.sigmoid().relu()
+    w.sum().backward()
+    return log, x.grad
+
+
+@program(
+    xfail="allow_mutation_on_saved_tensors: torch clones a saved tensor before an in-place op on "
+    "a tensor with the same data_ptr (a saved offset view mutated through its base is not "
+    "cloned, so backward reads the new values); shadowgrad copies every saved tensor when it is "
+    "packed and, seeing only the version counter, gives back the copy"
+)
+def prog_ta2_allow_mutation_saved_view_mutated_through_base(T: Any) -> Any:
+    with T.autograd.graph.allow_mutation_on_saved_tensors():
+        x = _t(T, 4)
+        b = x * 1
+        v = b[1:3]
+        y = (v * v).sum() + (b * 2).sum()
+        b.add_(1)
+        y.backward()
+    return x.grad
+
+
+@program()
+def prog_ta2_allow_mutation_saved_base_and_same_start_view(T: Any) -> Any:
+    with T.autograd.graph.allow_mutation_on_saved_tensors():
+        x = _t(T, 4)
+        b = x * 1
+        y = (b * b).sum()
+        b[:2].add_(1)  # a view starting where b starts: torch clones b first
+        y.backward()
+        g1 = x.grad.clone()
+        x.grad = None
+        c = x * 1
+        z = c.sin()
+        c[0] = 100.0
+        z.sum().backward()
+    return g1, x.grad, c
+
+
+@program()
+def prog_ta2_anomaly_nan_in_custom_function_outputs(T: Any) -> Any:
+    class NanBack(T.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, a: Any, b: Any) -> Any:
+            return a * b
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> Any:
+            return g, g * float("nan")
+
+    x = _t(T, 2)
+    y = _t(T, 2, seed=1)
+
+    def go() -> Any:
+        with T.autograd.detect_anomaly():
+            NanBack.apply(x, y).sum().backward()
+
+    def go_nocheck() -> Any:
+        with T.autograd.detect_anomaly(check_nan=False):
+            NanBack.apply(x, y).sum().backward()
+        return y.grad
+
+    return raises(go), raises(go_nocheck)
+
+
+@program()
+def prog_ta2_anomaly_enable_warning_and_decorator(T: Any) -> Any:
+    def f(a: Any) -> Any:
+        return T.is_anomaly_enabled(), (a * 2).sum()
+
+    r = raises(lambda: T.autograd.detect_anomaly()(f))
+    x = _t(T, 2)
+    with T.autograd.detect_anomaly():
+        flag, y = f(x)
+    y.backward()
+    return r, flag, T.is_anomaly_enabled(), x.grad
+
+
+@program()
+def prog_ta2_checkpoint_reentrant_kwargs_and_warnings(T: Any) -> Any:
+    cp = _ckpt(T)
+    x = _t(T, 3)
+
+    def f(a: Any, scale: float = 1.0) -> Any:
+        return a * scale
+
+    r = raises(lambda: cp.checkpoint(f, x, use_reentrant=True, scale=2.0))
+    y = cp.checkpoint(f, x, 2.0, use_reentrant=True)
+    y.sum().backward()
+    return r, x.grad, y.grad_fn.name()
+
+
+@program()
+def prog_ta2_checkpoint_output_views_and_inplace_after(T: Any) -> Any:
+    cp = _ckpt(T)
+    out = {}
+    for reentrant in (True, False):
+        x = _t(T, 4)
+        y = cp.checkpoint(lambda a: a.exp(), x, use_reentrant=reentrant)
+        v = y[1:3]
+        r = raises(lambda v=v: v.mul_(2))
+        w = y * 1
+        w.mul_(2)
+        w.sum().backward()
+        out[reentrant] = (r, x.grad, v.grad_fn.name())
+    return out
+
+
+@program()
+def prog_ta2_functional_jacobian_integer_input_and_no_grad_output(T: Any) -> Any:
+    AF = T.autograd.functional
+    xi = T.tensor([1, 2, 3])
+    a = _t(T, 3, rg=False)
+    return (
+        raises(lambda: AF.jacobian(lambda x: x * 2, xi)),
+        raises(lambda: AF.jacobian(lambda x: x.long(), a, strict=True)),
+        AF.jacobian(lambda x: x.long(), a),
+        raises(lambda: AF.vjp(lambda x: x.long(), a, T.ones(3, dtype=T.int64))),
+    )
+
+
+@program()
+def prog_ta2_functional_hvp_vhp_non_scalar_and_strict(T: Any) -> Any:
+    AF = T.autograd.functional
+    a = _t(T, 3, rg=False)
+    v = T.ones(3)
+    return (
+        raises(lambda: AF.hvp(lambda x: x * 2, a, v)),
+        raises(lambda: AF.vhp(lambda x: x.exp(), a, v)),
+        raises(lambda: AF.hvp(lambda x: x.sum(), a, v, strict=True)),
+        AF.hvp(lambda x: x.sum(), a, v),
+        raises(lambda: AF.vhp(lambda x: (x**2).sum(), a, v[:2])),
+    )
+
+
+@program()
+def prog_ta2_grad_of_view_of_leaf_and_inputs_views(T: Any) -> Any:
+    x = _t(T, 3, 2)
+    v = x.t()
+    y = (v * v).sum()
+    return (
+        T.autograd.grad(y, x, retain_graph=True),
+        raises(lambda: T.autograd.grad(y, v, retain_graph=True)),
+        T.autograd.grad(y, [x, x], retain_graph=True),
+        raises(lambda: y.backward(inputs=[v])),
+    )
+
+
+@program()
+def prog_ta2_backward_twice_accumulates_and_zero_grad_modes(T: Any) -> Any:
+    x = _t(T, 3)
+    (x * 2).sum().backward()
+    g = x.grad
+    (x * 3).sum().backward()
+    same = x.grad is g
+    x.grad.zero_()
+    (x * 4).sum().backward()
+    x.grad = None
+    (x * 5).sum().backward(create_graph=True)
+    cg = x.grad.requires_grad
+    (x * 6).sum().backward()
+    return same, g, x.grad, cg
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -233,6 +233,9 @@ def register_multi_grad_hook(
 
         return _MultiHandle([t.register_hook(any_hook) for t in tensors if t.requires_grad])
 
+    for t in tensors:  # torch's _get_grad_fn_or_grad_acc, for each tensor first
+        if not t.requires_grad:
+            raise AssertionError("Expected gradient function to be set")
     grads: list[Any] = [None] * len(tensors)
     pending = {"queued": False}
 
