@@ -7,6 +7,7 @@ holds torch's signatures, argument checks and the compositions that torch also c
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from typing import Any
@@ -906,7 +907,7 @@ def _check_conv(
             )
     dt = input.dtype
     if weight.dtype is not dt:
-        if dt is D.float16:  # the oneDNN path's check
+        if dt is D.float16 and _onednn_fp16():  # the oneDNN path's check
             raise RuntimeError(
                 f"Input type ({_type_name(dt)}) and weight type ({_type_name(weight.dtype)}) "
                 "should be the same or input should be a MKLDNN tensor and weight is a dense "
@@ -915,6 +916,24 @@ def _check_conv(
         raise RuntimeError(f"expected scalar type {dt._short} but found {weight.dtype._short}")
     if transposed and n == 3 and bias is not None and bias.dtype is not dt:
         raise RuntimeError(f"expected scalar type {dt._short} but found {bias.dtype._short}")
+
+
+@functools.cache
+def _onednn_fp16() -> bool:
+    """Whether torch's CPU convolution takes its oneDNN path for float16 (ideep's
+    has_fp16_type_support: AVX512-FP16 or AVX-NE-CONVERT); elsewhere its native kernel checks
+    the dtypes with its own wording."""
+    try:
+        features = np._core._multiarray_umath.__cpu_features__  # type: ignore[attr-defined]
+    except AttributeError:
+        features = {}
+    if features.get("AVX512FP16"):
+        return True
+    try:
+        with open("/proc/cpuinfo") as f:
+            return "avx_ne_convert" in f.read().split()
+    except OSError:
+        return False
 
 
 _CONV_SIGNATURES = (
