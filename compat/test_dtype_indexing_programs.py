@@ -1733,6 +1733,36 @@ def prog_dti_tensor_from_sequences_holding_tensors_and_arrays(T: Any) -> Any:
     )
 
 
+@program()
+def prog_dti_python_types_as_dtypes(T: Any) -> Any:
+    x = T.tensor([1.5, -2.0])
+    return (
+        T.zeros(2, dtype=float), T.ones(2, dtype=int), T.empty(0, dtype=bool).dtype,
+        T.full((2,), 1, dtype=complex), T.tensor([1, 2], dtype=float), T.arange(3, dtype=float),
+        T.linspace(0, 1, 3, dtype=float), T.logspace(0, 1, 2, dtype=float), T.eye(2, dtype=int),
+        T.zeros_like(x, dtype=int), T.ones_like(x, dtype=bool), T.full_like(x, 2, dtype=complex),
+        T.empty_like(x, dtype=float).dtype, T.as_tensor([1, 2], dtype=float),
+        T.asarray([1.5], dtype=int), T.scalar_tensor(2, dtype=int), x.to(int), x.to(bool),
+        T.empty_strided((2,), (1,), dtype=float).dtype,
+        raises(lambda: T.zeros(2, dtype=str)), raises(lambda: T.ones(2, dtype="int64")),
+        raises(lambda: T.tensor([1], dtype=list)), raises(lambda: T.arange(2, dtype=np.float32)),
+    )  # fmt: skip
+
+
+@program()
+def prog_dti_factory_size_and_int_arguments(T: Any) -> Any:
+    return (
+        T.eye(T.tensor(2)), T.eye(2, T.tensor(3)), T.eye(np.int64(2), np.int32(3)),
+        raises(lambda: T.eye(T.tensor(2.0))), raises(lambda: T.eye(T.tensor([2]))),
+        T.zeros(T.tensor(2)), T.ones((T.tensor(2), 3)), raises(lambda: T.zeros(T.tensor([2, 3]))),
+        raises(lambda: T.zeros(2**40, 2**40)), raises(lambda: T.empty(2**31, 2**31, 4)),
+        raises(lambda: T.ones(2**62, 4)), raises(lambda: T.full((2,), -(2**63) - 1)),
+        raises(lambda: T.full((2,), 2**64)), raises(lambda: T.ones(2).add(-(2**63) - 1)),
+        raises(lambda: T.ones(2).mul_(-(2**70))), raises(lambda: T.ones(2).fill_(-(2**70))),
+        raises(lambda: T.tensor([1]) + (-(2**64))), raises(lambda: T.zeros(2).clamp(min=-(2**64))),
+    )  # fmt: skip
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

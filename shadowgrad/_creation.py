@@ -136,6 +136,8 @@ def tensor(
     pin_memory: bool = False,
 ) -> Tensor:
     """Copy data into a new leaf tensor. Mirrors `torch.tensor`."""
+    if dtype is not None and type(dtype) is not D.dtype:
+        dtype = dtype_arg("tensor", dtype)
     check_device(device)
     if dtype is not None and type(dtype) is not D.dtype:
         check_dtype_arg("tensor", dtype)
@@ -319,6 +321,8 @@ def _checked_ints(nested: Any, d: D.dtype, from_floats: bool) -> np.ndarray:
 
 def as_tensor(data: Any, dtype: D.dtype | None = None, device: Any = None) -> Tensor:
     """Share data where possible. Mirrors `torch.as_tensor`."""
+    if dtype is not None and type(dtype) is not D.dtype:
+        dtype = dtype_arg("as_tensor", dtype)
     check_device(device)
     if isinstance(data, Tensor):
         return data if dtype is None or dtype is data.dtype else data.to(dtype)
@@ -349,6 +353,8 @@ def asarray(
     copy (copy=False refuses one); requires_grad, left out, is the tensor's own (with torch's
     once-per-process warning where that is True), and is set on the result, which may be obj
     itself, as torch sets it."""
+    if dtype is not None and type(dtype) is not D.dtype:
+        dtype = dtype_arg("asarray", dtype)
     check_device(device)
     if requires_grad is _RG_UNSET:
         requires_grad = isinstance(obj, Tensor) and obj.requires_grad
@@ -534,8 +540,30 @@ def size_arg(name: str, args: tuple[Any, ...], size: Any) -> tuple[Any, ...]:
             )
         raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
     if not all(type(v) is int for v in args):
+        if len(args) == 1 and isinstance(args[0], Tensor) and args[0].ndim:
+            raise TypeError(
+                f"{name}(): argument 'size' (position 1) must be tuple of ints, not Tensor"
+            )
         check_int_list(name, "size", args, 1)
     return args
+
+
+# the Python types torch's parser reads as dtypes
+_PY_DTYPES: dict[Any, D.dtype] = {
+    float: D.float64,
+    int: D.int64,
+    bool: D.bool_,
+    complex: D.complex128,
+}
+
+
+def dtype_arg(name: str, dtype: Any) -> D.dtype:
+    """A `dtype=` that is not a torch.dtype: a Python type torch's parser reads as one, or its
+    TypeError."""
+    r = _PY_DTYPES.get(dtype) if isinstance(dtype, type) else None
+    if r is None:
+        check_dtype_arg(name, dtype)
+    return r  # type: ignore[return-value]
 
 
 def check_dtype_arg(name: str, dtype: Any) -> None:
@@ -555,7 +583,14 @@ def _factory(
     shape = _size(size)
     if type(fill) is int and d._cat == 1:
         fill = D.wrapped_int(fill, d._np)  # -1 into uint8 wraps, as in torch
-    arr = np.full(shape, fill, d._np) if fill is not None else np.empty(shape, d._np)
+    try:
+        arr = np.full(shape, fill, d._np) if fill is not None else np.empty(shape, d._np)
+    except (ValueError, MemoryError):
+        if math.prod(shape) * d.itemsize >= 1 << 63:
+            raise RuntimeError(
+                f"Storage size calculation overflowed with sizes={list(shape)}"
+            ) from None
+        raise
     return _finish(arr, requires_grad)
 
 
@@ -596,6 +631,8 @@ def zeros(
     requires_grad: bool = False,
 ) -> Tensor:
     """Mirrors `torch.zeros`."""
+    if dtype is not None and type(dtype) is not D.dtype:
+        dtype = dtype_arg("zeros", dtype)
     check_device(device)
     sz = size_arg("zeros", args, size)
     dims = sz[0] if len(sz) == 1 and isinstance(sz[0], (tuple, list)) else sz
@@ -617,6 +654,8 @@ def ones(
     requires_grad: bool = False,
 ) -> Tensor:
     """Mirrors `torch.ones`."""
+    if dtype is not None and type(dtype) is not D.dtype:
+        dtype = dtype_arg("ones", dtype)
     check_device(device)
     sz = size_arg("ones", args, size)
     if out is not None:
@@ -636,6 +675,8 @@ def empty(
     memory_format: Any = None,
 ) -> Tensor:
     """Mirrors `torch.empty` (the values are zeros here, never garbage)."""
+    if dtype is not None and type(dtype) is not D.dtype:
+        dtype = dtype_arg("empty", dtype)
     check_device(device)
     sz = size_arg("empty", args, size)
     if out is not None:
@@ -657,6 +698,8 @@ def full(
     requires_grad: bool = False,
 ) -> Tensor:
     """Mirrors `torch.full`: the dtype follows fill_value when not given."""
+    if dtype is not None and type(dtype) is not D.dtype:
+        dtype = dtype_arg("full", dtype)
     check_device(device)
     if not isinstance(size, (tuple, list)):  # full's size is a sequence, never varargs
         raise TypeError(
@@ -695,9 +738,12 @@ def eye(
     requires_grad: bool = False,
 ) -> Tensor:
     """Mirrors `torch.eye`."""
+    if dtype is not None and type(dtype) is not D.dtype:
+        dtype = dtype_arg("eye", dtype)
     check_device(device)
     if type(n) is not int or (m is not None and type(m) is not int):
         _eye_arg_error(n, m)
+        n, m = int(n), None if m is None else int(m)
     for name, v in (("n", n), ("m", m)):
         if v is not None and v < 0:
             raise RuntimeError(f"{name} must be greater or equal to 0, got {v}")
@@ -709,6 +755,8 @@ def eye(
 
 def _eye_arg_error(n: Any, m: Any) -> None:
     def is_int(v: Any) -> bool:
+        if isinstance(v, Tensor):  # torch's parser reads a one-element integer tensor as an int
+            return v._data.size == 1 and v.dtype._cat == 1
         return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
 
     if is_int(n) and (m is None or is_int(m)):
@@ -738,6 +786,11 @@ def arange(
     requires_grad: bool = False,
 ) -> Tensor:
     """Mirrors `torch.arange`: int64 for integer arguments, the default dtype otherwise."""
+    if dtype is not None and type(dtype) is not D.dtype:
+        if not (isinstance(dtype, type) and dtype in _PY_DTYPES):
+            given = [start] if end is None else [start, end] if step == 1 else [start, end, step]
+            raise _arange_arg_error([*given, dtype])
+        dtype = _PY_DTYPES[dtype]
     check_device(device)
     if end is None:
         if not isinstance(start, (int, float, complex, np.number, Tensor)):
@@ -783,6 +836,20 @@ def arange(
 
 
 _INT64_MAX = (1 << 63) - 1
+
+
+def _arange_arg_error(args: list[Any]) -> TypeError:
+    """torch's overload error for arange (the last of args is the dtype= keyword)."""
+    got = ", ".join(type(a).__name__ for a in args[:-1]) + f", dtype={type(args[-1]).__name__}"
+    rest = (
+        "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool "
+        "pin_memory = False, bool requires_grad = False)"
+    )
+    return TypeError(
+        f"arange() received an invalid combination of arguments - got ({got}), but expected one "
+        f"of:\n * (Number end, *, Tensor out = None, {rest}\n * (Number start, Number end, *, "
+        f"{rest}\n * (Number start, Number end, Number step = 1, *, Tensor out = None, {rest}\n"
+    )
 
 
 def _check_range_args(name: str, dtype: D.dtype | None, vals: Any) -> None:
@@ -867,6 +934,8 @@ def linspace(
     requires_grad: bool = False,
 ) -> Tensor:
     """Mirrors `torch.linspace`."""
+    if dtype is not None and type(dtype) is not D.dtype:
+        dtype = dtype_arg("linspace", dtype)
     check_device(device)
     int_steps = isinstance(steps, (int, np.integer)) and not isinstance(steps, bool)
     if not int_steps and not (
@@ -928,6 +997,8 @@ def zeros_like(
     memory_format: Any = None,
 ) -> Tensor:
     """Mirrors `torch.zeros_like`."""
+    if dtype is not None and type(dtype) is not D.dtype:
+        dtype = dtype_arg("zeros_like", dtype)
     shape, d = _like(input, dtype)
     return like_layout(_factory(0, (shape,), d, requires_grad), input, memory_format)
 
@@ -942,6 +1013,8 @@ def ones_like(
     memory_format: Any = None,
 ) -> Tensor:
     """Mirrors `torch.ones_like`."""
+    if dtype is not None and type(dtype) is not D.dtype:
+        dtype = dtype_arg("ones_like", dtype)
     shape, d = _like(input, dtype)
     return like_layout(_factory(1, (shape,), d, requires_grad), input, memory_format)
 
@@ -956,6 +1029,8 @@ def empty_like(
     memory_format: Any = None,
 ) -> Tensor:
     """Mirrors `torch.empty_like`."""
+    if dtype is not None and type(dtype) is not D.dtype:
+        dtype = dtype_arg("empty_like", dtype)
     shape, d = _like(input, dtype)
     return like_layout(_factory(0, (shape,), d, requires_grad), input, memory_format)
 
@@ -971,6 +1046,8 @@ def full_like(
     memory_format: Any = None,
 ) -> Tensor:
     """Mirrors `torch.full_like`."""
+    if dtype is not None and type(dtype) is not D.dtype:
+        dtype = dtype_arg("full_like", dtype)
     if isinstance(fill_value, Tensor):
         if fill_value.ndim:
             raise TypeError(
@@ -1114,6 +1191,8 @@ def logspace(
     requires_grad: bool = False,
 ) -> Tensor:
     """Mirrors `torch.logspace`: base raised to evenly spaced exponents."""
+    if dtype is not None and type(dtype) is not D.dtype:
+        dtype = dtype_arg("logspace", dtype)
     check_device(device)
     if out is not None:
         return _into_out(
@@ -1143,6 +1222,8 @@ def scalar_tensor(
     requires_grad: bool = False,
 ) -> Tensor:
     """Mirrors `torch.scalar_tensor`: a 0-d tensor of the default dtype unless given."""
+    if dtype is not None and type(dtype) is not D.dtype:
+        dtype = dtype_arg("scalar_tensor", dtype)
     check_device(device)
     if isinstance(s, Tensor):
         if s._data.ndim:
@@ -1164,6 +1245,8 @@ def range(
     requires_grad: bool = False,
 ) -> Tensor:
     """Mirrors the deprecated `torch.range`: both ends included, the default dtype."""
+    if dtype is not None and type(dtype) is not D.dtype:
+        dtype = dtype_arg("range", dtype)
     warnings.warn(
         "torch.range is deprecated and will be removed in a future release because its "
         "behavior is inconsistent with Python's range builtin. Instead, use torch.arange, "
@@ -1195,6 +1278,8 @@ def empty_strided(
 ) -> Tensor:
     """Mirrors `torch.empty_strided`: the given strides over a new storage just large enough
     (zeros here, never garbage)."""
+    if dtype is not None and type(dtype) is not D.dtype:
+        dtype = dtype_arg("empty_strided", dtype)
     check_device(device)
     size = tuple(int(s) for s in size)
     stride = tuple(int(s) for s in stride)

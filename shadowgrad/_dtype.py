@@ -53,6 +53,9 @@ class dtype:
         return self._name
 
     def to_complex(self) -> dtype:
+        """Differences: float16's is complex64 (shadowgrad has no complex32)."""
+        if self._cat < 2:
+            raise RuntimeError(f"Unknown Complex ScalarType for {self._short}")
         return {float16: complex64, float32: complex64, float64: complex128}.get(self, self)
 
     def to_real(self) -> dtype:
@@ -281,7 +284,10 @@ _OVERFLOW_NAMES = {
 def check_int_scalar(value: Any) -> None:
     """torch reads a Python int operand as an int64 or a uint64 Scalar: beyond both it raises."""
     if type(value) is int and not -(1 << 63) <= value < (1 << 64):
-        raise OverflowError("int too big to convert")
+        # torch tries int64, then uint64, whose conversion refuses a negative int first
+        raise OverflowError(
+            "can't convert negative int to unsigned" if value < 0 else "int too big to convert"
+        )
 
 
 def check_scalar_fits(value: Any, dt: dtype) -> None:
