@@ -1325,8 +1325,8 @@ def prog_ta2_double_backward_of_common_ops(T: Any) -> Any:
         y = fn(x).sum()
         (g,) = T.autograd.grad(y, x, create_graph=True)
         gg = raises(lambda g=g, x=x: T.autograd.grad(g.sum(), x, allow_unused=True))
-        # the double-backward graphs of cumprod and norm differ in shape (see the report)
-        out[name] = (g, gg, g.grad_fn if name not in ("cumprod", "norm") else g.grad_fn.name())
+        # the double-backward graph of norm differs in shape (see the report)
+        out[name] = (g, gg, g.grad_fn if name != "norm" else g.grad_fn.name())
     return out
 
 
@@ -2518,6 +2518,28 @@ def prog_ta2_backward_twice_accumulates_and_zero_grad_modes(T: Any) -> Any:
     cg = x.grad.requires_grad
     (x * 6).sum().backward()
     return same, g, x.grad, cg
+
+
+@program()
+def prog_ta2_complex_linear_ops_and_real_operands(T: Any) -> Any:
+    z = _z(T, 3, seed=5)
+    out = {}
+    for name, fn in (
+        ("masked_scatter", lambda x: z.masked_scatter(T.tensor([True, False, True]), x + 0j)),
+        ("trapezoid", lambda x: T.trapezoid(z, x)),
+        ("cumulative_trapezoid", lambda x: T.cumulative_trapezoid(z, x)),
+        ("trapezoid_dx", lambda x: T.trapezoid(x * z, dx=0.5)),
+        ("outer", lambda x: T.outer(x, z)),
+        ("kron", lambda x: T.kron(x, z)),
+        ("hstack", lambda x: T.hstack([x, z])),
+        ("broadcast", lambda x: T.broadcast_tensors(x, z)[0] * z),
+        ("std", lambda x: (x * z).std()),
+        ("nansum_complex_dtype", lambda x: x.nansum(dtype=T.complex64)),
+        ("vdot", lambda x: T.vdot(x.to(T.complex64), z)),
+    ):
+        x = _t(T, 3, seed=6)
+        out[name] = _back(lambda f=fn, x=x: f(x), x)
+    return out
 
 
 @pytest.mark.parametrize("name", _SET.params())

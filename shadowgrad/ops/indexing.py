@@ -1414,6 +1414,7 @@ _masked_scatter = defop(
     source=lambda grad, mask, source_sym_sizes: _masked_scatter_source_grad(
         grad, mask, source_sym_sizes
     ),
+    complex=True,  # linear: its formulas move the gradient, for complex tensors too
 )
 
 

@@ -154,6 +154,7 @@ def _div_scalar(x: Tensor, s: float) -> Tensor:
             dtype="keep",
             self=lambda grad, other: grad / other,
             jvp=ELEMENTWISE,
+            complex=True,  # linear in self, a real number: the same formula for complex
         ),
     )(x, s)
 

@@ -620,6 +620,8 @@ def nansum(
     """Mirrors `torch.nansum`."""
     if input.dtype.is_complex:
         raise RuntimeError("nansum on CPU does not support complex inputs")
+    if dtype is not None and dtype.is_complex:  # the kernel's dispatch on the result type
+        raise NotImplementedError(f"\"nansum_cpu\" not implemented for '{dtype._short}'")
     shape = tuple(input._data.shape)
     return _nansum(input, _axes(dim, input.ndim), keepdim, shape, _sum_dtype(input, dtype))
 
@@ -781,8 +783,8 @@ def _cumprod_backward(grad: Tensor, self: Tensor, dim: int, result: Tensor) -> T
 
     if self._data.size <= 1 or self._data.shape[dim] == 1:
         return grad
-    if not np.any(self._data == 0):
-        return _cumsum_backward(grad * result, dim) / self
+    if not np.any(self._data == 0):  # torch's order: output * grad
+        return _cumsum_backward(result * grad, dim) / self
     # With zeros: torch's O(n^2) differentiable algorithm. For each k the gradient is
     # sum_{j>=k} grad_j * prod_{i<=j, i!=k} x_i.
     n = self._data.shape[dim]
