@@ -709,14 +709,12 @@ def prog_ufs_complex_pow_finite(T: Any) -> Any:
     )
 
 
-@program(
-    xfail="complex pow at special values: torch's pow(z, 0.5) and pow(z, -1) run its sqrt and "
-    "reciprocal kernels (inf+0j at inf, inf+nanj at 0), and z ** z is exp(z log z) (nan at "
-    "0 ** 0); numpy's complex power gives nan+nanj and 1 there"
-)
+@program()
 def prog_ufs_complex_pow_special_values(T: Any) -> Any:
     z = T.tensor([0j, complex(INF, 0), complex(-INF, INF), 1 + 1j])
-    return z**0.5, z**-1, z**z
+    # torch: sqrt and reciprocal kernels for 0.5 and -1, exp(y log x) elsewhere (nan at 0 ** 0)
+    e = T.tensor([0j, 0j, 1 + 1j, -1 + 0j])
+    return z**0.5, z**-1, z**-0.5, z**z, T.pow(z, e), z**0, z**1, z ** (2 + 0.5j)
 
 
 @program()
@@ -1345,6 +1343,218 @@ def prog_ufs_logical_ops_mixed_dtypes(T: Any) -> Any:
         raises(lambda: T.bitwise_xor(T.tensor([1]), 1.0)),
         T.tensor([True]) ^ True,
         ~T.tensor([0, -1], dtype=T.uint8),
+    )
+
+
+# --- forward AD, nondifferentiable ops, pow and sign edge values ------------------------------
+
+
+@program(warnings=False)  # torch's first forward-AD use imports jit modules that warn
+def prog_ufs_forward_ad_tangents_of_pointwise_ops(T: Any) -> Any:
+    fa = T.autograd.forward_ad
+    out = {}
+    names = [
+        "exp2",
+        "expm1",
+        "log1p",
+        "log2",
+        "sqrt",
+        "tan",
+        "asin",
+        "acosh",
+        "atanh",
+        "erf",
+        "erfinv",
+        "logit",
+        "sinc",
+        "abs",
+        "sgn",
+        "sign",
+        "frac",
+        "trunc",
+        "sigmoid",
+        "special.entr",
+        "special.erfcx",
+        "special.ndtri",
+        "special.log_ndtr",
+        "special.i0e",
+        "special.i1",
+        "lgamma",
+        "digamma",
+        "reciprocal",
+        "rsqrt",
+    ]
+    for n in names:
+        f = T
+        for p in n.split("."):
+            f = getattr(f, p)
+        with fa.dual_level():
+            x = fa.make_dual(
+                T.tensor([0.3, 0.6, 1.7, 0.0], dtype=T.float64) + (1.2 if n == "acosh" else 0),
+                T.tensor([1.0, -2.0, 0.5, 1.0], dtype=T.float64),
+            )
+            out[n] = raises(lambda f=f, x=x: fa.unpack_dual(f(x)).tangent)
+    for n in [
+        "atan2",
+        "hypot",
+        "logaddexp",
+        "logaddexp2",
+        "xlogy",
+        "special.xlog1py",
+        "copysign",
+        "maximum",
+        "fmin",
+        "remainder",
+        "fmod",
+        "pow",
+        "float_power",
+        "nextafter",
+        "mul",
+    ]:
+        f = T
+        for p in n.split("."):
+            f = getattr(f, p)
+        with fa.dual_level():
+            a = fa.make_dual(
+                T.tensor([0.3, 0.6, -1.7, 0.0], dtype=T.float64),
+                T.tensor([1.0, -2.0, 0.5, 1.0], dtype=T.float64),
+            )
+            b = fa.make_dual(
+                T.tensor([0.5, 0.6, 2.0, 0.0], dtype=T.float64),
+                T.tensor([0.5, 1.0, -1.0, 2.0], dtype=T.float64),
+            )
+            out[n] = raises(lambda f=f, a=a, b=b: fa.unpack_dual(f(a, b)).tangent)
+    with fa.dual_level():
+        a = fa.make_dual(
+            T.tensor([0.3, 0.6], dtype=T.float64), T.tensor([1.0, -2.0], dtype=T.float64)
+        )
+        b = fa.make_dual(
+            T.tensor([0.5, 0.6], dtype=T.float64), T.tensor([0.5, 1.0], dtype=T.float64)
+        )
+        w = fa.make_dual(
+            T.tensor([0.2, 0.9], dtype=T.float64), T.tensor([1.0, 1.0], dtype=T.float64)
+        )
+        out["lerp"] = raises(lambda: fa.unpack_dual(T.lerp(a, b, w)).tangent)
+        out["addcdiv"] = raises(lambda: fa.unpack_dual(T.addcdiv(a, b, w, value=2)).tangent)
+        out["addcmul"] = raises(lambda: fa.unpack_dual(T.addcmul(a, b, w, value=2)).tangent)
+        out["clamp"] = raises(lambda: fa.unpack_dual(T.clamp(a, b, w)).tangent)
+        out["rpow"] = raises(lambda: fa.unpack_dual(2.0**a).tangent)
+        out["pows"] = raises(lambda: fa.unpack_dual(a**2.5).tangent)
+        out["divmode"] = raises(lambda: fa.unpack_dual(T.div(a, b, rounding_mode="floor")).tangent)
+        out["round"] = raises(lambda: fa.unpack_dual(T.round(a, decimals=1)).tangent)
+        out["nan_to_num"] = raises(lambda: fa.unpack_dual(T.nan_to_num(a)).tangent)
+    return out
+
+
+@program()
+def prog_ufs_nondifferentiable_and_integer_output_ops(T: Any) -> Any:
+    x = T.tensor([1.5, -2.0], requires_grad=True)
+    i = T.tensor([3, 4])
+    out = {}
+    for n in (
+        "floor_divide",
+        "remainder",
+        "fmod",
+        "atan2",
+        "copysign",
+        "nextafter",
+        "hypot",
+        "heaviside",
+        "eq",
+        "gt",
+        "isclose",
+        "maximum",
+        "fmax",
+        "logaddexp",
+        "xlogy",
+        "float_power",
+        "div",
+    ):
+        f = getattr(T, n)
+
+        def run(f=f, n=n):
+            y = f(x, x.detach() + 1)
+            r = [y.requires_grad, y.grad_fn]
+            if y.requires_grad:
+                r.append(raises(lambda: T.autograd.grad(y.sum(), x)))
+            return r
+
+        out[n] = raises(run)
+    out["frexp"] = raises(lambda: [t.grad_fn for t in T.frexp(x)])
+    out["frexp_bw"] = raises(lambda: T.frexp(x)[0].sum().backward())
+    out["ldexp"] = raises(lambda: T.autograd.grad(T.ldexp(x, i).sum(), x))
+    out["gcd"] = raises(lambda: T.gcd(i, i).requires_grad)
+    out["sign"] = raises(lambda: T.autograd.grad(T.sign(x).sum(), x))
+    out["round"] = raises(lambda: T.autograd.grad(T.round(x * 2, decimals=1).sum(), x))
+    out["floor_divide_bw"] = raises(lambda: T.floor_divide(x, 2).sum().backward())
+    out["rem_scalar_tensor"] = raises(lambda: (T.remainder(3.0, x)).sum().backward())
+    out["signbit"] = raises(lambda: T.signbit(x).requires_grad)
+    out["isinf"] = raises(lambda: T.isinf(x).grad_fn)
+    return out
+
+
+@program()
+def prog_ufs_pow_special_bases_and_exponents(T: Any) -> Any:
+    return (
+        T.tensor(0.0) ** -1,
+        0.0 ** T.tensor([-1.0, 0.0, 1.0]),
+        T.pow(0, T.tensor([-1.0, 0.0])),
+        raises(lambda: T.pow(0, T.tensor([-1, 0]))),
+        T.tensor([-8.0]) ** (1 / 3),
+        T.tensor([-1.0]) ** INF,
+        T.tensor([1.0]) ** NAN,
+        T.tensor([NAN]) ** 0,
+        T.tensor([-INF]) ** 0.5,
+        T.tensor([-0.0]) ** 0.5,
+        T.tensor([-0.0]) ** -1,
+        T.tensor([2.0]) ** T.tensor([1024.0]),
+        T.tensor([2], dtype=T.int32) ** 31,
+        T.tensor([2], dtype=T.int32) ** 32,
+        T.tensor([-2], dtype=T.int8) ** 7,
+        T.tensor([3]) ** T.tensor([2.5]),
+        T.tensor([2.0], dtype=T.float16) ** 16,
+        T.pow(T.tensor([1 + 0j]), T.tensor([INF])),
+        T.tensor([-1.0]) ** T.tensor([0.5]),
+        T.tensor([-1.0]) ** -0.5,
+        T.tensor([4.0]) ** -0.5,
+        T.tensor([4.0]) ** -2,
+        T.tensor([4.0]) ** 3,
+        T.tensor([0.0]) ** -2,
+    )
+
+
+@program()
+def prog_ufs_signed_zeros_through_rounding_and_division(T: Any) -> Any:
+    x = T.tensor([-0.0, 0.0, -1.5, 2.5, -INF, NAN])
+    return (
+        T.sign(x),
+        T.sgn(x),
+        T.signbit(x),
+        T.abs(x),
+        T.neg(x),
+        T.floor(x),
+        T.ceil(x),
+        T.trunc(x),
+        T.round(x),
+        T.frac(x),
+        x // 1,
+        x % 1,
+        T.fmod(x, 1),
+        T.floor(T.tensor([-0.5])),
+        T.ceil(T.tensor([-0.5])),
+        T.round(T.tensor([-0.4])),
+        T.trunc(T.tensor([-0.7])),
+        T.sign(T.tensor([-0.0, 0.0]).half()),
+        T.tensor([-3]) // T.tensor([2]),
+        T.tensor([-3]) % T.tensor([2]),
+        T.tensor([-3.0]) // T.tensor([-0.0]),
+        T.tensor([3.0]) // T.tensor([-0.0]),
+        T.copysign(T.tensor([0.0]), T.tensor([-0.0])),
+        T.tensor([0.0]) * -1,
+        -T.tensor([0.0]),
+        T.tensor([-0.0]) + 0.0,
+        T.tensor([-0.0]) - 0.0,
+        T.tensor([-0.0]) + T.tensor([-0.0]),
     )
 
 

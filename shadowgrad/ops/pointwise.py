@@ -292,12 +292,47 @@ _POW_SPECIAL: dict[Any, Any] = {
 }
 
 
+_POW_SPECIAL_COMPLEX: dict[Any, Any] = {
+    0.5: np.sqrt,
+    -0.5: lambda x: np.reciprocal(np.sqrt(x)),
+    -1: np.reciprocal,
+}
+
+
 def _np_pow_scalar(self: np.ndarray, exponent: Any) -> np.ndarray:
-    if self.dtype.kind == "f" and type(exponent) in (int, float):
-        f = _POW_SPECIAL.get(exponent)
-        if f is not None:
-            return np.asarray(f(self)).astype(self.dtype, copy=False)
+    k = self.dtype.kind
+    if type(exponent) in (int, float):
+        if k == "f":
+            f = _POW_SPECIAL.get(exponent)
+            if f is not None:
+                return np.asarray(f(self)).astype(self.dtype, copy=False)
+        elif k == "c":
+            # torch's complex pow by 0.5, -0.5 and -1 runs its sqrt, rsqrt and reciprocal
+            # kernels (sqrt(inf) is inf + 0j); 0 and 1 fill ones and copy
+            f = _POW_SPECIAL_COMPLEX.get(exponent)
+            if f is not None:
+                with np.errstate(all="ignore"):
+                    return np.asarray(f(self)).astype(self.dtype, copy=False)
+            if exponent not in (0, 1):
+                return _complex_zero_base(self, exponent, _fm.power(self, exponent))
+    elif k == "c":
+        return _complex_zero_base(self, exponent, _fm.power(self, exponent))
     return _fm.power(self, exponent)
+
+
+def _complex_zero_base(self: Any, exponent: Any, r: Any) -> Any:
+    """torch's complex pow is exp(y log x): at a zero or non-finite base (or exponent) that is
+    nan for 0 ** 0 and inf ** 0 and inf + nanj for 0 ** -1, where numpy's power special-cases
+    1 and nan."""
+    if getattr(r, "dtype", None) is None or r.dtype.kind != "c":
+        return r
+    x = np.asarray(self, r.dtype)
+    y = np.asarray(exponent, r.dtype)
+    odd = (x == 0) | ~np.isfinite(x) | ~np.isfinite(y)
+    if not odd.any():
+        return r
+    with np.errstate(all="ignore"):
+        return np.where(odd, np.exp(y * np.log(x)), r).astype(r.dtype)
 
 
 def _np_pow(self: np.ndarray, exponent: Any) -> np.ndarray:
@@ -309,7 +344,7 @@ def _np_pow(self: np.ndarray, exponent: Any) -> np.ndarray:
             neg_one = np.where(e % 2 == 0, 1, -1)
             small = np.where(self == 1, 1, np.where(self == -1, neg_one, 0))
             return np.where(e < 0, small, r).astype(r.dtype, copy=False)
-    r = _fm.power(self, exponent)
+    r = _complex_zero_base(self, exponent, _fm.power(self, exponent))
     if r.dtype.kind == "f" and self.dtype.kind == "f":
         e = np.asarray(exponent)
         half = e == 0.5
@@ -1880,13 +1915,14 @@ def clamp(input: Tensor, min: Any = None, max: Any = None, *, out: Tensor | None
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if input._data.dtype.kind == "c":
         raise NotImplementedError("clamp is not supported for complex types")
-    if (isinstance(min, Tensor) or isinstance(max, Tensor)) and not (
-        isinstance(min, Tensor | None) and isinstance(max, Tensor | None)
+    # a Number with a Tensor: torch's parser reads a 0-d tensor as a Number (not one requiring
+    # grad)
+    if (
+        (isinstance(min, Tensor) or isinstance(max, Tensor))
+        and not (isinstance(min, Tensor | None) and isinstance(max, Tensor | None))
+        and all(not b._data.ndim and not b._rg for b in (min, max) if isinstance(b, Tensor))
     ):
-        # a Number with a Tensor: torch's parser reads a 0-d tensor as a Number (not one
-        # requiring grad)
-        if all(not b._data.ndim and not b._rg for b in (min, max) if isinstance(b, Tensor)):
-            min, max = (b.item() if isinstance(b, Tensor) else b for b in (min, max))
+        min, max = (b.item() if isinstance(b, Tensor) else b for b in (min, max))
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         if not isinstance(min, Tensor | None) or not isinstance(max, Tensor | None):
             raise _invalid_combination(
