@@ -2176,6 +2176,539 @@ def prog_tts_bernoulli_inplace_with_tensor_p(T: Any) -> Any:
     )
 
 
+# --- Python builtins over tensors -----------------------------------------------------------------
+
+
+@program()
+def prog_tts_builtins_round_floor_sum_max_sorted(T: Any) -> Any:
+    import math
+
+    x = T.tensor([3.0, -1.5, 2.25])
+    s = T.tensor(2.5)
+    return (
+        raises(lambda: round(s)),
+        raises(lambda: round(T.tensor(2.567), 1)),
+        math.floor(s),
+        type(math.floor(s)).__name__,
+        math.ceil(T.tensor(-1.5)),
+        raises(lambda: math.trunc(T.tensor(-1.5))),
+        raises(lambda: math.floor(x)),
+        sum(x),
+        type(sum(x)).__name__,
+        max(x),
+        min(T.tensor([4, 1, 3])),
+        sorted(T.tensor([3, 1, 2])),
+        [type(v).__name__ for v in sorted(T.tensor([3, 1, 2]))],
+        any(T.tensor([0, 0, 1])),
+        all(T.tensor([1.0, 2.0])),
+        raises(lambda: any(T.tensor([[0, 1], [1, 0]]))),
+        math.isclose(T.tensor(0.1), 0.1, rel_tol=1e-6),
+        math.sqrt(T.tensor(4.0)),
+        divmod(T.tensor(7), 2) if False else raises(lambda: divmod(T.tensor(7), 2)),
+    )
+
+
+@program()
+def prog_tts_iteration_makes_unbind_views(T: Any) -> Any:
+    x = T.arange(6.0).reshape(3, 2).requires_grad_()
+    rows = list(x)
+    (rows[0] * 1 + rows[2] * 2).sum().backward()
+    y = T.arange(4.0)
+    items = [v for v in y]
+    y[0] = 10.0
+    return (
+        [r.grad_fn for r in rows],
+        [r._version for r in rows],
+        x.grad,
+        items[0],
+        items[0]._base is y if False else items[0].is_contiguous(),
+        [tuple(r.shape) for r in rows],
+        list(T.tensor([[1, 2]]))[0].stride(),
+        list(zip(T.tensor([1, 2]), T.tensor([3, 4]))),
+        dict(enumerate(T.tensor([5, 6]))),
+    )
+
+
+@program()
+def prog_tts_size_object_behaviour(T: Any) -> Any:
+    s = T.zeros(2, 3, 4).shape
+    return (
+        s,
+        repr(s),
+        str(s),
+        s.numel(),
+        T.Size([]).numel(),
+        s[1:],
+        type(s[1:]).__name__,
+        type(s[0]).__name__,
+        s + (5,),
+        type(s + (5,)).__name__,
+        (1,) + s,
+        type((1,) + s).__name__,
+        s == (2, 3, 4),
+        s == [2, 3, 4],
+        s == T.Size([2, 3, 4]),
+        len(s),
+        list(reversed(s)),
+        s.count(3) if False else s.index(4),
+        T.Size([T.tensor(2), 3]),
+        raises(lambda: T.Size([2.5])),
+        raises(lambda: T.Size(["a"])),
+        raises(lambda: T.Size([T.tensor([1, 2])])),
+        s * 2,
+        type(s * 2).__name__,
+        hash(s) == hash((2, 3, 4)),
+    )
+
+
+@program()
+def prog_tts_dtype_objects_and_info(T: Any) -> Any:
+    out = {}
+    for d in (
+        T.bool,
+        T.uint8,
+        T.int8,
+        T.int16,
+        T.int32,
+        T.int64,
+        T.float16,
+        T.float32,
+        T.float64,
+        T.complex64,
+        T.complex128,
+    ):
+        out[str(d)] = (
+            repr(d),
+            d.is_floating_point,
+            d.is_complex,
+            d.is_signed,
+            d.itemsize,
+            d.to_real(),
+            raises(lambda d=d: d.to_complex()) if d is not T.float16 else None,
+        )
+    out["finfo"] = (
+        T.finfo(T.float32).eps,
+        T.finfo(T.float16).max,
+        T.finfo(T.float64).tiny,
+        T.finfo().dtype,
+        T.finfo(T.complex64).dtype,
+        T.finfo(T.float32).bits,
+        T.finfo(T.float16).resolution,
+        raises(lambda: T.finfo(T.int32)),
+    )
+    out["iinfo"] = (
+        T.iinfo(T.int8).min,
+        T.iinfo(T.uint8).max,
+        T.iinfo(T.int64).bits,
+        T.iinfo(T.int32).dtype,
+        raises(lambda: T.iinfo(T.float32)),
+        raises(lambda: T.iinfo(T.bool)),
+    )
+    out["misc"] = (
+        T.float32 == T.float,
+        T.float64 is T.double,
+        T.int64 is T.long,
+        T.float16 is T.half,
+        T.complex64 is T.cfloat,
+        T.get_default_dtype(),
+        T.is_floating_point(T.zeros(1)),
+        T.is_complex(T.zeros(1)),
+        raises(lambda: T.is_floating_point(1.0)),
+        T.is_tensor(T.zeros(1)),
+        T.is_tensor([1]),
+        T.is_storage(T.zeros(1).untyped_storage()),
+        T.numel(T.zeros(2, 3)),
+    )
+    return out
+
+
+@program()
+def prog_tts_default_dtype_changes(T: Any) -> Any:
+    out = []
+    T.set_default_dtype(T.float64)
+    try:
+        out.append(
+            (T.tensor([1.0]).dtype, T.zeros(1).dtype, T.tensor(1j).dtype, T.arange(1.0).dtype)
+        )
+        out.append((T.ones(1) + 1.5).dtype)
+        out.append((T.tensor([1]) * 1.5).dtype)
+        out.append(repr(T.tensor([1.5])))
+        out.append(repr(T.tensor([1.5], dtype=T.float32)))
+        out.append(T.Tensor([1]).dtype)
+        out.append(raises(lambda: T.set_default_dtype(T.int64)))
+        out.append(raises(lambda: T.set_default_dtype(T.float16)) if False else None)
+    finally:
+        T.set_default_dtype(T.float32)
+    out.append(T.tensor([1.0]).dtype)
+    out.append(raises(lambda: T.set_default_dtype("float64")))
+    return out
+
+
+# --- view(dtype), element sizes ----------------------------------------------------------------------
+
+
+@program()
+def prog_tts_view_as_other_dtype(T: Any) -> Any:
+    x = T.tensor([1.0, -2.0, 0.5, 4.0])
+    i = x.view(T.int32)
+    i[0] = 0
+    h = x.view(T.float16)
+    b = x.view(T.uint8)
+    return (
+        i,
+        x,
+        h.shape,
+        b.shape,
+        b.stride(),
+        x.view(T.complex64),
+        x.view(T.float32) is x,
+        x.view(T.float32)._base is x if False else x.view(T.float32).data_ptr() == x.data_ptr(),
+        raises(lambda: x[::2].view(T.float16)),
+        raises(lambda: T.zeros(3, dtype=T.int8).view(T.int32)),
+        T.zeros(2, 4, dtype=T.int8).view(T.int32).shape,
+        T.zeros(4, 2, dtype=T.int8).t().view(T.int16)
+        if False
+        else raises(lambda: T.zeros(4, 2, dtype=T.int8).t().view(T.int16)),
+        raises(lambda: T.tensor(1.0).view(T.float16)),
+        T.tensor(1.0).view(T.int32),
+        raises(lambda: T.ones(2, requires_grad=True).view(T.int32)),
+        T.ones(2, requires_grad=True).view(T.float32).grad_fn,
+    )
+
+
+@program()
+def prog_tts_storage_typed_and_deprecation(T: Any) -> Any:
+    x = T.arange(4.0)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        s = x.storage()
+    return (
+        [normalize_message(str(i.message))[:70] for i in w],
+        s.size() if hasattr(s, "size") else None,
+        s.tolist() if hasattr(s, "tolist") else None,
+        s.dtype if hasattr(s, "dtype") else None,
+        len(s),
+        s[1],
+        type(s).__name__,
+    )
+
+
+# --- device / cuda errors on a CPU build -----------------------------------------------------------
+
+
+@program()
+def prog_tts_cuda_requests_on_cpu_build(T: Any) -> Any:
+    x = T.ones(2)
+    return (
+        raises(lambda: x.cuda()),
+        raises(lambda: x.to("cuda")),
+        raises(lambda: x.to("cuda:0")),
+        raises(lambda: T.zeros(2, device="cuda")),
+        raises(lambda: x.type("torch.cuda.FloatTensor")),
+        raises(lambda: x.to("mps")),
+        raises(lambda: x.to("gpu")),
+        raises(lambda: x.to("cpu:1")) if False else x.to("cpu:0").device,
+        T.cuda.is_available(),
+        T.device("cuda", 1),
+        T.device("cuda:1").index,
+        raises(lambda: T.device("cuda", -1)),
+        raises(lambda: T.device(5))
+        if False
+        else T.device(0)
+        if False
+        else T.device("cpu") == "cpu",
+        x.device == T.device("cpu"),
+        x.device == "cpu",
+        x.is_pinned(),
+    )
+
+
+# --- copy_ more ------------------------------------------------------------------------------------
+
+
+@program()
+def prog_tts_copy_from_non_tensors_and_self_overlap(T: Any) -> Any:
+    x = T.arange(6.0)
+    y = T.zeros(3)
+    y.copy_(x[::2])
+    z = T.arange(5.0)
+    z[1:].copy_(z[:-1].clone())
+    w = T.arange(4.0)
+    return (
+        y,
+        z,
+        raises(lambda: y.copy_(np.ones(3))),
+        raises(lambda: y.copy_([1.0, 2.0, 3.0])),
+        raises(lambda: y.copy_(None)),
+        y.copy_(True),
+        raises(lambda: w[1:].copy_(w[:-1])),
+        w.copy_(w),
+        T.zeros(2, 2).copy_(T.tensor([[1, 2], [3, 4]]).t()),
+        T.zeros(2, dtype=T.float16).copy_(T.tensor([70000.0, 1e-8])),
+        T.zeros(2, dtype=T.int8).copy_(T.tensor([200, -200])),
+        T.zeros(2, dtype=T.uint8).copy_(T.tensor([-1.5, 300.7]))
+        if False
+        else T.zeros(2, dtype=T.uint8).copy_(T.tensor([-1, 300])),
+    )
+
+
+@program()
+def prog_tts_copy_non_blocking_and_version(T: Any) -> Any:
+    x = T.zeros(3)
+    v0 = x._version
+    r = x.copy_(T.ones(3), non_blocking=True)
+    x.copy_(T.ones(3), True)
+    return r is x, x._version - v0, raises(lambda: x.copy_(T.ones(3), foo=True))
+
+
+# --- tolist / item on non-contiguous and odd shapes -------------------------------------------------
+
+
+@program()
+def prog_tts_tolist_layouts(T: Any) -> Any:
+    x = T.arange(12).reshape(3, 4)
+    return (
+        x.t().tolist(),
+        x[:, ::2].tolist(),
+        x[None, :, None, 1].tolist(),
+        T.zeros(2, 0, 3).tolist(),
+        T.zeros(0, 2).tolist(),
+        T.tensor(5).tolist(),
+        T.ones(1, 1, 1).tolist(),
+        T.tensor([[1 + 2j]]).tolist(),
+        T.tensor([0.1], dtype=T.float16).tolist(),
+        T.tensor([1.0], dtype=T.float64).tolist(),
+        T.ones(3).expand(2, 3).tolist(),
+        T.tensor([float("nan")]).tolist()[0] != T.tensor([float("nan")]).tolist()[0],
+    )
+
+
+# --- requires_grad_ and factories' requires_grad ---------------------------------------------------
+
+
+@program()
+def prog_tts_factories_requires_grad_flags(T: Any) -> Any:
+    return (
+        T.zeros(2, requires_grad=True).is_leaf,
+        T.ones(2, requires_grad=True).grad_fn,
+        T.full((2,), 1.5, requires_grad=True).requires_grad,
+        raises(lambda: T.full((2,), 1, requires_grad=True)),
+        raises(lambda: T.ones(2, dtype=T.int64, requires_grad=True)),
+        T.arange(3.0, requires_grad=True).requires_grad,
+        T.linspace(0, 1, 3, requires_grad=True).is_leaf,
+        T.eye(2, requires_grad=True).requires_grad,
+        T.empty(2, requires_grad=True).requires_grad,
+        T.rand(2, requires_grad=True).is_leaf,
+        T.zeros_like(T.ones(2), requires_grad=True).requires_grad,
+        T.tensor([1.0], requires_grad=True).grad,
+        raises(lambda: T.tensor([True], requires_grad=True)),
+        raises(lambda: T.zeros_like(T.ones(2, dtype=T.int32), requires_grad=True)),
+        T.as_tensor([1.0, 2.0]).requires_grad,
+        T.scalar_tensor(2, requires_grad=True).dtype,
+    )
+
+
+# --- deepcopy / pickle with hooks and attributes -------------------------------------------------------
+
+
+@program()
+def prog_tts_deepcopy_keeps_python_attributes(T: Any) -> Any:
+    x = T.ones(2, requires_grad=True)
+    x.tag = "weights"
+    x.meta = {"k": [1, 2]}
+    y = copy.deepcopy(x)
+    y.meta["k"].append(3)
+    p = pickle.loads(pickle.dumps(x))
+    return (
+        y.tag,
+        x.meta,
+        y.meta,
+        p.tag,
+        p.meta,
+        hasattr(x.detach(), "tag"),
+        hasattr(x.clone(), "tag"),
+        hasattr(x[0], "tag"),
+    )
+
+
+@program()
+def prog_tts_deepcopy_inside_no_grad_and_inference(T: Any) -> Any:
+    x = T.ones(2, requires_grad=True)
+    with T.no_grad():
+        y = copy.deepcopy(x)
+    with T.inference_mode():
+        i = T.ones(2)
+    c = copy.deepcopy(i)
+    return y.requires_grad, y.is_leaf, c.is_inference(), raises(lambda: c.add_(1)), c
+
+
+@program()
+def prog_tts_pickle_integer_complex_and_empty(T: Any) -> Any:
+    out = []
+    for t in (
+        T.tensor([1, -2], dtype=T.int8),
+        T.tensor([1 + 2j]),
+        T.tensor([0.5], dtype=T.float16),
+        T.empty(0, 3, dtype=T.int64),
+        T.tensor(True),
+        T.zeros(2, 3).t()[1:],
+    ):
+        u = pickle.loads(pickle.dumps(t, protocol=2))
+        out.append((u, u.dtype, u.shape, u.stride(), u.storage_offset()))
+    return out
+
+
+# --- save / load more ------------------------------------------------------------------------------------
+
+
+@program()
+def prog_tts_save_load_pathlib_and_protocol(T: Any) -> Any:
+    import pathlib
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as td:
+        p = pathlib.Path(td) / "a.pt"
+        T.save({"x": T.arange(3.0)}, p, pickle_protocol=4)
+        a = raises(lambda: T.load(p))
+        with open(p, "rb") as f:
+            b = raises(lambda: T.load(f, weights_only=True))
+        c = T.load(p, weights_only=False)
+        T.save({"y": T.ones(1)}, p, pickle_protocol=3)
+        d = T.load(p)
+        sz = p.stat().st_size > 0
+    return a, b, c, d, sz
+
+
+@program()
+def prog_tts_load_map_location_forms(T: Any) -> Any:
+    buf = io.BytesIO()
+    T.save([T.ones(2), T.zeros(1, dtype=T.int64)], buf)
+    out = []
+    for loc in ("cpu", T.device("cpu"), {"cpu": "cpu"}, lambda s, l: s, None):
+        buf.seek(0)
+        r = T.load(buf, map_location=loc)
+        out.append([(t.dtype, t.device, t.tolist()) for t in r])
+    return out
+
+
+@program()
+def prog_tts_save_load_grad_and_hooks_not_saved(T: Any) -> Any:
+    x = T.ones(2, requires_grad=True)
+    (x * 2).sum().backward()
+    x.register_hook(lambda g: g)
+    buf = io.BytesIO()
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        T.save(x, buf)
+    buf.seek(0)
+    y = T.load(buf)
+    return (
+        y,
+        y.grad,
+        y.requires_grad,
+        y.is_leaf,
+        [normalize_message(str(i.message))[:80] for i in w],
+    )
+
+
+@program()
+def prog_tts_save_load_views_into_dict_keep_sharing_after_inplace(T: Any) -> Any:
+    base = T.zeros(2, 3)
+    d = _round_trip(T, {"row": base[1], "col": base[:, 2], "all": base})
+    d["all"].fill_(1.0)
+    d["row"].add_(1.0)
+    return d["all"], d["col"], d["row"], d["col"].stride()
+
+
+@program()
+def prog_tts_weights_only_load_rejects_and_allows(T: Any) -> Any:
+    buf = io.BytesIO()
+    T.save({"a": T.ones(1), "od": __import__("collections").OrderedDict(b=1)}, buf)
+    buf.seek(0)
+    ok = T.load(buf, weights_only=True)
+    buf2 = io.BytesIO()
+    T.save({"f": np.float64(1.0)}, buf2)
+    buf2.seek(0)
+    r = raises(lambda: T.load(buf2, weights_only=True))
+    return ok, type(ok["od"]).__name__, type(r).__name__, getattr(r, "type", None)
+
+
+# --- where / masked_fill on special values --------------------------------------------------------------
+
+
+@program()
+def prog_tts_where_nan_gradients_trap(T: Any) -> Any:
+    x = T.tensor([0.0, 1.0, 4.0], requires_grad=True)
+    y = T.where(x > 0, x.sqrt(), T.zeros(3))
+    y.sum().backward()
+    g1 = x.grad.clone()
+    x.grad = None
+    z = T.where(x > 0, x, 1.0).sqrt()
+    z.sum().backward()
+    return y, g1, z, x.grad
+
+
+@program()
+def prog_tts_masked_fill_special_values(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0, 3.0])
+    m = T.tensor([True, False, True])
+    return (
+        x.masked_fill(m, float("inf")),
+        x.masked_fill(m, -float("inf")).softmax(0),
+        x.to(T.float16).masked_fill(m, 1e5)
+        if False
+        else raises(lambda: x.to(T.float16).masked_fill(m, 1e5)),
+        x.to(T.float16).masked_fill(m, -65504.0),
+        T.tensor([1 + 1j]).masked_fill(T.tensor([True]), 2j),
+        raises(lambda: x.masked_fill(m, 1j)),
+        T.zeros(3, dtype=T.bool).masked_fill(m, True),
+        raises(lambda: T.zeros(3, dtype=T.bool).masked_fill(m, 2))
+        if False
+        else T.zeros(3, dtype=T.bool).masked_fill(m, 2),
+        x.masked_fill(m, T.tensor(float("nan"))),
+    )
+
+
+# --- clamp / nan_to_num dtypes -----------------------------------------------------------------------------
+
+
+@program()
+def prog_tts_clamp_dtype_results(T: Any) -> Any:
+    i = T.tensor([1, 5, 9])
+    h = T.tensor([1.0, 5.0], dtype=T.float16)
+    return (
+        T.clamp(i, 2, 6).dtype,
+        T.clamp(i, 2.5, 6).dtype,
+        T.clamp(i, T.tensor(2), T.tensor(6)).dtype,
+        T.clamp(i, T.tensor(2.5), None).dtype,
+        T.clamp(i, min=T.tensor([2.5])).dtype,
+        T.clamp(h, 2, 3).dtype,
+        T.clamp(h, T.tensor(2.0), None).dtype,
+        T.clamp(h, T.tensor([2.0]), None).dtype,
+        T.clamp(i.to(T.uint8), 2, 250),
+        raises(lambda: T.clamp(h, 1e6, None)),
+        T.clamp(h, 70000.0, None) if False else raises(lambda: T.clamp(h, 70000.0, None)),
+        raises(lambda: i.clamp_(2.5, 3)),
+        i.clone().clamp_(T.tensor(2), T.tensor(3)),
+        raises(lambda: i.clone().clamp_(T.tensor(2.5), None)),
+    )
+
+
+@program()
+def prog_tts_nan_to_num_integer_and_default_limits(T: Any) -> Any:
+    f = T.tensor([float("inf"), -float("inf"), float("nan")])
+    return (
+        f.nan_to_num(),
+        f.double().nan_to_num(),
+        f.half().nan_to_num(),
+        f.nan_to_num(nan=1e40),
+        f.nan_to_num(neginf=0, posinf=1),
+        T.tensor([1, 2], dtype=T.int8).nan_to_num(nan=1e10),
+        T.tensor([True]).nan_to_num(posinf=5.0),
+        f.nan_to_num(True, False, True),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

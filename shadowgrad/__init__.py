@@ -73,6 +73,7 @@ from ._random import (
     set_rng_state,
 )
 from ._size import Size
+from ._storage import TypedStorage, UntypedStorage, is_storage
 from ._tensor import Tensor, device
 from ._tensor_str import get_printoptions, set_printoptions
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled

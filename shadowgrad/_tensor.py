@@ -646,6 +646,14 @@ class Tensor:
 
         return UntypedStorage._of(self._data)
 
+    def storage(self) -> Any:
+        """Mirrors the deprecated `torch.Tensor.storage`: a TypedStorage in self's dtype (with
+        torch's deprecation warning, once)."""
+        from ._storage import TypedStorage, UntypedStorage, warn_typed_storage_removal
+
+        warn_typed_storage_removal()
+        return TypedStorage(UntypedStorage._of(self._data), self.dtype)
+
     @property
     def device(self) -> device:
         return CPU
@@ -976,6 +984,8 @@ class Tensor:
         data = _in_storage(self._data, root, copies[id(root)][1])
         new._data = self._data.copy() if data is None else data
         new._vc = None
+        new._bump()  # torch's copy is set_ to the new storage: version 1
+        new._inf = _mode().inference  # (an inference tensor's copy is a normal one outside)
         new._acc = None
         new._base = None
         new._x = None
@@ -986,6 +996,7 @@ class Tensor:
         return new
 
     def __reduce_ex__(self, proto: int) -> Any:
+        warn_if_has_hooks(self)
         d = self._data
         root = _storage_root(d)
         if root.flags.c_contiguous and root.dtype.kind != "O":
@@ -1048,6 +1059,24 @@ class Tensor:
         return self._data.__dlpack_device__()  # type: ignore[no-any-return]
 
 
+def warn_if_has_hooks(t: Tensor) -> None:
+    """torch's warning when pickling or saving a tensor with backward hooks, which are lost
+    (a hook marked with `__torch_unserializable__` is left out)."""
+    x = t._x
+    hooks = None if x is None else x.hooks
+    if not hooks:
+        return
+    for hook in hooks.values():
+        if not hasattr(hook, "__torch_unserializable__"):
+            warnings.warn(
+                f"backward hook {hook!r} on tensor will not be serialized.  If this is "
+                "expected, you can decorate the function with "
+                "@torch.utils.hooks.unserializable_hook to suppress this warning",
+                UserWarning,
+                stacklevel=4,
+            )
+
+
 def _in_storage(data: np.ndarray, root: np.ndarray, new_root: np.ndarray) -> np.ndarray | None:
     """data's layout (byte offset and strides into root) over new_root, a copy of root; None
     when it can't be rebuilt so (a root not in one contiguous block)."""
@@ -1081,6 +1110,7 @@ def _rebuild(cls: type, data: np.ndarray, requires_grad: bool, state: dict[str, 
         t = t2
     t._rg = requires_grad
     t.__dict__.update(state)
+    t._bump()  # torch rebuilds a tensor by set_ to its storage: version 1
     return t
 
 

@@ -33,6 +33,7 @@ import io
 import json
 import os
 import pickle
+import warnings
 import zipfile
 from collections import Counter, OrderedDict
 from typing import Any
@@ -237,11 +238,13 @@ class _Writer:
         return [self.array(root), off, list(a.shape), list(a.strides)]
 
     def enc(self, obj: Any) -> Any:
-        if obj is None or isinstance(obj, (bool, int, float, str)):
+        if obj is None or type(obj) in (bool, int, float, str):  # (np.float64: below)
             return obj
         if isinstance(obj, Tensor):
+            from ._tensor import warn_if_has_hooks
             from .nn.parameter import Parameter
 
+            warn_if_has_hooks(obj)
             self.keep.append(obj)
             if id(obj) not in self.tensors:
                 self.tensors[id(obj)] = self.tensor_data(obj.detach().numpy())
@@ -256,6 +259,10 @@ class _Writer:
             return {"__ndarray__": self.array(obj)}
         if isinstance(obj, np.generic):
             return {"__npscalar__": self.array(np.asarray(obj))}
+        if isinstance(obj, (bool, int, float, str)):  # a subclass (an IntEnum) keeps its type
+            buf = io.BytesIO()
+            _ObjPickler(buf, self, self.protocol).dump(obj)
+            return {"__pickle__": base64.b64encode(buf.getvalue()).decode("ascii")}
         if isinstance(obj, Size):
             return {"__size__": list(obj)}
         if isinstance(obj, _dtype.dtype):
@@ -311,7 +318,8 @@ def _save(obj: Any, fh: Any, protocol: int = 2) -> None:
     with zipfile.ZipFile(fh, "w", zipfile.ZIP_STORED) as zf:
         w = _Writer(zf, protocol)
         tree = w.enc(obj)
-        zf.writestr("manifest.json", json.dumps({"format": _FORMAT, "root": tree}))
+        manifest = {"format": _FORMAT, "root": tree, "protocol": protocol}
+        zf.writestr("manifest.json", json.dumps(manifest))
 
 
 class _Reader:
@@ -357,6 +365,7 @@ class _Reader:
                     t = Parameter(t, requires_grad=obj["requires_grad"])
                 elif obj["requires_grad"]:
                     t.requires_grad_(True)
+                t._bump()  # torch restores a tensor by set_ to its storage: version 1
                 self.tensors[key] = t
             return self.tensors[key]
         if "__ndarray__" in obj:
@@ -467,6 +476,29 @@ def _load(
         manifest = json.loads(zf.read("manifest.json"))
         if manifest.get("format") != _FORMAT:
             raise RuntimeError(f"shadowgrad.load: unsupported format {manifest.get('format')!r}")
+        if weights_only:
+            _check_protocol(manifest.get("protocol", 2))
         reader = _Reader(zf, weights_only)
         reader.no_cuda = cuda
         return reader.dec(manifest["root"])
+
+
+def _check_protocol(protocol: int) -> None:
+    """torch's weights_only unpickler warns for a pickle protocol other than 2, and cannot read
+    protocol 4's frames (opcode 149)."""
+    if protocol == 2:
+        return
+    warnings.warn(
+        f"Detected pickle protocol {protocol} in the checkpoint, which was not the default pickle "
+        "protocol used by `torch.load` (2). The weights_only Unpickler might not support all "
+        "instructions implemented by this protocol, please file an issue for adding support if "
+        "you encounter this.",
+        UserWarning,
+        stacklevel=4,
+    )
+    if protocol >= 4:
+        raise pickle.UnpicklingError(
+            f"Weights only load failed. {UNSAFE_MESSAGE}\nPlease file an issue with the "
+            "following so that we can make `weights_only=True` compatible with your use case: "
+            "WeightsUnpickler error: \n\nUnsupported operand 149" + DOCS_MESSAGE
+        )

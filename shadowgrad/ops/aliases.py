@@ -500,8 +500,16 @@ def _resize_to_format(self: Tensor, shape: tuple[int, ...], fmt: Any) -> Tensor:
     """resize_ to shape, then restrided to fmt (channels_last(_3d)) over the same elements."""
     from .._formats import _order
 
-    resize_(self, math.prod(shape))
-    flat = self._data
+    from .._tensor import _storage_root
+
+    n = math.prod(shape)
+    root = _storage_root(self._data)  # the memory, in its own order (not self's logical one)
+    start = S.offset_of(self._data, root) if root.size else 0
+    if root.flags.c_contiguous and start + n <= root.size:
+        flat = root.reshape(-1)[start : start + n]
+    else:
+        resize_(self, n)
+        flat = self._data
     strides = [0] * len(shape)
     n = 1
     for d in reversed(_order(fmt, len(shape)) or ()):

@@ -335,20 +335,55 @@ def copy_(self: Tensor, src: Any, non_blocking: bool = False) -> Tensor:
         # torch accepts a number: a 0-d source, cast freely (2.7 into an int tensor gives 2)
         src = _make(np.asarray(src))
     if not isinstance(src, Tensor):
-        raise TypeError(
-            f"copy_(): argument 'other' (position 1) must be Tensor, not {type(src).__name__}"
-        )
+        t = type(src)  # its C name: numpy's types name their module
+        name = f"numpy.{t.__name__}" if t.__module__ == "numpy" else t.__name__
+        raise TypeError(f"copy_(): argument 'other' (position 1) must be Tensor, not {name}")
     shape = infer_size(self._data.shape, src._data.shape)  # torch's mismatch error
     if shape != self._data.shape:
         raise RuntimeError(
             f"output with shape {list(self._data.shape)} doesn't match the broadcast shape "
             f"{list(shape)}"
         )
+    if src is not self and (self._data.base is not None or src._data.base is not None):
+        _check_partial_overlap(self._data, src._data)  # (a view may overlap the other)
     if src._data.dtype.kind == "c" and self._data.dtype.kind != "c":
         from .shape import warn_complex_to_real
 
         warn_complex_to_real()
     return apply_inplace(_copy_cast, self, src)
+
+
+PARTIAL_OVERLAP = (
+    "unsupported operation: some elements of the input tensor and the written-to tensor refer "
+    "to a single memory location. Please clone() the tensor before performing the operation."
+)
+
+
+def _dense(a: np.ndarray) -> bool:
+    """torch's is_non_overlapping_and_dense: the elements fill one block, in some dim order."""
+    expected = a.itemsize
+    for st, n in sorted((st, n) for st, n in zip(a.strides, a.shape, strict=True) if n != 1):
+        if st != expected:
+            return False
+        expected *= n
+    return True
+
+
+def _check_partial_overlap(a: np.ndarray, b: np.ndarray) -> None:
+    """torch's assert_no_partial_overlap: two dense tensors whose memory ranges overlap without
+    being the same range with the same strides (a tensor copied into itself shifted, or
+    transposed, is refused)."""
+    if not a.size or not b.size or not np.may_share_memory(a, b):
+        return
+    if not (_dense(a) and _dense(b)):
+        return
+    sa, sb = a.__array_interface__["data"][0], b.__array_interface__["data"][0]
+    if (sa, a.nbytes) == (sb, b.nbytes):
+        if a.strides == b.strides:
+            return
+    elif not (sa < sb + b.nbytes and sb < sa + a.nbytes):
+        return
+    raise RuntimeError(PARTIAL_OVERLAP)
 
 
 def _copy_cast(self: Tensor, src: Tensor) -> Tensor:

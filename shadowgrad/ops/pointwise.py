@@ -1775,8 +1775,6 @@ def _np_nan_to_num(self: np.ndarray, nan: Any, posinf: Any, neginf: Any) -> np.n
     if self.dtype.kind not in "fc":
         return self.copy()
     fi = np.finfo(self.dtype)
-    if posinf is None and neginf is None:
-        return np.nan_to_num(self, nan=nan, posinf=fi.max, neginf=fi.min)
     with np.errstate(over="ignore"):  # a value beyond the dtype becomes inf, as torch's cast
         return np.nan_to_num(
             self,

@@ -200,26 +200,40 @@ def _check_int_sizes(fn: str, param: str, args: tuple[Any, ...], pos: int, overl
 def view(self: Tensor, *size: Any) -> Tensor:
     """Mirrors `torch.Tensor.view` (shape form; a dtype argument reinterprets the bytes)."""
     if len(size) == 1 and isinstance(size[0], D.dtype):
-        try:
-            return _make(self._data.view(size[0]._np))
-        except ValueError:
-            a, b = self.dtype, size[0]
-            if self.ndim == 0:
-                raise RuntimeError(
-                    f"self.dim() cannot be 0 to view {a._short} as "
-                    f"{b._short} (different element sizes)"
-                ) from None
-            if a.itemsize < b.itemsize:
-                raise RuntimeError(
-                    f"self.size(-1) must be divisible by {b.itemsize // a.itemsize} to view "
-                    f"{a._short} as {b._short} "
-                    f"(different element sizes), but got {self._data.shape[-1]}"
-                ) from None
-            raise
+        if size[0].itemsize != self._data.itemsize:
+            _check_view_dtype(self, size[0])
+        return _make(self._data.view(size[0]._np))
     if not size or not all(type(v) is int for v in size):  # the all-int call skips the checks
         _check_int_sizes("view", "size", size, 1, _VIEW_OVERLOADS)
     shape = _infer_size(size, self._data.size)
     return _view(self, shape, tuple(self._data.shape))
+
+
+def _check_view_dtype(self: Tensor, b: D.dtype) -> None:
+    """torch's checks for viewing self as a dtype of another element size, in its order."""
+    a = self.dtype
+    what = f"to view {a._short} as {b._short} (different element sizes)"
+    if self.ndim == 0:
+        raise RuntimeError(f"self.dim() cannot be 0 {what}")
+    strides = self.stride()
+    if strides[-1] != 1:
+        raise RuntimeError(f"self.stride(-1) must be 1 {what}, but got {strides[-1]}")
+    if a.itemsize < b.itemsize:
+        ratio = b.itemsize // a.itemsize
+        if self._data.shape[-1] % ratio:
+            raise RuntimeError(
+                f"self.size(-1) must be divisible by {ratio} {what}, but got {self._data.shape[-1]}"
+            )
+        offset = self.storage_offset()
+        if offset % ratio:
+            raise RuntimeError(
+                f"self.storage_offset() must be divisible by {ratio} {what}, but got {offset}"
+            )
+        for i, st in enumerate(strides[:-1]):
+            if st % ratio:
+                raise RuntimeError(
+                    f"self.stride({i}) must be divisible by {ratio} {what}, but got {st}"
+                )
 
 
 def view_as(self: Tensor, other: Tensor) -> Tensor:
