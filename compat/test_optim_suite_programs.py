@@ -1512,6 +1512,38 @@ def prog_osp_custom_optimizer_subclass(T: Any) -> Any:
 
 
 @program()
+def prog_osp_manual_update_with_tensor_lr(T: Any) -> Any:
+    """A hand-written step with the group's tensor lr: `p.add_(g, alpha=-lr)` and
+    `addcdiv_(..., value=-lr)` take a 0-dim tensor that does not require grad as a number and
+    refuse any other tensor with the argument parser's TypeError."""
+    w = T.nn.Parameter(T.tensor(_data(3, seed=140)))
+    w.grad = T.tensor(_data(3, seed=141))
+    lr = T.tensor(0.1)
+    out = []
+    with T.no_grad():
+        w.add_(w.grad, alpha=-lr)
+        w.sub_(w.grad, alpha=lr.double())
+        w.addcdiv_(w.grad, w.grad.abs() + 1, value=-lr)
+        w.addcmul_(w.grad, w.grad, value=lr)
+        out.append(w.detach().clone())
+        out.append(T.add(w, w.grad, alpha=T.tensor(2)))
+        out.append(T.sub(w, w.grad, alpha=T.tensor(0.5, dtype=T.float64)))
+        for bad in (T.tensor([0.1]), T.tensor(0.1, requires_grad=True), T.ones(2)):
+            out.append(
+                (
+                    raises(lambda b=bad: w.add_(w.grad, alpha=b)),
+                    raises(lambda b=bad: w.sub(w.grad, alpha=b)),
+                    raises(lambda b=bad: T.add(w, w.grad, alpha=b)),
+                    raises(lambda b=bad: w.addcdiv_(w.grad, w.grad, value=b)),
+                    raises(lambda b=bad: T.addcmul(w, w.grad, w.grad, value=b)),
+                )
+            )
+        out.append(raises(lambda: T.ones(2, dtype=T.long).add(T.ones(2, dtype=T.long), alpha=lr)))
+        out.append(raises(lambda: w.add(w.grad, alpha=T.tensor(True))))
+    return out, w.detach()
+
+
+@program()
 def prog_osp_scheduler_on_lbfgs_and_rprop(T: Any) -> Any:
     S = T.optim.lr_scheduler
     xy = T.nn.Parameter(T.tensor([-1.0, 1.0], dtype=T.float64))
@@ -1932,6 +1964,35 @@ def prog_osp_differentiable_every_optimizer_trains_nonleaf_copy(T: Any) -> Any:
 
 
 @program()
+def prog_osp_differentiable_lr_requiring_grad_every_optimizer(T: Any) -> Any:
+    """A learning rate that requires grad under differentiable=True: the optimizers whose
+    update takes it as a tensor carry its gradient; the others refuse it as torch does."""
+    out = {}
+    for name, kw in _ALL:
+        if name == "Adafactor":
+            continue
+
+        def run(name=name, kw=kw) -> Any:
+            lr = T.tensor(0.05, dtype=T.float64, requires_grad=True)
+            w0 = T.tensor(_data(3, seed=130), dtype=T.float64, requires_grad=True)
+            w = w0 * 1.0
+            opt = getattr(T.optim, name)([w], differentiable=True, **{**kw, "lr": lr})
+            for i in range(2):
+                w.grad = (w0 * (i + 1)).sin()
+                opt.step()
+            loss = (w**2).sum()
+            return loss, T.autograd.grad(loss, (w0, lr), allow_unused=True), w.grad_fn
+
+        out[name] = raises(run)
+    w = T.tensor([1.0, 2.0], requires_grad=True) * 1.0
+    wd = T.tensor(0.1, requires_grad=True)
+    opt = T.optim.Adam([w], lr=0.1, weight_decay=wd, differentiable=True)
+    w.grad = T.tensor([0.5, -0.5]) * 1.0
+    out["adam_tensor_wd"] = raises(opt.step)
+    return out
+
+
+@program()
 def prog_osp_differentiable_leaf_param_and_step_requires_grad(T: Any) -> Any:
     out = {}
     for name, kw in (
@@ -1978,6 +2039,79 @@ def prog_osp_differentiable_meta_learning_loop(T: Any) -> Any:
         outer.step()
         losses.append(val.detach())
     return losses, w0.detach(), log_lr.detach(), w.grad_fn
+
+
+@program()
+def prog_osp_scheduler_odd_arguments(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    out = {}
+    for name, mk in {
+        "verbose": lambda o: S.StepLR(o, 2, verbose=True),
+        "verbose_false": lambda o: S.ExponentialLR(o, 0.5, verbose=False),
+        "lambda_tensor": lambda o: S.LambdaLR(o, lambda e: T.tensor(0.5) ** e),
+        "lambda_int": lambda o: S.LambdaLR(o, lambda e: e + 1),
+        "mult_tensor": lambda o: S.MultiplicativeLR(o, lambda e: T.tensor(0.9)),
+        "milestones_tuple": lambda o: S.MultiStepLR(o, (3, 1)),
+        "milestones_set": lambda o: S.MultiStepLR(o, {2, 4}),
+        "onecycle_tensor_max": lambda o: S.OneCycleLR(o, T.tensor(0.5), total_steps=5),
+        "cyclic_tensor": lambda o: S.CyclicLR(o, T.tensor(0.01), T.tensor(0.1), step_size_up=2),
+        "poly_frac": lambda o: S.PolynomialLR(o, total_iters=5, power=0.5),
+        "gamma_int": lambda o: S.StepLR(o, 1, gamma=2),
+        "cos_int_eta": lambda o: S.CosineAnnealingLR(o, 3, eta_min=1),
+    }.items():
+        opt = _opt2(T, momentum=0.9)
+        sched = raises(lambda m=mk, o=opt: m(o))
+        if not isinstance(sched, S.LRScheduler):
+            out[name] = sched
+            continue
+        out[name] = (
+            raises(lambda s=sched, o=opt: _trace(T, o, s, 4)),
+            raises(lambda s=sched: _sd(s)),
+        )
+    return out
+
+
+@program()
+def prog_osp_muon_options_and_errors(T: Any) -> Any:
+    M = T.optim.Muon
+    out = {}
+    for name, kw in {
+        "default": {},
+        "no_nesterov": {"nesterov": False, "momentum": 0.9},
+        "wd0": {"weight_decay": 0.0, "lr": 0.02},
+        "original": {"adjust_lr_fn": "original"},
+        "rms": {"adjust_lr_fn": "match_rms_adamw", "ns_steps": 3},
+        "tensor_lr": {"lr": T.tensor(0.01)},
+    }.items():
+
+        def run(kw=kw) -> Any:
+            w = T.nn.Parameter(T.tensor(_data(3, 5, seed=100)))
+            v = T.nn.Parameter(T.tensor(_data(6, 2, seed=101)))
+            opt = M([w, v], **kw)
+            for i in range(3):
+                w.grad = T.tensor(_data(3, 5, seed=102 + i))
+                v.grad = T.tensor(_data(6, 2, seed=110 + i))
+                opt.step()
+            return w.detach(), v.detach(), opt.state_dict()
+
+        out[name] = raises(run)
+    p1 = T.nn.Parameter(T.ones(3))
+    pz = T.nn.Parameter(T.ones(2, 2, dtype=T.complex64))
+    out["errors"] = [
+        raises(lambda: M([p1])),
+        raises(lambda: M([T.nn.Parameter(T.ones(2, 2, 2))])),
+        raises(lambda: M([T.nn.Parameter(T.ones(2, 2))], lr=-1.0)),
+        raises(lambda: M([T.nn.Parameter(T.ones(2, 2))], momentum=-1.0)),
+        raises(lambda: M([T.nn.Parameter(T.ones(2, 2))], weight_decay=-1.0)),
+        raises(lambda: M([T.nn.Parameter(T.ones(2, 2))], adjust_lr_fn="sqrt")),
+        raises(lambda: M([T.nn.Parameter(T.ones(2, 2))], lr=T.tensor([0.1, 0.2]))),
+    ]
+    oz = raises(lambda: M([pz]))
+    if isinstance(oz, T.optim.Optimizer):
+        pz.grad = T.ones(2, 2, dtype=T.complex64)
+        oz = raises(oz.step)
+    out["complex"] = oz
+    return out
 
 
 # --- LBFGS -----------------------------------------------------------------------------------
@@ -2221,6 +2355,28 @@ def prog_osp_averaged_model_custom_avg_fn_and_buffers(T: Any) -> Any:
     m2 = U.AveragedModel(net)
     m2.update_parameters(net)
     return calls, list(m.buffers()), list(m2.module[1].running_mean), m.n_averaged
+
+
+@program()
+def prog_osp_averaged_model_use_buffers_default_swa(T: Any) -> Any:
+    U = T.optim.swa_utils
+    net = _bn_net(T)
+    m = U.AveragedModel(net, use_buffers=True)
+    e = U.AveragedModel(net, use_buffers=True, multi_avg_fn=U.get_ema_multi_avg_fn(0.7))
+    net.train()
+    for i in range(4):
+        net(T.tensor(_data(5, 3, seed=120 + i)) * (i + 1))
+        with T.no_grad():
+            net[0].weight.mul_(0.9)
+        m.update_parameters(net)
+        e.update_parameters(net)
+    return (
+        [b for b in m.buffers()],
+        [b for b in e.buffers()],
+        [p.detach() for p in m.parameters()][:2],
+        m.n_averaged,
+        e.n_averaged,
+    )
 
 
 @program()

@@ -217,9 +217,18 @@ def make_inplace(fn: Callable[..., Tensor]) -> Callable[..., Tensor]:
     """The `op_` method for an out-of-place op."""
 
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
-        return apply_inplace(fn, self, *args, **kwargs)
+        try:
+            return apply_inplace(fn, self, *args, **kwargs)
+        except TypeError as e:
+            # the argument parser's errors name the in-place form (`add_(): argument 'alpha'
+            # must be Number, not Tensor`)
+            msg = str(e)
+            if e.args == (msg,) and msg.startswith(prefix):
+                e.args = (method.__name__ + msg[len(method.__name__) - 1 :],)
+            raise
 
     method.__name__ = getattr(fn, "__name__", "op") + "_"
+    prefix = getattr(fn, "__name__", "op") + "(): argument"
     method.__wrapped__ = fn  # type: ignore[attr-defined] # its parameters (_numpy_compat)
     method._forwards = True  # type: ignore[attr-defined] # its arguments, unchanged, to fn
     return method

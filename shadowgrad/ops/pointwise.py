@@ -451,8 +451,23 @@ def _pow_exponent_grad_complex(grad: Tensor, self: Any, exponent: Tensor, result
     return grad * where((self == 0) & nonneg, 0.0, conj(result * log(self.to(result.dtype))))
 
 
-def _alpha_check(input: Any, other: Any, alpha: Any) -> None:
-    """torch's alpha_check on the result dtype of add/sub (an int alpha always passes)."""
+def _scalar_arg(value: Tensor, name: str, arg: str) -> Any:
+    """A Tensor given for a Scalar argument, as torch's parser takes it: a 0-dim tensor that
+    does not require grad stands for its value; any other is refused."""
+    if value.dim() != 0 or value.requires_grad:
+        raise TypeError(f"{name}(): argument '{arg}' must be Number, not Tensor")
+    return value.item()
+
+
+def _alpha_check(input: Any, other: Any, alpha: Any, name: str) -> Any:
+    """torch's alpha_check on the result dtype of add/sub (an int alpha always passes); the
+    alpha to use. A Tensor alpha is a Scalar argument as torch's parser takes one: a 0-dim
+    tensor that does not require grad gives its value, any other raises its TypeError (an
+    in-place call is named as the out-of-place one)."""
+    if isinstance(alpha, Tensor):
+        alpha = _scalar_arg(alpha, name, "alpha")
+        if type(alpha) is int:
+            return alpha
     dt = result_type_of([input, other])
     if type(alpha) is bool and dt is not D.bool_:
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
@@ -465,12 +480,13 @@ def _alpha_check(input: Any, other: Any, alpha: Any) -> None:
             "For non-complex input tensors, argument alpha must not be a complex number."
         )
     D.check_scalar_fits(alpha, dt)  # the kernel converts alpha to the result dtype, checked
+    return alpha
 
 
 def add(input: Any, other: Any, *, alpha: Any = 1, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.add`."""
     if type(alpha) is not int:
-        _alpha_check(input, other, alpha)
+        alpha = _alpha_check(input, other, alpha, "add")
     if not isinstance(input, Tensor):
         return _add(other, input, alpha) if alpha == 1 else _add(_wrap(input), other, alpha)
     return _out(_add(input, other, alpha), out, "add")
@@ -480,7 +496,7 @@ def sub(input: Any, other: Any, *, alpha: Any = 1, out: Tensor | None = None) ->
     """Mirrors `torch.sub`."""
     _check_bool_sub(input, other)
     if type(alpha) is not int:
-        _alpha_check(input, other, alpha)
+        alpha = _alpha_check(input, other, alpha, "sub")
     return _out(_sub(input, other, alpha), out, "sub")
 
 
@@ -491,7 +507,7 @@ def rsub(input: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     """Mirrors `torch.rsub`: other - alpha * input."""
     _check_bool_sub(input, other)
     if type(alpha) is not int:
-        _alpha_check(input, other, alpha)
+        alpha = _alpha_check(input, other, alpha, "rsub")
     if isinstance(other, Tensor):
         return _rsub_tensor(input, other, alpha)
     return _rsub(input, other, alpha)
@@ -2129,6 +2145,8 @@ def addcmul(
 ) -> Tensor:
     """Mirrors `torch.addcmul`: input + value * tensor1 * tensor2."""
     _need_tensor("addcmul", tensor2, "tensor2", 3)
+    if isinstance(value, Tensor):
+        value = _scalar_arg(value, "addcmul", "value")
     return _out(_addcmul(input, tensor1, tensor2, value), out, "addcmul")
 
 
@@ -2137,6 +2155,8 @@ def addcdiv(
 ) -> Tensor:
     """Mirrors `torch.addcdiv`: input + value * tensor1 / tensor2."""
     _need_tensor("addcdiv", tensor2, "tensor2", 3)
+    if isinstance(value, Tensor):
+        value = _scalar_arg(value, "addcdiv", "value")
     if tensor1.dtype._cat < 2 and tensor2.dtype._cat < 2:
         raise RuntimeError(ADDCDIV_INT)
     return _out(_addcdiv(input, tensor1, tensor2, value), out, "addcdiv")

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from .._creation import full_like, zeros_like
+from .._tensor import Tensor
 from . import _differentiable
 from ._single_tensor import check_lr, grads, scalar, tick, upgrade_groups
 from .optimizer import Optimizer, arr, fma, write_param
@@ -59,7 +60,13 @@ class Rprop(Optimizer):
             etaminus, etaplus = group["etas"]
             size_min, size_max = group["step_sizes"]
 
-            def init(p: Any, state: dict[str, Any], lr: float = float(group["lr"])) -> None:
+            def init(p: Any, state: dict[str, Any], lr_arg: Any = group["lr"]) -> None:
+                # torch's full_like(grad, lr): a tensor lr is a Scalar argument there
+                if isinstance(lr_arg, Tensor) and lr_arg.requires_grad:
+                    raise TypeError(
+                        "full_like(): argument 'fill_value' (position 2) must be Number, not Tensor"
+                    )
+                lr = float(lr_arg)
                 state["step"] = scalar(0.0)
                 state["prev"] = zeros_like(p)
                 # a complex parameter's real and imaginary parts step independently
