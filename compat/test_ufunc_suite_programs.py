@@ -1558,6 +1558,225 @@ def prog_ufs_signed_zeros_through_rounding_and_division(T: Any) -> Any:
     )
 
 
+@program()
+def prog_ufs_integer_overflow_wraps(T: Any) -> Any:
+    big = T.tensor([2**62, -(2**63), 2**63 - 1])
+    return (
+        big * 4,
+        big + 1,
+        big - 1,
+        -big,
+        big.abs(),
+        raises(lambda: big // -1),
+        big % -1,
+        T.fmod(big, -1),
+        big * -1,
+        big // 3,
+        T.tensor([-128], dtype=T.int8) // -1,
+        T.tensor([-128], dtype=T.int8) * -1,
+        T.tensor([200], dtype=T.uint8) + T.tensor([100], dtype=T.uint8),
+        T.tensor([1], dtype=T.uint8) - 2,
+        T.tensor([1], dtype=T.int16) * 40000,
+        T.tensor([3], dtype=T.int32) ** 21,
+        T.tensor([-(2**31)], dtype=T.int32).neg(),
+        T.tensor([2**31 - 1], dtype=T.int32) + 1,
+        raises(lambda: T.tensor([1]) + 2**64),
+        T.tensor([1]) + (2**63 - 1),
+        raises(lambda: T.tensor([1], dtype=T.int8) + 2**63),
+    )
+
+
+@program()
+def prog_ufs_integer_inputs_under_float64_default(T: Any) -> Any:
+    T.set_default_dtype(T.float64)
+    try:
+        i = T.tensor([1, 2, 3])
+        r = (
+            i / 2,
+            T.exp(i),
+            T.sqrt(i),
+            i * 0.5,
+            T.true_divide(i, i),
+            T.atan2(i, i),
+            i + T.tensor(0.5, dtype=T.float32),
+            T.result_type(i, 1.0),
+            T.sigmoid(i),
+            T.float_power(i, 2),
+            T.tensor([True]) / 2,
+            T.special.erf(i),
+            T.logit(i),
+            T.xlogy(i, 2),
+        )
+    finally:
+        T.set_default_dtype(T.float32)
+    return r
+
+
+@program()
+def prog_ufs_division_out_and_rounding_modes(T: Any) -> Any:
+    i = T.tensor([5, -7])
+    j = T.tensor([2, 2])
+    return (
+        raises(lambda: T.div(i, j, out=T.empty(2, dtype=T.long))),
+        T.div(i, j, rounding_mode="floor", out=T.empty(2, dtype=T.long)),
+        T.div(i, j, out=T.empty(2, dtype=T.float64)),
+        i.clone().div_(j, rounding_mode="floor"),
+        raises(lambda: i.clone().div_(j)),
+        i.clone().div_(j, rounding_mode="trunc"),
+        T.floor_divide(i, j, out=T.empty(2)),
+        T.remainder(i, j, out=T.empty(2, dtype=T.int32)),
+        raises(lambda: T.remainder(i.float(), j, out=T.empty(2, dtype=T.int64))),
+        T.div(i.half(), 3, rounding_mode="floor"),
+        T.div(i.half(), 3, rounding_mode="trunc"),
+        T.div(T.tensor([5.0]), T.tensor([0.0]), rounding_mode="floor"),
+        T.div(T.tensor([-5.0]), T.tensor([0.0]), rounding_mode="trunc"),
+        T.div(T.tensor([0.0]), T.tensor([0.0]), rounding_mode="floor"),
+        T.div(T.tensor([5]), T.tensor([0])),
+        T.remainder(T.tensor([5.5, -5.5]), T.tensor([-0.0, 0.0])),
+        T.div(T.tensor([1e308], dtype=T.float64), 1e-10, rounding_mode="floor"),
+        T.div(T.tensor([7.0, -7.0, 7.5]), T.tensor([2.0, 2.0, -0.5]), rounding_mode="floor"),
+        T.floor_divide(T.tensor([0.3]), 0.1),
+        T.remainder(T.tensor([0.3]), 0.1),
+        T.div(T.tensor([0.3]), 0.1, rounding_mode="floor"),
+    )
+
+
+@program()
+def prog_ufs_binary_gradients_at_ties_and_infinities(T: Any) -> Any:
+    out = {}
+    for f, xs in (
+        ("hypot", ([0.0, 3.0, -0.0], [0.0, 4.0, 0.0])),
+        ("copysign", ([1.0, -2.0, 0.0], [-0.0, 0.0, -1.0])),
+        ("fmod", ([5.0, -5.0, 3.0], [2.0, 2.0, 0.0])),
+        ("remainder", ([5.0, -5.0, 3.0], [2.0, -2.0, 0.0])),
+        ("atan2", ([0.0, -0.0, 1.0], [-0.0, 0.0, 0.0])),
+        ("logaddexp", ([INF, -INF, 0.0], [INF, -INF, -INF])),
+        ("xlogy", ([0.0, 0.0, 1.0], [0.0, -1.0, 0.0])),
+        ("maximum", ([NAN, 1.0, 1.0], [1.0, NAN, 1.0])),
+        ("fmax", ([NAN, 1.0, 1.0], [1.0, NAN, 1.0])),
+        ("fmin", ([NAN, 1.0, NAN], [1.0, NAN, NAN])),
+    ):
+        a = T.tensor(xs[0], dtype=T.float64, requires_grad=True)
+        b = T.tensor(xs[1], dtype=T.float64, requires_grad=True)
+        y = getattr(T, f)(a, b)
+        out[f] = (y, raises(lambda y=y, a=a, b=b: T.autograd.grad(y.sum(), (a, b))))
+    x = T.tensor([0.0, 1.0, -1.0, 2.0], dtype=T.float64, requires_grad=True)
+    out["ldexp"] = raises(lambda: T.autograd.grad(T.ldexp(x, T.tensor([1, -1, 3, 0])).sum(), x))
+    out["sinc0"] = T.autograd.grad(T.sinc(x).sum(), x, create_graph=True)
+    out["sinc00"] = raises(lambda: T.autograd.grad(out["sinc0"][0].sum(), x))
+    out["nan_to_num"] = T.autograd.grad(T.nan_to_num(x / 0).sum(), x)
+    out["frac"] = T.autograd.grad(T.frac(x * 1.5).sum(), x)
+    out["clamp_nan"] = T.autograd.grad(T.clamp(x / x, 0.5, 0.7).sum(), x)
+    out["sgn0"] = T.autograd.grad(T.sgn(x).sum(), x)
+    out["abs_c"] = raises(lambda: T.autograd.grad(T.abs(T.complex(x, x * 0)).sum(), x))
+    return out
+
+
+# --- dtype support of the special functions ---------------------------------------------------
+
+_SPECIAL_UNARY = [
+    *[
+        "special.entr",
+        "special.erfcx",
+        "special.i0e",
+        "special.i1",
+        "special.i1e",
+        "special.log_ndtr",
+    ],
+    *["special.ndtr", "special.ndtri", "special.expit", "special.psi", "special.gammaln"],
+    *["special.spherical_bessel_j0", "special.bessel_j0", "special.bessel_j1", "special.bessel_y0"],
+    *["special.modified_bessel_i0", "special.modified_bessel_k0"],
+    *["special.scaled_modified_bessel_k1", "special.airy_ai", "special.sinc", "special.round"],
+    *[
+        "special.exp2",
+        "special.expm1",
+        "special.log1p",
+        "special.erf",
+        "special.erfc",
+        "special.erfinv",
+    ],
+    *[
+        "special.digamma",
+        "special.i0",
+        "erfinv",
+        "lgamma",
+        "digamma",
+        "i0",
+        "sinc",
+        "logit",
+        "angle",
+        "frac",
+        "sgn",
+    ],
+    *[
+        "nan_to_num",
+        "deg2rad",
+        "rad2deg",
+        "signbit",
+        "exp2",
+        "expm1",
+        "log1p",
+        "rsqrt",
+        "sigmoid",
+        "special.logit",
+    ],
+]
+_SPECIAL_BINARY = [
+    *["special.xlog1py", "special.xlogy", "special.zeta", "special.chebyshev_polynomial_t"],
+    *["special.hermite_polynomial_he", "special.laguerre_polynomial_l"],
+    *["special.legendre_polynomial_p", "special.shifted_chebyshev_polynomial_u", "igamma"],
+    *[
+        "igammac",
+        "special.gammainc",
+        "special.gammaincc",
+        "xlogy",
+        "atan2",
+        "hypot",
+        "logaddexp",
+        "logaddexp2",
+    ],
+    *[
+        "copysign",
+        "nextafter",
+        "fmod",
+        "remainder",
+        "heaviside",
+        "fmax",
+        "maximum",
+        "float_power",
+        "ldexp",
+    ],
+]
+
+
+@program()
+def prog_ufs_unary_kernels_by_dtype(T: Any) -> Any:
+    out = {}
+    for n in _SPECIAL_UNARY:
+        for dt in ("float16", "int32", "bool", "uint8", "complex64"):
+            x = T.tensor([0, 1, 2, 3]).to(getattr(T, dt))
+            out[n + "_" + dt] = raises(lambda n=n, x=x: _fn(T, n)(x))
+    i = T.tensor([1, 2])
+    out["round_decimals"] = [raises(lambda d=d: T.round(i, decimals=d)) for d in (0, 1, -1)]
+    out["special_round"] = [raises(lambda d=d: T.special.round(i, decimals=d)) for d in (0, 2)]
+    return out
+
+
+@program()
+def prog_ufs_binary_kernels_by_dtype(T: Any) -> Any:
+    out = {}
+    for n in _SPECIAL_BINARY:
+        for dt in ("float16", "int32", "bool", "complex64"):
+            x = T.tensor([0, 1, 2, 3]).to(getattr(T, dt))
+            y = T.tensor([1, 1, 2, 0]).to(getattr(T, dt))
+            out[n + "_" + dt] = raises(lambda n=n, x=x, y=y: _fn(T, n)(x, y))
+            out[n + "_s_" + dt] = raises(lambda n=n, x=x: _fn(T, n)(x, 2))
+    for dt in ("float16", "int32", "bool", "complex64"):
+        x = T.tensor([0, 1, 2, 3]).to(getattr(T, dt))
+        out["polygamma_" + dt] = raises(lambda x=x: T.polygamma(1, x))
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -95,9 +95,8 @@ _round = defop(
 
 @_half_in_float
 def _np_round_decimals(self: np.ndarray, decimals: int) -> np.ndarray:
-    _not_for("round_cpu", self, "biu")
-    # complex: no kernel (decimals=0 dispatches to the plain round's)
-    _not_for("round_vml_cpu" if decimals == 0 else "round_cpu", self, "c")
+    # no integer or complex kernel (decimals=0 dispatches to the plain round's)
+    _not_for("round_vml_cpu" if decimals == 0 else "round_cpu", self, "biuc")
     # torch scales by 10**|decimals| in the tensor's dtype, rounds half to even and scales back
     if decimals >= 0:
         f = np.asarray(10.0**decimals, self.dtype)
