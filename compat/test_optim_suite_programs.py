@@ -1261,6 +1261,39 @@ def prog_osp_noncontiguous_and_expanded_grads(T: Any) -> Any:
 
 
 @program()
+def prog_osp_noncontiguous_and_storage_sharing_params(T: Any) -> Any:
+    out = {}
+    for name, kw in _ALL:
+        cls = getattr(T.optim, name)
+        base = T.tensor(_data(4, 3, seed=150))
+        wt = T.nn.Parameter(base.t())  # transposed leaf
+        store = T.zeros(6)
+        a = T.nn.Parameter(store[:3])  # two parameters over one storage
+        b = T.nn.Parameter(store[3:])
+        strided = T.nn.Parameter(T.tensor(_data(8, seed=151))[::2])
+        o = cls([wt, a, b, strided], **kw)
+        for i in range(2):
+            wt.grad = T.tensor(_data(3, 4, seed=152 + i))
+            a.grad = T.ones(3) * (i + 1)
+            b.grad = -T.ones(3)
+            strided.grad = T.tensor(_data(4, seed=160 + i))
+            o.step()
+        out[name] = (
+            wt.detach(),
+            wt.stride(),
+            store,
+            strided.detach(),
+            strided.stride(),
+            [
+                tuple(v.stride())
+                for v in o.state[wt].values()
+                if isinstance(v, T.Tensor) and v.dim() == 2
+            ],
+        )
+    return out
+
+
+@program()
 def prog_osp_grad_version_and_param_version(T: Any) -> Any:
     out = {}
     for name, kw in _ALL:
@@ -2417,6 +2450,153 @@ def prog_osp_update_bn_loaders(T: Any) -> Any:
     net4 = _bn_net(T).eval()
     U.update_bn([[x] for x in xs], net4)
     return a, b, net4.training, net4[1].running_var
+
+
+# --- user code: training loops ---------------------------------------------------------------
+
+
+def _mlp(T: Any, seed: int = 0) -> Any:
+    net = T.nn.Sequential(T.nn.Linear(4, 8), T.nn.LayerNorm(8), T.nn.GELU(), T.nn.Linear(8, 3))
+    with T.no_grad():
+        for i, (_, p) in enumerate(sorted(net.named_parameters())):
+            p.copy_(T.tensor(_data(*p.shape, seed=seed + i) * 0.5))
+    return net
+
+
+def _batches(T: Any, n: int, seed: int = 200) -> list[Any]:
+    rng = np.random.default_rng(seed)
+    return [
+        (T.tensor(rng.standard_normal((6, 4)).astype(np.float32)), T.tensor(rng.integers(0, 3, 6)))
+        for _ in range(n)
+    ]
+
+
+@program()
+def prog_osp_train_adamw_onecycle_clip_no_decay_groups(T: Any) -> Any:
+    net = _mlp(T, 10)
+    decay = [p for n, p in net.named_parameters() if n.endswith("weight") and p.dim() > 1]
+    no_decay = [p for n, p in net.named_parameters() if not (n.endswith("weight") and p.dim() > 1)]
+    opt = T.optim.AdamW(
+        [{"params": decay, "weight_decay": 0.05}, {"params": no_decay, "weight_decay": 0.0}],
+        lr=3e-3,
+        betas=(0.9, 0.95),
+    )
+    sched = T.optim.lr_scheduler.OneCycleLR(opt, max_lr=1e-2, total_steps=6, pct_start=0.3)
+    losses, norms = [], []
+    for x, y in _batches(T, 6):
+        opt.zero_grad(set_to_none=True)
+        loss = T.nn.functional.cross_entropy(net(x), y, label_smoothing=0.1)
+        loss.backward()
+        norms.append(T.nn.utils.clip_grad_norm_(net.parameters(), 0.5))
+        opt.step()
+        sched.step()
+        losses.append(loss.detach())
+    return losses, norms, sched.get_last_lr(), opt.state_dict()["state"][0], net[3].bias.detach()
+
+
+@program()
+def prog_osp_train_grad_accumulation_sgd_nesterov(T: Any) -> Any:
+    net = _mlp(T, 20)
+    opt = T.optim.SGD(net.parameters(), lr=0.05, momentum=0.9, nesterov=True, weight_decay=1e-3)
+    sched = T.optim.lr_scheduler.MultiStepLR(opt, [1, 2], gamma=0.5)
+    losses = []
+    for i, (x, y) in enumerate(_batches(T, 6, 201)):
+        loss = T.nn.functional.cross_entropy(net(x), y) / 2
+        loss.backward()
+        losses.append(loss.detach())
+        if i % 2 == 1:
+            opt.step()
+            opt.zero_grad()
+            sched.step()
+    return losses, [p.detach() for p in net.parameters()][:2], sched.get_last_lr()
+
+
+@program()
+def prog_osp_train_freeze_then_unfreeze(T: Any) -> Any:
+    net = _mlp(T, 30)
+    for p in net[0].parameters():
+        p.requires_grad_(False)
+    opt = T.optim.Adam(net.parameters(), lr=1e-2)
+    hist = []
+    for i, (x, y) in enumerate(_batches(T, 4, 202)):
+        if i == 2:
+            for p in net[0].parameters():
+                p.requires_grad_(True)
+        opt.zero_grad()
+        T.nn.functional.cross_entropy(net(x), y).backward()
+        opt.step()
+        hist.append(sorted(opt.state_dict()["state"]))
+    st = opt.state_dict()["state"]
+    return hist, st[0]["step"], st[2]["step"], net[0].weight.detach()
+
+
+@program()
+def prog_osp_train_checkpoint_resume_bytes(T: Any) -> Any:
+    import io
+
+    def make(net: Any) -> Any:
+        opt = T.optim.RMSprop(net.parameters(), lr=1e-2, momentum=0.5, centered=True)
+        sched = T.optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=2, T_mult=2)
+        return opt, sched
+
+    def train(net: Any, opt: Any, sched: Any, batches: list[Any]) -> list[Any]:
+        out = []
+        for x, y in batches:
+            opt.zero_grad()
+            loss = T.nn.functional.cross_entropy(net(x), y)
+            loss.backward()
+            opt.step()
+            sched.step()
+            out.append(loss.detach())
+        return out
+
+    batches = _batches(T, 6, 203)
+    net = _mlp(T, 40)
+    opt, sched = make(net)
+    first = train(net, opt, sched, batches[:3])
+    buf = io.BytesIO()
+    T.save({"model": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict()}, buf)
+    rest = train(net, opt, sched, batches[3:])
+    buf.seek(0)
+    ck = T.load(buf)
+    net2 = _mlp(T, 99)
+    net2.load_state_dict(ck["model"])
+    opt2, sched2 = make(net2)
+    opt2.load_state_dict(ck["opt"])
+    sched2.load_state_dict(ck["sched"])
+    rest2 = train(net2, opt2, sched2, batches[3:])
+    return first, rest, rest2, sched2.get_last_lr(), net2[3].weight.detach()
+
+
+@program()
+def prog_osp_train_swa_phase_with_update_bn(T: Any) -> Any:
+    U = T.optim.swa_utils
+    T.manual_seed(0)
+    net = T.nn.Sequential(T.nn.Linear(4, 6), T.nn.BatchNorm1d(6), T.nn.ReLU(), T.nn.Linear(6, 3))
+    with T.no_grad():
+        for i, p in enumerate(net.parameters()):
+            p.copy_(T.tensor(_data(*p.shape, seed=210 + i) * 0.5))
+    opt = T.optim.SGD(net.parameters(), lr=0.1, momentum=0.9)
+    swa_model = U.AveragedModel(net)
+    sched = T.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=4)
+    swa_sched = U.SWALR(opt, swa_lr=0.02, anneal_epochs=2)
+    batches = _batches(T, 4, 204)
+    lrs = []
+    for epoch in range(6):
+        for x, y in batches[:2]:
+            opt.zero_grad()
+            T.nn.functional.cross_entropy(net(x), y).backward()
+            opt.step()
+        if epoch >= 3:
+            swa_model.update_parameters(net)
+            swa_sched.step()
+        else:
+            sched.step()
+        lrs.append(opt.param_groups[0]["lr"])
+    U.update_bn([x for x, _ in batches], swa_model)
+    x = batches[0][0]
+    swa_model.eval()
+    return lrs, swa_model(x), swa_model.module[1].running_mean, swa_model.n_averaged
 
 
 # --- the harness -----------------------------------------------------------------------------
