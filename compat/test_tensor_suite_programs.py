@@ -2709,6 +2709,251 @@ def prog_tts_nan_to_num_integer_and_default_limits(T: Any) -> Any:
     )
 
 
+# --- backward() from the Tensor API ---------------------------------------------------------------------
+
+
+@program()
+def prog_tts_backward_argument_errors(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    return (
+        raises(lambda: y.backward()),
+        raises(lambda: y.backward(T.ones(3))),
+        raises(lambda: y.backward(T.ones(2, dtype=T.float64))) if False else None,
+        raises(lambda: T.ones(2).sum().backward()),
+        raises(lambda: y.sum().backward(T.ones(1))),
+        raises(lambda: y.backward([1.0, 1.0])),
+        raises(lambda: y.sum().backward(2.0)),
+        raises(lambda: y.backward(T.ones(2), inputs=[])),
+        raises(lambda: y.sum().backward(inputs=[y.detach()])),
+    )
+
+
+@program()
+def prog_tts_backward_gradient_shapes_and_dtypes(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    (x * 3).backward(T.tensor([1.0, 0.5]))
+    g1 = x.grad.clone()
+    (x * 3).backward(T.tensor(1.0).expand(2))
+    g2 = x.grad.clone()
+    z = T.tensor(2.0, requires_grad=True)
+    (z * z).backward(T.tensor(3.0))
+    w = T.tensor([1.0, 2.0], requires_grad=True)
+    (w * 2).sum().backward(T.tensor(1.0, dtype=T.float64))
+    return g1, g2, z.grad, w.grad, w.grad.dtype
+
+
+@program()
+def prog_tts_grad_access_on_non_leaf_warns(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    y.sum().backward()
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        g = y.grad
+        gx = x.grad
+        d = x.detach().grad
+    return g, gx, d, [normalize_message(str(i.message))[:90] for i in w]
+
+
+# --- as_strided / empty_strided ------------------------------------------------------------------------
+
+
+@program()
+def prog_tts_as_strided_bounds_and_views(T: Any) -> Any:
+    x = T.arange(8.0)
+    v = x.as_strided((2, 2), (1, 2), 1)
+    v[0, 0] = -1.0
+    return (
+        v,
+        x,
+        v.stride(),
+        v.storage_offset(),
+        raises(lambda: x.as_strided((3, 3), (3, 1))),
+        raises(lambda: x.as_strided((2,), (1,), 7)),
+        raises(lambda: x.as_strided((2,), (-1,))),
+        raises(lambda: x.as_strided((2, 2), (1,))),
+        x.as_strided((0, 5), (1, 1), 100).shape if False else x.as_strided((0, 5), (1, 1)).shape,
+        x[2:].as_strided((2,), (1,)),
+        x[2:].as_strided((2,), (1,), 0),
+        T.empty_strided((2, 3), (1, 2)).stride(),
+        T.empty_strided((2, 3), (3, 1), dtype=T.int64).dtype,
+        raises(lambda: T.empty_strided((2, 3), (1,))),
+        raises(lambda: T.empty_strided((2, -3), (1, 1))),
+    )
+
+
+@program()
+def prog_tts_as_strided_autograd(T: Any) -> Any:
+    x = T.arange(6.0, requires_grad=True)
+    y = x.as_strided((2, 2), (2, 1), 1)
+    (y * T.tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
+    z = T.arange(4.0, requires_grad=True)
+    o = z.as_strided((3,), (1,))
+    o.sum().backward()
+    return y, y.grad_fn, x.grad, z.grad, o.grad_fn
+
+
+# --- memory format via to() ---------------------------------------------------------------------------
+
+
+@program()
+def prog_tts_to_memory_format(T: Any) -> Any:
+    x = T.arange(24.0).reshape(1, 2, 3, 4)
+    y = x.to(memory_format=T.channels_last)
+    z = x.to(T.float64, memory_format=T.channels_last)
+    return (
+        y.stride(),
+        y.is_contiguous(memory_format=T.channels_last),
+        z.stride(),
+        z.dtype,
+        x.to(memory_format=T.contiguous_format) is x,
+        y.to(memory_format=T.preserve_format) is y,
+        y.to(T.float64).stride(),
+        y.clone().stride(),
+        (y + 1).stride(),
+        raises(lambda: T.zeros(2, 3).to(memory_format=T.channels_last)),
+        raises(lambda: x.to(memory_format=T.channels_last_3d)),
+        T.zeros(1, 2, 3, 4, 5).to(memory_format=T.channels_last_3d).stride(),
+        y.contiguous().stride(),
+        y.float() is y,
+    )
+
+
+# --- share_memory_ / pin_memory -----------------------------------------------------------------------
+
+
+@program()
+def prog_tts_share_and_pin_memory(T: Any) -> Any:
+    x = T.ones(3)
+    r = x.share_memory_()
+    return (
+        r is x,
+        x.is_shared(),
+        x[1:].is_shared(),
+        T.ones(2).is_shared(),
+        x.is_pinned(),
+        raises(lambda: x.pin_memory()),
+        x.clone().is_shared(),
+    )
+
+
+# --- is_nonzero / is_same_size / dim_order ------------------------------------------------------------
+
+
+@program()
+def prog_tts_small_predicates(T: Any) -> Any:
+    x = T.zeros(2, 3)
+    return (
+        raises(lambda: x.is_nonzero()),
+        raises(lambda: T.tensor([]).is_nonzero()),
+        T.tensor([0.0]).is_nonzero(),
+        T.tensor(float("nan")).is_nonzero(),
+        T.tensor(1j).is_nonzero(),
+        T.tensor([[True]]).is_nonzero(),
+        x.is_same_size(T.ones(2, 3)),
+        x.is_same_size(T.ones(3, 2)),
+        raises(lambda: x.is_same_size([2, 3])),
+        x.dim_order(),
+        x.t().dim_order(),
+        T.zeros(1, 2, 3, 4).contiguous(memory_format=T.channels_last).dim_order(),
+        T.tensor(1.0).dim_order(),
+        x.is_floating_point(),
+        T.zeros(1, dtype=T.int8).is_signed(),
+        x.is_set_to(x),
+        x.is_complex(),
+    )
+
+
+# --- repr of special values ----------------------------------------------------------------------------
+
+
+@program()
+def prog_tts_repr_special_values(T: Any) -> Any:
+    return [
+        repr(T.tensor([-0.0, 0.0])),
+        repr(T.tensor([float("nan"), 1.5])),
+        repr(T.tensor([complex(float("nan"), 1.0), complex(1.0, float("inf"))])),
+        repr(T.tensor([2**62, -(2**62)])),
+        repr(T.tensor(True)),
+        repr(T.tensor([1.0e-45, 3.4e38])),
+        repr(T.tensor([100000.0, 1.0])),
+        repr(T.tensor([123.456, 0.001])),
+        repr(T.tensor([1, 2], dtype=T.uint8)),
+        repr(T.tensor([-1.5, 2.25], dtype=T.float16)),
+        repr(T.tensor([[1.0, 2.0]], dtype=T.float64).t()),
+        repr(T.tensor(-0.0)),
+        repr(T.tensor(1e-7)),
+        repr(T.tensor([1e-7, 1.0])),
+        repr(T.tensor([0.1 + 0.2j], dtype=T.complex128)),
+    ]
+
+
+# --- tensor() construction from tensors ----------------------------------------------------------------
+
+
+@program()
+def prog_tts_tensor_from_lists_of_tensors(T: Any) -> Any:
+    a = T.tensor(1.5, requires_grad=True)
+    b = T.tensor(2.5)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        t = T.tensor([a, b])
+    return (
+        t,
+        t.requires_grad,
+        [normalize_message(str(i.message))[:60] for i in w],
+        T.tensor([T.tensor(1), T.tensor(2)]).dtype,
+        T.tensor([T.tensor(1), 2.5]).dtype,
+        raises(lambda: T.tensor([T.tensor([1, 2]), T.tensor([3, 4])])),
+        T.tensor([[T.tensor(1.0)]]).shape,
+        raises(lambda: T.tensor([T.ones(2), 1.0])),
+        T.as_tensor([T.tensor(1.0), T.tensor(2.0)]),
+        T.tensor((T.tensor(True), T.tensor(False))).dtype,
+    )
+
+
+@program()
+def prog_tts_new_tensor_requires_grad_and_dtype(T: Any) -> Any:
+    x = T.zeros(2, dtype=T.float64)
+    y = x.new_tensor([1, 2], requires_grad=True)
+    return (
+        y,
+        y.is_leaf,
+        y.requires_grad,
+        raises(lambda: x.new_tensor([1, 2], dtype=T.int64, requires_grad=True)),
+        x.new_tensor(np.array([1, 2], dtype=np.int32)).dtype,
+        x.new_tensor(np.array([1, 2], dtype=np.int32), dtype=None).dtype,
+        x.new_tensor(True).dtype,
+        x.new_tensor([]).dtype,
+        raises(lambda: x.new_tensor("abc")),
+        raises(lambda: x.new_tensor([1, [2]])),
+    )
+
+
+# --- apply_ / map_ / map2_ -------------------------------------------------------------------------------
+
+
+@program()
+def prog_tts_apply_on_views_and_map2(T: Any) -> Any:
+    x = T.arange(6.0).reshape(2, 3)
+    x.t().apply_(lambda v: v * 2)
+    y = T.arange(6.0).reshape(2, 3)
+    y[:, 1].apply_(lambda v: -v)
+    z = T.ones(3)
+    z.map2_(T.tensor([1.0, 2.0, 3.0]), T.tensor([10.0, 20.0, 30.0]), lambda a, b, c: a + b * c)
+    c = T.tensor([1 + 1j])
+    return (
+        x,
+        y,
+        z,
+        raises(lambda: c.apply_(lambda v: v * 2)),
+        raises(lambda: T.ones(3).map2_(T.ones(2), T.ones(3), lambda a, b, c: a)),
+        raises(lambda: T.ones(3).map_(T.ones(3, dtype=T.float64), lambda a, b: a)),
+        T.tensor([True, False]).apply_(lambda v: not v),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

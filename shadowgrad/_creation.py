@@ -185,7 +185,7 @@ def tensor(
             shape = _first_shape(data)
             if 0 in shape:  # torch reads no element of an empty block: any ragged rest passes
                 return _finish(np.zeros(shape, d._np), requires_grad)
-            _check_nested(data, inferred)  # torch's error for ragged or mixed data
+            _check_nested(data, inferred, d)  # torch's error for ragged or mixed data
             if "Overflow when unpacking" in str(e):
                 raise
             raise ValueError(str(e)) from e
@@ -266,8 +266,8 @@ def _check_nested(data: Any, inferred: D.dtype, d: D.dtype | None = None) -> Non
                 if (d or inferred)._cat < 2:
                     raise TypeError(_NOT_INDEX)
                 raise ValueError("only one element tensors can be converted to Python scalars")
-            if isinstance(x, (list, tuple)):
-                if inferred._cat == 2:
+            if isinstance(x, (list, tuple)):  # read as the target dtype's C type
+                if (d or inferred)._cat >= 2:
                     raise TypeError(f"must be real number, not {type(x).__name__}")
                 raise TypeError(f"'{type(x).__name__}' object cannot be interpreted as an integer")
             if isinstance(x, str):

@@ -630,6 +630,11 @@ class Tensor:
 
     def is_same_size(self, other: Tensor) -> bool:
         """Mirrors `torch.Tensor.is_same_size`."""
+        if not isinstance(other, Tensor):
+            raise TypeError(
+                "is_same_size(): argument 'other' (position 1) must be Tensor, not "
+                f"{type(other).__name__}"
+            )
         return self._data.shape == other._data.shape
 
     def is_nonzero(self) -> bool:
