@@ -1763,6 +1763,53 @@ def prog_dti_factory_size_and_int_arguments(T: Any) -> Any:
     )  # fmt: skip
 
 
+@program()
+def prog_dti_scatter_gather_argument_checks(T: Any) -> Any:
+    x = T.arange(12.0).reshape(3, 4)
+    s = T.tensor(5.0, requires_grad=True)
+    g = s.gather(0, T.tensor([0, 0, -1]) * 0)
+    (g * T.tensor([1.0, 2.0, 3.0])).sum().backward()
+    z = T.tensor(1.0, requires_grad=True)
+    zs = _x(T, 2, seed=17)
+    zy = z.scatter(0, T.tensor([0, 0]), zs)
+    zy.backward()
+    return (
+        g, g.grad_fn, s.grad, raises(lambda: s.gather(0, T.tensor([1]))), zy, z.grad, zs.grad,
+        T.zeros(()).scatter_add(0, T.tensor([0, 0]), T.tensor([1.0, 2.0])),
+        T.zeros(()).scatter(0, T.tensor([0, 0]), 4.0),
+        raises(lambda: x.scatter(0, T.tensor([[0, 1]]), 1j)),
+        raises(lambda: x.scatter_(0, T.tensor([[0, 1]]), 1j)),
+        raises(lambda: x.long().scatter(0, T.tensor([[0, 1]]), 1e20)),
+        raises(lambda: x.half().scatter(0, T.tensor([[0, 1]]), 1e6)),
+        x.scatter(0, T.tensor([[0, 1]]), 1e20), x.long().scatter(0, T.tensor([[0, 1]]), 2.5),
+        raises(lambda: x.scatter(0, T.tensor([[0, 1]]), T.tensor(2.0))),
+        raises(lambda: x.scatter(1, T.tensor([[0]]), T.ones(1))),
+        raises(lambda: x.scatter(0, T.tensor([[0, 1, 2, 3, 0]]), T.ones(1, 5))),
+        raises(lambda: x.scatter(0, T.tensor([[0, 1]]), T.ones(1, 1))),
+        raises(lambda: x.scatter_add(0, T.tensor([[0]]), 1.0)),
+        raises(lambda: T.scatter_add(x, 0, T.tensor([[0]]), 1.0)),
+        raises(lambda: x.clone().scatter_add_(0, T.tensor([[0]]), 1.0)),
+        raises(lambda: x.scatter_add(0, [[0]], x)),
+        raises(lambda: x.take(T.tensor([0], dtype=T.int32))),
+        raises(lambda: T.take(x, T.tensor([0], dtype=T.int16))),
+    )  # fmt: skip
+
+
+@program()
+def prog_dti_masked_scatter_mask_dtypes(T: Any) -> Any:
+    z = T.zeros(3)
+    return (
+        raises(lambda: T.masked_scatter(z, T.tensor([1, 0, 1], dtype=T.uint8), T.ones(3))),
+        raises(lambda: z.clone().masked_scatter_(T.tensor([1, 0, 1], dtype=T.uint8), T.ones(3))),
+        raises(lambda: z.masked_scatter(T.tensor([1, 0, 1]), T.ones(3))),
+        raises(lambda: z.masked_scatter(T.tensor([1.0, 0.0, 1.0]), T.ones(3))),
+        raises(lambda: z.masked_select(T.tensor([1, 0, 1]))),
+        raises(lambda: z.masked_fill(T.tensor([1, 0, 1]), 1.0)),
+        raises(lambda: z.long().masked_scatter(T.tensor([True, False, True]), T.ones(3))),
+        z.masked_scatter(T.tensor([True, False, True]), T.tensor([[1.0, 2.0], [3.0, 4.0]])),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

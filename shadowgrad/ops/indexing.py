@@ -559,8 +559,8 @@ def _src_part(src: np.ndarray, index: np.ndarray) -> np.ndarray:
 
 def _scatter_add_fwd(self: np.ndarray, dim: int, index: np.ndarray, src: np.ndarray) -> Any:
     out = self.copy()
-    if out.ndim == 0:
-        out += src
+    if out.ndim == 0:  # a 0-d self: every index names its one element
+        out += _src_part(src, index).sum() if index.ndim else src
     else:
         add_at(out, _coords(index, dim), _src_part(src, index))
     return out
@@ -568,6 +568,9 @@ def _scatter_add_fwd(self: np.ndarray, dim: int, index: np.ndarray, src: np.ndar
 
 def _scatter_fwd(self: np.ndarray, dim: int, index: np.ndarray, src: np.ndarray) -> Any:
     out = self.copy()
+    if out.ndim == 0 and index.ndim:  # a 0-d self: the last write wins
+        out[...] = _src_part(src, index).reshape(-1)[-1] if index.size else out
+        return out
     out[_coords(index, dim)] = _src_part(src, index)
     return out
 
@@ -575,7 +578,11 @@ def _scatter_fwd(self: np.ndarray, dim: int, index: np.ndarray, src: np.ndarray)
 _gather = defop(
     "gather",
     "GatherBackward0",
-    lambda self, dim, index, self_sym_sizes: self[_coords(index, dim)],
+    lambda self, dim, index, self_sym_sizes: (
+        np.broadcast_to(self, index.shape).copy()  # a 0-d self read at each index (all 0)
+        if self.ndim == 0 and index.ndim
+        else self[_coords(index, dim)]
+    ),
     dtype="keep",
     jvp=LINEAR,
     self=lambda grad, dim, index, self_sym_sizes: _written_in_place(
@@ -647,7 +654,8 @@ def _gather_checks(self: Tensor, dim: int, index: Tensor, what: str) -> tuple[in
     if max(a.ndim, 1) != max(self.ndim, 1):
         who = "input" if what == "gather" else "self"
         raise RuntimeError(f"Index tensor must have the same number of dimensions as {who} tensor")
-    if self.ndim == 0 or a.ndim == 0:
+    # a 0-d side reads as one element (a 0-d self keeps an index of several, all 0)
+    if (self.ndim == 0 or a.ndim == 0) and (self.ndim or a.size == 1):
         a = a.reshape(a.shape or (1,)) if self.ndim else a.reshape(())
     return d, a
 
@@ -662,8 +670,9 @@ def _not_tensor(fn: str, arg: str, pos: int, v: Any) -> TypeError:
     return e
 
 
-def _method(fn: Any) -> Any:
-    """fn as a Tensor method: a parser error names the argument's position without self."""
+def _method(fn: Any, name: str | None = None) -> Any:
+    """fn as a Tensor method (named name): a parser error names the argument's position
+    without self."""
 
     def method(*args: Any, **kwargs: Any) -> Any:
         try:
@@ -671,14 +680,16 @@ def _method(fn: Any) -> Any:
         except TypeError as e:
             if not hasattr(e, "arg_pos"):
                 raise
-            name, arg, pos, got = e.arg_pos
+            fn_name, arg, pos, got = e.arg_pos
             raise TypeError(
-                f"{name}(): argument '{arg}' (position {pos - 1}) must be Tensor, not {got}"
+                f"{name or fn_name}(): argument '{arg}' (position {pos - 1}) must be Tensor, "
+                f"not {got}"
             ) from None
 
-    method.__name__ = method.__qualname__ = fn.__name__
+    method.__name__ = method.__qualname__ = name or fn.__name__
     method.__doc__ = fn.__doc__
     method.__wrapped__ = fn  # type: ignore[attr-defined]
+    method._forwards = True  # type: ignore[attr-defined] # its arguments, unchanged, to fn
     return method
 
 
@@ -704,22 +715,30 @@ def _scatter_checks(
     d, a = _gather_checks(self, dim, index, "scatter")
     shape = self._data.shape
     src_shape = src._data.shape if isinstance(src, Tensor) else None
-    for k in range(a.ndim):
-        bad_self = k != d and a.shape[k] > shape[k]
-        if not bad_self and src_shape and k >= len(src_shape):  # torch's src.size(k)
-            n = len(src_shape)
-            raise IndexError(
-                f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {k})"
-            )
-        bad_src = src_shape is not None and a.shape[k] > (src_shape[k] if src_shape else 1)
-        if bad_self or bad_src:
-            msg = (
-                f"Expected index {shape_str(a.shape)} to be no larger than self "
-                f"{shape_str(shape)} apart from dimension {d}"
-            )
-            if src_shape is not None:
-                msg += f" and to be no larger size than src {shape_str(src_shape)}"
-            raise RuntimeError(msg)
+    # torch's scatter_shape_check: sizes against self, then against src (src.size(k) wraps k),
+    # then the src rank, then the size error
+    wrong = any(k != d and a.shape[k] > shape[k] for k in range(a.ndim))
+    if not wrong and src_shape is not None:
+        for k in range(a.ndim):
+            if src_shape and k >= len(src_shape):
+                n = len(src_shape)
+                raise IndexError(
+                    f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got "
+                    f"{k})"
+                )
+            if a.shape[k] > (src_shape[k] if src_shape else 1):
+                wrong = True
+                break
+    if src_shape is not None and max(len(src_shape), 1) != max(a.ndim, 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+    if wrong:
+        msg = (
+            f"Expected index {shape_str(a.shape)} to be no larger than self "
+            f"{shape_str(shape)} apart from dimension {d}"
+        )
+        if src_shape is not None:
+            msg += f" and to be no larger size than src {shape_str(src_shape)}"
+        raise RuntimeError(msg)
     if isinstance(src, Tensor) and src._data.dtype != self._data.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     if check_reduce is not None:  # torch validates the reduce argument before the indices
@@ -758,6 +777,7 @@ def _scatter_impl(
     d, a = _scatter_checks(input, dim, index, src)
     if isinstance(src, Tensor):
         return _scatter_src(input, d, a, src)
+    D.check_scalar_fits(src, input.dtype)  # the value is converted to self's type, checked
     return _scatter_value(input, d, a, src)
 
 
@@ -1082,6 +1102,10 @@ def scatter_reduce_(
 
 def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     """Mirrors `torch.scatter_add`."""
+    if not isinstance(index, Tensor):
+        raise _not_tensor("scatter_add", "index", 3, index)
+    if not isinstance(src, Tensor):
+        raise _not_tensor("scatter_add", "src", 4, src)
     d, a = _scatter_checks(input, dim, index, src)
     return _scatter_add(input, d, a, src)
 
@@ -1455,7 +1479,19 @@ def masked_select(input: Tensor, mask: Tensor) -> Tensor:
 
 def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
     """Mirrors `torch.masked_scatter`."""
-    m = _check_mask(mask, "masked_scatter_")
+    if mask._data.dtype != np.bool_:
+        if mask.dtype is D.uint8:
+            warnings.warn(  # sic: no space after the comma, as torch's
+                "masked_scatter_ received a mask with dtype torch.uint8, this behavior is now "
+                "deprecated,please use a mask with dtype torch.bool instead.",
+                UserWarning,
+                stacklevel=3,
+            )
+        raise RuntimeError(
+            "masked_scatter_ only supports boolean masks, but got mask with dtype "
+            f"{mask.dtype._short}"
+        )
+    m = mask._data
     shape = _broadcast_pair(input, mask)
     if int(np.broadcast_to(m, shape).sum()) > source._data.size:
         raise RuntimeError("Number of elements of source < number of ones in mask")
@@ -1489,7 +1525,7 @@ def take(input: Tensor, index: Tensor) -> Tensor:
     if not isinstance(index, Tensor):
         raise _not_tensor("take", "index", 2, index)
     a = index._data
-    if a.dtype.kind not in _INT_KINDS:
+    if a.dtype != np.int64:
         raise RuntimeError(
             "take(): Expected a long tensor for index, but got " + index.dtype._short.capitalize()
         )
@@ -1569,8 +1605,8 @@ METHODS: dict[str, Any] = {
     "scatter_": scatter_,
     "scatter_reduce": _scatter_reduce_method,
     "scatter_reduce_": scatter_reduce_,
-    "scatter_add": scatter_add,
-    "scatter_add_": _inplace(scatter_add, "scatter_add_"),
+    "scatter_add": _method(scatter_add),
+    "scatter_add_": _method(_inplace(scatter_add, "scatter_add_"), "scatter_add_"),
     "index_select": _method(index_select),
     "index_add": index_add,
     "index_add_": _inplace(index_add, "index_add_"),
