@@ -2542,6 +2542,32 @@ def prog_ta2_complex_linear_ops_and_real_operands(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_ta2_norm_double_backward_graphs_and_saved_dim(T: Any) -> Any:
+    F = T.nn.functional
+    out = {}
+    for name, fn in (
+        ("norm", lambda a: a.norm()),
+        ("norm1", lambda a: a.norm(1)),
+        ("norm3", lambda a: a.norm(3)),
+        ("norm1.5", lambda a: T.linalg.vector_norm(a, 1.5)),
+        ("norm0.5", lambda a: T.linalg.vector_norm(a, 0.5)),
+        ("vector_norm_dim", lambda a: T.linalg.vector_norm(a.reshape(2, 3), dim=1)),
+        ("vector_norm_all_dims", lambda a: T.linalg.vector_norm(a.reshape(2, 3), dim=(0, 1))),
+        ("norm_dim_keepdim", lambda a: a.reshape(2, 3).norm(dim=0, keepdim=True)),
+        ("cosine", lambda a: F.cosine_similarity(a[None], a.flip(0)[None])),
+        ("normalize", lambda a: F.normalize(a, dim=0)),
+        ("cross_entropy", lambda a: F.cross_entropy(a.reshape(2, 3), T.tensor([1, 2]))),
+        ("nll_4d", lambda a: F.nll_loss(a.reshape(1, 3, 2, 1), T.tensor([[[0], [2]]]))),
+    ):
+        x = T.tensor([0.3, -0.7, 1.2, -0.1, 0.0, 2.0], requires_grad=True)
+        y = fn(x)
+        (g,) = T.autograd.grad(y.sum(), x, create_graph=True)
+        (gg,) = T.autograd.grad(g.sum(), x, allow_unused=True, materialize_grads=True)
+        out[name] = (y, g, gg, g.grad_fn, getattr(y.grad_fn, "_saved_dim", "-"))
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -68,7 +68,11 @@ _keep = _keep_op("_nn_backward_reads_self", "NnBackwardReadsSelfBackward0")
 # prelu's backward kernel, under torch's own node name
 _KEEP_NAMED = {
     node: _keep_op(name, node)
-    for name, node in (("_prelu_kernel_backward", "PreluKernelBackwardBackward0"),)
+    for name, node in (
+        ("_prelu_kernel_backward", "PreluKernelBackwardBackward0"),
+        ("nll_loss_backward", "NllLossBackwardBackward0"),
+        ("nll_loss2d_backward", "NllLoss2DBackwardBackward0"),
+    )
 }
 
 
@@ -183,17 +187,19 @@ def _norm_backward(grad: Tensor, self: Tensor, p: float, dim: int, keepdim: bool
         result = result.unsqueeze(dim)
     if p == 0:
         return self * 0
+    from .rounding import sgn
+
+    # torch's formulas, in its order (the double-backward graphs follow them)
     if p == 1:
-        return _dep(grad * _sign(self), self)
+        return sgn(self) * grad
     if p == 2:
-        return grad * _where(result == 0, 0.0, self / result)
+        return grad * P.masked_fill(self / result, result == 0, 0)
     if math.isinf(p):
         a = _abs(self)
         mask = (a == result).to(self.dtype)
         return grad * _sign(self) * mask / mask.sum(dim, keepdim=True)
-    a = _abs(self)
-    scaled = self * a ** (p - 2) / result ** (p - 1)
-    return grad * _where(result == 0, 0.0, scaled)
+    scaled = self * _abs(self).pow(p - 2) if p >= 2 else sgn(self) * _abs(self).pow(p - 1)
+    return scaled * P.masked_fill(grad / result.pow(p - 1), result == 0, 0)
 
 
 def _norm(x: Tensor, p: float, dim: int, keepdim: bool) -> Tensor:
@@ -2729,7 +2735,11 @@ def _nll_self(grad, self, target, weight, reduction, ignore_index):
     coef = _make(coef.astype(self._data.dtype))
     if reduction == 0 and self.ndim >= 2:
         grad = grad.unsqueeze(1)
-    return _dep(coef * grad, self)
+    # torch's nll_loss_backward node, its double backward (nll_loss2d's for 4-d inputs)
+    return _dep(coef * grad, self, _NLL_BACKWARD[self.ndim == 4])
+
+
+_NLL_BACKWARD = ("NllLossBackwardBackward0", "NllLoss2DBackwardBackward0")
 
 
 def _nll_self_raw(grad, self, target, weight, reduction, ignore_index):

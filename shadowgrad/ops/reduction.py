@@ -1374,6 +1374,8 @@ def _vector_norm_fwd(
 ) -> np.ndarray:
     if self.dtype == np.float16:  # torch accumulates in float32 and rounds the norm once
         return _vector_norm_fwd(self.astype(np.float32), ord, dim, keepdim).astype(np.float16)
+    if dim is None:  # dim=None (saved as None, as torch's _saved_dim): every dim
+        dim = tuple(range(self.ndim))
     a = np.abs(self)
     if ord == 2:
         r = np.sqrt(np.sum(a * a, axis=dim, keepdims=keepdim))
@@ -1391,17 +1393,12 @@ def _vector_norm_fwd(
     return np.asarray(r, dtype=a.dtype)
 
 
-# sign(x) with a zero gradient: torch's norm formulas use self.sgn(), which keeps the first-order
-# gradient in the graph (so double backward returns zeros, not nothing).
-_sgn = defop(
-    "_norm_sgn",
-    "_NormSgnBackward",
-    lambda self: np.sign(self),
-    dtype="keep",
-    self=lambda grad: _const(np.zeros(grad._data.shape, grad._data.dtype)),
-    jvp=lambda self_t: _const(np.zeros(self_t._data.shape, self_t._data.dtype)),
-    complex=True,  # numpy's sign of a complex number is z / |z|, torch's sgn
-)
+def _sgn(self: Tensor) -> Tensor:
+    """torch's norm formulas read self.sgn(): SgnBackward0 in the graph (a zero gradient for real
+    inputs, so double backward returns zeros, not nothing; sgn's own for complex ones)."""
+    from .rounding import sgn
+
+    return sgn(self)
 
 
 def _norm_backward(
@@ -1413,10 +1410,10 @@ def _norm_backward(
     keepdim: bool,
     is_complex: bool = False,
 ) -> Tensor | None:
-    from .pointwise import where
+    from .pointwise import masked_fill
 
     x = self._data
-    if not keepdim and self.ndim != 0:
+    if not keepdim and self.ndim != 0 and dim is not None:  # dim=None: a 0-d norm broadcasts
         grad = _unsq(grad, dim, False)
         norm = _unsq(norm, dim, False)
     p = float(ord)
@@ -1428,18 +1425,18 @@ def _norm_backward(
     zero_norm = _const(norm._data == 0)
     if p == 2.0:
         # the zero vector has grad 0, not nan
-        return grad * where(zero_norm, 0.0, self / norm)
+        return grad * masked_fill(self / norm, zero_norm, 0)
     if np.isinf(p):
         # ties share the gradient evenly; NaNs count as the extremum
         a = np.abs(x)
         mask = ((a == norm._data) | np.isnan(a)).astype(x.dtype)
         return sgn * ((grad / _const(mask.sum(axis=dim, keepdims=True))) * _const(mask))
-    absx = self.abs() if is_complex else self * sgn
+    absx = self.abs()
     if p < 1.0:
-        scaled = sgn * where(_const(x == 0), 0.0, absx.pow(p - 1))
+        scaled = sgn * masked_fill(absx.pow(p - 1), _const(x == 0), 0)
         return scaled * grad * norm.pow(1 - p)
     scaled = sgn * absx.pow(p - 1) if p < 2.0 else self * absx.pow(p - 2)
-    return scaled * where(zero_norm, 0.0, grad / norm.pow(p - 1))
+    return scaled * masked_fill(grad / norm.pow(p - 1), zero_norm, 0)
 
 
 def _vector_norm_t(
@@ -1470,7 +1467,7 @@ def _vector_norm_t(
     if p == 2.0:
         return masked_fill(_sum_over(dot(self, self_t), dim, keepdim) / norm, norm == 0, 0)
     if np.isinf(p):
-        if not keepdim and self.ndim != 0:
+        if not keepdim and self.ndim != 0 and dim is not None:
             norm = _unsq(norm, dim, False)
         is_max = ((self.abs() == norm) | (isnan(self) & isnan(norm))).to(norm.dtype)
         nb = _sum_over(is_max, dim, True) if self.ndim != 0 else is_max
@@ -1546,7 +1543,7 @@ def linalg_vector_norm(
     check_norm_dtype(dtype, x.dtype, "linalg.vector_norm")
     if dtype is not None:
         x = x.to(dtype)
-    return _vector_norm(x, float(ord), axes, keepdim)
+    return _vector_norm(x, float(ord), None if dim is None else axes, keepdim)
 
 
 def check_norm_dtype(dtype: D.dtype | None, self_dtype: D.dtype, name: str) -> None:
