@@ -2954,6 +2954,64 @@ def prog_tts_apply_on_views_and_map2(T: Any) -> Any:
     )
 
 
+@program()
+def prog_tts_reversed_is_flip(T: Any) -> Any:
+    x = T.arange(6.0).reshape(3, 2).requires_grad_()
+    r = reversed(x)
+    (r * T.arange(6.0).reshape(3, 2)).sum().backward()
+    return (
+        r,
+        r.grad_fn,
+        x.grad,
+        type(reversed(T.tensor([1, 2]))).__name__,
+        reversed(T.tensor(3.0)),
+        list(reversed(T.tensor([1, 2, 3]))),
+        reversed(T.empty(0, 2)).shape,
+    )
+
+
+@program()
+def prog_tts_integer_division_and_shift_edges(T: Any) -> Any:
+    i = T.tensor([5, -7, 3])
+    f = T.tensor([1.5, -2.0])
+    return (
+        raises(lambda: i % 0),
+        raises(lambda: i // 0),
+        raises(lambda: i % T.tensor([0, 1, 2])),
+        raises(lambda: i // T.tensor([1, 0, 1])),
+        f // 0,
+        f % 0,
+        i / 0,
+        i << -1,
+        i << 64,
+        i >> 70,
+        1 << T.tensor([62, 63, 64]),
+        i**2.5,
+        2.5**i,
+        raises(lambda: T.tensor([2]) ** T.tensor([-1])),
+        i == np.array([5, 0, 3]),
+        f == np.float32(1.5),
+        i.__rsub__(1),
+        i.__rtruediv__(2),
+        i.__rfloordiv__(11),
+        i.__rmod__(11),
+        i.__rpow__(2),
+        i @ i,
+        f @ f,
+        T.tensor(2) @ T.tensor(3) if False else raises(lambda: T.tensor(2) @ T.tensor(3)),
+        raises(lambda: divmod(7, T.tensor(2))),
+        abs(T.tensor(-3, dtype=T.uint8)) if False else abs(T.tensor(3, dtype=T.uint8)),
+        raises(lambda: i.__xor__(1.5)),
+        i & True,
+        T.tensor([True]) + T.tensor([True]),
+        raises(lambda: T.tensor([True]) - T.tensor([True])),
+        T.tensor([True]) * 3,
+        T.tensor([1], dtype=T.uint8) - 2,
+        T.tensor([200], dtype=T.uint8) + 100,
+        T.tensor([100], dtype=T.int8) * 2,
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

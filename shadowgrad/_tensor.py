@@ -913,6 +913,13 @@ class Tensor:
             raise TypeError("len() of a 0-d tensor")
         return self._data.shape[0]
 
+    def __reversed__(self) -> Tensor:
+        """Mirrors `torch.Tensor.__reversed__`: the tensor flipped along dim 0 (a 0-d tensor
+        is its own reverse)."""
+        if self._data.ndim == 0:
+            return self
+        return self.flip(0)  # type: ignore[attr-defined, no-any-return]
+
     def __iter__(self) -> Any:
         if self._data.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
