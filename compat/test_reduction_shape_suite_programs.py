@@ -1826,6 +1826,98 @@ def prog_rss_bincount_searchsorted_forms(T: Any) -> Any:
     )
 
 
+# --- parser errors: var/std, repeat_interleave, flip/roll/movedim ---------------------------------
+
+
+@program()
+def prog_rss_var_std_unbiased_with_correction_is_refused(T: Any) -> Any:
+    # code mixing the legacy unbiased= with correction=: no overload takes both
+    x = T.tensor([[1.0, 2.0, 4.0], [3.0, 5.0, 9.0]])
+    return _each(
+        lambda: x.var(0, unbiased=True, correction=1),
+        lambda: T.var(x, 0, unbiased=True, correction=1),
+        lambda: x.var(unbiased=True, correction=1),
+        lambda: x.var(dim=1, unbiased=True, correction=1),
+        lambda: x.var(1, True, True, correction=1),
+        lambda: T.std(x, 1, True, correction=1),
+        lambda: x.std(1, False, correction=0),
+        lambda: T.std_mean(x, 1, True, correction=0),
+        lambda: T.var_mean(x, 1, unbiased=False, correction=0),
+        lambda: T.std_mean(x, dim=0, unbiased=True, correction=1),
+        lambda: x.var(1, correction=0, keepdim=True),
+        lambda: x.var(1, True),
+    )
+
+
+@program()
+def prog_rss_var_std_unbiased_none_is_refused(T: Any) -> Any:
+    x = T.tensor([[1.0, 2.0, 4.0], [3.0, 5.0, 9.0]])
+    return _each(
+        lambda: x.std(1, unbiased=None),
+        lambda: x.std(unbiased=None),
+        lambda: x.std(1, None),
+        lambda: x.var(1, keepdim=True, unbiased=None),
+        lambda: T.var(x, unbiased=None),
+        lambda: x.var(1, None, True),
+        lambda: T.var_mean(x, 1, None, True),
+        lambda: x.var(None),
+        lambda: x.std(True),
+        lambda: T.std(x, True),
+    )
+
+
+@program()
+def prog_rss_repeat_interleave_argument_types(T: Any) -> Any:
+    x = T.arange(4.0)
+    n = 4
+    return _each(
+        lambda: x.repeat_interleave(n / 2),
+        lambda: x.repeat_interleave(n / 2, 0),
+        lambda: T.repeat_interleave(x, n / 2),
+        lambda: T.repeat_interleave(x, n / 2, 0),
+        lambda: x.repeat_interleave(True),
+        lambda: x.repeat_interleave(None),
+        lambda: x.repeat_interleave(2, 0.0),
+        lambda: x.repeat_interleave([1, 2, 1, 1]),
+        lambda: T.repeat_interleave(x, [1, 2, 1, 1]),
+        lambda: x.repeat_interleave(repeats=2.0),
+        lambda: x.repeat_interleave(2, dim=0, output_size=8.0),
+        lambda: x.repeat_interleave(repeats=2, dim=0),
+        lambda: x.repeat_interleave(2, 0, output_size=8),
+        lambda: x.repeat_interleave(n // 2),
+    )
+
+
+@program()
+def prog_rss_flip_roll_movedim_argument_types(T: Any) -> Any:
+    x = T.zeros(2, 3, 4)
+    return _each(
+        lambda: x.flip(0.0),
+        lambda: T.flip(x, 0.0),
+        lambda: x.flip(0, 1.0),
+        lambda: T.flip(x, (0, 1.0)),
+        lambda: x.flip([0.0]),
+        lambda: x.roll(1.0),
+        lambda: T.roll(x, 1.0),
+        lambda: x.roll(1, 1.0),
+        lambda: T.roll(x, 1, 1.0),
+        lambda: x.roll([1.0], 0),
+        lambda: x.roll((1, 1.0), (0, 1)),
+        lambda: x.roll(),
+        lambda: x.movedim(0, (1,)),
+        lambda: x.movedim((0,), 1),
+        lambda: x.movedim(0.0, 1),
+        lambda: T.movedim(x, 0.0, 1),
+        lambda: x.movedim([0, 1.0], [1, 0]),
+        lambda: x.movedim(0, None),
+        lambda: x.moveaxis(0.0, 1),
+        lambda: T.moveaxis(x, 0, 1.0),
+        lambda: x.movedim((0, 1), (1.0, 0)),
+        lambda: T.movedim(x, (0, 1), [1.0, 0]),
+        lambda: x.movedim(source=0, destination=1).shape,
+    )
+
+
 # --- user code ---------------------------------------------------------------------------------
 
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import _dtype as D
 from .. import _grad_mode
+from .._numpy_compat import skipped_by_warnings
 from .._tensor import Tensor, _make
 from ..autograd.forward_ad import LINEAR
 from . import _fmath as _fm
@@ -1282,6 +1283,76 @@ _std_mean = defop(
 )
 
 
+_VAR_SIGS = (
+    # torch's three overloads of var/std/var_mean/std_mean as its parser lists them: the
+    # signature, var's and std's out= (the function's), and the parameter counts (method;
+    # function; function of the _mean forms), where an out= the listing does not show counts
+    (
+        "tuple of ints dim, bool unbiased = True, bool keepdim = False",
+        ", *, Tensor out = None",
+        3,
+        5,
+        4,
+    ),
+    (
+        "tuple of ints dim = None, *, Number correction = None, bool keepdim = False",
+        ", Tensor out = None",
+        4,
+        5,
+        5,
+    ),
+    ("bool unbiased = True", "", 1, 2, 2),
+)
+
+
+def _var_parser_error(
+    name: str, method: bool, input: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> TypeError:
+    """torch's parser error for unbiased beside correction, or unbiased=None."""
+    from .shape import parser_got
+
+    n = len(args) + len(kwargs) + (not method)
+    bad = ", ".join(k for k in reversed(kwargs) if k != "dim")
+    lines = ""
+    for sig, out, cm, cf, cfm in _VAR_SIGS:
+        if method:
+            lines += f" * ({sig})\n"
+        else:
+            lines += f" * (Tensor input, {sig}{'' if name.endswith('_mean') else out})\n"
+        count = cm if method else (cfm if name.endswith("_mean") else cf)
+        if count == n and bad:
+            lines += f"      didn't match because some of the keywords were incorrect: {bad}\n"
+        elif count == n and not kwargs:  # torch marks every argument of the positional call
+            marked = ", ".join(f"!{type(a).__name__}!" for a in args)
+            marked = marked if method else f"Tensor, {marked}"
+            lines += (
+                f"      didn't match because some of the arguments have invalid types: ({marked})\n"
+            )
+    got = parser_got(args if method else (input, *args), kwargs, method)
+    return TypeError(
+        f"{name}() received an invalid combination of arguments - got ({got}), but expected "
+        f"one of:\n{lines}"
+    )
+
+
+def _var_checked(name: str, fn: Any, method: bool) -> Any:
+    """fn, refusing unbiased beside correction (and unbiased=None) with torch's parser error."""
+
+    @skipped_by_warnings  # Note [Wrapper frames and warnings]: var's warning names the caller
+    def call(input: Any, *args: Any, **kwargs: Any) -> Any:
+        if kwargs or len(args) > 1:
+            unb = args[1] if len(args) > 1 else kwargs.get("unbiased", False)
+            given = len(args) > 1 or "unbiased" in kwargs
+            if unb is None or (given and "correction" in kwargs):
+                raise _var_parser_error(name, method, input, args, kwargs)
+        return fn(input, *args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    call.__doc__ = fn.__doc__
+    call.__wrapped__ = fn  # type: ignore[attr-defined] # its parameters (_numpy_compat)
+    return call
+
+
 def _var_args(
     name: str, input: Tensor, dim: Any, unbiased: Any, keepdim: bool, correction: Any
 ) -> tuple[tuple[int, ...] | None, float]:
@@ -1657,6 +1728,7 @@ def _count_nonzero_error(
 def _count_nonzero_checked(method: bool) -> Any:
     """count_nonzero, refusing keywords other than dim with torch's parser error."""
 
+    @skipped_by_warnings  # Note [Wrapper frames and warnings]
     def call(input: Any, *args: Any, **kwargs: Any) -> Any:
         if kwargs and builtins.any(k != "dim" for k in kwargs):
             raise _count_nonzero_error(method, input, args, kwargs)
@@ -1791,8 +1863,8 @@ METHODS = {
     "amin": amin,
     "argmax": int_checked("argmax", argmax, "dim", none_ok=True),
     "argmin": int_checked("argmin", argmin, "dim", none_ok=True),
-    "var": var,
-    "std": std,
+    "var": _var_checked("var", var, True),
+    "std": _var_checked("std", std, True),
     "norm": norm,
     "all": all,
     "any": any,
@@ -1813,10 +1885,10 @@ FUNCTIONS = {
     "amin": amin,
     "argmax": argmax,
     "argmin": argmin,
-    "var": var,
-    "std": std,
-    "var_mean": var_mean,
-    "std_mean": std_mean,
+    "var": _var_checked("var", var, False),
+    "std": _var_checked("std", std, False),
+    "var_mean": _var_checked("var_mean", var_mean, False),
+    "std_mean": _var_checked("std_mean", std_mean, False),
     "norm": norm,
     "_linalg_vector_norm": linalg_vector_norm,
     "all": all,

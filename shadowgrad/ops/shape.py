@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from .. import _dtype as D
+from .._numpy_compat import skipped_by_warnings
 from .._tensor import Tensor, _make, warn_once
 from ..autograd import forward_ad as _fwad
 from ..autograd.forward_ad import LINEAR
@@ -140,6 +141,7 @@ def int_checked(name: str, fn: Any, param: str, none_ok: bool = False) -> Any:
     where `none_ok`): torch's parser error for anything else counts it as position 1 (the
     function's position 2)."""
 
+    @skipped_by_warnings  # Note [Wrapper frames and warnings]
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
         if args and type(args[0]) is not int and not (none_ok and args[0] is None):
             args = (int_arg(name, param, 1, args[0]), *args[1:])
@@ -450,6 +452,7 @@ def _squeeze_checked(method: bool) -> Any:
     """squeeze as torch's parser takes it: a dim that is no int nor sequence (None, a float)
     matches none of its three overloads."""
 
+    @skipped_by_warnings  # Note [Wrapper frames and warnings]
     def call(input: Any, *args: Any, **kwargs: Any) -> Any:
         if len(args) == 1 and not kwargs and not isinstance(args[0], (int, tuple, list)):
             a = args[0]
@@ -1608,6 +1611,48 @@ def movedim(input: Tensor, source: Any, destination: Any) -> Tensor:
     return _permute(input, tuple(order))
 
 
+def _movedim_checked(name: str, method: bool) -> Any:
+    """movedim/moveaxis as torch's parser takes them: source and destination both ints or
+    both sequences of ints (its two overloads), with its errors for anything else."""
+
+    def is_int(v: Any) -> bool:
+        return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+
+    @skipped_by_warnings  # Note [Wrapper frames and warnings]
+    def call(input: Any, *args: Any, **kwargs: Any) -> Any:
+        if len(args) == 2 and not kwargs and not (type(args[0]) is int and type(args[1]) is int):
+            src, dst = args
+            seqs = isinstance(src, (tuple, list)) and isinstance(dst, (tuple, list))
+            if seqs and all(not v or is_int(v[0]) for v in args):  # a later float: unpack error
+                from .._creation import check_int_list
+
+                check_int_list(name, "source", (src,), 1 + (not method))
+                check_int_list(name, "destination", (dst,), 2 + (not method))
+            elif not (is_int(src) and is_int(dst)):
+                from .._signatures import _arg_desc
+
+                lead, head = ("", "") if method else ("Tensor, ", "Tensor input, ")
+                descs = [_arg_desc(a) for a in args]
+                ints = ", ".join(
+                    d if is_int(a) else f"!{d}!" for a, d in zip(args, descs, strict=True)
+                )
+                alls = ", ".join(f"!{d}!" for d in descs)
+                why = "      didn't match because some of the arguments have invalid types: "
+                got = ", ".join(type(a).__name__ for a in args)
+                raise TypeError(
+                    f"{name}() received an invalid combination of arguments - got ({lead}{got}), "
+                    f"but expected one of:\n * ({head}int source, int destination)\n{why}"
+                    f"({lead}{ints})\n * ({head}tuple of ints source, tuple of ints "
+                    f"destination)\n{why}({lead}{alls})\n"
+                )
+        return movedim(input, *args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    call.__doc__ = movedim.__doc__
+    call.__wrapped__ = movedim  # type: ignore[attr-defined] # its parameters
+    return call
+
+
 def _repeat_bw(grad: Tensor, repeats: tuple[int, ...], self_sym_sizes: Any) -> Tensor:
     shape = (1,) * (len(repeats) - len(self_sym_sizes)) + tuple(self_sym_sizes)
     pairs: list[int] = []
@@ -1693,6 +1738,41 @@ _flip = defop(
 _NO_DIMS: Any = object()
 
 
+def _int_list_arg(fn: str, param: str, args: tuple[Any, ...], pos: int) -> None:
+    """torch's parser errors for a tuple-of-ints parameter given as varargs or one sequence
+    (a float among them); the all-int call returns at once."""
+    if not all(type(a) is int for a in args):
+        from .._creation import check_int_list
+
+        check_int_list(fn, param, args, pos)
+
+
+def _flip_method(self: Tensor, *dims: Any, **kwargs: Any) -> Tensor:
+    """Tensor.flip: torch's parser errors counting dims as position 1."""
+    if dims:
+        _int_list_arg("flip", "dims", dims, 1)
+    return flip(self, *dims, **kwargs)
+
+
+def _roll_checked(method: bool) -> Any:
+    """roll, with torch's parser errors for shifts or dims that are no ints."""
+
+    @skipped_by_warnings  # Note [Wrapper frames and warnings]
+    def call(input: Any, shifts: Any = _NO_DIMS, dims: Any = None) -> Any:
+        if shifts is _NO_DIMS:
+            raise TypeError('roll() missing 1 required positional arguments: "shifts"')
+        if type(shifts) is not int:
+            _int_list_arg("roll", "shifts", (shifts,), 1 + (not method))
+        if dims is not None and type(dims) is not int:
+            _int_list_arg("roll", "dims", (dims,), 2 + (not method))
+        return roll(input, shifts, dims)
+
+    call.__name__ = call.__qualname__ = "roll"
+    call.__doc__ = roll.__doc__
+    call.__wrapped__ = roll  # type: ignore[attr-defined] # its parameters
+    return call
+
+
 def flip(input: Tensor, *dims: Any, **kwargs: Any) -> Tensor:
     """Mirrors `torch.flip` (`dims` given by position, or by name as `dims=`)."""
     if kwargs:
@@ -1705,6 +1785,7 @@ def flip(input: Tensor, *dims: Any, **kwargs: Any) -> Tensor:
             raise TypeError(f"flip() got an unexpected keyword argument '{next(iter(kwargs))}'")
     if not dims:
         raise TypeError('flip() missing 1 required positional arguments: "dims"')
+    _int_list_arg("flip", "dims", dims, 2)
     if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
         dims = tuple(dims[0])
     from ._util import wrap_dims
@@ -1900,6 +1981,7 @@ def _tensor_split_checked(method: bool) -> Any:
             return isinstance(v, (tuple, list)) and all(is_int(i) for i in v)
         return isinstance(v, Tensor)
 
+    @skipped_by_warnings  # Note [Wrapper frames and warnings]
     def call(input: Any, *args: Any, **kwargs: Any) -> Any:
         if not kwargs and len(args) == 1 and type(args[0]) is int:
             return tensor_split(input, args[0])
@@ -2200,6 +2282,10 @@ _NEW = {
 METHODS.update(_NEW)
 METHODS["broadcast_to"] = _broadcast_to_method
 METHODS["chunk"] = int_checked("chunk", chunk, "chunks")
+METHODS["flip"] = _flip_method
+METHODS["roll"] = _roll_checked(True)
+METHODS["movedim"] = _movedim_checked("movedim", True)
+METHODS["moveaxis"] = _movedim_checked("moveaxis", True)
 METHODS["tensor_split"] = _tensor_split_checked(True)
 
 
@@ -2215,7 +2301,16 @@ def _tile_method(self: Tensor, *dims: Any, **kwargs: Any) -> Tensor:
 
 
 METHODS.update({"repeat": repeat, "tile": _tile_method, "unbind": unbind})
-FUNCTIONS.update({**_NEW, "unflatten": unflatten, "tensor_split": _tensor_split_checked(False)})
+FUNCTIONS.update(
+    {
+        **_NEW,
+        "unflatten": unflatten,
+        "tensor_split": _tensor_split_checked(False),
+        "roll": _roll_checked(False),
+        "movedim": _movedim_checked("movedim", False),
+        "moveaxis": _movedim_checked("moveaxis", False),
+    }
+)
 FUNCTIONS.update(
     {
         "tile": tile,

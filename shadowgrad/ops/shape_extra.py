@@ -46,6 +46,50 @@ def _int_repeats(t: Tensor, what: str) -> np.ndarray:
     return a.astype(np.int64)
 
 
+def _repeat_interleave_error(
+    method: bool, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> TypeError:
+    """torch's parser error for repeats that are neither an int nor a Tensor (a float, a
+    list), or a dim that is no int."""
+    tail = "int dim = None, *, int output_size = None"
+    if method:
+        lines = f" * (Tensor repeats, {tail})\n * (int repeats, {tail})\n"
+    else:
+        lines = (
+            f" * (Tensor input, Tensor repeats, {tail})\n * (Tensor repeats, *, int output_size "
+            "= None)\n"
+        )
+        if len(args) == 3 and not kwargs:  # the one overload taking three: each marked
+            marked = ", ".join(
+                f"!{type(a).__name__}!" if i else "Tensor" for i, a in enumerate(args)
+            )
+            lines += (
+                f"      didn't match because some of the arguments have invalid types: ({marked})\n"
+            )
+        lines += f" * (Tensor input, int repeats, {tail})\n"
+    got = S.parser_got(args, kwargs, method)
+    return TypeError(
+        f"repeat_interleave() received an invalid combination of arguments - got ({got}), but "
+        f"expected one of:\n{lines}"
+    )
+
+
+def _repeat_interleave_method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """Tensor.repeat_interleave: torch's parser error in the method's wording."""
+
+    def is_int(v: Any) -> bool:
+        return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+
+    reps = args[0] if args else kwargs.get("repeats")
+    dim = args[1] if len(args) > 1 else kwargs.get("dim")
+    size = kwargs.get("output_size")
+    if not (isinstance(reps, Tensor) or is_int(reps)) or not (dim is None or is_int(dim)):
+        raise _repeat_interleave_error(True, args, kwargs)
+    if not (size is None or is_int(size)):
+        raise _repeat_interleave_error(True, args, kwargs)
+    return repeat_interleave(self, *args, **kwargs)
+
+
 def repeat_interleave(
     input: Tensor,
     repeats: Any = None,
@@ -79,10 +123,8 @@ def repeat_interleave(
         idx = _repeats_index(_int_repeats(_make(r), "repeat_interleave_cpu"), output_size)
         return index_select(x, d, _make(idx))
     if isinstance(repeats, bool) or not isinstance(repeats, (int, np.integer)):
-        raise TypeError(
-            "repeat_interleave() received an invalid combination of arguments - got "
-            f"(Tensor, {type(repeats).__name__})"
-        )
+        args = (input, repeats) if dim is None else (input, repeats, dim)
+        raise _repeat_interleave_error(False, args, {})
     reps = int(repeats)
     if reps < 0:
         raise RuntimeError("Repeats must be non-negative")
@@ -2061,10 +2103,12 @@ def empty_permuted(
     return _creation._finish(phys, requires_grad)
 
 
+_repeat_interleave_method.__wrapped__ = repeat_interleave  # type: ignore[attr-defined]
 METHODS: dict[str, Any] = {
     "renorm": renorm,
     "renorm_": renorm_,
     **_BOTH,
+    "repeat_interleave": _repeat_interleave_method,
     "unfold": unfold,
     "put_": make_inplace(put),
     "index_reduce_": make_inplace(index_reduce),

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from .. import _dtype as D
+from .._numpy_compat import skipped_by_warnings
 from .._tensor import Tensor
 from ._util import wrap_dim
 from .reduction import _defselect, _evenly_distribute, _select
@@ -190,6 +191,7 @@ def _stable_error(
 def _stable_checked(name: str, fn: Any, method: bool) -> Any:
     """fn, refusing `stable=` with a positional dim or descending as torch's parser does."""
 
+    @skipped_by_warnings  # Note [Wrapper frames and warnings]
     def call(input: Any, *args: Any, **kwargs: Any) -> Any:
         if args and ("stable" in kwargs or len(args) > 2):
             raise _stable_error(name, method, input, args, kwargs)
