@@ -1118,11 +1118,11 @@ def prog_tts_format_and_fstrings(T: Any) -> Any:
         format(T.tensor(True)),
         raises(lambda: f"{v:.2f}"),
         f"{T.tensor(1.5, requires_grad=True):.1f}",
-        "%.3f" % s,
-        "%d" % i,
-        raises(lambda: "%d" % v),
+        "%.3f" % s,  # noqa: UP031 - the %-operator converts the tensor itself
+        "%d" % i,  # noqa: UP031
+        raises(lambda: "%d" % v),  # noqa: UP031
         str(T.tensor(2.5, dtype=T.float64)),
-        "{:>8}".format(str(i)),
+        "{:>8}".format(str(i)),  # noqa: UP032
     )
 
 
@@ -1566,7 +1566,7 @@ def prog_tts_setitem_on_leaf_and_views_autograd(T: Any) -> Any:
     return e, y, y.grad_fn, x.grad, v.grad_fn, w.grad
 
 
-# --- numpy interop ---------------------------------------------------------------------------------
+# --- numpy interop --------------------------------------------------------------------------------
 
 
 @program()
@@ -1637,7 +1637,7 @@ def prog_tts_numpy_shares_and_resolves(T: Any) -> Any:
     )
 
 
-# --- repr / str ------------------------------------------------------------------------------------
+# --- repr / str -----------------------------------------------------------------------------------
 
 
 @program()
@@ -1766,7 +1766,7 @@ def prog_tts_set_with_storage_then_grad_and_version(T: Any) -> Any:
     return t, t.shape, t.stride(), t.storage_offset(), t.grad, t.requires_grad, t.is_leaf
 
 
-# --- serialization ----------------------------------------------------------------------------------
+# --- serialization --------------------------------------------------------------------------------
 
 
 def _round_trip(T: Any, obj: Any, **kw: Any) -> Any:
@@ -1906,7 +1906,7 @@ def prog_tts_deepcopy_memo_and_parameters(T: Any) -> Any:
     )
 
 
-# --- requires_grad / hooks more ----------------------------------------------------------------------
+# --- requires_grad / hooks more -------------------------------------------------------------------
 
 
 @program()
@@ -2017,7 +2017,7 @@ def prog_tts_masked_fill_value_gradients(T: Any) -> Any:
     return y, y.grad_fn, x.grad, v.grad, w.grad_fn, z.grad
 
 
-# --- where / clamp more ------------------------------------------------------------------------------
+# --- where / clamp more ---------------------------------------------------------------------------
 
 
 @program()
@@ -2223,8 +2223,8 @@ def prog_tts_iteration_makes_unbind_views(T: Any) -> Any:
         items[0],
         items[0]._base is y if False else items[0].is_contiguous(),
         [tuple(r.shape) for r in rows],
-        list(T.tensor([[1, 2]]))[0].stride(),
-        list(zip(T.tensor([1, 2]), T.tensor([3, 4]))),
+        next(iter(T.tensor([[1, 2]]))).stride(),
+        list(zip(T.tensor([1, 2]), T.tensor([3, 4]), strict=True)),
         dict(enumerate(T.tensor([5, 6]))),
     )
 
@@ -2241,10 +2241,10 @@ def prog_tts_size_object_behaviour(T: Any) -> Any:
         s[1:],
         type(s[1:]).__name__,
         type(s[0]).__name__,
-        s + (5,),
-        type(s + (5,)).__name__,
-        (1,) + s,
-        type((1,) + s).__name__,
+        s + (5,),  # noqa: RUF005 - Size.__add__ itself
+        type(s + (5,)).__name__,  # noqa: RUF005
+        (1,) + s,  # noqa: RUF005
+        type((1,) + s).__name__,  # noqa: RUF005
         s == (2, 3, 4),
         s == [2, 3, 4],
         s == T.Size([2, 3, 4]),
@@ -2344,7 +2344,7 @@ def prog_tts_default_dtype_changes(T: Any) -> Any:
     return out
 
 
-# --- view(dtype), element sizes ----------------------------------------------------------------------
+# --- view(dtype), element sizes -------------------------------------------------------------------
 
 
 @program()
@@ -2393,7 +2393,7 @@ def prog_tts_storage_typed_and_deprecation(T: Any) -> Any:
     )
 
 
-# --- device / cuda errors on a CPU build -----------------------------------------------------------
+# --- device / cuda errors on a CPU build ----------------------------------------------------------
 
 
 @program()
@@ -2423,7 +2423,7 @@ def prog_tts_cuda_requests_on_cpu_build(T: Any) -> Any:
     )
 
 
-# --- copy_ more ------------------------------------------------------------------------------------
+# --- copy_ more -----------------------------------------------------------------------------------
 
 
 @program()
@@ -2461,7 +2461,7 @@ def prog_tts_copy_non_blocking_and_version(T: Any) -> Any:
     return r is x, x._version - v0, raises(lambda: x.copy_(T.ones(3), foo=True))
 
 
-# --- tolist / item on non-contiguous and odd shapes -------------------------------------------------
+# --- tolist / item on non-contiguous and odd shapes -----------------------------------------------
 
 
 @program()
@@ -2483,7 +2483,7 @@ def prog_tts_tolist_layouts(T: Any) -> Any:
     )
 
 
-# --- requires_grad_ and factories' requires_grad ---------------------------------------------------
+# --- requires_grad_ and factories' requires_grad --------------------------------------------------
 
 
 @program()
@@ -2508,7 +2508,7 @@ def prog_tts_factories_requires_grad_flags(T: Any) -> Any:
     )
 
 
-# --- deepcopy / pickle with hooks and attributes -------------------------------------------------------
+# --- deepcopy / pickle with hooks and attributes --------------------------------------------------
 
 
 @program()
@@ -2558,7 +2558,7 @@ def prog_tts_pickle_integer_complex_and_empty(T: Any) -> Any:
     return out
 
 
-# --- save / load more ------------------------------------------------------------------------------------
+# --- save / load more -----------------------------------------------------------------------------
 
 
 @program()
@@ -2584,7 +2584,7 @@ def prog_tts_load_map_location_forms(T: Any) -> Any:
     buf = io.BytesIO()
     T.save([T.ones(2), T.zeros(1, dtype=T.int64)], buf)
     out = []
-    for loc in ("cpu", T.device("cpu"), {"cpu": "cpu"}, lambda s, l: s, None):
+    for loc in ("cpu", T.device("cpu"), {"cpu": "cpu"}, lambda s, loc: s, None):
         buf.seek(0)
         r = T.load(buf, map_location=loc)
         out.append([(t.dtype, t.device, t.tolist()) for t in r])
@@ -2633,7 +2633,7 @@ def prog_tts_weights_only_load_rejects_and_allows(T: Any) -> Any:
     return ok, type(ok["od"]).__name__, type(r).__name__, getattr(r, "type", None)
 
 
-# --- where / masked_fill on special values --------------------------------------------------------------
+# --- where / masked_fill on special values --------------------------------------------------------
 
 
 @program()
@@ -2669,7 +2669,7 @@ def prog_tts_masked_fill_special_values(T: Any) -> Any:
     )
 
 
-# --- clamp / nan_to_num dtypes -----------------------------------------------------------------------------
+# --- clamp / nan_to_num dtypes --------------------------------------------------------------------
 
 
 @program()
@@ -2709,7 +2709,7 @@ def prog_tts_nan_to_num_integer_and_default_limits(T: Any) -> Any:
     )
 
 
-# --- backward() from the Tensor API ---------------------------------------------------------------------
+# --- backward() from the Tensor API ---------------------------------------------------------------
 
 
 @program()
@@ -2756,7 +2756,7 @@ def prog_tts_grad_access_on_non_leaf_warns(T: Any) -> Any:
     return g, gx, d, [normalize_message(str(i.message))[:90] for i in w]
 
 
-# --- as_strided / empty_strided ------------------------------------------------------------------------
+# --- as_strided / empty_strided -------------------------------------------------------------------
 
 
 @program()
@@ -2794,7 +2794,7 @@ def prog_tts_as_strided_autograd(T: Any) -> Any:
     return y, y.grad_fn, x.grad, z.grad, o.grad_fn
 
 
-# --- memory format via to() ---------------------------------------------------------------------------
+# --- memory format via to() -----------------------------------------------------------------------
 
 
 @program()
@@ -2820,7 +2820,7 @@ def prog_tts_to_memory_format(T: Any) -> Any:
     )
 
 
-# --- share_memory_ / pin_memory -----------------------------------------------------------------------
+# --- share_memory_ / pin_memory -------------------------------------------------------------------
 
 
 @program()
@@ -2838,7 +2838,7 @@ def prog_tts_share_and_pin_memory(T: Any) -> Any:
     )
 
 
-# --- is_nonzero / is_same_size / dim_order ------------------------------------------------------------
+# --- is_nonzero / is_same_size / dim_order --------------------------------------------------------
 
 
 @program()
@@ -2865,7 +2865,7 @@ def prog_tts_small_predicates(T: Any) -> Any:
     )
 
 
-# --- repr of special values ----------------------------------------------------------------------------
+# --- repr of special values -----------------------------------------------------------------------
 
 
 @program()
@@ -2889,7 +2889,7 @@ def prog_tts_repr_special_values(T: Any) -> Any:
     ]
 
 
-# --- tensor() construction from tensors ----------------------------------------------------------------
+# --- tensor() construction from tensors -----------------------------------------------------------
 
 
 @program()
@@ -2931,7 +2931,7 @@ def prog_tts_new_tensor_requires_grad_and_dtype(T: Any) -> Any:
     )
 
 
-# --- apply_ / map_ / map2_ -------------------------------------------------------------------------------
+# --- apply_ / map_ / map2_ ------------------------------------------------------------------------
 
 
 @program()
