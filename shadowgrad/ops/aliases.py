@@ -499,7 +499,6 @@ def resize_(self: Tensor, *sizes: Any, memory_format: Any = None) -> Tensor:
 def _resize_to_format(self: Tensor, shape: tuple[int, ...], fmt: Any) -> Tensor:
     """resize_ to shape, then restrided to fmt (channels_last(_3d)) over the same elements."""
     from .._formats import _order
-
     from .._tensor import _storage_root
 
     n = math.prod(shape)
