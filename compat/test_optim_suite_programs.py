@@ -1189,6 +1189,33 @@ def prog_osp_onecycle_variants(T: Any) -> Any:
 
 
 @program()
+def prog_osp_momentum_cycling_on_tensor_betas_and_lr(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    out = {}
+    for name, mk in {
+        "onecycle": lambda o: S.OneCycleLR(o, 0.1, total_steps=5),
+        "cyclic": lambda o: S.CyclicLR(o, 0.01, 0.1, step_size_up=2, base_momentum=0.8),
+    }.items():
+
+        def run(mk=mk) -> Any:
+            w = T.nn.Parameter(T.ones(2))
+            opt = T.optim.Adam([w], lr=T.tensor(0.01), betas=(T.tensor(0.9), T.tensor(0.99)))
+            b0 = opt.param_groups[0]["betas"][0]
+            sched = mk(opt)
+            seen = []
+            for _ in range(3):
+                w.grad = T.ones(2)
+                opt.step()
+                sched.step()
+                g = opt.param_groups[0]
+                seen.append((g["lr"], g["betas"], type(g["betas"][0]).__name__))
+            return seen, g["betas"][0] is b0, w.detach(), _sd(sched)
+
+        out[name] = raises(run)
+    return out
+
+
+@program()
 def prog_osp_warm_restarts_epoch_forms(T: Any) -> Any:
     S = T.optim.lr_scheduler
     opt = _opt2(T)

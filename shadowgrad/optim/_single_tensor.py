@@ -21,6 +21,7 @@ __all__ = [
     "check_lr",
     "check_nonneg",
     "decay",
+    "float_betas",
     "grads",
     "params_with_grad",
     "scalar",
@@ -46,6 +47,17 @@ def check_betas(betas: Any) -> None:
     for i in (0, 1):
         if not 0.0 <= betas[i] < 1.0:
             raise ValueError(f"Invalid beta parameter at index {i}: {betas[i]}")
+
+
+def float_betas(group: dict[str, Any]) -> tuple[float, float]:
+    """The group's betas as numbers: each may be a Tensor (given so, or set by a scheduler
+    that cycles momentum: OneCycleLR and CyclicLR write a float beta1 beside a Tensor beta2)."""
+    beta1, beta2 = group["betas"]
+    if type(beta1) is not float:
+        beta1 = float(beta1)
+    if type(beta2) is not float:
+        beta2 = float(beta2)
+    return beta1, beta2
 
 
 def decay(

@@ -16,6 +16,7 @@ from ._single_tensor import (
     check_betas,
     check_nonneg,
     decay,
+    float_betas,
     scalar,
     upgrade_groups,
 )
@@ -134,9 +135,7 @@ class Adam(Optimizer):
             if group["differentiable"]:
                 _differentiable.adam(self, group)
                 continue
-            beta1, beta2 = group["betas"]
-            if type(beta1) is not float:  # Tensor betas
-                beta1, beta2 = float(beta1), float(beta2)
+            beta1, beta2 = float_betas(group)
             lr = float(group["lr"])
             wd = group["weight_decay"]
             eps = group["eps"]

@@ -9,7 +9,16 @@ import numpy as np
 
 from .._creation import zeros_like
 from . import _differentiable
-from ._single_tensor import check_betas, check_lr, check_nonneg, grads, scalar, tick, upgrade_groups
+from ._single_tensor import (
+    check_betas,
+    check_lr,
+    check_nonneg,
+    float_betas,
+    grads,
+    scalar,
+    tick,
+    upgrade_groups,
+)
 from .optimizer import Optimizer, arr, fma, lerp, write_param
 
 __all__ = ["Adamax"]
@@ -68,7 +77,7 @@ class Adamax(Optimizer):
             if group["differentiable"]:
                 _differentiable.adamax(self, group, self._init_state)
                 continue
-            beta1, beta2 = group["betas"]
+            beta1, beta2 = float_betas(group)
             lr = float(group["lr"])
             wd = group["weight_decay"]
             for p, state, grad, param in grads(self, group, self._init_state):

@@ -15,6 +15,7 @@ from ._single_tensor import (
     check_lr,
     check_nonneg,
     decay,
+    float_betas,
     grads,
     scalar,
     tick,
@@ -90,7 +91,7 @@ class NAdam(Optimizer):
             if group["differentiable"]:
                 _differentiable.nadam(self, group, self._init_state)
                 continue
-            beta1, beta2 = group["betas"]
+            beta1, beta2 = float_betas(group)
             lr = float(group["lr"])
             wd = group["weight_decay"]
             psi = group["momentum_decay"]

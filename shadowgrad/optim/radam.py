@@ -14,6 +14,7 @@ from ._single_tensor import (
     check_lr,
     check_nonneg,
     decay,
+    float_betas,
     grads,
     scalar,
     tick,
@@ -85,7 +86,7 @@ class RAdam(Optimizer):
             if group["differentiable"]:
                 _differentiable.radam(self, group, self._init_state)
                 continue
-            beta1, beta2 = group["betas"]
+            beta1, beta2 = float_betas(group)
             lr = float(group["lr"])
             wd = group["weight_decay"]
             for p, state, grad, param in grads(self, group, self._init_state):
