@@ -142,6 +142,30 @@ def prog_osp_adam_tensor_lr_and_betas(T: Any) -> Any:
 
 
 @program()
+def prog_osp_tensor_hyperparameters_everywhere(T: Any) -> Any:
+    """0-dim tensors for hyper-parameters other than lr (a user's `T.tensor(0.9)` or a value
+    read back from a tensor): betas for the Adam family, weight_decay, momentum, alpha, rho."""
+    t = T.tensor
+    cfgs = [
+        ("Adamax", {"lr": 0.01, "betas": (t(0.8), t(0.9))}),
+        ("NAdam", {"lr": 0.01, "betas": (t(0.8), t(0.9))}),
+        ("RAdam", {"lr": 0.01, "betas": (t(0.8), t(0.9))}),
+        ("AdamW", {"lr": 0.01, "betas": (t(0.8), t(0.9)), "weight_decay": t(0.1)}),
+        ("SGD", {"lr": 0.01, "momentum": t(0.9), "weight_decay": t(0.1)}),
+        ("Adam", {"lr": 0.01, "weight_decay": t(0.1)}),
+        ("RMSprop", {"lr": 0.01, "alpha": t(0.9), "momentum": t(0.5)}),
+        ("Adadelta", {"rho": t(0.8), "weight_decay": t(0.1)}),
+        ("Adagrad", {"lr": 0.1, "lr_decay": t(0.1), "weight_decay": t(0.1)}),
+        ("ASGD", {"lr": 0.01, "lambd": t(1e-3), "weight_decay": t(0.1)}),
+    ]
+    out = {}
+    for name, kw in cfgs:
+        cls = getattr(T.optim, name)
+        out[name] = raises(lambda c=cls, k=kw: _train(T, lambda ps: c(ps, **k), complex_=False))
+    return out
+
+
+@program()
 def prog_osp_adamw_option_matrix(T: Any) -> Any:
     cfgs = [
         {"lr": 0.01},

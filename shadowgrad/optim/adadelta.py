@@ -11,7 +11,7 @@ import numpy as np
 from .._creation import zeros_like
 from . import _differentiable
 from ._single_tensor import check_lr, check_nonneg, grads, scalar, tick, upgrade_groups
-from .optimizer import Optimizer, arr, fma, write_param
+from .optimizer import Optimizer, arr, fma, num, write_param
 
 __all__ = ["Adadelta"]
 
@@ -71,7 +71,7 @@ class Adadelta(Optimizer):
                 _differentiable.adadelta(self, group, self._init_state)
                 continue
             lr = float(group["lr"])
-            rho, eps, wd = group["rho"], group["eps"], group["weight_decay"]
+            rho, eps, wd = (num(group[k]) for k in ("rho", "eps", "weight_decay"))
             for p, state, grad, param in grads(self, group, self._init_state):
                 tick(state)
                 if wd != 0:

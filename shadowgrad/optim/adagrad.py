@@ -13,7 +13,7 @@ from .._grad_mode import no_grad
 from .._tensor import Tensor
 from . import _differentiable
 from ._single_tensor import scalar, upgrade_groups
-from .optimizer import Optimizer, arr, check_fused, fma, fused_dtype_check, write_param
+from .optimizer import Optimizer, arr, check_fused, fma, fused_dtype_check, num, write_param
 
 __all__ = ["Adagrad"]
 
@@ -116,7 +116,7 @@ class Adagrad(Optimizer):
                 _differentiable.adagrad(self, group)
                 continue
             lr = float(group["lr"])
-            wd = group["weight_decay"]
+            wd = num(group["weight_decay"])
             for p in group["params"]:
                 if p.grad is None:
                     continue
@@ -130,9 +130,9 @@ class Adagrad(Optimizer):
                     grad = -grad
                 if wd != 0:
                     grad = fma(wd, param, grad)
-                clr = lr / (1 + (step - 1) * group["lr_decay"])
+                clr = lr / (1 + (step - 1) * num(group["lr_decay"]))
                 state_sum = arr(state["sum"])
                 state_sum[...] = fma(1 * grad, grad, state_sum)
-                std = np.sqrt(state_sum) + group["eps"]
+                std = np.sqrt(state_sum) + num(group["eps"])
                 write_param(p, param + ((-clr) * grad) / std)
         return loss

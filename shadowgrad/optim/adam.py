@@ -28,6 +28,7 @@ from .optimizer import (
     fma,
     fused_dtype_check,
     lerp,
+    num,
     write_param,
 )
 
@@ -137,8 +138,8 @@ class Adam(Optimizer):
                 continue
             beta1, beta2 = float_betas(group)
             lr = float(group["lr"])
-            wd = group["weight_decay"]
-            eps = group["eps"]
+            wd = num(group["weight_decay"])
+            eps = num(group["eps"])
             for p in group["params"]:
                 if p.grad is None:
                     continue

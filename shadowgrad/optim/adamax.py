@@ -19,7 +19,7 @@ from ._single_tensor import (
     tick,
     upgrade_groups,
 )
-from .optimizer import Optimizer, arr, fma, lerp, write_param
+from .optimizer import Optimizer, arr, fma, lerp, num, write_param
 
 __all__ = ["Adamax"]
 
@@ -79,7 +79,7 @@ class Adamax(Optimizer):
                 continue
             beta1, beta2 = float_betas(group)
             lr = float(group["lr"])
-            wd = group["weight_decay"]
+            wd = num(group["weight_decay"])
             for p, state, grad, param in grads(self, group, self._init_state):
                 step = tick(state)
                 if wd != 0:
@@ -87,7 +87,7 @@ class Adamax(Optimizer):
                 exp_avg = arr(state["exp_avg"])
                 exp_inf = arr(state["exp_inf"])
                 exp_avg[...] = lerp(exp_avg, grad, 1 - beta1)
-                exp_inf[...] = np.maximum(exp_inf * beta2, np.abs(grad) + group["eps"])
+                exp_inf[...] = np.maximum(exp_inf * beta2, np.abs(grad) + num(group["eps"]))
                 clr = lr / (1 - beta1**step)
                 write_param(p, param + ((-clr) * exp_avg) / exp_inf)
         return loss

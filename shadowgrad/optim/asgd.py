@@ -9,7 +9,7 @@ from .._creation import as_tensor, zeros_like
 from .._grad_mode import no_grad
 from . import _differentiable
 from ._single_tensor import check_lr, check_nonneg, grads, scalar, tick, upgrade_groups
-from .optimizer import Optimizer, arr, fma, write_param
+from .optimizer import Optimizer, arr, fma, num, write_param
 
 __all__ = ["ASGD"]
 
@@ -59,10 +59,10 @@ class ASGD(Optimizer):
         for group in self.param_groups:
             lr = float(group["lr"])
             lambd, alpha, t0, wd = (
-                group["lambd"],
-                group["alpha"],
-                group["t0"],
-                group["weight_decay"],
+                num(group["lambd"]),
+                num(group["alpha"]),
+                num(group["t0"]),
+                num(group["weight_decay"]),
             )
 
             def init(p: Any, state: dict[str, Any], lr: float = lr) -> None:

@@ -21,7 +21,7 @@ from ._single_tensor import (
     tick,
     upgrade_groups,
 )
-from .optimizer import Optimizer, arr, fma, lerp, write_param
+from .optimizer import Optimizer, arr, fma, lerp, num, write_param
 
 __all__ = ["NAdam"]
 
@@ -93,8 +93,8 @@ class NAdam(Optimizer):
                 continue
             beta1, beta2 = float_betas(group)
             lr = float(group["lr"])
-            wd = group["weight_decay"]
-            psi = group["momentum_decay"]
+            wd = num(group["weight_decay"])
+            psi = num(group["momentum_decay"])
             for p, state, grad, param in grads(self, group, self._init_state):
                 step = tick(state)
                 bias_correction2 = 1 - beta2**step
@@ -110,7 +110,7 @@ class NAdam(Optimizer):
                 exp_avg_sq = arr(state["exp_avg_sq"])
                 exp_avg[...] = lerp(exp_avg, grad, 1 - beta1)
                 exp_avg_sq[...] = fma((1 - beta2) * grad, grad, exp_avg_sq * beta2)
-                denom = np.sqrt(exp_avg_sq / bias_correction2) + group["eps"]
+                denom = np.sqrt(exp_avg_sq / bias_correction2) + num(group["eps"])
                 param = param + ((-lr * (1.0 - mu) / (1.0 - mu_product)) * grad) / denom
                 coef = (-lr * mu_next) / (1.0 - mu_product_next)
                 write_param(p, param + (coef * exp_avg) / denom)

@@ -170,6 +170,12 @@ def like(value: np.ndarray, t: Tensor) -> np.ndarray:
     return value
 
 
+def num(value: Any) -> Any:
+    """A hyper-parameter as a number: a 0-dim tensor given for one (torch's kernels take it as
+    a Scalar) gives its value."""
+    return value.item() if isinstance(value, Tensor) else value
+
+
 def write_param(param: Tensor, value: np.ndarray) -> None:
     """Store a new value into a parameter in place. See Note [Optimizer arithmetic]."""
     with no_grad():

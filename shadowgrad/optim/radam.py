@@ -20,7 +20,7 @@ from ._single_tensor import (
     tick,
     upgrade_groups,
 )
-from .optimizer import Optimizer, arr, fma, lerp, write_param
+from .optimizer import Optimizer, arr, fma, lerp, num, write_param
 
 __all__ = ["RAdam"]
 
@@ -88,7 +88,7 @@ class RAdam(Optimizer):
                 continue
             beta1, beta2 = float_betas(group)
             lr = float(group["lr"])
-            wd = group["weight_decay"]
+            wd = num(group["weight_decay"])
             for p, state, grad, param in grads(self, group, self._init_state):
                 step = tick(state)
                 param, grad = decay(group, lr, wd, param, grad)
@@ -103,7 +103,7 @@ class RAdam(Optimizer):
                 rho_inf = 2 / (1 - beta2) - 1
                 rho_t = rho_inf - 2 * step * (beta2**step) / bias_correction2
                 if rho_t > 5.0:
-                    adaptive = (bias_correction2**0.5) / (np.sqrt(exp_avg_sq) + group["eps"])
+                    adaptive = (bias_correction2**0.5) / (np.sqrt(exp_avg_sq) + num(group["eps"]))
                     rect = (
                         (rho_t - 4)
                         * (rho_t - 2)

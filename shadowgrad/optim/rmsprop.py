@@ -13,7 +13,7 @@ from .._grad_mode import no_grad
 from .._tensor import Tensor
 from . import _differentiable
 from ._single_tensor import capturable_error, scalar, upgrade_groups
-from .optimizer import Optimizer, arr, fma, lerp, write_param
+from .optimizer import Optimizer, arr, fma, lerp, num, write_param
 
 __all__ = ["RMSprop"]
 
@@ -95,10 +95,10 @@ class RMSprop(Optimizer):
                 _differentiable.rmsprop(self, group)
                 continue
             lr = float(group["lr"])
-            alpha = group["alpha"]
-            eps = group["eps"]
-            wd = group["weight_decay"]
-            momentum = group["momentum"]
+            alpha = num(group["alpha"])
+            eps = num(group["eps"])
+            wd = num(group["weight_decay"])
+            momentum = num(group["momentum"])
             for p in group["params"]:
                 if p.grad is None:
                     continue

@@ -10,7 +10,7 @@ from .._grad_mode import no_grad
 from .._tensor import Tensor
 from ..autograd.forward_ad import _STATE as _FW
 from . import _differentiable
-from .optimizer import Optimizer, arr, check_fused, check_fused_param, fma, like
+from .optimizer import Optimizer, arr, check_fused, check_fused_param, fma, like, num
 
 __all__ = ["SGD"]
 
@@ -78,9 +78,9 @@ class SGD(Optimizer):
                 _differentiable.sgd(self, group)
                 continue
             lr = float(group["lr"])
-            wd = group["weight_decay"]
-            momentum = group["momentum"]
-            dampening = group["dampening"]
+            wd = num(group["weight_decay"])
+            momentum = num(group["momentum"])
+            dampening = num(group["dampening"])
             # torch's foreach SGD adds the nesterov term into the gradients themselves
             # (`_foreach_add_(device_grads, bufs, alpha=momentum)`) when neither maximize nor
             # weight decay has replaced them by new tensors: p.grad changes in place
