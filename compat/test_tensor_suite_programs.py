@@ -3012,6 +3012,40 @@ def prog_tts_integer_division_and_shift_edges(T: Any) -> Any:
     )
 
 
+@program()
+def prog_tts_memory_format_and_type_argument_types(T: Any) -> Any:
+    x = T.zeros(2, 2)
+    return (
+        raises(lambda: x.type(1)),
+        raises(lambda: x.type([1])),
+        raises(lambda: x.clone(memory_format=1)),
+        raises(lambda: T.clone(x, memory_format="x")),
+        raises(lambda: x.is_contiguous(memory_format=1)),
+        x.is_contiguous(memory_format=T.contiguous_format),
+        x.clone(memory_format=T.preserve_format).stride(),
+    )
+
+
+@program()
+def prog_tts_as_strided_inplace(T: Any) -> Any:
+    z = T.arange(6.0)
+    v0 = z._version
+    r = z.as_strided_((2,), (2,), 1)
+    w = T.arange(6.0)[2:]
+    w.as_strided_((2,), (1,))
+    return (
+        r is z,
+        z,
+        z._version - v0,
+        z.storage_offset(),
+        z.stride(),
+        w,
+        w.storage_offset(),
+        raises(lambda: T.arange(6.0).as_strided_((7,), (1,))),
+        raises(lambda: T.zeros(2, requires_grad=True).as_strided_((1,), (1,))),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

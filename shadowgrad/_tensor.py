@@ -604,7 +604,13 @@ class Tensor:
         if memory_format is None:
             return bool(self._data.flags.c_contiguous)
         from ._formats import has_format
+        from ._formats import memory_format as format_type
 
+        if not isinstance(memory_format, format_type):
+            raise TypeError(
+                "is_contiguous(): argument 'memory_format' must be torch.memory_format, not "
+                f"{type(memory_format).__name__}"
+            )
         try:
             return has_format(self._data, memory_format)
         except RuntimeError:
@@ -807,6 +813,21 @@ class Tensor:
         self._bump()
         return self
 
+    def as_strided_(self, size: Any, stride: Any, storage_offset: Any = None) -> Tensor:
+        """Mirrors `torch.Tensor.as_strided_`: self restrided over its own storage (from its
+        storage offset unless given).
+
+        Differences: a non-leaf requiring grad raises (torch records AsStridedBackward1)."""
+        if self._grad_fn is not None and _STATE.grad:
+            raise NotImplementedError(
+                "shadowgrad: as_strided_ on a tensor with a grad_fn is not supported; use "
+                "as_strided (out of place)"
+            )
+        off = self.storage_offset() if storage_offset is None else storage_offset
+        with _grad_mode.no_grad():
+            self.as_strided(size, stride, off)  # type: ignore[attr-defined] # torch's checks
+        return self.set_(self.untyped_storage(), off, size, stride)
+
     def type(self, dtype: Any = None, non_blocking: bool = False) -> Any:
         if dtype is None:
             return self.dtype._legacy
@@ -825,6 +846,8 @@ class Tensor:
                 raise ValueError(f"invalid type: '{dtype}'")
         elif isinstance(getattr(dtype, "dtype", None), D.dtype):
             dtype = dtype.dtype  # a legacy type: torch.DoubleTensor
+        elif not isinstance(dtype, D.dtype):
+            raise TypeError("dtype must be a type, str, or dtype object")
         return self.to(dtype)
 
     # --- conversion to Python and numpy --------------------------------------------------

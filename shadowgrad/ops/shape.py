@@ -983,6 +983,11 @@ clone_op = defop(
 
 def clone(input: Tensor, *, memory_format: Any = None) -> Tensor:
     """Mirrors `torch.clone` (preserve_format by default: a dense input's strides)."""
+    if memory_format is not None and not isinstance(memory_format, _formats().memory_format):
+        raise TypeError(
+            "clone(): argument 'memory_format' must be torch.memory_format, not "
+            f"{type(memory_format).__name__}"
+        )
     out = _formats().like_layout(clone_op(input), input, memory_format)
     if input._inf and not out._inf:
         # torch clones an inference tensor outside the mode by copy_ into a new tensor, so
