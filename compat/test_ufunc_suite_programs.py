@@ -330,6 +330,12 @@ def prog_ufs_out_dtype_errors_and_resize(T: Any) -> Any:
         raises(lambda: T.add(a, 1, out=T.empty(3, requires_grad=True))),
         raises(lambda: T.exp(a.requires_grad_(), out=T.empty(3))),
         raises(lambda: T.abs(T.tensor([1 + 1j]), out=T.empty(1, dtype=T.int64))),
+        raises(lambda: T.abs(T.tensor([1 + 1j]), out=T.empty(1, dtype=T.complex128))),
+        T.abs(T.tensor([1 + 1j]), out=T.empty(1, dtype=T.float64)),
+        raises(lambda: T.abs(T.tensor([1.5]), out=T.empty(1, dtype=T.float64))),
+        raises(lambda: T.signbit(a, out=T.empty(3))),
+        raises(lambda: T.round(a, decimals=1, out=T.empty(3, dtype=T.float64))),
+        raises(lambda: T.neg(a, out=T.empty(3, dtype=T.float64))),
     )
 
 
@@ -1775,6 +1781,178 @@ def prog_ufs_binary_kernels_by_dtype(T: Any) -> Any:
         x = T.tensor([0, 1, 2, 3]).to(getattr(T, dt))
         out["polygamma_" + dt] = raises(lambda x=x: T.polygamma(1, x))
     return out
+
+
+@program()
+def prog_ufs_special_function_gradients(T: Any) -> Any:
+    out = {}
+    x = T.tensor([0.5, 1.5, 3.0], dtype=T.float64, requires_grad=True)
+    y = T.tensor([1.0, 2.0, 0.5], dtype=T.float64, requires_grad=True)
+    for n in (
+        "igamma",
+        "igammac",
+        "special.gammainc",
+        "special.gammaincc",
+        "special.zeta",
+        "special.xlog1py",
+        "special.chebyshev_polynomial_t",
+        "special.hermite_polynomial_h",
+        "nextafter",
+        "heaviside",
+        "fmod",
+        "remainder",
+    ):
+        f = T
+        for p in n.split("."):
+            f = getattr(f, p)
+
+        def run(f=f):
+            r = f(x, y)
+            return r, r.grad_fn, raises(lambda: T.autograd.grad(r.sum(), (x, y), allow_unused=True))
+
+        out[n] = raises(run)
+    for n in (
+        "i0",
+        "special.i0e",
+        "special.i1",
+        "special.i1e",
+        "special.bessel_j0",
+        "special.modified_bessel_i0",
+        "special.spherical_bessel_j0",
+        "special.airy_ai",
+        "lgamma",
+        "digamma",
+        "special.erfcx",
+        "special.ndtr",
+        "special.log_ndtr",
+        "special.ndtri",
+        "angle",
+        "special.entr",
+        "special.sinc",
+    ):
+        f = T
+        for p in n.split("."):
+            f = getattr(f, p)
+
+        def run(f=f):
+            r = f(x / 4)
+            return r, r.grad_fn, raises(lambda: T.autograd.grad(r.sum(), x, create_graph=True))
+
+        out[n] = raises(run)
+    out["polygamma"] = raises(
+        lambda: T.autograd.grad(T.polygamma(2, x).sum(), x, create_graph=True)
+    )
+    out["mvlgamma"] = raises(
+        lambda: T.autograd.grad(T.mvlgamma(x + 2, 2).sum(), x, create_graph=True)
+    )
+    z = T.tensor([-1.0, -2.0, 0.0, -0.5], dtype=T.float64, requires_grad=True)
+    out["lgamma_poles"] = raises(lambda: T.autograd.grad(T.lgamma(z).sum(), z))
+    out["digamma_poles"] = raises(lambda: T.autograd.grad(T.digamma(z).sum(), z))
+    out["angle_real"] = raises(lambda: T.autograd.grad(T.angle(z).sum(), z))
+    out["xlogy_other0"] = raises(
+        lambda: T.autograd.grad(
+            T.xlogy(T.tensor([0.0, 1.0, 2.0], dtype=T.float64), z[:3] * -1).sum(), z
+        )
+    )
+    return out
+
+
+@program()
+def prog_ufs_complex_double_backward(T: Any) -> Any:
+    z = T.tensor([1 + 2j, -0.5 + 0.1j], dtype=T.complex128, requires_grad=True)
+    out = {}
+    for n in (
+        "exp",
+        "log",
+        "sqrt",
+        "sin",
+        "tanh",
+        "sigmoid",
+        "reciprocal",
+        "rsqrt",
+        "asin",
+        "atanh",
+        "log1p",
+        "expm1",
+        "exp2",
+        "log2",
+        "log10",
+        "tan",
+        "acos",
+        "asinh",
+        "acosh",
+        "sinc",
+        "square",
+        "sgn",
+        "abs",
+        "angle",
+        "conj_physical",
+    ):
+        f = getattr(T, n)
+
+        def run(f=f):
+            y = f(z)
+            loss = (y * y.conj()).real.sum() if y.is_complex() else (y * y).sum()
+            (g,) = T.autograd.grad(loss, z, create_graph=True)
+            (gg,) = T.autograd.grad((g * g.conj()).real.sum(), z)
+            return g, gg
+
+        out[n] = raises(run)
+    return out
+
+
+@program()
+def prog_ufs_unary_out_dtypes(T: Any) -> Any:
+    x = T.tensor([0.5, 1.5])
+    out = {}
+    for n in (
+        "exp",
+        "sin",
+        "sqrt",
+        "abs",
+        "neg",
+        "sigmoid",
+        "erf",
+        "lgamma",
+        "frac",
+        "floor",
+        "round",
+        "trunc",
+        "sign",
+        "special.expit",
+        "special.erfcx",
+        "special.i0e",
+        "special.entr",
+        "special.ndtri",
+        "logit",
+        "sinc",
+        "nan_to_num",
+        "deg2rad",
+        "signbit",
+        "exp2",
+        "reciprocal",
+        "rsqrt",
+    ):
+        f = T
+        for p in n.split("."):
+            f = getattr(f, p)
+        out[n] = (
+            raises(lambda f=f: f(x, out=T.empty(2, dtype=T.int64))),
+            raises(lambda f=f: f(x, out=T.empty(2, dtype=T.float64))),
+            raises(lambda f=f: f(x, out=T.empty(3))),
+            raises(lambda f=f: f(x.long(), out=T.empty(2, dtype=T.int64))),
+            raises(lambda f=f: f(x, out=T.empty(2, dtype=T.complex64))),
+        )
+    return out
+
+
+@program()
+def prog_ufs_complex_sgn_gradient_at_zero(T: Any) -> Any:
+    z = T.tensor([0j, 1 + 1j, -2j], requires_grad=True)
+    y = T.sgn(z)
+    (g,) = T.autograd.grad((y * T.tensor([1 + 2j, 3j, 1])).real.sum(), z, create_graph=True)
+    (gg,) = T.autograd.grad(g.abs().sum(), z)
+    return y, g, g.grad_fn, gg
 
 
 @pytest.mark.parametrize("name", _SET.params())

@@ -139,7 +139,7 @@ def ndtr(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.special.ndtr`, the standard normal CDF, built as torch builds it:
     (1 + erf(x / sqrt(2))) * 0.5."""
     x = input if input.dtype._cat >= 2 else input.to(_D.get_default_dtype())
-    y = _P._mul_scalar(1 + erf(_P._mul_scalar(x, math.sqrt(0.5))), 0.5)
+    y = _P._mul_scalar(_P.add_scalar(erf(_P._mul_scalar(x, math.sqrt(0.5))), 1), 0.5)
     return _P._out(y, out, "special_ndtr")
 
 

@@ -163,8 +163,33 @@ def _ger_out_warning(args: tuple[Any, ...], result: Any, out: Any) -> None:
     )
 
 
+def _same_dtype_out(args: tuple[Any, ...], result: Any, out: Any) -> None:
+    """torch's unary kernels that keep the input's dtype (neg, floor, sign, ...) take an out
+    tensor of that dtype only: no cast, not even to a wider float."""
+    if isinstance(out, Tensor) and isinstance(result, Tensor) and out.dtype is not result.dtype:
+        raise RuntimeError(f"Found dtype {out.dtype._short} but expected {result.dtype._short}")
+
+
 # what a function checks or warns only when given out=
-_OUT_HOOKS = {"where": _where_out_args, "ger": _ger_out_warning}
+_OUT_HOOKS = {
+    "where": _where_out_args,
+    "ger": _ger_out_warning,
+    **dict.fromkeys(
+        (
+            "neg",
+            "negative",
+            "floor",
+            "ceil",
+            "trunc",
+            "fix",
+            "frac",
+            "sign",
+            "sgn",
+            "conj_physical",
+        ),
+        _same_dtype_out,
+    ),
+}
 
 
 def _out_dtype_error(fn: str, k: int, want: Any, got: Any) -> str:

@@ -607,6 +607,16 @@ def out_autograd_error(name: str) -> str:
     )
 
 
+def keep_dtype_out(input: Tensor, out: Tensor, name: str) -> None:
+    """torch's error for an out= tensor of another dtype than a dtype-keeping kernel's (abs,
+    round): after the autograd check, where a cast would be allowed."""
+    from .. import _grad_mode
+
+    if _grad_mode.STATE.grad and (input._rg or out._rg):
+        raise RuntimeError(out_autograd_error(name))
+    raise RuntimeError(f"Found dtype {out.dtype._short} but expected {input.dtype._short}")
+
+
 def _out(result: Tensor, out: Tensor | None, name: str | None) -> Tensor:
     """Write `result` into a user-given `out=` tensor, with torch's autograd restriction (named
     by the op torch runs; None for the functions torch does not check)."""
@@ -2260,6 +2270,8 @@ def signbit(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     a = input._data
     if a.dtype.kind == "c":
         raise NotImplementedError("signbit is not implemented for complex tensors.")
+    if out is not None and out.dtype is not D.bool_:
+        raise RuntimeError("signbit does not support non-boolean outputs.")
     r = np.zeros(a.shape, np.bool_) if a.dtype == np.bool_ else np.signbit(a)
     return _out(_make(r), out, "signbit")
 
@@ -2534,6 +2546,13 @@ def _invert_method(self: Tensor) -> Tensor:
 
 def _unary_out(op: Any, name: str) -> Any:
     def fn(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+        if (
+            out is not None
+            and name == "abs"
+            and out.dtype is not input.dtype
+            and (out.dtype.is_complex or not input.dtype.is_complex)
+        ):  # abs keeps the dtype: no cast into out (a complex input's real result may cast)
+            keep_dtype_out(input, out, name)
         return _out(op(input), out, name)
 
     fn.__name__ = name

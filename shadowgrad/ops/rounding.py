@@ -159,9 +159,8 @@ def _sgn_backward(grad: Tensor, self: Tensor, result: Tensor) -> Tensor:
     """torch's sgn_backward for complex z: (g - conj(g) sgn(z)^2) / (2 |z|), 0 at z = 0 (the
     conjugate Wirtinger gradient of z / |z|)."""
     a = P.abs(self)
-    zero = a == 0
-    g = (grad - P.conj(grad) * result * result) / (2 * P.where(zero, 1.0, a))
-    return P.where(zero, 0.0, g)
+    g = (grad - (result * result) * P.conj(grad)) / P._mul_scalar(a, 2.0)
+    return P.masked_fill(g, a == 0, 0)  # torch's masked_fill_ (MaskedFillBackward0)
 
 
 def _sgn_t(self: Tensor, self_t: Tensor, result: Tensor) -> Tensor:
@@ -190,6 +189,8 @@ sgn = defop(
 
 def round(input: Tensor, *, decimals: int = _UNSET, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.round` (`decimals` given, even 0, records RoundBackward1 as torch does)."""
+    if out is not None and out.dtype is not input.dtype:  # the kernel keeps the dtype: no cast
+        P.keep_dtype_out(input, out, "round")
     if decimals is _UNSET:
         return _out(_round(input), out, "round")
     return _out(_round_decimals(input, decimals), out, "round")
