@@ -3046,6 +3046,48 @@ def prog_tts_as_strided_inplace(T: Any) -> Any:
     )
 
 
+@program()
+def prog_tts_save_load_bad_file_objects(T: Any) -> Any:
+    import os
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as td:
+        missing_dir = os.path.join(td, "nope", "x.pt")
+        e1 = raises(lambda: T.save(T.ones(1), missing_dir))
+    return (
+        raises(lambda: T.save(T.ones(1), 5)),
+        raises(lambda: T.load(5)),
+        raises(lambda: T.load(io.BytesIO(b""))),
+        type(e1).__name__,
+        getattr(e1, "type", None),
+        raises(lambda: T.save(lambda: 1, io.BytesIO())).__class__.__name__,
+    )
+
+
+@program()
+def prog_tts_save_load_python_values_round_trip(T: Any) -> Any:
+    values = [
+        T.float16,
+        T.Size([1, 2]),
+        {1, 2},
+        b"xy",
+        1 + 2j,
+        slice(1, 2),
+        range(3),
+        T.device("cpu"),
+        {"k": (1, [2, {"z": None}])},
+        {(1, 2): 3},
+        2**70,
+        True,
+        T.nn.Parameter(T.ones(1), requires_grad=False),
+    ]
+    out = []
+    for v in values:
+        r = raises(lambda v=v: _round_trip(T, v))
+        out.append((type(r).__name__, r))
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

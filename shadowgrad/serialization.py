@@ -311,6 +311,10 @@ def save(
         with open(f, "wb") as fh:
             _save(obj, fh, pickle_protocol)
     else:
+        if not hasattr(f, "write"):
+            raise AttributeError(
+                "expected 'f' to be string, path, or a file-like object with a 'write' attribute"
+            )
         _save(obj, f, pickle_protocol)
 
 
@@ -437,6 +441,12 @@ def load(
     if isinstance(f, (str, os.PathLike)):
         with open(f, "rb") as fh:
             return _load(fh, wo, cuda=cuda)
+    if not hasattr(f, "seek"):
+        raise AttributeError(
+            f"'{type(f).__name__}' object has no attribute 'seek'. You can only torch.load from a "
+            "file that is seekable. Please pre-load the data into a buffer like io.BytesIO and "
+            "try to load from it instead."
+        )
     return _load(f, wo, mmap_needs_path=bool(mmap), cuda=cuda)
 
 
