@@ -166,6 +166,57 @@ def prog_osp_tensor_hyperparameters_everywhere(T: Any) -> Any:
 
 
 @program()
+def prog_osp_tensor_and_numpy_hyperparameters_rest(T: Any) -> Any:
+    t = T.tensor
+    out = {}
+    cfgs = [
+        ("Rprop", {"lr": 0.01, "etas": (t(0.5), t(1.2)), "step_sizes": (t(1e-6), t(50.0))}),
+        ("Adafactor", {"lr": 0.01, "beta2_decay": t(-0.8), "d": t(1.0), "weight_decay": t(0.1)}),
+        ("LBFGS", {"lr": t(0.5), "max_iter": 3}),
+        ("Adam", {"lr": np.float32(0.01), "betas": (np.float64(0.9), np.float32(0.99))}),
+        (
+            "SGD",
+            {"lr": np.float64(0.1), "momentum": np.float32(0.9), "weight_decay": np.float16(0.01)},
+        ),
+        ("RMSprop", {"lr": 1, "alpha": np.float64(0.9)}),
+        ("Adagrad", {"lr": np.float32(0.1), "eps": np.float32(1e-10)}),
+    ]
+    for name, kw in cfgs:
+        cls = getattr(T.optim, name)
+
+        def run(cls=cls, kw=kw, name=name) -> Any:
+            if name != "LBFGS":
+                return _train(T, lambda ps: cls(ps, **kw), complex_=False)
+            return _lbfgs_run(T, 2, **kw)
+
+        out[name] = raises(run)
+    return out
+
+
+@program()
+def prog_osp_schedulers_with_tensor_and_numpy_factors(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    t = T.tensor
+    out = {}
+    for name, mk in {
+        "step_gamma_t": lambda o: S.StepLR(o, 2, gamma=t(0.5)),
+        "exp_gamma_np": lambda o: S.ExponentialLR(o, gamma=np.float32(0.9)),
+        "multistep_np": lambda o: S.MultiStepLR(o, [1, 2], gamma=np.float64(0.1)),
+        "cos_eta_t": lambda o: S.CosineAnnealingLR(o, 3, eta_min=t(0.001)),
+        "linear_np": lambda o: S.LinearLR(o, start_factor=np.float32(0.5), total_iters=2),
+        "plateau_factor_np": lambda o: S.ReduceLROnPlateau(o, factor=np.float64(0.5), patience=0),
+    }.items():
+        opt = _opt2(T)
+        sched = raises(lambda m=mk, o=opt: m(o))
+        if not isinstance(sched, S.LRScheduler):
+            out[name] = sched
+            continue
+        metric = (lambda i: 1.0) if name.startswith("plateau") else None
+        out[name] = raises(lambda s=sched, o=opt, m=metric: _trace(T, o, s, 4, m))
+    return out
+
+
+@program()
 def prog_osp_adamw_option_matrix(T: Any) -> Any:
     cfgs = [
         {"lr": 0.01},

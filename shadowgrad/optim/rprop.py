@@ -11,7 +11,7 @@ from .._creation import full_like, zeros_like
 from .._tensor import Tensor
 from . import _differentiable
 from ._single_tensor import check_lr, grads, scalar, tick, upgrade_groups
-from .optimizer import Optimizer, arr, fma, write_param
+from .optimizer import Optimizer, arr, fma, num, write_param
 
 __all__ = ["Rprop"]
 
@@ -57,8 +57,8 @@ class Rprop(Optimizer):
         """Mirrors `torch.optim.Rprop.step`."""
         loss = self._run_closure(closure)
         for group in self.param_groups:
-            etaminus, etaplus = group["etas"]
-            size_min, size_max = group["step_sizes"]
+            etaminus, etaplus = (num(e) for e in group["etas"])
+            size_min, size_max = (num(e) for e in group["step_sizes"])
 
             def init(p: Any, state: dict[str, Any], lr_arg: Any = group["lr"]) -> None:
                 # torch's full_like(grad, lr): a tensor lr is a Scalar argument there
