@@ -2568,6 +2568,49 @@ def prog_ta2_norm_double_backward_graphs_and_saved_dim(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_ta2_pack_hooks_order_inputs_then_outputs_and_extras(T: Any) -> Any:
+    F = T.nn.functional
+    out = {}
+    for name, fn in (
+        ("std", lambda a: a.std()),
+        ("norm", lambda a: a.norm()),
+        ("amax", lambda a: a.amax(1)),
+        ("prod", lambda a: a.prod()),
+        ("logsumexp", lambda a: a.logsumexp(1)),
+        ("cumprod", lambda a: a.cumprod(1)),
+        ("logcumsumexp", lambda a: a.logcumsumexp(1)),
+        ("hypot", lambda a: T.hypot(a, a)),
+        ("pdist", lambda a: F.pdist(a)),
+        ("cdist", lambda a: T.cdist(a, a.detach())),
+        ("cummax", lambda a: a.cummax(1).values),
+        ("max_pool2d", lambda a: F.max_pool2d(a[None, None], 2, 1)),
+        ("adaptive_max_pool1d", lambda a: F.adaptive_max_pool1d(a[None], 2)),
+        ("batch_norm_eval", lambda a: F.batch_norm(a, T.zeros(3), T.ones(3))),
+        ("batch_norm_train", lambda a: F.batch_norm(a, None, None, training=True)),
+        ("masked_select", lambda a: a.masked_select(a > 0)),
+        ("take", lambda a: a.take(T.tensor([0, 4]))),
+        ("index_add", lambda a: T.zeros(3, 3).index_add(0, T.tensor([0, 2]), a)),
+        ("index_copy", lambda a: T.zeros(3, 3).index_copy(0, T.tensor([0, 2]), a)),
+        ("put", lambda a: T.zeros(6).put(T.tensor([0, 3]), a[0, :2])),
+        ("index_2d", lambda a: a[T.tensor([0, 1]), T.tensor([2, 0])]),
+        ("pad_reflect", lambda a: F.pad(a, (1, 1), mode="reflect")),
+        ("embedding", lambda a: F.embedding(T.tensor([[0, 1], [1, 1]]), a)),
+    ):
+        x = T.tensor([[0.3, -0.7, 1.2], [-0.1, 0.5, 2.0]], requires_grad=True)
+        log = []
+
+        def pack(t: Any, log: Any = log, x: Any = x) -> Any:
+            log.append((tuple(t.shape), str(t.dtype), t.requires_grad, t is x))
+            return t
+
+        with T.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+            y = fn(x).sum()
+        y.backward()
+        out[name] = (log, x.grad)
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -592,6 +592,10 @@ _gather = defop(
 )
 # torch's GatherBackward0 saves self too (shadowgrad's formula reads its sizes only)
 HOOKED_EXTRA["gather"] = lambda args, saved: [args[0]]
+# ... and MaskedSelectBackward0's and TakeBackward0's (masked_select_backward, take_backward)
+HOOKED_EXTRA["masked_select"] = HOOKED_EXTRA["take"] = lambda args, saved: [args[0]]
+# ... and IndexAddBackward0's and IndexCopyBackward0's source (its sizes only, here)
+HOOKED_EXTRA["index_add"] = HOOKED_EXTRA["index_copy"] = lambda args, saved: [args[3]]
 _scatter_add = defop(
     "scatter_add",
     "ScatterAddBackward0",

@@ -2002,9 +2002,15 @@ def _ln_hooked(args: tuple[Any, ...], saved: dict[str, Any]) -> list[Any]:
 
 
 def _bn_hooked(args: tuple[Any, ...], saved: dict[str, Any]) -> list[Any]:
-    """The batch statistics torch's NativeBatchNormBackward0 saves and shadowgrad's formulas
-    leave unread (see HOOKED_EXTRA)."""
-    return [args[i] for i, n in ((3, "mean"), (4, "invstd")) if n not in saved and args[5]]
+    """What torch's NativeBatchNormBackward0 saves besides input and weight (see HOOKED_EXTRA):
+    training, the batch's mean and invstd; in eval, the running mean and variance (shadowgrad
+    holds the running invstd: the variance is recovered from it) and two empty outputs."""
+    mean, invstd, training, eps = args[3], args[4], args[5], args[6]
+    if training:
+        return [mean, invstd]
+    dt = args[0]._data.dtype
+    var = (1 / (invstd.astype(np.float64) ** 2) - eps).astype(invstd.dtype)
+    return [mean, var, np.empty(0, dt), np.empty(0, dt)]
 
 
 def _gn_hooked(args: tuple[Any, ...], saved: dict[str, Any]) -> list[Any]:

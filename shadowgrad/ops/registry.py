@@ -816,7 +816,7 @@ def _save(
     saved: dict[str, Any] = {}
     hooks = _saved_hooks_stack()
     if hooks:  # torch's generated nodes save (and pack) their values in the order of the names
-        plan = sorted(plan)
+        plan = sorted(plan, key=_hooked_order(op))
         packed: list[Any] = []
     for n, kind, i in plan:
         if kind == 0:
@@ -837,12 +837,12 @@ def _save(
             a = args[i]
             if type(a) is _ndarray:
                 a = _own_index(a)
-                if hooks:
-                    packed.append((n, (a,)))
+                if hooks and a.dtype.kind in "biu" and not op.name.startswith(_OWN_INDICES):
+                    packed += _pack_indices(saved, n, (a,), False)  # packed in torch's order
             elif type(a) is tuple and any(type(e) is _ndarray for e in a):
                 a = tuple(_own_index(e) if type(e) is _ndarray else e for e in a)
-                if hooks:
-                    packed.append((n, tuple(e for e in a if type(e) is _ndarray)))
+                if hooks and not op.name.startswith(_OWN_INDICES):
+                    packed += _pack_indices(saved, n, [e for e in a if type(e) is _ndarray], True)
             saved[n] = a
         elif kind == 2:
             saved[n] = (
@@ -856,27 +856,39 @@ def _save(
     if hooks:
         extra = HOOKED_EXTRA.get(op.name)
         if extra is not None:
-            packed.append(("extra", tuple(extra(args, saved))))
+            packed += _pack_indices(saved, "extra", extra(args, saved), True)
         if packed:
-            unread = (*(unread or ()), *_pack_indices(saved, packed))
+            unread = (*(unread or ()), *packed)
     if unread:
         saved["_unread"] = unread
     return saved
 
 
-def _pack_indices(saved: dict[str, Any], packed: list[Any]) -> tuple[str, ...]:
+def _hooked_order(op: OpDef) -> Callable[[Any], Any]:
+    """The order torch's generated node saves (and packs) its values in: the inputs by name,
+    then the outputs (`result`, `result1`, ...; an `indices` output beside a saved `self`:
+    max_pool2d_with_indices', cummax's)."""
+    later = "self" in op.saved_names
+
+    def key(entry: Any) -> Any:
+        n, kind, _ = entry
+        return (kind == 2 or (later and n == "indices"), n)
+
+    return key
+
+
+def _pack_indices(saved: dict[str, Any], n: str, arrays: Any, several: bool) -> list[str]:
     """Under saved-tensor hooks, the index and mask arrays a node saves (torch saves them as
     tensors: max's and sort's indices, gather's index) are packed too, as int64/bool tensors,
     under `_packed_<name>[_k]`: the formulas keep reading the array, and backward unpacks the
     packed ones (running the unpack hook) with the node's other saved values. Only here, when
     hooks are active: the common path saves the bare array."""
     names = []
-    for n, arrays in packed:
-        for k, a in enumerate(arrays):
-            key = f"_packed_{n}" if len(arrays) == 1 else f"_packed_{n}_{k}"
-            saved[key] = SavedTensor(a if isinstance(a, Tensor) else _make(a))
-            names.append(key)
-    return tuple(names)
+    for k, a in enumerate(arrays):
+        key = f"_packed_{n}_{k}" if several else f"_packed_{n}"
+        saved[key] = SavedTensor(a if isinstance(a, Tensor) else _make(a))
+        names.append(key)
+    return names
 
 
 def _unpacked_index(saved: dict[str, Any], key: str, arr: Any) -> None:
@@ -886,13 +898,17 @@ def _unpacked_index(saved: dict[str, Any], key: str, arr: Any) -> None:
     name = key[8:]
     if name.startswith("extra"):
         return
-    if name in saved:
+    if type(saved.get(name)) is _ndarray:
         saved[name] = arr
         return
     name, _, k = name.rpartition("_")  # one array of a tuple of them (advanced indexing)
     old = saved[name]
     pos = [j for j, e in enumerate(old) if type(e) is _ndarray][int(k)]
     saved[name] = (*old[:pos], arr, *old[pos + 1 :])
+
+
+# ops whose saved index arrays are shadowgrad's own (torch's kernel saves no such tensor)
+_OWN_INDICES = ("reflection_pad", "replication_pad")
 
 
 # Saved values torch's node packs that shadowgrad's formulas do not read (gather's self; the
