@@ -3088,6 +3088,26 @@ def prog_tts_save_load_python_values_round_trip(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_tts_backend_flags_and_dim_argument_types(T: Any) -> Any:
+    x = T.zeros(2, 3)
+    flags = ("is_cpu", "is_cuda", "is_mps", "is_xpu", "is_mkldnn", "is_vulkan", "is_ipu")
+    more = ("is_sparse", "is_sparse_csr", "is_nested", "is_mtia", "is_meta", "is_quantized")
+    return (
+        {f: getattr(x, f) for f in flags + more},
+        raises(lambda: setattr(x, "is_mps", True)),
+        raises(lambda: x.size(True)),
+        raises(lambda: x.stride(False)),
+        raises(lambda: x.size(1.0)),
+        x.size(np.int64(1)),
+        x.size(T.tensor(1)),
+        x.size(dim=-1),
+        x.stride(dim=0),
+        x.size(dim=None),
+        x.output_nr,
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

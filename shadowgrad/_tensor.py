@@ -554,7 +554,7 @@ class Tensor:
         """dim wrapped as size(dim)/stride(dim) wrap it: a 0-d tensor has no dim at all."""
         from .ops._util import wrap_dim
 
-        if type(dim) is not int and not hasattr(dim, "__index__"):
+        if type(dim) is not int and (type(dim) is bool or not hasattr(dim, "__index__")):
             raise TypeError(
                 f"{fn}(): argument 'dim' (position 1) must be int, not {type(dim).__name__}"
             )
@@ -684,6 +684,11 @@ class Tensor:
     @property
     def is_meta(self) -> bool:
         return False
+
+    # the other backends' flags: never set on a CPU build (is_cpu: ops/aliases.py)
+    is_mps = is_xpu = is_mkldnn = is_vulkan = is_ipu = is_sparse_csr = is_nested = is_mtia = (
+        property(lambda self: False)
+    )
 
     @property
     def layout(self) -> Any:
@@ -1153,7 +1158,8 @@ def _rebuild(cls: type, data: np.ndarray, requires_grad: bool, state: dict[str, 
 _READ_ONLY = (
     "is_leaf", "grad_fn", "output_nr", "retains_grad", "_version", "dtype", "shape", "ndim",
     "itemsize", "nbytes", "device", "is_cuda", "is_sparse", "is_quantized", "is_meta", "layout",
-    "T", "mT", "H", "mH", "is_cpu",
+    "T", "mT", "H", "mH", "is_cpu", "is_mps", "is_xpu", "is_mkldnn", "is_vulkan", "is_ipu",
+    "is_sparse_csr", "is_nested", "is_mtia",
 )  # fmt: skip
 
 
