@@ -1955,6 +1955,109 @@ def prog_ufs_complex_sgn_gradient_at_zero(T: Any) -> Any:
     return y, g, g.grad_fn, gg
 
 
+_BINARY_OUT = [
+    "add",
+    "sub",
+    "mul",
+    "div",
+    "true_divide",
+    "floor_divide",
+    "remainder",
+    "fmod",
+    "pow",
+    "atan2",
+    "hypot",
+    "copysign",
+    "maximum",
+    "minimum",
+    "fmax",
+    "fmin",
+    "logaddexp",
+    "logaddexp2",
+    "xlogy",
+    "nextafter",
+    "heaviside",
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_left_shift",
+    "gcd",
+    "lcm",
+    "eq",
+    "lt",
+    "logical_and",
+    "float_power",
+    "ldexp",
+    "special.xlog1py",
+    "special.zeta",
+    "igamma",
+]
+
+
+@program()
+def prog_ufs_binary_out_dtypes_checked_before_kernels(T: Any) -> Any:
+    out = {}
+    for n in _BINARY_OUT:
+        f = T
+        for p in n.split("."):
+            f = getattr(f, p)
+        for a, b in (
+            (T.tensor([1.5, 2.5]), T.tensor([0.5, 2.0])),
+            (T.tensor([3, 4]), T.tensor([2, 1])),
+        ):
+            for o in (
+                T.empty(2, dtype=T.int64),
+                T.empty(2, dtype=T.float64),
+                T.empty(2, dtype=T.bool),
+                T.empty(2, dtype=T.complex64),
+                T.empty(2, dtype=T.float16),
+            ):
+                out[f"{n}_{a.dtype}_{o.dtype}"] = raises(
+                    lambda f=f, a=a, b=b, o=o: (f(a, b, out=o), o)[1]
+                )
+    return out
+
+
+@program()
+def prog_ufs_inplace_unary_on_integer_bool_and_half(T: Any) -> Any:
+    out = {}
+    for n in [
+        "abs_",
+        "neg_",
+        "sign_",
+        "floor_",
+        "round_",
+        "trunc_",
+        "frac_",
+        "sqrt_",
+        "exp_",
+        "sigmoid_",
+        "square_",
+        "reciprocal_",
+        "bitwise_not_",
+        "logical_not_",
+        "clamp_",
+        "nan_to_num_",
+        "sgn_",
+        "fix_",
+        "deg2rad_",
+        "i0_",
+        "sinc_",
+        "lgamma_",
+        "digamma_",
+        "erfinv_",
+        "logit_",
+        "exp2_",
+        "rad2deg_",
+        "ceil_",
+        "positive",
+    ]:
+        for dt in ("int64", "uint8", "bool", "float16"):
+            x = T.tensor([1, 0, 2]).to(getattr(T, dt))
+            args = (0,) if n == "clamp_" else ()
+            out[n + dt] = raises(lambda x=x, n=n, args=args: (getattr(x, n)(*args), x)[1])
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -607,6 +607,18 @@ def out_autograd_error(name: str) -> str:
     )
 
 
+def cast_error_first(out: Tensor | None, *operands: Any) -> None:
+    """On a kernel's dtype refusal with out= given: torch checks the out tensor's dtype first
+    (canCast, as _out does) and reports that instead of the kernel's error."""
+    if out is not None:
+        dt = result_type_of(list(operands))
+        if dt._cat > out.dtype._cat:
+            raise RuntimeError(
+                f"result type {dt._short} can't be cast to the desired output type "
+                f"{out.dtype._short}"
+            ) from None
+
+
 def keep_dtype_out(input: Tensor, out: Tensor, name: str) -> None:
     """torch's error for an out= tensor of another dtype than a dtype-keeping kernel's (abs,
     round): after the autograd check, where a cast would be allowed."""
@@ -2039,19 +2051,34 @@ def atan2(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
 def hypot(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.hypot`."""
     _need_tensor("hypot", other)
-    return _out(_hypot(input, other), out, "hypot")
+    try:
+        r = _hypot(input, other)
+    except NotImplementedError:
+        cast_error_first(out, input, other)
+        raise
+    return _out(r, out, "hypot")
 
 
 def logaddexp(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.logaddexp`."""
     _need_tensor("logaddexp", other)
-    return _out(_logaddexp(input, other), out, "logaddexp")
+    try:
+        r = _logaddexp(input, other)
+    except NotImplementedError:
+        cast_error_first(out, input, other)
+        raise
+    return _out(r, out, "logaddexp")
 
 
 def logaddexp2(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.logaddexp2`."""
     _need_tensor("logaddexp2", other)
-    return _out(_logaddexp2(input, other), out, "logaddexp2")
+    try:
+        r = _logaddexp2(input, other)
+    except NotImplementedError:
+        cast_error_first(out, input, other)
+        raise
+    return _out(r, out, "logaddexp2")
 
 
 def _no_complex_binary(name: str, input: Tensor, other: Tensor) -> None:
@@ -2338,6 +2365,7 @@ def _bitwise(op: Any, fn_name: str) -> Any:
         if dt._cat >= 2:
             if isinstance(input, Tensor) and isinstance(other, Tensor):
                 infer_size(input.shape, other.shape)  # torch's shape error comes first
+            cast_error_first(out, input, other)
             raise NotImplementedError(f"\"{fn_name}_cpu\" not implemented for '{dt._short}'")
         if not isinstance(input, Tensor):
             input, other = other, input
@@ -2420,6 +2448,7 @@ def _shift(op: Any, fn_name: str, kernel: str) -> Any:
             )
         dt = result_type_of([input, other])
         if dt._cat >= 2 or dt is D.bool_:
+            cast_error_first(out, input, other)
             raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{dt._short}'")
         return _out(op(input, other), out, fn_name)
 
@@ -2514,6 +2543,8 @@ def heaviside(input: Tensor, values: Tensor, *, out: Tensor | None = None) -> Te
     """Mirrors `torch.heaviside` (not differentiable: backward through it raises)."""
     _need_tensor("heaviside", input, "input", 1)
     _need_tensor("heaviside", values, "values", 2)
+    if out is not None and out._data.dtype.kind == "c":
+        raise RuntimeError("heaviside is not yet implemented for complex tensors.")
     if out is not None and out._data.dtype != input._data.dtype:
         raise RuntimeError(_HEAVISIDE_DTYPES)
     return _out(_heaviside_checked(input, values, "heaviside"), out, "heaviside")

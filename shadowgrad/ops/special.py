@@ -32,6 +32,7 @@ from .pointwise import (
     _unary_out,
     _where,
     add_scalar,
+    cast_error_first,
     defop,
     masked_fill,
     select,
@@ -718,7 +719,12 @@ def _igamma_fn(op: Any, name: str) -> Any:
     def fn(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
         _need_tensor(name, input, "input", 1)
         _need_tensor(name, other)
-        return _out(op(input, other), out, name)
+        try:
+            r = op(input, other)
+        except NotImplementedError:
+            cast_error_first(out, input, other)
+            raise
+        return _out(r, out, name)
 
     fn.__name__ = name
     fn.__doc__ = f"Mirrors `torch.{name}` (the regularized incomplete gamma function)."

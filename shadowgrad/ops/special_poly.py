@@ -21,6 +21,7 @@ from .pointwise import (
     _not_for,
     _out,
     _unary_out,
+    cast_error_first,
     defop,
     exp2,
 )
@@ -277,6 +278,8 @@ def ldexp(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     dt = result_type_of([input, other])
     if dt._cat < 2:
         dt = D.get_default_dtype()
+    if out is not None and dt._cat > out.dtype._cat:  # torch's composite names itself
+        raise RuntimeError(f"ldexp can't be cast to the desired output type {out.dtype._short}")
     return _out(_ldexp(input, other, dt._np), out, "ldexp")
 
 
@@ -403,7 +406,12 @@ def _int_kernel(name: str, ufunc: Any) -> Any:
 
     def fn(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
         _need_tensor(name, other)
-        return _out(op(input, other), out, name)
+        try:
+            r = op(input, other)
+        except NotImplementedError:
+            cast_error_first(out, input, other)
+            raise
+        return _out(r, out, name)
 
     fn.__name__ = name
     fn.__doc__ = f"Mirrors `torch.{name}`."
@@ -437,7 +445,12 @@ _nextafter = defop(
 def nextafter(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.nextafter`."""
     _need_tensor("nextafter", other)
-    return _out(_nextafter(input, other), out, "nextafter")
+    try:
+        r = _nextafter(input, other)
+    except NotImplementedError:
+        cast_error_first(out, input, other)
+        raise
+    return _out(r, out, "nextafter")
 
 
 # --- dist, inner, vdot, addr ----------------------------------------------------------------
