@@ -629,20 +629,38 @@ def prog_rss_cumprod_gradient_with_zeros(T: Any) -> Any:
     x2 = T.tensor([2.0, 0.0, 3.0, 0.0, 4.0], requires_grad=True)
     y2 = x2.cumprod(0)
     y2.backward(T.arange(5.0))
-    # the graph of g: see prog_rss_cumprod_double_backward_graph_with_zeros
-    return y, y.grad_fn, g.detach(), g.requires_grad, gg, y2, x2.grad
+    return y, y.grad_fn, g, gg, y2, x2.grad
 
 
-@program(
-    xfail="torch's cumprod_backward for an input with zeros writes each slice of its result "
-    "in place under create_graph (a chain of CopySlices nodes); shadowgrad's formula stacks "
-    "the slices (StackBackward0): same values, different graph (fix belongs in "
-    "shadowgrad/ops/reduction.py _cumprod_backward)"
-)
+@program()
 def prog_rss_cumprod_double_backward_graph_with_zeros(T: Any) -> Any:
-    x = T.tensor([[1.0, 0.0, 2.0], [0.0, 0.0, 3.0]], requires_grad=True)
+    # under create_graph torch writes each slice of the gradient into zeros in place (a
+    # chain of CopySlices over the O(n^2) products)
+    x = T.tensor([[1.0, 0.0, 2.0, 4.0], [0.0, 0.0, 3.0, 1.0]], requires_grad=True)
     (g,) = T.autograd.grad(x.cumprod(1).sum(), x, create_graph=True)
-    return g, g.grad_fn
+    (gg,) = T.autograd.grad((g * g).sum(), x)
+    return g, g.grad_fn, gg
+
+
+@program()
+def prog_rss_cumprod_first_order_gradient_with_nan_and_zeros(T: Any) -> Any:
+    # without create_graph torch's O(n) masked formula: NaN before the first zero spreads
+    # through the reversed cumsum, the first zero's gradient reads the output before it
+    out = []
+    for rows in (
+        [[1.0, 3.0, 3.0, 2.0], [NAN, 1.0, 0.0, 5.0]],
+        [[1.0, 0.0, 2.0, 0.0, 3.0], [0.0, 2.0, 3.0, 4.0, 5.0]],
+        [[2.0, 3.0, 0.0], [0.0, 0.0, 0.0]],
+        [[INF, 0.0, 2.0], [1.0, 0.0, NAN]],
+    ):
+        x = T.tensor(rows, requires_grad=True)
+        y = x.cumprod(1)
+        (g,) = T.autograd.grad(y, x, T.arange(float(y.numel())).reshape(y.shape))
+        (g0,) = T.autograd.grad(x.cumprod(0).sum(), x)
+        out.append((y, g, g0))
+    z = T.tensor([1 + 1j, 0j, 2 - 1j], requires_grad=True)
+    (gz,) = T.autograd.grad(z.cumprod(0).abs().sum(), z)
+    return out, gz
 
 
 @program()
@@ -1915,6 +1933,41 @@ def prog_rss_flip_roll_movedim_argument_types(T: Any) -> Any:
         lambda: x.movedim((0, 1), (1.0, 0)),
         lambda: T.movedim(x, (0, 1), [1.0, 0]),
         lambda: x.movedim(source=0, destination=1).shape,
+    )
+
+
+@program()
+def prog_rss_prod_none_dim_and_quantile_q_types(T: Any) -> Any:
+    x = T.tensor([[1.0, 2.0], [3.0, 4.0]])
+    return _each(
+        lambda: x.prod(None),
+        lambda: T.prod(x, None),
+        lambda: x.prod(dim=None),
+        lambda: T.prod(x, dim=None),
+        lambda: x.prod(None, True),
+        lambda: T.prod(x, None, True),
+        lambda: x.quantile([0.5]),
+        lambda: T.quantile(x, [0.5]),
+        lambda: x.quantile((0.5,)),
+        lambda: x.nanquantile([0.5]),
+        lambda: T.nanquantile(x, (0.5,)),
+        lambda: x.quantile(1),
+        lambda: x.quantile(T.tensor([0.5]), dim=1),
+    )
+
+
+@program()
+def prog_rss_zero_dim_tensor_as_reduction_dim(T: Any) -> Any:
+    # a 0-dim integer tensor (from argmax, say) works as an int dim
+    x = T.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    d = T.tensor([[0.0, 5.0]]).argmax()
+    y = x.sum(d) + x.mean(T.tensor(0)) + x.amax(d) + x.logsumexp(d) + x.std(T.tensor(0))
+    (g,) = T.autograd.grad(y.sum(), x)
+    return (
+        y,
+        g,
+        x.sum((T.tensor(0),)),
+        _each(lambda: x.sum_to_size(3, 2), lambda: x.sum_to_size([3])),
     )
 
 

@@ -35,7 +35,12 @@ def _axes(dim: Any, ndim: int) -> tuple[int, ...]:
     """The numpy axes a reduction over `dim` covers (None or an empty list: every dim)."""
     if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0):
         return tuple(range(ndim))
-    dims = wrap_dims(dim, ndim)
+    try:
+        dims = wrap_dims(dim, ndim)
+    except TypeError:
+        if not (isinstance(dim, Tensor) and dim.ndim == 0 and dim._data.dtype.kind in "iu"):
+            raise
+        dims = wrap_dims(int(dim._data), ndim)  # a 0-dim integer tensor is an int dim
     return dims if ndim else ()
 
 
@@ -581,8 +586,7 @@ def sum_to_size(input: Tensor, *size: Any) -> Tensor:
     lead = len(shape) - len(size)
     if lead < 0 or builtins.any(s != 1 and s != g for s, g in zip(size, shape[lead:], strict=True)):
         raise RuntimeError(
-            f"size {{{', '.join(map(str, size))}}} is not expandable to size "
-            f"{{{', '.join(map(str, shape))}}}."
+            f"size {{{shape_str(size)}}} is not expandable to size {{{shape_str(shape)}}}."
         )
     dims = tuple(range(lead)) + tuple(
         lead + i for i, s in enumerate(size) if s == 1 and shape[lead + i] != 1
@@ -748,9 +752,11 @@ def _cumsum_fwd(self: np.ndarray, dim: int, dtype: Any) -> np.ndarray:
         return np.asarray(self, dtype=dtype if dtype is not None else self.dtype).copy()
     if self.dtype == np.float16 and dtype in (None, np.float16):
         # torch's scan accumulates a half in float (its acc type), rounding each output
-        return np.cumsum(self, axis=dim, dtype=np.float32).astype(np.float16, order="C")
-    # torch's scans write a contiguous result whatever the input's layout
-    return np.ascontiguousarray(np.cumsum(self, axis=dim, dtype=dtype))
+        r = np.add.accumulate(self, axis=dim, dtype=np.float32)
+        return r.astype(np.float16, order="C")
+    # torch's scans write a contiguous result whatever the input's layout; the ufunc's
+    # accumulate from this module, not np.cumsum (Note [Sum warnings]: inf - inf is quiet)
+    return np.ascontiguousarray(np.add.accumulate(self, axis=dim, dtype=dtype))
 
 
 def _cumsum_backward(grad: Tensor, dim: int) -> Tensor:
@@ -775,24 +781,28 @@ def _cumprod_fwd(self: np.ndarray, dim: int, dtype: Any) -> np.ndarray:
     if self.ndim == 0:
         return np.asarray(self, dtype=dtype if dtype is not None else self.dtype).copy()
     if self.dtype == np.float16 and dtype in (None, np.float16):
-        return np.cumprod(self, axis=dim, dtype=np.float32).astype(np.float16, order="C")
-    return np.ascontiguousarray(np.cumprod(self, axis=dim, dtype=dtype))
+        r = np.multiply.accumulate(self, axis=dim, dtype=np.float32)
+        return r.astype(np.float16, order="C")
+    return np.ascontiguousarray(np.multiply.accumulate(self, axis=dim, dtype=dtype))
 
 
 def _cumprod_backward(grad: Tensor, self: Tensor, dim: int, result: Tensor) -> Tensor:
-    from .shape import cat, stack
+    from .shape import cat, select
 
     if self._data.size <= 1 or self._data.shape[dim] == 1:
         return grad
     if not np.any(self._data == 0):  # torch's order: output * grad
         return _cumsum_backward(result * grad, dim) / self
-    # With zeros: torch's O(n^2) differentiable algorithm. For each k the gradient is
+    if not _GM.grad:  # first order: torch's O(n) masked formula (its NaN handling included)
+        return _make(_cumprod_backward_zeros(grad._data, self._data, dim, result._data))
+    # With zeros, under create_graph: torch's O(n^2) differentiable algorithm, each slice
+    # written into zeros in place (CopySlices). For each k the gradient is
     # sum_{j>=k} grad_j * prod_{i<=j, i!=k} x_i.
     n = self._data.shape[dim]
     ones_shape = list(self._data.shape)
     ones_shape[dim] = 1
-    ones = _const(np.ones(ones_shape, self._data.dtype))
-    cols = []
+    ones = _const(np.ones(ones_shape, grad._data.dtype))
+    out = _make(np.zeros(self._data.shape, grad._data.dtype))
     for k in range(n):
         if k == 0:
             omitted = cat([ones, cumprod(self.narrow(dim, 1, n - 1), dim)], dim)
@@ -801,9 +811,35 @@ def _cumprod_backward(grad: Tensor, self: Tensor, dim: int, result: Tensor) -> T
         else:
             until = prod(self.narrow(dim, 0, k), dim, True)
             after = cumprod(self.narrow(dim, k + 1, n - k - 1), dim)
-            omitted = cat([until, until * after], dim)
-        cols.append(sum(grad.narrow(dim, k, n - k) * omitted, dim))
-    return stack(cols, dim)
+            omitted = cat([until, until.expand_as(after) * after], dim)
+        select(out, dim, k).copy_(sum(grad.narrow(dim, k, n - k) * omitted, dim))
+    return out
+
+
+def _cumprod_backward_zeros(g: np.ndarray, x: np.ndarray, dim: int, y: np.ndarray) -> np.ndarray:
+    """torch's cumprod_backward without grad mode, for an input holding zeros: before the
+    first zero, the reversed cumsum of output * grad over the input; at the first zero, the
+    product before it times the grad-weighted cumprod up to the second zero; 0 after it."""
+    w = y * g
+    zeros_seen = np.cumsum(x == 0, axis=dim)
+    before = zeros_seen == 0
+    out = np.zeros(x.shape, g.dtype)
+    with np.errstate(all="ignore"):
+        rev = np.flip(np.cumsum(np.flip(np.where(before, w, 0), dim), axis=dim), dim) / x
+    out[before] = rev[before]
+    first = zeros_seen == 1
+    idx = np.argmax(first, axis=dim, keepdims=True)  # torch's max: the first True, else 0
+    at_zero = np.zeros(x.shape, bool)
+    np.put_along_axis(at_zero, idx, True, dim)
+    at_zero &= first
+    between = first & ~at_zero
+    with np.errstate(all="ignore"):
+        tail = np.cumprod(np.where(between, x, 1), axis=dim) * np.where(first, g, 0)
+        head = np.take_along_axis(y, np.maximum(idx - 1, 0), dim)
+        head = np.where(idx == 0, 1, head).astype(g.dtype, copy=False)
+        val = np.sum(tail, axis=dim, keepdims=True) * head
+    out[at_zero] = np.broadcast_to(val, x.shape)[at_zero]
+    return out
 
 
 _cumprod = defop(
@@ -1757,6 +1793,28 @@ def _arg_desc(v: Any) -> str:
     return type(v).__name__
 
 
+def _prod_none_dim_error(method: bool, positional: bool) -> TypeError:
+    """torch's parser error for prod(None) / prod(dim=None): prod's dim overload takes an int."""
+    got = "NoneType" if positional else "dim=NoneType"
+    if method:
+        got += "" if positional else ", "
+        sigs = (
+            " * (*, torch.dtype dtype = None)\n"
+            " * (int dim, bool keepdim = False, *, torch.dtype dtype = None)\n"
+        )
+    else:
+        got = f"Tensor, {got}"
+        sigs = (
+            " * (Tensor input, *, torch.dtype dtype = None)\n"
+            " * (Tensor input, int dim, bool keepdim = False, *, torch.dtype dtype = None, "
+            "Tensor out = None)\n"
+        )
+    return TypeError(
+        f"prod() received an invalid combination of arguments - got ({got}), but expected one "
+        f"of:\n{sigs}"
+    )
+
+
 def _max_keyword_dim_error(name: str, method: bool, dim: Any) -> TypeError:
     """torch's parser error for max/min given `dim=` of no int (`x.max(dim=(0, 1))`)."""
     tn = type(dim).__name__
@@ -1826,6 +1884,12 @@ def _parser_checked(name: str, fn: Any, method: bool) -> Any:
     def call(input: Any, *args: Any, **kwargs: Any) -> Any:
         if len(args) == 1 and not kwargs and _bad_dim(args[0]):
             raise error(args[0])
+        if reduce_ and ((args[:1] == (None,) and len(args) == 1) or kwargs == {"dim": None}):
+            raise _prod_none_dim_error(method, bool(args))
+        if reduce_ and len(args) > 1 and args[0] is None:  # prod(None, True): the dim overload's
+            raise TypeError(
+                f"prod(): argument 'dim' (position {1 + (not method)}) must be int, not NoneType"
+            )
         if not reduce_ and (len(kwargs) == 1 and not args and _bad_dim(kwargs.get("dim"))):
             raise _max_keyword_dim_error(name, method, kwargs["dim"])
         if not reduce_ and method and len(args) == 3 and not kwargs:  # x.max(1, True, True)

@@ -104,6 +104,37 @@ def _quantile(
     return values.unsqueeze_(0).transpose_(0, -1).squeeze_(-1)
 
 
+def _q_error(name: str, method: bool, q: Any) -> TypeError:
+    """torch's parser error for a q that is neither a Tensor nor a number (a list)."""
+    tail = 'int dim = None, bool keepdim = False, *, str interpolation = "linear"'
+    if method:
+        got, head = type(q).__name__, ""
+    else:
+        got, head, tail = (
+            f"Tensor, {type(q).__name__}",
+            "Tensor input, ",
+            tail + ", Tensor out = None",
+        )
+    return TypeError(
+        f"{name}() received an invalid combination of arguments - got ({got}), but expected one "
+        f"of:\n * ({head}Tensor q, {tail})\n * ({head}float q, {tail})\n"
+    )
+
+
+def _q_checked(name: str, fn: Any) -> Any:
+    """The Tensor method of quantile/nanquantile: torch's parser error in the method's form."""
+
+    def method(self: Tensor, q: Any, *args: Any, **kwargs: Any) -> Tensor:
+        if not isinstance(q, (Tensor, float, int)):
+            raise _q_error(name, True, q)
+        return fn(self, q, *args, **kwargs)
+
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = fn.__doc__
+    method.__wrapped__ = fn  # type: ignore[attr-defined] # its parameters (_numpy_compat)
+    return method
+
+
 def quantile(
     input: Tensor,
     q: Any,
@@ -114,6 +145,8 @@ def quantile(
     out: Tensor | None = None,
 ) -> Tensor:
     """Mirrors `torch.quantile`."""
+    if not isinstance(q, (Tensor, float, int)):
+        raise _q_error("quantile", False, q)
     return _quantile(input, q, dim, keepdim, interpolation, False)
 
 
@@ -127,6 +160,8 @@ def nanquantile(
     out: Tensor | None = None,
 ) -> Tensor:
     """Mirrors `torch.nanquantile`: NaNs are ignored, as if they were not there."""
+    if not isinstance(q, (Tensor, float, int)):
+        raise _q_error("nanquantile", False, q)
     return _quantile(input, q, dim, keepdim, interpolation, True)
 
 
@@ -833,8 +868,8 @@ return_types.__all__ += ["histogram", "histogramdd"]  # type: ignore[attr-define
 
 
 METHODS: dict[str, Any] = {
-    "quantile": quantile,
-    "nanquantile": nanquantile,
+    "quantile": _q_checked("quantile", quantile),
+    "nanquantile": _q_checked("nanquantile", nanquantile),
     "cov": cov,
     "corrcoef": corrcoef,
     "angle": angle,
@@ -842,6 +877,8 @@ METHODS: dict[str, Any] = {
 }
 FUNCTIONS: dict[str, Any] = {
     **METHODS,
+    "quantile": quantile,
+    "nanquantile": nanquantile,
     "hann_window": hann_window,
     "hamming_window": hamming_window,
     "blackman_window": blackman_window,
