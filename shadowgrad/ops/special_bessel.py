@@ -245,6 +245,9 @@ def _k_series(x: np.ndarray, nu: int) -> np.ndarray:
 
 def _k64(x: np.ndarray, nu: int, scaled: bool) -> np.ndarray:
     """K_nu (e^x K_nu when scaled) for nu = 0, 1: inf at 0 and -0, nan below 0, 0 at inf."""
+    # torch's K1 kernel computes log(x / 2) * I1(x) in the input's dtype: nan where x / 2
+    # underflows to 0 (the least float32 subnormal; float64's gives nan here by itself)
+    vanish = (x > 0) & (x * x.dtype.type(0.5) == 0) if nu == 1 else None
     x = _f64(x)
     with np.errstate(all="ignore"):
         small = x <= 2.0
@@ -260,6 +263,8 @@ def _k64(x: np.ndarray, nu: int, scaled: bool) -> np.ndarray:
         r = np.where(small, s, big)
         r = np.where(x == 0, np.inf, r)
         r = np.where(x == np.inf, 0.0, r)
+        if vanish is not None:
+            r = np.where(vanish, np.nan, r)
         return np.where(x < 0, np.nan, r)
 
 
