@@ -217,6 +217,46 @@ def prog_osp_schedulers_with_tensor_and_numpy_factors(T: Any) -> Any:
 
 
 @program()
+def prog_osp_tensor_hyperparameters_muon_adafactor_swalr_plateau(T: Any) -> Any:
+    t = T.tensor
+    out = {}
+
+    def muon() -> Any:
+        w = T.nn.Parameter(T.tensor(_data(3, 4, seed=170)))
+        opt = T.optim.Muon([w], lr=0.02, momentum=t(0.9), weight_decay=t(0.05), eps=t(1e-7))
+        for i in range(2):
+            w.grad = T.tensor(_data(3, 4, seed=171 + i))
+            opt.step()
+        return w.detach()
+
+    def adafactor() -> Any:
+        return _train(
+            T, lambda ps: T.optim.Adafactor(ps, lr=0.01, eps=(t(1e-30), t(1e-3))), complex_=False
+        )
+
+    def swalr() -> Any:
+        opt = _opt2(T)
+        sch = T.optim.swa_utils.SWALR(opt, swa_lr=t(0.01), anneal_epochs=2)
+        return _trace(T, opt, sch, 3)
+
+    def plateau() -> Any:
+        opt = _opt2(T)
+        sch = T.optim.lr_scheduler.ReduceLROnPlateau(
+            opt, patience=0, factor=t(0.5), min_lr=t(0.02), threshold=t(0.01)
+        )
+        return _trace(T, opt, sch, 4, lambda i: 1.0)
+
+    for name, fn in (
+        ("muon", muon),
+        ("adafactor", adafactor),
+        ("swalr", swalr),
+        ("plateau", plateau),
+    ):
+        out[name] = raises(fn)
+    return out
+
+
+@program()
 def prog_osp_adamw_option_matrix(T: Any) -> Any:
     cfgs = [
         {"lr": 0.01},
