@@ -3108,6 +3108,24 @@ def prog_tts_backend_flags_and_dim_argument_types(T: Any) -> Any:
     )
 
 
+@program()
+def prog_tts_post_accumulate_grad_hook_return_values(T: Any) -> Any:
+    out = []
+    for ret in (5, "a", T.ones(2), None):
+        x = T.ones(2, requires_grad=True)
+        x.register_post_accumulate_grad_hook(lambda t, r=ret: r)
+        out.append((raises(lambda x=x: (x * 3).sum().backward()), x.grad))
+    log = []
+    y = T.ones(2, requires_grad=True)
+    y.register_post_accumulate_grad_hook(lambda t: log.append(t.grad.clone()))
+    (y * 3).sum().backward()
+    (y * 3).sum().backward()
+    z = T.ones(2, requires_grad=True)
+    z.register_post_accumulate_grad_hook(lambda t: [t.grad.zero_(), None][1])
+    (z * 3).sum().backward()
+    return out, log, y.grad, z.grad
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -369,7 +369,10 @@ def _accumulate(node: AccumulateGrad, grad: Any, create_graph: bool) -> None:
     x = var._x
     if x is not None and x.post_acc_hooks:
         for fn in tuple(x.post_acc_hooks.values()):
-            if fn(var) is not None:
+            r = fn(var)
+            if r is not None:
+                if not hasattr(r, "_data"):  # not a Tensor: torch's check of the object first
+                    raise TypeError(f"expected Variable, but hook returned '{type(r).__name__}'")
                 raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
