@@ -245,9 +245,10 @@ def _k_series(x: np.ndarray, nu: int) -> np.ndarray:
 
 def _k64(x: np.ndarray, nu: int, scaled: bool) -> np.ndarray:
     """K_nu (e^x K_nu when scaled) for nu = 0, 1: inf at 0 and -0, nan below 0, 0 at inf."""
-    # torch's K1 kernel computes log(x / 2) * I1(x) in the input's dtype: nan where x / 2
-    # underflows to 0 (the least float32 subnormal; float64's gives nan here by itself)
-    vanish = (x > 0) & (x * x.dtype.type(0.5) == 0) if nu == 1 else None
+    # torch's K1 and scaled K0 kernels compute log(x / 2) in the input's dtype: where x / 2
+    # underflows to 0 (the least float32 subnormal) K1 is nan (-inf * I1(x) = -inf * 0) and
+    # scaled K0 inf; float64's least subnormal does so by itself
+    vanish = (x > 0) & (x * x.dtype.type(0.5) == 0) if nu == 1 or scaled else None
     x = _f64(x)
     with np.errstate(all="ignore"):
         small = x <= 2.0
@@ -264,7 +265,7 @@ def _k64(x: np.ndarray, nu: int, scaled: bool) -> np.ndarray:
         r = np.where(x == 0, np.inf, r)
         r = np.where(x == np.inf, 0.0, r)
         if vanish is not None:
-            r = np.where(vanish, np.nan, r)
+            r = np.where(vanish, np.nan if nu == 1 else np.inf, r)
         return np.where(x < 0, np.nan, r)
 
 
