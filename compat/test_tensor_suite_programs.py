@@ -3126,6 +3126,30 @@ def prog_tts_post_accumulate_grad_hook_return_values(T: Any) -> Any:
     return out, log, y.grad, z.grad
 
 
+@program()
+def prog_tts_random_inplace_argument_types(T: Any) -> Any:
+    x = T.zeros(2)
+    return (
+        raises(lambda: x.random_(from_=0, to=3)),
+        x.random_(to=3).shape,
+        x.random_(**{"from": 1, "to": 3}).shape,
+        raises(lambda: x.random_(1, foo=3)),
+        raises(lambda: x.random_(None)),
+        raises(lambda: x.random_(None, 3)),
+        x.random_(0, None).shape,
+        raises(lambda: x.uniform_("a")),
+        raises(lambda: x.uniform_(0, None)),
+        x.uniform_(T.tensor(0.5), T.tensor(0.5)),
+        raises(lambda: x.normal_(None)),
+        raises(lambda: x.normal_(0, T.tensor([1.0, 2.0]))),
+        raises(lambda: x.normal_(0, float("nan"))),
+        x.normal_(T.tensor(3.0), 0.0),
+        raises(lambda: x.exponential_("a")),
+        raises(lambda: x.bernoulli_("a")),
+        raises(lambda: x.bernoulli_(None)),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -2860,10 +2860,26 @@ _random_all = defop(
 )
 
 
+def _float_arg(fn: str, name: str, pos: int, v: Any) -> Any:
+    """A float parameter of a sampler: a number (a 0-d tensor's value), or torch's TypeError."""
+    if isinstance(v, (int, float, np.number)):
+        return v
+    if isinstance(v, Tensor) and not v._data.ndim:
+        return v._data.item()
+    raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be float, not {_tname(v)}")
+
+
+def _tname(v: Any) -> str:
+    return "Tensor" if isinstance(v, Tensor) else type(v).__name__
+
+
 def uniform_(self: Tensor, from_: float = 0, to: float = 1, *, generator: Any = None) -> Tensor:
     """Mirrors `torch.Tensor.uniform_` (the keyword `from` is `from_` here)."""
     from .inplace import apply_inplace
 
+    if type(from_) is not float or type(to) is not float:
+        from_ = _float_arg("uniform_", "from", 1, from_)
+        to = _float_arg("uniform_", "to", 2, to)
     if from_ > to:
         raise RuntimeError(
             f"uniform_ expects to return a [from, to) range, but found from={_num(from_)} > "
@@ -2882,7 +2898,10 @@ def normal_(self: Tensor, mean: float = 0, std: float = 1, *, generator: Any = N
     """Mirrors `torch.Tensor.normal_`."""
     from .inplace import apply_inplace
 
-    if std < 0:
+    if type(mean) is not float or type(std) is not float:
+        mean = _float_arg("normal_", "mean", 1, mean)
+        std = _float_arg("normal_", "std", 2, std)
+    if not std >= 0:  # (nan too)
         raise RuntimeError(f"normal expects std >= 0.0, but found std {_num(std)}")
     return apply_inplace(_normal_fill, self, mean, std, generator)
 
@@ -2896,6 +2915,12 @@ def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
         if p._data.shape != self._data.shape:
             p.expand(self._data.shape)  # type: ignore[attr-defined] # torch's expand error
         p = p._data
+    elif not isinstance(p, (int, float, np.number)):
+        raise TypeError(
+            f"bernoulli_() received an invalid combination of arguments - got ({_tname(p)}), "
+            "but expected one of:\n * (Tensor p, *, torch.Generator generator = None)\n * "
+            "(float p = 0.5, *, torch.Generator generator = None)\n"
+        )
     elif not 0 <= p <= 1:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_num(p)}")
     return apply_inplace(_bernoulli_fill, self, p, generator)
@@ -2905,6 +2930,8 @@ def exponential_(self: Tensor, lambd: float = 1, *, generator: Any = None) -> Te
     """Mirrors `torch.Tensor.exponential_`."""
     from .inplace import apply_inplace
 
+    if type(lambd) is not float:
+        lambd = _float_arg("exponential_", "lambd", 1, lambd)
     if not lambd > 0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={_num(lambd)}")
     return apply_inplace(_exponential, self, lambd, generator)
@@ -2914,7 +2941,13 @@ def random_(self: Tensor, *args: Any, generator: Any = None, **kwargs: Any) -> T
     """Mirrors `torch.Tensor.random_` (`random_(to)`, `random_(from, to)`, `random_()`)."""
     from .inplace import apply_inplace
 
-    args = (*args, *kwargs.values())
+    if kwargs:
+        bad = [k for k in kwargs if k not in ("from", "to")]
+        if bad:
+            raise _random_keyword_error(args, kwargs, bad)
+        args = (*args, *(kwargs[k] for k in ("from", "to") if k in kwargs))
+    if args and args[0] is None:  # (to may be None only after a from)
+        raise _random_type_error(args)
     if not all(
         a is None or (isinstance(a, (int, np.integer)) and a is not True and a is not False)
         for a in args
@@ -2928,6 +2961,21 @@ def random_(self: Tensor, *args: Any, generator: Any = None, **kwargs: Any) -> T
     else:
         low, high = args[0], args[1]
     return apply_inplace(op, self, low, high, generator)
+
+
+def _random_keyword_error(args: tuple[Any, ...], kwargs: dict[str, Any], bad: list[str]) -> Any:
+    """torch's parser error for random_'s unknown keywords (the keywords in reverse order)."""
+    got = [type(a).__name__ for a in args]
+    kws = [f"{k}={type(v).__name__}" for k, v in reversed(kwargs.items())]
+    text = "".join(f"{k}, " for k in kws) if not args else ", ".join(got + kws)
+    # the generator-only overload takes none of them: each keyword, in reverse order
+    wrong = ", ".join(reversed(list(kwargs)))
+    why = f"\n      didn't match because some of the keywords were incorrect: {wrong}"
+    return TypeError(
+        f"random_() received an invalid combination of arguments - got ({text}), but expected "
+        f"one of:\n * (*, torch.Generator generator = None){why}\n * (int from, int to, *, "
+        "torch.Generator generator = None)\n * (int to, *, torch.Generator generator = None)\n"
+    )
 
 
 def _random_type_error(args: tuple[Any, ...]) -> TypeError:
