@@ -1810,6 +1810,77 @@ def prog_dti_masked_scatter_mask_dtypes(T: Any) -> Any:
     )
 
 
+@program()
+def prog_dti_setitem_value_dtype_must_match_for_index_put(T: Any) -> Any:
+    def put(shape: Any, idx: Any, v: Any) -> Any:
+        x = T.zeros(*shape)
+        r = raises(lambda: x.__setitem__(idx, v))
+        return r, x
+
+    m = T.tensor([True, False])
+    return (
+        put((2,), T.tensor([0]), T.tensor(1.0, dtype=T.float64)),
+        put((2,), T.tensor([0]), T.tensor([1.0], dtype=T.float64)),
+        put((2,), T.tensor([0]), T.tensor(1)),
+        put((2,), [0], T.tensor(1 + 0j)),
+        put((2,), m, T.tensor(1 + 0j)),
+        put((2,), m, T.tensor([1.5], dtype=T.float64)),
+        put((2,), T.tensor([0, 1]), T.tensor([1, 2])),
+        put((2, 2), (slice(None), [0]), T.tensor([[1], [2]])),
+        put((2,), T.tensor([True, True]), T.tensor([1, 2])),
+        put((2,), T.tensor([5]), T.tensor([1.0], dtype=T.float64)),
+        put((2, 2), (1, [0]), T.tensor(2)),
+        put((2, 2), (slice(None), m), T.tensor(3)),
+        put((2, 2), (m, T.tensor([0])), T.tensor(3)),
+        put((2,), T.tensor(True), T.tensor(3)),
+        put((2,), m, T.tensor(2**40)),
+        put((2,), m, T.tensor(2.5j)),
+        put((2,), slice(None), T.tensor([1, 2])),
+        put((2,), 0, T.tensor(1, dtype=T.int8)),
+        put((2,), ..., T.tensor(True)),
+        put((2,), T.tensor([0]), 7),
+        put((2,), T.tensor([0]), True),
+        raises(lambda: T.zeros(2).__setitem__(0, np.array([1.0]))),
+    )
+
+
+@program()
+def prog_dti_setitem_scalar_values_quiet_conversions(T: Any) -> Any:
+    h = T.zeros(3, dtype=T.float16)
+    h[T.tensor([True, False, False])] = 1e6
+    h[T.tensor([1])] = -1e6
+    h[2] = 70000.0
+    f = T.zeros(3)
+    f[T.tensor([True, True, False])] = 1 + 0j
+    f[2] = np.complex128(2 + 0j)
+    i = T.zeros(2, dtype=T.int8)
+    return (
+        h, f, raises(lambda: i.__setitem__(0, 300)), raises(lambda: i.__setitem__(0, 300.0)),
+        raises(lambda: i.__setitem__(T.tensor([0]), 300)), raises(lambda: f.__setitem__(0, 1j)),
+        raises(lambda: f.__setitem__(0, 2**64)), raises(lambda: f.__setitem__(0, "a")),
+        raises(lambda: f.__setitem__(0, [1.0])), raises(lambda: f.__setitem__(0, object())),
+    )  # fmt: skip
+
+
+@program()
+def prog_dti_buffers_and_scalar_tensor(T: Any) -> Any:
+    ba = bytearray(b"\x01\x02\x03\x04")
+    t = T.asarray(ba, dtype=T.uint8)
+    ba[0] = 9
+    return (
+        t, T.asarray(bytearray(8)), T.asarray(memoryview(bytearray(4)), dtype=T.int16),
+        raises(lambda: T.asarray(memoryview(bytearray(b"\x01\x02")))),
+        T.tensor(memoryview(bytearray(b"\x01\x02"))), T.tensor(memoryview(b"\x05")),
+        T.frombuffer(bytearray(8), dtype=T.int16, count=2, offset=2),
+        raises(lambda: T.frombuffer(bytearray(7), dtype=T.float32)),
+        raises(lambda: T.frombuffer(bytearray(0), dtype=T.uint8)),
+        T.scalar_tensor(3), T.scalar_tensor(True), T.scalar_tensor(1 + 0j),
+        raises(lambda: T.scalar_tensor(1j)), T.scalar_tensor(1j, dtype=T.complex64),
+        raises(lambda: T.scalar_tensor(300, dtype=T.uint8)), T.scalar_tensor(2.5, dtype=T.int64),
+        T.scalar_tensor(T.tensor(2)), raises(lambda: T.scalar_tensor(T.tensor([2]))),
+    )  # fmt: skip
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -160,6 +160,11 @@ def tensor(
             _check_np_strides(data)  # (a foreign byte order: torch's ValueError first)
         _check_first_str(data)
         raise
+    except RuntimeError:
+        if not isinstance(data, memoryview):
+            raise
+        data = data.tolist()  # a sequence of its items
+        inferred = _infer_dtype(data)
     d = dtype or inferred
     if isinstance(data, np.ndarray):
         _check_np_strides(data)
@@ -368,6 +373,8 @@ def asarray(
     if isinstance(obj, np.ndarray) and obj.dtype != object:
         arr = obj
         obj = public_from_numpy(arr)
+    elif isinstance(obj, (bytes, bytearray, memoryview)):  # the buffer protocol: shared
+        obj = frombuffer(obj, dtype=dtype or D.get_default_dtype())
     if not isinstance(obj, Tensor):
         if copy is False:
             raise ValueError("can't alias arbitrary sequence into a tensor.")
@@ -1230,6 +1237,9 @@ def scalar_tensor(
             raise TypeError("scalar_tensor(): argument 's' (position 1) must be Number, not Tensor")
         s = s.item()
     d = dtype or D.get_default_dtype()
+    D.check_scalar_fits(s, d)
+    if isinstance(s, (complex, np.complexfloating)) and not d.is_complex:
+        s = s.real  # checked: no imaginary part to lose
     return _finish(np.asarray(s).astype(d._np).reshape(()), requires_grad)
 
 

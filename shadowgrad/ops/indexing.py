@@ -381,8 +381,14 @@ def _value_tensor(self: Tensor, value: Any) -> Tensor:
             raise ValueError("Overflow when unpacking long long")  # torch's setitem parser
         if self.dtype is not D.float16:  # torch converts a half's value through float
             D.check_scalar_fits(value, self.dtype)
+        if isinstance(value, (complex, np.complexfloating)) and not self.dtype.is_complex:
+            value = value.real  # checked above: no imaginary part to lose
+        if self.dtype is D.float16:  # beyond half's range: inf, silently
+            return _make(D.quiet(np.asarray(value).astype, np.float16))
         return _make(D.quietly(np.asarray(value).astype, self._data.dtype))
-    raise TypeError(f"can't assign a {type(value).__name__} to a {self.dtype._legacy}")
+    from .._signatures import _type_name
+
+    raise TypeError(f"can't assign a {_type_name(value)} to a {self.dtype._legacy}")
 
 
 def _strip_leading_ones(v: Tensor) -> Tensor:
@@ -426,6 +432,7 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
         sliced, adv, has_adv = _apply_slicing(self, index, True)
     except IndexError as e:
         if hasattr(e, "good"):
+            _check_put_dtype(self, index, value)
             sliced, adv, _ = _apply_slicing(self, index, True, check=False)
             _put_until_bad(sliced, tuple(adv), _strip_leading_ones(value), e)
         raise
@@ -433,8 +440,32 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
         _copy_to(sliced, value)
         return
     if value._data.dtype != sliced._data.dtype:
-        value = value.to(sliced.dtype)
+        _check_put_dtype(self, index, value)
+        with warnings.catch_warnings():  # masked_fill_ reads the value as a number, silently
+            warnings.simplefilter("ignore")
+            value = value.to(sliced.dtype)
     _index_put_checked(sliced, tuple(adv), _strip_leading_ones(value), False)
+
+
+def _check_put_dtype(self: Tensor, index: tuple[Any, ...], value: Tensor) -> None:
+    """index_put_ takes a value of self's dtype only, unless it dispatches to masked_fill_ (one
+    mask, the rest slices, a one-element value), which reads the value as a number."""
+    if value._data.dtype == self._data.dtype:
+        return
+    rest = [i for i in index if not (i is None or i is Ellipsis or isinstance(i, slice))]
+    rest = [i for i in rest if not _is_int(i)]
+    masked_fill = (
+        value._data.size == 1
+        and len(rest) == 1
+        and isinstance(rest[0], Tensor)
+        and rest[0].ndim > 0
+        and rest[0]._data.dtype == np.bool_
+    )
+    if not masked_fill:
+        raise RuntimeError(
+            "Index put requires the source and destination dtypes match, got "
+            f"{self.dtype._short} for the destination and {value.dtype._short} for the source."
+        )
 
 
 def _check_byte_mask_fill(index: tuple[Any, ...]) -> None:
