@@ -2611,6 +2611,44 @@ def prog_ta2_pack_hooks_order_inputs_then_outputs_and_extras(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_ta2_fwad_ops_torch_has_no_formula_for(T: Any) -> Any:
+    fwAD = T.autograd.forward_ad
+    F = T.nn.functional
+    x = T.tensor([[0.3, 0.7, 1.2], [0.1, 0.5, 2.0]])
+    out = {}
+    for name, fn in (
+        ("cdist", lambda d: T.cdist(d, x)),
+        ("pdist", lambda d: F.pdist(d)),
+        (
+            "grid_sample",
+            lambda d: F.grid_sample(d[None, None], T.zeros(1, 1, 2, 2), align_corners=False),
+        ),
+        ("embedding_bag", lambda d: F.embedding_bag(T.tensor([0, 1]), d, T.tensor([0]))),
+        ("multi_margin", lambda d: F.multi_margin_loss(d, T.tensor([0, 2]))),
+        (
+            "multilabel_margin",
+            lambda d: F.multilabel_margin_loss(d, T.tensor([[0, -1, 1], [2, -1, 0]])),
+        ),
+        ("igamma", lambda d: T.igamma(d, x)),
+        ("igammac", lambda d: T.igammac(x, d)),
+        ("zeta", lambda d: T.special.zeta(d + 2, x)),
+        ("zeta_scalar", lambda d: T.special.zeta(d + 2, 1.5)),
+        (
+            "segment_reduce",
+            lambda d: T.segment_reduce(d.reshape(-1), "sum", lengths=T.tensor([2, 4])),
+        ),
+        ("soft_margin", lambda d: F.soft_margin_loss(d, T.ones(2, 3))),
+        ("kthvalue", lambda d: d.kthvalue(1).values),
+        ("cummax", lambda d: d.cummax(1).values),
+        ("sort", lambda d: d.sort(1).values),
+    ):
+        with fwAD.dual_level():
+            d = fwAD.make_dual(x, T.ones(2, 3))
+            out[name] = raises(lambda f=fn, d=d: fwAD.unpack_dual(f(d)).tangent)
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

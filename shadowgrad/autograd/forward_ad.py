@@ -375,6 +375,27 @@ def add_terms(a: Any, b: Any, sub: bool = False) -> Any:
     return out
 
 
+# Ops torch has no forward-AD formula for (derivatives.yaml gives them no `result:`), by registry
+# name: a dual input raises torch's NotImplementedError naming its ATen op, whatever rule the op
+# declares (shadowgrad's would compute a tangent torch refuses to).
+NO_FORWARD_AD = {
+    "_cdist_forward": "_cdist_forward",
+    "_pdist_forward": "_pdist_forward",
+    "_embedding_bag": "_embedding_bag",
+    "grid_sampler_2d": "grid_sampler_2d",
+    "grid_sampler_3d": "grid_sampler_3d",
+    "multi_margin_loss": "multi_margin_loss",
+    "multilabel_margin_loss": "multilabel_margin_loss_forward",
+    "segment_reduce": "segment_reduce",
+    "cholesky": "cholesky",
+    "igamma": "igamma",
+    "igammac": "igammac",
+    "special_zeta": "special_zeta",
+    "special_zeta.self_scalar": "special_zeta",
+    "special_zeta.other_scalar": "special_zeta",
+}
+
+
 # Rules of ops declared without `jvp=` (other families); an entry here wins over `jvp=`.
 # Rules by REGISTRY name for ops whose defop has no `jvp=` (an op declared elsewhere, without
 # touching its declaration); a declared `jvp=` wins. Every built-in op declares its rule beside its
@@ -423,6 +444,8 @@ def propagate(op: Any, args: tuple[Any, ...], out: Any) -> None:
     ]
     if not targets:
         return
+    if op.name in NO_FORWARD_AD:
+        raise NotImplementedError(NO_FORMULA.format(NO_FORWARD_AD[op.name]))
     rule = getattr(op, "jvp", None) or JVP_RULES.get(op.name)
     st = _STATE
     st.active = False

@@ -8,7 +8,6 @@ the VJP of the VJP instead of running its own rule.
 
 from __future__ import annotations
 
-import warnings
 import zlib
 from collections.abc import Callable
 from typing import Any
@@ -53,12 +52,6 @@ MASK = sg.tensor([[True, False, True], [False, True, False]])
 
 def _spd(b: Any) -> Any:
     return b @ b.mT + sg.tensor(3 * I)
-
-
-def _legacy_cholesky(b: Any) -> Any:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return sg.cholesky(_spd(b), upper=True)
 
 
 # name (the REGISTRY name, "/variant" optional) -> (function, input shapes)
@@ -165,7 +158,6 @@ CASES: dict[str, tuple[Callable[..., Any], tuple[tuple[int, ...], ...]]] = {
     "linalg_solve_ex/right": (lambda a, b: sg.linalg.solve(a, b, left=False), ((3, 3), (2, 3))),
     "linalg_cholesky_ex": (lambda b: sg.linalg.cholesky(_spd(b)), ((2, 3, 3),)),
     "linalg_cholesky_ex/upper": (lambda b: sg.linalg.cholesky(_spd(b), upper=True), ((3, 3),)),
-    "cholesky": (_legacy_cholesky, ((3, 3),)),
     "linalg_qr": (lambda a: sg.linalg.qr(a), ((4, 3),)),
     "linalg_qr/wide": (lambda a: sg.linalg.qr(a), ((2, 3, 5),)),
     "linalg_qr/complete square": (lambda a: sg.linalg.qr(a, mode="complete"), ((3, 3),)),
@@ -180,8 +172,11 @@ LIST_OPS = ("cat", "stack")  # deflistop: forward_ad.propagate_list, no REGISTRY
 
 
 def test_every_op_of_these_modules_has_a_jvp_case() -> None:
+    from shadowgrad.autograd.forward_ad import NO_FORWARD_AD
+
     covered = {name.split("/")[0] for name in CASES}
-    assert set(_ours()) <= covered, sorted(set(_ours()) - covered)
+    ours = set(_ours()) - set(NO_FORWARD_AD)  # those raise torch's error (see the program file)
+    assert ours <= covered, sorted(ours - covered)
 
 
 def _floats(out: Any) -> tuple[Any, ...]:
