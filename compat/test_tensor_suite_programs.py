@@ -3150,6 +3150,34 @@ def prog_tts_random_inplace_argument_types(T: Any) -> Any:
     )
 
 
+@program()
+def prog_tts_deepcopy_and_pickle_layout_details(T: Any) -> Any:
+    x = T.arange(6.0)
+    v = x.view(2, 3)
+    pair = copy.deepcopy([x, v])
+    pair[0][0] = 50.0
+    t = T.ones(1, requires_grad=True)
+    t.grad = T.ones(1) * 3
+    a = T.ones(2, requires_grad=True)
+    with T.no_grad():
+        b = a[0]
+    return (
+        copy.deepcopy(v)._base is None,
+        pair[1],
+        pair[1]._is_view(),
+        copy.deepcopy(x[2:]).storage_offset(),
+        copy.deepcopy(x[2:]).untyped_storage().nbytes(),
+        pickle.loads(pickle.dumps(x[2:])).untyped_storage().nbytes(),
+        copy.deepcopy(T.ones(1).expand(3)).stride(),
+        raises(lambda: copy.deepcopy(T.ones(2, requires_grad=True)[0])),
+        copy.deepcopy(b).requires_grad,
+        pickle.loads(pickle.dumps(t)).grad,
+        copy.deepcopy(t).grad,
+        copy.deepcopy(t).grad is t.grad,
+        [u._version for u in copy.deepcopy([x, v])],
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)
