@@ -770,17 +770,51 @@ def prog_rss_var_std_gradients(T: Any) -> Any:
     return out
 
 
-@program(
-    xfail="torch's std_mean/var_mean backward skips the term of an output whose gradient is "
-    "undefined (only std used: std_backward alone, MulBackward0); shadowgrad's registry "
-    "materializes it as zeros and adds mean_backward of them (AddBackward0): same values, "
-    "one more node (fix needs the registry to tell materialized grads from given ones)"
-)
+@program()
 def prog_rss_std_mean_with_only_std_used(T: Any) -> Any:
+    # torch's std_mean/var_mean backward skips the term of an output whose gradient is
+    # undefined (only std used: std_backward alone), where a materialized zero would add one
     x = _x(T, 3, 4, seed=5)
-    std, _ = T.std_mean(x, 0)
-    (g,) = T.autograd.grad(std.sum(), x, create_graph=True)
-    return g, g.grad_fn
+    out = []
+    for fn in (T.std_mean, T.var_mean):
+        for pick in (0, 1, 2):
+            a, b = fn(x, 0)
+            y = a if pick == 0 else b if pick == 1 else a * b
+            (g,) = T.autograd.grad(y.sum(), x, create_graph=True)
+            out.append((g, g.grad_fn))
+    return out
+
+
+@program()
+def prog_rss_var_std_double_backward_graphs(T: Any) -> Any:
+    # torch's var_backward multiplies by 2 / dof with mul.Scalar and unsqueezes grad only for
+    # a dim reduction of more than one dim; std_backward masks grad / (result * 2) with
+    # masked_fill; mean_backward divides with div.Scalar
+    x = T.tensor([[1.0, 2.0, 4.0], [3.0, 5.0, 9.0]], requires_grad=True)
+    v = T.tensor([1.0, 2.0, 4.0], requires_grad=True)
+    c = T.ones(2, 3, requires_grad=True)
+    out = []
+    for leaf, f in [
+        (x, lambda: x.var()),
+        (x, lambda: x.var(1)),
+        (x, lambda: x.var(1, keepdim=True)),
+        (x, lambda: x.var((0, 1))),
+        (v, lambda: v.var(0)),
+        (v, lambda: v.std(0)),
+        (x, lambda: x.std()),
+        (x, lambda: x.std(0, keepdim=True, correction=2)),
+        (c, lambda: c.std(1)),
+        (x, lambda: x.var(1, correction=3)),
+        (x, lambda: x.var(correction=6)),
+        (x, lambda: T.var_mean(x, 1)[1]),
+        (x, lambda: T.std_mean(x)[1]),
+        (v, lambda: T.var_mean(v, 0, keepdim=True)[0]),
+    ]:
+        y = f()
+        (g,) = T.autograd.grad(y.sum(), leaf, create_graph=True)
+        gg = T.autograd.grad((g * g).sum(), leaf, allow_unused=True)[0] if g.requires_grad else None
+        out.append((y, g, g.grad_fn, gg))
+    return out
 
 
 @program()

@@ -1206,21 +1206,25 @@ def _var_fwd(
 def _var_backward(
     grad: Tensor, self: Tensor, dim: tuple[int, ...] | None, correction: float, keepdim: bool
 ) -> Tensor:
+    # torch's var_backward: (2 / dof) * grad * (self - mean), the number multiplied with
+    # mul.Scalar (MulBackward1); grad gets its reduced dims back only for a dim reduction of
+    # a tensor of more than one dim (else it broadcasts)
+    from .pointwise import _mul_scalar
+
     shape = tuple(self._data.shape)
-    full = dim is None or self.ndim == 0
-    dim = tuple(range(self.ndim)) if dim is None else dim
-    n = _count(shape, dim)
-    if full:
-        dof = n - correction
+    if dim is None or self.ndim == 0:
+        dof = self._data.size - correction
         mu = self.mean()
         if dof <= 0:
             # 2 / dof is inf: nan where self equals its mean (inf * 0), inf elsewhere
             fill = np.where(self._data == mu._data, np.nan, np.inf).astype(self._data.dtype)
-            return _unsq(grad, dim, keepdim) * _const(fill)
-        return (2.0 / dof) * _unsq(grad, dim, keepdim) * (self - mu)
+            return grad * _const(fill)
+        return _mul_scalar(grad, 2.0 / dof) * (self - mu)
+    if not keepdim and self.ndim > 1:
+        grad = _unsq(grad, dim, False)
     with np.errstate(divide="ignore"):
-        scale = np.float64(2.0) / np.float64(n - correction)
-    return float(scale) * _unsq(grad, dim, keepdim) * (self - self.mean(dim, True))
+        scale = np.float64(2.0) / np.float64(_count(shape, dim) - correction)
+    return _mul_scalar(grad, float(scale)) * (self - self.mean(dim, True))
 
 
 def _std_backward(
@@ -1231,19 +1235,24 @@ def _std_backward(
     correction: float,
     keepdim: bool,
 ) -> Tensor:
-    from .pointwise import where
+    from .pointwise import _mul_scalar, masked_fill
 
-    # std of equal values (result 0) has grad 0, as torch's masked_fill
-    g = where(_const(result._data == 0), 0.0, grad / (result * 2))
+    # std of equal values (result 0) has grad 0: torch's (grad / (result * 2)).masked_fill_
+    g = masked_fill(grad / _mul_scalar(result, 2), _const(result._data == 0), 0)
     return _var_backward(g, self, dim, correction, keepdim)
 
 
 def _mean_backward(
     grad: Tensor, self: Tensor, dim: tuple[int, ...] | None, keepdim: bool
 ) -> Tensor:
+    from .nn_ops import _div_scalar
+
     shape = tuple(self._data.shape)
     dim = tuple(range(self.ndim)) if dim is None else dim
-    return _restore_dims(grad, shape, dim, keepdim) / builtins.max(_count(shape, dim), 1)
+    # torch's mean_backward: sum_backward(grad) / n, a div.Scalar (DivBackward1)
+    return _div_scalar(
+        _restore_dims(grad, shape, dim, keepdim), builtins.max(_count(shape, dim), 1)
+    )
 
 
 _var = defop(
@@ -1270,6 +1279,17 @@ _std = defop(
 )
 
 
+def _defined_sum(grads: Any, first: Any, second: Any) -> Tensor:
+    """torch's var_mean/std_mean backward: each output's term where its gradient is defined
+    (an unused output's is skipped, not added as zeros), summed."""
+    undefined = getattr(grads, "undefined", ())
+    if 1 in undefined:
+        return first(grads[0])
+    if 0 in undefined:
+        return second(grads[1])
+    return first(grads[0]) + second(grads[1])
+
+
 def _var_mean_fwd(
     self: np.ndarray, dim: tuple[int, ...] | None, correction: float, keepdim: bool
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -1291,9 +1311,10 @@ _var_mean = defop(
     _var_mean_fwd,
     dtype="keep",
     n_outputs=2,
-    self=lambda grads, self, dim, correction, keepdim: (
-        _var_backward(grads[0], self, dim, correction, keepdim)
-        + _mean_backward(grads[1], self, dim, keepdim)
+    self=lambda grads, self, dim, correction, keepdim: _defined_sum(
+        grads,
+        lambda g: _var_backward(g, self, dim, correction, keepdim),
+        lambda g: _mean_backward(g, self, dim, keepdim),
     ),
     jvp=lambda self, self_t, dim, correction, keepdim: (
         _var_t(self, self_t, dim, correction, keepdim),
@@ -1307,9 +1328,10 @@ _std_mean = defop(
     _std_mean_fwd,
     dtype="keep",
     n_outputs=2,
-    self=lambda grads, self, dim, correction, keepdim, result: (
-        _std_backward(grads[0], self, result, dim, correction, keepdim)
-        + _mean_backward(grads[1], self, dim, keepdim)
+    self=lambda grads, self, dim, correction, keepdim, result: _defined_sum(
+        grads,
+        lambda g: _std_backward(g, self, result, dim, correction, keepdim),
+        lambda g: _mean_backward(g, self, dim, keepdim),
     ),
     jvp=lambda self, self_t, dim, correction, keepdim, result: (
         _std_t(self, self_t, dim, correction, keepdim, result[0]),

@@ -223,12 +223,20 @@ _GRAD_ONLY = ("grad",)
 _RELEASED = object()
 
 
+class Materialized(list):  # type: ignore[type-arg]
+    """A node's output gradients with zeros in place of the undefined ones, which `undefined`
+    names: a formula that skips an undefined gradient's term as torch's does (std_mean's
+    backward: `if (gmean.defined())`) reads it."""
+
+    __slots__ = ("undefined",)
+
+
 def _materialize(grads: list[Any], out_meta: Any) -> list[Any]:
-    out = list(grads)
-    for i, g in enumerate(out):
-        if g is None:
-            shape, dt = out_meta[i]
-            out[i] = _make(np.zeros(shape, dt))
+    out = Materialized(grads)
+    out.undefined = tuple(i for i, g in enumerate(grads) if g is None)
+    for i in out.undefined:
+        shape, dt = out_meta[i]
+        out[i] = _make(np.zeros(shape, dt))
     return out
 
 
