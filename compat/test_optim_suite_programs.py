@@ -391,6 +391,34 @@ def prog_osp_adafactor_option_matrix(T: Any) -> Any:
 
 
 @program()
+def prog_osp_mixed_dtypes_in_one_group(T: Any) -> Any:
+    out = {}
+    for name, kw in _ALL:
+        cls = getattr(T.optim, name)
+        for fe in (False, True):
+            if name == "Adafactor" and fe:
+                continue
+
+            def run(cls=cls, kw=kw, fe=fe, name=name) -> Any:
+                ps = [
+                    T.nn.Parameter(T.tensor(_data(3, seed=180))),
+                    T.nn.Parameter(T.tensor(_data(2, 2, seed=181), dtype=T.float64)),
+                    T.nn.Parameter(T.tensor(_data(2, seed=182)).half()),
+                ]
+                if name == "RMSprop":
+                    ps.pop()  # float16: osp_half_rmsprop_centered_momentum_rounding
+                opt = cls(ps, foreach=fe, **kw)
+                for i in range(2):
+                    for j, p in enumerate(ps):
+                        p.grad = T.tensor(_data(*p.shape, seed=183 + i + 3 * j)).to(p.dtype)
+                    opt.step()
+                return [p.detach() for p in ps], opt.state_dict()["state"]
+
+            out[name, fe] = raises(run)
+    return out
+
+
+@program()
 def prog_osp_optimizers_float64_params(T: Any) -> Any:
     out = {}
     for name, kw in (
@@ -1331,6 +1359,55 @@ def prog_osp_momentum_cycling_on_tensor_betas_and_lr(T: Any) -> Any:
 
 
 @program()
+def prog_osp_stacked_schedulers_without_chaining(T: Any) -> Any:
+    """Two schedulers built on one optimizer and both stepped (the pre-ChainedScheduler
+    idiom): the second sees the first's initial_lr; closed-form and chained forms differ."""
+    S = T.optim.lr_scheduler
+    opt = _opt2(T)
+    a = S.StepLR(opt, 2, gamma=0.5)
+    b = S.ExponentialLR(opt, 0.9)
+    lrs = []
+    for _ in range(5):
+        opt.step()
+        a.step()
+        b.step()
+        lrs.append((a.get_last_lr(), b.get_last_lr(), [g["lr"] for g in opt.param_groups]))
+    opt2 = _opt2(T)
+    c = S.MultiStepLR(opt2, [2], gamma=0.1)
+    d = S.LinearLR(opt2, 0.5, total_iters=3)
+    for _ in range(4):
+        opt2.step()
+        d.step()
+        c.step()
+        lrs.append((c.get_last_lr(), d.get_last_lr()))
+    return lrs, a.base_lrs, b.base_lrs, d.base_lrs
+
+
+@program()
+def prog_osp_cyclic_custom_scale_fn_state_dict(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+
+    class Halve:
+        def __call__(self, x):
+            return 0.5**x
+
+    out = {}
+    for name, fn in (("object", Halve()), ("lambda", lambda x: 1.0 / (x + 1)), ("none", None)):
+        opt = _opt2(T, momentum=0.9)
+        kw = {"scale_fn": fn, "scale_mode": "cycle"} if fn is not None else {"mode": "exp_range"}
+        sched = S.CyclicLR(opt, 0.01, 0.1, step_size_up=2, **kw)
+        for _ in range(3):
+            opt.step()
+            sched.step()
+        sd = sched.state_dict()
+        opt2 = _opt2(T, momentum=0.9)
+        s2 = S.CyclicLR(opt2, 0.01, 0.1, step_size_up=2, **kw)
+        s2.load_state_dict(sd)
+        out[name] = (sorted(sd), _sd(sched), _trace(T, opt2, s2, 3))
+    return out
+
+
+@program()
 def prog_osp_warm_restarts_epoch_forms(T: Any) -> Any:
     S = T.optim.lr_scheduler
     opt = _opt2(T)
@@ -1606,6 +1683,22 @@ def prog_osp_half_precision_params(T: Any) -> Any:
                 opt.step()
             out[str(dt), name] = (w.detach(), {k: v.dtype for k, v in opt.state[w].items()})
     return out
+
+
+@program(
+    xfail="float16 RMSprop(centered=True, momentum>0): torch's CPU kernels compute half in "
+    "float32 and round once per op (addcmul_, addcdiv_, lerp_), shadowgrad/optim/rmsprop.py "
+    "rounds the intermediate products and quotients to float16 (only optimizer.fma computes "
+    "in float32); the centered average's cancellation magnifies it to ~1% in the momentum "
+    "buffer"
+)
+def prog_osp_half_rmsprop_centered_momentum_rounding(T: Any) -> Any:
+    w = T.nn.Parameter(T.tensor(_data(2, seed=182)).half())
+    opt = T.optim.RMSprop([w], lr=0.1, centered=True, momentum=0.5)
+    for i in range(2):
+        w.grad = T.tensor(_data(2, seed=189 + i)).half()
+        opt.step()
+    return w.detach(), opt.state[w]["momentum_buffer"]
 
 
 @program()
@@ -2470,6 +2563,46 @@ def prog_osp_optimizer_load_carries_initial_lr_into_scheduler(T: Any) -> Any:
         _trace(T, opt3, sched3, 3),
         sched2.base_lrs,
     )
+
+
+@program()
+def prog_osp_lbfgs_scalar_complex_wolfe_and_nan(T: Any) -> Any:
+    out = {}
+
+    def run(params: list[Any], f: Any, **kw: Any) -> Any:
+        opt = T.optim.LBFGS(params, **kw)
+
+        def closure():
+            opt.zero_grad()
+            loss = f()
+            loss.backward()
+            return loss
+
+        return [opt.step(closure) for _ in range(2)], [p.detach() for p in params]
+
+    s = T.nn.Parameter(T.tensor(1.5, dtype=T.float64))
+    v = T.nn.Parameter(T.tensor([0.3, -0.4], dtype=T.float64))
+    out["scalar"] = raises(
+        lambda: run(
+            [s, v], lambda: (s - 0.2) ** 4 + ((v * s) ** 2).sum(), line_search_fn="strong_wolfe"
+        )
+    )
+    z = T.nn.Parameter(T.tensor([1.0 + 2.0j, -0.5 + 0.1j], dtype=T.complex128))
+    out["complex_wolfe"] = raises(
+        lambda: run(
+            [z],
+            lambda: ((z - (0.3 - 0.2j)).abs() ** 2).sum(),
+            line_search_fn="strong_wolfe",
+            max_iter=4,
+        )
+    )
+    n = T.nn.Parameter(T.tensor([1.0, 2.0], dtype=T.float64))
+    out["nan"] = raises(lambda: run([n], lambda: (n.log() * float("nan")).sum(), max_iter=3))
+    h = T.nn.Parameter(T.tensor([1.0, -1.0], dtype=T.float32))
+    out["f32_hist1"] = raises(
+        lambda: run([h], lambda: ((h - 0.5) ** 2).sum() + h.prod(), history_size=1, max_iter=5)
+    )
+    return out
 
 
 # --- swa_utils -------------------------------------------------------------------------------

@@ -195,7 +195,13 @@ def fma(a: Any, b: np.ndarray, c: np.ndarray, out: np.ndarray | None = None) -> 
             return t.astype(dt)
         np.copyto(out, t, casting="same_kind")
         return out
-    r = np.asarray(a, dtype=dt) * b + c
+    if dt == np.float16:
+        # torch's CPU kernels compute half in float32 (its opmath type), rounding once; the
+        # product of two halves is exact in float32
+        f = np.float32
+        r = (np.asarray(a, dtype=f) * np.asarray(b, dtype=f) + c.astype(f)).astype(dt)
+    else:
+        r = np.asarray(a, dtype=dt) * b + c
     if out is None:
         return r  # type: ignore[no-any-return]
     out[...] = r
