@@ -2062,6 +2062,116 @@ def prog_ufs_inplace_unary_on_integer_bool_and_half(T: Any) -> Any:
     return out
 
 
+_PROMOTION_OPS = [
+    "add",
+    "sub",
+    "mul",
+    "div",
+    "floor_divide",
+    "remainder",
+    "fmod",
+    "pow",
+    "atan2",
+    "hypot",
+    "copysign",
+    "maximum",
+    "fmax",
+    "logaddexp",
+    "xlogy",
+    "nextafter",
+    "float_power",
+    "eq",
+    "lt",
+    "bitwise_and",
+    "bitwise_xor",
+    "bitwise_left_shift",
+    "gcd",
+    "special.xlog1py",
+    "special.zeta",
+    "igamma",
+    "heaviside",
+    "ldexp",
+    "true_divide",
+    "minimum",
+    "fmin",
+    "logaddexp2",
+    "lerp",
+]
+
+
+@program()
+def prog_ufs_binary_promotion_sweep(T: Any) -> Any:
+    # every pairing of tensor dtypes, 0-d tensors and Python numbers over 33 binary ops
+    vals = {
+        "i32": T.tensor([3, -2], dtype=T.int32),
+        "u8": T.tensor([3, 250], dtype=T.uint8),
+        "b": T.tensor([True, False]),
+        "f16": T.tensor([1.5, -0.25], dtype=T.float16),
+        "f32": T.tensor([1.5, -0.25]),
+        "f64_0d": T.tensor(0.75, dtype=T.float64),
+        "i64_0d": T.tensor(2),
+        "c64": T.tensor([1 + 1j, -1j]),
+        "py_f": 0.5,
+        "py_i": 2,
+        "py_b": True,
+        "py_c": 1j,
+        "py_neg": -3,
+    }
+    out = {}
+    for n in _PROMOTION_OPS:
+        f = T
+        for p in n.split("."):
+            f = getattr(f, p)
+        for ka in ("i32", "u8", "b", "f16", "f32", "c64"):
+            for kb in (
+                "i32",
+                "f16",
+                "f64_0d",
+                "i64_0d",
+                "py_f",
+                "py_i",
+                "py_b",
+                "py_c",
+                "py_neg",
+                "u8",
+            ):
+                a, b = vals[ka], vals[kb]
+                if (ka == "f16" and kb == "py_c") or (n == "ldexp" and (kb == "u8" or ka == "c64")):
+                    continue  # ComplexHalf (experimental in torch); ldexp's uint8 exponent
+                if n == "lerp":
+                    out[f"{n}_{ka}_{kb}"] = raises(lambda a=a, b=b: T.lerp(a, a, b))
+                else:
+                    out[f"{n}_{ka}_{kb}"] = raises(lambda f=f, a=a, b=b: f(a, b))
+    return out
+
+
+@program()
+def prog_ufs_bool_pow_lerp_promotion_and_ldexp_dtypes(T: Any) -> Any:
+    b = T.tensor([True, False])
+    i = T.tensor([3, -2], dtype=T.int32)
+    x = T.tensor([1.5, -0.25])
+    return (
+        T.pow(b, True),
+        b**True,
+        T.pow(b, False),
+        b.clone().pow_(True),
+        raises(lambda: T.pow(b, T.tensor(True))),
+        T.pow(b, 2),
+        T.lerp(i, i, T.tensor(0.5, dtype=T.float64)),
+        T.lerp(b, b, T.tensor(0.5, dtype=T.float64)),
+        raises(lambda: T.lerp(b, b, T.tensor(2))),
+        raises(lambda: T.lerp(i, i, T.tensor([0.5, 0.5]))),
+        raises(lambda: T.lerp(i, i.long(), 0.5)),
+        T.lerp(x, x * 2, T.tensor(0.5 + 0.5j)),
+        T.ldexp(x, x.half()),
+        T.ldexp(x.half(), T.tensor(0.75, dtype=T.float64)),
+        T.ldexp(T.tensor([1 + 1j, -1j]), T.tensor([3, -2])),
+        T.ldexp(x, T.tensor(2.0, dtype=T.float64)),
+        T.ldexp(T.tensor([0.0, 1.0, 3.0]), T.tensor([200.0, -160.5, -140.0])),
+        T.ldexp(T.tensor([0.0, 1.0], dtype=T.float64), T.tensor([2000, -1100])),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

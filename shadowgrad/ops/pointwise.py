@@ -554,8 +554,13 @@ def pow(input: Any, exponent: Any, *, out: Tensor | None = None) -> Tensor:
     if not isinstance(input, Tensor):
         return _out(_pow_scalar_base(input, exponent), out, "pow")
     if isinstance(exponent, Tensor):
+        if input.dtype is D.bool_ and exponent.dtype is D.bool_:
+            raise NotImplementedError("\"pow\" not implemented for 'Bool'")
         return _out(_pow_tensor(input, exponent), out, "pow")
     dt = result_type_of([input, exponent])
+    if dt is D.bool_:  # a bool power: torch fills ones (False) or copies (True), in bool
+        r = input._data.copy() if exponent else np.ones(input._data.shape, np.bool_)
+        return _out(_make(r), out, "pow")
     if dt._cat == 1 and isinstance(exponent, int) and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     if dt is not D.float32 and dt is not D.float64:
@@ -2160,19 +2165,23 @@ def lerp(input: Tensor, end: Tensor, weight: Any, *, out: Tensor | None = None) 
         )
     wt = isinstance(weight, Tensor)
     dt = input.dtype
-    if not wt and dt._cat == 2:  # the scalar weight is read in the input's opmath type
-        D.check_scalar_fits(weight, D.float32 if dt is D.float16 else dt)
-    if dt._cat < 2:
-        kernel = "lerp_kernel_tensor" if wt else "lerp_kernel_scalar"
-        raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt._short}'")
-    # a 0-d weight is a scalar operand: any dtype that does not promote the result
-    zero_d = wt and weight.ndim == 0 and result_type_of([input, weight]) is dt
-    for name, t in (("end", end), ("weight", weight if wt and not zero_d else None)):
+    # torch checks the operands' dtypes first; a 0-d weight is exempt: a scalar operand that
+    # takes part in the result dtype (an int input with a float64 0-d weight is float64)
+    for name, t in (("end", end), ("weight", weight if wt and weight.ndim else None)):
         if t is not None and t.dtype is not dt:
             raise RuntimeError(
                 f"expected dtype {D.CPP_NAMES[dt]} for `{name}` but got dtype "
                 f"{D.CPP_NAMES[t.dtype]}"
             )
+    if wt and not weight.ndim:
+        dt = result_type_of([input, end, weight])
+    if not wt and dt._cat == 2:  # the scalar weight is read in the input's opmath type
+        D.check_scalar_fits(weight, D.float32 if dt is D.float16 else dt)
+    if dt._cat < 2:
+        kernel = "lerp_kernel_tensor" if wt else "lerp_kernel_scalar"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt._short}'")
+    if dt is not input.dtype:
+        input, end = input.to(dt), end.to(dt)
     r = _lerp_tensor(input, end, weight) if wt else _lerp_scalar(input, end, weight)
     return _out(r, out, "lerp")
 

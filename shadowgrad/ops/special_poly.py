@@ -252,10 +252,14 @@ def float_power_(self: Tensor, exponent: Any) -> Tensor:
 def _np_ldexp(self: np.ndarray, other: np.ndarray, dtype: Any) -> np.ndarray:
     self = self.astype(dtype, copy=False)
     with np.errstate(all="ignore"):
-        if other.dtype.kind in "iub":  # exact scaling: ldexp(0, 2000) is 0
+        if other.dtype.kind in "iub" and self.dtype.kind != "c":  # exact: ldexp(0, 2000) is 0
             e = np.clip(other.astype(np.int64), -(2**31), 2**31 - 1).astype(np.int32)
             return np.ldexp(self, e)
-        return np.multiply(self, np.power(self.dtype.type(2), other))
+        # torch's self * pow(2, other): the power in the exponent's float dtype (a float16
+        # exponent rounds 2 ** 1.5 to float16), the product in the result's
+        pdt = other.dtype if other.dtype.kind in "fc" else D.get_default_dtype()._np
+        p = np.power(pdt.type(2), other.astype(pdt, copy=False))
+        return np.asarray(np.multiply(self, p)).astype(dtype, copy=False)
 
 
 _LN2 = math.log(2.0)
