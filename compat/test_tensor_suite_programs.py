@@ -3178,6 +3178,36 @@ def prog_tts_deepcopy_and_pickle_layout_details(T: Any) -> Any:
     )
 
 
+@program()
+def prog_tts_python_types_as_dtypes(T: Any) -> Any:
+    class Foo:
+        pass
+
+    x = T.zeros(2, dtype=T.int64)
+    return (
+        x.new_zeros(2, dtype=float).dtype,
+        x.new_ones(2, dtype=int).dtype,
+        x.new_empty(2, dtype=bool).dtype,
+        x.new_full((2,), 1, dtype=complex),
+        x.new_tensor([1], dtype=float),
+        x.new_empty_strided((2,), (1,), dtype=float).dtype,
+        raises(lambda: x.new_zeros(2, dtype=str)),
+        raises(lambda: x.new_zeros(2, dtype="float")),
+        raises(lambda: x.new_full((2,), 1.5, dtype=int))
+        if False
+        else x.new_full((2,), 1.5, dtype=int),
+        raises(lambda: x.type(float)),
+        raises(lambda: x.type(int)),
+        x.type(T.Tensor),
+        raises(lambda: x.type(Foo)),
+        raises(lambda: x.type(np.float64)),
+        raises(lambda: x.type(T.nn.Parameter)),
+        x.to(float).dtype,
+        x.to(bool).dtype,
+        x.to(complex).dtype,
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

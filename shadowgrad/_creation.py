@@ -1105,6 +1105,8 @@ def new_methods() -> dict[str, Any]:
         device: Any = None,
         requires_grad: bool = False,
     ) -> Tensor:
+        if dtype is not None and type(dtype) is not D.dtype:
+            dtype = dtype_arg("new_tensor", dtype)  # a Python type (float), or torch's error
         if isinstance(data, Tensor):
             warnings.warn(
                 "To copy construct from a tensor, it is recommended to use sourceTensor.detach()."
@@ -1119,6 +1121,8 @@ def new_methods() -> dict[str, Any]:
     def new_zeros(
         self: Tensor, *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False
     ) -> Tensor:
+        if dtype is not None and type(dtype) is not D.dtype:
+            dtype = dtype_arg("new_zeros", dtype)  # a Python type (float), or torch's error
         if not all(type(v) is int for v in size):
             check_int_list("new_zeros", "size", size, 1)
         return _factory(0, size, dtype or self.dtype, requires_grad)
@@ -1126,6 +1130,8 @@ def new_methods() -> dict[str, Any]:
     def new_ones(
         self: Tensor, *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False
     ) -> Tensor:
+        if dtype is not None and type(dtype) is not D.dtype:
+            dtype = dtype_arg("new_ones", dtype)  # a Python type (float), or torch's error
         if not all(type(v) is int for v in size):
             check_int_list("new_ones", "size", size, 1)
         return _factory(1, size, dtype or self.dtype, requires_grad)
@@ -1133,6 +1139,8 @@ def new_methods() -> dict[str, Any]:
     def new_empty(
         self: Tensor, *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False
     ) -> Tensor:
+        if dtype is not None and type(dtype) is not D.dtype:
+            dtype = dtype_arg("new_empty", dtype)  # a Python type (float), or torch's error
         if not all(type(v) is int for v in size):
             check_int_list("new_empty", "size", size, 1)
         return _factory(0, size, dtype or self.dtype, requires_grad)
@@ -1148,6 +1156,8 @@ def new_methods() -> dict[str, Any]:
         requires_grad: bool = False,
         pin_memory: bool = False,
     ) -> Tensor:
+        if dtype is not None and type(dtype) is not D.dtype:
+            dtype = dtype_arg("new_empty_strided", dtype)  # a Python type (float), or torch's error
         return empty_strided(size, stride, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
     def new_full(
@@ -1159,6 +1169,8 @@ def new_methods() -> dict[str, Any]:
         device: Any = None,
         requires_grad: bool = False,
     ) -> Tensor:
+        if dtype is not None and type(dtype) is not D.dtype:
+            dtype = dtype_arg("new_full", dtype)  # a Python type (float), or torch's error
         if not isinstance(size, (tuple, list)):
             raise TypeError(
                 "new_full(): argument 'size' (position 1) must be tuple of ints, not "

@@ -851,6 +851,11 @@ class Tensor:
                 raise ValueError(f"invalid type: '{dtype}'")
         elif isinstance(getattr(dtype, "dtype", None), D.dtype):
             dtype = dtype.dtype  # a legacy type: torch.DoubleTensor
+        elif dtype is Tensor:  # torch.Tensor: the default tensor type
+            dtype = D.get_default_dtype()
+        elif isinstance(dtype, type):  # torch reads another class by its C name
+            mod = "numpy." if dtype.__module__ == "numpy" else ""
+            raise ValueError(f"invalid type: '{mod}{dtype.__name__}'")
         elif not isinstance(dtype, D.dtype):
             raise TypeError("dtype must be a type, str, or dtype object")
         return self.to(dtype)
