@@ -100,7 +100,10 @@ def get_engine(name: str) -> Engine:
 _TRIGGERED = re.compile(r"\s*\(Triggered internally at [^)]*\)\.?\s*$", re.S)
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 # anomaly mode's warning ends with a Python traceback, which differs by engine and file
-_TRACEBACK = re.compile(r"(Traceback of forward call that caused the error:).*", re.S)
+_TRACEBACK = re.compile(
+    r"(Traceback of forward call that (?:caused the error|induced the previous calculation):).*",
+    re.S,
+)
 
 
 # shadowgrad explains these errors beyond torch's text, on lines after torch's message (torch's

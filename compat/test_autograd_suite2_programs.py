@@ -2649,6 +2649,28 @@ def prog_ta2_fwad_ops_torch_has_no_formula_for(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_ta2_anomaly_double_backward_names_the_inducing_node(T: Any) -> Any:
+    x = T.tensor([0.0, 1.0, 4.0], requires_grad=True)
+
+    def nan_in_double_backward() -> Any:
+        with T.autograd.detect_anomaly():
+            y = x.sqrt()
+            (g,) = T.autograd.grad(y.sum(), x, create_graph=True)
+            (g * 0).sum().backward()
+
+    def inplace_in_double_backward() -> Any:
+        with T.autograd.detect_anomaly():
+            y = (x * 2).pow(1.5)
+            (g,) = T.autograd.grad(y.sum(), x, create_graph=True)
+            (h,) = T.autograd.grad(g.sum(), x, create_graph=True)
+            z = h.exp()
+            z.add_(1)
+            T.autograd.grad(z.sum(), x)
+
+    return raises(nan_in_double_backward), raises(inplace_in_double_backward)
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

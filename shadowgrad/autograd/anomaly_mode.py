@@ -12,6 +12,10 @@ import warnings
 class _Anomaly:
     enabled = False
     check_nan = True
+    # the node whose backward is running, in anomaly mode: a node recorded then (create_graph)
+    # keeps it as its parent, whose forward trace torch's error warning adds ("Previous
+    # calculation was induced by ...")
+    parent = None
 
 
 _STATE = _Anomaly()

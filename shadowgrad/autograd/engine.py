@@ -1021,7 +1021,7 @@ def _run_node(
         outs: Any = [None] * len(node._next)
     else:
         try:
-            outs = node.apply(in_grads)
+            outs = _apply_as_parent(node, in_grads) if _ANOMALY.enabled else node.apply(in_grads)
         except Exception:
             if _ANOMALY.enabled and node._trace is not None:
                 _warn_trace(node)
@@ -1052,6 +1052,17 @@ def _release_children(
             heapq.heappush(heap, (-nxt._seq, next(_tie), nxt))
 
 
+def _apply_as_parent(node: Node, in_grads: Any) -> Any:
+    """node.apply in anomaly mode: the nodes its formulas record (create_graph) note it as
+    their parent (see _warn_trace)."""
+    prev = _ANOMALY.parent
+    _ANOMALY.parent = node
+    try:
+        return node.apply(in_grads)
+    finally:
+        _ANOMALY.parent = prev
+
+
 def _warn_trace(node: Node) -> None:
     import warnings
 
@@ -1061,3 +1072,14 @@ def _warn_trace(node: Node) -> None:
         UserWarning,
         stacklevel=3,
     )
+    # a node recorded by a backward (create_graph): torch adds the forward trace of the node
+    # whose backward recorded it, and of that one's parent in turn
+    parent = getattr(node._trace, "parent", None)
+    while parent is not None and parent._trace is not None:
+        warnings.warn(
+            f"\n\nPrevious calculation was induced by {parent.name()}. Traceback of forward "
+            "call that induced the previous calculation:\n" + "".join(parent._trace),
+            UserWarning,
+            stacklevel=3,
+        )
+        parent = getattr(parent._trace, "parent", None)

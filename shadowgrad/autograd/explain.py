@@ -78,10 +78,20 @@ def forward_trace() -> list[str]:
     Like `traceback.format_stack()`, but it cuts exactly the op machinery (which varies from
     one call path to another), so the user's own frame is always the last one.
     """
+    from .anomaly_mode import _STATE
+
     stack = traceback.extract_stack()
     while stack and _is_machinery(stack[-1].filename):
         stack.pop()
-    return traceback.format_list(stack)
+    trace = _Trace(traceback.format_list(stack))
+    trace.parent = _STATE.parent
+    return trace
+
+
+class _Trace(list):
+    """A forward trace, and the node whose backward recorded this one (None in the forward)."""
+
+    __slots__ = ("parent",)
 
 
 def _format_site(site: tuple[str, int, str]) -> str:
