@@ -1881,6 +1881,32 @@ def prog_dti_buffers_and_scalar_tensor(T: Any) -> Any:
     )  # fmt: skip
 
 
+@program()
+def prog_dti_index_put_value_shape_checks(T: Any) -> Any:
+    def put(shape: Any, idx: Any, v: Any, acc: Any = None) -> Any:
+        x = T.zeros(*shape)
+        if acc is None:
+            r = raises(lambda: x.__setitem__(idx, v))
+        else:
+            r = raises(lambda: x.index_put_(idx, v, accumulate=acc))
+        return r, x
+
+    return (
+        put((2,), (T.tensor([0]),), T.ones(2), False),
+        put((2,), (T.tensor([0]),), T.ones(2), True),
+        put((2,), T.tensor([0]), T.ones(2)),
+        put((2, 3), T.tensor([0]), T.ones(2, 3)),
+        put((2, 3), (T.tensor([0]),), T.ones(2, 1), False),
+        put((2, 3), (T.tensor([0, 1]),), T.ones(1, 1, 3), False),
+        put((2, 3), (T.tensor([0, 1]),), T.ones(1, 3), True),
+        put((2, 3), T.tensor([0, 1]), T.ones(1, 1, 3)),
+        put((2,), T.tensor([0]), T.ones(2, dtype=T.float64)),
+        put((2,), T.tensor([0, 9]), T.ones(2, dtype=T.float64)),
+        put((2,), T.tensor([0, 9]), T.ones(3)),
+        put((2,), T.tensor([True, False]), T.ones(2, dtype=T.float64)),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -432,26 +432,30 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
         sliced, adv, has_adv = _apply_slicing(self, index, True)
     except IndexError as e:
         if hasattr(e, "good"):
-            _check_put_dtype(self, index, value)
             sliced, adv, _ = _apply_slicing(self, index, True, check=False)
+            _check_put_dtype(self, index, value, sliced, adv)
             _put_until_bad(sliced, tuple(adv), _strip_leading_ones(value), e)
         raise
     if not has_adv:
         _copy_to(sliced, value)
         return
     if value._data.dtype != sliced._data.dtype:
-        _check_put_dtype(self, index, value)
+        _check_put_dtype(self, index, value, sliced, adv)
         with warnings.catch_warnings():  # masked_fill_ reads the value as a number, silently
             warnings.simplefilter("ignore")
             value = value.to(sliced.dtype)
     _index_put_checked(sliced, tuple(adv), _strip_leading_ones(value), False)
 
 
-def _check_put_dtype(self: Tensor, index: tuple[Any, ...], value: Tensor) -> None:
-    """index_put_ takes a value of self's dtype only, unless it dispatches to masked_fill_ (one
-    mask, the rest slices, a one-element value), which reads the value as a number."""
+def _check_put_dtype(
+    self: Tensor, index: tuple[Any, ...], value: Tensor, sliced: Tensor, adv: list[Any]
+) -> None:
+    """index_put_ takes a value of self's dtype only (checked after the value's shape), unless
+    it dispatches to masked_fill_ (one mask, the rest slices, a one-element value), which reads
+    the value as a number."""
     if value._data.dtype == self._data.dtype:
         return
+    _check_values_fit(sliced, tuple(adv), _strip_leading_ones(value))
     rest = [i for i in index if not (i is None or i is Ellipsis or isinstance(i, slice))]
     rest = [i for i in rest if not _is_int(i)]
     masked_fill = (
@@ -481,9 +485,8 @@ def _check_byte_mask_fill(index: tuple[Any, ...]) -> None:
 
 def _check_values_fit(self: Tensor, indices: tuple[Any, ...], values: Tensor) -> None:
     target = np.empty(self._data.shape, np.bool_)[indices].shape
-    try:
-        np.broadcast_shapes(values._data.shape, target)
-        if len(values._data.shape) > len(target):
+    try:  # the values must expand to the result's shape
+        if np.broadcast_shapes(values._data.shape, target) != target:
             raise ValueError
     except ValueError:
         raise RuntimeError(
