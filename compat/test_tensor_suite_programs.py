@@ -3208,6 +3208,36 @@ def prog_tts_python_types_as_dtypes(T: Any) -> Any:
     )
 
 
+@program()
+def prog_tts_zero_dim_tensors_as_python_ints(T: Any) -> Any:
+    x = T.arange(6).reshape(2, 3)
+    i = T.tensor(1)
+    return (
+        T.arange(5)[i : T.tensor(3)],
+        raises(lambda: T.arange(5)[T.tensor(1.0) : 3]),
+        T.arange(5)[:: T.tensor(2)],
+        [0] * T.tensor(3),
+        "abc"[T.tensor(0)],
+        np.zeros(T.tensor(3)).shape,
+        T.zeros(T.tensor(3)).shape,
+        T.zeros((T.tensor(2), 3)).shape,
+        x.view(T.tensor(6)).shape,
+        x.sum(T.tensor(1)),
+        x.transpose(T.tensor(0), 1).shape,
+        x.unsqueeze(T.tensor(0)).shape,
+        x[i, T.tensor(2)],
+        x.narrow(1, i, 2).shape,
+        x.select(0, i),
+        x.roll(i, 1),
+        x.roll(T.tensor(-1)),
+        raises(lambda: x.roll(T.tensor(1.0), 1)),
+        x.roll(T.tensor([1]), 1),
+        x.permute(T.tensor(1), 0).shape,
+        hex(T.tensor(-3)),
+        bin(T.tensor(5, dtype=T.uint8)),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -1818,6 +1818,8 @@ _roll = defop(
 
 def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:
     """Mirrors `torch.roll`."""
+    if isinstance(shifts, Tensor) and not shifts.ndim:  # an int-like 0-d tensor: one shift
+        shifts = shifts.__index__()
     sh = (shifts,) if isinstance(shifts, int) else tuple(int(s) for s in shifts)
     if not sh:
         raise RuntimeError("`shifts` required")
