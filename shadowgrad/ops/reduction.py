@@ -182,6 +182,10 @@ def _value_selecting_backward(
 ) -> Tensor:
     """torch's value_selecting_reduction_backward: the gradient scattered into zeros at the
     picked indices (its double-backward graph holds ScatterBackward0)."""
+    if not _GM.grad:  # first order: no graph to shape, one numpy put
+        return _put_along(
+            grad, dim, _keepdim_indices(indices, dim, keepdim, sizes), not keepdim, sizes
+        )
     from .indexing import scatter
 
     zeros = _make(np.zeros(sizes, grad._data.dtype))
@@ -1029,6 +1033,8 @@ def _evenly_distribute(grad: Tensor, self: Tensor, result: Tensor) -> Tensor:
     # torch's CPU form: zeros masked_fill_ed with grad / count (MaskedFillBackward1)
     x = self._data
     mask = np.isnan(x) if np.isnan(result._data) else x == result._data
+    if not _GM.grad:  # first order: no graph to shape
+        return grad * _const((mask / np.count_nonzero(mask)).astype(x.dtype, copy=False))
     count = _make(np.asarray(np.count_nonzero(mask), np.int64))
     return _make(np.zeros(x.shape, grad._data.dtype)).masked_fill_(_make(mask), grad / count)
 
