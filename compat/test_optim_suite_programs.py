@@ -1408,6 +1408,33 @@ def prog_osp_cyclic_custom_scale_fn_state_dict(T: Any) -> Any:
 
 
 @program()
+def prog_osp_param_group_added_after_scheduler(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    out = {}
+    for name, mk in {
+        "step": lambda o: S.StepLR(o, 1, gamma=0.5),
+        "multistep": lambda o: S.MultiStepLR(o, [1], gamma=0.5),
+        "exp": lambda o: S.ExponentialLR(o, 0.5),
+        "lambda": lambda o: S.LambdaLR(o, lambda k: 0.5**k),
+        "cos": lambda o: S.CosineAnnealingLR(o, 3),
+        "cyclic": lambda o: S.CyclicLR(o, 0.01, 0.1, step_size_up=1),
+        "onecycle": lambda o: S.OneCycleLR(o, 0.1, total_steps=4),
+        "plateau": lambda o: S.ReduceLROnPlateau(o, patience=0),
+    }.items():
+        opt = _opt2(T, momentum=0.9)
+        sched = mk(opt)
+        opt.add_param_group({"params": [T.nn.Parameter(T.ones(1))], "lr": 0.3})
+        opt.step()
+        r = raises(lambda s=sched, n=name: s.step(1.0) if n == "plateau" else s.step())
+        out[name] = (
+            r,
+            [g["lr"] for g in opt.param_groups],
+            [g.get("initial_lr") for g in opt.param_groups],
+        )
+    return out
+
+
+@program()
 def prog_osp_warm_restarts_epoch_forms(T: Any) -> Any:
     S = T.optim.lr_scheduler
     opt = _opt2(T)
@@ -2282,6 +2309,21 @@ def prog_osp_differentiable_leaf_param_and_step_requires_grad(T: Any) -> Any:
     opt.state[x]["exp_avg_sq"] = T.zeros(2)
     out["step_rg"] = raises(opt.step)
     out["nonleaf_plain"] = raises(lambda: T.optim.SGD([x], lr=0.1))
+    return out
+
+
+@program()
+def prog_osp_differentiable_with_foreach(T: Any) -> Any:
+    out = {}
+    for name, kw in _ALL:
+        if name == "Adafactor":
+            continue
+        w = T.tensor([1.0, 2.0], requires_grad=True) * 1.0
+        opt = getattr(T.optim, name)([w], differentiable=True, foreach=True, **kw)
+        no_grad_yet = raises(opt.step)
+        w.grad = T.tensor([0.5, -0.25])
+        r = raises(opt.step)
+        out[name] = (no_grad_yet, r, w.grad_fn, sorted(opt.state[w]))
     return out
 
 

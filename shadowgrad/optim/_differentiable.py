@@ -44,6 +44,13 @@ def _scalar(v: Any) -> Any:
     return v
 
 
+def _no_foreach(group: dict[str, Any], todo: list[Any], always: bool = False) -> None:
+    """torch's multi-tensor updates refuse differentiable=True (after the group's state is
+    made; some before checking that any parameter has a grad)."""
+    if group.get("foreach") and (todo or always):
+        raise AssertionError("_foreach ops don't support autograd")
+
+
 def _requires_grad(v: Any) -> bool:
     return isinstance(v, Tensor) and v.requires_grad
 
@@ -104,6 +111,7 @@ def adam(opt: Any, group: dict[str, Any]) -> None:
         state = opt._init_state(p, group)
         _step_requires_grad(state)
         todo.append((p, state))
+    _no_foreach(group, todo)
     with enable_grad():
         for param, state in todo:
             grad = param.grad if not group["maximize"] else -param.grad
@@ -163,6 +171,7 @@ def rmsprop(opt: Any, group: dict[str, Any]) -> None:
             opt._init_state(p, state, group)
         _step_requires_grad(state)
         todo.append((p, state))
+    _no_foreach(group, todo)
     with enable_grad():
         for param, state in todo:
             grad = param.grad if not group["maximize"] else -param.grad
@@ -193,10 +202,10 @@ def adagrad(opt: Any, group: dict[str, Any]) -> None:
     """torch's `_single_tensor_adagrad` under differentiable=True (dense gradients)."""
     lr = _scalar(group["lr"])
     wd = group["weight_decay"]
+    params = [p for p in group["params"] if p.grad is not None]  # torch's _init_group
+    _no_foreach(group, params, always=True)
     with enable_grad():
-        for param in group["params"]:
-            if param.grad is None:
-                continue
+        for param in params:
             state = opt.state[param]
             step_t = state["step"]
             step_t += 1
@@ -227,6 +236,7 @@ def adamax(opt: Any, group: dict[str, Any], init: Any) -> None:
     lr = _scalar(group["lr"])
     eps, wd = group["eps"], group["weight_decay"]
     todo = _todo(opt, group, init)
+    _no_foreach(group, todo, always=True)
     with enable_grad():
         for param, state in todo:
             grad = param.grad if not group["maximize"] else -param.grad
@@ -252,6 +262,7 @@ def nadam(opt: Any, group: dict[str, Any], init: Any) -> None:
     lr = _scalar(group["lr"])
     eps, wd, psi = group["eps"], group["weight_decay"], group["momentum_decay"]
     todo = _todo(opt, group, init)
+    _no_foreach(group, todo)
     with enable_grad():
         for param, state in todo:
             grad = param.grad if not group["maximize"] else -param.grad
@@ -289,6 +300,7 @@ def radam(opt: Any, group: dict[str, Any], init: Any) -> None:
     lr = _scalar(group["lr"])
     eps, wd = group["eps"], group["weight_decay"]
     todo = _todo(opt, group, init)
+    _no_foreach(group, todo)
     with enable_grad():
         for param, state in todo:
             grad = param.grad if not group["maximize"] else -param.grad
@@ -327,6 +339,7 @@ def adadelta(opt: Any, group: dict[str, Any], init: Any) -> None:
     lr = _scalar(group["lr"])
     rho, eps, wd = group["rho"], group["eps"], group["weight_decay"]
     todo = _todo(opt, group, init)
+    _no_foreach(group, todo, always=True)
     with enable_grad():
         for param, state in todo:
             square_avg, acc_delta = state["square_avg"], state["acc_delta"]
@@ -352,6 +365,7 @@ def asgd(opt: Any, group: dict[str, Any], init: Any) -> None:
     lr = _scalar(group["lr"])
     lambd, alpha, t0, wd = group["lambd"], group["alpha"], group["t0"], group["weight_decay"]
     todo = _todo(opt, group, init)
+    _no_foreach(group, todo)
     with enable_grad():
         for param, state in todo:
             grad = param.grad if not group["maximize"] else -param.grad
@@ -378,6 +392,7 @@ def rprop(opt: Any, group: dict[str, Any], init: Any) -> None:
     etaminus, etaplus = group["etas"]
     size_min, size_max = group["step_sizes"]
     todo = _todo(opt, group, init)
+    _no_foreach(group, todo)
     with enable_grad():
         for param, state in todo:
             grad = param.grad if not group["maximize"] else -param.grad
