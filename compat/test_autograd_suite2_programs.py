@@ -2671,6 +2671,24 @@ def prog_ta2_anomaly_double_backward_names_the_inducing_node(T: Any) -> Any:
     return raises(nan_in_double_backward), raises(inplace_in_double_backward)
 
 
+@program()
+def prog_ta2_functional_jacobian_of_empty_tensors(T: Any) -> Any:
+    AF = T.autograd.functional
+    e = T.zeros(0)
+    return (
+        raises(lambda: AF.jacobian(lambda x: x * 2, e)),
+        AF.jacobian(lambda x: x.sum(), e),
+        raises(lambda: AF.jacobian(lambda x: T.zeros(0), T.ones(2))),
+        raises(lambda: AF.jacobian(lambda x: x * 2, e, vectorize=True)),
+        AF.jacobian(lambda x: x * 2, e, vectorize=True, strategy="forward-mode"),
+        raises(lambda: AF.jacobian(lambda x, y: (x * 2, y * 2), (e, T.ones(2)))),
+        AF.jacobian(
+            lambda x: x.reshape(0, 2), T.zeros(0, 3), vectorize=True, strategy="forward-mode"
+        ),
+        AF.hessian(lambda x: x.sum() + 1, T.ones(2)),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -298,7 +298,8 @@ def jacobian(
                 "not supported together. Please either set `strict=False` or `vectorize=False`."
             )
         jac = tuple(
-            _jacobian_rows(i, out, inputs, create_graph, strict) for i, out in enumerate(outputs)
+            _jacobian_rows(i, out, inputs, create_graph, strict, vectorize)
+            for i, out in enumerate(outputs)
         )
         jac = _grad_postprocess(jac, create_graph)
         return _tuple_postprocess(jac, (is_outputs_tuple, is_inputs_tuple))
@@ -316,6 +317,12 @@ def _jacfwd(func: Callable[..., Any], inputs: Any) -> Any:
     is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
     numels = tuple(inp.numel() for inp in inputs)
     total = sum(numels)
+    if total == 0:  # no basis vector: torch's vmap over an empty batch, zero-size Jacobians
+        from .._creation import zeros
+
+        is_outputs_tuple, outs = _as_tuple(func(*inputs), "outputs", "None")
+        res0 = [[zeros((*o.shape, *i.shape), dtype=o.dtype) for i in inputs] for o in outs]
+        return _tuple_postprocess(res0, (is_outputs_tuple, is_inputs_tuple))
     cols: list[list[Any]] = []
     is_outputs_tuple, primals = False, ()
     for k in range(total):
@@ -359,11 +366,15 @@ def _basis(inp: Any, n: int, k: int) -> Any:
 
 
 def _jacobian_rows(
-    i: int, out: Any, inputs: tuple[Any, ...], create_graph: bool, strict: bool
+    i: int, out: Any, inputs: tuple[Any, ...], create_graph: bool, strict: bool, vectorize: bool
 ) -> tuple[Any, ...]:
     from .._creation import zeros, zeros_like
     from ..ops import stack_tensors
 
+    if out.nelement() == 0:  # torch stacks the rows of no output element (vmaps over none)
+        if vectorize:
+            raise IndexError("index 0 is out of bounds for dimension 0 with size 0")
+        raise RuntimeError("stack expects a non-empty TensorList")
     rows: list[list[Any]] = [[] for _ in inputs]
     flat = out.reshape(-1)
     for j in range(out.nelement()):
