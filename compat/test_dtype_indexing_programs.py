@@ -930,14 +930,24 @@ def prog_dti_masked_ops_and_grads(T: Any) -> Any:
     )  # fmt: skip
 
 
-@program(
-    xfail="in-place masked_fill_ names self first in its broadcast error (a=self), "
-    "shadowgrad runs the out-of-place op, which names the mask first"
-)
+@program()
 def prog_dti_masked_fill_inplace_broadcast_error(T: Any) -> Any:
     x = T.zeros(3, 4)
     m = T.ones(4, 1, dtype=T.bool)
-    return raises(lambda: x.masked_fill_(m, 0.0)), raises(lambda: x.masked_fill_(m, T.tensor(1.0)))
+    w = _x(T, 3, 4)
+    y = w * 1.0
+    y.masked_fill_(T.tensor([True, False, False, True]), 0.5)
+    y.sum().backward()
+    return (
+        raises(lambda: x.masked_fill_(m, 0.0)),
+        raises(lambda: x.masked_fill_(m, T.tensor(1.0))),
+        raises(lambda: (w * 1.0).masked_fill_(m, 0.0)),
+        raises(lambda: x.masked_fill_(T.ones(2, 3, 4, dtype=T.bool), 0.0)),
+        raises(lambda: x.masked_fill_(m.long(), 0.0)),
+        raises(lambda: x.masked_fill(m, 0.0)),
+        x.masked_fill_(T.tensor([True, False, False, True]), 2.0),
+        y, y.grad_fn, w.grad,
+    )  # fmt: skip
 
 
 @program()

@@ -2673,6 +2673,28 @@ _MORE = {
     "bitwise_right_shift": bitwise_right_shift,
     "heaviside": heaviside,
 }
+
+
+def _self_first_broadcast(method: Any) -> Any:
+    """An in-place op whose broadcast error names self first (its TensorIterator's operand
+    order), where the out-of-place op names the mask first."""
+
+    def inplace(self: Tensor, mask: Any, value: Any) -> Tensor:
+        try:
+            return method(self, mask, value)
+        except RuntimeError as e:
+            if isinstance(mask, Tensor) and str(e).startswith("The size of tensor a"):
+                from .registry import infer_size
+
+                infer_size(tuple(self._data.shape), tuple(mask._data.shape))
+            raise
+
+    inplace.__name__ = inplace.__qualname__ = method.__name__
+    inplace.__doc__ = method.__doc__
+    inplace.__wrapped__ = method  # type: ignore[attr-defined]
+    return inplace
+
+
 # in-place variants torch has (Tensor methods only)
 _INPLACE_NAMES = (
     *_UNARY,
@@ -2734,6 +2756,7 @@ def _more_methods() -> dict[str, Any]:
     for alias, name in _ALIASES.items():
         inplace[alias + "_"] = inplace[name + "_"]
     m.update(inplace)
+    m["masked_fill_"] = _self_first_broadcast(m["masked_fill_"])
     for name in ("clamp_", "clamp_min_", "clamp_max_", "clip_"):
         m[name] = _scalar_bounds_checked(m[name])
     m["bitwise_not_"] = make_inplace(bitwise_not)
