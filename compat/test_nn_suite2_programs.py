@@ -1045,18 +1045,32 @@ def prog_nn2_interpolate_integer_and_uint8_nearest(T: Any) -> Any:
     )
 
 
-@program(
-    xfail="uint8 bilinear/bicubic interpolation (torch's CPU kernels with int16 fixed-point "
-    "separable weights) is refused as on older torch builds"
-)
+@program()
 def prog_nn2_interpolate_uint8_bilinear_bicubic(T: Any) -> Any:
+    import numpy as np
+
     F = T.nn.functional
     u = T.arange(12, dtype=T.uint8).reshape(1, 1, 3, 4) * 20
-    return [
+    img = T.tensor(np.random.default_rng(7).integers(0, 256, (2, 3, 5, 6)).astype(np.uint8))
+    wide = T.tensor(np.random.default_rng(8).integers(0, 256, (1, 5, 6, 4)).astype(np.uint8))
+    out = [
         F.interpolate(u, size=(5, 7), mode=mode, antialias=aa)
         for mode in ("bilinear", "bicubic")
         for aa in (False, True)
     ]
+    cl = img.contiguous(memory_format=T.channels_last)
+    for kw in (
+        {"size": (9, 4), "mode": "bicubic"},
+        {"scale_factor": (0.5, 1.7), "mode": "bilinear", "align_corners": True},
+        {"size": (3, 11), "mode": "bicubic", "antialias": True},
+        {"scale_factor": 0.4, "mode": "bilinear", "antialias": True},
+    ):
+        y = F.interpolate(cl, **kw)
+        out.append((y, y.is_contiguous(memory_format=T.channels_last)))
+    # more than 4 channels: torch's generic kernel (its output width 1 repeats the first row)
+    out.append(F.interpolate(wide, size=(9, 1), mode="bilinear"))
+    out.append(F.interpolate(wide, size=(3, 7), mode="bicubic", antialias=True))
+    return out
 
 
 # --- Fold / Unfold / PixelShuffle ------------------------------------------------------------

@@ -266,6 +266,139 @@ def _size_error(ins: tuple[int, ...], out: tuple[int, ...]) -> RuntimeError:
     )
 
 
+# --- uint8 bilinear and bicubic (torch's PIL-SIMD-style kernels) ---------------------------------
+# torch resizes a uint8 image separably, the width first, then the height, each pass with int16
+# fixed-point weights scaled by 2**precision (the largest precision whose doubled maximum weight
+# stays below 2**15), each output the rounded-down (sum + 2**(precision - 1)) >> precision,
+# clamped to [0, 255]. Antialiased weights are the filter's over its scaled support, renormalized
+# at the borders; without antialias, the float kernels' taps (index and lambda) with the weights
+# of out-of-range taps added to the border tap (bicubic's a = -0.75 there, -0.5 antialiased).
+
+
+def _cubic_filter(a: float) -> Any:
+    def f(x: float) -> float:
+        x = abs(x)
+        if x < 1.0:
+            return ((a + 2) * x - (a + 3)) * x * x + 1
+        if x < 2.0:
+            return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+        return 0.0
+
+    return f
+
+
+def _linear_filter(x: float) -> float:
+    x = abs(x)
+    return 1.0 - x if x < 1.0 else 0.0
+
+
+def _taps_aa(
+    i: int, n_in: int, sc: float, support: float, width: int, filt: Any, w: Any
+) -> tuple[int, int, float]:
+    """torch's _compute_indices_min_size_weights_aa: first tap, tap count, largest weight."""
+    center = sc * (i + 0.5)
+    invscale = 1.0 / sc if sc >= 1.0 else 1.0
+    lo = max(int(center - support + 0.5), 0)
+    size = min(max(min(int(center + support + 0.5), n_in) - lo, 0), width)
+    total = 0.0
+    for j in range(size):
+        w[j] = filt((j + lo - center + 0.5) * invscale)
+        total += w[j]
+    top = 0.0
+    if total != 0.0:
+        for j in range(size):
+            w[j] /= total
+            top = max(top, w[j])
+    return lo, size, top
+
+
+def _taps(
+    i: int, n_in: int, sc: float, width: int, filt: Any, align: bool, w: Any
+) -> tuple[int, int, float]:
+    """torch's _compute_indices_min_size_weights (antialias=False): out-of-range taps' weights
+    added to the border tap; the largest running weight."""
+    cubic = width > 2
+    if align:
+        real = sc * i
+    else:
+        real = sc * (i + 0.5) - 0.5
+        if not cubic and real < 0:
+            real = 0.0
+    index = min(math.floor(np.float32(real)), n_in - 1)
+    lam = min(max(real - index, 0.0), 1.0)
+    support = int(width * 0.5)
+    ulo, uhi = index - support + 1, index + support + 1
+    lo = max(ulo, 0)
+    size = min(max(min(uhi, n_in) - lo, 0), width)
+    k, top = 0, 0.0
+    for j in range(width):
+        v = filt(float(j + 1 - support) - lam)
+        if ulo + j <= 0:
+            k = 0
+        elif ulo + j >= n_in - 1:
+            k = size - 1
+        w[k] += v
+        top = max(top, w[k])
+        k += 1
+    return lo, size, top
+
+
+def _uint8_pass(
+    y: np.ndarray, axis: int, n_out: int, scale: Any, align: bool, cubic: bool, aa: bool
+) -> np.ndarray:
+    """One separable pass of torch's uint8 kernel along `axis` (int64 values in, out)."""
+    n_in = y.shape[axis]
+    if align:
+        sc = (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
+    else:
+        sc = 1.0 / scale if scale is not None and scale > 0 else n_in / n_out
+    interp = 4 if cubic else 2
+    filt = _cubic_filter(-0.5 if aa else -0.75) if cubic else _linear_filter
+    if aa:
+        support = interp * 0.5 * sc if sc >= 1.0 else interp * 0.5
+        width = math.ceil(support) * 2 + 1
+    else:
+        width = interp
+    weights = np.zeros((n_out, width))
+    m = np.zeros((n_in, n_out), np.int64)
+    spans, w_max = [], 0.0
+    for i in range(n_out):
+        if aa:
+            lo, size, top = _taps_aa(i, n_in, sc, support, width, filt, weights[i])
+        else:
+            lo, size, top = _taps(i, n_in, sc, width, filt, align, weights[i])
+        spans.append((lo, size))
+        w_max = max(w_max, top)
+    prec = 0
+    while prec < 22 and int(0.5 + w_max * (1 << (prec + 1))) < (1 << 15):
+        prec += 1
+    v = weights * (1 << prec)
+    iw = np.where(v < 0, np.trunc(v - 0.5), np.trunc(v + 0.5)).astype(np.int64)
+    for i, (lo, size) in enumerate(spans):
+        m[lo : lo + size, i] = iw[i, :size]
+    acc = np.moveaxis(np.moveaxis(y, axis, -1) @ m, -1, axis)
+    return np.clip((acc + (1 << (prec - 1))) >> prec, 0, 255)
+
+
+def _uint8_resample2d(
+    x: np.ndarray, out: tuple[int, ...], scales: Any, align: bool, kind: str
+) -> np.ndarray:
+    """torch's uint8 bilinear/bicubic resize (antialiased or not) of (..., H, W) to `out`."""
+    if tuple(x.shape[-2:]) == tuple(out):
+        return x.copy()
+    cubic, aa = kind.endswith("cubic"), kind.startswith("aa-")
+    y = x.astype(np.int64)
+    if out[1] != x.shape[-1]:
+        y = _uint8_pass(y, y.ndim - 1, out[1], scales[1], align, cubic, aa)
+    if out[0] != x.shape[-2]:
+        y = _uint8_pass(y, y.ndim - 2, out[0], scales[0], align, cubic, aa)
+        if out[1] == 1 and x.shape[-3] > 4:
+            # torch's generic kernel (more than 4 channels) with an output width of 1 writes its
+            # first row's values into every row
+            y = np.broadcast_to(y[..., :1, :], y.shape)
+    return y.astype(np.uint8)
+
+
 def upsample(
     input: Tensor, kind: str, out: tuple[int, ...], scales: Any, align: bool = False
 ) -> Tensor:
@@ -285,6 +418,8 @@ def upsample(
         )
     if kind.startswith("aa-") and x.dtype == np.float16:
         raise NotImplementedError("\"compute_index_ranges_weights\" not implemented for 'Half'")
+    if x.dtype == np.uint8 and n_sp == 2 and not kind.startswith("nearest"):
+        return _make(_uint8_resample2d(x, out, scales, align, kind))
     if x.dtype.kind != "f" and not (x.dtype == np.uint8 and kind.startswith("nearest")):
         what = _DISPATCH.get(key, f"compute_indices_weights_{kind.split('-')[0]}")
         raise NotImplementedError(f"\"{what}\" not implemented for '{D._FROM_NP[x.dtype]._short}'")
