@@ -577,10 +577,7 @@ def prog_tts_conj_bit_views(T: Any) -> Any:
     return c.conj().is_conj(), c.H.is_conj(), raises(lambda: c.conj().numpy())
 
 
-@program(
-    xfail="in-place masked_fill_ with a mask broadcasting beyond self names the operands in "
-    "the out-of-place order (a = mask, b = self); torch's in-place kernel names self first"
-)
+@program()
 def prog_tts_masked_fill_inplace_mask_too_big(T: Any) -> Any:
     x = T.zeros(2, 3)
     return raises(lambda: x.masked_fill_(T.ones(3, 3, dtype=T.bool), 1.0)), x
@@ -3235,6 +3232,37 @@ def prog_tts_zero_dim_tensors_as_python_ints(T: Any) -> Any:
         x.permute(T.tensor(1), 0).shape,
         hex(T.tensor(-3)),
         bin(T.tensor(5, dtype=T.uint8)),
+    )
+
+
+@program()
+def prog_tts_containment_and_equality_protocols(T: Any) -> Any:
+    x = T.ones(2)
+    return (
+        1j in T.tensor([1j]),
+        True in T.tensor([1, 0]),
+        np.float32(1) in T.tensor([1.0]),
+        T.tensor(1) in T.tensor([[1, 2]]),
+        T.tensor([[1, 2]]) in T.tensor([[1, 2], [3, 4]]),
+        raises(lambda: T.tensor([[1, 2, 3]]) in T.tensor([[1, 2], [3, 4]])),
+        T.tensor([]) in T.tensor([1.0]),
+        1 in T.tensor([]),
+        raises(lambda: (1,) in T.tensor([1])),
+        x != None,  # noqa: E711
+        x.__ne__(None),
+        raises(lambda: x == "a"),
+        raises(lambda: x == object()),
+        raises(lambda: x == T.ones(3)),
+        x.equal(T.ones(3)),
+        x.equal(T.ones(2, dtype=T.float64)),
+        raises(lambda: x.equal(1)),
+        raises(lambda: T.equal(x, 1)),
+        raises(lambda: T.equal(1, x)),
+        raises(lambda: x.equal(None)),
+        T.equal(x, T.ones(2, dtype=T.int64)),
+        raises(lambda: x.allclose(T.ones(2, dtype=T.float64))),
+        T.tensor([float("nan")]).equal(T.tensor([float("nan")])),
+        T.tensor([float("nan")]).allclose(T.tensor([float("nan")]), equal_nan=True),
     )
 
 

@@ -1989,8 +1989,22 @@ FUNCTIONS = {
 }
 
 
+def _equal_other(other: Any, pos: int) -> None:
+    if not isinstance(other, Tensor):
+        raise TypeError(
+            f"equal(): argument 'other' (position {pos}) must be Tensor, not {type(other).__name__}"
+        )
+
+
+def _equal_method(self: Tensor, other: Tensor) -> bool:
+    """Mirrors `torch.Tensor.equal` (its parser counts other as position 1)."""
+    _equal_other(other, 1)
+    return equal(self, other)
+
+
 def equal(input: Tensor, other: Tensor) -> bool:
     """True if both have the same size and elements. Mirrors `torch.equal`."""
+    _equal_other(other, 2)
     if input._data.shape != other._data.shape:
         return False
     return bool(np.array_equal(input._data, other._data))
@@ -2011,7 +2025,7 @@ def allclose(
     return bool(close._data.all())
 
 
-METHODS["equal"] = equal
+METHODS["equal"] = _equal_method
 FUNCTIONS["equal"] = equal
 METHODS["allclose"] = allclose
 FUNCTIONS["allclose"] = allclose
