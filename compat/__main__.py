@@ -1,6 +1,7 @@
 """`python -m compat`: the whole conformance suite, in parallel on all cores.
 
-Runs the op database checks, the semantics programs and a random-program campaign, shows a
+Runs the op database checks, the semantics programs, the whole-program suites of the pytest
+files (compat/suites.py) and a random-program campaign, shows a
 progress bar, prints a summary table and the mismatches (what differs, and the program), and
 exits non-zero on any unexpected mismatch (a failure, or a known difference that went away).
 
@@ -75,6 +76,10 @@ def _run_task(task: tuple[str, str, int]) -> list[Item]:
             return _op_items(name)
         if kind == "program":
             return [_program_item(name)]
+        if kind == "suite":
+            from .suites import suite_item
+
+            return [suite_item(name, _ENGINES)]
         return [_fuzz_item(name, n)]
     except Exception as e:  # the harness itself failed on this task: report, never hide it
         import traceback
@@ -156,7 +161,11 @@ def _tasks(args: argparse.Namespace) -> list[tuple[str, str, int]]:
     def keep(n: str) -> bool:
         return not k or k in n or fnmatch.fnmatch(n, k)
 
+    from .suites import load_suites
+
     tasks = [("program", n, 0) for n in sorted(load_all()) if keep(n)]
+    suites = load_suites()  # -k also picks a whole suite by its name
+    tasks += [("suite", n, 0) for n in sorted(suites) if keep(n) or keep(suites[n][0])]
     tasks += [("op", n, 0) for n in sorted(_load_ops()) if keep(n)]
     n_fuzz = (
         args.fuzz if args.fuzz is not None else int(os.environ.get("COMPAT_FUZZ_EXAMPLES", "1000"))
@@ -166,7 +175,7 @@ def _tasks(args: argparse.Namespace) -> list[tuple[str, str, int]]:
         for i in range(0, n_fuzz, chunk):
             tasks.append(("fuzz", f"chunk{i // chunk}", min(chunk, n_fuzz - i)))
     # the slowest first, so the cores finish together
-    order = {"fuzz": 0, "op": 1, "program": 2}
+    order = {"fuzz": 0, "op": 1, "suite": 2, "program": 3}
     return sorted(tasks, key=lambda t: order[t[0]])
 
 

@@ -22,9 +22,9 @@ BAD = ("fail", "xpass")
 
 @dataclass
 class Item:
-    kind: str  # "op", "program", "fuzz"
+    kind: str  # "op", "program" (semantics), "suite" (whole programs), "fuzz"
     name: str  # op name, program name, fuzz chunk
-    group: str  # op: the check ("forward", "backward", ...); program: the area; fuzz: "fuzz"
+    group: str  # op: the check ("forward", ...); program: the area; suite: its file; fuzz: "fuzz"
     status: str
     detail: str = ""  # sample/dtype for op checks, checklist ref for programs
     message: str = ""  # what differs (and the program source), or the xfail reason
@@ -57,6 +57,7 @@ def summarize(items: list[Item], meta: dict[str, Any]) -> dict[str, Any]:
         "missing": c["missing"],
         "ops": len({i.name for i in items if i.kind == "op"}),
         "programs": len({i.name for i in items if i.kind == "program"}),
+        "suite_programs": len({i.name for i in items if i.kind == "suite"}),
         **meta,
     }
 
@@ -74,14 +75,21 @@ def _table(items: list[Item], kind: str) -> list[tuple[str, Counter[str]]]:
     return sorted(groups.items(), key=lambda kv: key(kv[0]))
 
 
+_TITLES = (
+    ("op", "Op database, by check"),
+    ("program", "Semantics, by area"),
+    ("suite", "Whole programs, by suite (compat/test_<suite>.py)"),
+    ("fuzz", "Random programs"),
+)
+
+
 def summary_text(items: list[Item], summary: dict[str, Any]) -> str:
     out = []
-    for kind, title in (("op", "op database, by check"), ("program", "semantics, by area"),
-                        ("fuzz", "random programs")):  # fmt: skip
+    for kind, title in _TITLES:
         rows = _table(items, kind)
         if not rows:
             continue
-        out.append(f"\n{title}")
+        out.append(f"\n{title[0].lower()}{title[1:]}")
         w = max(len(g) for g, _ in rows) + 2
         out.append(" " * w + "".join(f"{s:>9}" for s in STATUSES))
         for g, c in rows:
@@ -90,7 +98,7 @@ def summary_text(items: list[Item], summary: dict[str, Any]) -> str:
         f"\n{summary['checks']} checks: {summary['passed']} passed, {summary['failed']} failed "
         f"({summary['xpassed']} unexpectedly passed), {summary['xfailed']} known differences, "
         f"{summary['missing']} missing in shadowgrad; {summary['ops']} ops, "
-        f"{summary['programs']} programs"
+        f"{summary['programs']} semantics programs, {summary['suite_programs']} whole programs"
     )
     return "\n".join(out)
 
@@ -131,8 +139,7 @@ def _markdown(items: list[Item], summary: dict[str, Any]) -> str:
         f"; {summary['checks']} checks, {summary['passed']} passed, {summary['failed']} failed, "
         f"{summary['xfailed']} known differences, {summary['missing']} missing."
     )
-    for kind, title in (("op", "Op database, by check"), ("program", "Semantics, by area"),
-                        ("fuzz", "Random programs")):  # fmt: skip
+    for kind, title in _TITLES:
         rows = _table(items, kind)
         if not rows:
             continue
@@ -196,10 +203,10 @@ def _html(items: list[Item], summary: dict[str, Any]) -> str:
         f"torch {e(str(summary.get('torch_version')))}; "
         f"<b>{summary['checks']}</b> checks: {summary['passed']} passed, "
         f"<b>{summary['failed']}</b> failed, {summary['xfailed']} known differences, "
-        f"{summary['missing']} missing; {summary['ops']} ops, {summary['programs']} programs.</p>",
+        f"{summary['missing']} missing; {summary['ops']} ops, {summary['programs']} semantics "
+        f"programs, {summary['suite_programs']} whole programs.</p>",
     ]
-    for kind, title in (("op", "Op database, by check"), ("program", "Semantics, by area"),
-                        ("fuzz", "Random programs")):  # fmt: skip
+    for kind, title in _TITLES:
         rows = _table(items, kind)
         if not rows:
             continue
