@@ -399,14 +399,12 @@ def prog_osp_mixed_dtypes_in_one_group(T: Any) -> Any:
             if name == "Adafactor" and fe:
                 continue
 
-            def run(cls=cls, kw=kw, fe=fe, name=name) -> Any:
+            def run(cls=cls, kw=kw, fe=fe) -> Any:
                 ps = [
                     T.nn.Parameter(T.tensor(_data(3, seed=180))),
                     T.nn.Parameter(T.tensor(_data(2, 2, seed=181), dtype=T.float64)),
                     T.nn.Parameter(T.tensor(_data(2, seed=182)).half()),
                 ]
-                if name == "RMSprop":
-                    ps.pop()  # float16: osp_half_rmsprop_centered_momentum_rounding
                 opt = cls(ps, foreach=fe, **kw)
                 for i in range(2):
                     for j, p in enumerate(ps):
@@ -1712,20 +1710,27 @@ def prog_osp_half_precision_params(T: Any) -> Any:
     return out
 
 
-@program(
-    xfail="float16 RMSprop(centered=True, momentum>0): torch's CPU kernels compute half in "
-    "float32 and round once per op (addcmul_, addcdiv_, lerp_), shadowgrad/optim/rmsprop.py "
-    "rounds the intermediate products and quotients to float16 (only optimizer.fma computes "
-    "in float32); the centered average's cancellation magnifies it to ~1% in the momentum "
-    "buffer"
-)
-def prog_osp_half_rmsprop_centered_momentum_rounding(T: Any) -> Any:
-    w = T.nn.Parameter(T.tensor(_data(2, seed=182)).half())
-    opt = T.optim.RMSprop([w], lr=0.1, centered=True, momentum=0.5)
-    for i in range(2):
-        w.grad = T.tensor(_data(2, seed=189 + i)).half()
-        opt.step()
-    return w.detach(), opt.state[w]["momentum_buffer"]
+@program()
+def prog_osp_half_rmsprop_every_option(T: Any) -> Any:
+    """float16 RMSprop, whose centered average cancels: torch computes each op in float32 and
+    rounds its result to half."""
+    out = {}
+    for i, kw in enumerate(
+        [
+            {},
+            {"centered": True},
+            {"centered": True, "momentum": 0.5},
+            {"momentum": 0.9, "weight_decay": 0.1},
+            {"centered": True, "momentum": 0.5, "maximize": True, "alpha": 0.9},
+        ]
+    ):
+        w = T.nn.Parameter(T.tensor(_data(4, seed=182)).half())
+        opt = T.optim.RMSprop([w], lr=0.1, **kw)
+        for j in range(3):
+            w.grad = T.tensor(_data(4, seed=189 + j)).half()
+            opt.step()
+        out[i] = (w.detach(), opt.state_dict()["state"][0])
+    return out
 
 
 @program()
@@ -2727,6 +2732,25 @@ def prog_osp_averaged_model_use_buffers_default_swa(T: Any) -> Any:
         m.n_averaged,
         e.n_averaged,
     )
+
+
+@program()
+def prog_osp_swa_avg_functions_directly(T: Any) -> Any:
+    U = T.optim.swa_utils
+    a = [T.tensor([1.0, 2.0]), T.tensor([[0.5]])]
+    b = [T.tensor([3.0, -2.0]), T.tensor([[1.5]])]
+    out = {}
+    swa = U.get_swa_avg_fn()
+    ema = U.get_ema_avg_fn(0.75)
+    out["swa"] = [swa(x, y, T.tensor(2)) for x, y in zip(a, b, strict=True)]
+    out["ema"] = [ema(x, y, T.tensor(5)) for x, y in zip(a, b, strict=True)]
+    ma = [x.clone() for x in a]
+    U.get_swa_multi_avg_fn()(ma, b, T.tensor(3))
+    me = [x.clone() for x in a]
+    U.get_ema_multi_avg_fn(0.5)(me, b, T.tensor(1))
+    mi = [T.tensor([1, 2])]
+    r = raises(lambda: U.get_swa_multi_avg_fn()(mi, [T.tensor([3, 4])], T.tensor(1)))
+    return out, ma, me, r, mi
 
 
 @program()

@@ -113,6 +113,9 @@ class RMSprop(Optimizer):
                 param = arr(p)
                 if group["maximize"]:
                     grad = -grad
+                if param.dtype == np.float16:
+                    _half_step(p, state, grad, param, group, lr, alpha, eps, wd, momentum)
+                    continue
                 if wd != 0:
                     grad = fma(wd, param, grad)
                 square_avg = arr(state["square_avg"])
@@ -132,3 +135,50 @@ class RMSprop(Optimizer):
                 else:
                     write_param(p, param + ((-lr) * grad) / avg)
         return loss
+
+
+def _half_step(
+    p: Any,
+    state: dict[str, Any],
+    grad: np.ndarray,
+    param: np.ndarray,
+    group: dict[str, Any],
+    lr: float,
+    alpha: float,
+    eps: float,
+    wd: float,
+    momentum: float,
+) -> None:
+    """The update of a float16 parameter as torch's CPU kernels compute half: each op in
+    float32 (scalars as float32), its result rounded to float16 where torch stores it."""
+    f = np.float32
+
+    def r(x: np.ndarray) -> np.ndarray:  # an op's result, stored as half
+        return np.asarray(x, dtype=f).astype(np.float16).astype(f)
+
+    g = grad.astype(f)
+    prm = param.astype(f)
+    if wd != 0:
+        g = r(g + f(wd) * prm)
+    square_avg = arr(state["square_avg"])
+    sq = r(square_avg.astype(f) * f(alpha))
+    sq = r(sq + f(1 - alpha) * g * g)
+    square_avg[...] = sq
+    if group["centered"]:
+        grad_avg = arr(state["grad_avg"])
+        ga = grad_avg.astype(f)
+        w = f(1 - alpha)
+        ga = r(ga + w * (g - ga) if abs(w) < 0.5 else g - (g - ga) * (f(1) - w))
+        grad_avg[...] = ga
+        avg = r(np.sqrt(r(sq - ga * ga)))
+    else:
+        avg = r(np.sqrt(sq))
+    avg = r(avg + f(eps))
+    if momentum > 0:
+        buf = arr(state["momentum_buffer"])
+        b = r(buf.astype(f) * f(momentum))
+        b = r(b + g / avg)
+        buf[...] = b
+        write_param(p, r(prm + f(-lr) * b).astype(np.float16))
+    else:
+        write_param(p, r(prm + f(-lr) * g / avg).astype(np.float16))
