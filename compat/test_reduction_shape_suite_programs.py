@@ -2005,6 +2005,42 @@ def prog_rss_zero_dim_tensor_as_reduction_dim(T: Any) -> Any:
     )
 
 
+@program()
+def prog_rss_out_argument_of_max_min_argmax_prod(T: Any) -> Any:
+    x = T.tensor([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]])
+    xr = x.clone().requires_grad_()
+
+    def pair(dt: Any = T.float32, it: Any = T.int64) -> Any:
+        return (T.empty(0, dtype=dt), T.empty(0, dtype=it))
+
+    def max_into() -> Any:
+        v, i = pair()
+        r = T.max(x, 1, out=(v, i))
+        return r, type(r).__name__, r.values is v, v, i
+
+    return _each(
+        max_into,
+        lambda: T.min(x, 0, True, out=pair()),
+        lambda: T.max(x, 1, out=pair(it=T.float32)),
+        lambda: T.max(x, 1, out=pair(dt=T.float64)),
+        lambda: T.max(x, out=T.empty(0)),
+        lambda: T.max(x, x, out=T.empty(0)),
+        lambda: T.max(xr, 1, out=pair()),
+        lambda: T.argmax(x, 1, out=T.empty(0, dtype=T.int64)),
+        lambda: T.argmax(x, out=T.empty(0, dtype=T.int64)),
+        lambda: T.argmin(x, 0, out=T.empty(0)),
+        lambda: T.argmax(x, 1, out=T.empty(0, dtype=T.int32)),
+        lambda: T.argmax(x, 1, out=T.empty(5, dtype=T.int64)),
+        lambda: T.prod(x, 1, out=T.empty(0)),
+        lambda: T.prod(x, 1, out=T.empty(0, dtype=T.int64)),
+        lambda: T.prod(x, 1, True, out=T.empty(3)),
+        lambda: T.prod(x, out=T.empty(0)),
+        lambda: T.prod(xr, 1, out=T.empty(0)),
+        lambda: x.prod(1, out=T.empty(0)),
+        lambda: T.prod(x, 1, dtype=T.float64, out=T.empty(0, dtype=T.float64)),
+    )
+
+
 # --- user code ---------------------------------------------------------------------------------
 
 

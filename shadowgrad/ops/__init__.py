@@ -63,7 +63,8 @@ FAMILIES = [
 # autograd error gives (that of the op it runs), and whether it makes that check at all
 _OUT_NAMES = {
     **{n: n for n in (
-        "amax", "amin", "aminmax", "angle", "bmm", "ceil", "cummax", "cummin", "cumprod",
+        "amax", "amin", "aminmax", "angle", "argmax", "argmin", "bmm", "ceil", "cummax",
+        "cummin", "cumprod", "max", "min",
         "cumsum", "dot", "exp", "floor", "frac", "gather", "index_select", "kthvalue", "log",
         "logcumsumexp", "logsumexp", "masked_select", "mean", "median", "mode", "mv",
         "nanmedian", "narrow_copy", "neg", "reciprocal", "sgn", "sigmoid", "sign", "sort",
@@ -170,9 +171,22 @@ def _same_dtype_out(args: tuple[Any, ...], result: Any, out: Any) -> None:
         raise RuntimeError(f"Found dtype {out.dtype._short} but expected {result.dtype._short}")
 
 
+def _long_out(args: tuple[Any, ...], result: Any, out: Any) -> None:
+    """argmax/argmin's out= must be an int64 tensor: torch's kernel casts into no other."""
+    from .._dtype import CPP_NAMES
+
+    if isinstance(out, Tensor) and out.dtype is not result.dtype:
+        raise RuntimeError(
+            f"Expected out tensor to have dtype {CPP_NAMES[result.dtype]}, but got "
+            f"{CPP_NAMES[out.dtype]} instead"
+        )
+
+
 # what a function checks or warns only when given out=
 _OUT_HOOKS = {
     "where": _where_out_args,
+    "argmax": _long_out,
+    "argmin": _long_out,
     "ger": _ger_out_warning,
     **dict.fromkeys(
         (

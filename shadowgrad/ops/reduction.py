@@ -520,6 +520,25 @@ def _sum_out(input: Tensor, dim: Any, keepdim: bool, dtype: Any, out: Tensor) ->
     return resize_out(sum(input, dim, keepdim, dtype=dtype or out.dtype), out)
 
 
+def _prod_out(input: Tensor, dim: Any, keepdim: bool, dtype: Any, out: Tensor) -> Tensor:
+    """prod(..., dim, out=): torch's full product takes no out (its parser's error)."""
+    from .shape import resize_out
+
+    if dim is None:
+        raise TypeError(
+            "prod() received an invalid combination of arguments - got (Tensor, out=Tensor), "
+            "but expected one of:\n * (Tensor input, *, torch.dtype dtype = None)\n * (Tensor "
+            "input, int dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = "
+            "None)\n"
+        )
+    if _GM.grad and (input._rg or out._rg):
+        raise RuntimeError(
+            "prod(): functions with out=... arguments don't support automatic differentiation, "
+            "but one of the arguments requires grad."
+        )
+    return resize_out(prod(input, dim, keepdim, dtype=dtype or out.dtype), out)
+
+
 def _mean_check(name: str, input: Tensor, dtype: D.dtype | None) -> Tensor:
     if dtype is not None:
         if not (dtype.is_floating_point or dtype.is_complex):
@@ -735,9 +754,16 @@ _prod_dim = defop(
 
 
 def prod(
-    input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: D.dtype | None = None
+    input: Tensor,
+    dim: Any = None,
+    keepdim: bool = False,
+    *,
+    dtype: D.dtype | None = None,
+    out: Tensor | None = None,
 ) -> Tensor:
-    """Mirrors `torch.prod`."""
+    """Mirrors `torch.prod` (out= with a dim only: computed in out's dtype, as sum's)."""
+    if out is not None:
+        return _prod_out(input, dim, keepdim, dtype, out)
     npd = _sum_dtype(input, dtype)
     if dim is None:
         return _prod_all(input, npd)
@@ -1912,6 +1938,8 @@ def _parser_checked(name: str, fn: Any, method: bool) -> Any:
     def call(input: Any, *args: Any, **kwargs: Any) -> Any:
         if len(args) == 1 and not kwargs and _bad_dim(args[0]):
             raise error(args[0])
+        if reduce_ and method and "out" in kwargs:  # the method takes no out=
+            raise TypeError("prod() got an unexpected keyword argument 'out'")
         if reduce_ and ((args[:1] == (None,) and len(args) == 1) or kwargs == {"dim": None}):
             raise _prod_none_dim_error(method, bool(args))
         if reduce_ and len(args) > 1 and args[0] is None:  # prod(None, True): the dim overload's
