@@ -1711,6 +1711,24 @@ def prog_osp_half_precision_params(T: Any) -> Any:
 
 
 @program()
+def prog_osp_half_params_every_optimizer_several_steps(T: Any) -> Any:
+    out = {}
+    for name, kw in _ALL:
+        cls = getattr(T.optim, name)
+
+        def run(cls=cls, kw=kw) -> Any:
+            w = T.nn.Parameter(T.tensor(_data(2, 3, seed=190)).half())
+            opt = cls([w], **kw)
+            for j in range(4):
+                w.grad = T.tensor(_data(2, 3, seed=191 + j)).half()
+                opt.step()
+            return w.detach(), opt.state_dict()["state"][0]
+
+        out[name] = raises(run)
+    return out
+
+
+@program()
 def prog_osp_half_rmsprop_every_option(T: Any) -> Any:
     """float16 RMSprop, whose centered average cancels: torch computes each op in float32 and
     rounds its result to half."""
