@@ -3266,6 +3266,27 @@ def prog_tts_containment_and_equality_protocols(T: Any) -> Any:
     )
 
 
+@program()
+def prog_tts_sampler_generator_and_parameter_types(T: Any) -> Any:
+    x = T.zeros(2)
+    g = T.Generator().manual_seed(0)
+    return (
+        raises(lambda: x.uniform_(generator=1)),
+        raises(lambda: x.normal_(generator=1)),
+        raises(lambda: x.exponential_(generator=1)),
+        raises(lambda: x.cauchy_(generator=1)),
+        raises(lambda: x.log_normal_(generator=1)),
+        raises(lambda: x.geometric_(0.5, generator=1)),
+        raises(lambda: x.cauchy_("a")),
+        raises(lambda: x.log_normal_(0, None)),
+        raises(lambda: x.geometric_("a")),
+        x.geometric_(T.tensor(0.5)).shape,
+        x.uniform_(generator=g).shape,
+        x.cauchy_(0, T.tensor(1.0), generator=g).shape,
+        x.geometric_(0.5, generator=g).shape,
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

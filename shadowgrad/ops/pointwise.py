@@ -2901,6 +2901,16 @@ def _float_arg(fn: str, name: str, pos: int, v: Any) -> Any:
     raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be float, not {_tname(v)}")
 
 
+def check_generator(fn: str, generator: Any) -> None:
+    """A sampler's `generator=` must be a torch.Generator (torch's parser error)."""
+    from .._random import Generator
+
+    if not isinstance(generator, Generator):
+        raise TypeError(
+            f"{fn}(): argument 'generator' must be torch.Generator, not {_tname(generator)}"
+        )
+
+
 def _tname(v: Any) -> str:
     return "Tensor" if isinstance(v, Tensor) else type(v).__name__
 
@@ -2909,6 +2919,8 @@ def uniform_(self: Tensor, from_: float = 0, to: float = 1, *, generator: Any = 
     """Mirrors `torch.Tensor.uniform_` (the keyword `from` is `from_` here)."""
     from .inplace import apply_inplace
 
+    if generator is not None:
+        check_generator("uniform_", generator)
     if type(from_) is not float or type(to) is not float:
         from_ = _float_arg("uniform_", "from", 1, from_)
         to = _float_arg("uniform_", "to", 2, to)
@@ -2930,6 +2942,8 @@ def normal_(self: Tensor, mean: float = 0, std: float = 1, *, generator: Any = N
     """Mirrors `torch.Tensor.normal_`."""
     from .inplace import apply_inplace
 
+    if generator is not None:
+        check_generator("normal_", generator)
     if type(mean) is not float or type(std) is not float:
         mean = _float_arg("normal_", "mean", 1, mean)
         std = _float_arg("normal_", "std", 2, std)
@@ -2962,6 +2976,8 @@ def exponential_(self: Tensor, lambd: float = 1, *, generator: Any = None) -> Te
     """Mirrors `torch.Tensor.exponential_`."""
     from .inplace import apply_inplace
 
+    if generator is not None:
+        check_generator("exponential_", generator)
     if type(lambd) is not float:
         lambd = _float_arg("exponential_", "lambd", 1, lambd)
     if not lambd > 0:

@@ -23,7 +23,7 @@ from ..autograd.forward_ad import ELEMENTWISE
 from ._util import shape_str, wrap_dim
 from .inplace import apply_inplace
 from .linalg import mm
-from .pointwise import _gen, _not_for, _num, _zero_grad
+from .pointwise import _float_arg, _gen, _not_for, _num, _zero_grad, check_generator
 from .registry import defop
 from .rounding import _not_implemented
 from .shape import cat
@@ -605,6 +605,11 @@ _geometric = defop(
 
 def cauchy_(self: Tensor, median: float = 0, sigma: float = 1, *, generator: Any = None) -> Tensor:
     """Mirrors `torch.Tensor.cauchy_`."""
+    if generator is not None:
+        check_generator("cauchy_", generator)
+    if type(median) is not float or type(sigma) is not float:
+        median = _float_arg("cauchy_", "median", 1, median)
+        sigma = _float_arg("cauchy_", "sigma", 2, sigma)
     if not sigma > 0:
         raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={_num(sigma)}")
     return apply_inplace(_cauchy, self, median, sigma, generator)
@@ -612,6 +617,11 @@ def cauchy_(self: Tensor, median: float = 0, sigma: float = 1, *, generator: Any
 
 def log_normal_(self: Tensor, mean: float = 1, std: float = 2, *, generator: Any = None) -> Tensor:
     """Mirrors `torch.Tensor.log_normal_`."""
+    if generator is not None:
+        check_generator("log_normal_", generator)
+    if type(mean) is not float or type(std) is not float:
+        mean = _float_arg("log_normal_", "mean", 1, mean)
+        std = _float_arg("log_normal_", "std", 2, std)
     if not std > 0:
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={_num(std)}")
     return apply_inplace(_log_normal, self, mean, std, generator)
@@ -619,6 +629,10 @@ def log_normal_(self: Tensor, mean: float = 1, std: float = 2, *, generator: Any
 
 def geometric_(self: Tensor, p: float, *, generator: Any = None) -> Tensor:
     """Mirrors `torch.Tensor.geometric_`: trials until the first success, from 1."""
+    if generator is not None:
+        check_generator("geometric_", generator)
+    if type(p) is not float:
+        p = _float_arg("geometric_", "p", 1, p)
     if not 0 < p < 1:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={_num(p)}")
     return apply_inplace(_geometric, self, p, generator)
