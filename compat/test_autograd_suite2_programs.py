@@ -2689,6 +2689,74 @@ def prog_ta2_functional_jacobian_of_empty_tensors(T: Any) -> Any:
     )
 
 
+def _saved_attrs(node: Any) -> Any:
+    """A node's `_saved_*` attributes: name -> value (tensors as themselves) or the error."""
+    out = {}
+    for a in sorted(n for n in dir(node) if n.startswith("_saved_")):
+        out[a] = raises(lambda a=a: getattr(node, a))
+    return out
+
+
+@program()
+def prog_ta2_saved_attributes_of_common_nodes(T: Any) -> Any:
+    F = T.nn.functional
+    out = {}
+    for name, fn in (
+        ("mul_number", lambda a: a * 3),
+        ("pow_number", lambda a: a**2.5),
+        ("expand", lambda a: a[None].expand(2, 2, 3)),
+        ("reshape_copy", lambda a: a.t().reshape(6)),
+        ("index", lambda a: a[T.tensor([1, 0])]),
+        ("select", lambda a: a.select(1, 2)),
+        ("slice", lambda a: a[:, 1:3:2]),
+        ("narrow", lambda a: a.narrow(1, 0, 2)),
+        ("permute", lambda a: a.permute(1, 0)),
+        ("sum_dim", lambda a: a.sum(1, keepdim=True)),
+        ("max_dim", lambda a: a.max(1).values),
+        ("amax", lambda a: a.amax((0,))),
+        ("log_softmax", lambda a: a.log_softmax(0)),
+        ("cumprod", lambda a: a.cumprod(0)),
+        ("var", lambda a: a.var(1, correction=0)),
+        ("clamp", lambda a: a.clamp(-0.5, 0.5)),
+        ("clamp_tensor", lambda a: a.clamp(min=a.detach() * 0)),
+        ("leaky_relu", lambda a: F.leaky_relu(a, 0.2)),
+        ("softplus", lambda a: F.softplus(a, 2, 10)),
+        ("gelu", lambda a: F.gelu(a, approximate="tanh")),
+        ("threshold", lambda a: F.threshold(a, 0.1, 20)),
+        ("smooth_l1", lambda a: F.smooth_l1_loss(a, a.detach() * 0, beta=0.5)),
+        ("cross_entropy", lambda a: F.cross_entropy(a, T.tensor([0, 2]), label_smoothing=0.1)),
+        ("flip_roll", lambda a: a.flip(0, 1).roll(1, 1)),
+        ("repeat", lambda a: a.repeat(2, 1)),
+        ("cat", lambda a: T.cat([a, a], 1)),
+        ("stack", lambda a: T.stack([a, a], 1)),
+        ("scatter", lambda a: a.scatter(1, T.tensor([[0], [2]]), 1.0)),
+        ("masked_fill", lambda a: a.masked_fill(a > 0, 2.0)),
+        ("where", lambda a: T.where(a > 0, a, 0.0)),
+        ("lerp", lambda a: T.lerp(a, a.detach(), 0.3)),
+        ("addcmul", lambda a: T.addcmul(a, a, a, value=0.5)),
+        ("diagonal", lambda a: a.diagonal(1)),
+        ("pad", lambda a: F.pad(a, (1, 2))),
+        ("logsumexp", lambda a: a.logsumexp(1, keepdim=True)),
+        ("kthvalue", lambda a: a.kthvalue(2, 1).values),
+        ("to_double", lambda a: a.double()),
+        ("sum_dtype", lambda a: a.sum(dtype=T.float64)),
+        ("mean_dtype", lambda a: a.mean(dtype=T.float64)),
+        ("polar", lambda a: T.polar(a.abs(), a)),
+        ("cdist", lambda a: T.cdist(a, a.detach(), p=1)),
+        ("bmm", lambda a: T.bmm(a[None], T.ones(1, 3, 2))),
+        ("kron", lambda a: T.kron(a, T.ones(1, 2))),
+    ):
+        x = T.tensor([[0.3, -0.7, 1.2], [-0.1, 0.5, 2.0]], requires_grad=True)
+        y = fn(x)
+        out[name] = (y.grad_fn, _saved_attrs(y.grad_fn))
+    # mm saves each input's strides only for the formula that reads them: () otherwise
+    x = T.tensor([[0.3, -0.7, 1.2], [-0.1, 0.5, 2.0]], requires_grad=True)
+    for name, y in (("mm_self", x @ T.ones(3, 2)), ("mm_mat2", T.ones(4, 2) @ x.t().t())):
+        n = y.grad_fn
+        out[name] = (n._saved_self_sym_strides, n._saved_mat2_sym_strides, n._saved_self)
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

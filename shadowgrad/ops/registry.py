@@ -166,6 +166,8 @@ class OpNode(Node):
                 return self._unpack(key, v)
             if key in self._op.tensor_names:
                 return None  # torch's undefined saved variable: not saved for this call
+            if key.endswith("_sym_strides") and key in self._op.saved_names:
+                return ()  # torch saves an input's strides only for the formulas that run
         if name.startswith("_raw_saved_"):
             saved = self.saved_map() or {}
             v = saved.get(name[11:])
