@@ -1917,6 +1917,52 @@ def prog_dti_index_put_value_shape_checks(T: Any) -> Any:
     )
 
 
+@program()
+def prog_dti_factories_refuse_grad_tensors_as_numbers(T: Any) -> Any:
+    g = T.tensor(3.0, requires_grad=True)
+    n = T.tensor(3.0)
+    return (
+        raises(lambda: T.arange(g)), raises(lambda: T.arange(0, g)),
+        raises(lambda: T.arange(0, 5, g)), raises(lambda: T.arange(g, 5, dtype=T.float32)),
+        raises(lambda: T.full((2,), g)), raises(lambda: T.full_like(T.zeros(2), g)),
+        raises(lambda: T.zeros(2).new_full((2,), g)), raises(lambda: T.scalar_tensor(g)),
+        T.linspace(g, 5, 3), T.linspace(g, 5, 3).requires_grad, T.logspace(0, g, 2),
+        T.arange(n), T.arange(0, n), T.full((2,), n), T.full_like(T.zeros(2), n),
+        T.zeros(2).new_full((2,), n), T.scalar_tensor(n), T.zeros(2).fill_(g).grad_fn,
+    )  # fmt: skip
+
+
+@program()
+def prog_dti_empty_memory_format(T: Any) -> Any:
+    return (
+        T.empty(1, 2, 3, 4, memory_format=T.channels_last).stride(),
+        T.empty(2, 3, 4, 5, 6, memory_format=T.channels_last_3d).stride(),
+        T.empty(2, 3, memory_format=T.contiguous_format).stride(),
+        T.empty(2, 3, 4, 5, memory_format=T.channels_last, dtype=T.int16).dtype,
+        raises(lambda: T.empty(2, 3, 4, memory_format=T.channels_last)),
+        raises(lambda: T.empty(2, 3, 4, 5, memory_format=T.channels_last_3d)),
+        raises(lambda: T.empty(2, 3, memory_format=T.preserve_format)),
+        T.empty(1, 2, 3, 4, memory_format=T.channels_last).is_contiguous(),
+        T.empty(1, 2, 3, 4, memory_format=T.channels_last).is_contiguous(
+            memory_format=T.channels_last
+        ),
+        T.empty_like(T.ones(1, 2, 3, 4), memory_format=T.channels_last).stride(),
+        T.empty(2, 2, 2, 2, memory_format=T.channels_last, requires_grad=True).requires_grad,
+    )
+
+
+@program(
+    xfail="a tensor with no elements keeps no strides in shadowgrad (numpy gives an empty array "
+    "zero strides; Tensor.stride() then reports contiguous ones), so its channels-last strides "
+    "are lost (shadowgrad/_tensor.py stride)"
+)
+def prog_dti_empty_channels_last_zero_size_strides(T: Any) -> Any:
+    return (
+        T.empty(0, 3, 1, 2, memory_format=T.channels_last).stride(),
+        T.zeros(0, 3, 1, 2).to(memory_format=T.channels_last).stride(),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -688,7 +688,24 @@ def empty(
     sz = size_arg("empty", args, size)
     if out is not None:
         return _into_out("empty", out, dtype, requires_grad, lambda d: _factory(0, sz, d, False))
+    if memory_format is not None:
+        return _empty_formatted(sz, dtype, requires_grad, memory_format)
     return _factory(0, sz, dtype, requires_grad, "empty")
+
+
+def _empty_formatted(sz: Any, dtype: Any, requires_grad: bool, fmt: Any) -> Tensor:
+    """torch.empty(..., memory_format=fmt): channels-last strides where the rank allows."""
+    from ._formats import channels_last, channels_last_3d, formatted, preserve_format
+
+    t = _factory(0, sz, dtype, False, "empty")
+    if fmt is preserve_format:
+        raise RuntimeError("unsupported memory format Preserve")
+    for f, rank, name in ((channels_last, 4, "channels_last"), (channels_last_3d, 5, "")):
+        if fmt is f and t.ndim != rank:
+            raise RuntimeError(
+                f"required rank {rank} tensor to use {name or 'channels_last_3d'} format"
+            )
+    return _finish(formatted(t, fmt)._data, requires_grad)
 
 
 _NO_VALUE: Any = object()
@@ -717,7 +734,7 @@ def full(
         raise TypeError('full() missing 1 required positional arguments: "fill_value"')
     check_dtype_arg("full", dtype)
     if isinstance(fill_value, Tensor):
-        if fill_value.ndim:
+        if fill_value.ndim or fill_value.requires_grad:
             raise TypeError("full(): argument 'fill_value' (position 2) must be Number, not Tensor")
         fill_value = fill_value.item()
     elif not isinstance(fill_value, (bool, int, float, complex, np.generic)):
@@ -800,11 +817,14 @@ def arange(
         dtype = _PY_DTYPES[dtype]
     check_device(device)
     if end is None:
-        if not isinstance(start, (int, float, complex, np.number, Tensor)):
+        if not isinstance(start, (int, float, complex, np.number, Tensor)) or _grad_number(start):
             raise TypeError(
                 f"arange(): argument 'end' (position 1) must be Number, not {type(start).__name__}"
             )
         start, end = 0, start
+    elif _grad_number(start) or _grad_number(end) or _grad_number(step):
+        given = [start, end] if step == 1 else [start, end, step]
+        raise _arange_arg_error(given if dtype is None else [*given, dtype])
     vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
     start, end, step = vals
     if out is not None and dtype is None:
@@ -845,9 +865,21 @@ def arange(
 _INT64_MAX = (1 << 63) - 1
 
 
+def _kw_type(v: Any) -> str:
+    return "torch.dtype" if isinstance(v, D.dtype) else type(v).__name__
+
+
+def _grad_number(v: Any) -> bool:
+    """A tensor requiring grad, which torch's parser does not read as a Number."""
+    return isinstance(v, Tensor) and v.requires_grad
+
+
 def _arange_arg_error(args: list[Any]) -> TypeError:
-    """torch's overload error for arange (the last of args is the dtype= keyword)."""
-    got = ", ".join(type(a).__name__ for a in args[:-1]) + f", dtype={type(args[-1]).__name__}"
+    """torch's overload error for arange (a last dtype-like value is the dtype= keyword)."""
+    if args and (isinstance(args[-1], (D.dtype, type, str)) or args[-1] is None):
+        got = ", ".join(type(a).__name__ for a in args[:-1]) + f", dtype={_kw_type(args[-1])}"
+    else:
+        got = ", ".join(type(a).__name__ for a in args)
     rest = (
         "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool "
         "pin_memory = False, bool requires_grad = False)"
@@ -955,6 +987,7 @@ def linspace(
                 "linspace only supports 0-dimensional start and end tensors, but got "
                 f"{what} with {v.ndim} dimension(s)."
             )
+    start, end = (v.item() if isinstance(v, Tensor) else v for v in (start, end))
     steps = int(steps)
     if out is not None:
         return _into_out(
@@ -1056,7 +1089,7 @@ def full_like(
     if dtype is not None and type(dtype) is not D.dtype:
         dtype = dtype_arg("full_like", dtype)
     if isinstance(fill_value, Tensor):
-        if fill_value.ndim:
+        if fill_value.ndim or fill_value.requires_grad:
             raise TypeError(
                 "full_like(): argument 'fill_value' (position 2) must be Number, not Tensor"
             )
@@ -1177,7 +1210,7 @@ def new_methods() -> dict[str, Any]:
                 f"{type(size).__name__}"
             )
         check_int_list("new_full", "size", (size,), 1)
-        if isinstance(fill_value, Tensor) and not fill_value.ndim:
+        if isinstance(fill_value, Tensor) and not fill_value.ndim and not fill_value.requires_grad:
             fill_value = fill_value.item()
         elif not isinstance(fill_value, (bool, int, float, complex, np.generic)):
             raise TypeError(
@@ -1245,7 +1278,7 @@ def scalar_tensor(
         dtype = dtype_arg("scalar_tensor", dtype)
     check_device(device)
     if isinstance(s, Tensor):
-        if s._data.ndim:
+        if s._data.ndim or s.requires_grad:
             raise TypeError("scalar_tensor(): argument 's' (position 1) must be Number, not Tensor")
         s = s.item()
     d = dtype or D.get_default_dtype()
