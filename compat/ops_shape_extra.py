@@ -724,11 +724,6 @@ register(
         "Tensor.fill_diagonal_",
         _fill_diagonal,
         _fill_diagonal_samples,
-        xfails={
-            "jvp": "a transposed input's tangent is laid out C-contiguous where torch's follows "
-            "the primal's strides, so an in-place op on an as_strided view of it does not write "
-            "the base's tangent (the other layouts match)"
-        },
     ),
     OpEntry(
         "unravel_index",
