@@ -2041,6 +2041,58 @@ def prog_rss_out_argument_of_max_min_argmax_prod(T: Any) -> Any:
     )
 
 
+@program()
+def prog_rss_meshgrid_combinations_block_diag_diff_vander(T: Any) -> Any:
+    a = T.tensor([1.0, 2.0, 3.0])
+    b = T.tensor([4.0, 5.0])
+    m = T.arange(12.0).reshape(3, 4)
+    return _each(
+        lambda: T.meshgrid(a, b),
+        lambda: T.meshgrid(a, b, indexing="xy"),
+        lambda: T.meshgrid(a, indexing="foo"),
+        lambda: T.meshgrid(),
+        lambda: T.cartesian_prod(a, b),
+        lambda: T.cartesian_prod(a),
+        lambda: T.combinations(a, 3),
+        lambda: T.combinations(a, 4),
+        lambda: T.combinations(a, with_replacement=True),
+        lambda: T.combinations(a, 0),
+        lambda: T.combinations(a.reshape(3, 1)),
+        lambda: T.block_diag(T.ones(2, 2), T.tensor(3.0), b),
+        lambda: T.block_diag(),
+        lambda: T.block_diag(T.ones(1, 2, 3)),
+        lambda: T.tril_indices(3, 4, 1),
+        lambda: T.triu_indices(4, 3, -1),
+        lambda: T.tril_indices(-1, 3),
+        lambda: T.hsplit(m, 3),
+        lambda: T.vsplit(m, [1]),
+        lambda: T.dsplit(m, 2),
+        lambda: T.hsplit(T.tensor(1.0), 1),
+        lambda: T.diff(a, n=2),
+        lambda: T.diff(a, n=-1),
+        lambda: T.diff(a, prepend=T.tensor([0.0])),
+        lambda: T.diff(T.tensor(1.0)),
+        lambda: T.diff(T.tensor([True, False, True])),
+        lambda: T.diff(a, append=b.reshape(1, 2)),
+        lambda: T.trapezoid(a, b),
+        lambda: T.cumulative_trapezoid(a),
+        lambda: T.vander(a),
+        lambda: T.vander(T.tensor([1, 2, 3]), 4),
+        lambda: T.vander(a, 0),
+        lambda: T.vander(T.tensor([True, False])),
+        lambda: T.take_along_dim(m, T.tensor([[2]]), None),
+    )
+
+
+@program()
+def prog_rss_vander_backward_fails_as_torch(T: Any) -> Any:
+    # torch's vander writes the cumprod of a slice back into that slice: its backward finds
+    # the saved slice modified (version 3, expected 2: the fill, the copy, then the write)
+    a = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = T.vander(a, 3)
+    return y, y.grad_fn, y._version, raises(lambda: T.autograd.grad(y.sum(), a))
+
+
 # --- user code ---------------------------------------------------------------------------------
 
 

@@ -1772,9 +1772,9 @@ def vander(x: Tensor, N: int | None = None, increasing: bool = False) -> Tensor:
     if n < 0:
         raise RuntimeError("N must be non-negative.")
     dt = D.promote_types(x.dtype, D.int64)
-    out = _make(
-        np.ones((x._data.shape[0], n), dt._np) if n else np.zeros((x._data.shape[0], 0), dt._np)
-    )
+    out = _make(np.zeros((x._data.shape[0], n), dt._np))
+    if n:
+        out.fill_(1)  # torch fills an empty tensor: one version bump its saved slices count
     if n > 1:
         S.narrow(out, 1, 1, n - 1).copy_(S.unsqueeze(x, 1))
         S.narrow(out, 1, 1, n - 1).copy_(cumprod(S.narrow(out, 1, 1, n - 1), 1))
