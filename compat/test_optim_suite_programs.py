@@ -958,6 +958,27 @@ def prog_osp_closure_returns_loss_every_optimizer(T: Any) -> Any:
 
 
 @program()
+def prog_osp_closure_that_raises_restores_modes(T: Any) -> Any:
+    out = {}
+    for name, kw in [*_ALL, ("LBFGS", {})]:
+        cls = getattr(T.optim, name)
+        w = T.nn.Parameter(T.ones(2))
+        opt = cls([w], **kw)
+        log: list[Any] = []
+        opt.register_step_post_hook(lambda o, a, k, log=log: log.append("post"))
+
+        def bad(log=log):
+            log.append(("closure", T.is_grad_enabled()))
+            raise ValueError("boom")
+
+        with T.no_grad():
+            r = raises(lambda opt=opt, bad=bad: opt.step(bad))
+            inside = T.is_grad_enabled()
+        out[name] = (r, log, inside, T.is_grad_enabled(), sorted(opt.state_dict()["state"]))
+    return out
+
+
+@program()
 def prog_osp_zero_size_and_empty_params(T: Any) -> Any:
     out = {}
     for name, kw in _ALL:
@@ -1858,6 +1879,14 @@ def prog_osp_manual_update_with_tensor_lr(T: Any) -> Any:
             )
         out.append(raises(lambda: T.ones(2, dtype=T.long).add(T.ones(2, dtype=T.long), alpha=lr)))
         out.append(raises(lambda: w.add(w.grad, alpha=T.tensor(True))))
+        out.append(
+            [
+                raises(lambda: w.add_("a")),
+                raises(lambda: w.mul_("a")),
+                raises(lambda: w.addcdiv_(w.grad, "a")),
+                raises(lambda: w.sub_(w.grad, alpha=T.ones(2))),
+            ]
+        )
     return out, w.detach()
 
 

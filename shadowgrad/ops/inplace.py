@@ -7,6 +7,7 @@ node the tensor's new grad_fn (so `y.add_(1)` gives `AddBackward0`, as in torch)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -213,6 +214,9 @@ def rebase(self: Tensor, node: Any, r: Tensor) -> None:
     resave(node, "result", self)
 
 
+_POSITION = re.compile(r"\(position (\d+)\)")
+
+
 def make_inplace(fn: Callable[..., Tensor]) -> Callable[..., Tensor]:
     """The `op_` method for an out-of-place op."""
 
@@ -220,11 +224,13 @@ def make_inplace(fn: Callable[..., Tensor]) -> Callable[..., Tensor]:
         try:
             return apply_inplace(fn, self, *args, **kwargs)
         except TypeError as e:
-            # the argument parser's errors name the in-place form (`add_(): argument 'alpha'
-            # must be Number, not Tensor`)
+            # the argument parser's errors name the in-place form and, as for any method,
+            # count positions after self (`add_(): argument 'other' (position 1) must be
+            # Tensor, not str`)
             msg = str(e)
             if e.args == (msg,) and msg.startswith(prefix):
-                e.args = (method.__name__ + msg[len(method.__name__) - 1 :],)
+                msg = method.__name__ + msg[len(method.__name__) - 1 :]
+                e.args = (_POSITION.sub(lambda m: f"(position {int(m[1]) - 1})", msg, 1),)
             raise
 
     method.__name__ = getattr(fn, "__name__", "op") + "_"
