@@ -235,6 +235,30 @@ def _out_dtype_error(fn: str, k: int, want: Any, got: Any) -> str:
     return f"Expected out tensor to have dtype {CPP_NAMES[want]}, but got {CPP_NAMES[got]} instead"
 
 
+# methods whose `other` torch's parser takes as a Tensor only: a number is refused naming the
+# method and position 1 (the functions count input: position 2)
+_TENSOR_OTHER_METHODS = (
+    *("atan2", "arctan2", "hypot", "logaddexp", "logaddexp2", "nextafter", "gcd", "lcm"),
+    *("igamma", "igammac", "ldexp", "maximum", "minimum", "fmax", "fmin", "logical_and"),
+    *("logical_or", "logical_xor"),
+)
+
+
+def _other_must_be_tensor(fn: Any, mname: str) -> Any:
+    def method(self: Tensor, other: Any = None, *args: Any, **kwargs: Any) -> Any:
+        if other is not None and not isinstance(other, Tensor):
+            raise TypeError(
+                f"{mname}(): argument 'other' (position 1) must be Tensor, not "
+                f"{type(other).__name__}"
+            )
+        return fn(self, other, *args, **kwargs) if other is not None else fn(self, *args, **kwargs)
+
+    method.__name__ = method.__qualname__ = getattr(fn, "__name__", mname)
+    method.__doc__ = fn.__doc__
+    method.__wrapped__ = fn  # type: ignore[attr-defined]
+    return method
+
+
 def install_methods() -> dict[str, Any]:
     """Attach every family's Tensor methods; return every family's public functions."""
     functions: dict[str, Any] = {}
@@ -250,6 +274,11 @@ def install_methods() -> dict[str, Any]:
         setattr(Tensor, name, fn)
     for name, fn in inplace.build_methods().items():
         setattr(Tensor, name, fn)
+    for name in _TENSOR_OTHER_METHODS:
+        for mname in (name, name + "_"):
+            fn = Tensor.__dict__.get(mname)
+            if fn is not None:
+                setattr(Tensor, mname, _other_must_be_tensor(fn, mname))
     from .._tensor import seal_properties
 
     seal_properties()

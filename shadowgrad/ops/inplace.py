@@ -112,9 +112,13 @@ NOGRAD_INTO: dict[Callable[..., Tensor], Callable[..., bool]] = {}
 
 # Binary ops without a complex kernel: on a real self with a complex operand, torch's in-place
 # form fails its result-type cast check before the kernel's dtype error.
+# Kernels that refuse some dtypes: the in-place form checks first that the tensor operands'
+# promoted dtype casts to self's (int.gcd_(float) is the cast error, not gcd's kernel's).
+_CAST_ANY = {"gcd", "lcm", "hypot", "nextafter", "igamma", "igammac", "ldexp"}
 _CAST_FIRST = {
     *("fmod", "remainder", "hypot", "copysign", "atan2", "xlogy", "floor_divide", "div"),
     *("logaddexp2", "true_divide", "divide", "arctan2"),
+    *_CAST_ANY,
 }
 
 
@@ -123,8 +127,22 @@ def _cast_first(fn: Callable[..., Tensor], self: Tensor, args: tuple[Any, ...]) 
         if getattr(fn, "__name__", "") == "abs":  # torch's abs_ refuses before the cast check
             raise RuntimeError("In-place abs is not supported for complex tensors.")
         return
-    if getattr(fn, "__name__", "").rstrip("_") not in _CAST_FIRST:
+    name = getattr(fn, "__name__", "").rstrip("_")
+    if name not in _CAST_FIRST:
         return
+    if name in _CAST_ANY:
+        from .registry import result_type_of
+
+        dt = result_type_of([self, *(a for a in args if isinstance(a, Tensor))])
+        if name == "ldexp" and dt._cat < 2:
+            dt = D.get_default_dtype()
+        if dt._cat > self.dtype._cat:
+            # ldexp's composite names itself on a non-float self
+            named = name == "ldexp" and self.dtype._cat < 2
+            what = "ldexp" if named else f"result type {dt._short}"
+            raise RuntimeError(
+                f"{what} can't be cast to the desired output type {self.dtype._short}"
+            )
     others = [a for a in args if isinstance(a, Tensor) and a.dtype.is_complex]
     if others or any(isinstance(a, complex) for a in args):
         src = D.promote_types(self.dtype, others[0].dtype) if others else D.complex64

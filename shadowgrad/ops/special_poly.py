@@ -339,6 +339,17 @@ def _zero_grad(grad: Tensor) -> Tensor:
 
 def _compare_ops(name: str, ufunc: Any) -> tuple[Any, Any]:
     def forward(self: np.ndarray, other: Any) -> np.ndarray:
+        o = np.asarray(other)
+        if name not in ("eq", "ne") and "c" in (self.dtype.kind, o.dtype.kind):
+            # an ordering has no complex kernel; torch names the promoted dtype (a number or
+            # a 0-d operand takes self's precision)
+            if self.dtype.kind == "c":
+                dt = D._FROM_NP[self.dtype]
+            elif o.ndim:
+                dt = D.promote_types(D._FROM_NP[self.dtype], D._FROM_NP[o.dtype])
+            else:
+                dt = D.complex128 if self.dtype == np.float64 else D.complex64
+            raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{dt._short}'")
         return ufunc(self, other).astype(self.dtype)
 
     title = name.capitalize()
