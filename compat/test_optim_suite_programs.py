@@ -1286,6 +1286,21 @@ def prog_osp_sequential_and_chained_traces(T: Any) -> Any:
 
 
 @program()
+def prog_osp_composed_schedulers_over_tensor_lr(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    opt = _opt2(T, lr=T.tensor(0.05), cls="Adam")
+    lr0 = opt.param_groups[0]["lr"]
+    seq = S.SequentialLR(
+        opt, [S.LinearLR(opt, 0.1, total_iters=2), S.CosineAnnealingLR(opt, 3)], milestones=[2]
+    )
+    a = raises(lambda: _trace(T, opt, seq, 5))
+    opt2 = _opt2(T, lr=T.tensor(0.05), cls="AdamW")
+    ch = S.ChainedScheduler([S.ExponentialLR(opt2, 0.9), S.StepLR(opt2, 2, gamma=0.5)])
+    b = raises(lambda: _trace(T, opt2, ch, 4))
+    return a, b, opt.param_groups[0]["lr"] is lr0, raises(lambda: _sd(seq)), raises(lambda: _sd(ch))
+
+
+@program()
 def prog_osp_sequential_state_dict_round_trip(T: Any) -> Any:
     S = T.optim.lr_scheduler
     opt = _opt2(T)
