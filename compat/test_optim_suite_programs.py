@@ -742,6 +742,34 @@ def prog_osp_state_dict_is_a_copy_of_groups_not_state(T: Any) -> Any:
 
 
 @program()
+def prog_osp_load_state_dict_aliases_same_dtype_tensors(T: Any) -> Any:
+    """load_state_dict keeps the given state tensors when no cast is needed (to() returns
+    them), so stepping the loaded optimizer changes the dict it was given; a cast copies."""
+    out = {}
+    for name, kw in _ALL:
+        cls = getattr(T.optim, name)
+        w = T.nn.Parameter(T.ones(3))
+        o = cls([w], **kw)
+        w.grad = T.full((3,), 0.5)
+        o.step()
+        sd = o.state_dict()
+        before = {k: v.clone() for k, v in sd["state"][0].items() if isinstance(v, T.Tensor)}
+        q = T.nn.Parameter(T.ones(3))
+        o2 = cls([q], **kw)
+        o2.load_state_dict(sd)
+        same = {k: o2.state[q][k] is v for k, v in sd["state"][0].items()}
+        q.grad = T.full((3,), 0.25)
+        o2.step()
+        changed = {k: not T.equal(sd["state"][0][k], v) for k, v in before.items()}
+        q64 = T.nn.Parameter(T.ones(3, dtype=T.float64))
+        o3 = cls([q64], **kw)
+        o3.load_state_dict(sd)
+        same64 = {k: o3.state[q64][k] is v for k, v in sd["state"][0].items()}
+        out[name] = (same, changed, same64)
+    return out
+
+
+@program()
 def prog_osp_load_state_dict_keeps_param_names(T: Any) -> Any:
     m = T.nn.Linear(2, 1)
     o = T.optim.SGD(m.named_parameters(), lr=0.1, momentum=0.5)
