@@ -2757,6 +2757,22 @@ def prog_ta2_saved_attributes_of_common_nodes(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_ta2_vector_norm_dtype_records_one_node_and_keeps_int_order(T: Any) -> Any:
+    out = []
+    for o in (2, 3, 1, 0, float("inf"), 0.5, -1, 2.0):
+        x = T.tensor([[1.0, -2.0, 3.0], [0.5, 0.0, 1.0]], requires_grad=True)
+        y = T.linalg.vector_norm(x, o, dtype=T.float64)
+        n = y.grad_fn
+        meta = (n, n._saved_ord, n._saved_self, n._saved_dim)
+        y.backward()
+        out.append((y, meta, x.grad))
+    x = T.tensor([[1.0, -2.0, 3.0], [0.5, 0.0, 1.0]], requires_grad=True)
+    h = T.linalg.vector_norm(x.half(), dtype=T.float32)
+    d = x.norm(3, dim=1, dtype=T.float64)
+    return out, h, h.grad_fn, d, d.grad_fn, d.grad_fn._saved_ord
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -1531,8 +1531,10 @@ def std_mean(
 
 
 def _vector_norm_fwd(
-    self: np.ndarray, ord: float, dim: tuple[int, ...], keepdim: bool
+    self: np.ndarray, ord: float, dim: tuple[int, ...], keepdim: bool, dtype: Any = None
 ) -> np.ndarray:
+    if dtype is not None:  # dtype=: the norm of the input cast to it, one node (as torch's)
+        self = self.astype(dtype)
     if self.dtype == np.float16:  # torch accumulates in float32 and rounds the norm once
         return _vector_norm_fwd(self.astype(np.float32), ord, dim, keepdim).astype(np.float16)
     if dim is None:  # dim=None (saved as None, as torch's _saved_dim): every dim
@@ -1702,9 +1704,11 @@ def linalg_vector_norm(
                     "because this dimension is empty and the operation does not have an identity"
                 )
     check_norm_dtype(dtype, x.dtype, "linalg.vector_norm")
-    if dtype is not None:
-        x = x.to(dtype)
-    return _vector_norm(x, float(ord), None if dim is None else axes, keepdim)
+    o = ord if type(ord) is int else float(ord)  # an int order stays an int (_saved_ord)
+    d = None if dim is None else axes
+    if dtype is not None and dtype is not x.dtype:
+        return _vector_norm(x, o, d, keepdim, dtype._np)
+    return _vector_norm(x, o, d, keepdim)
 
 
 def check_norm_dtype(dtype: D.dtype | None, self_dtype: D.dtype, name: str) -> None:
