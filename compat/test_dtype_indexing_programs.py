@@ -1951,6 +1951,55 @@ def prog_dti_empty_memory_format(T: Any) -> Any:
     )
 
 
+@program()
+def prog_dti_indexing_ops_on_complex_with_grads(T: Any) -> Any:
+    w = T.tensor([1 + 1j, 2 - 1j, 3j], requires_grad=True)
+    v = T.tensor(2j, requires_grad=True)
+    outs = [
+        w[[0, 0, 2]], w[w.abs() > 1.5], w.index_select(0, T.tensor([1])),
+        w.take(T.tensor([2])), w.gather(0, T.tensor([1, 1])),
+        w.masked_select(T.tensor([True, False, True])), w.index_fill(0, T.tensor([0]), 2j),
+        w.masked_fill(T.tensor([True, False, False]), 1 + 1j), w.index_fill(0, T.tensor([2]), v),
+        w.scatter(0, T.tensor([1]), 3j), w.index_add(0, T.tensor([1]), T.tensor([2j]), alpha=1j),
+        w.index_copy(0, T.tensor([2, 0]), v * T.tensor([1.0, 1j])),
+        w.scatter(0, T.tensor([0]), v.reshape(1)),
+    ]  # fmt: skip
+    loss = sum((o * o.conj()).real.sum() for o in outs)
+    y = w.clone()
+    y[1] = 5.0
+    loss = loss + y.abs().sum()
+    return (
+        outs, [o.grad_fn for o in outs], T.autograd.grad(loss, (w, v)),
+        raises(lambda: w.scatter_reduce(0, T.tensor([0]), T.tensor([1j]), "sum")),
+        w.clone().scatter_reduce_(0, T.tensor([0]), T.tensor([1j]), "sum").grad_fn,
+        w.detach().scatter_reduce(0, T.tensor([0]), T.tensor([1j]), "mean"),
+    )  # fmt: skip
+
+
+@program()
+def prog_dti_indexing_ops_on_bool_int_half(T: Any) -> Any:
+    b = T.tensor([True, False, True])
+    i = T.tensor([1, 2, 3], dtype=T.int16)
+    h = T.tensor([1.0, 2.0], dtype=T.float16, requires_grad=True)
+    hy = h[[1, 1, 0]]
+    return (
+        b[[0, 2]], b[b], b.index_select(0, T.tensor([2, 0])), b.gather(0, T.tensor([1])),
+        b.take(T.tensor([1])), b.masked_fill(b, False), b.scatter(0, T.tensor([1]), True),
+        b.index_fill(0, T.tensor([1]), 1), b.masked_select(b),
+        b.index_put((T.tensor([1]),), T.tensor(True), accumulate=True),
+        T.tensor([True, False]).index_add(0, T.tensor([1, 1]), T.tensor([True, True])),
+        i.index_put((T.tensor([0, 0]),), T.tensor([5, 6], dtype=T.int16), accumulate=True),
+        i.scatter_reduce(0, T.tensor([0, 0]), T.tensor([100, 200], dtype=T.int16), "sum"),
+        i.index_add(0, T.tensor([2]), T.tensor([32767], dtype=T.int16)),
+        hy, T.autograd.grad(hy.sum() * 3, h),
+        T.nonzero(T.tensor([[1, 0], [0, 3]])), T.nonzero(T.tensor(5)),
+        T.nonzero(T.tensor(0), as_tuple=True), T.argwhere(T.tensor([0.0, -0.0, float("nan")])),
+        T.count_nonzero(T.tensor([[1, 0], [0, 0]]), dim=(0, 1)),
+        T.count_nonzero(T.zeros(0, 2), dim=1), T.where(T.tensor([[True, False]])),
+        T.where(T.tensor(True)),
+    )  # fmt: skip
+
+
 @program(
     xfail="a tensor with no elements keeps no strides in shadowgrad (numpy gives an empty array "
     "zero strides; Tensor.stride() then reports contiguous ones), so its channels-last strides "

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from .. import _dtype as D
+from .._grad_mode import is_grad_enabled
 from .._tensor import Tensor, _make, warn_once
 from ..autograd.forward_ad import LINEAR
 from . import shape as S
@@ -663,6 +664,7 @@ _scatter_value = defop(
     dtype="keep",
     jvp=lambda dim, index, self_t: _scatter_value(self_t, dim, index, 0),
     self=lambda grad, dim, index: _scatter_value(grad, dim, index, 0),
+    complex=True,  # linear: the same scatter of zeros into the gradient
 )
 
 
@@ -1091,6 +1093,7 @@ def _scatter_reduce_checked(
     reduce: str,
     include_self: bool,
     src_pos: int,
+    inplace: bool = False,
 ) -> Tensor:
     if not isinstance(src, Tensor):
         raise TypeError(
@@ -1113,6 +1116,13 @@ def _scatter_reduce_checked(
             f'"scatter_gather_tensor_cpu_reduce_{_AMAX.get(reduce, reduce)}" not implemented '
             f"for '{dt._short}'"
         )
+    # (torch's check is in the out-of-place op's autograd kernel only)
+    grad = input.requires_grad or src.requires_grad
+    if dt.is_complex and not inplace and grad and is_grad_enabled():
+        raise RuntimeError(
+            "scatter_reduce does not support automatic differentiation for outputs with complex "
+            "dtype."
+        )
     return _scatter_reduce(input, d, a, src, reduce, bool(include_self))
 
 
@@ -1134,8 +1144,14 @@ def scatter_reduce_(
 ) -> Tensor:
     """Mirrors `torch.Tensor.scatter_reduce_`."""
     return apply_inplace(
-        _scatter_reduce_method, self, dim, index, src, reduce, include_self=include_self
+        _scatter_reduce_inplace, self, dim, index, src, reduce, include_self=include_self
     )
+
+
+def _scatter_reduce_inplace(
+    self: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True
+) -> Tensor:
+    return _scatter_reduce_checked(self, dim, index, src, reduce, include_self, 3, True)
 
 
 def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
@@ -1325,6 +1341,7 @@ _index_fill = defop(
     dtype="keep",
     jvp=lambda dim, index, self_t: _index_fill(self_t, dim, index, 0),
     self=lambda grad, dim, index: _index_fill(grad, dim, index, 0),
+    complex=True,  # linear: the same fill of the gradient (Note [Complex gradients])
 )
 _index_fill_t = defop(
     "index_fill.int_Tensor",
@@ -1338,6 +1355,7 @@ _index_fill_t = defop(
     ),
     self=lambda grad, dim, index: _index_fill(grad, dim, index, 0),
     value=lambda grad, dim, index: _index_select(grad, dim, index, tuple(grad._data.shape)).sum(),
+    complex=True,  # linear in (self, value) jointly
 )
 _index_copy = defop(
     "index_copy",
@@ -1351,6 +1369,7 @@ _index_copy = defop(
     ),
     self=lambda grad, dim, index: _index_fill(grad, dim, index, 0),
     source=lambda grad, dim, index: _index_select(grad, dim, index, tuple(grad._data.shape)),
+    complex=True,  # linear in (self, source) jointly
 )
 
 
