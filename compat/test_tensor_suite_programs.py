@@ -3287,6 +3287,34 @@ def prog_tts_sampler_generator_and_parameter_types(T: Any) -> Any:
     )
 
 
+@program()
+def prog_tts_apply_result_conversions(T: Any) -> Any:
+    def ap(dtype: Any, value: Any) -> Any:
+        return raises(lambda: T.zeros(2, dtype=dtype).apply_(lambda v: value))
+
+    return (
+        ap(T.int64, 2.7),
+        ap(T.bool, 5),
+        ap(T.uint8, -1),
+        ap(T.uint8, -255),
+        ap(T.uint8, -256),
+        ap(T.uint8, 256),
+        ap(T.int8, 300),
+        ap(T.int64, 2**63),
+        ap(T.int64, -(2**63)),
+        ap(T.int32, 2.0**40),
+        ap(T.int32, T.tensor([7])),
+        ap(T.int32, T.tensor([7, 8])),
+        ap(T.float32, T.tensor(3.0)),
+        ap(T.float32, None),
+        ap(T.float32, 1j),
+        ap(T.float32, [1]),
+        ap(T.float16, 70000.0),
+        ap(T.complex64, 1 + 2j),
+        ap(T.bool, 2.5),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -596,17 +596,32 @@ def _map_inplace(name: str, self: Tensor, fn: Any, *others: Any) -> Tensor:
         int if self._data.dtype.kind in "iu" else float
     )  # fmt: skip
     out = self._data
-    for idx in np.ndindex(out.shape):
-        args = [out[idx].item(), *(a[idx].item() for a in arrays)]
-        out[idx] = _to_number(fn(*args), cast)
+    with np.errstate(over="ignore"):  # a float beyond the dtype is inf, as torch's cast
+        for idx in np.ndindex(out.shape):
+            args = [out[idx].item(), *(a[idx].item() for a in arrays)]
+            out[idx] = _to_number(fn(*args), cast, out.dtype)
     self._bump()
     return self
 
 
-def _to_number(v: Any, cast: Any) -> Any:
+def _to_number(v: Any, cast: Any, dt: np.dtype) -> Any:
+    if isinstance(v, Tensor):
+        if v._data.size == 1:
+            v = v._data.item()  # a one-element tensor: its value, as torch's unpacking
+        elif cast is int:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
     if cast is not complex and not isinstance(v, (bool, int, float, np.number)):
         raise TypeError(f"must be real number, not {type(v).__name__}")
-    return cast(v)
+    r = cast(v)
+    if cast is int and dt.kind in "iu":
+        info = np.iinfo(dt)
+        if info.min == 0 and -info.max <= r < 0:
+            r += info.max + 1  # a negative value into an unsigned type wraps
+        elif not info.min <= r <= info.max:
+            if dt == np.int64:  # beyond a C long long: the unpacking itself fails
+                raise ValueError("Overflow when unpacking long long")
+            raise RuntimeError(f"value cannot be converted to type {dt.name} without overflow")
+    return r
 
 
 def apply_(self: Tensor, callable: Any) -> Tensor:
