@@ -2000,6 +2000,24 @@ def prog_dti_indexing_ops_on_bool_int_half(T: Any) -> Any:
     )  # fmt: skip
 
 
+@program()
+def prog_dti_numpy_bool_scalars_read_as_floats(T: Any) -> Any:
+    b = T.tensor([True, False])
+    u = T.tensor([1, 2], dtype=T.uint8)
+    f = T.tensor([1.0, 2.0])
+    return (
+        T.result_type(u, np.bool_(True)), T.result_type(np.bool_(True), u),
+        T.result_type(True, np.bool_(False)), u + np.bool_(True), u * np.bool_(True),
+        f + np.bool_(True), b + np.bool_(True), b.add(np.bool_(True)), np.bool_(True) * f,
+        T.where(b, np.bool_(True), 0), b == np.bool_(True), T.clamp(u, max=np.bool_(True)),
+        u.pow(np.bool_(True)), u ** np.bool_(False), T.full((2,), np.bool_(True)),
+        T.tensor([np.bool_(True)]), b.masked_fill(b, np.bool_(False)),
+        raises(lambda: b & np.bool_(True)), raises(lambda: b | np.bool_(False)),
+        T.result_type(u, np.float32(1)), T.result_type(u, np.int8(1)),
+        T.result_type(np.float16(1), np.int8(1)),
+    )  # fmt: skip
+
+
 @program(
     xfail="a tensor with no elements keeps no strides in shadowgrad (numpy gives an empty array "
     "zero strides; Tensor.stride() then reports contiguous ones), so its channels-last strides "

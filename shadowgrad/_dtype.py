@@ -189,9 +189,10 @@ def scalar_dtype(value: object) -> dtype:
         return _default.value
     if isinstance(value, complex):
         return default_complex()
-    # numpy scalars are wrapped numbers too: np.float64(2.0) * float32 tensor stays float32
+    # numpy scalars are wrapped numbers too: np.float64(2.0) * float32 tensor stays float32;
+    # torch's parser reads a numpy bool (no Python bool subclass) as a float
     if isinstance(value, np.bool_):
-        return bool_
+        return _default.value
     if isinstance(value, np.integer):
         return int64
     if isinstance(value, np.floating):

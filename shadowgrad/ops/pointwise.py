@@ -547,8 +547,9 @@ true_divide = div
 
 def pow(input: Any, exponent: Any, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.pow`."""
-    if isinstance(exponent, np.generic):  # a wrapped number, as torch reads it
-        exponent = exponent.item()
+    if isinstance(exponent, np.generic):  # a wrapped number, as torch reads it (its parser
+        # reads a numpy bool as a float)
+        exponent = float(exponent) if isinstance(exponent, np.bool_) else exponent.item()
     D.check_int_scalar(exponent)
     D.check_int_scalar(input)
     if not isinstance(input, Tensor):
