@@ -2454,6 +2454,185 @@ def prog_nn2_mha_attn_mask_float64_query_float32_and_bool_kpm_float_mask(T: Any)
     )
 
 
+# --- batch 5: fast paths, warnings and state toggles ----------------------------------------
+
+
+@program()
+def prog_nn2_encoder_eval_fast_path_padding_mask_zeros(T: Any) -> Any:
+    layer = T.nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0, batch_first=True)
+    enc = _seeded(T, T.nn.TransformerEncoder(layer, 2), 91).eval()
+    x = _x(T, 2, 3, 4, seed=210)
+    kpm = T.tensor([[False, False, True], [False, False, False]])
+    with T.no_grad():
+        fast = enc(x, src_key_padding_mask=kpm)
+        fast_layer = enc.layers[0](x, src_key_padding_mask=kpm)
+    slow = enc(x, src_key_padding_mask=kpm)
+    return fast, fast_layer, slow.detach(), enc.use_nested_tensor
+
+
+@program()
+def prog_nn2_mha_mismatched_mask_types_warn(T: Any) -> Any:
+    mha = _seeded(T, T.nn.MultiheadAttention(4, 2, batch_first=True), 92)
+    q = _x(T, 2, 3, 4, seed=211)
+    kpm = T.tensor([[False, False, True], [False, False, False]])
+    fm = T.zeros(3, 3)
+    a = mha(q, q, q, key_padding_mask=kpm, attn_mask=fm)
+    b = mha(q, q, q, key_padding_mask=kpm.float(), attn_mask=fm.bool())
+    return a, b
+
+
+@program()
+def prog_nn2_instancenorm_num_features_mismatch_warns(T: Any) -> Any:
+    nn = T.nn
+    m = nn.InstanceNorm1d(3)
+    y = m(_x(T, 2, 4, 5, seed=212))
+    m2 = nn.InstanceNorm2d(2, affine=True)
+    return y, raises(lambda: m2(_x(T, 1, 3, 2, 2, seed=213))), nn.InstanceNorm1d(3)(_x(T, 3, 5))
+
+
+@program()
+def prog_nn2_batchnorm_running_stats_none_and_toggled(T: Any) -> Any:
+    nn = T.nn
+    bn = nn.BatchNorm1d(2)
+    bn.eval()
+    bn.running_mean = None
+    bn.running_var = None
+    x = _x(T, 4, 2, seed=214, rg=True)
+    y = bn(x)
+    y.sum().backward()
+    bn2 = nn.BatchNorm1d(2)
+    bn2.track_running_stats = False
+    y2 = bn2.eval()(x.detach())
+    return y, x.grad, y2, bn2.running_mean, bn2.num_batches_tracked
+
+
+@program()
+def prog_nn2_group_and_layer_norm_2d_inputs_and_flags(T: Any) -> Any:
+    nn = T.nn
+    x = _x(T, 3, 4, seed=215, rg=True)
+    a = nn.GroupNorm(2, 4)(x)
+    b = nn.LayerNorm(4, elementwise_affine=False, bias=False)(x)
+    c = nn.LayerNorm(4, bias=False)(x)
+    (a.sum() + b.pow(2).sum() + c.sum()).backward()
+    return a, b, c, x.grad, list(nn.LayerNorm(4, bias=False).state_dict()), repr(nn.GroupNorm(2, 4))
+
+
+@program()
+def prog_nn2_dropout_integer_and_bool_inputs(T: Any) -> Any:
+    F = T.nn.functional
+    T.manual_seed(0)
+    i = T.arange(6)
+    return (
+        raises(lambda: F.dropout(i, 0.5)),
+        F.dropout(i, 0.5, training=False),
+        raises(lambda: F.dropout(i.bool(), 0.5)),
+        raises(lambda: F.alpha_dropout(i, 0.5, training=True)),
+        raises(lambda: F.feature_alpha_dropout(i.reshape(2, 3).bool(), 0.5, training=True)),
+        F.alpha_dropout(i, 1.0, training=True),
+        T.rand(2),
+        raises(lambda: F.dropout2d(i.reshape(1, 2, 3).float(), 1.5)),
+        F.dropout(T.ones(0, 3), 0.5).shape,
+    )
+
+
+@program()
+def prog_nn2_embedding_from_pretrained_padding_row_not_zeroed(T: Any) -> Any:
+    w = T.tensor(_data(4, 3, seed=216))
+    e = T.nn.Embedding.from_pretrained(w, freeze=False, padding_idx=1)
+    y = e(T.tensor([1, 1, 2]))
+    y.pow(2).sum().backward()
+    e2 = T.nn.Embedding(4, 3, padding_idx=1)
+    return y, e.weight.grad, e.weight[1], e2.weight[1], T.equal(e.weight, w)
+
+
+@program()
+def prog_nn2_rnn_frozen_weights_input_grad(T: Any) -> Any:
+    m = _seeded(T, T.nn.LSTM(2, 3, batch_first=True), 93)
+    m.requires_grad_(False)
+    x = _x(T, 2, 3, 2, seed=217, rg=True)
+    out, (h, c) = m(x)
+    (out.sum() + c.sum() + h.sum()).backward()
+    g = T.nn.GRU(2, 3)
+    g.requires_grad_(False)
+    o2, _ = g(_x(T, 3, 2))
+    return out, x.grad, out.grad_fn is not None, o2.requires_grad, o2.grad_fn
+
+
+@program()
+def prog_nn2_mha_static_kv_and_functional_errors(T: Any) -> Any:
+    F = T.nn.functional
+    w = _x(T, 12, 4, seed=218)
+    b = _x(T, 12, seed=219)
+    ow = _x(T, 4, 4, seed=220)
+    q = _x(T, 3, 2, 4, seed=221)
+    sk = _x(T, 4, 5, 2, seed=222)
+
+    def mha(**kw: Any) -> Any:
+        args = (q, q, q, 4, 2, w, b, None, None, False, 0.0, ow, None)
+        return F.multi_head_attention_forward(*args, training=False, **kw)
+
+    o, a = mha(static_k=sk, static_v=sk)
+    return (
+        o,
+        a,
+        raises(lambda: mha(static_k=sk, need_weights=False)),
+        mha(static_k=sk, static_v=sk, need_weights=False),
+        mha(static_v=sk[:, :3]),
+        raises(lambda: mha(static_k=sk[:3])),
+        raises(lambda: mha(static_v=sk[..., :1])),
+        raises(lambda: mha(use_separate_proj_weight=True)),
+        raises(lambda: mha(static_k=sk, key_padding_mask=T.zeros(2, 3, dtype=T.bool))),
+    )
+
+
+@program()
+def prog_nn2_transformer_generate_mask_dtype_and_forward_defaults(T: Any) -> Any:
+    nn = T.nn
+    m = nn.Transformer.generate_square_subsequent_mask(3, dtype=T.float16)
+    m0 = nn.Transformer.generate_square_subsequent_mask(0)
+    t = _seeded(
+        T, nn.Transformer(4, 2, 1, 1, 6, dropout=0.0, batch_first=True, norm_first=True), 94
+    )
+    src = _x(T, 1, 3, 4, seed=223)
+    tgt = _x(T, 1, 2, 4, seed=224)
+    return (
+        m,
+        m0.shape,
+        t(src, tgt, src_is_causal=False, memory_key_padding_mask=T.tensor([[False, True, False]])),
+        [type(x).__name__ for x in t.children()],
+        t.d_model,
+        t.nhead,
+        t.batch_first,
+    )
+
+
+@program()
+def prog_nn2_adaptive_max_pool_indices_and_unpool_roundtrip(T: Any) -> Any:
+    nn = T.nn
+    x = _x(T, 1, 2, 5, 7, seed=225, rg=True)
+    y, i = nn.AdaptiveMaxPool2d((2, 3), return_indices=True)(x)
+    z = nn.functional.max_unpool2d(y, i, kernel_size=(3, 3), output_size=(5, 7))
+    (y.pow(2).sum() + z.sum()).backward()
+    return y, i, z, x.grad, y.grad_fn
+
+
+@program()
+def prog_nn2_fractional_max_pool_output_ratio_and_errors(T: Any) -> Any:
+    nn = T.nn
+    x = _x(T, 1, 1, 6, 6, seed=226)
+    s = T.tensor([[[0.3, 0.7]]])
+    return (
+        raises(
+            lambda: nn.functional.fractional_max_pool2d(x, 2, output_ratio=0.5, _random_samples=s)
+        ),
+        nn.functional.fractional_max_pool2d(x, 2, output_ratio=(0.5, 0.5), _random_samples=s),
+        raises(lambda: nn.FractionalMaxPool2d(2)),
+        raises(lambda: nn.FractionalMaxPool2d(2, output_size=3, output_ratio=0.5)),
+        raises(lambda: nn.FractionalMaxPool2d(2, output_ratio=1.5)),
+        raises(lambda: nn.functional.fractional_max_pool2d(x, 4, output_size=5, _random_samples=s)),
+    )
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

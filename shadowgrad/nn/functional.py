@@ -592,14 +592,15 @@ def _dropout(input: Tensor, p: float, training: bool, inplace: bool, noise_shape
     _check_p(p)
     if not training or p == 0.0 or input._data.size == 0:
         return input
-    if p != 1.0 and not (input.dtype.is_floating_point or input.dtype.is_complex):
-        raise RuntimeError(
-            f"result type Float can't be cast to the desired output type {input.dtype._short}"
-        )
     if p == 1.0:
         noise = _make(np.zeros((), input._data.dtype))
     else:
         keep = _keep_mask(input, p, tuple(noise_shape))
+        if not (input.dtype.is_floating_point or input.dtype.is_complex):
+            # torch's noise.div_(1 - p), after its bernoulli_ has drawn
+            raise RuntimeError(
+                f"result type Float can't be cast to the desired output type {input.dtype._short}"
+            )
         dt = keep.dtype
         # noise.div_(1 - p): the divisor rounded to the noise's (op)math type
         ct = np.float32 if dt == np.float16 else dt.type
@@ -634,6 +635,9 @@ def _alpha_dropout(
         zero = _make(np.zeros((), dt))
         return apply_inplace(P.mul, input, zero) if inplace else P.mul(input, zero)
     keep = _keep_mask(input, p, tuple(noise_shape))
+    if dt.kind in "biu":  # torch's noise (in the input's dtype) .mul_(a float): refused
+        short = "Long" if dt.kind == "b" else input.dtype._short
+        raise RuntimeError(f"result type Float can't be cast to the desired output type {short}")
     dt = keep.dtype
     ct = np.float32 if dt == np.float16 else dt.type
     a = 1.0 / math.sqrt((_ALPHA * _ALPHA * p + 1) * (1 - p))

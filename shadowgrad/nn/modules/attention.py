@@ -138,6 +138,38 @@ def _in_projection_packed(
     return F.linear(q, w_q, b_q), F.linear(k, w_k, b_k), F.linear(v, w_v, b_v)
 
 
+def _in_projection(
+    q: Tensor, k: Tensor, v: Tensor, w_q: Any, w_k: Any, w_v: Any, b_q: Any, b_k: Any, b_v: Any
+) -> tuple[Tensor, Tensor, Tensor]:
+    """torch's _in_projection: the separate weights' and biases' shapes checked, in its order."""
+    Eq, Ek, Ev = q.size(-1), k.size(-1), v.size(-1)
+    for what, w, shape in (
+        ("query", w_q, (Eq, Eq)),
+        ("key", w_k, (Eq, Ek)),
+        ("value", w_v, (Eq, Ev)),
+    ):
+        if tuple(w.shape) != shape:
+            raise AssertionError(f"expecting {what} weights shape of {shape}, but got {w.shape}")
+    for what, b in (("query", b_q), ("key", b_k), ("value", b_v)):
+        if b is not None and tuple(b.shape) != (Eq,):
+            raise AssertionError(f"expecting {what} bias shape of {(Eq,)}, but got {b.shape}")
+    return F.linear(q, w_q, b_q), F.linear(k, w_k, b_k), F.linear(v, w_v, b_v)
+
+
+def _static(name: str, static: Tensor | None, t: Tensor, bh: int, head_dim: int) -> Tensor:
+    """The projected key or value as (bsz * heads, len, head_dim), or the caller's static one
+    (checked as torch checks it; torch still runs the projection it replaces)."""
+    if static is None:
+        return t.view(t.shape[0], bh, head_dim).transpose(0, 1)
+    if static.size(0) != bh:
+        raise AssertionError(f"expecting static_{name}.size(0) of {bh}, but got {static.size(0)}")
+    if static.size(2) != head_dim:
+        raise AssertionError(
+            f"expecting static_{name}.size(2) of {head_dim}, but got {static.size(2)}"
+        )
+    return static
+
+
 def _check_mask_shape(attn_mask: Tensor, tgt_len: int, src_len: int, bh: int) -> Tensor:
     if attn_mask.dim() == 2:
         if tuple(attn_mask.shape) != (tgt_len, src_len):
@@ -183,12 +215,7 @@ def multi_head_attention_forward(
     average_attn_weights: bool = True,
     is_causal: bool = False,
 ) -> tuple[Tensor, Tensor | None]:
-    """Mirrors `torch.nn.functional.multi_head_attention_forward`.
-
-    Differences: static_k/static_v are not supported.
-    """
-    if static_k is not None or static_v is not None:
-        raise NotImplementedError("shadowgrad does not support static_k / static_v")
+    """Mirrors `torch.nn.functional.multi_head_attention_forward`."""
     is_batched = _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads)
     if not is_batched:
         query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
@@ -222,10 +249,15 @@ def multi_head_attention_forward(
                 f"key's sequence and batch dims {key.shape[:2]} do not match value's "
                 f"{value.shape[:2]}"
             )
+        for name, w in (("q", q_proj_weight), ("k", k_proj_weight), ("v", v_proj_weight)):
+            if w is None:
+                raise AssertionError(
+                    f"use_separate_proj_weight is True but {name}_proj_weight is None"
+                )
         b_q, b_k, b_v = (None, None, None) if in_proj_bias is None else in_proj_bias.chunk(3)
-        q = F.linear(query, q_proj_weight, b_q)  # type: ignore[arg-type]
-        k = F.linear(key, k_proj_weight, b_k)  # type: ignore[arg-type]
-        v = F.linear(value, v_proj_weight, b_v)  # type: ignore[arg-type]
+        q, k, v = _in_projection(
+            query, key, value, q_proj_weight, k_proj_weight, v_proj_weight, b_q, b_k, b_v
+        )
     else:
         if key.shape != value.shape:
             raise AssertionError(f"key shape {key.shape} does not match value shape {value.shape}")
@@ -247,8 +279,8 @@ def multi_head_attention_forward(
     elif bias_v is not None:
         raise AssertionError("bias_v is set but bias_k is None")
     q = q.view(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
-    k = k.view(k.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
-    v = v.view(v.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
+    k = _static("k", static_k, k, bsz * num_heads, head_dim)
+    v = _static("v", static_v, v, bsz * num_heads, head_dim)
     if add_zero_attn:
         zshape = (bsz * num_heads, 1, head_dim)
         k = cat([k, zeros(zshape, dtype=k.dtype)], dim=1)
