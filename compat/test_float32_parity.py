@@ -90,8 +90,28 @@ EXACT = [
 ]
 
 
+def _cpu_vendor() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as f:
+            for line in f:
+                if line.startswith("vendor_id"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return ""
+
+
+# torch's float32 log, tan and atan come from MKL's VML, which takes other code paths on AMD
+# CPUs: there torch's results are less often the correctly rounded value that shadowgrad gives
+# (measured on an AMD EPYC with AVX-512, 4096 inputs: log 0.969, tan 0.826, atan 0.937, the
+# same with torch's AVX2 kernels), so the bar is the AMD rate less a margin
+_NOT_INTEL = {"log": 0.95, "tan": 0.80, "atan": 0.92}
+
+
 @pytest.mark.parametrize(("name", "fn", "domain", "rate"), CASES, ids=[c[0] for c in CASES])
 def test_float32_match_rate(name, fn, domain, rate):
+    if name in _NOT_INTEL and _cpu_vendor() != "GenuineIntel":
+        rate = _NOT_INTEL[name]
     t, s = _both(fn, _inputs(*domain, seed=len(name)))
     assert _rate(t, s) >= rate, f"{name}: {_rate(t, s):.4f} of elements equal torch's"
 
