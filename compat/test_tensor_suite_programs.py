@@ -3315,6 +3315,24 @@ def prog_tts_apply_result_conversions(T: Any) -> Any:
     )
 
 
+@program()
+def prog_tts_resize_keeps_storage_and_counts_versions(T: Any) -> Any:
+    x = T.arange(6.0)
+    v0 = x._version
+    x.resize_(6)
+    same = x._version - v0
+    x.resize_(2)
+    x.resize_(6)
+    y = T.arange(6.0)
+    w = y.view(2, 3)
+    y.resize_(3)
+    z = T.arange(6.0)[2:]
+    z.resize_(2)
+    t = T.arange(6.0).view(2, 3).t()
+    t.resize_(6)
+    return x, same, x._version - v0, y, w, z, z.storage_offset(), t, t.is_contiguous()
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -482,7 +482,12 @@ def resize_(self: Tensor, *sizes: Any, memory_format: Any = None) -> Tensor:
     if shape == self._data.shape:
         return self
     n = math.prod(shape)
-    root = S._storage(self)
+    if self._base is not None:
+        root = S._storage(self)
+    else:  # the whole memory, as torch's storage keeps its size when a resize_ shrinks
+        from .._tensor import _storage_root
+
+        root = _storage_root(self._data)
     start = S.offset_of(self._data, root) if root.size else 0
     if root.flags.c_contiguous and start + n <= root.size:
         flat = root.reshape(-1)[start : start + n]
@@ -493,6 +498,8 @@ def resize_(self: Tensor, *sizes: Any, memory_format: Any = None) -> Tensor:
     self._data = flat.reshape(shape)
     if self._inf:
         self._check_inplace()  # outside inference mode torch resizes, then raises
+    else:
+        self._bump()  # a new shape: torch counts a version
     return self
 
 
