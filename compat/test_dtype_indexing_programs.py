@@ -2018,6 +2018,27 @@ def prog_dti_numpy_bool_scalars_read_as_floats(T: Any) -> Any:
     )  # fmt: skip
 
 
+@program()
+def prog_dti_zero_dim_self_index_ops(T: Any) -> Any:
+    s = T.tensor(5.0)
+    return (
+        raises(lambda: s.index_select(0, T.tensor([0, 0]))), s.index_select(-1, T.tensor([0])),
+        raises(lambda: s.index_select(1, T.tensor([0]))), raises(lambda: s[T.tensor(0)]),
+        raises(lambda: s[np.int64(0)]), raises(lambda: s[0]), raises(lambda: s[T.tensor([0])]),
+        raises(lambda: s.clone().__setitem__(T.tensor(0), 1.0)),
+        raises(lambda: s.clone().__setitem__(0, 1.0)), s[T.tensor(True)],
+        raises(lambda: s[T.tensor(0), None]),
+        raises(lambda: s.take_along_dim(T.tensor(0), 0)), s.take_along_dim(T.tensor([0, 0])),
+        s.index_fill(0, T.tensor([0, 0]), 1.0),
+        s.index_copy(0, T.tensor([0, 0]), T.tensor([1.0, 2.0])),
+        s.take(T.tensor([0, 0, -1])), s.put(T.tensor([0, -1]), T.tensor([1.0, 2.0])),
+        s.masked_fill(T.tensor([True, False]), 1.0), s.masked_select(T.tensor([True, True])),
+        raises(lambda: s.index_put((T.tensor([0, 0]),), T.tensor([1.0, 2.0]))),
+        s.scatter_reduce(0, T.tensor([0, 0]), T.tensor([1.0, 2.0]), "sum"),
+        s.scatter_reduce(0, T.tensor(0), T.tensor(3.0), "prod"),
+    )  # fmt: skip
+
+
 @program(
     xfail="a tensor with no elements keeps no strides in shadowgrad (numpy gives an empty array "
     "zero strides; Tensor.stride() then reports contiguous ones), so its channels-last strides "

@@ -350,7 +350,9 @@ def _put_until_bad(
 
 def getitem(self: Tensor, index: Any) -> Tensor:
     """Mirrors `torch.Tensor.__getitem__`: basic indices become select/slice/unsqueeze views."""
-    if self.ndim == 0 and (isinstance(index, slice) or _is_int(index)):
+    if self.ndim == 0 and (
+        isinstance(index, slice) or (_is_int(index) and not isinstance(index, Tensor))
+    ):
         raise IndexError(
             "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
@@ -421,7 +423,9 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
         and index._data.dtype == np.bool_
     ):  # torch's masked_fill_ of the value as a number
         D.check_scalar_fits(complex(value._data), self.dtype)
-    if self.ndim == 0 and (isinstance(index, slice) or _is_int(index)):
+    if self.ndim == 0 and (
+        isinstance(index, slice) or (_is_int(index) and not isinstance(index, Tensor))
+    ):
         raise IndexError(
             "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
@@ -1182,6 +1186,10 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
         raise IndexError("index out of range in self")
     a = a.reshape(-1)
     if input.ndim == 0:
+        if a.size != 1:
+            raise RuntimeError(
+                f"index_select(): Index to scalar can have only 1 value, got {a.size} value(s)"
+            )
         return S.view(_index_select(S.view(input, 1), 0, a, (1,)), ())
     return _index_select(input, d, a, tuple(input._data.shape))
 
@@ -1604,6 +1612,8 @@ def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Te
         )
     if dim is None:
         return gather(S.reshape(input, (-1,)), 0, S.reshape(indices, (-1,)))
+    if input.ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     d = wrap_dim(dim, input.ndim)
     if indices.ndim != input.ndim:
         raise RuntimeError(
