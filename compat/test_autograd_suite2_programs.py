@@ -2773,6 +2773,33 @@ def prog_ta2_vector_norm_dtype_records_one_node_and_keeps_int_order(T: Any) -> A
     return out, h, h.grad_fn, d, d.grad_fn, d.grad_fn._saved_ord
 
 
+@program()
+def prog_ta2_fwad_out_variants_refuse_dual_operands(T: Any) -> Any:
+    fwAD = T.autograd.forward_ad
+    x = T.tensor([[0.3, -0.7], [1.2, 0.5]])
+    out = {}
+    with fwAD.dual_level():
+        d = fwAD.make_dual(x, T.ones(2, 2))
+        for name, fn in (
+            ("mul", lambda: T.mul(d, 2, out=T.empty(2, 2))),
+            ("add", lambda: T.add(d, x, out=T.empty(2, 2))),
+            ("exp", lambda: T.exp(d, out=T.empty(2, 2))),
+            ("clamp", lambda: T.clamp(d, 0, 1, out=T.empty(2, 2))),
+            ("where", lambda: T.where(x > 0, d, x, out=T.empty(2, 2))),
+            ("sum", lambda: T.sum(d, 0, out=T.empty(2))),
+            ("prod", lambda: T.prod(d, 0, out=T.empty(2))),
+            ("mm", lambda: T.mm(d, x, out=T.empty(2, 2))),
+            ("matmul", lambda: T.matmul(d, x, out=T.empty(2, 2))),
+            ("bmm", lambda: T.bmm(d[None], x[None], out=T.empty(1, 2, 2))),
+            ("cat", lambda: T.cat([d, x], out=T.empty(4, 2))),
+            ("stack", lambda: T.stack([d, x], out=T.empty(2, 2, 2))),
+            ("dual_out", lambda: T.mul(x, x, out=fwAD.make_dual(T.empty(2, 2), T.ones(2, 2)))),
+            ("plain", lambda: T.mul(x, 2, out=T.empty(2, 2))),
+        ):
+            out[name] = raises(fn)
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

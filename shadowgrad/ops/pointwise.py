@@ -635,6 +635,15 @@ def keep_dtype_out(input: Tensor, out: Tensor, name: str) -> None:
     raise RuntimeError(f"Found dtype {out.dtype._short} but expected {input.dtype._short}")
 
 
+def _no_forward_ad_out(result: Tensor, out: Tensor, name: str) -> None:
+    """torch's out= kernels have no forward-AD formula: a dual operand (or out) raises."""
+    if _fwad._get_tangent(result) is not None or _fwad._get_tangent(out) is not None:
+        raise NotImplementedError(
+            f"Trying to use forward AD with {name}_out that does not support it because it is "
+            "an out= function"
+        )
+
+
 def _out(result: Tensor, out: Tensor | None, name: str | None) -> Tensor:
     """Write `result` into a user-given `out=` tensor, with torch's autograd restriction (named
     by the op torch runs; None for the functions torch does not check)."""
@@ -642,6 +651,8 @@ def _out(result: Tensor, out: Tensor | None, name: str | None) -> Tensor:
         return result
     from .. import _grad_mode
 
+    if _FW.active and name is not None:
+        _no_forward_ad_out(result, out, name)
     if name is not None and _grad_mode.STATE.grad and (result._rg or out._rg):
         raise RuntimeError(out_autograd_error(name))
     if result.dtype._cat > out.dtype._cat:  # torch's canCast: no float into int, ...

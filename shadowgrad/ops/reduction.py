@@ -517,7 +517,7 @@ def _sum_out(input: Tensor, dim: Any, keepdim: bool, dtype: Any, out: Tensor) ->
             "sum(): functions with out=... arguments don't support automatic differentiation, "
             "but one of the arguments requires grad."
         )
-    return resize_out(sum(input, dim, keepdim, dtype=dtype or out.dtype), out)
+    return resize_out(sum(input, dim, keepdim, dtype=dtype or out.dtype), out, "sum")
 
 
 def _prod_out(input: Tensor, dim: Any, keepdim: bool, dtype: Any, out: Tensor) -> Tensor:
@@ -536,7 +536,7 @@ def _prod_out(input: Tensor, dim: Any, keepdim: bool, dtype: Any, out: Tensor) -
             "prod(): functions with out=... arguments don't support automatic differentiation, "
             "but one of the arguments requires grad."
         )
-    return resize_out(prod(input, dim, keepdim, dtype=dtype or out.dtype), out)
+    return resize_out(prod(input, dim, keepdim, dtype=dtype or out.dtype), out, "prod")
 
 
 def _mean_check(name: str, input: Tensor, dtype: D.dtype | None) -> Tensor:

@@ -221,8 +221,13 @@ def _np_div_trunc(self: np.ndarray, other: np.ndarray) -> np.ndarray:
         _int_zero_check(other)
         # C division: exact, since self - fmod(self, other) is a multiple of other
         return (self - np.fmod(self, other)) // other
-    # torch rounds the quotient to the dtype (float16 included) before truncating it
     with np.errstate(divide="ignore", invalid="ignore"):
+        if self.dtype == np.float16 and not isinstance(other, np.ndarray):
+            # a number divisor: torch's kernel divides in float (the number read in float) and
+            # truncates before rounding to float16
+            q = np.true_divide(self.astype(np.float32), np.float32(other))
+            return np.trunc(q).astype(np.float16)
+        # torch rounds the quotient to the dtype (float16 included) before truncating it
         return np.trunc(np.true_divide(self, other))
 
 

@@ -682,8 +682,6 @@ _permute = defop(
 
 def permute(input: Tensor, *dims: Any) -> Tensor:
     """Mirrors `torch.permute`."""
-    if not dims:
-        raise TypeError('permute() missing 1 required positional arguments: "dims"')
     if not all(type(d) is int for d in dims):
         from .._creation import check_int_list
 
@@ -1202,9 +1200,14 @@ def check_out_overlap(out: Tensor) -> None:
         raise RuntimeError(OVERLAP)
 
 
-def resize_out(result: Tensor, out: Tensor) -> Tensor:
+def resize_out(result: Tensor, out: Tensor, name: str | None = None) -> Tensor:
     """Copy `result` into a user-given `out=` tensor of a castable dtype, resizing it as torch
-    does: with torch's deprecation warning when `out` had elements."""
+    does: with torch's deprecation warning when `out` had elements. `name`: the out= kernel's
+    op, which refuses dual operands under forward AD (see pointwise._no_forward_ad_out)."""
+    if name is not None and _fwad._STATE.active:
+        from .pointwise import _no_forward_ad_out
+
+        _no_forward_ad_out(result, out, name)
     if out._data.shape != result._data.shape:
         if out._data.size:
             warnings.warn(
