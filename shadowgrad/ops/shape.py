@@ -205,7 +205,7 @@ def view(self: Tensor, *size: Any) -> Tensor:
         if size[0].itemsize != self._data.itemsize:
             _check_view_dtype(self, size[0])
         return _make(self._data.view(size[0]._np))
-    if not size or not all(type(v) is int for v in size):  # the all-int call skips the checks
+    if not all(type(v) is int for v in size):  # the all-int call skips the checks
         _check_int_sizes("view", "size", size, 1, _VIEW_OVERLOADS)
     shape = _infer_size(size, self._data.size)
     return _view(self, shape, tuple(self._data.shape))
@@ -245,8 +245,6 @@ def view_as(self: Tensor, other: Tensor) -> Tensor:
 
 def _reshape_method(self: Tensor, *shape: Any) -> Tensor:
     """Mirrors `torch.Tensor.reshape`."""
-    if not shape:
-        raise TypeError('reshape() missing 1 required positional arguments: "shape"')
     if not all(type(v) is int for v in shape):
         _check_int_sizes("reshape", "shape", shape, 1, None)
     return reshape(self, *shape)
@@ -1253,7 +1251,7 @@ def _cat_out(ts: list[Any], dim: int, out: Tensor, name: str = "cat") -> Tensor:
         raise TypeError(
             f"torch.cat(): input types can't be cast to the desired output type {out.dtype._short}"
         )
-    return resize_out(result, out)
+    return resize_out(result, out, name)
 
 
 def tensor_list(tensors: Any, name: str) -> list[Tensor]:
