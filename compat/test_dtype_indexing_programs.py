@@ -2039,6 +2039,16 @@ def prog_dti_zero_dim_self_index_ops(T: Any) -> Any:
     )  # fmt: skip
 
 
+@program()
+def prog_dti_full_half_overflow_one_element(T: Any) -> Any:
+    out = []
+    for shape in [(1,), (), (0,), (1, 1), (2,)]:
+        for dt, v in [(T.float16, 1e6), (T.float16, 1e300), (T.float32, 1e300), (T.int8, 300)]:
+            out.append(raises(lambda s=shape, d=dt, x=v: T.full(s, x, dtype=d)))
+            out.append(raises(lambda s=shape, d=dt, x=v: T.full_like(T.zeros(s, dtype=d), x)))
+    return out, T.full((1,), 65520.0, dtype=T.float16), T.full((2,), 65504.0, dtype=T.float16)
+
+
 @program(
     xfail="a tensor with no elements keeps no strides in shadowgrad (numpy gives an empty array "
     "zero strides; Tensor.stride() then reports contiguous ones), so its channels-last strides "

@@ -591,7 +591,12 @@ def _factory(
     if type(fill) is int and d._cat == 1:
         fill = D.wrapped_int(fill, d._np)  # -1 into uint8 wraps, as in torch
     try:
-        arr = np.full(shape, fill, d._np) if fill is not None else np.empty(shape, d._np)
+        if fill is None:
+            arr = np.empty(shape, d._np)
+        elif d is D.float16:  # beyond half's range: inf, silently
+            arr = D.quiet(np.full, shape, fill, d._np)
+        else:
+            arr = np.full(shape, fill, d._np)
     except (ValueError, MemoryError):
         if math.prod(shape) * d.itemsize >= 1 << 63:
             raise RuntimeError(
@@ -747,7 +752,8 @@ def full(
             "full", out, dtype, requires_grad, lambda d: full(size, fill_value, dtype=d)
         )
     d = dtype or D.scalar_dtype(fill_value)
-    D.check_scalar_fits(fill_value, d)
+    if d is not D.float16 or math.prod(size) != 1:  # (as full_like's)
+        D.check_scalar_fits(fill_value, d)
     return _factory(fill_value, (tuple(size),), d, requires_grad)
 
 
@@ -1100,8 +1106,8 @@ def full_like(
             f"{type(fill_value).__name__}"
         )
     shape, d = _like(input, dtype)
-    if d is not D.float16:  # torch converts a half's value through float
-        D.check_scalar_fits(fill_value, d)
+    if d is not D.float16 or math.prod(shape) != 1:  # torch's fill_ of one half element
+        D.check_scalar_fits(fill_value, d)  # converts the value through float, unchecked
     return like_layout(_factory(fill_value, (shape,), d, requires_grad), input, memory_format)
 
 
