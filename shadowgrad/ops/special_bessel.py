@@ -377,6 +377,51 @@ def _airy_left(x: np.ndarray, dt: np.dtype) -> np.ndarray:
     return (np.sin(theta) * p - np.cos(theta) * q) / (math.sqrt(math.pi) * np.sqrt(np.sqrt(a)))
 
 
+# cephes' rational asymptotic coefficients for Ai(x), x < -2.09, as torch's airy_ai kernel
+# evaluates them: each polynomial by Horner's rule from 0 (without cephes' implicit leading 1 in
+# the denominators, which puts torch's values up to ~2e-6 off Ai near -2.5; matched here)
+_AFN = (
+    -1.31696323418331795333e-01, -6.26456544431912369773e-01, -6.93158036036933542233e-01,
+    -2.79779981545119124951e-01, -4.91900132609500318020e-02, -4.06265923594885404393e-03,
+    -1.59276496239262096340e-04, -2.77649108155232920844e-06, -1.67787698489114633780e-08,
+)  # fmt: skip
+_AFD = (
+    +1.33560420706553243746e01, +3.26825032795224613948e01, +2.67367040941499554804e01,
+    +9.18707402907259625840e00, +1.47529146771666414581e00, +1.15687173795188044134e-01,
+    +4.40291641615211203805e-03, +7.54720348287414296618e-05, +4.51850092970580378464e-07,
+)  # fmt: skip
+_AGN = (
+    +1.97339932091685679179e-02, +3.91103029615688277255e-01, +1.06579897599595591108e00,
+    +9.39169229816650230044e-01, +3.51465656105547619242e-01, +6.33888919628925490927e-02,
+    +5.85804113048388458567e-03, +2.82851600836737019778e-04, +6.98793669997260967291e-06,
+    +8.11789239554389293311e-08, +3.41551784765923618484e-10,
+)  # fmt: skip
+_AGD = (
+    +9.30892908077441974853e00, +1.98352928718312140417e01, +1.55646628932864612953e01,
+    +5.47686069422975497931e00, +9.54293611618961883998e-01, +8.64580826352392193095e-02,
+    +4.12656523824222607191e-03, +1.01259085116509135510e-04, +1.17166733214413521882e-06,
+    +4.91834570062930015649e-09,
+)  # fmt: skip
+
+
+def _horner(coeffs: tuple[float, ...], v: np.ndarray) -> np.ndarray:
+    r = np.zeros_like(v)
+    for c in coeffs:
+        r = r * v + c
+    return r
+
+
+def _airy_neg(x: np.ndarray) -> np.ndarray:
+    """Ai(x) for x < -2.09 as torch's kernel computes it (see _AFN)."""
+    zeta = -2.0 * x * np.sqrt(-x) / 3.0
+    z = 1.0 / zeta
+    zz = z * z
+    f = 1.0 + zz * _horner(_AFN, zz) / _horner(_AFD, zz)
+    g = z * _horner(_AGN, zz) / _horner(_AGD, zz)
+    t = zeta + 0.25 * math.pi
+    return 5.64189583547756286948e-01 / np.sqrt(np.sqrt(-x)) * (np.sin(t) * f - np.cos(t) * g)
+
+
 def _airy_ai64(x: np.ndarray) -> np.ndarray:
     """Ai(x): nan at +-inf and nan, 0 above 103.892 (where torch's kernel stops)."""
     dt = x.dtype
@@ -384,6 +429,8 @@ def _airy_ai64(x: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
         mid = (x >= _AIRY_LO) & (x <= _AIRY_HI)
         r = _airy_mid(np.where(mid, x, 0.0))
+        neg = mid & (x < -2.09)  # torch's asymptotic branch (x < -10: _airy_left agrees)
+        r = np.where(neg, _airy_neg(np.where(neg, x, -3.0)), r)
         right = x > _AIRY_HI
         r = np.where(right, _airy_right(np.where(right, x, 2.0)), r)
         left = x < _AIRY_LO
