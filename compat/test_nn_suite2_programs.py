@@ -2633,6 +2633,33 @@ def prog_nn2_fractional_max_pool_output_ratio_and_errors(T: Any) -> Any:
     )
 
 
+@program()
+def prog_nn2_constructor_argument_errors_name_the_class(T: Any) -> Any:
+    nn = T.nn
+    makers = [
+        lambda: nn.Softmax(axis=1),
+        lambda: nn.LogSoftmax(dims=1),
+        lambda: nn.BatchNorm2d(),
+        lambda: nn.BatchNorm1d(3, momentun=0.1),
+        lambda: nn.ReLU(True, 3),
+        lambda: nn.SiLU(inplce=True),
+        lambda: nn.LazyConv2d(3),
+        lambda: nn.ZeroPad2d(),
+        lambda: nn.ConstantPad1d(2),
+        lambda: nn.ReflectionPad2d(padding=1, mode="x"),
+        lambda: nn.AdaptiveAvgPool2d(),
+        lambda: nn.AdaptiveMaxPool1d(2, indices=True),
+        lambda: nn.AvgPool3d(),
+        lambda: nn.MaxUnpool2d(),
+        lambda: nn.FractionalMaxPool2d(),
+        lambda: nn.CELU(alpha=1.0, beta=2.0),
+        lambda: nn.Hardshrink(lamda=0.5),
+        lambda: nn.MarginRankingLoss(margn=1.0),
+        lambda: nn.Mish(True, True),
+    ]
+    return [raises(mk) for mk in makers]
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

@@ -61,3 +61,83 @@ del _file, _mod, _name
 
 # torch's per-family module paths for the norm layers (same classes; nothing re-exported)
 from . import batchnorm, instancenorm  # noqa: E402
+
+# Python names a constructor's argument errors ("X.__init__() missing 1 required positional
+# argument", "got an unexpected keyword argument") after the __init__ function that runs: where
+# shadowgrad's layers share an __init__ that torch's define per class (or the reverse), each
+# gets its own copy named as torch's, so that those errors read the same.
+_TORCH_INIT_OWNERS = {
+    "AdaptiveAvgPool1d": "_AdaptiveAvgPoolNd",
+    "AdaptiveAvgPool2d": "_AdaptiveAvgPoolNd",
+    "AdaptiveAvgPool3d": "_AdaptiveAvgPoolNd",
+    "AdaptiveMaxPool1d": "_AdaptiveMaxPoolNd",
+    "AdaptiveMaxPool2d": "_AdaptiveMaxPoolNd",
+    "AdaptiveMaxPool3d": "_AdaptiveMaxPoolNd",
+    "BatchNorm1d": "_BatchNorm",
+    "BatchNorm2d": "_BatchNorm",
+    "BatchNorm3d": "_BatchNorm",
+    **dict.fromkeys(
+        [
+            "AvgPool3d",
+            "CELU",
+            "CircularPad1d",
+            "CircularPad2d",
+            "CircularPad3d",
+            "ConstantPad1d",
+            "ConstantPad2d",
+            "ConstantPad3d",
+            "CosineEmbeddingLoss",
+            "FractionalMaxPool2d",
+            "FractionalMaxPool3d",
+            "Hardshrink",
+            "Hardsigmoid",
+            "Hardswish",
+            "HingeEmbeddingLoss",
+            "LazyConv1d",
+            "LazyConv2d",
+            "LazyConv3d",
+            "LazyConvTranspose1d",
+            "LazyConvTranspose2d",
+            "LazyConvTranspose3d",
+            "LogSoftmax",
+            "MarginRankingLoss",
+            "MaxUnpool1d",
+            "MaxUnpool2d",
+            "MaxUnpool3d",
+            "Mish",
+            "NLLLoss2d",
+            "ReLU",
+            "ReflectionPad1d",
+            "ReflectionPad2d",
+            "ReflectionPad3d",
+            "ReplicationPad1d",
+            "ReplicationPad2d",
+            "ReplicationPad3d",
+            "SELU",
+            "SiLU",
+            "Softmax",
+            "Softmin",
+            "Softshrink",
+            "ZeroPad1d",
+            "ZeroPad2d",
+            "ZeroPad3d",
+        ]
+    ),
+}
+
+
+def _name_init(cls: type, owner: str | None) -> None:
+    import types
+
+    f = cls.__init__
+    g = types.FunctionType(f.__code__, f.__globals__, f.__name__, f.__defaults__, f.__closure__)
+    g.__kwdefaults__ = f.__kwdefaults__
+    g.__dict__.update(f.__dict__)
+    g.__doc__, g.__module__, g.__annotations__ = f.__doc__, f.__module__, f.__annotations__
+    g.__qualname__ = f"{owner or cls.__name__}.__init__"
+    cls.__init__ = g  # type: ignore[misc]
+
+
+for _cls_name, _owner in _TORCH_INIT_OWNERS.items():
+    _name_init(globals()[_cls_name], _owner)
+del _cls_name, _owner
