@@ -2058,14 +2058,15 @@ def prog_rss_out_argument_of_max_min_argmax_prod(T: Any) -> Any:
 
 @program()
 def prog_rss_meshgrid_combinations_block_diag_diff_vander(T: Any) -> Any:
+    # meshgrid always gets indexing=: its warning without one is once per process
     a = T.tensor([1.0, 2.0, 3.0])
     b = T.tensor([4.0, 5.0])
     m = T.arange(12.0).reshape(3, 4)
     return _each(
-        lambda: T.meshgrid(a, b),
+        lambda: T.meshgrid(a, b, indexing="ij"),
         lambda: T.meshgrid(a, b, indexing="xy"),
         lambda: T.meshgrid(a, indexing="foo"),
-        lambda: T.meshgrid(),
+        lambda: T.meshgrid(indexing="ij"),
         lambda: T.cartesian_prod(a, b),
         lambda: T.cartesian_prod(a),
         lambda: T.combinations(a, 3),
