@@ -2049,6 +2049,39 @@ def prog_dti_full_half_overflow_one_element(T: Any) -> Any:
     return out, T.full((1,), 65520.0, dtype=T.float16), T.full((2,), 65504.0, dtype=T.float16)
 
 
+@program()
+def prog_dti_index_put_index_forms(T: Any) -> Any:
+    def z() -> Any:
+        return T.zeros(3, 4)
+
+    return (
+        z().index_put_((T.tensor([0, 2], dtype=T.int32),), T.tensor(1.0)),
+        z().index_put_((T.tensor([1, 0, 1], dtype=T.uint8),), T.tensor([1.0, 2.0, 3.0, 4.0])),
+        z().index_put_((T.tensor([True, False, True]),), T.tensor([[1.0], [2.0]]), accumulate=True),
+        z().index_put_(
+            (T.tensor([[0], [2]]), T.tensor([1, 3])), T.tensor([[1.0, 2.0], [3.0, 4.0]])
+        ),
+        z().index_put_((T.tensor([[0], [2]]), T.tensor([1, 3])), T.tensor(5.0), accumulate=True),
+        z().index_put_((T.tensor([0, 0]), T.tensor([1, 1])), T.tensor([1.0, 2.0]), accumulate=True),
+        z().index_put_((T.tensor([0]), T.tensor([True, False, True, False])), T.tensor([7.0, 8.0])),
+        z().index_put_((T.tensor([True, False, True]), T.tensor([0, 1])), T.tensor(9.0)),
+        z().index_put_((T.tensor([[True, False, True, False]] * 3),), T.tensor([1.0] * 6)),
+        raises(lambda: z().index_put_((T.tensor([[True, False, True, False]] * 3),), T.ones(5))),
+        raises(lambda: z().index_put_((T.tensor([], dtype=T.int64),), T.tensor([]))),
+        z().index_put_((T.tensor([], dtype=T.int64),), T.tensor(3.0)),
+        z().index_put_((T.tensor([0, 1]),), T.tensor([[1.0], [2.0]])),
+        raises(lambda: z().index_put_((T.tensor([0, 1]),), T.tensor([[[1.0]], [[2.0]]]))),
+        raises(lambda: z().index_put_((T.tensor([0.0]),), T.tensor(1.0))),
+        raises(lambda: z().index_put_((T.tensor([0], dtype=T.int16),), T.tensor(1.0))),
+        z().index_put_([T.tensor([0])], T.tensor(1.0)),
+        raises(lambda: z().index_put_((T.tensor([0]),), 1.0)),
+        raises(lambda: T.index_put(z(), (T.tensor([0]),), 1.0)),
+        raises(lambda: T.index_put_(z(), (T.tensor([0]),), None)),
+        raises(lambda: T.index_put(z(), (T.tensor([3]),), T.tensor(1.0))),
+        raises(lambda: T.index_put_(z(), (T.tensor([3]),), T.tensor(1.0), True)),
+    )
+
+
 @program(
     xfail="a tensor with no elements keeps no strides in shadowgrad (numpy gives an empty array "
     "zero strides; Tensor.stride() then reports contiguous ones), so its channels-last strides "

@@ -528,6 +528,8 @@ def _check_index_put(
             f"{type(indices).__name__}"
         )
     _check_index_elements(indices, pos)
+    if not isinstance(values, Tensor):
+        raise _not_tensor(name, "values", pos + 1, values)
     if values._data.dtype != self._data.dtype:
         raise RuntimeError(
             "Index put requires the source and destination dtypes match, got "
@@ -542,9 +544,13 @@ def _check_index_put(
     return tuple(adv)
 
 
+def _one_element(values: Any) -> bool:
+    return isinstance(values, Tensor) and values._data.size == 1
+
+
 def index_put(input: Tensor, indices: Any, values: Tensor, accumulate: bool = False) -> Tensor:
     """Mirrors `torch.index_put`."""
-    if not accumulate and isinstance(indices, (tuple, list)) and values._data.size == 1:
+    if not accumulate and isinstance(indices, (tuple, list)) and _one_element(values):
         _check_byte_mask_fill(tuple(indices))
     idx = _check_index_put(input, indices, values, "index_put")
     return _index_put(input, idx, values, bool(accumulate))
@@ -557,6 +563,8 @@ def _index_put_function(fn: Any) -> Any:
         if not isinstance(indices, (tuple, list)):
             _check_index_put(input, indices, values, fn.__name__, 2)
         _check_index_elements(indices, 2)
+        if not isinstance(values, Tensor):
+            raise _not_tensor(fn.__name__, "values", 3, values)
         return fn(input, indices, values, accumulate)
 
     function.__name__ = function.__qualname__ = fn.__name__
@@ -566,7 +574,7 @@ def _index_put_function(fn: Any) -> Any:
 
 def index_put_(self: Tensor, indices: Any, values: Tensor, accumulate: bool = False) -> Tensor:
     """Mirrors `torch.Tensor.index_put_`."""
-    if not accumulate and isinstance(indices, (tuple, list)) and values._data.size == 1:
+    if not accumulate and isinstance(indices, (tuple, list)) and _one_element(values):
         _check_byte_mask_fill(tuple(indices))
     try:
         idx = _check_index_put(self, indices, values)
