@@ -2516,6 +2516,18 @@ def prog_ufs_python_operators_on_tensors(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_ufs_bessel_jy_just_above_five(T: Any) -> Any:
+    # torch's J0/J1/Y0/Y1 switch to their rational asymptotic form above 5 (~1e-6 off the true
+    # values until about 6): a dense grid across the switch, both signs, float64 and float32
+    x = T.linspace(4.5, 7.5, 121, dtype=T.float64)
+    out = {}
+    for n in ("bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1"):
+        f = getattr(T.special, n)
+        out[n] = (f(x), f(-x), f(x.float()), f(x * 4))
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)
