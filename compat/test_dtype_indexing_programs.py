@@ -2082,6 +2082,59 @@ def prog_dti_index_put_index_forms(T: Any) -> Any:
     )
 
 
+# --- user-code patterns -----------------------------------------------------------------------
+
+
+@program()
+def prog_dti_user_one_hot_and_label_picking(T: Any) -> Any:
+    logits = _x(T, 4, 5)
+    labels = T.tensor([1, 0, 4, 4])
+    one_hot = T.zeros(4, 5).scatter_(1, labels[:, None], 1.0)
+    picked = logits[T.arange(4), labels]
+    nll = -(logits.log_softmax(1) * one_hot).sum(1).mean()
+    loss = nll + picked.pow(2).sum()
+    loss.backward()
+    oh2 = T.nn.functional.one_hot(labels, 5)
+    return one_hot, picked, picked.grad_fn, loss, logits.grad, oh2, oh2.dtype
+
+
+@program()
+def prog_dti_user_topk_mask_and_gather(T: Any) -> Any:
+    scores = _x(T, 3, 6)
+    vals, idx = scores.topk(2, dim=1)
+    mask = T.zeros_like(scores, dtype=T.bool).scatter(1, idx, True)
+    kept = scores.masked_fill(~mask, float("-inf")).softmax(1)
+    again = scores.gather(1, idx)
+    (kept.pow(2).sum() + again.sum()).backward()
+    return vals, idx, mask, kept, again.grad_fn, scores.grad, (again == vals).all()
+
+
+@program()
+def prog_dti_user_embedding_lookup_by_index_select(T: Any) -> Any:
+    table = _x(T, 6, 3)
+    tokens = T.tensor([[0, 5, 5], [2, 0, 1]])
+    a = table.index_select(0, tokens.reshape(-1)).reshape(2, 3, 3)
+    b = table[tokens]
+    c = T.nn.functional.embedding(tokens, table)
+    (a.sum() + (b * 2).sum() + c.pow(2).sum()).backward()
+    return a, T.equal(a, b), T.equal(b, c), a.grad_fn, b.grad_fn, c.grad_fn, table.grad
+
+
+@program()
+def prog_dti_user_masked_loss_and_padding(T: Any) -> Any:
+    pred = _x(T, 2, 5)
+    target = T.tensor([[1.0, 2.0, 0.0, 0.0, 0.0], [3.0, 1.0, 2.0, 1.0, 0.0]])
+    lengths = T.tensor([2, 4])
+    mask = T.arange(5)[None, :] < lengths[:, None]
+    err = (pred - target)[mask]
+    loss = err.pow(2).mean()
+    loss.backward()
+    last = pred[T.arange(2), lengths - 1]
+    padded = pred.detach().clone()
+    padded[~mask] = 0.0
+    return mask, err, loss, pred.grad, last, padded, err.grad_fn
+
+
 @program(
     xfail="a tensor with no elements keeps no strides in shadowgrad (numpy gives an empty array "
     "zero strides; Tensor.stride() then reports contiguous ones), so its channels-last strides "
