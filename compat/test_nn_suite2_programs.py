@@ -2660,6 +2660,27 @@ def prog_nn2_constructor_argument_errors_name_the_class(T: Any) -> Any:
     return [raises(mk) for mk in makers]
 
 
+@program()
+def prog_nn2_forward_argument_errors_name_the_class(T: Any) -> Any:
+    nn = T.nn
+    x = T.ones(1, 1, 4, 4)
+    calls = [
+        lambda: nn.ReflectionPad2d(1)(x, 2),
+        lambda: nn.ReplicationPad1d(1)(x[0]),
+        lambda: nn.CircularPad2d(1)(x, mode="x"),
+        lambda: nn.LPPool2d(2, 2)(x, 1),
+        lambda: nn.MaxUnpool2d(2)(x),
+        lambda: nn.Linear(4, 2)(x, x),
+        lambda: nn.ReLU()(x, inplace=True),
+        lambda: nn.Softmax(1)(x, dim=0),
+        lambda: nn.BatchNorm2d(1)(x, x),
+        lambda: nn.Conv2d(1, 1, 1)(),
+        lambda: nn.MultiheadAttention(4, 2)(x[0]),
+        lambda: nn.LSTM(4, 2)(x[0], None, None),
+    ]
+    return [raises(c) for c in calls]
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

@@ -62,10 +62,10 @@ del _file, _mod, _name
 # torch's per-family module paths for the norm layers (same classes; nothing re-exported)
 from . import batchnorm, instancenorm  # noqa: E402
 
-# Python names a constructor's argument errors ("X.__init__() missing 1 required positional
-# argument", "got an unexpected keyword argument") after the __init__ function that runs: where
-# shadowgrad's layers share an __init__ that torch's define per class (or the reverse), each
-# gets its own copy named as torch's, so that those errors read the same.
+# Python names a method's argument errors ("X.__init__() missing 1 required positional
+# argument", "got an unexpected keyword argument") after the function that runs: where
+# shadowgrad's layers share an __init__ or forward that torch's define per class (or the
+# reverse), each gets its own copy named as torch's, so that those errors read the same.
 _TORCH_INIT_OWNERS = {
     "AdaptiveAvgPool1d": "_AdaptiveAvgPoolNd",
     "AdaptiveAvgPool2d": "_AdaptiveAvgPoolNd",
@@ -126,18 +126,29 @@ _TORCH_INIT_OWNERS = {
 }
 
 
-def _name_init(cls: type, owner: str | None) -> None:
+_TORCH_FORWARD_OWNERS = {
+    **{f"CircularPad{n}d": "_CircularPadNd" for n in (1, 2, 3)},
+    **{f"ReflectionPad{n}d": "_ReflectionPadNd" for n in (1, 2, 3)},
+    **{f"ReplicationPad{n}d": "_ReplicationPadNd" for n in (1, 2, 3)},
+    **{f"LPPool{n}d": None for n in (1, 2, 3)},
+    **{f"MaxUnpool{n}d": None for n in (1, 2, 3)},
+}
+
+
+def _name_method(cls: type, method: str, owner: str | None) -> None:
     import types
 
-    f = cls.__init__
+    f = getattr(cls, method)
     g = types.FunctionType(f.__code__, f.__globals__, f.__name__, f.__defaults__, f.__closure__)
     g.__kwdefaults__ = f.__kwdefaults__
     g.__dict__.update(f.__dict__)
     g.__doc__, g.__module__, g.__annotations__ = f.__doc__, f.__module__, f.__annotations__
-    g.__qualname__ = f"{owner or cls.__name__}.__init__"
-    cls.__init__ = g  # type: ignore[misc]
+    g.__qualname__ = f"{owner or cls.__name__}.{method}"
+    setattr(cls, method, g)
 
 
 for _cls_name, _owner in _TORCH_INIT_OWNERS.items():
-    _name_init(globals()[_cls_name], _owner)
+    _name_method(globals()[_cls_name], "__init__", _owner)
+for _cls_name, _owner in _TORCH_FORWARD_OWNERS.items():
+    _name_method(globals()[_cls_name], "forward", _owner)
 del _cls_name, _owner
