@@ -2800,6 +2800,46 @@ def prog_ta2_fwad_out_variants_refuse_dual_operands(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_ta2_hooks_when_capturing_and_removing(T: Any) -> Any:
+    log = []
+    a = _t(T, 2)
+    b = a * 2
+    c = b.exp()
+    b.grad_fn.register_prehook(lambda go: log.append("b_pre"))
+    b.grad_fn.register_hook(lambda gi, go: log.append("b_post"))
+    c.grad_fn.register_hook(lambda gi, go: log.append("c_post"))
+    b.register_hook(lambda g: log.append("b_tensor"))
+    T.autograd.grad(c.sum(), b)  # b is captured: its node does not run
+    acc = (a * 1).grad_fn.next_functions[0][0]
+    acc.register_prehook(lambda go: log.append("acc_pre"))
+    acc.register_hook(lambda gi, go: log.append("acc_post"))
+    a.register_hook(lambda g: log.append("a_tensor"))
+    T.autograd.grad((a * 3).sum(), a)  # a leaf captured: tensor hook only
+    (a * 3).sum().backward()
+    x = _t(T, 2, seed=1)
+    y = x * 2
+    y.register_hook(lambda g: g * 10)
+    y.retain_grad()
+    y.register_hook(lambda g: g + 1)
+    y.sum().backward()
+    z = _t(T, 2, seed=2)
+    w = z * 2
+    hs: list[Any] = []
+    hs.append(w.register_hook(lambda g: (hs[0].remove(), g * 2)[1]))
+    w.register_hook(lambda g: g + 1)
+    w.sum().backward(retain_graph=True)
+    g1 = z.grad.clone()
+    z.grad = None
+    w.sum().backward()
+    p = _t(T, 2, seed=3)
+    q = _t(T, 2, seed=4)
+    m = p * q
+    m.grad_fn.register_hook(lambda gi, go: (None, gi[1] * 5))
+    m.sum().backward()
+    return log, y.grad, x.grad, g1, z.grad, p.grad, q.grad
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)
