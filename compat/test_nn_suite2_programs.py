@@ -2681,6 +2681,22 @@ def prog_nn2_forward_argument_errors_name_the_class(T: Any) -> Any:
     return [raises(c) for c in calls]
 
 
+@program()
+def prog_nn2_pad_non_positive_clones_the_narrowed_input(T: Any) -> Any:
+    F = T.nn.functional
+    cl = _cl(T, 2, 4, 3, 5, seed=230, rg=True)
+    tr = _x(T, 5, 3, seed=231, rg=True).t()
+    outs = [
+        F.pad(cl, (0, 0, 0, 0)),
+        F.pad(cl, (-1, 0, 0, -1)),
+        F.pad(cl.permute(0, 1, 3, 2), (-1, 0)),
+        F.pad(tr, (-1, -1)),
+        F.pad(tr, (1, -1)),
+    ]
+    sum(o.sum() for o in outs).backward()
+    return [(o.stride(), o.is_contiguous(), o.grad_fn, o) for o in outs], cl.grad, tr.grad
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

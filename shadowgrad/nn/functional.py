@@ -1939,7 +1939,20 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
             lo, hi = pad[2 * i], pad[2 * i + 1]
             if input.shape[input.ndim - 1 - i] + min(lo, 0) + min(hi, 0) < 0:
                 raise RuntimeError("narrow(): length must be non-negative.")
-        return _kernel_layout(K.constant_pad_op(input, pad, 0 if value is None else value), input)
+        out = K.constant_pad_op(input, pad, 0 if value is None else value)
+        if any(v > 0 for v in pad):
+            return _kernel_layout(out, input)
+        # torch narrows the input and clones that (preserve_format: the narrowed view's order)
+        cut = [slice(None)] * input.ndim
+        for i in range(k):
+            n = input.shape[input.ndim - 1 - i]
+            cut[input.ndim - 1 - i] = slice(-pad[2 * i], n + pad[2 * i + 1])
+        view = input._data[tuple(cut)]
+        if out._base is None and not view.flags.c_contiguous:
+            new = np.empty_like(view, order="K")
+            new[...] = out._data
+            out._data = new
+        return out
     if value is not None and value != 0:
         raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
     if mode in ("reflect", "replicate", "circular") and (k > 3 or input.ndim not in (k + 1, k + 2)):
