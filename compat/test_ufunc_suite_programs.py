@@ -2528,6 +2528,62 @@ def prog_ufs_bessel_jy_just_above_five(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_ufs_clamp_family_edges(T: Any) -> Any:
+    x = T.tensor([-2.0, 0.0, NAN, 3.0, INF, -INF, -0.0])
+    i = T.tensor([-2, 0, 5])
+    return (
+        T.clamp(x, 1.0, 0.0),
+        T.clamp(x, NAN, 1.0),
+        T.clamp(x, -1.0, NAN),
+        T.clamp(x, min=T.tensor([NAN])),
+        T.clamp(i, 0.5, 2.5),
+        T.clamp(i, min=-1),
+        T.clamp(i, T.tensor([0.5]), None),
+        T.clamp(x, min=T.arange(7.0)),
+        T.clamp(x, max=T.arange(7.0), min=T.arange(7.0) + 1),
+        T.clamp_min(i, 1.5),
+        T.clamp_max(x, -INF),
+        T.clip(x, -1, 1),
+        T.clamp(x, 0.0),
+        T.clamp(x.half(), -1, 1),
+        T.clamp(x.double(), max=0),
+        raises(lambda: T.clamp(x)),
+        raises(lambda: T.clamp(T.tensor([1 + 1j]), 0, 1)),
+        raises(lambda: i.clone().clamp_(0.5)),
+        raises(lambda: T.clamp(x, min=T.tensor([1.0, 2.0]))),
+        raises(lambda: T.clamp(T.tensor([True, False]), 0, 1)),
+        T.clamp(x, T.tensor(0.5), T.tensor(1.5)),
+        x.clone().clamp_(-0.5, 0.5),
+        x.clip_(max=2.0),
+    )
+
+
+@program()
+def prog_ufs_isclose_allclose_edges(T: Any) -> Any:
+    a = T.tensor([1.0, NAN, INF, -INF, 1e-9, 0.0, 1.0000001])
+    b = T.tensor([1.0 + 1e-6, NAN, INF, INF, 0.0, -0.0, 1.0])
+    return (
+        T.isclose(a, b),
+        T.isclose(a, b, equal_nan=True),
+        T.isclose(a, b, rtol=0, atol=0),
+        T.isclose(a, b, rtol=1e-3, atol=1e-8),
+        T.allclose(a[:1], b[:1]),
+        raises(lambda: T.isclose(a.double(), b)),
+        T.isclose(T.tensor([1, 2]), T.tensor([1, 3]), atol=1),
+        T.isclose(T.tensor([True]), T.tensor([False])),
+        T.isclose(
+            T.tensor([1 + 1j, NAN + 0j]), T.tensor([1 + 1.000001j, NAN + 0j]), equal_nan=True
+        ),
+        raises(lambda: T.isclose(a, b, atol=-1)),
+        raises(lambda: T.isclose(T.tensor([1]), T.tensor([1.0]))),
+        T.allclose(a, b, equal_nan=True),
+        raises(lambda: T.allclose(a, b[:2])),
+        T.equal(a, a),
+        T.equal(a[:1], b[:1]),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)
