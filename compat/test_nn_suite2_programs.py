@@ -2697,6 +2697,30 @@ def prog_nn2_pad_non_positive_clones_the_narrowed_input(T: Any) -> Any:
     return [(o.stride(), o.is_contiguous(), o.grad_fn, o) for o in outs], cl.grad, tr.grad
 
 
+@program()
+def prog_nn2_lstm_hidden_state_count_and_dtype_errors(T: Any) -> Any:
+    nn = T.nn
+    U = nn.utils.rnn
+    m = _seeded(T, nn.LSTM(2, 3), 95)
+    x = _x(T, 4, 2, 2, seed=232)
+    z = T.zeros(1, 2, 3)
+    packed = U.pack_sequence([_x(T, 3, 2, seed=233), _x(T, 2, 2, seed=234)])
+    unsorted = U.pack_sequence([_x(T, 2, 2, seed=235), _x(T, 3, 2, seed=236)], enforce_sorted=False)
+    cell = _seeded(T, nn.LSTMCell(2, 3), 96)
+    return [
+        raises(lambda: m(x, (z, z, z))),
+        m(x[:, 0], (z[:, 0], z[:, 0], z[:, 0])),
+        raises(lambda: m(packed, (z, z, z))),
+        m(unsorted, (z, z, z))[1],
+        raises(lambda: m(x, (z.double(), z))),
+        raises(lambda: m(x, (z, z.half()))),
+        raises(lambda: m(x, (z.long(), z))),
+        raises(lambda: cell(x[0], T.zeros(2, 3))),
+        cell(x[0], [T.zeros(2, 3), T.ones(2, 3)]),
+        raises(lambda: nn.GRUCell(2, 3)(x[0], (T.zeros(2, 3),))),
+    ]
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

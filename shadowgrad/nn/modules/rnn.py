@@ -13,6 +13,7 @@ import numbers
 import warnings
 from typing import Any
 
+from ... import _dtype as D
 from ..._creation import empty, zeros
 from ..._tensor import Tensor
 from ...ops.nn_fused import mkldnn_lstm, use_mkldnn_lstm
@@ -478,6 +479,7 @@ class LSTM(RNNBase):
                 hx = self.permute_hidden(hx, sorted_indices)
                 _check_packed_lstm_batch(hx, int(batch_sizes[0]))
             sizes = [int(b) for b in batch_sizes.tolist()]
+            _check_two_states(hx)
             output, finals = self._run(data, _layer_states(hx), sizes)
             packed = PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices)
             return packed, self.permute_hidden(_stack_states(finals), unsorted_indices)
@@ -498,7 +500,10 @@ class LSTM(RNNBase):
                 )
             hx = (hx[0].unsqueeze(1), hx[1].unsqueeze(1))
         self.check_forward_args(input, hx, None)
+        _check_two_states(hx)
         if use_mkldnn_lstm(input, self.proj_size, False):  # See Note [oneDNN LSTM]
+            if hx[0].dtype is not D.float32 or hx[1].dtype is not D.float32:
+                _check_mkldnn_states(hx)
             output, h_n, c_n = mkldnn_lstm(
                 input, hx[0], hx[1], self._flat_weights, self.bias, self.num_layers,
                 self.dropout, self.training, self.bidirectional, self.batch_first,
@@ -666,6 +671,25 @@ class GRUCell(RNNCellBase):
         return ret if is_batched else ret.squeeze(0)
 
 
+def _check_two_states(hx: Any) -> None:
+    if len(hx) != 2:  # torch's _VF.lstm
+        raise RuntimeError("lstm expects two hidden states")
+
+
+def _check_mkldnn_states(hx: Any) -> None:
+    """oneDNN's refusals of a float32 LSTM's hidden states of another dtype: a dtype it has no
+    mapping for, then (float16) no primitive for the mix."""
+    dts = [h.dtype for h in hx]
+    if any(dt not in (D.float32, D.float16) for dt in dts):
+        raise RuntimeError("get_mkldnn_dtype: unsupported data type")
+    if any(dt is D.float16 for dt in dts):
+        raise RuntimeError(
+            "could not create a primitive descriptor for the LSTM forward propagation primitive. "
+            "Run workload with environment variable ONEDNN_VERBOSE=all to get additional "
+            "diagnostic information."
+        )
+
+
 class LSTMCell(RNNCellBase):
     """Mirrors `torch.nn.LSTMCell`.
 
@@ -701,6 +725,11 @@ class LSTMCell(RNNCellBase):
             hx = (z, z)
         elif not is_batched:
             hx = (hx[0].unsqueeze(0), hx[1].unsqueeze(0))
+        elif not isinstance(hx, (tuple, list)):
+            raise TypeError(  # torch's _VF.lstm_cell argument parser
+                "lstm_cell(): argument 'hx' (position 2) must be tuple of Tensors, not "
+                f"{type(hx).__name__}"
+            )
         h, c = _lstm_step(self._gi(input, *hx), hx, self.weight_hh, self.bias_hh, None)
         if not is_batched:
             return h.squeeze(0), c.squeeze(0)
