@@ -5,14 +5,17 @@ FftR2CBackward0), `_fft_c2c` (FftC2CBackward0) and `_fft_c2r` (a Hermitian half 
 real output, FftC2RBackward0). numpy's norm modes are torch's ("backward", "forward", "ortho"),
 and the adjoint of a transform is the opposite transform with the dual norm, which is how the
 formulas below are written (torch's fft_r2c_backward / fft_c2r_backward). Inputs are resized to
-`n`/`s` first (cut with narrow, zero-padded with cat).
+`n`/`s` first (cut with slices, zero-padded with one constant_pad_nd, as torch's
+resize_fft_input).
 
-Differences: the zero-padding of an input shorter than `n` records CatBackward0 where torch
-records ConstantPadNdBackward0; half-precision transforms are not supported.
+Half-precision transforms are not supported (torch's CPU kernels raise "Unsupported dtype
+Half" too).
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -21,9 +24,10 @@ from . import _dtype as D
 from ._creation import _finish
 from ._tensor import Tensor, _make
 from .autograd.forward_ad import LINEAR
+from .ops.nn_ops import constant_pad_op
 from .ops.pointwise import complex_np, conj, conj_physical
 from .ops.registry import defop
-from .ops.shape import cat, narrow, roll
+from .ops.shape import narrow, roll
 
 __all__ = [
     "fft",
@@ -78,9 +82,12 @@ def _r2c_backward(
         last = dim[-1]
         missing = self_sym_sizes[last] - grad.shape[last]
         if missing > 0:
+            # torch writes the gradient into zeros through a slice (CopySlices)
             shape = list(grad.shape)
-            shape[last] = missing
-            grad = cat([grad, _make(np.zeros(shape, grad._data.dtype))], last)
+            shape[last] = self_sym_sizes[last]
+            full = _make(np.zeros(shape, grad._data.dtype))
+            full.narrow(last, 0, grad.shape[last]).copy_(grad)
+            grad = full
     return _fft_c2c(grad, dim, _DUAL[norm], False)
 
 
@@ -146,7 +153,7 @@ def _float_input(x: Tensor, name: str) -> Tensor:
     if kind in "biu":
         return x.to(D.get_default_dtype())
     if x._data.dtype == np.float16:
-        raise RuntimeError(f"{name}: half precision is not supported")
+        raise RuntimeError("Unsupported dtype Half")
     return x
 
 
@@ -156,25 +163,31 @@ def _complex_input(x: Tensor, name: str) -> Tensor:
 
 
 def _resize(x: Tensor, dim: tuple[int, ...], sizes: tuple[int, ...]) -> Tensor:
-    """x cut or zero-padded to sizes along dim (torch's resize_fft_input)."""
+    """x cut or zero-padded to sizes along dim (torch's resize_fft_input: the cuts are slices,
+    the padding one constant_pad_nd over all the dims)."""
+    pad = [0] * (2 * x.ndim)
     for d, n in zip(dim, sizes, strict=True):
         have = x.shape[d]
         if n < have:
             x = narrow(x, d, 0, n)
         elif n > have:
-            shape = list(x.shape)
-            shape[d] = n - have
-            x = cat([x, _make(np.zeros(shape, x._data.dtype))], d)
-    return x
+            pad[2 * (x.ndim - 1 - d) + 1] = n - have
+    return constant_pad_op(x, tuple(pad), 0) if any(pad) else x
 
 
 def _dims(x: Tensor, s: Any, dim: Any, name: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The wrapped dims and the signal sizes of an n-dimensional transform."""
     nd = x.ndim
+    if s is not None and len(s) > nd:
+        raise RuntimeError(
+            f"Got shape with {len(s)} values but input tensor only has {nd} dimensions."
+        )
     if dim is None:
         dims = tuple(range(nd)) if s is None else tuple(range(nd - len(s), nd))
     else:
         dims = (dim,) if isinstance(dim, int) else tuple(dim)
+        if nd == 0 and dims:
+            raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
         dims = tuple(d % nd if -nd <= d < nd else _bad_dim(d, nd) for d in dims)
         if len(set(dims)) != len(dims):
             raise RuntimeError("FFT dims must be unique")
@@ -183,7 +196,10 @@ def _dims(x: Tensor, s: Any, dim: Any, name: str) -> tuple[tuple[int, ...], tupl
     else:
         if dim is not None and len(s) != len(dims):
             raise RuntimeError("When given, dim and shape arguments must have the same length")
-        sizes = tuple(x.shape[d] if n == -1 else int(n) for d, n in zip(dims, s, strict=True))
+        keep = not isinstance(s, _OneSize)
+        sizes = tuple(
+            x.shape[d] if n == -1 and keep else int(n) for d, n in zip(dims, s, strict=True)
+        )
     for n in sizes:
         if n <= 0:
             raise RuntimeError(f"Invalid number of data points ({n}) specified")
@@ -197,11 +213,55 @@ def _bad_dim(d: int, nd: int) -> int:
     )
 
 
+class _OneSize(tuple):  # type: ignore[type-arg]
+    """A one-dimensional transform's n: -1 is a size (refused), not the n-dim "keep" marker."""
+
+
 def _one(n: int | None, dim: int) -> tuple[Any, Any]:
-    return (None if n is None else (n,)), (dim,)
+    return (None if n is None else _OneSize((n,))), (dim,)
 
 
 # --- the transforms ----------------------------------------------------------------------------
+
+
+_KERNEL = {
+    "FftR2CBackward0": "_fft_r2c",
+    "FftC2CBackward0": "_fft_c2c",
+    "FftC2RBackward0": "_fft_c2r",
+}
+
+
+def _write_out(result: Tensor, out: Tensor, name: str) -> Tensor:
+    """torch's out= of a transform: a complex (or, for a real result, floating) out tensor,
+    no autograd, resized as torch's outputs are."""
+    from . import _grad_mode
+    from .ops.pointwise import out_autograd_error
+    from .ops.shape import resize_out
+
+    if result.is_complex() and not out.is_complex():
+        raise RuntimeError(f"{name} expects a complex output tensor, but got {out.dtype._short}")
+    if not result.is_complex() and not out.dtype.is_floating_point:
+        raise RuntimeError(
+            f"{name} expects a floating point output tensor, but got {out.dtype._short}"
+        )
+    if _grad_mode.STATE.grad and (result.requires_grad or out.requires_grad):
+        node = result.grad_fn
+        while node is not None and type(node).__name__ not in _KERNEL:
+            node = next((f for f, _ in node.next_functions if f is not None), None)
+        kernel = _KERNEL.get(type(node).__name__, "_fft_c2c")
+        raise RuntimeError(out_autograd_error(kernel))
+    return resize_out(result.resolve_conj(), out)
+
+
+def _with_out(fn: Callable[..., Tensor]) -> Callable[..., Tensor]:
+    """fn taking torch's keyword-only `out=`."""
+
+    @functools.wraps(fn)
+    def with_out(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Tensor:
+        result = fn(*args, **kwargs)
+        return result if out is None else _write_out(result, out, fn.__name__)
+
+    return with_out
 
 
 def _fftn(input: Tensor, s: Any, dim: Any, norm: str | None, forward: bool, name: str) -> Tensor:
@@ -268,91 +328,109 @@ def _ihfftn(input: Tensor, s: Any, dim: Any, norm: str | None, name: str) -> Ten
     return _fft_c2c(conj_physical(t), dims[:-1], m, False)
 
 
+@_with_out
 def fft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
     """Mirrors `torch.fft.fft`."""
     return _fftn(input, *_one(n, dim), norm, True, "fft")
 
 
+@_with_out
 def ifft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
     """Mirrors `torch.fft.ifft`."""
     return _fftn(input, *_one(n, dim), norm, False, "ifft")
 
 
+@_with_out
 def rfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
     """Mirrors `torch.fft.rfft`."""
     return _rfftn(input, *_one(n, dim), norm, "rfft")
 
 
+@_with_out
 def irfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
     """Mirrors `torch.fft.irfft`."""
     return _irfftn(input, *_one(n, dim), norm, "irfft")
 
 
+@_with_out
 def hfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
-    """Mirrors `torch.fft.hfft`: irfft of the conjugate, with the dual norm."""
-    return _irfftn(conj(_complex_input(input, "hfft")), *_one(n, dim), _DUAL[_norm(norm)], "hfft")
+    """Mirrors `torch.fft.hfft`: irfft of the (resized) conjugate, with the dual norm."""
+    return _hfftn(input, *_one(n, dim), norm, "hfft")
 
 
+@_with_out
 def ihfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
     """Mirrors `torch.fft.ihfft`: the conjugate of rfft, with the dual norm."""
     return conj(_rfftn(input, *_one(n, dim), _DUAL[_norm(norm)], "ihfft"))
 
 
+@_with_out
 def fft2(input: Tensor, s: Any = None, dim: Any = (-2, -1), norm: str | None = None) -> Tensor:
     """Mirrors `torch.fft.fft2`."""
     return _fftn(input, s, dim, norm, True, "fft2")
 
 
+@_with_out
 def ifft2(input: Tensor, s: Any = None, dim: Any = (-2, -1), norm: str | None = None) -> Tensor:
     """Mirrors `torch.fft.ifft2`."""
     return _fftn(input, s, dim, norm, False, "ifft2")
 
 
+@_with_out
 def rfft2(input: Tensor, s: Any = None, dim: Any = (-2, -1), norm: str | None = None) -> Tensor:
     """Mirrors `torch.fft.rfft2`."""
     return _rfftn(input, s, dim, norm, "rfft2")
 
 
+@_with_out
 def irfft2(input: Tensor, s: Any = None, dim: Any = (-2, -1), norm: str | None = None) -> Tensor:
     """Mirrors `torch.fft.irfft2`."""
     return _irfftn(input, s, dim, norm, "irfft2")
 
 
+@_with_out
 def hfft2(input: Tensor, s: Any = None, dim: Any = (-2, -1), norm: str | None = None) -> Tensor:
     """Mirrors `torch.fft.hfft2`."""
     return _hfftn(input, s, dim, norm, "hfft2")
 
 
+@_with_out
 def ihfft2(input: Tensor, s: Any = None, dim: Any = (-2, -1), norm: str | None = None) -> Tensor:
     """Mirrors `torch.fft.ihfft2`."""
     return _ihfftn(input, s, dim, norm, "ihfft2")
 
 
+@_with_out
 def hfftn(input: Tensor, s: Any = None, dim: Any = None, norm: str | None = None) -> Tensor:
     """Mirrors `torch.fft.hfftn`."""
     return _hfftn(input, s, dim, norm, "hfftn")
 
 
+@_with_out
 def ihfftn(input: Tensor, s: Any = None, dim: Any = None, norm: str | None = None) -> Tensor:
     """Mirrors `torch.fft.ihfftn`."""
     return _ihfftn(input, s, dim, norm, "ihfftn")
 
 
+@_with_out
 def fftn(input: Tensor, s: Any = None, dim: Any = None, norm: str | None = None) -> Tensor:
     """Mirrors `torch.fft.fftn`."""
     return _fftn(input, s, dim, norm, True, "fftn")
 
 
+@_with_out
 def ifftn(input: Tensor, s: Any = None, dim: Any = None, norm: str | None = None) -> Tensor:
     """Mirrors `torch.fft.ifftn`."""
     return _fftn(input, s, dim, norm, False, "ifftn")
 
 
+@_with_out
 def rfftn(input: Tensor, s: Any = None, dim: Any = None, norm: str | None = None) -> Tensor:
     """Mirrors `torch.fft.rfftn`."""
     return _rfftn(input, s, dim, norm, "rfftn")
 
 
+@_with_out
 def irfftn(input: Tensor, s: Any = None, dim: Any = None, norm: str | None = None) -> Tensor:
     """Mirrors `torch.fft.irfftn`."""
     return _irfftn(input, s, dim, norm, "irfftn")
@@ -361,23 +439,39 @@ def irfftn(input: Tensor, s: Any = None, dim: Any = None, norm: str | None = Non
 # --- frequencies and shifts --------------------------------------------------------------------
 
 
-def _freq(values: np.ndarray, dtype: Any, requires_grad: bool) -> Tensor:
+def _freq(name: str, n: int, d: float, dtype: Any, requires_grad: bool) -> Tensor:
+    """torch's fftfreq/rfftfreq: an arange in the dtype (fftfreq's upper half negative), times
+    the scalar 1 / (n * d) cast to the dtype (an inf or nan where n * d is 0)."""
     dt = dtype or D.get_default_dtype()
-    return _finish(values.astype(dt._np), requires_grad)
+    if not (dt.is_floating_point or dt.is_complex):
+        raise RuntimeError(f"{name} requires a floating point or complex dtype")
+    if dt.is_complex:
+        raise NotImplementedError(f"\"arange_cpu\" not implemented for '{dt._short}'")
+    size = n if name == "fftfreq" else int(n / 2) + 1  # C++'s truncating division
+    if size < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {size}: [{size}]")
+    k = np.arange(size, dtype=np.float64)
+    if name == "fftfreq":
+        k[(n + 1) // 2 :] = np.arange(-(n // 2), 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scale = np.float64(1.0) / np.float64(n * d)
+        # the scalar is cast to the dtype (half too), the product rounded to it
+        values = k.astype(dt._np) * np.asarray(scale).astype(dt._np)
+    return _finish(values, requires_grad)
 
 
 def fftfreq(
     n: int, d: float = 1.0, *, dtype: Any = None, requires_grad: bool = False, **_: Any
 ) -> Tensor:
     """Mirrors `torch.fft.fftfreq`."""
-    return _freq(np.fft.fftfreq(n, d), dtype, requires_grad)
+    return _freq("fftfreq", n, d, dtype, requires_grad)
 
 
 def rfftfreq(
     n: int, d: float = 1.0, *, dtype: Any = None, requires_grad: bool = False, **_: Any
 ) -> Tensor:
     """Mirrors `torch.fft.rfftfreq`."""
-    return _freq(np.fft.rfftfreq(n, d), dtype, requires_grad)
+    return _freq("rfftfreq", n, d, dtype, requires_grad)
 
 
 def _shift(input: Tensor, dim: Any, inverse: bool) -> Tensor:

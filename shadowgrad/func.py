@@ -763,6 +763,11 @@ def _vmap_call(
     from .ops.shape import stack
 
     where = f"vmap({name}, in_dims={in_dims}, ...)(<inputs>)"
+    if not args and isinstance(in_dims, (int, tuple)):
+        raise ValueError(
+            f"vmap({name})(<inputs>): got no inputs. Maybe you forgot to add inputs, or you are "
+            "trying to vmap over a function with no inputs. The latter is unsupported."
+        )
     leaves, spec = _flatten(tuple(args))
     if isinstance(in_dims, tuple):  # torch takes a tuple, not a list, at the top
         if not _is_prefix(tuple(in_dims), tuple(args)):

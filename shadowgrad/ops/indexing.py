@@ -406,6 +406,9 @@ def _copy_to(dst: Tensor, src: Tensor) -> None:
     if src.ndim == 0:
         fill_(dst, src)
         return
+    if src._data.shape == dst._data.shape:  # torch's shortcut: no view of src (`x[i] += 1`
+        dst.copy_(src)  # on a strided slice copies the slice into itself, a full overlap)
+        return
     src = _strip_leading_ones(src)
     S.expand(src, tuple(dst._data.shape))  # torch's expand error for a bad shape
     dst.copy_(src)

@@ -1221,7 +1221,7 @@ abs = defop(
     dtype="keep",
     self=lambda grad, self: grad * _sign(self),
     jvp=ELEMENTWISE,
-    complex={"self": lambda grad, self: grad * _complex_sgn(self)},
+    complex={"self": lambda grad, self: grad * _sign(self)},  # sgn: SgnBackward0 as torch's
 )
 exp2 = defop(
     "exp2",

@@ -150,8 +150,8 @@ def _np_sgn(self: np.ndarray) -> np.ndarray:
     a = np.abs(self)
     zero = a == 0
     with np.errstate(invalid="ignore"):  # inf / inf is nan, silently as in torch
-        out = self / np.where(zero, 1, a).astype(a.dtype, copy=False)
-    out[zero] = 0
+        out = np.asarray(self / np.where(zero, 1, a).astype(a.dtype, copy=False))
+    out[zero] = 0  # (an array even for a 0-d input, whose quotient numpy makes a scalar)
     return out
 
 
