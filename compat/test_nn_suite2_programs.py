@@ -2721,6 +2721,24 @@ def prog_nn2_lstm_hidden_state_count_and_dtype_errors(T: Any) -> Any:
     ]
 
 
+@program()
+def prog_nn2_embedding_bag_unsorted_offsets_and_argument_types(T: Any) -> Any:
+    F = T.nn.functional
+    w = _x(T, 5, 3, seed=240)
+    idx = T.tensor([1, 2, 0, 1, 4])
+    return [
+        raises(lambda: F.embedding_bag(idx, w, T.tensor([0, 3, 2]))),
+        raises(lambda: F.embedding_bag(idx, w, T.tensor([0, 1, 1, 0]), mode="sum")),
+        F.embedding_bag(idx, w, T.tensor([0, 3, 2]), mode="max"),
+        F.embedding_bag(idx, w, T.tensor([0, 1, 1, 0]), mode="max"),
+        F.embedding_bag(idx, w, T.tensor([0, 4, 1, 5]), mode="max"),
+        raises(lambda: F.embedding_bag(idx, T.ones(5, 2, dtype=T.long), T.tensor([0]))),
+        raises(lambda: F.embedding(idx, w, padding_idx=1.5)),
+        raises(lambda: F.embedding(idx, w.clone(), padding_idx=1.5, max_norm=0.5)),
+        F.embedding(idx, w, padding_idx=T.tensor(1).item()),
+    ]
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

@@ -388,6 +388,12 @@ def _check_bag_indices(
                 f"types: Long, Int; but got {F._type_name(t.dtype)} instead (while checking "
                 "arguments for embedding_bag)"
             )
+    if not weight.dtype.is_floating_point:
+        raise RuntimeError(
+            "Expected tensor for argument #1 'weight' to have one of the following scalar types: "
+            f"Half, BFloat16, Float, Double; but got {F._type_name(weight.dtype)} instead (while "
+            "checking arguments for embedding_bag)"
+        )
     if per_sample_weights is not None and per_sample_weights.dtype is not weight.dtype:
         raise RuntimeError(
             "Expected tensor for argument #1 'weight' to have the same type as tensor for "
@@ -489,6 +495,23 @@ def embedding_bag(
             "GitHub."
         )
     _check_bag_indices(input, offsets, weight, include_last_offset, per_sample_weights)
+    off = offsets._data
+    if off.size > 1 and (np.diff(off) < 0).any():
+        if mode != "max":  # torch's sum/mean kernel asserts its bags' ranges
+            raise RuntimeError(
+                "Expected i < index_size to be true, but got false.  (Could this error message "
+                "be improved?  If so, please report an enhancement request to PyTorch.)"
+            )
+        if not include_last_offset:
+            # torch's max kernel bags index j with the offsets at or before it (make_offset2bag:
+            # a cumulative count), still contiguous runs: the offsets those runs start at
+            n = input.numel()
+            counts = np.zeros(n + 1, np.int64)
+            np.add.at(counts, off, 1)
+            counts[0] -= 1
+            bag = np.cumsum(counts)[:n]
+            starts = np.searchsorted(bag, np.arange(off.size), side="left")
+            offsets = C.tensor(starts.astype(off.dtype))
     return R.embedding_bag(
         weight,
         input,

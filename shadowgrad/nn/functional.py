@@ -1867,6 +1867,8 @@ def embedding(
             padding_idx = num + padding_idx
     else:
         padding_idx = -1
+    if max_norm is None:
+        _check_padding_idx_int(padding_idx)
     idx = input._data
     if input.dtype is not D.int64 and input.dtype is not D.int32:
         raise RuntimeError(
@@ -1890,7 +1892,16 @@ def embedding(
         scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
         w[rows] = w[rows] * scale.astype(w.dtype)
         weight._bump()
+        _check_padding_idx_int(padding_idx)  # torch.embedding's parser, after the renorm
     return K.embedding_op(weight, input, num, padding_idx, scale_grad_by_freq)
+
+
+def _check_padding_idx_int(padding_idx: Any) -> None:
+    if not isinstance(padding_idx, (int, np.integer)):
+        raise TypeError(
+            "embedding(): argument 'padding_idx' (position 3) must be int, not "
+            f"{type(padding_idx).__name__}"
+        )
 
 
 def _type_name(dt: D.dtype) -> str:
