@@ -2135,6 +2135,22 @@ def prog_dti_user_masked_loss_and_padding(T: Any) -> Any:
     return mask, err, loss, pred.grad, last, padded, err.grad_fn
 
 
+@program()
+def prog_dti_to_and_type_argument_errors(T: Any) -> Any:
+    x = T.tensor([1.5, -2.5])
+    return (
+        raises(lambda: x.to(dtype=T.float64, other=x)), raises(lambda: x.to(other=x, dtype=T.int8)),
+        raises(lambda: x.to(T.float64, foo=1, other=x)), raises(lambda: x.to(copy=True, other=x)),
+        raises(lambda: x.to("cpu", T.float64, bar=1, foo=2)),
+        raises(lambda: x.to(device="cpu", dtype=T.float64, other=x, copy=True)),
+        raises(lambda: x.to(1)), raises(lambda: x.to("float64")),
+        raises(lambda: x.to(T.float64, T.int32)),
+        raises(lambda: x.type_as(np.array([1]))), raises(lambda: x.type_as([1])),
+        raises(lambda: x.type("torch.NotAType")), x.to(float), raises(lambda: x.to(np.float64)),
+        x.type(T.IntTensor), x.to(x.int(), copy=True), x.to(T.float64, True, True).dtype,
+    )  # fmt: skip
+
+
 @program(
     xfail="a tensor with no elements keeps no strides in shadowgrad (numpy gives an empty array "
     "zero strides; Tensor.stride() then reports contiguous ones), so its channels-last strides "

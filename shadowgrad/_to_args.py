@@ -107,7 +107,8 @@ def parse_to(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any, b
             break
     else:
         types = [parser_type_name(a) for a in args]
-        kw = [f"{k}={parser_type_name(kwargs[k])}" for k in sorted(kwargs)]
+        # torch lists the keywords in the reverse of their order in the call
+        kw = [f"{k}={parser_type_name(kwargs[k])}" for k in reversed(list(kwargs))]
         got_s = ", ".join(types + kw) if types else "".join(f"{k}, " for k in kw)
         lines = "".join(f" * ({s})\n" for s in _SIGNATURES)
         raise TypeError(

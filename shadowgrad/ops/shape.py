@@ -1078,8 +1078,10 @@ def _cast_method(d: D.dtype, name: str) -> Any:
 def type_as(self: Tensor, other: Tensor) -> Tensor:
     """Mirrors `torch.Tensor.type_as`."""
     if not isinstance(other, Tensor):
+        from .._signatures import _type_name
+
         raise TypeError(
-            f"type_as(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}"
+            f"type_as(): argument 'other' (position 1) must be Tensor, not {_type_name(other)}"
         )
     return to(self, other.dtype)
 
