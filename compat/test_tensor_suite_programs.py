@@ -3333,6 +3333,24 @@ def prog_tts_resize_keeps_storage_and_counts_versions(T: Any) -> Any:
     return x, same, x._version - v0, y, w, z, z.storage_offset(), t, t.is_contiguous()
 
 
+@program()
+def prog_tts_numpy_scalars_as_fill_values(T: Any) -> Any:
+    m = T.tensor([True, False])
+    return (
+        raises(lambda: T.zeros(2, dtype=T.int8).fill_(np.int64(300))),
+        T.zeros(2, dtype=T.int8).fill_(np.int8(100)),
+        T.zeros(2, dtype=T.uint8).fill_(np.int64(-1)),
+        raises(lambda: T.zeros(2).fill_(np.float64(1e300))),
+        T.zeros(2, dtype=T.int32).fill_(np.float32(2.5)),
+        raises(lambda: T.zeros(2, dtype=T.int32).fill_(np.float64("nan"))),
+        raises(lambda: T.full((2,), np.int64(300), dtype=T.int8)),
+        raises(lambda: T.zeros(2, dtype=T.int8).masked_fill(m, np.int64(300))),
+        T.zeros(2).fill_(np.bool_(True)),
+        raises(lambda: T.zeros(2, dtype=T.int8).new_full((2,), np.int64(300))),
+        T.zeros(2).fill_(np.float64(2.5)),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

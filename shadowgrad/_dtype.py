@@ -295,6 +295,8 @@ def check_scalar_fits(value: Any, dt: dtype) -> None:
     """Raise torch's overflow error when a Python number does not fit dt (c10's overflows:
     a float outside the finite range, a nan or inf into an integer type, an integer outside the
     range; unsigned types take a negative integer down to -max and wrap it)."""
+    if isinstance(value, np.generic):  # a numpy scalar: its Python value, as torch reads it
+        value = value.item()
     check_int_scalar(value)
     name = _OVERFLOW_NAMES.get(dt)
     if name is None or type(value) is bool or not isinstance(value, (int, float, complex)):
