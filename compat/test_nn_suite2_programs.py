@@ -2739,6 +2739,34 @@ def prog_nn2_embedding_bag_unsorted_offsets_and_argument_types(T: Any) -> Any:
     ]
 
 
+@program()
+def prog_nn2_layer_ops_argument_types_and_bool_inputs(T: Any) -> Any:
+    import numpy as np
+
+    F = T.nn.functional
+    rng = np.random.default_rng(241)
+    b = T.tensor(rng.integers(0, 2, (2, 1, 4, 5)).astype(bool))
+    cols = T.tensor(rng.integers(0, 2, (2, 4, 12)).astype(bool))
+    x = _x(T, 1, 4, 2, 2, seed=242)
+    return [
+        F.unfold(b, 2, padding=1),
+        F.fold(cols, (4, 5), 2),
+        raises(lambda: F.unfold(b.long(), 2)),
+        raises(lambda: F.pixel_shuffle(x, 2.0)),
+        raises(lambda: F.pixel_unshuffle(x, 2.0)),
+        raises(lambda: F.channel_shuffle(x, 2.0)),
+        raises(lambda: F.interpolate(x, scale_factor=T.tensor(2.0))),
+        raises(lambda: F.interpolate(x, scale_factor=(T.tensor(2.0), 1.5), mode="bilinear")),
+        F.interpolate(x, scale_factor=T.tensor(2.0), mode="area"),
+        F.interpolate(x, scale_factor=T.tensor(1.5), recompute_scale_factor=True),
+        raises(lambda: F.pad(x, (1.5, 1))),
+        raises(lambda: F.pad(b[0], (1, 1), mode="reflect")),
+        raises(lambda: F.pad(b, (1, 1, 1, 1), mode="replicate")),
+        F.pad(b, (1, 1, 0, 1), mode="circular"),
+        F.pad(b, (1, 1), value=True),
+    ]
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

@@ -147,6 +147,7 @@ def interpolate(
     dim = input.dim() - 2
     spatial = list(input.shape[2:])
     scales: Any = None
+    tensor_scales: Any = None
     if size is not None and scale_factor is not None:
         raise ValueError("only one of size or scale_factor should be defined")
     if size is not None:
@@ -178,8 +179,12 @@ def interpolate(
                     f"shape {scale_factor}. Please provide input tensor in (N, C, d1, d2, ...,dK) "
                     "format and scale_factor in (s1, s2, ...,sK) format."
                 )
+            if any(isinstance(v, Tensor) for v in scale_factor):
+                tensor_scales = scale_factor
             scales = [float(s) for s in scale_factor]
         else:
+            if isinstance(scale_factor, Tensor):
+                tensor_scales = [scale_factor] * dim
             scales = [float(scale_factor)] * dim
     else:
         raise ValueError("either size or scale_factor should be defined")
@@ -197,6 +202,8 @@ def interpolate(
         )
     if output_size is not None and not all(type(v) is int for v in output_size):
         _non_int_size(mode, dim, antialias, output_size)
+    if tensor_scales is not None and not recompute_scale_factor and mode != "area":
+        _non_int_size(mode, dim, antialias, None, tensor_scales)
     if mode == "area" and 1 <= dim <= 3:
         pool = {1: F.adaptive_avg_pool1d, 2: F.adaptive_avg_pool2d}.get(dim)
         if pool is None:
@@ -221,9 +228,12 @@ def interpolate(
     )
 
 
-def _non_int_size(mode: str, dim: int, antialias: bool, size: list[Any]) -> None:
-    """torch's argument-parser error for a non-integer size reaching the kernel (a number size
-    is passed on as [size] * dim)."""
+def _non_int_size(
+    mode: str, dim: int, antialias: bool, size: list[Any] | None, scales: Any = None
+) -> None:
+    """torch's argument-parser error for a non-integer size (a number size is passed on as
+    [size] * dim) or a scale factor holding tensors (`scales`, as passed on) reaching the
+    kernel."""
     name = {
         "nearest": f"upsample_nearest{dim}d",
         "nearest-exact": f"_upsample_nearest_exact{dim}d",
@@ -232,7 +242,7 @@ def _non_int_size(mode: str, dim: int, antialias: bool, size: list[Any]) -> None
         "bicubic": "upsample_bicubic2d",
         "trilinear": "upsample_trilinear3d",
     }.get(mode)
-    if mode == "area" and 1 <= dim <= 3:
+    if mode == "area" and 1 <= dim <= 3 and size is not None:
         bad = next(i for i, v in enumerate(size) if not _is_integer(v))
         raise TypeError(
             f"adaptive_avg_pool{dim}d(): argument 'output_size' (position 2) must be tuple of "
@@ -243,16 +253,26 @@ def _non_int_size(mode: str, dim: int, antialias: bool, size: list[Any]) -> None
     if antialias:
         name = f"_{name}_aa"
     align = mode not in ("nearest", "nearest-exact")
-    scales = ", ".join(f"float scales{'_' + d if dim > 1 else ''} = None" for d in "dhw"[3 - dim :])
+    scale_args = ", ".join(
+        f"float scales{'_' + d if dim > 1 else ''} = None" for d in "dhw"[3 - dim :]
+    )
     a = ", bool align_corners" if align else ""
-    elems = ", ".join(type(v).__name__ for v in size)
+    b = "bool, " if align else ""
+    if size is not None:
+        got = f"list, {b}NoneType"
+        marked = f"!list of [{', '.join(type(v).__name__ for v in size)}]!, {b}!NoneType!"
+    else:
+        kind = type(scales).__name__
+        names = ", ".join(type(v).__name__ for v in scales)
+        seq = f"[{names}]" if kind == "list" else f"({names})"
+        got = f"NoneType, {b}{kind}"
+        marked = f"!NoneType!, {b}!{kind} of {seq}!"
     raise TypeError(
-        f"{name}() received an invalid combination of arguments - got (Tensor, list, "
-        f"{'bool, ' if align else ''}NoneType), but expected one of:\n"
+        f"{name}() received an invalid combination of arguments - got (Tensor, {got}), but "
+        "expected one of:\n"
         f" * (Tensor input, tuple of ints output_size{a}, tuple of floats scale_factors)\n"
-        "      didn't match because some of the arguments have invalid types: (Tensor, "
-        f"!list of [{elems}]!, {'bool, ' if align else ''}!NoneType!)\n"
-        f" * (Tensor input, tuple of ints output_size{a}, {scales}, *, Tensor out = None)\n"
+        f"      didn't match because some of the arguments have invalid types: (Tensor, {marked})\n"
+        f" * (Tensor input, tuple of ints output_size{a}, {scale_args}, *, Tensor out = None)\n"
     )
 
 

@@ -1184,7 +1184,7 @@ def unfold(
             f"dilation=({d[0]}, {d[1]}), padding=({p[0]}, {p[1]}), calculated shape of the array "
             f"of sliding blocks as ({oh}, {ow}), but its components must be at least one."
         )
-    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+    if not (input.dtype.is_floating_point or input.dtype.is_complex or input.dtype is D.bool_):
         raise NotImplementedError(f"\"im2col_out_cpu\" not implemented for '{input.dtype._short}'")
     return K.im2col_op(input, (H, W), k, d, p, s)  # 3-D input unbatched, as torch's im2col
 
@@ -1234,7 +1234,7 @@ def fold(
             f"{given}calculated shape of the array of sliding blocks as ({bh}, {bw}), which is "
             "invalid."
         )
-    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+    if not (input.dtype.is_floating_point or input.dtype.is_complex or input.dtype is D.bool_):
         raise NotImplementedError(f"\"col2im_out_cpu\" not implemented for '{input.dtype._short}'")
     return K.col2im_op(input, o, k, d, p, s)  # 2-D input unbatched, as torch's col2im
 
@@ -1936,6 +1936,12 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
     """Mirrors `torch.nn.functional.pad`."""
     if not isinstance(input, Tensor):
         raise _not_tensor("pad", "input", 1, input)
+    for i, v in enumerate(pad):
+        if isinstance(v, float):  # torch's parser: a tuple of ints
+            raise TypeError(
+                "pad(): argument 'pad' (position 2) must be tuple of ints, but found element of "
+                f"type float at pos {i}"
+            )
     pad = tuple(int(p) for p in pad)
     if len(pad) % 2:
         raise RuntimeError("Padding length must be divisible by 2")
@@ -1991,6 +1997,9 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
                         f"corresponding input dimension, but got: padding ({lo}, {hi}) at "
                         f"dimension {ax} of input {list(sizes)}"
                     )
+        if input.dtype is D.bool_:
+            name = "reflection" if mode == "reflect" else "replication"
+            raise NotImplementedError(f"\"{name}_pad{k}d\" not implemented for 'Bool'")
         idx = []
         for i in reversed(range(k)):
             ax = input.ndim - k + (k - 1 - i)

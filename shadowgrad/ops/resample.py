@@ -483,6 +483,10 @@ def _suggested_layout(out: Tensor, input: Tensor) -> Tensor:
 
 
 def _check_shuffle(name: str, input: Tensor, factor: int, what: str) -> None:
+    if not isinstance(factor, (int, np.integer)):  # torch's argument parser
+        raise TypeError(
+            f"{name}(): argument '{what}' (position 2) must be int, not {type(factor).__name__}"
+        )
     if input.ndim < 3:
         raise RuntimeError(
             f"{name} expects input to have at least 3 dimensions, but got input with "
@@ -534,6 +538,11 @@ _channel_shuffle = defop(
 
 
 def _check_channel_shuffle(input: Tensor, groups: int) -> None:
+    if not isinstance(groups, (int, np.integer)):  # torch's argument parser
+        raise TypeError(
+            f"channel_shuffle(): argument 'groups' (position 2) must be int, not "
+            f"{type(groups).__name__}"
+        )
     if input.ndim <= 2:
         raise RuntimeError(
             f"channel_shuffle expects input with > 2 dims, but got input with sizes "
