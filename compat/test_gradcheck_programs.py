@@ -983,11 +983,7 @@ def prog_gc_fast_mode_complex_wrong_backward(T: Any) -> Any:
     }
 
 
-@program(
-    xfail="the fast-mode analytical scalar is tr.dot(u[0]) + 1j * ti.dot(u[1]); a float64 dot "
-    "of 3 elements here rounds differently from torch's BLAS ddot in the last digit "
-    "(-1.8840467038358852 vs torch's -1.884046703835885), and the message prints it in full"
-)
+@program()
 def prog_gc_fast_mode_complex_output_message(T: Any) -> Any:
     Bad = _fn(T, lambda z: z * (1 + 2j), lambda s, g: g * (1 + 2j))
     z = _c(T, 3)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import io
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -59,11 +60,19 @@ def _data(*shape: int, seed: int = 0) -> np.ndarray:
 
 
 def _gc(fn: Callable[[], Any]) -> Any:
-    """fn()'s result, or the error it raised without shadowgrad's extra worst-element line."""
+    """fn()'s result, or the error it raised without shadowgrad's extra worst-element line.
+
+    The printed Jacobian entries keep 12 significant digits: fast mode's are dot products with
+    random vectors, whose last float64 digit follows the BLAS's summation order (MKL's, which
+    differs by CPU, against OpenBLAS's)."""
     r = raises(fn)
     if isinstance(r, ErrorObs):
-        return (r.type, r.message.split("\n\nThe worst element")[0].rstrip())
+        msg = r.message.split("\n\nThe worst element")[0].rstrip()
+        return (r.type, _FLOAT_TEXT.sub(lambda m: f"{float(m.group()):.12g}", msg))
     return r
+
+
+_FLOAT_TEXT = re.compile(r"-?\d+\.\d{12,}(?:e[-+]?\d+)?")
 
 
 def _d(T: Any, *shape: int, seed: int = 0, rg: bool = True) -> Any:
