@@ -167,7 +167,14 @@ def _clamp_tensor_t(
 def _add_scaled(self: np.ndarray, other: Any, alpha: Any) -> np.ndarray:
     if self.dtype == np.bool_:  # torch's bool add: self or (other and alpha)
         return np.logical_or(self, np.logical_and(other, bool(alpha)))
+    if self.dtype == np.float16 and type(alpha) is float:
+        alpha = _half_number(alpha)
     return self + alpha * other
+
+
+def _half_number(v: float) -> float:
+    """A Python float as c10 converts it to float16: through float (two roundings)."""
+    return float(np.float16(np.float32(v)))
 
 
 _add = defop(
@@ -317,6 +324,8 @@ def _np_pow_scalar(self: np.ndarray, exponent: Any) -> np.ndarray:
                 return _complex_zero_base(self, exponent, _fm.power(self, exponent))
     elif k == "c":
         return _complex_zero_base(self, exponent, _fm.power(self, exponent))
+    if k == "f" and self.dtype == np.float16 and type(exponent) is float:
+        exponent = _half_number(exponent)  # (the special exponents above read exactly)
     return _fm.power(self, exponent)
 
 
@@ -1586,6 +1595,8 @@ _logaddexp2 = defop(
 def _np_xlogy(self: np.ndarray, other: Any) -> np.ndarray:
     # torch: nan if y is nan, else 0 where x == 0 (even for y == 0), else x * log(y)
     _no_complex("xlogy_cpu", self, other)
+    if self.dtype == np.float16 and type(other) is float:
+        other = _half_number(other)
     other = np.asarray(other, self.dtype)  # a Python scalar from the fast path
     r = self * np.log(other)
     r = np.where(self == 0, 0, r)

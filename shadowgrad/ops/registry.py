@@ -708,6 +708,8 @@ def check_inference_saved(op: Any, args: tuple[Any, ...]) -> None:
 def _scalar_array(v: Any, dt: D.dtype) -> np.ndarray:
     D.check_int_scalar(v)
     if isinstance(v, (bool, int, float, complex, np.generic)):
+        if dt is D.float16 and type(v) is float:  # through float, as c10 converts it
+            v = np.float32(v)
         try:
             return np.asarray(v, dtype=dt._np)
         except OverflowError:
@@ -959,7 +961,8 @@ def _number_array(v: Any, dt: Any) -> np.ndarray:
     key = (type(v), v)
     arr = cache.get(key)
     if arr is None:
-        arr = _asarray(v, dt)
+        # c10 converts a Python float to float16 through float (two roundings)
+        arr = _asarray(v if dt is not _F16 or type(v) is not float else _f32(v), dt)
         if v == v and (v or type(v) in (bool, int)):  # not a float zero, not NaN
             if len(cache) > 1024:
                 cache.clear()
@@ -1403,6 +1406,7 @@ _EXACT = 1 << 53
 # The fast path leaves these calls to _run, which computes them so.
 _OPMATH_NUMBER = frozenset(("mul.Tensor", "div.Tensor"))
 _F16 = np.dtype(np.float16)
+_f32 = np.float32
 
 
 def _opmath_number(arrays: list[Any], args: tuple[Any, ...]) -> bool:

@@ -237,7 +237,7 @@ def _number_in_half(fn: Any) -> Any:
 
     def forward(self: np.ndarray, other: Any) -> Any:
         if self.dtype == np.float16 and not isinstance(other, np.ndarray):
-            other = np.float16(other)
+            other = np.float16(np.float32(other))  # through float, as c10 converts it
         return fn(self, other)
 
     return forward

@@ -488,6 +488,8 @@ ndtri = defop(
 def _np_xlog1py(self: np.ndarray, other: Any) -> np.ndarray:
     # torch: nan if other is nan, else 0 where self == 0, else self * log1p(other)
     _not_for("xlog1py_cpu", self, "c")
+    if self.dtype == np.float16 and type(other) is float:  # through float, as c10 converts it
+        other = float(np.float16(np.float32(other)))
     other = np.asarray(other, self.dtype)  # a Python scalar from the fast path
     r = np.where(self == 0, 0, self * np.log1p(other))
     return np.where(np.isnan(other), np.nan, r).astype(self.dtype, copy=False)
