@@ -380,10 +380,7 @@ def prog_dff_mixture_same_family(T: Any) -> Any:
     )
 
 
-@program(
-    xfail="kl.py: the Exponential-Gamma KL is written as a gamma cross-entropy (AddBackward0); "
-    "torch's formula ends in SubBackward0"
-)
+@program()
 def prog_dff_kl_divergence_pairs(T: Any) -> Any:
     D = T.distributions
     p1 = _pos(T, 3, seed=1)
@@ -412,6 +409,46 @@ def prog_dff_kl_divergence_pairs(T: Any) -> Any:
     }
     out["gamma"].sum().backward()
     out["p1_grad"] = p1.grad
+    return out
+
+
+@program()
+def prog_dff_kl_cross_family_formulas(T: Any) -> Any:
+    # the pairs torch writes with its own formulas: values, grad_fn graphs and gradients
+    D = T.distributions
+
+    made: list[Any] = []
+
+    def r(*v: float) -> Any:
+        made.append(T.tensor(list(v), requires_grad=True))
+        return made[-1]
+
+    ps = {
+        "beta": lambda: D.Beta(r(1.5, 2.0), r(2.5, 0.7)),
+        "cb": lambda: D.ContinuousBernoulli(r(0.3, 0.6)),
+        "exp": lambda: D.Exponential(r(1.5, 2.0)),
+        "gamma": lambda: D.Gamma(r(1.5, 2.0), r(0.5, 3.0)),
+        "laplace": lambda: D.Laplace(r(0.3, 0.6), r(1.5, 2.0)),
+        "normal": lambda: D.Normal(r(0.3, 0.6), r(1.5, 2.0)),
+        "pareto": lambda: D.Pareto(r(1.5, 2.0), r(0.5, 3.0)),
+        "uniform": lambda: D.Uniform(r(0.1, 0.2), r(0.9, 0.8)),
+        "uniform_neg": lambda: D.Uniform(r(-0.5, 0.2), r(0.5, 1.5)),
+        "gumbel": lambda: D.Gumbel(r(0.3, 0.6), r(1.5, 2.0)),
+    }
+    pairs = [
+        ("beta", "gamma"), ("beta", "normal"), ("beta", "exp"), ("cb", "cb"), ("cb", "normal"),
+        ("exp", "gamma"), ("exp", "normal"), ("gamma", "exp"), ("gamma", "gumbel"),
+        ("gamma", "normal"), ("laplace", "normal"), ("normal", "gumbel"), ("pareto", "pareto"),
+        ("uniform", "beta"), ("uniform", "cb"), ("uniform", "exp"), ("uniform", "gamma"),
+        ("uniform", "normal"), ("uniform", "pareto"), ("uniform_neg", "gamma"),
+        ("uniform_neg", "beta"), ("uniform_neg", "exp"), ("pareto", "exp"), ("pareto", "normal"),
+    ]  # fmt: skip
+    out = {}
+    for a, b in pairs:
+        made.clear()
+        k = D.kl_divergence(ps[a](), ps[b]())
+        grads = T.autograd.grad(k[k.isfinite()].sum(), made, allow_unused=True)
+        out[f"{a}|{b}"] = (k, k.grad_fn, grads)
     return out
 
 

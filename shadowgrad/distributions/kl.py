@@ -301,56 +301,95 @@ def _gamma_cross(p: Any, q: Any, mean: Any, mean_log: Any) -> Any:
 
 @register_kl(Exponential, Gamma)
 def _kl_exponential_gamma(p: Any, q: Any) -> Any:
-    return _gamma_cross(p, q, p.mean, -torch.log(p.rate) - 0.5772156649015329)
+    ratio = q.rate / p.rate
+    t1 = -q.concentration * torch.log(ratio)
+    return (
+        t1
+        + ratio
+        + q.concentration.lgamma()
+        + q.concentration * euler_constant
+        - (1 + euler_constant)
+    )
 
 
 @register_kl(Gamma, Exponential)
 def _kl_gamma_exponential(p: Any, q: Any) -> Any:
-    return -p.entropy() - q.rate.log() + q.rate * p.mean
+    return -p.entropy() - q.rate.log() + q.rate * p.concentration / p.rate
 
 
 @register_kl(Beta, Exponential)
 def _kl_beta_exponential(p: Any, q: Any) -> Any:
-    return -p.entropy() - q.rate.log() + q.rate * p.mean
+    mean = p.concentration1 / (p.concentration1 + p.concentration0)
+    return -p.entropy() - q.rate.log() + q.rate * mean
 
 
 @register_kl(Beta, Gamma)
 def _kl_beta_gamma(p: Any, q: Any) -> Any:
-    mean_log = torch.digamma(p.concentration1) - torch.digamma(p.concentration1 + p.concentration0)
-    return _gamma_cross(p, q, p.mean, mean_log)
+    c1, c0 = p.concentration1, p.concentration0
+    t2 = q.concentration.lgamma() - q.concentration * q.rate.log()
+    t3 = (q.concentration - 1) * (c1.digamma() - (c1 + c0).digamma())
+    t4 = q.rate * c1 / (c1 + c0)
+    return -p.entropy() + t2 - t3 + t4
 
 
 @register_kl(Exponential, Normal)
 def _kl_exponential_normal(p: Any, q: Any) -> Any:
-    return _normal_cross(p, q, p.mean, 2 * p.rate.pow(-2))
+    var_normal = q.scale.pow(2)
+    rate_sqr = p.rate.pow(2)
+    t1 = 0.5 * torch.log(rate_sqr * var_normal * 2 * math.pi)
+    t2 = rate_sqr.reciprocal()
+    t3 = q.loc / p.rate
+    t4 = q.loc.pow(2) * 0.5
+    return t1 - 1 + (t2 - t3 + t4) / var_normal
 
 
 @register_kl(Gamma, Normal)
 def _kl_gamma_normal(p: Any, q: Any) -> Any:
-    c, r = p.concentration, p.rate
-    return _normal_cross(p, q, p.mean, c * (c + 1) / r.pow(2))
+    c = p.concentration
+    var_normal = q.scale.pow(2)
+    beta_sqr = p.rate.pow(2)
+    t1 = 0.5 * torch.log(beta_sqr * var_normal * 2 * math.pi) - c - c.lgamma()
+    t2 = 0.5 * (c.pow(2) + c) / beta_sqr
+    t3 = q.loc * c / p.rate
+    t4 = 0.5 * q.loc.pow(2)
+    return t1 + (c - 1) * c.digamma() + (t2 - t3 + t4) / var_normal
 
 
 @register_kl(Beta, Normal)
 def _kl_beta_normal(p: Any, q: Any) -> Any:
-    return _normal_cross(p, q, p.mean, p.variance + p.mean.pow(2))
+    total = p.concentration1 + p.concentration0
+    e_beta = p.concentration1 / total
+    var_normal = q.scale.pow(2)
+    t2 = 0.5 * (var_normal * 2 * math.pi).log()
+    t3 = (e_beta * (1 - e_beta) / (total + 1) + e_beta.pow(2)) * 0.5
+    t4 = q.loc * e_beta
+    t5 = q.loc.pow(2) * 0.5
+    return -p.entropy() + t2 + (t3 - t4 + t5) / var_normal
 
 
 @register_kl(Laplace, Normal)
 def _kl_laplace_normal(p: Any, q: Any) -> Any:
-    return _normal_cross(p, q, p.loc, 2 * p.scale.pow(2) + p.loc.pow(2))
+    var_normal = q.scale.pow(2)
+    ratio = p.scale.pow(2) / var_normal
+    t1 = 0.5 * torch.log(2 * ratio / math.pi)
+    t2 = 0.5 * p.loc.pow(2)
+    t3 = p.loc * q.loc
+    t4 = 0.5 * q.loc.pow(2)
+    return -t1 + ratio + (t2 - t3 + t4) / var_normal - 1
 
 
 @register_kl(Uniform, Normal)
 def _kl_uniform_normal(p: Any, q: Any) -> Any:
-    a, b = p.low, p.high
-    second = (b.pow(3) - a.pow(3)) / (3 * (b - a))
-    return _normal_cross(p, q, p.mean, second)
+    width = p.high - p.low
+    t1 = (math.sqrt(math.pi * 2) * q.scale / width).log()
+    t2 = width.pow(2) / 12
+    t3 = ((p.high + p.low - 2 * q.loc) / 2).pow(2)
+    return t1 + 0.5 * (t2 + t3) / q.scale.pow(2)
 
 
 @register_kl(Uniform, Exponential)
 def _kl_uniform_exponential(p: Any, q: Any) -> Any:
-    result = -p.entropy() - q.rate.log() + q.rate * p.mean
+    result = q.rate * (p.high + p.low) / 2 - ((p.high - p.low) * q.rate).log()
     result[p.low < q.support.lower_bound] = math.inf
     return result
 
@@ -366,7 +405,7 @@ def _kl_beta_uniform(p: Any, q: Any) -> Any:
 
 
 def _x_log_x(t: Any) -> Any:
-    return t * t.log()
+    return torch.special.xlogy(t, t)  # 0 at 0, as torch's
 
 
 def _inf_where(result: Any, mask: Any) -> Any:
@@ -427,19 +466,23 @@ def _cb_cross(q: Any, mean: Any) -> Any:
 
 @register_kl(ContinuousBernoulli, ContinuousBernoulli)
 def _kl_cb_cb(p: Any, q: Any) -> Any:
-    own = p._cont_bern_log_norm() + torch.log1p(-p.probs)
-    return p.mean * (p.logits - q.logits) + own - q._cont_bern_log_norm() - torch.log1p(-q.probs)
+    t1 = p.mean * (p.logits - q.logits)
+    t2 = p._cont_bern_log_norm() + torch.log1p(-p.probs)
+    t3 = -q._cont_bern_log_norm() - torch.log1p(-q.probs)
+    return t1 + t2 + t3
 
 
 @register_kl(Beta, ContinuousBernoulli)
 def _kl_beta_cb(p: Any, q: Any) -> Any:
-    return -p.entropy() + _cb_cross(q, p.mean)
+    return -p.entropy() - p.mean * q.logits - torch.log1p(-q.probs) - q._cont_bern_log_norm()
 
 
 @register_kl(Uniform, ContinuousBernoulli)
 def _kl_uniform_cb(p: Any, q: Any) -> Any:
-    result = -p.entropy() + _cb_cross(q, p.mean)
-    outside = torch.max(torch.ge(p.high, q.support.upper_bound), torch.le(p.low, 0.0))
+    result = -p.entropy() - p.mean * q.logits - torch.log1p(-q.probs) - q._cont_bern_log_norm()
+    outside = torch.max(
+        torch.ge(p.high, q.support.upper_bound), torch.le(p.low, q.support.lower_bound)
+    )
     return torch.where(outside, torch.ones_like(result) * math.inf, result)
 
 
@@ -450,7 +493,9 @@ def _kl_cb_exponential(p: Any, q: Any) -> Any:
 
 @register_kl(ContinuousBernoulli, Normal)
 def _kl_cb_normal(p: Any, q: Any) -> Any:
-    return _normal_cross(p, q, p.mean, p.variance + torch.square(p.mean))
+    t2 = 0.5 * (math.log(2.0 * math.pi) + torch.square(q.loc / q.scale)) + torch.log(q.scale)
+    t3 = (p.variance + torch.square(p.mean) - 2.0 * q.loc * p.mean) / (2.0 * torch.square(q.scale))
+    return -p.entropy() + t2 + t3
 
 
 @register_kl(ContinuousBernoulli, Uniform)
@@ -484,8 +529,9 @@ def _kl_gamma_gumbel(p: Any, q: Any) -> Any:
     prod = p.rate * q.scale
     a = q.loc / q.scale
     t1 = (c - 1) * c.digamma() - c.lgamma() - c
+    t2 = prod.log() + c / prod
     t3 = torch.exp(a) * (1 + prod.reciprocal()).pow(-c) - a
-    return t1 + prod.log() + c / prod + t3
+    return t1 + t2 + t3
 
 
 @register_kl(Gumbel, Normal)
@@ -502,8 +548,10 @@ def _kl_normal_gumbel(p: Any, q: Any) -> Any:
     m = p.loc / q.scale
     v = (p.scale / q.scale).pow(2)
     a = q.loc / q.scale
+    t1 = v.log() * 0.5
+    t2 = m - a
     t3 = torch.exp(-m + 0.5 * v + a)
-    return -v.log() * 0.5 + m - a + t3 - 0.5 * (1 + math.log(2 * math.pi))
+    return -t1 + t2 + t3 - (0.5 * (1 + math.log(2 * math.pi)))
 
 
 @register_kl(Uniform, Gumbel)
@@ -528,7 +576,9 @@ def _kl_normal_laplace(p: Any, q: Any) -> Any:
 @register_kl(Pareto, Pareto)
 def _kl_pareto_pareto(p: Any, q: Any) -> Any:
     alpha_ratio = q.alpha / p.alpha
-    result = q.alpha * (p.scale / q.scale).log() - alpha_ratio.log() + alpha_ratio - 1
+    t1 = q.alpha * (p.scale / q.scale).log()
+    t2 = -alpha_ratio.log()
+    result = t1 + t2 + alpha_ratio - 1
     return _inf_where(result, p.support.lower_bound < q.support.lower_bound)
 
 
@@ -560,31 +610,27 @@ def _kl_pareto_normal(p: Any, q: Any) -> Any:
     return _inf_where(result, p.alpha <= 2)
 
 
-# Uniform as p: E[log x] over [a, b] is (b log b - a log a - (b - a)) / (b - a)
-
-
-def _uniform_mean_log(p: Any) -> Any:
-    width = p.high - p.low
-    return (_x_log_x(p.high) - _x_log_x(p.low) - width) / width
-
-
 @register_kl(Uniform, Beta)
 def _kl_uniform_beta(p: Any, q: Any) -> Any:
     width = p.high - p.low
     a, b = q.concentration1, q.concentration0
-    t2 = (a - 1) * _uniform_mean_log(p)
+    t1 = torch.log(width)
+    t2 = (a - 1) * (_x_log_x(p.high) - _x_log_x(p.low) - width) / width
     t3 = (b - 1) * (_x_log_x(1 - p.high) - _x_log_x(1 - p.low) + width) / width
     t4 = a.lgamma() + b.lgamma() - (a + b).lgamma()
-    result = t3 + t4 - torch.log(width) - t2
+    result = t3 + t4 - t1 - t2
     return _inf_where(result, (p.high > q.support.upper_bound) | (p.low < q.support.lower_bound))
 
 
 @register_kl(Uniform, Gamma)
 def _kl_uniform_gamma(p: Any, q: Any) -> Any:
+    width = p.high - p.low
     c = q.concentration
+    t1 = width.log()
     t2 = c.lgamma() - c * q.rate.log()
-    t3 = (1 - c) * _uniform_mean_log(p)
-    result = -(p.high - p.low).log() + t2 + t3 + q.rate * (p.high + p.low) / 2
+    t3 = (1 - c) * (_x_log_x(p.high) - _x_log_x(p.low) - width) / width
+    t4 = q.rate * (p.high + p.low) / 2
+    result = -t1 + t2 + t3 + t4
     return _inf_where(result, p.low < q.support.lower_bound)
 
 
@@ -592,7 +638,8 @@ def _kl_uniform_gamma(p: Any, q: Any) -> Any:
 def _kl_uniform_pareto(p: Any, q: Any) -> Any:
     width = p.high - p.low
     t1 = (q.alpha * q.scale.pow(q.alpha) * width).log()
-    result = _uniform_mean_log(p) * (q.alpha + 1) - t1
+    t2 = (_x_log_x(p.high) - _x_log_x(p.low) - width) / width
+    result = t2 * (q.alpha + 1) - t1
     return _inf_where(result, p.low < q.support.lower_bound)
 
 
