@@ -2767,6 +2767,24 @@ def prog_nn2_layer_ops_argument_types_and_bool_inputs(T: Any) -> Any:
     ]
 
 
+@program()
+def prog_nn2_norm_functional_argument_types(T: Any) -> Any:
+    nn = T.nn
+    F = nn.functional
+    x = _x(T, 2, 3, 4, seed=243)
+    rm, rv = T.zeros(3), T.ones(3)
+    return [
+        raises(lambda: F.group_norm(x, 1.5)),
+        raises(lambda: F.batch_norm(x, rm, rv, training=True, momentum=None)),
+        raises(lambda: F.batch_norm(x, rm, rv, training=False, momentum=None)),
+        raises(lambda: F.instance_norm(x, rm, rv, momentum=None)),
+        nn.InstanceNorm1d(3, momentum=None, track_running_stats=True)(x),
+        nn.BatchNorm1d(3, momentum=None, track_running_stats=False)(x),
+        rm,
+        rv,
+    ]
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

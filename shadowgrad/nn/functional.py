@@ -1702,6 +1702,11 @@ def batch_norm(
         raise ValueError(
             f"Expected more than 1 value per channel when training, got input size {input.shape}"
         )
+    if momentum is None or isinstance(momentum, (str, bytes)):  # torch.batch_norm's parser
+        raise TypeError(
+            "batch_norm(): argument 'momentum' (position 7) must be float, not "
+            f"{type(momentum).__name__}"
+        )
     if x.size == 0:
         _norm_types("batch_norm", input, weight, bias, running_mean, running_var)
         # torch's empty-input path: a clone, scaled and shifted by the first weight and bias
@@ -1779,6 +1784,11 @@ def instance_norm(
             f"Expected more than 1 spatial element when training, got input size {input.size()}"
         )
     _norm_types("instance_norm", input, weight, bias, running_mean, running_var)
+    if momentum is None or isinstance(momentum, (str, bytes)):  # torch.instance_norm's parser
+        raise TypeError(
+            "instance_norm(): argument 'momentum' (position 7) must be float, not "
+            f"{type(momentum).__name__}"
+        )
     if not use_input_stats and (running_mean is None or running_var is None):
         raise RuntimeError(
             "Expected running_mean and running_var to be defined when use_input_stats is false"
@@ -1818,6 +1828,11 @@ def group_norm(
     if size[0] * math.prod(size[2:]) == 1:
         raise ValueError(
             f"Expected more than 1 value per channel when training, got input size {size}"
+        )
+    if not isinstance(num_groups, (int, np.integer)):  # torch.group_norm's parser
+        raise TypeError(
+            "group_norm(): argument 'num_groups' (position 2) must be int, not "
+            f"{type(num_groups).__name__}"
         )
     if c % num_groups:
         raise RuntimeError(
