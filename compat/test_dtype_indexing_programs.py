@@ -2151,6 +2151,34 @@ def prog_dti_to_and_type_argument_errors(T: Any) -> Any:
     )  # fmt: skip
 
 
+@program()
+def prog_dti_index_tensors_saved_for_backward(T: Any) -> Any:
+    def run(f: Any) -> Any:
+        w = _x(T, 4)
+        i = T.tensor([0, 2])
+        m = T.tensor([True, False, True, False])
+        out = f(w, i, m)
+        i.add_(1)
+        m.logical_not_()
+        return raises(lambda: out.sum().backward()), w.grad
+
+    def untouched(f: Any) -> Any:
+        w = _x(T, 4)
+        i = T.tensor([0, 2])
+        f(w, i).sum().backward()
+        i.add_(1)
+        return w.grad
+
+    return (
+        run(lambda w, i, m: w[i]), run(lambda w, i, m: w[m]), run(lambda w, i, m: w[:, None][i]),
+        run(lambda w, i, m: (w * 2)[i, None]), run(lambda w, i, m: w.index_select(0, i)),
+        run(lambda w, i, m: w.gather(0, i)), run(lambda w, i, m: w.take(i)),
+        run(lambda w, i, m: w.masked_select(m)), run(lambda w, i, m: w[[0, 1]]),
+        run(lambda w, i, m: w.scatter(0, i, T.zeros(2))), run(lambda w, i, m: w.scatter(0, i, 1.0)),
+        untouched(lambda w, i: w[i]), untouched(lambda w, i: w.index_select(0, i)),
+    )  # fmt: skip
+
+
 @program(
     xfail="a tensor with no elements keeps no strides in shadowgrad (numpy gives an empty array "
     "zero strides; Tensor.stride() then reports contiguous ones), so its channels-last strides "

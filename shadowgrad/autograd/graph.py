@@ -618,8 +618,9 @@ def _modified_message(data: Any, nr: int, grad_fn: Node | None, cur: int, saved:
     from .anomaly_mode import is_anomaly_enabled
 
     d = from_numpy_dtype(data.dtype)
-    # torch's toString(): the legacy tensor type, which complex dtypes lack (CPUComplexDoubleType)
-    name = f"CPU{d._short}Type" if d.is_complex else d._legacy
+    # torch's toString(): the legacy tensor type, which complex and bool dtypes lack
+    # (CPUComplexDoubleType, CPUBoolType)
+    name = f"CPU{d._short}Type" if d.is_complex or d._cat == 0 else d._legacy
     sizes = "[" + ", ".join(str(s) for s in data.shape) + "]"
     where = ""
     if grad_fn is not None:

@@ -365,12 +365,35 @@ def getitem(self: Tensor, index: Any) -> Tensor:
         if not -n <= index < n:
             raise IndexError(f"index {index} is out of bounds for dimension 0 with size {n}")
         return S._select(self, 0, int(index) % n, tuple(self._data.shape))
-    result, adv, has_adv = _apply_slicing(self, _normalize(index), False)
+    index = _normalize(index)
+    result, adv, has_adv = _apply_slicing(self, index, False)
     if has_adv:
-        return _index(result, tuple(adv), tuple(result._data.shape))
+        out = _index(result, tuple(adv), tuple(result._data.shape))
+        if out._grad_fn is not None:
+            _saves_indices(out, *(i for i in index if isinstance(i, Tensor) and i.ndim))
+        return out
     if result is self:
         return S._alias(self)
     return result
+
+
+def _saves_indices(out: Tensor, *indices: Any) -> None:
+    """torch's node saves the index (and mask) tensors it was given: one modified in place
+    before backward raises the in-place error there. The node's formulas read its own copies;
+    these are saved to be checked only (not under saved-tensor hooks, where the copies are
+    packed in their place)."""
+    from ..autograd.graph import _SAVED_HOOKS, SavedTensor
+
+    node = out._grad_fn
+    saved = getattr(node, "_saved", None)
+    if not indices or type(saved) is not dict or _SAVED_HOOKS.stack:
+        return
+    names = []
+    for k, t in enumerate(indices):
+        if isinstance(t, Tensor):
+            names.append(f"index_tensor_{k}")
+            saved[names[-1]] = SavedTensor(t)
+    saved["_unread"] = (*saved.get("_unread", ()), *names)
 
 
 # --- setitem and index_put ------------------------------------------------------------------
@@ -761,7 +784,10 @@ def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False)
                 f"no larger than self {shape_str(shape)} apart from dimension {d}"
             )
     _check_bounds_nonneg(a, d, shape[d] if input.ndim else 1)
-    return _gather(input, d, a, tuple(shape))
+    out = _gather(input, d, a, tuple(shape))
+    if out._grad_fn is not None:
+        _saves_indices(out, index)
+    return out
 
 
 def _scatter_checks(
@@ -831,9 +857,13 @@ def _scatter_impl(
         return _scatter_reduce_legacy(input, dim, index, src, reduce, aten)
     d, a = _scatter_checks(input, dim, index, src)
     if isinstance(src, Tensor):
-        return _scatter_src(input, d, a, src)
-    D.check_scalar_fits(src, input.dtype)  # the value is converted to self's type, checked
-    return _scatter_value(input, d, a, src)
+        out = _scatter_src(input, d, a, src)
+    else:
+        D.check_scalar_fits(src, input.dtype)  # the value is converted to self's type, checked
+        out = _scatter_value(input, d, a, src)
+    if out._grad_fn is not None:
+        _saves_indices(out, index)
+    return out
 
 
 def scatter(
@@ -1202,7 +1232,10 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
                 f"index_select(): Index to scalar can have only 1 value, got {a.size} value(s)"
             )
         return S.view(_index_select(S.view(input, 1), 0, a, (1,)), ())
-    return _index_select(input, d, a, tuple(input._data.shape))
+    out = _index_select(input, d, a, tuple(input._data.shape))
+    if out._grad_fn is not None:
+        _saves_indices(out, index)
+    return out
 
 
 def _along(dim: int, index: np.ndarray) -> tuple[Any, ...]:
@@ -1550,7 +1583,10 @@ def masked_select(input: Tensor, mask: Tensor) -> Tensor:
     """Mirrors `torch.masked_select`."""
     m = _check_mask(mask, "masked_select")
     _broadcast_pair(mask, input)
-    return _masked_select(input, m, tuple(input._data.shape))
+    out = _masked_select(input, m, tuple(input._data.shape))
+    if out._grad_fn is not None:
+        _saves_indices(out, mask)
+    return out
 
 
 def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
@@ -1611,7 +1647,10 @@ def take(input: Tensor, index: Tensor) -> Tensor:
             raise IndexError("take(): tried to take from an empty tensor")
         bad = a[(a >= n) | (a < -n)].flat[0]
         raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} elements.")
-    return _take(input, a.astype(np.intp, copy=False), tuple(input._data.shape))
+    out = _take(input, a.astype(np.intp, copy=False), tuple(input._data.shape))
+    if out._grad_fn is not None:
+        _saves_indices(out, index)
+    return out
 
 
 def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Tensor:
