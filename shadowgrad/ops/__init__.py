@@ -119,6 +119,10 @@ def _with_out(fn: Any, public: str, name: str | None) -> Any:
             and any(isinstance(a, Tensor) and a._rg for a in (*args, *kwargs.values()))
         ):
             raise RuntimeError(out_autograd_error(name))
+        if out is not None and "keepdim" in kwargs and "dim" not in kwargs and len(args) == 1:
+            no_dim = getattr(fn, "no_dim_error", None)  # max/min: the parser error names out=
+            if no_dim is not None:
+                raise no_dim({**kwargs, "out": out})
         result = fn(*args, **kwargs)
         if out is None:
             return result

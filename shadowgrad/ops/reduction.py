@@ -1968,6 +1968,8 @@ def _parser_checked(name: str, fn: Any, method: bool) -> Any:
     call.__name__ = call.__qualname__ = name
     call.__doc__ = fn.__doc__
     call.__wrapped__ = fn  # type: ignore[attr-defined] # its parameters (_numpy_compat)
+    if not reduce_:  # for ops/__init__'s out= wrapper, which takes out= before this sees it
+        call.no_dim_error = lambda given: _no_dim_error(name, method, given)  # type: ignore[attr-defined]
     return call
 
 
