@@ -2785,6 +2785,21 @@ def prog_nn2_norm_functional_argument_types(T: Any) -> Any:
     ]
 
 
+@program()
+def prog_nn2_sdpa_scale_argument_types(T: Any) -> Any:
+    import numpy as np
+
+    F = T.nn.functional
+    q = _x(T, 2, 3, 4, seed=244)
+    return [
+        raises(lambda: F.scaled_dot_product_attention(q, q, q, scale="a")),
+        raises(lambda: F.scaled_dot_product_attention(q, q, q, scale=[1.0])),
+        F.scaled_dot_product_attention(q, q, q, scale=True),
+        F.scaled_dot_product_attention(q, q, q, scale=2),
+        F.scaled_dot_product_attention(q, q, q, scale=np.float32(0.5)),
+    ]
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
+import numbers
 import warnings
 from typing import Any
 
@@ -2635,6 +2636,11 @@ def scaled_dot_product_attention(
     ) or not (attn_mask is None or isinstance(attn_mask, Tensor)):
         names = ("query", "key", "value", "attn_mask")
         _check_tensors("scaled_dot_product_attention", names, query, key, value, attn_mask)
+    if scale is not None and not isinstance(scale, numbers.Real):
+        raise TypeError(  # torch's parser (scale is keyword-only: no position)
+            f"scaled_dot_product_attention(): argument 'scale' must be float, not "
+            f"{type(scale).__name__}"
+        )
     _validate_sdpa(query, key, value, attn_mask)
     if not query.dtype.is_floating_point:  # the math path's float scale factor
         raise RuntimeError(f"expected scalar type Float but found {query.dtype._short}")
