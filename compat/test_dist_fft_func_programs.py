@@ -661,10 +661,7 @@ def prog_dff_discrete_log_probs(T: Any) -> Any:
     )
 
 
-@program(
-    xfail="Dirichlet/Beta rsample gradients: shadowgrad differentiates the normalized gamma "
-    "draws, torch uses _dirichlet_grad's marginal-Beta approximation (dirichlet.py)"
-)
+@program()
 def prog_dff_dirichlet_beta_grads(T: Any) -> Any:
     D = T.distributions
     T.manual_seed(10)
@@ -678,6 +675,32 @@ def prog_dff_dirichlet_beta_grads(T: Any) -> Any:
     bs = b.rsample((3,))
     bs.sum().backward()
     return s, lp, conc.grad, bs, a.grad, d.mean, d.mode, d.variance, d.entropy()
+
+
+@program()
+def prog_dff_reparameterized_gamma_dirichlet_branches(T: Any) -> Any:
+    # every branch of torch's gamma and Dirichlet gradient approximations: small draws, large
+    # concentrations (saddle point), and the rational fits in between
+    D = T.distributions
+    T.manual_seed(12)
+    alpha = T.tensor([0.05, 0.5, 1.0, 3.0, 7.5, 9.0, 40.0, 200.0], requires_grad=True)
+    g = D.Gamma(alpha, 2.0).rsample((4,))
+    g.sum().backward()
+    conc = T.tensor(
+        [[0.1, 0.2, 0.3], [1.0, 2.0, 3.0], [8.0, 9.0, 30.0], [50.0, 0.5, 60.0]],
+        requires_grad=True,
+    )
+    x = D.Dirichlet(conc).rsample((3,))
+    w = T.tensor([1.0, -2.0, 0.5])
+    (x * w).sum().backward()
+    a = T.tensor([0.3, 7.0, 20.0], requires_grad=True)
+    b = T.tensor([0.4, 9.0, 2.0], requires_grad=True)
+    y = D.Beta(a, b).rsample((5,))
+    y.pow(2).sum().backward()
+    c64 = T.tensor([2.0, 3.0], dtype=T.float64, requires_grad=True)
+    z = D.Dirichlet(c64).rsample()
+    z[0].backward()
+    return g, alpha.grad, x, x.grad_fn, conc.grad, y, a.grad, b.grad, z, c64.grad
 
 
 @program()

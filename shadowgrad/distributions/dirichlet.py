@@ -16,8 +16,7 @@ __all__ = ["Dirichlet"]
 class Dirichlet(ExponentialFamily):
     """Dirichlet distribution over the simplex, with ``concentration`` along the last dim.
 
-    ``rsample`` differentiates through the normalized gamma draws: a valid reparameterization
-    whose single-sample gradients differ from torch's marginal-Beta formula."""
+    ``rsample`` is differentiated as torch's (each component's marginal-Beta gradient)."""
 
     arg_constraints: ClassVar[dict] = {
         "concentration": constraints.independent(constraints.positive, 1)
