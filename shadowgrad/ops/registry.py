@@ -79,7 +79,7 @@ class OpNode(Node):
         if saved and "_unread" in saved:
             for n in saved["_unread"]:
                 v = self._unpack(n, saved[n])  # torch unpacks (checks) every saved variable
-                if n[0] == "_":
+                if n[:8] == "_packed_":
                     _unpacked_index(saved, n, v._data)
         out = []
         formulas = op.complex_formulas if complex else op.formulas  # Note [Complex gradients]
@@ -122,7 +122,7 @@ class OpNode(Node):
         if saved and "_unread" in saved:
             for n in saved["_unread"]:
                 v = saved[n].unpack_raw(self)  # torch unpacks (checks) every saved variable
-                if n[0] == "_":
+                if n[:8] == "_packed_":
                     _unpacked_index(saved, n, v)
         out = []
         k = -1
