@@ -391,7 +391,7 @@ def _saves_indices(out: Tensor, *indices: Any) -> None:
     names = []
     for k, t in enumerate(indices):
         if isinstance(t, Tensor):
-            names.append(f"index_tensor_{k}")
+            names.append(f"_index_tensor_{k}")  # "_": not a `_saved_` attribute (__dir__)
             saved[names[-1]] = SavedTensor(t)
     saved["_unread"] = (*saved.get("_unread", ()), *names)
 
