@@ -17,6 +17,7 @@ from .. import _dtype as D
 from .._grad_mode import is_grad_enabled
 from .._tensor import Tensor, _make, warn_once
 from ..autograd.forward_ad import LINEAR
+from ..autograd.graph import _SAVED_HOOKS, SavedTensor
 from . import shape as S
 from ._accumulate import add_at
 from ._util import shape_str, wrap_dim
@@ -279,11 +280,12 @@ def _apply_slicing(
                     "shape mismatch: indexing tensors could not be broadcast together with shapes "
                     + ", ".join(shape_str(a) for a in arrays)
                 ) from None
-        sizes = [
-            n for n, a in zip(result._data.shape, adv, strict=False) if not isinstance(a, slice)
-        ]
-        if 0 in sizes and 0 not in np.broadcast_shapes(*arrays):
-            raise IndexError("index is out of bounds for dimension with size 0")
+        if 0 in result._data.shape:
+            sizes = [
+                n for n, a in zip(result._data.shape, adv, strict=False) if not isinstance(a, slice)
+            ]
+            if 0 in sizes and 0 not in np.broadcast_shapes(*arrays):
+                raise IndexError("index is out of bounds for dimension with size 0")
         if out_of_bounds:
             if check:
                 _raise_out_of_bounds(result._data.shape, adv)
@@ -382,18 +384,22 @@ def _saves_indices(out: Tensor, *indices: Any) -> None:
     before backward raises the in-place error there. The node's formulas read its own copies;
     these are saved to be checked only (not under saved-tensor hooks, where the copies are
     packed in their place)."""
-    from ..autograd.graph import _SAVED_HOOKS, SavedTensor
-
-    node = out._grad_fn
-    saved = getattr(node, "_saved", None)
-    if not indices or type(saved) is not dict or _SAVED_HOOKS.stack:
+    saved = getattr(out._grad_fn, "_saved", None)
+    if type(saved) is not dict or _SAVED_HOOKS.stack:
         return
-    names = []
+    names: tuple[str, ...] = ()
     for k, t in enumerate(indices):
         if isinstance(t, Tensor):
-            names.append(f"_index_tensor_{k}")  # "_": not a `_saved_` attribute (__dir__)
-            saved[names[-1]] = SavedTensor(t)
-    saved["_unread"] = (*saved.get("_unread", ()), *names)
+            # "_": not a `_saved_` attribute (__dir__)
+            name = _INDEX_NAMES[k] if k < len(_INDEX_NAMES) else f"_index_tensor_{k}"
+            saved[name] = SavedTensor(t)
+            names += (name,)
+    if names:
+        unread = saved.get("_unread")
+        saved["_unread"] = names if unread is None else (*unread, *names)
+
+
+_INDEX_NAMES = tuple(f"_index_tensor_{k}" for k in range(8))
 
 
 # --- setitem and index_put ------------------------------------------------------------------
