@@ -2800,6 +2800,24 @@ def prog_nn2_sdpa_scale_argument_types(T: Any) -> Any:
     ]
 
 
+@program()
+def prog_nn2_cosine_similarity_and_rms_norm_layouts(T: Any) -> Any:
+    nn = T.nn
+    F = nn.functional
+    cl = _cl(T, 2, 4, 3, 5, seed=245, rg=True)
+    tr = _x(T, 4, 3, 2, seed=246, rg=True).transpose(0, 2)
+    rms = _seeded(T, nn.RMSNorm(5), 97)
+    outs = [
+        F.cosine_similarity(cl, cl.detach() + 1),
+        F.cosine_similarity(tr, tr.detach() * 2, dim=-1),
+        F.rms_norm(cl, (5,)),
+        rms(cl),
+        F.rms_norm(tr, (4,)),
+    ]
+    sum(o.sum() for o in outs).backward()
+    return [(o.stride(), o.is_contiguous(), o) for o in outs], cl.grad, rms.weight.grad
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

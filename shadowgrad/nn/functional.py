@@ -2581,7 +2581,10 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
     d = wrap_dim(dim, len(shape))
     n1 = _clamp_min_(K._vector_norm(x1, d).clone(), eps)
     n2 = _clamp_min_(K._vector_norm(x2, d).clone(), eps)
-    return ((x1 / n1) * (x2 / n2)).sum(d)
+    out = ((x1 / n1) * (x2 / n2)).sum(d)
+    if not out._data.flags.c_contiguous:  # torch's result is contiguous whatever x1's layout
+        out._data = np.ascontiguousarray(out._data)
+    return out
 
 
 def pairwise_distance(

@@ -622,7 +622,14 @@ def rms_norm(
     out = x * r
     if weight is not None:
         out = out * weight
-    return out.to(dt)
+    out = out.to(dt)
+    if out._data.flags.c_contiguous and input._data.ndim not in (4, 5):
+        return out
+    # torch's composite ends with .contiguous(input.suggest_memory_format()) (CloneBackward0
+    # where the result is not yet laid out so)
+    from .. import _formats
+
+    return out.contiguous(memory_format=_formats.suggested(input._data))
 
 
 # --- grid sampling ------------------------------------------------------------------------
