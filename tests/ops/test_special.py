@@ -247,8 +247,14 @@ def _bessel_integral(x: np.ndarray, n: int) -> np.ndarray:
 
 def test_bessel_j_matches_bessels_integral():
     x = np.concatenate([np.linspace(-60, 60, 2401), [1e-5, -3e-3, 24.999, 25.0, 25.001]])
+    # for 5 < |x| < 25 shadowgrad computes what torch's kernel computes (cephes' rational
+    # asymptotic form, up to ~1e-6 off J there: see 5b8d3e3); the differential programs hold
+    # those values to torch's, this test only to the function's size
+    torchs = (np.abs(x) > 5) & (np.abs(x) < 25)
     for n, fn in ((0, sg.special.bessel_j0), (1, sg.special.bessel_j1)):
-        np.testing.assert_allclose(fn(sg.tensor(x)).numpy(), _bessel_integral(x, n), atol=3e-15)
+        got, want = fn(sg.tensor(x)).numpy(), _bessel_integral(x, n)
+        np.testing.assert_allclose(got[~torchs], want[~torchs], atol=3e-15)
+        np.testing.assert_allclose(got[torchs], want[torchs], atol=1e-6)
 
 
 def test_bessel_wronskians():
@@ -256,9 +262,13 @@ def test_bessel_wronskians():
     S = sg.special
     j0, j1 = S.bessel_j0(sg.tensor(x)).numpy(), S.bessel_j1(sg.tensor(x)).numpy()
     y0, y1 = S.bessel_y0(sg.tensor(x)).numpy(), S.bessel_y1(sg.tensor(x)).numpy()
-    # J1 Y0 - J0 Y1 = 2 / (pi x), relative to the size of the products
+    # J1 Y0 - J0 Y1 = 2 / (pi x), relative to the size of the products (torch's kernel, which
+    # shadowgrad follows for 5 < x < 25, meets it to ~1e-6 there)
     scale = np.abs(j1 * y0) + np.abs(j0 * y1)
-    np.testing.assert_allclose((j1 * y0 - j0 * y1) / scale, 2 / (math.pi * x) / scale, atol=1e-14)
+    lhs, rhs = (j1 * y0 - j0 * y1) / scale, 2 / (math.pi * x) / scale
+    torchs = (x > 5) & (x < 25)
+    np.testing.assert_allclose(lhs[~torchs], rhs[~torchs], atol=1e-14)
+    np.testing.assert_allclose(lhs[torchs], rhs[torchs], atol=1e-6)
     xk = np.geomspace(1e-6, 700, 3001)
     i0, i1 = (
         S.modified_bessel_i0(sg.tensor(xk)).numpy(),
@@ -362,7 +372,11 @@ def test_airy_ai_satisfies_airys_equation():
     # the scale of Ai: its envelope |x|^-1/4 / sqrt(pi) on the left, itself on the right
     scale = np.where(x < 0, np.abs(x + 1e-300) ** -0.25 / math.sqrt(math.pi), np.abs(f[2]))
     err = np.abs(d2 - x * f[2]) / (scale * (1 + np.abs(x)) ** 2.5)
-    assert err.max() < 1e-8
+    # for -10 <= x < -2.09 shadowgrad computes what torch's kernel computes, ~2e-6 off Ai, which
+    # the difference quotient magnifies past any useful bound: the differential programs hold
+    # those values to torch's
+    torchs = (x >= -10 - 2 * h) & (x < -2.09 + 2 * h)
+    assert err[~torchs].max() < 1e-8
 
 
 def test_airy_ai_values_and_integral():
