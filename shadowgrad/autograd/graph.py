@@ -203,7 +203,7 @@ class Node:
             self._meta = {}
             trace = self._trace
             if trace is not None:  # anomaly mode: torch keeps the forward trace there
-                self._meta["traceback_"] = trace
+                self._meta["traceback_"] = list(trace)  # a plain list, as torch's
         return self._meta  # type: ignore[return-value]
 
     def _sequence_nr(self) -> int:
