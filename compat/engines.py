@@ -54,7 +54,10 @@ class Engine:
         return self.default_dtype == "float64"
 
     def module(self) -> Any:
-        return importlib.import_module(self.module_name)
+        mod = importlib.import_module(self.module_name)
+        if self.module_name == "torch":
+            _settle_torch(mod)
+        return mod
 
     @contextlib.contextmanager
     def session(self) -> Iterator[Any]:
@@ -68,6 +71,19 @@ class Engine:
         finally:
             T.set_default_dtype(old)
             T.set_grad_enabled(True)
+
+
+def _settle_torch(torch: Any) -> None:
+    """Do once, quietly, what torch does lazily on first use and warns about while doing it, so
+    that no program sees it depending on what ran before it in the process: the first forward-AD
+    call (make_dual) loads torch's jvp decompositions, which issues 18 `torch.jit.script is
+    deprecated` DeprecationWarnings."""
+    load = getattr(getattr(torch.autograd, "forward_ad", None), "_maybe_load_decompositions", None)
+    if load is not None and not getattr(_settle_torch, "done", False):
+        _settle_torch.done = True  # type: ignore[attr-defined]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            load()
 
 
 ENGINES: dict[str, Engine] = {
