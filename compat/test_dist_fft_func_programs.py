@@ -1203,6 +1203,362 @@ def prog_dff_func_per_sample_grads(T: Any) -> Any:
     return g["weight"], g["bias"]
 
 
+# --- more distributions ---------------------------------------------------------------------
+
+
+@program()
+def prog_dff_normal_special_values(T: Any) -> Any:
+    D = T.distributions
+    n = D.Normal(T.tensor([0.0, 1.0, -2.0], dtype=T.float64), T.tensor([1.0, 0.5, 3.0]))
+    v = T.tensor([float("inf"), float("-inf"), float("nan")])
+    nv = D.Normal(n.loc, n.scale, validate_args=False)
+    return (
+        raises(lambda: n.log_prob(v)),
+        nv.log_prob(v),
+        nv.cdf(v),
+        n.icdf(T.tensor([0.0, 1.0, 0.5])),
+        n.entropy(),
+        n.log_prob(T.tensor(0.0)).dtype,
+        n.perplexity(),
+        D.Normal(0.0, 1.0).log_prob(T.tensor([1e30, -1e30])),
+        raises(lambda: D.Normal(0.0, 1.0, validate_args=True).log_prob(3.0)),
+        D.Normal(0.0, 1.0, validate_args=False).log_prob(T.tensor(3)),
+    )
+
+
+@program()
+def prog_dff_categorical_neg_inf_logits(T: Any) -> Any:
+    D = T.distributions
+    logits = T.tensor([[0.0, float("-inf"), 1.0], [2.0, 2.0, float("-inf")]], requires_grad=True)
+    c = D.Categorical(logits=logits)
+    ent = c.entropy()
+    lp = c.log_prob(T.tensor([0, 1]))
+    ent.sum().backward()
+    T.manual_seed(13)
+    return c.probs, c.logits, ent, lp, logits.grad, c.sample((4,)), c.mode
+
+
+@program()
+def prog_dff_relaxed_distributions(T: Any) -> Any:
+    D = T.distributions
+    T.manual_seed(14)
+    temp = T.tensor(0.5)
+    logits = _x(T, 3)
+    rb = D.RelaxedBernoulli(temp, logits=logits)
+    s = rb.rsample((2,))
+    ro = D.RelaxedOneHotCategorical(temp, logits=logits)
+    so = ro.rsample()
+    (s.sum() + so[0] + rb.log_prob(s).sum() + ro.log_prob(so)).backward()
+    return s, so, rb.log_prob(s), ro.log_prob(so), logits.grad, rb.temperature, ro.support
+
+
+@program()
+def prog_dff_more_cdf_icdf_and_sampling(T: Any) -> Any:
+    D = T.distributions
+    T.manual_seed(15)
+    v = T.tensor([0.1, 0.5, 2.0])
+    q = T.tensor([0.1, 0.5, 0.9])
+    out = {}
+    for name, d in (
+        ("halfnormal", D.HalfNormal(2.0)),
+        ("halfcauchy", D.HalfCauchy(1.5)),
+        ("lognormal", D.LogNormal(0.0, 0.5)),
+        ("gumbel", D.Gumbel(0.0, 2.0)),
+        ("weibull", D.Weibull(1.5, 2.0)),
+        ("pareto", D.Pareto(0.05, 2.0)),
+        ("kumaraswamy", D.Kumaraswamy(2.0, 3.0)),
+    ):
+        out[name] = (
+            raises(lambda d=d: d.cdf(v)),
+            raises(lambda d=d: d.icdf(q)),
+            raises(lambda d=d: d.log_prob(v)),
+            d.sample((2,)),
+        )
+    return out
+
+
+@program()
+def prog_dff_discrete_sampling(T: Any) -> Any:
+    D = T.distributions
+    T.manual_seed(16)
+    return (
+        D.Binomial(T.tensor([5.0, 10.0]), T.tensor([0.3, 0.9])).sample((3,)),
+        D.Poisson(T.tensor([0.5, 4.0, 30.0])).sample((2,)),
+        D.Geometric(T.tensor([0.2, 0.7])).sample((3,)),
+        D.NegativeBinomial(T.tensor(3.0), T.tensor(0.4)).sample((4,)),
+        D.Bernoulli(logits=T.tensor([-1.0, 2.0])).sample((2,)),
+        D.Multinomial(4, logits=T.tensor([0.0, 1.0, -1.0])).sample(),
+        D.Categorical(T.tensor([0.1, 0.2, 0.7])).sample((2, 3)),
+    )
+
+
+@program()
+def prog_dff_validate_args_message_shapes(T: Any) -> Any:
+    D = T.distributions
+    ones = T.ones(3)
+    return (
+        raises(
+            lambda: D.Normal(T.tensor([1.0, 2.0]), T.tensor([[-1.0], [1.0]]), validate_args=True)
+        ),
+        raises(lambda: D.Exponential(T.tensor([[1.0, -2.0]]), validate_args=True)),
+        raises(lambda: D.Dirichlet(T.tensor([1.0, 0.0]), validate_args=True)),
+        raises(lambda: D.Dirichlet(T.tensor(1.0))),
+        raises(
+            lambda: D.MultivariateNormal(T.zeros(2), scale_tril=T.ones(2, 2), validate_args=True)
+        ),
+        raises(lambda: D.Binomial(T.tensor(-1.0), 0.5, validate_args=True)),
+        raises(lambda: D.Categorical(logits=T.tensor([float("nan"), 0.0]), validate_args=True)),
+        raises(
+            lambda: D.OneHotCategorical(T.tensor([0.5, 0.5]), validate_args=True).log_prob(
+                T.tensor([1.0, 1.0])
+            )
+        ),
+        raises(lambda: D.Dirichlet(ones, validate_args=True).log_prob(T.tensor([0.5, 0.5, 0.5]))),
+    )
+
+
+@program()
+def prog_dff_independent_and_transformed_expand(T: Any) -> Any:
+    D = T.distributions
+    T.manual_seed(17)
+    ind = D.Independent(D.Normal(T.zeros(2), T.ones(2)), 1).expand((3,))
+    td = D.TransformedDistribution(D.Normal(0.0, 1.0), [D.transforms.ExpTransform()]).expand((2,))
+    ind0 = D.Independent(D.Normal(T.zeros(2), T.ones(2)), 0)
+    return (
+        ind.batch_shape,
+        ind.event_shape,
+        ind.sample().shape,
+        ind.log_prob(T.zeros(3, 2)),
+        td.batch_shape,
+        td.sample(),
+        ind0.event_shape,
+        ind0.log_prob(T.zeros(2)),
+        raises(lambda: D.kl_divergence(ind0, D.Independent(D.Normal(T.zeros(2), 1.0), 1))),
+    )
+
+
+@program()
+def prog_dff_stick_breaking_transformed_log_prob(T: Any) -> Any:
+    D = T.distributions
+    tr = D.transforms
+    base = D.Normal(_x(T, 2), T.ones(2))
+    ind = D.Independent(base, 1)
+    td = D.TransformedDistribution(ind, tr.StickBreakingTransform())
+    y = T.tensor([0.2, 0.3, 0.5])
+    lp = td.log_prob(y)
+    lp.backward()
+    ld = D.LogisticNormal(T.zeros(2), T.ones(2))
+    return lp, td.event_shape, td.support, base.loc.grad, ld.log_prob(y), ld.sample().shape
+
+
+@program()
+def prog_dff_mvn_rsample_grads(T: Any) -> Any:
+    D = T.distributions
+    T.manual_seed(18)
+    loc = _x(T, 2)
+    a = T.tensor([[1.0, 0.0], [0.5, 2.0]], requires_grad=True)
+    d = D.MultivariateNormal(loc, scale_tril=a)
+    s = d.rsample((3,))
+    lp = d.log_prob(s.detach())
+    (s.sum() + lp.sum() + d.entropy()).backward()
+    return s, lp, loc.grad, a.grad, d.mean, d.mode, d.stddev
+
+
+@program()
+def prog_dff_von_mises(T: Any) -> Any:
+    D = T.distributions
+    T.manual_seed(19)
+    vm = D.VonMises(T.tensor([0.0, 1.0]), T.tensor([0.5, 4.0]))
+    return vm.sample((3,)), vm.log_prob(T.tensor([0.3, -2.0])), vm.mean, vm.variance, vm.mode
+
+
+# --- more fft -------------------------------------------------------------------------------
+
+
+@program()
+def prog_dff_fft_conj_and_int_inputs(T: Any) -> Any:
+    z = T.tensor(_data(5)) + 1j * T.tensor(_data(5, seed=1))
+    zc = z.conj()
+    return (
+        T.fft.fft(zc),
+        T.fft.ifft(zc, n=3),
+        T.fft.fftn(T.arange(6).reshape(2, 3)),
+        T.fft.rfft(T.arange(5)),
+        T.fft.fft(T.tensor([True, False, True])),
+        T.fft.rfft(T.arange(4, dtype=T.float64)).dtype,
+        T.fft.irfft(T.arange(4, dtype=T.float64)).dtype,
+        T.fft.hfft(T.arange(4)).dtype,
+        T.fft.ihfft(T.arange(4, dtype=T.float64)),
+    )
+
+
+@program()
+def prog_dff_fft_multi_dim_gradients(T: Any) -> Any:
+    x = _x(T, 3, 4)
+    a = T.fft.ifftn(x, s=(4, 5))
+    b = T.fft.irfft2(T.fft.rfft2(x), s=(3, 5))
+    c = T.fft.hfft2(x.to(T.complex64), s=(2, 6))
+    d = T.fft.ihfftn(x, s=(2, 3))
+    loss = a.abs().sum() + b.sum() + c.pow(2).sum() + d.real.sum() - d.imag.sum()
+    loss.backward()
+    return a.grad_fn, b.grad_fn, c.grad_fn, d.grad_fn, loss, x.grad
+
+
+@program()
+def prog_dff_fftshift_gradients(T: Any) -> Any:
+    x = _x(T, 3, 4)
+    y = T.fft.fftshift(x, dim=(-1, 0)) * T.arange(12.0).reshape(3, 4)
+    z = T.fft.ifftshift(y, dim=-2)
+    z.sum().backward()
+    return (
+        y,
+        z,
+        z.grad_fn,
+        x.grad,
+        raises(lambda: T.fft.fftshift(T.tensor(3.0))),
+        raises(lambda: T.fft.fftshift(x, dim=2)),
+        raises(lambda: T.fft.ifftshift(x, dim=(-3,))),
+        raises(lambda: T.fft.fftshift(T.tensor(1.0), dim=0)),
+    )
+
+
+@program()
+def prog_dff_stft_variants(T: Any) -> Any:
+    x = _x(T, 40)
+    w = T.hamming_window(8)
+    s1 = T.stft(x, 8, hop_length=2, window=w, center=False, return_complex=True)
+    s2 = T.stft(x, 8, window=w, onesided=False, return_complex=True, normalized=True)
+    s3 = T.stft(x.to(T.complex64), 8, window=w, return_complex=True)
+    y = T.istft(s2, 8, window=w, onesided=False, normalized=True, length=40)
+    (s1.abs().sum() + y.sum()).backward()
+    return (
+        s1.shape,
+        s2.shape,
+        s3.shape,
+        s1,
+        y,
+        x.grad,
+        raises(lambda: T.stft(x.to(T.complex64), 8, window=w, onesided=True, return_complex=True)),
+    )
+
+
+# --- more torch.func ------------------------------------------------------------------------
+
+
+@program()
+def prog_dff_func_grad_under_no_grad_and_nonscalar(T: Any) -> Any:
+    func = T.func
+    x = T.tensor(_data(3))
+    with T.no_grad():
+        g = func.grad(lambda a: (a**2).sum())(x)
+    _warm_jvp(T)
+    with T.inference_mode():
+        xi = T.ones(3)
+        gi = (
+            raises(lambda: func.grad(lambda a: (a**2).sum())(T.ones(2))),
+            func.vjp(lambda a: a * 2, xi)[1](T.ones(3)),
+            func.jacrev(lambda a: a.sin())(xi),
+            func.jacfwd(lambda a: a.sin())(xi),
+            func.hessian(lambda a: a.sin().sum())(xi),
+            func.jvp(lambda a: a.sin(), (xi,), (xi,)),
+            func.vmap(func.grad(lambda a: a.sin().sum()))(T.ones(2, 3)),
+        )
+    return (
+        g,
+        gi,
+        raises(lambda: func.grad(lambda a: a.sum(0, keepdim=True))(x)),
+        raises(lambda: func.grad(lambda a: T.ones(()))(x)),
+        func.grad(lambda a: (a * 0).sum())(x),
+        raises(lambda: func.grad(lambda a: a.sum().to(T.complex64))(x)),
+    )
+
+
+@program()
+def prog_dff_func_vmap_kwargs_and_none_out(T: Any) -> Any:
+    func = T.func
+    x = T.tensor(_data(4, 3))
+
+    def f(a: Any, scale: float = 1.0, bias: Any = None) -> Any:
+        return a * scale + (0 if bias is None else bias)
+
+    return (
+        func.vmap(f)(x, scale=2.0),
+        func.vmap(f)(x, bias=T.ones(3)),
+        func.vmap(lambda a: (a.sum(), T.ones(2)), out_dims=(0, None))(x),
+        func.vmap(lambda a: a.sum(), in_dims=0)(T.zeros(0, 3)),
+        func.vmap(lambda a: a.t(), in_dims=2)(T.tensor(_data(2, 3, 4))).shape,
+        func.vmap(lambda a, b: a @ b)(T.tensor(_data(3, 2, 2)), T.tensor(_data(3, 2, 2, seed=1))),
+        raises(lambda: func.vmap(lambda a: (a, a), out_dims=(0, 2))(x)),
+    )
+
+
+@program()
+def prog_dff_func_jac_structures(T: Any) -> Any:
+    func = T.func
+    x = T.tensor(_data(2))
+    y = T.tensor(_data(3, seed=1))
+
+    def f(a: Any, b: Any) -> Any:
+        return (a * b[:2], b.sum() * a.sum())
+
+    jr = func.jacrev(f, argnums=(0, 1))(x, y)
+    jf = func.jacfwd(f, argnums=(0, 1))(x, y)
+    jd = func.jacrev(lambda d: d["u"] * d["v"])({"u": x, "v": y[:2]})
+    return jr, jf, jd, func.jacrev(func.jacrev(lambda a: a.pow(3).sum()))(x)
+
+
+@program()
+def prog_dff_func_vjp_multi_and_hessian_model(T: Any) -> Any:
+    func = T.func
+    _warm_jvp(T)
+    x = T.tensor(_data(3))
+    y = T.tensor(_data(3, seed=1))
+    out, fn = func.vjp(lambda a, b: (a * b, (a - b).sum()), x, y)
+    ct = fn((T.ones(3), T.tensor(2.0)))
+    m = _seeded(T, T.nn.Linear(3, 1), 9)
+    params = {k: v.detach() for k, v in m.named_parameters()}
+    inp = T.tensor(_data(2, 3, seed=2))
+
+    def loss(p: Any) -> Any:
+        return func.functional_call(m, p, (inp,)).pow(2).sum()
+
+    h = func.hessian(loss)(params)
+    return out, ct, h["weight"]["weight"], h["bias"]["weight"], raises(lambda: fn((T.ones(3),)))
+
+
+@program()
+def prog_dff_func_jvp_tuple_outputs(T: Any) -> Any:
+    func = T.func
+    _warm_jvp(T)
+    x = T.tensor(_data(3))
+    t = T.tensor(_data(3, seed=1))
+    o, tan = func.jvp(lambda a: (a.exp(), a.sum(), {"k": a * 3}), (x,), (t,))
+    return (
+        o,
+        tan,
+        raises(lambda: func.jvp(lambda a: 3.0, (x,), (t,))),
+        raises(lambda: func.jvp(lambda a: a, [x], [t])),
+    )
+
+
+@program()
+def prog_dff_func_vmap_randomness_different(T: Any) -> Any:
+    func = T.func
+    x = T.zeros(3, 2)
+    T.manual_seed(1)
+    d = func.vmap(lambda a: a + T.randn(2), randomness="different")(x)
+    T.manual_seed(1)
+    s = func.vmap(lambda a: a + T.randn(2), randomness="same")(x)
+    T.manual_seed(2)
+    dr = func.vmap(lambda a: T.nn.functional.dropout(a + 1, 0.5), randomness="different")(x)
+    return (
+        d.shape,
+        s[0] == s[2],
+        dr.shape,
+        raises(lambda: func.vmap(lambda a: T.nn.functional.dropout(a, 0.5))(x)),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

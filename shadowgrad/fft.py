@@ -268,11 +268,11 @@ def _fftn(input: Tensor, s: Any, dim: Any, norm: str | None, forward: bool, name
     m = _norm(norm)
     x = _float_input(input, name)
     dims, sizes = _dims(x, s, dim, name)
+    if name not in ("fft", "ifft"):  # torch's fftn family makes the input complex first
+        return _fft_c2c(_resize(_complex_input(x, name), dims, sizes), dims, m, forward)
     x = _resize(x, dims, sizes)
     if x._data.dtype.kind == "c":
         return _fft_c2c(x, dims, m, forward)
-    if len(dims) > 1:  # torch makes the input complex first (ToCopyBackward0)
-        return _fft_c2c(_complex_input(x, name), dims, m, forward)
     if forward:
         return _r2c(x, dims, m, False)
     return conj(_r2c(x, dims, _DUAL[m], False))  # the inverse of a real signal, as torch's
@@ -480,6 +480,10 @@ def _shift(input: Tensor, dim: Any, inverse: bool) -> Tensor:
         if dim is None
         else ((dim,) if isinstance(dim, int) else tuple(dim))
     )
+    nd = input.ndim
+    if nd == 0 and dims:
+        raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
+    dims = tuple(d if -nd <= d < nd else _bad_dim(d, nd) for d in dims)
     shifts = tuple((input.shape[d] + 1) // 2 if inverse else input.shape[d] // 2 for d in dims)
     return roll(input, shifts, dims)
 

@@ -163,7 +163,8 @@ def _alias_for_grad(x: Any) -> Any:
         raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
     if x._rg and _GM.grad:
         return x.view_as(x)
-    y = x.detach().requires_grad_(True)
+    # (an inference tensor, met by a transform called under inference mode: a normal copy)
+    y = (x.detach().clone() if x.is_inference() else x.detach()).requires_grad_(True)
     _INTERNAL[id(y)] = y
     if _fwad._STATE.level >= 0:
         tangent = _fwad._get_tangent(x)
@@ -240,6 +241,23 @@ def _seq_now() -> int:
     return next(_graph._seq)
 
 
+def _outside_inference_mode(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """fn run in plain grad mode when called under inference mode: torch's transforms
+    differentiate there too (the inference tensors they meet are copied, _alias_for_grad)."""
+
+    @functools.wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        if not _grad_mode.mode().inference:
+            return fn(*args, **kwargs)
+        token = _grad_mode._set_mode(_grad_mode._MODES[(True, False)])
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _grad_mode._MODE.reset(token)
+
+    return run
+
+
 def _call(func: Callable[..., Any], args: Any, kwargs: dict[str, Any]) -> Any:
     _TRANSFORMS.depth += 1
     prev = _GM.grad
@@ -290,6 +308,7 @@ def grad_and_value(
     """Returns (gradient, value) [with aux: ((gradient), (value, aux))]. Mirrors
     `torch.func.grad_and_value`."""
 
+    @_outside_inference_mode
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         from .autograd import grad as autograd_grad
@@ -369,6 +388,7 @@ def grad(
 # --- vjp ------------------------------------------------------------------------------------
 
 
+@_outside_inference_mode
 def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
     """(output, vjp_fn) [, aux]; `vjp_fn(cotangents)` returns one gradient per primal.
     Mirrors `torch.func.vjp`."""
@@ -388,6 +408,7 @@ def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
     reach = _OuterReach(new, seq0) if outer else None
     keep_outer = reach is not None and any(reach(x) for x in out_leaves + _flatten(aux)[0])
 
+    @_outside_inference_mode
     def vjp_fn(
         cotangents: Any, *, retain_graph: bool = True, create_graph: bool | None = None
     ) -> Any:
@@ -445,6 +466,7 @@ _NESTED_FWD = (
 )
 
 
+@_outside_inference_mode
 def jvp(
     func: Callable[..., Any],
     primals: Any,
@@ -558,6 +580,7 @@ def jacrev(
     if not (chunk_size is None or chunk_size > 0):
         raise ValueError("jacrev: `chunk_size` should be greater than 0.")
 
+    @_outside_inference_mode
     @functools.wraps(func)
     def wrapper(*args: Any) -> Any:  # torch's jacrev takes no keyword arguments
         from ._creation import zeros
@@ -614,6 +637,7 @@ def jacfwd(
     Result shape: output.shape + input.shape, nested as (outputs)(argnums) for tuples.
     """
 
+    @_outside_inference_mode
     @functools.wraps(func)
     def wrapper(*args: Any) -> Any:  # torch's jacfwd takes no keyword arguments
         from . import _random
@@ -870,7 +894,15 @@ def _vmap_call(
                 "you mean to set out_dims= to None for output?"
             )
         parts = [f[0][k] for f in flat]
-        s = stack(parts, odims[k] if odims[k] is not None else 0)
+        if _grad_mode.mode().inference and not any(p.is_inference() for p in parts):
+            # torch's batched outputs are func's own: no inference tensor made by stacking
+            token = _grad_mode._set_mode(_grad_mode._MODES[(False, False)])
+            try:
+                s = stack(parts, odims[k] if odims[k] is not None else 0)
+            finally:
+                _grad_mode._MODE.reset(token)
+        else:
+            s = stack(parts, odims[k] if odims[k] is not None else 0)
         if size == 0:
             s = s.narrow(odims[k] or 0, 0, 0)
         stacked.append(s)
