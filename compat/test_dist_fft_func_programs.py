@@ -1074,7 +1074,7 @@ def prog_dff_func_vmap_in_out_dims(T: Any) -> Any:
     )
 
 
-@program(xfail="vmap: .item() on a mapped slice is computed (torch raises its RuntimeError)")
+@program()
 def prog_dff_func_vmap_errors(T: Any) -> Any:
     func = T.func
     x = T.tensor(_data(4, 3))
@@ -1089,6 +1089,9 @@ def prog_dff_func_vmap_errors(T: Any) -> Any:
         raises(lambda: func.vmap(lambda a: a, out_dims=(0, 0))(x)),
         raises(lambda: func.vmap(lambda a: a, chunk_size=0)(x)),
         raises(lambda: func.vmap(lambda a: a.item())(x[:, 0])),
+        raises(lambda: func.vmap(lambda a: float(a))(x[:, 0])),
+        raises(lambda: func.vmap(lambda a, b: a * int(b))(x[:, 0], T.arange(4))),
+        func.vmap(lambda a, k: a * k.item(), in_dims=(0, None))(x, T.tensor(2.0)),
         raises(lambda: func.vmap(lambda a: a)()),
         raises(lambda: func.vmap(lambda a: a, in_dims="x")(x)),
     )
@@ -1557,6 +1560,151 @@ def prog_dff_func_vmap_randomness_different(T: Any) -> Any:
         dr.shape,
         raises(lambda: func.vmap(lambda a: T.nn.functional.dropout(a, 0.5))(x)),
     )
+
+
+@program()
+def prog_dff_structured_transforms(T: Any) -> Any:
+    tr = T.distributions.transforms
+    x = T.tensor(_data(2, 6))
+    cat = tr.CatTransform([tr.ExpTransform(), tr.SigmoidTransform()], dim=1, lengths=[2, 4])
+    stk = tr.StackTransform([tr.ExpTransform(), tr.TanhTransform()], dim=0)
+    rs = tr.ReshapeTransform((6,), (2, 3))
+    ind = tr.IndependentTransform(tr.ExpTransform(), 1)
+    cc = tr.CorrCholeskyTransform()
+    v = T.tensor(_data(3, seed=3))
+    L = cc(v)
+    return (
+        cat(x),
+        cat.log_abs_det_jacobian(x, cat(x)),
+        stk(x),
+        stk.inv(stk(x)),
+        rs(x),
+        rs.inv(rs(x)).shape,
+        rs.log_abs_det_jacobian(x, rs(x)),
+        ind.log_abs_det_jacobian(x, ind(x)),
+        ind.event_dim,
+        L,
+        cc.inv(L),
+        cc.log_abs_det_jacobian(v, L),
+        raises(lambda: rs(T.zeros(5))),
+        raises(lambda: tr.ReshapeTransform((6,), (4, 2))),
+        repr(tr.AffineTransform(1.0, 2.0)),
+        tr.ExpTransform() == tr.ExpTransform(),
+        tr.AffineTransform(0.0, 1.0) == tr.AffineTransform(0.0, 1.0),
+    )
+
+
+@program()
+def prog_dff_affine_negative_scale_cdf(T: Any) -> Any:
+    D = T.distributions
+    tr = D.transforms
+    base = D.Uniform(0.0, 1.0)
+    td = D.TransformedDistribution(base, tr.AffineTransform(2.0, -3.0))
+    v = T.tensor([-0.5, 0.0, 1.5])
+    return (
+        td.cdf(v),
+        td.icdf(T.tensor([0.1, 0.5])),
+        td.log_prob(v),
+        td.support,
+        raises(
+            lambda: D.TransformedDistribution(
+                D.Normal(0.0, 1.0), tr.AffineTransform(0.0, 0.0)
+            ).log_prob(T.tensor(0.0))
+        ),
+    )
+
+
+@program()
+def prog_dff_mixture_of_mvn(T: Any) -> Any:
+    D = T.distributions
+    T.manual_seed(20)
+    locs = _x(T, 3, 2)
+    mix = D.MixtureSameFamily(
+        D.Categorical(logits=T.zeros(3)),
+        D.MultivariateNormal(locs, T.eye(2).expand(3, 2, 2)),
+    )
+    v = T.tensor([[0.0, 0.5], [1.0, -1.0]])
+    lp = mix.log_prob(v)
+    lp.sum().backward()
+    return (
+        mix.sample((2,)),
+        lp,
+        locs.grad,
+        mix.event_shape,
+        mix.mean,
+        mix.variance,
+        raises(lambda: mix.cdf(v)),
+    )
+
+
+@program()
+def prog_dff_wishart_lkj(T: Any) -> Any:
+    D = T.distributions
+    T.manual_seed(21)
+    w = D.Wishart(T.tensor(4.0), covariance_matrix=T.eye(2))
+    s = w.sample()
+    lkj = D.LKJCholesky(3, T.tensor(2.0))
+    L = lkj.sample()
+    return (
+        s,
+        w.log_prob(s),
+        w.mean,
+        w.variance,
+        w.entropy(),
+        L,
+        lkj.log_prob(L),
+        raises(lambda: D.Wishart(T.tensor(0.5), covariance_matrix=T.eye(2), validate_args=True)),
+        raises(lambda: D.LKJCholesky(1, 1.0)),
+    )
+
+
+@program()
+def prog_dff_func_functional_call_buffers(T: Any) -> Any:
+    func = T.func
+    bn = T.nn.BatchNorm1d(3)
+    x = T.tensor(_data(4, 3))
+    bufs = {"running_mean": T.ones(3), "running_var": T.full((3,), 2.0)}
+    out = func.functional_call(bn, bufs, (x,))
+    bn.eval()
+    out_eval = func.functional_call(bn, bufs, (x,))
+    return (
+        out,
+        out_eval,
+        bufs["running_mean"],
+        bn.running_mean,
+        bn.num_batches_tracked,
+    )
+
+
+@program()
+def prog_dff_func_jacrev_chunks_and_kwargs(T: Any) -> Any:
+    func = T.func
+    x = T.tensor(_data(5))
+
+    def f(a: Any) -> Any:
+        return a.sin().cumsum(0)
+
+    return (
+        func.jacrev(f, chunk_size=2)(x),
+        func.jacrev(f, chunk_size=10)(x),
+        func.vmap(lambda a: a * 2, chunk_size=3)(T.tensor(_data(7, 2))),
+        raises(lambda: func.grad(lambda a, k=1.0: (a * k).sum())(x, k=2.0)),
+        func.grad(lambda a, k=1.0: (a * k).sum())(x, k=3.0),
+        raises(lambda: func.jacrev(f, chunk_size=-1)(x)),
+    )
+
+
+@program()
+def prog_dff_fft_norm_roundtrips_odd(T: Any) -> Any:
+    x = T.tensor(_data(7, seed=4), dtype=T.float64)
+    out = []
+    for norm in ("backward", "ortho", "forward"):
+        out.append(T.fft.ifft(T.fft.fft(x, norm=norm), norm=norm).real)
+        out.append(T.fft.irfft(T.fft.rfft(x, norm=norm), n=7, norm=norm))
+        out.append(T.fft.ihfft(T.fft.hfft(x[:4], n=7, norm=norm), norm=norm))
+        out.append(T.fft.irfftn(T.fft.rfftn(x.reshape(1, 7), norm=norm), s=(1, 7), norm=norm))
+    out.append(T.fft.irfft(T.fft.rfft(x)))  # the default n loses the odd length
+    return out
 
 
 @pytest.mark.parametrize("name", _SET.params())

@@ -219,6 +219,16 @@ def _make(
     return t
 
 
+# inside torch.func.vmap: the ids of the per-sample slices func is running on (func.py sets it),
+# whose .item() torch refuses (a tensor derived from a slice is not tracked)
+VMAP_SLICES: set[int] | None = None
+VMAP_ITEM = (
+    "vmap: It looks like you're calling .item() on a Tensor. We don't support vmap over calling "
+    ".item() on a Tensor, please try to rewrite what you're doing with other operations. If "
+    "error is occurring somewhere inside PyTorch internals, please file a bug report."
+)
+
+
 class Tensor:
     """A multi-dimensional array that records operations for autograd. Mirrors `torch.Tensor`."""
 
@@ -866,6 +876,8 @@ class Tensor:
             raise RuntimeError(
                 f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
             )
+        if VMAP_SLICES is not None and id(self) in VMAP_SLICES:
+            raise RuntimeError(VMAP_ITEM)
         return self._data.reshape(()).item()
 
     def tolist(self) -> Any:
@@ -933,6 +945,8 @@ class Tensor:
     def _scalar(self, kind: str) -> Any:
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
+        if VMAP_SLICES is not None and id(self) in VMAP_SLICES:
+            raise RuntimeError(VMAP_ITEM)
         v = self._data.reshape(()).item()
         if kind in ("int", "float") and type(v) is complex:
             if v.imag != 0:  # c10's checked conversion of a complex to a real type

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from . import _grad_mode
+from . import _tensor as _tensor_mod
 from .autograd import forward_ad as _fwad
 from .autograd import function as _fn
 
@@ -835,6 +836,7 @@ def _vmap_call(
         raise ValueError("vmap: Expected at least one Tensor to vmap over")
 
     def slice_args(i: int) -> tuple[Any, ...]:
+        batched.clear()  # this sample's slices only (a freed slice's id may be reused)
         out = []
         for x, d in zip(leaves, dims, strict=True):
             if d is None:
@@ -852,6 +854,7 @@ def _vmap_call(
     VMAP.randomness = randomness
     batched: set[int] = set()
     VMAP.batched = batched
+    prev_slices, _tensor_mod.VMAP_SLICES = _tensor_mod.VMAP_SLICES, batched
     state = _random.get_rng_state() if randomness == "same" else None
     _fn.VMAP_DEPTH.depth += 1
     try:
@@ -863,6 +866,7 @@ def _vmap_call(
     finally:
         _fn.VMAP_DEPTH.depth -= 1
         VMAP.randomness, VMAP.batched = prev, prev_batched
+        _tensor_mod.VMAP_SLICES = prev_slices
     flat = [_flatten(r) for r in results]
     out_leaves, out_spec = flat[0]
     if isinstance(out_dims, (tuple, list)):
