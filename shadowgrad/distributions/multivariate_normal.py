@@ -20,9 +20,37 @@ def _batch_mv(bmat: Any, bvec: Any) -> Any:
 
 
 def _batch_mahalanobis(bL: Any, bx: Any) -> Any:
-    """Squared Mahalanobis norm ``x^T (L L^T)^{-1} x`` for lower-triangular ``L``."""
-    solved = torch.linalg.solve_triangular(bL, bx.unsqueeze(-1), upper=False)
-    return solved.squeeze(-1).pow(2).sum(-1)
+    """Squared Mahalanobis norm ``x^T (L L^T)^{-1} x`` for lower-triangular ``L``, as torch
+    computes it: bx's batch dims regrouped so that one batched triangular solve against the
+    flattened bL covers them (the same reshape/permute nodes as torch's)."""
+    n = bx.size(-1)
+    bx_batch_shape = bx.shape[:-1]
+    bx_batch_dims = len(bx_batch_shape)
+    bl_batch_dims = bL.dim() - 2
+    outer = bx_batch_dims - bl_batch_dims
+    old_dims = outer + bl_batch_dims
+    new_dims = outer + 2 * bl_batch_dims
+    new_shape = tuple(bx.shape[:outer])
+    for sl, sx in zip(bL.shape[:-2], bx.shape[outer:-1], strict=False):
+        new_shape += (sx // sl, sl)
+    bx = bx.reshape((*new_shape, n))
+    perm = (
+        list(range(outer))
+        + list(range(outer, new_dims, 2))
+        + list(range(outer + 1, new_dims, 2))
+        + [new_dims]
+    )
+    bx = bx.permute(perm)
+    flat_l = bL.reshape(-1, n, n)
+    flat_x = bx.reshape(-1, flat_l.size(0), n)
+    m_swap = (
+        torch.linalg.solve_triangular(flat_l, flat_x.permute(1, 2, 0), upper=False).pow(2).sum(-2)
+    )
+    permuted = m_swap.t().reshape(bx.shape[:-1])
+    inv = list(range(outer))
+    for i in range(bl_batch_dims):
+        inv += [outer + i, old_dims + i]
+    return permuted.permute(inv).reshape(bx_batch_shape)
 
 
 def _precision_to_scale_tril(P: Any) -> Any:
