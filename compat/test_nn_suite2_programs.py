@@ -2726,9 +2726,10 @@ def prog_nn2_embedding_bag_unsorted_offsets_and_argument_types(T: Any) -> Any:
     F = T.nn.functional
     w = _x(T, 5, 3, seed=240)
     idx = T.tensor([1, 2, 0, 1, 4])
+    # decreasing offsets in mode sum/mean: torch's result depends on its thread count (with 2
+    # threads its parallel path asserts 'Expected i < index_size', with 1 it sums what it
+    # reads), so only max mode, which is the same either way, is compared
     return [
-        raises(lambda: F.embedding_bag(idx, w, T.tensor([0, 3, 2]))),
-        raises(lambda: F.embedding_bag(idx, w, T.tensor([0, 1, 1, 0]), mode="sum")),
         F.embedding_bag(idx, w, T.tensor([0, 3, 2]), mode="max"),
         F.embedding_bag(idx, w, T.tensor([0, 1, 1, 0]), mode="max"),
         F.embedding_bag(idx, w, T.tensor([0, 4, 1, 5]), mode="max"),
