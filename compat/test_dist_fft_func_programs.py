@@ -1736,6 +1736,33 @@ def prog_dff_lowrank_mvn_log_prob_graph(T: Any) -> Any:
     return lr.log_prob(T.tensor(_data(4, 3, 2, seed=5))).grad_fn
 
 
+@program()
+def prog_dff_gamma_dirichlet_double_backward(T: Any) -> Any:
+    # _standard_gamma records StandardGammaBackward0 whose gradient is _standard_gamma_grad (not
+    # differentiable); _Dirichlet's backward is once_differentiable
+    D = T.distributions
+    T.manual_seed(22)
+    a = T.tensor([0.5, 2.0], requires_grad=True)
+    s = D.Gamma(a, 1.0).rsample((2,))
+    (g,) = T.autograd.grad(s.sum(), a, create_graph=True)
+    c = T.tensor([0.5, 2.0, 1.0], requires_grad=True)
+    x = D.Dirichlet(c).rsample()
+    (gd,) = T.autograd.grad(x[0], c, create_graph=True)
+    chi = D.Chi2(T.tensor([3.0], requires_grad=True)).rsample()
+    return (
+        s,
+        s.grad_fn,
+        g,
+        g.grad_fn,
+        raises(lambda: g.sum().backward()),
+        x.grad_fn,
+        gd,
+        gd.requires_grad,
+        raises(lambda: gd.sum().backward()),
+        chi.grad_fn,
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

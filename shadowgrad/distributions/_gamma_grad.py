@@ -9,6 +9,8 @@ from typing import Any
 import numpy as np
 
 import shadowgrad as torch
+from shadowgrad.autograd.function import once_differentiable
+from shadowgrad.ops.registry import defop
 from shadowgrad.ops.special import _lgamma64
 
 from .utils import _sampler
@@ -265,26 +267,43 @@ def dirichlet_grad(x: Any, alpha: Any, total: Any) -> np.ndarray:
     return out
 
 
-class _StandardGamma(torch.autograd.Function):
-    """Gamma(alpha, 1) draws, differentiable in alpha by implicit reparameterization."""
+def _np_standard_gamma(self: np.ndarray) -> np.ndarray:
+    return np.asarray(_sampler("standard_gamma", self)).astype(self.dtype, copy=False)
 
-    @staticmethod
-    def forward(ctx: Any, alpha: Any) -> Any:
-        a = alpha.detach().numpy()
-        x = torch.tensor(_sampler("standard_gamma", a))
-        ctx.save_for_backward(alpha, x)
-        return x
 
-    @staticmethod
-    def backward(ctx: Any, grad: Any) -> Any:
-        alpha, x = ctx.saved_tensors
-        d = standard_gamma_grad(alpha.detach().numpy(), x.detach().numpy())
-        return grad * torch.tensor(d.astype(x.detach().numpy().dtype))
+def _sgg_not_implemented(grad: Any) -> Any:
+    raise NotImplementedError("the derivative for '_standard_gamma_grad' is not implemented.")
+
+
+# torch._standard_gamma_grad: d draw / d alpha (not differentiable itself)
+_standard_gamma_grad = defop(
+    "_standard_gamma_grad",
+    "StandardGammaGradBackward0",
+    lambda self, output: standard_gamma_grad(self, output).astype(self.dtype, copy=False),
+    dtype="keep",
+    nondiff=("output",),
+    self=_sgg_not_implemented,
+)
+
+
+def _standard_gamma_backward(grad: Any, self: Any, result: Any) -> Any:
+    return grad * _standard_gamma_grad(self, result)
+
+
+# torch._standard_gamma: Gamma(alpha, 1) draws, differentiable in alpha by implicit
+# reparameterization (StandardGammaBackward0)
+_standard_gamma = defop(
+    "_standard_gamma",
+    "StandardGammaBackward0",
+    _np_standard_gamma,
+    dtype="keep",
+    self=_standard_gamma_backward,
+)
 
 
 def standard_gamma(alpha: Any) -> Any:
     """Reparameterized Gamma(alpha, 1) draws (torch._standard_gamma)."""
-    return _StandardGamma.apply(alpha)
+    return _standard_gamma(alpha)
 
 
 class _Dirichlet(torch.autograd.Function):
@@ -301,6 +320,7 @@ class _Dirichlet(torch.autograd.Function):
         return out
 
     @staticmethod
+    @once_differentiable
     def backward(ctx: Any, grad: Any) -> Any:
         x, concentration = ctx.saved_tensors
         c = concentration.detach().numpy()
