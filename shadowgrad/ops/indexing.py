@@ -433,6 +433,8 @@ def _strip_leading_ones(v: Tensor) -> Tensor:
 
 def _copy_to(dst: Tensor, src: Tensor) -> None:
     if src.ndim == 0:
+        if src._data.dtype.kind == "c" and dst._data.dtype.kind != "c":
+            S.warn_complex_to_real()  # torch's copy_ warns (once) before it fills
         fill_(dst, src)
         return
     if src._data.shape == dst._data.shape:  # torch's shortcut: no view of src (`x[i] += 1`

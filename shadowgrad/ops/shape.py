@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
+import sys
 import warnings
 from typing import Any
 
@@ -1051,8 +1053,21 @@ def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
 
 
 def warn_complex_to_real() -> None:
-    """torch's copy_ (and so .to) from a complex to a real dtype: TORCH_WARN_ONCE."""
-    warn_once("complex_to_real", "Casting complex values to real discards the imaginary part")
+    """torch's copy_ (and so .to) from a complex to a real dtype: TORCH_WARN_ONCE, naming the
+    first frame outside shadowgrad (the user's line, however deep the call came from)."""
+    f = sys._getframe(1)
+    level = 3  # warnings.warn's count from inside warn_once: this function's caller is 3
+    while f.f_back is not None and f.f_code.co_filename.startswith(_PKG_DIR):
+        f = f.f_back
+        level += 1
+    warn_once(
+        "complex_to_real",
+        "Casting complex values to real discards the imaginary part",
+        stacklevel=level,
+    )
+
+
+_PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
 def _cast_method(d: D.dtype, name: str) -> Any:
