@@ -2622,7 +2622,7 @@ def prog_tas_complex_view_chain_names_after_inplace(T: Any) -> Any:
     node = a.grad_fn
     while node is not None and node.name() != "CopySlices":
         names.append(node.name())
-        node = node.next_functions[0][0]
+        node = node.next_functions[0][0] if node.next_functions else None
     return names
 
 
