@@ -282,7 +282,11 @@ def _rfftn(input: Tensor, s: Any, dim: Any, norm: str | None, name: str) -> Tens
     m = _norm(norm)
     x = _float_input(input, name)
     if x._data.dtype.kind == "c":
-        raise RuntimeError(f"{name} expects a real input tensor, but got {x.dtype._short}")
+        if name in ("rfft", "ihfft"):
+            raise RuntimeError(f"{name} expects a real input tensor, but got {x.dtype._short}")
+        raise RuntimeError(  # torch's rfftn (rfft2 calls it)
+            f"rfftn expects a real-valued input tensor, but got {x.dtype._short}"
+        )
     dims, sizes = _dims(x, s, dim, name)
     return _r2c(_resize(x, dims, sizes), dims, m, True)
 
