@@ -1097,6 +1097,10 @@ def prog_dff_func_vmap_errors(T: Any) -> Any:
         func.vmap(lambda a, k: a * k.item(), in_dims=(0, None))(x, T.tensor(2.0)),
         raises(lambda: func.vmap(lambda a: a)()),
         raises(lambda: func.vmap(lambda a: a, in_dims="x")(x)),
+        raises(lambda: func.vmap(lambda a: a, out_dims="a")(x)),
+        raises(lambda: func.vmap(lambda a: (a, a), out_dims=(0, 1.5))(x)),
+        raises(lambda: func.vmap(lambda a: a, out_dims=1.5)()),
+        raises(lambda: func.vmap(lambda a: a, out_dims=[0])(x)),
     )
 
 

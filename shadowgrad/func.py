@@ -788,6 +788,14 @@ def _vmap_call(
     from .ops.shape import stack
 
     where = f"vmap({name}, in_dims={in_dims}, ...)(<inputs>)"
+    if not isinstance(out_dims, int) and not all(
+        d is None or isinstance(d, int) for d in _flatten(out_dims)[0]
+    ):
+        raise ValueError(
+            f"vmap({name}, ..., out_dims={out_dims}): `out_dims` must be an int, None or a "
+            "python collection of ints representing where in the outputs the vmapped dimension "
+            "should appear."
+        )
     if not args and isinstance(in_dims, (int, tuple)):
         raise ValueError(
             f"vmap({name})(<inputs>): got no inputs. Maybe you forgot to add inputs, or you are "
