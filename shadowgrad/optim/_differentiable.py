@@ -71,7 +71,7 @@ def sgd(opt: Any, group: dict[str, Any]) -> None:
     bufs = [opt.state[p].get("momentum_buffer") for p in params] if momentum != 0 else []
     with enable_grad():
         for i, param in enumerate(params):
-            grad = param.grad if not group["maximize"] else -param.grad
+            grad = _directed_grad(param, group)
             if wd != 0:
                 if isinstance(wd, Tensor) and wd.requires_grad:
                     grad = grad.addcmul_(param.clone(), wd)
@@ -114,7 +114,7 @@ def adam(opt: Any, group: dict[str, Any]) -> None:
     _no_foreach(group, todo)
     with enable_grad():
         for param, state in todo:
-            grad = param.grad if not group["maximize"] else -param.grad
+            grad = _directed_grad(param, group)
             exp_avg = state["exp_avg"]
             exp_avg_sq = state["exp_avg_sq"]
             step_t = state["step"]
@@ -174,7 +174,7 @@ def rmsprop(opt: Any, group: dict[str, Any]) -> None:
     _no_foreach(group, todo)
     with enable_grad():
         for param, state in todo:
-            grad = param.grad if not group["maximize"] else -param.grad
+            grad = _directed_grad(param, group)
             square_avg = state["square_avg"]
             state["step"] += 1
             if wd != 0:
@@ -210,7 +210,7 @@ def adagrad(opt: Any, group: dict[str, Any]) -> None:
             step_t = state["step"]
             step_t += 1
             step = float(step_t.item())
-            grad = param.grad if not group["maximize"] else -param.grad
+            grad = _directed_grad(param, group)
             if wd != 0:
                 grad = grad.add(param, alpha=wd)
             clr = lr / (1 + (step - 1) * group["lr_decay"])
@@ -220,6 +220,22 @@ def adagrad(opt: Any, group: dict[str, Any]) -> None:
             state_sum.addcmul_(grad, grad, value=1)
             std = state_sum.sqrt() + group["eps"]
             param.addcdiv_(grad, std, value=-clr)
+
+
+def _directed_grad(param: Tensor, group: dict[str, Any]) -> Tensor:
+    """The gradient the update descends: negated under maximize."""
+    return param.grad if not group["maximize"] else -param.grad
+
+
+def _weight_decay(param: Tensor, grad: Tensor, lr: Any, wd: Any, group: dict[str, Any]) -> Any:
+    """NAdam's and RAdam's weight decay: decoupled (the parameter shrinks in place) or L2 (added
+    to the gradient)."""
+    if wd != 0:
+        if group["decoupled_weight_decay"]:
+            param.mul_(1 - lr * wd)
+        else:
+            grad = grad.add(param, alpha=wd)
+    return grad
 
 
 def _todo(opt: Any, group: dict[str, Any], init: Any) -> list[tuple[Tensor, dict[str, Any]]]:
@@ -239,7 +255,7 @@ def adamax(opt: Any, group: dict[str, Any], init: Any) -> None:
     _no_foreach(group, todo, always=True)
     with enable_grad():
         for param, state in todo:
-            grad = param.grad if not group["maximize"] else -param.grad
+            grad = _directed_grad(param, group)
             exp_avg, exp_inf = state["exp_avg"], state["exp_inf"]
             step_t = state["step"]
             step_t += 1
@@ -265,22 +281,16 @@ def nadam(opt: Any, group: dict[str, Any], init: Any) -> None:
     _no_foreach(group, todo)
     with enable_grad():
         for param, state in todo:
-            grad = param.grad if not group["maximize"] else -param.grad
+            grad = _directed_grad(param, group)
             exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
             mu_product = state["mu_product"]
             step_t = state["step"]
             if param.is_complex():
-                param, grad, exp_avg, exp_avg_sq = (
-                    _real(t) for t in (param, grad, exp_avg, exp_avg_sq)
-                )
+                param, grad, exp_avg, exp_avg_sq = map(_real, (param, grad, exp_avg, exp_avg_sq))
             step_t += 1
             step = float(step_t.item())
             bias_correction2 = 1 - beta2**step
-            if wd != 0:
-                if group["decoupled_weight_decay"]:
-                    param.mul_(1 - lr * wd)
-                else:
-                    grad = grad.add(param, alpha=wd)
+            grad = _weight_decay(param, grad, lr, wd, group)
             mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * psi)))
             mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * psi)))
             mu_product *= mu
@@ -303,20 +313,14 @@ def radam(opt: Any, group: dict[str, Any], init: Any) -> None:
     _no_foreach(group, todo)
     with enable_grad():
         for param, state in todo:
-            grad = param.grad if not group["maximize"] else -param.grad
+            grad = _directed_grad(param, group)
             exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
             step_t = state["step"]
             if param.is_complex():
-                param, grad, exp_avg, exp_avg_sq = (
-                    _real(t) for t in (param, grad, exp_avg, exp_avg_sq)
-                )
+                param, grad, exp_avg, exp_avg_sq = map(_real, (param, grad, exp_avg, exp_avg_sq))
             step_t += 1
             step = float(step_t.item())
-            if wd != 0:
-                if group["decoupled_weight_decay"]:
-                    param.mul_(1 - lr * wd)
-                else:
-                    grad = grad.add(param, alpha=wd)
+            grad = _weight_decay(param, grad, lr, wd, group)
             exp_avg.lerp_(grad, 1 - beta1)
             exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
             bias_correction1 = 1 - beta1**step
@@ -344,7 +348,7 @@ def adadelta(opt: Any, group: dict[str, Any], init: Any) -> None:
         for param, state in todo:
             square_avg, acc_delta = state["square_avg"], state["acc_delta"]
             state["step"] += 1
-            grad = param.grad if not group["maximize"] else -param.grad
+            grad = _directed_grad(param, group)
             if wd != 0:
                 grad = grad.add(param, alpha=wd)
             is_complex = param.is_complex()
@@ -368,7 +372,7 @@ def asgd(opt: Any, group: dict[str, Any], init: Any) -> None:
     _no_foreach(group, todo)
     with enable_grad():
         for param, state in todo:
-            grad = param.grad if not group["maximize"] else -param.grad
+            grad = _directed_grad(param, group)
             mu, ax, eta, step_t = state["mu"], state["ax"], state["eta"], state["step"]
             if param.is_complex():
                 grad, param, ax = _real(grad), _real(param), _real(ax)
@@ -395,7 +399,7 @@ def rprop(opt: Any, group: dict[str, Any], init: Any) -> None:
     _no_foreach(group, todo)
     with enable_grad():
         for param, state in todo:
-            grad = param.grad if not group["maximize"] else -param.grad
+            grad = _directed_grad(param, group)
             prev, step_size = state["prev"], state["step_size"]
             state["step"] += 1
             if param.is_complex():
