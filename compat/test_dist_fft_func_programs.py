@@ -1783,6 +1783,63 @@ def prog_dff_gammainc_grad_of_x_only(T: Any) -> Any:
     return T.autograd.grad(y.sum(), x, retain_graph=True), raises(lambda: y.sum().backward())
 
 
+@program()
+def prog_dff_distribution_constructor_errors(T: Any) -> Any:
+    D = T.distributions
+    t = T.tensor
+    cases = {
+        "uniform_eq": lambda: D.Uniform(t(1.0), t(1.0)),
+        "cat_2d_neg": lambda: D.Categorical(t([[0.5, -0.5]])),
+        "binom_bad_count": lambda: D.Binomial(t(2.5), t(0.5)),
+        "geom_p0": lambda: D.Geometric(t(0.0)),
+        "geom_p1_entropy": lambda: D.Geometric(t(1.0)).entropy(),
+        "mvn_nonsym": lambda: D.MultivariateNormal(T.zeros(2), t([[1.0, 0.5], [0.0, 1.0]])),
+        "mvn_shape": lambda: D.MultivariateNormal(T.zeros(3), T.eye(2)),
+        "lowrank_shape": lambda: D.LowRankMultivariateNormal(T.zeros(2), T.ones(3, 1), T.ones(2)),
+        "lowrank_1d": lambda: D.LowRankMultivariateNormal(T.zeros(2), T.ones(2), T.ones(2)),
+        "studentT_df0": lambda: D.StudentT(t(0.0)),
+        "vonmises_neg": lambda: D.VonMises(t(0.0), t(-1.0)),
+        "multinom_wrong_count": lambda: D.Multinomial(2, t([0.5, 0.5])).log_prob(t([1.0, 0.0])),
+        "cat_lp_float": lambda: D.Categorical(t([0.5, 0.5])).log_prob(t(0.5)),
+        "binom_lp_neg": lambda: D.Binomial(3, t(0.5)).log_prob(t(-1.0)),
+        "td_bad_transform": lambda: D.TransformedDistribution(D.Normal(0.0, 1.0), [1]),
+        "relaxed_temp_neg": lambda: D.RelaxedBernoulli(t(-1.0), t(0.5)),
+        "cb_probs_bad": lambda: D.ContinuousBernoulli(t(1.5)),
+        "wishart_df_small": lambda: D.Wishart(t(0.5), T.eye(2)),
+        "sample_shape_bad": lambda: D.Normal(0.0, 1.0).sample("a"),
+        "gpd_bad": lambda: D.GeneralizedPareto(t(0.0), t(-1.0), t(0.1)),
+        "nb_count_neg": lambda: D.NegativeBinomial(t(-1.0), t(0.5)),
+    }
+    return {k: raises(f) for k, f in cases.items()}
+
+
+@program()
+def prog_dff_func_api_errors(T: Any) -> Any:
+    F = T.func
+    x = T.ones(3)
+    y = T.ones(2)
+    cases = {
+        "vjp_nontensor_out": lambda: F.vjp(lambda a: 3.0, x),
+        "vjp_aux_bad": lambda: F.vjp(lambda a: a, x, has_aux=True),
+        "vjp_ct_structure": lambda: F.vjp(lambda a: (a, a), x)[1](x),
+        "vjp_ct_dtype": lambda: F.vjp(lambda a: a, x)[1](x.double()),
+        "vjp_nontensor_primal": lambda: F.vjp(lambda a: a, 3.0),
+        "jvp_tangent_not_tuple": lambda: F.jvp(lambda a: a, (x,), x),
+        "jvp_nontensor_primal": lambda: F.jvp(lambda a: a, (3.0,), (1.0,)),
+        "jacrev_nontensor_out": lambda: F.jacrev(lambda a: 3.0)(x),
+        "jacrev_argnums_dup": lambda: F.jacrev(lambda a, b: a, argnums=(0, 0))(x, y),
+        "jacrev_int_input": lambda: F.jacrev(lambda a: a * 2)(T.arange(3)),
+        "grad_int_input": lambda: F.grad(lambda a: a.sum())(T.arange(3)),
+        "hessian_nonscalar": lambda: F.hessian(lambda a: a)(x),
+        "vmap_in_dims_list": lambda: F.vmap(lambda a: a, in_dims=[0])(x),
+        "vmap_out_dims_range": lambda: F.vmap(lambda a: a, out_dims=3)(T.ones(2, 3)),
+        "vmap_dict_in_dims_bad": lambda: F.vmap(lambda d: d["a"], in_dims=({"b": 0},))({"a": x}),
+        "call_args_list": lambda: F.functional_call(T.nn.Linear(3, 1), {}, [T.ones(3)]),
+    }
+    _warm_jvp(T)
+    return {k: raises(f) for k, f in cases.items()}
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)
