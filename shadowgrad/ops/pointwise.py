@@ -634,6 +634,19 @@ def cast_error_first(out: Tensor | None, *operands: Any) -> None:
             ) from None
 
 
+def tensor_binary(name: str, op: Any, input: Tensor, other: Any, out: Tensor | None) -> Any:
+    """A binary op whose other operand torch's parser takes as a Tensor only (hypot, logaddexp,
+    nextafter, igamma, ...): that check, the op, and on its dtype refusal with out= given, the
+    out dtype's error first. The caller hands the result to _out itself (its warnings count
+    frames)."""
+    _need_tensor(name, other)
+    try:
+        return op(input, other)
+    except NotImplementedError:
+        cast_error_first(out, input, other)
+        raise
+
+
 def keep_dtype_out(input: Tensor, out: Tensor, name: str) -> None:
     """torch's error for an out= tensor of another dtype than a dtype-keeping kernel's (abs,
     round): after the autograd check, where a cast would be allowed."""
@@ -2082,35 +2095,17 @@ def atan2(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
 
 def hypot(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.hypot`."""
-    _need_tensor("hypot", other)
-    try:
-        r = _hypot(input, other)
-    except NotImplementedError:
-        cast_error_first(out, input, other)
-        raise
-    return _out(r, out, "hypot")
+    return _out(tensor_binary("hypot", _hypot, input, other, out), out, "hypot")
 
 
 def logaddexp(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.logaddexp`."""
-    _need_tensor("logaddexp", other)
-    try:
-        r = _logaddexp(input, other)
-    except NotImplementedError:
-        cast_error_first(out, input, other)
-        raise
-    return _out(r, out, "logaddexp")
+    return _out(tensor_binary("logaddexp", _logaddexp, input, other, out), out, "logaddexp")
 
 
 def logaddexp2(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.logaddexp2`."""
-    _need_tensor("logaddexp2", other)
-    try:
-        r = _logaddexp2(input, other)
-    except NotImplementedError:
-        cast_error_first(out, input, other)
-        raise
-    return _out(r, out, "logaddexp2")
+    return _out(tensor_binary("logaddexp2", _logaddexp2, input, other, out), out, "logaddexp2")
 
 
 def _no_complex_binary(name: str, input: Tensor, other: Tensor) -> None:

@@ -32,11 +32,11 @@ from .pointwise import (
     _unary_out,
     _where,
     add_scalar,
-    cast_error_first,
     defop,
     masked_fill,
     select,
     sub_scalar,
+    tensor_binary,
 )
 
 # --- float64 kernels ------------------------------------------------------------------------
@@ -720,13 +720,7 @@ igammac_op = defop(
 def _igamma_fn(op: Any, name: str) -> Any:
     def fn(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
         _need_tensor(name, input, "input", 1)
-        _need_tensor(name, other)
-        try:
-            r = op(input, other)
-        except NotImplementedError:
-            cast_error_first(out, input, other)
-            raise
-        return _out(r, out, name)
+        return _out(tensor_binary(name, op, input, other, out), out, name)
 
     fn.__name__ = name
     fn.__doc__ = f"Mirrors `torch.{name}` (the regularized incomplete gamma function)."

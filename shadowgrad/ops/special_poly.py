@@ -21,9 +21,9 @@ from .pointwise import (
     _not_for,
     _out,
     _unary_out,
-    cast_error_first,
     defop,
     exp2,
+    tensor_binary,
 )
 from .pointwise import pow as _pow
 from .reduction import _norm_backward, _vector_norm_fwd, _vector_norm_t
@@ -420,13 +420,7 @@ def _int_kernel(name: str, ufunc: Any) -> Any:
     op = defop(name, f"{name.capitalize()}NotRecorded", forward, nondiff=("self", "other"))
 
     def fn(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
-        _need_tensor(name, other)
-        try:
-            r = op(input, other)
-        except NotImplementedError:
-            cast_error_first(out, input, other)
-            raise
-        return _out(r, out, name)
+        return _out(tensor_binary(name, op, input, other, out), out, name)
 
     fn.__name__ = name
     fn.__doc__ = f"Mirrors `torch.{name}`."
@@ -459,13 +453,7 @@ _nextafter = defop(
 
 def nextafter(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.nextafter`."""
-    _need_tensor("nextafter", other)
-    try:
-        r = _nextafter(input, other)
-    except NotImplementedError:
-        cast_error_first(out, input, other)
-        raise
-    return _out(r, out, "nextafter")
+    return _out(tensor_binary("nextafter", _nextafter, input, other, out), out, "nextafter")
 
 
 # --- dist, inner, vdot, addr ----------------------------------------------------------------
