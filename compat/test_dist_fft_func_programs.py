@@ -1840,6 +1840,24 @@ def prog_dff_func_api_errors(T: Any) -> Any:
     return {k: raises(f) for k, f in cases.items()}
 
 
+@program()
+def prog_dff_transform_shapes_and_broadcast_errors(T: Any) -> Any:
+    D = T.distributions
+    tr = D.transforms
+    aff = tr.AffineTransform(1.0, T.tensor([2.0, -1.0]), event_dim=1)
+    pw = tr.PowerTransform(T.tensor([2.0, 3.0]))
+    return (
+        aff.forward_shape((5, 2)),
+        pw.inverse_shape((4, 2)),
+        tr.StickBreakingTransform().inverse_shape((3, 4)),
+        tr.ReshapeTransform((4,), (2, 2)).forward_shape((3, 4)),
+        raises(lambda: aff.forward_shape((3, 4))),
+        raises(lambda: pw.inverse_shape((3,))),
+        raises(lambda: D.MultivariateNormal(T.zeros(3, 2), T.eye(2).expand(2, 2, 2))),
+        raises(lambda: tr.ReshapeTransform((4,), (2, 2)).forward_shape((3, 5))),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

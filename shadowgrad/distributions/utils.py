@@ -191,7 +191,7 @@ def _enumerate_values(values: Any, batch_shape: Any, expand: bool, tail: tuple =
 
 def _broadcast_shapes(*shapes: Any) -> Any:
     """The broadcast of several shapes (torch.broadcast_shapes)."""
-    return torch.Size(np.broadcast_shapes(*(tuple(s) for s in shapes)))
+    return torch.Size(torch.broadcast_shapes(*shapes))  # torch's error for a mismatch
 
 
 def _standard_gamma(concentration: Any) -> Any:
