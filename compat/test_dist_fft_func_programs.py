@@ -1858,6 +1858,27 @@ def prog_dff_transform_shapes_and_broadcast_errors(T: Any) -> Any:
     )
 
 
+@program()
+def prog_dff_func_vmap_pytree_out_dims(T: Any) -> Any:
+    func = T.func
+    x = T.arange(6.0).reshape(2, 3)
+    y = T.arange(4.0).reshape(2, 2)
+
+    def f(a: Any) -> Any:
+        return {"u": a, "v": (a, a.sum())}
+
+    return (
+        func.vmap(f, out_dims={"u": 1, "v": (0, 0)})(x),
+        func.vmap(f, out_dims={"u": 1, "v": 0})(x),
+        raises(lambda: func.vmap(f, out_dims={"u": 1})(x)),
+        raises(lambda: func.vmap(f, out_dims={"u": "a", "v": 0})(x)),
+        func.vmap(lambda t: t[0] + t[1].sum(), in_dims=((0, None),))((x, y)),
+        func.vmap(lambda a: [a, a * 2], out_dims=[1, 0])(x),
+        func.vmap(func.vmap(lambda a: a * 2, out_dims=0), out_dims=1)(x),
+        raises(lambda: func.vmap(lambda t: t[0], in_dims=((0, 0),))((x, T.ones(3)))),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

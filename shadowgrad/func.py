@@ -877,14 +877,14 @@ def _vmap_call(
         _tensor_mod.VMAP_SLICES = prev_slices
     flat = [_flatten(r) for r in results]
     out_leaves, out_spec = flat[0]
-    if isinstance(out_dims, (tuple, list)):
+    if isinstance(out_dims, (tuple, list, dict)):
         if not _is_prefix(out_dims, results[0]):
             raise ValueError(
                 f"vmap({name}, ..., out_dims={out_dims})(<inputs>): out_dims is not compatible "
                 f"with the structure of `outputs`. out_dims has structure {_treespec(out_dims)} "
                 f"but outputs has structure {_treespec(results[0])}."
             )
-        odims = _broadcast_dims(out_dims, results[0])
+        odims = _broadcast_dims((out_dims,), (results[0],))  # (a dict's keys matched too)
     else:
         odims = [out_dims] * len(out_leaves)
     stacked = []
