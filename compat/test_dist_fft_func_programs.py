@@ -1879,6 +1879,86 @@ def prog_dff_func_vmap_pytree_out_dims(T: Any) -> Any:
     )
 
 
+@program()
+def prog_dff_moments_modes_and_edges(T: Any) -> Any:
+    D = T.distributions
+    t = T.tensor
+    T.manual_seed(3)
+    cases = {
+        "sample_list": lambda: D.Normal(0.0, 1.0).sample([2, 3]).shape,
+        "sample_Size": lambda: D.Normal(T.zeros(2), 1.0).sample(T.Size([4])).shape,
+        "rsample_expanded": lambda: D.Normal(t([0.0, 1.0]), t([1.0, 2.0])).expand((3, 2)).rsample(),
+        "lp_broadcast": lambda: D.Normal(T.zeros(2), 1.0).log_prob(T.zeros(5, 1)),
+        "ind_cat_entropy": lambda: D.Independent(D.Categorical(T.ones(2, 3)), 1).entropy(),
+        "td_exp_cdf": lambda: D.TransformedDistribution(
+            D.Normal(0.0, 1.0), [D.transforms.ExpTransform()]
+        ).cdf(t([0.5, 2.0])),
+        "td_neg_aff_cdf": lambda: D.TransformedDistribution(
+            D.Normal(0.0, 1.0), [D.transforms.AffineTransform(0.0, -1.0)]
+        ).cdf(t([0.5, 2.0])),
+        "enum_expanded": lambda: D.Categorical(T.ones(3)).expand((2,)).enumerate_support(),
+        "cat_unnorm_zero": lambda: D.Categorical(t([0.0, 2.0, 6.0])).sample((5,)),
+        "binom_zero_count": lambda: D.Binomial(0, t(0.3)).log_prob(t(0.0)),
+        "binom_sample_zero": lambda: D.Binomial(t([0.0, 3.0]), t([0.5, 0.5])).sample(),
+        "pois_lp_zero_rate": lambda: D.Poisson(t([0.0, 0.0])).log_prob(t([0.0, 1.0])),
+        "geom_mean_var": lambda: (
+            D.Geometric(t([0.25])).mean,
+            D.Geometric(t([0.25])).variance,
+            D.Geometric(t([0.25])).mode,
+        ),
+        "nb_mode": lambda: D.NegativeBinomial(t([3.0, 0.5]), t([0.4, 0.4])).mode,
+        "binom_mode": lambda: D.Binomial(t([3.0, 4.0]), t([0.5, 0.25])).mode,
+        "pois_mode": lambda: D.Poisson(t([2.5, 3.0])).mode,
+        "beta_mode": lambda: D.Beta(t([0.5, 2.0, 1.0]), t([0.5, 3.0, 1.0])).mode,
+        "gamma_mode": lambda: D.Gamma(t([0.5, 2.0]), t([1.0, 2.0])).mode,
+        "dir_mode": lambda: D.Dirichlet(t([[0.5, 0.5], [2.0, 3.0]])).mode,
+        "mvn_entropy_batch": lambda: D.MultivariateNormal(T.zeros(3, 2), T.eye(2)).entropy(),
+        "lowrank_var": lambda: (
+            D.LowRankMultivariateNormal(T.zeros(2), T.ones(2, 1), T.ones(2)).variance
+        ),
+        "weibull_mode": lambda: D.Weibull(t([1.0, 2.0]), t([0.5, 3.0])).mode,
+        "studentT_mean_var": lambda: (
+            D.StudentT(t([0.5, 1.5, 3.0])).mean,
+            D.StudentT(t([0.5, 1.5, 3.0])).variance,
+        ),
+        "halfcauchy_lp_neg": lambda: D.HalfCauchy(1.0, validate_args=False).log_prob(
+            t([-1.0, 1.0])
+        ),
+        "halfnormal_lp_neg": lambda: D.HalfNormal(1.0, validate_args=False).log_prob(
+            t([-1.0, 1.0])
+        ),
+        "uniform_lp_out": lambda: D.Uniform(0.0, 1.0, validate_args=False).log_prob(
+            t([-1.0, 0.5, 1.0])
+        ),
+        "uniform_cdf_out": lambda: D.Uniform(0.0, 1.0, validate_args=False).cdf(
+            t([-1.0, 0.5, 2.0])
+        ),
+        "exp_cdf_neg": lambda: D.Exponential(1.0, validate_args=False).cdf(t([-1.0, 0.5])),
+        "lap_icdf_edges": lambda: D.Laplace(0.0, 1.0).icdf(t([0.0, 1.0])),
+        "cauchy_icdf_edges": lambda: D.Cauchy(0.0, 1.0).icdf(t([0.0, 1.0])),
+        "normal_icdf_edges": lambda: D.Normal(0.0, 1.0).icdf(t([0.0, 1.0])),
+        "cb_mean_half": lambda: D.ContinuousBernoulli(t([0.5, 0.499, 0.2])).mean,
+        "cb_var_half": lambda: D.ContinuousBernoulli(t([0.5, 0.499, 0.2])).variance,
+        "cb_entropy": lambda: D.ContinuousBernoulli(t([0.5, 0.499, 0.2])).entropy(),
+        "cb_cdf": lambda: D.ContinuousBernoulli(t([0.5, 0.2])).cdf(t([0.3, 0.3])),
+        "cb_icdf": lambda: D.ContinuousBernoulli(t([0.5, 0.2])).icdf(t([0.3, 0.3])),
+        "cb_sample": lambda: D.ContinuousBernoulli(t([0.5, 0.2])).rsample((2,)),
+        "vm_entropy": lambda: D.VonMises(t(0.0), t(2.0)).entropy(),
+        "kum_mean_var": lambda: (
+            D.Kumaraswamy(t(2.0), t(3.0)).mean,
+            D.Kumaraswamy(t(2.0), t(3.0)).variance,
+            D.Kumaraswamy(t(2.0), t(3.0)).entropy(),
+        ),
+        "gpd_stats": lambda: (
+            D.GeneralizedPareto(t(0.0), t(1.0), t([0.2, 0.6, -0.3])).mean,
+            D.GeneralizedPareto(t(0.0), t(1.0), t([0.2, 0.6, -0.3])).variance,
+            D.GeneralizedPareto(t(0.0), t(1.0), t([0.2, 0.6, -0.3])).entropy(),
+            D.GeneralizedPareto(t(0.0), t(1.0), t([0.2, -0.3])).icdf(t([0.5, 0.5])),
+        ),
+    }
+    return {k: raises(f) for k, f in cases.items()}
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)
