@@ -514,6 +514,11 @@ def _check_put_dtype(
 def _check_byte_mask_fill(index: tuple[Any, ...]) -> None:
     """index_put_ of one value by a lone mask is torch's masked_fill_, which refuses a uint8
     mask (before the deprecated uint8 index would be read as a bool one)."""
+    for i in index:
+        if isinstance(i, Tensor):
+            break
+    else:  # basic indexing (the common case): no mask to check
+        return
     tensors = [i for i in index if not (i is None or i is Ellipsis or isinstance(i, slice))]
     tensors = [i for i in tensors if not (_is_int(i) or isinstance(i, (bool, np.bool_)))]
     if len(tensors) == 1 and isinstance(tensors[0], Tensor) and tensors[0].dtype is D.uint8:
