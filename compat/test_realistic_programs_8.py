@@ -1,0 +1,1106 @@
+"""Realistic programs, eighth set: ordinary training scripts end to end, as users write them.
+A CNN with BatchNorm/Dropout switching train/eval, recurrent classifiers over packed sequences,
+a tiny causal transformer language model, autoencoders and a VAE, a GAN step, Dataset/DataLoader
+regressions with schedulers, gradient accumulation and clipping, frozen layers, forward hooks,
+checkpoint save/load and resume, weight tying, custom modules with buffers and parameter
+containers, custom autograd Functions, no_grad evaluation loops and early stopping. Each
+program returns its per-step losses, final parameters and gradients and state dicts; it
+registers into test_realistic_programs_3's set and runs through its harness on torch and on
+shadowgrad.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+
+from . import test_realistic_programs_3 as _h
+from .engines import raises
+from .test_realistic_programs_2 import _data, _seeded
+
+pytest.importorskip("torch")
+
+_SET = _h.Subset()  # this file's programs: registered into set 3, run by its harness
+program = _SET.program
+
+
+def _t(T: Any, *shape: int, seed: int = 0) -> Any:
+    return T.tensor(_data(*shape, seed=seed))
+
+
+def _sd(m: Any) -> dict[str, Any]:
+    return {k: v.clone() for k, v in m.state_dict().items()}
+
+
+# --- CNNs ---------------------------------------------------------------------------------
+
+
+@program()
+def prog_rp8_cnn_bn_dropout_train_eval(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(0)
+
+    class Net(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.conv1 = nn.Conv2d(1, 4, 3, padding=1)
+            self.bn1 = nn.BatchNorm2d(4)
+            self.pool = nn.MaxPool2d(2)
+            self.drop = nn.Dropout(0.25)
+            self.fc = nn.Linear(4 * 4 * 4, 3)
+
+        def forward(self, x: Any) -> Any:
+            x = self.pool(T.relu(self.bn1(self.conv1(x))))
+            x = self.drop(T.flatten(x, 1))
+            return self.fc(x)
+
+    net = _seeded(T, Net(), 1)
+    opt = T.optim.SGD(net.parameters(), lr=0.1, momentum=0.9)
+    x = _t(T, 6, 1, 8, 8, seed=2)
+    y = T.tensor([0, 1, 2, 0, 1, 2])
+    losses = []
+    net.train()
+    for _ in range(3):
+        opt.zero_grad()
+        loss = nn.functional.cross_entropy(net(x), y)
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    net.eval()
+    with T.no_grad():
+        out = net(x)
+        acc = (out.argmax(1) == y).float().mean()
+    return losses, out, acc, _sd(net), net.bn1.num_batches_tracked, net.conv1.weight.grad
+
+
+@program()
+def prog_rp8_cnn_batchnorm1d_momentum_none_and_eval(T: Any) -> Any:
+    nn = T.nn
+    model = _seeded(
+        T,
+        nn.Sequential(
+            nn.Linear(4, 6, bias=False),
+            nn.BatchNorm1d(6, momentum=None),
+            nn.ReLU(),
+            nn.Linear(6, 1),
+        ),
+        3,
+    )
+    opt = T.optim.Adam(model.parameters(), lr=0.01)
+    x = _t(T, 8, 4, seed=4)
+    y = _t(T, 8, 1, seed=5)
+    losses = []
+    for _ in range(4):
+        opt.zero_grad()
+        loss = nn.functional.mse_loss(model(x), y)
+        loss.backward()
+        opt.step()
+        losses.append(loss)
+    model.eval()
+    with T.no_grad():
+        ev = model(x[:3])
+    return losses, ev, _sd(model), opt.state_dict()
+
+
+@program()
+def prog_rp8_cnn_batchnorm_single_sample_error(T: Any) -> Any:
+    nn = T.nn
+    bn = nn.BatchNorm1d(3)
+    x = _t(T, 1, 3)
+    err = raises(lambda: bn(x))
+    bn.eval()
+    ok = bn(x)
+    return err, ok, bn.running_mean, bn.num_batches_tracked
+
+
+@program()
+def prog_rp8_cnn_depthwise_groups_and_adaptive_pool(T: Any) -> Any:
+    nn = T.nn
+    model = _seeded(
+        T,
+        nn.Sequential(
+            nn.Conv2d(2, 4, 3, padding=1, groups=2),
+            nn.GroupNorm(2, 4),
+            nn.GELU(),
+            nn.Conv2d(4, 4, 1),
+            nn.AdaptiveAvgPool2d(1),
+            nn.Flatten(),
+            nn.Linear(4, 2),
+        ),
+        6,
+    )
+    opt = T.optim.AdamW(model.parameters(), lr=0.01, weight_decay=0.1)
+    x = _t(T, 3, 2, 5, 5, seed=7)
+    y = T.tensor([1, 0, 1])
+    losses = []
+    for _ in range(3):
+        opt.zero_grad(set_to_none=True)
+        loss = nn.CrossEntropyLoss()(model(x), y)
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    return losses, [p.grad for p in model.parameters()], _sd(model)
+
+
+@program()
+def prog_rp8_cnn_channels_last_input(T: Any) -> Any:
+    nn = T.nn
+    conv = _seeded(T, nn.Conv2d(3, 2, 3), 8)
+    x = _t(T, 2, 3, 5, 5, seed=9).to(memory_format=T.channels_last).requires_grad_()
+    y = conv(x)
+    y.pow(2).mean().backward()
+    return (
+        y,
+        x.grad,
+        conv.weight.grad,
+        x.is_contiguous(),
+        x.is_contiguous(memory_format=T.channels_last),
+    )
+
+
+# --- recurrent ------------------------------------------------------------------------------
+
+
+@program()
+def prog_rp8_lstm_packed_classifier(T: Any) -> Any:
+    nn = T.nn
+    rnn = nn.utils.rnn
+
+    class Clf(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.emb = nn.Embedding(10, 4, padding_idx=0)
+            self.lstm = nn.LSTM(4, 5, batch_first=True)
+            self.head = nn.Linear(5, 2)
+
+        def forward(self, tokens: Any, lengths: Any) -> Any:
+            e = self.emb(tokens)
+            packed = rnn.pack_padded_sequence(e, lengths, batch_first=True, enforce_sorted=False)
+            _, (h, _) = self.lstm(packed)
+            return self.head(h[-1])
+
+    m = _seeded(T, Clf(), 10)
+    tokens = T.tensor([[1, 2, 3, 0], [4, 5, 0, 0], [6, 7, 8, 9]])
+    lengths = T.tensor([3, 2, 4])
+    y = T.tensor([0, 1, 1])
+    opt = T.optim.RMSprop(m.parameters(), lr=0.01)
+    losses = []
+    for _ in range(3):
+        opt.zero_grad()
+        loss = nn.functional.cross_entropy(m(tokens, lengths), y)
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    return losses, m.emb.weight.grad, m.lstm.weight_hh_l0.grad, _sd(m)
+
+
+@program()
+def prog_rp8_gru_bidirectional_pad_packed_output(T: Any) -> Any:
+    nn = T.nn
+    rnn = nn.utils.rnn
+    gru = _seeded(T, nn.GRU(3, 4, num_layers=2, bidirectional=True), 11)
+    seqs = [_t(T, 4, 3, seed=12), _t(T, 2, 3, seed=13), _t(T, 3, 3, seed=14)]
+    padded = rnn.pad_sequence(seqs)
+    packed = rnn.pack_padded_sequence(padded, T.tensor([4, 2, 3]), enforce_sorted=False)
+    out, h = gru(packed)
+    unpacked, lens = rnn.pad_packed_sequence(out, total_length=5)
+    loss = unpacked.sum() + h.pow(2).sum()
+    loss.backward()
+    return (
+        unpacked,
+        lens,
+        h,
+        packed.batch_sizes,
+        packed.sorted_indices,
+        packed.unsorted_indices,
+        gru.weight_ih_l1_reverse.grad,
+        gru.bias_hh_l0.grad,
+    )
+
+
+@program()
+def prog_rp8_pack_sorted_error_and_sequence(T: Any) -> Any:
+    rnn = T.nn.utils.rnn
+    x = _t(T, 3, 4, 2, seed=15)
+    err = raises(lambda: rnn.pack_padded_sequence(x, T.tensor([2, 3, 1]), batch_first=True))
+    err0 = raises(
+        lambda: rnn.pack_padded_sequence(
+            x, T.tensor([3, 0, 1]), batch_first=True, enforce_sorted=False
+        )
+    )
+    p = rnn.pack_sequence([_t(T, 3, 2, seed=1), _t(T, 2, 2, seed=2)])
+    return err, err0, p.data, p.batch_sizes, rnn.unpack_sequence(p)
+
+
+@program()
+def prog_rp8_lstm_cell_manual_unroll_tbptt(T: Any) -> Any:
+    nn = T.nn
+    cell = _seeded(T, nn.LSTMCell(2, 3), 16)
+    head = _seeded(T, nn.Linear(3, 1), 17)
+    opt = T.optim.SGD([*cell.parameters(), *head.parameters()], lr=0.05)
+    xs = _t(T, 6, 4, 2, seed=18)
+    ys = _t(T, 6, 4, 1, seed=19)
+    h = T.zeros(4, 3)
+    c = T.zeros(4, 3)
+    losses = []
+    for chunk in range(2):
+        h, c = h.detach(), c.detach()
+        opt.zero_grad()
+        loss = 0
+        for t in range(3):
+            h, c = cell(xs[chunk * 3 + t], (h, c))
+            loss = loss + nn.functional.l1_loss(head(h), ys[chunk * 3 + t])
+        loss.backward()
+        opt.step()
+        losses.append(loss)
+    return losses, h, c, cell.weight_ih.grad, _sd(cell)
+
+
+@program()
+def prog_rp8_rnn_tanh_relu_batch_first_h0(T: Any) -> Any:
+    nn = T.nn
+    r1 = _seeded(T, nn.RNN(2, 3, batch_first=True), 20)
+    r2 = _seeded(T, nn.RNN(3, 3, nonlinearity="relu", batch_first=True), 21)
+    x = _t(T, 2, 4, 2, seed=22).requires_grad_()
+    h0 = _t(T, 1, 2, 3, seed=23).requires_grad_()
+    o1, hn1 = r1(x, h0)
+    o2, hn2 = r2(o1)
+    (o2.sum() + hn1.sum()).backward()
+    return o2, hn2, x.grad, h0.grad, raises(lambda: r1(x, T.zeros(2, 3)))
+
+
+# --- transformer ----------------------------------------------------------------------------
+
+
+@program()
+def prog_rp8_tiny_causal_transformer_lm(T: Any) -> Any:
+    nn = T.nn
+
+    class LM(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.emb = nn.Embedding(7, 8)
+            self.pos = nn.Parameter(T.zeros(1, 5, 8))
+            layer = nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, batch_first=True)
+            self.enc = nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+            self.out = nn.Linear(8, 7)
+
+        def forward(self, idx: Any) -> Any:
+            n = idx.shape[1]
+            mask = nn.Transformer.generate_square_subsequent_mask(n)
+            h = self.emb(idx) + self.pos[:, :n]
+            return self.out(self.enc(h, mask=mask, is_causal=True))
+
+    m = _seeded(T, LM(), 24)
+    idx = T.tensor([[1, 2, 3, 4, 5], [6, 5, 4, 3, 2]])
+    opt = T.optim.Adam(m.parameters(), lr=0.01)
+    losses = []
+    for _ in range(2):
+        opt.zero_grad()
+        logits = m(idx[:, :-1])
+        loss = nn.functional.cross_entropy(logits.reshape(-1, 7), idx[:, 1:].reshape(-1))
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    m.eval()
+    with T.no_grad():
+        nxt = m(idx[:, :3])[:, -1].argmax(-1)
+    return losses, nxt, m.pos.grad, nn.Transformer.generate_square_subsequent_mask(3)
+
+
+@program()
+def prog_rp8_mha_key_padding_mask_and_weights(T: Any) -> Any:
+    nn = T.nn
+    mha = _seeded(T, nn.MultiheadAttention(4, 2, batch_first=True), 25)
+    q = _t(T, 2, 3, 4, seed=26).requires_grad_()
+    kpm = T.tensor([[False, False, True], [False, False, False]])
+    out, w = mha(q, q, q, key_padding_mask=kpm)
+    out2, w2 = mha(q, q, q, need_weights=True, average_attn_weights=False)
+    (out.sum() + out2.pow(2).sum()).backward()
+    return out, w, w2.shape, q.grad, mha.in_proj_weight.grad
+
+
+@program()
+def prog_rp8_sdpa_causal_and_mask(T: Any) -> Any:
+    F = T.nn.functional
+    q = _t(T, 1, 2, 3, 4, seed=27).requires_grad_()
+    k = _t(T, 1, 2, 3, 4, seed=28).requires_grad_()
+    v = _t(T, 1, 2, 3, 4, seed=29).requires_grad_()
+    a = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+    mask = T.tensor([[True, False, True], [True, True, False], [False, True, True]])
+    b = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, scale=0.3)
+    (a.sum() + b.sum()).backward()
+    return a, b, q.grad, k.grad, v.grad
+
+
+# --- autoencoders / VAE / GAN ---------------------------------------------------------------
+
+
+@program()
+def prog_rp8_autoencoder_tied_decoder(T: Any) -> Any:
+    nn = T.nn
+    F = nn.functional
+
+    class AE(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.enc = nn.Linear(6, 3)
+            self.dec_bias = nn.Parameter(T.zeros(6))
+
+        def forward(self, x: Any) -> Any:
+            z = T.sigmoid(self.enc(x))
+            return F.linear(z, self.enc.weight.t(), self.dec_bias)
+
+    m = _seeded(T, AE(), 30)
+    x = _t(T, 5, 6, seed=31)
+    opt = T.optim.Adagrad(m.parameters(), lr=0.1)
+    losses = []
+    for _ in range(3):
+        opt.zero_grad()
+        loss = F.mse_loss(m(x), x, reduction="sum")
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    return losses, m.enc.weight.grad, m.dec_bias.grad, _sd(m), opt.state_dict()["state"]
+
+
+@program()
+def prog_rp8_vae_reparameterization(T: Any) -> Any:
+    nn = T.nn
+    F = nn.functional
+    T.manual_seed(3)
+
+    class VAE(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.fc1 = nn.Linear(6, 4)
+            self.mu = nn.Linear(4, 2)
+            self.logvar = nn.Linear(4, 2)
+            self.fc2 = nn.Linear(2, 6)
+
+        def forward(self, x: Any) -> Any:
+            h = F.relu(self.fc1(x))
+            mu, logvar = self.mu(h), self.logvar(h)
+            std = T.exp(0.5 * logvar)
+            z = mu + T.randn_like(std) * std
+            return T.sigmoid(self.fc2(z)), mu, logvar
+
+    m = _seeded(T, VAE(), 32)
+    x = T.sigmoid(_t(T, 4, 6, seed=33))
+    opt = T.optim.Adam(m.parameters(), lr=1e-2)
+    losses = []
+    for _ in range(3):
+        opt.zero_grad()
+        rec, mu, logvar = m(x)
+        bce = F.binary_cross_entropy(rec, x, reduction="sum")
+        kld = -0.5 * T.sum(1 + logvar - mu.pow(2) - logvar.exp())
+        loss = bce + kld
+        loss.backward()
+        opt.step()
+        losses.append((bce.item(), kld.item()))
+    return losses, m.logvar.weight.grad, rec.grad_fn, loss.grad_fn
+
+
+@program()
+def prog_rp8_vae_distributions_rsample_kl(T: Any) -> Any:
+    D = T.distributions
+    T.manual_seed(4)
+    mu = _t(T, 3, 2, seed=34).requires_grad_()
+    log_std = _t(T, 3, 2, seed=35).mul(0.1).requires_grad_()
+    q = D.Normal(mu, log_std.exp())
+    p = D.Normal(T.zeros(3, 2), T.ones(3, 2))
+    z = q.rsample()
+    kl = D.kl_divergence(q, p).sum()
+    lp = q.log_prob(z).sum() - p.log_prob(z).sum()
+    (kl + lp).backward()
+    return z, kl, lp, mu.grad, log_std.grad
+
+
+@program()
+def prog_rp8_gan_step_two_optimizers(T: Any) -> Any:
+    nn = T.nn
+    F = nn.functional
+    T.manual_seed(5)
+    G = _seeded(
+        T, nn.Sequential(nn.Linear(2, 4), nn.LeakyReLU(0.2), nn.Linear(4, 3), nn.Tanh()), 36
+    )
+    Dn = _seeded(T, nn.Sequential(nn.Linear(3, 4), nn.LeakyReLU(0.2), nn.Linear(4, 1)), 37)
+    optG = T.optim.Adam(G.parameters(), lr=2e-3, betas=(0.5, 0.999))
+    optD = T.optim.Adam(Dn.parameters(), lr=2e-3, betas=(0.5, 0.999))
+    real = _t(T, 4, 3, seed=38)
+    ones, zeros = T.ones(4, 1), T.zeros(4, 1)
+    hist = []
+    for _ in range(2):
+        z = T.randn(4, 2)
+        fake = G(z)
+        optD.zero_grad()
+        d_loss = F.binary_cross_entropy_with_logits(
+            Dn(real), ones
+        ) + F.binary_cross_entropy_with_logits(Dn(fake.detach()), zeros)
+        d_loss.backward()
+        optD.step()
+        gd_before = G[0].weight.grad
+        optG.zero_grad()
+        g_loss = F.binary_cross_entropy_with_logits(Dn(fake), ones)
+        g_loss.backward()
+        optG.step()
+        hist.append((d_loss.item(), g_loss.item(), gd_before))
+    return hist, _sd(G), _sd(Dn), Dn[0].weight.grad
+
+
+@program()
+def prog_rp8_gan_gradient_penalty_double_backward(T: Any) -> Any:
+    nn = T.nn
+    Dn = _seeded(T, nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 1)), 39)
+    real = _t(T, 4, 3, seed=40)
+    fake = _t(T, 4, 3, seed=41)
+    alpha = T.tensor(_data(4, 1, seed=42)).abs().clamp(max=1)
+    inter = (alpha * real + (1 - alpha) * fake).requires_grad_(True)
+    out = Dn(inter)
+    (g,) = T.autograd.grad(out, inter, grad_outputs=T.ones_like(out), create_graph=True)
+    gp = ((g.norm(2, dim=1) - 1) ** 2).mean()
+    loss = out.mean() + 10 * gp
+    loss.backward()
+    return g, gp, g.grad_fn, Dn[0].weight.grad, Dn[2].bias.grad
+
+
+# --- data pipelines, schedulers ------------------------------------------------------------
+
+
+@program()
+def prog_rp8_dataset_dataloader_regression_steplr(T: Any) -> Any:
+    nn = T.nn
+    data = T.utils.data
+
+    class DS(data.Dataset):
+        def __init__(self) -> None:
+            self.x = _t(T, 10, 3, seed=43)
+            self.y = self.x @ T.tensor([[1.0], [-2.0], [0.5]]) + 0.3
+
+        def __len__(self) -> int:
+            return len(self.x)
+
+        def __getitem__(self, i: int) -> Any:
+            return self.x[i], self.y[i]
+
+    dl = data.DataLoader(DS(), batch_size=4, shuffle=False, drop_last=False)
+    model = _seeded(T, nn.Linear(3, 1), 44)
+    opt = T.optim.SGD(model.parameters(), lr=0.1)
+    sched = T.optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.5)
+    losses, lrs, shapes = [], [], []
+    for _ in range(4):
+        for xb, yb in dl:
+            opt.zero_grad()
+            loss = nn.functional.mse_loss(model(xb), yb)
+            loss.backward()
+            opt.step()
+            losses.append(loss.item())
+            shapes.append(tuple(xb.shape))
+        sched.step()
+        lrs.append(sched.get_last_lr())
+    return losses, lrs, shapes, _sd(model), sched.state_dict(), len(dl)
+
+
+@program()
+def prog_rp8_tensordataset_shuffle_generator_onecycle(T: Any) -> Any:
+    nn = T.nn
+    data = T.utils.data
+    x = _t(T, 9, 2, seed=45)
+    y = (x.sum(1) > 0).long()
+    ds = data.TensorDataset(x, y)
+    dl = data.DataLoader(ds, batch_size=3, shuffle=True, generator=T.Generator().manual_seed(0))
+    model = _seeded(T, nn.Sequential(nn.Linear(2, 4), nn.ReLU(), nn.Linear(4, 2)), 46)
+    opt = T.optim.SGD(model.parameters(), lr=0.1, momentum=0.9, nesterov=True)
+    sched = T.optim.lr_scheduler.OneCycleLR(opt, max_lr=0.5, total_steps=6)
+    losses, lrs, ys = [], [], []
+    for _ in range(2):
+        for xb, yb in dl:
+            opt.zero_grad()
+            loss = nn.functional.cross_entropy(model(xb), yb)
+            loss.backward()
+            opt.step()
+            sched.step()
+            losses.append(loss.item())
+            lrs.append(opt.param_groups[0]["lr"])
+            ys.append(yb)
+    return losses, lrs, ys, opt.param_groups[0]["momentum"], _sd(model)
+
+
+@program()
+def prog_rp8_random_split_collate_dict_batches(T: Any) -> Any:
+    data = T.utils.data
+
+    class DS(data.Dataset):
+        def __len__(self) -> int:
+            return 5
+
+        def __getitem__(self, i: int) -> Any:
+            return {"x": T.full((2,), float(i)), "y": i, "name": f"s{i}"}
+
+    tr, va = data.random_split(DS(), [3, 2], generator=T.Generator().manual_seed(2))
+    batches = list(data.DataLoader(tr, batch_size=2))
+    return [sorted(tr.indices), sorted(va.indices)], batches, len(va)
+
+
+@program()
+def prog_rp8_reduce_on_plateau_early_stopping(T: Any) -> Any:
+    nn = T.nn
+    model = _seeded(T, nn.Linear(2, 1), 47)
+    opt = T.optim.SGD(model.parameters(), lr=0.5)
+    sched = T.optim.lr_scheduler.ReduceLROnPlateau(opt, mode="min", factor=0.5, patience=1)
+    x = _t(T, 6, 2, seed=48)
+    y = _t(T, 6, 1, seed=49)
+    xv, yv = _t(T, 3, 2, seed=50), _t(T, 3, 1, seed=51)
+    best, bad, hist, best_state = float("inf"), 0, [], None
+    for epoch in range(12):
+        model.train()
+        opt.zero_grad()
+        nn.functional.mse_loss(model(x), y).backward()
+        opt.step()
+        model.eval()
+        with T.no_grad():
+            vl = nn.functional.mse_loss(model(xv), yv).item()
+        sched.step(vl)
+        hist.append((epoch, vl, opt.param_groups[0]["lr"]))
+        if vl < best - 1e-4:
+            best, bad, best_state = vl, 0, _sd(model)
+        else:
+            bad += 1
+            if bad >= 3:
+                break
+    model.load_state_dict(best_state)
+    return hist, best, _sd(model), sched.state_dict()["num_bad_epochs"]
+
+
+@program()
+def prog_rp8_cosine_warmup_sequential_lr(T: Any) -> Any:
+    model = T.nn.Linear(2, 2)
+    opt = T.optim.Adam(model.parameters(), lr=0.1)
+    lr = T.optim.lr_scheduler
+    warm = lr.LinearLR(opt, start_factor=0.1, total_iters=3)
+    cos = lr.CosineAnnealingLR(opt, T_max=4, eta_min=0.01)
+    sched = lr.SequentialLR(opt, [warm, cos], milestones=[3])
+    lrs = []
+    for _ in range(8):
+        opt.step()
+        sched.step()
+        lrs.append(sched.get_last_lr()[0])
+    lam = lr.LambdaLR(T.optim.SGD([T.nn.Parameter(T.ones(1))], lr=1.0), lambda e: 0.9**e)
+    for _ in range(3):
+        lam.optimizer.step()
+        lam.step()
+    return lrs, lam.get_last_lr()
+
+
+# --- gradient accumulation, clipping, freezing -----------------------------------------------
+
+
+@program()
+def prog_rp8_gradient_accumulation_matches_full_batch(T: Any) -> Any:
+    nn = T.nn
+    m1 = _seeded(T, nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 1)), 52)
+    x = _t(T, 8, 3, seed=53)
+    y = _t(T, 8, 1, seed=54)
+    opt = T.optim.SGD(m1.parameters(), lr=0.1)
+    accum = 4
+    losses = []
+    opt.zero_grad()
+    for i in range(accum):
+        xb, yb = x[i * 2 : i * 2 + 2], y[i * 2 : i * 2 + 2]
+        loss = nn.functional.mse_loss(m1(xb), yb) / accum
+        loss.backward()
+        losses.append(loss.item())
+    g_acc = [p.grad.clone() for p in m1.parameters()]
+    opt.step()
+    m2 = _seeded(T, nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 1)), 52)
+    nn.functional.mse_loss(m2(x), y).backward()
+    return losses, g_acc, [p.grad for p in m2.parameters()], _sd(m1)
+
+
+@program()
+def prog_rp8_clip_grad_norm_and_value(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Sequential(nn.Linear(3, 5), nn.ReLU(), nn.Linear(5, 2)), 55)
+    x = _t(T, 4, 3, seed=56) * 10
+    (m(x) ** 2).sum().backward()
+    total = nn.utils.clip_grad_norm_(m.parameters(), max_norm=1.0)
+    after = [p.grad.clone() for p in m.parameters()]
+    total_inf = nn.utils.clip_grad_norm_(m.parameters(), max_norm=0.5, norm_type="inf")
+    nn.utils.clip_grad_value_(m.parameters(), clip_value=0.05)
+    gn = nn.utils.get_total_norm([p.grad for p in m.parameters()])
+    return total, after, total_inf, [p.grad for p in m.parameters()], gn
+
+
+@program()
+def prog_rp8_clip_grad_norm_nonfinite(T: Any) -> Any:
+    nn = T.nn
+    p = nn.Parameter(T.ones(3))
+    p.grad = T.tensor([1.0, float("inf"), 2.0])
+    r1 = nn.utils.clip_grad_norm_([p], 1.0)
+    g1 = p.grad.clone()
+    p.grad = T.tensor([1.0, float("nan"), 2.0])
+    err = raises(lambda: nn.utils.clip_grad_norm_([p], 1.0, error_if_nonfinite=True))
+    empty = nn.utils.clip_grad_norm_([nn.Parameter(T.ones(2))], 1.0)
+    return r1, g1, err, empty
+
+
+@program()
+def prog_rp8_freeze_backbone_finetune_head(T: Any) -> Any:
+    nn = T.nn
+    model = _seeded(
+        T,
+        nn.Sequential(nn.Linear(4, 6), nn.ReLU(), nn.Linear(6, 6), nn.ReLU(), nn.Linear(6, 2)),
+        57,
+    )
+    for p in model[:4].parameters():
+        p.requires_grad = False
+    trainable = [n for n, p in model.named_parameters() if p.requires_grad]
+    opt = T.optim.SGD(
+        filter(lambda p: p.requires_grad, model.parameters()), lr=0.1, weight_decay=1e-3
+    )
+    x = _t(T, 5, 4, seed=58)
+    y = T.tensor([0, 1, 1, 0, 1])
+    before = _sd(model)
+    losses = []
+    for _ in range(3):
+        opt.zero_grad()
+        loss = nn.functional.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    frozen_same = all(
+        T.equal(before[k], v) for k, v in model.state_dict().items() if k.startswith(("0.", "2."))
+    )
+    return trainable, losses, frozen_same, model[0].weight.grad, model[4].weight.grad, loss.grad_fn
+
+
+@program()
+def prog_rp8_requires_grad_false_all_params_error(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Linear(2, 1), 59)
+    m.requires_grad_(False)
+    out = m(_t(T, 3, 2, seed=60)).sum()
+    err = raises(lambda: out.backward())
+    opt_err = raises(lambda: T.optim.SGD([], lr=0.1))
+    return out.requires_grad, out.grad_fn, err, opt_err
+
+
+@program()
+def prog_rp8_param_groups_different_lr_and_add_group(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Sequential(nn.Linear(2, 3), nn.Linear(3, 1)), 61)
+    opt = T.optim.SGD(
+        [{"params": m[0].parameters(), "lr": 0.01}, {"params": m[1].parameters()}],
+        lr=0.1,
+        momentum=0.5,
+    )
+    x, y = _t(T, 4, 2, seed=62), _t(T, 4, 1, seed=63)
+    for _ in range(2):
+        opt.zero_grad()
+        nn.functional.smooth_l1_loss(m(x), y).backward()
+        opt.step()
+    extra = nn.Parameter(T.ones(2))
+    opt.add_param_group({"params": [extra], "lr": 0.5})
+    dup = raises(lambda: opt.add_param_group({"params": [extra]}))
+    return _sd(m), [g["lr"] for g in opt.param_groups], opt.state_dict()["param_groups"], dup
+
+
+# --- hooks, checkpoints, weight tying ------------------------------------------------------
+
+
+@program()
+def prog_rp8_forward_hooks_feature_extraction(T: Any) -> Any:
+    nn = T.nn
+    model = _seeded(
+        T, nn.Sequential(nn.Conv2d(1, 2, 3), nn.ReLU(), nn.Flatten(), nn.Linear(2 * 3 * 3, 2)), 64
+    )
+    feats: dict[str, Any] = {}
+
+    def save(name: str) -> Any:
+        def hook(mod: Any, inp: Any, out: Any) -> None:
+            feats[name] = out.detach()
+
+        return hook
+
+    h1 = model[1].register_forward_hook(save("relu"))
+    h2 = model[3].register_forward_pre_hook(lambda mod, inp: (inp[0] * 2,))
+    x = _t(T, 2, 1, 5, 5, seed=65)
+    out = model(x)
+    h1.remove()
+    h2.remove()
+    out2 = model(x)
+    return feats, out, out2, len(model[1]._forward_hooks)
+
+
+@program()
+def prog_rp8_full_backward_hook_and_grad_capture(T: Any) -> Any:
+    nn = T.nn
+    model = _seeded(T, nn.Sequential(nn.Linear(3, 4), nn.Sigmoid(), nn.Linear(4, 2)), 66)
+    grads: list[Any] = []
+    h = model[1].register_full_backward_hook(
+        lambda m, gi, go: grads.append((gi[0].clone(), go[0].clone()))
+    )
+    x = _t(T, 2, 3, seed=67).requires_grad_()
+    model(x).sum().backward()
+    h.remove()
+    ph = model[0].register_full_backward_pre_hook(lambda m, go: (go[0] * 0,))
+    x2 = _t(T, 2, 3, seed=68).requires_grad_()
+    model(x2).sum().backward()
+    ph.remove()
+    return grads, x.grad, x2.grad, model[0].weight.grad
+
+
+@program()
+def prog_rp8_checkpoint_save_load_resume(T: Any) -> Any:
+    nn = T.nn
+
+    def make() -> Any:
+        m = _seeded(
+            T,
+            nn.Sequential(
+                nn.Linear(3, 4, bias=False), nn.BatchNorm1d(4), nn.ReLU(), nn.Linear(4, 1)
+            ),
+            69,
+        )
+        return m, T.optim.Adam(m.parameters(), lr=0.01)
+
+    x, y = _t(T, 6, 3, seed=70), _t(T, 6, 1, seed=71)
+
+    def train(m: Any, opt: Any, n: int) -> list[float]:
+        out = []
+        for _ in range(n):
+            opt.zero_grad()
+            loss = nn.functional.mse_loss(m(x), y)
+            loss.backward()
+            opt.step()
+            out.append(loss.item())
+        return out
+
+    m1, o1 = make()
+    l_a = train(m1, o1, 2)
+    buf = io.BytesIO()
+    T.save({"epoch": 2, "model": m1.state_dict(), "optim": o1.state_dict(), "loss": l_a[-1]}, buf)
+    l_b = train(m1, o1, 2)
+    buf.seek(0)
+    ck = T.load(buf)
+    m2, o2 = make()
+    m2.load_state_dict(ck["model"])
+    o2.load_state_dict(ck["optim"])
+    l_c = train(m2, o2, 2)
+    return (
+        l_a,
+        l_b,
+        l_c,
+        ck["epoch"],
+        _sd(m2),
+        o2.state_dict()["state"][0]["step"],
+        list(ck["model"].keys()),
+    )
+
+
+@program()
+def prog_rp8_load_state_dict_strict_errors(T: Any) -> Any:
+    nn = T.nn
+    m = nn.Sequential(nn.Linear(2, 3), nn.Linear(3, 1))
+    sd = m.state_dict()
+    sd2 = dict(sd)
+    sd2["extra.weight"] = T.ones(1)
+    del sd2["1.bias"]
+    err = raises(lambda: m.load_state_dict(sd2))
+    res = m.load_state_dict(sd2, strict=False)
+    sd3 = dict(sd)
+    sd3["0.weight"] = T.ones(4, 2)
+    err_shape = raises(lambda: m.load_state_dict(sd3))
+    return err, (sorted(res.missing_keys), sorted(res.unexpected_keys)), err_shape
+
+
+@program()
+def prog_rp8_weight_tying_lm(T: Any) -> Any:
+    nn = T.nn
+
+    class Tied(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.emb = nn.Embedding(6, 4)
+            self.rnn = nn.GRU(4, 4, batch_first=True)
+            self.dec = nn.Linear(4, 6)
+            self.dec.weight = self.emb.weight
+
+        def forward(self, x: Any) -> Any:
+            h, _ = self.rnn(self.emb(x))
+            return self.dec(h)
+
+    m = _seeded(T, Tied(), 72)
+    idx = T.tensor([[0, 1, 2, 3], [5, 4, 3, 2]])
+    opt = T.optim.SGD(m.parameters(), lr=0.1)
+    losses = []
+    for _ in range(2):
+        opt.zero_grad()
+        logits = m(idx[:, :-1])
+        loss = nn.functional.cross_entropy(logits.transpose(1, 2), idx[:, 1:])
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    names = [n for n, _ in m.named_parameters()]
+    return (
+        losses,
+        names,
+        m.dec.weight is m.emb.weight,
+        m.emb.weight.grad,
+        list(m.state_dict().keys()),
+    )
+
+
+# --- custom modules, custom Functions -------------------------------------------------------
+
+
+@program()
+def prog_rp8_custom_module_buffers_paramlist_dict(T: Any) -> Any:
+    nn = T.nn
+
+    class Mix(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.ws = nn.ParameterList([nn.Parameter(T.ones(3) * (i + 1)) for i in range(2)])
+            self.pd = nn.ParameterDict(
+                {"scale": nn.Parameter(T.tensor(0.5)), "shift": nn.Parameter(T.zeros(3))}
+            )
+            self.register_buffer("count", T.zeros((), dtype=T.long))
+            self.register_buffer("tmp", T.ones(3), persistent=False)
+            self.blocks = nn.ModuleDict({"a": nn.Linear(3, 3), "b": nn.Identity()})
+
+        def forward(self, x: Any) -> Any:
+            self.count += 1
+            for w in self.ws:
+                x = x * w
+            return self.blocks["a"](x) * self.pd["scale"] + self.pd["shift"] + self.tmp
+
+    m = _seeded(T, Mix(), 73)
+    x = _t(T, 2, 3, seed=74)
+    m(x).sum().backward()
+    m(x).sum().backward()
+    return (
+        [n for n, _ in m.named_parameters()],
+        [n for n, _ in m.named_buffers()],
+        list(m.state_dict().keys()),
+        m.count,
+        [p.grad for p in m.parameters()],
+        repr(m),
+    )
+
+
+@program()
+def prog_rp8_module_to_double_and_half(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Sequential(nn.Linear(2, 2), nn.BatchNorm1d(2)), 75)
+    m.double()
+    x = _t(T, 3, 2, seed=76).double()
+    y = m(x)
+    y.sum().backward()
+    dt = [p.dtype for p in m.parameters()] + [b.dtype for b in m.buffers()]
+    err = raises(lambda: m(_t(T, 3, 2, seed=77)))
+    m.half()
+    return y, dt, err, [p.dtype for p in m.parameters()], m[1].num_batches_tracked.dtype
+
+
+@program()
+def prog_rp8_custom_function_in_model(T: Any) -> Any:
+    nn = T.nn
+
+    class ClampSTE(T.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, x: Any, lo: float, hi: float) -> Any:
+            ctx.save_for_backward(x)
+            ctx.lo, ctx.hi = lo, hi
+            return x.clamp(lo, hi)
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> Any:
+            (x,) = ctx.saved_tensors
+            mask = (x >= ctx.lo - 1) & (x <= ctx.hi + 1)
+            return g * mask, None, None
+
+    class Net(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.l1 = nn.Linear(3, 4)
+            self.l2 = nn.Linear(4, 1)
+
+        def forward(self, x: Any) -> Any:
+            return self.l2(ClampSTE.apply(self.l1(x), -0.5, 0.5))
+
+    m = _seeded(T, Net(), 78)
+    opt = T.optim.SGD(m.parameters(), lr=0.2)
+    x, y = _t(T, 5, 3, seed=79) * 2, _t(T, 5, 1, seed=80)
+    losses = []
+    for _ in range(3):
+        opt.zero_grad()
+        out = m(x)
+        loss = nn.functional.huber_loss(out, y, delta=0.5)
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    return (
+        losses,
+        m.l1.weight.grad,
+        type(out.grad_fn).__name__,
+        out.grad_fn.next_functions[0][0].name(),
+    )
+
+
+@program()
+def prog_rp8_custom_function_setup_context_gradcheck(T: Any) -> Any:
+    class Swish(T.autograd.Function):
+        @staticmethod
+        def forward(x: Any, beta: Any) -> Any:
+            return x * T.sigmoid(beta * x)
+
+        @staticmethod
+        def setup_context(ctx: Any, inputs: Any, output: Any) -> None:
+            x, beta = inputs
+            ctx.save_for_backward(x, beta)
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> Any:
+            x, beta = ctx.saved_tensors
+            s = T.sigmoid(beta * x)
+            gx = g * (s + x * beta * s * (1 - s))
+            gb = (g * x * x * s * (1 - s)).sum().reshape(beta.shape)
+            return gx, gb
+
+    x = T.tensor(_data(4, seed=81), dtype=T.float64, requires_grad=True)
+    b = T.tensor([1.3], dtype=T.float64, requires_grad=True)
+    ok = T.autograd.gradcheck(Swish.apply, (x, b))
+    y = Swish.apply(x, b)
+    y.sum().backward()
+    return ok, y, x.grad, b.grad
+
+
+@program()
+def prog_rp8_module_apply_init_and_children(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(9)
+    m = nn.Sequential(nn.Conv2d(1, 2, 3), nn.BatchNorm2d(2), nn.Flatten(), nn.Linear(2, 3))
+
+    def init(mod: Any) -> None:
+        if isinstance(mod, (nn.Conv2d, nn.Linear)):
+            nn.init.xavier_uniform_(mod.weight)
+            nn.init.constant_(mod.bias, 0.01)
+        elif isinstance(mod, nn.BatchNorm2d):
+            nn.init.ones_(mod.weight)
+            nn.init.zeros_(mod.bias)
+
+    m.apply(init)
+    nparams = sum(p.numel() for p in m.parameters() if p.requires_grad)
+    return (
+        _sd(m),
+        nparams,
+        [type(c).__name__ for c in m.children()],
+        [n for n, _ in m.named_modules()],
+    )
+
+
+# --- evaluation loops ------------------------------------------------------------------------
+
+
+@program()
+def prog_rp8_eval_loop_accuracy_no_grad(T: Any) -> Any:
+    nn = T.nn
+    data = T.utils.data
+    model = _seeded(
+        T, nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Dropout(0.5), nn.Linear(8, 3)), 82
+    )
+    ds = data.TensorDataset(_t(T, 10, 4, seed=83), T.tensor([0, 1, 2, 0, 1, 2, 0, 1, 2, 0]))
+    model.eval()
+    correct, total, loss_sum, confs = 0, 0, 0.0, []
+    with T.no_grad():
+        for xb, yb in data.DataLoader(ds, batch_size=4):
+            out = model(xb)
+            loss_sum += nn.functional.cross_entropy(out, yb, reduction="sum").item()
+            pred = out.argmax(dim=1)
+            correct += (pred == yb).sum().item()
+            total += yb.size(0)
+            confs.append(T.softmax(out, 1).max(1).values)
+            rg = out.requires_grad
+    return correct / total, loss_sum / total, T.cat(confs), rg, model.training, model[2].training
+
+
+@program()
+def prog_rp8_inference_mode_eval_and_topk(T: Any) -> Any:
+    nn = T.nn
+    model = _seeded(T, nn.Linear(4, 5), 84)
+    x = _t(T, 3, 4, seed=85)
+    with T.inference_mode():
+        out = model(x)
+        top = out.topk(2, dim=1)
+    y = T.tensor([1, 4, 0])
+    top2 = (top.indices == y[:, None]).any(1).float().mean()
+    err = raises(lambda: out.requires_grad_())
+    # (an inference tensor has no version counter: return plain copies)
+    return out.clone(), [top.values.clone(), top.indices.clone()], top2, out.is_inference(), err
+
+
+@program()
+def prog_rp8_train_mode_dropout_seeded(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(11)
+    m = _seeded(T, nn.Sequential(nn.Linear(3, 6), nn.Dropout(0.4), nn.ReLU(), nn.Linear(6, 1)), 86)
+    x = _t(T, 4, 3, seed=87)
+    a = m(x)
+    b = m(x)
+    a.sum().backward()
+    m.eval()
+    c = m(x)
+    return a, b, c, m[0].weight.grad, a.grad_fn
+
+
+@program()
+def prog_rp8_multilabel_bce_pos_weight_and_metrics(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Linear(3, 4), 88)
+    x = _t(T, 5, 3, seed=89)
+    y = (_t(T, 5, 4, seed=90) > 0).float()
+    crit = nn.BCEWithLogitsLoss(pos_weight=T.tensor([1.0, 2.0, 0.5, 3.0]))
+    opt = T.optim.Adamax(m.parameters(), lr=0.05)
+    losses = []
+    for _ in range(3):
+        opt.zero_grad()
+        loss = crit(m(x), y)
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    with T.no_grad():
+        pred = (T.sigmoid(m(x)) > 0.5).float()
+        tp = (pred * y).sum(0)
+        prec = tp / pred.sum(0).clamp(min=1)
+    return losses, pred, prec, _sd(m)
+
+
+@program()
+def prog_rp8_nll_logsoftmax_class_weights_ignore_index(T: Any) -> Any:
+    nn = T.nn
+    F = nn.functional
+    m = _seeded(T, nn.Linear(3, 4), 91)
+    x = _t(T, 6, 3, seed=92)
+    y = T.tensor([0, 3, -100, 1, 2, -100])
+    w = T.tensor([1.0, 0.5, 2.0, 1.5])
+    logp = F.log_softmax(m(x), dim=1)
+    loss = F.nll_loss(logp, y, weight=w)
+    loss.backward()
+    all_ign = F.nll_loss(logp, T.full((6,), -100))
+    return (
+        loss,
+        m.weight.grad,
+        all_ign,
+        raises(lambda: F.nll_loss(logp, T.tensor([0, 1, 2, 3, 4, 0]))),
+    )
+
+
+# --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
+
+
+@pytest.mark.parametrize("name", _SET.params())
+def test_program_matches_torch(name: str) -> None:
+    _h.test_program_matches_torch(name)
