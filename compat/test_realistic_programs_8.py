@@ -1098,6 +1098,428 @@ def prog_rp8_nll_logsoftmax_class_weights_ignore_index(T: Any) -> Any:
     )
 
 
+# --- more training-script idioms -----------------------------------------------------------
+
+
+@program()
+def prog_rp8_scheduler_step_before_optimizer_warns(T: Any) -> Any:
+    m = T.nn.Linear(2, 1)
+    opt = T.optim.SGD(m.parameters(), lr=0.1)
+    sched = T.optim.lr_scheduler.ExponentialLR(opt, gamma=0.5)
+    sched.step()
+    opt.step()
+    sched.step()
+    return sched.get_last_lr(), sched.last_epoch, opt.param_groups[0]["initial_lr"]
+
+
+@program()
+def prog_rp8_scheduler_step_with_epoch_deprecated(T: Any) -> Any:
+    m = T.nn.Linear(2, 1)
+    opt = T.optim.SGD(m.parameters(), lr=0.1)
+    sched = T.optim.lr_scheduler.MultiStepLR(opt, milestones=[2, 4], gamma=0.1)
+    lrs = []
+    for e in range(5):
+        opt.step()
+        sched.step(e)
+        lrs.append(opt.param_groups[0]["lr"])
+    return lrs
+
+
+@program()
+def prog_rp8_deepcopy_best_model_and_tied_weights(T: Any) -> Any:
+    import copy
+
+    nn = T.nn
+    m = _seeded(T, nn.Sequential(nn.Embedding(5, 3), nn.Linear(3, 5)), 93)
+    m[1].weight = m[0].weight
+    best = copy.deepcopy(m)
+    opt = T.optim.SGD(m.parameters(), lr=0.5)
+    idx = T.tensor([0, 1, 2, 3])
+    nn.functional.cross_entropy(m(idx), T.tensor([1, 2, 3, 4])).backward()
+    opt.step()
+    return (
+        best[1].weight is best[0].weight,
+        T.equal(best[0].weight, m[0].weight),
+        len(list(best.parameters())),
+        best[0].weight.grad,
+        m[0].weight.grad,
+    )
+
+
+@program()
+def prog_rp8_gradient_checkpointing_block(T: Any) -> Any:
+    nn = T.nn
+    from importlib import import_module
+
+    cp = import_module(T.__name__ + ".utils.checkpoint")
+    block = _seeded(T, nn.Sequential(nn.Linear(3, 6), nn.GELU(), nn.Linear(6, 3)), 94)
+    x = _t(T, 4, 3, seed=95).requires_grad_()
+    y = cp.checkpoint(block, x, use_reentrant=False)
+    (y**2).sum().backward()
+    g_cp = [p.grad.clone() for p in block.parameters()], x.grad.clone()
+    block.zero_grad()
+    x.grad = None
+    (block(x) ** 2).sum().backward()
+    seq = cp.checkpoint_sequential(block, 2, x, use_reentrant=False)
+    return y, g_cp, [p.grad for p in block.parameters()], x.grad, seq
+
+
+@program()
+def prog_rp8_weight_norm_and_spectral_norm_parametrizations(T: Any) -> Any:
+    nn = T.nn
+    P = nn.utils.parametrizations
+    lin = _seeded(T, nn.Linear(3, 2), 96)
+    wn = P.weight_norm(lin)
+    x = _t(T, 4, 3, seed=97)
+    out = wn(x)
+    out.sum().backward()
+    keys = list(wn.state_dict().keys())
+    g0 = wn.parametrizations.weight.original0.grad
+    g1 = wn.parametrizations.weight.original1.grad
+    return out, keys, g0, g1, wn.weight, type(wn).__name__
+
+
+@program()
+def prog_rp8_register_parametrization_symmetric(T: Any) -> Any:
+    nn = T.nn
+    parametrize = nn.utils.parametrize
+
+    class Sym(nn.Module):
+        def forward(self, X: Any) -> Any:
+            return X.triu() + X.triu(1).transpose(-1, -2)
+
+    lin = _seeded(T, nn.Linear(3, 3), 98)
+    parametrize.register_parametrization(lin, "weight", Sym())
+    x = _t(T, 2, 3, seed=99)
+    opt = T.optim.SGD(lin.parameters(), lr=0.1)
+    for _ in range(2):
+        opt.zero_grad()
+        lin(x).pow(2).sum().backward()
+        opt.step()
+    w = lin.weight
+    with parametrize.cached():
+        same = lin.weight is lin.weight
+    return (
+        w,
+        T.allclose(w, w.T),
+        same,
+        parametrize.is_parametrized(lin),
+        list(lin.state_dict().keys()),
+    )
+
+
+@program()
+def prog_rp8_functional_call_and_func_grad(T: Any) -> Any:
+    nn = T.nn
+    from importlib import import_module
+
+    func = import_module(T.__name__ + ".func")
+    m = _seeded(T, nn.Linear(3, 1), 100)
+    params = {k: v.detach() for k, v in m.named_parameters()}
+    x, y = _t(T, 5, 3, seed=101), _t(T, 5, 1, seed=102)
+
+    def loss_fn(p: Any) -> Any:
+        return nn.functional.mse_loss(func.functional_call(m, p, (x,)), y)
+
+    g = func.grad(loss_fn)(params)
+    m(x).sub(y).pow(2).mean().backward()
+    return g, m.weight.grad, m.bias.grad
+
+
+@program()
+def prog_rp8_per_sample_grads_vmap(T: Any) -> Any:
+    nn = T.nn
+    from importlib import import_module
+
+    func = import_module(T.__name__ + ".func")
+    m = _seeded(T, nn.Linear(3, 2), 103)
+    params = {k: v.detach() for k, v in m.named_parameters()}
+    x, y = _t(T, 4, 3, seed=104), T.tensor([0, 1, 1, 0])
+
+    def loss1(p: Any, xi: Any, yi: Any) -> Any:
+        out = func.functional_call(m, p, (xi.unsqueeze(0),))
+        return nn.functional.cross_entropy(out, yi.unsqueeze(0))
+
+    ps = func.vmap(func.grad(loss1), in_dims=(None, 0, 0))(params, x, y)
+    return ps
+
+
+@program()
+def prog_rp8_parameters_to_vector_roundtrip(T: Any) -> Any:
+    nn = T.nn
+    U = nn.utils
+    m = _seeded(T, nn.Sequential(nn.Linear(2, 3), nn.Linear(3, 1)), 105)
+    v = U.parameters_to_vector(m.parameters())
+    U.vector_to_parameters(v * 2, m.parameters())
+    err = raises(lambda: U.vector_to_parameters([1.0], m.parameters()))
+    return v, _sd(m), v.grad_fn, err
+
+
+@program()
+def prog_rp8_lbfgs_closure(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Linear(2, 1), 106)
+    x = _t(T, 8, 2, seed=107)
+    y = x @ T.tensor([[2.0], [-1.0]]) + 0.5
+    opt = T.optim.LBFGS(m.parameters(), lr=1, max_iter=5, history_size=3)
+    calls = []
+
+    def closure() -> Any:
+        opt.zero_grad()
+        loss = nn.functional.mse_loss(m(x), y)
+        loss.backward()
+        calls.append(loss.item())
+        return loss
+
+    r = [opt.step(closure) for _ in range(2)]
+    return r, calls, _sd(m)
+
+
+@program()
+def prog_rp8_adam_amsgrad_maximize_and_sgd_dampening(T: Any) -> Any:
+    nn = T.nn
+    out = {}
+    for name, mk in [
+        ("amsgrad", lambda p: T.optim.Adam(p, lr=0.05, amsgrad=True, weight_decay=0.01)),
+        ("maximize", lambda p: T.optim.Adam(p, lr=0.05, maximize=True)),
+        ("sgd_damp", lambda p: T.optim.SGD(p, lr=0.05, momentum=0.9, dampening=0.5)),
+        (
+            "nadam",
+            lambda p: T.optim.NAdam(p, lr=0.05, decoupled_weight_decay=True, weight_decay=0.1),
+        ),
+        ("radam", lambda p: T.optim.RAdam(p, lr=0.05)),
+        ("adadelta", lambda p: T.optim.Adadelta(p, lr=1.0)),
+        ("rprop", lambda p: T.optim.Rprop(p, lr=0.05)),
+        ("asgd", lambda p: T.optim.ASGD(p, lr=0.05)),
+    ]:
+        m = _seeded(T, nn.Linear(3, 1), 108)
+        opt = mk(m.parameters())
+        x, y = _t(T, 6, 3, seed=109), _t(T, 6, 1, seed=110)
+        losses = []
+        for _ in range(3):
+            opt.zero_grad()
+            loss = nn.functional.mse_loss(m(x), y)
+            loss.backward()
+            opt.step()
+            losses.append(loss.item())
+        out[name] = (losses, _sd(m), sorted(opt.state_dict()["state"][0].keys()))
+    return out
+
+
+@program()
+def prog_rp8_optimizer_step_hooks_and_zero_grad_keep(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Linear(2, 1), 111)
+    opt = T.optim.SGD(m.parameters(), lr=0.1)
+    log = []
+    h1 = opt.register_step_pre_hook(lambda o, a, k: log.append("pre"))
+    h2 = opt.register_step_post_hook(lambda o, a, k: log.append("post"))
+    m(_t(T, 3, 2, seed=112)).sum().backward()
+    opt.step()
+    opt.zero_grad(set_to_none=False)
+    g = m.weight.grad
+    h1.remove()
+    h2.remove()
+    opt.step()
+    opt.zero_grad()
+    return log, g, m.weight.grad
+
+
+@program()
+def prog_rp8_duplicate_params_optimizer(T: Any) -> Any:
+    p = T.nn.Parameter(T.ones(2))
+    w = raises(lambda: T.optim.SGD([p, p], lr=0.1))
+    e = raises(lambda: T.optim.SGD([{"params": [p]}, {"params": [p]}], lr=0.1))
+    nonleaf = raises(lambda: T.optim.SGD([p * 2], lr=0.1))
+    single = raises(lambda: T.optim.SGD(p, lr=0.1))
+    neg = raises(lambda: T.optim.Adam([p], lr=-1))
+    return w, e, nonleaf, single, neg
+
+
+@program()
+def prog_rp8_swa_averaged_model_update_bn(T: Any) -> Any:
+    nn = T.nn
+    swa = T.optim.swa_utils
+    m = _seeded(T, nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3), nn.Linear(3, 1)), 113)
+    avg = swa.AveragedModel(m)
+    opt = T.optim.SGD(m.parameters(), lr=0.1)
+    sched = swa.SWALR(opt, swa_lr=0.05, anneal_epochs=2)
+    x, y = _t(T, 6, 2, seed=114), _t(T, 6, 1, seed=115)
+    lrs = []
+    for _ in range(3):
+        opt.zero_grad()
+        nn.functional.mse_loss(m(x), y).backward()
+        opt.step()
+        avg.update_parameters(m)
+        sched.step()
+        lrs.append(opt.param_groups[0]["lr"])
+    loader = [(x[:3],), (x[3:],)]
+    swa.update_bn(loader, avg)
+    ema = swa.AveragedModel(m, multi_avg_fn=swa.get_ema_multi_avg_fn(0.9))
+    ema.update_parameters(m)
+    return lrs, _sd(avg), avg.n_averaged, _sd(ema)
+
+
+@program()
+def prog_rp8_manual_ema_lerp_no_grad(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Linear(3, 2), 116)
+    ema = _seeded(T, nn.Linear(3, 2), 116)
+    ema.requires_grad_(False)
+    opt = T.optim.SGD(m.parameters(), lr=0.2)
+    x = _t(T, 4, 3, seed=117)
+    for _ in range(3):
+        opt.zero_grad()
+        m(x).pow(2).mean().backward()
+        opt.step()
+        with T.no_grad():
+            for pe, pm in zip(ema.parameters(), m.parameters(), strict=True):
+                pe.lerp_(pm, 0.1)
+            T._foreach_mul_(list(ema.parameters()), 1.0)
+    return _sd(ema), [p._version for p in ema.parameters()], [p.grad for p in ema.parameters()]
+
+
+@program()
+def prog_rp8_conv_transpose_autoencoder(T: Any) -> Any:
+    nn = T.nn
+    model = _seeded(
+        T,
+        nn.Sequential(
+            nn.Conv2d(1, 3, 3, stride=2, padding=1),
+            nn.ReLU(),
+            nn.ConvTranspose2d(3, 1, 3, stride=2, padding=1, output_padding=1),
+            nn.Sigmoid(),
+        ),
+        118,
+    )
+    x = T.sigmoid(_t(T, 2, 1, 6, 6, seed=119))
+    opt = T.optim.Adam(model.parameters(), lr=0.01)
+    losses = []
+    for _ in range(3):
+        opt.zero_grad()
+        rec = model(x)
+        loss = nn.functional.binary_cross_entropy(rec, x)
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    return losses, rec.shape, model[2].weight.grad, rec.grad_fn
+
+
+@program()
+def prog_rp8_upsample_decoder_and_pixel_shuffle(T: Any) -> Any:
+    nn = T.nn
+    F = nn.functional
+    conv = _seeded(T, nn.Conv2d(2, 8, 3, padding="same"), 120)
+    x = _t(T, 1, 2, 3, 3, seed=121).requires_grad_()
+    up = F.interpolate(x, scale_factor=2, mode="bilinear", align_corners=False)
+    ps = nn.PixelShuffle(2)(conv(x))
+    near = F.interpolate(x, size=(5, 4), mode="nearest")
+    (up.sum() + ps.pow(2).sum() + near.sum()).backward()
+    return up, ps, near, x.grad, conv.weight.grad
+
+
+@program()
+def prog_rp8_conv1d_text_classifier_same_padding(T: Any) -> Any:
+    nn = T.nn
+
+    class TextCNN(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.emb = nn.Embedding(12, 4, padding_idx=0)
+            self.convs = nn.ModuleList([nn.Conv1d(4, 3, k, padding="same") for k in (2, 3)])
+            self.fc = nn.Linear(6, 2)
+
+        def forward(self, x: Any) -> Any:
+            e = self.emb(x).transpose(1, 2)
+            hs = [T.relu(c(e)).max(dim=2).values for c in self.convs]
+            return self.fc(T.cat(hs, 1))
+
+    m = _seeded(T, TextCNN(), 122)
+    x = T.tensor([[1, 5, 7, 0, 0], [3, 4, 11, 2, 9]])
+    y = T.tensor([1, 0])
+    opt = T.optim.SGD(m.parameters(), lr=0.5)
+    losses = []
+    for _ in range(3):
+        opt.zero_grad()
+        loss = nn.functional.cross_entropy(m(x), y)
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    return losses, m.emb.weight.grad, m.convs[0].weight.grad, _sd(m)
+
+
+@program()
+def prog_rp8_metric_learning_losses(T: Any) -> Any:
+    nn = T.nn
+    enc = _seeded(T, nn.Linear(4, 3), 123)
+    a, p, n = (enc(_t(T, 3, 4, seed=s)) for s in (124, 125, 126))
+    l1 = nn.TripletMarginLoss(margin=1.0, p=2)(a, p, n)
+    l2 = nn.CosineEmbeddingLoss(margin=0.2)(a, p, T.tensor([1, -1, 1]))
+    l3 = nn.MarginRankingLoss(0.1)(a[:, 0], p[:, 0], T.tensor([1.0, -1.0, 1.0]))
+    l4 = nn.functional.triplet_margin_with_distance_loss(
+        a, p, n, distance_function=nn.PairwiseDistance(), swap=True
+    )
+    (l1 + l2 + l3 + l4).backward()
+    return l1, l2, l3, l4, enc.weight.grad
+
+
+@program()
+def prog_rp8_distillation_kl_temperature(T: Any) -> Any:
+    nn = T.nn
+    F = nn.functional
+    teacher = _seeded(T, nn.Linear(3, 4), 127).eval()
+    student = _seeded(T, nn.Linear(3, 4), 128)
+    x = _t(T, 5, 3, seed=129)
+    y = T.tensor([0, 1, 2, 3, 0])
+    Tt = 2.0
+    with T.no_grad():
+        soft = F.softmax(teacher(x) / Tt, dim=-1)
+    s = student(x)
+    kd = F.kl_div(F.log_softmax(s / Tt, dim=-1), soft, reduction="batchmean") * Tt * Tt
+    kd_log = F.kl_div(
+        F.log_softmax(s, -1),
+        F.log_softmax(teacher(x), -1).detach(),
+        reduction="sum",
+        log_target=True,
+    )
+    ce = F.cross_entropy(s, y, label_smoothing=0.05)
+    (0.7 * kd + 0.3 * ce + kd_log).backward()
+    return kd, kd_log, ce, student.weight.grad, teacher.weight.grad
+
+
+@program()
+def prog_rp8_foreach_ema_timm_style_and_list_errors(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Sequential(nn.Linear(3, 2), nn.Linear(2, 1)), 130)
+    ema = _seeded(T, nn.Sequential(nn.Linear(3, 2), nn.Linear(2, 1)), 131).requires_grad_(False)
+    decay = 0.9
+    with T.no_grad():
+        ev, mv = list(ema.parameters()), list(m.parameters())
+        r1 = T._foreach_lerp_(ev, mv, weight=1.0 - decay)
+        same = r1 is ev
+        T._foreach_mul_(ev, decay)
+        T._foreach_add_(ev, mv, alpha=1.0 - decay)
+        T._foreach_add_(ev, [0.5, -0.5, 1.0, 2.0])
+        T._foreach_addcmul_(ev, mv, mv, value=0.01)
+        T._foreach_sub_(ev, T.tensor(0.1))
+        bufs = [b.clone() for b in ev]
+        T._foreach_zero_(bufs)
+        T._foreach_copy_(bufs, ev)
+        T._foreach_clamp_min_(bufs, 0.0)
+        T._foreach_sqrt_(bufs)
+    return {
+        "ema": _sd(ema),
+        "same": same,
+        "bufs": bufs,
+        "versions": [p._version for p in ev],
+        "empty": raises(lambda: T._foreach_add_([], 1.0)),
+        "scalars": raises(lambda: T._foreach_add_(bufs, [1.0])),
+        "lists": raises(lambda: T._foreach_mul_(bufs, [bufs[0]])),
+        "shapes": raises(lambda: T._foreach_mul_(bufs[:2], [bufs[1], bufs[0]])),
+        "leaf": raises(lambda: T._foreach_mul_(mv, 2.0)),
+    }
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 
