@@ -540,7 +540,9 @@ celu_op = defop(
 
 def _silu_grad(grad: Tensor, self: Tensor) -> Tensor:
     s = P.sigmoid(self)
-    return grad * s * (1 + self * (1 - s))  # torch's kernel's order of products
+    # torch's formula's order of products; its C++ `1 + t` is add.Scalar (AddBackward1) and
+    # `1 - s` fills a fresh tensor with 1 and subtracts s from it (SubBackward0)
+    return grad * s * P.add_scalar(self * ((zeros_like(s) + 1) - s), 1)
 
 
 def _np_silu(x: np.ndarray) -> np.ndarray:
@@ -654,8 +656,10 @@ threshold_op = defop(
 
 
 def _mish_grad(grad: Tensor, self: Tensor) -> Tensor:
-    t = P.tanh(softplus_op(self, 1.0, 20.0))
-    return grad * (t + self * (1 - t * t) * P.sigmoid(self))
+    # torch's infinitely_differentiable_mish_backward, in its order (the graph follows it)
+    s = P.sigmoid(self)
+    t = P.tanh(P.log1p(P.exp(self)))
+    return grad * (t + self * s * ((zeros_like(t) + 1) - t * t))
 
 
 def _np_mish_bw(grad: np.ndarray, self: np.ndarray) -> np.ndarray:
@@ -1711,12 +1715,16 @@ def _avg_pool_ops(nd: int) -> tuple[Any, Any]:
     """avg_pool{nd}d and its backward, each the other's adjoint."""
     name = f"avg_pool{nd}d"
     node = f"AvgPool{nd}DBackward0"
+    # torch's avg_pool_backward has an edge to self (its derivative: zeros_like(self))
     bw = defop(
         name + "_backward",
         node.replace("Backward0", "BackwardBackward0"),
-        _avg_pool_bw_fwd,
+        lambda grad_output, self, div, k, s, p: _avg_pool_bw_fwd(
+            grad_output, div, k, s, p, self.shape
+        ),
         dtype="keep",
-        grad_output=lambda grad, div, k, s, p, size: fw(grad, div, k, s, p, div.shape),
+        grad_output=lambda grad, div, k, s, p: fw(grad, div, k, s, p, div.shape),
+        self=lambda self: zeros_like(self),
         jvp=LINEAR,
     )
     fw = defop(
@@ -1724,7 +1732,7 @@ def _avg_pool_ops(nd: int) -> tuple[Any, Any]:
         node,
         _avg_pool_fwd,
         dtype="keep",
-        self=lambda grad, self, div, k, s, p: _dep(bw(grad, div, k, s, p, tuple(self.shape)), self),
+        self=lambda grad, self, div, k, s, p: bw(grad, self, div, k, s, p),
         jvp=LINEAR,
     )
     return fw, bw
@@ -2428,10 +2436,6 @@ def _reduce_grad(grad: Tensor, like: Tensor, reduction: int) -> Tensor:
     return grad
 
 
-def _mse_self(grad, self, target, reduction):
-    return _reduce_grad(grad, self, reduction) * (2 * (self - target))
-
-
 def _np_mse_bw(grad: np.ndarray, a: np.ndarray, b: np.ndarray, reduction: int) -> np.ndarray:
     """torch's mse_loss_backward on arrays: (a - b) * norm * grad, norm = 2 / numel for a mean
     (rounded to the input's dtype, as a scalar argument is) and 2 otherwise."""
@@ -2442,12 +2446,48 @@ def _np_mse_bw(grad: np.ndarray, a: np.ndarray, b: np.ndarray, reduction: int) -
     return d
 
 
+def _loss_norm(grad: Tensor, like: Tensor, reduction: int) -> Tensor:
+    """torch's *_loss_double_backward tail: a mean divides by the input's numel."""
+    return grad / like.numel() if reduction == 1 else grad
+
+
+def _loss_bw_grad_output(bw: Any, grad: Tensor, grad_output: Tensor, *args: Any) -> Tensor:
+    """torch's *_loss_double_backward_grad_output: the loss's backward again, with grad (a
+    reduced loss: with ones, times grad, summed)."""
+    reduction = args[2]
+    if reduction == 0:
+        return bw(grad, *args)
+    return (bw(P.add_scalar(grad_output * 0, 1), *args) * grad).sum()
+
+
+# Note [Loss backward ops]
+# torch's mse/smooth_l1/huber losses differentiate through backward kernels of their own: under
+# create_graph the gradient's node is MseLossBackwardBackward0 (...), with edges to the
+# incoming grad, self and target, and its own double-backward formulas.
+_mse_bw = defop(
+    "mse_loss_backward",
+    "MseLossBackwardBackward0",
+    lambda grad_output, self, target, reduction: _np_mse_bw(
+        grad_output, self, target, reduction
+    ).astype(self.dtype, copy=False),  # torch's kernel writes into empty_like(self)
+    dtype="keep",
+    grad_output=lambda grad, grad_output, self, target, reduction: _loss_bw_grad_output(
+        _mse_bw, grad, grad_output, self, target, reduction
+    ),
+    self=lambda grad, grad_output, self, reduction: _loss_norm(
+        grad * grad_output * 2, self, reduction
+    ),
+    target=lambda grad, grad_output, target, reduction: (
+        -_loss_norm(grad * grad_output * 2, target, reduction)
+    ),
+)
+
 mse_loss_op = defop(
     "mse_loss",
     "MseLossBackward0",
     lambda self, target, reduction: _reduce_np((self - target) ** 2, reduction),
-    self=_mse_self,
-    target=lambda grad, self, target, reduction: -_mse_self(grad, self, target, reduction),
+    self=lambda grad, self, target, reduction: _mse_bw(grad, self, target, reduction),
+    target=lambda grad, self, target, reduction: _mse_bw(grad, target, self, reduction),
     raw={
         "self": lambda grad, self, target, reduction: _np_mse_bw(grad, self, target, reduction),
         "target": lambda grad, self, target, reduction: _np_mse_bw(grad, target, self, reduction),
@@ -2459,17 +2499,6 @@ mse_loss_op = defop(
 def _smooth_l1_np(self, target, reduction, beta):
     d = np.abs(self - target)
     return _reduce_np(_select(d < beta, 0.5 * d * d / beta, d - 0.5 * beta), reduction)
-
-
-def _smooth_l1_self(grad, self, target, reduction, beta):
-    # torch: d/beta inside (-beta, beta) (so 0 at 0), sign(d) outside
-    d = self - target
-    inner = _where(_abs_np_mask(d, beta), d / beta, _sign(d))
-    return _reduce_grad(grad, self, reduction) * inner
-
-
-def _abs_np_mask(d: Tensor, bound: float) -> Tensor:
-    return (d > -bound) & (d < bound)
 
 
 def _np_piecewise_loss_bw(
@@ -2511,13 +2540,40 @@ def _np_piecewise_loss_bw(
     return out.astype(x.dtype, copy=False)
 
 
+def _smooth_l1_dd(grad, self, target, reduction, beta):
+    # torch's smooth_l1_loss_double_backward: grad / beta inside |d| < beta, 0 for beta == 0
+    if beta == 0:
+        return zeros_like(grad)
+    inside = (P.abs(self - target) < beta).to(grad.dtype)
+    return _loss_norm(grad * inside / beta, self, reduction)
+
+
+_smooth_l1_bw = defop(
+    "smooth_l1_loss_backward",
+    "SmoothL1LossBackwardBackward0",
+    lambda grad_output, self, target, reduction, beta: _np_piecewise_loss_bw(
+        grad_output, self, target, reduction, beta, False
+    ),
+    grad_output=lambda grad, grad_output, self, target, reduction, beta: _loss_bw_grad_output(
+        _smooth_l1_bw, grad, grad_output, self, target, reduction, beta
+    ),
+    self=lambda grad, grad_output, self, target, reduction, beta: _smooth_l1_dd(
+        grad * grad_output, self, target, reduction, beta
+    ),
+    target=lambda grad, grad_output, self, target, reduction, beta: (
+        -_smooth_l1_dd(grad * grad_output, self, target, reduction, beta)
+    ),
+)
+
 smooth_l1_loss_op = defop(
     "smooth_l1_loss",
     "SmoothL1LossBackward0",
     _smooth_l1_np,
-    self=_smooth_l1_self,
-    target=lambda grad, self, target, reduction, beta: (
-        -_smooth_l1_self(grad, self, target, reduction, beta)
+    self=lambda grad, self, target, reduction, beta: _smooth_l1_bw(
+        grad, self, target, reduction, beta
+    ),
+    target=lambda grad, self, target, reduction, beta: _smooth_l1_bw(
+        grad, target, self, reduction, beta
     ),
     raw={
         "self": lambda grad, self, target, reduction, beta: _np_piecewise_loss_bw(
@@ -2550,21 +2606,40 @@ def _np_huber_bw(grad, self, target, reduction, delta):
     return _np_piecewise_loss_bw(grad, self, target, reduction, delta, True)
 
 
-def _huber_self(grad, self, target, reduction, delta):
-    _huber_same_dtypes(self._data, target._data)
-    d = self - target
-    inner = _where(_abs_np_mask(d, delta), d, _sign(d) * delta)
-    return _reduce_grad(grad, self, reduction) * inner
+def _huber_dd(grad, self, target, reduction, delta):
+    # torch's huber_loss_double_backward: grad inside |d| < delta
+    inside = (P.abs(self - target) < delta).to(grad.dtype)
+    return _loss_norm(grad * inside, self, reduction)
 
+
+_huber_bw = defop(
+    "huber_loss_backward",
+    "HuberLossBackwardBackward0",
+    lambda grad_output, self, target, reduction, delta: _np_huber_bw(
+        grad_output, self, target, reduction, delta
+    ),
+    dtype="keep",
+    grad_output=lambda grad, grad_output, self, target, reduction, delta: _loss_bw_grad_output(
+        _huber_bw, grad, grad_output, self, target, reduction, delta
+    ),
+    self=lambda grad, grad_output, self, target, reduction, delta: _huber_dd(
+        grad * grad_output, self, target, reduction, delta
+    ),
+    target=lambda grad, grad_output, self, target, reduction, delta: (
+        -_huber_dd(grad * grad_output, self, target, reduction, delta)
+    ),
+)
 
 huber_loss_op = defop(
     "huber_loss",
     "HuberLossBackward0",
     _huber_np,
     dtype="keep",
-    self=_huber_self,
-    target=lambda grad, self, target, reduction, delta: (
-        -_huber_self(grad, self, target, reduction, delta)
+    self=lambda grad, self, target, reduction, delta: _huber_bw(
+        grad, self, target, reduction, delta
+    ),
+    target=lambda grad, self, target, reduction, delta: _huber_bw(
+        grad, target, self, reduction, delta
     ),
     raw={
         "self": _np_huber_bw,

@@ -289,12 +289,21 @@ def _mean_cast(a: np.ndarray, dtype: Any) -> np.ndarray:
     return (a.real if a.dtype.kind == "c" and np.dtype(dtype).kind != "c" else a).astype(dtype)
 
 
+def _div_count(grad: Tensor, count: int) -> Tensor:
+    """mean's backward divides by the count with div.Scalar (torch's DivBackward1)."""
+    from .nn_ops import _div_scalar
+
+    return _div_scalar(grad, count)
+
+
 _mean_all = defop(
     "mean",
     "MeanBackward0",
     _mean_all_fwd,
     dtype="keep",
-    self=lambda grad, self_sym_sizes, self_sym_numel: grad.expand(self_sym_sizes) / self_sym_numel,
+    self=lambda grad, self_sym_sizes, self_sym_numel: _div_count(
+        grad.expand(self_sym_sizes), self_sym_numel
+    ),
     raw={
         "self": lambda grad, self_sym_sizes, self_sym_numel: (
             expand_array(grad, self_sym_sizes) / self_sym_numel
@@ -325,8 +334,8 @@ _mean_dim = defop(
     "MeanBackward1",
     _mean_dim_fwd,
     dtype="keep",
-    self=lambda grad, dim, keepdim, self_sym_sizes, count: (
-        _restore_dims(grad, self_sym_sizes, dim, keepdim) / count
+    self=lambda grad, dim, keepdim, self_sym_sizes, count: _div_count(
+        _restore_dims(grad, self_sym_sizes, dim, keepdim), count
     ),
     raw={
         "self": lambda grad, dim, keepdim, self_sym_sizes, count: (

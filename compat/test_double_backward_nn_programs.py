@@ -1,0 +1,342 @@
+"""Realistic programs: double backward through nn ops. Gradient penalties, Hessian-vector
+products and meta-learning steps build a gradient with `create_graph=True` and differentiate
+it again; torch records that gradient through the ops' backward kernels (MseLossBackward-
+Backward0, SiluBackward0's formula, NativeLayerNormBackwardBackward0, ...). Each program
+returns the gradient, the node names of its graph (walked through next_functions), the
+second-order gradients and, where cheap, the third-order graph's names. The programs register
+into test_realistic_programs_3's set and run through its harness: each `prog(T)` runs on torch
+and on shadowgrad, and everything it returns, raises or warns is compared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+from . import test_realistic_programs_3 as _h
+from .engines import raises
+from .test_realistic_programs_2 import _data
+
+pytest.importorskip("torch")
+
+_SET = _h.Subset()  # this file's programs: registered into set 3, run by its harness
+program = _SET.program
+
+
+def _x(T: Any, *shape: int, seed: int = 0, scale: float = 1.0, dtype: str = "float64") -> Any:
+    a = (_data(*shape, seed=seed) * scale).astype(dtype)
+    return T.tensor(a, requires_grad=True)
+
+
+def _names(fn: Any, depth: int = 4) -> list[Any]:
+    """The node names of a graph, depth first through next_functions (None for a missing
+    edge, '..' below `depth`)."""
+    out: list[Any] = []
+
+    def rec(f: Any, d: int) -> None:
+        if f is None:
+            out.append(None)
+            return
+        if d == 0:
+            out.append("..")
+            return
+        out.append(type(f).__name__)
+        for nxt, _ in f.next_functions:
+            rec(nxt, d - 1)
+
+    rec(fn, depth)
+    return out
+
+
+def _second(T: Any, f: Callable[[Any], Any], x: Any, depth: int = 4) -> Any:
+    """A gradient penalty: g = d f(x).sum() / dx with create_graph, then d (g * g * x).sum() /
+    dx; the gradient, its graph's names, the second-order gradient and its graph's names
+    (built with create_graph too)."""
+    y = f(x)
+    (g,) = T.autograd.grad(y.sum() if y.dim() else y, x, create_graph=True)
+    gg = raises(lambda: T.autograd.grad((g * g * x).sum(), x, create_graph=True)[0])
+    return g, _names(g.grad_fn, depth), gg, _names(getattr(gg, "grad_fn", None), 2)
+
+
+def _reg(name: str, body: Callable[[Any], Any], xfail: str | None = None) -> None:
+    body.__name__ = f"prog_dbn_{name}"
+    program(xfail=xfail)(body)
+
+
+# --- activations: the gradient's graph and second-order values -------------------------------
+
+_ACTS: dict[str, Callable[[Any, Any], Any]] = {
+    "silu": lambda T, x: T.nn.functional.silu(x),
+    "mish": lambda T, x: T.nn.functional.mish(x),
+    "softplus": lambda T, x: T.nn.functional.softplus(x),
+    "softplus_beta_threshold": lambda T, x: T.nn.functional.softplus(x, beta=2.0, threshold=1.0),
+    "elu": lambda T, x: T.nn.functional.elu(x),
+    "elu_alpha": lambda T, x: T.nn.functional.elu(x, alpha=0.5),
+    "selu": lambda T, x: T.nn.functional.selu(x),
+    "celu": lambda T, x: T.nn.functional.celu(x, alpha=2.0),
+    "leaky_relu": lambda T, x: T.nn.functional.leaky_relu(x, 0.1),
+    "hardtanh": lambda T, x: T.nn.functional.hardtanh(x * 2),
+    "relu6": lambda T, x: T.nn.functional.relu6(x * 4),
+    "hardswish": lambda T, x: T.nn.functional.hardswish(x * 3),
+    "hardsigmoid": lambda T, x: T.nn.functional.hardsigmoid(x * 3),
+    "gelu": lambda T, x: T.nn.functional.gelu(x),
+    "gelu_tanh": lambda T, x: T.nn.functional.gelu(x, approximate="tanh"),
+    "logsigmoid": lambda T, x: T.nn.functional.logsigmoid(x),
+    "log_softmax": lambda T, x: T.nn.functional.log_softmax(x, 1),
+    "softmax": lambda T, x: T.nn.functional.softmax(x, 1),
+    "softmin": lambda T, x: T.nn.functional.softmin(x, 0),
+    "tanh": lambda T, x: T.tanh(x),
+    "sigmoid": lambda T, x: T.sigmoid(x),
+    "softsign": lambda T, x: T.nn.functional.softsign(x),
+    "tanhshrink": lambda T, x: T.nn.functional.tanhshrink(x),
+    "relu_squared": lambda T, x: T.relu(x) ** 2,
+    "std": lambda T, x: x.std(1),
+    "var_unbiased_false": lambda T, x: x.var(0, unbiased=False),
+    "amax": lambda T, x: (x * x).amax(1),
+    "amin_ties": lambda T, x: (x.round() * x).amin(0),
+    "lerp_tensor_weight": lambda T, x: T.lerp(x * x, x.exp(), x.sigmoid()),
+    "lerp_scalar_weight": lambda T, x: T.lerp(x * x, x.sin(), 0.3),
+    "logsumexp": lambda T, x: T.logsumexp(x, 1),
+    "norm_2": lambda T, x: x.norm(dim=1),
+    "normalize": lambda T, x: T.nn.functional.normalize(x, dim=1),
+    "cosine_similarity": lambda T, x: T.nn.functional.cosine_similarity(x, x.flip(0), dim=1),
+}
+
+
+def _act_program(name: str, f: Callable[[Any, Any], Any]) -> None:
+    def body(T: Any) -> Any:
+        x = _x(T, 3, 4, seed=len(name), scale=1.5)
+        return _second(T, lambda v: f(T, v), x)
+
+    _reg(f"act_{name}", body)
+
+
+for _n, _f in _ACTS.items():
+    _act_program(_n, _f)
+
+
+def _act_f32_program(name: str, f: Callable[[Any, Any], Any]) -> None:
+    def body(T: Any) -> Any:
+        x = _x(T, 2, 5, seed=len(name) + 7, scale=2.0, dtype="float32")
+        return _second(T, lambda v: f(T, v), x, depth=3)
+
+    _reg(f"act_f32_{name}", body)
+
+
+for _n in ("silu", "mish", "softplus", "elu", "gelu", "log_softmax", "softmax", "leaky_relu"):
+    _act_f32_program(_n, _ACTS[_n])
+
+
+# --- losses: the backward kernels' own nodes (MseLossBackwardBackward0, ...) ------------------
+
+_LOSSES: dict[str, Callable[..., Any]] = {
+    "mse": lambda T, x, t, r: T.nn.functional.mse_loss(x, t, reduction=r),
+    "l1": lambda T, x, t, r: T.nn.functional.l1_loss(x, t, reduction=r),
+    "smooth_l1": lambda T, x, t, r: T.nn.functional.smooth_l1_loss(x, t, reduction=r),
+    "smooth_l1_beta2": lambda T, x, t, r: T.nn.functional.smooth_l1_loss(
+        x, t, reduction=r, beta=2.0
+    ),
+    "smooth_l1_beta0": lambda T, x, t, r: T.nn.functional.smooth_l1_loss(
+        x, t, reduction=r, beta=0.0
+    ),
+    "huber": lambda T, x, t, r: T.nn.functional.huber_loss(x, t, reduction=r),
+    "huber_delta_half": lambda T, x, t, r: T.nn.functional.huber_loss(x, t, reduction=r, delta=0.5),
+}
+
+
+def _loss_program(name: str, f: Callable[..., Any], red: str) -> None:
+    def body(T: Any) -> Any:
+        # target requires grad too, and the incoming grad is itself differentiable (the
+        # double backward's grad_output edge)
+        x = _x(T, 3, 4, seed=1, scale=2.0)
+        t = _x(T, 3, 4, seed=2)
+        y = f(T, x, t, red)
+        v = T.ones_like(y, requires_grad=True) * 1.5
+        g = T.autograd.grad(y, (x, t), v, create_graph=True)
+        s = (g[0] * g[0] * x).sum() + (g[1] * x).sum()
+        gg = T.autograd.grad(s, (x, t, v), allow_unused=True, materialize_grads=True)
+        return g, [_names(a.grad_fn) for a in g], gg, [_names(a.grad_fn, 2) for a in gg]
+
+    _reg(f"loss_{name}_{red}", body)
+
+
+for _n, _f in _LOSSES.items():
+    for _r in ("mean", "sum", "none"):
+        _loss_program(_n, _f, _r)
+
+
+@program()
+def prog_dbn_loss_gradient_penalty_mse_and_huber(T: Any) -> Any:
+    # a WGAN-GP style penalty through a small net into an mse loss, then backward to weights
+    T.manual_seed(0)
+    net = T.nn.Sequential(T.nn.Linear(4, 5), T.nn.SiLU(), T.nn.Linear(5, 1)).double()
+    x = _x(T, 6, 4, seed=3)
+    y = net(x)
+    loss = T.nn.functional.mse_loss(y, T.zeros_like(y)) + T.nn.functional.huber_loss(
+        y, T.ones_like(y), delta=0.3
+    )
+    (g,) = T.autograd.grad(loss, x, create_graph=True)
+    pen = ((g.norm(2, dim=1) - 1) ** 2).mean()
+    pen.backward()
+    return g, _names(g.grad_fn, 3), pen, [p.grad for p in net.parameters()], x.grad
+
+
+@program()
+def prog_dbn_loss_mse_hvp(T: Any) -> Any:
+    # a Hessian-vector product of an mse loss through a weight, with torch.autograd.functional
+    x = _x(T, 5, 3, seed=4).detach()
+    t = _x(T, 5, seed=5).detach()
+
+    def f(w: Any) -> Any:
+        return T.nn.functional.mse_loss(T.tanh(x @ w), t)
+
+    w = _x(T, 3, seed=6).detach()
+    v = _x(T, 3, seed=7).detach()
+    return T.autograd.functional.hvp(f, w, v), T.autograd.functional.hessian(f, w)
+
+
+@program()
+def prog_dbn_loss_double_backward_grad_output_shapes(T: Any) -> Any:
+    # reduction='none' with a non-trivial grad_outputs that requires grad: d/dv of the
+    # gradient is the loss's backward with the double grad (mse, smooth_l1, huber)
+    x = _x(T, 2, 3, seed=8, scale=2.0)
+    t = _x(T, 2, 3, seed=9).detach()
+    v = _x(T, 2, 3, seed=10)
+    out = []
+    for fn in ("mse_loss", "smooth_l1_loss", "huber_loss"):
+        y = getattr(T.nn.functional, fn)(x, t, reduction="none")
+        (g,) = T.autograd.grad(y, x, v, create_graph=True)
+        gv, gx = T.autograd.grad((g * g).sum(), (v, x), allow_unused=True)
+        out.append((g, _names(g.grad_fn, 2), gv, gx))
+    return out
+
+
+@program()
+def prog_dbn_loss_huber_mixed_dtype_double_backward(T: Any) -> Any:
+    # huber's backward kernel takes one dtype: float32 input, float64 target
+    x = _x(T, 2, 3, seed=11, dtype="float32")
+    t = _x(T, 2, 3, seed=12).detach()
+    return (
+        raises(lambda: T.autograd.grad(T.nn.functional.huber_loss(x, t), x, create_graph=True)),
+        raises(lambda: T.autograd.grad(T.nn.functional.mse_loss(x, t), x, create_graph=True)),
+    )
+
+
+# --- normalization and pooling ----------------------------------------------------------------
+
+_NORM_NAMES = "torch records the norms' gradients as one Native*NormBackwardBackward0 node"
+
+
+def _norm_program(name: str, f: Callable[[Any, Any], Any], names_xfail: str | None) -> None:
+    def values(T: Any) -> Any:
+        x = _x(T, 2, 3, 4, seed=13)
+        g, _, gg, _ = _second(T, lambda v: f(T, v) * v.detach().cos(), x)
+        return g.detach(), gg.detach()
+
+    def names(T: Any) -> Any:
+        x = _x(T, 2, 3, 4, seed=13)
+        return _second(T, lambda v: f(T, v) * v.detach().cos(), x, depth=2)
+
+    _reg(f"norm_{name}_values", values)
+    _reg(f"norm_{name}_graph", names, names_xfail)
+
+
+_norm_program("layer_norm", lambda T, x: T.nn.functional.layer_norm(x, (4,)), _NORM_NAMES)
+_norm_program(
+    "batch_norm", lambda T, x: T.nn.functional.batch_norm(x, None, None, training=True), _NORM_NAMES
+)
+_norm_program(
+    "group_norm",
+    lambda T, x: T.nn.functional.group_norm(x.unsqueeze(-1), 1).squeeze(-1),
+    None,
+)
+_norm_program("instance_norm", lambda T, x: T.nn.functional.instance_norm(x), _NORM_NAMES)
+_norm_program("rms_norm", lambda T, x: T.nn.functional.rms_norm(x, (4,)), None)
+
+
+@program()
+def prog_dbn_norm_layer_norm_affine_weight_grads(T: Any) -> Any:
+    x = _x(T, 3, 4, seed=14)
+    w = _x(T, 4, seed=15)
+    b = _x(T, 4, seed=16)
+    y = T.nn.functional.layer_norm(x, (4,), w, b)
+    gx, gw = T.autograd.grad((y * y.detach().sin()).sum(), (x, w), create_graph=True)
+    return T.autograd.grad((gx * gx).sum() + (gw * gw).sum(), (x, w, b), allow_unused=True)
+
+
+_POOL_NAMES = "torch's max_pool2d gradient is MaxPool2DWithIndicesBackwardBackward0"
+
+
+@program()
+def prog_dbn_pool_max_pool2d_values(T: Any) -> Any:
+    x = _x(T, 1, 2, 4, 4, seed=17)
+    g, _, gg, _ = _second(T, lambda v: T.nn.functional.max_pool2d(v, 2) ** 2, x)
+    return g, gg
+
+
+@program(xfail=_POOL_NAMES)
+def prog_dbn_pool_max_pool2d_graph(T: Any) -> Any:
+    x = _x(T, 1, 2, 4, 4, seed=17)
+    return _second(T, lambda v: T.nn.functional.max_pool2d(v, 2) ** 2, x, depth=2)
+
+
+@program()
+def prog_dbn_pool_avg_pool2d(T: Any) -> Any:
+    x = _x(T, 1, 2, 4, 4, seed=18)
+    return _second(T, lambda v: T.nn.functional.avg_pool2d(v, 2) ** 2, x, depth=2)
+
+
+@program(xfail="torch's adaptive_avg_pool2d gradient is AdaptiveAvgPool2DBackwardBackward0")
+def prog_dbn_pool_adaptive_avg_pool2d(T: Any) -> Any:
+    x = _x(T, 1, 2, 4, 4, seed=19)
+    return _second(T, lambda v: T.nn.functional.adaptive_avg_pool2d(v, 3) ** 2, x, depth=2)
+
+
+_BCE_NAMES = "torch's binary_cross_entropy gradient is BinaryCrossEntropyBackwardBackward0"
+
+
+@program()
+def prog_dbn_loss_bce_values(T: Any) -> Any:
+    x = _x(T, 3, 4, seed=20)
+    t = T.tensor(np.linspace(0, 1, 12).reshape(3, 4))
+    g, _, gg, _ = _second(T, lambda v: T.nn.functional.binary_cross_entropy(v.sigmoid(), t), x)
+    return g, gg
+
+
+@program(xfail=_BCE_NAMES)
+def prog_dbn_loss_bce_graph(T: Any) -> Any:
+    x = _x(T, 3, 4, seed=20)
+    t = T.tensor(np.linspace(0, 1, 12).reshape(3, 4))
+    return _second(T, lambda v: T.nn.functional.binary_cross_entropy(v.sigmoid(), t), x, 2)
+
+
+@program(xfail="bce_with_logits' gradient graph: torch divides by numel with DivBackward1 last")
+def prog_dbn_loss_bce_with_logits_and_kl(T: Any) -> Any:
+    x = _x(T, 3, 4, seed=21)
+    t = T.tensor(np.linspace(0, 1, 12).reshape(3, 4))
+    a = _second(T, lambda v: T.nn.functional.binary_cross_entropy_with_logits(v, t), x, 3)
+    b = _second(
+        T,
+        lambda v: T.nn.functional.kl_div(v.log_softmax(1), t.softmax(1), reduction="batchmean"),
+        x,
+        3,
+    )
+    return a, b
+
+
+@program()
+def prog_dbn_loss_cross_entropy_and_nll(T: Any) -> Any:
+    x = _x(T, 3, 4, seed=22)
+    t = T.tensor([0, 3, 1])
+    a = _second(T, lambda v: T.nn.functional.cross_entropy(v, t), x, 3)
+    b = _second(T, lambda v: T.nn.functional.nll_loss(v.log_softmax(1), t), x, 3)
+    c = _second(T, lambda v: T.nn.functional.cross_entropy(v, t, label_smoothing=0.1), x, 3)
+    return a, b, c
+
+
+@pytest.mark.parametrize("name", _SET.params())
+def test_program_matches_torch(name: str) -> None:
+    _h.test_program_matches_torch(name)
