@@ -267,9 +267,6 @@ def prog_dbn_norm_layer_norm_affine_weight_grads(T: Any) -> Any:
     return T.autograd.grad((gx * gx).sum() + (gw * gw).sum(), (x, w, b), allow_unused=True)
 
 
-_POOL_NAMES = "torch's max_pool2d gradient is MaxPool2DWithIndicesBackwardBackward0"
-
-
 @program()
 def prog_dbn_pool_max_pool2d_values(T: Any) -> Any:
     x = _x(T, 1, 2, 4, 4, seed=17)
@@ -277,7 +274,7 @@ def prog_dbn_pool_max_pool2d_values(T: Any) -> Any:
     return g, gg
 
 
-@program(xfail=_POOL_NAMES)
+@program()
 def prog_dbn_pool_max_pool2d_graph(T: Any) -> Any:
     x = _x(T, 1, 2, 4, 4, seed=17)
     return _second(T, lambda v: T.nn.functional.max_pool2d(v, 2) ** 2, x, depth=2)
@@ -335,6 +332,37 @@ def prog_dbn_loss_cross_entropy_and_nll(T: Any) -> Any:
     b = _second(T, lambda v: T.nn.functional.nll_loss(v.log_softmax(1), t), x, 3)
     c = _second(T, lambda v: T.nn.functional.cross_entropy(v, t, label_smoothing=0.1), x, 3)
     return a, b, c
+
+
+@program()
+def prog_dbn_pool_max_pool_family_graphs(T: Any) -> Any:
+    # max_pool1d/3d and the adaptive max pools: the backward's node has its edge to self
+    F = T.nn.functional
+    x1 = _x(T, 1, 2, 6, seed=23)
+    x3 = _x(T, 1, 1, 4, 4, 4, seed=24)
+    x2 = _x(T, 1, 2, 5, 5, seed=25)
+    return (
+        _second(T, lambda v: F.max_pool1d(v, 2) ** 2, x1, 2),
+        _second(T, lambda v: F.max_pool3d(v, 2) ** 2, x3, 2),
+        _second(T, lambda v: F.adaptive_max_pool2d(v, 2) ** 2, x2, 2),
+        _second(T, lambda v: F.adaptive_max_pool3d(v, 2) ** 2, x3, 2),
+        _second(T, lambda v: F.max_pool2d(v, 3, 2, 1, ceil_mode=True).exp(), x2, 2),
+        _second(T, lambda v: F.max_pool2d(v, 2), x2, 2),
+    )
+
+
+@program()
+def prog_dbn_pool_avg_pool_family_graphs(T: Any) -> Any:
+    F = T.nn.functional
+    x1 = _x(T, 1, 2, 6, seed=26)
+    x3 = _x(T, 1, 1, 4, 4, 4, seed=27)
+    x2 = _x(T, 1, 2, 5, 5, seed=28)
+    return (
+        _second(T, lambda v: F.avg_pool1d(v, 2) ** 2, x1, 2),
+        _second(T, lambda v: F.avg_pool3d(v, 2) ** 2, x3, 2),
+        _second(T, lambda v: F.avg_pool2d(v, 3, 2, 1, count_include_pad=False).exp(), x2, 2),
+        _second(T, lambda v: F.avg_pool2d(v, 2, divisor_override=3), x2, 2),
+    )
 
 
 @pytest.mark.parametrize("name", _SET.params())

@@ -1524,13 +1524,18 @@ def _gather_pair(name: str, grad_fn: str, nd: int = 2) -> Any:
         np.add.at(r, flat.ravel(), grad_output.ravel())
         return r.reshape(self_sym_sizes)
 
+    # torch's *_backward(grad_output, self, ..., indices) has an edge to self (its derivative:
+    # zeros_like(self))
     scatter = defop(
         name + "_backward",
         grad_fn.replace("Backward0", "BackwardBackward0"),
-        scatter_fwd,
+        lambda grad_output, self, indices, self_sym_sizes: scatter_fwd(
+            grad_output, indices, self_sym_sizes
+        ),
         dtype="keep",
         nondiff=("indices",),
         grad_output=lambda grad, indices, self_sym_sizes: gather(grad, indices, self_sym_sizes),
+        self=lambda self: zeros_like(self),
         jvp=LINEAR,
     )
     gather = defop(
@@ -1539,8 +1544,8 @@ def _gather_pair(name: str, grad_fn: str, nd: int = 2) -> Any:
         gather_fwd,
         dtype="keep",
         nondiff=("indices",),
-        self=lambda grad, self, indices, self_sym_sizes: _dep(
-            scatter(grad, indices, self_sym_sizes), self
+        self=lambda grad, self, indices, self_sym_sizes: scatter(
+            grad, self, indices, self_sym_sizes
         ),
         jvp=LINEAR,  # torch: gather(self_t.flatten(-2), -1, indices.flatten(-2))
     )
