@@ -1520,6 +1520,295 @@ def prog_rp8_foreach_ema_timm_style_and_list_errors(T: Any) -> Any:
     }
 
 
+# --- losses, targets and shapes as users get them wrong or right ---------------------------
+
+
+@program()
+def prog_rp8_regression_target_shape_broadcast_warning(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Linear(3, 1), 132)
+    x, y = _t(T, 4, 3, seed=133), _t(T, 4, seed=134)
+    loss = nn.functional.mse_loss(m(x), y)
+    loss.backward()
+    l1 = nn.L1Loss()(m(x), y)
+    return loss, l1, m.weight.grad
+
+
+@program()
+def prog_rp8_cross_entropy_target_dtypes(T: Any) -> Any:
+    F = T.nn.functional
+    logits = _t(T, 3, 4, seed=135).requires_grad_()
+    out = {
+        "int32": raises(lambda: F.cross_entropy(logits, T.tensor([0, 1, 2], dtype=T.int32))),
+        "float_idx": raises(lambda: F.cross_entropy(logits, T.tensor([0.0, 1.0, 2.0]))),
+        "oob": raises(lambda: F.cross_entropy(logits, T.tensor([0, 1, 4]))),
+        "neg": raises(lambda: F.cross_entropy(logits, T.tensor([0, -1, 2]))),
+        "probs_shape": raises(lambda: F.cross_entropy(logits, T.ones(3, 3) / 3)),
+        "bce_range": raises(lambda: F.binary_cross_entropy(T.sigmoid(logits), logits)),
+        "bce_nan_input": raises(
+            lambda: F.binary_cross_entropy(T.tensor([float("nan")]), T.ones(1))
+        ),
+        "bce_nan_target": raises(
+            lambda: F.binary_cross_entropy(T.ones(1) / 2, T.tensor([float("nan")]))
+        ),
+        "bce_shape": raises(lambda: F.binary_cross_entropy(T.sigmoid(logits), T.ones(3, 1))),
+        "nonscalar_backward": raises(
+            lambda: F.cross_entropy(logits, T.tensor([0, 1, 2]), reduction="none").backward()
+        ),
+    }
+    loss = F.cross_entropy(logits.unsqueeze(-1).expand(3, 4, 2), T.tensor([[0, 1], [2, 3], [1, 1]]))
+    loss.backward()
+    return out, loss, logits.grad
+
+
+@program()
+def prog_rp8_gaussian_poisson_nll_heteroscedastic(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Linear(2, 2), 136)
+    x, y = _t(T, 5, 2, seed=137), _t(T, 5, 1, seed=138)
+    out = m(x)
+    mu, var = out[:, :1], nn.functional.softplus(out[:, 1:]) + 1e-3
+    g = nn.GaussianNLLLoss(full=True)(mu, y, var)
+    p = nn.PoissonNLLLoss(log_input=True, full=True)(mu, y.abs().round())
+    (g + p).backward()
+    err = raises(lambda: nn.functional.gaussian_nll_loss(mu, y, -var))
+    return g, p, m.weight.grad, err
+
+
+@program()
+def prog_rp8_ctc_speech_model(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Sequential(nn.Linear(3, 5), nn.LogSoftmax(dim=-1)), 139)
+    x = _t(T, 6, 2, 3, seed=140)
+    logp = m(x)
+    targets = T.tensor([[1, 2, 2], [3, 1, 0]])
+    il, tl = T.tensor([6, 5]), T.tensor([3, 2])
+    ctc = nn.CTCLoss(blank=0, zero_infinity=True)
+    loss = ctc(logp, targets, il, tl)
+    loss.backward()
+    inf = nn.CTCLoss(reduction="none")(
+        logp, T.tensor([[1, 1, 1, 1]]).expand(2, 4), T.tensor([2, 2]), T.tensor([4, 4])
+    )
+    return loss, m[0].weight.grad, inf
+
+
+@program()
+def prog_rp8_attention_fully_masked_row_nan(T: Any) -> Any:
+    q = _t(T, 2, 3, 4, seed=141).requires_grad_()
+    scores = q @ q.transpose(-1, -2) / 2.0
+    mask = T.tensor([[True, True, False], [True, True, True], [False, True, False]])
+    att = scores.masked_fill(mask, float("-inf")).softmax(-1)
+    out = att @ q
+    out.nan_to_num().sum().backward()
+    finite = T.isfinite(att).all(-1)
+    return att, finite, q.grad
+
+
+@program()
+def prog_rp8_detect_anomaly_nan_loss(T: Any) -> Any:
+    m = _seeded(T, T.nn.Linear(2, 1), 142)
+    x = T.tensor([[1.0, -1.0], [0.0, 0.0]])
+    out = m(x)
+    loss = T.sqrt(out - 10).sum()
+    is_nan = T.isnan(loss).item()
+    with T.autograd.detect_anomaly():
+        l2 = (T.log(out.abs() * 0) * 0).sum()
+        err = raises(lambda: l2.backward())
+    return is_nan, err
+
+
+@program(xfail="shadowgrad does not implement autocast on the cpu device (raises a RuntimeError)")
+def prog_rp8_autocast_cpu_float16_step(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 2)), 143)
+    opt = T.optim.SGD(m.parameters(), lr=0.1)
+    x, y = _t(T, 5, 4, seed=144), T.tensor([0, 1, 1, 0, 1])
+    with T.autocast("cpu", dtype=T.float16):
+        out = m(x)
+        loss = nn.functional.cross_entropy(out, y)
+        sm = out.softmax(-1)
+    loss.backward()
+    opt.step()
+    return out.dtype, loss.dtype, sm.dtype, loss, [p.grad.dtype for p in m.parameters()], _sd(m)
+
+
+@program()
+def prog_rp8_grad_scaler_cpu_step(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Linear(3, 1), 145)
+    opt = T.optim.SGD(m.parameters(), lr=0.1)
+    scaler = T.amp.GradScaler("cpu", init_scale=2.0**4, growth_interval=1)
+    x, y = _t(T, 4, 3, seed=146), _t(T, 4, 1, seed=147)
+    scales = []
+    for i in range(3):
+        opt.zero_grad()
+        loss = nn.functional.mse_loss(m(x), y) * (float("inf") if i == 1 else 1.0)
+        scaler.scale(loss).backward()
+        scaler.unscale_(opt)
+        nn.utils.clip_grad_norm_(m.parameters(), 1.0)
+        scaler.step(opt)
+        scaler.update()
+        scales.append(scaler.get_scale())
+    return scales, _sd(m), scaler.state_dict()
+
+
+@program()
+def prog_rp8_embedding_max_norm_training(T: Any) -> Any:
+    nn = T.nn
+    emb = _seeded(T, nn.Embedding(5, 3, max_norm=0.5, norm_type=2.0), 148)
+    before = emb.weight.detach().clone()
+    idx = T.tensor([[0, 2], [2, 4]])
+    out = emb(idx)
+    out.sum().backward()
+    return before, emb.weight, out, emb.weight.grad, emb.weight._version
+
+
+@program()
+def prog_rp8_lstm_proj_size_and_dropout_warning(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(12)
+    lstm = _seeded(T, nn.LSTM(3, 4, proj_size=2, batch_first=True), 149)
+    x = _t(T, 2, 3, 3, seed=150).requires_grad_()
+    out, (h, c) = lstm(x)
+    (out.sum() + c.sum()).backward()
+    names = [n for n, _ in lstm.named_parameters()]
+    drop1 = nn.GRU(2, 2, num_layers=1, dropout=0.5)
+    bad = raises(lambda: nn.LSTM(3, 4, proj_size=4))
+    return out.shape, h.shape, c.shape, x.grad, names, lstm.weight_hr_l0.grad, drop1.dropout, bad
+
+
+@program()
+def prog_rp8_pad_sequence_left_and_lengths_mask(T: Any) -> Any:
+    rnn = T.nn.utils.rnn
+    seqs = [T.tensor([1, 2, 3]), T.tensor([4]), T.tensor([5, 6])]
+    right = rnn.pad_sequence(seqs, batch_first=True, padding_value=-1)
+    left = rnn.pad_sequence(seqs, batch_first=True, padding_side="left")
+    lengths = T.tensor([len(s) for s in seqs])
+    mask = T.arange(right.shape[1])[None, :] < lengths[:, None]
+    return right, left, mask, right.masked_fill(~mask, 0).sum(1) / lengths
+
+
+@program()
+def prog_rp8_transformer_encoder_decoder_seq2seq(T: Any) -> Any:
+    nn = T.nn
+    model = _seeded(
+        T,
+        nn.Transformer(
+            d_model=8,
+            nhead=2,
+            num_encoder_layers=1,
+            num_decoder_layers=1,
+            dim_feedforward=12,
+            dropout=0.0,
+            batch_first=True,
+            norm_first=True,
+        ),
+        151,
+    )
+    src, tgt = _t(T, 2, 4, 8, seed=152), _t(T, 2, 3, 8, seed=153)
+    tgt_mask = model.generate_square_subsequent_mask(3)
+    src_kpm = T.tensor([[False, False, False, True], [False, False, False, False]])
+    out = model(
+        src, tgt, tgt_mask=tgt_mask, src_key_padding_mask=src_kpm, memory_key_padding_mask=src_kpm
+    )
+    out.pow(2).mean().backward()
+    return (
+        out,
+        model.decoder.layers[0].multihead_attn.in_proj_weight.grad,
+        model.encoder.norm.weight.grad,
+    )
+
+
+@program()
+def prog_rp8_lm_sampling_multinomial_temperature(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(13)
+    emb = _seeded(T, nn.Embedding(6, 4), 154)
+    head = _seeded(T, nn.Linear(4, 6), 155)
+    tok = T.tensor([2])
+    seq = []
+    with T.no_grad():
+        for _ in range(5):
+            logits = head(emb(tok)) / 0.7
+            v, _ = T.topk(logits, 3)
+            logits[logits < v[:, [-1]]] = -float("inf")
+            probs = T.softmax(logits, -1)
+            tok = T.multinomial(probs, 1)[0]
+            seq.append(tok.item())
+    g = nn.functional.gumbel_softmax(_t(T, 2, 4, seed=156), tau=0.5, hard=True)
+    return seq, g
+
+
+@program()
+def prog_rp8_sampler_batchsampler_collate(T: Any) -> Any:
+    data = T.utils.data
+    ds = data.TensorDataset(T.arange(8).float().unsqueeze(1), T.arange(8) % 3)
+    w = data.WeightedRandomSampler(
+        [0.1, 0.9, 0.5, 0.5, 0.2, 0.2, 0.3, 0.3], 6, generator=T.Generator().manual_seed(4)
+    )
+    bs = data.BatchSampler(data.SequentialSampler(ds), batch_size=3, drop_last=True)
+    out1 = [b for b in data.DataLoader(ds, sampler=w, batch_size=4)]
+    out2 = [b for b in data.DataLoader(ds, batch_sampler=bs)]
+    out3 = list(data.DataLoader([(1, 2.0, "a"), (3, 4.0, "b")], batch_size=2))
+    out4 = list(
+        data.DataLoader(ds, batch_size=3, collate_fn=lambda b: T.stack([x for x, _ in b]).sum())
+    )
+    sub = data.Subset(ds, [7, 0])
+    cat = data.ConcatDataset([sub, ds])
+    return out1, out2, out3, out4, [sub[0], len(cat), cat[3]], list(w)
+
+
+@program()
+def prog_rp8_iterable_dataset_stream(T: Any) -> Any:
+    data = T.utils.data
+
+    class Stream(data.IterableDataset):
+        def __iter__(self) -> Any:
+            for i in range(7):
+                yield T.tensor([float(i), float(i * i)]), i % 2
+
+    batches = list(data.DataLoader(Stream(), batch_size=3))
+    err = raises(lambda: data.DataLoader(Stream(), shuffle=True))
+    return batches, err
+
+
+@program()
+def prog_rp8_optimizer_load_state_dict_mismatch(T: Any) -> Any:
+    nn = T.nn
+    m1 = nn.Linear(2, 2)
+    opt1 = T.optim.Adam(m1.parameters(), lr=0.1)
+    m1(T.ones(1, 2)).sum().backward()
+    opt1.step()
+    sd = opt1.state_dict()
+    m2 = nn.Sequential(nn.Linear(2, 2), nn.Linear(2, 2))
+    opt2 = T.optim.Adam(m2.parameters(), lr=0.1)
+    e1 = raises(lambda: opt2.load_state_dict(sd))
+    opt3 = T.optim.Adam([{"params": [m2[0].weight]}, {"params": [m2[0].bias]}], lr=0.1)
+    e2 = raises(lambda: opt3.load_state_dict(sd))
+    opt4 = T.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.5)
+    opt4.load_state_dict(sd)
+    return e1, e2, opt4.param_groups[0]["lr"], sorted(opt4.state_dict()["param_groups"][0].keys())
+
+
+@program()
+def prog_rp8_state_dict_keep_vars_prefix_and_assign(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Sequential(nn.Linear(2, 2), nn.BatchNorm1d(2)), 157)
+    kv = m.state_dict(keep_vars=True)
+    plain = m.state_dict(prefix="model.")
+    other = nn.Sequential(nn.Linear(2, 2), nn.BatchNorm1d(2))
+    src = {k: v.clone().double() for k, v in m.state_dict().items()}
+    other.load_state_dict(src, assign=True)
+    return (
+        [type(v).__name__ for v in kv.values()],
+        kv["0.weight"].requires_grad,
+        list(plain.keys()),
+        [p.dtype for p in other.parameters()],
+        isinstance(other[0].weight, nn.Parameter),
+        other[0].weight.requires_grad,
+    )
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

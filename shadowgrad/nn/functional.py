@@ -2298,9 +2298,12 @@ def binary_cross_entropy(
         raise NotImplementedError(f"\"binary_cross_entropy\" not implemented for '{dt._short}'")
     if target.dtype is not dt:
         raise RuntimeError(f"Found dtype {target.dtype._short} but expected {dt._short}")
-    x = input._data
-    if x.size and ((x < 0).any() or (x > 1).any()):
+    x, t = input._data, target._data
+    # min/max are NaN when an element is: torch's `0 <= v <= 1` check rejects NaN too
+    if x.size and not (x.min() >= 0 and x.max() <= 1):
         raise RuntimeError("all elements of input should be between 0 and 1")
+    if t.size and not (t.min() >= 0 and t.max() <= 1):
+        raise RuntimeError("all elements of target should be between 0 and 1")
     return K.bce_op(input, target, weight, r)
 
 
