@@ -292,9 +292,6 @@ def prog_dbn_pool_adaptive_avg_pool2d(T: Any) -> Any:
     return _second(T, lambda v: T.nn.functional.adaptive_avg_pool2d(v, 3) ** 2, x, depth=2)
 
 
-_BCE_NAMES = "torch's binary_cross_entropy gradient is BinaryCrossEntropyBackwardBackward0"
-
-
 @program()
 def prog_dbn_loss_bce_values(T: Any) -> Any:
     x = _x(T, 3, 4, seed=20)
@@ -303,7 +300,7 @@ def prog_dbn_loss_bce_values(T: Any) -> Any:
     return g, gg
 
 
-@program(xfail=_BCE_NAMES)
+@program()
 def prog_dbn_loss_bce_graph(T: Any) -> Any:
     x = _x(T, 3, 4, seed=20)
     t = T.tensor(np.linspace(0, 1, 12).reshape(3, 4))
@@ -363,6 +360,39 @@ def prog_dbn_pool_avg_pool_family_graphs(T: Any) -> Any:
         _second(T, lambda v: F.avg_pool2d(v, 3, 2, 1, count_include_pad=False).exp(), x2, 2),
         _second(T, lambda v: F.avg_pool2d(v, 2, divisor_override=3), x2, 2),
     )
+
+
+def _bce_program(red: str, weighted: bool) -> None:
+    def body(T: Any) -> Any:
+        x = T.tensor(np.linspace(0.05, 0.95, 12).reshape(3, 4), requires_grad=True)
+        t = T.tensor(_data(3, 4, seed=29).astype(np.float64) * 0.3 + 0.5, requires_grad=True)
+        w = T.tensor(np.linspace(0.5, 2.0, 4)) if weighted else None
+        y = T.nn.functional.binary_cross_entropy(x, t, weight=w, reduction=red)
+        first = T.autograd.grad(y.sum(), (x, t), retain_graph=True)
+        v = T.ones_like(y, requires_grad=True) * 1.5
+        g = T.autograd.grad(y, (x, t), v, create_graph=True)
+        s = (g[0] * g[0] * x).sum() + (g[1] * g[0]).sum()
+        gg = T.autograd.grad(s, (x, t, v))
+        return first, g, [_names(a.grad_fn, 3) for a in g], gg
+
+    _reg(f"loss_bce_{red}{'_weighted' if weighted else ''}", body)
+
+
+for _r in ("mean", "sum", "none"):
+    for _w in (False, True):
+        _bce_program(_r, _w)
+
+
+@program()
+def prog_dbn_loss_bce_float32_and_edges(T: Any) -> Any:
+    # float32 first order (torch's kernel order), inputs at 0 and 1 (the 1e-12 clamp), and the
+    # gradient penalty of a BCELoss module
+    x = T.tensor(np.array([0.0, 1e-7, 0.3, 0.5, 0.999, 1.0], np.float32), requires_grad=True)
+    t = T.tensor(np.array([0.0, 1.0, 0.2, 0.5, 1.0, 1.0], np.float32))
+    y = T.nn.BCELoss()(x, t)
+    (g1,) = T.autograd.grad(y, x, retain_graph=True)
+    (g2,) = T.autograd.grad(y, x, create_graph=True)
+    return y, g1, g2, g2.grad_fn, T.autograd.grad(g2[2:5].sum(), x)
 
 
 @pytest.mark.parametrize("name", _SET.params())

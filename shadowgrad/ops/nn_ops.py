@@ -2666,17 +2666,76 @@ def _bce_np(self, target, weight, reduction):
     return _reduce_np(loss.astype(self.dtype, copy=False), reduction)
 
 
+def _np_bce_bw(grad_output, self, target, weight, reduction):
+    # torch's kernel: grad * (x - t) / max((1 - x) * x, 1e-12), times weight, over numel
+    with np.errstate(divide="ignore", invalid="ignore"):
+        den = np.maximum((1 - self) * self, self.dtype.type(1e-12))
+        r = grad_output * (self - target) / den
+    if weight is not None:
+        r = r * weight
+    if reduction == 1:
+        r = r / self.dtype.type(max(self.size, 1))
+    return np.asarray(r).astype(self.dtype, copy=False)
+
+
+def _bce_eps_den(self: Tensor) -> Tensor:
+    return P.add_scalar(self, 1e-12) * P.add_scalar((zeros_like(self) + 1) - self, 1e-12)
+
+
+def _bce_dd_self(grad, grad_output, self, target, weight, reduction):
+    # torch's binary_cross_entropy_double_backward
+    a, b = P.add_scalar(self, 1e-12), P.add_scalar((zeros_like(self) + 1) - self, 1e-12)
+    g = (self * self - 2 * self * target + target) / (a.pow(2) * b.pow(2))
+    g = g * (grad * grad_output)
+    if weight is not None:
+        g = g * weight
+    return _div_scalar(g, self.numel()) if reduction == 1 else g
+
+
+def _bce_dd_grad_output(grad, self, target, weight, reduction):
+    # torch's binary_cross_entropy_double_backward_grad_output
+    g = (self - target) / _bce_eps_den(self) * grad
+    if weight is not None:
+        g = g * weight
+    if reduction == 1:
+        return _div_scalar(g.sum(), self.numel())
+    return g.sum() if reduction == 2 else g
+
+
+def _bce_dd_target(grad, grad_output, self, weight, reduction):
+    # torch's binary_cross_entropy_double_backward_target
+    r = -grad * grad_output
+    if weight is not None:
+        r = r * weight
+    den = ((1 - self) * self).detach().clamp_min(1e-12)
+    r = r / den
+    return _div_scalar(r, self.numel()) if reduction == 1 else r
+
+
+# binary_cross_entropy's backward is an op of its own, as in torch (Note [Loss backward ops])
+_bce_bw = defop(
+    "binary_cross_entropy_backward",
+    "BinaryCrossEntropyBackwardBackward0",
+    _np_bce_bw,
+    nondiff=("weight",),
+    grad_output=lambda grad, self, target, weight, reduction: _bce_dd_grad_output(
+        grad, self, target, weight, reduction
+    ),
+    self=_bce_dd_self,
+    target=_bce_dd_target,
+)
+
+
 def _bce_self(grad, self, target, weight, reduction):
-    # torch divides by max((1 - x) * x, 1e-12)
-    den = (1 - self) * self
-    den = _where(den < 1e-12, 1e-12, den)
-    r = _reduce_grad(grad, self, reduction) * (self - target) / den
-    return r * weight if weight is not None else r
+    return _bce_bw(grad, self, target, weight, reduction)
 
 
 def _bce_target(grad, self, target, weight, reduction):
-    r = _reduce_grad(grad, self, reduction) * -(P.log(self) - P.log(1 - self))
-    return r * weight if weight is not None else r
+    # torch's binary_cross_entropy_target_backward: -logit(self) * grad, times weight, over numel
+    r = -P.logit(self) * grad
+    if weight is not None:
+        r = r * weight
+    return _div_scalar(r, target.numel()) if reduction == 1 else r
 
 
 bce_op = defop(
