@@ -204,6 +204,17 @@ def _slice_bounds(s: slice, n: int) -> tuple[int, int, int]:
     return start, max(stop, start), step
 
 
+def _given_bounds(s: slice, step: int) -> tuple[int, int, int]:
+    """A slice's bounds as torch's SliceBackward0 saves them: as given (a negative one reads
+    back as 2**64 + it), a missing start 0 and a missing end INT64_MAX. Slicing by them selects
+    what _slice_bounds's do."""
+    return (
+        0 if s.start is None else s.start.__index__(),
+        9223372036854775807 if s.stop is None else s.stop.__index__(),
+        step,
+    )
+
+
 def _apply_slicing(
     self: Tensor, index: tuple[Any, ...], setting: bool, check: bool = True
 ) -> tuple[Tensor, list[Any], bool]:
@@ -230,6 +241,7 @@ def _apply_slicing(
             n = result._data.shape[dim]
             start, stop, step = _slice_bounds(i, n)
             if not (start == 0 and stop == n and step == 1):
+                start, stop, step = _given_bounds(i, step)
                 result = S._slice(result, dim, start, stop, step, tuple(result._data.shape))
             adv.append(slice(None))
             dim += 1
@@ -360,7 +372,7 @@ def getitem(self: Tensor, index: Any) -> Tensor:
             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
         )
     if isinstance(index, slice):  # a lone slice is always a slice node, even when trivial
-        start, stop, step = _slice_bounds(index, self._data.shape[0])
+        start, stop, step = _given_bounds(index, _slice_bounds(index, self._data.shape[0])[2])
         return S._slice(self, 0, start, stop, step, tuple(self._data.shape))
     if isinstance(index, (int, np.integer)) and not isinstance(index, bool):
         n = self._data.shape[0]

@@ -907,14 +907,16 @@ def cumsum(input: Tensor, dim: int = _NO_DIM, *, dtype: D.dtype | None = None) -
     """Mirrors `torch.cumsum`."""
     if dim is _NO_DIM:
         _missing_dim("cumsum")
-    return _cumsum(input, wrap_dim(dim, input.ndim), _sum_dtype(input, dtype))
+    d = wrap_dim(dim, input.ndim)  # torch's node saves the dim as given (_saved_dim)
+    return _cumsum(input, dim if type(dim) is int else d, _sum_dtype(input, dtype))
 
 
 def cumprod(input: Tensor, dim: int = _NO_DIM, *, dtype: D.dtype | None = None) -> Tensor:
     """Mirrors `torch.cumprod`."""
     if dim is _NO_DIM:
         _missing_dim("cumprod")
-    return _cumprod(input, wrap_dim(dim, input.ndim), _sum_dtype(input, dtype))
+    d = wrap_dim(dim, input.ndim)  # torch's node saves the dim as given (_saved_dim)
+    return _cumprod(input, dim if type(dim) is int else d, _sum_dtype(input, dtype))
 
 
 def logsumexp(input: Tensor, dim: Any = _NO_DIM, keepdim: bool = False) -> Tensor:

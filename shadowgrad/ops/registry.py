@@ -14,6 +14,7 @@ See docs/design.md.
 from __future__ import annotations
 
 import inspect
+import math
 import warnings as _warnings
 from collections.abc import Callable
 from typing import Any
@@ -152,6 +153,16 @@ class OpNode(Node):
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_saved_"):
             key = name[7:]
+            renamed = _SAVED_RENAMED.get(type(self).__name__)
+            if renamed is not None:
+                if key in renamed.values():
+                    raise AttributeError(
+                        f"'{type(self).__name__}' object has no attribute '{name}'"
+                    )
+                key = renamed.get(key, key)
+            lazy = _SAVED_LAZY.get(type(self).__name__)
+            if lazy is not None and key in lazy:
+                return lazy[key](self)
             saved = self.saved_map() or {}
             if key in saved:
                 v = saved[key]
@@ -163,16 +174,27 @@ class OpNode(Node):
                     return _make(v.copy())
                 if type(v) is tuple and any(type(e) is _ndarray for e in v):
                     return tuple(_make(e.copy()) if type(e) is _ndarray else e for e in v)
-                return self._unpack(key, v)
+                v = self._unpack(key, v)
+                if key in _INT64_SAVED and (type(v) is int or type(v) is tuple):
+                    return _as_uint64(v)
+                return v
             if key in self._op.tensor_names:
                 return None  # torch's undefined saved variable: not saved for this call
             if key.endswith("_sym_strides") and key in self._op.saved_names:
                 return ()  # torch saves an input's strides only for the formulas that run
         if name.startswith("_raw_saved_"):
             saved = self.saved_map() or {}
-            v = saved.get(name[11:])
+            key = name[11:]
+            renamed = _SAVED_RENAMED.get(type(self).__name__)
+            if renamed is not None:
+                key = "" if key in renamed.values() else renamed.get(key, key)
+            v = saved.get(key)
             if type(v) is SavedTensor:
                 return v
+            if "_raw_saved_" + name[11:] in self.__dir__():
+                if type(v) is tuple:  # advanced indexing's indices: torch's list of them
+                    return tuple(_unsaved(e) for e in v)
+                return _unsaved(v)  # torch's SavedTensor of a number, index or mask, or none
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __dir__(self) -> list[str]:
@@ -191,6 +213,22 @@ class OpNode(Node):
                 k in tensors and (v is None or type(v) is _ndarray) and k not in scalars
             ):
                 names.add("_raw_saved_" + k)
+        node = type(self).__name__
+        for k, v in saved.items():
+            if k not in tensors and (
+                type(v) is _ndarray or (type(v) is tuple and any(type(e) is _ndarray for e in v))
+            ):
+                names.add("_raw_saved_" + k)  # an index or mask: torch saved it as a tensor
+        for k in _SAVED_LAZY.get(node, ()):
+            names.add("_saved_" + k)
+        renamed = _SAVED_RENAMED.get(node)
+        if renamed is not None:
+            for theirs, ours in renamed.items():
+                for pre in ("_saved_", "_raw_saved_"):
+                    if pre + ours in names:
+                        names.discard(pre + ours)
+                        if theirs:
+                            names.add(pre + theirs)
         return sorted(names)
 
     @property
@@ -199,6 +237,85 @@ class OpNode(Node):
         if n:
             return n
         return len(self._saved["_out_meta"])  # type: ignore[index]
+
+
+# the saved int64_t, SymInt and int[] arguments: torch's getter converts them with
+# PyLong_FromUnsignedLongLong, so a negative one reads back as 2**64 + value (a Scalar keeps its
+# sign: add's alpha, clamp's min)
+_INT64_SAVED = frozenset(
+    ("dim", "dims", "dim0", "dim1", "dim2", "diagonal", "offset", "index", "start", "end")
+).union(("shifts", "dimension", "split_size", "split_sizes", "source", "destination"))
+
+
+# saved values torch's node shows under its own names where this op's parameters are named
+# otherwise (torch's name: this op's), or does not show (torch's name ""): read from what the
+# node holds
+_SAVED_RENAMED = {
+    "AddmvBackward0": {"mat": "mat1", "vec": "mat2"},
+    "BaddbmmBackward0": {"batch1": "mat1", "batch2": "mat2"},
+    "UnfoldBackward0": {"dimension": "dim"},
+    "MeanBackward1": {"": "count"},
+    "SortBackward0": {"": "keepdim"},
+    "TopkBackward0": {"": "keepdim"},
+}
+
+
+def _input_sizes(i: int, name: str) -> Callable[[Any], tuple[int, ...]]:
+    """Input i's sizes as the node knows them: from its input metadata, else from the saved
+    input `name` (torch's node saves them for every call, as `<input>_sym_sizes`)."""
+
+    def read(node: Any) -> tuple[int, ...]:
+        meta = node._in_meta
+        if meta is not None and meta[i] is not None:
+            return tuple(meta[i][0])
+        v = (node.saved_map() or {}).get(name)
+        if v is not None and v is not _RELEASED:
+            return tuple(node._unpack(name, v)._data.shape)
+        return ()
+
+    return read
+
+
+def _sym_numel(node: Any) -> int:
+    return math.prod((node.saved_map() or {})["self_sym_sizes"])
+
+
+# the values torch's node saves that this op's node does not hold but can tell (read lazily)
+_SAVED_LAZY: dict[str, dict[str, Callable[[Any], Any]]] = {
+    "MmBackward0": {
+        "self_sym_sizes": _input_sizes(0, "self"),
+        "mat2_sym_sizes": _input_sizes(1, "mat2"),
+    },
+    "AddmmBackward0": {
+        "mat1_sym_sizes": _input_sizes(1, "mat1"),
+        "mat2_sym_sizes": _input_sizes(2, "mat2"),
+    },
+    "SplitBackward0": {"self_sym_sizes": _input_sizes(0, "self")},
+    "SplitWithSizesBackward0": {"self_sym_sizes": _input_sizes(0, "self")},
+    "MeanBackward1": {"self_sym_numel": _sym_numel},
+}
+
+
+def _unsaved(v: Any) -> SavedTensor:
+    """The SavedTensor torch's `_raw_saved_<name>` gives for a tensor argument this node holds
+    as a number (Note [Saved numbers]) or did not save (an undefined one): it holds no tensor."""
+    s = object.__new__(SavedTensor)
+    s._vc = VersionCounter()
+    s._saved_version = 0
+    s._is_output = True
+    s._hooks = None
+    s._tensor = None
+    s._data = v if type(v) is _ndarray else None
+    s._nr = 0
+    s._rg = False
+    return s
+
+
+def _as_uint64(v: Any) -> Any:
+    """A saved int (or tuple of ints) as torch's `_saved_<name>` shows it (_INT64_SAVED)."""
+    if type(v) is int:
+        return v + (1 << 64) if v < 0 else v
+    return tuple(e + (1 << 64) if type(e) is int and e < 0 else e for e in v)
 
 
 # saved names of shadowgrad's own that torch's node does not list (OpNode.__dir__)
@@ -1282,7 +1399,8 @@ class ListOpNode(Node):
         # torch's node lists its saved arguments (cat's and stack's `_saved_dim`), readable
         # after backward too: they are not tensors
         if name.startswith("_saved_") and name[7:] in self._op.listed:
-            return (self._saved or {})[name[7:]]
+            v = (self._saved or {})[name[7:]]
+            return _as_uint64(v) if type(v) is int or type(v) is tuple else v
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __dir__(self) -> list[str]:

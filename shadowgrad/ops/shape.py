@@ -395,7 +395,8 @@ def unsqueeze(input: Tensor, dim: int = _NO_DIM) -> Tensor:
         if dim is _NO_DIM:
             _need_dim("unsqueeze", dim)
         dim = int_arg("unsqueeze", "dim", 2, dim)
-    return _unsqueeze(input, wrap_dim(dim, input.ndim + 1))
+    wrap_dim(dim, input.ndim + 1)  # checked; torch's node saves the dim as given
+    return _unsqueeze(input, dim)
 
 
 _squeeze_all = defop(
@@ -529,6 +530,8 @@ def transpose(input: Tensor, dim0: int = _NO_DIM, dim1: int = _NO_DIM) -> Tensor
         raise _missing("transpose", ("dim0", "dim1")[dim0 is not _NO_DIM :])
     nd = input.ndim
     d0, d1 = wrap_dim(dim0, nd), wrap_dim(dim1, nd)
+    if type(dim0) is int and type(dim1) is int:
+        return _transpose(input, dim0, dim1)  # saved as given, as torch's node saves them
     return _transpose(input, d0, d1)  # 0-d: dims 0 and -1 wrap to 0, a view of itself
 
 
@@ -731,7 +734,7 @@ def _mT(self: Tensor) -> Tensor:
         raise RuntimeError(
             "tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor."
         )
-    return _transpose(self, self.ndim - 2, self.ndim - 1)
+    return _transpose(self, -2, -1)
 
 
 def _conj_transpose(self: Tensor, what: str) -> Tensor:
@@ -744,7 +747,7 @@ def _conj_transpose(self: Tensor, what: str) -> Tensor:
             f"tensor.{what} is only supported on matrices or batches of matrices. Got "
             f"{self.ndim}-D tensor."
         )
-    out = _transpose(self, self.ndim - 2, self.ndim - 1)
+    out = _transpose(self, -2, -1)
     return out.conj() if self.is_complex() else out
 
 
@@ -1871,19 +1874,19 @@ _split = defop(
     view=True,
     n_outputs=0,
     multi_view="Split",
-    self=lambda grads, dim: cat(grads, dim),
+    self=lambda grads, dim, split_size: cat(grads, dim),
     complex=True,
 )
 _split_with_sizes = defop(
     "split_with_sizes",
     "SplitWithSizesBackward0",
-    lambda self, sizes, dim: _split_fwd(self, sizes, dim),
+    lambda self, split_sizes, dim: _split_fwd(self, split_sizes, dim),
     dtype="keep",
     jvp=LINEAR,
     view=True,
     n_outputs=0,
     multi_view="SplitWithSizes",
-    self=lambda grads, dim: cat(grads, dim),
+    self=lambda grads, dim, split_sizes: cat(grads, dim),
     complex=True,
 )
 
@@ -1910,7 +1913,7 @@ def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Te
                 f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size "
                 f"at dimension {d}), but got split_sizes={shape_str(sizes)}"
             )
-        return _split_with_sizes(tensor, sizes, d)
+        return _split_with_sizes(tensor, sizes, dim if type(dim) is int else d)
     if isinstance(split_size_or_sections, float):  # Tensor.split passes it to split_with_sizes
         raise TypeError(
             "split_with_sizes(): argument 'split_sizes' (position 2) must be tuple of ints, not "
@@ -1925,7 +1928,7 @@ def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Te
         )
     k = max(1, -(-n // s)) if s else 1
     sizes = tuple(min(s, n - i * s) for i in range(k)) if s else (0,)
-    return _split(tensor, s, sizes, d)
+    return _split(tensor, s, sizes, dim if type(dim) is int else d)  # saved as given
 
 
 def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
@@ -1940,8 +1943,8 @@ def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     n = input._data.shape[d]
     size = -(-n // chunks)
     if size == 0 and n == 0:
-        return _split(input, 0, (0,) * chunks, d)
-    return split(input, size, d)
+        return _split(input, 0, (0,) * chunks, dim if type(dim) is int else d)
+    return split(input, size, dim if type(dim) is int else d)
 
 
 def tensor_split(input: Tensor, indices_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:

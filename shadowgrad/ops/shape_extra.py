@@ -344,7 +344,7 @@ _unfold = defop(
     view=True,
     jvp=LINEAR,
     self=lambda grad, dim, size, step, self_sym_sizes: _unfold_backward(
-        grad, self_sym_sizes, dim, size, step
+        grad, self_sym_sizes, dim % max(len(self_sym_sizes), 1), size, step
     ),
     complex=True,
 )
@@ -360,7 +360,8 @@ def unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
         raise RuntimeError(f"size is {size} but must be >= 0")
     if step <= 0:
         raise RuntimeError(f"step is {step} but must be > 0")
-    return _unfold(self, d, int(size), int(step), tuple(self._data.shape))
+    dim = dimension if type(dimension) is int else d  # saved as given, as torch's node saves it
+    return _unfold(self, dim, int(size), int(step), tuple(self._data.shape))
 
 
 # --- split_with_sizes, hsplit / vsplit / dsplit --------------------------------------------------
@@ -377,7 +378,7 @@ def split_with_sizes(input: Tensor, split_sizes: Any, dim: int = 0) -> tuple[Ten
             "split_with_sizes expects split_sizes have only non-negative entries, but got "
             f"split_sizes={shape_str(sizes)}"
         )
-    return S.split(input, list(sizes), d)
+    return S.split(input, list(sizes), dim if type(dim) is int else d)  # dim saved as given
 
 
 def _dir_split(name: str, min_dim: int, dim: int, input: Tensor, sections: Any) -> Any:
