@@ -307,7 +307,7 @@ def prog_dbn_loss_bce_graph(T: Any) -> Any:
     return _second(T, lambda v: T.nn.functional.binary_cross_entropy(v.sigmoid(), t), x, 2)
 
 
-@program(xfail="bce_with_logits' gradient graph: torch divides by numel with DivBackward1 last")
+@program()
 def prog_dbn_loss_bce_with_logits_and_kl(T: Any) -> Any:
     x = _x(T, 3, 4, seed=21)
     t = T.tensor(np.linspace(0, 1, 12).reshape(3, 4))
@@ -393,6 +393,44 @@ def prog_dbn_loss_bce_float32_and_edges(T: Any) -> Any:
     (g1,) = T.autograd.grad(y, x, retain_graph=True)
     (g2,) = T.autograd.grad(y, x, create_graph=True)
     return y, g1, g2, g2.grad_fn, T.autograd.grad(g2[2:5].sum(), x)
+
+
+def _bce_logits_program(red: str, pos_weight: bool, weighted: bool) -> None:
+    def body(T: Any) -> Any:
+        x = _x(T, 3, 4, seed=30, scale=2.0)
+        t = T.tensor(np.linspace(0, 1, 12).reshape(3, 4), requires_grad=True)
+        p = T.tensor(np.linspace(0.5, 3.0, 4)) if pos_weight else None
+        w = T.tensor(np.linspace(2.0, 0.5, 4)) if weighted else None
+        y = T.nn.functional.binary_cross_entropy_with_logits(
+            x, t, weight=w, pos_weight=p, reduction=red
+        )
+        first = T.autograd.grad(y.sum(), (x, t), retain_graph=True)
+        v = T.ones_like(y, requires_grad=True) * 1.5
+        g = T.autograd.grad(y, (x, t), v, create_graph=True)
+        s = (g[0] * g[0] * x).sum() + (g[1] * g[0]).sum()
+        return first, g, [_names(a.grad_fn) for a in g], T.autograd.grad(s, (x, t, v))
+
+    tag = ("_pos_weight" if pos_weight else "") + ("_weighted" if weighted else "")
+    _reg(f"loss_bce_logits_{red}{tag}", body)
+
+
+for _r in ("mean", "sum", "none"):
+    for _p in (False, True):
+        for _w in (False, True):
+            _bce_logits_program(_r, _p, _w)
+
+
+@program()
+def prog_dbn_loss_bce_logits_float32_first_order(T: Any) -> Any:
+    # torch's order: (sigmoid(x) - t) * grad, then weight, then / numel
+    x = _x(T, 4, 5, seed=31, scale=3.0, dtype="float32")
+    t = T.tensor(np.linspace(0, 1, 20, dtype=np.float32).reshape(4, 5))
+    p = T.tensor(np.linspace(0.5, 3.0, 5, dtype=np.float32))
+    out = []
+    for kw in ({}, {"pos_weight": p}, {"weight": p}):
+        y = T.nn.functional.binary_cross_entropy_with_logits(x, t, **kw)
+        out.append((y, T.autograd.grad(y, x)))
+    return out
 
 
 @pytest.mark.parametrize("name", _SET.params())

@@ -2762,20 +2762,25 @@ def _bce_logits_np(self, target, weight, pos_weight, reduction):
 
 
 def _bce_logits_self(grad, self, target, weight, pos_weight, reduction):
-    s = P.sigmoid(self)
+    # torch's binary_cross_entropy_with_logits_backward, in its order (the graph follows it)
     if pos_weight is not None:
         t = pos_weight * target
-        r = (t + 1 - target) * s - t
+        r = (P.add_scalar(t, 1) - target) * P.sigmoid(self) - t
     else:
-        r = s - target
-    r = _reduce_grad(grad, self, reduction) * r
-    return r * weight if weight is not None else r
+        r = P.sigmoid(self) - target
+    r = r * grad
+    if weight is not None:
+        r = r * weight
+    return _div_scalar(r, self.numel()) if reduction == 1 else r
 
 
 def _bce_logits_target(grad, self, weight, pos_weight, reduction):
-    r = logsigmoid_op(-self) - logsigmoid_op(self) * pos_weight if pos_weight is not None else -self
-    r = _reduce_grad(grad, self, reduction) * r
-    return r * weight if weight is not None else r
+    # torch's binary_cross_entropy_with_logits_target_backward
+    r = -self if pos_weight is None else logsigmoid_op(-self) - logsigmoid_op(self) * pos_weight
+    r = r * grad
+    if weight is not None:
+        r = r * weight
+    return _div_scalar(r, self.numel()) if reduction == 1 else r
 
 
 bce_logits_op = defop(
