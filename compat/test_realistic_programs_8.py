@@ -1809,6 +1809,279 @@ def prog_rp8_state_dict_keep_vars_prefix_and_assign(T: Any) -> Any:
     )
 
 
+# --- model construction, devices, loaders ----------------------------------------------------
+
+
+@program()
+def prog_rp8_device_idiom_and_dataloader_options(T: Any) -> Any:
+    data = T.utils.data
+    device = T.device("cuda" if T.cuda.is_available() else "cpu")
+    m = _seeded(T, T.nn.Linear(2, 1), 158).to(device)
+    x = _t(T, 3, 2, seed=159).to(device, non_blocking=True)
+    ds = data.TensorDataset(x)
+    dl = data.DataLoader(ds, batch_size=2, pin_memory=True)
+    batches = list(dl)
+    return {
+        "dev": [str(device), str(m.weight.device), m(x).device.type],
+        "batches": batches,
+        "persist": raises(lambda: data.DataLoader(ds, persistent_workers=True)),
+        "prefetch": raises(lambda: data.DataLoader(ds, prefetch_factor=2)),
+        "neg_workers": raises(lambda: data.DataLoader(ds, num_workers=-1)),
+        "sampler_shuffle": raises(lambda: data.DataLoader(ds, shuffle=True, sampler=[0, 1])),
+        "bs_and_batch_sampler": raises(
+            lambda: data.DataLoader(ds, batch_size=2, batch_sampler=[[0]])
+        ),
+        "len_drop": len(data.DataLoader(ds, batch_size=2, drop_last=True)),
+    }
+
+
+@program()
+def prog_rp8_shape_mistakes_in_models(T: Any) -> Any:
+    nn = T.nn
+    lin = nn.Linear(3, 5)
+    conv = nn.Conv2d(3, 4, 3)
+    seq = nn.Sequential(nn.Conv2d(1, 2, 3), nn.Flatten(), nn.Linear(10, 2))
+    return {
+        "linear": raises(lambda: lin(T.ones(4, 2))),
+        "conv_ch": raises(lambda: conv(T.ones(1, 2, 5, 5))),
+        "conv_small": raises(lambda: conv(T.ones(1, 3, 2, 2))),
+        "conv_3d_unbatched": conv(T.ones(3, 4, 4)).shape,
+        "flatten_linear": raises(lambda: seq(T.ones(2, 1, 5, 5))),
+        "int_input": raises(lambda: lin(T.ones(2, 3, dtype=T.long))),
+        "double_input": raises(lambda: lin(T.ones(2, 3, dtype=T.float64))),
+        "emb_oob": raises(lambda: nn.Embedding(3, 2)(T.tensor([3]))),
+        "emb_float": raises(lambda: nn.Embedding(3, 2)(T.tensor([1.0]))),
+        "lstm_2d_unbatched": nn.LSTM(3, 2)(T.ones(4, 3))[0].shape,
+        "lstm_bad_feat": raises(lambda: nn.LSTM(3, 2)(T.ones(4, 1, 2))),
+    }
+
+
+@program()
+def prog_rp8_module_assignment_errors(T: Any) -> Any:
+    nn = T.nn
+    m = nn.Linear(2, 2)
+
+    def assign_tensor() -> None:
+        m.weight = T.ones(2, 2)
+
+    def assign_module_to_param() -> None:
+        m.bias = nn.Linear(1, 1)
+
+    def early_param() -> None:
+        class Bad(nn.Module):
+            def __init__(self) -> None:
+                self.w = nn.Parameter(T.ones(1))
+
+        Bad()
+
+    m2 = nn.Linear(2, 2)
+    m2.bias = None
+    return {
+        "tensor": raises(assign_tensor),
+        "module": raises(assign_module_to_param),
+        "early": raises(early_param),
+        "int_grad": raises(lambda: T.ones(2, dtype=T.long).requires_grad_()),
+        "param_int": raises(lambda: nn.Parameter(T.ones(2, dtype=T.long))),
+        "bias_none": [n for n, _ in m2.named_parameters()],
+        "bias_none_out": m2(T.ones(1, 2)).shape,
+        "buffer_name": raises(lambda: m2.register_buffer("weight", T.ones(1))),
+        "dot_name": raises(lambda: m2.register_parameter("a.b", None)),
+        "missing": raises(lambda: m2.nonexistent),
+        "typename": [T.typename(m2), T.typename(nn.Linear), T.typename(T.ones(1)), T.typename(3)],
+    }
+
+
+@program()
+def prog_rp8_lazy_linear_head_seeded(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(14)
+    model = nn.Sequential(nn.Conv2d(1, 2, 3), nn.ReLU(), nn.Flatten(), nn.LazyLinear(3))
+    uninit = type(model[3].weight).__name__
+    x = _t(T, 2, 1, 5, 5, seed=160)
+    out = model(x)
+    opt = T.optim.SGD(model.parameters(), lr=0.1)
+    out.sum().backward()
+    opt.step()
+    return uninit, type(model[3]).__name__, model[3].in_features, out, _sd(model)
+
+
+@program()
+def prog_rp8_seeded_init_schemes(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(15)
+    w = T.empty(3, 4)
+    out = {}
+    nn.init.trunc_normal_(w, std=0.02)
+    out["trunc"] = w.clone()
+    nn.init.orthogonal_(w)
+    out["orth"] = w.clone()
+    nn.init.kaiming_uniform_(w, a=5**0.5)
+    out["kaiming"] = w.clone()
+    nn.init.xavier_normal_(w, gain=nn.init.calculate_gain("tanh"))
+    out["xavier"] = w.clone()
+    nn.init.sparse_(w, 0.5)
+    out["sparse"] = w.clone()
+    out["eye"] = nn.init.eye_(T.empty(2, 3))
+    out["dirac"] = nn.init.dirac_(T.empty(2, 2, 3))
+    out["gain_err"] = raises(lambda: nn.init.calculate_gain("foo"))
+    out["fan_err"] = raises(lambda: nn.init.xavier_uniform_(T.empty(3)))
+    return out
+
+
+@program()
+def prog_rp8_pruning_l1_unstructured(T: Any) -> Any:
+    from importlib import import_module
+
+    nn = T.nn
+    prune = import_module(T.__name__ + ".nn.utils.prune")
+    m = _seeded(T, nn.Linear(4, 3), 161)
+    prune.l1_unstructured(m, name="weight", amount=0.5)
+    keys = list(m.state_dict().keys())
+    x = _t(T, 2, 4, seed=162)
+    m(x).sum().backward()
+    g = m.weight_orig.grad
+    prune.remove(m, "weight")
+    return keys, m.weight, g, [n for n, _ in m.named_parameters()], prune.is_pruned(m)
+
+
+@program()
+def prog_rp8_norm_layers_training(T: Any) -> Any:
+    nn = T.nn
+    layers = nn.ModuleDict(
+        {
+            "inorm": nn.InstanceNorm1d(3, affine=True, track_running_stats=True),
+            "ln_nobias": nn.LayerNorm(4, bias=False),
+            "rms": nn.RMSNorm(4, eps=1e-6),
+            "gn": nn.GroupNorm(1, 3),
+            "lrn": nn.LocalResponseNorm(2),
+        }
+    )
+    _seeded(T, layers, 163)
+    x = _t(T, 2, 3, 4, seed=164).requires_grad_()
+    outs = {k: mod(x) for k, mod in layers.items()}
+    sum(o.pow(2).sum() for o in outs.values()).backward()
+    layers.eval()
+    ev = layers["inorm"](x)
+    return outs, x.grad, _sd(layers), ev
+
+
+@program()
+def prog_rp8_dropout_variants_seeded(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(16)
+    x = _t(T, 2, 3, 4, seed=165).requires_grad_()
+    outs = [
+        nn.Dropout1d(0.5)(x),
+        nn.Dropout2d(0.5)(x.unsqueeze(-1)).squeeze(-1),
+        nn.AlphaDropout(0.3)(x),
+        nn.FeatureAlphaDropout(0.3)(x),
+        nn.functional.dropout(x, 0.2, training=False),
+    ]
+    sum(o.sum() for o in outs).backward()
+    return outs, x.grad, raises(lambda: nn.Dropout(1.5)), [o.grad_fn for o in outs]
+
+
+@program()
+def prog_rp8_forward_hook_with_kwargs_and_state_dict_hooks(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Linear(2, 2), 166)
+    log = []
+
+    def hook(mod: Any, args: Any, kwargs: Any, out: Any) -> Any:
+        log.append((len(args), sorted(kwargs)))
+        return out * 2
+
+    m.register_forward_hook(hook, with_kwargs=True)
+    m.register_forward_pre_hook(lambda mod, args, kwargs: (args, {}), with_kwargs=True)
+    out = m(T.ones(1, 2))
+    m.register_load_state_dict_post_hook(
+        lambda mod, keys: log.append(("post", list(keys.missing_keys)))
+    )
+    m.load_state_dict({"weight": T.zeros(2, 2)}, strict=False)
+    return log, out, m.weight
+
+
+@program()
+def prog_rp8_grad_enabled_contexts_eval_fn(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Linear(2, 1), 167)
+
+    @T.no_grad()
+    def evaluate(x: Any) -> Any:
+        return m(x)
+
+    @T.inference_mode()
+    def infer(x: Any) -> Any:
+        return m(x).clone().requires_grad
+
+    x = _t(T, 3, 2, seed=168)
+    a = evaluate(x)
+    with T.no_grad(), T.enable_grad():
+        b = m(x)
+    with T.set_grad_enabled(False):
+        c = m(x)
+    T.set_grad_enabled(True)
+    return (
+        a.requires_grad,
+        b.requires_grad,
+        b.grad_fn,
+        c.requires_grad,
+        infer(x),
+        T.is_grad_enabled(),
+    )
+
+
+@program()
+def prog_rp8_half_precision_model_forward_backward(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2)), 169).half()
+    x = _t(T, 5, 3, seed=170).half()
+    y = T.tensor([0, 1, 0, 1, 1])
+    opt = T.optim.SGD(m.parameters(), lr=0.1)
+    loss = nn.functional.cross_entropy(m(x), y)
+    loss.backward()
+    opt.step()
+    return loss, loss.dtype, [p.grad for p in m.parameters()], _sd(m)
+
+
+@program()
+def prog_rp8_prelu_bilinear_siamese(T: Any) -> Any:
+    nn = T.nn
+    enc = _seeded(T, nn.Sequential(nn.Linear(3, 4), nn.PReLU(4)), 171)
+    bil = _seeded(T, nn.Bilinear(4, 4, 1), 172)
+    a, b = _t(T, 5, 3, seed=173), _t(T, 5, 3, seed=174)
+    y = T.tensor([1.0, 0.0, 1.0, 0.0, 1.0])
+    opt = T.optim.Adam([*enc.parameters(), *bil.parameters()], lr=0.01)
+    losses = []
+    for _ in range(3):
+        opt.zero_grad()
+        s = bil(enc(a), enc(b)).squeeze(1)
+        loss = nn.functional.binary_cross_entropy_with_logits(s, y)
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    d = nn.functional.pairwise_distance(enc(a), enc(b))
+    cs = nn.functional.cosine_similarity(enc(a), enc(b))
+    return losses, enc[1].weight.grad, bil.weight.grad, d, cs
+
+
+@program()
+def prog_rp8_torch_load_weights_only_objects(T: Any) -> Any:
+    import argparse
+
+    buf = io.BytesIO()
+    T.save({"args": argparse.Namespace(lr=0.1), "w": T.ones(2)}, buf)
+    buf.seek(0)
+    err = raises(lambda: T.load(buf))
+    buf.seek(0)
+    full = T.load(buf, weights_only=False)
+    buf2 = io.BytesIO()
+    T.save({"step": 3, "lr": [0.1, 0.01], "name": "adam", "w": T.ones(2, dtype=T.float16)}, buf2)
+    buf2.seek(0)
+    ok = T.load(buf2)
+    return err.type if hasattr(err, "type") else err, full["args"].lr, ok
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

@@ -193,6 +193,8 @@ def typename(obj: Any) -> str:
     else:
         module = obj.__class__.__module__ or ""
         qualname = obj.__class__.__qualname__
+    if module.partition(".")[0] == "shadowgrad":  # ours sit where torch's do: name them so
+        module = "torch" + module.removeprefix("shadowgrad")
     return qualname if module in ("", "builtins") else f"{module}.{qualname}"
 
 
