@@ -286,7 +286,7 @@ def prog_dbn_pool_avg_pool2d(T: Any) -> Any:
     return _second(T, lambda v: T.nn.functional.avg_pool2d(v, 2) ** 2, x, depth=2)
 
 
-@program(xfail="torch's adaptive_avg_pool2d gradient is AdaptiveAvgPool2DBackwardBackward0")
+@program()
 def prog_dbn_pool_adaptive_avg_pool2d(T: Any) -> Any:
     x = _x(T, 1, 2, 4, 4, seed=19)
     return _second(T, lambda v: T.nn.functional.adaptive_avg_pool2d(v, 3) ** 2, x, depth=2)
@@ -431,6 +431,23 @@ def prog_dbn_loss_bce_logits_float32_first_order(T: Any) -> Any:
         y = T.nn.functional.binary_cross_entropy_with_logits(x, t, **kw)
         out.append((y, T.autograd.grad(y, x)))
     return out
+
+
+@program()
+def prog_dbn_pool_adaptive_avg_family(T: Any) -> Any:
+    # uneven windows, 1d/3d, output 1 (a global average pool), float32 first order
+    F = T.nn.functional
+    x1 = _x(T, 2, 7, seed=32)
+    x2 = _x(T, 1, 2, 5, 7, seed=33)
+    x3 = _x(T, 1, 1, 3, 5, 4, seed=34)
+    xf = _x(T, 2, 3, 5, 5, seed=35, dtype="float32")
+    return (
+        _second(T, lambda v: F.adaptive_avg_pool1d(v, 3).exp(), x1, 2),
+        _second(T, lambda v: F.adaptive_avg_pool2d(v, (3, 4)).exp(), x2, 2),
+        _second(T, lambda v: F.adaptive_avg_pool2d(v, 1) ** 2, x2, 2),
+        _second(T, lambda v: F.adaptive_avg_pool3d(v, (2, 3, 3)).exp(), x3, 2),
+        T.autograd.grad((F.adaptive_avg_pool2d(xf, 3) * xf[..., :3, :3]).sum(), xf),
+    )
 
 
 @pytest.mark.parametrize("name", _SET.params())

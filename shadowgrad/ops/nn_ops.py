@@ -1782,14 +1782,28 @@ def _adaptive_avg_fwd(self: np.ndarray, mh: np.ndarray, mw: np.ndarray) -> np.nd
     return np.matmul(np.matmul(mh, self), mw.T).astype(self.dtype, copy=False)
 
 
+def _adaptive_avg_bw_fwd(grad_output: np.ndarray, mh: np.ndarray, mw: np.ndarray) -> np.ndarray:
+    dt = grad_output.dtype
+    return np.matmul(np.matmul(mh.T.astype(dt), grad_output), mw.astype(dt))
+
+
+# torch's _adaptive_avg_pool{2,3}d_backward(grad_output, self): an edge to self too (its
+# derivative: zeros_like(self))
+_adaptive2_bw = defop(
+    "_adaptive_avg_pool2d_backward",
+    "AdaptiveAvgPool2DBackwardBackward0",
+    lambda grad_output, self, mh, mw: _adaptive_avg_bw_fwd(grad_output, mh, mw),
+    dtype="keep",
+    grad_output=lambda grad, mh, mw: adaptive_avg_pool2d_op(grad, mh, mw),
+    self=lambda self: zeros_like(self),
+    jvp=LINEAR,
+)
 adaptive_avg_pool2d_op = defop(
     "_adaptive_avg_pool2d",
     "AdaptiveAvgPool2DBackward0",
     _adaptive_avg_fwd,
     dtype="keep",
-    self=lambda grad, self, mh, mw: _dep(
-        _make(mh.T.astype(grad._data.dtype)) @ grad @ _make(mw.astype(grad._data.dtype)), self
-    ),
+    self=lambda grad, self, mh, mw: _adaptive2_bw(grad, self, mh, mw),
     jvp=LINEAR,
 )
 
@@ -1805,9 +1819,10 @@ def _adaptive3_bw_fwd(grad_output: np.ndarray, md: np.ndarray, mh: np.ndarray, m
 _adaptive3_bw = defop(
     "_adaptive_avg_pool3d_backward",
     "AdaptiveAvgPool3DBackwardBackward0",
-    _adaptive3_bw_fwd,
+    lambda grad_output, self, md, mh, mw: _adaptive3_bw_fwd(grad_output, md, mh, mw),
     dtype="keep",
     grad_output=lambda grad, md, mh, mw: adaptive_avg_pool3d_op(grad, md, mh, mw),
+    self=lambda self: zeros_like(self),
     jvp=LINEAR,
 )
 adaptive_avg_pool3d_op = defop(
@@ -1815,7 +1830,7 @@ adaptive_avg_pool3d_op = defop(
     "AdaptiveAvgPool3DBackward0",
     _adaptive3_fwd,
     dtype="keep",
-    self=lambda grad, self, md, mh, mw: _dep(_adaptive3_bw(grad, md, mh, mw), self),
+    self=lambda grad, self, md, mh, mw: _adaptive3_bw(grad, self, md, mh, mw),
     jvp=LINEAR,
 )
 
