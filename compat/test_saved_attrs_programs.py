@@ -414,6 +414,175 @@ def prog_sva_dir_after_backward(T: Any) -> Any:
     return before, after, _read(y.grad_fn, "dim"), x.grad
 
 
+# --- select, slicing, cat/stack/unbind with negative dims and indices --------------------------
+
+
+@program()
+def prog_sva_select_negative_dim_and_index(T: Any) -> Any:
+    x = _x(T, 2, 3, 4)
+    ys = [x.select(-1, -2), x.select(1, 2), T.select(x, -3, -1), x.select(0, 0)]
+    out = [_saved(y.grad_fn) for y in ys]
+    (ys[0] * ys[0]).sum().backward()
+    return out, x.grad
+
+
+@program()
+def prog_sva_int_indexing_saved_index(T: Any) -> Any:
+    x = _x(T, 2, 3, 4)
+    ys = [x[-1], x[:, -1], x[..., -3], x[-1, :, -1], x[1, 2]]
+    out = [_saved(y.grad_fn) for y in ys]
+    sum((y * y).sum() for y in ys).backward()
+    return out, x.grad
+
+
+@program()
+def prog_sva_slice_bounds_as_given(T: Any) -> Any:
+    x = _x(T, 4, 5)
+    ys = [x[1:], x[:3], x[1:10], x[-3:-1], x[::2], x[-10:2], x[3:1], x[:, -1::3], x[:, 10:20]]
+    out = [(_read(y.grad_fn, "dim", "start", "end", "step"), tuple(y.shape)) for y in ys]
+    sum(y.sum() * (k + 1) for k, y in enumerate(ys)).backward()
+    return out, x.grad
+
+
+@program()
+def prog_sva_slice_double_backward(T: Any) -> Any:
+    x = _x(T, 3, 4)
+    y = x[-2:, 1:-1]
+    (g,) = T.autograd.grad((y * y * y).sum(), x, create_graph=True)
+    (gg,) = T.autograd.grad(g.sum(), x)
+    return _saved(y.grad_fn), g, gg, _saved(g.grad_fn)
+
+
+@program()
+def prog_sva_narrow_saved(T: Any) -> Any:
+    x = _x(T, 3, 5)
+    ys = [x.narrow(1, -2, 2), x.narrow(-1, 1, 3), x.narrow(0, 0, 1)]
+    return [_saved(y.grad_fn) for y in ys]
+
+
+@program()
+def prog_sva_cat_stack_unbind_negative(T: Any) -> Any:
+    x, y = _x(T, 2, 3), _x(T, 2, 3, seed=1)
+    ys = [T.cat([x, y], -1), T.cat((x, y), -2), T.stack([x, y], -1), T.stack([x, y], -3)]
+    ys.append(x.unbind(-1)[1])
+    ys.append(T.cat([x, T.zeros(0)], -1))  # the legacy 1-D empty input, skipped
+    out = [_saved(z.grad_fn) for z in ys]
+    sum((z * z).sum() for z in ys).backward()
+    return out, x.grad, y.grad
+
+
+@program()
+def prog_sva_concat_hstack_dims(T: Any) -> Any:
+    x, y = _x(T, 2, 3), _x(T, 2, 3, seed=1)
+    ys = [T.concat([x, y], -1), T.concatenate([x, y], dim=-2), T.hstack([x, y])]
+    ys += [T.vstack([x, y]), T.dstack([x, y])]
+    return [(_saved(z.grad_fn), tuple(z.shape)) for z in ys]
+
+
+@program()
+def prog_sva_negative_dims_double_backward(T: Any) -> Any:
+    x = _x(T, 2, 3, 4)
+    y = x.transpose(-1, -3).unsqueeze(-2).cumsum(-1).split(2, -1)[0]
+    z = x.unfold(-1, 2, 1).cumprod(-2)
+    (g,) = T.autograd.grad((y * y).sum() + (z * z).sum(), x, create_graph=True)
+    (gg,) = T.autograd.grad((g * g).sum(), x)
+    return g, gg, _saved(y.grad_fn), _saved(z.grad_fn)
+
+
+# --- numbers saved as Scalars --------------------------------------------------------------
+
+
+@program()
+def prog_sva_number_pow_base(T: Any) -> Any:
+    x = _x(T, 2, 3)
+    ys = [2**x, 2.5**x, T.pow(3, x), (-1.5) ** x]
+    out = [_saved(y.grad_fn) for y in ys]
+    ys[0].sum().backward()
+    return out, x.grad
+
+
+@program()
+def prog_sva_renorm_dist_int_p(T: Any) -> Any:
+    x, y = _x(T, 3, 4), _x(T, 3, 4, seed=1)
+    ys = [x.renorm(2, 0, 1), x.renorm(1.5, 1, 0.5), T.renorm(x, 3, -1, 2.0)]
+    ys += [T.dist(x, y), T.dist(x, y, 3), x.dist(y, 0.5), x.dist(y, float("inf"))]
+    out = [_read(z.grad_fn, "p", "maxnorm") for z in ys]
+    sum(z.sum() for z in ys).backward()
+    return out, x.grad, y.grad
+
+
+@program()
+def prog_sva_mul_div_by_number_raw_saved(T: Any) -> Any:
+    x = _x(T, 2, 3)
+    ys = [x * 2, x / 4, x * 2.5, 3 * x, x.mul(True)]
+    out = [_saved(y.grad_fn) for y in ys]
+    raw = [type(y.grad_fn._raw_saved_other).__name__ for y in ys]
+    return out, raw
+
+
+@program()
+def prog_sva_raw_saved_unsaved_input(T: Any) -> Any:
+    a, b = _x(T, 2, 3), _x(T, 3, 4, seed=1)
+    fn = a.mm(b.detach()).grad_fn
+    raw = fn._raw_saved_self
+    return type(raw).__name__, fn._saved_self, _saved(fn)
+
+
+@program()
+def prog_sva_index_raw_saved(T: Any) -> Any:
+    x = _x(T, 3, 4)
+    i = T.tensor([2, 0])
+    ys = [x.index_select(1, i), x.sort(1)[0]]
+    ys += [x.max(0)[0], x.topk(2)[0], x.kthvalue(1, 0)[0], x.median(1)[0]]
+    names = [[n for n in dir(y.grad_fn) if n.startswith("_raw_saved_")] for y in ys]
+    types = [
+        [type(getattr(y.grad_fn, n)).__name__ for n in ns] for y, ns in zip(ys, names, strict=True)
+    ]
+    return names, types
+
+
+@program()
+def prog_sva_advanced_index_raw_saved(T: Any) -> Any:
+    x = _x(T, 3, 4)
+    y = x[T.tensor([0, 2]), T.tensor([1, 3])]
+    fn = y.grad_fn
+    raw = fn._raw_saved_indices
+    return type(raw).__name__, len(raw), [type(r).__name__ for r in raw], fn._saved_indices
+
+
+@program()
+def prog_sva_mean_dim_numel(T: Any) -> Any:
+    x = _x(T, 2, 3, 4)
+    ys = [x.mean(1), x.mean((0, 2), keepdim=True), T.mean(x, dim=[1])]
+    out = [_saved(y.grad_fn) for y in ys]
+    out.append(raises(lambda: ys[0].grad_fn._saved_count))
+    sum(y.sum() for y in ys).backward()
+    return out, x.grad, _read(ys[0].grad_fn, "self_sym_numel", "self_sym_sizes")
+
+
+@program()
+def prog_sva_split_after_backward(T: Any) -> Any:
+    x = _x(T, 4, 3)
+    a, b = x.split(3)
+    (a.sum() + b.sum() * 2).backward()
+    return _saved(a.grad_fn), _saved(T.split(x, [1, 3])[1].grad_fn), x.grad
+
+
+@program(xfail="gather saves self_sym_sizes; torch's GatherBackward0 saves self and sparse_grad")
+def prog_sva_gather_saved(T: Any) -> Any:
+    x = _x(T, 3, 4)
+    return _saved(x.gather(1, T.tensor([[0], [1], [3]])).grad_fn)
+
+
+@program(xfail="addmm saves alpha only for mat1's/mat2's formulas: torch's node saves it always")
+def prog_sva_addmm_sizes_only_bias_requires_grad(T: Any) -> Any:
+    m = _x(T, 2, 4, seed=2)
+    a, b = _x(T, 2, 3, rg=False), _x(T, 3, 4, seed=1, rg=False)
+    y = T.addmm(m, a, b, beta=2)
+    fn = y.grad_fn
+    return _read(fn, "beta", "alpha", "mat1", "mat2"), type(fn).__name__
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

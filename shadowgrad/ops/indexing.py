@@ -250,7 +250,7 @@ def _apply_slicing(
             k = int(i)
             if not -n <= k < n:
                 raise IndexError(f"index {k} is out of bounds for dimension {dim} with size {n}")
-            result = S._select(result, dim, k % n, tuple(result._data.shape))
+            result = S._select(result, dim, k, tuple(result._data.shape))  # saved as given
         elif _is_bool(i):
             result = S._unsqueeze(result, dim)
             adv.append(np.arange(1 if bool(i) else 0, dtype=np.intp))
@@ -378,7 +378,7 @@ def getitem(self: Tensor, index: Any) -> Tensor:
         n = self._data.shape[0]
         if not -n <= index < n:
             raise IndexError(f"index {index} is out of bounds for dimension 0 with size {n}")
-        return S._select(self, 0, int(index) % n, tuple(self._data.shape))
+        return S._select(self, 0, int(index), tuple(self._data.shape))  # saved as given
     index = _normalize(index)
     result, adv, has_adv = _apply_slicing(self, index, False)
     if has_adv:

@@ -326,6 +326,7 @@ _SCALAR_SAVED = {
     "ClampBackward1": ("min", "max"),
     "ClampMinBackward0": ("min",),
     "ClampMaxBackward0": ("max",),
+    "PowBackward2": ("self",),  # pow.Scalar: a number's power
 }
 
 # the parameter names of a formula that reads only the gradient (compared by identity)

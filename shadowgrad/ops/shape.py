@@ -846,7 +846,8 @@ def select(input: Tensor, dim: int, index: int) -> Tensor:
             f"select(): index {index} out of range for tensor of size "
             f"[{', '.join(str(s) for s in input._data.shape)}] at dimension {d}"
         )
-    return _select(input, d, index % n, tuple(input._data.shape))
+    # torch's node saves the dim and index as given (_saved_dim, _saved_index)
+    return _select(input, dim if type(dim) is int else d, index, tuple(input._data.shape))
 
 
 def _slice_bw_fwd(
@@ -866,7 +867,7 @@ _slice_backward = defop(
     dtype="keep",
     jvp=LINEAR,
     grad=lambda grad, dim, start, end, step: grad.__getitem__(
-        (slice(None),) * dim + (slice(start, end, step),)
+        (slice(None),) * (dim % grad.ndim) + (slice(start, end, step),)  # narrow's dim as given
     ),
     complex=True,
 )
@@ -966,7 +967,8 @@ def narrow(input: Tensor, dim: int, start: Any, length: int) -> Tensor:
         start += n
     if start > n - length:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({n}).")
-    return _slice(input, d, start, start + length, 1, tuple(input._data.shape))
+    dim = dim if type(dim) is int else d  # torch's node saves the dim as given, the start wrapped
+    return _slice(input, dim, start, start + length, 1, tuple(input._data.shape))
 
 
 # --- copies and casts ---------------------------------------------------------------------
@@ -1157,6 +1159,7 @@ FUNCTIONS = {
 
 
 def _split_grad(grad: Tensor, dim: int, sizes: tuple[int | None, ...]) -> list[Tensor]:
+    dim %= grad._data.ndim  # torch's cat_tensors_backward wraps the dim cat saved as given
     out = []
     start = 0
     for s in sizes:
@@ -1338,11 +1341,12 @@ def _cat_checked(ts: list[Tensor], dim: int, out: Tensor | None) -> Tensor:
                     f"Sizes of tensors must match except in dimension {d}. Expected size {ref[k]} "
                     f"but got size {t._data.shape[k]} for tensor number {i} in the list."
                 )
+    given = dim if type(dim) is int else d  # torch's node saves the dim as given (_saved_dim)
     if len(keep) == len(ts):
-        return _cat(ts, d, tuple(t._data.shape[d] for t in ts))
+        return _cat(ts, given, tuple(t._data.shape[d] for t in ts))
     skipped = [t.ndim == 1 and t._data.shape[0] == 0 and t is not keep[0] for t in ts]
     return _cat(
-        ts, d, tuple(None if k else t._data.shape[d] for t, k in zip(ts, skipped, strict=True))
+        ts, given, tuple(None if k else t._data.shape[d] for t, k in zip(ts, skipped, strict=True))
     )
 
 
@@ -1360,7 +1364,8 @@ def stack(tensors: Any, dim: int = 0, *, out: Tensor | None = None) -> Tensor:
             )
     if out is not None:
         return _cat_out(ts, dim, out, "stack")
-    return _stack(ts, wrap_dim(dim, len(ref) + 1))
+    d = wrap_dim(dim, len(ref) + 1)
+    return _stack(ts, dim if type(dim) is int else d)  # the dim saved as given, as torch's
 
 
 FUNCTIONS.update({"cat": cat, "concat": concat, "concatenate": concatenate, "stack": stack})
@@ -1384,7 +1389,8 @@ def unbind(input: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     """Mirrors `torch.unbind`."""
     if input.ndim == 0:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-    return _unbind(input, wrap_dim(dim, input.ndim))
+    d = wrap_dim(dim, input.ndim)
+    return _unbind(input, dim if type(dim) is int else d)  # the dim saved as given, as torch's
 
 
 METHODS["unbind"] = unbind

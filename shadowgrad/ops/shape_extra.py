@@ -1887,7 +1887,9 @@ def renorm(input: Tensor, p: float, dim: int, maxnorm: float, *, out: Any = None
             "linalg.vector_norm: Expected a floating point or complex tensor as input. "
             f"Got {input.dtype._short}"
         )
-    r = _renorm(input, float(p), d, float(maxnorm))
+    # an int p or maxnorm stays an int: torch's node saves the Scalar given (_saved_p)
+    p, maxnorm = (v if type(v) is int else float(v) for v in (p, maxnorm))
+    r = _renorm(input, p, d, maxnorm)
     if out is not None:
         from .pointwise import _out
 

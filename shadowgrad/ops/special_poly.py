@@ -524,7 +524,7 @@ def dist(input: Tensor, other: Tensor, p: Any = 2) -> Tensor:
         raise RuntimeError(
             "linalg.vector_norm: Expected a non-complex scalar as the order of norm."
         )
-    return _dist(input, other, float(p))
+    return _dist(input, other, p if type(p) is int else float(p))  # torch's node saves the Scalar
 
 
 def inner(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
