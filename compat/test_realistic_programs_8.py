@@ -2082,6 +2082,392 @@ def prog_rp8_torch_load_weights_only_objects(T: Any) -> Any:
     return err.type if hasattr(err, "type") else err, full["args"].lr, ok
 
 
+# --- task-specific training loops ------------------------------------------------------------
+
+
+@program()
+def prog_rp8_segmentation_unet_skip_ignore_index(T: Any) -> Any:
+    nn = T.nn
+    F = nn.functional
+
+    class UNet(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.down = nn.Conv2d(1, 2, 3, padding=1)
+            self.pool = nn.MaxPool2d(2, return_indices=True)
+            self.mid = nn.Conv2d(2, 2, 3, padding=1)
+            self.unpool = nn.MaxUnpool2d(2)
+            self.up = nn.ConvTranspose2d(2, 2, 2, stride=2)
+            self.out = nn.Conv2d(4, 3, 1)
+
+        def forward(self, x: Any) -> Any:
+            d = F.relu(self.down(x))
+            p, idx = self.pool(d)
+            m = F.relu(self.mid(p))
+            u = self.up(m) + self.unpool(m, idx)
+            return self.out(T.cat([u, d], dim=1))
+
+    net = _seeded(T, UNet(), 175)
+    x = _t(T, 2, 1, 4, 4, seed=176)
+    y = T.randint(0, 3, (2, 4, 4), generator=T.Generator().manual_seed(1))
+    y[0, 0, :] = 255
+    logits = net(x)
+    ce = F.cross_entropy(logits, y, ignore_index=255, weight=T.tensor([1.0, 2.0, 0.5]))
+    valid = (y != 255).unsqueeze(1)
+    onehot = F.one_hot(y.clamp(max=2), 3).permute(0, 3, 1, 2).float()
+    probs = logits.softmax(1)
+    inter = (probs * onehot * valid).sum((0, 2, 3))
+    dice = 1 - (2 * inter + 1) / (
+        (probs * valid).sum((0, 2, 3)) + (onehot * valid).sum((0, 2, 3)) + 1
+    )
+    loss = ce + dice.mean()
+    loss.backward()
+    return ce, dice, net.down.weight.grad, net.up.weight.grad, logits.argmax(1)
+
+
+@program()
+def prog_rp8_focal_loss_gather(T: Any) -> Any:
+    nn = T.nn
+    F = nn.functional
+    m = _seeded(T, nn.Linear(3, 4), 177)
+    x, y = _t(T, 6, 3, seed=178), T.tensor([0, 1, 2, 3, 1, 0])
+    alpha = T.tensor([0.25, 0.75, 0.5, 0.5])
+    logp = F.log_softmax(m(x), -1)
+    logpt = logp.gather(1, y.unsqueeze(1)).squeeze(1)
+    pt = logpt.exp()
+    loss = (-alpha[y] * (1 - pt) ** 2 * logpt).mean()
+    loss.backward()
+    return loss, m.weight.grad, loss.grad_fn, logpt.grad_fn
+
+
+@program()
+def prog_rp8_simclr_nt_xent(T: Any) -> Any:
+    nn = T.nn
+    F = nn.functional
+    enc = _seeded(T, nn.Sequential(nn.Linear(4, 6), nn.ReLU(), nn.Linear(6, 3)), 179)
+    x = _t(T, 4, 4, seed=180)
+    noise = _t(T, 4, 4, seed=181) * 0.1
+    z = F.normalize(T.cat([enc(x), enc(x + noise)]), dim=1)
+    sim = z @ z.T / 0.5
+    sim = sim.masked_fill(T.eye(8, dtype=T.bool), float("-inf"))
+    targets = T.cat([T.arange(4, 8), T.arange(0, 4)])
+    loss = F.cross_entropy(sim, targets)
+    loss.backward()
+    return loss, enc[0].weight.grad, sim.grad_fn
+
+
+@program()
+def prog_rp8_vq_codebook_straight_through(T: Any) -> Any:
+    nn = T.nn
+    F = nn.functional
+    enc = _seeded(T, nn.Linear(3, 2), 182)
+    book = _seeded(T, nn.Embedding(4, 2), 183)
+    x = _t(T, 5, 3, seed=184)
+    z = enc(x)
+    d = T.cdist(z, book.weight)
+    idx = d.argmin(1)
+    q = book(idx)
+    commit = F.mse_loss(z, q.detach())
+    cb = F.mse_loss(q, z.detach())
+    zq = z + (q - z).detach()
+    rec = zq.pow(2).sum()
+    (rec + cb + 0.25 * commit).backward()
+    return idx, d, enc.weight.grad, book.weight.grad, zq.grad_fn
+
+
+@program()
+def prog_rp8_gradient_reversal_domain_adaptation(T: Any) -> Any:
+    nn = T.nn
+
+    class GradReverse(T.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, x: Any, lam: float) -> Any:
+            ctx.lam = lam
+            return x.view_as(x)
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> Any:
+            return g.neg() * ctx.lam, None
+
+    feat = _seeded(T, nn.Linear(3, 4), 185)
+    cls = _seeded(T, nn.Linear(4, 2), 186)
+    dom = _seeded(T, nn.Linear(4, 2), 187)
+    x = _t(T, 6, 3, seed=188)
+    y, dy = T.tensor([0, 1, 0, 1, 0, 1]), T.tensor([0, 0, 0, 1, 1, 1])
+    f = T.relu(feat(x))
+    loss = nn.functional.cross_entropy(cls(f), y) + nn.functional.cross_entropy(
+        dom(GradReverse.apply(f, 0.5)), dy
+    )
+    loss.backward()
+    return loss, feat.weight.grad, dom.weight.grad, type(f.grad_fn).__name__
+
+
+@program()
+def prog_rp8_mixup_beta_seeded(T: Any) -> Any:
+    nn = T.nn
+    F = nn.functional
+    T.manual_seed(17)
+    m = _seeded(T, nn.Linear(3, 3), 189)
+    x, y = _t(T, 4, 3, seed=190), T.tensor([0, 1, 2, 1])
+    lam = T.distributions.Beta(T.tensor([0.4]), T.tensor([0.4])).sample().item()
+    perm = T.randperm(4)
+    xm = lam * x + (1 - lam) * x[perm]
+    out = m(xm)
+    loss = lam * F.cross_entropy(out, y) + (1 - lam) * F.cross_entropy(out, y[perm])
+    soft = F.one_hot(y, 3).float() * lam + F.one_hot(y[perm], 3).float() * (1 - lam)
+    loss2 = F.cross_entropy(out, soft)
+    (loss + loss2).backward()
+    return lam, perm, loss, loss2, m.weight.grad
+
+
+@program()
+def prog_rp8_multitask_uncertainty_weighting(T: Any) -> Any:
+    nn = T.nn
+
+    class MT(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.trunk = nn.Linear(3, 4)
+            self.heads = nn.ModuleList([nn.Linear(4, 1), nn.Linear(4, 2)])
+            self.log_vars = nn.Parameter(T.zeros(2))
+
+        def forward(self, x: Any) -> Any:
+            h = T.tanh(self.trunk(x))
+            return [head(h) for head in self.heads]
+
+    m = _seeded(T, MT(), 191)
+    x, yr, yc = _t(T, 5, 3, seed=192), _t(T, 5, 1, seed=193), T.tensor([0, 1, 1, 0, 1])
+    opt = T.optim.Adam(m.parameters(), lr=0.05)
+    hist = []
+    for _ in range(3):
+        opt.zero_grad()
+        r, c = m(x)
+        losses = T.stack([nn.functional.mse_loss(r, yr), nn.functional.cross_entropy(c, yc)])
+        total = (T.exp(-m.log_vars) * losses + m.log_vars).sum()
+        total.backward()
+        opt.step()
+        hist.append(losses.detach())
+    return hist, m.log_vars, m.log_vars.grad, total.grad_fn
+
+
+@program()
+def prog_rp8_seq2seq_gru_teacher_forcing_attention(T: Any) -> Any:
+    nn = T.nn
+    F = nn.functional
+    enc = _seeded(T, nn.GRU(3, 4, batch_first=True), 194)
+    emb = _seeded(T, nn.Embedding(5, 3), 195)
+    dec = _seeded(T, nn.GRUCell(3 + 4, 4), 196)
+    out_proj = _seeded(T, nn.Linear(4, 5), 197)
+    src = _t(T, 2, 4, 3, seed=198)
+    tgt = T.tensor([[1, 2, 3], [4, 3, 2]])
+    enc_out, h = enc(src)
+    h = h[0]
+    inp = T.zeros(2, dtype=T.long)
+    loss = 0
+    atts = []
+    for t in range(3):
+        scores = T.bmm(enc_out, h.unsqueeze(2)).squeeze(2)
+        a = F.softmax(scores, dim=1)
+        ctx = T.bmm(a.unsqueeze(1), enc_out).squeeze(1)
+        h = dec(T.cat([emb(inp), ctx], 1), h)
+        loss = loss + F.cross_entropy(out_proj(h), tgt[:, t])
+        inp = tgt[:, t]
+        atts.append(a)
+    loss.backward()
+    return loss, T.stack(atts), enc.weight_hh_l0.grad, emb.weight.grad, dec.weight_ih.grad
+
+
+@program()
+def prog_rp8_gnn_message_passing_index_add(T: Any) -> Any:
+    nn = T.nn
+    lin = _seeded(T, nn.Linear(3, 3), 199)
+    x = _t(T, 4, 3, seed=200).requires_grad_()
+    edges = T.tensor([[0, 1, 2, 3, 0], [1, 2, 3, 0, 2]])
+    src, dst = edges
+    msg = lin(x)[src]
+    agg = T.zeros(4, 3).index_add(0, dst, msg)
+    deg = T.zeros(4).scatter_add(0, dst, T.ones(5)).clamp(min=1)
+    h = T.relu(agg / deg.unsqueeze(1))
+    mx = T.zeros(4, 3).scatter_reduce(
+        0, dst.unsqueeze(1).expand(-1, 3), msg, reduce="amax", include_self=False
+    )
+    (h.sum() + mx.pow(2).sum()).backward()
+    return h, mx, deg, x.grad, lin.weight.grad, agg.grad_fn, mx.grad_fn
+
+
+@program()
+def prog_rp8_recsys_embeddingbag_per_sample_weights(T: Any) -> Any:
+    nn = T.nn
+    users = _seeded(T, nn.Embedding(4, 3), 201)
+    items = _seeded(T, nn.EmbeddingBag(6, 3, mode="sum"), 202)
+    u = T.tensor([0, 1, 3])
+    bag = T.tensor([1, 2, 4, 5, 0])
+    offs = T.tensor([0, 2, 3])
+    w = T.tensor([0.5, 1.0, 2.0, 0.3, 0.7])
+    r = T.tensor([4.0, 2.0, 5.0])
+    opt = T.optim.SGD([*users.parameters(), *items.parameters()], lr=0.05, weight_decay=0.01)
+    losses = []
+    for _ in range(3):
+        opt.zero_grad()
+        pred = (users(u) * items(bag, offs, per_sample_weights=w)).sum(1)
+        loss = nn.functional.mse_loss(pred, r)
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    err = raises(lambda: nn.EmbeddingBag(6, 3, mode="mean")(bag, offs, per_sample_weights=w))
+    return losses, users.weight.grad, items.weight.grad, err
+
+
+@program()
+def prog_rp8_time_series_causal_dilated_conv_unfold(T: Any) -> Any:
+    nn = T.nn
+    F = nn.functional
+    conv = _seeded(T, nn.Conv1d(1, 2, 3, dilation=2), 203)
+    series = T.tensor(_data(12, seed=204)).cumsum(0)
+    x = series[:-1].view(1, 1, -1)
+    y = series[1:]
+    h = conv(F.pad(x, (4, 0)))
+    pred = h.mean(1).squeeze(0)
+    loss = F.mse_loss(pred, y)
+    loss.backward()
+    windows = series.unfold(0, 4, 2)
+    return pred, loss, conv.weight.grad, windows, windows.stride()
+
+
+@program()
+def prog_rp8_pinn_second_derivative_residual(T: Any) -> Any:
+    nn = T.nn
+    net = _seeded(T, nn.Sequential(nn.Linear(1, 6), nn.Tanh(), nn.Linear(6, 1)), 205)
+    x = T.linspace(0, 1, 5).unsqueeze(1).requires_grad_(True)
+    u = net(x)
+    (du,) = T.autograd.grad(u.sum(), x, create_graph=True)
+    (d2u,) = T.autograd.grad(du.sum(), x, create_graph=True)
+    residual = d2u + u
+    bc = net(T.zeros(1, 1)) - 1
+    loss = residual.pow(2).mean() + bc.pow(2).sum()
+    loss.backward()
+    return du, d2u, loss, net[0].weight.grad, net[2].weight.grad, d2u.grad_fn
+
+
+@program()
+def prog_rp8_maml_inner_loop_functional(T: Any) -> Any:
+    nn = T.nn
+    F = nn.functional
+    w = T.tensor(_data(3, 1, seed=206), requires_grad=True)
+    b = T.zeros(1, requires_grad=True)
+    xs, ys = _t(T, 4, 3, seed=207), _t(T, 4, 1, seed=208)
+    xq, yq = _t(T, 4, 3, seed=209), _t(T, 4, 1, seed=210)
+    params = [w, b]
+    for _ in range(2):
+        loss = F.mse_loss(F.linear(xs, params[0].T, params[1]), ys)
+        grads = T.autograd.grad(loss, params, create_graph=True)
+        params = [p - 0.1 * g for p, g in zip(params, grads, strict=True)]
+    meta = F.mse_loss(F.linear(xq, params[0].T, params[1]), yq)
+    meta.backward()
+    return meta, w.grad, b.grad, params[0].grad_fn
+
+
+@program()
+def prog_rp8_reinforce_categorical_returns(T: Any) -> Any:
+    nn = T.nn
+    D = T.distributions
+    T.manual_seed(18)
+    policy = _seeded(T, nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 2)), 211)
+    states = _t(T, 5, 3, seed=212)
+    dist = D.Categorical(logits=policy(states))
+    actions = dist.sample()
+    rewards = [1.0, 0.0, -1.0, 0.5, 1.0]
+    R, returns = 0.0, []
+    for r in reversed(rewards):
+        R = r + 0.99 * R
+        returns.insert(0, R)
+    ret = T.tensor(returns)
+    ret = (ret - ret.mean()) / (ret.std() + 1e-8)
+    loss = -(dist.log_prob(actions) * ret).sum() - 0.01 * dist.entropy().mean()
+    loss.backward()
+    return actions, ret, loss, policy[0].weight.grad
+
+
+@program()
+def prog_rp8_ppo_clipped_objective(T: Any) -> Any:
+    nn = T.nn
+    D = T.distributions
+    actor = _seeded(T, nn.Linear(3, 2), 213)
+    s = _t(T, 6, 3, seed=214)
+    a = T.tensor([0, 1, 1, 0, 1, 0])
+    with T.no_grad():
+        old_logp = D.Categorical(logits=actor(s)).log_prob(a) - 0.1
+    adv = _t(T, 6, seed=215)
+    adv = (adv - adv.mean()) / (adv.std(unbiased=False) + 1e-8)
+    opt = T.optim.Adam(actor.parameters(), lr=0.05, eps=1e-5)
+    hist = []
+    for _ in range(3):
+        dist = D.Categorical(logits=actor(s))
+        ratio = (dist.log_prob(a) - old_logp).exp()
+        loss = -T.min(ratio * adv, ratio.clamp(0.8, 1.2) * adv).mean()
+        opt.zero_grad()
+        loss.backward()
+        nn.utils.clip_grad_norm_(actor.parameters(), 0.5)
+        opt.step()
+        hist.append((loss.item(), ratio.detach()))
+    return hist, _sd(actor)
+
+
+@program()
+def prog_rp8_dqn_target_network(T: Any) -> Any:
+    nn = T.nn
+    q = _seeded(T, nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2)), 216)
+    tgt = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2))
+    tgt.load_state_dict(q.state_dict())
+    tgt.eval()
+    opt = T.optim.RMSprop(q.parameters(), lr=0.01, alpha=0.95, centered=True)
+    s, s2 = _t(T, 5, 3, seed=217), _t(T, 5, 3, seed=218)
+    a = T.tensor([0, 1, 1, 0, 1])
+    r = T.tensor([1.0, 0.0, -1.0, 0.5, 0.0])
+    done = T.tensor([0, 0, 1, 0, 1], dtype=T.bool)
+    losses = []
+    for step in range(3):
+        qsa = q(s).gather(1, a.unsqueeze(1)).squeeze(1)
+        with T.no_grad():
+            nxt = tgt(s2).max(1)[0]
+            y = r + 0.9 * nxt * (~done)
+        loss = nn.functional.smooth_l1_loss(qsa, y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+        if step == 1:
+            for pt, pq in zip(tgt.parameters(), q.parameters(), strict=True):
+                pt.data.copy_(0.5 * pt.data + 0.5 * pq.data)
+    return losses, _sd(tgt), opt.state_dict()["state"][0].keys()
+
+
+@program()
+def prog_rp8_pinn_sigmoid_tanh_third_order(T: Any) -> Any:
+    x = T.tensor(_data(4, seed=219), requires_grad=True)
+    out = {}
+    for name, f in (("sigmoid", T.sigmoid), ("tanh", T.tanh)):
+        y = f(x * 1.5)
+        (d1,) = T.autograd.grad(y.sum(), x, create_graph=True)
+        (d2,) = T.autograd.grad(d1.sum(), x, create_graph=True)
+        (d3,) = T.autograd.grad(d2.sum(), x, create_graph=True)
+        out[name] = (d1, d2, d3, d1.grad_fn, d2.grad_fn, d3.grad_fn)
+    return out
+
+
+@program(
+    xfail="silu's third derivative: the order in which the engine sums gradient branches "
+    "differs from torch's (AddBackward0 operands swapped: NegBackward0 before MulBackward0)"
+)
+def prog_rp8_pinn_silu_third_order(T: Any) -> Any:
+    x = T.tensor(_data(4, seed=219), requires_grad=True)
+    y = T.nn.functional.silu(x * 1.5)
+    (d1,) = T.autograd.grad(y.sum(), x, create_graph=True)
+    (d2,) = T.autograd.grad(d1.sum(), x, create_graph=True)
+    (d3,) = T.autograd.grad(d2.sum(), x, create_graph=True)
+    return d1, d2, d3, d1.grad_fn, d2.grad_fn, d3.grad_fn
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

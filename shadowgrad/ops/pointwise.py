@@ -768,8 +768,9 @@ _tanh_bw = defop(
     "tanh_backward",
     "TanhBackwardBackward0",
     lambda grad_output, output: _np_tanh_bw(grad_output, output),
-    grad_output=lambda grad, output: grad * (1 - output * output),
-    output=lambda grad, grad_output, output: -2 * grad * grad_output * output,
+    # torch's formulas (derivatives.yaml), so the graph under create_graph has its nodes
+    grad_output=lambda grad, output: _tanh_bw(grad, output),
+    output=lambda grad, grad_output, output: grad * (_mul_scalar(output, -2) * grad_output),
     jvp=_tanh_bw_t,
     complex={
         "grad_output": lambda grad, output: grad * conj(1 - output * output),
@@ -780,8 +781,10 @@ _sigmoid_bw = defop(
     "sigmoid_backward",
     "SigmoidBackwardBackward0",
     lambda grad_output, output: grad_output * (1 - output) * output,  # torch's order
-    grad_output=lambda grad, output: grad * (output * (1 - output)),
-    output=lambda grad, grad_output, output: grad * grad_output * (1 - 2 * output),
+    grad_output=lambda grad, output: _sigmoid_bw(grad, output),
+    output=lambda grad, grad_output, output: (
+        grad * grad_output * add_scalar(_mul_scalar(output, -2), 1)
+    ),
     jvp=_sigmoid_bw_t,
     complex={
         "grad_output": lambda grad, output: grad * conj(output * (1 - output)),
