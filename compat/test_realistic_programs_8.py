@@ -2468,6 +2468,165 @@ def prog_rp8_pinn_silu_third_order(T: Any) -> Any:
     return d1, d2, d3, d1.grad_fn, d2.grad_fn, d3.grad_fn
 
 
+# --- training-loop mistakes and scheduler corners ---------------------------------------------
+
+
+@program()
+def prog_rp8_inplace_relu_after_sigmoid_error(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Linear(3, 3), 220)
+    act = nn.ReLU(inplace=True)
+    x = _t(T, 2, 3, seed=221)
+    h = T.sigmoid(m(x))
+    out = act(h)
+    err = raises(lambda: out.sum().backward())
+    ok_h = act(m(x))
+    ok_h.sum().backward()
+    return err, out.grad_fn, h._version, ok_h.grad_fn, m.weight.grad
+
+
+@program()
+def prog_rp8_accumulated_loss_keeps_graph_and_backward_twice(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Linear(2, 1), 222)
+    opt = T.optim.SGD(m.parameters(), lr=0.1)
+    total = 0
+    total_item = 0.0
+    for i in range(3):
+        opt.zero_grad()
+        loss = nn.functional.mse_loss(m(_t(T, 4, 2, seed=223 + i)), T.zeros(4, 1))
+        loss.backward()
+        opt.step()
+        total += loss
+        total_item += loss.item()
+    err = raises(lambda: loss.backward())
+    item_err = raises(lambda: m(T.ones(2, 2)).item())
+    return total, total.grad_fn, total_item, err, item_err
+
+
+@program()
+def prog_rp8_scheduler_get_lr_warning_and_chained(T: Any) -> Any:
+    lr = T.optim.lr_scheduler
+    opt = T.optim.SGD([T.nn.Parameter(T.ones(1))], lr=1.0, momentum=0.9)
+    s1 = lr.ConstantLR(opt, factor=0.5, total_iters=2)
+    s2 = lr.ExponentialLR(opt, gamma=0.9)
+    chained = lr.ChainedScheduler([s1, s2])
+    lrs = []
+    for _ in range(4):
+        opt.step()
+        chained.step()
+        lrs.append(opt.param_groups[0]["lr"])
+    direct = s2.get_lr()
+    opt2 = T.optim.SGD([T.nn.Parameter(T.ones(1))], lr=0.1)
+    poly = lr.PolynomialLR(opt2, total_iters=3, power=2.0)
+    plrs = []
+    for _ in range(5):
+        opt2.step()
+        poly.step()
+        plrs.append(poly.get_last_lr()[0])
+    return lrs, direct, plrs
+
+
+@program()
+def prog_rp8_cyclic_and_warm_restarts(T: Any) -> Any:
+    lr = T.optim.lr_scheduler
+    opt = T.optim.SGD([T.nn.Parameter(T.ones(1))], lr=0.1, momentum=0.9)
+    cyc = lr.CyclicLR(opt, base_lr=0.01, max_lr=0.1, step_size_up=2, mode="triangular2")
+    hist = []
+    for _ in range(6):
+        opt.step()
+        cyc.step()
+        hist.append((opt.param_groups[0]["lr"], opt.param_groups[0]["momentum"]))
+    opt2 = T.optim.SGD([T.nn.Parameter(T.ones(1))], lr=0.1)
+    wr = lr.CosineAnnealingWarmRestarts(opt2, T_0=2, T_mult=2, eta_min=0.001)
+    wl = []
+    for e in range(6):
+        for b in range(2):
+            opt2.step()
+            wr.step(e + b / 2)
+            wl.append(opt2.param_groups[0]["lr"])
+    adagrad = T.optim.Adagrad([T.nn.Parameter(T.ones(1))], lr=0.1)
+    err = raises(lambda: lr.CyclicLR(adagrad, 0.01, 0.1))
+    return hist, wl, err
+
+
+@program()
+def prog_rp8_data_attribute_training_and_grad_none_clip(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Sequential(nn.Linear(2, 2), nn.Linear(2, 1)), 226)
+    x = _t(T, 3, 2, seed=227)
+    m[1](x[:, :2]).sum().backward()
+    norm = nn.utils.clip_grad_norm_(m.parameters(), 0.1)
+    with T.no_grad():
+        for p in m.parameters():
+            if p.grad is not None:
+                p.data -= 0.1 * p.grad.data
+    m[0].weight.data.fill_(0.5)
+    return (
+        norm,
+        [p.grad is None for p in m.parameters()],
+        _sd(m),
+        [p._version for p in m.parameters()],
+    )
+
+
+@program()
+def prog_rp8_optimizer_state_roundtrip_through_save(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Linear(3, 2), 228)
+    opt = T.optim.AdamW(m.parameters(), lr=0.01, amsgrad=True)
+    x = _t(T, 4, 3, seed=229)
+    for _ in range(2):
+        opt.zero_grad()
+        m(x).pow(2).sum().backward()
+        opt.step()
+    buf = io.BytesIO()
+    T.save(opt.state_dict(), buf)
+    buf.seek(0)
+    sd = T.load(buf)
+    st = sd["state"][0]
+    return (
+        sorted(st.keys()),
+        st["step"],
+        st["step"].dtype,
+        st["exp_avg"],
+        st["max_exp_avg_sq"],
+        sd["param_groups"][0],
+    )
+
+
+@program()
+def prog_rp8_model_summary_counts_and_repr(T: Any) -> Any:
+    nn = T.nn
+
+    class Block(nn.Module):
+        def __init__(self, c: int) -> None:
+            super().__init__()
+            self.conv = nn.Conv2d(c, c, 3, padding=1, bias=False)
+            self.bn = nn.BatchNorm2d(c)
+
+        def forward(self, x: Any) -> Any:
+            return T.relu(self.bn(self.conv(x)) + x)
+
+        def extra_repr(self) -> str:
+            return "residual=True"
+
+    net = nn.Sequential(
+        nn.Conv2d(1, 4, 3),
+        Block(4),
+        Block(4),
+        nn.AdaptiveMaxPool2d(1),
+        nn.Flatten(),
+        nn.Linear(4, 2),
+    )
+    net[2].requires_grad_(False)
+    total = sum(p.numel() for p in net.parameters())
+    trainable = sum(p.numel() for p in net.parameters() if p.requires_grad)
+    sub = net.get_submodule("1.bn")
+    err = raises(lambda: net.get_submodule("1.nope"))
+    return total, trainable, repr(net), type(sub).__name__, err, repr(net[1:3]), len(net[::2])
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 
