@@ -450,6 +450,114 @@ def prog_dbn_pool_adaptive_avg_family(T: Any) -> Any:
     )
 
 
+@program()
+def prog_dbn_pad_reflect_replicate_graphs(T: Any) -> Any:
+    # the padding backward's node has its edge to self, as torch's
+    F = T.nn.functional
+    x1 = _x(T, 1, 2, 5, seed=36)
+    x2 = _x(T, 1, 2, 4, 5, seed=37)
+    x3 = _x(T, 1, 1, 3, 4, 4, seed=38)
+    return (
+        _second(T, lambda v: F.pad(v, (2, 1), mode="reflect") ** 2, x1, 2),
+        _second(T, lambda v: F.pad(v, (1, 2, 2, 1), mode="reflect") ** 2, x2, 2),
+        _second(T, lambda v: F.pad(v, (1, 2, 0, 3), mode="replicate").exp(), x2, 2),
+        _second(T, lambda v: F.pad(v, (1, 1, 1, 1, 1, 1), mode="replicate") ** 2, x3, 2),
+        _second(T, lambda v: F.pad(v, (1, 1, 2, 2), mode="circular") ** 2, x2, 2),
+        _second(T, lambda v: F.pad(v, (1, 1, 2, 2), value=0.5) ** 2, x2, 2),
+    )
+
+
+_ELEMENTWISE_MORE: dict[str, Callable[[Any, Any], Any]] = {
+    "cross_entropy_weight": lambda T, x: T.nn.functional.cross_entropy(
+        x,
+        T.tensor(np.arange(32).reshape(2, 4, 4) % 3),
+        weight=T.tensor([0.5, 2.0, 1.0], dtype=T.float64),
+    ),
+    "cross_entropy_ignore_index": lambda T, x: T.nn.functional.cross_entropy(
+        x, T.tensor(np.arange(32).reshape(2, 4, 4) % 3), ignore_index=1
+    ),
+    "cross_entropy_probs": lambda T, x: T.nn.functional.cross_entropy(x, x.detach().softmax(1)),
+    "kl_div_log_target": lambda T, x: T.nn.functional.kl_div(
+        x.log_softmax(1), x.detach().cos().log_softmax(1), log_target=True, reduction="sum"
+    ),
+    "gaussian_nll": lambda T, x: T.nn.functional.gaussian_nll_loss(x, x.detach().sin(), x.exp()),
+    "hinge_embedding": lambda T, x: T.nn.functional.hinge_embedding_loss(x, x.detach().sign()),
+    "margin_ranking": lambda T, x: T.nn.functional.margin_ranking_loss(
+        x, x.flip(0), x.detach().sign()
+    ),
+    "cosine_embedding": lambda T, x: T.nn.functional.cosine_embedding_loss(
+        x.flatten(1), x.flip(0).flatten(1) * 2, T.tensor([1.0, -1.0])
+    ),
+    "triplet_margin": lambda T, x: T.nn.functional.triplet_margin_loss(
+        x[0], x[1], x[0].flip(0), margin=3.0
+    ),
+    "multilabel_soft_margin": lambda T, x: T.nn.functional.multilabel_soft_margin_loss(
+        x.flatten(1), (x.detach().flatten(1) > 0).double()
+    ),
+    "interpolate_bilinear": lambda T, x: (
+        T.nn.functional.interpolate(x, scale_factor=2, mode="bilinear") ** 2
+    ),
+    "interpolate_nearest": lambda T, x: T.nn.functional.interpolate(x, scale_factor=2) ** 2,
+    "unfold": lambda T, x: T.nn.functional.unfold(x, 2) ** 2,
+    "local_response_norm": lambda T, x: T.nn.functional.local_response_norm(x, 2),
+    "lp_pool2d": lambda T, x: T.nn.functional.lp_pool2d(x.abs() + 0.1, 2, 2),
+    "softshrink": lambda T, x: T.nn.functional.softshrink(x) ** 2,
+    "hardshrink": lambda T, x: T.nn.functional.hardshrink(x) ** 2,
+    "threshold": lambda T, x: T.nn.functional.threshold(x, 0.1, 2.0) ** 2,
+    "rrelu_eval": lambda T, x: T.nn.functional.rrelu(x, training=False),
+    "logcumsumexp": lambda T, x: T.logcumsumexp(x, 1),
+    "cumprod": lambda T, x: T.cumprod(x, 1),
+    "prod": lambda T, x: x.prod(1),
+    "std_mean": lambda T, x: T.std_mean(x, (1, 2))[0],
+    "vector_norm_3": lambda T, x: T.linalg.vector_norm(x, 3, dim=1),
+    "clamp": lambda T, x: x.clamp(-0.5, 0.5) ** 2,
+    "xlogy": lambda T, x: T.xlogy(x, x.abs() + 0.1),
+    "logaddexp": lambda T, x: T.logaddexp(x, x.flip(0)),
+}
+
+
+def _more_program(name: str, f: Callable[[Any, Any], Any]) -> None:
+    def body(T: Any) -> Any:
+        x = _x(T, 2, 3, 4, 4, seed=40 + len(name), scale=1.3)
+        return _second(T, lambda v: f(T, v), x, depth=3)
+
+    _reg(f"more_{name}", body)
+
+
+for _n, _f in _ELEMENTWISE_MORE.items():
+    _more_program(_n, _f)
+
+
+@program()
+def prog_dbn_more_cross_entropy_weight_dtype_mismatch(T: Any) -> Any:
+    # a float32 class weight with a float64 input: torch's nll kernel refuses it
+    x = _x(T, 3, 4, seed=50)
+    t = T.tensor([0, 3, 1])
+    w = T.tensor([0.5, 2.0, 1.0, 1.5])
+    return (
+        raises(lambda: T.nn.functional.cross_entropy(x, t, weight=w)),
+        raises(lambda: T.nn.functional.nll_loss(x.log_softmax(1), t, weight=w)),
+        _second(T, lambda v: T.nn.functional.cross_entropy(v, t, weight=w.double()), x, 3),
+    )
+
+
+@program()
+def prog_dbn_relu_threshold_third_order_graph(T: Any) -> Any:
+    # threshold_backward's derivative wrt self is torch's zeros_like(grad): no graph of its own
+    x = _x(T, 3, 4, seed=51)
+    out = []
+    for f in (
+        lambda v: T.relu(v) ** 3,
+        lambda v: T.nn.functional.threshold(v, 0.2, -1.0) ** 3,
+        lambda v: T.nn.functional.relu6(v * 3) ** 3,
+    ):
+        (g,) = T.autograd.grad(f(x).sum(), x, create_graph=True)
+        (gg,) = T.autograd.grad((g * g).sum(), x, create_graph=True)
+        (ggg,) = T.autograd.grad(gg.sum(), x, allow_unused=True)
+        out.append((g, _names(g.grad_fn, 3), gg, _names(gg.grad_fn, 3), ggg))
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

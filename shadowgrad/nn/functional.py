@@ -222,7 +222,7 @@ _rrelu_backward = defop(
     grad_output=lambda grad, self, noise, lower, upper, training: _rrelu_backward(
         grad, self, noise, lower, upper, training
     ),
-    self=lambda grad: grad * 0,
+    self=lambda grad: K.zeros_like(grad),  # torch's zeros_like(grad): no graph of its own
     jvp=ELEMENTWISE,
 )
 

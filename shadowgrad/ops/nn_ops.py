@@ -2412,12 +2412,15 @@ def _index_pad_bw_fwd(grad_output: np.ndarray, idx: Any, self_sym_sizes: Any) ->
 def _pad_pair(mode: str, k: int) -> Any:
     base = {"reflect": "ReflectionPad", "replicate": "ReplicationPad"}[mode]
     aten = {"reflect": "reflection_pad", "replicate": "replication_pad"}[mode] + f"{k}d"
+    # torch's *_pad*d_backward(grad_output, self, padding): an edge to self too (its
+    # derivative: zeros_like(self))
     back = defop(
         aten + "_backward",
         f"{base}{k}DBackwardBackward0",
-        _index_pad_bw_fwd,
+        lambda grad_output, self, idx: _index_pad_bw_fwd(grad_output, idx, self.shape),
         dtype="keep",
         grad_output=lambda grad, idx: fwd(grad, idx, None),
+        self=lambda self: zeros_like(self),
         jvp=LINEAR,
         complex=True,
     )
@@ -2426,7 +2429,7 @@ def _pad_pair(mode: str, k: int) -> Any:
         f"{base}{k}DBackward0",
         lambda self, idx, self_sym_sizes: _index_pad_fwd(self, idx),
         dtype="keep",
-        self=lambda grad, self, idx, self_sym_sizes: _dep(back(grad, idx, self_sym_sizes), self),
+        self=lambda grad, self, idx, self_sym_sizes: back(grad, self, idx),
         jvp=LINEAR,
         complex=True,
     )

@@ -818,7 +818,7 @@ _threshold_bw = defop(
     "ThresholdBackwardBackward0",
     lambda grad_output, self, threshold: _np_threshold_backward(grad_output, self, threshold),
     grad_output=lambda grad, self, threshold: _threshold_backward(grad, self, threshold),
-    self=lambda grad: grad * 0,
+    self=lambda grad: _zeros_like(grad),  # torch's zeros_like(grad): no graph of its own
     jvp=_threshold_bw_t,
 )
 
