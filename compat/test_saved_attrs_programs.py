@@ -583,6 +583,53 @@ def prog_sva_addmm_sizes_only_bias_requires_grad(T: Any) -> Any:
     return _read(fn, "beta", "alpha", "mat1", "mat2"), type(fn).__name__
 
 
+# --- permute, flip, roll ---------------------------------------------------------------------
+
+
+@program()
+def prog_sva_permute_negative_dims(T: Any) -> Any:
+    x = _x(T, 2, 3, 4)
+    ys = [x.permute(-1, 0, -2), x.permute(2, 0, 1), T.permute(x, (-3, -2, -1)), x.movedim(-1, 0)]
+    out = [_saved(y.grad_fn) for y in ys]
+    (g,) = T.autograd.grad(
+        sum((y * y).sum() * (k + 1) for k, y in enumerate(ys)), x, create_graph=True
+    )
+    (gg,) = T.autograd.grad((g * g).sum(), x)
+    z = T.tensor(2.0, requires_grad=True)
+    return out, g, gg, _saved(z.permute(()).grad_fn)
+
+
+@program()
+def prog_sva_flip_negative_dims(T: Any) -> Any:
+    x = _x(T, 2, 3, 4)
+    ys = [x.flip(-1, 0), x.flip(-2), T.flip(x, (0, 1, 2)), x.fliplr(), x.flipud()]
+    out = [_saved(y.grad_fn) for y in ys]
+    sum((y * y).sum() * (k + 1) for k, y in enumerate(ys)).backward()
+    z = T.tensor(2.0, requires_grad=True)
+    return out, x.grad, _saved(z.flip(-1).grad_fn), _saved(z.flip(0).grad_fn)
+
+
+@program()
+def prog_sva_roll_saved(T: Any) -> Any:
+    x = _x(T, 2, 3, 4)
+    ys = [x.roll(1, -1), x.roll((1, -2), (-1, 0)), x.roll(5), x.roll(-3, []), T.roll(x, [2], [1])]
+    out = [_saved(y.grad_fn) for y in ys]
+    (g,) = T.autograd.grad(
+        sum((y * y).sum() * (k + 1) for k, y in enumerate(ys)), x, create_graph=True
+    )
+    (gg,) = T.autograd.grad((g * g).sum(), x)
+    return out, g, gg
+
+
+@program()
+def prog_sva_roll_zero_dim(T: Any) -> Any:
+    z = T.tensor(2.0, requires_grad=True)
+    y = z.roll(3)
+    y.backward()
+    errs = [raises(lambda d=d: z.roll(1, d)) for d in (-1, 0, 1)]
+    return _saved(y.grad_fn), y, z.grad, errs
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

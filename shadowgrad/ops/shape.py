@@ -678,7 +678,7 @@ _permute = defop(
     dtype="keep",
     jvp=LINEAR,
     view=True,
-    self=lambda grad, dims: grad.permute(tuple(np.argsort(dims).tolist())),
+    self=lambda grad, dims: grad.permute(tuple(np.argsort([d % grad.ndim for d in dims]).tolist())),
     complex=True,
 )
 
@@ -701,7 +701,8 @@ def permute(input: Tensor, *dims: Any) -> Tensor:
     wrapped = tuple(wrap_dim(d, nd) for d in dims)
     if len(set(wrapped)) != nd:
         raise RuntimeError("permute(): duplicate dims are not allowed.")
-    return _permute(input, wrapped)
+    # torch's node saves the dims as given (a negative one reads as 2**64 + it)
+    return _permute(input, dims if all(type(d) is int for d in dims) else wrapped)
 
 
 def _T(self: Tensor) -> Tensor:
@@ -1822,11 +1823,14 @@ def flip(input: Tensor, *dims: Any, **kwargs: Any) -> Tensor:
         dims = tuple(dims[0])
     from ._util import wrap_dims
 
-    return _flip(input, wrap_dims(tuple(int(d) for d in dims), input.ndim))
+    dims = tuple(int(d) for d in dims)
+    wrap_dims(dims, input.ndim)  # checked; torch's node saves the dims as given
+    return _flip(input, dims)
 
 
 def _roll_fwd(self: np.ndarray, shifts: Any, dims: Any) -> np.ndarray:
-    r = np.roll(self, shifts, dims)
+    # no dims (saved as torch's node saves them, `()` with one shift): the flattened roll
+    r = np.roll(self, shifts, dims) if dims else np.roll(self, shifts[0])
     return r if r.flags.c_contiguous else r.copy()  # torch's result is contiguous
 
 
@@ -1836,9 +1840,7 @@ _roll = defop(
     _roll_fwd,
     dtype="keep",
     jvp=LINEAR,
-    self=lambda grad, shifts, dims: _roll(
-        grad, tuple(-s for s in shifts) if isinstance(shifts, tuple) else -shifts, dims
-    ),
+    self=lambda grad, shifts, dims: _roll(grad, tuple(-s for s in shifts), dims),
     complex=True,
 )
 
@@ -1853,11 +1855,15 @@ def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:
     if dims is None or (isinstance(dims, (tuple, list)) and len(dims) == 0):
         if len(sh) != 1:
             raise RuntimeError(f"shifts and dimensions must align. shifts: {len(sh)}, dims:0")
-        return _roll(input, sh[0], None)
+        return _roll(input, sh, ())
     dm = (dims,) if isinstance(dims, int) else tuple(dims)
     if len(sh) != len(dm):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(sh)}, dims:{len(dm)}")
-    return _roll(input, sh, tuple(wrap_dim(d, input.ndim) for d in dm))
+    for d in dm:
+        if input.ndim == 0:  # torch's roll wraps its dims without a scalar's dim
+            raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
+        wrap_dim(d, input.ndim)  # checked; torch's node saves the dims as given
+    return _roll(input, sh, tuple(int(d) for d in dm))
 
 
 def _split_fwd(self: np.ndarray, sizes: tuple[int, ...], dim: int) -> tuple[np.ndarray, ...]:
