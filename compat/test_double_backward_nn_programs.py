@@ -558,6 +558,24 @@ def prog_dbn_relu_threshold_third_order_graph(T: Any) -> Any:
     return out
 
 
+def _soft_margin_program(red: str) -> None:
+    def body(T: Any) -> Any:
+        x = _x(T, 3, 4, seed=52, scale=2.0)
+        t = T.tensor(np.sign(_data(3, 4, seed=53)).astype(np.float64))
+        y = T.nn.functional.soft_margin_loss(x, t, reduction=red)
+        first = T.autograd.grad(y.sum(), x, retain_graph=True)
+        v = T.ones_like(y, requires_grad=True) * 1.5
+        (g,) = T.autograd.grad(y, x, v, create_graph=True)
+        gg = T.autograd.grad((g * g * x).sum(), (x, v), create_graph=True)
+        return first, g, _names(g.grad_fn), gg, [_names(a.grad_fn, 2) for a in gg]
+
+    _reg(f"loss_soft_margin_{red}", body)
+
+
+for _r in ("mean", "sum", "none"):
+    _soft_margin_program(_r)
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

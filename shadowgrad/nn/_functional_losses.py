@@ -125,18 +125,45 @@ def _soft_margin_np(self: np.ndarray, target: np.ndarray, reduction: int) -> np.
     return K._reduce_np(loss.astype(self.dtype, copy=False), reduction)
 
 
-def _soft_margin_grad(grad: Tensor, self: Tensor, target: Tensor, reduction: int) -> Tensor:
-    # torch's soft_margin_loss_backward: -target * e / (1 + e), e = exp(-target * input)
-    e = P.exp(-target * self)
-    return K._reduce_grad(grad, self, reduction) * (-target * e / (e + 1))
+def _np_soft_margin_bw(grad_output, self, target, reduction):
+    # torch's soft_margin_loss_backward: -norm * target * z / (1 + z) * grad, z = exp(-target * x)
+    # (torch's order: target * z, times -norm, over 1 + z, times grad)
+    dt = np.result_type(self, target)
+    norm = dt.type(-(1.0 / max(self.size, 1) if reduction == 1 else 1.0))
+    with np.errstate(over="ignore", invalid="ignore"):
+        z = K._fm.exp(-target * self)
+        r = target * z * norm / (z + dt.type(1)) * grad_output
+    return np.asarray(r).astype(self.dtype, copy=False)
 
+
+def _soft_margin_dd(grad: Tensor, self: Tensor, target: Tensor, reduction: int) -> Tensor:
+    # torch's soft_margin_loss_double_backward
+    z = P.exp(self * -target)
+    zplus1 = P.add_scalar(z, 1)
+    g = grad * (target * target) * z / (zplus1 * zplus1)
+    return K._div_scalar(g, self.numel()) if reduction == 1 else g
+
+
+# soft_margin_loss's backward is an op of its own, as in torch (SoftMarginLossBackwardBackward0)
+_soft_margin_bw = defop(
+    "soft_margin_loss_backward",
+    "SoftMarginLossBackwardBackward0",
+    _np_soft_margin_bw,
+    nondiff=("target",),
+    grad_output=lambda grad, grad_output, self, target, reduction: K._loss_bw_grad_output(
+        _soft_margin_bw, grad, grad_output, self, target, reduction
+    ),
+    self=lambda grad, grad_output, self, target, reduction: _soft_margin_dd(
+        grad * grad_output, self, target, reduction
+    ),
+)
 
 _soft_margin_op = defop(
     "soft_margin_loss",
     "SoftMarginLossBackward0",
     _soft_margin_np,
     nondiff=("target",),
-    self=_soft_margin_grad,
+    self=lambda grad, self, target, reduction: _soft_margin_bw(grad, self, target, reduction),
     jvp=LOSS,
 )
 

@@ -836,7 +836,7 @@ def _np_logsigmoid_bw(grad: np.ndarray, self: np.ndarray) -> np.ndarray:
 
 def _logsigmoid_double(grad: Tensor, self: Tensor) -> Tensor:
     z = P.sigmoid(self)  # torch's log_sigmoid_double_backward: grad * (z - 1) * z
-    return grad * (z - 1) * z
+    return grad * P.sub_scalar(z, 1) * z  # (C++ `z - 1`: sub.Scalar, SubBackward1)
 
 
 # log_sigmoid's backward kernel (Note [Activation backward ops])
@@ -2471,7 +2471,7 @@ def _np_mse_bw(grad: np.ndarray, a: np.ndarray, b: np.ndarray, reduction: int) -
 
 def _loss_norm(grad: Tensor, like: Tensor, reduction: int) -> Tensor:
     """torch's *_loss_double_backward tail: a mean divides by the input's numel."""
-    return grad / like.numel() if reduction == 1 else grad
+    return _div_scalar(grad, like.numel()) if reduction == 1 else grad
 
 
 def _loss_bw_grad_output(bw: Any, grad: Tensor, grad_output: Tensor, *args: Any) -> Tensor:
