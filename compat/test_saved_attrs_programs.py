@@ -630,6 +630,17 @@ def prog_sva_roll_zero_dim(T: Any) -> Any:
     return _saved(y.grad_fn), y, z.grad, errs
 
 
+@program()
+def prog_sva_squeeze_negative_dims(T: Any) -> Any:
+    x = T.tensor(_data(2, 1, 3, 1), requires_grad=True)
+    ys = [x.squeeze(-1), x.squeeze(-2), x.squeeze((0, -1)), x.squeeze([-3, -1]), T.squeeze(x, -3)]
+    out = [(_saved(y.grad_fn), tuple(y.shape)) for y in ys]
+    (g,) = T.autograd.grad(sum((y * y).sum() * (k + 1) for k, y in enumerate(ys)), x, None, True)
+    z = T.tensor(2.0, requires_grad=True)
+    zs = [_saved(f().grad_fn) for f in (lambda: z.squeeze(-1), lambda: z.squeeze((-1,)))]
+    return out, g, zs, raises(lambda: x.squeeze((1, -3)))
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -424,7 +424,9 @@ _squeeze_dim = defop(
 _squeeze_dims = defop(
     "squeeze.dims",
     "SqueezeBackward2",
-    lambda self, dim, self_sym_sizes: np.squeeze(self, tuple(d for d in dim if self.shape[d] == 1)),
+    lambda self, dim, self_sym_sizes: (
+        np.squeeze(self, tuple(d for d in dim if self.shape[d] == 1)) if self.ndim else self.view()
+    ),
     dtype="keep",
     jvp=LINEAR,
     view=True,
@@ -443,10 +445,13 @@ def squeeze(input: Tensor, dim: Any = None) -> Tensor:
         if len(set(dims)) != len(dims):
             d = next(d for i, d in enumerate(dims) if d in dims[:i])
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
-        return _squeeze_dims(input, dims, shape)
+        # torch's node saves the dims as given (a negative one reads as 2**64 + it)
+        given = tuple(dim) if all(type(d) is int for d in dim) else dims
+        return _squeeze_dims(input, given, shape)
     if input.ndim == 0:
         wrap_dim(dim, 0)
-    return _squeeze_dim(input, wrap_dim(dim, input.ndim), shape)
+    d = wrap_dim(dim, input.ndim)
+    return _squeeze_dim(input, dim if type(dim) is int else d, shape)  # the dim as given
 
 
 def _squeeze_checked(method: bool) -> Any:
