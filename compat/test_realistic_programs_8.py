@@ -2627,6 +2627,31 @@ def prog_rp8_model_summary_counts_and_repr(T: Any) -> Any:
     return total, trainable, repr(net), type(sub).__name__, err, repr(net[1:3]), len(net[::2])
 
 
+@program()
+def prog_rp8_r1_penalty_logsigmoid_manual_rmsnorm(T: Any) -> Any:
+    nn = T.nn
+    F = nn.functional
+
+    class RMS(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.g = nn.Parameter(T.ones(3))
+
+        def forward(self, x: Any) -> Any:
+            return x * T.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * self.g
+
+    Dn = _seeded(T, nn.Sequential(nn.Linear(3, 3), RMS(), nn.Sigmoid(), nn.Linear(3, 1)), 230)
+    real = _t(T, 4, 3, seed=231).requires_grad_(True)
+    logits = Dn(real)
+    loss = -F.logsigmoid(logits).mean()
+    (g,) = T.autograd.grad(logits.sum(), real, create_graph=True)
+    r1 = g.pow(2).sum(1).mean()
+    (gl,) = T.autograd.grad(loss, real, create_graph=True)
+    total = loss + 5 * r1 + gl.pow(2).sum()
+    total.backward()
+    return loss, r1, g.grad_fn, gl.grad_fn, Dn[0].weight.grad, Dn[1].g.grad, real.grad
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

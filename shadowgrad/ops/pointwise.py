@@ -1308,9 +1308,10 @@ rsqrt = defop(
     "RsqrtBackward0",
     _quiet(lambda self: np.reciprocal(np.sqrt(self))),
     dtype="float",
-    self=lambda grad, result: -0.5 * grad * pow(result, 3),
+    # C++ `-0.5 * grad` is mul.Scalar (MulBackward1) in torch's formula
+    self=lambda grad, result: _mul_scalar(grad, -0.5) * pow(result, 3),
     jvp=ELEMENTWISE,
-    complex={"self": lambda grad, result: -0.5 * grad * conj(pow(result, 3))},
+    complex={"self": lambda grad, result: _mul_scalar(grad, -0.5) * conj(pow(result, 3))},
 )
 sin = defop(
     "sin",
