@@ -635,10 +635,26 @@ def prog_sva_squeeze_negative_dims(T: Any) -> Any:
     x = T.tensor(_data(2, 1, 3, 1), requires_grad=True)
     ys = [x.squeeze(-1), x.squeeze(-2), x.squeeze((0, -1)), x.squeeze([-3, -1]), T.squeeze(x, -3)]
     out = [(_saved(y.grad_fn), tuple(y.shape)) for y in ys]
-    (g,) = T.autograd.grad(sum((y * y).sum() * (k + 1) for k, y in enumerate(ys)), x, None, True)
+    (g,) = T.autograd.grad(
+        sum((y * y).sum() * (k + 1) for k, y in enumerate(ys)), x, create_graph=True
+    )
     z = T.tensor(2.0, requires_grad=True)
     zs = [_saved(f().grad_fn) for f in (lambda: z.squeeze(-1), lambda: z.squeeze((-1,)))]
     return out, g, zs, raises(lambda: x.squeeze((1, -3)))
+
+
+@program()
+def prog_sva_index_select_negative_dim(T: Any) -> Any:
+    x = _x(T, 2, 3, 4)
+    i = T.tensor([0, 3, 3])
+    ys = [x.index_select(-1, i), x.index_select(-3, T.tensor([1])), T.index_select(x, 1, i[:1])]
+    ys.append(x.index_select(-2, T.tensor([], dtype=T.long)))
+    out = [_read(y.grad_fn, "dim", "index", "self_sym_sizes") for y in ys]
+    (g,) = T.autograd.grad(
+        sum((y * y).sum() * (k + 1) for k, y in enumerate(ys)), x, create_graph=True
+    )
+    (gg,) = T.autograd.grad((g * g).sum(), x)
+    return out, g, gg, type(g.grad_fn).__name__
 
 
 @pytest.mark.parametrize("name", _SET.params())

@@ -1257,7 +1257,8 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
                 f"index_select(): Index to scalar can have only 1 value, got {a.size} value(s)"
             )
         return S.view(_index_select(S.view(input, 1), 0, a, (1,)), ())
-    out = _index_select(input, d, a, tuple(input._data.shape))
+    # torch's node saves the dim as given (a negative one reads as 2**64 + dim)
+    out = _index_select(input, dim if type(dim) is int else d, a, tuple(input._data.shape))
     if out._grad_fn is not None:
         _saves_indices(out, index)
     return out
@@ -1274,7 +1275,7 @@ _index_select = defop(
     dtype="keep",
     jvp=LINEAR,
     self=lambda grad, dim, index, self_sym_sizes: _index_add(
-        _zeros(self_sym_sizes, grad), dim, index, grad, 1
+        _zeros(self_sym_sizes, grad), dim % len(self_sym_sizes), index, grad, 1
     ),
     complex=True,
 )
