@@ -576,6 +576,24 @@ for _r in ("mean", "sum", "none"):
     _soft_margin_program(_r)
 
 
+@program()
+def prog_dbn_glu_double_backward(T: Any) -> Any:
+    # glu's backward is its own node (GluBackwardBackward0), along each dim, with a
+    # differentiable incoming grad; float32 first order as torch's kernel
+    out = []
+    for dim in (-1, 0, 1):
+        x = _x(T, 4, 6, 2, seed=54 + dim, scale=1.5)
+        y = T.nn.functional.glu(x, dim)
+        v = T.tensor(_data(*y.shape, seed=57).astype(np.float64), requires_grad=True)
+        (g,) = T.autograd.grad(y, x, v, create_graph=True)
+        gg = T.autograd.grad((g * g * x).sum(), (x, v), create_graph=True)
+        out.append((g, _names(g.grad_fn, 3), gg, [_names(a.grad_fn, 2) for a in gg]))
+    xf = _x(T, 3, 8, seed=58, scale=2.0, dtype="float32")
+    out.append(T.autograd.grad((T.nn.functional.glu(xf) * xf[:, :4]).sum(), xf))
+    out.append(raises(lambda: T.nn.functional.glu(_x(T, 3, 5, seed=59))))
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -382,7 +382,11 @@ def _gelu_second(x: Tensor, approximate: str) -> Tensor:
         u1 = _K_TANH * (1 + 3 * _C_TANH * x * x)
         t = P.tanh(_K_TANH * (x + _C_TANH * x * x * x))
         return (1 - t * t) * (u1 + 0.5 * x * (6 * _K_TANH * _C_TANH * x - 2 * t * u1 * u1))
-    return P.exp(-0.5 * x * x) * (2 - x * x) / _SQRT_2PI
+    # torch's gelu_double_backward: pdf = kBeta * exp(-0.5 * x^2), 2 * pdf - x^2 * pdf (the
+    # numbers are mul.Scalar in its C++: MulBackward1)
+    x_sq = x * x
+    pdf = P._mul_scalar(P.exp(P._mul_scalar(x_sq, -0.5)), 1 / _SQRT_2PI)
+    return P._mul_scalar(pdf, 2) - x_sq * pdf
 
 
 _gelu_backward = defop(
@@ -876,7 +880,7 @@ def _glu_fwd(self: np.ndarray, dim: int) -> np.ndarray:
 
 
 def _np_glu_bw(grad: np.ndarray, self: np.ndarray, dim: int) -> np.ndarray:
-    """_glu_grad on arrays, the same operations in the same order, written into one output
+    """glu_backward on arrays (torch's kernel's order), written into one output
     instead of concatenated (Note [Raw backward])."""
     a, b = _halves(self, dim)
     s = P._np_sigmoid(b)
@@ -893,14 +897,44 @@ def _np_glu_bw(grad: np.ndarray, self: np.ndarray, dim: int) -> np.ndarray:
     return out
 
 
-def _glu_grad(grad: Tensor, self: Tensor, dim: int) -> Tensor:
+def _glu_dd_self(grad: Tensor, grad_output: Tensor, self: Tensor, dim: int) -> Tensor:
+    # torch's glu_double_backward, in its order
     from .shape import cat, narrow
 
     h = self.shape[dim] // 2
     a, b = narrow(self, dim, 0, h), narrow(self, dim, h, h)
-    s = P.sigmoid(b)
-    ga = grad * s
-    return cat([ga, ga * a * (1 - s)], dim)
+    sig = P.sigmoid(b)
+    one_sub = (zeros_like(sig) + 1) - sig
+    sig_one_sub = sig * one_sub
+    gg_a, gg_b = narrow(grad, dim, 0, h), narrow(grad, dim, h, h)
+    gg_b_a = gg_b * a
+    gi_a = gg_b * grad_output * sig_one_sub
+    second = sig_one_sub * one_sub - sig * sig_one_sub
+    gi_b = gg_b_a * grad_output * second + gg_a * grad_output * sig_one_sub
+    return cat([gi_a, gi_b], dim)
+
+
+def _glu_dd_grad_output(grad: Tensor, self: Tensor, dim: int) -> Tensor:
+    # torch's glu_double_backward_grad_output
+    from .shape import narrow
+
+    h = self.shape[dim] // 2
+    sizes = list(self.shape)
+    sizes[dim] = h
+    ones = zeros_like(narrow(self, dim, 0, h).detach()) + 1
+    tmp = grad * _glu_bw(ones, self, dim)
+    return narrow(tmp, dim, 0, h) + narrow(tmp, dim, h, h)
+
+
+# glu's backward is an op of its own, as in torch (GluBackwardBackward0)
+_glu_bw = defop(
+    "glu_backward",
+    "GluBackwardBackward0",
+    lambda grad_output, self, dim: _np_glu_bw(grad_output, self, dim),
+    dtype="keep",
+    grad_output=lambda grad, self, dim: _glu_dd_grad_output(grad, self, dim),
+    self=_glu_dd_self,
+)
 
 
 glu_op = defop(
@@ -908,7 +942,7 @@ glu_op = defop(
     "GluBackward0",
     _glu_fwd,
     dtype="keep",
-    self=_glu_grad,
+    self=lambda grad, self, dim: _glu_bw(grad, self, dim),
     raw={"self": lambda grad, self, dim: _np_glu_bw(grad, self, dim)},
     jvp=_glu_t,
 )
