@@ -2652,6 +2652,19 @@ def prog_rp8_r1_penalty_logsigmoid_manual_rmsnorm(T: Any) -> Any:
     return loss, r1, g.grad_fn, gl.grad_fn, Dn[0].weight.grad, Dn[1].g.grad, real.grad
 
 
+@program()
+def prog_rp8_gelu_ffn_input_gradient_penalty(T: Any) -> Any:
+    nn = T.nn
+    ffn = _seeded(T, nn.Sequential(nn.Linear(3, 5), nn.GELU(), nn.Linear(5, 1)), 232)
+    x = _t(T, 4, 3, seed=233).requires_grad_(True)
+    out = ffn(x)
+    (g,) = T.autograd.grad(out.sum(), x, create_graph=True)
+    (h,) = T.autograd.grad(g.pow(2).sum(), x, create_graph=True)
+    loss = out.mean() + g.pow(2).sum() + h.sum()
+    loss.backward()
+    return out, g, h, g.grad_fn, h.grad_fn, ffn[0].weight.grad, x.grad
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 
