@@ -657,6 +657,21 @@ def prog_sva_index_select_negative_dim(T: Any) -> Any:
     return out, g, gg, type(g.grad_fn).__name__
 
 
+@program()
+def prog_sva_cummax_logcumsumexp_dims(T: Any) -> Any:
+    x = _x(T, 2, 3, 4)
+    ys = [x.cummax(-1)[0], x.cummin(-3)[0], T.cummax(x, 1)[0], x.logcumsumexp(-1)]
+    ys.append(T.logcumsumexp(x.to(T.complex128), -2).abs())
+    out = [_saved(y.grad_fn) for y in ys[:4]]
+    (g,) = T.autograd.grad(
+        sum((y * y).sum() * (k + 1) for k, y in enumerate(ys)), x, create_graph=True
+    )
+    (gg,) = T.autograd.grad((g * g).sum(), x)
+    z = T.tensor(2.0, requires_grad=True)
+    zs = [_read(z.cummax(-1)[0].grad_fn, "dim"), _read(z.logcumsumexp(-1).grad_fn, "dim")]
+    return out, g, gg, zs
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

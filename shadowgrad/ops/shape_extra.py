@@ -452,7 +452,7 @@ def _cum_extreme_bw(grad: Tensor, self: Tensor, dim: int, indices: np.ndarray) -
         return self
     if self.ndim == 0:
         return grad
-    return _scatter_add(_zeros(self._data.shape, grad), dim, indices, grad)
+    return _scatter_add(_zeros(self._data.shape, grad), dim % self.ndim, indices, grad)
 
 
 def _defcum(name: str, grad_fn: str) -> Any:
@@ -465,7 +465,9 @@ def _defcum(name: str, grad_fn: str) -> Any:
         diff_outputs=(0,),
         self=lambda grads, self, dim, indices: _cum_extreme_bw(grads[0], self, dim, indices),
         jvp=lambda self_t, dim, indices, self_sym_sizes: (
-            _gather(self_t, dim, indices, self_sym_sizes) if self_sym_sizes else self_t,
+            _gather(self_t, dim % len(self_sym_sizes), indices, self_sym_sizes)
+            if self_sym_sizes
+            else self_t,
             None,
         ),
     )
@@ -482,7 +484,8 @@ def _cum(name: str, input: Tensor, dim: int) -> Any:
     d = wrap_dim(dim, input.ndim)
     values, indices = _cum_extreme(x, d, name == "cummax")
     op = _cummax if name == "cummax" else _cummin
-    return getattr(return_types, name)(op(input, d, indices, values, tuple(x.shape)))
+    dim = dim if type(dim) is int else d  # saved as given, as torch's node saves it
+    return getattr(return_types, name)(op(input, dim, indices, values, tuple(x.shape)))
 
 
 def cummax(input: Tensor, dim: int) -> Any:
@@ -564,7 +567,8 @@ def logcumsumexp(input: Tensor, dim: int) -> Tensor:
         raise NotImplementedError(
             f"\"logcumsumexp_out_cpu\" not implemented for '{input.dtype._short}'"
         )
-    return _logcumsumexp(input, wrap_dim(dim, input.ndim))
+    d = wrap_dim(dim, input.ndim)
+    return _logcumsumexp(input, dim if type(dim) is int else d)  # saved as given, as torch's
 
 
 # --- aminmax --------------------------------------------------------------------------------
