@@ -594,6 +594,38 @@ def prog_dbn_glu_double_backward(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_dbn_inplace_activations_double_backward(T: Any) -> Any:
+    # elu_/celu_/leaky_relu_ differentiate through their backward kernels with is_result
+    # (EluBackwardBackward0 / LeakyReluBackwardBackward0 reading the result)
+    F = T.nn.functional
+    out = []
+    for f in (
+        lambda v: F.elu(v * 1, inplace=True),
+        lambda v: F.elu(v * 1, alpha=0.5, inplace=True),
+        lambda v: F.celu(v * 1, alpha=0.7, inplace=True),
+        lambda v: F.leaky_relu(v * 1, 0.2, inplace=True),
+        lambda v: F.celu(v, alpha=0.7),
+        lambda v: F.celu(v, alpha=1.3) ** 2,
+    ):
+        x = _x(T, 3, 4, seed=60, scale=1.5)
+        out.append(_second(T, f, x, 3))
+    x = _x(T, 3, 4, seed=61)
+    out.append(raises(lambda: F.elu(x * 1, alpha=-0.5, inplace=True).sum().backward()))
+    return out
+
+
+@program()
+def prog_dbn_celu_backward_input_scale(T: Any) -> Any:
+    # torch's celu backward scales by 1 / alpha rounded to float32 (alpha.toFloat()), in float64
+    x = _x(T, 4, 5, seed=62, scale=2.0)
+    out = []
+    for alpha in (0.7, 1.1, 3.3):
+        y = T.nn.functional.celu(x, alpha)
+        out.append(T.autograd.grad(y.sum(), x))
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -170,8 +170,7 @@ def _elu_result_grad(
 ) -> Tensor:
     if alpha < 0:
         raise RuntimeError(_NEG_SLOPE.format("elu"))
-    neg = P.where(result < 0, result, 0.0)  # torch's double backward is 0 at 0
-    return P.where(result > 0, grad * scale, grad * input_scale * (neg + alpha * scale))
+    return K._elu_bw(grad, result, alpha, scale, input_scale, True)
 
 
 def _leaky_result_grad(grad: Tensor, result: Tensor, negative_slope: float) -> Tensor:
@@ -181,7 +180,8 @@ def _leaky_result_grad(grad: Tensor, result: Tensor, negative_slope: float) -> T
             "pytorch if you do require supporting in-place leakRelu backward calculation with "
             "negative slope"
         )
-    return K._dep(P.where(result > 0, grad, grad * negative_slope), result)
+    # torch's leaky_relu_backward(grad, result, negative_slope, is_result=True)
+    return K._leaky_bw(grad, result, negative_slope)
 
 
 def _inplace_op(op: Any, grad_fn: str, formula: Any) -> Any:
@@ -194,7 +194,9 @@ _elu_ = _inplace_op(K.elu_op, "EluBackward1", _elu_result_grad)
 _celu_ = _inplace_op(
     K.celu_op,
     "CeluBackward1",
-    lambda grad, result, alpha: _elu_result_grad(grad, result, alpha, 1.0, 1.0 / alpha),
+    lambda grad, result, alpha: _elu_result_grad(
+        grad, result, alpha, 1.0, 1.0 / float(np.float32(alpha))
+    ),
 )
 _leaky_relu_ = _inplace_op(K.leaky_relu_op, "LeakyReluBackward1", _leaky_result_grad)
 _threshold_ = _inplace_op(

@@ -499,22 +499,34 @@ def _np_elu_bw(grad: Any, self: Any, alpha: float, scale: float, input_scale: fl
     return _select(self > 0, grad * scale, neg).astype(grad.dtype, copy=False)
 
 
-# elu's backward is an op of its own, as in torch (EluBackwardBackward0); its `self` formula
-# is torch's elu_double_backward, 0 where self >= 0 (at 0 too)
+def _np_elu_result_bw(grad_output: Any, result: Any, alpha: float, scale: float, iscale: float):
+    # torch's kernel with is_result (elu_/celu_): grad * input_scale * (result + alpha * scale)
+    # where result <= 0, grad * scale elsewhere
+    neg = grad_output * iscale * (result + alpha * scale)
+    return np.where(result > 0, grad_output * scale, neg).astype(grad_output.dtype, copy=False)
+
+
+def _elu_dd_self(grad, grad_output, self, alpha, scale, input_scale, is_result):
+    # torch's elu_double_backward, 0 where self (or the result) >= 0 (at 0 too)
+    neg = (self < 0).to(grad.dtype)
+    if is_result:
+        return grad * grad_output * input_scale * neg
+    return _elu_bw(grad * grad_output * input_scale, self, alpha, scale, input_scale, False) * neg
+
+
+# elu's backward is an op of its own, as in torch (EluBackwardBackward0); `self` is the result
+# for the in-place elu_/celu_ (torch's is_result)
 _elu_bw = defop(
     "elu_backward",
     "EluBackwardBackward0",
-    lambda grad_output, self, alpha, scale, input_scale: _np_elu_bw(
-        grad_output, self, alpha, scale, input_scale
-    ),
+    lambda grad_output, self, alpha, scale, input_scale, is_result: (
+        _np_elu_result_bw if is_result else _np_elu_bw
+    )(grad_output, self, alpha, scale, input_scale),
     dtype="keep",
-    grad_output=lambda grad, self, alpha, scale, input_scale: _elu_bw(
-        grad, self, alpha, scale, input_scale
+    grad_output=lambda grad, self, alpha, scale, input_scale, is_result: _elu_bw(
+        grad, self, alpha, scale, input_scale, is_result
     ),
-    self=lambda grad, grad_output, self, alpha, scale, input_scale: (
-        _elu_bw(grad * grad_output * input_scale, self, alpha, scale, input_scale)
-        * (self < 0).to(grad.dtype)
-    ),
+    self=_elu_dd_self,
     jvp=ELEMENTWISE,
 )
 elu_op = defop(
@@ -523,7 +535,7 @@ elu_op = defop(
     lambda self, alpha, scale, input_scale: _np_elu(self, alpha, scale, input_scale),
     dtype="keep",
     self=lambda grad, self, alpha, scale, input_scale: _elu_bw(
-        grad, self, alpha, scale, input_scale
+        grad, self, alpha, scale, input_scale, False
     ),
     raw={
         "self": lambda grad, self, alpha, scale, input_scale: _np_elu_bw(
@@ -537,7 +549,11 @@ celu_op = defop(
     "CeluBackward0",
     lambda self, alpha: _np_elu(self, alpha, 1.0, 1.0 / alpha),
     dtype="keep",
-    self=lambda grad, self, alpha: _elu_bw(grad, self, alpha, 1.0, 1.0 / alpha),
+    # torch's formula: elu_backward(grad, alpha, 1, 1.0 / alpha.toFloat(), ...): the input scale
+    # of the backward is 1 over alpha rounded to float32, whatever the dtype
+    self=lambda grad, self, alpha: _elu_bw(
+        grad, self, alpha, 1.0, 1.0 / float(np.float32(alpha)), False
+    ),
     jvp=ELEMENTWISE,
 )
 
