@@ -672,6 +672,17 @@ def prog_sva_cummax_logcumsumexp_dims(T: Any) -> Any:
     return out, g, gg, zs
 
 
+@program()
+def prog_sva_std_mean_var_mean_saved(T: Any) -> Any:
+    x = _x(T, 2, 3)
+    s, m = T.std_mean(x, 1)
+    v, _ = T.var_mean(x, 0, correction=0, keepdim=True)
+    out = [_saved(s.grad_fn), _saved(v.grad_fn), s.grad_fn._saved_result0]
+    (s + m).sum().backward()
+    after = raises(lambda: s.grad_fn._saved_result0), raises(lambda: s.grad_fn._saved_result)
+    return out, after, x.grad
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

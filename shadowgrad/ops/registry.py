@@ -257,6 +257,7 @@ _SAVED_RENAMED = {
     "MeanBackward1": {"": "count"},
     "SortBackward0": {"": "keepdim"},
     "TopkBackward0": {"": "keepdim"},
+    "StdMeanBackward0": {"result0": "result"},  # std_mean's first output, std
 }
 
 
