@@ -2665,6 +2665,114 @@ def prog_rp8_gelu_ffn_input_gradient_penalty(T: Any) -> Any:
     return out, g, h, g.grad_fn, h.grad_fn, ffn[0].weight.grad, x.grad
 
 
+# --- constructor validation and interop a script meets ---------------------------------------
+
+
+@program()
+def prog_rp8_optimizer_constructor_validation(T: Any) -> Any:
+    optim = T.optim
+
+    def ps() -> list[Any]:
+        return [T.nn.Parameter(T.ones(2))]
+
+    return {
+        "nesterov": raises(lambda: optim.SGD(ps(), lr=0.1, nesterov=True)),
+        "nesterov_damp": raises(
+            lambda: optim.SGD(ps(), lr=0.1, momentum=0.9, dampening=0.1, nesterov=True)
+        ),
+        "sgd_default_lr": optim.SGD(ps()).defaults["lr"],
+        "betas": raises(lambda: optim.Adam(ps(), betas=(1.0, 0.9))),
+        "eps": raises(lambda: optim.Adam(ps(), eps=-1)),
+        "wd": raises(lambda: optim.Adam(ps(), weight_decay=-0.1)),
+        "adamw_wd": optim.AdamW(ps()).defaults["weight_decay"],
+        "alpha": raises(lambda: optim.RMSprop(ps(), alpha=-1)),
+        "lbfgs_groups": raises(lambda: optim.LBFGS([{"params": ps()}, {"params": ps()}])),
+        "lr_decay": raises(lambda: optim.Adagrad(ps(), lr_decay=-1)),
+        "extra_key": optim.SGD([{"params": ps(), "foo": 1}], lr=0.1).param_groups[0]["foo"],
+        "dict": raises(lambda: optim.SGD({"a": T.nn.Parameter(T.ones(1))}, lr=0.1)),
+        "named": optim.SGD(T.nn.Linear(1, 1).named_parameters(), lr=0.1).state_dict()[
+            "param_groups"
+        ],
+        "repr": repr(optim.Adam(ps(), lr=0.01)),
+    }
+
+
+@program()
+def prog_rp8_numpy_interop_in_loops(T: Any) -> Any:
+    import numpy as np
+
+    nn = T.nn
+    m = _seeded(T, nn.Linear(2, 2), 234)
+    xs = np.linspace(-1, 1, 6).reshape(3, 2)
+    return {
+        "double_input": raises(lambda: m(T.from_numpy(xs))),
+        "float_input": m(T.from_numpy(xs).float()),
+        "np_scalar_mul": np.float64(2.0) * T.ones(2),
+        "np_scalar_rmul": (T.ones(2) * np.float64(2.0)).dtype,
+        "np_index": T.arange(5)[np.int64(2)],
+        "np_array_index": T.arange(5)[np.array([1, 3])],
+        "list_of_tensors": T.tensor([T.tensor(1.0), T.tensor(2.0)]),
+        "sum_list": sum([T.ones(2), T.ones(2)]),
+        "numpy_grad": raises(lambda: T.ones(1, requires_grad=True).numpy()),
+        "int_multi": raises(lambda: int(T.tensor([2, 3]))),
+        "bool_ambiguous": raises(lambda: bool(T.tensor([True, False]))),
+        "format": f"{T.tensor(0.123456):.3f}",
+        "format_multi": raises(lambda: f"{T.tensor([0.12]):.3f}"),
+        "round": raises(lambda: round(T.tensor(2.567), 2)),
+        "round0": raises(lambda: round(T.tensor(2.567))),
+        "acc_int_div": (T.tensor([1, 0, 1]) == T.tensor([1, 1, 1])).sum() / 3,
+        "mean_int": raises(lambda: T.tensor([1, 2]).mean()),
+        "item_f16": T.tensor(0.1, dtype=T.float16).item(),
+    }
+
+
+@program()
+def prog_rp8_rnn_and_attention_argument_errors(T: Any) -> Any:
+    nn = T.nn
+    rnn = nn.utils.rnn
+    mha = nn.MultiheadAttention(4, 2)
+    q = T.ones(3, 1, 4)
+    return {
+        "lstm_h0_3d_unbatched": raises(
+            lambda: nn.LSTM(3, 2)(T.ones(4, 3), (T.zeros(1, 1, 2), T.zeros(1, 1, 2)))
+        ),
+        "gru_h0_batch": raises(lambda: nn.GRU(3, 2)(T.ones(4, 1, 3), T.zeros(1, 2, 2))),
+        "pack_too_long": raises(lambda: rnn.pack_padded_sequence(T.ones(3, 2, 1), [4, 1])),
+        "pad_total_short": raises(
+            lambda: rnn.pad_packed_sequence(
+                rnn.pack_padded_sequence(T.ones(3, 2, 1), [3, 1]), total_length=2
+            )
+        ),
+        "int32_lengths": rnn.pack_padded_sequence(
+            T.ones(3, 2, 1), T.tensor([3, 1], dtype=T.int32)
+        ).batch_sizes,
+        "mha_mask_shape": raises(lambda: mha(q, q, q, attn_mask=T.zeros(2, 3))),
+        "d_model_heads": raises(lambda: nn.TransformerEncoderLayer(5, 2)),
+        "sdpa_mask_and_causal": raises(
+            lambda: nn.functional.scaled_dot_product_attention(
+                T.ones(1, 2, 3),
+                T.ones(1, 2, 3),
+                T.ones(1, 2, 3),
+                is_causal=True,
+                attn_mask=T.ones(2, 2, dtype=T.bool),
+            )
+        ),
+        "bn_wrong_dim": raises(lambda: nn.BatchNorm2d(2)(T.ones(2, 2))),
+        "ln_shape": raises(lambda: nn.LayerNorm(3)(T.ones(2, 4))),
+        "gn_groups": raises(lambda: nn.GroupNorm(3, 4)),
+        "same_stride": raises(lambda: nn.Conv2d(1, 1, 3, stride=2, padding="same")),
+        "convT_output_size": raises(
+            lambda: nn.ConvTranspose2d(1, 1, 3, stride=2)(T.ones(1, 1, 3, 3), output_size=[10, 10])
+        ),
+        "interp_mode": raises(
+            lambda: nn.functional.interpolate(T.ones(1, 1, 2), scale_factor=2, mode="bilinear")
+        ),
+        "softmax_nodim": nn.functional.softmax(T.ones(2, 2)),
+        "one_hot_small": raises(lambda: nn.functional.one_hot(T.tensor([3]), 2)),
+        "one_hot_neg": raises(lambda: nn.functional.one_hot(T.tensor([-1, 1]))),
+    }
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 
