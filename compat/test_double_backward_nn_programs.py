@@ -626,6 +626,30 @@ def prog_dbn_celu_backward_input_scale(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_dbn_loss_mixed_dtype_double_backward(T: Any) -> Any:
+    # float32 input with a float64 target and back: each backward kernel writes in its
+    # input's dtype (MseLossBackwardBackward0 / SmoothL1LossBackwardBackward0, no ToCopy)
+    out = []
+    for fn in ("mse_loss", "smooth_l1_loss", "soft_margin_loss", "binary_cross_entropy"):
+        for xd, td in (("float32", "float64"), ("float64", "float32")):
+            for red in ("mean", "none"):
+                x = T.tensor(np.linspace(0.1, 0.9, 12, dtype=xd).reshape(3, 4), requires_grad=True)
+                t = T.tensor(np.linspace(0.8, 0.2, 12, dtype=td).reshape(3, 4))
+                if fn != "soft_margin_loss":
+                    t.requires_grad_()
+
+                def run(x: Any = x, t: Any = t, fn: str = fn, red: str = red) -> Any:
+                    y = getattr(T.nn.functional, fn)(x, t, reduction=red)
+                    ins = (x, t) if t.requires_grad else (x,)
+                    g = T.autograd.grad(y, ins, T.ones_like(y), create_graph=True)
+                    gg = T.autograd.grad(sum((a * a).sum() for a in g), ins)
+                    return y, g, [_names(a.grad_fn, 1) for a in g], gg
+
+                out.append(raises(run))
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

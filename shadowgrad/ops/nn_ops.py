@@ -2626,7 +2626,8 @@ _smooth_l1_bw = defop(
     "SmoothL1LossBackwardBackward0",
     lambda grad_output, self, target, reduction, beta: _np_piecewise_loss_bw(
         grad_output, self, target, reduction, beta, False
-    ),
+    ).astype(self.dtype, copy=False),  # torch's kernel writes into empty_like(self)
+    dtype="keep",
     grad_output=lambda grad, grad_output, self, target, reduction, beta: _loss_bw_grad_output(
         _smooth_l1_bw, grad, grad_output, self, target, reduction, beta
     ),
