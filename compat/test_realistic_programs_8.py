@@ -2773,6 +2773,55 @@ def prog_rp8_rnn_and_attention_argument_errors(T: Any) -> Any:
     }
 
 
+@program()
+def prog_rp8_sac_tanh_squashed_gaussian_policy(T: Any) -> Any:
+    nn = T.nn
+    D = T.distributions
+    T.manual_seed(19)
+    body = _seeded(T, nn.Linear(3, 4), 235)
+    s = _t(T, 5, 3, seed=236)
+    mu, log_std = body(s).chunk(2, dim=-1)
+    log_std = log_std.clamp(-5, 2)
+    base = D.Normal(mu, log_std.exp())
+    pi = D.TransformedDistribution(base, [D.transforms.TanhTransform(cache_size=1)])
+    a = pi.rsample()
+    logp = pi.log_prob(a).sum(-1)
+    q = (a * T.tensor([0.5, -1.0])).sum(-1)
+    loss = (0.2 * logp - q).mean()
+    loss.backward()
+    return a, logp, loss, body.weight.grad, pi.batch_shape, pi.event_shape
+
+
+@program()
+def prog_rp8_distribution_argument_checks_in_models(T: Any) -> Any:
+    D = T.distributions
+    T.manual_seed(20)
+    return {
+        "neg_scale": raises(lambda: D.Normal(T.zeros(1), -T.ones(1))),
+        "nan_value": raises(lambda: D.Normal(0.0, 1.0).log_prob(T.tensor([float("nan")]))),
+        "probs_normalized": D.Categorical(probs=T.tensor([0.5, 0.6])).probs,
+        "neg_probs": raises(lambda: D.Categorical(probs=T.tensor([-0.5, 0.6]))),
+        "cat_oob": raises(lambda: D.Categorical(logits=T.zeros(3)).log_prob(T.tensor(3))),
+        "indep": D.Independent(D.Normal(T.zeros(2, 3), T.ones(2, 3)), 1).log_prob(T.ones(2, 3)),
+        "mixture": D.MixtureSameFamily(
+            D.Categorical(T.ones(2)), D.Normal(T.zeros(2), T.ones(2))
+        ).log_prob(T.tensor([0.5, 1.0])),
+        "mixture_rsample": raises(
+            lambda: D.MixtureSameFamily(
+                D.Categorical(T.ones(2)), D.Normal(T.zeros(2), T.ones(2))
+            ).rsample()
+        ),
+        "mvn_bad_cov": raises(
+            lambda: D.MultivariateNormal(
+                T.zeros(2), covariance_matrix=T.tensor([[1.0, 2.0], [2.0, 1.0]])
+            )
+        ),
+        "kl_missing": raises(lambda: D.kl_divergence(D.Beta(1.0, 2.0), D.Normal(0.0, 1.0))),
+        "st": D.OneHotCategoricalStraightThrough(logits=T.zeros(3)).rsample(),
+        "sample_no_grad": D.Normal(T.zeros(2, requires_grad=True), 1.0).sample().requires_grad,
+    }
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 
