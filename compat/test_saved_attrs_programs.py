@@ -683,6 +683,24 @@ def prog_sva_std_mean_var_mean_saved(T: Any) -> Any:
     return out, after, x.grad
 
 
+@program()
+def prog_sva_xlogy_number_operand(T: Any) -> Any:
+    x = _x(T, 2, 3).abs()
+    ys = [T.xlogy(2, x), T.xlogy(x, 3), T.xlogy(x, 2.5), T.special.xlogy(0.5, x), T.xlogy(x, x)]
+    out = [_saved(y.grad_fn) for y in ys]
+    sum(y.sum() for y in ys).backward()
+    return out, x.grad
+
+
+@program()
+def prog_sva_nansum_unsafe_split_saved(T: Any) -> Any:
+    x = _x(T, 2, 3)
+    ys = [x.nansum(1), x.nansum(), x.unsafe_split(2, 1)[0], x.unsafe_split_with_sizes([1, 2], 1)[1]]
+    out = [_saved(y.grad_fn) for y in ys]
+    sum(y.sum() for y in ys).backward()
+    return out, x.grad
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -631,6 +631,10 @@ def sum_to_size(input: Tensor, *size: Any) -> Tensor:
     return r
 
 
+def _all_if_none(dim: Any, sizes: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(range(len(sizes))) if dim is None else dim
+
+
 def _nansum_fwd(
     self: np.ndarray, dim: tuple[int, ...], keepdim: bool, self_sym_sizes: Any, dtype: Any
 ) -> np.ndarray:
@@ -643,7 +647,8 @@ _nansum = defop(
     _nansum_fwd,
     dtype="keep",
     self=lambda grad, self, dim, keepdim, self_sym_sizes: (
-        _restore_dims(grad, self_sym_sizes, dim, keepdim) * _const(~np.isnan(self._data))
+        _restore_dims(grad, self_sym_sizes, _all_if_none(dim, self_sym_sizes), keepdim)
+        * _const(~np.isnan(self._data))
     ),
     jvp=lambda self, dim, keepdim, self_sym_sizes, dtype, self_t: _nansum(
         _nan_zeroed(self, self_t), dim, keepdim, self_sym_sizes, dtype
@@ -660,7 +665,9 @@ def nansum(
     if dtype is not None and dtype.is_complex:  # the kernel's dispatch on the result type
         raise NotImplementedError(f"\"nansum_cpu\" not implemented for '{dtype._short}'")
     shape = tuple(input._data.shape)
-    return _nansum(input, _axes(dim, input.ndim), keepdim, shape, _sum_dtype(input, dtype))
+    # no dim: saved as None, as torch's _saved_dim
+    axes = None if dim is None else _axes(dim, input.ndim)
+    return _nansum(input, axes, keepdim, shape, _sum_dtype(input, dtype))
 
 
 def nanmean(

@@ -258,6 +258,7 @@ _SAVED_RENAMED = {
     "SortBackward0": {"": "keepdim"},
     "TopkBackward0": {"": "keepdim"},
     "StdMeanBackward0": {"result0": "result"},  # std_mean's first output, std
+    "NansumBackward0": {"": "self_sym_sizes"},
 }
 
 
@@ -293,6 +294,8 @@ _SAVED_LAZY: dict[str, dict[str, Callable[[Any], Any]]] = {
     },
     "SplitBackward0": {"self_sym_sizes": _input_sizes(0, "self")},
     "SplitWithSizesBackward0": {"self_sym_sizes": _input_sizes(0, "self")},
+    "UnsafeSplitBackward0": {"self_sym_sizes": _input_sizes(0, "self")},
+    "UnsafeSplitWithSizesBackward0": {"self_sym_sizes": _input_sizes(0, "self")},
     "MeanBackward1": {"self_sym_numel": _sym_numel},
 }
 
@@ -328,6 +331,8 @@ _SCALAR_SAVED = {
     "ClampMinBackward0": ("min",),
     "ClampMaxBackward0": ("max",),
     "PowBackward2": ("self",),  # pow.Scalar: a number's power
+    "XlogyBackward1": ("self",),  # xlogy.Scalar_Self
+    "XlogyBackward2": ("other",),  # xlogy.Scalar_Other
 }
 
 # the parameter names of a formula that reads only the gradient (compared by identity)
