@@ -701,6 +701,17 @@ def prog_sva_nansum_unsafe_split_saved(T: Any) -> Any:
     return out, x.grad
 
 
+@program(
+    xfail="div with rounding_mode given (None included) records div.Tensor_mode: torch's "
+    "DivBackward2 saves self, other and rounding_mode, and an explicit None divides truly"
+)
+def prog_sva_div_rounding_mode_node(T: Any) -> Any:
+    x, y = _x(T, 2, 3), _x(T, 2, 3, seed=1)
+    z = x.div(y, rounding_mode=None)
+    z.sum().backward()
+    return _saved(z.grad_fn), _saved(x.div(2, rounding_mode="floor").grad_fn), x.grad, y.grad
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)
