@@ -712,6 +712,21 @@ def prog_sva_div_rounding_mode_node(T: Any) -> Any:
     return _saved(z.grad_fn), _saved(x.div(2, rounding_mode="floor").grad_fn), x.grad, y.grad
 
 
+@program()
+def prog_sva_linalg_norm_default_ord(T: Any) -> Any:
+    x, v = _x(T, 2, 3), _x(T, 3, seed=1)
+    ys = [
+        T.linalg.norm(x, dim=-1),
+        T.linalg.norm(v),
+        T.linalg.norm(x),
+        T.linalg.norm(x, dim=(0, 1)),
+    ]
+    ys += [T.linalg.vector_norm(x), x.norm(), x.norm(dim=1), T.linalg.norm(v, 3)]
+    out = [_read(y.grad_fn, "ord", "keepdim") for y in ys]
+    sum(y.sum() for y in ys).backward()
+    return out, x.grad, v.grad
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -310,4 +310,5 @@ def _norm(A: Tensor, ord: Any, dim: Any, keepdim: bool, dtype: Any) -> Tensor:
             return _matrix_norm(A, ord, dim if dim is not None else (0, 1), keepdim, dtype)
         if dim is None and A.ndim == 2:
             return _matrix_norm(A, ord, (-2, -1), keepdim, dtype)
-    return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
+    # no ord: torch's linalg_norm passes the Scalar 2.0 (the node's _saved_ord)
+    return vector_norm(A, 2.0 if ord is None else ord, dim, keepdim, dtype=dtype)
