@@ -727,6 +727,19 @@ def prog_sva_linalg_norm_default_ord(T: Any) -> Any:
     return out, x.grad, v.grad
 
 
+@program()
+def prog_sva_narrow_copy_negative_dim(T: Any) -> Any:
+    x = _x(T, 2, 3, 4)
+    ys = [x.narrow_copy(-1, 1, 2), x.narrow_copy(-3, 1, 1), T.narrow_copy(x, 1, 0, 3)]
+    ys.append(x.narrow_copy(-2, 0, 2))
+    out = [_saved(y.grad_fn) for y in ys]
+    (g,) = T.autograd.grad(
+        sum((y * y).sum() * (k + 1) for k, y in enumerate(ys)), x, create_graph=True
+    )
+    (gg,) = T.autograd.grad((g * g).sum(), x)
+    return out, g, gg
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

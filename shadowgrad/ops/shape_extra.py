@@ -830,6 +830,7 @@ def as_strided_scatter(
 
 
 def _narrow_copy_fwd(self: np.ndarray, dim: int, start: int, length: int) -> np.ndarray:
+    dim %= self.ndim  # saved as given (torch's _saved_dim)
     lo = start + self.shape[dim] if start < 0 else start
     return _slice_region(self, dim, lo, lo + length, 1).copy()
 
@@ -849,6 +850,7 @@ _narrow_copy = defop(
 def _narrow_copy_bw(grad: Tensor, sizes: Any, dim: int, start: int, length: int) -> Tensor:
     # torch saves start as given: a negative start whose end wraps to 0 slices nothing, and its
     # backward fails as torch's does
+    dim %= len(sizes)
     n = sizes[dim]
     lo, hi, _ = slice(start, start + length).indices(n)
     if max(hi - lo, 0) != length:
@@ -872,7 +874,8 @@ def narrow_copy(input: Tensor, dim: int, start: int, length: int) -> Tensor:
     lo = start % n if start < 0 else start
     if length < 0 or lo + length > n:
         raise RuntimeError(f"start ({lo}) + length ({length}) exceeds dimension size ({n}).")
-    return _narrow_copy(input, d, int(start), int(length), tuple(input._data.shape))
+    dim = dim if type(dim) is int else d  # saved as given, as torch's node saves it
+    return _narrow_copy(input, dim, int(start), int(length), tuple(input._data.shape))
 
 
 # --- diagflat, block_diag, cartesian_prod, combinations -------------------------------------
