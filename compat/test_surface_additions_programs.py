@@ -147,6 +147,21 @@ def prog_sfa_init_num_threads_and_grad_scaler(T: Any) -> Any:
     )
 
 
+@program()
+def prog_sfa_class_module_paths(T: Any) -> Any:
+    """Classes name torch's module path (shadowgrad's own name in place of torch's): what
+    repr(type(m)), typename and a pickled model's class reference show."""
+    nn = T.nn
+    classes = [
+        nn.BatchNorm1d, nn.BatchNorm2d, nn.SyncBatchNorm, nn.LazyBatchNorm3d,
+        nn.InstanceNorm2d, nn.LazyInstanceNorm1d, nn.modules.batchnorm._BatchNorm,
+        nn.modules.instancenorm._InstanceNorm, nn.LayerNorm, nn.GroupNorm, nn.Linear,
+        T.optim.Adafactor, T.optim.Muon, T.optim.AdamW, T.optim.lr_scheduler.OneCycleLR,
+    ]  # fmt: skip
+    paths = [c.__module__.replace(T.__name__, "torch", 1) + "." + c.__qualname__ for c in classes]
+    return paths, T.typename(nn.BatchNorm2d(2)), T.typename(nn.InstanceNorm3d(2))
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -42,3 +42,6 @@ __all__ = [
     "swa_utils",
     "swap_in_optimizer_params_and_state",
 ]
+
+# torch's Adafactor and Muon name torch.optim as their module (their files are private)
+Adafactor.__module__ = Muon.__module__ = __name__

@@ -28,3 +28,7 @@ __all__ = [
     "SyncBatchNorm",
 ]
 _PRIVATE = (_BatchNorm, _LazyNormBase, _NormBase)  # torch's private bases, importable here
+
+# torch's classes name this module (repr(type(m)), typename, a pickled model's class path)
+for _cls in (*(globals()[_n] for _n in __all__), *_PRIVATE):
+    _cls.__module__ = __name__

@@ -22,3 +22,7 @@ __all__ = [
     "LazyInstanceNorm3d",
 ]
 _PRIVATE = (_InstanceNorm,)  # torch's private base, importable here
+
+# torch's classes name this module (repr(type(m)), typename, a pickled model's class path)
+for _cls in (*(globals()[_n] for _n in __all__), *_PRIVATE):
+    _cls.__module__ = __name__
