@@ -699,6 +699,10 @@ class Module:
         """Mirrors `torch.nn.Module.half`."""
         return self._apply(lambda t: t.half() if t.is_floating_point() else t)
 
+    def bfloat16(self) -> Module:
+        """Mirrors `torch.nn.Module.bfloat16`."""
+        return self._apply(lambda t: t.bfloat16() if t.is_floating_point() else t)
+
     def type(self, dst_type: Any) -> Module:
         """Mirrors `torch.nn.Module.type`."""
         return self._apply(lambda t: t.type(dst_type))

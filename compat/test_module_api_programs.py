@@ -1,0 +1,1060 @@
+"""The nn.Module API, from torch's own tests (test/nn/test_module_hooks.py,
+test/nn/test_load_state_dict.py, test/test_stateless.py, test/nn/test_parametrization.py,
+test/nn/test_pruning.py and the Module parts of test/test_nn.py): registration of parameters,
+buffers and submodules and their errors, `__setattr__`/`__delattr__` rules, the named_*
+iterators with prefixes and duplicates, modes and conversions, state_dict and load_state_dict
+(strict, assign, their error messages and hooks), forward, backward and global hooks, the
+containers, functional_call, parametrizations and pruning. The programs register into
+test_realistic_programs_3's set and run through its harness: each `prog(T)` runs on torch and
+on shadowgrad, and everything it returns, raises or warns is compared.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections import OrderedDict
+from typing import Any
+
+import pytest
+
+from . import test_realistic_programs_3 as _h
+from .engines import raises
+from .test_realistic_programs_2 import _data, _seeded
+
+pytest.importorskip("torch")
+
+_SET = _h.Subset()  # this file's programs: registered into set 3, run by its harness
+program = _SET.program
+
+
+def _x(T: Any, *shape: int, seed: int = 0, rg: bool = False) -> Any:
+    return T.tensor(_data(*shape, seed=seed), requires_grad=rg)
+
+
+def _lin(T: Any, i: int = 3, o: int = 2, seed: int = 0, **kw: Any) -> Any:
+    return _seeded(T, T.nn.Linear(i, o, **kw), seed)
+
+
+def _net(T: Any) -> Any:
+    """A small nested module: a Linear, a Sequential holding a Linear and a BatchNorm1d, and a
+    non-persistent buffer."""
+
+    class Net(T.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.fc = _lin(T, 3, 4, 0)
+            self.seq = T.nn.Sequential(_lin(T, 4, 2, 1), T.nn.BatchNorm1d(2))
+            self.register_buffer("steps", T.zeros(()), persistent=False)
+
+        def forward(self, x: Any) -> Any:
+            return self.seq(self.fc(x).relu())
+
+    return Net()
+
+
+def _names(it: Any) -> list[str]:
+    return [n for n, _ in it]
+
+
+def _caught(fn: Any) -> Any:
+    """fn()'s result (or error) and the messages of the warnings it issued."""
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        out = raises(fn)
+    return out, [(i.category.__name__, str(i.message)) for i in w]
+
+
+# --- registration: register_buffer / register_parameter / add_module ---------------------------
+
+
+@program()
+def prog_mapi_register_buffer_errors(T: Any) -> Any:
+    m = T.nn.Module()
+    m.attr = 1
+    return [
+        raises(lambda: m.register_buffer(1, T.ones(1))),
+        raises(lambda: m.register_buffer("a.b", T.ones(1))),
+        raises(lambda: m.register_buffer("", T.ones(1))),
+        raises(lambda: m.register_buffer("attr", T.ones(1))),
+        raises(lambda: m.register_buffer("b", 3)),
+        raises(lambda: m.register_buffer("b", [1.0])),
+        raises(lambda: m.register_buffer("training", T.ones(1))),
+        raises(lambda: m.register_buffer("forward", T.ones(1))),
+    ]
+
+
+@program()
+def prog_mapi_register_parameter_errors(T: Any) -> Any:
+    m = T.nn.Module()
+    m.attr = 1
+    w = T.nn.Parameter(T.ones(2))
+    return [
+        raises(lambda: m.register_parameter(1, w)),
+        raises(lambda: m.register_parameter("a.b", w)),
+        raises(lambda: m.register_parameter("", w)),
+        raises(lambda: m.register_parameter("attr", w)),
+        raises(lambda: m.register_parameter("p", T.ones(2))),
+        raises(lambda: m.register_parameter("p", T.nn.Parameter(T.ones(2)) * 2)),
+        raises(lambda: m.register_parameter("p", 1.0)),
+        raises(lambda: m.register_parameter("training", w)),
+    ]
+
+
+@program()
+def prog_mapi_register_before_init(T: Any) -> Any:
+    class Early(T.nn.Module):
+        def __init__(self, what: str) -> None:
+            if what == "buffer":
+                self.register_buffer("b", T.ones(1))
+            elif what == "parameter":
+                self.register_parameter("p", T.nn.Parameter(T.ones(1)))
+            elif what == "assign_param":
+                self.p = T.nn.Parameter(T.ones(1))
+            elif what == "assign_module":
+                self.m = T.nn.ReLU()
+            elif what == "assign_buffer":
+                self.b = T.nn.Buffer(T.ones(1))
+            super().__init__()
+
+    return [
+        raises(lambda w=w: Early(w))
+        for w in ("buffer", "parameter", "assign_param", "assign_module", "assign_buffer")
+    ]
+
+
+@program()
+def prog_mapi_add_module_errors(T: Any) -> Any:
+    m = T.nn.Module()
+    m.attr = 1
+    return [
+        raises(lambda: m.add_module("x", 3)),
+        raises(lambda: m.add_module("x", T.ones(1))),
+        raises(lambda: m.add_module(1, T.nn.ReLU())),
+        raises(lambda: m.add_module("a.b", T.nn.ReLU())),
+        raises(lambda: m.add_module("", T.nn.ReLU())),
+        raises(lambda: m.add_module("attr", T.nn.ReLU())),
+        raises(lambda: m.register_module("a.b", T.nn.ReLU())),
+        raises(lambda: m.add_module("none", None)),
+        list(m._modules),
+    ]
+
+
+@program()
+def prog_mapi_register_replaces_same_kind(T: Any) -> Any:
+    m = T.nn.Module()
+    m.register_buffer("b", T.ones(1))
+    m.register_buffer("b", T.zeros(2))
+    m.register_parameter("p", T.nn.Parameter(T.ones(1)))
+    m.register_parameter("p", None)
+    m.add_module("c", T.nn.ReLU())
+    m.add_module("c", T.nn.Tanh())
+    return (
+        m.b,
+        m.p,
+        repr(m.c),
+        list(m.state_dict()),
+        _names(m.named_parameters()),
+        raises(lambda: m.register_buffer("p", T.ones(1))),
+        raises(lambda: m.register_parameter("b", T.nn.Parameter(T.ones(1)))),
+        raises(lambda: m.add_module("b", T.nn.ReLU())),
+    )
+
+
+@program()
+def prog_mapi_register_buffer_persistent_switch(T: Any) -> Any:
+    m = T.nn.Module()
+    m.register_buffer("a", T.ones(1), persistent=False)
+    k1 = list(m.state_dict())
+    m.register_buffer("a", T.ones(1), persistent=True)
+    k2 = list(m.state_dict())
+    m.register_buffer("a", T.ones(1), persistent=False)
+    m.a = T.zeros(1)  # plain assignment keeps it non-persistent
+    k3 = list(m.state_dict())
+    m.a = T.nn.Buffer(T.ones(3))  # a Buffer brings its own flag (persistent)
+    k4 = list(m.state_dict())
+    m.c = T.nn.Buffer(T.ones(1), persistent=False)
+    return k1, k2, k3, k4, list(m.state_dict()), _names(m.named_buffers()), type(m.a).__name__
+
+
+# --- __setattr__ / __delattr__ / __getattr__ ---------------------------------------------------
+
+
+@program()
+def prog_mapi_setattr_type_errors(T: Any) -> Any:
+    m = _lin(T)
+    m.register_buffer("b", T.ones(2))
+    outer = T.nn.Sequential(m)
+    return [
+        raises(lambda: setattr(m, "weight", T.ones(2, 3))),
+        raises(lambda: setattr(m, "weight", 1.0)),
+        raises(lambda: setattr(m, "b", 1.0)),
+        raises(lambda: setattr(m, "b", [1.0])),
+        raises(lambda: setattr(outer, "0", T.ones(1))),
+        raises(lambda: setattr(outer, "0", "relu")),
+    ]
+
+
+@program()
+def prog_mapi_setattr_moves_between_kinds(T: Any) -> Any:
+    m = T.nn.Module()
+    m.x = T.nn.Parameter(T.ones(1))
+    s1 = (_names(m.named_parameters()), _names(m.named_buffers()), list(m._modules))
+    m.x = None  # a parameter set to None stays a parameter slot
+    s2 = (list(m._parameters.items()), list(m.state_dict()))
+    m.y = T.nn.ReLU()
+    m.y = T.nn.Parameter(T.zeros(2))  # a Parameter replaces the module
+    s3 = (list(m._modules), _names(m.named_parameters()))
+    m.z = T.ones(1)  # a plain tensor attribute: no kind
+    m.z = T.nn.Parameter(T.ones(2))
+    s3b = raises(lambda: setattr(m, "y", T.ones(1)))
+    m.w = 5
+    m.w = T.nn.ReLU()
+    s4 = (_names(m.named_parameters()), list(m._modules), "w" in m.__dict__, "z" in m.__dict__)
+    m.v = T.nn.Buffer(T.ones(1))
+    return s1, s2, s3, s3b, s4, _names(m.named_buffers()), _names(m.named_parameters())
+
+
+@program()
+def prog_mapi_delattr_and_getattr_errors(T: Any) -> Any:
+    m = _lin(T)
+    m.register_buffer("b", T.ones(1))
+    m.sub = T.nn.ReLU()
+    del m.weight
+    del m.b
+    del m.sub
+    return (
+        raises(lambda: m.weight),
+        raises(lambda: m.b),
+        raises(lambda: m.sub),
+        raises(lambda: m.nothing),
+        raises(lambda: delattr(m, "nothing")),
+        _names(m.named_parameters()),
+        list(m.state_dict()),
+        raises(lambda: m(T.ones(1, 3))),
+    )
+
+
+@program()
+def prog_mapi_dir_lists_members(T: Any) -> Any:
+    m = _net(T)
+    d = dir(m)
+    seq = dir(m.seq)
+    return (
+        [k for k in ("fc", "seq", "steps", "forward", "training", "_parameters") if k in d],
+        [k for k in ("0", "1") if k in seq],
+        "weight" in dir(m.fc),
+        "bias" in dir(m.fc),
+    )
+
+
+@program()
+def prog_mapi_property_raising_attribute_error(T: Any) -> Any:
+    class M(T.nn.Module):
+        @property
+        def broken(self) -> Any:
+            return self.missing_thing
+
+    m = M()
+    return raises(lambda: m.broken), raises(lambda: m.other)
+
+
+# --- named_* iterators -------------------------------------------------------------------------
+
+
+@program()
+def prog_mapi_named_parameters_prefix_recurse(T: Any) -> Any:
+    m = _net(T)
+    return (
+        _names(m.named_parameters()),
+        _names(m.named_parameters(prefix="model")),
+        _names(m.named_parameters(recurse=False)),
+        _names(m.seq.named_parameters(prefix="a.b")),
+        _names(m.named_buffers()),
+        _names(m.named_buffers(prefix="p", recurse=False)),
+        _names(m.named_modules()),
+        _names(m.named_modules(prefix="root")),
+        _names(m.named_children()),
+        len(list(m.parameters(recurse=False))),
+        len(list(m.buffers())),
+    )
+
+
+@program()
+def prog_mapi_named_members_duplicates(T: Any) -> Any:
+    shared = _lin(T, 2, 2)
+    m = T.nn.Sequential(shared, T.nn.ReLU(), shared)
+    m.tied = T.nn.Linear(2, 2)
+    m.tied.weight = shared.weight
+    m.register_buffer("b1", T.ones(1))
+    m.b2 = m.b1
+    return (
+        _names(m.named_parameters()),
+        _names(m.named_parameters(remove_duplicate=False)),
+        _names(m.named_modules()),
+        _names(m.named_modules(remove_duplicate=False)),
+        _names(m.named_buffers()),
+        _names(m.named_buffers(remove_duplicate=False)),
+        _names(m.named_children()),
+        len(list(m.parameters())),
+        len(list(m.modules())),
+        list(m.state_dict()),
+    )
+
+
+@program()
+def prog_mapi_named_modules_memo_and_none(T: Any) -> Any:
+    m = T.nn.Sequential(T.nn.Linear(1, 1), T.nn.ReLU())
+    m.add_module("gone", None)
+    m.register_parameter("nop", None)
+    m.register_buffer("nob", None)
+    memo = {m[0]}
+    return (
+        _names(m.named_modules(memo=memo)),
+        _names(m.named_modules()),
+        _names(m.named_children()),
+        _names(m.named_parameters()),
+        _names(m.named_buffers()),
+        list(m.state_dict()),
+        repr(m),
+    )
+
+
+# --- modes, conversions, zero_grad, apply ------------------------------------------------------
+
+
+@program()
+def prog_mapi_train_eval_flags(T: Any) -> Any:
+    m = _net(T)
+    r = m.eval()
+    flags1 = [mod.training for mod in m.modules()]
+    m.seq.train()
+    flags2 = [mod.training for mod in m.modules()]
+    return (
+        r is m,
+        flags1,
+        flags2,
+        raises(lambda: m.train("yes")),
+        raises(lambda: m.train(1)),
+        raises(lambda: m.train(None)),
+        m.train(False) is m,
+        m.training,
+    )
+
+
+@program()
+def prog_mapi_requires_grad_and_zero_grad(T: Any) -> Any:
+    m = _lin(T)
+    x = _x(T, 2, 3)
+    m(x).sum().backward()
+    g = m.weight.grad
+    m.zero_grad(set_to_none=False)
+    after = (m.weight.grad, m.weight.grad is g, m.bias.grad)
+    m(x).sum().backward()
+    m.zero_grad()
+    after2 = (m.weight.grad, m.bias.grad)
+    r = m.requires_grad_(False)
+    rg = [p.requires_grad for p in m.parameters()]
+    out = m(x)
+    m.requires_grad_()
+    return r is m, after, after2, rg, out.requires_grad, [p.requires_grad for p in m.parameters()]
+
+
+@program()
+def prog_mapi_zero_grad_grad_with_graph(T: Any) -> Any:
+    m = _lin(T)
+    x = _x(T, 2, 3)
+    m(x).pow(2).sum().backward(create_graph=True)
+    had = (m.weight.grad.requires_grad, m.weight.grad.grad_fn)
+    m.zero_grad(set_to_none=False)
+    return had, m.weight.grad, m.weight.grad.requires_grad, m.weight.grad.grad_fn
+
+
+@program()
+def prog_mapi_apply_order_and_return(T: Any) -> Any:
+    m = _net(T)
+    seen: list[str] = []
+    r = m.apply(lambda mod: seen.append(type(mod).__name__))
+
+    def init(mod: Any) -> None:
+        if isinstance(mod, T.nn.Linear):
+            T.nn.init.constant_(mod.weight, 0.5)
+            T.nn.init.zeros_(mod.bias)
+
+    m.apply(init)
+    return r is m, seen, m.fc.weight, m.seq[0].bias
+
+
+@program()
+def prog_mapi_double_half_keep_int_buffers(T: Any) -> Any:
+    m = T.nn.BatchNorm1d(2)
+    m.register_buffer("mask", T.tensor([True, False]))
+    w = m.weight
+    m.double()
+    a = {n: t.dtype for n, t in m.state_dict().items()}
+    m.half()
+    b = {n: t.dtype for n, t in m.state_dict().items()}
+    m.float()
+    return a, b, m.weight is w, m.weight.dtype, m.num_batches_tracked.dtype, m.mask.dtype
+
+
+@program()
+def prog_mapi_to_dtype_errors_and_grads(T: Any) -> Any:
+    m = _lin(T)
+    m(_x(T, 1, 3)).sum().backward()
+    w = m.weight
+    m.to(T.float64)
+    conv = (m.weight is w, m.weight.dtype, m.weight.grad.dtype, m.weight.requires_grad)
+    return (
+        conv,
+        raises(lambda: m.to(T.int32)),
+        raises(lambda: m.to(T.bool)),
+        raises(lambda: m.to("cpu", T.long)),
+        raises(lambda: m.to(dtype=T.float32, copy=True)),
+        raises(lambda: type(m.to(1.5)).__name__),
+        m.to("cpu") is m,
+        m.to(T.ones(1, dtype=T.float32)).weight.dtype,
+    )
+
+
+@program()
+def prog_mapi_to_complex_warns(T: Any) -> Any:
+    m = _lin(T)
+    r, w = _caught(lambda: m.to(T.complex64))
+    return w, m.weight.dtype, m.bias.dtype, r is m
+
+
+@program()
+def prog_mapi_type_and_float_conversions(T: Any) -> Any:
+    m = _lin(T)
+    m.register_buffer("idx", T.tensor([1, 2]))
+    m.type(T.float64)
+    a = (m.weight.dtype, m.idx.dtype)
+    m.float()
+    b = (m.weight.dtype, m.idx.dtype)
+    m.bfloat16()
+    c = (m.weight.dtype, m.idx.dtype)
+    return a, b, c
+
+
+# --- get_submodule / get_parameter / get_buffer / set_submodule --------------------------------
+
+
+@program()
+def prog_mapi_get_submodule_parameter_buffer(T: Any) -> Any:
+    m = _net(T)
+    m.plain = 3
+    return [
+        type(m.get_submodule("seq.0")).__name__,
+        m.get_submodule("") is m,
+        m.get_parameter("seq.0.weight").shape,
+        m.get_buffer("seq.1.running_mean"),
+        m.get_buffer("steps"),
+        raises(lambda: m.get_submodule("seq.5")),
+        raises(lambda: m.get_submodule("fc.weight")),
+        raises(lambda: m.get_submodule("nope.x")),
+        raises(lambda: m.get_submodule("plain")),
+        raises(lambda: m.get_parameter("seq.1.running_mean")),
+        raises(lambda: m.get_parameter("fc.nothing")),
+        raises(lambda: m.get_parameter("fc")),
+        raises(lambda: m.get_buffer("fc.weight")),
+        raises(lambda: m.get_buffer("seq.1.nothing")),
+        raises(lambda: m.get_parameter("missing.weight")),
+    ]
+
+
+@program()
+def prog_mapi_set_submodule(T: Any) -> Any:
+    m = _net(T)
+    m.set_submodule("seq.1", T.nn.Identity())
+    m.set_submodule("extra", T.nn.ReLU())
+    m.set_submodule("seq.2", T.nn.Tanh())
+    return [
+        repr(m),
+        raises(lambda: m.set_submodule("", T.nn.ReLU())),
+        raises(lambda: m.set_submodule("seq.0", 3)),
+        raises(lambda: m.set_submodule("fc.weight", T.nn.ReLU())),
+        raises(lambda: m.set_submodule("nope.x", T.nn.ReLU())),
+        raises(lambda: m.set_submodule("seq.9", T.nn.ReLU(), strict=True)),
+        raises(lambda: m.set_submodule("fc.new", T.nn.ReLU(), strict=True)),
+    ]
+
+
+# --- repr ---------------------------------------------------------------------------------------
+
+
+@program()
+def prog_mapi_repr_nesting_and_extra_repr(T: Any) -> Any:
+    class Multi(T.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.inner = T.nn.Sequential(T.nn.Linear(2, 2), T.nn.Sequential(T.nn.ReLU()))
+
+        def extra_repr(self) -> str:
+            return "first=1\nsecond=2"
+
+    class One(T.nn.Module):
+        def extra_repr(self) -> str:
+            return "only=1"
+
+    class Empty(T.nn.Module):
+        pass
+
+    class Blank(T.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.a = Multi()
+
+        def extra_repr(self) -> str:
+            return "line\n\nafter blank"
+
+    return repr(Multi()), repr(One()), repr(Empty()), repr(Blank()), str(T.nn.ModuleDict())
+
+
+@program()
+def prog_mapi_repr_module_list_runs(T: Any) -> Any:
+    a = T.nn.ModuleList([T.nn.Linear(2, 2) for _ in range(3)] + [T.nn.ReLU(), T.nn.ReLU()])
+    a.append(T.nn.Linear(2, 2))
+    b = T.nn.ModuleList()
+    c = T.nn.ModuleList([T.nn.Sequential(T.nn.Linear(1, 1), T.nn.ReLU())] * 2)
+    d = T.nn.Sequential(T.nn.ModuleList([T.nn.ReLU(), T.nn.ReLU()]))
+    return repr(a), repr(b), repr(c), repr(d)
+
+
+@program()
+def prog_mapi_repr_parameter_containers(T: Any) -> Any:
+    pl = T.nn.ParameterList([T.nn.Parameter(T.ones(2, 3)), T.zeros(4, dtype=T.float64)])
+    pl.append("text")
+    pd = T.nn.ParameterDict({"b": T.nn.Parameter(T.ones(1)), "a": T.zeros(2, 2)})
+    pd["s"] = 3
+    outer = T.nn.Module()
+    outer.pl = pl
+    outer.pd = pd
+    return repr(pl), repr(pd), repr(outer), repr(T.nn.ParameterList())
+
+
+# --- state_dict ---------------------------------------------------------------------------------
+
+
+@program()
+def prog_mapi_state_dict_keys_prefix_keep_vars(T: Any) -> Any:
+    m = _net(T)
+    sd = m.state_dict()
+    kv = m.state_dict(keep_vars=True)
+    pre = m.state_dict(prefix="model.")
+    return (
+        list(sd),
+        type(sd).__name__,
+        [(k, v.requires_grad, v.grad_fn) for k, v in sd.items()],
+        [(k, v.requires_grad, type(v).__name__) for k, v in kv.items()],
+        kv["fc.weight"] is m.fc.weight,
+        sd["fc.weight"] is m.fc.weight,
+        list(pre),
+        list(sd._metadata.items()),
+        list(pre._metadata),
+    )
+
+
+@program()
+def prog_mapi_state_dict_positional_args_warn(T: Any) -> Any:
+    m = _lin(T)
+    dest: Any = OrderedDict()
+    r, w = _caught(lambda: m.state_dict(dest, "p."))
+    r2, w2 = _caught(lambda: m.state_dict(None, "", True))
+    return list(r), r is dest, w, [(k, type(v).__name__) for k, v in r2.items()], w2
+
+
+@program()
+def prog_mapi_state_dict_shares_storage(T: Any) -> Any:
+    m = _lin(T)
+    sd = m.state_dict()
+    with T.no_grad():
+        m.weight.add_(1.0)
+    sd["bias"].zero_()
+    return sd["weight"], m.bias, sd["weight"]._version, m.weight._version
+
+
+@program()
+def prog_mapi_state_dict_destination_plain_dict(T: Any) -> Any:
+    m = _net(T)
+    d: dict[str, Any] = {}
+    r = m.state_dict(destination=d, prefix="x.")
+    return r is d, list(d), hasattr(d, "_metadata")
+
+
+# --- load_state_dict ----------------------------------------------------------------------------
+
+
+@program()
+def prog_mapi_load_state_dict_strict_error_message(T: Any) -> Any:
+    m = _net(T)
+    sd = m.state_dict()
+    sd["fc.extra"] = T.ones(1)
+    sd["nonexistent.weight"] = T.ones(1)
+    del sd["seq.0.bias"]
+    del sd["seq.1.running_var"]
+    sd["fc.weight"] = T.ones(5, 3)
+    r1 = raises(lambda: m.load_state_dict(sd))
+    r2 = raises(lambda: m.load_state_dict(sd, strict=False))
+    return r1, r2, m.fc.weight
+
+
+@program()
+def prog_mapi_load_state_dict_non_strict_result(T: Any) -> Any:
+    m = _net(T)
+    sd = m.state_dict()
+    sd["unexpected"] = T.ones(1)
+    sd["seq.9.w"] = T.ones(1)
+    del sd["fc.bias"]
+    res = m.load_state_dict(sd, strict=False)
+    ok = m.load_state_dict(m.state_dict())
+    return (
+        res.missing_keys,
+        res.unexpected_keys,
+        repr(res),
+        str(ok),
+        repr(ok),
+        type(res).__name__,
+        tuple(res) == (res.missing_keys, res.unexpected_keys),
+        ok.missing_keys,
+    )
+
+
+@program()
+def prog_mapi_load_state_dict_bad_values(T: Any) -> Any:
+    m = _lin(T)
+    return [
+        raises(lambda: m.load_state_dict([("weight", T.ones(2, 3))])),
+        raises(lambda: m.load_state_dict(None)),
+        raises(lambda: m.load_state_dict({"weight": [[1.0] * 3] * 2, "bias": T.ones(2)})),
+        raises(lambda: m.load_state_dict({"weight": 3.0, "bias": T.ones(2)})),
+        raises(lambda: m.load_state_dict({"weight": T.ones(3, 2), "bias": T.ones(1)})),
+    ]
+
+
+@program()
+def prog_mapi_load_state_dict_scalar_from_one_element(T: Any) -> Any:
+    m = T.nn.Module()
+    m.s = T.nn.Parameter(T.tensor(2.0))
+    m.register_buffer("b", T.tensor(1.0))
+    m.load_state_dict({"s": T.tensor([5.0]), "b": T.tensor([7.0])})
+    r = raises(lambda: m.load_state_dict({"s": T.tensor([5.0, 6.0]), "b": T.tensor(1.0)}))
+    r2 = raises(lambda: m.load_state_dict({"s": T.ones(1, 1), "b": T.tensor(1.0)}))
+    return m.s, m.b, r, r2
+
+
+@program()
+def prog_mapi_load_state_dict_dtype_cast_and_version(T: Any) -> Any:
+    m = _lin(T)
+    v = m.weight._version
+    m.load_state_dict({"weight": T.ones(2, 3, dtype=T.float64), "bias": T.tensor([1, 2])})
+    return m.weight, m.bias, m.weight._version - v, m.weight.requires_grad, m.weight.is_leaf
+
+
+@program()
+def prog_mapi_load_state_dict_assign(T: Any) -> Any:
+    m = _lin(T)
+    m.register_buffer("buf", T.zeros(2))
+    m.bias.requires_grad_(False)
+    w0 = m.weight
+    new_w = T.ones(2, 3, dtype=T.float64)
+    new_b = T.nn.Parameter(T.full((2,), 3.0))
+    sd = {"weight": new_w, "bias": new_b, "buf": T.arange(2.0)}
+    res = m.load_state_dict(sd, assign=True)
+    return (
+        str(res),
+        m.weight is w0,
+        type(m.weight).__name__,
+        m.weight.dtype,
+        m.weight.requires_grad,
+        m.bias is new_b,
+        m.bias.requires_grad,
+        m.buf is sd["buf"],
+        m.weight,
+        raises(lambda: m.load_state_dict({"weight": T.ones(3, 3)}, strict=False, assign=True)),
+    )
+
+
+@program()
+def prog_mapi_load_state_dict_non_persistent_unexpected(T: Any) -> Any:
+    m = _net(T)
+    sd = m.state_dict()
+    sd["steps"] = T.ones(())
+    r = raises(lambda: m.load_state_dict(sd))
+    res = m.load_state_dict(sd, strict=False)
+    return r, res.unexpected_keys, m.steps
+
+
+@program()
+def prog_mapi_load_state_dict_keeps_metadata_version(T: Any) -> Any:
+    seen: list[Any] = []
+
+    class V(T.nn.Module):
+        _version = 3
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.w = T.nn.Parameter(T.ones(1))
+
+        def _load_from_state_dict(self, sd: Any, prefix: str, meta: Any, *args: Any) -> None:
+            seen.append((prefix, dict(meta)))
+            super()._load_from_state_dict(sd, prefix, meta, *args)
+
+    m = T.nn.Sequential(V(), V())
+    sd = m.state_dict()
+    meta = list(sd._metadata.items())
+    m.load_state_dict(sd)
+    plain = dict(sd)
+    m.load_state_dict(plain)
+    return meta, seen
+
+
+@program()
+def prog_mapi_extra_state_round_trip(T: Any) -> Any:
+    class E(T.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.w = T.nn.Parameter(T.ones(1))
+            self.extra = {"step": 1}
+
+        def get_extra_state(self) -> Any:
+            return self.extra
+
+        def set_extra_state(self, state: Any) -> None:
+            self.extra = dict(state, loaded=True)
+
+    m = T.nn.Sequential(E())
+    sd = m.state_dict()
+    keys = list(sd)
+    sd["0._extra_state"] = {"step": 9}
+    m.load_state_dict(sd)
+    missing = raises(lambda: m.load_state_dict({"0.w": T.ones(1)}))
+    plain = T.nn.Sequential(T.nn.Linear(1, 1))
+    psd = plain.state_dict()
+    psd["0._extra_state"] = 1
+    unexpected = raises(lambda: plain.load_state_dict(psd))
+    return keys, m[0].extra, missing, unexpected
+
+
+# --- state_dict hooks ---------------------------------------------------------------------------
+
+
+@program()
+def prog_mapi_state_dict_pre_and_post_hooks(T: Any) -> Any:
+    calls: list[Any] = []
+    m = _net(T)
+
+    def pre(mod: Any, prefix: str, keep_vars: bool) -> None:
+        calls.append(("pre", type(mod).__name__, prefix, keep_vars))
+
+    def post(mod: Any, sd: Any, prefix: str, meta: Any) -> None:
+        calls.append(("post", type(mod).__name__, prefix, sorted(sd)[:2], dict(meta)))
+        sd[prefix + "added"] = T.zeros(1)
+
+    h1 = m.seq.register_state_dict_pre_hook(pre)
+    h2 = m.seq.register_state_dict_post_hook(post)
+    keys = list(m.state_dict(keep_vars=True))
+    h1.remove()
+    h2.remove()
+    keys2 = list(m.state_dict())
+    return calls, keys, keys2
+
+
+@program()
+def prog_mapi_state_dict_post_hook_return_value(T: Any) -> Any:
+    m = _lin(T)
+
+    def bad(mod: Any, sd: Any, prefix: str, meta: Any) -> Any:
+        return {"x": T.ones(1)}
+
+    m.register_state_dict_post_hook(bad)
+    r = raises(lambda: m.state_dict())
+    m2 = _lin(T)
+
+    def private(mod: Any, sd: Any, prefix: str, meta: Any) -> Any:
+        return OrderedDict(replaced=T.ones(1))
+
+    m2._register_state_dict_hook(private)
+    return r, list(m2.state_dict()), raises(lambda: m2._register_state_dict_hook(bad))
+
+
+@program()
+def prog_mapi_load_state_dict_pre_hook_rewrites_keys(T: Any) -> Any:
+    m = _net(T)
+    calls: list[Any] = []
+
+    def pre(
+        mod: Any,
+        sd: Any,
+        prefix: str,
+        meta: Any,
+        strict: bool,
+        missing: Any,
+        unexpected: Any,
+        errors: Any,
+    ) -> None:
+        calls.append((type(mod).__name__, prefix, strict, sorted(sd)))
+        for k in list(sd):
+            if k.startswith(prefix + "old_"):
+                sd[prefix + k[len(prefix) + 4 :]] = sd.pop(k)
+
+    m.fc.register_load_state_dict_pre_hook(pre)
+    sd = m.state_dict()
+    sd["fc.old_weight"] = sd.pop("fc.weight") * 0 + 2
+    res = m.load_state_dict(sd)
+    return calls, str(res), m.fc.weight
+
+
+@program()
+def prog_mapi_load_state_dict_post_hook_clears_keys(T: Any) -> Any:
+    m = _net(T)
+    seen: list[Any] = []
+
+    def post(mod: Any, incompatible: Any) -> None:
+        seen.append(
+            (
+                type(mod).__name__,
+                list(incompatible.missing_keys),
+                list(incompatible.unexpected_keys),
+            )
+        )
+        incompatible.missing_keys.clear()
+        incompatible.unexpected_keys.clear()
+
+    m.register_load_state_dict_post_hook(post)
+    sd = m.state_dict()
+    del sd["fc.bias"]
+    sd["junk"] = T.ones(1)
+    res = m.load_state_dict(sd)
+
+    def returns(mod: Any, incompatible: Any) -> Any:
+        return incompatible
+
+    m2 = _lin(T)
+    m2.register_load_state_dict_post_hook(returns)
+    return seen, str(res), raises(lambda: m2.load_state_dict(m2.state_dict()))
+
+
+@program()
+def prog_mapi_load_state_dict_pre_hook_error_msgs(T: Any) -> Any:
+    m = T.nn.Sequential(_lin(T))
+
+    def pre(
+        mod: Any,
+        sd: Any,
+        prefix: str,
+        meta: Any,
+        strict: bool,
+        missing: Any,
+        unexpected: Any,
+        errors: Any,
+    ) -> None:
+        errors.append("custom problem in " + prefix)
+
+    m[0].register_load_state_dict_pre_hook(pre)
+    return raises(lambda: m.load_state_dict(m.state_dict())), raises(
+        lambda: m.load_state_dict(m.state_dict(), strict=False)
+    )
+
+
+# --- forward pre-hooks and forward hooks --------------------------------------------------------
+
+
+@program()
+def prog_mapi_forward_pre_hook_return_forms(T: Any) -> Any:
+    m = T.nn.Identity()
+    seen: list[Any] = []
+
+    def single(mod: Any, args: Any) -> Any:
+        seen.append(("single", len(args)))
+        return args[0] * 2  # not a tuple: wrapped into one
+
+    def tup(mod: Any, args: Any) -> Any:
+        seen.append(("tuple", len(args)))
+        return (args[0] + 1,)
+
+    h1 = m.register_forward_pre_hook(single)
+    h2 = m.register_forward_pre_hook(tup)
+    out = m(T.ones(2))
+    h1.remove()
+    h2.remove()
+    h1.remove()
+    return out, seen, m(T.ones(2)), len(m._forward_pre_hooks)
+
+
+@program()
+def prog_mapi_forward_hooks_with_kwargs(T: Any) -> Any:
+    class K(T.nn.Module):
+        def forward(self, x: Any, scale: float = 1.0) -> Any:
+            return x * scale
+
+    m = K()
+    seen: list[Any] = []
+
+    def pre(mod: Any, args: Any, kwargs: Any) -> Any:
+        seen.append(("pre", len(args), sorted(kwargs)))
+        return args, {"scale": kwargs.get("scale", 1.0) * 10}
+
+    def hook(mod: Any, args: Any, kwargs: Any, out: Any) -> Any:
+        seen.append(("hook", sorted(kwargs)))
+        return out + kwargs["scale"]
+
+    m.register_forward_pre_hook(pre, with_kwargs=True)
+    m.register_forward_hook(hook, with_kwargs=True)
+    out = m(T.ones(2), scale=2.0)
+
+    def bad(mod: Any, args: Any, kwargs: Any) -> Any:
+        return args
+
+    m2 = K()
+    m2.register_forward_pre_hook(bad, with_kwargs=True)
+    return out, seen, raises(lambda: m2(T.ones(1)))
+
+
+@program()
+def prog_mapi_forward_hooks_prepend_order(T: Any) -> Any:
+    m = T.nn.Identity()
+    order: list[str] = []
+
+    def mk(tag: str, kind: str) -> Any:
+        if kind == "pre":
+            return lambda mod, args: order.append(tag)
+        return lambda mod, args, out: order.append(tag)
+
+    m.register_forward_pre_hook(mk("pre1", "pre"))
+    m.register_forward_pre_hook(mk("pre0", "pre"), prepend=True)
+    m.register_forward_pre_hook(mk("pre2", "pre"))
+    m.register_forward_hook(mk("f1", "f"))
+    h = m.register_forward_hook(mk("f0", "f"), prepend=True)
+    m.register_forward_hook(mk("f2", "f"))
+    m(T.ones(1))
+    h.remove()
+    m(T.ones(1))
+    return order
+
+
+@program()
+def prog_mapi_forward_hook_always_call(T: Any) -> Any:
+    class Boom(T.nn.Module):
+        def forward(self, x: Any) -> Any:
+            raise ValueError("forward failed")
+
+    m = Boom()
+    seen: list[Any] = []
+    m.register_forward_hook(lambda mod, a, out: seen.append(("always", out)), always_call=True)
+    m.register_forward_hook(lambda mod, a, out: seen.append(("normal", out)))
+
+    def raising(mod: Any, a: Any, out: Any) -> None:
+        raise KeyError("hook failed too")
+
+    m.register_forward_hook(raising, always_call=True)
+    r, w = _caught(lambda: m(T.ones(1)))
+    return r, seen, w
+
+
+@program()
+def prog_mapi_forward_hook_replaces_output(T: Any) -> Any:
+    m = _lin(T)
+    x = _x(T, 2, 3, rg=True)
+    h = m.register_forward_hook(lambda mod, a, out: out * 0 + a[0].sum())
+    y = m(x)
+    y.sum().backward()
+    h.remove()
+    return y, y.grad_fn, x.grad, m.weight.grad
+
+
+@program()
+def prog_mapi_hooks_not_run_by_forward_direct(T: Any) -> Any:
+    m = T.nn.Identity()
+    seen: list[str] = []
+    m.register_forward_pre_hook(lambda mod, a: seen.append("pre"))
+    m.register_forward_hook(lambda mod, a, o: seen.append("post"))
+    m.forward(T.ones(1))
+    m(T.ones(1))
+    return seen
+
+
+@program()
+def prog_mapi_hook_handle_context_and_state(T: Any) -> Any:
+    m = T.nn.Identity()
+    seen: list[str] = []
+    with m.register_forward_hook(lambda mod, a, o: seen.append("in")):
+        m(T.ones(1))
+    m(T.ones(1))
+    h = m.register_forward_pre_hook(lambda mod, a: seen.append("pre"))
+    n1 = len(m._forward_pre_hooks)
+    h.remove()
+    return seen, n1, len(m._forward_pre_hooks), len(m._forward_hooks)
+
+
+# --- global module hooks ------------------------------------------------------------------------
+
+
+@program()
+def prog_mapi_global_forward_hooks(T: Any) -> Any:
+    nn = T.nn
+    seen: list[Any] = []
+    m = nn.Sequential(nn.ReLU(), nn.Tanh())
+    m.register_forward_pre_hook(lambda mod, a: seen.append(("local_pre", type(mod).__name__)))
+    h1 = nn.modules.module.register_module_forward_pre_hook(
+        lambda mod, a: seen.append(("pre", type(mod).__name__))
+    )
+    h2 = nn.modules.module.register_module_forward_hook(
+        lambda mod, a, o: seen.append(("fwd", type(mod).__name__))
+    )
+    h3 = nn.modules.module.register_module_forward_hook(
+        lambda mod, a, k, o: seen.append(("kw", type(mod).__name__, sorted(k))), with_kwargs=True
+    )
+    try:
+        m(T.ones(1))
+    finally:
+        h1.remove()
+        h2.remove()
+        h3.remove()
+    m(T.ones(1))
+    return seen
+
+
+@program()
+def prog_mapi_global_forward_hook_replaces_output(T: Any) -> Any:
+    nn = T.nn
+    m = nn.Sequential(nn.Identity(), nn.Identity())
+    h = nn.modules.module.register_module_forward_hook(lambda mod, a, o: o + 1)
+    try:
+        out = m(T.zeros(1))
+    finally:
+        h.remove()
+    return out
+
+
+@program()
+def prog_mapi_global_registration_hooks(T: Any) -> Any:
+    nn = T.nn
+    seen: list[Any] = []
+    hs = [
+        nn.modules.module.register_module_buffer_registration_hook(
+            lambda mod, name, b: seen.append(("buf", name)) or (b * 2 if b is not None else b)
+        ),
+        nn.modules.module.register_module_parameter_registration_hook(
+            lambda mod, name, p: seen.append(("param", name))
+        ),
+        nn.modules.module.register_module_module_registration_hook(
+            lambda mod, name, sub: seen.append(("module", name, type(sub).__name__))
+        ),
+    ]
+    try:
+        m = nn.Module()
+        m.register_buffer("b", T.ones(1))
+        m.c = nn.Buffer(T.ones(2))
+        m.p = nn.Parameter(T.ones(1))
+        m.lin = nn.Linear(1, 1)
+        m.add_module("r", nn.ReLU())
+        m.register_buffer("n", None)
+    finally:
+        for h in hs:
+            h.remove()
+    return seen, m.b, m.c
+
+
+@pytest.mark.parametrize("name", _SET.params())
+def test_program_matches_torch(name: str) -> None:
+    _h.test_program_matches_torch(name)
