@@ -1008,27 +1008,39 @@ def _batch_prefix(shape: tuple[int, ...], k: int) -> str:
     return f"(Batch element {k}): " if len(shape) > 2 else ""
 
 
-def _check_matrix(A: Tensor, fname: str, square: bool = True) -> None:
+def _check_matrix(A: Tensor, fname: str, square: bool = True, late: bool = False) -> Any:
+    """torch's checks of a (batch of) matri(ces) A. Where torch lets a dtype through to a
+    kernel that lacks it, that kernel's error is raised after the shape checks, or returned
+    (for the caller to raise after its own checks) when `late`."""
     if A.ndim < 2:
         raise RuntimeError(f"{fname}: The input tensor A must have at least 2 dimensions.")
     dt = A.dtype
+    kernel = None
     if not (dt.is_floating_point or dt.is_complex):
-        raise RuntimeError(
-            f"{fname}: Expected a floating point or complex tensor as input. Got {dt._short}"
-        )
-    low = np.dtype(dt._np).itemsize < 4 and dt.is_floating_point
-    kernel = _LOW_PRECISION_KERNELS.get(fname)
-    if low and kernel is None:
-        raise RuntimeError(f"{fname}: Low precision dtypes not supported. Got {dt._short}")
+        kernel = _INTEGER_KERNELS.get(fname)
+        if kernel is None:
+            raise RuntimeError(
+                f"{fname}: Expected a floating point or complex tensor as input. Got {dt._short}"
+            )
+    elif np.dtype(dt._np).itemsize < 4 and dt.is_floating_point:
+        kernel = _LOW_PRECISION_KERNELS.get(fname)
+        if kernel is None:
+            raise RuntimeError(f"{fname}: Low precision dtypes not supported. Got {dt._short}")
     m, n = A._data.shape[-2:]
     if square and m != n:
         raise RuntimeError(
             f"{fname}: A must be batches of square matrices, but they are {m} by {n} matrices"
         )
-    if low:  # the LAPACK kernel torch dispatches to has no float16 version
-        if kernel.startswith("This"):
-            raise RuntimeError(kernel)
-        raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt._short}'")
+    if kernel is None:
+        return None
+    # the LAPACK kernel torch dispatches to has no version for this dtype
+    if kernel.startswith("This"):
+        err: Exception = RuntimeError(kernel)
+    else:
+        err = NotImplementedError(f"\"{kernel}\" not implemented for '{dt._short}'")
+    if late:
+        return err
+    raise err
 
 
 # The ops whose float16 input gets past torch's argument checks and fails in the kernel
@@ -1043,34 +1055,15 @@ _LOW_PRECISION_KERNELS = {
     "linalg.cholesky": "cholesky_cpu",
     "cholesky": "cholesky_cpu",
     "torch.linalg.lstsq": "This function doesn't handle types other than float and double",
+    "torch.linalg.lu_solve": "linalg.lu_solve_cpu",
 }
-
-
-def _zero_pivot(a: np.ndarray) -> int:
-    """LAPACK getrf's info: the 1-based index of the first zero pivot of LU with partial
-    pivoting (0 when there is none). Only run to word the error of a singular matrix."""
-    a = np.array(a, dtype=np.complex128 if a.dtype.kind == "c" else np.float64)
-    n = a.shape[0]
-    for k in range(n):
-        col = a[k:, k]
-        p = k + int(np.argmax(np.abs(col.real) + np.abs(col.imag)))  # LAPACK's cabs1 pivot
-        if a[p, k] == 0:
-            return k + 1
-        a[[k, p]] = a[[p, k]]
-        a[k + 1 :, k] /= a[k, k]
-        a[k + 1 :, k + 1 :] -= np.outer(a[k + 1 :, k], a[k, k + 1 :])
-    return 0
-
-
-def _singular_error(A: np.ndarray, fname: str) -> _LinAlgError:
-    flat = A.reshape(-1, *A.shape[-2:])
-    found = [(k, i) for k, i in enumerate(map(_zero_pivot, flat)) if i]
-    # numpy found a zero pivot that our LU rounded away: blame the last one
-    k, info = found[0] if found else (0, A.shape[-1])
-    return _LinAlgError(
-        f"{fname}: {_batch_prefix(A.shape, k)}The diagonal element {info} is zero, the "
-        "inversion could not be completed because the input matrix is singular."
-    )
+# The same for integer and bool inputs: the ops torch checks for a floating dtype only in the
+# kernel's dispatch.
+_INTEGER_KERNELS = {
+    "linalg.eigh": "linalg_eigh_cpu",
+    "cholesky": "cholesky_cpu",
+    "torch.linalg.lstsq": "This function doesn't handle types other than float and double",
+}
 
 
 def _info(batch: tuple[int, ...]) -> np.ndarray:
@@ -1099,10 +1092,18 @@ def _inv_fwd(A: np.ndarray, fname: str | None) -> tuple[np.ndarray, np.ndarray]:
     try:
         return np.linalg.inv(A), _info(A.shape[:-2])
     except np.linalg.LinAlgError:
-        if fname is not None:
-            raise _singular_error(A, fname) from None
+        pass
+    # numpy's LU met an exact zero pivot; LAPACK's getrf, ordering its sums otherwise, may
+    # round it to a tiny nonzero one (torch then returns a huge inverse and info 0)
     eye = np.broadcast_to(np.eye(A.shape[-1], dtype=A.dtype), A.shape)
-    return _lu_fallback(A, eye)
+    X, info = _lu_fallback(A, eye)
+    if fname is not None and info.any():
+        k = int(np.flatnonzero(info)[0])
+        raise _LinAlgError(
+            f"{fname}: {_batch_prefix(A.shape, k)}The diagonal element {int(info.flat[k])} is "
+            "zero, the inversion could not be completed because the input matrix is singular."
+        )
+    return X, info
 
 
 def _inv_grad(grad: Tensor, result: Tensor) -> Tensor:
@@ -1279,18 +1280,18 @@ def _solve_fwd(
     try:
         X, info = np.linalg.solve(A if left else np.swapaxes(A, -1, -2), B), _info(A.shape[:-2])
     except np.linalg.LinAlgError:
-        if fname is not None:
-            flat = np.broadcast_to(A, (*batch, *A.shape[-2:])).reshape(-1, *A.shape[-2:])
-            k = next((k for k, a in enumerate(flat) if _zero_pivot(a)), 0)
-            raise _LinAlgError(
-                f"{fname}: {_batch_prefix((*batch, 0, 0), k)}The solver failed because the "
-                "input matrix is singular."
-            ) from None
         # torch factors A for both AX = B and XA = B (solved with its transpose); the inf/nan
-        # pattern past a zero pivot can differ from LAPACK's, which orders its sums otherwise
+        # pattern past a zero pivot can differ from LAPACK's, which orders its sums otherwise,
+        # and a pivot numpy's LU finds exactly zero LAPACK's may round to a tiny nonzero one
         X, info = _lu_fallback(np.broadcast_to(A, (*batch, *A.shape[-2:])), B, not left)
         lead = (0,) * (len(batch) - A.ndim + 2)  # info has A's batch shape
         info = info[(*lead, *(slice(0, 1) if d == 1 else slice(None) for d in A.shape[:-2]))]
+        if fname is not None and info.any():
+            k = int(np.flatnonzero(info)[0])  # the batch element of A, as torch's info
+            raise _LinAlgError(
+                f"{fname}: {_batch_prefix(A.shape, k)}The solver failed because the "
+                "input matrix is singular."
+            ) from None
     if not left:  # row-major, as torch's XA = B solution (and no transposed view of a square
         # array: the engine would keep its base as a leaf's .grad, see _kept_array)
         X = np.ascontiguousarray(np.swapaxes(X, -1, -2))
@@ -1363,6 +1364,8 @@ def _check_solve(A: Tensor, B: Tensor, left: bool, fname: str) -> bool:
             f"{fname}: Incompatible shapes of A and B for the equation {eq} "
             f"({sa[-2]}x{sa[-1]} and {shown})"
         )
+    if not vector and sb[:-2] != sa[:-2]:  # B's batch dims broadcast with A's: torch's error
+        infer_size(sb[:-2], sa[:-2])
     return vector
 
 

@@ -710,15 +710,24 @@ def cond(A: Tensor, p: Any = None, *, out: Tensor | None = None) -> Tensor:
     norm(A) * norm(inv(A)) otherwise (inf where A is singular)."""
     if p is not None and p not in (2, -2) and p not in _COND_NORMS:
         raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
-    if A.ndim < 2:
-        raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
     if p is None or p in (2, -2):
+        if A.ndim < 2:
+            raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
         _check_matrix(A, "linalg.svd", square=False)
         s = _svd(A, False)[1]
         big, small = s[..., :1], s[..., -1:]
         r = big / small if p != -2 else small / big
         return _out(r.squeeze(-1), out, "linalg_cond")
-    _check_matrix(A, f"linalg.cond(ord={p})")
+    name = f"linalg.cond(ord={p})"
+    if A.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
+    m, n = A._data.shape[-2:]
+    if m != n:
+        raise RuntimeError(
+            f"{name}: A must be batches of square matrices, but they are {m} by {n} matrices"
+        )
+    # torch checks the dtype where it computes: in svd for 'nuc', in inv_ex otherwise
+    _check_matrix(A, "linalg.svd" if p == "nuc" else "linalg.inv")
     if p == "nuc":
         s = _svd(A, False)[1]
         return _out(s.sum(-1) * s.reciprocal().sum(-1), out, "linalg_cond")
@@ -1135,7 +1144,7 @@ def lu_solve(
         )
     if pivots._data.dtype != np.int32:
         raise RuntimeError("linalg.lu_solve: pivots should be a Tensor of scalar type torch.int32")
-    _check_matrix(LU, "torch.linalg.lu_solve")
+    late = _check_matrix(LU, "torch.linalg.lu_solve", late=True)
     if B.ndim < 2:
         raise RuntimeError("linalg.lu_solve: The input tensor B must have at least 2 dimensions.")
     n = LU._data.shape[-1]
@@ -1146,6 +1155,8 @@ def lu_solve(
             f"linalg.lu_solve: Incompatible shapes of A and B for the equation {eq} "
             f"({n}x{n} and {sb[-2]}x{sb[-1]})"
         )
+    if late is not None:
+        raise late
     return _lout(_lu_solve(LU, pivots, B, left, adjoint), out, "linalg_lu_solve")
 
 

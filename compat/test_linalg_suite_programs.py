@@ -1,0 +1,409 @@
+"""Realistic programs: torch.linalg as torch's own test-suite exercises it (test/test_linalg.py
+and the linalg OpInfos). Batched and empty (0xN, Nx0, batch 0) inputs of the factorizations and
+solvers, their gradients and grad_fn names, singular-matrix errors and the `_ex` info values,
+shape and dtype errors, out= forms, float32 / float64 / complex inputs, and the legacy torch.*
+aliases (torch.det, torch.inverse, torch.svd, torch.lu, torch.qr, torch.cholesky,
+torch.triangular_solve, torch.lu_unpack). The programs register into test_realistic_programs_3's
+set and run through its harness: each `prog(T)` runs on torch and on shadowgrad, and everything
+it returns, raises or warns is compared.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from . import test_realistic_programs_3 as _h
+from .engines import raises
+
+pytest.importorskip("torch")
+
+_SET = _h.Subset()  # this file's programs: registered into set 3, run by its harness
+program = _SET.program
+
+
+def _m(
+    T: Any, *shape: int, seed: int = 0, rg: bool = False, dt: str = "float64", shift: float = 0.0
+) -> Any:
+    """A tensor of fixed values (the same for both libraries); `shift` adds shift*I to the
+    trailing square matrices (well conditioned)."""
+    r = np.random.default_rng(seed)
+    v = r.standard_normal(shape)
+    if dt.startswith("complex"):
+        v = v + 1j * r.standard_normal(shape)
+    if shift and len(shape) >= 2 and shape[-1] == shape[-2]:
+        v = v + shift * np.eye(shape[-1])
+    return T.tensor(v, dtype=getattr(T, dt), requires_grad=rg)
+
+
+def _spd(T: Any, *shape: int, seed: int = 0, rg: bool = False, dt: str = "float64") -> Any:
+    """A symmetric (Hermitian) positive-definite batch of fixed values."""
+    r = np.random.default_rng(seed)
+    v = r.standard_normal(shape)
+    if dt.startswith("complex"):
+        v = v + 1j * r.standard_normal(shape)
+    n = shape[-1]
+    a = v @ np.conj(np.swapaxes(v, -1, -2)) + n * np.eye(n)
+    return T.tensor(a, dtype=getattr(T, dt), requires_grad=rg)
+
+
+def _names(*ts: Any) -> list[Any]:
+    return [None if t.grad_fn is None else t.grad_fn.name() for t in ts]
+
+
+# --- 1. empty and batched inputs -------------------------------------------------------------
+
+
+@program()
+def prog_lns_det_family_empty(T: Any) -> Any:
+    out = {}
+    for shape in ((0, 0), (2, 0, 0), (0, 3, 3), (0, 0, 0)):
+        A = T.zeros(shape, dtype=T.float64, requires_grad=True)
+        d = T.linalg.det(A)
+        s, ld = T.linalg.slogdet(A)
+        lg = T.logdet(A)
+        (d.sum() + ld.sum() + lg.sum()).backward()
+        out[shape] = (d, s, ld, lg, _names(d, s, ld, lg), A.grad)
+    return out
+
+
+@program()
+def prog_lns_inv_family_empty(T: Any) -> Any:
+    out = {}
+    for shape in ((0, 0), (3, 0, 0), (0, 2, 2)):
+        A = T.zeros(shape, requires_grad=True)
+        i = T.linalg.inv(A)
+        ie = T.linalg.inv_ex(A)
+        (i.sum() + ie.inverse.sum()).backward()
+        out[shape] = (i, ie.inverse, ie.info, _names(i, ie.inverse), A.grad)
+    out["nonsquare"] = raises(lambda: T.linalg.inv(T.zeros(0, 3)))
+    out["nonsquare2"] = raises(lambda: T.linalg.inv(T.zeros(3, 0)))
+    return out
+
+
+@program()
+def prog_lns_solve_empty_rhs_and_batch(T: Any) -> Any:
+    A = _m(T, 3, 3, shift=3.0, rg=True)
+    B = T.zeros(3, 0, dtype=T.float64, requires_grad=True)
+    x = T.linalg.solve(A, B)
+    x.sum().backward()
+    A0 = T.zeros(0, 2, 2, dtype=T.float64)
+    B0 = T.zeros(0, 2, dtype=T.float64)
+    return {
+        "x": x,
+        "gA": A.grad,
+        "gB": B.grad,
+        "fn": x.grad_fn,
+        "batch0": T.linalg.solve(A0, B0),
+        "batch0_ex": T.linalg.solve_ex(A0, B0),
+        "nn0": T.linalg.solve(T.zeros(0, 0), T.zeros(0, 4)),
+        "left_false": T.linalg.solve(T.eye(0), T.zeros(5, 0), left=False),
+    }
+
+
+@program()
+def prog_lns_cholesky_empty_and_batch0(T: Any) -> Any:
+    out = {}
+    for shape in ((0, 0), (2, 0, 0), (0, 3, 3)):
+        A = T.zeros(shape, dtype=T.float64, requires_grad=True)
+        L = T.linalg.cholesky(A)
+        ex = T.linalg.cholesky_ex(A, upper=True)
+        L.sum().backward()
+        out[shape] = (L, ex.L, ex.info, L.grad_fn.name(), A.grad)
+    return out
+
+
+@program()
+def prog_lns_qr_empty_modes(T: Any) -> Any:
+    out = {}
+    for shape in ((0, 3), (3, 0), (2, 0, 4), (0, 0)):
+        for mode in ("reduced", "complete", "r"):
+            A = T.zeros(shape, dtype=T.float64)
+            q, r = T.linalg.qr(A, mode=mode)
+            out[(shape, mode)] = (q, r)
+    return out
+
+
+@program()
+def prog_lns_svd_empty_full_matrices(T: Any) -> Any:
+    out = {}
+    for shape in ((0, 3), (3, 0), (2, 0, 0), (0, 2, 3)):
+        for fm in (True, False):
+            A = T.zeros(shape, dtype=T.float64)
+            U, S, Vh = T.linalg.svd(A, full_matrices=fm)
+            out[(shape, fm)] = (U, S, Vh, T.linalg.svdvals(A))
+    return out
+
+
+@program()
+def prog_lns_svd_empty_grad(T: Any) -> Any:
+    A = T.zeros(0, 3, dtype=T.float64, requires_grad=True)
+    U, S, Vh = T.linalg.svd(A, full_matrices=False)
+    (U.sum() + S.sum() + Vh.sum()).backward()
+    return U, S, Vh, A.grad, _names(U, S, Vh)
+
+
+@program()
+def prog_lns_eigh_eig_empty(T: Any) -> Any:
+    A = T.zeros(2, 0, 0, dtype=T.float64)
+    return {
+        "eigh": T.linalg.eigh(A),
+        "eigvalsh": T.linalg.eigvalsh(A, UPLO="U"),
+        "eig": T.linalg.eig(A),
+        "eigvals": T.linalg.eigvals(A),
+        "eig0": T.linalg.eig(T.zeros(0, 2, 2)),
+    }
+
+
+@program()
+def prog_lns_lu_empty(T: Any) -> Any:
+    out = {}
+    for shape in ((0, 3), (3, 0), (2, 0, 0), (0, 2, 2)):
+        A = T.zeros(shape, dtype=T.float64)
+        out[shape] = (T.linalg.lu(A), T.linalg.lu_factor(A), T.linalg.lu_factor_ex(A))
+    return out
+
+
+@program()
+def prog_lns_pinv_rank_empty(T: Any) -> Any:
+    out = {}
+    for shape in ((0, 3), (3, 0), (2, 0, 0)):
+        A = T.zeros(shape, dtype=T.float64)
+        out[shape] = (T.linalg.pinv(A), T.linalg.matrix_rank(A))
+    return out
+
+
+@program()
+def prog_lns_lstsq_empty(T: Any) -> Any:
+    out = {}
+    for a, b in (((0, 3), (0, 2)), ((3, 0), (3, 2)), ((3, 2), (3, 0)), ((0, 0), (0, 0))):
+        A = T.zeros(a, dtype=T.float64)
+        B = T.zeros(b, dtype=T.float64)
+        out[(a, b)] = raises(lambda A=A, B=B: tuple(T.linalg.lstsq(A, B)))
+    return out
+
+
+@program()
+def prog_lns_matrix_exp_power_empty(T: Any) -> Any:
+    A = T.zeros(2, 0, 0, dtype=T.float64)
+    return {
+        "exp": T.linalg.matrix_exp(A),
+        "p0": T.linalg.matrix_power(A, 0),
+        "p3": T.linalg.matrix_power(A, 3),
+        "pneg": T.linalg.matrix_power(A, -2),
+        "exp_batch0": T.linalg.matrix_exp(T.zeros(0, 3, 3)),
+        "p_batch0": T.linalg.matrix_power(T.zeros(0, 3, 3), -1),
+    }
+
+
+# --- 2. singular matrices: errors and info ----------------------------------------------------
+
+
+def _sing(T: Any, dt: str = "float64") -> Any:
+    # the third pivot vanishes in LU with partial pivoting
+    return T.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]], dtype=getattr(T, dt))
+
+
+@program()
+def prog_lns_inv_singular_messages(T: Any) -> Any:
+    A = _sing(T)
+    Z = T.zeros(2, 2)
+    batch = T.stack([T.eye(3, dtype=T.float64), A, T.eye(3, dtype=T.float64)])
+    return {
+        "inv": raises(lambda: T.linalg.inv(Z)),
+        "inverse": raises(lambda: T.inverse(Z)),
+        "batch": raises(lambda: T.linalg.inv(T.stack([T.eye(2), Z, Z]))),
+        "ex": T.linalg.inv_ex(batch).info,
+        "ex_check": raises(lambda: T.linalg.inv_ex(batch, check_errors=True)),
+        "ex0": T.linalg.inv_ex(Z).info,
+    }
+
+
+@program()
+def prog_lns_solve_singular_messages(T: Any) -> Any:
+    Z = T.zeros(2, 2, dtype=T.float64)
+    b = T.ones(2, dtype=T.float64)
+    batch = T.stack([T.eye(2, dtype=T.float64), Z])
+    return {
+        "solve": raises(lambda: T.linalg.solve(Z, b)),
+        "batch": raises(lambda: T.linalg.solve(batch, T.ones(2, 2, 1, dtype=T.float64))),
+        "ex": T.linalg.solve_ex(batch, T.ones(2, 2, dtype=T.float64)).info,
+        "ex_check": raises(lambda: T.linalg.solve_ex(Z, b, check_errors=True)),
+    }
+
+
+@program()
+def prog_lns_cholesky_not_pd_messages(T: Any) -> Any:
+    A = T.tensor([[1.0, 2.0], [2.0, 1.0]], dtype=T.float64)
+    batch = T.stack([T.eye(2, dtype=T.float64), A, -T.eye(2, dtype=T.float64)])
+    return {
+        "chol": raises(lambda: T.linalg.cholesky(A)),
+        "batch": raises(lambda: T.linalg.cholesky(batch)),
+        "ex": T.linalg.cholesky_ex(batch),
+        "ex_upper": T.linalg.cholesky_ex(batch, upper=True).info,
+        "legacy": raises(lambda: T.cholesky(A)),
+        "ex_check": raises(lambda: T.linalg.cholesky_ex(batch, check_errors=True)),
+    }
+
+
+@program()
+def prog_lns_lu_factor_singular_info(T: Any) -> Any:
+    A = _sing(T)
+    Z = T.zeros(3, 3, dtype=T.float64)
+    ex = T.linalg.lu_factor_ex(T.stack([A, Z, T.eye(3, dtype=T.float64)]))
+    return {
+        "ex": ex,
+        "factor": raises(lambda: T.linalg.lu_factor(Z)),
+        "factor_ok": T.linalg.lu_factor(A).pivots,
+        "legacy": T.lu(Z, get_infos=True)[2],
+    }
+
+
+@program()
+def prog_lns_det_singular_grad(T: Any) -> Any:
+    A = _sing(T).requires_grad_()
+    d = T.linalg.det(A)
+    (g,) = T.autograd.grad(d, A, create_graph=True)
+    (gg,) = T.autograd.grad(g.sum(), A)
+    B = T.zeros(2, 2, dtype=T.float64, requires_grad=True)
+    T.linalg.det(B).backward()
+    return d, g, gg, B.grad, d.grad_fn
+
+
+@program()
+def prog_lns_slogdet_singular_and_negative(T: Any) -> Any:
+    A = T.tensor([[0.0, 1.0], [1.0, 0.0]], dtype=T.float64, requires_grad=True)
+    s, ld = T.linalg.slogdet(A)
+    ld.backward()
+    Z = T.zeros(2, 2, dtype=T.float64)
+    return {
+        "s": s,
+        "ld": ld,
+        "g": A.grad,
+        "fn": _names(s, ld),
+        "zero": tuple(T.linalg.slogdet(Z)),
+        "logdet_neg": T.logdet(A.detach()),
+        "logdet_zero": T.logdet(Z),
+        "legacy": tuple(T.slogdet(A.detach())),
+    }
+
+
+# --- 3. shape and dtype errors ----------------------------------------------------------------
+
+
+@program()
+def prog_lns_shape_errors_square(T: Any) -> Any:
+    A = T.ones(2, 3)
+    v = T.ones(3)
+    return {
+        "det": raises(lambda: T.linalg.det(A)),
+        "det1d": raises(lambda: T.linalg.det(v)),
+        "slogdet": raises(lambda: T.linalg.slogdet(A)),
+        "inv": raises(lambda: T.linalg.inv(A)),
+        "chol": raises(lambda: T.linalg.cholesky(A)),
+        "eigh": raises(lambda: T.linalg.eigh(A)),
+        "eig": raises(lambda: T.linalg.eig(A)),
+        "eigvals": raises(lambda: T.linalg.eigvals(v)),
+        "mexp": raises(lambda: T.linalg.matrix_exp(A)),
+        "mpow": raises(lambda: T.linalg.matrix_power(A, 2)),
+        "lu_factor1d": raises(lambda: T.linalg.lu_factor(v)),
+        "qr1d": raises(lambda: T.linalg.qr(v)),
+        "svd1d": raises(lambda: T.linalg.svd(v)),
+        "pinv1d": raises(lambda: T.linalg.pinv(v)),
+    }
+
+
+@program()
+def prog_lns_dtype_errors_integer(T: Any) -> Any:
+    A = T.eye(3, dtype=T.int64)
+    return {
+        "det": raises(lambda: T.linalg.det(A)),
+        "inv": raises(lambda: T.linalg.inv(A)),
+        "chol": raises(lambda: T.linalg.cholesky(A)),
+        "qr": raises(lambda: T.linalg.qr(A)),
+        "svd": raises(lambda: T.linalg.svd(A)),
+        "eigh": raises(lambda: T.linalg.eigh(A)),
+        "eig": raises(lambda: T.linalg.eig(A)),
+        "solve": raises(lambda: T.linalg.solve(A, A)),
+        "lu": raises(lambda: T.linalg.lu(A)),
+        "mexp": raises(lambda: T.linalg.matrix_exp(A)),
+        "pinv": raises(lambda: T.linalg.pinv(A)),
+        "rank": raises(lambda: T.linalg.matrix_rank(A)),
+        "lstsq": raises(lambda: T.linalg.lstsq(A, A)),
+        "mpow_int": T.linalg.matrix_power(A * 2, 3),
+        "mpow_int_neg": raises(lambda: T.linalg.matrix_power(A, -1)),
+    }
+
+
+@program()
+def prog_lns_dtype_errors_half(T: Any) -> Any:
+    A = T.eye(3, dtype=T.float16)
+    p = T.ones(3, dtype=T.int32)
+    return {
+        "det": raises(lambda: T.linalg.det(A)),
+        "inv": raises(lambda: T.linalg.inv(A)),
+        "chol": raises(lambda: T.linalg.cholesky(A)),
+        "svd": raises(lambda: T.linalg.svd(A)),
+        "eigh": raises(lambda: T.linalg.eigvalsh(A)),
+        "solve": raises(lambda: T.linalg.solve(A, A)),
+        "lstsq": raises(lambda: T.linalg.lstsq(A, A)),
+        "lu_solve": raises(lambda: T.linalg.lu_solve(A, p, A)),
+        "lu_solve_b1d": raises(lambda: T.linalg.lu_solve(A, p, A[0])),
+        "cond_fro": raises(lambda: T.linalg.cond(A, "fro")),
+        "cond_nuc": raises(lambda: T.linalg.cond(A, "nuc")),
+        "cond": raises(lambda: T.linalg.cond(A)),
+    }
+
+
+@program(warnings=False)  # torch.cholesky warns once a process
+def prog_lns_dtype_errors_reach_the_kernel(T: Any) -> Any:
+    # the ops torch checks for a floating dtype only in the kernel's dispatch
+    out = {}
+    for dt in ("int64", "int32", "bool", "uint8"):
+        A = T.eye(3, dtype=getattr(T, dt))
+        out[dt] = (
+            raises(lambda A=A: T.linalg.eigh(A)),
+            raises(lambda A=A: T.linalg.eigvalsh(A, UPLO="U")),
+            raises(lambda A=A: T.cholesky(A)),
+            raises(lambda A=A: T.linalg.lstsq(A, A)),
+            raises(lambda A=A: T.linalg.cond(A, "fro")),
+            raises(lambda A=A: T.linalg.cond(A, 1)),
+            raises(lambda A=A: T.linalg.cond(A, "nuc")),
+        )
+    R = T.ones(2, 3, dtype=T.int64)
+    out["order"] = (
+        raises(lambda: T.linalg.eigh(R)),
+        raises(lambda: T.cholesky(R)),
+        raises(lambda: T.linalg.cond(R, "fro")),
+        raises(lambda: T.linalg.cond(R[0], "fro")),
+        raises(lambda: T.linalg.cond(R[0])),
+        raises(lambda: T.linalg.lstsq(R, R.T)),
+    )
+    return out
+
+
+@program()
+def prog_lns_solve_mixed_dtype_and_shapes(T: Any) -> Any:
+    A = _m(T, 3, 3, shift=3.0)
+    return {
+        "mixed": raises(lambda: T.linalg.solve(A, T.ones(3, dtype=T.float32))),
+        "complex_b": raises(lambda: T.linalg.solve(A, T.ones(3, dtype=T.complex128))),
+        "bad_rows": raises(lambda: T.linalg.solve(A, T.ones(4, 2, dtype=T.float64))),
+        "bad_vec": raises(lambda: T.linalg.solve(A, T.ones(4, dtype=T.float64))),
+        "left_false_vec": raises(lambda: T.linalg.solve(A, T.ones(3, dtype=T.float64), left=False)),
+        "bcast": T.linalg.solve(A.expand(2, 3, 3), T.ones(1, 3, 2, dtype=T.float64)).shape,
+        "bcast_vec": T.linalg.solve(A.expand(2, 3, 3), T.ones(2, 3, dtype=T.float64)).shape,
+        "bad_batch": raises(
+            lambda: T.linalg.solve(A.expand(2, 3, 3), T.ones(3, 3, 1, dtype=T.float64))
+        ),
+    }
+
+
+# --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
+
+
+@pytest.mark.parametrize("name", _SET.params())
+def test_program_matches_torch(name: str) -> None:
+    _h.test_program_matches_torch(name)
