@@ -401,6 +401,174 @@ def prog_lns_solve_mixed_dtype_and_shapes(T: Any) -> Any:
     }
 
 
+# --- 4. gradients, grad_fn names and double backward -----------------------------------------
+
+
+def _gg(T: Any, f: Any, *xs: Any) -> Any:
+    """f(*xs), its grad_fn name, first and (summed) second derivatives."""
+    y = f(*xs)
+    ys = y if isinstance(y, tuple) else (y,)
+    loss = sum((t * t).sum() if not t.is_complex() else (t * t.conj()).real.sum() for t in ys)
+    g = T.autograd.grad(loss, xs, create_graph=True)
+    gg = T.autograd.grad(sum(x.sum() for x in g), xs, allow_unused=True)
+    return ys, [t.grad_fn.name() if t.grad_fn else None for t in ys], g, gg
+
+
+@program()
+def prog_lns_det_batched_double_backward(T: Any) -> Any:
+    A = _m(T, 2, 3, 3, seed=1, rg=True)
+    return _gg(T, T.linalg.det, A)
+
+
+@program()
+def prog_lns_slogdet_logdet_double_backward(T: Any) -> Any:
+    A = _m(T, 2, 3, 3, seed=2, shift=4.0, rg=True)
+    return _gg(T, lambda a: T.linalg.slogdet(a)[1], A), _gg(T, T.logdet, A)
+
+
+@program()
+def prog_lns_inv_double_backward_and_ex(T: Any) -> Any:
+    A = _m(T, 2, 3, 3, seed=3, shift=3.0, rg=True)
+    return _gg(T, T.linalg.inv, A), _gg(T, lambda a: T.linalg.inv_ex(a).inverse, A)
+
+
+@program()
+def prog_lns_solve_left_right_double_backward(T: Any) -> Any:
+    A = _m(T, 3, 3, seed=4, shift=3.0, rg=True)
+    B = _m(T, 2, 3, 2, seed=5, rg=True)
+    C = _m(T, 2, 2, 3, seed=6, rg=True)
+    v = _m(T, 3, seed=7, rg=True)
+    return (
+        _gg(T, T.linalg.solve, A, B),
+        _gg(T, lambda a, c: T.linalg.solve(a, c, left=False), A, C),
+        _gg(T, T.linalg.solve, A, v),
+        _gg(T, lambda a, b: T.linalg.solve_ex(a, b).result, A, B),
+    )
+
+
+@program()
+def prog_lns_cholesky_upper_double_backward(T: Any) -> Any:
+    A = _spd(T, 2, 3, 3, seed=8, rg=True)
+
+    def sym(f: Any) -> Any:
+        return lambda a: f((a + a.mT) / 2)
+
+    return (
+        _gg(T, sym(T.linalg.cholesky), A),
+        _gg(T, sym(lambda a: T.linalg.cholesky(a, upper=True)), A),
+        _gg(T, sym(lambda a: T.linalg.cholesky_ex(a).L), A),
+    )
+
+
+@program()
+def prog_lns_cholesky_solve_inverse_grads(T: Any) -> Any:
+    A = _spd(T, 3, 3, seed=9)
+    L = T.linalg.cholesky(A).requires_grad_()
+    U = T.linalg.cholesky(A, upper=True).requires_grad_()
+    B = _m(T, 3, 2, seed=10, rg=True)
+    return (
+        _gg(T, T.cholesky_solve, B, L),
+        _gg(T, lambda b, u: T.cholesky_solve(b, u, upper=True), B, U),
+        _gg(T, T.cholesky_inverse, L),
+        _gg(T, lambda u: T.cholesky_inverse(u, upper=True), U),
+    )
+
+
+@program()
+def prog_lns_qr_modes_grads(T: Any) -> Any:
+    A = _m(T, 4, 3, seed=11, rg=True)
+    W = _m(T, 3, 4, seed=12, rg=True)
+    S = _m(T, 2, 3, 3, seed=13, rg=True)
+    return {
+        "tall_reduced": _gg(T, lambda a: T.linalg.qr(a), A),
+        "tall_r": raises(lambda: _gg(T, lambda a: T.linalg.qr(a, mode="r")[1], A)),
+        "wide_reduced": _gg(T, lambda a: T.linalg.qr(a), W),
+        "square_complete": _gg(T, lambda a: T.linalg.qr(a, mode="complete"), S),
+        "tall_complete": raises(lambda: _gg(T, lambda a: T.linalg.qr(a, mode="complete"), A)),
+        "r_Q_empty": T.linalg.qr(A, mode="r")[0],
+    }
+
+
+@program()
+def prog_lns_qr_r_mode_backward_error(T: Any) -> Any:
+    A = _m(T, 3, 3, seed=14, rg=True)
+    Q, R = T.linalg.qr(A, mode="r")
+    return R.grad_fn, raises(lambda: R.sum().backward()), Q
+
+
+@program()
+def prog_lns_svd_gauge_invariant_grads(T: Any) -> Any:
+    A = _m(T, 2, 4, 3, seed=15, rg=True)
+
+    def f(a: Any) -> Any:
+        U, S, Vh = T.linalg.svd(a, full_matrices=False)
+        return (U * U).sum(-2), S, (Vh.abs() ** 2).sum(-1), U @ T.diag_embed(S) @ Vh
+
+    return _gg(T, f, A), _gg(T, T.linalg.svdvals, A)
+
+
+@program()
+def prog_lns_svd_full_matrices_backward(T: Any) -> Any:
+    # torch differentiates the reduced factors: the extra columns of U (rows of Vh) get no
+    # gradient (the signs of the singular vectors follow the LAPACK: only gauge-invariant
+    # functions of them are compared)
+    out = {}
+    for shape in ((4, 3), (3, 4), (2, 3, 3)):
+        A = _m(T, *shape, seed=16, rg=True)
+        U, S, Vh = T.linalg.svd(A)
+        k = min(shape[-2:])
+        rec = U[..., :k] @ T.diag_embed(S) @ Vh[..., :k, :]
+        loss = (rec * rec).sum() + U[..., k:].sum() + Vh[..., k:, :].sum() + (U * U).sum()
+        (g,) = T.autograd.grad(loss, A)
+        out[shape] = (g, _names(U, S, Vh), T.linalg.svd(A, full_matrices=False).U.shape)
+    return out
+
+
+@program()
+def prog_lns_eigh_uplo_grads(T: Any) -> Any:
+    A = _m(T, 2, 3, 3, seed=17, rg=True)
+
+    def f(uplo: str) -> Any:
+        def g(a: Any) -> Any:
+            L, V = T.linalg.eigh(a, UPLO=uplo)
+            return L, (V * V).sum(-2), V @ T.diag_embed(L) @ V.mT
+
+        return g
+
+    return (
+        _gg(T, f("L"), A),
+        _gg(T, f("U"), A),
+        _gg(T, lambda a: T.linalg.eigvalsh(a, UPLO="U"), A),
+        raises(lambda: T.linalg.eigh(A, UPLO="X")),
+        raises(lambda: T.linalg.eigvalsh(A, UPLO="l")),
+    )
+
+
+@program()
+def prog_lns_eigh_gauge_error(T: Any) -> Any:
+    A = _spd(T, 3, 3, seed=18, dt="complex128", rg=True)
+    L, V = T.linalg.eigh(A)
+    return raises(lambda: T.autograd.grad(V.sum().abs(), A)), _names(L, V)
+
+
+@program()
+def prog_lns_eig_eigvals_grads(T: Any) -> Any:
+    A = _m(T, 3, 3, seed=19, rg=True)
+
+    def f(a: Any) -> Any:
+        L, V = T.linalg.eig(a)
+        return L, (V * V.conj()).real.sum(-2), V @ T.diag_embed(L) @ T.linalg.inv(V)
+
+    L, V = T.linalg.eig(A)
+    return (
+        _gg(T, f, A),
+        _gg(T, T.linalg.eigvals, A),
+        L.dtype,
+        V.dtype,
+        raises(lambda: T.autograd.grad(V.sum().abs(), A)),
+    )
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

@@ -440,13 +440,6 @@ def _mH(t: Tensor) -> Tensor:
     return t.conj() if t._data.dtype.kind == "c" else t
 
 
-def _row_major(t: Tensor) -> Tensor:
-    """t, copied row-major when it is a transposed view. A formula's transposed result of a
-    square (batch of) matrices is a view of a row-major array of the same shape, and the engine
-    keeps such a gradient's base as a leaf's .grad: its transpose (see engine._kept_array)."""
-    return t if t._data.flags.c_contiguous else t.contiguous()
-
-
 def _conj(t: Tensor) -> Tensor:
     """t.conj() for a complex tensor, t itself for a real one."""
     return t.conj() if t._data.dtype.kind == "c" else t
@@ -1299,14 +1292,17 @@ def _solve_fwd(
 
 
 def _solve_grad_B(grad: Tensor, A: Tensor, left: bool, vector: bool) -> Tensor:
+    if vector:  # torch solves for a matrix gX (a column) and squeezes the result
+        return _solve(_mH(A), grad.unsqueeze(-1), left, False).squeeze(-1)
     return _solve(_mH(A), grad, left, vector)
 
 
 def _solve_grad_A(grad: Tensor, A: Tensor, result: Tensor, left: bool, vector: bool) -> Tensor:
-    # torch's linalg_solve_backward: gB = A^{-H} gX, gA = -gB X^H (-X^H gB when not left)
-    gB = _solve(_mH(A), grad, left, vector)
+    # torch's linalg_solve_backward: gB = A^{-H} gX, gA = -gB X^H (-X^H gB when not left), a
+    # vector gX and X taken as columns
     if vector:
-        return -(gB.unsqueeze(-1) * _conj(result).unsqueeze(-2))
+        grad, result = grad.unsqueeze(-1), result.unsqueeze(-1)
+    gB = _solve(_mH(A), grad, left, False)
     return -matmul(gB, _mH(result)) if left else -matmul(_mH(result), gB)
 
 
@@ -1533,6 +1529,8 @@ _QR_R_ONLY = (
 
 def _qr_grad(grads: list[Tensor], result: Tensor, R_: Tensor, mode: str) -> Tensor:
     """torch's linalg_qr_backward."""
+    from .linalg_extra import solve_triangular as _solve_triangular
+
     if mode == "r":
         raise RuntimeError(_QR_R_ONLY)
     Q, R = result, R_
@@ -1549,14 +1547,13 @@ def _qr_grad(grads: list[Tensor], result: Tensor, R_: Tensor, mode: str) -> Tens
         sym = sym - 0.5 * _diag_embed(_diag(sym))  # the diagonal's real part halved
         gA = matmul(Q, sym) + gQ
         # X R^H = gA
-        return _row_major(_mH(_solve(R, _mH(gA), True, False)))
+        return _solve_triangular(_mH(R), gA, upper=False, left=False)
     X = -gA
     skew = X - _mH(X)
     # lower part; the diagonal's imaginary part halved (a real skew matrix's diagonal is 0)
     skew = _tril(skew) - 0.5 * _diag_embed(_diag(skew))
     gA = matmul(Q, skew)
-    Rm = R[..., :m]
-    gA = _mH(_solve(Rm, _mH(gA), True, False))
+    gA = _solve_triangular(_mH(R[..., :m]), gA, upper=False, left=False)
     from .._creation import zeros
 
     pad = zeros(*gA._data.shape[:-1], n - m, dtype=gA.dtype)

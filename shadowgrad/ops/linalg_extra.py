@@ -21,7 +21,6 @@ from .linalg import (
     _mH,
     _mT,
     _return_type,
-    _row_major,
     _save_outputs,
     _svd,
     _tril,
@@ -1078,7 +1077,7 @@ def _lu_solve_fwd(
 
 
 def _lu_solve_grad_B(grad: Tensor, LU: Tensor, pivots: Tensor, left: bool, adjoint: bool) -> Any:
-    return _row_major(_lu_solve(LU, pivots, grad, left, not adjoint))
+    return _lu_solve(LU, pivots, grad, left, not adjoint)
 
 
 def _lu_solve_grad_LU(
@@ -1247,7 +1246,7 @@ _cholesky_solve = defop(
     jvp=lambda input2, upper, self_t, input2_t, result: _cholesky_solve_jvp(
         input2, upper, self_t, input2_t, result
     ),
-    self=lambda grad, input2, upper: _row_major(_cholesky_solve(grad, input2, upper)),
+    self=lambda grad, input2, upper: _cholesky_solve(grad, input2, upper),
     input2=_cholesky_solve_grad_L,
     complex=True,  # written with mH, as torch's
 )
