@@ -387,6 +387,8 @@ def randperm(
     pin_memory: bool = False,
 ) -> Tensor:
     """Mirrors `torch.randperm`."""
+    if type(n) is not int:
+        n = _randperm_n(n, generator, out, dtype, layout, device, requires_grad, pin_memory)
     check_device(device)
     d = dtype or (out.dtype if out is not None else D.int64)
     if n < 0:
@@ -398,6 +400,50 @@ def randperm(
     if out is not None:
         return _into_out(arr, out)
     return _finish(arr, requires_grad)
+
+
+_RANDPERM_SIGS = (
+    "int n, *, torch.Generator generator, Tensor out = None, torch.dtype dtype = None, "
+    "torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
+    "bool requires_grad = False",
+    "int n, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
+    "torch.device device = None, bool pin_memory = False, bool requires_grad = False",
+)
+
+
+def _randperm_n(n: Any, *kw_values: Any) -> int:
+    """randperm's n when not a plain int: what torch's argument parser takes as an int (an
+    integer scalar, a one-element integer tensor), else its TypeError: naming the argument,
+    or listing the overloads when keywords were given (`random_split(ds, [2.5, 2.5])`)."""
+    import operator
+
+    if not isinstance(n, (bool, np.bool_)):
+        try:
+            return operator.index(n)
+        except TypeError:
+            pass
+    names = ("generator", "out", "dtype", "layout", "device", "requires_grad", "pin_memory")
+    given = [(k, v) for k, v in zip(names, kw_values, strict=True) if v not in (None, False)]
+    if not given:
+        raise TypeError(
+            f"randperm(): argument 'n' (position 1) must be int, not {type(n).__name__}"
+        )
+
+    def kind(v: Any) -> str:
+        if isinstance(v, Generator):
+            return "torch._C.Generator"
+        if isinstance(v, D.dtype):
+            return "torch.dtype"
+        name = type(v).__name__
+        return f"torch.{name}" if name in ("layout", "device") else name
+
+    got = ", ".join([type(n).__name__] + [f"{k}={kind(v)}" for k, v in given])
+    lines = [
+        f"randperm() received an invalid combination of arguments - got ({got}), but "
+        "expected one of:"
+    ]
+    lines += [f" * ({sig})" for sig in _RANDPERM_SIGS]
+    raise TypeError("\n".join(lines) + "\n")
 
 
 _FLOAT_TOPS = {D.float16: (2049, "2049", "Half"), D.float32: (2**24 + 1, "2^24+1", "Float")}

@@ -3206,6 +3206,15 @@ def multinomial(
         raise RuntimeError(
             "cannot sample n_sample > prob_dist.size(-1) samples without replacement"
         )
+    if n == 0:  # no categories: torch's checks fail on the rows, if there are any
+        if p.ndim == 2 and p.shape[0] == 0:
+            return _out(_make(np.empty((0, num_samples), np.int64)), out, "multinomial")
+        if replacement and num_samples > 1:
+            raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+        raise RuntimeError(
+            "aminmax(): cannot compute aminmax over an empty dimension as the operation has "
+            "no identity."
+        )
     rows = p.reshape(-1, n)
     if replacement and num_samples > 1:
         _check_multinomial_rows(rows)

@@ -15,20 +15,18 @@ from __future__ import annotations
 import copy
 import os
 import random
-import re
 import traceback
 import warnings
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 import numpy as np
 
 from ... import _dtype
-from ..._creation import as_tensor, tensor
 from ..._random import Generator
-from ..._tensor import Tensor
+from ._utils.collate import default_collate, default_convert
 from .dataset import IterableDataset
 from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
 
@@ -91,82 +89,20 @@ def _generate_state(base_seed: int, worker_id: int) -> list[int]:
     return state
 
 
-_np_str_obj_array_pattern = re.compile(r"[SaUO]")
+class _DatasetKind:
+    """Mirrors `torch.utils.data.dataloader._DatasetKind`."""
 
-_COLLATE_ERR = (
-    "default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; found {}"
-)
-
-
-def default_convert(data: Any) -> Any:
-    """Turn numpy arrays into tensors, recursively. Mirrors
-    `torch.utils.data.default_convert`."""
-    if isinstance(data, Tensor):
-        return data
-    if isinstance(data, np.ndarray):
-        if data.dtype.kind in "SaUO":
-            return data
-        return as_tensor(data)
-    if isinstance(data, np.generic) and data.dtype.kind not in "SaUO":
-        return as_tensor(data)
-    if isinstance(data, Mapping):
-        try:
-            return type(data)({key: default_convert(data[key]) for key in data})  # type: ignore[call-arg]
-        except TypeError:
-            return {key: default_convert(data[key]) for key in data}
-    if isinstance(data, tuple) and hasattr(data, "_fields"):
-        return type(data)(*(default_convert(d) for d in data))
-    if isinstance(data, tuple):
-        return [default_convert(d) for d in data]
-    if isinstance(data, Sequence) and not isinstance(data, (str, bytes)):
-        try:
-            return type(data)([default_convert(d) for d in data])  # type: ignore[call-arg]
-        except TypeError:
-            return [default_convert(d) for d in data]
-    return data
+    Map = 0
+    Iterable = 1
 
 
-def default_collate(batch: Any) -> Any:
-    """Stack a list of samples into a batch. Mirrors `torch.utils.data.default_collate`."""
-    import shadowgrad as torch
+class _InfiniteConstantSampler(Sampler):
+    """An IterableDataset's sampler: None forever. Mirrors torch's (a DataLoader over an
+    IterableDataset has it as `.sampler`, batched by a BatchSampler when batch_size is set)."""
 
-    elem = batch[0]
-    if isinstance(elem, Tensor):
-        return torch.stack(list(batch), 0)
-    if isinstance(elem, np.ndarray):
-        if elem.dtype.kind in "SaUO":  # arrays of strings or objects: torch names the dtype
-            raise TypeError(_COLLATE_ERR.format(elem.dtype.str))
-        return default_collate([as_tensor(b) for b in batch])
-    if isinstance(elem, np.generic) and elem.dtype.kind not in "SaUO":
-        return tensor(np.array(batch))
-    if isinstance(elem, bool):
-        return tensor(batch)
-    if isinstance(elem, float):
-        return tensor(batch, dtype=_dtype.float64)
-    if isinstance(elem, int):
-        return tensor(batch)
-    if isinstance(elem, (str, bytes)):
-        return batch
-    if isinstance(elem, Mapping):
-        try:
-            return type(elem)({key: default_collate([d[key] for d in batch]) for key in elem})  # type: ignore[call-arg]
-        except TypeError:
-            return {key: default_collate([d[key] for d in batch]) for key in elem}
-    if isinstance(elem, tuple) and hasattr(elem, "_fields"):
-        return type(elem)(*(default_collate(samples) for samples in zip(*batch, strict=True)))
-    if isinstance(elem, Sequence):
-        it = iter(batch)
-        elem_size = len(next(it))
-        if not all(len(e) == elem_size for e in it):
-            raise RuntimeError("each element in list of batch should be of equal size")
-        transposed = list(zip(*batch, strict=True))
-        if isinstance(elem, tuple):
-            return [default_collate(samples) for samples in transposed]
-        try:
-            return type(elem)([default_collate(samples) for samples in transposed])  # type: ignore[call-arg]
-        except TypeError:
-            return [default_collate(samples) for samples in transposed]
-    raise TypeError(_COLLATE_ERR.format(type(elem)))
+    def __iter__(self) -> Iterator[None]:
+        while True:
+            yield None
 
 
 _T_co = TypeVar("_T_co", covariant=True)
@@ -260,13 +196,14 @@ class DataLoader(Generic[_T_co]):
                 "batch_size=None option disables auto-batching and is mutually exclusive with "
                 "drop_last"
             )
-        if sampler is None and not self._is_iterable:
-            sampler = (
-                RandomSampler(dataset, generator=generator)
-                if shuffle
-                else SequentialSampler(dataset)
-            )
-        if batch_size is not None and batch_sampler is None and not self._is_iterable:
+        if sampler is None:  # torch's default samplers
+            if self._is_iterable:
+                sampler = _InfiniteConstantSampler()
+            elif shuffle:
+                sampler = RandomSampler(dataset, generator=generator)
+            else:
+                sampler = SequentialSampler(dataset)
+        if batch_size is not None and batch_sampler is None:
             batch_sampler = BatchSampler(sampler, batch_size, drop_last)
         self.batch_size = batch_size
         self.drop_last = drop_last
@@ -350,13 +287,16 @@ class DataLoader(Generic[_T_co]):
 
     @property
     def _auto_collation(self) -> bool:
-        return self.batch_sampler is not None or (self._is_iterable and self.batch_size is not None)
+        return self.batch_sampler is not None
 
-    def _fetch(self, indices: list[int]) -> list[Any]:
-        getitems = getattr(self.dataset, "__getitems__", None)
-        if callable(getitems):
-            return getitems(indices)  # type: ignore[no-any-return]
-        return [self.dataset[i] for i in indices]
+    @property
+    def _index_sampler(self) -> Any:
+        """torch's: what the iterator draws indices from, the batch sampler when batching."""
+        return self.batch_sampler if self._auto_collation else self.sampler
+
+    @property
+    def _dataset_kind(self) -> int:
+        return _DatasetKind.Iterable if self._is_iterable else _DatasetKind.Map
 
     def __iter__(self) -> Iterator[Any]:
         # torch's _BaseDataLoaderIter draws the workers' base seed as it is created, before the
@@ -368,7 +308,6 @@ class DataLoader(Generic[_T_co]):
             return self._iterator
         if self.num_workers > 0:
             self.check_worker_number_rationality()
-        base_seed = int(empty((), dtype=_dtype.int64).random_(generator=self.generator).item())
         if self.pin_memory and self.pin_memory_device:
             warnings.warn(
                 "pin_memory_device is deprecated, the current accelerator will be used as the "
@@ -381,38 +320,16 @@ class DataLoader(Generic[_T_co]):
                 "pinned memory won't be used.",
                 stacklevel=2,
             )
+        # as torch's _BaseDataLoaderIter: the index sampler's iterator first (a sampler whose
+        # __iter__ draws at once draws before the seed), then the seed
+        sampler_iter = iter(self._index_sampler)
+        base_seed = int(empty((), dtype=_dtype.int64).random_(generator=self.generator).item())
         if self.num_workers == 0:
-            return _SingleProcessDataLoaderIter(self, self._batches())
+            return _SingleProcessDataLoaderIter(self, sampler_iter)
         it = _MultiProcessingDataLoaderIter(self, base_seed)
         if self.persistent_workers:
             self._iterator = it
         return it
-
-    def _batches(self) -> Iterator[Any]:
-        if self._is_iterable:
-            yield from self._iter_iterable()
-            return
-        if self._auto_collation:
-            for indices in self.batch_sampler:
-                yield self.collate_fn(self._fetch(list(indices)))
-        else:
-            for index in self.sampler:  # type: ignore[union-attr]
-                yield self.collate_fn(self.dataset[index])
-
-    def _iter_iterable(self) -> Iterator[Any]:
-        it = iter(self.dataset)
-        if self.batch_size is None:
-            for item in it:
-                yield self.collate_fn(item)
-            return
-        batch: list[Any] = []
-        for item in it:
-            batch.append(item)
-            if len(batch) == self.batch_size:
-                yield self.collate_fn(batch)
-                batch = []
-        if batch and not self.drop_last:
-            yield self.collate_fn(batch)
 
     def __len__(self) -> int:
         if self._is_iterable:
@@ -424,21 +341,20 @@ class DataLoader(Generic[_T_co]):
                     length // self.batch_size if self.drop_last else ceil(length / self.batch_size)
                 )
             return length
-        if self._auto_collation:
-            return len(self.batch_sampler)
-        return len(self.sampler)  # type: ignore[arg-type]
+        return len(self._index_sampler)
 
 
 _FROZEN = ("batch_size", "batch_sampler", "sampler", "drop_last", "dataset", "persistent_workers")
 
 
 class _BaseDataLoaderIter:
-    """The iterator a DataLoader returns (torch's class names): the batches, the loader's
-    length, and torch's warning when an IterableDataset yields more than its reported length."""
+    """The iterator a DataLoader returns (torch's class names): the batches, the index
+    sampler's length, and torch's warning when an IterableDataset yields more than its
+    reported length."""
 
-    def __init__(self, loader: DataLoader, batches: Iterator[Any]) -> None:
+    def __init__(self, loader: DataLoader) -> None:
         self._loader = loader
-        self._batches = batches
+        self._index_sampler = loader._index_sampler
         self._num_yielded = 0
         self._num_workers = loader.num_workers
         self._IterableDataset_len_called = loader._IterableDataset_len_called
@@ -446,8 +362,11 @@ class _BaseDataLoaderIter:
     def __iter__(self) -> _BaseDataLoaderIter:
         return self
 
+    def _next_data(self) -> Any:
+        raise NotImplementedError
+
     def __next__(self) -> Any:
-        batch = next(self._batches)
+        batch = self._next_data()
         self._num_yielded += 1
         if (
             self._loader._is_iterable
@@ -470,11 +389,60 @@ class _BaseDataLoaderIter:
         return batch
 
     def __len__(self) -> int:
-        return len(self._loader)
+        return len(self._index_sampler)
+
+    def __getstate__(self) -> Any:
+        # torch's, its message a tuple (the format string and the class name) as torch's is
+        raise NotImplementedError("{} cannot be pickled", self.__class__.__name__)
 
 
 class _SingleProcessDataLoaderIter(_BaseDataLoaderIter):
-    """Mirrors torch's iterator for num_workers=0."""
+    """Mirrors torch's iterator for num_workers=0 and its fetchers (torch's
+    _utils/fetch.py): the sampler's iterator and an IterableDataset's iterator are taken as
+    the loader's iterator is made; a map-style batch is fetched with the dataset's
+    `__getitems__` when it has one."""
+
+    def __init__(self, loader: DataLoader, sampler_iter: Iterator[Any]) -> None:
+        super().__init__(loader)
+        if loader.timeout != 0:
+            raise AssertionError("_SingleProcessDataLoaderIter requires timeout == 0")
+        self._sampler_iter = sampler_iter
+        self._dataset = loader.dataset
+        self._auto_collation = loader._auto_collation
+        self._collate_fn = loader.collate_fn
+        self._drop_last = loader.drop_last
+        self._iterable = loader._is_iterable
+        if self._iterable:
+            self._dataset_iter = iter(self._dataset)
+            self._ended = False
+
+    def _next_data(self) -> Any:
+        index = next(self._sampler_iter)
+        if self._iterable:
+            if self._ended:
+                raise StopIteration
+            if self._auto_collation:
+                data = []
+                for _ in index:
+                    try:
+                        data.append(next(self._dataset_iter))
+                    except StopIteration:
+                        self._ended = True
+                        break
+                if not data or (self._drop_last and len(data) < len(index)):
+                    raise StopIteration
+            else:
+                data = next(self._dataset_iter)
+            return self._collate_fn(data)
+        if self._auto_collation:
+            dataset = self._dataset
+            if hasattr(dataset, "__getitems__") and dataset.__getitems__:
+                data = dataset.__getitems__(index)
+            else:
+                data = [dataset[idx] for idx in index]
+        else:
+            data = self._dataset[index]
+        return self._collate_fn(data)
 
 
 class _Stop:
@@ -606,7 +574,7 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
     ahead, and batches come back in the order they were handed out."""
 
     def __init__(self, loader: DataLoader, base_seed: int) -> None:
-        super().__init__(loader, iter(()))
+        super().__init__(loader)
         self._base_seed = base_seed
         self._persistent_workers = loader.persistent_workers
         n = loader.num_workers
@@ -639,10 +607,6 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
                 self._tasks.append((self._workers[w], index))
                 return
 
-    def __next__(self) -> Any:
-        self._batches = iter((self._next_data(),))
-        return super().__next__()
-
     def _next_data(self) -> Any:
         while self._tasks:
             worker, index = self._tasks.popleft()
@@ -659,10 +623,6 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
 
 
 def _index_iter(loader: DataLoader) -> Iterator[Any]:
-    """torch's _index_sampler: index batches, single indices, or (IterableDataset) an endless
-    supply of placeholders."""
-    if loader._is_iterable:
-        return iter(lambda: None, 0)
-    if loader._auto_collation:
-        return (list(b) for b in loader.batch_sampler)  # type: ignore[union-attr]
-    return iter(loader.sampler)  # type: ignore[arg-type]
+    """torch's iter(_index_sampler): index batches as the batch sampler yields them, single
+    indices, or (IterableDataset) _InfiniteConstantSampler's endless Nones, batched."""
+    return iter(loader._index_sampler)

@@ -148,7 +148,22 @@ class ConcatDataset(Dataset[_T_co]):
         for d in self.datasets:
             if isinstance(d, IterableDataset):
                 raise AssertionError("ConcatDataset does not support IterableDataset")
-        self.cumulative_sizes = list(accumulate(len(d) for d in self.datasets))
+        self.cumulative_sizes = self.cumsum(self.datasets)
+
+    @staticmethod
+    def cumsum(sequence: Iterable[Any]) -> list[int]:
+        """The running totals of the lengths (torch's staticmethod)."""
+        return list(accumulate(len(e) for e in sequence))
+
+    @property
+    def cummulative_sizes(self) -> list[int]:
+        """torch's deprecated spelling of cumulative_sizes."""
+        warnings.warn(
+            "`cummulative_sizes` attribute is renamed to `cumulative_sizes`",
+            FutureWarning,
+            stacklevel=2,
+        )
+        return self.cumulative_sizes
 
     def __len__(self) -> int:
         return self.cumulative_sizes[-1]
@@ -169,6 +184,20 @@ class Subset(Dataset[_T_co]):
     def __init__(self, dataset: Any, indices: Sequence[int]) -> None:
         self.dataset = dataset
         self.indices = indices
+        # as torch's: a subclass overriding __getitem__ alone would be bypassed by the
+        # DataLoader, which fetches batches through __getitems__
+        if (
+            type(self).__getitem__ is not Subset.__getitem__
+            and type(self).__getitems__ is Subset.__getitems__
+        ):
+            raise NotImplementedError(
+                f"{type(self).__name__} overrides __getitem__ but not __getitems__. "
+                "When subclassing Subset and overriding __getitem__, you must also override "
+                "__getitems__ to ensure DataLoader works correctly with your custom logic. "
+                "A simple implementation:\n\n"
+                "def __getitems__(self, indices):\n"
+                "    return [self.__getitem__(idx) for idx in indices]"
+            )
 
     def __getitem__(self, idx: Any) -> Any:
         if isinstance(idx, list):
