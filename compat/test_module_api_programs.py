@@ -11,6 +11,7 @@ on shadowgrad, and everything it returns, raises or warns is compared.
 
 from __future__ import annotations
 
+import importlib
 import warnings
 from collections import OrderedDict
 from typing import Any
@@ -50,6 +51,10 @@ def _net(T: Any) -> Any:
             return self.seq(self.fc(x).relu())
 
     return Net()
+
+
+def _prune(T: Any) -> Any:
+    return importlib.import_module(T.__name__ + ".nn.utils.prune")
 
 
 def _names(it: Any) -> list[str]:
@@ -1053,6 +1058,1091 @@ def prog_mapi_global_registration_hooks(T: Any) -> Any:
         for h in hs:
             h.remove()
     return seen, m.b, m.c
+
+
+# --- backward hooks -----------------------------------------------------------------------------
+
+
+@program()
+def prog_mapi_full_backward_hook_grads(T: Any) -> Any:
+    m = _lin(T)
+    x = _x(T, 2, 3, rg=True)
+    seen: list[Any] = []
+
+    def hook(mod: Any, gin: Any, gout: Any) -> None:
+        seen.append((type(mod).__name__, [g for g in gin], [g for g in gout]))
+
+    m.register_full_backward_hook(hook)
+    y = m(x)
+    y.sum().backward()
+    return y.grad_fn, seen, x.grad, m.weight.grad
+
+
+@program()
+def prog_mapi_full_backward_hook_replaces_grad_input(T: Any) -> Any:
+    m = T.nn.Tanh()
+    x = _x(T, 4, rg=True)
+    m.register_full_backward_hook(lambda mod, gin, gout: (gin[0] * 10,))
+    m(x).sum().backward()
+    g1 = x.grad
+    m2 = T.nn.Tanh()
+    m2.register_full_backward_hook(lambda mod, gin, gout: (gin[0], gin[0]))
+    x2 = _x(T, 4, rg=True)
+    return g1, raises(lambda: m2(x2).sum().backward())
+
+
+@program()
+def prog_mapi_full_backward_pre_hook_replaces_grad_output(T: Any) -> Any:
+    m = _lin(T)
+    x = _x(T, 2, 3, rg=True)
+    order: list[str] = []
+
+    def pre(mod: Any, gout: Any) -> Any:
+        order.append("pre")
+        return (gout[0] * 2,)
+
+    def hook(mod: Any, gin: Any, gout: Any) -> None:
+        order.append("hook")
+        order.append(str(float(gout[0].sum())))
+
+    m.register_full_backward_pre_hook(pre)
+    m.register_full_backward_hook(hook)
+    m(x).sum().backward()
+    return order, x.grad, m.weight.grad
+
+
+@program()
+def prog_mapi_full_backward_hook_input_without_grad(T: Any) -> Any:
+    m = _lin(T)
+    seen: list[Any] = []
+    m.register_full_backward_hook(lambda mod, gin, gout: seen.append((gin, gout[0].shape)))
+    x = _x(T, 2, 3)
+    r, w = _caught(lambda: m(x).sum().backward())
+    return r, seen, w, m.weight.grad
+
+
+@program()
+def prog_mapi_full_backward_hook_multiple_inputs_outputs(T: Any) -> Any:
+    class Two(T.nn.Module):
+        def forward(self, a: Any, b: Any) -> Any:
+            return a * b, a + b
+
+    m = Two()
+    seen: list[Any] = []
+    m.register_full_backward_hook(lambda mod, gin, gout: seen.append((list(gin), list(gout))))
+    a = _x(T, 3, rg=True)
+    b = _x(T, 3, seed=1)
+    p, q = m(a, b)
+    (p.sum() * 2).backward()
+    return p.grad_fn, q.grad_fn, seen, a.grad
+
+
+@program()
+def prog_mapi_full_backward_hook_inplace_on_output(T: Any) -> Any:
+    m = T.nn.Identity()
+    m.register_full_backward_hook(lambda mod, gin, gout: None)
+    x = _x(T, 3, rg=True)
+    y = m(x)
+    r = raises(lambda: y.mul_(2))
+    return y.grad_fn, r
+
+
+@program()
+def prog_mapi_backward_hook_mixing_errors(T: Any) -> Any:
+    m = T.nn.ReLU()
+    m.register_full_backward_hook(lambda *a: None)
+    r1 = raises(lambda: m.register_backward_hook(lambda *a: None))
+    m2 = T.nn.ReLU()
+    m2.register_backward_hook(lambda *a: None)
+    r2 = raises(lambda: m2.register_full_backward_hook(lambda *a: None))
+    return r1, r2
+
+
+@program()
+def prog_mapi_legacy_backward_hook_warnings(T: Any) -> Any:
+    class Dict(T.nn.Module):
+        def forward(self, x: Any) -> Any:
+            return {"a": x * 2}
+
+    class Multi(T.nn.Module):
+        def forward(self, x: Any) -> Any:
+            return (x * 2).sin()
+
+    seen: list[Any] = []
+    out = []
+    for mod in (Dict(), Multi(), T.nn.Tanh()):
+        mod.register_backward_hook(lambda m, gi, go: seen.append((len(gi), len(go))))
+        x = _x(T, 3, rg=True)
+        out.append(_caught(lambda mod=mod, x=x: mod(x)))
+    return [w for _, w in out], seen
+
+
+@program()
+def prog_mapi_backward_hook_module_output_not_tensor(T: Any) -> Any:
+    class L(T.nn.Module):
+        def forward(self, x: Any) -> Any:
+            return [x * 2]
+
+    m = L()
+    m.register_full_backward_hook(lambda *a: None)
+    x = _x(T, 2, rg=True)
+    r, w = _caught(lambda: m(x))
+    return w, r[0].grad_fn
+
+
+@program()
+def prog_mapi_global_full_backward_hook(T: Any) -> Any:
+    nn = T.nn
+    seen: list[Any] = []
+    m = nn.Sequential(_lin(T, 3, 2), nn.Tanh())
+    h = nn.modules.module.register_module_full_backward_hook(
+        lambda mod, gin, gout: seen.append((type(mod).__name__, len(gin), gout[0].shape))
+    )
+    h2 = nn.modules.module.register_module_full_backward_pre_hook(
+        lambda mod, gout: seen.append(("pre", type(mod).__name__))
+    )
+    try:
+        x = _x(T, 2, 3, rg=True)
+        m(x).sum().backward()
+    finally:
+        h.remove()
+        h2.remove()
+    return seen, x.grad
+
+
+@program()
+def prog_mapi_full_backward_hook_double_backward(T: Any) -> Any:
+    m = T.nn.Tanh()
+    seen: list[int] = []
+    m.register_full_backward_hook(lambda mod, gin, gout: seen.append(len(gin)))
+    x = _x(T, 3, rg=True)
+    y = m(x)
+    (g,) = T.autograd.grad(y.sum(), x, create_graph=True)
+    g.sum().backward()
+    return g, g.grad_fn, x.grad, seen
+
+
+# --- containers ---------------------------------------------------------------------------------
+
+
+@program()
+def prog_mapi_sequential_indexing(T: Any) -> Any:
+    nn = T.nn
+    s = nn.Sequential(nn.ReLU(), nn.Tanh(), nn.Sigmoid(), nn.Identity())
+    return [
+        type(s[-1]).__name__,
+        type(s[0]).__name__,
+        raises(lambda: s[4]),
+        raises(lambda: s[-5]),
+        raises(lambda: s[1.0]),
+        raises(lambda: s["0"]),
+        repr(s[1:3]),
+        repr(s[::-1]),
+        type(s[1:]).__name__,
+        list(s[2:]._modules),
+        len(s[10:]),
+    ]
+
+
+@program()
+def prog_mapi_sequential_ordered_dict_and_keys(T: Any) -> Any:
+    nn = T.nn
+    s = nn.Sequential(OrderedDict([("conv", nn.ReLU()), ("act", nn.Tanh()), ("out", nn.ReLU())]))
+    sl = s[1:]
+    s[0] = nn.Sigmoid()
+    del s[1]
+    return list(s._modules), repr(s), list(sl._modules), raises(lambda: nn.Sequential(3))
+
+
+@program()
+def prog_mapi_sequential_mutation(T: Any) -> Any:
+    nn = T.nn
+    s = nn.Sequential(nn.ReLU(), nn.Tanh())
+    s.append(nn.Sigmoid())
+    s.insert(0, nn.Identity())
+    s.insert(-1, nn.ELU())
+    s.extend([nn.GELU(), nn.SiLU()])
+    popped = s.pop(1)
+    a = repr(s)
+    del s[::2]
+    return [
+        a,
+        type(popped).__name__,
+        repr(s),
+        raises(lambda: s.insert(10, nn.ReLU())),
+        raises(lambda: s.insert(-10, nn.ReLU())),
+        raises(lambda: s.insert(0, 3)),
+        raises(lambda: s.append(3)),
+        raises(lambda: s.pop(10)),
+        type(s.append(nn.ReLU())).__name__,
+    ]
+
+
+@program()
+def prog_mapi_sequential_operators(T: Any) -> Any:
+    nn = T.nn
+    a = nn.Sequential(nn.ReLU(), nn.Tanh())
+    b = nn.Sequential(nn.Sigmoid())
+    c = a + b
+    d = a * 2
+    e = 2 * b
+    f = nn.Sequential(nn.ReLU())
+    f += b
+    g = nn.Sequential(nn.ReLU(), nn.Tanh())
+    g *= 3
+    h = nn.Sequential(nn.ReLU())
+    h2 = h
+    h *= 2
+    return [
+        h is h2,
+        raises(lambda: g.__imul__(0)),
+        raises(lambda: g.__imul__(2.0)),
+        repr(c),
+        repr(d),
+        repr(e),
+        repr(f),
+        repr(g),
+        d[0] is d[2],
+        raises(lambda: a + [nn.ReLU()]),  # noqa: RUF005 - the error is the point
+        raises(lambda: a * 0),
+        raises(lambda: a * 1.5),
+        raises(lambda: a.__iadd__(3)),
+    ]
+
+
+@program()
+def prog_mapi_sequential_forward_and_empty(T: Any) -> Any:
+    s = T.nn.Sequential()
+    x = _x(T, 2, 3, rg=True)
+    y = s(x)
+    s2 = T.nn.Sequential(_lin(T), T.nn.ReLU())
+    out = s2(x)
+    return y is x, repr(s), len(s), out, out.grad_fn, raises(lambda: s2(x, x))
+
+
+@program()
+def prog_mapi_module_list_ops(T: Any) -> Any:
+    nn = T.nn
+    ml = nn.ModuleList([nn.ReLU(), nn.Tanh()])
+    ml.append(nn.Sigmoid())
+    ml.extend([nn.Identity()])
+    ml += [nn.ELU()]
+    ml.insert(1, nn.GELU())
+    neg = raises(lambda: ml.insert(-1, nn.SiLU()))  # torch: KeyError, after shifting
+    both = ml + nn.ModuleList([nn.ReLU()])
+    popped = ml.pop(0)
+    return [
+        neg,
+        [type(m).__name__ for m in ml],
+        list(ml._modules),
+        type(popped).__name__,
+        type(both).__name__,
+        len(both),
+        [type(m).__name__ for m in ml[1:3]],
+        type(ml[1:3]).__name__,
+        type(ml[-1]).__name__,
+        raises(lambda: ml[10]),
+        raises(lambda: ml[-10]),
+        raises(lambda: ml.extend(3)),
+        raises(lambda: ml.append(3)),
+        raises(lambda: ml.__setitem__(0, 3)),
+        raises(lambda: ml(T.ones(1))),
+    ]
+
+
+@program()
+def prog_mapi_module_list_delete_renumbers(T: Any) -> Any:
+    nn = T.nn
+    ml = nn.ModuleList([nn.Linear(1, i + 1) for i in range(5)])
+    del ml[1]
+    k1 = list(ml._modules)
+    del ml[-1]
+    del ml[::2]
+    shapes = [m.out_features for m in ml]
+    sd = list(ml.state_dict())
+    ml2 = nn.ModuleList([nn.ReLU()])
+    ml2[0] = nn.Tanh()
+    ml2[-1] = nn.Sigmoid()
+    return k1, shapes, sd, list(ml._modules), repr(ml2), raises(lambda: ml2.__delitem__(3))
+
+
+@program()
+def prog_mapi_module_dict_ops(T: Any) -> Any:
+    nn = T.nn
+    md = nn.ModuleDict({"b": nn.ReLU(), "a": nn.Tanh()})
+    md.update([("c", nn.Sigmoid())])
+    md.update(OrderedDict(d=nn.Identity()))
+    md.update(nn.ModuleDict({"e": nn.ELU()}))
+    md["f"] = nn.GELU()
+    popped = md.pop("a")
+    del md["b"]
+    return [
+        list(md.keys()),
+        list(md),
+        type(popped).__name__,
+        "c" in md,
+        len(md),
+        [type(v).__name__ for v in md.values()],
+        [k for k, _ in md.items()],
+        raises(lambda: md["zz"]),
+        raises(lambda: md.pop("zz")),
+        raises(lambda: md.__delitem__("zz")),
+        raises(lambda: md.__setitem__("a.b", nn.ReLU())),
+        raises(lambda: md.__setitem__("x", 3)),
+        raises(lambda: md.update(3)),
+        raises(lambda: md.update([("a", nn.ReLU(), 1)])),
+        raises(lambda: md.update([3])),
+        raises(lambda: md(T.ones(1))),
+        repr(md),
+    ]
+
+
+@program()
+def prog_mapi_module_dict_clear_and_attr_names(T: Any) -> Any:
+    nn = T.nn
+    md = nn.ModuleDict()
+    r0 = raises(lambda: md.__setitem__("training", nn.ReLU()))
+    r1 = raises(lambda: md.__setitem__("forward", nn.ReLU()))
+    md["x"] = nn.ReLU()
+    md.clear()
+    return r0, r1, list(md), len(md), raises(lambda: md.__setitem__(1, nn.ReLU()))
+
+
+@program()
+def prog_mapi_parameter_list_ops(T: Any) -> Any:
+    nn = T.nn
+    pl = nn.ParameterList([T.ones(2), nn.Parameter(T.zeros(3))])
+    pl.append(T.full((1,), 2.0))
+    pl.extend([T.ones(1, 1)])
+    pl += [nn.Parameter(T.ones(4))]
+    pl[0] = T.arange(2.0)
+    return [
+        [type(p).__name__ for p in pl],
+        [p.requires_grad for p in pl],
+        len(pl),
+        _names(pl.named_parameters()),
+        pl[0],
+        [p.shape for p in pl[1:3]],
+        type(pl[1:3]).__name__,
+        raises(lambda: pl[10]),
+        raises(lambda: pl.extend(T.ones(2))),
+        raises(lambda: pl.extend(3)),
+        raises(lambda: pl(T.ones(1))),
+        raises(lambda: pl.append(T.tensor([1, 2]))),
+        list(pl.state_dict()),
+    ]
+
+
+@program()
+def prog_mapi_parameter_list_non_tensors(T: Any) -> Any:
+    nn = T.nn
+    pl = nn.ParameterList()
+    pl.append(3)
+    pl.append("s")
+    pl.append(T.ones(1))
+    pl.append(None)
+    return [list(pl)[:2], len(pl), _names(pl.named_parameters()), repr(pl), pl[3]]
+
+
+@program()
+def prog_mapi_parameter_dict_ops(T: Any) -> Any:
+    nn = T.nn
+    pd = nn.ParameterDict({"b": T.ones(1), "a": nn.Parameter(T.zeros(2))})
+    pd.update([("c", T.ones(3))])
+    pd["d"] = T.ones(4)
+    pd2 = nn.ParameterDict(OrderedDict(z=T.ones(1), y=T.ones(2)))
+    merged = pd | pd2
+    k, v = pd.popitem()
+    return [
+        list(pd),
+        list(merged),
+        list(reversed(merged)),
+        (k, v.shape),
+        pd.get("a").shape,
+        pd.get("zz", 7),
+        "a" in pd,
+        len(pd),
+        type(pd["b"]).__name__,
+        _names(pd.named_parameters()),
+        list(pd.copy()),
+        list(pd.fromkeys(["p", "q"], T.ones(1))),
+        pd.setdefault("n", T.ones(5)).shape,
+        list(pd.keys()),
+        raises(lambda: pd[1]),
+        raises(lambda: pd["zz"]),
+        raises(lambda: pd.update(3)),
+        raises(lambda: pd.update([("a", 1, 2)])),
+        raises(lambda: pd.update([3])),
+        raises(lambda: pd(T.ones(1))),
+        raises(lambda: pd.pop("zz")),
+    ]
+
+
+@program()
+def prog_mapi_parameter_dict_sorted_update_and_ior(T: Any) -> Any:
+    nn = T.nn
+    pd = nn.ParameterDict()
+    pd.update({"z": T.ones(1), "a": T.ones(1), "m": T.ones(1)})
+    pd |= nn.ParameterDict({"b": T.ones(1)})
+    pd["x"] = "string"
+    pd["y"] = None
+    pd.clear()
+    pd2 = nn.ParameterDict({"q": T.ones(1)})
+    pd2["q"] = T.zeros(2)
+    del pd2["q"]
+    return list(pd), list(pd2), raises(lambda: pd2.__delitem__("q"))
+
+
+# --- functional_call (torch.func / nn.utils.stateless) ------------------------------------------
+
+
+@program()
+def prog_mapi_functional_call_basic_grads(T: Any) -> Any:
+    m = _lin(T)
+    x = _x(T, 2, 3)
+    w = _x(T, 2, 3, seed=5, rg=True)
+    b = _x(T, 2, seed=6, rg=True)
+    y = T.func.functional_call(m, {"weight": w, "bias": b}, (x,))
+    y.sum().backward()
+    partial = T.func.functional_call(m, {"bias": b * 0}, x)
+    return y, y.grad_fn, w.grad, b.grad, m.weight.grad, m.weight, partial
+
+
+@program()
+def prog_mapi_functional_call_kwargs_and_dicts(T: Any) -> Any:
+    class K(T.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.w = T.nn.Parameter(T.ones(2))
+            self.register_buffer("s", T.tensor(2.0))
+
+        def forward(self, x: Any, *, shift: float = 0.0) -> Any:
+            return x * self.w * self.s + shift
+
+    m = K()
+    x = T.ones(2)
+    a = T.func.functional_call(
+        m, ({"w": T.full((2,), 3.0)}, {"s": T.tensor(5.0)}), (x,), {"shift": 1.0}
+    )
+    return [
+        a,
+        raises(lambda: T.func.functional_call(m, ({"w": T.ones(2)}, {"w": T.ones(2)}), (x,))),
+        raises(lambda: T.func.functional_call(m, [{"w": T.ones(2)}, 3], (x,))),
+        raises(lambda: T.func.functional_call(m, 3, (x,))),
+        T.func.functional_call(m, [], (x,)),
+        m.w,
+    ]
+
+
+@program()
+def prog_mapi_functional_call_strict(T: Any) -> Any:
+    m = _net(T)
+    x = _x(T, 4, 3)
+    full = {k: v for k, v in m.named_parameters()}
+    full.update(dict(m.named_buffers()))
+    ok = T.func.functional_call(m, full, (x,), strict=True)
+    partial = {"fc.weight": m.fc.weight}
+    extra = dict(full, bogus=T.ones(1))
+    return [
+        ok.shape,
+        raises(lambda: T.func.functional_call(m, partial, (x,), strict=True)),
+        raises(lambda: T.func.functional_call(m, extra, (x,), strict=True)),
+        raises(lambda: T.func.functional_call(m, {"bogus": T.ones(1)}, (x,), strict=True)),
+    ]
+
+
+@program()
+def prog_mapi_functional_call_tied_weights(T: Any) -> Any:
+    class Tied(T.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.a = T.nn.Linear(2, 2, bias=False)
+            self.b = T.nn.Linear(2, 2, bias=False)
+            self.b.weight = self.a.weight
+
+        def forward(self, x: Any) -> Any:
+            return self.b(self.a(x))
+
+    m = Tied()
+    x = T.ones(1, 2)
+    w = T.full((2, 2), 0.5)
+    tied = T.func.functional_call(m, {"a.weight": w}, (x,))
+    untied = T.func.functional_call(m, {"a.weight": w}, (x,), tie_weights=False)
+    return [
+        tied,
+        untied.shape,
+        raises(lambda: T.func.functional_call(m, {"a.weight": w, "b.weight": w * 2}, (x,))),
+        T.func.functional_call(m, {"a.weight": w, "b.weight": w}, (x,)),
+    ]
+
+
+@program()
+def prog_mapi_functional_call_restores_on_error(T: Any) -> Any:
+    class Boom(T.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.w = T.nn.Parameter(T.ones(1))
+
+        def forward(self, x: Any) -> Any:
+            raise RuntimeError("boom " + str(float(self.w)))
+
+    m = Boom()
+    w0 = m.w
+    r = raises(lambda: T.func.functional_call(m, {"w": T.full((1,), 7.0)}, (T.ones(1),)))
+    return r, m.w is w0, type(m.w).__name__, m.w
+
+
+@program()
+def prog_mapi_functional_call_batchnorm_buffers(T: Any) -> Any:
+    m = T.nn.BatchNorm1d(2)
+    x = _x(T, 4, 2)
+    rm = T.zeros(2)
+    rv = T.ones(2)
+    nb = T.tensor(0)
+    bufs = {"running_mean": rm, "running_var": rv, "num_batches_tracked": nb}
+    y = T.func.functional_call(m, bufs, (x,))
+    return y, rm, rv, nb, m.running_mean, m.num_batches_tracked, bufs["running_mean"] is rm
+
+
+@program()
+def prog_mapi_stateless_functional_call_deprecated(T: Any) -> Any:
+    m = _lin(T)
+    x = _x(T, 1, 3)
+    r, w = _caught(lambda: T.nn.utils.stateless.functional_call(m, {"bias": T.zeros(2)}, (x,)))
+    return r, w
+
+
+@program()
+def prog_mapi_functional_call_non_tensor_attribute(T: Any) -> Any:
+    class A(T.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.w = T.nn.Parameter(T.ones(2))
+            self.plain = T.ones(2)
+
+        def forward(self, x: Any) -> Any:
+            return x * self.w + self.plain
+
+    m = A()
+    out = T.func.functional_call(m, {"plain": T.full((2,), 10.0)}, (T.ones(2),))
+    return out, m.plain, "plain" in m.__dict__
+
+
+# --- parametrizations ---------------------------------------------------------------------------
+
+
+def _skew(T: Any) -> Any:
+    class Skew(T.nn.Module):
+        def forward(self, X: Any) -> Any:
+            A = X.triu(1)
+            return A - A.T
+
+    return Skew()
+
+
+def _double(T: Any) -> Any:
+    class Double(T.nn.Module):
+        def forward(self, X: Any) -> Any:
+            return 2.0 * X
+
+        def right_inverse(self, X: Any) -> Any:
+            return X / 2.0
+
+    return Double()
+
+
+@program()
+def prog_mapi_parametrize_register_names_and_grads(T: Any) -> Any:
+    P = T.nn.utils.parametrize
+    m = _lin(T, 3, 3)
+    w0 = m.weight
+    P.register_parametrization(m, "weight", _skew(T))
+    x = _x(T, 2, 3)
+    m(x).sum().backward()
+    orig = m.parametrizations.weight.original
+    return [
+        type(m).__name__,
+        P.type_before_parametrizations(m).__name__,
+        P.is_parametrized(m),
+        P.is_parametrized(m, "weight"),
+        P.is_parametrized(m, "bias"),
+        orig is w0,
+        _names(m.named_parameters()),
+        list(m.state_dict()),
+        m.weight,
+        m.weight.grad_fn,
+        orig.grad,
+        repr(m),
+    ]
+
+
+@program()
+def prog_mapi_parametrize_right_inverse_assignment(T: Any) -> Any:
+    P = T.nn.utils.parametrize
+    m = _lin(T, 3, 2)
+    P.register_parametrization(m, "weight", _double(T))
+    orig = m.parametrizations.weight.original
+    before = orig.clone()
+    with T.no_grad():
+        m.weight = T.ones(2, 3)
+    no_inv = _lin(T, 3, 3)
+    P.register_parametrization(no_inv, "weight", _skew(T))
+    return [
+        before,
+        orig,
+        m.weight,
+        m.parametrizations.weight.original is orig,
+        raises(lambda: setattr(no_inv, "weight", T.ones(3, 3))),
+    ]
+
+
+@program()
+def prog_mapi_parametrize_errors(T: Any) -> Any:
+    P = T.nn.utils.parametrize
+    nn = T.nn
+
+    class Shape(nn.Module):
+        def forward(self, X: Any) -> Any:
+            return X[:1]
+
+    class DType(nn.Module):
+        def forward(self, X: Any) -> Any:
+            return X.double()
+
+    class NotTensor(nn.Module):
+        def forward(self, X: Any) -> Any:
+            return 3
+
+    return [
+        raises(lambda: P.register_parametrization(nn.Linear(2, 2), "nope", _skew(T))),
+        raises(lambda: P.register_parametrization(nn.Linear(2, 2), "weight", Shape())),
+        raises(lambda: P.register_parametrization(nn.Linear(2, 2), "weight", DType())),
+        raises(lambda: P.register_parametrization(nn.Linear(2, 2), "weight", NotTensor())),
+        raises(lambda: P.remove_parametrizations(nn.Linear(2, 2), "weight")),
+        type(P.register_parametrization(nn.Linear(2, 2), "weight", Shape(), unsafe=True)).__name__,
+    ]
+
+
+@program()
+def prog_mapi_parametrize_remove(T: Any) -> Any:
+    P = T.nn.utils.parametrize
+    m = _lin(T, 3, 2)
+    P.register_parametrization(m, "weight", _double(T))
+    orig = m.parametrizations.weight.original
+    kept = P.remove_parametrizations(m, "weight")
+    a = (type(m).__name__, m.weight is orig, m.weight, hasattr(m, "parametrizations"))
+    m2 = _lin(T, 3, 2)
+    P.register_parametrization(m2, "weight", _double(T))
+    P.remove_parametrizations(m2, "weight", leave_parametrized=False)
+    return a, kept is m, m2.weight, type(m2).__name__, _names(m2.named_parameters())
+
+
+@program()
+def prog_mapi_parametrize_chain_and_cached(T: Any) -> Any:
+    P = T.nn.utils.parametrize
+    nn = T.nn
+    calls: list[int] = []
+
+    class Count(nn.Module):
+        def forward(self, X: Any) -> Any:
+            calls.append(1)
+            return X + 1
+
+    m = _lin(T, 2, 2)
+    P.register_parametrization(m, "weight", _double(T))
+    P.register_parametrization(m, "weight", Count())
+    n0 = len(calls)
+    a = m.weight
+    with P.cached():
+        b = m.weight
+        c = m.weight
+        same = b is c
+    n1 = len(calls)
+    return a, same, n1 - n0, len(m.parametrizations.weight), repr(m.parametrizations)
+
+
+@program()
+def prog_mapi_parametrize_buffer(T: Any) -> Any:
+    P = T.nn.utils.parametrize
+    m = T.nn.Module()
+    m.register_buffer("b", T.ones(3))
+    P.register_parametrization(m, "b", _double(T))
+    out = (list(m.state_dict()), _names(m.named_buffers()), _names(m.named_parameters()), m.b)
+    P.remove_parametrizations(m, "b")
+    return out, _names(m.named_buffers()), m.b
+
+
+@program()
+def prog_mapi_parametrize_multiple_originals(T: Any) -> Any:
+    P = T.nn.utils.parametrize
+    nn = T.nn
+
+    class Split(nn.Module):
+        def forward(self, A: Any, B: Any) -> Any:
+            return A + B
+
+        def right_inverse(self, X: Any) -> Any:
+            return X * 0.25, X * 0.75
+
+    m = _lin(T, 3, 2)
+    P.register_parametrization(m, "weight", Split())
+    names = _names(m.named_parameters())
+    w = m.weight
+    with T.no_grad():
+        m.weight = T.ones(2, 3)
+    r = raises(lambda: P.remove_parametrizations(m, "weight", leave_parametrized=False))
+    P.remove_parametrizations(m, "weight")
+    return (
+        names,
+        w,
+        m.parametrizations.weight.original0 if False else None,
+        r,
+        m.weight,
+        (type(m.weight).__name__),
+    )
+
+
+@program()
+def prog_mapi_parametrize_state_dict_round_trip(T: Any) -> Any:
+    P = T.nn.utils.parametrize
+    a = _lin(T, 3, 2, seed=1)
+    b = _lin(T, 3, 2, seed=2)
+    P.register_parametrization(a, "weight", _double(T))
+    P.register_parametrization(b, "weight", _double(T))
+    b.load_state_dict(a.state_dict())
+    plain = _lin(T, 3, 2, seed=3)
+    r = raises(lambda: plain.load_state_dict(a.state_dict()))
+    return b.weight, r
+
+
+@program()
+def prog_mapi_parametrize_deepcopy_and_pickle(T: Any) -> Any:
+    import copy
+    import pickle
+
+    P = T.nn.utils.parametrize
+    m = _lin(T, 3, 2)
+    P.register_parametrization(m, "weight", _double(T))
+    c = copy.deepcopy(m)
+    with T.no_grad():
+        c.parametrizations.weight.original.zero_()
+    return type(c).__name__, m.weight, c.weight, raises(lambda: pickle.dumps(m))
+
+
+@program()
+def prog_mapi_parametrizations_orthogonal_weight_norm(T: Any) -> Any:
+    nn = T.nn
+    m = _lin(T, 3, 3)
+    nn.utils.parametrizations.weight_norm(m)
+    names = _names(m.named_parameters())
+    w = m.weight
+    o = _lin(T, 3, 3, seed=4)
+    nn.utils.parametrizations.orthogonal(o)
+    q = o.weight
+    return names, w, w.grad_fn, repr(m), (q @ q.T), list(o.state_dict())
+
+
+# --- pruning ------------------------------------------------------------------------------------
+
+
+@program()
+def prog_mapi_prune_l1_unstructured(T: Any) -> Any:
+    prune = _prune(T)
+    m = _lin(T, 4, 3)
+    w0 = m.weight.clone()
+    r = prune.l1_unstructured(m, "weight", amount=0.5)
+    x = _x(T, 2, 4)
+    m(x).sum().backward()
+    return [
+        r is m,
+        _names(m.named_parameters()),
+        _names(m.named_buffers()),
+        list(m.state_dict()),
+        m.weight_mask,
+        m.weight,
+        m.weight.grad_fn,
+        m.weight_orig.grad,
+        prune.is_pruned(m),
+        (m.weight == w0 * m.weight_mask).all(),
+        [type(h).__name__ for h in m._forward_pre_hooks.values()],
+    ]
+
+
+@program()
+def prog_mapi_prune_amount_errors(T: Any) -> Any:
+    prune = _prune(T)
+    nn = T.nn
+    return [
+        raises(lambda: prune.l1_unstructured(nn.Linear(2, 3), "weight", amount=1.5)),
+        raises(lambda: prune.l1_unstructured(nn.Linear(2, 3), "weight", amount=-1)),
+        raises(lambda: prune.l1_unstructured(nn.Linear(2, 3), "weight", amount=100)),
+        raises(lambda: prune.l1_unstructured(nn.Linear(2, 3), "weight", amount="a")),
+        raises(lambda: prune.l1_unstructured(nn.Linear(2, 3), "nope", amount=0.5)),
+        raises(lambda: prune.ln_structured(nn.Linear(2, 3), "weight", amount=1, n=2, dim=5)),
+        raises(lambda: prune.ln_structured(nn.Linear(2, 3), "bias", amount=1, n=2, dim=0)),
+        raises(lambda: prune.remove(nn.Linear(2, 3), "weight")),
+        raises(lambda: prune.global_unstructured(3, prune.L1Unstructured, amount=1)),
+        raises(
+            lambda: prune.random_unstructured(nn.Linear(2, 3), "weight", amount=6).weight_mask.sum()
+        ),
+    ]
+
+
+@program()
+def prog_mapi_prune_twice_container_and_remove(T: Any) -> Any:
+    prune = _prune(T)
+    m = _lin(T, 5, 4)
+    prune.l1_unstructured(m, "weight", amount=4)
+    prune.ln_structured(m, "weight", amount=1, n=2, dim=0)
+    hooks = [type(h).__name__ for h in m._forward_pre_hooks.values()]
+    cont = next(iter(m._forward_pre_hooks.values()))
+    methods = [type(p).__name__ for p in cont._pruning_methods]
+    mask = m.weight_mask.clone()
+    prune.remove(m, "weight")
+    return (
+        hooks,
+        methods,
+        mask,
+        _names(m.named_parameters()),
+        _names(m.named_buffers()),
+        m.weight,
+        len(m._forward_pre_hooks),
+        prune.is_pruned(m),
+    )
+
+
+@program()
+def prog_mapi_prune_custom_mask_and_importance(T: Any) -> Any:
+    prune = _prune(T)
+    m = _lin(T, 3, 2)
+    mask = T.tensor([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0]])
+    prune.custom_from_mask(m, "weight", mask)
+    w1 = m.weight
+    m2 = _lin(T, 3, 2)
+    scores = T.arange(6.0).reshape(2, 3)
+    prune.l1_unstructured(m2, "weight", amount=2, importance_scores=scores)
+    r = raises(lambda: prune.l1_unstructured(_lin(T), "weight", 1, importance_scores=T.ones(3)))
+    return w1, m2.weight_mask, r, raises(lambda: prune.custom_from_mask(_lin(T), "bias", 3))
+
+
+@program()
+def prog_mapi_prune_global_unstructured(T: Any) -> Any:
+    prune = _prune(T)
+    a = _lin(T, 3, 2, seed=1)
+    b = _lin(T, 2, 2, seed=2)
+    prune.global_unstructured(
+        [(a, "weight"), (b, "weight"), (b, "bias")],
+        pruning_method=prune.L1Unstructured,
+        amount=5,
+    )
+    r = raises(
+        lambda: prune.global_unstructured(
+            [(a, "bias")], pruning_method=prune.LnStructured, amount=1
+        )
+    )
+    return a.weight_mask, b.weight_mask, b.bias_mask, r
+
+
+@program()
+def prog_mapi_prune_identity_and_state_dict_load(T: Any) -> Any:
+    prune = _prune(T)
+    m = _lin(T, 3, 2)
+    prune.identity(m, "bias")
+    src = _lin(T, 3, 2, seed=9)
+    prune.l1_unstructured(src, "weight", amount=3)
+    dst = _lin(T, 3, 2)
+    prune.identity(dst, "weight")
+    dst.load_state_dict(src.state_dict())
+    return m.bias_mask, list(m.state_dict()), dst.weight, dst.weight_mask
+
+
+# --- torch.__future__: conversions that overwrite or swap parameters ----------------------------
+
+
+@program()
+def prog_mapi_future_flags_default(T: Any) -> Any:
+    f = T.__future__
+    return (
+        f.get_overwrite_module_params_on_conversion(),
+        f.get_swap_module_params_on_conversion(),
+    )
+
+
+@program()
+def prog_mapi_future_overwrite_params_on_conversion(T: Any) -> Any:
+    T.__future__.set_overwrite_module_params_on_conversion(True)
+    try:
+        m = _lin(T)
+        m(_x(T, 1, 3)).sum().backward()
+        w, g = m.weight, m.weight.grad
+        m.double()
+    finally:
+        T.__future__.set_overwrite_module_params_on_conversion(False)
+    return [
+        m.weight is w,
+        m.weight.grad is g,
+        m.weight.dtype,
+        m.weight.grad.dtype,
+        w.dtype,
+        g.dtype,
+        type(m.weight).__name__,
+        m.weight.requires_grad,
+        m.weight.is_leaf,
+        m.weight,
+    ]
+
+
+@program()
+def prog_mapi_future_swap_params_on_conversion(T: Any) -> Any:
+    T.__future__.set_swap_module_params_on_conversion(True)
+    try:
+        m = _lin(T)
+        m(_x(T, 1, 3)).sum().backward()
+        w, g = m.weight, m.weight.grad
+        m.double()
+        y = m(_x(T, 1, 3).double())
+        stale = m.float()(_x(T, 1, 3))
+        m.double()
+        r = raises(lambda: stale.sum().backward())
+    finally:
+        T.__future__.set_swap_module_params_on_conversion(False)
+    return [
+        m.weight is w,
+        m.weight.grad is g,
+        w.dtype,
+        g.dtype,
+        type(w).__name__,
+        w.requires_grad,
+        w.is_leaf,
+        y,
+        y.grad_fn,
+        r,
+    ]
+
+
+@program()
+def prog_mapi_future_swap_load_state_dict(T: Any) -> Any:
+    T.__future__.set_swap_module_params_on_conversion(True)
+    try:
+        m = _lin(T)
+        m.register_buffer("b", T.zeros(2))
+        w, b = m.weight, m.b
+        sd = {"weight": T.ones(2, 3), "bias": T.ones(2), "b": T.full((2,), 3.0)}
+        res = m.load_state_dict(sd)
+        a = [str(res), m.weight is w, w, m.b is b, b, type(w).__name__, w.requires_grad]
+        m2 = _lin(T)
+        w2 = m2.weight
+        m2.load_state_dict(
+            {"weight": T.ones(2, 3, dtype=T.float64), "bias": T.ones(2)}, assign=True
+        )
+        c = [m2.weight is w2, w2.dtype, w2.requires_grad, type(w2).__name__]
+        bad = raises(lambda: m2.load_state_dict({"weight": T.ones(2, 3), "bias": 3}))
+    finally:
+        T.__future__.set_swap_module_params_on_conversion(False)
+    return a, c, bad
+
+
+@program()
+def prog_mapi_future_swap_custom_module_load(T: Any) -> Any:
+    class Same(T.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.w = T.nn.Parameter(T.ones(2))
+
+    class P(T.nn.Parameter):
+        def module_load(self, other: Any, assign: bool = False) -> Any:
+            return other
+
+    m = Same()
+    m.w = P(T.ones(2))
+    T.__future__.set_swap_module_params_on_conversion(True)
+    try:
+        r = raises(lambda: m.load_state_dict({"w": T.zeros(2)}))
+    finally:
+        T.__future__.set_swap_module_params_on_conversion(False)
+    return r
+
+
+@program()
+def prog_mapi_swap_tensors(T: Any) -> Any:
+    import weakref
+
+    a = T.ones(2)
+    b = T.nn.Parameter(T.zeros(3))
+    a.tag = "a"
+    a.add_(1)
+    T.utils.swap_tensors(a, b)
+    out = [
+        a,
+        b,
+        type(a).__name__,
+        type(b).__name__,
+        getattr(b, "tag", None),
+        a.requires_grad,
+        a._version,
+        b._version,
+    ]
+    c, d = T.ones(1), T.zeros(1)
+    ref = weakref.ref(c)
+    errs = [raises(lambda: T.utils.swap_tensors(c, d)), raises(lambda: T.utils.swap_tensors(d, c))]
+    del ref
+    return out, errs
+
+
+@program()
+def prog_mapi_setstate_fills_missing_attributes(T: Any) -> Any:
+    m = _lin(T)
+    d = dict(m.__dict__)
+    for k in (
+        "_forward_hooks_always_called",
+        "_state_dict_pre_hooks",
+        "_backward_pre_hooks",
+        "_is_full_backward_hook",
+        "_non_persistent_buffers_set",
+    ):
+        del d[k]
+    m2 = T.nn.Linear.__new__(T.nn.Linear)
+    m2.__setstate__(d)
+    return [
+        hasattr(m2, "_forward_hooks_always_called"),
+        len(m2._state_dict_pre_hooks),
+        m2._is_full_backward_hook,
+        list(m2.state_dict()),
+        m2(T.ones(1, 3)),
+    ]
+
+
+@program()
+def prog_mapi_call_super_init(T: Any) -> Any:
+    class Mixin:
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            self.mixin_args = (args, sorted(kwargs))
+            super().__init__()
+
+    class WithMixin(T.nn.Module, Mixin):
+        call_super_init = True
+
+        def __init__(self) -> None:
+            super().__init__(1, k=2)
+
+    class Plain(T.nn.Module):
+        call_super_init = True
+
+        def __init__(self, *a: Any) -> None:
+            super().__init__(*a)
+
+    class NoFlag(T.nn.Module):
+        def __init__(self, *a: Any, **k: Any) -> None:
+            super().__init__(*a, **k)
+
+    return [
+        WithMixin().mixin_args,
+        Plain().training,
+        raises(lambda: Plain(1)),
+        raises(lambda: NoFlag(1)),
+        raises(lambda: NoFlag(x=1)),
+        raises(lambda: NoFlag(1, x=1)),
+    ]
 
 
 @pytest.mark.parametrize("name", _SET.params())

@@ -101,6 +101,7 @@ _FUNCTIONS = _install_methods()
 globals().update(_FUNCTIONS)
 
 from . import (  # noqa: E402 - these use the namespace built above
+    __future__,
     _nn_exports,
     accelerator,
     amp,

@@ -484,6 +484,14 @@ class Tensor:
         t._inf = self._inf
         return t
 
+    def module_load(self, other: Tensor, assign: bool = False) -> Tensor:
+        """What nn.Module.load_state_dict swaps into this parameter or buffer when
+        torch.__future__'s swap_module_params_on_conversion is on. Mirrors
+        `torch.Tensor.module_load`."""
+        if assign:
+            return other.detach()
+        return self.copy_(other).detach()
+
     def detach_(self) -> Tensor:
         """Mirrors `torch.Tensor.detach_`."""
         if self._base is not None:

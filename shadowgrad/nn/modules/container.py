@@ -6,6 +6,7 @@ Mirrors `torch.nn.modules.container`.
 from __future__ import annotations
 
 import operator
+import re
 import warnings
 from collections import OrderedDict
 from collections import abc as container_abcs
@@ -34,6 +35,11 @@ def _abs_index(size: int, idx: Any) -> int:
     if not -size <= idx < size:
         raise IndexError(f"index {idx} is out of range")
     return idx + size if idx < 0 else idx
+
+
+def _cls(cls: type) -> str:
+    """str(cls) as torch's error messages show it: its classes live in torch."""
+    return re.sub(r"^<class 'shadowgrad\b", "<class 'torch", str(cls))
 
 
 _CONTAINER_DEPRECATED = (
@@ -101,7 +107,7 @@ class Sequential(Module):
         if not isinstance(other, Sequential):
             raise ValueError(
                 "add operator supports only objects of Sequential class, but "
-                f"{type(other)!s} is given."
+                f"{_cls(type(other))} is given."
             )
         ret = Sequential()
         for layer in chain(self, other):
@@ -112,7 +118,7 @@ class Sequential(Module):
         if not isinstance(other, Sequential):
             raise ValueError(
                 "add operator supports only objects of Sequential class, but "
-                f"{type(other)!s} is given."
+                f"{_cls(type(other))} is given."
             )
         offset = len(self)
         for i, module in enumerate(other):
@@ -121,9 +127,11 @@ class Sequential(Module):
 
     def __mul__(self, other: int) -> Sequential:
         if not isinstance(other, int):
-            raise TypeError(f"unsupported operand type(s) for *: {type(self)} and {type(other)}")
+            raise TypeError(
+                f"unsupported operand type(s) for *: {_cls(type(self))} and {_cls(type(other))}"
+            )
         if other <= 0:
-            raise ValueError(f"Non-positive multiplication factor {other} for {type(self)}")
+            raise ValueError(f"Non-positive multiplication factor {other} for {_cls(type(self))}")
         combined = Sequential()
         offset = 0
         for _ in range(other):
@@ -133,6 +141,20 @@ class Sequential(Module):
         return combined
 
     __rmul__ = __mul__
+
+    def __imul__(self, other: int) -> Sequential:
+        if not isinstance(other, int):
+            raise TypeError(
+                f"unsupported operand type(s) for *: {_cls(type(self))} and {_cls(type(other))}"
+            )
+        if other <= 0:
+            raise ValueError(f"Non-positive multiplication factor {other} for {_cls(type(self))}")
+        n = offset = len(self)
+        for _ in range(other - 1):
+            for i in range(n):
+                self.add_module(str(i + offset), self._modules[str(i)])
+            offset += n
+        return self
 
     def pop(self, key: int | slice) -> Any:
         v = self[key]
@@ -158,7 +180,7 @@ class Sequential(Module):
     def insert(self, index: int, module: Module) -> Sequential:
         """Mirrors `torch.nn.Sequential.insert`."""
         if not isinstance(module, Module):
-            raise AssertionError(f"module should be of type: {Module}")
+            raise AssertionError(f"module should be of type: {_cls(Module)}")
         n = len(self._modules)
         if not -n <= index <= n:
             raise IndexError(f"Index out of range: {index}")

@@ -274,6 +274,8 @@ class Module:
         d["_state_dict_pre_hooks"] = _hook_dict()
         d["_load_state_dict_pre_hooks"] = _hook_dict()
         d["_load_state_dict_post_hooks"] = _hook_dict()
+        if self.call_super_init:
+            super().__init__(*args, **kwargs)
 
     # --- registration ------------------------------------------------------------------
     def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
@@ -512,6 +514,28 @@ class Module:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+        # as torch's: a module pickled by an older version lacks the newer attributes
+        d = self.__dict__
+        for name in (
+            "_forward_pre_hooks",
+            "_state_dict_hooks",
+            "_state_dict_pre_hooks",
+            "_load_state_dict_pre_hooks",
+            "_load_state_dict_post_hooks",
+            "_backward_pre_hooks",
+        ):
+            if name not in d:
+                d[name] = _hook_dict()
+        for name in (
+            "_forward_pre_hooks_with_kwargs",
+            "_forward_hooks_with_kwargs",
+            "_forward_hooks_always_called",
+            "_non_persistent_buffers_set",
+        ):
+            if name not in d:
+                d[name] = set()
+        if "_is_full_backward_hook" not in d:
+            d["_is_full_backward_hook"] = None
 
     # --- iteration -----------------------------------------------------------------------
     def _named_members(
@@ -637,21 +661,59 @@ class Module:
         return self
 
     def _apply(self, fn: Callable[[Tensor], Tensor], recurse: bool = True) -> Module:
-        # As torch with swap_module_params_on_conversion off: parameters keep their identity
-        # and get the converted data; their grads are converted too.
+        # As torch's: by default parameters keep their identity and get the converted data
+        # (`param.data = new`), and their grads likewise; torch.__future__ switches to new
+        # Parameter objects (overwrite) or to swap_tensors (swap).
+        from ... import __future__ as future
+
         if recurse:
             for module in self.children():
                 module._apply(fn)
-        for param in self._parameters.values():
+        use_swap = future._swap_module_params_on_conversion
+        use_set_data = not future._overwrite_module_params_on_conversion
+        for key, param in self._parameters.items():
             if param is None:
                 continue
             with no_grad():
                 param_applied = fn(param)
-            param.data = param_applied
-            if param.grad is not None:
+            param_grad = param.grad
+            if use_swap:
+                from ...utils import swap_tensors
+
+                try:
+                    if param_grad is not None:
+                        param.grad = None
+                    param_applied = Parameter(param_applied, requires_grad=param.requires_grad)
+                    swap_tensors(param, param_applied)
+                except Exception as e:
+                    if param_grad is not None:
+                        param.grad = param_grad
+                    raise RuntimeError(f"_apply(): Couldn't swap {self._get_name()}.{key}") from e
+                out_param = param
+            elif use_set_data:
+                param.data = param_applied
+                out_param = param
+            else:
+                out_param = Parameter(param_applied, param.requires_grad)
+                self._parameters[key] = out_param
+            if param_grad is not None:
                 with no_grad():
-                    grad_applied = fn(param.grad)
-                param.grad.data = grad_applied
+                    grad_applied = fn(param_grad)
+                if use_swap:
+                    from ...utils import swap_tensors
+
+                    grad_applied.requires_grad_(param_grad.requires_grad)
+                    try:
+                        swap_tensors(param_grad, grad_applied)
+                    except Exception as e:
+                        raise RuntimeError(
+                            f"_apply(): Couldn't swap {self._get_name()}.{key}.grad"
+                        ) from e
+                    out_param.grad = param_grad
+                elif use_set_data:
+                    out_param.grad.data = grad_applied  # type: ignore[union-attr]
+                else:
+                    out_param.grad = grad_applied.requires_grad_(param_grad.requires_grad)
         for key, buf in self._buffers.items():
             if buf is not None:
                 self._buffers[key] = fn(buf)
@@ -858,6 +920,9 @@ class Module:
             k: v for k, v in [*self._parameters.items(), *persistent.items()] if v is not None
         }
         assign = local_metadata.get("assign_to_params_buffers", False)
+        from ... import __future__ as future
+
+        use_swap = future._swap_module_params_on_conversion
         for name, param in local_state.items():
             key = prefix + name
             if key not in state_dict:
@@ -890,7 +955,23 @@ class Module:
                 continue
             try:
                 with no_grad():
-                    if assign:
+                    if use_swap:
+                        from ...utils import swap_tensors
+
+                        new_input = param.module_load(input_param, assign=assign)
+                        if new_input is input_param or new_input is param:
+                            raise RuntimeError(
+                                "module_load returned one of self or other, please .detach() "
+                                "the result if returning one of the inputs in module_load"
+                            )
+                        if isinstance(param, Parameter):
+                            if not isinstance(new_input, Parameter):
+                                new_input = Parameter(new_input, requires_grad=param.requires_grad)
+                            else:
+                                new_input.requires_grad_(param.requires_grad)
+                        swap_tensors(param, new_input)
+                        del new_input
+                    elif assign:
                         if isinstance(param, Parameter):
                             if not isinstance(input_param, Parameter):
                                 input_param = Parameter(input_param, param.requires_grad)
@@ -900,7 +981,7 @@ class Module:
                     else:
                         param.copy_(input_param)
             except Exception as ex:
-                action = "swapping" if False else "copying"
+                action = "swapping" if use_swap else "copying"
                 error_msgs.append(
                     f'While {action} the parameter named "{key}", whose dimensions in the model '
                     f"are {param.size()} and whose dimensions in the checkpoint are "
