@@ -569,6 +569,236 @@ def prog_lns_eig_eigvals_grads(T: Any) -> Any:
     )
 
 
+@program()
+def prog_lns_lu_factor_lu_grads(T: Any) -> Any:
+    A = _m(T, 2, 3, 3, seed=20, rg=True)
+    W = _m(T, 3, 5, seed=21, rg=True)
+    H = _m(T, 5, 3, seed=22, rg=True)
+    return (
+        _gg(T, lambda a: T.linalg.lu_factor(a).LU, A),
+        _gg(T, lambda a: T.linalg.lu(a)[1:], A),
+        _gg(T, lambda a: T.linalg.lu(a)[1:], W),
+        _gg(T, lambda a: T.linalg.lu(a)[1:], H),
+        _gg(T, lambda a: T.linalg.lu_factor_ex(a).LU, H),
+        [t.requires_grad for t in T.linalg.lu(A)],
+        [t.requires_grad for t in T.linalg.lu_factor(A)],
+    )
+
+
+@program()
+def prog_lns_lu_solve_grads_left_adjoint(T: Any) -> Any:
+    A = _m(T, 3, 3, seed=23, shift=2.0, rg=True)
+    B = _m(T, 2, 3, 3, seed=24, rg=True)
+    out = {}
+    for left in (True, False):
+        for adjoint in (True, False):
+
+            def f(a: Any, b: Any, left: bool = left, adjoint: bool = adjoint) -> Any:
+                LU, piv = T.linalg.lu_factor(a)
+                return T.linalg.lu_solve(LU, piv, b, left=left, adjoint=adjoint)
+
+            out[(left, adjoint)] = _gg(T, f, A, B)
+    return out
+
+
+@program()
+def prog_lns_lu_unpack_and_legacy_lu(T: Any) -> Any:
+    A = _m(T, 2, 3, 4, seed=25, rg=True)
+    LU, piv = T.linalg.lu_factor(A)
+    P, L, U = T.lu_unpack(LU, piv)
+    (L.sum() + U.sum()).backward()
+    LU2, piv2, info = T.lu(A.detach(), get_infos=True)
+    return {
+        "plu": (P, L, U),
+        "fn": _names(P, L, U),
+        "g": A.grad,
+        "no_data": T.lu_unpack(LU, piv, unpack_data=False),
+        "no_piv": T.lu_unpack(LU, piv, unpack_pivots=False),
+        "legacy": (LU2, piv2, info),
+        "legacy2": T.lu(A.detach()),
+        "method": A.detach().lu(),
+        "bad_piv": raises(lambda: T.lu_unpack(LU, piv.long())),
+        "piv_zero": raises(lambda: T.lu_unpack(LU, T.zeros_like(piv))),
+        "piv_big": raises(lambda: T.lu_unpack(LU, T.full_like(piv, 4))),
+        "piv_big_unused": T.lu_unpack(LU, T.full_like(piv, 4), unpack_pivots=False).P,
+        "lu1d": raises(lambda: T.lu_unpack(LU.detach()[0, 0], piv[0])),
+    }
+
+
+@program()
+def prog_lns_lu_pivot_false_cpu(T: Any) -> Any:
+    A = _m(T, 3, 3, seed=26)
+    return (
+        raises(lambda: T.linalg.lu(A, pivot=False)),
+        raises(lambda: T.linalg.lu_factor(A, pivot=False)),
+        raises(lambda: T.linalg.lu_factor_ex(A, pivot=False)),
+    )
+
+
+@program()
+def prog_lns_lu_solve_errors(T: Any) -> Any:
+    A = _m(T, 3, 3, seed=27, shift=2.0)
+    LU, piv = T.linalg.lu_factor(A)
+    B = _m(T, 3, 2, seed=28)
+    return {
+        "dtype": raises(lambda: T.linalg.lu_solve(LU, piv, B.float())),
+        "piv_dtype": raises(lambda: T.linalg.lu_solve(LU, piv.long(), B)),
+        "b1d": raises(lambda: T.linalg.lu_solve(LU, piv, B[:, 0])),
+        "shape": raises(lambda: T.linalg.lu_solve(LU, piv, B.mT)),
+        "shape_right": raises(lambda: T.linalg.lu_solve(LU, piv, B, left=False)),
+        "piv_short": raises(lambda: T.linalg.lu_solve(LU, piv[:2], B)),
+        "piv_batch": raises(lambda: T.linalg.lu_solve(LU, piv.expand(2, 3), B)),
+        "piv_batch_lu": raises(lambda: T.linalg.lu_solve(LU.expand(2, 3, 3), piv, B)),
+        "piv_batch_ok": T.linalg.lu_solve(LU.expand(2, 3, 3), piv.expand(2, 3), B),
+        "legacy": T.lu_solve(B, LU, piv),
+        "bcast": T.linalg.lu_solve(LU, piv, B.expand(2, 3, 2)),
+    }
+
+
+@program()
+def prog_lns_solve_triangular_variants(T: Any) -> Any:
+    A = _m(T, 3, 3, seed=29, shift=3.0, rg=True)
+    B = _m(T, 3, 2, seed=30, rg=True)
+    C = _m(T, 2, 3, seed=31, rg=True)
+    out = {}
+    for upper in (True, False):
+        for unit in (True, False):
+            out[(upper, unit, "l")] = _gg(
+                T,
+                lambda a, b, u=upper, n=unit: T.linalg.solve_triangular(
+                    a, b, upper=u, unitriangular=n
+                ),
+                A,
+                B,
+            )
+            out[(upper, unit, "r")] = _gg(
+                T,
+                lambda a, c, u=upper, n=unit: T.linalg.solve_triangular(
+                    a, c, upper=u, left=False, unitriangular=n
+                ),
+                A,
+                C,
+            )
+    return out
+
+
+@program()
+def prog_lns_solve_triangular_errors(T: Any) -> Any:
+    A = _m(T, 3, 3, seed=32, shift=3.0)
+    B = _m(T, 3, 2, seed=33)
+    return {
+        "no_upper": raises(lambda: T.linalg.solve_triangular(A, B)),
+        "b1d": raises(lambda: T.linalg.solve_triangular(A, B[:, 0], upper=True)),
+        "shape": raises(lambda: T.linalg.solve_triangular(A, B.mT, upper=True)),
+        "dtype": raises(lambda: T.linalg.solve_triangular(A, B.float(), upper=True)),
+        "int": raises(lambda: T.linalg.solve_triangular(A.long(), B.long(), upper=True)),
+        "nonsq": raises(lambda: T.linalg.solve_triangular(A[:2], B, upper=True)),
+        "bcast": T.linalg.solve_triangular(A, B.expand(2, 3, 2), upper=False).shape,
+        "empty": T.linalg.solve_triangular(A, T.zeros(3, 0, dtype=T.float64), upper=True),
+        "singular": T.linalg.solve_triangular(T.zeros(2, 2, dtype=T.float64), B[:2], upper=True),
+    }
+
+
+@program(warnings=False)  # torch.triangular_solve warns once a process
+def prog_lns_triangular_solve_legacy(T: Any) -> Any:
+    A = _m(T, 3, 3, seed=34, shift=3.0, rg=True)
+    b = _m(T, 3, 2, seed=35, rg=True)
+    out = {}
+    for upper in (True, False):
+        for tr in (True, False):
+            for unit in (True, False):
+                X, M = T.triangular_solve(b, A, upper=upper, transpose=tr, unitriangular=unit)
+                out[(upper, tr, unit)] = (X, M, _names(X, M))
+    X, M = T.triangular_solve(b, A)
+    (X.sum() + M.sum()).backward()
+    out["grads"] = (A.grad, b.grad)
+    out["method"] = b.detach().triangular_solve(A.detach(), upper=False)
+    out["b1d"] = raises(lambda: T.triangular_solve(b[:, 0], A))
+    return out
+
+
+# --- 5. legacy torch.* aliases ---------------------------------------------------------------
+
+
+@program(warnings=False)  # the deprecations warn once a process
+def prog_lns_legacy_svd_some_compute_uv(T: Any) -> Any:
+    A = _m(T, 4, 3, seed=36, rg=True)
+    U, S, V = T.svd(A)
+    U2, S2, V2 = T.svd(A, some=False)
+    U3, S3, V3 = T.svd(A, compute_uv=False)
+    rec = U @ T.diag_embed(S) @ V.mT
+    rec.sum().backward()
+    return {
+        "shapes": [t.shape for t in (U, S, V, U2, S2, V2, U3, S3, V3)],
+        "zeros": (U3, V3),
+        "S": (S, S2, S3),
+        "fn": _names(U, S, V, U3, S3, V3),
+        "rec": rec,
+        "g": A.grad,
+        "method": A.detach().svd(compute_uv=False).S,
+        "uv_none_backward": raises(lambda: T.autograd.grad(S3.sum(), A)),
+        "nt": type(T.svd(A.detach())).__name__,
+    }
+
+
+@program(warnings=False)
+def prog_lns_legacy_qr_some_and_symeig(T: Any) -> Any:
+    A = _m(T, 4, 3, seed=37)
+    return {
+        "qr": T.qr(A),
+        "qr_full": T.qr(A, some=False),
+        "method": A.qr(some=True),
+        "symeig": hasattr(T, "symeig"),
+        "tsymeig": hasattr(A, "symeig"),
+        "eig": hasattr(T, "eig"),
+        "matrix_rank": hasattr(T, "matrix_rank"),
+        "lstsq": hasattr(T, "lstsq"),
+        "solve": hasattr(T, "solve"),
+        "chol_solve": hasattr(T, "cholesky_solve"),
+    }
+
+
+@program(warnings=False)
+def prog_lns_legacy_cholesky_upper(T: Any) -> Any:
+    A = _spd(T, 2, 3, 3, seed=38, rg=True)
+    L = T.cholesky(A)
+    U = T.cholesky(A, upper=True)
+    (L.sum() + U.sum()).backward()
+    return {
+        "L": L,
+        "U": U,
+        "fn": _names(L, U),
+        "g": A.grad,
+        "method": A.detach().cholesky(upper=True),
+        "nonsq": raises(lambda: T.cholesky(T.ones(2, 3))),
+        "notpd": raises(lambda: T.cholesky(-T.eye(2))),
+        "notpd_batch": raises(lambda: T.cholesky(T.stack([T.eye(2), -T.eye(2)]))),
+    }
+
+
+@program()
+def prog_lns_legacy_det_inverse_logdet(T: Any) -> Any:
+    A = _m(T, 2, 3, 3, seed=39, shift=2.0, rg=True)
+    d = T.det(A)
+    i = T.inverse(A)
+    s = T.slogdet(A)
+    ld = A.logdet()
+    (d.sum() + i.sum() + s.logabsdet.sum() + ld.nansum()).backward()
+    return {
+        "d": (d, A.det(), A.detach().det()),
+        "i": (i, A.inverse()),
+        "s": s,
+        "ld": ld,
+        "fn": _names(d, i, s[0], s[1], ld),
+        "g": A.grad,
+        "nt": type(s).__name__,
+        "matrix_power": A.detach().matrix_power(-2),
+        "matrix_exp": A.detach().matrix_exp(),
+        "pinverse": T.pinverse(A.detach()),
+        "pinverse_rcond": A.detach().pinverse(rcond=0.5),
+    }
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

@@ -455,13 +455,13 @@ def _diag_embed(v: Tensor) -> Tensor:
 
 
 def _tril(t: Tensor, k: int = 0) -> Tensor:
-    m, n = t._data.shape[-2:]
-    return t * _make(np.tri(m, n, k, dtype=t._data.dtype))
+    """torch's tril (TrilBackward0 in a double-backward graph, 0 above the band even where t
+    is inf/nan)."""
+    return t.tril(k)
 
 
 def _triu(t: Tensor, k: int = 0) -> Tensor:
-    m, n = t._data.shape[-2:]
-    return t * _make(1 - np.tri(m, n, k - 1, dtype=t._data.dtype))
+    return t.triu(k)
 
 
 def _col_major(strides: tuple[int, ...], rows: int) -> bool:
@@ -1015,7 +1015,7 @@ def _check_matrix(A: Tensor, fname: str, square: bool = True, late: bool = False
             raise RuntimeError(
                 f"{fname}: Expected a floating point or complex tensor as input. Got {dt._short}"
             )
-    elif np.dtype(dt._np).itemsize < 4 and dt.is_floating_point:
+    elif dt.itemsize < 4 and dt.is_floating_point:  # (bfloat16's reads 2)
         kernel = _LOW_PRECISION_KERNELS.get(fname)
         if kernel is None:
             raise RuntimeError(f"{fname}: Low precision dtypes not supported. Got {dt._short}")
@@ -1246,6 +1246,15 @@ def slogdet(A: Tensor, *, out: Any = None) -> Any:
     """Mirrors `torch.linalg.slogdet`: the named tuple (sign, logabsdet)."""
     _check_matrix(A, "linalg.slogdet")
     return _return_type("linalg_slogdet", ("sign", "logabsdet"), _slogdet(A))
+
+
+def slogdet_legacy(input: Tensor, *, out: Any = None) -> Any:
+    """Mirrors `torch.slogdet` / `Tensor.slogdet`: linalg.slogdet as the named tuple
+    torch.return_types.slogdet."""
+    _check_matrix(input, "linalg.slogdet")
+    if out is not None:
+        return _return_type("slogdet", ("sign", "logabsdet"), tuple(slogdet(input, out=out)))
+    return _return_type("slogdet", ("sign", "logabsdet"), _slogdet(input))
 
 
 def logdet(input: Tensor) -> Tensor:
@@ -2024,7 +2033,7 @@ METHODS = {
     "inverse": inv,
     "det": det,
     "logdet": logdet,
-    "slogdet": slogdet,
+    "slogdet": slogdet_legacy,
     "cholesky": cholesky_legacy,
     "svd": svd_legacy,
     "matrix_power": matrix_power,
@@ -2050,7 +2059,7 @@ FUNCTIONS = {
     "inverse": inv,
     "det": det,
     "logdet": logdet,
-    "slogdet": slogdet,
+    "slogdet": slogdet_legacy,
     "cholesky": cholesky_legacy,
     "svd": svd_legacy,
     "matrix_power": matrix_power,

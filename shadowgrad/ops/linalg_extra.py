@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from .._tensor import Tensor, _make, warn_once
+from ._util import shape_str
 from .linalg import (
     _check_matrix,
     _eye,
@@ -199,7 +200,7 @@ def _check_pinv_input(A: Tensor, name: str) -> None:
     if (
         A.ndim < 2
         or not (A.dtype.is_floating_point or A.dtype.is_complex)
-        or (np.dtype(A.dtype._np).itemsize < 4)
+        or (A.dtype.itemsize < 4)
     ):
         short = {"float32": "Float", "float64": "Double"}.get(str(A._data.dtype), A.dtype._short)
         raise RuntimeError(
@@ -425,20 +426,27 @@ def _check_trsm_dtype(A: Tensor, B: Tensor) -> None:
     from .._dtype import promote_types
 
     dt = promote_types(A.dtype, B.dtype)
-    if not (dt.is_floating_point or dt.is_complex) or np.dtype(dt._np).itemsize < 4:
+    if not (dt.is_floating_point or dt.is_complex) or dt.itemsize < 4:
         raise NotImplementedError(f"\"triangular_solve_cpu\" not implemented for '{dt._short}'")
+
+
+_REQUIRED: Any = object()
 
 
 def solve_triangular(
     A: Tensor,
     B: Tensor,
     *,
-    upper: bool,
+    upper: bool = _REQUIRED,  # type: ignore[assignment]
     left: bool = True,
     unitriangular: bool = False,
     out: Tensor | None = None,
 ) -> Tensor:
     """Mirrors `torch.linalg.solve_triangular`."""
+    if upper is _REQUIRED:  # torch's argument parser's wording
+        raise TypeError(
+            'linalg_solve_triangular() missing 1 required positional arguments: "upper"'
+        )
     _check_triangular(A, B, left, "linalg.solve_triangular")
     _check_trsm_dtype(A, B)
     X = _trsm(A, B, upper, left, unitriangular)
@@ -891,14 +899,14 @@ def _check_lu_input(A: Tensor, fname: str) -> None:
             f"{list(A._data.shape)} instead"
         )
     dt = A.dtype
-    if not (dt.is_floating_point or dt.is_complex) or np.dtype(dt._np).itemsize < 4:
+    if not (dt.is_floating_point or dt.is_complex) or dt.itemsize < 4:
         raise NotImplementedError(f"\"lu_cpu\" not implemented for '{dt._short}'")
 
 
 def _lu_factor(A: Tensor, pivot: bool, fname: str) -> tuple[Tensor, Tensor, Tensor]:
     _check_lu_input(A, fname)
     if not pivot:
-        raise RuntimeError(f"{fname}: LU without pivoting is not implemented on the CPU")
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
     P = _make(np.zeros(0, A._data.dtype))
     outs = _lu_factor_ex(A, pivot, P)
     if A._rg:
@@ -1040,11 +1048,22 @@ def lu_unpack(
     out: Any = None,
 ) -> Any:
     """Mirrors `torch.lu_unpack`: (P, L, U) from lu_factor's output."""
+    if LU_data.ndim < 2:
+        raise RuntimeError(
+            "torch.lu_unpack: Expected tensor with 2 or more dimensions. Got size: "
+            f"{shape_str(LU_data._data.shape)} instead"
+        )
     if LU_pivots._data.dtype != np.int32:
         raise RuntimeError(
             "torch.lu_unpack: LU_pivots is expected to be a contiguous tensor of torch.int32 "
             "dtype.\nNote: this function is intended to be used with the output produced by "
             "torch.linalg.lu_factor"
+        )
+    piv = LU_pivots._data
+    if unpack_pivots and piv.size and (piv.min() < 1 or piv.max() > LU_data._data.shape[-2]):
+        raise RuntimeError(
+            "pivots passed to lu_unpack must be between 1 and LU.size(-2) inclusive."
+            "Did you properly pass the result of lu_factor?"
         )
     outs = _lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots, tuple(LU_data._data.shape))
     return _return_type("lu_unpack", ("P", "L", "U"), outs)
@@ -1153,6 +1172,17 @@ def lu_solve(
         raise RuntimeError(
             f"linalg.lu_solve: Incompatible shapes of A and B for the equation {eq} "
             f"({n}x{n} and {sb[-2]}x{sb[-1]})"
+        )
+    sp = pivots._data.shape
+    if sp[-1:] != (n,):
+        raise RuntimeError(
+            "linalg.lu_solve: Number of pivots per batch should be same as the dimension of the "
+            "matrix"
+        )
+    if sp != LU._data.shape[:-1]:
+        raise RuntimeError(
+            "linalg.lu_solve: Expected LU.shape[:-1] and pivots.shape to be the same, but got "
+            f"pivots with shape {shape_str(sp)} instead"
         )
     if late is not None:
         raise late
@@ -1384,7 +1414,7 @@ _geqrf = defop(
 
 def _check_lapack_dtype(t: Tensor, kernel: str) -> None:
     dt = t.dtype
-    if not (dt.is_floating_point or dt.is_complex) or np.dtype(dt._np).itemsize < 4:
+    if not (dt.is_floating_point or dt.is_complex) or dt.itemsize < 4:
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt._short}'")
 
 
