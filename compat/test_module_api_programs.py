@@ -2145,6 +2145,288 @@ def prog_mapi_call_super_init(T: Any) -> Any:
     ]
 
 
+@program()
+def prog_mapi_stateless_reparametrize_module(T: Any) -> Any:
+    S = importlib.import_module(T.__name__ + ".nn.utils.stateless")
+    m = _lin(T)
+    w0 = m.weight
+    new = {"weight": T.ones(2, 3), "bias": T.zeros(2)}
+    with S._reparametrize_module(m, new):
+        inside = (m(T.ones(1, 3)), m.weight is new["weight"], _names(m.named_parameters()))
+    bn = T.nn.BatchNorm1d(2)
+    rm = T.zeros(2)
+    d = {"running_mean": rm}
+    with S._reparametrize_module(bn, d):
+        bn(_x(T, 4, 2))
+
+    def strict() -> None:
+        with S._reparametrize_module(m, {"weight": T.ones(2, 3)}, strict=True):
+            pass
+
+    def failing() -> None:
+        with S._reparametrize_module(m, {"weight": T.ones(2, 3)}):
+            raise ValueError("inside")
+
+    return [
+        inside,
+        m.weight is w0,
+        rm,
+        bn.running_mean,
+        d["running_mean"] is rm,
+        raises(strict),
+        raises(failing),
+        m.weight is w0,
+        S._functional_call(m, {"weight": T.ones(2, 3), "bias": T.zeros(2)}, T.ones(1, 3)),
+    ]
+
+
+# --- more from test_nn.py and test_module_hooks.py ----------------------------------------------
+
+
+@program()
+def prog_mapi_apply_inplace_bumps_versions(T: Any) -> Any:
+    m = _lin(T)
+    pvm = m.weight.mul(m.weight)
+    v = m.weight._version
+    m._apply(lambda t: t.add_(1.0))
+    a = (m.weight._version - v, raises(lambda: pvm.backward(T.ones(2, 3))))
+    m2 = _lin(T)
+    m2.weight.grad = T.ones(2, 3).requires_grad_()
+    pgm = m2.weight.grad.mul(m2.weight.grad)
+    vg = m2.weight.grad._version
+    m2._apply(lambda t: t.add_(1.0))
+    b = (m2.weight.grad._version - vg, raises(lambda: pgm.backward(T.ones(2, 3))))
+    return a, b, m2.weight.grad.requires_grad, m.weight
+
+
+@program()
+def prog_mapi_conversion_leaves_views_behind(T: Any) -> Any:
+    m = _lin(T)
+    mw = m.weight[:]
+    m.double()
+    with T.no_grad():
+        mw[0][0] = 5
+    T.__future__.set_overwrite_module_params_on_conversion(True)
+    try:
+        m2 = _lin(T)
+        mw2 = m2.weight[:]
+        m2.double()
+        with T.no_grad():
+            mw2[0][0] = 5
+        m3 = _lin(T)
+        m3.weight.grad = T.ones(2, 3).requires_grad_()
+        g = m3.weight.grad
+        v = g._version
+        m3._apply(lambda t: t * 2)
+        c = (g._version - v, m3.weight.grad is g, m3.weight.grad.requires_grad, m3.weight.grad)
+    finally:
+        T.__future__.set_overwrite_module_params_on_conversion(False)
+    return [
+        mw[0][0].dtype,
+        mw._base is m.weight,
+        mw._base[0][0].dtype,
+        m.weight[0][0],
+        mw2[0][0] == mw2._base[0][0],
+        mw2._base is m2.weight,
+        m2.weight[0][0],
+        c,
+    ]
+
+
+@program()
+def prog_mapi_forward_argument_errors(T: Any) -> Any:
+    lin = _lin(T)
+    conv = _seeded(T, T.nn.Conv1d(1, 1, 2), 3)
+    x = _x(T, 1, 3)
+    return [
+        lin(input=x),
+        raises(lambda: lin(x, x)),
+        raises(lambda: lin()),
+        raises(lambda: lin(inp=x)),
+        conv(input=_x(T, 1, 1, 3)),
+        raises(lambda: conv(_x(T, 1, 1, 3), x)),
+        raises(lambda: T.nn.ReLU()(x, True)),
+        raises(lambda: T.nn.Sequential()(x, x)),
+    ]
+
+
+@program()
+def prog_mapi_full_backward_hook_inplace_module_inside(T: Any) -> Any:
+    class Net(T.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.act = T.nn.ReLU(inplace=True)
+
+        def forward(self, x: Any) -> Any:
+            return self.act(x)
+
+    net = Net()
+    net.act.register_full_backward_hook(lambda *a: None)
+    x = _x(T, 3, rg=True) * 1
+    r1 = raises(lambda: net(x))
+    net2 = Net()
+    net2.register_full_backward_hook(lambda *a: None)
+    x2 = _x(T, 3, rg=True) * 1
+    r2 = raises(lambda: net2(x2))
+    return r1, r2
+
+
+@program()
+def prog_mapi_pre_hook_error_runs_always_call_hooks(T: Any) -> Any:
+    m = _lin(T)
+
+    def pre(mod: Any, a: Any) -> None:
+        raise ValueError("pre failed")
+
+    seen: list[Any] = []
+    m.register_forward_pre_hook(pre)
+    m.register_forward_hook(lambda mod, a, o: seen.append(("always", len(a), o)), always_call=True)
+    m.register_forward_hook(
+        lambda mod, a, k, o: seen.append(("kw", sorted(k), o)), always_call=True, with_kwargs=True
+    )
+    m.register_forward_hook(lambda mod, a, o: seen.append("normal"))
+    return raises(lambda: m(T.ones(1, 3))), seen
+
+
+@program()
+def prog_mapi_global_always_call_hook_on_error(T: Any) -> Any:
+    class Boom(T.nn.Module):
+        def forward(self, x: Any) -> Any:
+            raise KeyError("boom")
+
+    seen: list[Any] = []
+
+    def bad(mod: Any, a: Any, o: Any) -> None:
+        raise ValueError("global hook failed")
+
+    h1 = T.nn.modules.module.register_module_forward_hook(
+        lambda mod, a, o: seen.append((type(mod).__name__, o)), always_call=True
+    )
+    h2 = T.nn.modules.module.register_module_forward_hook(bad, always_call=True)
+    try:
+        r, w = _caught(lambda: Boom()(T.ones(1)))
+    finally:
+        h1.remove()
+        h2.remove()
+    return r, w, seen
+
+
+@program()
+def prog_mapi_hooks_with_keyword_only_call(T: Any) -> Any:
+    class K(T.nn.Module):
+        def forward(self, x: Any) -> Any:
+            return x + 1
+
+    m = K()
+    seen: list[Any] = []
+
+    def pre(mod: Any, a: Any) -> Any:
+        seen.append(("pre", a))
+        return None
+
+    m.register_forward_pre_hook(pre)
+    m.register_forward_hook(lambda mod, a, o: seen.append(("post", a, o)))
+    m.register_forward_pre_hook(
+        lambda mod, a, k: seen.append(("kw", a, sorted(k))), with_kwargs=True
+    )
+    return m(x=T.zeros(1)), seen
+
+
+@program()
+def prog_mapi_load_state_dict_none_slots(T: Any) -> Any:
+    m = _lin(T)
+    m.register_parameter("gone", None)
+    m.register_buffer("nob", None)
+    sd = m.state_dict()
+    sd["gone"] = T.ones(1)
+    sd["nob"] = T.ones(1)
+    return (
+        list(m.state_dict()),
+        raises(lambda: m.load_state_dict(sd)),
+        str(m.load_state_dict(sd, strict=False)),
+    )
+
+
+@program()
+def prog_mapi_buffer_holding_a_parameter(T: Any) -> Any:
+    m = _lin(T)
+    m.register_buffer("b", T.nn.Parameter(T.ones(1)))
+    a = (list(m._buffers), type(m.b).__name__, _names(m.named_parameters()), list(m.state_dict()))
+    m.register_buffer("c", T.ones(1))
+    m.c = T.nn.Parameter(T.zeros(1))
+    return a, list(m._buffers), _names(m.named_parameters()), list(m.state_dict())
+
+
+@program()
+def prog_mapi_deepcopy_and_pickle_modules(T: Any) -> Any:
+    import copy
+    import pickle
+
+    m = T.nn.Sequential(_lin(T), T.nn.ReLU())
+    m.register_buffer("np", T.ones(1), persistent=False)
+    seen: list[int] = []
+    m.register_forward_hook(lambda *a: seen.append(1))
+    c = copy.deepcopy(m)
+    c(T.ones(1, 3))
+    m2 = T.nn.Sequential(_lin(T), T.nn.ReLU())
+    m2.register_buffer("np", T.ones(1), persistent=False)
+    p = pickle.loads(pickle.dumps(m2))
+    sh = copy.copy(m2)
+    return [
+        len(seen),
+        c[0].weight is m[0].weight,
+        c[0].weight,
+        type(c[0].weight).__name__,
+        c[0].weight.requires_grad,
+        repr(p),
+        list(p.state_dict()),
+        _names(p.named_buffers()),
+        sh[0] is m2[0],
+        sh._modules is m2._modules,
+        raises(lambda: pickle.dumps(m)),
+    ]
+
+
+@program()
+def prog_mapi_parameter_list_duplicates(T: Any) -> Any:
+    pl = T.nn.ParameterList()
+    p = T.nn.Parameter(T.ones(1))
+    pl.append(p)
+    pl.append(p)
+    pl.append(T.nn.Parameter(T.ones(2), requires_grad=False))
+    return [
+        len(pl),
+        len(list(pl.parameters())),
+        _names(pl.named_parameters()),
+        _names(pl.named_parameters(remove_duplicate=False)),
+        [q.requires_grad for q in pl],
+        list(pl.state_dict()),
+    ]
+
+
+@program()
+def prog_mapi_module_list_insert_past_end_and_pop_slice(T: Any) -> Any:
+    nn = T.nn
+    ml = nn.ModuleList([nn.ReLU()])
+    ml.insert(5, nn.Tanh())
+    a = (list(ml._modules), repr(ml))
+    ml2 = nn.ModuleList([nn.ReLU(), nn.Tanh(), nn.Sigmoid()])
+    popped = ml2.pop(slice(0, 2))
+    s = nn.Sequential(nn.ReLU(), nn.Tanh())
+    sp = raises(lambda: repr(s.pop(slice(0, 1))))
+    return a, type(popped).__name__, repr(popped), repr(ml2), sp, repr(s)
+
+
+@program()
+def prog_mapi_module_dict_update_partial_failure(T: Any) -> Any:
+    nn = T.nn
+    md = nn.ModuleDict({"a": nn.ReLU()})
+    r1 = raises(lambda: md.update({"b": nn.Tanh(), "c": 3}))
+    k1 = list(md)
+    r2 = raises(lambda: md.update([["d", nn.ReLU()], ["e"]]))
+    return r1, k1, r2, list(md), raises(lambda: md.update(["ab"])), raises(lambda: md.update("ab"))
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)
