@@ -1749,6 +1749,452 @@ def prog_dls_random_split_length_types(T: Any) -> Any:
     )
 
 
+# --- workers (run in-process by shadowgrad, in processes by torch) ----------------------------
+
+
+@program()
+def prog_dls_workers_map_dataset_order_and_seeds(T: Any) -> Any:
+    D = T.utils.data
+
+    class Seeds(D.Dataset):
+        def __len__(self):
+            return 7
+
+        def __getitem__(self, i):
+            info = D.get_worker_info()
+            return i, info.id, info.num_workers, T.initial_seed() - info.seed
+
+    T.manual_seed(21)
+    dl = D.DataLoader(Seeds(), batch_size=2, num_workers=2)
+    out = list(dl)
+    return out, len(dl), T.rand(1)
+
+
+@program()
+def prog_dls_workers_shuffle_matches_single_process(T: Any) -> Any:
+    D = T.utils.data
+    ds = list(range(11))
+    T.manual_seed(2)
+    one = list(D.DataLoader(ds, batch_size=3, shuffle=True, num_workers=0))
+    T.manual_seed(2)
+    two = list(D.DataLoader(ds, batch_size=3, shuffle=True, num_workers=2))
+    g = T.Generator().manual_seed(5)
+    three = list(D.DataLoader(ds, batch_size=4, shuffle=True, num_workers=2, generator=g))
+    return one, two, three, T.rand(1), T.rand(1, generator=g)
+
+
+@program()
+def prog_dls_workers_random_draws_inside_workers(T: Any) -> Any:
+    import random
+
+    D = T.utils.data
+
+    class Noisy(D.Dataset):
+        def __len__(self):
+            return 4
+
+        def __getitem__(self, i):
+            return T.rand(1).item(), random.random(), float(np.random.rand())
+
+    g = T.Generator().manual_seed(99)
+    dl = D.DataLoader(Noisy(), batch_size=2, num_workers=2, generator=g)
+    return list(dl), list(dl)
+
+
+@program()
+def prog_dls_workers_init_fn_and_worker_info(T: Any) -> Any:
+    D = T.utils.data
+    log = []
+
+    def init(wid):
+        info = D.get_worker_info()
+        log.append((wid, info.id, info.num_workers, type(info.dataset).__name__))
+        info.dataset.offset = 100 * (wid + 1)
+
+    class Offset(D.Dataset):
+        offset = 0
+
+        def __len__(self):
+            return 4
+
+        def __getitem__(self, i):
+            return i + self.offset
+
+    ds = Offset()
+    out = list(D.DataLoader(ds, batch_size=1, num_workers=2, worker_init_fn=init))
+    return out, ds.offset, D.get_worker_info()
+
+
+@program()
+def prog_dls_workers_iterable_dataset_sharding(T: Any) -> Any:
+    D = T.utils.data
+
+    class Sharded(D.IterableDataset):
+        def __init__(self, n):
+            self.n = n
+
+        def __iter__(self):
+            info = D.get_worker_info()
+            if info is None:
+                return iter(range(self.n))
+            return iter(range(info.id, self.n, info.num_workers))
+
+    unsharded = _it(T, 5)
+    return (
+        list(D.DataLoader(Sharded(9), batch_size=2, num_workers=2)),
+        list(D.DataLoader(Sharded(9), batch_size=None, num_workers=3)),
+        list(D.DataLoader(Sharded(5), batch_size=2, num_workers=2, drop_last=True)),
+        list(D.DataLoader(unsharded, batch_size=2, num_workers=2)),
+    )
+
+
+@program()
+def prog_dls_workers_iterable_len_warning_mentions_workers(T: Any) -> Any:
+    D = T.utils.data
+    ds = _it(T, 3, length=3)
+    dl = D.DataLoader(ds, batch_size=None, num_workers=2)
+    n = len(dl)
+    return n, list(dl)
+
+
+@program()
+def prog_dls_workers_exception_is_wrapped(T: Any) -> Any:
+    D = T.utils.data
+
+    class Bad(D.Dataset):
+        def __len__(self):
+            return 4
+
+        def __getitem__(self, i):
+            if i == 2:
+                raise ValueError("bad sample 2")
+            return i
+
+    def init(wid):
+        raise KeyError("no such key")
+
+    def first_line(fn):
+        try:
+            fn()
+        except Exception as e:
+            return type(e).__name__, str(e).splitlines()[0]
+        return None
+
+    # a worker_init_fn's error is the first task's answer (torch's workers then exit at once;
+    # an error in a worker's fetch keeps the workers up until the iterator is collected)
+    return (
+        first_line(lambda: list(D.DataLoader(Bad(), num_workers=1, worker_init_fn=init))),
+        raises(lambda: list(D.DataLoader(Bad(), batch_size=1, num_workers=0))),
+    )
+
+
+@program()
+def prog_dls_workers_persistent_reuse(T: Any) -> Any:
+    D = T.utils.data
+
+    def init(wid):
+        T.manual_seed(1000 + wid)  # the worker's own generator: not the main process's
+
+    T.manual_seed(17)
+    dl = D.DataLoader(
+        list(range(6)),
+        batch_size=2,
+        shuffle=True,
+        num_workers=2,
+        persistent_workers=True,
+        worker_init_fn=init,
+    )
+    e1, e2 = list(dl), list(dl)
+    it1 = iter(dl)
+    it2 = iter(dl)
+    return e1, e2, it1 is it2, dl.prefetch_factor, T.rand(2)
+
+
+@program()
+def prog_dls_workers_argument_checks(T: Any) -> Any:
+    import multiprocessing
+
+    D = T.utils.data
+    ds = list(range(4))
+    dl = D.DataLoader(ds, num_workers=1, multiprocessing_context="fork")
+    return (
+        type(dl.multiprocessing_context).__name__,
+        raises(lambda: D.DataLoader(ds, num_workers=1, multiprocessing_context="nope")),
+        raises(lambda: D.DataLoader(ds, num_workers=1, multiprocessing_context=3)),
+        D.DataLoader(ds, num_workers=2).prefetch_factor,
+        D.DataLoader(ds, num_workers=2, prefetch_factor=0).prefetch_factor,
+        raises(lambda: D.DataLoader(ds, num_workers=2, prefetch_factor=-1)),
+        type(
+            D.DataLoader(
+                ds, num_workers=1, multiprocessing_context=multiprocessing.get_context("spawn")
+            ).multiprocessing_context
+        ).__name__,
+        list(D.DataLoader(ds, num_workers=1, timeout=5.0)),
+    )
+
+
+@program()
+def prog_dls_workers_batch_size_none_and_collate(T: Any) -> Any:
+    D = T.utils.data
+    data = [(np.float32(i), [i, i]) for i in range(5)]
+    return (
+        _all(D.DataLoader(data, batch_size=None, num_workers=2)),
+        _all(D.DataLoader(data, batch_size=2, num_workers=2, collate_fn=lambda b: len(b))),
+        _all(D.DataLoader(data, batch_sampler=[[4, 0], [1]], num_workers=2)),
+    )
+
+
+# --- DistributedSampler ------------------------------------------------------------------------
+
+
+@program()
+def prog_dls_distributed_sampler_shares(T: Any) -> Any:
+    D = T.utils.data
+    from importlib import import_module
+
+    DS = import_module(T.__name__ + ".utils.data.distributed").DistributedSampler
+    out = []
+    for n, reps, drop, shuffle in (
+        (10, 3, False, True),
+        (10, 3, True, True),
+        (5, 4, False, False),
+        (2, 4, False, True),
+        (8, 4, True, False),
+    ):
+        for rank in range(reps):
+            s = DS(list(range(n)), num_replicas=reps, rank=rank, shuffle=shuffle, drop_last=drop)
+            s.set_epoch(3)
+            out.append((rank, list(s), len(s), s.total_size))
+    return (
+        out,
+        raises(lambda: DS([1], num_replicas=2, rank=2)),
+        raises(lambda: DS([1], num_replicas=2, rank=-1)),
+        raises(lambda: DS([1])),
+        D.DistributedSampler is DS,
+    )
+
+
+@program()
+def prog_dls_distributed_sampler_in_loader_epochs(T: Any) -> Any:
+    D = T.utils.data
+    s = D.DistributedSampler(range(9), num_replicas=2, rank=1, seed=4)
+    dl = D.DataLoader(list(range(9)), batch_size=2, sampler=s)
+    epochs = []
+    for e in range(3):
+        s.set_epoch(e)
+        epochs.append(list(dl))
+    return epochs, len(dl), raises(lambda: D.DataLoader(list(range(9)), sampler=s, shuffle=True))
+
+
+# --- more datasets and loaders -----------------------------------------------------------------
+
+
+@program()
+def prog_dls_iterable_dataset_yielding_structures(T: Any) -> Any:
+    D = T.utils.data
+
+    class Records(D.IterableDataset):
+        def __iter__(self):
+            for i in range(5):
+                yield {"x": T.full((2,), float(i)), "y": i, "tag": f"r{i}", "np": np.int32(i)}
+
+    return (
+        _all(D.DataLoader(Records(), batch_size=2)),
+        _all(D.DataLoader(Records(), batch_size=None)),
+        _all(D.DataLoader(Records(), batch_size=10, drop_last=True)),
+        _all(D.DataLoader(Records(), batch_size=10)),
+    )
+
+
+@program()
+def prog_dls_iterable_dataset_len_warning_resets_per_epoch(T: Any) -> Any:
+    D = T.utils.data
+    ds = _it(T, 4, length=2)
+    dl = D.DataLoader(ds, batch_size=None)
+    a = list(dl)  # len() not taken yet: no warning
+    n = len(dl)
+    b = list(dl)
+    c = list(dl)
+    return a, n, b, c
+
+
+@program()
+def prog_dls_loader_sampler_without_len(T: Any) -> Any:
+    D = T.utils.data
+
+    def gen_sampler():
+        yield from (3, 1, 2)
+
+    dl = D.DataLoader(list("abcd"), sampler=gen_sampler(), batch_size=2)
+    return (
+        list(dl),
+        list(dl),
+        raises(lambda: len(dl)),
+        raises(lambda: len(D.DataLoader(list("abcd"), sampler=iter([0]), batch_size=None))),
+        list(D.DataLoader(list("abcd"), sampler={2: 0, 0: 1}, batch_size=None)),
+        len(D.DataLoader(list("abcd"), sampler=range(3), batch_size=2)),
+    )
+
+
+@program()
+def prog_dls_loader_collate_fn_changed_after_iter(T: Any) -> Any:
+    D = T.utils.data
+    dl = D.DataLoader([1, 2, 3, 4], batch_size=2)
+    it = iter(dl)
+    first = next(it)
+    dl.collate_fn = lambda b: ["custom", *b]
+    rest = list(it)
+    return first, rest, list(dl)
+
+
+@program()
+def prog_dls_loader_index_types_reach_dataset(T: Any) -> Any:
+    D = T.utils.data
+    seen = []
+
+    class Spy(D.Dataset):
+        def __getitem__(self, i):
+            seen.append(type(i).__name__)
+            return 0
+
+        def __len__(self):
+            return 3
+
+    class SpyBatch(Spy):
+        def __getitems__(self, idx):
+            seen.append(("batch", type(idx).__name__))
+            return [0 for _ in idx]
+
+    list(D.DataLoader(Spy(), batch_size=2))
+    list(D.DataLoader(Spy(), batch_size=None))
+    list(D.DataLoader(Spy(), batch_size=None, shuffle=True))
+    list(D.DataLoader(Spy(), batch_sampler=[(0, 1), T.tensor([2])]))
+    list(D.DataLoader(SpyBatch(), batch_sampler=[(0, 1), range(2)]))
+    list(D.DataLoader(SpyBatch(), batch_size=2))
+    list(D.DataLoader(Spy(), sampler=T.tensor([1, 0]), batch_size=None))
+    return seen
+
+
+@program()
+def prog_dls_loader_len_follows_dataset_growth(T: Any) -> Any:
+    D = T.utils.data
+    data = [1, 2, 3]
+    dl = D.DataLoader(data, batch_size=2)
+    n0 = len(dl)
+    data.extend([4, 5, 6])
+    return n0, len(dl), list(dl)
+
+
+@program()
+def prog_dls_subset_and_concat_compositions(T: Any) -> Any:
+    D = T.utils.data
+    a = D.TensorDataset(T.arange(5))
+    b = D.TensorDataset(T.arange(100, 103))
+    cat = a + b
+    sub = D.Subset(cat, [7, 0, 5, 4])
+    parts = D.random_split(sub, [1, 3], generator=T.Generator().manual_seed(3))
+    return (
+        [sub[i] for i in range(4)],
+        sub[-1],
+        [[p[i] for i in range(len(p))] for p in parts],
+        list(D.DataLoader(parts[1], batch_size=2)),
+        list(D.DataLoader(D.ConcatDataset([sub, a]), batch_size=4)),
+    )
+
+
+@program()
+def prog_dls_stack_dataset_of_subsets_batched(T: Any) -> Any:
+    D = T.utils.data
+    calls = []
+
+    class Rec(D.Dataset):
+        def __getitem__(self, i):
+            calls.append(i)
+            return float(i)
+
+        def __len__(self):
+            return 6
+
+    base = D.TensorDataset(T.arange(6) * 3)
+    st = D.StackDataset(D.Subset(base, [5, 4, 3]), D.Subset(Rec(), [0, 2, 4]))
+    sd = D.StackDataset(a=D.Subset(base, [1, 2, 3]), b=[7, 8, 9])
+    return list(D.DataLoader(st, batch_size=2)), list(D.DataLoader(sd, batch_size=3)), calls
+
+
+@program()
+def prog_dls_collate_tuples_and_sizes(T: Any) -> Any:
+    c = T.utils.data.default_collate
+    return (
+        c([T.Size([2, 3]), T.Size([4, 5])]),
+        _kinds(c([T.Size([2, 3]), T.Size([4, 5])])),
+        c([(T.ones(1), 1.0, "a"), (T.zeros(1), 2.0, "b")]),
+        c([[{"k": 1}], [{"k": 2}]]),
+        c([([1, 2], (3,)), ([4, 5], (6,))]),
+        raises(lambda: c([(1, 2), (3,)])),
+    )
+
+
+@program()
+def prog_dls_collate_numpy_object_and_misc(T: Any) -> Any:
+    c = T.utils.data.default_collate
+    cv = T.utils.data.default_convert
+    return (
+        raises(lambda: c([np.array(1, dtype=object), np.array(2, dtype=object)])),
+        raises(lambda: c([np.datetime64("2020-01-01"), np.datetime64("2020-01-02")])),
+        raises(lambda: c([np.void(b"ab"), np.void(b"cd")])),
+        cv(np.array(["x"], dtype=object)),
+        raises(lambda: cv(np.bytes_(b"ab"))),
+        cv(np.str_("s")),
+        type(cv(np.ma.masked_array([1, 2]))).__name__,
+        type(cv(np.matrix([[1, 2]]))).__name__,
+    )
+
+
+@program()
+def prog_dls_random_sampler_with_replacement_generator_stream(T: Any) -> Any:
+    D = T.utils.data
+    g = T.Generator().manual_seed(8)
+    s = D.RandomSampler(range(5), replacement=True, num_samples=37, generator=g)
+    a, b = list(s), list(s)
+    partial = iter(s)
+    first3 = [next(partial) for _ in range(3)]
+    after = T.randint(10, (2,), generator=g)
+    return a, b, first3, after
+
+
+@program()
+def prog_dls_weighted_sampler_large_draws(T: Any) -> Any:
+    D = T.utils.data
+    g = T.Generator().manual_seed(13)
+    w = T.tensor([0.05, 0.5, 0.0, 2.0, 1e-3, 0.3], dtype=T.float64)
+    rep = list(D.WeightedRandomSampler(w, 200, True, g))
+    norep = list(D.WeightedRandomSampler(w, 5, False, g))
+    one = list(D.WeightedRandomSampler(w, 1, True, g))
+    return T.tensor(rep), norep, one, T.bincount(T.tensor(rep), minlength=6)
+
+
+@program()
+def prog_dls_batch_sampler_drop_last_consumes_sampler(T: Any) -> Any:
+    D = T.utils.data
+    pulled = []
+
+    class Counting(D.Sampler[int]):
+        def __iter__(self):
+            for i in range(5):
+                pulled.append(i)
+                yield i
+
+        def __len__(self):
+            return 5
+
+    bs = D.BatchSampler(Counting(), 2, drop_last=True)
+    it = iter(bs)
+    first = next(it)
+    snapshot = list(pulled)
+    rest = list(it)
+    return first, snapshot, rest, pulled, len(bs)
+
+
 # --- whole programs ----------------------------------------------------------------------------
 
 

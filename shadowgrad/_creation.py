@@ -158,6 +158,8 @@ def tensor(
     except TypeError:
         if isinstance(data, np.ndarray):
             _check_np_strides(data)  # (a foreign byte order: torch's ValueError first)
+        if isinstance(data, np.generic) and isinstance(data, (str, bytes)):  # np.str_ itself
+            raise TypeError(f"new(): invalid data type 'numpy.{type(data).__name__}'") from None
         _check_first_str(data)
         raise
     except RuntimeError:

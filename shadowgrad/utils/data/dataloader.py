@@ -558,14 +558,25 @@ def _reraise(e: BaseException, wid: int) -> None:
     worker and carrying the original traceback."""
     where = f"in DataLoader worker process {wid}"
     tb = "".join(traceback.format_exception(type(e), e, e.__traceback__))
-    msg = f"Caught {type(e).__name__} {where}.\nOriginal {tb}"
-    if isinstance(e, KeyError):
-        raise KeyError(msg) from None
+    msg: str = f"Caught {type(e).__name__} {where}.\nOriginal {tb}"
+    if type(e) is KeyError:
+        msg = _KeyErrorMessage(msg)  # str(KeyError) is its argument's repr: this one's is itself
+    elif getattr(type(e), "message", None):
+        raise type(e)(message=msg)  # type: ignore[call-arg]
     try:
         err = type(e)(msg)
     except Exception:
         raise RuntimeError(msg) from None
     raise err from None
+
+
+class _KeyErrorMessage(str):
+    """torch._utils.KeyErrorMessage: a str whose repr is itself."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return self
 
 
 class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
