@@ -2195,6 +2195,146 @@ def prog_dls_batch_sampler_drop_last_consumes_sampler(T: Any) -> Any:
     return first, snapshot, rest, pulled, len(bs)
 
 
+@program()
+def prog_dls_getitems_returning_a_tensor(T: Any) -> Any:
+    D = T.utils.data
+
+    class FastRows(D.Dataset):
+        """The speed trick: a whole batch fetched by one indexing."""
+
+        def __init__(self):
+            self.x = T.arange(12.0).reshape(6, 2)
+
+        def __len__(self):
+            return 6
+
+        def __getitem__(self, i):
+            return self.x[i]
+
+        def __getitems__(self, idx):
+            return self.x[idx]
+
+    ident = D.DataLoader(FastRows(), batch_size=4, collate_fn=lambda b: b)
+    return (
+        list(ident),
+        raises(lambda: list(D.DataLoader(FastRows(), batch_size=4))),
+        list(D.DataLoader(FastRows(), batch_size=None)),
+        list(D.DataLoader(FastRows(), batch_size=4, collate_fn=lambda b: b * 2)),
+    )
+
+
+@program()
+def prog_dls_random_sampler_empty_source_iterated(T: Any) -> Any:
+    D = T.utils.data
+    s = D.RandomSampler([], replacement=True, num_samples=3)
+    s2 = D.RandomSampler([], num_samples=2)
+    return raises(lambda: list(s)), len(s), raises(lambda: list(s2)), len(s2)
+
+
+@program()
+def prog_dls_too_many_workers_warns(T: Any) -> Any:
+    D = T.utils.data
+    dl = D.DataLoader(list(range(2)), num_workers=512)
+    return dl.num_workers, dl.prefetch_factor
+
+
+@program()
+def prog_dls_module_aliases(T: Any) -> Any:
+    import inspect
+    from importlib import import_module
+
+    D = T.utils.data
+    coll = import_module(T.__name__ + ".utils.data._utils.collate")
+    dlm = import_module(T.__name__ + ".utils.data.dataloader")
+    return (
+        coll.default_collate is D.default_collate,
+        coll.default_convert is D.default_convert,
+        dlm.default_collate is D.default_collate,
+        dlm.get_worker_info is D.get_worker_info,
+        inspect.signature(D.random_split).parameters["generator"].default is T.default_generator,
+        D.DataLoader(list(range(3))).collate_fn is D.default_convert,
+        D.DataLoader(list(range(3)), batch_size=2).collate_fn is coll.default_collate,
+        D.DataLoader(list(range(3)), batch_size=None).collate_fn is coll.default_convert,
+    )
+
+
+@program()
+def prog_dls_collate_numpy_memmap(T: Any) -> Any:
+    import os
+    import tempfile
+
+    c = T.utils.data.default_collate
+    cv = T.utils.data.default_convert
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "a.bin")
+        m = np.memmap(path, dtype=np.float32, mode="w+", shape=(3, 2))
+        m[:] = np.arange(6, dtype=np.float32).reshape(3, 2)
+        out = c([m[0], m[2]]), c([m, m]), cv(m).clone(), type(cv(m)).__name__
+        del m
+    return out
+
+
+@program()
+def prog_dls_worker_info_in_iterable_iter_single_process(T: Any) -> Any:
+    D = T.utils.data
+    seen = []
+
+    class Probe(D.IterableDataset):
+        def __iter__(self):
+            seen.append(D.get_worker_info())
+            yield from range(3)
+
+    dl = D.DataLoader(Probe(), batch_size=2)
+    it = iter(dl)
+    return seen, list(it), seen
+
+
+@program()
+def prog_dls_random_split_empty_dataset(T: Any) -> Any:
+    D = T.utils.data
+    g = T.Generator().manual_seed(0)
+    parts = D.random_split([], [0.5, 0.5], generator=g)
+    parts2 = D.random_split(range(3), [0.3, 0.3, 0.4], generator=g)
+    return (
+        [len(p) for p in parts],
+        [p.indices for p in parts2],
+        raises(lambda: D.random_split([], [1])),
+        [p.indices for p in D.random_split([], [0], generator=g)],
+    )
+
+
+@program()
+def prog_dls_dict_and_mapping_datasets(T: Any) -> Any:
+    D = T.utils.data
+    data = {0: "zero", 1: "one", 2: "two"}
+    arr = np.arange(8, dtype=np.float64).reshape(4, 2)
+    return (
+        list(D.DataLoader(data, batch_size=2)),
+        list(D.DataLoader(arr, batch_size=3)),
+        _all(D.DataLoader(arr, batch_size=None)),
+        list(D.DataLoader(D.Subset(arr, [3, 1]), batch_size=2)),
+    )
+
+
+@program()
+def prog_dls_collate_tensor_subclass_and_views(T: Any) -> Any:
+    c = T.utils.data.default_collate
+    base = T.arange(12.0).reshape(3, 4)
+    rows = [base[i] for i in range(3)]
+    out = c(rows)
+    out[0, 0] = 100.0  # a copy: the rows are not written
+    p = T.nn.Parameter(T.ones(2))
+    return out, base, c([p, T.zeros(2)]).grad_fn, c([base.t()[0], base.t()[1]]), out.is_contiguous()
+
+
+@program()
+def prog_dls_iterable_dataset_fewer_than_len_no_warning(T: Any) -> Any:
+    D = T.utils.data
+    ds = _it(T, 2, length=5)
+    dl = D.DataLoader(ds, batch_size=2)
+    return len(dl), list(dl), len(D.DataLoader(ds, batch_size=2, drop_last=True))
+
+
 # --- whole programs ----------------------------------------------------------------------------
 
 
