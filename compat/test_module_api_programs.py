@@ -2427,6 +2427,92 @@ def prog_mapi_module_dict_update_partial_failure(T: Any) -> Any:
     return r1, k1, r2, list(md), raises(lambda: md.update(["ab"])), raises(lambda: md.update("ab"))
 
 
+@program()
+def prog_mapi_global_hook_dicts_by_torch_names(T: Any) -> Any:
+    M = T.nn.modules.module
+    before = [
+        len(M._global_forward_hooks),
+        len(M._global_backward_hooks),
+        len(M._global_forward_pre_hooks),
+        len(M._global_buffer_registration_hooks),
+    ]
+    hs = [
+        M.register_module_forward_hook(lambda *a: None),
+        M.register_module_forward_pre_hook(lambda *a: None),
+        M.register_module_full_backward_hook(lambda *a: None),
+        M.register_module_full_backward_pre_hook(lambda *a: None),
+        M.register_module_forward_hook(lambda *a: None, always_call=True, with_kwargs=True),
+        M.register_module_buffer_registration_hook(lambda *a: None),
+        M.register_module_module_registration_hook(lambda *a: None),
+        M.register_module_parameter_registration_hook(lambda *a: None),
+    ]
+    seen: list[int] = []
+    try:
+        during = [
+            len(M._global_forward_hooks),
+            len(M._global_forward_pre_hooks),
+            len(M._global_backward_hooks),
+            len(M._global_backward_pre_hooks),
+            len(M._global_forward_hooks_always_called),
+            len(M._global_forward_hooks_with_kwargs),
+            len(M._global_buffer_registration_hooks),
+            len(M._global_module_registration_hooks),
+            len(M._global_parameter_registration_hooks),
+            M._global_is_full_backward_hook,
+        ]
+        extra = M.register_module_forward_hook(lambda *a: seen.append(1))
+        M._global_forward_hooks.clear()
+        T.nn.ReLU()(T.ones(1))
+        extra.remove()
+    finally:
+        for h in hs:
+            h.remove()
+    after = [len(M._global_forward_hooks_always_called), len(M._global_forward_hooks_with_kwargs)]
+    M._global_forward_hooks_with_kwargs.clear()  # torch's remove() leaves this mark behind
+    return before, during, seen, after
+
+
+@program()
+def prog_mapi_hook_handles_clear_their_marks(T: Any) -> Any:
+    m = _lin(T)
+    h = m.register_forward_hook(lambda *a: None, with_kwargs=True, always_call=True)
+    hp = m.register_forward_pre_hook(lambda *a: None, with_kwargs=True)
+    a = [
+        len(m._forward_hooks_with_kwargs),
+        len(m._forward_hooks_always_called),
+        h.id in m._forward_hooks_with_kwargs,
+        h.id in m._forward_hooks_always_called,
+        len(m._forward_pre_hooks_with_kwargs),
+        len(h.extra_dict_ref),
+        len(hp.extra_dict_ref),
+        h.hooks_dict_ref() is m._forward_hooks,
+        type(h).__name__,
+    ]
+    h.remove()
+    hp.remove()
+    return a, [
+        len(m._forward_hooks),
+        len(m._forward_hooks_with_kwargs),
+        len(m._forward_hooks_always_called),
+        len(m._forward_pre_hooks_with_kwargs),
+        type(T.ones(1, requires_grad=True).register_hook(lambda g: g)).__name__,
+    ]
+
+
+@program()
+def prog_mapi_replaced_hook_dict(T: Any) -> Any:
+    m = _lin(T)
+    m._forward_hooks = OrderedDict()
+    seen: list[int] = []
+    h = m.register_forward_hook(lambda *a: seen.append(1))
+    m(T.ones(1, 3))
+    h.remove()
+    m(T.ones(1, 3))
+    m2 = _lin(T)
+    m2._forward_hooks = {}
+    return seen, len(m._forward_hooks), raises(lambda: m2.register_forward_hook(lambda *a: None))
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

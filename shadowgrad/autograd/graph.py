@@ -77,12 +77,22 @@ class RemovableHandle:
     def __init__(self, hooks_dict: HookDict, *, extra_dict: Any = None) -> None:
         self.hooks_dict_ref = weakref.ref(hooks_dict)
         self.id = next(RemovableHandle._next_id)
-        self._extra = extra_dict
+        # as torch's: further dicts (a module's with_kwargs / always_call marks) the id leaves
+        # on remove()
+        self.extra_dict_ref: tuple[Any, ...] = ()
+        if isinstance(extra_dict, dict):
+            self.extra_dict_ref = (weakref.ref(extra_dict),)
+        elif isinstance(extra_dict, list):
+            self.extra_dict_ref = tuple(weakref.ref(d) for d in extra_dict)
 
     def remove(self) -> None:
         d = self.hooks_dict_ref()
         if d is not None and self.id in d:
             del d[self.id]
+        for ref in self.extra_dict_ref:
+            extra = ref()
+            if extra is not None and self.id in extra:
+                del extra[self.id]
 
     def __enter__(self) -> RemovableHandle:
         return self

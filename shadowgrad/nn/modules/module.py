@@ -25,9 +25,6 @@ __all__ = [
     "register_module_parameter_registration_hook",
 ]
 
-_global_forward_pre_hooks: dict[int, Callable[..., Any]] = {}
-_global_forward_hooks: dict[int, Callable[..., Any]] = {}
-
 
 _EXTRA_STATE = "_extra_state"
 
@@ -42,8 +39,8 @@ _GLOBAL_PRE = _hook_dict()
 _GLOBAL_FWD = _hook_dict()
 _GLOBAL_BWD_PRE = _hook_dict()
 _GLOBAL_BWD = _hook_dict()
-_GLOBAL_FWD_KWARGS: set[int] = set()  # ids of global forward hooks called with kwargs
-_GLOBAL_FWD_ALWAYS: set[int] = set()  # ids of global forward hooks with always_call=True
+_GLOBAL_FWD_KWARGS = _hook_dict()  # id -> True: global forward hooks called with kwargs
+_GLOBAL_FWD_ALWAYS = _hook_dict()  # id -> True: global forward hooks with always_call=True
 _global_is_full_backward_hook: bool | None = None
 _MIXED_HOOKS = (
     "Cannot use both regular backward hooks and full backward hooks on a single Module. Please "
@@ -54,6 +51,17 @@ _MIXED_HOOKS = (
 _GLOBAL_BUFFER_REG: OrderedDict[int, Callable[..., Any]] = OrderedDict()
 _GLOBAL_MODULE_REG: OrderedDict[int, Callable[..., Any]] = OrderedDict()
 _GLOBAL_PARAM_REG: OrderedDict[int, Callable[..., Any]] = OrderedDict()
+
+# torch's names for the global hook dicts (code that inspects or clears them reads these)
+_global_backward_pre_hooks = _GLOBAL_BWD_PRE
+_global_backward_hooks = _GLOBAL_BWD
+_global_forward_pre_hooks = _GLOBAL_PRE
+_global_forward_hooks = _GLOBAL_FWD
+_global_forward_hooks_with_kwargs = _GLOBAL_FWD_KWARGS
+_global_forward_hooks_always_called = _GLOBAL_FWD_ALWAYS
+_global_buffer_registration_hooks = _GLOBAL_BUFFER_REG
+_global_module_registration_hooks = _GLOBAL_MODULE_REG
+_global_parameter_registration_hooks = _GLOBAL_PARAM_REG
 
 
 def register_module_buffer_registration_hook(hook: Callable[..., Any]) -> RemovableHandle:
@@ -100,12 +108,12 @@ def register_module_forward_hook(
     hook: Callable[..., Any], *, with_kwargs: bool = False, always_call: bool = False
 ) -> RemovableHandle:
     """Mirrors `torch.nn.modules.module.register_module_forward_hook`."""
-    h = RemovableHandle(_GLOBAL_FWD)
+    h = RemovableHandle(_GLOBAL_FWD, extra_dict=_GLOBAL_FWD_ALWAYS)
     _GLOBAL_FWD[h.id] = hook
     if with_kwargs:
-        _GLOBAL_FWD_KWARGS.add(h.id)
+        _GLOBAL_FWD_KWARGS[h.id] = True
     if always_call:
-        _GLOBAL_FWD_ALWAYS.add(h.id)
+        _GLOBAL_FWD_ALWAYS[h.id] = True
     return h
 
 
@@ -206,8 +214,8 @@ def _addindent(s_: str, num_spaces: int) -> str:
     return first + "\n" + "\n".join((num_spaces * " ") + ln if ln.strip() else "" for ln in s)
 
 
-def _add_hook(hooks: Any, hook: Any, prepend: bool) -> RemovableHandle:
-    h = RemovableHandle(hooks)
+def _add_hook(hooks: Any, hook: Any, prepend: bool, extra: Any = None) -> RemovableHandle:
+    h = RemovableHandle(hooks, extra_dict=extra)
     if prepend:
         items = list(hooks.items())
         hooks.clear()
@@ -263,10 +271,10 @@ class Module:
         d["_non_persistent_buffers_set"] = set()
         d["_modules"] = {}
         d["_forward_pre_hooks"] = _hook_dict()
-        d["_forward_pre_hooks_with_kwargs"] = set()
+        d["_forward_pre_hooks_with_kwargs"] = _hook_dict()
         d["_forward_hooks"] = _hook_dict()
-        d["_forward_hooks_with_kwargs"] = set()
-        d["_forward_hooks_always_called"] = set()
+        d["_forward_hooks_with_kwargs"] = _hook_dict()
+        d["_forward_hooks_always_called"] = _hook_dict()
         d["_backward_hooks"] = _hook_dict()
         d["_backward_pre_hooks"] = _hook_dict()
         d["_is_full_backward_hook"] = None
@@ -518,6 +526,9 @@ class Module:
         d = self.__dict__
         for name in (
             "_forward_pre_hooks",
+            "_forward_pre_hooks_with_kwargs",
+            "_forward_hooks_with_kwargs",
+            "_forward_hooks_always_called",
             "_state_dict_hooks",
             "_state_dict_pre_hooks",
             "_load_state_dict_pre_hooks",
@@ -526,14 +537,8 @@ class Module:
         ):
             if name not in d:
                 d[name] = _hook_dict()
-        for name in (
-            "_forward_pre_hooks_with_kwargs",
-            "_forward_hooks_with_kwargs",
-            "_forward_hooks_always_called",
-            "_non_persistent_buffers_set",
-        ):
-            if name not in d:
-                d[name] = set()
+        if "_non_persistent_buffers_set" not in d:
+            d["_non_persistent_buffers_set"] = set()
         if "_is_full_backward_hook" not in d:
             d["_is_full_backward_hook"] = None
 
@@ -1110,9 +1115,9 @@ class Module:
         self, hook: Callable[..., Any], *, prepend: bool = False, with_kwargs: bool = False
     ) -> RemovableHandle:
         """Mirrors `torch.nn.Module.register_forward_pre_hook`."""
-        h = _add_hook(self._forward_pre_hooks, hook, prepend)
+        h = _add_hook(self._forward_pre_hooks, hook, prepend, self._forward_pre_hooks_with_kwargs)
         if with_kwargs:
-            self._forward_pre_hooks_with_kwargs.add(h.id)
+            self._forward_pre_hooks_with_kwargs[h.id] = True
         return h
 
     def register_forward_hook(
@@ -1124,11 +1129,16 @@ class Module:
         always_call: bool = False,
     ) -> RemovableHandle:
         """Mirrors `torch.nn.Module.register_forward_hook`."""
-        h = _add_hook(self._forward_hooks, hook, prepend)
+        h = _add_hook(
+            self._forward_hooks,
+            hook,
+            prepend,
+            [self._forward_hooks_with_kwargs, self._forward_hooks_always_called],
+        )
         if with_kwargs:
-            self._forward_hooks_with_kwargs.add(h.id)
+            self._forward_hooks_with_kwargs[h.id] = True
         if always_call:
-            self._forward_hooks_always_called.add(h.id)
+            self._forward_hooks_always_called[h.id] = True
         return h
 
     def register_full_backward_pre_hook(
