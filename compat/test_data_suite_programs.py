@@ -1158,6 +1158,20 @@ def prog_dls_eager_custom_sampler_draw_order(T: Any) -> Any:
 
 
 @program()
+def prog_dls_unseeded_generator_objects_are_deterministic(T: Any) -> Any:
+    D = T.utils.data
+    g = T.Generator()
+    return (
+        g.initial_seed(),
+        list(D.DataLoader(list(range(10)), batch_size=4, shuffle=True, generator=T.Generator())),
+        [p.indices for p in D.random_split(range(8), [3, 5], generator=T.Generator())],
+        list(D.RandomSampler(range(6), generator=T.Generator())),
+        list(D.SubsetRandomSampler([5, 6, 7], generator=T.Generator())),
+        list(D.WeightedRandomSampler([1.0, 2.0, 3.0], 4, generator=T.Generator())),
+    )
+
+
+@program()
 def prog_dls_shuffle_with_replacement_sampler(T: Any) -> Any:
     D = T.utils.data
     ds = list("abcdefg")
@@ -1911,6 +1925,31 @@ def prog_dls_workers_persistent_reuse(T: Any) -> Any:
 
 
 @program()
+def prog_dls_workers_epoch_abandoned_midway(T: Any) -> Any:
+    D = T.utils.data
+    out = []
+    for persistent in (False, True):
+        T.manual_seed(41)
+        dl = D.DataLoader(
+            list(range(10)),
+            batch_size=2,
+            shuffle=True,
+            num_workers=2,
+            persistent_workers=persistent,
+        )
+        for b in dl:
+            first = b
+            break
+        out.append((first, list(dl), T.rand(1)))
+    T.manual_seed(41)
+    dl0 = D.DataLoader(list(range(10)), batch_size=2, shuffle=True)
+    it = iter(dl0)
+    partial = next(it)
+    out.append((partial, list(dl0), list(it), T.rand(1)))
+    return out
+
+
+@program()
 def prog_dls_workers_argument_checks(T: Any) -> Any:
     import multiprocessing
 
@@ -1942,6 +1981,80 @@ def prog_dls_workers_batch_size_none_and_collate(T: Any) -> Any:
         _all(D.DataLoader(data, batch_size=2, num_workers=2, collate_fn=lambda b: len(b))),
         _all(D.DataLoader(data, batch_sampler=[[4, 0], [1]], num_workers=2)),
     )
+
+
+@program()
+def prog_dls_workers_docs_reproducibility_recipe(T: Any) -> Any:
+    import random
+
+    D = T.utils.data
+
+    def seed_worker(worker_id):
+        worker_seed = T.initial_seed() % 2**32
+        np.random.seed(worker_seed)
+        random.seed(worker_seed)
+
+    class Augment(D.Dataset):
+        def __len__(self):
+            return 6
+
+        def __getitem__(self, i):
+            return i, np.random.randint(0, 1000), random.randint(0, 1000), T.randint(1000, ())
+
+    g = T.Generator()
+    g.manual_seed(0)
+    dl = D.DataLoader(
+        Augment(),
+        batch_size=2,
+        num_workers=2,
+        worker_init_fn=seed_worker,
+        generator=g,
+        shuffle=True,
+    )
+    return list(dl), list(dl)
+
+
+@program()
+def prog_dls_workers_docs_iterable_range_split(T: Any) -> Any:
+    import math
+
+    D = T.utils.data
+
+    class MyIterableDataset(D.IterableDataset):
+        def __init__(self, start, end):
+            super().__init__()
+            assert end > start, "this example code only works with end >= start"
+            self.start = start
+            self.end = end
+
+        def __iter__(self):
+            return iter(range(self.start, self.end))
+
+    def worker_init_fn(worker_id):
+        worker_info = D.get_worker_info()
+        dataset = worker_info.dataset
+        overall_start = dataset.start
+        overall_end = dataset.end
+        per_worker = math.ceil((overall_end - overall_start) / float(worker_info.num_workers))
+        dataset.start = overall_start + worker_info.id * per_worker
+        dataset.end = min(dataset.start + per_worker, overall_end)
+
+    ds = MyIterableDataset(start=3, end=7)
+    return (
+        list(D.DataLoader(ds, num_workers=0)),
+        list(D.DataLoader(ds, num_workers=2)),
+        list(D.DataLoader(ds, num_workers=2, worker_init_fn=worker_init_fn)),
+        list(D.DataLoader(ds, num_workers=3, worker_init_fn=worker_init_fn, batch_size=2)),
+        (ds.start, ds.end),
+    )
+
+
+@program()
+def prog_dls_workers_pin_memory_and_len(T: Any) -> Any:
+    D = T.utils.data
+    dl = D.DataLoader(list(range(5)), batch_size=2, num_workers=2, pin_memory=True)
+    it = iter(dl)
+    return len(it), list(it), type(it).__name__
 
 
 # --- DistributedSampler ------------------------------------------------------------------------
