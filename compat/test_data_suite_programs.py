@@ -902,6 +902,37 @@ def prog_dls_loader_setattr_after_init(T: Any) -> Any:
 
 
 @program()
+def prog_dls_loader_iterator_attributes(T: Any) -> Any:
+    D = T.utils.data
+    ds = list(range(7))
+    T.manual_seed(3)
+    dl = D.DataLoader(ds, batch_size=3, shuffle=True, drop_last=True)
+    it = iter(dl)
+    next(it)
+    itn = iter(D.DataLoader(ds, batch_size=None))
+    g = T.Generator().manual_seed(1)
+    itw = iter(D.DataLoader(ds, batch_size=2, num_workers=2, generator=g))
+    return (
+        it._num_yielded,
+        it._base_seed,
+        it._dataset is ds,
+        it._auto_collation,
+        it._drop_last,
+        it._index_sampler is dl.batch_sampler,
+        it._timeout,
+        it._persistent_workers,
+        it._collate_fn is dl.collate_fn,
+        it._dataset_kind,
+        itn._auto_collation,
+        itn._index_sampler is not None,
+        itw._base_seed,
+        itw._num_yielded,
+        next(itw),
+        itw._num_yielded,
+    )
+
+
+@program()
 def prog_dls_loader_pickle_iterator_refused(T: Any) -> Any:
     D = T.utils.data
     dl = D.DataLoader([1, 2, 3], batch_size=2)

@@ -325,7 +325,7 @@ class DataLoader(Generic[_T_co]):
         sampler_iter = iter(self._index_sampler)
         base_seed = int(empty((), dtype=_dtype.int64).random_(generator=self.generator).item())
         if self.num_workers == 0:
-            return _SingleProcessDataLoaderIter(self, sampler_iter)
+            return _SingleProcessDataLoaderIter(self, sampler_iter, base_seed)
         it = _MultiProcessingDataLoaderIter(self, base_seed)
         if self.persistent_workers:
             self._iterator = it
@@ -352,9 +352,18 @@ class _BaseDataLoaderIter:
     sampler's length, and torch's warning when an IterableDataset yields more than its
     reported length."""
 
-    def __init__(self, loader: DataLoader) -> None:
+    def __init__(self, loader: DataLoader, base_seed: int) -> None:
+        # torch's iterator attributes (read by user code: _num_yielded, _base_seed, ...)
         self._loader = loader
+        self._dataset = loader.dataset
+        self._dataset_kind = loader._dataset_kind
+        self._auto_collation = loader._auto_collation
+        self._drop_last = loader.drop_last
         self._index_sampler = loader._index_sampler
+        self._timeout = loader.timeout
+        self._collate_fn = loader.collate_fn
+        self._base_seed = base_seed
+        self._persistent_workers = loader.persistent_workers
         self._num_yielded = 0
         self._num_workers = loader.num_workers
         self._IterableDataset_len_called = loader._IterableDataset_len_called
@@ -402,15 +411,11 @@ class _SingleProcessDataLoaderIter(_BaseDataLoaderIter):
     the loader's iterator is made; a map-style batch is fetched with the dataset's
     `__getitems__` when it has one."""
 
-    def __init__(self, loader: DataLoader, sampler_iter: Iterator[Any]) -> None:
-        super().__init__(loader)
+    def __init__(self, loader: DataLoader, sampler_iter: Iterator[Any], base_seed: int) -> None:
+        super().__init__(loader, base_seed)
         if loader.timeout != 0:
             raise AssertionError("_SingleProcessDataLoaderIter requires timeout == 0")
         self._sampler_iter = sampler_iter
-        self._dataset = loader.dataset
-        self._auto_collation = loader._auto_collation
-        self._collate_fn = loader.collate_fn
-        self._drop_last = loader.drop_last
         self._iterable = loader._is_iterable
         if self._iterable:
             self._dataset_iter = iter(self._dataset)
@@ -585,9 +590,7 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
     ahead, and batches come back in the order they were handed out."""
 
     def __init__(self, loader: DataLoader, base_seed: int) -> None:
-        super().__init__(loader)
-        self._base_seed = base_seed
-        self._persistent_workers = loader.persistent_workers
+        super().__init__(loader, base_seed)
         n = loader.num_workers
         self._workers = [_Worker(loader, w, base_seed) for w in range(n)]
         self._reset(loader, first_iter=True)
