@@ -396,6 +396,57 @@ def prog_dls_subset_indexing(T: Any) -> Any:
 
 
 @program()
+def prog_dls_subset_slicing(T: Any) -> Any:
+    D = T.utils.data
+    ds = D.TensorDataset(T.tensor([1, 2, 3, 4, 5]))
+    sub = D.Subset(ds, [0, 1, 2, 3, 4])
+    subsub = D.Subset(sub, [4, 3, 2, 1, 0])
+    s1, s2 = D.random_split(ds, [3, 2], generator=T.Generator().manual_seed(1))
+    return (
+        sub[:],
+        sub[1:2],
+        sub[0:-1:2],
+        subsub[:],
+        subsub[0:2],
+        subsub[::-2],
+        s1[:],
+        s1[0:-1:2],
+        s2[:],
+        raises(lambda: D.Subset(list(range(10)), [5, 6])[:]),
+    )
+
+
+@program()
+def prog_dls_stack_dataset_getitems_from_tensor_data(T: Any) -> Any:
+    D = T.utils.data
+
+    class GetItems(D.Dataset):
+        def __init__(self, shorten=False):
+            self.data = T.arange(4.0) * 10
+            self.shorten = shorten
+
+        def __getitem__(self, item):
+            return self.data[item]
+
+        def __getitems__(self, items):
+            out = self.data[items]
+            return out[:-1] if self.shorten else out
+
+        def __len__(self):
+            return 4
+
+    src = D.StackDataset(GetItems(), [1, 2, 3, 4])
+    named = D.StackDataset(t=GetItems(), l=[1, 2, 3, 4])
+    return (
+        src.__getitems__([0, 1, 2, 3]),
+        named.__getitems__([3, 0]),
+        raises(lambda: src.__getitems__([0, 4])),
+        raises(lambda: D.StackDataset(GetItems(True), [1, 2, 3, 4]).__getitems__([0, 1, 2, 3])),
+        list(D.DataLoader(src, batch_size=3)),
+    )
+
+
+@program()
 def prog_dls_subset_index_types(T: Any) -> Any:
     D = T.utils.data
     data = list(range(100, 110))
@@ -2086,6 +2137,55 @@ def prog_dls_workers_pin_memory_and_len(T: Any) -> Any:
     dl = D.DataLoader(list(range(5)), batch_size=2, num_workers=2, pin_memory=True)
     it = iter(dl)
     return len(it), list(it), type(it).__name__
+
+
+@program()
+def prog_dls_workers_worker_specific_iterable_sizes(T: Any) -> Any:
+    D = T.utils.data
+
+    class WorkerSpecific(D.IterableDataset):
+        def __init__(self, sizes):
+            self.sizes = sizes
+
+        def __iter__(self):
+            info = D.get_worker_info()
+            return iter(range(self.sizes[info.id]))
+
+        def __len__(self):
+            return sum(self.sizes)
+
+    out = []
+    for prefetch in (2, 3):
+        ds = WorkerSpecific([0, 4, 20])
+        kw = {"num_workers": 3, "prefetch_factor": prefetch}
+        out.append(list(D.DataLoader(ds, batch_size=None, **kw)))
+        out.append(list(D.DataLoader(ds, batch_size=7, **kw)))
+        out.append(list(D.DataLoader(ds, batch_size=7, drop_last=True, **kw)))
+        out.append(len(D.DataLoader(ds, batch_size=7, **kw)))
+    return out
+
+
+@program()
+def prog_dls_workers_unsharded_iterable_warns_after_len(T: Any) -> Any:
+    D = T.utils.data
+
+    class Counting(D.IterableDataset):
+        def __iter__(self):
+            return iter(range(6))
+
+        def __len__(self):
+            return 6
+
+        def __repr__(self):
+            return "Counting(6)"
+
+    dl = D.DataLoader(Counting(), num_workers=2)
+    it = iter(dl)
+    before = [next(it) for _ in range(12)]  # len() not taken: no warning
+    n = len(dl)
+    it = iter(dl)
+    after = [next(it) for _ in range(8)]
+    return before, n, after
 
 
 # --- DistributedSampler ------------------------------------------------------------------------
