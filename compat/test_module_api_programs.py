@@ -2513,6 +2513,185 @@ def prog_mapi_replaced_hook_dict(T: Any) -> Any:
     return seen, len(m._forward_hooks), raises(lambda: m2.register_forward_hook(lambda *a: None))
 
 
+@program()
+def prog_mapi_backward_hooks_invalid_outputs(T: Any) -> Any:
+    m = T.nn.Sigmoid()
+    x = _x(T, 3, 3, rg=True)
+    out = []
+    for hook in (lambda s, gi, go: gi[:-1], lambda s, gi, go: (*gi, T.ones(2, 2))):
+        with m.register_backward_hook(hook):
+            out.append(raises(lambda: m(x).sum().backward()))
+    m2 = T.nn.Sigmoid()
+    for pre in (lambda s, go: (), lambda s, go: (*go, T.ones(2, 2))):
+        with m2.register_full_backward_pre_hook(pre):
+            out.append(raises(lambda: m2(x).sum().backward()))
+    return out
+
+
+@program()
+def prog_mapi_hooks_removed_while_running(T: Any) -> Any:
+    m = T.nn.Sigmoid()
+    seen: list[Any] = []
+    handles: dict[str, Any] = {}
+
+    def pre1(mod: Any, inp: Any) -> Any:
+        seen.append("pre1")
+        handles["pre2"].remove()
+        return inp
+
+    def pre2(mod: Any, inp: Any) -> Any:
+        seen.append("pre2")
+        return inp
+
+    def post1(mod: Any, inp: Any, o: Any) -> None:
+        seen.append("post1")
+        handles["post1"].remove()
+
+    handles["pre1"] = m.register_forward_pre_hook(pre1)
+    handles["pre2"] = m.register_forward_pre_hook(pre2)
+    handles["post1"] = m.register_forward_hook(post1)
+    n = len(handles["pre1"].hooks_dict_ref())
+    o1 = m(T.zeros(2))
+    o2 = m(T.zeros(2))
+    lin = _lin(T)
+    bseen: list[int] = []
+
+    def b1(mod: Any, gi: Any, go: Any) -> None:
+        bseen.append(1)
+        hb2.remove()
+
+    lin.register_full_backward_hook(b1)
+    hb2 = lin.register_full_backward_hook(lambda *a: bseen.append(2))
+    x = _x(T, 1, 3, rg=True)
+    lin(x).sum().backward()
+    lin(x).sum().backward()
+    return n, o1, o2, seen, bseen, len(m._forward_pre_hooks), len(m._forward_hooks)
+
+
+@program()
+def prog_mapi_forward_hook_assigns_buffer(T: Any) -> Any:
+    class WithBuf(T.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.register_buffer("b", T.zeros(1))
+
+        def forward(self, x: Any) -> Any:
+            return x + self.b
+
+    m = WithBuf()
+
+    def hook(mod: Any, args: Any, out: Any) -> None:
+        mod.b = out.detach().sum(0)
+
+    m.register_forward_hook(hook)
+    x = _x(T, 3, 1, rg=True)
+    y = m(x)
+    y.sum().backward()
+    y2 = m(x)
+    return m.b, x.grad, _names(m.named_buffers()), y2, list(m.state_dict())
+
+
+@program()
+def prog_mapi_pre_hook_modifies_args_in_place(T: Any) -> Any:
+    class Mul(T.nn.Module):
+        def forward(self, inp: Any, foo: Any) -> Any:
+            return inp * foo
+
+    m = Mul()
+
+    def pre(mod: Any, args: Any) -> Any:
+        args[0].add_(1)
+        return args
+
+    m.register_forward_pre_hook(pre)
+    leaf = _x(T, 2, rg=True)
+    x = leaf * 1
+    y = m(x, T.full((2,), 3.0))
+    y.sum().backward()
+    return y, y.grad_fn, x, x._version, leaf.grad, raises(lambda: m(leaf, T.ones(2)))
+
+
+@program()
+def prog_mapi_full_backward_hook_which_inputs_get_grads(T: Any) -> Any:
+    class M(T.nn.Module):
+        def forward(self, x: Any, y: Any) -> Any:
+            return x * y
+
+    m = M()
+    seen: list[Any] = []
+    m.register_full_backward_hook(lambda mod, gi, go: seen.append([g for g in gi]))
+    a = _x(T, 2, rg=True)
+    b = _x(T, 2, seed=1)
+    m(a, b).sum().backward()
+    m(b, a).sum().backward()
+
+    class Detach(T.nn.Module):
+        def forward(self, x: Any) -> Any:
+            return x.detach()
+
+    d = Detach()
+    d.register_full_backward_hook(lambda *args: seen.append("detach"))
+    y = d(a)
+    return seen, a.grad, y.requires_grad, y.grad_fn
+
+
+@program()
+def prog_mapi_functional_call_parametrized_names(T: Any) -> Any:
+    P = T.nn.utils.parametrize
+    m = _lin(T, 2, 2)
+    P.register_parametrization(m, "weight", _double(T))
+    orig = m.parametrizations.weight.original.clone()
+    W = T.full((2, 2), 3.0, requires_grad=True)
+    y = T.func.functional_call(m, {"weight": W}, (T.ones(1, 2),))
+    y.sum().backward()
+    y2 = T.func.functional_call(
+        m, {"parametrizations.weight.original": T.full((2, 2), 3.0)}, (T.ones(1, 2),)
+    )
+    m2 = _lin(T, 2, 2)
+    P.register_parametrization(m2, "weight", _skew(T))
+    r = raises(lambda: T.func.functional_call(m2, {"weight": T.ones(2, 2)}, (T.ones(1, 2),)))
+    return y, y.grad_fn, W.grad, m.parametrizations.weight.original - orig, y2, r
+
+
+@program()
+def prog_mapi_parametrize_nested_and_sequence_buffers(T: Any) -> Any:
+    P = T.nn.utils.parametrize
+    nn = T.nn
+    m = _lin(T, 3, 3)
+    P.register_parametrization(m, "weight", _skew(T))
+    P.register_parametrization(m.parametrizations.weight, "original", _double(T))
+    a = (_names(m.named_parameters()), type(m.parametrizations.weight).__name__, repr(m), m.weight)
+    P.remove_parametrizations(m.parametrizations.weight, "original")
+    b = (_names(m.named_parameters()), type(m.parametrizations.weight).__name__)
+
+    class Split(nn.Module):
+        def forward(self, A: Any, B: Any) -> Any:
+            return A + B
+
+        def right_inverse(self, X: Any) -> Any:
+            return X * 0.5, X * 0.5
+
+    buf = nn.Module()
+    buf.register_buffer("b", T.arange(2.0))
+    P.register_parametrization(buf, "b", Split())
+    c = (_names(buf.named_buffers()), _names(buf.named_parameters()), buf.b)
+    P.remove_parametrizations(buf, "b")
+    frozen = _lin(T, 2, 2)
+    frozen.weight.requires_grad_(False)
+    P.register_parametrization(frozen, "weight", Split())
+    d = [(n, p.requires_grad) for n, p in frozen.named_parameters()]
+    P.remove_parametrizations(frozen, "weight")
+    return (
+        a,
+        b,
+        c,
+        type(buf.b).__name__,
+        _names(buf.named_buffers()),
+        d,
+        (type(frozen.weight).__name__, frozen.weight.requires_grad),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -185,8 +185,11 @@ class ParametrizationList(ModuleList):
             x = self[0](self.original)
         else:
             x = self[0](*(getattr(self, f"original{i}") for i in range(self.ntensors)))
-        for module in list(self)[1:]:
-            x = module(x)
+        # as torch's: the integer keys only (a parametrized original adds `parametrizations`)
+        i = 1
+        while hasattr(self, str(i)):
+            x = self[i](x)
+            i += 1
         return x  # type: ignore[no-any-return]
 
 
