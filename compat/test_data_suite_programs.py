@@ -798,6 +798,32 @@ def prog_dls_batch_sampler_over_iterables(T: Any) -> Any:
 
 
 @program()
+def prog_dls_samplers_interleaved_iterators_reseeded(T: Any) -> Any:
+    D = T.utils.data
+    weights = [0.1, 0.9, 0.4, 0.7, 3.0, 0.6]
+    ds = list(range(8))
+    out = []
+    for sampler in (
+        D.RandomSampler(ds, num_samples=5, replacement=True),
+        D.RandomSampler(ds, replacement=False),
+        D.WeightedRandomSampler(weights, num_samples=5, replacement=True),
+        D.WeightedRandomSampler(weights, num_samples=5, replacement=False),
+        D.SubsetRandomSampler(range(10)),
+    ):
+        T.manual_seed(0)
+        l1 = list(sampler) + list(sampler)
+        its = (iter(sampler), iter(sampler))
+        ls = ([], [])
+        for idx in range(len(sampler)):
+            for i in range(2):
+                if idx == 0:
+                    T.manual_seed(0)
+                ls[i].append(next(its[i]))
+        out.append((l1, ls))
+    return out
+
+
+@program()
 def prog_dls_sampler_base_and_subclasses(T: Any) -> Any:
     D = T.utils.data
 
@@ -1400,6 +1426,58 @@ def prog_dls_collate_numpy_unsigned_wide_arrays(T: Any) -> Any:
         c([np.uint32(7), np.uint32(8)]),
         T.utils.data.default_convert(np.arange(3, dtype=np.uint64)),
     )
+
+
+@program()
+def prog_dls_collate_given_an_ndarray_batch(T: Any) -> Any:
+    c = T.utils.data.default_collate
+    return (
+        c(np.array(["a", "b", "c"])),
+        type(c(np.array(["a", "b", "c"]))).__name__,
+        raises(lambda: c(np.array([[["a", "b", "c"]]]))),
+        raises(lambda: c(np.array([object(), object()]))),
+        raises(lambda: c(np.array([[[object(), object()]]]))),
+        c(np.arange(3)),
+        c(np.arange(6.0).reshape(3, 2)),
+        raises(lambda: c(T.arange(4).reshape(2, 2))),
+        c((1, 2, 3)),
+    )
+
+
+@program()
+def prog_dls_numpy_scalar_datasets_legacy_types(T: Any) -> Any:
+    D = T.utils.data
+
+    class ScalarDataset(D.Dataset):
+        def __init__(self, dtype):
+            self.dtype = dtype
+
+        def __getitem__(self, i):
+            return self.dtype()
+
+        def __len__(self):
+            return 4
+
+    dtypes = {
+        np.float64: T.DoubleTensor,
+        np.float32: T.FloatTensor,
+        np.float16: T.HalfTensor,
+        np.int64: T.LongTensor,
+        np.int32: T.IntTensor,
+        np.int16: T.ShortTensor,
+        np.int8: T.CharTensor,
+        np.uint8: T.ByteTensor,
+    }
+    out = []
+    for dt, tt in dtypes.items():
+        batch = next(iter(D.DataLoader(ScalarDataset(dt), batch_size=2)))
+        out.append((batch, isinstance(batch, tt), batch.type()))
+    shared = (
+        T.zeros(1).is_shared(),
+        D.default_collate([T.zeros(1)]).is_shared(),
+        D.default_collate([np.zeros(1)]).is_shared(),
+    )
+    return out, shared
 
 
 @program()
@@ -2188,6 +2266,21 @@ def prog_dls_workers_unsharded_iterable_warns_after_len(T: Any) -> Any:
     return before, n, after
 
 
+@program()
+def prog_dls_workers_multi_epoch_worker_ids(T: Any) -> Any:
+    D = T.utils.data
+
+    class WorkerIds(D.Dataset):
+        def __len__(self):
+            return 12
+
+        def __getitem__(self, i):
+            return D.get_worker_info().id
+
+    dl = D.DataLoader(WorkerIds(), batch_size=3, num_workers=2)
+    return [list(dl) for _ in range(2)]
+
+
 # --- DistributedSampler ------------------------------------------------------------------------
 
 
@@ -2209,8 +2302,15 @@ def prog_dls_distributed_sampler_shares(T: Any) -> Any:
             s = DS(list(range(n)), num_replicas=reps, rank=rank, shuffle=shuffle, drop_last=drop)
             s.set_epoch(3)
             out.append((rank, list(s), len(s), s.total_size))
+    data = T.IntTensor(range(9))
+    scanned = []
+    for i in range(4):
+        s = DS(data, 4, i)
+        scanned += list(D.DataLoader(data, batch_size=2, drop_last=True, sampler=s))
     return (
         out,
+        scanned,
+        raises(lambda: DS(data, 3, 3)),
         raises(lambda: DS([1], num_replicas=2, rank=2)),
         raises(lambda: DS([1], num_replicas=2, rank=-1)),
         raises(lambda: DS([1])),
