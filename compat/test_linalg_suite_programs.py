@@ -410,8 +410,16 @@ def _gg(T: Any, f: Any, *xs: Any) -> Any:
     ys = y if isinstance(y, tuple) else (y,)
     loss = sum((t * t).sum() if not t.is_complex() else (t * t.conj()).real.sum() for t in ys)
     g = T.autograd.grad(loss, xs, create_graph=True)
-    gg = T.autograd.grad(sum(x.sum() for x in g), xs, allow_unused=True)
+    gg = T.autograd.grad(
+        sum((x.real if x.is_complex() else x).sum() for x in g), xs, allow_unused=True
+    )
     return ys, [t.grad_fn.name() if t.grad_fn else None for t in ys], g, gg
+
+
+def _gg_values(T: Any, f: Any, *xs: Any) -> Any:
+    """_gg without the first derivatives' graph: the values only."""
+    ys, names, g, gg = _gg(T, f, *xs)
+    return ys, names, [t.detach() for t in g], gg
 
 
 @program()
@@ -796,6 +804,269 @@ def prog_lns_legacy_det_inverse_logdet(T: Any) -> Any:
         "matrix_exp": A.detach().matrix_exp(),
         "pinverse": T.pinverse(A.detach()),
         "pinverse_rcond": A.detach().pinverse(rcond=0.5),
+    }
+
+
+# --- 6. pinv, matrix_rank, lstsq -------------------------------------------------------------
+
+
+@program()
+def prog_lns_pinv_tolerances(T: Any) -> Any:
+    A = _m(T, 2, 4, 3, seed=40)
+    S = _spd(T, 3, 3, seed=41) - 4 * T.eye(3, dtype=T.float64)
+    out = {
+        "plain": T.linalg.pinv(A),
+        "rtol": T.linalg.pinv(A, rtol=0.5),
+        "atol": T.linalg.pinv(A, atol=1.0),
+        "both": T.linalg.pinv(A, atol=0.1, rtol=0.4),
+        "t_rtol": T.linalg.pinv(A, rtol=T.tensor([0.1, 0.9], dtype=T.float64).unsqueeze(-1)),
+        "t_atol": T.linalg.pinv(A, atol=T.tensor(0.5, dtype=T.float64)),
+        "herm": T.linalg.pinv(S, hermitian=True),
+        "herm_rtol": T.linalg.pinv(S, hermitian=True, rtol=0.3),
+        "rcond": T.linalg.pinv(A, rcond=0.5),
+        "neg": T.linalg.pinv(A, atol=-1.0),
+        "f32_atol": raises(lambda: T.linalg.pinv(A.float(), atol=T.tensor(0.5, dtype=T.float64))),
+        "complex_atol": raises(lambda: T.linalg.pinv(A, atol=T.tensor(0.5j))),
+    }
+    return out
+
+
+@program(
+    xfail="torch's argument parser rejects the legacy rcond/tol mixed with atol/rtol, its "
+    "TypeError listing the keywords in reverse order of the call; pinv and matrix_rank take "
+    "named parameters here, so the call's keyword order is lost and they take the mix"
+)
+def prog_lns_pinv_matrix_rank_mixed_tolerance_forms(T: Any) -> Any:
+    A = _m(T, 2, 4, 3, seed=40)
+    return (
+        raises(lambda: T.linalg.pinv(A, rcond=0.5, rtol=0.1)),
+        raises(lambda: T.linalg.pinv(A, 0.5, atol=0.1)),
+        raises(lambda: T.linalg.matrix_rank(A, tol=1.0, atol=1.0)),
+    )
+
+
+@program()
+def prog_lns_pinv_grads(T: Any) -> Any:
+    A = _m(T, 4, 3, seed=42, rg=True)
+    W = _m(T, 2, 3, 5, seed=43, rg=True)
+    S = _spd(T, 3, 3, seed=44, rg=True)
+    return (
+        _gg(T, T.linalg.pinv, A),
+        _gg(T, T.linalg.pinv, W),
+        _gg(T, lambda s: T.linalg.pinv((s + s.mT) / 2, hermitian=True), S),
+        _gg(T, T.pinverse, A),
+    )
+
+
+@program()
+def prog_lns_matrix_rank_tolerances(T: Any) -> Any:
+    r = np.random.default_rng(45)
+    low = r.standard_normal((3, 5, 2)) @ r.standard_normal((3, 2, 4))
+    A = T.tensor(low)
+    S = A @ A.mT
+    return {
+        "plain": T.linalg.matrix_rank(A),
+        "tol": T.linalg.matrix_rank(A, tol=1.0),
+        "rtol": T.linalg.matrix_rank(A, rtol=0.2),
+        "atol": T.linalg.matrix_rank(A, atol=2.0),
+        "atol_rtol": T.linalg.matrix_rank(A, atol=0.5, rtol=0.1),
+        "herm": T.linalg.matrix_rank(S, hermitian=True),
+        "herm_atol": T.linalg.matrix_rank(S, hermitian=True, atol=10.0),
+        "t_atol": T.linalg.matrix_rank(A, atol=T.tensor([1.0, 5.0, 50.0], dtype=T.float64)),
+        "f32": T.linalg.matrix_rank(A.float()),
+        "zeros": T.linalg.matrix_rank(T.zeros(3, 3)),
+        "dtype": T.linalg.matrix_rank(A).dtype,
+        "complex": T.linalg.matrix_rank(A.to(T.complex128) * 1j),
+    }
+
+
+@program()
+def prog_lns_lstsq_drivers_and_shapes(T: Any) -> Any:
+    A = _m(T, 2, 5, 3, seed=46)
+    B = _m(T, 2, 5, 2, seed=47)
+    out = {}
+    for driver in (None, "gels", "gelsy", "gelsd", "gelss"):
+        r = T.linalg.lstsq(A, B, driver=driver)
+        out[driver] = (r.solution, r.residuals, r.rank, r.singular_values)
+    out["vec"] = raises(lambda: T.linalg.lstsq(A, B[..., 0]))
+    out["bad_driver"] = raises(lambda: T.linalg.lstsq(A, B, driver="gelsx"))
+    out["rcond"] = tuple(T.linalg.lstsq(A, B, rcond=0.5, driver="gelsd"))
+    out["wide"] = tuple(T.linalg.lstsq(A.mT, B[:, :3], driver="gelsd"))
+    out["wide_gels"] = tuple(T.linalg.lstsq(A.mT, B[:, :3]))
+    out["nt"] = type(T.linalg.lstsq(A, B)).__name__
+    return out
+
+
+@program()
+def prog_lns_lstsq_grads_and_errors(T: Any) -> Any:
+    A = _m(T, 5, 3, seed=48, rg=True)
+    B = _m(T, 5, 2, seed=49, rg=True)
+    sol = T.linalg.lstsq(A, B).solution
+    return {
+        "gg": _gg(T, lambda a, b: T.linalg.lstsq(a, b).solution, A, B),
+        "fn": sol.grad_fn,
+        "rows": raises(lambda: T.linalg.lstsq(A, B[:4])),
+        "dtype": raises(lambda: T.linalg.lstsq(A, B.float())),
+        "b0d": raises(lambda: T.linalg.lstsq(A, B[0, 0])),
+        "a1d": raises(lambda: T.linalg.lstsq(A[0], B)),
+        "bcast": raises(lambda: T.linalg.lstsq(A.detach().expand(2, 5, 3), B.detach())),
+        "bcast_vec": T.linalg.lstsq(A.detach().expand(2, 5, 3), B.detach().mT).solution,
+        "bcast_ok": T.linalg.lstsq(A.detach().expand(2, 5, 3), B.detach()[None]).solution,
+        "bcast_b": raises(lambda: T.linalg.lstsq(A.detach(), B.detach().expand(2, 5, 2))),
+    }
+
+
+# --- 7. matrix functions ----------------------------------------------------------------------
+
+
+@program()
+def prog_lns_matrix_power_negative_and_grads(T: Any) -> Any:
+    A = _m(T, 2, 3, 3, seed=50, shift=2.0, rg=True)
+    out = {}
+    for n in (-3, -1, 1, 2, 5):
+        out[n] = _gg(T, lambda a, n=n: T.linalg.matrix_power(a, n), A)
+    p0 = T.linalg.matrix_power(A, 0)
+    out[0] = (p0, p0.requires_grad, raises(lambda: T.autograd.grad(p0.sum(), A)))
+    out["singular"] = raises(lambda: T.linalg.matrix_power(T.zeros(2, 2), -1))
+    out["int_pos"] = T.linalg.matrix_power(T.tensor([[1, 2], [3, 4]]), 3)
+    out["bool"] = raises(lambda: T.linalg.matrix_power(T.eye(2, dtype=T.bool), 2))
+    out["float_n"] = raises(lambda: T.linalg.matrix_power(A, 2.0))
+    out["out"] = T.linalg.matrix_power(A.detach(), -2, out=T.empty(0, dtype=T.float64))
+    return out
+
+
+@program()
+def prog_lns_matrix_exp_grads_and_values(T: Any) -> Any:
+    A = _m(T, 2, 3, 3, seed=51, rg=True)
+    C = _m(T, 2, 2, seed=52, dt="complex128", rg=True)
+    big = T.tensor([[0.0, 30.0], [-30.0, 0.0]], dtype=T.float64)
+    return {
+        "gg": _gg(T, T.linalg.matrix_exp, A),
+        "c": _gg(T, T.linalg.matrix_exp, C),
+        "big": T.linalg.matrix_exp(big),
+        "nil": T.linalg.matrix_exp(T.triu(T.ones(4, 4, dtype=T.float64), 1)),
+        "one": T.linalg.matrix_exp(T.full((1, 1), 2.0)),
+        "f32": T.matrix_exp(A.detach().float()),
+        "inf": T.linalg.matrix_exp(T.tensor([[float("inf"), 0.0], [0.0, 1.0]])),
+    }
+
+
+@program()
+def prog_lns_multi_dot_shapes_and_grads(T: Any) -> Any:
+    a = _m(T, 3, seed=53, rg=True)
+    B = _m(T, 3, 4, seed=54, rg=True)
+    C = _m(T, 4, 2, seed=55, rg=True)
+    d = _m(T, 2, seed=56, rg=True)
+    return {
+        "vmv": _gg(T, lambda *x: T.linalg.multi_dot(list(x)), a, B, C, d),
+        "mm": _gg(T, lambda *x: T.linalg.multi_dot(x), B, C),
+        "vm": _gg(T, lambda *x: T.linalg.multi_dot(x), a, B, C),
+        "one": raises(lambda: T.linalg.multi_dot([B])),
+        "empty": raises(lambda: T.linalg.multi_dot([])),
+        "3d": raises(lambda: T.linalg.multi_dot([B, C.unsqueeze(0)])),
+        "mid1d": raises(lambda: T.linalg.multi_dot([B, d, C])),
+        "shape": raises(lambda: T.linalg.multi_dot([B, B])),
+        "dtype": raises(lambda: T.linalg.multi_dot([B, C.float()])),
+        "int": T.linalg.multi_dot([T.ones(2, 3, dtype=T.int64), T.ones(3, 2, dtype=T.int64)]),
+        "zero": T.linalg.multi_dot([T.zeros(2, 0), T.zeros(0, 3), T.ones(3, 1)]),
+        "out": T.linalg.multi_dot([B.detach(), C.detach()], out=T.empty(0, dtype=T.float64)),
+    }
+
+
+@program()
+def prog_lns_householder_product_and_grads(T: Any) -> Any:
+    A = _m(T, 5, 3, seed=57)
+    geq, tau = T.geqrf(A)
+    V = geq.clone().requires_grad_()
+    tt = tau.clone().requires_grad_()
+    return {
+        "Q": T.linalg.householder_product(geq, tau),
+        "orgqr": T.orgqr(geq, tau),
+        "gg": _gg_values(T, T.linalg.householder_product, V, tt),
+        "tau_short": T.linalg.householder_product(geq, tau[:2]),
+        "tau_long": raises(lambda: T.linalg.householder_product(geq, T.ones(4, dtype=T.float64))),
+        "wide": raises(lambda: T.linalg.householder_product(geq.mT, tau)),
+        "dtype": raises(lambda: T.linalg.householder_product(geq, tau.float())),
+        "1d": raises(lambda: T.linalg.householder_product(geq[0], tau)),
+        "batch": raises(lambda: T.linalg.householder_product(geq.expand(2, 5, 3), tau)),
+    }
+
+
+@program(
+    xfail="householder_product's backward is a closed formula here; torch's "
+    "householder_product_backward writes each reflector's gradient into slices of its "
+    "result in place, so a double-backward graph reads TrilBackward0/CopySlices where "
+    "shadowgrad's reads CatBackward0"
+)
+def prog_lns_householder_product_double_backward_graph(T: Any) -> Any:
+    geq, tau = T.geqrf(_m(T, 5, 3, seed=57))
+    V = geq.clone().requires_grad_()
+    tt = tau.clone().requires_grad_()
+    y = T.linalg.householder_product(V, tt)
+    g = T.autograd.grad((y * y).sum(), (V, tt), create_graph=True)
+    return [t.grad_fn.name() for t in g]
+
+
+@program()
+def prog_lns_tensorinv_tensorsolve(T: Any) -> Any:
+    A = _m(T, 4, 6, 8, 3, seed=58).reshape(24, 24) + 5 * T.eye(24, dtype=T.float64)
+    A = A.reshape(4, 6, 8, 3).requires_grad_()
+    B = _m(T, 4, 6, seed=59, rg=True)
+    return {
+        "inv": _gg(T, lambda a: T.linalg.tensorinv(a, ind=2), A),
+        "inv_shape": T.linalg.tensorinv(A.detach(), ind=2).shape,
+        "solve": _gg(T, T.linalg.tensorsolve, A, B),
+        "solve_dims": T.linalg.tensorsolve(A.detach().permute(2, 3, 0, 1), B.detach(), dims=(0, 1)),
+        "bad_ind": raises(lambda: T.linalg.tensorinv(A, ind=0)),
+        "not_square": raises(lambda: T.linalg.tensorinv(A, ind=1)),
+        "solve_bad": raises(lambda: T.linalg.tensorsolve(A, B[:3])),
+        "singular": raises(lambda: T.linalg.tensorinv(T.zeros(2, 2, 4), ind=2)),
+    }
+
+
+@program()
+def prog_lns_vander_variants(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0, -3.0, 0.5], dtype=T.float64, requires_grad=True)
+    out = {
+        "plain": T.linalg.vander(x),
+        "N": T.linalg.vander(x, N=6),
+        "N1": raises(lambda: T.linalg.vander(x, N=1)),
+        "N0": raises(lambda: T.linalg.vander(x, N=0)),
+        "int": T.linalg.vander(T.tensor([2, 3, -1])),
+        "bool": raises(lambda: T.linalg.vander(T.tensor([True, False]))),
+        "batch": T.linalg.vander(T.arange(6.0).reshape(2, 3), N=4),
+        "0d": raises(lambda: T.linalg.vander(T.tensor(2.0))),
+        "empty": raises(lambda: T.linalg.vander(T.zeros(0))),
+        "empty_N": T.linalg.vander(T.zeros(0), N=3),
+        "empty_batch": raises(lambda: T.linalg.vander(T.zeros(2, 0))),
+        "empty_batch_N": T.linalg.vander(T.zeros(2, 0), N=2),
+        "torch_vander": T.vander(T.tensor([1, 2, 3]), N=4, increasing=True),
+    }
+    out["gg"] = _gg(T, lambda v: T.linalg.vander(v, N=5), x)
+    return out
+
+
+@program(warnings=False)  # torch.cross without dim warns once a process
+def prog_lns_cross_vecdot_diagonal(T: Any) -> Any:
+    a = _m(T, 2, 3, seed=60, rg=True)
+    b = _m(T, 1, 3, seed=61, rg=True)
+    c = _m(T, 2, 3, seed=62, dt="complex128", rg=True)
+    M = _m(T, 2, 3, 4, seed=63, rg=True)
+    return {
+        "cross": _gg(T, T.linalg.cross, a, b),
+        "cross_dim0": _gg(T, lambda x, y: T.linalg.cross(x.mT, y.mT.expand(3, 2), dim=0), a, b),
+        "cross_bad": raises(lambda: T.linalg.cross(a, b, dim=0)),
+        "cross_dtype": raises(lambda: T.linalg.cross(a, b.float())),
+        "cross_int": T.linalg.cross(T.tensor([1, 2, 3]), T.tensor([4, 5, 6])),
+        "vecdot": _gg(T, T.linalg.vecdot, a, b),
+        "vecdot_c": _gg(T, T.linalg.vecdot, c, c),
+        "vecdot_dim": T.linalg.vecdot(a.detach(), a.detach(), dim=0),
+        "vecdot_dtype": raises(lambda: T.linalg.vecdot(a, b.float())),
+        "vecdot_int": raises(lambda: T.linalg.vecdot(T.tensor([1, 2]), T.tensor([3, 4]))),
+        "diag": _gg(T, lambda m: T.linalg.diagonal(m, offset=1, dim1=-1, dim2=0), M),
+        "diag_default": T.linalg.diagonal(M),
+        "diag_same": raises(lambda: T.linalg.diagonal(M, dim1=1, dim2=-2)),
+        "diag_1d": raises(lambda: T.linalg.diagonal(a[0])),
     }
 
 

@@ -1904,8 +1904,28 @@ def _return_type(name: str, fields: tuple[str, ...], values: Any) -> Any:
 # --- matrix_power, cross --------------------------------------------------------------------
 
 
+def _check_power(n: Any, fn: str, pos: int) -> None:
+    if isinstance(n, (bool, float)):  # torch's argument parser takes an int only
+        raise TypeError(
+            f"{fn}(): argument 'n' (position {pos}) must be int, not {type(n).__name__}"
+        )
+
+
+def _matrix_power_legacy(input: Tensor, n: int, *, out: Tensor | None = None) -> Tensor:
+    """Mirrors `torch.matrix_power`."""
+    _check_power(n, "matrix_power", 2)
+    return matrix_power(input, n, out=out)
+
+
+def _matrix_power_method(self: Tensor, n: int) -> Tensor:
+    """Mirrors `Tensor.matrix_power`."""
+    _check_power(n, "matrix_power", 1)
+    return matrix_power(self, n)
+
+
 def matrix_power(A: Tensor, n: int, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.linalg.matrix_power` (repeated squaring, as torch multiplies)."""
+    _check_power(n, "linalg_matrix_power", 2)
     if A.ndim < 2:
         raise RuntimeError(
             "linalg.matrix_power: The input tensor A must have at least 2 dimensions."
@@ -2036,7 +2056,7 @@ METHODS = {
     "slogdet": slogdet_legacy,
     "cholesky": cholesky_legacy,
     "svd": svd_legacy,
-    "matrix_power": matrix_power,
+    "matrix_power": _matrix_power_method,
     "cross": cross_legacy,
 }
 del METHODS["inner"]
@@ -2062,6 +2082,6 @@ FUNCTIONS = {
     "slogdet": slogdet_legacy,
     "cholesky": cholesky_legacy,
     "svd": svd_legacy,
-    "matrix_power": matrix_power,
+    "matrix_power": _matrix_power_legacy,
     "cross": cross_legacy,
 }

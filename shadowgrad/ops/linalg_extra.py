@@ -27,12 +27,11 @@ from .linalg import (
     _tril,
     _triu,
     _zero_pad,
-    inv,
     matmul,
     mm,
 )
 from .pointwise import _out
-from .registry import defop
+from .registry import defop, infer_size
 from .shape import cat
 from .shape_extra import _no_derivative
 
@@ -169,13 +168,30 @@ def _mHa(a: np.ndarray) -> np.ndarray:
 
 
 def _pinv_grad(grad: Tensor, A: Tensor, result: Tensor) -> Tensor:
-    """The pseudo-inverse's derivative (Golub and Pereyra), P = pinv(A):
-    dP = -P dA P + P P^H dA^H (I - A P) + (I - P A) dA^H P^H P, adjoint into a gradient."""
+    """torch's pinv_backward (Golub and Pereyra's derivative of P = pinv(A)), its terms
+    ordered as torch's so that a double-backward graph has torch's nodes; the products are
+    arranged to keep the smallest matrices."""
     P = result
-    gT = _mH(grad)
-    g = -matmul(_mH(P), matmul(grad, _mH(P)))
-    g = g + matmul(gT - matmul(matmul(A, P), gT), matmul(P, _mH(P)))
-    return g + matmul(matmul(_mH(P), P), gT - matmul(gT, matmul(P, A)))
+    Ph = _mH(P)
+    gh = _mH(grad)
+    m, n = A._data.shape[-2:]
+    if m <= n:
+        K = matmul(gh, P)
+        KPh = matmul(K, Ph)
+        return (
+            -_mH(matmul(P, K))
+            + KPh
+            - matmul(matmul(A, P), KPh)
+            + matmul(matmul(Ph, P), gh - matmul(K, A))
+        )
+    K = matmul(P, gh)
+    PhK = matmul(Ph, K)
+    return (
+        -_mH(matmul(K, P))
+        + matmul(matmul(gh - matmul(A, K), P), Ph)
+        + PhK
+        - matmul(matmul(PhK, P), A)
+    )
 
 
 def _pinv_jvp(A: Tensor, A_t: Tensor, result: Tensor) -> Tensor:
@@ -219,12 +235,23 @@ def pinv(
     out: Tensor | None = None,
 ) -> Tensor:
     """Mirrors `torch.linalg.pinv` (also its legacy rcond form, where rcond is rtol)."""
-    if rcond is not None:
-        atol, rtol = 0.0, rcond
     _check_pinv_input(A, "linalg.pinv")
+    if rcond is not None:
+        _check_tolerance(rcond, "torch.linalg.pinv", "rcond")
+        atol, rtol = 0.0, rcond
+    else:
+        _check_tolerance(atol, "torch.linalg.pinv", "atol")
+        _check_tolerance(rtol, "torch.linalg.pinv", "rtol")
     if hermitian:
         _check_matrix(A, "linalg.eigh")
     return _lout(_pinv(A, atol, rtol, hermitian), out, "linalg_pinv", "cast", "linalg.pinv")
+
+
+def _check_tolerance(tol: Any, fname: str, name: str) -> None:
+    if isinstance(tol, Tensor) and tol.dtype.is_complex:
+        raise RuntimeError(
+            f"{fname}: {name} tensor of complex type is not supported. Got {tol.dtype._short}"
+        )
 
 
 def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:
@@ -248,6 +275,8 @@ def matrix_rank(
         raise RuntimeError(
             "torch.linalg.matrix_rank: The input tensor input must have at least 2 dimensions."
         )
+    _check_tolerance(atol, "torch.linalg.matrix_rank", "atol")
+    _check_tolerance(rtol, "torch.linalg.matrix_rank", "rtol")
     if not (A.dtype.is_floating_point or A.dtype.is_complex) or A.dtype.itemsize < 4:
         raise RuntimeError("This function doesn't handle types other than float and double")
     a = A._data
@@ -608,12 +637,16 @@ def _lstsq_fwd(
         residuals = (np.abs(np.matmul(A, X) - B) ** 2).sum(-2).astype(real)
     else:
         residuals = np.zeros((0,), real)
-    if vector:
+    if vector:  # the residuals keep the column's dim, as torch's
         X = X[..., 0]
-        if residuals.size:
-            residuals = residuals[..., 0]
-    rank = ranks.reshape(batch) if driver != "gels" else np.zeros((0,), np.int64)
-    sv_out = svals.reshape(*batch, -1) if driver in ("gelsd", "gelss") else np.zeros((0,), real)
+    # rank and singular values are A's: its batch shape, not the broadcast one
+    lead = (0,) * (len(batch) - self.ndim + 2)
+    own = (*lead, *(slice(0, 1) if d == 1 else slice(None) for d in self.shape[:-2]))
+    rank = ranks.reshape(batch)[own] if driver != "gels" else np.zeros((0,), np.int64)
+    if driver in ("gelsd", "gelss"):
+        sv_out = svals.reshape(*batch, -1)[own]
+    else:
+        sv_out = np.zeros((0,), real)
     return X, residuals, rank, sv_out
 
 
@@ -638,7 +671,7 @@ def _lstsq_grads(
     gB = matmul(_mH(P), gX)
     if gR._data.size and (gR._rg or gR._data.any()):
         R = matmul(self, X) - B
-        w = 2 * R * (gR.unsqueeze(-1) if vector else gR).unsqueeze(-2)
+        w = 2 * R * gR.unsqueeze(-2)
         gA = gA + matmul(w, _mH(X))
         gB = gB - w
     return gA, (gB.squeeze(-1) if vector else gB)
@@ -671,10 +704,19 @@ def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *, driver: str | Non
             "torch.linalg.lstsq: Expected input and other to have the same dtype, but got "
             f"input's dtype {A.dtype._short} and other's dtype {B.dtype._short}"
         )
-    vector = B.ndim == A.ndim - 1
-    if A._data.shape[-2] != B._data.shape[-1 if vector else -2]:
+    sa, sb = A._data.shape, B._data.shape
+    dim_diff = A.ndim - B.ndim
+    if not 0 <= dim_diff <= 1:
+        raise RuntimeError(
+            "torch.linalg.lstsq: input.dim() must be greater or equal to other.dim() and "
+            "(input.dim() - other.dim()) <= 1"
+        )
+    vector = B.ndim == 1 or (dim_diff == 1 and sb == sa[:-1])  # torch's is_vector_rhs
+    if sa[-2] != sb[-1 if vector else -2]:
         where = "other.size(-1)" if vector else "other.size(-2)"
         raise RuntimeError(f"torch.linalg.lstsq: input.size(-2) should match {where}")
+    # torch broadcasts the batch dims of other, taken as a column when one dim shorter
+    infer_size(sa[:-2], ((*sb, 1) if dim_diff else sb)[:-2])
     if driver is None:
         driver = "gelsy"
     if driver not in _DRIVERS:
@@ -1232,7 +1274,8 @@ def tensorsolve(A: Tensor, B: Tensor, dims: Any = None, *, out: Tensor | None = 
         A = A.movedim(dims, list(range(A.ndim - len(dims), A.ndim)))
     nb = B.ndim
     shape = A._data.shape
-    rows, cols = math.prod(shape[:nb]), math.prod(shape[nb:])
+    # torch compares the solution's size with B's (not with A's leading dims)
+    rows, cols = math.prod(B._data.shape), math.prod(shape[nb:])
     if rows != cols:
         raise RuntimeError(
             "Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == "
@@ -1792,7 +1835,9 @@ def tensorinv(A: Tensor, ind: int = 2, *, out: Tensor | None = None) -> Tensor:
             "Expected self to satisfy the requirement prod(self.shape[ind:]) == "
             f"prod(self.shape[:ind]), but got {c} != {r}"
         )
-    X = inv(A.reshape(r, c))
+    A2 = A.reshape(r, c)
+    _check_matrix(A2, "linalg.inv")
+    X = _inv_ex(A2, "inv")[0]  # torch checks inv_ex's info naming "inv"
     if r > 1:  # torch's inverse is column-major: its reshape is an _reshape_alias
         from .shape import _reshape_alias
 
