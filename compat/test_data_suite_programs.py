@@ -2603,6 +2603,58 @@ def prog_dls_module_aliases(T: Any) -> Any:
 
 
 @program()
+def prog_dls_utils_modules_and_fetchers(T: Any) -> Any:
+    from importlib import import_module
+
+    D = T.utils.data
+    u = import_module(T.__name__ + ".utils.data._utils")
+    fetch = import_module(T.__name__ + ".utils.data._utils.fetch")
+    worker = import_module(T.__name__ + ".utils.data._utils.worker")
+    dlm = import_module(T.__name__ + ".utils.data.dataloader")
+    ds = D.TensorDataset(T.arange(6.0))
+    m = fetch._MapDatasetFetcher(ds, True, D.default_collate, False)
+    m1 = fetch._MapDatasetFetcher(ds, False, D.default_convert, False)
+    it = dlm._DatasetKind.create_fetcher(dlm._DatasetKind.Iterable, _it(T, 5), True, list, True)
+    return (
+        u.MP_STATUS_CHECK_INTERVAL,
+        u.IS_WINDOWS,
+        worker.get_worker_info is D.get_worker_info,
+        worker.get_worker_info(),
+        worker.WorkerInfo.__name__,
+        [f.name for f in __import__("dataclasses").fields(worker.WorkerInfo)],
+        m.fetch([4, 0]),
+        m1.fetch(2),
+        it.fetch([None, None]),
+        it.fetch([None, None]),
+        raises(lambda: it.fetch([None, None])),
+        it.ended,
+        (dlm._DatasetKind.Map, dlm._DatasetKind.Iterable),
+    )
+
+
+@program()
+def prog_dls_worker_info_is_frozen(T: Any) -> Any:
+    D = T.utils.data
+
+    class Probe(D.Dataset):
+        def __len__(self):
+            return 2
+
+        def __getitem__(self, i):
+            info = D.get_worker_info()
+            try:
+                info.id = 7
+            except Exception as e:
+                err = (type(e).__name__, str(e))
+            return info.id, info.num_workers, info.rng, info.worker_method, err
+
+        def __repr__(self):
+            return "Probe()"
+
+    return list(D.DataLoader(Probe(), batch_size=None, num_workers=1))
+
+
+@program()
 def prog_dls_collate_numpy_memmap(T: Any) -> Any:
     import os
     import tempfile

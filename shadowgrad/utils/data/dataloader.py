@@ -19,74 +19,20 @@ import traceback
 import warnings
 from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 import numpy as np
 
 from ... import _dtype
 from ..._random import Generator
+from ._utils import fetch as _fetch
+from ._utils import worker as _worker
 from ._utils.collate import default_collate, default_convert
+from ._utils.worker import WorkerInfo, _generate_state, get_worker_info
 from .dataset import IterableDataset
 from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
 
 __all__ = ["DataLoader", "default_collate", "default_convert", "get_worker_info"]
-
-
-@dataclass(frozen=True, slots=True)
-class WorkerInfo:
-    """Mirrors `torch.utils.data._utils.worker.WorkerInfo`."""
-
-    id: int
-    num_workers: int
-    seed: int
-    dataset: Any
-    rng: Any = None
-    worker_method: str | None = "multiprocessing"
-
-
-_worker_info: WorkerInfo | None = None
-
-
-def get_worker_info() -> WorkerInfo | None:
-    """Mirrors `torch.utils.data.get_worker_info`: the running worker's WorkerInfo, None
-    outside a worker."""
-    return _worker_info
-
-
-def _generate_state(base_seed: int, worker_id: int) -> list[int]:
-    """torch.utils.data._utils.worker._generate_state: a worker's numpy seed (SeedSequence's
-    hashing, written out)."""
-    init_a, mult_a, init_b, mult_b = 0x43B0D7E5, 0x931E8875, 0x8B51F9DD, 0x58F38DED
-    mix_mult_l, mix_mult_r, xshift, mask32 = 0xCA01F9DD, 0x4973F715, 16, 0xFFFFFFFF
-    entropy = [worker_id, base_seed & mask32, base_seed >> 32, 0]
-    hash_const_a = init_a
-
-    def hash_(value: int) -> int:
-        nonlocal hash_const_a
-        value = (value ^ hash_const_a) & mask32
-        hash_const_a = (hash_const_a * mult_a) & mask32
-        value = (value * hash_const_a) & mask32
-        return (value ^ (value >> xshift)) & mask32
-
-    def mix(x: int, y: int) -> int:
-        result = ((mix_mult_l * x) & mask32) - ((mix_mult_r * y) & mask32)
-        result &= mask32
-        return (result ^ (result >> xshift)) & mask32
-
-    pool = [hash_(e) for e in entropy]
-    for i_src in range(4):
-        for i_dst in range(4):
-            if i_src != i_dst:
-                pool[i_dst] = mix(pool[i_dst], hash_(pool[i_src]))
-    hash_const_b = init_b
-    state = []
-    for i_dst in range(4):
-        data_val = (pool[i_dst] ^ hash_const_b) & mask32
-        hash_const_b = (hash_const_b * mult_b) & mask32
-        data_val = (data_val * hash_const_b) & mask32
-        state.append((data_val ^ (data_val >> xshift)) & mask32)
-    return state
 
 
 class _DatasetKind:
@@ -94,6 +40,14 @@ class _DatasetKind:
 
     Map = 0
     Iterable = 1
+
+    @staticmethod
+    def create_fetcher(
+        kind: int, dataset: Any, auto_collation: bool, collate_fn: Any, drop_last: bool
+    ) -> Any:
+        if kind == _DatasetKind.Map:
+            return _fetch._MapDatasetFetcher(dataset, auto_collation, collate_fn, drop_last)
+        return _fetch._IterableDatasetFetcher(dataset, auto_collation, collate_fn, drop_last)
 
 
 class _InfiniteConstantSampler(Sampler):
@@ -416,38 +370,16 @@ class _SingleProcessDataLoaderIter(_BaseDataLoaderIter):
         if loader.timeout != 0:
             raise AssertionError("_SingleProcessDataLoaderIter requires timeout == 0")
         self._sampler_iter = sampler_iter
-        self._iterable = loader._is_iterable
-        if self._iterable:
-            self._dataset_iter = iter(self._dataset)
-            self._ended = False
+        self._dataset_fetcher = _DatasetKind.create_fetcher(
+            self._dataset_kind,
+            self._dataset,
+            self._auto_collation,
+            self._collate_fn,
+            self._drop_last,
+        )
 
     def _next_data(self) -> Any:
-        index = next(self._sampler_iter)
-        if self._iterable:
-            if self._ended:
-                raise StopIteration
-            if self._auto_collation:
-                data = []
-                for _ in index:
-                    try:
-                        data.append(next(self._dataset_iter))
-                    except StopIteration:
-                        self._ended = True
-                        break
-                if not data or (self._drop_last and len(data) < len(index)):
-                    raise StopIteration
-            else:
-                data = next(self._dataset_iter)
-            return self._collate_fn(data)
-        if self._auto_collation:
-            dataset = self._dataset
-            if hasattr(dataset, "__getitems__") and dataset.__getitems__:
-                data = dataset.__getitems__(index)
-            else:
-                data = [dataset[idx] for idx in index]
-        else:
-            data = self._dataset[index]
-        return self._collate_fn(data)
+        return self._dataset_fetcher.fetch(next(self._sampler_iter))
 
 
 class _Stop:
@@ -495,18 +427,17 @@ class _Worker:
     def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         """Call fn in this worker: its random states and WorkerInfo in place, the main
         process's put back after."""
-        global _worker_info
         from ..._random import default_generator
 
         main_gen = vars(default_generator).copy()
         main_py = random.getstate()
         main_np = np.random.get_state()
-        main_info = _worker_info
+        main_info = _worker._worker_info
         vars(default_generator).clear()
         vars(default_generator).update(self.gen_state)
         random.setstate(self.py_state)
         np.random.set_state(self.np_state)
-        _worker_info = self.info
+        _worker._worker_info = self.info
         try:
             return fn(*args)
         finally:
@@ -517,7 +448,7 @@ class _Worker:
             vars(default_generator).update(main_gen)
             random.setstate(main_py)
             np.random.set_state(main_np)
-            _worker_info = main_info
+            _worker._worker_info = main_info
 
     def fetch(self, index: Any) -> Any:
         """torch's fetchers: a batch (or sample) for `index`, or _Stop once an IterableDataset
