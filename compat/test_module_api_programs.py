@@ -2692,6 +2692,55 @@ def prog_mapi_parametrize_nested_and_sequence_buffers(T: Any) -> Any:
     )
 
 
+# --- user mistakes around modules ---------------------------------------------------------------
+
+
+@program()
+def prog_mapi_forgot_super_init(T: Any) -> Any:
+    class NoInit(T.nn.Module):
+        def __init__(self) -> None:
+            pass
+
+        def forward(self, x: Any) -> Any:
+            return x
+
+    m = NoInit()
+    return [
+        raises(lambda: m(T.ones(1))),
+        raises(lambda: repr(m)),
+        raises(lambda: list(m.parameters())),
+        raises(lambda: m.state_dict()),
+        raises(lambda: m.train()),
+        raises(lambda: m.foo),
+        raises(lambda: m.to(T.float64)),
+        raises(lambda: m.register_forward_hook(lambda *a: None)),
+        raises(lambda: m.load_state_dict({})),
+        raises(lambda: m.register_buffer("b", T.ones(1))),
+        raises(lambda: m.training),
+    ]
+
+
+@program()
+def prog_mapi_modules_given_numpy_or_classes(T: Any) -> Any:
+    import numpy as np
+
+    x = np.ones((1, 3), dtype=np.float32)
+    return [
+        raises(lambda: T.nn.Linear(3, 2)(x)),
+        raises(lambda: T.nn.ReLU()(x)),
+        raises(lambda: T.nn.Softmax(dim=1)(x)),
+        raises(lambda: T.nn.LogSoftmax(dim=1)(x)),
+        raises(lambda: T.nn.functional.softmax(x, 1)),
+        raises(lambda: T.nn.functional.softmin(x, 1)),
+        raises(lambda: T.nn.BatchNorm1d(3)(x)),
+        raises(lambda: T.nn.Linear(3, 2)([1.0, 2.0, 3.0])),
+        raises(lambda: T.nn.Sequential(T.nn.ReLU)),
+        raises(lambda: T.nn.ModuleList([T.nn.ReLU])),
+        raises(lambda: T.nn.ModuleDict({"a": T.nn.ReLU})),
+        raises(lambda: T.nn.Linear(3)),
+    ]
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -290,12 +290,13 @@ def invalid_combination(
 
 def no_attribute(value: Any, name: str) -> AttributeError:
     """The AttributeError of torch's Python code calling `value.<name>()` on a non-Tensor."""
-    attr = getattr(value, name, None)
+    try:
+        attr = getattr(value, name)
+    except AttributeError as e:  # Python's own message ('numpy.ndarray' object has no ...)
+        return e
     if callable(attr):
         try:
             attr()
         except Exception as e:  # the error torch's call would raise
             return e  # type: ignore[return-value]
-    if attr is not None:
-        return TypeError(f"'{type(attr).__name__}' object is not callable")  # type: ignore[return-value]
-    return AttributeError(f"'{type(value).__name__}' object has no attribute '{name}'")
+    return TypeError(f"'{type(attr).__name__}' object is not callable")  # type: ignore[return-value]

@@ -1233,15 +1233,17 @@ class Module:
 
     def _call_impl(self, *args: Any, **kwargs: Any) -> Any:
         forward_call = self.forward
+        # torch's order (a module whose __init__ skipped super().__init__() fails on
+        # '_backward_hooks' first)
         if not (
-            self._forward_hooks
-            or self._forward_pre_hooks
-            or self._backward_hooks
+            self._backward_hooks
             or self._backward_pre_hooks
-            or _GLOBAL_PRE
-            or _GLOBAL_FWD
-            or _GLOBAL_BWD
+            or self._forward_hooks
+            or self._forward_pre_hooks
             or _GLOBAL_BWD_PRE
+            or _GLOBAL_BWD
+            or _GLOBAL_FWD
+            or _GLOBAL_PRE
         ):
             return forward_call(*args, **kwargs)
         result = None
