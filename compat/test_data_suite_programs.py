@@ -1262,7 +1262,11 @@ def prog_dls_eager_custom_sampler_draw_order(T: Any) -> Any:
     b = list(D.DataLoader(ds, batch_sampler=PermBatches()))
     T.manual_seed(3)
     c = list(D.DataLoader(ds, sampler=Perm(6), batch_size=4))
-    return a, b, c
+    T.manual_seed(3)
+    d = list(D.DataLoader(ds, sampler=Perm(6), batch_size=4, num_workers=2))
+    T.manual_seed(3)
+    e = list(D.DataLoader(ds, batch_sampler=PermBatches(), num_workers=2))
+    return a, b, c, d, e, T.rand(1)
 
 
 @program()
@@ -2081,7 +2085,14 @@ def prog_dls_workers_persistent_reuse(T: Any) -> Any:
     e1, e2 = list(dl), list(dl)
     it1 = iter(dl)
     it2 = iter(dl)
-    return e1, e2, it1 is it2, dl.prefetch_factor, T.rand(2)
+
+    class Sharded(D.IterableDataset):
+        def __iter__(self):
+            info = D.get_worker_info()
+            yield from range(info.id, 7, info.num_workers)
+
+    di = D.DataLoader(Sharded(), batch_size=2, num_workers=2, persistent_workers=True)
+    return e1, e2, it1 is it2, dl.prefetch_factor, T.rand(2), list(di), list(di)
 
 
 @program()
