@@ -1529,6 +1529,8 @@ def prog_mapi_functional_call_kwargs_and_dicts(T: Any) -> Any:
         raises(lambda: T.func.functional_call(m, ({"w": T.ones(2)}, {"w": T.ones(2)}), (x,))),
         raises(lambda: T.func.functional_call(m, [{"w": T.ones(2)}, 3], (x,))),
         raises(lambda: T.func.functional_call(m, 3, (x,))),
+        raises(lambda: T.func.functional_call(m, T.ones(1), (x,))),
+        raises(lambda: m.set_submodule("w2", T.ones(1))),
         T.func.functional_call(m, [], (x,)),
         m.w,
     ]
@@ -2739,6 +2741,90 @@ def prog_mapi_modules_given_numpy_or_classes(T: Any) -> Any:
         raises(lambda: T.nn.ModuleDict({"a": T.nn.ReLU})),
         raises(lambda: T.nn.Linear(3)),
     ]
+
+
+# --- from test_load_state_dict.py ---------------------------------------------------------------
+
+
+@program()
+def prog_mapi_load_state_dict_invalid_values_and_types(T: Any) -> Any:
+    import numpy as np
+
+    m = T.nn.Linear(2, 2, bias=False)
+    return [
+        raises(lambda: m.load_state_dict({"weight": np.ones((2, 2))})),
+        raises(lambda: m.load_state_dict({"weight": ((1.0, 1.0), (2.0, 2.0))})),
+        raises(lambda: m.load_state_dict("")),
+        raises(lambda: m.load_state_dict(2)),
+        raises(lambda: T.nn.Module().load_state_dict(T.ones(1))),
+    ]
+
+
+@program()
+def prog_mapi_consume_prefix_and_shared_modules(T: Any) -> Any:
+    nn = T.nn
+    lin = _lin(T, 2, 2)
+    block = nn.Module()
+    block.conv = _seeded(T, nn.Conv1d(1, 1, 2), 4)
+    net = nn.Module()
+    net.linear1 = lin
+    net.linear2 = lin
+    net.bn = nn.BatchNorm1d(2)
+    net.block = block
+    net.add_module("empty", None)
+    sd = net.state_dict()
+    keys = list(sd)
+    ddp = OrderedDict(("module." + k, v) for k, v in sd.items())
+    ddp._metadata = OrderedDict(
+        ("module." + k if k else "module", v) for k, v in sd._metadata.items()
+    )
+    ddp["module.linear1.weight"] = T.ones(2, 2)
+    nn.modules.utils.consume_prefix_in_state_dict_if_present(ddp, "module.")
+    res = net.load_state_dict(ddp)
+    return keys, list(ddp), list(ddp._metadata), str(res), net.linear2.weight
+
+
+@program()
+def prog_mapi_load_state_dict_custom_save_and_load(T: Any) -> Any:
+    nn = T.nn
+
+    class CustomState(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.param = nn.Parameter(T.ones(1))
+            self.sub = _lin(T, 2, 2)
+
+        def _save_to_state_dict(self, destination: Any, prefix: str, keep_vars: bool) -> None:
+            destination[prefix + "serialized"] = self.param.data + 1
+
+        def _load_from_state_dict(self, state_dict: Any, prefix: str, *args: Any) -> None:
+            self.param.data.copy_(state_dict[prefix + "serialized"] - 1)
+
+    m = nn.Sequential(CustomState())
+    with T.no_grad():
+        m[0].param[0] = 10
+        m[0].sub.weight[0, 0] = 555
+    sd = m.state_dict()
+    mm = nn.Sequential(CustomState())
+    res = mm.load_state_dict(sd)
+    return list(sd), sd["0.serialized"], str(res), mm[0].param, mm[0].sub.weight
+
+
+@program()
+def prog_mapi_save_load_module_missing_attribute(T: Any) -> Any:
+    import io
+
+    m = T.nn.Sequential(_lin(T, 2, 2), T.nn.BatchNorm1d(2))
+    delattr(m[0], "_state_dict_pre_hooks")
+    buf = io.BytesIO()
+    T.save(m, buf)
+    buf.seek(0)
+    m2 = T.load(buf, weights_only=False)
+    called: list[int] = []
+    m2[0].register_state_dict_pre_hook(lambda *a, **k: called.append(1))
+    keys = list(m2.state_dict())
+    buf.seek(0)
+    return repr(m2), keys, called, m2[0].weight, raises(lambda: T.load(buf))
 
 
 @pytest.mark.parametrize("name", _SET.params())

@@ -1036,9 +1036,11 @@ def functional_call(
             )
         values = {k: v for d in parameter_and_buffer_dicts for k, v in d.items()}
     else:
+        from .nn.modules.module import _cls_str
+
         raise ValueError(
             "Expected parameter_and_buffer_dicts to be a dict, or a list/tuple of dicts, but got "
-            f"{type(parameter_and_buffer_dicts)}"
+            f"{_cls_str(type(parameter_and_buffer_dicts))}"
         )
     swapped = _untie(module, values) if tie_weights else values
     if strict:

@@ -6,7 +6,6 @@ Mirrors `torch.nn.modules.container`.
 from __future__ import annotations
 
 import operator
-import re
 import warnings
 from collections import OrderedDict
 from collections import abc as container_abcs
@@ -17,6 +16,7 @@ from typing import Any
 from ..._tensor import Tensor
 from ..parameter import Parameter
 from .module import Module, typename
+from .module import _cls_str as _cls
 
 __all__ = ["Container", "ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequential"]
 
@@ -35,11 +35,6 @@ def _abs_index(size: int, idx: Any) -> int:
     if not -size <= idx < size:
         raise IndexError(f"index {idx} is out of range")
     return idx + size if idx < 0 else idx
-
-
-def _cls(cls: type) -> str:
-    """str(cls) as torch's error messages show it: its classes live in torch."""
-    return re.sub(r"^<class 'shadowgrad\b", "<class 'torch", str(cls))
 
 
 _CONTAINER_DEPRECATED = (

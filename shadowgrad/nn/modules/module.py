@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import re
 import warnings
 from collections import OrderedDict, namedtuple
 from collections.abc import Callable, Iterator, Mapping
@@ -187,6 +188,11 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
         return super().__repr__()
 
     __str__ = __repr__
+
+
+def _cls_str(cls: type) -> str:
+    """str(cls) as torch's messages show it: shadowgrad's classes stand for torch's."""
+    return re.sub(r"^<class 'shadowgrad\b", "<class 'torch", str(cls))
 
 
 def typename(obj: Any) -> str:
@@ -381,7 +387,7 @@ class Module:
         if target == "":
             raise ValueError("Cannot set the submodule without a target name!")
         if not isinstance(module, Module):
-            raise ValueError(f"`module` is not an nn.Module, found {type(module)}")
+            raise ValueError(f"`module` is not an nn.Module, found {_cls_str(type(module))}")
         parent_path, _, name = target.rpartition(".")
         parent = self.get_submodule(parent_path)
         exists = hasattr(parent, name)
@@ -938,7 +944,7 @@ class Module:
             if not isinstance(input_param, Tensor):
                 error_msgs.append(
                     f'While copying the parameter named "{key}", expected torch.Tensor or '
-                    f"Tensor-like object from checkpoint but received {type(input_param)}"
+                    f"Tensor-like object from checkpoint but received {_cls_str(type(input_param))}"
                 )
                 continue
             # an uninitialized (lazy) parameter has no shape to check: a lazy module's load
@@ -1012,7 +1018,9 @@ class Module:
     ) -> _IncompatibleKeys:
         """Mirrors `torch.nn.Module.load_state_dict`."""
         if not isinstance(state_dict, Mapping):
-            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+            raise TypeError(
+                f"Expected state_dict to be dict-like, got {_cls_str(type(state_dict))}."
+            )
         missing_keys: list[str] = []
         unexpected_keys: list[str] = []
         error_msgs: list[str] = []
@@ -1290,7 +1298,7 @@ class Module:
                 if not isinstance(result, (Tensor, tuple)):
                     warnings.warn(
                         "For backward hooks to be called, module output should be a Tensor or a "
-                        f"tuple of Tensors but received {type(result)}",
+                        f"tuple of Tensors but received {_cls_str(type(result))}",
                         stacklevel=2,
                     )
                 result = bw_hook.setup_output_hook(result)
