@@ -30,6 +30,15 @@ class Item:
     message: str = ""  # what differs (and the program source), or the xfail reason
 
 
+def source_of(fn: Any) -> str:
+    """A program's source as a mismatch report shows it: a generated program (a docstring
+    example, compat/docexamples.py) carries its own in `__source__`."""
+    import inspect
+
+    src = getattr(fn, "__source__", None)
+    return src if isinstance(src, str) else inspect.getsource(fn)
+
+
 def render_mismatch(
     name: str,
     source: str,

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 import importlib
-import inspect
 from pathlib import Path
 from typing import Any
 
@@ -58,7 +57,7 @@ def suite_item(name: str, engines: tuple[str, str]) -> Item:
     """Check one program on the two engines (torch first), as its pytest test does."""
     from .compare import compare
     from .engines import get_engine, run
-    from .report import render_mismatch
+    from .report import render_mismatch, source_of
 
     suite, p = load_suites()[name]
     ea, eb = (get_engine(e) for e in engines)
@@ -74,6 +73,6 @@ def suite_item(name: str, engines: tuple[str, str]) -> Item:
             return Item("suite", name, suite, "xfail", "", p.xfail)
         return Item("suite", name, suite, "xpass", "", f"marked xfail ({p.xfail}) but matches")
     if diffs:
-        msg = render_mismatch(name, inspect.getsource(p.fn), diffs, a, b, ea.name, eb.name)
+        msg = render_mismatch(name, source_of(p.fn), diffs, a, b, ea.name, eb.name)
         return Item("suite", name, suite, "fail", "", msg)
     return Item("suite", name, suite, "pass")

@@ -7,7 +7,6 @@ is_leaf, exception types and messages, printed reprs) and so are the warnings it
 
 from __future__ import annotations
 
-import inspect
 import io
 import re
 from collections.abc import Callable
@@ -18,7 +17,7 @@ import pytest
 
 from .compare import Tolerance, compare
 from .engines import ErrorObs, get_engine, raises, run
-from .report import render_mismatch
+from .report import render_mismatch, source_of
 
 pytest.importorskip("torch")
 
@@ -4477,4 +4476,4 @@ def check_program(name: str, p: _Prog) -> None:
     b = run(get_engine("shadowgrad"), p.fn)
     diffs = compare(a, b, tol=p.tol, compare_warnings=p.warnings)
     if diffs:
-        pytest.fail(render_mismatch(name, inspect.getsource(p.fn), diffs, a, b), pytrace=False)
+        pytest.fail(render_mismatch(name, source_of(p.fn), diffs, a, b), pytrace=False)

@@ -396,6 +396,8 @@ def asarray(
                 "Only Tensors of floating point and complex dtype can require gradients"
             )
         r.requires_grad_(requires_grad)
+    elif not requires_grad and r.requires_grad:
+        r = r.detach()  # a non-leaf: an alias without its history (obj keeps it)
     return r
 
 

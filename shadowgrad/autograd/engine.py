@@ -373,7 +373,11 @@ def _accumulate(node: AccumulateGrad, grad: Any, create_graph: bool) -> None:
             if r is not None:
                 if not hasattr(r, "_data"):  # not a Tensor: torch's check of the object first
                     raise TypeError(f"expected Variable, but hook returned '{type(r).__name__}'")
-                raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+                # the tensor itself (`lambda p: p.add_(...)`) passes, as torch's; another
+                # tensor is checked as a tensor hook's value, then refused
+                _check_hook_value(fn, r, var)
+                if r is not var:
+                    raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
 def _validate(node: Node, outs: Any) -> Any:

@@ -1227,16 +1227,23 @@ def _dim_compare(sizes: tuple[int, ...], strides: tuple[int, ...], a: int, b: in
 
 def dim_order(self: Tensor, *, ambiguity_check: Any = False) -> tuple[int, ...]:
     """Mirrors `Tensor.dim_order`: the dims from outermost to innermost in memory (torch's
-    elementwise-output permutation); shadowgrad has no memory formats, so a list given for
-    ambiguity_check must be empty."""
-    if not isinstance(ambiguity_check, bool) and (
-        not isinstance(ambiguity_check, list) or ambiguity_check
-    ):
-        raise TypeError("The ambiguity_check argument must be a bool or a list of memory formats.")
+    elementwise-output permutation). A list of memory formats for ambiguity_check accepts a
+    tensor with several dim orders when exactly one of the formats fits it."""
+    from .._formats import memory_format
+
+    formats: list[Any] = []
+    if not isinstance(ambiguity_check, bool):
+        if not isinstance(ambiguity_check, list) or not all(
+            isinstance(f, memory_format) for f in ambiguity_check
+        ):
+            raise TypeError(
+                "The ambiguity_check argument must be a bool or a list of memory formats."
+            )
+        formats = ambiguity_check
     sizes, strides = tuple(self.shape), self.stride()
     check = ambiguity_check if isinstance(ambiguity_check, bool) else True
     multiple = any(u == v for u, v in itertools.pairwise(strides)) or 1 in sizes
-    if check and multiple:
+    if check and multiple and sum(bool(self.is_contiguous(memory_format=f)) for f in formats) != 1:
         raise RuntimeError(
             "The tensor does not have unique dim order, or cannot map to exact one of the given "
             "memory formats."
