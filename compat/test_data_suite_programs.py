@@ -1883,6 +1883,30 @@ def prog_dls_randperm_size_argument_types(T: Any) -> Any:
 
 
 @program()
+def prog_dls_generator_argument_must_be_a_generator(T: Any) -> Any:
+    D = T.utils.data
+    t = T.empty(())
+    return (
+        raises(lambda: list(D.DataLoader(list(range(4)), shuffle=True, generator=42))),
+        raises(lambda: list(D.DataLoader(list(range(4)), generator=42))),
+        raises(lambda: list(D.RandomSampler(range(4), generator=42))),
+        raises(lambda: list(D.RandomSampler(range(4), True, 3, generator=42))),
+        raises(lambda: list(D.SubsetRandomSampler(range(4), generator=42))),
+        raises(lambda: list(D.WeightedRandomSampler([1.0, 2.0], 2, generator=42))),
+        raises(lambda: D.random_split(range(4), [2, 2], generator=42)),
+        raises(lambda: t.random_(generator=5)),
+        raises(lambda: t.random_(10, generator=5)),
+        raises(lambda: t.random_(0, 10, generator=5)),
+        raises(lambda: t.random_(generator="a")),
+        raises(lambda: T.randperm(4, generator=5)),
+        raises(lambda: T.multinomial(T.ones(2), 1, generator=5)),
+        raises(lambda: T.randint(4, (2,), generator=5)),
+        raises(lambda: T.randint(0, 4, (2,), generator=5)),
+        T.multinomial(T.ones(2), 1, True, generator=None).shape,
+    )
+
+
+@program()
 def prog_dls_multinomial_without_categories(T: Any) -> Any:
     return (
         raises(lambda: T.multinomial(T.empty(0), 1, True)),

@@ -288,6 +288,12 @@ def randint(
     high: Any = None,
 ) -> Tensor:
     """Mirrors `torch.randint(low=0, high, size)`: `empty(size).random_(low, high)`."""
+    if generator is not None and not isinstance(generator, Generator):
+        kw = (generator, out, dtype, layout, device, requires_grad, size, low, high)
+        names = ("generator", "out", "dtype", "layout", "device", "requires_grad", "size")
+        given = [(k, v) for k, v in zip((*names, "low", "high"), kw, strict=True)]
+        given = [(k, v) for k, v in given if v is not None and v is not False]
+        raise _combination_error("randint", args, given, _RANDINT_SIGS)
     check_device(device)
     if low is not None and high is None:
         raise TypeError('randint() missing 2 required positional argument: "high", "size"')
@@ -387,7 +393,7 @@ def randperm(
     pin_memory: bool = False,
 ) -> Tensor:
     """Mirrors `torch.randperm`."""
-    if type(n) is not int:
+    if type(n) is not int or (generator is not None and not isinstance(generator, Generator)):
         n = _randperm_n(n, generator, out, dtype, layout, device, requires_grad, pin_memory)
     check_device(device)
     d = dtype or (out.dtype if out is not None else D.int64)
@@ -402,6 +408,12 @@ def randperm(
     return _finish(arr, requires_grad)
 
 
+_RANDINT_SIGS = tuple(
+    f"{params}, *, {gen}Tensor out = None, torch.dtype dtype = None, torch.layout layout = "
+    "None, torch.device device = None, bool pin_memory = False, bool requires_grad = False"
+    for params in ("int high, tuple of ints size", "int low, int high, tuple of ints size")
+    for gen in ("torch.Generator generator, ", "")
+)
 _RANDPERM_SIGS = (
     "int n, *, torch.Generator generator, Tensor out = None, torch.dtype dtype = None, "
     "torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
@@ -412,38 +424,50 @@ _RANDPERM_SIGS = (
 
 
 def _randperm_n(n: Any, *kw_values: Any) -> int:
-    """randperm's n when not a plain int: what torch's argument parser takes as an int (an
-    integer scalar, a one-element integer tensor), else its TypeError: naming the argument,
-    or listing the overloads when keywords were given (`random_split(ds, [2.5, 2.5])`)."""
+    """randperm's n when not a plain int, or its generator when not a Generator: what torch's
+    argument parser takes as an int (an integer scalar, a one-element integer tensor), else
+    its TypeError, naming the argument or, when keywords were given, listing the overloads
+    (`random_split(ds, [2.5, 2.5])`, `RandomSampler(ds, generator=42)`)."""
     import operator
 
-    if not isinstance(n, (bool, np.bool_)):
+    names = ("generator", "out", "dtype", "layout", "device", "requires_grad", "pin_memory")
+    given = [(k, v) for k, v in zip(names, kw_values, strict=True) if v not in (None, False)]
+    bad_generator = kw_values[0] is not None and not isinstance(kw_values[0], Generator)
+    if not bad_generator and not isinstance(n, (bool, np.bool_)):
         try:
             return operator.index(n)
         except TypeError:
             pass
-    names = ("generator", "out", "dtype", "layout", "device", "requires_grad", "pin_memory")
-    given = [(k, v) for k, v in zip(names, kw_values, strict=True) if v not in (None, False)]
     if not given:
         raise TypeError(
             f"randperm(): argument 'n' (position 1) must be int, not {type(n).__name__}"
         )
+    raise _combination_error("randperm", (n,), given, _RANDPERM_SIGS)
 
-    def kind(v: Any) -> str:
-        if isinstance(v, Generator):
-            return "torch._C.Generator"
-        if isinstance(v, D.dtype):
-            return "torch.dtype"
-        name = type(v).__name__
-        return f"torch.{name}" if name in ("layout", "device") else name
 
-    got = ", ".join([type(n).__name__] + [f"{k}={kind(v)}" for k, v in given])
+def _arg_kind(v: Any) -> str:
+    """A value's type as torch's argument parser names it."""
+    if isinstance(v, Generator):
+        return "torch._C.Generator"
+    if isinstance(v, D.dtype):
+        return "torch.dtype"
+    name = type(v).__name__
+    return f"torch.{name}" if name in ("layout", "device") else name
+
+
+def _combination_error(
+    fn: str, args: tuple[Any, ...], given: list[tuple[str, Any]], sigs: tuple[str, ...]
+) -> TypeError:
+    """torch's "invalid combination of arguments" TypeError: the positional arguments' types,
+    then the keywords (with a trailing ", " when there are no positional ones)."""
+    kws = [f"{k}={_arg_kind(v)}" for k, v in given]
+    pos = [type(a).__name__ for a in args]
+    got = ", ".join(pos + kws) if pos else "".join(f"{k}, " for k in kws)
     lines = [
-        f"randperm() received an invalid combination of arguments - got ({got}), but "
-        "expected one of:"
+        f"{fn}() received an invalid combination of arguments - got ({got}), but expected one of:"
     ]
-    lines += [f" * ({sig})" for sig in _RANDPERM_SIGS]
-    raise TypeError("\n".join(lines) + "\n")
+    lines += [f" * ({sig})" for sig in sigs]
+    return TypeError("\n".join(lines) + "\n")
 
 
 _FLOAT_TOPS = {D.float16: (2049, "2049", "Half"), D.float32: (2**24 + 1, "2^24+1", "Float")}

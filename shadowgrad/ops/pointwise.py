@@ -3015,6 +3015,8 @@ def random_(self: Tensor, *args: Any, generator: Any = None, **kwargs: Any) -> T
     """Mirrors `torch.Tensor.random_` (`random_(to)`, `random_(from, to)`, `random_()`)."""
     from .inplace import apply_inplace
 
+    if generator is not None:
+        _check_random_generator(args, kwargs, generator)
     if kwargs:
         bad = [k for k in kwargs if k not in ("from", "to")]
         if bad:
@@ -3035,6 +3037,27 @@ def random_(self: Tensor, *args: Any, generator: Any = None, **kwargs: Any) -> T
     else:
         low, high = args[0], args[1]
     return apply_inplace(op, self, low, high, generator)
+
+
+def _check_random_generator(args: tuple[Any, ...], kwargs: dict[str, Any], generator: Any) -> None:
+    """random_'s generator must be a torch.Generator: torch's parser errors otherwise (a
+    DataLoader given `generator=42` draws its base seed with random_)."""
+    from .._random import Generator
+
+    if isinstance(generator, Generator) or kwargs:
+        return
+    if len(args) == 2:
+        check_generator("random_", generator)
+    got = f"generator={_tname(generator)}, "  # torch's trailing ", " after keywords alone
+    why = ""
+    if args:
+        got = ", ".join([*(type(a).__name__ for a in args), f"generator={_tname(generator)}"])
+        why = "\n      didn't match because some of the keywords were incorrect: generator"
+    raise TypeError(
+        f"random_() received an invalid combination of arguments - got ({got}), but expected "
+        f"one of:\n * (*, torch.Generator generator = None){why}\n * (int from, int to, *, "
+        "torch.Generator generator = None)\n * (int to, *, torch.Generator generator = None)\n"
+    )
 
 
 def _random_keyword_error(args: tuple[Any, ...], kwargs: dict[str, Any], bad: list[str]) -> Any:
@@ -3192,6 +3215,8 @@ def multinomial(
 
     Differences: categories of probability 0, sampled without replacement once the others
     are exhausted, come in index order (torch's come in its partial sort's order)."""
+    if generator is not None:
+        check_generator("multinomial", generator)
     p = input._data
     if p.ndim not in (1, 2):
         raise RuntimeError("prob_dist must be 1 or 2 dim")

@@ -86,10 +86,13 @@ class RandomSampler(Sampler[int]):
         n = len(self.data_source)
         generator = _fresh_generator(self.generator)
         if self.replacement:
+            # torch's keywords (an invalid generator's error lists them)
             for _ in range(self.num_samples // 32):
-                yield from randint(n, (32,), dtype=_dtype.int64, generator=generator).tolist()
+                yield from randint(
+                    high=n, size=(32,), dtype=_dtype.int64, generator=generator
+                ).tolist()
             yield from randint(
-                n, (self.num_samples % 32,), dtype=_dtype.int64, generator=generator
+                high=n, size=(self.num_samples % 32,), dtype=_dtype.int64, generator=generator
             ).tolist()
         else:
             for _ in range(self.num_samples // n):
