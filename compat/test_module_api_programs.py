@@ -178,7 +178,20 @@ def prog_mapi_register_buffer_persistent_switch(T: Any) -> Any:
     m.a = T.nn.Buffer(T.ones(3))  # a Buffer brings its own flag (persistent)
     k4 = list(m.state_dict())
     m.c = T.nn.Buffer(T.ones(1), persistent=False)
-    return k1, k2, k3, k4, list(m.state_dict()), _names(m.named_buffers()), type(m.a).__name__
+    # register_buffer goes by its own argument, not by a Buffer's flag
+    m.register_buffer("d", T.nn.Buffer(T.ones(1), persistent=False))
+    m.register_buffer("e", T.nn.Buffer(T.ones(1)), persistent=False)
+    return (
+        k1,
+        k2,
+        k3,
+        k4,
+        list(m.state_dict()),
+        _names(m.named_buffers()),
+        type(m.a).__name__,
+        sorted(m._non_persistent_buffers_set),
+        type(m.d).__name__,
+    )
 
 
 # --- __setattr__ / __delattr__ / __getattr__ ---------------------------------------------------

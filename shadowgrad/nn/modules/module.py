@@ -309,8 +309,7 @@ class Module:
                 f"cannot assign '{typename(tensor)}' object to buffer '{name}' "
                 "(torch Tensor or None required)"
             )
-        if isinstance(tensor, Buffer):
-            persistent = tensor.persistent  # type: ignore[attr-defined]
+        # (a Buffer's own persistent flag counts when it is assigned as an attribute, not here)
         if _GLOBAL_BUFFER_REG:
             tensor = _registered(_GLOBAL_BUFFER_REG, self, name, tensor)
         self._buffers[name] = tensor
