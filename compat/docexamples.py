@@ -12,7 +12,7 @@ Which examples take part is decided by running them on torch (`python -m compat.
 --select` rewrites `docexamples_selected.txt`): an example is left out when torch itself cannot
 run it here (a name the example never defines, a file, an accelerator, a compiler or a sparse or
 quantized layout), when two runs of it on torch differ (unseeded randomness, timings, object
-addresses), or when it takes torch more than a second. Every example starts from
+addresses), or when it takes torch more than three seconds. Every example starts from
 `torch.manual_seed(0)`; shadowgrad reproduces torch's random streams, so `torch.randn` examples
 compare values too.
 """
@@ -144,6 +144,24 @@ def collect() -> dict[str, tuple[str, list[str]]]:
             stmts = parse(doc)
             if stmts:
                 out[f"doc_{short}_{name}"] = (path, stmts)
+    for path, short in NAMESPACES:  # then the methods each class defines (Module.apply, ...)
+        owner = _owner(path)
+        if path == "torch.Tensor":
+            continue
+        for name in sorted(dir(owner)):
+            cls = getattr(owner, name, None) if not name.startswith("_") else None
+            if not isinstance(cls, type) or not cls.__module__.startswith("torch"):
+                continue
+            for meth, v in sorted(vars(cls).items()):
+                doc = getattr(v, "__doc__", None)
+                if meth.startswith("_") or not isinstance(doc, str) or ">>>" not in doc:
+                    continue
+                if doc in seen:
+                    continue
+                seen.add(doc)
+                stmts = parse(doc)
+                if stmts:
+                    out[f"doc_{short}_{name}_{meth}"] = (path, stmts)
     return out
 
 
@@ -324,7 +342,7 @@ def _compare_runs(owner: str, stmts: list[str]) -> str:
                     signal.alarm(0)
         except BaseException as e:
             return f"escapes: {type(e).__name__}"
-        if time.perf_counter() - t > 1.0:
+        if time.perf_counter() - t > 3.0:
             return "slow"
         for r in res:
             r = r[0] if isinstance(r, list) and len(r) == 2 else r
