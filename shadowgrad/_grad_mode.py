@@ -302,6 +302,36 @@ class _force_original_view_tracking(_DecoratorContextManager):
         return self.__class__(self.mode)
 
 
+# whether a leaf's new .grad obeys the gradient layout contract (read by autograd.engine on its
+# copying and warning paths only); one flag for the process, where torch's is thread-local
+GRAD_LAYOUT = [True]
+
+
+class enforce_grad_layout_policy(_DecoratorContextManager):
+    """Mirrors `torch.autograd.enforce_grad_layout_policy`: with False, a leaf's first gradient
+    is kept whatever its layout when nothing else holds it (not copied into the leaf's
+    strides), and the "do not obey the gradient layout contract" warning is not given. Set on
+    construction, as torch's, so it also works called as a function."""
+
+    def __init__(self, enable: bool = True) -> None:
+        self.prev = GRAD_LAYOUT[0]
+        GRAD_LAYOUT[0] = bool(enable)
+        self.mode = enable
+
+    def __call__(self, orig_func: F) -> F:
+        GRAD_LAYOUT[0] = self.prev
+        return super().__call__(orig_func)
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc: object) -> None:
+        GRAD_LAYOUT[0] = self.prev
+
+    def clone(self) -> enforce_grad_layout_policy:
+        return self.__class__(self.mode)
+
+
 def __getattr__(name: str) -> Any:
     # torch.autograd.grad_mode.set_multithreading_enabled lives in shadowgrad.autograd, which
     # imports this module

@@ -25,6 +25,7 @@ __all__ = [
     "manual_seed",
     "seed",
     "set_rng_state",
+    "thread_safe_generator",
 ]
 
 
@@ -46,3 +47,15 @@ def fork_rng(
         yield
     finally:
         set_rng_state(state)
+
+
+def thread_safe_generator() -> Generator | None:
+    """Mirrors `torch.random.thread_safe_generator`: inside a DataLoader thread worker, that
+    worker's own Generator; None elsewhere (the main process, process workers), so the caller's
+    draws use the default generator."""
+    from .utils.data import get_worker_info  # lazily: utils.data imports this package
+
+    info = get_worker_info()
+    if info is not None and info.worker_method == "thread" and info.rng is not None:
+        return info.rng.torch_generator
+    return None

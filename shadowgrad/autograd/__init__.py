@@ -13,6 +13,7 @@ import numpy as np
 from .. import _grad_mode
 from .._grad_mode import (
     enable_grad,
+    enforce_grad_layout_policy,
     inference_mode,
     no_grad,
     set_grad_enabled,
@@ -31,6 +32,7 @@ __all__ = [
     "backward",
     "detect_anomaly",
     "enable_grad",
+    "enforce_grad_layout_policy",
     "grad",
     "graph",
     "inference_mode",

@@ -27,6 +27,7 @@ from .graph import AccumulateGrad, Node, VersionCounter, hook_name
 _tmake: Any = None  # _tensor._make, bound once _tensor is imported (it imports this package)
 
 _GM = _grad_mode.STATE
+_LAYOUT = _grad_mode.GRAD_LAYOUT  # enforce_grad_layout_policy's flag
 
 
 class _RunState(threading.local):
@@ -304,6 +305,13 @@ def _kept_array(g: np.ndarray) -> np.ndarray | None:
     return None
 
 
+def _kept_any_layout(g: np.ndarray) -> np.ndarray | None:
+    """Under enforce_grad_layout_policy(False): the gradient itself, whatever its layout, when
+    nothing else holds it (torch steals it without the layout test, so a view keeps sharing
+    what it views, an expanded gradient its stride 0)."""
+    return g if sys.getrefcount(g) <= _FREE_KEEP_REFS else None
+
+
 def _permuted_dense(a: np.ndarray) -> bool:
     """Whether a is non-overlapping and dense but not C-contiguous (a transposed or permuted
     leaf): torch's layout contract then gives its .grad the leaf's own strides."""
@@ -325,7 +333,12 @@ def _accumulate(node: AccumulateGrad, grad: Any, create_graph: bool) -> None:
     """Add grad into the leaf's .grad: in place normally, out of place under create_graph."""
     var = node.variable
     old = var._grad
-    if old is None and not (create_graph and grad._rg) and _permuted_dense(var._data):
+    if (
+        old is None
+        and not (create_graph and grad._rg)
+        and _permuted_dense(var._data)
+        and (_LAYOUT[0] or create_graph)
+    ):
         from .._tensor import _make
 
         var._grad = _make(_grad_like_leaf(var._data, grad._data))
@@ -343,6 +356,8 @@ def _accumulate(node: AccumulateGrad, grad: Any, create_graph: bool) -> None:
             keep = None
             if not grad._rg and sys.getrefcount(grad) <= _FREE_TENSOR_REFS:
                 keep = _kept_array(data)
+                if keep is None and not _LAYOUT[0] and not create_graph:
+                    keep = _kept_any_layout(data)
             if keep is not None:
                 var._grad = _make(keep)
                 if grad._vc is not None and grad._vc.v:
@@ -525,6 +540,8 @@ def _accumulate_raw(node: AccumulateGrad, grad: np.ndarray, version: int) -> Non
     old = var._grad
     if old is None:
         keep = None if _permuted_dense(var._data) else _kept_array(grad)
+        if keep is None and not _LAYOUT[0]:
+            keep = _kept_any_layout(grad)
         if keep is not None:
             var._grad = t = _tmake(keep)
         else:
@@ -571,7 +588,7 @@ def _check_layout(g: np.ndarray, v: np.ndarray) -> None:
         )
     else:
         ok = g.flags.c_contiguous
-    if not ok:
+    if not ok and _LAYOUT[0]:
         from .._tensor import warn_once
 
         warn_once(

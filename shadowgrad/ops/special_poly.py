@@ -7,6 +7,7 @@ in-place comparisons (eq_, lt_, ...), and dist, inner, vdot, addr.
 from __future__ import annotations
 
 import math
+import warnings
 from functools import partial
 from typing import Any
 
@@ -15,6 +16,7 @@ import numpy as np
 from .. import _dtype as D
 from .._tensor import Tensor
 from ..autograd.forward_ad import ELEMENTWISE
+from ._util import shape_str
 from .pointwise import (
     _invalid_combination,
     _need_tensor,
@@ -284,7 +286,30 @@ def ldexp(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
         dt = D.get_default_dtype()
     if out is not None and dt._cat > out.dtype._cat:  # torch's composite names itself
         raise RuntimeError(f"ldexp can't be cast to the desired output type {out.dtype._short}")
+    if input.dtype._cat == 2 and other.dtype._cat < 2:
+        return _ldexp_exp_kernel(input, other, dt, out)
     return _out(_ldexp(input, other, dt._np), out, "ldexp")
+
+
+def _ldexp_exp_kernel(input: Tensor, other: Tensor, dt: D.dtype, out: Tensor | None) -> Tensor:
+    """torch's own kernel for a real floating input and an integer exponent: no Bool exponent,
+    and, without out=, its result is made input-shaped first, so an exponent that broadcasts
+    it larger gets the out= resize warning."""
+    if other.dtype is D.bool_:
+        raise NotImplementedError("\"ldexp_cpu_exp\" not implemented for 'Bool'")
+    r = _ldexp(input, other, dt._np)
+    if out is None and input._data.size and r._data.shape != input._data.shape:
+        warnings.warn(
+            "An output with one or more elements was resized since it had shape "
+            f"{shape_str(input._data.shape)}, which does not match the required output shape "
+            f"{shape_str(r._data.shape)}. This behavior is deprecated, and in a future "
+            "PyTorch release outputs will not be resized unless they have zero elements. You "
+            "can explicitly reuse an out tensor t by resizing it, inplace, to zero elements "
+            "with t.resize_(0).",
+            UserWarning,
+            stacklevel=3,
+        )
+    return _out(r, out, "ldexp")
 
 
 def _np_frexp(self: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
