@@ -2840,6 +2840,25 @@ def prog_mapi_save_load_module_missing_attribute(T: Any) -> Any:
     return repr(m2), keys, called, m2[0].weight, raises(lambda: T.load(buf))
 
 
+@program()
+def prog_mapi_functional_call_bad_names(T: Any) -> Any:
+    m = T.nn.Sequential(_lin(T, 2, 2))
+    x = T.ones(1, 2)
+    fc = T.func.functional_call
+    w = T.ones(2, 2)
+    out = [
+        raises(lambda: fc(m, {"": w}, (x,))),
+        raises(lambda: fc(m, {"0.": w}, (x,))),
+        raises(lambda: fc(m, {"0..weight": w}, (x,))),
+        raises(lambda: fc(m, {".weight": w}, (x,))),
+        raises(lambda: fc(m, {"0.weight": w, "": None}, (x,))),
+        raises(lambda: fc(m, {"1.weight": w}, (x,))),
+        raises(lambda: fc(m, {"0.weight.x": w}, (x,))),
+        raises(lambda: fc(m, {"0.in_features": w}, (x,))),
+    ]
+    return out, m[0].weight, _names(m.named_parameters())
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

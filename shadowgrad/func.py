@@ -1139,6 +1139,8 @@ def _swap(module: Any, name: str, value: Any) -> Any:
     mod = _submodule(module, prefix)
     if value is not _MISSING and value is not None and not _is_tensor(value):
         raise TypeError(f"{value} is not an instance of torch.Tensor")
+    if attr == "":  # torch's swap_tensor: a name ending in "." (or "") names no tensor
+        raise KeyError('tensor name can\'t be empty string ""')
     for table in (mod._parameters, mod._buffers):
         if attr in table:
             old = table[attr]
