@@ -1070,6 +1070,342 @@ def prog_lns_cross_vecdot_diagonal(T: Any) -> Any:
     }
 
 
+# --- 8. out= forms ------------------------------------------------------------------------
+
+
+def _e(T: Any, dt: str = "float64") -> Any:
+    return T.empty(0, dtype=getattr(T, dt))
+
+
+@program(warnings=False)  # resizing a non-empty out warns; which program first is order-bound
+def prog_lns_out_factorizations(T: Any) -> Any:
+    A = _spd(T, 2, 3, 3, seed=64)
+    out = {}
+    out["chol"] = T.linalg.cholesky(A, out=_e(T))
+    out["chol_ex"] = tuple(T.linalg.cholesky_ex(A, out=(_e(T), _e(T, "int32"))))
+    out["qr"] = tuple(T.linalg.qr(A, out=(_e(T), _e(T))))
+    out["qr_r"] = tuple(T.linalg.qr(A, mode="r", out=(_e(T), _e(T))))
+    w, V = T.linalg.eigh(A, out=(_e(T), _e(T)))
+    out["eigh"] = (w, V @ T.diag_embed(w) @ V.mT)  # the eigenvectors' signs are LAPACK's
+    out["eigvalsh"] = T.linalg.eigvalsh(A, out=_e(T))
+    out["svdvals"] = T.linalg.svdvals(A, out=_e(T))
+    out["lu"] = tuple(T.linalg.lu(A, out=(_e(T), _e(T), _e(T))))
+    out["lu_factor"] = tuple(T.linalg.lu_factor(A, out=(_e(T), _e(T, "int32"))))
+    out["lu_factor_ex"] = tuple(
+        T.linalg.lu_factor_ex(A, out=(_e(T), _e(T, "int32"), _e(T, "int32")))
+    )
+    out["inv_ex"] = tuple(T.linalg.inv_ex(A, out=(_e(T), _e(T, "int32"))))
+    out["slogdet"] = tuple(T.linalg.slogdet(A, out=(_e(T), _e(T))))
+    out["det"] = T.linalg.det(A, out=_e(T))
+    out["eigvals"] = T.linalg.eigvals(A, out=_e(T, "complex128"))
+    out["eig"] = tuple(T.linalg.eig(A, out=(_e(T, "complex128"), _e(T, "complex128"))))
+    return out
+
+
+@program(warnings=False)
+def prog_lns_out_dtype_errors(T: Any) -> Any:
+    A = _spd(T, 3, 3, seed=65)
+    return {
+        "chol_int": raises(lambda: T.linalg.cholesky(A, out=_e(T, "int64"))),
+        "chol_f32": raises(lambda: T.linalg.cholesky(A, out=_e(T, "float32"))),
+        "chol_ex_info": raises(lambda: T.linalg.cholesky_ex(A, out=(_e(T), _e(T, "int64")))),
+        "inv_f32": raises(lambda: T.linalg.inv(A, out=_e(T, "float32"))),
+        "det_c": raises(lambda: T.linalg.det(A, out=_e(T, "complex128"))),
+        "eigvals_real": raises(lambda: T.linalg.eigvals(A, out=_e(T))),
+        "eig_real": raises(lambda: T.linalg.eig(A, out=(_e(T), _e(T)))),
+        "eigh_c": raises(lambda: T.linalg.eigh(A, out=(_e(T, "complex128"), _e(T)))),
+        "lu_piv": raises(lambda: T.linalg.lu_factor(A, out=(_e(T), _e(T, "int64")))),
+        "solve_f32": raises(lambda: T.linalg.solve(A, A, out=_e(T, "float32"))),
+        "svd_f32": raises(lambda: T.linalg.svd(A, out=(_e(T), _e(T, "float32"), _e(T)))),
+        "qr_int": raises(lambda: T.linalg.qr(A, out=(_e(T, "int64"), _e(T)))),
+        "pinv_f32": raises(lambda: T.linalg.pinv(A, out=_e(T, "float32"))),
+        "rank_f": raises(lambda: T.linalg.matrix_rank(A, out=_e(T))),
+        "mexp_out": raises(lambda: T.linalg.matrix_exp(A, out=_e(T))),
+    }
+
+
+@program(warnings=False)
+def prog_lns_out_solvers_and_resize_warning(T: Any) -> Any:
+    A = _m(T, 3, 3, seed=66, shift=3.0)
+    B = _m(T, 3, 2, seed=67)
+    LU, piv = T.linalg.lu_factor(A)
+    return {
+        "solve": T.linalg.solve(A, B, out=_e(T)),
+        "solve_ex": tuple(T.linalg.solve_ex(A, B, out=(_e(T), _e(T, "int32")))),
+        "lu_solve": T.linalg.lu_solve(LU, piv, B, out=_e(T)),
+        "tri": T.linalg.solve_triangular(A, B, upper=True, out=_e(T)),
+        "pinv": T.linalg.pinv(A, out=_e(T)),
+        "rank": T.linalg.matrix_rank(A, out=_e(T, "int64")),
+        "inv": T.linalg.inv(A, out=_e(T)),
+        "cond": T.linalg.cond(A, out=_e(T)),
+        "multi_dot": T.linalg.multi_dot([A, B], out=_e(T)),
+        "cholesky_solve": T.cholesky_solve(B, T.linalg.cholesky(A @ A.mT), out=_e(T)),
+        "cholesky_inverse": T.cholesky_inverse(T.linalg.cholesky(A @ A.mT), out=_e(T)),
+        "tensorinv": T.linalg.tensorinv(A, ind=1, out=_e(T)),
+        "vecdot": T.linalg.vecdot(A, A, out=_e(T)),
+        "cross": T.linalg.cross(A, A, out=_e(T)),
+    }
+
+
+@program()
+def prog_lns_out_requires_grad_error(T: Any) -> Any:
+    A = _m(T, 3, 3, seed=68, shift=3.0, rg=True)
+    return {
+        "inv": raises(lambda: T.linalg.inv(A, out=_e(T))),
+        "det": raises(lambda: T.linalg.det(A, out=_e(T))),
+        "qr": raises(lambda: T.linalg.qr(A, out=(_e(T), _e(T)))),
+        "eigh": raises(lambda: T.linalg.eigh(A, out=(_e(T), _e(T)))),
+        "solve": raises(lambda: T.linalg.solve(A, A, out=_e(T))),
+        "no_grad": T.no_grad()(lambda: T.linalg.inv(A, out=_e(T)))(),
+    }
+
+
+# --- 9. complex and float32 inputs -------------------------------------------------------------
+
+
+@program()
+def prog_lns_complex_factorizations(T: Any) -> Any:
+    H = _spd(T, 3, 3, seed=69, dt="complex128")
+    A = _m(T, 3, 3, seed=70, dt="complex128", shift=2.0)
+    L = T.linalg.cholesky(H)
+    Q, R = T.linalg.qr(A)
+    w, V = T.linalg.eigh(H)
+    return {
+        "L": L,
+        "LLh": T.allclose(L @ L.mH, H),
+        "U": T.linalg.cholesky(H, upper=True),
+        "QR": (T.allclose(Q @ R, A), R.diagonal().imag.abs().max() < 1e-12, Q.dtype),
+        "eigh": (w, w.dtype, T.allclose(V @ T.diag_embed(w.to(V.dtype)) @ V.mH, H)),
+        "inv": T.linalg.inv(A),
+        "det": T.linalg.det(A),
+        "slogdet": tuple(T.linalg.slogdet(A)),
+        "logdet": T.logdet(A),
+        "solve": T.linalg.solve(A, T.ones(3, dtype=T.complex128)),
+        "svdvals": T.linalg.svdvals(A),
+        "pinv": T.linalg.pinv(A),
+        "rank": T.linalg.matrix_rank(A),
+        "mexp": T.linalg.matrix_exp(A),
+        "eigvals": T.linalg.eigvals(A).abs().sort().values,
+        "lu": T.linalg.lu(A),
+        "cond": T.linalg.cond(A),
+    }
+
+
+@program()
+def prog_lns_complex_grads(T: Any) -> Any:
+    A = _m(T, 3, 3, seed=71, dt="complex128", shift=2.0, rg=True)
+    H = _spd(T, 3, 3, seed=72, dt="complex128", rg=True)
+    return {
+        "det": _gg(T, lambda a: T.linalg.det(a), A),
+        "inv": _gg(T, T.linalg.inv, A),
+        "logabsdet": _gg(T, lambda a: T.linalg.slogdet(a)[1], A),
+        "sign": _gg(T, lambda a: T.linalg.slogdet(a)[0], A),
+        "chol": _gg(T, lambda h: T.linalg.cholesky((h + h.mH) / 2), H),
+        "eigvalsh": _gg(T, lambda h: T.linalg.eigvalsh(h), H),
+        "svdvals": _gg(T, T.linalg.svdvals, A),
+        "solve": _gg(T, lambda a: T.linalg.solve(a, T.ones(3, 2, dtype=T.complex128)), A),
+    }
+
+
+@program()
+def prog_lns_eig_real_input_complex_output(T: Any) -> Any:
+    R = T.tensor([[0.0, -1.0], [1.0, 0.0]], dtype=T.float64, requires_grad=True)
+    w, V = T.linalg.eig(R)
+    loss = (w * w.conj()).real.sum()
+    (g,) = T.autograd.grad(loss, R)
+    D = T.tensor([[2.0, 0.0], [0.0, 3.0]], dtype=T.float32)
+    return {
+        "w": w,
+        "dtypes": (w.dtype, V.dtype, T.linalg.eigvals(D).dtype, T.linalg.eig(D)[1].dtype),
+        "g": g,
+        "diag": T.linalg.eigvals(D),
+        "real_grad_complex_part": raises(
+            lambda: T.autograd.grad(T.linalg.eigvals(R).imag.sum(), R)
+        ),
+        "nan": raises(lambda: T.linalg.eig(T.tensor([[float("nan"), 0.0], [0.0, 1.0]]))),
+    }
+
+
+@program()
+def prog_lns_float32_results_and_dtypes(T: Any) -> Any:
+    A = _m(T, 2, 3, 3, seed=73, shift=3.0, dt="float32")
+    S = _spd(T, 3, 3, seed=74, dt="float32")
+    return {
+        "det": T.linalg.det(A),
+        "inv": T.linalg.inv(A),
+        "slogdet": tuple(T.linalg.slogdet(A)),
+        "svdvals": T.linalg.svdvals(A),
+        "eigvalsh": T.linalg.eigvalsh(S),
+        "chol": T.linalg.cholesky(S),
+        "cond": T.linalg.cond(A),
+        "cond_fro": T.linalg.cond(A, "fro"),
+        "rank": T.linalg.matrix_rank(A),
+        "pinv": T.linalg.pinv(A),
+        "mexp": T.linalg.matrix_exp(A * 0.1),
+        "solve": T.linalg.solve(A, T.ones(2, 3)),
+        "lstsq": T.linalg.lstsq(A, T.ones(2, 3, 1)).solution,
+        "dtypes": [
+            T.linalg.eig(A)[0].dtype,
+            T.linalg.lu_factor(A)[1].dtype,
+            T.linalg.cholesky_ex(S).info.dtype,
+            T.linalg.lstsq(A, T.ones(2, 3, 1), driver="gelsd").rank.dtype,
+            T.linalg.lstsq(A, T.ones(2, 3, 1), driver="gelsd").singular_values.dtype,
+        ],
+    }
+
+
+# --- 10. layouts: transposed, expanded, non-contiguous inputs ------------------------------------
+
+
+@program()
+def prog_lns_noncontiguous_inputs(T: Any) -> Any:
+    base = _m(T, 3, 6, 6, seed=75, shift=4.0)
+    A = base[:, ::2, ::2]  # strided
+    At = base[0].mT  # transposed
+    E = base[0, :3, :3].expand(4, 3, 3)  # expanded
+    S = _spd(T, 3, 3, seed=76)
+    return {
+        "inv": (T.linalg.inv(A), T.linalg.inv(At), T.linalg.inv(E)),
+        "det": (T.linalg.det(A), T.linalg.det(At), T.linalg.det(E)),
+        "solve": T.linalg.solve(E, T.ones(4, 3, 1, dtype=T.float64)),
+        "solve_T": T.linalg.solve(At, T.ones(6, dtype=T.float64)),
+        "chol_T": T.linalg.cholesky(S.mT),
+        "qr_T": T.allclose(T.linalg.qr(At)[0] @ T.linalg.qr(At)[1], At),
+        "lu_E": T.linalg.lu_factor(E),
+        "svdvals_T": T.linalg.svdvals(At),
+        "eigvalsh_E": T.linalg.eigvalsh(S.expand(2, 3, 3)),
+        "mexp": T.linalg.matrix_exp(At * 0.1),
+        "pinv": T.linalg.pinv(A[:, :2]),
+    }
+
+
+@program()
+def prog_lns_expanded_grads_accumulate(T: Any) -> Any:
+    A = _m(T, 3, 3, seed=77, shift=3.0, rg=True)
+    B = _m(T, 3, 1, seed=78, rg=True)
+    E = A.expand(4, 3, 3)
+    X = T.linalg.solve(E, B.expand(4, 3, 1))
+    d = T.linalg.det(E)
+    i = T.linalg.inv(A.mT)
+    (X.sum() + d.sum() + i.sum()).backward()
+    return X, d, A.grad, B.grad, _names(X, d, i)
+
+
+# --- 11. in-place and version counter ---------------------------------------------------------
+
+
+@program()
+def prog_lns_inplace_on_saved_outputs(T: Any) -> Any:
+    A = _m(T, 3, 3, seed=79, shift=3.0, rg=True)
+    out = {}
+    i = T.linalg.inv(A)
+    i.mul_(2)
+    out["inv"] = raises(lambda: T.autograd.grad(i.sum(), A))
+    L = T.linalg.cholesky(A @ A.mT)
+    L.add_(1)
+    out["chol"] = raises(lambda: T.autograd.grad(L.sum(), A))
+    d = T.linalg.det(A)
+    d.add_(1)
+    out["det"] = raises(lambda: T.autograd.grad(d, A))
+    Q, R = T.linalg.qr(A)
+    R.mul_(1)
+    out["qr"] = raises(lambda: T.autograd.grad(Q.sum(), A))
+    out["versions"] = (i._version, L._version, d._version, R._version, Q._version)
+    x = T.linalg.solve(A, T.ones(3, dtype=T.float64))
+    A.data.add_(0)
+    out["solve_after_data"] = T.autograd.grad(x.sum(), A)[0].shape
+    return out
+
+
+@program()
+def prog_lns_inplace_on_saved_inputs(T: Any) -> Any:
+    A = _m(T, 3, 3, seed=80, shift=3.0, rg=True)
+    out = {}
+    for name, f in (
+        ("det", T.linalg.det),
+        ("slogdet", lambda a: T.linalg.slogdet(a)[1]),
+        ("solve", lambda a: T.linalg.solve(a, T.ones(3, dtype=T.float64))),
+        ("pinv", T.linalg.pinv),
+        ("mexp", T.linalg.matrix_exp),
+        ("svdvals", T.linalg.svdvals),
+    ):
+        B = A.clone()
+        y = f(B)
+        B.add_(1)
+        out[name] = raises(lambda y=y: T.autograd.grad(y.sum(), A))
+    return out
+
+
+# --- 12. cholesky_inverse, ldl, geqrf / ormqr ----------------------------------------------------
+
+
+@program()
+def prog_lns_cholesky_inverse_and_solve_errors(T: Any) -> Any:
+    L = T.linalg.cholesky(_spd(T, 2, 3, 3, seed=81))
+    B = _m(T, 2, 3, 2, seed=82)
+    return {
+        "inv": T.cholesky_inverse(L),
+        "inv_upper": T.cholesky_inverse(L.mT, upper=True),
+        "inv_1d": raises(lambda: T.cholesky_inverse(L[0, 0])),
+        "inv_nonsq": raises(lambda: T.cholesky_inverse(L[..., :2])),
+        "inv_int": raises(lambda: T.cholesky_inverse(L.long())),
+        "inv_empty": T.cholesky_inverse(T.zeros(2, 0, 0)),
+        "solve_bcast": T.cholesky_solve(B[0], L),
+        "solve_dtype": raises(lambda: T.cholesky_solve(B.float(), L)),
+        "solve_1d": raises(lambda: T.cholesky_solve(B[0, 0], L)),
+        "solve_shape": raises(lambda: T.cholesky_solve(B.mT, L)),
+        "solve_nonsq": raises(lambda: T.cholesky_solve(B, L[..., :2])),
+        "singular_inv": raises(lambda: T.cholesky_inverse(T.zeros(2, 2, dtype=T.float64))),
+        "singular_batch": raises(
+            lambda: T.cholesky_inverse(T.stack([T.eye(3), T.diag(T.tensor([1.0, 2.0, 0.0]))]))
+        ),
+    }
+
+
+@program()
+def prog_lns_ldl_factor_solve(T: Any) -> Any:
+    S = _spd(T, 2, 3, 3, seed=83) - 3 * T.eye(3, dtype=T.float64)
+    B = _m(T, 2, 3, 2, seed=84)
+    LD, piv = T.linalg.ldl_factor(S)
+    ex = T.linalg.ldl_factor_ex(S, hermitian=True)
+    return {
+        "LD": LD,
+        "piv": piv,
+        "ex": tuple(ex),
+        "solve": T.linalg.ldl_solve(LD, piv, B),
+        "check": T.allclose(S @ T.linalg.ldl_solve(LD, piv, B), B),
+        "nonsq": raises(lambda: T.linalg.ldl_factor(S[..., :2])),
+        "int": raises(lambda: T.linalg.ldl_factor(S.long())),
+        "piv_dtype": raises(lambda: T.linalg.ldl_solve(LD, piv.long(), B)),
+        "grad": raises(lambda: T.linalg.ldl_factor(S.requires_grad_())[0].sum().backward()),
+    }
+
+
+@program()
+def prog_lns_geqrf_ormqr(T: Any) -> Any:
+    A = _m(T, 4, 3, seed=85)
+    C = _m(T, 4, 2, seed=86)
+    a, tau = T.geqrf(A)
+    Q = T.linalg.householder_product(a, tau)
+    out = {
+        "geqrf_R": a.triu()[:3],
+        "tau_shape": tau.shape,
+        "left": T.ormqr(a, tau, C),
+        "left_T": T.ormqr(a, tau, C, transpose=True),
+        "right": T.ormqr(a, tau, C.mT, left=False),
+        "right_T": T.ormqr(a, tau, C.mT, left=False, transpose=True),
+        "check": T.allclose(T.ormqr(a, tau, C, transpose=True)[:3], Q.mT @ C),
+        "bad": raises(lambda: T.ormqr(a, tau, C.mT)),
+        "geqrf_1d": raises(lambda: T.geqrf(A[0])),
+        "geqrf_int": raises(lambda: T.geqrf(A.long())),
+        "geqrf_nt": type(T.geqrf(A)).__name__,
+    }
+    A2 = A.clone().requires_grad_()
+    a2, _t2 = T.geqrf(A2)
+    out["geqrf_grad"] = raises(lambda: a2.sum().backward())
+    return out
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

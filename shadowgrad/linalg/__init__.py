@@ -8,6 +8,7 @@ and builds the norms from them as torch does (matrix_norm from vector_norm, svdv
 from __future__ import annotations
 
 import math
+import types
 from typing import Any
 
 import numpy as np
@@ -105,6 +106,22 @@ __all__ = [
     "vecdot",
     "vector_norm",
 ]
+
+
+def _builtin_named(fn: Any, name: str) -> Any:
+    """A copy of fn under the name of torch's builtin (`linalg_matrix_exp`): Python's
+    TypeError for an unexpected keyword (out=) names the function as torch's parser does."""
+    g = types.FunctionType(fn.__code__, fn.__globals__, name, fn.__defaults__, fn.__closure__)
+    g.__kwdefaults__ = fn.__kwdefaults__
+    g.__qualname__ = name
+    g.__doc__ = fn.__doc__
+    g.__module__ = fn.__module__
+    g.__annotations__ = fn.__annotations__
+    return g
+
+
+matrix_exp = _builtin_named(matrix_exp, "linalg_matrix_exp")
+vander = _builtin_named(vander, "linalg_vander")
 
 
 def vector_norm(
@@ -215,9 +232,15 @@ def _matrix_norm(A: Tensor, ord: Any, dim: Any, keepdim: bool, dtype: Any) -> Te
             "linalg.matrix_norm: Expected a floating point or complex tensor as input. Got "
             f"{A.dtype._short}"
         )
-    if A.dtype is D.float16 and (ord == "nuc" or (not isinstance(ord, str) and abs(ord) == 2)):
+    if (
+        A.dtype.is_floating_point
+        and A.dtype.itemsize == 2
+        and (ord == "nuc" or (not isinstance(ord, str) and abs(ord) == 2))
+    ):
         # the singular-value orders: no half-precision SVD
-        raise RuntimeError("linalg.matrix_norm: Low precision dtypes not supported. Got Half")
+        raise RuntimeError(
+            f"linalg.matrix_norm: Low precision dtypes not supported. Got {A.dtype._short}"
+        )
     if len(dim) != 2:
         raise RuntimeError(
             f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(str(d) for d in dim)}"

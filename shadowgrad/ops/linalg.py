@@ -1130,6 +1130,7 @@ def inv_ex(A: Tensor, *, check_errors: bool = False, out: Any = None) -> Any:
     """Mirrors `torch.linalg.inv_ex`: (inverse, info), inf/nan where A is singular."""
     _check_matrix(A, "linalg.inv")
     outs = _inv_ex(A, "linalg.inv_ex" if check_errors else None)
+    outs = _louts(outs, out, "linalg_inv_ex")
     return _return_type("linalg_inv_ex", ("inverse", "info"), outs)
 
 
@@ -1198,7 +1199,15 @@ _det = defop("linalg_det", "LinalgDetBackward0", _det_fwd, jvp=_det_jvp, A=_det_
 def det(A: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.linalg.det`."""
     _check_matrix(A, "linalg.det")
-    return _out(_det(A), out, "linalg_det")
+    return _lout(_det(A), out, "_linalg_det")
+
+
+def _det_legacy(input: Tensor) -> Tensor:
+    """Mirrors `torch.det` / `Tensor.det` (no out=)."""
+    return det(input)
+
+
+_det_legacy.__name__ = _det_legacy.__qualname__ = "det"  # torch's TypeError for out= names det()
 
 
 def _slogdet_fwd(A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -1245,16 +1254,16 @@ _slogdet = defop(
 def slogdet(A: Tensor, *, out: Any = None) -> Any:
     """Mirrors `torch.linalg.slogdet`: the named tuple (sign, logabsdet)."""
     _check_matrix(A, "linalg.slogdet")
-    return _return_type("linalg_slogdet", ("sign", "logabsdet"), _slogdet(A))
+    outs = _louts(_slogdet(A), out, "_linalg_slogdet")
+    return _return_type("linalg_slogdet", ("sign", "logabsdet"), outs)
 
 
 def slogdet_legacy(input: Tensor, *, out: Any = None) -> Any:
     """Mirrors `torch.slogdet` / `Tensor.slogdet`: linalg.slogdet as the named tuple
     torch.return_types.slogdet."""
     _check_matrix(input, "linalg.slogdet")
-    if out is not None:
-        return _return_type("slogdet", ("sign", "logabsdet"), tuple(slogdet(input, out=out)))
-    return _return_type("slogdet", ("sign", "logabsdet"), _slogdet(input))
+    outs = _louts(_slogdet(input), out, "_linalg_slogdet")
+    return _return_type("slogdet", ("sign", "logabsdet"), outs)
 
 
 def logdet(input: Tensor) -> Tensor:
@@ -1386,6 +1395,7 @@ def solve_ex(
     """Mirrors `torch.linalg.solve_ex`: (result, info), inf/nan where A is singular."""
     vector = _check_solve(A, B, left, "linalg.solve")
     outs = _solve_ex(A, B, left, vector, "torch.linalg.solve_ex" if check_errors else None)
+    outs = _louts(outs, out, "_linalg_solve_ex")
     return _return_type("linalg_solve_ex", ("result", "info"), outs)
 
 
@@ -1496,6 +1506,7 @@ def cholesky_ex(
     LAPACK's partial factorization."""
     _check_matrix(A, "linalg.cholesky")
     outs = _cholesky_ex(A, upper, "linalg.cholesky_ex" if check_errors else None)
+    outs = _louts(outs, out, "linalg_cholesky_ex")
     return _return_type("linalg_cholesky_ex", ("L", "info"), outs)
 
 
@@ -1634,8 +1645,27 @@ def _svd_fwd(A: np.ndarray, full_matrices: bool, S_: Any, Vh_: Any) -> tuple[np.
         U = np.broadcast_to(np.eye(m, uc, dtype=A.dtype), (*batch, m, uc)).copy()
         Vh = np.broadcast_to(np.eye(vr, n, dtype=A.dtype), (*batch, vr, n)).copy()
         return U, np.zeros((*batch, k), real), Vh
-    U, S, Vh = np.linalg.svd(A, full_matrices=full_matrices)
+    U, S, Vh = _np_svd(A, full_matrices=full_matrices)
     return U, S.astype(real, copy=False), Vh
+
+
+def _np_svd(A: np.ndarray, **kw: Any) -> Any:
+    """np.linalg.svd, with torch's error where LAPACK's gesdd fails on non-finite values."""
+    try:
+        return np.linalg.svd(A, **kw)
+    except np.linalg.LinAlgError:
+        flat = A.reshape(-1, *A.shape[-2:])
+        for k, a in enumerate(flat):
+            try:
+                np.linalg.svd(a, **kw)
+            except np.linalg.LinAlgError:
+                if np.isfinite(a).all():
+                    raise
+                raise _LinAlgError(
+                    f"linalg.svd: {_batch_prefix(A.shape, k)}The algorithm failed to converge "
+                    "because the input matrix contained non-finite values."
+                ) from None
+        raise
 
 
 def _defined(g: Tensor) -> bool:
@@ -1790,9 +1820,9 @@ def svd_legacy(
         dt = input._data.dtype
         S = _svd(input, False)[1]
         U, V = _make(np.zeros((*batch, m, m), dt)), _make(np.zeros((*batch, n, n), dt))
-        return _return_type("svd", ("U", "S", "V"), (U, S, V))
+        return _return_type("svd", ("U", "S", "V"), _louts((U, S, V), out, "_linalg_svd"))
     U, S, Vh = _svd(input, not some)
-    return _return_type("svd", ("U", "S", "V"), (U, S, _mH(Vh)))
+    return _return_type("svd", ("U", "S", "V"), _louts((U, S, _mH(Vh)), out, "_linalg_svd"))
 
 
 def _eigh_fwd(A: np.ndarray, UPLO: str, V_: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -2051,7 +2081,7 @@ METHODS = {
     "trace": trace,
     "kron": kron,
     "inverse": inv,
-    "det": det,
+    "det": _det_legacy,
     "logdet": logdet,
     "slogdet": slogdet_legacy,
     "cholesky": cholesky_legacy,
@@ -2077,7 +2107,7 @@ FUNCTIONS = {
     "tensordot": tensordot,
     "einsum": einsum,
     "inverse": inv,
-    "det": det,
+    "det": _det_legacy,
     "logdet": logdet,
     "slogdet": slogdet_legacy,
     "cholesky": cholesky_legacy,

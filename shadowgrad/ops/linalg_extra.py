@@ -21,6 +21,7 @@ from .linalg import (
     _louts,
     _mH,
     _mT,
+    _np_svd,
     _return_type,
     _save_outputs,
     _svd,
@@ -156,7 +157,7 @@ def _pinv_fwd(self: np.ndarray, atol: Any, rtol: Any, hermitian: bool) -> np.nda
         keep = absL > tol[..., None]
         inv_l = np.where(keep, 1 / np.where(keep, L, 1), 0).astype(A.dtype)
         return np.matmul(V * inv_l[..., None, :], np.swapaxes(V, -1, -2).conj())
-    U, S, Vh = np.linalg.svd(A, full_matrices=False)
+    U, S, Vh = _np_svd(A, full_matrices=False)
     tol = _tolerances(A, atol, rtol, S[..., 0])
     keep = tol[..., None] < S
     inv_s = np.where(keep, 1 / np.where(keep, S, 1), 0).astype(A.dtype)
@@ -283,7 +284,7 @@ def matrix_rank(
     if a.size == 0:
         r = np.zeros(a.shape[:-2], np.int64)
     else:
-        s = np.abs(np.linalg.eigvalsh(a)) if hermitian else np.linalg.svd(a, compute_uv=False)
+        s = np.abs(np.linalg.eigvalsh(a)) if hermitian else _np_svd(a, compute_uv=False)
         top = s.max(-1)
         r = (s > _tolerances(a, atol, rtol, top)[..., None]).sum(-1).astype(np.int64)
     return _out(_make(np.asarray(r)), out, "linalg_matrix_rank")
@@ -589,6 +590,7 @@ def triangular_solve(
         )
     _check_trsm_dtype(A, input)
     outs = _triangular_solve(input, A, upper, transpose, unitriangular)
+    outs = _louts(outs, out, "triangular_solve")
     return _return_type("triangular_solve", ("solution", "cloned_coefficient"), outs)
 
 
@@ -968,6 +970,7 @@ def lu_factor_ex(
     outs = _lu_factor(A, pivot, "torch.lu_factor")
     if check_errors:
         _raise_lu_info(outs[2]._data, A._data.shape, "torch.linalg.lu_factor_ex")
+    outs = _louts(outs, out, "linalg_lu_factor_ex")
     return _return_type("linalg_lu_factor_ex", ("LU", "pivots", "info"), outs)
 
 
@@ -1108,7 +1111,7 @@ def lu_unpack(
             "Did you properly pass the result of lu_factor?"
         )
     outs = _lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots, tuple(LU_data._data.shape))
-    return _return_type("lu_unpack", ("P", "L", "U"), outs)
+    return _return_type("lu_unpack", ("P", "L", "U"), _louts(outs, out, "lu_unpack"))
 
 
 def _lu_solve_np(LU: np.ndarray, piv: np.ndarray, B: np.ndarray, adjoint: bool) -> np.ndarray:
@@ -1259,9 +1262,16 @@ def lu_legacy(A: Tensor, pivot: bool = True, get_infos: bool = False, out: Any =
         "compute_pivots)",
     )
     outs = _lu_factor(A, pivot, "torch.lu_factor")
+    res = outs if get_infos else (outs[0], outs[1])
+    if out is not None:  # torch.functional's _lu_impl: each out resized to its result, copied
+        if len(out) != len(res):
+            raise TypeError(f"expected tuple of {len(res)} elements but got {len(out)}")
+        for o, r in zip(out, res, strict=True):
+            o.resize_as_(r).copy_(r)
+        return out
     if get_infos:
         return _return_type("_lu_with_info", ("LU", "pivots", "info"), outs)
-    return outs[0], outs[1]
+    return res
 
 
 def tensorsolve(A: Tensor, B: Tensor, dims: Any = None, *, out: Tensor | None = None) -> Tensor:
@@ -1406,6 +1416,16 @@ def cholesky_inverse(input: Tensor, upper: bool = False, *, out: Tensor | None =
     if not (dt.is_floating_point or dt.is_complex) or input._data.dtype.itemsize < 4:
         raise NotImplementedError(f"\"cholesky_inverse_out_cpu\" not implemented for '{dt._short}'")
     _check_matrix(input, "cholesky_inverse")
+    zero = np.diagonal(input._data, axis1=-2, axis2=-1) == 0
+    if zero.any():  # LAPACK's potri (its trtri) refuses a zero on the diagonal
+        flat = zero.reshape(-1, zero.shape[-1])
+        k = int(np.flatnonzero(flat.any(-1))[0])
+        i = int(np.flatnonzero(flat[k])[0]) + 1
+        prefix = f"(Batch element {k}): " if input.ndim > 2 else ""
+        raise _LinAlgError(
+            f"cholesky_inverse: {prefix}The diagonal element {i} is zero, the inversion could "
+            "not be completed because the input matrix is singular."
+        )
     X = _cholesky_inverse(input, upper)
     return _lout(X, out, "cholesky_inverse", "cast", "cholesky_inverse")
 
@@ -1621,9 +1641,17 @@ def householder_product(input: Tensor, tau: Tensor, *, out: Tensor | None = None
     return _lout(Q, out, "linalg_householder_product", "cast", fname)
 
 
-def orgqr(input: Tensor, input2: Tensor) -> Tensor:
+def orgqr(input: Tensor, input2: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.orgqr`, an alias of linalg.householder_product."""
-    return householder_product(input, input2)
+    return householder_product(input, input2, out=out)
+
+
+def _orgqr_method(self: Tensor, input2: Tensor) -> Tensor:
+    """Mirrors `Tensor.orgqr` (no out=)."""
+    return householder_product(self, input2)
+
+
+_orgqr_method.__name__ = _orgqr_method.__qualname__ = "orgqr"
 
 
 def _ormqr_fwd(
@@ -1737,7 +1765,14 @@ def _eig_fwd(self: np.ndarray, V_: Any) -> tuple[np.ndarray, np.ndarray]:
     ctype = np.result_type(self.dtype, np.complex64)
     if self.size == 0:
         return np.zeros(self.shape[:-1], ctype), np.zeros(self.shape, ctype)
-    L, V = np.linalg.eig(self)
+    bad = ~np.isfinite(self).all(axis=(-2, -1))
+    if bad.any():  # eigvals without grad: LAPACK's nan for a non-finite matrix
+        ok = np.where(bad[..., None, None], 0, self)
+        L, V = np.linalg.eig(ok)
+        L = np.where(bad[..., None], complex(np.nan, np.nan), L)
+        V = np.where(bad[..., None, None], complex(np.nan, np.nan), V)
+    else:
+        L, V = np.linalg.eig(self)
     return L.astype(ctype), _col_major(V.astype(ctype))
 
 
@@ -1803,20 +1838,33 @@ def _check_eig_input(A: Tensor, fname: str) -> None:
     _check_lapack_dtype(A, "linalg_eig_out_cpu")
 
 
+def _check_eig_finite(A: Tensor) -> None:
+    if not np.isfinite(A._data).all():
+        raise RuntimeError("torch.linalg.eig: input tensor should not contain infs or NaNs.")
+
+
 def eig(A: Tensor, *, out: Any = None) -> Any:
     """Mirrors `torch.linalg.eig`: complex eigenvalues and unit-norm eigenvectors (LAPACK's
     geev through numpy, so in LAPACK's order)."""
     _check_eig_input(A, "linalg.eig")
+    _check_eig_finite(A)
     outs = _eig(A, None)
     _save_outputs(outs, {"V_": 1})
     if out is not None:
-        outs = tuple(_out(o, d, "linalg_eig") for o, d in zip(outs, out, strict=True))
+        outs = tuple(
+            _lout(o, d, "linalg_eig", "cast", "torch.linalg.eig", what)
+            for o, d, what in zip(outs, out, ("eigenvalues", "eigenvectors"), strict=True)
+        )
     return _return_type("linalg_eig", ("eigenvalues", "eigenvectors"), outs)
 
 
 def eigvals(A: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.linalg.eigvals`: eig's eigenvalues (the same LinalgEigBackward0 node)."""
     _check_eig_input(A, "linalg.eigvals")
+    from .. import _grad_mode
+
+    if A._rg and _grad_mode.STATE.grad:  # torch's eigvals runs linalg_eig then
+        _check_eig_finite(A)
     outs = _eig(A, None)
     _save_outputs(outs, {"V_": 1})
     return _lout(outs[0], out, "linalg_eigvals", "cast", "torch.linalg.eigvals", "eigenvalues")
@@ -1849,7 +1897,7 @@ def tensorinv(A: Tensor, ind: int = 2, *, out: Tensor | None = None) -> Tensor:
 
 METHODS: dict[str, Any] = {
     "geqrf": geqrf,
-    "orgqr": orgqr,
+    "orgqr": _orgqr_method,
     "ormqr": ormqr,
     "cholesky_solve": cholesky_solve,
     "cholesky_inverse": cholesky_inverse,
