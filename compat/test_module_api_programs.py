@@ -11,6 +11,7 @@ on shadowgrad, and everything it returns, raises or warns is compared.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import warnings
 from collections import OrderedDict
@@ -2857,6 +2858,187 @@ def prog_mapi_functional_call_bad_names(T: Any) -> Any:
         raises(lambda: fc(m, {"0.in_features": w}, (x,))),
     ]
     return out, m[0].weight, _names(m.named_parameters())
+
+
+# --- random operation sequences (seeded: the same operations on both libraries) -----------------
+
+
+def _attempt(log: list[Any], fn: Any, state: Any) -> None:
+    try:
+        r = fn()
+        log.append(("ok", type(r).__name__, state()))
+    except Exception as e:
+        log.append((type(e).__name__, str(e)))
+
+
+@program()
+def prog_mapi_random_attribute_operations(T: Any) -> Any:
+    import random
+
+    rng = random.Random(11)
+    nn = T.nn
+    values = [
+        lambda: nn.Parameter(T.ones(1)),
+        lambda: T.ones(1),
+        lambda: nn.ReLU(),
+        lambda: None,
+        lambda: 3,
+        lambda: nn.Buffer(T.ones(2)),
+        lambda: nn.Buffer(T.ones(2), persistent=False),
+        lambda: nn.Parameter(T.ones(1), requires_grad=False),
+    ]
+    names = ["a", "b", "weight", "training", "forward", "_x"]
+    logs = []
+    for t in range(24):
+        m = [nn.Linear(1, 1), nn.Module(), nn.Sequential(nn.ReLU()), nn.BatchNorm1d(1)][t % 4]
+        log: list[Any] = []
+
+        def state(m: Any = m) -> Any:
+            return (
+                _names(m.named_parameters()),
+                _names(m.named_buffers()),
+                list(m._modules),
+                list(m.state_dict()),
+                sorted(m._non_persistent_buffers_set),
+            )
+
+        for _ in range(rng.randint(3, 7)):
+            op = rng.randrange(9)
+            n = rng.choice(names)
+            v = rng.choice(values)
+            fns = [
+                lambda m=m, n=n, v=v: setattr(m, n, v()),
+                lambda m=m, n=n, v=v: m.register_buffer(n, v()),
+                lambda m=m, n=n, v=v: m.register_buffer(n, v(), persistent=False),
+                lambda m=m, n=n, v=v: m.register_parameter(n, v()),
+                lambda m=m, n=n, v=v: m.add_module(n, v()),
+                lambda m=m, n=n: delattr(m, n),
+                lambda m=m, n=n: m.get_parameter(n),
+                lambda m=m, n=n: m.get_buffer(n),
+                lambda m=m, n=n: m.get_submodule(n),
+            ]
+            _attempt(log, fns[op], state)
+        logs.append(log)
+    return logs
+
+
+@program()
+def prog_mapi_random_container_operations(T: Any) -> Any:
+    import random
+
+    rng = random.Random(7)
+    nn = T.nn
+    logs = []
+    for t in range(24):
+        box: dict[str, Any] = {}
+        if t % 2:
+            box["s"] = nn.Sequential(nn.ReLU(), nn.Tanh(), nn.Identity())
+        else:
+            box["s"] = nn.ModuleList([nn.ReLU(), nn.Tanh(), nn.Identity()])
+        log: list[Any] = []
+
+        def state(box: Any = box) -> Any:
+            s = box["s"]
+            return repr(s), list(s._modules), len(s)
+
+        for _ in range(rng.randint(3, 7)):
+            i = rng.randint(-5, 5)
+            a = rng.choice([None, -1, 0, 1, 2, 5])
+            b = rng.choice([None, -1, 1, 3, 9])
+            op = rng.randrange(9)
+
+            def run(op: int = op, i: int = i, a: Any = a, b: Any = b, box: Any = box) -> Any:
+                s = box["s"]
+                if op == 0:
+                    return s.append(nn.ReLU())
+                if op == 1:
+                    return s.insert(i, nn.Tanh())
+                if op == 2:
+                    del s[i]
+                    return None
+                if op == 3:
+                    return type(s.pop(i)).__name__
+                if op == 4:
+                    s[i] = nn.Sigmoid()
+                    return None
+                if op == 5:
+                    del s[a:b]
+                    return None
+                if op == 6:
+                    return s.extend([nn.ELU()])
+                if op == 7:
+                    box["s"] = s[a:b]
+                    return None
+                box["s"] = s + type(s)([nn.SiLU()])
+                return None
+
+            _attempt(log, run, state)
+        logs.append(log)
+    return logs
+
+
+@program()
+def prog_mapi_random_state_dict_mutations(T: Any) -> Any:
+    import random
+
+    rng = random.Random(3)
+    nn = T.nn
+
+    class Net(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.fc = nn.Linear(2, 2)
+            self.bn = nn.BatchNorm1d(2)
+            self.s = nn.Parameter(T.tensor(1.0))
+            self.register_buffer("np", T.ones(1), persistent=False)
+            self.seq = nn.Sequential(nn.Linear(2, 1))
+
+    keys = [
+        "fc.weight",
+        "fc.bias",
+        "bn.running_mean",
+        "bn.num_batches_tracked",
+        "s",
+        "seq.0.weight",
+        "bn.weight",
+    ]
+    muts = [
+        lambda sd, k: sd.pop(k),
+        lambda sd, k: sd.__setitem__(k, T.ones(7)),
+        lambda sd, k: sd.__setitem__(k, sd[k].double() * 0 + 2),
+        lambda sd, k: sd.__setitem__(k, 3),
+        lambda sd, k: sd.__setitem__(k, sd[k].reshape(-1)),
+        lambda sd, k: sd.__setitem__("extra." + k, T.ones(1)),
+        lambda sd, k: sd.__setitem__(k + "x", T.ones(1)),
+        lambda sd, k: sd.__setitem__(k, nn.Parameter(sd[k].clone() * 0 + 5)),
+        lambda sd, k: sd.__setitem__(k, sd[k][None]),
+        lambda sd, k: sd.__setitem__(k, T.zeros(()) + 4),
+    ]
+    out = []
+    for _ in range(30):
+        net = Net()
+        with T.no_grad():
+            for i, p in enumerate(net.parameters()):
+                p.fill_(i * 0.5)
+        sd = net.state_dict()
+        for _ in range(rng.randint(1, 4)):
+            k = rng.choice(keys)
+            f = rng.choice(muts)
+            with contextlib.suppress(KeyError, AttributeError, TypeError, RuntimeError):
+                f(sd, k)
+        strict, assign = rng.choice([True, False]), rng.choice([True, False])
+        res = raises(lambda net=net, sd=sd, s=strict, a=assign: str(net.load_state_dict(sd, s, a)))
+        out.append(
+            (
+                res,
+                [
+                    (n, p.dtype, tuple(p.shape), p.requires_grad, type(p).__name__, p)
+                    for n, p in net.named_parameters()
+                ],
+                list(net.named_buffers()),
+            )
+        )
+    return out
 
 
 @pytest.mark.parametrize("name", _SET.params())
