@@ -1777,8 +1777,6 @@ def instance_norm(
     eps: float = 1e-5,
 ) -> Tensor:
     """Mirrors `torch.nn.functional.instance_norm`: batch_norm over (1, N*C, ...), as torch."""
-    from ..ops.shape import cat
-
     if not isinstance(input, Tensor) and use_input_stats:
         raise _no_attribute(input, "size")  # torch's _verify_spatial_size(input.size())
     shape = tuple(input.shape) if isinstance(input, Tensor) else ()
@@ -1798,8 +1796,8 @@ def instance_norm(
         )
     n, c = shape[0], shape[1]
     x = input.reshape(1, n * c, *shape[2:])
-    w = cat([weight] * n) if weight is not None else None
-    b = cat([bias] * n) if bias is not None else None
+    w = weight.repeat(n) if weight is not None else None  # RepeatBackward0, as ATen's
+    b = bias.repeat(n) if bias is not None else None
     rm = _make(np.tile(running_mean._data, n)) if running_mean is not None else None
     rv = _make(np.tile(running_var._data, n)) if running_var is not None else None
     out = batch_norm(x, rm, rv, w, b, use_input_stats, momentum, eps)
