@@ -1406,6 +1406,245 @@ def prog_lns_geqrf_ormqr(T: Any) -> Any:
     return out
 
 
+# --- 13. gradcheck, gradgradcheck and forward AD ---------------------------------------------
+
+
+@program()
+def prog_lns_gradcheck_gradgradcheck(T: Any) -> Any:
+    ag = T.autograd
+    A = _m(T, 3, 3, seed=87, shift=3.0, rg=True)
+    S = _spd(T, 3, 3, seed=88, rg=True)
+    W = _m(T, 4, 3, seed=89, rg=True)
+    B = _m(T, 3, 2, seed=90, rg=True)
+
+    def sym(f: Any) -> Any:
+        return lambda s: f((s + s.mT) / 2)
+
+    fns = {
+        "det": (T.linalg.det, (A,)),
+        "slogdet": (lambda a: T.linalg.slogdet(a).logabsdet, (A,)),
+        "inv": (T.linalg.inv, (A,)),
+        "solve": (T.linalg.solve, (A, B)),
+        "chol": (sym(T.linalg.cholesky), (S,)),
+        "eigvalsh": (sym(T.linalg.eigvalsh), (S,)),
+        "svdvals": (T.linalg.svdvals, (W,)),
+        "pinv": (T.linalg.pinv, (W,)),
+        "qr_R": (lambda w: T.linalg.qr(w).R, (W,)),
+        "mexp": (T.linalg.matrix_exp, (A,)),
+        "mpow": (lambda a: T.linalg.matrix_power(a, -2), (A,)),
+        "lu_solve": (lambda a, b: T.linalg.lu_solve(*T.linalg.lu_factor(a), b), (A, B)),
+        "tri": (lambda a, b: T.linalg.solve_triangular(a, b, upper=True), (A, B)),
+        "lstsq": (lambda w, b: T.linalg.lstsq(w, b).solution, (W, _m(T, 4, 2, seed=91, rg=True))),
+    }
+    return {k: (ag.gradcheck(f, xs), ag.gradgradcheck(f, xs)) for k, (f, xs) in fns.items()}
+
+
+@program()
+def prog_lns_forward_ad_jvps(T: Any) -> Any:
+    fwAD = T.autograd.forward_ad
+    A = _m(T, 3, 3, seed=92, shift=3.0)
+    dA = _m(T, 3, 3, seed=93)
+    S = _spd(T, 3, 3, seed=94)
+    dS = dA + dA.mT
+    W = _m(T, 4, 3, seed=95)
+    dW = _m(T, 4, 3, seed=96)
+    out = {}
+    with fwAD.dual_level():
+        a = fwAD.make_dual(A, dA)
+        s = fwAD.make_dual(S, dS)
+        w = fwAD.make_dual(W, dW)
+        for name, y in (
+            ("det", T.linalg.det(a)),
+            ("logabsdet", T.linalg.slogdet(a)[1]),
+            ("inv", T.linalg.inv(a)),
+            ("solve", T.linalg.solve(a, T.ones(3, dtype=T.float64))),
+            ("chol", T.linalg.cholesky(s)),
+            ("eigvalsh", T.linalg.eigvalsh(s)),
+            ("svdvals", T.linalg.svdvals(w)),
+            ("pinv", T.linalg.pinv(w)),
+            ("R", T.linalg.qr(w).R.abs()),
+            ("mexp", T.linalg.matrix_exp(a)),
+            ("lu_U", T.linalg.lu(a).U),
+            ("lstsq", T.linalg.lstsq(w, T.ones(4, 1, dtype=T.float64)).solution),
+            ("mpow", T.linalg.matrix_power(a, 3)),
+            ("cond", T.linalg.cond(a)),
+        ):
+            p, t = fwAD.unpack_dual(y)
+            out[name] = (p, t)
+    return out
+
+
+# --- 14. more errors, edge values and legacy behaviours ----------------------------------------
+
+
+@program()
+def prog_lns_svd_driver_and_gauge_errors(T: Any) -> Any:
+    A = _m(T, 3, 3, seed=97)
+    C = _m(T, 3, 3, seed=98, dt="complex128", rg=True)
+    U, S, Vh = T.linalg.svd(C)
+    return {
+        "driver": raises(lambda: T.linalg.svd(A, driver="gesvd")),
+        "driver_vals": raises(lambda: T.linalg.svdvals(A, driver="gesvdj")),
+        "driver_none": T.linalg.svdvals(A, driver=None),
+        "gauge": raises(lambda: T.autograd.grad(U.sum().abs(), C, retain_graph=True)),
+        "gauge_ok": T.autograd.grad((U.abs() ** 2).sum() + S.sum(), C)[0].shape,
+        "fn": _names(U, S, Vh),
+    }
+
+
+@program()
+def prog_lns_eigh_cholesky_read_one_triangle(T: Any) -> Any:
+    # torch reads only the triangle UPLO / lower names: the other one is ignored
+    S = _spd(T, 3, 3, seed=99)
+    junk = S + T.triu(T.full((3, 3), 7.0, dtype=T.float64), 1)
+    return {
+        "eigvalsh_L": T.linalg.eigvalsh(junk),
+        "eigvalsh_U": T.linalg.eigvalsh(junk, UPLO="U"),
+        "chol": T.linalg.cholesky(junk),
+        "chol_upper": raises(lambda: T.linalg.cholesky(junk, upper=True)),
+        "chol_ex_upper": T.linalg.cholesky_ex(junk.mT, upper=True).info,
+        "ldl": T.linalg.ldl_factor(junk)[0],
+    }
+
+
+@program()
+def prog_lns_det_edge_values(T: Any) -> Any:
+    big = T.full((3,), 1e200, dtype=T.float64).diag()
+    tiny = T.full((3,), 1e-200, dtype=T.float64).diag()
+    out = {
+        "1x1": T.linalg.det(T.tensor([[-2.5]])),
+        "big": T.linalg.det(big),
+        "big_slog": tuple(T.linalg.slogdet(big)),
+        "tiny": T.linalg.det(tiny),
+        "tiny_slog": tuple(T.linalg.slogdet(tiny)),
+        "f32_overflow": T.linalg.det(T.full((3,), 1e20).diag()),
+        "inf": T.linalg.det(T.tensor([[float("inf"), 0.0], [0.0, 1.0]])),
+        "nan": T.linalg.det(T.tensor([[float("nan"), 0.0], [0.0, 1.0]])),
+        "perm": T.linalg.det(T.tensor([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]])),
+        "int_logdet": raises(lambda: T.logdet(T.eye(2, dtype=T.int64))),
+    }
+    x = T.tensor([[2.0, 1.0], [4.0, 2.0]], requires_grad=True)  # singular, rank 1
+    d = T.linalg.det(x)
+    (g,) = T.autograd.grad(d, x, create_graph=True)
+    out["rank1_grad"] = (d, g, T.autograd.grad(g.sum(), x)[0])
+    return out
+
+
+@program()
+def prog_lns_cond_orders_and_singular(T: Any) -> Any:
+    A = _m(T, 2, 3, 3, seed=100, shift=1.0)
+    Z = T.stack([T.eye(3, dtype=T.float64), T.zeros(3, 3, dtype=T.float64)])
+    out = {}
+    for p in (None, 2, -2, 1, -1, float("inf"), float("-inf"), "fro", "nuc"):
+        out[str(p)] = (T.linalg.cond(A, p), T.linalg.cond(Z, p))
+    out["bad"] = raises(lambda: T.linalg.cond(A, 3))
+    out["bad_str"] = raises(lambda: T.linalg.cond(A, "abc"))
+    out["rect_2"] = T.linalg.cond(A[:, :2])
+    out["rect_fro"] = raises(lambda: T.linalg.cond(A[:, :2], "fro"))
+    Ar = A.clone().requires_grad_()
+    c = T.linalg.cond(Ar, "fro")
+    out["grad_fro"] = (c.grad_fn.name(), raises(lambda: T.autograd.grad(c.sum(), Ar)[0]))
+    out["grad_2"] = T.autograd.grad(T.linalg.cond(Ar).sum(), Ar)[0]
+    return out
+
+
+@program()
+def prog_lns_multi_dot_vectors_to_scalar(T: Any) -> Any:
+    a = _m(T, 3, seed=101, rg=True)
+    B = _m(T, 3, 3, seed=102, rg=True)
+    y = T.linalg.multi_dot([a, B, B, a])
+    y.backward()
+    return {
+        "y": y,
+        "shape": y.shape,
+        "fn": y.grad_fn,
+        "ga": a.grad,
+        "gB": B.grad,
+        "two_vecs": T.linalg.multi_dot([a.detach(), a.detach()]),
+        "chain": T.chain_matmul(B.detach(), B.detach(), B.detach()),
+        "chain_one": T.chain_matmul(B.detach()),
+        "chain_empty": raises(lambda: T.chain_matmul()),
+    }
+
+
+@program()
+def prog_lns_householder_complex_and_errors(T: Any) -> Any:
+    A = _m(T, 4, 3, seed=103, dt="complex128")
+    a, tau = T.geqrf(A)
+    Q = T.linalg.householder_product(a, tau)
+    return {
+        "Q": Q,
+        "unitary": T.allclose(Q.mH @ Q, T.eye(3, dtype=T.complex128)),
+        "QR": T.allclose(Q @ a.triu()[:3], A),
+        "tau_dtype": raises(lambda: T.linalg.householder_product(a, tau.real)),
+        "tau_batch": raises(lambda: T.linalg.householder_product(a, tau.expand(2, 3))),
+        "int": raises(lambda: T.linalg.householder_product(a.real.long(), tau.real.long())),
+        "empty": T.linalg.householder_product(T.zeros(3, 0), T.zeros(0)),
+        "tau0": T.linalg.householder_product(a, tau[:0]),
+    }
+
+
+@program()
+def prog_lns_inv_solve_complex_singular_and_batch_errors(T: Any) -> Any:
+    Z = T.zeros(2, 2, dtype=T.complex128)
+    Id = T.eye(2, dtype=T.complex128)
+    batch = T.stack([Id, Z, Z]).reshape(3, 1, 2, 2)
+    return {
+        "inv": raises(lambda: T.linalg.inv(Z)),
+        "inv_batch": raises(lambda: T.linalg.inv(batch)),
+        "inv_ex": T.linalg.inv_ex(batch).info,
+        "solve": raises(lambda: T.linalg.solve(batch, T.ones(3, 1, 2, dtype=T.complex128))),
+        "solve_ex_info": T.linalg.solve_ex(batch, T.ones(2, dtype=T.complex128)).info,
+        "inv_ex_nonsq": raises(lambda: T.linalg.inv_ex(T.ones(2, 2, 3))),
+        "chol_c": raises(lambda: T.linalg.cholesky(-Id)),
+        "chol_ex_c": T.linalg.cholesky_ex(T.stack([Id, -Id])).info,
+    }
+
+
+@program()
+def prog_lns_lu_grads_wide_tall_batched(T: Any) -> Any:
+    out = {}
+    for shape in ((2, 3, 5), (2, 5, 3), (1, 4, 4)):
+        A = _m(T, *shape, seed=104, rg=True)
+        P, L, U = T.linalg.lu(A)
+        loss = (L * L).sum() + (U * U).sum()
+        (g,) = T.autograd.grad(loss, A)
+        out[shape] = (P, L, U, g, _names(P, L, U))
+    return out
+
+
+@program(warnings=False)  # torch.lu warns once a process
+def prog_lns_legacy_lu_pivot_and_methods(T: Any) -> Any:
+    A = _m(T, 3, 3, seed=105)
+    return {
+        "nopivot": raises(lambda: T.lu(A, pivot=False)),
+        "method": A.lu(get_infos=True),
+        "lu_solve_method": T.ones(3, 1, dtype=T.float64).lu_solve(*T.linalg.lu_factor(A)),
+        "unpack": T.lu_unpack(*T.lu(A)),
+        "nt": [type(r).__name__ for r in (T.lu(A), T.lu(A, get_infos=True), A.lu())],
+    }
+
+
+@program()
+def prog_lns_matrix_exp_batch_empty_and_grad_dtype(T: Any) -> Any:
+    A = _m(T, 0, 2, 2, seed=106, rg=True)
+    y = T.linalg.matrix_exp(A)
+    y.sum().backward()
+    C = _m(T, 2, 2, seed=107, dt="complex64", rg=True)
+    z = T.linalg.matrix_exp(C)
+    (gc,) = T.autograd.grad(z.abs().sum(), C)
+    return {
+        "y": y,
+        "g": A.grad,
+        "fn": y.grad_fn,
+        "z": z,
+        "gc": gc,
+        "scalar": raises(lambda: T.linalg.matrix_exp(T.tensor(1.0))),
+        "1d": raises(lambda: T.linalg.matrix_exp(T.ones(3))),
+        "method_f16": raises(lambda: T.ones(2, 3).matrix_exp()),
+    }
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

@@ -1135,7 +1135,8 @@ def inv_ex(A: Tensor, *, check_errors: bool = False, out: Any = None) -> Any:
 
 
 def _det_fwd(A: np.ndarray) -> np.ndarray:
-    with np.errstate(over="ignore"):  # numpy's float64 det cast to float32 overflows to inf
+    # numpy's float64 det cast to float32 overflows to inf; a nan input gives nan silently
+    with np.errstate(over="ignore", invalid="ignore"):
         return np.asarray(np.linalg.det(A), A.dtype)
 
 
@@ -1435,6 +1436,8 @@ def _cholesky_fwd(A: np.ndarray, upper: bool, fname: str | None) -> tuple[np.nda
     info = _info(A.shape[:-2])
     if A.size == 0:
         return np.empty_like(A), info
+    if upper:  # LAPACK's 'U' reads A's upper triangle: the lower one of A^H
+        A = np.swapaxes(A, -1, -2).conj()
     try:
         L = np.linalg.cholesky(A)
     except np.linalg.LinAlgError:
@@ -1797,9 +1800,18 @@ def _svd(A: Tensor, full_matrices: bool, S_: Any = None, Vh_: Any = None) -> tup
     return outs
 
 
+def _check_svd_driver(driver: Any) -> None:
+    if driver is not None:
+        raise RuntimeError(
+            "torch.linalg.svd: keyword argument `driver=` is only supported on CUDA inputs with "
+            "cuSOLVER backend."
+        )
+
+
 def svd(A: Tensor, full_matrices: bool = True, *, driver: Any = None, out: Any = None) -> Any:
     """Mirrors `torch.linalg.svd`: the named tuple (U, S, Vh)."""
     _check_matrix(A, "linalg.svd", square=False)
+    _check_svd_driver(driver)
     outs = _louts(_svd(A, full_matrices), out, "_linalg_svd")
     return _return_type("linalg_svd", ("U", "S", "Vh"), outs)
 
@@ -1807,6 +1819,7 @@ def svd(A: Tensor, full_matrices: bool = True, *, driver: Any = None, out: Any =
 def svdvals(A: Tensor, *, driver: Any = None, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.linalg.svdvals` (the S output of an SVD node, as in torch)."""
     _check_matrix(A, "linalg.svd", square=False)
+    _check_svd_driver(driver)
     return _lout(_svd(A, False)[1], out, "_linalg_svd")
 
 
