@@ -3041,6 +3041,43 @@ def prog_mapi_random_state_dict_mutations(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_mapi_to_argument_errors_and_devices(T: Any) -> Any:
+    relu = T.nn.ReLU()
+    m = _lin(T)
+    x = T.ones(1)
+    f = T.float64
+
+    def kind(fn: Any) -> Any:
+        r = raises(fn)
+        return r if not hasattr(r, "training") else type(r).__name__
+
+    return [
+        # no tensors to move: torch accepts a device without a backend
+        kind(lambda: relu.to("cuda")),
+        kind(lambda: relu.to("xla")),
+        kind(lambda: relu.to(1)),
+        kind(lambda: relu.to("foo")),
+        kind(lambda: relu.to("cuda", copy=True)),
+        kind(lambda: m.to("cuda")),
+        kind(lambda: m.to("xla")),
+        kind(lambda: m.to(0)),
+        kind(lambda: m.to("cpu:1")),
+        kind(lambda: m.to("cuda:0", T.float64)),
+        kind(lambda: m.to(T.device("cuda"), T.int8)),
+        kind(lambda: m.to("float64", copy=True)),
+        # five arguments: only the first signature takes that many, and torch names its error
+        kind(lambda: m.to(1.5, None, f, non_blocking=True, device=None)),
+        kind(lambda: m.to(f, "meta", f, other=x, memory_format=T.channels_last)),
+        kind(lambda: m.to("cpu", f, True, 1.5, memory_format=T.preserve_format)),
+        kind(lambda: m.to("cpu", f, True, False, foo=1)),
+        kind(lambda: m.to("cpu", f, True, dtype=f, copy=False)),
+        raises(lambda: x.to(1.5, f, True, True, memory_format=T.preserve_format)),
+        raises(lambda: x.to("cpu", f, "yes", False, memory_format=None)),
+        raises(lambda: x.to("cpu", f, True, True, memory_format=T.preserve_format).dtype),
+    ]
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -80,9 +80,46 @@ def _matches(kind: str, v: Any) -> bool:
     return isinstance(v, bool)  # non_blocking, copy
 
 
-def parse_to(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any, bool, Any, Any]:
+_FIRST = (
+    ("device", "device", "torch.device"),
+    ("dtype", "dtype", "torch.dtype"),
+    ("non_blocking", "bool", "bool"),
+    ("copy", "bool", "bool"),
+    ("memory_format", "memory_format", "torch.memory_format"),
+)
+
+
+def _first_signature_error(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """Raise the error torch's FunctionSignature::parse gives for the first signature."""
+    remaining = len(kwargs)
+    for i, (name, kind, type_name) in enumerate(_FIRST):
+        if i < len(args):
+            v, by_keyword = args[i], False
+        elif name in kwargs:
+            v, by_keyword = kwargs[name], True
+        else:
+            continue
+        if not _matches(kind, v):
+            where = "" if by_keyword else f" (position {i + 1})"
+            raise TypeError(
+                f"to(): argument '{name}'{where} must be {type_name}, not {parser_type_name(v)}"
+            )
+        remaining -= by_keyword
+    if remaining > 0:
+        names = [n for n, _, _ in _FIRST]
+        for k in kwargs:
+            if k not in names:
+                raise TypeError(f"to() got an unexpected keyword argument '{k}'")
+            if names.index(k) < len(args):
+                raise TypeError(f"to() got multiple values for argument '{k}'")
+
+
+def parse_to(
+    args: tuple[Any, ...], kwargs: dict[str, Any], *, raw_device: bool = False
+) -> tuple[Any, Any, bool, Any, Any]:
     """(device, dtype, non_blocking, copy, memory_format) from `to`'s arguments; copy is None
-    when not given. The device is checked (the CPU build's errors for the others)."""
+    when not given. The device is checked (the CPU build's errors for the others), unless
+    raw_device: then it is returned as given (nn.Module.to converts and checks it later)."""
     if len(args) == 1 and not kwargs and isinstance(args[0], D.dtype):
         return None, args[0], False, None, None  # x.to(dtype): the common call
     if len(args) > 4:
@@ -106,6 +143,10 @@ def parse_to(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any, b
         if ok:
             break
     else:
+        if len(args) + len(kwargs) == 5:
+            # torch's parser: when a single signature takes this many arguments (the first,
+            # the only one with five), its error is that signature's own
+            _first_signature_error(args, kwargs)
         types = [parser_type_name(a) for a in args]
         # torch lists the keywords in the reverse of their order in the call
         kw = [f"{k}={parser_type_name(kwargs[k])}" for k in reversed(list(kwargs))]
@@ -121,7 +162,7 @@ def parse_to(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any, b
     if "tensor" in got:
         t = got["tensor"]
         dev, dtype = (t.device, t.dtype) if isinstance(t, Tensor) else (None, _number_dtype(t))
-    if dev is not None:
+    if dev is not None and not raw_device:
         check_device(dev if not isinstance(dev, (int, np.integer)) else device(int(dev)))
     return (
         dev,

@@ -240,12 +240,17 @@ def _forward_unimplemented(self: Module, *input: Any) -> None:
 
 def _parse_to(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any, Any]:
     """torch._C._nn._parse_to: (device, dtype, memory_format) from Module.to's arguments
-    (Tensor.to's signatures, without copy)."""
+    (Tensor.to's signatures, without copy). As torch's, the copy argument is refused before the
+    device is read (a malformed device string, a device index), and a device without a backend
+    is only refused when a tensor moves there (see Module.to)."""
+    from ..._tensor import device
     from ..._to_args import parse_to
 
-    dev, dtype, _, copy, fmt = parse_to(args, kwargs)
+    dev, dtype, _, copy, fmt = parse_to(args, kwargs, raw_device=True)
     if copy is not None:
         raise RuntimeError(".to() does not accept copy argument")
+    if dev is not None and not isinstance(dev, device):
+        dev = device(dev if isinstance(dev, str) else int(dev))
     return dev, dtype, fmt
 
 
@@ -732,7 +737,7 @@ class Module:
     def to(self, *args: Any, **kwargs: Any) -> Module:
         """Mirrors `torch.nn.Module.to`: torch's `_parse_to` (its three signatures and their
         argument-parser error), then dtype, device and memory_format (4-d and 5-d tensors)."""
-        _device, dtype, fmt = _parse_to(args, kwargs)  # only the cpu device (checked there)
+        dev, dtype, fmt = _parse_to(args, kwargs)
         if dtype is not None:
             if not (dtype.is_floating_point or dtype.is_complex):
                 raise TypeError(
@@ -748,6 +753,13 @@ class Module:
                     "complex module does not work as expected.",
                     stacklevel=2,
                 )
+        if dev is not None and dev.type != "cpu":
+            from ..._tensor import check_device
+
+            try:
+                check_device(dev)
+            except Exception as e:  # torch's: raised by the first tensor moved there
+                return self._to_accelerator(e)
         if dtype is None and fmt is None:
             return self
 
