@@ -23,6 +23,7 @@ import numpy as np
 
 from . import _grad_mode
 from . import _tensor as _tensor_mod
+from ._rearrange import rearrange
 from .autograd import forward_ad as _fwad
 from .autograd import function as _fn
 
@@ -36,6 +37,7 @@ __all__ = [
     "jacrev",
     "jvp",
     "linearize",
+    "rearrange",
     "replace_all_batch_norm_modules_",
     "stack_module_state",
     "vjp",

@@ -37,7 +37,31 @@ def _view_fwd(self: np.ndarray, size: tuple[int, ...], self_sym_sizes: Any) -> n
             "view size is not compatible with input tensor's size and stride (at least one "
             "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
         ) from None
+    if 1 in size and v.strides == self.strides and v.ndim > 1:
+        v = _size1_strides(v)
     return v
+
+
+def _size1_strides(v: np.ndarray) -> np.ndarray:
+    """A view to its own shape keeps numpy's strides, where torch's computeStride gives each
+    size-1 dim the stride of the dims after it in its contiguous chunk (a (2, 1, 3) view with
+    strides (6, 2, 2) is (6, 6, 2) in torch)."""
+    shape, strides = v.shape, list(v.strides)
+    chunk, numel, new = strides[-1], 1, list(strides)
+    d = len(shape) - 1
+    for i in range(len(shape) - 1, -1, -1):
+        numel *= shape[i]
+        if i == 0 or (shape[i - 1] != 1 and strides[i - 1] != numel * chunk):
+            view_numel = 1
+            while d >= 0 and (view_numel < numel or shape[d] == 1):
+                new[d] = view_numel * chunk
+                view_numel *= shape[d]
+                d -= 1
+            if i > 0:
+                chunk, numel = strides[i - 1], 1
+    if new == strides:
+        return v
+    return np.lib.stride_tricks.as_strided(v, shape, new, writeable=v.flags.writeable)
 
 
 _view = defop(

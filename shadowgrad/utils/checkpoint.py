@@ -27,6 +27,7 @@ from .._tensor import Tensor
 from ..autograd import engine as _engine
 from ..autograd.function import Function
 from ..autograd.saved_hooks import saved_tensors_hooks
+from ._pytree import tree_map  # noqa: F401  (torch's checkpoint module has it)
 
 __all__ = [
     "CheckpointError",
