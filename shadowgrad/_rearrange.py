@@ -273,6 +273,11 @@ def rearrange(tensor: Any, pattern: str, **axes_lengths: int) -> Any:
     # order), then view that in the output's order when it differs
     offset = tensor.storage_offset()
     view = tensor.as_strided(sizes, strides, offset)
+    if anon and len(anon) + len(right_dims) > tensor.ndim:
+        # functorch.dim's sum over the unnamed axes fails when the output has new axes `1`
+        raise AssertionError(
+            f"Tensor has {len(anon) + len(right_dims)} dimensions but {tensor.ndim} levels provided"
+        )
     order = [*anon, *(d for group in right_dims for d in group)]
     if order != list(range(n)):
         view = view.as_strided([sizes[d] for d in order], [strides[d] for d in order], offset)
