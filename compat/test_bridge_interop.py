@@ -87,9 +87,13 @@ def test_to_torch_rejects_other_types() -> None:
         from_torch(np.ones(2))
 
 
-def test_bfloat16_has_no_shadowgrad_dtype() -> None:
-    with pytest.raises(TypeError, match=r"no dtype for torch\.bfloat16"):
-        from_torch(torch.ones(2, dtype=torch.bfloat16))
+def test_bfloat16_converts_both_ways() -> None:
+    t = torch.tensor([1.0, 2.5, 1 / 3, float("inf"), float("nan")], dtype=torch.bfloat16)
+    x = from_torch(t.requires_grad_())
+    assert x.dtype is shadowgrad.bfloat16 and x.requires_grad
+    back = to_torch(x)
+    assert back.dtype == torch.bfloat16 and back.requires_grad
+    assert torch.equal(back.detach()[:4], t.detach()[:4]) and back[4].isnan()
 
 
 def _same(x: shadowgrad.Tensor, t: torch.Tensor) -> None:

@@ -4150,11 +4150,7 @@ def prog_device_selection_and_module_paths(T: Any) -> Any:
     }
 
 
-@program(
-    xfail="torch.autocast on the cpu is not implemented: shadowgrad raises 'shadowgrad does not "
-    "implement autocast on the cpu device' where torch runs matmuls and linears in float16 "
-    "(bfloat16 by default, a dtype shadowgrad lacks) and keeps exp in float32 (shadowgrad/amp)"
-)
+@program()
 def prog_cpu_autocast(T: Any) -> Any:
     lin = _seeded(T, T.nn.Linear(3, 2), 1)
     x = T.ones(4, 3)

@@ -1617,7 +1617,7 @@ def prog_rp8_detect_anomaly_nan_loss(T: Any) -> Any:
     return is_nan, err
 
 
-@program(xfail="shadowgrad does not implement autocast on the cpu device (raises a RuntimeError)")
+@program()
 def prog_rp8_autocast_cpu_float16_step(T: Any) -> Any:
     nn = T.nn
     m = _seeded(T, nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 2)), 143)

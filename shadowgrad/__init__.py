@@ -91,6 +91,8 @@ _dtype.front_filter()
 float = float32
 double = float64
 half = float16
+if _dtype.HAS_BF16:  # Note [bfloat16 storage]: not where numpy's longdouble is float64
+    bfloat16 = _dtype.bfloat16
 cfloat = complex64
 cdouble = complex128
 long = int64
@@ -127,7 +129,17 @@ from ._formats import *  # noqa: E402, F403 - strided, channels_last, pi, inf, .
 from ._legacy import *  # noqa: E402, F403 - FloatTensor, LongTensor, ...
 from ._lowrank import pca_lowrank, svd_lowrank  # noqa: E402
 from ._runtime import *  # noqa: E402, F403 - finfo, iinfo, thread counts, compile, ...
-from .amp import GradScaler, autocast, is_autocast_enabled  # noqa: E402
+from .amp import (  # noqa: E402
+    GradScaler,
+    autocast,
+    clear_autocast_cache,
+    get_autocast_dtype,
+    is_autocast_cache_enabled,
+    is_autocast_enabled,
+    set_autocast_cache_enabled,
+    set_autocast_dtype,
+    set_autocast_enabled,
+)
 
 _nn_exports.install(globals())
 

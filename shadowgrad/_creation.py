@@ -39,6 +39,8 @@ FLOAT_ONLY = "Only Tensors of floating point and complex dtype can require gradi
 
 
 def _finish(data: np.ndarray, requires_grad: bool) -> Tensor:
+    if data.dtype is D.LD:
+        data = D.round_bf16(data)  # Note [bfloat16 storage]
     t = _make(data)
     if requires_grad:
         d = D._FROM_NP[data.dtype]
@@ -439,6 +441,8 @@ def _own_extent(a: np.ndarray) -> np.ndarray:
 def public_from_numpy(ndarray: np.ndarray) -> Tensor:
     """Share the array's memory. Mirrors `torch.from_numpy` (shadowgrad's own code calls
     from_numpy, which does not warn of its read-only arrays)."""
+    if isinstance(ndarray, np.ndarray) and ndarray.dtype is D.LD:
+        D.from_numpy_dtype(ndarray.dtype)  # numpy's longdouble: torch's TypeError
     t = from_numpy(ndarray)
     _warn_not_writable(ndarray)
     if t._data.base is not None:
@@ -456,7 +460,8 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
         name = f"numpy.{t.__name__}" if t.__module__ == "numpy" else t.__name__
         raise TypeError(f"expected np.ndarray (got {name})")
     _check_np_strides(ndarray)
-    D.from_numpy_dtype(ndarray.dtype)
+    if ndarray.dtype is not D.LD:  # (shadowgrad's own bfloat16 arrays; the public one refuses)
+        D.from_numpy_dtype(ndarray.dtype)
     return _make(ndarray)
 
 
@@ -1020,6 +1025,14 @@ def linspace(
         step = (hi - lo) / (steps - 1) if steps > 1 else 0
         arr = np.where(idx < steps // 2, lo + step * idx, hi - step * (steps - 1 - idx))
         return _finish(arr.astype(d._np), requires_grad)
+    if steps > 1 and d is D.bfloat16:  # the kernel in bfloat16: each operation rounded
+        r = D.round_bf16
+        lo, hi = r(float(start)), r(float(end))
+        step = r((hi - lo) / (steps - 1))
+        i = np.arange(steps)
+        head = r(lo + r(step * i))
+        tail = r(hi - r(step * (steps - 1 - i)))
+        return _finish(np.where(i < steps // 2, head, tail), requires_grad)
     if steps > 1 and d._np.char in "fd":
         # torch's kernel in the dtype itself, bit for bit
         return _finish(linspace_in(d._np.type, float(start), float(end), steps), requires_grad)

@@ -15,6 +15,7 @@ __all__ = [
     "dtype",
     "get_default_dtype",
     "promote_types",
+    "round_bf16",
     "set_default_dtype",
 ]
 
@@ -56,10 +57,56 @@ class dtype:
         """Differences: float16's is complex64 (shadowgrad has no complex32)."""
         if self._cat < 2:
             raise RuntimeError(f"Unknown Complex ScalarType for {self._short}")
-        return {float16: complex64, float32: complex64, float64: complex128}.get(self, self)
+        return {float16: complex64, float32: complex64, float64: complex128}.get(
+            self, complex64 if self is bfloat16 else self
+        )
 
     def to_real(self) -> dtype:
         return {complex64: float32, complex128: float64}.get(self, self)
+
+
+# Note [bfloat16 storage]
+# numpy has no bfloat16. A bfloat16 tensor's array is np.longdouble (x86-64: 80-bit extended
+# precision, 16 bytes; no other dtype uses it), so the dtype propagates through numpy's ufuncs,
+# reductions, indexing and shape ops by itself, and _FROM_NP maps it back. Its values are kept
+# rounded to bfloat16 (round_bf16: the float32 value rounded to nearest even, as torch rounds
+# its float32 results) wherever a bfloat16 array is made: factories and tensor() (_finish),
+# casts (_to_copy), the op runner (registry._run: the fast paths send longdouble there), the
+# in-place writers and gradient accumulation. `itemsize` reads torch's 2. Where longdouble is
+# float64 (Windows, macOS arm64) bfloat16 is not registered: torch.bfloat16 does not exist.
+HAS_BF16 = np.dtype(np.longdouble) != np.dtype(np.float64) and np.finfo(np.longdouble).nmant > 52
+LD = np.dtype(np.longdouble)
+
+
+class _BF16Info:
+    """np.finfo's fields for bfloat16 (np.finfo of its storage would read longdouble's)."""
+
+    bits, nmant, precision, resolution = 16, 7, 2, 0.01
+    eps = 2.0**-7
+    max = float.fromhex("0x1.fep127")
+    min = -max
+    tiny = smallest_normal = 2.0**-126
+    dtype = LD
+
+
+def np_finfo(d: Any) -> Any:
+    """np.finfo(d), bfloat16's limits for its longdouble storage (Note [bfloat16 storage])."""
+    d = np.dtype(d)
+    return _BF16Info if d == LD else np.finfo(d)
+
+
+def round_bf16(a: Any) -> np.ndarray:
+    """a's values rounded to bfloat16 (through float32, nearest even; nan stays nan, inf inf),
+    as a longdouble array."""
+    with np.errstate(all="ignore"):
+        f = np.asarray(a, np.float32)
+    shape = f.shape
+    u = np.ascontiguousarray(f).reshape(-1).view(np.uint32)
+    r = (u + (np.uint32(0x7FFF) + ((u >> np.uint32(16)) & np.uint32(1)))) & np.uint32(0xFFFF0000)
+    nan = np.isnan(f.reshape(-1))
+    if nan.any():
+        r[nan] = (u[nan] | np.uint32(0x00400000)) & np.uint32(0xFFFF0000)
+    return r.view(np.float32).astype(LD).reshape(shape)
 
 
 bool_ = dtype("bool", np.bool_, 0, "torch.BoolTensor", "Bool")
@@ -73,6 +120,8 @@ float32 = dtype("float32", np.float32, 2, "torch.FloatTensor", "Float")
 float64 = dtype("float64", np.float64, 2, "torch.DoubleTensor", "Double")
 complex64 = dtype("complex64", np.complex64, 3, "torch.ComplexFloatTensor", "ComplexFloat")
 complex128 = dtype("complex128", np.complex128, 3, "torch.ComplexDoubleTensor", "ComplexDouble")
+bfloat16 = dtype("bfloat16", np.longdouble, 2, "torch.BFloat16Tensor", "BFloat16")
+bfloat16.itemsize = 2  # torch's (its array's longdouble takes 16 bytes)
 
 ALL_DTYPES = (
     bool_,
@@ -86,7 +135,7 @@ ALL_DTYPES = (
     float64,
     complex64,
     complex128,
-)
+) + ((bfloat16,) if HAS_BF16 else ())
 _FROM_NP = {d._np: d for d in ALL_DTYPES}
 # C++ spelling used in some torch messages ("'double'", "'long int'").
 CPP_NAMES = {
@@ -101,16 +150,20 @@ CPP_NAMES = {
     bool_: "bool",
     complex64: "c10::complex<float>",
     complex128: "c10::complex<double>",
+    bfloat16: "c10::BFloat16",
 }
 
 
 def from_numpy_dtype(np_dtype: np.dtype) -> dtype:
     """The shadowgrad dtype for a numpy dtype; raises TypeError for unsupported ones."""
     try:
-        return _FROM_NP[np_dtype]
+        d = _FROM_NP[np_dtype]
+        if d is not bfloat16:
+            return d
+        raise KeyError  # a numpy longdouble array: numpy's own, not a bfloat16 tensor's
     except KeyError:
         d = _FROM_NP.get(np.dtype(np_dtype))
-        if d is None:
+        if d is None or d is bfloat16:
             raise TypeError(
                 f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).type.__name__}. The "
                 "only supported types are: float64, float32, float16, complex64, complex128, "
@@ -168,7 +221,8 @@ def promote_types(a: dtype, b: dtype) -> dtype:
         wb = b.itemsize // (2 if cb == 3 else 1) if cb >= 2 else 0
         r = complex128 if max(wa, wb) >= 8 else complex64
     elif ca == 2 and cb == 2:
-        r = a if a.itemsize >= b.itemsize else b
+        # bfloat16 and float16 (the same size): neither holds the other
+        r = float32 if a.itemsize == b.itemsize else a if a.itemsize > b.itemsize else b
     elif ca == 2:
         r = a  # any float beats any integer, whatever the integer's width (unlike numpy)
     elif cb == 2:
@@ -274,6 +328,7 @@ _OVERFLOW_NAMES = {
     float32: "float",
     float64: "double",
     complex64: "c10::complex<float>",
+    bfloat16: "c10::BFloat16",
     int8: "int8_t",
     uint8: "uint8_t",
     int16: "int16_t",
@@ -321,7 +376,7 @@ def check_scalar_fits(value: Any, dt: dtype) -> None:
             x = float(x)
         except OverflowError:
             return  # an int beyond float: torch's own unpacking error comes first
-        limit = float(np.finfo(np.float32 if dt is complex64 else dt._np).max)
+        limit = float(np.finfo(np.float32 if dt is complex64 or dt is bfloat16 else dt._np).max)
         bad = x == x and abs(x) != float("inf") and abs(x) > limit
     if bad:
         raise RuntimeError(f"value cannot be converted to type {name} without overflow")

@@ -166,6 +166,9 @@ ShortTensor = _legacy_type("ShortTensor", D.int16)
 CharTensor = _legacy_type("CharTensor", D.int8)
 ByteTensor = _legacy_type("ByteTensor", D.uint8)
 BoolTensor = _legacy_type("BoolTensor", D.bool_)
+if D.HAS_BF16:
+    BFloat16Tensor = _legacy_type("BFloat16Tensor", D.bfloat16)
+    __all__.append("BFloat16Tensor")
 
 # --- default device ---------------------------------------------------------------------------
 

@@ -365,7 +365,7 @@ def random_values(g: Generator, like: np.ndarray, low: int, high: int | None) ->
                 "random_ expects 'from' casted to dtype to be less than 'to' casted to dtype, "
                 f"but got from={low} >= to={high}"
             )
-        fi = np.finfo(dt)
+        fi = D.np_finfo(dt)
         lo_ok, hi_ok = float(fi.min), float(fi.max)
     elif dt == np.bool_:
         lo_ok, hi_ok = 0, 1

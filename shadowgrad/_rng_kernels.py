@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from . import _dtype as D
 from ._rng_math import F32, F64, box_muller16_f32, box_muller16_f64, fma32, fma64, libm
 
 if TYPE_CHECKING:
@@ -54,6 +55,8 @@ def cast(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
     narrows to float32 first."""
     if dtype == np.float16:
         return x.astype(F32).astype(np.float16)
+    if dtype == D.LD:  # bfloat16 (Note [bfloat16 storage]): from a float too
+        return D.round_bf16(x)
     if dtype == np.bool_:
         return x != 0
     return x.astype(dtype)
@@ -117,7 +120,7 @@ def normal(
         return cast(fma64(serial_normal(g, n), std, mean), dtype)
     tail = n % 16
     full = n - tail
-    if dtype == np.float16:
+    if dtype == np.float16 or dtype == D.LD:
         # opmath float, generated 16 at a time into a buffer: the tail's uniforms follow the
         # last full block's (float and double draw all n first, then the tail's 16)
         u = unit_f32(g, full + (16 if tail else 0)).reshape(-1, 16)
@@ -126,7 +129,7 @@ def normal(
         out[:full] = rows[: full // 16].ravel()
         if tail:
             out[n - 16 :] = rows[-1]
-        return out.astype(np.float16)
+        return cast(out, dtype)
     if dtype == np.float32:
         u = unit_f32(g, n + (16 if tail else 0))
         fill16, m, s = box_muller16_f32, F32(mean), F32(std)
@@ -185,7 +188,7 @@ def random_default(g: Generator, n: int, dtype: np.dtype) -> np.ndarray:
     if dtype == np.bool_:
         return (words(g, n) & _U64(1)) != 0
     if dtype.kind == "f":
-        digits = np.finfo(dtype).nmant + 1
+        digits = D.np_finfo(dtype).nmant + 1
         mod = (1 << digits) + 1
     else:
         mod = int(np.iinfo(dtype).max) + 1
@@ -197,7 +200,7 @@ def random_default(g: Generator, n: int, dtype: np.dtype) -> np.ndarray:
 def float_bounds(dtype: np.dtype, low: int, high: int | None) -> tuple[int, int]:
     """random_from_to_impl's update_from/update_to: bounds moved inward to values that stay
     inside [low, high) once cast to a floating dtype; high=None gives 2**digits + 1."""
-    digits = np.finfo(dtype).nmant + 1
+    digits = D.np_finfo(dtype).nmant + 1
 
     def through(v: int) -> int:
         return int(cast(np.array(v, np.int64), dtype).astype(np.int64))

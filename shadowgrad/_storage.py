@@ -25,13 +25,14 @@ class UntypedStorage:
         return cls(root)
 
     def nbytes(self) -> int:
-        return int(self._arr.nbytes)
+        a = self._arr  # a bfloat16 array's longdouble holds 2 of torch's bytes in 16
+        return int(a.size * 2 if a.dtype == np.longdouble else a.nbytes)
 
     def size(self) -> int:
-        return int(self._arr.nbytes)
+        return self.nbytes()
 
     def __len__(self) -> int:
-        return int(self._arr.nbytes)
+        return self.nbytes()
 
     def element_size(self) -> int:
         return 1
@@ -49,7 +50,10 @@ class UntypedStorage:
     is_sparse = False
 
     def tolist(self) -> list[int]:
-        return np.ascontiguousarray(self._arr).reshape(-1).view(np.uint8).tolist()
+        a = np.ascontiguousarray(self._arr).reshape(-1)
+        if a.dtype == np.longdouble:  # bfloat16: its 2 bytes, the float32's high half
+            a = (a.astype(np.float32).view(np.uint32) >> 16).astype("<u2")
+        return a.view(np.uint8).tolist()
 
     def __repr__(self) -> str:
         body = " " + "\n ".join(str(b) for b in self.tolist())

@@ -595,15 +595,15 @@ class Tensor:
     nelement = numel
 
     def element_size(self) -> int:
-        return int(self._data.itemsize)
+        return 2 if self._data.dtype is D.LD else int(self._data.itemsize)
 
     @property
     def itemsize(self) -> int:
-        return int(self._data.itemsize)
+        return self.element_size()
 
     @property
     def nbytes(self) -> int:
-        return int(self._data.nbytes)
+        return self._data.size * self.element_size()
 
     def stride(self, dim: int | None = None) -> Any:
         d = self._data
@@ -886,9 +886,13 @@ class Tensor:
             )
         if VMAP_SLICES is not None and id(self) in VMAP_SLICES:
             raise RuntimeError(VMAP_ITEM)
+        if self._data.dtype is D.LD:  # a bfloat16 value: a Python float, as torch's
+            return float(self._data.reshape(()))
         return self._data.reshape(()).item()
 
     def tolist(self) -> Any:
+        if self._data.dtype is D.LD:  # bfloat16: Python floats (longdouble's tolist keeps it)
+            return self._data.astype(np.float64).tolist()
         return self._data.tolist()
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
@@ -897,6 +901,8 @@ class Tensor:
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
                 "instead."
             )
+        if self._data.dtype is D.LD:
+            raise TypeError("Got unsupported ScalarType BFloat16")
         return self._data
 
     def __array__(self, dtype: Any = None) -> np.ndarray:

@@ -152,8 +152,8 @@ def _float_input(x: Tensor, name: str) -> Tensor:
     kind = x._data.dtype.kind
     if kind in "biu":
         return x.to(D.get_default_dtype())
-    if x._data.dtype == np.float16:
-        raise RuntimeError("Unsupported dtype Half")
+    if x._data.dtype == np.float16 or x._data.dtype is D.LD:
+        raise RuntimeError(f"Unsupported dtype {x.dtype._short}")
     return x
 
 

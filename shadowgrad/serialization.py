@@ -247,7 +247,7 @@ class _Writer:
             warn_if_has_hooks(obj)
             self.keep.append(obj)
             if id(obj) not in self.tensors:
-                self.tensors[id(obj)] = self.tensor_data(obj.detach().numpy())
+                self.tensors[id(obj)] = self.tensor_data(obj.detach()._data)  # (bfloat16 too)
             return {
                 "__tensor__": self.tensors[id(obj)],
                 "requires_grad": obj.requires_grad,

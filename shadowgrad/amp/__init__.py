@@ -1,9 +1,14 @@
 """Mirrors `torch.amp`: `GradScaler` (complete on the cpu device) and `autocast`.
 
-shadowgrad computes in the dtypes it is given. `autocast` therefore runs disabled: for the
-cuda device (as torch on a machine without CUDA does, with torch's warning) and when asked
-with `enabled=False`. Asked to cast on the cpu it raises rather than compute in other dtypes
-than torch would (shadowgrad has no bfloat16, torch's cpu autocast dtype).
+`autocast("cpu")` casts as torch's CPU autocast does (default dtype bfloat16): the ops of its
+lower-precision list (mm, bmm, matmul, addmm, baddbmm, addbmm, linear, the convolutions, prelu)
+run on their floating inputs cast to the autocast dtype (float64 ones are left alone), the
+losses and the other ops of its float32 list on float32 inputs; a leaf that requires grad is
+cast once per region (torch's cast cache). Differences: the public functions cast (the
+`torch.*` and `torch.nn.functional.*` attributes and the Tensor methods, swapped in while a
+region is on), so a reference to one taken before the region, and shadowgrad's own internal
+calls, do not. For cuda (as torch on a machine without CUDA) autocast disables itself with
+torch's warning.
 """
 
 from __future__ import annotations
@@ -13,10 +18,24 @@ from typing import Any
 
 import numpy as np
 
+from .. import _dtype as D
 from .. import _grad_mode
 from .._tensor import Tensor, _make
 
-__all__ = ["GradScaler", "autocast", "custom_bwd", "custom_fwd", "is_autocast_available"]
+__all__ = [
+    "GradScaler",
+    "autocast",
+    "clear_autocast_cache",
+    "custom_bwd",
+    "custom_fwd",
+    "get_autocast_dtype",
+    "is_autocast_available",
+    "is_autocast_cache_enabled",
+    "is_autocast_enabled",
+    "set_autocast_cache_enabled",
+    "set_autocast_dtype",
+    "set_autocast_enabled",
+]
 
 _DEVICE_TYPES = (
     "cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, lazy, "
@@ -36,13 +55,159 @@ def _check_device_type(device_type: Any) -> str:
 
 
 def is_autocast_available(device_type: str) -> bool:
-    """Mirrors `torch.amp.is_autocast_available`: shadowgrad casts on no device."""
-    _check_device_type(device_type)
-    return False
+    """Mirrors `torch.amp.is_autocast_available`: the cpu device only."""
+    return _check_device_type(device_type) == "cpu"
+
+
+class _AutocastState:
+    """The cpu device's autocast switches, torch's thread-global ones."""
+
+    enabled = False
+    dtype: Any = None  # bfloat16 (set below)
+    cache_enabled = True
+    nesting = 0
+    inside = False  # an autocast op is running: the ops it calls are not cast again
+    cache: dict[int, tuple[Tensor, Tensor]] = {}  # noqa: RUF012
+    patched: list[tuple[Any, str, Any]] = []  # noqa: RUF012
+
+
+_AC = _AutocastState()
+_AC.dtype = D.bfloat16 if D.HAS_BF16 else D.float16
+
+
+def is_autocast_enabled(device_type: str | None = None) -> bool:
+    """Mirrors `torch.is_autocast_enabled` (without an argument, cuda's: off)."""
+    if device_type is None:
+        return False
+    return _check_device_type(device_type) == "cpu" and _AC.enabled
+
+
+def get_autocast_dtype(device_type: str) -> Any:
+    """Mirrors `torch.get_autocast_dtype`."""
+    return _AC.dtype if _check_device_type(device_type) == "cpu" else D.float16
+
+
+def set_autocast_dtype(device_type: str, dtype: Any) -> None:
+    """Mirrors `torch.set_autocast_dtype`."""
+    if _check_device_type(device_type) == "cpu":
+        _AC.dtype = dtype
+
+
+def set_autocast_enabled(device_type: Any, enabled: Any = None) -> None:
+    """Mirrors `torch.set_autocast_enabled(device_type, enabled)` (the one-argument form sets
+    cuda's, which shadowgrad has not)."""
+    if enabled is None or _check_device_type(device_type) != "cpu":
+        return
+    _AC.enabled = bool(enabled)
+    if _AC.enabled:
+        _install()
+
+
+def is_autocast_cache_enabled() -> bool:
+    """Mirrors `torch.is_autocast_cache_enabled`."""
+    return _AC.cache_enabled
+
+
+def set_autocast_cache_enabled(enabled: bool) -> None:
+    """Mirrors `torch.set_autocast_cache_enabled`."""
+    _AC.cache_enabled = bool(enabled)
+
+
+def clear_autocast_cache() -> None:
+    """Mirrors `torch.clear_autocast_cache`."""
+    _AC.cache.clear()
+
+
+def _cast(v: Any, dt: Any) -> Any:
+    """torch's cached_cast: a floating tensor other than float64 cast to dt (a leaf that
+    requires grad once per region while the cache is on)."""
+    if not isinstance(v, Tensor):
+        if isinstance(v, (list, tuple)) and any(isinstance(e, Tensor) for e in v):
+            return type(v)(_cast(e, dt) for e in v)
+        return v
+    if v.dtype is dt or not v.dtype.is_floating_point or v.dtype is D.float64:
+        return v
+    cacheable = _AC.cache_enabled and v.is_leaf and v.requires_grad
+    if cacheable:
+        hit = _AC.cache.get(id(v))
+        if hit is not None and hit[0] is v and hit[1].dtype is dt:
+            return hit[1]
+    out = v.to(dt)
+    if cacheable:
+        _AC.cache[id(v)] = (v, out)
+    return out
+
+
+def _wrap(fn: Any, low: bool) -> Any:
+    """fn with its tensor arguments cast by autocast's policy (low: the lower precision)."""
+    import functools
+
+    @functools.wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        if not _AC.enabled or _AC.inside:
+            return fn(*args, **kwargs)
+        dt = _AC.dtype if low else D.float32
+        args = tuple(_cast(a, dt) for a in args)
+        kwargs = {k: _cast(v, dt) for k, v in kwargs.items()}
+        _AC.inside = True
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _AC.inside = False
+
+    return run
+
+
+# torch's CPU autocast lists (autocast_mode.cpp), by the names of the public functions: the ops
+# cast to the lower precision and those cast to float32
+_LOW_TORCH = ("mm", "bmm", "matmul", "addmm", "baddbmm", "addbmm", "conv1d", "conv2d", "conv3d",
+              "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "prelu",
+              "conv_tbc")  # fmt: skip
+_LOW_TENSOR = ("mm", "bmm", "matmul", "__matmul__", "__rmatmul__", "addmm", "baddbmm", "addbmm")
+_LOW_F = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+          "conv_transpose3d", "prelu", "scaled_dot_product_attention")  # fmt: skip
+_FP32_TORCH = ("prod", "quantile", "nanquantile", "stft", "cdist", "trace", "polar",
+               "cholesky", "cholesky_inverse", "cholesky_solve", "inverse", "lu_solve",
+               "pinverse", "orgqr", "ormqr")  # fmt: skip
+_FP32_F = ("avg_pool3d", "max_pool3d", "adaptive_avg_pool3d", "grid_sample", "max_unpool2d",
+           "max_unpool3d", "binary_cross_entropy", "mse_loss", "cosine_embedding_loss",
+           "nll_loss", "hinge_embedding_loss", "poisson_nll_loss", "smooth_l1_loss",
+           "cross_entropy", "l1_loss", "huber_loss", "margin_ranking_loss", "soft_margin_loss",
+           "triplet_margin_loss", "multi_margin_loss", "ctc_loss", "kl_div",
+           "multilabel_margin_loss", "binary_cross_entropy_with_logits")  # fmt: skip
+
+
+def _install() -> None:
+    """Swap the listed public functions for casting ones (put back when no region is on)."""
+    if _AC.patched:
+        return
+    import shadowgrad as torch
+
+    F = torch.nn.functional
+    for owner, names, low in (
+        (torch, _LOW_TORCH, True),
+        (Tensor, _LOW_TENSOR, True),
+        (F, _LOW_F, True),
+        (torch, _FP32_TORCH, False),
+        (F, _FP32_F, False),
+    ):
+        for name in names:
+            fn = owner.__dict__.get(name)
+            if fn is None:
+                continue
+            _AC.patched.append((owner, name, fn))
+            setattr(owner, name, _wrap(fn, low))
+
+
+def _uninstall() -> None:
+    for owner, name, fn in reversed(_AC.patched):
+        setattr(owner, name, fn)
+    _AC.patched.clear()
 
 
 class autocast:
-    """Mirrors `torch.autocast` / `torch.amp.autocast`, always disabled (see the module)."""
+    """Mirrors `torch.autocast` / `torch.amp.autocast` (see the module: the cpu device casts,
+    cuda disables itself)."""
 
     def __init__(
         self,
@@ -52,7 +217,8 @@ class autocast:
         cache_enabled: bool | None = None,
     ) -> None:
         self.device = _check_device_type(device_type)
-        self.fast_dtype = dtype
+        self.fast_dtype = get_autocast_dtype(self.device) if dtype is None else dtype
+        self._cache = _AC.cache_enabled if cache_enabled is None else bool(cache_enabled)
         if enabled and self.device == "cuda":
             warnings.warn(
                 "CUDA is not available or torch_xla is imported. Disabling autocast.",
@@ -60,18 +226,48 @@ class autocast:
                 stacklevel=2,
             )
             enabled = False
-        if enabled:
+        supported = (D.float16, D.bfloat16) if D.HAS_BF16 else (D.float16,)
+        if enabled and self.device == "cpu" and self.fast_dtype not in supported:
+            warnings.warn(
+                "In CPU autocast, but the target dtype is not supported. Disabling autocast.\n"
+                "CPU Autocast only supports dtypes of torch.bfloat16, torch.float16 currently.",
+                UserWarning,
+                stacklevel=2,
+            )
+            enabled = False
+        if enabled and self.device != "cpu":
             raise RuntimeError(
                 f"shadowgrad does not implement autocast on the {self.device} device: it "
                 "computes in the dtypes it is given. Use enabled=False, or cast the model "
                 "and inputs explicitly."
             )
-        self._enabled = False
+        self._enabled = bool(enabled)
 
     def __enter__(self) -> autocast:
+        if self.device != "cpu":
+            _AC.nesting += 1  # torch's nesting count is one for every device
+            return self
+        self._prev = (_AC.enabled, _AC.dtype, _AC.cache_enabled)
+        _AC.enabled = self._enabled
+        _AC.dtype = self.fast_dtype
+        _AC.cache_enabled = self._cache
+        _AC.nesting += 1
+        if self._enabled:
+            _install()
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        if self.device != "cpu":
+            _AC.nesting -= 1
+            if _AC.nesting == 0:
+                _AC.cache.clear()
+            return None
+        _AC.nesting -= 1
+        if _AC.nesting == 0:
+            _AC.cache.clear()  # torch empties the cast cache as the outermost region ends
+        _AC.enabled, _AC.dtype, _AC.cache_enabled = self._prev
+        if not _AC.enabled and _AC.nesting == 0:
+            _uninstall()
         return None
 
     def __call__(self, fn: Any) -> Any:
@@ -83,13 +279,6 @@ class autocast:
                 return fn(*args, **kwargs)
 
         return wrapper
-
-
-def is_autocast_enabled(device_type: str | None = None) -> bool:
-    """Mirrors `torch.is_autocast_enabled`: autocast never casts in shadowgrad."""
-    if device_type is not None:
-        _check_device_type(device_type)
-    return False
 
 
 def custom_fwd(fwd: Any = None, *, device_type: str = "cuda", cast_inputs: Any = None) -> Any:

@@ -19,11 +19,13 @@ from typing import Any
 import numpy as np
 
 from .. import _grad_mode
+from .._dtype import round_bf16 as _round_bf16
 from .._formats import contiguous_format as _CONTIGUOUS
 from .anomaly_mode import _STATE as _ANOMALY
 from .forward_ad import _STATE as _FW
 from .graph import AccumulateGrad, Node, VersionCounter, hook_name
 
+_LD = np.dtype(np.longdouble)  # a bfloat16 tensor's array dtype (Note [bfloat16 storage])
 _tmake: Any = None  # _tensor._make, bound once _tensor is imported (it imports this package)
 
 _GM = _grad_mode.STATE
@@ -249,6 +251,8 @@ def _buffer_sum(old: Any, g: Any, in_place: bool) -> Any:
         and sys.getrefcount(d) <= _FREE_ARRAY_REFS
     ):
         d += g._data
+        if d.dtype is _LD:  # bfloat16: the sum rounded (Note [bfloat16 storage])
+            d[...] = _round_bf16(d)
         old._bump()
         return old
     return old + g
@@ -333,6 +337,8 @@ def _accumulate(node: AccumulateGrad, grad: Any, create_graph: bool) -> None:
     """Add grad into the leaf's .grad: in place normally, out of place under create_graph."""
     var = node.variable
     old = var._grad
+    if grad._data.dtype is _LD and not grad._rg:  # Note [bfloat16 storage]
+        grad = _tmake(_round_bf16(grad._data))
     if (
         old is None
         and not (create_graph and grad._rg)
@@ -377,6 +383,8 @@ def _accumulate(node: AccumulateGrad, grad: Any, create_graph: bool) -> None:
         with _grad_mode.no_grad():
             if old._rg and isinstance(old, Tensor):
                 old._data += grad._data
+                if old._data.dtype is _LD:
+                    old._data[...] = _round_bf16(old._data)
                 old._bump()
             else:
                 old.add_(grad)
@@ -530,14 +538,19 @@ def _sum_raw(old: np.ndarray, g: np.ndarray) -> tuple[np.ndarray, bool]:
         and sys.getrefcount(old) <= _FREE_RAW_BUFFER_REFS
     ):
         old += g
+        if old.dtype is _LD:  # bfloat16: the sum rounded (Note [bfloat16 storage])
+            old[...] = _round_bf16(old)
         return old, True
-    return np.asarray(np.add(old, g)), False  # 0-d operands give a numpy scalar: an array
+    r = np.asarray(np.add(old, g))  # 0-d operands give a numpy scalar: an array
+    return (_round_bf16(r) if r.dtype is _LD else r), False
 
 
 def _accumulate_raw(node: AccumulateGrad, grad: np.ndarray, version: int) -> None:
     """_accumulate for a raw gradient array (no create_graph, no hooks on the leaf)."""
     var = node.variable
     old = var._grad
+    if grad.dtype is _LD:  # Note [bfloat16 storage]: the gradient rounded to bfloat16
+        grad = _round_bf16(grad)
     if old is None:
         keep = None if _permuted_dense(var._data) else _kept_array(grad)
         if keep is None and not _LAYOUT[0]:
@@ -565,6 +578,8 @@ def _accumulate_raw(node: AccumulateGrad, grad: np.ndarray, version: int) -> Non
         ):
             # torch's `variable.grad += new_grad`: what add_ would do for a plain grad tensor
             d += grad
+            if d.dtype is _LD:
+                d[...] = _round_bf16(d)
             old._bump()
         else:
             with _grad_mode.no_grad():

@@ -49,9 +49,16 @@ def from_torch(t: Any) -> Tensor:
         d = d.resolve_conj()
     if d.is_neg():
         d = d.resolve_neg()
+    if d.dtype == torch.bfloat16 and D.HAS_BF16:  # through float32: exact (a copy)
+        arr = d.float().numpy().astype(D.LD)
+        arr.flags.writeable = False
+        out = _make(arr)
+        if t.requires_grad:
+            out.requires_grad_(True)
+        return out
     try:
         arr = d.numpy()
-    except TypeError as e:  # bfloat16 and other dtypes numpy lacks
+    except TypeError as e:  # other dtypes numpy lacks
         raise TypeError(f"from_torch(): shadowgrad has no dtype for {t.dtype}") from e
     if arr.dtype not in D._FROM_NP:
         raise TypeError(f"from_torch(): shadowgrad has no dtype for {t.dtype}")
@@ -75,6 +82,11 @@ def to_torch(x: Any) -> Any:
     if not isinstance(x, Tensor):
         raise TypeError(f"to_torch() expects a shadowgrad.Tensor, got {type(x).__name__}")
     arr = x._data
+    if arr.dtype is D.LD:  # bfloat16: through float32, exact (a copy)
+        t = torch.from_numpy(arr.astype(np.float32)).to(torch.bfloat16)
+        if x._rg:
+            t.requires_grad_(True)
+        return t
     if not arr.flags.writeable or any(s < 0 for s in arr.strides):
         arr = np.array(arr, order="C")
     t = torch.from_numpy(arr)

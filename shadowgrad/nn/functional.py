@@ -466,7 +466,7 @@ def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     if not isinstance(input, Tensor):
         raise _not_tensor("softshrink", "input", 1, input)
     _shrink_dtype(input, "softshrink_check")
-    top = float(np.finfo(input._data.dtype).max)
+    top = float(D.np_finfo(input._data.dtype).max)
     if not 0 <= lambd <= top:
         raise RuntimeError(
             f"lambda must be in range [0, {top:g}] for input dtype {input.dtype._short}, but "
@@ -2797,7 +2797,10 @@ def _use_flash(
         return False
     if query.stride(-1) != 1 or key.stride(-1) != 1 or value.stride(-1) != 1:
         return False
-    return query.dtype in (D.float32, D.float64, D.float16)
+    return query.dtype in _FLASH_DTYPES
+
+
+_FLASH_DTYPES = (D.float32, D.float64, D.float16) + ((D.bfloat16,) if D.HAS_BF16 else ())
 
 
 # More of torch.nn.functional, one file per group. Each lists its functions in `__all__` and

@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from .. import _dtype as D
+
 MAX_ROUNDS = 16
 _MIN_ROWS = 64  # below this np.add.at's own cost is small
 
@@ -26,6 +28,9 @@ def add_at(out: np.ndarray, index: Any, values: Any) -> None:
     """np.add.at(out, index, values) for `index` an integer array (along the first axis), a
     tuple of integer arrays (the leading axes), or `(slice(None),) * d + (array,)` (along axis
     d); anything else (and out-of-range indices, for numpy's error) goes to np.add.at."""
+    if out.dtype is _LD:
+        _add_at_bf16(out, index, values)
+        return
     if type(index) is not tuple:
         index = (index,)
     lead = 0
@@ -62,6 +67,33 @@ def add_at(out: np.ndarray, index: Any, values: Any) -> None:
         return
     if not _rounds(out, arrays, values):
         np.add.at(out, index, values)
+
+
+_LD = np.dtype(np.longdouble)  # a bfloat16 tensor's array (Note [bfloat16 storage])
+
+
+def _add_at_bf16(out: np.ndarray, index: Any, values: Any) -> None:
+    """add_at into a bfloat16 (longdouble) array as torch's CPU kernels accumulate bfloat16
+    (index_add_, index_put_ with accumulate): one element at a time in index order, each sum
+    rounded to bfloat16. In rounds: the k-th addition to every element at once."""
+    lin = np.arange(out.size).reshape(out.shape)[index]
+    if lin.size == 0:
+        return
+    vals = np.broadcast_to(values, lin.shape).reshape(-1)
+    lin = lin.reshape(-1)
+    order = np.argsort(lin, kind="stable")
+    sk = lin[order]
+    first = np.empty(sk.size, bool)
+    first[0] = True
+    np.not_equal(sk[1:], sk[:-1], out=first[1:])
+    starts = np.flatnonzero(first)
+    rank = np.arange(sk.size) - np.repeat(starts, np.diff(np.append(starts, sk.size)))
+    flat = out.reshape(-1).copy()
+    for k in range(int(rank.max()) + 1):
+        sel = order[rank == k]
+        t = lin[sel]
+        flat[t] = D.round_bf16(flat[t] + vals[sel])
+    out[...] = flat.reshape(out.shape)
 
 
 def _rounds(target: np.ndarray, arrays: tuple[np.ndarray, ...], values: Any) -> bool:

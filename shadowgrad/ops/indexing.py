@@ -660,7 +660,10 @@ def _scatter_add_fwd(self: np.ndarray, dim: int, index: np.ndarray, src: np.ndar
     if out.ndim == 0:  # a 0-d self: every index names its one element
         out += _src_part(src, index).sum() if index.ndim else src
     else:
-        add_at(out, _coords(index, dim), _src_part(src, index))
+        # (torch's kernel sums bfloat16 in float: rounded once, as np.add.at then _run round)
+        (np.add.at if out.dtype is D.LD else add_at)(
+            out, _coords(index, dim), _src_part(src, index)
+        )
     return out
 
 

@@ -30,6 +30,9 @@ OVERLAP = (
 )
 
 
+_LD = D.LD
+
+
 def can_cast(src: D.dtype, dst: D.dtype) -> bool:
     """torch's canCast: no complex -> real, float -> integral, or non-bool -> bool."""
     if src.is_complex and not dst.is_complex:
@@ -63,6 +66,8 @@ def write(self: Tensor, value: np.ndarray, fill: bool = False) -> None:
                 "the tensor's storage is read-only (it was created from a read-only array)"
             )
         target = alias
+    if target.dtype is _LD:
+        value = D.round_bf16(value)  # Note [bfloat16 storage]
     try:
         np.copyto(target, value, casting="unsafe")
     except RuntimeWarning:

@@ -158,7 +158,12 @@ def _flash_scores(q: Any, k: Any, is_causal: Any, attn_mask: Any, scale: Any) ->
 
 def _acc(a: Any) -> Any:
     # torch's CPU kernels accumulate half and bfloat16 in float
-    return a.astype(np.float32) if a.dtype.itemsize < 4 else a
+    return a.astype(np.float32) if _low(a.dtype) else a
+
+
+def _low(dt: Any) -> bool:
+    """float16 or bfloat16 (a longdouble array, Note [bfloat16 storage])."""
+    return dt.itemsize < 4 or dt == np.longdouble
 
 
 def _flash_forward(
@@ -173,9 +178,17 @@ def _flash_forward(
     total = p.sum(-1, keepdims=True)
     total = np.where(total == 0, 1, total).astype(s.dtype)
     group = q.shape[1] // v.shape[1]
-    out = np.matmul(p / total, np.repeat(v, group, axis=1) if group > 1 else v)
+    if query.dtype == np.longdouble:
+        # bfloat16: the kernel's probabilities go to the second product rounded to bfloat16,
+        # unnormalized; the product is divided by the (float) sum
+        pv = np.matmul(
+            D.round_bf16(p).astype(np.float32), v if group == 1 else np.repeat(v, group, axis=1)
+        )
+        out = pv / total
+    else:
+        out = np.matmul(p / total, np.repeat(v, group, axis=1) if group > 1 else v)
     lse = (m + np.log(total))[..., 0]
-    return out.astype(query.dtype), lse.astype(np.float32 if query.dtype.itemsize < 4 else q.dtype)
+    return out.astype(query.dtype), lse.astype(np.float32 if _low(query.dtype) else q.dtype)
 
 
 def _flash_backward_arrays(

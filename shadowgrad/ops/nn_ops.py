@@ -1069,6 +1069,10 @@ def _np_softmax(x: np.ndarray, dim: int, log: bool) -> np.ndarray:
     z = x - _row_max(x, dim)
     if _fm.small32(x):
         return _softmax32(z, dim, log)
+    if log and x.dtype is D.LD and dim % x.ndim == x.ndim - 1:
+        # torch's bfloat16 kernel over the last dim rounds the sum and its log to bfloat16
+        s = D.round_bf16(_row_sum(np.exp(z), dim))
+        return z - D.round_bf16(np.log(s))
     if log:
         s = _row_sum(np.exp(z), dim)
         np.log(s, out=s)

@@ -169,6 +169,9 @@ def _add_scaled(self: np.ndarray, other: Any, alpha: Any) -> np.ndarray:
         return np.logical_or(self, np.logical_and(other, bool(alpha)))
     if self.dtype == np.float16 and type(alpha) is float:
         alpha = _half_number(alpha)
+    elif self.dtype is D.LD and not isinstance(alpha, complex):
+        # bfloat16: alpha converted to it, the product rounded (torch's Vectorized<BFloat16>)
+        return self + D.round_bf16(D.round_bf16(alpha) * other)
     return self + alpha * other
 
 
@@ -194,7 +197,13 @@ _add = defop(
 _sub = defop(
     "sub.Tensor",
     "SubBackward0",
-    lambda self, other, alpha: np.subtract(self, other) if alpha == 1 else self - alpha * other,
+    lambda self, other, alpha: (
+        np.subtract(self, other)
+        if alpha == 1
+        else _add_scaled(self, other, -alpha)
+        if self.dtype is D.LD
+        else self - alpha * other
+    ),
     self=lambda grad: grad,
     other=lambda grad, alpha: -grad if alpha == 1 else grad * -alpha,
     raw=True,
@@ -1857,7 +1866,7 @@ ADDCDIV_INT = (
 def _np_nan_to_num(self: np.ndarray, nan: Any, posinf: Any, neginf: Any) -> np.ndarray:
     if self.dtype.kind not in "fc":
         return self.copy()
-    fi = np.finfo(self.dtype)
+    fi = D.np_finfo(self.dtype)
     with np.errstate(over="ignore"):  # a value beyond the dtype becomes inf, as torch's cast
         return np.nan_to_num(
             self,
@@ -2956,7 +2965,7 @@ def uniform_(self: Tensor, from_: float = 0, to: float = 1, *, generator: Any = 
             f"to={_num(to)}"
         )
     if self._data.dtype.kind in "fc":
-        real = np.finfo(self._data.dtype)
+        real = D.np_finfo(self._data.dtype)
         name = D.CPP_NAMES[D._FROM_NP[self._data.dtype]]
         for label, v in (("from", from_), ("to", to)):
             if not float(real.min) <= v <= float(real.max):
@@ -3332,7 +3341,9 @@ def _add_into(self: Tensor, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bo
         return False
     d = self._data
     o = other._data
-    if o.dtype != d.dtype or o.shape != d.shape or d.dtype.kind != "f" or not d.flags.writeable:
+    if o.dtype != d.dtype or o.shape != d.shape or d.dtype.char not in "efd":  # (not bfloat16)
+        return False
+    if not d.flags.writeable:
         return False
     # Note [Floating-point warnings] in registry.py: with warnings turned into errors numpy
     # raises after a ufunc has written its result, so an in-place add is done when it raises

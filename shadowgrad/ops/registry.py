@@ -38,6 +38,7 @@ _mode = _grad_mode.mode  # Note [Grad mode in a context variable]
 # tangents from `forward_ad.propagate` (see that module). Otherwise it costs one attribute check.
 _FW = _fwad._STATE
 _FROM_NP = D._FROM_NP
+_LD = D.LD  # a bfloat16 tensor's array dtype (Note [bfloat16 storage])
 
 REGISTRY: dict[str, OpDef] = {}
 NODE_NAMES: dict[str, str] = {}
@@ -742,9 +743,11 @@ def _run(op: OpDef, args: tuple[Any, ...]) -> Any:
                 a = args[i]
                 if isinstance(a, Tensor):
                     arr = a._data
-                    arrays[i] = arr if arr.dtype == npd else arr.astype(npd)
+                    arrays[i] = arr if arr.dtype == npd else _cast(arr, npd)
                 elif a is not None:
                     arrays[i] = _scalar_array(a, dt)
+            if npd is _LD and op.name in _BF16_IN_FLOAT:
+                return _run_bf16_in_float(op, args, arrays)
     except TypeError:
         err = _argument_type_error(op, args)
         if err is None:
@@ -773,15 +776,19 @@ def _run(op: OpDef, args: tuple[Any, ...]) -> Any:
     if op.n_outputs == 1:
         if type(out) is not np.ndarray:
             out = np.asarray(out)
+        if out.dtype is _LD and not op.view:
+            out = D.round_bf16(out)  # Note [bfloat16 storage]
         result = _make(out)
         if op.view:
             _as_view(result, args[0])
         if record and out.dtype.kind in "fc":
             _record(op, args, arrays, (result,))
+            if out.dtype is _LD:
+                _bf16_node(result)
         if _FW.active:
             _fwad.propagate(op, args, result)
         return result
-    results = tuple(_make(o if type(o) is np.ndarray else np.asarray(o)) for o in out)
+    results = tuple(_make(_rounded(o) if not op.view else np.asarray(o)) for o in out)
     if op.view:
         for r in results:
             _as_view(r, args[0])
@@ -789,9 +796,82 @@ def _run(op: OpDef, args: tuple[Any, ...]) -> Any:
                 r._extra().multi_view = op.multi_view
     if record:
         _record(op, args, arrays, results)
+        for r in results:
+            if r._data.dtype is _LD:
+                _bf16_node(r)
+                break
     if _FW.active:
         _fwad.propagate(op, args, results)
     return results
+
+
+_BF16_NODES: dict[type, type] = {}
+
+
+def _bf16_node(t: Tensor) -> None:
+    """Give t's node (a bfloat16 op's) a class whose raw backward rounds its longdouble
+    gradients to bfloat16, as torch's backward kernels round theirs (Note [bfloat16 storage]).
+    The class has the node's name; the float32 path never gets here."""
+    node = t._grad_fn
+    if node is None:
+        return
+    cls = type(node)
+    sub = _BF16_NODES.get(cls)
+    if sub is None:
+        if "apply_raw" not in dir(cls) or cls in _BF16_NODES.values():
+            return
+        base = cls.apply_raw
+
+        def apply_raw(self: Any, grads: list[Any]) -> list[Any]:
+            return [
+                D.round_bf16(r) if type(r) is np.ndarray and r.dtype is _LD else r
+                for r in base(self, grads)
+            ]
+
+        sub = _BF16_NODES[cls] = type(
+            cls.__name__,
+            (cls,),
+            {"__slots__": (), "__module__": cls.__module__, "apply_raw": apply_raw},
+        )
+        sub.__qualname__ = cls.__qualname__
+    node.__class__ = sub
+
+
+def _cast(arr: np.ndarray, npd: np.dtype) -> np.ndarray:
+    """arr as npd (an operand promoted to the computation dtype): rounded into bfloat16."""
+    if npd is _LD:
+        return D.round_bf16(arr)
+    return arr.astype(npd)
+
+
+def _rounded(o: Any) -> np.ndarray:
+    """One output of a multi-output op as an array, a longdouble one rounded to bfloat16."""
+    o = o if type(o) is np.ndarray else np.asarray(o)
+    return D.round_bf16(o) if o.dtype is _LD else o
+
+
+# bfloat16 products torch computes in float (its CPU kernels accumulate in float and round the
+# result once); numpy's longdouble matmul has no BLAS
+_BF16_IN_FLOAT = frozenset(
+    ("mm", "bmm", "mv", "dot", "addmm", "addmv", "baddbmm", "addbmm", "convolution", "vdot")
+)
+
+
+def _run_bf16_in_float(op: OpDef, args: tuple[Any, ...], arrays: list[Any]) -> Any:
+    """_run's end for a bfloat16 product: computed on float32 operands, rounded once; autograd
+    records the bfloat16 operands."""
+    f32 = [
+        a.astype(np.float32) if isinstance(a, np.ndarray) and a.dtype is _LD else a for a in arrays
+    ]
+    with np.errstate(all="ignore"):
+        out = op.forward(*f32)
+    result = _make(_rounded(np.asarray(out).astype(_LD)))
+    if _mode().grad and any(isinstance(args[i], Tensor) and args[i]._rg for i in op.diff_idx):
+        _record(op, args, arrays, (result,))
+        _bf16_node(result)
+    if _FW.active:
+        _fwad.propagate(op, args, result)
+    return result
 
 
 # Note [Floating-point warnings]
@@ -834,6 +914,8 @@ def _scalar_array(v: Any, dt: D.dtype) -> np.ndarray:
     if isinstance(v, (bool, int, float, complex, np.generic)):
         if dt is D.float16 and type(v) is float:  # through float, as c10 converts it
             v = np.float32(v)
+        elif dt is D.bfloat16 and not isinstance(v, (complex, np.complexfloating)):
+            return D.round_bf16(v)  # (mul and div keep a float: Note [Numbers in float])
         try:
             return np.asarray(v, dtype=dt._np)
         except OverflowError:
@@ -1539,7 +1621,8 @@ def _opmath_number(arrays: list[Any], args: tuple[Any, ...]) -> bool:
     float]); the operand is then in arrays[1] as a float32 0-d array."""
     a0 = arrays[0]
     b = args[1]
-    if getattr(a0, "dtype", None) is not _F16 or (isinstance(b, Tensor) and b._data.ndim):
+    d0 = getattr(a0, "dtype", None)
+    if (d0 is not _F16 and d0 is not _LD) or (isinstance(b, Tensor) and b._data.ndim):
         return False
     v = b._data if isinstance(b, Tensor) else b
     if getattr(v, "dtype", None) is not None and v.dtype.kind == "c":
@@ -1550,11 +1633,14 @@ def _opmath_number(arrays: list[Any], args: tuple[Any, ...]) -> bool:
 
 def _run_opmath(op: OpDef, args: tuple[Any, ...], arrays: list[Any]) -> Any:
     """_run's end for Note [Numbers in float]: the float result rounded to float16 once."""
+    a0 = arrays[0]
     with np.errstate(all="ignore"):
-        out = np.asarray(op.forward(arrays[0].astype(np.float32), arrays[1])).astype(_F16)
-    result = _make(out)
+        out = np.asarray(op.forward(a0.astype(np.float32), arrays[1]))
+    result = _make(D.round_bf16(out) if a0.dtype is _LD else out.astype(_F16))
     if _mode().grad and any(isinstance(args[i], Tensor) and args[i]._rg for i in op.diff_idx):
         _record(op, args, arrays, (result,))
+        if a0.dtype is _LD:
+            _bf16_node(result)
     if _FW.active:
         _fwad.propagate(op, args, result)
     return result
@@ -1577,6 +1663,7 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
     make = _make
     record = _record
     opmath = op.name in _OPMATH_NUMBER
+    ld = _LD
 
     def slow(*args: Any) -> Any:
         return _run(op, args)
@@ -1593,8 +1680,9 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
             if not isinstance(a, Tensor):
                 return _run(op, args)
             arr = a._data
-            if is_float and arr.dtype.kind not in "fc":
-                return _run(op, args)
+            adt = arr.dtype
+            if adt is ld or (is_float and adt.kind not in "fc"):
+                return _run(op, args)  # (bfloat16: rounded there, Note [bfloat16 storage])
             wf = _warnings.filters
             if not wf or wf[0] is not _FP_FILTER:
                 _front_filter()  # Note [Floating-point warning filter]
@@ -1630,16 +1718,19 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
         if not isinstance(a, Tensor):
             return _run(op, args)
         A = a._data
+        adt = A.dtype
+        if adt is ld:
+            return _run(op, args)  # bfloat16: rounded there (Note [bfloat16 storage])
         if isinstance(b, Tensor):
             B = b._data
-            if B.dtype != A.dtype or (is_float and A.dtype.kind not in "fc"):
+            if B.dtype != adt or (is_float and adt.kind not in "fc"):
                 return _run(op, args)
             b_rg = b._rg
             rg = (d0 and a._rg) or (d1 and b_rg)
         elif (
             (hit := last_number[0]) is not None
             and hit[0] is b
-            and hit[1] is A.dtype
+            and hit[1] is adt
             and (len(args) == 2 or args[2] == 1)
         ):
             # the number of the last call, on a tensor of its float dtype: its shared array
@@ -1649,7 +1740,7 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
             rg = d0 and a._rg
         else:
             tb = type(b)
-            k = A.dtype.kind
+            k = adt.kind
             if tb is float:
                 if k not in "fc":
                     return _run(op, args)
@@ -1658,7 +1749,7 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
                     return _run(op, args)
             else:
                 return _run(op, args)
-            if opmath and A.dtype is _F16:
+            if opmath and adt is _F16:
                 return _run(op, args)  # Note [Numbers in float]
             B = b
             if (
@@ -1668,7 +1759,7 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
                 and (len(args) == 2 or args[2] == 1)  # add's alpha: see Note [Number operands]
             ):
                 # Note [Number operands]
-                dt = A.dtype
+                dt = adt
                 B = _number_array(b, dt)
                 if not B.flags.writeable:
                     last_number[0] = (b, dt, B)
@@ -1710,9 +1801,9 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
             _as_view(t, a)
         if rg and m.grad and out.dtype.kind in "fc":
             if d0 and a._rg and not (b_rg and d1):
-                record1(a, args, t, A.dtype)
+                record1(a, args, t, adt)
             else:
-                record(op, args, None, (t,), A.dtype)
+                record(op, args, None, (t,), adt)
         if fw.active:
             _fwad.propagate(op, args, t)
         return t

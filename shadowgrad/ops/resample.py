@@ -616,7 +616,7 @@ def rms_norm(
         )
     x = input.to(D.float32) if dt is D.float16 else input
     if eps is None:
-        eps = float(np.finfo(x._data.dtype).eps)
+        eps = float(D.np_finfo(x._data.dtype).eps)
     dims = tuple(range(-len(ns), 0))
     r = P.rsqrt(P.add_scalar(R.mean(x.pow(2), dims, keepdim=True), eps))
     out = x * r

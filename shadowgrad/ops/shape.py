@@ -228,6 +228,8 @@ def _check_int_sizes(fn: str, param: str, args: tuple[Any, ...], pos: int, overl
 def view(self: Tensor, *size: Any) -> Tensor:
     """Mirrors `torch.Tensor.view` (shape form; a dtype argument reinterprets the bytes)."""
     if len(size) == 1 and isinstance(size[0], D.dtype):
+        if size[0] is D.bfloat16 or self._data.dtype is D.LD:
+            return _bf16_view(self, size[0])
         if size[0].itemsize != self._data.itemsize:
             _check_view_dtype(self, size[0])
         return _make(self._data.view(size[0]._np))
@@ -235,6 +237,21 @@ def view(self: Tensor, *size: Any) -> Tensor:
         _check_int_sizes("view", "size", size, 1, _VIEW_OVERLOADS)
     shape = _infer_size(size, self._data.size)
     return _view(self, shape, tuple(self._data.shape))
+
+
+def _bf16_view(self: Tensor, d: D.dtype) -> Tensor:
+    """view(dtype) to or from bfloat16: its bytes reinterpreted, as torch's, but in a copy (a
+    bfloat16 array is longdouble, Note [bfloat16 storage]: no memory is shared)."""
+    if d.itemsize != self.dtype.itemsize:
+        _check_view_dtype(self, d)
+    a = self._data
+    if a.dtype is D.LD:  # its 2 bytes: the high half of its float32 bits
+        a = (a.astype(np.float32).view(np.uint32) >> np.uint32(16)).astype(np.uint16)
+    a = np.ascontiguousarray(a)
+    if d is not D.bfloat16:
+        return _make(a.view(d._np).copy())
+    bits = a.view(np.uint16).astype(np.uint32) << np.uint32(16)
+    return _make(bits.view(np.float32).astype(D.LD))
 
 
 def _check_view_dtype(self: Tensor, b: D.dtype) -> None:
@@ -1049,7 +1066,7 @@ def _formats() -> Any:
 _to_copy = defop(
     "_to_copy",
     "ToCopyBackward0",
-    lambda self, dtype: self.astype(dtype._np),
+    lambda self, dtype: D.round_bf16(self) if dtype is D.bfloat16 else self.astype(dtype._np),
     dtype="keep",
     jvp=LINEAR,
     self=lambda grad: grad,
@@ -1160,6 +1177,7 @@ METHODS = {
     "float": _cast_method(D.float32, "float"),
     "double": _cast_method(D.float64, "double"),
     "half": _cast_method(D.float16, "half"),
+    "bfloat16": _cast_method(D.bfloat16, "bfloat16"),
     "long": _cast_method(D.int64, "long"),
     "int": _cast_method(D.int32, "int"),
     "short": _cast_method(D.int16, "short"),

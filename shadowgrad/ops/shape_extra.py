@@ -528,7 +528,7 @@ def _logcumsumexp_backward(grad: Tensor, self: Tensor, result: Tensor, dim: int)
     if grad.dtype.is_complex:  # torch's: one log-space sum, no sign split, conjugated
         out = (_rev_logcumsumexp(grad.conj().log() - result, dim) + self).exp()
         return out.conj()
-    lowest = _make(np.asarray(np.finfo(grad._data.dtype).min, grad._data.dtype))
+    lowest = _make(np.asarray(D.np_finfo(grad._data.dtype).min, grad._data.dtype))
     log_abs = grad.abs().log()
     pos = where(grad > 0, log_abs, lowest)
     neg = where(grad < 0, log_abs, lowest)

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _dtype as D
 from .._tensor import Tensor
 from ..autograd.forward_ad import ELEMENTWISE
 from .pointwise import _mul_scalar, _sign, _unary_out, _where, defop
@@ -69,7 +70,7 @@ def _bessel64(x: np.ndarray, nu: int, scaled: bool) -> np.ndarray:
 
 def _tiny_safe(self: Tensor) -> tuple[Tensor, Tensor]:
     """(|self| <= eps, self with those replaced by eps): torch's guard for the 0/0 at 0."""
-    eps = float(np.finfo(self._data.dtype).eps)
+    eps = float(D.np_finfo(self._data.dtype).eps)
     tiny = (self.abs() > eps).logical_not()  # nan counts as tiny, as in torch
     return tiny, _where(tiny, eps, self)
 

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from .._creation import zeros_like
+from .._dtype import LD, round_bf16
 from .._grad_mode import no_grad
 from .._tensor import Tensor
 from . import _differentiable
@@ -205,8 +206,13 @@ def _adam_block(
         denom = np.sqrt(ms[0])
     else:
         denom = np.sqrt(exp_avg_sq)
-    np.divide(denom, bias_correction2_sqrt, out=denom)
-    np.add(denom, eps, out=denom)
+    if out.dtype is not LD:
+        np.divide(denom, bias_correction2_sqrt, out=denom)
+        np.add(denom, eps, out=denom)
+    if out.dtype is LD:  # bfloat16: each of torch's operations rounded
+        denom[...] = round_bf16(round_bf16(round_bf16(denom) / bias_correction2_sqrt) + eps)
     u = np.multiply(exp_avg, -step_size)
     np.divide(u, denom, out=u)
     np.add(prm, u, out=out)
+    if out.dtype is LD:
+        out[...] = round_bf16(out)

@@ -151,7 +151,7 @@ def arr(t: Tensor) -> np.ndarray:
     states through `torch.view_as_real`. A 0-d tensor's is a 1-element view of shape (1,):
     numpy's arithmetic on 0-d arrays gives scalars, which `out=`, item assignment and
     `from_numpy` reject (a scalar parameter, as in torch's dynamic-net example)."""
-    a = t.detach().numpy()
+    a = t._data  # (bfloat16's too, which numpy() refuses)
     if a.dtype.kind == "c":
         a = a[..., None].view(a.real.dtype)
     elif a.ndim == 0:
@@ -200,6 +200,8 @@ def fma(a: Any, b: np.ndarray, c: np.ndarray, out: np.ndarray | None = None) -> 
         # product of two halves is exact in float32
         f = np.float32
         r = (np.asarray(a, dtype=f) * np.asarray(b, dtype=f) + c.astype(f)).astype(dt)
+    elif dt is _dtype.LD:  # bfloat16 (Note [bfloat16 storage]): computed in float, rounded
+        r = _dtype.round_bf16(np.asarray(a, dtype=dt) * b + c)
     else:
         r = np.asarray(a, dtype=dt) * b + c
     if out is None:

@@ -28,6 +28,7 @@ __all__ = ["assert_allclose", "assert_close", "make_tensor"]
 # dtype -> (rtol, atol); any other dtype compares for equality
 _TOLERANCES = {
     D.float16: (1e-3, 1e-5),
+    D.bfloat16: (1.6e-2, 1e-5),
     D.float32: (1.3e-6, 1e-5),
     D.float64: (1e-7, 1e-7),
     D.complex64: (1.3e-6, 1e-5),
@@ -93,6 +94,10 @@ def _close(a: np.ndarray, e: np.ndarray, rtol: float, atol: float, equal_nan: bo
             f32, f16 = np.float32, np.float16
             allowed = (f32(atol) + np.abs((f32(rtol) * e.astype(f32)).astype(f16))).astype(f16)
             actual = np.abs((a.astype(f32) - e.astype(f32)).astype(f16))
+        elif a.dtype == D.LD:  # bfloat16's: the same, each result rounded to bfloat16
+            r, f32 = D.round_bf16, np.float32
+            allowed = r(f32(atol) + np.abs(r(f32(rtol) * e.astype(f32))))
+            actual = np.abs(r(a - e))
         else:
             allowed = atol + np.abs(rtol * e)
             actual = np.abs(a - e)
@@ -113,6 +118,9 @@ def _tensor_msg(a: np.ndarray, e: np.ndarray, ok: np.ndarray, rtol: float, atol:
         if integral:  # torch's true division of integers: in the default float dtype
             f = D.get_default_dtype()._np
             rel = diff.astype(f) / np.abs(ef).astype(f)
+        elif af.dtype == D.LD:  # bfloat16: torch's ops in it, each result rounded
+            diff = D.round_bf16(diff)
+            rel = D.round_bf16(diff / np.abs(ef))
         else:
             rel = diff / np.abs(ef)
     rel[okf] = 0
@@ -120,7 +128,8 @@ def _tensor_msg(a: np.ndarray, e: np.ndarray, ok: np.ndarray, rtol: float, atol:
     def greatest(v: np.ndarray) -> tuple[Any, Any]:
         nans = np.flatnonzero(np.isnan(v)) if v.dtype.kind == "f" else ()
         i = int(nans[0]) if len(nans) else int(np.argmax(v))
-        return v[i].item(), tuple(int(k) for k in np.unravel_index(i, a.shape))
+        x = float(v[i]) if v.dtype == D.LD else v[i].item()
+        return x, tuple(int(k) for k in np.unravel_index(i, a.shape))
 
     (d, di), (r, ri) = greatest(diff), greatest(rel)
     return _mismatch_msg("Tensor-likes", extra, d, di, atol, r, ri, rtol)
@@ -505,7 +514,7 @@ def make_tensor(
         )  # fmt: skip
         out = _random.randint(lo, hi, shape, dtype=dtype)
     else:
-        info = np.finfo(dtype.to_real()._np)
+        info = D.np_finfo(dtype.to_real()._np)
         lo, hi = _modify_low_high(
             low, high, dtype, lowest_inclusive=float(info.min),
             highest_exclusive=float(info.max), default_low=-9, default_high=9,
@@ -527,7 +536,7 @@ def make_tensor(
     elif memory_format is not None:
         out = out.clone(memory_format=memory_format)
     if exclude_zero:  # in place, on the kept elements, as torch's
-        out[out == 0] = np.finfo(dtype.to_real()._np).tiny if floating else 1
+        out[out == 0] = D.np_finfo(dtype.to_real()._np).tiny if floating else 1
     if floating:
         out.requires_grad = requires_grad
     return out

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from ... import _dtype as D
 from ..._creation import from_numpy, tensor
 from ..._grad_mode import no_grad
 from ..._tensor import Tensor
@@ -49,7 +50,7 @@ def get_total_norm(
     norm_type = float(norm_type)
     if len(tensors) == 0:
         return tensor(0.0)
-    norms = [_vector_norm(t.detach().numpy(), norm_type) for t in tensors]
+    norms = [_bf16(_vector_norm(t.detach()._data, norm_type)) for t in tensors]
     dt = np.result_type(*norms)
     total = _vector_norm(np.stack([n.astype(dt) for n in norms]), norm_type)
     if error_if_nonfinite and not np.isfinite(total):
@@ -58,7 +59,12 @@ def get_total_norm(
             "so it cannot be clipped. To disable this error and scale the gradients by the "
             "non-finite norm anyway, set `error_if_nonfinite=False`"
         )
-    return from_numpy(np.asarray(total))
+    return from_numpy(_bf16(np.asarray(total)))
+
+
+def _bf16(a: np.ndarray) -> np.ndarray:
+    """A bfloat16 norm (a longdouble array, Note [bfloat16 storage]) rounded, as torch's."""
+    return D.round_bf16(a) if a.dtype is D.LD else a
 
 
 def clip_grad_norm_(
@@ -100,7 +106,7 @@ def clip_grads_with_norm_(
     if not grads:
         return
     coef = float(max_norm) / (total_norm + 1e-6)
-    c = coef.numpy()
+    c = coef._data
     coef_clamped = from_numpy(np.asarray(np.minimum(c, np.asarray(1.0, dtype=c.dtype))))
     with no_grad():
         for g in grads:
@@ -145,5 +151,5 @@ def clip_grad_value_(
         raise NotImplementedError("clamp is not supported for complex types")
     with no_grad():
         for g in grads:
-            a = g.detach().numpy()
+            a = g.detach()._data
             g.copy_(from_numpy(np.clip(a, -clip_value, clip_value).astype(a.dtype)))
