@@ -3078,6 +3078,31 @@ def prog_mapi_to_argument_errors_and_devices(T: Any) -> Any:
     ]
 
 
+@program()
+def prog_mapi_accelerator_moves_on_a_cpu_build(T: Any) -> Any:
+    m = _lin(T)
+    x = T.ones(1)
+    out = []
+    for kind in ("cuda", "xpu", "ipu", "mtia"):
+        for dev in (None, "cpu", kind, "a", 0, 1.5, T.float64, True, T.device("cpu"), "meta"):
+            out.append((kind, raises(lambda k=kind, d=dev: getattr(m, k)(d))))
+            out.append(raises(lambda k=kind, d=dev: getattr(x, k)(d)))
+        out.append(type(getattr(T.nn.ReLU(), kind)("a")).__name__)
+    out += [
+        raises(lambda: x.cuda("cpu", 1)),
+        raises(lambda: x.cuda("cpu", True, True)),
+        raises(lambda: x.cuda(device=1.5)),
+        raises(lambda: x.cuda(non_blocking=1)),
+        raises(lambda: x.cuda(foo=1)),
+        raises(lambda: x.cuda("cpu", device="cpu")),
+        raises(lambda: x.xpu(memory_format=3)),
+        raises(lambda: m.type(None)),
+        raises(lambda: m.type(3)),
+        raises(lambda: m.type("foo")),
+    ]
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

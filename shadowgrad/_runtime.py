@@ -41,12 +41,6 @@ class finfo:
                 "'torch.finfo'"
             )
         real = type.to_real()
-        if real is D.bfloat16:  # Note [bfloat16 storage]: its array's longdouble is not it
-            self.bits, self.eps, self.resolution, self.dtype = 16, 2.0**-7, 0.01, "bfloat16"
-            self.max = float.fromhex("0x1.fep127")
-            self.min = -self.max
-            self.tiny = self.smallest_normal = 2.0**-126
-            return
         info = np.finfo(real._np)
         self.bits = int(info.bits)
         self.eps = float(info.eps)
@@ -234,8 +228,22 @@ def is_warn_always_enabled() -> bool:
     return _S.warn_always
 
 
-def compile(model: Any = None, **kwargs: Any) -> Any:
-    """Mirrors `torch.compile`'s contract: the result computes what `model` computes.
+def compile(
+    model: Any = None,
+    *,
+    fullgraph: bool = False,
+    dynamic: bool | None = None,
+    backend: Any = None,
+    mode: str | None = None,
+    options: dict[str, Any] | None = None,
+    name: str | None = None,
+    disable: bool = False,
+    recompile_limit: int | None = None,
+    isolate_recompiles: bool = False,
+    shapes_spec: Any = None,
+) -> Any:
+    """Mirrors `torch.compile`'s contract (and its signature, so a misspelled or positional
+    option is refused as torch's is): the result computes what `model` computes.
 
     shadowgrad has no compiler, so it returns `model` itself (and, called with options only,
     a decorator that does the same). Values, gradients and graphs are the eager ones, which is

@@ -727,7 +727,29 @@ class Tensor:
         return self
 
     def cuda(self, *args: Any, **kwargs: Any) -> Tensor:
-        raise AssertionError("Torch not compiled with CUDA enabled")
+        """Mirrors `torch.Tensor.cuda` on torch's CPU build: its argument and device errors,
+        then no CUDA."""
+        from ._to_args import accelerator_error
+
+        raise accelerator_error("cuda", args, kwargs)
+
+    def xpu(self, *args: Any, **kwargs: Any) -> Tensor:
+        """Mirrors `torch.Tensor.xpu` on torch's CPU build (see cuda)."""
+        from ._to_args import accelerator_error
+
+        raise accelerator_error("xpu", args, kwargs)
+
+    def ipu(self, *args: Any, **kwargs: Any) -> Tensor:
+        """Mirrors `torch.Tensor.ipu` on torch's CPU build (see cuda)."""
+        from ._to_args import accelerator_error
+
+        raise accelerator_error("ipu", args, kwargs)
+
+    def mtia(self, *args: Any, **kwargs: Any) -> Tensor:
+        """Mirrors `torch.Tensor.mtia` on torch's CPU build (see cuda)."""
+        from ._to_args import accelerator_error
+
+        raise accelerator_error("mtia", args, kwargs)
 
     def is_pinned(self, device: Any = None) -> bool:
         """Mirrors `torch.Tensor.is_pinned`: nothing is pinned without an accelerator."""

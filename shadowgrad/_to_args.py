@@ -171,3 +171,66 @@ def parse_to(
         got.get("copy"),
         got.get("memory_format"),
     )
+
+
+_NO_BACKEND: dict[str, tuple[type, str]] = {
+    "cuda": (AssertionError, "Torch not compiled with CUDA enabled"),
+    "xpu": (AssertionError, "Torch not compiled with XPU enabled"),
+    "ipu": (RuntimeError, "PyTorch is not linked with support for ipu devices"),
+    "mtia": (
+        AssertionError,
+        "Torch not compiled with MTIA enabled. Ensure you have `import "
+        "mtia.host_runtime.torch_mtia.dynamic_library` in your python src file and include "
+        "`//mtia/host_runtime/torch_mtia:torch_mtia` as your target dependency!",
+    ),
+}
+_MOVE_PARAMS = (
+    ("device", "device", "torch.device"),
+    ("non_blocking", "bool", "bool"),
+    ("memory_format", "memory_format", "torch.memory_format"),
+)
+
+
+def accelerator_error(kind: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Exception:
+    """The error torch's CPU build raises for `Tensor.<kind>(*args, **kwargs)` (kind: cuda, xpu,
+    ipu, mtia): its argument parser's (signature `(Device? device=None, bool non_blocking=False,
+    *, MemoryFormat memory_format=torch.preserve_format)`), then the device's (a malformed string,
+    an index with no accelerator, a device of another type), then the missing backend's."""
+    if len(args) > 2:
+        return TypeError(
+            f"{kind}() takes from 0 to 2 positional arguments but {len(args)} were given"
+        )
+    remaining = len(kwargs)
+    got: dict[str, Any] = {}
+    for i, (name, check, type_name) in enumerate(_MOVE_PARAMS):
+        if i < len(args):
+            v, by_keyword = args[i], False
+        elif name in kwargs:
+            v, by_keyword = kwargs[name], True
+        else:
+            continue
+        if not _matches(check, v):
+            where = "" if by_keyword else f" (position {i + 1})"
+            return TypeError(
+                f"{kind}(): argument '{name}'{where} must be {type_name}, not {parser_type_name(v)}"
+            )
+        remaining -= by_keyword
+        got[name] = v
+    if remaining > 0:
+        names = [n for n, _, _ in _MOVE_PARAMS]
+        for k in kwargs:
+            if k not in names:
+                return TypeError(f"{kind}() got an unexpected keyword argument '{k}'")
+            if names.index(k) < len(args):
+                return TypeError(f"{kind}() got multiple values for argument '{k}'")
+    dev = got.get("device")
+    if dev is not None:
+        try:
+            if not isinstance(dev, device):
+                dev = device(dev if isinstance(dev, str) else int(dev))
+        except Exception as e:
+            return e
+        if dev.type != kind:
+            return RuntimeError(f"Invalid device, must be {kind.replace('mtia', 'MTIA')} device")
+    err, msg = _NO_BACKEND[kind]
+    return err(msg)

@@ -390,10 +390,11 @@ class Module:
         """Mirrors `torch.nn.Module.set_submodule`."""
         if target == "":
             raise ValueError("Cannot set the submodule without a target name!")
+        atoms = target.split(".")
         if not isinstance(module, Module):
             raise ValueError(f"`module` is not an nn.Module, found {_cls_str(type(module))}")
-        parent_path, _, name = target.rpartition(".")
-        parent = self.get_submodule(parent_path)
+        parent = self if len(atoms) == 1 else self.get_submodule(".".join(atoms[:-1]))
+        name = atoms[-1]
         exists = hasattr(parent, name)
         if strict and not exists:
             raise AttributeError(parent._get_name() + " has no attribute `" + name + "`")
@@ -613,9 +614,9 @@ class Module:
                 memo.add(id(module))
                 yield name, module
 
-    def modules(self) -> Iterator[Module]:
+    def modules(self, remove_duplicate: bool = True) -> Iterator[Module]:
         """Mirrors `torch.nn.Module.modules`."""
-        for _, module in self.named_modules():
+        for _, module in self.named_modules(remove_duplicate=remove_duplicate):
             yield module
 
     def named_modules(
@@ -691,6 +692,13 @@ class Module:
                 continue
             with no_grad():
                 param_applied = fn(param)
+            if not isinstance(param_applied, Tensor):  # torch's first use of it, in C++
+                from ..._to_args import parser_type_name
+
+                raise TypeError(
+                    "_has_compatible_shallow_copy_type(): argument 'from' (position 2) must be "
+                    f"Tensor, not {parser_type_name(param_applied)}"
+                )
             param_grad = param.grad
             if use_swap:
                 from ...utils import swap_tensors
@@ -759,7 +767,9 @@ class Module:
             try:
                 check_device(dev)
             except Exception as e:  # torch's: raised by the first tensor moved there
-                return self._to_accelerator(e)
+                if next(self.parameters(), None) is None and next(self.buffers(), None) is None:
+                    return self
+                raise e
         if dtype is None and fmt is None:
             return self
 
@@ -813,36 +823,31 @@ class Module:
 
         _compile(self._call_impl, *args, **kwargs)
 
-    def _to_accelerator(self, error: Exception) -> Module:
-        # torch's CPU build: moving the first parameter or buffer fails; a module with none
-        # (nn.ReLU().cuda()) is returned as it is
-        if next(self.parameters(), None) is not None or next(self.buffers(), None) is not None:
-            raise error
-        return self
+    def _to_accelerator(self, kind: str, device: Any) -> Module:
+        # torch's CPU build: moving the first parameter or buffer (t.cuda(device), ...) fails,
+        # with its argument and device errors first; a module with none (nn.ReLU().cuda()) is
+        # returned as it is
+        if next(self.parameters(), None) is None and next(self.buffers(), None) is None:
+            return self
+        from ..._to_args import accelerator_error
+
+        raise accelerator_error(kind, (device,), {})
 
     def cuda(self, device: Any = None) -> Module:
         """Mirrors `torch.nn.Module.cuda` (torch's CPU build: no CUDA)."""
-        return self._to_accelerator(AssertionError("Torch not compiled with CUDA enabled"))
+        return self._to_accelerator("cuda", device)
 
     def xpu(self, device: Any = None) -> Module:
         """Mirrors `torch.nn.Module.xpu` (torch's CPU build: no XPU)."""
-        return self._to_accelerator(AssertionError("Torch not compiled with XPU enabled"))
+        return self._to_accelerator("xpu", device)
 
     def ipu(self, device: Any = None) -> Module:
         """Mirrors `torch.nn.Module.ipu` (torch's CPU build: no IPU)."""
-        return self._to_accelerator(
-            RuntimeError("PyTorch is not linked with support for ipu devices")
-        )
+        return self._to_accelerator("ipu", device)
 
     def mtia(self, device: Any = None) -> Module:
         """Mirrors `torch.nn.Module.mtia` (torch's CPU build: no MTIA)."""
-        return self._to_accelerator(
-            AssertionError(
-                "Torch not compiled with MTIA enabled. Ensure you have `import "
-                "mtia.host_runtime.torch_mtia.dynamic_library` in your python src file and "
-                "include `//mtia/host_runtime/torch_mtia:torch_mtia` as your target dependency!"
-            )
-        )
+        return self._to_accelerator("mtia", device)
 
     # --- state dict ----------------------------------------------------------------------
     def _save_to_state_dict(
