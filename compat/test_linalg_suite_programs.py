@@ -1645,6 +1645,201 @@ def prog_lns_matrix_exp_batch_empty_and_grad_dtype(T: Any) -> Any:
     }
 
 
+# --- 15. singular and degenerate gradients ----------------------------------------------------
+
+
+@program()
+def prog_lns_det_grad_batch_with_singular_members(T: Any) -> Any:
+    M = T.stack(
+        [
+            T.tensor([[2.0, 1.0, 0.0], [1.0, 3.0, 1.0], [0.0, 1.0, 4.0]]),  # regular
+            T.tensor([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 0.0, 1.0]]),  # rank 2
+            T.tensor([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [3.0, 6.0, 9.0]]),  # rank 1
+            T.zeros(3, 3),
+        ]
+    ).double()
+    A = M.clone().requires_grad_()
+    d = T.linalg.det(A)
+    (g,) = T.autograd.grad(d.sum(), A, create_graph=True)
+    (gg,) = T.autograd.grad(g.sum(), A)
+    (g1,) = T.autograd.grad(T.linalg.det(A).sum(), A)  # first order: torch's lu_solve path
+    return d, g.detach(), gg, g1
+
+
+@program(
+    xfail="a batch mixing singular and invertible matrices: torch's det double backward "
+    "(masked_fmap) writes each path's rows with index_put (IndexPutBackward0), shadowgrad "
+    "selects them with where (WhereBackward0)"
+)
+def prog_lns_det_double_backward_mixed_batch_graph(T: Any) -> Any:
+    A = T.stack([T.eye(3), T.zeros(3, 3)]).double().requires_grad_()
+    (g,) = T.autograd.grad(T.linalg.det(A).sum(), A, create_graph=True)
+    return g.grad_fn.name()
+
+
+@program()
+def prog_lns_slogdet_logdet_grads_at_singular(T: Any) -> Any:
+    A = T.tensor([[1.0, 2.0], [2.0, 4.0]], dtype=T.float64, requires_grad=True)
+    s, ld = T.linalg.slogdet(A)
+    N = T.tensor([[0.0, 1.0], [1.0, 0.0]], dtype=T.float64, requires_grad=True)
+    lg = T.logdet(N)
+    return {
+        "slogdet": (s, ld),
+        "g": raises(lambda: T.autograd.grad(ld, A, retain_graph=True)[0]),
+        "logdet_neg": lg,
+        "logdet_neg_grad": T.autograd.grad(lg, N)[0],
+        "logdet_fn": lg.grad_fn,
+    }
+
+
+@program()
+def prog_lns_eigh_degenerate_eigenvalues_grads(T: Any) -> Any:
+    A = T.eye(3, dtype=T.float64).requires_grad_()
+    L, V = T.linalg.eigh(A)
+    gl = T.autograd.grad(L.sum() + (L**2).sum(), A, retain_graph=True)[0]
+    gv = T.autograd.grad((V @ T.diag_embed(L) @ V.mT).sum(), A)[0]
+    return L, gl, gv
+
+
+@program()
+def prog_lns_svd_repeated_singular_values_grads(T: Any) -> Any:
+    A = T.diag(T.tensor([2.0, 2.0, 1.0], dtype=T.float64)).requires_grad_()
+    S = T.linalg.svdvals(A)
+    gs = T.autograd.grad(S.sum(), A)[0]
+    B = A.detach().clone().requires_grad_()
+    U, S2, Vh = T.linalg.svd(B)
+    gu = T.autograd.grad((U @ T.diag_embed(S2) @ Vh).sum(), B)[0]
+    return S, gs, gu
+
+
+@program()
+def prog_lns_inv_grad_requires_only_one_input(T: Any) -> Any:
+    A = _m(T, 3, 3, seed=108, shift=3.0, rg=True)
+    B = _m(T, 3, 2, seed=109)
+    X = T.linalg.solve(A, B)
+    Y = T.linalg.solve(A.detach(), B.clone().requires_grad_())
+    Z = T.linalg.lstsq(A.detach(), B.clone().requires_grad_()).solution
+    return {
+        "X": (X, X.grad_fn, T.autograd.grad(X.sum(), A)[0]),
+        "Y": (Y, Y.grad_fn, Y.requires_grad),
+        "Z": (Z.grad_fn, Z.requires_grad),
+        "no_grad": T.no_grad()(lambda: T.linalg.inv(A))().requires_grad,
+        "inference": T.inference_mode()(lambda: T.linalg.det(A))().is_inference(),
+    }
+
+
+# --- 16. Tensor methods and aliases ------------------------------------------------------------
+
+
+@program(warnings=False)  # the legacy aliases warn once a process
+def prog_lns_tensor_methods(T: Any) -> Any:
+    A = _m(T, 3, 3, seed=110, shift=3.0)
+    S = _spd(T, 3, 3, seed=111)
+    L = T.linalg.cholesky(S)
+    B = _m(T, 3, 2, seed=112)
+    return {
+        "inverse": A.inverse(),
+        "pinverse": A.pinverse(),
+        "det": A.det(),
+        "logdet": S.logdet(),
+        "slogdet": tuple(A.slogdet()),
+        "cholesky": S.cholesky(),
+        "cholesky_inverse": L.cholesky_inverse(),
+        "cholesky_solve": B.cholesky_solve(L),
+        "triangular_solve": tuple(B.triangular_solve(A.triu())),
+        "qr_R": A.qr().R.abs(),
+        "svd_S": A.svd().S,
+        "matrix_exp": (A * 0.1).matrix_exp(),
+        "matrix_power": A.matrix_power(3),
+        "geqrf_tau": A.geqrf().tau.abs(),
+        "linalg_matmul": T.linalg.matmul(A, B),
+        "inner": T.inner(A, A),
+        "outer": T.outer(A[0], A[1]),
+    }
+
+
+@program()
+def prog_lns_ldl_complex_hermitian_and_solve(T: Any) -> Any:
+    H = _spd(T, 3, 3, seed=113, dt="complex128") - 5 * T.eye(3, dtype=T.complex128)
+    B = _m(T, 3, 2, seed=114, dt="complex128")
+    LDh, ph = T.linalg.ldl_factor(H, hermitian=True)
+    LDs, ps = T.linalg.ldl_factor(H, hermitian=False)
+    return {
+        "herm": (LDh, ph),
+        "sym": (LDs, ps),
+        "solve_h": T.linalg.ldl_solve(LDh, ph, B, hermitian=True),
+        "check_h": T.allclose(H @ T.linalg.ldl_solve(LDh, ph, B, hermitian=True), B),
+        "ex_info": T.linalg.ldl_factor_ex(H, hermitian=True).info,
+        "solve_dtype": raises(lambda: T.linalg.ldl_solve(LDh, ph, B.real)),
+        "solve_1d": raises(lambda: T.linalg.ldl_solve(LDh, ph, B[:, 0])),
+    }
+
+
+@program()
+def prog_lns_eigh_complex_diagonal_imag_ignored(T: Any) -> Any:
+    H = _spd(T, 3, 3, seed=115, dt="complex128")
+    Hj = H + T.diag(T.tensor([1j, -2j, 0.5j], dtype=T.complex128))
+    return {
+        "eigvalsh": (T.linalg.eigvalsh(H), T.linalg.eigvalsh(Hj)),
+        "chol_same": T.allclose(T.linalg.cholesky(Hj), T.linalg.cholesky(H)),
+        "dtype": T.linalg.eigvalsh(Hj.to(T.complex64)).dtype,
+    }
+
+
+@program()
+def prog_lns_tensorsolve_dims_grads(T: Any) -> Any:
+    A = (_m(T, 6, 6, seed=116) + 4 * T.eye(6, dtype=T.float64)).reshape(2, 3, 6)
+    A = A.permute(2, 0, 1).clone().requires_grad_()  # (6, 2, 3): dims=(0,) moves 6 last
+    B = _m(T, 2, 3, seed=117, rg=True)
+    x = T.linalg.tensorsolve(A, B, dims=(0,))
+    x.sum().backward()
+    return {
+        "x": x,
+        "fn": x.grad_fn,
+        "gA": A.grad,
+        "gB": B.grad,
+        "dims_neg": T.linalg.tensorsolve(A.detach(), B.detach(), dims=(-3,)).shape,
+        "tinv_grad": T.autograd.grad(
+            T.linalg.tensorinv(A.detach().reshape(6, 2, 3).requires_grad_(), ind=1).sum(),
+            A,
+            allow_unused=True,
+        ),
+    }
+
+
+@program()
+def prog_lns_cross_complex_and_grads(T: Any) -> Any:
+    a = _m(T, 2, 3, seed=118, dt="complex128", rg=True)
+    b = _m(T, 2, 3, seed=119, dt="complex128", rg=True)
+    c = T.linalg.cross(a, b)
+    g = T.autograd.grad((c * c.conj()).real.sum(), (a, b))
+    return {
+        "c": c,
+        "fn": c.grad_fn,
+        "g": g,
+        "dim_oob": raises(lambda: T.linalg.cross(a, b, dim=2)),
+        "size_mismatch": raises(lambda: T.linalg.cross(a, b[:, :2])),
+        "ndim": raises(lambda: T.linalg.cross(a[0], b)),
+        "bcast": T.linalg.cross(a[:1].detach(), b.detach()).shape,
+    }
+
+
+@program()
+def prog_lns_linalg_diagonal_complex_and_views(T: Any) -> Any:
+    M = _m(T, 2, 3, 3, seed=120, dt="complex128", rg=True)
+    d = T.linalg.diagonal(M, offset=-1)
+    (g,) = T.autograd.grad(d.abs().sum(), M)
+    return {
+        "d": d,
+        "fn": d.grad_fn,
+        "is_view": d._base is M,
+        "g": g,
+        "offset_big": T.linalg.diagonal(M, offset=5).shape,
+        "same_dims": raises(lambda: T.linalg.diagonal(M, dim1=0, dim2=0)),
+        "oob": raises(lambda: T.linalg.diagonal(M, dim1=3)),
+    }
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

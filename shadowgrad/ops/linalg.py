@@ -23,7 +23,7 @@ from ..autograd.graph import resave
 from ._util import shape_str, wrap_dim
 from .pointwise import _out
 from .registry import check_inference_saved, defop, infer_size
-from .shape import cat, stack
+from .shape import cat, diag_embed, stack
 
 
 def _flip(a: np.ndarray, b: np.ndarray) -> bool:
@@ -1149,8 +1149,15 @@ def _det_grad(grad: Tensor, result: Tensor, A: Tensor) -> Tensor:
         return _make(np.zeros_like(A._data))
     if n == 1:
         return grad.unsqueeze(-1).unsqueeze(-1).expand(*shape)
-    d = _diag_embed((grad * _conj(result)).unsqueeze(-1).expand(*shape[:-1]))
+    from .. import _grad_mode
+
     eps = np.finfo(A._data.dtype).eps
+    if not _grad_mode.STATE.grad:
+        # torch's first-order path: lu_solve with the forward's LU, a zero pivot replaced by eps
+        # (a singular A has det 0, so its gradient is 0 there, not the cofactor matrix)
+        dd = (grad._data * np.conj(result._data))[..., None, None] * np.eye(n, dtype=A._data.dtype)
+        return _make(_lu_solve_det(A, dd, eps))
+    d = diag_embed((grad * _conj(result)).unsqueeze(-1).expand(*shape[:-1])).mT
     singular = np.abs(result._data) < 100 * eps
     if not singular.any():
         return _solve(_mH(A), d, True, False)
@@ -1167,6 +1174,22 @@ def _det_grad(grad: Tensor, result: Tensor, A: Tensor) -> Tensor:
         _det_grad_singular(grad, where(mask, A, distinct)),
         _solve(_mH(where(mask, eye, A)), d, True, False),
     )
+
+
+def _lu_solve_det(A: Tensor, d: np.ndarray, eps: float | None) -> np.ndarray:
+    """A^{-H} d as torch's det/slogdet backward solve it without a graph: with the LU torch's
+    forward computed (of A^T for a contiguous real A, of A otherwise), its zero pivots set to
+    eps when given (inf/nan past them otherwise)."""
+    from .linalg_extra import _getrf, _lu_solve_fwd
+
+    a = A._data
+    use_T = A.is_contiguous() and a.dtype.kind != "c"
+    LU, piv, _ = _getrf(np.swapaxes(a, -1, -2) if use_T else a)
+    if eps is not None:
+        diag = np.diagonal(LU, axis1=-2, axis2=-1)
+        LU = LU + (np.where(diag == 0, eps, 0)[..., None] * np.eye(a.shape[-1])).astype(LU.dtype)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        return _lu_solve_fwd(LU, piv, d.astype(a.dtype, copy=False), True, not use_T)
 
 
 def _det_grad_singular(grad: Tensor, A: Tensor) -> Tensor:
@@ -1220,6 +1243,11 @@ def _slogdet_grad(grads: list[Tensor], A: Tensor, result: Tensor) -> Tensor:
     # torch's node saves both outputs (slogdet_backward reads the sign for complex A)
     g = grads[1]
     n = A._data.shape[-1]
+    from .. import _grad_mode
+
+    if not _grad_mode.STATE.grad and A._data.size:  # torch's lu_solve with the forward's LU
+        dd = g._data[..., None, None] * np.eye(n, dtype=A._data.dtype)
+        return _make(_lu_solve_det(A, dd, None))
     return _solve(_mT(A), _diag_embed(g.unsqueeze(-1).expand(*g._data.shape, n)), True, False)
 
 
@@ -2025,10 +2053,7 @@ _cross = defop(
 def cross(input: Tensor, other: Tensor, *, dim: int = -1, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.linalg.cross`."""
     if input.ndim != other.ndim:
-        raise RuntimeError(
-            f"linalg.cross: inputs must have the same number of dimensions. Got {input.ndim} and "
-            f"{other.ndim}"
-        )
+        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
     d = wrap_dim(dim, input.ndim)
     a, b = input._data.shape[d], other._data.shape[d]
     if a != 3 or b != 3:
