@@ -426,6 +426,49 @@ def prog_ptr_user_node_without_keys(T: Any) -> Any:
     return flat, keyed
 
 
+@program()
+def prog_ptr_register_dataclass(T: Any) -> Any:
+    import dataclasses
+
+    p = _p(T)
+
+    @dataclasses.dataclass
+    class Batch:
+        x: Any
+        y: Any = None
+        note: str = dataclasses.field(default="n", init=True)
+
+    p.register_dataclass(Batch, field_names=["x", "y"], drop_field_names=["note"])
+    try:
+        b = Batch(_x(T, 2), None)
+        leaves, spec = p.tree_flatten(b)
+        doubled = p.tree_map(lambda t: t * 2, b)
+        doubled.x.sum().backward()
+        out = (
+            leaves,
+            repr(spec),
+            spec.context,
+            type(doubled).__name__,
+            doubled.y,
+            b.x.grad,
+            [p.keystr(k) for k, _ in p.tree_leaves_with_path(Batch(1, 2))],
+            p.tree_leaves(Batch(1, [2, 3])),
+        )
+    finally:
+        p._deregister_pytree_node(Batch)
+
+    class Plain:
+        def __init__(self, a: Any) -> None:
+            self.a = a
+
+    return (
+        out,
+        raises(lambda: p.register_dataclass(Plain)),
+        raises(lambda: p.register_dataclass(Batch, field_names=["x"])),
+        raises(lambda: p.register_dataclass(Batch, field_names=["x", "y", "z"])),
+    )
+
+
 # --- key paths -----------------------------------------------------------------------------
 
 

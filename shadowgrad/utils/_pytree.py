@@ -194,6 +194,70 @@ def _private_register_pytree_node(
         SERIALIZED_TYPE_TO_PYTHON_TYPE[name] = cls
 
 
+def register_dataclass(
+    cls: type[Any],
+    *,
+    field_names: list[str] | None = None,
+    drop_field_names: list[str] | None = None,
+    serialized_type_name: str | None = None,
+) -> None:
+    """Register a dataclass (or a class built from keyword fields) as a pytree node: its
+    fields are its children, a field that is None is kept out of the leaves."""
+    drop = drop_field_names or []
+    if not dataclasses.is_dataclass(cls):
+        if field_names is None:
+            raise ValueError(
+                "field_names must be specified with a list of all fields used to "
+                f"initialize {cls}, as it is not a dataclass."
+            )
+    elif field_names is None:
+        field_names = [f.name for f in dataclasses.fields(cls) if f.init]
+    else:
+        init_fields = {f.name for f in dataclasses.fields(cls) if f.init} - set(drop)
+        if init_fields != set(field_names):
+            msg = "field_names does not include all dataclass fields.\n"
+            if missing := init_fields - set(field_names):
+                msg += (
+                    f"Missing fields in `field_names`: {missing}. If you want to include these "
+                    "fields in the pytree, please add them to `field_names`, otherwise please "
+                    "add them to `drop_field_names`.\n"
+                )
+            if unexpected := set(field_names) - init_fields:
+                msg += (
+                    f"Unexpected fields in `field_names`: {unexpected}. Please remove these "
+                    "fields, or add them to `drop_field_names`.\n"
+                )
+            raise ValueError(msg)
+    names = list(field_names)
+
+    def flatten(obj: Any) -> tuple[list[Any], Context]:
+        values, kept, nones = [], [], []
+        for name in names:
+            v = getattr(obj, name)
+            if v is None:
+                nones.append(name)
+            else:
+                values.append(v)
+                kept.append(name)
+        return values, [kept, nones]
+
+    def unflatten(values: Iterable[Any], context: Context) -> Any:
+        kept, nones = context
+        return cls(**dict(zip(kept, values, strict=True)), **dict.fromkeys(nones))
+
+    def flatten_with_keys(obj: Any) -> tuple[list[tuple[Any, Any]], Context]:
+        values, (kept, _) = flatten(obj)
+        return [(GetAttrKey(k), v) for k, v in zip(kept, values, strict=True)], kept
+
+    _private_register_pytree_node(
+        cls,
+        flatten,
+        unflatten,
+        serialized_type_name=serialized_type_name,
+        flatten_with_keys_fn=flatten_with_keys,
+    )
+
+
 # --- key paths --------------------------------------------------------------------------------
 
 
