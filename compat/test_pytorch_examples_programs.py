@@ -15,6 +15,7 @@ shadowgrad, which compares everything returned, raised or warned.
 
 from __future__ import annotations
 
+import collections
 import io
 import math
 from typing import Any
@@ -955,6 +956,1357 @@ def prog_pex_instance_norm_and_reflection_pad_edges(T: Any) -> Any:
         repr(inorm),
         repr(pad),
     )
+
+
+# --- word_language_model -------------------------------------------------------------------
+
+
+def _rnn_model(
+    T: Any,
+    rnn_type: str,
+    ntoken: int = 12,
+    ninp: int = 6,
+    nhid: int = 6,
+    nlayers: int = 2,
+    dropout: float = 0.2,
+    tie_weights: bool = False,
+) -> Any:
+    nn, F = T.nn, T.nn.functional
+
+    class RNNModel(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.ntoken = ntoken
+            self.drop = nn.Dropout(dropout)
+            self.encoder = nn.Embedding(ntoken, ninp)
+            if rnn_type in ["LSTM", "GRU"]:
+                self.rnn = getattr(nn, rnn_type)(ninp, nhid, nlayers, dropout=dropout)
+            else:
+                nonlinearity = {"RNN_TANH": "tanh", "RNN_RELU": "relu"}[rnn_type]
+                self.rnn = nn.RNN(ninp, nhid, nlayers, nonlinearity=nonlinearity, dropout=dropout)
+            self.decoder = nn.Linear(nhid, ntoken)
+            if tie_weights:
+                if nhid != ninp:
+                    raise ValueError("When using the tied flag, nhid must be equal to emsize")
+                self.decoder.weight = self.encoder.weight
+            self.init_weights()
+            self.rnn_type = rnn_type
+            self.nhid = nhid
+            self.nlayers = nlayers
+
+        def init_weights(self) -> None:
+            initrange = 0.1
+            nn.init.uniform_(self.encoder.weight, -initrange, initrange)
+            nn.init.zeros_(self.decoder.bias)
+            nn.init.uniform_(self.decoder.weight, -initrange, initrange)
+
+        def forward(self, input: Any, hidden: Any) -> Any:
+            emb = self.drop(self.encoder(input))
+            output, hidden = self.rnn(emb, hidden)
+            output = self.drop(output)
+            decoded = self.decoder(output)
+            decoded = decoded.view(-1, self.ntoken)
+            return F.log_softmax(decoded, dim=1), hidden
+
+        def init_hidden(self, bsz: int) -> Any:
+            weight = next(self.parameters())
+            if self.rnn_type == "LSTM":
+                return (
+                    weight.new_zeros(self.nlayers, bsz, self.nhid),
+                    weight.new_zeros(self.nlayers, bsz, self.nhid),
+                )
+            else:
+                return weight.new_zeros(self.nlayers, bsz, self.nhid)
+
+    return RNNModel()
+
+
+def _batchify(data: Any, bsz: int) -> Any:
+    nbatch = data.size(0) // bsz
+    data = data.narrow(0, 0, nbatch * bsz)
+    data = data.view(bsz, -1).t().contiguous()
+    return data
+
+
+def _get_batch(source: Any, i: int, bptt: int = 3) -> Any:
+    seq_len = min(bptt, len(source) - 1 - i)
+    data = source[i : i + seq_len]
+    target = source[i + 1 : i + 1 + seq_len].view(-1)
+    return data, target
+
+
+def _repackage_hidden(T: Any, h: Any) -> Any:
+    if isinstance(h, T.Tensor):
+        return h.detach()
+    else:
+        return tuple(_repackage_hidden(T, v) for v in h)
+
+
+def _corpus(T: Any, n: int = 27, ntoken: int = 12, seed: int = 0) -> Any:
+    ids = np.random.default_rng(seed).integers(0, ntoken, n)
+    return T.tensor(ids).type(T.int64)
+
+
+def _wlm_train(T: Any, rnn_type: str, tied: bool = False, clip: float = 0.25) -> Any:
+    T.manual_seed(20)
+    ntokens = 12
+    model = _rnn_model(T, rnn_type, ntoken=ntokens, tie_weights=tied)
+    criterion = T.nn.NLLLoss()
+    train_data = _batchify(_corpus(T), 4)
+    lr = 20.0
+    model.train()
+    total_loss = 0.0
+    hidden = model.init_hidden(4)
+    log = []
+    for batch, i in enumerate(range(0, train_data.size(0) - 1, 3)):
+        data, targets = _get_batch(train_data, i)
+        model.zero_grad()
+        hidden = _repackage_hidden(T, hidden)
+        output, hidden = model(data, hidden)
+        loss = criterion(output, targets)
+        loss.backward()
+        norm = T.nn.utils.clip_grad_norm_(model.parameters(), clip)
+        for p in model.parameters():
+            p.data.add_(p.grad, alpha=-lr)
+        total_loss += loss.item()
+        log.append(
+            "| {:5d}/{:5d} batches | lr {:02.2f} | loss {:5.2f} | ppl {:8.2f}".format(
+                batch, len(train_data) // 3, lr, loss.item(), math.exp(loss.item())
+            )
+        )
+        log.append(norm)
+    return log, total_loss, hidden, model.state_dict()
+
+
+@program()
+def prog_pex_wlm_train_lstm(T: Any) -> Any:
+    return _wlm_train(T, "LSTM")
+
+
+@program()
+def prog_pex_wlm_train_gru_tied(T: Any) -> Any:
+    return _wlm_train(T, "GRU", tied=True)
+
+
+@program()
+def prog_pex_wlm_train_rnn_tanh(T: Any) -> Any:
+    return _wlm_train(T, "RNN_TANH", clip=0.5)
+
+
+@program()
+def prog_pex_wlm_train_rnn_relu_tied(T: Any) -> Any:
+    return _wlm_train(T, "RNN_RELU", tied=True, clip=1e-3)
+
+
+@program()
+def prog_pex_wlm_evaluate_and_generate(T: Any) -> Any:
+    T.manual_seed(21)
+    ntokens = 12
+    model = _rnn_model(T, "LSTM", ntoken=ntokens)
+    criterion = T.nn.NLLLoss()
+    data_source = _batchify(_corpus(T, 20, seed=3), 2)
+    model.eval()
+    total_loss = 0.0
+    hidden = model.init_hidden(2)
+    with T.no_grad():
+        for i in range(0, data_source.size(0) - 1, 3):
+            data, targets = _get_batch(data_source, i)
+            output, hidden = model(data, hidden)
+            hidden = _repackage_hidden(T, hidden)
+            total_loss += len(data) * criterion(output, targets).item()
+    val_loss = total_loss / (len(data_source) - 1)
+    # generate.py
+    hidden = model.init_hidden(1)
+    input = T.randint(ntokens, (1, 1), dtype=T.long)
+    words = []
+    with T.no_grad():
+        for _ in range(6):
+            output, hidden = model(input, hidden)
+            word_weights = output.squeeze().div(0.9).exp().cpu()
+            word_idx = T.multinomial(word_weights, 1)[0]
+            input.fill_(word_idx)
+            words.append(word_idx.item())
+    return val_loss, "valid ppl {:8.2f}".format(math.exp(val_loss)), words, hidden, data_source
+
+
+@program()
+def prog_pex_wlm_batchify_get_batch_edges(T: Any) -> Any:
+    data = T.arange(23)
+    b = _batchify(data, 5)
+    batches = [_get_batch(b, i, bptt=2) for i in range(0, b.size(0) - 1, 2)]
+    return (
+        b,
+        b.is_contiguous(),
+        batches,
+        _batchify(T.arange(3), 5),
+        raises(lambda: _batchify(T.arange(3), 0)),
+        _repackage_hidden(T, (T.ones(2, requires_grad=True) * 2, T.zeros(1))),
+    )
+
+
+@program()
+def prog_pex_wlm_tied_weights_errors_and_sharing(T: Any) -> Any:
+    T.manual_seed(22)
+    model = _rnn_model(T, "GRU", tie_weights=True)
+    sd = model.state_dict()
+    params = list(model.parameters())
+    named = [n for n, _ in model.named_parameters()]
+    err = raises(lambda: _rnn_model(T, "LSTM", ninp=4, nhid=6, tie_weights=True))
+    return (
+        list(sd.keys()),
+        len(params),
+        named,
+        model.decoder.weight is model.encoder.weight,
+        err,
+        raises(lambda: _rnn_model(T, "RNN_SIGMOID")),
+    )
+
+
+def _transformer_model(
+    T: Any,
+    ntoken: int = 12,
+    ninp: int = 8,
+    nhead: int = 2,
+    nhid: int = 10,
+    nlayers: int = 2,
+    dropout: float = 0.2,
+) -> Any:
+    nn, F = T.nn, T.nn.functional
+
+    class PositionalEncoding(nn.Module):
+        def __init__(self, d_model: int, dropout: float = 0.1, max_len: int = 50) -> None:
+            super().__init__()
+            self.dropout = nn.Dropout(p=dropout)
+            pe = T.zeros(max_len, d_model)
+            position = T.arange(0, max_len, dtype=T.float).unsqueeze(1)
+            div_term = T.exp(T.arange(0, d_model, 2).float() * (-math.log(10000.0) / d_model))
+            pe[:, 0::2] = T.sin(position * div_term)
+            pe[:, 1::2] = T.cos(position * div_term)
+            pe = pe.unsqueeze(0).transpose(0, 1)
+            self.register_buffer("pe", pe)
+
+        def forward(self, x: Any) -> Any:
+            x = x + self.pe[: x.size(0), :]
+            return self.dropout(x)
+
+    class TransformerModel(nn.Transformer):
+        def __init__(self) -> None:
+            super().__init__(
+                d_model=ninp, nhead=nhead, dim_feedforward=nhid, num_encoder_layers=nlayers
+            )
+            self.model_type = "Transformer"
+            self.src_mask = None
+            self.pos_encoder = PositionalEncoding(ninp, dropout)
+            self.input_emb = nn.Embedding(ntoken, ninp)
+            self.ninp = ninp
+            self.decoder = nn.Linear(ninp, ntoken)
+            self.init_weights()
+
+        def _generate_square_subsequent_mask(self, sz: int) -> Any:
+            return T.log(T.tril(T.ones(sz, sz)))
+
+        def init_weights(self) -> None:
+            initrange = 0.1
+            nn.init.uniform_(self.input_emb.weight, -initrange, initrange)
+            nn.init.zeros_(self.decoder.bias)
+            nn.init.uniform_(self.decoder.weight, -initrange, initrange)
+
+        def forward(self, src: Any, has_mask: bool = True) -> Any:
+            if has_mask:
+                device = src.device
+                if self.src_mask is None or self.src_mask.size(0) != len(src):
+                    mask = self._generate_square_subsequent_mask(len(src)).to(device)
+                    self.src_mask = mask
+            else:
+                self.src_mask = None
+            src = self.input_emb(src) * math.sqrt(self.ninp)
+            src = self.pos_encoder(src)
+            output = self.encoder(src, mask=self.src_mask)
+            output = self.decoder(output)
+            return F.log_softmax(output, dim=-1)
+
+    return TransformerModel()
+
+
+@program()
+def prog_pex_wlm_transformer_train_eval(T: Any) -> Any:
+    T.manual_seed(23)
+    ntokens = 12
+    model = _transformer_model(T)
+    criterion = T.nn.NLLLoss()
+    train_data = _batchify(_corpus(T, 26, seed=5), 3)
+    lr = 5.0
+    model.train()
+    log = []
+    for i in range(0, train_data.size(0) - 1, 3):
+        data, targets = _get_batch(train_data, i)
+        model.zero_grad()
+        output = model(data)
+        output = output.view(-1, ntokens)
+        loss = criterion(output, targets)
+        loss.backward()
+        T.nn.utils.clip_grad_norm_(model.parameters(), 0.25)
+        for p in model.parameters():
+            p.data.add_(p.grad, alpha=-lr)
+        log.append(loss.item())
+    model.eval()
+    with T.no_grad():
+        out_mask = model(train_data[:4])
+        out_nomask = model(train_data[:4], has_mask=False)
+    return log, model.src_mask, out_mask, out_nomask, sorted(model.state_dict().keys())[:8]
+
+
+@program()
+def prog_pex_wlm_transformer_masks(T: Any) -> Any:
+    nn = T.nn
+    m1 = T.log(T.tril(T.ones(4, 4)))
+    m2 = nn.Transformer.generate_square_subsequent_mask(4)
+    m3 = T.triu(T.ones(4, 4) * float("-inf"), diagonal=1)
+    m4 = T.triu(T.full((3, 3), float("-inf"), dtype=T.float64), diagonal=1)
+    return m1, m2, m3, m4, T.equal(m1, m2), T.equal(m2, m3)
+
+
+# --- time_sequence_prediction --------------------------------------------------------------
+
+
+def _sequence(T: Any) -> Any:
+    nn = T.nn
+
+    class Sequence(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.lstm1 = nn.LSTMCell(1, 5)
+            self.lstm2 = nn.LSTMCell(5, 5)
+            self.linear = nn.Linear(5, 1)
+
+        def forward(self, input: Any, future: int = 0) -> Any:
+            outputs = []
+            h_t = T.zeros(input.size(0), 5, dtype=T.double)
+            c_t = T.zeros(input.size(0), 5, dtype=T.double)
+            h_t2 = T.zeros(input.size(0), 5, dtype=T.double)
+            c_t2 = T.zeros(input.size(0), 5, dtype=T.double)
+            for input_t in input.split(1, dim=1):
+                h_t, c_t = self.lstm1(input_t, (h_t, c_t))
+                h_t2, c_t2 = self.lstm2(h_t, (h_t2, c_t2))
+                output = self.linear(h_t2)
+                outputs += [output]
+            for _ in range(future):
+                h_t, c_t = self.lstm1(output, (h_t, c_t))
+                h_t2, c_t2 = self.lstm2(h_t, (h_t2, c_t2))
+                output = self.linear(h_t2)
+                outputs += [output]
+            outputs = T.cat(outputs, dim=1)
+            return outputs
+
+    return Sequence()
+
+
+def _sine_data(T: Any) -> Any:
+    np.random.seed(2)
+    L, N = 12, 4
+    x = np.empty((N, L), "int64")
+    x[:] = np.array(range(L)) + np.random.randint(-4 * 2, 4 * 2, N).reshape(N, 1)
+    data = np.sin(x / 1.0 / 3).astype("float64")
+    return T.from_numpy(data)
+
+
+@program()
+def prog_pex_time_sequence_lbfgs(T: Any) -> Any:
+    T.manual_seed(24)
+    data = _sine_data(T)
+    input = data[1:, :-1]
+    target = data[1:, 1:]
+    test_input = data[:1, :-1]
+    test_target = data[:1, 1:]
+    seq = _sequence(T)
+    seq.double()
+    criterion = T.nn.MSELoss()
+    optimizer = T.optim.LBFGS(seq.parameters(), lr=0.8, max_iter=4)
+    log = []
+    for _i in range(2):
+
+        def closure() -> Any:
+            optimizer.zero_grad()
+            out = seq(input)
+            loss = criterion(out, target)
+            log.append("loss: {:.6f}".format(loss.item()))
+            loss.backward()
+            return loss
+
+        optimizer.step(closure)
+        with T.no_grad():
+            future = 3
+            pred = seq(test_input, future=future)
+            loss = criterion(pred[:, :-future], test_target)
+            log.append("test loss: {:.6f}".format(loss.item()))
+            y = pred.detach().numpy()
+    state = optimizer.state_dict()["state"][0]
+    return log, y, state["n_iter"], state["func_evals"], state["d"], seq.lstm1.weight_hh
+
+
+@program()
+def prog_pex_time_sequence_adam_float32_mismatch(T: Any) -> Any:
+    T.manual_seed(25)
+    data = _sine_data(T)
+    seq = _sequence(T)  # float32 parameters, float64 hidden state
+    err = raises(lambda: seq(data[:2, :4]))
+    seq.double()
+    opt = T.optim.Adam(seq.parameters(), lr=0.01)
+    out = seq(data[:2, :4], future=2)
+    loss = T.nn.functional.mse_loss(out[:, :3], data[:2, 1:4])
+    loss.backward()
+    opt.step()
+    return err, out, loss, out.grad_fn, seq.linear.weight.grad, seq.lstm2.bias_ih
+
+
+# --- siamese_network -----------------------------------------------------------------------
+
+
+def _siamese(T: Any) -> Any:
+    nn = T.nn
+
+    class SiameseNetwork(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.features = nn.Sequential(
+                nn.Conv2d(1, 4, kernel_size=3, stride=2, padding=1, bias=False),
+                nn.BatchNorm2d(4),
+                nn.ReLU(inplace=True),
+                nn.MaxPool2d(kernel_size=3, stride=2, padding=1),
+                nn.AdaptiveAvgPool2d((1, 1)),
+            )
+            self.fc_in_features = 4
+            self.fc = nn.Sequential(
+                nn.Linear(self.fc_in_features * 2, 6),
+                nn.ReLU(inplace=True),
+                nn.Linear(6, 1),
+            )
+            self.sigmoid = nn.Sigmoid()
+            self.fc.apply(self.init_weights)
+
+        def init_weights(self, m: Any) -> None:
+            if isinstance(m, nn.Linear):
+                T.nn.init.xavier_uniform_(m.weight)
+                m.bias.data.fill_(0.01)
+
+        def forward_once(self, x: Any) -> Any:
+            output = self.features(x)
+            output = output.view(output.size()[0], -1)
+            return output
+
+        def forward(self, input1: Any, input2: Any) -> Any:
+            output1 = self.forward_once(input1)
+            output2 = self.forward_once(input2)
+            output = T.cat((output1, output2), 1)
+            output = self.fc(output)
+            output = self.sigmoid(output)
+            return output
+
+    return SiameseNetwork()
+
+
+@program()
+def prog_pex_siamese_train_test(T: Any) -> Any:
+    T.manual_seed(30)
+    model = _siamese(T)
+    optimizer = T.optim.Adadelta(model.parameters(), lr=1.0)
+    scheduler = T.optim.lr_scheduler.StepLR(optimizer, step_size=1, gamma=0.7)
+    criterion = T.nn.BCELoss()
+    log = []
+    for _epoch in range(2):
+        model.train()
+        images_1, images_2 = T.rand(4, 1, 8, 8), T.rand(4, 1, 8, 8)
+        targets = T.tensor([1, 0, 1, 0])
+        optimizer.zero_grad()
+        outputs = model(images_1, images_2).squeeze()
+        loss = criterion(outputs, targets.float())
+        loss.backward()
+        optimizer.step()
+        scheduler.step()
+        log.append(loss.item())
+    model.eval()
+    test_loss = 0
+    correct = 0
+    with T.no_grad():
+        outputs = model(images_1, images_2).squeeze()
+        test_loss += criterion(outputs, targets.float()).sum().item()
+        pred = T.where(outputs > 0.5, 1, 0)
+        correct += pred.eq(targets.view_as(pred)).sum().item()
+    return log, test_loss, correct, pred, pred.dtype, model.fc[0].bias, outputs
+
+
+@program()
+def prog_pex_siamese_bce_target_dtype_errors(T: Any) -> Any:
+    crit = T.nn.BCELoss()
+    out = T.rand(4)
+    return (
+        raises(lambda: crit(out, T.tensor([1, 0, 1, 0]))),
+        raises(lambda: crit(out.unsqueeze(1), T.ones(4))),
+        raises(lambda: crit(out.double(), T.ones(4))),
+        crit(out, T.ones(4).double().float()),
+        T.where(out > 0.5, 1, 0).dtype,
+        T.where(out > 0.5, 1.0, 0).dtype,
+        T.where(out > 0.5, out, 0).dtype,
+    )
+
+
+# --- gcn / gat -----------------------------------------------------------------------------
+
+
+def _graph(T: Any, n: int = 6) -> Any:
+    edges = np.array([[0, 1], [1, 2], [2, 3], [3, 4], [4, 5], [5, 0], [1, 4]], dtype=np.int32)
+    adj = T.zeros(n, n)
+    adj[edges[:, 0], edges[:, 1]] = 1
+    adj = T.eye(n) + adj
+    return adj
+
+
+def _gcn(T: Any, input_dim: int, hidden_dim: int, output_dim: int, use_bias: bool) -> Any:
+    nn, F = T.nn, T.nn.functional
+
+    class GraphConv(nn.Module):
+        def __init__(self, input_dim: int, output_dim: int, use_bias: bool = False) -> None:
+            super().__init__()
+            self.kernel = nn.Parameter(T.Tensor(input_dim, output_dim))
+            nn.init.xavier_normal_(self.kernel)
+            self.bias = None
+            if use_bias:
+                self.bias = nn.Parameter(T.Tensor(output_dim))
+                nn.init.zeros_(self.bias)
+
+        def forward(self, input_tensor: Any, adj_mat: Any) -> Any:
+            support = T.mm(input_tensor, self.kernel)
+            output = T.spmm(adj_mat, support)
+            if self.bias is not None:
+                output = output + self.bias
+            return output
+
+    class GCN(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.gc1 = GraphConv(input_dim, hidden_dim, use_bias=use_bias)
+            self.gc2 = GraphConv(hidden_dim, output_dim, use_bias=use_bias)
+            self.dropout = nn.Dropout(0.5)
+
+        def forward(self, input_tensor: Any, adj_mat: Any) -> Any:
+            x = self.gc1(input_tensor, adj_mat)
+            x = F.relu(x)
+            x = self.dropout(x)
+            x = self.gc2(x, adj_mat)
+            return F.log_softmax(x, dim=1)
+
+    return GCN()
+
+
+def _graph_test(T: Any, model: Any, criterion: Any, input: Any, target: Any, mask: Any) -> Any:
+    model.eval()
+    with T.no_grad():
+        output = model(*input)
+        output, target = output[mask], target[mask]
+        loss = criterion(output, target)
+        acc = (output.argmax(dim=1) == target).float().sum() / len(target)
+    return loss.item(), acc.item()
+
+
+def _graph_train(T: Any, model: Any, features: Any, adj: Any, epochs: int = 3) -> Any:
+    labels = T.tensor([0, 1, 2, 0, 1, 2])
+    idx = T.randperm(len(labels))
+    idx_val, idx_train = idx[:2], idx[2:]
+    optimizer = T.optim.Adam(model.parameters(), lr=0.01, weight_decay=5e-4)
+    criterion = T.nn.NLLLoss()
+    log = []
+    for epoch in range(epochs):
+        model.train()
+        optimizer.zero_grad()
+        output = model(features, adj)
+        loss = criterion(output[idx_train], labels[idx_train])
+        loss.backward()
+        optimizer.step()
+        loss_train, acc_train = _graph_test(T, model, criterion, (features, adj), labels, idx_train)
+        loss_val, acc_val = _graph_test(T, model, criterion, (features, adj), labels, idx_val)
+        log.append(
+            f"Epoch: {epoch + 1:04d} loss_train: {loss_train:.4f} acc_train: {acc_train:.4f} "
+            f"loss_val: {loss_val:.4f} acc_val: {acc_val:.4f}"
+        )
+    return log, output, _grads(model)
+
+
+@program()
+def prog_pex_gcn_dense_normalized_adjacency(T: Any) -> Any:
+    T.manual_seed(31)
+    features = T.rand(6, 5)
+    features[2] = 0
+    scale_vector = T.sum(features, dim=1)
+    scale_vector = 1 / scale_vector
+    scale_vector[scale_vector == float("inf")] = 0
+    features = T.diag(scale_vector) @ features
+    adj_mat = _graph(T)
+    degree_mat = T.sum(adj_mat, dim=1)
+    degree_mat = T.sqrt(1 / degree_mat)
+    degree_mat[degree_mat == float("inf")] = 0
+    degree_mat = T.diag(degree_mat)
+    adj_mat = degree_mat @ adj_mat @ degree_mat
+    model = _gcn(T, 5, 4, 3, use_bias=True)
+    return features, adj_mat, _graph_train(T, model, features, adj_mat)
+
+
+@program()
+def prog_pex_gcn_no_bias_spmm(T: Any) -> Any:
+    T.manual_seed(32)
+    model = _gcn(T, 5, 4, 3, use_bias=False)
+    a = _graph(T)
+    x = _t(T, 3, 3, seed=1, rg=True)
+    y = T.spmm(x, x.t())
+    y.sum().backward()
+    return (
+        _graph_train(T, model, T.rand(6, 5), a, epochs=2),
+        model.gc1.bias,
+        [n for n, _ in model.named_parameters()],
+        y,
+        y.grad_fn,
+        x.grad,
+        raises(lambda: T.spmm(T.ones(2), T.ones(2))),
+        raises(lambda: T.spmm(T.ones(2, 2), T.ones(3, 2))),
+    )
+
+
+@program(xfail="shadowgrad has no sparse tensors (torch.sparse_coo_tensor, Tensor.to_sparse)")
+def prog_pex_gcn_load_cora_sparse(T: Any) -> Any:
+    edges = np.array([[0, 1], [1, 2], [2, 0], [3, 1]], dtype=np.int32)
+    V, E = 4, edges.shape[0]
+    adj_mat = T.sparse_coo_tensor(edges.T, T.ones(E), (V, V), dtype=T.int64)
+    adj_mat = T.eye(V) + adj_mat
+    degree_mat = T.sum(adj_mat, dim=1)
+    degree_mat = T.sqrt(1 / degree_mat)
+    degree_mat = T.diag(degree_mat).to_sparse()
+    adj_mat = degree_mat @ adj_mat @ degree_mat
+    return adj_mat, adj_mat.to_sparse().to_dense()
+
+
+def _gat(
+    T: Any,
+    in_features: int,
+    n_hidden: int,
+    n_heads: int,
+    num_classes: int,
+    concat: bool = False,
+    dropout: float = 0.4,
+) -> Any:
+    nn, F = T.nn, T.nn.functional
+
+    class GraphAttentionLayer(nn.Module):
+        def __init__(
+            self,
+            in_features: int,
+            out_features: int,
+            n_heads: int,
+            concat: bool = False,
+            dropout: float = 0.4,
+            leaky_relu_slope: float = 0.2,
+        ) -> None:
+            super().__init__()
+            self.n_heads = n_heads
+            self.concat = concat
+            self.dropout = dropout
+            if concat:
+                self.out_features = out_features
+                assert out_features % n_heads == 0
+                self.n_hidden = out_features // n_heads
+            else:
+                self.n_hidden = out_features
+            self.W = nn.Parameter(T.empty(size=(in_features, self.n_hidden * n_heads)))
+            self.a = nn.Parameter(T.empty(size=(n_heads, 2 * self.n_hidden, 1)))
+            self.leakyrelu = nn.LeakyReLU(leaky_relu_slope)
+            self.softmax = nn.Softmax(dim=1)
+            nn.init.xavier_normal_(self.W)
+            nn.init.xavier_normal_(self.a)
+
+        def _get_attention_scores(self, h_transformed: Any) -> Any:
+            source_scores = T.matmul(h_transformed, self.a[:, : self.n_hidden, :])
+            target_scores = T.matmul(h_transformed, self.a[:, self.n_hidden :, :])
+            e = source_scores + target_scores.mT
+            return self.leakyrelu(e)
+
+        def forward(self, h: Any, adj_mat: Any) -> Any:
+            n_nodes = h.shape[0]
+            h_transformed = T.mm(h, self.W)
+            h_transformed = F.dropout(h_transformed, self.dropout, training=self.training)
+            h_transformed = h_transformed.view(n_nodes, self.n_heads, self.n_hidden).permute(
+                1, 0, 2
+            )
+            e = self._get_attention_scores(h_transformed)
+            connectivity_mask = -9e16 * T.ones_like(e)
+            e = T.where(adj_mat > 0, e, connectivity_mask)
+            attention = F.softmax(e, dim=-1)
+            attention = F.dropout(attention, self.dropout, training=self.training)
+            h_prime = T.matmul(attention, h_transformed)
+            if self.concat:
+                h_prime = h_prime.permute(1, 0, 2).contiguous().view(n_nodes, self.out_features)
+            else:
+                h_prime = h_prime.mean(dim=0)
+            return h_prime
+
+    class GAT(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.gat1 = GraphAttentionLayer(in_features, n_hidden, n_heads, concat, dropout)
+            self.gat2 = GraphAttentionLayer(n_hidden, num_classes, 1, False, dropout)
+
+        def forward(self, input_tensor: Any, adj_mat: Any) -> Any:
+            x = self.gat1(input_tensor, adj_mat)
+            x = F.elu(x)
+            x = self.gat2(x, adj_mat)
+            return F.log_softmax(x, dim=1)
+
+    return GAT()
+
+
+@program()
+def prog_pex_gat_train_average_heads(T: Any) -> Any:
+    T.manual_seed(33)
+    model = _gat(T, 5, 4, 2, 3)
+    return _graph_train(T, model, T.rand(6, 5), _graph(T))
+
+
+@program()
+def prog_pex_gat_train_concat_heads(T: Any) -> Any:
+    T.manual_seed(34)
+    model = _gat(T, 5, 4, 2, 3, concat=True, dropout=0.0)
+    adj = _graph(T)
+    out = _graph_train(T, model, T.rand(6, 5), adj)
+    return out, raises(lambda: _gat(T, 5, 3, 2, 3, concat=True))
+
+
+@program()
+def prog_pex_gat_attention_scores_and_masking(T: Any) -> Any:
+    T.manual_seed(35)
+    model = _gat(T, 4, 4, 2, 2, dropout=0.0)
+    layer = model.gat1
+    h = _t(T, 5, 4, seed=2, rg=True)
+    adj = (T.rand(5, 5) > 0.5).long()
+    out = layer(h, adj)
+    out.sum().backward()
+    hm = T.mm(h, layer.W).view(5, 2, 4).permute(1, 0, 2)
+    e = layer._get_attention_scores(hm)
+    masked = T.where(adj > 0, e, -9e16 * T.ones_like(e))
+    return out, h.grad, layer.a.grad, e.grad_fn, masked.softmax(-1), repr(layer.softmax)
+
+
+# --- vision_transformer --------------------------------------------------------------------
+
+
+def _vit(
+    T: Any,
+    patch_size: int = 2,
+    latent_size: int = 8,
+    n_channels: int = 3,
+    num_heads: int = 2,
+    num_encoders: int = 2,
+    dropout: float = 0.1,
+    num_classes: int = 4,
+    batch_size: int = 2,
+) -> Any:
+    nn = T.nn
+
+    class PatchExtractor(nn.Module):
+        def __init__(self, patch_size: int = 16) -> None:
+            super().__init__()
+            self.patch_size = patch_size
+
+        def forward(self, input_data: Any) -> Any:
+            batch_size, _channels, height, width = input_data.size()
+            assert height % self.patch_size == 0 and width % self.patch_size == 0
+            num_patches_h = height // self.patch_size
+            num_patches_w = width // self.patch_size
+            num_patches = num_patches_h * num_patches_w
+            patches = (
+                input_data.unfold(2, self.patch_size, self.patch_size)
+                .unfold(3, self.patch_size, self.patch_size)
+                .permute(0, 2, 3, 1, 4, 5)
+                .contiguous()
+                .view(batch_size, num_patches, -1)
+            )
+            return patches
+
+    class InputEmbedding(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.patch_size = patch_size
+            self.device = T.device("cpu")
+            self.input_size = patch_size * patch_size * n_channels
+            self.LinearProjection = nn.Linear(self.input_size, latent_size)
+            self.class_token = nn.Parameter(T.randn(batch_size, 1, latent_size).to(self.device))
+            self.pos_embedding = nn.Parameter(T.randn(batch_size, 1, latent_size).to(self.device))
+
+        def forward(self, input_data: Any) -> Any:
+            input_data = input_data.to(self.device)
+            patchify = PatchExtractor(patch_size=self.patch_size)
+            patches = patchify(input_data)
+            linear_projection = self.LinearProjection(patches).to(self.device)
+            _b, n, _ = linear_projection.shape
+            linear_projection = T.cat((self.class_token, linear_projection), dim=1)
+            pos_embed = self.pos_embedding[:, : n + 1, :]
+            linear_projection += pos_embed
+            return linear_projection
+
+    class EncoderBlock(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.norm = nn.LayerNorm(latent_size)
+            self.attention = nn.MultiheadAttention(latent_size, num_heads, dropout=dropout)
+            self.enc_MLP = nn.Sequential(
+                nn.Linear(latent_size, latent_size * 4),
+                nn.GELU(),
+                nn.Dropout(dropout),
+                nn.Linear(latent_size * 4, latent_size),
+                nn.Dropout(dropout),
+            )
+
+        def forward(self, emb_patches: Any) -> Any:
+            first_norm = self.norm(emb_patches)
+            attention_out = self.attention(first_norm, first_norm, first_norm)[0]
+            first_added = attention_out + emb_patches
+            second_norm = self.norm(first_added)
+            mlp_out = self.enc_MLP(second_norm)
+            output = mlp_out + first_added
+            return output
+
+    class ViT(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.embedding = InputEmbedding()
+            self.encoders = nn.ModuleList([EncoderBlock() for _ in range(num_encoders)])
+            self.MLPHead = nn.Sequential(
+                nn.LayerNorm(latent_size),
+                nn.Linear(latent_size, latent_size),
+                nn.Linear(latent_size, num_classes),
+            )
+
+        def forward(self, test_input: Any) -> Any:
+            enc_output = self.embedding(test_input)
+            for enc_layer in self.encoders:
+                enc_output = enc_layer(enc_output)
+            class_token_embed = enc_output[:, 0]
+            return self.MLPHead(class_token_embed)
+
+    return ViT(), PatchExtractor
+
+
+@program()
+def prog_pex_vit_train_eval(T: Any) -> Any:
+    T.manual_seed(40)
+    model, _ = _vit(T)
+    optimizer = T.optim.Adam(model.parameters(), lr=1e-2, weight_decay=3e-2)
+    criterion = T.nn.CrossEntropyLoss()
+    model.train()
+    total_loss = 0.0
+    post = []
+    for t in range(2):
+        images = T.rand(2, 3, 4, 4)
+        labels = T.tensor([t, 3])
+        optimizer.zero_grad()
+        logits = model(images)
+        loss = criterion(logits, labels)
+        loss.backward()
+        optimizer.step()
+        total_loss += loss.item()
+        post.append({"Loss": "%6f" % float(total_loss / (t + 1))})
+    model.eval()
+    with T.no_grad():
+        logits = model(images)
+        val_loss = criterion(logits, labels).item()
+    best_valid_loss = np.inf
+    saved = None
+    if val_loss < best_valid_loss:
+        saved = _ckpt(T, model.state_dict())
+    return post, val_loss, logits, sorted(saved.keys()), model.embedding.class_token.grad
+
+
+@program()
+def prog_pex_vit_patch_extractor_unfold(T: Any) -> Any:
+    _, PatchExtractor = _vit(T)
+    x = _t(T, 2, 3, 4, 6, seed=7, rg=True)
+    patches = PatchExtractor(patch_size=2)(x)
+    u = x.unfold(2, 2, 2)
+    (patches * T.arange(patches.numel()).view_as(patches)).sum().backward()
+    return (
+        patches,
+        u.shape,
+        u.stride(),
+        u.is_contiguous(),
+        u.grad_fn,
+        patches.grad_fn,
+        x.grad,
+        x.unfold(3, 4, 1).shape,
+        raises(lambda: x.unfold(2, 5, 1)),
+        raises(lambda: x.unfold(2, 2, 0)),
+        raises(lambda: PatchExtractor(patch_size=3)(x)),
+        T.arange(5.0).unfold(0, 2, 2),
+        T.tensor(3.0).unfold(0, 1, 1),
+    )
+
+
+@program()
+def prog_pex_vit_batch_size_mismatch_class_token(T: Any) -> Any:
+    T.manual_seed(41)
+    model, _ = _vit(T, batch_size=2, dropout=0.0)
+    model.eval()
+    return raises(lambda: model(T.rand(3, 3, 4, 4))), model(T.rand(2, 3, 4, 4)).shape
+
+
+@program()
+def prog_pex_vit_multihead_attention_options(T: Any) -> Any:
+    T.manual_seed(42)
+    mha = T.nn.MultiheadAttention(8, 2, dropout=0.0)
+    q = _t(T, 3, 2, 8, seed=1, rg=True)
+    out, w = mha(q, q, q)
+    _, w2 = mha(q, q, q, average_attn_weights=False)
+    _, w3 = mha(q, q, q, need_weights=False)
+    mask = T.triu(T.ones(3, 3, dtype=T.bool), diagonal=1)
+    out4, w4 = mha(q, q, q, attn_mask=mask)
+    kpm = T.tensor([[False, False, True], [False, True, True]])
+    out5, w5 = mha(q, q, q, key_padding_mask=kpm)
+    (out.sum() + out4.sum() + out5.sum()).backward()
+    return (
+        out,
+        w,
+        w2.shape,
+        w3,
+        out4,
+        w4,
+        out5,
+        w5,
+        out.grad_fn,
+        q.grad,
+        mha.in_proj_weight.grad,
+        raises(lambda: T.nn.MultiheadAttention(7, 2)),
+        raises(lambda: mha(q, q[:, :1], q)),
+    )
+
+
+# --- language_translation ------------------------------------------------------------------
+
+
+def _translator(
+    T: Any,
+    src_vocab: int = 10,
+    tgt_vocab: int = 11,
+    emb: int = 8,
+    heads: int = 2,
+    ff: int = 12,
+    dropout: float = 0.1,
+) -> Any:
+    nn = T.nn
+
+    class PositionalEncoding(nn.Module):
+        def __init__(self, emb_size: int, dropout: float, maxlen: int = 50) -> None:
+            super().__init__()
+            den = T.exp(-T.arange(0, emb_size, 2) * math.log(10000) / emb_size)
+            pos = T.arange(0, maxlen).reshape(maxlen, 1)
+            pos_embedding = T.zeros((maxlen, emb_size))
+            pos_embedding[:, 0::2] = T.sin(pos * den)
+            pos_embedding[:, 1::2] = T.cos(pos * den)
+            pos_embedding = pos_embedding.unsqueeze(-2)
+            self.dropout = nn.Dropout(dropout)
+            self.register_buffer("pos_embedding", pos_embedding)
+
+        def forward(self, token_embedding: Any) -> Any:
+            return self.dropout(token_embedding + self.pos_embedding[: token_embedding.size(0), :])
+
+    class Translator(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.src_embedding = nn.Embedding(src_vocab, emb)
+            self.tgt_embedding = nn.Embedding(tgt_vocab, emb)
+            self.pos_enc = PositionalEncoding(emb, dropout)
+            self.transformer = nn.Transformer(
+                d_model=emb,
+                nhead=heads,
+                num_encoder_layers=1,
+                num_decoder_layers=1,
+                dim_feedforward=ff,
+                dropout=dropout,
+            )
+            self.ff = nn.Linear(emb, tgt_vocab)
+
+        def forward(
+            self,
+            src,
+            trg,
+            src_mask,
+            tgt_mask,
+            src_padding_mask,
+            tgt_padding_mask,
+            memory_key_padding_mask,
+        ):
+            src_emb = self.pos_enc(self.src_embedding(src))
+            tgt_emb = self.pos_enc(self.tgt_embedding(trg))
+            outs = self.transformer(
+                src_emb,
+                tgt_emb,
+                src_mask,
+                tgt_mask,
+                None,
+                src_padding_mask,
+                tgt_padding_mask,
+                memory_key_padding_mask,
+            )
+            return self.ff(outs)
+
+        def encode(self, src: Any, src_mask: Any) -> Any:
+            return self.transformer.encoder(self.pos_enc(self.src_embedding(src)), src_mask)
+
+        def decode(self, tgt: Any, memory: Any, tgt_mask: Any) -> Any:
+            return self.transformer.decoder(self.pos_enc(self.tgt_embedding(tgt)), memory, tgt_mask)
+
+    return Translator()
+
+
+PAD_IDX, BOS_IDX, EOS_IDX = 1, 2, 3
+
+
+def _square_subsequent_mask(T: Any, sz: int) -> Any:
+    mask = (T.triu(T.ones((sz, sz))) == 1).transpose(0, 1)
+    mask = mask.float().masked_fill(mask == 0, float("-inf")).masked_fill(mask == 1, 0.0)
+    return mask
+
+
+def _create_mask(T: Any, src: Any, tgt: Any) -> Any:
+    src_seq_len = src.shape[0]
+    tgt_seq_len = tgt.shape[0]
+    tgt_mask = _square_subsequent_mask(T, tgt_seq_len)
+    src_mask = T.zeros((src_seq_len, src_seq_len)).type(T.bool)
+    src_padding_mask = (src == PAD_IDX).transpose(0, 1)
+    tgt_padding_mask = (tgt == PAD_IDX).transpose(0, 1)
+    return src_mask, tgt_mask, src_padding_mask, tgt_padding_mask
+
+
+def _translation_batch(T: Any) -> Any:
+    src = T.tensor(
+        [[BOS_IDX, BOS_IDX, BOS_IDX], [5, 6, 7], [8, 4, EOS_IDX], [EOS_IDX, EOS_IDX, PAD_IDX]]
+    )
+    tgt = T.tensor(
+        [
+            [BOS_IDX, BOS_IDX, BOS_IDX],
+            [9, 4, 5],
+            [EOS_IDX, 6, EOS_IDX],
+            [PAD_IDX, EOS_IDX, PAD_IDX],
+            [PAD_IDX, PAD_IDX, PAD_IDX],
+        ]
+    )
+    return src, tgt
+
+
+@program()
+def prog_pex_translation_train_step(T: Any) -> Any:
+    T.manual_seed(43)
+    model = _translator(T)
+    for p in model.parameters():
+        if p.dim() > 1:
+            T.nn.init.xavier_uniform_(p)
+    optim = T.optim.Adam(model.parameters(), lr=1e-3, betas=(0.9, 0.98), eps=1e-9)
+    loss_fn = T.nn.CrossEntropyLoss(ignore_index=PAD_IDX)
+    src, tgt = _translation_batch(T)
+    model.train()
+    losses = []
+    for _ in range(2):
+        tgt_input = tgt[:-1, :]
+        src_mask, tgt_mask, src_padding_mask, tgt_padding_mask = _create_mask(T, src, tgt_input)
+        logits = model(
+            src, tgt_input, src_mask, tgt_mask, src_padding_mask, tgt_padding_mask, src_padding_mask
+        )
+        optim.zero_grad()
+        tgt_out = tgt[1:, :]
+        loss = loss_fn(logits.reshape(-1, logits.shape[-1]), tgt_out.reshape(-1))
+        loss.backward()
+        optim.step()
+        losses.append(loss.item())
+    return losses, logits, tgt_mask, src_padding_mask, model.ff.weight.grad
+
+
+@program()
+def prog_pex_translation_eval_and_greedy_decode(T: Any) -> Any:
+    T.manual_seed(44)
+    model = _translator(T, dropout=0.0)
+    model.eval()
+    loss_fn = T.nn.CrossEntropyLoss(ignore_index=PAD_IDX)
+    src, tgt = _translation_batch(T)
+    with T.no_grad():
+        tgt_input = tgt[:-1, :]
+        masks = _create_mask(T, src, tgt_input)
+        logits = model(src, tgt_input, *masks, masks[2])
+        val_loss = loss_fn(logits.reshape(-1, logits.shape[-1]), tgt[1:, :].reshape(-1)).item()
+        s = src[:, :1]
+        num_tokens = s.shape[0]
+        src_mask = T.zeros(num_tokens, num_tokens).type(T.bool)
+        memory = model.encode(s, src_mask)
+        ys = T.ones(1, 1).fill_(BOS_IDX).type(T.long)
+        for _ in range(4):
+            tgt_mask = _square_subsequent_mask(T, ys.size(0)).type(T.bool)
+            out = model.decode(ys, memory, tgt_mask)
+            out = out.transpose(0, 1)
+            prob = model.ff(out[:, -1])
+            _, next_word = T.max(prob, dim=1)
+            next_word = next_word.item()
+            ys = T.cat([ys, T.ones(1, 1).type_as(s.data).fill_(next_word)], dim=0)
+            if next_word == EOS_IDX:
+                break
+    return val_loss, memory, ys, ys.dtype
+
+
+@program()
+def prog_pex_translation_mask_helpers(T: Any) -> Any:
+    src, tgt = _translation_batch(T)
+    m = _square_subsequent_mask(T, 4)
+    return (
+        m,
+        m.type(T.bool),
+        _create_mask(T, src, tgt[:-1]),
+        T.nn.Transformer.generate_square_subsequent_mask(3, dtype=T.float64),
+        T.equal(m, T.nn.Transformer.generate_square_subsequent_mask(4)),
+    )
+
+
+@program()
+def prog_pex_translation_ignore_index_all_padding(T: Any) -> Any:
+    loss_fn = T.nn.CrossEntropyLoss(ignore_index=PAD_IDX)
+    logits = _t(T, 4, 5, seed=3, rg=True)
+    loss = loss_fn(logits, T.full((4,), PAD_IDX))
+    loss.backward()
+    loss2 = T.nn.CrossEntropyLoss(ignore_index=PAD_IDX, label_smoothing=0.1)(
+        logits, T.tensor([0, PAD_IDX, 2, 4])
+    )
+    return (
+        loss,
+        logits.grad,
+        loss2,
+        loss2.grad_fn,
+        raises(lambda: loss_fn(logits, T.tensor([0, 1, 2, 5]))),
+    )
+
+
+# --- reinforcement_learning ----------------------------------------------------------------
+
+
+def _env_states(n: int, seed: int = 0) -> list[np.ndarray]:
+    return list(np.random.default_rng(seed).standard_normal((n, 4)))  # float64, as gym's
+
+
+def _reinforce_policy(T: Any) -> Any:
+    nn, F = T.nn, T.nn.functional
+
+    class Policy(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.affine1 = nn.Linear(4, 8)
+            self.dropout = nn.Dropout(p=0.6)
+            self.affine2 = nn.Linear(8, 2)
+            self.saved_log_probs = []
+            self.rewards = []
+
+        def forward(self, x: Any) -> Any:
+            x = self.affine1(x)
+            x = self.dropout(x)
+            x = F.relu(x)
+            action_scores = self.affine2(x)
+            return F.softmax(action_scores, dim=1)
+
+    return Policy()
+
+
+@program()
+def prog_pex_reinforce_episode(T: Any) -> Any:
+    Categorical = T.distributions.Categorical
+    T.manual_seed(50)
+    policy = _reinforce_policy(T)
+    optimizer = T.optim.Adam(policy.parameters(), lr=1e-2)
+    eps = np.finfo(np.float32).eps.item()
+    gamma = 0.99
+    log = []
+    for i_episode in range(2):
+        for t, state in enumerate(_env_states(5, seed=i_episode)):
+            state = T.from_numpy(state).float().unsqueeze(0)
+            probs = policy(state)
+            m = Categorical(probs)
+            action = m.sample()
+            policy.saved_log_probs.append(m.log_prob(action))
+            reward = 1.0 if action.item() == t % 2 else 0.0
+            policy.rewards.append(reward)
+        R = 0
+        policy_loss = []
+        returns = collections.deque()
+        for r in policy.rewards[::-1]:
+            R = r + gamma * R
+            returns.appendleft(R)
+        returns = T.tensor(returns)
+        returns = (returns - returns.mean()) / (returns.std() + eps)
+        for log_prob, R in zip(policy.saved_log_probs, returns, strict=True):
+            policy_loss.append(-log_prob * R)
+        optimizer.zero_grad()
+        policy_loss = T.cat(policy_loss).sum()
+        policy_loss.backward()
+        optimizer.step()
+        log.append((returns, policy_loss.item(), policy_loss.grad_fn, policy.saved_log_probs[0]))
+        del policy.rewards[:]
+        del policy.saved_log_probs[:]
+    return log, _grads(policy)
+
+
+@program()
+def prog_pex_reinforce_returns_normalisation_edges(T: Any) -> Any:
+    eps = np.finfo(np.float32).eps.item()
+    one = T.tensor(collections.deque([1.0]))
+    same = T.tensor([2.0, 2.0, 2.0])
+    return (
+        one,
+        (one - one.mean()) / (one.std() + eps),
+        (same - same.mean()) / (same.std() + eps),
+        T.tensor(collections.deque([1, 2])).dtype,
+        T.tensor(collections.deque([np.float64(0.5), 1])).dtype,
+        T.tensor([]).std(),
+    )
+
+
+def _actor_critic(T: Any) -> Any:
+    nn, F = T.nn, T.nn.functional
+
+    class Policy(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.affine1 = nn.Linear(4, 8)
+            self.action_head = nn.Linear(8, 2)
+            self.value_head = nn.Linear(8, 1)
+            self.saved_actions = []
+            self.rewards = []
+
+        def forward(self, x: Any) -> Any:
+            x = F.relu(self.affine1(x))
+            action_prob = F.softmax(self.action_head(x), dim=-1)
+            state_values = self.value_head(x)
+            return action_prob, state_values
+
+    return Policy()
+
+
+@program()
+def prog_pex_actor_critic_episode(T: Any) -> Any:
+    F = T.nn.functional
+    SavedAction = collections.namedtuple("SavedAction", ["log_prob", "value"])
+    T.manual_seed(51)
+    model = _actor_critic(T)
+    optimizer = T.optim.Adam(model.parameters(), lr=3e-2)
+    eps = np.finfo(np.float32).eps.item()
+    log = []
+    for ep in range(2):
+        for t, state in enumerate(_env_states(4, seed=10 + ep)):
+            state = T.from_numpy(state).float()
+            probs, state_value = model(state)
+            m = T.distributions.Categorical(probs)
+            action = m.sample()
+            model.saved_actions.append(SavedAction(m.log_prob(action), state_value))
+            model.rewards.append(float(action.item() == t % 2))
+        R = 0
+        saved_actions = model.saved_actions
+        policy_losses = []
+        value_losses = []
+        returns = []
+        for r in model.rewards[::-1]:
+            R = r + 0.99 * R
+            returns.insert(0, R)
+        returns = T.tensor(returns)
+        returns = (returns - returns.mean()) / (returns.std() + eps)
+        for (log_prob, value), R in zip(saved_actions, returns, strict=True):
+            advantage = R - value.item()
+            policy_losses.append(-log_prob * advantage)
+            value_losses.append(F.smooth_l1_loss(value, T.tensor([R])))
+        optimizer.zero_grad()
+        loss = T.stack(policy_losses).sum() + T.stack(value_losses).sum()
+        loss.backward()
+        optimizer.step()
+        log.append((loss, loss.grad_fn, value_losses[0].grad_fn, policy_losses[0].grad_fn))
+        del model.rewards[:]
+        del model.saved_actions[:]
+    return log, model.state_dict(), _grads(model)
+
+
+@program()
+def prog_pex_actor_critic_smooth_l1_shape_warning(T: Any) -> Any:
+    F = T.nn.functional
+    value = _t(T, 1, seed=4, rg=True)
+    R = T.tensor(0.7)
+    a = F.smooth_l1_loss(value, T.tensor([R]))
+    b = F.smooth_l1_loss(value.view(1, 1), R.view(1))
+    c = F.smooth_l1_loss(value, R.view(1), beta=0.0)
+    d = F.smooth_l1_loss(value, R.view(1), beta=2.0, reduction="none")
+    (a + b + c + d.sum()).backward()
+    return a, b, c, d, value.grad, b.grad_fn, raises(lambda: F.smooth_l1_loss(value, R, beta=-1.0))
+
+
+@program()
+def prog_pex_categorical_sample_log_prob_entropy(T: Any) -> Any:
+    Categorical = T.distributions.Categorical
+    T.manual_seed(52)
+    probs = T.softmax(_t(T, 3, 4, seed=5, rg=True), dim=1)
+    m = Categorical(probs)
+    a = m.sample()
+    lp = m.log_prob(a)
+    ent = m.entropy()
+    (lp.sum() + ent.sum()).backward()
+    m2 = Categorical(logits=T.tensor([0.0, float("-inf"), 1.0]))
+    return (
+        a,
+        lp,
+        ent,
+        lp.grad_fn,
+        m.probs,
+        m.logits,
+        m.batch_shape,
+        m.event_shape,
+        m.sample((2,)),
+        m2.sample((5,)),
+        m2.log_prob(T.tensor(1)),
+        m2.entropy(),
+        raises(lambda: m.log_prob(T.tensor([4, 0, 0]))),
+        raises(lambda: Categorical(T.tensor([0.5, -0.1]))),
+        Categorical(T.tensor([2.0, 2.0])).probs,
+        repr(m),
+    )
+
+
+@program()
+def prog_pex_tensor_from_deque_and_other_sequences(T: Any) -> Any:
+    import array
+
+    dq = collections.deque
+    return (
+        T.tensor(dq([1.0, 2])),
+        T.tensor([dq([1, 2]), (3, 4)]),
+        T.tensor(array.array("d", [1.5, 2.0])),
+        T.tensor(array.array("i", [1, 2])),
+        T.tensor(dq()),
+        T.tensor(dq([True, False])),
+        T.tensor(dq([T.tensor(1.5), 2])),
+        T.tensor(dq([1, 2]), dtype=T.float64, requires_grad=True),
+        raises(lambda: T.tensor(dq(["a"]))),
+        raises(lambda: T.tensor([dq([1]), [1, 2]])),
+        raises(lambda: T.tensor(dq([1.5]), dtype=T.int64)),
+        raises(lambda: T.tensor(dq([1]), requires_grad=True)),
+    )
+
+
+@program()
+def prog_pex_value_losses_broadcast_graphs(T: Any) -> Any:
+    F = T.nn.functional
+    value = _t(T, 3, 1, seed=8, rg=True)
+    target = T.tensor(_data(3, seed=9))
+    out = {}
+    for name in ("smooth_l1_loss", "mse_loss", "l1_loss", "huber_loss"):
+        loss = getattr(F, name)(value, target)
+        g = T.autograd.grad(loss, value)
+        same = getattr(F, name)(value, target.view(3, 1))
+        wide = getattr(F, name)(value.view(1, 3), target.view(3, 1), reduction="none")
+        out[name] = (loss, loss.grad_fn, g, same.grad_fn, wide, wide.grad_fn)
+    return out
 
 
 @pytest.mark.parametrize("name", _SET.params())

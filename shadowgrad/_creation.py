@@ -165,9 +165,12 @@ def tensor(
         _check_first_str(data)
         raise
     except RuntimeError:
-        if not isinstance(data, memoryview):
+        if isinstance(data, memoryview):
+            data = data.tolist()  # a sequence of its items
+        elif _other_sequences(data):  # a deque, array.array, ...: read as torch reads a list
+            return tensor(_as_lists(data), dtype=dtype, device=device, requires_grad=requires_grad)
+        else:
             raise
-        data = data.tolist()  # a sequence of its items
         inferred = _infer_dtype(data)
     d = dtype or inferred
     if isinstance(data, np.ndarray):
@@ -204,6 +207,22 @@ def tensor(
 
 
 _NOT_INDEX = "only integer tensors of a single element can be converted to an index"
+
+
+def _other_sequences(data: Any) -> bool:
+    """Whether data holds a sequence torch.tensor reads (PySequence_Check) beyond a list, tuple
+    or range: a deque, an array.array, a collections.abc.Sequence."""
+    if isinstance(data, _SEQUENCES):
+        return any(_other_sequences(x) for x in data)
+    return isinstance(data, Sequence) and not isinstance(data, (str, bytes, bytearray))
+
+
+def _as_lists(data: Any) -> Any:
+    if isinstance(data, _SEQUENCES) or (
+        isinstance(data, Sequence) and not isinstance(data, (str, bytes, bytearray))
+    ):
+        return [_as_lists(x) for x in data]
+    return data
 
 
 def _leaves(data: Any) -> Any:

@@ -35,6 +35,7 @@ __all__: list[str] = [
     "set_default_device",
     "set_default_tensor_type",
     "solve",
+    "spmm",
     "symeig",
     "vmap",
     "while_loop",
@@ -421,3 +422,11 @@ def while_loop(cond_fn: Any, body_fn: Any, carried_inputs: Any) -> Any:
             return carried
         out = body_fn(*carried)
         carried = tuple(out) if isinstance(out, (tuple, list)) else (out,)
+
+
+def spmm(input: Tensor, mat2: Tensor) -> Tensor:
+    """`torch.spmm` of strided tensors, which is `torch.mm` (MmBackward0, mm's errors); sparse
+    layouts do not exist here."""
+    from .ops.linalg import mm
+
+    return mm(input, mat2)

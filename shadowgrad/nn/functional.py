@@ -2146,7 +2146,11 @@ def _broadcast_pair(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
                 f"The size of tensor a ({input.shape[-1]}) must match the size of tensor b "
                 f"({target.shape[-1]}) at non-singleton dimension {input.ndim - 1}"
             ) from None
-        input, target = input.expand(*shape), target.expand(*shape)
+        # torch.broadcast_tensors: an operand already of the broadcast shape is not expanded
+        if tuple(input.shape) != shape:
+            input = input.expand(*shape)
+        if tuple(target.shape) != shape:
+            target = target.expand(*shape)
     return input, target
 
 
