@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import re
 import warnings
 from collections import OrderedDict
 from typing import Any
@@ -3101,6 +3102,53 @@ def prog_mapi_accelerator_moves_on_a_cpu_build(T: Any) -> Any:
         raises(lambda: m.type("foo")),
     ]
     return out
+
+
+@program()
+def prog_mapi_handles_deepcopied_and_pickled(T: Any) -> Any:
+    import copy
+    import pickle
+
+    class Holder(T.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.lin = _lin(T, 1, 1)
+            self.h = self.register_forward_hook(lambda *a: None)
+            self.h2 = self.register_forward_hook(
+                lambda *a: None, with_kwargs=True, always_call=True
+            )
+
+    m = Holder()
+    c = copy.deepcopy(m)
+    c.h.remove()
+    c.h2.remove()
+    after = [
+        len(m._forward_hooks),
+        len(c._forward_hooks),
+        c.h.id == m.h.id,
+        len(m._forward_hooks_with_kwargs),
+        len(c._forward_hooks_with_kwargs),
+        len(c._forward_hooks_always_called),
+        len(m._forward_hooks_always_called),
+    ]
+    lin = _lin(T, 1, 1)
+    h = lin.register_forward_pre_hook(print)
+    h2 = pickle.loads(pickle.dumps(h))
+    h2.remove()
+    x = T.ones(1, requires_grad=True)
+    th = x.register_hook(print)
+    tc = copy.deepcopy(th)
+    tc.remove()
+
+    def plain(g: Any) -> Any:
+        return g
+
+    x.register_hook(plain)
+    x.register_hook(T.utils.hooks.unserializable_hook(lambda g: g))
+    r, w = _caught(lambda: T.utils.hooks.warn_if_has_hooks(x))
+    w = [(c, re.sub(" at 0x[0-9a-f]+", "", msg)) for c, msg in w]
+    info = [h2.id == h.id, h2.hooks_dict_ref() is None, len(h2.extra_dict_ref)]
+    return after, info, len(lin._forward_pre_hooks), r, w
 
 
 @pytest.mark.parametrize("name", _SET.params())

@@ -94,6 +94,19 @@ class RemovableHandle:
             if extra is not None and self.id in extra:
                 del extra[self.id]
 
+    def __getstate__(self) -> tuple[Any, ...]:
+        # as torch's: the dicts themselves, so that a deepcopied module's handles remove the
+        # copy's hooks (weak references would point back at the original's)
+        return (self.hooks_dict_ref(), self.id, tuple(ref() for ref in self.extra_dict_ref))
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        # a dict unpickled on its own is not kept alive: the reference is dead, as torch's
+        self.hooks_dict_ref = weakref.ref(HookDict() if state[0] is None else state[0])
+        self.id = state[1]
+        self.extra_dict_ref = (
+            () if len(state) < 3 or state[2] is None else tuple(weakref.ref(d) for d in state[2])
+        )
+
     def __enter__(self) -> RemovableHandle:
         return self
 
