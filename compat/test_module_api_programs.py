@@ -3151,6 +3151,35 @@ def prog_mapi_handles_deepcopied_and_pickled(T: Any) -> Any:
     return after, info, len(lin._forward_pre_hooks), r, w
 
 
+@program()
+def prog_mapi_lazy_module_hooks_and_loading(T: Any) -> Any:
+    import copy
+
+    m = T.nn.LazyLinear(3)
+    before = (
+        len(m._forward_pre_hooks),
+        len(m._forward_pre_hooks_with_kwargs),
+        len(m._load_state_dict_pre_hooks),
+        m.has_uninitialized_params(),
+    )
+    seen: list[Any] = []
+    m.register_forward_pre_hook(
+        lambda mod, a: seen.append((type(mod).__name__, type(mod.weight).__name__))
+    )
+    c = copy.deepcopy(m)
+    m(T.ones(2, 4))
+    after = (
+        len(m._forward_pre_hooks),
+        len(m._forward_pre_hooks_with_kwargs),
+        len(m._load_state_dict_pre_hooks),
+        type(m).__name__,
+        hasattr(m, "_initialize_hook"),
+    )
+    src = _lin(T, 4, 3)
+    r = c.load_state_dict(src.state_dict())
+    return before, after, seen, str(r), type(c).__name__, c.weight, len(c._forward_pre_hooks)
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)
