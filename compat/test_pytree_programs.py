@@ -558,6 +558,42 @@ def prog_ptr_tree_map_state_dict_like(T: Any) -> Any:
     return type(sd).__name__, type(halves).__name__, list(halves), halves, shapes
 
 
+# --- torch.func transforms over pytrees ----------------------------------------------------
+
+
+@program()
+def prog_ptr_func_transforms_keep_namedtuples(T: Any) -> Any:
+    # torch.func flattens with torch's pytree: namedtuples, OrderedDicts and structseqs come
+    # back as themselves (shadowgrad's own flattening returned lists and dicts)
+    x = T.tensor(_data(3, 2))
+    vm = T.func.vmap
+    a = vm(lambda v: Point(v * 2, v.sum()))(x)
+    b = vm(lambda p: p.x + p.y)(Point(x, x))
+    c = vm(lambda v: OrderedDict(z=v, a=v.sum()))(x)
+    d = vm(lambda p: p.x * p.y, in_dims=(Point(0, None),))(Point(x, T.ones(2)))
+    e = vm(lambda v: T.max(v, 0))(x)
+    f = T.func.grad(lambda p: (p.x * p.y).sum())(Point(x, x + 1))
+    g = T.func.grad(lambda p: (p["a"] * 2).sum())(OrderedDict(a=x))
+    h = T.func.jacrev(lambda v: Point(v.sum(), (v * v).sum()))(T.ones(2))
+    i = T.func.vjp(lambda v: Point(v * 2, v), T.ones(2))[1](Point(T.ones(2), T.ones(2)))
+    j = T.func.jvp(lambda p: Point(p.y, p.x), (Point(T.ones(2), T.zeros(2)),), (Point(x[0], x[1]),))
+    names = [type(r).__name__ for r in (a, c, e, f, g, h, j[0], j[1])]
+    return names, a, b, c, d, e, f, g, h, i, j
+
+
+@program()
+def prog_ptr_func_structure_errors_print_treespecs(T: Any) -> Any:
+    x = T.ones(3, 2)
+    vm = T.func.vmap
+    return (
+        raises(lambda: vm(lambda v: Point(v, v), out_dims=(0, 1, 0))(x)),
+        raises(lambda: vm(lambda p: p.x, in_dims=(Point(0, 0), 0))(Point(x, x))),
+        raises(lambda: vm(lambda a, b: a, in_dims=(0, (0, 0)))(x, Point(x, x))),
+        raises(lambda: T.func.jvp(lambda p: p.x, (Point(T.ones(2), T.ones(2)),), ((T.ones(2),),))),
+        raises(lambda: T.func.vjp(lambda v: Point(v, v), T.ones(2))[1]((T.ones(2), T.ones(2)))),
+    )
+
+
 # --- rearrange -----------------------------------------------------------------------------
 
 

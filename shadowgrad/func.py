@@ -53,55 +53,22 @@ _TRANSFORMS = _grad_mode.TRANSFORMS
 BACKWARD_INSIDE = _grad_mode.BACKWARD_INSIDE
 
 
-# --- pytrees (tuples, lists, dicts) ---------------------------------------------------------
+# --- pytrees: torch's (utils._pytree), so namedtuples, OrderedDicts, structseqs keep their type
 
 
 def _flatten(tree: Any) -> tuple[list[Any], Any]:
-    if isinstance(tree, (tuple, list)):
-        leaves: list[Any] = []
-        specs = []
-        for x in tree:
-            lv, sp = _flatten(x)
-            leaves.extend(lv)
-            specs.append((len(lv), sp))
-        return leaves, (type(tree), specs)
-    if isinstance(tree, dict):
-        leaves, spec = _flatten(list(tree.values()))
-        return leaves, (dict, (list(tree.keys()), spec))
-    return [tree], None
+    from .utils._pytree import tree_flatten
+
+    return tree_flatten(tree)
 
 
 def _unflatten(leaves: list[Any], spec: Any) -> Any:
-    if spec is None:
-        return leaves[0]
-    kind, specs = spec
-    if kind is dict:
-        keys, sub = specs
-        return dict(zip(keys, _unflatten(leaves, sub), strict=True))
-    out = []
-    i = 0
-    for n, sp in specs:
-        out.append(_unflatten(leaves[i : i + n], sp))
-        i += n
-    return tuple(out) if kind is tuple else out
+    return spec.unflatten(leaves)
 
 
-def _spec_repr(spec: Any, indent: int = 0) -> str:
+def _spec_repr(spec: Any) -> str:
     """A spec as torch's `TreeSpec.__repr__` writes it (a leaf is `*`), for error messages."""
-    if spec is None:
-        return "*"
-    kind, specs = spec
-    if kind is dict:
-        keys, sub = specs
-        context, children = repr(keys), [sp for _, sp in sub[1]]
-    else:
-        context, children = "None", [sp for _, sp in specs]
-    inner = ""
-    if children:
-        indent += 2
-        inner = _spec_repr(children[0], indent) + ("," if len(children) > 1 else "")
-        inner += ",".join("\n" + " " * indent + _spec_repr(c, indent) for c in children[1:])
-    return f"TreeSpec({kind.__name__}, {context}, [{inner}])"
+    return repr(spec)
 
 
 def _is_tensor(x: Any) -> bool:
@@ -415,8 +382,8 @@ def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
     def vjp_fn(
         cotangents: Any, *, retain_graph: bool = True, create_graph: bool | None = None
     ) -> Any:
-        ct_leaves, _ = _flatten(cotangents)
-        if len(ct_leaves) != len(out_leaves):
+        ct_leaves, ct_spec = _flatten(cotangents)
+        if ct_spec != out_spec:
             raise RuntimeError(
                 "Expected pytree structure of cotangents to be the same as pytree structure of "
                 f"outputs to the function. cotangents: {_pprint_spec(cotangents)}, primal "
@@ -939,29 +906,16 @@ def _same_output(a: Any, b: Any) -> bool:
 
 def _pprint_spec(tree: Any) -> str:
     """torch's treespec_pprint: '*' for a leaf, containers as Python writes them."""
-    if isinstance(tree, dict):
-        return "{" + ", ".join(f"{k!r}: {_pprint_spec(v)}" for k, v in tree.items()) + "}"
-    if isinstance(tree, list):
-        return "[" + ", ".join(_pprint_spec(v) for v in tree) + "]"
-    if isinstance(tree, tuple) and not hasattr(tree, "_fields"):
-        inner = ", ".join(_pprint_spec(v) for v in tree)
-        return f"({inner},)" if len(tree) == 1 else f"({inner})"
-    return "*"
+    from .utils._pytree import tree_structure, treespec_pprint
+
+    return treespec_pprint(tree_structure(tree))
 
 
-def _treespec(tree: Any, indent: int = 0) -> str:
-    """torch's repr of a pytree's TreeSpec (tuples, lists and dicts are nodes, the rest
-    leaves, '*')."""
-    if not isinstance(tree, (tuple, list, dict)):
-        return "*"
-    kids = list(tree.values()) if isinstance(tree, dict) else list(tree)
-    ctx = repr(list(tree.keys())) if isinstance(tree, dict) else "None"
-    body = ""
-    if kids:
-        indent += 2
-        body = _treespec(kids[0], indent) + ("," if len(kids) > 1 else "")
-        body += ",".join("\n" + " " * indent + _treespec(k, indent) for k in kids[1:])
-    return f"TreeSpec({type(tree).__name__}, {ctx}, [{body}])"
+def _treespec(tree: Any) -> str:
+    """torch's repr of a pytree's TreeSpec."""
+    from .utils._pytree import tree_structure
+
+    return repr(tree_structure(tree))
 
 
 def _is_prefix(dims: Any, tree: Any) -> bool:
