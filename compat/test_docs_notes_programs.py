@@ -1220,9 +1220,7 @@ def prog_note_custom_module_with_parameters(T: Any) -> Any:
     )
 
 
-@program(
-    xfail="shadowgrad has no __torch_function__ dispatch for Tensor subclasses (nor as_subclass)"
-)
+@program()
 def prog_note_tensor_subclass_torch_function_logging(T: Any) -> Any:
     log: list[Any] = []
 

@@ -143,7 +143,9 @@ from .amp import (  # noqa: E402
 
 _nn_exports.install(globals())
 
+from . import overrides  # noqa: E402
 from .nn.modules.module import typename  # noqa: E402
+from .overrides import _C  # noqa: E402
 from .serialization import load, save  # noqa: E402
 
 

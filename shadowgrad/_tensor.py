@@ -1020,11 +1020,11 @@ class Tensor:
         )
 
     def __format__(self, spec: str) -> str:
-        if self._data.ndim == 0:
+        if self._data.ndim == 0 and type(self) is Tensor:
             return format(self._data.item(), spec)
         if spec:
-            raise TypeError("unsupported format string passed to Tensor.__format__")
-        return repr(self)
+            raise TypeError(f"unsupported format string passed to {type(self).__name__}.__format__")
+        return str(self)
 
     def __hash__(self) -> int:
         return id(self)
@@ -1050,9 +1050,19 @@ class Tensor:
             tangent = forward_ad._get_tangent(self)
             if tangent is not None:
                 extras.append(f"tangent={tangent}")  # f-string: a 0-d tangent shows its item
-        return format_tensor(
-            self._data, self.dtype._name, D.get_default_dtype()._name, extras, "tensor("
+        from .nn.parameter import Parameter
+
+        t = type(self)
+        plain = t is Tensor or t is Parameter
+        # torch shows a subclass by its name, a subclass of Parameter inside Parameter(...)
+        text = format_tensor(
+            self._data,
+            self.dtype._name,
+            D.get_default_dtype()._name,
+            extras,
+            "tensor(" if plain else t.__name__ + "(",
         )
+        return text if plain or not isinstance(self, Parameter) else f"Parameter({text})"
 
     __str__ = __repr__
 
@@ -1067,6 +1077,8 @@ class Tensor:
             )
         if id(self) in memo:
             return memo[id(self)]  # type: ignore[no-any-return]
+        if type(self) is not Tensor and not type(self).__module__.startswith("shadowgrad."):
+            _check_new_empty(self)
         new = object.__new__(type(self))
         for s in Tensor.__slots__:
             if s not in ("__dict__", "__weakref__") and hasattr(self, s):
@@ -1138,12 +1150,51 @@ class Tensor:
                     "a leaf Variable that requires grad is being used in an in-place operation."
                 )
 
-    # --- torch interop (implemented in bridge/interop.py; torch is imported only there) ----
+    # --- the __torch_function__ protocol (overrides.py) and torch interop (bridge/) --------
     @classmethod
     def __torch_function__(cls, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
-        from .bridge.interop import torch_function
+        from . import overrides
 
-        return torch_function(func, types, args, kwargs)
+        if overrides._from_real_torch(func):  # real torch calling with shadowgrad tensors
+            from .bridge.interop import torch_function
+
+            return torch_function(func, types, args, kwargs)
+        return overrides.default_torch_function(cls, func, types, args, kwargs)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if not cls.__module__.startswith("shadowgrad."):
+            from . import overrides
+
+            overrides.install(cls)  # a user subclass: Tensor methods dispatch on it
+
+    def as_subclass(self, cls: Any) -> Any:
+        """Mirrors `torch.Tensor.as_subclass`: an alias of self (sharing its data and autograd
+        history) of type cls."""
+        _check_subclass(cls)
+        from ._creation import _retype
+        from .ops.shape import _alias
+
+        return _retype(_alias(self), cls)
+
+    @staticmethod
+    def _make_subclass(cls: Any, data: Any, require_grad: bool = False, **kwargs: Any) -> Any:
+        """Mirrors `torch.Tensor._make_subclass`: a leaf of type cls sharing data's storage and
+        version counter."""
+        from ._creation import FLOAT_ONLY, _retype
+
+        if not isinstance(data, Tensor):
+            raise TypeError(
+                f"_make_subclass(): argument 'data' (position 2) must be Tensor, not "
+                f"{type(data).__name__}"
+            )
+        _check_subclass(cls)
+        t = _retype(data.detach(), cls)
+        if require_grad:
+            if not (t.dtype.is_floating_point or t.dtype.is_complex):
+                raise RuntimeError(FLOAT_ONLY)
+            t._rg = True
+        return t
 
     def __dlpack__(self, *, stream: Any = None, **kwargs: Any) -> Any:
         if self._rg:
@@ -1152,6 +1203,29 @@ class Tensor:
 
     def __dlpack_device__(self) -> tuple[int, int]:
         return self._data.__dlpack_device__()  # type: ignore[no-any-return]
+
+
+def _check_subclass(cls: Any) -> None:
+    """torch's checks of the class as_subclass and _make_subclass make an instance of."""
+    if not isinstance(cls, type):
+        raise TypeError(f"cls must be a type (got {type(cls).__name__})")
+    if not issubclass(cls, Tensor):
+        raise TypeError(
+            "Creating a Tensor subclass from a class that does not inherit from Tensor is not "
+            "possible. Make sure your class inherits from Tensor."
+        )
+
+
+def _check_new_empty(t: Tensor) -> None:
+    """torch's deepcopy of a user subclass: its new_empty must give that subclass."""
+    if type(t.new_empty([])) is not type(t):
+        raise RuntimeError(
+            "The default implementation of __deepcopy__() for non-wrapper subclasses only works "
+            "for subclass types that implement new_empty() and for which that function returns "
+            "another instance of the same subclass. You should either properly implement "
+            "new_empty() for your subclass or override __deepcopy__() if it is intended behavior "
+            "for new_empty() to return an instance of a different type."
+        )
 
 
 def warn_if_has_hooks(t: Tensor) -> None:

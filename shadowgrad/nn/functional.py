@@ -2819,3 +2819,11 @@ from ._functional_volumetric import *  # noqa: E402, F403
 from ._functional_volumetric import __all__ as _volumetric_all  # noqa: E402
 
 __all__ += [*_layers_all, *_linear_ce_all, *_losses_all, *_volumetric_all]
+
+# torch.nn.functional re-exports torch.overrides' checks
+from ..overrides import (  # noqa: E402, F401
+    handle_torch_function,
+    has_torch_function,
+    has_torch_function_unary,
+    has_torch_function_variadic,
+)

@@ -7,6 +7,7 @@ from typing import Any
 from .. import _creation
 from .._creation import empty
 from .._tensor import Tensor
+from ..overrides import _disabled_torch_function_impl
 
 __all__ = [
     "Buffer",
@@ -38,6 +39,8 @@ class Parameter(Tensor):
 
     def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
         pass
+
+    __torch_function__ = _disabled_torch_function_impl  # ops on parameters give Tensors
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Parameter:
         if id(self) in memo:

@@ -1,0 +1,566 @@
+"""The `__torch_function__` protocol: Tensor subclasses and Tensor-like objects. Mirrors
+`torch.overrides` and the parts of `torch._C` that go with it.
+
+Design (issue #8: plain tensors pay nothing). Ops dispatch on plain Tensors and Parameters as
+before; the protocol lives on the side:
+
+- `Tensor.__init_subclass__` calls `install` for each user subclass whose `__torch_function__`
+  is not `_disabled_torch_function_impl` (nn.Parameter's). `install` gives the subclass a
+  wrapper for each Tensor method, operator and property it inherits; the wrapper hands the
+  call to the overriding classes' `__torch_function__` with torch's `func` (the public callable:
+  `Tensor.add` for `+`, `Tensor.sum`, a property's `__get__`).
+- The first such subclass also wraps the public functions of the torch namespaces
+  (`torch.add`, `torch.nn.functional.relu`, ...), so they dispatch on subclass arguments too.
+  Until then those namespaces hold the plain functions.
+- `Tensor.__torch_function__` (the default) runs `func` with the protocol disabled for
+  subclasses and turns Tensor results into `cls` (torch's `_convert`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import inspect
+import sys
+import types as _types
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from ._tensor import Tensor
+
+__all__ = [
+    "get_default_nowrap_functions",
+    "get_ignored_functions",
+    "handle_torch_function",
+    "has_torch_function",
+    "has_torch_function_unary",
+    "has_torch_function_variadic",
+    "is_tensor_like",
+    "is_tensor_method_or_property",
+]
+
+
+class _State:
+    """The protocol's state: 0 enabled, 1 disabled for subclasses, 2 disabled for all."""
+
+    level = 0
+
+
+_STATE = _State()
+
+
+class DisableTorchFunctionSubclass:
+    """Mirrors `torch._C.DisableTorchFunctionSubclass`: within it, subclasses' (but not
+    Tensor-likes') `__torch_function__` is not called."""
+
+    def __enter__(self) -> None:
+        self._old = _STATE.level
+        if _STATE.level < 1:
+            _STATE.level = 1
+
+    def __exit__(self, *exc: Any) -> None:
+        _STATE.level = self._old
+
+
+class DisableTorchFunction:
+    """Mirrors `torch._C.DisableTorchFunction`: within it, no `__torch_function__` is called."""
+
+    def __enter__(self) -> None:
+        self._old = _STATE.level
+        _STATE.level = 2
+
+    def __exit__(self, *exc: Any) -> None:
+        _STATE.level = self._old
+
+
+def _is_torch_function_enabled() -> bool:
+    return _STATE.level == 0
+
+
+def _is_torch_function_all_disabled() -> bool:
+    return _STATE.level == 2
+
+
+def _from_real_torch(func: Any) -> bool:
+    """Whether func is one of real torch's callables (the bridge calling us from torch)."""
+    if "torch" not in sys.modules:
+        return False
+    for obj in (func, getattr(func, "__objclass__", None), getattr(func, "__self__", None)):
+        mod = getattr(obj, "__module__", None)
+        if isinstance(mod, str):
+            return mod == "torch" or mod.startswith(("torch.", "torch._"))
+        owner = getattr(obj, "__objclass__", None)
+        if owner is not None:
+            return (getattr(owner, "__module__", "") or "").startswith("torch")
+    return False
+
+
+def _disabled_torch_function_impl(func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+    """Mirrors `torch._C._disabled_torch_function_impl` (nn.Parameter's `__torch_function__`):
+    run func with the protocol disabled for subclasses, keeping the result's type."""
+    if _from_real_torch(func):
+        from .bridge.interop import torch_function
+
+        return torch_function(func, types, args, kwargs)
+    with DisableTorchFunctionSubclass():
+        return func(*args, **(kwargs or {}))
+
+
+def _tf_of(t: type) -> Any:
+    """t's `__torch_function__`, or None when t does not take part in the protocol."""
+    if t is Tensor:
+        return None
+    tf = getattr(t, "__torch_function__", None)
+    if tf is None or tf is _disabled_torch_function_impl:
+        return None
+    return tf
+
+
+_BASIC = (bool, int, float, complex, str, bytes, type(None), list, tuple, dict, slice)
+
+
+def _overloaded_args(objs: Iterable[Any]) -> list[Any]:
+    """torch's `_get_overloaded_args`: one argument of each type with a `__torch_function__`,
+    subclasses before their bases, otherwise in the order met. Lists and tuples are searched
+    one level down (Tensor lists)."""
+    level = _STATE.level
+    if level == 2:
+        return []
+    seen: list[type] = []
+    out: list[Any] = []
+
+    def add(a: Any) -> None:
+        t = type(a)
+        if t is Tensor or t in _BASIC or t in seen or _tf_of(t) is None:
+            return
+        if level == 1 and isinstance(a, Tensor):
+            return
+        seen.append(t)
+        idx = len(out)
+        for i, o in enumerate(out):
+            if issubclass(t, type(o)):
+                idx = i
+                break
+        out.insert(idx, a)
+
+    for a in objs:
+        ta = type(a)
+        if ta is Tensor:
+            continue
+        if ta is list or ta is tuple:
+            for b in a:
+                if type(b) is not Tensor:
+                    add(b)
+        else:
+            add(a)
+    return out
+
+
+def _names(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_PY_TENSOR = _names(
+    "__array__ __array_wrap__ __contains__ __deepcopy__ __dir__ __dlpack__ __dlpack_device__ "
+    "__floordiv__ __format__ __ipow__ __len__ __pow__ __rdiv__ __reduce_ex__ __repr__ "
+    "__reversed__ __rfloordiv__ __rlshift__ __rmatmul__ __rmod__ __rpow__ __rrshift__ __rsub__ "
+    "__setstate__ backward index is_shared istft lu module_load norm register_hook "
+    "register_post_accumulate_grad_hook resize resize_as share_memory_ split stft storage "
+    "storage_type to_sparse_coo unflatten unique unique_consecutive"
+)
+_PY_TOP = _names(
+    "atleast_1d atleast_2d atleast_3d block_diag broadcast_shapes broadcast_tensors "
+    "cartesian_prod cdist chain_matmul einsum istft lu meshgrid norm pca_lowrank split stft "
+    "svd_lowrank tensordot unique unique_consecutive unravel_index"
+)
+_CPP_F = {"linear": "torch.nn.linear", "bilinear": "torch.bilinear"}
+
+
+def _func_name(func: Any) -> tuple[bool, str]:
+    """(whether torch handles func in C++, the name its error shows)."""
+    named = getattr(func, "_sg_tf_name", None)
+    if named is not None:
+        return named  # type: ignore[no-any-return]
+    if isinstance(func, _types.MethodWrapperType) and isinstance(func.__self__, property):
+        props = _MEMBERS[1] if _MEMBERS is not None else {}
+        pname = next((n for n, p in props.items() if p is func.__self__), "?")
+        return True, f"torch.Tensor.{pname}.{func.__name__}"
+    name = getattr(func, "__name__", None) or repr(func)
+    if _TENSOR_PUBLIC.get(name) is func:
+        if name in _PY_TENSOR:
+            return False, f"torch._tensor.{name}"
+        return True, f"torch.Tensor.{name}"
+    return False, f"{getattr(func, '__module__', None)}.{name}"
+
+
+def _no_implementation(func: Any, overloaded: list[Any]) -> TypeError:
+    cpp, name = _func_name(func)
+    if cpp:
+        kinds = "".join(
+            f"  - {'tensor subclass' if isinstance(a, Tensor) else 'object'} {type(a)}\n"
+            for a in overloaded
+        )
+        return TypeError(
+            f"Multiple dispatch failed for '{name}'; all __torch_function__ handlers returned "
+            f"NotImplemented:\n\n{kinds}\nFor more information, try re-running with "
+            "TORCH_LOGS=not_implemented"
+        )
+    return TypeError(
+        f"no implementation found for '{name}' on types that implement __torch_function__: "
+        f"{[type(a) for a in overloaded]}"
+    )
+
+
+def _call_overloads(
+    public_api: Any, overloaded: list[Any], args: tuple[Any, ...], kwargs: dict[str, Any] | None
+) -> Any:
+    types = tuple(type(a) for a in overloaded)
+    for a in overloaded:
+        result = a.__torch_function__(public_api, types, args, kwargs)
+        if result is not NotImplemented:
+            return result
+    raise _no_implementation(public_api, overloaded)
+
+
+def handle_torch_function(
+    public_api: Callable[..., Any], relevant_args: Iterable[Any], *args: Any, **kwargs: Any
+) -> Any:
+    """Mirrors `torch.overrides.handle_torch_function`."""
+    overloaded = _overloaded_args(relevant_args)
+    return _call_overloads(public_api, overloaded, args, kwargs)
+
+
+def _has(a: Any) -> bool:
+    t = type(a)
+    if t is Tensor or t in _BASIC or _STATE.level == 2:
+        return False
+    if _STATE.level == 1 and isinstance(a, Tensor):
+        return False
+    return _tf_of(t) is not None
+
+
+def has_torch_function(relevant_args: Iterable[Any]) -> bool:
+    """Mirrors `torch.overrides.has_torch_function`."""
+    return any(_has(a) for a in relevant_args)
+
+
+def has_torch_function_unary(a: Any) -> bool:
+    """Mirrors `torch.overrides.has_torch_function_unary`."""
+    return _has(a)
+
+
+def has_torch_function_variadic(*args: Any) -> bool:
+    """Mirrors `torch.overrides.has_torch_function_variadic`."""
+    return any(_has(a) for a in args)
+
+
+def is_tensor_like(inp: Any) -> bool:
+    """Mirrors `torch.overrides.is_tensor_like`."""
+    return type(inp) is Tensor or hasattr(inp, "__torch_function__")
+
+
+def is_tensor_method_or_property(func: Callable[..., Any]) -> bool:
+    """Mirrors `torch.overrides.is_tensor_method_or_property`."""
+    return func in _TENSOR_PUBLIC.values() or getattr(func, "__name__", None) == "__get__"
+
+
+def get_default_nowrap_functions() -> set[Any]:
+    """Mirrors `torch.overrides.get_default_nowrap_functions`: what the default
+    `__torch_function__` returns unconverted (`.grad`, `._base`)."""
+    return {Tensor.grad.__get__}
+
+
+def get_ignored_functions() -> set[Any]:
+    """Mirrors `torch.overrides.get_ignored_functions`: public functions that can't be
+    overridden by `__torch_function__` (those shadowgrad has)."""
+    import shadowgrad
+
+    out: set[Any] = set()
+    for name in _IGNORED_TOP:
+        f = getattr(shadowgrad, name, None)
+        if callable(f) and not isinstance(f, type):
+            out.add(getattr(f, "__wrapped__", f))
+    for name in _IGNORED_METHODS:
+        f = Tensor.__dict__.get(name)
+        if callable(f):
+            out.add(f)
+    return out
+
+
+def _convert(ret: Any, cls: type) -> Any:
+    """torch's `_convert`: Tensor results (and tuples/lists of them) become `cls`."""
+    if cls is Tensor:
+        return ret
+    if isinstance(ret, Tensor) and not isinstance(ret, cls):
+        ret = Tensor.as_subclass(ret, cls)
+    if isinstance(ret, (tuple, list)):
+        items = [_convert(r, cls) for r in ret]
+        make = getattr(ret, "_make", None)  # a namedtuple; return_types take one iterable
+        ret = make(items) if make is not None else type(ret)(items)
+    return ret
+
+
+def default_torch_function(
+    cls: type, func: Any, types: Any, args: Any = (), kwargs: Any = None
+) -> Any:
+    """`Tensor.__torch_function__` for shadowgrad's own callables (torch/_tensor.py's)."""
+    if kwargs is None:
+        kwargs = {}
+    if not all(issubclass(cls, t) for t in types):
+        return NotImplemented
+    with DisableTorchFunctionSubclass():
+        ret = func(*args, **kwargs)
+        if isinstance(func, _types.MethodWrapperType) and func == Tensor.grad.__get__:
+            return ret
+        return _convert(ret, cls)
+
+
+# --- Tensor methods, operators and properties of a user subclass ------------------------------
+
+# the operator dunders torch dispatches as another public callable (its func for `a + b` is
+# Tensor.add)
+_OPERATOR_FUNC = {
+    "__add__": "add", "__radd__": "add", "__iadd__": "add_", "__sub__": "sub",
+    "__isub__": "sub_", "__mul__": "mul", "__rmul__": "mul", "__imul__": "mul_",
+    "__truediv__": "div", "__div__": "div", "__itruediv__": "div_", "__idiv__": "div_",
+    "__rtruediv__": "__rdiv__", "__matmul__": "matmul", "__neg__": "neg", "__pos__": "positive",
+    "__abs__": "abs", "__pow__": "pow", "__ipow__": "pow_", "__mod__": "remainder",
+    "__imod__": "remainder_", "__ifloordiv__": "floor_divide_", "__ne__": "ne", "__lt__": "lt",
+    "__le__": "le", "__gt__": "gt", "__ge__": "ge", "__str__": "__repr__",
+}  # fmt: skip
+_BINARY = frozenset(
+    f"__{p}{op}__"
+    for op in _names("add sub mul truediv div floordiv mod pow matmul and or xor lshift rshift")
+    for p in ("", "r", "i")
+) | {"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"}
+# Tensor's methods torch never dispatches (torch.overrides.get_ignored_functions), and the
+# object protocol itself
+_IGNORED_METHODS = frozenset(
+    {"__delattr__", "__delitem__", "__getattribute__", "__hash__", "__init__", "__iter__"}
+    | {"__new__", "__setattr__", "__init_subclass__", "__torch_function__", "__class__"}
+    | {"__subclasshook__", "__getstate__", "__reduce__", "__sizeof__", "__getattr__"}
+    | {"__array_priority__", "__slots__", "__weakref__", "__dict__", "__module__", "__doc__"}
+    | {"__class_getitem__", "as_subclass", "_make_subclass", "_make_wrapper_subclass"}
+)
+_IGNORED_TOP = _names(
+    "arange are_deterministic_algorithms_enabled as_strided as_tensor asarray bartlett_window "
+    "blackman_window broadcast_shapes can_cast clear_autocast_cache compile cond device dtype "
+    "empty empty_permuted empty_strided enable_grad eye fill finfo from_numpy frombuffer full "
+    "get_autocast_dtype get_default_device get_default_dtype get_deterministic_debug_mode "
+    "get_float32_matmul_precision get_num_interop_threads get_num_threads get_rng_state "
+    "hamming_window hann_window iinfo inference_mode init_num_threads initial_seed "
+    "is_anomaly_check_nan_enabled is_anomaly_enabled is_autocast_cache_enabled "
+    "is_autocast_enabled is_deterministic_algorithms_warn_only_enabled is_grad_enabled "
+    "is_inference_mode_enabled is_storage is_tensor is_warn_always_enabled kaiser_window layout "
+    "linspace load logspace manual_seed memory_format no_grad normal ones promote_types rand "
+    "rand_like randint randint_like randn randn_like randperm range result_type save "
+    "scalar_tensor seed set_anomaly_enabled set_autocast_cache_enabled set_autocast_dtype "
+    "set_autocast_enabled set_default_device set_default_tensor_type "
+    "set_deterministic_debug_mode set_float32_matmul_precision set_grad_enabled "
+    "set_num_interop_threads set_num_threads set_printoptions set_rng_state set_warn_always "
+    "tensor tril_indices triu_indices typename use_deterministic_algorithms vander vmap zeros"
+)
+_IGNORED_F = _names("hardsigmoid hardswish sigmoid tanh upsample upsample_bilinear")
+
+_TENSOR_PUBLIC: dict[str, Any] = {}  # name -> Tensor's own callable
+_REPR = [Tensor.__repr__]
+
+
+def _tensor_members() -> tuple[dict[str, Any], dict[str, property]]:
+    methods: dict[str, Any] = {}
+    props: dict[str, property] = {}
+    for klass in reversed(Tensor.__mro__[:-1]):
+        for name, v in vars(klass).items():
+            if name in _IGNORED_METHODS:
+                continue
+            if name[0] == "_" and not (name.startswith("__") and name.endswith("__")):
+                continue
+            if isinstance(v, property):
+                props[name] = v
+            elif isinstance(v, (_types.FunctionType, _types.BuiltinFunctionType)):
+                methods[name] = v
+    return methods, props
+
+
+_MEMBERS: tuple[dict[str, Any], dict[str, property]] | None = None
+
+
+def _method_wrapper(name: str, impl: Any, public: Any) -> Any:
+    state = _STATE
+
+    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if not state.level:
+            overloaded = _overloaded_args((self, *args, *kwargs.values()))
+            if overloaded:
+                if public is _REPR[0] and not kwargs:
+                    kwargs = {"tensor_contents": None}  # as torch's Tensor.__repr__ passes
+                return _call_overloads(public, overloaded, (self, *args), kwargs)
+        return impl(self, *args, **kwargs)
+
+    if name in _BINARY:
+
+        def binary(self: Any, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return method(self, *args, **kwargs)
+            except TypeError:
+                return NotImplemented  # torch's TypeError_to_NotImplemented_
+
+        binary.__name__ = name
+        binary.__qualname__ = f"Tensor.{name}"
+        binary.__doc__ = getattr(impl, "__doc__", None)
+        binary.__wrapped__ = impl  # type: ignore[attr-defined]
+        return binary
+
+    method.__name__ = name
+    method.__qualname__ = f"Tensor.{name}"
+    method.__doc__ = getattr(impl, "__doc__", None)
+    method.__wrapped__ = impl  # type: ignore[attr-defined]
+    return method
+
+
+def _property_wrapper(p: property) -> property:
+    state = _STATE
+    fget = p.fget
+    fset = p.fset
+
+    def get(self: Any) -> Any:
+        if not state.level and _tf_of(type(self)) is not None:
+            return _call_overloads(p.__get__, [self], (self,), None)
+        return fget(self)  # type: ignore[misc]
+
+    def set_(self: Any, value: Any) -> None:
+        if not state.level and _tf_of(type(self)) is not None:
+            _call_overloads(p.__set__, [self], (self, value), None)
+            return
+        fset(self, value)  # type: ignore[misc]
+
+    return property(get, set_ if fset is not None else None, p.fdel, p.__doc__)
+
+
+def install(cls: type) -> None:
+    """Give a user subclass of Tensor the protocol (see the module docstring)."""
+    global _MEMBERS
+    if getattr(cls, "__torch_function__", None) is _disabled_torch_function_impl:
+        return
+    if _MEMBERS is None:
+        _MEMBERS = _tensor_members()
+        _TENSOR_PUBLIC.update(_MEMBERS[0])
+    methods, props = _MEMBERS
+    mro = cls.__mro__
+    own = mro[: mro.index(Tensor)]
+
+    def inherited(name: str) -> bool:  # found first on Tensor: not overridden in between
+        return not any(name in vars(k) for k in own)
+
+    for name, impl in methods.items():
+        if inherited(name):
+            pname = _OPERATOR_FUNC.get(name, name)
+            public = methods.get(pname, impl)
+            pub_name = getattr(public, "__name__", pname)
+            if pub_name != pname and (pname[:2] == "__" or pub_name[0] == "_"):
+                # torch's func for `1 - t` is named __rsub__ (shadowgrad's _rsub_method)
+                with contextlib.suppress(AttributeError, TypeError):
+                    public.__name__ = pname
+            setattr(cls, name, _method_wrapper(name, impl, public))
+    for name, p in props.items():
+        if inherited(name):
+            setattr(cls, name, _property_wrapper(p))
+    _activate()
+
+
+# --- the public functions of the torch namespaces --------------------------------------------
+
+_ACTIVE = False
+
+
+def _function_wrapper(fn: Any, name: tuple[bool, str]) -> Any:
+    state = _STATE
+
+    python = not name[0]
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if not state.level:
+            overloaded = _overloaded_args((*args, *kwargs.values()))
+            if overloaded:
+                if python:
+                    args, kwargs = _python_call_form(fn, args, kwargs)
+                return _call_overloads(wrapper, overloaded, args, kwargs)
+        return fn(*args, **kwargs)
+
+    wrapper._sg_protocol = True  # type: ignore[attr-defined]
+    wrapper._sg_tf_name = name  # type: ignore[attr-defined]
+    return wrapper
+
+
+def _python_call_form(
+    fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """The arguments torch's Python functions hand to handle_torch_function: the leading
+    tensors positionally, every other parameter by keyword with its default filled in
+    (`F.relu(x)` passes `(x,)` and `{"inplace": False}`)."""
+    try:
+        sig = inspect.signature(fn)
+        bound = sig.bind(*args, **kwargs)
+    except (TypeError, ValueError):
+        return args, kwargs
+    bound.apply_defaults()
+    pos: list[Any] = []
+    kw: dict[str, Any] = {}
+    lead = True
+    for pname, v in bound.arguments.items():
+        kind = sig.parameters[pname].kind
+        if kind is inspect.Parameter.VAR_POSITIONAL:
+            pos.extend(v)
+        elif kind is inspect.Parameter.VAR_KEYWORD:
+            kw.update(v)
+        elif lead and kind is not inspect.Parameter.KEYWORD_ONLY and is_tensor_like(v):
+            pos.append(v)
+        else:
+            lead = False
+            kw[pname] = v
+    return tuple(pos), kw
+
+
+def _activate() -> None:
+    """Wrap the namespaces' public functions (once, when the first user subclass appears)."""
+    global _ACTIVE
+    if _ACTIVE:
+        return
+    _ACTIVE = True
+    import shadowgrad
+    from shadowgrad import fft, linalg, special
+    from shadowgrad.nn import functional
+
+    def top(n: str) -> tuple[bool, str]:
+        return (False, f"torch.functional.{n}") if n in _PY_TOP else (True, f"torch.{n}")
+
+    def nn_f(n: str) -> tuple[bool, str]:
+        return (True, _CPP_F[n]) if n in _CPP_F else (False, f"torch.nn.functional.{n}")
+
+    for ns, ignored, named in (
+        (shadowgrad, _IGNORED_TOP, top),
+        (functional, _IGNORED_F, nn_f),
+        (linalg, frozenset(), lambda n: (True, f"torch.linalg.linalg_{n}")),
+        (special, frozenset(), lambda n: (True, f"torch.special.special_{n}")),
+        (fft, frozenset(), lambda n: (True, f"torch.fft.fft_{n}")),
+    ):
+        for name, fn in list(vars(ns).items()):
+            if name[0] == "_" or name in ignored or type(fn) is not _types.FunctionType:
+                continue
+            if getattr(fn, "_sg_protocol", False) or fn.__module__ == __name__:
+                continue
+            setattr(ns, name, _function_wrapper(fn, named(name)))
+
+
+# `torch._C`'s part of the protocol, as the module `shadowgrad._C`
+_C = _types.ModuleType("shadowgrad._C")
+_C.DisableTorchFunctionSubclass = DisableTorchFunctionSubclass  # type: ignore[attr-defined]
+_C.DisableTorchFunction = DisableTorchFunction  # type: ignore[attr-defined]
+_C._disabled_torch_function_impl = _disabled_torch_function_impl  # type: ignore[attr-defined]
+_C._is_torch_function_enabled = _is_torch_function_enabled  # type: ignore[attr-defined]
+_C._is_torch_function_all_disabled = _is_torch_function_all_disabled  # type: ignore[attr-defined]
+_C._has_torch_function = has_torch_function  # type: ignore[attr-defined]
+_C._has_torch_function_unary = has_torch_function_unary  # type: ignore[attr-defined]
+_C._has_torch_function_variadic = has_torch_function_variadic  # type: ignore[attr-defined]
+sys.modules.setdefault("shadowgrad._C", _C)
