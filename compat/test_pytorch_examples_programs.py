@@ -2309,6 +2309,168 @@ def prog_pex_value_losses_broadcast_graphs(T: Any) -> Any:
     return out
 
 
+# --- imagenet: DataParallel on a machine without an accelerator, checkpoints ---------------
+
+
+def _tiny_resnetish(T: Any) -> Any:
+    nn = T.nn
+    return nn.Sequential(
+        nn.Conv2d(3, 4, 3, padding=1, bias=False),
+        nn.BatchNorm2d(4),
+        nn.ReLU(inplace=True),
+        nn.AdaptiveAvgPool2d((1, 1)),
+        nn.Flatten(),
+        nn.Linear(4, 5),
+    )
+
+
+@program()
+def prog_pex_imagenet_dataparallel_checkpoint_prefix(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(60)
+    model = nn.DataParallel(_tiny_resnetish(T))
+    criterion = nn.CrossEntropyLoss()
+    optimizer = T.optim.SGD(model.parameters(), 0.1, momentum=0.9, weight_decay=1e-4)
+    images = _t(T, 3, 3, 4, 4, seed=2)
+    target = T.tensor([0, 4, 2])
+    output = model(images)
+    loss = criterion(output, target)
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+    state = _ckpt(T, {"epoch": 1, "state_dict": model.state_dict(), "best_acc1": 0.0})
+    plain = _tiny_resnetish(T)
+    err = raises(lambda: plain.load_state_dict(state["state_dict"]))
+    sd = state["state_dict"]
+    T.nn.modules.utils.consume_prefix_in_state_dict_if_present(sd, "module.")
+    res = plain.load_state_dict(sd)
+    plain.eval()
+    model.eval()
+    return (
+        list(state["state_dict"].keys()),
+        err,
+        str(res),
+        repr(model),
+        model.device_ids,
+        type(model).__name__,
+        isinstance(model, nn.parallel.DataParallel),
+        model.module is model._modules["module"],
+        T.equal(plain(images), model(images)),
+        output.grad_fn,
+        loss,
+    )
+
+
+@program()
+def prog_pex_imagenet_dataparallel_module_api(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(61)
+    inner = nn.Linear(3, 2)
+    dp = nn.DataParallel(inner, device_ids=None, output_device=None, dim=0)
+    out = dp(T.ones(4, 3))
+    kw = nn.DataParallel(nn.Bilinear(2, 2, 1))(input1=T.ones(1, 2), input2=T.ones(1, 2))
+    dp.train(False)
+    return (
+        out,
+        kw.shape,
+        inner.training,
+        [n for n, _ in dp.named_parameters()],
+        [n for n, _ in dp.named_modules()],
+        raises(lambda: nn.parallel.data_parallel(inner, T.ones(1, 3))),
+        dp.state_dict(keep_vars=True)["module.weight"] is inner.weight,
+    )
+
+
+@program()
+def prog_pex_imagenet_adjust_learning_rate_and_meters(T: Any) -> Any:
+    T.manual_seed(62)
+    model = _tiny_resnetish(T)
+    optimizer = T.optim.SGD(model.parameters(), 0.1, momentum=0.9, weight_decay=1e-4)
+    lrs = []
+    for epoch in (0, 29, 30, 61):
+        lr = 0.1 * (0.1 ** (epoch // 30))
+        for param_group in optimizer.param_groups:
+            param_group["lr"] = lr
+        lrs.append(optimizer.param_groups[0]["lr"])
+    batch_time = _AverageMeter("Time", ":6.3f")
+    losses = _AverageMeter("Loss", ":.4e")
+    for i in range(3):
+        out = model(_t(T, 2, 3, 4, 4, seed=i))
+        loss = T.nn.functional.cross_entropy(out, T.tensor([i, 4]))
+        losses.update(loss.item(), 2)
+        batch_time.update(0.5 * i)
+    entries = ["Epoch: [{}]".format(0)] + [str(m) for m in (batch_time, losses)]
+    return lrs, "\t".join(entries), losses.avg, optimizer.state_dict()["param_groups"]
+
+
+# --- saving whole models and numpy data, scheduler misuse, recurrent warnings ---------------
+
+
+@program()
+def prog_pex_save_whole_model_and_numpy_data(T: Any) -> Any:
+    T.manual_seed(63)
+    model = T.nn.Sequential(T.nn.Linear(2, 3), T.nn.Tanh())
+    buf = io.BytesIO()
+    T.save(model, buf)
+    buf.seek(0)
+    err = raises(lambda: T.load(buf))
+    buf.seek(0)
+    loaded = T.load(buf, weights_only=False)
+    # time_sequence_prediction saves its numpy training data with torch.save
+    arr = np.sin(np.arange(6).reshape(2, 3) / 3.0).astype("float64")
+    buf2 = io.BytesIO()
+    T.save(arr, buf2)
+    buf2.seek(0)
+    np_err = raises(lambda: T.load(buf2))
+    buf2.seek(0)
+    data = T.load(buf2, weights_only=False)
+    return (
+        err,
+        np_err,
+        str(loaded),
+        loaded(T.ones(1, 2)),
+        type(data).__name__,
+        data,
+        T.from_numpy(data[1:, :-1]),
+    )
+
+
+@program()
+def prog_pex_scheduler_step_before_optimizer_step(T: Any) -> Any:
+    T.manual_seed(64)
+    model = T.nn.Linear(2, 1)
+    optimizer = T.optim.Adadelta(model.parameters(), lr=1.0)
+    scheduler = T.optim.lr_scheduler.StepLR(optimizer, step_size=1, gamma=0.7)
+    lrs = []
+    for _ in range(2):
+        scheduler.step()  # the order the mnist example warns against
+        loss = model(T.ones(3, 2)).pow(2).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        lrs.append(scheduler.get_last_lr())
+    return lrs, scheduler.get_lr(), scheduler.state_dict(), model.weight
+
+
+@program()
+def prog_pex_recurrent_dropout_and_hidden_errors(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(65)
+    lstm = nn.LSTM(3, 4, 1, dropout=0.5)
+    x = _t(T, 2, 1, 3, seed=3)
+    return (
+        str(lstm),
+        lstm(x)[0].shape,
+        raises(lambda: nn.GRU(3, 4, 2, dropout=1.5)),
+        raises(lambda: lstm(x, T.zeros(1, 1, 4))),
+        raises(lambda: nn.GRU(3, 4)(x, (T.zeros(1, 1, 4), T.zeros(1, 1, 4)))),
+        raises(lambda: lstm(x, (T.zeros(1, 2, 4), T.zeros(1, 2, 4)))),
+        raises(lambda: nn.RNN(3, 4, nonlinearity="sigmoid")),
+        raises(lambda: nn.Embedding(12, 3)(T.tensor([[12]]))),
+        lstm.flatten_parameters(),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)
