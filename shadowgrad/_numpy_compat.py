@@ -237,11 +237,20 @@ _GENERIC = """
 def aliased(*args, **kwargs):
     if kwargs and not _ALIASES.isdisjoint(kwargs):
         kwargs = _translate(reported, aliased_params, names, args, kwargs)
-    return fn(*args, **kwargs)
+    try:
+        return fn(*args, **kwargs)
+    except Exception:  # torch's argument parser refuses first: its error, where it has one
+        if reported in _PARSER:
+            _reraise(reported, args[1:], kwargs, method, () if method else args[:1])
+        raise
 """
 
 
-def _wrap(fn: Any, reported: str, plan: tuple[dict[str, int], dict[str, int] | None]) -> Any:
+def _wrap(
+    fn: Any, reported: str, plan: tuple[dict[str, int], dict[str, int] | None], method: bool
+) -> Any:
+    from . import _signatures
+
     aliased_params, names = plan
     ns = {
         "fn": fn,
@@ -250,6 +259,9 @@ def _wrap(fn: Any, reported: str, plan: tuple[dict[str, int], dict[str, int] | N
         "names": names,
         "_ALIASES": _ALIASES,
         "_translate": _translate,
+        "method": method,
+        "_PARSER": _signatures.PARSER,
+        "_reraise": _signatures.reraise,
     }
     aliased = _compile(_GENERIC, ns)
     aliased.__name__ = getattr(fn, "__name__", reported)
@@ -399,7 +411,7 @@ def _wrapped(fn: Any, reported: str, method: bool, shared: bool = False) -> Any:
         return fn
     new = _exact(fn, reported, plan[0]) if method else None
     if new is None:
-        return _wrap(fn, reported, plan)
+        return _wrap(fn, reported, plan, method)
     new.__name__ = fn.__name__
     new.__qualname__ = fn.__qualname__
     new.__doc__ = fn.__doc__

@@ -171,7 +171,12 @@ def tensor_first(fn: Any, reported: str, param: str) -> Any:
                 f"{reported}(): argument '{param}' (position 1) must be Tensor, not "
                 f"{_type_name(args[0])}"
             )
-        return fn(*args, **kwargs)
+        try:
+            return fn(*args, **kwargs)
+        except Exception:  # torch's parser refuses before the op runs: its error, if it has one
+            if reported in PARSER:
+                reraise(reported, args[1:], kwargs, False, args[:1])
+            raise
 
     checked._first_param = param  # type: ignore[attr-defined] # for _numpy_compat
     checked._alias_hook = hook  # type: ignore[attr-defined]
@@ -300,3 +305,300 @@ def no_attribute(value: Any, name: str) -> AttributeError:
         except Exception as e:  # the error torch's call would raise
             return e  # type: ignore[return-value]
     return TypeError(f"'{type(attr).__name__}' object is not callable")  # type: ignore[return-value]
+
+
+# --- torch's argument parser, for the error paths ----------------------------------------------
+# Each entry: the name torch's error reports and the function form's overloads, in the parser's
+# own notation (schema types: Tensor, Tensor?, int, int?, float, bool, Scalar, int[], int[1],
+# ScalarType?, str). The method form is the same signature without its first parameter, its
+# positions counted without self. Read from torch 2.13 by calling each with wrong arguments.
+PARSER: dict[str, tuple[str, tuple[str, ...]]] = {}
+
+
+def _declare(table: str) -> None:
+    for line in table.strip().replace("\n        ", " ").splitlines():  # continued lines
+        key, _, rest = line.partition(":")
+        reported, _, sigs = rest.strip().partition(" ")
+        PARSER[key.strip()] = (reported, tuple(s.strip() for s in sigs.split("|")))
+
+
+_declare(
+    """
+    mm: mm Tensor input, Tensor mat2, *, Tensor? out=None
+        | F Tensor input, Tensor mat2, ScalarType out_dtype, *, Tensor? out=None
+    bmm: bmm Tensor input, Tensor mat2, *, Tensor? out=None
+        | F Tensor input, Tensor mat2, ScalarType out_dtype, *, Tensor? out=None
+    mv: mv Tensor input, Tensor vec
+    dot: dot Tensor input, Tensor tensor
+    vdot: vdot Tensor input, Tensor other
+    inner: inner Tensor input, Tensor other
+    outer: outer Tensor input, Tensor vec2
+    ger: ger Tensor input, Tensor vec2
+    kron: kron Tensor input, Tensor other
+    cross: cross Tensor input, Tensor other, int? dim=None
+    allclose: allclose Tensor input, Tensor other, float rtol=1e-05, float atol=1e-08,
+        bool equal_nan=False
+    masked_select: masked_select Tensor input, Tensor mask
+    expand_as: expand_as Tensor input, Tensor other
+    view_as: view_as Tensor input, Tensor other
+    reshape_as: reshape_as Tensor input, Tensor other
+    take_along_dim: take_along_dim Tensor input, Tensor indices, int? dim=None
+    cholesky_solve: cholesky_solve Tensor input, Tensor input2, bool upper=False
+    triangular_solve: triangular_solve Tensor input, Tensor A, bool upper=True,
+        bool transpose=False, bool unitriangular=False
+    diagonal_scatter: diagonal_scatter Tensor input, Tensor src, int offset=0, int dim1=0,
+        int dim2=1
+    slice_scatter: slice_scatter Tensor input, Tensor src, int dim=0, int? start=None,
+        int? end=None, int step=1
+    prelu: prelu Tensor input, Tensor weight
+    tril: tril Tensor input, int diagonal=0
+    triu: triu Tensor input, int diagonal=0
+    diag: diag Tensor input, int diagonal=0
+    diag_embed: diag_embed Tensor input, int offset=0, int dim1=-2, int dim2=-1
+    diagflat: diagflat Tensor input, int offset=0
+    diagonal: diagonal Tensor input, int offset=0, int dim1=0, int dim2=1
+    cholesky: cholesky Tensor input, bool upper=False
+    cholesky_inverse: cholesky_inverse Tensor input, bool upper=False
+    matrix_power: matrix_power Tensor input, int n
+    pinverse: pinverse Tensor input, float rcond=1e-15
+    svd: svd Tensor input, bool some=True, bool compute_uv=True
+    orgqr: orgqr Tensor input, Tensor input2
+    broadcast_to: broadcast_to Tensor input, int[] size
+    expand: expand Tensor input, int[] size, *, bool implicit=False
+    reshape: reshape Tensor input, int[] shape
+    permute: permute Tensor input, int[] dims
+    repeat: repeat Tensor input, int[] repeats
+    sum_to_size: sum_to_size Tensor input, int[] size
+    flip: flip Tensor input, int[] dims
+    roll: roll Tensor input, int[1] shifts, int[1] dims=None
+    new_empty: new_empty Tensor input, int[] size, *, ScalarType? dtype=None,
+        Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False
+    new_ones: new_ones Tensor input, int[] size, *, ScalarType? dtype=None,
+        Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False
+    new_zeros: new_zeros Tensor input, int[] size, *, ScalarType? dtype=None,
+        Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False
+    split: split Tensor input, int split_size, int dim=0 | Tensor input, int[] split_size, int dim=0
+    split_with_sizes: split_with_sizes Tensor input, int[] split_sizes, int dim=0
+    unsafe_split_with_sizes: unsafe_split_with_sizes Tensor input, int[] split_sizes, int dim=0
+    unsafe_split: unsafe_split Tensor input, int split_size, int dim=0
+    softmax: softmax Tensor input, int dim, ScalarType? dtype=None
+    log_softmax: log_softmax Tensor input, int dim, ScalarType? dtype=None
+    logsumexp: logsumexp Tensor input, int[1] dim, bool keepdim=False
+    transpose: transpose Tensor input, int dim0, int dim1
+    unsqueeze: unsqueeze Tensor input, int dim
+    flatten: flatten Tensor input, int start_dim=0, int end_dim=-1
+    cumsum: cumsum Tensor input, int dim, *, ScalarType? dtype=None
+    cumprod: cumprod Tensor input, int dim, *, ScalarType? dtype=None
+    chunk: chunk Tensor input, int chunks, int dim=0
+    topk: topk Tensor input, int k, int dim=-1, bool largest=True, bool sorted=True
+    argmax: argmax Tensor input, int? dim=None, bool keepdim=False
+    argmin: argmin Tensor input, int? dim=None, bool keepdim=False
+    index_select: index_select Tensor input, int dim, Tensor index
+    gather: gather Tensor input, int dim, Tensor index, *, bool sparse_grad=False
+    """
+)
+
+
+class _Param:
+    __slots__ = ("kind", "kwonly", "name", "none", "optional", "size", "text")
+
+    def __init__(self, spec: str, kwonly: bool) -> None:
+        decl, eq, default = spec.partition("=")
+        kind, name = decl.split()
+        self.none = kind.endswith("?") or default.strip() == "None"
+        self.kind = kind.rstrip("?")
+        self.size = self.kind == "int[1]"
+        if self.size:
+            self.kind = "int[]"
+        self.name, self.optional, self.kwonly = name, bool(eq), kwonly
+        shown = _SHOWN.get(self.kind, self.kind)
+        self.text = f"{shown} {name}" + (f" = {default.strip()}" if eq else "")
+
+
+_SHOWN = {"int[]": "tuple of ints", "ScalarType": "torch.dtype", "Scalar": "Number"}
+
+
+@functools.cache
+def _params(sig: str, method: bool) -> tuple[_Param, ...]:
+    out, kwonly = [], False
+    for spec in sig.split(","):
+        spec = spec.strip()
+        if spec == "*":
+            kwonly = True
+        else:
+            out.append(_Param(spec, kwonly))
+    return tuple(p for p in out[1:] if p.name != "out") if method else tuple(out)
+
+
+def _is_index(v: Any) -> bool:
+    from ._tensor import Tensor
+
+    if isinstance(v, Tensor):
+        return v.dim() == 0 and not v.dtype.is_floating_point and not v.dtype.is_complex
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
+def _check(p: _Param, v: Any) -> tuple[bool, int]:
+    """(matches, the position of a bad list element or -1) for torch's parameter check."""
+    from ._dtype import dtype as dtype_class
+    from ._tensor import Tensor
+
+    if v is None:
+        return p.none, -1
+    k = p.kind
+    if k == "Tensor":
+        return isinstance(v, Tensor), -1
+    if k == "int":
+        return _is_index(v), -1
+    if k == "bool":
+        return isinstance(v, (bool, np.bool_)), -1
+    if k in ("float", "Scalar"):
+        if isinstance(v, Tensor):
+            return v.dim() == 0 and not v.requires_grad, -1
+        ok = (float, int, np.integer, np.floating) + ((complex,) if k == "Scalar" else ())
+        return isinstance(v, ok), -1
+    if k == "int[]":
+        if p.size and _is_index(v):
+            return True, -1
+        if isinstance(v, (list, tuple)):
+            return (True, -1) if not v or _is_index(v[0]) else (False, 0)
+        return False, -1
+    if k == "ScalarType":
+        return isinstance(v, dtype_class) or v in (float, int, bool, complex), -1
+    if k == "str":
+        return isinstance(v, str), -1
+    return True, -1  # Layout, Device, ...: not checked here
+
+
+def _missing(reported: str, names: list[str]) -> TypeError:
+    # torch's wording: "arguments" for one, "argument" for several
+    return TypeError(
+        f"{reported}() missing {len(names)} required positional argument"
+        f"{'s' if len(names) == 1 else ''}: {', '.join(chr(34) + n + chr(34) for n in names)}"
+    )
+
+
+def _signature_error(
+    reported: str, params: tuple[_Param, ...], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> TypeError | None:
+    """FunctionSignature::parse with raise_exception: the first error torch's parser reports
+    for one signature, or None when the arguments fit it."""
+    npos = sum(not p.kwonly for p in params)
+    nargs = len(args)
+    varargs = npos == 1 and params[0].kind == "int[]" and nargs >= 1 and _is_index(args[0])
+    if nargs > npos and not varargs:
+        lo = min(sum(not p.optional for p in params), npos)
+        s = "" if npos == 1 and lo == npos else "s"
+        were = "was" if nargs == 1 else "were"
+        span = f"{npos}" if lo == npos else f"from {lo} to {npos}"
+        return TypeError(
+            f"{reported}() takes {span} positional argument{s} but {nargs} {were} given"
+        )
+    used = set()
+    for i, p in enumerate(params):
+        if varargs and i == 0:
+            v, kw = tuple(args), False
+        elif i < nargs and not p.kwonly:
+            v, kw = args[i], False
+        elif p.name in kwargs:
+            v, kw = kwargs[p.name], True
+            used.add(p.name)
+        else:
+            if not p.optional:
+                return _missing(
+                    reported,
+                    [q.name for q in params[i:] if not q.optional and q.name not in kwargs],
+                )
+            continue
+        ok, bad = _check(p, v)
+        pos = "" if kw else f" (position {i + 1})"
+        if not ok:
+            shown = _SHOWN.get(p.kind, p.kind)
+            if bad >= 0:
+                return TypeError(
+                    f"{reported}(): argument '{p.name}'{pos} must be {shown}, but found element "
+                    f"of type {type(v[bad]).__name__} at pos {bad}"
+                )
+            return TypeError(
+                f"{reported}(): argument '{p.name}'{pos} must be {shown}, not {_type_name(v)}"
+            )
+        if p.kind == "int[]" and isinstance(v, (list, tuple)):
+            for j, e in enumerate(v):
+                if not _is_index(e):
+                    return TypeError(
+                        f"{reported}(): argument '{p.name}' failed to unpack the object at pos "
+                        f'{j + 1} with error "type must be tuple of ints,but got '
+                        f'{type(e).__name__}"'
+                    )
+    names = {p.name for p in params[: min(nargs, npos)]}
+    for k in kwargs:
+        if k not in used:
+            if k in names:
+                return TypeError(f"{reported}() got multiple values for argument '{k}'")
+            return TypeError(f"{reported}() got an unexpected keyword argument '{k}'")
+    return None
+
+
+def parser_error(
+    key: str, args: tuple[Any, ...], kwargs: dict[str, Any], method: bool
+) -> TypeError | None:
+    """torch's argument-parser error for calling `key` (a PARSER entry) with these arguments
+    (the method form: `args` without self), or None when torch's parser accepts them. For the
+    error paths only: the op calls it once its own work has failed."""
+    entry = PARSER.get(key)
+    if entry is None:
+        return None
+    reported, sigs = entry
+    # "F ...": an overload of the function form only
+    overloads = [_params(s[2:] if s[:2] == "F " else s, method) for s in sigs]
+    if method:
+        overloads = [ps for ps, s in zip(overloads, sigs, strict=True) if s[:2] != "F "]
+    errors = [_signature_error(reported, ps, args, kwargs) for ps in overloads]
+    if any(e is None for e in errors):
+        return None
+    if len(overloads) == 1:
+        return errors[0]
+    n = len(args) + len(kwargs)
+    plausible = [
+        e
+        for e, ps in zip(errors, overloads, strict=True)
+        if sum(not p.optional for p in ps) <= n <= len(ps)
+    ]
+    if len(plausible) == 1:
+        return plausible[0]
+    got = ", ".join(_arg_desc(a) for a in args)
+    if kwargs:
+        got += ", ".join(f"{k}={_arg_desc(v)}" for k, v in kwargs.items()) + ", "
+    listing = ""
+    shown = sigs if not method else [s for s in sigs if s[:2] != "F "]
+    for ps, sig in zip(overloads, shown, strict=True):
+        listing += f" * ({_listed(ps)})\n"
+        if not kwargs and sig[:2] != "F " and len(args) == sum(not p.kwonly for p in ps):
+            marked = ", ".join(
+                _arg_desc(a) if _check(p, a)[0] else f"!{_arg_desc(a)}!"
+                for p, a in zip(ps, args, strict=True)
+            )
+            listing += (
+                f"      didn't match because some of the arguments have invalid types: ({marked})\n"
+            )
+    return TypeError(
+        f"{reported}() received an invalid combination of arguments - got ({got}), but expected "
+        f"one of:\n{listing}"
+    )
+
+
+def _listed(params: tuple[_Param, ...]) -> str:
+    texts = [p.text for p in params if not p.kwonly]
+    kw = [p.text for p in params if p.kwonly]
+    return ", ".join([*texts, "*", *kw] if kw else texts)
+
+
+def reraise(
+    key: str, args: tuple[Any, ...], kwargs: dict[str, Any], method: bool = True, first: Any = ()
+) -> None:
+    """Inside an `except` of an op's failed call: raise torch's argument-parser error in place
+    of the op's own when torch's parser refuses the arguments (else return, to re-raise).
+    `first`: the function form's first argument(s), ahead of `args`."""
+    err = parser_error(key, tuple(first) + tuple(args), kwargs, method)
+    if err is not None:
+        raise err from None

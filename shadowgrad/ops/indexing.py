@@ -1610,12 +1610,18 @@ def _check_mask(mask: Tensor, what: str) -> np.ndarray:
 
 def masked_select(input: Tensor, mask: Tensor) -> Tensor:
     """Mirrors `torch.masked_select`."""
-    m = _check_mask(mask, "masked_select")
-    _broadcast_pair(mask, input)
-    out = _masked_select(input, m, tuple(input._data.shape))
-    if out._grad_fn is not None:
-        _saves_indices(out, mask)
-    return out
+    try:
+        m = _check_mask(mask, "masked_select")
+        _broadcast_pair(mask, input)
+        out = _masked_select(input, m, tuple(input._data.shape))
+        if out._grad_fn is not None:
+            _saves_indices(out, mask)
+        return out
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("masked_select", (mask,), {})
+        raise
 
 
 def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
@@ -1684,31 +1690,37 @@ def take(input: Tensor, index: Tensor) -> Tensor:
 
 def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Tensor:
     """Mirrors `torch.take_along_dim`."""
-    if indices._data.dtype != np.int64 and dim is not None:
-        raise RuntimeError(
-            "torch.take_along_dim(): dtype of indices should be Long but got "
-            f"{indices.dtype._short}"
-        )
-    if dim is None:
-        return gather(S.reshape(input, (-1,)), 0, S.reshape(indices, (-1,)))
-    if input.ndim == 0:
-        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
-    d = wrap_dim(dim, input.ndim)
-    if indices.ndim != input.ndim:
-        raise RuntimeError(
-            "torch.take_along_dim(): input and indices should have the same number of "
-            f"dimensions, but got {input.ndim} dimensions for input, and {indices.ndim} "
-            "dimensions for indices"
-        )
-    # torch's _take_along_dim_helper: each side is broadcast to the other's sizes (with its
-    # own size at `dim`) through expand, which records ExpandBackward0 even when no size changes
-    from .registry import infer_size
+    try:
+        if indices._data.dtype != np.int64 and dim is not None:
+            raise RuntimeError(
+                "torch.take_along_dim(): dtype of indices should be Long but got "
+                f"{indices.dtype._short}"
+            )
+        if dim is None:
+            return gather(S.reshape(input, (-1,)), 0, S.reshape(indices, (-1,)))
+        if input.ndim == 0:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        d = wrap_dim(dim, input.ndim)
+        if indices.ndim != input.ndim:
+            raise RuntimeError(
+                "torch.take_along_dim(): input and indices should have the same number of "
+                f"dimensions, but got {input.ndim} dimensions for input, and {indices.ndim} "
+                "dimensions for indices"
+            )
+        # torch's _take_along_dim_helper: each side is broadcast to the other's sizes (with its
+        # own size at `dim`) through expand, which records ExpandBackward0 even when no size changes
+        from .registry import infer_size
 
-    sx, si = input._data.shape, indices._data.shape
-    bx = infer_size(sx[:d] + si[d : d + 1] + sx[d + 1 :], si)
-    ix = S.expand(indices, bx)
-    bi = infer_size(si[:d] + sx[d : d + 1] + si[d + 1 :], sx)
-    return gather(S.expand(input, bi), d, ix)
+        sx, si = input._data.shape, indices._data.shape
+        bx = infer_size(sx[:d] + si[d : d + 1] + sx[d + 1 :], si)
+        ix = S.expand(indices, bx)
+        bi = infer_size(si[:d] + sx[d : d + 1] + si[d + 1 :], sx)
+        return gather(S.expand(input, bi), d, ix)
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("take_along_dim", (indices, dim), {})
+        raise
 
 
 def nonzero(input: Tensor, *, out: Any = None, as_tuple: bool = False) -> Any:

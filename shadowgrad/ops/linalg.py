@@ -112,22 +112,28 @@ bmm_op = defop(
 
 def mm(input: Tensor, mat2: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.mm`."""
-    if out is not None:
-        return _write_out(mm(input, mat2), out, "mm", (input, mat2))
-    if input.ndim != 2:
-        raise RuntimeError("self must be a matrix")
-    if mat2.ndim != 2:
-        raise RuntimeError("mat2 must be a matrix")
-    a, b = input._data.shape, mat2._data.shape
-    if a[1] != b[0]:
-        check_inference_saved(mm_op, (input, mat2))  # torch saves before the kernel checks
-        raise RuntimeError(
-            f"mat1 and mat2 shapes cannot be multiplied ({a[0]}x{a[1]} and {b[0]}x{b[1]})"
-        )
-    _same_dtype(input, mat2)
-    if input._data.dtype == np.bool_:
-        raise NotImplementedError("\"addmm_impl_cpu_\" not implemented for 'Bool'")
-    return mm_op(input, mat2)
+    try:
+        if out is not None:
+            return _write_out(mm(input, mat2), out, "mm", (input, mat2))
+        if input.ndim != 2:
+            raise RuntimeError("self must be a matrix")
+        if mat2.ndim != 2:
+            raise RuntimeError("mat2 must be a matrix")
+        a, b = input._data.shape, mat2._data.shape
+        if a[1] != b[0]:
+            check_inference_saved(mm_op, (input, mat2))  # torch saves before the kernel checks
+            raise RuntimeError(
+                f"mat1 and mat2 shapes cannot be multiplied ({a[0]}x{a[1]} and {b[0]}x{b[1]})"
+            )
+        _same_dtype(input, mat2)
+        if input._data.dtype == np.bool_:
+            raise NotImplementedError("\"addmm_impl_cpu_\" not implemented for 'Bool'")
+        return mm_op(input, mat2)
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("mm", (mat2,), {})
+        raise
 
 
 def _lout(
@@ -224,61 +230,85 @@ def _same_dtype(a: Tensor, b: Tensor) -> None:
 
 def mv(input: Tensor, vec: Tensor) -> Tensor:
     """Mirrors `torch.mv`."""
-    if input.ndim != 2 or vec.ndim != 1:
-        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input.ndim}, {vec.ndim}")
-    if input._data.shape[1] != vec._data.shape[0]:
-        raise RuntimeError(
-            f"size mismatch, got input ({input._data.shape[0]}), mat "
-            f"({input._data.shape[0]}x{input._data.shape[1]}), vec ({vec._data.shape[0]})"
-        )
-    if input.dtype is not vec.dtype:
-        # torch runs mv as addmv(result, mat, vec); result takes vec's dtype
-        v, m = vec.dtype._short, input.dtype._short
-        raise RuntimeError(
-            f"addmv input tensors must have the same dtype, but got {v}, {m}, and {v}"
-        )
-    if input._data.dtype == np.bool_:
-        raise NotImplementedError("\"addmv_impl_cpu\" not implemented for 'Bool'")
-    return mv_op(input, vec)
+    try:
+        if input.ndim != 2 or vec.ndim != 1:
+            raise RuntimeError(
+                f"vector + matrix @ vector expected, got 1, {input.ndim}, {vec.ndim}"
+            )
+        if input._data.shape[1] != vec._data.shape[0]:
+            raise RuntimeError(
+                f"size mismatch, got input ({input._data.shape[0]}), mat "
+                f"({input._data.shape[0]}x{input._data.shape[1]}), vec ({vec._data.shape[0]})"
+            )
+        if input.dtype is not vec.dtype:
+            # torch runs mv as addmv(result, mat, vec); result takes vec's dtype
+            v, m = vec.dtype._short, input.dtype._short
+            raise RuntimeError(
+                f"addmv input tensors must have the same dtype, but got {v}, {m}, and {v}"
+            )
+        if input._data.dtype == np.bool_:
+            raise NotImplementedError("\"addmv_impl_cpu\" not implemented for 'Bool'")
+        return mv_op(input, vec)
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("mv", (vec,), {})
+        raise
 
 
 def dot(input: Tensor, tensor: Tensor) -> Tensor:
     """Mirrors `torch.dot`."""
-    if input.ndim != 1 or tensor.ndim != 1:
-        raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {tensor.ndim}D tensors")
-    if input.dtype is not tensor.dtype:
-        raise RuntimeError(
-            f"dot : expected both vectors to have same dtype, but found {input.dtype._short} and "
-            f"{tensor.dtype._short}"
-        )
-    n1, n2 = input._data.shape[0], tensor._data.shape[0]
-    if n1 != n2:
-        raise RuntimeError(
-            f"inconsistent tensor size, expected tensor [{n1}] and src [{n2}] to have the same "
-            f"number of elements, but got {n1} and {n2} elements respectively"
-        )
-    if input._data.dtype == np.bool_:
-        raise NotImplementedError("\"dot\" not implemented for 'Bool'")
-    return dot_op(input, tensor)
+    try:
+        if input.ndim != 1 or tensor.ndim != 1:
+            raise RuntimeError(
+                f"1D tensors expected, but got {input.ndim}D and {tensor.ndim}D tensors"
+            )
+        if input.dtype is not tensor.dtype:
+            raise RuntimeError(
+                "dot : expected both vectors to have same dtype, "
+                f"but found {input.dtype._short} and "
+                f"{tensor.dtype._short}"
+            )
+        n1, n2 = input._data.shape[0], tensor._data.shape[0]
+        if n1 != n2:
+            raise RuntimeError(
+                f"inconsistent tensor size, expected tensor [{n1}] and src [{n2}] to have the same "
+                f"number of elements, but got {n1} and {n2} elements respectively"
+            )
+        if input._data.dtype == np.bool_:
+            raise NotImplementedError("\"dot\" not implemented for 'Bool'")
+        return dot_op(input, tensor)
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("dot", (tensor,), {})
+        raise
 
 
 def bmm(input: Tensor, mat2: Tensor) -> Tensor:
     """Mirrors `torch.bmm`."""
-    if input.ndim != 3:
-        raise RuntimeError("batch1 must be a 3D tensor")
-    if mat2.ndim != 3:
-        raise RuntimeError("batch2 must be a 3D tensor")
-    a, b = input._data.shape, mat2._data.shape
-    if a[0] != b[0] or a[2] != b[1]:
-        check_inference_saved(bmm_op, (input, mat2))
-        raise RuntimeError(
-            f"Expected size for first two dimensions of batch2 tensor to be: [{a[0]}, {a[2]}] but "
-            f"got: [{b[0]}, {b[1]}]."
-        )
-    _check_scalar_type(input, mat2)
-    if input._data.dtype == np.bool_:
-        raise NotImplementedError("\"bmm\" not implemented for 'Bool'")
-    return bmm_op(input, mat2)
+    try:
+        if input.ndim != 3:
+            raise RuntimeError("batch1 must be a 3D tensor")
+        if mat2.ndim != 3:
+            raise RuntimeError("batch2 must be a 3D tensor")
+        a, b = input._data.shape, mat2._data.shape
+        if a[0] != b[0] or a[2] != b[1]:
+            check_inference_saved(bmm_op, (input, mat2))
+            raise RuntimeError(
+                "Expected size for first two dimensions of batch2 "
+                f"tensor to be: [{a[0]}, {a[2]}] but "
+                f"got: [{b[0]}, {b[1]}]."
+            )
+        _check_scalar_type(input, mat2)
+        if input._data.dtype == np.bool_:
+            raise NotImplementedError("\"bmm\" not implemented for 'Bool'")
+        return bmm_op(input, mat2)
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("bmm", (mat2,), {})
+        raise
 
 
 def matmul(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -540,11 +570,17 @@ def _expand_check(shape: tuple[int, ...], target: tuple[int, ...], dt: Any = Non
 
 def outer(input: Tensor, vec2: Tensor) -> Tensor:
     """Mirrors `torch.outer` (recorded as torch records it: a view, then a multiply)."""
-    if input.ndim != 1:
-        raise RuntimeError(f"outer: Expected 1-D argument self, but got {input.ndim}-D")
-    if vec2.ndim != 1:
-        raise RuntimeError(f"outer: Expected 1-D argument vec2, but got {vec2.ndim}-D")
-    return input.reshape(-1, 1) * vec2
+    try:
+        if input.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument self, but got {input.ndim}-D")
+        if vec2.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument vec2, but got {vec2.ndim}-D")
+        return input.reshape(-1, 1) * vec2
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("outer", (vec2,), {})
+        raise
 
 
 def half_matmul_float(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -926,20 +962,26 @@ def trace(input: Tensor) -> Tensor:
 
 def kron(input: Tensor, other: Tensor) -> Tensor:
     """Mirrors `torch.kron`, built as torch builds it (unsafe views around one multiply)."""
-    nd = max(input.ndim, other.ndim)
-    pa, pb = nd - input.ndim, nd - other.ndim
-    sa, sb = input._data.shape, other._data.shape
-    a_shape: list[int] = []
-    b_shape: list[int] = []
-    out_shape: list[int] = []
-    for i in range(nd):
-        x = sa[i - pa] if i >= pa else 1
-        y = sb[i - pb] if i >= pb else 1
-        a_shape += [x, 1]
-        b_shape += [1, y]
-        out_shape.append(x * y)
-    prod = _unsafe(input, tuple(a_shape)) * _unsafe(other, tuple(b_shape))
-    return _unsafe(prod, tuple(out_shape))
+    try:
+        nd = max(input.ndim, other.ndim)
+        pa, pb = nd - input.ndim, nd - other.ndim
+        sa, sb = input._data.shape, other._data.shape
+        a_shape: list[int] = []
+        b_shape: list[int] = []
+        out_shape: list[int] = []
+        for i in range(nd):
+            x = sa[i - pa] if i >= pa else 1
+            y = sb[i - pb] if i >= pb else 1
+            a_shape += [x, 1]
+            b_shape += [1, y]
+            out_shape.append(x * y)
+        prod = _unsafe(input, tuple(a_shape)) * _unsafe(other, tuple(b_shape))
+        return _unsafe(prod, tuple(out_shape))
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("kron", (other,), {})
+        raise
 
 
 def tensordot(a: Tensor, b: Tensor, dims: Any = 2, out: Tensor | None = None) -> Tensor:

@@ -608,27 +608,35 @@ def _mean_dtype(name: str, input: Tensor, dtype: D.dtype | None) -> Any:
 
 def sum_to_size(input: Tensor, *size: Any) -> Tensor:
     """Sum broadcast dimensions away. Mirrors `torch.Tensor.sum_to_size`."""
-    if len(size) == 1 and isinstance(size[0], (tuple, list)):
-        size = tuple(size[0])
-    shape = input._data.shape
-    if not size:  # torch's sum_to: an empty size sums everything, a 0-d input too
-        return sum(input)
-    if tuple(size) == tuple(shape):
-        return input
-    lead = len(shape) - len(size)
-    if lead < 0 or builtins.any(s != 1 and s != g for s, g in zip(size, shape[lead:], strict=True)):
-        raise RuntimeError(
-            f"size {{{shape_str(size)}}} is not expandable to size {{{shape_str(shape)}}}."
+    try:
+        if len(size) == 1 and isinstance(size[0], (tuple, list)):
+            size = tuple(size[0])
+        shape = input._data.shape
+        if not size:  # torch's sum_to: an empty size sums everything, a 0-d input too
+            return sum(input)
+        if tuple(size) == tuple(shape):
+            return input
+        lead = len(shape) - len(size)
+        if lead < 0 or builtins.any(
+            s != 1 and s != g for s, g in zip(size, shape[lead:], strict=True)
+        ):
+            raise RuntimeError(
+                f"size {{{shape_str(size)}}} is not expandable to size {{{shape_str(shape)}}}."
+            )
+        dims = tuple(range(lead)) + tuple(
+            lead + i for i, s in enumerate(size) if s == 1 and shape[lead + i] != 1
         )
-    dims = tuple(range(lead)) + tuple(
-        lead + i for i, s in enumerate(size) if s == 1 and shape[lead + i] != 1
-    )
-    r = input
-    if dims:
-        r = _sum_dim(input, dims, True, tuple(shape), None)
-    if lead:
-        r = r.reshape(size)
-    return r
+        r = input
+        if dims:
+            r = _sum_dim(input, dims, True, tuple(shape), None)
+        if lead:
+            r = r.reshape(size)
+        return r
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("sum_to_size", size, {})
+        raise
 
 
 def _all_if_none(dim: Any, sizes: tuple[int, ...]) -> tuple[int, ...]:
@@ -2070,15 +2078,21 @@ def allclose(
     input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
 ) -> bool:
     """|input - other| <= atol + rtol * |other| everywhere. Mirrors `torch.allclose`."""
-    if input.dtype is not other.dtype:
-        raise RuntimeError(f"{input.dtype._short} did not match {other.dtype._short}")
-    from .pointwise import isclose
-    from .registry import infer_size
+    try:
+        if input.dtype is not other.dtype:
+            raise RuntimeError(f"{input.dtype._short} did not match {other.dtype._short}")
+        from .pointwise import isclose
+        from .registry import infer_size
 
-    infer_size(tuple(input._data.shape), tuple(other._data.shape))  # torch's broadcast error
-    # torch's allclose is isclose(...).all(): its rtol/atol checks, in the tensors' dtype
-    close = isclose(input, other, rtol=rtol, atol=atol, equal_nan=equal_nan)
-    return bool(close._data.all())
+        infer_size(tuple(input._data.shape), tuple(other._data.shape))  # torch's broadcast error
+        # torch's allclose is isclose(...).all(): its rtol/atol checks, in the tensors' dtype
+        close = isclose(input, other, rtol=rtol, atol=atol, equal_nan=equal_nan)
+        return bool(close._data.all())
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("allclose", (other, rtol, atol, equal_nan), {})
+        raise
 
 
 METHODS["equal"] = _equal_method

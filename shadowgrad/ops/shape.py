@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 import os
 import sys
 import warnings
@@ -283,7 +284,13 @@ def _check_view_dtype(self: Tensor, b: D.dtype) -> None:
 
 def view_as(self: Tensor, other: Tensor) -> Tensor:
     """Mirrors `torch.Tensor.view_as`."""
-    return view(self, tuple(other._data.shape))
+    try:
+        return view(self, tuple(other._data.shape))
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("view_as", (other,), {})
+        raise
 
 
 def _reshape_method(self: Tensor, *shape: Any) -> Tensor:
@@ -366,48 +373,62 @@ def expand_rank_error(dt: Any, shape: Any, sizes: Any) -> RuntimeError:
 
 def expand(self: Tensor, *sizes: Any) -> Tensor:
     """Mirrors `torch.Tensor.expand`."""
-    given = sizes
-    if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
-        sizes = tuple(sizes[0])
-    shape = self._data.shape
-    if len(sizes) < len(shape):
-        raise expand_rank_error(self.dtype, shape, sizes)
-    lead = len(sizes) - len(shape)
-    out = [0] * len(sizes)
-    for i in reversed(range(len(sizes))):  # torch checks from the last dimension
-        s = sizes[i]
-        if type(s) is not int:  # torch's parser refuses a float size (`x.expand(n / 2, 3)`)
-            from .._creation import check_int_list
+    try:
+        given = sizes
+        if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
+            sizes = tuple(sizes[0])
+        shape = self._data.shape
+        if len(sizes) < len(shape):
+            raise expand_rank_error(self.dtype, shape, sizes)
+        lead = len(sizes) - len(shape)
+        out = [0] * len(sizes)
+        for i in reversed(range(len(sizes))):  # torch checks from the last dimension
+            s = sizes[i]
+            if type(s) is not int:  # torch's parser refuses a float size (`x.expand(n / 2, 3)`)
+                from .._creation import check_int_list
 
-            check_int_list("expand", "size", given, 1)
-            s = int(s)
-        if i < lead:
-            if s < 0:
+                check_int_list("expand", "size", given, 1)
+                s = int(s)
+            if i < lead:
+                if s < 0:
+                    raise RuntimeError(
+                        f"The expanded size of the tensor ({s}) isn't allowed in a leading, "
+                        "non-existing dimension " + str(i)
+                    )
+                out[i] = s
+                continue
+            cur = shape[i - lead]
+            if s == -1:
+                out[i] = cur
+            elif cur == s or (cur == 1 and s >= 0):
+                out[i] = s
+            elif cur == 1:
+                raise RuntimeError("numel: integer multiplication overflow")
+            else:
                 raise RuntimeError(
-                    f"The expanded size of the tensor ({s}) isn't allowed in a leading, "
-                    "non-existing dimension " + str(i)
+                    f"The expanded size of the tensor ({s}) must match "
+                    f"the existing size ({cur}) at "
+                    f"non-singleton dimension {i}.  Target sizes: "
+                    f"{shape_str(sizes)}.  Tensor sizes: "
+                    f"{shape_str(shape)}"
                 )
-            out[i] = s
-            continue
-        cur = shape[i - lead]
-        if s == -1:
-            out[i] = cur
-        elif cur == s or (cur == 1 and s >= 0):
-            out[i] = s
-        elif cur == 1:
-            raise RuntimeError("numel: integer multiplication overflow")
-        else:
-            raise RuntimeError(
-                f"The expanded size of the tensor ({s}) must match the existing size ({cur}) at "
-                f"non-singleton dimension {i}.  Target sizes: {shape_str(sizes)}.  Tensor sizes: "
-                f"{shape_str(shape)}"
-            )
-    return _expand(self, tuple(out), tuple(shape))
+        return _expand(self, tuple(out), tuple(shape))
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("expand", given, {})
+        raise
 
 
 def expand_as(self: Tensor, other: Tensor) -> Tensor:
     """Mirrors `torch.Tensor.expand_as`."""
-    return expand(self, tuple(other._data.shape))
+    try:
+        return expand(self, tuple(other._data.shape))
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("expand_as", (other,), {})
+        raise
 
 
 _unsqueeze = defop(
@@ -731,24 +752,32 @@ _permute = defop(
 
 def permute(input: Tensor, *dims: Any) -> Tensor:
     """Mirrors `torch.permute`."""
-    if not all(type(d) is int for d in dims):
-        from .._creation import check_int_list
+    try:
+        given = dims  # as called, for torch's argument errors
+        if not all(type(d) is int for d in dims):
+            from .._creation import check_int_list
 
-        check_int_list("permute", "dims", dims, 1)
-    if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
-        dims = tuple(dims[0])
-    nd = input.ndim
-    if len(dims) != nd:
-        raise RuntimeError(
-            "permute(sparse_coo): number of dimensions in the tensor input does not match the "
-            f"length of the desired ordering of dimensions i.e. input.dim() = {nd} is not equal "
-            f"to len(dims) = {len(dims)}"
-        )
-    wrapped = tuple(wrap_dim(d, nd) for d in dims)
-    if len(set(wrapped)) != nd:
-        raise RuntimeError("permute(): duplicate dims are not allowed.")
-    # torch's node saves the dims as given (a negative one reads as 2**64 + it)
-    return _permute(input, dims if all(type(d) is int for d in dims) else wrapped)
+            check_int_list("permute", "dims", dims, 1)
+        if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
+            dims = tuple(dims[0])
+        nd = input.ndim
+        if len(dims) != nd:
+            raise RuntimeError(
+                "permute(sparse_coo): number of dimensions in the tensor input does not match the "
+                "length of the desired ordering of dimensions i.e. "
+                f"input.dim() = {nd} is not equal "
+                f"to len(dims) = {len(dims)}"
+            )
+        wrapped = tuple(wrap_dim(d, nd) for d in dims)
+        if len(set(wrapped)) != nd:
+            raise RuntimeError("permute(): duplicate dims are not allowed.")
+        # torch's node saves the dims as given (a negative one reads as 2**64 + it)
+        return _permute(input, dims if all(type(d) is int for d in dims) else wrapped)
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("permute", given, {})
+        raise
 
 
 def _T(self: Tensor) -> Tensor:
@@ -1757,23 +1786,29 @@ _repeat = defop(
 
 def repeat(self: Tensor, *sizes: Any) -> Tensor:
     """Mirrors `torch.Tensor.repeat`."""
-    if not all(type(s) is int for s in sizes):  # torch's parser refuses a float repeat
-        from .._creation import check_int_list
+    try:
+        if not all(type(s) is int for s in sizes):  # torch's parser refuses a float repeat
+            from .._creation import check_int_list
 
-        check_int_list("repeat", "repeats", sizes, 1)
-    reps = _sizes_arg(sizes)
-    if len(reps) < self.ndim:
-        raise RuntimeError(
-            "Number of dimensions of repeat dims can not be smaller than number of dimensions "
-            "of tensor"
-        )
-    if any(r < 0 for r in reps):
-        # torch checks the result's sizes: the input's padded on the left, times the repeats
-        shape = (1,) * (len(reps) - self.ndim) + tuple(self._data.shape)
-        target = [int(s) * int(r) for s, r in zip(shape, reps, strict=True)]
-        bad = next(t for t in target if t < 0)
-        raise RuntimeError(f"Trying to create tensor with negative dimension {bad}: {target}")
-    return _repeat(self, reps, tuple(self._data.shape))
+            check_int_list("repeat", "repeats", sizes, 1)
+        reps = _sizes_arg(sizes)
+        if len(reps) < self.ndim:
+            raise RuntimeError(
+                "Number of dimensions of repeat dims can not be smaller than number of dimensions "
+                "of tensor"
+            )
+        if any(r < 0 for r in reps):
+            # torch checks the result's sizes: the input's padded on the left, times the repeats
+            shape = (1,) * (len(reps) - self.ndim) + tuple(self._data.shape)
+            target = [int(s) * int(r) for s, r in zip(shape, reps, strict=True)]
+            bad = next(t for t in target if t < 0)
+            raise RuntimeError(f"Trying to create tensor with negative dimension {bad}: {target}")
+        return _repeat(self, reps, tuple(self._data.shape))
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("repeat", sizes, {})
+        raise
 
 
 _NO_ARG: Any = object()
@@ -1952,42 +1987,56 @@ _split_with_sizes = defop(
 
 def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
     """Mirrors `torch.split` (an int size: SplitBackward0; a list of sizes: SplitWithSizes)."""
-    if tensor.ndim == 0:
-        raise RuntimeError("split expects at least a 1-dimensional tensor")
-    d = wrap_dim(dim, tensor.ndim)
-    n = tensor._data.shape[d]
-    if isinstance(split_size_or_sections, (list, tuple)):
-        if not all(type(s) is int for s in split_size_or_sections):
-            from .._creation import check_int_list
+    try:
+        if tensor.ndim == 0:
+            raise RuntimeError("split expects at least a 1-dimensional tensor")
+        d = wrap_dim(dim, tensor.ndim)
+        n = tensor._data.shape[d]
+        if isinstance(split_size_or_sections, (list, tuple)):
+            if not all(type(s) is int for s in split_size_or_sections):
+                from .._creation import check_int_list
 
-            check_int_list("split_with_sizes", "split_sizes", (split_size_or_sections,), 2)
-        sizes = tuple(int(s) for s in split_size_or_sections)
-        if sum(sizes) != n or any(s < 0 for s in sizes):
-            if any(s < 0 for s in sizes):
+                check_int_list("split_with_sizes", "split_sizes", (split_size_or_sections,), 2)
+            sizes = tuple(int(s) for s in split_size_or_sections)
+            if sum(sizes) != n or any(s < 0 for s in sizes):
+                if any(s < 0 for s in sizes):
+                    raise RuntimeError(
+                        "split_with_sizes expects split_sizes have only non-negative entries, but "
+                        f"got split_sizes={shape_str(sizes)}"
+                    )
                 raise RuntimeError(
-                    "split_with_sizes expects split_sizes have only non-negative entries, but "
-                    f"got split_sizes={shape_str(sizes)}"
+                    "split_with_sizes expects split_sizes to sum "
+                    f"exactly to {n} (input tensor's size "
+                    f"at dimension {d}), but got split_sizes={shape_str(sizes)}"
                 )
-            raise RuntimeError(
-                f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size "
-                f"at dimension {d}), but got split_sizes={shape_str(sizes)}"
+            return _split_with_sizes(tensor, sizes, dim if type(dim) is int else d)
+        if isinstance(split_size_or_sections, float):  # Tensor.split passes it to split_with_sizes
+            raise TypeError(
+                "split_with_sizes(): argument 'split_sizes' "
+                "(position 2) must be tuple of ints, not "
+                "float"
             )
-        return _split_with_sizes(tensor, sizes, dim if type(dim) is int else d)
-    if isinstance(split_size_or_sections, float):  # Tensor.split passes it to split_with_sizes
-        raise TypeError(
-            "split_with_sizes(): argument 'split_sizes' (position 2) must be tuple of ints, not "
-            "float"
+        s = int(split_size_or_sections)
+        if s < 0:
+            raise RuntimeError(f"split expects split_size be non-negative, but got split_size={s}")
+        if s == 0 and n != 0:
+            raise RuntimeError(
+                f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}"
+            )
+        k = max(1, -(-n // s)) if s else 1
+        sizes = tuple(min(s, n - i * s) for i in range(k)) if s else (0,)
+        return _split(tensor, s, sizes, dim if type(dim) is int else d)  # saved as given
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise(
+            "split" if isinstance(split_size_or_sections, int) else "split_with_sizes",
+            (split_size_or_sections, dim),
+            {},
+            False,
+            (tensor,),
         )
-    s = int(split_size_or_sections)
-    if s < 0:
-        raise RuntimeError(f"split expects split_size be non-negative, but got split_size={s}")
-    if s == 0 and n != 0:
-        raise RuntimeError(
-            f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}"
-        )
-    k = max(1, -(-n // s)) if s else 1
-    sizes = tuple(min(s, n - i * s) for i in range(k)) if s else (0,)
-    return _split(tensor, s, sizes, dim if type(dim) is int else d)  # saved as given
+        raise
 
 
 def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
@@ -2170,8 +2219,14 @@ def _diag_dims(nd: int, dim1: int, dim2: int) -> tuple[int, int]:
 
 def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
     """Mirrors `torch.diagonal`: a view."""
-    d1, d2 = _diag_dims(input.ndim, dim1, dim2)
-    return _diagonal(input, int(offset), d1, d2, tuple(input._data.shape))
+    try:
+        d1, d2 = _diag_dims(input.ndim, dim1, dim2)
+        return _diagonal(input, int(offset), d1, d2, tuple(input._data.shape))
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("diagonal", (offset, dim1, dim2), {})
+        raise
 
 
 def _diag_embed_fwd(self: np.ndarray, offset: int, dim1: int, dim2: int) -> np.ndarray:
@@ -2201,17 +2256,29 @@ _diag_embed = defop(
 
 def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
     """Mirrors `torch.diag_embed`."""
-    d1, d2 = _diag_dims(input.ndim + 1, dim1, dim2)
-    return _diag_embed(input, int(offset), d1, d2)
+    try:
+        d1, d2 = _diag_dims(input.ndim + 1, dim1, dim2)
+        return _diag_embed(input, int(offset), d1, d2)
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("diag_embed", (offset, dim1, dim2), {})
+        raise
 
 
 def diag(input: Tensor, diagonal: int = 0) -> Tensor:
     """Mirrors `torch.diag`: a vector to a matrix, or a matrix's diagonal (a copy)."""
-    if input.ndim == 1:
-        return _diag_embed(input, int(diagonal), 0, 1)
-    if input.ndim == 2:
-        return _diagonal_copy(input, int(diagonal), 0, 1, tuple(input._data.shape))
-    raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {input.ndim}D")
+    try:
+        if input.ndim == 1:
+            return _diag_embed(input, operator.index(diagonal), 0, 1)
+        if input.ndim == 2:
+            return _diagonal_copy(input, operator.index(diagonal), 0, 1, tuple(input._data.shape))
+        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {input.ndim}D")
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("diag", (diagonal,), {})
+        raise
 
 
 _tril = defop(
@@ -2236,28 +2303,52 @@ _triu = defop(
 
 def tril(input: Tensor, diagonal: int = 0, *, out: Any = None) -> Tensor:
     """Mirrors `torch.tril`."""
-    if input.ndim < 2:
-        raise RuntimeError("tril: input tensor must have at least 2 dimensions")
-    return _tril(input, int(diagonal))
+    try:
+        if input.ndim < 2:
+            raise RuntimeError("tril: input tensor must have at least 2 dimensions")
+        return _tril(input, operator.index(diagonal))
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("tril", (diagonal,), {})
+        raise
 
 
 def triu(input: Tensor, diagonal: int = 0, *, out: Any = None) -> Tensor:
     """Mirrors `torch.triu`."""
-    if input.ndim < 2:
-        raise RuntimeError("triu: input tensor must have at least 2 dimensions")
-    return _triu(input, int(diagonal))
+    try:
+        if input.ndim < 2:
+            raise RuntimeError("triu: input tensor must have at least 2 dimensions")
+        return _triu(input, operator.index(diagonal))
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("triu", (diagonal,), {})
+        raise
 
 
 def broadcast_to(input: Tensor, size: Any) -> Tensor:
     """Mirrors `torch.broadcast_to`."""
-    return expand(input, tuple(size))
+    try:
+        return expand(input, tuple(size))
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("broadcast_to", (size,), {})
+        raise
 
 
 def _broadcast_to_method(self: Tensor, *size: Any) -> Tensor:
     """Tensor.broadcast_to: the size as one sequence or as varargs (x.broadcast_to(2, 3))."""
-    if len(size) == 1 and isinstance(size[0], (tuple, list)):
-        size = tuple(size[0])
-    return expand(self, size)
+    try:
+        if len(size) == 1 and isinstance(size[0], (tuple, list)):
+            return expand(self, tuple(size[0]))
+        return expand(self, size)
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("broadcast_to", size, {})
+        raise
 
 
 def broadcast_tensors(*tensors: Any) -> tuple[Tensor, ...]:

@@ -555,20 +555,26 @@ def dist(input: Tensor, other: Tensor, p: Any = 2) -> Tensor:
 def inner(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.inner`: a product for a 0-d operand, else a contraction of the last dims
     (for two vectors torch's tensordot takes a dot: ViewBackward0 of DotBackward0)."""
-    from .linalg import dot, tensordot
+    try:
+        from .linalg import dot, tensordot
 
-    if input.ndim == 0 or other.ndim == 0:
-        return _out(input * other, out, "inner")
-    if input.shape[-1] != other.shape[-1]:
-        raise RuntimeError(
-            "inner() the last dimension must match on both input tensors but got shapes "
-            f"{list(input.shape)} and {list(other.shape)}"
-        )
-    if input.ndim == 1 and other.ndim == 1:
-        if input.dtype is not other.dtype:  # torch's tensordot check (dot words it otherwise)
-            raise RuntimeError("both inputs should have same dtype")
-        return _out(dot(input.permute(0), other.permute(0)).view(()), out, "inner")
-    return tensordot(input, other, ([-1], [-1]), out=out)  # its out= checks, as torch's
+        if input.ndim == 0 or other.ndim == 0:
+            return _out(input * other, out, "inner")
+        if input.shape[-1] != other.shape[-1]:
+            raise RuntimeError(
+                "inner() the last dimension must match on both input tensors but got shapes "
+                f"{list(input.shape)} and {list(other.shape)}"
+            )
+        if input.ndim == 1 and other.ndim == 1:
+            if input.dtype is not other.dtype:  # torch's tensordot check (dot words it otherwise)
+                raise RuntimeError("both inputs should have same dtype")
+            return _out(dot(input.permute(0), other.permute(0)).view(()), out, "inner")
+        return tensordot(input, other, ([-1], [-1]), out=out)  # its out= checks, as torch's
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("inner", (other,), {})
+        raise
 
 
 _vdot = defop(
@@ -592,10 +598,16 @@ def _sum_terms(a: Any, b: Any) -> Any:
 
 def vdot(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.vdot`: sum(conj(input) * other) of two vectors."""
-    from .linalg import dot
+    try:
+        from .linalg import dot
 
-    dot(input.detach(), other.detach())  # torch's checks: 1-d, same dtype, same length
-    return _out(_vdot(input, other), out, "vdot")
+        dot(input.detach(), other.detach())  # torch's checks: 1-d, same dtype, same length
+        return _out(_vdot(input, other), out, "vdot")
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("vdot", (other,), {})
+        raise
 
 
 def _scale(grad: Tensor, s: Any) -> Tensor:
