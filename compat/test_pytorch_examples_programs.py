@@ -41,6 +41,10 @@ def _grads(model: Any) -> dict[str, Any]:
     return {n: p.grad for n, p in model.named_parameters()}
 
 
+def _first_part(err: Any, sep: str) -> Any:
+    return (err.type, err.message.split(sep)[0]) if hasattr(err, "message") else err
+
+
 def _ckpt(T: Any, obj: Any) -> Any:
     buf = io.BytesIO()
     T.save(obj, buf)
@@ -2469,6 +2473,79 @@ def prog_pex_recurrent_dropout_and_hidden_errors(T: Any) -> Any:
         raises(lambda: nn.Embedding(12, 3)(T.tensor([[12]]))),
         lstm.flatten_parameters(),
     )
+
+
+@program()
+def prog_pex_vit_hub_tqdm_progress(T: Any) -> Any:
+    tqdm = T.hub.tqdm
+    T.manual_seed(66)
+    loader = T.utils.data.DataLoader(
+        T.utils.data.TensorDataset(T.rand(4, 3, 4, 4), T.tensor([0, 1, 2, 3])), batch_size=2
+    )
+    total_loss = 0.0
+    post = []
+
+    def train_fn() -> Any:
+        tk = tqdm(loader, desc="EPOCH" + "[TRAIN]" + str(1) + "/" + str(1))
+        for t, data in enumerate(tk):
+            images, labels = data
+            post.append((images.shape, labels))
+            tk.set_postfix({"Loss": "%6f" % float(total_loss / (t + 1))})
+
+    bar = tqdm(total=10, disable=True)
+    bar.update(3)
+    with tqdm(total=None, disable=True) as b2:
+        b2.update(5)
+    return raises(train_fn), post, bar.n, bar.total, b2.n, type(bar).__name__
+
+
+@program()
+def prog_pex_hub_dirs_and_local_hubconf(T: Any) -> Any:
+    import os
+    import pathlib
+    import tempfile
+
+    old = T.hub.get_dir()
+    T.hub.set_dir("~/somewhere/hub")
+    d = T.hub.get_dir().startswith(os.path.expanduser("~")), T.hub.get_dir().endswith("hub")
+    T.hub.set_dir(old)
+    with tempfile.TemporaryDirectory() as repo:
+        with open(os.path.join(repo, "hubconf.py"), "w") as f:
+            f.write(
+                "dependencies = ['numpy']\n"
+                "def tiny(n=2):\n    'A tiny entrypoint.'\n    return n * 3\n"
+                "_hidden = 1\nvalue = 4\n"
+            )
+        src = os.path.join(repo, "w.pth")
+        T.save({"w": T.arange(3.0)}, src)
+        cache = os.path.join(repo, "checkpoints")
+        url = pathlib.Path(src).as_uri()
+        sd = T.hub.load_state_dict_from_url(url, model_dir=cache, progress=False)
+        sd2 = T.hub.load_state_dict_from_url(url, model_dir=cache, progress=False)
+        out = (
+            T.hub.load(repo, "tiny", 5, source="local"),
+            T.hub.load(repo, "tiny", n=1, source="LOCAL"),
+            raises(lambda: T.hub.load(repo, "tiny", source="gitlab")),
+            raises(lambda: T.hub.load(repo, 3, source="local")),
+            raises(lambda: T.hub.load(repo, "value", source="local")),
+            raises(lambda: T.hub.load(repo, "_nothing", source="local")),
+            _first_part(  # the digest of the file's bytes: torch.save's zip records differ
+                raises(
+                    lambda: T.hub.load_state_dict_from_url(
+                        url,
+                        model_dir=cache,
+                        progress=False,
+                        check_hash=True,
+                        file_name="w-0bad.pth",
+                    )
+                ),
+                ", got",
+            ),
+            sorted(os.listdir(cache)),
+            sd,
+            sd2,
+        )
+    return d, out
 
 
 @pytest.mark.parametrize("name", _SET.params())

@@ -113,6 +113,7 @@ from . import (  # noqa: E402 - these use the namespace built above
     distributions,
     fft,
     func,
+    hub,
     jit,
     linalg,
     nn,
