@@ -899,6 +899,36 @@ def prog_ptr_grad_layout_policy_create_graph_copies(T: Any) -> Any:
     return g.stride(), g.grad_fn, g
 
 
+@program()
+def prog_ptr_create_graph_first_grad_is_a_copy(T: Any) -> Any:
+    # under create_graph grad mode is on: torch never keeps the gradient itself, it copies it
+    # into the leaf's layout (copy_: version 1, CopyBackwards), or clones it for a leaf that is
+    # not dense (version 0, CloneBackward0); found next to enforce_grad_layout_policy
+    out = {}
+    leaves = {
+        "dense": lambda: T.ones(3, 4, requires_grad=True),
+        "permuted": lambda: T.ones(4, 3).t().requires_grad_(),
+        "strided": lambda: T.ones(3, 8)[:, ::2].detach().requires_grad_(),
+    }
+    for name, make in leaves.items():
+        for how in ("const", "sq", "t_sq"):
+            x = make()
+            if how == "const":
+                (x * 2).sum().backward(create_graph=True)
+            elif how == "sq":
+                (x * x).sum().backward(create_graph=True)
+            else:
+                y = x.t()
+                (y * y).backward(T.ones(y.shape), create_graph=True)
+            g = x.grad
+            out[f"{name} {how}"] = (g.stride(), g._version, g.grad_fn, g)
+    x = T.ones(3, 4, requires_grad=True)
+    (x * x).sum().backward(create_graph=True)
+    (x * x).sum().backward(create_graph=True)
+    out["twice"] = (x.grad._version, x.grad.grad_fn, x.grad)
+    return out
+
+
 # --- ldexp, thread_safe_generator ----------------------------------------------------------
 
 

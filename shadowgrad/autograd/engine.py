@@ -333,48 +333,64 @@ def _grad_like_leaf(var_data: np.ndarray, grad: np.ndarray) -> np.ndarray:
     return out
 
 
+def _create_graph_grad(leaf: np.ndarray, grad: Any) -> Any:
+    """A leaf's first gradient under create_graph, where grad mode is on and torch never keeps
+    the gradient itself (clone_obey_contract): for a dense leaf, new_empty_strided in the
+    leaf's strides, then copy_(grad) (version 1; CopyBackwards when grad requires grad); for
+    any other leaf, a contiguous clone (version 0; CloneBackward0)."""
+    from .._tensor import _make
+
+    dense = leaf.flags.c_contiguous or _permuted_dense(leaf)
+    if grad._rg:
+        if not dense:
+            return grad.clone(memory_format=_CONTIGUOUS)
+        from ..ops.inplace import copy_grad
+
+        t = copy_grad(grad)
+        t._data = _grad_like_leaf(leaf, t._data)
+    elif not dense:
+        return _make(np.array(grad._data, order="C", copy=True))
+    else:
+        t = _make(_grad_like_leaf(leaf, grad._data))
+    t._vc = VersionCounter()
+    t._vc.v = 1
+    return t
+
+
 def _accumulate(node: AccumulateGrad, grad: Any, create_graph: bool) -> None:
     """Add grad into the leaf's .grad: in place normally, out of place under create_graph."""
     var = node.variable
     old = var._grad
     if grad._data.dtype is _LD and not grad._rg:  # Note [bfloat16 storage]
         grad = _tmake(_round_bf16(grad._data))
-    if (
-        old is None
-        and not (create_graph and grad._rg)
-        and _permuted_dense(var._data)
-        and (_LAYOUT[0] or create_graph)
-    ):
+    if old is None and create_graph:
+        var._grad = _create_graph_grad(var._data, grad)
+    elif old is None and _permuted_dense(var._data) and _LAYOUT[0]:
         from .._tensor import _make
 
         var._grad = _make(_grad_like_leaf(var._data, grad._data))
         var._grad._vc = VersionCounter()
         var._grad._vc.v = 1
     elif old is None:
-        if create_graph and grad._rg:
-            from ..ops.inplace import copy_grad
+        from .._tensor import _make
 
-            var._grad = copy_grad(grad)
-        else:
-            from .._tensor import _make
-
-            data = grad._data
-            keep = None
-            if not grad._rg and sys.getrefcount(grad) <= _FREE_TENSOR_REFS:
-                keep = _kept_array(data)
-                if keep is None and not _LAYOUT[0] and not create_graph:
-                    keep = _kept_any_layout(data)
-            if keep is not None:
-                var._grad = _make(keep)
-                if grad._vc is not None and grad._vc.v:
-                    var._grad._vc = VersionCounter()
-                    var._grad._vc.v = grad._vc.v
-            else:
-                # never hand out a gradient something else may hold: torch copies too, with
-                # new_empty_strided(...).copy_(grad), so the copy has version 1
-                var._grad = _make(np.array(data, order="C", copy=True))
+        data = grad._data
+        keep = None
+        if not grad._rg and sys.getrefcount(grad) <= _FREE_TENSOR_REFS:
+            keep = _kept_array(data)
+            if keep is None and not _LAYOUT[0]:
+                keep = _kept_any_layout(data)
+        if keep is not None:
+            var._grad = _make(keep)
+            if grad._vc is not None and grad._vc.v:
                 var._grad._vc = VersionCounter()
-                var._grad._vc.v = 1
+                var._grad._vc.v = grad._vc.v
+        else:
+            # never hand out a gradient something else may hold: torch copies too, with
+            # new_empty_strided(...).copy_(grad), so the copy has version 1
+            var._grad = _make(np.array(data, order="C", copy=True))
+            var._grad._vc = VersionCounter()
+            var._grad._vc.v = 1
     elif create_graph:
         var._grad = old + grad
     else:
