@@ -2548,6 +2548,329 @@ def prog_pex_hub_dirs_and_local_hubconf(T: Any) -> Any:
     return d, out
 
 
+# --- more variants: data loading, corpus building, feature slices, evaluation modes ----------
+
+
+@program()
+def prog_pex_mnist_dataloader_epochs(T: Any) -> Any:
+    F = T.nn.functional
+    T.manual_seed(70)
+    x = _t(T, 10, 1, 8, 8, seed=4)
+    y = T.tensor(np.random.default_rng(4).integers(0, 10, 10))
+    dataset1 = T.utils.data.TensorDataset(x[:6], y[:6])
+    dataset2 = T.utils.data.TensorDataset(x[6:], y[6:])
+    train_kwargs = {"batch_size": 4, "shuffle": True}
+    test_kwargs = {"batch_size": 3}
+    train_loader = T.utils.data.DataLoader(dataset1, **train_kwargs)
+    test_loader = T.utils.data.DataLoader(dataset2, **test_kwargs)
+    model = _mnist_net(T)
+    optimizer = T.optim.Adadelta(model.parameters(), lr=1.0)
+    log = []
+    for epoch in range(1, 3):
+        model.train()
+        for batch_idx, (data, target) in enumerate(train_loader):
+            optimizer.zero_grad()
+            output = model(data)
+            loss = F.nll_loss(output, target)
+            loss.backward()
+            optimizer.step()
+            log.append(
+                "Train Epoch: {} [{}/{} ({:.0f}%)]\tLoss: {:.4f}".format(
+                    epoch,
+                    batch_idx * len(data),
+                    len(train_loader.dataset),
+                    100.0 * batch_idx / len(train_loader),
+                    loss.item(),
+                )
+            )
+        model.eval()
+        test_loss = 0
+        correct = 0
+        with T.no_grad():
+            for data, target in test_loader:
+                output = model(data)
+                test_loss += F.nll_loss(output, target, reduction="sum").item()
+                pred = output.argmax(dim=1, keepdim=True)
+                correct += pred.eq(target.view_as(pred)).sum().item()
+        test_loss /= len(test_loader.dataset)
+        log.append((round(test_loss, 4), correct, len(test_loader)))
+    return log
+
+
+@program()
+def prog_pex_wlm_corpus_dictionary(T: Any) -> Any:
+    lines = ["the cat sat", "", "on the mat", "the end"]
+
+    class Dictionary:
+        def __init__(self) -> None:
+            self.word2idx: dict[str, int] = {}
+            self.idx2word: list[str] = []
+
+        def add_word(self, word: str) -> int:
+            if word not in self.word2idx:
+                self.idx2word.append(word)
+                self.word2idx[word] = len(self.idx2word) - 1
+            return self.word2idx[word]
+
+        def __len__(self) -> int:
+            return len(self.idx2word)
+
+    dictionary = Dictionary()
+    for line in lines:
+        for word in [*line.split(), "<eos>"]:
+            dictionary.add_word(word)
+    idss = []
+    for line in lines:
+        words = [*line.split(), "<eos>"]
+        ids = []
+        for word in words:
+            ids.append(dictionary.word2idx[word])
+        idss.append(T.tensor(ids).type(T.int64))
+    ids = T.cat(idss)
+    data = _batchify(ids, 3)
+    return len(dictionary), ids, [i.dtype for i in idss], data, _get_batch(data, 0, bptt=2)
+
+
+@program()
+def prog_pex_dcgan_label_dtype_mistakes(T: Any) -> Any:
+    crit = T.nn.BCELoss()
+    output = T.rand(3)
+    label_int = T.full((3,), 1)
+    label = T.full((3,), 1, dtype=output.dtype)
+    label2 = T.full((3,), 1.0)
+    return (
+        label_int.dtype,
+        raises(lambda: crit(output, label_int)),
+        crit(output, label),
+        label2.dtype,
+        label.fill_(0),
+        raises(lambda: label.fill_(T.ones(2))),
+        label.fill_(T.tensor(0.5)),
+        T.full((2,), True).dtype,
+        T.full((2,), 1, dtype=T.float16).fill_(0.1),
+    )
+
+
+@program()
+def prog_pex_fast_neural_style_vgg_slices(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(71)
+    vgg_pretrained_features = nn.Sequential(
+        nn.Conv2d(3, 4, 3, padding=1),
+        nn.ReLU(inplace=True),
+        nn.Conv2d(4, 4, 3, padding=1),
+        nn.ReLU(inplace=True),
+        nn.MaxPool2d(2, 2),
+        nn.Conv2d(4, 6, 3, padding=1),
+        nn.ReLU(inplace=True),
+    )
+    VggOutputs = collections.namedtuple("VggOutputs", ["relu1_2", "relu2_2"])
+
+    class Vgg(nn.Module):
+        def __init__(self, requires_grad: bool = False) -> None:
+            super().__init__()
+            self.slice1 = nn.Sequential()
+            self.slice2 = nn.Sequential()
+            for x in range(4):
+                self.slice1.add_module(str(x), vgg_pretrained_features[x])
+            for x in range(4, 7):
+                self.slice2.add_module(str(x), vgg_pretrained_features[x])
+            if not requires_grad:
+                for param in self.parameters():
+                    param.requires_grad = False
+
+        def forward(self, X: Any) -> Any:
+            h = self.slice1(X)
+            h_relu1_2 = h
+            h = self.slice2(h)
+            h_relu2_2 = h
+            return VggOutputs(h_relu1_2, h_relu2_2)
+
+    vgg = Vgg()
+    x = _t(T, 2, 3, 4, 4, seed=5, rg=True)
+    feats = vgg(_normalize_batch(x * 255))
+    grams = [_gram_matrix(f) for f in feats]
+    loss = sum(g.pow(2).mean() for g in grams)
+    loss.backward()
+    return (
+        feats.relu1_2,
+        feats.relu2_2.shape,
+        grams,
+        loss.grad_fn,
+        x.grad,
+        [n for n, p in vgg.named_parameters() if p.requires_grad],
+        list(vgg.slice2.state_dict().keys()),
+        str(vgg.slice2),
+        raises(lambda: vgg.slice1.add_module("a.b", nn.ReLU())),
+        raises(lambda: vgg.slice1.add_module("", nn.ReLU())),
+        raises(lambda: vgg.slice1.add_module("x", 3)),
+    )
+
+
+@program()
+def prog_pex_super_resolve_numpy_postprocess(T: Any) -> Any:
+    T.manual_seed(72)
+    model = _sr_net(T, 3)
+    input = T.rand(1, 1, 3, 4)
+    out = model(input)
+    out_img_y = out[0].detach().numpy()
+    out_img_y *= 255.0  # writes through into out's memory, as torch's numpy() shares it
+    out_img_y = out_img_y.clip(0, 255)
+    img = np.uint8(out_img_y[0])
+    return out.detach() / 255.0, img, img.shape, out.grad_fn, raises(lambda: out.numpy())
+
+
+@program()
+def prog_pex_siamese_backbone_children_slice(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(73)
+    resnet = nn.Sequential(
+        collections.OrderedDict(
+            [
+                ("conv1", nn.Conv2d(3, 4, 3, bias=False)),
+                ("bn1", nn.BatchNorm2d(4)),
+                ("relu", nn.ReLU(inplace=True)),
+                ("avgpool", nn.AdaptiveAvgPool2d((1, 1))),
+                ("fc", nn.Linear(4, 10)),
+            ]
+        )
+    )
+    resnet.conv1 = nn.Conv2d(1, 4, kernel_size=3, stride=2, padding=1, bias=False)
+    fc_in_features = resnet.fc.in_features
+    backbone = nn.Sequential(*(list(resnet.children())[:-1]))
+    x1, x2 = T.rand(2, 1, 6, 6), T.rand(2, 1, 6, 6)
+    o1 = backbone(x1).view(2, -1)
+    o2 = backbone(x2).view(2, -1)
+    head = nn.Linear(fc_in_features * 2, 1)
+    out = T.sigmoid(head(T.cat((o1, o2), 1)))
+    out.sum().backward()
+    return (
+        fc_in_features,
+        str(backbone),
+        list(backbone.state_dict().keys()),
+        out,
+        backbone[0].weight.grad,
+        backbone[1].num_batches_tracked,
+    )
+
+
+@program()
+def prog_pex_reinforce_running_reward_log(T: Any) -> Any:
+    T.manual_seed(74)
+    policy = _reinforce_policy(T)
+    policy.eval()
+    running_reward = 10
+    log = []
+    for i_episode in range(1, 4):
+        ep_reward = 0
+        for t, state in enumerate(_env_states(3, seed=20 + i_episode)):
+            probs = policy(T.from_numpy(state).float().unsqueeze(0))
+            m = T.distributions.Categorical(logits=probs.log())
+            action = m.sample()
+            ep_reward += float(action.item() == t % 2)
+        running_reward = 0.05 * ep_reward + (1 - 0.05) * running_reward
+        log.append(
+            "Episode {}\tLast reward: {:.2f}\tAverage reward: {:.2f}".format(
+                i_episode, ep_reward, running_reward
+            )
+        )
+    return log, probs, m.probs, m.logits
+
+
+@program()
+def prog_pex_imagenet_progress_meter_summary(T: Any) -> Any:
+    import enum
+
+    class Summary(enum.Enum):
+        NONE = 0
+        AVERAGE = 1
+        SUM = 2
+        COUNT = 3
+
+    class Meter(_AverageMeter):
+        def __init__(self, name: str, fmt: str = ":f", summary_type: Any = Summary.AVERAGE):
+            self.summary_type = summary_type
+            super().__init__(name, fmt)
+
+        def summary(self) -> str:
+            if self.summary_type is Summary.NONE:
+                fmtstr = ""
+            elif self.summary_type is Summary.AVERAGE:
+                fmtstr = "{name} {avg:.3f}"
+            elif self.summary_type is Summary.SUM:
+                fmtstr = "{name} {sum:.3f}"
+            else:
+                fmtstr = "{name} {count:.3f}"
+            return fmtstr.format(**self.__dict__)
+
+    def batch_fmtstr(num_batches: int) -> str:
+        num_digits = len(str(num_batches // 1))
+        fmt = "{:" + str(num_digits) + "d}"
+        return "[" + fmt + "/" + fmt.format(num_batches) + "]"
+
+    top1 = Meter("Acc@1", ":6.2f", Summary.AVERAGE)
+    losses = Meter("Loss", ":.4e", Summary.NONE)
+    top5 = Meter("Acc@5", ":6.2f", Summary.SUM)
+    output = _t(T, 6, 7, seed=9)
+    target = T.tensor([0, 1, 2, 3, 4, 6])
+    for i in range(2):
+        acc1, acc5 = _accuracy(T, output + i, target, topk=(1, 5))
+        loss = T.nn.functional.cross_entropy(output, target)
+        top1.update(acc1[0], 6)
+        top5.update(acc5[0], 6)
+        losses.update(loss.item(), 6)
+    entries = [batch_fmtstr(12).format(1)] + [str(m) for m in (top1, losses, top5)]
+    return "\t".join(entries), " ".join(m.summary() for m in (top1, losses, top5)), top1.sum
+
+
+@program()
+def prog_pex_vae_eval_mode_and_mean_reduction(T: Any) -> Any:
+    F = T.nn.functional
+    T.manual_seed(75)
+    model = _vae(T)
+    model.eval()
+    data = T.rand(3, 1, 4, 4)
+    recon, mu, logvar = model(data)
+    bce_mean = F.binary_cross_entropy(recon, data.view(-1, 16))
+    kld = -0.5 * T.mean(T.sum(1 + logvar - mu.pow(2) - logvar.exp(), dim=1), dim=0)
+    loss = bce_mean + kld
+    loss.backward()
+    with T.no_grad():
+        z = T.randn(2, 3)
+        sample = model.decode(z)
+    return recon, loss, loss.grad_fn, model.fc21.weight.grad, sample, sample.requires_grad
+
+
+@program()
+def prog_pex_time_sequence_lbfgs_strong_wolfe(T: Any) -> Any:
+    T.manual_seed(76)
+    data = _sine_data(T)
+    seq = _sequence(T).double()
+    criterion = T.nn.MSELoss()
+    optimizer = T.optim.LBFGS(
+        seq.parameters(), lr=0.8, max_iter=3, history_size=2, line_search_fn="strong_wolfe"
+    )
+    losses = []
+
+    def closure() -> Any:
+        optimizer.zero_grad()
+        loss = criterion(seq(data[:2, :-1]), data[:2, 1:])
+        loss.backward()
+        losses.append(loss.item())
+        return loss
+
+    ret = optimizer.step(closure)
+    state = optimizer.state_dict()["state"][0]
+    return (
+        losses,
+        ret,
+        state["func_evals"],
+        state["n_iter"],
+        len(state["old_dirs"]),
+        raises(lambda: T.optim.LBFGS(seq.parameters(), line_search_fn="armijo")),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)
