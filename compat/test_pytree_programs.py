@@ -880,6 +880,26 @@ def prog_ptr_grad_layout_policy_as_function_and_decorator(T: Any) -> Any:
 
 
 @program()
+def prog_ptr_grad_layout_policy_is_per_thread(T: Any) -> Any:
+    import threading
+
+    E = T.autograd.enforce_grad_layout_policy
+    seen: dict[str, Any] = {}
+
+    def leaf_grad(tag: str) -> None:
+        p = T.empty(2, 3, 4).permute(2, 0, 1).requires_grad_()
+        (p * 2).sum().backward()
+        seen[tag] = p.grad.stride()
+
+    with E(False):
+        th = threading.Thread(target=leaf_grad, args=("thread",))
+        th.start()
+        th.join()
+        leaf_grad("main")
+    return seen
+
+
+@program()
 def prog_ptr_grad_layout_policy_warning_suppressed(T: Any) -> Any:
     E = T.autograd.enforce_grad_layout_policy
     x = T.ones(3, 4, requires_grad=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextvars
 import functools
 import inspect
+import threading
 import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -302,9 +303,14 @@ class _force_original_view_tracking(_DecoratorContextManager):
         return self.__class__(self.mode)
 
 
-# whether a leaf's new .grad obeys the gradient layout contract (read by autograd.engine on its
-# copying and warning paths only); one flag for the process, where torch's is thread-local
-GRAD_LAYOUT = [True]
+class _GradLayout(threading.local):
+    """Whether a leaf's new .grad obeys the gradient layout contract: per thread, as torch's
+    (a new thread enforces it), read by autograd.engine on its copying and warning paths only."""
+
+    enforce = True
+
+
+GRAD_LAYOUT = _GradLayout()
 
 
 class enforce_grad_layout_policy(_DecoratorContextManager):
@@ -314,19 +320,19 @@ class enforce_grad_layout_policy(_DecoratorContextManager):
     construction, as torch's, so it also works called as a function."""
 
     def __init__(self, enable: bool = True) -> None:
-        self.prev = GRAD_LAYOUT[0]
-        GRAD_LAYOUT[0] = bool(enable)
+        self.prev = GRAD_LAYOUT.enforce
+        GRAD_LAYOUT.enforce = bool(enable)
         self.mode = enable
 
     def __call__(self, orig_func: F) -> F:
-        GRAD_LAYOUT[0] = self.prev
+        GRAD_LAYOUT.enforce = self.prev
         return super().__call__(orig_func)
 
     def __enter__(self) -> None:
         pass
 
     def __exit__(self, *exc: object) -> None:
-        GRAD_LAYOUT[0] = self.prev
+        GRAD_LAYOUT.enforce = self.prev
 
     def clone(self) -> enforce_grad_layout_policy:
         return self.__class__(self.mode)

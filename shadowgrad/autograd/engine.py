@@ -365,7 +365,7 @@ def _accumulate(node: AccumulateGrad, grad: Any, create_graph: bool) -> None:
         grad = _tmake(_round_bf16(grad._data))
     if old is None and create_graph:
         var._grad = _create_graph_grad(var._data, grad)
-    elif old is None and _permuted_dense(var._data) and _LAYOUT[0]:
+    elif old is None and _permuted_dense(var._data) and _LAYOUT.enforce:
         from .._tensor import _make
 
         var._grad = _make(_grad_like_leaf(var._data, grad._data))
@@ -378,7 +378,7 @@ def _accumulate(node: AccumulateGrad, grad: Any, create_graph: bool) -> None:
         keep = None
         if not grad._rg and sys.getrefcount(grad) <= _FREE_TENSOR_REFS:
             keep = _kept_array(data)
-            if keep is None and not _LAYOUT[0]:
+            if keep is None and not _LAYOUT.enforce:
                 keep = _kept_any_layout(data)
         if keep is not None:
             var._grad = _make(keep)
@@ -569,7 +569,7 @@ def _accumulate_raw(node: AccumulateGrad, grad: np.ndarray, version: int) -> Non
         grad = _round_bf16(grad)
     if old is None:
         keep = None if _permuted_dense(var._data) else _kept_array(grad)
-        if keep is None and not _LAYOUT[0]:
+        if keep is None and not _LAYOUT.enforce:
             keep = _kept_any_layout(grad)
         if keep is not None:
             var._grad = t = _tmake(keep)
@@ -619,7 +619,7 @@ def _check_layout(g: np.ndarray, v: np.ndarray) -> None:
         )
     else:
         ok = g.flags.c_contiguous
-    if not ok and _LAYOUT[0]:
+    if not ok and _LAYOUT.enforce:
         from .._tensor import warn_once
 
         warn_once(
