@@ -1125,6 +1125,272 @@ def prog_tsub_iteration_and_contains(T: Any) -> Any:
     )
 
 
+# --- Tensor-like objects (not Tensors) -----------------------------------------------------------
+
+
+def _tensor_like(T: Any, log: list[Any]) -> Any:
+    class Like:
+        def __init__(self, v):
+            self.v = v
+
+        @classmethod
+        def __torch_function__(cls, func, types, args=(), kwargs=None):
+            name = getattr(func, "__name__", "?")
+            log.append((name, [t.__name__ for t in types], len(args)))
+            if name in ("add", "mul"):
+                vals = [a.v if isinstance(a, Like) else a for a in args]
+                return ("Like", name, [type(v).__name__ for v in vals])
+            return NotImplemented
+
+    return Like
+
+
+@program()
+def prog_tsub_tensor_like_ops(T: Any) -> Any:
+    log: list[Any] = []
+    Like = _tensor_like(T, log)
+    s = Like(2.0)
+    p = T.ones(2)
+    return (
+        T.add(p, s),
+        T.mul(s, p),
+        T.add(p, s, alpha=2) if False else None,
+        raises(lambda: T.sub(p, s)),
+        raises(lambda: T.exp(s)),
+        raises(lambda: T.maximum(p, s)),
+        list(log),
+    )
+
+
+@program()
+def prog_tsub_tensor_like_with_subclass_disabled(T: Any) -> Any:
+    log: list[Any] = []
+    Like = _tensor_like(T, log)
+    s = Like(1.0)
+    with T._C.DisableTorchFunctionSubclass():
+        a = raises(lambda: T.add(T.ones(2), s))
+    with T._C.DisableTorchFunction():
+        b = raises(lambda: T.add(T.ones(2), s))
+    return a, b, list(log)
+
+
+@program()
+def prog_tsub_tensor_like_and_subclass_together(T: Any) -> Any:
+    log: list[Any] = []
+    Like = _tensor_like(T, log)
+
+    class Sub(T.Tensor):
+        @classmethod
+        def __torch_function__(cls, func, types, args=(), kwargs=None):
+            log.append(("Sub", [t.__name__ for t in types]))
+            return NotImplemented
+
+    s = Like(1.0)
+    m = T.ones(2).as_subclass(Sub)
+    return T.add(m, s), T.mul(s, m), raises(lambda: T.exp(m)), list(log)
+
+
+# --- more subclass behaviour -----------------------------------------------------------------
+
+
+@program()
+def prog_tsub_custom_function_on_subclass(T: Any) -> Any:
+    MyT = _classes(T)
+
+    class Double(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    leaf = T.Tensor._make_subclass(MyT, _x(T, 3), True)
+    y = Double.apply(leaf)
+    y.sum().backward()
+    return _v(T, y), leaf.grad, type(leaf.grad).__name__
+
+
+@program()
+def prog_tsub_autograd_grad_and_backward_methods(T: Any) -> Any:
+    log: list[Any] = []
+    Logged = _logged(T, log)
+    x = _x(T, 3, rg=True)
+    a = x.as_subclass(Logged)
+    y = (a * a).sum()
+    log.clear()
+    (g,) = T.autograd.grad(y, x, retain_graph=True)
+    grad_log = list(log)
+    log.clear()
+    y.backward()
+    return _v(T, g), grad_log, [e[0] for e in log], x.grad
+
+
+@program()
+def prog_tsub_override_changes_kwargs(T: Any) -> Any:
+    class Float64Sum(T.Tensor):
+        @classmethod
+        def __torch_function__(cls, func, types, args=(), kwargs=None):
+            kwargs = dict(kwargs or {})
+            if func is T.Tensor.sum:
+                kwargs["dtype"] = T.float64
+            return super().__torch_function__(func, types, args, kwargs)
+
+    f = _x(T, 2, 2).as_subclass(Float64Sum)
+    return _v(T, f.sum()), _v(T, f.sum(dim=0)), _v(T, T.sum(f)), _v(T, f.mean())
+
+
+@program()
+def prog_tsub_grad_setter_and_zero_grad(T: Any) -> Any:
+    log: list[Any] = []
+    Logged = _logged(T, log)
+    leaf = T.Tensor._make_subclass(Logged, _x(T, 2), True)
+    log.clear()
+    leaf.grad = T.ones(2)
+    set_log = [e[0] for e in log]
+    g = leaf.grad
+    leaf.grad = None
+    return set_log, type(g).__name__, _v(T, g), leaf.grad
+
+
+@program()
+def prog_tsub_optimizer_over_subclass_param(T: Any) -> Any:
+    MyT = _classes(T)
+    w = T.Tensor._make_subclass(MyT, _x(T, 3), True)
+    opt = T.optim.SGD([w], lr=0.1, momentum=0.9)
+    for _ in range(2):
+        opt.zero_grad()
+        (w * w).sum().backward()
+        opt.step()
+    return _v(T, w), w.grad, type(w).__name__
+
+
+@program()
+def prog_tsub_views_of_subclass_and_version(T: Any) -> Any:
+    MyT = _classes(T)
+    leaf = T.Tensor._make_subclass(MyT, _x(T, 2, 3), True)
+    v = leaf[0]
+    u = leaf.view(3, 2)
+    y = (v.exp().sum() + u.sum()) * 2
+    y.backward()
+    return (
+        _v(T, v),
+        _v(T, u),
+        v._base is leaf,
+        v._is_view(),
+        leaf.grad,
+        raises(lambda: leaf.add_(1)),
+    )
+
+
+@program()
+def prog_tsub_no_grad_and_inference(T: Any) -> Any:
+    MyT = _classes(T)
+    leaf = T.Tensor._make_subclass(MyT, _x(T, 2), True)
+    with T.no_grad():
+        a = leaf * 2
+    with T.inference_mode():
+        b = leaf + 1
+    with T._C.DisableTorchFunctionSubclass():
+        bv = (b.tolist(), b.requires_grad, b.is_leaf, b.grad_fn)
+    return _v(T, a), bv, b.is_inference(), type(b).__name__
+
+
+@program()
+def prog_tsub_complex_and_int_dtypes(T: Any) -> Any:
+    MyT = _classes(T)
+    c = T.tensor([1 + 2j, -1j]).as_subclass(MyT)
+    i = T.arange(4).as_subclass(MyT)
+    b = T.tensor([True, False]).as_subclass(MyT)
+    return [
+        _v(T, r)
+        for r in (
+            c.real,
+            c.imag,
+            c.abs(),
+            c.conj(),
+            c.angle(),
+            i // 3,
+            i % 3,
+            i.float(),
+            ~b,
+            b & b,
+            i << 1,
+            i.sum(),
+            i.to(T.float16),
+            T.view_as_real(c),
+        )
+    ]
+
+
+@program()
+def prog_tsub_empty_and_zero_size(T: Any) -> Any:
+    MyT = _classes(T)
+    e = T.zeros(0, 3).as_subclass(MyT)
+    return [_v(T, r) for r in (e.sum(0), e.sum(), e.T, e + 1, T.cat([e, e]), e.reshape(3, 0))] + [
+        raises(lambda: e.max()),
+        repr(e),
+        len(e),
+    ]
+
+
+@program()
+def prog_tsub_expanded_and_noncontiguous(T: Any) -> Any:
+    MyT = _classes(T)
+    a = _x(T, 3, 1).as_subclass(MyT)
+    ex = a.expand(3, 4)
+    tr = _x(T, 3, 4, seed=1).as_subclass(MyT).t()
+    return (
+        _v(T, ex),
+        ex.stride(),
+        ex.is_contiguous(),
+        _v(T, tr.contiguous()),
+        tr.is_contiguous(),
+        _v(T, ex + tr.T),
+        _v(T, tr[::2]),
+    )
+
+
+@program()
+def prog_tsub_torch_function_plain_method_override_warns(T: Any) -> Any:
+    class Plain(T.Tensor):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            return "plain"
+
+    p = T.ones(2).as_subclass(Plain)
+    return raises(lambda: T.add(p, 1)), raises(lambda: p + 1)
+
+
+@program()
+def prog_tsub_subclass_bool_and_hash(T: Any) -> Any:
+    MyT = _classes(T)
+    a = T.tensor([3.0]).as_subclass(MyT)
+    z = T.zeros(2).as_subclass(MyT)
+    return (
+        bool(a),
+        raises(lambda: bool(z)),
+        hash(a) == id(a),
+        int(a),
+        float(a),
+        a.__index__ if False else None,
+        raises(lambda: [1, 2][T.tensor(1).as_subclass(MyT)]),
+        {a: 1}[a],
+    )
+
+
+@program(
+    xfail="a plain Tensor's method given a subclass argument (ones.add(sub)) runs the plain "
+    "op: torch dispatches on every argument; shadowgrad's Tensor methods keep their fast "
+    "paths (issue #8) and dispatch only on subclass self"
+)
+def prog_tsub_plain_method_with_subclass_argument(T: Any) -> Any:
+    MyT = _classes(T)
+    p = T.ones(2)
+    m = T.ones(2).as_subclass(MyT)
+    return type(p.add(m)).__name__, type(p.mul(m)).__name__, type(p.sub(m)).__name__
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

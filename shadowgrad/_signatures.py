@@ -147,7 +147,12 @@ def _type_name(x: Any) -> str:
     t = type(x)
     if t is _dtype_class:
         return "torch.dtype"
+    if t.__flags__ & _HEAPTYPE:  # a class defined in Python: its tp_name is its bare name
+        return t.__name__
     return t.__qualname__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
+
+
+_HEAPTYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE
 
 
 def tensor_first(fn: Any, reported: str, param: str) -> Any:

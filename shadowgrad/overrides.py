@@ -119,21 +119,21 @@ def _tf_of(t: type) -> Any:
 _BASIC = (bool, int, float, complex, str, bytes, type(None), list, tuple, dict, slice)
 
 
-def _overloaded_args(objs: Iterable[Any]) -> list[Any]:
-    """torch's `_get_overloaded_args`: one argument of each type with a `__torch_function__`,
-    subclasses before their bases, otherwise in the order met. Lists and tuples are searched
-    one level down (Tensor lists)."""
-    level = _STATE.level
-    if level == 2:
+def _overloaded_args(objs: Iterable[Any], python: bool = False) -> list[Any]:
+    """The arguments whose `__torch_function__` is called: one of each type, subclasses
+    before their bases, otherwise in the order met; none while the protocol is disabled.
+
+    torch's C++ parser (`python=False`) skips plain Tensors and looks one level into lists
+    and tuples (Tensor lists); its Python `_get_overloaded_args` (`python=True`, for the
+    functions written in Python) takes the given arguments as they are, plain Tensors too."""
+    if _STATE.level:
         return []
     seen: list[type] = []
     out: list[Any] = []
 
     def add(a: Any) -> None:
         t = type(a)
-        if t is Tensor or t in _BASIC or t in seen or _tf_of(t) is None:
-            return
-        if level == 1 and isinstance(a, Tensor):
+        if t in seen or (not python if t is Tensor else t in _BASIC or _tf_of(t) is None):
             return
         seen.append(t)
         idx = len(out)
@@ -145,9 +145,9 @@ def _overloaded_args(objs: Iterable[Any]) -> list[Any]:
 
     for a in objs:
         ta = type(a)
-        if ta is Tensor:
+        if ta is Tensor and not python:
             continue
-        if ta is list or ta is tuple:
+        if (ta is list or ta is tuple) and not python:
             for b in a:
                 if type(b) is not Tensor:
                     add(b)
@@ -196,10 +196,7 @@ def _func_name(func: Any) -> tuple[bool, str]:
 def _no_implementation(func: Any, overloaded: list[Any]) -> TypeError:
     cpp, name = _func_name(func)
     if cpp:
-        kinds = "".join(
-            f"  - {'tensor subclass' if isinstance(a, Tensor) else 'object'} {type(a)}\n"
-            for a in overloaded
-        )
+        kinds = "".join(f"  - tensor subclass {type(a)}\n" for a in overloaded)
         return TypeError(
             f"Multiple dispatch failed for '{name}'; all __torch_function__ handlers returned "
             f"NotImplemented:\n\n{kinds}\nFor more information, try re-running with "
@@ -211,11 +208,29 @@ def _no_implementation(func: Any, overloaded: list[Any]) -> TypeError:
     )
 
 
+def _plain_method(t: type) -> bool:
+    """Whether t's `__torch_function__` is a plain method (not a classmethod)."""
+    for k in t.__mro__:
+        if "__torch_function__" in vars(k):
+            return isinstance(vars(k)["__torch_function__"], _types.FunctionType) and (
+                vars(k)["__torch_function__"] is not _disabled_torch_function_impl
+            )
+    return False
+
+
 def _call_overloads(
     public_api: Any, overloaded: list[Any], args: tuple[Any, ...], kwargs: dict[str, Any] | None
 ) -> Any:
     types = tuple(type(a) for a in overloaded)
     for a in overloaded:
+        if _plain_method(type(a)):
+            from ._tensor import warn_once
+
+            warn_once(
+                "torch_function plain method",
+                "Defining your `__torch_function__` as a plain method is deprecated and will be "
+                "an error in future, please define it as a classmethod.",
+            )
         result = a.__torch_function__(public_api, types, args, kwargs)
         if result is not NotImplemented:
             return result
@@ -226,15 +241,13 @@ def handle_torch_function(
     public_api: Callable[..., Any], relevant_args: Iterable[Any], *args: Any, **kwargs: Any
 ) -> Any:
     """Mirrors `torch.overrides.handle_torch_function`."""
-    overloaded = _overloaded_args(relevant_args)
+    overloaded = _overloaded_args(relevant_args, python=True)
     return _call_overloads(public_api, overloaded, args, kwargs)
 
 
 def _has(a: Any) -> bool:
     t = type(a)
-    if t is Tensor or t in _BASIC or _STATE.level == 2:
-        return False
-    if _STATE.level == 1 and isinstance(a, Tensor):
+    if t is Tensor or t in _BASIC or _STATE.level:
         return False
     return _tf_of(t) is not None
 
@@ -387,13 +400,16 @@ _MEMBERS: tuple[dict[str, Any], dict[str, property]] | None = None
 
 def _method_wrapper(name: str, impl: Any, public: Any) -> Any:
     state = _STATE
+    python = getattr(public, "__name__", name) in _PY_TENSOR  # written in Python in torch
 
     def method(self: Any, *args: Any, **kwargs: Any) -> Any:
-        if not state.level:
+        if state.level != 2:  # (Tensor-likes dispatch with subclasses disabled)
             overloaded = _overloaded_args((self, *args, *kwargs.values()))
             if overloaded:
                 if public is _REPR[0] and not kwargs:
                     kwargs = {"tensor_contents": None}  # as torch's Tensor.__repr__ passes
+                if python:
+                    overloaded = _overloaded_args((self, *args), python=True)
                 return _call_overloads(public, overloaded, (self, *args), kwargs)
         return impl(self, *args, **kwargs)
 
@@ -485,12 +501,66 @@ def _function_wrapper(fn: Any, name: tuple[bool, str]) -> Any:
             if overloaded:
                 if python:
                     args, kwargs = _python_call_form(fn, args, kwargs)
+                    relevant = [v for v in (*args, *kwargs.values()) if is_tensor_like(v)]
+                    overloaded = _overloaded_args(relevant, python=True)
                 return _call_overloads(wrapper, overloaded, args, kwargs)
         return fn(*args, **kwargs)
 
     wrapper._sg_protocol = True  # type: ignore[attr-defined]
     wrapper._sg_tf_name = name  # type: ignore[attr-defined]
     return wrapper
+
+
+def _grad_wrapper(fn: Any) -> Any:
+    """torch.autograd.grad: dispatches on its outputs and inputs (torch's Python code)."""
+
+    @functools.wraps(fn)
+    def grad(
+        outputs: Any,
+        inputs: Any,
+        grad_outputs: Any = None,
+        retain_graph: Any = None,
+        create_graph: bool = False,
+        only_inputs: bool = True,
+        allow_unused: Any = None,
+        is_grads_batched: bool = False,
+        materialize_grads: bool = False,
+    ) -> Any:
+        kwargs = {
+            "grad_outputs": grad_outputs,
+            "retain_graph": retain_graph,
+            "create_graph": create_graph,
+            "only_inputs": only_inputs,
+            "allow_unused": allow_unused,
+            "is_grads_batched": is_grads_batched,
+            "materialize_grads": materialize_grads,
+        }
+        if not _STATE.level:
+            t_out = (outputs,) if is_tensor_like(outputs) else tuple(outputs)
+            if is_tensor_like(inputs):
+                inputs = (inputs,)
+            relevant = t_out + tuple(inputs)
+            if has_torch_function(relevant):
+                return handle_torch_function(grad, relevant, outputs, inputs, **kwargs)
+        return fn(outputs, inputs, **kwargs)
+
+    grad._sg_protocol = True  # type: ignore[attr-defined]
+    grad._sg_tf_name = (False, "torch.autograd.grad")  # type: ignore[attr-defined]
+    return grad
+
+
+def dispatch_tensor_like(name: str, args: tuple[Any, ...]) -> Any:
+    """An op given a Tensor-like (non-Tensor) operand: hand it to the operands'
+    `__torch_function__` with the public torch.* function of that name."""
+    import shadowgrad
+
+    _activate()
+    public = getattr(shadowgrad, name, None)
+    if public is None:
+        public = _TENSOR_PUBLIC.get(name) or getattr(Tensor, name)
+    if name in ("add", "sub") and len(args) == 3 and args[2] == 1:
+        args = args[:2]  # the default alpha torch's parser leaves out
+    return _call_overloads(public, _overloaded_args(args), args, None)
 
 
 def _python_call_form(
@@ -551,6 +621,10 @@ def _activate() -> None:
             if getattr(fn, "_sg_protocol", False) or fn.__module__ == __name__:
                 continue
             setattr(ns, name, _function_wrapper(fn, named(name)))
+    from shadowgrad import autograd
+
+    if not getattr(autograd.grad, "_sg_protocol", False):
+        autograd.grad = _grad_wrapper(autograd.grad)
 
 
 # `torch._C`'s part of the protocol, as the module `shadowgrad._C`

@@ -752,6 +752,10 @@ def _run(op: OpDef, args: tuple[Any, ...]) -> Any:
         err = _argument_type_error(op, args)
         if err is None:
             raise
+        from .. import overrides
+
+        if overrides.has_torch_function(args):  # a Tensor-like operand: its __torch_function__
+            return overrides.dispatch_tensor_like(op.name.split(".")[0], args)
         raise err from None
     if op.name in _OPMATH_NUMBER and _opmath_number(arrays, args):
         return _run_opmath(op, args, arrays)
