@@ -594,6 +594,26 @@ def prog_ptr_func_structure_errors_print_treespecs(T: Any) -> Any:
     )
 
 
+@program()
+def prog_ptr_func_vjp_refuses_integer_outputs(T: Any) -> Any:
+    # found next to the pytree work: torch's vjp (and jacrev, hessian built on it) refuses a
+    # non-floating output; grad and jacfwd do not
+    F = T.func
+    x = T.tensor(_data(2))
+    return (
+        raises(lambda: F.vjp(lambda v: v.long(), x)),
+        raises(lambda: F.vjp(lambda v: (v, v > 0), x)),
+        raises(lambda: F.jacrev(lambda v: v.long())(x)),
+        raises(lambda: F.jacrev(lambda v: {"a": v, "b": v.int()})(x)),
+        raises(lambda: F.hessian(lambda v: v.long().sum())(x)),
+        raises(lambda: F.vjp(lambda v: (v, 3), x)),
+        F.jacfwd(lambda v: v.long())(x),
+        F.grad(lambda v: v.long().sum())(x),
+        F.vjp(lambda v: v.double() * 2, x)[1](T.ones(2, dtype=T.float64)),
+        F.vjp(lambda v: v * 1j, x)[0],
+    )
+
+
 # --- rearrange -----------------------------------------------------------------------------
 
 

@@ -375,6 +375,12 @@ def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
         _check_aux(aux)
     out_leaves, out_spec = _flatten(out)
     _check_outputs(out_leaves, "vjp(f, *primals)")
+    for o in out_leaves:
+        if not (o.is_floating_point() or o.is_complex()):
+            raise RuntimeError(
+                "vjp(f, ...): All outputs of f must be floating-point or complex Tensors, got "
+                f"Tensor with dtype {o.dtype}"
+            )
     reach = _OuterReach(new, seq0) if outer else None
     keep_outer = reach is not None and any(reach(x) for x in out_leaves + _flatten(aux)[0])
 
