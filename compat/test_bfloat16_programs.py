@@ -479,6 +479,66 @@ def prog_bf_log_softmax_last_dim_rounding(T: Any) -> Any:
     )
 
 
+@program()
+def prog_bf_pow_exponent_rounding(T: Any) -> Any:
+    # a Python exponent (or base) is converted to bfloat16 first; x**3 and x**-2 square in it
+    x = T.tensor(np.abs(_data(40, seed=67)) * 3 + 0.5, dtype=T.bfloat16)
+    return {
+        str(e): _bits(x**e) for e in (1.7, 0.3, 2.5, -1.3, 3.0, 0.5, 2.0, -2.0, -1, 3, 2, 4)
+    } | {
+        "rpow": _bits(2.3**x),
+        "tensor_exp": _bits(x ** (x / 3)),
+        "pow_": _bits(x.clone().pow_(1.7)),
+    }
+
+
+@program()
+def prog_bf_unary_kernels_bits(T: Any) -> Any:
+    F = T.nn.functional
+    z = _bf(T, 60, seed=68) * 3
+    u = T.tensor(np.random.default_rng(69).random(60) * 0.9 + 0.05, dtype=T.bfloat16)
+    w = T.tensor(np.random.default_rng(70).random(60) * 3, dtype=T.bfloat16)
+    return (
+        _bits(u.logit()),
+        _bits(u.logit(eps=0.1)),
+        _bits(T.xlogy(u, w)),
+        _bits(T.sinc(T.arange(-4, 5, dtype=T.bfloat16) / 2)),
+        _bits(T.sinc(z)),
+        F.gelu(z),
+        _bits(F.gelu(z[z > -3])),
+        _bits(F.gelu(z, approximate="tanh")),
+        _bits(F.silu(z)),
+        _bits(F.mish(z)),
+        _bits(F.softplus(z)),
+    )
+
+
+@program()
+def prog_bf_batch_norm(T: Any) -> Any:
+    F = T.nn.functional
+    x = T.tensor(_data(6, 40, seed=71) * 3, dtype=T.bfloat16)
+    rm = T.zeros(40, dtype=T.bfloat16)
+    rv = T.ones(40, dtype=T.bfloat16)
+    y = F.batch_norm(x, rm, rv, training=True, momentum=0.1)
+    bn = _seeded(T, T.nn.BatchNorm1d(40), 72).bfloat16()
+    bn.running_mean.copy_(T.tensor(_data(40, seed=73) * 0.1))
+    bn.running_var.copy_(T.tensor(np.abs(_data(40, seed=74)) + 0.5))
+    bn.eval()
+    z = bn(x)
+    return y, rm, rv, z, z.grad_fn, bn.running_var
+
+
+@program(
+    xfail="torch's bfloat16 batch-norm statistics kernel gives an invstd about 1% off the "
+    "float variance's on some channels (1 bfloat16 ulp of the saved invstd); shadowgrad rounds "
+    "the exactly computed one, so outputs near 0 differ beyond tolerance"
+)
+def prog_bf_batch_norm_train_affine(T: Any) -> Any:
+    x = T.tensor(_data(6, 40, seed=71) * 3, dtype=T.bfloat16)
+    bn = _seeded(T, T.nn.BatchNorm1d(40), 72).bfloat16()
+    return bn(x), bn.running_mean, bn.running_var
+
+
 # --- activations and losses ------------------------------------------------------------------
 
 
@@ -1295,6 +1355,10 @@ def prog_bf_linalg_and_fft_errors(T: Any) -> Any:
         raises(lambda: T.linalg.eigh(a)),
         raises(lambda: T.fft.fft(a)),
         raises(lambda: T.fft.rfft(a)),
+        raises(lambda: T.cdist(a, a)),
+        raises(lambda: T.cdist(a.half(), a.half(), p=1)),
+        T.cdist(a[:0], a),
+        T.cdist(T.ones(30, 3, dtype=T.bfloat16), T.ones(30, 3, dtype=T.bfloat16)).shape,
         T.linalg.vector_norm(a),
         T.linalg.matrix_norm(a),
         T.trace(a),

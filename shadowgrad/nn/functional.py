@@ -1757,9 +1757,14 @@ def batch_norm(
         if running_var is not None:
             running_var._data *= 1 - momentum
             running_var._data += momentum * var * (n / (n - 1))
+        for r in (running_mean, running_var):
+            if r is not None and r._data.dtype is D.LD:
+                r._data[...] = D.round_bf16(r._data)  # Note [bfloat16 storage]
     else:
         mean, var = running_mean._data, running_var._data  # type: ignore[union-attr]
     invstd = 1.0 / np.sqrt(var + eps)
+    if training and x.dtype is D.LD:  # torch's bfloat16 kernel saves, and uses, bfloat16 stats
+        mean, invstd = D.round_bf16(mean), D.round_bf16(invstd.astype(np.float32))
     out = K.batch_norm_op(input, weight, bias, mean, invstd, training, eps)
     if not out._data.flags.c_contiguous:
         _kernel_layout(out, input)

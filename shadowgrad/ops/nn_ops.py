@@ -48,6 +48,12 @@ def _f16(fn: Any) -> Any:
     return run
 
 
+def _np_gelu_any(x: np.ndarray, approximate: str) -> np.ndarray:
+    if x.dtype == D.LD:  # bfloat16: in float, as torch's kernel (erf reaches -1 there)
+        return D.round_bf16(_np_gelu(x.astype(np.float32), approximate))
+    return _np_gelu(x, approximate).astype(x.dtype, copy=False)
+
+
 def _zeros_like(t: Tensor) -> Tensor:
     return t * 0
 
@@ -406,7 +412,7 @@ _gelu_backward = defop(
 gelu_op = defop(
     "gelu",
     "GeluBackward0",
-    _f16(lambda self, approximate: _np_gelu(self, approximate).astype(self.dtype, copy=False)),
+    _f16(lambda self, approximate: _np_gelu_any(self, approximate)),
     dtype="keep",
     self=lambda grad, self, approximate: _gelu_backward(grad, self, approximate),
     jvp=ELEMENTWISE,

@@ -316,6 +316,15 @@ _POW_SPECIAL_COMPLEX: dict[Any, Any] = {
 
 
 def _np_pow_scalar(self: np.ndarray, exponent: Any) -> np.ndarray:
+    if self.dtype is D.LD and type(exponent) in (int, float):
+        # bfloat16: torch's kernel takes the exponent as a bfloat16, and squares in bfloat16
+        r = D.round_bf16
+        if exponent == 3:
+            return r(self * self) * self
+        if exponent == -2:
+            return 1 / r(self * self)
+        if exponent not in _POW_SPECIAL:
+            exponent = float(r(exponent))
     k = self.dtype.kind
     if type(exponent) in (int, float):
         if k == "f":
@@ -1507,7 +1516,14 @@ def _np_logit(self: np.ndarray, eps: Any) -> np.ndarray:
     # torch's kernel: x < lo ? lo : x > hi ? hi : x (lo wins when eps > 0.5)
     x = self
     if eps is not None and eps >= 0:
-        x = np.where(self < eps, eps, np.where(self > 1 - eps, 1 - eps, self)).astype(self.dtype)
+        lo, hi = eps, 1 - eps
+        if self.dtype is D.LD:  # bfloat16: the bounds are bfloat16 values
+            lo = float(D.round_bf16(eps))
+            hi = float(D.round_bf16(1 - lo))
+        x = np.where(self < lo, lo, np.where(self > hi, hi, self)).astype(self.dtype)
+    if x.dtype is D.LD:  # bfloat16: each operation of torch's kernel rounded
+        r = D.round_bf16
+        return np.log(r(x / r(1 - x)))
     return np.log(x / (1 - x))
 
 
@@ -1624,7 +1640,8 @@ def _np_xlogy(self: np.ndarray, other: Any) -> np.ndarray:
     if self.dtype == np.float16 and type(other) is float:
         other = _half_number(other)
     other = np.asarray(other, self.dtype)  # a Python scalar from the fast path
-    r = self * np.log(other)
+    # (bfloat16: the log rounded before the product, as torch's)
+    r = self * (D.round_bf16(np.log(other)) if self.dtype is D.LD else np.log(other))
     r = np.where(self == 0, 0, r)
     return np.where(np.isnan(other), np.nan, r).astype(r.dtype, copy=False)
 
@@ -2189,36 +2206,42 @@ def copysign(input: Tensor, other: Any, *, out: Tensor | None = None) -> Tensor:
 
 def lerp(input: Tensor, end: Tensor, weight: Any, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.lerp`."""
-    if not isinstance(end, Tensor):
-        raise _invalid_combination(
-            "lerp",
-            (input, end, weight),
-            (
-                "Tensor input, Tensor end, Tensor weight, *, Tensor out = None",
-                "Tensor input, Tensor end, Number weight, *, Tensor out = None",
-            ),
-        )
-    wt = isinstance(weight, Tensor)
-    dt = input.dtype
-    # torch checks the operands' dtypes first; a 0-d weight is exempt: a scalar operand that
-    # takes part in the result dtype (an int input with a float64 0-d weight is float64)
-    for name, t in (("end", end), ("weight", weight if wt and weight.ndim else None)):
-        if t is not None and t.dtype is not dt:
-            raise RuntimeError(
-                f"expected dtype {D.CPP_NAMES[dt]} for `{name}` but got dtype "
-                f"{D.CPP_NAMES[t.dtype]}"
+    try:
+        if not isinstance(end, Tensor):
+            raise _invalid_combination(
+                "lerp",
+                (input, end, weight),
+                (
+                    "Tensor input, Tensor end, Tensor weight, *, Tensor out = None",
+                    "Tensor input, Tensor end, Number weight, *, Tensor out = None",
+                ),
             )
-    if wt and not weight.ndim:
-        dt = result_type_of([input, end, weight])
-    if not wt and dt._cat == 2:  # the scalar weight is read in the input's opmath type
-        D.check_scalar_fits(weight, D.float32 if dt is D.float16 else dt)
-    if dt._cat < 2:
-        kernel = "lerp_kernel_tensor" if wt else "lerp_kernel_scalar"
-        raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt._short}'")
-    if dt is not input.dtype:
-        input, end = input.to(dt), end.to(dt)
-    r = _lerp_tensor(input, end, weight) if wt else _lerp_scalar(input, end, weight)
-    return _out(r, out, "lerp")
+        wt = isinstance(weight, Tensor)
+        dt = input.dtype
+        # torch checks the operands' dtypes first; a 0-d weight is exempt: a scalar operand that
+        # takes part in the result dtype (an int input with a float64 0-d weight is float64)
+        for name, t in (("end", end), ("weight", weight if wt and weight.ndim else None)):
+            if t is not None and t.dtype is not dt:
+                raise RuntimeError(
+                    f"expected dtype {D.CPP_NAMES[dt]} for `{name}` but got dtype "
+                    f"{D.CPP_NAMES[t.dtype]}"
+                )
+        if wt and not weight.ndim:
+            dt = result_type_of([input, end, weight])
+        if not wt and dt._cat == 2:  # the scalar weight is read in the input's opmath type
+            D.check_scalar_fits(weight, D.float32 if dt is D.float16 else dt)
+        if dt._cat < 2:
+            kernel = "lerp_kernel_tensor" if wt else "lerp_kernel_scalar"
+            raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt._short}'")
+        if dt is not input.dtype:
+            input, end = input.to(dt), end.to(dt)
+        r = _lerp_tensor(input, end, weight) if wt else _lerp_scalar(input, end, weight)
+        return _out(r, out, "lerp")
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("lerp", (end, weight), {})
+        raise
 
 
 def addcmul(
@@ -2405,15 +2428,21 @@ def logical_not(input: Tensor, *, out: Tensor | None = None) -> Tensor:
 
 def _bitwise(op: Any, fn_name: str) -> Any:
     def fn(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
-        dt = result_type_of([input, other])
-        if dt._cat >= 2:
-            if isinstance(input, Tensor) and isinstance(other, Tensor):
-                infer_size(input.shape, other.shape)  # torch's shape error comes first
-            cast_error_first(out, input, other)
-            raise NotImplementedError(f"\"{fn_name}_cpu\" not implemented for '{dt._short}'")
-        if not isinstance(input, Tensor):
-            input, other = other, input
-        return _out(op(input, other), out, fn_name)
+        try:
+            dt = result_type_of([input, other])
+            if dt._cat >= 2:
+                if isinstance(input, Tensor) and isinstance(other, Tensor):
+                    infer_size(input.shape, other.shape)  # torch's shape error comes first
+                cast_error_first(out, input, other)
+                raise NotImplementedError(f"\"{fn_name}_cpu\" not implemented for '{dt._short}'")
+            if not isinstance(input, Tensor):
+                input, other = other, input
+            return _out(op(input, other), out, fn_name)
+        except Exception:  # torch's parser refuses the arguments first
+            from .._signatures import reraise
+
+            reraise(fn_name, (other,), {})
+            raise
 
     fn.__name__ = fn_name
     fn.__doc__ = f"Mirrors `torch.{fn_name}`."
@@ -2490,11 +2519,17 @@ def _shift(op: Any, fn_name: str, kernel: str) -> Any:
                     "Tensor input, Number other, *, Tensor out = None",
                 ),
             )
-        dt = result_type_of([input, other])
-        if dt._cat >= 2 or dt is D.bool_:
-            cast_error_first(out, input, other)
-            raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{dt._short}'")
-        return _out(op(input, other), out, fn_name)
+        try:
+            dt = result_type_of([input, other])
+            if dt._cat >= 2 or dt is D.bool_:
+                cast_error_first(out, input, other)
+                raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{dt._short}'")
+            return _out(op(input, other), out, fn_name)
+        except Exception:  # torch's parser refuses the arguments first
+            from .._signatures import reraise
+
+            reraise(fn_name, (other,), {})
+            raise
 
     fn.__name__ = fn_name
     fn.__doc__ = f"Mirrors `torch.{fn_name}`."

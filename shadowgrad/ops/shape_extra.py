@@ -369,16 +369,22 @@ def unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
 
 def split_with_sizes(input: Tensor, split_sizes: Any, dim: int = 0) -> tuple[Tensor, ...]:
     """Mirrors `torch.split_with_sizes`."""
-    if input.ndim == 0:
-        raise RuntimeError("split expects at least a 1-dimensional tensor")
-    d = wrap_dim(dim, input.ndim)
-    sizes = tuple(int(s) for s in split_sizes)
-    if any(s < 0 for s in sizes):
-        raise RuntimeError(
-            "split_with_sizes expects split_sizes have only non-negative entries, but got "
-            f"split_sizes={shape_str(sizes)}"
-        )
-    return S.split(input, list(sizes), dim if type(dim) is int else d)  # dim saved as given
+    try:
+        if input.ndim == 0:
+            raise RuntimeError("split expects at least a 1-dimensional tensor")
+        d = wrap_dim(dim, input.ndim)
+        sizes = tuple(int(s) for s in split_sizes)
+        if any(s < 0 for s in sizes):
+            raise RuntimeError(
+                "split_with_sizes expects split_sizes have only non-negative entries, but got "
+                f"split_sizes={shape_str(sizes)}"
+            )
+        return S.split(input, list(sizes), dim if type(dim) is int else d)  # dim saved as given
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("split_with_sizes", (split_sizes, dim), {})
+        raise
 
 
 def _dir_split(name: str, min_dim: int, dim: int, input: Tensor, sections: Any) -> Any:
@@ -764,9 +770,15 @@ def diagonal_scatter(
     input: Tensor, src: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1
 ) -> Tensor:
     """Mirrors `torch.diagonal_scatter`: a copy of input with src on a diagonal."""
-    d1, d2 = S._diag_dims(input.ndim, dim1, dim2)
-    _check_src(src, _diag_region(input._data, int(offset), d1, d2))
-    return _diagonal_scatter(input, src, int(offset), d1, d2)
+    try:
+        d1, d2 = S._diag_dims(input.ndim, dim1, dim2)
+        _check_src(src, _diag_region(input._data, int(offset), d1, d2))
+        return _diagonal_scatter(input, src, int(offset), d1, d2)
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("diagonal_scatter", (src, offset, dim1, dim2), {})
+        raise
 
 
 def _as_strided_scatter_fwd(
@@ -1423,6 +1435,9 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str | None = Non
             e2 = S.reshape(S.expand(x2, (*batch, r2, c2)), (n, r2, c2))
             dist = _euclidean_dist(e1, e2)
         return S.view(dist, out_shape)
+    if x1.dtype.itemsize == 2 and r1 and r2 and c1 and math.prod(batch):
+        # torch's cdist kernel has no half or bfloat16 version (the matmul path above does)
+        raise NotImplementedError(f"\"cdist\" not implemented for '{x1.dtype._short}'")
     return _cdist(x1, x2, float(p), mode)
 
 

@@ -547,6 +547,8 @@ BESSEL: dict[str, Any] = {
 def _np_sinc(self: np.ndarray) -> np.ndarray:
     if self.dtype == np.float16:  # torch computes a Half's sin(pi x) / (pi x) in float
         return _np_sinc(self.astype(np.float32)).astype(np.float16)
+    if self.dtype == D.LD:  # bfloat16: in float, as torch's kernel (sin(pi x) of an integer)
+        return D.round_bf16(_np_sinc(self.astype(np.float32)))
     with np.errstate(all="ignore"):
         px = self * self.dtype.type(math.pi)
         return np.where(self == 0, self.dtype.type(1), np.sin(px) / px)
