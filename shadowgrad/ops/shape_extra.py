@@ -369,22 +369,16 @@ def unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
 
 def split_with_sizes(input: Tensor, split_sizes: Any, dim: int = 0) -> tuple[Tensor, ...]:
     """Mirrors `torch.split_with_sizes`."""
-    try:
-        if input.ndim == 0:
-            raise RuntimeError("split expects at least a 1-dimensional tensor")
-        d = wrap_dim(dim, input.ndim)
-        sizes = tuple(int(s) for s in split_sizes)
-        if any(s < 0 for s in sizes):
-            raise RuntimeError(
-                "split_with_sizes expects split_sizes have only non-negative entries, but got "
-                f"split_sizes={shape_str(sizes)}"
-            )
-        return S.split(input, list(sizes), dim if type(dim) is int else d)  # dim saved as given
-    except Exception:  # torch's parser refuses the arguments first
-        from .._signatures import reraise
-
-        reraise("split_with_sizes", (split_sizes, dim), {})
-        raise
+    if input.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    d = wrap_dim(dim, input.ndim)
+    sizes = tuple(int(s) for s in split_sizes)
+    if any(s < 0 for s in sizes):
+        raise RuntimeError(
+            "split_with_sizes expects split_sizes have only non-negative entries, but got "
+            f"split_sizes={shape_str(sizes)}"
+        )
+    return S.split(input, list(sizes), dim if type(dim) is int else d)  # dim saved as given
 
 
 def _dir_split(name: str, min_dim: int, dim: int, input: Tensor, sections: Any) -> Any:
@@ -770,15 +764,9 @@ def diagonal_scatter(
     input: Tensor, src: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1
 ) -> Tensor:
     """Mirrors `torch.diagonal_scatter`: a copy of input with src on a diagonal."""
-    try:
-        d1, d2 = S._diag_dims(input.ndim, dim1, dim2)
-        _check_src(src, _diag_region(input._data, int(offset), d1, d2))
-        return _diagonal_scatter(input, src, int(offset), d1, d2)
-    except Exception:  # torch's parser refuses the arguments first
-        from .._signatures import reraise
-
-        reraise("diagonal_scatter", (src, offset, dim1, dim2), {})
-        raise
+    d1, d2 = S._diag_dims(input.ndim, dim1, dim2)
+    _check_src(src, _diag_region(input._data, int(offset), d1, d2))
+    return _diagonal_scatter(input, src, int(offset), d1, d2)
 
 
 def _as_strided_scatter_fwd(
