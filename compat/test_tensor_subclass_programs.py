@@ -1388,7 +1388,169 @@ def prog_tsub_plain_method_with_subclass_argument(T: Any) -> Any:
     MyT = _classes(T)
     p = T.ones(2)
     m = T.ones(2).as_subclass(MyT)
-    return type(p.add(m)).__name__, type(p.mul(m)).__name__, type(p.sub(m)).__name__
+    w = T.nn.Parameter(T.ones(2))
+    return (
+        type(p.add(m)).__name__,
+        type(p.mul(m)).__name__,
+        type(p.sub(m)).__name__,
+        type(w + m).__name__,
+        type(w.mul(m)).__name__,
+    )
+
+
+@program()
+def prog_tsub_logged_conversions(T: Any) -> Any:
+    log: list[Any] = []
+    Logged = _logged(T, log)
+    x = T.tensor([1.5, -2.0]).as_subclass(Logged)
+    s = T.tensor(3.0).as_subclass(Logged)
+    out = {}
+    for name, f in (
+        ("str", lambda: str(x)),
+        ("format", lambda: format(x)),
+        ("bool", lambda: bool(s)),
+        ("float", lambda: float(s)),
+        ("int", lambda: int(s)),
+        ("item", lambda: s.item()),
+        ("tolist", lambda: x.tolist()),
+        ("numpy", lambda: x.numpy().tolist()),
+        ("contains", lambda: 1.5 in x),
+        ("size", lambda: x.size()),
+        ("dim", lambda: x.dim()),
+        ("clone", lambda: x.clone()),
+        ("to", lambda: x.to(T.float64)),
+        ("detach", lambda: x.detach()),
+        ("requires_grad_", lambda: x.requires_grad_()),
+    ):
+        log.clear()
+        r = f()
+        out[name] = ([e[0] for e in log], type(r).__name__)
+    return out
+
+
+@program()
+def prog_tsub_parameter_and_subclass_mixed(T: Any) -> Any:
+    MyT = _classes(T)
+    p = T.nn.Parameter(_x(T, 2))
+    m = _x(T, 2, seed=1).as_subclass(MyT)
+    r = [m + p, T.add(p, m), T.mul(m, p), T.stack([p, m])]
+    r[0].sum().backward()
+    return [_v(T, t) for t in r], p.grad
+
+
+@program()
+def prog_tsub_subclass_with_slots(T: Any) -> Any:
+    class Slotted(T.Tensor):
+        __slots__ = ("unit",)
+
+    a = _x(T, 2).as_subclass(Slotted)
+    a.unit = "m"
+    b = a * 2
+    return a.unit, hasattr(b, "unit"), _v(T, b), type(b).__name__
+
+
+@program()
+def prog_tsub_copy_copy(T: Any) -> Any:
+    MyT = _classes(T)
+    a = _x(T, 3).as_subclass(MyT)
+    a.tag = "t"
+    return raises(lambda: _v(T, copy.copy(a))), raises(lambda: copy.copy(a).tag)
+
+
+@program()
+def prog_tsub_module_attribute_and_state_dict(T: Any) -> Any:
+    MyT = _classes(T)
+
+    class M(T.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = T.nn.Linear(2, 2)
+            self.extra = T.ones(2).as_subclass(MyT)
+
+    m = M()
+    with T.no_grad():
+        m.lin.weight.fill_(0.5)
+        m.lin.bias.zero_()
+    y = m.lin(T.ones(1, 2).as_subclass(MyT))
+    return (
+        sorted(m.state_dict()),
+        type(m.extra).__name__,
+        _v(T, y),
+        [n for n, _ in m.named_buffers()],
+    )
+
+
+@program()
+def prog_tsub_super_torch_function_with_extra_kwargs(T: Any) -> Any:
+    class Clamped(T.Tensor):
+        @classmethod
+        def __torch_function__(cls, func, types, args=(), kwargs=None):
+            out = super().__torch_function__(func, types, args, kwargs)
+            if func is T.Tensor.add or func is T.add:
+                with T._C.DisableTorchFunctionSubclass():
+                    out = out.clamp(max=1.0).as_subclass(cls)
+            return out
+
+    c = _x(T, 3).as_subclass(Clamped)
+    return _v(T, c + 5), _v(T, T.add(c, 5)), _v(T, c * 5)
+
+
+@program()
+def prog_tsub_torch_function_types_argument(T: Any) -> Any:
+    seen = []
+
+    class A(T.Tensor):
+        @classmethod
+        def __torch_function__(cls, func, types, args=(), kwargs=None):
+            seen.append((cls.__name__, [t.__name__ for t in types]))
+            return super().__torch_function__(func, types, args, kwargs)
+
+    class B(A):
+        pass
+
+    a = T.ones(2).as_subclass(A)
+    b = T.ones(2).as_subclass(B)
+    r = (T.add(a, b), T.add(b, a), T.cat([a, T.ones(2), b]), a + T.nn.Parameter(T.ones(2)))
+    return [type(t).__name__ for t in r], seen
+
+
+@program()
+def prog_tsub_handle_torch_function_errors(T: Any) -> Any:
+    ov = T.overrides
+
+    def api(x):
+        return ov.handle_torch_function(api, (x,), x)
+
+    class Never(T.Tensor):
+        @classmethod
+        def __torch_function__(cls, func, types, args=(), kwargs=None):
+            return NotImplemented
+
+    n = T.ones(2).as_subclass(Never)
+    e = raises(lambda: api(n))
+    return e
+
+
+@program()
+def prog_tsub_subclass_in_no_grad_inplace_and_data_assign(T: Any) -> Any:
+    MyT = _classes(T)
+    leaf = T.Tensor._make_subclass(MyT, _x(T, 3), True)
+    with T.no_grad():
+        leaf.mul_(2)
+    leaf.data = T.zeros(3)
+    v = leaf._version
+    (leaf + 1).sum().backward()
+    return _v(T, leaf), leaf.grad, v, type(leaf.data).__name__
+
+
+@program()
+def prog_tsub_double_backward_subclass_leaf(T: Any) -> Any:
+    MyT = _classes(T)
+    leaf = T.Tensor._make_subclass(MyT, _x(T, 3), True)
+    y = (leaf**3).sum()
+    (g,) = T.autograd.grad(y, leaf, create_graph=True)
+    (gg,) = T.autograd.grad(g.sum(), leaf)
+    return _v(T, g), _v(T, gg), g.grad_fn, type(g).__name__
 
 
 @pytest.mark.parametrize("name", _SET.params())

@@ -487,6 +487,7 @@ def install(cls: type) -> None:
 # --- the public functions of the torch namespaces --------------------------------------------
 
 _ACTIVE = False
+_PLAIN_TYPES = frozenset((Tensor, int, float, bool, complex, str, type(None)))
 
 
 def _function_wrapper(fn: Any, name: tuple[bool, str]) -> Any:
@@ -494,8 +495,16 @@ def _function_wrapper(fn: Any, name: tuple[bool, str]) -> Any:
 
     python = not name[0]
 
+    plain = _PLAIN_TYPES
+
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        for a in args:
+            if type(a) not in plain:
+                break
+        else:
+            if not kwargs:
+                return fn(*args)  # tensors and numbers only: nothing to dispatch on
         if not state.level:
             overloaded = _overloaded_args((*args, *kwargs.values()))
             if overloaded:
