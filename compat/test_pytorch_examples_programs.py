@@ -2871,6 +2871,280 @@ def prog_pex_time_sequence_lbfgs_strong_wolfe(T: Any) -> Any:
     )
 
 
+# --- differentiable_physics (mass_spring) ---------------------------------------------------
+
+
+def _mass_spring(
+    T: Any,
+    num_particles: int,
+    springs: Any,
+    mass: float = 1.0,
+    dt: float = 0.01,
+    gravity: float = 9.81,
+) -> Any:
+    nn = T.nn
+
+    class MassSpringSystem(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.mass = mass
+            self.springs = springs
+            self.dt = dt
+            self.gravity = gravity
+            self.initial_position_0 = T.tensor([0.0, 0.0], device="cpu")
+            self.initial_positions_rest = nn.Parameter(T.randn(num_particles - 1, 2))
+            self.velocities = T.zeros(num_particles, 2)
+
+        def forward(self, steps: int) -> Any:
+            positions = T.cat(
+                [self.initial_position_0.unsqueeze(0), self.initial_positions_rest], dim=0
+            )
+            velocities = self.velocities
+            for _ in range(steps):
+                forces = T.zeros_like(positions)
+                for i, j, rest_length, stiffness in self.springs:
+                    xi, xj = positions[i], positions[j]
+                    dir_vec = xj - xi
+                    dist = dir_vec.norm()
+                    force = stiffness * (dist - rest_length) * dir_vec / (dist + 1e-6)
+                    forces[i] += force
+                    forces[j] -= force
+                forces[:, 1] -= self.gravity * self.mass
+                acceleration = forces / self.mass
+                velocities = velocities + acceleration * self.dt
+                positions = positions + velocities * self.dt
+                positions[0] = self.initial_position_0
+                velocities[0] = T.tensor([0.0, 0.0], device=positions.device)
+            return positions
+
+    return MassSpringSystem()
+
+
+@program()
+def prog_pex_mass_spring_train(T: Any) -> Any:
+    T.manual_seed(80)
+    system = _mass_spring(T, 2, [(0, 1, 1.0, 10.0)])
+    optimizer = T.optim.Adam(system.parameters(), lr=0.01)
+    target_positions = T.tensor([[0.0, 0.0], [1.0, 0.0]])
+    log = []
+    for epoch in range(4):
+        optimizer.zero_grad()
+        final_positions = system(5)
+        loss = (final_positions - target_positions).pow(2).mean()
+        loss.backward()
+        optimizer.step()
+        log.append(f"Epoch {epoch + 1}/4, Loss: {loss.item():.6f}")
+    initial_positions = T.cat(
+        [system.initial_position_0.unsqueeze(0), system.initial_positions_rest.detach()], dim=0
+    ).numpy()
+    return (
+        log,
+        initial_positions,
+        final_positions.detach().numpy(),
+        final_positions.grad_fn,
+        system.initial_positions_rest.grad,
+        list(system.state_dict().keys()),
+        system.velocities,
+    )
+
+
+@program()
+def prog_pex_mass_spring_three_particles_eval(T: Any) -> Any:
+    T.manual_seed(81)
+    springs = [(0, 1, 1.0, 10.0), (1, 2, 0.5, 4.0), (0, 2, 1.5, 2.0)]
+    system = _mass_spring(T, 3, springs, mass=2.0, dt=0.05, gravity=1.0)
+    with T.no_grad():
+        final_eval = system(4)
+    final = system(3)
+    g = T.autograd.grad(final[1:].sum(), system.initial_positions_rest, create_graph=True)[0]
+    gg = T.autograd.grad(g.pow(2).sum(), system.initial_positions_rest)[0]
+    return final_eval, final_eval.requires_grad, final, g, gg, g.grad_fn
+
+
+# --- more variants: generation, collate functions, checkpoints that do not fit ---------------
+
+
+@program()
+def prog_pex_wlm_transformer_generate(T: Any) -> Any:
+    T.manual_seed(82)
+    ntokens = 12
+    model = _transformer_model(T, dropout=0.0)
+    model.eval()
+    input = T.randint(ntokens, (1, 1), dtype=T.long)
+    words = []
+    with T.no_grad():
+        for _ in range(4):
+            output = model(input, False)
+            word_weights = output[-1].squeeze().div(1.0).exp().cpu()
+            word_idx = T.multinomial(word_weights, 1)[0]
+            word_tensor = T.Tensor([[word_idx]]).long()
+            input = T.cat([input, word_tensor], 0)
+            words.append(word_idx.item())
+    return words, input, word_tensor.dtype, output.shape
+
+
+@program()
+def prog_pex_translation_collate_pad_sequence(T: Any) -> Any:
+    pad_sequence = T.nn.utils.rnn.pad_sequence
+    pairs = [([5, 6, 7], [8, 9]), ([4], [6, 7, 8, 9]), ([9, 9], [4])]
+
+    def tensor_transform(token_ids: list[int]) -> Any:
+        return T.cat((T.tensor([BOS_IDX]), T.tensor(token_ids), T.tensor([EOS_IDX])))
+
+    def collate_fn(batch: Any) -> Any:
+        src_batch, tgt_batch = [], []
+        for src_sample, tgt_sample in batch:
+            src_batch.append(tensor_transform(src_sample))
+            tgt_batch.append(tensor_transform(tgt_sample))
+        src_batch = pad_sequence(src_batch, padding_value=PAD_IDX)
+        tgt_batch = pad_sequence(tgt_batch, padding_value=PAD_IDX)
+        return src_batch, tgt_batch
+
+    loader = T.utils.data.DataLoader(pairs, batch_size=2, collate_fn=collate_fn)
+    batches = list(loader)
+    src, tgt = batches[0]
+    masks = _create_mask(T, src, tgt[:-1, :])
+    return (
+        batches,
+        masks,
+        pad_sequence([T.ones(2), T.ones(3)], batch_first=True, padding_value=-1.0),
+        pad_sequence([T.ones(2, 2), T.ones(1, 2)], padding_side="left"),
+        raises(lambda: pad_sequence([T.ones(2, 2), T.ones(1, 3)])),
+        raises(lambda: pad_sequence([])),
+        tensor_transform([]),
+    )
+
+
+@program()
+def prog_pex_dcgan_load_mismatched_checkpoint(T: Any) -> Any:
+    T.manual_seed(83)
+    netG, netD = _dcgan(T)
+    sdG = _ckpt(T, netG.state_dict())
+    res = raises(lambda: netD.load_state_dict(sdG))
+    res_loose = raises(lambda: netD.load_state_dict(sdG, strict=False))
+    T.manual_seed(84)
+    netG2, _ = _dcgan(T, ngf=3)
+    res_size = raises(lambda: netG2.load_state_dict(sdG))
+    sd_extra = dict(sdG)
+    sd_extra["main.9.weight"] = T.ones(1)
+    return res, res_loose, res_size, str(netG.load_state_dict(sd_extra, strict=False))
+
+
+@program()
+def prog_pex_actor_critic_one_step_episode(T: Any) -> Any:
+    F = T.nn.functional
+    T.manual_seed(85)
+    model = _actor_critic(T)
+    optimizer = T.optim.Adam(model.parameters(), lr=3e-2)
+    eps = np.finfo(np.float32).eps.item()
+    state = T.from_numpy(_env_states(1, seed=3)[0]).float()
+    probs, value = model(state)
+    m = T.distributions.Categorical(probs)
+    action = m.sample()
+    returns = T.tensor([1.0])
+    returns = (returns - returns.mean()) / (returns.std() + eps)
+    R = returns[0]
+    loss = -m.log_prob(action) * (R - value.item()) + F.smooth_l1_loss(value, T.tensor([R]))
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+    return returns, loss, model.affine1.weight.grad, model.value_head.bias
+
+
+@program()
+def prog_pex_siamese_dataset_loader(T: Any) -> Any:
+    class APP_MATCHER(T.utils.data.Dataset):
+        def __init__(self, n: int) -> None:
+            super().__init__()
+            self.data = T.rand(n, 1, 6, 6)
+            self.targets = T.tensor([i % 3 for i in range(n)])
+            self.group_examples = {
+                i: np.where(self.targets.numpy() == i)[0].tolist() for i in range(3)
+            }
+
+        def __len__(self) -> int:
+            return self.data.shape[0]
+
+        def __getitem__(self, index: int) -> Any:
+            selected_class = index % 3
+            index_1 = self.group_examples[selected_class][0]
+            image_1 = self.data[index_1].clone().float()
+            if index % 2 == 0:
+                index_2 = self.group_examples[selected_class][-1]
+                image_2 = self.data[index_2].clone().float()
+                target = T.tensor(1, dtype=T.float)
+            else:
+                other = (selected_class + 1) % 3
+                image_2 = self.data[self.group_examples[other][0]].clone().float()
+                target = T.tensor(0, dtype=T.float)
+            return image_1, image_2, target
+
+    T.manual_seed(86)
+    ds = APP_MATCHER(6)
+    loader = T.utils.data.DataLoader(ds, batch_size=4, shuffle=True)
+    model = _siamese(T)
+    criterion = T.nn.BCELoss()
+    out = []
+    for images_1, images_2, targets in loader:
+        outputs = model(images_1, images_2).squeeze()
+        out.append((targets, criterion(outputs, targets)))
+    return out, len(loader), ds.group_examples
+
+
+@program()
+def prog_pex_forward_forward_single_row_and_threshold(T: Any) -> Any:
+    T.manual_seed(87)
+    net, overlay = _ff_net(T, [6, 5])
+    layer = net.layers[0]
+    layer.threshold = 0.5
+    layer.num_epochs = 2
+    x = _t(T, 1, 6, seed=2)
+    xp = overlay(x, T.tensor([2]))
+    xn = overlay(x, T.tensor([0]))
+    hp, hn, losses = layer.train(xp, xn)
+    return xp, xn, hp, hn, losses, hp.requires_grad, layer.opt.state_dict()["state"][0]["step"]
+
+
+@program()
+def prog_pex_super_resolution_init_gains(T: Any) -> Any:
+    init = T.nn.init
+    T.manual_seed(88)
+    w = T.empty(6, 2, 3, 3)
+    init.orthogonal_(w, init.calculate_gain("relu"))
+    flat = w.view(6, -1)
+    tall = init.orthogonal_(T.empty(9, 4))
+    return (
+        flat @ flat.t(),
+        tall.t() @ tall,
+        [init.calculate_gain(n) for n in ("relu", "tanh", "sigmoid", "conv2d", "selu")],
+        init.calculate_gain("leaky_relu", 0.2),
+        raises(lambda: init.calculate_gain("gelu")),
+        raises(lambda: init.orthogonal_(T.empty(3))),
+        init.orthogonal_(T.empty(0, 3)),
+    )
+
+
+@program()
+def prog_pex_mnist_strict_false_and_weights_only(T: Any) -> Any:
+    T.manual_seed(89)
+    model = _mnist_net(T)
+    buf = io.BytesIO()
+    T.save(model.state_dict(), buf)
+    buf.seek(0)
+    sd = T.load(buf, weights_only=True)
+    sd["extra.weight"] = T.zeros(1)
+    del sd["fc2.bias"]
+    model2 = _mnist_net(T)
+    res = model2.load_state_dict(sd, strict=False)
+    return (
+        res.missing_keys,
+        res.unexpected_keys,
+        str(res),
+        raises(lambda: model2.load_state_dict(sd)),
+        T.equal(model2.fc1.weight, model.fc1.weight),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)
