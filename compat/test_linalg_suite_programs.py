@@ -1840,6 +1840,119 @@ def prog_lns_linalg_diagonal_complex_and_views(T: Any) -> Any:
     }
 
 
+# --- 17. complex solvers, broadcasting gradients -----------------------------------------------
+
+
+@program()
+def prog_lns_lstsq_complex_and_residual_grads(T: Any) -> Any:
+    A = _m(T, 5, 3, seed=121, dt="complex128", rg=True)
+    B = _m(T, 5, 2, seed=122, dt="complex128", rg=True)
+    r = T.linalg.lstsq(A, B, driver="gelsd")
+    loss = (r.solution.abs() ** 2).sum() + r.residuals.sum()
+    gA, gB = T.autograd.grad(loss, (A, B))
+    return {
+        "sol": r.solution,
+        "res": (r.residuals, r.residuals.dtype),
+        "rank": r.rank,
+        "sv": (r.singular_values, r.singular_values.dtype),
+        "g": (gA, gB),
+        "gelsy_res": T.linalg.lstsq(A.detach(), B.detach()).residuals.shape,
+    }
+
+
+@program()
+def prog_lns_solve_left_false_broadcast_grads(T: Any) -> Any:
+    A = _m(T, 1, 3, 3, seed=123, shift=3.0, rg=True)
+    B = _m(T, 2, 4, 3, seed=124, rg=True)
+    X = T.linalg.solve(A, B, left=False)
+    (X * X).sum().backward()
+    return {
+        "X": X,
+        "check": T.allclose(X @ A, B),
+        "gA": A.grad,
+        "gB": B.grad,
+        "fn": X.grad_fn,
+    }
+
+
+@program()
+def prog_lns_cholesky_solve_upper_batch_grads(T: Any) -> Any:
+    S = _spd(T, 2, 3, 3, seed=125)
+    U = T.linalg.cholesky(S, upper=True).requires_grad_()
+    B = _m(T, 3, 2, seed=126, rg=True)
+    X = T.cholesky_solve(B, U, upper=True)
+    gU, gB = T.autograd.grad((X * X).sum(), (U, B))
+    return X, gU, gB, X.grad_fn
+
+
+@program()
+def prog_lns_qr_complex_grads(T: Any) -> Any:
+    A = _m(T, 4, 3, seed=127, dt="complex128", rg=True)
+
+    def f(a: Any) -> Any:
+        Q, R = T.linalg.qr(a)
+        return (Q @ R), (R.abs() ** 2).sum(-1), (Q.abs() ** 2).sum(-2)
+
+    return _gg_values(T, f, A)
+
+
+@program()
+def prog_lns_eig_small_and_structured(T: Any) -> Any:
+    one = T.tensor([[3.0]], dtype=T.float64, requires_grad=True)
+    w, V = T.linalg.eig(one)
+    (g,) = T.autograd.grad(w.real.sum(), one)
+    D = T.diag(T.tensor([3.0, 1.0, 2.0], dtype=T.float64))
+    U = T.triu(_m(T, 3, 3, seed=128)) + T.diag(T.tensor([5.0, -1.0, 2.0], dtype=T.float64))
+    return {
+        "one": (w, V, g),
+        "diag": T.linalg.eigvals(D),
+        "triu": T.linalg.eigvals(U),
+        "rot": T.linalg.eigvals(T.tensor([[0.0, -2.0], [2.0, 0.0]])),
+        "c64": T.linalg.eigvals(T.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=T.complex64)).dtype,
+    }
+
+
+@program()
+def prog_lns_matrix_rank_hermitian_complex(T: Any) -> Any:
+    r = np.random.default_rng(129)
+    v = r.standard_normal((2, 4, 2)) + 1j * r.standard_normal((2, 4, 2))
+    H = T.tensor(v @ np.conj(np.swapaxes(v, -1, -2)))  # rank 2, Hermitian PSD
+    N = H - 3 * T.eye(4, dtype=T.complex128)
+    return {
+        "H": T.linalg.matrix_rank(H, hermitian=True),
+        "N": T.linalg.matrix_rank(N, hermitian=True),
+        "N_svd": T.linalg.matrix_rank(N),
+        "atol": T.linalg.matrix_rank(H, hermitian=True, atol=5.0),
+        "pinv_h": T.allclose(
+            T.linalg.pinv(N, hermitian=True), T.linalg.pinv(N), atol=1e-10, rtol=1e-8
+        ),
+    }
+
+
+@program()
+def prog_lns_vander_complex_and_grad_fn(T: Any) -> Any:
+    x = _m(T, 3, seed=130, dt="complex128", rg=True)
+    V = T.linalg.vander(x, N=4)
+    (g,) = T.autograd.grad((V.abs() ** 2).sum(), x)
+    return V, V.grad_fn, g, T.linalg.vander(T.tensor([1, 2], dtype=T.int32), N=3).dtype
+
+
+@program()
+def prog_lns_svd_full_matrices_out_shapes(T: Any) -> Any:
+    A = _m(T, 2, 4, 3, seed=131)
+    out = {}
+    for fm in (True, False):
+        U, S, Vh = T.linalg.svd(A, full_matrices=fm, out=(_e(T), _e(T), _e(T)))
+        out[fm] = (
+            U.shape,
+            S,
+            Vh.shape,
+            T.allclose(U[..., :3] * S.unsqueeze(-2) @ Vh[..., :3, :], A),
+        )
+    out["wrong_S_dtype"] = raises(lambda: T.linalg.svd(A, out=(_e(T), _e(T, "complex128"), _e(T))))
+    return out
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

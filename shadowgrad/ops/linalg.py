@@ -1196,9 +1196,9 @@ def _det_grad(grad: Tensor, result: Tensor, A: Tensor) -> Tensor:
     eps = np.finfo(A._data.dtype).eps
     if not _grad_mode.STATE.grad:
         # torch's first-order path: lu_solve with the forward's LU, a zero pivot replaced by eps
-        # (a singular A has det 0, so its gradient is 0 there, not the cofactor matrix)
-        dd = (grad._data * np.conj(result._data))[..., None, None] * np.eye(n, dtype=A._data.dtype)
-        return _make(_lu_solve_det(A, dd, eps))
+        # (where that LU meets an exact zero pivot det is 0, so is the gradient: not the
+        # cofactor matrix); det taken from that LU, whose zero pivots are torch's
+        return _make(_lu_solve_det(A, grad._data, eps))
     d = diag_embed((grad * _conj(result)).unsqueeze(-1).expand(*shape[:-1])).mT
     singular = np.abs(result._data) < 100 * eps
     if not singular.any():
@@ -1218,20 +1218,25 @@ def _det_grad(grad: Tensor, result: Tensor, A: Tensor) -> Tensor:
     )
 
 
-def _lu_solve_det(A: Tensor, d: np.ndarray, eps: float | None) -> np.ndarray:
-    """A^{-H} d as torch's det/slogdet backward solve it without a graph: with the LU torch's
-    forward computed (of A^T for a contiguous real A, of A otherwise), its zero pivots set to
-    eps when given (inf/nan past them otherwise)."""
+def _lu_solve_det(A: Tensor, g: np.ndarray, eps: float | None) -> np.ndarray:
+    """A^{-H} diag(g) as torch's slogdet backward solves it without a graph (det's when eps is
+    given: A^{-H} diag(g conj(det)), det from the same LU, its zero pivots set to eps): with
+    the LU torch's forward computed (of A^T for a contiguous real A, of A otherwise), inf/nan
+    past a zero pivot."""
     from .linalg_extra import _getrf, _lu_solve_fwd
 
     a = A._data
+    n = a.shape[-1]
     use_T = A.is_contiguous() and a.dtype.kind != "c"
     LU, piv, _ = _getrf(np.swapaxes(a, -1, -2) if use_T else a)
+    diag = np.diagonal(LU, axis1=-2, axis2=-1)
     if eps is not None:
-        diag = np.diagonal(LU, axis1=-2, axis2=-1)
-        LU = LU + (np.where(diag == 0, eps, 0)[..., None] * np.eye(a.shape[-1])).astype(LU.dtype)
+        swaps = (piv != np.arange(1, n + 1, dtype=piv.dtype)).sum(-1)
+        g = g * np.conj(np.where(swaps % 2, -1, 1) * diag.prod(-1))
+        LU = LU + (np.where(diag == 0, eps, 0)[..., None] * np.eye(n)).astype(LU.dtype)
+    d = (g[..., None, None] * np.eye(n)).astype(a.dtype)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        return _lu_solve_fwd(LU, piv, d.astype(a.dtype, copy=False), True, not use_T)
+        return _lu_solve_fwd(LU, piv, d, True, not use_T)
 
 
 def _det_grad_singular(grad: Tensor, A: Tensor) -> Tensor:
@@ -1288,8 +1293,7 @@ def _slogdet_grad(grads: list[Tensor], A: Tensor, result: Tensor) -> Tensor:
     from .. import _grad_mode
 
     if not _grad_mode.STATE.grad and A._data.size:  # torch's lu_solve with the forward's LU
-        dd = g._data[..., None, None] * np.eye(n, dtype=A._data.dtype)
-        return _make(_lu_solve_det(A, dd, None))
+        return _make(_lu_solve_det(A, g._data, None))
     return _solve(_mT(A), _diag_embed(g.unsqueeze(-1).expand(*g._data.shape, n)), True, False)
 
 
@@ -1585,18 +1589,25 @@ def cholesky_ex(
 
 def cholesky_legacy(input: Tensor, upper: bool = False, *, out: Tensor | None = None) -> Tensor:
     """Mirrors the deprecated `torch.cholesky` (CholeskyBackward0)."""
+    try:
+        # torch warns once a process (TORCH_WARN_ONCE)
+        warn_once(
+            "cholesky_deprecated",
+            "torch.cholesky is deprecated in favor of "
+            "torch.linalg.cholesky and will be removed in a "
+            "future PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\n"
+            "L = torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\nshould be "
+            "replaced with\nU = torch.linalg.cholesky(A).mH\nThis "
+            "transform will produce equivalent "
+            "results for all valid (symmetric positive definite) inputs.",
+        )
+        _check_matrix(input, "cholesky")
+        return _out(_cholesky_legacy(input, upper, "cholesky"), out, "cholesky")
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
 
-    # torch warns once a process (TORCH_WARN_ONCE)
-    warn_once(
-        "cholesky_deprecated",
-        "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a "
-        "future PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\n"
-        "L = torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\nshould be "
-        "replaced with\nU = torch.linalg.cholesky(A).mH\nThis transform will produce equivalent "
-        "results for all valid (symmetric positive definite) inputs.",
-    )
-    _check_matrix(input, "cholesky")
-    return _out(_cholesky_legacy(input, upper, "cholesky"), out, "cholesky")
+        reraise("cholesky", (upper,), {})
+        raise
 
 
 def _qr_fwd(A: np.ndarray, mode: str, R_: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -2032,8 +2043,14 @@ def _matrix_power_legacy(input: Tensor, n: int, *, out: Tensor | None = None) ->
 
 def _matrix_power_method(self: Tensor, n: int) -> Tensor:
     """Mirrors `Tensor.matrix_power`."""
-    _check_power(n, "matrix_power", 1)
-    return matrix_power(self, n)
+    try:
+        _check_power(n, "matrix_power", 1)
+        return matrix_power(self, n)
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("matrix_power", (n,), {})
+        raise
 
 
 def matrix_power(A: Tensor, n: int, *, out: Tensor | None = None) -> Tensor:
