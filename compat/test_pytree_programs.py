@@ -469,6 +469,46 @@ def prog_ptr_register_dataclass(T: Any) -> Any:
     )
 
 
+@program()
+def prog_ptr_treespec_dumps_loads(T: Any) -> Any:
+    p = _p(T)
+    trees = (
+        [1, (2, 3)],
+        {"a": 1, "b": [2]},
+        OrderedDict(z=1),
+        defaultdict(list, k=1),
+        deque([1], maxlen=3),
+        5,
+        None,
+        {1: 2},
+        T.ones(2, 3).shape,
+    )
+    out = []
+    for tree in trees:
+        spec = p.tree_structure(tree)
+        text = p.treespec_dumps(spec)
+        back = p.treespec_loads(text)
+        out.append((text, back == spec, repr(back)))
+    Named = namedtuple("Named", "u v")
+    p._register_namedtuple(Named, serialized_type_name="prog.Named")
+    try:
+        named = p.treespec_dumps(p.tree_structure(Named(1, [2])))
+        named_back = repr(p.treespec_loads(named))
+    finally:
+        p._deregister_pytree_node(Named)
+    unknown = '[1, {"type": "x.Y", "context": "null", "children_spec": []}]'
+    return (
+        out,
+        named,
+        named_back,
+        raises(lambda: p.treespec_dumps(p.tree_structure(Point(1, 2)))),
+        raises(lambda: p.treespec_dumps(p.tree_structure([1]), protocol=2)),
+        raises(lambda: p.treespec_loads("[3, {}]")),
+        raises(lambda: p.treespec_loads(unknown)),
+        raises(lambda: p.treespec_dumps([1])),
+    )
+
+
 # --- key paths -----------------------------------------------------------------------------
 
 

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import importlib
+import json
 import threading
 import types
 import warnings
 from collections import OrderedDict, defaultdict, deque, namedtuple
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from enum import Enum
 from typing import Any, NamedTuple
 
 __all__ = [
@@ -55,6 +58,8 @@ __all__ = [
     "tree_map_with_path",
     "tree_structure",
     "tree_unflatten",
+    "treespec_dumps",
+    "treespec_loads",
     "treespec_pprint",
 ]
 
@@ -468,8 +473,6 @@ def _defaultdict_serialize(context: Context) -> DumpableContext:
 
 
 def _defaultdict_deserialize(dumpable_context: DumpableContext) -> Context:
-    import importlib
-
     module = importlib.import_module(dumpable_context["default_factory_module"])
     return [
         getattr(module, dumpable_context["default_factory_name"]),
@@ -524,6 +527,20 @@ for _cls, _fl, _unfl, _name, _keys, _dump in (
         from_dumpable_context=None if _dump is None else _dump[1],
         flatten_with_keys_fn=_seq_keys(_fl) if _keys is None else _keys,
     )
+
+
+def _register_namedtuple(cls: type[Any], *, serialized_type_name: str) -> None:
+    """Register a namedtuple class under a name, so that its specs serialize."""
+    _private_register_pytree_node(
+        cls,
+        _namedtuple_flatten,
+        _namedtuple_unflatten,
+        serialized_type_name=serialized_type_name,
+        to_dumpable_context=_namedtuple_serialize,
+        from_dumpable_context=_namedtuple_deserialize,
+        flatten_with_keys_fn=_namedtuple_flatten_with_keys,
+    )
+
 
 STANDARD_DICT_TYPES: frozenset[type] = frozenset({dict, OrderedDict, defaultdict})
 BUILTIN_TYPES: frozenset[Any] = frozenset(
@@ -963,6 +980,103 @@ def arg_tree_leaves(*args: PyTree, **kwargs: PyTree) -> list[Any]:
     for a in (*args, *kwargs.values()):
         leaves.extend(tree_iter(a))
     return leaves
+
+
+# --- serialization ---------------------------------------------------------------------------
+
+DEFAULT_TREESPEC_SERIALIZATION_PROTOCOL = 1
+
+
+class EnumEncoder(json.JSONEncoder):
+    """JSON for contexts holding Enum members: their class's import path and name."""
+
+    def default(self, obj: object) -> Any:
+        if isinstance(obj, Enum):
+            cls = obj.__class__
+            return {
+                "__enum__": True,
+                "fqn": f"{cls.__module__}:{cls.__qualname__}",
+                "name": obj.name,
+            }
+        return super().default(obj)
+
+
+def enum_object_hook(obj: dict[str, Any]) -> Any:
+    if "__enum__" in obj:
+        module, _, qualname = obj["fqn"].partition(":")
+        cls: Any = importlib.import_module(module)
+        for attr in qualname.split("."):
+            cls = getattr(cls, attr)
+        return cls[obj["name"]]
+    return obj
+
+
+def _treespec_to_json(spec: TreeSpec) -> dict[str, Any]:
+    if spec.is_leaf():
+        return {"type": None, "context": None, "children_spec": []}
+    if spec.type not in SUPPORTED_SERIALIZED_TYPES:
+        raise NotImplementedError(f"Serializing {spec.type} in pytree is not registered.")
+    node = SUPPORTED_SERIALIZED_TYPES[spec.type]
+    if node.serialized_type_name == NO_SERIALIZED_TYPE_NAME_FOUND:
+        raise NotImplementedError(
+            f"No registered serialization name for {spec.type} found. Please update your "
+            "_register_pytree_node call with a `serialized_type_name` kwarg."
+        )
+    if node.to_dumpable_context is None:
+        try:
+            context = json.dumps(spec._context, cls=EnumEncoder)
+        except TypeError as e:
+            raise TypeError(
+                "Unable to serialize context. Please make the context json dump-able, or "
+                "register a custom serializer using _register_pytree_node."
+            ) from e
+    else:
+        context = node.to_dumpable_context(spec._context)
+    children = [_treespec_to_json(c) for c in spec._children]
+    return {"type": node.serialized_type_name, "context": context, "children_spec": children}
+
+
+def _json_to_treespec(schema: Any) -> TreeSpec:
+    if schema["type"] is None and schema["context"] is None and not schema["children_spec"]:
+        return _LEAF_SPEC
+    if schema["type"] not in SERIALIZED_TYPE_TO_PYTHON_TYPE:
+        raise NotImplementedError(f"Deserializing {schema['type']} in pytree is not registered.")
+    typ = SERIALIZED_TYPE_TO_PYTHON_TYPE[schema["type"]]
+    node = SUPPORTED_SERIALIZED_TYPES[typ]
+    if node.from_dumpable_context is None:
+        try:
+            context = json.loads(schema["context"], object_hook=enum_object_hook)
+        except TypeError as e:
+            raise TypeError(
+                "Unable to deserialize context. Please make the context json load-able, or "
+                "register a custom serializer using _register_pytree_node.",
+            ) from e
+    else:
+        context = node.from_dumpable_context(schema["context"])
+    return TreeSpec(typ, context, [_json_to_treespec(c) for c in schema["children_spec"]])
+
+
+def treespec_dumps(treespec: TreeSpec, protocol: int | None = None) -> str:
+    """The spec as a JSON string: `[protocol, {"type", "context", "children_spec"}]`."""
+    if not isinstance(treespec, TreeSpec):
+        raise TypeError(
+            f"Expected `treespec` to be an instance of PyTreeSpec but got item of type "
+            f"{type(treespec)}."
+        )
+    if protocol is None:
+        protocol = DEFAULT_TREESPEC_SERIALIZATION_PROTOCOL
+    if protocol != 1:
+        raise ValueError(f"Unknown protocol {protocol}. Available protocols: [1]")
+    return json.dumps((protocol, _treespec_to_json(treespec)), cls=EnumEncoder)
+
+
+@functools.lru_cache
+def treespec_loads(serialized: str) -> TreeSpec:
+    """The spec treespec_dumps wrote."""
+    protocol, schema = json.loads(serialized)
+    if protocol != 1:
+        raise ValueError(f"Unknown protocol {protocol}. Available protocols: [1]")
+    return _json_to_treespec(schema)
 
 
 # --- key paths over trees ---------------------------------------------------------------------
