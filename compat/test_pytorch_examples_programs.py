@@ -3145,6 +3145,32 @@ def prog_pex_mnist_strict_false_and_weights_only(T: Any) -> Any:
     )
 
 
+@program()
+def prog_pex_model_zoo_load_url(T: Any) -> Any:
+    import importlib
+    import os
+    import pathlib
+    import tempfile
+
+    model_zoo = importlib.import_module(T.__name__ + ".utils.model_zoo")
+    T.manual_seed(90)
+    model = _tiny_resnetish(T)
+    with tempfile.TemporaryDirectory() as d:
+        src = os.path.join(d, "tiny-0123abcd.pth")
+        T.save(model.state_dict(), src)
+        sd = model_zoo.load_url(pathlib.Path(src).as_uri(), model_dir=os.path.join(d, "c"))
+        model2 = _tiny_resnetish(T)
+        res = model2.load_state_dict(sd)
+        names = sorted(os.listdir(os.path.join(d, "c")))
+    return (
+        str(res),
+        names,
+        list(sd.keys()),
+        model_zoo.tqdm is T.hub.tqdm,
+        model_zoo.load_url is T.hub.load_state_dict_from_url,
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)
