@@ -1078,20 +1078,29 @@ def prog_tsub_deepcopy_with_new_empty(T: Any) -> Any:
     return type(b).__name__, _v(T, b), getattr(b, "note", None), b is a
 
 
-@program(
-    xfail="torch.save/torch.load keep a Tensor subclass's class; shadowgrad's archive stores "
-    "tensors as Tensor or Parameter only (the class is lost)"
-)
+@program()
 def prog_tsub_save_load(T: Any) -> Any:
     MyT = _classes(T)
     globals()["_SavedT"] = MyT
     MyT.__qualname__ = "_SavedT"
     a = _x(T, 2).as_subclass(MyT)
+    a.note = 7
+    g = T.Tensor._make_subclass(MyT, _x(T, 2, seed=1), True)
     buf = io.BytesIO()
-    T.save({"a": a}, buf)
+    T.save({"a": a, "g": g, "again": a}, buf)
     buf.seek(0)
-    b = T.load(buf, weights_only=False)["a"]
-    return type(b).__name__, _v(T, b)
+    d = T.load(buf, weights_only=False)
+    buf.seek(0)
+    refused = raises(lambda: T.load(buf))
+    return (
+        type(d["a"]).__name__,
+        _v(T, d["a"]),
+        _v(T, d["g"]),
+        getattr(d["a"], "note", None),
+        d["a"] is d["again"],
+        d["g"]._version,
+        refused,
+    )
 
 
 # --- numpy interop -----------------------------------------------------------------------------

@@ -248,11 +248,19 @@ class _Writer:
             self.keep.append(obj)
             if id(obj) not in self.tensors:
                 self.tensors[id(obj)] = self.tensor_data(obj.detach()._data)  # (bfloat16 too)
-            return {
+            entry = {
                 "__tensor__": self.tensors[id(obj)],
                 "requires_grad": obj.requires_grad,
                 "parameter": isinstance(obj, Parameter),
             }
+            cls = type(obj)
+            if cls is not Tensor and cls is not Parameter and not isinstance(obj, Parameter):
+                # a user subclass: its class and __dict__, pickled (torch's
+                # _rebuild_from_type_v2), loaded with weights_only=False only
+                buf = io.BytesIO()
+                _ObjPickler(buf, self, self.protocol).dump((cls, dict(obj.__dict__)))
+                entry["subclass"] = base64.b64encode(buf.getvalue()).decode("ascii")
+            return entry
         if isinstance(obj, np.ndarray):
             if obj.dtype.kind == "O":
                 raise TypeError("shadowgrad.save cannot store numpy arrays of Python objects")
@@ -354,6 +362,22 @@ class _Reader:
             strides=tuple(strides),
         )
 
+    def subclass(self, obj: dict[str, Any], key: Any) -> Any:
+        """A tensor of a user subclass: as torch's _rebuild_from_type_v2, the plain tensor
+        as_subclass the class, with the instance's __dict__."""
+        data = io.BytesIO(base64.b64decode(obj["subclass"]))
+        cls, state = _ObjUnpickler(data, self, self.weights_only).load()
+        skey = (*key, obj["subclass"])
+        if skey not in self.tensors:
+            t = from_numpy(self.tensor_data(obj["__tensor__"]))
+            if obj["requires_grad"]:
+                t.requires_grad_(True)
+            t._bump()
+            t = Tensor.as_subclass(t, cls)
+            t.__dict__.update(state)
+            self.tensors[skey] = t
+        return self.tensors[skey]
+
     def dec(self, obj: Any) -> Any:
         if not isinstance(obj, dict):
             return obj
@@ -361,6 +385,8 @@ class _Reader:
             if self.no_cuda:
                 raise RuntimeError(_NO_CUDA)
             key = (json.dumps(obj["__tensor__"]), obj["requires_grad"], obj["parameter"])
+            if "subclass" in obj:
+                return self.subclass(obj, key)
             if key not in self.tensors:
                 t = from_numpy(self.tensor_data(obj["__tensor__"]))
                 if obj["parameter"]:
