@@ -1589,25 +1589,18 @@ def cholesky_ex(
 
 def cholesky_legacy(input: Tensor, upper: bool = False, *, out: Tensor | None = None) -> Tensor:
     """Mirrors the deprecated `torch.cholesky` (CholeskyBackward0)."""
-    try:
-        # torch warns once a process (TORCH_WARN_ONCE)
-        warn_once(
-            "cholesky_deprecated",
-            "torch.cholesky is deprecated in favor of "
-            "torch.linalg.cholesky and will be removed in a "
-            "future PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\n"
-            "L = torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\nshould be "
-            "replaced with\nU = torch.linalg.cholesky(A).mH\nThis "
-            "transform will produce equivalent "
-            "results for all valid (symmetric positive definite) inputs.",
-        )
-        _check_matrix(input, "cholesky")
-        return _out(_cholesky_legacy(input, upper, "cholesky"), out, "cholesky")
-    except Exception:  # torch's parser refuses the arguments first
-        from .._signatures import reraise
 
-        reraise("cholesky", (upper,), {})
-        raise
+    # torch warns once a process (TORCH_WARN_ONCE)
+    warn_once(
+        "cholesky_deprecated",
+        "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a "
+        "future PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\n"
+        "L = torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\nshould be "
+        "replaced with\nU = torch.linalg.cholesky(A).mH\nThis transform will produce equivalent "
+        "results for all valid (symmetric positive definite) inputs.",
+    )
+    _check_matrix(input, "cholesky")
+    return _out(_cholesky_legacy(input, upper, "cholesky"), out, "cholesky")
 
 
 def _qr_fwd(A: np.ndarray, mode: str, R_: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -2043,14 +2036,8 @@ def _matrix_power_legacy(input: Tensor, n: int, *, out: Tensor | None = None) ->
 
 def _matrix_power_method(self: Tensor, n: int) -> Tensor:
     """Mirrors `Tensor.matrix_power`."""
-    try:
-        _check_power(n, "matrix_power", 1)
-        return matrix_power(self, n)
-    except Exception:  # torch's parser refuses the arguments first
-        from .._signatures import reraise
-
-        reraise("matrix_power", (n,), {})
-        raise
+    _check_power(n, "matrix_power", 1)
+    return matrix_power(self, n)
 
 
 def matrix_power(A: Tensor, n: int, *, out: Tensor | None = None) -> Tensor:
