@@ -1571,6 +1571,11 @@ def prog_pex_gcn_no_bias_spmm(T: Any) -> Any:
         x.grad,
         raises(lambda: T.spmm(T.ones(2), T.ones(2))),
         raises(lambda: T.spmm(T.ones(2, 2), T.ones(3, 2))),
+        T.spmm(input=T.ones(2, 2), mat2=T.ones(2, 1)),
+        T.spmm(T.ones(2, 2), T.ones(2, 1), out=T.empty(2, 1)),
+        raises(lambda: T.spmm(T.ones(2, 2), other=T.ones(2, 1))),
+        raises(lambda: T.spmm(T.ones(2, 2), 2)),
+        raises(lambda: T.spmm(T.ones(2, 2), T.ones(2, 1, dtype=T.float64))),
     )
 
 

@@ -424,9 +424,9 @@ def while_loop(cond_fn: Any, body_fn: Any, carried_inputs: Any) -> Any:
         carried = tuple(out) if isinstance(out, (tuple, list)) else (out,)
 
 
-def spmm(input: Tensor, mat2: Tensor) -> Tensor:
-    """`torch.spmm` of strided tensors, which is `torch.mm` (MmBackward0, mm's errors); sparse
-    layouts do not exist here."""
-    from .ops.linalg import mm
+def spmm(*args: Any, **kwargs: Any) -> Tensor:
+    """`torch.spmm` of strided tensors, which is `torch.mm` (its arguments, out=, MmBackward0
+    and errors); sparse layouts do not exist here."""
+    from . import mm
 
-    return mm(input, mat2)
+    return mm(*args, **kwargs)
