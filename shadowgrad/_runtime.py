@@ -41,6 +41,12 @@ class finfo:
                 "'torch.finfo'"
             )
         real = type.to_real()
+        if real is D.bfloat16:  # Note [bfloat16 storage]: its array's longdouble is not it
+            self.bits, self.eps, self.resolution, self.dtype = 16, 2.0**-7, 0.01, "bfloat16"
+            self.max = float.fromhex("0x1.fep127")
+            self.min = -self.max
+            self.tiny = self.smallest_normal = 2.0**-126
+            return
         info = np.finfo(real._np)
         self.bits = int(info.bits)
         self.eps = float(info.eps)
