@@ -1562,6 +1562,158 @@ def prog_tsub_double_backward_subclass_leaf(T: Any) -> Any:
     return _v(T, g), _v(T, gg), g.grad_fn, type(g).__name__
 
 
+@program()
+def prog_tsub_modules_forward_log(T: Any) -> Any:
+    log: list[Any] = []
+    Logged = _logged(T, log)
+    nn = T.nn
+    T.manual_seed(0)
+    mods = {
+        "linear": (nn.Linear(3, 2), (2, 3)),
+        "relu": (nn.ReLU(), (2, 3)),
+        "layer_norm": (nn.LayerNorm(3), (2, 3)),
+        "conv1d": (nn.Conv1d(2, 2, 2), (1, 2, 4)),
+        "softmax": (nn.Softmax(dim=1), (2, 3)),
+        "dropout_eval": (nn.Dropout(0.5).eval(), (2, 3)),
+        "seq": (nn.Sequential(nn.Linear(3, 3), nn.Tanh()), (2, 3)),
+        "flatten": (nn.Flatten(), (2, 3, 1)),
+    }
+    out = {}
+    for name, (m, shape) in mods.items():
+        x = T.tensor(_data(*shape)).as_subclass(Logged)
+        log.clear()
+        y = m(x)
+        out[name] = ([e[0] for e in log], type(y).__name__, tuple(y.shape))
+    return out
+
+
+@program()
+def prog_tsub_losses_and_functional_log(T: Any) -> Any:
+    log: list[Any] = []
+    Logged = _logged(T, log)
+    F = T.nn.functional
+    x = T.tensor(_data(3, 4)).as_subclass(Logged)
+    tgt = T.tensor([0, 2, 1])
+    out = {}
+    for name, f in (
+        ("cross_entropy", lambda: F.cross_entropy(x, tgt)),
+        ("mse", lambda: F.mse_loss(x, T.zeros(3, 4))),
+        ("log_softmax", lambda: F.log_softmax(x, dim=1)),
+        ("gelu", lambda: F.gelu(x)),
+        ("pad", lambda: F.pad(x, (1, 1))),
+        ("normalize", lambda: F.normalize(x)),
+        ("one_hot", lambda: F.one_hot(tgt.as_subclass(Logged), 3)),
+        ("embedding", lambda: F.embedding(tgt, x)),
+    ):
+        log.clear()
+        r = f()
+        out[name] = ([e[0] for e in log], [e[1] for e in log], type(r).__name__)
+    return out
+
+
+@program()
+def prog_tsub_torch_namespace_variety(T: Any) -> Any:
+    MyT = _classes(T)
+    a = T.tensor(_data(3, 3)).as_subclass(MyT)
+    return [
+        (type(r).__name__ if not isinstance(r, tuple) else [type(i).__name__ for i in r])
+        for r in (
+            T.matmul(a, a),
+            T.einsum("ij,jk->ik", a, a),
+            T.clamp(a, -0.1, 0.1),
+            T.topk(a, 2),
+            T.max(a),
+            T.max(a, 1),
+            T.split(a, 1),
+            T.chunk(a, 3),
+            T.broadcast_tensors(a, T.ones(3)),
+            T.linalg.inv(a + 3 * T.eye(3)),
+            T.linalg.svd(a),
+            T.fft.rfft(a),
+            T.special.erf(a),
+            T.nonzero(a > 0),
+            T.where(a > 0),
+            T.tril(a),
+            T.flatten(a),
+            T.meshgrid(T.ones(2), a[0], indexing="ij"),
+            T.unique(a > 0),
+            T.std_mean(a),
+        )
+    ]
+
+
+@program()
+def prog_tsub_as_subclass_is_a_view(T: Any) -> Any:
+    MyT = _classes(T)
+    x = _x(T, 2, 2)
+    a = x.as_subclass(MyT)
+    v = a[0]
+    return (
+        a._base is x,
+        a._is_view(),
+        type(v._base).__name__,
+        v._base is a,
+        raises(lambda: _x(T, 2, rg=True).as_subclass(MyT).add_(1)),
+    )
+
+
+@program()
+def prog_tsub_nonleaf_grad_warning(T: Any) -> Any:
+    MyT = _classes(T)
+    x = _x(T, 2, rg=True)
+    a = x.as_subclass(MyT)
+    (a * 2).sum().backward()
+    return a.grad, x.grad, a.is_leaf
+
+
+@program()
+def prog_tsub_logged_view_inplace(T: Any) -> Any:
+    log: list[Any] = []
+    Logged = _logged(T, log)
+    x = _x(T, 2, 3).as_subclass(Logged)
+    log.clear()
+    x[0] += 1
+    first = [e[0] for e in log]
+    log.clear()
+    x[:, 1] = T.zeros(2)
+    second = [e[0] for e in log]
+    return first, second, _v(T, x)
+
+
+@program()
+def prog_tsub_wrap_torch_function(T: Any) -> Any:
+    ov = T.overrides
+    calls = []
+
+    def dispatcher(a, b=None):
+        return (a, b)
+
+    @ov.wrap_torch_function(dispatcher)
+    def combine(a, b=None):
+        return a if b is None else a + b
+
+    class Spy(T.Tensor):
+        @classmethod
+        def __torch_function__(cls, func, types, args=(), kwargs=None):
+            calls.append((func is combine, func.__name__, len(args)))
+            return super().__torch_function__(func, types, args, kwargs)
+
+    s = T.ones(2).as_subclass(Spy)
+    r = combine(s, T.ones(2))
+    p = combine(T.ones(2), T.ones(2))
+    return _v(T, r), _v(T, p), calls, combine.__name__
+
+
+@program()
+def prog_tsub_disabled_impl_called_directly(T: Any) -> Any:
+    MyT = _classes(T)
+    a = T.ones(2).as_subclass(MyT)
+    impl = T._C._disabled_torch_function_impl
+    r = impl(T.add, (MyT,), (a, 1), {})
+    r2 = impl(T.Tensor.sum, (MyT,), (a,))
+    return _v(T, r), _v(T, r2)
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -37,6 +37,7 @@ __all__ = [
     "has_torch_function_variadic",
     "is_tensor_like",
     "is_tensor_method_or_property",
+    "wrap_torch_function",
 ]
 
 
@@ -275,6 +276,23 @@ def is_tensor_like(inp: Any) -> bool:
 def is_tensor_method_or_property(func: Callable[..., Any]) -> bool:
     """Mirrors `torch.overrides.is_tensor_method_or_property`."""
     return func in _TENSOR_PUBLIC.values() or getattr(func, "__name__", None) == "__get__"
+
+
+def wrap_torch_function(dispatcher: Callable[..., Any]) -> Callable[[Any], Any]:
+    """Mirrors `torch.overrides.wrap_torch_function`: a decorator making a function dispatch
+    on the arguments `dispatcher` picks out."""
+
+    def inner(func: Any) -> Any:
+        @functools.wraps(func)
+        def wrapped(*args: Any, **kwargs: Any) -> Any:
+            relevant_args = dispatcher(*args, **kwargs)
+            if has_torch_function(relevant_args):
+                return handle_torch_function(wrapped, relevant_args, *args, **kwargs)
+            return func(*args, **kwargs)
+
+        return wrapped
+
+    return inner
 
 
 def get_default_nowrap_functions() -> set[Any]:
