@@ -1051,6 +1051,24 @@ def prog_ptr_ldexp_grad_with_broadcast(T: Any) -> Any:
 
 
 @program()
+def prog_ptr_ldexp_complex_grads(T: Any) -> Any:
+    c = T.tensor([1 - 1j, 2 + 1j])
+    out = []
+    for a_, b_ in (
+        ([1 + 2j, 3 - 1j], [1, -2]),
+        ([1 + 2j, 3 - 1j], [1 + 0.5j, 2 - 1j]),
+        ([1 + 2j, 3 - 1j], [1.0, 2.0]),
+    ):
+        a = T.tensor(a_, requires_grad=True)
+        b = T.tensor(b_, requires_grad=not isinstance(b_[0], int))
+        r = T.ldexp(a, b)
+        out.append(
+            (r, r.grad_fn, raises(lambda r=r: (r * c).real.sum().backward()), a.grad, b.grad)
+        )
+    return out
+
+
+@program()
 def prog_ptr_thread_safe_generator_outside_workers(T: Any) -> Any:
     import importlib
 

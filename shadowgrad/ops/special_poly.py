@@ -265,6 +265,26 @@ def _np_ldexp(self: np.ndarray, other: np.ndarray, dtype: Any) -> np.ndarray:
 
 
 _LN2 = math.log(2.0)
+
+
+def _ldexp_self_complex(grad: Tensor, other: Tensor) -> Tensor:
+    if other.dtype.is_complex:
+        return grad * _pow(2.0, other).conj()
+    return grad * _pow(2, other)  # a real power of two
+
+
+def _ldexp_other_complex(grad: Tensor, self: Tensor, other: Tensor) -> Tensor:
+    """A complex self's gradient for its exponent: torch's formula gives the real exponent a
+    complex gradient, which its engine refuses."""
+    if other.dtype.is_complex:
+        return grad * self.conj() * _LN2 * _pow(2.0, other).conj()
+    raise RuntimeError(
+        "Expected isFloatingType(grad.scalar_type()) || (input_is_complex == grad_is_complex) to "
+        "be true, but got false.  (Could this error message be improved?  If so, please report "
+        "an enhancement request to PyTorch.)"
+    )
+
+
 # torch's grads are pow(2, other): an integer power for an integer exponent (2 ** -3 is 0)
 _ldexp = defop(
     "ldexp.Tensor",
@@ -274,6 +294,7 @@ _ldexp = defop(
     self=lambda grad, other: grad * _pow(2, other),
     other=lambda grad, self, other: grad * self * _LN2 * _pow(2.0, other),
     jvp=ELEMENTWISE,
+    complex={"self": _ldexp_self_complex, "other": _ldexp_other_complex},
 )
 
 
