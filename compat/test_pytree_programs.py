@@ -844,6 +844,31 @@ def prog_ptr_rearrange_length_errors(T: Any) -> Any:
 
 
 @program()
+def prog_ptr_rearrange_odd_lengths_and_one_dim_groups(T: Any) -> Any:
+    # functorch.dim reads a length of -1 as "unbound", and a 1-d tensor indexed with one
+    # group's dims as that many indices (torch's ValueError)
+    r = T.func.rearrange
+    x6, x62 = T.arange(6.0), T.arange(12.0).reshape(6, 2)
+    return (
+        r(x62, "a c -> a c", a=-1),
+        r(x62, "(a b) c -> a b c", a=-1, b=3),
+        raises(lambda: r(x62, "(a b) c -> a b c", a=-1)),
+        raises(lambda: r(x62, "(a b) c -> a b c", a=-2)),
+        raises(lambda: r(x62, "(a b) c -> a b c", a=0)),
+        raises(lambda: r(x62, "a c -> a c", a=0)),
+        raises(lambda: r(x6, "(a b) -> a b", a=2)),
+        raises(lambda: r(x6, "(a b c) -> c b a", a=1, b=2)),
+        r(x6, "(a) -> a"),
+        r(x6, "(a 1) -> a"),
+        r(x6, "1 -> "),
+        raises(lambda: r([1.0, 2.0], "a -> a")),
+        raises(lambda: r([], "a -> a")),
+        raises(lambda: r([T.ones(2), T.ones(3)], "a b -> b a")),
+        raises(lambda: r(x6, "a -> a", a=T.tensor(6).item() * 1.0)),
+    )
+
+
+@program()
 def prog_ptr_rearrange_name_warnings(T: Any) -> Any:
     r = T.func.rearrange
     x = T.ones(2, 3)

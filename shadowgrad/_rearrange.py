@@ -266,7 +266,13 @@ def rearrange(tensor: Any, pattern: str, **axes_lengths: int) -> Any:
     sizes: list[Any] = [None] * n
     strides = [0] * n
     for d, length in given:
-        sizes[d] = length
+        sizes[d] = None if length == -1 else length  # functorch.dim's size -1: unbound
+    if len(left_dims) == 1 and len(left_dims[0]) > 1:
+        # torch indexes a 1-d tensor with the group's dims as a tuple: read as that many indices
+        raise ValueError(
+            f"at least {len(left_dims[0])} indices were supplied but the tensor only has 1 "
+            "dimensions"
+        )
     for pack, size, stride in zip(left_dims, tensor.shape, tensor.stride(), strict=True):
         _bind(size, stride, pack, sizes, strides)
     # torch's first-class dims view the input (as_strided, axes in the left-hand side's
