@@ -95,9 +95,20 @@ def np_finfo(d: Any) -> Any:
     return _BF16Info if d == LD else np.finfo(d)
 
 
+class _Seen:
+    """Whether a bfloat16 value was ever made (round_bf16 ran): code that would otherwise
+    check every tensor for bfloat16 (the optimizers' steps) checks this first."""
+
+    bf16 = False
+
+
+SEEN = _Seen()
+
+
 def round_bf16(a: Any) -> np.ndarray:
     """a's values rounded to bfloat16 (through float32, nearest even; nan stays nan, inf inf),
     as a longdouble array."""
+    SEEN.bf16 = True
     with np.errstate(all="ignore"):
         f = np.asarray(a, np.float32)
     shape = f.shape

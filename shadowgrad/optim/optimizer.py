@@ -112,6 +112,21 @@ def _typename(obj: Any) -> str:
     return typename(obj)
 
 
+def _round_bf16_state(opt: Any) -> None:
+    """The bfloat16 parameters and states an update wrote, rounded to bfloat16 (Note [bfloat16
+    storage]): the optimizers' numpy arithmetic on them is in longdouble."""
+    ld = _dtype.LD
+    for group in opt.param_groups:
+        for p in group["params"]:
+            st = opt.state.get(p)
+            for t in (p, *(st.values() if isinstance(st, dict) else ())):
+                if isinstance(t, Tensor) and t._data.dtype is ld and t._data.size:
+                    d = t._data
+                    r = _dtype.round_bf16(d)
+                    if (r != d).any():
+                        d[...] = r
+
+
 def _step_with_hooks(step: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(step)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -135,6 +150,8 @@ def _step_with_hooks(step: Callable[..., Any]) -> Callable[..., Any]:
         with np.errstate(all="ignore"):
             self._outer_errstate = outer
             out = step(*args, **kwargs)
+        if _dtype.SEEN.bf16:
+            _round_bf16_state(self)
         for post_hook in chain(
             self._optimizer_step_post_hooks.values(), _global_post_hooks.values()
         ):
