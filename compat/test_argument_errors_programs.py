@@ -254,6 +254,341 @@ def prog_arg_split_sizes_not_ints(T: Any) -> Any:
     )
 
 
+# --- a Tensor or a Number: torch lists both overloads ------------------------------------------
+
+
+def _number_family(name: str, integer: bool) -> None:
+    def prog(T: Any) -> Any:
+        if integer:
+            a, b = T.tensor([[5, -3, 7], [2, 0, -8]]), T.tensor([1, 2, 3])
+        else:
+            a, b = _x(T, 2, 3).abs() + 1, _x(T, 3, seed=1).abs() + 1
+        m, f = getattr(a, name), getattr(T, name)
+        valid = (m(b), f(a, 2), m(3))
+        return (
+            [raises(lambda v=v: m(v)) for v in ("abc", None, [1.5], object)],
+            [raises(lambda v=v: f(a, v)) for v in ("abc", None, [1.5], object)],
+            valid,
+            [v.grad_fn for v in valid],
+        )
+
+    prog.__name__ = prog.__qualname__ = f"prog_arg_{name}_tensor_or_number"
+    program()(prog)
+
+
+for _name, _integer in {
+    "fmod": False,
+    "remainder": False,
+    "float_power": False,
+    "bitwise_and": True,
+    "bitwise_or": True,
+    "bitwise_xor": True,
+    "bitwise_left_shift": True,
+    "bitwise_right_shift": True,
+}.items():
+    _number_family(_name, _integer)
+
+
+@program()
+def prog_arg_lerp_end_and_weight(T: Any) -> Any:
+    a, b = _x(T, 2, 3), _x(T, 2, 3, seed=1)
+    out = a.lerp(b, 0.25) + T.lerp(a, b, T.full((2, 3), 0.5))
+    out.sum().backward()
+    return (
+        raises(lambda: a.lerp("abc", 0.5)),
+        raises(lambda: a.lerp(b, "abc")),
+        raises(lambda: a.lerp(None, 0.5)),
+        raises(lambda: T.lerp(a, "abc", 0.5)),
+        out,
+        out.grad_fn,
+        a.grad,
+        b.grad,
+    )
+
+
+# --- the legacy linalg methods: bool, float, int and Tensor parameters -------------------------
+
+
+def _spd(T: Any) -> Any:
+    m = T.tensor(_data(3, 3, seed=4), dtype=T.float64)
+    return m @ m.mT + 3 * T.eye(3, dtype=T.float64)
+
+
+@program(
+    xfail="shadowgrad's legacy linalg flags (cholesky's, cholesky_inverse's and cholesky_solve's "
+    "upper; triangular_solve's upper, transpose, unitriangular) take any truthy value; torch's "
+    "parser refuses a non-bool before the op runs, a check shadowgrad would pay on the success "
+    "path (issue #8)"
+)
+def prog_arg_linalg_flags_not_bools(T: Any) -> Any:
+    a = _spd(T)
+    L = T.linalg.cholesky(a)
+    b = T.tensor(_data(3, 2, seed=5), dtype=T.float64)
+    with __import__("warnings").catch_warnings():
+        __import__("warnings").simplefilter("ignore")
+        return (
+            [raises(lambda v=v: a.cholesky(v)) for v in ("abc", None, 1, 1.5, [True])],
+            raises(lambda: T.cholesky(a, 1)),
+            [raises(lambda v=v: L.cholesky_inverse(v)) for v in ("abc", None, 1, [True])],
+            raises(lambda: b.cholesky_solve(L, "abc")),
+            raises(lambda: b.triangular_solve(L, "abc")),
+            raises(lambda: b.triangular_solve(L, True, 1)),
+            raises(lambda: b.triangular_solve(L, True, False, None)),
+        )
+
+
+@program()
+def prog_arg_cholesky_solve_factor_not_a_tensor(T: Any) -> Any:
+    L = T.linalg.cholesky(_spd(T)).requires_grad_()
+    b = T.tensor(_data(3, 2, seed=5), dtype=T.float64, requires_grad=True)
+    out = L.cholesky_inverse().sum() + b.cholesky_solve(L).sum() + L.cholesky_inverse(False).sum()
+    out.backward()
+    return (
+        [raises(lambda v=v: b.cholesky_solve(v)) for v in ("abc", None, 1.5, [1.0])],
+        raises(lambda: T.cholesky_solve(b, None)),
+        raises(lambda: T.cholesky_solve(b, "abc", True)),
+        out,
+        L.grad,
+        b.grad,
+    )
+
+
+@program()
+def prog_arg_triangular_solve_matrix_not_a_tensor(T: Any) -> Any:
+    A = T.linalg.cholesky(_spd(T)).requires_grad_()
+    b = T.tensor(_data(3, 2, seed=6), dtype=T.float64, requires_grad=True)
+    X = b.triangular_solve(A, False).solution
+    X.sum().backward()
+    return (
+        [raises(lambda v=v: b.triangular_solve(v)) for v in ("abc", None, 1.5, [1.0])],
+        raises(lambda: T.triangular_solve(b, "abc")),
+        X,
+        A.grad,
+        b.grad,
+    )
+
+
+@program()
+def prog_arg_pinverse_and_matrix_power(T: Any) -> Any:
+    a = T.tensor(_data(3, 3, seed=7), dtype=T.float64, requires_grad=True)
+    out = a.pinverse(1e-10).sum() + a.matrix_power(3).sum() + T.matrix_power(a, 0).sum()
+    out.backward()
+    return (
+        [raises(lambda v=v: a.pinverse(v)) for v in ("abc", object)],
+        [raises(lambda v=v: a.matrix_power(v)) for v in ("abc", None, 1.5, [2], True)],
+        raises(lambda: T.matrix_power(a, "2")),
+        raises(lambda: T.pinverse(a, "abc")),
+        out,
+        a.grad,
+    )
+
+
+@program()
+def prog_arg_orgqr_input2_not_a_tensor(T: Any) -> Any:
+    a = T.tensor(_data(3, 2, seed=8), dtype=T.float64)
+    h, tau = T.geqrf(a)
+    q = h.orgqr(tau)
+    return (
+        [raises(lambda v=v: h.orgqr(v)) for v in ("abc", None, 1.5, [1.0])],
+        raises(lambda: T.orgqr(h, "abc")),
+        q,
+    )
+
+
+# --- shapes: flatten, split_with_sizes, diagonal_scatter --------------------------------------
+
+
+@program()
+def prog_arg_flatten_dims_not_ints(T: Any) -> Any:
+    a = _x(T, 2, 3, 2)
+    out = a.flatten(1).sum() + a.flatten(0, 1).sum() + T.flatten(a, end_dim=-2).sum()
+    out.backward()
+    return (
+        [raises(lambda v=v: a.flatten(v)) for v in ("abc", None, 1.5, [1])],
+        raises(lambda: a.flatten(0, 1.0)),
+        raises(lambda: a.flatten(0, "a")),
+        raises(lambda: T.flatten(a, 0.0)),
+        raises(lambda: T.flatten(a, 0, None)),
+        out,
+        a.grad,
+    )
+
+
+@program()
+def prog_arg_split_with_sizes_sizes_and_dim(T: Any) -> Any:
+    a = _x(T, 4, 3)
+    parts = a.split_with_sizes([1, 3]) + T.split_with_sizes(a, [2, 1], 1)
+    out = sum(p.sum() for p in parts)
+    out.backward()
+    return (
+        [raises(lambda v=v: a.split_with_sizes(v)) for v in ("abc", None, 1.5, [1.0], 2)],
+        raises(lambda: a.split_with_sizes([1, 3], "0")),
+        raises(lambda: T.split_with_sizes(a, "abc")),
+        [p.grad_fn for p in parts],
+        out,
+        a.grad,
+    )
+
+
+@program()
+def prog_arg_diagonal_scatter_src_and_offsets(T: Any) -> Any:
+    a = _x(T, 3, 3)
+    src = _x(T, 2, seed=3)
+    out = a.diagonal_scatter(src, 1)
+    out.sum().backward()
+    return (
+        [raises(lambda v=v: a.diagonal_scatter(v)) for v in ("abc", None, 1.5, [1.0])],
+        raises(lambda: a.diagonal_scatter(src, 1, None)),
+        raises(lambda: T.diagonal_scatter(a, "abc")),
+        out,
+        out.grad_fn,
+        a.grad,
+        src.grad,
+    )
+
+
+# --- dtype=: a Python type is a dtype to torch's parser ----------------------------------------
+
+
+@program()
+def prog_arg_reduction_dtype_python_types(T: Any) -> Any:
+    a = _x(T, 2, 3)
+    outs = (
+        a.sum(dtype=float),
+        a.mean(dtype=float),
+        a.nansum(dtype=float),
+        a.nanmean(dtype=float),
+        a.prod(dtype=float),
+        a.cumsum(0, dtype=float),
+        a.cumprod(1, dtype=float),
+        T.sum(a, 1, dtype=float),
+    )
+    sum(o.sum() for o in outs).backward()
+    return (
+        outs,
+        T.mean(a.detach(), (0, 1), dtype=complex),
+        a.detach().sum(dtype=complex),
+        [o.grad_fn for o in outs],
+        a.grad,
+        raises(lambda: a.sum(dtype=int)),
+        raises(lambda: a.cumsum(0, dtype=bool)),
+        a.detach().sum(dtype=int),
+        a.detach().prod(dtype=bool),
+        (a.detach() * 3).cumsum(1, dtype=int),
+    )
+
+
+@program()
+def prog_arg_cumsum_cumprod_bool_dtype(T: Any) -> Any:
+    a = _x(T, 2, 3)
+    i = T.tensor([[1, 0, 2], [0, 3, 1]])
+    return (
+        raises(lambda: a.cumsum(0, dtype=T.bool)),
+        raises(lambda: a.detach().cumsum(1, dtype=T.bool)),
+        raises(lambda: a.detach().cumprod(0, dtype=bool)),
+        raises(lambda: T.cumsum(i, 0, dtype=T.bool)),
+        raises(lambda: T.cumprod(i > 0, 1, dtype=T.bool)),
+        (i > 0).cumsum(1),
+        (i > 0).cumprod(0),
+        i.cumsum(0, dtype=T.float64),
+        a.detach().sum(dtype=T.bool),
+        a.detach().prod(0, dtype=bool),
+    )
+
+
+@program()
+def prog_arg_cumsum_cumprod_dtype_not_a_dtype(T: Any) -> Any:
+    a = _x(T, 2, 3, rg=False)
+    return (
+        [raises(lambda v=v: a.cumsum(0, dtype=v)) for v in ("float32", 1, 1.5, [T.float64])],
+        [raises(lambda v=v: a.cumprod(1, dtype=v)) for v in ("float32", 1, object)],
+        [raises(lambda v=v: T.cumsum(a, 0, dtype=v)) for v in ("float32", 1)],
+        raises(lambda: a.cumsum("0")),
+        raises(lambda: a.cumsum(0.0)),
+        a.cumsum(dim=1, dtype=T.float64),
+    )
+
+
+# --- torch.* functions: a wrong second argument ----------------------------------------------
+
+
+def _function_family(name: str, first: Any, valid: Any, wrong: tuple[Any, ...] = ()) -> None:
+    wrong = wrong or _WRONG_2
+
+    def prog(T: Any) -> Any:
+        a = first(T)
+        f = getattr(T, name)
+        return (
+            [raises(lambda v=v: f(a, v)) for v in wrong],
+            raises(lambda: f(a, *valid(T), bogus=1)),
+            f(a, *valid(T)),
+        )
+
+    prog.__name__ = prog.__qualname__ = f"prog_arg_{name}_second_argument"
+    program()(prog)
+
+
+def _vec(T: Any) -> Any:
+    return T.tensor([1.0, 2.0, 3.0])
+
+
+def _mat(T: Any) -> Any:
+    return T.tensor(_data(2, 3, seed=9))
+
+
+def _batch(T: Any) -> Any:
+    return T.tensor(_data(1, 2, 6, seed=10))
+
+
+_WRONG_2 = ("abc", None, 1.5, [1.0], object)
+_NOT_INT_2 = ("abc", None, object)  # (a float for an int: shadowgrad takes it today)
+for _name, _first, _valid, *_wrong in (
+    ("combinations", _vec, lambda T: (2,)),
+    ("complex", _vec, lambda T: (T.tensor([0.5, 1.0, -1.0]),)),
+    ("polar", _vec, lambda T: (T.tensor([0.5, 1.0, -1.0]),)),
+    ("vander", _vec, lambda T: (2,)),
+    ("constant_pad_nd", _mat, lambda T: ([1, 1],)),
+    ("diagonal_copy", _mat, lambda T: (1,), _NOT_INT_2),
+    ("split_copy", _mat, lambda T: (1,), _NOT_INT_2),
+    ("rms_norm", _mat, lambda T: ([3],)),
+    ("adaptive_avg_pool1d", _batch, lambda T: (3,), _NOT_INT_2),
+    ("avg_pool1d", _batch, lambda T: (2,), _NOT_INT_2),
+    ("max_pool1d", _batch, lambda T: (2,), _NOT_INT_2),
+    ("cosine_similarity", _mat, lambda T: (T.ones(2, 3),)),
+    ("binary_cross_entropy_with_logits", _mat, lambda T: (T.ones(2, 3) / 2,)),
+):
+    _function_family(_name, _first, _valid, *_wrong)
+
+
+@program()
+def prog_arg_bincount_weights_not_a_tensor(T: Any) -> Any:
+    i = T.tensor([0, 1, 1, 3])
+    return (
+        [raises(lambda v=v: T.bincount(i, v)) for v in ("abc", 1.5, [1.0], object)],
+        [raises(lambda v=v: i.bincount(v)) for v in ("abc", 1.5, object)],
+        raises(lambda: T.bincount(i, None, "2")),
+        T.bincount(i, None, 5),
+        i.bincount(T.tensor([0.5, 1.0, 2.0, 4.0])),
+    )
+
+
+@program()
+def prog_arg_nn_functional_cosine_similarity(T: Any) -> Any:
+    F = T.nn.functional
+    a, b = _x(T, 2, 3), _x(T, 2, 3, seed=1)
+    out = F.cosine_similarity(a, b, 1, 1e-6)
+    out.sum().backward()
+    return (
+        [raises(lambda v=v: F.cosine_similarity(a, v)) for v in _WRONG_2],
+        [raises(lambda v=v: F.cosine_similarity(v, b)) for v in _WRONG_2],
+        raises(lambda: F.cosine_similarity(a, b, "1")),
+        raises(lambda: F.cosine_similarity(a, b, 1, "eps")),
+        out,
+        out.grad_fn,
+        a.grad,
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

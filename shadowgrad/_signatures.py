@@ -147,12 +147,12 @@ def _type_name(x: Any) -> str:
     t = type(x)
     if t is _dtype_class:
         return "torch.dtype"
-    if t.__flags__ & _HEAPTYPE:  # a class defined in Python: its tp_name is its bare name
+    if not t.__flags__ & _IMMUTABLETYPE:  # a class defined in Python: tp_name is its bare name
         return t.__name__
     return t.__qualname__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
 
 
-_HEAPTYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE
+_IMMUTABLETYPE = 1 << 8  # Py_TPFLAGS_IMMUTABLETYPE: C types (static, or heap as functools')
 
 
 def tensor_first(fn: Any, reported: str, param: str) -> Any:
@@ -315,8 +315,10 @@ def no_attribute(value: Any, name: str) -> AttributeError:
 # --- torch's argument parser, for the error paths ----------------------------------------------
 # Each entry: the name torch's error reports and the function form's overloads, in the parser's
 # own notation (schema types: Tensor, Tensor?, int, int?, float, bool, Scalar, int[], int[1],
-# ScalarType?, str). The method form is the same signature without its first parameter, its
-# positions counted without self. Read from torch 2.13 by calling each with wrong arguments.
+# ScalarType?, str; "F ..." an overload of the function form only). The method form is the same
+# signature without its first parameter, its positions counted without self. Read from torch
+# 2.13's schemas (the ops with one overload besides out=), each entry kept only where these
+# errors equal torch's for wrong calls of every parameter, in method and function form.
 PARSER: dict[str, tuple[str, tuple[str, ...]]] = {}
 
 
@@ -329,77 +331,306 @@ def _declare(table: str) -> None:
 
 _declare(
     """
-    mm: mm Tensor input, Tensor mat2, *, Tensor? out=None
-        | F Tensor input, Tensor mat2, ScalarType out_dtype, *, Tensor? out=None
-    bmm: bmm Tensor input, Tensor mat2, *, Tensor? out=None
-        | F Tensor input, Tensor mat2, ScalarType out_dtype, *, Tensor? out=None
-    mv: mv Tensor input, Tensor vec
-    dot: dot Tensor input, Tensor tensor
-    vdot: vdot Tensor input, Tensor other
-    inner: inner Tensor input, Tensor other
-    outer: outer Tensor input, Tensor vec2
-    ger: ger Tensor input, Tensor vec2
-    kron: kron Tensor input, Tensor other
-    cross: cross Tensor input, Tensor other, int? dim=None
-    allclose: allclose Tensor input, Tensor other, float rtol=1e-05, float atol=1e-08,
-        bool equal_nan=False
-    masked_select: masked_select Tensor input, Tensor mask
-    expand_as: expand_as Tensor input, Tensor other
-    view_as: view_as Tensor input, Tensor other
-    reshape_as: reshape_as Tensor input, Tensor other
-    take_along_dim: take_along_dim Tensor input, Tensor indices, int? dim=None
-    cholesky_solve: cholesky_solve Tensor input, Tensor input2, bool upper=False
-    triangular_solve: triangular_solve Tensor input, Tensor A, bool upper=True,
-        bool transpose=False, bool unitriangular=False
-    diagonal_scatter: diagonal_scatter Tensor input, Tensor src, int offset=0, int dim1=0,
-        int dim2=1
-    slice_scatter: slice_scatter Tensor input, Tensor src, int dim=0, int? start=None,
-        int? end=None, int step=1
-    prelu: prelu Tensor input, Tensor weight
-    tril: tril Tensor input, int diagonal=0
-    triu: triu Tensor input, int diagonal=0
-    diag: diag Tensor input, int diagonal=0
-    diag_embed: diag_embed Tensor input, int offset=0, int dim1=-2, int dim2=-1
+    adaptive_avg_pool1d: adaptive_avg_pool1d Tensor input, int[1] output_size, *, Tensor? out=None
+    adaptive_max_pool1d: adaptive_max_pool1d Tensor input, int[1] output_size
+    alias_copy: alias_copy Tensor input, *, Tensor? out=None
+    allclose: allclose Tensor input, Tensor other, float rtol=1e-05, float atol=1e-08, bool
+        equal_nan=False
+    alpha_dropout: alpha_dropout Tensor input, float p, bool train
+    alpha_dropout_: alpha_dropout_ Tensor input, float p, bool train
+    amax: amax Tensor input, int[1] dim=[], bool keepdim=False, *, Tensor? out=None
+    amin: amin Tensor input, int[1] dim=[], bool keepdim=False, *, Tensor? out=None
+    aminmax: aminmax Tensor input, *, int? dim=None, bool keepdim=False, Tensor? out=None
+    arctan2: arctan2 Tensor input, Tensor other, *, Tensor? out=None
+    arctan2_: arctan2_ Tensor input, Tensor other
+    argmax: argmax Tensor input, int? dim=None, bool keepdim=False, *, Tensor? out=None
+    argmin: argmin Tensor input, int? dim=None, bool keepdim=False, *, Tensor? out=None
+    atan2: atan2 Tensor input, Tensor other, *, Tensor? out=None
+    atan2_: atan2_ Tensor input, Tensor other
+    avg_pool1d: avg_pool1d Tensor input, int[1] kernel_size, int[1] stride=[], int[1] padding=[0],
+        bool ceil_mode=False, bool count_include_pad=True, *, Tensor? out=None
+    bilinear: bilinear Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None
+    binary_cross_entropy_with_logits: binary_cross_entropy_with_logits Tensor input, Tensor target,
+        Tensor? weight=None, Tensor? pos_weight=None, int reduction=1, *, Tensor? out=None
+    bincount: bincount Tensor input, Tensor? weights=None, int minlength=0, *, Tensor? out=None
+    bmm: bmm Tensor input, Tensor mat2, *, Tensor? out=None | F Tensor input, Tensor mat2,
+        ScalarType out_dtype, *, Tensor? out=None
+    broadcast_to: broadcast_to Tensor input, int[] size
+    celu: celu Tensor input, Scalar alpha=1.0, *, Tensor? out=None
+    celu_: celu_ Tensor input, Scalar alpha=1.0
+    channel_shuffle: channel_shuffle Tensor input, int groups, *, Tensor? out=None
+    cholesky: cholesky Tensor input, bool upper=False, *, Tensor? out=None
+    cholesky_inverse: cholesky_inverse Tensor input, bool upper=False, *, Tensor? out=None
+    cholesky_solve: cholesky_solve Tensor input, Tensor input2, bool upper=False, *, Tensor?
+        out=None
+    chunk: chunk Tensor input, int chunks, int dim=0
+    clone: clone Tensor input, *, int? memory_format=None, Tensor? out=None
+    combinations: combinations Tensor input, int r=2, bool with_replacement=False
+    complex: complex Tensor real, Tensor imag, *, Tensor? out=None
+    constant_pad_nd: constant_pad_nd Tensor input, int[] pad, Scalar value=0, *, Tensor? out=None
+    contiguous: contiguous Tensor input, *, int memory_format=0
+    conv_tbc: conv_tbc Tensor input, Tensor weight, Tensor bias, int pad=0, *, Tensor? out=None
+    conv_transpose1d: conv_transpose1d Tensor input, Tensor weight, Tensor? bias=None, int[1]
+        stride=[1], int[1] padding=[0], int[1] output_padding=[0], int groups=1, int[1] dilation=[1]
+    cosine_embedding_loss: cosine_embedding_loss Tensor input1, Tensor input2, Tensor target, float
+        margin=0.0, int reduction=1
+    cosine_similarity: cosine_similarity Tensor x1, Tensor x2, int dim=1, float eps=1e-08
+    cov: cov Tensor input, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None
+    cpu: cpu Tensor input
+    cross: cross Tensor input, Tensor other, int? dim=None, *, Tensor? out=None
+    cummax: cummax Tensor input, int dim, *, Tensor? out=None
+    cummin: cummin Tensor input, int dim, *, Tensor? out=None
+    cumprod: cumprod Tensor input, int dim, *, ScalarType? dtype=None, Tensor? out=None
+    cumprod_: cumprod_ Tensor input, int dim, *, ScalarType? dtype=None
+    cumsum: cumsum Tensor input, int dim, *, ScalarType? dtype=None, Tensor? out=None
+    cumsum_: cumsum_ Tensor input, int dim, *, ScalarType? dtype=None
+    detach_copy: detach_copy Tensor input, *, Tensor? out=None
+    diag: diag Tensor input, int diagonal=0, *, Tensor? out=None
+    diag_embed: diag_embed Tensor input, int offset=0, int dim1=-2, int dim2=-1, *, Tensor? out=None
     diagflat: diagflat Tensor input, int offset=0
     diagonal: diagonal Tensor input, int offset=0, int dim1=0, int dim2=1
-    cholesky: cholesky Tensor input, bool upper=False
-    cholesky_inverse: cholesky_inverse Tensor input, bool upper=False
-    matrix_power: matrix_power Tensor input, int n
-    pinverse: pinverse Tensor input, float rcond=1e-15
-    svd: svd Tensor input, bool some=True, bool compute_uv=True
-    orgqr: orgqr Tensor input, Tensor input2
-    broadcast_to: broadcast_to Tensor input, int[] size
+    diagonal_copy: diagonal_copy Tensor input, int offset=0, int dim1=0, int dim2=1, *, Tensor?
+        out=None
+    diagonal_scatter: diagonal_scatter Tensor input, Tensor src, int offset=0, int dim1=0, int
+        dim2=1, *, Tensor? out=None
+    diff: diff Tensor input, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None, *,
+        Tensor? out=None
+    dist: dist Tensor input, Tensor other, Scalar p=2, *, Tensor? out=None
+    dot: dot Tensor input, Tensor tensor, *, Tensor? out=None
+    dropout: dropout Tensor input, float p, bool train
+    dropout_: dropout_ Tensor input, float p, bool train
+    embedding: embedding Tensor weight, Tensor indices, int padding_idx=-1, bool
+        scale_grad_by_freq=False, bool sparse=False, *, Tensor? out=None
+    embedding_renorm_: embedding_renorm_ Tensor input, Tensor indices, float max_norm, float
+        norm_type
+    equal: equal Tensor input, Tensor other
     expand: expand Tensor input, int[] size, *, bool implicit=False
-    reshape: reshape Tensor input, int[] shape
-    permute: permute Tensor input, int[] dims
-    repeat: repeat Tensor input, int[] repeats
-    sum_to_size: sum_to_size Tensor input, int[] size
-    flip: flip Tensor input, int[] dims
-    roll: roll Tensor input, int[1] shifts, int[1] dims=None
-    new_empty: new_empty Tensor input, int[] size, *, ScalarType? dtype=None,
-        Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False
-    new_ones: new_ones Tensor input, int[] size, *, ScalarType? dtype=None,
-        Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False
-    new_zeros: new_zeros Tensor input, int[] size, *, ScalarType? dtype=None,
-        Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False
-    split: split Tensor input, int split_size, int dim=0 | Tensor input, int[] split_size, int dim=0
-    split_with_sizes: split_with_sizes Tensor input, int[] split_sizes, int dim=0
-    unsafe_split_with_sizes: unsafe_split_with_sizes Tensor input, int[] split_sizes, int dim=0
-    unsafe_split: unsafe_split Tensor input, int split_size, int dim=0
-    softmax: softmax Tensor input, int dim, ScalarType? dtype=None
-    log_softmax: log_softmax Tensor input, int dim, ScalarType? dtype=None
-    logsumexp: logsumexp Tensor input, int[1] dim, bool keepdim=False
-    transpose: transpose Tensor input, int dim0, int dim1
-    unsqueeze: unsqueeze Tensor input, int dim
+    expand_as: expand_as Tensor input, Tensor other
+    expand_copy: expand_copy Tensor input, int[] size, *, bool implicit=False, Tensor? out=None
+    feature_alpha_dropout: feature_alpha_dropout Tensor input, float p, bool train
+    feature_alpha_dropout_: feature_alpha_dropout_ Tensor input, float p, bool train
+    feature_dropout: feature_dropout Tensor input, float p, bool train
+    feature_dropout_: feature_dropout_ Tensor input, float p, bool train
+    fill_diagonal_: fill_diagonal_ Tensor input, Scalar fill_value, bool wrap=False
     flatten: flatten Tensor input, int start_dim=0, int end_dim=-1
-    cumsum: cumsum Tensor input, int dim, *, ScalarType? dtype=None
-    cumprod: cumprod Tensor input, int dim, *, ScalarType? dtype=None
-    chunk: chunk Tensor input, int chunks, int dim=0
+    flip: flip Tensor input, int[] dims, *, Tensor? out=None
+    fmax: fmax Tensor input, Tensor other, *, Tensor? out=None
+    fmin: fmin Tensor input, Tensor other, *, Tensor? out=None
+    frobenius_norm: frobenius_norm Tensor input, int[1] dim, bool keepdim=False, *, Tensor? out=None
+    gather: gather Tensor input, int dim, Tensor index, *, bool sparse_grad=False, Tensor? out=None
+    gcd: gcd Tensor input, Tensor other, *, Tensor? out=None
+    gcd_: gcd_ Tensor input, Tensor other
+    ger: ger Tensor input, Tensor vec2, *, Tensor? out=None
+    grid_sampler: grid_sampler Tensor input, Tensor grid, int interpolation_mode, int padding_mode,
+        bool align_corners
+    grid_sampler_2d: grid_sampler_2d Tensor input, Tensor grid, int interpolation_mode, int
+        padding_mode, bool align_corners, *, Tensor? out=None
+    grid_sampler_3d: grid_sampler_3d Tensor input, Tensor grid, int interpolation_mode, int
+        padding_mode, bool align_corners, *, Tensor? out=None
+    group_norm: group_norm Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None,
+        float eps=1e-05, bool cudnn_enabled=True
+    gru_cell: gru_cell Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor?
+        b_hh=None
+    hardshrink: hardshrink Tensor input, Scalar lambd=0.5, *, Tensor? out=None
+    heaviside: heaviside Tensor input, Tensor values, *, Tensor? out=None
+    heaviside_: heaviside_ Tensor input, Tensor values
+    hinge_embedding_loss: hinge_embedding_loss Tensor input, Tensor target, float margin=1.0, int
+        reduction=1
+    histc: histc Tensor input, int bins=100, Scalar min=0, Scalar max=0, *, Tensor? out=None
+    hypot: hypot Tensor input, Tensor other, *, Tensor? out=None
+    hypot_: hypot_ Tensor input, Tensor other
+    igamma: igamma Tensor input, Tensor other, *, Tensor? out=None
+    igamma_: igamma_ Tensor input, Tensor other
+    igammac: igammac Tensor input, Tensor other, *, Tensor? out=None
+    igammac_: igammac_ Tensor input, Tensor other
+    imag: imag Tensor input
+    index_add: index_add Tensor input, int dim, Tensor index, Tensor source, *, Scalar alpha=1,
+        Tensor? out=None
+    index_add_: index_add_ Tensor input, int dim, Tensor index, Tensor source, *, Scalar alpha=1
+    index_copy: index_copy Tensor input, int dim, Tensor index, Tensor source, *, Tensor? out=None
+    index_copy_: index_copy_ Tensor input, int dim, Tensor index, Tensor source
+    index_select: index_select Tensor input, int dim, Tensor index, *, Tensor? out=None
+    inner: inner Tensor input, Tensor other, *, Tensor? out=None
+    is_same_size: is_same_size Tensor input, Tensor other
+    is_set_to: is_set_to Tensor input, Tensor tensor
+    isclose: isclose Tensor input, Tensor other, float rtol=1e-05, float atol=1e-08, bool
+        equal_nan=False
+    kl_div: kl_div Tensor input, Tensor target, int reduction=1, *, bool log_target=False
+    kron: kron Tensor input, Tensor other, *, Tensor? out=None
+    kthvalue: kthvalue Tensor input, int k, int dim=-1, bool keepdim=False
+    layer_norm: layer_norm Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor?
+        bias=None, float eps=1e-05, bool cudnn_enable=True
+    lcm: lcm Tensor input, Tensor other, *, Tensor? out=None
+    lcm_: lcm_ Tensor input, Tensor other
+    ldexp: ldexp Tensor input, Tensor other, *, Tensor? out=None
+    ldexp_: ldexp_ Tensor input, Tensor other
+    log_softmax: log_softmax Tensor input, int dim, ScalarType? dtype=None
+    logaddexp2: logaddexp2 Tensor input, Tensor other, *, Tensor? out=None
+    logaddexp: logaddexp Tensor input, Tensor other, *, Tensor? out=None
+    logcumsumexp: logcumsumexp Tensor input, int dim, *, Tensor? out=None
+    logical_and: logical_and Tensor input, Tensor other, *, Tensor? out=None
+    logical_and_: logical_and_ Tensor input, Tensor other
+    logical_or: logical_or Tensor input, Tensor other, *, Tensor? out=None
+    logical_or_: logical_or_ Tensor input, Tensor other
+    logical_xor: logical_xor Tensor input, Tensor other, *, Tensor? out=None
+    logical_xor_: logical_xor_ Tensor input, Tensor other
+    logit: logit Tensor input, float? eps=None, *, Tensor? out=None
+    logit_: logit_ Tensor input, float? eps=None
+    logsumexp: logsumexp Tensor input, int[1] dim, bool keepdim=False, *, Tensor? out=None
+    lu_solve: lu_solve Tensor input, Tensor LU_data, Tensor LU_pivots, *, Tensor? out=None
+    lu_unpack: lu_unpack Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool
+        unpack_pivots=True, *, Tensor? out=None
+    margin_ranking_loss: margin_ranking_loss Tensor input1, Tensor input2, Tensor target, float
+        margin=0.0, int reduction=1
+    masked_scatter: masked_scatter Tensor input, Tensor mask, Tensor source, *, Tensor? out=None
+    masked_scatter_: masked_scatter_ Tensor input, Tensor mask, Tensor source
+    masked_select: masked_select Tensor input, Tensor mask, *, Tensor? out=None
+    matmul: matmul Tensor input, Tensor other, *, Tensor? out=None
+    matrix_power: matrix_power Tensor input, int n, *, Tensor? out=None
+    max_pool1d: max_pool1d Tensor input, int[1] kernel_size, int[1] stride=[], int[1] padding=[0],
+        int[1] dilation=[1], bool ceil_mode=False
+    max_pool1d_with_indices: max_pool1d_with_indices Tensor input, int[1] kernel_size, int[1]
+        stride=[], int[1] padding=[0], int[1] dilation=[1], bool ceil_mode=False
+    maximum: maximum Tensor input, Tensor other, *, Tensor? out=None
+    minimum: minimum Tensor input, Tensor other, *, Tensor? out=None
+    remainder: remainder Tensor input, Tensor other, *, Tensor? out=None | F Scalar self, Tensor
+        other | Tensor input, Scalar other, *, Tensor? out=None
+    bitwise_and: bitwise_and Tensor input, Tensor other, *, Tensor? out=None | F Scalar self, Tensor
+        other | Tensor input, Scalar other, *, Tensor? out=None
+    bitwise_or: bitwise_or Tensor input, Tensor other, *, Tensor? out=None | F Scalar self, Tensor
+        other | Tensor input, Scalar other, *, Tensor? out=None
+    bitwise_xor: bitwise_xor Tensor input, Tensor other, *, Tensor? out=None | F Scalar self, Tensor
+        other | Tensor input, Scalar other, *, Tensor? out=None
+    bitwise_left_shift: bitwise_left_shift Tensor input, Tensor other, *, Tensor? out=None | F
+        Scalar self, Tensor other | Tensor input, Scalar other, *, Tensor? out=None
+    bitwise_right_shift: bitwise_right_shift Tensor input, Tensor other, *, Tensor? out=None | F
+        Scalar self, Tensor other | Tensor input, Scalar other, *, Tensor? out=None
+    fmod: fmod Tensor input, Tensor other, *, Tensor? out=None | Tensor input, Scalar other, *,
+        Tensor? out=None
+    xlogy: xlogy Tensor input, Tensor other, *, Tensor? out=None | F Scalar self, Tensor other, *,
+        Tensor? out=None | Tensor input, Scalar other, *, Tensor? out=None
+    float_power: float_power Tensor input, Tensor exponent, *, Tensor? out=None | F Scalar self,
+        Tensor exponent, *, Tensor? out=None | Tensor input, Scalar exponent, *, Tensor? out=None
+    pow: pow Tensor input, Tensor exponent, *, Tensor? out=None | F Scalar self, Tensor exponent, *,
+        Tensor? out=None | Tensor input, Scalar exponent, *, Tensor? out=None
+    lerp: lerp Tensor input, Tensor end, Tensor weight, *, Tensor? out=None | Tensor input, Tensor
+        end, Scalar weight, *, Tensor? out=None
+    mm: mm Tensor input, Tensor mat2, *, Tensor? out=None | F Tensor input, Tensor mat2, ScalarType
+        out_dtype, *, Tensor? out=None
+    mode: mode Tensor input, int dim=-1, bool keepdim=False
+    mv: mv Tensor input, Tensor vec, *, Tensor? out=None
+    mvlgamma: mvlgamma Tensor input, int p, *, Tensor? out=None
+    mvlgamma_: mvlgamma_ Tensor input, int p
+    nan_to_num: nan_to_num Tensor input, float? nan=None, float? posinf=None, float? neginf=None, *,
+        Tensor? out=None
+    nan_to_num_: nan_to_num_ Tensor input, float? nan=None, float? posinf=None, float? neginf=None
+    nanmean: nanmean Tensor input, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None,
+        Tensor? out=None
+    nansum: nansum Tensor input, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None,
+        Tensor? out=None
+    narrow_copy: narrow_copy Tensor input, int dim, int start, int length, *, Tensor? out=None
+    native_channel_shuffle: native_channel_shuffle Tensor input, int groups
+    new_empty: new_empty Tensor input, int[] size, *, ScalarType? dtype=None, Layout? layout=None,
+        Device? device=None, bool? pin_memory=False, bool? requires_grad=False
+    new_ones: new_ones Tensor input, int[] size, *, ScalarType? dtype=None, Layout? layout=None,
+        Device? device=None, bool? pin_memory=False, bool? requires_grad=False
+    new_zeros: new_zeros Tensor input, int[] size, *, ScalarType? dtype=None, Layout? layout=None,
+        Device? device=None, bool? pin_memory=False, bool? requires_grad=False
+    nextafter: nextafter Tensor input, Tensor other, *, Tensor? out=None
+    nextafter_: nextafter_ Tensor input, Tensor other
+    norm_except_dim: norm_except_dim Tensor v, int pow=2, int dim=0
+    orgqr: orgqr Tensor input, Tensor input2, *, Tensor? out=None
+    ormqr: ormqr Tensor input, Tensor input2, Tensor input3, bool left=True, bool transpose=False,
+        *, Tensor? out=None
+    outer: outer Tensor input, Tensor vec2, *, Tensor? out=None
+    pairwise_distance: pairwise_distance Tensor x1, Tensor x2, float p=2.0, float eps=1e-06, bool
+        keepdim=False
+    pdist: pdist Tensor input, float p=2.0
+    permute: permute Tensor input, int[] dims
+    permute_copy: permute_copy Tensor input, int[] dims, *, Tensor? out=None
+    pinverse: pinverse Tensor input, float rcond=1e-15
+    pixel_shuffle: pixel_shuffle Tensor input, int upscale_factor, *, Tensor? out=None
+    pixel_unshuffle: pixel_unshuffle Tensor input, int downscale_factor, *, Tensor? out=None
+    poisson_nll_loss: poisson_nll_loss Tensor input, Tensor target, bool log_input, bool full, float
+        eps, int reduction
+    polar: polar Tensor abs, Tensor angle, *, Tensor? out=None
+    polygamma_: polygamma_ Tensor input, int n
+    prelu: prelu Tensor input, Tensor weight
+    put: put Tensor input, Tensor index, Tensor source, bool accumulate=False, *, Tensor? out=None
+    put_: put_ Tensor input, Tensor index, Tensor source, bool accumulate=False
+    qr: qr Tensor input, bool some=True
+    real: real Tensor input
+    renorm: renorm Tensor input, Scalar p, int dim, Scalar maxnorm, *, Tensor? out=None
+    renorm_: renorm_ Tensor input, Scalar p, int dim, Scalar maxnorm
+    repeat: repeat Tensor input, int[] repeats, *, Tensor? out=None
+    requires_grad_: requires_grad_ Tensor input, bool requires_grad=True
+    reshape: reshape Tensor input, int[] shape
+    reshape_as: reshape_as Tensor input, Tensor other
+    resize_: resize_ Tensor input, int[] size, *, int? memory_format=None
+    resize_as_: resize_as_ Tensor input, Tensor the_template, *, int? memory_format=None
+    rms_norm: rms_norm Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None
+    rnn_relu_cell: rnn_relu_cell Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor?
+        b_ih=None, Tensor? b_hh=None
+    rnn_tanh_cell: rnn_tanh_cell Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor?
+        b_ih=None, Tensor? b_hh=None
+    roll: roll Tensor input, int[1] shifts, int[1] dims=[], *, Tensor? out=None
+    scatter_add: scatter_add Tensor input, int dim, Tensor index, Tensor src, *, Tensor? out=None
+    scatter_add_: scatter_add_ Tensor input, int dim, Tensor index, Tensor src
+    select: select Tensor input, int dim, int index
+    select_copy: select_copy Tensor input, int dim, int index
+    select_scatter: select_scatter Tensor input, Tensor src, int dim, int index, *, Tensor? out=None
+    selu: selu Tensor input
+    selu_: selu_ Tensor input
+    slice_copy: slice_copy Tensor input, int dim=0, int? start=None, int? end=None, int step=1
+    slice_scatter: slice_scatter Tensor input, Tensor src, int dim=0, int? start=None, int?
+        end=None, int step=1, *, Tensor? out=None
+    softmax: softmax Tensor input, int dim, ScalarType? dtype=None
+    split: split Tensor input, int split_size, int dim=0 | Tensor input, int[] split_size, int dim=0
+    split_copy: split_copy Tensor input, int split_size, int dim=0
+    split_with_sizes: split_with_sizes Tensor input, int[] split_sizes, int dim=0
+    split_with_sizes_copy: split_with_sizes_copy Tensor input, int[] split_sizes, int dim=0, *,
+        Tensor? out=None
+    sum_to_size: sum_to_size Tensor input, int[] size
+    svd: svd Tensor input, bool some=True, bool compute_uv=True
+    swapaxes: swapaxes Tensor input, int axis0, int axis1
+    swapaxes_: swapaxes_ Tensor input, int axis0, int axis1
+    swapdims: swapdims Tensor input, int dim0, int dim1
+    swapdims_: swapdims_ Tensor input, int dim0, int dim1
+    t_copy: t_copy Tensor input, *, Tensor? out=None
+    take: take Tensor input, Tensor index, *, Tensor? out=None
+    take_along_dim: take_along_dim Tensor input, Tensor indices, int? dim=None, *, Tensor? out=None
+    threshold: threshold Tensor input, Scalar threshold, Scalar value, *, Tensor? out=None
+    threshold_: threshold_ Tensor input, Scalar threshold, Scalar value
+    tile: tile Tensor input, int[] dims
     topk: topk Tensor input, int k, int dim=-1, bool largest=True, bool sorted=True
-    argmax: argmax Tensor input, int? dim=None, bool keepdim=False
-    argmin: argmin Tensor input, int? dim=None, bool keepdim=False
-    index_select: index_select Tensor input, int dim, Tensor index
-    gather: gather Tensor input, int dim, Tensor index, *, bool sparse_grad=False
+    transpose: transpose Tensor input, int dim0, int dim1
+    transpose_: transpose_ Tensor input, int dim0, int dim1
+    transpose_copy: transpose_copy Tensor input, int dim0, int dim1
+    triangular_solve: triangular_solve Tensor input, Tensor A, bool upper=True, bool
+        transpose=False, bool unitriangular=False
+    tril: tril Tensor input, int diagonal=0, *, Tensor? out=None
+    tril_: tril_ Tensor input, int diagonal=0
+    triplet_margin_loss: triplet_margin_loss Tensor anchor, Tensor positive, Tensor negative, float
+        margin=1.0, float p=2.0, float eps=1e-06, bool swap=False, int reduction=1
+    triu: triu Tensor input, int diagonal=0, *, Tensor? out=None
+    triu_: triu_ Tensor input, int diagonal=0
+    type_as: type_as Tensor input, Tensor other
+    unbind: unbind Tensor input, int dim=0
+    unbind_copy: unbind_copy Tensor input, int dim=0
+    unfold: unfold Tensor input, int dimension, int size, int step
+    unfold_copy: unfold_copy Tensor input, int dimension, int size, int step, *, Tensor? out=None
+    unsafe_chunk: unsafe_chunk Tensor input, int chunks, int dim=0
+    unsafe_split: unsafe_split Tensor input, int split_size, int dim=0
+    unsafe_split_with_sizes: unsafe_split_with_sizes Tensor input, int[] split_sizes, int dim=0, *,
+        Tensor? out=None
+    unsqueeze: unsqueeze Tensor input, int dim
+    unsqueeze_: unsqueeze_ Tensor input, int dim
+    unsqueeze_copy: unsqueeze_copy Tensor input, int dim, *, Tensor? out=None
+    vander: vander Tensor x, int? N=None, bool increasing=False
+    vdot: vdot Tensor input, Tensor other, *, Tensor? out=None
+    view_as: view_as Tensor input, Tensor other
+    view_as_complex: view_as_complex Tensor input
+    view_as_real: view_as_real Tensor input
     """
 )
 
@@ -410,7 +641,8 @@ class _Param:
     def __init__(self, spec: str, kwonly: bool) -> None:
         decl, eq, default = spec.partition("=")
         kind, name = decl.split()
-        self.none = kind.endswith("?") or default.strip() == "None"
+        # an int list defaulting to [] takes None too (roll's dims)
+        self.none = kind.endswith("?") or default.strip() in ("None", "[]")
         self.kind = kind.rstrip("?")
         self.size = self.kind == "int[1]"
         if self.size:
@@ -420,7 +652,12 @@ class _Param:
         self.text = f"{shown} {name}" + (f" = {default.strip()}" if eq else "")
 
 
-_SHOWN = {"int[]": "tuple of ints", "ScalarType": "torch.dtype", "Scalar": "Number"}
+_SHOWN = {
+    "int[]": "tuple of ints",
+    "ScalarType": "torch.dtype",
+    "Scalar": "Number",
+    "Tensor[]": "tuple of Tensors",
+}
 
 
 @functools.cache
@@ -510,10 +747,8 @@ def _signature_error(
             used.add(p.name)
         else:
             if not p.optional:
-                return _missing(
-                    reported,
-                    [q.name for q in params[i:] if not q.optional and q.name not in kwargs],
-                )
+                # torch names every required one from here, given by keyword or not
+                return _missing(reported, [q.name for q in params[i:] if not q.optional])
             continue
         ok, bad = _check(p, v)
         pos = "" if kw else f" (position {i + 1})"
@@ -571,17 +806,22 @@ def parser_error(
     ]
     if len(plausible) == 1:
         return plausible[0]
-    got = ", ".join(_arg_desc(a) for a in args)
+    got = ", ".join(_got(a) for a in args)
     if kwargs:
-        got += ", ".join(f"{k}={_arg_desc(v)}" for k, v in kwargs.items()) + ", "
+        got += (", " if args else "") + "".join(f"{k}={_got(v)}, " for k, v in kwargs.items())
     listing = ""
-    shown = sigs if not method else [s for s in sigs if s[:2] != "F "]
-    for ps, sig in zip(overloads, shown, strict=True):
+    for ps in overloads:
         listing += f" * ({_listed(ps)})\n"
-        if not kwargs and sig[:2] != "F " and len(args) == sum(not p.kwonly for p in ps):
+        # torch's listing splits the option's text at commas ("*" counts, "()" is one item)
+        items = max(1, len(ps) + any(p.kwonly for p in ps))
+        if items == len(args) + len(kwargs) and not kwargs:
             marked = ", ".join(
-                _arg_desc(a) if _check(p, a)[0] else f"!{_arg_desc(a)}!"
-                for p, a in zip(ps, args, strict=True)
+                _arg_desc(a) if _listing_match(p, a) else f"!{_arg_desc(a)}!"
+                for p, a in zip(ps, args, strict=False)
+            ) + (
+                ""
+                if len(ps) >= len(args)
+                else ", " + ", ".join(f"!{_arg_desc(a)}!" for a in args[len(ps) :])
             )
             listing += (
                 f"      didn't match because some of the arguments have invalid types: ({marked})\n"
@@ -590,6 +830,20 @@ def parser_error(
         f"{reported}() received an invalid combination of arguments - got ({got}), but expected "
         f"one of:\n{listing}"
     )
+
+
+def _got(a: Any) -> str:
+    from ._tensor import Tensor
+
+    return type(a).__name__ if isinstance(a, Tensor) else _type_name(a)
+
+
+def _listing_match(p: _Param, a: Any) -> bool:
+    """The listing's own test of an argument against a parameter (a Number matches nothing:
+    torch's listing marks an int or a float given for one)."""
+    if p.kind == "Scalar":
+        return False
+    return a is not None and _check(p, a)[0]
 
 
 def _listed(params: tuple[_Param, ...]) -> str:

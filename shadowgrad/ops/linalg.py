@@ -20,6 +20,7 @@ from .._formats import contiguous_format
 from .._tensor import Tensor, _make, warn_once
 from ..autograd.forward_ad import BILINEAR, LINEAR, ZeroTerm, add_terms
 from ..autograd.graph import resave
+from ..overrides import _STATE as _TF
 from ._util import shape_str, wrap_dim
 from .pointwise import _out
 from .registry import check_inference_saved, defop, infer_size
@@ -315,6 +316,10 @@ def matmul(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor
     """Mirrors `torch.matmul`, decomposed into mm/mv/dot/bmm nodes as torch's _matmul_impl."""
     if out is not None:
         return _write_out(matmul(input, other), out, "matmul", (input, other))
+    if type(other) is not Tensor and getattr(other, "_sg_proto", False) and not _TF.level:
+        from ..overrides import dispatch_op
+
+        return dispatch_op("matmul", (input, other))  # param @ subclass: its __torch_function__
     if not isinstance(other, Tensor) or not isinstance(input, Tensor):
         raise TypeError(
             f"matmul(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}"
@@ -1589,18 +1594,25 @@ def cholesky_ex(
 
 def cholesky_legacy(input: Tensor, upper: bool = False, *, out: Tensor | None = None) -> Tensor:
     """Mirrors the deprecated `torch.cholesky` (CholeskyBackward0)."""
+    try:
+        # torch warns once a process (TORCH_WARN_ONCE)
+        warn_once(
+            "cholesky_deprecated",
+            "torch.cholesky is deprecated in favor of "
+            "torch.linalg.cholesky and will be removed in a "
+            "future PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\n"
+            "L = torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\nshould be "
+            "replaced with\nU = torch.linalg.cholesky(A).mH\nThis "
+            "transform will produce equivalent "
+            "results for all valid (symmetric positive definite) inputs.",
+        )
+        _check_matrix(input, "cholesky")
+        return _out(_cholesky_legacy(input, upper, "cholesky"), out, "cholesky")
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
 
-    # torch warns once a process (TORCH_WARN_ONCE)
-    warn_once(
-        "cholesky_deprecated",
-        "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a "
-        "future PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\n"
-        "L = torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\nshould be "
-        "replaced with\nU = torch.linalg.cholesky(A).mH\nThis transform will produce equivalent "
-        "results for all valid (symmetric positive definite) inputs.",
-    )
-    _check_matrix(input, "cholesky")
-    return _out(_cholesky_legacy(input, upper, "cholesky"), out, "cholesky")
+        reraise("cholesky", (upper,), {})
+        raise
 
 
 def _qr_fwd(A: np.ndarray, mode: str, R_: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -2036,8 +2048,14 @@ def _matrix_power_legacy(input: Tensor, n: int, *, out: Tensor | None = None) ->
 
 def _matrix_power_method(self: Tensor, n: int) -> Tensor:
     """Mirrors `Tensor.matrix_power`."""
-    _check_power(n, "matrix_power", 1)
-    return matrix_power(self, n)
+    try:
+        _check_power(n, "matrix_power", 1)
+        return matrix_power(self, n)
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("matrix_power", (n,), {})
+        raise
 
 
 def matrix_power(A: Tensor, n: int, *, out: Tensor | None = None) -> Tensor:

@@ -257,7 +257,13 @@ def _check_tolerance(tol: Any, fname: str, name: str) -> None:
 
 def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:
     """Mirrors `torch.pinverse`."""
-    return pinv(input, rcond)
+    try:
+        return pinv(input, rcond)
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("pinverse", (rcond,), {})
+        raise
 
 
 def matrix_rank(
@@ -554,44 +560,51 @@ def triangular_solve(
     out: Any = None,
 ) -> Any:
     """Mirrors the deprecated `torch.triangular_solve`: (solution, cloned_coefficient)."""
-    # torch warns once a process (TORCH_WARN_ONCE)
-    warn_once(
-        "triangular_solve_deprecated",
-        "torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangular"
-        "and will be removed in a future PyTorch release.\ntorch.linalg.solve_triangular has "
-        "its arguments reversed and does not return a copy of one of the inputs.\n"
-        "X = torch.triangular_solve(B, A).solution\nshould be replaced with\n"
-        "X = torch.linalg.solve_triangular(A, B).",
-    )
-    if input.ndim < 2:
-        raise RuntimeError(
-            "torch.triangular_solve: Expected b to have at least 2 dimensions, but it has "
-            f"{input.ndim} dimensions instead"
+    try:
+        # torch warns once a process (TORCH_WARN_ONCE)
+        warn_once(
+            "triangular_solve_deprecated",
+            "torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangular"
+            "and will be removed in a future PyTorch release.\ntorch.linalg.solve_triangular has "
+            "its arguments reversed and does not return a copy of one of the inputs.\n"
+            "X = torch.triangular_solve(B, A).solution\nshould be replaced with\n"
+            "X = torch.linalg.solve_triangular(A, B).",
         )
-    if A.ndim < 2:
-        raise RuntimeError(
-            "torch.triangular_solve: Expected A to have at least 2 dimensions, but it has "
-            f"{A.ndim} dimensions instead"
-        )
-    sa, sb = A._data.shape, input._data.shape
-    if sa[-1] != sa[-2]:
-        raise RuntimeError(
-            f"A must be batches of square matrices, but they are {sa[-2]} by {sa[-1]} matrices"
-        )
-    if sa[-1] != sb[-2]:
-        raise RuntimeError(
-            f"Incompatible matrix sizes for triangular_solve: each A matrix is {sa[-2]} by "
-            f"{sa[-1]} but each b matrix is {sb[-2]} by {sb[-1]}"
-        )
-    if input.dtype is not A.dtype:
-        raise RuntimeError(
-            f"Expected b and A to have the same dtype, but found b of type {input.dtype._short} "
-            f"and A of type {A.dtype._short} instead."
-        )
-    _check_trsm_dtype(A, input)
-    outs = _triangular_solve(input, A, upper, transpose, unitriangular)
-    outs = _louts(outs, out, "triangular_solve")
-    return _return_type("triangular_solve", ("solution", "cloned_coefficient"), outs)
+        if input.ndim < 2:
+            raise RuntimeError(
+                "torch.triangular_solve: Expected b to have at least 2 dimensions, but it has "
+                f"{input.ndim} dimensions instead"
+            )
+        if A.ndim < 2:
+            raise RuntimeError(
+                "torch.triangular_solve: Expected A to have at least 2 dimensions, but it has "
+                f"{A.ndim} dimensions instead"
+            )
+        sa, sb = A._data.shape, input._data.shape
+        if sa[-1] != sa[-2]:
+            raise RuntimeError(
+                f"A must be batches of square matrices, but they are {sa[-2]} by {sa[-1]} matrices"
+            )
+        if sa[-1] != sb[-2]:
+            raise RuntimeError(
+                f"Incompatible matrix sizes for triangular_solve: each A matrix is {sa[-2]} by "
+                f"{sa[-1]} but each b matrix is {sb[-2]} by {sb[-1]}"
+            )
+        if input.dtype is not A.dtype:
+            raise RuntimeError(
+                "Expected b and A to have the same dtype, but found "
+                f"b of type {input.dtype._short} "
+                f"and A of type {A.dtype._short} instead."
+            )
+        _check_trsm_dtype(A, input)
+        outs = _triangular_solve(input, A, upper, transpose, unitriangular)
+        outs = _louts(outs, out, "triangular_solve")
+        return _return_type("triangular_solve", ("solution", "cloned_coefficient"), outs)
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("triangular_solve", (A, upper, transpose, unitriangular), {})
+        raise
 
 
 # --- lstsq ----------------------------------------------------------------------------------
@@ -1349,38 +1362,46 @@ def cholesky_solve(
     input: Tensor, input2: Tensor, upper: bool = False, *, out: Tensor | None = None
 ) -> Tensor:
     """Mirrors `torch.cholesky_solve`: X with A X = B, A = L L^H given L (U^H U given U)."""
-    if input.ndim < 2:
-        raise RuntimeError(
-            f"b should have at least 2 dimensions, but has {input.ndim} dimensions instead"
-        )
-    if input2.ndim < 2:
-        raise RuntimeError(
-            f"u should have at least 2 dimensions, but has {input2.ndim} dimensions instead"
-        )
-    m, n = input2._data.shape[-2:]
-    if m != n:
-        raise RuntimeError(
-            f"A must be batches of square matrices, but they are {m} by {n} matrices"
-        )
-    if input.dtype is not input2.dtype:
-        raise RuntimeError(
-            f"Expected b and A to have the same dtype, but found b of type {input.dtype._short} "
-            f"and A of type {input2.dtype._short} instead."
-        )
-    b = input._data.shape
-    if b[-2] != n:
-        raise RuntimeError(
-            f"Incompatible matrix sizes for cholesky_solve: each A matrix is {n} by {n} but each "
-            f"b matrix is {b[-2]} by {b[-1]}"
-        )
-    if not (
-        input.dtype.is_complex or (input.dtype.is_floating_point and input.dtype.itemsize >= 4)
-    ):
-        raise NotImplementedError(
-            f"\"cholesky_solve_cpu\" not implemented for '{input.dtype._short}'"
-        )
-    X = _cholesky_solve(input, input2, upper)
-    return _lout(X, out, "cholesky_solve", "cast", "cholesky_solve")
+    try:
+        if input.ndim < 2:
+            raise RuntimeError(
+                f"b should have at least 2 dimensions, but has {input.ndim} dimensions instead"
+            )
+        if input2.ndim < 2:
+            raise RuntimeError(
+                f"u should have at least 2 dimensions, but has {input2.ndim} dimensions instead"
+            )
+        m, n = input2._data.shape[-2:]
+        if m != n:
+            raise RuntimeError(
+                f"A must be batches of square matrices, but they are {m} by {n} matrices"
+            )
+        if input.dtype is not input2.dtype:
+            raise RuntimeError(
+                "Expected b and A to have the same dtype, but found "
+                f"b of type {input.dtype._short} "
+                f"and A of type {input2.dtype._short} instead."
+            )
+        b = input._data.shape
+        if b[-2] != n:
+            raise RuntimeError(
+                "Incompatible matrix sizes for cholesky_solve: each "
+                f"A matrix is {n} by {n} but each "
+                f"b matrix is {b[-2]} by {b[-1]}"
+            )
+        if not (
+            input.dtype.is_complex or (input.dtype.is_floating_point and input.dtype.itemsize >= 4)
+        ):
+            raise NotImplementedError(
+                f"\"cholesky_solve_cpu\" not implemented for '{input.dtype._short}'"
+            )
+        X = _cholesky_solve(input, input2, upper)
+        return _lout(X, out, "cholesky_solve", "cast", "cholesky_solve")
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("cholesky_solve", (input2, upper), {})
+        raise
 
 
 def _cholesky_inverse_fwd(self: np.ndarray, upper: bool) -> np.ndarray:
@@ -1412,22 +1433,30 @@ _cholesky_inverse = defop(
 
 def cholesky_inverse(input: Tensor, upper: bool = False, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.cholesky_inverse`: (L L^H)^{-1} given L (U^H U given U)."""
-    dt = input.dtype
-    if not (dt.is_floating_point or dt.is_complex) or input._data.dtype.itemsize < 4:
-        raise NotImplementedError(f"\"cholesky_inverse_out_cpu\" not implemented for '{dt._short}'")
-    _check_matrix(input, "cholesky_inverse")
-    zero = np.diagonal(input._data, axis1=-2, axis2=-1) == 0
-    if zero.any():  # LAPACK's potri (its trtri) refuses a zero on the diagonal
-        flat = zero.reshape(-1, zero.shape[-1])
-        k = int(np.flatnonzero(flat.any(-1))[0])
-        i = int(np.flatnonzero(flat[k])[0]) + 1
-        prefix = f"(Batch element {k}): " if input.ndim > 2 else ""
-        raise _LinAlgError(
-            f"cholesky_inverse: {prefix}The diagonal element {i} is zero, the inversion could "
-            "not be completed because the input matrix is singular."
-        )
-    X = _cholesky_inverse(input, upper)
-    return _lout(X, out, "cholesky_inverse", "cast", "cholesky_inverse")
+    try:
+        dt = input.dtype
+        if not (dt.is_floating_point or dt.is_complex) or input._data.dtype.itemsize < 4:
+            raise NotImplementedError(
+                f"\"cholesky_inverse_out_cpu\" not implemented for '{dt._short}'"
+            )
+        _check_matrix(input, "cholesky_inverse")
+        zero = np.diagonal(input._data, axis1=-2, axis2=-1) == 0
+        if zero.any():  # LAPACK's potri (its trtri) refuses a zero on the diagonal
+            flat = zero.reshape(-1, zero.shape[-1])
+            k = int(np.flatnonzero(flat.any(-1))[0])
+            i = int(np.flatnonzero(flat[k])[0]) + 1
+            prefix = f"(Batch element {k}): " if input.ndim > 2 else ""
+            raise _LinAlgError(
+                f"cholesky_inverse: {prefix}The diagonal element {i} is zero, the inversion could "
+                "not be completed because the input matrix is singular."
+            )
+        X = _cholesky_inverse(input, upper)
+        return _lout(X, out, "cholesky_inverse", "cast", "cholesky_inverse")
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("cholesky_inverse", (upper,), {})
+        raise
 
 
 # --- geqrf, householder_product, ormqr ------------------------------------------------------
@@ -1648,7 +1677,13 @@ def orgqr(input: Tensor, input2: Tensor, *, out: Tensor | None = None) -> Tensor
 
 def _orgqr_method(self: Tensor, input2: Tensor) -> Tensor:
     """Mirrors `Tensor.orgqr` (no out=)."""
-    return householder_product(self, input2)
+    try:
+        return householder_product(self, input2)
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("orgqr", (input2,), {})
+        raise
 
 
 _orgqr_method.__name__ = _orgqr_method.__qualname__ = "orgqr"

@@ -2206,36 +2206,42 @@ def copysign(input: Tensor, other: Any, *, out: Tensor | None = None) -> Tensor:
 
 def lerp(input: Tensor, end: Tensor, weight: Any, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.lerp`."""
-    if not isinstance(end, Tensor):
-        raise _invalid_combination(
-            "lerp",
-            (input, end, weight),
-            (
-                "Tensor input, Tensor end, Tensor weight, *, Tensor out = None",
-                "Tensor input, Tensor end, Number weight, *, Tensor out = None",
-            ),
-        )
-    wt = isinstance(weight, Tensor)
-    dt = input.dtype
-    # torch checks the operands' dtypes first; a 0-d weight is exempt: a scalar operand that
-    # takes part in the result dtype (an int input with a float64 0-d weight is float64)
-    for name, t in (("end", end), ("weight", weight if wt and weight.ndim else None)):
-        if t is not None and t.dtype is not dt:
-            raise RuntimeError(
-                f"expected dtype {D.CPP_NAMES[dt]} for `{name}` but got dtype "
-                f"{D.CPP_NAMES[t.dtype]}"
+    try:
+        if not isinstance(end, Tensor):
+            raise _invalid_combination(
+                "lerp",
+                (input, end, weight),
+                (
+                    "Tensor input, Tensor end, Tensor weight, *, Tensor out = None",
+                    "Tensor input, Tensor end, Number weight, *, Tensor out = None",
+                ),
             )
-    if wt and not weight.ndim:
-        dt = result_type_of([input, end, weight])
-    if not wt and dt._cat == 2:  # the scalar weight is read in the input's opmath type
-        D.check_scalar_fits(weight, D.float32 if dt is D.float16 else dt)
-    if dt._cat < 2:
-        kernel = "lerp_kernel_tensor" if wt else "lerp_kernel_scalar"
-        raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt._short}'")
-    if dt is not input.dtype:
-        input, end = input.to(dt), end.to(dt)
-    r = _lerp_tensor(input, end, weight) if wt else _lerp_scalar(input, end, weight)
-    return _out(r, out, "lerp")
+        wt = isinstance(weight, Tensor)
+        dt = input.dtype
+        # torch checks the operands' dtypes first; a 0-d weight is exempt: a scalar operand that
+        # takes part in the result dtype (an int input with a float64 0-d weight is float64)
+        for name, t in (("end", end), ("weight", weight if wt and weight.ndim else None)):
+            if t is not None and t.dtype is not dt:
+                raise RuntimeError(
+                    f"expected dtype {D.CPP_NAMES[dt]} for `{name}` but got dtype "
+                    f"{D.CPP_NAMES[t.dtype]}"
+                )
+        if wt and not weight.ndim:
+            dt = result_type_of([input, end, weight])
+        if not wt and dt._cat == 2:  # the scalar weight is read in the input's opmath type
+            D.check_scalar_fits(weight, D.float32 if dt is D.float16 else dt)
+        if dt._cat < 2:
+            kernel = "lerp_kernel_tensor" if wt else "lerp_kernel_scalar"
+            raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt._short}'")
+        if dt is not input.dtype:
+            input, end = input.to(dt), end.to(dt)
+        r = _lerp_tensor(input, end, weight) if wt else _lerp_scalar(input, end, weight)
+        return _out(r, out, "lerp")
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("lerp", (end, weight), {})
+        raise
 
 
 def addcmul(
@@ -2422,15 +2428,21 @@ def logical_not(input: Tensor, *, out: Tensor | None = None) -> Tensor:
 
 def _bitwise(op: Any, fn_name: str) -> Any:
     def fn(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
-        dt = result_type_of([input, other])
-        if dt._cat >= 2:
-            if isinstance(input, Tensor) and isinstance(other, Tensor):
-                infer_size(input.shape, other.shape)  # torch's shape error comes first
-            cast_error_first(out, input, other)
-            raise NotImplementedError(f"\"{fn_name}_cpu\" not implemented for '{dt._short}'")
-        if not isinstance(input, Tensor):
-            input, other = other, input
-        return _out(op(input, other), out, fn_name)
+        try:
+            dt = result_type_of([input, other])
+            if dt._cat >= 2:
+                if isinstance(input, Tensor) and isinstance(other, Tensor):
+                    infer_size(input.shape, other.shape)  # torch's shape error comes first
+                cast_error_first(out, input, other)
+                raise NotImplementedError(f"\"{fn_name}_cpu\" not implemented for '{dt._short}'")
+            if not isinstance(input, Tensor):
+                input, other = other, input
+            return _out(op(input, other), out, fn_name)
+        except Exception:  # torch's parser refuses the arguments first
+            from .._signatures import reraise
+
+            reraise(fn_name, (other,), {})
+            raise
 
     fn.__name__ = fn_name
     fn.__doc__ = f"Mirrors `torch.{fn_name}`."
@@ -2507,11 +2519,17 @@ def _shift(op: Any, fn_name: str, kernel: str) -> Any:
                     "Tensor input, Number other, *, Tensor out = None",
                 ),
             )
-        dt = result_type_of([input, other])
-        if dt._cat >= 2 or dt is D.bool_:
-            cast_error_first(out, input, other)
-            raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{dt._short}'")
-        return _out(op(input, other), out, fn_name)
+        try:
+            dt = result_type_of([input, other])
+            if dt._cat >= 2 or dt is D.bool_:
+                cast_error_first(out, input, other)
+                raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{dt._short}'")
+            return _out(op(input, other), out, fn_name)
+        except Exception:  # torch's parser refuses the arguments first
+            from .._signatures import reraise
+
+            reraise(fn_name, (other,), {})
+            raise
 
     fn.__name__ = fn_name
     fn.__doc__ = f"Mirrors `torch.{fn_name}`."

@@ -347,8 +347,20 @@ _mean_dim = defop(
 )
 
 
-def _sum_dtype(input: Tensor, dtype: D.dtype | None) -> Any:
+def _dtype_given(dtype: Any, name: str) -> D.dtype:
+    """A `dtype=` that is not a torch.dtype: the Python type torch's parser reads as one (float:
+    float64, ...), or the parser's TypeError."""
+    from .._creation import dtype_arg
+
+    return dtype_arg(name, dtype)
+
+
+def _sum_dtype(input: Tensor, dtype: D.dtype | None, name: str = "sum") -> Any:
     if dtype is not None:
+        if type(dtype) is not D.dtype:
+            dtype = _dtype_given(dtype, name)
+        if dtype is D.bool_ and name != "sum":  # cumsum's, cumprod's kernels have no bool
+            raise NotImplementedError(f"\"{name}_out_cpu\" not implemented for 'Bool'")
         if input._rg and _GM.grad and not (dtype.is_floating_point or dtype.is_complex):
             # an integer result cannot require grad: torch's autograd refuses to record it
             raise RuntimeError(f"Autograd not support dtype: {dtype._short}")
@@ -595,6 +607,8 @@ def _mean_dtype(name: str, input: Tensor, dtype: D.dtype | None) -> Any:
     if dtype is None:
         _mean_check(name, input, None)
         return None
+    if type(dtype) is not D.dtype:
+        dtype = _dtype_given(dtype, name)
     if not (dtype.is_floating_point or dtype.is_complex):
         _mean_check(name, input, dtype)  # raises
     if dtype is input.dtype:
@@ -670,8 +684,11 @@ def nansum(
     """Mirrors `torch.nansum`."""
     if input.dtype.is_complex:
         raise RuntimeError("nansum on CPU does not support complex inputs")
-    if dtype is not None and dtype.is_complex:  # the kernel's dispatch on the result type
-        raise NotImplementedError(f"\"nansum_cpu\" not implemented for '{dtype._short}'")
+    if dtype is not None:
+        if type(dtype) is not D.dtype:
+            dtype = _dtype_given(dtype, "nansum")
+        if dtype.is_complex:  # the kernel's dispatch on the result type
+            raise NotImplementedError(f"\"nansum_cpu\" not implemented for '{dtype._short}'")
     shape = tuple(input._data.shape)
     # no dim: saved as None, as torch's _saved_dim
     axes = None if dim is None else _axes(dim, input.ndim)
@@ -687,6 +704,8 @@ def nanmean(
             "nanmean(): expected input to have floating point or complex dtype but got "
             f"{input.dtype._short}"
         )
+    if dtype is not None and type(dtype) is not D.dtype:
+        dtype = _dtype_given(dtype, "nanmean")
     if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
         _mean_check("nanmean", input, dtype)
     axes = _axes(dim, input.ndim)
@@ -922,16 +941,28 @@ def cumsum(input: Tensor, dim: int = _NO_DIM, *, dtype: D.dtype | None = None) -
     """Mirrors `torch.cumsum`."""
     if dim is _NO_DIM:
         _missing_dim("cumsum")
-    d = wrap_dim(dim, input.ndim)  # torch's node saves the dim as given (_saved_dim)
-    return _cumsum(input, dim if type(dim) is int else d, _sum_dtype(input, dtype))
+    try:
+        d = wrap_dim(dim, input.ndim)  # torch's node saves the dim as given (_saved_dim)
+        return _cumsum(input, dim if type(dim) is int else d, _sum_dtype(input, dtype, "cumsum"))
+    except Exception:  # torch's parser refuses a dim that is not an int first
+        from .._signatures import reraise
+
+        reraise("cumsum", (dim,), {})
+        raise
 
 
 def cumprod(input: Tensor, dim: int = _NO_DIM, *, dtype: D.dtype | None = None) -> Tensor:
     """Mirrors `torch.cumprod`."""
     if dim is _NO_DIM:
         _missing_dim("cumprod")
-    d = wrap_dim(dim, input.ndim)  # torch's node saves the dim as given (_saved_dim)
-    return _cumprod(input, dim if type(dim) is int else d, _sum_dtype(input, dtype))
+    try:
+        d = wrap_dim(dim, input.ndim)  # torch's node saves the dim as given (_saved_dim)
+        return _cumprod(input, dim if type(dim) is int else d, _sum_dtype(input, dtype, "cumprod"))
+    except Exception:  # torch's parser refuses a dim that is not an int first
+        from .._signatures import reraise
+
+        reraise("cumprod", (dim,), {})
+        raise
 
 
 def logsumexp(input: Tensor, dim: Any = _NO_DIM, keepdim: bool = False) -> Tensor:

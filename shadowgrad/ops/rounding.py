@@ -404,26 +404,38 @@ def floor_divide(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor
 
 def remainder(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.remainder` (Python's modulus: the result has the divisor's sign)."""
-    if not isinstance(input, Tensor):
-        r = _not_implemented(_remainder_rscalar(input, other), (other,), "remainder")
-    elif isinstance(other, Tensor):
-        r = _remainder(input, other)
-    else:
-        r = _remainder_scalar(input, other)
-    return _out(r, out, "remainder")
+    try:
+        if not isinstance(input, Tensor):
+            r = _not_implemented(_remainder_rscalar(input, other), (other,), "remainder")
+        elif isinstance(other, Tensor):
+            r = _remainder(input, other)
+        else:
+            r = _remainder_scalar(input, other)
+        return _out(r, out, "remainder")
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("remainder", (other,), {})
+        raise
 
 
 def fmod(input: Tensor, other: Any, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.fmod` (C's fmod: the result has the dividend's sign)."""
-    if not isinstance(input, Tensor):
-        raise TypeError(
-            f"fmod() received an invalid combination of arguments - got "
-            f"({type(input).__name__}, {type(other).__name__}), but expected one of:\n"
-            " * (Tensor input, Tensor other, *, Tensor out = None)\n"
-            " * (Tensor input, Number other, *, Tensor out = None)\n"
-        )
-    r = _fmod(input, other) if isinstance(other, Tensor) else _fmod_scalar(input, other)
-    return _out(r, out, "fmod")
+    try:
+        if not isinstance(input, Tensor):
+            raise TypeError(
+                f"fmod() received an invalid combination of arguments - got "
+                f"({type(input).__name__}, {type(other).__name__}), but expected one of:\n"
+                " * (Tensor input, Tensor other, *, Tensor out = None)\n"
+                " * (Tensor input, Number other, *, Tensor out = None)\n"
+            )
+        r = _fmod(input, other) if isinstance(other, Tensor) else _fmod_scalar(input, other)
+        return _out(r, out, "fmod")
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("fmod", (other,), {})
+        raise
 
 
 def _rfloordiv(self: Tensor, other: Any) -> Tensor:

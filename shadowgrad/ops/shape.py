@@ -327,21 +327,27 @@ def reshape(input: Tensor, *shape: Any) -> Tensor:
 
 def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     """Mirrors `torch.flatten`."""
-    nd = input.ndim
-    if nd == 0:
-        wrap_dim(start_dim, 0), wrap_dim(end_dim, 0)
-        return reshape(input, (1,))
-    s = wrap_dim(start_dim, nd)
-    e = wrap_dim(end_dim, nd)
-    if s > e:
-        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
-    if s == e:
-        return input
-    shape = input._data.shape
-    n = 1
-    for d in shape[s : e + 1]:
-        n *= d
-    return reshape(input, (*shape[:s], n, *shape[e + 1 :]))
+    try:
+        nd = input.ndim
+        if nd == 0:
+            wrap_dim(start_dim, 0), wrap_dim(end_dim, 0)
+            return reshape(input, (1,))
+        s = wrap_dim(start_dim, nd)
+        e = wrap_dim(end_dim, nd)
+        if s > e:
+            raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+        if s == e:
+            return input
+        shape = input._data.shape
+        n = 1
+        for d in shape[s : e + 1]:
+            n *= d
+        return reshape(input, (*shape[:s], n, *shape[e + 1 :]))
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("flatten", (start_dim, end_dim), {})
+        raise
 
 
 def _expand_fwd(self: np.ndarray, size: tuple[int, ...], self_sym_sizes: Any) -> np.ndarray:

@@ -369,16 +369,22 @@ def unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
 
 def split_with_sizes(input: Tensor, split_sizes: Any, dim: int = 0) -> tuple[Tensor, ...]:
     """Mirrors `torch.split_with_sizes`."""
-    if input.ndim == 0:
-        raise RuntimeError("split expects at least a 1-dimensional tensor")
-    d = wrap_dim(dim, input.ndim)
-    sizes = tuple(int(s) for s in split_sizes)
-    if any(s < 0 for s in sizes):
-        raise RuntimeError(
-            "split_with_sizes expects split_sizes have only non-negative entries, but got "
-            f"split_sizes={shape_str(sizes)}"
-        )
-    return S.split(input, list(sizes), dim if type(dim) is int else d)  # dim saved as given
+    try:
+        if input.ndim == 0:
+            raise RuntimeError("split expects at least a 1-dimensional tensor")
+        d = wrap_dim(dim, input.ndim)
+        sizes = tuple(int(s) for s in split_sizes)
+        if any(s < 0 for s in sizes):
+            raise RuntimeError(
+                "split_with_sizes expects split_sizes have only non-negative entries, but got "
+                f"split_sizes={shape_str(sizes)}"
+            )
+        return S.split(input, list(sizes), dim if type(dim) is int else d)  # dim saved as given
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("split_with_sizes", (split_sizes, dim), {})
+        raise
 
 
 def _dir_split(name: str, min_dim: int, dim: int, input: Tensor, sections: Any) -> Any:
@@ -764,9 +770,15 @@ def diagonal_scatter(
     input: Tensor, src: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1
 ) -> Tensor:
     """Mirrors `torch.diagonal_scatter`: a copy of input with src on a diagonal."""
-    d1, d2 = S._diag_dims(input.ndim, dim1, dim2)
-    _check_src(src, _diag_region(input._data, int(offset), d1, d2))
-    return _diagonal_scatter(input, src, int(offset), d1, d2)
+    try:
+        d1, d2 = S._diag_dims(input.ndim, dim1, dim2)
+        _check_src(src, _diag_region(input._data, int(offset), d1, d2))
+        return _diagonal_scatter(input, src, int(offset), d1, d2)
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("diagonal_scatter", (src, offset, dim1, dim2), {})
+        raise
 
 
 def _as_strided_scatter_fwd(
@@ -1475,24 +1487,32 @@ def isin(
 def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
     """Mirrors `torch.bincount`: int64 counts, or sums of weights (float64 unless the weights
     are float32); a weighted count is recorded without a derivative, as torch records it."""
-    from .rounding import _not_implemented
+    try:
+        from .rounding import _not_implemented
 
-    x = input._data
-    if x.dtype.kind not in "iu":
-        raise NotImplementedError(f"\"bincount_cpu\" not implemented for '{input.dtype._short}'")
-    if minlength < 0:
-        raise RuntimeError("minlength should be >= 0")
-    if x.ndim != 1 or (x.size and x.min() < 0):
-        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
-    if weights is not None and (weights.ndim != 1 or weights._data.shape[0] != x.shape[0]):
-        raise RuntimeError("weights should be 1-d and have the same length as input")
-    n = max(int(x.max()) + 1 if x.size else 0, int(minlength))
-    if weights is None:
-        return _make(np.bincount(x.astype(np.int64), minlength=n).astype(np.int64))
-    w = weights._data
-    dt = np.float32 if w.dtype == np.float32 else np.float64
-    res = np.bincount(x.astype(np.int64), weights=w.astype(np.float64), minlength=n)
-    return _not_implemented(_make(res.astype(dt)), (input, weights), "bincount")
+        x = input._data
+        if x.dtype.kind not in "iu":
+            raise NotImplementedError(
+                f"\"bincount_cpu\" not implemented for '{input.dtype._short}'"
+            )
+        if minlength < 0:
+            raise RuntimeError("minlength should be >= 0")
+        if x.ndim != 1 or (x.size and x.min() < 0):
+            raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+        if weights is not None and (weights.ndim != 1 or weights._data.shape[0] != x.shape[0]):
+            raise RuntimeError("weights should be 1-d and have the same length as input")
+        n = max(int(x.max()) + 1 if x.size else 0, int(minlength))
+        if weights is None:
+            return _make(np.bincount(x.astype(np.int64), minlength=n).astype(np.int64))
+        w = weights._data
+        dt = np.float32 if w.dtype == np.float32 else np.float64
+        res = np.bincount(x.astype(np.int64), weights=w.astype(np.float64), minlength=n)
+        return _not_implemented(_make(res.astype(dt)), (input, weights), "bincount")
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("bincount", (weights, minlength), {})
+        raise
 
 
 def _range_str(v: float, from_data: bool) -> str:

@@ -225,15 +225,21 @@ def _as(v: Any, dt: D.dtype) -> Any:
 
 def float_power(input: Any, exponent: Any, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.float_power`: pow computed in float64 (complex128 for complex operands)."""
-    if not isinstance(input, Tensor) and not isinstance(exponent, Tensor):
-        raise _invalid_combination("float_power", (input, exponent), _FLOAT_POWER_SIGS)
-    dt = _float_power_dtype(input, exponent)
-    if out is not None and out.dtype is not dt:
-        raise RuntimeError(
-            f"the output given to float_power has dtype {out.dtype._short} but the operation's "
-            f"result requires dtype {dt._short}"
-        )
-    return _out(_pow(_as(input, dt), _as(exponent, dt)), out, "float_power")
+    try:
+        if not isinstance(input, Tensor) and not isinstance(exponent, Tensor):
+            raise _invalid_combination("float_power", (input, exponent), _FLOAT_POWER_SIGS)
+        dt = _float_power_dtype(input, exponent)
+        if out is not None and out.dtype is not dt:
+            raise RuntimeError(
+                f"the output given to float_power has dtype {out.dtype._short} but the operation's "
+                f"result requires dtype {dt._short}"
+            )
+        return _out(_pow(_as(input, dt), _as(exponent, dt)), out, "float_power")
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("float_power", (exponent,), {})
+        raise
 
 
 def _float_power_fn_(self: Tensor, exponent: Any) -> Tensor:
