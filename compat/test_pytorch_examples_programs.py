@@ -2303,6 +2303,53 @@ def prog_pex_tensor_from_deque_and_other_sequences(T: Any) -> Any:
     )
 
 
+class _SeqLike:  # a class with __len__ and __getitem__: a sequence to torch.tensor
+    def __len__(self) -> int:
+        return 2
+
+    def __getitem__(self, i: int) -> float:
+        return [1.5, 2.0][i]
+
+
+class _NoLen:
+    def __getitem__(self, i: int) -> int:
+        return [1, 2][i]
+
+
+class _Keys(collections.abc.Mapping):  # read through iteration, as PySequence_Fast reads it
+    def __getitem__(self, k: Any) -> int:
+        return 5
+
+    def __len__(self) -> int:
+        return 1
+
+    def __iter__(self) -> Any:
+        return iter([0])
+
+
+@program()
+def prog_pex_tensor_from_sequence_protocol_and_type_names(T: Any) -> Any:
+    import array
+    import functools
+
+    dq = collections.deque
+    return (
+        T.tensor(_SeqLike()),
+        T.tensor([_SeqLike(), (3, 4)]),
+        T.tensor(bytearray(b"ab")),
+        T.tensor([bytearray(b"a"), [1]]),
+        T.tensor(_Keys()),
+        raises(lambda: T.tensor(_NoLen())),
+        raises(lambda: T.tensor(collections.OrderedDict(a=1))),
+        raises(lambda: T.cat(dq([T.ones(1)]))),
+        raises(lambda: T.stack(array.array("f", [1.0]))),
+        raises(lambda: T.cat(functools.partial(print))),
+        raises(lambda: T.zeros(dq([2, 1]))),
+        raises(lambda: T.ones(array.array("i", [2]))),
+        raises(lambda: T.empty(_SeqLike())),
+    )
+
+
 @program()
 def prog_pex_value_losses_broadcast_graphs(T: Any) -> Any:
     F = T.nn.functional

@@ -78,7 +78,7 @@ def _infer_dtype(data: Any) -> D.dtype:
             d = _infer_dtype(x)
             r = d if r is None else _seq_promote(r, d)
         return r if r is not None else D.get_default_dtype()
-    raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
+    raise RuntimeError(f"Could not infer dtype of {_tp_name(data)}")
 
 
 def _seq_promote(a: D.dtype, b: D.dtype) -> D.dtype:
@@ -202,26 +202,42 @@ def tensor(
                 raise
             raise ValueError(str(e)) from e
     if arr.dtype == object:
-        raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
+        raise RuntimeError(f"Could not infer dtype of {_tp_name(data)}")
     return _finish(arr, requires_grad)
 
 
 _NOT_INDEX = "only integer tensors of a single element can be converted to an index"
 
 
+def _tp_name(x: Any) -> str:
+    from ._to_args import parser_type_name
+
+    return parser_type_name(x)
+
+
+def _py_sequence(x: Any) -> bool:
+    """PySequence_Check, as torch.tensor asks it: a deque, an array.array, a bytearray, any
+    class with __getitem__ (not a dict, a str or bytes, nor what torch reads as a whole)."""
+    return hasattr(type(x), "__getitem__") and not isinstance(
+        x, (dict, str, bytes, Tensor, np.ndarray, np.generic, memoryview)
+    )
+
+
 def _other_sequences(data: Any) -> bool:
-    """Whether data holds a sequence torch.tensor reads (PySequence_Check) beyond a list, tuple
-    or range: a deque, an array.array, a collections.abc.Sequence."""
+    """Whether data holds a sequence torch.tensor reads beyond a list, tuple or range."""
     if isinstance(data, _SEQUENCES):
         return any(_other_sequences(x) for x in data)
-    return isinstance(data, Sequence) and not isinstance(data, (str, bytes, bytearray))
+    return _py_sequence(data)
 
 
 def _as_lists(data: Any) -> Any:
-    if isinstance(data, _SEQUENCES) or (
-        isinstance(data, Sequence) and not isinstance(data, (str, bytes, bytearray))
-    ):
+    """data with its sequences as lists: their length first (torch's error for an object
+    without one), then their items as iteration gives them (PySequence_Fast)."""
+    if isinstance(data, _SEQUENCES):
         return [_as_lists(x) for x in data]
+    if _py_sequence(data):
+        len(data)
+        return [_as_lists(x) for x in list(data)]
     return data
 
 
@@ -538,9 +554,11 @@ def check_int_list(fn: str, param: str, args: tuple[Any, ...], pos: int) -> None
     elif _int_like(args[0]):
         return
     else:
+        from ._to_args import parser_type_name
+
         raise TypeError(
             f"{fn}(): argument '{param}' (position {pos}) must be tuple of ints, not "
-            f"{type(args[0]).__name__}"
+            f"{parser_type_name(args[0])}"
         )
     if seq and not _int_like(seq[0]):
         raise TypeError(

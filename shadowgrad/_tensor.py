@@ -248,7 +248,6 @@ class Tensor:
         "_x",
     )
     __array_priority__ = 1000  # so numpy defers `ndarray * Tensor` to us
-    _sg_proto = False  # True on a user subclass taking part in __torch_function__ (overrides.py)
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Tensor:
         # Legacy constructor: torch.Tensor([1, 2]) -> float32 data; torch.Tensor(2, 3) -> empty.

@@ -45,7 +45,9 @@ def parser_type_name(x: Any) -> str:
     if isinstance(x, Tensor):
         return "Tensor" if t is Tensor else t.__name__
     numpy = t.__module__ == "numpy" or t.__module__.startswith("numpy.")
-    return f"{t.__module__}.{t.__name__}" if numpy else t.__name__
+    if numpy or (t.__flags__ & 256 and t.__module__ != "builtins"):  # IMMUTABLETYPE: C types
+        return f"{t.__module__}.{t.__name__}"  # their tp_name: collections.deque, array.array
+    return t.__name__  # a Python class's tp_name is its bare name
 
 
 def _number_dtype(v: Any) -> Any:

@@ -420,18 +420,8 @@ def _method_wrapper(name: str, impl: Any, public: Any) -> Any:
     state = _STATE
     python = getattr(public, "__name__", name) in _PY_TENSOR  # written in Python in torch
 
-    reflected = name in _REFLECTED
-
     def method(self: Any, *args: Any, **kwargs: Any) -> Any:
-        if reflected and args and isinstance(args[0], Tensor) and name in _FORWARD:
-            # `plain - sub`: Python tries the subclass's reflected method first (it overrides
-            # Tensor's); torch's subclass doesn't override it, so torch runs plain.__sub__(sub)
-            if not state.level:
-                overloaded = _overloaded_args((args[0], self))
-                if overloaded:
-                    return _call_overloads(_FORWARD[name], overloaded, (args[0], self), None)
-            return impl(self, *args, **kwargs)
-        if not state.level:
+        if state.level != 2:  # (Tensor-likes dispatch with subclasses disabled)
             overloaded = _overloaded_args((self, *args, *kwargs.values()))
             if overloaded:
                 if public is _REPR[0] and not kwargs:
@@ -481,13 +471,6 @@ def _property_wrapper(p: property) -> property:
     return property(get, set_ if fset is not None else None, p.fdel, p.__doc__)
 
 
-_REFLECTED = frozenset(
-    f"__r{op}__"
-    for op in _names("add sub mul truediv div floordiv mod pow matmul and or xor lshift rshift")
-)
-_FORWARD: dict[str, Any] = {}  # reflected dunder -> torch's func for the forward operator
-
-
 def install(cls: type) -> None:
     """Give a user subclass of Tensor the protocol (see the module docstring)."""
     global _MEMBERS
@@ -497,19 +480,12 @@ def install(cls: type) -> None:
         _MEMBERS = _tensor_members()
         _TENSOR_PUBLIC.update(_MEMBERS[0])
     methods, props = _MEMBERS
-    if not _FORWARD:
-        for r in _REFLECTED:
-            fwd = "__" + r[3:]
-            f = methods.get(_OPERATOR_FUNC.get(fwd, fwd))
-            if f is not None:
-                _FORWARD[r] = f
     mro = cls.__mro__
     own = mro[: mro.index(Tensor)]
 
     def inherited(name: str) -> bool:  # found first on Tensor: not overridden in between
         return not any(name in vars(k) for k in own)
 
-    cls._sg_proto = True  # type: ignore[attr-defined]
     for name, impl in methods.items():
         if inherited(name):
             pname = _OPERATOR_FUNC.get(name, name)
@@ -598,17 +574,6 @@ def _grad_wrapper(fn: Any) -> Any:
     grad._sg_protocol = True  # type: ignore[attr-defined]
     grad._sg_tf_name = (False, "torch.autograd.grad")  # type: ignore[attr-defined]
     return grad
-
-
-def dispatch_op(name: str, args: tuple[Any, ...]) -> Any:
-    """A plain tensor's op given a subclass operand (`plain.mul(sub)`, `param * sub`): the
-    operands' `__torch_function__`, with Tensor's method of that name, as torch's parser."""
-    import shadowgrad
-
-    public = _TENSOR_PUBLIC.get(name) or getattr(shadowgrad, name)
-    if name in ("add", "sub") and len(args) == 3 and args[2] == 1:
-        args = args[:2]  # the default alpha torch's parser leaves out
-    return _call_overloads(public, _overloaded_args(args), args, None)
 
 
 def dispatch_tensor_like(name: str, args: tuple[Any, ...]) -> Any:
