@@ -2347,6 +2347,8 @@ def prog_pex_tensor_from_sequence_protocol_and_type_names(T: Any) -> Any:
         raises(lambda: T.zeros(dq([2, 1]))),
         raises(lambda: T.ones(array.array("i", [2]))),
         raises(lambda: T.empty(_SeqLike())),
+        raises(lambda: T.full(dq([2]), 1.0)),
+        raises(lambda: T.ones(1).new_full(dq([2]), 1.0)),
     )
 
 

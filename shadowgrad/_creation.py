@@ -778,7 +778,7 @@ def full(
     check_device(device)
     if not isinstance(size, (tuple, list)):  # full's size is a sequence, never varargs
         raise TypeError(
-            f"full(): argument 'size' (position 1) must be tuple of ints, not {type(size).__name__}"
+            f"full(): argument 'size' (position 1) must be tuple of ints, not {_tp_name(size)}"
         )
     check_int_list("full", "size", (size,), 1)
     if fill_value is _NO_VALUE:
@@ -1267,7 +1267,7 @@ def new_methods() -> dict[str, Any]:
         if not isinstance(size, (tuple, list)):
             raise TypeError(
                 "new_full(): argument 'size' (position 1) must be tuple of ints, not "
-                f"{type(size).__name__}"
+                f"{_tp_name(size)}"
             )
         check_int_list("new_full", "size", (size,), 1)
         if isinstance(fill_value, Tensor) and not fill_value.ndim and not fill_value.requires_grad:
