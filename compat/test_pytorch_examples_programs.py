@@ -3225,6 +3225,26 @@ def prog_pex_model_zoo_load_url(T: Any) -> Any:
     )
 
 
+@program(
+    xfail="shadowgrad has no torch.multiprocessing: mnist_hogwild's workers update parameters "
+    "that share_memory() put in shared memory, where shadowgrad's share_memory_ only marks the "
+    "storage (one process)"
+)
+def prog_pex_mnist_hogwild_multiprocessing_setup(T: Any) -> Any:
+    mp = T.multiprocessing
+    T.manual_seed(91)
+    model = _mnist_net(T)
+    model.share_memory()
+    ctx = mp.get_context("spawn")
+    return (
+        sorted(mp.get_all_sharing_strategies()),
+        mp.get_sharing_strategy(),
+        type(ctx.Process).__name__,
+        all(p.is_shared() for p in model.parameters()),
+        callable(mp.spawn),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)
