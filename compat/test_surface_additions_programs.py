@@ -162,6 +162,40 @@ def prog_sfa_class_module_paths(T: Any) -> Any:
     return paths, T.typename(nn.BatchNorm2d(2)), T.typename(nn.InstanceNorm3d(2))
 
 
+@program()
+def prog_sfa_margin_losses_keep_their_margin(T: Any) -> Any:
+    """The margin losses' defaults are torch's numbers, and a margin given is kept as given
+    (None too: torch stores it, and the loss then fails in forward)."""
+    import inspect
+
+    nn = T.nn
+    x1, x2, y = T.tensor([0.2, -0.5, 1.0]), T.tensor([0.1, 0.4, -1.0]), T.tensor([1.0, -1.0, 1.0])
+    losses = [nn.MarginRankingLoss(), nn.HingeEmbeddingLoss(), nn.CosineEmbeddingLoss()]
+    defaults = [inspect.signature(type(m)).parameters["margin"].default for m in losses]
+    return (
+        defaults,
+        [m.margin for m in losses],
+        nn.HingeEmbeddingLoss(None).margin,
+        nn.MarginRankingLoss(0.3)(x1, x2, y),
+        nn.HingeEmbeddingLoss(reduction="sum")(x1, y),
+        nn.CosineEmbeddingLoss(margin=0.1)(x1.view(1, 3), x2.view(1, 3), y[:1]),
+        raises(lambda: nn.MarginRankingLoss(None)(x1, x2, y)),
+    )
+
+
+@program()
+def prog_sfa_tensor_type_of_a_tensor(T: Any) -> Any:
+    """Tensor.type takes a dtype, a type name or a legacy type class, not a tensor."""
+    x = T.ones(2)
+    return (
+        x.type(T.DoubleTensor),
+        x.type("torch.IntTensor"),
+        x.type(T.float16),
+        raises(lambda: x.type(T.ones(1, dtype=T.float64))),
+        raises(lambda: x.type(3)),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

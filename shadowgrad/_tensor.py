@@ -248,6 +248,7 @@ class Tensor:
         "_x",
     )
     __array_priority__ = 1000  # so numpy defers `ndarray * Tensor` to us
+    _sg_proto = False  # True on a user subclass taking part in __torch_function__ (overrides.py)
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Tensor:
         # Legacy constructor: torch.Tensor([1, 2]) -> float32 data; torch.Tensor(2, 3) -> empty.
@@ -889,8 +890,8 @@ class Tensor:
                     break
             else:
                 raise ValueError(f"invalid type: '{dtype}'")
-        elif isinstance(getattr(dtype, "dtype", None), D.dtype):
-            dtype = dtype.dtype  # a legacy type: torch.DoubleTensor
+        elif not isinstance(dtype, Tensor) and isinstance(getattr(dtype, "dtype", None), D.dtype):
+            dtype = dtype.dtype  # a legacy type: torch.DoubleTensor (a tensor is not one)
         elif dtype is Tensor:  # torch.Tensor: the default tensor type
             dtype = D.get_default_dtype()
         elif isinstance(dtype, type):  # torch reads another class by its C name

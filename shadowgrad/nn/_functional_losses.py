@@ -9,6 +9,7 @@ have their own nodes, as in torch.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable
 from typing import Any
 
@@ -74,6 +75,16 @@ def _size_list(t: Tensor) -> str:
 # --- margin and embedding losses ------------------------------------------------------------
 
 
+def _check_margin(fn: str, margin: Any, pos: int) -> None:
+    """torch's argument parser reads `margin` as a float: a number (bool, numpy's too) or a
+    tensor; anything else is its TypeError."""
+    if type(margin) in (float, int) or isinstance(margin, (numbers.Real, np.number, Tensor)):
+        return
+    raise TypeError(
+        f"{fn}(): argument 'margin' (position {pos}) must be float, not {type(margin).__name__}"
+    )
+
+
 def margin_ranking_loss(
     input1: Tensor,
     input2: Tensor,
@@ -84,6 +95,7 @@ def margin_ranking_loss(
     reduction: str = "mean",
 ) -> Tensor:
     """Mirrors `torch.nn.functional.margin_ranking_loss`."""
+    _check_margin("margin_ranking_loss", margin, 4)
     r = F._reduction(size_average, reduce, reduction)
     for t in (input1, input2, target):
         if not isinstance(t, Tensor):  # torch reads input1.dim() != input2.dim() first
@@ -109,6 +121,7 @@ def hinge_embedding_loss(
     reduction: str = "mean",
 ) -> Tensor:
     """Mirrors `torch.nn.functional.hinge_embedding_loss`."""
+    _check_margin("hinge_embedding_loss", margin, 3)
     r = F._reduction(size_average, reduce, reduction)
     if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
         F._check_tensors("hinge_embedding_loss", ("input", "target"), input, target)
@@ -237,6 +250,7 @@ def cosine_embedding_loss(
     reduction: str = "mean",
 ) -> Tensor:
     """Mirrors `torch.nn.functional.cosine_embedding_loss`."""
+    _check_margin("cosine_embedding_loss", margin, 4)
     r = F._reduction(size_average, reduce, reduction)
     if not (
         isinstance(input1, Tensor) and isinstance(input2, Tensor) and isinstance(target, Tensor)

@@ -214,19 +214,17 @@ class NLLLoss2d(NLLLoss):
 
 
 class _MarginLoss(_Loss):
-    """A loss whose one option besides the reduction is `margin`."""
-
-    _default_margin = 0.0
+    """A loss whose one option besides the reduction is `margin` (kept as given, as torch's)."""
 
     def __init__(
         self,
-        margin: float | None = None,
+        margin: float = 0.0,
         size_average: bool | None = None,
         reduce: bool | None = None,
         reduction: str = "mean",
     ) -> None:
         super().__init__(size_average, reduce, reduction)
-        self.margin = self._default_margin if margin is None else margin
+        self.margin = margin
 
 
 class MarginRankingLoss(_MarginLoss):
@@ -241,7 +239,14 @@ class MarginRankingLoss(_MarginLoss):
 class HingeEmbeddingLoss(_MarginLoss):
     """Mirrors `torch.nn.HingeEmbeddingLoss`."""
 
-    _default_margin = 1.0
+    def __init__(
+        self,
+        margin: float = 1.0,
+        size_average: bool | None = None,
+        reduce: bool | None = None,
+        reduction: str = "mean",
+    ) -> None:
+        super().__init__(margin, size_average, reduce, reduction)
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.hinge_embedding_loss(input, target, margin=self.margin, reduction=self.reduction)
