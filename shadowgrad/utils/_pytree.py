@@ -218,7 +218,8 @@ def register_dataclass(
     elif field_names is None:
         field_names = [f.name for f in dataclasses.fields(cls) if f.init]
     else:
-        init_fields = {f.name for f in dataclasses.fields(cls) if f.init} - set(drop)
+        init_fields = {f.name for f in dataclasses.fields(cls) if f.init}
+        init_fields.difference_update(drop)  # as torch's: the same sets print the same
         if init_fields != set(field_names):
             msg = "field_names does not include all dataclass fields.\n"
             if missing := init_fields - set(field_names):
