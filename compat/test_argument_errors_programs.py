@@ -315,8 +315,9 @@ def _spd(T: Any) -> Any:
 
 
 @program(
-    xfail="shadowgrad's legacy linalg flags (cholesky's, cholesky_inverse's and cholesky_solve's "
-    "upper; triangular_solve's upper, transpose, unitriangular) take any truthy value; torch's "
+    xfail="shadowgrad's linalg flags (cholesky's, cholesky_inverse's and cholesky_solve's upper; "
+    "triangular_solve's upper, transpose, unitriangular; linalg.cholesky's upper, solve's left, "
+    "lu_factor's pivot, check_errors) take any truthy value; torch's "
     "parser refuses a non-bool before the op runs, a check shadowgrad would pay on the success "
     "path (issue #8)"
 )
@@ -334,6 +335,12 @@ def prog_arg_linalg_flags_not_bools(T: Any) -> Any:
             raises(lambda: b.triangular_solve(L, "abc")),
             raises(lambda: b.triangular_solve(L, True, 1)),
             raises(lambda: b.triangular_solve(L, True, False, None)),
+            # torch.linalg's keyword-only flags
+            raises(lambda: T.linalg.cholesky(a, upper="yes")),
+            raises(lambda: T.linalg.cholesky_ex(a, check_errors="no")),
+            raises(lambda: T.linalg.solve(a, a, left="no")),
+            raises(lambda: T.linalg.lu_factor(a, pivot="yes")),
+            raises(lambda: T.linalg.lu_factor_ex(a, check_errors=None)),
         )
 
 
@@ -586,6 +593,111 @@ def prog_arg_nn_functional_cosine_similarity(T: Any) -> Any:
         out,
         out.grad_fn,
         a.grad,
+    )
+
+
+# --- torch.linalg and torch.special: the parser's errors under their aten names ------------------
+
+
+def _sq(T: Any, seed: int = 11) -> Any:
+    return T.tensor(_data(3, 3, seed=seed), dtype=T.float64) + 3 * T.eye(3, dtype=T.float64)
+
+
+@program()
+def prog_arg_linalg_single_matrix_functions(T: Any) -> Any:
+    a = _sq(T).requires_grad_()
+    L = T.linalg
+    outs = (L.inv(a), L.det(a), L.matrix_exp(a), L.slogdet(a).logabsdet, L.svdvals(a))
+    sum(o.sum() for o in outs).backward()
+    res = {}
+    for name in ("inv", "det", "matrix_exp", "slogdet", "svdvals", "eigvals", "inv_ex"):
+        f = getattr(L, name)
+        res[name] = (
+            raises(lambda f=f: f(a, "abc")),
+            raises(lambda f=f: f(a, bogus=1)),
+            [raises(lambda f=f, v=v: f(v)) for v in ("abc", None, 1.5, [[1.0]])],
+        )
+    return res, outs, a.grad
+
+
+@program()
+def prog_arg_linalg_solve_and_lu_families(T: Any) -> Any:
+    a = _sq(T).requires_grad_()
+    b = T.tensor(_data(3, 2, seed=12), dtype=T.float64, requires_grad=True)
+    L = T.linalg
+    LU, piv = L.lu_factor(a)
+    x = L.solve(a, b) + L.lu_solve(LU, piv, b)
+    x.sum().backward()
+    return (
+        [raises(lambda v=v: L.solve(a, v)) for v in ("abc", None, 1.5, [1.0])],
+        raises(lambda: L.solve(a, b, "left")),
+        raises(lambda: L.lu_factor(a, True)),
+        raises(lambda: L.lu_solve(LU, "abc", b)),
+        raises(lambda: L.lu(a, pivot=0)),
+        x,
+        a.grad,
+        b.grad,
+    )
+
+
+@program()
+def prog_arg_linalg_cholesky_and_ldl_arguments(T: Any) -> Any:
+    a = _spd(T).requires_grad_()
+    L = T.linalg
+    c = L.cholesky(a, upper=True)
+    c.sum().backward()
+    return (
+        raises(lambda: L.cholesky(a, True)),
+        raises(lambda: L.ldl_factor(a, hermitian="h")),
+        raises(lambda: L.cholesky(a, bogus=True)),
+        c,
+        a.grad,
+    )
+
+
+@program()
+def prog_arg_linalg_norms_and_products(T: Any) -> Any:
+    a = _sq(T).requires_grad_()
+    v = T.tensor([1.0, -2.0, 3.0], dtype=T.float64, requires_grad=True)
+    L = T.linalg
+    out = L.vector_norm(v, 3) + L.vecdot(v, v) + L.matrix_power(a, 2).sum() + L.cross(v, v).sum()
+    out.backward()
+    return (
+        [raises(lambda o=o: L.vector_norm(v, o)) for o in ("fro", None, [2])],
+        raises(lambda: L.vector_norm(v, 2, "0")),
+        raises(lambda: L.vector_norm(v, 2, 0, "k")),
+        raises(lambda: L.vector_norm(v, dtype="float64")),
+        raises(lambda: L.vecdot(v, "abc")),
+        raises(lambda: L.matrix_power(a, 1.5)),
+        raises(lambda: L.matrix_power(a, None)),
+        raises(lambda: L.cross(v, [1.0, 2.0, 3.0])),
+        raises(lambda: L.cross(v, v, dim="0")),
+        raises(lambda: L.householder_product(a, "tau")),
+        raises(lambda: L.tensorinv(a, "2")),
+        raises(lambda: L.matmul(a, None)),
+        out,
+        a.grad,
+        v.grad,
+    )
+
+
+@program()
+def prog_arg_special_functions(T: Any) -> Any:
+    x = T.tensor([0.5, 1.5, 3.0], requires_grad=True)
+    Sp = T.special
+    out = Sp.gammaln(x) + Sp.entr(x) + Sp.erfcx(x) + Sp.expit(x) + Sp.digamma(x)
+    out.sum().backward()
+    return (
+        [raises(lambda v=v: Sp.gammainc(x, v)) for v in ("abc", None, 1.5, [1.0])],
+        [raises(lambda v=v: Sp.gammaincc(v, x)) for v in ("abc", None)],
+        raises(lambda: Sp.gammaln(x, 2)),
+        raises(lambda: Sp.entr(x, bogus=1)),
+        raises(lambda: Sp.erfcx("abc")),
+        raises(lambda: Sp.bessel_j0(None)),
+        raises(lambda: Sp.airy_ai(x, x)),
+        raises(lambda: Sp.expit(x, out=x, bogus=1)),
+        out,
+        x.grad,
     )
 
 

@@ -353,6 +353,16 @@ _declare(
     binary_cross_entropy_with_logits: binary_cross_entropy_with_logits Tensor input, Tensor target,
         Tensor? weight=None, Tensor? pos_weight=None, int reduction=1, *, Tensor? out=None
     bincount: bincount Tensor input, Tensor? weights=None, int minlength=0, *, Tensor? out=None
+    bitwise_and: bitwise_and Tensor input, Tensor other, *, Tensor? out=None | F Scalar self, Tensor
+        other | Tensor input, Scalar other, *, Tensor? out=None
+    bitwise_left_shift: bitwise_left_shift Tensor input, Tensor other, *, Tensor? out=None | F
+        Scalar self, Tensor other | Tensor input, Scalar other, *, Tensor? out=None
+    bitwise_or: bitwise_or Tensor input, Tensor other, *, Tensor? out=None | F Scalar self, Tensor
+        other | Tensor input, Scalar other, *, Tensor? out=None
+    bitwise_right_shift: bitwise_right_shift Tensor input, Tensor other, *, Tensor? out=None | F
+        Scalar self, Tensor other | Tensor input, Scalar other, *, Tensor? out=None
+    bitwise_xor: bitwise_xor Tensor input, Tensor other, *, Tensor? out=None | F Scalar self, Tensor
+        other | Tensor input, Scalar other, *, Tensor? out=None
     bmm: bmm Tensor input, Tensor mat2, *, Tensor? out=None | F Tensor input, Tensor mat2,
         ScalarType out_dtype, *, Tensor? out=None
     broadcast_to: broadcast_to Tensor input, int[] size
@@ -414,8 +424,12 @@ _declare(
     fill_diagonal_: fill_diagonal_ Tensor input, Scalar fill_value, bool wrap=False
     flatten: flatten Tensor input, int start_dim=0, int end_dim=-1
     flip: flip Tensor input, int[] dims, *, Tensor? out=None
+    float_power: float_power Tensor input, Tensor exponent, *, Tensor? out=None | F Scalar self,
+        Tensor exponent, *, Tensor? out=None | Tensor input, Scalar exponent, *, Tensor? out=None
     fmax: fmax Tensor input, Tensor other, *, Tensor? out=None
     fmin: fmin Tensor input, Tensor other, *, Tensor? out=None
+    fmod: fmod Tensor input, Tensor other, *, Tensor? out=None | Tensor input, Scalar other, *,
+        Tensor? out=None
     frobenius_norm: frobenius_norm Tensor input, int[1] dim, bool keepdim=False, *, Tensor? out=None
     gather: gather Tensor input, int dim, Tensor index, *, bool sparse_grad=False, Tensor? out=None
     gcd: gcd Tensor input, Tensor other, *, Tensor? out=None
@@ -457,14 +471,57 @@ _declare(
         equal_nan=False
     kl_div: kl_div Tensor input, Tensor target, int reduction=1, *, bool log_target=False
     kron: kron Tensor input, Tensor other, *, Tensor? out=None
-    kthvalue: kthvalue Tensor input, int k, int dim=-1, bool keepdim=False
+    kthvalue: kthvalue Tensor input, int k, int dim=-1, bool keepdim=False, *, Tensor? out=None
     layer_norm: layer_norm Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor?
         bias=None, float eps=1e-05, bool cudnn_enable=True
     lcm: lcm Tensor input, Tensor other, *, Tensor? out=None
     lcm_: lcm_ Tensor input, Tensor other
     ldexp: ldexp Tensor input, Tensor other, *, Tensor? out=None
     ldexp_: ldexp_ Tensor input, Tensor other
-    log_softmax: log_softmax Tensor input, int dim, ScalarType? dtype=None
+    lerp: lerp Tensor input, Tensor end, Tensor weight, *, Tensor? out=None | Tensor input, Tensor
+        end, Scalar weight, *, Tensor? out=None
+    linalg_cholesky: linalg_cholesky Tensor input, *, bool upper=False, Tensor? out=None
+    linalg_cholesky_ex: linalg_cholesky_ex Tensor input, *, bool upper=False, bool
+        check_errors=False, Tensor? out=None
+    linalg_cross: linalg_cross Tensor input, Tensor other, *, int dim=-1, Tensor? out=None
+    linalg_det: linalg_det Tensor A, *, Tensor? out=None
+    linalg_diagonal: linalg_diagonal Tensor A, *, int offset=0, int dim1=-2, int dim2=-1
+    linalg_eig: linalg_eig Tensor input, *, Tensor? out=None
+    linalg_eigvals: linalg_eigvals Tensor input, *, Tensor? out=None
+    linalg_householder_product: linalg_householder_product Tensor input, Tensor tau, *, Tensor?
+        out=None
+    linalg_inv: linalg_inv Tensor A, *, Tensor? out=None
+    linalg_inv_ex: linalg_inv_ex Tensor A, *, bool check_errors=False, Tensor? out=None
+    linalg_ldl_factor: linalg_ldl_factor Tensor input, *, bool hermitian=False, Tensor? out=None
+    linalg_ldl_factor_ex: linalg_ldl_factor_ex Tensor input, *, bool hermitian=False, bool
+        check_errors=False, Tensor? out=None
+    linalg_ldl_solve: linalg_ldl_solve Tensor LD, Tensor pivots, Tensor B, *, bool hermitian=False,
+        Tensor? out=None
+    linalg_lstsq: linalg_lstsq Tensor input, Tensor b, float? rcond=None, *, str? driver=None,
+        Tensor? out=None
+    linalg_lu: linalg_lu Tensor A, *, bool pivot=True, Tensor? out=None
+    linalg_lu_factor: linalg_lu_factor Tensor A, *, bool pivot=True, Tensor? out=None
+    linalg_lu_factor_ex: linalg_lu_factor_ex Tensor A, *, bool pivot=True, bool check_errors=False,
+        Tensor? out=None
+    linalg_lu_solve: linalg_lu_solve Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool
+        adjoint=False, Tensor? out=None
+    linalg_matmul: linalg_matmul Tensor input, Tensor other, *, Tensor? out=None
+    linalg_matrix_exp: linalg_matrix_exp Tensor input, *, Tensor? out=None
+    linalg_matrix_power: linalg_matrix_power Tensor input, int n, *, Tensor? out=None
+    linalg_slogdet: linalg_slogdet Tensor A, *, Tensor? out=None
+    linalg_solve: linalg_solve Tensor A, Tensor B, *, bool left=True, Tensor? out=None
+    linalg_solve_ex: linalg_solve_ex Tensor A, Tensor B, *, bool left=True, bool check_errors=False,
+        Tensor? out=None
+    linalg_svd: linalg_svd Tensor A, bool full_matrices=True, *, str? driver=None, Tensor? out=None
+    linalg_svdvals: linalg_svdvals Tensor A, *, str? driver=None, Tensor? out=None
+    linalg_tensorinv: linalg_tensorinv Tensor input, int ind=2, *, Tensor? out=None
+    linalg_tensorsolve: linalg_tensorsolve Tensor input, Tensor other, int[]? dims=None, *, Tensor?
+        out=None
+    linalg_vander: linalg_vander Tensor x, *, int? N=None
+    linalg_vecdot: linalg_vecdot Tensor x, Tensor y, *, int dim=-1, Tensor? out=None
+    linalg_vector_norm: linalg_vector_norm Tensor input, Scalar ord=2, int[1]? dim=None, bool
+        keepdim=False, *, ScalarType? dtype=None, Tensor? out=None
+    log_softmax: log_softmax Tensor input, int dim, ScalarType? dtype=None, *, Tensor? out=None
     logaddexp2: logaddexp2 Tensor input, Tensor other, *, Tensor? out=None
     logaddexp: logaddexp Tensor input, Tensor other, *, Tensor? out=None
     logcumsumexp: logcumsumexp Tensor input, int dim, *, Tensor? out=None
@@ -493,31 +550,9 @@ _declare(
         stride=[], int[1] padding=[0], int[1] dilation=[1], bool ceil_mode=False
     maximum: maximum Tensor input, Tensor other, *, Tensor? out=None
     minimum: minimum Tensor input, Tensor other, *, Tensor? out=None
-    remainder: remainder Tensor input, Tensor other, *, Tensor? out=None | F Scalar self, Tensor
-        other | Tensor input, Scalar other, *, Tensor? out=None
-    bitwise_and: bitwise_and Tensor input, Tensor other, *, Tensor? out=None | F Scalar self, Tensor
-        other | Tensor input, Scalar other, *, Tensor? out=None
-    bitwise_or: bitwise_or Tensor input, Tensor other, *, Tensor? out=None | F Scalar self, Tensor
-        other | Tensor input, Scalar other, *, Tensor? out=None
-    bitwise_xor: bitwise_xor Tensor input, Tensor other, *, Tensor? out=None | F Scalar self, Tensor
-        other | Tensor input, Scalar other, *, Tensor? out=None
-    bitwise_left_shift: bitwise_left_shift Tensor input, Tensor other, *, Tensor? out=None | F
-        Scalar self, Tensor other | Tensor input, Scalar other, *, Tensor? out=None
-    bitwise_right_shift: bitwise_right_shift Tensor input, Tensor other, *, Tensor? out=None | F
-        Scalar self, Tensor other | Tensor input, Scalar other, *, Tensor? out=None
-    fmod: fmod Tensor input, Tensor other, *, Tensor? out=None | Tensor input, Scalar other, *,
-        Tensor? out=None
-    xlogy: xlogy Tensor input, Tensor other, *, Tensor? out=None | F Scalar self, Tensor other, *,
-        Tensor? out=None | Tensor input, Scalar other, *, Tensor? out=None
-    float_power: float_power Tensor input, Tensor exponent, *, Tensor? out=None | F Scalar self,
-        Tensor exponent, *, Tensor? out=None | Tensor input, Scalar exponent, *, Tensor? out=None
-    pow: pow Tensor input, Tensor exponent, *, Tensor? out=None | F Scalar self, Tensor exponent, *,
-        Tensor? out=None | Tensor input, Scalar exponent, *, Tensor? out=None
-    lerp: lerp Tensor input, Tensor end, Tensor weight, *, Tensor? out=None | Tensor input, Tensor
-        end, Scalar weight, *, Tensor? out=None
     mm: mm Tensor input, Tensor mat2, *, Tensor? out=None | F Tensor input, Tensor mat2, ScalarType
         out_dtype, *, Tensor? out=None
-    mode: mode Tensor input, int dim=-1, bool keepdim=False
+    mode: mode Tensor input, int dim=-1, bool keepdim=False, *, Tensor? out=None
     mv: mv Tensor input, Tensor vec, *, Tensor? out=None
     mvlgamma: mvlgamma Tensor input, int p, *, Tensor? out=None
     mvlgamma_: mvlgamma_ Tensor input, int p
@@ -531,11 +566,11 @@ _declare(
     narrow_copy: narrow_copy Tensor input, int dim, int start, int length, *, Tensor? out=None
     native_channel_shuffle: native_channel_shuffle Tensor input, int groups
     new_empty: new_empty Tensor input, int[] size, *, ScalarType? dtype=None, Layout? layout=None,
-        Device? device=None, bool? pin_memory=False, bool? requires_grad=False
+        Device? device=None, bool? pin_memory=False, bool? requires_grad=False, Tensor? out=None
     new_ones: new_ones Tensor input, int[] size, *, ScalarType? dtype=None, Layout? layout=None,
-        Device? device=None, bool? pin_memory=False, bool? requires_grad=False
+        Device? device=None, bool? pin_memory=False, bool? requires_grad=False, Tensor? out=None
     new_zeros: new_zeros Tensor input, int[] size, *, ScalarType? dtype=None, Layout? layout=None,
-        Device? device=None, bool? pin_memory=False, bool? requires_grad=False
+        Device? device=None, bool? pin_memory=False, bool? requires_grad=False, Tensor? out=None
     nextafter: nextafter Tensor input, Tensor other, *, Tensor? out=None
     nextafter_: nextafter_ Tensor input, Tensor other
     norm_except_dim: norm_except_dim Tensor v, int pow=2, int dim=0
@@ -555,11 +590,15 @@ _declare(
         eps, int reduction
     polar: polar Tensor abs, Tensor angle, *, Tensor? out=None
     polygamma_: polygamma_ Tensor input, int n
+    pow: pow Tensor input, Tensor exponent, *, Tensor? out=None | F Scalar self, Tensor exponent, *,
+        Tensor? out=None | Tensor input, Scalar exponent, *, Tensor? out=None
     prelu: prelu Tensor input, Tensor weight
     put: put Tensor input, Tensor index, Tensor source, bool accumulate=False, *, Tensor? out=None
     put_: put_ Tensor input, Tensor index, Tensor source, bool accumulate=False
-    qr: qr Tensor input, bool some=True
+    qr: qr Tensor input, bool some=True, *, Tensor? out=None
     real: real Tensor input
+    remainder: remainder Tensor input, Tensor other, *, Tensor? out=None | F Scalar self, Tensor
+        other | Tensor input, Scalar other, *, Tensor? out=None
     renorm: renorm Tensor input, Scalar p, int dim, Scalar maxnorm, *, Tensor? out=None
     renorm_: renorm_ Tensor input, Scalar p, int dim, Scalar maxnorm
     repeat: repeat Tensor input, int[] repeats, *, Tensor? out=None
@@ -577,21 +616,65 @@ _declare(
     scatter_add: scatter_add Tensor input, int dim, Tensor index, Tensor src, *, Tensor? out=None
     scatter_add_: scatter_add_ Tensor input, int dim, Tensor index, Tensor src
     select: select Tensor input, int dim, int index
-    select_copy: select_copy Tensor input, int dim, int index
+    select_copy: select_copy Tensor input, int dim, int index, *, Tensor? out=None
     select_scatter: select_scatter Tensor input, Tensor src, int dim, int index, *, Tensor? out=None
     selu: selu Tensor input
     selu_: selu_ Tensor input
-    slice_copy: slice_copy Tensor input, int dim=0, int? start=None, int? end=None, int step=1
+    slice_copy: slice_copy Tensor input, int dim=0, int? start=None, int? end=None, int step=1, *,
+        Tensor? out=None
     slice_scatter: slice_scatter Tensor input, Tensor src, int dim=0, int? start=None, int?
         end=None, int step=1, *, Tensor? out=None
-    softmax: softmax Tensor input, int dim, ScalarType? dtype=None
+    softmax: softmax Tensor input, int dim, ScalarType? dtype=None, *, Tensor? out=None
+    special_airy_ai: special_airy_ai Tensor x, *, Tensor? out=None
+    special_bessel_j0: special_bessel_j0 Tensor input, *, Tensor? out=None
+    special_bessel_j1: special_bessel_j1 Tensor input, *, Tensor? out=None
+    special_bessel_y0: special_bessel_y0 Tensor input, *, Tensor? out=None
+    special_bessel_y1: special_bessel_y1 Tensor input, *, Tensor? out=None
+    special_digamma: special_digamma Tensor input, *, Tensor? out=None
+    special_entr: special_entr Tensor input, *, Tensor? out=None
+    special_erf: special_erf Tensor input, *, Tensor? out=None
+    special_erfc: special_erfc Tensor input, *, Tensor? out=None
+    special_erfcx: special_erfcx Tensor input, *, Tensor? out=None
+    special_erfinv: special_erfinv Tensor input, *, Tensor? out=None
+    special_exp2: special_exp2 Tensor input, *, Tensor? out=None
+    special_expit: special_expit Tensor input, *, Tensor? out=None
+    special_expm1: special_expm1 Tensor input, *, Tensor? out=None
+    special_gammainc: special_gammainc Tensor input, Tensor other, *, Tensor? out=None
+    special_gammaincc: special_gammaincc Tensor input, Tensor other, *, Tensor? out=None
+    special_gammaln: special_gammaln Tensor input, *, Tensor? out=None
+    special_i0: special_i0 Tensor input, *, Tensor? out=None
+    special_i0e: special_i0e Tensor input, *, Tensor? out=None
+    special_i1: special_i1 Tensor input, *, Tensor? out=None
+    special_i1e: special_i1e Tensor input, *, Tensor? out=None
+    special_log1p: special_log1p Tensor input, *, Tensor? out=None
+    special_log_ndtr: special_log_ndtr Tensor input, *, Tensor? out=None
+    special_log_softmax: special_log_softmax Tensor input, int dim, *, ScalarType? dtype=None
+    special_logit: special_logit Tensor input, float? eps=None, *, Tensor? out=None
+    special_logsumexp: special_logsumexp Tensor input, int[1] dim, bool keepdim=False, *, Tensor?
+        out=None
+    special_modified_bessel_i0: special_modified_bessel_i0 Tensor input, *, Tensor? out=None
+    special_modified_bessel_i1: special_modified_bessel_i1 Tensor input, *, Tensor? out=None
+    special_modified_bessel_k0: special_modified_bessel_k0 Tensor input, *, Tensor? out=None
+    special_modified_bessel_k1: special_modified_bessel_k1 Tensor input, *, Tensor? out=None
+    special_multigammaln: special_multigammaln Tensor input, int p, *, Tensor? out=None
+    special_ndtr: special_ndtr Tensor input, *, Tensor? out=None
+    special_ndtri: special_ndtri Tensor input, *, Tensor? out=None
+    special_psi: special_psi Tensor input, *, Tensor? out=None
+    special_round: special_round Tensor input, *, int decimals=0, Tensor? out=None
+    special_scaled_modified_bessel_k0: special_scaled_modified_bessel_k0 Tensor x, *, Tensor?
+        out=None
+    special_scaled_modified_bessel_k1: special_scaled_modified_bessel_k1 Tensor x, *, Tensor?
+        out=None
+    special_sinc: special_sinc Tensor input, *, Tensor? out=None
+    special_softmax: special_softmax Tensor input, int dim, ScalarType? dtype=None
+    special_spherical_bessel_j0: special_spherical_bessel_j0 Tensor x, *, Tensor? out=None
     split: split Tensor input, int split_size, int dim=0 | Tensor input, int[] split_size, int dim=0
-    split_copy: split_copy Tensor input, int split_size, int dim=0
+    split_copy: split_copy Tensor input, int split_size, int dim=0, *, Tensor? out=None
     split_with_sizes: split_with_sizes Tensor input, int[] split_sizes, int dim=0
     split_with_sizes_copy: split_with_sizes_copy Tensor input, int[] split_sizes, int dim=0, *,
         Tensor? out=None
     sum_to_size: sum_to_size Tensor input, int[] size
-    svd: svd Tensor input, bool some=True, bool compute_uv=True
+    svd: svd Tensor input, bool some=True, bool compute_uv=True, *, Tensor? out=None
     swapaxes: swapaxes Tensor input, int axis0, int axis1
     swapaxes_: swapaxes_ Tensor input, int axis0, int axis1
     swapdims: swapdims Tensor input, int dim0, int dim1
@@ -602,12 +685,13 @@ _declare(
     threshold: threshold Tensor input, Scalar threshold, Scalar value, *, Tensor? out=None
     threshold_: threshold_ Tensor input, Scalar threshold, Scalar value
     tile: tile Tensor input, int[] dims
-    topk: topk Tensor input, int k, int dim=-1, bool largest=True, bool sorted=True
+    topk: topk Tensor input, int k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor?
+        out=None
     transpose: transpose Tensor input, int dim0, int dim1
     transpose_: transpose_ Tensor input, int dim0, int dim1
-    transpose_copy: transpose_copy Tensor input, int dim0, int dim1
+    transpose_copy: transpose_copy Tensor input, int dim0, int dim1, *, Tensor? out=None
     triangular_solve: triangular_solve Tensor input, Tensor A, bool upper=True, bool
-        transpose=False, bool unitriangular=False
+        transpose=False, bool unitriangular=False, *, Tensor? out=None
     tril: tril Tensor input, int diagonal=0, *, Tensor? out=None
     tril_: tril_ Tensor input, int diagonal=0
     triplet_margin_loss: triplet_margin_loss Tensor anchor, Tensor positive, Tensor negative, float
@@ -616,11 +700,11 @@ _declare(
     triu_: triu_ Tensor input, int diagonal=0
     type_as: type_as Tensor input, Tensor other
     unbind: unbind Tensor input, int dim=0
-    unbind_copy: unbind_copy Tensor input, int dim=0
+    unbind_copy: unbind_copy Tensor input, int dim=0, *, Tensor? out=None
     unfold: unfold Tensor input, int dimension, int size, int step
     unfold_copy: unfold_copy Tensor input, int dimension, int size, int step, *, Tensor? out=None
     unsafe_chunk: unsafe_chunk Tensor input, int chunks, int dim=0
-    unsafe_split: unsafe_split Tensor input, int split_size, int dim=0
+    unsafe_split: unsafe_split Tensor input, int split_size, int dim=0, *, Tensor? out=None
     unsafe_split_with_sizes: unsafe_split_with_sizes Tensor input, int[] split_sizes, int dim=0, *,
         Tensor? out=None
     unsqueeze: unsqueeze Tensor input, int dim
@@ -631,6 +715,8 @@ _declare(
     view_as: view_as Tensor input, Tensor other
     view_as_complex: view_as_complex Tensor input
     view_as_real: view_as_real Tensor input
+    xlogy: xlogy Tensor input, Tensor other, *, Tensor? out=None | F Scalar self, Tensor other, *,
+        Tensor? out=None | Tensor input, Scalar other, *, Tensor? out=None
     """
 )
 
@@ -687,6 +773,8 @@ def _check(p: _Param, v: Any) -> tuple[bool, int]:
 
     if v is None:
         return p.none, -1
+    if p.name == "out":  # a Tensor or, for several outputs, a tuple: the op's own check
+        return True, -1
     k = p.kind
     if k == "Tensor":
         return isinstance(v, Tensor), -1
