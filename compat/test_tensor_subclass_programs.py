@@ -1388,11 +1388,7 @@ def prog_tsub_subclass_bool_and_hash(T: Any) -> Any:
     )
 
 
-@program(
-    xfail="a plain Tensor's method given a subclass argument (ones.add(sub)) runs the plain "
-    "op: torch dispatches on every argument; shadowgrad's Tensor methods keep their fast "
-    "paths (issue #8) and dispatch only on subclass self"
-)
+@program()
 def prog_tsub_plain_method_with_subclass_argument(T: Any) -> Any:
     MyT = _classes(T)
     p = T.ones(2)
@@ -1405,6 +1401,30 @@ def prog_tsub_plain_method_with_subclass_argument(T: Any) -> Any:
         type(w + m).__name__,
         type(w.mul(m)).__name__,
     )
+
+
+@program()
+def prog_tsub_plain_operand_left_logged(T: Any) -> Any:
+    log: list[Any] = []
+    Logged = _logged(T, log)
+    x = T.tensor(_data(2, 2)).as_subclass(Logged)
+    w = T.nn.Parameter(T.tensor(_data(2, 2, seed=1)))
+    p = T.tensor(_data(2, 2, seed=2))
+    out = {}
+    for name, f in (
+        ("param_mul", lambda: w * x),
+        ("param_add", lambda: w + x),
+        ("plain_sub", lambda: p - x),
+        ("plain_div", lambda: p / x),
+        ("plain_mul_method", lambda: p.mul(x)),
+        ("param_matmul", lambda: w @ x),
+        ("plain_maximum", lambda: p.maximum(x)),
+        ("plain_eq", lambda: p == x),
+    ):
+        log.clear()
+        r = f()
+        out[name] = ([e[:2] for e in log], type(r).__name__, _v(T, r))
+    return out
 
 
 @program()
@@ -1712,6 +1732,51 @@ def prog_tsub_disabled_impl_called_directly(T: Any) -> Any:
     r = impl(T.add, (MyT,), (a, 1), {})
     r2 = impl(T.Tensor.sum, (MyT,), (a,))
     return _v(T, r), _v(T, r2)
+
+
+@program()
+def prog_tsub_logged_autograd_methods(T: Any) -> Any:
+    log: list[Any] = []
+    Logged = _logged(T, log)
+    leaf = T.Tensor._make_subclass(Logged, T.tensor(_data(3)), True)
+    y = (leaf * 2).sum()
+    out = {}
+    for name, f in (
+        ("retain_grad", lambda: y.retain_grad()),
+        ("register_hook", lambda: y.register_hook(lambda g: g)),
+        ("backward", lambda: y.backward()),
+        ("grad", lambda: leaf.grad),
+        ("autograd_backward", lambda: T.autograd.backward((leaf * 3).sum())),
+    ):
+        log.clear()
+        r = f()
+        out[name] = ([(e[0], e[3]) for e in log], type(r).__name__)
+    return out, _v(T, leaf.grad)
+
+
+@program()
+def prog_tsub_logged_creation_functions(T: Any) -> Any:
+    log: list[Any] = []
+    Logged = _logged(T, log)
+    x = T.tensor(_data(3)).as_subclass(Logged)
+    out = {}
+    for name, f in (
+        ("tensor", lambda: T.tensor(x)),
+        ("as_tensor", lambda: T.as_tensor(x)),
+        ("as_tensor_dtype", lambda: T.as_tensor(x, dtype=T.float64)),
+        ("is_tensor", lambda: T.is_tensor(x)),
+        ("numel", lambda: T.numel(x)),
+        ("zeros_like", lambda: T.zeros_like(x)),
+        ("new_zeros", lambda: x.new_zeros(2)),
+        ("asarray", lambda: np.asarray(x).tolist()),
+        ("float", lambda: x.float()),
+        ("cpu", lambda: x.cpu()),
+        ("data_ptr", lambda: x.data_ptr() == x.data_ptr()),
+    ):
+        log.clear()
+        r = f()
+        out[name] = ([e[0] for e in log], type(r).__name__)
+    return out
 
 
 @pytest.mark.parametrize("name", _SET.params())

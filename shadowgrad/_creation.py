@@ -369,6 +369,8 @@ def as_tensor(data: Any, dtype: D.dtype | None = None, device: Any = None) -> Te
         dtype = dtype_arg("as_tensor", dtype)
     check_device(device)
     if isinstance(data, Tensor):
+        if type(data) is not Tensor:
+            return _subclass_as_tensor(data, dtype)
         return data if dtype is None or dtype is data.dtype else data.to(dtype)
     if isinstance(data, np.ndarray):
         _check_np_strides(data)
@@ -380,6 +382,15 @@ def as_tensor(data: Any, dtype: D.dtype | None = None, device: Any = None) -> Te
         _warn_not_writable(data)
         return t
     return tensor(data, dtype=dtype)
+
+
+def _subclass_as_tensor(data: Tensor, dtype: D.dtype | None) -> Tensor:
+    """as_tensor of a subclass instance, as torch's C++: itself, or a plain Tensor of the
+    dtype, without its __torch_function__."""
+    from .overrides import DisableTorchFunctionSubclass
+
+    with DisableTorchFunctionSubclass():
+        return data if dtype is None or dtype is data.dtype else data.to(dtype)
 
 
 _RG_UNSET: Any = object()

@@ -416,18 +416,64 @@ def _tensor_members() -> tuple[dict[str, Any], dict[str, property]]:
 _MEMBERS: tuple[dict[str, Any], dict[str, property]] | None = None
 
 
+# torch's Tensor methods written in Python that hand handle_torch_function keyword arguments:
+# how many parameters (after self) they pass positionally, then the rest by keyword
+_PY_METHOD_FORM: dict[str, tuple[int, tuple[tuple[str, Any], ...]]] = {
+    "backward": (
+        0,
+        (("gradient", None), ("retain_graph", None), ("create_graph", False), ("inputs", None)),
+    ),
+    "norm": (0, (("p", "fro"), ("dim", None), ("keepdim", False), ("dtype", None))),
+    "split": (1, (("dim", 0),)),
+    "unique": (
+        0,
+        (("sorted", True), ("return_inverse", False), ("return_counts", False), ("dim", None)),
+    ),
+    "unique_consecutive": (
+        0,
+        (("return_inverse", False), ("return_counts", False), ("dim", None)),
+    ),
+    "lu": (0, (("pivot", True), ("get_infos", False))),
+}
+
+
+def _method_call_form(
+    name: str, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    npos, kwdefs = _PY_METHOD_FORM[name]
+    names = [k for k, _ in kwdefs]
+    if len(args) > npos + len(names) or any(k not in names for k in kwargs):
+        return args, kwargs  # a call torch would refuse: as given
+    kw = dict(kwdefs)
+    kw.update(zip(names, args[npos:], strict=False))
+    kw.update(kwargs)
+    return args[:npos], kw
+
+
 def _method_wrapper(name: str, impl: Any, public: Any) -> Any:
     state = _STATE
     python = getattr(public, "__name__", name) in _PY_TENSOR  # written in Python in torch
 
+    reflected = name in _REFLECTED
+
     def method(self: Any, *args: Any, **kwargs: Any) -> Any:
-        if state.level != 2:  # (Tensor-likes dispatch with subclasses disabled)
+        if reflected and args and isinstance(args[0], Tensor) and name in _FORWARD:
+            # `plain - sub`: Python tries the subclass's reflected method first (it overrides
+            # Tensor's); torch's subclass doesn't override it, so torch runs plain.__sub__(sub)
+            if not state.level:
+                overloaded = _overloaded_args((args[0], self))
+                if overloaded:
+                    return _call_overloads(_FORWARD[name], overloaded, (args[0], self), None)
+            return impl(self, *args, **kwargs)
+        if not state.level:
             overloaded = _overloaded_args((self, *args, *kwargs.values()))
             if overloaded:
                 if public is _REPR[0] and not kwargs:
                     kwargs = {"tensor_contents": None}  # as torch's Tensor.__repr__ passes
                 if python:
                     overloaded = _overloaded_args((self, *args), python=True)
+                    if name in _PY_METHOD_FORM:
+                        args, kwargs = _method_call_form(name, args, kwargs)
                 return _call_overloads(public, overloaded, (self, *args), kwargs)
         return impl(self, *args, **kwargs)
 
@@ -471,6 +517,13 @@ def _property_wrapper(p: property) -> property:
     return property(get, set_ if fset is not None else None, p.fdel, p.__doc__)
 
 
+_REFLECTED = frozenset(
+    f"__r{op}__"
+    for op in _names("add sub mul truediv div floordiv mod pow matmul and or xor lshift rshift")
+)
+_FORWARD: dict[str, Any] = {}  # reflected dunder -> torch's func for the forward operator
+
+
 def install(cls: type) -> None:
     """Give a user subclass of Tensor the protocol (see the module docstring)."""
     global _MEMBERS
@@ -480,12 +533,19 @@ def install(cls: type) -> None:
         _MEMBERS = _tensor_members()
         _TENSOR_PUBLIC.update(_MEMBERS[0])
     methods, props = _MEMBERS
+    if not _FORWARD:
+        for r in _REFLECTED:
+            fwd = "__" + r[3:]
+            f = methods.get(_OPERATOR_FUNC.get(fwd, fwd))
+            if f is not None:
+                _FORWARD[r] = f
     mro = cls.__mro__
     own = mro[: mro.index(Tensor)]
 
     def inherited(name: str) -> bool:  # found first on Tensor: not overridden in between
         return not any(name in vars(k) for k in own)
 
+    cls._sg_proto = True  # type: ignore[attr-defined]
     for name, impl in methods.items():
         if inherited(name):
             pname = _OPERATOR_FUNC.get(name, name)
@@ -576,6 +636,50 @@ def _grad_wrapper(fn: Any) -> Any:
     return grad
 
 
+def _backward_wrapper(fn: Any) -> Any:
+    """torch.autograd.backward: dispatches on its tensors and inputs (torch's Python code)."""
+
+    @functools.wraps(fn)
+    def backward(
+        tensors: Any,
+        grad_tensors: Any = None,
+        retain_graph: Any = None,
+        create_graph: bool = False,
+        grad_variables: Any = None,
+        inputs: Any = None,
+    ) -> Any:
+        if not _STATE.level and grad_variables is None and not isinstance(inputs, dict):
+            ts = (tensors,) if is_tensor_like(tensors) else tuple(tensors)
+            ins = () if inputs is None else (inputs,) if is_tensor_like(inputs) else tuple(inputs)
+            relevant = tuple(t for t in (*ts, *ins) if is_tensor_like(t))
+            if has_torch_function(relevant):
+                return handle_torch_function(
+                    backward,
+                    relevant,
+                    ts,
+                    grad_tensors=grad_tensors,
+                    retain_graph=retain_graph,
+                    create_graph=create_graph,
+                    inputs=ins if inputs is not None else None,
+                )
+        return fn(tensors, grad_tensors, retain_graph, create_graph, grad_variables, inputs)
+
+    backward._sg_protocol = True  # type: ignore[attr-defined]
+    backward._sg_tf_name = (False, "torch.autograd.backward")  # type: ignore[attr-defined]
+    return backward
+
+
+def dispatch_op(name: str, args: tuple[Any, ...]) -> Any:
+    """A plain tensor's op given a subclass operand (`plain.mul(sub)`, `param * sub`): the
+    operands' `__torch_function__`, with Tensor's method of that name, as torch's parser."""
+    import shadowgrad
+
+    public = _TENSOR_PUBLIC.get(name) or getattr(shadowgrad, name)
+    if name in ("add", "sub") and len(args) == 3 and args[2] == 1:
+        args = args[:2]  # the default alpha torch's parser leaves out
+    return _call_overloads(public, _overloaded_args(args), args, None)
+
+
 def dispatch_tensor_like(name: str, args: tuple[Any, ...]) -> Any:
     """An op given a Tensor-like (non-Tensor) operand: hand it to the operands'
     `__torch_function__` with the public torch.* function of that name."""
@@ -619,6 +723,12 @@ def _python_call_form(
     return tuple(pos), kw
 
 
+def unwrapped(fn: Any) -> Any:
+    """fn, or the function a namespace wrapper of this module stands for (identity checks
+    such as `activation is F.relu` hold whether or not the namespaces are wrapped)."""
+    return fn.__wrapped__ if getattr(fn, "_sg_protocol", False) else fn
+
+
 def _activate() -> None:
     """Wrap the namespaces' public functions (once, when the first user subclass appears)."""
     global _ACTIVE
@@ -652,6 +762,8 @@ def _activate() -> None:
 
     if not getattr(autograd.grad, "_sg_protocol", False):
         autograd.grad = _grad_wrapper(autograd.grad)
+    if not getattr(autograd.backward, "_sg_protocol", False):
+        autograd.backward = _backward_wrapper(autograd.backward)
 
 
 # `torch._C`'s part of the protocol, as the module `shadowgrad._C`

@@ -15,6 +15,7 @@ from ..._creation import full
 from ..._grad_mode import is_grad_enabled
 from ..._tensor import Tensor, warn_once
 from ...ops.shape import triu
+from ...overrides import unwrapped
 from .. import functional as F
 from .. import init
 from .activation import GELU, ReLU
@@ -103,9 +104,10 @@ class TransformerEncoderLayer(Module):
         self.dropout2 = Dropout(dropout)
         if isinstance(activation, str):
             activation = _get_activation_fn(activation)
-        if activation is F.relu or isinstance(activation, ReLU):
+        act = unwrapped(activation)  # (F.relu wrapped for __torch_function__: the same relu)
+        if act is unwrapped(F.relu) or isinstance(activation, ReLU):
             self.activation_relu_or_gelu = 1
-        elif activation is F.gelu or isinstance(activation, GELU):
+        elif act is unwrapped(F.gelu) or isinstance(activation, GELU):
             self.activation_relu_or_gelu = 2
         else:
             self.activation_relu_or_gelu = 0
