@@ -701,6 +701,42 @@ def prog_arg_special_functions(T: Any) -> Any:
     )
 
 
+# --- Tensors as varargs: "expected Tensor as element i in argument 0" ---------------------------
+
+
+@program()
+def prog_arg_tensor_varargs_with_a_non_tensor(T: Any) -> Any:
+    a, b = _x(T, 2), _x(T, 3, seed=1)
+    out = T.block_diag(a, b).sum() + T.cartesian_prod(a, b).sum()
+    out = out + sum(t.sum() for t in T.broadcast_tensors(a, T.ones(3, 1)))
+    out.backward()
+    res = {}
+    for name in ("broadcast_tensors", "block_diag", "cartesian_prod"):
+        f = getattr(T, name)
+        res[name] = (
+            [raises(lambda f=f, v=v: f(a, v)) for v in ("abc", None, 1.5, 2, [1.0])],
+            raises(lambda f=f: f("abc", a)),
+        )
+    return res, raises(lambda: T.block_diag([a, b])), out, a.grad, b.grad
+
+
+@program(warnings=False)
+def prog_arg_meshgrid_and_chain_matmul_elements(T: Any) -> Any:
+    a, b = _x(T, 2), _x(T, 3, seed=1)
+    g = T.meshgrid(a, b, indexing="ij")
+    m = T.chain_matmul(_x(T, 2, 3, seed=2), _x(T, 3, 2, seed=3))
+    (g[0].sum() + g[1].sum() + m.sum()).backward()
+    return (
+        [raises(lambda v=v: T.meshgrid(a, v, indexing="xy")) for v in ("abc", None, 1.5)],
+        raises(lambda: T.meshgrid([a, "abc"], indexing="ij")),
+        raises(lambda: T.meshgrid((None, a), indexing="ij")),
+        [raises(lambda v=v: T.chain_matmul(m, v)) for v in ("abc", None, [1.0])],
+        g,
+        m,
+        a.grad,
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -949,3 +949,16 @@ def reraise(
     err = parser_error(key, tuple(first) + tuple(args), kwargs, method)
     if err is not None:
         raise err from None
+
+
+def reraise_tensor_list(values: Any) -> None:
+    """Inside an `except` of a failed call taking Tensors as varargs (broadcast_tensors,
+    block_diag, meshgrid, ...): torch's parser error for the first element that is not a Tensor
+    (`expected Tensor as element 1 in argument 0, but got str`), else return, to re-raise."""
+    from ._tensor import Tensor
+
+    for i, v in enumerate(values):
+        if not isinstance(v, Tensor):
+            raise TypeError(
+                f"expected Tensor as element {i} in argument 0, but got {type(v).__name__}"
+            ) from None

@@ -352,30 +352,36 @@ def adaptive_max_pool1d(input: Tensor, output_size: Any) -> tuple[Tensor, Tensor
 
 def chain_matmul(*matrices: Tensor, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.chain_matmul` (deprecated: warns once, as torch's TORCH_WARN_ONCE)."""
-    global _CHAIN_WARNED
-    if not _CHAIN_WARNED:
-        _CHAIN_WARNED = True
-        warnings.warn(
-            "torch.chain_matmul is deprecated and will be removed in a future PyTorch release. "
-            "Use torch.linalg.multi_dot instead, which accepts a list of two or more tensors "
-            "rather than multiple parameters.",
-            UserWarning,
-            stacklevel=2,
-        )
-    if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)):
-        matrices = tuple(matrices[0])
-    if not matrices:
-        raise RuntimeError("chain_matmul(): Expected one or more matrices")
-    for m in matrices:
-        if m.ndim != 2:
-            raise RuntimeError(f"Tensor dimension is {m.ndim}, expected 2 instead.")
-    if len(matrices) == 1:
-        r = matrices[0].clone()
-    else:
-        from ..linalg import multi_dot
+    try:
+        global _CHAIN_WARNED
+        if not _CHAIN_WARNED:
+            _CHAIN_WARNED = True
+            warnings.warn(
+                "torch.chain_matmul is deprecated and will be removed in a future PyTorch release. "
+                "Use torch.linalg.multi_dot instead, which accepts a list of two or more tensors "
+                "rather than multiple parameters.",
+                UserWarning,
+                stacklevel=2,
+            )
+        if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)):
+            matrices = tuple(matrices[0])
+        if not matrices:
+            raise RuntimeError("chain_matmul(): Expected one or more matrices")
+        for m in matrices:
+            if m.ndim != 2:
+                raise RuntimeError(f"Tensor dimension is {m.ndim}, expected 2 instead.")
+        if len(matrices) == 1:
+            r = matrices[0].clone()
+        else:
+            from ..linalg import multi_dot
 
-        r = multi_dot(list(matrices))
-    return _out(r, out, "chain_matmul")
+            r = multi_dot(list(matrices))
+        return _out(r, out, "chain_matmul")
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise_tensor_list
+
+        reraise_tensor_list(matrices)
+        raise
 
 
 _CHAIN_WARNED = False

@@ -2359,20 +2359,26 @@ def _broadcast_to_method(self: Tensor, *size: Any) -> Tensor:
 
 def broadcast_tensors(*tensors: Any) -> tuple[Tensor, ...]:
     """Mirrors `torch.broadcast_tensors`: inputs already of the broadcast shape come back as is."""
-    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
-        tensors = tuple(tensors[0])
-    shapes = [t._data.shape for t in tensors]
     try:
-        shape = np.broadcast_shapes(*shapes)
-    except ValueError:
-        from .indexing import _broadcast_pair
+        if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+            tensors = tuple(tensors[0])
+        shapes = [t._data.shape for t in tensors]
+        try:
+            shape = np.broadcast_shapes(*shapes)
+        except ValueError:
+            from .indexing import _broadcast_pair
 
-        acc = tensors[0]
-        for t in tensors[1:]:
-            _broadcast_pair(acc, t)
-            acc = _make(np.empty(np.broadcast_shapes(acc._data.shape, t._data.shape)))
+            acc = tensors[0]
+            for t in tensors[1:]:
+                _broadcast_pair(acc, t)
+                acc = _make(np.empty(np.broadcast_shapes(acc._data.shape, t._data.shape)))
+            raise
+        return tuple(t if t._data.shape == shape else expand(t, shape) for t in tensors)
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise_tensor_list
+
+        reraise_tensor_list(tensors)
         raise
-    return tuple(t if t._data.shape == shape else expand(t, shape) for t in tensors)
 
 
 def _atleast(n: int, tensors: tuple[Any, ...]) -> Any:

@@ -932,19 +932,27 @@ _block_diag = deflistop(
 
 def block_diag(*tensors: Tensor) -> Tensor:
     """Mirrors `torch.block_diag`: the inputs (0-d, 1-d as a row, 2-d) as diagonal blocks."""
-    shapes = []
-    for i, t in enumerate(tensors):
-        nd = t.ndim
-        if nd > 2:
-            raise RuntimeError(
-                "torch.block_diag: Input tensors must have 2 or fewer dimensions. Input "
-                f"{i} has {nd} dimensions"
-            )
-        sh = t._data.shape
-        shapes.append((1, 1) if nd == 0 else (1, sh[0]) if nd == 1 else (sh[0], sh[1]))
-    if not tensors:
-        return _make(np.zeros((1, 0), D.get_default_dtype()._np))
-    return _block_diag(list(tensors), tuple(shapes), tuple(tuple(t._data.shape) for t in tensors))
+    try:
+        shapes = []
+        for i, t in enumerate(tensors):
+            nd = t.ndim
+            if nd > 2:
+                raise RuntimeError(
+                    "torch.block_diag: Input tensors must have 2 or fewer dimensions. Input "
+                    f"{i} has {nd} dimensions"
+                )
+            sh = t._data.shape
+            shapes.append((1, 1) if nd == 0 else (1, sh[0]) if nd == 1 else (sh[0], sh[1]))
+        if not tensors:
+            return _make(np.zeros((1, 0), D.get_default_dtype()._np))
+        return _block_diag(
+            list(tensors), tuple(shapes), tuple(tuple(t._data.shape) for t in tensors)
+        )
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise_tensor_list
+
+        reraise_tensor_list(tensors)
+        raise
 
 
 def _vectors(tensors: Any) -> list[Tensor]:
@@ -971,10 +979,16 @@ def _meshgrid_ij(ts: list[Tensor]) -> list[Tensor]:
 
 def cartesian_prod(*tensors: Tensor) -> Tensor:
     """Mirrors `torch.cartesian_prod`: meshgrid, flatten each grid, stack as columns."""
-    ts = _vectors(tensors)
-    if len(ts) == 1:
-        return ts[0]
-    return S.stack([S.flatten(g) for g in _meshgrid_ij(ts)], 1)
+    try:
+        ts = _vectors(tensors)
+        if len(ts) == 1:
+            return ts[0]
+        return S.stack([S.flatten(g) for g in _meshgrid_ij(ts)], 1)
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise_tensor_list
+
+        reraise_tensor_list(tensors)
+        raise
 
 
 def combinations(input: Tensor, r: int = 2, with_replacement: bool = False) -> Tensor:
@@ -1225,40 +1239,48 @@ _MESHGRID_WARNING = (
 def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple[Tensor, ...]:
     """Mirrors `torch.meshgrid`: each output a view of one input, expanded (for 'xy' the first
     two grid dims are swapped, as torch lays them out)."""
-    from .._tensor import warn_once
+    try:
+        from .._tensor import warn_once
 
-    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
-        tensors = tuple(tensors[0])
-    if indexing is None:
-        warn_once("meshgrid", _MESHGRID_WARNING)
-        indexing = "ij"
-    if indexing not in ("ij", "xy"):
-        raise RuntimeError(
-            f'torch.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}'
-        )
-    ts = list(tensors)
-    for t in ts:
-        if t.ndim > 1:
+        if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+            tensors = tuple(tensors[0])
+        if indexing is None:
+            warn_once("meshgrid", _MESHGRID_WARNING)
+            indexing = "ij"
+        if indexing not in ("ij", "xy"):
             raise RuntimeError(
-                "torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: "
-                f"{shape_str(t._data.shape)}"
+                f'torch.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}'
             )
-    if not ts:
-        raise RuntimeError("meshgrid expects a non-empty TensorList")
-    if any(t.dtype is not ts[0].dtype for t in ts):
-        raise RuntimeError("meshgrid expects all tensors to have the same dtype")
-    pos = list(range(len(ts)))
-    if indexing == "xy" and len(ts) >= 2:
-        pos[0], pos[1] = 1, 0
-    sizes = [0] * len(ts)
-    for i, t in enumerate(ts):
-        sizes[pos[i]] = t._data.size
-    out = []
-    for i, t in enumerate(ts):
-        shape = [1] * len(ts)
-        shape[pos[i]] = -1
-        out.append(S.expand(S.view(t, tuple(shape)), tuple(sizes)))
-    return tuple(out)
+        ts = list(tensors)
+        for t in ts:
+            if t.ndim > 1:
+                raise RuntimeError(
+                    "torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: "
+                    f"{shape_str(t._data.shape)}"
+                )
+        if not ts:
+            raise RuntimeError("meshgrid expects a non-empty TensorList")
+        if any(t.dtype is not ts[0].dtype for t in ts):
+            raise RuntimeError("meshgrid expects all tensors to have the same dtype")
+        pos = list(range(len(ts)))
+        if indexing == "xy" and len(ts) >= 2:
+            pos[0], pos[1] = 1, 0
+        sizes = [0] * len(ts)
+        for i, t in enumerate(ts):
+            sizes[pos[i]] = t._data.size
+        out = []
+        for i, t in enumerate(ts):
+            shape = [1] * len(ts)
+            shape[pos[i]] = -1
+            out.append(S.expand(S.view(t, tuple(shape)), tuple(sizes)))
+        return tuple(out)
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise_tensor_list
+
+        reraise_tensor_list(
+            tensors[0] if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)) else tensors
+        )
+        raise
 
 
 def broadcast_shapes(*shapes: Any) -> Any:
