@@ -737,6 +737,33 @@ def prog_arg_meshgrid_and_chain_matmul_elements(T: Any) -> Any:
     )
 
 
+# --- hsplit/vsplit/dsplit: the indices as varargs, or the parser's listing -----------------------
+
+
+@program()
+def prog_arg_dir_split_indices_as_varargs(T: Any) -> Any:
+    x = _x(T, 2, 6)
+    y = _x(T, 2, 3, 4, seed=1)
+    parts = x.hsplit(1, 2) + x.vsplit(1) + y.dsplit(1, 3) + x.hsplit(1, 2, 3, 4, 5, 6, 7)
+    out = sum(p.sum() for p in parts)
+    out.backward()
+    return (
+        [tuple(p.shape) for p in parts],
+        [p.grad_fn for p in parts],
+        x.vsplit(1, 1),
+        T.vsplit(x, [1]),
+        raises(lambda: x.hsplit()),
+        raises(lambda: x.hsplit(1.5, 2)),
+        [raises(lambda v=v: x.hsplit(v)) for v in ("abc", None, 1.5, object)],
+        [raises(lambda v=v: T.hsplit(x, v)) for v in ("abc", None, 1.5)],
+        raises(lambda: T.hsplit(x, 1, 2)),
+        raises(lambda: x.dsplit(1, 2)),
+        raises(lambda: y.dsplit(5)),
+        out,
+        x.grad,
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

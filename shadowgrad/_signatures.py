@@ -550,6 +550,9 @@ _declare(
         stride=[], int[1] padding=[0], int[1] dilation=[1], bool ceil_mode=False
     maximum: maximum Tensor input, Tensor other, *, Tensor? out=None
     minimum: minimum Tensor input, Tensor other, *, Tensor? out=None
+    hsplit: hsplit Tensor input, int sections | Tensor input, int[] indices
+    vsplit: vsplit Tensor input, int sections | Tensor input, int[] indices
+    dsplit: dsplit Tensor input, int sections | Tensor input, int[] indices
     mm: mm Tensor input, Tensor mat2, *, Tensor? out=None | F Tensor input, Tensor mat2, ScalarType
         out_dtype, *, Tensor? out=None
     mode: mode Tensor input, int dim=-1, bool keepdim=False, *, Tensor? out=None
@@ -894,9 +897,11 @@ def parser_error(
     ]
     if len(plausible) == 1:
         return plausible[0]
-    got = ", ".join(_got(a) for a in args)
-    if kwargs:
-        got += (", " if args else "") + "".join(f"{k}={_got(v)}, " for k, v in kwargs.items())
+    # torch's: each "type, " then each "name=type, ", the last ", " cut when there are args
+    got = "".join(f"{_got(a)}, " for a in args)
+    got += "".join(f"{k}={_got(v)}, " for k, v in kwargs.items())
+    if args:
+        got = got[:-2]
     listing = ""
     for ps in overloads:
         listing += f" * ({_listed(ps)})\n"

@@ -116,9 +116,10 @@ def mm(input: Tensor, mat2: Tensor, *, out: Tensor | None = None) -> Tensor:
     try:
         if out is not None:
             return _write_out(mm(input, mat2), out, "mm", (input, mat2))
-        if input.ndim != 2 or mat2.ndim != 2:
-            check_inference_saved(mm_op, (input, mat2))  # torch saves before the kernel checks
-            raise RuntimeError(f"{'self' if input.ndim != 2 else 'mat2'} must be a matrix")
+        if input.ndim != 2:
+            raise RuntimeError("self must be a matrix")
+        if mat2.ndim != 2:
+            raise RuntimeError("mat2 must be a matrix")
         a, b = input._data.shape, mat2._data.shape
         if a[1] != b[0]:
             check_inference_saved(mm_op, (input, mat2))  # torch saves before the kernel checks
@@ -259,10 +260,6 @@ def mv(input: Tensor, vec: Tensor) -> Tensor:
 def dot(input: Tensor, tensor: Tensor) -> Tensor:
     """Mirrors `torch.dot`."""
     try:
-        if input.dtype is tensor.dtype and (
-            input.ndim != 1 or tensor.ndim != 1 or input._data.shape != tensor._data.shape
-        ):
-            check_inference_saved(dot_op, (input, tensor))  # torch saves before these checks
         if input.ndim != 1 or tensor.ndim != 1:
             raise RuntimeError(
                 f"1D tensors expected, but got {input.ndim}D and {tensor.ndim}D tensors"

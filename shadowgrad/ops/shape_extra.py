@@ -424,6 +424,27 @@ def dsplit(input: Tensor, indices_or_sections: Any) -> tuple[Tensor, ...]:
     return _dir_split("dsplit", 3, 2, input, indices_or_sections)
 
 
+def _dir_split_method(name: str, fn: Any) -> Any:
+    def method(self: Tensor, *indices: Any) -> tuple[Tensor, ...]:
+        # the sections or indices as one argument, or the indices as varargs (x.hsplit(1, 2)),
+        # as torch's parser reads a tuple of ints
+        try:
+            if len(indices) == 1:
+                return fn(self, indices[0])
+            if not indices or not all(type(i) is int for i in indices):
+                raise TypeError(name)  # torch's parser error below
+            return fn(self, list(indices))
+        except Exception:
+            from .._signatures import reraise
+
+            reraise(name, indices, {})
+            raise
+
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = f"Mirrors `Tensor.{name}`."
+    return method
+
+
 # --- cummax, cummin, logcumsumexp -----------------------------------------------------------
 
 
@@ -2164,6 +2185,9 @@ METHODS: dict[str, Any] = {
     "renorm_": renorm_,
     **_BOTH,
     "repeat_interleave": _repeat_interleave_method,
+    "hsplit": _dir_split_method("hsplit", hsplit),
+    "vsplit": _dir_split_method("vsplit", vsplit),
+    "dsplit": _dir_split_method("dsplit", dsplit),
     "unfold": unfold,
     "put_": make_inplace(put),
     "index_reduce_": make_inplace(index_reduce),
