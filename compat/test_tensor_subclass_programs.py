@@ -1779,6 +1779,39 @@ def prog_tsub_logged_creation_functions(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_tsub_parameter_of_subclass(T: Any) -> Any:
+    MyT = _classes(T)
+    m = _x(T, 3).as_subclass(MyT)
+    p = T.nn.Parameter(m)
+    lin = T.nn.Linear(3, 1)
+    lin.extra = T.nn.Parameter(T.ones(2).as_subclass(MyT))
+    return (
+        type(p).__name__,
+        isinstance(p, T.nn.Parameter),
+        p.requires_grad,
+        p.is_leaf,
+        getattr(p, "_is_param", None),
+        sorted(n for n, _ in lin.named_parameters()),
+        type(lin.extra).__name__,
+        _v(T, p * 2),
+        repr(p),
+    )
+
+
+@program()
+def prog_tsub_module_to_and_buffers(T: Any) -> Any:
+    MyT = _classes(T)
+    m = T.nn.Module()
+    m.register_buffer("b", T.ones(2).as_subclass(MyT))
+    m.to(T.float64)
+    sd = m.state_dict()
+    m2 = T.nn.Module()
+    m2.register_buffer("b", T.zeros(2, dtype=T.float64))
+    m2.load_state_dict(sd)
+    return type(m.b).__name__, m.b.dtype, type(sd["b"]).__name__, type(m2.b).__name__, _v(T, m2.b)
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -1169,6 +1169,10 @@ class Tensor:
 
             overrides.install(cls)  # a user subclass: Tensor methods dispatch on it
 
+    def _is_param_mark(self) -> bool:
+        d = self.__dict__
+        return bool(d.get("_is_param", False)) if d else False
+
     def as_subclass(self, cls: Any) -> Any:
         """Mirrors `torch.Tensor.as_subclass`: an alias of self (sharing its data and autograd
         history) of type cls."""

@@ -29,13 +29,35 @@ def _subclass(cls: type, data: Tensor, requires_grad: bool) -> Any:
     return t
 
 
-class Parameter(Tensor):
+class _ParameterMeta(type):
+    # torch's _ParameterMeta: an instance of a user Tensor subclass made a Parameter (marked
+    # `_is_param`) is an instance of Parameter
+    def __instancecheck__(cls, instance: Any) -> bool:
+        if type.__instancecheck__(cls, instance):
+            return True
+        return cls is Parameter and isinstance(instance, Tensor) and instance._is_param_mark()
+
+
+class Parameter(Tensor, metaclass=_ParameterMeta):
     """A tensor that a Module registers as a parameter. Mirrors `torch.nn.Parameter`."""
 
     def __new__(cls, data: Tensor | None = None, requires_grad: bool = True) -> Parameter:
         if data is None:
             data = empty(0)
-        return _subclass(cls, data, requires_grad)  # type: ignore[no-any-return]
+        if type(data) is Tensor or type(data) is Parameter or not isinstance(data, Tensor):
+            return _subclass(cls, data, requires_grad)  # type: ignore[no-any-return]
+        # torch's path for custom tensors: the instance itself, detached and marked
+        t = data.detach().requires_grad_(requires_grad)
+        if type(t) is not type(data):
+            raise RuntimeError(
+                f"Creating a Parameter from an instance of type {type(data).__name__} requires "
+                f"that detach() returns an instance of the same type, but return type "
+                f"{type(t).__name__} was found instead. To use the type as a Parameter, please "
+                "correct the detach() semantics defined by its __torch_dispatch__() "
+                "implementation."
+            )
+        t._is_param = True
+        return t  # type: ignore[no-any-return]
 
     def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
         pass
