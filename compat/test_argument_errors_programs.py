@@ -454,6 +454,25 @@ def prog_arg_diagonal_scatter_src_and_offsets(T: Any) -> Any:
     )
 
 
+@program()
+def prog_arg_slice_scatter_src_and_bounds(T: Any) -> Any:
+    a = _x(T, 4, 3)
+    src = _x(T, 2, 3, seed=3)
+    out = a.slice_scatter(src, 0, 0, 4, 2) + T.slice_scatter(a, src, start=1, end=3)
+    out.sum().backward()
+    return (
+        [raises(lambda v=v: a.slice_scatter(v)) for v in ("abc", None, 1.5, [1.0])],
+        raises(lambda: a.slice_scatter(src, "0")),
+        raises(lambda: a.slice_scatter(src, 0, "a")),
+        raises(lambda: a.slice_scatter(src, 0, 0, 2, 1.5)),
+        raises(lambda: T.slice_scatter(a, 1.5)),
+        out,
+        out.grad_fn,
+        a.grad,
+        src.grad,
+    )
+
+
 # --- dtype=: a Python type is a dtype to torch's parser ----------------------------------------
 
 

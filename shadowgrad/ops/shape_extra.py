@@ -776,15 +776,21 @@ def slice_scatter(
     step: int = 1,
 ) -> Tensor:
     """Mirrors `torch.slice_scatter`: a copy of input with src at input[start:end:step] on dim."""
-    d = wrap_dim(dim, input.ndim)
-    if step <= 0:
-        raise RuntimeError("slice step must be positive")
-    n = input._data.shape[d] if input.ndim else 1
-    lo, hi, _ = slice(start, end, step).indices(n)
-    hi = max(hi, lo)
-    _check_src(src, _slice_region(input._data, d, lo, hi, step))
-    _no_complex_autograd("slice_scatter", input, src)
-    return _slice_scatter(input, src, d, lo, hi, int(step))
+    try:
+        d = wrap_dim(dim, input.ndim)
+        if step <= 0:
+            raise RuntimeError("slice step must be positive")
+        n = input._data.shape[d] if input.ndim else 1
+        lo, hi, _ = slice(start, end, step).indices(n)
+        hi = max(hi, lo)
+        _check_src(src, _slice_region(input._data, d, lo, hi, step))
+        _no_complex_autograd("slice_scatter", input, src)
+        return _slice_scatter(input, src, d, lo, hi, int(step))
+    except Exception:  # torch's parser refuses the arguments first
+        from .._signatures import reraise
+
+        reraise("slice_scatter", (src, dim, start, end, step), {})
+        raise
 
 
 def diagonal_scatter(
