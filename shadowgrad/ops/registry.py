@@ -32,6 +32,7 @@ from ..autograd.graph import SECOND_TIME, Node, SavedTensor, VersionCounter, _se
 from ..autograd.graph import save_input as _save_input
 from ..autograd.graph import save_output as _save_output
 from ..autograd.saved_hooks import stack as _saved_hooks_stack
+from ..overrides import _STATE as _TF
 
 _mode = _grad_mode.mode  # Note [Grad mode in a context variable]
 # Forward AD: `_FW.active` is True only inside a dual level; then each op's outputs get their
@@ -1726,6 +1727,8 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
         if adt is ld:
             return _run(op, args)  # bfloat16: rounded there (Note [bfloat16 storage])
         if isinstance(b, Tensor):
+            if type(b) is not Tensor and b._sg_proto and not _TF.level:
+                return _subclass_operand(op, args)  # plain.add(subclass): its __torch_function__
             B = b._data
             if B.dtype != adt or (is_float and adt.kind not in "fc"):
                 return _run(op, args)
@@ -1813,6 +1816,12 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
         return t
 
     return run2
+
+
+def _subclass_operand(op: OpDef, args: tuple[Any, ...]) -> Any:
+    from .. import overrides
+
+    return overrides.dispatch_op(op.name.split(".")[0], args)
 
 
 def _refresh_view(t: Tensor) -> None:
