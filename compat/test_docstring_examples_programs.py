@@ -22,9 +22,6 @@ _SET = _h.Subset()
 
 # program name -> why shadowgrad differs (each one a strict xfail)
 KNOWN: dict[str, str] = {
-    "doc_torch_conj": "conjugation is not lazy: is_conj() is False",
-    "doc_torch_resolve_conj": "conjugation is not lazy: is_conj() is False",
-    "doc_torch_resolve_neg": "conjugation is not lazy: is_neg() of its imag is False",
     "doc_torch_hash_tensor": "torch.hash_tensor (a uint64 result: shadowgrad has no uint64)",
     "doc_torch_sort": "the order of ties in an unstable sort (torch's is its algorithm's)",
 }

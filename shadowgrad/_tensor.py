@@ -636,6 +636,12 @@ class Tensor:
             return False  # torch: channels_last of a tensor not 4-D (5-D for _3d) is just False
 
     def data_ptr(self) -> int:
+        if type(self._vc) is not VersionCounter and self._vc is not None:
+            from .ops.views import shadow_of  # a conj/negative view: its base's memory
+
+            sh = shadow_of(self)
+            if sh is not None:
+                return int(sh.__array_interface__["data"][0])
         return int(self._data.__array_interface__["data"][0])
 
     def storage_offset(self) -> int:
@@ -926,6 +932,16 @@ class Tensor:
             )
         if self._data.dtype is D.LD:
             raise TypeError("Got unsupported ScalarType BFloat16")
+        if not force and type(self._vc) is not VersionCounter and self._vc is not None:
+            from .ops.views import is_conj, is_neg
+
+            for bit, test in (("conjugate", is_conj), ("negative", is_neg)):
+                if test(self):
+                    fix = "resolve_conj" if bit == "conjugate" else "resolve_neg"
+                    raise RuntimeError(
+                        f"Can't call numpy() on Tensor that has {bit} bit set. Use "
+                        f"tensor.{fix}().numpy() instead."
+                    )
         return self._data
 
     def __array__(self, dtype: Any = None) -> np.ndarray:

@@ -55,9 +55,11 @@ class VersionCounter:
     """A version counter shared by a tensor, its views and its detached aliases."""
 
     __slots__ = (
+        "recs",
         "site",
         "v",
-    )  # site: the last in-place change's (file, line, function), anomaly mode
+    )  # site: the last in-place change's (file, line, function), anomaly mode; recs: the
+    # lazy conjugate/negative views' records (ops/views.py), set only on a ConjVersionCounter
 
     def __init__(self) -> None:
         self.v = 0

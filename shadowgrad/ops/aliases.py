@@ -1302,13 +1302,15 @@ def is_set_to(self: Tensor, tensor: Any) -> bool:
 
 
 def is_neg(self: Tensor) -> bool:
-    """Mirrors `Tensor.is_neg`: shadowgrad has no lazy negation bit, so always False."""
-    return False
+    """Mirrors `Tensor.is_neg` (a negative view: ops/views.py)."""
+    from .views import is_neg as _is_neg
+
+    return _is_neg(self)
 
 
 def resolve_neg(self: Tensor) -> Tensor:
-    """Mirrors `Tensor.resolve_neg`: self, as torch's for a tensor without the negative bit."""
-    return self
+    """Mirrors `Tensor.resolve_neg`: a materialized copy of a negative view, else self."""
+    return self.clone() if is_neg(self) else self
 
 
 METHODS: dict[str, Any] = {

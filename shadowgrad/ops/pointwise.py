@@ -19,6 +19,7 @@ from .. import _rng_kernels as _rk
 from .._tensor import Tensor, _make
 from ..autograd import forward_ad as _fwad
 from ..autograd.forward_ad import ELEMENTWISE, LINEAR, _plus
+from ..autograd.graph import VersionCounter
 from . import _fmath as _fm
 from . import _specfun
 from .registry import ARRAY_OUT as _ARRAY_OUT  # a 0-d array, not a scalar: Note [0-d results]
@@ -3584,6 +3585,16 @@ _conj = defop(
     complex=True,
 )
 
+_neg_view_op = defop(
+    "_neg_view",
+    "NegViewBackward0",
+    lambda self: np.negative(self),
+    dtype="keep",
+    self=lambda grad: grad.neg(),
+    jvp=LINEAR,
+    complex=True,
+)
+
 
 def complex_np(a: np.ndarray) -> Any:
     """The complex numpy dtype of a real or complex array's precision (float32 -> complex64)."""
@@ -3626,6 +3637,14 @@ def view_as_real(input: Tensor) -> Tensor:
     """Mirrors `torch.view_as_real`."""
     if input._data.dtype.kind != "c":
         raise RuntimeError("view_as_real is only supported for complex tensors")
+    from .views import is_conj
+
+    if is_conj(input):
+        raise RuntimeError(
+            "view_as_real doesn't work on unresolved conjugated tensors.  To resolve the "
+            "conjugate tensor so you can view it as real, use self.resolve_conj(); however, "
+            "be warned that the resulting tensor will NOT alias the original."
+        )
     return _view_as_real(input)
 
 
@@ -3729,17 +3748,26 @@ def conj_physical(input: Tensor) -> Tensor:
 
 
 def conj(input: Tensor) -> Tensor:
-    """Mirrors `torch.conj` (the tensor itself when real; a computed conjugate when complex)."""
-    return _conj(input) if input._data.dtype.kind == "c" else input
+    """Mirrors `torch.conj`: the tensor itself when real; a lazy conjugate view when complex
+    (ops/views.py)."""
+    if input._data.dtype.kind != "c":
+        return input
+    from .views import lazy_view
+
+    return lazy_view(input, _conj(input), False)
 
 
 def resolve_conj(input: Tensor) -> Tensor:
-    """Mirrors `torch.resolve_conj`: conjugates are never lazy here, so the tensor itself."""
-    return input
+    """Mirrors `torch.resolve_conj`: a materialized copy of a conj view, else the tensor."""
+    from .views import is_conj
+
+    return input.clone() if is_conj(input) else input
 
 
 def _is_conj(self: Tensor) -> bool:
-    return False
+    from .views import is_conj
+
+    return is_conj(self)
 
 
 def real(input: Tensor) -> Tensor:
@@ -3748,7 +3776,21 @@ def real(input: Tensor) -> Tensor:
         return input
     from .shape import select
 
+    if type(input._vc) is not VersionCounter:
+        vr = _conj_parts(input)
+        if vr is not None:
+            return select(vr, -1, 0)
     return select(_view_as_real(input), -1, 0)
+
+
+def _conj_parts(input: Tensor) -> Tensor | None:
+    """For a conj view, torch's view_as_real of its resolved conjugate (x's memory), else
+    None: real and imag of a conj view are parts of x, the imaginary one a negative view."""
+    from .views import is_conj, lazy_view
+
+    if not is_conj(input):
+        return None
+    return _view_as_real(lazy_view(input, _conj(input), False))
 
 
 def imag(input: Tensor) -> Tensor:
@@ -3757,6 +3799,12 @@ def imag(input: Tensor) -> Tensor:
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
     from .shape import select
 
+    if type(input._vc) is not VersionCounter:
+        vr = _conj_parts(input)
+        if vr is not None:
+            from .views import lazy_view
+
+            return select(lazy_view(vr, _neg_view_op(vr), True), -1, 1)
     return select(_view_as_real(input), -1, 1)
 
 

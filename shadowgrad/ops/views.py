@@ -21,6 +21,7 @@ from ..autograd import forward_ad as _fwad
 from ..autograd.graph import (
     SECOND_TIME,
     Node,
+    VersionCounter,
     forward_op_name,
     move_retained,
     resave,
@@ -411,3 +412,179 @@ def refresh_view(t: Tensor) -> None:
 
 METHODS: dict[str, Any] = {}
 FUNCTIONS: dict[str, Any] = {}
+
+
+# --- lazy conjugate and negative views (torch's conj / neg bits) --------------------------
+# numpy has no lazy conjugate. A conj view (x.conj() of a complex x) and a negative view
+# (torch._neg_view(x), the imag of a conj view) read their values from a shadow storage: a
+# flat array the size of x's storage root holding f(root) (np.conjugate or np.negative), laid
+# out as the root, so that the view's array has the geometry x's would have. The shared version
+# counter becomes a ConjVersionCounter, which keeps the records (root, shadow, snapshot of the
+# shadow) and re-syncs them on every version bump: shadow elements written since the last sync
+# (an in-place op on the view) are written back through f into the root, then the shadow is
+# recomputed from the root (an in-place op on x or another view). Ordinary tensors never see
+# any of this: only tensors whose counter was made a ConjVersionCounter pay the sync.
+
+
+class _Rec:
+    __slots__ = ("C", "R", "S", "f", "neg")
+
+    def sync(self) -> None:
+        C, S = self.C, self.S
+        n = C.size
+        if n:
+            cb = C.view(np.uint8).reshape(n, -1)
+            changed = (cb != S.view(np.uint8).reshape(n, -1)).any(1)
+            if changed.any():
+                self.R[changed] = self.f(C[changed])
+            np.copyto(C, self.f(self.R))
+            self.S = C.copy()
+
+
+class ConjVersionCounter(VersionCounter):
+    """A version counter some of whose tensors are lazy conjugate/negative views."""
+
+    __slots__ = ()
+
+    @property
+    def v(self) -> int:
+        return _VC_V.__get__(self)
+
+    @v.setter
+    def v(self, value: int) -> None:
+        _VC_V.__set__(self, value)
+        for rec in self.recs:
+            rec.sync()
+
+
+_VC_V = VersionCounter.__dict__["v"]
+
+
+def _flat_root(a: np.ndarray) -> np.ndarray | None:
+    """The storage root of a as a flat array of a's dtype, or None if it can't be."""
+    root = _root(a)
+    if not isinstance(root, np.ndarray) or not root.flags.writeable:
+        return None
+    if not (root.flags.c_contiguous or root.flags.f_contiguous):
+        return None
+    flat = root.ravel(order="K")
+    if flat.dtype != a.dtype:
+        if flat.nbytes % a.itemsize:
+            return None
+        flat = flat.view(np.uint8).view(a.dtype)
+    return flat
+
+
+def _root(a: Any) -> Any:
+    while (b := getattr(a, "base", None)) is not None:  # as_strided's DummyArray bases too
+        a = b
+    return a
+
+
+def _remap(arr: np.ndarray, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+    """arr (a view into the flat buffer src) as the same view into dst."""
+    off = arr.__array_interface__["data"][0] - src.__array_interface__["data"][0]
+    return np.ndarray(arr.shape, arr.dtype, buffer=dst, offset=off, strides=arr.strides)
+
+
+def _rec_of(t: Tensor) -> _Rec | None:
+    """The record whose shadow t's array lies in, if any."""
+    vc = t._vc
+    if type(vc) is not ConjVersionCounter:
+        return None
+    root = _root(t._data)
+    for rec in vc.recs:
+        if rec.C is root:
+            return rec
+    return None
+
+
+def is_conj(t: Tensor) -> bool:
+    """Mirrors `Tensor.is_conj`."""
+    rec = _rec_of(t)
+    return rec is not None and not rec.neg and t._data.dtype.kind == "c"
+
+
+def is_neg(t: Tensor) -> bool:
+    """Mirrors `Tensor.is_neg`: a negative view, or a real part-view of a conj view (its
+    imag)."""
+    rec = _rec_of(t)
+    return rec is not None and (rec.neg or t._data.dtype.kind != "c")
+
+
+def shadow_of(t: Tensor) -> np.ndarray | None:
+    """For a tensor in a shadow storage, the same view into the real storage."""
+    rec = _rec_of(t)
+    return None if rec is None else _remap(t._data, rec.C, rec.R)
+
+
+def lazy_view(x: Tensor, r: Tensor, neg: bool) -> Tensor:
+    """Make r (an op's result computing f(x)) a lazy conj (neg False) or negative view of x:
+    r's array becomes x's geometry in the shadow storage of x's root."""
+    rec0 = _rec_of(x)
+    if rec0 is not None:
+        if rec0.neg == neg:  # f(f(x)) is x: a plain view of the real storage
+            arr = _remap(x._data, rec0.C, rec0.R)
+            R = None
+        else:
+            return r  # a conj view of a negative view (or the reverse): materialized
+    else:
+        R = _flat_root(x._data)
+        if R is None:
+            return r
+        arr = None
+    vc = x._vc
+    if vc is None:
+        vc = x._vc = VersionCounter()
+        if x._base is not None and x._base._vc is None:
+            x._base._vc = vc
+    if R is not None:
+        if type(vc) is not ConjVersionCounter:
+            vc.__class__ = ConjVersionCounter
+            vc.recs = []
+        f = np.negative if neg else np.conjugate
+        rec = next((c for c in vc.recs if c.neg == neg and _same(c.R, R)), None)
+        if rec is None:
+            rec = _Rec()
+            rec.R, rec.f, rec.neg = R, f, neg
+            rec.C = f(R)
+            rec.S = rec.C.copy()
+            vc.recs.append(rec)
+        else:
+            rec.sync()
+        arr = _remap(x._data, rec.R, rec.C)
+    r._data = arr
+    r._vc = vc
+    base = x._base if x._base is not None else x
+    r._base = base
+    if r._grad_fn is not None:
+        r._vv = vc.v
+    return r
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    return (
+        a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
+        and a.size == b.size
+        and a.dtype == b.dtype
+    )
+
+
+def _neg_view(input: Tensor) -> Tensor:
+    """Mirrors `torch._neg_view`: a lazy negative view (NegViewBackward0)."""
+    from .pointwise import _neg_view_op
+
+    return lazy_view(input, _neg_view_op(input), True)
+
+
+def _conj_fn(input: Tensor) -> Tensor:
+    """Mirrors `torch._conj`: the lazy conjugate view, the tensor itself when real."""
+    from .pointwise import conj
+
+    return conj(input)
+
+
+FUNCTIONS["_neg_view"] = _neg_view
+FUNCTIONS["_conj"] = _conj_fn
+METHODS["_neg_view"] = _neg_view
+METHODS["_conj"] = _conj_fn

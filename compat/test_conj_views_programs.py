@@ -1,0 +1,389 @@
+"""Differential programs: conjugate and negative views (torch's conj and neg bits).
+
+torch's `x.conj()` of a complex tensor is a lazy view: it shares x's memory and version counter,
+`is_conj()` is True, writes through it land conjugated in x, and its imaginary part is a
+negative view (`is_neg()`). resolve_conj / resolve_neg / clone / conj_physical materialize;
+view_as_real and numpy() refuse an unresolved view; mH / adjoint / H are conj views of a
+transpose; conj of a real tensor is the tensor itself. Each program runs on torch and on
+shadowgrad through test_realistic_programs_3's harness.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from . import test_realistic_programs_3 as _h
+from .engines import raises
+from .test_realistic_programs_2 import _data
+
+pytest.importorskip("torch")
+
+_SET = _h.Subset()  # this file's programs: registered into set 3, run by its harness
+program = _SET.program
+
+
+def _c(T: Any, *shape: int, seed: int = 0, dtype: Any = None, rg: bool = False) -> Any:
+    re = T.tensor(_data(*shape, seed=seed), dtype=T.float64)
+    im = T.tensor(_data(*shape, seed=seed + 7), dtype=T.float64)
+    z = T.complex(re, im)
+    if dtype is not None:
+        z = z.to(dtype)
+    return z.requires_grad_() if rg else z
+
+
+# --- the view and its bits ------------------------------------------------------------------
+
+
+@program()
+def prog_cjv_conj_is_a_view(T: Any) -> Any:
+    x = _c(T, 2, 3)
+    y = x.conj()
+    return y, y.is_conj(), x.is_conj(), y._is_view(), y._base is x, T.is_conj(y), y.dtype
+
+
+@program()
+def prog_cjv_conj_of_real_is_self(T: Any) -> Any:
+    out = {}
+    for dt in (T.float32, T.float64, T.int64, T.bool, T.float16):
+        x = T.ones(3, dtype=dt)
+        y = x.conj()
+        out[str(dt)] = (y is x, y.is_conj(), T.conj(x) is x, x.resolve_conj() is x)
+    return out
+
+
+@program()
+def prog_cjv_base_write_reads_through(T: Any) -> Any:
+    x = _c(T, 4)
+    y = x.conj()
+    x[0] = 5j
+    x[1:3].mul_(2)
+    return y, y._version, x._version
+
+
+@program()
+def prog_cjv_view_write_lands_conjugated(T: Any) -> Any:
+    x = _c(T, 3)
+    y = x.conj()
+    y.add_(1j)
+    v1 = x.clone()
+    y[2] = 2 + 3j
+    return v1, x, y, x._version, y._version
+
+
+@program()
+def prog_cjv_view_of_view_keeps_bit(T: Any) -> Any:
+    x = _c(T, 3, 4)
+    y = x.conj()
+    z = y[1]
+    w = y.t()
+    s = y[:, ::2]
+    z.fill_(1 + 1j)
+    return z.is_conj(), w.is_conj(), s.is_conj(), z._base is x, x, w, s
+
+
+@program()
+def prog_cjv_conj_of_conj(T: Any) -> Any:
+    x = _c(T, 2, 2)
+    y = x.conj()
+    w = y.conj()
+    w[0, 0] = 7 - 1j
+    return w.is_conj(), w._is_view(), w._base is x, x, y, w.data_ptr() == x.data_ptr()
+
+
+@program()
+def prog_cjv_resolve_and_materialize(T: Any) -> Any:
+    x = _c(T, 3)
+    y = x.conj()
+    out = {}
+    for name, f in (
+        ("resolve_conj", lambda: y.resolve_conj()),
+        ("torch.resolve_conj", lambda: T.resolve_conj(y)),
+        ("clone", lambda: y.clone()),
+        ("contiguous", lambda: y.contiguous()),
+        ("conj_physical", lambda: y.conj_physical()),
+        ("mul1", lambda: y * 1),
+    ):
+        r = f()
+        out[name] = (r, r.is_conj(), r is y)
+    x.zero_()
+    out["after"] = {k: v[0] for k, v in out.items()}
+    return out
+
+
+@program()
+def prog_cjv_resolve_conj_of_plain(T: Any) -> Any:
+    x = _c(T, 2)
+    return x.resolve_conj() is x, x.resolve_neg() is x, x.is_neg(), T.is_neg(x)
+
+
+@program()
+def prog_cjv_imag_is_negative_view(T: Any) -> Any:
+    x = _c(T, 3)
+    y = x.conj()
+    im, re = y.imag, y.real
+    return (
+        im,
+        re,
+        im.is_neg(),
+        re.is_neg(),
+        x.imag.is_neg(),
+        im.is_conj(),
+        im._base is x,
+        im.resolve_neg(),
+        im.resolve_neg().is_neg(),
+        T.is_neg(im),
+    )
+
+
+@program()
+def prog_cjv_imag_write_through(T: Any) -> Any:
+    x = _c(T, 3)
+    y = x.conj()
+    y.imag[0] = 10.0
+    y.real[1] = -4.0
+    return x, y
+
+
+@program()
+def prog_cjv_view_as_real_refuses(T: Any) -> Any:
+    x = _c(T, 2)
+    y = x.conj()
+    return (
+        raises(lambda: T.view_as_real(y)),
+        raises(lambda: T.view_as_real(y[0:1])),
+        T.view_as_real(y.resolve_conj()),
+        T.view_as_real(x),
+    )
+
+
+@program()
+def prog_cjv_numpy_refuses(T: Any) -> Any:
+    x = _c(T, 2)
+    y = x.conj()
+    return (
+        raises(lambda: y.numpy()),
+        y.resolve_conj().numpy().tolist(),
+        raises(lambda: y.imag.numpy()),
+        y.imag.resolve_neg().numpy().tolist(),
+        raises(lambda: T._neg_view(x).numpy()),
+    )
+
+
+@program()
+def prog_cjv_printing(T: Any) -> Any:
+    x = _c(T, 3)
+    y = x.conj()
+    return repr(y), str(y.imag), repr(x.mH if x.ndim == 2 else y[:2]), y.tolist(), y[0].item()
+
+
+@program()
+def prog_cjv_mh_adjoint_h(T: Any) -> Any:
+    x = _c(T, 2, 3)
+    out = {}
+    for name, f in (
+        ("mH", lambda: x.mH),
+        ("adjoint", lambda: x.adjoint()),
+        ("torch.adjoint", lambda: T.adjoint(x)),
+        ("H", lambda: x.H),
+        ("mT", lambda: x.mT),
+    ):
+        r = f()
+        out[name] = (r, r.is_conj(), r._base is x, r.is_contiguous(), r.stride())
+    x[0, 0] = 9 + 9j
+    out["after"] = x.mH
+    return out
+
+
+@program()
+def prog_cjv_mh_of_real(T: Any) -> Any:
+    x = T.tensor(_data(2, 3))
+    return x.mH.is_conj(), x.adjoint().is_conj(), x.mH._base is x, x.H
+
+
+@program()
+def prog_cjv_neg_view(T: Any) -> Any:
+    x = _c(T, 3)
+    n = T._neg_view(x)
+    r = T.tensor([1.0, -2.0])
+    nr = T._neg_view(r)
+    out = (n, n.is_neg(), n.is_conj(), n._base is x, nr, nr.is_neg(), nr.dtype)
+    x[0] = 1j
+    r[1] = 3.0
+    return out, n, nr
+
+
+@program()
+def prog_cjv_private_conj(T: Any) -> Any:
+    x = _c(T, 2)
+    return T._conj(x), T._conj(x).is_conj(), x._conj().is_conj(), T._conj(x)._base is x
+
+
+@program()
+def prog_cjv_version_counter_shared(T: Any) -> Any:
+    x = _c(T, 3)
+    y = x.conj()
+    v0 = (x._version, y._version)
+    y.mul_(2)
+    v1 = (x._version, y._version)
+    x.add_(1)
+    v2 = (x._version, y._version)
+    return v0, v1, v2, y
+
+
+@program()
+def prog_cjv_two_conj_views(T: Any) -> Any:
+    x = _c(T, 4)
+    a = x.conj()
+    b = x[1:].conj()
+    a[1] = 3j
+    b[2] = -1 + 1j
+    return x, a, b, a.is_conj(), b.is_conj()
+
+
+@program()
+def prog_cjv_conj_of_slice_base_write(T: Any) -> Any:
+    base = _c(T, 3, 4)
+    x = base[:, 1:3]
+    y = x.conj()
+    base.mul_(1j)
+    return y, y._base is base, y.is_contiguous(), y.stride(), y.storage_offset()
+
+
+@program()
+def prog_cjv_ops_read_conjugated_values(T: Any) -> Any:
+    x = _c(T, 2, 2)
+    y = x.conj()
+    return {
+        "add": y + x,
+        "mul": y * x,
+        "mm": y @ x,
+        "abs": y.abs(),
+        "angle": y.angle(),
+        "sum": y.sum(),
+        "exp": y.exp(),
+        "eq": (y == x.conj_physical()).all(),
+        "cat": T.cat([y, x]),
+        "stack_is_conj": T.stack([y, y]).is_conj(),
+        "sum_is_conj": y.sum().is_conj(),
+    }
+
+
+@program()
+def prog_cjv_complex64_and_empty(T: Any) -> Any:
+    x = _c(T, 3, dtype=T.complex64)
+    e = T.zeros(0, 3, dtype=T.complex64)
+    ey = e.conj()
+    y = x.conj()
+    return y, y.dtype, y.is_conj(), ey, ey.is_conj(), ey.shape, ey.sum(0)
+
+
+@program()
+def prog_cjv_zero_dim(T: Any) -> Any:
+    x = T.tensor(1 + 2j)
+    y = x.conj()
+    x.fill_(3 - 4j)
+    return y, y.is_conj(), y.item(), y.imag, y.imag.is_neg(), y.dim()
+
+
+@program()
+def prog_cjv_special_values(T: Any) -> Any:
+    x = T.tensor([complex(float("nan"), 1), complex(float("inf"), -float("inf")), -0.0j])
+    y = x.conj()
+    return y, y.imag, T.isnan(y), T.isinf(y), T.signbit(y.imag)
+
+
+@program()
+def prog_cjv_expanded_base(T: Any) -> Any:
+    x = _c(T, 1, 3).expand(2, 3)
+    y = x.conj()
+    return y, y.is_conj(), y.stride(), y._base is not None
+
+
+# --- autograd ---------------------------------------------------------------------------------
+
+
+@program()
+def prog_cjv_grad_fn_names(T: Any) -> Any:
+    x = _c(T, 3, rg=True)
+    y = x.conj()
+    return (
+        y.grad_fn,
+        y.conj().grad_fn,
+        y.imag.grad_fn,
+        y.real.grad_fn,
+        y.resolve_conj().grad_fn,
+        y.clone().grad_fn,
+        y.conj_physical().grad_fn,
+        T._neg_view(x).grad_fn,
+        y.imag.resolve_neg().grad_fn,
+        y[0].grad_fn,
+    )
+
+
+@program()
+def prog_cjv_backward_through_conj(T: Any) -> Any:
+    x = _c(T, 3, rg=True)
+    w = _c(T, 3, seed=4)
+    y = x.conj()
+    loss = (y * w).real.sum() + (y.imag**2).sum()
+    loss.backward()
+    return loss, x.grad
+
+
+@program()
+def prog_cjv_backward_through_mh(T: Any) -> Any:
+    A = _c(T, 2, 3, rg=True)
+    B = _c(T, 2, 3, seed=2)
+    r = (A.mH @ B).abs().sum()
+    r.backward()
+    return r, A.grad, A.mH.grad_fn
+
+
+@program()
+def prog_cjv_backward_neg_view(T: Any) -> Any:
+    x = _c(T, 3, rg=True)
+    n = T._neg_view(x)
+    (n * _c(T, 3, seed=3)).real.sum().backward()
+    return x.grad
+
+
+@program()
+def prog_cjv_double_backward(T: Any) -> Any:
+    x = _c(T, 3, rg=True)
+    y = (x.conj() * x).real.sum() * 1.5
+    (g,) = T.autograd.grad(y, x, create_graph=True)
+    (gg,) = T.autograd.grad(g.conj().imag.sum(), x)
+    return g, gg
+
+
+@program()
+def prog_cjv_inplace_on_conj_view_nograd(T: Any) -> Any:
+    x = _c(T, 3, rg=True)
+    with T.no_grad():
+        y = x.conj()
+        y.mul_(2)
+    return x, y.is_conj(), x._version
+
+
+@program(xfail="in-place on a conj view under grad: torch replays the conj (ConjBackward0)")
+def prog_cjv_inplace_on_conj_view_grad(T: Any) -> Any:
+    x = _c(T, 3, rg=True)
+    a = x.clone()
+    y = a.conj()
+    y.mul_(2j)
+    a.abs().sum().backward()
+    return a, y.grad_fn, a.grad_fn, x.grad
+
+
+@program()
+def prog_cjv_numpy_detach_requires(T: Any) -> Any:
+    x = _c(T, 2, rg=True)
+    y = x.conj()
+    return raises(lambda: y.numpy()), raises(lambda: y.detach().numpy()), y.detach().is_conj()
+
+
+@pytest.mark.parametrize("name", _SET.params())
+def test_program_matches_torch(name: str) -> None:
+    _h.test_program_matches_torch(name)
