@@ -3245,6 +3245,124 @@ def prog_pex_mnist_hogwild_multiprocessing_setup(T: Any) -> Any:
     )
 
 
+def _picklable_lm(T: Any) -> Any:
+    """A word-LM class findable by pickle (module-level, one per library), as main.py's
+    `torch.save(model, f)` needs."""
+    name = "_TinyLM_" + T.__name__
+    if name not in globals():
+
+        class TinyLM(T.nn.Module):
+            def __init__(self) -> None:
+                super().__init__()
+                self.encoder = T.nn.Embedding(6, 3)
+                self.rnn = T.nn.GRU(3, 3)
+                self.decoder = T.nn.Linear(3, 6)
+
+            def forward(self, x: Any) -> Any:
+                out, h = self.rnn(self.encoder(x))
+                return T.nn.functional.log_softmax(self.decoder(out), -1), h
+
+        TinyLM.__name__ = TinyLM.__qualname__ = name
+        globals()[name] = TinyLM
+    return globals()[name]
+
+
+@program()
+def prog_pex_wlm_save_whole_model_and_reload(T: Any) -> Any:
+    T.manual_seed(92)
+    model = _picklable_lm(T)()
+    buf = io.BytesIO()
+    with io.BytesIO() as f:
+        T.save(model, f)
+        data = f.getvalue()
+    buf = io.BytesIO(data)
+    err = raises(lambda: T.load(buf))
+    buf.seek(0)
+    model2 = T.load(buf, weights_only=False)
+    model2.rnn.flatten_parameters()
+    x = T.tensor([[1], [4]])
+    with T.no_grad():
+        a = model(x)[0]
+        b = model2(x)[0]
+    return (
+        _first_part(err, "WeightsUnpickler error")[0],
+        type(model2).__name__.startswith("_TinyLM_"),
+        T.equal(a, b),
+        b,
+        model2.training,
+    )
+
+
+@program()
+def prog_pex_mnist_inference_mode_eval(T: Any) -> Any:
+    F = T.nn.functional
+    T.manual_seed(93)
+    model = _mnist_net(T)
+    model.eval()
+    data, target = _mnist_data(T, 4, seed=12)
+    with T.inference_mode():
+        output = model(data)
+        loss = F.nll_loss(output, target, reduction="sum")
+        pred = output.argmax(dim=1, keepdim=True)
+    return (  # inference tensors keep no version counter: their values as Python data
+        loss.item(),
+        pred.tolist(),
+        output.is_inference(),
+        output.requires_grad,
+        raises(lambda: output.requires_grad_()),
+        raises(
+            lambda: model(output.view(4, 1, 1, 10)[..., :8].reshape(4, 1, 8, 1).expand(4, 1, 8, 8))
+        ),
+        raises(lambda: F.nll_loss(output.clone(), target).backward()),
+    )
+
+
+@program()
+def prog_pex_inference_tensor_error_order(T: Any) -> Any:
+    with T.inference_mode():
+        x = T.ones(1, 1, 4, 4)
+    conv = T.nn.Conv2d(1, 1, 3)
+    F = T.nn.functional
+    w = T.ones(3, requires_grad=True)
+    W = conv.weight
+    return (  # torch's autograd saves the inputs before the kernels' shape checks
+        raises(lambda: conv(x)),
+        raises(lambda: conv(x.view(1, 1, 2, 8))),
+        raises(lambda: F.conv2d(x, W, padding=-1)),
+        raises(lambda: F.conv2d(x, W, stride=0)),
+        raises(lambda: F.conv1d(x.view(1, 1, 16), W[0])),
+        raises(lambda: F.conv2d(x.view(4, 4), W)),
+        raises(lambda: F.conv2d(x.double(), W)),
+        raises(lambda: x.view(16) @ w),
+        raises(lambda: T.dot(x.view(16), w[:2])),
+        raises(lambda: T.dot(x.view(4, 4), w)),
+        raises(lambda: T.dot(x.view(16).double(), w)),
+        raises(lambda: T.mm(x.view(16), w.view(3, 1))),
+        raises(lambda: T.mm(w.view(3, 1), x.view(16))),
+        raises(lambda: T.dot(x.view(16), w.detach()[:2])),
+        raises(lambda: T.mm(x.view(16), w.detach().view(3, 1))),
+        raises(lambda: T.mv(T.ones(4, 4, requires_grad=True), x.view(16)[:3])),
+        raises(lambda: T.mv(T.ones(4, 4, requires_grad=True), x.view(4, 4))),
+        raises(lambda: x.view(2, 2, 4)[:, :, :3] @ T.ones(2, 4, 5, requires_grad=True)),
+        raises(lambda: x.view(16)[:3] @ T.ones(2, 4, 5, requires_grad=True)),
+    )
+
+
+@program()
+def prog_pex_dcgan_fixed_noise_eval(T: Any) -> Any:
+    T.manual_seed(94)
+    netG, netD = _dcgan(T)
+    fixed_noise = T.randn(2, 4, 1, 1)
+    netG.train()
+    _ = netG(T.randn(3, 4, 1, 1))  # running stats move in training mode
+    netG.eval()
+    with T.no_grad():
+        fake = netG(fixed_noise).detach().cpu()
+    D_out = netD(fake)
+    bn = netG.main[1]
+    return fake, D_out, bn.running_mean, bn.running_var, bn.num_batches_tracked, fake.requires_grad
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

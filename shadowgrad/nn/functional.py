@@ -1061,6 +1061,8 @@ def _conv(
         p = _conv_param(padding, n, dim, "padding")
     op = _conv_param(output_padding, n, dim, "output_padding") if transposed else (0,) * n
     if not _conv_ok(input._data, weight._data, bias, s, p, d, groups, transposed, op):
+        if input.dtype is weight.dtype:  # torch's autograd saves before the kernel checks
+            check_inference_saved(K.convolution_op, (input, weight, bias))
         _check_conv(input, weight, bias, s, p, d, groups, transposed, op)
     if bias is not None and bias.dtype is not input.dtype:
         # conv_transpose1d/2d add the bias into the input-typed output

@@ -116,10 +116,9 @@ def mm(input: Tensor, mat2: Tensor, *, out: Tensor | None = None) -> Tensor:
     try:
         if out is not None:
             return _write_out(mm(input, mat2), out, "mm", (input, mat2))
-        if input.ndim != 2:
-            raise RuntimeError("self must be a matrix")
-        if mat2.ndim != 2:
-            raise RuntimeError("mat2 must be a matrix")
+        if input.ndim != 2 or mat2.ndim != 2:
+            check_inference_saved(mm_op, (input, mat2))  # torch saves before the kernel checks
+            raise RuntimeError(f"{'self' if input.ndim != 2 else 'mat2'} must be a matrix")
         a, b = input._data.shape, mat2._data.shape
         if a[1] != b[0]:
             check_inference_saved(mm_op, (input, mat2))  # torch saves before the kernel checks
@@ -233,10 +232,12 @@ def mv(input: Tensor, vec: Tensor) -> Tensor:
     """Mirrors `torch.mv`."""
     try:
         if input.ndim != 2 or vec.ndim != 1:
+            check_inference_saved(mv_op, (input, vec))  # torch saves before the kernel checks
             raise RuntimeError(
                 f"vector + matrix @ vector expected, got 1, {input.ndim}, {vec.ndim}"
             )
         if input._data.shape[1] != vec._data.shape[0]:
+            check_inference_saved(mv_op, (input, vec))
             raise RuntimeError(
                 f"size mismatch, got input ({input._data.shape[0]}), mat "
                 f"({input._data.shape[0]}x{input._data.shape[1]}), vec ({vec._data.shape[0]})"
@@ -260,6 +261,10 @@ def mv(input: Tensor, vec: Tensor) -> Tensor:
 def dot(input: Tensor, tensor: Tensor) -> Tensor:
     """Mirrors `torch.dot`."""
     try:
+        if input.dtype is tensor.dtype and (
+            input.ndim != 1 or tensor.ndim != 1 or input._data.shape != tensor._data.shape
+        ):
+            check_inference_saved(dot_op, (input, tensor))  # torch saves before these checks
         if input.ndim != 1 or tensor.ndim != 1:
             raise RuntimeError(
                 f"1D tensors expected, but got {input.ndim}D and {tensor.ndim}D tensors"
@@ -416,6 +421,7 @@ def _batched(a: Tensor, b: Tensor) -> Tensor:
     k2, m = b2._data.shape[-2:]
     batch = infer_size(a2._data.shape[:-2], b2._data.shape[:-2])
     if k != k2:  # torch's bmm of the broadcast batches, folded into one
+        check_inference_saved(bmm_op, (a, b))  # torch saves before the kernel checks
         nb = math.prod(batch)
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: [{nb}, {k}] but "
