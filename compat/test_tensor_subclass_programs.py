@@ -1812,6 +1812,55 @@ def prog_tsub_module_to_and_buffers(T: Any) -> Any:
     return type(m.b).__name__, m.b.dtype, type(sd["b"]).__name__, type(m2.b).__name__, _v(T, m2.b)
 
 
+@program()
+def prog_tsub_misc_methods(T: Any) -> Any:
+    MyT = _classes(T)
+    a = T.tensor(_data(2, 2)).as_subclass(MyT)
+    return [
+        _v(T, r) if isinstance(r, T.Tensor) else r
+        for r in (
+            a.type(),
+            a.type(T.float64),
+            a.view(T.int32),
+            a.view_as(T.ones(4)),
+            a.expand_as(T.ones(3, 2, 2)),
+            a.is_floating_point(),
+            a.element_size(),
+            a.new_empty(2).shape,
+            a.masked_fill(a > 0, 0.0),
+            a.index_select(0, T.tensor([1])),
+            a.gather(1, T.tensor([[0], [1]])),
+            a.scatter(1, T.tensor([[0], [1]]), 5.0),
+            a.cumsum(0),
+            a.softmax(-1),
+            a.flip(0),
+            a.roll(1),
+            a.diag(),
+            a.trace(),
+            a.allclose(a),
+            a.equal(a),
+        )
+    ]
+
+
+@program()
+def prog_tsub_overrides_edge_calls(T: Any) -> Any:
+    ov = T.overrides
+    MyT = _classes(T)
+    a = T.ones(2).as_subclass(MyT)
+
+    def f(x):
+        return x + 1
+
+    return (
+        _v(T, MyT.__torch_function__(f, (MyT,), (a,))),
+        _v(T, MyT.__torch_function__(f, (), (T.ones(2),))),
+        raises(lambda: ov.handle_torch_function(f, (T.ones(2),), T.ones(2))),
+        raises(lambda: ov.has_torch_function(3)),
+        ov.has_torch_function(iter([a])),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

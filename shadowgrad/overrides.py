@@ -255,7 +255,11 @@ def _has(a: Any) -> bool:
 
 def has_torch_function(relevant_args: Iterable[Any]) -> bool:
     """Mirrors `torch.overrides.has_torch_function`."""
-    return any(_has(a) for a in relevant_args)
+    try:
+        args = list(relevant_args)
+    except TypeError:
+        raise TypeError("expected a sequence") from None  # torch's PySequence_Fast
+    return any(_has(a) for a in args)
 
 
 def has_torch_function_unary(a: Any) -> bool:
