@@ -155,8 +155,13 @@ def _type_name(x: Any) -> str:
 _IMMUTABLETYPE = 1 << 8  # Py_TPFLAGS_IMMUTABLETYPE: C types (static, or heap as functools')
 
 
-def tensor_first(fn: Any, reported: str, param: str) -> Any:
-    """fn, refusing a first positional argument that is not a Tensor with torch's TypeError."""
+def tensor_first(
+    fn: Any, reported: str, param: str, python_only: tuple[str, int] | None = None
+) -> Any:
+    """fn, refusing a first positional argument that is not a Tensor with torch's TypeError.
+    `python_only`: (name, position) of a parameter torch's nn.functional function takes in
+    Python and does not pass on to the native one (max_pool's return_indices): left out of the
+    arguments the native parser is asked about when fn fails."""
     from ._tensor import Tensor
 
     # numpy's keyword names (axis=, x=, ...): _numpy_compat sets the translation here, where
@@ -180,6 +185,9 @@ def tensor_first(fn: Any, reported: str, param: str) -> Any:
             return fn(*args, **kwargs)
         except Exception:  # torch's parser refuses before the op runs: its error, if it has one
             if reported in PARSER:
+                if python_only is not None:
+                    args = args[: python_only[1]]
+                    kwargs = {k: v for k, v in kwargs.items() if k != python_only[0]}
                 reraise(reported, args[1:], kwargs, False, args[:1])
             raise
 
@@ -204,7 +212,13 @@ def install(namespace: dict[str, Any], prefix: str = "", *aliases: Any) -> None:
                 continue
             for mod in aliases:
                 if getattr(mod, name, None) is fn:
+                    if name in _F_RETURN_INDICES:  # torch's F function: Python, its own object
+                        wrapped = tensor_first(fn, reported, param, ("return_indices", 6))
                     setattr(mod, name, wrapped)
+
+
+# torch.nn.functional's boolean_dispatch functions over a native op of the same name
+_F_RETURN_INDICES = frozenset(("max_pool1d", "max_pool2d", "max_pool3d"))
 
 
 def _entries(prefix: str) -> list[tuple[str, tuple[str, str]]]:

@@ -111,14 +111,13 @@ def _pool_args(name: str, kernel_size: Any, stride: Any, padding: Any, dilation:
 
 
 def _check_pool_input(input: Tensor, name: str, n: int) -> None:
-    if input.ndim not in (n + 1, n + 2) or (input.numel() == 0 and input.ndim == n + 1):
+    if input.ndim not in (n + 1, n + 2):
         raise RuntimeError(f"non-empty {n + 1}D or {n + 2}D (batch mode) tensor expected for input")
-    sp = tuple(input.shape[-n - 1 :])
-    if any(v == 0 for v in sp):
+    if any(v == 0 for v in input.shape[-n - 1 :]):
+        # torch's pool3d_shape_check names the empty dimension by its size (always 0)
         raise RuntimeError(
             f"{name}(): Expected input's non-batch dimensions to have positive length, but input "
-            f"has a shape of {list(input.shape)} and non-batch dimension "
-            f"{next(i for i, v in enumerate(sp) if v == 0)} has length zero!"
+            f"has a shape of {list(input.shape)} and non-batch dimension 0 has length zero!"
         )
 
 

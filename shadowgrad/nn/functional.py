@@ -1387,6 +1387,9 @@ def _check_max_pool1d(
     ow = K.pool_out_size(sh[-1], k, s, p, d, ceil_mode)
     if ow <= 0:
         raise RuntimeError(f"max_pool1d() Invalid computed output size: {ow}")
+    if not input.dtype.is_floating_point:
+        # torch's own kernel (no indices asked, no grad) dispatches over floating types only
+        raise NotImplementedError(f"\"max_pool1d_impl\" not implemented for '{input.dtype._short}'")
 
 
 def max_pool1d(

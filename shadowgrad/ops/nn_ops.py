@@ -1676,6 +1676,7 @@ def max_pool_indices(x: np.ndarray, k: Any, s: Any, p: Any, d: Any, ceil_mode: b
         kk = win.shape[ax]
         last_nan = kk - 1 - np.argmax(np.flip(np.isnan(win), axis=ax), axis=ax)
         arg = np.where(nan, last_nan, arg)
+    arg = _first_valid_if_padding(arg, x, xp, pad, k, d, s, out)
     flat = np.zeros(arg.shape, np.int64)
     for i, ki in enumerate(np.unravel_index(arg, tuple(k))):
         pos = np.arange(out[i]).reshape((-1,) + (1,) * (nd - 1 - i)) * s[i] - p[i] + ki * d[i]
@@ -1684,6 +1685,22 @@ def max_pool_indices(x: np.ndarray, k: Any, s: Any, p: Any, d: Any, ceil_mode: b
 
 
 max_pool2d_indices = max_pool_indices
+
+
+def _first_valid_if_padding(arg, x, xp, pad, k, d, s, out) -> np.ndarray:
+    """arg with each window whose maximum fell on the padding (every value in it the fill:
+    -inf, or an integer type's lowest) moved to the window's first real element, as torch's
+    kernel starts each window's index there and only moves it on a strictly greater value."""
+    nd = len(k)
+    if not any(q for w in pad[-nd:] for q in w):
+        return arg
+    m = np.zeros(xp.shape[-nd:], bool)
+    m[tuple(slice(w[0], w[0] + n) for w, n in zip(pad[-nd:], x.shape[-nd:], strict=True))] = True
+    mw = _np_windows(m, k, d, s, out).reshape(math.prod(k), *out)
+    on_pad = ~np.take_along_axis(mw[None], arg.reshape(-1, 1, *out), axis=1).reshape(arg.shape)
+    if not on_pad.any():
+        return arg
+    return np.where(on_pad, np.argmax(mw, axis=0), arg)
 
 
 def _tiled_max_indices(x: np.ndarray, k: Any, out: Any) -> np.ndarray:
