@@ -599,7 +599,23 @@ def _function_wrapper(fn: Any, name: tuple[bool, str]) -> Any:
 
     wrapper._sg_protocol = True  # type: ignore[attr-defined]
     wrapper._sg_tf_name = name  # type: ignore[attr-defined]
-    return wrapper
+    return _skipped_by_warnings(wrapper)
+
+
+_SKIPPED: dict[Any, Any] = {}  # a wrapper's code -> the same under the skipped file name
+
+
+def _skipped_by_warnings(fn: Any) -> Any:
+    """fn, whose frame warnings skip when they count an op's fixed stacklevel, so a warning
+    still names the user's line with the namespaces wrapped (Note [Wrapper frames and
+    warnings] in _numpy_compat.py). One code object per wrapper kind."""
+    code = _SKIPPED.get(fn.__code__)
+    if code is None:
+        from ._numpy_compat import _FILENAME
+
+        code = _SKIPPED[fn.__code__] = fn.__code__.replace(co_filename=_FILENAME)
+    fn.__code__ = code
+    return fn
 
 
 def _grad_wrapper(fn: Any) -> Any:
@@ -637,7 +653,7 @@ def _grad_wrapper(fn: Any) -> Any:
 
     grad._sg_protocol = True  # type: ignore[attr-defined]
     grad._sg_tf_name = (False, "torch.autograd.grad")  # type: ignore[attr-defined]
-    return grad
+    return _skipped_by_warnings(grad)
 
 
 def _backward_wrapper(fn: Any) -> Any:
@@ -670,7 +686,7 @@ def _backward_wrapper(fn: Any) -> Any:
 
     backward._sg_protocol = True  # type: ignore[attr-defined]
     backward._sg_tf_name = (False, "torch.autograd.backward")  # type: ignore[attr-defined]
-    return backward
+    return _skipped_by_warnings(backward)
 
 
 def dispatch_op(name: str, args: tuple[Any, ...]) -> Any:
