@@ -384,6 +384,130 @@ def prog_cjv_numpy_detach_requires(T: Any) -> Any:
     return raises(lambda: y.numpy()), raises(lambda: y.detach().numpy()), y.detach().is_conj()
 
 
+# --- more writes, copies and aliases -----------------------------------------------------------
+
+
+@program()
+def prog_cjv_copy_into_conj_view(T: Any) -> Any:
+    x = _c(T, 3)
+    y = x.conj()
+    y.copy_(T.tensor([1 + 1j, 2 - 2j, 3j]))
+    a = x.clone()
+    y.zero_()
+    b = x.clone()
+    y.fill_(2j)
+    return a, b, x, y
+
+
+@program()
+def prog_cjv_index_put_through_view(T: Any) -> Any:
+    x = _c(T, 4)
+    y = x.conj()
+    y[T.tensor([0, 2])] = T.tensor([1j, -1j], dtype=y.dtype)
+    y.index_fill_(0, T.tensor([3]), 5 + 5j)
+    y.masked_fill_(T.tensor([False, True, False, False]), -2j)
+    return x, y
+
+
+@program()
+def prog_cjv_conj_physical_inplace_on_base(T: Any) -> Any:
+    x = _c(T, 3)
+    y = x.conj()
+    x.conj_physical_()
+    r = T.ones(2)
+    return x, y, y.is_conj(), x.is_conj(), T.conj_physical_(r) is r, x._version
+
+
+@program()
+def prog_cjv_detach_keeps_bit(T: Any) -> Any:
+    x = _c(T, 3, rg=True)
+    y = x.conj()
+    d = y.detach()
+    return d.is_conj(), d, d._version == y._version, d.requires_grad
+
+
+@program()
+def prog_cjv_inplace_base_after_conj_views(T: Any) -> Any:
+    x = _c(T, 2, 3)
+    ys = [x.conj(), x[0].conj(), x.t().conj(), x.mH]
+    x.add_(T.ones(2, 3, dtype=x.dtype) * (1 + 1j))
+    x[1, 2] = 0
+    return ys, [y.is_conj() for y in ys]
+
+
+@program()
+def prog_cjv_where_and_reductions(T: Any) -> Any:
+    x = _c(T, 2, 3)
+    y = x.conj()
+    return (
+        T.where(y.real > 0, y, x),
+        y.mean(0),
+        y.prod(),
+        T.linalg.vector_norm(y),
+        (y @ x.mT).diagonal(),
+        T.vdot(y[0], x[0]),
+        T.dot(y[0], x[0]),
+        y.abs().max(),
+    )
+
+
+@program()
+def prog_cjv_mh_matmul_gram(T: Any) -> Any:
+    A = _c(T, 3, 2, rg=True)
+    G = A.mH @ A
+    G.real.trace().backward()
+    return G, A.grad, (G - G.mH).abs().max()
+
+
+@program()
+def prog_cjv_neg_view_writes(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0, 3.0])
+    n = T._neg_view(x)
+    n[0] = 10.0
+    n.mul_(2)
+    return x, n, n.is_neg(), n.resolve_neg(), n.resolve_neg().is_neg()
+
+
+@program()
+def prog_cjv_imag_of_conj_grad(T: Any) -> Any:
+    x = _c(T, 3, rg=True)
+    y = x.conj()
+    (y.imag * T.tensor([1.0, 2.0, 3.0], dtype=T.float64)).sum().backward()
+    g1 = x.grad.clone()
+    x.grad = None
+    (y.real**2).sum().backward()
+    return g1, x.grad
+
+
+@program()
+def prog_cjv_conj_of_parameter(T: Any) -> Any:
+    p = T.nn.Parameter(_c(T, 2))
+    y = p.conj()
+    with T.no_grad():
+        p.mul_(2)
+    return y, y.is_conj(), y._base is p, type(y).__name__, y.grad_fn
+
+
+@program(xfail="a gradient that is a conj view keeps the bit in torch (AccumulateGrad steals it)")
+def prog_cjv_grad_keeps_conj_bit(T: Any) -> Any:
+    x = _c(T, 2, rg=True)
+    (x.conj() * 2).abs().sum().backward()
+    (g,) = T.autograd.grad(x.conj().abs().sum(), x)
+    return x.grad.is_conj(), g.is_conj(), x.grad, g
+
+
+@program()
+def prog_cjv_forward_ad_tangents(T: Any) -> Any:
+    import importlib
+
+    fw = importlib.import_module(T.__name__ + ".autograd.forward_ad")
+    with fw.dual_level():
+        d = fw.make_dual(_c(T, 2), _c(T, 2, seed=5))
+        e = fw.unpack_dual(d.exp()).tangent
+        m = fw.unpack_dual(d * d.conj()).tangent
+        return e, e.is_conj(), m, m.is_conj()
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

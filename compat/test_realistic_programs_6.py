@@ -1957,10 +1957,7 @@ def prog_complex_tensor_ops_and_views(T: Any) -> Any:
     }
 
 
-@program(
-    xfail="conj() is computed eagerly in shadowgrad (shadowgrad/ops/pointwise.py conj): "
-    "torch's conj is a lazy view, is_conj() is True and resolve_conj() clones"
-)
+@program()
 def prog_lazy_conj_flags(T: Any) -> Any:
     z = T.tensor([1 + 2j, -1j], requires_grad=True)
     c = z.conj()

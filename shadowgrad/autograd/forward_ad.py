@@ -565,6 +565,13 @@ def _elementwise(op: Any, args: tuple[Any, ...], out: Any, tangents: dict[int, A
     return res
 
 
+def _conj(t: Any) -> Any:
+    """A materialized conjugate (torch's tangent is no conj view)."""
+    from ..ops.pointwise import _conj as conj_op
+
+    return conj_op(t) if t._data.dtype.kind == "c" else t
+
+
 def _elementwise_term(
     fn: Callable[..., Any], names: Any, vals: list[Any], cplx: bool, out: Any
 ) -> Callable[[Any], Any]:
@@ -572,10 +579,10 @@ def _elementwise_term(
 
     def term(tg: Any) -> Any:
         if cplx:
-            tg = tg.conj()
+            tg = _conj(tg)
         t = fn(*[tg if n == "grad" else v for n, v in zip(names, vals, strict=True)])
         if cplx:
-            t = t.conj()
+            t = _conj(t)
             if out._data.dtype.kind != "c" and t._data.dtype.kind == "c":
                 t = t.real
         return t

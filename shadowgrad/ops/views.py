@@ -588,3 +588,18 @@ FUNCTIONS["_neg_view"] = _neg_view
 FUNCTIONS["_conj"] = _conj_fn
 METHODS["_neg_view"] = _neg_view
 METHODS["_conj"] = _conj_fn
+
+
+def conj_physical_(self: Tensor) -> Tensor:
+    """Mirrors `Tensor.conj_physical_`: conjugates a complex tensor in place (its conj views
+    then read the conjugate of the new values); a real tensor is left as is."""
+    if self._data.dtype.kind != "c":
+        return self
+    from .inplace import make_inplace
+    from .pointwise import _conj_physical
+
+    return make_inplace(_conj_physical)(self)
+
+
+METHODS["conj_physical_"] = conj_physical_
+FUNCTIONS["conj_physical_"] = conj_physical_
