@@ -254,6 +254,13 @@ register(
         tolerance_reason="a round trip through float16",
     ),
     OpEntry(
+        "Tensor.bfloat16",
+        lambda T, x: x.bfloat16().float(),
+        samples_with(((), {})),
+        tolerances={"float32": (8e-3, 1e-3), "float64": (8e-3, 1e-3)},
+        tolerance_reason="a round trip through bfloat16 (8 significant bits)",
+    ),
+    OpEntry(
         "squeeze",
         lambda T, x, *a: T.squeeze(x, *a),
         lambda dtype: [
