@@ -367,7 +367,7 @@ def prog_cjv_inplace_on_conj_view_nograd(T: Any) -> Any:
     return x, y.is_conj(), x._version
 
 
-@program(xfail="in-place on a conj view under grad: torch replays the conj (ConjBackward0)")
+@program()
 def prog_cjv_inplace_on_conj_view_grad(T: Any) -> Any:
     x = _c(T, 3, rg=True)
     a = x.clone()
@@ -375,6 +375,30 @@ def prog_cjv_inplace_on_conj_view_grad(T: Any) -> Any:
     y.mul_(2j)
     a.abs().sum().backward()
     return a, y.grad_fn, a.grad_fn, x.grad
+
+
+@program()
+def prog_cjv_inplace_on_sliced_conj_views_grad(T: Any) -> Any:
+    x = _c(T, 4, rg=True)
+    w = _c(T, 2, seed=3, rg=True)
+    a = x.clone()
+    y = a[1:3].conj()
+    z = a.conj()[2:]
+    y.mul_(w)
+    z.add_(1j)
+    (a.abs() * T.arange(4.0, dtype=T.float64)).sum().backward()
+    return a, y, z, y.grad_fn, z.grad_fn, a.grad_fn, x.grad, w.grad
+
+
+@program()
+def prog_cjv_base_inplace_regenerates_conj_grad_fn(T: Any) -> Any:
+    x = _c(T, 3, rg=True)
+    a = x * 1
+    y = a.conj()
+    s = a[1:].conj()
+    a.mul_(2)
+    (y.real.sum() + (s.imag**2).sum()).backward()
+    return y, s, y.grad_fn, s.grad_fn, x.grad
 
 
 @program()

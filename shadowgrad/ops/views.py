@@ -51,7 +51,9 @@ class CopySlices(Node):
 
     # cross: None, or for a view of another dtype than its base (view_as_real, .real/.imag,
     # view_as_complex) (base_is_complex, view_is_complex): vidx then indexes the real units
-    __slots__ = ("base_shape", "cross", "fn", "fn_edges", "vidx")
+    # lazy: None, or for an in-place op on a conj (negative) view the op conjugating (negating)
+    # the view's region of the gradient on its way to the op's backward and back
+    __slots__ = ("base_shape", "cross", "fn", "fn_edges", "lazy", "vidx")
     _cpp_name = "torch::autograd::CopySlices"
 
     def apply(self, grads: list[Any]) -> tuple[Any, ...]:
@@ -106,6 +108,15 @@ class CopySlices(Node):
         return (_make(np.ascontiguousarray(result).reshape(self.base_shape)), *res[1:])
 
     def _call_fn(self, region: Tensor, validate: Callable[..., Any]) -> list[Any]:
+        lazy = getattr(self, "lazy", None)
+        if lazy is not None:
+            res = self._call_fn2(lazy(region), validate)
+            if res[0] is not None:
+                res[0] = lazy(res[0])
+            return res
+        return self._call_fn2(region, validate)
+
+    def _call_fn2(self, region: Tensor, validate: Callable[..., Any]) -> list[Any]:
         fn = self.fn
         if self.fn_edges is None:  # the op is one node whose first input is the view
             return list(validate(fn, fn.apply([region])))
@@ -313,7 +324,8 @@ def inplace_on_view(
     node = r._grad_fn
     if node is None:
         return self
-    vidx = view_index(self, base)
+    lazy = _lazy_op(self, base) if type(self._vc) is ConjVersionCounter else None
+    vidx = view_index(self if lazy is None else _make(shadow_of(self)), base)
     base_edge = base._edge() if base._rg else None
     direct = node._next and node._next[0] == snap_edge and _edges_are(node, other_edges)
     cs = CopySlices((base_edge, *(node._next[1:] if direct else other_edges)))
@@ -327,13 +339,17 @@ def inplace_on_view(
         cs.fn_edges = ((node, r._nr), snap_edge is not None, capture)
     cs.fn = node
     cs.vidx = vidx
+    cs.lazy = lazy
     cs.cross = cross_dtype(self, base)
     cs.base_shape = base._data.shape
     move_retained(base, cs, 0)
     base._grad_fn = cs
     base._rg = True
     base._nr = 0
-    set_as_strided_grad_fn(self, base, vidx)
+    if lazy is not None:
+        lazy_view_grad_fn(self, base, lazy, vidx)
+    else:
+        set_as_strided_grad_fn(self, base, vidx)
     resave(node, "result", self)
     return self
 
@@ -393,6 +409,11 @@ def refresh_view(t: Tensor) -> None:
                 f"Output {t._nr} of {name} is a view and its base or another view of its base "
                 "has been modified inplace. " + CUSTOM_VIEW
             )
+    if type(vc) is ConjVersionCounter and (t._rg or base._rg) and base._grad_fn is not None:
+        lazy = _lazy_op(t, base)  # a conj (negative) view: replayed on the base's history
+        if lazy is not None and not (node is not None and _chain_multi_view(t)):
+            lazy_view_grad_fn(t, base, lazy)
+            return
     if node is not None and not getattr(getattr(type(node), "_op", None), "view", False):
         # not made by a view op (e.g. a custom Function that returned its input): that node
         # is the tensor's own history, nothing to regenerate
@@ -603,3 +624,42 @@ def conj_physical_(self: Tensor) -> Tensor:
 
 METHODS["conj_physical_"] = conj_physical_
 FUNCTIONS["conj_physical_"] = conj_physical_
+
+
+def _lazy_op(view: Tensor, base: Tensor) -> Any:
+    """For a conj (negative) view of its base's dtype, the op making it (conj, _neg_view, both
+    their own inverse); None otherwise."""
+    rec = _rec_of(view)
+    if rec is None or view._data.dtype != base._data.dtype:
+        return None
+    from .pointwise import _conj, _neg_view_op
+
+    return _neg_view_op if rec.neg else _conj
+
+
+def lazy_view_grad_fn(view: Tensor, base: Tensor, op: Any, vidx: np.ndarray | None = None) -> None:
+    """Regenerate a conj (negative) view's grad_fn on its base's current history, as torch
+    replays the view: the conj last (ConjBackward0 on the base, or on AsStridedBackward0 of it
+    for another geometry), or first (AsStridedBackward0 of ConjBackward0 of the base)."""
+    from .shape import offset_of
+
+    stand = _make(shadow_of(view))
+    sd, bd = stand._data, base._data
+    node = view._grad_fn
+    last = node is not None and node.name() in ("ConjBackward0", "NegViewBackward0")
+    prev = _GM.grad
+    _GM.grad = True
+    try:
+        if sd.shape == bd.shape and sd.strides == bd.strides and offset_of(sd, bd) == 0:
+            out = op(base)._grad_fn
+        elif last:
+            set_as_strided_grad_fn(stand, base, vidx)
+            out = op(stand)._grad_fn
+        else:
+            c = op(base)
+            c._data = bd
+            set_as_strided_grad_fn(stand, c, vidx)
+            out = stand._grad_fn
+    finally:
+        _GM.grad = prev
+    _set_view_grad_fn(view, base, out)
