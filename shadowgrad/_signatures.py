@@ -388,14 +388,18 @@ _declare(
     cholesky_solve: cholesky_solve Tensor input, Tensor input2, bool upper=False, *, Tensor?
         out=None
     chunk: chunk Tensor input, int chunks, int dim=0
-    clone: clone Tensor input, *, int? memory_format=None, Tensor? out=None
+    clone: clone Tensor input, *, MemoryFormat? memory_format=None, Tensor? out=None
     combinations: combinations Tensor input, int r=2, bool with_replacement=False
     complex: complex Tensor real, Tensor imag, *, Tensor? out=None
     constant_pad_nd: constant_pad_nd Tensor input, int[] pad, Scalar value=0, *, Tensor? out=None
-    contiguous: contiguous Tensor input, *, int memory_format=0
+    contiguous: contiguous Tensor input, *, MemoryFormat memory_format=torch.contiguous_format
     conv_tbc: conv_tbc Tensor input, Tensor weight, Tensor bias, int pad=0, *, Tensor? out=None
     conv_transpose1d: conv_transpose1d Tensor input, Tensor weight, Tensor? bias=None, int[1]
         stride=[1], int[1] padding=[0], int[1] output_padding=[0], int groups=1, int[1] dilation=[1]
+    conv_transpose2d: conv_transpose2d Tensor input, Tensor weight, Tensor? bias=None, int[2]
+        stride=1, int[2] padding=0, int[2] output_padding=0, int groups=1, int[2] dilation=1
+    conv_transpose3d: conv_transpose3d Tensor input, Tensor weight, Tensor? bias=None, int[3]
+        stride=1, int[3] padding=0, int[3] output_padding=0, int groups=1, int[3] dilation=1
     cosine_embedding_loss: cosine_embedding_loss Tensor input1, Tensor input2, Tensor target, float
         margin=0.0, int reduction=1
     cosine_similarity: cosine_similarity Tensor x1, Tensor x2, int dim=1, float eps=1e-08
@@ -622,8 +626,8 @@ _declare(
     requires_grad_: requires_grad_ Tensor input, bool requires_grad=True
     reshape: reshape Tensor input, int[] shape
     reshape_as: reshape_as Tensor input, Tensor other
-    resize_: resize_ Tensor input, int[] size, *, int? memory_format=None
-    resize_as_: resize_as_ Tensor input, Tensor the_template, *, int? memory_format=None
+    resize_: resize_ Tensor input, int[] size, *, MemoryFormat? memory_format=None
+    resize_as_: resize_as_ Tensor input, Tensor the_template, *, MemoryFormat? memory_format=None
     rms_norm: rms_norm Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None
     rnn_relu_cell: rnn_relu_cell Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor?
         b_ih=None, Tensor? b_hh=None
@@ -747,7 +751,7 @@ class _Param:
         # an int list defaulting to [] takes None too (roll's dims)
         self.none = kind.endswith("?") or default.strip() in ("None", "[]")
         self.kind = kind.rstrip("?")
-        self.size = self.kind == "int[1]"
+        self.size = self.kind in ("int[1]", "int[2]", "int[3]")  # a bare int taken too
         if self.size:
             self.kind = "int[]"
         self.name, self.optional, self.kwonly = name, bool(eq), kwonly
@@ -758,6 +762,7 @@ class _Param:
 _SHOWN = {
     "int[]": "tuple of ints",
     "ScalarType": "torch.dtype",
+    "MemoryFormat": "torch.memory_format",
     "Scalar": "Number",
     "Tensor[]": "tuple of Tensors",
 }
@@ -802,7 +807,8 @@ def _check(p: _Param, v: Any) -> tuple[bool, int]:
     if k in ("float", "Scalar"):
         if isinstance(v, Tensor):
             return v.dim() == 0 and not v.requires_grad, -1
-        ok = (float, int, np.integer, np.floating) + ((complex,) if k == "Scalar" else ())
+        # numpy's scalars are numbers to torch's parser, its bool included
+        ok = (float, int, np.integer, np.floating, np.bool_) + ((complex,) if k == "Scalar" else ())
         return isinstance(v, ok), -1
     if k == "int[]":
         if p.size and _is_index(v):
@@ -814,6 +820,10 @@ def _check(p: _Param, v: Any) -> tuple[bool, int]:
         return isinstance(v, dtype_class) or v in (float, int, bool, complex), -1
     if k == "str":
         return isinstance(v, str), -1
+    if k == "MemoryFormat":
+        from ._formats import memory_format
+
+        return isinstance(v, memory_format), -1
     return True, -1  # Layout, Device, ...: not checked here
 
 
@@ -859,7 +869,7 @@ def _signature_error(
         pos = "" if kw else f" (position {i + 1})"
         if not ok:
             shown = _SHOWN.get(p.kind, p.kind)
-            if bad >= 0:
+            if bad >= 0 and not kw:  # (by keyword: torch names the list's type)
                 return TypeError(
                     f"{reported}(): argument '{p.name}'{pos} must be {shown}, but found element "
                     f"of type {type(v[bad]).__name__} at pos {bad}"
