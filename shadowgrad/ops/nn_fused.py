@@ -358,6 +358,19 @@ def _rnn_layer_forward(
     reverse: Any, batch_sizes: Any, mode: Any, hidden_size: Any, num_layers: Any,
     has_biases: Any, bidirectional: Any, batch_first: Any, train: Any,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+    if input.dtype == np.longdouble:
+        # bfloat16 (oneDNN's bf16 LSTM): float32 arithmetic on the bfloat16 operands, the two
+        # biases summed into one bfloat16 bias; the outputs rounded (by the op runner)
+        f = np.float32
+        b = D.round_bf16(weight2 + weight3).astype(f)
+        out, steps = _lstm_layer_steps(
+            input.astype(f), weight0.astype(f), weight1.astype(f), b, np.zeros_like(b),
+            hx_.astype(f), cx_.astype(f), reverse,
+        )  # fmt: skip
+        last = steps[-1]
+        hy = last[6] * np.tanh(last[7])
+        ld = input.dtype
+        return out.astype(ld), hy.astype(ld), last[7].astype(ld), np.empty(0, ld)
     out, steps = _lstm_layer_steps(input, weight0, weight1, weight2, weight3, hx_, cx_, reverse)
     last = steps[-1]
     hy = last[6] * np.tanh(last[7])
@@ -456,11 +469,15 @@ rnn_layer = defop(
 )
 
 
+_BF16 = D.bfloat16 if D.HAS_BF16 else None
+
+
 def use_mkldnn_lstm(input: Any, proj_size: int, packed: bool) -> bool:
     """Whether torch runs this LSTM through oneDNN (See Note [oneDNN LSTM])."""
     from ..backends import mkldnn
 
-    if not (bool(mkldnn.enabled) and input.dtype is D.float32 and input.numel() != 0):
+    ok = input.dtype is D.float32 or input.dtype is _BF16
+    if not (bool(mkldnn.enabled) and ok and input.numel() != 0):
         return False
     if packed:
         return False

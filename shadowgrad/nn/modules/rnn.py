@@ -502,8 +502,8 @@ class LSTM(RNNBase):
         self.check_forward_args(input, hx, None)
         _check_two_states(hx)
         if use_mkldnn_lstm(input, self.proj_size, False):  # See Note [oneDNN LSTM]
-            if hx[0].dtype is not D.float32 or hx[1].dtype is not D.float32:
-                _check_mkldnn_states(hx)
+            if hx[0].dtype is not input.dtype or hx[1].dtype is not input.dtype:
+                _check_mkldnn_states(hx, input.dtype)
             output, h_n, c_n = mkldnn_lstm(
                 input, hx[0], hx[1], self._flat_weights, self.bias, self.num_layers,
                 self.dropout, self.training, self.bidirectional, self.batch_first,
@@ -676,13 +676,14 @@ def _check_two_states(hx: Any) -> None:
         raise RuntimeError("lstm expects two hidden states")
 
 
-def _check_mkldnn_states(hx: Any) -> None:
-    """oneDNN's refusals of a float32 LSTM's hidden states of another dtype: a dtype it has no
-    mapping for, then (float16) no primitive for the mix."""
+def _check_mkldnn_states(hx: Any, dtype: Any = D.float32) -> None:
+    """oneDNN's refusals of an LSTM's hidden states of another dtype than its input's: a dtype
+    it has no mapping for, then no primitive for the mix."""
     dts = [h.dtype for h in hx]
-    if any(dt not in (D.float32, D.float16) for dt in dts):
+    mapped = (D.float32, D.float16) + ((D.bfloat16,) if D.HAS_BF16 else ())
+    if any(dt not in mapped for dt in dts):
         raise RuntimeError("get_mkldnn_dtype: unsupported data type")
-    if any(dt is D.float16 for dt in dts):
+    if any(dt is not dtype for dt in dts):
         raise RuntimeError(
             "could not create a primitive descriptor for the LSTM forward propagation primitive. "
             "Run workload with environment variable ONEDNN_VERBOSE=all to get additional "
