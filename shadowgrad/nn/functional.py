@@ -859,7 +859,7 @@ def _conv_ok(
     """Whether a convolution passes every check of `_check_conv` (the common case, in a few
     comparisons); otherwise `_check_conv` finds torch's error in torch's order."""
     ws, xs = w.shape, x.shape
-    if transposed or len(xs) != len(ws) or x.dtype != w.dtype:
+    if transposed or len(xs) != len(ws) or x.dtype != w.dtype or x.dtype.kind == "b":
         return False  # (transposed convolutions always take the full check)
     if min(s) <= 0 or min(p) < 0 or min(d) <= 0 or ws[0] % groups or ws[0] < groups:
         return False
@@ -912,7 +912,19 @@ def _check_conv(
                 f"Given input size per channel: ({' x '.join(map(str, ins))}). Calculated output "
                 f"size per channel: ({' x '.join(map(str, outs))}). Output size is too small"
             )
+    if transposed and input.numel() == 0 and input.shape[0] and input.shape[1]:
+        # torch's Empty backend takes only an empty batch or empty channels
+        shape = list(input.shape)
+        raise RuntimeError(
+            "Only zero batch or zero channel inputs are supported, but got input shape: "
+            f"{[*shape[:2], 1, *shape[2:]] if n == 1 else shape}"
+        )
     dt = input.dtype
+    if dt is D.bool_ and input.numel():
+        kernel = ("slow_conv2d_cpu", "compute_columns3d")[n == 3]
+        if transposed:
+            kernel = f"slow_conv_transpose{max(n, 2)}d_out_cpu"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
     if weight.dtype is not dt:
         if dt is D.float16 and _onednn_fp16():  # the oneDNN path's check
             raise RuntimeError(
@@ -986,6 +998,18 @@ def _channels_last(*ts: Tensor) -> bool:
     return False
 
 
+def _int_args(*vals: Any) -> bool:
+    """Whether each value is an int or a tuple/list of ints, as torch's parser takes them
+    (not a bool, a float or a str)."""
+    for v in vals:
+        if type(v) is int:
+            continue
+        for x in v if isinstance(v, (tuple, list)) else (v,):
+            if isinstance(x, (bool, float, str)) or not hasattr(x, "__index__"):
+                return False
+    return True
+
+
 def _conv_type_error(n: int, *args: Any) -> TypeError:
     """torch's conv{n}d error for arguments of the wrong types (its two overloads)."""
     return _invalid_combination(f"conv{n}d", _CONV_SIGNATURES, 7, *args)
@@ -1013,6 +1037,9 @@ def _conv(
             args.pop()  # the arguments left at their defaults: torch's list omits them
         raise _conv_type_error(n, *args)
     same = False
+    if transposed and not _int_args(stride, padding, output_padding, groups, dilation):
+        # (torch's parser names the argument: the wrapper's re-read of the call gives its error)
+        raise TypeError(f"conv_transpose{n}d(): an argument must be int or tuple of ints")
     if isinstance(padding, str):
         if padding not in ("same", "valid"):
             raise RuntimeError(f"Invalid padding string: '{padding}'")
