@@ -532,6 +532,61 @@ def prog_cjv_forward_ad_tangents(T: Any) -> Any:
         return e, e.is_conj(), m, m.is_conj()
 
 
+@program()
+def prog_cjv_view_dtype_refuses(T: Any) -> Any:
+    x = _c(T, 2)
+    y = x.conj()
+    r = T.tensor([1.0, 2.0])
+    n = T._neg_view(r)
+    return (
+        [raises(lambda d=d: y.view(d)) for d in (T.float64, T.complex128, T.int64)],
+        [raises(lambda d=d: n.view(d)) for d in (T.int64, T.float32, T.int32)],
+        y.resolve_conj().view(T.float64),
+        y.view(2, 1).is_conj(),
+    )
+
+
+@program()
+def prog_cjv_real_imag_setters(T: Any) -> Any:
+    x = _c(T, 3)
+    y = x.conj()
+    y.real = T.zeros(3, dtype=T.float64)
+    a = x.clone()
+    y.imag = T.tensor([1.0, 2.0, 3.0], dtype=T.float64)
+    b = x.clone()
+    z = _c(T, 2)
+    z.imag = 5
+    z.real = T.tensor([7.0, 8.0], dtype=T.float64)
+    r = T.tensor([1.0, 2.0])
+    r.real = T.tensor([5.0, 6.0])
+    return a, b, x, y, z, r, raises(lambda: setattr(r, "imag", T.ones(2)))
+
+
+@program()
+def prog_cjv_items_and_lists_after_writes(T: Any) -> Any:
+    x = _c(T, 3)
+    y = x.conj()
+    x.real = T.zeros(3, dtype=T.float64)
+    return y[1].item(), y.tolist(), T.equal(y, x.conj_physical()), T.allclose(y, x), y.sgn()
+
+
+@program()
+def prog_cjv_chunk_unbind_scatter(T: Any) -> Any:
+    x = _c(T, 4)
+    y = x.conj()
+    cs = y.chunk(2)
+    us = y.unbind()
+    cs[1].mul_(2)
+    return (
+        [c.is_conj() for c in cs],
+        [u.is_conj() for u in us],
+        x,
+        us,
+        y.select_scatter(T.tensor(5j, dtype=T.cdouble), 0, 0).is_conj(),
+        T.zeros(4, dtype=T.cdouble).copy_(y),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

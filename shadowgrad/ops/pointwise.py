@@ -3814,8 +3814,8 @@ METHODS.update(
         "conj_physical": conj_physical,
         "resolve_conj": resolve_conj,
         "is_conj": _is_conj,
-        "real": property(real),
-        "imag": property(imag),
+        "real": property(real, lambda self, v: real(self).copy_(v)),
+        "imag": property(imag, lambda self, v: imag(self).copy_(v)),
     }
 )
 FUNCTIONS.update(

@@ -229,6 +229,9 @@ def _check_int_sizes(fn: str, param: str, args: tuple[Any, ...], pos: int, overl
 def view(self: Tensor, *size: Any) -> Tensor:
     """Mirrors `torch.Tensor.view` (shape form; a dtype argument reinterprets the bytes)."""
     if len(size) == 1 and isinstance(size[0], D.dtype):
+        from .views import check_lazy_view_dtype
+
+        check_lazy_view_dtype(self)
         if size[0] is D.bfloat16 or self._data.dtype is D.LD:
             return _bf16_view(self, size[0])
         if size[0].itemsize != self._data.itemsize:

@@ -450,7 +450,8 @@ FUNCTIONS: dict[str, Any] = {}
 class _Rec:
     __slots__ = ("C", "R", "S", "f", "neg")
 
-    def sync(self) -> None:
+    def push(self) -> None:
+        """Write the shadow's elements changed since the last sync back into the root."""
         C, S = self.C, self.S
         n = C.size
         if n:
@@ -458,8 +459,16 @@ class _Rec:
             changed = (cb != S.view(np.uint8).reshape(n, -1)).any(1)
             if changed.any():
                 self.R[changed] = self.f(C[changed])
-            np.copyto(C, self.f(self.R))
-            self.S = C.copy()
+
+    def pull(self) -> None:
+        """Recompute the shadow from the root."""
+        if self.C.size:
+            np.copyto(self.C, self.f(self.R))
+            self.S = self.C.copy()
+
+    def sync(self) -> None:
+        self.push()
+        self.pull()
 
 
 class ConjVersionCounter(VersionCounter):
@@ -474,8 +483,11 @@ class ConjVersionCounter(VersionCounter):
     @v.setter
     def v(self, value: int) -> None:
         _VC_V.__set__(self, value)
-        for rec in self.recs:
-            rec.sync()
+        recs = self.recs
+        for rec in recs:  # every write-back first: shadows may share a root
+            rec.push()
+        for rec in recs:
+            rec.pull()
 
 
 _VC_V = VersionCounter.__dict__["v"]
@@ -603,6 +615,21 @@ def _conj_fn(input: Tensor) -> Tensor:
     from .pointwise import conj
 
     return conj(input)
+
+
+def check_lazy_view_dtype(t: Tensor) -> None:
+    """torch refuses view(dtype) of a conj or negative view, even to its own dtype."""
+    if type(t._vc) is not ConjVersionCounter:
+        return
+    if is_conj(t):
+        what = "conjugate view tensors"
+    elif is_neg(t):
+        what = "tensors with negative bit set"
+    else:
+        return
+    raise RuntimeError(
+        f"torch.Tensor.view is not supported for {what} when converting to a different dtype."
+    )
 
 
 FUNCTIONS["_neg_view"] = _neg_view
