@@ -587,6 +587,50 @@ def prog_cjv_chunk_unbind_scatter(T: Any) -> Any:
     )
 
 
+@program()
+def prog_cjv_views_of_mh_keep_bit(T: Any) -> Any:
+    x = _c(T, 2, 2)
+    y = x.mH
+    out = {}
+    for name, f in (
+        ("flatten", lambda: y.flatten()),
+        ("narrow", lambda: y.narrow(0, 0, 1)),
+        ("diagonal", lambda: y.diagonal()),
+        ("permute", lambda: y.permute(1, 0)),
+        ("squeeze", lambda: y[None].squeeze(0)),
+        ("as_strided", lambda: y.as_strided((2,), (1,))),
+        ("as_strided_off", lambda: y.as_strided((2, 2), (1, 2), 0)),
+        ("contiguous", lambda: y.contiguous()),
+        ("clone_preserve", lambda: y.clone(memory_format=T.preserve_format)),
+    ):
+        r = f()
+        out[name] = (r, r.is_conj(), r.stride(), r.is_contiguous())
+    out["split"] = [s.is_conj() for s in y.split(1)]
+    out["likes"] = (T.empty_like(y).is_conj(), T.zeros_like(y).is_conj(), (-y).is_neg())
+    x[0, 1] = 4j
+    out["after"] = {k: v[0] for k, v in out.items() if isinstance(v, tuple) and len(v) == 4}
+    return out
+
+
+@program()
+def prog_cjv_as_strided_grad(T: Any) -> Any:
+    x = _c(T, 2, 2, rg=True)
+    a = x * 1
+    y = a.conj().as_strided((2,), (3,))
+    (y.real * 2 + y.imag).sum().backward()
+    return y, y.is_conj(), x.grad
+
+
+@program()
+def prog_cjv_inplace_unary_on_mh(T: Any) -> Any:
+    x = _c(T, 2, 2)
+    y = x.mH
+    y.sqrt_()
+    a = x.clone()
+    y.conj_physical_()
+    return a, x, y, y.is_conj(), T.testing.assert_close(y, x.conj_physical().mT)
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -1615,7 +1615,11 @@ _as_strided = defop(
 
 def as_strided(input: Tensor, size: Any, stride: Any, storage_offset: int | None = None) -> Tensor:
     """Mirrors `torch.as_strided`: a view of input's storage with the given geometry."""
+    from .views import ConjVersionCounter, shadow_storage
+
     root = _storage(input)
+    if type(input._vc) is ConjVersionCounter:  # a conj view: its storage's shadow
+        root = shadow_storage(input, root)
     size = tuple(int(s) for s in size)
     stride = tuple(int(s) for s in stride)
     if len(size) != len(stride):

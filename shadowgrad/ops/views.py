@@ -632,6 +632,15 @@ def check_lazy_view_dtype(t: Tensor) -> None:
     )
 
 
+def shadow_storage(t: Tensor, storage: np.ndarray) -> np.ndarray:
+    """For a conj (negative) view t, its storage array as the same view into t's shadow; the
+    storage itself for another tensor."""
+    rec = _rec_of(t)
+    if rec is None or storage.dtype != t._data.dtype:
+        return storage
+    return _remap(storage, rec.R, rec.C)
+
+
 FUNCTIONS["_neg_view"] = _neg_view
 FUNCTIONS["_conj"] = _conj_fn
 METHODS["_neg_view"] = _neg_view
