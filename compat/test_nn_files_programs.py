@@ -1599,6 +1599,32 @@ def prog_nnf_conv_transpose_empty_spatial_and_bool(T: Any) -> Any:
     )
 
 
+@program()
+def prog_nnf_pool1d_argument_sizes_and_divisor_types(T: Any) -> Any:
+    F = T.nn.functional
+    x = _x(T, 1, 5, 5, rg=False)
+    x4 = T.ones(1, 4, 4)
+    return (
+        raises(lambda: F.max_pool1d(x, 2, stride=(1, 2))),
+        raises(lambda: F.max_pool1d(x, 2, padding=(0, 0))),
+        raises(lambda: F.max_pool1d(x, 2, dilation=(1, 1))),
+        F.max_pool1d(x, 2, stride=()),
+        F.max_pool1d(x, 2, stride=[], return_indices=True),
+        raises(lambda: F.max_pool1d(x, (2, 2), return_indices=True)),
+        raises(lambda: F.max_pool1d(x, 2, stride=(1, 2), return_indices=True)),
+        raises(lambda: F.max_pool1d(x, 2, padding=(), return_indices=True)),
+        raises(lambda: F.max_pool1d(x, 2, dilation=(1, 1), return_indices=True)),
+        raises(lambda: F.max_pool1d(x, (), return_indices=True)),
+        raises(lambda: F.avg_pool2d(x4, 2, divisor_override=2.5)),
+        raises(lambda: F.avg_pool2d(x4, 2, divisor_override=True)),
+        raises(lambda: F.avg_pool2d(x4, 2, divisor_override=0)),
+        raises(lambda: F.avg_pool3d(T.ones(1, 4, 4, 4), 2, divisor_override=2.0)),
+        raises(lambda: F.avg_pool3d(T.ones(1, 4, 4, 4), 2, divisor_override=0)),
+        F.avg_pool2d(x4, 2, divisor_override=T.tensor(2)),
+        F.avg_pool2d(x4, 2, divisor_override=np.int64(3)),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

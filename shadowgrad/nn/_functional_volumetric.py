@@ -225,6 +225,8 @@ def avg_pool3d(
     if not isinstance(input, Tensor):
         raise _not_tensor("avg_pool3d", "input", 1, input)
     k, s, p, _ = _pool_args("avg_pool3d", kernel_size, stride, padding, 1, 3)
+    if divisor_override is not None and type(divisor_override) is not int:
+        F._check_divisor_override("avg_pool3d", divisor_override)
     if input.ndim not in (4, 5):
         raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
     _check_pool_input(input, "avg_pool3d", 3)

@@ -1371,6 +1371,9 @@ def _one_int(v: Any, fn: str, name: str) -> None:
         raise RuntimeError(f"{fn}() argument '{name}' should contain one int (got {len(v)})")
 
 
+_POOL1D_ARGS = ("kernel_size", "stride", "padding", "dilation")
+
+
 def _check_1d_input(input: Tensor, name: str) -> None:
     if input.ndim not in (2, 3):
         raise RuntimeError(
@@ -1394,6 +1397,16 @@ def _check_max_pool1d(
             "max_pool1d() kernel_size must be an int, list of ints or tuple of ints of size 1 "
             f"but got size {len(kernel_size)}"
         )
+    for name, v, allowed in (
+        ("stride", stride, "None, an int, list of ints, or"),
+        ("padding", padding, "an int, list of ints, or"),
+        ("dilation", dilation, "an int, list of ints or"),
+    ):
+        if isinstance(v, (tuple, list)) and len(v) > 1:
+            raise RuntimeError(
+                f"max_pool1d() {name} must be {allowed} tuple of ints of size 1 but got size "
+                f"{len(v)}"
+            )
     k = _tuple(kernel_size, 1)[0]
     s = k if stride is None or (isinstance(stride, (tuple, list)) and not stride) else None
     s = _tuple(stride, 1)[0] if s is None else s
@@ -1431,9 +1444,15 @@ def max_pool1d(
     """Mirrors `torch.nn.functional.max_pool1d` (a 2-d pool over a height of 1, as torch)."""
     if return_indices:
         _check_1d_input(input, "max_pool1d")
+        # torch's check1d on each (an empty stride means the kernel size)
+        for name, v in zip(_POOL1D_ARGS, (kernel_size, stride, padding, dilation), strict=True):
+            if isinstance(v, (tuple, list)) and len(v) != 1 and (v or name != "stride"):
+                raise RuntimeError(
+                    f"max_pool1d() argument '{name}' should contain one int (got {len(v)})"
+                )
     else:
         _check_max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode)
-    s = None if stride is None else (1, _tuple(stride, 1)[0])
+    s = None if stride is None or (stride == () or stride == []) else (1, _tuple(stride, 1)[0])
     r = max_pool2d(
         input.unsqueeze(-2),
         (1, _tuple(kernel_size, 1)[0]),
@@ -1446,6 +1465,16 @@ def max_pool1d(
     if return_indices:
         return r[0].squeeze(-2), r[1].squeeze(-2)
     return r.squeeze(-2)
+
+
+def _check_divisor_override(name: str, v: Any) -> None:
+    """torch's parser on avg_pool's `int? divisor_override` (by keyword), then its kernel's."""
+    if isinstance(v, (bool, float, np.bool_, np.floating)) or not hasattr(v, "__index__"):
+        raise TypeError(
+            f"{name}(): argument 'divisor_override' must be int, not {type(v).__name__}"
+        )
+    if v == 0:
+        raise RuntimeError("divisor must be not zero")
 
 
 def avg_pool2d(
@@ -1461,8 +1490,8 @@ def avg_pool2d(
     if not isinstance(input, Tensor):
         raise _not_tensor("avg_pool2d", "input", 1, input)
     k, s, p, _ = _pool_args(kernel_size, stride, padding, 1, "avg_pool2d")
-    if divisor_override is not None and divisor_override == 0:
-        raise RuntimeError("divisor must be not zero")
+    if divisor_override is not None:
+        _check_divisor_override("avg_pool2d", divisor_override)
     if input.ndim < 3:
         raise IndexError(
             f"Dimension out of range (expected to be in range of [{-max(input.ndim, 1)}, "
