@@ -631,6 +631,23 @@ def prog_cjv_inplace_unary_on_mh(T: Any) -> Any:
     return a, x, y, y.is_conj(), T.testing.assert_close(y, x.conj_physical().mT)
 
 
+@program()
+def prog_cjv_storage_is_the_bases(T: Any) -> Any:
+    x = _c(T, 2, 3)
+    y = x[:, 1:].conj()
+    st, xs = y.untyped_storage(), x.untyped_storage()
+    return (
+        st.data_ptr() == xs.data_ptr(),
+        st.nbytes(),
+        y.data_ptr() == x[:, 1:].data_ptr(),
+        y.storage_offset(),
+        st.tolist() == xs.tolist(),
+        y.is_set_to(x[:, 1:]),
+        y.imag.storage_offset(),
+        y.imag.stride(),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -680,6 +680,12 @@ class Tensor:
         """Mirrors `torch.Tensor.untyped_storage`: the bytes this tensor and its views share."""
         from ._storage import UntypedStorage
 
+        if type(self._vc) is not VersionCounter and self._vc is not None:
+            from .ops.views import shadow_of  # a conj/negative view: its base's bytes
+
+            sh = shadow_of(self)
+            if sh is not None:
+                return UntypedStorage._of(sh)
         return UntypedStorage._of(self._data)
 
     def storage(self) -> Any:
