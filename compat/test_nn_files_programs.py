@@ -1625,6 +1625,26 @@ def prog_nnf_pool1d_argument_sizes_and_divisor_types(T: Any) -> Any:
     )
 
 
+@program()
+def prog_nnf_embedding_bag_no_bags_and_padding_idx_range(T: Any) -> Any:
+    # sum/mean forward only: torch's backward over no bags, and its max mode, crash
+    F = T.nn.functional
+    w = T.tensor(_data(4, 2, seed=12))
+    i = T.tensor([1, 2, 0, 3])
+    e = T.tensor([], dtype=T.long)
+    return (
+        F.embedding_bag(i, w, T.tensor([0]), include_last_offset=True),
+        F.embedding_bag(i, w, e),
+        F.embedding_bag(i, w, e, mode="mean"),
+        F.embedding_bag(i, w, e, mode="sum", per_sample_weights=T.ones(4)),
+        F.embedding_bag(T.tensor([], dtype=T.long), w, e),
+        raises(lambda: F.embedding_bag(T.tensor([1, 2]), w, T.tensor([0, 1]), padding_idx=4)),
+        raises(lambda: F.embedding_bag(T.tensor([1, 2]), w, T.tensor([0, 1]), padding_idx=-5)),
+        F.embedding_bag(T.tensor([1, 2]), w, T.tensor([0, 1]), padding_idx=-4),
+        raises(lambda: repr(T.nn.EmbeddingBag(4, 2, padding_idx=4))),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

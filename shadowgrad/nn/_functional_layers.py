@@ -514,6 +514,12 @@ def embedding_bag(
             f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
             "GitHub."
         )
+    if padding_idx is not None and not -weight.shape[0] <= padding_idx < weight.shape[0]:
+        n = weight.shape[0]
+        raise RuntimeError(
+            f"padding_idx must be within the number of embeddings, -{n} through {n - 1}, but got "
+            f"{padding_idx}"
+        )
     _check_bag_indices(input, offsets, weight, include_last_offset, per_sample_weights)
     off = offsets._data
     if off.size > 1 and (np.diff(off) < 0).any():

@@ -965,6 +965,8 @@ def _embedding_bag_fwd(weight, indices, offsets, sgf, mode, psw, last, padding_i
     idx = indices.astype(np.int64)
     n_bags, bag = _bags(idx, offsets, last, len(idx))
     keep = idx != padding_idx
+    if not n_bags:  # no bags (offsets empty, or only the last one): every index left out
+        keep[:] = False
     d = weight.shape[1]
     rows = weight[idx]
     if psw is not None:
@@ -997,6 +999,8 @@ def _embedding_bag_bw(
         np.add.at(gw, (max_indices[hit], np.broadcast_to(cols, max_indices.shape)[hit]), grad[hit])
         return gw
     keep = idx != padding_idx
+    if not grad.shape[0]:  # no bags: nothing flows back
+        return gw
     g = grad[offset2bag]
     if mode == 1:
         g = g / np.maximum(bag_size[offset2bag], 1)[:, None].astype(grad.dtype)
