@@ -11,6 +11,7 @@ grad_fn is next read (`refresh_view`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from sys import getrefcount
 from typing import Any
 
 import numpy as np
@@ -483,7 +484,13 @@ class ConjVersionCounter(VersionCounter):
     @v.setter
     def v(self, value: int) -> None:
         _VC_V.__set__(self, value)
-        recs = self.recs
+        # a shadow no array refers to any more (its views are gone) is dropped, and a counter
+        # left without shadows is a plain one again (ops read through conj() in backward
+        # formulas leave none behind)
+        recs = self.recs = [r for r in self.recs if getrefcount(r.C) > 2]
+        if not recs:
+            self.__class__ = VersionCounter
+            return
         for rec in recs:  # every write-back first: shadows may share a root
             rec.push()
         for rec in recs:
