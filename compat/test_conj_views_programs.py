@@ -529,7 +529,10 @@ def prog_cjv_forward_ad_tangents(T: Any) -> Any:
         d = fw.make_dual(_c(T, 2), _c(T, 2, seed=5))
         e = fw.unpack_dual(d.exp()).tangent
         m = fw.unpack_dual(d * d.conj()).tangent
-        return e, e.is_conj(), m, m.is_conj()
+        c = fw.unpack_dual(d.conj()).tangent
+        n = fw.unpack_dual(T._neg_view(d)).tangent
+        h = fw.unpack_dual(d.conj().imag).tangent
+        return e, e.is_conj(), m, m.is_conj(), c, c.is_conj(), n, n.is_neg(), h, h.is_neg()
 
 
 @program()

@@ -599,6 +599,13 @@ def lazy_view(x: Tensor, r: Tensor, neg: bool) -> Tensor:
     r._base = base
     if r._grad_fn is not None:
         r._vv = vc.v
+    if _FW.active:  # torch's tangent of a conj (negative) view is that view of the tangent
+        tx = _fwad._get_tangent(x)
+        if tx is not None and _fwad._get_tangent(r) is not None:
+            from .pointwise import _conj, _neg_view_op
+
+            op = _neg_view_op if neg else _conj
+            _fwad._set_tangent(r, lazy_view(tx, op(tx), neg))
     return r
 
 
