@@ -651,6 +651,83 @@ def prog_cjv_storage_is_the_bases(T: Any) -> Any:
     )
 
 
+@program()
+def prog_cjv_conj_of_conj_view_as_real(T: Any) -> Any:
+    x = _c(T, 2)
+    w = x.conj().conj()
+    r = T.view_as_real(w)
+    r[0, 1] = 9.0
+    return r, x, w.is_conj(), raises(lambda: x.conj().imag.imag)
+
+
+@program()
+def prog_cjv_dtype_conversions(T: Any) -> Any:
+    x = _c(T, 3)
+    y = x.conj()
+    out = {}
+    for name, f in (
+        ("to_c64", lambda: y.to(T.complex64)),
+        ("to_c128", lambda: y.to(T.complex128)),
+        ("type_c64", lambda: y.type(T.complex64)),
+        ("double", lambda: y.real.double()),
+        ("float", lambda: y.imag.float()),
+        ("plus_int", lambda: y + 1),
+        ("times_float", lambda: y * 2.5),
+        ("times_bool", lambda: y * T.tensor([True, False, True])),
+    ):
+        r = f()
+        out[name] = (r, r.dtype, r.is_conj(), r.is_neg(), r is y)
+    return out
+
+
+@program()
+def prog_cjv_parts_combinations(T: Any) -> Any:
+    x = _c(T, 3)
+    y = x.conj()
+    return (
+        T.complex(y.real, y.imag),
+        T.stack([y.real, y.imag]),
+        T.cat([y.imag, x.imag]),
+        T.polar(y.abs(), y.angle()),
+        y.imag + x.imag,
+        (y.imag * 2).is_neg(),
+        y.imag.neg().is_neg(),
+        y.imag.abs(),
+    )
+
+
+@program()
+def prog_cjv_inplace_errors_on_views(T: Any) -> Any:
+    x = _c(T, 3)
+    y = x.conj()
+    return (
+        raises(lambda: y.clamp_(0, 1)),
+        raises(lambda: y.add_(T.ones(2))),
+        raises(lambda: y.imag.add_(1j)),
+        raises(lambda: y.floor_()),
+        x,
+    )
+
+
+@program()
+def prog_cjv_empty_and_scalar_views(T: Any) -> Any:
+    e = T.empty(2, 0, dtype=T.cdouble)
+    s = T.tensor(2 - 3j, dtype=T.cdouble)
+    ey, sy = e.conj(), s.conj()
+    return (
+        ey.is_conj(),
+        ey.mH.shape,
+        ey.mH.is_conj(),
+        ey.imag.is_neg(),
+        sy.is_conj(),
+        sy.imag,
+        sy.imag.is_neg(),
+        raises(lambda: T.view_as_real(sy)),
+        ey.numel(),
+        ey.storage_offset(),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)
