@@ -1645,6 +1645,29 @@ def prog_nnf_embedding_bag_no_bags_and_padding_idx_range(T: Any) -> Any:
     )
 
 
+@program()
+def prog_nnf_dropout_tensor_p_total_length_type_init_std_message(T: Any) -> Any:
+    U = T.nn.utils.rnn
+    F = T.nn.functional
+    p = U.pack_sequence([T.ones(2), T.ones(1)])
+    return (
+        raises(lambda: U.pad_packed_sequence(p, total_length=2.5)),
+        raises(lambda: U.pad_packed_sequence(p, total_length=1.5)),
+        raises(lambda: U.pad_packed_sequence(p, total_length=True)),
+        U.pad_packed_sequence(p, total_length=np.int64(3)),
+        F.dropout(T.ones(3), p=T.tensor(0.0)),
+        F.dropout(T.ones(3), p=T.tensor(1.0)),
+        raises(lambda: F.dropout(T.ones(3), p=T.tensor(1.5))),
+        raises(lambda: F.dropout(T.ones(3), p=T.tensor([0.5]))),
+        raises(lambda: F.dropout(T.ones(3), p=T.tensor([0.5]), inplace=True)),
+        raises(lambda: T.nn.init.xavier_normal_(T.ones(2, 3), gain=-1)),
+        raises(lambda: T.normal(T.ones(2), -0.1234567891)),
+        raises(lambda: T.ones(2).normal_(0, -3.0)),
+        raises(lambda: T.ones(2).normal_(0, -1e-9)),
+        raises(lambda: T.ones(2).normal_(0, float("nan"))),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -618,6 +618,12 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     if not isinstance(input, Tensor):
         _check_p(p)
         raise _not_tensor("dropout_" if inplace else "dropout", "input", 1, input)
+    if type(p) is not float and isinstance(p, Tensor):  # torch's parser reads a 0-d tensor
+        _check_p(p)
+        if p.ndim:
+            name = "dropout_" if inplace else "dropout"
+            raise TypeError(f"{name}(): argument 'p' (position 2) must be float, not Tensor")
+        p = p.item()
     return _dropout(input, p, training, inplace, tuple(input.shape))
 
 

@@ -3019,7 +3019,7 @@ def normal_(self: Tensor, mean: float = 0, std: float = 1, *, generator: Any = N
         mean = _float_arg("normal_", "mean", 1, mean)
         std = _float_arg("normal_", "std", 2, std)
     if not std >= 0:  # (nan too)
-        raise RuntimeError(f"normal expects std >= 0.0, but found std {_num(std)}")
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {float(std):g}")
     return apply_inplace(_normal_fill, self, mean, std, generator)
 
 
@@ -3234,7 +3234,7 @@ def normal(
         r = _normal_tt(mean, std, generator)
     elif mt:
         if std < 0:
-            raise RuntimeError(f"normal expects std >= 0.0, but found std {_num(std)}")
+            raise RuntimeError(f"normal expects std >= 0.0, but found std {float(std):g}")
         r = _normal_tf(mean, std, generator)
     elif st:
         r = _normal_ft(std, mean, generator)

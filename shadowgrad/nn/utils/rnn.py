@@ -239,6 +239,11 @@ def pad_packed_sequence(
                 f"input, but got total_length={total_length} and max sequence length being "
                 f"{max_seq_length}"
             )
+        if isinstance(total_length, (bool, float)) or not hasattr(total_length, "__index__"):
+            raise TypeError(
+                "_pad_packed_sequence(): argument 'total_length' (position 5) must be int, not "
+                f"{type(total_length).__name__}"
+            )
         max_seq_length = total_length
     padded, lengths = _pad_packed(
         sequence.data, sequence.batch_sizes, padding_value, max_seq_length
