@@ -728,6 +728,20 @@ def prog_cjv_empty_and_scalar_views(T: Any) -> Any:
     )
 
 
+@program()
+def prog_cjv_data_alias(T: Any) -> Any:
+    x = _c(T, 3, rg=True)
+    with T.no_grad():
+        b = x * 1
+    y = b.conj()
+    d = y.data
+    out = (d.is_conj(), d._version, y._version, d.requires_grad)
+    b.data.add_(1)
+    v1 = y.clone()
+    d.mul_(2)
+    return out, v1, b, y, d, y._version, d._version, b.data._version
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

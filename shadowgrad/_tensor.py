@@ -516,6 +516,10 @@ class Tensor:
     def data(self) -> Tensor:
         t = _make(self._data, False, None, 0, None)
         t._inf = self._inf
+        if type(self._vc) is not VersionCounter and self._vc is not None:
+            from .ops.views import alias_counter  # memory with conj/negative views
+
+            t._vc = alias_counter(self._vc)
         return t
 
     @data.setter

@@ -487,7 +487,8 @@ class ConjVersionCounter(VersionCounter):
         # a shadow no array refers to any more (its views are gone) is dropped, and a counter
         # left without shadows is a plain one again (ops read through conj() in backward
         # formulas leave none behind)
-        recs = self.recs = [r for r in self.recs if getrefcount(r.C) > 2]
+        recs = self.recs
+        recs[:] = [r for r in recs if getrefcount(r.C) > 2]  # in place: aliases share it
         if not recs:
             self.__class__ = VersionCounter
             return
@@ -498,6 +499,16 @@ class ConjVersionCounter(VersionCounter):
 
 
 _VC_V = VersionCounter.__dict__["v"]
+
+
+def alias_counter(vc: VersionCounter) -> VersionCounter:
+    """The version counter of a `.data` alias of memory that has conj/negative views: its own
+    count, as torch's, but the same shadow records, so that writes through either side sync."""
+    new = VersionCounter()
+    if type(vc) is ConjVersionCounter:
+        new.__class__ = ConjVersionCounter
+        new.recs = vc.recs
+    return new
 
 
 def _flat_root(a: np.ndarray) -> np.ndarray | None:
