@@ -246,13 +246,25 @@ class _Writer:
 
             warn_if_has_hooks(obj)
             self.keep.append(obj)
+            from .autograd.graph import VersionCounter
+
+            lazy = None
+            if type(obj._vc) is not VersionCounter and obj._vc is not None:
+                from .ops.views import is_conj, is_neg, shadow_of
+
+                lazy = "conj" if is_conj(obj) else "neg" if is_neg(obj) else None
             if id(obj) not in self.tensors:
-                self.tensors[id(obj)] = self.tensor_data(obj.detach()._data)  # (bfloat16 too)
+                # a conj/negative view: its base's memory, with the bit (torch's storage and
+                # conj/neg flags)
+                data = shadow_of(obj) if lazy else obj.detach()._data
+                self.tensors[id(obj)] = self.tensor_data(data)  # (bfloat16 too)
             entry = {
                 "__tensor__": self.tensors[id(obj)],
                 "requires_grad": obj.requires_grad,
                 "parameter": isinstance(obj, Parameter),
             }
+            if lazy:
+                entry["lazy"] = lazy
             cls = type(obj)
             if cls is not Tensor and cls is not Parameter and not isinstance(obj, Parameter):
                 # a user subclass: its class and __dict__, pickled (torch's
@@ -387,8 +399,15 @@ class _Reader:
             key = (json.dumps(obj["__tensor__"]), obj["requires_grad"], obj["parameter"])
             if "subclass" in obj:
                 return self.subclass(obj, key)
+            lazy = obj.get("lazy")
+            if lazy:
+                key = (*key, lazy)
             if key not in self.tensors:
                 t = from_numpy(self.tensor_data(obj["__tensor__"]))
+                if lazy:  # a conj/negative view of the loaded memory, not a view of a tensor
+                    from .ops.views import lazy_alias
+
+                    t = lazy_alias(t, lazy == "neg")
                 if obj["parameter"]:
                     from .nn.parameter import Parameter
 

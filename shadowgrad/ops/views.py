@@ -666,6 +666,16 @@ def shadow_storage(t: Tensor, storage: np.ndarray) -> np.ndarray:
     return _remap(storage, rec.R, rec.C)
 
 
+def lazy_alias(t: Tensor, neg: bool) -> Tensor:
+    """A conj (negative) view of t's memory that is no view of t: a loaded tensor with the bit."""
+    from .pointwise import _conj, _neg_view_op
+
+    r = lazy_view(t, (_neg_view_op if neg else _conj)(t), neg)
+    r._base = None
+    r._grad_fn = None
+    return r
+
+
 FUNCTIONS["_neg_view"] = _neg_view
 FUNCTIONS["_conj"] = _conj_fn
 METHODS["_neg_view"] = _neg_view
