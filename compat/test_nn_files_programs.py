@@ -1668,6 +1668,44 @@ def prog_nnf_dropout_tensor_p_total_length_type_init_std_message(T: Any) -> Any:
     )
 
 
+@program()
+def prog_nnf_adaptive_pool_and_unpool_empty_dims_and_dtypes(T: Any) -> Any:
+    F = T.nn.functional
+    x = T.ones(0, 2, 3, 3, requires_grad=True)
+    y = F.adaptive_max_pool2d(x, 2)
+    y.sum().backward()
+    li = T.long
+    return (
+        y.shape,
+        y.grad_fn,
+        x.grad.shape,
+        F.adaptive_max_pool2d(T.ones(0, 2, 3, 3), (3, 2), return_indices=True)[1].shape,
+        F.adaptive_max_pool1d(T.ones(0, 2, 3), 2).shape,
+        F.adaptive_avg_pool1d(T.ones(2, 0, 3), 2),
+        F.adaptive_avg_pool2d(T.ones(2, 0, 3, 3), 2).shape,
+        raises(lambda: F.adaptive_avg_pool2d(T.ones(2, 3, 0, 3), 2)),
+        raises(lambda: F.adaptive_max_pool2d(T.ones(2, 0, 3, 3), 2)),
+        raises(lambda: F.adaptive_avg_pool3d(T.ones(2, 0, 3, 3, 3), 2)),
+        raises(
+            lambda: F.max_unpool1d(T.ones(1, 1, 2, dtype=T.int32), T.zeros(1, 1, 2, dtype=li), 2)
+        ),
+        raises(
+            lambda: F.max_unpool2d(T.ones(1, 1, 2, 2, dtype=li), T.zeros(1, 1, 2, 2, dtype=li), 2)
+        ),
+        raises(
+            lambda: F.max_unpool3d(
+                T.ones(1, 1, 1, 1, 1, dtype=T.uint8), T.zeros(1, 1, 1, 1, 1, dtype=li), 2
+            )
+        ),
+        raises(lambda: F.max_unpool1d(T.ones(1, 0, 2), T.zeros(1, 0, 2, dtype=li), 2)),
+        raises(lambda: F.max_unpool2d(T.ones(1, 0, 2, 2), T.zeros(1, 0, 2, 2, dtype=li), 2)),
+        raises(lambda: F.max_unpool3d(T.ones(1, 0, 1, 1, 1), T.zeros(1, 0, 1, 1, 1, dtype=li), 2)),
+        F.max_unpool2d(T.ones(0, 2, 2), T.zeros(0, 2, 2, dtype=li), 2).shape,
+        F.max_unpool2d(T.ones(0, 1, 2, 2), T.zeros(0, 1, 2, 2, dtype=li), 2).shape,
+        F.max_unpool2d(T.ones(1, 1, 2, 2, dtype=T.bfloat16), T.zeros(1, 1, 2, 2, dtype=li), 2),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -416,6 +416,15 @@ def _max_unpool(input: Tensor, indices: Tensor, size: list[int], nd: int) -> Ten
             f"Expected shape of indices to be same as that of the input tensor "
             f"({list(input.shape)}) but got indices tensor with shape: {list(indices.shape)}"
         )
+    for i in range(1, input.ndim):
+        if not input.shape[i]:
+            raise RuntimeError(
+                f"max_unpooling{nd}d_forward_out_cpu(): Expected input to have non-zero size for "
+                f"non-batch dimensions, but got {list(input.shape)} with dimension {i} being "
+                "empty."
+            )
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"max_unpool{nd}d\" not implemented for '{_short(input)}'")
     K.unpool_check(input._data, indices._data, size)
     op = K.max_unpool2d_op if nd == 2 else K.max_unpool3d_op
     return op(input, indices, tuple(size))

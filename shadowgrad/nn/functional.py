@@ -1543,13 +1543,15 @@ def _adaptive_size(input: Tensor, output_size: Any) -> tuple[int, int]:
     return (H if o[0] is None else int(o[0]), W if o[1] is None else int(o[1]))
 
 
-def _check_adaptive_2d(input: Tensor, name: str, colon: str) -> None:
+def _check_adaptive_2d(input: Tensor, name: str, colon: str, first: int = 1) -> None:
+    """torch's checks: 3-d or 4-d, no empty dimension from `first` on (the average's kernel
+    checks only the spatial ones: empty channels pass)."""
     k = input.ndim
     if k not in (3, 4):
         raise RuntimeError(
             f"{name}(): Expected 3D or 4D tensor, but got{colon} {list(input.shape)}"
         )
-    for i in range(1, k):
+    for i in range(k - 2 if first < 0 else first, k):
         if input.shape[i] == 0:
             raise RuntimeError(
                 f"{name}(): Expected input to have non-zero size for non-batch dimensions, but "
@@ -1587,7 +1589,7 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
         )
     if (oh, ow) == (1, 1):
         return input.mean((-1, -2), keepdim=True)
-    _check_adaptive_2d(input, "adaptive_avg_pool2d", "")
+    _check_adaptive_2d(input, "adaptive_avg_pool2d", "", -2)
     if not input.dtype.is_floating_point:
         raise NotImplementedError(
             f"\"adaptive_avg_pool2d\" not implemented for '{input.dtype._short}'"
@@ -1622,7 +1624,7 @@ def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = 
         a, b = (i * H) // oh, -(-((i + 1) * H) // oh)
         for j in range(ow):
             c, e = (j * W) // ow, -(-((j + 1) * W) // ow)
-            win = x[..., a:b, c:e].reshape(*x.shape[:-2], -1)
+            win = x[..., a:b, c:e].reshape(*x.shape[:-2], (b - a) * (e - c))
             arg = np.argmax(win, axis=-1)
             idx[..., i, j] = (a + arg // (e - c)) * W + c + arg % (e - c)
     cl = _channels_last(input)
