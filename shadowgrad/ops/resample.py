@@ -1146,7 +1146,7 @@ def fractional_max_indices(
         shape = [planes.shape[0]] + [1] * nd
         shape[d + 1] = out[d]
         base = base + starts[d].reshape(shape) * strides[d]
-    flat = planes.reshape(planes.shape[0], -1)
+    flat = planes.reshape(planes.shape[0], math.prod(ins))  # (an empty batch: no planes)
     rows = np.arange(planes.shape[0]).reshape(-1, *([1] * nd))
     best_i = base.copy()
     best_v = np.full(base.shape, -np.inf, x.dtype)
