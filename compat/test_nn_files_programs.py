@@ -42,10 +42,6 @@ def _error_head(fn: Any) -> Any:
         return type(e).__name__, str(e).split("{")[0]
 
 
-def _grads(*ts: Any) -> list[Any]:
-    return [t.grad for t in ts]
-
-
 # --- convolution (test_convolution.py) --------------------------------------------------------
 
 
@@ -1726,6 +1722,30 @@ def prog_nnf_fractional_max_pool_empty_batch(T: Any) -> Any:
     y3, i3 = F.fractional_max_pool3d(x3, 2, output_size=2, _random_samples=s3, return_indices=True)
     y3.sum().backward()
     return y.shape, y.grad_fn, x.grad.shape, y3.shape, i3.shape, i3.dtype, x3.grad.shape
+
+
+@program()
+def prog_nnf_init_warnings_and_dtypes(T: Any) -> Any:
+    init = T.nn.init
+    T.manual_seed(0)
+    return (
+        init.trunc_normal_(T.ones(3), mean=10.0, std=1.0, a=-2, b=2).shape,
+        raises(lambda: init.trunc_normal_(T.ones(3, dtype=T.long))),
+        raises(lambda: init.normal_(T.ones(2, dtype=T.long))),
+        raises(lambda: init.uniform_(T.ones(2, dtype=T.long), 0, 10)),
+        raises(lambda: init.sparse_(T.ones(0, 4), 0.1)),
+        raises(lambda: init.dirac_(T.ones(2, 3, 4, 5, 6, 7))),
+        init.orthogonal_(T.ones(2, 3, dtype=T.float64)).dtype,
+        raises(lambda: init.orthogonal_(T.ones(2, 3, dtype=T.float16)).dtype),
+        init.constant_(T.ones(2, requires_grad=True), 3).grad_fn,
+        init.xavier_uniform_(T.ones(2, 3, requires_grad=True)).is_leaf,
+        init.calculate_gain("leaky_relu", None),
+        init.calculate_gain("leaky_relu", 0),
+        raises(lambda: init.calculate_gain("Linear")),
+        init._calculate_fan_in_and_fan_out(T.ones(3, 4, 0)),
+        init.kaiming_uniform_(T.ones(3, 4, 0)).shape,
+        raises(lambda: init.kaiming_uniform_(T.ones(3), mode="fan_out")),
+    )
 
 
 @pytest.mark.parametrize("name", _SET.params())
