@@ -1195,6 +1195,22 @@ register(
     OpEntry(
         "Tensor.is_conj", lambda T, a: (a * 2, a.is_conj(), a.conj().is_conj()), _parts_samples
     ),
+    OpEntry(  # (torch's _conj asserts on a real tensor: a complex one made from it)
+        "Tensor._conj",
+        lambda T, a: ((a * (1 + 2j))._conj().imag * 2, (a * (1 + 2j))._conj().is_conj()),
+        _parts_samples,
+    ),
+    OpEntry(
+        "Tensor._neg_view",
+        lambda T, a: (a._neg_view() * 2, a._neg_view().is_neg(), a._neg_view().resolve_neg()),
+        _parts_samples,
+    ),
+    OpEntry(
+        "conj_physical_",
+        lambda T, a: T.conj_physical_(a.clone()) * 2 + a.clone().conj_physical_(),
+        _parts_samples,
+        covers=("conj_physical_", "Tensor.conj_physical_"),
+    ),
 )
 
 
