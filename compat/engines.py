@@ -69,8 +69,11 @@ class Engine:
         try:
             yield T
         finally:
+            # the process-wide settings a program may change as a function call (each
+            # library's constructor of these context managers sets the state): the defaults
             T.set_default_dtype(old)
             T.set_grad_enabled(True)
+            T.autograd.enforce_grad_layout_policy(True)
 
 
 def _settle_torch(torch: Any) -> None:

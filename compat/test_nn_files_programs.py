@@ -834,7 +834,8 @@ def prog_nnf_embedding_bag_2d_input_and_errors(T: Any) -> Any:
         raises(lambda: bag(T.tensor([0, 2]), T.tensor([[0]]))),
         raises(lambda: bag(T.tensor([0, 7]), T.tensor([0]))),
         raises(lambda: repr(T.nn.EmbeddingBag(4, 2, mode="min"))),
-        raises(lambda: bag(T.tensor([0, 2, 1]), T.tensor([0, 3, 1]))),
+        # (offsets past the input, [0, 3, 1] for 3 indices: torch reads past its buffer there,
+        # raising or not from run to run, so that case is not compared)
         raises(lambda: bag(T.ones(1, 2, 3, dtype=T.long))),
     )
 

@@ -961,7 +961,9 @@ def prog_ptr_grad_layout_policy_as_function_and_decorator(T: Any) -> Any:
     def f() -> Any:
         return leaf_grad()
 
-    return during, after, f(), leaf_grad(), c.mode, E(True).clone().mode, E(False).clone().mode
+    out = during, after, f(), leaf_grad(), c.mode, E(True).clone().mode, E(False).clone().mode
+    E(True)  # the constructor sets the policy (E(False) above left it off): the default again
+    return out
 
 
 @program()

@@ -765,6 +765,7 @@ def _activate() -> None:
     def nn_f(n: str) -> tuple[bool, str]:
         return (True, _CPP_F[n]) if n in _CPP_F else (False, f"torch.nn.functional.{n}")
 
+    made: dict[int, Any] = {}  # one wrapper per function: `F.conv_tbc is torch.conv_tbc` holds
     for ns, ignored, named in (
         (shadowgrad, _IGNORED_TOP, top),
         (functional, _IGNORED_F, nn_f),
@@ -777,7 +778,10 @@ def _activate() -> None:
                 continue
             if getattr(fn, "_sg_protocol", False) or fn.__module__ == __name__:
                 continue
-            setattr(ns, name, _function_wrapper(fn, named(name)))
+            w = made.get(id(fn))
+            if w is None:
+                w = made[id(fn)] = _function_wrapper(fn, named(name))
+            setattr(ns, name, w)
     from shadowgrad import autograd
 
     if not getattr(autograd.grad, "_sg_protocol", False):
