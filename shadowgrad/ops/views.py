@@ -429,7 +429,7 @@ def refresh_view(t: Tensor) -> None:
             f"Output {t._nr} of {forward_op_name(node.name())} is a view and its base or another "
             "view of its base has been modified inplace. " + MULTI_VIEW
         )
-    if not np.may_share_memory(t._data, base._data):
+    if t._data.size and not np.may_share_memory(t._data, base._data):
         # the base's memory was replaced since (`param.data = ...`, a module's conversion):
         # the view keeps the old memory, and no place in the base's new memory is the view's
         t._vv = cur
