@@ -91,10 +91,15 @@ _FIRST = (
 )
 
 
-def _first_signature_error(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-    """Raise the error torch's FunctionSignature::parse gives for the first signature."""
+def _bind(
+    fn: str, params: tuple[tuple[str, str, str], ...], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> dict[str, Any] | TypeError:
+    """One signature of torch's FunctionSignature::parse: the arguments by name, or its first
+    error (a wrong type, with the position when given positionally; an unexpected keyword; a
+    value given twice)."""
     remaining = len(kwargs)
-    for i, (name, kind, type_name) in enumerate(_FIRST):
+    got: dict[str, Any] = {}
+    for i, (name, kind, type_name) in enumerate(params):
         if i < len(args):
             v, by_keyword = args[i], False
         elif name in kwargs:
@@ -103,17 +108,26 @@ def _first_signature_error(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Non
             continue
         if not _matches(kind, v):
             where = "" if by_keyword else f" (position {i + 1})"
-            raise TypeError(
-                f"to(): argument '{name}'{where} must be {type_name}, not {parser_type_name(v)}"
+            return TypeError(
+                f"{fn}(): argument '{name}'{where} must be {type_name}, not {parser_type_name(v)}"
             )
         remaining -= by_keyword
+        got[name] = v
     if remaining > 0:
-        names = [n for n, _, _ in _FIRST]
+        names = [n for n, _, _ in params]
         for k in kwargs:
             if k not in names:
-                raise TypeError(f"to() got an unexpected keyword argument '{k}'")
+                return TypeError(f"{fn}() got an unexpected keyword argument '{k}'")
             if names.index(k) < len(args):
-                raise TypeError(f"to() got multiple values for argument '{k}'")
+                return TypeError(f"{fn}() got multiple values for argument '{k}'")
+    return got
+
+
+def _first_signature_error(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """Raise the error torch's FunctionSignature::parse gives for the first signature."""
+    got = _bind("to", _FIRST, args, kwargs)
+    if isinstance(got, TypeError):
+        raise got
 
 
 def parse_to(
@@ -202,29 +216,9 @@ def accelerator_error(kind: str, args: tuple[Any, ...], kwargs: dict[str, Any]) 
         return TypeError(
             f"{kind}() takes from 0 to 2 positional arguments but {len(args)} were given"
         )
-    remaining = len(kwargs)
-    got: dict[str, Any] = {}
-    for i, (name, check, type_name) in enumerate(_MOVE_PARAMS):
-        if i < len(args):
-            v, by_keyword = args[i], False
-        elif name in kwargs:
-            v, by_keyword = kwargs[name], True
-        else:
-            continue
-        if not _matches(check, v):
-            where = "" if by_keyword else f" (position {i + 1})"
-            return TypeError(
-                f"{kind}(): argument '{name}'{where} must be {type_name}, not {parser_type_name(v)}"
-            )
-        remaining -= by_keyword
-        got[name] = v
-    if remaining > 0:
-        names = [n for n, _, _ in _MOVE_PARAMS]
-        for k in kwargs:
-            if k not in names:
-                return TypeError(f"{kind}() got an unexpected keyword argument '{k}'")
-            if names.index(k) < len(args):
-                return TypeError(f"{kind}() got multiple values for argument '{k}'")
+    got = _bind(kind, _MOVE_PARAMS, args, kwargs)
+    if isinstance(got, TypeError):
+        return got
     dev = got.get("device")
     if dev is not None:
         try:
