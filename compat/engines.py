@@ -64,16 +64,22 @@ class Engine:
         """The module, with this engine's settings applied for the duration of one run."""
         T = self.module()
         old = T.get_default_dtype()
+        dist = T.distributions.Distribution
+        validate = dist._validate_args
         if self.default_dtype is not None:
             T.set_default_dtype(getattr(T, self.default_dtype))
         try:
             yield T
         finally:
             # the process-wide settings a program may change as a function call (each
-            # library's constructor of these context managers sets the state): the defaults
+            # library's constructor of these context managers sets the state): the defaults.
+            # Distributions' argument validation too: torch turns it off for the rest of the
+            # process when anything first loads its compiler (torch.compile, even a refused
+            # call: dynamo's TorchPatcher), which later programs must not depend on
             T.set_default_dtype(old)
             T.set_grad_enabled(True)
             T.autograd.enforce_grad_layout_policy(True)
+            dist.set_default_validate_args(validate)
 
 
 def _settle_torch(torch: Any) -> None:
