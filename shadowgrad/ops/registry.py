@@ -748,7 +748,7 @@ def _run(op: OpDef, args: tuple[Any, ...]) -> Any:
                 elif a is not None:
                     arrays[i] = _scalar_array(a, dt)
             if npd is _LD and op.name in _BF16_IN_FLOAT:
-                return _run_bf16_in_float(op, args, arrays)
+                return _run_in_float(op, args, arrays, _LD)
     except TypeError:
         err = _argument_type_error(op, args)
         if err is None:
@@ -759,7 +759,7 @@ def _run(op: OpDef, args: tuple[Any, ...]) -> Any:
             return overrides.dispatch_tensor_like(op.name.split(".")[0], args)
         raise err from None
     if op.name in _OPMATH_NUMBER and _opmath_number(arrays, args):
-        return _run_opmath(op, args, arrays)
+        return _run_in_float(op, args, arrays, arrays[0].dtype)
     try:
         out = op.forward(*arrays)
     except ValueError as e:
@@ -860,23 +860,6 @@ def _rounded(o: Any) -> np.ndarray:
 _BF16_IN_FLOAT = frozenset(
     ("mm", "bmm", "mv", "dot", "addmm", "addmv", "baddbmm", "addbmm", "convolution", "vdot")
 )
-
-
-def _run_bf16_in_float(op: OpDef, args: tuple[Any, ...], arrays: list[Any]) -> Any:
-    """_run's end for a bfloat16 product: computed on float32 operands, rounded once; autograd
-    records the bfloat16 operands."""
-    f32 = [
-        a.astype(np.float32) if isinstance(a, np.ndarray) and a.dtype is _LD else a for a in arrays
-    ]
-    with np.errstate(all="ignore"):
-        out = op.forward(*f32)
-    result = _make(_rounded(np.asarray(out).astype(_LD)))
-    if _mode().grad and any(isinstance(args[i], Tensor) and args[i]._rg for i in op.diff_idx):
-        _record(op, args, arrays, (result,))
-        _bf16_node(result)
-    if _FW.active:
-        _fwad.propagate(op, args, result)
-    return result
 
 
 # Note [Floating-point warnings]
@@ -1636,15 +1619,19 @@ def _opmath_number(arrays: list[Any], args: tuple[Any, ...]) -> bool:
     return True
 
 
-def _run_opmath(op: OpDef, args: tuple[Any, ...], arrays: list[Any]) -> Any:
-    """_run's end for Note [Numbers in float]: the float result rounded to float16 once."""
-    a0 = arrays[0]
+def _run_in_float(op: OpDef, args: tuple[Any, ...], arrays: list[Any], low: np.dtype) -> Any:
+    """_run's end for an op torch computes in float on reduced-precision operands: a number
+    operand of float16/bfloat16 mul and div (Note [Numbers in float]), and bfloat16's products
+    (_BF16_IN_FLOAT: numpy's longdouble matmul has no BLAS). The operands of dtype `low` are
+    computed on as float32, the result rounded to `low` once; autograd records the original
+    operands."""
+    f32 = [a.astype(np.float32) if type(a) is np.ndarray and a.dtype is low else a for a in arrays]
     with np.errstate(all="ignore"):
-        out = np.asarray(op.forward(a0.astype(np.float32), arrays[1]))
-    result = _make(D.round_bf16(out) if a0.dtype is _LD else out.astype(_F16))
+        out = np.asarray(op.forward(*f32))
+    result = _make(D.round_bf16(out) if low is _LD else out.astype(_F16))
     if _mode().grad and any(isinstance(args[i], Tensor) and args[i]._rg for i in op.diff_idx):
         _record(op, args, arrays, (result,))
-        if a0.dtype is _LD:
+        if low is _LD:
             _bf16_node(result)
     if _FW.active:
         _fwad.propagate(op, args, result)
