@@ -19,13 +19,13 @@ from typing import Any
 import numpy as np
 
 from .. import _grad_mode
+from .._dtype import LD as _LD
 from .._dtype import round_bf16 as _round_bf16
 from .._formats import contiguous_format as _CONTIGUOUS
 from .anomaly_mode import _STATE as _ANOMALY
 from .forward_ad import _STATE as _FW
 from .graph import AccumulateGrad, Node, VersionCounter, hook_name
 
-_LD = np.dtype(np.longdouble)  # a bfloat16 tensor's array dtype (Note [bfloat16 storage])
 _tmake: Any = None  # _tensor._make, bound once _tensor is imported (it imports this package)
 
 _GM = _grad_mode.STATE

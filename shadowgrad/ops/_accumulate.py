@@ -69,7 +69,7 @@ def add_at(out: np.ndarray, index: Any, values: Any) -> None:
         np.add.at(out, index, values)
 
 
-_LD = np.dtype(np.longdouble)  # a bfloat16 tensor's array (Note [bfloat16 storage])
+_LD = D.LD  # a bfloat16 tensor's array (Note [bfloat16 storage])
 
 
 def _add_at_bf16(out: np.ndarray, index: Any, values: Any) -> None:
