@@ -65,7 +65,7 @@ class Engine:
         T = self.module()
         old = T.get_default_dtype()
         dist = T.distributions.Distribution
-        validate = dist._validate_args
+        dist.set_default_validate_args(__debug__)  # the default (see below), whatever ran before
         if self.default_dtype is not None:
             T.set_default_dtype(getattr(T, self.default_dtype))
         try:
@@ -74,12 +74,12 @@ class Engine:
             # the process-wide settings a program may change as a function call (each
             # library's constructor of these context managers sets the state): the defaults.
             # Distributions' argument validation too: torch turns it off for the rest of the
-            # process when anything first loads its compiler (torch.compile, even a refused
-            # call: dynamo's TorchPatcher), which later programs must not depend on
+            # process when anything first loads its compiler (dynamo's TorchPatcher), which a
+            # test outside the harness may do in this worker; programs must not depend on that
             T.set_default_dtype(old)
             T.set_grad_enabled(True)
             T.autograd.enforce_grad_layout_policy(True)
-            dist.set_default_validate_args(validate)
+            dist.set_default_validate_args(__debug__)
 
 
 def _settle_torch(torch: Any) -> None:
