@@ -1,0 +1,1230 @@
+# ruff: noqa: RUF005, RUF007, SIM108  (the educational codes' own idioms are kept)
+"""Realistic programs: the famous educational PyTorch code people learn autograd from, run in
+miniature (small sizes, few steps, seeded data). Karpathy's micrograd tests (which compare
+against torch), the "makemore" series of Neural Networks: Zero to Hero (bigram counts, the MLP
+with embedding tables, manual BatchNorm, "Become a backprop ninja" with its manual backward of
+every intermediate and its cmp() against `.grad`, the WaveNet), nanoGPT (model.py and train.py),
+d2l.ai's from-scratch chapters and the autograd chapter. Each program returns the values, losses
+over a few steps, gradients, grad_fn names and comparisons it gets. The programs register into
+test_realistic_programs_3's set and run through its harness: each `prog(T)` runs on torch and on
+shadowgrad, and everything it returns, raises or warns is compared.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from . import test_realistic_programs_3 as _h
+from .engines import raises
+
+pytest.importorskip("torch")
+
+_SET = _h.Subset()  # this file's programs: registered into set 3, run by its harness
+program = _SET.program
+
+_WORDS = ["emma", "olivia", "ava", "isabella", "sophia", "mia", "amelia", "harper", "evelyn"]
+
+
+def _stoi() -> dict[str, int]:
+    chars = "abcdefghijklmnopqrstuvwxyz"  # names.txt uses all 26
+    stoi = {s: i + 1 for i, s in enumerate(chars)}
+    stoi["."] = 0
+    return stoi
+
+
+def _dataset(T: Any, block_size: int = 3) -> tuple[Any, Any]:
+    """makemore's build_dataset: every context of block_size characters and the next one."""
+    stoi = _stoi()
+    X, Y = [], []
+    for w in _WORDS:
+        context = [0] * block_size
+        for ch in w + ".":
+            ix = stoi[ch]
+            X.append(context)
+            Y.append(ix)
+            context = context[1:] + [ix]
+    return T.tensor(X), T.tensor(Y)
+
+
+# --- micrograd: test_engine.py compares its Value against torch ------------------------------
+
+
+@program()
+def prog_edu_micrograd_sanity_check(T: Any) -> Any:
+    x = T.Tensor([-4.0]).double()
+    x.requires_grad = True
+    z = 2 * x + 2 + x
+    q = z.relu() + z * x
+    h = (z * z).relu()
+    y = h + q + q * x
+    y.backward()
+    return y.data.item(), x.grad.item(), y.grad_fn, z.grad_fn, q.grad_fn, x.dtype, x.is_leaf
+
+
+@program()
+def prog_edu_micrograd_more_ops(T: Any) -> Any:
+    a = T.Tensor([-4.0]).double()
+    b = T.Tensor([2.0]).double()
+    a.requires_grad = True
+    b.requires_grad = True
+    c = a + b
+    d = a * b + b**3
+    c = c + c + 1
+    c = c + 1 + c + (-a)
+    d = d + d * 2 + (b + a).relu()
+    d = d + 3 * d + (b - a).relu()
+    e = c - d
+    f = e**2
+    g = f / 2.0
+    g = g + 10.0 / f
+    g.backward()
+    tol = 1e-6
+    return (
+        g.data.item(),
+        a.grad.item(),
+        b.grad.item(),
+        abs(g.data.item() - 24.70408163265306) < tol,
+        g.grad_fn,
+        f.grad_fn,
+        e.grad_fn,
+    )
+
+
+@program()
+def prog_edu_micrograd_neuron_tanh(T: Any) -> Any:
+    # the video's single neuron, first by hand then with torch
+    x1 = T.Tensor([2.0]).double()
+    x1.requires_grad = True
+    x2 = T.Tensor([0.0]).double()
+    x2.requires_grad = True
+    w1 = T.Tensor([-3.0]).double()
+    w1.requires_grad = True
+    w2 = T.Tensor([1.0]).double()
+    w2.requires_grad = True
+    b = T.Tensor([6.8813735870195432]).double()
+    b.requires_grad = True
+    n = x1 * w1 + x2 * w2 + b
+    o = T.tanh(n)
+    o.backward()
+    # the exp form of tanh gives the same gradient
+    e = (2 * n.detach().requires_grad_()).exp()
+    o2 = (e - 1) / (e + 1)
+    o2.backward()
+    return (
+        o.data.item(),
+        x2.grad.item(),
+        w2.grad.item(),
+        x1.grad.item(),
+        w1.grad.item(),
+        o.grad_fn,
+        o2.item(),
+        o2.grad_fn,
+        type(o.item()).__name__,
+    )
+
+
+@program()
+def prog_edu_micrograd_mlp_training(T: Any) -> Any:
+    # micrograd's MLP(3, [4, 4, 1]) on its 4-example dataset with a squared error loss, written
+    # as tensors; grads zeroed by hand; the sign of each prediction at the end
+    xs = T.tensor([[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]])
+    ys = T.tensor([1.0, -1.0, -1.0, 1.0])
+    rng = np.random.default_rng(0)
+    sizes = [3, 4, 4, 1]
+    params = []
+    for i in range(3):
+        W = T.tensor(rng.uniform(-1, 1, (sizes[i], sizes[i + 1])).astype(np.float32))
+        b = T.tensor(rng.uniform(-1, 1, (sizes[i + 1],)).astype(np.float32))
+        params += [W.requires_grad_(), b.requires_grad_()]
+    losses = []
+    for _k in range(5):
+        h = xs
+        for i in range(3):
+            h = h @ params[2 * i] + params[2 * i + 1]
+            h = h.tanh() if i < 2 else h
+        ypred = h.squeeze(-1)
+        loss = sum((yout - ygt) ** 2 for ygt, yout in zip(ys, ypred, strict=True))
+        for p in params:
+            p.grad = None
+        loss.backward()
+        for p in params:
+            p.data += -0.1 * p.grad
+        losses.append(loss.item())
+    return losses, loss.grad_fn, ypred, [p.grad for p in params], sum(p.numel() for p in params)
+
+
+# --- makemore part 1: bigrams ------------------------------------------------------------------
+
+
+@program()
+def prog_edu_bigram_counts_and_sampling(T: Any) -> Any:
+    stoi = _stoi()
+    itos = {i: s for s, i in stoi.items()}
+    N = T.zeros((27, 27), dtype=T.int32)
+    for w in _WORDS:
+        chs = ["."] + list(w) + ["."]
+        for ch1, ch2 in zip(chs, chs[1:], strict=False):
+            ix1 = stoi[ch1]
+            ix2 = stoi[ch2]
+            N[ix1, ix2] += 1
+    p = N[0].float()
+    p = p / p.sum()
+    g = T.Generator().manual_seed(2147483647)
+    ix = T.multinomial(p, num_samples=1, replacement=True, generator=g).item()
+    P = (N + 1).float()
+    P /= P.sum(1, keepdims=True)
+    g = T.Generator().manual_seed(2147483647)
+    out = []
+    for _i in range(5):
+        name = []
+        ix = 0
+        while True:
+            p = P[ix]
+            ix = T.multinomial(p, num_samples=1, replacement=True, generator=g).item()
+            name.append(itos[ix])
+            if ix == 0 or len(name) > 12:
+                break
+        out.append("".join(name))
+    return N, N.dtype, N[0, 5], N.sum(), P[0], P.sum(1), P.dtype, ix, out
+
+
+@program()
+def prog_edu_bigram_negative_log_likelihood(T: Any) -> Any:
+    stoi = _stoi()
+    N = T.zeros((27, 27), dtype=T.int32)
+    for w in _WORDS:
+        chs = ["."] + list(w) + ["."]
+        for ch1, ch2 in zip(chs, chs[1:], strict=False):
+            N[stoi[ch1], stoi[ch2]] += 1
+    P = (N + 1).float()
+    P /= P.sum(1, keepdims=True)
+    log_likelihood = 0.0
+    n = 0
+    for w in _WORDS[:3]:
+        chs = ["."] + list(w) + ["."]
+        for ch1, ch2 in zip(chs, chs[1:], strict=False):
+            prob = P[stoi[ch1], stoi[ch2]]
+            logprob = T.log(prob)
+            log_likelihood += logprob
+            n += 1
+    nll = -log_likelihood
+    # the broadcasting bug the video warns about: sum(1) without keepdim divides columns
+    Pbad = (N + 1).float()
+    Pbad = Pbad / Pbad.sum(1)
+    return log_likelihood, nll, nll / n, type(log_likelihood).__name__, Pbad[0, :3], Pbad.sum(1)[:3]
+
+
+@program()
+def prog_edu_bigram_neural_net(T: Any) -> Any:
+    stoi = _stoi()
+    xs, ys = [], []
+    for w in _WORDS:
+        chs = ["."] + list(w) + ["."]
+        for ch1, ch2 in zip(chs, chs[1:], strict=False):
+            xs.append(stoi[ch1])
+            ys.append(stoi[ch2])
+    xs = T.tensor(xs)
+    ys = T.tensor(ys)
+    num = xs.nelement()
+    F = T.nn.functional
+    g = T.Generator().manual_seed(2147483647)
+    W = T.randn((27, 27), generator=g, requires_grad=True)
+    xenc = F.one_hot(xs, num_classes=27).float()
+    losses = []
+    for _k in range(4):
+        logits = xenc @ W  # log-counts
+        counts = logits.exp()  # equivalent N
+        probs = counts / counts.sum(1, keepdims=True)
+        loss = -probs[T.arange(num), ys].log().mean() + 0.01 * (W**2).mean()
+        W.grad = None
+        loss.backward()
+        W.data += -50 * W.grad
+        losses.append(loss.item())
+    ce = F.cross_entropy(xenc @ W, ys)
+    return (
+        F.one_hot(xs, num_classes=27).dtype,
+        xenc.shape,
+        losses,
+        loss.grad_fn,
+        probs.grad_fn,
+        counts.grad_fn,
+        W.grad[:3, :5],
+        ce,
+        ce.grad_fn,
+        raises(lambda: F.one_hot(xs.float(), num_classes=27)),
+        raises(lambda: F.one_hot(xs, num_classes=3)),
+    )
+
+
+# --- makemore part 2: the MLP with an embedding table --------------------------------------
+
+
+@program()
+def prog_edu_mlp_embedding_lookup_forms(T: Any) -> Any:
+    X, _Y = _dataset(T)
+    g = T.Generator().manual_seed(2147483647)
+    C = T.randn((27, 2), generator=g)
+    emb = C[X]
+    F = T.nn.functional
+    # the video's three ways to get the row of 5, then the concat forms
+    row = (
+        C[5],
+        F.one_hot(T.tensor(5), num_classes=27).float() @ C,
+        C[[5, 6, 7]],
+        C[T.tensor([5, 6, 7, 7])],
+    )
+    W1 = T.randn((6, 100), generator=g)
+    b1 = T.randn(100, generator=g)
+    cat3 = T.cat([emb[:, 0, :], emb[:, 1, :], emb[:, 2, :]], 1)
+    catu = T.cat(T.unbind(emb, 1), 1)
+    a = T.arange(18)
+    h = T.tanh(emb.view(-1, 6) @ W1 + b1)
+    return (
+        X.shape,
+        X.dtype,
+        emb.shape,
+        row,
+        C[X][13, 2],
+        C[X[13, 2]],
+        T.equal(cat3, catu),
+        T.equal(catu, emb.view(emb.shape[0], 6)),
+        a.view(9, 2).shape,
+        a.view(3, 3, 2).is_contiguous(),
+        a.storage().size() if hasattr(a, "storage") else None,
+        h.shape,
+        h[0, :5],
+        emb.view(32 if emb.shape[0] == 32 else emb.shape[0], 6).shape,
+        raises(lambda: emb.view(-1, 5)),
+        raises(lambda: C[T.tensor([27])]),
+        raises(lambda: C[X.float()]),
+    )
+
+
+@program()
+def prog_edu_mlp_training_minibatch(T: Any) -> Any:
+    X, Y = _dataset(T)
+    F = T.nn.functional
+    g = T.Generator().manual_seed(2147483647)
+    C = T.randn((27, 10), generator=g)
+    W1 = T.randn((30, 200), generator=g)
+    b1 = T.randn(200, generator=g)
+    W2 = T.randn((200, 27), generator=g)
+    b2 = T.randn(27, generator=g)
+    parameters = [C, W1, b1, W2, b2]
+    nparams = sum(p.nelement() for p in parameters)
+    for p in parameters:
+        p.requires_grad = True
+    lre = T.linspace(-3, 0, 1000)
+    lrs = 10**lre
+    lri, lossi = [], []
+    for i in range(6):
+        ix = T.randint(0, X.shape[0], (8,), generator=g)
+        emb = C[X[ix]]
+        h = T.tanh(emb.view(-1, 30) @ W1 + b1)
+        logits = h @ W2 + b2
+        loss = F.cross_entropy(logits, Y[ix])
+        for p in parameters:
+            p.grad = None
+        loss.backward()
+        lr = lrs[i * 100]
+        for p in parameters:
+            p.data += -lr * p.grad
+        lri.append(lre[i * 100])
+        lossi.append(loss.log10().item())
+    # the manual loss equals cross_entropy
+    counts = logits.exp()
+    prob = counts / counts.sum(1, keepdims=True)
+    manual = -prob[T.arange(8), Y[ix]].log().mean()
+    return nparams, lossi, lri, lrs.dtype, loss, manual, loss.grad_fn, C.grad[:4], b1.grad[:5], ix
+
+
+@program()
+def prog_edu_mlp_splits_and_eval(T: Any) -> Any:
+    random.seed(42)
+    words = list(_WORDS)
+    random.shuffle(words)
+    n1 = int(0.8 * len(words))
+    n2 = int(0.9 * len(words))
+    X, Y = _dataset(T)
+    Xtr, Xdev, Xte = X[: n1 * 4], X[n1 * 4 : n2 * 4], X[n2 * 4 :]
+    Ytr = Y[: n1 * 4]
+    g = T.Generator().manual_seed(2147483647)
+    C = T.randn((27, 2), generator=g, requires_grad=True)
+    W1 = T.randn((6, 20), generator=g, requires_grad=True)
+    W2 = T.randn((20, 27), generator=g, requires_grad=True)
+    F = T.nn.functional
+    for _ in range(3):
+        loss = F.cross_entropy(T.tanh(C[Xtr].view(-1, 6) @ W1) @ W2, Ytr)
+        for p in (C, W1, W2):
+            p.grad = None
+        loss.backward()
+        for p in (C, W1, W2):
+            p.data += -0.1 * p.grad
+    with T.no_grad():
+        dev = F.cross_entropy(T.tanh(C[Xdev].view(-1, 6) @ W1) @ W2, Y[n1 * 4 : n2 * 4])
+    # sampling from the model
+    g = T.Generator().manual_seed(2147483647 + 10)
+    outs = []
+    for _ in range(3):
+        out, context = [], [0] * 3
+        while len(out) < 10:
+            emb = C[T.tensor([context])]
+            h = T.tanh(emb.view(1, -1) @ W1)
+            probs = F.softmax(h @ W2, dim=1)
+            ix = T.multinomial(probs, num_samples=1, generator=g).item()
+            context = context[1:] + [ix]
+            out.append(ix)
+            if ix == 0:
+                break
+        outs.append(out)
+    return (
+        words,
+        Xtr.shape,
+        Xdev.shape,
+        Xte.shape,
+        loss.item(),
+        dev,
+        dev.requires_grad,
+        dev.grad_fn,
+        outs,
+    )
+
+
+# --- makemore part 3: activations, gradients, BatchNorm ------------------------------------
+
+
+def _mlp_params(T: Any, n_embd: int = 4, n_hidden: int = 16, block_size: int = 3) -> Any:
+    g = T.Generator().manual_seed(2147483647)
+    C = T.randn((27, n_embd), generator=g)
+    W1 = (
+        T.randn((n_embd * block_size, n_hidden), generator=g)
+        * (5 / 3)
+        / ((n_embd * block_size) ** 0.5)
+    )
+    b1 = T.randn(n_hidden, generator=g) * 0.01
+    W2 = T.randn((n_hidden, 27), generator=g) * 0.01
+    b2 = T.randn(27, generator=g) * 0
+    bngain = T.ones((1, n_hidden))
+    bnbias = T.zeros((1, n_hidden))
+    return g, [C, W1, b1, W2, b2, bngain, bnbias]
+
+
+@program()
+def prog_edu_batchnorm_by_hand_training(T: Any) -> Any:
+    X, Y = _dataset(T)
+    F = T.nn.functional
+    g, parameters = _mlp_params(T)
+    C, W1, b1, W2, b2, bngain, bnbias = parameters
+    bnmean_running = T.zeros((1, 16))
+    bnstd_running = T.ones((1, 16))
+    for p in parameters:
+        p.requires_grad = True
+    lossi, ud = [], []
+    for i in range(5):
+        ix = T.randint(0, X.shape[0], (12,), generator=g)
+        Xb, Yb = X[ix], Y[ix]
+        emb = C[Xb]
+        embcat = emb.view(emb.shape[0], -1)
+        hpreact = embcat @ W1 + b1
+        bnmeani = hpreact.mean(0, keepdim=True)
+        bnstdi = hpreact.std(0, keepdim=True)
+        hpreact = bngain * (hpreact - bnmeani) / bnstdi + bnbias
+        with T.no_grad():
+            bnmean_running = 0.999 * bnmean_running + 0.001 * bnmeani
+            bnstd_running = 0.999 * bnstd_running + 0.001 * bnstdi
+        h = T.tanh(hpreact)
+        logits = h @ W2 + b2
+        loss = F.cross_entropy(logits, Yb)
+        for p in parameters:
+            p.grad = None
+        loss.backward()
+        lr = 0.1 if i < 3 else 0.01
+        for p in parameters:
+            p.data += -lr * p.grad
+        lossi.append(loss.log10().item())
+        with T.no_grad():
+            ud.append([((lr * p.grad).std() / p.data.std()).log10().item() for p in parameters[:2]])
+    # saturation statistics of the tanh layer from the video
+    sat = (h.abs() > 0.99).float().mean()
+    dead = (h.abs() > 0.99).all(0)
+    return (
+        lossi,
+        ud,
+        bnmean_running,
+        bnstd_running,
+        bnmean_running.requires_grad,
+        sat,
+        dead,
+        dead.dtype,
+        bngain.grad,
+        bnbias.grad,
+        hpreact.grad_fn,
+    )
+
+
+@program()
+def prog_edu_batchnorm_calibrate_after_training(T: Any) -> Any:
+    X, Y = _dataset(T)
+    F = T.nn.functional
+    _, (C, W1, b1, W2, b2, bngain, bnbias) = _mlp_params(T)
+
+    @T.no_grad()
+    def split_loss(x, y, bnmean, bnstd):
+        emb = C[x]
+        hpreact = emb.view(emb.shape[0], -1) @ W1 + b1
+        hpreact = bngain * (hpreact - bnmean) / bnstd + bnbias
+        return F.cross_entropy(T.tanh(hpreact) @ W2 + b2, y)
+
+    with T.no_grad():
+        emb = C[X]
+        hpreact = emb.view(emb.shape[0], -1) @ W1 + b1
+        bnmean = hpreact.mean(0, keepdim=True)
+        bnstd = hpreact.std(0, keepdim=True)
+        bnvar_biased = hpreact.var(0, keepdim=True, unbiased=False)
+    single = split_loss(X[:1], Y[:1], bnmean, bnstd)
+    return (
+        bnmean,
+        bnstd,
+        bnvar_biased,
+        split_loss(X, Y, bnmean, bnstd),
+        single,
+        single.requires_grad,
+        split_loss.__name__,
+        # one example's batch statistics: std of one value is nan (with a warning)
+        raises(lambda: hpreact[:1].std(0, keepdim=True)),
+    )
+
+
+@program()
+def prog_edu_kaiming_init_statistics(T: Any) -> Any:
+    T.manual_seed(42)
+    x = T.randn(100, 10)
+    w = T.randn(10, 20) / 10**0.5
+    y = x @ w
+    g = T.Generator().manual_seed(2147483647)
+    nn = T.nn
+    lin = nn.Linear(10, 20, bias=False)
+    nn.init.kaiming_normal_(lin.weight, mode="fan_in", nonlinearity="tanh", generator=g)
+    gains = [nn.init.calculate_gain(n) for n in ("tanh", "relu", "linear", "sigmoid", "conv2d")]
+    return (
+        x.mean(),
+        x.std(),
+        y.mean(),
+        y.std(),
+        lin.weight.std(),
+        gains,
+        nn.init.calculate_gain("leaky_relu", 0.2),
+        raises(lambda: nn.init.calculate_gain("gelu")),
+        raises(lambda: nn.init.calculate_gain("leaky_relu", "a")),
+        raises(lambda: nn.init.kaiming_normal_(lin.weight, mode="fan_x")),
+    )
+
+
+@program()
+def prog_edu_layer_classes_and_diagnostics(T: Any) -> Any:
+    # part 3's own Linear / BatchNorm1d / Tanh classes, retain_grad on every layer's output,
+    # then the activation and gradient statistics the video plots (histograms)
+    g = T.Generator().manual_seed(2147483647)
+
+    class Linear:
+        def __init__(self, fan_in, fan_out, bias=True):
+            self.weight = T.randn((fan_in, fan_out), generator=g) / fan_in**0.5
+            self.bias = T.zeros(fan_out) if bias else None
+
+        def __call__(self, x):
+            self.out = x @ self.weight
+            if self.bias is not None:
+                self.out += self.bias
+            return self.out
+
+        def parameters(self):
+            return [self.weight] + ([] if self.bias is None else [self.bias])
+
+    class BatchNorm1d:
+        def __init__(self, dim, eps=1e-5, momentum=0.1):
+            self.eps, self.momentum, self.training = eps, momentum, True
+            self.gamma, self.beta = T.ones(dim), T.zeros(dim)
+            self.running_mean, self.running_var = T.zeros(dim), T.ones(dim)
+
+        def __call__(self, x):
+            if self.training:
+                xmean = x.mean(0, keepdim=True)
+                xvar = x.var(0, keepdim=True)
+            else:
+                xmean, xvar = self.running_mean, self.running_var
+            xhat = (x - xmean) / T.sqrt(xvar + self.eps)
+            self.out = self.gamma * xhat + self.beta
+            if self.training:
+                with T.no_grad():
+                    self.running_mean = (
+                        1 - self.momentum
+                    ) * self.running_mean + self.momentum * xmean
+                    self.running_var = (1 - self.momentum) * self.running_var + self.momentum * xvar
+            return self.out
+
+        def parameters(self):
+            return [self.gamma, self.beta]
+
+    class Tanh:
+        def __call__(self, x):
+            self.out = T.tanh(x)
+            return self.out
+
+        def parameters(self):
+            return []
+
+    n_embd, n_hidden = 4, 12
+    C = T.randn((27, n_embd), generator=g)
+    layers = [Linear(n_embd * 3, n_hidden, bias=False), BatchNorm1d(n_hidden), Tanh()]
+    layers += [Linear(n_hidden, n_hidden, bias=False), BatchNorm1d(n_hidden), Tanh()]
+    layers += [Linear(n_hidden, 27, bias=False), BatchNorm1d(27)]
+    with T.no_grad():
+        layers[-1].gamma *= 0.1
+        for layer in layers[:-1]:
+            if isinstance(layer, Linear):
+                layer.weight *= 5 / 3
+    parameters = [C] + [p for layer in layers for p in layer.parameters()]
+    for p in parameters:
+        p.requires_grad = True
+    X, Y = _dataset(T)
+    ix = T.randint(0, X.shape[0], (10,), generator=g)
+    x = C[X[ix]].view(10, -1)
+    for layer in layers:
+        x = layer(x)
+    loss = T.nn.functional.cross_entropy(x, Y[ix])
+    for layer in layers:
+        layer.out.retain_grad()
+    for p in parameters:
+        p.grad = None
+    loss.backward()
+    stats = []
+    for layer in layers:
+        if isinstance(layer, Tanh):
+            t = layer.out
+            hy, hx = T.histogram(t, density=True)
+            stats.append((t.mean(), t.std(), (t.abs() > 0.97).float().mean() * 100, hy, hx))
+            g_ = layer.out.grad
+            stats.append((g_.mean(), g_.std(), T.histogram(g_, bins=5)))
+    grad_stats = [
+        (p.grad.mean(), p.grad.std(), p.grad.std() / p.std()) for p in parameters if p.ndim == 2
+    ]
+    return (
+        loss,
+        stats,
+        grad_stats,
+        layers[1].running_mean,
+        layers[1].running_var,
+        layers[0].out.grad_fn,
+        layers[1].out.grad_fn,
+        layers[2].out.is_leaf,
+        layers[0].out._version,
+    )
+
+
+# --- makemore part 4: become a backprop ninja ----------------------------------------------
+
+
+def _cmp(T: Any, s: str, dt: Any, t: Any) -> Any:
+    ex = T.all(dt == t.grad).item()
+    app = T.allclose(dt, t.grad)
+    maxdiff = (dt - t.grad).abs().max().item()
+    return s, ex, app, maxdiff < 1e-8
+
+
+def _ninja_forward(T: Any, n: int = 8, dtype: Any = None) -> Any:
+    X, Y = _dataset(T)
+    n_embd, n_hidden, block_size, vocab_size = 4, 16, 3, 27
+    g = T.Generator().manual_seed(2147483647)
+    C = T.randn((vocab_size, n_embd), generator=g)
+    W1 = (
+        T.randn((n_embd * block_size, n_hidden), generator=g)
+        * (5 / 3)
+        / ((n_embd * block_size) ** 0.5)
+    )
+    b1 = T.randn(n_hidden, generator=g) * 0.1
+    W2 = T.randn((n_hidden, vocab_size), generator=g) * 0.1
+    b2 = T.randn(vocab_size, generator=g) * 0.1
+    bngain = T.randn((1, n_hidden)) * 0.1 + 1.0
+    bnbias = T.randn((1, n_hidden)) * 0.1
+    parameters = [C, W1, b1, W2, b2, bngain, bnbias]
+    if dtype is not None:
+        parameters = [p.to(dtype) for p in parameters]
+        C, W1, b1, W2, b2, bngain, bnbias = parameters
+    for p in parameters:
+        p.requires_grad = True
+    ix = T.randint(0, X.shape[0], (n,), generator=g)
+    Xb, Yb = X[ix], Y[ix]
+    emb = C[Xb]
+    embcat = emb.view(emb.shape[0], -1)
+    hprebn = embcat @ W1 + b1
+    bnmeani = 1 / n * hprebn.sum(0, keepdim=True)
+    bndiff = hprebn - bnmeani
+    bndiff2 = bndiff**2
+    bnvar = 1 / (n - 1) * (bndiff2).sum(0, keepdim=True)  # Bessel's correction
+    bnvar_inv = (bnvar + 1e-5) ** -0.5
+    bnraw = bndiff * bnvar_inv
+    hpreact = bngain * bnraw + bnbias
+    h = T.tanh(hpreact)
+    logits = h @ W2 + b2
+    logit_maxes = logits.max(1, keepdim=True).values
+    norm_logits = logits - logit_maxes
+    counts = norm_logits.exp()
+    counts_sum = counts.sum(1, keepdims=True)
+    counts_sum_inv = counts_sum**-1
+    probs = counts * counts_sum_inv
+    logprobs = probs.log()
+    loss = -logprobs[range(n), Yb].mean()
+    inter = [
+        logprobs,
+        probs,
+        counts,
+        counts_sum,
+        counts_sum_inv,
+        norm_logits,
+        logit_maxes,
+        logits,
+        h,
+    ]
+    inter += [hpreact, bnraw, bnvar_inv, bnvar, bndiff2, bndiff, hprebn, embcat, emb]
+    for p in parameters:
+        p.grad = None
+    for t in inter:
+        t.retain_grad()
+    loss.backward()
+    return locals()
+
+
+@program()
+def prog_edu_ninja_exercise1_manual_backward(T: Any) -> Any:
+    v = _ninja_forward(T)
+    n = v["n"]
+    logprobs, probs, counts, counts_sum = v["logprobs"], v["probs"], v["counts"], v["counts_sum"]
+    counts_sum_inv, norm_logits, logits, h = (
+        v["counts_sum_inv"],
+        v["norm_logits"],
+        v["logits"],
+        v["h"],
+    )
+    hpreact, bnraw, bnvar_inv, bnvar = v["hpreact"], v["bnraw"], v["bnvar_inv"], v["bnvar"]
+    bndiff, bndiff2, hprebn, embcat, emb = (
+        v["bndiff"],
+        v["bndiff2"],
+        v["hprebn"],
+        v["embcat"],
+        v["emb"],
+    )
+    C, W1, b1, W2, b2, bngain, bnbias = v["parameters"]
+    Xb, Yb = v["Xb"], v["Yb"]
+    F = T.nn.functional
+    dlogprobs = T.zeros_like(logprobs)
+    dlogprobs[range(n), Yb] = -1.0 / n
+    dprobs = (1.0 / probs) * dlogprobs
+    dcounts_sum_inv = (counts * dprobs).sum(1, keepdim=True)
+    dcounts = counts_sum_inv * dprobs
+    dcounts_sum = (-(counts_sum**-2)) * dcounts_sum_inv
+    dcounts += T.ones_like(counts) * dcounts_sum
+    dnorm_logits = counts * dcounts
+    dlogits = dnorm_logits.clone()
+    dlogit_maxes = (-dnorm_logits).sum(1, keepdim=True)
+    dlogits += F.one_hot(logits.max(1).indices, num_classes=logits.shape[1]) * dlogit_maxes
+    dh = dlogits @ W2.T
+    dW2 = h.T @ dlogits
+    db2 = dlogits.sum(0)
+    dhpreact = (1.0 - h**2) * dh
+    dbngain = (bnraw * dhpreact).sum(0, keepdim=True)
+    dbnraw = bngain * dhpreact
+    dbnbias = dhpreact.sum(0, keepdim=True)
+    dbndiff = bnvar_inv * dbnraw
+    dbnvar_inv = (bndiff * dbnraw).sum(0, keepdim=True)
+    dbnvar = (-0.5 * (bnvar + 1e-5) ** -1.5) * dbnvar_inv
+    dbndiff2 = (1.0 / (n - 1)) * T.ones_like(bndiff2) * dbnvar
+    dbndiff += (2 * bndiff) * dbndiff2
+    dhprebn = dbndiff.clone()
+    dbnmeani = (-dbndiff).sum(0)
+    dhprebn += 1.0 / n * (T.ones_like(hprebn) * dbnmeani)
+    dembcat = dhprebn @ W1.T
+    dW1 = embcat.T @ dhprebn
+    db1 = dhprebn.sum(0)
+    demb = dembcat.view(emb.shape)
+    dC = T.zeros_like(C)
+    for k in range(Xb.shape[0]):
+        for j in range(Xb.shape[1]):
+            ix = Xb[k, j]
+            dC[ix] += demb[k, j]
+    dC2 = T.zeros_like(C).index_add(0, Xb.view(-1), demb.view(-1, demb.shape[-1]))
+    pairs = [
+        ("logprobs", dlogprobs, logprobs),
+        ("probs", dprobs, probs),
+        ("counts_sum_inv", dcounts_sum_inv, counts_sum_inv),
+        ("counts_sum", dcounts_sum, counts_sum),
+        ("counts", dcounts, counts),
+        ("norm_logits", dnorm_logits, norm_logits),
+        ("logit_maxes", dlogit_maxes, v["logit_maxes"]),
+        ("logits", dlogits, logits),
+        ("h", dh, h),
+        ("W2", dW2, W2),
+        ("b2", db2, b2),
+        ("hpreact", dhpreact, hpreact),
+        ("bngain", dbngain, bngain),
+        ("bnbias", dbnbias, bnbias),
+        ("bnraw", dbnraw, bnraw),
+        ("bnvar_inv", dbnvar_inv, bnvar_inv),
+        ("bnvar", dbnvar, bnvar),
+        ("bndiff2", dbndiff2, bndiff2),
+        ("bndiff", dbndiff, bndiff),
+        ("hprebn", dhprebn, hprebn),
+        ("embcat", dembcat, embcat),
+        ("W1", dW1, W1),
+        ("b1", db1, b1),
+        ("emb", demb, emb),
+        ("C", dC, C),
+        ("C2", dC2, C),
+    ]
+    # the allclose/maxdiff comparisons are robust; exact equality depends on summation order
+    cmps = [_cmp(T, s, d, t)[::2] for s, d, t in pairs]
+    return cmps, v["loss"], dlogit_maxes.abs().max() < 1e-6, dC, dlogits, dhprebn, dbnvar
+
+
+@program()
+def prog_edu_ninja_exercise2_fused_cross_entropy(T: Any) -> Any:
+    v = _ninja_forward(T)
+    n, logits, Yb = v["n"], v["logits"], v["Yb"]
+    F = T.nn.functional
+    loss_fast = F.cross_entropy(logits, Yb)
+    dlogits = F.softmax(logits, 1)
+    dlogits[range(n), Yb] -= 1
+    dlogits /= n
+    out = (loss_fast.item() - v["loss"].item(), _cmp(T, "logits", dlogits, logits)[::2])
+    # the video's check: the gradient rows sum to zero
+    return out, dlogits.sum(1).abs().max() < 1e-7, loss_fast.grad_fn, dlogits[0]
+
+
+@program()
+def prog_edu_ninja_exercise3_fused_batchnorm(T: Any) -> Any:
+    v = _ninja_forward(T)
+    n, hprebn, bngain, bnbias = v["n"], v["hprebn"], v["parameters"][5], v["parameters"][6]
+    hpreact_fast = (
+        bngain
+        * (hprebn - hprebn.mean(0, keepdim=True))
+        / T.sqrt(hprebn.var(0, keepdim=True, unbiased=True) + 1e-5)
+        + bnbias
+    )
+    diff = (hpreact_fast - v["hpreact"]).abs().max()
+    dhpreact = v["hpreact"].grad
+    bnvar_inv, bnraw = v["bnvar_inv"], v["bnraw"]
+    dhprebn = (
+        bngain
+        * bnvar_inv
+        / n
+        * (n * dhpreact - dhpreact.sum(0) - n / (n - 1) * bnraw * (dhpreact * bnraw).sum(0))
+    )
+    return diff < 1e-6, _cmp(T, "hprebn", dhprebn, hprebn)[::2], dhprebn.shape, hpreact_fast.grad_fn
+
+
+@program()
+def prog_edu_ninja_exercise4_training_with_manual_grads(T: Any) -> Any:
+    # the training loop with every gradient by hand under torch.no_grad(), p.grad set to the
+    # manual grads for the optimizer step; float64 so the check against autograd is tight
+    X, Y = _dataset(T)
+    F = T.nn.functional
+    g = T.Generator().manual_seed(2147483647)
+    C = T.randn((27, 4), generator=g, dtype=T.float64)
+    W1 = T.randn((12, 16), generator=g, dtype=T.float64) * (5 / 3) / (12**0.5)
+    W2 = T.randn((16, 27), generator=g, dtype=T.float64) * 0.1
+    b2 = T.randn(27, generator=g, dtype=T.float64) * 0.1
+    bngain = T.ones((1, 16), dtype=T.float64)
+    bnbias = T.zeros((1, 16), dtype=T.float64)
+    parameters = [C, W1, W2, b2, bngain, bnbias]
+    for p in parameters:
+        p.requires_grad = True
+    n = 6
+    lossi, checks = [], []
+    for _i in range(3):
+        ix = T.randint(0, X.shape[0], (n,), generator=g)
+        Xb, Yb = X[ix], Y[ix]
+        emb = C[Xb]
+        embcat = emb.view(emb.shape[0], -1)
+        hprebn = embcat @ W1
+        bnmean = hprebn.mean(0, keepdim=True)
+        bnvar = hprebn.var(0, keepdim=True, unbiased=True)
+        bnvar_inv = (bnvar + 1e-5) ** -0.5
+        bnraw = (hprebn - bnmean) * bnvar_inv
+        hpreact = bngain * bnraw + bnbias
+        h = T.tanh(hpreact)
+        logits = h @ W2 + b2
+        loss = F.cross_entropy(logits, Yb)
+        for p in parameters:
+            p.grad = None
+        loss.backward()
+        auto = [p.grad.clone() for p in parameters]
+        with T.no_grad():
+            dlogits = F.softmax(logits, 1)
+            dlogits[range(n), Yb] -= 1
+            dlogits /= n
+            dh = dlogits @ W2.T
+            dW2 = h.T @ dlogits
+            db2 = dlogits.sum(0)
+            dhpreact = (1.0 - h**2) * dh
+            dbngain = (bnraw * dhpreact).sum(0, keepdim=True)
+            dbnbias = dhpreact.sum(0, keepdim=True)
+            dhprebn = (
+                bngain
+                * bnvar_inv
+                / n
+                * (n * dhpreact - dhpreact.sum(0) - n / (n - 1) * bnraw * (dhpreact * bnraw).sum(0))
+            )
+            dembcat = dhprebn @ W1.T
+            dW1 = embcat.T @ dhprebn
+            demb = dembcat.view(emb.shape)
+            dC = T.zeros_like(C)
+            for k in range(Xb.shape[0]):
+                for j in range(Xb.shape[1]):
+                    dC[Xb[k, j]] += demb[k, j]
+            grads = [dC, dW1, dW2, db2, dbngain, dbnbias]
+            for p, grad in zip(parameters, grads, strict=True):
+                p.data += -0.1 * grad
+        checks.append([T.allclose(a, b) for a, b in zip(auto, grads, strict=True)])
+        lossi.append(loss.log10().item())
+    return lossi, checks, C.dtype, bnbias
+
+
+@program()
+def prog_edu_ninja_cmp_exact_equalities(T: Any) -> Any:
+    # cmp()'s exact branch on the steps where the manual and autograd computations are the
+    # same arithmetic (one multiply, one index): torch's own notebook shows True there
+    v = _ninja_forward(T)
+    n, logprobs, probs, Yb = v["n"], v["logprobs"], v["probs"], v["Yb"]
+    dlogprobs = T.zeros_like(logprobs)
+    dlogprobs[range(n), Yb] = -1.0 / n
+    dprobs = (1.0 / probs) * dlogprobs
+    C, Xb, emb = v["parameters"][0], v["Xb"], v["emb"]
+    demb = emb.grad
+    dC = T.zeros_like(C)
+    for k in range(Xb.shape[0]):
+        for j in range(Xb.shape[1]):
+            dC[Xb[k, j]] += demb[k, j]
+    return (
+        _cmp(T, "logprobs", dlogprobs, logprobs),
+        _cmp(T, "probs", dprobs, probs),
+        dlogprobs.nonzero().shape,
+        dprobs[range(n), Yb],
+        T.all(dC.sum(0) == C.grad.sum(0)).item() in (True, False),
+        (dC - C.grad).abs().max() < 1e-7,
+    )
+
+
+@program()
+def prog_edu_ninja_float64_and_half_forward(T: Any) -> Any:
+    v = _ninja_forward(T, dtype=T.float64)
+    w = _ninja_forward(T, n=5)
+    return (
+        v["loss"],
+        v["loss"].dtype,
+        v["C"].grad[:3],
+        w["loss"],
+        w["bnvar"].grad,
+        w["logit_maxes"].grad,
+    )
+
+
+# --- d2l.ai: preliminaries ------------------------------------------------------------------
+
+
+@program()
+def prog_edu_d2l_ndarray_chapter(T: Any) -> Any:
+    x = T.arange(12, dtype=T.float32)
+    X = x.reshape(3, 4)
+    Y = T.tensor([[2.0, 1, 4, 3], [1, 2, 3, 4], [4, 3, 2, 1]])
+    out = [x, x.numel(), x.shape, X, X.reshape(-1, 4).shape, T.zeros((2, 3, 4)).shape]
+    out += [T.exp(x), T.cat((X, Y), dim=0), T.cat((X, Y), dim=1), X == Y, X.sum()]
+    a = T.arange(3).reshape((3, 1))
+    b = T.arange(2).reshape((1, 2))
+    out += [a + b, X[-1], X[1:3]]
+    X[1, 2] = 17
+    X[:2, :] = 12
+    Z = T.zeros_like(Y)
+    before = Z.data_ptr()
+    Z[:] = X + Y
+    out += [X, Z, Z.data_ptr() == before]
+    before = X.data_ptr()
+    X += Y
+    out += [X.data_ptr() == before]
+    A = X.numpy()
+    B = T.from_numpy(A)
+    a = T.tensor([3.5])
+    out += [type(A).__name__, type(B).__name__, a, a.item(), float(a), int(a)]
+    xs = T.tensor([1.0, 2, 4, 8])
+    ys = T.tensor([2, 2, 2, 2])
+    out += [xs + ys, xs - ys, xs * ys, xs / ys, xs**ys, (xs**ys).dtype, xs // ys, ys / ys]
+    out += [
+        raises(lambda: a.item() + T.ones(2).item()),
+        raises(lambda: T.cat((X, T.ones(2, 3)), dim=0)),
+    ]
+    return out
+
+
+@program()
+def prog_edu_d2l_linear_algebra_chapter(T: Any) -> Any:
+    A = T.arange(20, dtype=T.float32).reshape(5, 4)
+    B = A.clone()
+    x = T.arange(4, dtype=T.float32)
+    y = T.ones(4, dtype=T.float32)
+    u = T.tensor([3.0, -4.0])
+    Sym = T.tensor([[1, 2, 3], [2, 0, 4], [3, 4, 5]])
+    out = [A.T, Sym == Sym.T, A * B, 2 + A, (2 * A).shape]
+    out += [A.sum(axis=0), A.sum(axis=1), A.sum(axis=[0, 1]), A.sum(axis=(0, 1)), A.mean()]
+    out += [A.mean(axis=0), A.sum(axis=0) / A.shape[0], A.sum() / A.numel()]
+    sum_A = A.sum(axis=1, keepdims=True)
+    out += [sum_A, A / sum_A, A.cumsum(axis=0), T.dot(x, y), T.sum(x * y), T.mv(A, x)]
+    out += [T.mm(A, T.ones(4, 3)), T.norm(u), T.abs(u).sum(), T.norm(T.ones((4, 9)))]
+    out += [
+        T.linalg.norm(A),
+        T.linalg.vector_norm(u, ord=1),
+        len(A),
+        T.ones(2, 3, 4).sum(axis=1).shape,
+    ]
+    out += [
+        raises(lambda: A / A.sum(axis=1)),
+        raises(lambda: T.dot(x, A)),
+        raises(lambda: T.mv(A, T.ones(5))),
+    ]
+    out += [raises(lambda: T.mm(A, A)), raises(lambda: A.mean(axis=0, dtype=T.int64))]
+    out += [raises(lambda: T.arange(4).mean()), raises(lambda: T.norm(T.arange(4)))]
+    out += [raises(lambda: T.dot(x, T.arange(4)))]
+    return out
+
+
+@program()
+def prog_edu_d2l_autograd_chapter(T: Any) -> Any:
+    x = T.arange(4.0)
+    x.requires_grad_(True)
+    first = x.grad
+    y = 2 * T.dot(x, x)
+    y.backward()
+    out = [first, y, y.grad_fn, x.grad, x.grad == 4 * x]
+    x.grad.zero_()
+    y = x.sum()
+    y.backward()
+    out += [x.grad]
+    x.grad.zero_()
+    y = x * x
+    err = raises(lambda: y.backward())
+    y.backward(gradient=T.ones(len(y)))
+    out += [err, x.grad]
+    x.grad.zero_()
+    y = x * x
+    u = y.detach()
+    z = u * x
+    z.sum().backward()
+    out += [x.grad == u, u.requires_grad, z.grad_fn]
+    x.grad.zero_()
+    y.sum().backward()
+    out += [x.grad == 2 * x]
+    # calling backward twice through the same graph
+    y = x * x
+    y.sum().backward()
+    out += [raises(lambda: y.sum().backward())]
+    # zero_ on a leaf without grad
+    w = T.ones(2, requires_grad=True)
+    out += [raises(lambda: w.grad.zero_())]
+    return out
+
+
+@program()
+def prog_edu_d2l_autograd_control_flow(T: Any) -> Any:
+    def f(a):
+        b = a * 2
+        while b.norm() < 1000:
+            b = b * 2
+        if b.sum() > 0:
+            c = b
+        else:
+            c = 100 * b
+        return c
+
+    T.manual_seed(0)
+    a = T.randn(size=(), requires_grad=True)
+    d = f(a)
+    d.backward()
+    b = T.randn(size=(3,), requires_grad=True)
+    e = f(b)
+    e.backward(gradient=T.ones(3))
+    neg = T.tensor(-0.3, requires_grad=True)
+    fneg = f(neg)
+    fneg.backward()
+    return a, d, a.grad, a.grad == d / a, d.grad_fn, e, b.grad, neg.grad, fneg.grad_fn, a.shape
+
+
+# --- d2l.ai: linear regression and softmax regression from scratch -------------------------
+
+
+def _synthetic_data(T: Any, w: Any, b: float, num_examples: int) -> Any:
+    X = T.normal(0, 1, (num_examples, len(w)))
+    y = T.matmul(X, w) + b
+    y += T.normal(0, 0.01, y.shape)
+    return X, y.reshape((-1, 1))
+
+
+@program()
+def prog_edu_d2l_linear_regression_scratch(T: Any) -> Any:
+    T.manual_seed(0)
+    random.seed(0)
+    true_w = T.tensor([2, -3.4])
+    true_b = 4.2
+    features, labels = _synthetic_data(T, true_w, true_b, 40)
+
+    def data_iter(batch_size, features, labels):
+        num_examples = len(features)
+        indices = list(range(num_examples))
+        random.shuffle(indices)
+        for i in range(0, num_examples, batch_size):
+            batch_indices = T.tensor(indices[i : min(i + batch_size, num_examples)])
+            yield features[batch_indices], labels[batch_indices]
+
+    w = T.normal(0, 0.01, size=(2, 1), requires_grad=True)
+    b = T.zeros(1, requires_grad=True)
+
+    def linreg(X, w, b):
+        return T.matmul(X, w) + b
+
+    def squared_loss(y_hat, y):
+        return (y_hat - y.reshape(y_hat.shape)) ** 2 / 2
+
+    def sgd(params, lr, batch_size):
+        with T.no_grad():
+            for param in params:
+                param -= lr * param.grad / batch_size
+                param.grad.zero_()
+
+    lr, num_epochs, net, loss = 0.03, 3, linreg, squared_loss
+    epochs = []
+    for _epoch in range(num_epochs):
+        for X, y in data_iter(10, features, labels):
+            lo = loss(net(X, w, b), y)
+            lo.sum().backward()
+            sgd([w, b], lr, 10)
+        with T.no_grad():
+            train_l = loss(net(features, w, b), labels)
+            epochs.append(float(train_l.mean()))
+    return (
+        features[0],
+        labels[0],
+        epochs,
+        true_w - w.reshape(true_w.shape),
+        true_b - b,
+        w.grad,
+        w.is_leaf,
+        lo.grad_fn,
+        raises(lambda: T.normal(0, 1, (2,), requires_grad=True).sum().backward()),
+        raises(lambda: T.normal(T.zeros(2), -1.0)),
+    )
+
+
+@program()
+def prog_edu_d2l_linear_regression_concise(T: Any) -> Any:
+    T.manual_seed(0)
+    nn = T.nn
+    data = T.utils.data
+    features, labels = _synthetic_data(T, T.tensor([2, -3.4]), 4.2, 30)
+    dataset = data.TensorDataset(features, labels)
+    loader = data.DataLoader(dataset, 10, shuffle=True)
+    net = nn.Sequential(nn.Linear(2, 1))
+    net[0].weight.data.normal_(0, 0.01)
+    net[0].bias.data.fill_(0)
+    loss = nn.MSELoss()
+    trainer = T.optim.SGD(net.parameters(), lr=0.03)
+    ls = []
+    for _epoch in range(3):
+        for X, y in loader:
+            lo = loss(net(X), y)
+            trainer.zero_grad()
+            lo.backward()
+            trainer.step()
+        ls.append(loss(net(features), labels).item())
+    w = net[0].weight.data
+    lnone = nn.MSELoss(reduction="none")(net(features[:3]), labels[:3])
+    huber = nn.HuberLoss()(net(features[:3]), labels[:3])
+    return (
+        ls,
+        w,
+        net[0].bias.data,
+        len(dataset),
+        len(loader),
+        lnone,
+        lnone.grad_fn,
+        huber,
+        net[0].weight.grad,
+        raises(lambda: loss(net(features[:3]), labels[:3].squeeze())),
+    )
+
+
+@program()
+def prog_edu_d2l_softmax_regression_scratch(T: Any) -> Any:
+    T.manual_seed(0)
+    X = T.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    sums = (X.sum(0, keepdim=True), X.sum(1, keepdim=True))
+
+    def softmax(X):
+        X_exp = T.exp(X)
+        partition = X_exp.sum(1, keepdim=True)
+        return X_exp / partition
+
+    X = T.normal(0, 1, (2, 5))
+    X_prob = softmax(X)
+    y = T.tensor([0, 2])
+    y_hat = T.tensor([[0.1, 0.3, 0.6], [0.3, 0.2, 0.5]])
+
+    def cross_entropy(y_hat, y):
+        return -T.log(y_hat[range(len(y_hat)), y])
+
+    def accuracy(y_hat, y):
+        if len(y_hat.shape) > 1 and y_hat.shape[1] > 1:
+            y_hat = y_hat.argmax(axis=1)
+        cmp = y_hat.type(y.dtype) == y
+        return float(cmp.type(y.dtype).sum())
+
+    num_inputs, num_outputs = 8, 3
+    W = T.normal(0, 0.01, size=(num_inputs, num_outputs), requires_grad=True)
+    b = T.zeros(num_outputs, requires_grad=True)
+    Xs = T.randn(6, 2, 4)
+    ys = T.tensor([0, 1, 2, 1, 0, 2])
+
+    def net(X):
+        return softmax(T.matmul(X.reshape((-1, W.shape[0])), W) + b)
+
+    accs, ls = [], []
+    for _ in range(3):
+        lo = cross_entropy(net(Xs), ys)
+        lo.mean().backward()
+        with T.no_grad():
+            for p in (W, b):
+                p -= 0.5 * p.grad
+                p.grad.zero_()
+        ls.append(lo.mean().item())
+        accs.append(accuracy(net(Xs), ys) / len(ys))
+    return (
+        sums,
+        X_prob,
+        X_prob.sum(1),
+        y_hat[[0, 1], y],
+        cross_entropy(y_hat, y),
+        accuracy(y_hat, y) / len(y),
+        y_hat.type(),
+        y_hat.type(T.int64),
+        y_hat.argmax(axis=1),
+        ls,
+        accs,
+        lo.grad_fn,
+        softmax(T.tensor([[100.0, 0.0]])),
+        softmax(T.tensor([[1000.0, 0.0]])),
+        raises(lambda: y_hat.type("torch.FloatTensorX")),
+    )
+
+
+@pytest.mark.parametrize("name", _SET.params())
+def test_program_matches_torch(name: str) -> None:
+    _h.test_program_matches_torch(name)
