@@ -189,12 +189,9 @@ def _check_nograd_view(t: Tensor) -> None:
     if t._x.nograd_view:
         vc = t._vc
         if vc is not None and vc.v != getattr(t, "_vv", vc.v):
-            from .ops.views import NO_GRAD_VIEW_HINT
+            from .ops.views import nograd_view_message
 
-            raise RuntimeError(
-                "A view was created in no_grad mode and its base or another view of its base "
-                "has been modified inplace with grad mode enabled." + NO_GRAD_VIEW_HINT
-            )
+            raise RuntimeError(nograd_view_message(t._x.nograd_view, rebase=True))
 
 
 def _make(
@@ -1154,11 +1151,11 @@ class Tensor:
         x = self._x
         if x is not None:
             if x.nograd_view:
-                from .ops.views import CUSTOM_VIEW, NO_GRAD_VIEW, NO_GRAD_VIEW_HINT
+                from .ops.views import CUSTOM_VIEW, NO_GRAD_VIEW, nograd_view_message
 
                 if x.custom_view:  # returned by a custom Function applied under no_grad
                     raise RuntimeError(NO_GRAD_VIEW + " " + CUSTOM_VIEW)
-                raise RuntimeError(NO_GRAD_VIEW + NO_GRAD_VIEW_HINT)
+                raise RuntimeError(nograd_view_message(x.nograd_view))
             if x.custom_view and self._rg:
                 from .ops.views import check_view_inplace
 

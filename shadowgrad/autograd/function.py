@@ -274,6 +274,12 @@ def _check_functorch(cls: Any, setup: bool) -> None:
             "In order to use an autograd.Function with functorch transforms (vmap, grad, jvp, "
             "jacrev, ...), it must override the setup_context staticmethod. " + _FUNC_DOCS
         )
+    if VMAP_DEPTH.depth and cls.generate_vmap_rule and cls.vmap is not Function.vmap:
+        raise RuntimeError(
+            f"You tried to vmap over {cls.__name__}, but it has both generate_vmap_rule=True and "
+            "an overridden vmap staticmethod. Please set generate_vmap_rule=False or delete the "
+            "overridden vmap staticmethod to avoid ambiguity. " + _FUNC_DOCS
+        )
     if VMAP_DEPTH.depth and not cls.generate_vmap_rule and cls.vmap is Function.vmap:
         raise RuntimeError(
             f"You tried to vmap over {cls.__name__}, but it does not have vmap support. Please "

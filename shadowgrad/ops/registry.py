@@ -927,9 +927,10 @@ def _as_view(result: Tensor, src: Tensor) -> None:
     result._inf = src._inf
     if src._rg and not _mode().grad:
         # a view made under no_grad of a grad-requiring tensor still requires grad (as a
-        # leaf), and torch forbids modifying it in place once grad mode is back on
+        # leaf), and torch forbids modifying it in place once grad mode is back on (its
+        # creation meta, which the errors name, is INFERENCE_MODE inside inference_mode)
         result._rg = True
-        result._extra().nograd_view = True
+        result._extra().nograd_view = "inference" if _mode().inference else True
 
 
 def _record(

@@ -47,6 +47,25 @@ NO_GRAD_VIEW_HINT = (
 )
 
 
+def nograd_view_message(kind: Any, rebase: bool = False) -> str:
+    """torch's error for a view made under no_grad (kind True) or in inference mode (kind
+    "inference", creation meta INFERENCE_MODE) that is modified in place (rebase False) or whose
+    base was (rebase True) with grad mode on."""
+    what = (
+        "its base or another view of its base has been modified inplace"
+        if rebase
+        else "is being modified inplace"
+    )
+    if kind == "inference":
+        return (
+            f"A view was created in inference mode and {what} in normal mode."
+            + NO_GRAD_VIEW_HINT.replace("no_grad block", "inference_mode block")
+        )
+    return f"A view was created in no_grad mode and {what} with grad mode enabled." + (
+        NO_GRAD_VIEW_HINT
+    )
+
+
 class CopySlices(Node):
     """The base's node after an in-place op on one of its views. Mirrors torch's CopySlices."""
 

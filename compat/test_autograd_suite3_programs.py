@@ -1,0 +1,1008 @@
+"""Autograd test-suite programs, part 3: what torch's test/test_autograd.py checks that
+test_autograd_suite_programs.py and test_autograd_suite2_programs.py do not: the inference-mode
+matrix (inference and normal tensors through functional, in-place and view ops, in and out of
+the mode), hook ordering corners (tensor hooks, retains_grad, node pre/post hooks, hooks on
+views and on inputs of in-place ops), the graph.Node API, saved-tensor hooks on wrapped numbers
+and in double backward, version-counter and retain_graph messages, custom Function corners and
+reentrant backward. Each `prog(T)` runs on torch and on shadowgrad, and everything it returns,
+raises or warns is compared by test_realistic_programs_3's harness.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from . import test_realistic_programs_3 as _h
+from .engines import raises
+from .test_realistic_programs_2 import _data
+
+pytest.importorskip("torch")
+
+_SET = _h.Subset()  # this file's programs: registered into set 3, run by its harness
+program = _SET.program
+
+
+def _t(T: Any, *shape: int, seed: int = 0, rg: bool = True, dtype: Any = None) -> Any:
+    x = T.tensor(_data(*shape, seed=seed), requires_grad=False)
+    if dtype is not None:
+        x = x.to(dtype)
+    return x.requires_grad_(rg)
+
+
+def _name(node: Any) -> Any:
+    return None if node is None else node.name()
+
+
+# --- inference mode: the matrix of torch's test_inference_mode_* ----------------------------
+
+
+@program()
+def prog_ag3_inference_tensor_in_inference_mode_ops(T: Any) -> Any:
+    with T.inference_mode():
+        c = T.ones(2, 3)
+        f = c * 2
+        i = c.add_(1)
+        v = c.view(6)
+        s = c[0]
+        t = c.t()
+        out = [
+            (f.is_inference(), f.requires_grad, f.grad_fn),
+            (i is c, i.is_inference(), i.requires_grad),
+            (v.is_inference(), v._is_view(), v._base is c, s._is_view(), t.is_contiguous()),
+        ]
+        r = T.ones(2, 3, requires_grad=True)
+        out.append((r.is_inference(), r.requires_grad, r.is_leaf))
+        g = r * 2
+        out.append((g.requires_grad, g.grad_fn, g.is_inference()))
+    out.append(raises(lambda: c._version))
+    return out, c.clone(), v.clone()
+
+
+@program()
+def prog_ag3_inference_tensor_outside_mode_errors(T: Any) -> Any:
+    with T.inference_mode():
+        c = T.ones(2, 3)
+        v = c.view(6)
+    n = _t(T, 2, 3)
+    out = {
+        "func": ((c * 2).is_inference(), (c * 2).requires_grad),
+        "add_": raises(lambda: c.add_(1)),
+        "view_add_": raises(lambda: v.add_(1)),
+        "copy_": raises(lambda: c.copy_(T.zeros(2, 3))),
+        "setitem": raises(lambda: c.__setitem__(0, 1.0)),
+        "zero_": raises(lambda: c.zero_()),
+        "view": (c.view(3, 2).is_inference(), c[1].is_inference()),
+        "mix_func": raises(lambda: n * c),
+        "mix_add": ((n + c).is_inference(), (n + c).requires_grad, _name((n + c).grad_fn)),
+        "save": raises(lambda: (n * c).sum().backward()),
+        "save_mm": raises(lambda: (n @ c.t()).sum().backward()),
+        "add_ok": raises(lambda: (n + c).sum().backward()),
+        "grad": n.grad,
+        "normal_inplace_with_inf": raises(lambda: n.detach().mul_(c)),
+        "req_grad": raises(lambda: c.requires_grad_()),
+        "req_grad_false": raises(lambda: c.requires_grad_(False).requires_grad),
+        "after": c.clone(),  # the refused in-place ops wrote before refusing
+        "detach": (c.detach().is_inference(), c.detach()._is_view()),
+    }
+    with T.inference_mode():
+        c2 = T.ones(2, 3)
+    r = raises(lambda: c2.resize_(3, 2))
+    out["resize_"] = (r.shape if hasattr(r, "shape") else r), c2.shape
+    return out
+
+
+@program()
+def prog_ag3_normal_tensor_inplace_and_view_in_inference_mode(T: Any) -> Any:
+    a = _t(T, 2, 3)
+    b = a * 1
+    out = []
+    with T.inference_mode():
+        d = b.detach()
+        d.mul_(2)
+        v = b.view(6)
+        out.append((v.is_inference(), v.requires_grad, v.grad_fn is not None, v._is_view()))
+        w = b[0]
+        out.append((w.requires_grad, _name(w.grad_fn)))
+        out.append(raises(lambda: b.mul_(2)))
+        e = T.ones(3)
+        e2 = e.view(3)
+        e2.add_(1)
+        out.append((e2.is_inference(), raises(lambda: e._version)))
+    out.append(raises(lambda: v.add_(1)))
+    out.append(raises(lambda: (v * 2).sum().backward()))
+    out.append(raises(lambda: v.sum().backward()))
+    out.append(a.grad)
+    return out, b, d
+
+
+@program()
+def prog_ag3_inference_mode_view_of_requiring_then_rebase(T: Any) -> Any:
+    a = _t(T, 4)
+    b = a.clone()
+    with T.inference_mode():
+        v = b[:2]
+    r1 = raises(lambda: v.mul_(2))
+    with T.no_grad():
+        u = b[2:]
+    r2 = raises(lambda: u.mul_(3))
+    u2 = b[1:3]
+    u2.mul_(4)
+    b.sum().backward()
+    c = a.clone()
+    with T.inference_mode():
+        parts = c.unbind(0)
+        w = c[1:]
+    with T.no_grad():
+        nparts = c.split(2)
+    r3 = raises(lambda: parts[0].mul_(2))
+    r4 = raises(lambda: nparts[0].mul_(2))
+    c.add_(1)
+    r5 = raises(lambda: w.grad_fn)
+    r6 = raises(lambda: w * 2)
+    r7 = raises(lambda: parts[1].is_leaf)
+    return r1, r2, _name(u2.grad_fn), _name(b.grad_fn), a.grad, b, r3, r4, r5, r6, r7
+
+
+@program()
+def prog_ag3_inference_mode_decorator_forms_and_state(T: Any) -> Any:
+    @T.inference_mode
+    def f(x):
+        return x * 2, T.is_inference_mode_enabled()
+
+    @T.inference_mode(mode=False)
+    def g(x):
+        return x * 2, T.is_inference_mode_enabled()
+
+    x = _t(T, 2)
+    y, s1 = f(x)
+    with T.inference_mode():
+        z, s2 = g(x)
+    m = T.inference_mode()
+    return (
+        (y.is_inference(), y.requires_grad, s1),
+        (z.is_inference(), z.requires_grad, s2),
+        m.mode,
+        T.inference_mode(False).mode,
+        T.is_inference_mode_enabled(),
+        T.is_grad_enabled(),
+    )
+
+
+@program()
+def prog_ag3_inference_tensor_as_custom_function_and_module_input(T: Any) -> Any:
+    with T.inference_mode():
+        inp = T.ones(2, 3)
+    lin = T.nn.Linear(3, 2)
+    with T.no_grad():
+        lin.weight.fill_(0.5)
+        lin.bias.fill_(0.1)
+    r0 = raises(lambda: lin(inp))
+    out = lin(inp.clone())
+    out.sum().backward()
+    w = lin.weight.grad
+    with T.inference_mode():
+        o2 = lin(inp)
+    b = T.tensor([1.0, 2.0], requires_grad=True)
+    with T.inference_mode():
+        s = T.tensor([3.0, 4.0])
+    r1 = raises(lambda: (b + s).sum().backward())
+    r2 = raises(lambda: (b - s * 2).exp().sum().backward())
+    r3 = raises(lambda: b * s)
+    r4 = raises(lambda: T.where(s > 3, b, s).sum().backward())
+    return (
+        r0,
+        out.is_inference(),
+        w,
+        o2.is_inference(),
+        o2.requires_grad,
+        o2.clone(),
+        r1,
+        r2,
+        r3,
+        r4,
+        b.grad,
+    )
+
+
+@program()
+def prog_ag3_inference_tensor_clone_and_conversions(T: Any) -> Any:
+    with T.inference_mode():
+        c = T.arange(6.0).view(2, 3)
+    cl = c.clone()
+    return (
+        cl.is_inference(),
+        cl.requires_grad_().requires_grad,
+        c.to(T.float64).is_inference(),
+        c.float().is_inference(),
+        c.contiguous() is c,
+        c.t().contiguous().is_inference(),
+        c.numpy().sum().item(),
+        c.tolist(),
+        T.empty_like(c).is_inference(),
+        T.zeros_like(c).is_inference(),
+        T.tensor(c.tolist()).is_inference(),
+    )
+
+
+# --- version counter messages: the tensor's type, shape, producer and versions ------------
+
+
+def _modified(T: Any, make: Any, bump: Any) -> Any:
+    """Build a graph saving a tensor, modify it in place, and backward: the error."""
+
+    def go() -> Any:
+        out, saved = make()
+        bump(saved)
+        out.sum().backward()
+
+    return raises(go)
+
+
+@program()
+def prog_ag3_version_error_message_forms(T: Any) -> Any:
+    out = {}
+    a = _t(T, 2, 3)
+    d = _t(T, 2, 3, dtype=T.float64)
+    h = _t(T, 4, dtype=T.float16)
+    z = T.tensor([1 + 2j, 3 - 1j], requires_grad=True)
+    out["exp"] = _modified(T, lambda: ((e := a.exp()) * 1, e), lambda e: e.add_(1))
+    out["leaf"] = _modified(
+        T,
+        lambda: ((w := a.detach().clone().requires_grad_()) * w, w),
+        lambda w: w.detach().add_(1),
+    )
+    out["double_t"] = _modified(T, lambda: ((e := d.t()) * e, e), lambda e: e.detach().mul_(2))
+    out["half_0d"] = _modified(T, lambda: ((e := h.sum()) * e, e), lambda e: e.detach().mul_(2))
+    out["complex"] = _modified(
+        T, lambda: (((e := z * 2) * e).abs(), e), lambda e: e.detach().mul_(2)
+    )
+    out["twice"] = _modified(
+        T,
+        lambda: ((e := a.tanh()) * 1 + e.sigmoid(), e),
+        lambda e: (e.detach().mul_(2), e.detach().add_(1)),
+    )
+    out["view"] = _modified(T, lambda: ((e := a.clone()[0]) ** 2, e), lambda e: e.detach().mul_(2))
+    out["int_index"] = _modified(
+        T,
+        lambda: ((e := T.tensor([0, 1])), a[e])[::-1],
+        lambda e: e.add_(1),
+    )
+    return out
+
+
+@program()
+def prog_ag3_version_error_via_base_and_after_hooks(T: Any) -> Any:
+    a = _t(T, 4)
+    b = a * 1
+    v = b[:2]
+    y = v.exp()
+    b[2:].mul_(2)  # another view: the saved output is not touched, but the version is shared
+    r1 = raises(lambda: y.sum().backward(retain_graph=True))
+    c = a * 1
+    s = c.sin()
+    c.add_(1)
+    r2 = raises(lambda: T.autograd.grad(s.sum(), a))
+    r3 = raises(lambda: s.grad_fn._saved_self)
+    e = a.exp()
+    e.add_(0)
+    r4 = raises(lambda: e.grad_fn)
+    r5 = raises(lambda: e.sum().backward())
+    return r1, r2, r3, _name(r4), r5, a.grad, b._version, c._version
+
+
+# --- retain_graph: what the second pass can and cannot do ------------------------------------
+
+
+@program()
+def prog_ag3_second_backward_messages_by_node(T: Any) -> Any:
+    out = {}
+    for name, fn in (
+        ("mul", lambda x: x * x),
+        ("exp", lambda x: x.exp()),
+        ("add", lambda x: x + 1),
+        ("view", lambda x: x.view(-1)),
+        ("sum_mean", lambda x: x.mean() + x.sum()),
+        ("mm", lambda x: x.view(2, 2) @ x.view(2, 2)),
+        ("index", lambda x: x[T.tensor([0, 0, 1])]),
+        ("relu", lambda x: x.relu()),
+        ("pow", lambda x: x.pow(2)),
+    ):
+        x = _t(T, 4)
+        y = fn(x).sum()
+        y.backward()
+        out[name] = (raises(lambda y=y: y.backward()), x.grad)
+    return out
+
+
+@program()
+def prog_ag3_retain_graph_none_follows_create_graph(T: Any) -> Any:
+    x = _t(T, 3)
+    y = (x**3).sum()
+    (g,) = T.autograd.grad(y, x, create_graph=True)
+    r1 = raises(lambda: T.autograd.grad(y, x))  # retain_graph defaulted to create_graph
+    (gg,) = T.autograd.grad(g.sum(), x, retain_graph=False)
+    r2 = raises(lambda: T.autograd.grad(g.sum(), x))
+    z = (x * 2).exp().sum()
+    z.backward(create_graph=True, retain_graph=False)
+    r3 = raises(lambda: z.backward())
+    return g, r1, gg, r2, r3, x.grad, x.grad.grad_fn
+
+
+# --- custom Function: apply forms, setup_context defaults, backward results -----------------
+
+
+@program()
+def prog_ag3_fn_apply_forms_and_backward_result_checks(T: Any) -> Any:
+    out = {}
+    F = T.autograd.Function
+
+    class NoFwd(F):
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    out["nofwd"] = raises(lambda: NoFwd.apply(T.ones(2, requires_grad=True)))
+
+    class Sq(F):
+        @staticmethod
+        def forward(ctx, x, k=2.0):
+            ctx.save_for_backward(x)
+            ctx.k = k
+            return x * k
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * ctx.k, None
+
+    x = T.ones(2, requires_grad=True)
+    out["kw"] = raises(lambda: Sq.apply(x, k=3.0))
+    out["default"] = raises(lambda: Sq.apply(x))
+
+    class SC(F):
+        @staticmethod
+        def forward(x, k=2.0):
+            return x * k
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.k = inputs[1] if len(inputs) > 1 else None
+            ctx.n = len(inputs)
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2, None
+
+    y = SC.apply(x)
+    out["sc_default"] = (y, y.grad_fn.n, y.grad_fn.k)
+
+    class Bad(F):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            pass
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    out["both_ctx"] = raises(lambda: Bad.apply(x))
+
+    class Acc(F):
+        @staticmethod
+        def forward(ctx, x):
+            _ = ctx.saved_tensors
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    out["saved_in_fwd"] = raises(lambda: Acc.apply(x))
+
+    class Twice(F):
+        @staticmethod
+        def forward(ctx, x, y):
+            ctx.save_for_backward(x)
+            ctx.save_for_backward(y)
+            return x * y
+
+        @staticmethod
+        def backward(ctx, g):
+            (s,) = ctx.saved_tensors
+            return g * s, g * s
+
+    a = T.tensor([1.0, 2.0], requires_grad=True)
+    b = T.tensor([3.0, 4.0], requires_grad=True)
+    Twice.apply(a, b).sum().backward()
+    out["twice"] = (a.grad, b.grad)
+
+    class NdIn(F):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.mark_non_differentiable(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    z = T.ones(2, requires_grad=True) * 1
+    r = raises(lambda: NdIn.apply(z))
+    out["nd_input"] = (
+        (r.requires_grad, r.grad_fn, r is z, r._base is z) if hasattr(r, "requires_grad") else r
+    )
+
+    class RetList(F):
+        @staticmethod
+        def forward(ctx, x):
+            return [x * 2, x * 3]
+
+        @staticmethod
+        def backward(ctx, a, b):
+            return a + b
+
+    out["list_ret"] = raises(lambda: type(RetList.apply(x)).__name__)
+
+    class RetDict(F):
+        @staticmethod
+        def forward(ctx, x):
+            return {"a": x * 2}
+
+        @staticmethod
+        def backward(ctx, a):
+            return a
+
+    out["dict_ret"] = raises(lambda: RetDict.apply(x))
+
+    class BadGrad(F):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return "nope"
+
+    out["bad_grad_type"] = raises(lambda: BadGrad.apply(x).sum().backward())
+
+    class BadGrad2(F):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return [g]
+
+    out["list_grad"] = raises(lambda: BadGrad2.apply(x).sum().backward())
+    out["list_grad_x"] = x.grad
+
+    class IntGrad(F):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return 3
+
+    out["int_grad"] = raises(lambda: IntGrad.apply(x).sum().backward())
+
+    class WrongGradDtypeInt(F):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g.long()
+
+    xx = T.ones(2, requires_grad=True)
+    out["long_grad"] = raises(lambda: WrongGradDtypeInt.apply(xx).sum().backward())
+    out["long_grad_x"] = xx.grad
+
+    class Expand(F):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g.sum()
+
+    x3 = T.ones(2, 3, requires_grad=True)
+    out["scalar_grad_expand"] = raises(lambda: Expand.apply(x3).sum().backward())
+    out["x3g"] = x3.grad
+
+    class Bcast(F):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g[:1]
+
+    x4 = T.ones(2, 3, requires_grad=True)
+    out["bcast_grad"] = raises(lambda: Bcast.apply(x4).sum().backward())
+    out["x4g"] = x4.grad
+    return out
+
+
+# --- the graph.Node API --------------------------------------------------------------------
+
+
+@program()
+def prog_ag3_node_api_isinstance_metadata_and_saved_fields(T: Any) -> Any:
+    out = {}
+    Node = T.autograd.graph.Node
+    x = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = (x * 2).sum()
+    g = y.grad_fn
+    out["isinst"] = (
+        isinstance(g, Node),
+        isinstance(x, Node),
+        issubclass(type(g), Node),
+        isinstance(None, Node),
+    )
+
+    class F(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    f = F.apply(x)
+    out["fn_node"] = (isinstance(f.grad_fn, Node), f.grad_fn.name(), type(f.grad_fn).__name__)
+    acc = g.next_functions[0][0].next_functions[0][0]
+    out["acc"] = (
+        acc.name(),
+        acc.next_functions,
+        acc.variable is x,
+        isinstance(acc, Node),
+        acc.metadata,
+    )
+    out["seq"] = (
+        type(g._sequence_nr()).__name__,
+        g._sequence_nr() > g.next_functions[0][0]._sequence_nr(),
+    )
+    g.metadata["k"] = 1
+    out["meta"] = (g.metadata, y.grad_fn.metadata is g.metadata)
+    h = g.register_hook(lambda gi, go: None)
+    out["handle"] = (type(h).__name__, raises(lambda: h.remove()), raises(lambda: h.remove()))
+    with x.register_hook(lambda gr: gr * 100):
+        (x * 1).sum().backward()
+    out["ctx_handle_grad"] = x.grad.clone()
+    (x * 1).sum().backward()
+    out["after_ctx"] = x.grad.clone()
+    out["raw_saved"] = raises(lambda: type((x.exp()).grad_fn._raw_saved_result).__name__)
+    out["saved_result"] = raises(lambda: (x.exp()).grad_fn._saved_result)
+    out["saved_dims"] = raises(lambda: (x.sum(0, keepdim=True)).grad_fn._saved_dim)
+    out["saved_keepdim"] = raises(lambda: (x.sum(0, keepdim=True)).grad_fn._saved_keepdim)
+    out["saved_self_sym_sizes"] = raises(lambda: (x.sum(0)).grad_fn._saved_self_sym_sizes)
+    out["saved_other_none"] = raises(lambda: (x * 2).grad_fn._saved_other)
+    out["saved_self_mulscalar"] = raises(lambda: (x * 2).grad_fn._saved_self)
+    out["saved_scalar_mul"] = raises(lambda: (x * 2).grad_fn.__dict__)
+    out["dir_saved"] = sorted(a for a in dir((x * x).grad_fn) if a.startswith("_saved_"))
+    out["dir_saved_pow"] = sorted(a for a in dir((x**2.5).grad_fn) if a.startswith("_saved_"))
+    out["pow_exp"] = (
+        (x**2.5).grad_fn._saved_exponent,
+        type((x**2.5).grad_fn._saved_exponent).__name__,
+    )
+    out["pow_int"] = ((x**2).grad_fn._saved_exponent, type((x**2).grad_fn._saved_exponent).__name__)
+    out["clamp"] = (
+        x.clamp(0, 2).grad_fn._saved_min,
+        x.clamp(0, 2).grad_fn._saved_max,
+        x.clamp(min=0.5).grad_fn._saved_max,
+    )
+    out["view_size"] = x.view(3, 1).grad_fn._saved_self_sym_sizes
+    out["expand"] = x.expand(2, 3).grad_fn._saved_self_sym_sizes
+    out["permute"] = x.view(1, 3).permute(1, 0).grad_fn._saved_dims
+    out["transpose"] = (
+        x.view(1, 3).t().grad_fn.name(),
+        x.view(1, 3).transpose(0, 1).grad_fn._saved_dim0,
+    )
+    out["select"] = (x[1].grad_fn._saved_dim, x[1].grad_fn._saved_index, x[-1].grad_fn._saved_index)
+    out["slice"] = (
+        x[1:].grad_fn._saved_start,
+        x[1:].grad_fn._saved_end,
+        x[::2].grad_fn._saved_step,
+    )
+    out["cat"] = (T.cat([x, x]).grad_fn._saved_dim,)
+    out["mean"] = (x.mean().grad_fn.name(), raises(lambda: x.mean().grad_fn._saved_self_sym_numel))
+    out["softmax"] = (x.softmax(0).grad_fn._saved_dim, x.softmax(0).grad_fn._saved_result)
+    out["next_none"] = (x * T.ones(3)).grad_fn.next_functions
+    return out
+
+
+# --- saved-tensor hooks --------------------------------------------------------------------
+
+
+@program()
+def prog_ag3_saved_hooks_wrapped_numbers_double_backward_disable(T: Any) -> Any:
+    out = {}
+    log = []
+
+    def pack(t):
+        log.append(("pack", tuple(t.shape), t.dtype, t.requires_grad, t.grad_fn is not None))
+        return t
+
+    def unpack(t):
+        log.append(("unpack", tuple(t.shape)))
+        return t
+
+    x = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    with T.autograd.graph.saved_tensors_hooks(pack, unpack):
+        y = x * 2.5  # wrapped number: not saved as tensor
+        z = x * T.tensor(2.0)  # 0-dim tensor saved
+        w = x.pow(2)
+        s = T.addcmul(x, x, x, value=0.5)
+        q = x.where(x > 1, T.zeros(3))
+        m = x.max()
+        n = T.nn.functional.softplus(x)
+    out["log_fwd"] = list(log)
+    log.clear()
+    (y.sum() + z.sum() + w.sum() + s.sum() + q.sum() + m + n.sum()).backward()
+    out["log_bwd"] = log
+    out["g"] = x.grad
+    # hooks in double backward
+    log3 = []
+    x2 = T.tensor([1.0, 2.0], requires_grad=True)
+    with T.autograd.graph.saved_tensors_hooks(
+        lambda t: (log3.append(("p", tuple(t.shape))), t)[1], lambda t: (log3.append("u"), t)[1]
+    ):
+        y2 = (x2**3).sum()
+        (g,) = T.autograd.grad(y2, x2, create_graph=True)
+        n_after_first = len(log3)
+        g.sum().backward()
+    out["dbl"] = (log3, n_after_first, x2.grad)
+    # pack returning a different tensor: backward uses unpack's result
+    x3 = T.tensor([1.0, 2.0], requires_grad=True)
+    with T.autograd.graph.saved_tensors_hooks(lambda t: t * 10, lambda t: t):
+        y3 = (x3 * x3).sum()
+    y3.backward()
+    out["changed"] = x3.grad
+    # save_on_cpu
+    x4 = T.tensor([1.0, 2.0], requires_grad=True)
+    with T.autograd.graph.save_on_cpu():
+        y4 = (x4.exp() * x4).sum()
+    y4.backward()
+    out["cpu"] = x4.grad
+    out["cpu_pin"] = raises(
+        lambda: T.autograd.graph.save_on_cpu(pin_memory=True).__class__.__name__
+    )
+    # hooks context reentry/nesting
+    hk = T.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t)
+    with hk, hk:
+        y5 = x4 * x4
+    out["reenter"] = y5
+    # disable
+    with T.autograd.graph.disable_saved_tensors_hooks("nope"):
+        out["dis1"] = raises(
+            lambda: T.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t).__enter__()
+        )
+        out["dis_ops"] = (x4 * x4).sum()
+        with T.autograd.graph.disable_saved_tensors_hooks("inner"):
+            out["dis2"] = raises(lambda: T.autograd.graph.save_on_cpu().__enter__())
+        out["dis3"] = raises(
+            lambda: T.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t).__enter__()
+        )
+    with T.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+        out["dis_inside"] = raises(
+            lambda: T.autograd.graph.disable_saved_tensors_hooks("x").__enter__()
+        )
+    return out
+
+
+# --- hook ordering -------------------------------------------------------------------------
+
+
+@program()
+def prog_ag3_hook_order_tensor_node_retain_acc_and_views(T: Any) -> Any:
+    out = {}
+    log = []
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    z = y * 3
+    y.grad_fn.register_prehook(lambda go: log.append("node_pre1"))
+    y.register_hook(lambda g: log.append("tensor1"))
+    y.retain_grad()
+    y.grad_fn.register_prehook(lambda go: log.append("node_pre2"))
+    y.register_hook(lambda g: (log.append("tensor2"), g * 2)[1])
+    y.grad_fn.register_hook(lambda gi, go: log.append("node_post"))
+    z.grad_fn.register_hook(lambda gi, go: log.append("z_post"))
+    x.register_hook(lambda g: log.append("leaf_tensor"))
+    acc = y.grad_fn.next_functions[0][0]
+    acc.register_prehook(lambda go: log.append("acc_pre"))
+    acc.register_hook(lambda gi, go: log.append("acc_post"))
+    x.register_post_accumulate_grad_hook(lambda t: log.append("post_acc"))
+    z.sum().backward()
+    out["order"] = log
+    out["grads"] = (y.grad, x.grad)
+    # hook added during backward to a node not yet run
+    log2 = []
+    a = T.tensor([1.0, 2.0], requires_grad=True)
+    b = a * 2
+    c = b * 3
+
+    def add_hook(g):
+        log2.append("c_hook")
+        b.register_hook(lambda gg: (log2.append("b_added"), gg * 0)[1])
+        return None
+
+    c.register_hook(add_hook)
+    c.sum().backward()
+    out["added"] = (log2, a.grad)
+    # node pre-hook removing a later tensor hook
+    log3 = []
+    p = T.tensor([1.0, 2.0], requires_grad=True)
+    q = p * 2
+    r = q * 3
+    hs = []
+
+    def rm(go):
+        log3.append("rm")
+        hs[0].remove()
+        return None
+
+    r.grad_fn.register_prehook(rm)
+    hs.append(q.register_hook(lambda g: (log3.append("q"), g * 100)[1]))
+    r.sum().backward()
+    out["removed"] = (log3, p.grad)
+    # hooks on a view of a leaf and the base
+    log4 = []
+    v0 = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    base = v0 * 1
+    view = base[1:]
+    view.register_hook(lambda g: (log4.append(("view", g.tolist())), g * 2)[1])
+    base.register_hook(lambda g: (log4.append(("base", g.tolist())), g)[1])
+    (view.sum() + base.sum()).backward()
+    out["view_hooks"] = (log4, v0.grad)
+    # hook on view after in-place on view
+    log5 = []
+    w0 = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    wb = w0 * 1
+    wv = wb[:2]
+    wv.register_hook(lambda g: (log5.append(("old_view", g.tolist())), g)[1])
+    wv.mul_(2)
+    wv.register_hook(lambda g: (log5.append(("new_view", g.tolist())), g)[1])
+    wb.register_hook(lambda g: (log5.append(("base", g.tolist())), g)[1])
+    wb.sum().backward()
+    out["view_inplace_hooks"] = (log5, w0.grad, wv.grad_fn.name(), wb.grad_fn.name())
+    # prehook returning tuple modifies grads
+    m = T.tensor([1.0, 2.0], requires_grad=True)
+    n = m.exp()
+    n.grad_fn.register_prehook(lambda go: (go[0] * 0 + 1,))
+    n.sum().backward()
+    out["pre_ret"] = m.grad
+    # post hook returning modified grad_inputs for a leaf-edge
+    k = T.tensor([1.0, 2.0], requires_grad=True)
+    kk = k * 5
+    kk.grad_fn.register_hook(lambda gi, go: (gi[0] + 1, None))
+    out["post_ret"] = raises(lambda: kk.sum().backward())
+    out["post_ret_g"] = k.grad
+    return out
+
+
+# --- grad mode: threads, multithreading, private managers, bad arguments ------------------
+
+
+@program()
+def prog_ag3_grad_mode_threads_multithreading_and_bad_args(T: Any) -> Any:
+    out = {}
+    import threading
+
+    gm = T.autograd.grad_mode
+    # thread-local grad/inference mode
+    res = {}
+
+    def worker():
+        res["grad"] = T.is_grad_enabled()
+        res["inf"] = T.is_inference_mode_enabled()
+        a = T.ones(2, requires_grad=True)
+        (a * 2).sum().backward()
+        res["g"] = a.grad
+
+    with T.no_grad(), T.inference_mode():
+        th = threading.Thread(target=worker)
+        th.start()
+        th.join()
+    out["thread"] = res
+    out["mt"] = raises(
+        lambda: (
+            gm.set_multithreading_enabled(False).__class__.__name__,
+            T.autograd.is_multithreading_enabled(),
+        )
+    )
+    gm.set_multithreading_enabled(True)
+    with gm.set_multithreading_enabled(False):
+        out["mt_in"] = T.autograd.is_multithreading_enabled()
+    out["mt_after"] = T.autograd.is_multithreading_enabled()
+    # unsafe_preserve_version_counter
+    x = T.ones(3)
+    v0 = x._version
+    with gm._unsafe_preserve_version_counter(x):
+        x.add_(1)
+    out["preserve"] = (v0, x._version, x)
+    # _force_original_view_tracking
+    out["fovt"] = raises(lambda: gm._force_original_view_tracking(True).__class__.__name__)
+    # set_grad_enabled object repr and clone
+    s = T.set_grad_enabled(False)
+    out["sge_state_mid"] = T.is_grad_enabled()
+    out["sge_clone"] = raises(lambda: type(s.clone()).__name__)
+    T.set_grad_enabled(True)
+    out["ng_clone"] = raises(lambda: type(T.no_grad().clone()).__name__)
+    out["inf_clone"] = raises(lambda: T.inference_mode(False).clone().mode)
+    # no_grad __call__ on non-callable
+    out["ng_bad"] = raises(lambda: T.no_grad()(3))
+    out["ng_arg"] = raises(lambda: T.no_grad(3))
+    out["sge_bad"] = raises(lambda: T.set_grad_enabled("yes"))
+    out["sge_none"] = raises(lambda: T.set_grad_enabled(None))
+    out["inf_bad"] = raises(lambda: T.inference_mode("yes").mode)
+    out["grad_enabled_after"] = T.is_grad_enabled()
+    return out
+
+
+# --- custom Function under torch.func ------------------------------------------------------
+
+
+@program()
+def prog_ag3_fn_under_func_transforms_vmap_rules(T: Any) -> Any:
+    out = {}
+    F = T.autograd.Function
+
+    class Dbl(F):
+        generate_vmap_rule = True
+
+        @staticmethod
+        def forward(x):
+            return x * 2
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            pass
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    x = T.arange(6.0).view(2, 3)
+    out["vmap_gen"] = raises(lambda: T.func.vmap(Dbl.apply)(x))
+
+    class NoRule(F):
+        @staticmethod
+        def forward(x):
+            return x * 2
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            pass
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    out["vmap_norule"] = raises(lambda: T.func.vmap(NoRule.apply)(x))
+
+    class OldStyle(F):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    out["vmap_oldstyle"] = raises(lambda: T.func.vmap(OldStyle.apply)(x))
+    out["grad_oldstyle"] = raises(lambda: T.func.grad(lambda t: OldStyle.apply(t).sum())(x))
+    out["grad_new"] = raises(lambda: T.func.grad(lambda t: NoRule.apply(t).sum())(x))
+
+    class VR(F):
+        @staticmethod
+        def forward(x):
+            return x * 3
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            pass
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 3
+
+        @staticmethod
+        def vmap(info, in_dims, x):
+            return x * 3 + 0, in_dims[0]
+
+    out["vmap_custom"] = raises(lambda: T.func.vmap(VR.apply)(x))
+
+    class Both(F):
+        generate_vmap_rule = True
+
+        @staticmethod
+        def forward(x):
+            return x * 3
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            pass
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 3
+
+        @staticmethod
+        def vmap(info, in_dims, x):
+            return x * 3, in_dims[0]
+
+    out["vmap_both"] = raises(lambda: T.func.vmap(Both.apply)(x))
+
+    return out
+
+
+@program(
+    xfail="shadowgrad's vmap runs the function once per sample, so a custom Function's vmap "
+    "staticmethod is never called: its log, its batch info and its (output, out_dims) check "
+    "are missing"
+)
+def prog_ag3_fn_vmap_staticmethod_is_called(T: Any) -> Any:
+    F = T.autograd.Function
+    log = []
+
+    class VR(F):
+        @staticmethod
+        def forward(x):
+            return x * 3
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            pass
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 3
+
+        @staticmethod
+        def vmap(info, in_dims, x):
+            log.append((info.batch_size, info.randomness, in_dims, tuple(x.shape)))
+            return x * 3, in_dims[0]
+
+    x = T.arange(6.0).view(2, 3)
+    out = {"ok": T.func.vmap(VR.apply)(x), "dim1": T.func.vmap(VR.apply, in_dims=1)(x)}
+    out["log"] = log
+
+    class VRInfo(F):
+        @staticmethod
+        def forward(x):
+            return x * 3
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            pass
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 3
+
+        @staticmethod
+        def vmap(info, in_dims, x):
+            return (x * 3, (info.batch_size, info.randomness))
+
+    out["vmap_info_bad_outdims"] = raises(lambda: T.func.vmap(VRInfo.apply)(x))
+    return out
+
+
+# --- end of programs ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", _SET.params())
+def test_program_matches_torch(name: str) -> None:
+    _h.test_program_matches_torch(name)
