@@ -1,0 +1,899 @@
+"""Programs on torch's `_foreach_*` functions and on the optimizers' foreach / fused /
+capturable / differentiable flags, after torch's test/test_foreach.py and test/test_optim.py:
+the out-of-place forms and their Scalar, ScalarList, Tensor and TensorList overloads, list
+checks and their messages, dtype promotion per element, mixed dtypes in a list, empty and
+zero-size tensors, autograd through the out-of-place forms (one node per call, torch's node
+names), the in-place forms on leaves and their version bumps; then the optimizers' flags, the
+errors torch gives for the combinations it refuses on CPU, foreach=True against foreach=False
+bit for bit, and clip_grad_norm_ / get_total_norm / clip_grads_with_norm_ with foreach. The
+programs register into test_realistic_programs_3's set and run through its harness.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from . import test_realistic_programs_3 as _h
+from .engines import observe, raises
+from .test_realistic_programs_2 import _data
+
+pytest.importorskip("torch")
+
+_SET = _h.Subset()  # this file's programs: registered into set 3, run by its harness
+program = _SET.program
+
+
+def _xs(
+    T: Any, *shapes: tuple[int, ...], seed: int = 0, rg: bool = False, dtype: Any = None
+) -> Any:
+    out = []
+    for k, s in enumerate(shapes):
+        t = T.tensor(_data(*s, seed=seed + k))
+        if dtype is not None:
+            t = t.to(dtype)
+        out.append(t.requires_grad_(rg) if rg else t)
+    return out
+
+
+def _grads(ts: Any) -> Any:
+    return [t.grad for t in ts]
+
+
+def _node(r: Any) -> Any:
+    """What the outputs of a foreach call share: their grad_fn's name, output numbers and
+    whether they share one node."""
+    return (
+        [t.grad_fn.name() if t.grad_fn is not None else None for t in r],
+        [t.output_nr for t in r],
+        all(t.grad_fn is r[0].grad_fn for t in r),
+        r[0].grad_fn,
+        type(r).__name__,
+    )
+
+
+# --- list checks ----------------------------------------------------------------------------
+
+
+@program()
+def prog_fe_empty_and_length_errors(T: Any) -> Any:
+    a, b, c = _xs(T, (3,), (2,), (4,))
+    return [
+        raises(lambda: T._foreach_add([], 1.0)),
+        raises(lambda: T._foreach_add_([], 1.0)),
+        raises(lambda: T._foreach_exp([])),
+        raises(lambda: T._foreach_norm([])),
+        raises(lambda: T._foreach_add([a, b], [a, b, c])),
+        raises(lambda: T._foreach_add_([a, b], [a])),
+        raises(lambda: T._foreach_mul([a, b], [1.0, 2.0, 3.0])),
+        raises(lambda: T._foreach_mul_([a, b], [1.0])),
+        raises(lambda: T._foreach_add([a, b], [a, c])),
+        raises(lambda: T._foreach_lerp([a, b], [a], 0.5)),
+        raises(lambda: T._foreach_lerp([a, b], [a, b], [0.5])),
+        raises(lambda: T._foreach_addcmul([a, b], [a, b], [a])),
+        raises(lambda: T._foreach_addcmul([a, b], [a, b], [a, b], [1.0])),
+        raises(lambda: T._foreach_copy_([a.clone()], [b])),
+        raises(lambda: T._foreach_copy_([a.clone(), b.clone()], [a])),
+    ]
+
+
+@program()
+def prog_fe_argument_types(T: Any) -> Any:
+    (a,) = _xs(T, (3,))
+    return [
+        raises(lambda: T._foreach_add([a, 1], 1)),
+        raises(lambda: T._foreach_exp([a, None])),
+        raises(lambda: T._foreach_exp(None)),
+        raises(lambda: T._foreach_exp(a)),
+        raises(lambda: T._foreach_add([a], [a, 1.0])),
+        raises(lambda: T._foreach_norm(a)),
+        raises(lambda: T._foreach_zero_(3)),
+        raises(lambda: T._foreach_copy_([a], [1.0])),
+    ]
+
+
+@program()
+def prog_fe_tuple_inputs_and_return_types(T: Any) -> Any:
+    a, b = _xs(T, (3,), (2,))
+    xs = [a.clone(), b.clone()]
+    tp = (a.clone(), b.clone())
+    r1 = T._foreach_add_(xs, 1.0)
+    r2 = T._foreach_mul_(tp, 2.0)
+    r3 = T._foreach_add((a, b), 1)
+    r4 = T._foreach_exp([a, b])
+    return (
+        r1 is xs,
+        r2 is tp,
+        type(r3).__name__,
+        type(r4).__name__,
+        list(r3),
+        list(r4),
+        xs,
+        list(tp),
+        T._foreach_zero_([a.clone()]),
+    )
+
+
+# --- binary ops and their overloads ---------------------------------------------------------
+
+
+@program()
+def prog_fe_add_overloads(T: Any) -> Any:
+    a, b = _xs(T, (3,), (2, 2))
+    return [
+        T._foreach_add([a, b], 1.5),
+        T._foreach_add([a, b], [1.0, -2]),
+        T._foreach_add([a, b], [b.sum(), b.t()]),
+        T._foreach_add([a, b], [b.sum(), b[0]], alpha=-2.5),
+        T._foreach_add([a, b], T.tensor(2.0)),
+        T._foreach_add([a, b], T.tensor(2)),
+        raises(lambda: T._foreach_add([a, b], T.tensor([1.0, 2.0]))),
+        raises(lambda: T._foreach_add([a, b], 1.0, alpha=2)),
+        raises(lambda: T._foreach_add([a, b], [1.0, 2.0], alpha=2)),
+        T._foreach_add([a, b], True),
+    ]
+
+
+@program()
+def prog_fe_sub_mul_div_overloads(T: Any) -> Any:
+    a, b = _xs(T, (3,), (2, 2), seed=3)
+    s = T.tensor(3.0)
+    return [
+        T._foreach_sub([a, b], 1.5),
+        T._foreach_sub([a, b], [1, 2.5]),
+        T._foreach_sub([a, b], [b[0, 0], b[:, :1]], alpha=3),
+        T._foreach_mul([a, b], 2),
+        T._foreach_mul([a, b], [2, -0.5]),
+        T._foreach_mul([a, b], [a, b]),
+        T._foreach_mul([a, b], s),
+        T._foreach_mul([a, b], T.tensor(2)),
+        T._foreach_div([a, b], 2),
+        T._foreach_div([a, b], [4.0, 0.0]),
+        T._foreach_div([a, b], [a, b]),
+        T._foreach_div([a, b], s),
+        raises(lambda: T._foreach_mul([a, b], T.tensor([1.0, 2.0]))),
+        raises(lambda: T._foreach_div([a, b], a)),
+        raises(lambda: T._foreach_sub([a, b], T.tensor([1.0, 2.0]))),
+    ]
+
+
+@program()
+def prog_fe_bool_sub_and_neg_errors(T: Any) -> Any:
+    m = T.tensor([True, False])
+    return [
+        raises(lambda: T._foreach_sub([m], True)),
+        raises(lambda: T._foreach_sub([m], [m])),
+        raises(lambda: T._foreach_sub_([m.clone()], [True])),
+        raises(lambda: T._foreach_neg([m])),
+        raises(lambda: T._foreach_neg_([m.clone()])),
+        T._foreach_add([m], [m]),
+        T._foreach_mul([m], True),
+        T._foreach_add([m], 1),
+        raises(lambda: T._foreach_abs([m])),
+    ]
+
+
+@program()
+def prog_fe_dtype_promotion_per_element(T: Any) -> Any:
+    a, b = _xs(T, (3,), (2,), seed=5)
+    i = T.tensor([1, -2, 3])
+    h = b.half()
+    return [
+        T._foreach_add([i, h], 1.5),
+        T._foreach_add([i, a], 2),
+        T._foreach_mul([i, h], [2, 2.5]),
+        T._foreach_mul([i, a], [True, 3]),
+        T._foreach_add([a, b.double()], [i, h]),
+        T._foreach_div([i, i], [2, 3]),
+        T._foreach_mul([a], [1 + 2j]),
+        T._foreach_mul([i], T.tensor(2.5)),
+        T._foreach_add([i.to(T.uint8), i.to(T.int8)], [255, 1]),
+        T._foreach_pow([i, h], 2),
+        T._foreach_clamp_min([i, h], 0.5),
+        T._foreach_maximum([i, h], [0, 0.25]),
+    ]
+
+
+@program()
+def prog_fe_inplace_cast_errors(T: Any) -> Any:
+    i = T.tensor([1, -2, 3])
+    f = T.tensor([1.0, 2.0])
+    return [
+        raises(lambda: T._foreach_add_([i.clone()], 1.5)),
+        raises(lambda: T._foreach_div_([i.clone()], 2)),
+        raises(lambda: T._foreach_mul_([f.clone(), i.clone()], [2.0, 2.5])),
+        raises(lambda: T._foreach_sqrt_([i.clone()])),
+        raises(lambda: T._foreach_add_([i.clone()], [f[:1].expand(3)])),
+        raises(lambda: T._foreach_add_([f[:1].expand(2)], 1.0)),
+        T._foreach_mul_([i.clone()], True),
+        T._foreach_round_([i.clone()]),
+    ]
+
+
+@program()
+def prog_fe_inplace_partial_progress(T: Any) -> Any:
+    # the slow path changes the tensors one by one: those before the failing one are changed
+    f = T.tensor([1.0, 2.0])
+    i = T.tensor([1, 2])
+    xs = [f.clone(), i.clone(), f.clone()]
+    err = raises(lambda: T._foreach_add_(xs, 0.5))
+    return err, xs, [t._version for t in xs]
+
+
+@program()
+def prog_fe_maximum_minimum_clamp(T: Any) -> Any:
+    a, b = _xs(T, (4,), (2, 3), seed=7)
+    nan = T.tensor([float("nan"), 1.0, -1.0])
+    return [
+        T._foreach_maximum([a, b], 0.0),
+        T._foreach_maximum([a, b], [0.1, -0.1]),
+        T._foreach_minimum([a, b], [a.flip(0), b.t().t()]),
+        T._foreach_clamp_min([a, b], -0.5),
+        T._foreach_clamp_max([a, b], [0.5, 0.0]),
+        T._foreach_clamp_min([a, b], [a * 0, b * 0]),
+        T._foreach_clamp_max([a, b], T.tensor(0.25)),
+        T._foreach_maximum([nan], 0.0),
+        T._foreach_minimum([nan], [T.zeros(3)]),
+        T._foreach_clamp_min([nan], 0.0),
+        T._foreach_clamp_max([nan], [T.zeros(3)]),
+        raises(lambda: T._foreach_clamp_min([a + 0j], 0.0)),
+        raises(lambda: T._foreach_maximum([a + 0j], 0.0)),
+    ]
+
+
+@program()
+def prog_fe_pow_forms(T: Any) -> Any:
+    a, b = _xs(T, (3,), (2,), seed=9)
+    a, b = a.abs() + 0.1, b.abs() + 0.1
+    i = T.tensor([1, 2, 3])
+    return [
+        T._foreach_pow([a, b], 2),
+        T._foreach_pow([a, b], 0.5),
+        T._foreach_pow([a, b], [2, 3.5]),
+        T._foreach_pow([a, b], [b.sum(), b.flip(0)]),
+        T._foreach_pow(2, [a, b]),
+        T._foreach_pow(2.5, [i, b]),
+        T._foreach_pow(T.tensor(3.0), [a, b]),
+        T._foreach_pow([a, b], T.tensor(2.0)),
+        T._foreach_pow([i], 2),
+        raises(lambda: T._foreach_pow([i], -1)),
+        raises(lambda: T._foreach_pow([a, b], T.tensor([1.0, 2.0]))),
+        T._foreach_pow_([a.clone(), b.clone()], [2, 3]),
+        raises(lambda: T._foreach_pow([2.0, 3.0], [a, b])),
+    ]
+
+
+# --- unary ops ------------------------------------------------------------------------------
+
+_UNARY = [
+    "abs",
+    "acos",
+    "asin",
+    "atan",
+    "ceil",
+    "cos",
+    "cosh",
+    "erf",
+    "erfc",
+    "exp",
+    "expm1",
+    "floor",
+    "frac",
+    "lgamma",
+    "log",
+    "log10",
+    "log1p",
+    "log2",
+    "neg",
+    "reciprocal",
+    "round",
+    "rsqrt",
+    "sigmoid",
+    "sign",
+    "sin",
+    "sinh",
+    "sqrt",
+    "tan",
+    "tanh",
+    "trunc",
+]
+
+
+@program()
+def prog_fe_unary_values(T: Any) -> Any:
+    a, b = _xs(T, (5,), (2, 3), seed=11)
+    b = b * 0.9
+    out = {}
+    for op in _UNARY:
+        out[op] = getattr(T, f"_foreach_{op}")([a, b])
+    return out
+
+
+@program()
+def prog_fe_unary_inplace_versions(T: Any) -> Any:
+    a, b = _xs(T, (5,), (2, 3), seed=12)
+    out = {}
+    for op in [*_UNARY, "zero"]:
+        xs = [a.clone(), b.clone()]
+        r = getattr(T, f"_foreach_{op}_")(xs)
+        out[op] = (r is xs, xs, [t._version for t in xs])
+    return out
+
+
+@program()
+def prog_fe_unary_special_values(T: Any) -> Any:
+    v = T.tensor([0.0, -0.0, 1.0, -1.0, float("inf"), -float("inf"), float("nan"), 2.5, -2.5])
+    out = {}
+    for op in _UNARY:
+        out[op] = getattr(T, f"_foreach_{op}")([v, v.double()])
+    return out
+
+
+@program()
+def prog_fe_unary_integer_and_bool_inputs(T: Any) -> Any:
+    i = T.tensor([-3, 0, 2])
+    m = T.tensor([True, False, True])
+    out = {}
+    for op in _UNARY:
+        out[op] = (
+            raises(lambda o=op: getattr(T, f"_foreach_{o}")([i])),
+            raises(lambda o=op: getattr(T, f"_foreach_{o}")([m])),
+            raises(lambda o=op: getattr(T, f"_foreach_{o}_")([i.clone()])),
+        )
+    return out
+
+
+@program()
+def prog_fe_unary_complex(T: Any) -> Any:
+    z = T.tensor([1 + 2j, -0.5 + 0.25j, 0j])
+    out = {}
+    for op in ("abs", "exp", "log", "neg", "reciprocal", "sqrt", "sigmoid", "tanh", "sin"):
+        out[op] = getattr(T, f"_foreach_{op}")([z])
+    out["sign"] = raises(lambda: T._foreach_sign([z]))
+    out["floor"] = raises(lambda: T._foreach_floor([z]))
+    return out
+
+
+@program()
+def prog_fe_zero_size_and_scalar_tensors(T: Any) -> Any:
+    e = T.empty(0)
+    z = T.empty(2, 0)
+    s = T.tensor(1.5)
+    return [
+        T._foreach_add([e, z, s], 1.0),
+        T._foreach_exp([e, z, s]),
+        T._foreach_mul([e, z, s], [e, z, s]),
+        T._foreach_norm([e, z, s]),
+        T._foreach_norm([e, s], 1),
+        raises(lambda: T._foreach_norm([e, s], float("inf"))),
+        raises(lambda: T._foreach_norm([s, z], -float("inf"))),
+        raises(lambda: T._foreach_max([s, e])),
+        T._foreach_max([s, T.ones(1, 2)]),
+        T._foreach_lerp([e, s], [e, s], 0.5),
+        T._foreach_addcdiv([e, s], [e, s], [e, s + 1]),
+    ]
+
+
+@program()
+def prog_fe_noncontiguous_inputs(T: Any) -> Any:
+    m = T.tensor(_data(3, 4, seed=13))
+    t = m.t()
+    ex = T.tensor(_data(1, 4, seed=14)).expand(3, 4)
+    st = m[:, ::2]
+    xs = [t.clone(), st.clone()]
+    T._foreach_mul_(xs, [t, st])
+    return [
+        T._foreach_add([t, ex, st], 1.0),
+        T._foreach_mul([t, ex, st], [t, ex, st]),
+        T._foreach_sqrt([t.abs(), st.abs()]),
+        T._foreach_norm([t, ex, st]),
+        [r.is_contiguous() for r in T._foreach_add([t, st], 1.0)],
+        [r.stride() for r in T._foreach_exp([t, st])],
+        xs,
+        raises(lambda: T._foreach_add_([ex], 1.0)),
+    ]
+
+
+# --- reductions -----------------------------------------------------------------------------
+
+
+@program()
+def prog_fe_norm_orders_and_dtypes(T: Any) -> Any:
+    a, b = _xs(T, (5,), (2, 3), seed=15)
+    out = {}
+    for p in (0, 1, 2, 3, 2.5, float("inf"), -float("inf"), -1):
+        out[str(p)] = T._foreach_norm([a, b], p)
+    out["f64"] = T._foreach_norm([a, b], 2, dtype=T.float64)
+    out["f64_inf"] = T._foreach_norm([a, b], float("inf"), dtype=T.float64)
+    out["half"] = T._foreach_norm([a.half(), b.double()])
+    out["complex"] = T._foreach_norm([a + 1j * a, b])
+    out["int"] = raises(lambda: T._foreach_norm([a.long()]))
+    out["int_dtype"] = raises(lambda: T._foreach_norm([a], 2, dtype=T.int64))
+    out["tensor_ord"] = T._foreach_norm([a, b], T.tensor(3.0))
+    out["mixed_dtype_down"] = raises(lambda: T._foreach_norm([a.double()], 2, dtype=T.float32))
+    return out
+
+
+@program()
+def prog_fe_max_and_powsum(T: Any) -> Any:
+    a, b = _xs(T, (5,), (2, 3), seed=16)
+    i = T.tensor([3, -7, 2])
+    return [
+        T._foreach_max([a, b, i]),
+        T._foreach_max([T.tensor([float("nan"), 1.0]), a]),
+        raises(lambda: T._foreach_max([a + 0j])),
+        raises(lambda: T._foreach_max([T.empty(0, 3)])),
+        T._foreach_max([T.tensor([True, False])]),
+        T._foreach_powsum([a, b], 2),
+        T._foreach_powsum([a, b], 3),
+        T._foreach_powsum([a, b], 1),
+        T._foreach_powsum([a, b], 0.5),
+        T._foreach_powsum([a, b], 2, dtype=T.float64),
+    ]
+
+
+@program()
+def prog_fe_mm(T: Any) -> Any:
+    x1, x2 = _xs(T, (2, 3), (4, 2), seed=17)
+    y1, y2 = _xs(T, (3, 2), (2, 1), seed=19)
+    return [
+        T._foreach_mm([x1, x2], [y1, y2]),
+        raises(lambda: T._foreach_mm([x1], [x2])),
+        raises(lambda: T._foreach_mm([x1, x2], [y1])),
+    ]
+
+
+# --- lerp, addcmul, addcdiv, copy_ ------------------------------------------------------------
+
+
+@program()
+def prog_fe_lerp_forms(T: Any) -> Any:
+    a, b = _xs(T, (3,), (2, 2), seed=21)
+    c, d = _xs(T, (3,), (2, 2), seed=23)
+    return [
+        T._foreach_lerp([a, b], [c, d], 0.25),
+        T._foreach_lerp([a, b], [c, d], [0.25, 0.75]),
+        T._foreach_lerp([a, b], [c, d], [c.sigmoid(), d.sigmoid()]),
+        T._foreach_lerp([a, b], [c, d], T.tensor(0.5)),
+        T._foreach_lerp([a, b], [c, d], 2),
+        raises(lambda: T._foreach_lerp([a], [c.double()], 0.5)),
+        raises(lambda: T._foreach_lerp([a], [c], [c.double()])),
+        raises(lambda: T._foreach_lerp([a.long()], [c.long()], 0.5)),
+        T._foreach_lerp_([a.clone(), b.clone()], [c, d], [0.1, 0.9]),
+        raises(lambda: T._foreach_lerp([a, b], [c, d], T.tensor([0.1, 0.2]))),
+    ]
+
+
+@program()
+def prog_fe_addcmul_addcdiv_forms(T: Any) -> Any:
+    a, b = _xs(T, (3,), (2, 2), seed=25)
+    c, d = _xs(T, (3,), (2, 2), seed=27)
+    e, f = c.abs() + 0.5, d.abs() + 0.5
+    out = {}
+    for op in ("addcmul", "addcdiv"):
+        fn = getattr(T, f"_foreach_{op}")
+        out[op] = [
+            fn([a, b], [c, d], [e, f]),
+            fn([a, b], [c, d], [e, f], 0.5),
+            fn([a, b], [c, d], [e, f], [2, -1.5]),
+            fn([a, b], [c, d], [e, f], T.tensor([2.0, -1.5])),
+            fn([a, b], [c, d], [e, f], T.tensor([2, 3])),
+            raises(lambda fn=fn: fn([a, b], [c, d], [e, f], T.tensor(2.0))),
+            raises(lambda fn=fn: fn([a, b], [c, d], [e, f], T.tensor([1.0, 2.0, 3.0]))),
+            raises(lambda fn=fn: fn([a, b], [c, d], [e, f], [1.0])),
+            getattr(T, f"_foreach_{op}_")(
+                [a.clone(), b.clone()], [c, d], [e, f], T.tensor([2.0, 3.0])
+            ),
+        ]
+    i = T.tensor([4, 6])
+    out["int_div"] = raises(lambda: T._foreach_addcdiv([i], [i], [i]))
+    out["int_mul"] = T._foreach_addcmul([i], [i], [i], 2)
+    out["int_mul_float_value"] = raises(lambda: T._foreach_addcmul([i], [i], [i], 0.5))
+    return out
+
+
+@program()
+def prog_fe_copy_between_dtypes(T: Any) -> Any:
+    a, b = _xs(T, (3,), (2,), seed=29)
+    dst = [T.zeros(3), T.zeros(2, dtype=T.float64), T.zeros(3, dtype=T.int64)]
+    r = T._foreach_copy_(dst, [a, b.half(), a * 3])
+    bc = [T.zeros(2, 3)]
+    T._foreach_copy_(bc, [a])
+    return (
+        r is dst,
+        dst,
+        [t._version for t in dst],
+        bc,
+        raises(lambda: T._foreach_copy_([T.zeros(3)], [a + 1j])),
+    )
+
+
+# --- autograd through the out-of-place forms ------------------------------------------------
+
+
+@program()
+def prog_fe_grad_fn_names_binary(T: Any) -> Any:
+    a, b = _xs(T, (3,), (2,), seed=31, rg=True)
+    c, d = _xs(T, (3,), (2,), seed=33)
+    s = T.tensor(2.0, requires_grad=True)
+    out = {}
+    for op in ("add", "sub", "mul", "div", "clamp_min", "clamp_max", "maximum", "minimum", "pow"):
+        fn = getattr(T, f"_foreach_{op}")
+        out[op] = [
+            _node(fn([a, b], 0.5)),
+            _node(fn([a, b], [0.5, 1.5])),
+            _node(fn([a, b], [c, d])),
+            _node(fn([a, b], T.tensor(2.0))),
+        ]
+    out["add_t"] = _node(T._foreach_add([a, b], s, alpha=2))
+    out["mul_t"] = _node(T._foreach_mul([a, b], s))
+    out["div_t"] = _node(T._foreach_div([c, d], s))
+    out["pow_base"] = _node(T._foreach_pow(2.0, [a, b]))
+    return out
+
+
+@program()
+def prog_fe_grad_fn_names_unary_reduce(T: Any) -> Any:
+    a, b = _xs(T, (3,), (2,), seed=35, rg=True)
+    out = {op: _node(getattr(T, f"_foreach_{op}")([a, b])) for op in [*_UNARY, "clone"]}
+    out["norm"] = _node(T._foreach_norm([a, b]))
+    out["norm_inf"] = _node(T._foreach_norm([a, b], float("inf"), dtype=T.float64))
+    out["max"] = _node(T._foreach_max([a, b]))
+    out["lerp_s"] = _node(T._foreach_lerp([a, b], [b.sum() * a, a.sum() * b], 0.5))
+    out["lerp_sl"] = _node(T._foreach_lerp([a, b], [a, b], [0.5, 0.1]))
+    out["lerp_l"] = _node(T._foreach_lerp([a, b], [a, b], [a, b]))
+    out["addcmul"] = _node(T._foreach_addcmul([a, b], [a, b], [a, b]))
+    out["addcdiv_sl"] = _node(T._foreach_addcdiv([a, b], [a, b], [a, b], [1.0, 2.0]))
+    out["addcmul_t"] = _node(T._foreach_addcmul([a, b], [a, b], [a, b], T.tensor([1.0, 2.0])))
+    out["powsum"] = _node(T._foreach_powsum([a, b], 2))
+    return out
+
+
+@program()
+def prog_fe_next_functions_layout(T: Any) -> Any:
+    a, b = _xs(T, (3,), (2,), seed=37, rg=True)
+    c, d = _xs(T, (3,), (2,), seed=39)
+    s = T.tensor(2.0, requires_grad=True)
+    return [
+        T._foreach_add([a, b], [c, d])[0].grad_fn,
+        T._foreach_add([c, d], [a, b])[0].grad_fn,
+        T._foreach_add([c, b], [a, d])[1].grad_fn,
+        T._foreach_mul([a, b], s)[0].grad_fn,
+        T._foreach_mul([c, d], s)[1].grad_fn,
+        T._foreach_addcmul([a, b], [a * 2, b * 2], [c, d])[0].grad_fn,
+        T._foreach_lerp([a, b], [c, d], [a, b])[0].grad_fn,
+        T._foreach_exp([a.clone(), b])[1].grad_fn,
+    ]
+
+
+@program()
+def prog_fe_mixed_requires_grad_outputs(T: Any) -> Any:
+    a = T.tensor(_data(3, seed=41), requires_grad=True)
+    d = T.tensor(_data(2, seed=42))
+    r = T._foreach_mul([a, d], 3.0)
+    out = [observe(T, t) for t in r]
+    r[0].sum().backward()
+    with T.no_grad():
+        q = T._foreach_mul([a, d], 3.0)
+    return out, a.grad, [observe(T, t) for t in q]
+
+
+@program()
+def prog_fe_backward_values_binary(T: Any) -> Any:
+    out = {}
+    for op in ("add", "sub", "mul", "div", "pow"):
+        for form in ("scalar", "scalars", "list", "tensor"):
+            a, b = _xs(T, (3,), (2, 2), seed=43, rg=True)
+            c, d = _xs(T, (3,), (2, 2), seed=45, rg=True)
+            a2, b2 = (a.abs() + 0.5, b.abs() + 0.5) if op == "pow" else (a, b)
+            s = T.tensor(1.5, requires_grad=True)
+            fn = getattr(T, f"_foreach_{op}")
+            if form == "scalar":
+                r = fn([a2, b2], 1.5)
+            elif form == "scalars":
+                r = fn([a2, b2], [1.5, -0.5])
+            elif form == "list":
+                r = fn([a2, b2], [c, d])
+            elif op in ("add", "mul", "div"):
+                r = fn([a2, b2], s) if op != "add" else fn([a2, b2], s, alpha=-2)
+            else:
+                continue
+            # the Tensor overload with a shared tensor requiring grad: torch's backward fails
+            err = raises(lambda r=r: (r[0].sum() * 2 + (r[1] * r[1]).sum()).backward())
+            out[f"{op}_{form}"] = (r, err, _grads([a, b, c, d, s]))
+    a, b = _xs(T, (3,), (2, 2), seed=44, rg=True)
+    r = T._foreach_mul([a, b], T.tensor(1.5))
+    (r[0].sum() * 2 + (r[1] * r[1]).sum()).backward()
+    out["mul_tensor_no_grad"] = (r, _grads([a, b]))
+    return out
+
+
+@program()
+def prog_fe_backward_values_unary(T: Any) -> Any:
+    out = {}
+    for op in _UNARY:
+        a, b = _xs(T, (4,), (2, 2), seed=47, rg=True)
+        a2, b2 = a.sigmoid() * 0.9 + 0.05, b.sigmoid() * 0.9 + 0.05  # in (0, 1): acos, log...
+        r = getattr(T, f"_foreach_{op}")([a2, b2])
+        (r[0].sum() + (r[1] * 2).sum()).backward()
+        out[op] = _grads([a, b])
+    return out
+
+
+@program()
+def prog_fe_backward_reductions_and_ternary(T: Any) -> Any:
+    a, b = _xs(T, (4,), (2, 3), seed=49, rg=True)
+    c, d = _xs(T, (4,), (2, 3), seed=51, rg=True)
+    out = {}
+    for p in (2, 1, float("inf"), 3):
+        r = T._foreach_norm([a, b], p)
+        (r[0] + 2 * r[1]).backward()
+        out[f"norm{p}"] = _grads([a, b])
+        a.grad = b.grad = None
+    r = T._foreach_max([a, b])
+    (r[0] - r[1]).backward()
+    out["max"] = _grads([a, b])
+    a.grad = b.grad = None
+    r = T._foreach_lerp([a, b], [c, d], [c.sigmoid(), d.sigmoid()])
+    (r[0].sum() + r[1].pow(2).sum()).backward()
+    out["lerp"] = _grads([a, b, c, d])
+    for t in (a, b, c, d):
+        t.grad = None
+    r = T._foreach_addcdiv([a, b], [c, d], [c.exp(), d.exp()], [0.5, 2])
+    (r[0].sum() + r[1].pow(2).sum()).backward()
+    out["addcdiv"] = _grads([a, b, c, d])
+    return out
+
+
+@program()
+def prog_fe_maximum_tie_gradients(T: Any) -> Any:
+    a = T.tensor([0.0, 1.0, -1.0, 0.5], requires_grad=True)
+    b = T.tensor([0.0, 2.0, -1.0, 0.5], requires_grad=True)
+    out = {}
+    for op in ("maximum", "minimum", "clamp_min", "clamp_max"):
+        fn = getattr(T, f"_foreach_{op}")
+        for form, arg in (("scalar", 0.5), ("scalars", [0.0]), ("list", [b])):
+            a.grad = b.grad = None
+            r = fn([a], arg)
+            r[0].backward(T.tensor([1.0, 2.0, 3.0, 4.0]))
+            out[f"{op}_{form}"] = (r, a.grad, b.grad)
+    return out
+
+
+@program()
+def prog_fe_double_backward(T: Any) -> Any:
+    a, b = _xs(T, (3,), (2,), seed=53, rg=True)
+    r = T._foreach_mul([a, b], [a, b])
+    e = T._foreach_exp(r)
+    y = e[0].sum() + e[1].sum()
+    ga, gb = T.autograd.grad(y, [a, b], create_graph=True)
+    (ga.sum() + gb.pow(2).sum()).backward()
+    n = T._foreach_norm([a, b])
+    gn = T.autograd.grad(n[0] + n[1], [a, b], create_graph=True)
+    return ga, gb, a.grad, b.grad, gn, gn[0].grad_fn is not None
+
+
+@program()
+def prog_fe_partial_outputs_and_retain(T: Any) -> Any:
+    a, b = _xs(T, (3,), (2,), seed=55, rg=True)
+    r = T._foreach_exp([a, b])
+    r[1].sum().backward(retain_graph=True)
+    first = _grads([a, b])
+    r[0].sum().backward()
+    second = _grads([a, b])
+    err = raises(lambda: r[1].sum().backward())
+    q = T._foreach_add([a, b], 1.0)
+    q[0].sum().backward()
+    e2 = raises(lambda: q[0].sum().backward())  # torch's node saves self: it raises
+    n = T._foreach_neg([a, b])
+    n[0].sum().backward()
+    n[0].sum().backward()  # neg saves nothing
+    lp = T._foreach_lerp([a, b], [b.sum() * a, a.sum() * b], [0.5, 0.25])
+    lp[1].sum().backward()
+    e3 = raises(lambda: lp[1].sum().backward())
+    return first, second, err, e2, e3, a.grad, b.grad
+
+
+@program()
+def prog_fe_saved_tensor_version_errors(T: Any) -> Any:
+    a, b = _xs(T, (3,), (2,), seed=57, rg=True)
+    x, y = a * 1, b * 1
+    r = T._foreach_mul([x, y], [x, y])
+    x.add_(1)
+    e1 = raises(lambda: r[0].sum().backward())
+    x, y = a * 1, b * 1
+    r = T._foreach_exp([x, y])
+    x.add_(1)  # exp saves its result, not its input
+    r[1].sum().backward()
+    r2 = T._foreach_sqrt([a * 1, b * 1])
+    r2[0].mul_(2)
+    e2 = raises(lambda: r2[1].sum().backward())
+    return e1, _grads([a, b]), e2, r2[0].grad_fn
+
+
+@program()
+def prog_fe_saved_output_version_error_names_the_op(T: Any) -> Any:
+    a = T.tensor(_data(3, seed=58), requires_grad=True)
+    r = T._foreach_sqrt([a * 1 + 4])
+    r[0].mul_(2)
+    return raises(lambda: r[0].sum().backward())
+
+
+@program()
+def prog_fe_hooks_and_retain_grad_on_outputs(T: Any) -> Any:
+    a, b = _xs(T, (3,), (2,), seed=59, rg=True)
+    r = T._foreach_mul([a, b], 2.0)
+    r[0].retain_grad()
+    seen = []
+    r[1].register_hook(lambda g: seen.append(g.clone()) or g * 10)
+    node_seen = []
+    r[0].grad_fn.register_hook(lambda gi, go: node_seen.append((len(gi), len(go))))
+    (r[0].sum() + r[1].sum()).backward()
+    return r[0].grad, seen, a.grad, b.grad, node_seen, r[0].grad_fn.next_functions
+
+
+@program()
+def prog_fe_grad_fn_call_directly(T: Any) -> Any:
+    a, b = _xs(T, (3,), (2,), seed=61, rg=True)
+    r = T._foreach_mul([a, b], 3.0)
+    g = r[0].grad_fn
+    return g(T.ones(3), T.ones(2)), g(T.ones(3), None), raises(lambda: g(T.ones(3)))
+
+
+@program()
+def prog_fe_outputs_are_fresh(T: Any) -> Any:
+    a = T.tensor([1.0, 2.0])
+    i = T.tensor([1, 2])
+    r = T._foreach_round([i])
+    r2 = T._foreach_trunc([i])
+    r3 = T._foreach_clone([a])
+    r[0].add_(5)
+    r2[0].add_(5)
+    r3[0].add_(5)
+    return i, a, r, r2, r3, [t._base is None for t in (*r, *r2, *r3)]
+
+
+@program()
+def prog_fe_no_grad_and_inference(T: Any) -> Any:
+    a, b = _xs(T, (3,), (2,), seed=63, rg=True)
+    with T.no_grad():
+        r = T._foreach_exp([a, b])
+    with T.inference_mode():
+        q = T._foreach_add([a, b], 1.0)
+    return [observe(T, t) for t in r], [observe(T, t) for t in q], [t.is_inference() for t in q]
+
+
+@program()
+def prog_fe_autograd_not_implemented(T: Any) -> Any:
+    a, b = _xs(T, (3,), (2,), seed=65, rg=True)
+    r = T._foreach_addcmul([a, b], [a, b], [a, b], T.tensor([1.0, 2.0]))
+    e1 = raises(lambda: r[0].sum().backward())
+    p = T._foreach_powsum([a, b], 2)
+    e2 = raises(lambda: p[1].backward())
+    return r, e1, p, e2, type(r[0].grad_fn).__name__
+
+
+# --- in-place forms: leaves, versions, graphs -------------------------------------------------
+
+
+@program()
+def prog_fe_inplace_on_leaves_requiring_grad(T: Any) -> Any:
+    a, b = _xs(T, (3,), (2,), seed=67, rg=True)
+    c = T.tensor(_data(3, seed=68))
+    out = [
+        raises(lambda: T._foreach_add_([a, b], 1.0)),
+        raises(lambda: T._foreach_mul_([c, a], 2.0)),
+        c,
+        raises(lambda: T._foreach_exp_([b])),
+        raises(lambda: T._foreach_zero_([a])),
+        raises(lambda: T._foreach_copy_([a], [c])),
+        raises(lambda: T._foreach_lerp_([a], [c], 0.5)),
+    ]
+    with T.no_grad():
+        T._foreach_add_([a, b], 1.0)
+        T._foreach_lerp_([a], [c], [0.5])
+    out += [a, b, a._version, b._version, a.is_leaf, a.grad_fn]
+    return out
+
+
+@program()
+def prog_fe_inplace_on_non_leaves_graph(T: Any) -> Any:
+    a, b = _xs(T, (3,), (2,), seed=69, rg=True)
+    c, d = _xs(T, (3,), (2,), seed=71)
+    x, y = a * 1, b * 1
+    T._foreach_add_([x, y], 1.0)
+    n1 = (x.grad_fn, y.grad_fn, x.grad_fn is y.grad_fn, x._version)
+    T._foreach_mul_([x, y], [c, d])
+    T._foreach_addcmul_([x, y], [x * 1, y * 1], [c, d], [0.5, 2])
+    T._foreach_exp_([x, y])
+    z = c.clone()
+    T._foreach_add_([z], [a])
+    (x.sum() + y.sum() + z.sum()).backward()
+    return n1, x.grad_fn, z.grad_fn, x._version, _grads([a, b])
+
+
+@program()
+def prog_fe_inplace_views_and_versions(T: Any) -> Any:
+    base = T.zeros(2, 3)
+    rows = list(base.unbind(0))
+    T._foreach_add_([base[0], base[1]], [1.0, 2.0])
+    v = [base._version]
+    T._foreach_mul_([base[:, 0], base[:, 1]], 3.0)
+    v.append(base._version)
+    T._foreach_zero_([base[1:]])
+    v.append(base._version)
+    return base, v, [t._version for t in rows]
+
+
+@program()
+def prog_fe_inplace_through_view_autograd(T: Any) -> Any:
+    a = T.tensor(_data(2, 3, seed=73), requires_grad=True)
+    x = a * 1
+    T._foreach_mul_([x[0], x[1]], [2.0, 3.0])
+    T._foreach_sigmoid_([x[:, 1]])
+    x.sum().backward()
+    return x, x.grad_fn, a.grad
+
+
+# --- autograd on exotic inputs ----------------------------------------------------------------
+
+
+@program()
+def prog_fe_complex_autograd(T: Any) -> Any:
+    z = T.tensor([1 + 2j, -0.5 + 0.25j], requires_grad=True)
+    w = T.tensor([0.5 - 1j, 2 + 0j], requires_grad=True)
+    r = T._foreach_mul([z], [w])
+    e = T._foreach_exp(r)
+    n = T._foreach_norm([e[0], z])
+    (n[0] + n[1]).backward()
+    return r, e, n, z.grad, w.grad
+
+
+@program()
+def prog_fe_same_tensor_twice(T: Any) -> Any:
+    a = T.tensor(_data(3, seed=75), requires_grad=True)
+    r = T._foreach_mul([a, a], [a, 2.0 * a])
+    (r[0].sum() + r[1].sum()).backward()
+    xs = [a.detach().clone()]
+    xs2 = xs * 2
+    T._foreach_add_(xs2, 1.0)
+    return r, a.grad, xs, r[0].grad_fn.next_functions
+
+
+@program()
+def prog_fe_broadcasting_in_lists(T: Any) -> Any:
+    a = T.tensor(_data(2, 3, seed=77), requires_grad=True)
+    b = T.tensor(_data(3, seed=78), requires_grad=True)
+    r = T._foreach_mul([a], [b])
+    r2 = T._foreach_add([b], [a])
+    (r[0].sum() + r2[0].sum()).backward()
+    return (
+        r,
+        r2,
+        a.grad,
+        b.grad,
+        raises(lambda: T._foreach_add_([b.detach().clone()], [a.detach()])),
+    )
+
+
+@program()
+def prog_fe_float16_bfloat16(T: Any) -> Any:
+    a, b = _xs(T, (4,), (3,), seed=79)
+    h, bf = a.half(), b.bfloat16()
+    return [
+        T._foreach_add([h, bf], 1.0 / 3),
+        T._foreach_mul([h, bf], [h, bf]),
+        T._foreach_exp([h, bf]),
+        T._foreach_norm([h, bf]),
+        T._foreach_norm([h, bf], dtype=T.float32),
+        T._foreach_lerp([h, bf], [h * 2, bf * 2], 0.3),
+        T._foreach_addcdiv([h, bf], [h, bf], [h.abs() + 1, bf.abs() + 1], [0.1, 0.2]),
+        T._foreach_max([h, bf]),
+        T._foreach_sigmoid([h, bf]),
+    ]
+
+
+@pytest.mark.parametrize("name", _SET.params())
+def test_program_matches_torch(name: str) -> None:
+    _h.test_program_matches_torch(name)
