@@ -1000,6 +1000,155 @@ def prog_ag3_fn_vmap_staticmethod_is_called(T: Any) -> Any:
     return out
 
 
+# --- grad/backward argument errors and is_grads_batched ------------------------------------
+
+
+@program()
+def prog_ag3_grad_and_backward_argument_errors(T: Any) -> Any:
+    out = {}
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+
+    def y():
+        return (x * x).sum()
+
+    ag = T.autograd
+    out["empty_backward"] = raises(lambda: ag.backward([]))
+    out["empty_grad_out"] = raises(lambda: ag.grad([], [x]))
+    out["empty_grad_in"] = raises(lambda: ag.grad(y(), []))
+    out["grad_in_none"] = raises(lambda: ag.grad(y(), None))
+    out["grad_in_int"] = raises(lambda: ag.grad(y(), 3))
+    out["grad_in_list_int"] = raises(lambda: ag.grad(y(), [x, 3]))
+    out["grad_out_int"] = raises(lambda: ag.grad(3, x))
+    out["grad_out_list_none"] = raises(lambda: ag.grad([y(), None], x))
+    out["gradient_list"] = raises(lambda: y().backward([1.0]))
+    out["gradient_float"] = raises(lambda: y().backward(1.0))
+    out["gradient_np"] = raises(lambda: y().backward(T.tensor(2.0).numpy()))
+    out["gradient_int_tensor"] = raises(lambda: y().backward(T.tensor(2)))
+    out["gradient_double"] = raises(lambda: y().backward(T.tensor(2.0, dtype=T.float64)))
+    out["gradient_shape1"] = raises(lambda: y().backward(T.tensor([2.0])))
+    out["gradient_bool"] = raises(lambda: y().backward(T.tensor(True)))
+    out["gradient_complex"] = raises(lambda: y().backward(T.tensor(1 + 1j)))
+    out["g"] = x.grad
+    out["grad_outputs_count"] = raises(lambda: ag.grad([y(), y()], x, [T.tensor(1.0)]))
+    out["grad_outputs_none_nonscalar"] = raises(lambda: ag.grad(x * 2, x, None))
+    out["grad_outputs_list_none_nonscalar"] = raises(lambda: ag.grad([x * 2], x, [None]))
+    out["grad_outputs_wrong_type"] = raises(lambda: ag.grad(y(), x, 3.0))
+    out["grad_outputs_tuple_int"] = raises(lambda: ag.grad(y(), x, (3,)))
+    out["backward_grad_tensors_count"] = raises(lambda: ag.backward([y(), y()], [T.tensor(1.0)]))
+    out["backward_inputs_empty"] = raises(lambda: ag.backward(y(), inputs=[]))
+    out["backward_inputs_int"] = raises(lambda: ag.backward(y(), inputs=[3]))
+    out["backward_inputs_nonrg"] = raises(lambda: ag.backward(y(), inputs=[T.ones(2)]))
+    out["tensor_backward_inputs_tensor"] = raises(lambda: y().backward(inputs=x))
+    out["g2"] = x.grad
+    out["grad_kw_bad"] = raises(lambda: ag.grad(y(), x, bogus=1))
+    out["grad_positional"] = raises(lambda: ag.grad(y(), x, None, True, False, False, False))
+    out["backward_kw_bad"] = raises(lambda: y().backward(bogus=1))
+    out["grad_only_inputs"] = raises(lambda: ag.grad(y(), x, only_inputs=False))
+    out["grad_allow_unused_false_materialize"] = raises(
+        lambda: ag.grad(
+            y(), [x, T.ones(1, requires_grad=True)], allow_unused=False, materialize_grads=True
+        )
+    )
+    out["grad_batched_scalar"] = raises(
+        lambda: ag.grad(y(), x, T.tensor(1.0), is_grads_batched=True)
+    )
+    out["grad_batched_ok"] = raises(lambda: ag.grad(x * 2, x, T.eye(2), is_grads_batched=True))
+    return out
+
+
+@program()
+def prog_ag3_is_grads_batched_check_order(T: Any) -> Any:
+    out = {}
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    n = T.ones(2)
+    ag = T.autograd
+    out["nonrg_bad_shape"] = raises(lambda: ag.grad(n * 2, x, T.ones(3, 3), is_grads_batched=True))
+    out["nonrg_0dim"] = raises(lambda: ag.grad(n * 2, x, T.tensor(1.0), is_grads_batched=True))
+    out["mixed"] = raises(
+        lambda: ag.grad([(x * x).sum(), x * 2], x, [None, T.tensor(1.0)], is_grads_batched=True)
+    )
+    out["mixed2"] = raises(
+        lambda: ag.grad([(x * x).sum(), x * 2], x, [None, T.ones(3, 2)], is_grads_batched=True)
+    )
+    out["mixed3"] = raises(
+        lambda: ag.grad(
+            [(x * x).sum().view(1), x * 2], x, [None, T.ones(3, 2)], is_grads_batched=True
+        )
+    )
+    out["second_bad"] = raises(
+        lambda: ag.grad([x * 3, x * 2], x, [T.ones(3, 2), T.ones(3, 3)], is_grads_batched=True)
+    )
+    out["batch_mismatch"] = raises(
+        lambda: ag.grad([x * 3, x * 2], x, [T.ones(3, 2), T.ones(4, 2)], is_grads_batched=True)
+    )
+    out["dtype"] = raises(
+        lambda: ag.grad(x * 3, x, T.ones(3, 2, dtype=T.float64), is_grads_batched=True)
+    )
+    out["int"] = raises(
+        lambda: ag.grad(x * 3, x, T.ones(3, 2, dtype=T.int64), is_grads_batched=True)
+    )
+    return out
+
+
+@program()
+def prog_ag3_is_grads_batched_none_and_made_grads(T: Any) -> Any:
+    out = {}
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    n = T.ones(2)
+    ag = T.autograd
+    out["nonrg_none"] = raises(
+        lambda: ag.grad([n.sum(), x * 2], x, [None, T.ones(3, 2)], is_grads_batched=True)
+    )
+    out["nonrg_none2"] = raises(
+        lambda: ag.grad([n * 2, x * 2], x, [None, T.ones(3, 2)], is_grads_batched=True)
+    )
+    out["one"] = raises(
+        lambda: ag.grad([x.sum().view(1), x * 2], x, [None, T.ones(1, 2)], is_grads_batched=True)
+    )
+    out["q"] = raises(
+        lambda: ag.grad([x * 3, x * 2], x, [T.ones(3, 2), T.ones(3, 1)], is_grads_batched=True)
+    )
+    return out
+
+
+@program()
+def prog_ag3_grad_outputs_mismatch_index_of_later_outputs(T: Any) -> Any:
+    """torch names the mismatching pair by grads.index(grad) and outputs.index(out): list.index
+    compares the earlier tensors with ==, which raises for shapes that don't broadcast and for
+    multi-element results."""
+    out = {}
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    ag = T.autograd
+    out["a"] = raises(lambda: ag.grad([x * 3, x * 2], x, [T.ones(2), T.ones(3)]))
+    out["b"] = raises(lambda: ag.grad([x * 3, x * 2], x, [T.ones(2), T.ones(2, 2)]))
+    out["c"] = raises(lambda: ag.grad([x * 3, x * 2], x, [None, T.ones(3)]))
+    out["d"] = raises(lambda: ag.grad([(x * 3).sum(), x * 2], x, [None, T.ones(3)]))
+    out["e"] = raises(lambda: ag.grad([x.sum(), x * 2], x, [T.tensor(1.0), T.ones(1)]))
+    out["f"] = raises(lambda: ag.grad([x[0], x * 2], x, [T.tensor(1.0), T.ones(1)]))
+    out["g"] = raises(lambda: ag.backward([x * 3, x * 2], [T.ones(2), T.ones(3)]))
+    out["h"] = raises(lambda: ag.grad([x * 3, x * 2], x, [T.ones(2), T.ones(2, dtype=T.complex64)]))
+    out["i"] = raises(lambda: ag.grad([x * 3, x * 2], x, [T.ones(2), T.ones(3, dtype=T.complex64)]))
+    out["j"] = raises(lambda: ag.grad([x.sum(), x[1]], x, [T.tensor(1.0), T.ones(1)]))
+    out["k"] = raises(
+        lambda: ag.grad(
+            [x.sum(), (x * 2).sum(), x * 2], x, [T.tensor(1.0), T.tensor(2.0), T.ones(3)]
+        )
+    )
+    return out
+
+
+@program(
+    xfail="is_grads_batched runs one backward per row and stacks the results, so with "
+    "create_graph=True the gradient's grad_fn is StackBackward0 (torch's vmapped backward ends "
+    "in the last node of the formula, AddBackward0 for x * x)"
+)
+def prog_ag3_is_grads_batched_create_graph_grad_fn(T: Any) -> Any:
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    (g,) = T.autograd.grad(x * x, x, T.eye(2), is_grads_batched=True, create_graph=True)
+    (gg,) = T.autograd.grad(g.sum(), x)
+    return g, gg
+
+
 # --- end of programs ------------------------------------------------------------------------
 
 

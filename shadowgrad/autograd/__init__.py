@@ -72,7 +72,7 @@ def _tensor_list(x: Any) -> list[Any]:
 def _make_grads(outputs: list[Any], grads: list[Any]) -> list[Any]:
     """Check or create the output gradients (torch's _make_grads)."""
     out = []
-    for i, (o, g) in enumerate(zip(outputs, grads, strict=True)):
+    for o, g in zip(outputs, grads, strict=True):
         if g is None:
             if o._rg:
                 if o._data.size != 1:
@@ -90,20 +90,85 @@ def _make_grads(outputs: list[Any], grads: list[Any]) -> list[Any]:
         if not isinstance(g, _Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
         if g.shape != o.shape:
+            gi, oi = _positions(grads, g, outputs, o)
             raise RuntimeError(
-                f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] "
+                f"Mismatch in shape: grad_output[{gi}] has a shape of {g.shape} and output[{oi}] "
                 f"has a shape of {o.shape}."
             )
         if g.dtype.is_complex != o.dtype.is_complex:
+            gi, oi = _positions(grads, g, outputs, o)
             raise RuntimeError(
                 "For complex Tensors, both grad_output and output are required to have the same "
-                f"dtype. Mismatch in dtype: grad_output[{i}] has a dtype of {g.dtype!r} and "
-                f"output[{i}] has a dtype of {o.dtype!r}."
+                f"dtype. Mismatch in dtype: grad_output[{gi}] has a dtype of {g.dtype!r} and "
+                f"output[{oi}] has a dtype of {o.dtype!r}."
             )
         if g.dtype is not o.dtype:
             g = g.to(o.dtype)
         out.append(g)
     return out
+
+
+def _positions(grads: list[Any], g: Any, outputs: list[Any], o: Any) -> tuple[int, int]:
+    """The indices torch's _make_grads messages give: `grads.index(grad)` and
+    `outputs.index(out)`, Python's list.index, which compares the tensors before the one found
+    with == (a shape that doesn't broadcast, or a multi-element result, raises there)."""
+    return list(grads).index(g), list(outputs).index(o)
+
+
+def _check_batched_grads(outs: list[Any], gouts: list[Any]) -> list[int]:
+    """is_grads_batched: torch's _make_grads checks (grad[0], then its shape against the
+    output's, one output after the other), then its vmap's checks of the batched gradients;
+    all before the engine looks at the graph. Fills in the unbatched ones_like of a scalar
+    output given no gradient; returns their indices."""
+    made = []
+    for i, (o, g) in enumerate(zip(outs, gouts, strict=True)):
+        if g is None:
+            if not o._rg:  # stays None, which vmap refuses below
+                continue
+            if o.numel() != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            gouts[i] = _make(np.ones(o._data.shape, o._data.dtype))
+            made.append(i)
+            continue
+        if g.ndim == 0:
+            raise IndexError(
+                "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
+            )
+        if g.shape[0] == 0:
+            raise IndexError("index 0 is out of bounds for dimension 0 with size 0")
+        if tuple(g.shape[1:]) != tuple(o.shape):
+            gi, oi = _positions(gouts, g, outs, o)
+            # torch reports grad_output[i][0].shape[1:] here (its _calculate_shape drops the
+            # batch dimension of an already unbatched gradient): mirrored
+            raise RuntimeError(
+                "If `is_grads_batched=True`, we interpret the first dimension of each "
+                "grad_output as the batch dimension. The sizes of the remaining dimensions "
+                "are expected to match the shape of corresponding output, but a mismatch was "
+                f"detected: grad_output[{gi}] has a shape of {g.shape[2:]} and output[{oi}] "
+                f"has a shape of {o.shape}. If you only want some tensors in `grad_output` to "
+                "be considered batched, consider using vmap."
+            )
+    for g in gouts:  # vmap(vjp, in_dims=0): an unbatched 0-dim ones_like can't be mapped
+        if g is None:
+            raise ValueError(
+                "vmap(vjp, in_dims=0, ...)(<inputs>): Got in_dim=0 for an input but the input is "
+                "of type <class 'NoneType'>. We cannot vmap over non-Tensor arguments, please "
+                "use None as the respective in_dim"
+            )
+        if g.ndim == 0:
+            raise ValueError(
+                "vmap(vjp, in_dims=0, ...)(<inputs>): Got in_dim=0 for some input, but that "
+                "input is a Tensor of dimensionality 0 so expected in_dim to satisfy "
+                "0 <= in_dim < 0."
+            )
+    sizes = [g.shape[0] for g in gouts]
+    if any(n != sizes[0] for n in sizes):
+        raise ValueError(
+            "vmap: Expected all tensors to have the same size in the mapped dimension, got sizes "
+            f"{sizes} for the mapped dimension"
+        )
+    return made
 
 
 def _check_grad_types(outputs: list[Any], grads: list[Any]) -> None:
@@ -237,6 +302,9 @@ def grad(
         raise RuntimeError(f"got {len(outs)} tensors and {len(gouts)} gradients")
     if not is_grads_batched:
         gouts = _make_grads(outs, gouts)  # torch makes them first, before any graph check
+    else:
+        gouts = list(gouts)
+        made = _check_batched_grads(outs, gouts)
     for i, o in enumerate(outs):  # torch checks the outputs before the inputs
         if not o._rg:
             raise RuntimeError(
@@ -253,35 +321,14 @@ def grad(
             raise RuntimeError("One of the differentiated Tensors does not require grad")
         edges.append(t._edge())
     if is_grads_batched:
-        made = []
-        for i, (o, g) in enumerate(zip(outs, gouts, strict=True)):
-            if g is None:  # torch's _make_grads: an unbatched ones_like, then vmapped over
-                if o.numel() != 1:
-                    raise RuntimeError("grad can be implicitly created only for scalar outputs")
-                gouts[i] = g = _make(np.ones(o._data.shape, o._data.dtype))
-                made.append(i)
-            if g.ndim == 0:
-                raise ValueError(
-                    "vmap(vjp, in_dims=0, ...)(<inputs>): Got in_dim=0 for some input, but that "
-                    "input is a Tensor of dimensionality 0 so expected in_dim to satisfy "
-                    "0 <= in_dim < 0."
-                )
-            if i not in made and g.shape[0] == 0:
-                raise IndexError("index 0 is out of bounds for dimension 0 with size 0")
-        for i, (o, g) in enumerate(zip(outs, gouts, strict=True)):
-            if i in made:
-                continue
-            if isinstance(g, Tensor) and tuple(g.shape[1:]) != tuple(o.shape):
-                # torch reports grad_output[i][0].shape[1:] here (its _calculate_shape drops the
-                # batch dimension of an already unbatched gradient): mirrored
-                raise RuntimeError(
-                    "If `is_grads_batched=True`, we interpret the first dimension of each "
-                    "grad_output as the batch dimension. The sizes of the remaining dimensions "
-                    "are expected to match the shape of corresponding output, but a mismatch was "
-                    f"detected: grad_output[{i}] has a shape of {g.shape[2:]} and output[{i}] "
-                    f"has a shape of {o.shape}. If you only want some tensors in `grad_output` to "
-                    "be considered batched, consider using vmap."
-                )
+        for i in made:
+            # the engine is given one slice of the unbatched ones_like: one dim short of the
+            # output's shape, which it can't be summed to
+            o = outs[i]
+            raise RuntimeError(
+                f"invalid gradient at index {i} - got [{', '.join(map(str, o.shape[1:]))}] but "
+                f"expected shape compatible with [{', '.join(map(str, o.shape))}]"
+            )
         res = _batched_grad(outs, ins, gouts, retain_graph, create_graph, allow_unused)
         if materialize_grads:  # torch materializes after the batched backward: unbatched zeros
             res = tuple(zeros_like(t) if g is None else g for g, t in zip(res, ins, strict=True))
