@@ -12,7 +12,11 @@ shadowgrad, and everything it returns, raises or warns is compared.
 
 from __future__ import annotations
 
+import inspect
+import io
+import math
 import random
+from contextlib import nullcontext
 from typing import Any
 
 import numpy as np
@@ -1223,6 +1227,1131 @@ def prog_edu_d2l_softmax_regression_scratch(T: Any) -> Any:
         softmax(T.tensor([[1000.0, 0.0]])),
         raises(lambda: y_hat.type("torch.FloatTensorX")),
     )
+
+
+# --- nanoGPT: model.py in miniature --------------------------------------------------------
+
+
+def _gpt(T: Any, flash: bool = True, bias: bool = True, n_layer: int = 2, dropout: float = 0.0):
+    nn = T.nn
+    F = T.nn.functional
+
+    class LayerNorm(nn.Module):
+        """LayerNorm but with an optional bias. PyTorch doesn't support simply bias=False"""
+
+        def __init__(self, ndim, bias):
+            super().__init__()
+            self.weight = nn.Parameter(T.ones(ndim))
+            self.bias = nn.Parameter(T.zeros(ndim)) if bias else None
+
+        def forward(self, input):
+            return F.layer_norm(input, self.weight.shape, self.weight, self.bias, 1e-5)
+
+    class CausalSelfAttention(nn.Module):
+        def __init__(self, config):
+            super().__init__()
+            assert config["n_embd"] % config["n_head"] == 0
+            self.c_attn = nn.Linear(config["n_embd"], 3 * config["n_embd"], bias=bias)
+            self.c_proj = nn.Linear(config["n_embd"], config["n_embd"], bias=bias)
+            self.attn_dropout = nn.Dropout(dropout)
+            self.resid_dropout = nn.Dropout(dropout)
+            self.n_head = config["n_head"]
+            self.n_embd = config["n_embd"]
+            self.dropout = dropout
+            self.flash = flash and hasattr(T.nn.functional, "scaled_dot_product_attention")
+            if not self.flash:
+                bs = config["block_size"]
+                self.register_buffer("bias", T.tril(T.ones(bs, bs)).view(1, 1, bs, bs))
+
+        def forward(self, x):
+            B, Tt, C = x.size()
+            q, k, v = self.c_attn(x).split(self.n_embd, dim=2)
+            k = k.view(B, Tt, self.n_head, C // self.n_head).transpose(1, 2)
+            q = q.view(B, Tt, self.n_head, C // self.n_head).transpose(1, 2)
+            v = v.view(B, Tt, self.n_head, C // self.n_head).transpose(1, 2)
+            if self.flash:
+                y = T.nn.functional.scaled_dot_product_attention(
+                    q,
+                    k,
+                    v,
+                    attn_mask=None,
+                    dropout_p=self.dropout if self.training else 0,
+                    is_causal=True,
+                )
+            else:
+                att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+                att = att.masked_fill(self.bias[:, :, :Tt, :Tt] == 0, float("-inf"))
+                att = F.softmax(att, dim=-1)
+                att = self.attn_dropout(att)
+                y = att @ v
+            y = y.transpose(1, 2).contiguous().view(B, Tt, C)
+            return self.resid_dropout(self.c_proj(y))
+
+    class MLP(nn.Module):
+        def __init__(self, config):
+            super().__init__()
+            self.c_fc = nn.Linear(config["n_embd"], 4 * config["n_embd"], bias=bias)
+            self.gelu = nn.GELU()
+            self.c_proj = nn.Linear(4 * config["n_embd"], config["n_embd"], bias=bias)
+            self.dropout = nn.Dropout(dropout)
+
+        def forward(self, x):
+            return self.dropout(self.c_proj(self.gelu(self.c_fc(x))))
+
+    class Block(nn.Module):
+        def __init__(self, config):
+            super().__init__()
+            self.ln_1 = LayerNorm(config["n_embd"], bias=bias)
+            self.attn = CausalSelfAttention(config)
+            self.ln_2 = LayerNorm(config["n_embd"], bias=bias)
+            self.mlp = MLP(config)
+
+        def forward(self, x):
+            x = x + self.attn(self.ln_1(x))
+            return x + self.mlp(self.ln_2(x))
+
+    class GPT(nn.Module):
+        def __init__(self, config):
+            super().__init__()
+            self.config = config
+            self.transformer = nn.ModuleDict(
+                dict(
+                    wte=nn.Embedding(config["vocab_size"], config["n_embd"]),
+                    wpe=nn.Embedding(config["block_size"], config["n_embd"]),
+                    drop=nn.Dropout(dropout),
+                    h=nn.ModuleList([Block(config) for _ in range(config["n_layer"])]),
+                    ln_f=LayerNorm(config["n_embd"], bias=bias),
+                )
+            )
+            self.lm_head = nn.Linear(config["n_embd"], config["vocab_size"], bias=False)
+            self.transformer.wte.weight = self.lm_head.weight  # weight tying
+            self.apply(self._init_weights)
+            for pn, p in self.named_parameters():
+                if pn.endswith("c_proj.weight"):
+                    T.nn.init.normal_(p, mean=0.0, std=0.02 / math.sqrt(2 * config["n_layer"]))
+
+        def get_num_params(self, non_embedding=True):
+            n_params = sum(p.numel() for p in self.parameters())
+            if non_embedding:
+                n_params -= self.transformer.wpe.weight.numel()
+            return n_params
+
+        def _init_weights(self, module):
+            if isinstance(module, nn.Linear):
+                T.nn.init.normal_(module.weight, mean=0.0, std=0.02)
+                if module.bias is not None:
+                    T.nn.init.zeros_(module.bias)
+            elif isinstance(module, nn.Embedding):
+                T.nn.init.normal_(module.weight, mean=0.0, std=0.02)
+
+        def forward(self, idx, targets=None):
+            _b, t = idx.size()
+            assert t <= self.config["block_size"], f"Cannot forward sequence of length {t}"
+            pos = T.arange(0, t, dtype=T.long, device=idx.device)
+            tok_emb = self.transformer.wte(idx)
+            pos_emb = self.transformer.wpe(pos)
+            x = self.transformer.drop(tok_emb + pos_emb)
+            for block in self.transformer.h:
+                x = block(x)
+            x = self.transformer.ln_f(x)
+            if targets is not None:
+                logits = self.lm_head(x)
+                loss = F.cross_entropy(
+                    logits.view(-1, logits.size(-1)), targets.view(-1), ignore_index=-1
+                )
+            else:
+                logits = self.lm_head(x[:, [-1], :])
+                loss = None
+            return logits, loss
+
+        def crop_block_size(self, block_size):
+            self.config["block_size"] = block_size
+            self.transformer.wpe.weight = nn.Parameter(self.transformer.wpe.weight[:block_size])
+            for block in self.transformer.h:
+                if hasattr(block.attn, "bias"):
+                    block.attn.bias = block.attn.bias[:, :, :block_size, :block_size]
+
+        def configure_optimizers(self, weight_decay, learning_rate, betas, device_type):
+            param_dict = {pn: p for pn, p in self.named_parameters()}
+            param_dict = {pn: p for pn, p in param_dict.items() if p.requires_grad}
+            decay_params = [p for n, p in param_dict.items() if p.dim() >= 2]
+            nodecay_params = [p for n, p in param_dict.items() if p.dim() < 2]
+            optim_groups = [
+                {"params": decay_params, "weight_decay": weight_decay},
+                {"params": nodecay_params, "weight_decay": 0.0},
+            ]
+            num_decay_params = sum(p.numel() for p in decay_params)
+            num_nodecay_params = sum(p.numel() for p in nodecay_params)
+            fused_available = "fused" in inspect.signature(T.optim.AdamW).parameters
+            use_fused = fused_available and device_type == "cuda"
+            extra_args = dict(fused=True) if use_fused else dict()
+            optimizer = T.optim.AdamW(optim_groups, lr=learning_rate, betas=betas, **extra_args)
+            self.counts = (
+                len(decay_params),
+                num_decay_params,
+                len(nodecay_params),
+                num_nodecay_params,
+            )
+            self.fused_available = fused_available
+            return optimizer
+
+        @T.no_grad()
+        def generate(self, idx, max_new_tokens, temperature=1.0, top_k=None):
+            for _ in range(max_new_tokens):
+                bs = self.config["block_size"]
+                idx_cond = idx if idx.size(1) <= bs else idx[:, -bs:]
+                logits, _ = self(idx_cond)
+                logits = logits[:, -1, :] / temperature
+                if top_k is not None:
+                    v, _ = T.topk(logits, min(top_k, logits.size(-1)))
+                    logits[logits < v[:, [-1]]] = -float("Inf")
+                probs = F.softmax(logits, dim=-1)
+                idx_next = T.multinomial(probs, num_samples=1)
+                idx = T.cat((idx, idx_next), dim=1)
+            return idx
+
+    config = dict(block_size=8, vocab_size=11, n_layer=n_layer, n_head=2, n_embd=8)
+    T.manual_seed(1337)
+    return GPT(config)
+
+
+@program()
+def prog_edu_nanogpt_forward_and_init(T: Any) -> Any:
+    model = _gpt(T)
+    T.manual_seed(0)
+    idx = T.randint(0, 11, (2, 8))
+    targets = T.randint(0, 11, (2, 8))
+    targets[0, :2] = -1
+    logits, loss = model(idx, targets)
+    loss.backward()
+    logits1, none = model(idx)
+    names = [n for n, _ in model.named_parameters()]
+    stds = {n: p.std() for n, p in model.named_parameters() if p.dim() >= 2}
+    return (
+        names,
+        model.get_num_params(),
+        model.get_num_params(non_embedding=False),
+        model.transformer.wte.weight is model.lm_head.weight,
+        stds,
+        logits.shape,
+        loss,
+        loss.grad_fn,
+        logits1.shape,
+        none,
+        model.lm_head.weight.grad[:2],
+        model.transformer.wpe.weight.grad[-1],
+        len(list(model.buffers())),
+        raises(lambda: model(T.zeros(1, 9, dtype=T.long))),
+    )
+
+
+@program()
+def prog_edu_nanogpt_flash_matches_manual_attention(T: Any) -> Any:
+    a = _gpt(T, flash=True)
+    b = _gpt(T, flash=False)
+    b.load_state_dict(a.state_dict(), strict=False)
+    T.manual_seed(0)
+    idx = T.randint(0, 11, (2, 6))
+    tg = T.randint(0, 11, (2, 6))
+    la, lossa = a(idx, tg)
+    lb, lossb = b(idx, tg)
+    lossa.backward()
+    lossb.backward()
+    ga = a.transformer.h[0].attn.c_attn.weight.grad
+    gb = b.transformer.h[0].attn.c_attn.weight.grad
+    sd = b.state_dict()
+    return (
+        (la - lb).abs().max() < 1e-5,
+        lossa,
+        lossb,
+        T.allclose(ga, gb, atol=1e-6),
+        gb[:3, :4],
+        [k for k in sd if k.endswith("attn.bias")],
+        sd["transformer.h.0.attn.bias"].shape,
+        raises(lambda: a.load_state_dict(b.state_dict())),
+    )
+
+
+@program()
+def prog_edu_nanogpt_no_bias_layernorm(T: Any) -> Any:
+    model = _gpt(T, bias=False, n_layer=1)
+    T.manual_seed(0)
+    idx = T.randint(0, 11, (1, 5))
+    _logits, loss = model(idx, idx)
+    loss.backward()
+    ln = T.nn.LayerNorm(8, bias=False)
+    x = T.randn(2, 3, 8, requires_grad=True)
+    y = ln(x)
+    y.sum().backward()
+    return (
+        loss,
+        [n for n, _ in model.named_parameters()],
+        model.transformer.ln_f.bias,
+        model.transformer.ln_f.weight.grad,
+        ln.bias,
+        ln.weight.grad,
+        y.grad_fn,
+        x.grad[0, 0],
+        [n for n, _ in ln.named_parameters()],
+        repr(ln),
+    )
+
+
+@program()
+def prog_edu_nanogpt_configure_optimizers(T: Any) -> Any:
+    model = _gpt(T)
+    opt = model.configure_optimizers(0.1, 6e-4, (0.9, 0.95), "cpu")
+    pg = [{k: v for k, v in g.items() if k != "params"} for g in opt.param_groups]
+    sig = inspect.signature(T.optim.AdamW)
+    lr = sig.parameters["lr"]
+    return model.counts, model.fused_available, pg, list(sig.parameters), lr.default, str(lr.kind)
+
+
+@program()
+def prog_edu_nanogpt_generate_top_k(T: Any) -> Any:
+    model = _gpt(T)
+    model.eval()
+    T.manual_seed(42)
+    start = T.zeros((1, 1), dtype=T.long)
+    y = model.generate(start, 10, temperature=0.8, top_k=3)
+    y2 = model.generate(T.tensor([[1, 2], [3, 4]]), 4, top_k=200)
+    logits = T.tensor([[1.0, 3.0, 2.0, 0.5], [0.0, 0.0, 0.0, 1.0]])
+    v, ix = T.topk(logits, 2)
+    logits[logits < v[:, [-1]]] = -float("Inf")
+    probs = T.nn.functional.softmax(logits, dim=-1)
+    return y, y2, y.dtype, v, ix, logits, probs, model.training, raises(lambda: T.topk(logits, 5))
+
+
+@program()
+def prog_edu_nanogpt_crop_block_size(T: Any) -> Any:
+    model = _gpt(T, flash=False)
+    model.crop_block_size(4)
+    T.manual_seed(0)
+    idx = T.randint(0, 11, (2, 4))
+    _logits, loss = model(idx, idx)
+    loss.backward()
+    wpe = model.transformer.wpe.weight
+    return (
+        wpe.shape,
+        wpe.is_leaf,
+        wpe.grad.shape,
+        loss,
+        model.transformer.h[0].attn.bias.shape,
+        raises(lambda: model(T.zeros(1, 5, dtype=T.long))),
+    )
+
+
+def _get_batch(T: Any, data: Any, block_size: int, batch_size: int) -> Any:
+    ix = T.randint(len(data) - block_size, (batch_size,))
+    x = T.stack([T.from_numpy((data[i : i + block_size]).astype(np.int64)) for i in ix])
+    y = T.stack([T.from_numpy((data[i + 1 : i + 1 + block_size]).astype(np.int64)) for i in ix])
+    return x, y
+
+
+@program()
+def prog_edu_nanogpt_train_loop(T: Any) -> Any:
+    data = np.random.default_rng(0).integers(0, 11, 200).astype(np.uint16)
+    model = _gpt(T)
+    T.manual_seed(1337)
+    device_type = "cpu"
+    ptdtype = {"float32": T.float32, "bfloat16": T.bfloat16, "float16": T.float16}["float32"]
+    ctx = (
+        nullcontext()
+        if device_type == "cpu"
+        else T.amp.autocast(device_type=device_type, dtype=ptdtype)
+    )
+    scaler = T.amp.GradScaler("cpu", enabled=False)
+    optimizer = model.configure_optimizers(0.1, 1e-3, (0.9, 0.95), device_type)
+    learning_rate, warmup_iters, lr_decay_iters, min_lr = 1e-3, 2, 6, 1e-4
+
+    def get_lr(it):
+        if it < warmup_iters:
+            return learning_rate * (it + 1) / (warmup_iters + 1)
+        if it > lr_decay_iters:
+            return min_lr
+        decay_ratio = (it - warmup_iters) / (lr_decay_iters - warmup_iters)
+        assert 0 <= decay_ratio <= 1
+        coeff = 0.5 * (1.0 + math.cos(math.pi * decay_ratio))
+        return min_lr + coeff * (learning_rate - min_lr)
+
+    @T.no_grad()
+    def estimate_loss():
+        out = {}
+        model.eval()
+        losses = T.zeros(2)
+        for k in range(2):
+            X, Y = _get_batch(T, data, 8, 2)
+            with ctx:
+                _logits, loss = model(X, Y)
+            losses[k] = loss.item()
+        out["train"] = losses.mean()
+        model.train()
+        return out
+
+    grad_accum = 2
+    X, Y = _get_batch(T, data, 8, 3)
+    hist = []
+    for it in range(8):
+        lr = get_lr(it)
+        for param_group in optimizer.param_groups:
+            param_group["lr"] = lr
+        for _micro in range(grad_accum):
+            with ctx:
+                _logits, loss = model(X, Y)
+                loss = loss / grad_accum
+            X, Y = _get_batch(T, data, 8, 3)
+            scaler.scale(loss).backward()
+        scaler.unscale_(optimizer)
+        norm = T.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        scaler.step(optimizer)
+        scaler.update()
+        optimizer.zero_grad(set_to_none=True)
+        hist.append((lr, loss.item() * grad_accum, norm))
+    est = estimate_loss()
+    p0 = next(model.parameters())
+    return (
+        hist,
+        est,
+        X.dtype,
+        X.shape,
+        p0.grad,
+        scaler.is_enabled(),
+        scaler.get_scale(),
+        scaler.scale(T.tensor(2.0)),
+        optimizer.state_dict()["state"][0]["step"],
+        sorted(optimizer.state_dict()["state"][0]),
+    )
+
+
+@program()
+def prog_edu_nanogpt_checkpoint_save_resume(T: Any) -> Any:
+    model = _gpt(T, n_layer=1)
+    optimizer = model.configure_optimizers(0.1, 1e-3, (0.9, 0.95), "cpu")
+    T.manual_seed(0)
+    idx = T.randint(0, 11, (2, 8))
+    for _ in range(2):
+        _logits, loss = model(idx, idx)
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad(set_to_none=True)
+    checkpoint = {
+        "model": model.state_dict(),
+        "optimizer": optimizer.state_dict(),
+        "model_args": dict(model.config),
+        "iter_num": 2,
+        "best_val_loss": loss.detach(),
+        "config": {"lr": 1e-3},
+    }
+    buf = io.BytesIO()
+    T.save(checkpoint, buf)
+    buf.seek(0)
+    ck = T.load(buf, map_location="cpu")
+    model2 = _gpt(T, n_layer=1)
+    state_dict = ck["model"]
+    unwanted_prefix = "_orig_mod."
+    for k in list(state_dict.keys()):
+        if k.startswith(unwanted_prefix):
+            state_dict[k[len(unwanted_prefix) :]] = state_dict.pop(k)
+    res = model2.load_state_dict(state_dict)
+    opt2 = model2.configure_optimizers(0.1, 1e-3, (0.9, 0.95), "cpu")
+    opt2.load_state_dict(ck["optimizer"])
+    for m, o in ((model, optimizer), (model2, opt2)):
+        _logits, loss = m(idx, idx)
+        loss.backward()
+        o.step()
+    buf.seek(0)
+    return (
+        res,
+        ck["iter_num"],
+        ck["best_val_loss"],
+        ck["model_args"],
+        sorted(ck["optimizer"]["state"][0]),
+        ck["optimizer"]["param_groups"][1]["weight_decay"],
+        model2.lm_head.weight is model2.transformer.wte.weight,
+        [(a - b).abs().max() for a, b in zip(model.parameters(), model2.parameters(), strict=True)],
+        raises(lambda: T.load(buf, weights_only=True)["iter_num"]),
+    )
+
+
+@program()
+def prog_edu_nanogpt_autocast_bfloat16_cpu(T: Any) -> Any:
+    model = _gpt(T, n_layer=1)
+    T.manual_seed(0)
+    idx = T.randint(0, 11, (2, 8))
+    ctx = T.amp.autocast(device_type="cpu", dtype=T.bfloat16)
+    with ctx:
+        logits, loss = model(idx, idx)
+        h = model.lm_head(T.randn(2, 8))
+    loss.backward()
+    return (
+        logits.dtype,
+        loss.dtype,
+        h.dtype,
+        model.lm_head.weight.grad.dtype,
+        loss.float(),
+        T.is_autocast_enabled("cpu"),
+        T.get_autocast_dtype("cpu"),
+        type(nullcontext()).__name__,
+    )
+
+
+@program()
+def prog_edu_nanogpt_cuda_flags_on_cpu(T: Any) -> Any:
+    # train.py's setup lines run on a CPU-only machine
+    T.backends.cuda.matmul.allow_tf32 = True
+    T.backends.cudnn.allow_tf32 = True
+    dtype = "bfloat16" if T.cuda.is_available() and T.cuda.is_bf16_supported() else "float32"
+    with T.warnings.catch_warnings(record=True) if hasattr(T, "warnings") else nullcontext():
+        pass
+    old = T.cuda.amp.GradScaler if hasattr(T.cuda.amp, "GradScaler") else None
+    scaler = T.amp.GradScaler(enabled=(dtype == "float16"))
+    flags = (T.backends.cuda.matmul.allow_tf32, T.backends.cudnn.allow_tf32)
+    T.backends.cuda.matmul.allow_tf32 = False
+    T.backends.cudnn.allow_tf32 = True
+    return dtype, T.cuda.is_available(), old is not None, scaler.is_enabled(), flags
+
+
+@program()
+def prog_edu_nanogpt_old_cuda_grad_scaler_warns(T: Any) -> Any:
+    scaler = T.cuda.amp.GradScaler(enabled=False)
+    x = T.ones(2, requires_grad=True)
+    loss = (x * 3).sum()
+    scaler.scale(loss).backward()
+    return scaler.is_enabled(), x.grad, scaler.state_dict()
+
+
+# --- makemore part 5: the WaveNet ----------------------------------------------------------
+
+
+def _wavenet_layers(T: Any) -> Any:
+    class Linear:
+        def __init__(self, fan_in, fan_out, bias=True):
+            self.weight = T.randn((fan_in, fan_out)) / fan_in**0.5  # kaiming init
+            self.bias = T.zeros(fan_out) if bias else None
+
+        def __call__(self, x):
+            self.out = x @ self.weight
+            if self.bias is not None:
+                self.out += self.bias
+            return self.out
+
+        def parameters(self):
+            return [self.weight] + ([] if self.bias is None else [self.bias])
+
+    class BatchNorm1d:
+        def __init__(self, dim, eps=1e-5, momentum=0.1):
+            self.eps, self.momentum, self.training = eps, momentum, True
+            self.gamma, self.beta = T.ones(dim), T.zeros(dim)
+            self.running_mean, self.running_var = T.zeros(dim), T.ones(dim)
+
+        def __call__(self, x):
+            if self.training:
+                if x.ndim == 2:
+                    dim = 0
+                elif x.ndim == 3:
+                    dim = (0, 1)
+                xmean = x.mean(dim, keepdim=True)
+                xvar = x.var(dim, keepdim=True)
+            else:
+                xmean, xvar = self.running_mean, self.running_var
+            xhat = (x - xmean) / T.sqrt(xvar + self.eps)
+            self.out = self.gamma * xhat + self.beta
+            if self.training:
+                with T.no_grad():
+                    m = self.momentum
+                    self.running_mean = (1 - m) * self.running_mean + m * xmean
+                    self.running_var = (1 - m) * self.running_var + m * xvar
+            return self.out
+
+        def parameters(self):
+            return [self.gamma, self.beta]
+
+    class Tanh:
+        def __call__(self, x):
+            self.out = T.tanh(x)
+            return self.out
+
+        def parameters(self):
+            return []
+
+    class Embedding:
+        def __init__(self, num_embeddings, embedding_dim):
+            self.weight = T.randn((num_embeddings, embedding_dim))
+
+        def __call__(self, IX):
+            self.out = self.weight[IX]
+            return self.out
+
+        def parameters(self):
+            return [self.weight]
+
+    class FlattenConsecutive:
+        def __init__(self, n):
+            self.n = n
+
+        def __call__(self, x):
+            B, Tt, C = x.shape
+            x = x.view(B, Tt // self.n, C * self.n)
+            if x.shape[1] == 1:
+                x = x.squeeze(1)
+            self.out = x
+            return self.out
+
+        def parameters(self):
+            return []
+
+    class Sequential:
+        def __init__(self, layers):
+            self.layers = layers
+
+        def __call__(self, x):
+            for layer in self.layers:
+                x = layer(x)
+            self.out = x
+            return self.out
+
+        def parameters(self):
+            return [p for layer in self.layers for p in layer.parameters()]
+
+    return Linear, BatchNorm1d, Tanh, Embedding, FlattenConsecutive, Sequential
+
+
+@program()
+def prog_edu_wavenet_hierarchical_training(T: Any) -> Any:
+    Linear, BatchNorm1d, Tanh, Embedding, FlattenConsecutive, Sequential = _wavenet_layers(T)
+    T.manual_seed(42)
+    X, Y = _dataset(T, block_size=8)
+    n_embd, n_hidden = 4, 12
+    nh = n_hidden
+    model = Sequential(
+        [
+            Embedding(27, n_embd),
+            FlattenConsecutive(2), Linear(n_embd * 2, nh, bias=False), BatchNorm1d(nh), Tanh(),
+            FlattenConsecutive(2), Linear(nh * 2, nh, bias=False), BatchNorm1d(nh), Tanh(),
+            FlattenConsecutive(2), Linear(nh * 2, nh, bias=False), BatchNorm1d(nh), Tanh(),
+            Linear(nh, 27),
+        ]
+    )  # fmt: skip
+    with T.no_grad():
+        model.layers[-1].weight *= 0.1
+    parameters = model.parameters()
+    for p in parameters:
+        p.requires_grad = True
+    lossi = []
+    for _i in range(4):
+        ix = T.randint(0, X.shape[0], (6,))
+        Xb, Yb = X[ix], Y[ix]
+        logits = model(Xb)
+        loss = T.nn.functional.cross_entropy(logits, Yb)
+        for layer in model.layers:
+            layer.out.retain_grad()
+        for p in parameters:
+            p.grad = None
+        loss.backward()
+        for p in parameters:
+            p.data += -0.1 * p.grad
+        lossi.append(loss.item())
+    shapes = [(type(layer).__name__, tuple(layer.out.shape)) for layer in model.layers]
+    flat_grad = model.layers[1].out.grad
+    for layer in model.layers:
+        layer.training = False
+    with T.no_grad():
+        ev = T.nn.functional.cross_entropy(model(X), Y)
+    lossi_t = T.tensor(lossi + lossi)
+    return (
+        shapes,
+        lossi,
+        ev,
+        lossi_t.view(-1, 2).mean(1),
+        model.layers[3].running_mean.shape,
+        model.layers[3].running_var[0, 0],
+        flat_grad.shape,
+        flat_grad[0, 0],
+        model.layers[0].out.grad_fn,
+        sum(p.nelement() for p in parameters),
+        raises(lambda: model.layers[1](T.randn(2, 3, 4))),
+    )
+
+
+@program()
+def prog_edu_wavenet_batchnorm_dims_bug(T: Any) -> Any:
+    # the bug the video finds: BatchNorm1d over dim 0 only for a 3-d input keeps a running
+    # mean of shape (1, 4, 68); with dims (0, 1) it is (1, 1, 68)
+    T.manual_seed(0)
+    e = T.randn(32, 4, 68)
+    emean0 = e.mean(0, keepdim=True)
+    evar0 = e.var(0, keepdim=True)
+    emean01 = e.mean((0, 1), keepdim=True)
+    evar01 = e.var((0, 1), keepdim=True)
+    ehat = (e - emean01) / T.sqrt(evar01 + 1e-5)
+    x = T.randn(4, 8, 10)
+    w = T.randn(20, 200)
+    return (
+        emean0.shape,
+        evar0.shape,
+        emean01.shape,
+        evar01.shape,
+        ehat.shape,
+        ehat.mean(),
+        (T.randn(4, 5, 80) @ T.randn(80, 200) + T.randn(200)).shape,
+        T.cat([x[:, ::2, :], x[:, 1::2, :]], dim=2).shape,
+        (x.view(4, 4, 20) == T.cat([x[:, ::2, :], x[:, 1::2, :]], dim=2)).all(),
+        (x.view(4, 4, 20) @ w).shape,
+        T.squeeze(T.ones(4, 1, 3), dim=1).shape,
+        T.squeeze(T.ones(4, 2, 3), dim=1).shape,
+        T.ones(4, 1, 1).squeeze((1, 2)).shape,
+        raises(lambda: x.transpose(0, 1).view(8, 40)),
+        raises(lambda: x.view(4, 3, -1)),
+        raises(lambda: T.squeeze(x, dim=3)),
+    )
+
+
+@program()
+def prog_edu_wavenet_with_torch_nn(T: Any) -> Any:
+    # the same architecture written with torch.nn: Embedding, Flatten/Unflatten, BatchNorm1d
+    # takes (N, C, L), so the video's layout needs a transpose
+    nn = T.nn
+    T.manual_seed(0)
+
+    class FlattenConsecutive(nn.Module):
+        def __init__(self, n):
+            super().__init__()
+            self.n = n
+
+        def forward(self, x):
+            B, Tt, C = x.shape
+            x = x.reshape(B, Tt // self.n, C * self.n)  # view fails after BN's transposes
+            return x.squeeze(1) if x.shape[1] == 1 else x
+
+    class BN(nn.Module):
+        def __init__(self, c):
+            super().__init__()
+            self.bn = nn.BatchNorm1d(c)
+
+        def forward(self, x):
+            return self.bn(x.transpose(1, 2)).transpose(1, 2) if x.ndim == 3 else self.bn(x)
+
+    model = nn.Sequential(
+        nn.Embedding(27, 4),
+        FlattenConsecutive(2), nn.Linear(8, 10, bias=False), BN(10), nn.Tanh(),
+        FlattenConsecutive(2), nn.Linear(20, 10, bias=False), BN(10), nn.Tanh(),
+        nn.Linear(10, 27),
+    )  # fmt: skip
+    X, Y = _dataset(T, block_size=4)
+    opt = T.optim.SGD(model.parameters(), lr=0.1)
+    ls = []
+    for _ in range(3):
+        loss = nn.functional.cross_entropy(model(X[:10]), Y[:10])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        ls.append(loss.item())
+    model.eval()
+    with T.no_grad():
+        ev = model(X[:3])
+    bn = model[3].bn
+    return (
+        ls,
+        ev,
+        bn.running_mean,
+        bn.running_var,
+        bn.num_batches_tracked,
+        model[0].weight.grad.shape,
+        raises(lambda: model[3](model[2](model[1](model[0](X[:4])))).view(4, 1, 20)),
+        raises(lambda: model.train()(X[:1])),
+        raises(lambda: nn.BatchNorm1d(10)(T.randn(2, 3, 10))),
+    )
+
+
+@program()
+def prog_edu_histogram_of_activations(T: Any) -> Any:
+    # the video's plt.hist(h.view(-1).tolist(), 50) and the torch.histogram / histc forms
+    T.manual_seed(0)
+    h = T.tanh(T.randn(32, 20) * 3)
+    hist, edges = T.histogram(h.view(-1), bins=10)
+    histd, _ = T.histogram(h.view(-1), bins=10, density=True)
+    hc = T.histc(h, bins=10, min=-1, max=1)
+    hw, ew = T.histogram(h.view(-1), bins=T.tensor([-1.0, -0.5, 0.0, 0.5, 1.0]))
+    return (
+        hist,
+        edges,
+        histd,
+        hc,
+        hw,
+        ew,
+        len(h.view(-1).tolist()),
+        T.histogram(h.double(), bins=4, range=(-2.0, 2.0)),
+        T.histogram(h.view(-1), 3, weight=T.ones(640)),
+        raises(lambda: T.histogram(h.long(), bins=4)),
+        raises(lambda: T.histc(h.long(), bins=4)),
+        raises(lambda: T.histogram(h, bins=0)),
+        raises(lambda: T.histogram(h, bins=4, range=(1.0, -1.0))),
+    )
+
+
+# --- d2l.ai: MLP, dropout, weight decay, builders' guide -----------------------------------
+
+
+@program()
+def prog_edu_d2l_mlp_and_dropout_scratch(T: Any) -> Any:
+    T.manual_seed(0)
+
+    def relu(X):
+        a = T.zeros_like(X)
+        return T.max(X, a)
+
+    def dropout_layer(X, dropout):
+        assert 0 <= dropout <= 1
+        if dropout == 1:
+            return T.zeros_like(X)
+        mask = (T.rand(X.shape) > dropout).float()
+        return mask * X / (1.0 - dropout)
+
+    X = T.arange(16, dtype=T.float32).reshape((2, 8))
+    outs = [dropout_layer(X, 0.0), dropout_layer(X, 0.5), dropout_layer(X, 1.0)]
+    W1 = T.nn.Parameter(T.randn(8, 6) * 0.01)
+    b1 = T.nn.Parameter(T.zeros(6))
+    W2 = T.nn.Parameter(T.randn(6, 3) * 0.01)
+    b2 = T.nn.Parameter(T.zeros(3))
+    params = [W1, b1, W2, b2]
+    loss = T.nn.CrossEntropyLoss(reduction="none")
+    updater = T.optim.SGD(params, lr=0.1)
+    y = T.tensor([0, 2])
+    ls = []
+    for _ in range(3):
+        H = relu(X.reshape((-1, 8)) @ W1 + b1)
+        H = dropout_layer(H, 0.5)
+        y_hat = H @ W2 + b2
+        lo = loss(y_hat, y)
+        updater.zero_grad()
+        lo.mean().backward()
+        updater.step()
+        ls.append(lo)
+    return (
+        outs,
+        ls,
+        lo.grad_fn,
+        H.grad_fn,
+        relu(T.tensor([-1.0, 0.0, 2.0])),
+        W1.grad,
+        type(W1).__name__,
+        repr(b2)[:40],
+        raises(lambda: T.max(X, T.zeros(3))),
+        raises(lambda: T.max(X, 0.0)),
+    )
+
+
+@program()
+def prog_edu_d2l_weight_decay(T: Any) -> Any:
+    T.manual_seed(0)
+    n_train, num_inputs, batch_size = 10, 20, 5
+    true_w, true_b = T.ones((num_inputs, 1)) * 0.01, 0.05
+    X = T.normal(0, 1, (n_train, num_inputs))
+    y = T.matmul(X, true_w) + true_b + T.normal(0, 0.01, (n_train, 1))
+
+    def l2_penalty(w):
+        return T.sum(w.pow(2)) / 2
+
+    results = []
+    for lambd in (0, 3):
+        w = T.normal(0, 1, size=(num_inputs, 1), requires_grad=True)
+        b = T.zeros(1, requires_grad=True)
+        for _epoch in range(3):
+            for i in range(0, n_train, batch_size):
+                Xb, yb = X[i : i + batch_size], y[i : i + batch_size]
+                lo = (Xb @ w + b - yb) ** 2 / 2 + lambd * l2_penalty(w)
+                lo.sum().backward()
+                with T.no_grad():
+                    for p in (w, b):
+                        p -= 0.003 * p.grad / batch_size
+                        p.grad.zero_()
+        results.append((T.norm(w).item(), lo.grad_fn))
+    # the concise version: weight decay on the weight group only
+    net = T.nn.Sequential(T.nn.Linear(num_inputs, 1))
+    for param in net.parameters():
+        param.data.normal_()
+    trainer = T.optim.SGD(
+        [{"params": net[0].weight, "weight_decay": 3}, {"params": net[0].bias}], lr=0.003
+    )
+    for _ in range(3):
+        trainer.zero_grad()
+        lo = T.nn.MSELoss()(net(X), y)
+        lo.backward()
+        trainer.step()
+    return (
+        results,
+        net[0].weight.norm(),
+        net[0].bias,
+        trainer.param_groups[1]["weight_decay"],
+        raises(lambda: T.optim.SGD([{"params": net[0].weight}, {"params": net[0].weight}], lr=1)),
+        raises(lambda: T.optim.SGD(net.parameters(), lr=-1)),
+        raises(lambda: T.optim.SGD(net.parameters(), lr=0.1, weight_decay=-1)),
+    )
+
+
+@program()
+def prog_edu_d2l_parameter_management(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(0)
+    net = nn.Sequential(nn.LazyLinear(8), nn.ReLU(), nn.LazyLinear(1))
+    X = T.rand(size=(2, 4))
+    lazy = (net[0].weight, type(net[0]).__name__)
+    net(X)
+    out = [lazy[1], type(net[0]).__name__, net[2].state_dict()]
+    out += [type(net[2].bias).__name__, net[2].bias, net[2].bias.data, net[2].weight.grad is None]
+    out += [[(name, param.shape) for name, param in net.named_parameters()]]
+
+    def init_normal(module):
+        if type(module) is nn.Linear:
+            nn.init.normal_(module.weight, mean=0, std=0.01)
+            nn.init.zeros_(module.bias)
+
+    def init_constant(module):
+        if type(module) is nn.Linear:
+            nn.init.constant_(module.weight, 1)
+            nn.init.zeros_(module.bias)
+
+    def init_xavier(module):
+        if type(module) is nn.Linear:
+            nn.init.xavier_uniform_(module.weight)
+
+    def init_42(module):
+        if type(module) is nn.Linear:
+            nn.init.constant_(module.weight, 42)
+
+    def my_init(module):
+        if type(module) is nn.Linear:
+            nn.init.uniform_(module.weight, -10, 10)
+            module.weight.data *= module.weight.data.abs() >= 5
+
+    net.apply(init_normal)
+    out += [net[0].weight.data[0], net[0].bias.data[0]]
+    net.apply(init_constant)
+    out += [net[0].weight.data[0]]
+    net[0].apply(init_xavier)
+    net[2].apply(init_42)
+    out += [net[0].weight.data[0], net[2].weight.data]
+    net.apply(my_init)
+    out += [net[0].weight[:2]]
+    net[0].weight.data[:] += 1
+    net[0].weight.data[0, 0] = 42
+    out += [net[0].weight.data[0], net[0].weight._version]
+    # shared parameters
+    shared = nn.LazyLinear(8)
+    net = nn.Sequential(
+        nn.LazyLinear(8), nn.ReLU(), shared, nn.ReLU(), shared, nn.ReLU(), nn.LazyLinear(1)
+    )
+    net(X).sum().backward()
+    out += [net[2].weight.data[0] == net[4].weight.data[0]]
+    net[2].weight.data[0, 0] = 100
+    out += [net[2].weight.data[0] == net[4].weight.data[0], len(list(net.parameters()))]
+    out += [net[2].weight.grad[0, :3], len(net.state_dict())]
+    out += [raises(lambda: nn.LazyLinear(3)(T.ones(2, 3)).weight.grad_fn)]
+    out += [raises(lambda: nn.init.xavier_uniform_(T.ones(3)))]
+    return out
+
+
+@program(warnings=False)
+def prog_edu_d2l_lazy_uninitialized_errors(T: Any) -> Any:
+    nn = T.nn
+    net = nn.Sequential(nn.LazyLinear(4), nn.ReLU(), nn.LazyLinear(2))
+    return (
+        raises(lambda: net[0].weight.shape),
+        raises(lambda: sum(p.numel() for p in net.parameters())),
+        raises(lambda: nn.init.normal_(net[0].weight)),
+        type(net[0].weight).__name__,
+        net[0].in_features,
+        raises(lambda: net(T.ones(2))),
+    )
+
+
+@program()
+def prog_edu_d2l_custom_layers(T: Any) -> Any:
+    nn = T.nn
+    F = T.nn.functional
+
+    class CenteredLayer(nn.Module):
+        def __init__(self):
+            super().__init__()
+
+        def forward(self, X):
+            return X - X.mean()
+
+    class MyLinear(nn.Module):
+        def __init__(self, in_units, units):
+            super().__init__()
+            self.weight = nn.Parameter(T.randn(in_units, units))
+            self.bias = nn.Parameter(T.randn(units))
+
+        def forward(self, X):
+            linear = T.matmul(X, self.weight.data) + self.bias.data
+            return F.relu(linear)
+
+    class FixedHiddenMLP(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.rand_weight = T.rand((20, 20))
+            self.linear = nn.LazyLinear(20)
+
+        def forward(self, X):
+            X = self.linear(X)
+            X = F.relu(X @ self.rand_weight + 1)
+            X = self.linear(X)
+            while X.abs().sum() > 1:
+                X /= 2
+            return X.sum()
+
+    class MySequential(nn.Module):
+        def __init__(self, *args):
+            super().__init__()
+            for idx, module in enumerate(args):
+                self.add_module(str(idx), module)
+
+        def forward(self, X):
+            for module in self.children():
+                X = module(X)
+            return X
+
+    T.manual_seed(0)
+    layer = CenteredLayer()
+    c = layer(T.tensor([1.0, 2, 3, 4, 5]))
+    net = nn.Sequential(nn.LazyLinear(128), CenteredLayer())
+    Y = net(T.rand(4, 8))
+    linear = MyLinear(5, 3)
+    z = linear(T.rand(2, 5))
+    fixed = FixedHiddenMLP()
+    X = T.rand(2, 20, requires_grad=True)
+    f = fixed(X)
+    f.backward()
+    seq = MySequential(nn.LazyLinear(16), nn.ReLU(), nn.LazyLinear(3))
+    s = seq(T.rand(2, 5))
+    return (
+        c,
+        Y.mean().abs() < 1e-6,
+        linear.weight.shape,
+        z,
+        z.grad_fn,
+        f,
+        f.grad_fn,
+        X.grad[0, :4],
+        s.shape,
+        [n for n, _ in seq.named_children()],
+        repr(seq),
+        raises(lambda: seq.add_module("a.b", nn.ReLU())),
+        raises(lambda: seq.add_module("", nn.ReLU())),
+        raises(lambda: seq.add_module("x", 3)),
+    )
+
+
+@program()
+def prog_edu_d2l_file_io(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(0)
+    x = T.arange(4)
+    buf = io.BytesIO()
+    T.save(x, buf)
+    buf.seek(0)
+    x2 = T.load(buf)
+    y = T.zeros(4)
+    buf = io.BytesIO()
+    T.save([x, y], buf)
+    buf.seek(0)
+    x3, y2 = T.load(buf)
+    mydict = {"x": x, "y": y}
+    buf = io.BytesIO()
+    T.save(mydict, buf)
+    buf.seek(0)
+    mydict2 = T.load(buf)
+
+    class MLP(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.hidden = nn.LazyLinear(16)
+            self.output = nn.LazyLinear(3)
+
+        def forward(self, x):
+            return self.output(T.nn.functional.relu(self.hidden(x)))
+
+    net = MLP()
+    X = T.randn(size=(2, 5))
+    Y = net(X)
+    buf = io.BytesIO()
+    T.save(net.state_dict(), buf)
+    buf.seek(0)
+    clone = MLP()
+    res = clone.load_state_dict(T.load(buf))
+    ev = clone.eval()
+    Y_clone = clone(X)
+    return (
+        x2,
+        x2.dtype,
+        (x3, y2),
+        mydict2,
+        res,
+        repr(ev),
+        Y_clone == Y,
+        Y_clone.grad_fn,
+        raises(lambda: MLP().load_state_dict({"hidden.weight": T.ones(16, 5)})),
+    )
+
+
+@program()
+def prog_edu_d2l_devices_on_cpu(T: Any) -> Any:
+    def cpu():
+        return T.device("cpu")
+
+    def gpu(i=0):
+        return T.device(f"cuda:{i}")
+
+    def num_gpus():
+        return T.cuda.device_count()
+
+    def try_gpu(i=0):
+        if num_gpus() >= i + 1:
+            return gpu(i)
+        return cpu()
+
+    x = T.tensor([1, 2, 3])
+    X = T.ones(2, 3, device=try_gpu())
+    net = T.nn.Sequential(T.nn.LazyLinear(1))
+    net = net.to(device=try_gpu())
+    return (
+        cpu(),
+        gpu(),
+        gpu(1),
+        num_gpus(),
+        try_gpu(),
+        try_gpu(10),
+        x.device,
+        X,
+        str(X.device),
+        repr(gpu(1)),
+        net(X).device,
+        T.device("cpu") == T.device("cpu", 0) if False else T.device("cpu") == T.device("cpu"),
+        raises(lambda: T.device("gpu")),
+        raises(lambda: T.device("cuda:x")),
+    )
+
+
+@program()
+def prog_edu_init_functions_seen_by_torch_function(T: Any) -> Any:
+    # a logging Tensor subclass (the "Extending torch" pattern) sees nn.init's Python-level
+    # functions that dispatch (uniform_, normal_, constant_, kaiming_uniform_) as themselves
+    seen = []
+
+    class Logged(T.Tensor):
+        @classmethod
+        def __torch_function__(cls, func, types, args=(), kwargs=None):
+            seen.append(getattr(func, "__name__", "?"))
+            return super().__torch_function__(func, types, args, kwargs or {})
+
+    nn = T.nn
+    w = T.empty(3, 4).as_subclass(Logged)
+    g = T.Generator().manual_seed(0)
+    r = [nn.init.uniform_(w, -1, 1, generator=g), nn.init.normal_(w, 0, 0.02, generator=g)]
+    r += [nn.init.constant_(w, 0.5), nn.init.kaiming_uniform_(w, a=math.sqrt(5), generator=g)]
+    r += [nn.init.zeros_(w), nn.init.xavier_normal_(w, generator=g)]
+    return [type(x).__name__ for x in r], seen, w.as_subclass(T.Tensor)
 
 
 @pytest.mark.parametrize("name", _SET.params())

@@ -22,6 +22,7 @@ from .. import _creation, _random
 from .._grad_mode import no_grad
 from .._random import Generator
 from .._tensor import Tensor
+from ..overrides import handle_torch_function, has_torch_function_variadic
 
 __all__ = [
     "calculate_gain",
@@ -85,14 +86,22 @@ def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
 def uniform_(
     tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: Generator | None = None
 ) -> Tensor:
-    """Mirrors `torch.nn.init.uniform_`."""
+    """Mirrors `torch.nn.init.uniform_` (a Tensor-like argument dispatches, as in torch)."""
+    if has_torch_function_variadic(tensor):
+        return handle_torch_function(  # type: ignore[no-any-return]
+            uniform_, (tensor,), tensor=tensor, a=a, b=b, generator=generator
+        )
     return _uniform(tensor, a, b, generator)
 
 
 def normal_(
     tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator: Generator | None = None
 ) -> Tensor:
-    """Mirrors `torch.nn.init.normal_`."""
+    """Mirrors `torch.nn.init.normal_` (a Tensor-like argument dispatches, as in torch)."""
+    if has_torch_function_variadic(tensor):
+        return handle_torch_function(  # type: ignore[no-any-return]
+            normal_, (tensor,), tensor=tensor, mean=mean, std=std, generator=generator
+        )
     return _normal(tensor, mean, std, generator)
 
 
@@ -162,7 +171,9 @@ def trunc_normal_(
 
 
 def constant_(tensor: Tensor, val: float) -> Tensor:
-    """Mirrors `torch.nn.init.constant_`."""
+    """Mirrors `torch.nn.init.constant_` (a Tensor-like argument dispatches, as in torch)."""
+    if has_torch_function_variadic(tensor):
+        return handle_torch_function(constant_, (tensor,), tensor=tensor, val=val)  # type: ignore[no-any-return]
     with no_grad():
         return tensor.fill_(val)
 
@@ -211,10 +222,14 @@ def _calculate_fan_in_and_fan_out(tensor: Tensor) -> tuple[int, int]:
         raise ValueError(
             "Fan in and fan out can not be computed for tensor with fewer than 2 dimensions"
         )
+    # torch's order of calls, which a Tensor subclass's __torch_function__ sees
+    num_input_fmaps = tensor.size(1)
+    num_output_fmaps = tensor.size(0)
     receptive_field_size = 1
-    for s in tensor.shape[2:]:
-        receptive_field_size *= s
-    return tensor.size(1) * receptive_field_size, tensor.size(0) * receptive_field_size
+    if tensor.dim() > 2:
+        for s in tensor.shape[2:]:
+            receptive_field_size *= s
+    return num_input_fmaps * receptive_field_size, num_output_fmaps * receptive_field_size
 
 
 def _calculate_correct_fan(tensor: Tensor, mode: str) -> int:
@@ -250,7 +265,18 @@ def kaiming_uniform_(
     nonlinearity: str = "leaky_relu",
     generator: Generator | None = None,
 ) -> Tensor:
-    """Mirrors `torch.nn.init.kaiming_uniform_`."""
+    """Mirrors `torch.nn.init.kaiming_uniform_` (a Tensor-like argument dispatches, as in
+    torch)."""
+    if has_torch_function_variadic(tensor):
+        return handle_torch_function(  # type: ignore[no-any-return]
+            kaiming_uniform_,
+            (tensor,),
+            tensor=tensor,
+            a=a,
+            mode=mode,
+            nonlinearity=nonlinearity,
+            generator=generator,
+        )
     if 0 in tensor.shape:
         warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
         return tensor

@@ -103,6 +103,7 @@ _UNINIT_USE = (
     "`torch.nn.parameter.{}` objects. When using LazyModules Call `forward` with a dummy batch "
     "to initialize the parameters before calling torch functions"
 )
+_UNINIT_USE_IN = _UNINIT_USE.replace("<method '{}' of 'torch._C.TensorBase' objects>", "{}")
 _UNINIT_SHAPE = (
     "Can't access the shape of an uninitialized parameter or buffer. This error usually happens "
     "in `load_state_dict` when trying to load an uninitialized parameter into an initialized one. "
@@ -152,6 +153,12 @@ class UninitializedTensorMixin:
             if callable(attr) and not isinstance(attr, type):
                 return _refuse(name).__get__(self)
         return object.__getattribute__(self, name)
+
+    @classmethod
+    def __torch_function__(cls, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+        # reached from the functions written in Python that dispatch on Tensor-likes (torch's
+        # nn.init.normal_ and others): torch names the function in its error
+        raise ValueError(_UNINIT_USE_IN.format(func, cls.__name__))
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__}>"
