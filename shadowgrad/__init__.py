@@ -115,6 +115,7 @@ from . import (  # noqa: E402 - these use the namespace built above
     func,
     hub,
     jit,
+    library,
     linalg,
     nn,
     optim,

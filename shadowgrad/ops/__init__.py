@@ -294,3 +294,22 @@ def stack_tensors(ts: list[Tensor]) -> Tensor:
 
 
 __all__ = ["REGISTRY", "install_methods", "stack_tensors"]
+
+
+def __getattr__(name: str) -> Any:
+    """`torch.ops.<ns>`: a name that is none of this package's modules is an operator
+    namespace (torch.library's ops, and `aten`: shadowgrad's functions under torch's op
+    names). A submodule not imported yet is imported, as the import system expects."""
+    from .._library import dispatch
+
+    ns = dispatch._NAMESPACES.get(name)
+    if ns is not None:
+        return ns
+    if name.startswith("__"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+    import importlib.util
+
+    if importlib.util.find_spec(f"{__name__}.{name}") is not None:
+        return importlib.import_module(f"{__name__}.{name}")
+    return dispatch.namespace(name)

@@ -1,0 +1,141 @@
+"""torch.ops.aten: shadowgrad's functions under torch's aten op names, with their overloads
+(`torch.ops.aten.add.Tensor(x, y, alpha=2)`, `torch.ops.aten.sum.dim_IntList(x, [0])`). The
+overload names are torch's for the common ops; every overload runs the public function (or
+Tensor method) of the op's name, which picks the behaviour from its arguments as torch's
+overloads do."""
+
+from __future__ import annotations
+
+from typing import Any
+
+# torch's overload names for the common ops ("default" where torch has one)
+_OVERLOADS: dict[str, tuple[str, ...]] = {
+    "add": ("Tensor", "Scalar", "out", "default"),
+    "sub": ("Tensor", "Scalar", "out", "default"),
+    "mul": ("Tensor", "Scalar", "out", "default"),
+    "div": ("Tensor", "Scalar", "Tensor_mode", "Scalar_mode", "out", "default"),
+    "add_": ("Tensor", "Scalar"),
+    "mul_": ("Tensor", "Scalar"),
+    "sub_": ("Tensor", "Scalar"),
+    "div_": ("Tensor", "Scalar"),
+    "pow": ("Tensor_Tensor", "Tensor_Scalar", "Scalar", "default"),
+    "sum": ("dim_IntList", "default", "IntList_out", "out", "int", "float", "complex", "bool"),
+    "mean": ("dim", "default", "out"),
+    "max": ("dim", "default", "other"),
+    "min": ("dim", "default", "other"),
+    "amax": ("default", "out"),
+    "argmax": ("default", "out"),
+    "softmax": ("int",),
+    "log_softmax": ("int",),
+    "transpose": ("int",),
+    "select": ("int",),
+    "split": ("Tensor", "sizes"),
+    "unbind": ("int",),
+    "squeeze": ("default", "dim", "dims"),
+    "cat": ("default", "out"),
+    "stack": ("default", "out"),
+    "where": ("self", "ScalarOther", "ScalarSelf", "Scalar", "default"),
+    "eq": ("Tensor", "Scalar"),
+    "ne": ("Tensor", "Scalar"),
+    "lt": ("Tensor", "Scalar"),
+    "gt": ("Tensor", "Scalar"),
+    "le": ("Tensor", "Scalar"),
+    "ge": ("Tensor", "Scalar"),
+    "clamp": ("default", "Tensor", "out"),
+    "gather": ("default", "out"),
+    "index_select": ("default", "out"),
+    "full": ("default", "out"),
+}
+_DEFAULT = ("default", "out")
+
+
+def _resolve(name: str) -> Any:
+    import shadowgrad
+
+    from .._tensor import Tensor
+
+    fn = shadowgrad.__dict__.get(name)
+    if callable(fn) and not isinstance(fn, type):
+        return fn
+    fn = shadowgrad.nn.functional.__dict__.get(name)
+    if callable(fn):
+        return fn
+    m = getattr(Tensor, name, None)
+    if callable(m):
+        return m
+    return None
+
+
+class AtenOverload:
+    """torch.ops.aten.<op>.<overload>."""
+
+    def __init__(self, packet: AtenPacket, overload: str) -> None:
+        self.overloadpacket = packet
+        self._opname = packet._opname
+        self._overloadname = overload
+        self._namespace = self.namespace = "aten"
+        self.__name__ = f"{packet._opname}.{overload}"
+        self._fn = packet._fn
+
+    def name(self) -> str:
+        o = "" if self._overloadname == "default" else f".{self._overloadname}"
+        return f"aten::{self._opname}{o}"
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._fn(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<OpOverload(op='aten.{self._opname}', overload='{self._overloadname}')>"
+
+    def __str__(self) -> str:
+        return f"aten.{self._opname}.{self._overloadname}"
+
+
+class AtenPacket:
+    """torch.ops.aten.<op>."""
+
+    def __init__(self, name: str, fn: Any) -> None:
+        self._opname = self.__name__ = name
+        self._qualified_op_name = f"aten::{name}"
+        self._fn = fn
+
+    def overloads(self) -> list[str]:
+        return list(_OVERLOADS.get(self._opname, _DEFAULT))
+
+    def __getattr__(self, key: str) -> Any:
+        if key.startswith("__") or key not in _OVERLOADS.get(self._opname, _DEFAULT):
+            if key.startswith("__"):
+                raise AttributeError(key)
+            raise AttributeError(
+                f"The underlying op of 'aten.{self._opname}' has no overload name '{key}'"
+            )
+        ov = AtenOverload(self, key)
+        self.__dict__[key] = ov
+        return ov
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._fn(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<OpOverloadPacket(op='aten.{self._opname}')>"
+
+    def __str__(self) -> str:
+        return f"aten.{self._opname}"
+
+
+class AtenNamespace:
+    """torch.ops.aten."""
+
+    name = "aten"
+    __name__ = "torch.ops.aten"
+
+    def __getattr__(self, op_name: str) -> Any:
+        fn = None if op_name.startswith("_") else _resolve(op_name)
+        if fn is None:
+            raise AttributeError(f"'_OpNamespace' 'aten' object has no attribute '{op_name}'")
+        p = AtenPacket(op_name, fn)
+        self.__dict__[op_name] = p
+        return p
+
+    def __repr__(self) -> str:
+        return "<module 'torch.ops.aten' from 'torch.ops'>"
