@@ -1149,6 +1149,234 @@ def prog_ag3_is_grads_batched_create_graph_grad_fn(T: Any) -> Any:
     return g, gg
 
 
+# --- custom Function: mark_dirty, materialize, reentrant and deep graphs -------------------
+
+
+@program()
+def prog_ag3_fn_dirty_view_plain_leaf_needs_input_grad_materialize(T: Any) -> Any:
+    out = {}
+    F = T.autograd.Function
+
+    class DirtyNotRet(F):
+        @staticmethod
+        def forward(ctx, x, y):
+            ctx.mark_dirty(y)
+            y.add_(1)
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2, None
+
+    a = T.ones(2, requires_grad=True)
+    b = T.ones(2) * 1
+    out["dirty_not_returned"] = raises(lambda: DirtyNotRet.apply(a, b))
+    out["b_after"] = (b, b._version)
+
+    class DirtyView(F):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.mark_dirty(x)
+            x.mul_(2)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    base = T.ones(4, requires_grad=True) * 1
+    v = base[:2]
+    r = raises(lambda: DirtyView.apply(v))
+    out["dirty_view"] = (
+        r is v if not hasattr(r, "type") else r,
+        _name(v.grad_fn),
+        _name(base.grad_fn),
+    )
+    if not hasattr(r, "type"):
+        base.sum().backward()
+
+    class DirtyLeafNoGrad(F):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.mark_dirty(x)
+            x.mul_(2)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    leaf = T.ones(2)
+    w = T.ones(2, requires_grad=True)
+    res = DirtyLeafNoGrad.apply(leaf)
+    out["dirty_plain_leaf"] = (res is leaf, res.requires_grad, res.grad_fn, leaf)
+
+    class NeedsGrad(F):
+        @staticmethod
+        def forward(ctx, x, k, y, z):
+            ctx.ng = ctx.needs_input_grad
+            return x * k + y + z
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, None, g, None
+
+    y = NeedsGrad.apply(w, 2.0, T.ones(2), T.ones(2, requires_grad=True).detach())
+    out["needs"] = (y.grad_fn.ng, y.grad_fn.needs_input_grad)
+    with T.no_grad():
+        y2 = NeedsGrad.apply(w, 2.0, T.ones(2), T.ones(2))
+    out["needs_nograd"] = y2.requires_grad
+
+    class MatFalse(F):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.set_materialize_grads(False)
+            return x * 2, x * 3
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            ctx.seen = (g1 is None, g2 is None)
+            if g1 is None:
+                return g2 * 3
+            return g1 * 2
+
+    p, q = MatFalse.apply(w)
+    q.sum().backward()
+    out["mat_false"] = (p.grad_fn.seen, w.grad.clone())
+
+    class MatTrue(F):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2, x * 3
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            ctx.seen = (g1.tolist(), g2.tolist())
+            return g1 * 2 + g2 * 3
+
+    p2, q2 = MatTrue.apply(w)
+    q2.sum().backward()
+    out["mat_true"] = (p2.grad_fn.seen, w.grad.clone())
+    return out
+
+
+@program()
+def prog_ag3_fn_reentrant_nested_child_error_and_deep_graphs(T: Any) -> Any:
+    out = {}
+    F = T.autograd.Function
+
+    class Reent(F):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * 1
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            with T.enable_grad():
+                xx = x.detach().requires_grad_()
+                (xx**3).sum().backward()
+            return g * xx.grad
+
+    z = T.tensor([1.0, 2.0], requires_grad=True)
+    Reent.apply(Reent.apply(z)).sum().backward()
+    out["reentrant_nested"] = z.grad
+
+    class ReentErr(F):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 1
+
+        @staticmethod
+        def backward(ctx, g):
+            with T.enable_grad():
+                t = T.ones(1, requires_grad=True)
+                (t * 2).sum().backward()
+                (t * 2).backward()
+            return g
+
+    z2 = T.tensor([1.0, 2.0], requires_grad=True)
+    out["reentrant_child_error"] = raises(lambda: ReentErr.apply(z2).sum().backward())
+    out["after_error_grad_mode"] = T.is_grad_enabled()
+    # deep graphs
+    d = T.tensor([1.0], requires_grad=True)
+    h = d
+    for _ in range(3000):
+        h = h * 1.0001
+    h.backward()
+    out["deep"] = d.grad
+
+    class Id(F):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 1
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 1.0001
+
+    e = T.tensor([1.0], requires_grad=True)
+    h = e
+    for _ in range(1000):
+        h = Id.apply(h)
+    h.backward()
+    out["deep_fn"] = e.grad
+    return out
+
+
+@program()
+def prog_ag3_fn_mark_dirty_bumps_per_argument_and_checks(T: Any) -> Any:
+    """torch bumps the version of each tensor given to mark_dirty, returned or not (once per
+    argument), checks mark_non_differentiable's arguments first, and refuses dirty tensors not
+    returned whether a node is recorded or not."""
+    out = {}
+    F = T.autograd.Function
+
+    def mk(dirty_fn, ret_fn):
+        class D(F):
+            @staticmethod
+            def forward(ctx, x, y):
+                dirty_fn(ctx, x, y)
+                return ret_fn(x, y)
+
+            @staticmethod
+            def backward(ctx, *g):
+                return g[0], None
+
+        return D
+
+    def run(D, rg, nograd=False):
+        a = T.ones(2, requires_grad=rg) * 1 if rg else T.ones(2)
+        b = T.ones(2) * 1
+        va, vb = a._version, b._version
+        if nograd:
+            with T.no_grad():
+                r = raises(lambda: D.apply(a, b))
+        else:
+            r = raises(lambda: D.apply(a, b))
+        return (r if hasattr(r, "type") else "ok"), a._version - va, b._version - vb
+
+    cases = {
+        "dirty_b_not_returned": mk(lambda c, x, y: c.mark_dirty(y), lambda x, y: x * 2),
+        "dirty_twice": mk(lambda c, x, y: c.mark_dirty(x, x), lambda x, y: x),
+        "dirty_twice_calls": mk(lambda c, x, y: (c.mark_dirty(x), c.mark_dirty(x)), lambda x, y: x),
+        "dirty_returned_twice": mk(lambda c, x, y: c.mark_dirty(x), lambda x, y: (x, x)),
+        "dirty_both": mk(lambda c, x, y: c.mark_dirty(x, y), lambda x, y: (x, y)),
+        "dirty_int": mk(lambda c, x, y: c.mark_dirty(x, 3), lambda x, y: x),
+        "nondiff_int_dirty_int": mk(
+            lambda c, x, y: (c.mark_dirty(3), c.mark_non_differentiable(4)), lambda x, y: x
+        ),
+        "dirty_nonreturned_and_nondiff_int": mk(
+            lambda c, x, y: (c.mark_dirty(y), c.mark_non_differentiable(4)), lambda x, y: x * 1
+        ),
+        "dirty_not_input": mk(lambda c, x, y: c.mark_dirty(T.ones(2)), lambda x, y: x * 1),
+    }
+    for k, D in cases.items():
+        out[k] = (run(D, True), run(D, False), run(D, True, nograd=True))
+    return out
+
+
 # --- end of programs ------------------------------------------------------------------------
 
 

@@ -438,17 +438,39 @@ def _view_of(t: Any) -> Any:
     return a
 
 
+def _mark_dirty(ctx: Any) -> set[int]:
+    """torch's _parse_non_differentiable then _mark_dirty, whether a node is recorded or not:
+    their (truncated) type errors, and one version bump per tensor given to mark_dirty (in
+    order, so the ones before a bad argument are bumped), returned or not."""
+    from .._tensor import Tensor
+
+    if not all(isinstance(t, Tensor) for t in ctx._non_diff):
+        raise RuntimeError("mark_non_differentiable only accepts variable arguments, but got ")
+    for t in ctx._dirty:
+        if not isinstance(t, Tensor):
+            raise RuntimeError("mark_dirty can only accept variables, but argument ")
+        t._bump()
+    return {id(t) for t in ctx._dirty}
+
+
+def _check_dirty_returned(dirty: set[int], outs: tuple[Any, ...]) -> None:
+    if dirty - {id(o) for o in outs}:
+        raise RuntimeError(
+            "Some elements marked as dirty during the forward method were not returned as "
+            "output. The inputs that are modified inplace must all be outputs of the Function."
+        )
+
+
 def _plain_outputs(ctx: Any, args: tuple[Any, ...], outs: tuple[Any, ...], grad_on: bool) -> Any:
     """Outputs when no node is recorded (no_grad, or no input requires grad)."""
     from .._tensor import Tensor
 
-    dirty = {id(t) for t in ctx._dirty}
+    dirty = _mark_dirty(ctx) if ctx._dirty or ctx._non_diff else set()
     ids = {id(a) for a in args if isinstance(a, Tensor)}
     res = []
     for o in outs:
         if isinstance(o, Tensor):
             if id(o) in dirty:
-                o._bump()
                 if not grad_on:
                     o = _alias(o)
             elif id(o) in ids:
@@ -458,6 +480,8 @@ def _plain_outputs(ctx: Any, args: tuple[Any, ...], outs: tuple[Any, ...], grad_
                 # creation meta is the custom Function's (its in-place error says so)
                 o._x.custom_view = forward_op_name(ctx.name())
         res.append(o)
+    if dirty:
+        _check_dirty_returned(dirty, outs)
     return tuple(res)
 
 
@@ -465,12 +489,7 @@ def _wrap_outputs(ctx: Any, args: tuple[Any, ...], outs: tuple[Any, ...]) -> tup
     """Give the outputs the custom node, as torch's _wrap_outputs does."""
     from .._tensor import Tensor
 
-    # torch's _mark_dirty and _parse_non_differentiable: their (truncated) messages
-    if not all(isinstance(t, Tensor) for t in ctx._dirty):
-        raise RuntimeError("mark_dirty can only accept variables, but argument ")
-    if not all(isinstance(t, Tensor) for t in ctx._non_diff):
-        raise RuntimeError("mark_non_differentiable only accepts variable arguments, but got ")
-    dirty = {id(t) for t in ctx._dirty}
+    dirty = _mark_dirty(ctx)
     non_diff = {id(t) for t in ctx._non_diff}
     inputs = {id(a) for a in args if isinstance(a, Tensor)}
     res = []
@@ -494,7 +513,6 @@ def _wrap_outputs(ctx: Any, args: tuple[Any, ...], outs: tuple[Any, ...]) -> tup
                 raise RuntimeError(
                     "a leaf Variable that requires grad has been used in an in-place operation."
                 )
-            o._bump()
         nd = id(o) in non_diff
         if id(o) not in dirty and id(o) in inputs:
             # An input returned as-is comes back as a view of it (torch 7.13); one marked
@@ -523,12 +541,7 @@ def _wrap_outputs(ctx: Any, args: tuple[Any, ...], outs: tuple[Any, ...]) -> tup
     dirty_views = [
         o for o in res if isinstance(o, Tensor) and id(o) in dirty and o._base is not None
     ]
-    dirty -= {id(o) for o in outs if isinstance(o, Tensor)}
-    if dirty:
-        raise RuntimeError(
-            "Some elements marked as dirty during the forward method were not returned as "
-            "output. The inputs that are modified inplace must all be outputs of the Function."
-        )
+    _check_dirty_returned(dirty, outs)
     ctx._out_meta = tuple(meta)
     for o in dirty_views:
         if o._grad_fn is ctx:
