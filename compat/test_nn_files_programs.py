@@ -705,11 +705,7 @@ def prog_nnf_max_pool_all_neg_inf_padded_windows(T: Any) -> Any:
     return out
 
 
-@program(
-    xfail="a convolution over zero input channels gives torch's (N, 0, *out) (its Empty backend "
-    "views the empty input times the weight), shadowgrad's im2col gives (N, C_out, *out) zeros "
-    "(shadowgrad/ops/nn_ops.py _conv_fwd)"
-)
+@program()
 def prog_nnf_conv_zero_input_channels_shape(T: Any) -> Any:
     F = T.nn.functional
     x = T.zeros(2, 0, 5, requires_grad=True)

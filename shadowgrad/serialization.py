@@ -237,13 +237,26 @@ class _Writer:
             return self.array(a)
         return [self.array(root), off, list(a.shape), list(a.strides)]
 
+    def uninitialized(self, obj: Any) -> Any:
+        """A lazy module's parameter or buffer before its first forward: no data, only its
+        class, dtype and requires_grad (torch pickles the object itself)."""
+        self.keep.append(obj)
+        return {
+            "__uninit__": type(obj).__name__,
+            "id": id(obj),
+            "requires_grad": obj.requires_grad,
+            "dtype": obj.dtype._name,
+        }
+
     def enc(self, obj: Any) -> Any:
         if obj is None or type(obj) in (bool, int, float, str):  # (np.float64: below)
             return obj
         if isinstance(obj, Tensor):
             from ._tensor import warn_if_has_hooks
-            from .nn.parameter import Parameter
+            from .nn.parameter import Parameter, UninitializedTensorMixin
 
+            if isinstance(obj, UninitializedTensorMixin):
+                return self.uninitialized(obj)
             warn_if_has_hooks(obj)
             self.keep.append(obj)
             from .autograd.graph import VersionCounter
@@ -390,9 +403,27 @@ class _Reader:
             self.tensors[skey] = t
         return self.tensors[skey]
 
+    def uninitialized(self, obj: dict[str, Any]) -> Any:
+        from .nn import parameter
+
+        cls = getattr(parameter, obj["__uninit__"])
+        if self.weights_only:
+            path = f"torch.nn.parameter.{cls.__name__}"
+            if path not in _user_safe() and f"{cls.__module__}.{cls.__qualname__}" not in (
+                _user_safe()
+            ):
+                raise _unsupported_global(path)
+        key = ("uninit", obj["id"])
+        if key not in self.tensors:
+            dt = next(d for d in _dtype.ALL_DTYPES if d._name == obj["dtype"])
+            self.tensors[key] = cls(requires_grad=obj["requires_grad"], dtype=dt)
+        return self.tensors[key]
+
     def dec(self, obj: Any) -> Any:
         if not isinstance(obj, dict):
             return obj
+        if "__uninit__" in obj:
+            return self.uninitialized(obj)
         if "__tensor__" in obj:
             if self.no_cuda:
                 raise RuntimeError(_NO_CUDA)

@@ -684,6 +684,7 @@ _gather = defop(
         if self.ndim == 0 and index.ndim
         else self[_coords(index, dim)]
     ),
+    contiguous=True,
     dtype="keep",
     jvp=LINEAR,
     self=lambda grad, dim, index, self_sym_sizes: _written_in_place(
@@ -1660,6 +1661,7 @@ _take = defop(
     "take",
     "TakeBackward0",
     lambda self, index, self_sym_sizes: self.reshape(-1)[index],
+    contiguous=True,
     dtype="keep",
     jvp=LINEAR,
     self=lambda grad, index, self_sym_sizes: _take_bw(grad, index, self_sym_sizes),

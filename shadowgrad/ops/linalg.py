@@ -2082,8 +2082,10 @@ def matrix_power(A: Tensor, n: int, *, out: Tensor | None = None) -> Tensor:
         if A._rg:  # torch's: a contiguous clone of A overwritten by eye (grad_fn CopyBackwards)
             eye = A.clone(memory_format=contiguous_format).copy_(eye)
         return _lout(eye, out, "matmul", "cast+exact", "matrix_power")
-    if n == 1:
-        return _lout(A.clone(), out, "matmul", "cast+exact", "matrix_power")
+    if n == 1:  # torch's: a contiguous clone
+        return _lout(
+            A.clone(memory_format=contiguous_format), out, "matmul", "cast+exact", "matrix_power"
+        )
     if n < 0:
         A = inv(A)
         n = -n
@@ -2107,6 +2109,7 @@ _cross = defop(
     "linalg_cross",
     "LinalgCrossBackward0",
     lambda self, other, dim: np.cross(self, other, axis=dim),
+    contiguous=True,
     jvp=lambda self, other, dim, self_t, other_t: _plus(
         None if self_t is None else _cross(self_t, other, dim),
         None if other_t is None else _cross(self, other_t, dim),

@@ -318,6 +318,7 @@ safe_softmax = defop(
     "_safe_softmax",
     "SafeSoftmaxBackward0",
     _np_safe_softmax,
+    contiguous=True,
     dtype="keep",
     self=lambda grad, result, dim: result * (grad - K._sum_keep(grad * result, dim)),
     jvp=lambda self, dim, self_t, result: _safe_softmax_t(self, dim, self_t, result),

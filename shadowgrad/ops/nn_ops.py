@@ -235,6 +235,7 @@ def _vector_norm(x: Tensor, dim: int) -> Tensor:
             "linalg_vector_norm",
             "LinalgVectorNormBackward0",
             lambda self, ord, dim, keepdim: _np_norm(self, ord, dim, keepdim),
+            contiguous=True,
             dtype="keep",
             self=lambda grad, self, ord, dim, keepdim, result: _norm_backward(
                 grad, self, ord, dim, keepdim, result
@@ -879,6 +880,7 @@ logsigmoid_op = defop(
     "log_sigmoid",
     "LogSigmoidBackward0",
     _f16(lambda self: _np_logsigmoid(self)),
+    contiguous=True,
     dtype="keep",
     self=lambda grad, self: _logsigmoid_bw(grad, self),
     raw={"self": _f16(_np_logsigmoid_bw)},
@@ -1249,6 +1251,7 @@ softmax_op = defop(
     "_softmax",
     "SoftmaxBackward0",
     _f16(lambda self, dim: _np_softmax(self, dim, False)),
+    contiguous=True,
     dtype="keep",
     self=lambda grad, result, dim: _softmax_bw_data(grad, result, dim),
     raw={"self": _f16(lambda grad, result, dim: _softmax_bw(grad, result, dim))},
@@ -1258,6 +1261,7 @@ log_softmax_op = defop(
     "_log_softmax",
     "LogSoftmaxBackward0",
     _f16(lambda self, dim: _np_softmax(self, dim, True)),
+    contiguous=True,
     dtype="keep",
     self=lambda grad, result, dim: _log_softmax_bw_data(grad, result, dim),
     raw={"self": _f16(lambda grad, result, dim: _log_softmax_bw(grad, result, dim))},
@@ -1387,6 +1391,14 @@ def _conv_fwd(
     n = x.shape[0]
     g = groups
     k = w.shape[2:]
+    if not transposed and x.shape[1] == 0:
+        # torch's empty-input backend: no input channels give no output channels (not c_out
+        # channels of bias), over the spatial size the window arithmetic gives
+        sp = tuple(
+            _out_size(x.shape[2 + i], *a) for i, a in enumerate(zip(k, stride, padding, dilation))
+        )
+        out = np.zeros((n, 0, *sp), input.dtype)
+        return out.reshape(n, 0, sp[-1]) if one_d else out
     if not transposed:
         win, out_sp = _np_im2col(x, k, dilation, padding, stride)
         cols = win.reshape(n, g, x.shape[1] // g * math.prod(k), math.prod(out_sp))
@@ -1521,6 +1533,8 @@ def _conv_input_formula(
     grad, input, weight, stride, padding, dilation, transposed, output_padding, groups
 ):
     # output_padding: unused (the shapes say it), but saved as torch's node does
+    if not transposed and input.shape[1] == 0:  # (the empty forward above)
+        return input.new_zeros(input.shape)
     f = _convt_x_grad if transposed else _conv_x_grad
     return _conv_grad_in_float(f, grad, input, weight, stride, padding, dilation, groups)
 
@@ -1540,7 +1554,9 @@ def _conv_grad_in_float(f: Any, grad: Tensor, input: Tensor, weight: Tensor, *ar
     return f(grad.float(), input.float(), weight.float(), *args).half()
 
 
-def _conv_bias_formula(grad: Tensor) -> Tensor:
+def _conv_bias_formula(grad: Tensor, weight: Tensor, transposed: bool, groups: int) -> Tensor:
+    if grad.shape[1] == 0 and not transposed and weight.shape[0]:  # no input channels
+        return grad.new_zeros((weight.shape[0],))
     return grad.sum((0, *range(2, grad.ndim)))
 
 
@@ -3020,6 +3036,7 @@ nll_loss_op = defop(
     "nll_loss",
     "NllLossBackward0",
     _nll_fwd,
+    contiguous=True,
     dtype="keep",
     nondiff=("target", "weight"),
     self=_nll_self,

@@ -263,6 +263,7 @@ _sum_dim = defop(
     "sum.dim_IntList",
     "SumBackward1",
     _sum_dim_fwd,
+    contiguous=True,
     dtype="keep",
     self=lambda grad, dim, keepdim, self_sym_sizes: _restore_dims(
         grad, self_sym_sizes, dim, keepdim
@@ -333,6 +334,7 @@ _mean_dim = defop(
     "mean.dim",
     "MeanBackward1",
     _mean_dim_fwd,
+    contiguous=True,
     dtype="keep",
     self=lambda grad, dim, keepdim, self_sym_sizes, count: _div_count(
         _restore_dims(grad, self_sym_sizes, dim, keepdim), count
@@ -667,6 +669,7 @@ _nansum = defop(
     "nansum",
     "NansumBackward0",
     _nansum_fwd,
+    contiguous=True,
     dtype="keep",
     self=lambda grad, self, dim, keepdim, self_sym_sizes: (
         _restore_dims(grad, self_sym_sizes, _all_if_none(dim, self_sym_sizes), keepdim)
@@ -783,6 +786,7 @@ _prod_dim = defop(
     "prod.dim_int",
     "ProdBackward1",
     _prod_dim_fwd,
+    contiguous=True,
     dtype="keep",
     self=lambda grad, self, result, dim, keepdim: _prod_backward_dim(
         grad, self, result, dim, keepdim
@@ -843,6 +847,7 @@ _cumsum = defop(
     "cumsum",
     "CumsumBackward0",
     _cumsum_fwd,
+    contiguous=True,
     dtype="keep",
     self=lambda grad, dim: _cumsum_backward(grad, dim),
     jvp=LINEAR,
@@ -919,6 +924,7 @@ _cumprod = defop(
     "cumprod",
     "CumprodBackward0",
     _cumprod_fwd,
+    contiguous=True,
     dtype="keep",
     self=lambda grad, self, dim, result: _cumprod_backward(grad, self, dim, result),
     jvp=lambda self, dim, self_t, result: _cumprod_t(self, self_t, dim, result),
@@ -1003,6 +1009,7 @@ _logsumexp = defop(
     "logsumexp",
     "LogsumexpBackward0",
     _logsumexp_fwd,
+    contiguous=True,
     dtype="keep",
     self=lambda grad, self, dim, keepdim, result: (
         _unsq(grad, dim, keepdim) * (self - _unsq(result, dim, keepdim)).exp()
@@ -1163,6 +1170,7 @@ _amax = defop(
     "amax",
     "AmaxBackward0",
     _amax_fwd(np.amax),
+    contiguous=True,
     dtype="keep",
     self=lambda grad, self, dim, keepdim, result: _amax_backward(grad, self, result, dim, keepdim),
     jvp=lambda self, dim, keepdim, self_t, result: _amax_t(self, self_t, result, dim, keepdim),
@@ -1171,6 +1179,7 @@ _amin = defop(
     "amin",
     "AminBackward0",
     _amax_fwd(np.amin),
+    contiguous=True,
     dtype="keep",
     self=lambda grad, self, dim, keepdim, result: _amax_backward(grad, self, result, dim, keepdim),
     jvp=lambda self, dim, keepdim, self_t, result: _amax_t(self, self_t, result, dim, keepdim),
@@ -1352,6 +1361,7 @@ _var = defop(
     "var.correction",
     "VarBackward0",
     _var_fwd,
+    contiguous=True,
     dtype="keep",
     self=lambda grad, self, dim, correction, keepdim: _var_backward(
         grad, self, dim, correction, keepdim
@@ -1363,6 +1373,7 @@ _std = defop(
     "std.correction",
     "StdBackward0",
     lambda self, dim, correction, keepdim: np.sqrt(_var_fwd(self, dim, correction, keepdim)),
+    contiguous=True,
     dtype="keep",
     self=lambda grad, self, dim, correction, keepdim, result: _std_backward(
         grad, self, result, dim, correction, keepdim
@@ -1402,6 +1413,7 @@ _var_mean = defop(
     "var_mean.correction",
     "VarMeanBackward0",
     _var_mean_fwd,
+    contiguous=True,
     dtype="keep",
     n_outputs=2,
     self=lambda grads, self, dim, correction, keepdim: _defined_sum(
@@ -1419,6 +1431,7 @@ _std_mean = defop(
     "std_mean.correction",
     "StdMeanBackward0",
     _std_mean_fwd,
+    contiguous=True,
     dtype="keep",
     n_outputs=2,
     self=lambda grads, self, dim, correction, keepdim, result: _defined_sum(
@@ -1711,6 +1724,7 @@ _vector_norm = defop(
     "linalg_vector_norm",
     "LinalgVectorNormBackward0",
     _vector_norm_fwd,
+    contiguous=True,
     dtype="keep",
     self=lambda grad, self, ord, dim, keepdim, result: _norm_backward(
         grad, self, ord, result, dim, keepdim
@@ -1846,6 +1860,8 @@ def _logical(name: str, fn: Any, input: Tensor, dim: Any, keepdim: bool) -> Tens
         r = x.astype(bool)
         return _make(r.astype(np.uint8) if x.dtype == np.uint8 else r)
     r = np.asarray(fn(x, axis=_axes(dim, x.ndim), keepdims=keepdim))
+    if not x.flags.c_contiguous:  # torch's result is contiguous (Note [Result layout])
+        r = np.array(r, order="C")
     return _make(r.astype(np.uint8) if x.dtype == np.uint8 else r)
 
 

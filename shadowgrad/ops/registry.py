@@ -13,6 +13,7 @@ See docs/design.md.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import math
 import warnings as _warnings
@@ -603,6 +604,7 @@ def defop(
     scalar_array: bool = False,
     ufunc: Any = None,
     complex: bool | dict[str, Callable[..., Any]] = False,
+    contiguous: bool = False,
     **formulas: Callable[..., Any],
 ) -> Callable[..., Any]:
     """Declare an op; returns the callable that runs it (positional args in forward order).
@@ -632,7 +634,12 @@ def defop(
             gradients]): True when the formulas hold for complex tensors as written, or a dict
             of complex formulas for some inputs (each reading only what its real formula reads).
             False (the default): such a backward raises.
+        contiguous: torch allocates the result contiguous whatever the layout of the first input
+            (reductions over a dim, softmax, cumulative ops, ...), where numpy's result would
+            follow the input's layout (Note [Result layout]).
     """
+    if contiguous:
+        forward = _contiguous_result(forward)
     op = OpDef(
         name,
         grad_fn,
@@ -658,6 +665,27 @@ def defop(
     run.op = op  # type: ignore[attr-defined]
     run.__name__ = name.split(".")[0]
     run.__qualname__ = run.__name__
+    return run
+
+
+# Note [Result layout]
+# numpy lays out a reduction's or a ufunc's result in its input's memory order ("K"), as torch's
+# TensorIterator does for elementwise ops. Ops that torch computes into a fresh contiguous tensor
+# (reductions over a dim, softmax, cumulative ops, gather, topk...) declare `contiguous=True`:
+# their forward's result is copied to C order when the first input is not C-contiguous (the
+# copy also gives size-1 dims torch's strides). A C-contiguous input costs one flag read.
+
+
+def _contiguous_result(forward: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(forward)
+    def run(a: Any, *rest: Any) -> Any:
+        out = forward(a, *rest)
+        if type(a) is not np.ndarray or a.flags.c_contiguous:
+            return out
+        if type(out) is tuple:
+            return tuple(np.array(o, order="C") if type(o) is np.ndarray else o for o in out)
+        return np.array(out, order="C") if type(out) is np.ndarray else out
+
     return run
 
 

@@ -1790,6 +1790,7 @@ _repeat = defop(
     "repeat",
     "RepeatBackward0",
     lambda self, repeats, self_sym_sizes: np.tile(self, repeats),
+    contiguous=True,
     dtype="keep",
     jvp=LINEAR,
     self=lambda grad, repeats, self_sym_sizes: _repeat_bw(grad, repeats, self_sym_sizes),

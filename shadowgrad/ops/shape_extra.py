@@ -510,6 +510,8 @@ def _cum(name: str, input: Tensor, dim: int) -> Any:
         raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{input.dtype._short}'")
     d = wrap_dim(dim, input.ndim)
     values, indices = _cum_extreme(x, d, name == "cummax")
+    if not x.flags.c_contiguous:  # torch's results are contiguous (Note [Result layout])
+        values, indices = np.array(values, order="C"), np.array(indices, order="C")
     op = _cummax if name == "cummax" else _cummin
     dim = dim if type(dim) is int else d  # saved as given, as torch's node saves it
     return getattr(return_types, name)(op(input, dim, indices, values, tuple(x.shape)))
@@ -581,6 +583,7 @@ _logcumsumexp = defop(
     "logcumsumexp",
     "LogcumsumexpBackward0",
     _logcumsumexp_fwd,
+    contiguous=True,
     dtype="keep",
     self=lambda grad, self, result, dim: _logcumsumexp_backward(grad, self, result, dim),
     jvp=lambda self, self_t, dim, result: _logcumsumexp_jvp(self, self_t, dim, result),
@@ -624,6 +627,7 @@ _aminmax = defop(
     "aminmax",
     "AminmaxBackward0",
     _aminmax_fwd,
+    contiguous=True,
     dtype="keep",
     n_outputs=2,
     self=lambda grads, self, dim, keepdim, result, result1: _aminmax_bw(
@@ -1942,6 +1946,7 @@ _renorm = defop(
     "renorm",
     "RenormBackward0",
     _renorm_fwd,
+    contiguous=True,
     dtype="keep",
     jvp=_renorm_t,
     self=_renorm_backward,
@@ -2082,6 +2087,7 @@ _segment_reduce = defop(
     "segment_reduce",
     "SegmentReduceBackward0",
     _segment_fwd,
+    contiguous=True,
     dtype="keep",
     jvp=_no_derivative("segment_reduce")[1],
     data=_segment_bw,

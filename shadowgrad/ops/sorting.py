@@ -473,6 +473,8 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
     if x.dtype.kind == "c":
         raise RuntimeError(" topk does not support complex dtypes on CPU")
     idx = np.zeros((), np.int64) if x.ndim == 0 else _topk_indices(x, k, d, largest, sorted)
+    if not idx.flags.c_contiguous:  # torch's results are contiguous (Note [Result layout])
+        idx = np.array(idx, order="C")
     return _rt("topk", _topk(input, d, idx, True, tuple(x.shape)))
 
 
