@@ -108,6 +108,7 @@ from . import (  # noqa: E402 - these use the namespace built above
     accelerator,
     amp,
     backends,
+    cpu,
     cuda,
     distributed,
     distributions,
@@ -117,6 +118,7 @@ from . import (  # noqa: E402 - these use the namespace built above
     jit,
     library,
     linalg,
+    mps,
     nn,
     optim,
     profiler,
@@ -125,7 +127,9 @@ from . import (  # noqa: E402 - these use the namespace built above
     testing,
     utils,
     version,
+    xpu,
 )
+from ._device import get_device_module  # noqa: E402
 from ._foreach import *  # noqa: E402, F403 - _foreach_mul_, _foreach_lerp_, ...
 from ._formats import *  # noqa: E402, F403 - strided, channels_last, pi, inf, ...
 from ._legacy import *  # noqa: E402, F403 - FloatTensor, LongTensor, ...

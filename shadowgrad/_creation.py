@@ -1291,13 +1291,15 @@ def new_methods() -> dict[str, Any]:
         D.check_scalar_fits(fill_value, dtype or self.dtype)
         return _factory(fill_value, (tuple(size),), dtype or self.dtype, requires_grad)
 
-    return {
-        "new_tensor": new_tensor,
-        "new_zeros": new_zeros,
-        "new_ones": new_ones,
-        "new_empty": new_empty,
-        "new_full": new_full,
-        "new_empty_strided": new_empty_strided,
+    from ._device import like
+
+    return {  # on self's device unless device= is given (_device.like)
+        "new_tensor": like(new_tensor),
+        "new_zeros": like(new_zeros),
+        "new_ones": like(new_ones),
+        "new_empty": like(new_empty),
+        "new_full": like(new_full),
+        "new_empty_strided": like(new_empty_strided),
     }
 
 
@@ -1470,3 +1472,21 @@ def frombuffer(
         )
     arr = np.frombuffer(buffer, dtype=dtype._np, count=count, offset=offset)
     return _finish(arr, requires_grad)
+
+
+def _on_devices() -> None:
+    """The factories make their tensor on the device asked or the default device, the *_like
+    functions on their tensor's (see _device.py: the wrapper is a no-op on the cpu)."""
+    from . import _device
+
+    g = globals()
+    for name in (
+        "tensor", "as_tensor", "asarray", "zeros", "ones", "empty", "full", "eye", "arange",
+        "linspace", "logspace", "scalar_tensor", "range", "empty_strided",
+    ):  # fmt: skip
+        g[name] = _device.factory(g[name])
+    for name in ("zeros_like", "ones_like", "empty_like", "full_like"):
+        g[name] = _device.like(g[name])
+
+
+_on_devices()

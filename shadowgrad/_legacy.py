@@ -11,7 +11,7 @@ import numpy as np
 from . import _dtype as D
 from ._creation import tensor, zeros
 from ._size import Size
-from ._tensor import Tensor, device, warn_once
+from ._tensor import Tensor, warn_once
 from .func import vmap
 
 __all__: list[str] = [
@@ -171,25 +171,9 @@ if D.HAS_BF16:
     BFloat16Tensor = _legacy_type("BFloat16Tensor", D.bfloat16)
     __all__.append("BFloat16Tensor")
 
-# --- default device ---------------------------------------------------------------------------
+# --- default device (_device.py: the factories read it) ----------------------------------------
 
-_DEFAULT_DEVICE: list[device | None] = [None]
-
-
-def set_default_device(device_: Any) -> None:
-    """Mirrors `torch.set_default_device`; None restores the CPU."""
-    _DEFAULT_DEVICE[0] = None if device_ is None else device(device_)
-
-
-def get_default_device() -> device:
-    """Mirrors `torch.get_default_device`: only the CPU exists, so an accelerator set as the
-    default fails here as in a CPU build of torch."""
-    d = _DEFAULT_DEVICE[0]
-    if d is None or d.type == "cpu":
-        return device("cpu")
-    if d.type == "cuda":
-        raise AssertionError("Torch not compiled with CUDA enabled")
-    return d
+from ._device import get_default_device, set_default_device  # noqa: E402
 
 
 def get_device(input: Tensor) -> int:

@@ -544,3 +544,17 @@ def randint_like(
     arr = _like(input, dtype, memory_format)
     arr[...] = random_values(_gen(generator), arr, int(low), int(high))
     return _finish(arr, requires_grad)
+
+
+def _on_devices() -> None:
+    """The factories on the device asked or the default device (see _creation._on_devices)."""
+    from . import _device
+
+    g = globals()
+    for name in ("rand", "randn", "randint", "randperm"):
+        g[name] = _device.factory(g[name])
+    for name in ("rand_like", "randn_like", "randint_like"):
+        g[name] = _device.like(g[name])
+
+
+_on_devices()

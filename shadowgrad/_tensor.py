@@ -115,12 +115,22 @@ def _parse_device(s: str, index: int | None) -> tuple[str, int | None]:
     return m[1], int(m[2]) if m[2] is not None else index
 
 
+_NO_ARG: Any = object()
+
+
 class device:
     """Mirrors `torch.device`; only the CPU exists."""
 
     __slots__ = ("index", "type")
 
-    def __init__(self, type: Any = "cpu", index: int | None = None) -> None:
+    def __init__(self, type: Any = _NO_ARG, index: Any = None) -> None:
+        if type is _NO_ARG or type is None:
+            _device_arg_error(type)
+        if index is not None and (not isinstance(index, int) or isinstance(index, bool)):
+            raise TypeError(
+                "device(): argument 'index' (position 2) must be int, not "
+                f"{index.__class__.__name__}"
+            )
         if isinstance(type, device):
             type, index = type.type, type.index
         elif isinstance(type, int) and not isinstance(type, bool):
@@ -147,6 +157,31 @@ class device:
 
     def __hash__(self) -> int:
         return hash((self.type, self.index))
+
+    def __enter__(self) -> device:
+        """`with torch.device(d):` d is the default device of the factories inside."""
+        from . import _device
+
+        _device.enter(self)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        from . import _device
+
+        _device.exit_()
+
+
+def _device_arg_error(arg: Any) -> None:
+    got = "" if arg is _NO_ARG else "NoneType"
+    why = (
+        ""
+        if arg is _NO_ARG
+        else "      didn't match because some of the arguments have invalid types: (!NoneType!)\n"
+    )
+    raise TypeError(
+        f"device() received an invalid combination of arguments - got ({got}), but expected "
+        f"one of:\n * (torch.device device)\n{why} * (str type, int index = -1)\n"
+    )
 
 
 CPU = device("cpu")
@@ -699,6 +734,11 @@ class Tensor:
 
     @property
     def device(self) -> device:
+        if type(self._data) is not np.ndarray:
+            from ._device import META, MetaArray
+
+            if type(self._data) is MetaArray:
+                return META
         return CPU
 
     @property
@@ -715,7 +755,7 @@ class Tensor:
 
     @property
     def is_meta(self) -> bool:
-        return False
+        return type(self._data) is not np.ndarray and self.device.type == "meta"
 
     # the other backends' flags: never set on a CPU build (is_cpu: ops/aliases.py)
     is_mps = is_xpu = is_mkldnn = is_vulkan = is_ipu = is_sparse_csr = is_nested = is_mtia = (
@@ -738,6 +778,10 @@ class Tensor:
         return -1
 
     def cpu(self) -> Tensor:
+        if type(self._data) is not np.ndarray and self.is_meta:
+            from ._device import NO_DATA
+
+            raise NotImplementedError(NO_DATA)
         return self
 
     def cuda(self, *args: Any, **kwargs: Any) -> Tensor:
@@ -927,6 +971,10 @@ class Tensor:
         return self._data.reshape(()).item()
 
     def tolist(self) -> Any:
+        if type(self._data) is not np.ndarray and self.is_meta:
+            from ._device import NO_DATA
+
+            raise NotImplementedError(NO_DATA)
         if self._data.dtype is D.LD:  # bfloat16: Python floats (longdouble's tolist keeps it)
             return self._data.astype(np.float64).tolist()
         return self._data.tolist()
@@ -939,6 +987,10 @@ class Tensor:
             )
         if self._data.dtype is D.LD:
             raise TypeError("Got unsupported ScalarType BFloat16")
+        if type(self._data) is not np.ndarray and self.is_meta:
+            from ._device import NO_NUMPY
+
+            raise TypeError(NO_NUMPY)
         if not force and type(self._vc) is not VersionCounter and self._vc is not None:
             from .ops.views import is_conj, is_neg
 
@@ -1055,6 +1107,11 @@ class Tensor:
 
     def __repr__(self, *, tensor_contents: Any = None) -> str:
         from ._tensor_str import format_tensor
+
+        if type(self._data) is not np.ndarray and self.is_meta:
+            from ._device import meta_repr
+
+            return meta_repr(self)
 
         extras = []
         try:

@@ -302,6 +302,8 @@ def _kept_array(g: np.ndarray) -> np.ndarray | None:
             and b.flags.c_contiguous
             and g.flags.c_contiguous
         ):
+            if type(g) is not np.ndarray:  # a meta array viewing a plain one: g's copy
+                return None
             return b if sys.getrefcount(g) <= _FREE_KEEP_REFS else None
         b = None
     if g.flags.c_contiguous and sys.getrefcount(g) <= _FREE_KEEP_REFS:
@@ -349,7 +351,7 @@ def _create_graph_grad(leaf: np.ndarray, grad: Any) -> Any:
         t = copy_grad(grad)
         t._data = _grad_like_leaf(leaf, t._data)
     elif not dense:
-        return _make(np.array(grad._data, order="C", copy=True))
+        return _make(np.array(grad._data, order="C", copy=True, subok=True))
     else:
         t = _make(_grad_like_leaf(leaf, grad._data))
     t._vc = VersionCounter()
@@ -388,7 +390,7 @@ def _accumulate(node: AccumulateGrad, grad: Any, create_graph: bool) -> None:
         else:
             # never hand out a gradient something else may hold: torch copies too, with
             # new_empty_strided(...).copy_(grad), so the copy has version 1
-            var._grad = _make(np.array(data, order="C", copy=True))
+            var._grad = _make(np.array(data, order="C", copy=True, subok=True))
             var._grad._vc = VersionCounter()
             var._grad._vc.v = 1
     elif create_graph:
@@ -533,7 +535,7 @@ def _wrap(g: Any, version: int = 0) -> Any:
     """A raw gradient array as a Tensor (for hooks, nodes without raw formulas, results)."""
     if g is None:
         return None
-    t = _tmake(g if type(g) is np.ndarray else np.asarray(g))
+    t = _tmake(g if type(g) is np.ndarray else np.asanyarray(g))
     if version:
         t._vc = VersionCounter()
         t._vc.v = version
@@ -557,7 +559,7 @@ def _sum_raw(old: np.ndarray, g: np.ndarray) -> tuple[np.ndarray, bool]:
         if old.dtype is _LD:  # bfloat16: the sum rounded (Note [bfloat16 storage])
             old[...] = _round_bf16(old)
         return old, True
-    r = np.asarray(np.add(old, g))  # 0-d operands give a numpy scalar: an array
+    r = np.asanyarray(np.add(old, g))  # 0-d operands give a numpy scalar: an array
     return (_round_bf16(r) if r.dtype is _LD else r), False
 
 
@@ -578,7 +580,7 @@ def _accumulate_raw(node: AccumulateGrad, grad: np.ndarray, version: int) -> Non
             if _permuted_dense(var._data):
                 var._grad = t = _tmake(_grad_like_leaf(var._data, grad))
             else:
-                var._grad = t = _tmake(np.array(grad, order="C", copy=True))
+                var._grad = t = _tmake(np.array(grad, order="C", copy=True, subok=True))
             version = 1
         if version:
             t._vc = VersionCounter()
@@ -635,7 +637,7 @@ def fix_raw_grad(node: Node, i: int, g: Any, shape: tuple[int, ...], dt: Any) ->
     """A raw gradient summed to its input's shape and cast to its dtype (torch's
     validate_outputs, on arrays; see _validate)."""
     if type(g) is not np.ndarray:
-        g = np.asarray(g)
+        g = np.asanyarray(g)
     if g.shape != shape:
         g = _sum_to_raw(g, shape, node, i)
     if g.dtype != dt._np and _casts(node, i):
@@ -659,7 +661,7 @@ def _sum_to_raw(g: np.ndarray, shape: tuple[int, ...], node: Node, i: int) -> np
 
         r = _half_sum(g, dims, True, None)
     else:
-        r = np.asarray(np.add.reduce(g, axis=dims, keepdims=True))  # np.sum, minus its wrapper
+        r = np.asanyarray(np.add.reduce(g, axis=dims, keepdims=True))  # np.sum, minus its wrapper
     return r.reshape(shape) if lead else r
 
 

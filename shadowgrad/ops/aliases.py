@@ -1331,7 +1331,10 @@ METHODS: dict[str, Any] = {
     "dim_order": dim_order,
     "is_set_to": is_set_to,
     "resolve_neg": resolve_neg,
-    "is_cpu": property(lambda self: True, doc="Mirrors `Tensor.is_cpu`: always True."),
+    "is_cpu": property(
+        lambda self: type(self._data) is np.ndarray or not self.is_meta,
+        doc="Mirrors `Tensor.is_cpu`: True but on the meta device.",
+    ),
 }
 FUNCTIONS: dict[str, Any] = {
     **{n: _method_function(n) for n in _METHOD_FUNCTIONS},

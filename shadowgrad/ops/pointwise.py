@@ -331,14 +331,14 @@ def _np_pow_scalar(self: np.ndarray, exponent: Any) -> np.ndarray:
         if k == "f":
             f = _POW_SPECIAL.get(exponent)
             if f is not None:
-                return np.asarray(f(self)).astype(self.dtype, copy=False)
+                return np.asanyarray(f(self)).astype(self.dtype, copy=False)
         elif k == "c":
             # torch's complex pow by 0.5, -0.5 and -1 runs its sqrt, rsqrt and reciprocal
             # kernels (sqrt(inf) is inf + 0j); 0 and 1 fill ones and copy
             f = _POW_SPECIAL_COMPLEX.get(exponent)
             if f is not None:
                 with np.errstate(all="ignore"):
-                    return np.asarray(f(self)).astype(self.dtype, copy=False)
+                    return np.asanyarray(f(self)).astype(self.dtype, copy=False)
             if exponent not in (0, 1):
                 return _complex_zero_base(self, exponent, _fm.power(self, exponent))
     elif k == "c":

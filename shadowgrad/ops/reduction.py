@@ -226,7 +226,7 @@ def _defselect(name: str, grad_fn: str) -> Any:
 def _sum_all_fwd(self: np.ndarray, self_sym_sizes: tuple[int, ...], dtype: Any) -> np.ndarray:
     if self.dtype == np.float16:
         return _half_sum(self, None, False, dtype)
-    return np.asarray(np.add.reduce(self, axis=None, dtype=dtype))  # Note [Sum warnings]
+    return np.asanyarray(np.add.reduce(self, axis=None, dtype=dtype))  # Note [Sum warnings]
 
 
 # Note [Sum warnings]: np.sum runs its ufunc from numpy's own module, where shadowgrad's warning
@@ -236,7 +236,7 @@ def _half_sum(self: np.ndarray, dim: Any, keepdim: bool, dtype: Any) -> np.ndarr
     """torch accumulates a float16 sum in float32 and rounds once (numpy adds rows in float16
     along a strided axis)."""
     r = np.add.reduce(self, axis=dim, dtype=np.float32, keepdims=keepdim)
-    return np.asarray(r.astype(np.float16 if dtype is None else dtype))
+    return np.asanyarray(r.astype(np.float16 if dtype is None else dtype))
 
 
 _sum_all = defop(
@@ -256,7 +256,7 @@ def _sum_dim_fwd(
 ) -> np.ndarray:
     if self.dtype == np.float16:
         return _half_sum(self, dim, keepdim, dtype)
-    return np.asarray(np.add.reduce(self, axis=dim, dtype=dtype, keepdims=keepdim))
+    return np.asanyarray(np.add.reduce(self, axis=dim, dtype=dtype, keepdims=keepdim))
 
 
 _sum_dim = defop(
@@ -283,7 +283,7 @@ def _mean_all_fwd(
 ) -> np.ndarray:
     if dtype is not None:  # mean(dtype=): computed on the input cast to it, one node
         self = _mean_cast(self, dtype)
-    return np.asarray(np.mean(self) if self.size else np.array(np.nan, self.dtype), self.dtype)
+    return np.asanyarray(np.mean(self) if self.size else np.array(np.nan, self.dtype), self.dtype)
 
 
 def _mean_cast(a: np.ndarray, dtype: Any) -> np.ndarray:
@@ -327,7 +327,7 @@ def _mean_dim_fwd(
         self = _mean_cast(self, dtype)
     if count == 0:
         return np.full(_reduced_shape(self.shape, dim, keepdim), np.nan, self.dtype)
-    return np.asarray(np.mean(self, axis=dim, keepdims=keepdim), self.dtype)
+    return np.asanyarray(np.mean(self, axis=dim, keepdims=keepdim), self.dtype)
 
 
 _mean_dim = defop(
@@ -720,13 +720,13 @@ def nanmean(
 
 
 def _prod_all_fwd(self: np.ndarray, dtype: Any) -> np.ndarray:
-    return np.asarray(np.multiply.reduce(self, axis=None, dtype=dtype))  # Note [Sum warnings]
+    return np.asanyarray(np.multiply.reduce(self, axis=None, dtype=dtype))  # Note [Sum warnings]
 
 
 def _prod_dim_fwd(self: np.ndarray, dim: int, keepdim: bool, dtype: Any) -> np.ndarray:
     if self.ndim == 0:
         return np.asarray(self, dtype=dtype)
-    return np.asarray(np.multiply.reduce(self, axis=dim, keepdims=keepdim, dtype=dtype))
+    return np.asanyarray(np.multiply.reduce(self, axis=dim, keepdims=keepdim, dtype=dtype))
 
 
 def _prod_safe_zeros(grad: Tensor, inp: Tensor, dim: int) -> Tensor:
@@ -1143,11 +1143,11 @@ def _amax_backward(
 
 
 def _full_fwd(fn: Any) -> Any:
-    return lambda self: np.asarray(fn(self))
+    return lambda self: np.asanyarray(fn(self))
 
 
 def _amax_fwd(fn: Any) -> Any:
-    return lambda self, dim, keepdim: np.asarray(fn(self, axis=dim, keepdims=keepdim))
+    return lambda self, dim, keepdim: np.asanyarray(fn(self, axis=dim, keepdims=keepdim))
 
 
 _max_all = defop(
@@ -1267,14 +1267,14 @@ def _arg(name: str, fn: Any, input: Tensor, dim: Any, keepdim: bool) -> Tensor:
             raise IndexError(
                 f"{name}(): Expected reduction dim to be specified for input.numel() == 0."
             )
-        r = np.asarray(fn(x.reshape(-1)), np.int64)
+        r = np.asanyarray(fn(x.reshape(-1)), np.int64)
         return _make(r.reshape((1,) * x.ndim) if keepdim else r)
     d = wrap_dim(dim, input.ndim)
     if x.ndim == 0:
         return _make(np.zeros((), np.int64))
     if x.shape[d] == 0:
         raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
-    return _make(np.asarray(fn(x, axis=d, keepdims=keepdim), np.int64))
+    return _make(np.asanyarray(fn(x, axis=d, keepdims=keepdim), np.int64))
 
 
 def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
@@ -1302,7 +1302,7 @@ def _var_fwd(
         (dev * dev.conj()).real if self.dtype.kind == "c" else dev * dev, axis=dim, keepdims=keepdim
     )
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.asarray(ss / builtins.max(0, n - correction), dtype=ss.dtype)
+        return np.asanyarray(ss / builtins.max(0, n - correction), dtype=ss.dtype)
 
 
 def _var_backward(
@@ -1859,7 +1859,7 @@ def _logical(name: str, fn: Any, input: Tensor, dim: Any, keepdim: bool) -> Tens
     if isinstance(dim, (tuple, list)) and not dim:  # dim=(): no dim reduced, each element
         r = x.astype(bool)
         return _make(r.astype(np.uint8) if x.dtype == np.uint8 else r)
-    r = np.asarray(fn(x, axis=_axes(dim, x.ndim), keepdims=keepdim))
+    r = np.asanyarray(fn(x, axis=_axes(dim, x.ndim), keepdims=keepdim))
     if not x.flags.c_contiguous:  # torch's result is contiguous (Note [Result layout])
         r = np.array(r, order="C")
     return _make(r.astype(np.uint8) if x.dtype == np.uint8 else r)

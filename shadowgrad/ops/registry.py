@@ -808,7 +808,7 @@ def _run(op: OpDef, args: tuple[Any, ...]) -> Any:
                 break
     if op.n_outputs == 1:
         if type(out) is not np.ndarray:
-            out = np.asarray(out)
+            out = _device_result(out, args, op)  # a numpy scalar, or a meta tensor's array
         if out.dtype is _LD and not op.view:
             out = D.round_bf16(out)  # Note [bfloat16 storage]
         result = _make(out)
@@ -821,7 +821,10 @@ def _run(op: OpDef, args: tuple[Any, ...]) -> Any:
         if _FW.active:
             _fwad.propagate(op, args, result)
         return result
-    results = tuple(_make(_rounded(o) if not op.view else np.asarray(o)) for o in out)
+    results = tuple(
+        _make(_rounded(o) if not op.view else o if isinstance(o, np.ndarray) else np.asarray(o))
+        for o in out
+    )
     if op.view:
         for r in results:
             _as_view(r, args[0])
@@ -879,7 +882,7 @@ def _cast(arr: np.ndarray, npd: np.dtype) -> np.ndarray:
 
 def _rounded(o: Any) -> np.ndarray:
     """One output of a multi-output op as an array, a longdouble one rounded to bfloat16."""
-    o = o if type(o) is np.ndarray else np.asarray(o)
+    o = o if type(o) is np.ndarray else _device_result(o, ())
     return D.round_bf16(o) if o.dtype is _LD else o
 
 
@@ -1568,7 +1571,8 @@ def deflistop(
         ts = list(ts)
         dt = result_type_of(ts)
         arrays = [t._data if t._data.dtype == dt._np else t._data.astype(dt._np) for t in ts]
-        out = _make(np.asarray(op.forward(arrays, *attrs)))
+        r = op.forward(arrays, *attrs)
+        out = _make(r if type(r) is _ndarray else _device_result(r, (ts,)))
         if _mode().grad and any(t._rg for t in ts) and out._data.dtype.kind in "fc":
             cls = op.complex_node_cls if out._data.dtype.kind == "c" else op.node_cls
             node = cls(tuple(t._edge() if t._rg else None for t in ts))
@@ -1712,7 +1716,7 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
             except RuntimeWarning:
                 out = quiet(fwd, arr, *args[1:])  # see Note [Floating-point warnings]
             if type(out) is not _ndarray:
-                out = _asarray(out)
+                out = _asarray(out) if type(out) is not _Meta else _device_result(out, args, op)
             t = make(out)
             if view:
                 _as_view(t, a)
@@ -1806,7 +1810,7 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
             # a Python int outside the tensor's integer type: torch wraps it (see _scalar_array)
             return _run(op, args)
         if type(out) is not _ndarray:
-            out = _asarray(out)
+            out = _asarray(out) if type(out) is not _Meta else _device_result(out, args, op)
         # _make, inlined: the hottest line of every binary op
         t = _new(Tensor)
         t._data = out
@@ -1877,3 +1881,14 @@ def infer_size(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
             )
         out[i] = sa if sb == 1 else sb
     return tuple(out)
+
+
+def _device_result(out: Any, args: tuple[Any, ...], op: Any = None) -> np.ndarray:
+    """An op's result that is not a plain ndarray: a numpy scalar, or a meta tensor's array
+    (_device.py: its operands' devices checked where torch checks them)."""
+    from .._device import result
+
+    return result(out, args, op)  # type: ignore[no-any-return]
+
+
+from .._device import MetaArray as _Meta  # noqa: E402

@@ -1112,19 +1112,25 @@ _to_copy = defop(
 )
 
 
-def _parse_to(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[D.dtype | None, bool]:
-    """(dtype, copy) from Tensor.to's arguments, parsed as torch's argument parser does (its
+def _parse_to(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[D.dtype | None, bool, Any]:
+    """(dtype, copy, device) from Tensor.to's arguments, parsed as torch's argument parser does (its
     three signatures and its error; the device checked)."""
     from .._to_args import parse_to
 
-    _, dtype, _, copy, _ = parse_to(args, kwargs)
-    return dtype, bool(copy)
+    dev, dtype, _, copy, _ = parse_to(args, kwargs)
+    return dtype, bool(copy), dev
 
 
 def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     """Mirrors `torch.Tensor.to` (dtype, device, or another tensor); self when nothing changes."""
     fmt = kwargs.get("memory_format")
-    dtype, copy = _parse_to(args, dict(kwargs))
+    dtype, copy, dev = _parse_to(args, dict(kwargs))
+    if dev is not None and (type(self._data) is not np.ndarray or dev != "cpu"):
+        from .._device import move
+
+        moved = move(self, dev, dtype, copy)  # to or from the meta device
+        if moved is not None:
+            return moved
     F = _formats()
     if fmt is F.channels_last or fmt is F.channels_last_3d or fmt is F.contiguous_format:
         # torch's to_will_alias: self when the layout torch suggests for it is the one asked

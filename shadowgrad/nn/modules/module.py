@@ -770,6 +770,12 @@ class Module:
                 if next(self.parameters(), None) is None and next(self.buffers(), None) is None:
                     return self
                 raise e
+        if dev is not None:
+            from ..._device import module_to
+
+            moved = module_to(self, dev, dtype)  # to or from the meta device
+            if moved is not None:
+                return moved
         if dtype is None and fmt is None:
             return self
 
@@ -814,6 +820,9 @@ class Module:
 
     def cpu(self) -> Module:
         """Mirrors `torch.nn.Module.cpu`."""
+        from ..._device import module_to
+
+        module_to(self, "cpu", None, to=False)  # a meta tensor's error
         return self
 
     def compile(self, *args: Any, **kwargs: Any) -> None:
@@ -980,6 +989,15 @@ class Module:
                     f"from checkpoint, the shape in current model is {param.shape}."
                 )
                 continue
+            meta_noop = param.is_meta and not input_param.is_meta and not assign
+            if meta_noop:
+                warnings.warn(
+                    f"for {key}: copying from a non-meta parameter in the checkpoint to a meta "
+                    "parameter in the current model, which is a no-op. (Did you mean to pass "
+                    "`assign=True` to assign items in the state dictionary to their corresponding "
+                    "key in the module instead of copying them in place?)",
+                    stacklevel=2,
+                )
             try:
                 with no_grad():
                     if use_swap:
@@ -1005,7 +1023,7 @@ class Module:
                             else:
                                 input_param.requires_grad_(param.requires_grad)
                         setattr(self, name, input_param)
-                    else:
+                    elif not meta_noop:
                         param.copy_(input_param)
             except Exception as ex:
                 action = "swapping" if use_swap else "copying"

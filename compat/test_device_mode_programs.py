@@ -1,0 +1,590 @@
+"""Realistic programs: devices. `torch.device` objects (constructor forms and errors, equality,
+hashing), `with torch.device(...)` and `torch.set_default_device`, meta tensors (factories,
+`nn` modules built on the meta device, `to_empty`, `load_state_dict(assign=True)`, shapes
+through ops, autograd, repr, the errors of reading their data and of mixing devices), the
+device-selection idioms of CPU-only code (`torch.cuda.is_available()`, `torch.backends.mps`,
+`torch.accelerator`, `torch.get_device_module`, `torch.cpu`) and `torch.overrides`'
+`TorchFunctionMode`. The programs register into test_realistic_programs_3's set and run through
+its harness: each `prog(T)` runs on torch and on shadowgrad, and everything it returns, raises
+or warns is compared.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import numpy as np
+import pytest
+
+from . import test_realistic_programs_3 as _h
+from .engines import raises
+from .test_realistic_programs_2 import _data, _seeded
+
+pytest.importorskip("torch")
+
+_SET = _h.Subset()  # this file's programs: registered into set 3, run by its harness
+program = _SET.program
+
+
+def _m(t: Any) -> Any:
+    """What can be seen of a tensor that may be on the meta device (no values)."""
+    gf = t.grad_fn
+    return (
+        str(t.device),
+        tuple(t.shape),
+        str(t.dtype),
+        t.is_meta,
+        t.requires_grad,
+        None if gf is None else type(gf).__name__,
+        t.stride(),
+        repr(t) if t.is_meta else None,
+    )
+
+
+@contextlib.contextmanager
+def _default_device(T: Any, dev: Any) -> Any:
+    T.set_default_device(dev)
+    try:
+        yield
+    finally:
+        T.set_default_device(None)
+
+
+# --- torch.device objects ----------------------------------------------------------------------
+
+
+@program()
+def prog_dev_device_constructor_forms(T: Any) -> Any:
+    d = T.device
+    return (
+        repr(d("cpu")),
+        repr(d("cpu", 0)),
+        repr(d("cpu:0")),
+        repr(d("cuda:1")),
+        repr(d("cuda", 2)),
+        repr(d("meta")),
+        repr(d("mps")),
+        repr(d(type="cpu")),
+        repr(d(type="cuda", index=3)),
+        repr(d(d("cuda", 1))),
+        str(d("cuda:1")),
+        str(d("cpu")),
+        d("cuda:1").type,
+        d("cuda:1").index,
+        d("cpu").index,
+    )
+
+
+@program()
+def prog_dev_device_constructor_errors(T: Any) -> Any:
+    d = T.device
+    return (
+        raises(lambda: d("foo")),
+        raises(lambda: d("cuda:01")),
+        raises(lambda: d(" cpu")),
+        raises(lambda: d("cpu:")),
+        raises(lambda: d("")),
+        raises(lambda: d("cuda", -1)),
+        raises(lambda: d("cuda:0", 1)),
+        raises(lambda: d("cpu", "0")),
+        raises(lambda: d("cpu", 1.0)),
+        raises(lambda: d()),
+        raises(lambda: d(None)),
+        raises(lambda: d(0)),
+        raises(lambda: d("CPU")),
+    )
+
+
+@program()
+def prog_dev_device_equality_and_hash(T: Any) -> Any:
+    d = T.device
+    table = {d("cpu"): "a", d("meta"): "b", d("cuda", 0): "c"}
+    return (
+        d("cpu") == d("cpu"),
+        d("cpu") == d("cpu", 0),
+        d("cpu:0") == d("cpu", 0),
+        d("cpu") == "cpu",
+        d("cpu") != d("meta"),
+        hash(d("cpu")) == hash(d("cpu")),
+        table[d("meta")],
+        table[d("cuda:0")],
+        len({d("cpu"), d("cpu"), d("cpu", 0)}),
+        T.zeros(2).device == d("cpu"),
+        T.zeros(2).device.type,
+        T.zeros(2).get_device(),
+    )
+
+
+# --- the default device -----------------------------------------------------------------------
+
+
+@program()
+def prog_dev_with_device_cpu_context(T: Any) -> Any:
+    with T.device("cpu") as dv:
+        a = T.zeros(2, 3)
+        b = T.tensor([1.0, 2.0])
+        inside = T.get_default_device()
+    return repr(dv), a, b, a.device, repr(inside), repr(T.get_default_device())
+
+
+@program()
+def prog_dev_with_device_meta_factories(T: Any) -> Any:
+    with T.device("meta"):
+        made = [
+            T.zeros(2, 3),
+            T.ones(4),
+            T.empty(1, 2),
+            T.full((2,), 3.0),
+            T.arange(5),
+            T.tensor([1.0, 2.0]),
+            T.randn(3, 2),
+            T.rand(2),
+            T.randint(0, 5, (3,)),
+            T.eye(2),
+            T.linspace(0, 1, 5),
+            T.zeros(2, device="cpu"),
+        ]
+        inside = repr(T.get_default_device())
+    after = T.zeros(2)
+    return [_m(t) for t in made], inside, after, repr(T.get_default_device())
+
+
+@program()
+def prog_dev_with_device_nested_and_like(T: Any) -> Any:
+    cpu = T.ones(2, 3)
+    with T.device("meta"):
+        with T.device("cpu"):
+            c = T.zeros(2)
+            inner = repr(T.get_default_device())
+        m = T.zeros(2)
+        z = T.zeros_like(cpu)  # *_like follow their tensor, not the default device
+        n = cpu.new_zeros(3)
+        e = T.empty_like(m)
+        mid = repr(T.get_default_device())
+    return c, inner, _m(m), z, n, _m(e), mid
+
+
+@program()
+def prog_dev_set_default_device(T: Any) -> Any:
+    out = [repr(T.get_default_device())]
+    with _default_device(T, "meta"):
+        out.append(repr(T.get_default_device()))
+        out.append(_m(T.zeros(3)))
+        with T.device("cpu"):
+            out.append(T.zeros(1))
+        out.append(repr(T.get_default_device()))
+    out.append(repr(T.get_default_device()))
+    with _default_device(T, T.device("cpu")):
+        out.append(T.ones(2))
+        out.append(repr(T.get_default_device()))
+    out.append(raises(lambda: T.set_default_device("foo")))
+    out.append(raises(lambda: T.set_default_device(3)))
+    out.append(repr(T.get_default_device()))
+    return out
+
+
+@program()
+def prog_dev_default_device_cuda_without_cuda(T: Any) -> Any:
+    with _default_device(T, "cuda"):
+        a = raises(lambda: T.zeros(2))
+        b = raises(lambda: T.get_default_device())
+        c = T.zeros(2, device="cpu")
+    with T.device("cuda"):
+        d = raises(lambda: T.ones(1))
+        e = T.ones(1, device="cpu")
+    return a, b, c, d, e
+
+
+@program()
+def prog_dev_default_device_meta_module(T: Any) -> Any:
+    with T.device("meta"):
+        net = T.nn.Sequential(T.nn.Linear(4, 8), T.nn.ReLU(), T.nn.Linear(8, 2))
+    return [(n, _m(p)) for n, p in net.named_parameters()], repr(T.get_default_device())
+
+
+# --- meta tensors ------------------------------------------------------------------------------
+
+
+@program()
+def prog_dev_meta_factory_repr(T: Any) -> Any:
+    ts = [
+        T.zeros(2, device="meta"),
+        T.empty(2, 3, device="meta"),
+        T.zeros((), device="meta"),
+        T.zeros(0, 3, device="meta"),
+        T.ones(2, device="meta", dtype=T.float16),
+        T.ones(2, device="meta", dtype=T.float64),
+        T.arange(5, device="meta"),
+        T.zeros(2, device="meta", dtype=T.bool),
+        T.ones(2, 3, device="meta", requires_grad=True),
+        T.tensor([1.0, 2.0], device="meta"),
+        T.empty(2, device=T.device("meta")),
+        T.full((2, 2), 7, device="meta"),
+    ]
+    return [(repr(t), str(t), _m(t)) for t in ts]
+
+
+@program()
+def prog_dev_meta_properties(T: Any) -> Any:
+    m = T.zeros(2, 3, device="meta")
+    return (
+        m.is_meta,
+        m.is_cpu,
+        m.is_cuda,
+        repr(m.device),
+        m.get_device(),
+        m.dim(),
+        m.numel(),
+        m.element_size(),
+        m.nbytes,
+        m.stride(),
+        m.is_contiguous(),
+        m.t().is_contiguous(),
+        m.t().stride(),
+        m.t().contiguous().stride(),
+        m.dtype,
+        m.shape,
+        T.zeros(2).is_meta,
+        T.zeros(2).is_cpu,
+    )
+
+
+@program()
+def prog_dev_meta_no_data_errors(T: Any) -> Any:
+    m = T.zeros(2, device="meta")
+    one = T.zeros(1, device="meta")
+    return (
+        raises(lambda: m.item()),
+        raises(lambda: one.item()),
+        raises(lambda: m.tolist()),
+        raises(lambda: one.tolist()),
+        raises(lambda: m.numpy()),
+        raises(lambda: np.asarray(m)),
+        raises(lambda: m.cpu()),
+        raises(lambda: m.to("cpu")),
+        raises(lambda: m.to(T.device("cpu"))),
+        raises(lambda: m.to("cpu", T.float64)),
+        raises(lambda: bool(one)),
+        raises(lambda: float(one)),
+        raises(lambda: int(one)),
+        raises(lambda: m.sum().item()),
+    )
+
+
+@program()
+def prog_dev_meta_to_and_from(T: Any) -> Any:
+    x = T.tensor(_data(2, 3))
+    m = x.to("meta")
+    m2 = x.to(device="meta", dtype=T.float64)
+    m3 = x.to(T.device("meta"))
+    same = m.to("meta") is m
+    md = m.to(T.float64)
+    return _m(m), _m(m2), _m(m3), same, _m(md), x, _m(m.to("meta", T.int32))
+
+
+@program()
+def prog_dev_meta_shapes_through_ops(T: Any) -> Any:
+    F = T.nn.functional
+    x = T.zeros(2, 3, device="meta")
+    w = T.zeros(4, 3, device="meta")
+    b = T.zeros(4, device="meta")
+    img = T.zeros(1, 3, 8, 8, device="meta")
+    k = T.zeros(5, 3, 3, 3, device="meta")
+    outs = {
+        "linear": F.linear(x, w, b),
+        "matmul": x @ w.t(),
+        "mm": T.mm(x, w.t()),
+        "bmm": T.bmm(x[None], w.t()[None]),
+        "conv2d": F.conv2d(img, k, padding=1),
+        "cat": T.cat([x, x], 1),
+        "stack": T.stack([x, x]),
+        "view": x.view(3, 2),
+        "reshape": x.reshape(-1),
+        "permute": img.permute(0, 2, 3, 1),
+        "expand": b.expand(2, 4),
+        "sum": x.sum(),
+        "sum0": x.sum(0),
+        "mean1k": x.mean(1, keepdim=True),
+        "max1": x.max(1).values,
+        "argmax": x.argmax(1),
+        "softmax": x.softmax(-1),
+        "relu": F.relu(x),
+        "eq": x == x,
+        "index": x[0],
+        "slice": x[:, 1:],
+        "flatten": img.flatten(1),
+        "double": x.double(),
+        "long": x.long(),
+        "where": T.where(x > 0, x, 0.0),
+        "scalar_cpu": x * T.tensor(2.0),
+    }
+    return {k: _m(v) for k, v in outs.items()}
+
+
+@program()
+def prog_dev_meta_mixed_device_errors(T: Any) -> Any:
+    m = T.zeros(2, 3, device="meta")
+    c = T.ones(2, 3)
+    ms = T.tensor(1.0, device="meta")
+    return (
+        raises(lambda: m + c),
+        raises(lambda: c + m),
+        raises(lambda: c * ms),
+        raises(lambda: ms + c),
+        raises(lambda: T.cat([m, c])),
+        raises(lambda: T.cat([c, m])),
+        raises(lambda: T.where(m > 0, c, m)),
+        _m(m + T.tensor(1.0)),
+        _m(m * 2),
+    )
+
+
+@program()
+def prog_dev_meta_linear_on_cpu_input(T: Any) -> Any:
+    lin = T.nn.Linear(3, 4, device="meta")
+    x = T.tensor(_data(2, 3))
+    return raises(lambda: lin(x)), _m(lin(x.to("meta")))
+
+
+@program()
+def prog_dev_meta_autograd(T: Any) -> Any:
+    w = T.ones(3, 4, device="meta", requires_grad=True)
+    x = T.zeros(2, 3, device="meta")
+    y = (x @ w).relu().sum()
+    y.backward()
+    return _m(y), _m(w.grad), w.grad.is_meta, _m(w), w.is_leaf
+
+
+@program()
+def prog_dev_meta_data_dependent_ops(T: Any) -> Any:
+    m = T.zeros(2, 3, device="meta")
+    return (
+        raises(lambda: m.nonzero()),
+        raises(lambda: m[m > 0]),
+        raises(lambda: T.equal(m, m)),
+        raises(lambda: (m.sum() > 0).item()),
+    )
+
+
+@program()
+def prog_dev_meta_inplace_and_clone(T: Any) -> Any:
+    m = T.zeros(2, 3, device="meta")
+    a = m.clone().fill_(1.0)
+    b = m.clone().zero_()
+    c = m.clone().add_(1)
+    d = m.clone().mul_(T.tensor(2.0))
+    e = m.detach()
+    return _m(a), _m(b), _m(c), _m(d), _m(e), _m(m.data), _m(m.new_empty(4)), _m(m.new_ones(2))
+
+
+# --- the meta-device idioms: build, then materialize -------------------------------------------
+
+
+class _NetFactory:
+    @staticmethod
+    def make(T: Any) -> Any:
+        class Net(T.nn.Module):
+            def __init__(self) -> None:
+                super().__init__()
+                self.fc1 = T.nn.Linear(4, 6)
+                self.fc2 = T.nn.Linear(6, 2)
+                self.register_buffer("scale", T.ones(2))
+
+            def forward(self, x: Any) -> Any:
+                return self.fc2(self.fc1(x).relu()) * self.scale
+
+        return Net
+
+
+@program()
+def prog_dev_meta_module_to_empty_then_reset(T: Any) -> Any:
+    Net = _NetFactory.make(T)
+    with T.device("meta"):
+        net = Net()
+    before = [(n, _m(p)) for n, p in net.named_parameters()]
+    bufs = [(n, _m(b)) for n, b in net.named_buffers()]
+    out = net.to_empty(device="cpu")
+    same = out is net
+    for mod in (net.fc1, net.fc2):
+        mod.reset_parameters()
+    _seeded(T, net, 3)
+    net.scale.fill_(1.0)
+    x = T.tensor(_data(5, 4))
+    y = net(x)
+    return before, bufs, same, [(n, p.device, p.shape) for n, p in net.named_parameters()], y
+
+
+@program()
+def prog_dev_meta_load_state_dict_assign(T: Any) -> Any:
+    src = _seeded(T, T.nn.Linear(3, 2), 1)
+    sd = src.state_dict()
+    with T.device("meta"):
+        dst = T.nn.Linear(3, 2)
+    res = dst.load_state_dict(sd, assign=True)
+    x = T.tensor(_data(4, 3))
+    y = dst(x)
+    y.sum().backward()
+    return (
+        repr(res),
+        dst.weight.is_meta,
+        type(dst.weight).__name__,
+        dst.weight.requires_grad,
+        dst.weight is sd["weight"],
+        y,
+        dst.weight.grad,
+    )
+
+
+@program()
+def prog_dev_meta_load_state_dict_without_assign_warns(T: Any) -> Any:
+    src = _seeded(T, T.nn.Linear(3, 2), 2)
+    dst = T.nn.Linear(3, 2, device="meta")
+    res = dst.load_state_dict(src.state_dict())
+    return repr(res), _m(dst.weight), _m(dst.bias)
+
+
+@program()
+def prog_dev_meta_module_to_and_cpu_errors(T: Any) -> Any:
+    lin = T.nn.Linear(3, 4, device="meta")
+    a = raises(lambda: lin.cpu())
+    b = raises(lambda: lin.to("cpu"))
+    c = raises(lambda: lin.to(T.device("cpu"), T.float64))
+    cpu_lin = _seeded(T, T.nn.Linear(2, 2), 0)
+    moved = cpu_lin.to("meta")
+    return a, b, c, moved is cpu_lin, _m(cpu_lin.weight), type(cpu_lin.weight).__name__
+
+
+@program()
+def prog_dev_meta_module_to_meta_with_dtype(T: Any) -> Any:
+    net = T.nn.Sequential(T.nn.Linear(2, 3), T.nn.BatchNorm1d(3))
+    net.to("meta", T.float64)
+    return [(n, _m(t)) for n, t in (*net.named_parameters(), *net.named_buffers())]
+
+
+@program()
+def prog_dev_meta_parameter_repr(T: Any) -> Any:
+    p = T.nn.Parameter(T.zeros(2, 3, device="meta"))
+    lin = T.nn.Linear(2, 2, device="meta")
+    return repr(p), str(lin.weight), repr(lin), _m(p)
+
+
+@program()
+def prog_dev_meta_init_functions(T: Any) -> Any:
+    w = T.empty(4, 3, device="meta")
+    T.nn.init.kaiming_uniform_(w)
+    T.nn.init.zeros_(w)
+    T.nn.init.normal_(w)
+    T.nn.init.xavier_uniform_(w)
+    T.nn.init.constant_(w, 0.5)
+    return _m(w)
+
+
+@program()
+def prog_dev_meta_count_parameters_without_memory(T: Any) -> Any:
+    with T.device("meta"):
+        net = T.nn.Sequential(
+            T.nn.Embedding(1000, 64),
+            T.nn.Linear(64, 256),
+            T.nn.GELU(),
+            T.nn.Linear(256, 64),
+            T.nn.LayerNorm(64),
+        )
+    n = sum(p.numel() for p in net.parameters())
+    size = sum(p.numel() * p.element_size() for p in net.parameters())
+    return n, size, all(p.is_meta for p in net.parameters()), repr(net)
+
+
+# --- device selection on a CPU-only machine ----------------------------------------------------
+
+
+@program()
+def prog_dev_device_selection_idiom(T: Any) -> Any:
+    device = (
+        "cuda"
+        if T.cuda.is_available()
+        else "mps"
+        if T.backends.mps.is_available()
+        else "cpu"
+    )
+    model = _seeded(T, T.nn.Linear(3, 2), 4).to(device)
+    x = T.tensor(_data(2, 3)).to(device)
+    y = model(x)
+    return device, y, y.device, next(model.parameters()).device
+
+
+@program()
+def prog_dev_accelerator_and_device_modules(T: Any) -> Any:
+    acc = T.accelerator.current_accelerator()
+    dev = acc.type if T.accelerator.is_available() else "cpu"
+    return (
+        acc,
+        dev,
+        T.accelerator.device_count(),
+        T.cuda.is_available(),
+        T.cuda.device_count(),
+        T.xpu.is_available(),
+        T.mps.is_available(),
+        T.backends.mps.is_available(),
+        T.backends.mps.is_built(),
+        T.get_device_module().__name__.split(".")[-1],
+        T.get_device_module("cpu").__name__.split(".")[-1],
+        T.get_device_module("cpu:0").__name__.split(".")[-1],
+        T.get_device_module(T.device("cuda")).__name__.split(".")[-1],
+        raises(lambda: T.get_device_module("meta")),
+        raises(lambda: T.get_device_module(0)),
+        raises(lambda: T.get_device_module("foo")),
+    )
+
+
+@program()
+def prog_dev_torch_cpu_module(T: Any) -> Any:
+    s = T.cpu.current_stream()
+    with T.cpu.stream(s):
+        pass
+    return (
+        T.cpu.is_available(),
+        T.cpu.device_count(),
+        T.cpu.current_device(),
+        T.cpu.synchronize(),
+        T.cpu.synchronize("cpu"),
+        T.cpu.is_initialized(),
+        T.cpu.set_device("cpu"),
+        type(s).__name__,
+        s is T.cpu.current_stream(),
+        type(T.cpu.Stream()).__name__,
+    )
+
+
+@program()
+def prog_dev_cpu_amp_autocast_deprecated(T: Any) -> Any:
+    lin = _seeded(T, T.nn.Linear(3, 2), 5)
+    x = T.tensor(_data(2, 3))
+    with T.cpu.amp.autocast():
+        y = lin(x)
+        on = T.is_autocast_enabled("cpu")
+    with T.cpu.amp.autocast(dtype=T.float16):
+        z = lin(x)
+    with T.cpu.amp.autocast(enabled=False):
+        w = lin(x)
+    return y.dtype, on, z.dtype, w.dtype, y.float()
+
+
+@program()
+def prog_dev_no_accelerator_errors(T: Any) -> Any:
+    return (
+        raises(lambda: T.zeros(2, device="cuda")),
+        raises(lambda: T.zeros(2, device="cuda:0")),
+        raises(lambda: T.zeros(2, device="xpu")),
+        raises(lambda: T.zeros(2).to("cuda")),
+        raises(lambda: T.zeros(2).cuda()),
+        raises(lambda: T.mps.synchronize()),
+        raises(lambda: T.xpu.synchronize()),
+        raises(lambda: T.xpu.current_device()),
+        raises(lambda: T.cuda.current_device()),
+    )
+
+
+@pytest.mark.parametrize("name", _SET.params())
+def test_program_matches_torch(name: str) -> None:
+    _h.test_program_matches_torch(name)
