@@ -1337,6 +1337,226 @@ def prog_lib_tutorial_numpy_linear(T: Any) -> Any:
     return y, y2, w.grad, b.grad, y.grad_fn, ok, np_linear._schema
 
 
+# --- list[Tensor] and optional Tensor arguments, non-differentiable outputs ---------------
+
+
+@program()
+def prog_lib_tensor_list_input_autograd(T: Any) -> Any:
+    ns = _ns(T, "tlist")
+
+    @T.library.custom_op(f"{ns}::wsum", mutates_args=())
+    def wsum(xs: list[T.Tensor], ws: list[float]) -> T.Tensor:
+        return sum(x * w for x, w in zip(xs, ws, strict=True))
+
+    seen = []
+
+    def setup_context(ctx, inputs, output):
+        xs, ws = inputs
+        seen.append((type(xs).__name__, len(xs), ws))
+        ctx.ws = ws
+
+    def backward(ctx, g):
+        seen.append(ctx.needs_input_grad)
+        return [g * w for w in ctx.ws], None
+
+    wsum.register_autograd(backward, setup_context=setup_context)
+    a = _x(T, 2)
+    b = _x(T, 2, seed=1, rg=False)
+    c = _x(T, 2, seed=2)
+    y = wsum([a, b, c], [2.0, 3.0, 4.0])
+    y.sum().backward()
+    return y, y.grad_fn, a.grad, b.grad, c.grad, seen, wsum._schema
+
+
+@program()
+def prog_lib_tensor_list_backward_wrong_structure(T: Any) -> Any:
+    ns = _ns(T, "tlbad")
+
+    @T.library.custom_op(f"{ns}::wsum", mutates_args=())
+    def wsum(xs: list[T.Tensor], k: float) -> T.Tensor:
+        return sum(xs) * k
+
+    wsum.register_autograd(lambda ctx, g: (g, None))  # a tensor where a list is due
+    a = _x(T, 2)
+    y = wsum([a, _x(T, 2, seed=1, rg=False)], 2.0)
+    return _r(lambda: y.sum().backward()), a.grad
+
+
+@program()
+def prog_lib_tensor_list_output_autograd(T: Any) -> Any:
+    ns = _ns(T, "tlout")
+
+    @T.library.custom_op(f"{ns}::split2", mutates_args=())
+    def split2(x: T.Tensor) -> list[T.Tensor]:
+        return [x[:2].clone(), x[2:] * 2]
+
+    def backward(ctx, grads):
+        g0, g1 = grads
+        return T.cat([g0, g1 * 2])
+
+    split2.register_autograd(backward)
+    x = _x(T, 5)
+    parts = split2(x)
+    (parts[0].sum() * 3 + parts[1].sum()).backward()
+    return type(parts).__name__, parts, [p.grad_fn for p in parts], x.grad, split2._schema
+
+
+@program()
+def prog_lib_optional_tensor_argument(T: Any) -> Any:
+    ns = _ns(T, "opt")
+
+    @T.library.custom_op(f"{ns}::addb", mutates_args=())
+    def addb(x: T.Tensor, b: T.Tensor | None = None) -> T.Tensor:
+        return x.clone() if b is None else x + b
+
+    def setup_context(ctx, inputs, output):
+        ctx.has_b = inputs[1] is not None
+
+    addb.register_autograd(
+        lambda ctx, g: (g, g if ctx.has_b else None), setup_context=setup_context
+    )
+    x = _x(T, 3)
+    b = _x(T, 3, seed=1)
+    y1 = addb(x)
+    y2 = addb(x, b)
+    y3 = addb(x, None)
+    (y1.sum() + y2.sum() + y3.sum()).backward()
+    return y1, y2, y3, x.grad, b.grad, _r(lambda: addb(x, 3)), addb._schema
+
+
+@program()
+def prog_lib_schema_argument_type_errors(T: Any) -> Any:
+    ns = _ns(T, "typeerr")
+    lib = T.library.Library(ns, "DEF")
+    lib.define("f(Tensor x, Tensor? b, Tensor[] ts, int[] n=[1]) -> Tensor")
+    lib.impl("f", lambda x, b, ts, n=(1,): x * len(ts) + sum(n), "CPU")
+    op = getattr(T.ops, ns).f
+    x = _x(T, 2, rg=False)
+    out = (
+        op(x, None, [x, x]),
+        op(x, x, [], [1, 2]),
+        _r(lambda: op(x, None, [], 3)),
+        _r(lambda: op(x, 3, [])),
+        _r(lambda: op(x, None, 3)),
+        _r(lambda: op(x, None, [3])),
+        _r(lambda: op(x, None, [], 2.5)),
+        _r(lambda: op(x, None, [], "a")),
+    )
+    lib._destroy()
+    return out
+
+
+@program()
+def prog_lib_integer_outputs_not_differentiable(T: Any) -> Any:
+    ns = _ns(T, "intout")
+
+    @T.library.custom_op(f"{ns}::max_and_arg", mutates_args=())
+    def max_and_arg(x: T.Tensor) -> tuple[T.Tensor, T.Tensor, int]:
+        return x.max(), x.argmax(), int(x.argmax())
+
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(inputs[0], output[1])
+
+    def backward(ctx, gv, gi, gn):
+        x, i = ctx.saved_tensors
+        g = T.zeros_like(x)
+        g[i] = gv
+        return g
+
+    max_and_arg.register_autograd(backward, setup_context=setup_context)
+    x = _x(T, 5)
+    v, i, n = max_and_arg(x)
+    v.backward()
+    return v, i, n, i.requires_grad, i.grad_fn, v.grad_fn, x.grad
+
+
+@program()
+def prog_lib_custom_op_under_inference_and_no_grad(T: Any) -> Any:
+    op = _np_sin(T, _ns(T, "inf") + "::np_sin")
+    _sin_autograd(T, op)
+    x = _x(T, 3)
+    with T.inference_mode():
+        a = op(x)
+    with T.no_grad():
+        b = op(x)
+    with T.enable_grad():
+        c = op(x)
+    return a.requires_grad, a.is_inference(), b.requires_grad, c.grad_fn, a.tolist(), b
+
+
+@program()
+def prog_lib_get_ctx_outside_fake_impl(T: Any) -> Any:
+    return T.library.get_ctx()
+
+
+@program()
+def prog_lib_vmap_over_custom_op(T: Any) -> Any:
+    ns = _ns(T, "vmap")
+    op = _np_sin(T, f"{ns}::np_sin")
+    x = _x(T, 2, 3, rg=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch's batching-fallback warning is C++ only
+        return T.func.vmap(op)(x), T.func.vmap(op, in_dims=1)(x)
+
+
+@program()
+def prog_lib_custom_op_complex_and_noncontiguous(T: Any) -> Any:
+    ns = _ns(T, "cplx")
+
+    @T.library.custom_op(f"{ns}::absq", mutates_args=())
+    def absq(x: T.Tensor) -> T.Tensor:
+        return (x * x.conj()).real.contiguous()
+
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(inputs[0])
+
+    absq.register_autograd(lambda ctx, g: 2 * g * ctx.saved_tensors[0], setup_context=setup_context)
+    z = T.tensor([1 + 2j, 3 - 1j, -0.5j], requires_grad=True)
+    y = absq(z)
+    y.sum().backward()
+    m = _x(T, 3, 4)
+    w = absq(m.t())
+    w.sum().backward()
+    return y, z.grad, w, m.grad, w.is_contiguous()
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)
+
+
+# --- shadowgrad.bridge.validate_function takes a torch custom op ---------------------------
+
+
+def test_validate_function_checks_a_custom_op_backward() -> None:
+    """validate_function(op, *inputs) checks the formula register_autograd gave a torch custom
+    op (as it checks an autograd.Function's backward), given as its CustomOpDef or as
+    torch.ops.<ns>.<op>[.default]."""
+    torch = pytest.importorskip("torch")
+    from shadowgrad.bridge import validate_function
+
+    ns = _ns(torch, "validate")
+
+    @torch.library.custom_op(f"{ns}::cube", mutates_args=())
+    def cube(x: torch.Tensor) -> torch.Tensor:
+        return x**3
+
+    @torch.library.custom_op(f"{ns}::np_sin", mutates_args=())
+    def np_sin(x: torch.Tensor, k: float) -> torch.Tensor:
+        return torch.from_numpy(np.sin(x.detach().numpy()) * k)
+
+    def save_x(ctx: Any, inputs: Any, output: Any) -> None:
+        ctx.save_for_backward(inputs[0])
+
+    cube.register_autograd(lambda ctx, g: g * 3 * ctx.saved_tensors[0] ** 2, setup_context=save_x)
+    # forgets the factor k
+    np_sin.register_autograd(
+        lambda ctx, g: (g * ctx.saved_tensors[0].cos(), None), setup_context=save_x
+    )
+    x = torch.tensor(_data(4), requires_grad=True)
+    for op in (cube, getattr(torch.ops, ns).cube, getattr(torch.ops, ns).cube.default):
+        rep = validate_function(op, x)
+        assert rep.ok, str(rep)
+        assert rep.function == f"{ns}::cube"
+    rep = validate_function(np_sin, x, 2.0)
+    assert not rep.ok and rep.findings[0].input_index == 0, str(rep)

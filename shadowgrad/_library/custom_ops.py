@@ -113,12 +113,124 @@ def make_autograd_impl(entry: dispatch.OpEntry, info: Any) -> Callable[..., Any]
         },
     )
 
+    sch = entry.schema
+    if any(a.is_tensor_list for a in (*sch.arguments, *sch.returns)):
+        generated = _supports_tensorlist(generated)
+
     def autograd_impl(keyset: Any, *args: Any, **keyword_only_args: Any) -> Any:
         if _grad_mode.STATE.grad and dispatch.any_requires_grad(*args):
             return generated.apply(*args, _Metadata(keyword_only_args))
         return forward_no_grad(args, _Metadata(keyword_only_args))
 
     return autograd_impl
+
+
+# --- list[Tensor] inputs and outputs (torch._library.autograd.supports_tensorlist) ----------
+
+
+def _is_tensor_list(v: Any) -> bool:
+    return isinstance(v, list) and all(isinstance(t, Tensor) for t in v)
+
+
+def _spec_repr(spec: Any, depth: int = 0) -> str:
+    """A structure as torch's pytree TreeSpec prints it: None a leaf ('*'), a list of specs
+    for a list, a tuple of specs for a tuple."""
+    if spec is None:
+        return "*"
+    kind = "list" if isinstance(spec, list) else "tuple"
+    sep = ",\n" + "  " * (depth + 1)
+    return f"TreeSpec({kind}, None, [{sep.join(_spec_repr(c, depth + 1) for c in spec)}])"
+
+
+def _flatten(values: Any, lists: Any) -> tuple[list[Any], Any]:
+    """values with the lists `lists(v)` accepts spread out, and their structure."""
+    flat: list[Any] = []
+    spec: list[Any] = []
+    for v in values:
+        if lists(v):
+            flat.extend(v)
+            spec.append([None] * len(v))
+        else:
+            flat.append(v)
+            spec.append(None)
+    return flat, tuple(spec)
+
+
+def _unflatten(flat: Any, spec: Any) -> tuple[Any, ...]:
+    out: list[Any] = []
+    i = 0
+    for s in spec:
+        if s is None:
+            out.append(flat[i])
+            i += 1
+        else:
+            out.append(list(flat[i : i + len(s)]))
+            i += len(s)
+    return tuple(out)
+
+
+def _supports_tensorlist(cls: Any) -> Any:
+    """cls taking and returning lists of tensors: they are spread into separate inputs and
+    outputs around the autograd.Function, and gathered back for forward and backward."""
+    orig_forward = cls.forward
+    orig_backward = cls.backward
+    orig_apply = cls.apply
+
+    @dataclass
+    class _ListMeta:
+        input_spec: Any
+        output_spec: Any = None
+        result_is_tuple: bool = False
+
+    def new_forward(ctx: Any, *args: Any) -> Any:
+        metadata = args[-1]
+        args = _unflatten(args[:-1], metadata.input_spec)
+        result = orig_forward(ctx, *args)
+        metadata.result_is_tuple = isinstance(result, tuple)
+        if not metadata.result_is_tuple:
+            result = (result,)
+        flat, metadata.output_spec = _flatten(result, _is_tensor_list)
+        ctx._pt_metadata = metadata
+        return tuple(flat)
+
+    def new_backward(ctx: Any, *grads: Any) -> Any:
+        metadata = ctx._pt_metadata
+        grads = _unflatten(grads, metadata.output_spec)
+        prev = ctx.needs_input_grad
+        try:
+            ctx.needs_input_grad = _unflatten(prev[:-1], metadata.input_spec)
+            grad_inputs = orig_backward(ctx, *grads)
+        finally:
+            ctx.needs_input_grad = prev
+        if not isinstance(grad_inputs, tuple):
+            grad_inputs = (grad_inputs,)
+        flat, spec = _flatten(
+            grad_inputs,
+            lambda v: isinstance(v, list) and all(t is None or isinstance(t, Tensor) for t in v),
+        )
+        if spec != metadata.input_spec:
+            raise RuntimeError(
+                "Expected the return from backward to be of the same structure as the inputs. "
+                f"Got: {_spec_repr(spec)} (return from backward), "
+                f"{_spec_repr(metadata.input_spec)} (inputs)"
+            )
+        return (*flat, None)
+
+    def new_apply(*args: Any) -> Any:
+        flat, spec = _flatten(args, _is_tensor_list)
+        metadata = _ListMeta(spec)
+        result = orig_apply(*flat, metadata)
+        if not isinstance(result, tuple):
+            result = (result,)
+        result = _unflatten(result, metadata.output_spec)
+        if not metadata.result_is_tuple:
+            return result[0]
+        return result
+
+    cls.forward = staticmethod(new_forward)
+    cls.backward = staticmethod(new_backward)
+    cls.apply = staticmethod(new_apply)
+    return cls
 
 
 def _aliases(a: Any, b: Any) -> bool:

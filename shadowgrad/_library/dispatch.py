@@ -117,13 +117,31 @@ def _check_type(e: OpEntry, a: Argument, v: Any, pos: int) -> None:
         ok = isinstance(v, (list, tuple)) and all(
             isinstance(x, Tensor) or (x is None and "?[" in base) for x in v
         )
-    if not ok:
-        raise RuntimeError(
-            f"{e.full_name.split('.')[0] if not e.overload else e.full_name}() Expected a value "
-            f"of type '{t}' for argument '{a.name}' but instead found type '{_type_of(v)}'.\n"
-            f"Position: {pos}\nValue: {v}\nDeclaration: {_decl(e)}\n"
-            f"Cast error details: Unable to cast {v} to {t}"
+    elif base.startswith(("int[", "SymInt[")):
+        ok = (isinstance(v, int) and not base.endswith("[]")) or (
+            isinstance(v, (list, tuple)) and all(isinstance(x, int) for x in v)
         )
+    if not ok:
+        cast = f"{v} to {base}"
+        if "[" in base:
+            cast = (
+                f"Python instance of type {type(v)} to C++ type '?' (#define "
+                "PYBIND11_DETAILED_ERROR_MESSAGES or compile in debug mode for details)"
+            )
+        raise RuntimeError(
+            f"{e.full_name}() Expected a value of type '{_py_type(t)}' for argument "
+            f"'{a.name}' but instead found type '{_type_of(v)}'.\nPosition: {pos}\nValue: {v!r}\n"
+            f"Declaration: {_decl(e)}\nCast error details: Unable to cast {cast}"
+        )
+
+
+def _py_type(t: str) -> str:
+    """A schema type as the argument parser names it: Tensor? is Optional[Tensor]."""
+    if t.endswith("?"):
+        return f"Optional[{_py_type(t[:-1])}]"
+    if t.endswith("]"):
+        return f"List[{_py_type(t[: t.index('[')])}]"
+    return t
 
 
 def bind(e: OpEntry, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[list, dict]:

@@ -142,6 +142,7 @@ def validate_function(
     check runs in float64 on copies: the inputs are never modified.
     """
     torch = __import__("torch")
+    fn_cls = _as_function(fn_cls)
     rep = ValidationReport(fn_cls.__name__)
     P = _Problem(fn_cls, inputs)
     rng = np.random.default_rng(seed)
@@ -213,6 +214,39 @@ def validate_function(
     if double_backward and rep.ok:
         _check_double_backward(P, rep, any_kink)
     return rep
+
+
+def _as_function(fn: Any) -> Any:
+    """A torch.library custom op (its CustomOpDef, or `torch.ops.<ns>.<op>[.<overload>]`) as
+    the Function-like class the checks take: `apply` calls the op (its registered autograd
+    formula is the backward checked), `forward` is its kernel, run on shadowgrad tensors for
+    the exact reference (as a setup_context-style forward)."""
+    if isinstance(fn, type):
+        return fn
+    opdef = fn if hasattr(fn, "_init_fn") and hasattr(fn, "_opoverload") else None
+    if opdef is None and (hasattr(fn, "_qualified_op_name") or hasattr(fn, "_schema")):
+        try:
+            from torch._library.custom_ops import _maybe_get_opdef
+
+            overload = getattr(fn, "default", fn)
+            opdef = _maybe_get_opdef(overload)
+        except Exception:
+            opdef = None
+    if opdef is None:
+        return fn
+
+    def setup_context(ctx: Any, inputs: Any, output: Any) -> None:
+        pass
+
+    return type(
+        opdef._qualname,
+        (),
+        {
+            "apply": staticmethod(opdef),
+            "forward": staticmethod(opdef._init_fn),
+            "setup_context": staticmethod(setup_context),
+        },
+    )
 
 
 def _close(a: np.ndarray, b: np.ndarray, rtol: float, atol: float) -> np.ndarray:
