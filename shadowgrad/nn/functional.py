@@ -33,7 +33,7 @@ from ..ops.aten_legacy import _check_conv_shapes, _check_output_padding
 from ..ops.inplace import apply_inplace
 from ..ops.linalg import _addmm as _ADDMM
 from ..ops.linalg import mm_op as _MM
-from ..ops.registry import check_inference_saved, defop
+from ..ops.registry import check_inference_saved, defop, show_saved
 
 __all__ = [
     "adaptive_avg_pool1d",
@@ -1366,9 +1366,25 @@ def max_pool2d(
     if cl:  # the result and its indices laid out as the input, as torch
         idx = _formats.relayout(idx, _formats.channels_last)
     out = K.max_pool2d_op(input, _make(idx), tuple(input.shape))
+    show_saved(
+        out,
+        kernel_size=_pool_given(kernel_size),
+        stride=_pool_given(stride),
+        padding=_pool_given(padding),
+        dilation=_pool_given(dilation),
+        ceil_mode=ceil_mode,
+    )
     if cl:
         _formats.formatted(out, _formats.channels_last)
     return (out, _make(idx)) if return_indices else out
+
+
+def _pool_given(v: Any) -> tuple[int, ...]:
+    """A 2-d pooling's int list argument as torch's node saves it: an int for both dims, a
+    list as given, none (a stride not given) empty."""
+    if v is None:
+        return ()
+    return (int(v), int(v)) if isinstance(v, int) else tuple(int(e) for e in v)
 
 
 def _one_int(v: Any, fn: str, name: str) -> None:
@@ -1509,6 +1525,15 @@ def avg_pool2d(
         raise NotImplementedError(f"\"avg_pool2d\" not implemented for '{input.dtype._short}'")
     div = K.avg_pool_divisor(H, W, k, s, p, out, count_include_pad, divisor_override)
     r = K.avg_pool2d_op(input, div, k, s, p, out)
+    show_saved(
+        r,
+        kernel_size=_pool_given(kernel_size),
+        stride=_pool_given(stride),
+        padding=_pool_given(padding),
+        ceil_mode=ceil_mode,
+        count_include_pad=count_include_pad,
+        divisor_override=divisor_override,
+    )
     return _formats.formatted(r, _formats.channels_last) if _channels_last(input) else r
 
 
@@ -1835,6 +1860,9 @@ def batch_norm(
     if training and x.dtype is D.LD:  # torch's bfloat16 kernel saves, and uses, bfloat16 stats
         mean, invstd = D.round_bf16(mean), D.round_bf16(invstd.astype(np.float32))
     out = K.batch_norm_op(input, weight, bias, mean, invstd, training, eps)
+    if training and running_mean is not None and out._grad_fn is not None:
+        # what NativeBatchNormBackward0._saved_running_mean/_var read (see nn_ops._bn_running)
+        out._grad_fn._saved["_running"] = (running_mean, running_var)
     if not out._data.flags.c_contiguous:
         _kernel_layout(out, input)
     return out

@@ -76,6 +76,22 @@ _index_put = defop(
 )
 
 
+# torch's index_backward writes the gradient with _index_put_impl_ (accumulate=True): the same
+# op under its own node name, IndexPutImplBackward0, in double-backward graphs
+_index_put_impl = defop(
+    "_index_put_impl",
+    "IndexPutImplBackward0",
+    _index_put_fwd,
+    dtype="keep",
+    jvp=_index_put_jvp,
+    self=lambda grad, indices, accumulate: (
+        grad if accumulate else _index_put(grad, indices, _zero_like0(grad), False)
+    ),
+    values=lambda grad, indices: _index(grad, indices, tuple(grad._data.shape)),
+    complex=True,
+)
+
+
 def _zero_like0(t: Tensor) -> Tensor:
     return _make(np.zeros((), t._data.dtype))
 
@@ -95,7 +111,7 @@ _index = defop(
     dtype="keep",
     jvp=LINEAR,
     self=lambda grad, indices, self_sym_sizes: _written_in_place(
-        _index_put(_zeros(self_sym_sizes, grad), indices, grad, True)
+        _index_put_impl(_zeros(self_sym_sizes, grad), indices, grad, True)
     ),
     complex=True,  # linear: the same scatter of the gradient (Note [Complex gradients])
 )

@@ -550,7 +550,15 @@ def _scale(grad: Tensor, s: Any) -> Tensor:
         from ..autograd.function import _COMPLEX_GRAD_CHECK
 
         raise RuntimeError(_COMPLEX_GRAD_CHECK)
-    return grad if s == 1 else grad * s
+    if s == 1:
+        return grad
+    if type(grad) is np.ndarray:
+        return grad * s
+    from .pointwise import _mul_scalar
+
+    # the Scalar's mul (mul.Scalar, MulBackward1 in a double-backward graph); a saved number
+    # reaches a Tensor formula as a 0-d Tensor (Note [Saved numbers])
+    return _mul_scalar(grad, s.item() if isinstance(s, Tensor) else s)
 
 
 def _expand_check(shape: tuple[int, ...], target: tuple[int, ...], dt: Any = None) -> None:

@@ -24,7 +24,15 @@ from . import _fmath as _fm
 from . import _specfun
 from . import pointwise as P
 from ._accumulate import add_at
-from .registry import HOOKED_EXTRA, NODE_NAMES, defop
+from .registry import (
+    _SAVED_HIDDEN,
+    _SAVED_LAZY,
+    _SAVED_RENAMED,
+    HOOKED_EXTRA,
+    NODE_NAMES,
+    defop,
+    saved_array,
+)
 
 _where = P.where
 _select = P.select
@@ -1571,6 +1579,38 @@ convolution_op = defop(
 )
 
 
+def _conv_param(name: str) -> Any:
+    """A conv1d's stride, padding, ...: one int each, as given (F.conv1d runs the 2-d kernel)."""
+
+    def read(node: Any) -> Any:
+        v = node.saved_map()[name]
+        meta = node._in_meta
+        nd = next((len(m[0]) for m in meta[:2] if m is not None), None) if meta else None
+        if nd is None:  # neither input nor weight requires grad: the weight's own rank
+            w = saved_array(node, "weight")
+            nd = None if w is None else w.ndim
+        return v[1:] if nd == 3 and len(v) == 2 else v
+
+    return read
+
+
+def _conv_bias_sizes(node: Any) -> tuple[int, ...]:
+    """torch's bias_sym_sizes_opt: the bias's sizes, (0,) without a bias (a bias that requires
+    no grad is not known to the node: read as none)."""
+    meta = node._in_meta
+    m = meta[2] if meta is not None and len(meta) > 2 else None
+    return (0,) if m is None else tuple(m[0])
+
+
+_SAVED_LAZY["ConvolutionBackward0"] = {
+    "stride": _conv_param("stride"),
+    "padding": _conv_param("padding"),
+    "dilation": _conv_param("dilation"),
+    "output_padding": _conv_param("output_padding"),
+    "bias_sym_sizes_opt": _conv_bias_sizes,
+}
+
+
 # --- pooling ------------------------------------------------------------------------------
 # max pooling: the forward finds each window's first maximum (torch's tie rule) in numpy and
 # the op gathers at those flat indices; its backward scatters (adds) the grad back.
@@ -1632,6 +1672,16 @@ max_pool2d_op = _gather_pair("max_pool2d_with_indices", "MaxPool2DWithIndicesBac
 max_pool3d_op = _gather_pair("max_pool3d_with_indices", "MaxPool3DWithIndicesBackward0", 3)
 adaptive_max_pool2d_op = _gather_pair("adaptive_max_pool2d", "AdaptiveMaxPool2DBackward0")
 adaptive_max_pool3d_op = _gather_pair("adaptive_max_pool3d", "AdaptiveMaxPool3DBackward0", 3)
+for _node in (
+    "MaxPool2DWithIndicesBackward0",
+    "MaxPool3DWithIndicesBackward0",
+    "AdaptiveMaxPool2DBackward0",
+    "AdaptiveMaxPool3DBackward0",
+):
+    # torch's node saves the indices output as result1 (and the pooling's arguments: see
+    # F.max_pool2d's show_saved), not the input's sizes
+    _SAVED_RENAMED[_node] = {"result1": "indices"}
+    _SAVED_HIDDEN[_node] = frozenset(("self_sym_sizes",))
 
 
 def _unpool_fwd(self: np.ndarray, indices: np.ndarray, size: Any) -> np.ndarray:
@@ -1899,6 +1949,11 @@ adaptive_avg_pool2d_op = defop(
     self=lambda grad, self, mh, mw: _adaptive2_bw(grad, self, mh, mw),
     jvp=LINEAR,
 )
+# torch's adaptive average pools save self alone; these hold their averaging matrices too
+_SAVED_HIDDEN["AdaptiveAvgPool2DBackward0"] = frozenset(("mh", "mw"))
+_SAVED_HIDDEN["AdaptiveAvgPool3DBackward0"] = frozenset(("md", "mh", "mw"))
+# avg_pool2d's node holds its plan (k, s, p, div); F.avg_pool2d shows torch's arguments
+_SAVED_HIDDEN["AvgPool2DBackward0"] = frozenset(("k", "s", "p", "div"))
 
 
 def _adaptive3_fwd(self: np.ndarray, md: np.ndarray, mh: np.ndarray, mw: np.ndarray):
@@ -2150,6 +2205,95 @@ HOOKED_EXTRA.update(
 )
 
 
+# What torch's norm nodes save and show (`_saved_result1`, `_saved_running_var`, ...) where
+# shadowgrad's hold something else (or nothing: the statistics are recomputed in backward),
+# read lazily from what the node holds (registry._SAVED_LAZY): nothing is saved for them.
+def _stat(hooked: Any, names: tuple[str, ...], k: int, output: bool = False) -> Any:
+    """A reader of output `k` of hooked(saved values by `names`; "=name": a non-tensor); a
+    differentiable `output` of the node (group norm's mean and rstd) reads as torch's does."""
+
+    def read(node: Any) -> Any:
+        args = [saved_array(node, n) if n[0] != "=" else node.saved_map()[n[1:]] for n in names]
+        if output:
+            return _make(np.asarray(hooked(args)[k]), True, node, k + 1)
+        return _make(np.asarray(hooked(args)[k]))
+
+    return read
+
+
+def _ln_stats(args: list[Any]) -> list[Any]:
+    x, normalized_shape, eps = args
+    if x.dtype == np.float16:
+        x = x.astype(np.float32)
+    mean, rstd = _const_stats(x, _ln_axes(x, normalized_shape), eps)
+    return [mean._data, rstd._data]
+
+
+def _gn_stats(args: list[Any]) -> list[Any]:
+    x, num_groups, eps = args
+    mean, rstd = _const_stats(x.reshape(x.shape[0], num_groups, -1), (2,), eps)
+    return [mean._data.reshape(x.shape[0], num_groups), rstd._data.reshape(x.shape[0], -1)]
+
+
+def _bn_stats(args: list[Any]) -> list[Any]:
+    """save_mean and save_invstd in training (empty in eval), then the running mean and var:
+    eval's (the invstd held is the running one's); none in training (not held)."""
+    x, mean, invstd, training, eps = args
+    if not training:
+        var = (1 / (invstd.astype(np.float64) ** 2) - eps).astype(invstd.dtype)
+        return [np.empty(0, x.dtype), np.empty(0, x.dtype), mean, var]
+    if mean is None:  # not held when the weight needs no gradient: the batch's
+        mean = x.mean(axis=_bn_axes(x)).astype(invstd.dtype)
+    return [mean, invstd, None, None]
+
+
+def _bn_running(k: int) -> Any:
+    """Eval: the running statistic the node computed with; training: the running buffer
+    F.batch_norm updated (held as `_running`), None without one."""
+    read = _stat(_bn_stats, ("input", "mean", "invstd", "=training", "=eps"), k)
+
+    def running(node: Any) -> Any:
+        saved = node.saved_map()
+        if not saved["training"]:
+            return read(node)
+        buffers = saved.get("_running")
+        if buffers is None:
+            return None
+        saved_array(node, "input")  # freed by backward: torch's error
+        return buffers[k - 2]
+
+    return running
+
+
+_LN = ("input", "=normalized_shape", "=eps")
+_GN = ("input", "=num_groups", "=eps")
+_BN = ("input", "mean", "invstd", "=training", "=eps")
+_SAVED_LAZY.update(
+    NativeLayerNormBackward0={
+        "result1": _stat(_ln_stats, _LN, 0),
+        "result2": _stat(_ln_stats, _LN, 1),
+    },
+    NativeGroupNormBackward0={
+        "result1": _stat(_gn_stats, _GN, 0, True),
+        "result2": _stat(_gn_stats, _GN, 1, True),
+        "N": lambda node: node._in_meta[0][0][0],
+        "C": lambda node: node._in_meta[0][0][1],
+        "HxW": lambda node: math.prod(node._in_meta[0][0][2:]),
+    },
+    NativeBatchNormBackward0={
+        "result1": _stat(_bn_stats, _BN, 0),
+        "result2": _stat(_bn_stats, _BN, 1),
+        "running_mean": _bn_running(2),
+        "running_var": _bn_running(3),
+    },
+)
+_SAVED_HIDDEN.update(
+    NativeLayerNormBackward0=frozenset(("eps",)),
+    NativeBatchNormBackward0=frozenset(("mean", "invstd")),
+)
+_SAVED_RENAMED["NativeGroupNormBackward0"] = {"group": "num_groups"}
+
+
 layer_norm_op = defop(
     "native_layer_norm",
     "NativeLayerNormBackward0",
@@ -2157,7 +2301,7 @@ layer_norm_op = defop(
     dtype="keep",
     input=_ln_input,
     weight=_ln_weight,
-    bias=_ln_bias,
+    bias=lambda grad, normalized_shape, bias: _ln_bias(grad, normalized_shape),  # bias: saved
     raw={
         "input": _np_ln_input,
         "weight": _np_ln_weight,
@@ -2396,6 +2540,10 @@ embedding_op = defop(
     ),
     jvp=LINEAR,
 )
+
+
+_SAVED_RENAMED["EmbeddingBackward0"] = {"weight_sym_argsize_0": "num_weights"}
+_SAVED_LAZY["EmbeddingBackward0"] = {"sparse": lambda node: False}  # a dense gradient
 
 
 # --- padding ------------------------------------------------------------------------------
@@ -3052,6 +3200,27 @@ nll_loss2d_op = defop(
     self=_nll_self,
     jvp=LINEAR,
 )
+
+
+def _nll_total_weight(node: Any) -> Tensor:
+    """torch's nll_loss total_weight output, which its node saves: the summed weight of the
+    targets not ignored (each weighs 1 without a weight), 0 for reduction='none'."""
+    saved = node.saved_map()
+    self, target = saved_array(node, "self"), saved_array(node, "target")
+    weight = saved_array(node, "weight")
+    if saved["reduction"] == 0:
+        return _make(np.zeros((), self.dtype))
+    keep = target != saved["ignore_index"]
+    if weight is None:
+        total = np.count_nonzero(keep)
+    else:
+        total = np.sum(weight.astype(np.float64)[np.where(keep, target, 0)] * keep)
+    return _make(np.asarray(total, self.dtype))
+
+
+_SAVED_LAZY["NllLossBackward0"] = _SAVED_LAZY["NllLoss2DBackward0"] = {
+    "total_weight": _nll_total_weight
+}
 
 
 def _functional(name: str) -> Any:

@@ -170,6 +170,13 @@ def _selecting_fwd(
     return v, indices.astype(np.int64)  # a copy: the output is not the saved array
 
 
+def _dim_as_given(dim: Any, d: int) -> int:
+    """The dim a selecting op's node saves: as given (torch's `_saved_dim` of a negative one
+    reads 2**64 + dim), else (a 0-d integer tensor, ...) the wrapped one, d. The formulas take
+    either (numpy's axes and unsqueeze count a negative dim from the end)."""
+    return dim if type(dim) is int else d
+
+
 def _select(op: Any, input: Any, dim: int, idx: np.ndarray, keepdim: bool, sizes: Any) -> Any:
     """Run a `_defselect` op with `idx` computed keepdim-shaped (argmax(..., keepdims=True))."""
     if not keepdim and idx.ndim:
@@ -1221,7 +1228,9 @@ def _minmax(name: str, input: Tensor, dim: Any, keepdim: bool, other: Any) -> An
             raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
         idx = (np.argmax if name == "max" else np.argmin)(x, axis=d, keepdims=True)
     op = _max_dim if name == "max" else _min_dim
-    return _return_type(name)(_select(op, input, d, idx, keepdim, tuple(x.shape)))
+    return _return_type(name)(
+        _select(op, input, _dim_as_given(dim, d), idx, keepdim, tuple(x.shape))
+    )
 
 
 def max(input: Tensor, dim: Any = None, keepdim: bool = False, *, other: Any = None) -> Any:
@@ -1295,6 +1304,7 @@ def _var_fwd(
 ) -> np.ndarray:
     # dim None: a full reduction (its backward differs from dims that cover every dim)
     dim = tuple(range(self.ndim)) if dim is None else dim
+    correction = 1 if correction is None else correction  # not given (see _var_args)
     n = _count(self.shape, dim)
     m = np.mean(self, axis=dim, keepdims=True) if n else np.full((), np.nan, self.dtype)
     dev = self - m
@@ -1314,6 +1324,7 @@ def _var_backward(
     from .pointwise import _mul_scalar
 
     shape = tuple(self._data.shape)
+    correction = 1 if correction is None else correction  # not given (see _var_args)
     if dim is None or self.ndim == 0:
         dof = self._data.size - correction
         mu = self.mean()
@@ -1524,7 +1535,9 @@ def _var_args(
         dim, unbiased = None, dim
     if unbiased is not None and correction is not None:
         raise TypeError(f"{name}() received an invalid combination of arguments")
-    if correction is None:
+    if correction is None and (unbiased is not None or dim is not None):
+        # torch's overload with `unbiased` (the only one when a dim is given): 1 or 0. With
+        # neither, its correction overload saves None (_saved_correction), which reads as 1
         correction = 1 if unbiased is None or unbiased else 0
     elif isinstance(correction, Tensor):  # a Number argument: torch reads the tensor's value
         correction = correction.item()
@@ -1539,7 +1552,7 @@ def _var_args(
     shape = tuple(input._data.shape)
     out_numel = _count(shape, tuple(i for i in range(len(shape)) if i not in axes))
     n = input._data.size // builtins.max(out_numel, 1)
-    if n - correction <= 0:
+    if n - (1 if correction is None else correction) <= 0:
         warnings.warn(
             f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
             "reduction factor (input numel divided by output numel).",

@@ -167,7 +167,13 @@ class OpNode(Node):
             if lazy is not None and key in lazy:
                 return lazy[key](self)
             saved = self.saved_map() or {}
-            if key in saved:
+            shown = saved.get("_shown")
+            if shown is not None and key in shown:  # see show_saved
+                v = shown[key]
+                return _as_uint64(v) if key in _INT64_SAVED and type(v) in (int, tuple) else v
+            if key in _SAVED_HIDDEN.get(type(self).__name__, ()):
+                pass  # held for shadowgrad's formulas: torch's node has no such name
+            elif key in saved:
                 v = saved[key]
                 if type(v) is _ndarray and key in self._op.tensor_names:
                     if key in _SCALAR_SAVED.get(self.name(), ()):
@@ -176,7 +182,11 @@ class OpNode(Node):
                 if type(v) is _ndarray:  # an index or mask: torch saved the tensor
                     return _make(v.copy())
                 if type(v) is tuple and any(type(e) is _ndarray for e in v):
-                    return tuple(_make(e.copy()) if type(e) is _ndarray else e for e in v)
+                    # advanced indexing's indices: a full slice between them is torch's None
+                    return tuple(
+                        _make(e.copy()) if type(e) is _ndarray else None if e == _ALL else e
+                        for e in v
+                    )
                 v = self._unpack(key, v)
                 if key in _INT64_SAVED and (type(v) is int or type(v) is tuple):
                     return _as_uint64(v)
@@ -192,7 +202,7 @@ class OpNode(Node):
             if renamed is not None:
                 key = "" if key in renamed.values() else renamed.get(key, key)
             v = saved.get(key)
-            if type(v) is SavedTensor:
+            if type(v) is SavedTensor and key not in _SAVED_HIDDEN.get(type(self).__name__, ()):
                 return v
             if "_raw_saved_" + name[11:] in self.__dir__():
                 if type(v) is tuple:  # advanced indexing's indices: torch's list of them
@@ -222,7 +232,14 @@ class OpNode(Node):
                 type(v) is _ndarray or (type(v) is tuple and any(type(e) is _ndarray for e in v))
             ):
                 names.add("_raw_saved_" + k)  # an index or mask: torch saved it as a tensor
+        for k in _SAVED_HIDDEN.get(node, ()):
+            names.discard("_saved_" + k)
+            names.discard("_raw_saved_" + k)
         for k in _SAVED_LAZY.get(node, ()):
+            names.add("_saved_" + k)
+            if k in _SAVED_LAZY_TENSORS:
+                names.add("_raw_saved_" + k)
+        for k in saved.get("_shown", ()):
             names.add("_saved_" + k)
         renamed = _SAVED_RENAMED.get(node)
         if renamed is not None:
@@ -247,7 +264,10 @@ class OpNode(Node):
 # sign: add's alpha, clamp's min)
 _INT64_SAVED = frozenset(
     ("dim", "dims", "dim0", "dim1", "dim2", "diagonal", "offset", "index", "start", "end")
-).union(("shifts", "dimension", "split_size", "split_sizes", "source", "destination"))
+).union(("shifts", "dimension", "split_size", "split_sizes", "source", "destination")) | {
+    "ignore_index",
+    "padding_idx",
+}
 
 
 # saved values torch's node shows under its own names where this op's parameters are named
@@ -301,6 +321,39 @@ _SAVED_LAZY: dict[str, dict[str, Callable[[Any], Any]]] = {
     "UnsafeSplitWithSizesBackward0": {"self_sym_sizes": _input_sizes(0, "self")},
     "MeanBackward1": {"self_sym_numel": _sym_numel},
 }
+
+
+# the names a node holds for shadowgrad's formulas that torch's node does not show (it shows
+# what it saved under its own names instead, read through _SAVED_LAZY): node name -> names
+_SAVED_HIDDEN: dict[str, frozenset[str]] = {}
+# the _SAVED_LAZY names that read a tensor: listed with a `_raw_saved_` SavedTensor too
+_SAVED_LAZY_TENSORS = frozenset(
+    ("result1", "result2", "result3", "total_weight", "running_mean", "running_var", "bias")
+)
+
+
+_ALL = slice(None)
+
+
+def show_saved(t: Any, **values: Any) -> None:
+    """Give the node of t (an op's result) the ints, sizes and flags torch's node saves that
+    this op's node does not hold (a pooling's kernel_size and stride as given, an upsampling's
+    output_size and scales), shown as `_saved_<name>`. Called by the functions whose ops hold
+    their own plan instead; one dict entry, after the op ran."""
+    gf = t._grad_fn
+    if gf is not None and type(gf._saved) is dict:
+        gf._saved["_shown"] = values
+
+
+def saved_array(node: Any, name: str) -> np.ndarray | None:
+    """The array a node holds under `name` (None if it holds none), for a _SAVED_LAZY reader:
+    after backward freed it, torch's "backward a second time" error."""
+    v = (node.saved_map() or {}).get(name)
+    if v is _RELEASED:
+        raise RuntimeError(SECOND_TIME)
+    if type(v) is SavedTensor:
+        return node._unpack(name, v)._data
+    return v
 
 
 def _unsaved(v: Any) -> SavedTensor:

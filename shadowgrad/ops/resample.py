@@ -24,7 +24,7 @@ from . import pointwise as P
 from . import reduction as R
 from ._util import shape_str
 from .nn_ops import _gather_pair
-from .registry import defop
+from .registry import _SAVED_HIDDEN, defop, show_saved
 from .shape_extra import _no_derivative
 
 # --- index and weight plans ---------------------------------------------------------------
@@ -211,6 +211,7 @@ def _kernel(name: str, node: str) -> Any:
     def fwd_formula(grad: Tensor, plan: Any, bplan: Any) -> Tensor:
         return backward(grad, plan, bplan)
 
+    _SAVED_HIDDEN[f"{node}Backward0"] = frozenset(("plan", "bplan"))  # torch's: show_saved
     forward = defop(
         name,
         f"{node}Backward0",
@@ -424,7 +425,14 @@ def upsample(
         what = _DISPATCH.get(key, f"compute_indices_weights_{kind.split('-')[0]}")
         raise NotImplementedError(f"\"{what}\" not implemented for '{D._FROM_NP[x.dtype]._short}'")
     fwd, bwd = _plans(kind, x, out, scales, align)
-    return _KERNELS[key](input, fwd, bwd)
+    r = _KERNELS[key](input, fwd, bwd)
+    if r._grad_fn is not None:  # what torch's node saves (its `_saved_` names)
+        names = ("scales",) if n_sp == 1 else ("scales_d", "scales_h", "scales_w")[-n_sp:]
+        named = dict(zip(names, scales or (None,) * n_sp, strict=True))
+        if not kind.startswith("nearest"):
+            named["align_corners"] = align
+        show_saved(r, output_size=tuple(out), self_sym_sizes=tuple(x.shape), **named)
+    return r
 
 
 # --- pixel and channel shuffles -----------------------------------------------------------

@@ -18,7 +18,7 @@ from .. import _dtype as D
 from .._numpy_compat import skipped_by_warnings
 from .._tensor import Tensor
 from ._util import wrap_dim
-from .reduction import _defselect, _evenly_distribute, _select
+from .reduction import _defselect, _dim_as_given, _evenly_distribute, _select
 from .registry import defop
 from .shape import int_arg, int_checked
 
@@ -123,7 +123,7 @@ def sort(
         raise RuntimeError(" Sort does not support complex dtypes on CPU")
     d = wrap_dim(dim, input.ndim)
     idx = np.zeros((), np.int64) if x.ndim == 0 else _argsort_np(x, d, descending)
-    return _rt("sort", op(input, d, idx, True, tuple(x.shape)))
+    return _rt("sort", op(input, _dim_as_given(dim, d), idx, True, tuple(x.shape)))
 
 
 def argsort(
@@ -475,7 +475,7 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
     idx = np.zeros((), np.int64) if x.ndim == 0 else _topk_indices(x, k, d, largest, sorted)
     if not idx.flags.c_contiguous:  # torch's results are contiguous (Note [Result layout])
         idx = np.array(idx, order="C")
-    return _rt("topk", _topk(input, d, idx, True, tuple(x.shape)))
+    return _rt("topk", _topk(input, _dim_as_given(dim, d), idx, True, tuple(x.shape)))
 
 
 def _gt_or_nan(a: Any, b: Any) -> bool:
@@ -554,7 +554,9 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
     _no_bool(x, "kthvalue_cpu")
     idx = np.zeros((), np.int64) if x.ndim == 0 else _kth_indices(x, k, d)
-    return _rt("kthvalue", _select(_kthvalue, input, d, idx, keepdim, tuple(x.shape)))
+    return _rt(
+        "kthvalue", _select(_kthvalue, input, _dim_as_given(dim, d), idx, keepdim, tuple(x.shape))
+    )
 
 
 # --- median, nanmedian, mode ------------------------------------------------------------------
@@ -644,7 +646,7 @@ def _median(name: str, input: Tensor, dim: Any, keepdim: bool) -> Any:
             raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
         idx = _median_indices(x, d, ignore_nan)
     op = _nanmedian_dim if ignore_nan else _median_dim
-    return _rt(name, _select(op, input, d, idx, keepdim, tuple(x.shape)))
+    return _rt(name, _select(op, input, _dim_as_given(dim, d), idx, keepdim, tuple(x.shape)))
 
 
 # keepdim not given: torch's full-reduction overload takes none (`x.median(keepdim=True)` is its
@@ -705,7 +707,7 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
         if x.shape[d] == 0:
             raise IndexError("mode(): Expected reduction dim " + str(d) + " to have non-zero size.")
         idx = _mode_indices(x, d)
-    return _rt("mode", _select(_mode, input, d, idx, keepdim, tuple(x.shape)))
+    return _rt("mode", _select(_mode, input, _dim_as_given(dim, d), idx, keepdim, tuple(x.shape)))
 
 
 METHODS: dict[str, Any] = {

@@ -20,6 +20,7 @@ from shadowgrad.autograd import forward_ad as fwAD
 from shadowgrad.autograd.functional import jacobian
 from shadowgrad.ops import registry
 from shadowgrad.ops import shape as S
+from shadowgrad.ops.indexing import _index_put_impl
 
 MODULES = (
     "shadowgrad.ops.shape",
@@ -106,6 +107,11 @@ CASES: dict[str, tuple[Callable[..., Any], tuple[tuple[int, ...], ...]]] = {
     "index_put": (lambda x, v: x.index_put((IDX,), v), ((3, 2), (2, 2))),
     "index_put/accumulate": (
         lambda x, v: x.index_put((sg.tensor([1, 1]),), v, accumulate=True),
+        ((3, 2), (2, 2)),
+    ),
+    # index's backward writes with it (IndexPutImplBackward0): reached only from a gradient
+    "_index_put_impl": (
+        lambda x, v: _index_put_impl(x, (np.array([1, 1]),), v, True),
         ((3, 2), (2, 2)),
     ),
     "index.Tensor": (lambda x: x[sg.tensor([1, 0, 1]), 1:], ((2, 3),)),
