@@ -894,6 +894,422 @@ def prog_fe_float16_bfloat16(T: Any) -> Any:
     ]
 
 
+# --- optimizers: the foreach / fused / capturable / differentiable flags ---------------------
+
+_OPTIMS = {
+    "SGD": {"lr": 0.1, "momentum": 0.9},
+    "Adam": {"lr": 0.1},
+    "AdamW": {"lr": 0.1},
+    "Adagrad": {"lr": 0.1},
+    "RMSprop": {"lr": 0.01},
+    "Adadelta": {"lr": 1.0},
+    "Adamax": {"lr": 0.1},
+    "NAdam": {"lr": 0.1},
+    "RAdam": {"lr": 0.1},
+    "ASGD": {"lr": 0.1},
+    "Rprop": {"lr": 0.1},
+    "Adafactor": {"lr": 0.1},
+}
+
+
+def _opt_run(T: Any, name: str, kw: dict[str, Any], steps: int = 3, dtype: Any = None) -> Any:
+    """Parameters after `steps` steps of optimizer `name` (three parameters, fixed grads)."""
+    ps = [T.nn.Parameter(t) for t in _xs(T, (3,), (2, 3), (4,), seed=101, dtype=dtype)]
+    opt = getattr(T.optim, name)(ps, **kw)
+    for k in range(steps):
+        for i, p in enumerate(ps):
+            g = T.tensor(_data(*p.shape, seed=200 + 10 * k + i))
+            p.grad = g.to(p.dtype)
+        opt.step()
+    return [p.detach() for p in ps], opt
+
+
+def _same_bits(xs: Any, ys: Any) -> bool:
+    return all(
+        bool((x == y).all()) or bool(((x != x) & (y != y)).all())
+        for x, y in zip(xs, ys, strict=True)
+    )
+
+
+@program()
+def prog_fe_optim_flag_combinations(T: Any) -> Any:
+    out = {}
+    for name, base in _OPTIMS.items():
+        row = {}
+        for label, flags in (
+            ("fused", {"fused": True}),
+            ("fused_foreach", {"fused": True, "foreach": True}),
+            ("fused_differentiable", {"fused": True, "differentiable": True}),
+            ("foreach_differentiable", {"foreach": True, "differentiable": True}),
+            ("capturable", {"capturable": True}),
+            ("capturable_foreach", {"capturable": True, "foreach": True}),
+            ("foreach_false_fused_false", {"foreach": False, "fused": False}),
+        ):
+            row[label] = raises(lambda n=name, f=flags, b=base: _opt_run(T, n, {**b, **f}, 1)[0])
+        out[name] = row
+    return out
+
+
+@program()
+def prog_fe_optim_defaults_record_flags(T: Any) -> Any:
+    p = T.nn.Parameter(T.ones(2))
+    out = {}
+    for name, base in _OPTIMS.items():
+        opt = getattr(T.optim, name)([p], **base)
+        out[name] = {
+            k: opt.defaults.get(k, "absent")
+            for k in ("foreach", "fused", "capturable", "differentiable", "maximize")
+        }
+        out[name + "_group"] = {k: opt.param_groups[0].get(k, "absent") for k in ("foreach",)}
+    return out
+
+
+@program()
+def prog_fe_optim_foreach_matches_single_tensor_bits(T: Any) -> Any:
+    out = {}
+    for name, base in _OPTIMS.items():
+        if name == "Adafactor":
+            continue  # prog_fe_optim_adafactor_foreach_bits
+        single, _ = _opt_run(T, name, {**base, "foreach": False}, 4)
+        multi, _ = _opt_run(T, name, {**base, "foreach": True}, 4)
+        out[name] = (_same_bits(single, multi), multi)
+    return out
+
+
+@program()
+def prog_fe_optim_foreach_options_match_single_tensor(T: Any) -> Any:
+    cases = {
+        "sgd_nesterov_wd": (
+            "SGD",
+            {"lr": 0.1, "momentum": 0.9, "nesterov": True, "weight_decay": 0.1},
+        ),
+        "sgd_dampening_max": (
+            "SGD",
+            {"lr": 0.1, "momentum": 0.9, "dampening": 0.5, "maximize": True},
+        ),
+        "adam_amsgrad_wd": ("Adam", {"lr": 0.1, "amsgrad": True, "weight_decay": 0.1}),
+        "adam_max": ("Adam", {"lr": 0.1, "maximize": True}),
+        "adamw_amsgrad": ("AdamW", {"lr": 0.1, "amsgrad": True}),
+        "adagrad_decay": ("Adagrad", {"lr": 0.1, "lr_decay": 0.1, "weight_decay": 0.1}),
+        "rmsprop_centered": ("RMSprop", {"lr": 0.01, "momentum": 0.9, "centered": True}),
+        "adadelta_wd": ("Adadelta", {"lr": 1.0, "weight_decay": 0.1}),
+        "adamax_wd": ("Adamax", {"lr": 0.1, "weight_decay": 0.1}),
+        "nadam_decoupled": (
+            "NAdam",
+            {"lr": 0.1, "weight_decay": 0.1, "decoupled_weight_decay": True},
+        ),
+        "radam_decoupled": (
+            "RAdam",
+            {"lr": 0.1, "weight_decay": 0.1, "decoupled_weight_decay": True},
+        ),
+        "radam_wd": ("RAdam", {"lr": 0.1, "weight_decay": 0.1}),
+        "asgd_t0": ("ASGD", {"lr": 0.1, "weight_decay": 0.1, "t0": 1}),
+        "rprop_max": ("Rprop", {"lr": 0.1, "maximize": True}),
+    }
+    out = {}
+    for label, (name, kw) in cases.items():
+        single, _ = _opt_run(T, name, {**kw, "foreach": False}, 5)
+        multi, _ = _opt_run(T, name, {**kw, "foreach": True}, 5)
+        out[label] = (_same_bits(single, multi), multi)
+    return out
+
+
+@program()
+def prog_fe_optim_foreach_float64(T: Any) -> Any:
+    out = {}
+    for name in ("SGD", "Adam", "AdamW", "RMSprop", "NAdam", "RAdam"):
+        base = _OPTIMS[name]
+        for dt in (T.float64,):
+            single, _ = _opt_run(T, name, {**base, "foreach": False}, 3, dtype=dt)
+            multi, _ = _opt_run(T, name, {**base, "foreach": True}, 3, dtype=dt)
+            out[f"{name}_{dt}"] = (_same_bits(single, multi), multi)
+    return out
+
+
+@program()
+def prog_fe_optim_fused_cpu(T: Any) -> Any:
+    out = {}
+    for name in ("SGD", "Adam", "AdamW", "Adagrad"):
+        base = _OPTIMS[name]
+        fused, _ = _opt_run(T, name, {**base, "fused": True}, 3)
+        out[name] = fused
+        out[name + "_int"] = raises(
+            lambda n=name, b=base: _opt_run(T, n, {**b, "fused": True}, 1, dtype=T.int64)
+        )
+        out[name + "_half"] = _opt_run(T, name, {**base, "fused": True}, 2, dtype=T.float16)[0]
+    out["rmsprop"] = raises(lambda: T.optim.RMSprop([T.nn.Parameter(T.ones(2))], fused=True))
+    return out
+
+
+@program(
+    xfail="torch's CPU fused SGD/AdamW kernels (vectorised body, scalar tail) round differently "
+    "from its single-tensor update; shadowgrad's fused=True runs the single-tensor arithmetic"
+)
+def prog_fe_optim_fused_bits_against_single_tensor(T: Any) -> Any:
+    out = {}
+    for name in ("SGD", "Adam", "AdamW", "Adagrad"):
+        base = _OPTIMS[name]
+        single, _ = _opt_run(T, name, {**base, "foreach": False}, 3)
+        fused, _ = _opt_run(T, name, {**base, "fused": True}, 3)
+        out[name] = _same_bits(single, fused)
+    return out
+
+
+@program(
+    xfail="torch's foreach ops on float16 round each op once from float32 (division by a "
+    "number as a multiplication by its reciprocal); shadowgrad's foreach=True runs the "
+    "single-tensor float16 arithmetic"
+)
+def prog_fe_optim_foreach_half_bits(T: Any) -> Any:
+    out = {}
+    for name in ("SGD", "AdamW"):
+        base = _OPTIMS[name]
+        single, _ = _opt_run(T, name, {**base, "foreach": False}, 3, dtype=T.float16)
+        multi, _ = _opt_run(T, name, {**base, "foreach": True}, 3, dtype=T.float16)
+        out[name] = _same_bits(single, multi)
+    return out
+
+
+@program(
+    xfail="torch's multi-tensor Adafactor (foreach=True) orders its roundings differently "
+    "from its single-tensor one; shadowgrad runs the single-tensor arithmetic for both"
+)
+def prog_fe_optim_adafactor_foreach_bits(T: Any) -> Any:
+    out = {}
+    for label, kw in (("plain", {"lr": 0.1}), ("wd", {"lr": 0.1, "weight_decay": 0.1})):
+        single, _ = _opt_run(T, "Adafactor", {**kw, "foreach": False}, 4)
+        multi, _ = _opt_run(T, "Adafactor", {**kw, "foreach": True}, 4)
+        out[label] = _same_bits(single, multi)
+    return out
+
+
+@program(
+    xfail="shadowgrad's single-tensor NAdam is 1 ulp off torch's on some elements (the two "
+    "addcdiv_ of the update), so here its foreach=False and foreach=True agree bit for bit "
+    "where torch's differ"
+)
+def prog_fe_optim_nadam_weight_decay_foreach_bits(T: Any) -> Any:
+    kw = {"lr": 0.1, "weight_decay": 0.1, "momentum_decay": 0.01}
+    single, _ = _opt_run(T, "NAdam", {**kw, "foreach": False}, 5)
+    multi, _ = _opt_run(T, "NAdam", {**kw, "foreach": True}, 5)
+    return _same_bits(single, multi)
+
+
+@program()
+def prog_fe_optim_foreach_state_and_grads_untouched(T: Any) -> Any:
+    out = {}
+    for name, base in _OPTIMS.items():
+        _, opt = _opt_run(T, name, {**base, "foreach": True}, 2)
+        st = opt.state_dict()["state"][0]
+        out[name] = {k: v for k, v in st.items() if k != "step"}
+        out[name + "_step"] = st.get("step")
+        out[name + "_grad"] = opt.param_groups[0]["params"][0].grad
+    return out
+
+
+@program()
+def prog_fe_optim_foreach_none_grads_and_mixed_dtypes(T: Any) -> Any:
+    out = {}
+    for name in ("SGD", "Adam", "AdamW", "Adagrad", "RMSprop", "NAdam", "RAdam", "Adamax"):
+        a = T.nn.Parameter(T.tensor(_data(3, seed=301)))
+        b = T.nn.Parameter(T.tensor(_data(2, seed=302)).double())
+        c = T.nn.Parameter(T.tensor(_data(2, seed=303)))
+        opt = getattr(T.optim, name)([a, b, c], foreach=True, **_OPTIMS[name])
+        a.grad = T.ones(3)
+        b.grad = T.full((2,), 0.5, dtype=T.float64)
+        opt.step()
+        c.grad = T.ones(2)
+        b.grad = None
+        opt.step()
+        out[name] = ([a, b, c], sorted(len(v) for v in opt.state.values()))
+    return out
+
+
+@program()
+def prog_fe_optim_foreach_complex_params(T: Any) -> Any:
+    out = {}
+    for name in ("SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "NAdam", "RAdam", "Adamax"):
+        res = []
+        for fe in (False, True):
+            z = T.nn.Parameter(T.tensor([1 + 2j, -0.5 + 0.25j]))
+            opt = getattr(T.optim, name)([z], foreach=fe, **_OPTIMS[name])
+            for k in range(3):
+                z.grad = T.tensor([0.5 - 1j * k, 0.25 + 0.5j])
+                opt.step()
+            res.append(z.detach())
+        out[name] = (res, _same_bits([res[0]], [res[1]]))
+    return out
+
+
+@program()
+def prog_fe_optim_differentiable_sgd_grad_to_hyper(T: Any) -> Any:
+    p0 = T.tensor(_data(4, seed=401), dtype=T.float64, requires_grad=True)
+    g = T.tensor(_data(4, seed=402), dtype=T.float64, requires_grad=True)
+    buf = T.tensor(_data(4, seed=403), dtype=T.float64, requires_grad=True)
+    lr = T.tensor(0.1, dtype=T.float64, requires_grad=True)
+    p = p0.clone()
+    opt = T.optim.SGD([p], lr=lr, momentum=0.9, differentiable=True)
+    p.grad = g
+    opt.state[p]["momentum_buffer"] = buf.clone()
+    opt.step()
+    out = p * p
+    grads = T.autograd.grad(out.sum(), [p0, g, buf, lr], allow_unused=True)
+    return p, p.grad_fn, grads, opt.state[p]["momentum_buffer"]
+
+
+@program()
+def prog_fe_optim_differentiable_adam_gradcheck(T: Any) -> Any:
+    def step(p: Any, grad: Any, exp_avg: Any, exp_avg_sq: Any) -> Any:
+        p = p.clone()
+        p.grad = grad
+        opt = T.optim.Adam([p], lr=0.5, differentiable=True)
+        st = opt.state[p]
+        st["step"] = T.tensor(1.0, dtype=T.float64)
+        st["exp_avg"] = exp_avg.clone()
+        st["exp_avg_sq"] = exp_avg_sq.clone()
+        opt.step()
+        return p, st["exp_avg"], st["exp_avg_sq"]
+
+    args = [
+        T.tensor(_data(3, seed=410 + k), dtype=T.float64).abs().requires_grad_() for k in range(4)
+    ]
+    res = step(*args)
+    gc = T.autograd.gradcheck(step, tuple(args))
+    return res, [r.grad_fn is not None for r in res], gc
+
+
+@program()
+def prog_fe_optim_differentiable_requires_no_grad_state(T: Any) -> Any:
+    out = {}
+    for name in (
+        "SGD",
+        "Adam",
+        "AdamW",
+        "RMSprop",
+        "Adagrad",
+        "NAdam",
+        "RAdam",
+        "Adamax",
+        "Adadelta",
+        "ASGD",
+        "Rprop",
+    ):
+        w = T.nn.Parameter(T.tensor(_data(3, seed=420)))
+        opt = getattr(T.optim, name)([w], differentiable=True, **_OPTIMS[name])
+        w.grad = T.ones(3)
+        out[name] = raises(lambda o=opt: o.step())
+        x = T.tensor(_data(3, seed=421), requires_grad=True)
+        v = x.clone()
+        opt2 = getattr(T.optim, name)([v], differentiable=True, **_OPTIMS[name])
+        v.grad = T.ones(3)
+        with T.enable_grad():
+            r = raises(lambda o=opt2: o.step())
+        out[name + "_nonleaf"] = (r, v.grad_fn is not None, v.detach())
+    return out
+
+
+# --- gradient clipping with foreach -----------------------------------------------------------
+
+
+@program()
+def prog_fe_clip_grad_norm_foreach(T: Any) -> Any:
+    out = {}
+    for fe in (None, False, True):
+        for norm in (2.0, 1.0, float("inf"), 3.0, 0.0):
+            ps = [T.nn.Parameter(t) for t in _xs(T, (3,), (2, 2), seed=501)]
+            for i, p in enumerate(ps):
+                p.grad = T.tensor(_data(*p.shape, seed=510 + i)) * 4
+            n = T.nn.utils.clip_grad_norm_(ps, 1.0, norm_type=norm, foreach=fe)
+            out[f"{fe}_{norm}"] = (n, [p.grad for p in ps])
+    return out
+
+
+@program()
+def prog_fe_clip_grad_norm_foreach_edge_cases(T: Any) -> Any:
+    p = T.nn.Parameter(T.ones(3))
+    q = T.nn.Parameter(T.ones(2, dtype=T.float64))
+    out = {}
+    out["no_grads"] = T.nn.utils.clip_grad_norm_([p, q], 1.0, foreach=True)
+    p.grad = T.tensor([float("nan"), 1.0, 1.0])
+    q.grad = T.ones(2, dtype=T.float64)
+    out["nonfinite"] = raises(
+        lambda: T.nn.utils.clip_grad_norm_([p, q], 1.0, foreach=True, error_if_nonfinite=True)
+    )
+    out["nonfinite_ok"] = (T.nn.utils.clip_grad_norm_([p, q], 1.0, foreach=True), p.grad, q.grad)
+    p.grad = T.ones(3) * 3
+    q.grad = T.ones(2, dtype=T.float64) * 4
+    out["mixed_dtypes"] = (T.nn.utils.clip_grad_norm_([p, q], 1.0, foreach=True), p.grad, q.grad)
+    out["single_tensor"] = T.nn.utils.clip_grad_norm_(p, 0.5, foreach=True)
+    out["value"] = (T.nn.utils.clip_grad_value_([p, q], 0.1, foreach=True), p.grad, q.grad)
+    out["empty"] = T.nn.utils.clip_grad_norm_([], 1.0, foreach=True)
+    return out
+
+
+@program()
+def prog_fe_get_total_norm_and_clip_grads_with_norm(T: Any) -> Any:
+    a, b = _xs(T, (3,), (2, 2), seed=521)
+    out = {}
+    for fe in (None, True, False):
+        out[f"total_{fe}"] = [
+            T.nn.utils.get_total_norm([a, b], p, foreach=fe) for p in (2.0, 1.0, float("inf"))
+        ]
+    out["single"] = T.nn.utils.get_total_norm(a, 2.0)
+    out["empty"] = T.nn.utils.get_total_norm([], 2.0)
+    out["none_entries"] = raises(lambda: T.nn.utils.get_total_norm([a, None], 2.0))
+    out["nonfinite"] = raises(
+        lambda: T.nn.utils.get_total_norm([a, a / 0], 2.0, error_if_nonfinite=True)
+    )
+    out["half_double"] = T.nn.utils.get_total_norm([a.half(), b.double()], 2.0, foreach=True)
+    ps = [T.nn.Parameter(t) for t in _xs(T, (3,), (2, 2), seed=531)]
+    for i, p in enumerate(ps):
+        p.grad = T.tensor(_data(*p.shape, seed=540 + i))
+    total = T.nn.utils.get_total_norm([p.grad for p in ps], 2.0)
+    r = T.nn.utils.clip_grads_with_norm_(ps, 0.5, total, foreach=True)
+    out["clip"] = (r, total, [p.grad for p in ps], [p.grad._version for p in ps])
+    r2 = T.nn.utils.clip_grads_with_norm_(ps, 100.0, T.tensor(1.0), foreach=True)
+    out["no_clip"] = (r2, [p.grad for p in ps])
+    return out
+
+
+@program()
+def prog_fe_clip_grad_norm_requires_grad_grads(T: Any) -> Any:
+    # grads that carry a graph (create_graph=True): clipping runs under no_grad
+    w = T.nn.Parameter(T.tensor(_data(3, seed=551)))
+    (w.pow(3).sum()).backward(create_graph=True)
+    n = T.nn.utils.clip_grad_norm_([w], 0.5, foreach=True)
+    return n, w.grad, w.grad.requires_grad, w.grad.grad_fn
+
+
+# --- torch.utils._foreach_utils -------------------------------------------------------------
+
+
+@program()
+def prog_fe_foreach_utils_grouping(T: Any) -> Any:
+    import importlib
+
+    fu = importlib.import_module(T.__name__ + ".utils._foreach_utils")
+    a = T.ones(2)
+    b = T.ones(2, dtype=T.float64)
+    c = T.zeros(3)
+    d = T.ones(1, dtype=T.int64)
+    g = fu._group_tensors_by_device_and_dtype
+    r1 = g([[a, b, c, d], [a * 2, None, c * 2, d]], with_indices=True)
+    r2 = g([[a, b, c], []])
+    return (
+        [(str(k[0]), k[1], v) for k, v in r1.items()],
+        [(str(k[0]), k[1], v) for k, v in r2.items()],
+        r1[(a.device, T.float32)][0][0][0] is a,
+        raises(lambda: g([[a, None]])),
+        raises(lambda: g([[a, b], [a]])),
+        raises(lambda: g([])),
+        fu._get_foreach_kernels_supported_devices(),
+        fu._get_fused_kernels_supported_devices(),
+        fu._device_has_foreach_support(a.device),
+        fu._has_foreach_support([a, None], a.device),
+        fu._has_foreach_support([T.nn.Parameter(a)], a.device),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

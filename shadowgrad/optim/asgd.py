@@ -76,17 +76,42 @@ class ASGD(Optimizer):
                 continue
             for p, state, grad, param in grads(self, group, init):
                 step = tick(state)
-                if wd != 0:
-                    grad = fma(wd, param, grad)
-                eta = float(state["eta"].item())
-                param = fma(-eta, grad, param * (1 - lambd * eta))
-                write_param(p, param)
-                ax = arr(state["ax"])
-                mu = float(state["mu"].item())
-                # the running average only starts once step exceeds t0 (mu < 1)
-                ax[...] = ax + (param - ax) * mu if mu != 1 else param
+                if group["foreach"]:
+                    _multi_tensor_update(p, state, grad, param, lambd, wd)
+                else:
+                    _single_tensor_update(p, state, grad, param, lambd, wd)
                 # torch rounds both through a default-dtype tensor, whatever the state's dtype
                 with no_grad():
-                    state["eta"].copy_(as_tensor(lr / ((1 + lambd * lr * step) ** alpha)))
+                    # (torch's multi-tensor ASGD computes eta on the float32 step tensor)
+                    t = state["step"] if group["foreach"] else step
+                    state["eta"].copy_(as_tensor(lr / ((1 + lambd * lr * t) ** alpha)))
                     state["mu"].copy_(as_tensor(1 / max(1, step - t0)))
         return loss
+
+
+def _single_tensor_update(
+    p: Any, state: dict[str, Any], grad: Any, param: Any, lambd: float, wd: float
+) -> None:
+    if wd != 0:
+        grad = fma(wd, param, grad)
+    eta = float(state["eta"].item())
+    param = fma(-eta, grad, param * (1 - lambd * eta))
+    write_param(p, param)
+    ax = arr(state["ax"])
+    mu = float(state["mu"].item())
+    # the running average only starts once step exceeds t0 (mu < 1)
+    ax[...] = ax + (param - ax) * mu if mu != 1 else param
+
+
+def _multi_tensor_update(
+    p: Any, state: dict[str, Any], grad: Any, param: Any, lambd: float, wd: float
+) -> None:
+    """torch's multi-tensor ASGD (foreach=True): the decay folded into the gradient
+    (`grad + wd * param + lambd * param`), the parameter moved by one addcmul with eta, the
+    average by one addcmul with mu, even at mu == 1."""
+    inter = fma(lambd, param, fma(wd, param, grad) if wd != 0 else grad)
+    eta = arr(state["eta"])
+    param = fma(-inter, eta, param)
+    write_param(p, param)
+    ax = arr(state["ax"])
+    ax[...] = fma(param - ax, arr(state["mu"]), ax)

@@ -110,7 +110,11 @@ class NAdam(Optimizer):
                 exp_avg_sq = arr(state["exp_avg_sq"])
                 exp_avg[...] = lerp(exp_avg, grad, 1 - beta1)
                 exp_avg_sq[...] = fma((1 - beta2) * grad, grad, exp_avg_sq * beta2)
-                denom = np.sqrt(exp_avg_sq / bias_correction2) + num(group["eps"])
+                if group["foreach"]:
+                    # torch's multi-tensor NAdam: sqrt(v) / sqrt(bias_correction2)
+                    denom = np.sqrt(exp_avg_sq) / bias_correction2**0.5 + num(group["eps"])
+                else:
+                    denom = np.sqrt(exp_avg_sq / bias_correction2) + num(group["eps"])
                 param = param + ((-lr * (1.0 - mu) / (1.0 - mu_product)) * grad) / denom
                 coef = (-lr * mu_next) / (1.0 - mu_product_next)
                 write_param(p, param + (coef * exp_avg) / denom)

@@ -98,6 +98,9 @@ class RAdam(Optimizer):
                 exp_avg_sq[...] = fma((1 - beta2) * grad, grad, exp_avg_sq * beta2)
                 bias_correction1 = 1 - beta1**step
                 bias_correction2 = 1 - beta2**step
+                if group["foreach"]:
+                    write_param(p, _multi_tensor_update(group, step, param, exp_avg, exp_avg_sq))
+                    continue
                 update = exp_avg / bias_correction1 * lr
                 # length of the approximated SMA; the variance is tractable once it exceeds 5
                 rho_inf = 2 / (1 - beta2) - 1
@@ -113,3 +116,27 @@ class RAdam(Optimizer):
                     update = update * adaptive * rect
                 write_param(p, param - update)
         return loss
+
+
+def _multi_tensor_update(
+    group: dict[str, Any], step: float, param: Any, exp_avg: Any, exp_avg_sq: Any
+) -> Any:
+    """The new parameter as torch's multi-tensor RAdam (foreach=True) computes it: one
+    `addcmul(param, exp_avg, buffer)` with buffer = 1 / ((sqrt(v) + eps) / step_size) +
+    unrectified step size, in that order of roundings."""
+    beta1, beta2 = float_betas(group)
+    lr = float(group["lr"])
+    rho_inf = 2 / (1 - beta2) - 1
+    rho_t = rho_inf - 2 * step * (beta2**step) / (1 - beta2**step)
+    rect = (
+        ((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
+        if rho_t > 5
+        else 0
+    )
+    bc1 = 1 - beta1**step
+    unrect_step_size = (lr * (0 if rect > 0 else 1.0) / bc1) * -1
+    step_size = ((1 - beta2**step) ** 0.5) * (lr * rect / bc1) * -1
+    with np.errstate(divide="ignore"):
+        buffer = np.reciprocal((np.sqrt(exp_avg_sq) + num(group["eps"])) / step_size)
+    buffer += unrect_step_size
+    return fma(exp_avg, buffer, param)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copyreg
 import weakref
 
-from . import _pytree, checkpoint, data, hooks
+from . import _foreach_utils, _pytree, checkpoint, data, hooks
 
 _POISONED = (
     "Trying to execute AccumulateGrad node that was poisoned by swap_tensors this can happen when "

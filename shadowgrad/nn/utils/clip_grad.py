@@ -50,7 +50,17 @@ def get_total_norm(
     norm_type = float(norm_type)
     if len(tensors) == 0:
         return tensor(0.0)
-    norms = [_bf16(_vector_norm(t.detach()._data, norm_type)) for t in tensors]
+    try:
+        norms = [_bf16(_vector_norm(t.detach()._data, norm_type)) for t in tensors]
+    except AttributeError:
+        # torch groups the tensors by device and dtype first, which refuses a None
+        for i, t in enumerate(tensors):
+            if t is None:
+                raise RuntimeError(
+                    "Tensors of the first list of nested Tensor lists are supposed to be defined "
+                    f"but the {i}-th Tensor is not."
+                ) from None
+        raise
     dt = np.result_type(*norms)
     total = _vector_norm(np.stack([n.astype(dt) for n in norms]), norm_type)
     if error_if_nonfinite and not np.isfinite(total):
