@@ -2354,6 +2354,433 @@ def prog_edu_init_functions_seen_by_torch_function(T: Any) -> Any:
     return [type(x).__name__ for x in r], seen, w.as_subclass(T.Tensor)
 
 
+# --- d2l.ai: recurrent networks from scratch ------------------------------------------------
+
+
+def _rnn_params(T: Any, vocab_size: int, num_hiddens: int, gates: int) -> list[Any]:
+    num_inputs = num_outputs = vocab_size
+
+    def normal(shape):
+        return T.randn(size=shape) * 0.01
+
+    def three():
+        return (
+            normal((num_inputs, num_hiddens)),
+            normal((num_hiddens, num_hiddens)),
+            T.zeros(num_hiddens),
+        )
+
+    params = []
+    for _ in range(gates):
+        params.extend(three())
+    params += [normal((num_hiddens, num_outputs)), T.zeros(num_outputs)]
+    for param in params:
+        param.requires_grad_(True)
+    return params
+
+
+def _grad_clipping(T: Any, params: list[Any], theta: float) -> Any:
+    norm = T.sqrt(sum(T.sum(p.grad**2) for p in params))
+    if norm > theta:
+        for param in params:
+            param.grad[:] *= theta / norm
+    return norm
+
+
+@program()
+def prog_edu_d2l_rnn_scratch_with_clipping(T: Any) -> Any:
+    F = T.nn.functional
+    T.manual_seed(0)
+    vocab_size, num_hiddens, batch_size, num_steps = 7, 8, 2, 5
+    W_xh, W_hh, b_h, W_hq, b_q = _rnn_params(T, vocab_size, num_hiddens, 1)
+    params = [W_xh, W_hh, b_h, W_hq, b_q]
+
+    def init_rnn_state(batch_size, num_hiddens):
+        return (T.zeros((batch_size, num_hiddens)),)
+
+    def rnn(inputs, state):
+        (H,) = state
+        outputs = []
+        for X in inputs:
+            H = T.tanh(T.mm(X, W_xh) + T.mm(H, W_hh) + b_h)
+            Y = T.mm(H, W_hq) + b_q
+            outputs.append(Y)
+        return T.cat(outputs, dim=0), (H,)
+
+    X = T.randint(0, vocab_size, (batch_size, num_steps))
+    Yt = T.randint(0, vocab_size, (batch_size, num_steps))
+    onehot = F.one_hot(X.T, vocab_size).type(T.float32)
+    state = init_rnn_state(batch_size, num_hiddens)
+    losses, norms = [], []
+    for _ in range(3):
+        for s in state:
+            s.detach_()
+        y_hat, state = rnn(onehot, state)
+        y = Yt.T.reshape(-1)
+        lo = T.nn.CrossEntropyLoss()(y_hat, y.long()).mean()
+        for p in params:
+            p.grad = None
+        lo.backward()
+        norms.append(_grad_clipping(T, params, 0.01))
+        with T.no_grad():
+            for p in params:
+                p -= 1.0 * p.grad
+        losses.append(math.exp(lo.item()))
+    return (
+        onehot.shape,
+        F.one_hot(T.tensor([0, 2]), vocab_size),
+        y_hat.shape,
+        state[0].shape,
+        state[0].grad_fn,
+        losses,
+        norms,
+        W_hq.grad,
+        W_xh.grad._version > 0,
+        raises(lambda: F.one_hot(T.tensor([0, 7]), vocab_size)),
+        raises(lambda: F.one_hot(T.tensor([-1, 2]))),
+    )
+
+
+@program()
+def prog_edu_d2l_gru_lstm_scratch(T: Any) -> Any:
+    T.manual_seed(1)
+    vocab, nh = 5, 6
+    gp = _rnn_params(T, vocab, nh, 3)
+    lp = _rnn_params(T, vocab, nh, 4)
+
+    def gru(inputs, state, params):
+        W_xz, W_hz, b_z, W_xr, W_hr, b_r, W_xh, W_hh, b_h, W_hq, b_q = params
+        (H,) = state
+        outputs = []
+        for X in inputs:
+            Z = T.sigmoid((X @ W_xz) + (H @ W_hz) + b_z)
+            R = T.sigmoid((X @ W_xr) + (H @ W_hr) + b_r)
+            H_tilda = T.tanh((X @ W_xh) + ((R * H) @ W_hh) + b_h)
+            H = Z * H + (1 - Z) * H_tilda
+            outputs.append(H @ W_hq + b_q)
+        return T.cat(outputs, dim=0), (H,)
+
+    def lstm(inputs, state, params):
+        W_xi, W_hi, b_i, W_xf, W_hf, b_f, W_xo, W_ho, b_o, W_xc, W_hc, b_c, W_hq, b_q = params
+        (H, C) = state
+        outputs = []
+        for X in inputs:
+            I = T.sigmoid((X @ W_xi) + (H @ W_hi) + b_i)  # noqa: E741
+            Fg = T.sigmoid((X @ W_xf) + (H @ W_hf) + b_f)
+            O = T.sigmoid((X @ W_xo) + (H @ W_ho) + b_o)  # noqa: E741
+            C_tilda = T.tanh((X @ W_xc) + (H @ W_hc) + b_c)
+            C = Fg * C + I * C_tilda
+            H = O * T.tanh(C)
+            outputs.append((H @ W_hq) + b_q)
+        return T.cat(outputs, dim=0), (H, C)
+
+    X = T.nn.functional.one_hot(T.randint(0, vocab, (4, 3)), vocab).float()
+    y = T.randint(0, vocab, (12,))
+    out_g, (Hg,) = gru(X, (T.zeros(3, nh),), gp)
+    out_l, (Hl, Cl) = lstm(X, (T.zeros(3, nh), T.zeros(3, nh)), lp)
+    loss = T.nn.functional.cross_entropy(out_g, y) + T.nn.functional.cross_entropy(out_l, y)
+    loss.backward()
+    ng = _grad_clipping(T, gp, 0.05)
+    nl = _grad_clipping(T, lp, 10.0)
+    return (
+        out_g.shape,
+        Hg.grad_fn,
+        Cl.grad_fn,
+        Hl.grad_fn,
+        loss,
+        [p.grad.norm() for p in gp],
+        [p.grad.norm() for p in lp],
+        ng,
+        nl,
+        T.nn.utils.clip_grad_norm_(gp, 0.01),
+        T.nn.utils.clip_grad_norm_(lp, 1.0, norm_type="inf"),
+    )
+
+
+@program()
+def prog_edu_d2l_rnn_concise(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(0)
+    vocab, nh = 6, 8
+    rnn_layer = nn.RNN(vocab, nh)
+    state = T.zeros((1, 2, nh))
+    X = T.rand(size=(5, 2, vocab))
+    Y, state_new = rnn_layer(X, state)
+    gru = nn.GRU(vocab, nh)
+    lstm = nn.LSTM(vocab, nh, num_layers=2)
+    Yg, _hg = gru(X)
+    Yl, (hl, cl) = lstm(X)
+    dense = nn.Linear(nh, vocab)
+    out = dense(Y.reshape((-1, Y.shape[-1])))
+    loss = out.sum() + Yg.sum() + Yl.sum()
+    loss.backward()
+    return (
+        Y.shape,
+        state_new.shape,
+        Y.grad_fn,
+        Yg.grad_fn,
+        Yl.grad_fn,
+        hl.shape,
+        cl.shape,
+        out.shape,
+        rnn_layer.weight_hh_l0.grad.norm(),
+        gru.weight_ih_l0.grad.norm(),
+        lstm.weight_hh_l1.grad.norm(),
+        [n for n, _ in lstm.named_parameters()],
+        raises(lambda: rnn_layer(X, T.zeros(1, 3, nh))),
+        raises(lambda: rnn_layer(T.rand(5, 2, vocab + 1))),
+        raises(lambda: lstm(X, T.zeros(2, 2, nh))),
+    )
+
+
+# --- d2l.ai: attention ----------------------------------------------------------------------
+
+
+def _sequence_mask(T: Any, X: Any, valid_len: Any, value: float = 0) -> Any:
+    maxlen = X.size(1)
+    mask = T.arange((maxlen), dtype=T.float32, device=X.device)[None, :] < valid_len[:, None]
+    X[~mask] = value
+    return X
+
+
+def _masked_softmax(T: Any, X: Any, valid_lens: Any) -> Any:
+    if valid_lens is None:
+        return T.nn.functional.softmax(X, dim=-1)
+    shape = X.shape
+    if valid_lens.dim() == 1:
+        valid_lens = T.repeat_interleave(valid_lens, shape[1])
+    else:
+        valid_lens = valid_lens.reshape(-1)
+    X = _sequence_mask(T, X.reshape(-1, shape[-1]), valid_lens, value=-1e6)
+    return T.nn.functional.softmax(X.reshape(shape), dim=-1)
+
+
+@program()
+def prog_edu_d2l_masked_softmax_and_attention(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(0)
+    a = _masked_softmax(T, T.rand(2, 2, 4), T.tensor([2, 3]))
+    b = _masked_softmax(T, T.rand(2, 2, 4), T.tensor([[1, 3], [2, 4]]))
+
+    class AdditiveAttention(nn.Module):
+        def __init__(self, num_hiddens, dropout):
+            super().__init__()
+            self.W_k = nn.LazyLinear(num_hiddens, bias=False)
+            self.W_q = nn.LazyLinear(num_hiddens, bias=False)
+            self.w_v = nn.LazyLinear(1, bias=False)
+            self.dropout = nn.Dropout(dropout)
+
+        def forward(self, queries, keys, values, valid_lens):
+            queries, keys = self.W_q(queries), self.W_k(keys)
+            features = queries.unsqueeze(2) + keys.unsqueeze(1)
+            features = T.tanh(features)
+            scores = self.w_v(features).squeeze(-1)
+            self.attention_weights = _masked_softmax(T, scores, valid_lens)
+            return T.bmm(self.dropout(self.attention_weights), values)
+
+    class DotProductAttention(nn.Module):
+        def __init__(self, dropout):
+            super().__init__()
+            self.dropout = nn.Dropout(dropout)
+
+        def forward(self, queries, keys, values, valid_lens=None):
+            d = queries.shape[-1]
+            scores = T.bmm(queries, keys.transpose(1, 2)) / math.sqrt(d)
+            self.attention_weights = _masked_softmax(T, scores, valid_lens)
+            return T.bmm(self.dropout(self.attention_weights), values)
+
+    queries = T.normal(0, 1, (2, 1, 20))
+    keys = T.normal(0, 1, (2, 10, 2))
+    values = T.arange(40, dtype=T.float32).reshape(1, 10, 4).repeat(2, 1, 1)
+    values.requires_grad_()
+    valid_lens = T.tensor([2, 6])
+    add = AdditiveAttention(8, 0.1)
+    add.eval()
+    o1 = add(queries, keys, values, valid_lens)
+    q2 = T.normal(0, 1, (2, 1, 2), requires_grad=True)
+    dot = DotProductAttention(0.5)
+    dot.eval()
+    o2 = dot(q2, keys, values, valid_lens)
+    (o1.sum() + o2.sum()).backward()
+    return (
+        a,
+        b,
+        o1,
+        o1.grad_fn,
+        add.attention_weights.grad_fn,
+        o2,
+        values.grad[0],
+        q2.grad,
+        T.repeat_interleave(T.tensor([2, 3]), 2),
+        T.repeat_interleave(T.tensor([1, 2]), T.tensor([2, 0])),
+        raises(lambda: T.bmm(queries, keys)),
+        raises(lambda: T.repeat_interleave(T.tensor([1, 2]), T.tensor([2, -1]))),
+    )
+
+
+@program()
+def prog_edu_d2l_positional_encoding_and_multihead(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(0)
+    num_hiddens, max_len = 8, 12
+    P = T.zeros((1, max_len, num_hiddens))
+    X = T.arange(max_len, dtype=T.float32).reshape(-1, 1) / T.pow(
+        10000, T.arange(0, num_hiddens, 2, dtype=T.float32) / num_hiddens
+    )
+    P[:, :, 0::2] = T.sin(X)
+    P[:, :, 1::2] = T.cos(X)
+
+    def transpose_qkv(X, num_heads):
+        X = X.reshape(X.shape[0], X.shape[1], num_heads, -1)
+        X = X.permute(0, 2, 1, 3)
+        return X.reshape(-1, X.shape[2], X.shape[3])
+
+    def transpose_output(X, num_heads):
+        X = X.reshape(-1, num_heads, X.shape[1], X.shape[2])
+        X = X.permute(0, 2, 1, 3)
+        return X.reshape(X.shape[0], X.shape[1], -1)
+
+    x = T.randn(2, 5, num_hiddens, requires_grad=True)
+    h = transpose_qkv(x + P[:, :5, :], 2)
+    scores = T.bmm(h, h.transpose(1, 2)) / math.sqrt(h.shape[-1])
+    out = transpose_output(T.bmm(T.softmax(scores, dim=-1), h), 2)
+    out.sum().backward()
+    mha = nn.MultiheadAttention(num_hiddens, 2, batch_first=True)
+    y, w = mha(x, x, x, need_weights=True)
+    _y2, w2 = mha(x, x, x, need_weights=True, average_attn_weights=False)
+    return (
+        P[0, :3],
+        T.pow(10000, T.arange(0, 4, 2) / 4),
+        T.pow(10000, T.arange(0, 4, 2)).dtype,
+        h.shape,
+        out.grad_fn,
+        x.grad[0, 0],
+        y.shape,
+        w.shape,
+        w2.shape,
+        y.grad_fn,
+        raises(lambda: transpose_qkv(T.ones(2, 5, 7), 2)),
+        raises(lambda: nn.MultiheadAttention(7, 2)),
+    )
+
+
+# --- what the notebooks print ---------------------------------------------------------------
+
+
+@program()
+def prog_edu_notebook_printouts(T: Any) -> Any:
+    stoi = _stoi()
+    N = T.zeros((27, 27), dtype=T.int32)
+    for w in _WORDS:
+        chs = ["."] + list(w) + ["."]
+        for ch1, ch2 in zip(chs, chs[1:], strict=False):
+            N[stoi[ch1], stoi[ch2]] += 1
+    g = T.Generator().manual_seed(2147483647)
+    W = T.randn((27, 27), generator=g, requires_grad=True)
+    logits = T.nn.functional.one_hot(T.tensor([0, 5, 13]), 27).float() @ W
+    loss = -logits.log_softmax(1)[T.arange(3), T.tensor([5, 13, 0])].mean()
+    loss.backward()
+    P = (N + 1).float()
+    P /= P.sum(1, keepdims=True)
+    X, _ = _dataset(T)
+    out = [repr(N), str(N[0]), repr(P[0]), repr(loss), str(loss), repr(W.grad[0, :6])]
+    out += [repr(logits[0, :4]), repr(X.shape), str(X[:3]), repr(T.tensor(3.0, requires_grad=True))]
+    out += [repr(loss.grad_fn.next_functions)[:0], repr(T.tensor([1e-8, 1.0, 1e8]))]
+    out += [repr(T.tensor([0.1, 0.25], dtype=T.float64)), repr(T.tensor([1.5], dtype=T.float16))]
+    out += [repr(T.ones(2, 2, dtype=T.bool)), repr(T.tensor([], dtype=T.long)), repr(T.zeros(2, 0))]
+    out += [f"{loss.item():.4f}", f"{loss:.4f}" if True else "", repr(T.tensor(float("nan")))]
+    out += [repr(T.arange(1000)), repr(T.randn(3, 4, generator=g) * 100)]
+    out += [repr(T.tensor([-0.0, float("inf"), -float("inf")]))]
+    return out
+
+
+@program()
+def prog_edu_notebook_printouts_with_printoptions(T: Any) -> Any:
+    g = T.Generator().manual_seed(0)
+    x = T.randn(4, 6, generator=g) * 10
+    out = []
+    try:
+        T.set_printoptions(precision=2)
+        out.append(repr(x))
+        T.set_printoptions(sci_mode=True)
+        out.append(repr(x[0]))
+        T.set_printoptions(threshold=5, edgeitems=1)
+        out.append(repr(x))
+        T.set_printoptions(linewidth=40)
+        out.append(repr(T.arange(30.0)))
+        T.set_printoptions(profile="full")
+        out.append(repr(T.arange(2000)[:3]))
+    finally:
+        T.set_printoptions(profile="default")
+        T.set_printoptions(sci_mode=None)
+    out.append(repr(x[:2]))
+    return out
+
+
+@program()
+def prog_edu_notebook_module_and_optimizer_printouts(T: Any) -> Any:
+    nn = T.nn
+    model = _gpt(T, n_layer=1)
+    opt = model.configure_optimizers(0.1, 6e-4, (0.9, 0.95), "cpu")
+    sgd = T.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    net = nn.Sequential(
+        nn.Flatten(), nn.Linear(784, 256), nn.ReLU(), nn.Dropout(0.5), nn.Linear(256, 10)
+    )
+    return (
+        repr(model),
+        repr(opt),
+        repr(sgd),
+        repr(net),
+        str(net[1].weight.shape),
+        repr(nn.BatchNorm1d(4)),
+        repr(nn.LayerNorm(4, bias=False)),
+        repr(nn.GELU(approximate="tanh")),
+        repr(nn.Embedding(27, 10)),
+        repr(nn.LSTM(3, 4, num_layers=2, batch_first=True)),
+        repr(nn.Conv2d(1, 6, kernel_size=5, padding=2)),
+        repr(nn.AvgPool2d(kernel_size=2, stride=2)),
+        repr(nn.MaxPool2d(3, 2, padding=1)),
+        repr(nn.LazyLinear(3)),
+        repr(nn.MSELoss(reduction="none")),
+        repr(nn.CrossEntropyLoss(ignore_index=-1)),
+    )
+
+
+@program()
+def prog_edu_sampling_argument_mistakes(T: Any) -> Any:
+    # what learners type while following the videos: a float count or bound (from `/`), an
+    # int size, normal's size with tensors, a Float `out`; and the notebook's echo of a
+    # Generator
+    X, _ = _dataset(T)
+    g = T.Generator().manual_seed(2147483647)
+    p = T.tensor([0.6, 0.3, 0.1])
+    echo = repr(g).split(" at ")[0]
+    return (
+        echo,
+        raises(lambda: T.multinomial(p, X.shape[0] / 16)),
+        raises(lambda: T.multinomial(p, 2, 1)),
+        raises(lambda: T.multinomial(p, True)),
+        raises(lambda: T.multinomial(p, 1, out=T.empty(1))),
+        raises(lambda: T.multinomial(p, 1, out=T.empty(1, dtype=T.int32))),
+        T.multinomial(p, 2, generator=g, out=T.empty(2, dtype=T.long)),
+        T.multinomial(p, T.tensor(2), generator=g),
+        T.multinomial(p, np.int64(2), generator=g),
+        raises(lambda: T.randint(0, X.shape[0] / 2, (4,), generator=g)),
+        raises(lambda: T.randint(0.0, 10, (4,))),
+        raises(lambda: T.randint(X.shape[0] / 2, (4,))),
+        raises(lambda: T.randint(0, 10.0, (4,), dtype=T.int32)),
+        T.randint(0, T.tensor(10), (4,), generator=g),
+        T.randint(np.int64(10), (4,), generator=g),
+        raises(lambda: T.normal(0, 1)),
+        raises(lambda: T.normal(0, 1, 3)),
+        raises(lambda: T.normal(T.zeros(2), T.ones(2), (2,))),
+        raises(lambda: T.normal(T.zeros(2), 1.0, (2,))),
+        T.normal(0, 1, (), generator=g),
+        T.normal(0.5, 2.0, [2, 2], generator=g),
+        T.normal(0, 1, T.Size([3]), generator=g),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

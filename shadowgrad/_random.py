@@ -99,6 +99,9 @@ class Generator:
     def initial_seed(self) -> int:
         return self._seed
 
+    def __repr__(self) -> str:  # a notebook's echo of `g = Generator().manual_seed(...)`
+        return f"<torch._C.Generator object at {id(self):#x}>"
+
     def get_state(self) -> Tensor:
         """Mirrors `torch.Generator.get_state`: a uint8 tensor in torch's layout."""
         mt = self._mt.state["state"]
@@ -311,6 +314,19 @@ def randint(
         shape = None
     if isinstance(shape, int) and len(args) == 2:
         raise TypeError("randint(): argument 'size' (position 2) must be tuple of ints, not int")
+    if not (shape is None or isinstance(shape, int) or _int_bounds(low, high)):
+        from ._signatures import _type_name
+
+        if len(args) == 2:
+            raise TypeError(
+                f"randint(): argument 'high' (position 1) must be int, not {_type_name(high)}"
+            )
+        names = ("generator", "out", "dtype", "layout", "device")
+        kw = zip(names, (generator, out, dtype, layout, device), strict=True)
+        given = [(k, v) for k, v in kw if v is not None]
+        if requires_grad:
+            given.append(("requires_grad", requires_grad))
+        raise _combination_error("randint", args, given, _RANDINT_SIGS)
     if shape is None or isinstance(shape, int):
         got = ", ".join(type(a).__name__ for a in args)
         tail = (
@@ -332,6 +348,15 @@ def randint(
     if out is not None:
         return _into_out(arr, out)
     return _finish(arr, requires_grad)
+
+
+def _int_bounds(low: Any, high: Any) -> bool:
+    """Whether torch's parser takes randint's bounds as ints (not a float, not a bool)."""
+    if type(low) is int and type(high) is int:
+        return True
+    from ._signatures import _is_index
+
+    return _is_index(low) and _is_index(high)
 
 
 def random_values(g: Generator, like: np.ndarray, low: int, high: int | None) -> np.ndarray:

@@ -3226,6 +3226,8 @@ def normal(
 ) -> Tensor:
     """Mirrors `torch.normal`."""
     mt, st = isinstance(mean, Tensor), isinstance(std, Tensor)
+    if size is not None and (mt or st):
+        raise _normal_combination(mean, std, size, generator, out, dtype, requires_grad)
     if st and std._data.size and bool((std._data < 0).any()):
         raise RuntimeError("normal expects all elements of std >= 0.0")
     if mt and st:
@@ -3243,9 +3245,36 @@ def normal(
     else:
         from .._creation import empty
 
-        r = normal_(empty(*size, dtype=dtype), mean, std, generator=generator)
+        if size is None or isinstance(size, int):
+            raise _normal_combination(mean, std, size, generator, out, dtype, requires_grad)
+        r = normal_(empty(size, dtype=dtype), mean, std, generator=generator)
         r.requires_grad_(requires_grad)
     return _out(r, out, "normal")
+
+
+_NORMAL_SIGS = (
+    "Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None",
+    "Tensor mean, float std = 1, *, torch.Generator generator = None, Tensor out = None",
+    "float mean, Tensor std, *, torch.Generator generator = None, Tensor out = None",
+    "float mean, float std, tuple of ints size, *, torch.Generator generator = None, Tensor out "
+    "= None, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
+    "bool pin_memory = False, bool requires_grad = False",
+)
+
+
+def _normal_combination(
+    mean: Any, std: Any, size: Any, generator: Any, out: Any, dtype: Any, requires_grad: bool
+) -> TypeError:
+    """torch's parser error for normal's arguments that fit none of its overloads (two
+    numbers without a size; a size with a Tensor mean or std), as given positionally."""
+    from .._random import _combination_error
+
+    args = (mean, std) if size is None else (mean, std, size)
+    names = ("generator", "out", "dtype")
+    given = [(k, v) for k, v in zip(names, (generator, out, dtype), strict=True) if v is not None]
+    if requires_grad:
+        given.append(("requires_grad", requires_grad))
+    return _combination_error("normal", args, given, _NORMAL_SIGS)
 
 
 def multinomial(
@@ -3264,6 +3293,10 @@ def multinomial(
     are exhausted, come in index order (torch's come in its partial sort's order)."""
     if generator is not None:
         check_generator("multinomial", generator)
+    if type(num_samples) is not int or type(replacement) is not bool:
+        _multinomial_parse(num_samples, replacement)
+    if out is not None and out.dtype is not D.int64:
+        raise RuntimeError(f"multinomial expects Long tensor out, got: {out.dtype._short}")
     p = input._data
     if p.ndim not in (1, 2):
         raise RuntimeError("prob_dist must be 1 or 2 dim")
@@ -3303,6 +3336,23 @@ def multinomial(
         res = np.argsort(-score, axis=-1, kind="stable")[:, :num_samples]
     res = res.reshape(*p.shape[:-1], num_samples).astype(np.int64)
     return _out(_make(res), out, "multinomial")
+
+
+def _multinomial_parse(num_samples: Any, replacement: Any) -> None:
+    """torch's parser on multinomial's num_samples (an int) and replacement (a bool), given
+    positionally (the function form's positions)."""
+    from .._signatures import _is_index, _type_name
+
+    if not _is_index(num_samples):
+        raise TypeError(
+            "multinomial(): argument 'num_samples' (position 2) must be int, not "
+            f"{_type_name(num_samples)}"
+        )
+    if not isinstance(replacement, bool):
+        raise TypeError(
+            "multinomial(): argument 'replacement' (position 3) must be bool, not "
+            f"{_type_name(replacement)}"
+        )
 
 
 def _check_multinomial_rows(rows: np.ndarray) -> None:
