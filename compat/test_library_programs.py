@@ -1520,6 +1520,209 @@ def prog_lib_custom_op_complex_and_noncontiguous(T: Any) -> Any:
     return y, z.grad, w, m.grad, w.is_contiguous()
 
 
+# --- kernels and backward formulas that break the contract --------------------------------
+
+
+@program()
+def prog_lib_kernel_returns_non_tensor(T: Any) -> Any:
+    ns = _ns(T, "retnp")
+
+    @T.library.custom_op(f"{ns}::as_numpy", mutates_args=())
+    def as_numpy(x: T.Tensor) -> T.Tensor:
+        return np.sin(x.numpy())  # forgot torch.from_numpy
+
+    @T.library.custom_op(f"{ns}::nothing", mutates_args=())
+    def nothing(x: T.Tensor) -> T.Tensor:
+        return None
+
+    x = _x(T, 2, rg=False)
+    return _r(lambda: as_numpy(x)), _r(lambda: nothing(x))
+
+
+@program()
+def prog_lib_backward_returns_bad_gradients(T: Any) -> Any:
+    ns = _ns(T, "badgrad")
+
+    @T.library.custom_op(f"{ns}::f", mutates_args=())
+    def f(x: T.Tensor) -> T.Tensor:
+        return x * 2
+
+    x = _x(T, 3)
+    out = []
+    for bw in (
+        lambda ctx, g: g[:1] * 2,  # wrong shape
+        lambda ctx, g: (g * 2).double(),  # wrong dtype: cast back
+        lambda ctx, g: 1.0,  # not a tensor
+        lambda ctx, g: (g * 2).expand(2, 3),  # summed to the input's shape
+    ):
+        f.register_autograd(bw)
+        x.grad = None
+        out.append((_r(lambda: f(x).sum().backward()), x.grad))
+    return out
+
+
+@program()
+def prog_lib_backward_twice_frees_saved_tensors(T: Any) -> Any:
+    op = _np_sin(T, _ns(T, "twice") + "::np_sin")
+    _sin_autograd(T, op)
+    x = _x(T, 3)
+    y = op(x)
+    y.sum().backward(retain_graph=True)
+    y.sum().backward()
+    z = op(x)
+    z.sum().backward()
+    return x.grad, _r(lambda: z.sum().backward())
+
+
+@program()
+def prog_lib_mutation_by_custom_op_invalidates_saved_tensor(T: Any) -> Any:
+    ns = _ns(T, "saved")
+
+    @T.library.custom_op(f"{ns}::scale_", mutates_args={"x"})
+    def scale_(x: T.Tensor, k: float) -> None:
+        a = x.numpy()
+        a *= k
+
+    x = _x(T, 3)
+    y = x.clone()
+    s = y.sin()
+    scale_(y.detach(), 2.0)  # shares y's version counter
+    return y._version, _r(lambda: s.sum().backward()), x.grad
+
+
+@program()
+def prog_lib_parameter_and_expanded_inputs(T: Any) -> Any:
+    op = _np_sin(T, _ns(T, "param") + "::np_sin")
+    _sin_autograd(T, op)
+    p = T.nn.Parameter(T.tensor(_data(3)))
+    y = op(p)
+    e = _x(T, 1, 3, seed=2)
+    z = op(e.expand(4, 3))
+    (y.sum() + z.sum()).backward()
+    return y, z, p.grad, e.grad, type(p).__name__
+
+
+# --- the registration APIs' argument checks ------------------------------------------------
+
+
+@program()
+def prog_lib_registration_argument_errors(T: Any) -> Any:
+    ns = _ns(T, "regerr")
+    op = _np_sin(T, f"{ns}::np_sin")
+    lib = T.library.Library(ns, "FRAGMENT")
+    lib.define("g(Tensor x) -> Tensor")
+    lib.impl("g", lambda x: x + 1, "CPU")
+    out = (
+        _r(lambda: T.library.register_kernel(f"{ns}::np_sin", 3, lambda x: x)),
+        _r(lambda: lib.impl("g", lambda x: x + 2, "CPU", allow_override=False)),
+        _r(lambda: T.library.register_fake(3, lambda x: x)),
+        _r(lambda: T.library.custom_op(f"{ns}::lam", lambda x: x, mutates_args=())),
+        getattr(T.ops, ns).g(_x(T, 1, rg=False)),
+        op._name,
+        op._namespace,
+        op._qualname,
+        type(op._opoverload).__name__,
+        op._init_fn.__name__,
+    )
+    lib._destroy()
+    return out
+
+
+@program()
+def prog_lib_impl_abstract_is_deprecated(T: Any) -> Any:
+    ns = _ns(T, "implabs")
+    lib = T.library.Library(ns, "FRAGMENT")
+    lib.define("g(Tensor x) -> Tensor")
+    fake = T.library.impl_abstract(f"{ns}::g", lambda x: T.empty_like(x), lib=lib)
+    lib._destroy()
+    return callable(fake)
+
+
+@program()
+def prog_lib_string_annotations(T: Any) -> Any:
+    ns = _ns(T, "strann")
+
+    def local_names(x: "T.Tensor") -> "T.Tensor":  # T is the program's local: not found
+        return x
+
+    def bare(x: "Tensor", n: "int") -> "Tensor":  # noqa: F821 - Tensor is not imported here
+        return x * n
+
+    def builtins_only(n: "int", f: "float") -> "bool":
+        return n > f
+
+    return (
+        _r(lambda: T.library.custom_op(f"{ns}::a", local_names, mutates_args=())),
+        _r(lambda: T.library.custom_op(f"{ns}::b", bare, mutates_args=())),
+        T.library.custom_op(f"{ns}::c", builtins_only, mutates_args=())._schema,
+    )
+
+
+@program()
+def prog_lib_number_dtype_device_arguments(T: Any) -> Any:
+    ns = _ns(T, "scalar")
+
+    @T.library.custom_op(f"{ns}::cast_scale", mutates_args=())
+    def cast_scale(
+        x: T.Tensor, s: T.types.Number, dt: T.dtype = T.float64, dev: T.device | None = None
+    ) -> T.Tensor:
+        return (x * s).to(dt)
+
+    x = _x(T, 2, rg=False)
+    return (
+        cast_scale._schema,
+        cast_scale(x, 2),
+        cast_scale(x, 2.5, T.float16),
+        cast_scale(x, True, dt=T.int32, dev=T.device("cpu")),
+    )
+
+
+# --- opcheck of a Library op; torch.ops.aten packets ---------------------------------------
+
+
+@program()
+def prog_lib_opcheck_library_op(T: Any) -> Any:
+    ns = _ns(T, "opclib")
+    lib = T.library.Library(ns, "DEF")
+    lib.define("g(Tensor x) -> Tensor")
+    lib.impl("g", lambda x: x + 1, "CPU")
+    op = getattr(T.ops, ns).g.default
+
+    def show(d: Any) -> Any:
+        return {k: v if isinstance(v, str) else (type(v).__name__, str(v)) for k, v in d.items()}
+
+    plain = show(T.library.opcheck(op, (_x(T, 2, rg=False),), raise_exception=False))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch backpropagates through the fallback (warns)
+        grad = show(
+            T.library.opcheck(
+                op, (_x(T, 2),), test_utils="test_autograd_registration", raise_exception=False
+            )
+        )
+    lib._destroy()
+    return plain, grad
+
+
+@program()
+def prog_lib_aten_packet_calls_and_dtypes(T: Any) -> Any:
+    aten = T.ops.aten
+    i = T.tensor([1, 2, 3])
+    f = _x(T, 2, 3)
+    s = aten.sum.dim_IntList(f, [1], True)
+    s.sum().backward()
+    return (
+        aten.add(i, 1),
+        aten.mul(i, 2.5),
+        aten.div.Tensor(i, 2),
+        s,
+        f.grad,
+        aten.where.self(i > 1, i, -i),
+        aten.clone.default(f).grad_fn,
+        aten.view.default(f, [6]).grad_fn,
+        aten.t.default(f).shape,
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

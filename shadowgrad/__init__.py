@@ -125,6 +125,7 @@ from . import (  # noqa: E402 - these use the namespace built above
     random,
     special,
     testing,
+    types,
     utils,
     version,
     xpu,

@@ -344,8 +344,6 @@ def register_kernel(
     op: Any, device_types: Any, func: Callable[..., Any] | None = None, /, *, lib: Any = None
 ) -> Any:
     """Register an implementation for device types of `op`."""
-    if device_types is not None and not isinstance(device_types, (str, Sequence)):
-        raise ValueError(f"device_types: expected str or Sequence[str], got {device_types}")
     opdef = _resolve_op(op, "register_kernel")
     if isinstance(opdef, CustomOpDef):
         return opdef.register_kernel(device_types, func)

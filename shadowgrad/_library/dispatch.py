@@ -295,7 +295,18 @@ def below_autograd(e: OpEntry, args: Any, kwargs: dict[str, Any]) -> Any:
     if k is None:
         raise _no_kernel(e, args)
     with _grad(False):
-        return _run(k, args, kwargs)
+        out = _run(k, args, kwargs)
+    _check_returns(e, out)
+    return out
+
+
+def _check_returns(e: OpEntry, out: Any) -> None:
+    """A kernel's result converts to the schema's returns (torch casts it to IValues)."""
+    rets = e.schema.returns
+    outs = out if isinstance(out, tuple) and len(rets) > 1 else (out,)
+    for r, o in zip(rets, outs, strict=False):
+        if r.type == "Tensor" and o is not None and not isinstance(o, Tensor):
+            raise RuntimeError(f"Unable to cast {o} to Tensor")
 
 
 _FALLBACK_WARNING = (

@@ -13,7 +13,9 @@ UNKNOWN_MUTATES = "unknown"
 
 
 def _number() -> Any:
-    return typing.Union[int, float, bool]  # torch.types.Number  # noqa: UP007
+    from .. import types
+
+    return types.Number
 
 
 def _group_name() -> Any:
@@ -119,11 +121,8 @@ def infer_schema(
         raise ValueError(f"infer_schema(func): {what} Got func with signature {sig})")
 
     def convert_type_string(s: str) -> Any:
-        ns = {"Tensor": shadowgrad.Tensor, "dtype": shadowgrad.dtype, "device": shadowgrad.device}
-        ns.update({"Optional": typing.Optional, "List": typing.List, "Sequence": typing.Sequence})  # noqa: UP006
-        ns.update(pf_globals)
         try:
-            return eval(s, ns)
+            return eval(s, pf_globals)
         except NameError as e:
             error_fn(
                 f"Unsupported type annotation {s}. It is not a type. ({e}). If you are using "

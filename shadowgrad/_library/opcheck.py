@@ -24,6 +24,10 @@ class OpCheckError(Exception):
     pass
 
 
+class UnsupportedOperatorException(RuntimeError):
+    """torch._subclasses.fake_tensor's: an op without a fake (meta) implementation."""
+
+
 def _entry(op: Any) -> tuple[dispatch.OpEntry, Any]:
     if isinstance(op, CustomOpDef):
         return op._entry, op
@@ -75,9 +79,14 @@ def _test_autograd(e: dispatch.OpEntry, op: Any, args: tuple, kwargs: dict) -> N
         return
     if e.kernel(*dispatch.BACKEND_KEYS):
         raise AssertionError(
-            f"{e.full_name}: at least one input requires grad but the operator has a kernel "
-            "registered to CPU that is not Autograd or CompositeImplicitAutograd, and no "
-            "autograd kernel. Please register an autograd formula (register_autograd)."
+            f"{e.full_name}: at least one output of this operator has requires_grad=True but "
+            "the operator does not have an autograd kernel defined at an autograd key (e.g. "
+            "DispatchKey::Autograd). This could mean that you have incorrectly registered an "
+            "autograd kernel to a non-Autograd DispatchKey, which may lead to silently "
+            "incorrect results. If your operator consists of regular PyTorch operations, "
+            "consider not using an operator at all or registering your operator as "
+            "CompositeImplicitAutograd. If you have an autograd.Function registered to a "
+            "backend (CPU/CUDA/XPU) key, the correct location for it is the Autograd key."
         )
 
 
@@ -95,10 +104,7 @@ def _test_fake(e: dispatch.OpEntry, op: Any, args: tuple, kwargs: dict, rtol: An
                 "torch.compile/export/fx tracing to work. Please use "
                 f"`{opdef._init_fn.__name__}.register_fake` to add an fake impl."
             )
-        raise RuntimeError(
-            f"{e.full_name}: There was no fake impl registered (register_fake); it is "
-            "necessary for torch.compile/export/fx tracing to work."
-        )
+        raise UnsupportedOperatorException(f"{e.ns}.{e.name}.{e.overload or 'default'}")
     with shadowgrad.no_grad():
         real = _flat(op(*[a.detach() if isinstance(a, Tensor) else a for a in args], **kwargs))
         pos, kw = dispatch.bind(e, args, kwargs)
