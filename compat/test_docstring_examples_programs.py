@@ -22,7 +22,6 @@ _SET = _h.Subset()
 
 # program name -> why shadowgrad differs (each one a strict xfail)
 KNOWN: dict[str, str] = {
-    "doc_torch_hash_tensor": "torch.hash_tensor (a uint64 result: shadowgrad has no uint64)",
     "doc_torch_sort": "the order of ties in an unstable sort (torch's is its algorithm's)",
     "doc_torch_set_default_dtype": "a float16 default makes complex numbers complex32, a dtype "
     "shadowgrad lacks",

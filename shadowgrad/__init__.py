@@ -47,6 +47,9 @@ from ._dtype import (
     promote_types,
     set_default_dtype,
     uint8,
+    uint16,
+    uint32,
+    uint64,
 )
 from ._grad_mode import (
     enable_grad,

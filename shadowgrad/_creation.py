@@ -192,6 +192,8 @@ def tensor(
             else:
                 arr = D.quiet(np.array, nested, dtype=d._np)  # no warning shown: torch gives none
         except OverflowError:  # a Python int beyond int64
+            if d is D.uint64:  # (_checked_ints: torch's unsigned conversion errors)
+                raise
             raise ValueError("Overflow when unpacking long long") from None
         except (ValueError, TypeError) as e:
             shape = _first_shape(data)
@@ -355,6 +357,13 @@ def _checked_ints(nested: Any, d: D.dtype, from_floats: bool) -> np.ndarray:
                 raise RuntimeError(f"value cannot be converted to type {name} without overflow")
             v = int(v)
         v = int(v)
+        if d is D.uint64:  # torch reads each element as an unsigned 64-bit integer
+            if not 0 <= v < 1 << 64:
+                raise OverflowError(
+                    "can't convert negative int to unsigned" if v < 0 else "int too big to convert"
+                )
+            out.append(v)
+            continue
         if v > 2**63 - 1 or v < -(2**63):
             raise ValueError("Overflow when unpacking long long")
         if v > info.max or (info.min < 0 and v < info.min):

@@ -44,7 +44,7 @@ class dtype:
         self._short = short
         self.is_floating_point = cat == 2
         self.is_complex = cat == 3
-        self.is_signed = name not in ("uint8", "bool")
+        self.is_signed = name not in ("uint8", "bool", "uint16", "uint32", "uint64")
         self.itemsize = self._np.itemsize
 
     def __repr__(self) -> str:
@@ -131,6 +131,15 @@ float32 = dtype("float32", np.float32, 2, "torch.FloatTensor", "Float")
 float64 = dtype("float64", np.float64, 2, "torch.DoubleTensor", "Double")
 complex64 = dtype("complex64", np.complex64, 3, "torch.ComplexFloatTensor", "ComplexFloat")
 complex128 = dtype("complex128", np.complex128, 3, "torch.ComplexDoubleTensor", "ComplexDouble")
+# Note [Barebones unsigned types]
+# torch's uint16/32/64 exist for storage and interchange: creation, casts, comparisons, bit
+# views and a few kernels. Promotion with any other integer, bool or complex dtype is an error,
+# with a floating dtype gives it (promote_types). torch lacks CPU kernels for much arithmetic on
+# them (add, neg, max, pow, ...); shadowgrad computes those with numpy's unsigned arithmetic.
+uint16 = dtype("uint16", np.uint16, 1, "torch.UInt16Tensor", "UInt16")
+uint32 = dtype("uint32", np.uint32, 1, "torch.UInt32Tensor", "UInt32")
+uint64 = dtype("uint64", np.uint64, 1, "torch.UInt64Tensor", "UInt64")
+BAREBONES_UNSIGNED = frozenset((uint16, uint32, uint64))
 bfloat16 = dtype("bfloat16", np.longdouble, 2, "torch.BFloat16Tensor", "BFloat16")
 bfloat16.itemsize = 2  # torch's (its array's longdouble takes 16 bytes)
 
@@ -146,6 +155,9 @@ ALL_DTYPES = (
     float64,
     complex64,
     complex128,
+    uint16,
+    uint32,
+    uint64,
 ) + ((bfloat16,) if HAS_BF16 else ())
 _FROM_NP = {d._np: d for d in ALL_DTYPES}
 # C++ spelling used in some torch messages ("'double'", "'long int'").
@@ -158,6 +170,9 @@ CPP_NAMES = {
     int16: "short int",
     int8: "signed char",
     uint8: "unsigned char",
+    uint16: "unsigned short",
+    uint32: "unsigned int",
+    uint64: "unsigned long",
     bool_: "bool",
     complex64: "c10::complex<float>",
     complex128: "c10::complex<double>",
@@ -226,6 +241,17 @@ def promote_types(a: dtype, b: dtype) -> dtype:
                 f"not {type(v).__name__}"
             )
     ca, cb = a._cat, b._cat
+    if a in BAREBONES_UNSIGNED or b in BAREBONES_UNSIGNED:
+        # Note [Barebones unsigned types]: torch promotes uint16/32/64 with a floating dtype
+        # only (not complex, not another integer, not bool)
+        if ca == 2 or cb == 2:
+            r = a if ca == 2 else b
+            _promote_cache[key] = r
+            return r
+        raise RuntimeError(
+            "Promotion for uint16, uint32, uint64 types is not supported, attempted to promote "
+            f"{a._short} and {b._short}"
+        )
     if ca == 3 or cb == 3:
         # complex wins; its width is the wider of the two value types
         wa = a.itemsize // (2 if ca == 3 else 1) if ca >= 2 else 0
@@ -345,6 +371,9 @@ _OVERFLOW_NAMES = {
     int16: "int16_t",
     int32: "int",
     int64: "int64_t",
+    uint16: "uint16_t",
+    uint32: "uint32_t",
+    uint64: "uint64_t",
 }
 
 

@@ -1403,7 +1403,8 @@ def _conv_fwd(
         # torch's empty-input backend: no input channels give no output channels (not c_out
         # channels of bias), over the spatial size the window arithmetic gives
         sp = tuple(
-            _out_size(x.shape[2 + i], *a) for i, a in enumerate(zip(k, stride, padding, dilation))
+            _out_size(x.shape[2 + i], k[i], stride[i], padding[i], dilation[i])
+            for i in range(len(k))
         )
         out = np.zeros((n, 0, *sp), input.dtype)
         return out.reshape(n, 0, sp[-1]) if one_d else out

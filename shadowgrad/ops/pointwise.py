@@ -1172,6 +1172,15 @@ def where(condition: Tensor, input: Any = _NOT_GIVEN, other: Any = _NOT_GIVEN) -
         )
     if input.__class__ is complex or other.__class__ is complex:
         input, other = _where_complex_scalar(input, other)
+    bare = D.BAREBONES_UNSIGNED
+    if (isinstance(input, Tensor) and input.dtype in bare) or (
+        isinstance(other, Tensor) and other.dtype in bare
+    ):
+        # torch's result type is of input and other alone; a bool condition would not promote
+        # with uint16/32/64 (Note [Barebones unsigned types])
+        from .registry import result_type_of
+
+        condition = condition.to(result_type_of([input, other]))
     return _where(condition, input, other)
 
 

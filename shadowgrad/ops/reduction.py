@@ -1888,6 +1888,27 @@ def any(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     return _logical("any", np.any, input, dim, keepdim)
 
 
+def hash_tensor(input: Tensor, dim: Any = None, *, keepdim: bool = False, mode: int = 0) -> Tensor:
+    """Mirrors `torch.hash_tensor`: the xor of the elements' bits, each read as a 64-bit float
+    (floating dtypes) or a 64-bit integer, as uint64."""
+    if mode != 0:
+        raise RuntimeError(f"Unknown hash_tensor mode: {mode}")
+    x = input._data
+    if x.dtype.kind == "c":
+        raise NotImplementedError(f"\"xor_sum_cpu\" not implemented for '{input.dtype._short}'")
+    axes = _axes(dim, x.ndim)
+    if x.size == 0 and (dim is None or (isinstance(dim, (tuple, list)) and not dim)):
+        raise RuntimeError(
+            "hash_tensor: Expected reduction dim to be specified for input.numel() == 0. Specify "
+            "the reduction dim with the 'dim' argument."
+        )
+    for d in axes:
+        if x.shape[d] == 0:
+            raise IndexError(f"hash_tensor: Expected reduction dim {d} to have non-zero size.")
+    bits = np.asarray(x, np.float64 if x.dtype.kind == "f" else np.int64).view(np.uint64)
+    return _make(np.asarray(np.bitwise_xor.reduce(bits, axis=axes, keepdims=keepdim)))
+
+
 def _count_nonzero_error(
     method: bool, input: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> TypeError:
@@ -2157,6 +2178,7 @@ def allclose(
 
 METHODS["equal"] = _equal_method
 FUNCTIONS["equal"] = equal
+METHODS["hash_tensor"] = FUNCTIONS["hash_tensor"] = hash_tensor
 METHODS["allclose"] = allclose
 FUNCTIONS["allclose"] = allclose
 
