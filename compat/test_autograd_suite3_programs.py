@@ -833,7 +833,14 @@ def prog_ag3_grad_mode_threads_multithreading_and_bad_args(T: Any) -> Any:
         x.add_(1)
     out["preserve"] = (v0, x._version, x)
     # _force_original_view_tracking
-    out["fovt"] = raises(lambda: gm._force_original_view_tracking(True).__class__.__name__)
+    with gm._force_original_view_tracking(True):
+        out["fovt"] = T.autograd.is_view_replay_enabled()
+    out["fovt_after"] = T.autograd.is_view_replay_enabled()
+    f = gm._force_original_view_tracking(True)  # set on construction, as set_grad_enabled
+    out["fovt_ctor"] = T.autograd.is_view_replay_enabled()
+    with f:
+        pass
+    out["fovt_exit"] = T.autograd.is_view_replay_enabled()
     # set_grad_enabled object repr and clone
     s = T.set_grad_enabled(False)
     out["sge_state_mid"] = T.is_grad_enabled()
@@ -1374,6 +1381,411 @@ def prog_ag3_fn_mark_dirty_bumps_per_argument_and_checks(T: Any) -> Any:
     }
     for k, D in cases.items():
         out[k] = (run(D, True), run(D, False), run(D, True, nograd=True))
+    return out
+
+
+# --- GradientEdge outputs and inputs ----------------------------------------------------------
+
+
+@program()
+def prog_ag3_gradient_edges_as_inputs_and_outputs(T: Any) -> Any:
+    out = {}
+    G = T.autograd.graph
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 3
+    z = y.exp()
+    ey = G.get_gradient_edge(y)
+    ex = G.get_gradient_edge(x)
+    out["edges"] = (_name(ey.node), ey.output_nr, _name(ex.node), ex.output_nr, type(ey).__name__)
+    out["grad_wrt_edge"] = T.autograd.grad(z.sum(), ey, retain_graph=True)
+    out["grad_wrt_edge_leaf"] = T.autograd.grad(z.sum(), ex, retain_graph=True)
+    ez = G.get_gradient_edge(z)
+    out["edge_output"] = raises(lambda: T.autograd.grad(ez, x, T.ones(2), retain_graph=True))
+    out["edge_output_no_go"] = raises(lambda: T.autograd.grad(ez, x, retain_graph=True))
+    out["edge_output_bad_shape"] = raises(
+        lambda: T.autograd.grad(ez, x, T.ones(3), retain_graph=True)
+    )
+    out["edge_output_dtype"] = raises(
+        lambda: T.autograd.grad(ez, x, T.ones(2, dtype=T.float64), retain_graph=True)
+    )
+    out["edge_materialize"] = raises(
+        lambda: T.autograd.grad(
+            z.sum(),
+            [ex, G.get_gradient_edge(T.ones(1, requires_grad=True))],
+            retain_graph=True,
+            materialize_grads=True,
+        )
+    )
+    out["edge_unused"] = raises(
+        lambda: T.autograd.grad(
+            z.sum(),
+            [ex, G.get_gradient_edge(T.ones(1, requires_grad=True))],
+            retain_graph=True,
+            allow_unused=True,
+        )
+    )
+    out["edge_no_grad_tensor"] = raises(lambda: G.get_gradient_edge(T.ones(2)))
+    out["edge_backward_inputs"] = raises(
+        lambda: (z.sum().backward(inputs=[ey], retain_graph=True), x.grad)
+    )
+    out["edge_tuple"] = raises(
+        lambda: T.autograd.grad(z.sum(), (ey.node, ey.output_nr), retain_graph=True)
+    )
+    out["edge_eq"] = (G.get_gradient_edge(y) == ey, hash(G.get_gradient_edge(y)) == hash(ey))
+    w = x.unbind(0)
+    out["edge_multi"] = (G.get_gradient_edge(w[1]).output_nr, _name(G.get_gradient_edge(w[1]).node))
+    out["grad_multi_edge"] = T.autograd.grad((w[0] * 2 + w[1] * 3), G.get_gradient_edge(w[1]))
+    v = x.view(2)
+    out["view_edge"] = _name(G.get_gradient_edge(v).node)
+    return out
+
+
+@program()
+def prog_ag3_gradient_edge_outputs_hooks_and_backward_inputs(T: Any) -> Any:
+    out = {}
+    G = T.autograd.graph
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 3
+    y.retain_grad()
+    z = y.exp()
+    z.sum().backward(inputs=[G.get_gradient_edge(x)], retain_graph=True)
+    out["leaf_edge_input"] = (x.grad.clone(), y.grad.clone())
+    z.sum().backward(inputs=[G.get_gradient_edge(y)], retain_graph=True)
+    out["nonleaf_edge_input"] = (x.grad.clone(), y.grad.clone())
+    log = []
+    y.register_hook(lambda g: log.append("yhook"))
+    z.grad_fn.register_hook(lambda gi, go: log.append("zpost"))
+    y.grad_fn.register_prehook(lambda go: log.append("ypre"))
+    y.grad_fn.register_hook(lambda gi, go: log.append("ypost"))
+    z.sum().backward(inputs=[G.get_gradient_edge(y)], retain_graph=True)
+    out["hooks_edge_input"] = (list(log), y.grad.clone(), x.grad.clone())
+    log.clear()
+    z.sum().backward(inputs=[y], retain_graph=True)
+    out["hooks_tensor_input"] = (list(log), y.grad.clone(), x.grad.clone())
+    log.clear()
+    T.autograd.grad(z.sum(), y, retain_graph=True)
+    out["hooks_grad_input"] = list(log)
+    e = G.get_gradient_edge(z)
+    out["edge_out_cast"] = T.autograd.grad(e, x, T.ones(2, dtype=T.float64), retain_graph=True)
+    out["edge_out_create"] = T.autograd.grad(
+        [e], [x], [T.ones(2)], retain_graph=True, create_graph=True
+    )
+    T.autograd.backward(e, T.ones(2), inputs=[x], retain_graph=True)
+    out["backward_edge_out"] = x.grad.clone()
+    out["backward_edge_no_grad"] = raises(lambda: T.autograd.backward(e, inputs=[x]))
+    out["edge_out_complex_go"] = raises(
+        lambda: T.autograd.grad(e, x, T.ones(2, dtype=T.complex64), retain_graph=True)
+    )
+    w = (x * 2).sum()
+    out["scalar_edge_implicit"] = raises(
+        lambda: T.autograd.grad(G.get_gradient_edge(w), x, retain_graph=True)
+    )
+    out["scalar_edge_batched"] = raises(
+        lambda: T.autograd.grad(G.get_gradient_edge(w), x, is_grads_batched=True)
+    )
+    out["edge_batched"] = raises(
+        lambda: T.autograd.grad(G.get_gradient_edge(x * 2), x, T.eye(2), is_grads_batched=True)
+    )
+    out["leaf_edge_as_output"] = raises(
+        lambda: T.autograd.grad(G.get_gradient_edge(x), x, T.ones(2))
+    )
+    m = T.tensor([1.0, 2.0], requires_grad=True)
+    out["mixed_outputs"] = raises(
+        lambda: T.autograd.grad([(m * 2).sum(), G.get_gradient_edge(m * 3)], m, [None, T.ones(2)])
+    )
+    ints = (m * 2).long()
+    out["edge_of_int"] = raises(lambda: G.get_gradient_edge(ints))
+
+    class Fn(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a * 2, a * 3
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            return g1 * 2 + g2 * 3
+
+    _, q = Fn.apply(m)
+    out["fn_edge"] = T.autograd.grad(G.get_gradient_edge(q), m, T.ones(2))
+    return out
+
+
+# --- more custom Function corners and views ----------------------------------------------
+
+
+@program()
+def prog_ag3_fn_once_differentiable_saved_intermediates_and_extra_grads(T: Any) -> Any:
+    out = {}
+    F = T.autograd.Function
+    od = T.autograd.function.once_differentiable
+
+    class OD(F):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x**2
+
+        @staticmethod
+        @od
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            ctx.gmode = T.is_grad_enabled()
+            return 2 * x * g
+
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y = OD.apply(x).sum()
+    (gx,) = T.autograd.grad(y, x, create_graph=True)
+    out["od_create"] = (
+        gx,
+        gx.requires_grad,
+        _name(gx.grad_fn),
+        y.grad_fn.next_functions[0][0].gmode,
+    )
+    out["od_second"] = raises(lambda: gx.sum().backward())
+    out["od_names"] = raises(lambda: [_name(n) for n, _ in gx.grad_fn.next_functions])
+
+    # once_differentiable returning a non-tuple / None
+    class OD2(F):
+        @staticmethod
+        def forward(ctx, x, y):
+            return x * y
+
+        @staticmethod
+        @od
+        def backward(ctx, g):
+            return g, None
+
+    a = T.tensor([1.0, 2.0], requires_grad=True)
+    (ga,) = T.autograd.grad(OD2.apply(a, T.ones(2)).sum(), a, create_graph=True)
+    out["od2"] = (ga, ga.requires_grad, _name(ga.grad_fn))
+
+    # save an intermediate, then modify it
+    class SaveInter(F):
+        @staticmethod
+        def forward(ctx, x):
+            t = x * 3
+            ctx.save_for_backward(t)
+            ctx.t = t
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            (t,) = ctx.saved_tensors
+            return g * t
+
+    b = T.tensor([1.0, 2.0], requires_grad=True)
+    r = SaveInter.apply(b)
+    r.sum().backward(retain_graph=True)
+    out["inter"] = b.grad.clone()
+    r.grad_fn.t.add_(1)
+    out["inter_mod"] = raises(lambda: r.sum().backward())
+
+    # saved output modified in place afterwards
+    class SaveOut(F):
+        @staticmethod
+        def forward(ctx, x):
+            o = x.exp()
+            ctx.save_for_backward(o)
+            return o
+
+        @staticmethod
+        def backward(ctx, g):
+            (o,) = ctx.saved_tensors
+            return g * o
+
+    c = T.tensor([1.0, 2.0], requires_grad=True)
+    o = SaveOut.apply(c)
+    o.mul_(2)
+    out["out_mod"] = raises(lambda: o.sum().backward())
+    out["out_mod_names"] = (_name(o.grad_fn), [_name(n) for n, _ in o.grad_fn.next_functions])
+
+    # saved input that is marked dirty and returned
+    class DirtySave(F):
+        @staticmethod
+        def forward(ctx, x):
+            x.mul_(2)
+            ctx.mark_dirty(x)
+            ctx.save_for_backward(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            (s,) = ctx.saved_tensors
+            return g * 2 + s * 0
+
+    d = T.tensor([1.0, 2.0], requires_grad=True)
+    dd = d * 1
+    ro = DirtySave.apply(dd)
+    ro.sum().backward()
+    out["dirty_save"] = (d.grad, ro is dd, _name(ro.grad_fn), ro._version)
+
+    # mark_non_differentiable on an input returned as-is
+    class NdRet(F):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.mark_non_differentiable(x)
+            return x, x * 2
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            return g2 * 2
+
+    e = T.tensor([1.0, 2.0], requires_grad=True)
+    p, q = NdRet.apply(e)
+    out["nd_ret"] = (
+        p.requires_grad,
+        p.grad_fn,
+        p is e,
+        p._is_view(),
+        q.requires_grad,
+        _name(q.grad_fn),
+    )
+
+    # forward returning a tuple with None in it
+    class RetNone(F):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2, None
+
+        @staticmethod
+        def backward(ctx, g, gn):
+            ctx.gn = gn
+            return g
+
+    f = T.tensor([1.0, 2.0], requires_grad=True)
+    u, n = RetNone.apply(f)
+    u.sum().backward()
+    out["ret_none"] = (n, u.grad_fn.gn, f.grad)
+
+    # backward returning more than needed when trailing non-tensors
+    class Extra(F):
+        @staticmethod
+        def forward(ctx, x, k):
+            return x * k
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2, None, None
+
+    h = T.tensor([1.0, 2.0], requires_grad=True)
+    out["extra_none"] = raises(lambda: (Extra.apply(h, 2.0).sum().backward(), h.grad)[1])
+
+    class Extra2(F):
+        @staticmethod
+        def forward(ctx, x, k):
+            return x * k
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2, None, g
+
+    h2 = T.tensor([1.0, 2.0], requires_grad=True)
+    out["extra_tensor"] = raises(lambda: Extra2.apply(h2, 2.0).sum().backward())
+
+    class GradForNonTensor(F):
+        @staticmethod
+        def forward(ctx, x, k):
+            return x * k
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2, g
+
+    h3 = T.tensor([1.0, 2.0], requires_grad=True)
+    out["grad_for_nontensor"] = raises(lambda: GradForNonTensor.apply(h3, 2.0).sum().backward())
+
+    class GradForNonRg(F):
+        @staticmethod
+        def forward(ctx, x, y):
+            return x * y
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2, g * 3
+
+    h4 = T.tensor([1.0, 2.0], requires_grad=True)
+    out["grad_for_nonrg"] = raises(
+        lambda: (GradForNonRg.apply(h4, T.ones(2)).sum().backward(), h4.grad)[1]
+    )
+    return out
+
+
+@program()
+def prog_ag3_inplace_through_every_view_op_grad_fns(T: Any) -> Any:
+    out = {}
+    views = {
+        "t": lambda b: b.t(),
+        "T": lambda b: b.T,
+        "mT": lambda b: b.mT,
+        "diag": lambda b: b.diagonal(),
+        "diag_off": lambda b: b.diagonal(1),
+        "narrow": lambda b: b.narrow(1, 1, 2),
+        "select_neg": lambda b: b[-1],
+        "step": lambda b: b.view(-1)[::2],
+        "unsq": lambda b: b.unsqueeze(0),
+        "sq": lambda b: b.unsqueeze(0).squeeze(0),
+        "movedim": lambda b: b.movedim(0, 1),
+        "swapaxes": lambda b: b.swapaxes(0, 1),
+        "unfold": lambda b: b.view(-1).unfold(0, 2, 2),
+        "unfold_overlap": lambda b: b.view(-1).unfold(0, 3, 1),
+        "expand": lambda b: b[:1].expand(3, 3),
+        "as_strided": lambda b: b.as_strided((2, 2), (1, 3)),
+        "chunk1": lambda b: b.chunk(1)[0],
+        "split_one": lambda b: b.split(3)[0],
+        "split_two": lambda b: b.split(2)[0],
+        "unbind": lambda b: b.unbind(0)[1],
+        "view_as": lambda b: b.view_as(b),
+        "flatten": lambda b: b.flatten(),
+        "reshape": lambda b: b.reshape(9),
+        "reshape_t": lambda b: b.t().reshape(9),
+        "alias": lambda b: b.view(3, 3)[...],
+        "none_idx": lambda b: b[None],
+        "detach": lambda b: b.detach(),
+        "real": lambda b: b.real,
+        "mH": lambda b: b.mH,
+        "adjoint": lambda b: b.adjoint(),
+        "indices": lambda b: b.view(3, 3)[:, 1],
+        "ellipsis": lambda b: b[..., 0],
+    }
+    for name, vf in views.items():
+        x = T.arange(9.0).view(3, 3).requires_grad_()
+        b = x * 1
+
+        def go(x=x, b=b, vf=vf):
+            v = vf(b)
+            v.mul_(2)
+            res = (_name(v.grad_fn), _name(b.grad_fn), v._is_view(), v._base is b)
+            (b * T.arange(9.0).view(3, 3)).sum().backward()
+            return res, x.grad
+
+        out[name] = raises(go)
+    return out
+
+
+@program(
+    xfail="view replay (_force_original_view_tracking(True)) is a flag only in shadowgrad: a "
+    "view modified in place (or whose base was) gets AsStridedBackward0 where torch replays "
+    "the view ops (SliceBackward0, TransposeBackward0, PermuteBackward0, ...)"
+)
+def prog_ag3_view_replay_regenerates_view_ops(T: Any) -> Any:
+    out = {}
+    with T.autograd.grad_mode._force_original_view_tracking(True):
+        for name, vf in (
+            ("t", lambda b: b.t()),
+            ("T", lambda b: b.T),
+            ("slice", lambda b: b[1:]),
+            ("step", lambda b: b.view(-1)[::2]),
+            ("select", lambda b: b[0]),
+            ("diagonal", lambda b: b.diagonal()),
+        ):
+            x = T.arange(9.0).view(3, 3).requires_grad_()
+            b = x * 1
+            v = vf(b)
+            v.mul_(2)
+            w = vf(b)
+            b.add_(1)
+            (b * T.arange(9.0).view(3, 3)).sum().backward()
+            out[name] = (_name(v.grad_fn), _name(w.grad_fn), _name(b.grad_fn), x.grad)
     return out
 
 

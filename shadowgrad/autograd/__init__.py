@@ -5,6 +5,7 @@ Mirrors `torch.autograd`.
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any
 
@@ -69,10 +70,14 @@ def _tensor_list(x: Any) -> list[Any]:
     return list(x)
 
 
-def _make_grads(outputs: list[Any], grads: list[Any]) -> list[Any]:
-    """Check or create the output gradients (torch's _make_grads)."""
+def _make_grads(outputs: list[Any], grads: list[Any], edges: bool = False) -> list[Any]:
+    """Check or create the output gradients (torch's _make_grads); `edges`: some outputs are
+    GradientEdges."""
     out = []
     for o, g in zip(outputs, grads, strict=True):
+        if edges and type(o) is graph.GradientEdge:
+            out.append(_edge_grad(o, g, outputs, grads))
+            continue
         if g is None:
             if o._rg:
                 if o._data.size != 1:
@@ -108,6 +113,53 @@ def _make_grads(outputs: list[Any], grads: list[Any]) -> list[Any]:
     return out
 
 
+def _edge_grad(o: Any, g: Any, outputs: list[Any], grads: list[Any]) -> Any:
+    """_make_grads for a GradientEdge output: its shape and dtype are the node's input
+    metadata (the tensor's the edge was taken from)."""
+    shape, dtype = graph.edge_meta(o)
+    if g is None:
+        if math.prod(shape) != 1:
+            raise RuntimeError("grad can be implicitly created only for scalar outputs")
+        if not dtype.is_floating_point:
+            raise RuntimeError(
+                f"grad can be implicitly created only for real scalar outputs but got {dtype!r}"
+            )
+        from .._creation import ones
+
+        return ones(shape, dtype=dtype)
+    if g.shape != shape:
+        gi, oi = _positions(grads, g, outputs, o)
+        raise RuntimeError(
+            f"Mismatch in shape: grad_output[{gi}] has a shape of {g.shape} and output[{oi}] "
+            f"has a shape of {shape}."
+        )
+    if g.dtype.is_complex != dtype.is_complex:
+        gi, oi = _positions(grads, g, outputs, o)
+        raise RuntimeError(
+            "For complex Tensors, both grad_output and output are required to have the same "
+            f"dtype. Mismatch in dtype: grad_output[{gi}] has a dtype of {g.dtype!r} and "
+            f"output[{oi}] has a dtype of {dtype!r}."
+        )
+    return g.to(dtype) if g.dtype is not dtype else g
+
+
+class _EdgeTarget:
+    """A GradientEdge given to backward(inputs=...): the engine runs the graph up to its node
+    (through it, for a leaf's AccumulateGrad) and retains nothing, as torch's."""
+
+    __slots__ = ("edge",)
+
+    def __init__(self, edge: Any) -> None:
+        self.edge = edge
+
+    def _edge(self) -> tuple[Any, int]:
+        return self.edge[0], self.edge[1]
+
+
+def _out_shape(o: Any) -> Any:
+    return graph.edge_meta(o)[0] if type(o) is graph.GradientEdge else o.shape
+
+
 def _positions(grads: list[Any], g: Any, outputs: list[Any], o: Any) -> tuple[int, int]:
     """The indices torch's _make_grads messages give: `grads.index(grad)` and
     `outputs.index(out)`, Python's list.index, which compares the tensors before the one found
@@ -122,14 +174,22 @@ def _check_batched_grads(outs: list[Any], gouts: list[Any]) -> list[int]:
     output given no gradient; returns their indices."""
     made = []
     for i, (o, g) in enumerate(zip(outs, gouts, strict=True)):
-        if g is None:
-            if not o._rg:  # stays None, which vmap refuses below
+        if type(o) is graph.GradientEdge:
+            if g is None:
+                gouts[i] = _edge_grad(o, g, outs, gouts)
+                made.append(i)
                 continue
-            if o.numel() != 1:
-                raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            gouts[i] = _make(np.ones(o._data.shape, o._data.dtype))
-            made.append(i)
-            continue
+            o_shape = graph.edge_meta(o)[0]
+        else:
+            if g is None:
+                if not o._rg:  # stays None, which vmap refuses below
+                    continue
+                if o.numel() != 1:
+                    raise RuntimeError("grad can be implicitly created only for scalar outputs")
+                gouts[i] = _make(np.ones(o._data.shape, o._data.dtype))
+                made.append(i)
+                continue
+            o_shape = o.shape
         if g.ndim == 0:
             raise IndexError(
                 "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
@@ -137,7 +197,7 @@ def _check_batched_grads(outs: list[Any], gouts: list[Any]) -> list[int]:
             )
         if g.shape[0] == 0:
             raise IndexError("index 0 is out of bounds for dimension 0 with size 0")
-        if tuple(g.shape[1:]) != tuple(o.shape):
+        if tuple(g.shape[1:]) != tuple(o_shape):
             gi, oi = _positions(gouts, g, outs, o)
             # torch reports grad_output[i][0].shape[1:] here (its _calculate_shape drops the
             # batch dimension of an already unbatched gradient): mirrored
@@ -146,7 +206,7 @@ def _check_batched_grads(outs: list[Any], gouts: list[Any]) -> list[int]:
                 "grad_output as the batch dimension. The sizes of the remaining dimensions "
                 "are expected to match the shape of corresponding output, but a mismatch was "
                 f"detected: grad_output[{gi}] has a shape of {g.shape[2:]} and output[{oi}] "
-                f"has a shape of {o.shape}. If you only want some tensors in `grad_output` to "
+                f"has a shape of {o_shape}. If you only want some tensors in `grad_output` to "
                 "be considered batched, consider using vmap."
             )
     for g in gouts:  # vmap(vjp, in_dims=0): an unbatched 0-dim ones_like can't be mapped
@@ -171,22 +231,30 @@ def _check_batched_grads(outs: list[Any], gouts: list[Any]) -> list[int]:
     return made
 
 
-def _check_grad_types(outputs: list[Any], grads: list[Any]) -> None:
-    """torch's _make_grads checks each (output, gradient) pair in turn: the output first."""
+def _check_grad_types(outputs: list[Any], grads: list[Any]) -> bool:
+    """torch's _make_grads checks each (output, gradient) pair in turn: the output first.
+    Whether an output is a GradientEdge."""
+    edges = False
     for o, g in zip(outputs, grads, strict=False):
-        if not isinstance(o, (_Tensor, graph.GradientEdge)):
-            raise AssertionError("Expected output to be a torch.Tensor")
+        if not isinstance(o, _Tensor):
+            if not isinstance(o, graph.GradientEdge):
+                raise AssertionError("Expected output to be a torch.Tensor")
+            edges = True
         if g is not None and not isinstance(g, _Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
+    return edges
 
 
 def _not_input(t: Any) -> str:
     return f"all inputs have to be Tensors or GradientEdges, but got {type(t).__name__}"
 
 
-def _roots(outputs: list[Any]) -> list[Any]:
+def _roots(outputs: list[Any], edges: bool = False) -> list[Any]:
     roots = []
     for i, o in enumerate(outputs):
+        if edges and type(o) is graph.GradientEdge:
+            roots.append((o[0], o[1]))
+            continue
         if not o._rg:
             raise RuntimeError(
                 f"element {i} of tensors does not require grad and does not have a grad_fn"
@@ -229,15 +297,18 @@ def backward(
     # torch's _make_grads zips outputs with gradients: extra gradients are ignored unchecked,
     # too few reach the engine, which raises "got N tensors and M gradients"
     grads = grads[: len(outputs)]
-    _check_grad_types(outputs, grads)
+    edges = _check_grad_types(outputs, grads)
     if len(grads) != len(outputs):
         raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
     if inputs is not None:
         inputs_l = _tensor_list(inputs)
         if len(inputs_l) == 0:
             raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
-        for t in inputs_l:
+        for k, t in enumerate(inputs_l):
             if not isinstance(t, _Tensor):
+                if isinstance(t, graph.GradientEdge):
+                    inputs_l[k] = _EdgeTarget(t)
+                    continue
                 raise RuntimeError(_not_input(t))
             t.retain_grad()  # raises for a tensor that doesn't require grad, as torch does
     else:
@@ -246,8 +317,8 @@ def backward(
         retain_graph = create_graph
     if create_graph:
         _warn_once("create_graph", CREATE_GRAPH_WARNING)
-    grads = _make_grads(outputs, grads)
-    roots = _roots(outputs)
+    grads = _make_grads(outputs, grads, edges)
+    roots = _roots(outputs, edges)
     run_backward(roots, grads, retain_graph, create_graph, accumulate_into=inputs_l)
 
 
@@ -297,15 +368,18 @@ def grad(
     else:
         gouts = list(grad_outputs)
     gouts = gouts[: len(outs)]  # as backward: torch's _make_grads ignores extra gradients
-    _check_grad_types(outs, gouts)
+    edges_out = _check_grad_types(outs, gouts)
     if len(gouts) != len(outs):
         raise RuntimeError(f"got {len(outs)} tensors and {len(gouts)} gradients")
     if not is_grads_batched:
-        gouts = _make_grads(outs, gouts)  # torch makes them first, before any graph check
+        # torch makes them first, before any graph check
+        gouts = _make_grads(outs, gouts, edges_out)
     else:
         gouts = list(gouts)
         made = _check_batched_grads(outs, gouts)
     for i, o in enumerate(outs):  # torch checks the outputs before the inputs
+        if edges_out and type(o) is graph.GradientEdge:
+            continue
         if not o._rg:
             raise RuntimeError(
                 f"element {i} of tensors does not require grad and does not have a grad_fn"
@@ -324,10 +398,10 @@ def grad(
         for i in made:
             # the engine is given one slice of the unbatched ones_like: one dim short of the
             # output's shape, which it can't be summed to
-            o = outs[i]
+            shape = _out_shape(outs[i])
             raise RuntimeError(
-                f"invalid gradient at index {i} - got [{', '.join(map(str, o.shape[1:]))}] but "
-                f"expected shape compatible with [{', '.join(map(str, o.shape))}]"
+                f"invalid gradient at index {i} - got [{', '.join(map(str, shape[1:]))}] but "
+                f"expected shape compatible with [{', '.join(map(str, shape))}]"
             )
         res = _batched_grad(outs, ins, gouts, retain_graph, create_graph, allow_unused)
         if materialize_grads:  # torch materializes after the batched backward: unbatched zeros
@@ -335,7 +409,7 @@ def grad(
         return res
     if retain_graph is None:
         retain_graph = create_graph
-    roots = _roots(outs)
+    roots = _roots(outs, edges_out)
     # no outputs: nothing reaches any input (torch then gives None for each, with allow_unused)
     res = run_backward(roots, gouts, retain_graph, create_graph, capture=edges) if roots else None
     if res is None:
@@ -483,8 +557,9 @@ class set_multithreading_enabled:
 
 
 def is_view_replay_enabled() -> bool:
-    """Mirrors `torch.autograd.is_view_replay_enabled`: views are not replayed."""
-    return False
+    """Mirrors `torch.autograd.is_view_replay_enabled`: the flag _force_original_view_tracking
+    sets (shadowgrad regenerates a modified view's grad_fn with as_strided either way)."""
+    return _grad_mode._VIEW_REPLAY[0]
 
 
 def is_tensor_like(inp: Any) -> bool:

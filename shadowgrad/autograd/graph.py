@@ -396,6 +396,14 @@ def increment_version(tensor: Any) -> None:
             t._bump()
 
 
+# the (shape, dtype) of the tensor behind each edge handed out by get_gradient_edge, per node:
+# torch's node._input_metadata[output_nr], which autograd.grad/backward read for an edge given
+# as an output (shadowgrad's op nodes keep their forward inputs' metadata, not their outputs')
+_EDGE_META: weakref.WeakKeyDictionary[Node, dict[int, tuple[Any, Any]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 def get_gradient_edge(tensor: Any) -> GradientEdge:
     """Mirrors `torch.autograd.graph.get_gradient_edge`."""
     if not tensor.requires_grad:
@@ -404,7 +412,31 @@ def get_gradient_edge(tensor: Any) -> GradientEdge:
             "gradients"
         )
     node, nr = tensor._edge()
+    _EDGE_META.setdefault(node, {})[nr] = (tensor.shape, tensor.dtype)
     return GradientEdge(node, nr)
+
+
+def edge_meta(edge: Any) -> tuple[Any, Any]:
+    """(shape, dtype) of the gradient an edge given as an output of autograd.grad/backward
+    takes (torch's node._input_metadata[output_nr])."""
+    node, nr = edge
+    if node._is_acc:
+        v = node.variable
+        return v.shape, v.dtype
+    m = _EDGE_META.get(node)
+    if m is not None and nr in m:
+        return m[nr]
+    out_meta = getattr(node, "_out_meta", None)  # a custom Function's outputs
+    if out_meta is not None and nr < len(out_meta) and out_meta[nr] is not None:
+        from .._dtype import _FROM_NP
+        from .._size import Size
+
+        shape, npdt = out_meta[nr]
+        return Size(shape), _FROM_NP[npdt]
+    raise RuntimeError(
+        "shadowgrad: this GradientEdge's output shape is unknown (make it with "
+        "torch.autograd.graph.get_gradient_edge)"
+    )
 
 
 # Note [Saved outputs]
