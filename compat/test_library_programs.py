@@ -1723,6 +1723,103 @@ def prog_lib_aten_packet_calls_and_dtypes(T: Any) -> Any:
     )
 
 
+# --- transforms over a custom op -------------------------------------------------------------
+
+
+def _cube(T: Any, tag: str) -> Any:
+    @T.library.custom_op(f"{_ns(T, tag)}::cube", mutates_args=())
+    def cube(x: T.Tensor) -> T.Tensor:
+        return x**3
+
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(inputs[0])
+
+    cube.register_autograd(
+        lambda ctx, g: g * 3 * ctx.saved_tensors[0] ** 2, setup_context=setup_context
+    )
+    return cube
+
+
+@program()
+def prog_lib_func_transforms_over_custom_op(T: Any) -> Any:
+    cube = _cube(T, "functx")
+    x = T.tensor([1.0, 2.0])
+    # the generated Function has no setup_context of its own: torch.func refuses it
+    return (
+        _r(lambda: T.func.grad(lambda a: cube(a).sum())(x)),
+        _r(lambda: T.func.jacrev(cube)(x)),
+        _r(lambda: T.func.vmap(T.func.grad(lambda a: cube(a).sum()))(x[:, None])),
+    )
+
+
+@program()
+def prog_lib_forward_ad_through_custom_op(T: Any) -> Any:
+    cube = _cube(T, "fwad")
+    x = T.tensor([1.0, 2.0])
+    fwad = T.autograd.forward_ad
+    with fwad.dual_level():
+        d = fwad.make_dual(x, T.ones(2))
+        primal, tangent = fwad.unpack_dual(cube(d))  # the kernel runs below autograd
+    return primal, tangent, T.func.jvp(cube, (x,), (T.ones(2),))
+
+
+@program()
+def prog_lib_autograd_functional_and_checkpoint(T: Any) -> Any:
+    cube = _cube(T, "afunc")
+    x = T.tensor([1.0, 2.0, -0.5])
+    jac = T.autograd.functional.jacobian(cube, x)
+    hess = T.autograd.functional.hessian(lambda a: cube(a).sum(), x)
+    xr = x.clone().requires_grad_()
+    from importlib import import_module
+
+    checkpoint = import_module(T.__name__ + ".utils.checkpoint").checkpoint
+    y = checkpoint(cube, xr, use_reentrant=False)
+    y.sum().backward()
+    return jac, hess, y, xr.grad
+
+
+@program()
+def prog_lib_opcheck_fake_impl_with_dynamic_size(T: Any) -> Any:
+    ns = _ns(T, "nonzero")
+
+    @T.library.custom_op(f"{ns}::nonzero", mutates_args=())
+    def nonzero(x: T.Tensor) -> T.Tensor:
+        return x.nonzero()
+
+    kinds = []
+
+    @nonzero.register_fake
+    def _(x):
+        ctx = T.library.get_ctx()
+        kinds.append(type(ctx).__name__)
+        nnz = ctx.new_dynamic_size()
+        return x.new_empty([nnz, x.dim()], dtype=T.int64)
+
+    @T.library.custom_op(f"{ns}::nonzero_fixed", mutates_args=())
+    def nonzero_fixed(x: T.Tensor) -> T.Tensor:
+        return x.nonzero()
+
+    nonzero_fixed.register_fake(lambda x: x.new_empty([3, x.dim()], dtype=T.int64))
+
+    @T.library.custom_op(f"{ns}::halve", mutates_args=())
+    def halve(x: T.Tensor) -> T.Tensor:
+        return x / 2
+
+    halve.register_fake(lambda x: T.empty_like(x, dtype=T.float64))
+    x = T.tensor([0.0, 1.0, 2.0, 0.0])
+
+    def show(d: Any) -> Any:
+        return {k: v if isinstance(v, str) else (type(v).__name__, str(v)) for k, v in d.items()}
+
+    return (
+        T.library.opcheck(nonzero, (x,)),
+        sorted(set(kinds)),
+        show(T.library.opcheck(nonzero_fixed, (x,), raise_exception=False)),
+        show(T.library.opcheck(halve, (x,), raise_exception=False)),
+        nonzero(x),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

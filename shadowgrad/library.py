@@ -440,9 +440,11 @@ def register_vmap(op: Any, func: Callable[..., Any] | None = None, /, *, lib: An
 
 
 def get_ctx() -> Any:
-    """The fake-impl context: only set inside a fake impl, which shadowgrad runs with real
-    tensors (opcheck); None elsewhere, as torch's outside one."""
-    return None
+    """The fake-impl context inside a fake impl (which shadowgrad runs on real tensors, in
+    opcheck); None elsewhere, as torch's outside one."""
+    from ._library.opcheck import CURRENT
+
+    return CURRENT[-1] if CURRENT else None
 
 
 def opcheck(

@@ -110,6 +110,9 @@ def make_autograd_impl(entry: dispatch.OpEntry, info: Any) -> Callable[..., Any]
         {
             "forward": staticmethod(forward),
             "backward": staticmethod(backward),
+            # torch's module: not one of shadowgrad's own Functions (those stand for built-in
+            # ops), so torch.func transforms check it as a user's Function (setup_context)
+            "__module__": "torch._library.autograd",
         },
     )
 

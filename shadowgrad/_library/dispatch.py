@@ -270,13 +270,22 @@ def call(e: OpEntry, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
 
 
 @contextlib.contextmanager
-def _grad(on: bool) -> Iterator[None]:
+def _below_autograd() -> Iterator[None]:
+    """Grad mode and forward AD off, as below torch's Autograd key: a kernel's ops record
+    nothing and propagate no tangents."""
+    from ..autograd import forward_ad as _fwad
+
     prev = _grad_mode.STATE.grad
-    _grad_mode.STATE.grad = on
+    _grad_mode.STATE.grad = False
+    fw_prev = _fwad._STATE.enabled
+    if fw_prev:
+        _fwad._set_enabled(False)
     try:
         yield
     finally:
         _grad_mode.STATE.grad = prev
+        if fw_prev:
+            _fwad._set_enabled(True)
 
 
 def below_autograd(e: OpEntry, args: Any, kwargs: dict[str, Any]) -> Any:
@@ -294,7 +303,7 @@ def below_autograd(e: OpEntry, args: Any, kwargs: dict[str, Any]) -> Any:
     k = e.kernel(*BACKEND_KEYS) or e.kernel(CIA)
     if k is None:
         raise _no_kernel(e, args)
-    with _grad(False):
+    with _below_autograd():
         out = _run(k, args, kwargs)
     _check_returns(e, out)
     return out
