@@ -500,13 +500,7 @@ def prog_dev_meta_count_parameters_without_memory(T: Any) -> Any:
 
 @program()
 def prog_dev_device_selection_idiom(T: Any) -> Any:
-    device = (
-        "cuda"
-        if T.cuda.is_available()
-        else "mps"
-        if T.backends.mps.is_available()
-        else "cpu"
-    )
+    device = "cuda" if T.cuda.is_available() else "mps" if T.backends.mps.is_available() else "cpu"
     model = _seeded(T, T.nn.Linear(3, 2), 4).to(device)
     x = T.tensor(_data(2, 3)).to(device)
     y = model(x)
@@ -583,6 +577,234 @@ def prog_dev_no_accelerator_errors(T: Any) -> Any:
         raises(lambda: T.xpu.current_device()),
         raises(lambda: T.cuda.current_device()),
     )
+
+
+@program()
+def prog_dev_meta_autograd_reductions(T: Any) -> Any:
+    w = T.ones(3, 2, device="meta", requires_grad=True)
+    (w * 2).sum().backward()
+    g1 = _m(w.grad)
+    w.grad = None
+    (w.exp() / 3).mean().backward()
+    g2 = _m(w.grad)
+    (g3,) = T.autograd.grad((w**2).sum(), w)
+    loss = T.nn.functional.mse_loss(w, T.zeros(3, 2, device="meta"))
+    (g4,) = T.autograd.grad(loss, w)
+    return g1, g2, _m(g3), _m(loss), _m(g4), _m(w.norm()), _m(w.pow(3))
+
+
+# --- TorchFunctionMode -------------------------------------------------------------------------
+
+
+def _log_mode(T: Any) -> Any:
+    class Log(T.overrides.TorchFunctionMode):
+        def __init__(self, tag: str = "log") -> None:
+            super().__init__()
+            self.tag = tag
+            self.log: list[Any] = []
+
+        def __torch_function__(
+            self, func: Any, types: Any, args: Any = (), kwargs: Any = None
+        ) -> Any:
+            self.log.append((self.tag, func.__name__, len(args), sorted((kwargs or {}).items())))
+            return func(*args, **(kwargs or {}))
+
+    return Log
+
+
+@program()
+def prog_dev_mode_logs_functions_methods_and_properties(T: Any) -> Any:
+    Log = _log_mode(T)
+    F = T.nn.functional
+    x = T.tensor(_data(2, 3), requires_grad=True)
+    w = T.tensor(_data(4, 3, seed=1))
+    with Log() as mode:
+        a = x + 1
+        b = x.sum()
+        c = T.add(x, x, alpha=2)
+        d = x.shape
+        e = x[0]
+        f = x.T
+        g = F.relu(x)
+        h = F.linear(x, w)
+        i = x.size(0)
+        j = 2 * x
+        k = x.exp().mean()
+        m = T.cat([x, x])
+        n = x.dtype
+        o = T.zeros(2)
+        p = len(x)
+    return mode.log, a, b, c, d, e, f, g, h, i, j, k, m, n, o, p
+
+
+@program()
+def prog_dev_mode_changes_results(T: Any) -> Any:
+    class AddIsSub(T.overrides.TorchFunctionMode):
+        def __torch_function__(
+            self, func: Any, types: Any, args: Any = (), kwargs: Any = None
+        ) -> Any:
+            if func is T.add or func is T.Tensor.add:
+                return T.sub(*args, **(kwargs or {}))
+            return func(*args, **(kwargs or {}))
+
+    x = T.tensor(_data(3))
+    y = T.tensor(_data(3, seed=1))
+    with AddIsSub():
+        r = (x + y, T.add(x, y), x.add(y), x * y)
+    return r, x + y
+
+
+@program()
+def prog_dev_mode_nested_order_and_stack(T: Any) -> Any:
+    Log = _log_mode(T)
+    ov = T.overrides
+    x = T.tensor(_data(2))
+    log: list[Any] = []
+    before = (ov._get_current_function_mode(), T._C._is_torch_function_mode_enabled())
+    with Log("outer") as outer:
+        with Log("inner") as inner:
+            y = x.mul(2)
+            top = ov._get_current_function_mode() is inner
+            depth = len(ov._get_current_function_mode_stack())
+            on = T._C._is_torch_function_mode_enabled()
+        z = x.neg()
+        log = outer.log + inner.log
+    after = (ov._get_current_function_mode(), T._C._is_torch_function_mode_enabled())
+    return log, y, z, top, depth, on, before, after, x.mul(3)
+
+
+@program()
+def prog_dev_mode_not_implemented_errors(T: Any) -> Any:
+    class Refuse(T.overrides.TorchFunctionMode):
+        def __torch_function__(
+            self, func: Any, types: Any, args: Any = (), kwargs: Any = None
+        ) -> Any:
+            return NotImplemented
+
+    x = T.ones(2)
+    with Refuse():
+        out = (
+            raises(lambda: T.add(x, 1)),
+            raises(lambda: x.sum()),
+            raises(lambda: x + 1),
+            raises(lambda: T.nn.functional.relu(x)),
+        )
+    return out, x + 1
+
+
+@program()
+def prog_dev_mode_base_class_and_push(T: Any) -> Any:
+    TFM = T.overrides.TorchFunctionMode
+    x = T.ones(2)
+    with TFM():
+        err = raises(lambda: x + 1)
+    Log = _log_mode(T)
+    m = Log.push()
+    return err, type(m).__name__, raises(lambda: T.overrides._pop_mode())
+
+
+@program()
+def prog_dev_mode_disabled_torch_function(T: Any) -> Any:
+    Log = _log_mode(T)
+    x = T.tensor(_data(3))
+    with Log() as mode:
+        with T._C.DisableTorchFunction():
+            a = x.sum()
+            b = T.add(x, x)
+        with T._C.DisableTorchFunctionSubclass():
+            c = x.mean()
+    return mode.log, a, b, c
+
+
+@program()
+def prog_dev_mode_sees_backward_once(T: Any) -> Any:
+    Log = _log_mode(T)
+    lin = _seeded(T, T.nn.Linear(3, 2), 6)
+    x = T.tensor(_data(4, 3))
+    with Log() as mode:
+        loss = lin(x).relu().pow(2).mean()
+        loss.backward()
+    names = [e[1] for e in mode.log]
+    return names, loss, lin.weight.grad, lin.bias.grad
+
+
+@program()
+def prog_dev_mode_with_tensor_subclass(T: Any) -> Any:
+    class Sub(T.Tensor):
+        @classmethod
+        def __torch_function__(cls, func: Any, types: Any, args: Any = (), kwargs: Any = None):
+            return super().__torch_function__(func, types, args, kwargs)
+
+    class LogTypes(T.overrides.TorchFunctionMode):
+        def __init__(self) -> None:
+            super().__init__()
+            self.log: list[Any] = []
+
+        def __torch_function__(
+            self, func: Any, types: Any, args: Any = (), kwargs: Any = None
+        ) -> Any:
+            self.log.append((func.__name__, [t.__name__ for t in types]))
+            return func(*args, **(kwargs or {}))
+
+    s = T.tensor(_data(2)).as_subclass(Sub)
+    x = T.tensor(_data(2, seed=1))
+    with LogTypes() as mode:
+        u = s + 1
+        v = T.add(s, x)
+        w = s.sum()
+    return mode.log, type(u).__name__, type(v).__name__, type(w).__name__, u, v, w
+
+
+@program()
+def prog_dev_mode_device_redirect(T: Any) -> Any:
+    class ToMeta(T.overrides.TorchFunctionMode):
+        def __torch_function__(
+            self, func: Any, types: Any, args: Any = (), kwargs: Any = None
+        ) -> Any:
+            kwargs = dict(kwargs or {})
+            if func in (T.zeros, T.ones, T.empty, T.randn) and kwargs.get("device") is None:
+                kwargs["device"] = "meta"
+            return func(*args, **kwargs)
+
+    with ToMeta():
+        a = T.zeros(2, 3)
+        b = T.randn(4)
+        c = T.ones(2, device="cpu")
+    return _m(a), _m(b), c
+
+
+@program()
+def prog_dev_mode_counts_ops_in_training_step(T: Any) -> Any:
+    class Count(T.overrides.TorchFunctionMode):
+        def __init__(self) -> None:
+            super().__init__()
+            self.counts: dict[str, int] = {}
+
+        def __torch_function__(
+            self, func: Any, types: Any, args: Any = (), kwargs: Any = None
+        ) -> Any:
+            name = func.__name__
+            if name in ("linear", "relu", "mse_loss", "backward"):
+                self.counts[name] = self.counts.get(name, 0) + 1
+            return func(*args, **(kwargs or {}))
+
+    net = _seeded(T, T.nn.Sequential(T.nn.Linear(3, 4), T.nn.ReLU(), T.nn.Linear(4, 1)), 7)
+    x = T.tensor(_data(5, 3))
+    y = T.tensor(_data(5, 1, seed=2))
+    with Count() as c:
+        loss = T.nn.functional.mse_loss(net(x), y)
+        loss.backward()
+    return sorted(c.counts.items()), loss, net[0].weight.grad
+
+
+@program()
+def prog_dev_mode_restores_plain_dispatch(T: Any) -> Any:
+    Log = _log_mode(T)
+    x = T.tensor(_data(3))
+    add, sub = T.add, T.Tensor.sub
+    with Log():
+        pass
+    return T.add is add, T.Tensor.sub is sub, x.add(1), T._C._is_torch_function_mode_enabled()
 
 
 @pytest.mark.parametrize("name", _SET.params())

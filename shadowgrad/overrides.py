@@ -29,6 +29,7 @@ from typing import Any
 from ._tensor import Tensor
 
 __all__ = [
+    "TorchFunctionMode",
     "get_default_nowrap_functions",
     "get_ignored_functions",
     "handle_torch_function",
@@ -222,6 +223,9 @@ def _plain_method(t: type) -> bool:
 def _call_overloads(
     public_api: Any, overloaded: list[Any], args: tuple[Any, ...], kwargs: dict[str, Any] | None
 ) -> Any:
+    if _MODES and _STATE.level < 2:
+        func = _MODE_FUNC.get(id(public_api), public_api)
+        return _mode_dispatch(func, args, kwargs or None, False, overloaded)
     types = tuple(type(a) for a in overloaded)
     for a in overloaded:
         if _plain_method(type(a)):
@@ -314,6 +318,7 @@ def get_ignored_functions() -> set[Any]:
     for name in _IGNORED_TOP:
         f = getattr(shadowgrad, name, None)
         if callable(f) and not isinstance(f, type):
+            out.add(f)  # (a factory: _device's wrapper, and the function it wraps)
             out.add(getattr(f, "__wrapped__", f))
     for name in _IGNORED_METHODS:
         f = Tensor.__dict__.get(name)
@@ -578,9 +583,14 @@ def _function_wrapper(fn: Any, name: tuple[bool, str]) -> Any:
     python = not name[0]
 
     plain = _PLAIN_TYPES
+    modes = _MODES
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if modes and state.level < 2:
+            if python:
+                args, kwargs = _python_call_form(fn, args, kwargs)
+            return _mode_dispatch(wrapper, args, kwargs, python)
         for a in args:
             if type(a) not in plain:
                 break
@@ -749,12 +759,16 @@ def unwrapped(fn: Any) -> Any:
     return fn.__wrapped__ if getattr(fn, "_sg_protocol", False) else fn
 
 
-def _activate() -> None:
-    """Wrap the namespaces' public functions (once, when the first user subclass appears)."""
-    global _ACTIVE
+def _activate(for_modes: bool = False) -> None:
+    """Wrap the namespaces' public functions (once, when the first user subclass appears, or
+    while a TorchFunctionMode is active: `for_modes`, undone by _deactivate)."""
+    global _ACTIVE, _FOR_MODES_ONLY
+    if not for_modes:
+        _FOR_MODES_ONLY = False
     if _ACTIVE:
         return
     _ACTIVE = True
+    _FOR_MODES_ONLY = for_modes
     import shadowgrad
     from shadowgrad import fft, linalg, special
     from shadowgrad.nn import functional
@@ -781,13 +795,274 @@ def _activate() -> None:
             w = made.get(id(fn))
             if w is None:
                 w = made[id(fn)] = _function_wrapper(fn, named(name))
+            _REPLACED.append((ns, name, fn))
             setattr(ns, name, w)
     from shadowgrad import autograd
 
     if not getattr(autograd.grad, "_sg_protocol", False):
+        _REPLACED.append((autograd, "grad", autograd.grad))
         autograd.grad = _grad_wrapper(autograd.grad)
     if not getattr(autograd.backward, "_sg_protocol", False):
+        _REPLACED.append((autograd, "backward", autograd.backward))
         autograd.backward = _backward_wrapper(autograd.backward)
+
+
+_REPLACED: list[tuple[Any, str, Any]] = []  # (namespace, name, function) _activate wrapped
+_FOR_MODES_ONLY = False  # the namespaces are wrapped for the modes alone (no user subclass)
+
+
+def _deactivate() -> None:
+    """Undo _activate when only the modes needed it: the namespaces hold their plain
+    functions again once the last mode is popped (issue #8: nothing left on the hot path)."""
+    global _ACTIVE
+    if not (_ACTIVE and _FOR_MODES_ONLY):
+        return
+    for ns, name, fn in reversed(_REPLACED):
+        setattr(ns, name, fn)
+    _REPLACED.clear()
+    _ACTIVE = False
+
+
+# --- TorchFunctionMode ---------------------------------------------------------------------
+#
+# Design (issue #8: with no mode active, ops pay nothing). Entering the first mode installs
+# hooks, popping the last one removes them: Tensor's public methods, operators and properties
+# are replaced by wrappers that hand the call to the top mode (Tensor's own members are kept in
+# _MODE_SAVED and put back), and the namespaces are wrapped as for a user subclass (_activate,
+# undone by _deactivate unless a subclass needs them). A mode's `__torch_function__` runs with
+# the mode popped, as torch's `_pop_mode_temporarily`: the functions it calls go to the next
+# mode, and once every mode has seen the call the implementation runs with the stack empty, so
+# shadowgrad's own calls inside it are not seen (torch's are C++).
+
+_MODES: list[Any] = []  # the mode stack, innermost last
+_MODE_SAVED: dict[str, Any] = {}  # Tensor's own members while the modes' wrappers stand in
+
+
+class TorchFunctionMode:
+    """Mirrors `torch.overrides.TorchFunctionMode`: `with Mode():` hands each torch function,
+    Tensor method and property called inside to `Mode.__torch_function__`."""
+
+    inner: TorchFunctionMode
+
+    def __init__(self) -> None:
+        pass
+
+    def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+        raise NotImplementedError
+
+    def __enter__(self) -> Any:
+        _push_mode(self)
+        return self
+
+    def __exit__(self, exc_type: Any, exc_val: Any, exc_tb: Any) -> None:
+        _pop_mode()
+
+    @classmethod
+    def push(cls, *args: Any, **kwargs: Any) -> Any:
+        import warnings
+
+        warnings.warn(
+            "`Mode.push()` is no longer necessary and can be replaced with just `with Mode()`",
+            stacklevel=2,
+        )
+        return cls(*args, **kwargs)
+
+
+def _push_mode(mode: Any) -> None:
+    if not _MODES:
+        _install_mode_hooks()
+    _MODES.append(mode)
+
+
+def _pop_mode() -> Any:
+    if not _MODES:
+        raise RuntimeError("trying to pop from empty mode stack")
+    mode = _MODES.pop()
+    if not _MODES:
+        _remove_mode_hooks()
+    return mode
+
+
+@contextlib.contextmanager
+def _pop_mode_temporarily() -> Any:
+    mode = _MODES.pop()
+    try:
+        yield mode
+    finally:
+        _MODES.append(mode)
+
+
+def _get_current_function_mode() -> Any:
+    """Mirrors `torch.overrides._get_current_function_mode`: the innermost mode, or None."""
+    return _MODES[-1] if _MODES else None
+
+
+def _get_current_function_mode_stack() -> list[Any]:
+    """Mirrors `torch.overrides._get_current_function_mode_stack`."""
+    return list(_MODES)
+
+
+def _len_torch_function_stack() -> int:
+    return len(_MODES)
+
+
+def _is_torch_function_mode_enabled() -> bool:
+    """Mirrors `torch._C._is_torch_function_mode_enabled`: a mode (or `with torch.device`, a
+    mode in torch) is active."""
+    from . import _device
+
+    return bool(_MODES) or bool(_device._MODE_MARK) or _device.STATE.dev is not None
+
+
+def _mode_dispatch(
+    public: Any,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any] | None,
+    python: bool,
+    overloaded: list[Any] | None = None,
+) -> Any:
+    """The call of `public` handed to the innermost mode (popped while it runs)."""
+    if overloaded is None:
+        if python:
+            relevant = [v for v in (*args, *(kwargs or {}).values()) if is_tensor_like(v)]
+            overloaded = _overloaded_args(relevant, python=True)
+        else:
+            overloaded = _overloaded_args((*args, *(kwargs or {}).values()))
+    types = tuple(type(a) for a in overloaded)
+    mode = _MODES.pop()
+    try:
+        result = mode.__torch_function__(public, types, args, kwargs or None)
+    finally:
+        _MODES.append(mode)
+    if result is NotImplemented:
+        cpp, name = _func_name(public)
+        if cpp:
+            raise TypeError(
+                f"Multiple dispatch failed for '{name}'; all __torch_function__ handlers "
+                f"returned NotImplemented:\n\n  - mode object {mode!r}\n\nFor more "
+                "information, try re-running with TORCH_LOGS=not_implemented"
+            )
+        raise TypeError(
+            f"no implementation found for '{name}' on types that implement __torch_function__: "
+            f"{[t for t in types if t is not Tensor]} nor in mode {mode!r}"
+        )
+    return result
+
+
+_MODE_SKIP = frozenset(("__repr__", "__str__", "__format__", "__getstate__", "__setstate__"))
+
+
+def _mode_method(name: str, impl: Any, pname: str, python: bool) -> Any:
+    modes = _MODES
+    state = _STATE
+    wrappers = _MODE_WRAPPERS
+
+    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if modes and state.level < 2:
+            if python and name in _PY_METHOD_FORM:
+                args, kwargs = _method_call_form(name, args, kwargs)
+            try:
+                # the func a mode sees is what `torch.Tensor.<name>` is now (Tensor.add for +)
+                return _mode_dispatch(wrappers.get(pname, method), (self, *args), kwargs, python)
+            except TypeError:
+                if name in _BINARY:
+                    return NotImplemented  # torch's TypeError_to_NotImplemented_
+                raise
+        if not state.level and type(self) is not Tensor and type(self)._sg_proto:
+            # a mode's handler calling `func(sub, ...)`: the subclass's __torch_function__
+            overloaded = _overloaded_args((self, *args, *kwargs.values()))
+            if overloaded:
+                return _call_overloads(method, overloaded, (self, *args), kwargs or None)
+        return impl(self, *args, **kwargs)
+
+    method.__name__ = name
+    method.__qualname__ = f"Tensor.{name}"
+    method.__doc__ = getattr(impl, "__doc__", None)
+    method.__wrapped__ = impl  # type: ignore[attr-defined]
+    where = "torch._tensor" if python else "torch.Tensor"
+    method._sg_tf_name = (not python, f"{where}.{name}")  # type: ignore[attr-defined]
+    return method
+
+
+def _mode_property(p: property) -> property:
+    modes = _MODES
+    state = _STATE
+    fget = p.fget
+    fset = p.fset
+
+    def get(self: Any) -> Any:
+        if modes and state.level < 2:
+            return _mode_dispatch(new.__get__, (self,), None, True)
+        return fget(self)  # type: ignore[misc]
+
+    def set_(self: Any, value: Any) -> None:
+        if modes and state.level < 2:
+            _mode_dispatch(new.__set__, (self, value), None, True)
+            return
+        fset(self, value)  # type: ignore[misc]
+
+    new = property(get, set_ if fset is not None else None, p.fdel, p.__doc__)
+    return new
+
+
+_MODE_WRAPPERS: dict[str, Any] = {}  # a Tensor member's name -> the modes' wrapper of it
+_MODE_FUNC: dict[int, Any] = {}  # id of Tensor's own public callable -> the modes' wrapper
+
+
+def _install_mode_hooks() -> None:
+    global _MEMBERS
+    if _MEMBERS is None:
+        _MEMBERS = _tensor_members()
+        _TENSOR_PUBLIC.update(_MEMBERS[0])
+    methods, props = _MEMBERS
+    own = vars(Tensor)
+    for name, impl in methods.items():
+        if name in _MODE_SKIP or own.get(name) is not impl:
+            continue
+        pname = _OPERATOR_FUNC.get(name, name)
+        public = methods.get(pname, impl)
+        python = getattr(public, "__name__", pname) in _PY_TENSOR
+        w = _mode_method(name, impl, pname, python)
+        _MODE_SAVED[name] = impl
+        _MODE_WRAPPERS[name] = w
+        _MODE_FUNC[id(impl)] = w
+    for name, w in _MODE_WRAPPERS.items():
+        setattr(Tensor, name, w)
+    for name, p in props.items():
+        if own.get(name) is not p:
+            continue
+        _MODE_SAVED[name] = p
+        setattr(Tensor, name, _mode_property(p))
+    _activate(for_modes=True)
+    import shadowgrad
+
+    for name in _MODE_FACTORIES:  # not overridable by a subclass, but a mode sees them
+        fn = vars(shadowgrad).get(name)
+        if type(fn) is _types.FunctionType and not getattr(fn, "_sg_protocol", False):
+            _MODE_FACTORY_SAVED[name] = fn
+            setattr(shadowgrad, name, _function_wrapper(fn, (True, f"torch.{name}")))
+
+
+# the factories a mode sees (torch.utils._device's constructors), which _activate leaves alone
+_MODE_FACTORIES = _names(
+    "arange as_tensor asarray empty empty_strided eye full linspace logspace ones rand randint "
+    "randn randperm range scalar_tensor tensor tril_indices triu_indices zeros"
+)
+_MODE_FACTORY_SAVED: dict[str, Any] = {}
+
+
+def _remove_mode_hooks() -> None:
+    for name, impl in _MODE_SAVED.items():
+        setattr(Tensor, name, impl)
+    _MODE_SAVED.clear()
+    _MODE_WRAPPERS.clear()
+    _MODE_FUNC.clear()
+    import shadowgrad
+
+    for name, fn in _MODE_FACTORY_SAVED.items():
+        setattr(shadowgrad, name, fn)
+    _MODE_FACTORY_SAVED.clear()
+    _deactivate()
 
 
 # `torch._C`'s part of the protocol, as the module `shadowgrad._C`
@@ -800,4 +1075,6 @@ _C._is_torch_function_all_disabled = _is_torch_function_all_disabled  # type: ig
 _C._has_torch_function = has_torch_function  # type: ignore[attr-defined]
 _C._has_torch_function_unary = has_torch_function_unary  # type: ignore[attr-defined]
 _C._has_torch_function_variadic = has_torch_function_variadic  # type: ignore[attr-defined]
+_C._is_torch_function_mode_enabled = _is_torch_function_mode_enabled  # type: ignore[attr-defined]
+_C._len_torch_function_stack = _len_torch_function_stack  # type: ignore[attr-defined]
 sys.modules.setdefault("shadowgrad._C", _C)

@@ -88,7 +88,7 @@ def _make_grads(outputs: list[Any], grads: list[Any], edges: bool = False) -> li
                         f"{o.dtype!r}"
                     )
                 d = o._data
-                out.append(_make(np.ones(d.shape, d.dtype)))  # torch's ones_like(output)
+                out.append(_make(np.ones_like(d)))  # torch's ones_like(output)
             else:
                 out.append(None)
             continue
@@ -186,7 +186,7 @@ def _check_batched_grads(outs: list[Any], gouts: list[Any]) -> list[int]:
                     continue
                 if o.numel() != 1:
                     raise RuntimeError("grad can be implicitly created only for scalar outputs")
-                gouts[i] = _make(np.ones(o._data.shape, o._data.dtype))
+                gouts[i] = _make(np.ones_like(o._data))
                 made.append(i)
                 continue
             o_shape = o.shape

@@ -74,8 +74,8 @@ def power(a: Any, b: Any) -> Any:
     number operand cast to float32 first, as torch casts it) and rounded once."""
     x = a if getattr(a, "dtype", None) is _F32 else b
     if getattr(x, "dtype", None) is _F32 and x.size <= LIMIT and np.result_type(a, b) is _F32:
-        a64 = np.asarray(a, _F32).astype(_F64)
-        return np.power(a64, np.asarray(b, _F32).astype(_F64)).astype(_F32)
+        a64 = np.asanyarray(a, _F32).astype(_F64)
+        return np.power(a64, np.asanyarray(b, _F32).astype(_F64)).astype(_F32)
     return np.power(a, b)
 
 

@@ -40,7 +40,7 @@ def expand_array(a: Any, size: Any) -> Any:
         return a.reshape(size)
     if not a.ndim:  # a reduction's gradient: np.broadcast_to's view, built at a quarter the cost
         size = tuple(size)
-        out = np.ndarray(size, a.dtype, a, 0, (0,) * len(size))
+        out = type(a)(size, a.dtype, a, 0, (0,) * len(size))  # (a meta array stays meta)
         out.flags.writeable = False
         return out
     return np.broadcast_to(a, size)

@@ -2686,9 +2686,9 @@ index_pad_ops = {(m, k): _pad_pair(m, k) for m in ("reflect", "replicate") for k
 
 def _reduce_np(x: np.ndarray, reduction: int) -> np.ndarray:
     if reduction == 1:
-        return np.asarray(x.mean() if x.size else np.nan, x.dtype)
+        return np.asanyarray(x.mean() if x.size else np.nan, x.dtype)
     if reduction == 2:
-        return np.asarray(x.sum(), x.dtype)
+        return np.asanyarray(x.sum(), x.dtype)
     return x
 
 

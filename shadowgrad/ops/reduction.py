@@ -1640,7 +1640,7 @@ def _vector_norm_fwd(
     else:
         with np.errstate(divide="ignore"):
             r = np.power(np.sum(np.power(a, ord), axis=dim, keepdims=keepdim), 1.0 / ord)
-    return np.asarray(r, dtype=a.dtype)
+    return np.asanyarray(r, dtype=a.dtype)
 
 
 def _sgn(self: Tensor) -> Tensor:

@@ -1341,7 +1341,7 @@ def _apply_raw1(op: OpDef) -> Callable[..., list[Any]]:
                 r = fn(*_raw_args(self, names, saved, g, g.dtype if cast else None))
         m = self._in_meta[0]
         if type(r) is not _ndarray:
-            r = _asarray(r)  # numpy's scalar result of a 0-d operation
+            r = _asarray(r) if type(r) is not _Meta else r  # numpy's scalar of a 0-d op
         if r.shape != m[0] or r.dtype != m[1]._np:
             r = fix(self, 0, r, m[0], m[1])
         return [r, *tail]
