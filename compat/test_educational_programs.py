@@ -2781,6 +2781,35 @@ def prog_edu_sampling_argument_mistakes(T: Any) -> Any:
     )
 
 
+@program()
+def prog_edu_nanogpt_attention_dropout_settings(T: Any) -> Any:
+    # CausalSelfAttention's flash call with the config's dropout: nanoGPT passes
+    # `self.dropout if self.training else 0`; mistakes pass a percentage or a negative value
+    F = T.nn.functional
+    T.manual_seed(0)
+    q = T.randn(1, 2, 4, 8, requires_grad=True)
+    k = T.randn(1, 2, 4, 8)
+    v = T.randn(1, 2, 4, 8)
+    y_eval = F.scaled_dot_product_attention(q, k, v, attn_mask=None, dropout_p=0, is_causal=True)
+    y_train = F.scaled_dot_product_attention(q, k, v, dropout_p=0.2, is_causal=True)
+    y_all = F.scaled_dot_product_attention(q, k, v, dropout_p=1.0)
+    (y_eval.sum() + y_train.sum()).backward()
+    return (
+        y_eval.grad_fn,
+        y_train.grad_fn,
+        y_train.shape,
+        y_all,
+        q.grad.shape,
+        raises(lambda: F.scaled_dot_product_attention(q, k, v, dropout_p=20, is_causal=True)),
+        raises(lambda: F.scaled_dot_product_attention(q, k, v, dropout_p=1.5)),
+        raises(lambda: F.scaled_dot_product_attention(q, k, v, dropout_p=-0.1, is_causal=True)),
+        raises(lambda: F.scaled_dot_product_attention(q[0], k[0], v[0], dropout_p=1.5)),
+        F.scaled_dot_product_attention(q[0], k[0], v[0], dropout_p=-0.1),
+        raises(lambda: F.dropout(q, 1.5)),
+        raises(lambda: T.nn.Dropout(-0.1)),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -2759,6 +2759,10 @@ def scaled_dot_product_attention(
     if key.shape[-2] == 0 or value.shape[-1] == 0 or 0 in query.shape[:-1]:
         return _sdpa_empty(query, key, value)
     if _use_flash(query, key, value, attn_mask, dropout_p, enable_gqa):
+        if dropout_p != 0.0:  # a negative p: torch's flash kernel takes none
+            raise RuntimeError(
+                "scaled_dot_product_attention_flash_attention: Currently do not support dropout > 0"
+            )
         if attn_mask is not None and attn_mask.dtype is D.bool_:
             m = np.where(attn_mask._data, 0.0, -np.inf).astype(query._data.dtype)
             attn_mask = _make(m)
@@ -2810,6 +2814,10 @@ def scaled_dot_product_attention(
             attn = attn + attn_mask
     attn = _fused.safe_softmax(attn, -1)
     if dropout_p > 0.0:
+        if dropout_p > 1.0:  # at::dropout's check, a RuntimeError (F.dropout's is a ValueError)
+            raise RuntimeError(
+                f"dropout probability has to be between 0 and 1, but got {dropout_p:g}"
+            )
         attn = dropout(attn, dropout_p, True)
     out = attn @ value
     return out.to(origin) if origin is D.float16 else out
