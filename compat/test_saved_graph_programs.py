@@ -20,7 +20,7 @@ import pytest
 
 from . import test_realistic_programs_3 as _h
 from .engines import raises
-from .test_realistic_programs_2 import _data
+from .test_realistic_programs_2 import _data, _seeded
 
 pytest.importorskip("torch")
 
@@ -670,6 +670,524 @@ def prog_sg2_read_after_backward(T: Any) -> Any:
         _after(y4.grad_fn, "self", "mat2", "self_sym_sizes"),
         _after(y5.grad_fn, "result", "dim"),
     )
+
+
+# --- activations -------------------------------------------------------------------------------
+
+
+@program()
+def prog_sg2_activation_saved(T: Any) -> Any:
+    x = _d(T, 2, 3)
+    f = T.nn.functional
+    ys = [f.relu(x), f.leaky_relu(x, 0.2), f.elu(x, 0.5), f.selu(x), f.celu(x, 2.0)]
+    ys += [f.gelu(x), f.gelu(x, approximate="tanh"), f.silu(x), f.mish(x), f.softplus(x, 2, 5)]
+    ys += [f.hardtanh(x, -0.5, 0.5), f.relu6(x), f.hardswish(x), f.hardsigmoid(x)]
+    ys += [f.logsigmoid(x), f.threshold(x, 0.1, -1.0), f.softshrink(x, 0.3), f.hardshrink(x)]
+    ys += [f.tanhshrink(x), f.softsign(x), T.sigmoid(x), T.tanh(x), f.glu(x.repeat(1, 2), -1)]
+    return [_saved(y.grad_fn) for y in ys]
+
+
+@program()
+def prog_sg2_activation_double_backward(T: Any) -> Any:
+    x = _d(T, 2, 3)
+    f = T.nn.functional
+    fns = [
+        lambda v: f.elu(v, 0.5),
+        f.selu,
+        lambda v: f.softplus(v, 2),
+        f.silu,
+        f.gelu,
+        lambda v: f.leaky_relu(v, 0.2),
+        T.sigmoid,
+        T.tanh,
+        f.logsigmoid,
+        lambda v: f.hardtanh(v, -0.5, 0.5),
+    ]
+    return [_second(T, fn(x), x) for fn in fns]
+
+
+@program()
+def prog_sg2_activation_inplace_saved(T: Any) -> Any:
+    x = _d(T, 2, 3)
+    f = T.nn.functional
+    ys = [f.relu(x * 1, inplace=True), f.leaky_relu(x * 1, 0.1, True), f.elu(x * 1, inplace=True)]
+    ys.append((x * 1).sigmoid_())
+    ys.append((x * 1).tanh_())
+    return [(_saved(y.grad_fn), y.grad_fn) for y in ys]
+
+
+# --- pointwise saved values ---------------------------------------------------------------------
+
+
+@program()
+def prog_sg2_unary_pointwise_saved(T: Any) -> Any:
+    x = T.tensor([[0.5, 1.5, 2.0], [0.25, 3.0, 0.75]], dtype=T.float64, requires_grad=True)
+    ys = [x.exp(), x.log(), x.sqrt(), x.rsqrt(), x.reciprocal(), x.sin(), x.cos(), x.tan()]
+    ys += [x.asin().nan_to_num(), x.atan(), x.sinh(), x.cosh(), x.log1p(), x.expm1(), x.exp2()]
+    ys += [x.log2(), x.log10(), x.erf(), x.erfc(), x.erfinv().nan_to_num(), x.lgamma()]
+    ys += [x.digamma(), x.abs(), x.sign(), x.neg(), x.square(), x.logit(0.1), x.sinc()]
+    return [_saved(y.grad_fn) for y in ys]
+
+
+@program()
+def prog_sg2_binary_pointwise_saved(T: Any) -> Any:
+    x, y = _d(T, 2, 3), _d(T, 2, 3, seed=1)
+    ys = [x * y, x / y, x / 2, 2 / x, x.atan2(y), x.hypot(y), x.maximum(y), x.minimum(y)]
+    ys += [x.fmod(0.3), x.remainder(y), x.copysign(y), x.xlogy(y.abs()), x.lerp(y, 0.3)]
+    ys += [x.lerp(y, y.abs()), x.addcdiv(x, y, value=0.5), x.addcmul(x, y, value=2)]
+    ys += [x.fmax(y), x.fmin(y), x.logaddexp(y), x.logaddexp2(y), x.sub(y, alpha=3)]
+    ys += [x.mul(2), x.true_divide(y), T.polar(x.abs(), y)]
+    return [_saved(z.grad_fn) for z in ys]
+
+
+@program()
+def prog_sg2_binary_pointwise_double_backward(T: Any) -> Any:
+    x, y = _d(T, 2, 3), _d(T, 2, 3, seed=1)
+    return (
+        _second(T, x * y, x, y),
+        _second(T, x / y, x, y),
+        _second(T, x.atan2(y), x, y),
+        _second(T, x.hypot(y), x, y),
+        _second(T, x.lerp(y, 0.3), x, y),
+        _second(T, x.addcmul(x, y, value=2), x, y),
+    )
+
+
+@program()
+def prog_sg2_pow_family_double_backward(T: Any) -> Any:
+    x = T.tensor([[0.5, 1.5, 2.0], [1.25, 3.0, 0.75]], dtype=T.float64, requires_grad=True)
+    e = _d(T, 2, 3, seed=3)
+    return (
+        _second(T, x**2, x),
+        _second(T, x**0.5, x),
+        _second(T, x**-1, x),
+        _second(T, x**e, x, e),
+        _second(T, 2.0**x, x),
+        _second(T, x.pow(0), x),
+    )
+
+
+@program()
+def prog_sg2_pow_saved_values(T: Any) -> Any:
+    x = _d(T, 2, 3)
+    e = _d(T, 2, 3, seed=3)
+    ys = [x**2, x**2.5, x**True, x**-1, x.pow(T.tensor(2.0)), x ** e.detach(), 3**x]
+    ys.append(T.pow(2.5, x))
+    ys.append(x.float_power(2))
+    ys.append(x.square())
+    return [_read(y.grad_fn, "self", "exponent", "result", "other") for y in ys]
+
+
+# --- reductions ------------------------------------------------------------------------------
+
+
+@program()
+def prog_sg2_sum_mean_prod_saved(T: Any) -> Any:
+    x = _d(T, 2, 3)
+    ys = [x.sum(), x.sum(1), x.sum((0, 1), keepdim=True), x.mean(), x.mean(0), x.prod()]
+    ys += [x.prod(1), x.prod(1, keepdim=True), x.nansum(0), x.logsumexp(1), x.cumsum(0)]
+    ys += [x.sum(dtype=T.float32), x.mean(1, dtype=T.float32), x.cumprod(1), x.cummax(1)[0]]
+    return [_saved(y.grad_fn) for y in ys]
+
+
+@program()
+def prog_sg2_reductions_double_backward(T: Any) -> Any:
+    x = _d(T, 2, 3)
+    return (
+        _second(T, x.prod(1), x),
+        _second(T, x.prod(), x),
+        _second(T, x.logsumexp(1), x),
+        _second(T, x.cumprod(1), x),
+        _second(T, x.cumsum(0) ** 2, x),
+        _second(T, x.mean(0) ** 2, x),
+        _second(T, x.amax(1), x),
+    )
+
+
+# --- more norms and normalization layers ---------------------------------------------------------
+
+
+@program()
+def prog_sg2_instance_norm_saved(T: Any) -> Any:
+    x = _d(T, 2, 3, 4)
+    w, b = _d(T, 3, seed=1), _d(T, 3, seed=2)
+    y = T.nn.functional.instance_norm(x, weight=w, bias=b)
+    fn = y.grad_fn
+    chain = []
+    while fn is not None and len(chain) < 4:
+        chain.append(_saved(fn))
+        fn = fn.next_functions[0][0] if fn.next_functions else None
+    return chain, _second_values(T, y, x, w, b)
+
+
+@program()
+def prog_sg2_batch_norm_module_saved(T: Any) -> Any:
+    bn = T.nn.BatchNorm1d(3)
+    x = _x(T, 4, 3)
+    y = bn(x)
+    fn = y.grad_fn
+    out = [_saved(fn), bn.running_mean, bn.running_var, bn.num_batches_tracked]
+    bn.eval()
+    y2 = bn(x)
+    out.append(_saved(y2.grad_fn))
+    y.sum().backward()
+    out.append(_after(fn, "input", "weight", "result1", "result2", "running_mean", "eps"))
+    return out
+
+
+@program()
+def prog_sg2_layer_norm_module_after_backward(T: Any) -> Any:
+    ln = T.nn.LayerNorm(4)
+    x = _x(T, 3, 4)
+    y = ln(x)
+    fn = y.grad_fn
+    before = _saved(fn)
+    y.pow(2).sum().backward()
+    after = _after(fn, "input", "weight", "bias", "result1", "result2", "normalized_shape")
+    return before, after, x.grad, ln.weight.grad, ln.bias.grad
+
+
+@program()
+def prog_sg2_group_norm_module_saved(T: Any) -> Any:
+    gn = T.nn.GroupNorm(2, 4)
+    x = _x(T, 2, 4, 3)
+    y = gn(x)
+    fn = y.grad_fn
+    r1 = fn._saved_result1
+    out = [_saved(fn), r1.grad_fn, r1.requires_grad]
+    y.sum().backward()
+    out.append(_after(fn, "input", "result1", "N", "C", "HxW", "group", "eps"))
+    return out, _second_values(T, gn(x), x, gn.weight, gn.bias)
+
+
+@program()
+def prog_sg2_norm_p_values_saved(T: Any) -> Any:
+    x = _d(T, 2, 3)
+    ys = [x.norm(0), x.norm(1), x.norm(2.5), x.norm(float("-inf")), x.norm(dim=(0, 1))]
+    ys += [T.linalg.vector_norm(x, 0), T.linalg.vector_norm(x, -2, 1)]
+    ys.append(T.renorm(x, 2, 0, 0.5))
+    ys.append(T.dist(x, x.detach() + 1, 3))
+    return [_saved(y.grad_fn) for y in ys], _second(T, x.norm(2.5, 1), x)
+
+
+# --- convolutions ------------------------------------------------------------------------------
+
+
+@program()
+def prog_sg2_conv_variants_saved(T: Any) -> Any:
+    f = T.nn.functional
+    x2, w2 = _d(T, 1, 4, 4, 4), _d(T, 4, 2, 2, 2, seed=1)
+    ys = [f.conv2d(x2, w2, None, 1, 0, 1, 2), f.conv_transpose2d(x2, w2, stride=2, groups=2)]
+    x3, w3 = _d(T, 1, 1, 3, 3, 3), _d(T, 2, 1, 2, 2, 2, seed=2)
+    ys.append(f.conv3d(x3, w3, stride=(1, 2, 1), padding=1))
+    ys.append(f.conv2d(x2[0], w2[:, :1].repeat(1, 4, 1, 1)))  # unbatched
+    ys.append(f.conv1d(x2[0, :, :2], w2[:, :, 0], padding=1, stride=2))
+    return [_saved(y.grad_fn) for y in ys]
+
+
+@program()
+def prog_sg2_conv_module_saved_after_backward(T: Any) -> Any:
+    conv = _seeded(T, T.nn.Conv2d(2, 3, 3, stride=2, padding=1, bias=True), 3)
+    x = _d(T, 1, 2, 5, 5).float()
+    y = conv(x)
+    fn = y.grad_fn
+    before = _saved(fn)
+    y.sum().backward()
+    return before, _after(
+        fn, "input", "weight", "stride", "padding", "bias_sym_sizes_opt", "groups"
+    )
+
+
+# --- shape ops ---------------------------------------------------------------------------------
+
+
+@program()
+def prog_sg2_shape_ops_saved(T: Any) -> Any:
+    x = _d(T, 2, 3)
+    ys = [x.repeat(2, 1), x.tile((2,)), x.flip(0), x.roll(1, 1), x.roll((1, -1), (0, 1))]
+    ys += [T.nn.functional.pad(x, (1, 2)), T.nn.functional.pad(x[None], (1, 1, 1, 0), "reflect")]
+    ys += [x.narrow(1, 0, 2), x.diagonal(), x.triu(1), x.tril(-1), x.rot90()]
+    ys += [x.unsqueeze(0).squeeze(), x.chunk(2, 1)[0], x.unbind(1)[0], x.movedim(1, 0)]
+    ys += [x.repeat_interleave(2, 0), x.masked_fill(x > 0, 0.0), x.clone(), x.contiguous()]
+    return [_saved(y.grad_fn) for y in ys if y.grad_fn is not None]
+
+
+@program()
+def prog_sg2_shape_ops_double_backward(T: Any) -> Any:
+    x = _d(T, 2, 3)
+    f = T.nn.functional
+    return (
+        _second(T, x.repeat(2, 1) ** 2, x),
+        _second(T, f.pad(x, (1, 2)) ** 2, x),
+        _second(T, f.pad(x[None], (1, 1, 1, 0), "reflect") ** 2, x),
+        _second(T, x.roll(1, 1) ** 2, x),
+        _second(T, x.flip(0) * x, x),
+        _second(T, x.tril() ** 2, x),
+    )
+
+
+@program()
+def prog_sg2_split_cat_sizes_saved(T: Any) -> Any:
+    x = _d(T, 4, 6)
+    ys = [T.cat(x.split(2)), T.cat(x.split([1, 3]), -2), T.cat(x.tensor_split(3, 1), 1)]
+    out = [_saved(y.grad_fn) for y in ys]
+    out += [_saved(p.grad_fn) for p in x.split([1, 3])]
+    out += [_saved(p.grad_fn) for p in x.tensor_split(3, 1)]
+    out += [_saved(p.grad_fn) for p in x.unbind(-1)[:2]]
+    return out
+
+
+# --- losses ------------------------------------------------------------------------------------
+
+
+@program()
+def prog_sg2_more_losses_saved(T: Any) -> Any:
+    x, t = _d(T, 3, 4), _d(T, 3, 4, seed=1, rg=False)
+    f = T.nn.functional
+    ys = [f.kl_div(x.log_softmax(1), t.softmax(1), reduction="batchmean")]
+    ys.append(f.kl_div(x, t, log_target=True, reduction="sum"))
+    ys.append(f.soft_margin_loss(x, t.sign()))
+    ys.append(f.margin_ranking_loss(x[0], x[1], t[0].sign(), margin=0.1))
+    ys.append(f.hinge_embedding_loss(x, t.sign()))
+    ys.append(f.poisson_nll_loss(x, t.abs()))
+    ys.append(f.gaussian_nll_loss(x, t, T.ones(3, 4, dtype=T.float64)))
+    ys.append(f.cosine_embedding_loss(x, t, T.tensor([1, -1, 1])))
+    ys.append(f.multi_margin_loss(x, T.tensor([0, 3, 1])))
+    ys.append(f.multilabel_margin_loss(x, T.tensor([[0, 1, -1, 0], [2, -1, 0, 0], [3, 0, -1, 0]])))
+    ys.append(f.multilabel_soft_margin_loss(x, (t > 0).double()))
+    ys.append(f.triplet_margin_loss(x, t, x.flip(0)))
+    return [_saved(y.grad_fn) for y in ys]
+
+
+@program()
+def prog_sg2_cross_entropy_variants_graph(T: Any) -> Any:
+    x = _d(T, 4, 3)
+    f = T.nn.functional
+    t = T.tensor([0, 2, 1, 2])
+    p = T.tensor([[0.2, 0.3, 0.5]] * 4, dtype=T.float64)
+    ys = [f.cross_entropy(x, t, label_smoothing=0.1), f.cross_entropy(x, p)]
+    ys.append(f.cross_entropy(x, t, reduction="none"))
+    ys.append(f.cross_entropy(x.t().unsqueeze(0), t.unsqueeze(0)))
+    return [(_saved(y.grad_fn), y.grad_fn) for y in ys], _second(T, ys[0], x)
+
+
+@program()
+def prog_sg2_nll_loss_after_backward(T: Any) -> Any:
+    x = _d(T, 4, 3)
+    t = T.tensor([0, 2, 1, 0])
+    y = T.nn.functional.nll_loss(x, t, weight=T.tensor([1.0, 2.0, 3.0], dtype=T.float64))
+    fn = y.grad_fn
+    y.backward()
+    names = ("self", "target", "weight", "total_weight", "ignore_index", "reduction")
+    return _after(fn, *names), x.grad
+
+
+# --- embedding, dropout --------------------------------------------------------------------------
+
+
+@program()
+def prog_sg2_embedding_module_saved(T: Any) -> Any:
+    emb = _seeded(T, T.nn.Embedding(6, 3, padding_idx=0), 4)
+    bag = T.nn.EmbeddingBag(6, 3, mode="sum")
+    i = T.tensor([[0, 2, 5], [1, 0, 4]])
+    y = emb(i)
+    fn = y.grad_fn
+    before = _saved(fn)
+    (y**2).sum().backward()
+    after = _after(fn, "indices", "padding_idx", "weight_sym_argsize_0", "sparse")
+    z = bag(i)
+    return before, after, emb.weight.grad, type(z.grad_fn).__name__
+
+
+@program()
+def prog_sg2_dropout_variants_saved(T: Any) -> Any:
+    x = _d(T, 2, 3)
+    f = T.nn.functional
+    ys = [f.dropout(x, 0.0), f.dropout(x, 1.0), f.alpha_dropout(x, 0.0), f.dropout1d(x, 0.0)]
+    ys.append(f.feature_alpha_dropout(x.unsqueeze(0), 0.0))
+    ys.append(f.dropout2d(x.unsqueeze(0), 1.0))
+    ys.append(T.nn.Dropout(0.0)(x))
+    ys.append(f.dropout(x, 0.0, training=False) * 1)
+    return [_saved(y.grad_fn) for y in ys]
+
+
+# --- saved tensors: identity, hooks, versions ---------------------------------------------------
+
+
+@program()
+def prog_sg2_saved_tensor_identity(T: Any) -> Any:
+    x = _d(T, 2, 3)
+    y = x.exp()
+    z = x.sin()
+    out = [y.grad_fn._saved_result is y, z.grad_fn._saved_self is x]
+    out.append(y.grad_fn._saved_result.grad_fn is y.grad_fn)
+    out.append(y.grad_fn._saved_result.requires_grad)
+    out.append(z.grad_fn._saved_self.equal(x))
+    raw = z.grad_fn._raw_saved_self
+    out.append(type(raw).__name__)
+    return out
+
+
+@program()
+def prog_sg2_saved_after_inplace_modification(T: Any) -> Any:
+    x = _d(T, 2, 3)
+    a = x * 1
+    y = a.sin()
+    a.add_(1)
+    e = raises(lambda: y.grad_fn._saved_self)
+    b = x * 1
+    r = b.exp()
+    r.mul_(2)
+    return e, raises(lambda: r.grad_fn), raises(lambda: y.sum().backward())
+
+
+@program()
+def prog_sg2_saved_with_hooks(T: Any) -> Any:
+    x = _d(T, 2, 3)
+    w = _d(T, 3, seed=1)
+    log = []
+
+    def pack(t: Any) -> Any:
+        log.append(tuple(t.shape))
+        return t * 1
+
+    def unpack(t: Any) -> Any:
+        return t
+
+    with T.autograd.graph.saved_tensors_hooks(pack, unpack):
+        y1 = T.nn.functional.layer_norm(x, (3,), w, w)
+        y2 = x.norm(dim=1)
+        y3 = x.std(0)
+    out = [sorted(log), _read(y1.grad_fn, "result1", "result2"), _read(y2.grad_fn, "result")]
+    out.append(_read(y3.grad_fn, "result", "correction"))
+    (y1.sum() + y2.sum() + y3.sum()).backward()
+    return out, x.grad
+
+
+# --- dims and sizes saved as given ---------------------------------------------------------------
+
+
+@program()
+def prog_sg2_glu_dims_saved(T: Any) -> Any:
+    x = _d(T, 2, 4)
+    f = T.nn.functional
+    ys = [f.glu(x), f.glu(x, -1), f.glu(x, 0), f.glu(x, -2), T.nn.GLU()(x)]
+    return [_read(y.grad_fn, "dim") for y in ys], _second(T, f.glu(x, -2), x)
+
+
+@program()
+def prog_sg2_pad_modes_saved(T: Any) -> Any:
+    f = T.nn.functional
+    x1, x2, x3 = _d(T, 1, 2, 4), _d(T, 1, 1, 3, 4), _d(T, 1, 1, 2, 3, 3)
+    ys = [f.pad(x1, (2, 1), "reflect"), f.pad(x1, (0, 3), "replicate"), f.pad(x1, [1, 1])]
+    ys += [f.pad(x2, (1, 2, 0, 1), "reflect"), f.pad(x2, (1, 0, 2, 2), "replicate")]
+    ys += [f.pad(x3, (1,) * 6, "replicate"), f.pad(x2, (1, 1), value=2.0), f.pad(x2, (-1, 1))]
+    return [_saved(y.grad_fn) for y in ys]
+
+
+@program()
+def prog_sg2_pad_double_backward_and_after(T: Any) -> Any:
+    f = T.nn.functional
+    x = _d(T, 1, 2, 4)
+    out = _second(T, f.pad(x, (2, 1), "reflect") ** 2, x)
+    y = f.pad(x, (2, 1), "reflect")
+    fn = y.grad_fn
+    (y * y).sum().backward()
+    return out, _after(fn, "padding", "self")
+
+
+@program()
+def prog_sg2_rot90_saved(T: Any) -> Any:
+    x = _d(T, 2, 3, 4)
+    ys = [x.rot90(), x.rot90(2), x.rot90(-1, (2, 0)), x.rot90(1, (-1, -2)), x.rot90(3, [1, 0])]
+    return [_saved(y.grad_fn) for y in ys], _second(T, x.rot90(1, (-1, 0)) ** 2, x)
+
+
+@program()
+def prog_sg2_elu_family_scalars(T: Any) -> Any:
+    x = _d(T, 2, 3)
+    f = T.nn.functional
+    ys = [f.elu(x), f.elu(x, 2), f.selu(x), f.celu(x), T.nn.ELU(0.5)(x), T.nn.SELU()(x)]
+    ys += [f.relu6(x), T.nn.ReLU6()(x), f.hardtanh(x), f.hardtanh(x, -2, 2), T.nn.Hardtanh()(x)]
+    names = ("alpha", "scale", "input_scale", "min_val", "max_val", "self", "result")
+    return [(type(y.grad_fn).__name__, _read(y.grad_fn, *names)) for y in ys]
+
+
+@program()
+def prog_sg2_logsigmoid_buffer(T: Any) -> Any:
+    x = T.tensor([[-30.0, -1.5, 0.0], [0.3, 2.0, 40.0]], requires_grad=True)
+    y = T.nn.functional.logsigmoid(x)
+    fn = y.grad_fn
+    before = (fn._saved_buffer, fn._saved_self, type(fn._raw_saved_buffer).__name__)
+    g = _second(T, T.nn.functional.logsigmoid(x.double()), x)
+    y.sum().backward()
+    return before, g, _after(fn, "buffer", "self"), x.grad
+
+
+@program()
+def prog_sg2_multilabel_margin_is_target(T: Any) -> Any:
+    x = _d(T, 3, 4)
+    f = T.nn.functional
+    t = T.tensor([[3, 0, -1, 1], [1, 2, 3, 0], [-1, 1, 2, 0]])
+    ys = [f.multilabel_margin_loss(x, t), f.multilabel_margin_loss(x[0], t[0], reduction="none")]
+    ys.append(f.multilabel_margin_loss(x, t, reduction="sum"))
+    out = [_read(y.grad_fn, "is_target", "reduction") for y in ys]
+    ys[0].backward()
+    return out, _after(ys[0].grad_fn, "is_target", "target"), x.grad
+
+
+# --- pooling and upsampling: after backward, double backward -------------------------------------
+
+
+@program()
+def prog_sg2_pooling_after_backward(T: Any) -> Any:
+    f = T.nn.functional
+    x = _d(T, 1, 2, 4, 4)
+    y1 = f.max_pool2d(x, 2, 1, dilation=1)
+    y2 = f.avg_pool2d(x, (2, 3), stride=[1, 2], padding=(1, 0), ceil_mode=True)
+    y3 = f.adaptive_max_pool2d(x, (2, 1))
+    y4, idx = f.max_pool2d(x, 2, return_indices=True)
+    (y1.sum() + y2.sum() + y3.sum() + y4.sum()).backward()
+    names = ("kernel_size", "stride", "padding", "dilation", "ceil_mode", "result1", "self")
+    return (
+        _after(y1.grad_fn, *names),
+        _after(y2.grad_fn, "kernel_size", "stride", "count_include_pad", "divisor_override"),
+        _after(y3.grad_fn, "result1", "self"),
+        idx,
+        x.grad,
+    )
+
+
+@program()
+def prog_sg2_pooling_module_saved(T: Any) -> Any:
+    x = _d(T, 2, 3, 5, 5)
+    nn = T.nn
+    mods = [nn.MaxPool2d(3, 2, 1), nn.MaxPool2d((2, 3), ceil_mode=True), nn.AvgPool2d(3, 1, 1)]
+    mods += [nn.AvgPool2d(2, divisor_override=3), nn.AdaptiveAvgPool2d(3), nn.AdaptiveMaxPool2d(2)]
+    mods.append(nn.MaxPool2d(2, dilation=2))
+    return [_saved(m(x).grad_fn) for m in mods], [_saved(m(x[0]).grad_fn) for m in mods[:3]]
+
+
+@program()
+def prog_sg2_upsample_double_backward_and_after(T: Any) -> Any:
+    f = T.nn.functional
+    x = _d(T, 1, 1, 2, 3)
+    y = f.interpolate(x, scale_factor=2, mode="bilinear", align_corners=False)
+    fn = y.grad_fn
+    out = _second(T, y**2, x), _second(T, f.interpolate(x, size=(3, 5)) ** 2, x)
+    (y * y).sum().backward()
+    names = ("output_size", "scales_h", "scales_w", "align_corners", "self_sym_sizes")
+    return out, _after(fn, *names), raises(lambda: fn._saved_plan)
+
+
+@program()
+def prog_sg2_upsample_module_saved(T: Any) -> Any:
+    nn = T.nn
+    x = _d(T, 1, 2, 3, 3)
+    mods = [nn.Upsample(scale_factor=2), nn.Upsample(size=(4, 5), mode="bilinear")]
+    mods += [nn.UpsamplingNearest2d(scale_factor=3), nn.UpsamplingBilinear2d(size=4)]
+    mods.append(nn.Upsample(scale_factor=(1.5, 2), mode="bicubic", align_corners=True))
+    return [_saved(m(x).grad_fn) for m in mods]
 
 
 @pytest.mark.parametrize("name", _SET.params())

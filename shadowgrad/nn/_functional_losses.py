@@ -23,7 +23,7 @@ from ..autograd.forward_ad import LOSS
 from ..ops import nn_ctc
 from ..ops import nn_ops as K
 from ..ops import pointwise as P
-from ..ops.registry import defop
+from ..ops.registry import _SAVED_LAZY, defop, saved_array
 from . import functional as F
 
 __all__ = [
@@ -617,6 +617,23 @@ _multilabel_op = defop(
     self=_multilabel_grad,
     jvp=LOSS,
 )
+
+
+def _is_target(node: Any) -> Tensor:
+    """torch's multilabel_margin_loss_forward's is_target output, which its node saves: 1 where
+    a class is among the sample's targets (those before its first -1)."""
+    x, t = saved_array(node, "self"), saved_array(node, "target")
+    t2 = t.reshape(-1, t.shape[-1] if t.ndim else 1)
+    out = np.zeros(t2.shape, x.dtype)
+    for r, row in enumerate(t2):
+        for j in row:
+            if j < 0:
+                break
+            out[r, j] = 1
+    return _make(out.reshape(t.shape))
+
+
+_SAVED_LAZY["MultilabelMarginLossBackward0"] = {"is_target": _is_target}
 
 
 def multilabel_margin_loss(

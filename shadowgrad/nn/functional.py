@@ -327,8 +327,8 @@ def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
         raise _not_tensor("elu_" if inplace else "elu", "input", 1, input)
     _check_float(input, "elu_cpu")
     if inplace:
-        return _inplace(_elu_, input, alpha, 1.0, 1.0)
-    return K.elu_op(input, alpha, 1.0, 1.0)
+        return _inplace(_elu_, input, alpha, 1, 1)  # torch's Scalar defaults: the int 1
+    return K.elu_op(input, alpha, 1, 1)
 
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
@@ -341,8 +341,8 @@ def selu(input: Tensor, inplace: bool = False) -> Tensor:
         raise _not_tensor("selu_" if inplace else "selu", "input", 1, input)
     _check_float(input, "elu_cpu")
     if inplace:
-        return _inplace(_elu_, input, _SELU_ALPHA, _SELU_SCALE, 1.0)
-    return K.elu_op(input, _SELU_ALPHA, _SELU_SCALE, 1.0)
+        return _inplace(_elu_, input, _SELU_ALPHA, _SELU_SCALE, 1)
+    return K.elu_op(input, _SELU_ALPHA, _SELU_SCALE, 1)
 
 
 def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
@@ -414,7 +414,7 @@ def relu6(input: Tensor, inplace: bool = False) -> Tensor:
     """Mirrors `torch.nn.functional.relu6` (recorded as HardtanhBackward0, as torch)."""
     if not isinstance(input, Tensor):
         raise _not_tensor("relu6_" if inplace else "relu6", "input", 1, input)
-    return hardtanh(input, 0.0, 6.0, inplace)
+    return hardtanh(input, 0, 6, inplace)  # torch's ints (HardtanhBackward0's min/max_val)
 
 
 def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
@@ -493,7 +493,7 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
     n = input.shape[d]
     if n % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {n}")
-    return K.glu_op(input, d)
+    return K.glu_op(input, dim if type(dim) is int else d)  # saved as given
 
 
 def prelu(input: Tensor, weight: Tensor) -> Tensor:
@@ -712,7 +712,13 @@ def dropout1d(
             "dimension, a channel dimension, and an optional batch dimension (i.e. 2D or 3D "
             "inputs)."
         )
-    return _feature_dropout(input, p, training, inplace, 3, "dropout1d")
+    if input.ndim == 3:
+        return _feature_dropout(input, p, training, inplace, 3, "dropout1d")
+    # torch's unbatched input: unsqueezed, dropped out and squeezed (the graph holds both, even
+    # where the dropout is the identity)
+    x = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
+    out = _feature_dropout(x, p, training, inplace, 3, "dropout1d")
+    return out.squeeze_(0) if inplace else out.squeeze(0)
 
 
 def dropout2d(
@@ -2122,7 +2128,9 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
         for i in reversed(range(k)):
             ax = input.ndim - k + (k - 1 - i)
             idx.append(K._pad_index(sizes[ax], pad[2 * i], pad[2 * i + 1], mode))
-        return _kernel_layout(K.index_pad_ops[(mode, k)](input, tuple(idx), sizes), input)
+        out = K.index_pad_ops[(mode, k)](input, tuple(idx), sizes)
+        show_saved(out, padding=tuple(pad))
+        return _kernel_layout(out, input)
     if mode == "circular":
         return _pad_circular(input, pad)
     raise NotImplementedError(f"Unrecognised padding mode {mode}")
@@ -2598,7 +2606,7 @@ def cross_entropy(
         if r == 2:
             return total
         n = input.numel() // c if c else 0
-        return K._div_scalar(total, float(n) if n else math.nan)
+        return K._div_scalar(total, n if n else math.nan)  # torch's int (DivBackward1's other)
     nll = _nll(logp, target, weight, ignore_index, r)
     if label_smoothing <= 0.0:
         return nll

@@ -894,6 +894,10 @@ logsigmoid_op = defop(
     raw={"self": _f16(_np_logsigmoid_bw)},
     jvp=ELEMENTWISE,
 )
+# torch's log_sigmoid_forward also returns the buffer its backward reads, exp(-|self|)
+_SAVED_LAZY["LogSigmoidBackward0"] = {
+    "buffer": lambda node: _make(np.exp(-np.abs(saved_array(node, "self"))))
+}
 
 
 def _halves(self: np.ndarray, dim: int) -> tuple[np.ndarray, np.ndarray]:
@@ -2666,6 +2670,7 @@ def _pad_pair(mode: str, k: int) -> Any:
         jvp=LINEAR,
         complex=True,
     )
+    _SAVED_HIDDEN[f"{base}{k}DBackward0"] = frozenset(("idx", "self_sym_sizes"))  # padding: F.pad
     fwd = defop(
         aten,
         f"{base}{k}DBackward0",

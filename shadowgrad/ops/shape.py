@@ -22,7 +22,7 @@ from ..autograd import forward_ad as _fwad
 from ..autograd.forward_ad import LINEAR
 from ..autograd.graph import VersionCounter
 from ._util import expand_array, shape_str, wrap_dim
-from .registry import deflistop, defop
+from .registry import _SAVED_HIDDEN, deflistop, defop, show_saved
 
 _FW = _fwad._STATE
 
@@ -2652,7 +2652,12 @@ def rot90(input: Tensor, k: int = 1, dims: Any = (0, 1)) -> Tensor:
         raise RuntimeError(
             f"expected rotation dims to be different, but got dim0 = {dims[0]} and dim1 = {dims[1]}"
         )
-    return _rot90(input, int(k), d0, d1)
+    out = _rot90(input, int(k), d0, d1)
+    show_saved(out, dims=tuple(dims))  # torch's node saves them as given
+    return out
+
+
+_SAVED_HIDDEN["Rot90Backward0"] = frozenset(("d0", "d1"))
 
 
 def _rot90_function(input: Tensor, k: int = 1, dims: Any = (0, 1)) -> Tensor:
