@@ -1820,6 +1820,46 @@ def prog_lib_opcheck_fake_impl_with_dynamic_size(T: Any) -> Any:
     )
 
 
+@program()
+def prog_lib_custom_op_call_errors_and_filled_defaults(T: Any) -> Any:
+    ns = _ns(T, "calls")
+
+    @T.library.custom_op(f"{ns}::f", mutates_args=())
+    def f(
+        x: T.Tensor,
+        k: float = 2.0,
+        *,
+        dv: T.device = "cpu",
+        dt: T.dtype = T.float32,
+        o: int | None = None,
+    ) -> T.Tensor:
+        return x * k
+
+    seen = []
+
+    def setup_context(ctx, inputs, keyword_only_inputs, output):
+        kw = sorted((k, str(v), type(v).__name__) for k, v in keyword_only_inputs.items())
+        seen.append((inputs[1:], kw))
+
+    f.register_autograd(lambda ctx, g: (g, None), setup_context=setup_context)
+    x = _x(T, 2)
+    sch = str(getattr(T.ops, ns).f.default._schema)  # defaults as the parsed schema prints them
+    return (
+        f._schema,
+        sch,
+        f(x),
+        f(x, 3),
+        f(x, True),
+        f(x, k=3, dt=T.float64, o=4),
+        _r(lambda: f(x, 1.0, 2.0)),
+        _r(lambda: f(x, z=1)),
+        _r(lambda: f()),
+        _r(lambda: f(x, k="a")),
+        _r(lambda: f(x, o=1.5)),
+        seen,
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

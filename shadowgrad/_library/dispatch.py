@@ -121,9 +121,11 @@ def _check_type(e: OpEntry, a: Argument, v: Any, pos: int) -> None:
         ok = (isinstance(v, int) and not base.endswith("[]")) or (
             isinstance(v, (list, tuple)) and all(isinstance(x, int) for x in v)
         )
+    elif base in _SCALAR_TYPES:
+        ok = isinstance(v, _SCALAR_TYPES[base])
     if not ok:
         cast = f"{v} to {base}"
-        if "[" in base:
+        if base != "Tensor":
             cast = (
                 f"Python instance of type {type(v)} to C++ type '?' (#define "
                 "PYBIND11_DETAILED_ERROR_MESSAGES or compile in debug mode for details)"
@@ -135,13 +137,23 @@ def _check_type(e: OpEntry, a: Argument, v: Any, pos: int) -> None:
         )
 
 
+_SCALAR_TYPES: dict[str, Any] = {
+    "float": (int, float),
+    "int": int,
+    "SymInt": int,
+    "bool": bool,
+    "str": str,
+    "Scalar": (int, float, complex, Tensor),
+}
+
+
 def _py_type(t: str) -> str:
     """A schema type as the argument parser names it: Tensor? is Optional[Tensor]."""
     if t.endswith("?"):
         return f"Optional[{_py_type(t[:-1])}]"
     if t.endswith("]"):
         return f"List[{_py_type(t[: t.index('[')])}]"
-    return t
+    return "int" if t == "SymInt" else t
 
 
 def bind(e: OpEntry, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[list, dict]:
@@ -153,6 +165,12 @@ def bind(e: OpEntry, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[lis
         raise RuntimeError(
             f"{name}() expected at most {len(sch)} argument(s) but received "
             f"{len(args) + len(kwargs)} argument(s). Declaration: {_decl(e)}"
+        )
+    n_positional = sum(not a.kwarg_only for a in sch)
+    if len(args) > n_positional:
+        raise RuntimeError(
+            f"{name}() takes {n_positional} positional argument(s) but {len(args)} was/were "
+            f"given.  Declaration: {_decl(e)}"
         )
     names = [a.name for a in sch]
     for k in kwargs:
@@ -179,6 +197,8 @@ def bind(e: OpEntry, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[lis
                 f"{name}() is missing value for argument '{a.name}'. Declaration: {_decl(e)}"
             )
         _check_type(e, a, v, i)
+        if a.type.startswith("float") and v is not None:  # the parser converts to double
+            v = [float(x) for x in v] if isinstance(v, (list, tuple)) else float(v)
         if a.kwarg_only:
             kw[a.name] = v
         else:

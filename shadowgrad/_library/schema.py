@@ -130,10 +130,22 @@ _ARG = re.compile(
 )
 
 
+# c10::ScalarType's numbering: a ScalarType default prints (and reads back) as its number
+SCALAR_TYPE_CODES = {
+    "uint8": 0, "int8": 1, "int16": 2, "int32": 3, "int64": 4, "float16": 5, "float32": 6,
+    "float64": 7, "complex32": 8, "complex64": 9, "complex128": 10, "bool": 11, "bfloat16": 15,
+    "half": 5, "float": 6, "double": 7, "long": 4, "int": 3, "short": 2,
+}  # fmt: skip
+
+
 def _fmt_default(typ: str, text: str) -> str:
     """A default's text as torch prints it: floats as C++ does (2.0 -> 2.), lists spaced."""
     text = text.strip()
     base = typ.rstrip("?")
+    if base == "Device" and text[:1] in "\"'":
+        return text[1:-1]
+    if base == "ScalarType" and text in SCALAR_TYPE_CODES:
+        return str(SCALAR_TYPE_CODES[text])
     if base == "float" and re.fullmatch(r"-?\d+\.0*", text):
         return text.split(".")[0] + "."
     if text.startswith("["):
@@ -234,11 +246,11 @@ def default_value(arg: Argument) -> Any:
     if text.startswith("["):
         return [_num(p) for p in text[1:-1].split(",") if p.strip()]
     base = arg.type.rstrip("?")
-    if base == "ScalarType":
+    if base == "Device":
         import shadowgrad
 
-        return getattr(shadowgrad, text)
-    return _num(text)
+        return shadowgrad.device(text)
+    return _num(text)  # a ScalarType default is its number, as torch's default_value
 
 
 def _num(text: str) -> Any:
