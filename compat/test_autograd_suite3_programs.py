@@ -1789,6 +1789,143 @@ def prog_ag3_view_replay_regenerates_view_ops(T: Any) -> Any:
     return out
 
 
+# --- anomaly mode ----------------------------------------------------------------------------
+
+
+@program()
+def prog_ag3_anomaly_nan_messages_by_node_and_source(T: Any) -> Any:
+    out = {}
+
+    def an(f, *shape, val=0.0, check_nan=True):
+        x = T.full(shape, val, requires_grad=True)
+
+        def go():
+            with T.autograd.detect_anomaly(check_nan=check_nan):
+                f(x).sum().backward()
+            return x.grad
+
+        return raises(go)
+
+    out["sqrt"] = an(lambda x: x.sqrt() * 0, 2)
+    out["div"] = an(lambda x: x / x, 2)
+    out["log"] = an(lambda x: x.log() * 0, 2)
+    out["pow"] = an(lambda x: x**0.5 * 0, 2)
+    out["mul_inf"] = an(lambda x: (x * float("inf")) * 0, 2)
+    out["multi_out_1th"] = an(lambda x: T.atan2(T.ones(2), x * 0) * 0, 2)
+    out["max_nan"] = an(lambda x: (x * float("nan")).max(), 2, val=1.0)
+    out["no_check"] = an(lambda x: x.sqrt() * 0, 2, check_nan=False)
+    out["norm"] = an(lambda x: x.norm() * 0 + x.norm(), 2)
+    out["cat_slice"] = an(lambda x: T.cat([x, x]).sqrt()[:2], 2)
+
+    def inplace(x):
+        y = x * 1
+        y[0:1].sqrt_()
+        return y * 0
+
+    out["copyslices"] = an(inplace, 2)
+
+    class Nan(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 1
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * float("nan")
+
+    out["custom"] = an(lambda x: Nan.apply(x), 2)
+
+    def hook_nan(x):
+        y = x * 2
+        y.register_hook(lambda g: g * float("nan"))
+        return y
+
+    out["hook"] = an(hook_nan, 2)
+
+    # nan in grad passed as gradient argument
+    def go():
+        x = T.ones(2, requires_grad=True)
+        with T.autograd.detect_anomaly():
+            (x * 2).backward(T.tensor([float("nan"), 1.0]))
+        return x.grad
+
+    out["nan_grad_arg"] = raises(go)
+    # set_detect_anomaly function form
+    prev = T.is_anomaly_enabled()
+    T.autograd.set_detect_anomaly(True)
+    out["flags"] = (T.is_anomaly_enabled(), T.is_anomaly_check_nan_enabled())
+    T.autograd.set_detect_anomaly(False)
+    out["flags_off"] = (T.is_anomaly_enabled(), T.is_anomaly_check_nan_enabled(), prev)
+    return out
+
+
+@program()
+def prog_ag3_anomaly_copyslices_and_nodes_made_outside_the_mode(T: Any) -> Any:
+    """CopySlices records the forward stack like every node made in anomaly mode; a node made
+    outside it warns "No forward pass information available"."""
+    out = {}
+
+    class DirtyNan(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.mark_dirty(x)
+            return x.mul_(2)
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * float("nan")
+
+    def go_fn():
+        x = T.ones(4, requires_grad=True)
+        with T.autograd.detect_anomaly():
+            b = x * 1
+            DirtyNan.apply(b[:2])
+            b.sum().backward()
+        return x.grad
+
+    out["fn_view_dirty"] = raises(go_fn)
+
+    class Boom(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 1
+
+        @staticmethod
+        def backward(ctx, g):
+            raise ValueError("boom in backward")
+
+    def go_err():
+        x = T.ones(2, requires_grad=True)
+        with T.autograd.detect_anomaly():
+            b = x * 1
+            b[:1].mul_(Boom.apply(x[:1]))
+            b.sum().backward()
+
+    out["err_through_copyslices"] = raises(go_err)
+
+    def go_asstrided():
+        x = T.ones(4, requires_grad=True)
+        with T.autograd.detect_anomaly():
+            b = x * 1
+            v = b[:2]
+            b.mul_(2)
+            (v.sqrt() * 0 + v.log() * 0).sum().backward()
+        return x.grad
+
+    out["regenerated_view"] = raises(go_asstrided)
+
+    def go_no_anomaly_then():
+        x = T.zeros(2, requires_grad=True)
+        b = x * 1
+        b[:1].sqrt_()
+        with T.autograd.detect_anomaly():
+            (b * 0).sum().backward()  # nodes made outside anomaly mode have no trace
+        return x.grad
+
+    out["made_outside"] = raises(go_no_anomaly_then)
+    return out
+
+
 # --- end of programs ------------------------------------------------------------------------
 
 

@@ -862,8 +862,7 @@ def run_backward(
                 try:
                     _check_nan(node, outs, in_grads)  # its hint reads the saved values
                 except RuntimeError:
-                    if node._trace is not None:
-                        _warn_trace(node)
+                    _warn_trace(node)
                     if not keep_graph:
                         # freed as torch's evaluate_function frees them before its nan check:
                         # a second backward through the node then raises
@@ -1077,7 +1076,7 @@ def _run_node(
         try:
             outs = _apply_as_parent(node, in_grads) if _ANOMALY.enabled else node.apply(in_grads)
         except Exception:
-            if _ANOMALY.enabled and node._trace is not None:
+            if _ANOMALY.enabled:
                 _warn_trace(node)
             raise
         outs = _validate(node, outs)
@@ -1120,6 +1119,14 @@ def _apply_as_parent(node: Node, in_grads: Any) -> Any:
 def _warn_trace(node: Node) -> None:
     import warnings
 
+    if node._trace is None:  # made outside anomaly mode
+        warnings.warn(
+            f"Error detected in {node.name()}. No forward pass information available. Enable "
+            "detect anomaly during forward pass for more information.",
+            UserWarning,
+            stacklevel=3,
+        )
+        return
     warnings.warn(
         f"Error detected in {node.name()}. Traceback of forward call that caused the error:\n"
         + "".join(node._trace),

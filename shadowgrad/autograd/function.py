@@ -508,11 +508,10 @@ def _wrap_outputs(ctx: Any, args: tuple[Any, ...], outs: tuple[Any, ...]) -> tup
                 UserWarning,
                 stacklevel=4,
             )
-        if id(o) in dirty:
-            if o._grad_fn is None and o._rg:
-                raise RuntimeError(
-                    "a leaf Variable that requires grad has been used in an in-place operation."
-                )
+        if id(o) in dirty and o._grad_fn is None and o._rg:
+            raise RuntimeError(
+                "a leaf Variable that requires grad has been used in an in-place operation."
+            )
         nd = id(o) in non_diff
         if id(o) not in dirty and id(o) in inputs:
             # An input returned as-is comes back as a view of it (torch 7.13); one marked
@@ -579,6 +578,10 @@ def _rebase_view(ctx: Any, view: Any) -> None:
     cs.vidx = vidx
     cs.cross = cross_dtype(view, base)
     cs.base_shape = base._data.shape
+    if _ANOMALY.enabled:  # torch's nodes store the forward stack when they are made
+        from .explain import forward_trace
+
+        cs._trace = forward_trace()
     move_retained(base, cs, 0)
     base._grad_fn = cs
     base._rg = True

@@ -19,6 +19,8 @@ import numpy as np
 from .. import _grad_mode
 from .._tensor import Tensor, _make
 from ..autograd import forward_ad as _fwad
+from ..autograd.anomaly_mode import _STATE as _ANOMALY
+from ..autograd.explain import forward_trace
 from ..autograd.graph import (
     SECOND_TIME,
     Node,
@@ -362,6 +364,8 @@ def inplace_on_view(
     cs.lazy = lazy
     cs.cross = cross_dtype(self, base)
     cs.base_shape = base._data.shape
+    if _ANOMALY.enabled:  # torch's nodes store the forward stack when they are made
+        cs._trace = forward_trace()
     move_retained(base, cs, 0)
     base._grad_fn = cs
     base._rg = True
