@@ -894,6 +894,201 @@ def prog_fe_float16_bfloat16(T: Any) -> Any:
     ]
 
 
+# --- keywords, forward AD, anomaly mode, vmap -----------------------------------------------
+
+
+@program()
+def prog_fe_keyword_names_of_overloads(T: Any) -> Any:
+    a, b = _xs(T, (3,), (2,), seed=601)
+    return [
+        T._foreach_add([a, b], scalar=2.0),
+        T._foreach_add([a, b], scalars=[1.0, 2.0]),
+        T._foreach_add([a, b], other=[b.sum(), a.sum()], alpha=2),
+        T._foreach_mul([a, b], scalars=[2.0, 3.0]),
+        T._foreach_mul([a, b], other=T.tensor(2.0)),
+        T._foreach_clamp_min([a, b], scalar=0.0),
+        T._foreach_pow([a.abs(), b.abs()], exponent=2),
+        T._foreach_pow(self=2.0, exponent=[a, b]),
+        T._foreach_lerp([a, b], [b.sum() * a, b * 2], weight=0.3),
+        T._foreach_lerp([a, b], tensors1=[a * 2, b * 2], weights=[a.sigmoid(), b.sigmoid()]),
+        T._foreach_addcmul([a, b], [a, b], [a, b], value=2),
+        T._foreach_addcmul([a, b], [a, b], [a, b], scalars=[2.0, 0.5]),
+        T._foreach_addcdiv([a, b], [a, b], [a.exp(), b.exp()], scalars=T.tensor([1.0, 2.0])),
+        T._foreach_norm([a, b], ord=1, dtype=T.float64),
+        T._foreach_copy_([a.clone()], src=[b.sum().expand(3)], non_blocking=True),
+        raises(lambda: T._foreach_exp([a], 1)),
+        raises(lambda: T._foreach_exp([a], x=1)),
+        raises(lambda: T._foreach_max([a], 1)),
+        raises(lambda: T._foreach_norm([a], "fro")),
+        raises(lambda: T._foreach_norm([a], 2, T.float64, 3)),
+        raises(lambda: T._foreach_add([a], [a], beta=2)),
+        raises(lambda: T._foreach_mul([a], [a], alpha=2)),
+        raises(lambda: T._foreach_add([a], 1.0, alpha=2)),
+        raises(lambda: T._foreach_add([a], None)),
+        raises(lambda: T._foreach_add([a], "x")),
+        raises(lambda: T._foreach_mul_([a.clone()], "x")),
+        raises(lambda: T._foreach_pow("x", [a])),
+        raises(lambda: T._foreach_pow_([a.clone()], "x")),
+        raises(lambda: T._foreach_lerp([a], [a], "x")),
+        raises(lambda: T._foreach_addcmul([a], [a], [a], [a])),
+        raises(lambda: T._foreach_sub([a], T.tensor(1.0, requires_grad=True))),
+        raises(lambda: T._foreach_maximum([a], T.tensor([2.0]))),
+        raises(lambda: T._foreach_lerp([a], [a], T.tensor(0.5, requires_grad=True))),
+        raises(lambda: T._foreach_sub([a], [1.0], alpha=2)),
+    ]
+
+
+@program()
+def prog_fe_integer_bool_complex_edge_cases(T: Any) -> Any:
+    i = T.tensor([3, -2, 0])
+    m = T.tensor([True, False])
+    z = T.tensor([1 + 2j, 0.5 - 1j])
+    a = T.tensor([1.5, -2.0, 0.5])
+    return [
+        raises(lambda: T._foreach_add([i], [i], alpha=0.5)),
+        T._foreach_add([i], [i], alpha=2),
+        raises(lambda: T._foreach_sub([m], [m], alpha=1)),
+        T._foreach_add([m], [m], alpha=True),
+        T._foreach_div([i], 0),
+        T._foreach_div([i], [i]),
+        T._foreach_pow(0, [a]),
+        T._foreach_pow(-2.0, [a]),
+        T._foreach_pow([i], [i.abs()]),
+        raises(lambda: T._foreach_abs_([z.clone()])),
+        T._foreach_exp_([z.clone()]),
+        raises(lambda: T._foreach_sign([z])),
+        T._foreach_lgamma([i]),
+        T._foreach_clamp_min([a], True),
+        T._foreach_clamp_min([a], float("nan")),
+        T._foreach_clamp_max([i], 0.5),
+        raises(lambda: T._foreach_clamp_min([m], 0)),
+        T._foreach_maximum([i], [a]),
+        T._foreach_maximum([m], [m]),
+        raises(lambda: T._foreach_minimum([z], [z])),
+        raises(lambda: T._foreach_maximum([a, z], [a, z])),
+        raises(lambda: T._foreach_norm([m])),
+        T._foreach_norm([a], 0.0),
+        raises(lambda: T._foreach_norm([a], dtype=T.float16)),
+        raises(lambda: T._foreach_powsum([i])),
+        raises(lambda: T._foreach_powsum([m])),
+        T._foreach_powsum([a], -1),
+        T._foreach_powsum([a], float("inf")),
+        T._foreach_mm([i.reshape(1, 3)], [i.reshape(3, 1)]),
+        raises(lambda: T._foreach_mm([a], [a])),
+        T._foreach_sqrt([i.to(T.uint8)]),
+        T._foreach_reciprocal([i]),
+        raises(lambda: T._foreach_sigmoid_([i.clone()])),
+        T._foreach_neg_([i.to(T.uint8)]),
+        raises(lambda: T._foreach_frac([i])),
+        T._foreach_trunc([a.half()]),
+        T._foreach_add([a.half(), a.bfloat16()], 1e-4),
+        T._foreach_mul([a.half()], 1e5),
+        T._foreach_div([a], [T.zeros(3)]),
+        T._foreach_zero_([z.clone()]),
+        T._foreach_clone([z, m, i]),
+    ]
+
+
+@program()
+def prog_fe_forward_ad(T: Any) -> Any:
+    import importlib
+
+    fwAD = importlib.import_module(T.__name__ + ".autograd.forward_ad")
+    a = T.tensor(_data(3, seed=611))
+    t = T.tensor(_data(3, seed=612))
+
+    def fw(f: Any, x0: Any = a, t0: Any = t) -> Any:
+        with fwAD.dual_level():
+            x = fwAD.make_dual(x0, t0)
+            out = f(x)
+            return [fwAD.unpack_dual(o).tangent for o in out]
+
+    def inplace() -> Any:
+        with fwAD.dual_level():
+            x = fwAD.make_dual(a.clone(), t)
+            T._foreach_mul_([x], 3.0)
+            T._foreach_add_([x], [x * x])
+            return fwAD.unpack_dual(x).tangent
+
+    return [
+        fw(lambda x: T._foreach_exp([x, x * 2])),
+        fw(lambda x: T._foreach_mul([x], [x])),
+        fw(lambda x: T._foreach_lerp([x], [x.sin()], 0.25)),
+        fw(lambda x: T._foreach_addcdiv([x], [x], [x.exp()], [0.5])),
+        fw(lambda x: T._foreach_add([x], 2.0)),
+        fw(lambda x: T._foreach_max([x])),
+        raises(lambda: fw(lambda x: T._foreach_norm([x]))),
+        raises(lambda: fw(lambda x: T._foreach_norm([x.reshape(3, 1)], 1))),
+        fw(lambda x: T._foreach_norm([x.sum()])),
+        raises(lambda: fw(lambda x: T._foreach_powsum([x]))),
+        raises(lambda: fw(lambda x: T._foreach_mm([x.reshape(1, 3)], [x.reshape(3, 1)]))),
+        inplace(),
+    ]
+
+
+@program()
+def prog_fe_forward_ad_output_tangent_is_its_own(T: Any) -> Any:
+    # an op whose formula passes the tangent through (add of a number) gives its output a
+    # tangent of its own: changing the input's in place leaves the output's alone
+    import importlib
+
+    fwAD = importlib.import_module(T.__name__ + ".autograd.forward_ad")
+    t = T.tensor([1.0, 2.0, 3.0])
+    with fwAD.dual_level():
+        x = fwAD.make_dual(T.tensor([0.5, -1.0, 2.0]), t)
+        ys = [x + 2.0, x * 1, x - 1, T._foreach_add([x], 1.0)[0], x.clone(), x.view(3)]
+        same = [fwAD.unpack_dual(y).tangent is t for y in ys]
+        x.mul_(3.0)
+        tangents = [fwAD.unpack_dual(y).tangent for y in ys]
+    return same, tangents, t
+
+
+@program()
+def prog_fe_anomaly_mode_trace(T: Any) -> Any:
+    import warnings
+
+    x = T.tensor([-1.0, 4.0], requires_grad=True)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        with T.autograd.detect_anomaly():
+            y = T._foreach_sqrt([x, x * 1 + 5])
+            err = raises(lambda: (y[0].sum() + y[1].sum()).backward())
+    return err, x.grad, [str(i.message).split(".")[0] for i in w]
+
+
+@program()
+def prog_fe_vmap_and_func_grad(T: Any) -> Any:
+    return [
+        raises(lambda: T.func.vmap(lambda v: T._foreach_exp([v])[0])(T.ones(2, 3))),
+        raises(lambda: T.func.vmap(lambda v: T._foreach_add([v], 1.0)[0])(T.ones(2, 3))),
+        raises(lambda: T.func.vmap(lambda v: T._foreach_mul([v], [v])[0])(T.ones(2, 3))),
+        raises(lambda: T.func.vmap(lambda v: T._foreach_lerp([v], [v], [v])[0])(T.ones(2, 3))),
+        raises(lambda: T.func.vmap(lambda v: T._foreach_pow(2.0, [v])[0])(T.ones(2, 3))),
+        raises(lambda: T.func.vmap(lambda v: T._foreach_norm([v])[0])(T.ones(2, 3))),
+        raises(
+            lambda: T.func.vmap(lambda v: T._foreach_addcmul([v], [v], [v], T.ones(1))[0])(
+                T.ones(2, 3)
+            )
+        ),
+        raises(lambda: T.func.vmap(lambda v: T._foreach_zero_([v])[0])(T.ones(2, 3))),
+        T.func.grad(lambda v: T._foreach_exp([v])[0].sum())(T.tensor([0.5, 1.0, 2.0])),
+        T.func.grad(lambda v: T._foreach_norm([v, v * 2])[1])(T.tensor([0.5, 1.0, 2.0])),
+    ]
+
+
+@program()
+def prog_fe_max_ties_and_norm_at_zero_gradients(T: Any) -> Any:
+    x = T.tensor([1.0, 3.0, 3.0], requires_grad=True)
+    z = T.zeros(3, requires_grad=True)
+    r = T._foreach_max([x, z])
+    (r[0] + r[1]).backward()
+    n = T._foreach_norm([x, z])
+    gx, gz = T.autograd.grad(n[0] + n[1], [x, z])
+    ninf = T._foreach_norm([x, z], float("inf"))
+    gi = T.autograd.grad(ninf[0] + ninf[1], [x, z])
+    return r, x.grad, z.grad, gx, gz, gi
+
+
 # --- optimizers: the foreach / fused / capturable / differentiable flags ---------------------
 
 _OPTIMS = {

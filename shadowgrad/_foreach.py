@@ -18,7 +18,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import _grad_mode
+from . import _tensor as _tensor_mod
 from ._tensor import Tensor
+from .autograd import forward_ad as _fwad
+from .autograd.anomaly_mode import _STATE as _ANOMALY
 from .autograd.graph import SECOND_TIME, Node, SavedTensor, forward_op_name
 
 __all__ = [
@@ -138,6 +141,15 @@ def _tensor_list(fname: str, v: Any, argno: int, pname: str) -> list[Tensor]:
                 f"expected Tensor as element {i} in argument {argno}, but got {_type_name(t)}"
             )
     return list(v)
+
+
+def _vmap_check(name: str, *lists: Any) -> None:
+    """torch's vmap has no batching rule for the foreach ops (`name`: the op's overload)."""
+    sl = _tensor_mod.VMAP_SLICES
+    if sl is not None and any(id(t) in sl for ts in lists if isinstance(ts, list) for t in ts):
+        raise RuntimeError(
+            f"Batching rule not implemented for aten::{name}. We could not generate a fallback."
+        )
 
 
 def _nonempty(ts: list[Tensor]) -> None:
@@ -383,11 +395,20 @@ def _run(
         fnode._inner = tuple(inner_nodes)
         fnode._pos = tuple(positions)
         node = fnode
+    if _ANOMALY.enabled:
+        from .autograd.explain import forward_trace
+
+        node._trace = forward_trace()
     for i, o in enumerate(outs):
         o._grad_fn = node
         o._nr = i
         o._rg = True
     return tuple(outs)
+
+
+def _dual(ts: Sequence[Tensor]) -> bool:
+    """Inside a forward-AD level, whether a tensor of `ts` carries a tangent."""
+    return _fwad._STATE.active and any(_fwad._get_tangent(t) is not None for t in ts)
 
 
 # --- the op families --------------------------------------------------------------------------
@@ -594,18 +615,38 @@ def _elem(op: str, inplace: bool) -> Callable[..., Tensor]:
     return lambda t, o, **kw: getattr(t, name)(o, **kw)
 
 
+_OVERLOAD = {"scalar": "Scalar", "scalars": "ScalarList", "list": "List", "tensor": "Tensor"}
+
+
+def _no_complex_minmax(op: str, ts: list[Tensor]) -> None:
+    """torch's maximum/minimum kernels refuse a complex list (their dispatch's error)."""
+    for t in ts:
+        if t.is_complex():
+            name = "ComplexFloat" if t.dtype.itemsize == 8 else "ComplexDouble"
+            raise NotImplementedError(f"\"{op}_cpu\" not implemented for '{name}'")
+
+
 def _binary(op: str, inplace: bool) -> Any:
     fname = f"_foreach_{op}{'_' if inplace else ''}"
     nodes = _BINARY_NODES[op]
     method = _elem(op, inplace)
 
     def fn(self: Sequence[Tensor], other: Any = None, **kw: Any) -> Any:
+        if other is None and kw:
+            # the overloads' own names for the argument: scalar=, scalars=, other= (pow's
+            # exponent=)
+            for k in ("exponent",) if op == "pow" else ("scalar", "scalars", "other"):
+                if k in kw:
+                    other = kw.pop(k)
+                    break
         if not isinstance(other, (*_NUMBER, Tensor, list, tuple)) or (
             kw and (op not in _ALPHA or set(kw) != {"alpha"})
         ):
             raise _invalid(fname, (self, other), kw)
         ts = _tensor_list(fname, self, 0, "self")
         kind = _kind(other)
+        if kind == "list" and op in ("maximum", "minimum"):
+            _no_complex_minmax(op, ts)
         if kw and kind in ("scalar", "scalars"):
             if kind == "scalar":
                 raise _invalid(fname, (self, other), kw)
@@ -626,6 +667,7 @@ def _binary(op: str, inplace: bool) -> Any:
             other = _scalar_list(ts, other)
         elif kind == "tensor":
             _zero_dim(other)
+        _vmap_check(f"{fname}.{_OVERLOAD[kind]}", ts, other)
         n = len(ts)
         if inplace:
             _check_inplace(ts)
@@ -661,6 +703,7 @@ def _unary(op: str, inplace: bool) -> Any:
     def fn(self: Sequence[Tensor]) -> Any:
         ts = _tensor_list(fname, self, 0, "self")
         _nonempty(ts)
+        _vmap_check(fname, ts)
         if inplace:
             _check_inplace(ts)
             for t in ts:
@@ -760,6 +803,7 @@ def _pow_scalar_base(self: Any, exponent: Sequence[Tensor]) -> tuple[Tensor, ...
 
     es = _tensor_list("_foreach_pow", exponent, 1, "exponent")
     _nonempty(es)
+    _vmap_check("_foreach_pow.ScalarAndTensor", es)
     base = _as_scalar(self)
     return _run("ForeachPowBackward2", [es], lambda e: _pow(base, e), len(es))
 
@@ -782,6 +826,7 @@ def _foreach_copy_(
     srcs = _tensor_list("_foreach_copy_", src, 1, "src")
     _nonempty(ts)
     _same_len(ts, srcs)
+    _vmap_check("_foreach_copy_", ts, srcs)
     _check_inplace(ts)
     for t, s in zip(ts, srcs, strict=True):
         t.copy_(s, non_blocking)
@@ -791,12 +836,25 @@ def _foreach_copy_(
 # --- lerp, addcmul, addcdiv ---------------------------------------------------------------
 
 
-def _foreach_lerp(self: Sequence[Tensor], tensors1: Sequence[Tensor], weight: Any) -> Any:
-    return _lerp(self, tensors1, weight, False)
+def _foreach_lerp(
+    self: Sequence[Tensor], tensors1: Sequence[Tensor], weight: Any = None, **kw: Any
+) -> Any:
+    return _lerp(self, tensors1, _weight_kw("_foreach_lerp", self, tensors1, weight, kw), False)
 
 
-def _foreach_lerp_(self: Sequence[Tensor], tensors1: Sequence[Tensor], weight: Any) -> Any:
-    return _lerp(self, tensors1, weight, True)
+def _foreach_lerp_(
+    self: Sequence[Tensor], tensors1: Sequence[Tensor], weight: Any = None, **kw: Any
+) -> Any:
+    return _lerp(self, tensors1, _weight_kw("_foreach_lerp_", self, tensors1, weight, kw), True)
+
+
+def _weight_kw(fname: str, self: Any, tensors1: Any, weight: Any, kw: dict[str, Any]) -> Any:
+    """lerp's weight: `weight=` (a number or numbers) or `weights=` (tensors) by keyword."""
+    if weight is None and "weights" in kw:
+        weight = kw.pop("weights")
+    if kw or weight is None:
+        raise _invalid(fname, (self, tensors1, weight), kw)
+    return weight
 
 
 def _lerp(self: Any, tensors1: Any, weight: Any, inplace: bool) -> Any:
@@ -816,6 +874,7 @@ def _lerp(self: Any, tensors1: Any, weight: Any, inplace: bool) -> Any:
         _same_len(ts, weight)
     elif kind == "scalars":
         weight = _scalar_list(ts, weight)
+    _vmap_check(f"{fname}.{_OVERLOAD[kind]}", ts, ends, weight)
     n = len(ts)
     name = "lerp_" if inplace else "lerp"
 
@@ -840,8 +899,16 @@ def _pointwise(op: str, inplace: bool) -> Any:
     name = op + "_" if inplace else op
 
     def fn(
-        self: Sequence[Tensor], tensor1: Sequence[Tensor], tensor2: Sequence[Tensor], value: Any = 1
+        self: Sequence[Tensor],
+        tensor1: Sequence[Tensor],
+        tensor2: Sequence[Tensor],
+        value: Any = 1,
+        **kw: Any,
     ) -> Any:
+        if kw:
+            if set(kw) != {"scalars"}:  # the ScalarList and Tensor overloads' name
+                raise _invalid(fname, (self, tensor1, tensor2, value), kw)
+            value = kw["scalars"]
         ts = _tensor_list(fname, self, 0, "self")
         t1 = _tensor_list(fname, tensor1, 1, "tensor1")
         t2 = _tensor_list(fname, tensor2, 2, "tensor2")
@@ -868,6 +935,8 @@ def _pointwise(op: str, inplace: bool) -> Any:
             values = _scalar_list(ts, value)
         else:
             values = [value] * n
+        ovl = {"tensor": "Tensor", "scalars": "ScalarList"}.get(kind, "Scalar")
+        _vmap_check(f"{fname}.{ovl}", ts, t1, t2)
         if inplace:
             _check_inplace(ts)
             for i, t in enumerate(ts):
@@ -900,7 +969,12 @@ def _foreach_norm(self: Sequence[Tensor], ord: Any = 2, dtype: Any = None) -> An
     from .linalg import vector_norm
 
     ts = _tensor_list("_foreach_norm", self, 0, "self")
+    if not _is_scalar(ord) or isinstance(ord, complex):
+        raise TypeError(
+            f"_foreach_norm(): argument 'ord' (position 2) must be Number, not {_type_name(ord)}"
+        )
     _nonempty(ts)
+    _vmap_check("_foreach_norm.Scalar", ts)
     p = _as_scalar(ord)
     if p == float("inf"):
         for t in ts:
@@ -909,12 +983,23 @@ def _foreach_norm(self: Sequence[Tensor], ord: Any = 2, dtype: Any = None) -> An
                     "_foreach_norm cannot compute the infinity norm on an empty tensor because "
                     "the operation does not have an identity"
                 )
+    if _fwad._STATE.active:
+        for t in ts:
+            if t.dim() and _fwad._get_tangent(t) is not None:
+                # torch's forward formula gives each norm a tangent of the input's rank
+                ones = ", ".join(["1"] * t.dim())
+                raise RuntimeError(
+                    "Trying to set a forward gradient that has a different size than that of the "
+                    "original Tensor, this is not supported. Tensor is of size [] while the given "
+                    f"forward gradient is of size [{ones}]."
+                )
     return _run("ForeachNormBackward0", [ts], lambda t: vector_norm(t, p, dtype=dtype), len(ts))
 
 
 def _foreach_max(self: Sequence[Tensor]) -> Any:
     ts = _tensor_list("_foreach_max", self, 0, "self")
     _nonempty(ts)
+    _vmap_check("_foreach_max", ts)
     for t in ts:
         if t.numel() == 0:
             raise RuntimeError(
@@ -927,7 +1012,16 @@ def _foreach_max(self: Sequence[Tensor]) -> Any:
 def _foreach_powsum(self: Sequence[Tensor], ord: Any = 2, dtype: Any = None) -> Any:
     ts = _tensor_list("_foreach_powsum", self, 0, "self")
     _nonempty(ts)
+    for t in ts:
+        if not (t.is_floating_point() or t.is_complex()):
+            # (torch's kernel sums integers as int64, which it has no powsum for)
+            raise NotImplementedError("\"powsum_cpu\" not implemented for 'Long'")
     p = _as_scalar(ord)
+    _vmap_check("_foreach_powsum.Scalar", ts)
+    if _dual(ts):
+        raise NotImplementedError(
+            "Trying to use forward AD with aten::_foreach_powsum that does not support it."
+        )
 
     def one(t: Tensor) -> Tensor:
         x = t.abs() if dtype is None else t.abs().to(dtype)
@@ -942,4 +1036,13 @@ def _foreach_mm(self: Sequence[Tensor], mat2: Sequence[Tensor]) -> Any:
     _nonempty(ts)
     if len(ms) != len(ts):
         raise RuntimeError("_foreach_mm: self and mat2 must have the same number of tensors")
+    _vmap_check("_foreach_mm", ts, ms)
+    if _dual(ts) or _dual(ms):
+        raise NotImplementedError(
+            "Trying to use forward AD with _foreach_mm that does not support it because it has "
+            "not been implemented yet.\nPlease file an issue to PyTorch at "
+            "https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that "
+            "we can prioritize its implementation or submit a PR adding the implementation to "
+            "derivatives.yaml"
+        )
     return _run(None, [ts, ms], lambda a, b: a.mm(b), len(ts), not_implemented="_foreach_mm")

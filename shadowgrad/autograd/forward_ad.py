@@ -498,6 +498,11 @@ def propagate(op: Any, args: tuple[Any, ...], out: Any) -> None:
         if tg._data.shape != r._data.shape:
             # a broadcast input's tangent covers the output as the input does
             tg = tg.expand(r.shape).contiguous()
+        elif any(tg is t for t in tangents.values()):
+            # a formula that passes a tangent through (add of a number, ...): torch's output
+            # gets a tangent of its own, not the input's (an in-place change of one would
+            # change the other)
+            tg = tg.clone()
         _set_tangent(r, tg)
 
 
