@@ -807,6 +807,222 @@ def prog_dev_mode_restores_plain_dispatch(T: Any) -> Any:
     return T.add is add, T.Tensor.sub is sub, x.add(1), T._C._is_torch_function_mode_enabled()
 
 
+@program()
+def prog_dev_device_pickle_and_copy(T: Any) -> Any:
+    import copy
+    import pickle
+
+    ds = [T.device("cpu"), T.device("cuda", 1), T.device("meta"), T.device("cpu:0")]
+    back = [pickle.loads(pickle.dumps(d)) for d in ds]
+    return (
+        [repr(b) for b in back],
+        [b == d for b, d in zip(back, ds, strict=True)],
+        [repr(copy.deepcopy(d)) for d in ds],
+        [d.__reduce__()[1] for d in ds],
+        f"{T.device('cuda:0')}",
+        f"{T.device('cpu')!r}",
+    )
+
+
+@program()
+def prog_dev_meta_type_pointer_and_pin(T: Any) -> Any:
+    m = T.zeros(4, 3, device="meta")
+    return (
+        m.type(),
+        m.double().type(),
+        m.long().type(),
+        m.half().type(),
+        m.data_ptr(),
+        m[1:].data_ptr(),
+        m.storage_offset(),
+        m[1:].storage_offset(),
+        m.t()[1].storage_offset(),
+        m.is_pinned(),
+        raises(lambda: m.pin_memory()),
+        raises(lambda: m.long().pin_memory()),
+        T.zeros(2).type(),
+    )
+
+
+@program()
+def prog_dev_meta_deepcopy_and_state_dict(T: Any) -> Any:
+    import copy
+
+    lin = T.nn.Linear(3, 2, device="meta")
+    m = T.zeros(2, 3, device="meta", requires_grad=True)
+    mc = copy.deepcopy(m)
+    lc = copy.deepcopy(lin)
+    sd = lin.state_dict()
+    return (
+        _m(mc),
+        mc is m,
+        _m(lc.weight),
+        type(lc.weight).__name__,
+        sorted(sd),
+        [_m(v) for v in sd.values()],
+    )
+
+
+@program()
+def prog_dev_meta_modules_of_every_kind(T: Any) -> Any:
+    mods = {
+        "embedding": T.nn.Embedding(10, 4, device="meta"),
+        "conv2d": T.nn.Conv2d(3, 5, 3, device="meta"),
+        "layernorm": T.nn.LayerNorm(6, device="meta"),
+        "batchnorm": T.nn.BatchNorm1d(4, device="meta"),
+        "lstm_free": T.nn.Bilinear(2, 3, 4, device="meta"),
+        "mha_free": T.nn.GroupNorm(2, 4, device="meta"),
+    }
+    return {
+        k: [(n, _m(t)) for n, t in (*m.named_parameters(), *m.named_buffers())]
+        for k, m in mods.items()
+    }
+
+
+@program()
+def prog_dev_meta_factories_like_and_new(T: Any) -> Any:
+    x = T.ones(2, 3)
+    m = T.zeros(2, 3, device="meta")
+    return (
+        _m(T.empty_like(x, device="meta")),
+        _m(T.full_like(x, 2.0, device="meta")),
+        _m(T.zeros_like(m)),
+        _m(T.ones_like(m, dtype=T.float64)),
+        _m(T.randn_like(m)),
+        _m(T.rand_like(x, device="meta")),
+        _m(T.randint_like(m, 5)),
+        _m(x.new_zeros(2, device="meta")),
+        _m(m.new_tensor([1.0, 2.0])),
+        _m(m.new_full((2,), 3.0)),
+        T.empty_like(m, device="cpu").shape,
+        T.zeros_like(m, device="cpu"),
+        _m(T.as_tensor([1, 2], device="meta")),
+        _m(T.tensor(3.0, device="meta")),
+        _m(T.zeros(2, device="meta").to(T.float16)),
+    )
+
+
+@program()
+def prog_dev_meta_dropout_and_random(T: Any) -> Any:
+    F = T.nn.functional
+    m = T.zeros(2, 3, device="meta")
+    T.manual_seed(0)
+    outs = [
+        F.dropout(m, 0.5),
+        F.dropout(m, 0.5, training=False),
+        F.dropout2d(T.zeros(2, 3, 4, 4, device="meta"), 0.5),
+        m.clone().uniform_(),
+        m.clone().normal_(),
+        T.bernoulli(T.full((3,), 0.5, device="meta")),
+    ]
+    after = T.rand(2)  # meta sampling draws nothing: the cpu generator is where it was
+    T.manual_seed(0)
+    fresh = T.rand(2)
+    return [_m(o) for o in outs], after, fresh
+
+
+@program()
+def prog_dev_legacy_constructors_ignore_default_device(T: Any) -> Any:
+    x = T.ones(2)
+    with T.device("meta"):
+        out = (
+            T.Tensor(2, 3).device,
+            T.FloatTensor(2).device,
+            T.empty_like(x).device,
+            x.new_empty(2).device,
+            T.nn.Parameter(T.empty(2)).device,
+            T.tensor(1).device,
+            T.from_numpy(np.ones(2)).device,
+        )
+    return out
+
+
+@program()
+def prog_dev_accelerator_functions_without_one(T: Any) -> Any:
+    A = T.accelerator
+    with A.device_index(None):
+        pass
+
+    def enter_index() -> None:
+        with A.device_index(0):
+            pass
+
+    return (
+        A.is_available(),
+        A.device_count(),
+        A.current_accelerator(),
+        A.current_accelerator(check_available=True),
+        raises(lambda: A.current_device_index()),
+        raises(lambda: A.set_device_index(0)),
+        raises(lambda: A.synchronize()),
+        raises(lambda: A.current_stream()),
+        raises(lambda: A.empty_cache()),
+        raises(lambda: A.memory_allocated()),
+        raises(lambda: A.current_device_idx()),
+        raises(enter_index),
+    )
+
+
+@program()
+def prog_dev_cuda_queries_without_cuda(T: Any) -> Any:
+    C = T.cuda
+    return (
+        C.is_available(),
+        C.device_count(),
+        C.is_initialized(),
+        C.memory_allocated(),
+        C.manual_seed(0),
+        C.manual_seed_all(0),
+        raises(lambda: C.current_device()),
+        raises(lambda: C.get_device_name()),
+        raises(lambda: C.synchronize()),
+        T.backends.cudnn.is_available(),
+        T.backends.cuda.is_built(),
+    )
+
+
+@program()
+def prog_dev_overrides_resolve_name(T: Any) -> Any:
+    ov = T.overrides
+    F = T.nn.functional
+    return (
+        ov.resolve_name(T.add),
+        ov.resolve_name(T.Tensor.add),
+        ov.resolve_name(T.Tensor.__add__),
+        ov.resolve_name(F.relu),
+        ov.resolve_name(T.Tensor.shape.__get__),
+        ov.resolve_name(T.linalg.norm),
+        ov.resolve_name(lambda v: v),
+        ov.is_tensor_method_or_property(T.Tensor.add),
+        ov.is_tensor_method_or_property(T.Tensor.shape.__get__),
+        ov.is_tensor_method_or_property(T.add),
+    )
+
+
+@program()
+def prog_dev_mode_resolve_name_inside(T: Any) -> Any:
+    ov = T.overrides
+
+    class Names(ov.TorchFunctionMode):
+        def __init__(self) -> None:
+            super().__init__()
+            self.names: list[Any] = []
+
+        def __torch_function__(
+            self, func: Any, types: Any, args: Any = (), kwargs: Any = None
+        ) -> Any:
+            self.names.append((ov.resolve_name(func), ov.is_tensor_method_or_property(func)))
+            return func(*args, **(kwargs or {}))
+
+    x = T.tensor(_data(2, 2))
+    with Names() as mode:
+        a = x @ x
+        b = T.nn.functional.softmax(x, dim=-1)
+        c = x.ndim
+        d = T.matmul(x, x)
+    return mode.names, a, b, c, d
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

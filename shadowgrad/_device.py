@@ -18,6 +18,7 @@ Design (issue #8: ordinary CPU tensors pay nothing):
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from typing import Any
 
@@ -220,8 +221,12 @@ def factory(fn: Any) -> Any:
             if dev is None:
                 return fn(*args, **kwargs)
             kwargs["device"] = dev
+        kind = _target(dev)
+        if kind == "meta" and fn.__name__ in _RANDOM_FACTORIES:
+            with keep_rng(kwargs.get("generator")):
+                return _finish(fn(*args, **kwargs), kind)
         out = fn(*args, **kwargs)  # the device's own errors (cuda, a bad string) come from fn
-        return _finish(out, _target(dev))
+        return _finish(out, kind)
 
     return _skip(wrapper)
 
@@ -230,16 +235,22 @@ def like(fn: Any) -> Any:
     """fn (a `*_like` function or a `Tensor.new_*` method): on its tensor's device unless
     device= is given."""
 
+    random = fn.__name__ in _RANDOM_FACTORIES
+
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        if "device" not in kwargs or kwargs["device"] is None:
-            out = fn(*args, **kwargs)
+        dev = kwargs.get("device")
+        if dev is None:
             src = args[0] if args else kwargs.get("input", kwargs.get("self"))
-            if isinstance(src, Tensor) and isinstance(out, Tensor):
-                _finish(out, "meta" if type(src._data) is MetaArray else "cpu")
-            return out
-        out = fn(*args, **kwargs)
-        return _finish(out, _target(kwargs["device"]))
+            if not (isinstance(src, Tensor) and type(src._data) is MetaArray):
+                return fn(*args, **kwargs)  # a cpu tensor's: as it is
+            kind = "meta"
+        else:
+            kind = _target(dev)
+        if kind == "meta" and random:
+            with keep_rng(kwargs.get("generator")):
+                return _finish(fn(*args, **kwargs), kind)
+        return _finish(fn(*args, **kwargs), kind)
 
     return _skip(wrapper)
 
@@ -324,3 +335,41 @@ def module_to(module: Any, dev: Any, dtype: Any, to: bool = True) -> Any:
         return t.to(dev, dt) if dt is not None else t.to(dev)
 
     return module._apply(convert)
+
+
+@contextlib.contextmanager
+def keep_rng(generator: Any = None) -> Any:
+    """Sampling a meta tensor draws nothing in torch: the generator's state is put back."""
+    from ._random import _gen
+
+    g = _gen(generator if isinstance(generator, _generator_type()) else None)
+    state = g.get_state()
+    try:
+        yield
+    finally:
+        g.set_state(state)
+
+
+def _generator_type() -> Any:
+    from ._random import Generator
+
+    return Generator
+
+
+def no_draw(fn: Any) -> Any:
+    """An in-place sampling forward `fn(self, ..., generator)`: on a meta array, run with the
+    generator's state kept (torch's meta kernels draw nothing)."""
+
+    @functools.wraps(fn)
+    def run(self: Any, *rest: Any) -> Any:
+        if type(self) is np.ndarray:
+            return fn(self, *rest)
+        with keep_rng(rest[-1] if rest else None):
+            return fn(self, *rest)
+
+    return run
+
+
+_RANDOM_FACTORIES = frozenset(
+    ("rand", "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like")
+)

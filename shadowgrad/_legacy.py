@@ -14,6 +14,10 @@ from ._size import Size
 from ._tensor import Tensor, warn_once
 from .func import vmap
 
+# torch's legacy constructors make cpu tensors whatever the default device (_device.factory's
+# wrapper left out)
+tensor, zeros = tensor.__wrapped__, zeros.__wrapped__
+
 __all__: list[str] = [
     "BoolTensor",
     "ByteTensor",

@@ -158,6 +158,9 @@ class device:
     def __hash__(self) -> int:
         return hash((self.type, self.index))
 
+    def __reduce__(self) -> Any:
+        return (device, (self.type,) if self.index is None else (self.type, self.index))
+
     def __enter__(self) -> device:
         """`with torch.device(d):` d is the default device of the factories inside."""
         from . import _device
@@ -678,6 +681,8 @@ class Tensor:
             sh = shadow_of(self)
             if sh is not None:
                 return int(sh.__array_interface__["data"][0])
+        if type(self._data) is not np.ndarray and self.is_meta:
+            return self.storage_offset() * self._data.itemsize  # no memory: offsets from 0
         return int(self._data.__array_interface__["data"][0])
 
     def storage_offset(self) -> int:
@@ -689,6 +694,8 @@ class Tensor:
         # an autograd view's storage is its base's (as_strided views hide their numpy root)
         owner = self._base if self._base is not None else self
         start = UntypedStorage._of(owner._data).data_ptr()
+        if type(self._data) is not np.ndarray and self.is_meta:  # (data_ptr() is 0)
+            return (self._data.__array_interface__["data"][0] - start) // self._data.itemsize
         return (self.data_ptr() - start) // self._data.itemsize
 
     def is_signed(self) -> bool:
@@ -815,6 +822,11 @@ class Tensor:
 
     def pin_memory(self, device: Any = None) -> Tensor:
         """Mirrors `torch.Tensor.pin_memory` on torch's CPU build (no accelerator)."""
+        if type(self._data) is not np.ndarray and self.is_meta:
+            raise RuntimeError(
+                f"cannot pin 'Meta{self.dtype._legacy.split('.')[-1][:-6]}Type' only dense CPU "
+                "tensors can be pinned"
+            )
         raise RuntimeError("Cannot access accelerator device when none is available.")
 
     def share_memory_(self) -> Tensor:
@@ -933,6 +945,8 @@ class Tensor:
 
     def type(self, dtype: Any = None, non_blocking: bool = False) -> Any:
         if dtype is None:
+            if type(self._data) is not np.ndarray and self.is_meta:
+                return self.dtype._legacy.replace("torch.", "torch.meta.")
             return self.dtype._legacy
         if getattr(dtype, "is_cuda", False) is True or (
             isinstance(dtype, str) and dtype.startswith("torch.cuda.")
@@ -1171,6 +1185,8 @@ class Tensor:
             copies[id(root)] = (root, root.copy())  # the root kept alive as long as the memo
         data = _in_storage(self._data, root, copies[id(root)][1])
         new._data = self._data.copy() if data is None else data
+        if type(self._data) is not np.ndarray and type(new._data) is np.ndarray:
+            new._data = new._data.view(type(self._data))  # a meta tensor's copy is meta
         new._vc = None
         new._bump()  # torch's copy is set_ to the new storage: version 1
         new._inf = _mode().inference  # (an inference tensor's copy is a normal one outside)

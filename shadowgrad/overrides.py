@@ -38,6 +38,7 @@ __all__ = [
     "has_torch_function_variadic",
     "is_tensor_like",
     "is_tensor_method_or_property",
+    "resolve_name",
     "wrap_torch_function",
 ]
 
@@ -283,7 +284,56 @@ def is_tensor_like(inp: Any) -> bool:
 
 def is_tensor_method_or_property(func: Callable[..., Any]) -> bool:
     """Mirrors `torch.overrides.is_tensor_method_or_property`."""
-    return func in _TENSOR_PUBLIC.values() or getattr(func, "__name__", None) == "__get__"
+    methods = _members()[0]
+    if getattr(func, "__name__", None) == "__get__":
+        return True
+    name = getattr(func, "__name__", None)
+    return (
+        func in methods.values()
+        or (name is not None and getattr(Tensor, name, None) is func)
+        or func in _MODE_WRAPPERS.values()
+    )
+
+
+def _members() -> tuple[dict[str, Any], dict[str, property]]:
+    global _MEMBERS
+    if _MEMBERS is None:
+        _MEMBERS = _tensor_members()
+        _TENSOR_PUBLIC.update(_MEMBERS[0])
+    return _MEMBERS
+
+
+def resolve_name(f: Any) -> str | None:
+    """Mirrors `torch.overrides.resolve_name`: the name a `__torch_function__` handler can
+    show for func (`torch.add`, `torch.Tensor.add`, `torch.Tensor.shape.__get__`), or None."""
+    import shadowgrad
+    from shadowgrad import fft, linalg, special
+    from shadowgrad.nn import functional
+
+    methods, props = _members()
+    if isinstance(f, _types.MethodWrapperType) and isinstance(f.__self__, property):
+        for pname in props:
+            if getattr(Tensor, pname, None) is f.__self__ or props[pname] is f.__self__:
+                return f"torch.Tensor.{pname}.{f.__name__}"
+        return None
+    name = getattr(f, "__name__", None)
+    if not isinstance(name, str):
+        return None
+    if getattr(Tensor, name, None) is f or methods.get(name) is f:
+        return f"torch.Tensor.{name}"
+    for member, v in vars(Tensor).items():  # an operator: Tensor.__add__ is named otherwise
+        if v is f:
+            return f"torch.Tensor.{member}"
+    for ns, prefix in (
+        (shadowgrad, "torch"),
+        (functional, "torch.nn.functional"),
+        (linalg, "torch.linalg"),
+        (special, "torch.special"),
+        (fft, "torch.fft"),
+    ):
+        if vars(ns).get(name) is f:
+            return f"{prefix}.{name}"
+    return None
 
 
 def wrap_torch_function(dispatcher: Callable[..., Any]) -> Callable[[Any], Any]:

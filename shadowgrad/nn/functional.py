@@ -577,6 +577,8 @@ def _keep_mask(input: Tensor, p: float, noise_shape: tuple[int, ...]) -> np.ndar
     from .. import _rng_kernels as RK
 
     real = input.dtype.to_real()
+    if type(input._data) is not np.ndarray and input.is_meta:  # no values: no draw (torch's)
+        return np.empty_like(input._data, real._np, shape=noise_shape)
     if noise_shape == tuple(input.shape):
         like = _random._like(input, real, None)
     else:

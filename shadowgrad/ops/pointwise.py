@@ -2940,16 +2940,32 @@ def _np_random(self: np.ndarray, low: Any, high: Any, generator: Any) -> np.ndar
     return _rk.place(_rk.random_default(g, self.size, self.dtype), self)
 
 
+def _meta_no_draw(fn: Any) -> Any:
+    from .._device import no_draw
+
+    return no_draw(fn)  # a meta tensor's sampling draws nothing (torch's meta kernels)
+
+
 _uniform = defop(
-    "uniform", "UniformBackward0", _np_uniform, dtype="keep", self=_zero_grad, jvp=ELEMENTWISE
+    "uniform",
+    "UniformBackward0",
+    _meta_no_draw(_np_uniform),
+    dtype="keep",
+    self=_zero_grad,
+    jvp=ELEMENTWISE,
 )
 _normal_fill = defop(
-    "normal", "NormalBackward0", _np_normal, dtype="keep", self=_zero_grad, jvp=ELEMENTWISE
+    "normal",
+    "NormalBackward0",
+    _meta_no_draw(_np_normal),
+    dtype="keep",
+    self=_zero_grad,
+    jvp=ELEMENTWISE,
 )
 _bernoulli_fill = defop(
     "bernoulli.float",
     "BernoulliBackward2",
-    _np_bernoulli,
+    _meta_no_draw(_np_bernoulli),
     dtype="keep",
     self=_zero_grad,
     jvp=ELEMENTWISE,
@@ -2957,7 +2973,7 @@ _bernoulli_fill = defop(
 _exponential = defop(
     "exponential",
     "ExponentialBackward0",
-    _np_exponential,
+    _meta_no_draw(_np_exponential),
     dtype="keep",
     self=_zero_grad,
     jvp=ELEMENTWISE,
@@ -2970,7 +2986,12 @@ _random_to = defop(
     "random.to", "RandomBackward1", _np_random, dtype="keep", self=_zero_grad, jvp=ELEMENTWISE
 )
 _random_all = defop(
-    "random", "RandomBackward2", _np_random, dtype="keep", self=_zero_grad, jvp=ELEMENTWISE
+    "random",
+    "RandomBackward2",
+    _meta_no_draw(_np_random),
+    dtype="keep",
+    self=_zero_grad,
+    jvp=ELEMENTWISE,
 )
 
 
@@ -3155,7 +3176,7 @@ def _bernoulli_of(self: np.ndarray, generator: Any) -> np.ndarray:
 _bernoulli = defop(
     "bernoulli",
     "BernoulliBackward0",
-    _bernoulli_of,
+    _meta_no_draw(_bernoulli_of),
     dtype="keep",
     self=_zero_grad,
     jvp=ELEMENTWISE,

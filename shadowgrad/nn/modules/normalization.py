@@ -76,7 +76,9 @@ class _NormBase(Module):
         if self.track_running_stats:
             self.register_buffer("running_mean", zeros(num_features, device=device, dtype=dtype))
             self.register_buffer("running_var", ones(num_features, device=device, dtype=dtype))
-            self.register_buffer("num_batches_tracked", tensor(0, dtype=_dtype.int64))
+            self.register_buffer(
+                "num_batches_tracked", tensor(0, dtype=_dtype.int64, device=device)
+            )
         else:
             self.register_buffer("running_mean", None)
             self.register_buffer("running_var", None)
