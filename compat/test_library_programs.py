@@ -1860,6 +1860,44 @@ def prog_lib_custom_op_call_errors_and_filled_defaults(T: Any) -> Any:
     )
 
 
+@program()
+def prog_lib_register_autocast(T: Any) -> Any:
+    ns = _ns(T, "autocast")
+    seen = []
+
+    def mm(a: T.Tensor, b: T.Tensor) -> T.Tensor:
+        seen.append((a.dtype, b.dtype, T.is_autocast_enabled("cpu")))
+        return a @ b
+
+    plain = T.library.custom_op(f"{ns}::mm", mm, mutates_args=())
+    cast = T.library.custom_op(f"{ns}::mm_cast", mm, mutates_args=())
+    for op in (plain, cast):
+
+        def setup_context(ctx, inputs, output):
+            ctx.save_for_backward(*inputs)
+
+        def backward(ctx, g):
+            a, b = ctx.saved_tensors
+            g = g.double()
+            return g @ b.double().t(), a.double().t() @ g
+
+        op.register_autograd(backward, setup_context=setup_context)
+    cast.register_autocast("cpu", T.float16)
+    a = _x(T, 2, 3)
+    b = _x(T, 3, 2, seed=1)
+    idx = T.tensor([0, 1])
+    with T.autocast("cpu", dtype=T.bfloat16):
+        y1 = plain(a, b)
+        y2 = cast(a, b)
+        y3 = cast(a.double(), b.double())  # float64 is not cast
+    (y1.float().sum() + y2.float().sum() + y3.float().sum()).backward()
+    outside = cast(a, b)
+    return (
+        y1.dtype, y2.dtype, y3.dtype, outside.dtype, seen, a.grad, b.grad, y2.grad_fn, idx,
+        _r(lambda: T.library.register_autocast(f"{ns}::mm", 3, T.float16)),
+    )  # fmt: skip
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -30,6 +30,7 @@ __all__ = [
     "impl_abstract",
     "infer_schema",
     "opcheck",
+    "register_autocast",
     "register_autograd",
     "register_fake",
     "register_kernel",
@@ -429,6 +430,31 @@ def register_autograd(
     kernel = make_autograd_impl(entry, _Info)
     use = _library_for(namespace, lib)
     use.impl(opname, kernel, "Autograd", with_keyset=True)
+
+
+def register_autocast(op: Any, device_type: str, cast_inputs: Any, /, *, lib: Any = None) -> None:
+    """Under autocast on device_type, the op casts its floating inputs to cast_inputs and runs
+    with autocast off."""
+    from ._library.custom_ops import register_autocast_kernel
+
+    opdef = _resolve_op(op, "register_autocast")
+    from .amp import is_autocast_available
+
+    if not isinstance(device_type, str):  # torch._C._is_autocast_available's parser
+        raise TypeError(
+            "_is_autocast_available(): argument 'device_type' (position 1) must be str, not "
+            f"{type(device_type).__name__}"
+        )
+    if not is_autocast_available(device_type):
+        raise ValueError(f"Device type '{device_type}' does not support autocast.")
+    if isinstance(opdef, CustomOpDef):
+        opdef.register_autocast(device_type, cast_inputs)
+        return
+    namespace, _ = _parse_namespace(opdef)
+    entry = dispatch.lookup(opdef)
+    if entry is None:
+        raise RuntimeError(f"Could not find the operator {opdef}")
+    register_autocast_kernel(_library_for(namespace, lib), entry, device_type, cast_inputs)
 
 
 def register_vmap(op: Any, func: Callable[..., Any] | None = None, /, *, lib: Any = None) -> Any:

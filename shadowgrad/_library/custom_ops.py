@@ -371,6 +371,11 @@ class CustomOpDef:
         self._backward_fn = backward
         self._setup_context_fn = setup_context
 
+    def register_autocast(self, device_type: str, cast_inputs: Any) -> None:
+        """Under autocast on device_type, cast floating inputs to cast_inputs and run the op
+        with autocast off."""
+        register_autocast_kernel(self._lib, self._entry, device_type, cast_inputs)
+
     def register_vmap(self, func: Callable[..., Any] | None = None) -> Any:
         def register(func: Callable[..., Any]) -> Callable[..., Any]:
             self._vmap_fn = func
@@ -425,3 +430,17 @@ def _library_allowing_overwrite(namespace: str, name: str) -> Any:
     lib = Library(namespace, "FRAGMENT")
     _LIBS[qualname] = lib
     return lib
+
+
+def register_autocast_kernel(
+    lib: Any, entry: dispatch.OpEntry, device_type: Any, cast: Any
+) -> None:
+    """torch.library.register_autocast's checks and registration (cpu: AutocastCPU)."""
+    if not isinstance(device_type, str):
+        raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
+    from ..amp import is_autocast_available
+
+    if not is_autocast_available(device_type):
+        raise ValueError(f"Device type '{device_type}' does not support autocast.")
+    name = entry.name + (f".{entry.overload}" if entry.overload else "")
+    lib.impl(name, dispatch.autocast_kernel(entry, cast), "AutocastCPU", with_keyset=True)

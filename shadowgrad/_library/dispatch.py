@@ -249,6 +249,38 @@ def any_requires_grad(*args: Any, **kwargs: Any) -> bool:
 # --- calling ----------------------------------------------------------------------------------
 
 
+def autocast_kernel(e: OpEntry, cast_inputs: Any) -> Callable[..., Any]:
+    """The AutocastCPU kernel register_autocast gives an op: floating tensors other than
+    float64 cast to cast_inputs, the op run with autocast off (torch excludes the key)."""
+    from ..amp import _AC
+
+    def cast(v: Any) -> Any:
+        if isinstance(v, Tensor):
+            ok = v.is_floating_point() and v.dtype is not _float64()
+            return v.to(cast_inputs) if ok else v
+        if isinstance(v, (list, tuple)):
+            return type(v)(cast(x) for x in v)
+        return v
+
+    def kernel(_keyset: Any, *args: Any, **kwargs: Any) -> Any:
+        if kwargs:
+            raise AssertionError(f"Custom ops do not support kwargs yet, got {list(kwargs.keys())}")
+        prev = _AC.enabled
+        _AC.enabled = False
+        try:
+            return call(e, tuple(cast(a) for a in args), {})
+        finally:
+            _AC.enabled = prev
+
+    return kernel
+
+
+def _float64() -> Any:
+    from .. import _dtype
+
+    return _dtype.float64
+
+
 def _no_kernel(e: OpEntry, args: Any) -> NotImplementedError:
     if not any(True for _ in _tensors(args)):
         return NotImplementedError(
@@ -276,6 +308,12 @@ def _run(k: Kernel, args: Any, kwargs: dict[str, Any]) -> Any:
 def call(e: OpEntry, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """Call the op: its autograd kernel, or the autograd fallback over its backend kernel."""
     pos, kw = bind(e, args, kwargs)
+    kernels = e.kernels
+    if kernels.get("AutocastCPU"):
+        from ..amp import _AC
+
+        if _AC.enabled:
+            return _run(kernels["AutocastCPU"][-1], pos, kw)
     k = e.kernel(*AUTOGRAD_KEYS)
     if k is not None:
         return _run(k, pos, kw)
