@@ -1926,6 +1926,356 @@ def prog_ag3_anomaly_copyslices_and_nodes_made_outside_the_mode(T: Any) -> Any:
     return out
 
 
+# --- hooks: results checked, grad mode inside, reentrant work, execution order ------------
+
+
+@program()
+def prog_ag3_hook_results_checked_on_leaf_nonleaf_and_nodes(T: Any) -> Any:
+    out = {}
+
+    def h_shape(g):
+        return g[:1]
+
+    def h_dtype(g):
+        return g.double()
+
+    def h_int(g):
+        return 3
+
+    def h_list(g):
+        return [g]
+
+    def h_rg(g):
+        return g.detach().requires_grad_()
+
+    def h_complex(g):
+        return g.to(T.complex64)
+
+    def h_expand(g):
+        return g.sum().expand(2)
+
+    def h_noncontig(g):
+        return T.stack([g, g], 1)[:, 0]
+
+    for name, h in (
+        ("shape", h_shape),
+        ("dtype", h_dtype),
+        ("int", h_int),
+        ("list", h_list),
+        ("rg", h_rg),
+        ("complex", h_complex),
+        ("expand", h_expand),
+        ("noncontig", h_noncontig),
+    ):
+        for where in ("leaf", "nonleaf"):
+            x = T.tensor([1.0, 2.0], requires_grad=True)
+
+            def go(x=x, h=h, where=where):
+                if where == "leaf":
+                    x.register_hook(h)
+                    (x * 3).sum().backward()
+                    return x.grad, x.grad.is_contiguous(), x.grad.requires_grad
+                y = x * 2
+                y.register_hook(h)
+                (y * 3).sum().backward()
+                return x.grad
+
+            out[f"{name}_{where}"] = raises(go)
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    out["post_acc_nonleaf"] = raises(lambda: y.register_post_accumulate_grad_hook(lambda t: None))
+    out["post_acc_norg"] = raises(
+        lambda: T.ones(2).register_post_accumulate_grad_hook(lambda t: None)
+    )
+    out["hook_norg"] = raises(lambda: T.ones(2).register_hook(lambda g: None))
+    out["retain_norg"] = raises(lambda: T.ones(2).retain_grad())
+    out["post_acc_ret"] = raises(
+        lambda: (
+            x.register_post_accumulate_grad_hook(lambda t: t * 2),
+            (x * 1).sum().backward(),
+            x.grad,
+        )[2]
+    )
+    # node hook returning wrong things
+    z = T.tensor([1.0, 2.0], requires_grad=True)
+    w = z.exp()
+    w.grad_fn.register_prehook(lambda go: (go[0][:1],))
+    out["pre_shape"] = raises(lambda: w.sum().backward(retain_graph=True))
+    w2 = z.exp()
+    w2.grad_fn.register_prehook(lambda go: go[0])
+    out["pre_not_tuple"] = raises(lambda: w2.sum().backward())
+    w3 = z.exp()
+    w3.grad_fn.register_hook(lambda gi, go: (gi[0].double(),))
+    out["post_dtype"] = raises(lambda: (w3.sum().backward(), z.grad)[1])
+    w4 = z.exp()
+    w4.grad_fn.register_hook(lambda gi, go: (gi[0][:1],))
+    out["post_shape"] = raises(lambda: w4.sum().backward())
+    w5 = z * T.ones(2, requires_grad=True)
+    w5.grad_fn.register_hook(lambda gi, go: (gi[0],))
+    out["post_count"] = raises(lambda: w5.sum().backward())
+    return out
+
+
+@program()
+def prog_ag3_grad_mode_seen_by_function_and_hooks_in_backward(T: Any) -> Any:
+    out = {}
+    seen = []
+
+    class Spy(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            seen.append(("fwd", T.is_grad_enabled(), T.is_inference_mode_enabled()))
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            seen.append(
+                ("bwd", T.is_grad_enabled(), T.is_inference_mode_enabled(), g.requires_grad)
+            )
+            return g * 2
+
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    Spy.apply(x).sum().backward()
+    T.autograd.grad(Spy.apply(x).sum(), x, create_graph=True)
+    with T.no_grad():
+        Spy.apply(x)
+    with T.inference_mode():
+        Spy.apply(x)
+    s = Spy.apply(x).sum()
+    with T.no_grad():
+        s.backward()
+    with T.inference_mode():
+        r = raises(lambda: Spy.apply(x).sum().backward())
+    out["inf_backward"] = r
+    s2 = Spy.apply(x).sum()
+    with T.inference_mode():
+        r2 = raises(lambda: s2.backward())
+    out["inf_backward_of_normal_graph"] = r2
+    out["x_grad"] = x.grad
+    out["seen"] = seen
+    # hooks see grad mode
+    modes = []
+    z = T.tensor([1.0, 2.0], requires_grad=True)
+    w = z * 2
+    w.register_hook(lambda g: modes.append(("tensor", T.is_grad_enabled(), g.requires_grad)))
+    w.grad_fn.register_prehook(lambda go: modes.append(("pre", T.is_grad_enabled())))
+    w.grad_fn.register_hook(lambda gi, go: modes.append(("post", T.is_grad_enabled())))
+    z.register_post_accumulate_grad_hook(
+        lambda t: modes.append(("postacc", T.is_grad_enabled(), t.grad.requires_grad))
+    )
+    (w * w).sum().backward(retain_graph=True)
+    (w * w).sum().backward(create_graph=True)
+    out["modes"] = modes
+    out["z_grad"] = (z.grad, _name(z.grad.grad_fn))
+    return out
+
+
+@program()
+def prog_ag3_execution_order_and_reentrant_work_in_hooks(T: Any) -> Any:
+    """Nodes run in reverse creation order (torch's sequence numbers); hooks and forwards
+    may run their own backward or autograd.grad."""
+    out = {}
+    log = []
+
+    def tag(t, name):
+        t.grad_fn.register_prehook(lambda go: log.append(name))
+        return t
+
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    a = tag(x * 2, "a")
+    b = tag(x * 3, "b")
+    c = tag(a.exp(), "c")
+    d = tag(b.sin(), "d")
+    e = tag(a * b, "e")
+    f = tag(c + d + e, "f")
+    f.sum().backward()
+    out["diamond"] = list(log)
+    log.clear()
+    # two roots created in different order
+    p = tag(x * 5, "p")
+    q = tag(x * 7, "q")
+    T.autograd.backward([p.sum(), q.sum()], retain_graph=True)
+    out["two_roots"] = list(log)
+    log.clear()
+    T.autograd.backward([q.sum() * 1, p.sum() * 1], inputs=[x])
+    out["two_roots_rev"] = list(log)
+    log.clear()
+    # reentrant grad inside a tensor hook
+    inner = []
+    y = T.tensor([1.0, 2.0], requires_grad=True)
+    z = y * y
+
+    def hook(g):
+        w = T.tensor([3.0], requires_grad=True)
+        with T.enable_grad():
+            (gw,) = T.autograd.grad((w**2).sum(), w)
+        inner.append(gw)
+        return g * 2
+
+    z.register_hook(hook)
+    z.sum().backward()
+    out["grad_in_hook"] = (inner, y.grad)
+    # backward inside a node post hook on another graph
+    other = T.tensor([1.0], requires_grad=True)
+    z2 = y * 3
+
+    def post(gi, go):
+        with T.enable_grad():
+            (other * 4).sum().backward()
+
+    z2.grad_fn.register_hook(post)
+    z2.sum().backward()
+    out["backward_in_post_hook"] = (other.grad, y.grad)
+
+    # backward inside a custom Function's forward
+    class FwdBack(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            with T.enable_grad():
+                t = T.tensor([2.0], requires_grad=True)
+                (t**3).sum().backward()
+            ctx.tg = t.grad
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * ctx.tg
+
+    v = T.tensor([1.0, 2.0], requires_grad=True)
+    FwdBack.apply(v).sum().backward()
+    out["backward_in_forward"] = v.grad
+    # autograd.grad of a hook-modified intermediate inside create_graph
+    s = T.tensor([1.0, 2.0], requires_grad=True)
+    t = s**2
+    t.register_hook(lambda g: g * s)
+    (gs,) = T.autograd.grad(t.sum(), s, create_graph=True)
+    out["hook_create_graph"] = (gs, _name(gs.grad_fn))
+    gs.sum().backward()
+    out["hook_create_graph_2nd"] = s.grad
+    return out
+
+
+# --- requires_grad through non-differentiable ops, tensor subclasses ------------------------
+
+
+@program()
+def prog_ag3_non_differentiable_outputs_dtype_requires_grad_grad_fn(T: Any) -> Any:
+    out = {}
+    x = T.tensor([[1.5, -2.0, 3.0], [0.5, 2.0, -1.0]], requires_grad=True)
+    ops = {
+        "argmax": lambda: x.argmax(),
+        "argsort": lambda: x.argsort(),
+        "eq": lambda: x.eq(1.5),
+        "gt": lambda: x > 0,
+        "isnan": lambda: x.isnan(),
+        "sign": lambda: x.sign(),
+        "sgn": lambda: x.sgn(),
+        "floor": lambda: x.floor(),
+        "ceil": lambda: x.ceil(),
+        "trunc": lambda: x.trunc(),
+        "round": lambda: x.round(),
+        "round_dec": lambda: x.round(decimals=1),
+        "long": lambda: x.long(),
+        "bool": lambda: x.bool(),
+        "half": lambda: x.half(),
+        "nonzero": lambda: x.nonzero(),
+        "unique": lambda: T.unique(x),
+        "unique_inv": lambda: T.unique(x, return_inverse=True)[0],
+        "sort_vals": lambda: x.sort()[0],
+        "sort_idx": lambda: x.sort()[1],
+        "topk_vals": lambda: x.topk(2)[0],
+        "max_dim_idx": lambda: x.max(1)[1],
+        "bucketize": lambda: T.bucketize(x, T.tensor([0.0, 1.0])),
+        "searchsorted": lambda: T.searchsorted(T.tensor([0.0, 1.0]), x.detach().contiguous()),
+        "histc": lambda: T.histc(x, 3),
+        "count_nonzero": lambda: T.count_nonzero(x),
+        "isclose": lambda: T.isclose(x, x),
+        "allclose": lambda: T.allclose(x, x),
+        "equal": lambda: T.equal(x, x),
+        "signbit": lambda: x.signbit(),
+        "frac": lambda: x.frac(),
+        "fmod": lambda: x.fmod(2),
+        "remainder": lambda: x.remainder(2),
+        "floor_divide": lambda: x.floor_divide(2),
+        "div_floor": lambda: x.div(2, rounding_mode="floor"),
+        "div_trunc": lambda: x.div(2, rounding_mode="trunc"),
+        "clamp_int": lambda: x.long().clamp(0, 1),
+        "randlike": lambda: T.rand_like(x),
+        "zeros_like": lambda: T.zeros_like(x),
+        "full_like": lambda: T.full_like(x, 2.0),
+        "empty_like_rg": lambda: T.empty_like(x, requires_grad=True).shape,
+        "new_ones": lambda: x.new_ones(2),
+        "new_tensor": lambda: x.new_tensor([1.0]),
+        "clone": lambda: x.clone(),
+        "detach_clone": lambda: x.detach().clone(),
+        "heaviside": lambda: T.heaviside(x, T.tensor(0.5)),
+        "logical_not": lambda: x.logical_not(),
+        "bitwise_not": lambda: x.long().bitwise_not(),
+        "nan_to_num": lambda: x.nan_to_num(),
+        "diff": lambda: x.diff(),
+        "cummax_idx": lambda: x.cummax(1)[1],
+        "mode_vals": lambda: x.mode(1)[0],
+        "kthvalue": lambda: x.kthvalue(2, 1)[0],
+        "aminmax": lambda: T.aminmax(x).min,
+    }
+    for k, f in ops.items():
+        r = raises(f)
+        if hasattr(r, "requires_grad"):
+            r = (r.dtype, r.requires_grad, _name(r.grad_fn), r.is_leaf)
+        out[k] = r
+    return out
+
+
+@program()
+def prog_ag3_tensor_subclass_and_parameter_through_autograd(T: Any) -> Any:
+    out = {}
+
+    class MyT(T.Tensor):
+        pass
+
+    x = T.tensor([1.0, 2.0]).as_subclass(MyT).requires_grad_()
+    y = x * 2
+    out["types"] = (type(x).__name__, type(y).__name__, _name(y.grad_fn), x.is_leaf)
+    y.sum().backward()
+    out["grad"] = (type(x.grad).__name__, x.grad)
+    (gx,) = T.autograd.grad((x**2).sum(), x)
+    out["autograd_grad"] = (type(gx).__name__, gx)
+
+    class F(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            ctx.t = type(a).__name__
+            return a * 3
+
+        @staticmethod
+        def backward(ctx, g):
+            ctx.gt = type(g).__name__
+            return g * 3
+
+    z = F.apply(x)
+    z.sum().backward()
+    out["fn"] = (type(z).__name__, z.grad_fn.t, z.grad_fn.gt, type(x.grad).__name__, x.grad)
+    p = T.nn.Parameter(T.tensor([1.0, 2.0]))
+    q = p * 2
+    out["param"] = (
+        type(p).__name__,
+        type(q).__name__,
+        type(p.detach()).__name__,
+        type(p.data).__name__,
+        type(p.clone()).__name__,
+    )
+    q.sum().backward()
+    out["param_grad"] = (type(p.grad).__name__, p.grad)
+    hooked = []
+    x.register_hook(lambda g: hooked.append(type(g).__name__))
+    (x * 1).sum().backward()
+    out["hook_type"] = hooked
+    out["detach"] = (type(x.detach()).__name__, type(x.data).__name__, x.detach().requires_grad)
+    v = x.view(2)
+    out["view"] = (type(v).__name__, _name(v.grad_fn), v._base is x)
+    return out
+
+
 # --- end of programs ------------------------------------------------------------------------
 
 
