@@ -202,6 +202,43 @@ def prog_lay_reduction_grads_keep_input_layout(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_lay_cat_and_stack_layouts(T: Any) -> Any:
+    # contiguous unless every input is channels-last (then channels-last, as torch's cat keeps)
+    L = _layouts(T)
+    out = {}
+    for name, x in L.items():
+        out[name] = [
+            _layout_of(r)
+            for r in (
+                T.cat([x, x]),
+                T.cat([x, x], 1),
+                T.cat([x, x], -1),
+                T.stack([x, x]),
+                # (channels-last inputs stacked along an inner dim: torch's layout for that
+                # is not reproduced, see docs/semantics.md)
+                T.stack([x, x], -1) if name != "channels_last" else T.stack([x, x]),
+                T.cat([x, x.contiguous()]),
+                T.cat([x.contiguous(), x], 1),
+                T.cat([x[:, :1], x], 1),
+            )
+        ]
+    mixed = T.cat([L["channels_last"], L["contiguous"]])
+    return out, _layout_of(mixed), _layout_of(T.stack([L["channels_last"], L["contiguous"]], 1))
+
+
+@program()
+def prog_lay_cat_of_transposed_then_view(T: Any) -> Any:
+    w = T.tensor(_data(3, 4, seed=2), requires_grad=True)
+    a = w.t()
+    c = T.cat([a, a * 2], 0)
+    s = T.stack([a, a + 1])
+    v = c.view(-1)
+    loss = (v * T.arange(24.0)).sum() + s.view(2, -1).sum(1).pow(2).sum()
+    loss.backward()
+    return c.stride(), s.stride(), v, loss, w.grad
+
+
 # --- lazy modules saved before their first forward ------------------------------------------
 
 

@@ -1270,19 +1270,45 @@ def _split_grad(grad: Tensor, dim: int, sizes: tuple[int | None, ...]) -> list[T
 
 
 def _cat_fwd(tensors: list[np.ndarray], dim: int, sizes: tuple[int | None, ...]) -> np.ndarray:
-    r = np.concatenate([t for t, s in zip(tensors, sizes, strict=True) if s is not None], dim)
-    return _cat_layout(r)
+    kept = [t for t, s in zip(tensors, sizes, strict=True) if s is not None]
+    return _cat_layout(np.concatenate(kept, dim), kept)
 
 
 def _stack_fwd(tensors: list[np.ndarray], dim: int) -> np.ndarray:
-    r = np.stack(tensors, axis=dim)  # contiguous, as torch's, unless stacking channels-last
-    return r if r.flags.c_contiguous or tensors[0].ndim in (4, 5) else r.copy()
+    return _cat_layout(np.stack(tensors, axis=dim), tensors)
 
 
-def _cat_layout(r: np.ndarray) -> np.ndarray:
-    """torch's cat result is contiguous but for a channels-last (4-d, 5-d) layout, which
-    numpy's concatenate keeps as torch does; numpy keeps any other input order too."""
-    return r if r.flags.c_contiguous or r.ndim in (4, 5) else r.copy()
+def _channels_last(a: np.ndarray) -> bool:
+    """Whether torch's suggest_memory_format reads a (4-d or 5-d) as channels-last: c10's
+    is_channels_last_strides_2d/3d, which walks the dims channels first, then width, height
+    (depth), batch, and wants each stride at least the span of the dims before it."""
+    if a.ndim == 4:
+        order: tuple[int, ...] = (1, 3, 2, 0)
+    elif a.ndim == 5:
+        order = (1, 4, 3, 2, 0)
+    else:
+        return False
+    sizes, item = a.shape, a.itemsize
+    strides = [st // item for st in a.strides]
+    if strides[1] == 0:
+        return False
+    low = 0
+    for d in order:
+        if sizes[d] == 0 or strides[d] < low:
+            return False
+        if d == 0 and low == strides[1]:  # ambiguous (N111): torch takes it as contiguous
+            return False
+        low = strides[d] * (sizes[d] if sizes[d] > 1 else 1)
+    return True
+
+
+def _cat_layout(r: np.ndarray, inputs: list[np.ndarray]) -> np.ndarray:
+    """torch's cat (and stack) result is contiguous unless every input is channels-last, which
+    numpy's concatenate keeps as torch does; numpy would keep any other input order too (a
+    transposed or permuted input's)."""
+    if r.flags.c_contiguous or (inputs and all(_channels_last(t) for t in inputs)):
+        return r
+    return r.copy()
 
 
 _cat = deflistop(
