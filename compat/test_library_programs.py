@@ -1898,6 +1898,42 @@ def prog_lib_register_autocast(T: Any) -> Any:
     )  # fmt: skip
 
 
+@program()
+def prog_lib_tags(T: Any) -> Any:
+    ns = _ns(T, "tags")
+
+    def f(x: T.Tensor) -> T.Tensor:
+        return x + 1
+
+    a = T.library.custom_op(f"{ns}::a", f, mutates_args=())
+    b = T.library.custom_op(f"{ns}::b", f, mutates_args=(), tags=(T.Tag.pointwise,))
+    c = T.library.custom_op(f"{ns}::c", f, mutates_args=(), tags=T.Tag.pt2_compliant_tag)
+    lib = T.library.Library(ns + "_lib", "DEF")
+    lib.define("h(Tensor x) -> Tensor", tags=T.Tag.core)
+    lib.define("k(Tensor x) -> Tensor", tags=(T.Tag.pointwise, T.Tag.reduction))
+    lib.define("m(Tensor x) -> Tensor")
+    nsobj, libns = getattr(T.ops, ns), getattr(T.ops, ns + "_lib")
+    out = (
+        [str(t) for t in nsobj.a.default.tags],
+        [repr(t) for t in nsobj.b.default.tags],
+        [t.name for t in nsobj.c.default.tags],
+        libns.h.default.tags,
+        libns.k.default.tags,
+        libns.m.default.tags,
+        b._tags,
+        c._tags,
+        T.Tag.inplace.value,
+        T.Tag.view_copy.name,
+        T.Tag.core == T.Tag.core,
+        a(_x(T, 2, rg=False)),
+    )
+    lib._destroy()
+    return [
+        [str(t) if isinstance(t, T.Tag) else t for t in o] if isinstance(o, (list, tuple)) else o
+        for o in out
+    ]
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -122,7 +122,11 @@ class Library:
                 f"{self._site[0]}:{self._site[1]}. Original registration: registered at "
                 f"{site[0]}:{site[1]}"
             )
-        dispatch.OPS[key] = dispatch.OpEntry(self.ns, name, parsed.overload_name, parsed, self)
+        from ._library.tags import normalize
+
+        entry = dispatch.OpEntry(self.ns, name, parsed.overload_name, parsed, self)
+        entry.tags = normalize(tags)
+        dispatch.OPS[key] = entry
         full = name + (f".{parsed.overload_name}" if parsed.overload_name else "")
         qualname = f"{self.ns}::{full}"
         self._op_defs.add(qualname)

@@ -34,7 +34,7 @@ def custom_op(
 
         schema_str = infer_schema(fn, mutates_args=mutates_args) if schema is None else schema
         namespace, opname = name.split("::")
-        result = CustomOpDef(namespace, opname, schema_str, fn)
+        result = CustomOpDef(namespace, opname, schema_str, fn, tags)
         if schema is not None:
             expected = {
                 a.name
@@ -245,10 +245,15 @@ def _aliases(a: Any, b: Any) -> bool:
 class CustomOpDef:
     """A function turned into a custom op. Mirrors torch._library.custom_ops.CustomOpDef."""
 
-    def __init__(self, namespace: str, name: str, schema: str, fn: Callable[..., Any]) -> None:
+    def __init__(
+        self, namespace: str, name: str, schema: str, fn: Callable[..., Any], tags: Any = None
+    ) -> None:
+        from .tags import normalize
+
         self._namespace = namespace
         self._name = name
         self._schema = schema
+        self._tags = normalize(tags)
         self._init_fn = fn
         self._backend_fns: dict[str | None, Callable[..., Any]] = {}
         self._abstract_fn: Callable[..., Any] | None = None
@@ -277,7 +282,10 @@ class CustomOpDef:
                 "custom_op with kwarg-only Tensor args. Please make your tensors not "
                 f"kwarg-only. Got: {schema_str}"
             )
-        self._lib.define(schema_str)
+        from .tags import Tag
+
+        pt2 = () if Tag.pt2_compliant_tag in self._tags else (Tag.pt2_compliant_tag,)
+        self._lib.define(schema_str, tags=pt2 + self._tags)
         entry = dispatch.lookup(self._qualname)
         assert entry is not None
         entry.custom = self

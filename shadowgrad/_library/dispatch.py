@@ -40,6 +40,7 @@ class OpEntry:
     owner: Any = None  # the Library that defined it
     custom: Any = None  # the CustomOpDef, for custom_op's ops
     fake: Any = None
+    tags: tuple[Any, ...] = ()
 
     @property
     def qualname(self) -> str:
@@ -473,6 +474,10 @@ class OpOverload:
     @property
     def op(self) -> Callable[..., Any]:
         return self
+
+    @property
+    def tags(self) -> list[Any]:
+        return list(self._entry.tags)
 
     def name(self) -> str:
         return self._name
