@@ -325,15 +325,18 @@ def prog_sg2_index_reductions_negative_dims(T: Any) -> Any:
     return out, _second(T, x.sort(-2)[0] * x.max(-1, keepdim=True)[0], x)
 
 
-@program(
-    xfail="softmax, log_softmax, the norms, var/std and sum/mean wrap a negative dim before "
-    "the op records it: torch's node saves the dim as given (2**64 + dim)"
-)
+@program()
 def prog_sg2_negative_dims_of_reductions(T: Any) -> Any:
     x = _d(T, 2, 3)
+    f = T.nn.functional
     ys = [x.softmax(-1), x.log_softmax(-2), x.norm(dim=-1), T.linalg.vector_norm(x, 1, -1)]
-    ys += [x.var(-1), x.std((-1, -2))]
-    return [_read(y.grad_fn, "dim") for y in ys]
+    ys += [x.var(-1), x.std((-1, -2)), f.softmin(x, -1), f.softmax(x, -2, dtype=T.float32)]
+    ys += [T.std_mean(x, -1)[0], T.var_mean(x, (-2, 1))[0], x.norm(3, (-1, 0), True)]
+    out = [_read(y.grad_fn, "dim") for y in ys]
+    grads = [_second(T, y, x) for y in ys[:8]]
+    sm = T.std_mean(x, (-1, -2), keepdim=False)
+    grads.append(_second(T, sm[0] + sm[1], x))
+    return out, grads
 
 
 # --- softmax family -----------------------------------------------------------------------------

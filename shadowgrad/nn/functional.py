@@ -535,7 +535,7 @@ def softmax(
     if dim is None:
         dim = _softmax_dim("softmax", input.ndim, _stacklevel)
     x, d = _softmax_input(input, dim, dtype)
-    return K.softmax_op(x, d)
+    return K.softmax_op(x, dim if type(dim) is int else d)  # saved as given
 
 
 def softmin(
@@ -547,7 +547,7 @@ def softmin(
     if dim is None:
         dim = _softmax_dim("softmin", input.ndim, _stacklevel)
     x, d = _softmax_input(-input, dim, dtype)  # torch's (-input).softmax(dim, dtype=dtype)
-    return K.softmax_op(x, d)
+    return K.softmax_op(x, dim if type(dim) is int else d)
 
 
 def log_softmax(
@@ -559,7 +559,7 @@ def log_softmax(
     if dim is None:
         dim = _softmax_dim("log_softmax", input.ndim, _stacklevel)
     x, d = _softmax_input(input, dim, dtype, "log_softmax")
-    return K.log_softmax_op(x, d)
+    return K.log_softmax_op(x, dim if type(dim) is int else d)
 
 
 # --- dropout ------------------------------------------------------------------------------

@@ -1082,6 +1082,8 @@ def _row_sum(x: np.ndarray, dim: int) -> np.ndarray:
 def _np_softmax(x: np.ndarray, dim: int, log: bool) -> np.ndarray:
     if x.ndim == 0:
         return np.zeros_like(x) if log else np.ones_like(x)
+    if dim < 0:  # the op saves the dim as given (SoftmaxBackward0._saved_dim)
+        dim += x.ndim
     if x.size == 0:
         return x.copy()
     # torch subtracts the row's maximum whatever it is: a row holding +inf (inf - inf) or only
@@ -1176,6 +1178,8 @@ def _softmax_bw_sum(x: np.ndarray, dim: int) -> np.ndarray:
     torch's kernel (Note [float32 transcendentals])."""
     if x.ndim == 0:
         return x
+    if dim < 0:  # saved as given
+        dim += x.ndim
     if _fm.small32(x):
         return _lane_sum(x) if dim % x.ndim == x.ndim - 1 else _seq_sum(x, dim)
     return _row_sum(x, dim)

@@ -75,6 +75,24 @@ def _reduced_shape(shape: tuple[int, ...], axes: tuple[int, ...], keepdim: bool)
     return [s for i, s in enumerate(shape) if i not in axes]
 
 
+def _given_dims(dim: Any, axes: tuple[int, ...], ndim: int) -> tuple[int, ...]:
+    """The dims a reduction's node saves: as given (torch's `_saved_dim` of a negative one
+    reads 2**64 + dim), else (a 0-d integer tensor, an empty list: every dim, a 0-d input) the
+    wrapped axes. Formulas that unsqueeze by them take _nonneg's."""
+    if ndim and type(dim) is int:
+        return (dim,)
+    if ndim and type(dim) in (tuple, list) and dim and builtins.all(type(d) is int for d in dim):
+        return tuple(dim)
+    return axes
+
+
+def _nonneg(dim: Any, ndim: int) -> Any:
+    """Given dims (see _given_dims) wrapped: what _unsq's sorted unsqueezes need."""
+    if dim is None or not ndim:
+        return dim
+    return tuple(d + ndim if d < 0 else d for d in dim)
+
+
 def _count(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:
     n = 1
     for d in axes:
@@ -1098,6 +1116,7 @@ def _amax_t(self: Tensor, self_t: Tensor, result: Tensor, dim: Any, keepdim: boo
 def _var_t(self: Tensor, self_t: Tensor, dim: Any, correction: float, keepdim: bool) -> Tensor:
     # var_backward(self_t, self, dim, correction, keepdim=True).sum(dim, keepdim); for complex
     # self, torch's var_jvp takes the real part of var_backward(self_t.conj(), ...)
+    dim = _nonneg(dim, self.ndim)
     if self.is_complex():
         from .pointwise import conj
 
@@ -1325,6 +1344,7 @@ def _var_backward(
 
     shape = tuple(self._data.shape)
     correction = 1 if correction is None else correction  # not given (see _var_args)
+    dim = _nonneg(dim, self.ndim)  # as given (see _given_dims)
     if dim is None or self.ndim == 0:
         dof = self._data.size - correction
         mu = self.mean()
@@ -1430,7 +1450,7 @@ _var_mean = defop(
     self=lambda grads, self, dim, correction, keepdim: _defined_sum(
         grads,
         lambda g: _var_backward(g, self, dim, correction, keepdim),
-        lambda g: _mean_backward(g, self, dim, keepdim),
+        lambda g: _mean_backward(g, self, _nonneg(dim, self.ndim), keepdim),
     ),
     jvp=lambda self, self_t, dim, correction, keepdim: (
         _var_t(self, self_t, dim, correction, keepdim),
@@ -1448,7 +1468,7 @@ _std_mean = defop(
     self=lambda grads, self, dim, correction, keepdim, result: _defined_sum(
         grads,
         lambda g: _std_backward(g, self, result, dim, correction, keepdim),
-        lambda g: _mean_backward(g, self, dim, keepdim),
+        lambda g: _mean_backward(g, self, _nonneg(dim, self.ndim), keepdim),
     ),
     jvp=lambda self, self_t, dim, correction, keepdim, result: (
         _std_t(self, self_t, dim, correction, keepdim, result[0]),
@@ -1559,7 +1579,7 @@ def _var_args(
             UserWarning,
             stacklevel=3,
         )
-    return (None if dim is None else axes), correction
+    return (None if dim is None else _given_dims(dim, axes, input.ndim)), correction
 
 
 def var(
@@ -1663,6 +1683,7 @@ def _norm_backward(
     from .pointwise import masked_fill
 
     x = self._data
+    dim = _nonneg(dim, self.ndim)  # as given (see _given_dims)
     if not keepdim and self.ndim != 0 and dim is not None:  # dim=None: a 0-d norm broadcasts
         grad = _unsq(grad, dim, False)
         norm = _unsq(norm, dim, False)
@@ -1699,6 +1720,7 @@ def _vector_norm_t(
 
     p = float(ord)
     norm = result
+    dim = _nonneg(dim, self.ndim)
     if p == 0.0:
         return zeros_like(norm)
     if self.is_complex():
@@ -1793,7 +1815,7 @@ def linalg_vector_norm(
                 )
     check_norm_dtype(dtype, x.dtype, "linalg.vector_norm")
     o = ord if type(ord) is int else float(ord)  # an int order stays an int (_saved_ord)
-    d = None if dim is None else axes
+    d = None if dim is None else _given_dims(dim, axes, x.ndim)
     if dtype is not None and dtype is not x.dtype:
         return _vector_norm(x, o, d, keepdim, dtype._np)
     return _vector_norm(x, o, d, keepdim)
