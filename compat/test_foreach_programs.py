@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
 from . import test_realistic_programs_3 as _h
@@ -797,6 +798,74 @@ def prog_fe_inplace_on_leaves_requiring_grad(T: Any) -> Any:
     return out
 
 
+def _inplace_calls(T: Any, xs: Any, ys: Any) -> dict[str, Any]:
+    """Every in-place foreach op, called on `xs` with `ys` as its other tensors."""
+    calls: dict[str, Any] = {}
+    for op in _UNARY:
+        calls[op] = lambda o=op: getattr(T, f"_foreach_{o}_")(xs)
+    calls["zero"] = lambda: T._foreach_zero_(xs)
+    for op in ("add", "sub", "mul", "div", "clamp_min", "clamp_max", "maximum", "minimum", "pow"):
+        fn = getattr(T, f"_foreach_{op}_")
+        calls[op + "_scalar"] = lambda fn=fn: fn(xs, 0.5)
+        calls[op + "_scalars"] = lambda fn=fn: fn(xs, [0.5, 2.0])
+        calls[op + "_list"] = lambda fn=fn: fn(xs, ys)
+    calls["mul_tensor"] = lambda: T._foreach_mul_(xs, T.tensor(1.5))
+    calls["div_tensor"] = lambda: T._foreach_div_(xs, T.tensor(1.5))
+    calls["add_tensor"] = lambda: T._foreach_add_(xs, T.tensor(1.5), alpha=2)
+    calls["lerp_scalar"] = lambda: T._foreach_lerp_(xs, ys, 0.25)
+    calls["lerp_scalars"] = lambda: T._foreach_lerp_(xs, ys, [0.25, 0.5])
+    calls["lerp_list"] = lambda: T._foreach_lerp_(xs, ys, ys)
+    calls["addcmul"] = lambda: T._foreach_addcmul_(xs, ys, ys, 0.5)
+    calls["addcdiv_scalars"] = lambda: T._foreach_addcdiv_(xs, ys, ys, [0.5, 2])
+    calls["addcdiv_tensor"] = lambda: T._foreach_addcdiv_(xs, ys, ys, T.tensor([0.5, 2]))
+    calls["copy"] = lambda: T._foreach_copy_(xs, ys)
+    return calls
+
+
+@program()
+def prog_fe_inplace_leaf_check_every_op(T: Any) -> Any:
+    # torch's test_inplace_foreach_leaf_check_and_grad_fn: a leaf requiring grad anywhere in
+    # the list raises before any tensor changes; on non-leaves each changed tensor gets the
+    # per-element op's node, the others none
+    out = {}
+    ys = [T.tensor([0.5, 1.5]), T.tensor([2.0, 0.25])]
+    for name in _inplace_calls(T, [], ys):
+        a, b = T.tensor([0.3, 0.6]), T.tensor([0.9, 0.2])
+        leaf = [a.clone().requires_grad_(), b.clone()]
+        e1 = raises(_inplace_calls(T, leaf, ys)[name])
+        leaf2 = [a.clone(), b.clone().requires_grad_()]
+        e2 = raises(_inplace_calls(T, leaf2, ys)[name])
+        w = a.clone().requires_grad_()
+        xs = [w * 1, b.clone()]
+        r = raises(_inplace_calls(T, xs, ys)[name])
+        out[name] = (e1, leaf, e2, leaf2[0], type(r).__name__, [x.grad_fn for x in xs], xs)
+    return out
+
+
+@program()
+def prog_fe_inplace_not_implemented_nodes(T: Any) -> Any:
+    # the in-place overloads without a derivative formula: each changed tensor gets its own
+    # NotImplemented node (edges: itself and every other tensor of the call)
+    out = {}
+    ys = [T.tensor([0.5, 1.5], requires_grad=True), T.tensor([2.0, 0.25])]
+    calls = {
+        "maximum_scalar": lambda xs: T._foreach_maximum_(xs, 0.5),
+        "minimum_scalars": lambda xs: T._foreach_minimum_(xs, [0.5, 1.0]),
+        "maximum_list": lambda xs: T._foreach_maximum_(xs, ys),
+        "copy": lambda xs: T._foreach_copy_(xs, ys),
+        "addcmul_tensor": lambda xs: T._foreach_addcmul_(xs, ys, ys, T.tensor([0.5, 2.0])),
+        "addcdiv_tensor": lambda xs: T._foreach_addcdiv_(xs, ys, ys, T.tensor([0.5, 2.0])),
+    }
+    for name, call in calls.items():
+        w = T.tensor([0.3, 0.6], requires_grad=True)
+        base = T.zeros(2, 2)
+        xs = [w * 1, base[1]]
+        call(xs)
+        err = raises(lambda xs=xs: (xs[0].sum() + xs[1].sum()).backward())
+        out[name] = ([x.grad_fn for x in xs], base.grad_fn, err, w.grad, xs)
+    return out
+
+
 @program()
 def prog_fe_inplace_on_non_leaves_graph(T: Any) -> Any:
     a, b = _xs(T, (3,), (2,), seed=69, rg=True)
@@ -1400,6 +1469,58 @@ def prog_fe_optim_differentiable_requires_no_grad_state(T: Any) -> Any:
         with T.enable_grad():
             r = raises(lambda o=opt2: o.step())
         out[name + "_nonleaf"] = (r, v.grad_fn is not None, v.detach())
+    return out
+
+
+@program()
+def prog_fe_optim_differentiable_every_optimizer(T: Any) -> Any:
+    cfg = {
+        "SGD": {"momentum": 0.9, "nesterov": True, "weight_decay": 0.1},
+        "Adam": {"amsgrad": True, "weight_decay": 0.1},
+        "AdamW": {},
+        "Adagrad": {"lr_decay": 0.1},
+        "RMSprop": {"momentum": 0.5, "centered": True},
+        "Adadelta": {"weight_decay": 0.1},
+        "Adamax": {"weight_decay": 0.1},
+        "NAdam": {"decoupled_weight_decay": True, "weight_decay": 0.1},
+        "RAdam": {},
+        "ASGD": {"t0": 0},
+        "Rprop": {},
+    }
+    out = {}
+    for name, kw in cfg.items():
+
+        def go(name: str = name, kw: dict[str, Any] = kw) -> Any:
+            p0 = T.tensor(np.linspace(0.5, 1.5, 4), dtype=T.float64, requires_grad=True)
+            g = T.tensor(np.linspace(-1, 1, 4), dtype=T.float64, requires_grad=True)
+            lr = T.tensor(0.05, dtype=T.float64, requires_grad=True)
+            p = p0.clone()
+            opt = getattr(T.optim, name)([p], lr=lr, differentiable=True, **kw)
+            for k in range(2):
+                p.grad = g * (k + 1)
+                opt.step()
+            grads = T.autograd.grad((p * p).sum(), [p0, g, lr], allow_unused=True)
+            return p.detach(), p.grad_fn.name(), grads
+
+        out[name] = raises(go)
+    return out
+
+
+@program()
+def prog_fe_optim_tensor_lr_with_foreach_and_fused(T: Any) -> Any:
+    out = {}
+    for name in _OPTIMS:
+        row = {}
+        for label, kw in (
+            ("foreach", {"foreach": True}),
+            ("plain", {}),
+            ("fused", {"fused": True}),
+        ):
+            row[label] = raises(
+                lambda n=name, k=kw: _opt_run(T, n, {"lr": T.tensor(0.01), **k}, 2)[0]
+            )
+        row["1d"] = raises(lambda n=name: _opt_run(T, n, {"lr": T.tensor([0.01])}, 1)[0])
+        out[name] = row
     return out
 
 

@@ -287,7 +287,7 @@ class _NotImplementedNode(Node):
         return self._nout
 
     def apply(self, grads: list[Any]) -> tuple[Any, ...]:
-        raise RuntimeError(f"derivative for aten::{self._what} is not implemented")
+        raise RuntimeError(f"derivative for {self._what} is not implemented")
 
 
 _NotImplementedNode.__name__ = _NotImplementedNode.__qualname__ = "NotImplemented"
@@ -371,7 +371,7 @@ def _run(
             edges.pop()
         node: Node = _NotImplementedNode(tuple(edges))
         node._nout = n  # type: ignore[attr-defined]
-        node._what = not_implemented  # type: ignore[attr-defined]
+        node._what = "aten::" + not_implemented  # type: ignore[attr-defined]
     else:
         fnode = _node_class(node_name)(tuple(edges))  # type: ignore[arg-type]
         fnode._nout = n
@@ -404,6 +404,36 @@ def _run(
         o._nr = i
         o._rg = True
     return tuple(outs)
+
+
+def _inplace_not_implemented(
+    what: str, t: Tensor, value: Callable[[Tensor], Tensor], others: list[Tensor]
+) -> Tensor:
+    """An in-place foreach op without a derivative formula (maximum_ by a number, copy_,
+    addcmul_ by a scalars Tensor): torch gives each changed tensor its own NotImplemented node,
+    with the edges of the tensor and of all the call's other tensors, when any requires grad.
+    `value(t)`: the tensor's new value, out of place."""
+    if not _grad_mode.mode().grad or not (t._rg or any(o._rg for o in others)):
+        with _grad_mode.no_grad():
+            return t.copy_(value(t))
+
+    def fn(snap: Tensor, *others_: Tensor) -> Tensor:
+        with _grad_mode.no_grad():
+            r = value(snap)
+        ins = (snap, *others_)
+        node = _NotImplementedNode(tuple(_edge(x) for x in ins))
+        node._in_meta = tuple((x._data.shape, x.dtype) if x._rg else None for x in ins)
+        node._nout = 1
+        node._what = what
+        r._grad_fn = node
+        r._rg = True
+        r._nr = 0
+        return r
+
+    from .ops.inplace import apply_inplace
+
+    fn.__name__ = what
+    return apply_inplace(fn, t, *others)
 
 
 def _dual(ts: Sequence[Tensor]) -> bool:
@@ -584,6 +614,16 @@ def _elem(op: str, inplace: bool) -> Callable[..., Tensor]:
         name = op + "_" if inplace else op
 
         def mm(t: Tensor, o: Any) -> Tensor:
+            if inplace:
+                if isinstance(o, Tensor):  # Tensor has no maximum_: torch's C++ maximum_out
+                    from . import maximum, minimum
+                    from .ops.inplace import apply_inplace
+
+                    return apply_inplace(maximum if op == "maximum" else minimum, t, o)
+                # by a number: torch's clamp, with no derivative formula
+                return _inplace_not_implemented(
+                    f"_foreach_{op}_", t, lambda c: getattr(c, clamp)(o), []
+                )
             if isinstance(o, Tensor):
                 return getattr(t, name)(o)  # type: ignore[no-any-return]
             # a number: torch's clamp's values and dtype, maximum's gradient (ties halved)
@@ -828,6 +868,12 @@ def _foreach_copy_(
     _same_len(ts, srcs)
     _vmap_check("_foreach_copy_", ts, srcs)
     _check_inplace(ts)
+    if _grad_mode.mode().grad and any(t._rg for t in (*ts, *srcs)):
+        for t, s in zip(ts, srcs, strict=True):
+            _inplace_not_implemented(
+                "_foreach_copy_", t, lambda c, s=s: c.clone().copy_(s, non_blocking), srcs
+            )
+        return self
     for t, s in zip(ts, srcs, strict=True):
         t.copy_(s, non_blocking)
     return self
@@ -939,6 +985,16 @@ def _pointwise(op: str, inplace: bool) -> Any:
         _vmap_check(f"{fname}.{ovl}", ts, t1, t2)
         if inplace:
             _check_inplace(ts)
+            if kind == "tensor" and _grad_mode.mode().grad:
+                others = [*t1, *t2, value]
+                for i, t in enumerate(ts):
+                    _inplace_not_implemented(
+                        fname,
+                        t,
+                        lambda c, i=i: getattr(c, op)(t1[i], t2[i], value=values[i]),
+                        others,
+                    )
+                return self
             for i, t in enumerate(ts):
                 getattr(t, name)(t1[i], t2[i], value=values[i])
             return self

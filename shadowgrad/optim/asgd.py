@@ -57,7 +57,7 @@ class ASGD(Optimizer):
         """Mirrors `torch.optim.ASGD.step`."""
         loss = self._run_closure(closure)
         for group in self.param_groups:
-            lr = float(group["lr"])
+            lr = float(num(group["lr"]))  # (a tensor lr of differentiable=True: no warning)
             lambd, alpha, t0, wd = (
                 num(group["lambd"]),
                 num(group["alpha"]),
