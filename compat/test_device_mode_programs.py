@@ -1023,6 +1023,86 @@ def prog_dev_mode_resolve_name_inside(T: Any) -> Any:
     return mode.names, a, b, c, d
 
 
+@program()
+def prog_dev_mode_sees_repr_grad_and_parameters(T: Any) -> Any:
+    Log = _log_mode(T)
+    x = T.tensor(_data(2, 2), requires_grad=True)
+    with Log() as mode:
+        text = repr(x.detach())
+        s = str(x.detach())
+        (g,) = T.autograd.grad((x**2).sum(), x)
+        p = T.nn.Parameter(T.ones(2))
+        q = p * 2
+        items = list(x.detach())
+    return mode.log, text, s, g, q, items
+
+
+@program()
+def prog_dev_mode_warning_points_at_user_line(T: Any) -> Any:
+    import warnings
+
+    Log = _log_mode(T)
+    x = T.tensor(_data(3), requires_grad=True)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        with Log():
+            v = float(x.sum())
+    return (
+        round(v, 4),
+        [(str(i.message).split("(")[0], i.category.__name__) for i in w],
+        [i.filename.endswith("test_device_mode_programs.py") for i in w],
+    )
+
+
+@program()
+def prog_dev_mode_passthrough_training_matches(T: Any) -> Any:
+    class Passthrough(T.overrides.TorchFunctionMode):
+        def __torch_function__(
+            self, func: Any, types: Any, args: Any = (), kwargs: Any = None
+        ) -> Any:
+            return func(*args, **(kwargs or {}))
+
+    def train(use_mode: bool) -> Any:
+        net = _seeded(T, T.nn.Sequential(T.nn.Linear(3, 5), T.nn.Tanh(), T.nn.Linear(5, 2)), 8)
+        opt = T.optim.Adam(net.parameters(), lr=0.05)
+        x = T.tensor(_data(6, 3))
+        y = T.tensor([0, 1, 1, 0, 1, 0])
+        ctx = Passthrough() if use_mode else contextlib.nullcontext()
+        losses = []
+        with ctx:
+            for _ in range(3):
+                opt.zero_grad()
+                loss = T.nn.functional.cross_entropy(net(x), y)
+                loss.backward()
+                opt.step()
+                losses.append(loss.detach())
+        return losses, [p.detach() for p in net.parameters()]
+
+    a = train(True)
+    b = train(False)
+    return a, b
+
+
+@program()
+def prog_dev_mode_handler_recursion_goes_to_next_mode(T: Any) -> Any:
+    Log = _log_mode(T)
+
+    class Doubler(T.overrides.TorchFunctionMode):
+        def __torch_function__(
+            self, func: Any, types: Any, args: Any = (), kwargs: Any = None
+        ) -> Any:
+            out = func(*args, **(kwargs or {}))
+            if func is T.Tensor.sum:
+                return out * 2  # seen by the outer mode, not by this one again
+            return out
+
+    x = T.tensor(_data(3))
+    with Log("outer") as outer, Doubler():
+        s = x.sum()
+        n = x.neg()
+    return outer.log, s, n
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -702,6 +702,21 @@ def _grad_wrapper(fn: Any) -> Any:
             "is_grads_batched": is_grads_batched,
             "materialize_grads": materialize_grads,
         }
+        if _MODES and _STATE.level < 2 and not (materialize_grads and allow_unused is False):
+            # torch's call form: outputs and inputs as tuples, allow_unused resolved
+            outs = (outputs,) if is_tensor_like(outputs) else tuple(outputs)
+            named = type(inputs) is dict
+            ins = (
+                (inputs,)
+                if is_tensor_like(inputs)
+                else tuple(inputs.values())
+                if named
+                else tuple(inputs)
+            )
+            if allow_unused is None:
+                kwargs["allow_unused"] = materialize_grads
+            r = _mode_dispatch(grad, (outs, ins), kwargs, True)
+            return dict(zip(inputs.keys(), r, strict=True)) if named else r
         if not _STATE.level:
             t_out = (outputs,) if is_tensor_like(outputs) else tuple(outputs)
             if is_tensor_like(inputs):
@@ -728,6 +743,18 @@ def _backward_wrapper(fn: Any) -> Any:
         grad_variables: Any = None,
         inputs: Any = None,
     ) -> Any:
+        if _MODES and _STATE.level < 2 and grad_variables is None:
+            return _mode_dispatch(
+                backward,
+                (tensors,),
+                {
+                    "grad_tensors": grad_tensors,
+                    "retain_graph": retain_graph,
+                    "create_graph": create_graph,
+                    "inputs": inputs,
+                },
+                True,
+            )
         if not _STATE.level and grad_variables is None and not isinstance(inputs, dict):
             ts = (tensors,) if is_tensor_like(tensors) else tuple(tensors)
             ins = () if inputs is None else (inputs,) if is_tensor_like(inputs) else tuple(inputs)
@@ -840,6 +867,8 @@ def _activate(for_modes: bool = False) -> None:
         for name, fn in list(vars(ns).items()):
             if name[0] == "_" or name in ignored or type(fn) is not _types.FunctionType:
                 continue
+            if name in _NEVER_WRAPPED:  # not torch functions: no __torch_function__ sees them
+                continue
             if getattr(fn, "_sg_protocol", False) or fn.__module__ == __name__:
                 continue
             w = made.get(id(fn))
@@ -857,6 +886,14 @@ def _activate(for_modes: bool = False) -> None:
         autograd.backward = _backward_wrapper(autograd.backward)
 
 
+# the namespaces' functions torch does not dispatch at all (not torch functions, or shadowgrad's
+# helpers imported into a namespace)
+_NEVER_WRAPPED = _names(
+    "set_default_dtype get_printoptions get_device_module while_loop apply_inplace "
+    "check_inference_saved defop handle_torch_function has_torch_function "
+    "has_torch_function_unary has_torch_function_variadic show_saved warn_once wrap_dim "
+    "wrap_dims check_norm_dtype check_out_dtype complex_np constant_pad_op"
+)
 _REPLACED: list[tuple[Any, str, Any]] = []  # (namespace, name, function) _activate wrapped
 _FOR_MODES_ONLY = False  # the namespaces are wrapped for the modes alone (no user subclass)
 
@@ -942,6 +979,17 @@ def _pop_mode_temporarily() -> Any:
         _MODES.append(mode)
 
 
+@contextlib.contextmanager
+def paused_modes() -> Any:
+    """No mode sees the calls inside (shadowgrad's own calls that torch makes in C++)."""
+    saved = _MODES[:]
+    _MODES.clear()
+    try:
+        yield
+    finally:
+        _MODES[:] = saved
+
+
 def _get_current_function_mode() -> Any:
     """Mirrors `torch.overrides._get_current_function_mode`: the innermost mode, or None."""
     return _MODES[-1] if _MODES else None
@@ -999,7 +1047,7 @@ def _mode_dispatch(
     return result
 
 
-_MODE_SKIP = frozenset(("__repr__", "__str__", "__format__", "__getstate__", "__setstate__"))
+_MODE_SKIP = frozenset(("__getstate__", "__setstate__"))
 
 
 def _mode_method(name: str, impl: Any, pname: str, python: bool) -> Any:
@@ -1011,6 +1059,8 @@ def _mode_method(name: str, impl: Any, pname: str, python: bool) -> Any:
         if modes and state.level < 2:
             if python and name in _PY_METHOD_FORM:
                 args, kwargs = _method_call_form(name, args, kwargs)
+            elif pname == "__repr__" and not kwargs:
+                kwargs = {"tensor_contents": None}  # as torch's Tensor.__repr__ passes
             try:
                 # the func a mode sees is what `torch.Tensor.<name>` is now (Tensor.add for +)
                 return _mode_dispatch(wrappers.get(pname, method), (self, *args), kwargs, python)
@@ -1031,7 +1081,7 @@ def _mode_method(name: str, impl: Any, pname: str, python: bool) -> Any:
     method.__wrapped__ = impl  # type: ignore[attr-defined]
     where = "torch._tensor" if python else "torch.Tensor"
     method._sg_tf_name = (not python, f"{where}.{name}")  # type: ignore[attr-defined]
-    return method
+    return _skipped_by_warnings(method)
 
 
 def _mode_property(p: property) -> property:
@@ -1051,6 +1101,8 @@ def _mode_property(p: property) -> property:
             return
         fset(self, value)  # type: ignore[misc]
 
+    _skipped_by_warnings(get)
+    _skipped_by_warnings(set_)
     new = property(get, set_ if fset is not None else None, p.fdel, p.__doc__)
     return new
 

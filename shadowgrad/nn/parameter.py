@@ -7,7 +7,7 @@ from typing import Any
 from .. import _creation
 from .._creation import empty
 from .._tensor import Tensor
-from ..overrides import _disabled_torch_function_impl
+from ..overrides import _MODES, _disabled_torch_function_impl, paused_modes
 
 __all__ = [
     "Buffer",
@@ -42,6 +42,9 @@ class Parameter(Tensor, metaclass=_ParameterMeta):
     """A tensor that a Module registers as a parameter. Mirrors `torch.nn.Parameter`."""
 
     def __new__(cls, data: Tensor | None = None, requires_grad: bool = True) -> Parameter:
+        if _MODES:  # torch's _make_subclass is C++: no TorchFunctionMode sees its calls
+            with paused_modes():
+                return Parameter.__new__(cls, data, requires_grad)
         if data is None:
             data = empty(0)
         if type(data) is Tensor or type(data) is Parameter or not isinstance(data, Tensor):
