@@ -1934,6 +1934,104 @@ def prog_lib_tags(T: Any) -> Any:
     ]
 
 
+# --- torch.Tag.inplace and torch.Tag.out custom ops ----------------------------------------
+
+
+@program()
+def prog_lib_inplace_tagged_custom_op(T: Any) -> Any:
+    ns = _ns(T, "inplace")
+
+    @T.library.custom_op(f"{ns}::sin_", mutates_args={"x"}, tags=T.Tag.inplace)
+    def sin_(x: T.Tensor) -> T.Tensor:
+        x.sin_()
+        return x
+
+    @T.library.custom_op(f"{ns}::bad_", mutates_args={"x"}, tags=T.Tag.inplace)
+    def bad_(x: T.Tensor) -> T.Tensor:
+        return x.clone()
+
+    z = T.ones(2)
+    v = sin_(z)
+    leaf = T.ones(2, requires_grad=True)
+    y = sin_(leaf)
+    c = T.ones(2, requires_grad=True).clone()
+    w = sin_(c)
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        sin_.register_fake(lambda x: x)
+    return (
+        sin_._schema, v is z, z, z._version,
+        y, y.grad_fn, _r(lambda: y.sum().backward()),
+        w.grad_fn, c.grad_fn,
+        _r(lambda: sin_.register_autograd(lambda ctx, g: g)),
+        _r(lambda: bad_(T.ones(2))),
+        [str(r.message) for r in rec],
+        T.library.opcheck(sin_, (T.ones(3),)),
+    )  # fmt: skip
+
+
+@program()
+def prog_lib_out_tagged_custom_op(T: Any) -> Any:
+    ns = _ns(T, "outtag")
+
+    @T.library.custom_op(f"{ns}::sin_out", mutates_args={"out"}, tags=T.Tag.out)
+    def sin_out(x: T.Tensor, *, out: T.Tensor) -> T.Tensor:
+        out.copy_(x.sin())
+        return out
+
+    @T.library.custom_op(f"{ns}::two_out", mutates_args={"a", "b"}, tags=T.Tag.out)
+    def two_out(x: T.Tensor, *, a: T.Tensor, b: T.Tensor) -> tuple[T.Tensor, T.Tensor]:
+        a.copy_(x + 1)
+        b.copy_(x - 1)
+        return b, a  # the wrong order
+
+    o = T.empty(2)
+    res = sin_out(_x(T, 2, rg=False), out=o)
+    return (
+        sin_out._schema, two_out._schema, res is o, o, o._version,
+        _r(lambda: sin_out(_x(T, 2), out=T.empty(2))),
+        _r(lambda: sin_out.register_autograd(lambda ctx, g: g)),
+        _r(lambda: two_out(T.ones(2), a=T.empty(2), b=T.empty(2))),
+    )  # fmt: skip
+
+
+@program()
+def prog_lib_inplace_and_out_tag_schema_errors(T: Any) -> Any:
+    ns = _ns(T, "tagerr")
+
+    def two(x: T.Tensor, y: T.Tensor) -> T.Tensor:
+        return x
+
+    def none_ret(x: T.Tensor) -> None:
+        pass
+
+    def pos_out(x: T.Tensor, out: T.Tensor) -> T.Tensor:
+        return out
+
+    def int_first(n: int, x: T.Tensor) -> T.Tensor:
+        return x
+
+    def out_none(x: T.Tensor, *, out: T.Tensor) -> None:
+        return None
+
+    def no_out(x: T.Tensor) -> T.Tensor:
+        return x
+
+    def go(name: str, f: Any, muts: Any, tags: Any) -> Any:
+        return _r(lambda: T.library.custom_op(f"{ns}::{name}", f, mutates_args=muts, tags=tags))
+
+    return [
+        go("a", two, {"y"}, T.Tag.inplace),
+        go("b", none_ret, {"x"}, T.Tag.inplace),
+        go("c", pos_out, {"out"}, T.Tag.out),
+        go("d", two, {"x"}, [T.Tag.inplace, T.Tag.out]),
+        go("e", int_first, {"x"}, T.Tag.inplace),
+        go("f", out_none, {"out"}, T.Tag.out),
+        go("g", no_out, (), T.Tag.out),
+        go("h", two, "unknown", T.Tag.inplace),
+    ]
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

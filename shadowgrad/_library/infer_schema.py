@@ -112,8 +112,15 @@ def infer_schema(
     `torch.library.infer_schema`."""
     import shadowgrad
 
+    from .tags import Tag, normalize
+
     pf_globals = prototype_function.__globals__
     sig = inspect.signature(prototype_function)
+    tags = normalize(tags)
+    is_inplace = Tag.inplace in tags
+    is_out = Tag.out in tags
+    if is_inplace and is_out:
+        raise AssertionError("torch.Tag.inplace and torch.Tag.out are mutually exclusive")
     if type(mutates_args) is not str:
         mutates_args = tuple(mutates_args)
 
@@ -150,6 +157,9 @@ def infer_schema(
     params: list[str] = []
     seen: set[str] = set()
     saw_kwarg_only = False
+    first_name = first_type = first_alias = None
+    out_aliases: list[str] = []
+    out_names: list[str] = []
     for idx, (name, param) in enumerate(sig.parameters.items()):
         if param.kind not in (param.POSITIONAL_OR_KEYWORD, param.KEYWORD_ONLY):
             error_fn("We do not support positional-only args, varargs, or varkwargs.")
@@ -175,6 +185,9 @@ def infer_schema(
                 f"The valid types are: {supported.keys()}."
             )
         schema_type = supported[ann]
+        if param.kind == param.POSITIONAL_OR_KEYWORD and first_name is None:
+            first_name, first_type, first_alias = name, schema_type, f"a{idx}"
+        is_mutated = False
         if type(mutates_args) is str:
             if mutates_args != UNKNOWN_MUTATES:
                 raise ValueError(
@@ -182,6 +195,7 @@ def infer_schema(
                     "are mutated or the string 'unknown'. "
                 )
             if schema_type.startswith("Tensor"):
+                is_mutated = True
                 schema_type = f"Tensor(a{idx}!){schema_type[len('Tensor') :]}"
         elif name in mutates_args:
             if not schema_type.startswith("Tensor"):
@@ -189,7 +203,15 @@ def infer_schema(
                     f"Parameter {name} is in mutable_args but only Tensors or collections of "
                     "Tensors can be mutated"
                 )
+            is_mutated = True
             schema_type = f"Tensor(a{idx}!){schema_type[len('Tensor') :]}"
+        if is_out and is_mutated:
+            if param.kind != param.KEYWORD_ONLY:
+                error_fn("torch.Tag.out requires mutable arguments to be keyword-only.")
+            if schema_type != f"Tensor(a{idx}!)":
+                error_fn("torch.Tag.out only supports mutable keyword-only Tensor arguments.")
+            out_aliases.append(f"a{idx}")
+            out_names.append(name)
         seen.add(name)
         if param.default is inspect.Parameter.empty:
             params.append(f"{schema_type} {name}")
@@ -215,10 +237,49 @@ def infer_schema(
                 "mutates_args should contain the names of all args that the custom op mutates, "
                 "or just the string 'unknown' if you don't know."
             )
-    ret = parse_return(unstringify(sig.return_annotation), error_fn)
+    if is_inplace:
+        if first_name is None:
+            error_fn("torch.Tag.inplace requires a positional Tensor argument.")
+        if first_type != "Tensor":
+            error_fn("torch.Tag.inplace requires the first positional argument to be a Tensor.")
+        if type(mutates_args) is str or set(mutates_args) != {first_name}:
+            error_fn(
+                "torch.Tag.inplace requires mutates_args to contain exactly the first "
+                f"positional argument, got {mutates_args}."
+            )
+    if is_out and not out_aliases:
+        error_fn("torch.Tag.out requires at least one mutable keyword-only Tensor argument.")
+    annotation = unstringify(sig.return_annotation)
+    if is_out:
+        ret = _out_return(annotation, out_aliases, out_names, error_fn)
+    else:
+        ret = parse_return(annotation, error_fn)
+    if is_inplace:
+        if ret != "Tensor":
+            error_fn("torch.Tag.inplace requires the return annotation to be torch.Tensor.")
+        ret = f"Tensor({first_alias}!)"
     if op_name is not None:
         return f"{op_name}({', '.join(params)}) -> {ret}"
     return f"({', '.join(params)}) -> {ret}"
+
+
+def _out_return(annotation: Any, aliases: list[str], names: list[str], error_fn: Any) -> str:
+    import shadowgrad
+
+    T = shadowgrad.Tensor
+    if len(aliases) == 1:
+        matches = annotation is T
+    else:
+        matches = typing.get_origin(annotation) is tuple and typing.get_args(annotation) == (
+            (T,) * len(aliases)
+        )
+    if not matches:
+        error_fn(
+            "torch.Tag.out requires the return annotation to match the mutable keyword-only "
+            f"Tensor arguments {tuple(names)}."
+        )
+    rets = [f"Tensor({a}!)" for a in aliases]
+    return rets[0] if len(rets) == 1 else f"({', '.join(rets)})"
 
 
 def parse_return(annotation: Any, error_fn: Any) -> str:
