@@ -2276,6 +2276,98 @@ def prog_ag3_tensor_subclass_and_parameter_through_autograd(T: Any) -> Any:
     return out
 
 
+# --- multi-grad hooks ------------------------------------------------------------------------
+
+
+@program()
+def prog_ag3_multi_grad_hook_timing_counts_and_leaf_capture(T: Any) -> Any:
+    """mode "all" runs fn inside the hook that completes the count of the tensors' nodes the
+    backward executes (torch's _will_engine_execute_node, which refuses a captured leaf in
+    autograd.grad)."""
+    out = {}
+    G = T.autograd.graph
+    a = T.tensor([1.0, 2.0], requires_grad=True)
+    b = T.tensor([3.0, 4.0], requires_grad=True)
+    c = T.ones(2)
+    log = []
+    out["norg"] = raises(lambda: G.register_multi_grad_hook((a, c), lambda gs: None))
+    out["empty"] = raises(lambda: G.register_multi_grad_hook((), lambda gs: None))
+    out["bad_mode"] = raises(
+        lambda: G.register_multi_grad_hook((a, b), lambda gs: None, mode="some")
+    )
+    h = G.register_multi_grad_hook(
+        (a, b), lambda gs: log.append(("all", [None if g is None else g.tolist() for g in gs]))
+    )
+    (a * b).sum().backward()
+    (a * 2).sum().backward()
+    out["all_log"] = list(log)
+    out["handle"] = (type(h).__name__, raises(lambda: h.remove()))
+    (a * b).sum().backward()
+    out["after_remove"] = list(log)
+    log.clear()
+    h2 = G.register_multi_grad_hook((a, b), lambda g: log.append(("any", g.tolist())), mode="any")
+    (a * b).sum().backward()
+    (b * 3).sum().backward()
+    out["any_log"] = list(log)
+    h2.remove()
+    log.clear()
+    # return value of the hook is ignored / must be None?
+    h3 = G.register_multi_grad_hook((a, b), lambda gs: (gs[0] * 0, gs[1] * 0))
+    out["ret"] = raises(lambda: ((a * b).sum().backward(), a.grad.clone())[1])
+    h3.remove()
+    # non-leaf tensors, partial graph with inputs=
+    x = a * 1
+    y = b * 1
+    h4 = G.register_multi_grad_hook(
+        (x, y), lambda gs: log.append(("nl", [None if g is None else g.tolist() for g in gs]))
+    )
+    (x * 2).sum().backward(retain_graph=True, inputs=[a])
+    (x * y).sum().backward()
+    out["nonleaf_log"] = list(log)
+    h4.remove()
+    log.clear()
+    # same tensor twice
+    h5 = G.register_multi_grad_hook(
+        (a, a), lambda gs: log.append(("twice", len(gs), [g is None for g in gs]))
+    )
+    (a * 3).sum().backward()
+    out["twice"] = list(log)
+    h5.remove()
+    log.clear()
+    # autograd.grad triggers too
+    h6 = G.register_multi_grad_hook(
+        (a, b), lambda gs: log.append(("grad", [g is None for g in gs]))
+    )
+    out["via_grad_leaf"] = raises(lambda: T.autograd.grad((a * b).sum(), [a]))
+    out["via_grad_leaf_log"] = list(log)
+    h6.remove()
+    log.clear()
+    # autograd.grad w.r.t. non-leaves works; fn runs as soon as the last reached grad is in
+    m = a * 1
+    n = b * 1
+    k = m * n
+    h7 = G.register_multi_grad_hook((m, n), lambda gs: log.append(("mh", [g is None for g in gs])))
+    k.grad_fn.register_prehook(lambda go: log.append("k_pre"))
+    m.grad_fn.register_prehook(lambda go: log.append("m_pre"))
+    n.grad_fn.register_prehook(lambda go: log.append("n_pre"))
+    T.autograd.backward(k.sum(), retain_graph=True)
+    T.autograd.grad(k.sum(), [m, n], retain_graph=True)
+    T.autograd.grad((m * 2).sum(), [m], retain_graph=True)
+    T.autograd.grad((m * 2).sum(), [a], retain_graph=True)
+    out["timing"] = list(log)
+    h7.remove()
+    log.clear()
+    # a tensor in the graph whose hook never fires: fn is not called
+    u = a * 1
+    v = b * 1
+    w = u + v.detach()
+    h8 = G.register_multi_grad_hook((u, v), lambda gs: log.append("never?"))
+    (w.sum() + (v * 0).sum()).backward()
+    out["unreached_in_graph"] = list(log)
+    h8.remove()
+    return out
+
+
 # --- end of programs ------------------------------------------------------------------------
 
 

@@ -39,9 +39,42 @@ class _RunState(threading.local):
         # (autograd.grad, backward(inputs=...)), as torch marks its graph task: the reentrant
         # checkpoint refuses to run there
         self.partial = False
+        # the running backward's graph (dependency counts, the nodes on a path to its
+        # targets or None, its autograd.grad capture targets or None) and its id: torch's
+        # graph task, read by will_execute and register_multi_grad_hook
+        self.task: tuple[Any, ...] | None = None
 
 
 _RUN = _RunState()
+_task_ids = itertools.count()
+
+
+def will_execute(node: Any) -> bool:
+    """Whether the running backward executes node: torch's _will_engine_execute_node."""
+    task = _RUN.task
+    if task is None:
+        raise RuntimeError(
+            "_will_engine_execute_node should only be called during the backward pass"
+        )
+    deps, needed, captured, _ = task
+    if node not in deps:
+        return False
+    if needed is None:
+        return True
+    if node not in needed:
+        return False
+    if captured and node in captured and (node._is_acc or not node._next):
+        raise RuntimeError(
+            "A leaf node was passed to _will_engine_execute_node but we are currently running "
+            "autograd.grad(). This is currently not supported."
+        )
+    return True
+
+
+def current_task_id() -> int:
+    """The running backward's id (torch's _current_graph_task_id), -1 outside backward."""
+    task = _RUN.task
+    return -1 if task is None else task[3]
 
 
 def queue_callback(callback: Any) -> None:
@@ -758,6 +791,8 @@ def run_backward(
     _RUN.callbacks = []
     prev_partial = _RUN.partial
     _RUN.partial = prev_partial or capture is not None or accumulate_into is not None
+    prev_task = _RUN.task
+    _RUN.task = (deps, needed, capture_nodes if capture is not None else None, next(_task_ids))
     _GM.grad = create_graph
     # torch computes inf/nan silently: numpy's floating-point warnings stay off in backward
     errstate = np.errstate(all="ignore")
@@ -954,6 +989,7 @@ def run_backward(
         _GM.grad = prev_grad
         _RUN.callbacks = prev_callbacks
         _RUN.partial = prev_partial
+        _RUN.task = prev_task
     if capture is not None and raw:
         return [_wrap(g) if type(g) is np.ndarray else g for g in results]
     return results if capture is not None else None

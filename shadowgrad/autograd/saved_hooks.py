@@ -211,8 +211,9 @@ def register_multi_grad_hook(
 ) -> RemovableHandle:
     """Call fn once per backward with the grads of tensors. Mirrors torch's.
 
-    mode "all": fn(grads) once the backward is done, a list with one grad per tensor (None for
-    those not reached). mode "any": fn(grad) with the first grad computed in each backward.
+    mode "all": fn(grads) once the grads of all the tensors that backward reaches are computed,
+    a list with one grad per tensor (None for those not reached). mode "any": fn(grad) with the
+    first grad computed in each backward.
     """
     from .engine import queue_callback
 
@@ -236,22 +237,27 @@ def register_multi_grad_hook(
     for t in tensors:  # torch's _get_grad_fn_or_grad_acc, for each tensor first
         if not t.requires_grad:
             raise AssertionError("Expected gradient function to be set")
-    grads: list[Any] = [None] * len(tensors)
-    pending = {"queued": False}
+    from .engine import current_task_id, will_execute
 
-    def finish() -> None:
-        out = list(grads)
-        for k in range(len(grads)):
-            grads[k] = None
-        pending["queued"] = False
-        fn(out)
+    # as torch's: the first hook to fire in a backward counts the tensors' nodes that backward
+    # executes, and fn runs inside the hook that completes that count, with the grads so far
+    nodes = [t._edge()[0] for t in tensors]
+    count: dict[int, int] = {}
+    buffer: dict[int, list[Any]] = {}
+    nb_calls: list[int] = [0]
 
     def make(i: int) -> Callable[[Any], None]:
         def hook(grad: Any) -> None:
-            grads[i] = grad
-            if not pending["queued"]:
-                pending["queued"] = True
-                queue_callback(finish)
+            tid = current_task_id()
+            cur = count.get(tid, 0)
+            count[tid] = cur + 1
+            buf = buffer.setdefault(tid, [None] * len(tensors))
+            if cur == 0:
+                nb_calls[0] = sum(map(will_execute, nodes))
+            buf[i] = grad
+            if cur == nb_calls[0] - 1:
+                del count[tid], buffer[tid]
+                fn(buf)
 
         return hook
 
