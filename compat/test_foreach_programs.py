@@ -1004,6 +1004,20 @@ def prog_fe_keyword_names_of_overloads(T: Any) -> Any:
         raises(lambda: T._foreach_maximum([a], T.tensor([2.0]))),
         raises(lambda: T._foreach_lerp([a], [a], T.tensor(0.5, requires_grad=True))),
         raises(lambda: T._foreach_sub([a], [1.0], alpha=2)),
+        # missing arguments: torch's parser errors
+        raises(lambda: T._foreach_add([a])),
+        raises(lambda: T._foreach_add_([a])),
+        raises(lambda: T._foreach_mul([a])),
+        raises(lambda: T._foreach_pow([a])),
+        raises(lambda: T._foreach_maximum([a])),
+        raises(lambda: T._foreach_lerp([a], [a])),
+        raises(lambda: T._foreach_addcmul([a], [a])),
+        raises(lambda: T._foreach_addcdiv_([a], [a])),
+        raises(lambda: T._foreach_copy_([a])),
+        raises(lambda: T._foreach_mm([a])),
+        raises(lambda: T._foreach_exp()),
+        raises(lambda: T._foreach_norm()),
+        raises(lambda: T._foreach_add()),
     ]
 
 
@@ -1279,6 +1293,48 @@ def prog_fe_optim_foreach_options_match_single_tensor(T: Any) -> Any:
 
 
 @program()
+def prog_fe_optim_foreach_multi_tensor_paths_long_runs(T: Any) -> Any:
+    # RAdam past its rectification threshold, NAdam/RAdam/ASGD with maximize and weight decay,
+    # ASGD once averaging starts: foreach=True against foreach=False, and the values
+    cases = {
+        "radam_10": ("RAdam", {"lr": 0.01}, 10),
+        "radam_max_wd": ("RAdam", {"lr": 0.01, "maximize": True, "weight_decay": 0.1}, 8),
+        "nadam_max_decoupled": (
+            "NAdam",
+            {"lr": 0.01, "maximize": True, "weight_decay": 0.1, "decoupled_weight_decay": True},
+            6,
+        ),
+        "asgd_max_wd": ("ASGD", {"lr": 0.05, "maximize": True, "weight_decay": 0.1}, 6),
+        "asgd_average": ("ASGD", {"lr": 0.05, "t0": 2, "lambd": 0.01, "alpha": 0.5}, 8),
+    }
+    out = {}
+    for label, (name, kw, steps) in cases.items():
+        single, _ = _opt_run(T, name, {**kw, "foreach": False}, steps)
+        multi, opt = _opt_run(T, name, {**kw, "foreach": True}, steps)
+        st = opt.state_dict()["state"][1]
+        out[label] = (_same_bits(single, multi), multi, st)
+    return out
+
+
+@program()
+def prog_fe_optim_foreach_noncontiguous_params_and_grads(T: Any) -> Any:
+    out = {}
+    for name, base in _OPTIMS.items():
+        res = []
+        for fe in (False, True):
+            w = T.nn.Parameter(T.tensor(_data(3, 2, seed=701)).t())
+            v = T.nn.Parameter(T.tensor(_data(4, seed=702)))
+            opt = getattr(T.optim, name)([w, v], foreach=fe, **base)
+            for k in range(3):
+                w.grad = T.tensor(_data(3, 2, seed=710 + k)).t()
+                v.grad = T.tensor(_data(1, seed=720 + k)).expand(4)
+                opt.step()
+            res.append([w.detach(), v.detach(), w.is_contiguous()])
+        out[name] = (res, _same_bits(res[0][:2], res[1][:2]))
+    return out
+
+
+@program()
 def prog_fe_optim_foreach_float64(T: Any) -> Any:
     out = {}
     for name in ("SGD", "Adam", "AdamW", "RMSprop", "NAdam", "RAdam"):
@@ -1348,15 +1404,21 @@ def prog_fe_optim_adafactor_foreach_bits(T: Any) -> Any:
 
 
 @program(
-    xfail="shadowgrad's single-tensor NAdam is 1 ulp off torch's on some elements (the two "
-    "addcdiv_ of the update), so here its foreach=False and foreach=True agree bit for bit "
-    "where torch's differ"
+    xfail="torch's float32 sqrt kernel (vectorised, not correctly rounded) is 1 ulp off "
+    "numpy's on some elements, so shadowgrad's single-tensor NAdam denominators differ from "
+    "torch's there and its foreach=False and foreach=True agree bit for bit where torch's differ"
 )
 def prog_fe_optim_nadam_weight_decay_foreach_bits(T: Any) -> Any:
-    kw = {"lr": 0.1, "weight_decay": 0.1, "momentum_decay": 0.01}
-    single, _ = _opt_run(T, "NAdam", {**kw, "foreach": False}, 5)
-    multi, _ = _opt_run(T, "NAdam", {**kw, "foreach": True}, 5)
-    return _same_bits(single, multi)
+    out = {}
+    for label, kw in (
+        ("wd", {"lr": 0.1, "weight_decay": 0.1, "momentum_decay": 0.01}),
+        ("max_wd", {"lr": 0.01, "maximize": True, "weight_decay": 0.1}),
+    ):
+        steps = 5 if label == "wd" else 6
+        single, _ = _opt_run(T, "NAdam", {**kw, "foreach": False}, steps)
+        multi, _ = _opt_run(T, "NAdam", {**kw, "foreach": True}, steps)
+        out[label] = _same_bits(single, multi)
+    return out
 
 
 @program()

@@ -14,6 +14,8 @@ per-element ops' own nodes, as torch's do.
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -119,6 +121,30 @@ __all__ = [
 ]
 
 _NUMBER = (bool, int, float, complex)
+_MISSING: Any = object()
+
+
+def _torch_args(fn: Any) -> Any:
+    """torch's argument-parser error for a missing argument: its invalid-combination listing
+    for an op with several overloads, else its `missing 1 required positional arguments:
+    "src"` (Python's own wording differs)."""
+    fname = fn.__name__
+
+    @functools.wraps(fn)
+    def parsed(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except TypeError as e:
+            msg = str(e)
+            if not msg.startswith(f"{fname}() missing "):
+                raise
+            if fname.removeprefix("_foreach_").rstrip("_") in _SIGS:
+                raise _invalid(fname, args, kwargs) from None
+            from ._signatures import _missing
+
+            raise _missing(fname, re.findall(r"'(\w+)'", msg.split(":", 1)[1])) from None
+
+    return parsed
 
 
 # --- argument checks ------------------------------------------------------------------------
@@ -671,14 +697,16 @@ def _binary(op: str, inplace: bool) -> Any:
     nodes = _BINARY_NODES[op]
     method = _elem(op, inplace)
 
-    def fn(self: Sequence[Tensor], other: Any = None, **kw: Any) -> Any:
-        if other is None and kw:
+    def fn(self: Sequence[Tensor], other: Any = _MISSING, **kw: Any) -> Any:
+        if other is _MISSING and kw:
             # the overloads' own names for the argument: scalar=, scalars=, other= (pow's
             # exponent=)
             for k in ("exponent",) if op == "pow" else ("scalar", "scalars", "other"):
                 if k in kw:
                     other = kw.pop(k)
                     break
+        if other is _MISSING:
+            raise _invalid(fname, (self,), kw)
         if not isinstance(other, (*_NUMBER, Tensor, list, tuple)) or (
             kw and (op not in _ALPHA or set(kw) != {"alpha"})
         ):
@@ -723,7 +751,7 @@ def _binary(op: str, inplace: bool) -> Any:
         return _run(nodes[kind], [ts], one, n, shared=other)
 
     fn.__name__ = fn.__qualname__ = fname
-    return fn
+    return _torch_args(fn)
 
 
 def _run_scalars(
@@ -752,7 +780,7 @@ def _unary(op: str, inplace: bool) -> Any:
         return _run(node_name, [ts], lambda t: getattr(t, name)(), len(ts))
 
     fn.__name__ = fn.__qualname__ = fname
-    return fn
+    return _torch_args(fn)
 
 
 _foreach_abs = _unary("abs", False)
@@ -851,6 +879,7 @@ def _pow_scalar_base(self: Any, exponent: Sequence[Tensor]) -> tuple[Tensor, ...
 _pow_tensors = _foreach_pow
 
 
+@_torch_args
 def _foreach_pow(self: Any, exponent: Any) -> Any:
     if isinstance(self, str) or self is None:
         raise _invalid("_foreach_pow", (self, exponent), {})
@@ -859,6 +888,7 @@ def _foreach_pow(self: Any, exponent: Any) -> Any:
     return _pow_tensors(self, exponent)
 
 
+@_torch_args
 def _foreach_copy_(
     self: Sequence[Tensor], src: Sequence[Tensor], non_blocking: bool = False
 ) -> Any:
@@ -882,12 +912,14 @@ def _foreach_copy_(
 # --- lerp, addcmul, addcdiv ---------------------------------------------------------------
 
 
+@_torch_args
 def _foreach_lerp(
     self: Sequence[Tensor], tensors1: Sequence[Tensor], weight: Any = None, **kw: Any
 ) -> Any:
     return _lerp(self, tensors1, _weight_kw("_foreach_lerp", self, tensors1, weight, kw), False)
 
 
+@_torch_args
 def _foreach_lerp_(
     self: Sequence[Tensor], tensors1: Sequence[Tensor], weight: Any = None, **kw: Any
 ) -> Any:
@@ -899,7 +931,8 @@ def _weight_kw(fname: str, self: Any, tensors1: Any, weight: Any, kw: dict[str, 
     if weight is None and "weights" in kw:
         weight = kw.pop("weights")
     if kw or weight is None:
-        raise _invalid(fname, (self, tensors1, weight), kw)
+        args = (self, tensors1) if weight is None else (self, tensors1, weight)
+        raise _invalid(fname, args, kw)
     return weight
 
 
@@ -1009,7 +1042,7 @@ def _pointwise(op: str, inplace: bool) -> Any:
         return _run(node, [ts, t1, t2], one, n)
 
     fn.__name__ = fn.__qualname__ = fname
-    return fn
+    return _torch_args(fn)
 
 
 _foreach_addcmul = _pointwise("addcmul", False)
@@ -1021,6 +1054,7 @@ _foreach_addcdiv_ = _pointwise("addcdiv", True)
 # --- reductions and mm --------------------------------------------------------------------
 
 
+@_torch_args
 def _foreach_norm(self: Sequence[Tensor], ord: Any = 2, dtype: Any = None) -> Any:
     from .linalg import vector_norm
 
@@ -1052,6 +1086,7 @@ def _foreach_norm(self: Sequence[Tensor], ord: Any = 2, dtype: Any = None) -> An
     return _run("ForeachNormBackward0", [ts], lambda t: vector_norm(t, p, dtype=dtype), len(ts))
 
 
+@_torch_args
 def _foreach_max(self: Sequence[Tensor]) -> Any:
     ts = _tensor_list("_foreach_max", self, 0, "self")
     _nonempty(ts)
@@ -1065,6 +1100,7 @@ def _foreach_max(self: Sequence[Tensor]) -> Any:
     return _run("ForeachMaxBackward1", [ts], lambda t: t.max(), len(ts))
 
 
+@_torch_args
 def _foreach_powsum(self: Sequence[Tensor], ord: Any = 2, dtype: Any = None) -> Any:
     ts = _tensor_list("_foreach_powsum", self, 0, "self")
     _nonempty(ts)
@@ -1086,6 +1122,7 @@ def _foreach_powsum(self: Sequence[Tensor], ord: Any = 2, dtype: Any = None) -> 
     return _run(None, [ts], one, len(ts), not_implemented="_foreach_powsum")
 
 
+@_torch_args
 def _foreach_mm(self: Sequence[Tensor], mat2: Sequence[Tensor]) -> Any:
     ts = _tensor_list("_foreach_mm", self, 0, "self")
     ms = _tensor_list("_foreach_mm", mat2, 1, "mat2")
