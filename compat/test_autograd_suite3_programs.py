@@ -2368,6 +2368,162 @@ def prog_ag3_multi_grad_hook_timing_counts_and_leaf_capture(T: Any) -> Any:
     return out
 
 
+# --- .grad setter, first accumulation, retains_grad ---------------------------------------
+
+
+@program()
+def prog_ag3_grad_setter_layouts(T: Any) -> Any:
+    out = {}
+    x = T.ones(2, 3, requires_grad=True)
+    g = T.arange(6.0).view(3, 2).t()
+    x.grad = g
+    out["noncontig_kept"] = (x.grad is g, x.grad.is_contiguous(), x.grad.stride())
+    (x * 2).sum().backward()
+    out["accumulated_inplace"] = (x.grad is g, x.grad, x.grad.stride(), g)
+    x.grad = T.ones(2, 3, requires_grad=True)
+    out["rg_grad"] = (x.grad.requires_grad, x.grad.is_leaf)
+    (x * 2).sum().backward()
+    out["rg_grad_acc"] = (x.grad.requires_grad, _name(x.grad.grad_fn), x.grad)
+    x.grad = T.ones(1, 3).expand(2, 3)
+    out["expanded_grad_acc"] = raises(lambda: (x * 2).sum().backward())
+    out["expanded_grad_after"] = (x.grad, x.grad.stride())
+    y = T.ones(3, 2, requires_grad=True).t()
+    out["nonleaf_set"] = raises(lambda: setattr(y, "grad", T.ones(2, 3)))
+    out["nonleaf_get"] = raises(lambda: y.grad)
+    z = T.ones(2, requires_grad=True)
+    out["set_int_tensor"] = raises(lambda: setattr(z, "grad", T.ones(2, dtype=T.int64)))
+    out["set_list"] = raises(lambda: setattr(z, "grad", [1.0, 2.0]))
+    out["set_scalar_shape"] = raises(lambda: setattr(z, "grad", T.tensor(1.0)))
+    out["set_self"] = raises(lambda: setattr(z, "grad", z))
+    w = T.ones(2)
+    w.grad = T.ones(2)
+    out["set_on_norg"] = (w.grad, w.requires_grad)
+    return out
+
+
+@program()
+def prog_ag3_grad_first_accumulation_identity(T: Any) -> Any:
+    out = {}
+    x = T.ones(3, requires_grad=True)
+    g = T.tensor([1.0, 2.0, 3.0])
+    (x * 1).backward(g)
+    out["stolen"] = (x.grad is g, x.grad)
+    x2 = T.ones(3, requires_grad=True)
+    g2 = T.tensor([1.0, 2.0, 3.0])
+    x2.backward(g2)
+    out["leaf_root"] = (x2.grad is g2, x2.grad)
+    g2.mul_(10)
+    out["leaf_root_after"] = x2.grad
+    x3 = T.ones(3, requires_grad=True)
+    (gx,) = T.autograd.grad(x3 * 1, x3, g)
+    out["grad_identity"] = (gx is g, gx)
+    h = T.ones(3, requires_grad=True)
+    h.backward(T.ones(3), retain_graph=True)
+    first = h.grad
+    h.backward(T.ones(3))
+    out["accumulate_identity"] = (h.grad is first, h.grad)
+    return out
+
+
+@program()
+def prog_ag3_retains_grad_flags(T: Any) -> Any:
+    out = {}
+    x = T.ones(2, requires_grad=True)
+    x.retain_grad()
+    y = x * 2
+    out["flags"] = (x.retains_grad, y.retains_grad)
+    y.retain_grad()
+    y.retain_grad()
+    out["after"] = y.retains_grad
+    z = y.detach()
+    out["detached"] = (z.retains_grad, raises(lambda: z.retain_grad()))
+    w = y.view(2)
+    out["view"] = w.retains_grad
+    y.sum().backward(retain_graph=True)
+    y.sum().backward()
+    out["grads"] = (x.grad, y.grad)
+    with T.no_grad():
+        n = x * 2
+    out["nograd"] = raises(lambda: n.retain_grad())
+    return out
+
+
+# --- attribute setters and deleters, factories with requires_grad, in-place on leaves -----
+
+
+@program()
+def prog_ag3_attribute_setter_types(T: Any) -> Any:
+    out = {}
+    x = T.ones(2)
+    out["rg_int"] = raises(lambda: setattr(x, "requires_grad", 1))
+    out["rg_none"] = raises(lambda: setattr(x, "requires_grad", None))
+    out["rg_str"] = raises(lambda: setattr(x, "requires_grad", "yes"))
+    out["rg_np_bool"] = raises(
+        lambda: (setattr(x, "requires_grad", T.tensor(True).item()), x.requires_grad)[1]
+    )
+    out["rg__int"] = raises(lambda: x.requires_grad_(1))
+    out["rg__none"] = raises(lambda: x.requires_grad_(None))
+    out["rg__kw"] = raises(lambda: x.requires_grad_(requires_grad=False).requires_grad)
+    y = T.ones(2, requires_grad=True) * 2
+    out["grad_fn_set"] = raises(lambda: setattr(y, "grad_fn", None))
+    out["is_leaf_set"] = raises(lambda: setattr(y, "is_leaf", True))
+    for a in ("grad_fn", "is_leaf", "_version", "retains_grad", "output_nr", "shape", "T"):
+        out[f"del_{a}"] = raises(lambda a=a: delattr(y, a))
+    out["del_requires_grad"] = raises(lambda: delattr(y, "requires_grad"))
+    out["del_data"] = raises(lambda: delattr(y, "data"))
+    out["version_set"] = raises(lambda: setattr(y, "_version", 3))
+    out["rg_false_nonleaf"] = raises(lambda: setattr(y, "requires_grad", False))
+    out["rg_true_nonleaf"] = raises(lambda: (setattr(y, "requires_grad", True), y.requires_grad)[1])
+    out["rg__false_nonleaf"] = raises(lambda: y.requires_grad_(False))
+    i = T.ones(2, dtype=T.int64)
+    out["int_rg"] = raises(lambda: i.requires_grad_())
+    out["int_rg_false"] = raises(lambda: i.requires_grad_(False).requires_grad)
+    out["bool_rg"] = raises(lambda: T.ones(2, dtype=T.bool).requires_grad_())
+    out["complex_rg"] = T.ones(2, dtype=T.complex64).requires_grad_().requires_grad
+    out["half_rg"] = T.ones(2, dtype=T.float16).requires_grad_().requires_grad
+    out["bf16_rg"] = T.ones(2, dtype=T.bfloat16).requires_grad_().requires_grad
+    out["factory_int"] = raises(lambda: T.ones(2, dtype=T.int32, requires_grad=True))
+    out["tensor_int"] = raises(lambda: T.tensor([1, 2], requires_grad=True))
+    out["arange_rg"] = raises(lambda: T.arange(3, requires_grad=True))
+    out["arange_f_rg"] = raises(lambda: T.arange(3.0, requires_grad=True).requires_grad)
+    out["randint_rg"] = raises(lambda: T.randint(0, 3, (2,), requires_grad=True))
+    out["empty_rg_int"] = raises(lambda: T.empty(2, dtype=T.uint8, requires_grad=True))
+    out["full_int_rg"] = raises(lambda: T.full((2,), 3, requires_grad=True))
+    return out
+
+
+@program()
+def prog_ag3_leaf_inplace_messages_by_op(T: Any) -> Any:
+    out = {}
+    ops = {
+        "add_": lambda x: x.add_(1),
+        "setitem": lambda x: x.__setitem__(0, 1.0),
+        "copy_": lambda x: x.copy_(T.zeros(3)),
+        "zero_": lambda x: x.zero_(),
+        "fill_": lambda x: x.fill_(2),
+        "clamp_": lambda x: x.clamp_(0, 1),
+        "index_add_": lambda x: x.index_add_(0, T.tensor([0]), T.ones(1)),
+        "masked_fill_": lambda x: x.masked_fill_(T.tensor([True, False, True]), 0.0),
+        "uniform_": lambda x: x.uniform_(),
+        "normal_": lambda x: x.normal_(),
+        "t_": lambda x: x.unsqueeze_(0),
+        "resize_": lambda x: x.resize_(4),
+        "detach_": lambda x: x.detach_(),
+        "set_": lambda x: x.set_(T.zeros(3)),
+        "iadd": lambda x: x.__iadd__(1),
+        "imul_tensor": lambda x: x.__imul__(T.ones(3)),
+        "view_add_": lambda x: x.view(3).add_(1),
+        "view_zero_": lambda x: x[:2].zero_(),
+        "out_arg": lambda x: T.add(T.ones(3), 1, out=x),
+        "sin_out": lambda x: T.sin(T.ones(3), out=x),
+    }
+    for k, f in ops.items():
+        x = T.ones(3, requires_grad=True)
+        r = raises(lambda f=f, x=x: f(x))
+        out[k] = (r if not hasattr(r, "shape") else "ok", x._version, x.requires_grad)
+    return out
+
+
 # --- end of programs ------------------------------------------------------------------------
 
 

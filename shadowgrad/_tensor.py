@@ -1398,7 +1398,7 @@ def seal_properties() -> None:
     assignment instead of Python's "property ... has no setter"."""
 
     def refuse(name: str) -> Any:
-        def fset(self: Tensor, value: Any) -> None:
+        def fset(self: Tensor, value: Any = None) -> None:
             raise AttributeError(
                 f"attribute '{name}' of 'torch._C.TensorBase' objects is not writable"
             )
@@ -1408,7 +1408,9 @@ def seal_properties() -> None:
     for name in _READ_ONLY:
         p = Tensor.__dict__.get(name)
         if isinstance(p, property) and p.fset is None:
-            setattr(Tensor, name, property(p.fget, refuse(name), p.fdel, p.__doc__))
+            # deleting one is refused in the same words
+            fdel = p.fdel if p.fdel is not None else refuse(name)
+            setattr(Tensor, name, property(p.fget, refuse(name), fdel, p.__doc__))
 
 
 def _install() -> None:
