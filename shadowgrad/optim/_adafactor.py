@@ -12,7 +12,7 @@ from .._creation import zeros, zeros_like
 from .._grad_mode import no_grad
 from .._tensor import Tensor
 from ._single_tensor import params_with_grad, scalar, tick, upgrade_groups
-from .optimizer import Optimizer, arr
+from .optimizer import Optimizer, arr, fma, write_param
 
 __all__ = ["Adafactor"]
 
@@ -110,4 +110,10 @@ class Adafactor(Optimizer):
         update = var_estimate.clamp_(min=eps1 * eps1).rsqrt_()
         update.mul_(grad)
         denom = max(1.0, update.norm(2).item() / ((update.numel() ** 0.5) * group["d"]))
-        param.add_(update, alpha=-alpha / denom)
+        if group["foreach"]:
+            # torch's multi-tensor Adafactor scales the update, then adds it (two roundings)
+            update.mul_(-alpha / denom)
+            param.add_(update)
+        else:
+            # torch's add_(alpha=) rounds once (Note [Optimizer arithmetic])
+            write_param(param, fma(-alpha / denom, arr(update), arr(param)))
