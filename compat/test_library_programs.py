@@ -2032,6 +2032,41 @@ def prog_lib_inplace_and_out_tag_schema_errors(T: Any) -> Any:
     ]
 
 
+@program()
+def prog_lib_aten_ops_decompositions_use(T: Any) -> Any:
+    aten = T.ops.aten
+    a = _x(T, 2, 3)
+    w = _x(T, 4, 3, seed=1)
+    outs = (
+        aten.slice.Tensor(a, 1, 0, 2),
+        aten.slice.Tensor(a),
+        aten.index.Tensor(a, [T.tensor([1, 0])]),
+        aten.index.Tensor(a, [None, T.tensor([0, 2])]),
+        aten._to_copy.default(a, dtype=T.float64),
+        aten._softmax.default(a, 1, False),
+        aten._log_softmax.default(a, 0, False),
+        aten.var.correction(a, [1], correction=0),
+        aten.std.dim(a, [0]),
+        aten.rsub.Scalar(a, 1),
+        aten.embedding.default(w, T.tensor([0, 2])),
+        aten.addmm.default(T.ones(2, 4), a, w.t()),
+        aten.native_layer_norm.default(a, [3], None, None, 1e-5)[0],
+    )
+    sum(o.double().sum() for o in outs).backward()
+    return (
+        outs,
+        [o.grad_fn for o in outs],
+        a.grad,
+        w.grad,
+        aten.sym_size.int(a, 1),
+        aten.arange.start(1, 4),
+        aten.split.Tensor(a.detach(), 1, 1),
+        type(aten.unbind.int(a.detach(), 0)).__name__,
+        _r(lambda: aten._private_helper),
+        _r(lambda: aten.var.nothere),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -45,6 +45,67 @@ _OVERLOADS: dict[str, tuple[str, ...]] = {
     "gather": ("default", "out"),
     "index_select": ("default", "out"),
     "full": ("default", "out"),
+    "var": ("default", "dim", "correction", "correction_out", "out"),
+    "std": ("default", "dim", "correction", "correction_out", "out"),
+    "arange": ("default", "start", "start_step", "start_out", "out"),
+    "rsub": ("Tensor", "Scalar", "Tensor_out", "Scalar_out"),
+    "slice": ("Tensor",),
+    "index": ("Tensor", "Tensor_out"),
+    "sym_size": ("int",),
+    "_to_copy": ("default", "out"),
+    "_softmax": ("default", "out"),
+    "_log_softmax": ("default", "out"),
+    "chunk": ("default",),
+    "split_with_sizes": ("default",),
+}
+
+# aten ops returning Tensor[]: torch gives a list where shadowgrad's function a tuple
+_LIST_RESULT = {"split", "unbind", "chunk", "split_with_sizes", "tensor_split"}
+
+
+def _slice(x: Any, dim: int = 0, start: Any = None, end: Any = None, step: int = 1) -> Any:
+    """aten.slice: a SliceBackward0 view even over the whole dim (indexing makes an alias)."""
+    dim = dim % max(x.dim(), 1)
+    n = x.shape[dim]
+    lo, hi, _ = slice(start, end, step).indices(n)
+    if step == 1:
+        return x.narrow(dim, lo, max(hi - lo, 0))
+    return x[(slice(None),) * dim + (slice(start, end, step),)]
+
+
+def _index(x: Any, indices: Any) -> Any:
+    return x[tuple(slice(None) if i is None else i for i in indices)]
+
+
+def _to_copy(x: Any, *, dtype: Any = None, **options: Any) -> Any:
+    """aten._to_copy(x, *, dtype, layout, device, pin_memory, non_blocking, memory_format)."""
+    return x.to(dtype=dtype if dtype is not None else x.dtype, copy=True)
+
+
+def _softmax(x: Any, dim: int, half_to_float: bool) -> Any:
+    import shadowgrad
+
+    return shadowgrad.nn.functional.softmax(x, dim)
+
+
+def _log_softmax(x: Any, dim: int, half_to_float: bool) -> Any:
+    import shadowgrad
+
+    return shadowgrad.nn.functional.log_softmax(x, dim)
+
+
+def _sym_size(x: Any, dim: int) -> int:
+    return x.size(dim)
+
+
+# aten ops with no public function of their name
+_EXTRA = {
+    "slice": _slice,
+    "index": _index,
+    "_to_copy": _to_copy,
+    "_softmax": _softmax,
+    "_log_softmax": _log_softmax,
+    "sym_size": _sym_size,
 }
 _DEFAULT = ("default", "out")
 
@@ -54,6 +115,10 @@ def _resolve(name: str) -> Any:
 
     from .._tensor import Tensor
 
+    if name in _EXTRA:
+        return _EXTRA[name]
+    if name.startswith("_") and not name.startswith("_foreach_"):
+        return None  # shadowgrad's private names are not aten ops
     fn = shadowgrad.__dict__.get(name)
     if callable(fn) and not isinstance(fn, type):
         return fn
@@ -82,7 +147,8 @@ class AtenOverload:
         return f"aten::{self._opname}{o}"
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self._fn(*args, **kwargs)
+        out = self._fn(*args, **kwargs)
+        return list(out) if self._opname in _LIST_RESULT else out
 
     def __repr__(self) -> str:
         return f"<OpOverload(op='aten.{self._opname}', overload='{self._overloadname}')>"
@@ -114,7 +180,8 @@ class AtenPacket:
         return ov
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self._fn(*args, **kwargs)
+        out = self._fn(*args, **kwargs)
+        return list(out) if self._opname in _LIST_RESULT else out
 
     def __repr__(self) -> str:
         return f"<OpOverloadPacket(op='aten.{self._opname}')>"
@@ -130,7 +197,7 @@ class AtenNamespace:
     __name__ = "torch.ops.aten"
 
     def __getattr__(self, op_name: str) -> Any:
-        fn = None if op_name.startswith("_") else _resolve(op_name)
+        fn = None if op_name.startswith("__") else _resolve(op_name)
         if fn is None:
             raise AttributeError(f"'_OpNamespace' 'aten' object has no attribute '{op_name}'")
         p = AtenPacket(op_name, fn)
