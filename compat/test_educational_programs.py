@@ -2810,6 +2810,55 @@ def prog_edu_nanogpt_attention_dropout_settings(T: Any) -> Any:
     )
 
 
+@program()
+def prog_edu_nanogpt_attention_backend_choice(T: Any) -> Any:
+    # comparing nanoGPT's flash path with the math path the way people do: the backend
+    # context managers and flags (on CPU: flash where it applies, else math)
+    import importlib
+
+    attention = importlib.import_module(T.__name__ + ".nn.attention")
+    SDPBackend, sdpa_kernel = attention.SDPBackend, attention.sdpa_kernel
+    F = T.nn.functional
+    cuda = T.backends.cuda
+    T.manual_seed(0)
+    q = T.randn(1, 2, 5, 4, requires_grad=True)
+    k = T.randn(1, 2, 5, 4, requires_grad=True)
+    v = T.randn(1, 2, 5, 4, requires_grad=True)
+    out = {}
+    y_flash = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+    with sdpa_kernel(SDPBackend.MATH):
+        y_math = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        out["flags_in_math"] = (cuda.flash_sdp_enabled(), cuda.math_sdp_enabled())
+        out["flags_in_math"] += (cuda.mem_efficient_sdp_enabled(), cuda.cudnn_sdp_enabled())
+    out["flags_after"] = (cuda.flash_sdp_enabled(), cuda.math_sdp_enabled())
+    (y_flash.sum() + 2 * y_math.sum()).backward()
+    out["grad_fns"] = (y_flash.grad_fn, y_math.grad_fn)
+    out["close"] = (y_flash - y_math).abs().max() < 1e-5
+    out["grads"] = (q.grad[0, 0, :2], k.grad[0, 1, -1], v.grad.sum())
+    with sdpa_kernel([SDPBackend.FLASH_ATTENTION]):
+        out["flash_only"] = F.scaled_dot_product_attention(q, k, v).grad_fn
+        out["flash_3d"] = raises(lambda: F.scaled_dot_product_attention(q[0], k[0], v[0]))
+        out["flash_dropout"] = raises(lambda: F.scaled_dot_product_attention(q, k, v, 0.1))
+        out["flash_heads"] = raises(lambda: F.scaled_dot_product_attention(q, k[:, :1], v[:, :1]))
+    with sdpa_kernel(SDPBackend.EFFICIENT_ATTENTION):
+        out["efficient_on_cpu"] = raises(lambda: F.scaled_dot_product_attention(q, k, v))
+    out["bad_backend"] = raises(lambda: sdpa_kernel("math").__enter__())
+    out["enum"] = (repr(SDPBackend.MATH), str(SDPBackend.FLASH_ATTENTION), int(SDPBackend.ERROR))
+    out["enum2"] = (list(SDPBackend.__members__), SDPBackend(2), SDPBackend.MATH == 0)
+    try:
+        cuda.enable_flash_sdp(False)
+        out["no_flash"] = F.scaled_dot_product_attention(q, k, v, is_causal=True).grad_fn
+        cuda.enable_math_sdp(False)
+        out["none"] = raises(lambda: F.scaled_dot_product_attention(q, k, v))
+        out["bad_flag"] = raises(lambda: cuda.enable_math_sdp(1))
+    finally:
+        cuda.enable_flash_sdp(True)
+        cuda.enable_math_sdp(True)
+    with cuda.sdp_kernel(enable_flash=False):
+        out["old_ctx"] = F.scaled_dot_product_attention(q, k, v).grad_fn
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import functional, grad, init, modules, parallel, parameter, utils
+from . import attention, functional, grad, init, modules, parallel, parameter, utils
 from .modules import *  # noqa: F403 - torch.nn re-exports every layer
 from .modules import __all__ as _modules_all
 from .parallel import DataParallel

@@ -25,6 +25,7 @@ from .._signatures import not_tensor as _not_tensor
 from .._tensor import Tensor, _make, warn_once
 from ..autograd.forward_ad import _STATE as _FW
 from ..autograd.forward_ad import ELEMENTWISE, _get_tangent
+from ..backends import SDP_ENABLED as _SDP_ENABLED
 from ..ops import nn_fused as _fused
 from ..ops import nn_ops as K
 from ..ops import pointwise as P
@@ -2768,7 +2769,11 @@ def scaled_dot_product_attention(
         raise RuntimeError(f"expected scalar type Float but found {query.dtype._short}")
     if key.shape[-2] == 0 or value.shape[-1] == 0 or 0 in query.shape[:-1]:
         return _sdpa_empty(query, key, value)
-    if _use_flash(query, key, value, attn_mask, dropout_p, enable_gqa):
+    if not (_SDP_ENABLED["flash"] and _SDP_ENABLED["math"]):
+        flash = _sdp_backend_choice(query, key, value, attn_mask, dropout_p, enable_gqa)
+    else:
+        flash = _use_flash(query, key, value, attn_mask, dropout_p, enable_gqa)
+    if flash:
         if dropout_p != 0.0:  # a negative p: torch's flash kernel takes none
             raise RuntimeError(
                 "scaled_dot_product_attention_flash_attention: Currently do not support dropout > 0"
@@ -2831,6 +2836,91 @@ def scaled_dot_product_attention(
         attn = dropout(attn, dropout_p, True)
     out = attn @ value
     return out.to(origin) if origin is D.float16 else out
+
+
+def _sdp_backend_choice(
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    attn_mask: Tensor | None,
+    dropout_p: float,
+    enable_gqa: bool,
+) -> bool:
+    """Whether the flash kernel runs when torch.backends.cuda's flags (or sdpa_kernel) turn
+    off flash or math (torch's select_sdp_backend_cpp): neither is torch's error; flash alone,
+    when its checks refuse the inputs, warns the first refusal and fails."""
+    if not _SDP_ENABLED["flash"]:
+        if not _SDP_ENABLED["math"]:
+            raise RuntimeError(
+                "No viable backend for scaled_dot_product_attention was found. This is likely "
+                "due to turning off both the math kernel and the fused kernels."
+            )
+        return False
+    if _use_flash(query, key, value, attn_mask, dropout_p, enable_gqa):
+        return True
+    warnings.warn("Flash attention kernel not used because:", stacklevel=3)
+    reason = _flash_refusal(query, key, value, attn_mask, dropout_p, enable_gqa)
+    if reason:
+        warnings.warn(reason, stacklevel=3)
+    raise RuntimeError("No available kernel.  Aborting execution.")
+
+
+def _flash_refusal(
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    attn_mask: Tensor | None,
+    dropout_p: float,
+    enable_gqa: bool,
+) -> str:
+    """The warning of the first check of torch's use_flash_attention_cpp that refuses the
+    inputs (empty where that check says nothing)."""
+    if dropout_p > 0.0:
+        return "Both fused kernels do not support non-zero dropout."
+    dims = (query.dim(), key.dim(), value.dim())
+    if dims != (4, 4, 4):
+        return (
+            "All fused kernels requires query, key and value to be 4 dimensional, but got "
+            f"Query dim: {dims[0]}, Key dim: {dims[1]}, Value dim: {dims[2]} instead."
+        )
+    q, k, v = list(query.shape), list(key.shape), list(value.shape)
+    if not q[0] == k[0] == v[0]:
+        return (
+            "For dense inputs, both fused kernels require query, key and value to have the "
+            f"same batch_size. Query.sizes(): {q}, Key.sizes(): {k}, Value.sizes(): {v} "
+            "instead. To broadcast dense inputs, try using unsqueeze and expand_to before "
+            "passing them into the kernel."
+        )
+    if not enable_gqa and not q[1] == k[1] == v[1]:
+        return (
+            "For dense input, both fused kernels require query, key and value to have the "
+            f"same num_heads. Query.sizes(): {q}, Key sizes(): {k}, Value sizes(): {v} "
+            "instead. To broadcast dense inputs, try using unsqueeze and expand_to before "
+            "passing them into the kernel."
+        )
+    if attn_mask is not None:
+        m = attn_mask.shape
+        if attn_mask.requires_grad:
+            return ""
+        if (attn_mask.dim() not in (2, 4)) or m[-2] not in (q[2], 1) or m[-1] not in (k[2], 1):
+            return (
+                "Please use the following attn mask shapes: 2d - ({Q_seq_len, 1}  x "
+                "{KV_seq_len, 1}); 4d - ({Batch, 1} x {Num_heads, 1} x {Q_seq_len, 1}  x "
+                "{KV_seq_len, 1})"
+            )
+    if not q[3] == k[3] == v[3]:
+        return (
+            "Flash attention requires q,k,v to have the same last dimension. Got "
+            f"Query.size(-1): {q[3]}, Key.size(-1): {k[3]}, Value.size(-1): {v[3]} instead."
+        )
+    strides = [t.stride(-1) for t in (query, key, value)]
+    if strides != [1, 1, 1]:
+        return (
+            "All fused kernels require the last dimension of the input to have stride 1. Got "
+            f"Query.stride(-1): {strides[0]}, Key.stride(-1): {strides[1]}, "
+            f"Value.stride(-1): {strides[2]}"
+        )
+    return ""
 
 
 def _sdpa_empty(query: Tensor, key: Tensor, value: Tensor) -> Tensor:
