@@ -1103,6 +1103,156 @@ def prog_dev_mode_handler_recursion_goes_to_next_mode(T: Any) -> Any:
     return outer.log, s, n
 
 
+@program()
+def prog_dev_meta_optimizer_steps(T: Any) -> Any:
+    out = []
+    for make in (
+        lambda ps: T.optim.SGD(ps, lr=0.1, momentum=0.9),
+        lambda ps: T.optim.Adam(ps, lr=0.1),
+        lambda ps: T.optim.AdamW(ps, lr=0.1, weight_decay=0.1),
+        lambda ps: T.optim.RMSprop(ps, lr=0.1),
+    ):
+        p = T.nn.Parameter(T.zeros(3, device="meta"))
+        p.grad = T.ones(3, device="meta")
+        opt = make([p])
+        opt.step()
+        state = opt.state[p]
+        out.append(
+            (_m(p), sorted((k, _m(v) if hasattr(v, "is_meta") else v) for k, v in state.items()))
+        )
+    return out
+
+
+@program()
+def prog_dev_meta_layers_forward(T: Any) -> Any:
+    F = T.nn.functional
+    m = T.zeros(4, 3, device="meta")
+    bn = T.nn.BatchNorm1d(3, device="meta")
+    y = bn(m)
+    outs = {
+        "bn": y,
+        "bn_running_mean": bn.running_mean,
+        "embedding": F.embedding(
+            T.zeros(5, dtype=T.long, device="meta"), T.zeros(10, 3, device="meta")
+        ),
+        "layer_norm": F.layer_norm(m, (3,)),
+        "gelu": F.gelu(m),
+        "silu": F.silu(m),
+        "log_softmax": F.log_softmax(m, 1),
+        "bce_logits": F.binary_cross_entropy_with_logits(m, m),
+        "l1": F.l1_loss(m, m),
+        "mse": F.mse_loss(m, m),
+        "maxpool": F.max_pool2d(T.zeros(1, 1, 4, 4, device="meta"), 2),
+        "adaptive": F.adaptive_avg_pool2d(T.zeros(1, 1, 4, 4, device="meta"), 1),
+        "pad": F.pad(m, (1, 1)),
+        "softplus": F.softplus(m),
+        "einsum": T.einsum("ij,jk->ik", m, m.t()),
+        "norm1": m.norm(dim=1),
+        "var": m.var(0),
+        "prod": m.prod(),
+        "amax": m.amax(0),
+        "topk_values": m.topk(2).values,
+        "topk_indices": m.topk(2, dim=0).indices,
+        "sort": m.sort(1).indices,
+        "index_cpu": m[T.tensor([0, 1])],
+        "masked_fill": m.masked_fill(m > 0, 1.0),
+        "where_scalar": T.where(m > 0, m, T.tensor(0.0)),
+        "meshgrid": T.meshgrid(T.zeros(2, device="meta"), T.zeros(3, device="meta"), indexing="ij")[
+            1
+        ],
+        "chunk": m.chunk(2)[1],
+        "split": m.split([1, 3])[1],
+        "unbind": m.unbind(1)[0],
+        "arange_float": T.arange(0, 1, 0.25, device="meta"),
+    }
+    return {k: _m(v) for k, v in outs.items()}
+
+
+@program()
+def prog_dev_meta_attention_and_transformer(T: Any) -> Any:
+    mha = T.nn.MultiheadAttention(4, 2, device="meta")
+    q = T.zeros(3, 1, 4, device="meta")
+    out, w = mha(q, q, q)
+    layer = T.nn.TransformerEncoderLayer(4, 2, 8, device="meta", dropout=0.0)
+    return _m(out), _m(w), _m(layer(q)), [(n, _m(p)) for n, p in layer.named_parameters()][:4]
+
+
+@program()
+def prog_dev_meta_truthiness_and_scalars(T: Any) -> Any:
+    m = T.zeros(4, 3, device="meta")
+    return (
+        raises(lambda: bool(m.any())),
+        raises(lambda: bool(m)),
+        raises(lambda: m.sum() > 0 and 1),
+        raises(lambda: m.max().item()),
+        raises(lambda: m[0, 0].tolist()),
+        raises(lambda: f"{m.sum():.2f}"),
+        raises(lambda: T.allclose(m, m)),
+        _m(m.any()),
+        _m(m == m),
+        len(m),
+        m.size(1),
+        m.shape[0],
+    )
+
+
+@program()
+def prog_dev_meta_empty_strided_and_views(T: Any) -> Any:
+    e = T.empty_strided((2, 3), (1, 2), device="meta")
+    m = T.zeros(4, 3, device="meta")
+    return (
+        _m(e),
+        e.is_contiguous(),
+        _m(m[::2]),
+        _m(m.t()),
+        _m(m.unsqueeze(0).expand(2, 4, 3)),
+        _m(m.view(2, 6)),
+        _m(m.t().contiguous()),
+        _m(m.narrow(1, 1, 2)),
+        _m(m.as_strided((2, 2), (1, 3))),
+        raises(lambda: m.t().view(12)),
+        raises(lambda: m.view(5)),
+    )
+
+
+@program()
+def prog_dev_set_default_device_meta_then_build_and_materialize(T: Any) -> Any:
+    with _default_device(T, "meta"):
+        net = T.nn.Sequential(T.nn.Linear(3, 4), T.nn.ReLU(), T.nn.Linear(4, 2))
+        inside = [_m(p) for p in net.parameters()]
+        x_meta = T.zeros(5, 3)
+        y_meta = net(x_meta)
+    net.to_empty(device="cpu")
+    _seeded(T, net, 9)
+    y = net(T.tensor(_data(5, 3)))
+    return inside, _m(x_meta), _m(y_meta), y, [p.device for p in net.parameters()]
+
+
+@program()
+def prog_dev_meta_reset_parameters_rng_matches(T: Any) -> Any:
+    T.manual_seed(123)
+    with T.device("meta"):
+        lin = T.nn.Linear(4, 3)
+        T.nn.init.normal_(lin.weight)
+    lin.to_empty(device="cpu")
+    lin.reset_parameters()  # draws from where the seed left the generator
+    ref = T.nn.Linear(4, 3)  # the next draws
+    return lin.weight, lin.bias, ref.weight
+
+
+@program()
+def prog_dev_module_to_device_forms(T: Any) -> Any:
+    net = _seeded(T, T.nn.Linear(2, 2), 10)
+    a = net.to("cpu") is net
+    b = net.to(T.device("cpu")) is net
+    c = net.to(device="cpu", dtype=T.float64) is net
+    d = net.cpu() is net
+    e = raises(lambda: net.to("cuda"))
+    f = raises(lambda: net.cuda())
+    g = net.to("meta", non_blocking=True)
+    return a, b, c, d, e, f, g is net, _m(net.weight), T.nn.ReLU().cuda() is not None
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -60,8 +60,8 @@ class MetaArray(np.ndarray):
 
     def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
         refused = _DATA_DEPENDENT.get(func)
-        if refused is not None:  # a result whose size depends on the values: torch refuses
-            raise NotImplementedError(refused)
+        if refused is not None:  # a result that depends on the values: torch refuses
+            raise refused[0](refused[1])
         return _rewrap(super().__array_function__(func, types, args, kwargs))
 
     def __getitem__(self, key: Any) -> Any:
@@ -75,12 +75,13 @@ class MetaArray(np.ndarray):
         raise RuntimeError(NO_ITEM)  # Tensor.item, and any op reading a value (allclose)
 
 
-_DATA_DEPENDENT = {
-    np.nonzero: NONZERO,
-    np.flatnonzero: NONZERO,
-    np.argwhere: NONZERO,
-    np.unique: _no_kernel("_unique2"),
-    np.array_equal: _no_kernel("equal"),
+_DATA_DEPENDENT: dict[Any, tuple[type[Exception], str]] = {
+    np.nonzero: (NotImplementedError, NONZERO),
+    np.flatnonzero: (NotImplementedError, NONZERO),
+    np.argwhere: (NotImplementedError, NONZERO),
+    np.unique: (NotImplementedError, _no_kernel("_unique2")),
+    np.array_equal: (NotImplementedError, _no_kernel("equal")),
+    np.allclose: (RuntimeError, NO_ITEM),
 }
 
 

@@ -1110,8 +1110,8 @@ class Tensor:
         )
 
     def __format__(self, spec: str) -> str:
-        if self._data.ndim == 0 and type(self) is Tensor:
-            return format(self._data.item(), spec)
+        if self._data.ndim == 0 and type(self) is Tensor and type(self._data) is np.ndarray:
+            return format(self._data.item(), spec)  # (a meta tensor's: object's format)
         if spec:
             raise TypeError(f"unsupported format string passed to {type(self).__name__}.__format__")
         return str(self)

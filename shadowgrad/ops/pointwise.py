@@ -2405,7 +2405,7 @@ def isclose(
             allowed = atol + np.abs(rtol * b.astype(ft))
             actual = np.abs(a.astype(ft) - b.astype(ft))
             close = close | (np.isfinite(actual) & (actual <= allowed))
-    return _make(np.asarray(close))
+    return _make(np.asanyarray(close))
 
 
 def _num(v: float) -> str:

@@ -2190,7 +2190,7 @@ def allclose(
         infer_size(tuple(input._data.shape), tuple(other._data.shape))  # torch's broadcast error
         # torch's allclose is isclose(...).all(): its rtol/atol checks, in the tensors' dtype
         close = isclose(input, other, rtol=rtol, atol=atol, equal_nan=equal_nan)
-        return bool(close._data.all())
+        return bool(close._data.all().item())  # (a meta tensor's item() refuses, as torch's)
     except Exception:  # torch's parser refuses the arguments first
         from .._signatures import reraise
 

@@ -1560,10 +1560,9 @@ def _as_strided_view(
     root: np.ndarray, size: tuple[int, ...], stride: tuple[int, ...], offset: int
 ) -> np.ndarray:
     isz = root.itemsize
-    start = np.lib.stride_tricks.as_strided(root, shape=(offset + 1,), strides=(isz,))[offset:]
-    return np.lib.stride_tricks.as_strided(
-        start, shape=size, strides=tuple(s * isz for s in stride)
-    )
+    strided = np.lib.stride_tricks.as_strided  # (subok: a meta tensor's array stays one)
+    start = strided(root, shape=(offset + 1,), strides=(isz,), subok=True)[offset:]
+    return strided(start, shape=size, strides=tuple(s * isz for s in stride), subok=True)
 
 
 def _as_strided_backward(grad: Tensor, idx: np.ndarray, self_sym_sizes: Any) -> Tensor:

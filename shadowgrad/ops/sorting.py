@@ -472,7 +472,10 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
         raise RuntimeError("topk does not support bool dtypes on CPU")
     if x.dtype.kind == "c":
         raise RuntimeError(" topk does not support complex dtypes on CPU")
-    idx = np.zeros((), np.int64) if x.ndim == 0 else _topk_indices(x, k, d, largest, sorted)
+    if type(x) is not np.ndarray and input.is_meta:  # no values: indices of the right shape
+        idx = np.zeros((*x.shape[:d], k, *x.shape[d + 1 :]), np.int64).view(type(x))
+    else:
+        idx = np.zeros((), np.int64) if x.ndim == 0 else _topk_indices(x, k, d, largest, sorted)
     if not idx.flags.c_contiguous:  # torch's results are contiguous (Note [Result layout])
         idx = np.array(idx, order="C")
     return _rt("topk", _topk(input, _dim_as_given(dim, d), idx, True, tuple(x.shape)))

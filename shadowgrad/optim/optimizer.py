@@ -179,7 +179,7 @@ def arr(t: Tensor) -> np.ndarray:
 def like(value: np.ndarray, t: Tensor) -> np.ndarray:
     """An array computed on `arr(t)` in t's own layout: a real view of a complex tensor's
     values (shape `(..., 2)`) becomes complex again, a 0-d tensor's (1,) array 0-d again."""
-    value = np.asarray(value)
+    value = np.asanyarray(value)  # (a meta tensor's array stays one)
     if value.dtype.kind != "c" and t.is_complex():
         return np.ascontiguousarray(value).view(t.detach().numpy().dtype)[..., 0]
     if value.shape == (1,) and t.dim() == 0:
