@@ -1193,6 +1193,65 @@ def prog_sg2_upsample_module_saved(T: Any) -> Any:
     return [_saved(m(x).grad_fn) for m in mods]
 
 
+# --- double-backward graphs of formulas torch writes with scalars, outer products, fills ---------
+
+
+@program()
+def prog_sg2_mv_double_backward(T: Any) -> Any:
+    m, v = _d(T, 2, 3), _d(T, 3, seed=1)
+    u = _d(T, 2, seed=2)
+    return (
+        _second(T, m.mv(v), m, v),
+        _second(T, m @ v[:3], m, v),
+        _second(T, u @ m, m, u),
+        _second(T, T.addmv(u, m, v, beta=0.5, alpha=2.0), u, m, v),
+        _saved(m.mv(v).grad_fn),
+    )
+
+
+@program()
+def prog_sg2_trace_double_backward(T: Any) -> Any:
+    x, y = _d(T, 2, 3), _d(T, 3, 3, seed=1)
+    (g,) = T.autograd.grad(x.trace(), x)
+    out = [g, g._version, g.stride()]
+    out.append(_second(T, x.trace() * x.sum(), x))
+    out.append(_second(T, (y @ y).trace(), y))
+    out.append(_saved(y.trace().grad_fn))
+    return out
+
+
+@program()
+def prog_sg2_lerp_scalar_weight_double_backward(T: Any) -> Any:
+    x, y = _d(T, 2, 3), _d(T, 2, 3, seed=1)
+    w = _d(T, 2, 3, seed=2).abs()
+    return (
+        _second(T, T.lerp(x, y, 0.3) ** 2, x, y),
+        _second(T, T.lerp(x, y, 1) ** 2, x, y),
+        _second(T, T.lerp(x, y, w) ** 2, x, y, w),
+        _read(T.lerp(x, y, 0.75).grad_fn, "weight"),
+        _read(T.lerp(x, y, w).grad_fn, "weight", "self", "end"),
+    )
+
+
+@program()
+def prog_sg2_scalar_factors_half_gradients(T: Any) -> Any:
+    v = _data(60, seed=5)
+    h = T.float16
+    a = T.tensor(v[:6].reshape(2, 3), dtype=h, requires_grad=True)
+    b = T.tensor(v[6:12].reshape(3, 2), dtype=h, requires_grad=True)
+    c = T.tensor(v[12:16].reshape(2, 2), dtype=h, requires_grad=True)
+    T.addmm(c, a, b, beta=0.3, alpha=0.7).backward(T.full((2, 2), 1.7, dtype=h))
+    w, u = T.tensor(v[16:19], dtype=h, requires_grad=True), T.tensor(v[19:21], dtype=h)
+    u.requires_grad_()
+    T.addmv(u, a, w, beta=0.3, alpha=0.7).backward(T.full((2,), 1.3, dtype=h))
+    x = T.tensor(v[21:41], dtype=h, requires_grad=True)
+    y = T.tensor(v[40:60], dtype=h, requires_grad=True)
+    T.lerp(x, y, 0.3).backward(T.linspace(-3, 3, 20).to(h))
+    z = T.tensor(v[:20], dtype=h, requires_grad=True)
+    z.std().backward()
+    return a.grad, b.grad, c.grad, w.grad, u.grad, x.grad, y.grad, z.grad
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -77,10 +77,11 @@ mv_op = defop(
     "MvBackward0",
     lambda self, vec: np.matmul(self, vec),
     jvp=BILINEAR,
-    self=lambda grad, vec: grad.unsqueeze(1).mm(vec.unsqueeze(0)),
+    # torch's grad.ger(vec): outer's grad.reshape(-1, 1) * vec (MulBackward0)
+    self=lambda grad, vec: grad.reshape(grad.shape[0], 1) * vec,
     vec=lambda grad, self: self.t().mv(grad),
     complex={
-        "self": lambda grad, vec: grad.unsqueeze(1).mm(vec.conj().unsqueeze(0)),
+        "self": lambda grad, vec: grad.reshape(grad.shape[0], 1) * vec.conj(),
         "vec": lambda grad, self: self.conj().t().mv(grad),
     },
 )
@@ -553,6 +554,8 @@ def _scale(grad: Tensor, s: Any) -> Tensor:
     if s == 1:
         return grad
     if type(grad) is np.ndarray:
+        if grad.dtype == np.float16:  # torch's opmath: the number as float, one rounding
+            return np.multiply(grad, s, dtype=np.float32).astype(np.float16)
         return grad * s
     from .pointwise import _mul_scalar
 
@@ -731,12 +734,13 @@ _addmv = defop(
     _addmm_fwd,
     jvp=_addmm_jvp(lambda a, b: mv_op(a, b)),
     self=lambda grad, beta: _scale(grad, beta),
-    mat1=lambda grad, mat2, alpha: _scale(grad.unsqueeze(1).mm(mat2.unsqueeze(0)), alpha),
+    # torch's grad.ger(vec) (outer: a MulBackward0), times alpha
+    mat1=lambda grad, mat2, alpha: _scale(grad.reshape(grad.shape[0], 1) * mat2, alpha),
     mat2=lambda grad, mat1, alpha: _scale(mat1.t().mv(grad), alpha),
     complex={  # torch's: the conjugated factors and scalars (Note [Complex gradients])
         "self": lambda grad, beta: _scale(grad, _conj_number(beta)),
         "mat1": lambda grad, mat2, alpha: _scale(
-            grad.unsqueeze(1).mm(mat2.conj().unsqueeze(0)), _conj_number(alpha)
+            grad.reshape(grad.shape[0], 1) * mat2.conj(), _conj_number(alpha)
         ),
         "mat2": lambda grad, mat1, alpha: _scale(mat1.conj().t().mv(grad), _conj_number(alpha)),
     },
@@ -961,13 +965,27 @@ def _trace_fwd(self: np.ndarray, self_sym_sizes: Any) -> np.ndarray:
     return np.asarray(np.trace(self, dtype=dt))
 
 
+def _trace_backward(grad: Tensor, sizes: Any) -> Tensor:
+    """torch's trace_backward: zeros(n * m).index_fill_(0, arange(0, n * m, m + 1), grad)
+    viewed as (n, m) (IndexFillBackward1 and ViewBackward0 in a double-backward graph; the
+    in-place fill leaves the gradient at version 2, as torch's)."""
+    from .indexing import index_fill
+
+    n, m = sizes
+    flat = _make(np.zeros(n * m, grad._data.dtype))
+    r = index_fill(flat, 0, _make(np.arange(0, n * m, m + 1, dtype=np.int64)), grad)
+    r._bump()
+    r._bump()
+    return r.view(n, m)
+
+
 _trace = defop(
     "trace",
     "TraceBackward0",
     _trace_fwd,
     dtype="keep",
     jvp=LINEAR,
-    self=lambda grad, self_sym_sizes: grad * _eye(self_sym_sizes[0], grad, self_sym_sizes[1]),
+    self=lambda grad, self_sym_sizes: _trace_backward(grad, self_sym_sizes),
     complex=True,  # linear
 )
 

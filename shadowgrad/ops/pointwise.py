@@ -415,11 +415,17 @@ _pow_scalar_base = defop(
 )
 
 
+def _np_mul_scalar(self: np.ndarray, other: Any) -> np.ndarray:
+    if self.dtype == np.float16:  # torch's opmath: the number as float, one rounding to half
+        return np.multiply(self, other, dtype=np.float32).astype(np.float16)
+    return np.multiply(self, other)
+
+
 # mul by a Python number inside formulas: torch's mul.Scalar overload, a node with one edge
 _mul_scalar = defop(
     "mul.Scalar",
     "MulBackward1",
-    lambda self, other: np.multiply(self, other),
+    _np_mul_scalar,
     dtype="keep",
     self=lambda grad, other: _mul_scalar(grad, other),
     jvp=ELEMENTWISE,
@@ -1782,6 +1788,11 @@ def _cj(v: Any) -> Any:
     return conj(v) if isinstance(v, Tensor) else (v.conjugate() if isinstance(v, complex) else v)
 
 
+def _number(v: Any) -> Any:
+    """A saved number as a formula's Python number (Note [Saved numbers])."""
+    return v.item() if isinstance(v, Tensor) else v
+
+
 @_half_in_float
 def _np_lerp(self: np.ndarray, end: np.ndarray, weight: Any) -> np.ndarray:
     # torch's lerp: from whichever end is nearer to the weight (exact at weight 0 and 1)
@@ -1795,8 +1806,9 @@ _lerp_scalar = defop(
     "LerpBackward0",
     _np_lerp,
     dtype="keep",
-    self=lambda grad, weight: grad * (1 - weight),
-    end=lambda grad, weight: grad * weight,
+    # torch's `grad * (1 - weight.toDouble())` and `grad * weight`: mul.Scalar (MulBackward1)
+    self=lambda grad, weight: _mul_scalar(grad, 1 - float(_number(weight))),
+    end=lambda grad, weight: _mul_scalar(grad, _number(weight)),
     jvp=LINEAR,
     complex={
         "self": lambda grad, weight: grad * _cj(1 - weight),
