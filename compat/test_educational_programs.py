@@ -2859,6 +2859,422 @@ def prog_edu_nanogpt_attention_backend_choice(T: Any) -> Any:
     return out
 
 
+# --- "Let's build GPT": the bigram language model and the self-attention trick ----------------
+
+
+@program()
+def prog_edu_gpt_video_averaging_tricks(T: Any) -> Any:
+    T.manual_seed(1337)
+    B, Tt, C = 4, 8, 2
+    x = T.randn(B, Tt, C)
+    xbow = T.zeros((B, Tt, C))
+    for b in range(B):
+        for t in range(Tt):
+            xprev = x[b, : t + 1]
+            xbow[b, t] = T.mean(xprev, 0)
+    wei = T.tril(T.ones(Tt, Tt))
+    wei = wei / wei.sum(1, keepdim=True)
+    xbow2 = wei @ x
+    tril = T.tril(T.ones(Tt, Tt))
+    wei3 = T.zeros((Tt, Tt))
+    wei3 = wei3.masked_fill(tril == 0, float("-inf"))
+    wei3 = T.nn.functional.softmax(wei3, dim=-1)
+    xbow3 = wei3 @ x
+    a = T.tril(T.ones(3, 3))
+    a = a / T.sum(a, 1, keepdim=True)
+    b_ = T.randint(0, 10, (3, 2)).float()
+    # (the video's T.allclose(xbow, xbow2) hangs on the last bits of near-zero sums: the
+    # summation orders differ, so the check here has a tolerance of its own)
+    return (
+        (xbow - xbow2).abs().max() < 1e-6,
+        (xbow - xbow3).abs().max() < 1e-6,
+        T.allclose(xbow, xbow2, atol=1e-6),
+        xbow[0],
+        wei3,
+        a,
+        b_,
+        a @ b_,
+        xbow2.grad_fn,
+        T.softmax(T.tensor([0.1, -0.2, 0.3, -0.2, 0.5]), dim=-1),
+        T.softmax(T.tensor([0.1, -0.2, 0.3, -0.2, 0.5]) * 8, dim=-1),
+    )
+
+
+@program()
+def prog_edu_gpt_video_single_head(T: Any) -> Any:
+    nn = T.nn
+    F = T.nn.functional
+    T.manual_seed(1337)
+    B, Tt, C = 2, 6, 8
+    x = T.randn(B, Tt, C)
+    head_size = 4
+    key = nn.Linear(C, head_size, bias=False)
+    query = nn.Linear(C, head_size, bias=False)
+    value = nn.Linear(C, head_size, bias=False)
+    k = key(x)
+    q = query(x)
+    wei = q @ k.transpose(-2, -1) * head_size**-0.5
+    tril = T.tril(T.ones(Tt, Tt))
+    wei = wei.masked_fill(tril == 0, float("-inf"))
+    wei = F.softmax(wei, dim=-1)
+    v = value(x)
+    out = wei @ v
+    out.sum().backward()
+    kk = T.randn(B, Tt, head_size)
+    qq = T.randn(B, Tt, head_size)
+    scaled = qq @ kk.transpose(-2, -1) * head_size**-0.5
+    return (
+        out.shape,
+        wei[0],
+        wei.grad_fn,
+        out.grad_fn,
+        key.weight.grad,
+        query.weight.grad.abs().sum(),
+        (kk.var(), qq.var(), scaled.var()),
+        raises(lambda: (q @ k.transpose(-2, -1)).masked_fill(tril[:3] == 0, float("-inf"))),
+        raises(lambda: q @ k),
+    )
+
+
+@program()
+def prog_edu_gpt_video_bigram_language_model(T: Any) -> Any:
+    nn = T.nn
+    F = T.nn.functional
+    T.manual_seed(1337)
+    text = "first citizen: before we proceed any further, hear me speak. all: speak, speak."
+    text += " first citizen: you are all resolved rather to die than to famish? all: resolved."
+    chars = sorted(list(set(text)))
+    vocab_size = len(chars)
+    stoi = {ch: i for i, ch in enumerate(chars)}
+    itos = dict(enumerate(chars))
+
+    def encode(s):
+        return [stoi[c] for c in s]
+
+    def decode(lst):
+        return "".join([itos[i] for i in lst])
+
+    data = T.tensor(encode(text), dtype=T.long)
+    n = int(0.9 * len(data))
+    train_data, val_data = data[:n], data[n:]
+    block_size, batch_size = 8, 4
+
+    def get_batch(split):
+        d = train_data if split == "train" else val_data
+        ix = T.randint(len(d) - block_size, (batch_size,))
+        x = T.stack([d[i : i + block_size] for i in ix])
+        y = T.stack([d[i + 1 : i + block_size + 1] for i in ix])
+        return x, y
+
+    class BigramLanguageModel(nn.Module):
+        def __init__(self, vocab_size):
+            super().__init__()
+            self.token_embedding_table = nn.Embedding(vocab_size, vocab_size)
+
+        def forward(self, idx, targets=None):
+            logits = self.token_embedding_table(idx)
+            if targets is None:
+                loss = None
+            else:
+                B, Tt, C = logits.shape
+                logits = logits.view(B * Tt, C)
+                targets = targets.view(B * Tt)
+                loss = F.cross_entropy(logits, targets)
+            return logits, loss
+
+        def generate(self, idx, max_new_tokens):
+            for _ in range(max_new_tokens):
+                logits, _loss = self(idx)
+                logits = logits[:, -1, :]
+                probs = F.softmax(logits, dim=-1)
+                idx_next = T.multinomial(probs, num_samples=1)
+                idx = T.cat((idx, idx_next), dim=1)
+            return idx
+
+    m = BigramLanguageModel(vocab_size)
+    xb, yb = get_batch("train")
+    logits, loss = m(xb, yb)
+    sample = decode(m.generate(idx=T.zeros((1, 1), dtype=T.long), max_new_tokens=20)[0].tolist())
+    optimizer = T.optim.AdamW(m.parameters(), lr=1e-3)
+    losses = []
+    for _steps in range(5):
+        xb, yb = get_batch("train")
+        logits, loss = m(xb, yb)
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+
+    @T.no_grad()
+    def estimate_loss():
+        out = {}
+        m.eval()
+        for split in ["train", "val"]:
+            losses = T.zeros(3)
+            for k in range(3):
+                X, Y = get_batch(split)
+                _logits, lo = m(X, Y)
+                losses[k] = lo.item()
+            out[split] = losses.mean()
+        m.train()
+        return out
+
+    return (
+        vocab_size,
+        data[:10],
+        data.dtype,
+        logits.shape,
+        loss.grad_fn,
+        -math.log(1 / vocab_size),
+        sample,
+        losses,
+        estimate_loss(),
+        m.token_embedding_table.weight.grad,
+        raises(lambda: m(xb, yb[:, :-1])),
+    )
+
+
+# --- d2l.ai: convolutions from scratch -----------------------------------------------------
+
+
+def _corr2d(T: Any, X: Any, K: Any) -> Any:
+    h, w = K.shape
+    Y = T.zeros((X.shape[0] - h + 1, X.shape[1] - w + 1))
+    for i in range(Y.shape[0]):
+        for j in range(Y.shape[1]):
+            Y[i, j] = (X[i : i + h, j : j + w] * K).sum()
+    return Y
+
+
+@program()
+def prog_edu_d2l_conv_scratch_and_learning_a_kernel(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(0)
+    X = T.tensor([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0], [6.0, 7.0, 8.0]])
+    K = T.tensor([[0.0, 1.0], [2.0, 3.0]])
+    c = _corr2d(T, X, K)
+    Xe = T.ones((6, 8))
+    Xe[:, 2:6] = 0
+    Ke = T.tensor([[1.0, -1.0]])
+    Y = _corr2d(T, Xe, Ke)
+    conv2d = nn.LazyConv2d(1, kernel_size=(1, 2), bias=False)
+    Xr = Xe.reshape((1, 1, 6, 8))
+    Yr = Y.reshape((1, 1, 6, 7))
+    lr = 3e-2
+    ls = []
+    for _i in range(6):
+        Y_hat = conv2d(Xr)
+        lo = (Y_hat - Yr) ** 2
+        conv2d.zero_grad()
+        lo.sum().backward()
+        conv2d.weight.data[:] -= lr * conv2d.weight.grad
+        ls.append(lo.sum().item())
+    Kk = T.ones(2, 2, requires_grad=True)
+    cg = _corr2d(T, X, Kk)
+    cg.sum().backward()
+    return (
+        c,
+        Y,
+        _corr2d(T, Xe.t(), Ke),
+        ls,
+        conv2d.weight.data.reshape((1, 2)),
+        cg.grad_fn,
+        Kk.grad,
+        lo.grad_fn,
+    )
+
+
+@program()
+def prog_edu_d2l_multi_channel_and_pooling(T: Any) -> Any:
+    def corr2d_multi_in(X, K):
+        return sum(_corr2d(T, x, k) for x, k in zip(X, K, strict=True))
+
+    def corr2d_multi_in_out(X, K):
+        return T.stack([corr2d_multi_in(X, k) for k in K], 0)
+
+    def corr2d_multi_in_out_1x1(X, K):
+        c_i, h, w = X.shape
+        c_o = K.shape[0]
+        X = X.reshape((c_i, h * w))
+        K = K.reshape((c_o, c_i))
+        Y = T.matmul(K, X)
+        return Y.reshape((c_o, h, w))
+
+    def pool2d(X, pool_size, mode="max"):
+        p_h, p_w = pool_size
+        Y = T.zeros((X.shape[0] - p_h + 1, X.shape[1] - p_w + 1))
+        for i in range(Y.shape[0]):
+            for j in range(Y.shape[1]):
+                if mode == "max":
+                    Y[i, j] = X[i : i + p_h, j : j + p_w].max()
+                elif mode == "avg":
+                    Y[i, j] = X[i : i + p_h, j : j + p_w].mean()
+        return Y
+
+    X = T.tensor([[[0.0, 1.0, 2.0], [3.0, 4.0, 5.0], [6.0, 7.0, 8.0]],
+                  [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]])  # fmt: skip
+    K = T.tensor([[[0.0, 1.0], [2.0, 3.0]], [[1.0, 2.0], [3.0, 4.0]]])
+    K3 = T.stack((K, K + 1, K + 2), 0)
+    T.manual_seed(0)
+    Xn = T.normal(0, 1, (3, 3, 3))
+    Kn = T.normal(0, 1, (2, 3, 1, 1))
+    Y1 = corr2d_multi_in_out_1x1(Xn, Kn)
+    Y2 = corr2d_multi_in_out(Xn, Kn)
+    Xp = T.arange(16, dtype=T.float32).reshape((1, 1, 4, 4))
+    Xp2 = T.cat((Xp, Xp + 1), 1)
+    F = T.nn.functional
+    return (
+        corr2d_multi_in(X, K),
+        K3.shape,
+        corr2d_multi_in_out(X, K3),
+        float(T.abs(Y1 - Y2).sum()) < 1e-6,
+        pool2d(X[0], (2, 2)),
+        pool2d(X[0], (2, 2), "avg"),
+        T.nn.MaxPool2d(3)(Xp),
+        T.nn.MaxPool2d(3, padding=1, stride=2)(Xp),
+        T.nn.MaxPool2d((2, 3), stride=(2, 3), padding=(0, 1))(Xp),
+        T.nn.MaxPool2d(3, padding=1, stride=2)(Xp2),
+        F.conv2d(X.unsqueeze(0), K3),
+        raises(lambda: corr2d_multi_in(X, K3)),
+        raises(lambda: T.nn.MaxPool2d(3, padding=2)(Xp)),
+    )
+
+
+@program()
+def prog_edu_d2l_batch_norm_scratch_4d(T: Any) -> Any:
+    nn = T.nn
+
+    def batch_norm(X, gamma, beta, moving_mean, moving_var, eps, momentum):
+        if not T.is_grad_enabled():
+            X_hat = (X - moving_mean) / T.sqrt(moving_var + eps)
+        else:
+            assert len(X.shape) in (2, 4)
+            if len(X.shape) == 2:
+                mean = X.mean(dim=0)
+                var = ((X - mean) ** 2).mean(dim=0)
+            else:
+                mean = X.mean(dim=(0, 2, 3), keepdim=True)
+                var = ((X - mean) ** 2).mean(dim=(0, 2, 3), keepdim=True)
+            X_hat = (X - mean) / T.sqrt(var + eps)
+            moving_mean = (1.0 - momentum) * moving_mean + momentum * mean
+            moving_var = (1.0 - momentum) * moving_var + momentum * var
+        Y = gamma * X_hat + beta
+        return Y, moving_mean.data, moving_var.data
+
+    class BatchNorm(nn.Module):
+        def __init__(self, num_features, num_dims):
+            super().__init__()
+            shape = (1, num_features) if num_dims == 2 else (1, num_features, 1, 1)
+            self.gamma = nn.Parameter(T.ones(shape))
+            self.beta = nn.Parameter(T.zeros(shape))
+            self.moving_mean = T.zeros(shape)
+            self.moving_var = T.ones(shape)
+
+        def forward(self, X):
+            if self.moving_mean.device != X.device:
+                self.moving_mean = self.moving_mean.to(X.device)
+                self.moving_var = self.moving_var.to(X.device)
+            Y, self.moving_mean, self.moving_var = batch_norm(
+                X, self.gamma, self.beta, self.moving_mean, self.moving_var, eps=1e-5, momentum=0.1
+            )
+            return Y
+
+    T.manual_seed(0)
+    X = T.randn(4, 3, 5, 5)
+    bn = BatchNorm(3, 4)
+    ref = nn.BatchNorm2d(3)
+    y = bn(X)
+    yr = ref(X)
+    (y.sum() + (y**2).mean()).backward()
+    with T.no_grad():
+        ye = bn(X[:1])
+    ref.eval()
+    return (
+        (y - yr).abs().max() < 1e-5,
+        bn.moving_mean.flatten(),
+        ref.running_mean,
+        bn.moving_var.flatten(),
+        ref.running_var,
+        bn.gamma.grad.flatten(),
+        bn.beta.grad.flatten(),
+        ye[0, 0, 0],
+        ref(X[:1])[0, 0, 0],
+        y.grad_fn,
+        [n for n, _ in bn.named_parameters()],
+        list(bn.state_dict()),
+        raises(lambda: bn(T.randn(2, 3, 5))),
+    )
+
+
+@program()
+def prog_edu_d2l_lenet_and_residual(T: Any) -> Any:
+    nn = T.nn
+    F = T.nn.functional
+    T.manual_seed(0)
+    net = nn.Sequential(
+        nn.LazyConv2d(6, kernel_size=5, padding=2), nn.Sigmoid(),
+        nn.AvgPool2d(kernel_size=2, stride=2),
+        nn.LazyConv2d(16, kernel_size=5), nn.Sigmoid(),
+        nn.AvgPool2d(kernel_size=2, stride=2),
+        nn.Flatten(),
+        nn.LazyLinear(12), nn.Sigmoid(),
+        nn.LazyLinear(10),
+    )  # fmt: skip
+    X = T.rand(size=(2, 1, 28, 28), dtype=T.float32)
+    shapes = []
+    h = X
+    for layer in net:
+        h = layer(h)
+        shapes.append((layer.__class__.__name__, tuple(h.shape)))
+
+    def init_cnn(module):
+        if type(module) is nn.Linear or type(module) is nn.Conv2d:
+            nn.init.xavier_uniform_(module.weight)
+
+    net.apply(init_cnn)
+    y = T.tensor([3, 7])
+    loss = F.cross_entropy(net(X), y)
+    loss.backward()
+
+    class Residual(nn.Module):
+        def __init__(self, num_channels, use_1x1conv=False, strides=1):
+            super().__init__()
+            self.conv1 = nn.LazyConv2d(num_channels, kernel_size=3, padding=1, stride=strides)
+            self.conv2 = nn.LazyConv2d(num_channels, kernel_size=3, padding=1)
+            if use_1x1conv:
+                self.conv3 = nn.LazyConv2d(num_channels, kernel_size=1, stride=strides)
+            else:
+                self.conv3 = None
+            self.bn1 = nn.LazyBatchNorm2d()
+            self.bn2 = nn.LazyBatchNorm2d()
+
+        def forward(self, X):
+            Y = F.relu(self.bn1(self.conv1(X)))
+            Y = self.bn2(self.conv2(Y))
+            if self.conv3:
+                X = self.conv3(X)
+            Y += X
+            return F.relu(Y)
+
+    blk = Residual(3)
+    Xr = T.randn(4, 3, 6, 6)
+    blk2 = Residual(6, use_1x1conv=True, strides=2)
+    r2 = blk2(Xr)
+    r2.mean().backward()
+    return (
+        shapes,
+        loss,
+        net[0].weight.grad.abs().sum(),
+        net[-1].bias.grad,
+        blk(Xr).shape,
+        r2.shape,
+        r2.grad_fn,
+        blk2.conv3.weight.grad.shape,
+        blk2.bn1.num_batches_tracked,
+        raises(lambda: net(T.rand(2, 1, 32, 32))),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)
