@@ -2067,6 +2067,104 @@ def prog_lib_aten_ops_decompositions_use(T: Any) -> Any:
     )
 
 
+@program()
+def prog_lib_setup_context_ctx_api(T: Any) -> Any:
+    ns = _ns(T, "ctxapi")
+
+    @T.library.custom_op(f"{ns}::sc", mutates_args=())
+    def sc(x: T.Tensor) -> tuple[T.Tensor, T.Tensor]:
+        return x.sin(), x.cos()
+
+    calls = []
+
+    def setup_context(ctx, inputs, output):
+        ctx.set_materialize_grads(False)
+        ctx.mark_non_differentiable(output[1])
+        ctx.save_for_backward(inputs[0])
+
+    def backward(ctx, gs, gc):
+        calls.append((gs is None, gc is None))
+        return gs * ctx.saved_tensors[0].cos()
+
+    sc.register_autograd(backward, setup_context=setup_context)
+    x = _x(T, 2)
+    s, c = sc(x)
+    s.sum().backward()
+    first = (s.requires_grad, c.requires_grad, c.grad_fn, x.grad.clone(), list(calls))
+
+    sc.register_autograd(
+        backward, setup_context=lambda ctx, inputs, output: ctx.save_for_backward(1.0)
+    )
+    bad_save = _r(lambda: sc(x))
+
+    @T.library.custom_op(f"{ns}::mulk", mutates_args=())
+    def mulk(x: T.Tensor, k: float) -> T.Tensor:
+        return x * k
+
+    mulk.register_autograd(lambda ctx, g: (g, g))  # a gradient for the float
+    bad_grad = _r(lambda: mulk(x, 2.0).sum().backward())
+
+    def save_x(ctx, inputs, output):
+        ctx.save_for_backward(inputs[0])
+
+    mulk.register_autograd(lambda ctx, g: (g * ctx.saved_tensors[0], None), setup_context=save_x)
+    packed = []
+    with T.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t.shape) or t, lambda t: t):
+        y = mulk(x, 3.0)
+    hooks = []
+    y.grad_fn.register_hook(lambda gi, go: hooks.append((len(gi), len(go))))
+    y.grad_fn.register_prehook(lambda go: hooks.append(("pre", len(go))))
+    x.grad = None
+    y.sum().backward()
+    return (
+        first,
+        bad_save,
+        bad_grad,
+        packed,
+        hooks,
+        x.grad,
+        y.grad_fn.name(),
+        _r(lambda: y.grad_fn.saved_tensors),
+    )
+
+
+@program()
+def prog_lib_scoped_library(T: Any) -> Any:
+    ns = _ns(T, "scoped")
+    with T.library._scoped_library(ns, "DEF") as lib:
+        lib.define("f(Tensor x) -> Tensor")
+        lib.impl("f", lambda x: x * 3, "CPU")
+        inside = getattr(T.ops, ns).f(_x(T, 2, rg=False))
+    after = _r(lambda: getattr(T.ops, ns).f)
+    with T.library._scoped_library(ns, "DEF") as lib:  # the namespace is free again
+        lib.define("f(Tensor x) -> Tensor")
+        lib.impl("f", lambda x: x * 4, "CPU")
+        again = getattr(T.ops, ns).f(_x(T, 2, rg=False))
+    return inside, after, again
+
+
+@program()
+def prog_lib_library_lifetime_ends_with_the_object(T: Any) -> Any:
+    import gc
+
+    ns = _ns(T, "lifetime")
+
+    def make() -> Any:
+        lib = T.library.Library(ns, "DEF")
+        lib.define("f(Tensor x) -> Tensor")
+        lib.impl("f", lambda x: x + 1, "CPU")
+        return getattr(T.ops, ns).f(T.ones(1))
+
+    first = make()  # the Library is gone when make returns: so are its ops
+    gc.collect()
+    gone = _r(lambda: getattr(T.ops, ns).f)
+    lib = T.library.Library(ns, "DEF")  # and its namespace is free
+    lib.define("f(Tensor x) -> Tensor")
+    kept = _first(lambda: getattr(T.ops, ns).f(T.ones(1)))  # defined, no kernel yet
+    lib._destroy()
+    return first, gone, kept
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -7,11 +7,12 @@ register_vmap), `Library(ns, "DEF" | "FRAGMENT" | "IMPL")` with define/impl, the
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 import sys
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from ._library import dispatch
@@ -114,7 +115,7 @@ class Library:
         key = (self.ns, name, parsed.overload_name)
         old = dispatch.OPS.get(key)
         if old is not None or self.ns == "aten":
-            site = old.owner._site if old is not None else _ATEN_SITE
+            site = old.site if old is not None else _ATEN_SITE
             raise RuntimeError(
                 f"Tried to register an operator ({parsed}) with the same name and overload name "
                 "multiple times. Each overload's schema should only be registered with a single "
@@ -124,7 +125,7 @@ class Library:
             )
         from ._library.tags import normalize
 
-        entry = dispatch.OpEntry(self.ns, name, parsed.overload_name, parsed, self)
+        entry = dispatch.OpEntry(self.ns, name, parsed.overload_name, parsed, self._site)
         entry.tags = normalize(tags)
         dispatch.OPS[key] = entry
         full = name + (f".{parsed.overload_name}" if parsed.overload_name else "")
@@ -172,7 +173,7 @@ class Library:
             raise AssertionError("Library object has been destroyed")
         op, _, overload = name.split("::")[-1].partition(".")
         dk = dispatch_key or "CompositeImplicitAutograd"
-        k = dispatch.Kernel(fn, with_keyset, self)
+        k = dispatch.Kernel(fn, with_keyset)
         op_key = (self.ns, op, "" if overload == "default" else overload)
         if fn is fallthrough_kernel:
             return
@@ -221,6 +222,16 @@ def _del_library(
         OPDEFS.pop(f"{ns_}::{name}", None) if overload == "" else None
     kernels.clear()
     op_defs.clear()
+
+
+@contextlib.contextmanager
+def _scoped_library(*args: Any, **kwargs: Any) -> Iterator[Library]:
+    """A Library destroyed when the block ends (torch's tests use it)."""
+    lib = Library(*args, **kwargs)
+    try:
+        yield lib
+    finally:
+        lib._destroy()
 
 
 _keep_alive: list[Library] = []

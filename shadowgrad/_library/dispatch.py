@@ -26,7 +26,6 @@ CIA = "CompositeImplicitAutograd"
 class Kernel:
     fn: Callable[..., Any]
     with_keyset: bool = False
-    owner: Any = None  # the Library that registered it
 
 
 @dataclass
@@ -37,7 +36,8 @@ class OpEntry:
     name: str
     overload: str  # "" for the default overload
     schema: FunctionSchema
-    owner: Any = None  # the Library that defined it
+    site: Any = None  # (file, line) of the Library that defined it (not the Library: a
+    # registration does not keep its Library alive, whose finalizer removes it)
     custom: Any = None  # the CustomOpDef, for custom_op's ops
     fake: Any = None
     tags: tuple[Any, ...] = ()
