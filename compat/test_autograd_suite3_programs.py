@@ -2524,6 +2524,291 @@ def prog_ag3_leaf_inplace_messages_by_op(T: Any) -> Any:
     return out
 
 
+# --- in-place ops that save their input or result; saved views modified through the base ---
+
+
+@program()
+def prog_ag3_inplace_ops_saving_self_or_result(T: Any) -> Any:
+    out = {}
+    ops = {
+        "exp_": lambda y: y.exp_(),
+        "sigmoid_": lambda y: y.sigmoid_(),
+        "tanh_": lambda y: y.tanh_(),
+        "relu_": lambda y: y.relu_(),
+        "sqrt_": lambda y: y.sqrt_(),
+        "pow_": lambda y: y.pow_(2),
+        "mul_self": lambda y: y.mul_(y),
+        "add_self": lambda y: y.add_(y),
+        "div_": lambda y: y.div_(2),
+        "sin_": lambda y: y.sin_(),
+        "clamp_": lambda y: y.clamp_(0.2, 0.8),
+        "abs_": lambda y: y.abs_(),
+        "reciprocal_": lambda y: y.reciprocal_(),
+        "addcmul_": lambda y: y.addcmul_(y, y),
+        "lerp_": lambda y: y.lerp_(T.ones(3), 0.5),
+        "hardtanh_": lambda y: T.nn.functional.hardtanh_(y),
+        "leaky_relu_": lambda y: T.nn.functional.leaky_relu_(y),
+        "elu_": lambda y: T.nn.functional.elu_(y),
+        "dropout_p0": lambda y: T.nn.functional.dropout(y, 0.0, True, True),
+        "threshold_": lambda y: T.nn.functional.threshold_(y, 0.5, 0.0),
+    }
+    for k, f in ops.items():
+        x = T.tensor([0.25, 0.5, 0.75], requires_grad=True)
+        y = x * 1
+        r = f(y)
+        res = [r is y, _name(y.grad_fn), y._version]
+        res.append(
+            raises(lambda y=y, x=x: (y.sum().backward(retain_graph=True), x.grad.clone())[1])
+        )
+        y.mul_(3)  # now y's previous node's saved value (if any) is stale
+        res.append(raises(lambda y=y: y.sum().backward()))
+        out[k] = res
+    return out
+
+
+@program()
+def prog_ag3_saved_view_modified_through_base_messages(T: Any) -> Any:
+    out = {}
+    x = T.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+    b = x * 1
+    v = b[1:3]
+    e = v.exp()
+    b.add_(1)
+    out["view_saved_result_base_modified"] = raises(lambda: e.sum().backward())
+    b2 = x * 1
+    v2 = b2.view(2, 2)
+    s = v2.sin()
+    v2.t().mul_(2)
+    out["view_of_view"] = raises(lambda: s.sum().backward())
+    b3 = x * 1
+    m = b3 * b3[0]
+    b3[0] = 5.0
+    out["select_saved"] = raises(lambda: m.sum().backward())
+    out["names"] = (_name(b3.grad_fn), _name(v2.grad_fn), _name(v.grad_fn))
+    return out
+
+
+# --- autograd.functional strategies and argument edges ------------------------------------
+
+
+@program()
+def prog_ag3_functional_strategies(T: Any) -> Any:
+    out = {}
+    F = T.autograd.functional
+    x = T.tensor([0.5, 1.0, 1.5], requires_grad=False)
+
+    def f(a):
+        return (a**2).sin()
+
+    def g(a):
+        return (a**3).sum()
+
+    out["jac_fwd"] = raises(lambda: F.jacobian(f, x, strategy="forward-mode", vectorize=True))
+    out["jac_fwd_novec"] = raises(lambda: F.jacobian(f, x, strategy="forward-mode"))
+    out["jac_bad_strategy"] = raises(lambda: F.jacobian(f, x, strategy="sideways"))
+    out["jac_fwd_create"] = raises(
+        lambda: F.jacobian(f, x, strategy="forward-mode", vectorize=True, create_graph=True)
+    )
+    out["hess_fwd_outer"] = raises(
+        lambda: F.hessian(g, x, vectorize=True, outer_jacobian_strategy="forward-mode")
+    )
+    out["hess_fwd_outer_novec"] = raises(
+        lambda: F.hessian(g, x, outer_jacobian_strategy="forward-mode")
+    )
+    out["hess_bad"] = raises(lambda: F.hessian(g, x, outer_jacobian_strategy="x"))
+    out["jac_tuple_fwd"] = raises(
+        lambda: F.jacobian(lambda a, b: a * b, (x, x + 1), strategy="forward-mode", vectorize=True)
+    )
+    out["jac_strict_vec"] = raises(lambda: F.jacobian(f, x, strict=True, vectorize=True))
+    out["hess_create_vec"] = raises(lambda: F.hessian(g, x, create_graph=True, vectorize=True))
+    return out
+
+
+@program()
+def prog_ag3_functional_vjp_jvp_edge_inputs(T: Any) -> Any:
+    out = {}
+    F = T.autograd.functional
+    x = T.tensor([0.5, 1.0])
+    out["vjp_no_v_nonscalar"] = raises(lambda: F.vjp(lambda a: a * 2, x))
+    out["vjp_v_shape"] = raises(lambda: F.vjp(lambda a: a * 2, x, T.ones(3)))
+    out["vjp_scalar_no_v"] = raises(lambda: F.vjp(lambda a: (a * 2).sum(), x))
+    out["jvp_no_v"] = raises(lambda: F.jvp(lambda a: a * 2, x))
+    out["jvp_scalar_input"] = raises(lambda: F.jvp(lambda a: a * 2, T.tensor(2.0)))
+    out["vhp_no_v"] = raises(lambda: F.vhp(lambda a: (a**3).sum(), x))
+    out["hvp_v_wrong"] = raises(lambda: F.hvp(lambda a: (a**3).sum(), x, T.ones(3)))
+    out["vjp_int_input"] = raises(lambda: F.vjp(lambda a: a * 2, T.tensor([1, 2]), T.ones(2)))
+    out["vjp_list_inputs"] = raises(lambda: F.vjp(lambda a, b: a * b, [x, x], T.ones(2)))
+    out["vjp_returns_tuple"] = raises(
+        lambda: F.vjp(lambda a: (a * 2, a * 3), x, (T.ones(2), T.ones(2)))
+    )
+    out["vjp_returns_list"] = raises(lambda: F.vjp(lambda a: [a * 2], x, T.ones(2)))
+    out["vjp_non_tensor_out"] = raises(lambda: F.vjp(lambda a: 3, x))
+    return out
+
+
+# --- duplicate and overlapping inputs and outputs -----------------------------------------
+
+
+@program()
+def prog_ag3_duplicate_and_overlapping_inputs(T: Any) -> Any:
+    out = {}
+    x = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x * 2
+    v = y[1:]
+    z = (y**2).sum() + (v**3).sum()
+    out["grad_dup"] = raises(lambda: T.autograd.grad(z, [x, x], retain_graph=True))
+    out["grad_y_and_view"] = raises(lambda: T.autograd.grad(z, [y, v], retain_graph=True))
+    out["grad_view_then_y"] = raises(lambda: T.autograd.grad(z, [v, y], retain_graph=True))
+    out["grad_output_as_input"] = raises(lambda: T.autograd.grad(z, [z, x], retain_graph=True))
+    out["backward_dup_inputs"] = raises(
+        lambda: (z.backward(inputs=[x, x], retain_graph=True), x.grad.clone())[1]
+    )
+    x.grad = None
+    out["backward_y_v"] = raises(
+        lambda: (z.backward(inputs=[y, v], retain_graph=True), y.grad, v.grad)[1:]
+    )
+    out["backward_nonleaf_then_leaf"] = raises(
+        lambda: (z.backward(inputs=[v, x], retain_graph=True), x.grad, v.grad)[1:]
+    )
+    w = T.tensor([1.0, 2.0], requires_grad=True)
+    outs = [w * 2, w * 2]
+    out["grad_same_output_twice"] = raises(
+        lambda: T.autograd.grad([outs[0], outs[0]], w, [T.ones(2), T.ones(2) * 3])
+    )
+    s = (w * 3).sum()
+    out["backward_same_root_twice"] = raises(lambda: (T.autograd.backward([s, s]), w.grad)[1])
+    return out
+
+
+# --- the autograd.function module surface -------------------------------------------------
+
+
+@program()
+def prog_ag3_function_module_surface(T: Any) -> Any:
+    out = {}
+    fm = T.autograd.function
+    names = [
+        "Function",
+        "FunctionCtx",
+        "BackwardCFunction",
+        "InplaceFunction",
+        "NestedIOFunction",
+        "once_differentiable",
+        "traceable",
+        "FunctionMeta",
+    ]
+    out["has"] = {n: hasattr(fm, n) for n in names}
+
+    class Sq(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    x = T.ones(2, requires_grad=True)
+    y = Sq.apply(x)
+    n = y.grad_fn
+    out["node_types"] = (
+        isinstance(n, fm.BackwardCFunction),
+        isinstance(n, fm.FunctionCtx),
+        type(n).__name__,
+        type(n).__mro__[1].__name__ if len(type(n).__mro__) > 1 else None,
+    )
+    out["cls_attr"] = (n._forward_cls is Sq, Sq._backward_cls is type(n))
+    out["apply_on_node"] = raises(lambda: n.apply(T.ones(2)))
+    out["call_node"] = raises(lambda: n(T.ones(2)))
+    out["ctx_outside"] = raises(lambda: fm.FunctionCtx().saved_tensors)
+    ctx = fm.FunctionCtx()
+    ctx.save_for_backward(T.ones(1))
+    out["ctx_saved_plain"] = raises(lambda: ctx.saved_tensors)
+    out["ctx_to_save"] = raises(lambda: len(ctx.to_save))
+    out["fn_dunder_call"] = raises(lambda: Sq()(x))
+    return out
+
+
+# --- module backward hooks (BackwardHookFunction) -----------------------------------------
+
+
+@program()
+def prog_ag3_module_full_backward_hooks(T: Any) -> Any:
+    out = {}
+    log = []
+    T.manual_seed(0)
+    lin = T.nn.Linear(3, 2)
+    with T.no_grad():
+        lin.weight.copy_(T.arange(6.0).view(2, 3) / 10)
+        lin.bias.fill_(0.1)
+    h1 = lin.register_full_backward_pre_hook(
+        lambda m, go: log.append(("pre", [g.tolist() for g in go]))
+    )
+    h2 = lin.register_full_backward_hook(
+        lambda m, gi, go: log.append(
+            ("post", [None if g is None else g.tolist() for g in gi], [g.tolist() for g in go])
+        )
+    )
+    x = T.tensor([[1.0, 2.0, 3.0]], requires_grad=True)
+    y = lin(x)
+    out["y"] = (y, _name(y.grad_fn))
+    y.sum().backward()
+    out["log"] = list(log)
+    out["x_grad"] = x.grad
+    log.clear()
+    x2 = T.tensor([[1.0, 2.0, 3.0]])
+    y2 = lin(x2)
+    out["y2"] = (_name(y2.grad_fn),)
+    y2.sum().backward()
+    out["log_no_input_grad"] = list(log)
+    log.clear()
+    y3 = lin(x)
+    out["inplace_on_output"] = raises(lambda: y3.mul_(2))
+    out["view_inplace"] = raises(lambda: y3[0].add_(1))
+    h1.remove()
+    h2.remove()
+    # hook returning replacement grad_input
+    h3 = lin.register_full_backward_hook(lambda m, gi, go: (gi[0] * 0,))
+    x.grad = None
+    lin(x).sum().backward()
+    out["replaced"] = x.grad
+    h3.remove()
+    h4 = lin.register_full_backward_hook(lambda m, gi, go: (gi[0], gi[0]))
+    out["wrong_count"] = raises(lambda: lin(x).sum().backward())
+    h4.remove()
+    h5 = lin.register_full_backward_pre_hook(lambda m, go: (go[0] * 2,))
+    x.grad = None
+    lin(x).sum().backward()
+    out["pre_replaced"] = x.grad
+    h5.remove()
+    return out
+
+
+@program()
+def prog_ag3_module_legacy_backward_hook_warnings(T: Any) -> Any:
+    out = {}
+    log = []
+    lin = T.nn.Linear(2, 2)
+    with T.no_grad():
+        lin.weight.fill_(0.5)
+        lin.bias.zero_()
+    h = lin.register_backward_hook(lambda m, gi, go: log.append(len(gi)))
+    x = T.ones(1, 2, requires_grad=True)
+    lin(x).sum().backward()
+    out["legacy"] = list(log)
+    out["mix"] = raises(lambda: lin.register_full_backward_hook(lambda m, gi, go: None))
+    h.remove()
+    seq = T.nn.Sequential(T.nn.ReLU(), T.nn.ReLU())
+    seq.register_full_backward_hook(lambda m, gi, go: log.append("seq"))
+    z = T.ones(2, requires_grad=True)
+    r = raises(lambda: seq(z).sum().backward())
+    out["relu_seq"] = (r, list(log))
+    inpl = T.nn.ReLU(inplace=True)
+    inpl.register_full_backward_hook(lambda m, gi, go: None)
+    out["inplace_module"] = raises(lambda: inpl(z * 1).sum().backward())
+    return out
+
+
 # --- end of programs ------------------------------------------------------------------------
 
 

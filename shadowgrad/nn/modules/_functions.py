@@ -30,11 +30,16 @@ class BackwardHookFunction(Function):
         ctx.mark_non_differentiable(
             *[o for o, arg in zip(outs, args, strict=True) if not arg.requires_grad]
         )
-        for o, arg in zip(outs, args, strict=True):
+        views = set()
+        for nr, (o, arg) in enumerate(zip(outs, args, strict=True)):
             if arg.requires_grad:
                 # torch's outputs are views made inside a custom Function: modifying one in
                 # place (an inplace ReLU inside the hooked module, `out += x` after it) raises
                 o._extra().custom_view = "BackwardHookFunction"
+                views.add(nr)
+        # and so does modifying a view of one (torch's creation meta passes on to views of
+        # views: ops/views.custom_view_name)
+        ctx._custom_views = views
         return outs
 
     @staticmethod
