@@ -3275,6 +3275,287 @@ def prog_edu_d2l_lenet_and_residual(T: Any) -> Any:
     )
 
 
+# --- d2l.ai: sequence to sequence, transformer pieces, GAN, word2vec ------------------------
+
+
+@program()
+def prog_edu_d2l_seq2seq_masked_loss(T: Any) -> Any:
+    nn = T.nn
+
+    class MaskedSoftmaxCELoss(nn.CrossEntropyLoss):
+        def forward(self, pred, label, valid_len):
+            weights = T.ones_like(label)
+            weights = _sequence_mask(T, weights, valid_len)
+            self.reduction = "none"
+            unweighted_loss = super().forward(pred.permute(0, 2, 1), label)
+            return (unweighted_loss * weights).mean(dim=1)
+
+    class Seq2SeqEncoder(nn.Module):
+        def __init__(self, vocab_size, embed_size, num_hiddens, num_layers, dropout=0):
+            super().__init__()
+            self.embedding = nn.Embedding(vocab_size, embed_size)
+            self.rnn = nn.GRU(embed_size, num_hiddens, num_layers, dropout=dropout)
+
+        def forward(self, X):
+            X = self.embedding(X)
+            X = X.permute(1, 0, 2)
+            output, state = self.rnn(X)
+            return output, state
+
+    T.manual_seed(0)
+    loss = MaskedSoftmaxCELoss()
+    l1 = loss(T.ones(3, 4, 10), T.ones((3, 4), dtype=T.long), T.tensor([4, 2, 0]))
+    enc = Seq2SeqEncoder(vocab_size=10, embed_size=8, num_hiddens=16, num_layers=2)
+    enc.eval()
+    X = T.zeros((4, 7), dtype=T.long)
+    output, state = enc(X)
+    dec_in = state[-1].repeat(X.shape[1], 1, 1)
+    pred = T.randn(4, 7, 10, requires_grad=True)
+    label = T.randint(0, 10, (4, 7))
+    lo = loss(pred, label, T.tensor([7, 3, 1, 0]))
+    lo.sum().backward()
+    return (
+        l1,
+        output.shape,
+        state.shape,
+        dec_in.shape,
+        lo,
+        lo.grad_fn,
+        pred.grad[3].abs().sum(),
+        pred.grad[0, 0],
+        raises(lambda: repr(nn.GRU(8, 16, 1, dropout=0.5))),
+        raises(lambda: enc(T.zeros((4, 7)))),
+    )
+
+
+@program()
+def prog_edu_d2l_transformer_addnorm_ffn(T: Any) -> Any:
+    nn = T.nn
+
+    class PositionWiseFFN(nn.Module):
+        def __init__(self, ffn_num_hiddens, ffn_num_outputs):
+            super().__init__()
+            self.dense1 = nn.LazyLinear(ffn_num_hiddens)
+            self.relu = nn.ReLU()
+            self.dense2 = nn.LazyLinear(ffn_num_outputs)
+
+        def forward(self, X):
+            return self.dense2(self.relu(self.dense1(X)))
+
+    class AddNorm(nn.Module):
+        def __init__(self, norm_shape, dropout):
+            super().__init__()
+            self.dropout = nn.Dropout(dropout)
+            self.ln = nn.LayerNorm(norm_shape)
+
+        def forward(self, X, Y):
+            return self.ln(self.dropout(Y) + X)
+
+    T.manual_seed(0)
+    ffn = PositionWiseFFN(4, 8)
+    ffn.eval()
+    f = ffn(T.ones((2, 3, 4)))[0]
+    ln = nn.LayerNorm(2)
+    bn = nn.LazyBatchNorm1d()
+    X = T.tensor([[1, 2], [2, 3]], dtype=T.float32)
+    lnX, bnX = ln(X), bn(X)
+    add_norm = AddNorm(4, 0.5)
+    add_norm.eval()
+    a = T.ones((2, 3, 4), requires_grad=True)
+    b = T.randn((2, 3, 4), requires_grad=True)
+    y = add_norm(a, b)
+    (y * T.arange(4.0)).sum().backward()
+    return (
+        f,
+        lnX,
+        bnX,
+        lnX.grad_fn,
+        bnX.grad_fn,
+        y.shape,
+        y.grad_fn,
+        a.grad[0, 0],
+        b.grad[1, 2],
+        add_norm.ln.weight.grad,
+        raises(lambda: AddNorm([3, 4], 0.1)(a, b[:, :2])),
+        raises(lambda: ln(T.ones(2, 3))),
+    )
+
+
+@program()
+def prog_edu_d2l_gan_training_step(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(0)
+    X = T.normal(0.0, 1, (32, 2))
+    A = T.tensor([[1, 2], [-0.1, 0.5]])
+    b = T.tensor([1, 2])
+    data = T.matmul(X, A) + b
+    net_G = nn.Sequential(nn.Linear(2, 2))
+    net_D = nn.Sequential(nn.Linear(2, 5), nn.Tanh(), nn.Linear(5, 3), nn.Tanh(), nn.Linear(3, 1))
+    loss = nn.BCEWithLogitsLoss(reduction="sum")
+    for w in net_D.parameters():
+        nn.init.normal_(w, 0, 0.02)
+    for w in net_G.parameters():
+        nn.init.normal_(w, 0, 0.02)
+    trainer_D = T.optim.Adam(net_D.parameters(), lr=0.05)
+    trainer_G = T.optim.Adam(net_G.parameters(), lr=0.005)
+
+    def update_D(X, Z):
+        batch_size = X.shape[0]
+        ones = T.ones((batch_size,), device=X.device)
+        zeros = T.zeros((batch_size,), device=X.device)
+        trainer_D.zero_grad()
+        real_Y = net_D(X)
+        fake_X = net_G(Z)
+        fake_Y = net_D(fake_X.detach())
+        loss_D = (
+            loss(real_Y, ones.reshape(real_Y.shape)) + loss(fake_Y, zeros.reshape(fake_Y.shape))
+        ) / 2
+        loss_D.backward()
+        trainer_D.step()
+        return loss_D
+
+    def update_G(Z):
+        batch_size = Z.shape[0]
+        ones = T.ones((batch_size,), device=Z.device)
+        trainer_G.zero_grad()
+        fake_X = net_G(Z)
+        fake_Y = net_D(fake_X)
+        loss_G = loss(fake_Y, ones.reshape(fake_Y.shape))
+        loss_G.backward()
+        trainer_G.step()
+        return loss_G
+
+    hist = []
+    for i in range(0, 32, 8):
+        Xb = data[i : i + 8]
+        Z = T.normal(0, 1, size=(8, 2))
+        hist.append((update_D(Xb, Z).item(), update_G(Z).item()))
+    return (
+        data.dtype,
+        hist,
+        net_G[0].weight,
+        net_D[-1].bias.grad,
+        raises(lambda: loss(net_D(data[:2]), T.ones(2))),
+        raises(lambda: loss(net_D(data[:2]), T.ones(2, 1, dtype=T.long))),
+    )
+
+
+@program()
+def prog_edu_d2l_word2vec_skip_gram(T: Any) -> Any:
+    nn = T.nn
+    F = T.nn.functional
+    T.manual_seed(0)
+    embed = nn.Embedding(num_embeddings=20, embedding_dim=4)
+
+    def skip_gram(center, contexts_and_negatives, embed_v, embed_u):
+        v = embed_v(center)
+        u = embed_u(contexts_and_negatives)
+        return T.bmm(v, u.permute(0, 2, 1))
+
+    class SigmoidBCELoss(nn.Module):
+        def __init__(self):
+            super().__init__()
+
+        def forward(self, inputs, target, mask=None):
+            out = F.binary_cross_entropy_with_logits(inputs, target, weight=mask, reduction="none")
+            return out.mean(dim=1)
+
+    loss = SigmoidBCELoss()
+    pred = T.tensor([[1.1, -2.2, 3.3, -4.4]] * 2)
+    label = T.tensor([[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0]])
+    mask = T.tensor([[1, 1, 1, 1], [1, 1, 0, 0]])
+    l0 = loss(pred, label, mask) * mask.shape[1] / mask.sum(axis=1)
+    embed_u = nn.Embedding(20, 4)
+    center = T.ones((2, 1), dtype=T.long)
+    ctx = T.ones((2, 4), dtype=T.long)
+    out = skip_gram(center, ctx, embed, embed_u)
+    lo = (
+        loss(out.reshape(label.shape).float(), label, mask) / mask.sum(axis=1) * mask.shape[1]
+    ).sum()
+    lo.backward()
+    W = embed.weight.data
+    x = W[3]
+    cos = T.mv(W, x) / T.sqrt(T.sum(W * W, dim=1) * T.sum(x * x) + 1e-9)
+    topk = T.topk(cos, k=4)[1].cpu().numpy().astype("int32")
+    return (
+        embed.weight.shape,
+        embed(T.tensor([[1, 2, 3], [4, 5, 6]])).shape,
+        l0,
+        out.shape,
+        lo,
+        embed.weight.grad[1],
+        embed.weight.grad[0],
+        embed_u.weight.grad[1],
+        cos[:4],
+        topk,
+        raises(lambda: F.binary_cross_entropy_with_logits(pred, label, weight=T.ones(3))),
+    )
+
+
+# --- minGPT: configure_optimizers by module type, NewGELU ------------------------------------
+
+
+@program()
+def prog_edu_mingpt_decay_sets_and_new_gelu(T: Any) -> Any:
+    nn = T.nn
+
+    class NewGELU(nn.Module):
+        def forward(self, x):
+            return (
+                0.5 * x * (1.0 + T.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * T.pow(x, 3.0))))
+            )
+
+    T.manual_seed(0)
+    model = nn.Sequential(
+        nn.Embedding(10, 8), nn.LayerNorm(8), nn.Linear(8, 16), NewGELU(), nn.Linear(16, 10)
+    )
+    decay, no_decay = set(), set()
+    whitelist_weight_modules = (nn.Linear,)
+    blacklist_weight_modules = (nn.LayerNorm, nn.Embedding)
+    for mn, m in model.named_modules():
+        for pn, _p in m.named_parameters():
+            fpn = f"{mn}.{pn}" if mn else pn
+            if pn.endswith("bias"):
+                no_decay.add(fpn)
+            elif pn.endswith("weight") and isinstance(m, whitelist_weight_modules):
+                decay.add(fpn)
+            elif pn.endswith("weight") and isinstance(m, blacklist_weight_modules):
+                no_decay.add(fpn)
+    param_dict = dict(model.named_parameters())
+    inter_params = decay & no_decay
+    union_params = decay | no_decay
+    optim_groups = [
+        {"params": [param_dict[pn] for pn in sorted(decay)], "weight_decay": 0.1},
+        {"params": [param_dict[pn] for pn in sorted(no_decay)], "weight_decay": 0.0},
+    ]
+    optimizer = T.optim.AdamW(optim_groups, lr=3e-4, betas=(0.9, 0.95))
+    x = T.linspace(-3, 3, 7, requires_grad=True)
+    g1 = NewGELU()(x)
+    g2 = nn.functional.gelu(x, approximate="tanh")
+    (g1.sum() + g2.sum()).backward()
+    idx = T.tensor([[1, 2, 3]])
+    logits = model(idx)
+    loss = nn.functional.cross_entropy(
+        logits.view(-1, logits.size(-1)), idx.view(-1), ignore_index=-1
+    )
+    loss.backward()
+    nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    optimizer.step()
+    return (
+        sorted(decay),
+        sorted(no_decay),
+        len(inter_params),
+        len(param_dict.keys() - union_params),
+        (g1 - g2).abs().max() < 1e-6,
+        g1.grad_fn,
+        g2.grad_fn,
+        x.grad,
+        loss,
+        model[2].weight[0, :4],
+        [n for n, _ in model.named_modules()],
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)
