@@ -435,6 +435,25 @@ def prog_fe_max_and_powsum(T: Any) -> Any:
 
 
 @program()
+def prog_fe_norm_large_values(T: Any) -> Any:
+    # torch's test_foreach_l2_large_value_input: values around sqrt(finfo.max)
+    out = {}
+    for dt in (T.float32, T.float16, T.bfloat16, T.float64):
+        scale = T.finfo(dt).max ** 0.5
+        x = (T.tensor(np.linspace(1, 9, 10) * scale, dtype=dt)).requires_grad_()
+        n = T._foreach_norm([x, x[:3]])
+        out[str(dt)] = (
+            n,
+            T._foreach_norm([x], 1),
+            T._foreach_norm([x], float("inf")),
+            T._foreach_norm([x], dtype=T.float64),
+            T.linalg.vector_norm(x),
+            T.autograd.grad(n[0], x),
+        )
+    return out
+
+
+@program()
 def prog_fe_mm(T: Any) -> Any:
     x1, x2 = _xs(T, (2, 3), (4, 2), seed=17)
     y1, y2 = _xs(T, (3, 2), (2, 1), seed=19)
@@ -673,6 +692,40 @@ def prog_fe_double_backward(T: Any) -> Any:
     n = T._foreach_norm([a, b])
     gn = T.autograd.grad(n[0] + n[1], [a, b], create_graph=True)
     return ga, gb, a.grad, b.grad, gn, gn[0].grad_fn is not None
+
+
+@program()
+def prog_fe_gradcheck_and_gradgradcheck(T: Any) -> Any:
+    def inputs(seed: int) -> Any:
+        return tuple(
+            (T.tensor(_data(3, seed=seed + k), dtype=T.float64).abs() + 0.5).requires_grad_()
+            for k in range(4)
+        )
+
+    fns = {
+        "mul_list": lambda a, b, c, d: T._foreach_mul([a, b], [c, d]),
+        "div_list": lambda a, b, c, d: T._foreach_div([a, b], [c, d]),
+        "pow_list": lambda a, b, c, d: T._foreach_pow([a, b], [c, d]),
+        "pow_base": lambda a, b, c, d: T._foreach_pow(1.5, [a, b * c]),
+        "lerp_list": lambda a, b, c, d: T._foreach_lerp([a, b], [c, d], [a.sigmoid(), d / 4]),
+        "addcdiv": lambda a, b, c, d: T._foreach_addcdiv([a, b], [c, d], [d, c], [0.5, 2]),
+        "norm": lambda a, b, c, d: T._foreach_norm([a * c, b], 3),
+        "unary": lambda a, b, c, d: (
+            *T._foreach_log([a, b]),
+            *T._foreach_sigmoid([c]),
+            *T._foreach_rsqrt([d]),
+        ),
+        "max": lambda a, b, c, d: T._foreach_max([a * 2, b + c]),
+    }
+    out = {}
+    for k, (name, fn) in enumerate(fns.items()):
+        xs = inputs(800 + 10 * k)
+        out[name] = (
+            T.autograd.gradcheck(fn, xs),
+            T.autograd.gradcheck(fn, xs, fast_mode=True),
+            T.autograd.gradgradcheck(fn, xs) if name != "max" else None,
+        )
+    return out
 
 
 @program()

@@ -1644,6 +1644,9 @@ def _vector_norm_fwd(
         self = self.astype(dtype)
     if self.dtype == np.float16:  # torch accumulates in float32 and rounds the norm once
         return _vector_norm_fwd(self.astype(np.float32), ord, dim, keepdim).astype(np.float16)
+    if self.dtype is D.LD:  # bfloat16: the same, overflowing where float32 does (torch's inf)
+        with np.errstate(over="ignore"):
+            return D.round_bf16(_vector_norm_fwd(self.astype(np.float32), ord, dim, keepdim))
     if dim is None:  # dim=None (saved as None, as torch's _saved_dim): every dim
         dim = tuple(range(self.ndim))
     a = np.abs(self)
