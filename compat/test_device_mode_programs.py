@@ -1253,6 +1253,133 @@ def prog_dev_module_to_device_forms(T: Any) -> Any:
     return a, b, c, d, e, f, g is net, _m(net.weight), T.nn.ReLU().cuda() is not None
 
 
+@program()
+def prog_dev_tensor_to_device_forms(T: Any) -> Any:
+    x = T.tensor(_data(3), requires_grad=True)
+    m = T.zeros(2, device="meta")
+    y = x.to("cpu:0")
+    z = x.to(T.device("cpu", 0), T.float32)
+    return (
+        x.to("cpu") is x,
+        x.to(T.device("cpu")) is x,
+        x.to(x) is x,
+        y is x,
+        y.grad_fn,
+        y,
+        z is x,
+        z.grad_fn,
+        x.to(device=None, dtype=T.float64).dtype,
+        _m(x.to(m)),
+        raises(lambda: x.to(-1)),
+        raises(lambda: x.to(0)),
+        raises(lambda: x.to("cuda:0")),
+        m.to(T.float32) is m,
+        m.float() is m,
+        _m(m.to(copy=True)),
+    )
+
+
+@program()
+def prog_dev_factory_device_argument_forms(T: Any) -> Any:
+    return (
+        T.zeros(2, device=T.device("cpu", 0)).device,
+        T.zeros(2, device="cpu:0").device,
+        T.zeros(2, device=None).device,
+        raises(lambda: T.zeros(2, device=-1)),
+        raises(lambda: T.zeros(2, device=0)),
+        raises(lambda: T.zeros(2, device="cuda:1")),
+        raises(lambda: _m(T.zeros(2, device="meta:0"))),
+        raises(lambda: T.zeros(2, device="gpu")),
+        raises(lambda: T.device(-1)),
+        raises(lambda: T.device("cpu", -1)),
+        repr(T.device("meta", 0)),
+        _m(T.empty(2, device="meta", requires_grad=True)),
+    )
+
+
+@program()
+def prog_dev_mode_custom_function_and_hooks(T: Any) -> Any:
+    Log = _log_mode(T)
+
+    class Sq(T.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, a: Any) -> Any:
+            ctx.save_for_backward(a)
+            return a * a
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> Any:
+            (a,) = ctx.saved_tensors
+            return 2 * a * g
+
+    y = T.tensor(_data(3), requires_grad=True)
+    with Log() as m1:
+        z = Sq.apply(y)
+        z.sum().backward()
+    h = T.tensor(_data(3, seed=1), requires_grad=True)
+    h.register_hook(lambda g: g * 3)
+    with Log() as m2:
+        (h * 2).sum().backward()
+    return [e[1] for e in m1.log], y.grad, [e[1] for e in m2.log], h.grad
+
+
+@program()
+def prog_dev_meta_under_no_grad_and_inference(T: Any) -> Any:
+    w = T.ones(2, device="meta", requires_grad=True)
+    with T.no_grad():
+        a = w * 2
+    with T.inference_mode():
+        b = T.ones(2, device="meta") * 2
+        inf = b.is_inference()
+    c = w.detach().requires_grad_()
+    return _m(a), _m(b), inf, _m(c), c.is_leaf
+
+
+@program(
+    xfail="ops whose forward fills a fresh numpy array (nll_loss/cross_entropy, avg_pool's "
+    "divisor, conv_transpose's col2im, interpolate's taps, one_hot, cumsum's contiguous copy, "
+    "LSTM) return a cpu tensor for meta inputs; they need a per-op meta result"
+)
+def prog_dev_meta_losses_and_layers_stay_meta(T: Any) -> Any:
+    F = T.nn.functional
+    m = T.zeros(2, 3, device="meta")
+    x4 = T.zeros(1, 2, 4, 4, device="meta")
+    t = T.zeros(2, dtype=T.long, device="meta")
+    outs = {
+        "nll": F.nll_loss(F.log_softmax(m, 1), t),
+        "ce": F.cross_entropy(m, t),
+        "avgpool": F.avg_pool2d(x4, 2),
+        "conv_t": F.conv_transpose2d(x4, T.zeros(2, 3, 3, 3, device="meta")),
+        "interp": F.interpolate(x4, scale_factor=2),
+        "one_hot": F.one_hot(t, 4),
+        "cumsum": m.cumsum(1),
+        "lstm": T.nn.LSTM(3, 4, device="meta")(T.zeros(2, 1, 3, device="meta"))[0],
+    }
+    return {k: _m(v) for k, v in outs.items()}
+
+
+@program(
+    xfail="a meta tensor's gradient reaching a cpu leaf (x.to('meta') then backward) is kept "
+    "as a meta .grad; torch's ToCopyBackward0 copies it back to the cpu and raises"
+)
+def prog_dev_meta_gradient_into_cpu_leaf(T: Any) -> Any:
+    x = T.ones(3, requires_grad=True)
+    return raises(lambda: x.to("meta").sum().backward())
+
+
+@program(
+    xfail="`with torch.device(...)` is not a TorchFunctionMode here: "
+    "_get_current_function_mode() is None inside it (torch: a DeviceContext) and a mode "
+    "around it does not see torch.device's calls"
+)
+def prog_dev_device_context_is_a_mode(T: Any) -> Any:
+    ov = T.overrides
+    with T.device("meta"):
+        inside = type(ov._get_current_function_mode()).__name__
+        depth = len(ov._get_current_function_mode_stack())
+    return inside, depth
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -264,9 +264,14 @@ def _skip(fn: Any) -> Any:
 
 def move(t: Tensor, dev: Any, dtype: Any, copy: bool) -> Tensor | None:
     """Tensor.to's device part: None when the device is t's own (the dtype part decides)."""
-    kind = _target(dev) if not isinstance(dev, (int, np.integer)) else "cpu"
+    d = dev if isinstance(dev, device) else device(dev) if isinstance(dev, str) else None
+    kind = d.type if d is not None else "cpu"
     src = "meta" if type(t._data) is MetaArray else "cpu"
     if kind == src:
+        if d is not None and d.index is not None and kind == "cpu":
+            from .ops.shape import _to_copy  # torch: 'cpu:0' is not self's device: a copy
+
+            return _to_copy(t, dtype or t.dtype)
         return None
     if src == "meta":
         raise NotImplementedError(NO_DATA)

@@ -134,6 +134,8 @@ class device:
         if isinstance(type, device):
             type, index = type.type, type.index
         elif isinstance(type, int) and not isinstance(type, bool):
+            if type < 0:
+                raise RuntimeError("Device index must not be negative")
             # torch: an ordinal names the current accelerator, and the CPU build has none
             raise RuntimeError("Cannot access accelerator device when none is available.")
         elif isinstance(type, str):

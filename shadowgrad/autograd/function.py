@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from .. import _grad_mode
+from .._dtype import _FROM_NP
 from . import forward_ad as _fwad
 from .anomaly_mode import _STATE as _ANOMALY
 from .graph import SECOND_TIME, Node, SavedTensor, VersionCounter, forward_op_name
@@ -407,7 +408,8 @@ def _apply(cls: Any, setup: bool, args: tuple[Any, ...], kwargs: dict[str, Any])
     if executable:
         ctx._next = tuple(args[i]._edge() if args[i]._rg else None for i in pos)
         ctx._in_meta = tuple(
-            (args[i]._data.shape, args[i].dtype) if args[i]._rg else None for i in pos
+            (args[i]._data.shape, _FROM_NP[args[i]._data.dtype]) if args[i]._rg else None
+            for i in pos
         )
         ctx._n_in = len(args)
         ctx._tensor_pos = pos
