@@ -2165,6 +2165,25 @@ def prog_lib_library_lifetime_ends_with_the_object(T: Any) -> Any:
     return first, gone, kept
 
 
+@program()
+def prog_lib_namespaces_named_like_builtin_modules(T: Any) -> Any:
+    # shadowgrad.ops has modules named sorting, special, linalg, shape, ...: a user's
+    # namespace of the same name still reaches its operators
+    out = []
+    for base in ("sorting", "special", "linalg"):
+        ns = _ns(T, base)  # sg_sorting_0, ...: not a module name
+        op = _np_sin(T, f"{ns}::np_sin")
+        out.append(getattr(T.ops, ns).np_sin(T.ones(1)).shape == op(T.ones(1)).shape)
+    lib = T.library.Library("sorting", "FRAGMENT")
+    name = f"my_sort_{next(_COUNTERS[(T.__name__, 'sortingfrag')])}"
+    lib.define(f"{name}(Tensor x) -> Tensor")
+    lib.impl(name, lambda x: x.sort().values, "CPU")
+    v = getattr(T.ops.sorting, name)(T.tensor([3.0, 1.0, 2.0]))
+    missing = _r(lambda: T.ops.sorting.not_an_op_here)
+    lib._destroy()
+    return out, v, type(missing).__name__ if not hasattr(missing, "type") else missing.type
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -128,6 +128,7 @@ class Library:
         entry = dispatch.OpEntry(self.ns, name, parsed.overload_name, parsed, self._site)
         entry.tags = normalize(tags)
         dispatch.OPS[key] = entry
+        dispatch.namespace(self.ns)  # torch.ops.<ns> (reachable beside a module of that name)
         full = name + (f".{parsed.overload_name}" if parsed.overload_name else "")
         qualname = f"{self.ns}::{full}"
         self._op_defs.add(qualname)
@@ -420,9 +421,7 @@ def register_autograd(
     namespace, opname = _parse_namespace(qualname)
     entry = dispatch.lookup(qualname)
     if entry is None:
-        from . import ops
-
-        getattr(getattr(ops, namespace), opname.split(".")[0])  # torch's AttributeError
+        getattr(dispatch.namespace(namespace), opname.split(".")[0])  # torch's AttributeError
         raise AttributeError(f"The underlying op of '{namespace}.{opname}' has no overload")
     schema = entry.schema
     if schema.is_mutable or any(r.alias_info is not None for r in schema.returns):

@@ -309,10 +309,7 @@ class CustomOpDef:
         assert entry is not None
         entry.custom = self
         self._entry = entry
-        from .. import ops as _ops
-
-        ns = _ops.__getattr__(self._namespace)
-        packet = getattr(ns, entry.name)
+        packet = getattr(dispatch.namespace(self._namespace), entry.name)
         self._opoverload = getattr(packet, entry.overload or "default")
         self._lib.impl(self._name, make_autograd_impl(entry, self), "Autograd", with_keyset=True)
 

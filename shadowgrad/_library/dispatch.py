@@ -594,5 +594,28 @@ def namespace(name: str) -> Any:
             ns = AtenNamespace()
         else:
             ns = _OpNamespace(name)
+            _share_with_submodule(name, ns)
         _NAMESPACES[name] = ns
     return ns
+
+
+def _share_with_submodule(name: str, ns: _OpNamespace) -> None:
+    """`torch.ops.<name>` where shadowgrad.ops has a module of that name (sorting, special,
+    linalg, ...): the module stays the attribute, and names it lacks are looked up among the
+    namespace's operators (module __getattr__: only missing names reach it)."""
+    import importlib
+    import importlib.util
+
+    modname = f"shadowgrad.ops.{name}"
+    if not name.isidentifier() or importlib.util.find_spec(modname) is None:
+        return
+    module = importlib.import_module(modname)
+    if "__getattr__" in vars(module):
+        return
+
+    def __getattr__(attr: str) -> Any:
+        if not attr.startswith("__") and find(name, attr):
+            return getattr(ns, attr)
+        raise AttributeError(f"module {modname!r} has no attribute {attr!r}")
+
+    module.__getattr__ = __getattr__  # type: ignore[attr-defined]
