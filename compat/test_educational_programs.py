@@ -24,6 +24,7 @@ import pytest
 
 from . import test_realistic_programs_3 as _h
 from .engines import raises
+from .test_realistic_programs_2 import _data
 
 pytest.importorskip("torch")
 
@@ -3553,6 +3554,194 @@ def prog_edu_mingpt_decay_sets_and_new_gelu(T: Any) -> Any:
         loss,
         model[2].weight[0, :4],
         [n for n, _ in model.named_modules()],
+    )
+
+
+# --- d2l.ai: optimization algorithms from scratch -------------------------------------------
+
+
+@program()
+def prog_edu_d2l_optimizers_from_scratch_vs_torch_optim(T: Any) -> Any:
+    eps = 1e-6
+
+    def init_states(kind, shapes):
+        if kind in ("momentum", "adagrad", "rmsprop"):
+            return [T.zeros(s) for s in shapes]
+        return [(T.zeros(s), T.zeros(s)) for s in shapes]
+
+    def step(kind, params, states, hp):
+        for p, st in zip(params, states, strict=True):
+            with T.no_grad():
+                if kind == "momentum":
+                    st[:] = hp["momentum"] * st + p.grad
+                    p[:] -= hp["lr"] * st
+                elif kind == "adagrad":
+                    st[:] += T.square(p.grad)
+                    p[:] -= hp["lr"] * p.grad / T.sqrt(st + eps)
+                elif kind == "rmsprop":
+                    st[:] = hp["gamma"] * st + (1 - hp["gamma"]) * T.square(p.grad)
+                    p[:] -= hp["lr"] * p.grad / T.sqrt(st + eps)
+                elif kind == "adadelta":
+                    s, delta = st
+                    s[:] = hp["rho"] * s + (1 - hp["rho"]) * T.square(p.grad)
+                    g = (T.sqrt(delta + eps) / T.sqrt(s + eps)) * p.grad
+                    p[:] -= g
+                    delta[:] = hp["rho"] * delta + (1 - hp["rho"]) * g * g
+                else:  # adam
+                    beta1, beta2 = 0.9, 0.999
+                    v, s = st
+                    v[:] = beta1 * v + (1 - beta1) * p.grad
+                    s[:] = beta2 * s + (1 - beta2) * T.square(p.grad)
+                    v_bias_corr = v / (1 - beta1 ** hp["t"])
+                    s_bias_corr = s / (1 - beta2 ** hp["t"])
+                    p[:] -= hp["lr"] * v_bias_corr / (T.sqrt(s_bias_corr) + eps)
+            p.grad.data.zero_()
+        hp["t"] = hp.get("t", 1) + 1
+
+    X = T.tensor(_data(16, 3, seed=3))
+    y = X @ T.tensor([1.0, -2.0, 0.5]) + 0.3
+    hps = {
+        "momentum": ({"lr": 0.05, "momentum": 0.9}, "SGD", {"lr": 0.05, "momentum": 0.9}),
+        "adagrad": ({"lr": 0.1}, "Adagrad", {"lr": 0.1, "eps": 1e-6}),
+        "rmsprop": ({"lr": 0.01, "gamma": 0.9}, "RMSprop", {"lr": 0.01, "alpha": 0.9, "eps": 1e-6}),
+        "adadelta": ({"rho": 0.9}, "Adadelta", {"lr": 1.0, "rho": 0.9, "eps": 1e-6}),
+        "adam": ({"lr": 0.01, "t": 1}, "Adam", {"lr": 0.01, "eps": 1e-6}),
+    }
+    out = {}
+    for kind, (hp, opt_name, opt_kw) in hps.items():
+        w1 = T.zeros(3, requires_grad=True)
+        b1 = T.zeros(1, requires_grad=True)
+        w2 = T.zeros(3, requires_grad=True)
+        b2 = T.zeros(1, requires_grad=True)
+        states = init_states(kind, [(3,), (1,)])
+        opt = getattr(T.optim, opt_name)([w2, b2], **opt_kw)
+        losses = []
+        for _ in range(4):
+            l1 = ((X @ w1 + b1 - y) ** 2).mean()
+            l1.backward()
+            step(kind, [w1, b1], states, hp)
+            l2 = ((X @ w2 + b2 - y) ** 2).mean()
+            opt.zero_grad()
+            l2.backward()
+            opt.step()
+            losses.append((l1.item(), l2.item()))
+        out[kind] = (losses, w1, (w1 - w2).abs().max() < 1e-5, b1.grad, w2.grad)
+    return out
+
+
+@program()
+def prog_edu_d2l_gradient_descent_and_newton(T: Any) -> Any:
+    c = T.tensor(0.15 * np.pi)
+
+    def f(x):
+        return x * T.cos(c * x)
+
+    def f_grad(x):
+        return T.cos(c * x) - c * x * T.sin(c * x)
+
+    def f_hess(x):
+        return -2 * c * T.sin(c * x) - x * c**2 * T.cos(c * x)
+
+    def newton(eta=1):
+        x = T.tensor(10.0)
+        results = [float(x)]
+        for _i in range(6):
+            x -= eta * f_grad(x) / f_hess(x)
+            results.append(float(x))
+        return results
+
+    def gd(eta, f_grad):
+        x = 10.0
+        results = [x]
+        for _i in range(6):
+            x -= eta * f_grad(x)
+            results.append(float(x))
+        return results
+
+    # autograd's first and second derivatives against the closed forms
+    x = T.tensor(2.0, requires_grad=True)
+    (g,) = T.autograd.grad(f(x), x, create_graph=True)
+    (h,) = T.autograd.grad(g, x)
+    T.manual_seed(0)
+
+    def sgd_noise(x1, x2, s1, s2, f_grad):
+        g1, g2 = f_grad(x1, x2)
+        g1 += T.normal(0.0, 1, (1,)).item()
+        g2 += T.normal(0.0, 1, (1,)).item()
+        eta_t = 0.1
+        return (x1 - eta_t * g1, x2 - eta_t * g2, 0, 0)
+
+    x1, x2, s1, s2 = -5.0, -2.0, 0, 0
+    trace = []
+    for _ in range(5):
+        x1, x2, s1, s2 = sgd_noise(x1, x2, s1, s2, lambda a, b: (2 * a, 4 * b))
+        trace.append((x1, x2))
+    cosh_x = T.tensor(10.0, requires_grad=True)
+    T.cosh(cosh_x).backward()
+    return (
+        newton(),
+        newton(0.5),
+        gd(0.2, lambda x: 2 * x),
+        gd(1.1, lambda x: 2 * x),
+        g,
+        f_grad(x.detach()),
+        h,
+        f_hess(x.detach()),
+        g.grad_fn,
+        trace,
+        cosh_x.grad,
+    )
+
+
+# --- walking the graph as micrograd's draw_dot does --------------------------------------------
+
+
+def _walk(root: Any) -> list[Any]:
+    """micrograd's trace(): every node once (depth first), with its edges by name."""
+    nodes, edges, seen = [], [], set()
+
+    def build(fn):
+        if fn is None or id(fn) in seen:
+            return
+        seen.add(id(fn))
+        nodes.append(fn.name())
+        for child, idx in fn.next_functions:
+            if child is not None:
+                edges.append((child.name(), idx, fn.name()))
+                build(child)
+
+    build(root.grad_fn)
+    return [nodes, edges]
+
+
+@program()
+def prog_edu_draw_dot_over_torch_graphs(T: Any) -> Any:
+    F = T.nn.functional
+    x1 = T.tensor(2.0, dtype=T.float64, requires_grad=True)
+    w1 = T.tensor(-3.0, dtype=T.float64, requires_grad=True)
+    b = T.tensor(6.8813735870195432, dtype=T.float64, requires_grad=True)
+    n = x1 * w1 + b
+    e = (2 * n).exp()
+    o = (e - 1) / (e + 1)
+    X, Y = _dataset(T)
+    g = T.Generator().manual_seed(2147483647)
+    C = T.randn((27, 2), generator=g, requires_grad=True)
+    W1 = T.randn((6, 10), generator=g, requires_grad=True)
+    b1 = T.randn(10, generator=g, requires_grad=True)
+    W2 = T.randn((10, 27), generator=g, requires_grad=True)
+    emb = C[X[:5]]
+    h = T.tanh(emb.view(-1, 6) @ W1 + b1)
+    loss = F.cross_entropy(h @ W2, Y[:5])
+    leaf = o.grad_fn.next_functions[0][0]
+    while leaf.next_functions:
+        leaf = leaf.next_functions[0][0]
+    return (
+        _walk(o),
+        _walk(loss),
+        type(leaf).__name__,
+        leaf.variable is x1 or leaf.variable is w1 or leaf.variable is b,
+        loss.grad_fn.next_functions[0][0].name(),
+        h.grad_fn.next_functions,
     )
 
 
