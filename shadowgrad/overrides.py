@@ -856,6 +856,13 @@ def _activate(for_modes: bool = False) -> None:
     def nn_f(n: str) -> tuple[bool, str]:
         return (True, _CPP_F[n]) if n in _CPP_F else (False, f"torch.nn.functional.{n}")
 
+    if _PLAN:  # wrapped before (modes come and go): the same wrappers again
+        for ns, name, fn, w in _PLAN:
+            if vars(ns).get(name) is fn:
+                _REPLACED.append((ns, name, fn))
+                setattr(ns, name, w)
+        _wrap_autograd()
+        return
     made: dict[int, Any] = {}  # one wrapper per function: `F.conv_tbc is torch.conv_tbc` holds
     for ns, ignored, named in (
         (shadowgrad, _IGNORED_TOP, top),
@@ -874,16 +881,27 @@ def _activate(for_modes: bool = False) -> None:
             w = made.get(id(fn))
             if w is None:
                 w = made[id(fn)] = _function_wrapper(fn, named(name))
+            _PLAN.append((ns, name, fn, w))
             _REPLACED.append((ns, name, fn))
             setattr(ns, name, w)
+    _wrap_autograd()
+
+
+_PLAN: list[tuple[Any, str, Any, Any]] = []  # _activate's (namespace, name, function, wrapper)
+_AUTOGRAD_WRAPPERS: dict[str, Any] = {}
+
+
+def _wrap_autograd() -> None:
     from shadowgrad import autograd
 
-    if not getattr(autograd.grad, "_sg_protocol", False):
-        _REPLACED.append((autograd, "grad", autograd.grad))
-        autograd.grad = _grad_wrapper(autograd.grad)
-    if not getattr(autograd.backward, "_sg_protocol", False):
-        _REPLACED.append((autograd, "backward", autograd.backward))
-        autograd.backward = _backward_wrapper(autograd.backward)
+    for name, make in (("grad", _grad_wrapper), ("backward", _backward_wrapper)):
+        fn = getattr(autograd, name)
+        if not getattr(fn, "_sg_protocol", False):
+            w = _AUTOGRAD_WRAPPERS.get(name)
+            if w is None or w.__wrapped__ is not fn:
+                w = _AUTOGRAD_WRAPPERS[name] = make(fn)
+            _REPLACED.append((autograd, name, fn))
+            setattr(autograd, name, w)
 
 
 # the namespaces' functions torch does not dispatch at all (not torch functions, or shadowgrad's
@@ -1118,31 +1136,40 @@ def _install_mode_hooks() -> None:
         _TENSOR_PUBLIC.update(_MEMBERS[0])
     methods, props = _MEMBERS
     own = vars(Tensor)
-    for name, impl in methods.items():
-        if name in _MODE_SKIP or own.get(name) is not impl:
-            continue
-        pname = _OPERATOR_FUNC.get(name, name)
-        public = methods.get(pname, impl)
-        python = getattr(public, "__name__", pname) in _PY_TENSOR
-        w = _mode_method(name, impl, pname, python)
-        _MODE_SAVED[name] = impl
-        _MODE_WRAPPERS[name] = w
-        _MODE_FUNC[id(impl)] = w
+    if not _MODE_WRAPPERS:  # made once, installed at each first push
+        for name, impl in methods.items():
+            if name in _MODE_SKIP or own.get(name) is not impl:
+                continue
+            pname = _OPERATOR_FUNC.get(name, name)
+            public = methods.get(pname, impl)
+            python = getattr(public, "__name__", pname) in _PY_TENSOR
+            w = _mode_method(name, impl, pname, python)
+            _MODE_WRAPPERS[name] = w
+            _MODE_FUNC[id(impl)] = w
+        for name, p in props.items():
+            if own.get(name) is p:
+                _MODE_PROPS[name] = _mode_property(p)
     for name, w in _MODE_WRAPPERS.items():
+        _MODE_SAVED[name] = methods[name]
         setattr(Tensor, name, w)
-    for name, p in props.items():
-        if own.get(name) is not p:
-            continue
-        _MODE_SAVED[name] = p
-        setattr(Tensor, name, _mode_property(p))
+    for name, w in _MODE_PROPS.items():
+        _MODE_SAVED[name] = props[name]
+        setattr(Tensor, name, w)
     _activate(for_modes=True)
     import shadowgrad
 
     for name in _MODE_FACTORIES:  # not overridable by a subclass, but a mode sees them
         fn = vars(shadowgrad).get(name)
         if type(fn) is _types.FunctionType and not getattr(fn, "_sg_protocol", False):
+            w = _MODE_FACTORY_WRAPPERS.get(name)
+            if w is None or w.__wrapped__ is not fn:
+                w = _MODE_FACTORY_WRAPPERS[name] = _function_wrapper(fn, (True, f"torch.{name}"))
             _MODE_FACTORY_SAVED[name] = fn
-            setattr(shadowgrad, name, _function_wrapper(fn, (True, f"torch.{name}")))
+            setattr(shadowgrad, name, w)
+
+
+_MODE_PROPS: dict[str, property] = {}  # the modes' properties, made once
+_MODE_FACTORY_WRAPPERS: dict[str, Any] = {}
 
 
 # the factories a mode sees (torch.utils._device's constructors), which _activate leaves alone
@@ -1157,8 +1184,6 @@ def _remove_mode_hooks() -> None:
     for name, impl in _MODE_SAVED.items():
         setattr(Tensor, name, impl)
     _MODE_SAVED.clear()
-    _MODE_WRAPPERS.clear()
-    _MODE_FUNC.clear()
     import shadowgrad
 
     for name, fn in _MODE_FACTORY_SAVED.items():
