@@ -2184,6 +2184,35 @@ def prog_lib_namespaces_named_like_builtin_modules(T: Any) -> Any:
     return out, v, type(missing).__name__ if not hasattr(missing, "type") else missing.type
 
 
+@program()
+def prog_lib_schema_object_fields(T: Any) -> Any:
+    ns = _ns(T, "schobj")
+    lib = T.library.Library(ns, "DEF")
+    lib.define(
+        "f.ov(Tensor(a!) x, Tensor? b, SymInt[] s, int[2] k=[1,2], float y=2.0, *, "
+        'ScalarType? dt=None, str m="a", Scalar al=1) -> (Tensor, Tensor[])'
+    )
+    sch = getattr(T.ops, ns).f.ov._schema
+    args = [
+        (a.name, str(a.type), repr(a.type), a.default_value, a.has_default_value(), a.kwarg_only,
+         a.alias_info is not None, a.is_out)
+        for a in sch.arguments
+    ]  # fmt: skip
+    alias = sch.arguments[0].alias_info
+    out = (
+        sch.name.replace(ns, "NS"),
+        sch.overload_name,
+        sch.is_mutable,
+        args,
+        [(r.name, str(r.type)) for r in sch.returns],
+        (alias.is_write, sorted(alias.before_set), sorted(alias.after_set)),
+        sch.arguments[3].N,
+        str(sch).replace(ns, "NS"),
+    )
+    lib._destroy()
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

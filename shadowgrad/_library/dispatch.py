@@ -15,7 +15,7 @@ from typing import Any
 
 from .. import _grad_mode
 from .._tensor import Tensor
-from .schema import Argument, FunctionSchema, default_value
+from .schema import Argument, FunctionSchema, default_of
 
 AUTOGRAD_KEYS = ("Autograd", "AutogradCPU")
 BACKEND_KEYS = ("CPU", "CompositeExplicitAutograd")
@@ -191,8 +191,8 @@ def bind(e: OpEntry, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[lis
             v = args[i]
         elif a.name in kwargs:
             v = kwargs[a.name]
-        elif a.has_default_value:
-            v = default_value(a)
+        elif a.has_default:
+            v = default_of(a)
         else:
             raise RuntimeError(
                 f"{name}() is missing value for argument '{a.name}'. Declaration: {_decl(e)}"
@@ -207,13 +207,13 @@ def bind(e: OpEntry, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[lis
     # the dispatcher leaves out trailing arguments equal to their defaults
     n = len(pos)
     positional = [a for a in sch if not a.kwarg_only]
-    while n and positional[n - 1].has_default_value and _same(pos[n - 1], positional[n - 1]):
+    while n and positional[n - 1].has_default and _same(pos[n - 1], positional[n - 1]):
         n -= 1
     return pos[:n], kw
 
 
 def _same(v: Any, a: Argument) -> bool:
-    d = default_value(a)
+    d = default_of(a)
     if isinstance(v, Tensor) or isinstance(d, Tensor):
         return False
     try:
@@ -227,11 +227,11 @@ def fill_defaults(e: OpEntry, args: tuple[Any, ...], kwargs: dict[str, Any]) -> 
     args = list(args)
     positional = [a for a in e.schema.arguments if not a.kwarg_only]
     for a in positional[len(args) :]:
-        args.append(default_value(a))
+        args.append(default_of(a))
     kwargs = dict(kwargs)
     for a in e.schema.arguments:
         if a.kwarg_only and a.name not in kwargs:
-            kwargs[a.name] = default_value(a)
+            kwargs[a.name] = default_of(a)
     return tuple(args), kwargs
 
 

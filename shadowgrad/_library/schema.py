@@ -12,35 +12,94 @@ _NAME = re.compile(r"[A-Za-z_][\w]*(?:::[A-Za-z_]\w*)?(?:\.[A-Za-z_]\w*)?")
 
 @dataclass(frozen=True)
 class AliasInfo:
-    """`Tensor(a!)`: the alias set and whether the op writes through it."""
-
-    before_set: str
-    is_write: bool
-
-
-@dataclass
-class Argument:
-    """One argument (or return) of a schema. Mirrors torch._C.Argument's readable fields."""
+    """`Tensor(a!)`: the alias set and whether the op writes through it (torch._C._AliasInfo:
+    before_set and after_set are sets of names)."""
 
     name: str
-    type: str  # as written, without the alias annotation: "Tensor?", "SymInt[]", ...
-    default: str | None = None  # the default's text as torch prints it, or None
-    kwarg_only: bool = False
-    alias_info: AliasInfo | None = None
-    has_default_value: bool = False
+    is_write: bool
 
-    def type_str(self) -> str:
-        if self.alias_info is None:
-            return self.type
-        base, rest = _split_base(self.type)
-        bang = "!" if self.alias_info.is_write else ""
-        return f"{base}({self.alias_info.before_set}{bang}){rest}"
+    @property
+    def before_set(self) -> set[str]:
+        return {self.name}
+
+    @property
+    def after_set(self) -> set[str]:
+        return {self.name}
+
+
+_PY_NAMES = {"SymInt": "int", "ScalarType": "int", "Scalar": "number", "MemoryFormat": "int",
+             "Layout": "int", "SymFloat": "float", "SymBool": "bool"}  # fmt: skip
+
+
+class SchemaType(str):
+    """An argument's type: its text in the schema (what comparisons and formatting see:
+    "Tensor?", "SymInt[]"), printed as torch's JitType (str() and repr(): Optional[Tensor],
+    List[int])."""
+
+    def _jit(self) -> str:
+        t = str.__str__(self)
+        if t.endswith("?"):
+            return f"Optional[{SchemaType(t[:-1])._jit()}]"
+        if t.endswith("]"):
+            return f"List[{SchemaType(t[: t.index('[')])._jit()}]"
+        return _PY_NAMES.get(t, t)
 
     def __str__(self) -> str:
+        return self._jit()
+
+    def __repr__(self) -> str:
+        return self._jit()
+
+
+class Argument:
+    """One argument (or return) of a schema. Mirrors torch._C.Argument's fields."""
+
+    def __init__(
+        self,
+        name: str,
+        type: str,
+        default: str | None = None,
+        kwarg_only: bool = False,
+        alias_info: AliasInfo | None = None,
+        has_default: bool = False,
+    ) -> None:
+        self.name = name
+        self.type = SchemaType(type)
+        self.default = default  # the default's text as torch prints it, or None
+        self.kwarg_only = kwarg_only
+        self.alias_info = alias_info
+        self.has_default = has_default
+
+    def has_default_value(self) -> bool:
+        return self.has_default
+
+    @property
+    def default_value(self) -> Any:
+        return default_of(self) if self.has_default else None
+
+    @property
+    def N(self) -> int | None:
+        m = re.search(r"\[(\d+)\]", self.type)
+        return int(m.group(1)) if m else None
+
+    @property
+    def is_out(self) -> bool:
+        return self.kwarg_only and self.alias_info is not None and self.alias_info.is_write
+
+    def type_str(self) -> str:
+        t = str.__str__(self.type)
+        if self.alias_info is None:
+            return t
+        base, rest = _split_base(t)
+        bang = "!" if self.alias_info.is_write else ""
+        return f"{base}({self.alias_info.name}{bang}){rest}"
+
+    def schema_str(self) -> str:
+        """The argument as the schema prints it: `Tensor(a!) x=...`."""
         s = self.type_str()
         if self.name:
             s += " " + self.name
-        if self.has_default_value:
+        if self.has_default:
             s += "=" + str(self.default)
         return s
 
@@ -76,12 +135,12 @@ class FunctionSchema:
             if a.kwarg_only and not star:
                 args.append("*")
                 star = True
-            args.append(str(a))
+            args.append(a.schema_str())
         name = self.name + (f".{self.overload_name}" if self.overload_name else "")
         return f"{name}({', '.join(args)}) -> {self._returns_str()}"
 
     def _returns_str(self) -> str:
-        rets = ", ".join(str(r) for r in self.returns)
+        rets = ", ".join(r.schema_str() for r in self.returns)
         if len(self.returns) == 1 and not self.returns_tuple:
             return rets
         return f"({rets})"
@@ -234,7 +293,7 @@ def parse_schema(src: str, *, nameless: bool = False) -> FunctionSchema:
     return FunctionSchema(name, overload, args, rets, returns_tuple)
 
 
-def default_value(arg: Argument) -> Any:
+def default_of(arg: Argument) -> Any:
     """The Python value of an argument's default."""
     text = arg.default
     if text is None or text == "None":
@@ -245,7 +304,7 @@ def default_value(arg: Argument) -> Any:
         return text[1:-1]
     if text.startswith("["):
         return [_num(p) for p in text[1:-1].split(",") if p.strip()]
-    base = arg.type.rstrip("?")
+    base = str.__str__(arg.type).rstrip("?")
     if base == "Device":
         import shadowgrad
 
