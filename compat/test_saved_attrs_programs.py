@@ -240,7 +240,7 @@ def prog_sva_add_sub_alpha(T: Any) -> Any:
     return out
 
 
-@program(xfail="add/sub save alpha only for other's formula: torch's node saves it every call")
+@program()
 def prog_sva_add_alpha_other_not_requiring_grad(T: Any) -> Any:
     x, y = _x(T, 2, 3), _x(T, 2, 3, seed=1)
     return _saved(T.add(x, y.detach(), alpha=2).grad_fn), _saved((x + 2).grad_fn)

@@ -1252,6 +1252,74 @@ def prog_sg2_scalar_factors_half_gradients(T: Any) -> Any:
     return a.grad, b.grad, c.grad, w.grad, u.grad, x.grad, y.grad, z.grad
 
 
+# --- add/sub alpha, decompositions ---------------------------------------------------------------
+
+
+@program()
+def prog_sg2_add_sub_alpha_other_constant(T: Any) -> Any:
+    x, y = _d(T, 2, 3), _d(T, 2, 3, seed=1, rg=False)
+    ys = [x - 1, x + 1, x - y, x + y, x.sub(y, alpha=2), x.add(y, alpha=3), x.sub(1, alpha=2)]
+    ys += [T.rsub(y, x, alpha=3), T.rsub(x, y, alpha=3), 1 - x, x.add(x, alpha=0.5)]
+    ys += [T.add(x, 2, alpha=-1), T.sub(x, y, alpha=-2), x.add(y, alpha=1)]
+    out = [_saved(z.grad_fn) for z in ys]
+    z = x.sub(y, alpha=2)
+    z.sum().backward()
+    return out, _after(z.grad_fn, "alpha"), x.grad
+
+
+@program()
+def prog_sg2_decomposition_saved_names(T: Any) -> Any:
+    a = _d(T, 3, 3)
+    la = T.linalg
+    spd = a @ a.mT + T.eye(3, dtype=T.float64)
+    ys = [la.inv(a), la.cholesky(spd), la.eigh(spd)[0], la.qr(a)[1], la.svd(a)[1]]
+    ys += [
+        la.svdvals(a[:2]),
+        la.solve_triangular(a.triu() + 2 * T.eye(3, dtype=T.float64), a, upper=True),
+    ]
+    ys += [la.lstsq(a, a[:, :1]).solution, T.aminmax(a, dim=1)[0], la.inv_ex(a)[0]]
+    ys += [la.cholesky_ex(spd, upper=True)[0], la.eigh(spd, UPLO="U")[1]]
+    ys += [la.svd(a[:2], full_matrices=False)[0], la.qr(a[:, :2], mode="complete")[0]]
+    out = []
+    for y in ys:  # singular and eigen vectors up to sign (LAPACK builds may differ)
+        name, vals, raw = _saved(y.grad_fn)
+        vals = {k: (t, v.abs() if t == "Tensor" else v) for k, (t, v) in vals.items()}
+        out.append((name, vals, raw))
+    return out
+
+
+@program()
+def prog_sg2_decomposition_saved_after_backward(T: Any) -> Any:
+    a = _d(T, 3, 2)
+    u, s, vh = T.linalg.svd(a, full_matrices=False)
+    (u.sum() + s.sum() + vh.sum()).backward()
+    fn = s.grad_fn
+    q, r = T.linalg.qr(a)
+    (q.sum() + r.sum()).backward()
+    return (
+        _after(fn, "S", "U", "Vh", "full_matrices", "S_sym_argsize_minus_1"),
+        _after(q.grad_fn, "Q", "R", "mode"),
+        a.grad,
+    )
+
+
+@program()
+def prog_sg2_solve_family_saved_reads(T: Any) -> Any:
+    a, b = _d(T, 3, 3), _d(T, 3, 2, seed=1)
+    la = T.linalg
+    y1 = la.solve(a, b)
+    y2 = la.solve(a, b[:, 0], left=True)
+    y3 = la.solve_triangular(a.tril() + 2 * T.eye(3, dtype=T.float64), b, upper=False, left=True)
+    y4 = la.lstsq(a, b).solution
+    return (
+        _read(y1.grad_fn, "A", "left", "result", "vector"),
+        _read(y2.grad_fn, "left", "vector"),
+        _read(y3.grad_fn, "self", "upper", "left", "unitriangular", "A", "unit"),
+        _read(y4.grad_fn, "self", "b", "solution", "vector"),
+        _second_values(T, y1, a, b),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

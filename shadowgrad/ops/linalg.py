@@ -23,7 +23,14 @@ from ..autograd.graph import resave
 from ..overrides import _STATE as _TF
 from ._util import shape_str, wrap_dim
 from .pointwise import _out
-from .registry import check_inference_saved, defop, infer_size
+from .registry import (
+    _SAVED_HIDDEN,
+    _SAVED_LAZY,
+    _SAVED_RENAMED,
+    check_inference_saved,
+    defop,
+    infer_size,
+)
 from .shape import cat, diag_embed, stack
 
 
@@ -2251,4 +2258,25 @@ FUNCTIONS = {
     "svd": svd_legacy,
     "matrix_power": _matrix_power_legacy,
     "cross": cross_legacy,
+}
+
+
+# The saved outputs and arguments of the decompositions under torch's names (torch's name:
+# this op's), and the names shadowgrad's nodes hold that torch's do not show
+_SAVED_RENAMED.update(
+    LinalgInvExBackward0={"inverse": "result"},
+    LinalgCholeskyExBackward0={"L": "result"},
+    LinalgEighBackward0={"eigenvalues": "result", "eigenvectors": "V_"},
+    LinalgQrBackward0={"Q": "result", "R": "R_"},
+    LinalgSvdBackward0={"U": "result", "S": "S_", "Vh": "Vh_"},
+    LinalgSolveTriangularBackward0={"self": "A", "unitriangular": "unit"},
+    LinalgLstsqBackward0={"solution": "result"},
+    AminmaxBackward0={"min": "result", "max": "result1"},
+)
+_SAVED_HIDDEN.update(
+    LinalgLstsqBackward0=frozenset(("vector",)), LinalgSolveExBackward0=frozenset(("vector",))
+)
+# torch's svd saves S's last size (the number of singular values), readable after backward
+_SAVED_LAZY["LinalgSvdBackward0"] = {
+    "S_sym_argsize_minus_1": lambda node: min(node._in_meta[0][0][-2:])
 }

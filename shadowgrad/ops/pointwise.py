@@ -23,7 +23,7 @@ from ..autograd.graph import VersionCounter
 from . import _fmath as _fm
 from . import _specfun
 from .registry import ARRAY_OUT as _ARRAY_OUT  # a 0-d array, not a scalar: Note [0-d results]
-from .registry import defop, infer_size, result_type_of
+from .registry import defop, infer_size, result_type_of, show_saved
 
 _FW = _fwad._STATE
 
@@ -523,7 +523,10 @@ def add(input: Any, other: Any, *, alpha: Any = 1, out: Tensor | None = None) ->
         alpha = _alpha_check(input, other, alpha, "add")
     if not isinstance(input, Tensor):
         return _add(other, input, alpha) if alpha == 1 else _add(_wrap(input), other, alpha)
-    return _out(_add(input, other, alpha), out, "add")
+    r = _add(input, other, alpha)
+    if alpha != 1:  # AddBackward0's _saved_alpha where the node does not hold it
+        show_saved(r, alpha=alpha)
+    return _out(r, out, "add")
 
 
 def sub(input: Any, other: Any, *, alpha: Any = 1, out: Tensor | None = None) -> Tensor:
@@ -531,7 +534,10 @@ def sub(input: Any, other: Any, *, alpha: Any = 1, out: Tensor | None = None) ->
     _check_bool_sub(input, other)
     if type(alpha) is not int:
         alpha = _alpha_check(input, other, alpha, "sub")
-    return _out(_sub(input, other, alpha), out, "sub")
+    r = _sub(input, other, alpha)
+    if alpha != 1:  # SubBackward0's _saved_alpha where the node does not hold it
+        show_saved(r, alpha=alpha)
+    return _out(r, out, "sub")
 
 
 subtract = sub
@@ -543,7 +549,10 @@ def rsub(input: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     if type(alpha) is not int:
         alpha = _alpha_check(input, other, alpha, "rsub")
     if isinstance(other, Tensor):
-        return _rsub_tensor(input, other, alpha)
+        r = _rsub_tensor(input, other, alpha)
+        if alpha != 1:  # RsubBackward0's _saved_alpha where the node does not hold it
+            show_saved(r, alpha=alpha)
+        return r
     return _rsub(input, other, alpha)
 
 

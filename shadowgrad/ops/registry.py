@@ -343,8 +343,25 @@ def show_saved(t: Any, **values: Any) -> None:
     output_size and scales), shown as `_saved_<name>`. Called by the functions whose ops hold
     their own plan instead; one dict entry, after the op ran."""
     gf = t._grad_fn
-    if gf is not None and type(gf._saved) is dict:
+    if not isinstance(gf, OpNode):
+        return
+    if type(gf._saved) is dict:
         gf._saved["_shown"] = values
+    elif gf._saved is None and gf._single is None:  # a node that saved nothing
+        gf._saved = {"_shown": values}
+
+
+def _alpha(node: Any) -> Any:
+    """add's/sub's alpha: saved where the other operand's formula reads it, else shown by
+    add()/sub() when given (see show_saved), else torch's default 1."""
+    saved = node.saved_map() or {}
+    if "alpha" in saved:
+        return saved["alpha"]
+    return saved.get("_shown", {}).get("alpha", 1)
+
+
+for _node in ("AddBackward0", "SubBackward0", "RsubBackward0", "RsubBackward1"):
+    _SAVED_LAZY[_node] = {"alpha": _alpha}
 
 
 def saved_array(node: Any, name: str) -> np.ndarray | None:
