@@ -197,6 +197,40 @@ def prog_fe_dtype_promotion_per_element(T: Any) -> Any:
 
 
 @program()
+def prog_fe_reduced_precision_scalars(T: Any) -> Any:
+    # torch's in-place _foreach_mul_ by numbers rounds the number to a float16/bfloat16
+    # tensor's dtype first; the other ops (and t.mul_) compute with it in float32
+    s = 1 / 3
+
+    def calls(c: Any) -> dict[str, Any]:
+        return {
+            "mul_": lambda x: T._foreach_mul_(x, s),
+            "mul_sl": lambda x: T._foreach_mul_(x, [s]),
+            "mul_t": lambda x: T._foreach_mul_(x, T.tensor(s)),
+            "div_": lambda x: T._foreach_div_(x, s),
+            "addcmul_": lambda x: T._foreach_addcmul_(x, [c], [c], s),
+            "lerp_": lambda x: T._foreach_lerp_(x, [c], s),
+            "mul": lambda x: T._foreach_mul(x, s),
+            "method": lambda x: [x[0].mul_(s)],
+        }
+
+    out = {}
+    for dt in (T.float16, T.bfloat16, T.float32):
+        b = T.tensor(_data(64, seed=901)).to(dt)
+        c = T.tensor(_data(64, seed=902)).to(dt).abs() + 0.5
+        row = {}
+        ref = b.clone().mul_(s)
+        for name, fn in calls(c).items():
+            x = [b.clone()]
+            r = fn(x)
+            # bit-equality with t.mul_(s): tolerances would hide a one-ulp difference
+            same = bool((x[0] == ref).all()) if name.startswith("mul") else None
+            row[name] = (x[0], r[0] if isinstance(r, tuple) else None, same)
+        out[str(dt)] = row
+    return out
+
+
+@program()
 def prog_fe_inplace_cast_errors(T: Any) -> Any:
     i = T.tensor([1, -2, 3])
     f = T.tensor([1.0, 2.0])

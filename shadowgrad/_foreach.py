@@ -692,6 +692,17 @@ def _no_complex_minmax(op: str, ts: list[Tensor]) -> None:
             raise NotImplementedError(f"\"{op}_cpu\" not implemented for '{name}'")
 
 
+def _in_dtype(o: float, t: Tensor) -> float:
+    """A number as torch's in-place `_foreach_mul_` by a Scalar takes it for a float16 or
+    bfloat16 tensor: rounded to the tensor's dtype first (Python's `t.mul_(o)` computes with
+    the float32 number)."""
+    if not t.is_floating_point():
+        return o
+    from ._creation import tensor
+
+    return float(tensor(o, dtype=t.dtype).item())
+
+
 def _binary(op: str, inplace: bool) -> Any:
     fname = f"_foreach_{op}{'_' if inplace else ''}"
     nodes = _BINARY_NODES[op]
@@ -741,6 +752,8 @@ def _binary(op: str, inplace: bool) -> Any:
             _check_inplace(ts)
             for i, t in enumerate(ts):
                 o = other[i] if kind in ("list", "scalars") else other
+                if op == "mul" and type(o) is float and t.dtype.itemsize == 2:
+                    o = _in_dtype(o, t)
                 method(t, o, **kw)
             return self
         one = (lambda t, o: method(t, o, **kw)) if kw else method
