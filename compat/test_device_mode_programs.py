@@ -1380,6 +1380,93 @@ def prog_dev_device_context_is_a_mode(T: Any) -> Any:
     return inside, depth
 
 
+@program()
+def prog_dev_mode_sees_setitem_inplace_and_property_sets(T: Any) -> Any:
+    Log = _log_mode(T)
+    x = T.zeros(3)
+    with Log() as mode:
+        x[0] = 1
+        x += 1
+        x.add_(1)
+        x.requires_grad = True
+        y = x.data
+        x.data = T.ones(3)
+        g = x.grad
+        x.grad = None
+        leaf = x.is_leaf
+    return mode.log, x, y, g, leaf
+
+
+@program()
+def prog_dev_mode_handler_error_unwinds_stack(T: Any) -> Any:
+    class Boom(T.overrides.TorchFunctionMode):
+        def __torch_function__(
+            self, func: Any, types: Any, args: Any = (), kwargs: Any = None
+        ) -> Any:
+            raise ValueError("boom " + func.__name__)
+
+    x = T.ones(3)
+
+    def run() -> Any:
+        with Boom():
+            return x + 1
+
+    err = raises(run)
+    return (
+        err,
+        T.overrides._get_current_function_mode(),
+        T._C._is_torch_function_mode_enabled(),
+        x + 1,
+        (x * 2).shape,
+    )
+
+
+@program()
+def prog_dev_mode_traces_shapes_on_meta(T: Any) -> Any:
+    class Shapes(T.overrides.TorchFunctionMode):
+        def __init__(self) -> None:
+            super().__init__()
+            self.trace: list[Any] = []
+
+        def __torch_function__(
+            self, func: Any, types: Any, args: Any = (), kwargs: Any = None
+        ) -> Any:
+            out = func(*args, **(kwargs or {}))
+            shape = tuple(out.shape) if hasattr(out, "shape") and hasattr(out, "is_meta") else None
+            self.trace.append((func.__name__, sorted((kwargs or {}).keys()), shape))
+            return out
+
+    with Shapes() as mode:
+        m = T.zeros(2, 3, device="meta")
+        w = T.zeros(4, 3, device="meta")
+        out = T.nn.functional.linear(m, w).relu().sum(-1)
+    return mode.trace, _m(out)
+
+
+@program()
+def prog_dev_meta_module_conversions(T: Any) -> Any:
+    lin = T.nn.Linear(2, 2, device=T.device("meta"), dtype=T.float64)
+    net = T.nn.Sequential(T.nn.Linear(2, 3), T.nn.Linear(3, 1)).to("meta")
+    seen: list[str] = []
+    net.apply(lambda mod: seen.append(type(mod).__name__))
+    net.half()
+    net.requires_grad_(False)
+    return _m(lin.weight), seen, [_m(p) for p in net.parameters()]
+
+
+@program()
+def prog_dev_meta_load_state_dict_assign_errors(T: Any) -> Any:
+    src = _seeded(T, T.nn.Linear(3, 2), 11).state_dict()
+    dst = T.nn.Linear(3, 2, device="meta")
+    a = raises(lambda: dst.load_state_dict({"weight": src["weight"]}, assign=True))
+    b = raises(
+        lambda: dst.load_state_dict({"weight": T.zeros(5, 5), "bias": src["bias"]}, assign=True)
+    )
+    fresh = T.nn.Linear(3, 2, device="meta")
+    c = repr(fresh.load_state_dict(src, strict=False, assign=True))
+    return a, b, c, fresh.weight, fresh.bias, fresh.weight.requires_grad
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)
