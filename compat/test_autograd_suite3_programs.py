@@ -2809,6 +2809,264 @@ def prog_ag3_module_legacy_backward_hook_warnings(T: Any) -> Any:
     return out
 
 
+# --- custom Function: nested inputs, fresh outputs, complex convention, double backward ---
+
+
+@program()
+def prog_ag3_fn_nested_inputs_and_fresh_outputs(T: Any) -> Any:
+    out = {}
+    F = T.autograd.Function
+
+    class ListIn(F):
+        @staticmethod
+        def forward(ctx, xs, y):
+            ctx.nig = ctx.needs_input_grad
+            return xs[0] * y
+
+        @staticmethod
+        def backward(ctx, g):
+            return None, g * 2
+
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y = T.tensor([3.0, 4.0], requires_grad=True)
+    r = ListIn.apply([x], y)
+    r.sum().backward()
+    out["list_in"] = (r.grad_fn.nig, x.grad, y.grad, _name(r.grad_fn))
+
+    class Fresh(F):
+        @staticmethod
+        def forward(ctx, a):
+            return T.tensor([5.0, 6.0]), T.zeros(2, dtype=T.int64), a.detach() * 3
+
+        @staticmethod
+        def backward(ctx, g1, g2, g3):
+            ctx.gs = (g1.tolist(), g2 is None or g2.tolist(), g3.tolist())
+            return g1 + g3
+
+    p, q, s = Fresh.apply(x)
+    out["fresh"] = [(t.requires_grad, _name(t.grad_fn), t.is_leaf, t.dtype) for t in (p, q, s)]
+    (p.sum() + s.sum()).backward()
+    out["fresh_grads"] = (p.grad_fn.gs, x.grad)
+
+    class ViewOfInter(F):
+        @staticmethod
+        def forward(ctx, a):
+            inter = a * 2
+            return inter[:1], inter
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            return g2 * 2
+
+    v, w = ViewOfInter.apply(x)
+    out["view_of_inter"] = (
+        v._is_view(),
+        v._base is w,
+        raises(lambda: v.mul_(2)),
+        raises(lambda: w.mul_(2)),
+    )
+
+    class NoGradInside(F):
+        @staticmethod
+        def forward(ctx, a):
+            ctx.ge = T.is_grad_enabled()
+            with T.enable_grad():
+                inner = a * 2
+                ctx.inner_rg = inner.requires_grad
+            return inner
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    z = NoGradInside.apply(x)
+    out["grad_mode_in_forward"] = (z.grad_fn.ge, z.grad_fn.inner_rg, _name(z.grad_fn), z._is_view())
+    return out
+
+
+@program()
+def prog_ag3_fn_complex_backward_convention(T: Any) -> Any:
+    out = {}
+    F = T.autograd.Function
+
+    class CMul(F):
+        @staticmethod
+        def forward(ctx, a, b):
+            ctx.save_for_backward(a, b)
+            return a * b
+
+        @staticmethod
+        def backward(ctx, g):
+            a, b = ctx.saved_tensors
+            return g * b.conj(), g * a.conj()
+
+    a = T.tensor([1 + 2j, 3 - 1j], requires_grad=True)
+    b = T.tensor([2 - 1j, 1 + 1j], requires_grad=True)
+    CMul.apply(a, b).abs().sum().backward()
+    out["custom"] = (a.grad, b.grad)
+    a2 = a.detach().clone().requires_grad_()
+    b2 = b.detach().clone().requires_grad_()
+    (a2 * b2).abs().sum().backward()
+    out["builtin"] = (a2.grad, b2.grad)
+
+    class RealToComplex(F):
+        @staticmethod
+        def forward(ctx, r):
+            return T.complex(r, r * 2)
+
+        @staticmethod
+        def backward(ctx, g):
+            return g.real + 2 * g.imag
+
+    r = T.tensor([1.0, 2.0], requires_grad=True)
+    RealToComplex.apply(r).abs().sum().backward()
+    out["real_to_complex"] = r.grad
+
+    class BadComplexGrad(F):
+        @staticmethod
+        def forward(ctx, r):
+            return r * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * (1 + 1j)
+
+    r2 = T.tensor([1.0, 2.0], requires_grad=True)
+    out["complex_grad_for_real"] = raises(
+        lambda: (BadComplexGrad.apply(r2).sum().backward(), r2.grad)[1]
+    )
+    return out
+
+
+@program()
+def prog_ag3_fn_double_backward_through_saved(T: Any) -> Any:
+    out = {}
+    F = T.autograd.Function
+
+    class Cube(F):
+        @staticmethod
+        def forward(ctx, a):
+            ctx.save_for_backward(a)
+            return a**3
+
+        @staticmethod
+        def backward(ctx, g):
+            (a,) = ctx.saved_tensors
+            return 3 * a**2 * g
+
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y = Cube.apply(x)
+    (g,) = T.autograd.grad(y.sum(), x, create_graph=True)
+    out["g"] = (g, _name(g.grad_fn), [_name(n) for n, _ in g.grad_fn.next_functions])
+    (gg,) = T.autograd.grad(g.sum(), x, create_graph=True)
+    out["gg"] = (gg, _name(gg.grad_fn))
+    (ggg,) = T.autograd.grad(gg.sum(), x)
+    out["ggg"] = ggg
+    out["retain_none"] = raises(lambda: T.autograd.grad(y.sum(), x))
+    return out
+
+
+# --- custom Function view outputs: creation meta with one or several differentiable outputs ---
+
+
+@program()
+def prog_ag3_fn_multi_output_views_creation_meta(T: Any) -> Any:
+    out = {}
+    F = T.autograd.Function
+
+    def mk(fwd, nout):
+        class Fn(F):
+            @staticmethod
+            def forward(ctx, a):
+                return fwd(ctx, a)
+
+            @staticmethod
+            def backward(ctx, *gs):
+                return gs[0]
+
+        return Fn
+
+    cases = {
+        "single_view_of_inter": (lambda ctx, a: (a * 2)[:1], 1),
+        "two_one_view_inter": (lambda ctx, a: ((i := a * 2)[:1], i), 2),
+        "two_views_of_input": (lambda ctx, a: (a[:1], a[1:]), 2),
+        "view_and_nondiff": (
+            lambda ctx, a: ((a * 2)[:1], (ctx.mark_non_differentiable(j := a * 3), j)[1]),
+            2,
+        ),
+        "view_and_int": (lambda ctx, a: ((a * 2)[:1], T.ones(1, dtype=T.int64)), 2),
+        "view_and_none": (lambda ctx, a: ((a * 2)[:1], None), 2),
+        "input_as_is_and_other": (lambda ctx, a: (a, a * 2), 2),
+        "view_of_input_and_other": (lambda ctx, a: (a.view(2), a * 2), 2),
+    }
+    for k, (fwd, n) in cases.items():
+        x = T.tensor([1.0, 2.0], requires_grad=True)
+        base = x * 1
+
+        def go(fwd=fwd, base=base, n=n):
+            outs = mk(fwd, n).apply(base)
+            outs = outs if isinstance(outs, tuple) else (outs,)
+            res = []
+            for o in outs:
+                if o is None or not o.requires_grad:
+                    res.append(None)
+                    continue
+                res.append(raises(lambda o=o: o.mul_(2) and "ok"))
+                res.append(raises(lambda o=o: o[:1].mul_(2) and "ok"))
+            return res
+
+        out[k] = raises(go)
+    return out
+
+
+@program()
+def prog_ag3_fn_view_outputs_rebase_and_leaf_views(T: Any) -> Any:
+    out = {}
+    F = T.autograd.Function
+
+    class Two(F):
+        @staticmethod
+        def forward(ctx, a):
+            return a[:1], a[1:]
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            return T.cat([g1, g2])
+
+    class One(F):
+        @staticmethod
+        def forward(ctx, a):
+            return a[:1]
+
+        @staticmethod
+        def backward(ctx, g):
+            return T.cat([g, T.zeros(1)])
+
+    for name, Fn in (("two", Two), ("one", One)):
+        x = T.tensor([1.0, 2.0], requires_grad=True)
+        base = x * 1
+        outs = Fn.apply(base)
+        o = outs[0] if isinstance(outs, tuple) else outs
+        base.add_(1)
+        out[name + "_rebase_grad_fn"] = raises(lambda o=o: o.grad_fn)
+        out[name + "_rebase_use"] = raises(lambda o=o: o * 2)
+    leaf = T.tensor([1.0, 2.0], requires_grad=True)
+    out["leaf_unbind"] = raises(lambda: leaf.unbind(0)[0].mul_(2))
+    out["leaf_split_view"] = raises(lambda: leaf.split(1)[0][:1].mul_(2))
+    out["leaf_view"] = raises(lambda: leaf[:1].mul_(2))
+    out["leaf_view_nograd"] = raises(lambda: _ng(T, leaf))
+    out["leaf_fn_view"] = raises(lambda: One.apply(leaf)[:1].mul_(2))
+    out["leaf_fn_two"] = raises(lambda: Two.apply(leaf)[1].mul_(2))
+    out["leaf_fn_two_view"] = raises(lambda: Two.apply(leaf)[1][:1].mul_(2))
+    return out
+
+
+def _ng(T, leaf):
+    with T.no_grad():
+        v = leaf[:1]
+    return v.mul_(2)
+
+
 # --- end of programs ------------------------------------------------------------------------
 
 

@@ -1240,6 +1240,11 @@ class Tensor:
             # require grad: a leaf view made by requires_grad_() on a view says so too)
             base = self._base
             if base is not None and base._grad_fn is None:
+                # torch's handle_view_on_rebase first: a view of a custom Function's or a
+                # multi-view op's output says so
+                from .ops.views import check_view_inplace
+
+                check_view_inplace(self, base)
                 raise RuntimeError(
                     "a view of a leaf Variable that requires grad is being used in an in-place "
                     "operation."

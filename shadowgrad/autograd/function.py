@@ -539,6 +539,14 @@ def _wrap_outputs(ctx: Any, args: tuple[Any, ...], outs: tuple[Any, ...]) -> tup
         o._grad_fn = ctx
         o._nr = nr
         res.append(o)
+    if getattr(ctx, "_custom_views", None):
+        # torch's num_diff_outputs > 1: the views among the outputs get the MULTI_OUTPUT_NODE
+        # creation meta (ops/views.custom_view_message)
+        n_diff = sum(
+            1 for o in res if isinstance(o, Tensor) and o._grad_fn is ctx and id(o) not in non_diff
+        )
+        if n_diff > 1:
+            ctx._custom_multi = True
     dirty_views = [
         o for o in res if isinstance(o, Tensor) and id(o) in dirty and o._base is not None
     ]

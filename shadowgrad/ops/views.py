@@ -203,13 +203,28 @@ def custom_view_name(t: Tensor) -> str | None:
     return None
 
 
+def custom_view_message(t: Tensor) -> str:
+    """The explanation torch gives for a view from a custom Function: CUSTOM_VIEW, or
+    MULTI_VIEW when the Function returned more than one differentiable output (torch then sets
+    the views' creation meta to MULTI_OUTPUT_NODE)."""
+    node = t._grad_fn
+    while node is not None:
+        op = getattr(type(node), "_op", None)
+        if op is None or not getattr(op, "view", False):
+            return MULTI_VIEW if getattr(node, "_custom_multi", False) else CUSTOM_VIEW
+        e = node._next[0]
+        node = e[0] if e is not None else None
+    return CUSTOM_VIEW
+
+
 def check_view_inplace(self: Tensor, base: Tensor) -> None:
     """torch's errors for in-place ops on views made by multi-view ops, under no_grad, or
     returned by a custom Function (or made from such a view)."""
     name = custom_view_name(self)
     if name is not None:
         raise RuntimeError(
-            f"Output {self._nr} of {name} is a view and is being modified inplace. " + CUSTOM_VIEW
+            f"Output {self._nr} of {name} is a view and is being modified inplace. "
+            + custom_view_message(self)
         )
     if self._rg:
         if self._grad_fn is not None and _chain_multi_view(self):
@@ -431,7 +446,7 @@ def refresh_view(t: Tensor) -> None:
         if name is not None:  # torch's handle_view_on_rebase for IN_CUSTOM_FUNCTION
             raise RuntimeError(
                 f"Output {t._nr} of {name} is a view and its base or another view of its base "
-                "has been modified inplace. " + CUSTOM_VIEW
+                "has been modified inplace. " + custom_view_message(t)
             )
     if type(vc) is ConjVersionCounter and (t._rg or base._rg) and base._grad_fn is not None:
         lazy = _lazy_op(t, base)  # a conj (negative) view: replayed on the base's history
