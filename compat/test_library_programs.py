@@ -2213,6 +2213,33 @@ def prog_lib_schema_object_fields(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_lib_define_schema_parse_errors(T: Any) -> Any:
+    ns = _ns(T, "parse")
+    lib = T.library.Library(ns, "DEF")
+    out = [
+        _r(lambda s=s: lib.define(s))
+        for s in (
+            "a(Tensor x) -> Tensor",
+            "other::b(Tensor x) -> Tensor",
+            "c(Tensr x) -> Tensor",
+            "d(Tensor x) -> Tensr",
+            "f(Tensor x -> Tensor",
+            "g(Tensor x)",
+            "h(Tensor x, *, Tensor y) -> Tensor",
+            "j() -> Tensor",
+            "l(Tensor x) -> (Tensor a, Tensor b)",
+            "m(Tensor(a) x) -> Tensor(a)",
+            "n.Tensor(Tensor x) -> Tensor",
+            "o(Tensor x)->Tensor",
+        )
+    ]
+    nsobj = getattr(T.ops, ns)
+    schemas = [str(getattr(nsobj, n).overloads()) for n in ("a", "h", "j", "l", "m", "n", "o")]
+    lib._destroy()
+    return [o.replace(ns, "NS") if isinstance(o, str) else o for o in out], schemas
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -133,7 +133,7 @@ class Library:
         qualname = f"{self.ns}::{full}"
         self._op_defs.add(qualname)
         _defs.add(qualname)
-        return name
+        return schema.split("(")[0].split(".")[0].strip()  # the name as written
 
     def _resolve_op_name(self, op_name: Any, api_name: str) -> str:
         if isinstance(op_name, str):

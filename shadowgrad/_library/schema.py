@@ -215,6 +215,22 @@ def _fmt_default(typ: str, text: str) -> str:
     return text
 
 
+# the type names a schema may use (torch's schema type parser)
+_TYPES = {
+    "Tensor", "SymInt", "int", "float", "bool", "str", "Scalar", "ScalarType", "Device",
+    "Layout", "MemoryFormat", "Generator", "Dimname", "Storage", "Stream", "SymFloat",
+    "SymBool", "complex", "QScheme", "Any", "t", "AnyEnumType", "GraphModule",
+}  # fmt: skip
+
+
+def _find_token(src: str, token: str, context: str) -> int:
+    """Where `token` (found in the argument text `context`) stands in src."""
+    at = src.find(context)
+    if at < 0:
+        return max(src.find(token), 0)
+    return at + context.find(token)
+
+
 def _parse_arg(text: str, kwarg_only: bool, src: str, is_return: bool) -> Argument:
     m = _ARG.match(text)
     if m is None:
@@ -228,6 +244,14 @@ def _parse_arg(text: str, kwarg_only: bool, src: str, is_return: bool) -> Argume
         pos = src.find(text) + len(text)
         raise _parse_error("ident", src, pos)
     typ = m.group("base") + m.group("rest")
+    if m.group("base") not in _TYPES:
+        pos = _find_token(src, m.group("base"), text)
+        raise RuntimeError(
+            "\nunknown type specifier. Common valid schema types include Tensor, SymInt, int, "
+            "float, bool, Scalar; for a full list, please see "
+            "https://github.com/pytorch/pytorch/blob/main/aten/src/ATen/native/README.md#func :"
+            f"\n{src}\n{' ' * pos}{'~' * len(m.group('base'))} <--- HERE\n"
+        )
     default = m.group("default")
     return Argument(
         name,
@@ -271,9 +295,16 @@ def parse_schema(src: str, *, nameless: bool = False) -> FunctionSchema:
                 close = i
                 break
     if close < 0:
+        arrow = src.find("->")
+        if arrow >= 0:
+            raise RuntimeError(
+                f"expected ) but found 'arrow' here:\n{src}\n{' ' * arrow}~~ <--- HERE\n"
+            )
         raise _parse_error(")", src, len(src))
     arg_text = rest[1:close]
     tail = rest[close + 1 :].strip()
+    if not tail:
+        raise RuntimeError(f"expected arrow but found 'eof' here:\n{src}")
     if not tail.startswith("->"):
         raise _parse_error("->", src, len(src) - len(tail))
     ret_text = tail[2:].strip()
