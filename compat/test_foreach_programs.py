@@ -1247,6 +1247,51 @@ def prog_fe_vmap_and_func_grad(T: Any) -> Any:
 
 
 @program()
+def prog_fe_torch_function_subclass_and_mode(T: Any) -> Any:
+    import importlib
+
+    overrides = importlib.import_module(T.__name__ + ".overrides")
+
+    seen: list[str] = []
+
+    class Sub(T.Tensor):
+        @classmethod
+        def __torch_function__(
+            cls, func: Any, types: Any, args: Any = (), kwargs: Any = None
+        ) -> Any:
+            seen.append(getattr(func, "__name__", str(func)))
+            return super().__torch_function__(func, types, args, kwargs or {})
+
+    class Mode(overrides.TorchFunctionMode):
+        def __init__(self) -> None:
+            super().__init__()
+            self.seen: list[str] = []
+
+        def __torch_function__(
+            self, func: Any, types: Any, args: Any = (), kwargs: Any = None
+        ) -> Any:
+            self.seen.append(getattr(func, "__name__", str(func)))
+            return func(*args, **(kwargs or {}))
+
+    a = T.ones(2).as_subclass(Sub)
+    b = T.ones(2)
+    out = {
+        "add": [type(t).__name__ for t in T._foreach_add([b, a], 1.0)],
+        "exp": [type(t).__name__ for t in T._foreach_exp([b, a])],
+        "norm": T._foreach_norm([b, a]),
+        "inplace": T._foreach_mul_([a.clone(), b.clone()], 2.0),
+        "plain": [type(t).__name__ for t in T._foreach_add([b], 1.0)],
+        "param": type(T._foreach_add([T.nn.Parameter(T.ones(2))], 1.0)[0]).__name__,
+    }
+    seen_sub = list(seen)
+    with Mode() as m:
+        T._foreach_add([b], 1.0)
+        T._foreach_lerp_([b.clone()], [b], 0.5)
+        T._foreach_norm([b])
+    return out, seen_sub, m.seen
+
+
+@program()
 def prog_fe_max_ties_and_norm_at_zero_gradients(T: Any) -> Any:
     x = T.tensor([1.0, 3.0, 3.0], requires_grad=True)
     z = T.zeros(3, requires_grad=True)

@@ -872,7 +872,11 @@ def _activate(for_modes: bool = False) -> None:
         (fft, frozenset(), lambda n: (True, f"torch.fft.fft_{n}")),
     ):
         for name, fn in list(vars(ns).items()):
-            if name[0] == "_" or name in ignored or type(fn) is not _types.FunctionType:
+            if (
+                (name[0] == "_" and name[:9] != "_foreach_")  # torch._foreach_*: dispatched
+                or name in ignored
+                or type(fn) is not _types.FunctionType
+            ):
                 continue
             if name in _NEVER_WRAPPED:  # not torch functions: no __torch_function__ sees them
                 continue
