@@ -3745,6 +3745,78 @@ def prog_edu_draw_dot_over_torch_graphs(T: Any) -> Any:
     )
 
 
+@program()
+def prog_edu_old_tutorial_spellings(T: Any) -> Any:
+    # older copies of the tutorials: reduction='elementwise_mean' (deprecated, still mean),
+    # approximate=True for GELU, positional approximate, size_average
+    F = T.nn.functional
+    x = T.tensor(_data(4, 3, seed=5), requires_grad=True)
+    y = T.tensor([0, 2, 1, 2])
+    t = T.tensor(_data(4, 3, seed=6))
+    outs = [
+        F.cross_entropy(x, y, reduction="elementwise_mean"),
+        F.nll_loss(F.log_softmax(x, 1), y, reduction="elementwise_mean"),
+        F.mse_loss(x, t, reduction="elementwise_mean"),
+        F.l1_loss(x, t, reduction="elementwise_mean"),
+        F.binary_cross_entropy_with_logits(x, t.sigmoid(), reduction="elementwise_mean"),
+        F.smooth_l1_loss(x, t, reduction="elementwise_mean"),
+        F.kl_div(F.log_softmax(x, 1), F.softmax(t, 1), reduction="elementwise_mean"),
+        T.nn.CrossEntropyLoss(reduction="elementwise_mean")(x, y),
+        T.nn.MSELoss(size_average=False)(x, t),
+    ]
+    sum(outs).backward()
+    return (
+        outs,
+        [o.grad_fn for o in outs],
+        x.grad,
+        raises(lambda: F.poisson_nll_loss(x, t.abs(), reduction="elementwise_mean")),
+        raises(lambda: F.mse_loss(x, t, reduction="average")),
+        raises(lambda: F.gelu(x, approximate=True)),
+        raises(lambda: F.gelu(x, "tanh")),
+        raises(lambda: T.nn.GELU(approximate=None)(x)),
+        raises(lambda: F.gelu(x, approximate="exact")),
+        F.gelu(x, approximate="tanh")[0],
+    )
+
+
+@program()
+def prog_edu_overfit_one_batch_loss_reaches_zero(T: Any) -> Any:
+    # makemore's "overfit a single batch" sanity check, pushed until the logits saturate: the
+    # printed loss is 0., as torch prints it
+    F = T.nn.functional
+    X, Y = _dataset(T)
+    Xb, Yb = X[:4], Y[:4]
+    g = T.Generator().manual_seed(2147483647)
+    C = T.randn((27, 4), generator=g, requires_grad=True)
+    W = T.randn((12, 27), generator=g, requires_grad=True)
+    losses = []
+    for _ in range(3):
+        logits = C[Xb].view(4, -1) @ W * 50
+        loss = F.cross_entropy(logits, Yb)
+        C.grad = W.grad = None
+        loss.backward()
+        with T.no_grad():
+            C -= 1.0 * C.grad
+            W -= 1.0 * W.grad
+        losses.append(loss.item())
+    big = T.zeros(4, 27)
+    big[range(4), Yb] = 1000.0
+    perfect = F.cross_entropy(big, Yb)
+    perfect_sum = F.cross_entropy(big, Yb, reduction="sum")
+    nll0 = F.nll_loss(T.zeros(4, 27), Yb)
+    return (
+        losses,
+        perfect,
+        repr(perfect),
+        str(perfect_sum),
+        perfect.item(),
+        nll0,
+        repr(F.nll_loss(T.zeros(4, 27), Yb, reduction="none")),
+        F.nll_loss(T.zeros(4, 27), Yb, weight=T.ones(27), reduction="sum"),
+        F.cross_entropy(big.view(4, 27, 1), Yb.view(4, 1)),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

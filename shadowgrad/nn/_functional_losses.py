@@ -404,6 +404,8 @@ def poisson_nll_loss(
     reduction: str = "mean",
 ) -> Tensor:
     """Mirrors `torch.nn.functional.poisson_nll_loss`."""
+    if reduction == "elementwise_mean" and size_average is None and reduce is None:
+        raise ValueError(f"{reduction} is not a valid value for reduction")  # its own check
     r = F._reduction(size_average, reduce, reduction)
     if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
         F._check_tensors("poisson_nll_loss", ("input", "target"), input, target)

@@ -356,11 +356,16 @@ def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     return _inplace(_celu_, input, alpha) if inplace else K.celu_op(input, alpha)
 
 
-def gelu(input: Tensor, approximate: str = "none") -> Tensor:
-    """Mirrors `torch.nn.functional.gelu`."""
+def gelu(input: Tensor, *, approximate: str = "none") -> Tensor:
+    """Mirrors `torch.nn.functional.gelu` (approximate is keyword-only, as torch's parser
+    has it)."""
     if not isinstance(input, Tensor):
         raise _not_tensor("gelu", "input", 1, input)
     if approximate not in ("none", "tanh"):
+        if not isinstance(approximate, str):
+            raise TypeError(
+                f"gelu(): argument 'approximate' must be str, not {type(approximate).__name__}"
+            )
         raise RuntimeError("approximate argument must be either none or tanh.")
     _check_float(input, "GeluKernelImpl")
     return K.gelu_op(input, approximate)
@@ -2193,8 +2198,18 @@ def _reduction(size_average: Any, reduce: Any, reduction: str) -> int:
     reduction = _legacy(size_average, reduce, reduction, stacklevel=4)
     r = _REDUCTIONS.get(reduction)
     if r is None:
+        if reduction == "elementwise_mean":  # torch's _Reduction.get_enum: mean's old name
+            _warn_elementwise_mean()
+            return 1
         raise ValueError(f"{reduction} is not a valid value for reduction")
     return r
+
+
+def _warn_elementwise_mean() -> None:
+    warnings.warn(
+        "reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.",
+        stacklevel=4,
+    )
 
 
 def _sizes(input: Any, target: Any) -> tuple[Any, Any]:
@@ -2652,7 +2667,10 @@ def kl_div(
             stacklevel=2,
         )
     if reduction not in ("none", "mean", "sum", "batchmean"):
-        raise ValueError(f"{reduction} is not a valid value for reduction")
+        if reduction != "elementwise_mean":
+            raise ValueError(f"{reduction} is not a valid value for reduction")
+        _warn_elementwise_mean()
+        reduction = "mean"
     if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
         _check_tensors("kl_div", ("input", "target"), input, target)
     if input.dtype.is_complex or target.dtype.is_complex:

@@ -3125,7 +3125,8 @@ def _nll_fwd(self, target, weight, reduction, ignore_index):
     if self.ndim == 2 and weight is None and reduction and not (target == ignore_index).any():
         # the common case (a batch of rows, no class weights, nothing ignored), in fewer
         # numpy calls: the same float64 sums as below
-        total = -_ADD(self[_arange(self.shape[0]), target], dtype=_F64)
+        # 0 - sum: torch's accumulator starts at +0, so a zero loss is 0., not -0.
+        total = 0.0 - _ADD(self[_arange(self.shape[0]), target], dtype=_F64)
         if reduction == 1:
             total = total / self.shape[0]
         return np.asarray(total, self.dtype)
@@ -3143,7 +3144,7 @@ def _nll_fwd(self, target, weight, reduction, ignore_index):
         per = np.where(valid, -picked * wt, 0.0)
         if reduction == 0:
             return per.astype(self.dtype).reshape(per.shape if self.ndim >= 2 else ())
-        total = per.sum()
+        total = per.sum() + 0.0  # (torch's sum of -0.s is 0.)
         if reduction == 1:
             total = total / wt.sum()  # nan when every target is ignored, as torch
     return np.asarray(total, self.dtype)
