@@ -2240,6 +2240,31 @@ def prog_lib_define_schema_parse_errors(T: Any) -> Any:
     return [o.replace(ns, "NS") if isinstance(o, str) else o for o in out], schemas
 
 
+@program()
+def prog_lib_aten_scalar_overloads(T: Any) -> Any:
+    aten = T.ops.aten
+    a = _x(T, 3)
+    outs = [
+        aten.add.Scalar(a, 2),
+        aten.add.Scalar(a, 2, alpha=3),
+        aten.sub.Scalar(a, 0.5),
+        aten.mul.Scalar(a, -2),
+        aten.div.Scalar(a, 4),
+        aten.add.Tensor(a, 2),
+        aten.mul.Tensor(a, a),
+        aten.mul.Scalar(a.double(), 2),
+        aten.add.Scalar(a.half(), 1.5),
+    ]
+    sum(o.double().sum() for o in outs).backward()
+    ints = [
+        aten.add.Scalar(T.tensor([1, 2]), 2),
+        aten.mul.Scalar(T.tensor([1, 2]), 2.5),
+        aten.div.Scalar(T.tensor([1, 2]), 2),
+        aten.add.Scalar(T.tensor([True, False]), 2),
+    ]
+    return outs, [o.grad_fn for o in outs], a.grad, ints
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

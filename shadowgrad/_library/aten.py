@@ -98,6 +98,40 @@ def _sym_size(x: Any, dim: int) -> int:
     return x.size(dim)
 
 
+def _scalar_overloads() -> dict[tuple[str, str], Any]:
+    """The .Scalar overloads: torch records their own nodes (AddBackward1, MulBackward1, ...)
+    where the public functions, given a number, record the .Tensor ones."""
+    from ..ops import pointwise
+    from ..ops.nn_ops import _div_scalar
+
+    def add(self: Any, other: Any, alpha: Any = 1) -> Any:
+        return pointwise.add_scalar(self, other * alpha if alpha != 1 else other)
+
+    def sub(self: Any, other: Any, alpha: Any = 1) -> Any:
+        return pointwise.sub_scalar(self, other * alpha if alpha != 1 else other)
+
+    import shadowgrad
+
+    def floats_only(node_fn: Any, public: Any) -> Any:
+        # an integer or bool tensor records nothing: the public function promotes as torch's
+        def fn(self: Any, *args: Any, **kwargs: Any) -> Any:
+            if self.dtype.is_floating_point or self.dtype.is_complex:
+                return node_fn(self, *args, **kwargs)
+            return public(self, *args, **kwargs)
+
+        return fn
+
+    return {
+        ("add", "Scalar"): floats_only(add, shadowgrad.add),
+        ("sub", "Scalar"): floats_only(sub, shadowgrad.sub),
+        ("mul", "Scalar"): floats_only(pointwise._mul_scalar, shadowgrad.mul),
+        ("div", "Scalar"): floats_only(_div_scalar, shadowgrad.div),
+    }
+
+
+_OVERLOAD_FNS: dict[tuple[str, str], Any] = {}
+
+
 # aten ops with no public function of their name
 _EXTRA = {
     "slice": _slice,
@@ -140,7 +174,9 @@ class AtenOverload:
         self._overloadname = overload
         self._namespace = self.namespace = "aten"
         self.__name__ = f"{packet._opname}.{overload}"
-        self._fn = packet._fn
+        if not _OVERLOAD_FNS:
+            _OVERLOAD_FNS.update(_scalar_overloads())
+        self._fn = _OVERLOAD_FNS.get((packet._opname, overload), packet._fn)
 
     def name(self) -> str:
         o = "" if self._overloadname == "default" else f".{self._overloadname}"
