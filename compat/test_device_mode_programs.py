@@ -1335,10 +1335,29 @@ def prog_dev_meta_under_no_grad_and_inference(T: Any) -> Any:
     return _m(a), _m(b), inf, _m(c), c.is_leaf
 
 
+@program()
+def prog_dev_meta_scans_transposed_conv_one_hot(T: Any) -> Any:
+    F = T.nn.functional
+    m = T.zeros(2, 3, device="meta")
+    x4 = T.zeros(1, 2, 4, 4, device="meta")
+    t = T.zeros(2, dtype=T.long, device="meta")
+    outs = {
+        "conv_t": F.conv_transpose2d(x4, T.zeros(2, 3, 3, 3, device="meta"), stride=2),
+        "conv_t1d": F.conv_transpose1d(
+            T.zeros(1, 2, 5, device="meta"), T.zeros(2, 1, 3, device="meta")
+        ),
+        "one_hot": F.one_hot(t, 4),
+        "cumsum": m.cumsum(1),
+        "cumprod": m.cumprod(0),
+        "cumsum_t": m.t().cumsum(0),
+    }
+    return {k: _m(v) for k, v in outs.items()}
+
+
 @program(
-    xfail="ops whose forward fills a fresh numpy array (nll_loss/cross_entropy, avg_pool's "
-    "divisor, conv_transpose's col2im, interpolate's taps, one_hot, cumsum's contiguous copy, "
-    "LSTM) return a cpu tensor for meta inputs; they need a per-op meta result"
+    xfail="ops whose forward fills a fresh numpy array (nll_loss/cross_entropy's gather, "
+    "avg_pool's divisor, interpolate's taps, LSTM's gates) return a cpu tensor for meta "
+    "inputs; they need a per-op meta result"
 )
 def prog_dev_meta_losses_and_layers_stay_meta(T: Any) -> Any:
     F = T.nn.functional
@@ -1349,10 +1368,7 @@ def prog_dev_meta_losses_and_layers_stay_meta(T: Any) -> Any:
         "nll": F.nll_loss(F.log_softmax(m, 1), t),
         "ce": F.cross_entropy(m, t),
         "avgpool": F.avg_pool2d(x4, 2),
-        "conv_t": F.conv_transpose2d(x4, T.zeros(2, 3, 3, 3, device="meta")),
         "interp": F.interpolate(x4, scale_factor=2),
-        "one_hot": F.one_hot(t, 4),
-        "cumsum": m.cumsum(1),
         "lstm": T.nn.LSTM(3, 4, device="meta")(T.zeros(2, 1, 3, device="meta"))[0],
     }
     return {k: _m(v) for k, v in outs.items()}

@@ -2059,7 +2059,7 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
             raise RuntimeError("Class values must be non-negative.")
         if x.max() >= num_classes:
             raise RuntimeError("Class values must be smaller than num_classes.")
-    out = np.zeros((*x.shape, num_classes), np.int64)
+    out = np.zeros_like(x, np.int64, shape=(*x.shape, num_classes))  # (meta stays meta)
     np.put_along_axis(out, x[..., None], 1, axis=-1)
     return _make(out)
 

@@ -1437,6 +1437,8 @@ def _conv_fwd(
         size = _transposed_size(x.shape[2:], k, stride, padding, dilation, output_padding)
         cols = cols.reshape(n, w.shape[1] * g, *k, *x.shape[2:])
         out = _np_col2im(cols, size, k, dilation, padding, stride)
+        if type(input) is not np.ndarray:
+            out = out.view(type(input))  # (a meta input's result is meta)
     if bias is not None:
         out = out + bias.reshape(1, -1, *(1,) * len(k))
     out = out.astype(input.dtype, copy=False)

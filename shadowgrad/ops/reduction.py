@@ -858,7 +858,7 @@ def _cumsum_fwd(self: np.ndarray, dim: int, dtype: Any) -> np.ndarray:
         return r.astype(np.float16, order="C")
     # torch's scans write a contiguous result whatever the input's layout; the ufunc's
     # accumulate from this module, not np.cumsum (Note [Sum warnings]: inf - inf is quiet)
-    return np.ascontiguousarray(np.add.accumulate(self, axis=dim, dtype=dtype))
+    return np.asanyarray(np.add.accumulate(self, axis=dim, dtype=dtype), order="C")  # (ndim>0)
 
 
 def _cumsum_backward(grad: Tensor, dim: int) -> Tensor:
@@ -886,7 +886,7 @@ def _cumprod_fwd(self: np.ndarray, dim: int, dtype: Any) -> np.ndarray:
     if self.dtype == np.float16 and dtype in (None, np.float16):
         r = np.multiply.accumulate(self, axis=dim, dtype=np.float32)
         return r.astype(np.float16, order="C")
-    return np.ascontiguousarray(np.multiply.accumulate(self, axis=dim, dtype=dtype))
+    return np.asanyarray(np.multiply.accumulate(self, axis=dim, dtype=dtype), order="C")
 
 
 def _cumprod_backward(grad: Tensor, self: Tensor, dim: int, result: Tensor) -> Tensor:
