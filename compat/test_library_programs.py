@@ -2265,6 +2265,24 @@ def prog_lib_aten_scalar_overloads(T: Any) -> Any:
     return outs, [o.grad_fn for o in outs], a.grad, ints
 
 
+@program(
+    xfail="register_vmap rules are kept but never called: shadowgrad's vmap runs the op once "
+    "per sample (torch calls the rule once with the batch and its in_dims)"
+)
+def prog_lib_register_vmap_rule_is_called(T: Any) -> Any:
+    ns = _ns(T, "vmaprule")
+    op = _np_sin(T, f"{ns}::np_sin")
+    calls = []
+
+    def rule(info, in_dims, x):
+        calls.append((info.batch_size, in_dims))
+        return op(x), in_dims[0]
+
+    op.register_vmap(rule)
+    x = _x(T, 3, 2, rg=False)
+    return T.func.vmap(op)(x), T.func.vmap(op, in_dims=1)(x), calls
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)
