@@ -1791,6 +1791,99 @@ def prog_fe_clip_grad_norm_requires_grad_grads(T: Any) -> Any:
     return n, w.grad, w.grad.requires_grad, w.grad.grad_fn
 
 
+# --- the AMP foreach kernels ------------------------------------------------------------------
+
+
+@program()
+def prog_fe_amp_non_finite_check_and_unscale(T: Any) -> Any:
+    fn = T._amp_foreach_non_finite_check_and_unscale_
+    g = [
+        T.tensor([1.0, 2.0, float("inf")]),
+        T.tensor([4.0, 5.0]),
+        T.tensor([2.0, 4.0, 1 / 3], dtype=T.float16),
+        T.tensor([1.0, 2.0, 1 / 3], dtype=T.bfloat16),
+        T.tensor([1.0, 2.0], dtype=T.float64),
+        T.ones(2, 3).t(),
+    ]
+    fi = T.zeros(1)
+    r = fn(g, fi, T.full((1,), 1 / 3))
+    g2 = [T.tensor([1.0, float("nan")])]
+    fi2 = T.zeros(())
+    fn(g2, fi2, T.ones(()))
+    x = T.ones(2, requires_grad=True)
+    y = x * 2
+    fn([y], T.zeros(1), T.full((1,), 0.5))
+    return [
+        r,
+        g,
+        fi,
+        g2,
+        fi2,
+        [t._version for t in g],
+        fi._version,
+        fn([], T.zeros(1), T.ones(1)),
+        raises(lambda: fn([x], T.zeros(1), T.ones(1))),
+        (y, y.grad_fn, y._version),
+        raises(lambda: fn([T.ones(2)], T.zeros(2), T.ones(1))),
+        raises(lambda: fn([T.ones(2)], T.zeros(1), T.ones(2))),
+        raises(lambda: fn([T.ones(2)], T.zeros(1, dtype=T.float64), T.ones(1))),
+        raises(lambda: fn([T.ones(2)], T.zeros(1), T.ones(1, dtype=T.float64))),
+        raises(lambda: fn([T.ones(2, dtype=T.int64)], T.zeros(1), T.ones(1))),
+    ]
+
+
+@program()
+def prog_fe_amp_update_scale(T: Any) -> Any:
+    fn = T._amp_update_scale_
+    out = []
+    for fi_v in (0.0, 1.0):
+        for gt in (0, 1):
+            s = T.full((1,), 1024.0)
+            t = T.full((1,), gt, dtype=T.int32)
+            r = fn(s, t, T.full((1,), fi_v), 2.0, 0.5, 2)
+            out.append((r is s, s, t, s._version))
+    s = T.full((1,), 3e38)
+    t = T.full((1,), 1, dtype=T.int32)
+    out.append((fn(s, t, T.zeros(1), 2.0, 0.5, 2), t))
+    i32 = T.zeros(1, dtype=T.int32)
+    out += [
+        raises(lambda: fn(T.ones(1), T.zeros(1), T.zeros(1), 2.0, 0.5, 2)),
+        raises(lambda: fn(T.ones(1, dtype=T.float64), i32, T.zeros(1), 2.0, 0.5, 2)),
+        raises(lambda: fn(T.ones(2), i32, T.zeros(1), 2.0, 0.5, 2)),
+        raises(lambda: fn(T.ones(1), T.zeros(2, dtype=T.int32), T.zeros(1), 2.0, 0.5, 2)),
+        raises(lambda: fn(T.ones(1), i32, T.zeros(2), 2.0, 0.5, 2)),
+        raises(lambda: fn(T.ones(1), i32, T.zeros(1, dtype=T.float64), 2.0, 0.5, 2)),
+        raises(lambda: fn(T.ones(1), T.zeros(1, dtype=T.int64), T.zeros(1), 2.0, 0.5, 2)),
+    ]
+    return out
+
+
+@program()
+def prog_fe_grad_scaler_with_foreach_optimizers(T: Any) -> Any:
+    out = {}
+    for name in ("SGD", "Adam", "AdamW"):
+        for fe in (False, True):
+            lin = T.nn.Linear(3, 2)
+            with T.no_grad():
+                lin.weight.copy_(T.tensor(_data(2, 3, seed=951)))
+                lin.bias.copy_(T.tensor(_data(2, seed=952)))
+            opt = getattr(T.optim, name)(lin.parameters(), foreach=fe, **_OPTIMS[name])
+            scaler = T.amp.GradScaler("cpu", init_scale=2.0**10, growth_interval=2)
+            x = T.tensor(_data(4, 3, seed=953))
+            for k in range(4):
+                opt.zero_grad()
+                loss = lin(x).pow(2).sum() * (1e38 if k == 1 else 1.0)
+                scaler.scale(loss).backward()
+                scaler.step(opt)
+                scaler.update()
+            out[f"{name}_{fe}"] = (
+                lin.weight.detach(),
+                scaler.get_scale(),
+                scaler._get_growth_tracker(),
+            )
+    return out
+
+
 # --- torch.utils._foreach_utils -------------------------------------------------------------
 
 

@@ -27,6 +27,8 @@ from .autograd.anomaly_mode import _STATE as _ANOMALY
 from .autograd.graph import SECOND_TIME, Node, SavedTensor, forward_op_name
 
 __all__ = [
+    "_amp_foreach_non_finite_check_and_unscale_",
+    "_amp_update_scale_",
     "_foreach_abs",
     "_foreach_abs_",
     "_foreach_acos",
@@ -1152,3 +1154,100 @@ def _foreach_mm(self: Sequence[Tensor], mat2: Sequence[Tensor]) -> Any:
             "derivatives.yaml"
         )
     return _run(None, [ts, ms], lambda a, b: a.mm(b), len(ts), not_implemented="_foreach_mm")
+
+
+# --- the AMP foreach kernels (GradScaler's) -------------------------------------------------
+
+
+def _one_element_float(t: Any, name: str) -> None:
+    if t.numel() != 1:
+        raise RuntimeError(f"{name} must be a 1-element tensor.")
+    if t.dtype.itemsize != 4 or not t.is_floating_point():
+        raise RuntimeError(f"{name} must be a float tensor.")
+
+
+def _amp_foreach_non_finite_check_and_unscale_(
+    self: Sequence[Tensor], found_inf: Tensor, inv_scale: Tensor
+) -> None:
+    """Mirrors `torch._amp_foreach_non_finite_check_and_unscale_`: each tensor multiplied in
+    place by inv_scale (computed in float32 for float16/bfloat16), found_inf set to 1 when any
+    value is not finite. Outside autograd, as torch's kernel: no version bump, no node."""
+    import numpy as np
+
+    ts = _tensor_list("_amp_foreach_non_finite_check_and_unscale_", self, 0, "self")
+    _one_element_float(found_inf, "found_inf")
+    _one_element_float(inv_scale, "inv_scale")
+    inv = float(inv_scale._data.reshape(-1)[0])
+    for t in ts:
+        d = t._data
+        if not (t.is_floating_point() or t.is_complex()):
+            name = t.dtype._short
+            raise NotImplementedError(
+                f"\"_amp_foreach_non_finite_check_and_unscale_cpu\" not implemented for '{name}'"
+            )
+        if d.size and not np.isfinite(d).all():
+            found_inf._data.reshape(-1)[0] = 1.0
+        if inv == 1.0:
+            continue
+        with np.errstate(over="ignore", invalid="ignore"):
+            _unscale(d, inv)
+
+
+def _unscale(d: Any, inv: float) -> None:
+    import numpy as np
+
+    from . import _dtype as D
+
+    if d.dtype is D.LD:  # float16 and bfloat16: multiplied in float32, rounded once
+        d[...] = D.round_bf16(d.astype(np.float32) * np.float32(inv))
+    elif d.dtype == np.float16:
+        d[...] = (d.astype(np.float32) * np.float32(inv)).astype(np.float16)
+    else:
+        np.multiply(d, d.dtype.type(inv) if d.dtype.kind == "f" else inv, out=d)
+
+
+def _amp_update_scale_(
+    self: Tensor,
+    growth_tracker: Tensor,
+    found_inf: Tensor,
+    scale_growth_factor: float,
+    scale_backoff_factor: float,
+    growth_interval: int,
+) -> Tensor:
+    """Mirrors `torch._amp_update_scale_`: GradScaler's scale update, in place on the scale
+    (returned) and the growth tracker."""
+    import math
+
+    if growth_tracker.numel() != 1:
+        raise RuntimeError("growth_tracker must be a 1-element tensor.")
+    if self.numel() != 1:
+        raise RuntimeError("current_scale must be a 1-element tensor.")
+    if found_inf.numel() != 1:
+        raise RuntimeError("found_inf must be a 1-element tensor.")
+    if growth_tracker.dtype.is_floating_point or growth_tracker.dtype.itemsize != 4:
+        raise RuntimeError("growth_tracker must be an int tensor.")
+    if not self.is_floating_point() or self.dtype.itemsize != 4:
+        raise RuntimeError("current_scale must be a float tensor.")
+    if not found_inf.is_floating_point() or found_inf.dtype.itemsize != 4:
+        raise RuntimeError("found_inf must be a float tensor.")
+    import numpy as np
+
+    scale = self._data.reshape(-1)
+    tracker = growth_tracker._data.reshape(-1)
+    f32 = np.float32
+    if float(found_inf._data.reshape(-1)[0]):
+        with np.errstate(over="ignore"):
+            scale[0] = f32(scale[0] * f32(scale_backoff_factor))
+        tracker[0] = 0
+    else:
+        successful = int(tracker[0]) + 1
+        if successful == growth_interval:
+            with np.errstate(over="ignore"):
+                new_scale = f32(scale[0] * f32(scale_growth_factor))
+            if math.isfinite(float(new_scale)):
+                scale[0] = new_scale
+            tracker[0] = 0
+        else:
+            tracker[0] = successful
+    self._bump()
+    return self
