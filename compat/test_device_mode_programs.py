@@ -1483,6 +1483,21 @@ def prog_dev_meta_load_state_dict_assign_errors(T: Any) -> Any:
     return a, b, c, fresh.weight, fresh.bias, fresh.weight.requires_grad
 
 
+@program()
+def prog_dev_meta_save_and_load(T: Any) -> Any:
+    import io
+
+    lin = T.nn.Linear(3, 2, device="meta")
+    m = T.zeros(2, 3, device="meta", requires_grad=True)
+    buf = io.BytesIO()
+    T.save({"m": m, "c": T.ones(2), "sd": lin.state_dict()}, buf)
+    buf.seek(0)
+    d = T.load(buf)
+    fresh = T.nn.Linear(3, 2, device="meta")
+    res = fresh.load_state_dict(d["sd"], assign=True)
+    return _m(d["m"]), d["c"], [(k, _m(v)) for k, v in d["sd"].items()], repr(res), _m(fresh.weight)
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

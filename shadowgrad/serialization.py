@@ -278,6 +278,8 @@ class _Writer:
             }
             if lazy:
                 entry["lazy"] = lazy
+            if type(obj._data) is not np.ndarray and obj.is_meta:
+                entry["meta"] = True  # (torch's storage location "meta": loaded on the meta device)
             cls = type(obj)
             if cls is not Tensor and cls is not Parameter and not isinstance(obj, Parameter):
                 # a user subclass: its class and __dict__, pickled (torch's
@@ -433,8 +435,14 @@ class _Reader:
             lazy = obj.get("lazy")
             if lazy:
                 key = (*key, lazy)
+            if obj.get("meta"):
+                key = (*key, "meta")
             if key not in self.tensors:
                 t = from_numpy(self.tensor_data(obj["__tensor__"]))
+                if obj.get("meta"):
+                    from ._device import to_meta
+
+                    to_meta(t)
                 if lazy:  # a conj/negative view of the loaded memory, not a view of a tensor
                     from .ops.views import lazy_alias
 
