@@ -3067,6 +3067,167 @@ def _ng(T, leaf):
     return v.mul_(2)
 
 
+# --- custom Function: inputs returned in odd ways, view outputs with hooks ----------------
+
+
+@program()
+def prog_ag3_fn_returns_inputs_in_odd_ways(T: Any) -> Any:
+    out = {}
+    F = T.autograd.Function
+
+    class RetB(F):
+        @staticmethod
+        def forward(ctx, a, b):
+            return b, a * 2
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            return g2 * 2, g1
+
+    a = T.tensor([1.0, 2.0], requires_grad=True)
+    b = T.tensor([3.0, 4.0])
+    r1, _ = RetB.apply(a, b)
+    out["nonrg_input_as_is"] = (
+        r1 is b,
+        r1.requires_grad,
+        _name(r1.grad_fn),
+        r1._is_view(),
+        raises(lambda: r1.mul_(2) is r1),
+    )
+
+    class SameTwice(F):
+        @staticmethod
+        def forward(ctx, a):
+            v = a[:1]
+            return v, v
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            return T.cat([g1 + g2, T.zeros(1)])
+
+    base = a * 1
+    s1, s2 = SameTwice.apply(base)
+    out["same_view_twice"] = (s1 is s2, s1.output_nr, s2.output_nr, _name(s1.grad_fn))
+    (s1.sum() + s2.sum() * 3).backward()
+    out["same_view_twice_grad"] = a.grad.clone()
+
+    class InputTwice(F):
+        @staticmethod
+        def forward(ctx, a):
+            return a, a
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            return g1 + g2
+
+    a.grad = None
+    t1, t2 = InputTwice.apply(a)
+    out["input_twice"] = (t1 is t2, t1 is a, t1._base is a, t1.output_nr, t2.output_nr)
+    (t1 * 2 + t2 * 5).sum().backward()
+    out["input_twice_grad"] = a.grad.clone()
+    return out
+
+
+@program()
+def prog_ag3_fn_view_outputs_with_hooks_and_retain_grad(T: Any) -> Any:
+    out = {}
+    F = T.autograd.Function
+
+    class View(F):
+        @staticmethod
+        def forward(ctx, a):
+            return a.view(2, 1)
+
+        @staticmethod
+        def backward(ctx, g):
+            return g.view(2) * 10
+
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    b = x * 1
+    v = View.apply(b)
+    log = []
+    v.register_hook(lambda g: log.append(g.tolist()))
+    v.retain_grad()
+    (v * 3).sum().backward()
+    out["hooks"] = (log, v.grad, x.grad, _name(v.grad_fn), v._base is b)
+    with T.inference_mode():
+        w = View.apply(T.ones(2))
+    out["inference"] = (w.is_inference(), w.requires_grad, w._is_view())
+    with T.no_grad():
+        u = View.apply(b)
+    out["nograd_view_out"] = (
+        u.requires_grad,
+        _name(u.grad_fn),
+        u._is_view(),
+        raises(lambda: u.mul_(2)),
+    )
+    return out
+
+
+# --- the Node API on CopySlices, regenerated views and AccumulateGrad ---------------------
+
+
+@program()
+def prog_ag3_node_api_on_copyslices_and_regenerated_views(T: Any) -> Any:
+    out = {}
+    x = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    w = T.tensor([2.0], requires_grad=True)
+    b = x * 1
+    v = b[:1]
+    v.mul_(w)
+    cs = b.grad_fn
+    out["names"] = (cs.name(), _name(v.grad_fn), [(_name(n), i) for n, i in cs.next_functions])
+    out["vnext"] = [(_name(n), i) for n, i in v.grad_fn.next_functions]
+    out["isinstance"] = isinstance(cs, T.autograd.graph.Node)
+    out["saved_attrs"] = sorted(a for a in dir(cs) if a.startswith("_saved_"))
+    out["as_strided_saved"] = raises(
+        lambda: (v.grad_fn._saved_size, v.grad_fn._saved_stride, v.grad_fn._saved_storage_offset)
+    )
+    log = []
+    cs.register_prehook(lambda go: log.append(("cs_pre", [g.tolist() for g in go])))
+    cs.register_hook(
+        lambda gi, go: log.append(("cs_post", [None if g is None else g.tolist() for g in gi]))
+    )
+    cs.metadata["tag"] = 1
+    b.sum().backward()
+    out["hooks"] = (log, x.grad, w.grad, cs.metadata)
+    y = T.tensor([1.0, 2.0], requires_grad=True)
+    c = y * 1
+    u = c[1:]
+    old = u.grad_fn
+    c.add_(1)
+    new = u.grad_fn
+    out["regenerated"] = (
+        old is new,
+        _name(old),
+        _name(new),
+        [(_name(n), i) for n, i in new.next_functions],
+    )
+    return out
+
+
+@program()
+def prog_ag3_node_api_accumulate_grad_identity(T: Any) -> Any:
+    out = {}
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    a1 = (x * 1).grad_fn.next_functions[0][0]
+    a2 = (x * 2).grad_fn.next_functions[0][0]
+    out["same_acc"] = (a1 is a2, a1.name(), a1.variable is x)
+    del a1, a2
+    a3 = (x * 3).grad_fn.next_functions[0][0]
+    out["acc3"] = a3.name()
+    v = x.view(2)
+    out["view_of_leaf_next"] = [(_name(n), i) for n, i in v.grad_fn.next_functions]
+    out["acc_registers"] = (
+        type(a3.register_hook(lambda gi, go: None)).__name__,
+        type(a3.register_prehook(lambda go: None)).__name__,
+    )
+    out["acc_call"] = raises(lambda: a3(T.ones(2)))
+    out["grad_after_call"] = x.grad
+    out["detach_acc"] = raises(lambda: x.detach().grad_fn)
+    return out
+
+
 # --- end of programs ------------------------------------------------------------------------
 
 

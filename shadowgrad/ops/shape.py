@@ -1678,8 +1678,14 @@ def as_strided(input: Tensor, size: Any, stride: Any, storage_offset: int | None
     for n, s in zip(size, stride, strict=True):
         pos = np.add.outer(pos, np.arange(n, dtype=np.int64) * s)
     idx = flat_map(pos, root, None if input._data is root else input._data)
-    return _as_strided(input, root, size, stride, storage_offset, idx, tuple(input._data.shape))
+    r = _as_strided(input, root, size, stride, storage_offset, idx, tuple(input._data.shape))
+    show_saved(r, size=size, stride=stride, storage_offset=storage_offset)
+    return r
 
+
+# torch's AsStridedBackward0 lists the view's size, stride and storage_offset (shown by
+# as_strided and by a modified view's regenerated node), not shadowgrad's index plan
+_SAVED_HIDDEN["AsStridedBackward0"] = frozenset(("idx", "self_sym_sizes"))
 
 METHODS["as_strided"] = as_strided
 FUNCTIONS["as_strided"] = as_strided

@@ -276,6 +276,7 @@ def view_index(view: Tensor, base: Tensor) -> np.ndarray:
 
 def set_as_strided_grad_fn(view: Tensor, base: Tensor, vidx: np.ndarray | None = None) -> None:
     """Make view's grad_fn an AsStridedBackward0 on the base's current grad_fn."""
+    from .registry import show_saved
     from .shape import _as_strided, offset_of
 
     src = base
@@ -295,18 +296,14 @@ def set_as_strided_grad_fn(view: Tensor, base: Tensor, vidx: np.ndarray | None =
     stride = tuple(s // isz for s in arr.strides)
     prev = _GM.grad
     _GM.grad = True
+    offset = offset_of(arr, src._data)
     try:
         tmp = _as_strided(
-            src,
-            src._data,
-            tuple(arr.shape),
-            stride,
-            offset_of(arr, src._data),
-            vidx,
-            tuple(src._data.shape),
+            src, src._data, tuple(arr.shape), stride, offset, vidx, tuple(src._data.shape)
         )
     finally:
         _GM.grad = prev
+    show_saved(tmp, size=tuple(arr.shape), stride=stride, storage_offset=offset)
     _set_view_grad_fn(view, base, tmp._grad_fn)
 
 
@@ -675,6 +672,8 @@ def _neg_view(input: Tensor) -> Tensor:
     """Mirrors `torch._neg_view`: a lazy negative view (NegViewBackward0)."""
     from .pointwise import _neg_view_op
 
+    if input._data.dtype == np.bool_:
+        raise NotImplementedError("\"neg_cpu\" not implemented for 'Bool'")
     return lazy_view(input, _neg_view_op(input), True)
 
 
