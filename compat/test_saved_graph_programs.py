@@ -1320,6 +1320,33 @@ def prog_sg2_solve_family_saved_reads(T: Any) -> Any:
     )
 
 
+@program()
+def prog_sg2_prod_diag_embed_atleast_dims(T: Any) -> Any:
+    x = _d(T, 2, 3)
+    ys = [x.prod(-1), x.prod(0, keepdim=True), x.prod(-2, True), T.diag_embed(x), T.diag(x[0])]
+    ys += [T.diag_embed(x, 1, 0, -1), T.diag_embed(x, -1, -1, 0), T.diag(x[1], -2)]
+    ys += [T.atleast_3d(x), T.atleast_3d(x[0]), T.atleast_2d(x[0])]
+    out = [_saved(y.grad_fn) for y in ys]
+    grads = [_second(T, y**2, x) for y in (ys[0], ys[2], ys[5], ys[6])]
+    s = T.tensor(2.0, dtype=T.float64, requires_grad=True)
+    return out, grads, _saved(s.prod(-1).grad_fn), _second(T, s.prod(0) ** 2, s)
+
+
+@program()
+def prog_sg2_unfold_and_pairwise_saved(T: Any) -> Any:
+    f = T.nn.functional
+    x = _d(T, 1, 2, 3, 4)
+    a, b = _d(T, 3, 4, seed=1), _d(T, 3, 4, seed=2)
+    ys = [f.unfold(x, (2, 2)), f.unfold(x, 2, dilation=1, padding=1, stride=2)]
+    ys += [f.fold(f.unfold(x, 2), (3, 4), 2)]
+    ys += [f.pairwise_distance(a, b), f.pairwise_distance(a, b, p=1, keepdim=True)]
+    ys += [T.norm(a, 3, 1), T.norm(a, dim=-1, p=1.5)]
+    out = [_saved(y.grad_fn) for y in ys]
+    y = f.unfold(x, (2, 2))
+    y.sum().backward()
+    return out, _after(y.grad_fn, "self_sym_argsize_minus_1", "kernel_size"), x.grad
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -30,6 +30,7 @@ from .registry import (
     _SAVED_RENAMED,
     HOOKED_EXTRA,
     NODE_NAMES,
+    _as_uint64,
     defop,
     saved_array,
 )
@@ -894,6 +895,21 @@ logsigmoid_op = defop(
     raw={"self": _f16(_np_logsigmoid_bw)},
     jvp=ELEMENTWISE,
 )
+# torch's im2col saves the input's last two sizes, not a pair (F.unfold)
+_SAVED_LAZY["Im2ColBackward0"] = {
+    "self_sym_argsize_minus_1": lambda node: node.saved_map()["input_size"][-1],
+    "self_sym_argsize_minus_2": lambda node: node.saved_map()["input_size"][-2],
+}
+_SAVED_HIDDEN["Im2ColBackward0"] = frozenset(("input_size",))
+_SAVED_HIDDEN["Col2ImBackward0"] = frozenset(("output_size",))  # col2im's backward: no sizes
+# norm.ScalarOpt_dim takes an int list: NormBackward1._saved_dim is a tuple
+_SAVED_LAZY["NormBackward1"] = {
+    "dim": lambda node: _as_uint64(
+        (node.saved_map()["dim"],)
+        if type(node.saved_map()["dim"]) is int
+        else node.saved_map()["dim"]
+    )
+}
 # torch's log_sigmoid_forward also returns the buffer its backward reads, exp(-|self|)
 _SAVED_LAZY["LogSigmoidBackward0"] = {
     "buffer": lambda node: _make(np.exp(-np.abs(saved_array(node, "self"))))

@@ -785,6 +785,8 @@ def _prod_backward_all(grad: Tensor, self: Tensor, result: Tensor) -> Tensor:
 def _prod_backward_dim(
     grad: Tensor, self: Tensor, result: Tensor, dim: int, keepdim: bool
 ) -> Tensor:
+    if dim < 0:  # as given
+        dim += builtins.max(self.ndim, 1)
     if self.ndim == 0:
         return grad
     if not keepdim:
@@ -843,7 +845,8 @@ def prod(
         raise TypeError(
             "prod(): argument 'dim' (position 2) must be int, not " + type(dim).__name__
         )
-    return _prod_dim(input, wrap_dim(dim, input.ndim), keepdim, npd)
+    wrap_dim(dim, input.ndim)  # checked; saved as given (ProdBackward1._saved_dim)
+    return _prod_dim(input, dim, keepdim, npd)
 
 
 # --- scans -----------------------------------------------------------------------------------

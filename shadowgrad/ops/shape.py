@@ -2283,6 +2283,7 @@ def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Te
 def _diag_embed_fwd(self: np.ndarray, offset: int, dim1: int, dim2: int) -> np.ndarray:
     n = self.shape[-1] + abs(offset) if self.ndim else abs(offset) + 1
     out_nd = self.ndim + 1
+    dim1, dim2 = dim1 % out_nd, dim2 % out_nd  # saved as given (DiagEmbedBackward0)
     rest = list(self.shape[:-1])
     shape = []
     for k in range(out_nd):
@@ -2299,7 +2300,7 @@ _diag_embed = defop(
     dtype="keep",
     jvp=LINEAR,
     self=lambda grad, offset, dim1, dim2: _diagonal(
-        grad, offset, dim1, dim2, tuple(grad._data.shape)
+        grad, offset, *_diag_dims(grad.ndim, dim1, dim2), tuple(grad._data.shape)
     ),
     complex=True,
 )
@@ -2308,8 +2309,8 @@ _diag_embed = defop(
 def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
     """Mirrors `torch.diag_embed`."""
     try:
-        d1, d2 = _diag_dims(input.ndim + 1, dim1, dim2)
-        return _diag_embed(input, int(offset), d1, d2)
+        _diag_dims(input.ndim + 1, dim1, dim2)  # checked; saved as given
+        return _diag_embed(input, int(offset), int(dim1), int(dim2))
     except Exception:  # torch's parser refuses the arguments first
         from .._signatures import reraise
 
@@ -2320,8 +2321,8 @@ def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -
 def diag(input: Tensor, diagonal: int = 0) -> Tensor:
     """Mirrors `torch.diag`: a vector to a matrix, or a matrix's diagonal (a copy)."""
     try:
-        if input.ndim == 1:
-            return _diag_embed(input, operator.index(diagonal), 0, 1)
+        if input.ndim == 1:  # torch's diag_embed(input, diagonal, -2, -1)
+            return _diag_embed(input, operator.index(diagonal), -2, -1)
         if input.ndim == 2:
             return _diagonal_copy(input, operator.index(diagonal), 0, 1, tuple(input._data.shape))
         raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {input.ndim}D")
@@ -2438,9 +2439,9 @@ def _atleast(n: int, tensors: tuple[Any, ...]) -> Any:
             out.append(reshape(t, (1,) * n))
         elif n == 2 or (n == 3 and nd == 1):
             r = _unsqueeze(t, 0)
-            out.append(_unsqueeze(r, 2) if n == 3 else r)
+            out.append(_unsqueeze(r, -1) if n == 3 else r)  # torch's unsqueeze(-1)
         else:  # a matrix to 3-d
-            out.append(_unsqueeze(t, 2))
+            out.append(_unsqueeze(t, -1))
     return out[0] if single else tuple(out)
 
 
