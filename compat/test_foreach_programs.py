@@ -1719,6 +1719,87 @@ def prog_fe_optim_tensor_lr_with_foreach_and_fused(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_fe_optim_repr_and_state_dict_keep_flags(T: Any) -> Any:
+    p = T.nn.Parameter(T.ones(2))
+    out = {}
+    for name in [*_OPTIMS, "SparseAdam", "LBFGS"]:
+        kw = {"foreach": True} if name not in ("SparseAdam", "LBFGS") else {}
+        opt = getattr(T.optim, name)([p], lr=0.1, **kw)
+        sd = opt.state_dict()
+        opt2 = getattr(T.optim, name)([p], lr=0.1)
+        opt2.load_state_dict(sd)
+        out[name] = (repr(opt), opt2.param_groups[0].get("foreach"), opt2.defaults.get("foreach"))
+    return out
+
+
+@program()
+def prog_fe_user_lion_optimizer_with_foreach_ops(T: Any) -> Any:
+    # a user optimizer written with torch._foreach_* (Lion), as third-party code does
+    class Lion(T.optim.Optimizer):
+        def __init__(
+            self, params: Any, lr: float = 1e-2, betas: Any = (0.9, 0.99), wd: float = 0.1
+        ):
+            super().__init__(params, {"lr": lr, "betas": betas, "weight_decay": wd})
+
+        @T.no_grad()
+        def step(self, closure: Any = None) -> Any:
+            for group in self.param_groups:
+                ps = [p for p in group["params"] if p.grad is not None]
+                grads = [p.grad for p in ps]
+                avgs = []
+                for p in ps:
+                    st = self.state[p]
+                    if "exp_avg" not in st:
+                        st["exp_avg"] = T.zeros_like(p)
+                    avgs.append(st["exp_avg"])
+                b1, b2 = group["betas"]
+                updates = T._foreach_mul(avgs, b1)
+                T._foreach_add_(updates, grads, alpha=1 - b1)
+                T._foreach_sign_(updates)
+                T._foreach_mul_(ps, 1 - group["lr"] * group["weight_decay"])
+                T._foreach_add_(ps, updates, alpha=-group["lr"])
+                T._foreach_lerp_(avgs, grads, 1 - b2)
+            return None
+
+    model = T.nn.Sequential(T.nn.Linear(3, 4), T.nn.Tanh(), T.nn.Linear(4, 1))
+    with T.no_grad():
+        for k, q in enumerate(model.parameters()):
+            q.copy_(T.tensor(_data(*q.shape, seed=960 + k)))
+    opt = Lion(model.parameters())
+    x = T.tensor(_data(8, 3, seed=970))
+    y = T.tensor(_data(8, 1, seed=971))
+    losses = []
+    for _ in range(5):
+        opt.zero_grad()
+        loss = T.nn.functional.mse_loss(model(x), y)
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    return (
+        losses,
+        [q.detach() for q in model.parameters()],
+        [q._version for q in model.parameters()],
+    )
+
+
+@program()
+def prog_fe_many_tensors(T: Any) -> Any:
+    xs = [T.full((2,), float(k)) for k in range(300)]
+    ws = [T.full((2,), 0.5 * k, requires_grad=True) for k in range(300)]
+    r = T._foreach_mul(ws, xs)
+    T.stack(list(r)).sum().backward()
+    T._foreach_add_(xs, 1.0)
+    return (
+        r[-1],
+        r[0].grad_fn is r[-1].grad_fn,
+        len(r[0].grad_fn.next_functions),
+        ws[7].grad,
+        xs[-1],
+        T._foreach_norm(xs)[-1],
+    )
+
+
 # --- gradient clipping with foreach -----------------------------------------------------------
 
 
