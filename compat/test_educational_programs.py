@@ -3817,6 +3817,131 @@ def prog_edu_overfit_one_batch_loss_reaches_zero(T: Any) -> Any:
     )
 
 
+@program()
+def prog_edu_micrograd_bugs_the_video_fixes(T: Any) -> Any:
+    # the accumulation bug (a node used twice), forgetting to zero grads between steps, and
+    # backward twice through a freed graph; each as torch shows it
+    a = T.tensor(3.0, dtype=T.float64, requires_grad=True)
+    b = a + a
+    b.backward()
+    a2 = T.tensor(-2.0, dtype=T.float64, requires_grad=True)
+    b2 = T.tensor(3.0, dtype=T.float64, requires_grad=True)
+    d = a2 * b2
+    e = a2 + b2
+    f = d * e
+    f.backward(retain_graph=True)
+    first = (a2.grad.item(), b2.grad.item())
+    f.backward()  # accumulates: the video's forgotten zero_grad
+    second = (a2.grad.item(), b2.grad.item())
+    err = raises(lambda: f.backward())
+    # division written as micrograd does it, a * b**-1, against true division
+    x = T.tensor(4.0, requires_grad=True)
+    y = T.tensor(-0.5, requires_grad=True)
+    q1 = x * y**-1
+    q2 = x / y
+    q1.backward()
+    gx1, gy1 = x.grad.clone(), y.grad.clone()
+    x.grad = y.grad = None
+    q2.backward()
+    # radd / rmul / rsub / rtruediv with Python numbers
+    z = T.tensor(2.0, requires_grad=True)
+    r = 1 + z, 2 * z, 3 - z, 4 / z, z**2, 2**z, -z
+    sum(r).backward()
+    return (
+        a.grad,
+        b.grad_fn,
+        first,
+        second,
+        err,
+        (q1.item(), q2.item()),
+        (gx1, gy1),
+        (x.grad, y.grad),
+        (q1.grad_fn, q2.grad_fn),
+        [t.grad_fn for t in r],
+        z.grad,
+    )
+
+
+@program()
+def prog_edu_karpathy_layers_in_place_updates(T: Any) -> Any:
+    # part 3's `self.out += self.bias` on a matmul output, `layers[-1].weight *= 0.1` and the
+    # gamma scaling under no_grad, then a step: versions, grad_fns and grads
+    T.manual_seed(0)
+    W = T.randn(4, 3) / 4**0.5
+    b = T.zeros(3)
+    gamma = T.ones(3)
+    with T.no_grad():
+        W *= 5 / 3
+        gamma *= 0.1
+    versions = (W._version, gamma._version)
+    for p in (W, b, gamma):
+        p.requires_grad = True
+    x = T.randn(5, 4)
+    out = x @ W
+    v0 = out._version
+    out += b
+    h = T.tanh(out) * gamma
+    h.retain_grad()
+    out.retain_grad()
+    loss = h.pow(2).mean()
+    loss.backward()
+    with T.no_grad():
+        for p in (W, b, gamma):
+            p += -0.1 * p.grad
+    leaf_err = raises(lambda: W.mul_(2))
+    view_err = raises(lambda: W[0].add_(1))
+    return (
+        versions,
+        v0,
+        out._version,
+        out.grad_fn,
+        h.grad_fn,
+        out.grad,
+        h.grad,
+        W.grad,
+        b.grad,
+        gamma.grad,
+        (W._version, b._version, gamma._version),
+        leaf_err,
+        view_err,
+        W.is_leaf,
+    )
+
+
+@program()
+def prog_edu_shape_keywords_learners_write(T: Any) -> Any:
+    # reshaping with keywords, as people coming from numpy (d2l's readers) write it: torch's
+    # parser takes reshape(shape=), view(size=)/view(dtype=), permute(dims=), expand(size=),
+    # repeat(repeats=); a numpy-style name is its error
+    X = T.arange(12, dtype=T.float32, requires_grad=True)
+    Y = X.reshape(shape=(3, 4))
+    Z = Y.permute(dims=(1, 0))
+    V = Z.contiguous().view(size=(2, 6))
+    E = V[:1].expand(size=(3, 6))
+    R = E.repeat(repeats=(1, 2))
+    R.sum().backward()
+    return (
+        Y.shape,
+        Z.shape,
+        V.shape,
+        R.shape,
+        [t.grad_fn for t in (Y, Z, V, E, R)],
+        X.grad,
+        T.reshape(X, shape=(4, 3)).shape,
+        T.permute(Y, dims=(1, 0)).shape,
+        X.detach().view(dtype=T.int32)[:3],
+        raises(lambda: Y.reshape(shape=12)),
+        raises(lambda: Y.reshape((12,), shape=(12,))),
+        raises(lambda: Y.reshape(newshape=(12,))),
+        raises(lambda: Y.permute(dims=1)),
+        raises(lambda: Y.permute(axes=(1, 0))),
+        raises(lambda: Y.view(size=12)),
+        raises(lambda: Y.view(2, size=(6,))),
+        raises(lambda: Y.view(shape=(12,))),
+        raises(lambda: Y.view(size=(12,), dtype=T.int32)),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -226,8 +226,72 @@ def _check_int_sizes(fn: str, param: str, args: tuple[Any, ...], pos: int, overl
     raise TypeError(combination(type(a).__name__, type(a).__name__))
 
 
-def view(self: Tensor, *size: Any) -> Tensor:
-    """Mirrors `torch.Tensor.view` (shape form; a dtype argument reinterprets the bytes)."""
+_NO_KW: Any = object()  # a keyword size/shape/dims not given
+
+
+def _method_keywords(
+    key: str, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[Any, ...]:
+    """The sizes of a method call giving them by keyword (`x.reshape(shape=(3, 2))`: torch's
+    parser takes the list parameter by name), or torch's parser error for the call."""
+    from .._signatures import parser_error
+
+    err = parser_error(key, args, kwargs, True)
+    if err is not None:
+        raise err
+    if name not in kwargs:  # an unknown keyword the parser let through: Python's error
+        raise TypeError(f"{key}() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    return (kwargs[name],)
+
+
+def _view_keywords(
+    args: tuple[Any, ...], size: Any, dtype: Any, other: dict[str, Any]
+) -> tuple[Any, ...]:
+    """view's arguments given by keyword (size=, dtype=): the one overload they fit, or
+    torch's overload error."""
+    given = {k: v for k, v in (("dtype", dtype), ("size", size)) if v is not _NO_KW}
+    if other:
+        from .._signatures import _got
+
+        got = "".join(f"{k}={_got(v)}, " for k, v in {**given, **other}.items())
+        if args:
+            got = ", ".join(_got(a) for a in args) + ", " + got[:-2]
+        why = f"      didn't match because some of the keywords were incorrect: {', '.join(other)}"
+        raise TypeError(
+            f"view() received an invalid combination of arguments - got ({got}), but expected "
+            f"one of:\n * (torch.dtype dtype)\n{why}\n * (tuple of ints size)\n{why}\n"
+        )
+    if not args and len(given) == 1:
+        if "dtype" in given and isinstance(dtype, D.dtype):
+            return (dtype,)
+        if "size" in given and isinstance(size, (tuple, list)):
+            return (size,)
+    from .._signatures import _got
+
+    got = ", ".join(_got(a) for a in args)
+    kws = "".join(f"{k}={_got(v)}, " for k, v in given.items())
+    got = f"{got}, {kws[:-2]}" if args else kws
+    lines = [" * (torch.dtype dtype)", " * (tuple of ints size)"]
+    if not args and list(given) == ["size"]:
+        lines.insert(1, "      didn't match because some of the keywords were incorrect: size")
+        lines.append(
+            "      didn't match because some of the arguments have invalid types: "
+            f"(!size={_got(size)}!, )"
+        )
+    raise TypeError(
+        f"view() received an invalid combination of arguments - got ({got}), but expected one "
+        "of:\n" + "\n".join(lines) + "\n"
+    )
+
+
+def view(
+    self: Tensor, *size_: Any, size: Any = _NO_KW, dtype: Any = _NO_KW, **other: Any
+) -> Tensor:
+    """Mirrors `torch.Tensor.view` (shape form; a dtype argument reinterprets the bytes; either
+    may be given by keyword)."""
+    if size is not _NO_KW or dtype is not _NO_KW or other:
+        size_ = _view_keywords(size_, size, dtype, other)
+    size = size_
     if len(size) == 1 and isinstance(size[0], D.dtype):
         from .views import check_lazy_view_dtype
 
@@ -296,8 +360,10 @@ def view_as(self: Tensor, other: Tensor) -> Tensor:
         raise
 
 
-def _reshape_method(self: Tensor, *shape: Any) -> Tensor:
-    """Mirrors `torch.Tensor.reshape`."""
+def _reshape_method(self: Tensor, *shape: Any, **kwargs: Any) -> Tensor:
+    """Mirrors `torch.Tensor.reshape` (the shape may be given by keyword)."""
+    if kwargs:
+        shape = _method_keywords("reshape", "shape", shape, kwargs)
     if not all(type(v) is int for v in shape):
         _check_int_sizes("reshape", "shape", shape, 1, None)
     return reshape(self, *shape)
@@ -380,8 +446,13 @@ def expand_rank_error(dt: Any, shape: Any, sizes: Any) -> RuntimeError:
     )
 
 
-def expand(self: Tensor, *sizes: Any) -> Tensor:
-    """Mirrors `torch.Tensor.expand`."""
+def expand(self: Tensor, *sizes: Any, **kwargs: Any) -> Tensor:
+    """Mirrors `torch.Tensor.expand` (the sizes may be given by keyword)."""
+    if kwargs:
+        if "implicit" in kwargs and type(kwargs["implicit"]) is bool:
+            kwargs = {k: v for k, v in kwargs.items() if k != "implicit"}  # (no effect)
+        if kwargs:
+            sizes = _method_keywords("expand", "size", sizes, kwargs)
     try:
         given = sizes
         if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
@@ -759,8 +830,10 @@ _permute = defop(
 )
 
 
-def permute(input: Tensor, *dims: Any) -> Tensor:
-    """Mirrors `torch.permute`."""
+def permute(input: Tensor, *dims: Any, **kwargs: Any) -> Tensor:
+    """Mirrors `torch.permute` (the dims may be given by keyword)."""
+    if kwargs:
+        dims = _method_keywords("permute", "dims", dims, kwargs)
     try:
         given = dims  # as called, for torch's argument errors
         if not all(type(d) is int for d in dims):
@@ -1835,8 +1908,10 @@ _repeat = defop(
 )
 
 
-def repeat(self: Tensor, *sizes: Any) -> Tensor:
-    """Mirrors `torch.Tensor.repeat`."""
+def repeat(self: Tensor, *sizes: Any, **kwargs: Any) -> Tensor:
+    """Mirrors `torch.Tensor.repeat` (the repeats may be given by keyword)."""
+    if kwargs:
+        sizes = _method_keywords("repeat", "repeats", sizes, kwargs)
     try:
         if not all(type(s) is int for s in sizes):  # torch's parser refuses a float repeat
             from .._creation import check_int_list
