@@ -231,6 +231,26 @@ def prog_fe_reduced_precision_scalars(T: Any) -> Any:
 
 
 @program()
+def prog_fe_inplace_scalar_nodes_reduced_precision(T: Any) -> Any:
+    # with autograd recording, in-place foreach by a number records torch's Scalar overload
+    # (AddBackward1, one edge) with the one-tensor op's values, in every float dtype
+    out = {}
+    for dt in (T.float16, T.bfloat16, T.float32, T.float64):
+        for op in ("add", "sub", "mul", "div"):
+            w = T.tensor(_data(64, seed=5)).to(dt).requires_grad_()
+            x = w * 1
+            getattr(T, f"_foreach_{op}_")([x], 1 / 3)
+            num = 1 / 3
+            if op == "mul" and dt.itemsize == 2:  # _foreach_mul_ rounds it to the dtype
+                num = T.tensor(num).to(dt).item()
+            ref = getattr(w.detach() * 1, op)(num)
+            x.sum().backward()
+            same = bool((x.detach() == ref).all())
+            out[f"{dt}_{op}"] = (x.grad_fn, x, w.grad, same)
+    return out
+
+
+@program()
 def prog_fe_inplace_cast_errors(T: Any) -> Any:
     i = T.tensor([1, -2, 3])
     f = T.tensor([1.0, 2.0])

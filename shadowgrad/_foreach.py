@@ -635,6 +635,21 @@ def _scalar_inplace(op: str) -> Callable[..., Any] | None:
     return None
 
 
+def _exact_values(sop: Any, op: str) -> Callable[..., Tensor]:
+    """The Scalar overload's node (`sop`, whose formulas read no result) with the values of
+    the one-tensor op: float16 and bfloat16 compute in float32 and round once, which the
+    Scalar ops' own forward (kept in the array's dtype) does not."""
+
+    def fn(snap: Tensor, o: Any) -> Tensor:
+        r = sop(snap, o)
+        with _grad_mode.no_grad():
+            r._data = getattr(snap, op)(o)._data
+        return r
+
+    fn.__name__ = sop.__name__
+    return fn
+
+
 def _elem(op: str, inplace: bool) -> Callable[..., Tensor]:
     """The one-tensor op that the foreach op runs element by element."""
     if op in ("maximum", "minimum"):
@@ -670,13 +685,15 @@ def _elem(op: str, inplace: bool) -> Callable[..., Tensor]:
                 not kw
                 and type(o) in (int, float)
                 and t._data.dtype.kind == "f"
-                and t._data.itemsize >= 4
                 and _grad_mode.mode().grad
                 and (t._rg or t._base is not None)
             ):
                 from .ops.inplace import apply_inplace
 
-                return apply_inplace(_scalar_inplace(op), t, o)  # type: ignore[arg-type]
+                sop = _scalar_inplace(op)
+                if t._data.dtype.itemsize in (4, 8):
+                    return apply_inplace(sop, t, o)  # type: ignore[arg-type]
+                return apply_inplace(_exact_values(sop, op), t, o)
             return getattr(t, name)(o, **kw)  # type: ignore[no-any-return]
 
         return scalar_node
