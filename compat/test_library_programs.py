@@ -36,13 +36,19 @@ pytest.importorskip("torch")
 _SET = _h.Subset()  # this file's programs: registered into set 3, run by its harness
 program = _SET.program
 
-_COUNTERS: dict[tuple[str, str], itertools.count] = defaultdict(itertools.count)
+_COUNTERS: dict[tuple[str, ...], itertools.count] = defaultdict(itertools.count)
+
+
+def _engine(T: Any) -> tuple[str, str]:
+    """Which engine runs: the library and its default dtype (torch and torch-float64, ... are
+    two engines of one library, and a pair of them may be compared)."""
+    return T.__name__, str(T.get_default_dtype())
 
 
 def _ns(T: Any, tag: str) -> str:
-    """A namespace not used before in this process by this engine (the same name for torch's
-    and shadowgrad's run of a program)."""
-    return f"sg_{tag}_{next(_COUNTERS[(T.__name__, tag)])}"
+    """A namespace not used before in this process by this engine: a counter per engine, so
+    that both runs of a program (torch's first) name theirs alike, in every rerun."""
+    return f"sg_{tag}_{next(_COUNTERS[(*_engine(T), tag)])}"
 
 
 _MODULE = re.compile(r"<module '[\w.]+' from '[^']*'>")
@@ -74,6 +80,8 @@ def _first(fn: Any, n: int = 1) -> Any:
 
 
 def _x(T: Any, *shape: int, seed: int = 0, rg: bool = True, dtype: Any = None) -> Any:
+    """Data in the engine's default dtype (float64 under the float64 engines) unless given."""
+    dtype = dtype if dtype is not None else T.get_default_dtype()
     return T.tensor(_data(*shape, seed=seed), requires_grad=rg, dtype=dtype)
 
 
@@ -688,7 +696,7 @@ def prog_lib_custom_op_in_module_training(T: Any) -> Any:
     T.manual_seed(0)
     net = Net()
     with T.no_grad():
-        net.lin.weight.copy_(T.tensor(_data(2, 3, seed=4)))
+        net.lin.weight.copy_(_x(T, 2, 3, seed=4, rg=False))
         net.lin.bias.zero_()
     opt = T.optim.SGD(net.parameters(), lr=0.1)
     x = _x(T, 4, 3, rg=False)
@@ -2175,7 +2183,7 @@ def prog_lib_namespaces_named_like_builtin_modules(T: Any) -> Any:
         op = _np_sin(T, f"{ns}::np_sin")
         out.append(getattr(T.ops, ns).np_sin(T.ones(1)).shape == op(T.ones(1)).shape)
     lib = T.library.Library("sorting", "FRAGMENT")
-    name = f"my_sort_{next(_COUNTERS[(T.__name__, 'sortingfrag')])}"
+    name = f"my_sort_{next(_COUNTERS[(*_engine(T), 'sortingfrag')])}"
     lib.define(f"{name}(Tensor x) -> Tensor")
     lib.impl(name, lambda x: x.sort().values, "CPU")
     v = getattr(T.ops.sorting, name)(T.tensor([3.0, 1.0, 2.0]))
