@@ -1314,7 +1314,7 @@ def _np_windows(x: np.ndarray, k: Any, d: Any, s: Any, out: Any) -> np.ndarray:
         *(st[i] * d[i] for i in range(n)),
         *(st[i] * s[i] for i in range(n)),
     )
-    return as_strided(x, shape, strides, writeable=False)
+    return as_strided(x, shape, strides, writeable=False, subok=True)  # (meta stays meta)
 
 
 def _out_size(n: int, k: int, s: int, p: int, d: int) -> int:

@@ -185,7 +185,7 @@ def _resample(x: np.ndarray, plan: Any) -> np.ndarray:
             )
             acc = term if acc is None else acc + term
         y = acc
-    return np.ascontiguousarray(y.astype(dt, copy=False))
+    return np.asanyarray(y.astype(dt, copy=False), order="C")  # (a meta input stays meta)
 
 
 def _resample_t(g: np.ndarray, plan: Any) -> np.ndarray:
@@ -202,7 +202,7 @@ def _resample_t(g: np.ndarray, plan: Any) -> np.ndarray:
             for j in range(idx.shape[1]):
                 np.add.at(m, (rows, idx[:, j]), w[:, j])
         y = np.moveaxis(np.moveaxis(y, ax, -1) @ m, -1, ax)
-    return np.ascontiguousarray(y.astype(dt, copy=False))
+    return np.asanyarray(y.astype(dt, copy=False), order="C")
 
 
 def _kernel(name: str, node: str) -> Any:
