@@ -2291,6 +2291,21 @@ def prog_lib_register_vmap_rule_is_called(T: Any) -> Any:
     return T.func.vmap(op)(x), T.func.vmap(op, in_dims=1)(x), calls
 
 
+@program()
+def prog_lib_ops_load_library_and_import_module(T: Any) -> Any:
+    import os
+
+    err = raises(lambda: T.ops.load_library("no_such_library_here.so"))
+    where = os.path.realpath("no_such_library_here.so")
+    return (
+        err.type,
+        err.message.replace(where, "<path>"),
+        sorted(T.ops.loaded_libraries),
+        T.ops.import_module("json"),
+        _r(lambda: T.ops.import_module("no_such_module_here")),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -296,6 +296,31 @@ def stack_tensors(ts: list[Tensor]) -> Tensor:
 __all__ = ["REGISTRY", "install_methods", "stack_tensors"]
 
 
+# torch.ops' own attributes: the shared libraries load_library loaded
+loaded_libraries: set[str] = set()
+
+
+def load_library(path: str) -> None:
+    """Mirrors `torch.ops.load_library`: load a shared library into the process (a torch C++
+    extension's kernels do not reach shadowgrad; its registrations need torch's dispatcher)."""
+    import ctypes
+    import os
+
+    path = os.path.realpath(path)
+    try:
+        ctypes.CDLL(path)
+    except Exception as e:
+        raise OSError(f"Could not load this library: {path}") from e
+    loaded_libraries.add(path)
+
+
+def import_module(module: str) -> None:
+    """Mirrors `torch.ops.import_module`: import a Python module that registers ops."""
+    import importlib
+
+    importlib.import_module(module)
+
+
 def __getattr__(name: str) -> Any:
     """`torch.ops.<ns>`: a name that is none of this package's modules is an operator
     namespace (torch.library's ops, and `aten`: shadowgrad's functions under torch's op
