@@ -2306,6 +2306,26 @@ def prog_lib_ops_load_library_and_import_module(T: Any) -> Any:
     )
 
 
+@program()
+def prog_lib_device_types_and_unknown_ops(T: Any) -> Any:
+    ns = _ns(T, "devtypes")
+
+    @T.library.custom_op(f"{ns}::cu", mutates_args=(), device_types="cuda")
+    def cu(x: T.Tensor) -> T.Tensor:
+        return x + 1
+
+    @T.library.custom_op(f"{ns}::both", mutates_args=(), device_types=("cpu", "cuda"))
+    def both(x: T.Tensor) -> T.Tensor:
+        return x + 2
+
+    return (
+        _first(lambda: cu(T.ones(1))),  # a cuda-only kernel: nothing for a cpu tensor
+        both(T.ones(1)),
+        _r(lambda: T.library.register_fake(f"{ns}::nothere", lambda x: x)),
+        _r(lambda: T.library.impl(f"{ns}::cu", "xyz", lambda x: x)),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -288,6 +288,9 @@ def _(lib: Library, schema: str, alias_analysis: str = "") -> Callable[..., Any]
 def _device_type_to_key(device_type: str) -> str:
     if device_type == "default":
         return "CompositeExplicitAutograd"
+    from ._tensor import device
+
+    device(device_type)  # torch's error for a string that names no device type
     return {"cpu": "CPU", "cuda": "CUDA", "meta": "Meta"}.get(device_type, device_type.upper())
 
 
@@ -381,6 +384,8 @@ def register_fake(
 
     def register(func: Callable[..., Any]) -> Callable[..., Any]:
         namespace, name = _parse_namespace(opdef)
+        if dispatch.lookup(opdef) is None:
+            raise RuntimeError(f"operator {opdef} does not exist")
         use = _library_for(namespace, lib)
         use._register_fake(name, func)
         return func
