@@ -1528,9 +1528,9 @@ def prog_fe_optim_fused_bits_against_single_tensor(T: Any) -> Any:
 
 
 @program(
-    xfail="torch's foreach ops on float16 round each op once from float32 (division by a "
-    "number as a multiplication by its reciprocal); shadowgrad's foreach=True runs the "
-    "single-tensor float16 arithmetic"
+    xfail="torch's in-place _foreach_mul_ rounds the number to float16 first (SGD's momentum, "
+    "AdamW's decay) and its single-tensor mul_ does not; shadowgrad's numpy update multiplies "
+    "float16 arrays by the number rounded to float16 on both paths"
 )
 def prog_fe_optim_foreach_half_bits(T: Any) -> Any:
     out = {}
@@ -1880,6 +1880,30 @@ def prog_fe_get_total_norm_and_clip_grads_with_norm(T: Any) -> Any:
     out["clip"] = (r, total, [p.grad for p in ps], [p.grad._version for p in ps])
     r2 = T.nn.utils.clip_grads_with_norm_(ps, 100.0, T.tensor(1.0), foreach=True)
     out["no_clip"] = (r2, [p.grad for p in ps])
+    return out
+
+
+@program()
+def prog_fe_clip_grad_norm_mixed_dtypes(T: Any) -> Any:
+    # the total norm's dtype is the promotion of the norms' (torch stacks them); float16 and
+    # bfloat16 norms accumulate in float32; integer tensors are refused
+    out = {}
+    for fe in (None, True, False):
+        for norm in (2.0, 1.0, float("inf"), 0.5, -1.0, 3):
+            ps = [
+                T.nn.Parameter(T.tensor(_data(3, seed=980 + k)).to(dt))
+                for k, dt in enumerate((T.float32, T.float16, T.bfloat16, T.float64))
+            ]
+            for p in ps:
+                p.grad = T.ones_like(p) * 3
+            n = T.nn.utils.clip_grad_norm_(ps, 1.0, norm_type=norm, foreach=fe)
+            out[f"{fe}_{norm}"] = (n, [p.grad for p in ps])
+    half = [T.ones(3, dtype=T.float16) * 300, T.ones(2, dtype=T.bfloat16) / 3]
+    out["half_bf16"] = T.nn.utils.get_total_norm(half, 2.0)
+    out["int"] = raises(lambda: T.nn.utils.get_total_norm([T.ones(2, dtype=T.int64)], foreach=True))
+    out["int_single"] = raises(lambda: T.nn.utils.get_total_norm([T.ones(2, dtype=T.int64)]))
+    out["bool"] = raises(lambda: T.nn.utils.get_total_norm([T.ones(2, dtype=T.bool)]))
+    out["complex"] = T.nn.utils.get_total_norm([T.ones(2) + 1j, T.ones(2, dtype=T.float64)])
     return out
 
 

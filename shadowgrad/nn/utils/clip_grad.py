@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import types
 import warnings
@@ -24,7 +25,12 @@ __all__ = [
 
 
 def _vector_norm(a: np.ndarray, p: float) -> np.ndarray:
-    # Computed in the tensor's own dtype, as torch.linalg.vector_norm does.
+    # Computed in the tensor's own dtype, as torch.linalg.vector_norm does (float16 and
+    # bfloat16 accumulate in float32 and round the norm once, as torch's kernel).
+    if a.dtype == np.float16 or a.dtype is D.LD:
+        with np.errstate(over="ignore"):
+            r = _vector_norm(a.astype(np.float32), p)
+        return r.astype(np.float16) if a.dtype == np.float16 else D.round_bf16(r)
     a = np.abs(a)
     if p == math.inf:
         return a.max(initial=0).astype(a.dtype)  # type: ignore[no-any-return]
@@ -51,7 +57,7 @@ def get_total_norm(
     if len(tensors) == 0:
         return tensor(0.0)
     try:
-        norms = [_bf16(_vector_norm(t.detach()._data, norm_type)) for t in tensors]
+        norms = [_norm_of(t, norm_type) for t in tensors]
     except AttributeError:
         # torch groups the tensors by device and dtype first, which refuses a None
         for i, t in enumerate(tensors):
@@ -61,7 +67,8 @@ def get_total_norm(
                     f"but the {i}-th Tensor is not."
                 ) from None
         raise
-    dt = np.result_type(*norms)
+    # torch stacks the norms, promoting their dtypes (float16 with bfloat16 is float32)
+    dt = functools.reduce(D.promote_types, [D._FROM_NP[n.dtype] for n in norms])._np
     total = _vector_norm(np.stack([n.astype(dt) for n in norms]), norm_type)
     if error_if_nonfinite and not np.isfinite(total):
         raise RuntimeError(
@@ -70,6 +77,15 @@ def get_total_norm(
             "non-finite norm anyway, set `error_if_nonfinite=False`"
         )
     return from_numpy(_bf16(np.asarray(total)))
+
+
+def _norm_of(t: Tensor, p: float) -> np.ndarray:
+    if not (t.is_floating_point() or t.is_complex()):
+        raise RuntimeError(
+            "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+            f"{t.dtype._short}"
+        )
+    return _vector_norm(t.detach()._data, p)
 
 
 def _bf16(a: np.ndarray) -> np.ndarray:
