@@ -3228,6 +3228,91 @@ def prog_ag3_node_api_accumulate_grad_identity(T: Any) -> Any:
     return out
 
 
+# --- dtype mixes, zero-size tensors, double backward through saved indices ----------------
+
+
+@program()
+def prog_ag3_mixed_dtype_gradients(T: Any) -> Any:
+    out = {}
+    a = T.tensor([1.0, 2.0], requires_grad=True)
+    d = T.tensor([3.0, 4.0], dtype=T.float64, requires_grad=True)
+    h = T.tensor([0.5, 1.5], dtype=T.float16, requires_grad=True)
+    bf = T.tensor([0.25, 0.75], dtype=T.bfloat16, requires_grad=True)
+    z = T.tensor([1 + 1j, 2 - 1j], requires_grad=True)
+    (a * d).sum().backward()
+    (a * h).sum().backward()
+    (h * bf).sum().backward()
+    (d * bf).sum().backward()
+    out["grads"] = [(t.grad, t.grad.dtype) for t in (a, d, h, bf)]
+    (a * z).abs().sum().backward()
+    out["real_times_complex"] = (a.grad, z.grad)
+    (d * 2.5).sum().backward()
+    (h**2).sum().backward()
+    out["after"] = (d.grad, h.grad)
+    i = T.tensor([1, 2])
+    (a * i).sum().backward()
+    (h * i).sum().backward()
+    out["int_operand"] = (a.grad, h.grad)
+    out["names"] = [
+        _name((a * d).grad_fn),
+        _name((a + h).grad_fn),
+        _name((a * i).grad_fn),
+        _name(a.double().grad_fn),
+        _name(a.to(T.float16).grad_fn),
+    ]
+    return out
+
+
+@program()
+def prog_ag3_zero_size_backward(T: Any) -> Any:
+    out = {}
+    e = T.zeros(0, 3, requires_grad=True)
+    (e.sum() * 2).backward()
+    out["sum_empty"] = (e.grad, e.grad.shape)
+    e2 = T.zeros(0, requires_grad=True)
+    out["mean_empty"] = raises(lambda: (e2.mean().backward(), e2.grad)[1])
+    out["max_empty"] = raises(lambda: e2.max())
+    out["prod_empty"] = raises(lambda: (T.zeros(0, requires_grad=True).prod().backward(), "ok")[1])
+    e3 = T.zeros(2, 0, requires_grad=True)
+    out["mm_empty"] = raises(lambda: ((e3 @ T.zeros(0, 4)).sum().backward(), e3.grad.shape)[1])
+    x = T.ones(3, requires_grad=True)
+    out["index_empty"] = raises(
+        lambda: (x[T.tensor([], dtype=T.int64)].sum().backward(), x.grad)[1]
+    )
+    y = T.ones(3, requires_grad=True)
+    out["slice_empty"] = raises(lambda: (y[3:].sum().backward(), y.grad)[1])
+    w = T.ones(0, requires_grad=True)
+    out["grad_empty"] = T.autograd.grad((w * 2).sum(), w)
+    out["backward_nonscalar_empty"] = raises(lambda: (w * 2).backward())
+    out["backward_empty_grad"] = raises(lambda: ((w * 2).backward(T.ones(0)), w.grad)[1])
+    return out
+
+
+@program()
+def prog_ag3_double_backward_with_saved_indices(T: Any) -> Any:
+    out = {}
+    x = T.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    idx = T.tensor([[1, 0], [0, 0]])
+    for name, f in (
+        ("gather", lambda x: T.gather(x, 1, idx) ** 2),
+        ("index_select", lambda x: x.index_select(0, T.tensor([1, 1])) ** 2),
+        ("max_dim", lambda x: x.max(1)[0] ** 2),
+        ("sort", lambda x: x.sort(1)[0] ** 3),
+        ("take", lambda x: x.take(T.tensor([3, 0])) ** 2),
+        ("masked_select", lambda x: x.masked_select(x > 1.5) ** 2),
+        ("scatter_add", lambda x: T.zeros(2, 2).scatter_add(1, idx, x) ** 2),
+        (
+            "index_put",
+            lambda x: T.zeros(2, 2).index_put((T.tensor([0]), T.tensor([1])), x[0, 0:1]) ** 2,
+        ),
+    ):
+        xx = x.detach().clone().requires_grad_()
+        (g,) = T.autograd.grad(f(xx).sum(), xx, create_graph=True)
+        (gg,) = T.autograd.grad(g.sum(), xx, allow_unused=True)
+        out[name] = (g, _name(g.grad_fn), gg)
+    return out
+
+
 # --- end of programs ------------------------------------------------------------------------
 
 

@@ -1668,9 +1668,13 @@ def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
 
 
 def _take_bw(grad: Tensor, index: np.ndarray, self_sym_sizes: Any) -> Tensor:
-    n = math.prod(self_sym_sizes)
-    flat = _index_put(_zeros((n,), grad), (index,), grad, True)
-    return S.reshape(flat, tuple(self_sym_sizes))
+    # torch's take_backward: zeros_like(self).put_(index, grad, accumulate=True), so a
+    # create_graph gradient's grad_fn is PutBackward0 and its version 1
+    from .shape_extra import _put
+
+    r = _put(_zeros(tuple(self_sym_sizes), grad), index, grad, True)
+    r._bump()
+    return r
 
 
 _take = defop(

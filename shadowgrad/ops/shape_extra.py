@@ -1659,6 +1659,7 @@ _put = defop(
         source_t if source_t is not None else _zeros(source._data.shape, source),
         accumulate,
     ),
+    complex=True,  # linear in self and source: the same formulas for complex tensors
 )
 
 
