@@ -1347,6 +1347,25 @@ def prog_sg2_unfold_and_pairwise_saved(T: Any) -> Any:
     return out, _after(y.grad_fn, "self_sym_argsize_minus_1", "kernel_size"), x.grad
 
 
+@program()
+def prog_sg2_det_slogdet_solve_lu_saved(T: Any) -> Any:
+    a = T.tensor([[1.0, 2.0, 0.0], [3.0, 1.0, 1.0], [0.0, 2.0, 5.0]], requires_grad=True)
+    b = _d(T, 2, 3, 3, seed=3)
+    la = T.linalg
+    ys = [la.det(a), la.slogdet(a)[1], la.slogdet(-a)[0], la.det(b), a.det(), T.logdet(a @ a.mT)]
+    ys += [la.solve(a, a[:, :1]), la.solve(b, b[..., 0]), la.slogdet(b)[1]]
+    out = [_saved(y.grad_fn) for y in ys]
+    y = la.slogdet(a)[1]
+    s = y.grad_fn._saved_sign
+    out.append((s.requires_grad, type(s.grad_fn).__name__))
+    y.backward()
+    out.append(_after(y.grad_fn, "A", "LU", "pivots", "sign"))
+    v = _data(3, 3, seed=4)
+    c = T.tensor(v + 1j * v[::-1], requires_grad=True)
+    out += [_saved(T.linalg.det(c).grad_fn), _saved(T.linalg.slogdet(c)[1].grad_fn)]
+    return out, a.grad
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

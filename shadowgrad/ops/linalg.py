@@ -30,6 +30,7 @@ from .registry import (
     check_inference_saved,
     defop,
     infer_size,
+    saved_array,
 )
 from .shape import cat, diag_embed, stack
 
@@ -2276,6 +2277,37 @@ _SAVED_RENAMED.update(
 _SAVED_HIDDEN.update(
     LinalgLstsqBackward0=frozenset(("vector",)), LinalgSolveExBackward0=frozenset(("vector",))
 )
+
+
+def _lu_of_A(k: int, transposed: bool = False) -> Any:
+    """torch's det, slogdet and solve save the LU factorization (LU, 1-based int32 pivots) they
+    computed with, det's and slogdet's of a real A's A.mT; shadowgrad's nodes hold A: its
+    LAPACK getrf, computed when read."""
+
+    def read(node: Any) -> Tensor:
+        from .linalg_extra import _getrf
+
+        a = saved_array(node, "A")
+        if transposed and a.dtype.kind != "c":
+            a = np.swapaxes(a, -1, -2)
+        return _make(_getrf(a)[k])
+
+    return read
+
+
+def _slogdet_sign(node: Any) -> Tensor:
+    """slogdet's sign output (torch's node saves it): from A, an output of the node."""
+    a = saved_array(node, "A")
+    return _make(np.asarray(np.linalg.slogdet(a)[0], a.dtype), True, node, 0)
+
+
+_LU_T = {"LU": _lu_of_A(0, True), "pivots": _lu_of_A(1, True)}
+_SAVED_LAZY.update(
+    LinalgDetBackward0=dict(_LU_T),
+    LinalgSlogdetBackward0={**_LU_T, "sign": _slogdet_sign},
+    LinalgSolveExBackward0={"LU": _lu_of_A(0), "pivots": _lu_of_A(1)},
+)
+_SAVED_HIDDEN["LinalgSlogdetBackward0"] = frozenset(("result",))  # torch's: the sign
 # torch's svd saves S's last size (the number of singular values), readable after backward
 _SAVED_LAZY["LinalgSvdBackward0"] = {
     "S_sym_argsize_minus_1": lambda node: min(node._in_meta[0][0][-2:])

@@ -331,7 +331,7 @@ _SAVED_HIDDEN: dict[str, frozenset[str]] = {}
 # the _SAVED_LAZY names that read a tensor: listed with a `_raw_saved_` SavedTensor too
 _SAVED_LAZY_TENSORS = frozenset(
     ("result1", "result2", "result3", "total_weight", "running_mean", "running_var", "bias")
-).union(("buffer", "is_target"))
+).union(("buffer", "is_target", "LU", "pivots", "sign"))
 
 
 _ALL = slice(None)
