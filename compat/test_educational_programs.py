@@ -3942,6 +3942,39 @@ def prog_edu_shape_keywords_learners_write(T: Any) -> Any:
     )
 
 
+@program()
+def prog_edu_keyword_calls_from_the_docs(T: Any) -> Any:
+    # calls spelled with the parameter names torch's docs show: arange(end=), Tensor.split's
+    # split_size (torch.split's split_size_or_sections), new_zeros(size=), one_hot(input=)
+    F = T.nn.functional
+    x = T.arange(end=6, dtype=T.float32).requires_grad_()
+    a, b = x.split(split_size=3)
+    c, d = T.split(x, split_size_or_sections=[2, 4])
+    z = x.new_zeros(size=(2, 3))
+    o = x.new_ones(size=[3])
+    e = x.new_empty(size=(0,))
+    (a * 2 + b).sum().backward()
+    return (
+        x,
+        T.arange(end=3),
+        T.arange(end=2.5),
+        (a, b, c, d),
+        (a.grad_fn, c.grad_fn),
+        x.grad,
+        z,
+        o,
+        e.shape,
+        F.one_hot(input=T.tensor([0, 2]), num_classes=3),
+        raises(lambda: T.arange()),
+        raises(lambda: T.arange(step=2)),
+        raises(lambda: T.arange(end=6, step=2)),
+        raises(lambda: T.split(x, split_size=3)),
+        raises(lambda: x.split(split_size_or_sections=3)),
+        raises(lambda: x.new_zeros((2,), size=(2,))),
+        raises(lambda: x.new_zeros(size=2)),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

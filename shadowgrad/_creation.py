@@ -871,7 +871,7 @@ def _eye_arg_error(n: Any, m: Any) -> None:
 
 
 def arange(
-    start: Any,
+    start: Any = _NO_VALUE,
     end: Any = None,
     step: Any = 1,
     *,
@@ -888,6 +888,15 @@ def arange(
             raise _arange_arg_error([*given, dtype])
         dtype = _PY_DTYPES[dtype]
     check_device(device)
+    if start is _NO_VALUE:  # arange(end=5); torch's errors for no bound
+        if end is None:
+            if step == 1:
+                raise _arange_arg_error([])
+            raise TypeError('arange() missing 1 required positional arguments: "end"')
+        if step != 1:  # no overload takes end and step without start (keywords reversed)
+            got = f"step={type(step).__name__}, end={type(end).__name__}, "
+            raise TypeError(str(_arange_arg_error([])).replace("got ()", f"got ({got})"))
+        start, end = end, None
     if end is None:
         if not isinstance(start, (int, float, complex, np.number, Tensor)) or _grad_number(start):
             raise TypeError(
@@ -1207,6 +1216,18 @@ def _retype(t: Tensor, cls: type) -> Tensor:
     return new  # type: ignore[return-value]
 
 
+def _size_keyword(name: str, size: tuple[Any, ...], kw: dict[str, Any]) -> tuple[Any, ...]:
+    """A new_* method's size given by keyword (`x.new_zeros(size=(2,))`), or torch's error."""
+    if "size" not in kw:
+        raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(kw))}'")
+    if size:
+        raise TypeError(f"{name}() got multiple values for argument 'size'")
+    value = kw["size"]
+    if not isinstance(value, (tuple, list)):
+        raise TypeError(f"{name}(): argument 'size' must be tuple of ints, not {_tp_name(value)}")
+    return (value,)
+
+
 def new_methods() -> dict[str, Any]:
     """Tensor.new_* methods: same dtype as self unless given."""
 
@@ -1232,8 +1253,15 @@ def new_methods() -> dict[str, Any]:
         return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
     def new_zeros(
-        self: Tensor, *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False
+        self: Tensor,
+        *size: Any,
+        dtype: Any = None,
+        device: Any = None,
+        requires_grad: bool = False,
+        **kw: Any,
     ) -> Tensor:
+        if kw:
+            size = _size_keyword("new_zeros", size, kw)
         if dtype is not None and type(dtype) is not D.dtype:
             dtype = dtype_arg("new_zeros", dtype)  # a Python type (float), or torch's error
         if not all(type(v) is int for v in size):
@@ -1241,8 +1269,15 @@ def new_methods() -> dict[str, Any]:
         return _factory(0, size, dtype or self.dtype, requires_grad)
 
     def new_ones(
-        self: Tensor, *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False
+        self: Tensor,
+        *size: Any,
+        dtype: Any = None,
+        device: Any = None,
+        requires_grad: bool = False,
+        **kw: Any,
     ) -> Tensor:
+        if kw:
+            size = _size_keyword("new_ones", size, kw)
         if dtype is not None and type(dtype) is not D.dtype:
             dtype = dtype_arg("new_ones", dtype)  # a Python type (float), or torch's error
         if not all(type(v) is int for v in size):
@@ -1250,8 +1285,15 @@ def new_methods() -> dict[str, Any]:
         return _factory(1, size, dtype or self.dtype, requires_grad)
 
     def new_empty(
-        self: Tensor, *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False
+        self: Tensor,
+        *size: Any,
+        dtype: Any = None,
+        device: Any = None,
+        requires_grad: bool = False,
+        **kw: Any,
     ) -> Tensor:
+        if kw:
+            size = _size_keyword("new_empty", size, kw)
         if dtype is not None and type(dtype) is not D.dtype:
             dtype = dtype_arg("new_empty", dtype)  # a Python type (float), or torch's error
         if not all(type(v) is int for v in size):

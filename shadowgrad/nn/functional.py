@@ -2043,8 +2043,9 @@ def _type_name(dt: D.dtype) -> str:
     return dt._legacy
 
 
-def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
-    """Mirrors `torch.nn.functional.one_hot`."""
+def one_hot(input: Tensor, num_classes: int = -1) -> Tensor:
+    """Mirrors `torch.nn.functional.one_hot` (its parser names the tensor input)."""
+    tensor = input
     if not isinstance(tensor, Tensor):
         raise _not_tensor("one_hot", "input", 1, tensor)
     if tensor.dtype is not D.int64:

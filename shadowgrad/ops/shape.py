@@ -2111,6 +2111,12 @@ _split_with_sizes = defop(
 )
 
 
+def _split_method(self: Tensor, split_size: Any, dim: int = 0) -> tuple[Tensor, ...]:
+    """Mirrors `torch.Tensor.split` (its parameter is split_size, the function's is
+    split_size_or_sections)."""
+    return split(self, split_size, dim)
+
+
 def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
     """Mirrors `torch.split` (an int size: SplitBackward0; a list of sizes: SplitWithSizes)."""
     try:
@@ -2592,6 +2598,7 @@ _NEW = {
 }
 METHODS.update(_NEW)
 METHODS["broadcast_to"] = _broadcast_to_method
+METHODS["split"] = _split_method  # (the function's parameter is split_size_or_sections)
 METHODS["chunk"] = int_checked("chunk", chunk, "chunks")
 METHODS["flip"] = _flip_method
 METHODS["roll"] = _roll_checked(True)
