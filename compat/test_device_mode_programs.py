@@ -116,6 +116,32 @@ def prog_dev_device_equality_and_hash(T: Any) -> Any:
     )
 
 
+@program()
+def prog_dev_device_is_immutable_and_unordered(T: Any) -> Any:
+    d = T.device("cuda", 1)
+
+    def set_type() -> None:
+        d.type = "cpu"
+
+    def set_index() -> None:
+        d.index = 3
+
+    return (
+        raises(set_type),
+        raises(set_index),
+        raises(lambda: T.device("cpu") < T.device("cpu")),
+        raises(lambda: T.device("cpu") >= T.device("meta")),
+        raises(lambda: T.device(type="cuda", index="1")),
+        raises(lambda: T.device("cuda", index=1.5)),
+        repr(T.device(type="cuda", index=2)),
+        repr(T.device("cpu", index=None)),
+        repr(d),
+        sorted([T.device("meta"), T.device("cpu")], key=str),
+        T.device("cpu") == None,  # noqa: E711
+        bool(T.device("cpu")),
+    )
+
+
 # --- the default device -----------------------------------------------------------------------
 
 

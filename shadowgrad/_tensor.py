@@ -121,15 +121,21 @@ _NO_ARG: Any = object()
 class device:
     """Mirrors `torch.device`; only the CPU exists."""
 
-    __slots__ = ("index", "type")
+    __slots__ = ("_index", "_type")
 
-    def __init__(self, type: Any = _NO_ARG, index: Any = None) -> None:
+    def __init__(self, type: Any = _NO_ARG, index: Any = None, /, **kwargs: Any) -> None:
+        if kwargs:  # torch's parser: `type` and `index` by keyword too (no position then)
+            bad = next((k for k in kwargs if k not in ("type", "index")), None)
+            if bad is not None:
+                raise TypeError(f"device() got an unexpected keyword argument '{bad}'")
+            type = kwargs.get("type", type)
+            index = kwargs.get("index", index)
         if type is _NO_ARG or type is None:
             _device_arg_error(type)
         if index is not None and (not isinstance(index, int) or isinstance(index, bool)):
+            where = "" if "index" in kwargs else " (position 2)"
             raise TypeError(
-                "device(): argument 'index' (position 2) must be int, not "
-                f"{index.__class__.__name__}"
+                f"device(): argument 'index'{where} must be int, not {index.__class__.__name__}"
             )
         if isinstance(type, device):
             type, index = type.type, type.index
@@ -142,8 +148,17 @@ class device:
             type, index = _parse_device(type, index)
         if index is not None and index < 0:
             raise RuntimeError("Device index must not be negative")
-        self.type = type
-        self.index = index
+        self._type = type
+        self._index = index
+
+    # read-only, as torch's
+    type = property(lambda self: self._type, lambda self, v: _read_only("type"))
+    index = property(lambda self: self._index, lambda self, v: _read_only("index"))
+
+    def __lt__(self, other: Any) -> bool:
+        raise TypeError("comparison not implemented")
+
+    __le__ = __gt__ = __ge__ = __lt__
 
     def __repr__(self) -> str:
         if self.index is None:
@@ -174,6 +189,10 @@ class device:
         from . import _device
 
         _device.exit_()
+
+
+def _read_only(name: str) -> None:
+    raise AttributeError(f"attribute '{name}' of 'torch.device' objects is not writable")
 
 
 def _device_arg_error(arg: Any) -> None:
