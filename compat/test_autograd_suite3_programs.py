@@ -3313,6 +3313,140 @@ def prog_ag3_double_backward_with_saved_indices(T: Any) -> Any:
     return out
 
 
+# --- grad_fn of create_graph gradients ----------------------------------------------------
+
+
+def _gfn(T, f, *shape):
+    x = (T.arange(float(__import__("math").prod(shape))).reshape(shape) / 7 + 0.3).requires_grad_()
+    try:
+        (gx,) = T.autograd.grad(f(x).sum(), x, create_graph=True)
+    except Exception as e:
+        return type(e).__name__
+    n = gx.grad_fn
+    return (
+        None if n is None else n.name(),
+        [None if m is None else m.name() for m, _ in (n.next_functions if n else ())],
+    )
+
+
+@program()
+def prog_ag3_create_graph_grad_fn_unary(T: Any) -> Any:
+    F = T.nn.functional
+    fs = {
+        "exp": lambda x: x.exp(),
+        "sin": lambda x: x.sin(),
+        "log": lambda x: x.log(),
+        "sqrt": lambda x: x.sqrt(),
+        "pow2": lambda x: x**2,
+        "pow3": lambda x: x**3.0,
+        "relu": lambda x: x.relu(),
+        "sigmoid": lambda x: x.sigmoid(),
+        "tanh": lambda x: x.tanh(),
+        "abs": lambda x: x.abs(),
+        "neg": lambda x: -x,
+        "reciprocal": lambda x: x.reciprocal(),
+        "gelu": lambda x: F.gelu(x),
+        "silu": lambda x: F.silu(x),
+        "elu": lambda x: F.elu(x),
+        "softplus": lambda x: F.softplus(x),
+        "leaky": lambda x: F.leaky_relu(x, 0.1),
+        "hardtanh": lambda x: F.hardtanh(x),
+        "clamp": lambda x: x.clamp(0.5, 1.0),
+        "erf": lambda x: x.erf(),
+        "atan": lambda x: x.atan(),
+        "log1p": lambda x: x.log1p(),
+        "rsqrt": lambda x: x.rsqrt(),
+        "square": lambda x: x.square(),
+        "cumsum": lambda x: x.cumsum(0),
+        "cumprod": lambda x: x.cumprod(0),
+        "logsigmoid": lambda x: F.logsigmoid(x),
+        "mish": lambda x: F.mish(x),
+        "hardswish": lambda x: F.hardswish(x),
+        "selu": lambda x: F.selu(x),
+    }
+    return {k: _gfn(T, f, 4) for k, f in fs.items()}
+
+
+@program()
+def prog_ag3_create_graph_grad_fn_reductions_shapes(T: Any) -> Any:
+    F = T.nn.functional
+    fs = {
+        "sum": lambda x: x.sum() * 1,
+        "mean": lambda x: x.mean(),
+        "mean_dim": lambda x: x.mean(1),
+        "sum_dim": lambda x: x.sum(1),
+        "prod": lambda x: x.prod(),
+        "max": lambda x: x.max(),
+        "amax": lambda x: x.amax(1),
+        "norm": lambda x: x.norm(),
+        "logsumexp": lambda x: x.logsumexp(1),
+        "var": lambda x: x.var(),
+        "std": lambda x: x.std(1),
+        "view": lambda x: x.view(6) * x.view(6),
+        "t": lambda x: x.t() ** 2,
+        "permute": lambda x: x.permute(1, 0) ** 2,
+        "expand": lambda x: x[:, :1].expand(2, 5) ** 2,
+        "index": lambda x: x[T.tensor([1, 0])] ** 2,
+        "slice": lambda x: x[:, 1:] ** 2,
+        "select": lambda x: x[1] ** 2,
+        "cat": lambda x: T.cat([x, x]) ** 2,
+        "stack": lambda x: T.stack([x, x]) ** 2,
+        "repeat": lambda x: x.repeat(2, 1) ** 2,
+        "flip": lambda x: x.flip(0) ** 2,
+        "roll": lambda x: x.roll(1, 0) ** 2,
+        "softmax": lambda x: F.softmax(x, 1) * T.arange(3.0),
+        "log_softmax": lambda x: F.log_softmax(x, 1) * T.arange(3.0),
+        "mm": lambda x: x @ x.t(),
+        "matmul_vec": lambda x: x @ T.ones(3),
+        "linear": lambda x: F.linear(x, T.ones(4, 3)) ** 2,
+        "mse": lambda x: F.mse_loss(x, T.zeros(2, 3)),
+        "l1": lambda x: F.l1_loss(x, T.zeros(2, 3)),
+        "smooth_l1": lambda x: F.smooth_l1_loss(x, T.zeros(2, 3)),
+        "bce": lambda x: F.binary_cross_entropy(x.sigmoid(), T.ones(2, 3) * 0.5),
+        "ce": lambda x: F.cross_entropy(x, T.tensor([0, 2])),
+        "nll": lambda x: F.nll_loss(F.log_softmax(x, 1), T.tensor([0, 2])),
+        "where": lambda x: T.where(x > 0.5, x**2, x**3),
+        "maximum": lambda x: T.maximum(x**2, x),
+    }
+    return {k: _gfn(T, f, 2, 3) for k, f in fs.items()}
+
+
+# --- normalization layers under double backward -------------------------------------------
+
+
+def _gfn2(T, f, *shape):
+    x = (T.arange(float(__import__("math").prod(shape))).reshape(shape) / 7 + 0.3).requires_grad_()
+    w = T.tensor([[1.0, -2.0, 3.0], [0.5, 1.5, -1.0]])
+    (gx,) = T.autograd.grad((f(x) ** 2 * w).sum(), x, create_graph=True)
+    (gg,) = T.autograd.grad((gx * w).sum(), x)
+    n = gx.grad_fn
+    return gx, gg, n.name(), [None if m is None else m.name() for m, _ in n.next_functions]
+
+
+@program()
+def prog_ag3_norms_double_backward_values(T: Any) -> Any:
+    F = T.nn.functional
+    return {
+        "group_norm": _gfn2(T, lambda x: F.group_norm(x.view(2, 3, 1), 1).view(2, 3), 2, 3),
+        "instance_norm": _gfn2(T, lambda x: F.instance_norm(x.view(1, 2, 3)).view(2, 3), 2, 3),
+        "rms_norm": _gfn2(T, lambda x: F.rms_norm(x, (3,)), 2, 3),
+    }
+
+
+@program(
+    xfail="create_graph through layer_norm and batch_norm: shadowgrad's backward is composed of "
+    "ops (its gradient ends in MulBackward0 on the pieces), torch's is one "
+    "native_layer_norm_backward / native_batch_norm_backward call whose own node is "
+    "NativeLayerNormBackwardBackward0 / NativeBatchNormBackwardBackward0"
+)
+def prog_ag3_norms_double_backward_nodes(T: Any) -> Any:
+    F = T.nn.functional
+    return {
+        "layer_norm": _gfn2(T, lambda x: F.layer_norm(x, (3,)), 2, 3),
+        "batch_norm": _gfn2(T, lambda x: F.batch_norm(x, None, None, training=True), 2, 3),
+    }
+
+
 # --- end of programs ------------------------------------------------------------------------
 
 
