@@ -2326,6 +2326,46 @@ def prog_lib_device_types_and_unknown_ops(T: Any) -> Any:
     )
 
 
+@program()
+def prog_lib_meta_tensors_run_the_fake_impl(T: Any) -> Any:
+    ns = _ns(T, "meta")
+    op = _np_sin(T, f"{ns}::np_sin")
+    m = T.empty(3, 2, device="meta")
+
+    def show(v: Any) -> Any:
+        if isinstance(v, T.Tensor):
+            return tuple(v.shape), v.dtype, v.device.type, v.requires_grad
+        return v
+
+    no_fake = _r(lambda: op(m))
+    op.register_fake(lambda x: T.empty_like(x))
+    faked = show(op(m))
+
+    @T.library.custom_op(f"{ns}::inc", mutates_args={"x"})
+    def inc(x: T.Tensor) -> None:
+        x.add_(1)
+
+    @T.library.custom_op(f"{ns}::sin_", mutates_args={"x"}, tags=T.Tag.inplace)
+    def sin_(x: T.Tensor) -> T.Tensor:
+        return x.sin_()
+
+    mi = T.empty(2, device="meta")
+    inc_out = inc(mi)
+    same = sin_(mi) is mi
+    lib = T.library.Library(ns + "_lib", "DEF")
+    lib.define("g(Tensor x) -> Tensor")
+    lib.impl("g", lambda x: x * 2, "CPU")
+    g = getattr(T.ops, ns + "_lib").g
+    no_meta = _first(lambda: g(m))
+    lib.impl("g", lambda x: T.empty_like(x).sum(0), "Meta")
+    with_meta = show(g(m))
+    mg = T.empty(3, device="meta", requires_grad=True)
+    op.register_autograd(lambda ctx, gr: gr * 2)
+    y = op(mg)
+    lib._destroy()
+    return no_fake, faked, inc_out, mi._version, same, no_meta, with_meta, show(y), y.grad_fn
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

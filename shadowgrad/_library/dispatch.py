@@ -359,6 +359,9 @@ def below_autograd(e: OpEntry, args: Any, kwargs: dict[str, Any]) -> Any:
             for t in v if isinstance(v, (list, tuple)) else (v,):
                 if isinstance(t, Tensor):
                     t._bump()
+    if any(t.is_meta for t in _tensors((*args, *kwargs.values()))):
+        with _below_autograd():
+            return _run_fake(e, args, kwargs)
     k = e.kernel(*BACKEND_KEYS) or e.kernel(CIA)
     if k is None:
         raise _no_kernel(e, args)
@@ -366,6 +369,40 @@ def below_autograd(e: OpEntry, args: Any, kwargs: dict[str, Any]) -> Any:
         out = _run(k, args, kwargs)
     _check_returns(e, out)
     return out
+
+
+def _run_fake(e: OpEntry, args: Any, kwargs: dict[str, Any]) -> Any:
+    """Meta tensors: the fake impl (a custom op's register_fake, a Library op's Meta kernel or
+    register_fake) computes the outputs' metadata, as torch's Meta key runs it."""
+    opdef = e.custom
+    if opdef is not None:
+        if opdef._abstract_fn is not None:
+            return opdef._abstract_fn(*args, **kwargs)
+        if opdef._is_inplace:
+            return args[0]
+        if opdef._is_out:
+            outs = [kwargs[a.name] for a in e.schema.arguments if a.is_out]
+            return outs[0] if len(outs) == 1 else tuple(outs)
+        if not e.schema.returns:
+            return None
+        raise RuntimeError(
+            f"There was no fake impl registered for {opdef}. This is necessary for "
+            "torch.compile/export/fx tracing to work. Please use "
+            f"`{opdef._init_fn.__name__}.register_fake` to add an fake impl."
+        )
+    k = e.kernel("Meta")
+    if k is not None:
+        return _run(k, args, kwargs)
+    if e.fake is not None:
+        return e.fake(*args, **kwargs)
+    raise NotImplementedError(
+        f"{e.full_name}: attempted to run this operator with Meta tensors, but there was no "
+        "fake impl or Meta kernel registered. You may have run into this message while using "
+        "an operator with PT2 compilation APIs (torch.compile/torch.export); in order to use "
+        "this operator with those APIs you'll need to add a fake impl. Please see the "
+        "following for next steps:  "
+        "https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html"
+    )
 
 
 def _check_returns(e: OpEntry, out: Any) -> None:
