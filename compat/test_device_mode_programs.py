@@ -1526,6 +1526,93 @@ def prog_dev_meta_save_and_load(T: Any) -> Any:
     return _m(d["m"]), d["c"], [(k, _m(v)) for k, v in d["sd"].items()], repr(res), _m(fresh.weight)
 
 
+@program()
+def prog_dev_mode_protocol_details(T: Any) -> Any:
+    ov = T.overrides
+    TFM = ov.TorchFunctionMode
+    x = T.tensor(5.0)
+
+    class ClassMethodMode(TFM):
+        @classmethod
+        def __torch_function__(cls, func: Any, types: Any, args: Any = (), kwargs: Any = None):
+            return func(*args, **(kwargs or {}))
+
+    def with_classmethod() -> Any:
+        with ClassMethodMode():
+            return x + x
+
+    class Sub(T.Tensor):
+        @classmethod
+        def __torch_function__(cls, func: Any, types: Any, args: Any = (), kwargs: Any = None):
+            return -1
+
+    class Refuse(TFM):
+        def __torch_function__(
+            self, func: Any, types: Any, args: Any = (), kwargs: Any = None
+        ) -> Any:
+            return NotImplemented
+
+    class Const(TFM):
+        def __torch_function__(
+            self, func: Any, types: Any, args: Any = (), kwargs: Any = None
+        ) -> Any:
+            return "const"
+
+    s = T.ones(2).as_subclass(Sub)
+
+    def refuse_then_subclass() -> Any:
+        with Refuse():
+            return T.add(s, 1), s.sum()
+
+    def flags() -> Any:
+        with Const():
+            a = (T._C._is_torch_function_all_disabled(), T._C._is_torch_function_enabled())
+            with T._C.DisableTorchFunction():
+                b = (
+                    T._C._is_torch_function_all_disabled(),
+                    T._C._is_torch_function_enabled(),
+                    T.add(x, 1),
+                )
+            with T._C.DisableTorchFunctionSubclass():
+                c = (
+                    T._C._is_torch_function_all_disabled(),
+                    T._C._is_torch_function_enabled(),
+                    T.add(x, 1),
+                )
+            return a, b, c
+
+    def handled() -> Any:
+        def f(a: Any) -> Any:
+            if ov.has_torch_function((a,)):
+                return ov.handle_torch_function(f, (a,), a)
+            return "plain"
+
+        with Const():
+            inside = (f(x), ov.has_torch_function((x,)), ov.has_torch_function_unary(x))
+        return inside, f(x), ov.has_torch_function((x,))
+
+    def stack() -> Any:
+        with Const(), Refuse():
+            return [type(m).__name__ for m in ov._get_current_function_mode_stack()]
+
+    class TensorLike:
+        def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None):
+            return "tensor-like"
+
+    def tensor_like() -> Any:
+        with Const():
+            return T.add(TensorLike(), 1), ov.is_tensor_like(TensorLike())
+
+    return (
+        raises(with_classmethod),
+        raises(refuse_then_subclass),
+        raises(flags),
+        raises(handled),
+        stack(),
+        tensor_like(),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

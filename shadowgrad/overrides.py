@@ -259,22 +259,22 @@ def _has(a: Any) -> bool:
 
 
 def has_torch_function(relevant_args: Iterable[Any]) -> bool:
-    """Mirrors `torch.overrides.has_torch_function`."""
+    """Mirrors `torch.overrides.has_torch_function` (True under a TorchFunctionMode)."""
     try:
         args = list(relevant_args)
     except TypeError:
         raise TypeError("expected a sequence") from None  # torch's PySequence_Fast
-    return any(_has(a) for a in args)
+    return any(_has(a) for a in args) or (bool(_MODES) and _STATE.level < 2)
 
 
 def has_torch_function_unary(a: Any) -> bool:
     """Mirrors `torch.overrides.has_torch_function_unary`."""
-    return _has(a)
+    return _has(a) or (bool(_MODES) and _STATE.level < 2)
 
 
 def has_torch_function_variadic(*args: Any) -> bool:
     """Mirrors `torch.overrides.has_torch_function_variadic`."""
-    return any(_has(a) for a in args)
+    return any(_has(a) for a in args) or (bool(_MODES) and _STATE.level < 2)
 
 
 def is_tensor_like(inp: Any) -> bool:
@@ -1051,7 +1051,18 @@ def _mode_dispatch(
     types = tuple(type(a) for a in overloaded)
     mode = _MODES.pop()
     try:
+        if _classmethod_tf(type(mode)):
+            raise RuntimeError(
+                "Defining your mode's `__torch_function__` as a classmethod is not supported, "
+                "please make it a plain method"
+            )
         result = mode.__torch_function__(public, types, args, kwargs or None)
+        if result is NotImplemented:  # the subclasses' turn, the mode still popped
+            for a in overloaded:
+                if type(a) is not Tensor and _tf_of(type(a)) is not None:
+                    result = a.__torch_function__(public, types, args, kwargs or {})
+                    if result is not NotImplemented:
+                        return result
     finally:
         _MODES.append(mode)
     if result is NotImplemented:
@@ -1070,6 +1081,17 @@ def _mode_dispatch(
 
 
 _MODE_SKIP = frozenset(("__getstate__", "__setstate__"))
+_CLASSMETHOD_TF: dict[type, bool] = {}
+
+
+def _classmethod_tf(cls: type) -> bool:
+    """Whether a mode class defines `__torch_function__` as a classmethod (torch refuses)."""
+    known = _CLASSMETHOD_TF.get(cls)
+    if known is None:
+        known = _CLASSMETHOD_TF[cls] = isinstance(
+            inspect.getattr_static(cls, "__torch_function__", None), classmethod
+        )
+    return known
 
 
 def _mode_method(name: str, impl: Any, pname: str, python: bool) -> Any:
