@@ -3447,6 +3447,79 @@ def prog_ag3_norms_double_backward_nodes(T: Any) -> Any:
     }
 
 
+# --- grad_fn of create_graph gradients: indexing, linalg, nn ops --------------------------
+
+
+@program()
+def prog_ag3_create_graph_grad_fn_indexing_and_linalg(T: Any) -> Any:
+    F = T.nn.functional
+    i = T.tensor([[1, 0, 2], [0, 0, 1]])
+    fs = {
+        "gather": lambda x: x.gather(1, i) ** 2,
+        "scatter": lambda x: T.zeros(2, 3).scatter(1, i[:, :1], x[:, :1]) ** 2,
+        "masked_fill": lambda x: x.masked_fill(x > 0.5, 0.0) ** 2,
+        "tril": lambda x: x.tril() ** 2,
+        "diag": lambda x: x.diagonal() ** 2,
+        "trace": lambda x: x[:, :2].trace() ** 2,
+        "kron": lambda x: T.kron(x, x),
+        "einsum": lambda x: T.einsum("ij,kj->ik", x, x),
+        "bmm": lambda x: T.bmm(x[None], x.t()[None]),
+        "addmm": lambda x: T.addmm(T.ones(2, 2), x, x.t()),
+        "cross": lambda x: T.linalg.cross(x, x.flip(0)),
+        "cdist": lambda x: T.cdist(x, x + 1),
+        "cos_sim": lambda x: F.cosine_similarity(x, x + 1),
+        "normalize": lambda x: F.normalize(x) * T.arange(3.0),
+        "lerp": lambda x: T.lerp(x, x**2, 0.3),
+        "addcmul": lambda x: T.addcmul(x, x, x, value=0.5),
+        "atan2": lambda x: T.atan2(x, x + 1),
+        "logaddexp": lambda x: T.logaddexp(x, x * 2),
+        "hypot": lambda x: T.hypot(x, x + 1),
+        "pad": lambda x: F.pad(x, (1, 1)) ** 2,
+        "unfold": lambda x: x.unfold(1, 2, 1) ** 2,
+        "interp": lambda x: F.interpolate(x[None], scale_factor=2.0, mode="linear") ** 2,
+        "avg_pool": lambda x: F.avg_pool1d(x[None], 2) ** 2,
+        "max_pool": lambda x: F.max_pool1d(x[None], 2) ** 2,
+        "embedding": lambda x: F.embedding(T.tensor([1, 0]), x) ** 2,
+        "sort": lambda x: x.sort(1)[0] ** 2,
+        "topk": lambda x: x.topk(2)[0] ** 2,
+        "cummax": lambda x: x.cummax(1)[0] ** 2,
+        "det": lambda x: T.linalg.det(x[:, :2]) ** 2,
+        "inv": lambda x: T.linalg.inv(x[:, :2] + T.eye(2)),
+        "solve": lambda x: T.linalg.solve(x[:, :2] + T.eye(2), x[:, 2]),
+        "fft": lambda x: T.fft.rfft(x).abs(),
+        "dropout0": lambda x: F.dropout(x, 0.0) ** 2,
+        "glu": lambda x: F.glu(x[:, :2]),
+        "huber": lambda x: F.huber_loss(x, T.zeros(2, 3)),
+        "kl": lambda x: F.kl_div(x.log_softmax(1), T.ones(2, 3) / 3, reduction="batchmean"),
+        "triplet": lambda x: F.triplet_margin_loss(x, x + 1, x * 2),
+    }
+    return {k: _gfn(T, f, 2, 3) for k, f in fs.items()}
+
+
+@program(
+    xfail="create_graph gradients whose torch formula ends in an op of its own: index_add's and "
+    "index_copy's source grad is grad.index_select(...).expand_as(source) (ExpandBackward0; "
+    "shadowgrad stops at IndexSelectBackward0), masked_scatter_backward, pdist_backward and "
+    "convolution_backward have double-backward nodes (MaskedScatterBackwardBackward0, "
+    "PdistBackwardBackward0, ConvolutionBackwardBackward0) where shadowgrad composes ops, and "
+    "PreluKernelBackwardBackward0 has 3 edges in torch, 2 in shadowgrad"
+)
+def prog_ag3_create_graph_grad_fn_of_composite_formulas(T: Any) -> Any:
+    F = T.nn.functional
+    fs = {
+        "index_add": lambda x: T.zeros(3, 3).index_add(0, T.tensor([0, 2]), x) ** 2,
+        "index_copy": lambda x: T.zeros(3, 3).index_copy(0, T.tensor([0, 2]), x) ** 2,
+        "masked_scatter": lambda x: (
+            T.zeros(2, 3).masked_scatter(T.tensor([[True, False, True], [False, True, False]]), x)
+            ** 2
+        ),
+        "pdist": lambda x: F.pdist(x),
+        "conv1d": lambda x: F.conv1d(x[None], T.ones(1, 2, 2)) ** 2,
+        "prelu": lambda x: F.prelu(x, T.tensor([0.25])),
+    }
+    return {k: _gfn(T, f, 2, 3) for k, f in fs.items()}
+
+
 # --- end of programs ------------------------------------------------------------------------
 
 
