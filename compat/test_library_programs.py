@@ -2273,12 +2273,43 @@ def prog_lib_aten_scalar_overloads(T: Any) -> Any:
     return outs, [o.grad_fn for o in outs], a.grad, ints
 
 
-@program(
-    xfail="register_vmap rules are kept but never called: shadowgrad's vmap runs the op once "
-    "per sample (torch calls the rule once with the batch and its in_dims)"
-)
+@program()
 def prog_lib_register_vmap_rule_is_called(T: Any) -> Any:
     ns = _ns(T, "vmaprule")
+    op = _np_sin(T, f"{ns}::np_sin")
+    calls = []
+
+    def rule(info, in_dims, x):
+        calls.append((info.batch_size, info.randomness, in_dims))
+        return op(x.movedim(in_dims[0], 0)) * 10, 0  # * 10: the rule's answer is visible
+
+    op.register_vmap(rule)
+    x = _x(T, 3, 2, rg=False)
+
+    @T.library.custom_op(f"{ns}::two", mutates_args=())
+    def two(x: T.Tensor) -> tuple[T.Tensor, T.Tensor]:
+        return x + 1, x.sum()
+
+    def rule2(info, in_dims, x):
+        calls.append(("two", info.batch_size, in_dims))
+        return (x + 1, x[0].sum() * 0), (in_dims[0], None)  # the second: unbatched
+
+    two.register_vmap(rule2)
+    return (
+        T.func.vmap(op)(x),
+        T.func.vmap(op, in_dims=1)(x),
+        T.func.vmap(getattr(T.ops, ns).np_sin.default, out_dims=1)(x),
+        T.func.vmap(two)(x),
+        calls,
+    )
+
+
+@program(
+    xfail="a register_vmap rule is called only when vmap maps the op itself: inside a vmapped "
+    "function shadowgrad runs the op once per sample (torch calls the rule on the batch)"
+)
+def prog_lib_register_vmap_rule_inside_a_function(T: Any) -> Any:
+    ns = _ns(T, "vmapin")
     op = _np_sin(T, f"{ns}::np_sin")
     calls = []
 
@@ -2287,8 +2318,7 @@ def prog_lib_register_vmap_rule_is_called(T: Any) -> Any:
         return op(x), in_dims[0]
 
     op.register_vmap(rule)
-    x = _x(T, 3, 2, rg=False)
-    return T.func.vmap(op)(x), T.func.vmap(op, in_dims=1)(x), calls
+    return T.func.vmap(lambda a: op(a) + 1)(_x(T, 3, 2, rg=False)), calls
 
 
 @program()

@@ -817,6 +817,9 @@ def _vmap_call(
         size = n
     if size is None:
         raise ValueError("vmap: Expected at least one Tensor to vmap over")
+    rule = _custom_vmap_rule(func)
+    if rule is not None and size and not kwargs and isinstance(out_dims, int):
+        return _run_vmap_rule(rule, randomness, size, args, _unflatten(dims, spec), out_dims)
 
     def slice_args(i: int) -> tuple[Any, ...]:
         batched.clear()  # this sample's slices only (a freed slice's id may be reused)
@@ -894,6 +897,44 @@ def _vmap_call(
             s = s.narrow(odims[k] or 0, 0, 0)
         stacked.append(s)
     return _unflatten(stacked, out_spec)
+
+
+def _custom_vmap_rule(func: Any) -> Any:
+    """The register_vmap rule of a torch.library custom op vmapped directly (its CustomOpDef
+    or torch.ops.<ns>.<op>.<overload>), outside another vmap; None for anything else."""
+    if _fn.VMAP_DEPTH.depth:
+        return None
+    from ._library.custom_ops import CustomOpDef
+    from ._library.dispatch import OpOverload
+
+    if isinstance(func, OpOverload):
+        func = func._entry.custom
+    return func._vmap_fn if isinstance(func, CustomOpDef) else None
+
+
+class _VmapInfo:
+    """What a register_vmap rule gets first (torch's VmapInfo)."""
+
+    def __init__(self, batch_size: int, randomness: str) -> None:
+        self.batch_size = batch_size
+        self.randomness = randomness
+
+
+def _run_vmap_rule(
+    rule: Any, randomness: str, size: int, args: tuple[Any, ...], in_dims: Any, out_dims: int
+) -> Any:
+    """Call the rule once on the whole batch; its outputs' batch dims (None: unbatched,
+    broadcast over the batch) go where vmap's out_dims puts them."""
+    out, odims = rule(_VmapInfo(size, randomness), tuple(in_dims), *args)
+    leaves, spec = _flatten(out)
+    od = [odims] * len(leaves) if odims is None or isinstance(odims, int) else _flatten(odims)[0]
+    res = []
+    for o, d in zip(leaves, od, strict=True):
+        if _is_tensor(o):
+            o = o.unsqueeze(0).expand(size, *o.shape) if d is None else o.movedim(d, 0)
+            o = o.movedim(0, out_dims)
+        res.append(o)
+    return _unflatten(res, spec)
 
 
 def _same_output(a: Any, b: Any) -> bool:
