@@ -1366,6 +1366,41 @@ def prog_sg2_det_slogdet_solve_lu_saved(T: Any) -> Any:
     return out, a.grad
 
 
+@program()
+def prog_sg2_scalar_formulas_double_backward(T: Any) -> Any:
+    x = _d(T, 2, 3)
+    y = T.tensor([[0.3, -0.2, 1.0], [0.9, 0.4, -1.5]], dtype=T.float64, requires_grad=True)
+    return (
+        _second(T, x.rad2deg() ** 2, x),
+        _second(T, x.deg2rad() ** 2, x),
+        _second(T, T.maximum(x, y) ** 2, x, y),
+        _second(T, T.minimum(x, x.detach().clamp(max=0.0)) ** 2, x),
+        _second(T, T.maximum(y, y.flip(0).detach()) ** 2, y),
+    )
+
+
+@program()
+def prog_sg2_scalar_formulas_half_gradients(T: Any) -> Any:
+    v = _data(40, seed=6)
+    h = T.float16
+    x = T.tensor(v[:20], dtype=h, requires_grad=True)
+    y = T.tensor(v[20:], dtype=h, requires_grad=True)
+    g = T.linspace(-3, 3, 20).to(h)
+    (x.rad2deg() + x.deg2rad() + T.maximum(x, y) + T.minimum(x, x.detach())).backward(g)
+    return x.grad, y.grad
+
+
+@program()
+def prog_sg2_cholesky_masked_scatter_double_backward(T: Any) -> Any:
+    a = _d(T, 3, 3)
+    m = _d(T, 2, 3, seed=1)
+    spd = a @ a.mT + T.eye(3, dtype=T.float64)
+    gs, graphs, second = _second(T, T.linalg.cholesky(spd), a)
+    ms = m.masked_scatter(m.detach() > 0, m * 3)
+    g2 = T.autograd.grad((ms**2).sum(), m, create_graph=True)[0]
+    return gs, graphs, second, g2.grad_fn.next_functions[0][0], g2
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -1579,6 +1579,13 @@ def _mask_positions(mask: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarra
     return np.nonzero(np.broadcast_to(mask, shape))
 
 
+def _masked_scatter_self_grad(grad: Tensor, mask: np.ndarray) -> Tensor:
+    """torch's grad.masked_fill(mask, 0) (MaskedFillBackward0 in a double-backward graph)."""
+    from .pointwise import masked_fill
+
+    return masked_fill(grad, _make(np.asarray(mask)), 0)
+
+
 _masked_scatter = defop(
     "masked_scatter",
     "MaskedScatterBackward0",
@@ -1587,9 +1594,7 @@ _masked_scatter = defop(
     jvp=lambda self, mask, source, source_sym_sizes, self_t, source_t: _masked_scatter(
         _or_zeros(self_t, self), mask, _or_zeros(source_t, source), source_sym_sizes
     ),
-    self=lambda grad, mask: _index_put(
-        grad, _mask_positions(mask, grad._data.shape), _zero_like0(grad), False
-    ),
+    self=lambda grad, mask: _masked_scatter_self_grad(grad, mask),
     source=lambda grad, mask, source_sym_sizes: _masked_scatter_source_grad(
         grad, mask, source_sym_sizes
     ),

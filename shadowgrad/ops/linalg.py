@@ -1580,9 +1580,13 @@ def _cholesky_grad(grad: Tensor, result: Tensor, upper: bool) -> Tensor:
     L = _mH(result) if upper else result
     gL = _mH(grad) if upper else grad
     gA = _tril(matmul(_mH(L), gL))
-    gA = 0.5 * (gA + _mH(_tril(gA, -1)))
-    gA = _solve(_mH(L), gA, True, False)  # L^{-H} gA
-    return _solve(L, gA, False, False)  # ... L^{-1}
+    from .linalg_extra import _trsm  # torch's linalg_solve_triangular, twice
+    from .pointwise import _mul_scalar
+
+    gA = _mul_scalar(gA + _mH(_tril(gA, -1)), 0.5)  # torch's 0.5 * (...): mul.Scalar
+
+    gA = _trsm(_mH(L), gA, True, True, False)  # L^{-H} gA
+    return _trsm(L, gA, False, False, False)  # ... L^{-1}
 
 
 def _cholesky_jvp(A_t: Tensor, result: Tensor, upper: bool) -> Tensor:

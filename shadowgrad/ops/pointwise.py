@@ -1742,7 +1742,9 @@ _copysign_scalar = defop(
 
 def _maximum_grad(grad: Tensor, self: Tensor, other: Tensor, lose: Tensor) -> Tensor:
     # ties split the grad 0.5/0.5; a NaN on either side gives both inputs the full grad
-    return masked_fill(_where(self == other, grad / 2, grad), lose, 0)
+    from .nn_ops import _div_scalar  # torch's grad / 2: div.Scalar (DivBackward1)
+
+    return masked_fill(_where(self == other, _div_scalar(grad, 2), grad), lose, 0)
 
 
 _maximum = defop(

@@ -19,6 +19,7 @@ from ..autograd.forward_ad import ELEMENTWISE
 from ._util import shape_str
 from .pointwise import (
     _invalid_combination,
+    _mul_scalar,
     _need_tensor,
     _not_for,
     _out,
@@ -187,7 +188,7 @@ deg2rad = defop(
     "Deg2RadBackward0",
     _angle_kernel("deg2rad", _DEG2RAD),
     dtype="float",
-    self=lambda grad: grad * _DEG2RAD,
+    self=lambda grad: _mul_scalar(grad, _DEG2RAD),  # torch's mul.Scalar (MulBackward1)
     jvp=ELEMENTWISE,
 )
 rad2deg = defop(
@@ -195,7 +196,7 @@ rad2deg = defop(
     "Rad2DegBackward0",
     _angle_kernel("rad2deg", _RAD2DEG),
     dtype="float",
-    self=lambda grad: grad * _RAD2DEG,
+    self=lambda grad: _mul_scalar(grad, _RAD2DEG),
     jvp=ELEMENTWISE,
 )
 
