@@ -642,6 +642,7 @@ def _cmp(T: Any, s: str, dt: Any, t: Any) -> Any:
 
 def _ninja_forward(T: Any, n: int = 8, dtype: Any = None) -> Any:
     X, Y = _dataset(T)
+    T.manual_seed(42)  # bngain and bnbias draw from the global generator
     n_embd, n_hidden, block_size, vocab_size = 4, 16, 3, 27
     g = T.Generator().manual_seed(2147483647)
     C = T.randn((vocab_size, n_embd), generator=g)
@@ -789,8 +790,14 @@ def prog_edu_ninja_exercise1_manual_backward(T: Any) -> Any:
         ("C", dC, C),
         ("C2", dC2, C),
     ]
-    # the allclose/maxdiff comparisons are robust; exact equality depends on summation order
-    cmps = [_cmp(T, s, d, t)[::2] for s, d, t in pairs]
+    # cmp()'s exact branch where the manual step is the same arithmetic as autograd's (up to
+    # b2: the notebook shows True there, and False from hpreact on, where tanh's backward and
+    # the batchnorm steps compute in another order); allclose and the max difference for all
+    # (the last-bits noise of gradients that cancel to ~0, b1's: a tolerance of its own there)
+    cmps = [
+        _cmp(T, s, d, t)[:3] if i < 11 else (s, T.allclose(d, t.grad, rtol=1e-4, atol=1e-7))
+        for i, (s, d, t) in enumerate(pairs)
+    ]
     return cmps, v["loss"], dlogit_maxes.abs().max() < 1e-6, dC, dlogits, dhprebn, dbnvar
 
 
@@ -3972,6 +3979,35 @@ def prog_edu_keyword_calls_from_the_docs(T: Any) -> Any:
         raises(lambda: x.split(split_size_or_sections=3)),
         raises(lambda: x.new_zeros((2,), size=(2,))),
         raises(lambda: x.new_zeros(size=2)),
+    )
+
+
+@program()
+def prog_edu_nanogpt_autocast_float16_cpu_step(T: Any) -> Any:
+    # train.py with dtype='float16' on a CPU: autocast to float16, a GradScaler that is
+    # disabled there (it warns that CUDA is unavailable only when enabled on a CUDA device)
+    model = _gpt(T, n_layer=1)
+    optimizer = model.configure_optimizers(0.1, 1e-3, (0.9, 0.95), "cpu")
+    T.manual_seed(0)
+    idx = T.randint(0, 11, (2, 8))
+    scaler = T.amp.GradScaler("cpu", enabled=False)
+    losses = []
+    for _ in range(2):
+        with T.autocast(device_type="cpu", dtype=T.float16):
+            logits, loss = model(idx, idx)
+        scaler.scale(loss).backward()
+        scaler.unscale_(optimizer)
+        norm = T.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        scaler.step(optimizer)
+        scaler.update()
+        optimizer.zero_grad(set_to_none=True)
+        losses.append((loss.float().item(), norm))
+    return (
+        logits.dtype,
+        loss.dtype,
+        losses,
+        model.lm_head.weight.dtype,
+        model.transformer.h[0].attn.c_attn.weight[0, :4],
     )
 
 
