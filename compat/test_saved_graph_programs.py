@@ -1401,6 +1401,47 @@ def prog_sg2_cholesky_masked_scatter_double_backward(T: Any) -> Any:
     return gs, graphs, second, g2.grad_fn.next_functions[0][0], g2
 
 
+# --- _raw_saved_ SavedTensor objects ----------------------------------------------------------
+
+
+@program()
+def prog_sg2_raw_saved_register_hooks(T: Any) -> Any:
+    x = _d(T, 2, 3)
+    y = x.exp()
+    raw = y.grad_fn._raw_saved_result
+    out = [raw.register_hooks(lambda t: t * 2, lambda t: t)]
+    out.append(raises(lambda: raw.register_hooks(lambda t: t, lambda t: t)))
+    z = x.sin()
+    out.append(raises(lambda: z.grad_fn._raw_saved_self.register_hooks(lambda t: t)))
+    w = x * 2.0
+    out.append(type(w.grad_fn._raw_saved_other).__name__)
+    out.append(raises(lambda: w.grad_fn._raw_saved_other.register_hooks(lambda t: t, lambda t: t)))
+    q = x.pow(2)
+    q.sum().backward()
+    out.append(raises(lambda: q.grad_fn._raw_saved_self.register_hooks(lambda t: t, lambda t: t)))
+    (g,) = T.autograd.grad(y.sum(), x)
+    return out, g, raises(lambda: x.sum().grad_fn._raw_saved_self_sym_sizes)
+
+
+@program()
+def prog_sg2_lazy_saved_names_listed(T: Any) -> Any:
+    x = _d(T, 2, 4, 3)
+    w = _d(T, 4, seed=1)
+    f = T.nn.functional
+    ys = [f.layer_norm(x, (3,)), f.group_norm(x, 2, w, w), f.batch_norm(x, None, None, w, w, True)]
+    ys += [f.nll_loss(x[:, :, 0].log_softmax(1), T.tensor([0, 3])), f.logsigmoid(x)]
+    ys += [T.linalg.det(x[0, :3]), f.max_pool1d(x, 2), f.interpolate(x, scale_factor=2)]
+    out = []
+    for y in ys:
+        fn = y.grad_fn
+        names = sorted(n for n in dir(fn) if n.startswith(("_saved_", "_raw_saved_")))
+        raws = {n: type(getattr(fn, n)).__name__ for n in names if n.startswith("_raw_saved_")}
+        out.append((type(fn).__name__, names, raws))
+    sum(y.sum() for y in ys).backward()
+    after = [sorted(n for n in dir(y.grad_fn) if n.startswith("_saved_")) for y in ys]
+    return out, after
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)
