@@ -3497,18 +3497,15 @@ def prog_ag3_create_graph_grad_fn_indexing_and_linalg(T: Any) -> Any:
 
 
 @program(
-    xfail="create_graph gradients whose torch formula ends in an op of its own: index_add's and "
-    "index_copy's source grad is grad.index_select(...).expand_as(source) (ExpandBackward0; "
-    "shadowgrad stops at IndexSelectBackward0), masked_scatter_backward, pdist_backward and "
-    "convolution_backward have double-backward nodes (MaskedScatterBackwardBackward0, "
-    "PdistBackwardBackward0, ConvolutionBackwardBackward0) where shadowgrad composes ops, and "
-    "PreluKernelBackwardBackward0 has 3 edges in torch, 2 in shadowgrad"
+    xfail="create_graph gradients whose torch formula is an op with its own double-backward "
+    "node: masked_scatter_backward, pdist_backward and convolution_backward "
+    "(MaskedScatterBackwardBackward0, PdistBackwardBackward0, ConvolutionBackwardBackward0) where "
+    "shadowgrad composes ops, and PreluKernelBackwardBackward0 has 3 edges in torch, 2 in "
+    "shadowgrad"
 )
 def prog_ag3_create_graph_grad_fn_of_composite_formulas(T: Any) -> Any:
     F = T.nn.functional
     fs = {
-        "index_add": lambda x: T.zeros(3, 3).index_add(0, T.tensor([0, 2]), x) ** 2,
-        "index_copy": lambda x: T.zeros(3, 3).index_copy(0, T.tensor([0, 2]), x) ** 2,
         "masked_scatter": lambda x: (
             T.zeros(2, 3).masked_scatter(T.tensor([[True, False, True], [False, True, False]]), x)
             ** 2
@@ -3518,6 +3515,34 @@ def prog_ag3_create_graph_grad_fn_of_composite_formulas(T: Any) -> Any:
         "prelu": lambda x: F.prelu(x, T.tensor([0.25])),
     }
     return {k: _gfn(T, f, 2, 3) for k, f in fs.items()}
+
+
+@program()
+def prog_ag3_create_graph_index_add_copy_source_grads(T: Any) -> Any:
+    """torch's source gradient is grad.index_select(dim, index).expand_as(source), times alpha
+    with mul.Scalar (MulBackward1) when alpha is not 1."""
+    out = {}
+    for name, f in (
+        ("add", lambda x: T.zeros(3, 3).index_add(0, T.tensor([0, 2]), x) ** 2),
+        ("add_alpha", lambda x: T.zeros(3, 3).index_add(0, T.tensor([2, 0]), x, alpha=2) ** 2),
+        (
+            "add_alpha_float",
+            lambda x: T.zeros(3, 3).index_add(0, T.tensor([1, 1]), x, alpha=0.5) ** 2,
+        ),
+        ("copy", lambda x: T.zeros(3, 3).index_copy(0, T.tensor([0, 2]), x) ** 2),
+        ("add_dim1", lambda x: T.zeros(2, 4).index_add(1, T.tensor([3, 0, 1]), x) ** 2),
+    ):
+        x = (T.arange(6.0).view(2, 3) / 7 + 0.3).requires_grad_()
+        if name == "add_dim1":
+            x = (T.arange(6.0).view(2, 3) / 5 + 0.1).requires_grad_()
+        (g,) = T.autograd.grad(f(x).sum(), x, create_graph=True)
+        (gg,) = T.autograd.grad((g * g).sum(), x, allow_unused=True)
+        n = g.grad_fn
+        out[name] = (g, gg, _name(n), [_name(m) for m, _ in n.next_functions])
+    z = T.tensor([1 + 1j, 2j], requires_grad=True)
+    T.zeros(3, dtype=T.complex64).index_add(0, T.tensor([0, 2]), z, alpha=2).abs().sum().backward()
+    out["complex"] = z.grad
+    return out
 
 
 # --- end of programs ------------------------------------------------------------------------

@@ -1311,8 +1311,19 @@ def _index_add_fwd(self: np.ndarray, dim: int, index: np.ndarray, source: Any, a
 
 
 def _index_add_source_grad(grad: Tensor, dim: int, index: np.ndarray, alpha: Any) -> Tensor:
-    g = grad if grad.ndim == 0 else _index_select(grad, dim, index, tuple(grad._data.shape))
-    return g * alpha if alpha != 1 else g
+    g = grad if grad.ndim == 0 else _index_source_grad(grad, dim, index)
+    if alpha == 1:
+        return g
+    from .pointwise import _mul_scalar  # torch's maybe_multiply: mul.Scalar (MulBackward1)
+
+    return _mul_scalar(g, alpha)
+
+
+def _index_source_grad(grad: Tensor, dim: int, index: np.ndarray) -> Tensor:
+    """torch's grad.index_select(dim, index).expand_as(source) (index_add's and index_copy's
+    source): a create_graph gradient ends in ExpandBackward0."""
+    g = _index_select(grad, dim, index, tuple(grad._data.shape))
+    return S.expand(g, *g._data.shape)
 
 
 _index_add = defop(
@@ -1466,7 +1477,7 @@ _index_copy = defop(
         else _index_copy(_or_zeros(self_t, self), dim, index, source_t)
     ),
     self=lambda grad, dim, index: _index_fill(grad, dim, index, 0),
-    source=lambda grad, dim, index: _index_select(grad, dim, index, tuple(grad._data.shape)),
+    source=lambda grad, dim, index: _index_source_grad(grad, dim, index),
     complex=True,  # linear in (self, source) jointly
 )
 
