@@ -4011,6 +4011,112 @@ def prog_edu_nanogpt_autocast_float16_cpu_step(T: Any) -> Any:
     )
 
 
+# --- the 60 Minute Blitz: LeNet, backward with a gradient, the grad_fn chain --------------------
+
+
+@program()
+def prog_edu_blitz_lenet_and_grad_fn_chain(T: Any) -> Any:
+    nn = T.nn
+    F = T.nn.functional
+    T.manual_seed(0)
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = nn.Conv2d(1, 6, 5)
+            self.conv2 = nn.Conv2d(6, 16, 5)
+            self.fc1 = nn.Linear(16 * 5 * 5, 120)
+            self.fc2 = nn.Linear(120, 84)
+            self.fc3 = nn.Linear(84, 10)
+
+        def forward(self, input):
+            c1 = F.relu(self.conv1(input))
+            s2 = F.max_pool2d(c1, (2, 2))
+            c3 = F.relu(self.conv2(s2))
+            s4 = F.max_pool2d(c3, 2)
+            s4 = T.flatten(s4, 1)
+            f5 = F.relu(self.fc1(s4))
+            f6 = F.relu(self.fc2(f5))
+            return self.fc3(f6)
+
+    net = Net()
+    params = list(net.parameters())
+    input = T.randn(1, 1, 32, 32)
+    out = net(input)
+    net.zero_grad()
+    out.backward(T.randn(1, 10))
+    g_first = net.conv1.bias.grad.clone()
+    output = net(input)
+    target = T.randn(10).view(1, -1)
+    criterion = nn.MSELoss()
+    loss = criterion(output, target)
+    net.zero_grad()
+    before = net.conv1.bias.grad
+    loss.backward()
+    optimizer = T.optim.SGD(net.parameters(), lr=0.01)
+    optimizer.zero_grad()
+    loss2 = criterion(net(input), target)
+    loss2.backward()
+    optimizer.step()
+    return (
+        len(params),
+        params[0].size(),
+        out,
+        g_first,
+        loss,
+        loss.grad_fn.name(),
+        loss.grad_fn.next_functions[0][0].name(),
+        loss.grad_fn.next_functions[0][0].next_functions[0][0].name(),
+        _walk(loss),
+        before,
+        net.conv1.bias.grad,
+        loss2,
+        net.fc3.bias,
+        raises(lambda: net(T.randn(1, 32, 32))),
+        raises(lambda: net(T.randn(1, 1, 28, 28))),
+    )
+
+
+@program()
+def prog_edu_nanogpt_compile_and_orig_mod_prefix(T: Any) -> Any:
+    # train.py: `model = torch.compile(model)`, checkpoints from the compiled model (its keys
+    # carry `_orig_mod.`), sample.py's loading that strips the prefix
+    unoptimized_model = _gpt(T, n_layer=1)
+    model = T.compile(unoptimized_model, backend="eager")
+    optimizer = model.configure_optimizers(0.1, 1e-3, (0.9, 0.95), "cpu")
+    T.manual_seed(0)
+    idx = T.randint(0, 11, (2, 8))
+    _logits, loss = model(idx, idx)
+    loss.backward()
+    optimizer.step()
+    state_dict = model.state_dict()
+    keys = list(state_dict)
+    fresh = _gpt(T, n_layer=1)
+    strict_err = raises(lambda: fresh.load_state_dict(state_dict))
+    unwanted_prefix = "_orig_mod."
+    for k, _v in list(state_dict.items()):
+        if k.startswith(unwanted_prefix):
+            state_dict[k[len(unwanted_prefix) :]] = state_dict.pop(k)
+    res = fresh.load_state_dict(state_dict)
+    model.eval()
+    return (
+        type(model).__name__,
+        model._orig_mod is unoptimized_model,
+        keys[:3],
+        len(keys),
+        [n for n, _ in model.named_parameters()][:2],
+        model.get_num_params(),
+        model.training,
+        unoptimized_model.training,
+        loss,
+        loss.grad_fn,
+        type(strict_err).__name__,
+        res,
+        (fresh.lm_head.weight - unoptimized_model.lm_head.weight).abs().max(),
+        repr(model).splitlines()[:2],
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -252,15 +252,23 @@ def compile(
     option is refused as torch's is): the result computes what `model` computes.
 
     shadowgrad has no compiler, so it returns `model` itself (and, called with options only,
-    a decorator that does the same). Values, gradients and graphs are the eager ones, which is
-    what torch's compiled code is checked against.
+    a decorator that does the same), a Module wrapped as torch wraps it (an OptimizedModule
+    whose `_orig_mod` is the module: its state_dict keys carry the `_orig_mod.` prefix).
+    Values, gradients and graphs are the eager ones, which is what torch's compiled code is
+    checked against.
     """
     if model is None:
-        return lambda m: m
+        return compile
     if not callable(model):
         raise AssertionError(
             f"A callable function is expected, but {builtin_type(model)} is provided."
         )
+    from .nn.modules.module import Module
+
+    if isinstance(model, Module):
+        from ._optimized_module import OptimizedModule
+
+        return OptimizedModule(model)
     return model
 
 
