@@ -1613,6 +1613,34 @@ def prog_dev_mode_protocol_details(T: Any) -> Any:
     )
 
 
+@program()
+def prog_dev_meta_every_init_draws_nothing(T: Any) -> Any:
+    init = T.nn.init
+    out = []
+    for name, args in (
+        ("uniform_", ()),
+        ("normal_", ()),
+        ("trunc_normal_", ()),
+        ("constant_", (0.5,)),
+        ("ones_", ()),
+        ("zeros_", ()),
+        ("eye_", ()),
+        ("xavier_uniform_", ()),
+        ("xavier_normal_", ()),
+        ("kaiming_uniform_", ()),
+        ("kaiming_normal_", ()),
+        ("orthogonal_", ()),
+        ("sparse_", (0.5,)),
+    ):
+        T.manual_seed(0)
+        w = T.empty(4, 3, device="meta")
+        r = getattr(init, name)(w, *args)
+        out.append((name, _m(r), r is w, T.rand(1)))
+    T.manual_seed(0)
+    d = init.dirac_(T.empty(2, 2, 3, device="meta"))
+    return out, _m(d), T.rand(1)
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -128,6 +128,8 @@ def trunc_normal_(
         )
     from .. import empty_like, where
 
+    if tensor.is_meta:
+        return tensor  # no values to sample: torch's meta kernels draw nothing
     with no_grad():
         p = norm_cdf((b - mean) / std) - norm_cdf((a - mean) / std)
         if p > 0.3:
@@ -306,6 +308,8 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator: Generator | None = N
         raise ValueError("Only tensors with 2 or more dimensions are supported")
     if tensor.numel() == 0:
         return tensor
+    if tensor.is_meta:
+        return tensor  # no values: torch's meta QR and copy leave nothing to see, draw nothing
     rows = tensor.size(0)
     cols = tensor.numel() // rows
     from ..linalg import qr  # torch's QR, and its errors (no float16 kernel)
@@ -333,6 +337,8 @@ def sparse_(
     num_zeros = math.ceil(sparsity * rows)
     with no_grad():
         tensor.normal_(0, std, generator=generator)
+        if tensor.is_meta:
+            return tensor  # (torch's row permutations are drawn on the meta device: nothing)
         for col_idx in range(cols):
             # torch's quirk: the rows to zero come from the default generator
             row_indices = _random.randperm(rows)
