@@ -1641,6 +1641,51 @@ def prog_dev_meta_every_init_draws_nothing(T: Any) -> Any:
     return out, _m(d), T.rand(1)
 
 
+@program()
+def prog_dev_mode_operators_and_python_protocols(T: Any) -> Any:
+    import copy
+
+    Log = _log_mode(T)
+    a = T.tensor(_data(2, 2))
+    b = a > 0
+    i = T.tensor([[1, 2], [0, 1]])
+    ops = {
+        "matmul": lambda: a @ a,
+        "pow": lambda: a**2,
+        "rpow": lambda: 2**a,
+        "neg": lambda: -a,
+        "floordiv": lambda: a // 2,
+        "rfloordiv": lambda: 2 // a,
+        "mod": lambda: a % 2,
+        "abs": lambda: abs(a),
+        "eq": lambda: a == a,
+        "and": lambda: b & b,
+        "invert": lambda: ~b,
+        "rsub": lambda: 2 - a,
+        "rdiv": lambda: 2 / a,
+        "mT": lambda: a.mT,
+        "lshift": lambda: i << 1,
+        "iadd": lambda: a.clone().__iadd__(1),
+        "radd": lambda: 1 + a,
+        "len": lambda: len(a),
+        "contains": lambda: 1.0 in a,
+        "format": lambda: format(a.sum(), ".1f"),
+        "int": lambda: int(a.sum()),
+        "index": lambda: [0, 1, 2][i[0, 0]],
+        "bool": lambda: bool(a.sum()),
+        "iter": lambda: list(a),
+        "reversed": lambda: reversed(a),
+        "deepcopy": lambda: copy.deepcopy(a),
+        "array": lambda: np.asarray(a),
+    }
+    out = {}
+    for k, f in ops.items():
+        with Log() as mode:
+            v = raises(f)
+        out[k] = ([e[1] for e in mode.log], v)
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)
