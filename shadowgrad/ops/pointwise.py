@@ -3391,21 +3391,34 @@ def multinomial(
     return _out(_make(res), out, "multinomial")
 
 
-def _multinomial_parse(num_samples: Any, replacement: Any) -> None:
+def _multinomial_parse(num_samples: Any, replacement: Any, first: int = 2) -> None:
     """torch's parser on multinomial's num_samples (an int) and replacement (a bool), given
-    positionally (the function form's positions)."""
+    positionally (`first`: num_samples' position, 2 in the function form, 1 in the method's)."""
     from .._signatures import _is_index, _type_name
 
     if not _is_index(num_samples):
         raise TypeError(
-            "multinomial(): argument 'num_samples' (position 2) must be int, not "
+            f"multinomial(): argument 'num_samples' (position {first}) must be int, not "
             f"{_type_name(num_samples)}"
         )
     if not isinstance(replacement, bool):
         raise TypeError(
-            "multinomial(): argument 'replacement' (position 3) must be bool, not "
+            f"multinomial(): argument 'replacement' (position {first + 1}) must be bool, not "
             f"{_type_name(replacement)}"
         )
+
+
+def _multinomial_method(
+    self: Tensor, num_samples: int, replacement: bool = False, *, generator: Any = None
+) -> Tensor:
+    """Mirrors `torch.Tensor.multinomial` (no out=; the parser's positions count from 1)."""
+    if type(num_samples) is not int or type(replacement) is not bool:
+        _multinomial_parse(num_samples, replacement, 1)
+    return multinomial(self, num_samples, replacement, generator=generator)
+
+
+# Python's own errors for the method's arguments name it as torch's parser does
+_multinomial_method.__name__ = _multinomial_method.__qualname__ = "multinomial"
 
 
 def _check_multinomial_rows(rows: np.ndarray) -> None:
@@ -3431,7 +3444,7 @@ _RANDOM_METHODS = {
     "exponential_": exponential_,
     "random_": random_,
     "bernoulli": bernoulli,
-    "multinomial": multinomial,
+    "multinomial": _multinomial_method,
 }
 _RANDOM_FUNCTIONS = {"bernoulli": bernoulli, "normal": normal, "multinomial": multinomial}
 
