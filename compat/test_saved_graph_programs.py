@@ -1442,6 +1442,47 @@ def prog_sg2_lazy_saved_names_listed(T: Any) -> Any:
     return out, after
 
 
+@program()
+def prog_sg2_inplace_view_ops_dims_as_given(T: Any) -> Any:
+    x = _d(T, 2, 1, 3)
+    fs = [
+        lambda: (x * 1).squeeze_(-2),
+        lambda: (x * 1).unsqueeze_(-1),
+        lambda: (x * 1).squeeze_((-2,)),
+        lambda: (x * 1).squeeze_([1, -1]),
+        lambda: (x * 1).transpose_(-1, 0),
+        lambda: (x * 1).swapdims_(-1, -3),
+        lambda: (x * 1).squeeze_(-2).unsqueeze_(-3),
+        lambda: x.quantile(0.3, dim=1),
+        lambda: x.nanquantile(0.5),
+    ]
+    out = []
+    for f in fs:
+        y = f()
+        out.append((_saved(y.grad_fn), tuple(y.shape), _second(T, y * y, x)))
+    return out
+
+
+@program()
+def prog_sg2_squeeze_backward_unsqueezes(T: Any) -> Any:
+    x = _d(T, 2, 1, 3, 1)
+    s = T.tensor(2.0, dtype=T.float64, requires_grad=True)
+    fs = [
+        lambda: x.squeeze(),
+        lambda: x.squeeze(1),
+        lambda: x.squeeze(0),
+        lambda: x.squeeze((1, 3)),
+        lambda: x.squeeze(-1),
+        lambda: (x * 1).squeeze_(),
+        lambda: (x * 1).squeeze_((-1, 0)),
+    ]
+    out = [_second(T, f() ** 2, x) for f in fs]
+    out.append(_second(T, s.squeeze() ** 2, s))
+    out.append(_second(T, s.squeeze(0) ** 2, s))
+    (g,) = T.autograd.grad(x.squeeze().sum(), x)
+    return out, g
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -541,6 +541,23 @@ def unsqueeze(input: Tensor, dim: int = _NO_DIM) -> Tensor:
     return _unsqueeze(input, dim)
 
 
+def _unsqueeze_to(grad: Tensor, dims: Any, sizes: tuple[int, ...]) -> Tensor:
+    """torch's unsqueeze_to (squeeze's backward): grad unsqueezed at each of `dims` (None:
+    every dim) where the input had size 1 (UnsqueezeBackward0 nodes in a double-backward
+    graph, where a reshape would record a view)."""
+    n = len(sizes)
+    if n == 0:  # a 0-d input: nothing was squeezed
+        return grad
+    if dims is None:
+        wanted = range(n)
+    else:
+        wanted = sorted({d + n if d < 0 else d for d in ((dims,) if type(dims) is int else dims)})
+    for d in wanted:
+        if sizes[d] == 1:
+            grad = grad.unsqueeze(d)
+    return grad
+
+
 _squeeze_all = defop(
     "squeeze",
     "SqueezeBackward0",
@@ -548,7 +565,7 @@ _squeeze_all = defop(
     dtype="keep",
     jvp=LINEAR,
     view=True,
-    self=lambda grad, self_sym_sizes: grad.reshape(self_sym_sizes),
+    self=lambda grad, self_sym_sizes: _unsqueeze_to(grad, None, self_sym_sizes),
     complex=True,
 )
 _squeeze_dim = defop(
@@ -560,7 +577,7 @@ _squeeze_dim = defop(
     dtype="keep",
     jvp=LINEAR,
     view=True,
-    self=lambda grad, dim, self_sym_sizes: grad.reshape(self_sym_sizes),
+    self=lambda grad, dim, self_sym_sizes: _unsqueeze_to(grad, dim, self_sym_sizes),
     complex=True,
 )
 _squeeze_dims = defop(
@@ -572,7 +589,7 @@ _squeeze_dims = defop(
     dtype="keep",
     jvp=LINEAR,
     view=True,
-    self=lambda grad, dim, self_sym_sizes: grad.reshape(self_sym_sizes),
+    self=lambda grad, dim, self_sym_sizes: _unsqueeze_to(grad, dim, self_sym_sizes),
     complex=True,
 )
 
@@ -691,7 +708,7 @@ _squeeze_all_ = defop(
     dtype="keep",
     jvp=LINEAR,
     view=True,
-    self=lambda grad, self_sym_sizes: grad.reshape(self_sym_sizes),
+    self=lambda grad, self_sym_sizes: _unsqueeze_to(grad, None, self_sym_sizes),
     complex=True,
 )
 _squeeze_dim_ = defop(
@@ -701,7 +718,7 @@ _squeeze_dim_ = defop(
     dtype="keep",
     jvp=LINEAR,
     view=True,
-    self=lambda grad, dim, self_sym_sizes: grad.reshape(self_sym_sizes),
+    self=lambda grad, dim, self_sym_sizes: _unsqueeze_to(grad, dim, self_sym_sizes),
     complex=True,
 )
 _squeeze_dims_ = defop(
@@ -711,7 +728,7 @@ _squeeze_dims_ = defop(
     dtype="keep",
     jvp=LINEAR,
     view=True,
-    self=lambda grad, dim, self_sym_sizes: grad.reshape(self_sym_sizes),
+    self=lambda grad, dim, self_sym_sizes: _unsqueeze_to(grad, dim, self_sym_sizes),
     complex=True,
 )
 _unsqueeze_ = defop(
@@ -777,16 +794,20 @@ def squeeze_(self: Tensor, dim: Any = None) -> Tensor:
     shape = tuple(self._data.shape)
     if dim is None:
         return _inplace_view(_squeeze_all_, self, shape)
+    # the dims as given, as torch's node saves them (squeeze's own)
     if isinstance(dim, (tuple, list)):
         dims = tuple(wrap_dim(d, self.ndim) for d in dim)
-        return _inplace_view(_squeeze_dims_, self, dims, shape)
-    return _inplace_view(_squeeze_dim_, self, wrap_dim(dim, self.ndim), shape)
+        given = tuple(dim) if all(type(d) is int for d in dim) else dims
+        return _inplace_view(_squeeze_dims_, self, given, shape)
+    d = wrap_dim(dim, self.ndim)
+    return _inplace_view(_squeeze_dim_, self, dim if type(dim) is int else d, shape)
 
 
 def unsqueeze_(self: Tensor, dim: int = _NO_DIM) -> Tensor:
     """Mirrors `torch.Tensor.unsqueeze_`."""
     _need_dim("unsqueeze_", dim)
-    return _inplace_view(_unsqueeze_, self, wrap_dim(dim, self.ndim + 1))
+    d = wrap_dim(dim, self.ndim + 1)
+    return _inplace_view(_unsqueeze_, self, dim if type(dim) is int else d)  # as given
 
 
 def t_(self: Tensor) -> Tensor:
@@ -815,7 +836,10 @@ def transpose_(self: Tensor, dim0: int = _NO_DIM, dim1: int = _NO_DIM) -> Tensor
     if dim0 is _NO_DIM or dim1 is _NO_DIM:
         raise _missing("transpose_", ("dim0", "dim1")[dim0 is not _NO_DIM :])
     nd = self.ndim
-    return _inplace_view(_transpose_, self, wrap_dim(dim0, nd), wrap_dim(dim1, nd))
+    d0, d1 = wrap_dim(dim0, nd), wrap_dim(dim1, nd)
+    if type(dim0) is int and type(dim1) is int:  # saved as given, as transpose's
+        return _inplace_view(_transpose_, self, dim0, dim1)
+    return _inplace_view(_transpose_, self, d0, d1)
 
 
 _permute = defop(
