@@ -4121,6 +4121,119 @@ def prog_edu_nanogpt_compile_and_orig_mod_prefix(T: Any) -> Any:
     )
 
 
+# --- build-nanogpt (GPT-2 reproduction) in miniature ----------------------------------------
+
+
+@program()
+def prog_edu_build_nanogpt_init_accum_and_hellaswag(T: Any) -> Any:
+    nn = T.nn
+    F = T.nn.functional
+    T.manual_seed(1337)
+    T.set_float32_matmul_precision("high")
+    n_layer, n_embd, vocab = 2, 8, 13
+
+    class MLP(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.c_fc = nn.Linear(n_embd, 4 * n_embd)
+            self.gelu = nn.GELU(approximate="tanh")
+            self.c_proj = nn.Linear(4 * n_embd, n_embd)
+            self.c_proj.NANOGPT_SCALE_INIT = 1
+
+        def forward(self, x):
+            return self.c_proj(self.gelu(self.c_fc(x)))
+
+    class GPT(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.wte = nn.Embedding(vocab, n_embd)
+            self.h = nn.ModuleList([MLP() for _ in range(n_layer)])
+            self.ln_f = nn.LayerNorm(n_embd)
+            self.lm_head = nn.Linear(n_embd, vocab, bias=False)
+            self.wte.weight = self.lm_head.weight
+            self.apply(self._init_weights)
+
+        def _init_weights(self, module):
+            if isinstance(module, nn.Linear):
+                std = 0.02
+                if hasattr(module, "NANOGPT_SCALE_INIT"):
+                    std *= (2 * n_layer) ** -0.5
+                T.nn.init.normal_(module.weight, mean=0.0, std=std)
+                if module.bias is not None:
+                    T.nn.init.zeros_(module.bias)
+            elif isinstance(module, nn.Embedding):
+                T.nn.init.normal_(module.weight, mean=0.0, std=0.02)
+
+        def forward(self, idx, targets=None):
+            x = self.wte(idx)
+            for block in self.h:
+                x = x + block(x)
+            logits = self.lm_head(self.ln_f(x))
+            loss = None
+            if targets is not None:
+                loss = F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1))
+            return logits, loss
+
+    model = GPT()
+    fused_available = "fused" in inspect.signature(T.optim.AdamW).parameters
+    optimizer = T.optim.AdamW(model.parameters(), lr=6e-4, betas=(0.9, 0.95), eps=1e-8, fused=False)
+    grad_accum_steps = 2
+    data = T.randint(0, vocab, (64,))
+    loss_accum = 0.0
+    for micro_step in range(grad_accum_steps):
+        x = data[micro_step * 8 : micro_step * 8 + 8].view(2, 4)
+        y = data[micro_step * 8 + 1 : micro_step * 8 + 9].view(2, 4)
+        with T.autocast(device_type="cpu", dtype=T.bfloat16):
+            _logits, loss = model(x, y)
+        loss = loss / grad_accum_steps
+        loss_accum += loss.detach()
+        loss.backward()
+    norm = T.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    optimizer.step()
+    # HellaSwag scoring: the completion with the lowest average loss
+    tokens = T.randint(0, vocab, (4, 6))
+    mask = T.zeros((4, 6), dtype=T.long)
+    mask[:, 3:] = 1
+    mask[2, 5] = 0
+    with T.no_grad():
+        logits, _ = model(tokens)
+    shift_logits = (logits[..., :-1, :]).contiguous()
+    shift_tokens = (tokens[..., 1:]).contiguous()
+    flat_shift_logits = shift_logits.view(-1, shift_logits.size(-1))
+    flat_shift_tokens = shift_tokens.view(-1)
+    shift_losses = F.cross_entropy(flat_shift_logits, flat_shift_tokens, reduction="none")
+    shift_losses = shift_losses.view(tokens.size(0), -1)
+    shift_mask = (mask[..., 1:]).contiguous()
+    masked_shift_losses = shift_losses * shift_mask
+    sum_loss = masked_shift_losses.sum(dim=1)
+    avg_loss = sum_loss / shift_mask.sum(dim=1)
+    # sampling with top-k 5 and a generator
+    sample_rng = T.Generator(device="cpu")
+    sample_rng.manual_seed(42)
+    probs = F.softmax(logits[:, -1, :], dim=-1)
+    topk_probs, topk_indices = T.topk(probs, 5, dim=-1)
+    ix = T.multinomial(topk_probs, 1, generator=sample_rng)
+    xcol = T.gather(topk_indices, -1, ix)
+    precision = T.get_float32_matmul_precision()
+    T.set_float32_matmul_precision("highest")  # the process-wide default, for what runs next
+    return (
+        precision,
+        fused_available,
+        model.h[0].c_proj.weight.std() < model.h[0].c_fc.weight.std(),
+        loss_accum,
+        type(loss_accum).__name__,
+        loss_accum.dtype,
+        norm,
+        model.lm_head.weight[0, :4],
+        masked_shift_losses.dtype,
+        sum_loss,
+        avg_loss,
+        (sum_loss.argmin().item(), avg_loss.argmin().item()),
+        topk_probs,
+        xcol,
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)
