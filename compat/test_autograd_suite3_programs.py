@@ -3545,6 +3545,159 @@ def prog_ag3_create_graph_index_add_copy_source_grads(T: Any) -> Any:
     return out
 
 
+# --- grad_fn of create_graph gradients: more pointwise ops --------------------------------
+
+
+def _gfn3(T, f, *shape):
+    x = (T.arange(float(__import__("math").prod(shape))).reshape(shape) / 7 + 0.3).requires_grad_()
+    try:
+        (gx,) = T.autograd.grad(f(x).sum(), x, create_graph=True)
+    except Exception as e:
+        return type(e).__name__
+    n = gx.grad_fn
+    return (
+        None if n is None else n.name(),
+        [None if m is None else m.name() for m, _ in (n.next_functions if n else ())],
+    )
+
+
+@program()
+def prog_ag3_create_graph_grad_fn_more_ops(T: Any) -> Any:
+    F = T.nn.functional
+    fs = {
+        "div_t": lambda x: x / (x + 1),
+        "rdiv": lambda x: 2 / x,
+        "sub": lambda x: (x - x**2) ** 2,
+        "pow_t": lambda x: x**x,
+        "rpow": lambda x: 2**x,
+        "fmod": lambda x: T.fmod(x**2, 0.7),
+        "remainder": lambda x: T.remainder(x**2, 0.7),
+        "min_bin": lambda x: T.minimum(x**2, x),
+        "clamp_t": lambda x: x.clamp(min=T.full((3,), 0.5)) ** 2,
+        "xlogy": lambda x: T.xlogy(x, x + 1),
+        "sinc": lambda x: x.sinc(),
+        "expm1": lambda x: x.expm1(),
+        "log2": lambda x: x.log2(),
+        "log10": lambda x: x.log10(),
+        "asinh": lambda x: x.asinh(),
+        "acosh": lambda x: (x + 1).acosh(),
+        "erfc": lambda x: x.erfc(),
+        "erfinv": lambda x: (x / 10).erfinv(),
+        "lgamma": lambda x: x.lgamma(),
+        "digamma": lambda x: x.digamma(),
+        "logit": lambda x: (x / 10).logit(),
+        "i0": lambda x: x.i0(),
+        "deg2rad": lambda x: x.deg2rad() ** 2,
+        "frac": lambda x: x.frac() ** 2,
+        "cosh": lambda x: x.cosh(),
+        "tan": lambda x: x.tan(),
+        "exp2": lambda x: x.exp2(),
+        "softmin": lambda x: F.softmin(x, 0) * T.arange(3.0),
+        "rrelu_eval": lambda x: F.rrelu(x - 1, training=False),
+        "celu": lambda x: F.celu(x - 1),
+        "softsign": lambda x: F.softsign(x),
+        "tanhshrink": lambda x: F.tanhshrink(x),
+        "threshold": lambda x: F.threshold(x, 0.5, 0.0) ** 2,
+        "relu6": lambda x: F.relu6(x) ** 2,
+        "hardsigmoid": lambda x: F.hardsigmoid(x) ** 2,
+        "softshrink": lambda x: F.softshrink(x) ** 2,
+        "logsumexp0": lambda x: x.logsumexp(0),
+        "nansum": lambda x: x.nansum() ** 2,
+        "cumlogsumexp": lambda x: x.logcumsumexp(0),
+        "renorm": lambda x: x.view(1, 3).renorm(2, 0, 0.5),
+        "dist": lambda x: T.dist(x, x**2),
+        "polygamma": lambda x: T.polygamma(1, x),
+        "mvlgamma": lambda x: T.mvlgamma(x + 2, 2),
+        "copysign": lambda x: T.copysign(x**2, -1.0),
+    }
+    return {k: _gfn3(T, f, 3) for k, f in fs.items()}
+
+
+# --- saved-tensor hooks during create_graph backward; pack results of other types ---------
+
+
+@program()
+def prog_ag3_saved_hooks_during_create_graph_backward(T: Any) -> Any:
+    out = {}
+    log = []
+
+    def pack(t):
+        log.append(("pack", tuple(t.shape), t.requires_grad))
+        return t
+
+    def unpack(t):
+        log.append(("unpack", tuple(t.shape)))
+        return t
+
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y = (x.exp() * x).sum()
+    with T.autograd.graph.saved_tensors_hooks(pack, unpack):
+        (g,) = T.autograd.grad(y, x, create_graph=True)
+    out["during_backward"] = list(log)
+    log.clear()
+    g.sum().backward()
+    out["second_backward"] = (list(log), x.grad)
+    log.clear()
+    z = T.tensor([1.0, 2.0], requires_grad=True)
+    with T.autograd.graph.saved_tensors_hooks(pack, unpack):
+        w = (z**3).sum()
+    (gz,) = T.autograd.grad(w, z, create_graph=True)
+    out["outside_hooks_grad"] = (list(log), gz)
+    log.clear()
+    with T.autograd.graph.disable_saved_tensors_hooks("no hooks in backward"):
+        out["disabled_backward_with_hooks_graph"] = raises(lambda: T.autograd.grad(gz.sum(), z))
+    out["disabled_log"] = list(log)
+    return out
+
+
+@program()
+def prog_ag3_saved_hooks_pack_modifies_and_returns_other_types(T: Any) -> Any:
+    out = {}
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    with T.autograd.graph.saved_tensors_hooks(lambda t: {"t": t}, lambda d: d["t"]):
+        y = (x * x).sum()
+    y.backward()
+    out["dict_pack"] = x.grad.clone()
+    x.grad = None
+    with T.autograd.graph.saved_tensors_hooks(
+        lambda t: t.numpy().copy(), lambda a: T.from_numpy(a)
+    ):
+        y = (x.detach().requires_grad_() * 0 + x.sin()).sum()
+    out["numpy_pack"] = raises(lambda: (y.backward(), x.grad)[1])
+    with T.autograd.graph.saved_tensors_hooks(lambda t: None, lambda p: T.ones(2)):
+        y2 = (x * x).sum()
+    out["none_pack"] = raises(lambda: T.autograd.grad(y2, x))
+    with T.autograd.graph.saved_tensors_hooks(lambda t: t, lambda p: p.double()):
+        y3 = (x * x).sum()
+    out["unpack_dtype"] = raises(lambda: T.autograd.grad(y3, x))
+    with T.autograd.graph.saved_tensors_hooks(lambda t: t, lambda p: p[:1]):
+        y4 = (x * x).sum()
+    out["unpack_shape"] = raises(lambda: T.autograd.grad(y4, x))
+    return out
+
+
+@program()
+def prog_ag3_numpy_of_requiring_tensor_by_grad_mode(T: Any) -> Any:
+    """torch refuses numpy() on a tensor requiring grad only while grad mode is on."""
+    import numpy as np
+
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    out = {"grad_on": raises(lambda: x.numpy()), "asarray_on": raises(lambda: np.asarray(x))}
+    with T.no_grad():
+        out["no_grad"] = (x.numpy(), (x * 2).numpy(), np.asarray(x), x.__array__())
+    with T.inference_mode():
+        out["inference"] = x.numpy()
+    with T.set_grad_enabled(False), T.enable_grad():
+        out["enable_inside"] = raises(lambda: x.numpy())
+    out["force"] = x.numpy(force=True)
+    y = x * 3
+    with T.no_grad():
+        a = y.numpy()
+    a[0] = 100.0  # shares memory with y, as torch's
+    out["shared"] = (y.detach(), raises(lambda: y.sum().backward()), x.grad)
+    return out
+
+
 # --- end of programs ------------------------------------------------------------------------
 
 

@@ -1015,7 +1015,7 @@ class Tensor:
         return self._data.tolist()
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
-        if self._rg and not force:
+        if self._rg and not force and _STATE.grad:  # torch checks it with grad mode on only
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
                 "instead."
