@@ -4234,6 +4234,29 @@ def prog_edu_build_nanogpt_init_accum_and_hellaswag(T: Any) -> Any:
     )
 
 
+@program()
+def prog_edu_signed_zero_in_running_sums(T: Any) -> Any:
+    # a running average (the GPT video's xbow by cumsum) over values that are -0. (a masked,
+    # negated zero): torch's scans and loss sums start at +0, so the notebook prints 0.
+    x = -T.zeros(2, 4)
+    x[1, 2] = 3.0
+    c = x.cumsum(1)
+    avg = c / T.arange(1, 5)
+    w = T.tensor([[-0.0, -0.0, 1.0]], requires_grad=True)
+    cw = w.cumsum(-1)
+    cw.sum().backward()
+    return (
+        repr(c),
+        repr(avg),
+        repr(x.cumsum(0)),
+        repr(x.half().cumsum(1)),
+        repr(x.cumsum(1, dtype=T.float64)),
+        repr(cw),
+        w.grad,
+        repr(T.nn.functional.nll_loss(x, T.tensor([0, 1]))),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -858,10 +858,21 @@ def _cumsum_fwd(self: np.ndarray, dim: int, dtype: Any) -> np.ndarray:
     if self.dtype == np.float16 and dtype in (None, np.float16):
         # torch's scan accumulates a half in float (its acc type), rounding each output
         r = np.add.accumulate(self, axis=dim, dtype=np.float32)
-        return r.astype(np.float16, order="C")
+        return _no_negative_zero(self, r.astype(np.float16, order="C"), dim)
     # torch's scans write a contiguous result whatever the input's layout; the ufunc's
     # accumulate from this module, not np.cumsum (Note [Sum warnings]: inf - inf is quiet)
-    return np.asanyarray(np.add.accumulate(self, axis=dim, dtype=dtype), order="C")  # (ndim>0)
+    r = np.asanyarray(np.add.accumulate(self, axis=dim, dtype=dtype), order="C")  # (ndim>0)
+    return _no_negative_zero(self, r, dim)
+
+
+def _no_negative_zero(self: np.ndarray, r: np.ndarray, dim: int) -> np.ndarray:
+    """torch's scan starts its sum at +0, so a leading run of -0.s sums to 0. (numpy's
+    accumulate starts from the first element); only a -0. first entry can start such a run."""
+    if r.dtype.kind == "f" and self.dtype.kind == "f" and self.shape[dim]:
+        first = np.take(self, 0, axis=dim)
+        if ((first == 0) & np.signbit(first)).any():
+            r += 0.0
+    return r
 
 
 def _cumsum_backward(grad: Tensor, dim: int) -> Tensor:
