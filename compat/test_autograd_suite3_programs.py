@@ -3698,6 +3698,42 @@ def prog_ag3_numpy_of_requiring_tensor_by_grad_mode(T: Any) -> Any:
     return out
 
 
+# --- checks under grad mode, no_grad and inference mode -----------------------------------
+
+
+@program()
+def prog_ag3_checks_that_depend_on_grad_mode(T: Any) -> Any:
+    out = {}
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    res = {}
+    for mode in ("on", "no_grad", "inference"):
+        ctx = {"on": T.enable_grad, "no_grad": T.no_grad, "inference": T.inference_mode}[mode]
+        with ctx():
+            r = {}
+            r["out_arg"] = raises(lambda: T.add(x, 1, out=T.empty(2)).tolist())
+            r["out_into_rg"] = raises(
+                lambda: T.add(T.ones(2), 1, out=x.detach().clone().requires_grad_()).tolist()
+            )
+            r["resize_"] = raises(lambda: x.detach().clone().requires_grad_().resize_(3).shape)
+            r["set_"] = raises(lambda: x.detach().clone().requires_grad_().set_(T.ones(3)).shape)
+            r["leaf_inplace"] = raises(lambda: x.detach().clone().requires_grad_().add_(1).tolist())
+            r["np_array"] = raises(lambda: __import__("numpy").array(x).tolist())
+            r["tolist"] = x.tolist()
+            r["item"] = x[0].item()
+            r["int"] = raises(lambda: int(x[1]))
+            r["float"] = raises(lambda: float(x[1]))
+            r["bool"] = raises(lambda: bool(x[1]))
+            r["index"] = raises(lambda: [0, 1, 2][T.tensor(1)])
+            r["copy_from_rg"] = raises(lambda: T.zeros(2).copy_(x).requires_grad)
+            r["detach_"] = raises(lambda: (x * 1).detach_().requires_grad)
+            r["requires_grad_nonleaf_false"] = raises(
+                lambda: (x * 1).requires_grad_(False).requires_grad
+            )
+            res[mode] = r
+    out.update(res)
+    return out
+
+
 # --- end of programs ------------------------------------------------------------------------
 
 
