@@ -435,6 +435,24 @@ register(
         ],
         supports_grad=False,
     ),
+    OpEntry(
+        "hash_tensor",
+        lambda T, x, **kw: T.hash_tensor(x, **kw),
+        lambda dtype: [
+            Sample((_t(np.array([[1.5, -0.0, 2.0], [0.0, NAN, 5.0]])),), name="full"),
+            Sample((_t(np.array([[1.5, -2.0, 2.0], [0.0, 3.0, 5.0]])),), {"dim": 1}, name="dim"),
+            Sample(
+                (_t(np.array([[1.5, -2.0, 2.0], [0.0, 3.0, 5.0]])),),
+                {"dim": (0, 1), "keepdim": True},
+                name="dims keepdim",
+            ),
+            Sample((_t(np.array([[-1, 0, 7], [2, -5, 5]])),), {"dim": 0}, name="integers"),
+            Sample((_t(np.array([True, False, True])),), name="bool"),
+            Sample((_t(np.zeros((0, 3))),), {"dim": 1}, name="empty rows"),
+            Sample((_t(np.zeros((0, 3))),), name="empty, no dim (error)"),
+        ],
+        supports_grad=False,
+    ),
 )
 
 # --- sorting and selection -----------------------------------------------------------------------

@@ -1731,11 +1731,7 @@ def prog_dff_mvn_log_prob_batched_values(T: Any) -> Any:
     return lp, lp.grad_fn, loc.grad, L.grad, lq, cf.grad
 
 
-@program(
-    xfail="torch's batched linalg.solve_triangular returns column-major matrices, so "
-    "_batch_mahalanobis's reshape of the transposed result records ReshapeAliasBackward0 "
-    "where shadowgrad's row-major result gives ViewBackward0 (ops/linalg.py output layout)"
-)
+@program()
 def prog_dff_lowrank_mvn_log_prob_graph(T: Any) -> Any:
     D = T.distributions
     cf = T.tensor(_data(3, 2, 1, seed=6), requires_grad=True)

@@ -306,6 +306,8 @@ def threshold(input: Tensor, threshold: float, value: float, inplace: bool = Fal
     if not isinstance(input, Tensor):
         raise _not_tensor("threshold_" if inplace else "threshold", "input", 1, input)
     _no_complex(input, "threshold_cpu")
+    if input.dtype is D.bool_:
+        raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
 
     if inplace:
         return _inplace(_threshold_, input, threshold, value)
@@ -411,6 +413,8 @@ def hardtanh(
         raise _not_tensor("hardtanh_" if inplace else "hardtanh", "input", 1, input)
     if input.dtype.is_complex:
         raise NotImplementedError(_CLAMP_COMPLEX)
+    if input.dtype is D.bool_:
+        raise RuntimeError("Bool inputs not supported for hardtanh")
     if inplace:
         return _inplace(K.hardtanh_op, input, min_val, max_val)
     return K.hardtanh_op(input, min_val, max_val)
@@ -494,11 +498,11 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
         raise _no_attribute(input, "dim")
     if input.ndim == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
-    _check_float(input, "glu_cpu")
     d = wrap_dim(dim, input.ndim)
     n = input.shape[d]
     if n % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {n}")
+    _check_float(input, "glu_cpu")
     return K.glu_op(input, dim if type(dim) is int else d)  # saved as given
 
 
@@ -782,6 +786,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
             and d.shape[1] == w.shape[1]
             and b.shape == w.shape[:1]
             and d.dtype == w.dtype == b.dtype
+            and d.dtype.kind != "b"
         ):
             return _ADDMM(bias, input, weight.t(), 1, 1)
     elif not (isinstance(input, Tensor) and isinstance(weight, Tensor)):
@@ -1627,7 +1632,15 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
             f"received {{{oh}, {ow}}}"
         )
     if (oh, ow) == (1, 1):
-        return input.mean((-1, -2), keepdim=True)
+        out = input.mean((-1, -2), keepdim=True)
+        if input.ndim == 4 and _formats.suggested(input._data) is _formats.channels_last:
+            # torch restrides a channels-last input's mean to (c, 1, c, c): the same memory
+            c = out._data.shape[1]
+            item = out._data.itemsize
+            out._data = np.lib.stride_tricks.as_strided(
+                out._data, out._data.shape, (c * item, item, c * item, c * item)
+            )
+        return out
     _check_adaptive_2d(input, "adaptive_avg_pool2d", "", -2)
     if not input.dtype.is_floating_point:
         raise NotImplementedError(
@@ -2020,6 +2033,11 @@ def embedding(
         raise IndexError("index out of range in self")
     if max_norm is not None:
         w = weight._data
+        if w.dtype.kind in "biu":  # embedding_renorm_ takes each row's norm first
+            raise RuntimeError(
+                "norm(): input dtype should be either floating point or complex. Got "
+                f"{weight.dtype._short} instead."
+            )
         norms = K._np_norm(w[rows], norm_type, 1, True)
         scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
         w[rows] = w[rows] * scale.astype(w.dtype)
@@ -2383,9 +2401,9 @@ def smooth_l1_loss(
     r = _reduction(size_average, reduce, reduction)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
-    _check_float_loss(input, target, "smooth_l1_cpu")
-    if beta == 0.0:
+    if beta == 0.0:  # torch's: l1_loss, which integer inputs reach (their mean refuses them)
         return _apply_reduction(K._abs(input - target), r)
+    _check_float_loss(input, target, "smooth_l1_cpu")
     return K.smooth_l1_loss_op(input, target, r, beta)
 
 

@@ -941,6 +941,14 @@ def native_dropout(input: Tensor, p: float, train: bool | None) -> tuple[Tensor,
     from .. import _random
     from .. import _rng_kernels as RK
 
+    if input._data.dtype.kind in "biu":
+        # torch's: a train=False call returns the input's copy and an all-True mask; training
+        # multiplies by the float scale into the input's dtype
+        if train is None or train:
+            raise RuntimeError(
+                f"result type Float can't be cast to the desired output type {input.dtype._short}"
+            )
+        return input.clone(), _make(np.ones(input.shape, dtype=bool))
     if train is None or train:
         keep = 1.0 - p
         # torch: a bool empty_like(input) (its layout) filled by bernoulli_(1 - p)

@@ -357,6 +357,12 @@ def convolution(
                 f"expected scalar type {input.dtype._short} but found {bias.dtype._short}"
             )
         bias = bias.to(input.dtype)
+    if input.dtype is _sg.bool and input.numel():
+        kernel = ("slow_conv2d_cpu", "compute_columns3d")[n == 3]
+        raise NotImplementedError(
+            f'"{f"slow_conv_transpose{max(n, 2)}d_out_cpu" if transposed else kernel}" not '
+            "implemented for 'Bool'"
+        )
     if transposed:
         _check_output_padding(op, s, d)
     if n == 1:  # the kernel runs a 1-d convolution as a 2-d one over a height of 1

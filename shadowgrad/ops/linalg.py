@@ -981,7 +981,9 @@ def _trace_backward(grad: Tensor, sizes: Any) -> Tensor:
 
     n, m = sizes
     flat = _make(np.zeros(n * m, grad._data.dtype))
-    r = index_fill(flat, 0, _make(np.arange(0, n * m, m + 1, dtype=np.int64)), grad)
+    # the diagonal's min(n, m) positions (torch's arange stops there for a tall matrix too)
+    diag = np.arange(0, min(n, m) * (m + 1), m + 1, dtype=np.int64)
+    r = index_fill(flat, 0, _make(diag), grad)
     r._bump()
     r._bump()
     return r.view(n, m)

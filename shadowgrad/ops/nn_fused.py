@@ -112,6 +112,8 @@ def bilinear(input1: Any, input2: Any, weight: Any, bias: Any = None) -> Any:
     """torch's at::bilinear after its checks: both inputs flattened to rows, one _trilinear,
     the result viewed back (ViewBackward0), then the bias added (AddBackward0)."""
     _bilinear_checks(input1, input2, weight, bias)
+    if input1.dtype is D.bool_:
+        raise NotImplementedError("\"bmm\" not implemented for 'Bool'")
     out_shape = (*tuple(input1.shape)[:-1], weight.shape[0])
     x1 = input1.reshape(-1, input1.shape[-1])
     x2 = input2.reshape(-1, input2.shape[-1])

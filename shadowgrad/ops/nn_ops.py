@@ -1577,6 +1577,8 @@ def _conv_input_formula(
 def _conv_weight_formula(
     grad, input, weight, stride, padding, dilation, transposed, output_padding, groups
 ):
+    if not transposed and input.shape[1] == 0:
+        return weight.new_zeros(weight.shape)
     f = _convt_w_grad if transposed else _conv_w_grad
     return _conv_grad_in_float(f, grad, input, weight, stride, padding, dilation, groups)
 

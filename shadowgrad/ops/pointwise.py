@@ -784,13 +784,19 @@ sigmoid = defop(
     jvp=ELEMENTWISE,
     complex={"self": lambda grad, result: _sigmoid_backward(grad, conj(result))},
 )
+
+
+def _bool_relu() -> Any:
+    raise RuntimeError("Boolean inputs not supported for relu")
+
+
 # relu: grad is zeroed where result <= 0 (so 0 at 0, and 1 at NaN, as torch's threshold_backward)
 relu = defop(
     "relu",
     "ReluBackward0",
     # 0 first: numpy returns the second operand on a tie, so -0.0 stays -0.0 (torch's max)
     lambda self: (
-        np.maximum(0, _no_clamp(self), dtype=self.dtype) if self.dtype != np.bool_ else self
+        np.maximum(0, _no_clamp(self), dtype=self.dtype) if self.dtype != np.bool_ else _bool_relu()
     ),
     dtype="keep",
     self=lambda grad, result: _threshold_backward(grad, result, 0),
@@ -3050,6 +3056,7 @@ def uniform_(self: Tensor, from_: float = 0, to: float = 1, *, generator: Any = 
     if type(from_) is not float or type(to) is not float:
         from_ = _float_arg("uniform_", "from", 1, from_)
         to = _float_arg("uniform_", "to", 2, to)
+    _need_float(self._data, "check_uniform_bounds")  # (before the range check, as torch's)
     if from_ > to:
         raise RuntimeError(
             f"uniform_ expects to return a [from, to) range, but found from={_num(from_)} > "
@@ -3283,6 +3290,8 @@ def normal(
         raise _normal_combination(mean, std, size, generator, out, dtype, requires_grad)
     if st and std._data.size and bool((std._data < 0).any()):
         raise RuntimeError("normal expects all elements of std >= 0.0")
+    # the result takes mean's dtype (std's when mean is a number): no integer kernel
+    _need_float((mean if mt else std)._data if mt or st else np.empty(0), "normal_kernel_cpu")
     if mt and st:
         if mean._data.shape != std._data.shape:
             from .registry import infer_size

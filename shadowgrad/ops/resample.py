@@ -637,7 +637,12 @@ def rms_norm(
     # where the result is not yet laid out so)
     from .. import _formats
 
-    return out.contiguous(memory_format=_formats.suggested(input._data))
+    fmt = _formats.suggested(input._data)
+    if fmt is not _formats.contiguous_format and not _formats.has_format(out._data, fmt):
+        # torch's x * rsqrt(...) is laid out like the channels-last x already (numpy lays a
+        # product with the contiguous mean out in C order): no clone there
+        return _formats.formatted(out, fmt)
+    return out.contiguous(memory_format=fmt)
 
 
 # --- grid sampling ------------------------------------------------------------------------
@@ -1243,6 +1248,8 @@ def conv_tbc(input: Tensor, weight: Tensor, bias: Tensor, pad: int = 0) -> Tenso
         )
     if weight.shape[0] > 0:  # torch views each time window as (time * batch, channels)
         input.view(input.shape[0] * input.shape[1], input.shape[2])
+    if input.dtype is D.bool_:
+        raise NotImplementedError("\"addmm_impl_cpu_\" not implemented for 'Bool'")
     return conv_tbc_op(input, weight, bias, pad)
 
 

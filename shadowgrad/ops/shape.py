@@ -1375,35 +1375,14 @@ def _stack_fwd(tensors: list[np.ndarray], dim: int) -> np.ndarray:
     return _cat_layout(np.stack(tensors, axis=dim), tensors)
 
 
-def _channels_last(a: np.ndarray) -> bool:
-    """Whether torch's suggest_memory_format reads a (4-d or 5-d) as channels-last: c10's
-    is_channels_last_strides_2d/3d, which walks the dims channels first, then width, height
-    (depth), batch, and wants each stride at least the span of the dims before it."""
-    if a.ndim == 4:
-        order: tuple[int, ...] = (1, 3, 2, 0)
-    elif a.ndim == 5:
-        order = (1, 4, 3, 2, 0)
-    else:
-        return False
-    sizes, item = a.shape, a.itemsize
-    strides = [st // item for st in a.strides]
-    if strides[1] == 0:
-        return False
-    low = 0
-    for d in order:
-        if sizes[d] == 0 or strides[d] < low:
-            return False
-        if d == 0 and low == strides[1]:  # ambiguous (N111): torch takes it as contiguous
-            return False
-        low = strides[d] * (sizes[d] if sizes[d] > 1 else 1)
-    return True
-
-
 def _cat_layout(r: np.ndarray, inputs: list[np.ndarray]) -> np.ndarray:
     """torch's cat (and stack) result is contiguous unless every input is channels-last, which
     numpy's concatenate keeps as torch does; numpy would keep any other input order too (a
     transposed or permuted input's)."""
-    if r.flags.c_contiguous or (inputs and all(_channels_last(t) for t in inputs)):
+    if r.flags.c_contiguous:
+        return r
+    f = _formats()
+    if inputs and all(f.suggested(t) is not f.contiguous_format for t in inputs):
         return r
     return r.copy()
 

@@ -1194,6 +1194,8 @@ def _bound(seq: np.ndarray, vals: np.ndarray, right: bool) -> np.ndarray:
 def _search(seq: Tensor, values: Any, out_int32: bool, right: bool, sorter: Any) -> Tensor:
     v = values._data if isinstance(values, Tensor) else np.asarray(values)
     b = seq._data
+    if b.dtype == np.bool_ and v.dtype == np.bool_:  # (their common type: no bool kernel)
+        raise NotImplementedError("\"searchsorted_out_cpu\" not implemented for 'Bool'")
     if sorter is not None and sorter._data.shape != b.shape:
         raise RuntimeError(
             "torch.searchsorted(): boundary and sorter must have the same size, but got boundary "
@@ -2002,6 +2004,11 @@ def embedding_renorm_(input: Tensor, indices: Tensor, max_norm: float, norm_type
             "a leaf Variable that requires grad is being used in an in-place operation."
         )
     w = input._data
+    if w.dtype.kind in "biu":  # torch's kernel takes each row's norm first
+        raise RuntimeError(
+            "norm(): input dtype should be either floating point or complex. Got "
+            f"{input.dtype._short} instead."
+        )
     for i in np.unique(indices._data.reshape(-1)):
         i = int(i)
         if not -w.shape[0] <= i < w.shape[0]:

@@ -329,6 +329,8 @@ def mvlgamma(input: Tensor, p: int, *, out: Tensor | None = None) -> Tensor:
     _check_int("mvlgamma", "p", 2, p)
     if p < 1:
         raise RuntimeError("p has to be greater than or equal to 1")
+    if input.dtype is D.bool_:
+        raise RuntimeError("The input tensor may not be a boolean tensor.")
     return _out(_mvlgamma(input, int(p)), out, "mvlgamma")
 
 
