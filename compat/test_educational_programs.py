@@ -3,11 +3,14 @@
 miniature (small sizes, few steps, seeded data). Karpathy's micrograd tests (which compare
 against torch), the "makemore" series of Neural Networks: Zero to Hero (bigram counts, the MLP
 with embedding tables, manual BatchNorm, "Become a backprop ninja" with its manual backward of
-every intermediate and its cmp() against `.grad`, the WaveNet), nanoGPT (model.py and train.py),
-d2l.ai's from-scratch chapters and the autograd chapter. Each program returns the values, losses
-over a few steps, gradients, grad_fn names and comparisons it gets. The programs register into
-test_realistic_programs_3's set and run through its harness: each `prog(T)` runs on torch and on
-shadowgrad, and everything it returns, raises or warns is compared.
+every intermediate and its cmp() against `.grad`, the WaveNet, "Let's build GPT"), nanoGPT
+(model.py, train.py, sample.py), build-nanogpt and minGPT, d2l.ai's from-scratch chapters (linear
+and softmax regression, MLP, dropout, weight decay, convolutions, batch norm, RNN/GRU/LSTM,
+attention, seq2seq, GAN, word2vec, optimizers) and its autograd chapter, and the 60 Minute Blitz.
+Each program returns the values, losses over a few steps, gradients, grad_fn names and
+comparisons it gets, and the errors and warnings of what learners mistype. The programs register
+into test_realistic_programs_3's set and run through its harness: each `prog(T)` runs on torch
+and on shadowgrad, and everything it returns, raises or warns is compared.
 """
 
 from __future__ import annotations
