@@ -4260,6 +4260,37 @@ def prog_edu_signed_zero_in_running_sums(T: Any) -> Any:
     )
 
 
+@program()
+def prog_edu_d2l_numerical_stability(T: Any) -> Any:
+    # vanishing gradients of the sigmoid, exploding products of random matrices, and a
+    # symmetric init that never breaks its symmetry
+    x = T.arange(-8.0, 8.0, 0.1, requires_grad=True)
+    y = T.sigmoid(x)
+    y.backward(T.ones_like(x))
+    T.manual_seed(0)
+    M = T.normal(0, 1, size=(4, 4))
+    first = M.clone()
+    for _i in range(30):
+        M = M @ T.normal(0, 1, size=(4, 4))
+    net = T.nn.Sequential(T.nn.Linear(3, 4), T.nn.Tanh(), T.nn.Linear(4, 1))
+    for p in net.parameters():
+        T.nn.init.constant_(p, 0.5)
+    net(T.randn(5, 3)).sum().backward()
+    w_grad = net[0].weight.grad
+    return (
+        x.shape,
+        x.grad[::20],
+        x.grad.max(),
+        x.grad.argmax(),
+        y.grad_fn,
+        first,
+        M.abs().max() > 1e10,
+        (M / M.abs().max()).abs().max(),
+        w_grad,
+        (w_grad == w_grad[0]).all(),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)
