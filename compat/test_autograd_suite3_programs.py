@@ -3734,6 +3734,76 @@ def prog_ag3_checks_that_depend_on_grad_mode(T: Any) -> Any:
     return out
 
 
+# --- inference mode on tensors requiring grad ---------------------------------------------
+
+
+@program()
+def prog_ag3_inference_mode_on_requiring_normal_tensors(T: Any) -> Any:
+    out = {}
+
+    def fresh():
+        return T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+
+    with T.inference_mode():
+        ops = {
+            "leaf_add_": lambda x: x.add_(1),
+            "leaf_view_add_": lambda x: x[:2].add_(1),
+            "nonleaf_add_": lambda x: (x * 1).add_(1),
+            "out_rg": lambda x: T.add(x, 1, out=T.empty(3)),
+            "out_into_rg": lambda x: T.add(T.ones(3), 1, out=x),
+            "set_": lambda x: x.set_(T.zeros(2)),
+            "detach_": lambda x: x.detach_(),
+            "requires_grad_false": lambda x: x.requires_grad_(False),
+            "zero_": lambda x: x.zero_(),
+            "copy_": lambda x: x.copy_(T.zeros(3)),
+            "setitem": lambda x: x.__setitem__(0, 5.0),
+            "grad_set": lambda x: setattr(x, "grad", T.ones(3)),
+            "retain_grad": lambda x: x.retain_grad(),
+            "register_hook": lambda x: x.register_hook(lambda g: g),
+            "backward": lambda x: (x * 2).sum().backward(),
+        }
+        for k, f in ops.items():
+            x = fresh()
+            r = raises(lambda f=f, x=x: f(x))
+            out[k] = (
+                "tensor" if isinstance(r, T.Tensor) else r,
+                x.requires_grad,
+                x.is_leaf,
+                raises(lambda x=x: x._version),
+                x.detach().tolist(),
+            )
+    x = fresh()
+    with T.inference_mode():
+        x.add_(1)
+    out["after_leaf_add"] = (raises(lambda: (x * 2).sum().backward()), x.grad, x._version)
+    return out
+
+
+@program()
+def prog_ag3_inference_mode_detach_and_views_of_requiring(T: Any) -> Any:
+    out = {}
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    v = y[:1]
+    with T.inference_mode():
+        r = (x.detach_() is x, y.detach_() is y, v.detach_() is v)
+        i = T.ones(2)
+        i.detach_()
+    out["detach_"] = (
+        r,
+        x.requires_grad,
+        x.is_leaf,
+        y.requires_grad,
+        _name(y.grad_fn),
+        v.requires_grad,
+        v._is_view(),
+        _name(v.grad_fn),
+    )
+    out["after"] = raises(lambda: ((y + v.sum()).sum().backward(), x.grad)[1])
+    out["detach_outside"] = raises(lambda: v.detach_())
+    return out
+
+
 # --- end of programs ------------------------------------------------------------------------
 
 

@@ -551,6 +551,8 @@ class Tensor:
 
     def detach_(self) -> Tensor:
         """Mirrors `torch.Tensor.detach_`."""
+        if _STATE.inference:  # torch's detach_ is an autograd kernel, which inference mode skips
+            return self
         if self._base is not None:
             raise RuntimeError(
                 "Can't detach views in-place. Use detach() instead. If you are using "
