@@ -3804,6 +3804,88 @@ def prog_ag3_inference_mode_detach_and_views_of_requiring(T: Any) -> Any:
     return out
 
 
+# --- inference tensors created with requires_grad -----------------------------------------
+
+
+@program()
+def prog_ag3_inference_tensors_requiring_grad(T: Any) -> Any:
+    out = {}
+    with T.inference_mode():
+        r = T.ones(2, requires_grad=True)
+        c = T.ones(2)
+        out["in_mode"] = (
+            r.requires_grad,
+            r.is_inference(),
+            r.is_leaf,
+            raises(lambda: c.requires_grad_().requires_grad),
+            raises(lambda: r.register_hook(lambda g: g) is not None),
+            raises(lambda: r.retain_grad()),
+            raises(lambda: (r * 2).requires_grad),
+            raises(lambda: (r * 2).sum().backward()),
+            raises(lambda: T.autograd.grad((r * 2).sum(), r)),
+            raises(lambda: r.add_(1).tolist()),
+        )
+    out["outside"] = (
+        r.requires_grad,
+        raises(lambda: (r * 2).requires_grad),
+        raises(lambda: _name((r * 2).grad_fn)),
+        raises(lambda: (r * 2).sum().backward()),
+        raises(lambda: (r + 2).sum().backward()),
+        None if r.grad is None else (r.grad.tolist(), r.grad.is_inference()),
+        raises(lambda: r.requires_grad_(False).requires_grad),
+        raises(lambda: r.add_(1).tolist()),
+        raises(lambda: r.register_hook(lambda g: g) is not None),
+        raises(lambda: r.detach().requires_grad),
+        raises(lambda: setattr(r, "grad", T.ones(2))),
+        raises(lambda: None if r.grad is None else (r.grad.tolist(), r.grad.is_inference())),
+    )
+    return out
+
+
+# --- saved tensors: identity and attributes of what comes back ----------------------------
+
+
+@program()
+def prog_ag3_saved_tensor_identity_attributes(T: Any) -> Any:
+    out = {}
+    a = T.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    parts = a.unbind(0)
+    b = parts[1]
+    c = b * b
+    s = c.grad_fn._saved_self
+    out["unbind_saved"] = (
+        s.output_nr,
+        _name(s.grad_fn),
+        s is b,
+        s.requires_grad,
+        s.is_leaf,
+        s._version,
+    )
+    e = a.exp()
+    r = e.grad_fn._saved_result
+    out["result"] = (r is e, r.grad_fn is e.grad_fn, r.output_nr, r.requires_grad, _name(r.grad_fn))
+    m = a.max(1)
+    out["multi_out_saved"] = raises(
+        lambda: (m.values.grad_fn._saved_indices.tolist(), _name(m.values.grad_fn))
+    )
+    leaf_saved = (a * a).grad_fn._saved_self
+    out["leaf"] = (
+        leaf_saved is a,
+        leaf_saved.is_leaf,
+        leaf_saved.requires_grad,
+        leaf_saved.grad is None,
+    )
+    v = a[0]
+    sv = (v * v).grad_fn._saved_self
+    out["view"] = (sv is v, sv._is_view(), _name(sv.grad_fn), sv._base is a)
+    d = a.detach()
+    sd = (a * d).grad_fn._saved_other
+    out["detached"] = (sd is d, sd.requires_grad, sd._version)
+    d.add_(1)
+    out["detached_bumped"] = (raises(lambda: (a * d).grad_fn._saved_other._version), d._version)
+    return out
+
+
 # --- end of programs ------------------------------------------------------------------------
 
 
