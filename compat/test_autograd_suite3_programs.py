@@ -3886,6 +3886,62 @@ def prog_ag3_saved_tensor_identity_attributes(T: Any) -> Any:
     return out
 
 
+# --- CPU autocast under backward ----------------------------------------------------------
+
+
+@program()
+def prog_ag3_autocast_cpu_gradients(T: Any) -> Any:
+    out = {}
+    x = T.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    w = T.tensor([[0.5, -1.0], [2.0, 0.25]], requires_grad=True)
+    with T.autocast("cpu", dtype=T.bfloat16):
+        y = x @ w
+        z = (y.float() * 2).sum()
+        out["fwd"] = (y.dtype, _name(y.grad_fn), [_name(n) for n, _ in y.grad_fn.next_functions])
+    z.backward()
+    out["grads"] = (x.grad, x.grad.dtype, w.grad, w.grad.dtype)
+    x.grad = None
+    with T.autocast("cpu", dtype=T.bfloat16):
+        s = T.nn.functional.softmax(x, 1)
+        lin = T.nn.functional.linear(x, w)
+    out["softmax"] = (s.dtype, _name(s.grad_fn), lin.dtype, _name(lin.grad_fn))
+    (s.sum() + lin.float().sum()).backward()
+    out["grads2"] = (x.grad, x.grad.dtype)
+    return out
+
+
+# --- multi-output view chains and base modification ---------------------------------------
+
+
+@program()
+def prog_ag3_multi_output_view_chains_and_rebase(T: Any) -> Any:
+    out = {}
+    for name, make in (
+        ("unbind", lambda b: b.unbind(0)),
+        ("split", lambda b: b.split(1)),
+        ("chunk", lambda b: b.chunk(2)),
+        ("split_sizes", lambda b: b.split([1, 1])),
+        ("tensor_split", lambda b: b.tensor_split(2)),
+        ("unsafe_split", lambda b: T.unsafe_split(b, 1)),
+    ):
+        x = T.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        b = x * 1
+        parts = make(b)
+        p0 = parts[0]
+        vv = p0.view(-1)
+        res = [
+            _name(p0.grad_fn),
+            raises(lambda p0=p0: p0.mul_(2) and "ok"),
+            raises(lambda vv=vv: vv.add_(1) and "ok"),
+        ]
+        b.add_(1)
+        res.append(raises(lambda p0=p0: _name(p0.grad_fn)))
+        res.append(raises(lambda vv=vv: _name(vv.grad_fn)))
+        res.append(raises(lambda p1=parts[1]: (p1 * 2).sum().backward()))
+        out[name] = res
+    return out
+
+
 # --- end of programs ------------------------------------------------------------------------
 
 
