@@ -3942,6 +3942,45 @@ def prog_ag3_multi_output_view_chains_and_rebase(T: Any) -> Any:
     return out
 
 
+# --- custom Function: mark_dirty on a leaf by grad mode -----------------------------------
+
+
+@program()
+def prog_ag3_fn_mark_dirty_leaf_by_mode(T: Any) -> Any:
+    out = {}
+    F = T.autograd.Function
+
+    class Dirty(F):
+        @staticmethod
+        def forward(ctx, a):
+            a.mul_(2)
+            ctx.mark_dirty(a)
+            return a
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    for mode in ("grad", "no_grad", "inference"):
+        ctx = {"grad": T.enable_grad, "no_grad": T.no_grad, "inference": T.inference_mode}[mode]
+        x = T.tensor([1.0, 2.0], requires_grad=True)
+        with ctx():
+            r = raises(lambda x=x: Dirty.apply(x))
+        out[mode] = (
+            "tensor" if isinstance(r, T.Tensor) else r,
+            (r is x) if isinstance(r, T.Tensor) else None,
+            x.requires_grad,
+            x.is_leaf,
+            x._version,
+            x.detach().tolist(),
+        )
+    y = T.tensor([1.0, 2.0])
+    with T.inference_mode():
+        r = Dirty.apply(y)
+    out["plain_in_inference"] = (r is y, y._version, y.is_inference(), r.requires_grad)
+    return out
+
+
 # --- end of programs ------------------------------------------------------------------------
 
 

@@ -473,7 +473,9 @@ def _plain_outputs(ctx: Any, args: tuple[Any, ...], outs: tuple[Any, ...], grad_
     for o in outs:
         if isinstance(o, Tensor):
             if id(o) in dirty:
-                if not grad_on:
+                # torch's _wrap_outputs without a node: a modified input comes back as is,
+                # unless it requires grad (then as a detached alias, under no_grad)
+                if not grad_on and o._rg:
                     o = _alias(o)
             elif id(o) in ids:
                 o = _view_of(o) if grad_on else _alias(o)
