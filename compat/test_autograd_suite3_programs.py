@@ -3981,6 +3981,44 @@ def prog_ag3_fn_mark_dirty_leaf_by_mode(T: Any) -> Any:
     return out
 
 
+# --- custom Function: an input returned as-is without a node ------------------------------
+
+
+@program()
+def prog_ag3_fn_input_returned_as_is_without_node(T: Any) -> Any:
+    out = {}
+    F = T.autograd.Function
+
+    class Ident(F):
+        @staticmethod
+        def forward(ctx, a):
+            return a
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    cases = {}
+    for mode in ("grad", "no_grad", "inference"):
+        for rg in (False, True):
+            ctx = {"grad": T.enable_grad, "no_grad": T.no_grad, "inference": T.inference_mode}[mode]
+            x = T.tensor([1.0, 2.0], requires_grad=rg)
+            with ctx():
+                r = Ident.apply(x)
+            cases[f"{mode}_{rg}"] = (
+                r is x,
+                r._is_view(),
+                r._base is x,
+                r.requires_grad,
+                _name(r.grad_fn),
+                r.is_inference(),
+                raises(lambda r=r: r.add_(1) is r),
+                x._version,
+            )
+    out.update(cases)
+    return out
+
+
 # --- end of programs ------------------------------------------------------------------------
 
 

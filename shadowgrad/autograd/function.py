@@ -431,7 +431,9 @@ def _alias(t: Any) -> Any:
     vc = t._vc
     if vc is None:
         vc = t._vc = VersionCounter()
-    return _make(t._data, False, None, 0, vc)
+    a = _make(t._data, False, None, 0, vc)
+    a._inf = t._inf  # a view of a normal tensor made in inference mode is a normal tensor
+    return a
 
 
 def _view_of(t: Any) -> Any:
@@ -478,7 +480,9 @@ def _plain_outputs(ctx: Any, args: tuple[Any, ...], outs: tuple[Any, ...], grad_
                 if not grad_on and o._rg:
                     o = _alias(o)
             elif id(o) in ids:
-                o = _view_of(o) if grad_on else _alias(o)
+                # torch: an input returned as-is comes back as a view of it (view_as_self), or,
+                # when it requires grad but no node is recorded, as a detached alias
+                o = _view_of(o) if grad_on or not o._rg else _alias(o)
             elif o._x is not None and o._x.nograd_view:
                 # a view of a grad-requiring input made by forward under no_grad: torch's
                 # creation meta is the custom Function's (its in-place error says so)
