@@ -260,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     meta = {
         "engines": list(args.engine),
         "torch_version": torch.__version__,
-        "shadowgrad_version": shadowgrad.__version__,
+        "shadowgrad_version": shadowgrad.version.shadowgrad_version,
         "fuzz_programs": sum(
             int(i.detail.split()[0]) for i in items if i.kind == "fuzz" and i.status != "skipped"
         ),

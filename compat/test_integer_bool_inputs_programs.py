@@ -176,6 +176,25 @@ def prog_ib_embedding_max_norm_integer_weight(T: Any) -> Any:
     )
 
 
+@program()
+def prog_ib_half_precision_kernels_missing(T: Any) -> Any:
+    # float16/bfloat16 inputs where torch's CPU kernels are float32/float64 only
+    F = T.nn.functional
+    out = []
+    for dt in (T.float16, T.bfloat16):
+        x = (T.arange(12.0).reshape(3, 4) / 7).to(dt)
+        out.append(
+            (
+                raises(lambda x=x: F.multi_margin_loss(x, T.tensor([0, 1, 2]))),
+                raises(lambda x=x: F.multilabel_margin_loss(x, T.zeros(3, 4, dtype=T.long))),
+                raises(lambda x=x: F.pdist(x)),
+                raises(lambda x=x: T.pdist(x)),
+            )
+        )
+    x = T.arange(12.0).reshape(3, 4) / 7
+    return out, raises(lambda: T.polar(x.bfloat16(), x.bfloat16())), F.pdist(x)
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

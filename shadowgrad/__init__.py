@@ -82,7 +82,9 @@ from ._tensor_str import get_printoptions, set_printoptions
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 from .ops import install_methods as _install_methods
 
-__version__ = "0.1.0"
+# the torch API version shadowgrad mirrors, so that code gating features on torch's version
+# takes 2.13's path; shadowgrad's own version is the local label (shadowgrad/torch_version.py)
+from .version import __version__
 
 Tensor.__module__ = "shadowgrad"  # as torch.Tensor: type(t) is <class 'shadowgrad.Tensor'>
 

@@ -562,7 +562,7 @@ def multi_margin_loss(
     if weight is not None and weight.numel() != c:
         raise RuntimeError(f"inconsistent weight size, expected {c} but got {_size_list(weight)}")
     _check_long(target)
-    if not input.dtype.is_floating_point:
+    if input.dtype not in (D.float32, D.float64):  # (no float16/bfloat16 kernel either)
         raise NotImplementedError(
             f"\"multi_margin_loss_cpu_kernel\" not implemented for '{input.dtype._short}'"
         )
@@ -661,7 +661,7 @@ def multilabel_margin_loss(
             f"inconsistent target size: {_size_list(target)} for input of size: {_size_list(input)}"
         )
     _check_long(target)
-    if not input.dtype.is_floating_point:
+    if input.dtype not in (D.float32, D.float64):  # (no float16/bfloat16 kernel either)
         raise NotImplementedError(
             '"multilabel_margin_loss_forward_out_frame" not implemented for '
             f"'{input.dtype._short}'"
@@ -725,6 +725,8 @@ def pdist(input: Tensor, p: float = 2) -> Tensor:
         raise RuntimeError("pdist only supports floating-point dtypes")
     if p < 0:
         raise RuntimeError("pdist only supports non-negative p values")
+    if input.dtype not in (D.float32, D.float64):
+        raise NotImplementedError(f"\"pdist\" not implemented for '{input.dtype._short}'")
     return _pdist_op(input, float(p))
 
 

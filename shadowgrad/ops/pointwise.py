@@ -3866,6 +3866,8 @@ complex_.__name__ = complex_.__qualname__ = "complex"
 def polar(abs: Tensor, angle: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.polar`."""
     _check_complex_parts(abs, angle)
+    if abs.dtype is D.float16:  # (complex32 would be its result: no CPU kernel)
+        raise NotImplementedError("\"polar_cpu\" not implemented for 'Half'")
     return _out(_polar(abs, angle), out, "polar")
 
 
