@@ -4019,6 +4019,64 @@ def prog_ag3_fn_input_returned_as_is_without_node(T: Any) -> Any:
     return out
 
 
+# --- custom Functions under torch.func grad/jvp/vjp and forward AD ------------------------
+
+
+@program()
+def prog_ag3_fn_under_func_grad_and_jvp(T: Any) -> Any:
+    out = {}
+    F = T.autograd.Function
+
+    class Old(F):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x**2
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return 2 * x * g
+
+    class New(F):
+        @staticmethod
+        def forward(x):
+            return x**2
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.save_for_backward(inputs[0])
+            ctx.save_for_forward(inputs[0])
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return 2 * x * g
+
+        @staticmethod
+        def jvp(ctx, t):
+            (x,) = ctx.saved_tensors
+            return 2 * x * t
+
+    x = T.tensor([1.0, 2.0, 3.0])
+    out["old_grad"] = raises(lambda: T.func.grad(lambda a: Old.apply(a).sum())(x))
+    out["new_grad"] = raises(lambda: T.func.grad(lambda a: New.apply(a).sum())(x))
+    out["new_jvp"] = raises(lambda: T.func.jvp(New.apply, (x,), (T.ones(3),)))
+    out["old_jvp"] = raises(lambda: T.func.jvp(Old.apply, (x,), (T.ones(3),)))
+    out["new_vjp"] = raises(lambda: T.func.vjp(New.apply, x)[1](T.ones(3)))
+    out["new_jacrev"] = raises(lambda: T.func.jacrev(New.apply)(x))
+    out["new_plain"] = raises(
+        lambda: (New.apply(x.clone().requires_grad_()).sum().backward(), "ok")[1]
+    )
+    y = x.clone().requires_grad_()
+    out["new_backward"] = raises(lambda: (New.apply(y).sum().backward(), y.grad)[1])
+    with T.autograd.forward_ad.dual_level():
+        d = T.autograd.forward_ad.make_dual(x, T.ones(3))
+        out["new_fwad"] = raises(lambda: T.autograd.forward_ad.unpack_dual(New.apply(d)).tangent)
+        out["old_fwad"] = raises(lambda: T.autograd.forward_ad.unpack_dual(Old.apply(d)).tangent)
+    return out
+
+
 # --- end of programs ------------------------------------------------------------------------
 
 
