@@ -4077,6 +4077,55 @@ def prog_ag3_fn_under_func_grad_and_jvp(T: Any) -> Any:
     return out
 
 
+# --- node hooks on custom Function nodes --------------------------------------------------
+
+
+@program()
+def prog_ag3_hooks_on_custom_function_nodes(T: Any) -> Any:
+    out = {}
+    F = T.autograd.Function
+
+    class Two(F):
+        @staticmethod
+        def forward(ctx, a, b):
+            return a * b, a + b
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            ctx.seen = (None if g1 is None else g1.tolist(), None if g2 is None else g2.tolist())
+            return g1 + g2, g1 * 2 + g2
+
+    a = T.tensor([1.0, 2.0], requires_grad=True)
+    b = T.tensor([3.0, 4.0], requires_grad=True)
+    p, q = Two.apply(a, b)
+    n = p.grad_fn
+    log = []
+    n.register_prehook(
+        lambda go: (
+            log.append(("pre", [None if g is None else g.tolist() for g in go])),
+            (go[0] * 10, go[1]),
+        )[1]
+    )
+    n.register_hook(
+        lambda gi, go: (log.append(("post", [g.tolist() for g in gi])), (gi[0], None))[1]
+    )
+    p.register_hook(lambda g: (log.append(("p_tensor", g.tolist())), g + 1)[1])
+    (p.sum() + (q * 3).sum()).backward()
+    out["log"] = (log, n.seen, a.grad, b.grad)
+    a.grad = b.grad = None
+    log.clear()
+    p2, _ = Two.apply(a, b)
+    p2.grad_fn.register_prehook(lambda go: (go[0],))
+    out["pre_wrong_count"] = raises(lambda: p2.sum().backward())
+    p3, _ = Two.apply(a, b)
+    p3.grad_fn.register_hook(lambda gi, go: (gi[0],))
+    out["post_wrong_count"] = raises(lambda: p3.sum().backward())
+    p4, _ = Two.apply(a, b)
+    p4.grad_fn.register_hook(lambda gi, go: (gi[0].double(), gi[1]))
+    out["post_dtype"] = raises(lambda: (p4.sum().backward(), a.grad)[1])
+    return out
+
+
 # --- end of programs ------------------------------------------------------------------------
 
 
