@@ -62,33 +62,21 @@ def _index_put_jvp(
 
 
 # Duplicate indices: the values grad is grad[indices], so each source element gets its own grad.
-_index_put = defop(
-    "index_put",
-    "IndexPutBackward0",
-    _index_put_fwd,
-    dtype="keep",
-    jvp=_index_put_jvp,
-    self=lambda grad, indices, accumulate: (
+# Both formulas are linear: they hold for complex tensors as written.
+_INDEX_PUT_RULES: dict[str, Any] = {
+    "dtype": "keep",
+    "jvp": _index_put_jvp,
+    "self": lambda grad, indices, accumulate: (
         grad if accumulate else _index_put(grad, indices, _zero_like0(grad), False)
     ),
-    values=lambda grad, indices: _index(grad, indices, tuple(grad._data.shape)),
-    complex=True,  # both formulas are linear: they hold for complex tensors as written
-)
-
-
+    "values": lambda grad, indices: _index(grad, indices, tuple(grad._data.shape)),
+    "complex": True,
+}
+_index_put = defop("index_put", "IndexPutBackward0", _index_put_fwd, **_INDEX_PUT_RULES)
 # torch's index_backward writes the gradient with _index_put_impl_ (accumulate=True): the same
 # op under its own node name, IndexPutImplBackward0, in double-backward graphs
 _index_put_impl = defop(
-    "_index_put_impl",
-    "IndexPutImplBackward0",
-    _index_put_fwd,
-    dtype="keep",
-    jvp=_index_put_jvp,
-    self=lambda grad, indices, accumulate: (
-        grad if accumulate else _index_put(grad, indices, _zero_like0(grad), False)
-    ),
-    values=lambda grad, indices: _index(grad, indices, tuple(grad._data.shape)),
-    complex=True,
+    "_index_put_impl", "IndexPutImplBackward0", _index_put_fwd, **_INDEX_PUT_RULES
 )
 
 
