@@ -749,11 +749,7 @@ def prog_ptr_rearrange_unnamed_axis_with_new_axes(T: Any) -> Any:
     )
 
 
-@program(
-    xfail="sum/mean/amax/prod of a permuted input keep numpy's output layout (strides (1, 4) "
-    "where torch's reduction allocates a contiguous (3, 1) result); not fixed here: a layout "
-    "check in sum's forward is on a hot op's path (issue #8)"
-)
+@program()
 def prog_ptr_reduction_of_permuted_input_is_contiguous(T: Any) -> Any:
     t = T.ones(2, 3, 4).permute(2, 0, 1)
     r = T.func.rearrange(_x(T, 1, 3, 4), "() b c -> c b")
