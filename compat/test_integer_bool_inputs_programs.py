@@ -195,6 +195,50 @@ def prog_ib_half_precision_kernels_missing(T: Any) -> Any:
     return out, raises(lambda: T.polar(x.bfloat16(), x.bfloat16())), F.pdist(x)
 
 
+@program()
+def prog_ib_integer_convolutions(T: Any) -> Any:
+    # every integer dtype has torch's plain kernel; dilated and transposed ones take int64 only
+    F = T.nn.functional
+    out = []
+    for dt in (T.int8, T.int16, T.uint8, T.int32, T.int64):
+        x = T.arange(50).reshape(1, 2, 5, 5).to(dt) % 3
+        w = T.ones(3, 2, 3, 3, dtype=dt)
+        out.append(
+            (
+                F.conv2d(x, w),
+                raises(lambda x=x, w=w: F.conv2d(x, w, dilation=2)),
+                raises(lambda x=x, w=w: F.conv2d(x, w, dilation=(1, 2))),
+                raises(lambda x=x, w=w: F.conv_transpose2d(x, w.transpose(0, 1))),
+                raises(lambda x=x, w=w: F.conv3d(x.unsqueeze(2), w.unsqueeze(2), dilation=2)),
+                raises(
+                    lambda x=x, w=w: T.convolution(
+                        x, w, None, [1, 1], [0, 0], [2, 2], False, [0, 0], 1
+                    )
+                ),
+            )
+        )
+    return out
+
+
+@program()
+def prog_ib_integer_cells_sums_and_limits(T: Any) -> Any:
+    F = T.nn.functional
+    i32 = [T.ones(2, 3, dtype=T.int32), T.ones(2, 4, dtype=T.int32)]
+    w = [T.ones(4, 3, dtype=T.int32), T.ones(4, 4, dtype=T.int32)]
+    u = T.tensor([[1, 2, 3], [4, 5, 6]], dtype=T.uint8)
+    return (
+        T.rnn_tanh_cell(*i32, *w).dtype,
+        T.rnn_relu_cell(*i32, *w),
+        raises(lambda: T.embedding_renorm_(T.ones(4, 3, dtype=T.long), T.tensor([7]), 1.0, 2.0)),
+        u.sum_to_size(1, 3),
+        u.sum_to_size(3),
+        T.ones(2, 3, dtype=T.int16).sum_to_size(1, 3),
+        raises(lambda: F.hardtanh(u)),
+        F.hardtanh(u, 0, 5),
+        F.relu6(u),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

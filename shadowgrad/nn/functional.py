@@ -415,6 +415,8 @@ def hardtanh(
         raise NotImplementedError(_CLAMP_COMPLEX)
     if input.dtype is D.bool_:
         raise RuntimeError("Bool inputs not supported for hardtanh")
+    if input.dtype is D.uint8 and (min_val < 0 or max_val < 0):
+        raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
     if inplace:
         return _inplace(K.hardtanh_op, input, min_val, max_val)
     return K.hardtanh_op(input, min_val, max_val)
@@ -886,6 +888,8 @@ def _conv_ok(
     ws, xs = w.shape, x.shape
     if transposed or len(xs) != len(ws) or x.dtype != w.dtype or x.dtype.kind == "b":
         return False  # (transposed convolutions always take the full check)
+    if max(d) > 1 and x.dtype.kind in "iu" and x.dtype != np.int64:
+        return False  # (no dilated kernel for this integer dtype: see _int_conv_kernel)
     if min(s) <= 0 or min(p) < 0 or min(d) <= 0 or ws[0] % groups or ws[0] < groups:
         return False
     if xs[1] != ws[1] * groups or (bias is not None and bias._data.shape != ws[:1]):
@@ -950,6 +954,8 @@ def _check_conv(
         if transposed:
             kernel = f"slow_conv_transpose{max(n, 2)}d_out_cpu"
         raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+    if dt._cat == 1 and dt is not D.int64 and input.numel():
+        _int_conv_kernel(dt, n, transposed, d)
     if weight.dtype is not dt:
         if dt is D.float16 and _onednn_fp16():  # the oneDNN path's check
             raise RuntimeError(
@@ -1038,6 +1044,14 @@ def _int_args(*vals: Any) -> bool:
 def _conv_type_error(n: int, *args: Any) -> TypeError:
     """torch's conv{n}d error for arguments of the wrong types (its two overloads)."""
     return _invalid_combination(f"conv{n}d", _CONV_SIGNATURES, 7, *args)
+
+
+def _int_conv_kernel(dt: Any, n: int, transposed: bool, dilation: Any) -> None:
+    """torch's dilated and transposed convolution kernels take int64 alone of the integer
+    dtypes (the plain one takes every integer dtype)."""
+    if transposed or any(x != 1 for x in dilation):
+        kernel = f"slow_conv_transpose{max(n, 2)}d_out_cpu" if transposed else "slow_conv_dilated<>"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt._short}'")
 
 
 def _conv(

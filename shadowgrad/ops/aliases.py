@@ -999,7 +999,9 @@ def rnn_tanh_cell(
 ) -> Tensor:
     """Mirrors `torch.rnn_tanh_cell`: tanh(hx W_hh^T + b_hh + input W_ih^T + b_ih)."""
     _cell_checks(input, [hx], w_ih, w_hh, 1)
-    return _gates(input, hx, w_ih, w_hh, b_ih, b_hh).tanh_()
+    gates = _gates(input, hx, w_ih, w_hh, b_ih, b_hh)
+    # integer gates: torch's tanh makes a float tensor (in place it could not)
+    return gates.tanh_() if gates.dtype.is_floating_point else gates.tanh()
 
 
 def rnn_relu_cell(

@@ -363,6 +363,10 @@ def convolution(
             f'"{f"slow_conv_transpose{max(n, 2)}d_out_cpu" if transposed else kernel}" not '
             "implemented for 'Bool'"
         )
+    if input.dtype._cat == 1 and input.dtype is not _sg.int64 and input.numel():
+        from ..nn.functional import _int_conv_kernel
+
+        _int_conv_kernel(input.dtype, n, transposed, d)
     if transposed:
         _check_output_padding(op, s, d)
     if n == 1:  # the kernel runs a 1-d convolution as a 2-d one over a height of 1

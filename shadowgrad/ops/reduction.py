@@ -668,8 +668,8 @@ def sum_to_size(input: Tensor, *size: Any) -> Tensor:
             lead + i for i, s in enumerate(size) if s == 1 and shape[lead + i] != 1
         )
         r = input
-        if dims:
-            r = _sum_dim(input, dims, True, tuple(shape), None)
+        if dims:  # (an integer or bool input sums to int64, as sum's)
+            r = _sum_dim(input, dims, True, tuple(shape), _sum_dtype(input, None))
         if lead:
             r = r.reshape(size)
         return r

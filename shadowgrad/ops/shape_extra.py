@@ -2004,17 +2004,17 @@ def embedding_renorm_(input: Tensor, indices: Tensor, max_norm: float, norm_type
             "a leaf Variable that requires grad is being used in an in-place operation."
         )
     w = input._data
-    if w.dtype.kind in "biu":  # torch's kernel takes each row's norm first
-        raise RuntimeError(
-            "norm(): input dtype should be either floating point or complex. Got "
-            f"{input.dtype._short} instead."
-        )
     for i in np.unique(indices._data.reshape(-1)):
         i = int(i)
         if not -w.shape[0] <= i < w.shape[0]:
             raise IndexError(
                 f"select(): index {i} out of range for tensor of size {shape_str(w.shape)} at "
                 "dimension 0"
+            )
+        if w.dtype.kind in "biu":  # torch's kernel takes each selected row's norm
+            raise RuntimeError(
+                "norm(): input dtype should be either floating point or complex. Got "
+                f"{input.dtype._short} instead."
             )
         row = w[i]
         norm = float(np.linalg.norm(row.reshape(-1).astype(np.float64), ord=norm_type))
