@@ -239,6 +239,29 @@ def prog_ib_integer_cells_sums_and_limits(T: Any) -> Any:
     )
 
 
+@program()
+def prog_ib_index_reduce_refuses_bool(T: Any) -> Any:
+    import warnings
+
+    out = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "index_reduce() is in beta ..." (once per process)
+        for red in ("prod", "mean", "amax", "amin"):
+            for inc in (True, False):
+                b = T.ones(3, dtype=T.bool)
+                src = T.tensor([True, False])
+                out.append(
+                    raises(
+                        lambda b=b, s=src, r=red, i=inc: b.index_reduce(
+                            0, T.tensor([0, 1]), s, r, include_self=i
+                        )
+                    )
+                )
+        x = T.ones(3, dtype=T.int32)
+        out.append(x.index_reduce(0, T.tensor([0, 2]), T.tensor([4, 5], dtype=T.int32), "amax"))
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

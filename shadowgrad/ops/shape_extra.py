@@ -1813,6 +1813,9 @@ def index_reduce(
     n = xs[d] if input.ndim else 1
     if a.size and (a.max() >= n or a.min() < -n):
         raise IndexError("index out of range in self")
+    if input.dtype is D.bool_:  # (no bool kernel, including self or not)
+        kernel = "index_func_" if include_self else "index_reduce_func_exclude_input_init"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
     a = np.where(a < 0, a + n, a).astype(np.int64)
     shape = [1] * max(source.ndim, 1)
     shape[d] = a.size
