@@ -262,6 +262,26 @@ def prog_ib_index_reduce_refuses_bool(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_ib_complex_inputs_without_kernels(T: Any) -> Any:
+    F = T.nn.functional
+    c = T.ones(1, 2, 4, 4, dtype=T.complex64)
+    return (
+        raises(lambda: F.max_pool2d(c, 2)),
+        raises(lambda: F.max_pool1d(c[0], 2)),
+        raises(lambda: F.max_pool2d(c, 2, return_indices=True)),
+        raises(lambda: F.max_pool3d(c.unsqueeze(2).expand(1, 2, 2, 4, 4), 2)),
+        raises(lambda: F.adaptive_max_pool3d(c.unsqueeze(2), 1)),
+        raises(lambda: T.searchsorted(T.tensor([0.0, 1.0]), T.tensor([0.5 + 1j]))),
+        raises(lambda: T.searchsorted(T.tensor([0.0, 1.0], dtype=T.complex64), T.tensor([0.5]))),
+        raises(lambda: T.bucketize(T.tensor([0.5 + 1j]), T.tensor([0.0, 1.0]))),
+        raises(
+            lambda: T.segment_reduce(T.ones(4, dtype=T.complex64), "sum", lengths=T.tensor([2, 2]))
+        ),
+        F.max_pool2d(c.real, 2),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -160,8 +160,8 @@ def max_pool3d_with_indices(
         )
     _check_pool_input(input, "max_pool3d_with_indices_out_cpu_template", 3)
     _pool_out(input, k, s, p, d, ceil_mode)
-    if input._data.dtype == np.bool_:
-        raise NotImplementedError("\"max_pool3d\" not implemented for 'Bool'")
+    if input._data.dtype.kind in "bc":
+        raise NotImplementedError(f"\"max_pool3d\" not implemented for '{input.dtype._short}'")
     idx = _make(K.max_pool_indices(input._data, k, s, p, d, ceil_mode))
     return K.max_pool3d_op(input, idx, tuple(input.shape)), idx
 
@@ -331,7 +331,7 @@ def adaptive_max_pool3d_with_indices(
         input, output_size, 3, "adaptive_max_pool3d(): internal error: output_size.size() must be 3"
     )
     _check_adaptive(input, "adaptive_max_pool3d", 3, ":")
-    if input._data.dtype.kind in "biu":
+    if input._data.dtype.kind in "biuc":
         raise NotImplementedError(
             f"\"adaptive_max_pool3d_cpu\" not implemented for '{input.dtype._short}'"
         )

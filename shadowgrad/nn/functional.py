@@ -1392,8 +1392,8 @@ def max_pool2d(
     if input.ndim not in (3, 4):
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
     _pool2d_check(input, k, s, p, d, ceil_mode)
-    if input.dtype is D.bool_:
-        raise NotImplementedError("\"max_pool2d\" not implemented for 'Bool'")
+    if input.dtype is D.bool_ or input.dtype.is_complex:
+        raise NotImplementedError(f"\"max_pool2d\" not implemented for '{input.dtype._short}'")
     idx = K.max_pool2d_indices(input._data, k, s, p, d, ceil_mode)
     cl = _channels_last(input)
     if cl:  # the result and its indices laid out as the input, as torch

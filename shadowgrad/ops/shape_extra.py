@@ -1196,6 +1196,9 @@ def _search(seq: Tensor, values: Any, out_int32: bool, right: bool, sorter: Any)
     b = seq._data
     if b.dtype == np.bool_ and v.dtype == np.bool_:  # (their common type: no bool kernel)
         raise NotImplementedError("\"searchsorted_out_cpu\" not implemented for 'Bool'")
+    if b.dtype.kind == "c" or v.dtype.kind == "c":
+        name = D._FROM_NP[b.dtype if b.dtype.kind == "c" else v.dtype]._short
+        raise NotImplementedError(f"\"searchsorted_out_cpu\" not implemented for '{name}'")
     if sorter is not None and sorter._data.shape != b.shape:
         raise RuntimeError(
             "torch.searchsorted(): boundary and sorter must have the same size, but got boundary "
@@ -2130,7 +2133,7 @@ def segment_reduce(
     else:
         off = _int_repeats(offsets, "_segment_reduce_offsets_cpu_kernel1")
         lens = off[..., 1:] - off[..., :-1]
-    if data._data.dtype.kind not in "fc":
+    if data._data.dtype.kind != "f":
         name = data.dtype._short
         raise NotImplementedError(f"\"_segment_reduce_cpu\" not implemented for '{name}'")
     if axis != lens.ndim - 1:
