@@ -25,6 +25,7 @@ from ._tensor import Tensor
 from .autograd import forward_ad as _fwad
 from .autograd.anomaly_mode import _STATE as _ANOMALY
 from .autograd.graph import SECOND_TIME, Node, SavedTensor, forward_op_name
+from .ops.shape import tensor_list
 
 __all__ = [
     "_amp_foreach_non_finite_check_and_unscale_",
@@ -154,21 +155,6 @@ def _torch_args(fn: Any) -> Any:
 
 def _type_name(v: Any) -> str:
     return type(v).__name__
-
-
-def _tensor_list(fname: str, v: Any, argno: int, pname: str) -> list[Tensor]:
-    """torch's argument parser on a `Tensor[]` parameter."""
-    if not isinstance(v, (list, tuple)):
-        raise TypeError(
-            f"{fname}(): argument '{pname}' (position {argno + 1}) must be tuple of Tensors, "
-            f"not {_type_name(v)}"
-        )
-    for i, t in enumerate(v):
-        if not isinstance(t, Tensor):
-            raise TypeError(
-                f"expected Tensor as element {i} in argument {argno}, but got {_type_name(t)}"
-            )
-    return list(v)
 
 
 def _vmap_check(name: str, *lists: Any) -> None:
@@ -741,7 +727,7 @@ def _binary(op: str, inplace: bool) -> Any:
             kw and (op not in _ALPHA or set(kw) != {"alpha"})
         ):
             raise _invalid(fname, (self, other), kw)
-        ts = _tensor_list(fname, self, 0, "self")
+        ts = tensor_list(self, fname, 0, "self")
         kind = _kind(other)
         if kind == "list" and op in ("maximum", "minimum"):
             _no_complex_minmax(op, ts)
@@ -757,7 +743,7 @@ def _binary(op: str, inplace: bool) -> Any:
                 raise _invalid(fname, (self, other), kw)
             kind, other = "scalar", other.item()
         if kind == "list":
-            other = _tensor_list(fname, other, 1, "other")
+            other = tensor_list(other, fname, 1, "other")
         _nonempty(ts)
         if kind == "list":
             _same_len(ts, other)
@@ -801,7 +787,7 @@ def _unary(op: str, inplace: bool) -> Any:
     name = op + "_" if inplace else op
 
     def fn(self: Sequence[Tensor]) -> Any:
-        ts = _tensor_list(fname, self, 0, "self")
+        ts = tensor_list(self, fname, 0, "self")
         _nonempty(ts)
         _vmap_check(fname, ts)
         if inplace:
@@ -901,7 +887,7 @@ def _pow_scalar_base(self: Any, exponent: Sequence[Tensor]) -> tuple[Tensor, ...
     """`_foreach_pow(scalar, exponents)`: torch's ScalarAndTensor overload."""
     from . import pow as _pow
 
-    es = _tensor_list("_foreach_pow", exponent, 1, "exponent")
+    es = tensor_list(exponent, "_foreach_pow", 1, "exponent")
     _nonempty(es)
     _vmap_check("_foreach_pow.ScalarAndTensor", es)
     base = _as_scalar(self)
@@ -924,8 +910,8 @@ def _foreach_pow(self: Any, exponent: Any) -> Any:
 def _foreach_copy_(
     self: Sequence[Tensor], src: Sequence[Tensor], non_blocking: bool = False
 ) -> Any:
-    ts = _tensor_list("_foreach_copy_", self, 0, "self")
-    srcs = _tensor_list("_foreach_copy_", src, 1, "src")
+    ts = tensor_list(self, "_foreach_copy_", 0, "self")
+    srcs = tensor_list(src, "_foreach_copy_", 1, "src")
     _nonempty(ts)
     _same_len(ts, srcs)
     _vmap_check("_foreach_copy_", ts, srcs)
@@ -970,15 +956,15 @@ def _weight_kw(fname: str, self: Any, tensors1: Any, weight: Any, kw: dict[str, 
 
 def _lerp(self: Any, tensors1: Any, weight: Any, inplace: bool) -> Any:
     fname = "_foreach_lerp_" if inplace else "_foreach_lerp"
-    ts = _tensor_list(fname, self, 0, "self")
-    ends = _tensor_list(fname, tensors1, 1, "tensors1")
+    ts = tensor_list(self, fname, 0, "self")
+    ends = tensor_list(tensors1, fname, 1, "tensors1")
     kind = _kind(weight)
     if kind == "tensor" and weight.dim() == 0 and not weight._rg:
         kind, weight = "scalar", weight.item()
     elif kind == "tensor" or not isinstance(weight, (*_NUMBER, list, tuple)):
         raise _invalid(fname, (self, tensors1, weight), {})
     if kind == "list":
-        weight = _tensor_list(fname, weight, 2, "weights")
+        weight = tensor_list(weight, fname, 2, "weights")
     _nonempty(ts)
     _same_len(ts, ends)
     if kind == "list":
@@ -1020,9 +1006,9 @@ def _pointwise(op: str, inplace: bool) -> Any:
             if set(kw) != {"scalars"}:  # the ScalarList and Tensor overloads' name
                 raise _invalid(fname, (self, tensor1, tensor2, value), kw)
             value = kw["scalars"]
-        ts = _tensor_list(fname, self, 0, "self")
-        t1 = _tensor_list(fname, tensor1, 1, "tensor1")
-        t2 = _tensor_list(fname, tensor2, 2, "tensor2")
+        ts = tensor_list(self, fname, 0, "self")
+        t1 = tensor_list(tensor1, fname, 1, "tensor1")
+        t2 = tensor_list(tensor2, fname, 2, "tensor2")
         kind = _kind(value)
         if kind == "list" or not isinstance(value, (*_NUMBER, Tensor, list, tuple)):
             raise _invalid(fname, (self, tensor1, tensor2, value), {})
@@ -1090,7 +1076,7 @@ _foreach_addcdiv_ = _pointwise("addcdiv", True)
 def _foreach_norm(self: Sequence[Tensor], ord: Any = 2, dtype: Any = None) -> Any:
     from .linalg import vector_norm
 
-    ts = _tensor_list("_foreach_norm", self, 0, "self")
+    ts = tensor_list(self, "_foreach_norm", 0, "self")
     if not _is_scalar(ord) or isinstance(ord, complex):
         raise TypeError(
             f"_foreach_norm(): argument 'ord' (position 2) must be Number, not {_type_name(ord)}"
@@ -1120,7 +1106,7 @@ def _foreach_norm(self: Sequence[Tensor], ord: Any = 2, dtype: Any = None) -> An
 
 @_torch_args
 def _foreach_max(self: Sequence[Tensor]) -> Any:
-    ts = _tensor_list("_foreach_max", self, 0, "self")
+    ts = tensor_list(self, "_foreach_max", 0, "self")
     _nonempty(ts)
     _vmap_check("_foreach_max", ts)
     for t in ts:
@@ -1134,7 +1120,7 @@ def _foreach_max(self: Sequence[Tensor]) -> Any:
 
 @_torch_args
 def _foreach_powsum(self: Sequence[Tensor], ord: Any = 2, dtype: Any = None) -> Any:
-    ts = _tensor_list("_foreach_powsum", self, 0, "self")
+    ts = tensor_list(self, "_foreach_powsum", 0, "self")
     _nonempty(ts)
     for t in ts:
         if not (t.is_floating_point() or t.is_complex()):
@@ -1156,8 +1142,8 @@ def _foreach_powsum(self: Sequence[Tensor], ord: Any = 2, dtype: Any = None) -> 
 
 @_torch_args
 def _foreach_mm(self: Sequence[Tensor], mat2: Sequence[Tensor]) -> Any:
-    ts = _tensor_list("_foreach_mm", self, 0, "self")
-    ms = _tensor_list("_foreach_mm", mat2, 1, "mat2")
+    ts = tensor_list(self, "_foreach_mm", 0, "self")
+    ms = tensor_list(mat2, "_foreach_mm", 1, "mat2")
     _nonempty(ts)
     if len(ms) != len(ts):
         raise RuntimeError("_foreach_mm: self and mat2 must have the same number of tensors")
@@ -1191,7 +1177,7 @@ def _amp_foreach_non_finite_check_and_unscale_(
     value is not finite. Outside autograd, as torch's kernel: no version bump, no node."""
     import numpy as np
 
-    ts = _tensor_list("_amp_foreach_non_finite_check_and_unscale_", self, 0, "self")
+    ts = tensor_list(self, "_amp_foreach_non_finite_check_and_unscale_", 0, "self")
     _one_element_float(found_inf, "found_inf")
     _one_element_float(inv_scale, "inv_scale")
     inv = float(inv_scale._data.reshape(-1)[0])

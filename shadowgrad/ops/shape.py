@@ -1471,18 +1471,20 @@ def _cat_out(ts: list[Any], dim: int, out: Tensor, name: str = "cat") -> Tensor:
     return resize_out(result, out, name)
 
 
-def tensor_list(tensors: Any, name: str) -> list[Tensor]:
-    """torch's TensorList argument: a list or a tuple of Tensors (no other iterable: a
-    generator, a map or a set is a TypeError, as in torch's argument parser)."""
+def tensor_list(tensors: Any, name: str, argno: int = 0, pname: str = "tensors") -> list[Tensor]:
+    """torch's TensorList argument (parameter `pname`, at index `argno`): a list or a tuple of
+    Tensors (no other iterable: a generator, a map or a set is a TypeError, as in torch's
+    argument parser)."""
     if not isinstance(tensors, (list, tuple)):
         raise TypeError(
-            f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not "
+            f"{name}(): argument '{pname}' (position {argno + 1}) must be tuple of Tensors, not "
             f"{_parser_type_name(tensors)}"
         )
     for i, t in enumerate(tensors):
         if not isinstance(t, Tensor):
             raise TypeError(
-                f"expected Tensor as element {i} in argument 0, but got {_parser_type_name(t)}"
+                f"expected Tensor as element {i} in argument {argno}, but got "
+                f"{_parser_type_name(t)}"
             )
     return list(tensors)
 
