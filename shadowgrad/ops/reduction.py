@@ -982,32 +982,28 @@ def _missing_dim(name: str) -> None:
     raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
 
 
-def cumsum(input: Tensor, dim: int = _NO_DIM, *, dtype: D.dtype | None = None) -> Tensor:
-    """Mirrors `torch.cumsum`."""
+def _cumulative(name: str, op: Any, input: Tensor, dim: Any, dtype: D.dtype | None) -> Tensor:
+    """cumsum's and cumprod's argument handling around their op."""
     if dim is _NO_DIM:
-        _missing_dim("cumsum")
+        _missing_dim(name)
     try:
         d = wrap_dim(dim, input.ndim)  # torch's node saves the dim as given (_saved_dim)
-        return _cumsum(input, dim if type(dim) is int else d, _sum_dtype(input, dtype, "cumsum"))
+        return op(input, _dim_as_given(dim, d), _sum_dtype(input, dtype, name))
     except Exception:  # torch's parser refuses a dim that is not an int first
         from .._signatures import reraise
 
-        reraise("cumsum", (dim,), {})
+        reraise(name, (dim,), {})
         raise
+
+
+def cumsum(input: Tensor, dim: int = _NO_DIM, *, dtype: D.dtype | None = None) -> Tensor:
+    """Mirrors `torch.cumsum`."""
+    return _cumulative("cumsum", _cumsum, input, dim, dtype)
 
 
 def cumprod(input: Tensor, dim: int = _NO_DIM, *, dtype: D.dtype | None = None) -> Tensor:
     """Mirrors `torch.cumprod`."""
-    if dim is _NO_DIM:
-        _missing_dim("cumprod")
-    try:
-        d = wrap_dim(dim, input.ndim)  # torch's node saves the dim as given (_saved_dim)
-        return _cumprod(input, dim if type(dim) is int else d, _sum_dtype(input, dtype, "cumprod"))
-    except Exception:  # torch's parser refuses a dim that is not an int first
-        from .._signatures import reraise
-
-        reraise("cumprod", (dim,), {})
-        raise
+    return _cumulative("cumprod", _cumprod, input, dim, dtype)
 
 
 def logsumexp(input: Tensor, dim: Any = _NO_DIM, keepdim: bool = False) -> Tensor:
