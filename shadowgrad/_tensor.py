@@ -401,6 +401,45 @@ class Tensor:
         return x
 
     @property
+    def _backward_hooks(self) -> Any:
+        """The hooks register_hook gave this tensor, by handle id (an OrderedDict, as
+        torch's), or None if it never had one."""
+        gf = self._grad_fn
+        if gf is not None:
+            d = gf._tensor_prehooks
+            return None if d is None else d.get(self._nr)
+        return None if self._x is None else self._x.hooks
+
+    @_backward_hooks.setter
+    def _backward_hooks(self, value: Any) -> None:
+        if value is not None and not isinstance(value, HookDict):
+            value = HookDict(value)
+        gf = self._grad_fn
+        if gf is None:
+            if value is not None or self._x is not None:
+                self._extra().hooks = value
+            return
+        d = gf._tensor_prehooks
+        if value is not None:
+            if d is None:
+                d = gf._tensor_prehooks = {}
+            d[self._nr] = value
+        elif d is not None:
+            d.pop(self._nr, None)
+
+    @property
+    def _post_accumulate_grad_hooks(self) -> Any:
+        """The hooks register_post_accumulate_grad_hook gave this leaf (torch's attribute)."""
+        return None if self._x is None else self._x.post_acc_hooks
+
+    @_post_accumulate_grad_hooks.setter
+    def _post_accumulate_grad_hooks(self, value: Any) -> None:
+        if value is not None and not isinstance(value, HookDict):
+            value = HookDict(value)
+        if value is not None or self._x is not None:
+            self._extra().post_acc_hooks = value
+
+    @property
     def grad(self) -> Tensor | None:
         g = self._grad
         # torch's TensorBase::grad(): warns for a non-leaf that neither retains nor has a grad

@@ -65,6 +65,16 @@ class FunctionCtx:
         """Mark inputs that forward changed in place; they must be returned as outputs."""
         self._dirty = args
 
+    @property
+    def dirty_tensors(self) -> Any:
+        """What mark_dirty was given, while forward runs; None before and after (torch's)."""
+        return getattr(self, "_dirty", None) or None
+
+    @property
+    def non_differentiable(self) -> Any:
+        """What mark_non_differentiable was given, while forward runs; None before and after."""
+        return getattr(self, "_non_diff", None) or None
+
     def mark_shared_storage(self, *pairs: Any) -> None:
         warnings.warn(
             "mark_shared_storage is deprecated. Tensors with shared storages are automatically "
@@ -421,6 +431,10 @@ def _apply(cls: Any, setup: bool, args: tuple[Any, ...], kwargs: dict[str, Any])
         outs = _plain_outputs(ctx, args, outs, grad_on)
     if _fwad._STATE.active:
         _fwad.function_jvp(cls, ctx, args, outs)
+    if ctx._dirty or ctx._non_diff:
+        # torch clears them once the outputs are wrapped; kept, they would also hold the
+        # outputs from their own node (a reference cycle)
+        ctx._dirty = ctx._non_diff = ()
     return outs[0] if single else outs
 
 

@@ -7,6 +7,7 @@ reference cycles and is freed by reference counting alone. See Note [Saved outpu
 
 from __future__ import annotations
 
+import collections
 import itertools
 import weakref
 from collections.abc import Callable
@@ -65,10 +66,9 @@ class VersionCounter:
         self.v = 0
 
 
-class HookDict(dict):  # type: ignore[type-arg]
-    """A dict of hooks that a RemovableHandle can refer to weakly."""
-
-    __slots__ = ("__weakref__",)
+# A dict of hooks that a RemovableHandle refers to weakly: an OrderedDict, the type torch's
+# Tensor._backward_hooks, Module._forward_hooks, ... have (and pickle as)
+HookDict = collections.OrderedDict
 
 
 class RemovableHandle:
