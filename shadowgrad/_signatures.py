@@ -9,7 +9,10 @@ each function with a float; compat/test_tensor_fixes.py checks them against torc
 
 from __future__ import annotations
 
+import dis
 import functools
+import os
+import sys
 from typing import Any
 
 import numpy as np
@@ -235,6 +238,22 @@ def not_tensor(reported: str, param: str, pos: int, value: Any) -> TypeError:
     Tensor (the caller tests `isinstance` first, so the common path pays nothing more)."""
     return TypeError(
         f"{reported}(): argument '{param}' (position {pos}) must be Tensor, not {_type_name(value)}"
+    )
+
+
+def not_tensor_as_called(reported: str, param: str, index: int, value: Any) -> TypeError:
+    """not_tensor for the parameter at `index` of the function form (0: input), its position
+    worded as the user's call gave it: counted without self in the method form (`x.mm(v)`:
+    position 1), none when given by keyword."""
+    site = call_site()
+    pos = f" (position {index + 1})"
+    if site is not None:
+        if param in site[1]:
+            pos = ""
+        elif index and site[0] - len(site[1]) <= index:
+            pos = f" (position {index})"
+    return TypeError(
+        f"{reported}(): argument '{param}'{pos} must be Tensor, not {_type_name(value)}"
     )
 
 
@@ -975,9 +994,79 @@ def reraise(
     """Inside an `except` of an op's failed call: raise torch's argument-parser error in place
     of the op's own when torch's parser refuses the arguments (else return, to re-raise).
     `first`: the function form's first argument(s), ahead of `args`."""
+    if method and not kwargs:  # the method called directly: the parameters given by keyword
+        site = _call_keywords(key, len(args))
+        if site is not None:
+            args, kwargs = site(args)
     err = parser_error(key, tuple(first) + tuple(args), kwargs, method)
     if err is not None:
         raise err from None
+
+
+_PKG = os.path.dirname(__file__) + os.sep
+
+
+def call_site() -> tuple[int, tuple[str, ...]] | None:
+    """The user's call into shadowgrad, for an error path that words torch's parser error: the
+    number of arguments the calling instruction passed (self not counted in a method call)
+    and the names it gave by keyword (Python 3.11's CALL and KW_NAMES), or None where that
+    cannot be told (a call through *args/**kwargs or an operator, a deep chain of ops)."""
+    frame = sys._getframe(1)
+    for _ in range(12):
+        if frame is None:
+            return None
+        if not frame.f_code.co_filename.startswith(_PKG):
+            try:
+                return _call_instructions(frame.f_code).get(frame.f_lasti)
+            except Exception:  # an instruction set this reading does not know
+                return None
+        frame = frame.f_back
+    return None
+
+
+def _call_keywords(key: str, nargs: int) -> Any:
+    """For an op that names its method form's parameters positionally to `reraise` (every one,
+    defaults included): a function `args -> (args, kwargs)` putting the parameters the user's
+    call named by keyword into kwargs (torch's error then names no position), or None where
+    that cannot be told or no keyword was given."""
+    site = call_site()
+    if not site or not site[1]:
+        return None
+    names = site[1]
+    for s in PARSER[key][1]:
+        if s[:2] == "F ":
+            continue
+        params = [p.name for p in _params(s, True)]
+        if set(names) <= set(params[:nargs]):
+            pos = {p: i for i, p in enumerate(params[:nargs])}
+
+            def split(args: tuple[Any, ...], pos: dict[str, int] = pos) -> Any:
+                return args[: min(pos[n] for n in names)], {n: args[pos[n]] for n in names}
+
+            return split
+    return None
+
+
+@functools.cache
+def _call_instructions(code: Any) -> dict[int, tuple[int, tuple[str, ...]]]:
+    """offset of each CALL's last cache entry (a frame's f_lasti during the call) -> the
+    call's argument count and keyword names"""
+    out: dict[int, tuple[int, tuple[str, ...]]] = {}
+    kw: tuple[str, ...] = ()
+    last = None
+    for ins in dis.get_instructions(code, show_caches=True):
+        if ins.opname == "KW_NAMES":
+            kw = ins.argval if isinstance(ins.argval, tuple) else code.co_consts[ins.arg]
+        elif ins.opname == "CALL":
+            last = (ins.arg, kw)
+            kw = ()
+            out[ins.offset] = last
+            continue
+        elif ins.opname == "CACHE" and last is not None:
+            out[ins.offset] = last
+            continue
+        last = None
+    return out
 
 
 def reraise_tensor_list(values: Any) -> None:

@@ -253,7 +253,9 @@ def make_inplace(fn: Callable[..., Tensor]) -> Callable[..., Tensor]:
             msg = str(e)
             if e.args == (msg,) and msg.startswith(prefix):
                 msg = method.__name__ + msg[len(method.__name__) - 1 :]
-                e.args = (_POSITION.sub(lambda m: f"(position {int(m[1]) - 1})", msg, 1),)
+                if not getattr(e, "_sg_as_called", False):  # (counted as the call gave them)
+                    msg = _POSITION.sub(lambda m: f"(position {int(m[1]) - 1})", msg, 1)
+                e.args = (msg,)
             raise
 
     method.__name__ = getattr(fn, "__name__", "op") + "_"

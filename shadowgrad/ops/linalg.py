@@ -335,9 +335,9 @@ def matmul(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor
 
         return dispatch_op("matmul", (input, other))  # param @ subclass: its __torch_function__
     if not isinstance(other, Tensor) or not isinstance(input, Tensor):
-        raise TypeError(
-            f"matmul(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}"
-        )
+        from .._signatures import not_tensor_as_called
+
+        raise not_tensor_as_called("matmul", "other", 1, other)
     da, db = input.ndim, other.ndim
     if da == 0 or db == 0:
         raise RuntimeError(

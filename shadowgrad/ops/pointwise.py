@@ -502,6 +502,10 @@ def _alpha_check(input: Any, other: Any, alpha: Any, name: str) -> Any:
         alpha = _scalar_arg(alpha, name, "alpha")
         if type(alpha) is int:
             return alpha
+    elif not isinstance(alpha, _NUMBER):  # torch's parser: a Scalar argument
+        from .._signatures import _type_name
+
+        raise TypeError(f"{name}(): argument 'alpha' must be Number, not {_type_name(alpha)}")
     dt = result_type_of([input, other])
     if type(alpha) is bool and dt is not D.bool_:
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
@@ -517,11 +521,24 @@ def _alpha_check(input: Any, other: Any, alpha: Any, name: str) -> Any:
     return alpha
 
 
+_NUMBER = (bool, int, float, complex, np.generic)
+
+
+def _number_input(input: Any, name: str) -> None:
+    """torch's parser on a function form's `input` that is not a Tensor (the ops take a
+    number there, for shadowgrad's own callers): anything else is refused as torch does."""
+    if not isinstance(input, _NUMBER):
+        from .._signatures import not_tensor
+
+        raise not_tensor(name, "input", 1, input)
+
+
 def add(input: Any, other: Any, *, alpha: Any = 1, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.add`."""
     if type(alpha) is not int:
         alpha = _alpha_check(input, other, alpha, "add")
     if not isinstance(input, Tensor):
+        _number_input(input, "add")
         return _add(other, input, alpha) if alpha == 1 else _add(_wrap(input), other, alpha)
     r = _add(input, other, alpha)
     if alpha != 1:  # AddBackward0's _saved_alpha where the node does not hold it
@@ -566,6 +583,7 @@ def positive(input: Tensor) -> Tensor:
 def mul(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.mul`."""
     if not isinstance(input, Tensor):
+        _number_input(input, "mul")
         input, other = other, input
     return _out(_mul(input, other), out, "mul")
 
@@ -579,6 +597,7 @@ def div(
     """Mirrors `torch.div`."""
     if rounding_mode is None:
         if not isinstance(input, Tensor):
+            _number_input(input, "div")
             return mul(reciprocal(other), input)
         return _out(_div(input, other), out, "div")
     return _out(_div_rounded(input, other, rounding_mode), out, "div")

@@ -780,16 +780,21 @@ def result_type_of(values: Any) -> D.dtype:
     return r
 
 
-def _argument_type_error(op: OpDef, args: tuple[Any, ...]) -> TypeError | None:
+def _argument_type_error(op: OpDef, args: tuple[Any, ...], none: bool = False) -> TypeError | None:
     """torch's argument parser's error for an operand that is neither a Tensor nor a number
-    (`add(): argument 'other' (position 2) must be Tensor, not str`; the position is the
-    function form's), or None when every operand has a valid type."""
+    (`add(): argument 'other' (position 2) must be Tensor, not str`; the position as the
+    user's call gave it: the method form's counts without self, a keyword names none), or None
+    when every operand has a valid type. `none`: None is refused too (the kernel failed on
+    it)."""
     from .._signatures import _type_name as type_name
+    from .._signatures import call_site
 
     fn = op.name.split(".")[0]
     for i in op.tensor_idx:
         a = args[i]
-        if a is not None and not isinstance(a, (Tensor, bool, int, float, complex, np.generic)):
+        if (a is not None or none) and not isinstance(
+            a, (Tensor, bool, int, float, complex, np.generic)
+        ):
             if fn in _TENSOR_OR_NUMBER and i == 1:  # two overloads: torch lists both
                 got = ", ".join("Tensor" if isinstance(x, Tensor) else type_name(x) for x in args)
                 return TypeError(
@@ -797,10 +802,17 @@ def _argument_type_error(op: OpDef, args: tuple[Any, ...]) -> TypeError | None:
                     "expected one of:\n * (Tensor input, Tensor other, *, Tensor out = None)\n"
                     " * (Tensor input, Number other, *, Tensor out = None)\n"
                 )
-            return TypeError(
-                f"{fn}(): argument '{op.params[i]}' (position {i + 1}) must be Tensor, not "
-                f"{type_name(a)}"
-            )
+            name = "input" if op.params[i] == "self" else op.params[i]
+            site = call_site()
+            pos, counted = f" (position {i + 1})", False
+            if site is not None:
+                if name in site[1]:
+                    pos, counted = "", True
+                elif i and site[0] - len(site[1]) <= i:  # x.add(v): self not counted
+                    pos, counted = f" (position {i})", True
+            err = TypeError(f"{fn}(): argument '{name}'{pos} must be Tensor, not {type_name(a)}")
+            err._sg_as_called = counted  # type: ignore[attr-defined] # (make_inplace's)
+            return err
     return None
 
 
@@ -865,6 +877,11 @@ def _run(op: OpDef, args: tuple[Any, ...]) -> Any:
     except ValueError as e:
         check_inference_saved(op, args)
         raise _broadcast_error(e, [arrays[i] for i in op.broadcast_order]) from None
+    except TypeError:  # a None operand reaches the kernel: torch's parser refuses it first
+        err = _argument_type_error(op, args, True)
+        if err is None:
+            raise
+        raise err from None
     except RuntimeWarning:
         out = quiet(op.forward, *arrays)  # see Note [Floating-point warnings]
     except (RuntimeError, IndexError):
