@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from .. import _dtype as D
+from .._creation import zeros_like
 from .._tensor import _make, warn_once
 from ..autograd.forward_ad import _plus
 from . import nn_ops as K
@@ -532,3 +533,161 @@ def mkldnn_lstm(
             layer_input = dropout(layer_input, dropout_p, True)
     output = layer_input.transpose(0, 1) if batch_first else layer_input
     return output, stack(hys, 0), stack(cys, 0)
+
+
+# --- convolution_backward (create_graph through a convolution) ----------------------------------
+# Note [Fused backward nodes]: torch's backward formulas for convolution, layer norm and batch
+# norm each call one backward kernel for every input's gradient, so under create_graph the
+# gradients of input, weight and bias are the outputs of ONE node (ConvolutionBackwardBackward0,
+# ...), with edges to the incoming grad, the input and the weight, and that node's formulas are
+# torch's double backward. The first-order formulas call these ops only when grad mode is on
+# (create_graph, or a backward formula called by hand); a plain backward keeps its own path.
+# The formulas of one node run one after the other with the same `grad`: the first computes
+# every output and the others take theirs (_shared_by, keyed on the grad and the saved inputs,
+# since one grad object can reach two nodes: `conv1(x) + conv2(x)`).
+
+
+def _shared_by(key: tuple[Any, ...], params: Any, k: int, compute: Any) -> Any:
+    """Output k of compute(), computed once for the formulas of one node's call: the call is
+    known by `key` (objects, compared by identity) and `params` (compared by value), and each
+    output is taken once per call, so a second request for output k is a new call (the same
+    grad tensor given again, an input changed in place meanwhile)."""
+    last = getattr(_SHARED, "by", None)
+    if (
+        last is not None
+        and k not in last[3]
+        and len(last[0]) == len(key)
+        and all(a is b for a, b in zip(last[0], key, strict=True))
+        and last[1] == params
+    ):
+        last[3].add(k)
+        return last[2][k]
+    r = compute()
+    _SHARED.by = (key, params, r, {k})
+    return r[k]
+
+
+def _spatial(params: Any, x: Any) -> tuple[int, ...]:
+    """The entries of a convolution parameter for x's spatial dims (conv1d passes two, the
+    first for a unit dim)."""
+    return tuple(params)[len(params) - (x.ndim - 2) :]
+
+
+def _conv_backward_fwd(grad_output, input, weight, stride, padding, dilation, transposed,
+                       output_padding, groups):  # fmt: skip
+    from .. import _grad_mode
+
+    with _grad_mode.no_grad():
+        g, x, w = _make(grad_output), _make(input), _make(weight)
+        args = (stride, padding, dilation, transposed, output_padding, groups)
+        gi = K._conv_input_formula(g, x, w, *args)
+        gw = K._conv_weight_formula(g, x, w, *args)
+        gb = K._conv_bias_formula(g, w, transposed, groups)
+    # torch's kernel writes each gradient into a fresh contiguous tensor
+    return tuple(np.ascontiguousarray(t._data) for t in (gi, gw, gb))
+
+
+def _narrow_to(t: Any, like: Any) -> Any:
+    """torch's narrowing of a double-backward term to `like`'s spatial sizes."""
+    for d in range(2, t.ndim):
+        if t.shape[d] > like.shape[d]:
+            t = t.narrow(d, 0, like.shape[d])
+    return t
+
+
+def _cbb_grad_output(grads, input, weight, grad_output, stride, padding, dilation, transposed,
+                     output_padding, groups):  # fmt: skip
+    """torch's _convolution_double_backward, ggO = conv(ggI, w) + conv(x, ggW) + ggb."""
+    ggI, ggW, ggb = grads
+    und = grads.undefined
+    args = (stride, padding, dilation, transposed, output_padding, groups)
+    if input.numel() == 0:
+        return zeros_like(grad_output)
+    ggO = None  # None: undefined (no term), as torch's
+
+    if 0 not in und:
+        ggO = K.convolution_op(ggI, weight, None, *args)
+    if 1 not in und:
+        t = K.convolution_op(input, ggW, None, *args)
+        ggO = t if ggO is None else ggO + t
+    if 2 not in und:
+        shape = [1] * grad_output.ndim
+        shape[1] = ggb.shape[0]
+        t = ggb.contiguous().view(shape).expand(tuple(grad_output.shape))
+        ggO = t if ggO is None else ggO + t
+    return ggO
+
+
+def _cbb_input(grads, grad_output, input, weight, stride, padding, dilation, transposed,
+               output_padding, groups):  # fmt: skip
+    """gI: the convolution of the incoming grad with ggW, in the other direction."""
+    ggW = grads[1]
+    if input.numel() == 0:
+        return zeros_like(input)
+    if 1 in grads.undefined:
+        return None
+    if transposed:
+        gI = K.convolution_op(
+            grad_output, ggW, None, stride, padding, dilation, False, output_padding, groups
+        )
+        return _narrow_to(gI, input)
+    # the transposed convolution's output_padding that gives back the input's size
+    s, p, d = (_spatial(v, input) for v in (stride, padding, dilation))
+    k, o, n = weight.shape[2:], grad_output.shape[2:], input.shape[2:]
+    op = [n[i] - ((o[i] - 1) * s[i] - 2 * p[i] + d[i] * (k[i] - 1) + 1) for i in range(len(k))]
+    op = [0] * (len(stride) - len(op)) + op
+    return K.convolution_op(
+        grad_output, ggW, None, stride, padding, dilation, True, tuple(op), groups
+    )
+
+
+def _cbb_weight(grads, grad_output, input, weight, stride, padding, dilation, transposed,
+                output_padding, groups):  # fmt: skip
+    """gW: the convolution of ggI with the incoming grad over the batch (both transposed),
+    stride and dilation swapped, group by group."""
+    from .shape import cat
+
+    ggI = grads[0]
+    if input.numel() == 0:
+        return zeros_like(weight)
+    if 0 in grads.undefined:
+        return None
+    gOt, ggIt = grad_output.transpose(0, 1), ggI.transpose(0, 1)
+
+    def conv(a: Any, b: Any) -> Any:
+        if transposed:
+            a, b = b, a
+        return K.convolution_op(a, b, None, dilation, padding, stride, False, output_padding, 1)
+
+    if groups == 1:
+        gWt = conv(ggIt, gOt)
+    else:
+        ni, no = ggIt.shape[0] // groups, gOt.shape[0] // groups
+        gWt = cat(
+            [conv(ggIt.narrow(0, ni * g, ni), gOt.narrow(0, no * g, no)) for g in range(groups)],
+            1,
+        )
+    return _narrow_to(gWt.transpose(0, 1), weight)
+
+
+conv_backward = defop(
+    "convolution_backward",
+    "ConvolutionBackwardBackward0",
+    _conv_backward_fwd,
+    dtype="keep",
+    n_outputs=3,
+    grad_output=_cbb_grad_output,
+    input=_cbb_input,
+    weight=_cbb_weight,
+)
+
+
+def conv_grads(k, grad, input, weight, stride, padding, dilation, transposed, output_padding,
+               groups):  # fmt: skip
+    """Output k of one convolution_backward node, for formula k of a ConvolutionBackward0
+    under grad mode (See Note [Fused backward nodes])."""
+    args = (stride, padding, dilation, transposed, output_padding, groups)
+    return _shared_by(
+        (grad, input._data, weight._data), args, k,
+        lambda: conv_backward(grad, input, weight, *args),
+    )  # fmt: skip

@@ -17,6 +17,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from .. import _dtype as D
+from .. import _grad_mode
 from .._creation import zeros_like
 from .._tensor import Tensor, _make
 from ..autograd.forward_ad import ELEMENTWISE, LINEAR, LOSS, ZeroTerm, _plus, add_terms
@@ -1597,13 +1598,39 @@ def _conv_bias_formula(grad: Tensor, weight: Tensor, transposed: bool, groups: i
     return grad.sum((0, *range(2, grad.ndim)))
 
 
+def _conv_fused(k: int, plain: Any) -> Any:
+    """Formula k of ConvolutionBackward0: under grad mode, output k of one
+    ConvolutionBackwardBackward0 node (Note [Fused backward nodes] in nn_fused.py)."""
+
+    def formula(grad, input, weight, stride, padding, dilation, transposed, output_padding, groups):
+        if not transposed and any(output_padding):
+            # a non-transposed convolution given output_padding: only torch's double backward
+            # of a transposed one runs it, and torch's backward kernel refuses it
+            op = output_padding[len(output_padding) - (input.ndim - 2) :]
+            raise RuntimeError(
+                "output_padding is not supported for non-transposed convolutions; got: "
+                + " ".join(str(v) for v in op)
+            )
+        if _grad_mode.STATE.grad:
+            from .nn_fused import conv_grads
+
+            args = (stride, padding, dilation, transposed, output_padding, groups)
+            return conv_grads(k, grad, input, weight, *args)
+        if k == 2:
+            return plain(grad, weight, transposed, groups)
+        args = (stride, padding, dilation, transposed, output_padding, groups)
+        return plain(grad, input, weight, *args)
+
+    return formula
+
+
 convolution_op = defop(
     "convolution",
     "ConvolutionBackward0",
     _conv_fwd,
-    input=_conv_input_formula,
-    weight=_conv_weight_formula,
-    bias=_conv_bias_formula,
+    input=_conv_fused(0, _conv_input_formula),
+    weight=_conv_fused(1, _conv_weight_formula),
+    bias=_conv_fused(2, _conv_bias_formula),
     jvp=_conv_t,
 )
 

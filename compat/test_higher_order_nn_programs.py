@@ -1,0 +1,278 @@
+"""Realistic programs: higher-order gradients through nn ops, and the graphs torch records
+for them. With `create_graph=True` torch records one node per backward formula: the gradients
+of a convolution's input, weight and bias are the three outputs of one
+ConvolutionBackwardBackward0 node (edges: the incoming grad, input, weight), a layer norm's of
+one NativeLayerNormBackwardBackward0, a batch norm's of one NativeBatchNormBackwardBackward0,
+and that node's own formulas are torch's double backward (convolutions of the incoming grads,
+...). Gradient penalties (WGAN-GP), MAML inner steps, Hessian-vector products and
+`torch.autograd.functional` / `torch.func` Hessians build such graphs. Each program returns the
+gradients, the names of their graph (through next_functions), the second- and third-order
+gradients and their graphs. The programs register into test_realistic_programs_3's set and run
+through its harness: each `prog(T)` runs on torch and on shadowgrad, and everything it returns,
+raises or warns is compared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import pytest
+
+from . import test_realistic_programs_3 as _h
+from .engines import raises
+from .test_realistic_programs_2 import _data
+
+pytest.importorskip("torch")
+
+_SET = _h.Subset()  # this file's programs: registered into set 3, run by its harness
+program = _SET.program
+
+
+def _x(T: Any, *shape: int, seed: int = 0, scale: float = 1.0, dtype: str = "float64") -> Any:
+    a = (_data(*shape, seed=seed) * scale).astype(dtype)
+    return T.tensor(a, requires_grad=True)
+
+
+def _c(T: Any, *shape: int, seed: int = 0, dtype: str = "float64") -> Any:
+    """A constant (no grad)."""
+    return T.tensor(_data(*shape, seed=seed).astype(dtype))
+
+
+def _tree(fn: Any, depth: int = 2) -> Any:
+    """A node's name and, `depth` levels down, its next_functions' (None: no edge)."""
+    if fn is None:
+        return None
+    name = type(fn).__name__
+    if depth == 0:
+        return name
+    return (name, [_tree(n, depth - 1) for n, _ in fn.next_functions])
+
+
+def _same_node(gs: Sequence[Any]) -> list[Any]:
+    """Which gradients share their first one's node, and their output numbers."""
+    first = gs[0].grad_fn
+    return [
+        (g.grad_fn is first, getattr(g, "output_nr", None)) if g is not None else None for g in gs
+    ]
+
+
+def _orders(
+    T: Any,
+    f: Callable[..., Any],
+    inputs: Sequence[Any],
+    seed: int = 5,
+    depth: int = 2,
+    grad_out_rg: bool = True,
+) -> Any:
+    """First order with create_graph (the incoming grad itself requiring grad), then the
+    gradient of sum(g * v) over the inputs and the incoming grad (create_graph), then a third
+    order of the second-order gradients: values and graph names at each level."""
+    y = f(*inputs)
+    rng = np.random.default_rng(seed)
+    go = T.tensor(rng.standard_normal(tuple(y.shape)), dtype=y.dtype, requires_grad=grad_out_rg)
+    gs = T.autograd.grad(y, list(inputs), go, create_graph=True, allow_unused=True)
+    first = [(g, _tree(g.grad_fn, depth)) if g is not None else None for g in gs]
+    live = [g for g in gs if g is not None and g.requires_grad]
+    if not live:
+        return y, first
+    vs = [T.tensor(rng.standard_normal(tuple(g.shape)), dtype=g.dtype) for g in live]
+    s = sum((g * g * v).sum() for g, v in zip(live, vs, strict=True))
+    wrt = [*inputs, go] if grad_out_rg else list(inputs)
+    g2 = T.autograd.grad(s, wrt, create_graph=True, allow_unused=True)
+    second = [(g, _tree(g.grad_fn, depth)) if g is not None else None for g in g2]
+    live2 = [g for g in g2 if g is not None and g.requires_grad]
+    third = None
+    if live2:
+        s3 = sum((g.sin()).sum() for g in live2)
+        third = raises(lambda: T.autograd.grad(s3, wrt, allow_unused=True))
+    return y, first, _same_node(gs), second, third
+
+
+def _reg(name: str, body: Callable[[Any], Any], xfail: str | None = None) -> None:
+    body.__name__ = f"prog_ho_{name}"
+    program(xfail=xfail)(body)
+
+
+# --- convolutions: ConvolutionBackwardBackward0 -------------------------------------------------
+
+_CONVS: dict[str, tuple[Any, ...]] = {
+    # name: (F function, input shape, weight shape, bias?, kwargs)
+    "conv1d": ("conv1d", (2, 3, 7), (4, 3, 3), True, {}),
+    "conv1d_stride_pad_dil": (
+        "conv1d",
+        (2, 2, 9),
+        (3, 2, 2),
+        True,
+        dict(stride=2, padding=1, dilation=2),
+    ),
+    "conv1d_groups": ("conv1d", (1, 4, 6), (6, 2, 3), False, dict(groups=2)),
+    "conv2d": ("conv2d", (2, 3, 5, 5), (4, 3, 3, 3), True, dict(padding=1)),
+    "conv2d_stride2": ("conv2d", (2, 2, 6, 7), (3, 2, 3, 3), True, dict(stride=2, padding=1)),
+    "conv2d_stride_uneven": ("conv2d", (1, 2, 7, 6), (2, 2, 2, 3), False, dict(stride=(3, 2))),
+    "conv2d_dilation": ("conv2d", (1, 2, 7, 7), (3, 2, 3, 3), True, dict(dilation=2)),
+    "conv2d_groups": ("conv2d", (2, 4, 5, 5), (6, 2, 3, 3), True, dict(groups=2)),
+    "conv2d_depthwise": ("conv2d", (1, 3, 5, 4), (3, 1, 3, 3), False, dict(groups=3, padding=1)),
+    "conv2d_same": ("conv2d", (1, 2, 5, 5), (3, 2, 3, 3), True, dict(padding="same")),
+    "conv2d_1x1": ("conv2d", (2, 3, 4, 4), (5, 3, 1, 1), True, {}),
+    "conv3d": ("conv3d", (1, 2, 4, 4, 4), (2, 2, 2, 2, 2), True, dict(stride=(1, 2, 1))),
+    "conv_transpose1d": ("conv_transpose1d", (2, 3, 5), (3, 2, 3), True, dict(stride=2)),
+    "conv_transpose2d": ("conv_transpose2d", (2, 3, 4, 4), (3, 2, 3, 3), True, {}),
+    "conv_transpose2d_stride_outpad": (
+        "conv_transpose2d",
+        (1, 2, 4, 3),
+        (2, 3, 3, 3),
+        True,
+        dict(stride=2, padding=1, output_padding=1),
+    ),
+    "conv_transpose2d_groups": (
+        "conv_transpose2d",
+        (1, 4, 3, 3),
+        (4, 1, 2, 2),
+        True,
+        dict(groups=2),
+    ),
+    "conv_transpose2d_dilation": (
+        "conv_transpose2d",
+        (1, 2, 3, 4),
+        (2, 2, 3, 2),
+        False,
+        dict(dilation=2, stride=2),
+    ),
+    "conv_transpose3d": (
+        "conv_transpose3d",
+        (1, 2, 2, 3, 2),
+        (2, 2, 2, 2, 2),
+        True,
+        dict(stride=2),
+    ),
+}
+
+
+def _conv_program(name: str, spec: tuple[Any, ...]) -> None:
+    fname, xs, ws, has_bias, kw = spec
+
+    def body(T: Any) -> Any:
+        x = _x(T, *xs, seed=len(name))
+        w = _x(T, *ws, seed=len(name) + 1, scale=0.5)
+        ins = [x, w]
+        if has_bias:
+            n_out = ws[1] * kw.get("groups", 1) if "transpose" in fname else ws[0]
+            ins.append(_x(T, n_out, seed=3))
+        f = getattr(T.nn.functional, fname)
+        return _orders(T, lambda *a: f(*a, **kw), ins)
+
+    _reg(name, body)
+
+
+for _n, _s in _CONVS.items():
+    _conv_program(_n, _s)
+
+
+@program()
+def prog_ho_conv2d_weight_only_maml(T: Any) -> Any:
+    """MAML's inner step: the data needs no grad, only the weight does; the adapted weight's
+    graph goes through ConvolutionBackwardBackward0 (edges: the loss's grad, None, weight)."""
+    x = _c(T, 2, 2, 5, 5, seed=1)
+    w = _x(T, 3, 2, 3, 3, seed=2, scale=0.4)
+    b = _x(T, 3, seed=3)
+    tgt = _c(T, 2, 3, 3, 3, seed=4)
+    F = T.nn.functional
+    loss = F.mse_loss(F.conv2d(x, w, b), tgt)
+    gw, gb = T.autograd.grad(loss, (w, b), create_graph=True)
+    w2, b2 = w - 0.1 * gw, b - 0.1 * gb
+    outer = F.mse_loss(F.conv2d(x * 2, w2, b2), tgt)
+    outer.backward()
+    return gw, gb, _tree(gw.grad_fn, 3), _tree(gb.grad_fn, 2), outer, w.grad, b.grad
+
+
+@program()
+def prog_ho_conv2d_input_only_penalty(T: Any) -> Any:
+    """A gradient penalty on the input alone: the weight has no grad; the node still has its
+    weight edge empty and the penalty reaches nothing but x."""
+    x = _x(T, 2, 2, 4, 4, seed=5)
+    w = _c(T, 3, 2, 2, 2, seed=6)
+    y = T.nn.functional.conv2d(x, w).tanh().sum()
+    (g,) = T.autograd.grad(y, x, create_graph=True)
+    p = (g.flatten(1).norm(2, dim=1) - 1).pow(2).mean()
+    (gx,) = T.autograd.grad(p, x, create_graph=True)
+    return g, _tree(g.grad_fn, 3), p, gx, _tree(gx.grad_fn, 3)
+
+
+@program()
+def prog_ho_conv_wgan_gp_discriminator(T: Any) -> Any:
+    """WGAN-GP: a conv discriminator's gradient at interpolates, its norm penalty, and the
+    penalty's gradients to every parameter (the ConvolutionBackwardBackward0 formulas)."""
+    T.manual_seed(0)
+    nn = T.nn
+    d = nn.Sequential(
+        nn.Conv2d(2, 4, 3, stride=2, padding=1),
+        nn.LeakyReLU(0.2),
+        nn.Conv2d(4, 4, 3, padding=1, groups=2),
+        nn.LeakyReLU(0.2),
+        nn.Flatten(),
+        nn.Linear(4 * 3 * 3, 1),
+    ).double()
+    rng = np.random.default_rng(0)
+    with T.no_grad():
+        for _, p in sorted(d.named_parameters()):
+            p.copy_(T.tensor(rng.uniform(-0.5, 0.5, tuple(p.shape))))
+    real, fake = _c(T, 3, 2, 6, 6, seed=1), _c(T, 3, 2, 6, 6, seed=2)
+    alpha = T.tensor(rng.uniform(size=(3, 1, 1, 1)))
+    inter = (alpha * real + (1 - alpha) * fake).requires_grad_(True)
+    out = d(inter)
+    (g,) = T.autograd.grad(out, inter, T.ones_like(out), create_graph=True, retain_graph=True)
+    gp = ((g.view(3, -1).norm(2, dim=1) - 1) ** 2).mean() * 10
+    gp.backward()
+    grads = {n: p.grad for n, p in sorted(d.named_parameters())}
+    return out, g, _tree(g.grad_fn, 2), gp, grads
+
+
+@program()
+def prog_ho_conv_retain_graph_reuse(T: Any) -> Any:
+    """The double-backward graph differentiated twice (retain_graph), then a third time
+    without it: the second call raises torch's error."""
+    x = _x(T, 1, 2, 4, 4, seed=7)
+    w = _x(T, 2, 2, 3, 3, seed=8)
+    y = T.nn.functional.conv2d(x, w, padding=1).pow(2).sum()
+    gx, gw = T.autograd.grad(y, (x, w), create_graph=True)
+    s = gx.pow(2).sum() + gw.sum()
+    a = T.autograd.grad(s, (x, w), retain_graph=True)
+    b = T.autograd.grad(s, (x, w), retain_graph=False)
+    c = raises(lambda: T.autograd.grad(s, (x, w)))
+    return a, b, c
+
+
+@program()
+def prog_ho_conv_hvp_functional(T: Any) -> Any:
+    """torch.autograd.functional.hvp and hessian of a small conv's loss wrt its weight."""
+    x = _c(T, 1, 1, 4, 4, seed=9)
+    w0 = _c(T, 2, 1, 2, 2, seed=10)
+    v = _c(T, 2, 1, 2, 2, seed=11)
+
+    def loss(w: Any) -> Any:
+        return T.nn.functional.conv2d(x, w).tanh().pow(2).sum()
+
+    out, hv = T.autograd.functional.hvp(loss, w0, v)
+    h = T.autograd.functional.hessian(loss, w0)
+    return out, hv, h
+
+
+@program()
+def prog_ho_conv_second_order_bias_unused(T: Any) -> Any:
+    """The bias's gradient is the incoming grad summed: it does not depend on the bias, so
+    the second order wrt the bias is None (allow_unused) and wrt the grad is an expand."""
+    x = _x(T, 1, 2, 3, 3, seed=12)
+    w = _x(T, 2, 2, 2, 2, seed=13)
+    b = _x(T, 2, seed=14)
+    y = T.nn.functional.conv2d(x, w, b)
+    go = T.ones_like(y).requires_grad_(True)
+    gb = T.autograd.grad(y, b, go, create_graph=True)[0]
+    r = T.autograd.grad((gb * gb).sum(), (x, w, b, go), allow_unused=True, create_graph=True)
+    return gb, _tree(gb.grad_fn, 1), [None if t is None else (t, _tree(t.grad_fn, 2)) for t in r]
+
+
+@pytest.mark.parametrize("name", _SET.params())
+def test_program_matches_torch(name: str) -> None:
+    _h.test_program_matches_torch(name)
