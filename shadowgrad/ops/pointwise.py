@@ -1120,6 +1120,7 @@ _where = defop(
     "WhereBackward0",
     lambda condition, self, other: select(condition, self, other),
     nondiff=("condition",),
+    unpromoted=("condition",),
     self=lambda grad, condition: _where(condition, grad, 0.0),
     other=lambda grad, condition: _where(condition, 0.0, grad),
     jvp=LINEAR,
@@ -1212,15 +1213,6 @@ def where(condition: Tensor, input: Any = _NOT_GIVEN, other: Any = _NOT_GIVEN) -
         )
     if input.__class__ is complex or other.__class__ is complex:
         input, other = _where_complex_scalar(input, other)
-    bare = D.BAREBONES_UNSIGNED
-    if (isinstance(input, Tensor) and input.dtype in bare) or (
-        isinstance(other, Tensor) and other.dtype in bare
-    ):
-        # torch's result type is of input and other alone; a bool condition would not promote
-        # with uint16/32/64 (Note [Barebones unsigned types])
-        from .registry import result_type_of
-
-        condition = condition.to(result_type_of([input, other]))
     return _where(condition, input, other)
 
 

@@ -483,6 +483,7 @@ class OpDef:
         self.diff_idx = tuple(i for i, p in enumerate(params) if p in formulas)
         self.tensor_idx = tuple(i for i, p in enumerate(params) if p in formulas or p in nondiff)
         self.tensor_names = frozenset(params[i] for i in self.tensor_idx)
+        self.promote_idx = self.tensor_idx  # the inputs a promoting dtype rule casts
         self.formulas = []
         self.formulas_by_input: list[tuple[str, tuple[str, ...]]] = []
         for p in params:
@@ -677,6 +678,7 @@ def defop(
     ufunc: Any = None,
     complex: bool | dict[str, Callable[..., Any]] = False,
     contiguous: bool = False,
+    unpromoted: tuple[str, ...] = (),
     **formulas: Callable[..., Any],
 ) -> Callable[..., Any]:
     """Declare an op; returns the callable that runs it (positional args in forward order).
@@ -709,6 +711,8 @@ def defop(
         contiguous: torch allocates the result contiguous whatever the layout of the first input
             (reductions over a dim, softmax, cumulative ops, ...), where numpy's result would
             follow the input's layout (Note [Result layout]).
+        unpromoted: tensor inputs that take no part in the "promote"/"float" rule and reach
+            the forward in their own dtype (where's bool condition).
     """
     if contiguous:
         forward = _contiguous_result(forward)
@@ -732,6 +736,11 @@ def defop(
     op.ufunc = ufunc
     # torch names the operands of a broadcast error in its own order (masked_fill: mask first)
     op.broadcast_order = broadcast_order or op.tensor_idx
+    if unpromoted:
+        bad = set(unpromoted) - op.tensor_names
+        if bad:
+            raise TypeError(f"{name}: unpromoted names unknown tensor inputs {sorted(bad)}")
+        op.promote_idx = tuple(i for i in op.tensor_idx if op.params[i] not in unpromoted)
     run = _make_runner(op)
     op.run = run
     run.op = op  # type: ignore[attr-defined]
@@ -836,6 +845,12 @@ def _run(op: OpDef, args: tuple[Any, ...]) -> Any:
                 elif a is not None:
                     arrays[i] = _scalar_array(a, D.scalar_dtype(a))
         else:
+            if op.promote_idx is not tidx:  # some inputs keep their dtype (where's condition)
+                for i in tidx:
+                    a = args[i]
+                    if isinstance(a, Tensor):
+                        arrays[i] = a._data
+                tidx = op.promote_idx
             # Fast path: every tensor input is a Tensor of one dtype.
             first = args[tidx[0]]
             dt = None
