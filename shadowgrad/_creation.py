@@ -1262,6 +1262,8 @@ def new_methods() -> dict[str, Any]:
     ) -> Tensor:
         if kw:
             size = _size_keyword("new_zeros", size, kw)
+        elif not size:
+            raise TypeError('new_zeros() missing 1 required positional arguments: "size"')
         if dtype is not None and type(dtype) is not D.dtype:
             dtype = dtype_arg("new_zeros", dtype)  # a Python type (float), or torch's error
         if not all(type(v) is int for v in size):
@@ -1278,6 +1280,8 @@ def new_methods() -> dict[str, Any]:
     ) -> Tensor:
         if kw:
             size = _size_keyword("new_ones", size, kw)
+        elif not size:
+            raise TypeError('new_ones() missing 1 required positional arguments: "size"')
         if dtype is not None and type(dtype) is not D.dtype:
             dtype = dtype_arg("new_ones", dtype)  # a Python type (float), or torch's error
         if not all(type(v) is int for v in size):
@@ -1294,6 +1298,8 @@ def new_methods() -> dict[str, Any]:
     ) -> Tensor:
         if kw:
             size = _size_keyword("new_empty", size, kw)
+        elif not size:
+            raise TypeError('new_empty() missing 1 required positional arguments: "size"')
         if dtype is not None and type(dtype) is not D.dtype:
             dtype = dtype_arg("new_empty", dtype)  # a Python type (float), or torch's error
         if not all(type(v) is int for v in size):

@@ -458,12 +458,7 @@ class Tensor:
                 )
             if value is self:
                 raise RuntimeError("can't assign Variable as its own grad")
-            if value.shape != self.shape:
-                raise RuntimeError(
-                    f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor "
-                    f"of size '{list(self.shape)}'. Please ensure that the gradient and the "
-                    "tensor are the same size"
-                )
+            # torch checks the dtype before the size
             gd = self.grad_dtype if self._grad_fn is None else self.dtype
             if gd is not None and value.dtype is not gd:
                 raise RuntimeError(
@@ -473,6 +468,12 @@ class Tensor:
                     "tensor's grad_dtype attribute with a specific dtype, or None to allow any "
                     "dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and "
                     "its gradient may break downstream systems that assume they match."
+                )
+            if value.shape != self.shape:
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor "
+                    f"of size '{list(self.shape)}'. Please ensure that the gradient and the "
+                    "tensor are the same size"
                 )
         self._grad = value
 

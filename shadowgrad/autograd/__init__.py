@@ -319,6 +319,14 @@ def backward(
         _warn_once("create_graph", CREATE_GRAPH_WARNING)
     grads = _make_grads(outputs, grads, edges)
     roots = _roots(outputs, edges)
+    # torch's engine checks the outputs before it looks at the inputs
+    for k, t in enumerate(inputs_l or ()):
+        if not isinstance(t, _Tensor):
+            if isinstance(t, graph.GradientEdge):
+                inputs_l[k] = _EdgeTarget(t)
+                continue
+            raise RuntimeError(_not_input(t))
+        t.retain_grad()  # raises for a tensor that doesn't require grad, as torch does
     run_backward(roots, grads, retain_graph, create_graph, accumulate_into=inputs_l)
 
 
@@ -405,7 +413,10 @@ def grad(
             )
         res = _batched_grad(outs, ins, gouts, retain_graph, create_graph, allow_unused)
         if materialize_grads:  # torch materializes after the batched backward: unbatched zeros
-            res = tuple(zeros_like(t) if g is None else g for g, t in zip(res, ins, strict=True))
+            res = tuple(
+                zeros_like(t, requires_grad=create_graph) if g is None else g
+                for g, t in zip(res, ins, strict=True)
+            )
         return res
     if retain_graph is None:
         retain_graph = create_graph
@@ -427,7 +438,7 @@ def grad(
                     raise RuntimeError(
                         "materialize_grads cannot be used when the given input is a GradientEdge"
                     )
-                g = zeros_like(t)
+                g = zeros_like(t, requires_grad=create_graph)  # (torch's, a leaf)
         elif not create_graph:
             g = g.detach() if g._rg else g
         result.append(g)

@@ -477,6 +477,8 @@ def resize_(self: Tensor, *sizes: Any, memory_format: Any = None) -> Tensor:
 
     Differences: growing allocates a new array, so other views of the old storage no longer
     share memory with self (torch reallocates the shared storage itself)."""
+    if not sizes:
+        raise TypeError('resize_() missing 1 required positional arguments: "size"')
     if self._rg:
         from .._grad_mode import is_inference_mode_enabled
 

@@ -371,6 +371,8 @@ def getitem(self: Tensor, index: Any) -> Tensor:
     if self.ndim == 0 and (
         isinstance(index, slice) or (_is_int(index) and not isinstance(index, Tensor))
     ):
+        if isinstance(index, slice):
+            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
         raise IndexError(
             "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
@@ -476,6 +478,8 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
     if self.ndim == 0 and (
         isinstance(index, slice) or (_is_int(index) and not isinstance(index, Tensor))
     ):
+        if isinstance(index, slice):
+            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
         raise IndexError(
             "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
@@ -934,6 +938,10 @@ def scatter_(
     reduce: Any = _UNSET,
 ) -> Tensor:
     """Mirrors `torch.Tensor.scatter_`."""
+    if src is self:
+        _refuse_self_operand(
+            _scatter_inplace_fn, self, (dim, index, src), {"value": value, "reduce": reduce}
+        )
     return apply_inplace(_scatter_inplace_fn, self, dim, index, src, value=value, reduce=reduce)
 
 
@@ -1264,7 +1272,7 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
             raise RuntimeError(
                 f"index_select(): Index to scalar can have only 1 value, got {a.size} value(s)"
             )
-        return S.view(_index_select(S.view(input, 1), 0, a, (1,)), ())
+        return _index_select(input, dim, a, ())
     # torch's node saves the dim as given (a negative one reads as 2**64 + dim)
     out = _index_select(input, dim if type(dim) is int else d, a, tuple(input._data.shape))
     if out._grad_fn is not None:
@@ -1279,11 +1287,12 @@ def _along(dim: int, index: np.ndarray) -> tuple[Any, ...]:
 _index_select = defop(
     "index_select",
     "IndexSelectBackward0",
-    lambda self, dim, index, self_sym_sizes: np.take(self, index, axis=dim),
+    # a 0-d self: its one element (the index was checked to be one 0)
+    lambda self, dim, index, self_sym_sizes: np.take(self, index, axis=dim) if self.ndim else +self,
     dtype="keep",
     jvp=LINEAR,
     self=lambda grad, dim, index, self_sym_sizes: _index_add(
-        _zeros(self_sym_sizes, grad), dim % len(self_sym_sizes), index, grad, 1
+        _zeros(self_sym_sizes, grad), dim % max(len(self_sym_sizes), 1), index, grad, 1
     ),
     complex=True,
 )
@@ -1768,9 +1777,28 @@ def argwhere(input: Tensor) -> Tensor:
 
 # --- in-place variants ----------------------------------------------------------------------
 
+# the in-place ops that refuse an operand overlapping self at all, self itself included
+# (torch's assert_no_overlap; TensorIterator's ops allow a full overlap: x.add_(x))
+_NO_OVERLAP = frozenset(("index_add_", "index_copy_", "scatter_add_"))
+
+
+def _refuse_self_operand(fn: Any, self: Tensor, args: Any, kwargs: dict[str, Any]) -> None:
+    """self given as its own operand (a full overlap, even when empty): torch checks the
+    arguments, then the autograd layer's in-place rules (leaf, inference tensor), and then
+    refuses the overlap."""
+    from .._grad_mode import no_grad
+    from .inplace import PARTIAL_OVERLAP
+
+    with no_grad():
+        apply_inplace(fn, self.detach().clone(), *args, **kwargs)
+    self._check_inplace()
+    raise RuntimeError(PARTIAL_OVERLAP)
+
 
 def _inplace(fn: Any, name: str) -> Any:
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        if any(a is self for a in args) and name in _NO_OVERLAP:
+            _refuse_self_operand(fn, self, args, kwargs)
         return apply_inplace(fn, self, *args, **kwargs)
 
     method.__name__ = name

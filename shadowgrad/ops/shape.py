@@ -364,6 +364,8 @@ def _reshape_method(self: Tensor, *shape: Any, **kwargs: Any) -> Tensor:
     """Mirrors `torch.Tensor.reshape` (the shape may be given by keyword)."""
     if kwargs:
         shape = _method_keywords("reshape", "shape", shape, kwargs)
+    elif not shape:
+        raise TypeError('reshape() missing 1 required positional arguments: "shape"')
     if not all(type(v) is int for v in shape):
         _check_int_sizes("reshape", "shape", shape, 1, None)
     return reshape(self, *shape)
@@ -453,6 +455,8 @@ def expand(self: Tensor, *sizes: Any, **kwargs: Any) -> Tensor:
             kwargs = {k: v for k, v in kwargs.items() if k != "implicit"}  # (no effect)
         if kwargs:
             sizes = _method_keywords("expand", "size", sizes, kwargs)
+    elif not sizes:
+        raise TypeError('expand() missing 1 required positional arguments: "size"')
     try:
         given = sizes
         if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
@@ -858,6 +862,8 @@ def permute(input: Tensor, *dims: Any, **kwargs: Any) -> Tensor:
     """Mirrors `torch.permute` (the dims may be given by keyword)."""
     if kwargs:
         dims = _method_keywords("permute", "dims", dims, kwargs)
+    elif not dims:
+        raise TypeError('permute() missing 1 required positional arguments: "dims"')
     try:
         given = dims  # as called, for torch's argument errors
         if not all(type(d) is int for d in dims):
@@ -1917,6 +1923,8 @@ def repeat(self: Tensor, *sizes: Any, **kwargs: Any) -> Tensor:
     """Mirrors `torch.Tensor.repeat` (the repeats may be given by keyword)."""
     if kwargs:
         sizes = _method_keywords("repeat", "repeats", sizes, kwargs)
+    elif not sizes:
+        raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
     try:
         if not all(type(s) is int for s in sizes):  # torch's parser refuses a float repeat
             from .._creation import check_int_list

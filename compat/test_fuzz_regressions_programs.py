@@ -1,0 +1,185 @@
+"""Regressions found by the random-program fuzzer (compat/fuzz.py): each program is a shrunk
+mismatch between torch and shadowgrad, written as a `prog(T)` and run through
+test_realistic_programs_3's harness (values, dtypes, grad_fn, errors and warnings compared).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from . import test_realistic_programs_3 as _h
+from .engines import observe, raises
+
+pytest.importorskip("torch")
+
+_SET = _h.Subset()  # this file's programs: registered into set 3, run by its harness
+program = _SET.program
+
+
+@program()
+def prog_fz_backward_inputs_checks_outputs_first(T: Any) -> Any:
+    """backward(inputs=...) checks the outputs before it retains the inputs' grads: an output
+    that does not require grad is the error, not the input."""
+    a = T.tensor(-2.0)
+    b = T.tensor(1.0, requires_grad=True)
+    return (
+        raises(lambda: a.sum().backward(inputs=[a])),
+        raises(lambda: a.backward(inputs=[b])),
+        raises(lambda: (b * 2).backward(inputs=[a])),
+        raises(lambda: a.backward(inputs=[3])),
+        raises(lambda: (b * 2).backward(inputs=[3])),
+        observe(T, b),
+        a.retains_grad,
+    )
+
+
+@program()
+def prog_fz_grad_assignment_checks_dtype_before_size(T: Any) -> Any:
+    """Assigning .grad checks the dtype (against grad_dtype) before the size."""
+    out = []
+    for g in (T.ones(1, dtype=T.float64), T.ones(2, dtype=T.float64), T.ones(1)):
+        for x in (T.tensor(1.0), T.tensor([1.0, 2.0]), T.tensor([1.0, 2.0])[0]):
+
+            def assign(x: Any = x, g: Any = g) -> Any:
+                x.grad = g
+                return x.grad
+
+            out.append(raises(assign))
+    return out
+
+
+@program()
+def prog_fz_slice_of_0d_tensor(T: Any) -> Any:
+    """A lone slice of a 0-d tensor is refused as a slice (read and write); other index forms
+    keep their own errors."""
+    x = T.tensor(-2.0, requires_grad=True)
+    out = {}
+    for name, k in (
+        ("from1", slice(1, None)),
+        ("all", slice(None)),
+        ("step", slice(None, None, 2)),
+        ("ellipsis_slice", (Ellipsis, slice(None))),
+        ("int", 0),
+        ("none_slice", (None, slice(1, None))),
+    ):
+
+        def write(k: Any = k) -> Any:
+            y = x.detach().clone()
+            y[k] = 1.0
+            return y
+
+        out[name] = (raises(lambda k=k: x[k]), raises(write))
+    y = x.detach().clone()
+    out["inplace_through_slice"] = raises(lambda: y[1:].mul_(2))
+    return out, observe(T, y)
+
+
+@program()
+def prog_fz_index_ops_refuse_self_as_source(T: Any) -> Any:
+    """index_add_, index_copy_, scatter_ and scatter_add_ refuse self as their source (any
+    overlap, a full one included); add_ and copy_ take it. The argument checks and the leaf
+    check come first; an empty self is refused too."""
+
+    def f(op: Any, x: Any = None) -> Any:
+        y = T.tensor([1.0, 2.0, 3.0]) if x is None else x
+        return raises(lambda: op(y)), y
+
+    i0 = T.tensor([0, 1, 2])
+    return {
+        "index_add": f(lambda y: y.index_add_(0, i0, y)),
+        "index_add_alpha": f(lambda y: y.index_add_(0, i0, y, alpha=2)),
+        "index_copy": f(lambda y: y.index_copy_(0, i0, y)),
+        "scatter": f(lambda y: y.scatter_(0, i0, y)),
+        "scatter_add": f(lambda y: y.scatter_add_(0, i0, y)),
+        "scatter_value": f(lambda y: y.scatter_(0, i0, 2.0)),
+        "add": f(lambda y: y.add_(y)),
+        "copy": f(lambda y: y.copy_(y)),
+        "0d": f(lambda y: y.index_add_(0, T.tensor([0]), y), T.tensor(1.0)),
+        "empty": f(lambda y: y.index_add_(0, T.tensor([], dtype=T.long), y), T.zeros(0)),
+        "bad_dim": f(lambda y: y.index_add_(5, i0, y)),
+        "bad_index": f(lambda y: y.index_add_(0, i0.float(), y)),
+        "bad_count": f(lambda y: y.index_add_(0, T.tensor([0]), y)),
+        "bad_dtype": f(lambda y: y.index_add_(0, i0, y.double())),
+        "scatter_bad_dim": f(lambda y: y.scatter_(3, i0, y)),
+        "leaf": f(lambda y: y.index_add_(0, i0, y), T.ones(3, requires_grad=True)),
+        "view": f(lambda y: y[:1].index_add_(0, T.tensor([0]), y[:1])),
+    }
+
+
+@program()
+def prog_fz_index_select_of_0d_tensor(T: Any) -> Any:
+    """index_select of a 0-d tensor is its IndexSelectBackward0 node, also in double backward
+    (IndexAddBackward0)."""
+    x = T.tensor(2.0, requires_grad=True)
+    y = x.index_select(0, T.tensor([0]))
+    z = x.index_select(-1, T.tensor(0))
+    (g,) = T.autograd.grad(y * x, x, create_graph=True)
+    (gg,) = T.autograd.grad(g, x)
+    return (
+        y,
+        z,
+        g,
+        gg,
+        raises(lambda: x.index_select(0, T.tensor([0, 0]))),
+        T.tensor(3).index_select(0, T.tensor([0])),
+        T.tensor(2j, requires_grad=True).index_select(0, T.tensor([0])),
+    )
+
+
+@program()
+def prog_fz_size_methods_without_sizes(T: Any) -> Any:
+    """permute, expand, repeat, reshape, new_ones/new_zeros/new_empty and resize_ called with
+    no sizes are torch's parser errors (a missing argument), even for a 0-d tensor."""
+    out = {}
+    for shape in ((2, 3), ()):
+        x = T.ones(shape)
+        for name in ("permute", "expand", "repeat", "reshape", "new_ones", "new_zeros",
+                     "new_empty", "resize_"):  # fmt: skip
+            out[name, shape] = raises(lambda n=name, x=x: getattr(x, n)())
+        out["permute_fn", shape] = raises(lambda x=x: T.permute(x))
+    s = T.ones(())
+    return out, s.permute(()), s.expand(()), s.reshape(()), s.new_ones(size=()), s.repeat(())
+
+
+@program()
+def prog_fz_materialized_grads_require_grad_with_create_graph(T: Any) -> Any:
+    """materialize_grads: an unused input's zeros require grad under create_graph (a leaf)."""
+    x = T.tensor(2.0, requires_grad=True)
+    y = T.tensor([1.0, 2.0], requires_grad=True)
+    a = T.autograd.grad(x * 2, [x, y], create_graph=True, materialize_grads=True)
+    b = T.autograd.grad(x * 2, [x, y], materialize_grads=True)
+    c = T.autograd.grad(
+        x * 2, [x, y], T.ones(3), create_graph=True, materialize_grads=True, is_grads_batched=True
+    )
+    return a, [t.is_leaf for t in a], b, c
+
+
+@program(
+    xfail="a normal tensor computed from an inference tensor outside inference mode: torch's "
+    "kernels that write their result through an in-place op (sum, mean, clone, cumsum, sort, "
+    "max along a dim, logsumexp, std) bump its _version to 1 or 2; shadowgrad's stays 0"
+)
+def prog_fz_inference_input_bumps_result_version(T: Any) -> Any:
+    with T.inference_mode():
+        a = T.tensor(2.0)
+        b = T.tensor([1.0, 2.0])
+    out = {}
+    for name, f in (
+        ("sum", lambda: a.sum(0)),
+        ("mean", lambda: b.mean(0)),
+        ("clone", lambda: a.clone()),
+        ("cumsum", lambda: a.cumsum(0)),
+        ("max", lambda: b.max(0)[0]),
+        ("exp", lambda: a.exp()),
+        ("add", lambda: a + 1),
+    ):
+        r = f()
+        out[name] = (r._version, r.is_inference())
+    return out
+
+
+@pytest.mark.parametrize("name", _SET.params())
+def test_program_matches_torch(name: str) -> None:
+    _h.test_program_matches_torch(name)
