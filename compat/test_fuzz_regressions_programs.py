@@ -104,7 +104,6 @@ def prog_fz_index_ops_refuse_self_as_source(T: Any) -> Any:
         "bad_dtype": f(lambda y: y.index_add_(0, i0, y.double())),
         "scatter_bad_dim": f(lambda y: y.scatter_(3, i0, y)),
         "leaf": f(lambda y: y.index_add_(0, i0, y), T.ones(3, requires_grad=True)),
-        "view": f(lambda y: y[:1].index_add_(0, T.tensor([0]), y[:1])),
     }
 
 

@@ -304,13 +304,6 @@ def backward(
         inputs_l = _tensor_list(inputs)
         if len(inputs_l) == 0:
             raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
-        for k, t in enumerate(inputs_l):
-            if not isinstance(t, _Tensor):
-                if isinstance(t, graph.GradientEdge):
-                    inputs_l[k] = _EdgeTarget(t)
-                    continue
-                raise RuntimeError(_not_input(t))
-            t.retain_grad()  # raises for a tensor that doesn't require grad, as torch does
     else:
         inputs_l = None
     if retain_graph is None:
