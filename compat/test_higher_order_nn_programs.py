@@ -273,6 +273,173 @@ def prog_ho_conv_second_order_bias_unused(T: Any) -> Any:
     return gb, _tree(gb.grad_fn, 1), [None if t is None else (t, _tree(t.grad_fn, 2)) for t in r]
 
 
+# --- layer norm: NativeLayerNormBackwardBackward0 -----------------------------------------------
+
+_LNS: dict[str, tuple[Any, ...]] = {
+    # name: (input shape, normalized_shape, weight?, bias?)
+    "layer_norm": ((3, 4), (4,), True, True),
+    "layer_norm_no_affine": ((2, 5), (5,), False, False),
+    "layer_norm_weight_only": ((2, 3, 4), (4,), True, False),
+    "layer_norm_two_dims": ((2, 3, 4), (3, 4), True, True),
+    "layer_norm_whole": ((3, 2), (3, 2), True, True),
+    "layer_norm_single_feature": ((3, 1), (1,), True, True),
+}
+
+
+def _ln_program(name: str, spec: tuple[Any, ...]) -> None:
+    xs, ns, has_w, has_b = spec
+
+    def body(T: Any) -> Any:
+        x = _x(T, *xs, seed=len(name), scale=1.5)
+        ins = [x]
+        if has_w:
+            ins.append(_x(T, *ns, seed=2))
+        if has_b:
+            ins.append(_x(T, *ns, seed=3))
+
+        def f(x: Any, w: Any = None, b: Any = None) -> Any:
+            return T.nn.functional.layer_norm(x, ns, w, b)
+
+        return _orders(T, f, ins)
+
+    _reg(name, body)
+
+
+for _n, _s in _LNS.items():
+    _ln_program(_n, _s)
+
+
+# --- batch and instance norm: NativeBatchNormBackwardBackward0 ----------------------------------
+
+_BNS: dict[str, tuple[Any, ...]] = {
+    # name: (input shape, training, affine)
+    "batch_norm_train": ((4, 3), True, True),
+    "batch_norm_train_3d": ((3, 2, 4), True, True),
+    "batch_norm_train_4d": ((2, 3, 2, 2), True, True),
+    "batch_norm_train_no_affine": ((3, 2, 3), True, False),
+    "batch_norm_eval": ((3, 2, 3), False, True),
+    "batch_norm_eval_no_affine": ((4, 3), False, False),
+}
+
+
+def _bn_program(name: str, spec: tuple[Any, ...]) -> None:
+    xs, training, affine = spec
+
+    def body(T: Any) -> Any:
+        c = xs[1]
+        x = _x(T, *xs, seed=len(name), scale=1.5)
+        rm = T.tensor(_data(c, seed=4).astype("float64"))
+        rv = T.tensor(np.abs(_data(c, seed=5)).astype("float64") + 0.5)
+        ins = [x] + ([_x(T, c, seed=6), _x(T, c, seed=7)] if affine else [])
+
+        def f(x: Any, w: Any = None, b: Any = None) -> Any:
+            return T.nn.functional.batch_norm(x, rm, rv, w, b, training=training, momentum=0.2)
+
+        return _orders(T, f, ins), rm, rv
+
+    _reg(name, body)
+
+
+for _n, _s in _BNS.items():
+    _bn_program(_n, _s)
+
+
+@program()
+def prog_ho_instance_norm_affine(T: Any) -> Any:
+    x = _x(T, 2, 3, 4, seed=20)
+    w, b = _x(T, 3, seed=21), _x(T, 3, seed=22)
+    return _orders(T, lambda x, w, b: T.nn.functional.instance_norm(x, weight=w, bias=b), [x, w, b])
+
+
+@program()
+def prog_ho_norm_node_saved_values(T: Any) -> Any:
+    """What the double-backward nodes of layer and batch norm show of their saved values."""
+    x = _x(T, 3, 4, seed=23)
+    w, b = _x(T, 4, seed=24), _x(T, 4, seed=25)
+    out = []
+    for y in (
+        T.nn.functional.layer_norm(x, (4,), w, b),
+        T.nn.functional.batch_norm(x, None, None, w, b, training=True),
+    ):
+        gx, gw, gb = T.autograd.grad(y.pow(2).sum(), (x, w, b), create_graph=True)
+        n = gx.grad_fn
+        names = sorted(a for a in dir(n) if a.startswith("_saved_"))
+        out.append((type(n).__name__, names, gw.grad_fn is n, gb.grad_fn is n, gb.output_nr))
+        out.append([getattr(n, a) for a in names if a in ("_saved_grad_out", "_saved_input")])
+    return out
+
+
+@program()
+def prog_ho_transformer_block_gradient_penalty(T: Any) -> Any:
+    """A pre-norm MLP block (LayerNorm, Linear, GELU, residual): the input-gradient penalty's
+    gradients to every parameter go through NativeLayerNormBackwardBackward0."""
+    T.manual_seed(0)
+    nn = T.nn
+    ln = nn.LayerNorm(4).double()
+    fc1, fc2 = nn.Linear(4, 6).double(), nn.Linear(6, 4).double()
+    rng = np.random.default_rng(3)
+    with T.no_grad():
+        for m in (ln, fc1, fc2):
+            for _, p in sorted(m.named_parameters()):
+                p.copy_(T.tensor(rng.uniform(-0.6, 0.6, tuple(p.shape))))
+    x = _x(T, 3, 4, seed=26)
+    y = x + fc2(nn.functional.gelu(fc1(ln(x))))
+    (g,) = T.autograd.grad(y.pow(2).sum(), x, create_graph=True)
+    pen = g.pow(2).sum()
+    pen.backward()
+    params = {n: p.grad for m in (ln, fc1, fc2) for n, p in sorted(m.named_parameters())}
+    return g, _tree(g.grad_fn, 2), pen, x.grad, params
+
+
+@program()
+def prog_ho_conv_bn_relu_penalty(T: Any) -> Any:
+    """Conv, batch norm (training), ReLU: a gradient penalty through the whole stack."""
+    T.manual_seed(0)
+    nn = T.nn
+    net = nn.Sequential(nn.Conv2d(2, 3, 3, padding=1), nn.BatchNorm2d(3), nn.ReLU()).double()
+    rng = np.random.default_rng(4)
+    with T.no_grad():
+        for _, p in sorted(net.named_parameters()):
+            p.copy_(T.tensor(rng.uniform(-0.6, 0.6, tuple(p.shape))))
+    x = _x(T, 2, 2, 4, 4, seed=27)
+    y = net(x).pow(2).mean()
+    (g,) = T.autograd.grad(y, x, create_graph=True)
+    pen = (g.flatten(1).norm(dim=1) - 1).pow(2).mean()
+    pen.backward()
+    grads = {n: p.grad for n, p in sorted(net.named_parameters())}
+    return g, _tree(g.grad_fn, 3), pen, x.grad, grads, net[1].running_mean
+
+
+@program()
+def prog_ho_layer_norm_hessian_functional(T: Any) -> Any:
+    """torch.autograd.functional.hessian and vhp of a layer norm loss wrt its input."""
+    w = _c(T, 4, seed=28)
+
+    def loss(x: Any) -> Any:
+        return (T.nn.functional.layer_norm(x, (4,)) * w).pow(3).sum()
+
+    x0 = _c(T, 2, 4, seed=29)
+    v = _c(T, 2, 4, seed=30)
+    h = T.autograd.functional.hessian(loss, x0)
+    out, vh = T.autograd.functional.vhp(loss, x0, v)
+    return h, out, vh
+
+
+@program()
+def prog_ho_batch_norm_eval_weight_only_maml(T: Any) -> Any:
+    """MAML through an eval-mode batch norm: only the affine parameters adapt."""
+    x = _c(T, 4, 3, seed=31)
+    rm, rv = _c(T, 3, seed=32), T.tensor(np.abs(_data(3, seed=33)).astype("float64") + 0.3)
+    w, b = _x(T, 3, seed=34), _x(T, 3, seed=35)
+    F = T.nn.functional
+    loss = F.batch_norm(x, rm, rv, w, b, training=False).tanh().sum()
+    gw, gb = T.autograd.grad(loss, (w, b), create_graph=True)
+    w2, b2 = w - 0.5 * gw, b - 0.5 * gb
+    outer = F.batch_norm(x * 2, rm, rv, w2, b2, training=False).pow(2).sum()
+    outer.backward()
+    return gw, gb, _tree(gw.grad_fn, 2), _tree(gb.grad_fn, 2), outer, w.grad, b.grad
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -2636,10 +2636,7 @@ def prog_autograd_grad_create_graph_on_model_penalty(T: Any) -> Any:
     }
 
 
-@program(
-    xfail="convolution's backward is composed of im2col/col2im ops in shadowgrad: torch's "
-    "double backward node is ConvolutionBackwardBackward0"
-)
+@program()
 def prog_conv_double_backward_node_name(T: Any) -> Any:
     x = T.ones(1, 1, 4, 4, requires_grad=True)
     w = T.ones(2, 1, 3, 3, requires_grad=True)
@@ -2922,12 +2919,7 @@ def prog_gradient_penalty_through_piecewise_activations(T: Any) -> Any:
     return out
 
 
-@program(
-    xfail="double-backward node names of losses and normalizations composed of other ops in "
-    "shadowgrad (torch: MseLossBackwardBackward0, SmoothL1LossBackwardBackward0, "
-    "NativeLayerNormBackwardBackward0, LogSigmoidBackwardBackward0, GluBackwardBackward0, ...); "
-    "hardsigmoid's double backward raises in torch"
-)
+@program()
 def prog_double_backward_node_names_of_losses_and_norms(T: Any) -> Any:
     F = T.nn.functional
     x = T.tensor(

@@ -691,3 +691,282 @@ def conv_grads(k, grad, input, weight, stride, padding, dilation, transposed, ou
         (grad, input._data, weight._data), args, k,
         lambda: conv_backward(grad, input, weight, *args),
     )  # fmt: skip
+
+
+# --- native_layer_norm_backward (create_graph through a layer norm) -----------------------------
+
+
+def _ln_backward_fwd(grad_out, input, mean, rstd, weight, bias, normalized_shape, eps):
+    """The three gradients of a layer norm, as its first-order backward computes them."""
+    gi = K._np_ln_input(grad_out, input, normalized_shape, weight, eps)
+    g = grad_out.astype(np.float32) if grad_out.dtype == np.float16 else grad_out
+    n = len(normalized_shape)
+    gw = K._np_ln_weight(grad_out, input, normalized_shape, eps)
+    gb = K._np_sum_lead(g, n)
+    dt = input.dtype if weight is None else weight.dtype
+    gw, gb = (np.ascontiguousarray(np.asarray(a).astype(dt, copy=False)) for a in (gw, gb))
+    return np.ascontiguousarray(gi), gw, gb
+
+
+def _ln_double_backward(grads, grad_out, input, mean, rstd, weight, normalized_shape):
+    """torch's layer_norm_double_backward: (gI, gG, ggO) from the gradients (ggI, ggG, ggB) of
+    the layer norm's three gradients, over the input viewed as (M, N)."""
+    from .._creation import ones
+
+    ggI, ggG, ggB = grads
+    und = grads.undefined
+    shape = tuple(input.shape)
+    axis = input.ndim - len(normalized_shape)
+    M, N = math.prod(shape[:axis]), math.prod(shape[axis:])
+    x = input.reshape(M, N)
+    gO = grad_out.reshape(M, N)
+    affine = weight is not None
+    if affine:
+        gamma = weight.reshape(1, N)
+        ggG_e = ggG.reshape(1, N) if 1 not in und else None
+        ggB_e = ggB.reshape(1, N) if 2 not in und else None
+    else:
+        gamma = ones(1, dtype=input.dtype)
+        ggG_e = ggB_e = None
+    ggI_e = ggI.reshape(M, N) if 0 not in und else None
+    mu = mean.reshape(M, 1).to(input.dtype)
+    x_mu = x - mu
+    s12 = rstd.reshape(M, 1).to(input.dtype)
+    s1 = s12.pow(2)
+    s32 = s12.pow(3)
+    x_mu_s32 = x_mu * s32
+    gI = None
+    if ggI_e is not None:
+        gxhat = gO * gamma
+        gxhat_mu_sum = (gxhat * x_mu).sum(1, True)
+        gxhat_sum = gxhat.sum(1, True)
+        ggI_sum = ggI_e.sum(1, True)
+        ggI_mu_sum = (ggI_e * x_mu).sum(1, True)
+        all_sub = (
+            (ggI_sum * gxhat_sum).div(N)
+            - (ggI_e * gxhat).sum(1, True)
+            + (s1 * gxhat_mu_sum * ggI_mu_sum).mul(3.0 / N)
+        )
+        gI0 = (x_mu_s32 * all_sub).div(N)
+        gI1 = (ggI_mu_sum * s32).div(N) * (gxhat_sum.div(N) - gxhat)
+        gI2 = (gxhat_mu_sum * s32).div(N) * (ggI_sum.div(N) - ggI_e)
+        gI = gI0 + gI1 + gI2
+    if ggG_e is not None:
+        t0 = gO * ggG_e * s12
+        t1 = (s12 * (gO * ggG_e).sum(1, True)).div(-N)
+        t2 = (x_mu_s32 * (gO * ggG_e * x_mu).sum(1, True)).div(-N)
+        term = t0 + t1 + t2
+        gI = term if gI is None else gI + term
+    if gI is not None:
+        gI = gI.reshape_as(input)
+
+    def first_bwd(g: Any, gam: Any) -> Any:
+        h0 = (gam * s12).div(N)
+        h1 = (N * g) - g.sum(1, True) - x_mu.mul(s1) * (g * x_mu).sum(1, True)
+        return h0 * h1
+
+    gG = None
+    if affine and ggI_e is not None:
+        gG = (gO * first_bwd(ggI_e, ones((), dtype=s12.dtype))).sum(0).reshape_as(weight)
+    ggO = None
+    if ggI_e is not None:
+        ggO = first_bwd(ggI_e, gamma)
+    if ggG_e is not None:
+        term = ggG_e * x_mu * s12
+        ggO = term if ggO is None else ggO + term
+    if ggB_e is not None:
+        ggO = ggB_e if ggO is None else ggO + ggB_e
+    if ggO is not None:
+        ggO = ggO.expand(M, N).reshape_as(input)
+    return gI, gG, ggO
+
+
+def _lnbb(k: int) -> Any:
+    def formula(grads, grad_out, input, mean, rstd, weight, normalized_shape):
+        return _shared(
+            grads,
+            lambda: _ln_double_backward(
+                grads, grad_out, input, mean, rstd, weight, normalized_shape
+            ),
+        )[k]
+
+    return formula
+
+
+ln_backward = defop(
+    "native_layer_norm_backward",
+    "NativeLayerNormBackwardBackward0",
+    _ln_backward_fwd,
+    dtype="keep",
+    n_outputs=3,
+    grad_out=_lnbb(2),
+    input=_lnbb(0),
+    # torch's node has edges to mean, rstd and bias, without derivatives (mean and rstd never
+    # require grad; bias's sizes only are read)
+    mean=lambda: None,
+    rstd=lambda: None,
+    weight=_lnbb(1),
+    bias=lambda: None,
+)
+
+
+def ln_grads(k, grad, input, normalized_shape, weight, bias, eps):  # fmt: skip
+    """Output k of one native_layer_norm_backward node, for formula k of a
+    NativeLayerNormBackward0 under grad mode (See Note [Fused backward nodes])."""
+    key = (grad, input._data, None if weight is None else weight._data)
+
+    def compute() -> Any:
+        x = input._data
+        if x.dtype == np.float16:
+            x = x.astype(np.float32)
+        mean, rstd = K._const_stats(x, K._ln_axes(x, normalized_shape), eps)
+        return ln_backward(grad, input, mean, rstd, weight, bias, normalized_shape, eps)
+
+    return _shared_by(key, (tuple(normalized_shape), eps), k, compute)
+
+
+# --- native_batch_norm_backward (create_graph through a batch norm) -----------------------------
+
+
+def _bn_backward_fwd(grad_out, input, weight, running_mean, running_var, save_mean, save_invstd,
+                     train, eps):  # fmt: skip
+    """The three gradients of a batch norm, as its first-order backward computes them."""
+    from .. import _grad_mode
+
+    with _grad_mode.no_grad():
+        g, x = _make(grad_out), _make(input)
+        w = None if weight is None else _make(weight)
+        gi = K._bn_input(g, x, w, save_invstd, train, eps)
+        gw = K._bn_weight(g, x, save_mean, save_invstd, train, eps)
+        gb = g.sum(K._bn_axes(g))
+    return tuple(np.ascontiguousarray(t._data) for t in (gi, gw, gb))
+
+
+def _bn_double_backward(grads, grad_out, input, weight, mean, invstd, training):
+    """torch's batchnorm_double_backward: (gI, gG, ggO) from the gradients (ggI, ggG, ggB) of
+    the batch norm's three gradients; mean and invstd are the batch's (training) or the
+    running ones (eval), constants."""
+    from .._creation import ones
+
+    ggI, ggG, ggB = grads
+    und = grads.undefined
+    nd = input.ndim
+
+    def expand1(t: Any) -> Any:
+        while t.ndim < nd - 1:
+            t = t.unsqueeze(1)
+        return t.expand_as(input)
+
+    def unsqueeze1(t: Any) -> Any:
+        while t.ndim < nd - 1:
+            t = t.unsqueeze(1)
+        return t.unsqueeze(0) if t.ndim == nd - 1 else t
+
+    def sum1(t: Any, keepdim: bool = True) -> Any:
+        r = t.sum(0, keepdim)
+        for d in range(r.ndim - 1, 1 if keepdim else 0, -1):
+            r = r.sum(d, keepdim)
+        return r
+
+    affine = weight is not None
+    dt = input._data.dtype
+    if affine:
+        gamma = expand1(weight)
+        ggG_e = expand1(ggG) if 1 not in und else None
+        ggB_e = expand1(ggB) if 2 not in und else None
+    else:
+        gamma = ones((), dtype=input.dtype)
+        ggG_e = ggB_e = None
+    ggI = ggI if 0 not in und else None
+    M = input.shape[0] * math.prod(input.shape[2:])
+    mu = unsqueeze1(_make(np.asarray(mean).astype(dt)))
+    x_mu = input - mu
+    s12 = unsqueeze1(_make(np.asarray(invstd).astype(dt)))
+    s1 = s12.pow(2)
+    s32 = s12.pow(3)
+    x_mu_s32 = x_mu * s32
+    gO = grad_out
+    gOinmu_sum = sum1(gO * x_mu)
+    gO_sum = sum1(gO)
+    gI = None
+    if ggI is not None and training:
+        ggI_sum = sum1(ggI)
+        ggIinmu_sum = sum1(ggI * x_mu)
+        all_sub = (
+            (ggI_sum * gO_sum).div(M)
+            - sum1(gO * ggI)
+            + (s1 * gOinmu_sum * ggIinmu_sum).mul(3.0 / M)
+        )
+        gI0 = (x_mu_s32 * all_sub).div(M)
+        gI1 = (ggIinmu_sum * s32).div(M) * (gO_sum.div(M) - gO)
+        gI2 = (gOinmu_sum * s32).div(M) * (ggI_sum.div(M) - ggI)
+        gI = gamma * (gI0 + gI1 + gI2)
+    if ggG_e is not None:
+        if training:
+            t0 = gO * s12
+            t1 = (s12 * gO_sum).div(-M)
+            t2 = (x_mu_s32 * sum1(gO * x_mu)).div(-M)
+            term = ggG_e * (t0 + t1 + t2)
+        else:
+            term = ggG_e * s12 * gO
+        gI = term if gI is None else gI + term
+
+    def first_bwd(g: Any, gam: Any) -> Any:
+        h0 = (gam * s12).div(M)
+        h1 = (M * g) - sum1(g) - x_mu.mul(s1) * sum1(g * x_mu)
+        return h0 * h1
+
+    gG = None
+    if affine and ggI is not None:
+        if training:
+            gG = sum1(ggI * first_bwd(gO, ones((), dtype=s12.dtype)), False)
+        else:
+            gG = sum1(ggI * gO * s12, False)
+    ggO = None
+    if ggI is not None:
+        ggO = first_bwd(ggI, gamma) if training else ggI * s12 * gamma
+    if ggG_e is not None:
+        term = ggG_e * x_mu * s12
+        ggO = term if ggO is None else ggO + term
+    if ggB_e is not None:
+        ggO = ggB_e if ggO is None else ggO + ggB_e
+    return gI, gG, ggO
+
+
+def _bnbb(k: int) -> Any:
+    # reads every value torch's node saves, so that the same ones are saved
+    def formula(grads, grad_out, input, weight, running_mean, running_var, save_mean,
+                save_invstd, train, eps):  # fmt: skip
+        return _shared(
+            grads,
+            lambda: _bn_double_backward(
+                grads, grad_out, input, weight, save_mean, save_invstd, train
+            ),
+        )[k]
+
+    return formula
+
+
+bn_backward = defop(
+    "native_batch_norm_backward",
+    "NativeBatchNormBackwardBackward0",
+    _bn_backward_fwd,
+    dtype="keep",
+    n_outputs=3,
+    grad_out=_bnbb(2),
+    input=_bnbb(0),
+    weight=_bnbb(1),
+    # edges without derivatives, as torch's (running statistics never require grad)
+    running_mean=lambda: None,
+    running_var=lambda: None,
+)
+
+
+def bn_grads(k, grad, input, weight, mean, invstd, training, eps):  # fmt: skip
+    """Output k of one native_batch_norm_backward node, for formula k of a
+    NativeBatchNormBackward0 under grad mode (See Note [Fused backward nodes])."""
+    key = (grad, input._data, None if weight is None else weight._data, mean, invstd)
+    return _shared_by(
+        key, (training, eps), k,
+        lambda: bn_backward(grad, input, weight, None, None, mean, invstd, training, eps),
+    )  # fmt: skip

@@ -2350,14 +2350,32 @@ _SAVED_HIDDEN.update(
 _SAVED_RENAMED["NativeGroupNormBackward0"] = {"group": "num_groups"}
 
 
+def _ln_fused(k: int) -> Any:
+    """Formula k of NativeLayerNormBackward0: under grad mode, output k of one
+    NativeLayerNormBackwardBackward0 node (Note [Fused backward nodes] in nn_fused.py)."""
+
+    def formula(grad, input, normalized_shape, weight, bias, eps):
+        if _grad_mode.STATE.grad:
+            from .nn_fused import ln_grads
+
+            return ln_grads(k, grad, input, normalized_shape, weight, bias, eps)
+        if k == 0:
+            return _ln_input(grad, input, normalized_shape, weight, eps)
+        if k == 1:
+            return _ln_weight(grad, input, normalized_shape, eps)
+        return _ln_bias(grad, normalized_shape)
+
+    return formula
+
+
 layer_norm_op = defop(
     "native_layer_norm",
     "NativeLayerNormBackward0",
     _ln_fwd,
     dtype="keep",
-    input=_ln_input,
-    weight=_ln_weight,
-    bias=lambda grad, normalized_shape, bias: _ln_bias(grad, normalized_shape),  # bias: saved
+    input=_ln_fused(0),
+    weight=_ln_fused(1),
+    bias=_ln_fused(2),
     raw={
         "input": _np_ln_input,
         "weight": _np_ln_weight,
@@ -2437,6 +2455,28 @@ def _bn_mixed(grad: Tensor, stat: Any) -> bool:
     return grad._data.dtype == np.float16 and np.asarray(stat).dtype == np.float32
 
 
+def _bn_fused(k: int) -> Any:
+    """Formula k of NativeBatchNormBackward0: under grad mode, output k of one
+    NativeBatchNormBackwardBackward0 node (Note [Fused backward nodes] in nn_fused.py)."""
+
+    def formula(grad, input, weight, mean, invstd, training, eps):
+        mixed = _bn_mixed(grad, invstd)
+        if _grad_mode.STATE.grad and not mixed:
+            from .nn_fused import bn_grads
+
+            return bn_grads(k, grad, input, weight, mean, invstd, training, eps)
+        if mixed:
+            grad, input = grad.float(), input.float()
+        if k == 0:
+            r = _bn_input(grad, input, weight, invstd, training, eps)
+            return r.half() if mixed else r
+        if k == 1:
+            return _bn_weight(grad, input, mean, invstd, training, eps)
+        return grad.sum(_bn_axes(grad))
+
+    return formula
+
+
 # "keep": the caller passes one dtype throughout, except in torch's mixed-dtype case (a float16
 # input with float32 parameters and statistics), computed in float32 with a float16 result
 batch_norm_op = defop(
@@ -2444,19 +2484,9 @@ batch_norm_op = defop(
     "NativeBatchNormBackward0",
     _bn_fwd,
     dtype="keep",
-    input=lambda grad, input, weight, invstd, training, eps: (
-        _bn_input(grad.float(), input.float(), weight, invstd, training, eps).half()
-        if _bn_mixed(grad, invstd)
-        else _bn_input(grad, input, weight, invstd, training, eps)
-    ),
-    weight=lambda grad, input, mean, invstd, training, eps: (
-        _bn_weight(grad.float(), input.float(), mean, invstd, training, eps)
-        if _bn_mixed(grad, invstd)
-        else _bn_weight(grad, input, mean, invstd, training, eps)
-    ),
-    bias=lambda grad, invstd: (grad.float() if _bn_mixed(grad, invstd) else grad).sum(
-        _bn_axes(grad)
-    ),
+    input=_bn_fused(0),
+    weight=_bn_fused(1),
+    bias=_bn_fused(2),
     jvp=_bn_t,
 )
 
