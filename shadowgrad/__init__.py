@@ -128,6 +128,7 @@ from . import (  # noqa: E402 - these use the namespace built above
     optim,
     profiler,
     random,
+    sparse,
     special,
     testing,
     types,
@@ -136,6 +137,8 @@ from . import (  # noqa: E402 - these use the namespace built above
     xpu,
 )
 from ._device import get_device_module  # noqa: E402
+
+globals().update(sparse._install())
 from ._foreach import *  # noqa: E402, F403 - _foreach_mul_, _foreach_lerp_, ...
 from ._formats import *  # noqa: E402, F403 - strided, channels_last, pi, inf, ...
 from ._legacy import *  # noqa: E402, F403 - FloatTensor, LongTensor, ...

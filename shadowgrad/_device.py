@@ -141,6 +141,8 @@ def result(out: Any, args: Any, op: Any = None) -> Any:
             if order is not None:
                 check_mixed(out, [args[i] for i in order if i < len(args)])
         return out
+    if getattr(out, "_sg_sparse", False):
+        return out  # a sparse tensor's array (sparse/_array.py)
     return np.asarray(out)
 
 

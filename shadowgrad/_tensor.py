@@ -746,6 +746,8 @@ class Tensor:
                 return int(sh.__array_interface__["data"][0])
         if type(self._data) is not np.ndarray and self.is_meta:
             return self.storage_offset() * self._data.itemsize  # no memory: offsets from 0
+        if type(self._data) is not np.ndarray and self.is_sparse:
+            raise RuntimeError("Cannot access data pointer of Tensor that doesn't have storage")
         return int(self._data.__array_interface__["data"][0])
 
     def storage_offset(self) -> int:
@@ -817,7 +819,7 @@ class Tensor:
 
     @property
     def is_sparse(self) -> bool:
-        return False
+        return type(self._data) is not np.ndarray and getattr(self._data, "_sg_sparse", False)
 
     @property
     def is_quantized(self) -> bool:
@@ -834,8 +836,10 @@ class Tensor:
 
     @property
     def layout(self) -> Any:
-        from ._formats import strided
+        from ._formats import sparse_coo, strided
 
+        if type(self._data) is not np.ndarray and getattr(self._data, "_sg_sparse", False):
+            return sparse_coo
         return strided
 
     def is_floating_point(self) -> bool:
@@ -1058,6 +1062,10 @@ class Tensor:
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
         if self._rg and not force and _STATE.grad:  # torch checks it with grad mode on only
+            if type(self._data) is not np.ndarray and self.is_sparse:
+                raise TypeError(
+                    "can't convert Sparse layout tensor to numpy. Use Tensor.to_dense() first."
+                )
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
                 "instead."
@@ -1068,6 +1076,10 @@ class Tensor:
             from ._device import NO_NUMPY
 
             raise TypeError(NO_NUMPY)
+        if type(self._data) is not np.ndarray and self.is_sparse:
+            raise TypeError(
+                "can't convert Sparse layout tensor to numpy. Use Tensor.to_dense() first."
+            )
         if not force and type(self._vc) is not VersionCounter and self._vc is not None:
             from .ops.views import is_conj, is_neg
 
@@ -1185,10 +1197,15 @@ class Tensor:
     def __repr__(self, *, tensor_contents: Any = None) -> str:
         from ._tensor_str import format_tensor
 
-        if type(self._data) is not np.ndarray and self.is_meta:
-            from ._device import meta_repr
+        if type(self._data) is not np.ndarray:
+            if self.is_meta:
+                from ._device import meta_repr
 
-            return meta_repr(self)
+                return meta_repr(self)
+            if self.is_sparse:
+                from .sparse._repr import sparse_repr
+
+                return sparse_repr(self)
 
         extras = []
         try:

@@ -423,7 +423,12 @@ def _accumulate(node: AccumulateGrad, grad: Any, create_graph: bool) -> None:
         else:
             # never hand out a gradient something else may hold: torch copies too, with
             # new_empty_strided(...).copy_(grad), so the copy has version 1
-            var._grad = _make(np.array(data, order="C", copy=True, subok=True))
+            copied = (
+                data.copy()  # a sparse gradient: its entries copied
+                if type(data) is not np.ndarray and getattr(data, "_sg_sparse", False)
+                else np.array(data, order="C", copy=True, subok=True)
+            )
+            var._grad = _make(copied)
             var._grad._vc = VersionCounter()
             var._grad._vc.v = 1
     elif create_graph:
@@ -437,6 +442,8 @@ def _accumulate(node: AccumulateGrad, grad: Any, create_graph: bool) -> None:
                 if old._data.dtype is _LD:
                     old._data[...] = _round_bf16(old._data)
                 old._bump()
+            elif type(old._data) is not np.ndarray and old.is_sparse and _dense(grad):
+                var._grad = old = _sparse_plus_dense(old, grad._data)  # torch: new_grad + old
             else:
                 old.add_(grad)
         _check_layout(old._data, var._data)
@@ -596,6 +603,18 @@ def _sum_raw(old: np.ndarray, g: np.ndarray) -> tuple[np.ndarray, bool]:
     return (_round_bf16(r) if r.dtype is _LD else r), False
 
 
+def _dense(t: Any) -> bool:
+    return type(t._data) is np.ndarray
+
+
+def _sparse_plus_dense(old: Any, grad: np.ndarray) -> Any:
+    """A dense gradient accumulated into a sparse .grad: torch's `new_grad + variable_grad`,
+    a new dense gradient (a rare branch: sparse/_ops.py)."""
+    from ..sparse._ops import add_dense_sparse
+
+    return _tmake(add_dense_sparse(grad, old._data, 1))
+
+
 def _accumulate_raw(node: AccumulateGrad, grad: np.ndarray, version: int) -> None:
     """_accumulate for a raw gradient array (no create_graph, no hooks on the leaf)."""
     var = node.variable
@@ -610,7 +629,9 @@ def _accumulate_raw(node: AccumulateGrad, grad: np.ndarray, version: int) -> Non
             var._grad = t = _tmake(keep)
         else:
             # torch's clone_obey_contract: new_empty_strided(...).copy_(grad), version 1
-            if _permuted_dense(var._data):
+            if type(grad) is not np.ndarray and getattr(grad, "_sg_sparse", False):
+                var._grad = t = _tmake(grad.copy())  # a sparse gradient: its entries copied
+            elif _permuted_dense(var._data):
                 var._grad = t = _tmake(_grad_like_leaf(var._data, grad))
             else:
                 var._grad = t = _tmake(np.array(grad, order="C", copy=True, subok=True))
@@ -632,6 +653,8 @@ def _accumulate_raw(node: AccumulateGrad, grad: np.ndarray, version: int) -> Non
             if d.dtype is _LD:
                 d[...] = _round_bf16(d)
             old._bump()
+        elif type(d) is not np.ndarray and type(grad) is np.ndarray and old.is_sparse:
+            var._grad = old = _sparse_plus_dense(old, grad)  # torch: new_grad + old
         else:
             with _grad_mode.no_grad():
                 old.add_(_tmake(grad))

@@ -2057,6 +2057,10 @@ def embedding(
         w[rows] = w[rows] * scale.astype(w.dtype)
         weight._bump()
         _check_padding_idx_int(padding_idx)  # torch.embedding's parser, after the renorm
+    if sparse:
+        from ..sparse._coo import sparse_embedding
+
+        return sparse_embedding(weight, input, num, padding_idx, scale_grad_by_freq)
     return K.embedding_op(weight, input, num, padding_idx, scale_grad_by_freq)
 
 

@@ -131,6 +131,10 @@ def mm(input: Tensor, mat2: Tensor, *, out: Tensor | None = None) -> Tensor:
         a, b = input._data.shape, mat2._data.shape
         if a[1] != b[0]:
             check_inference_saved(mm_op, (input, mat2))  # torch saves before the kernel checks
+            if type(input._data) is not np.ndarray and input.is_sparse:
+                raise RuntimeError(
+                    f"addmm: Argument #3 (dense): Expected dim 0 size {a[1]}, got {b[0]}"
+                )
             raise RuntimeError(
                 f"mat1 and mat2 shapes cannot be multiplied ({a[0]}x{a[1]} and {b[0]}x{b[1]})"
             )
@@ -231,6 +235,8 @@ def _same_dtype(a: Tensor, b: Tensor) -> None:
     if a.dtype is not b.dtype:
         from .._dtype import CPP_NAMES
 
+        if type(a._data) is not np.ndarray and a.is_sparse:  # torch's sparse addmm kernel
+            raise RuntimeError(f"expected scalar type {a.dtype._short} but found {b.dtype._short}")
         raise RuntimeError(
             f"expected m1 and m2 to have the same dtype, but got: {CPP_NAMES[a.dtype]} != "
             f"{CPP_NAMES[b.dtype]}"

@@ -1392,7 +1392,7 @@ def _apply_raw1(op: OpDef) -> Callable[..., list[Any]]:
                 r = fn(*_raw_args(self, names, saved, g, g.dtype if cast else None))
         m = self._in_meta[0]
         if type(r) is not _ndarray:
-            r = _asarray(r) if type(r) is not _Meta else r  # numpy's scalar of a 0-d op
+            r = r if isinstance(r, _ndarray) else _asarray(r)  # numpy's scalar of a 0-d op
         if r.shape != m[0] or r.dtype != m[1]._np:
             r = fix(self, 0, r, m[0], m[1])
         return [r, *tail]
@@ -1764,7 +1764,7 @@ def _run_in_float(op: OpDef, args: tuple[Any, ...], arrays: list[Any], low: np.d
     operands."""
     f32 = [a.astype(np.float32) if type(a) is np.ndarray and a.dtype is low else a for a in arrays]
     with np.errstate(all="ignore"):
-        out = np.asarray(op.forward(*f32))
+        out = np.asanyarray(op.forward(*f32))  # (a sparse tensor's array stays one)
     result = _make(D.round_bf16(out) if low is _LD else out.astype(_F16))
     if _mode().grad and any(isinstance(args[i], Tensor) and args[i]._rg for i in op.diff_idx):
         _record(op, args, arrays, (result,))
@@ -1820,7 +1820,7 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
             except RuntimeWarning:
                 out = quiet(fwd, arr, *args[1:])  # see Note [Floating-point warnings]
             if type(out) is not _ndarray:
-                out = _asarray(out) if type(out) is not _Meta else _device_result(out, args, op)
+                out = _device_result(out, args, op) if isinstance(out, _ndarray) else _asarray(out)
             t = make(out)
             if view:
                 _as_view(t, a)
@@ -1914,7 +1914,7 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
             # a Python int outside the tensor's integer type: torch wraps it (see _scalar_array)
             return _run(op, args)
         if type(out) is not _ndarray:
-            out = _asarray(out) if type(out) is not _Meta else _device_result(out, args, op)
+            out = _device_result(out, args, op) if isinstance(out, _ndarray) else _asarray(out)
         # _make, inlined: the hottest line of every binary op
         t = _new(Tensor)
         t._data = out
@@ -1993,6 +1993,3 @@ def _device_result(out: Any, args: tuple[Any, ...], op: Any = None) -> np.ndarra
     from .._device import result
 
     return result(out, args, op)  # type: ignore[no-any-return]
-
-
-from .._device import MetaArray as _Meta  # noqa: E402

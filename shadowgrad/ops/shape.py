@@ -386,7 +386,12 @@ def reshape(input: Tensor, *shape: Any) -> Tensor:
     """A view when the layout allows, else a copy (torch's reshape, without its argument
     checks: `_reshape_method` and `_reshape_function` are the public forms)."""
     size = _infer_size(shape, input._data.size)
-    v = input._data.view()
+    try:
+        v = input._data.view()
+    except NotImplementedError:
+        if input.is_sparse:
+            raise RuntimeError("reshape is not implemented for sparse tensors") from None
+        raise
     try:
         v.shape = size
     except AttributeError:

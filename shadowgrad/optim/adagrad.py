@@ -126,11 +126,20 @@ class Adagrad(Optimizer):
                 step = state["step"].item()
                 grad = arr(p.grad)
                 param = arr(p)
+                clr = lr / (1 + (step - 1) * num(group["lr_decay"]))
+                if type(grad) is not np.ndarray and p.grad.is_sparse:
+                    if wd != 0:
+                        raise RuntimeError(
+                            "weight_decay option is not compatible with sparse gradients"
+                        )
+                    from ..sparse._optim import adagrad_step
+
+                    adagrad_step(p, state["sum"], clr, num(group["eps"]), group["maximize"])
+                    continue
                 if group["maximize"]:
                     grad = -grad
                 if wd != 0:
                     grad = fma(wd, param, grad)
-                clr = lr / (1 + (step - 1) * num(group["lr_decay"]))
                 state_sum = arr(state["sum"])
                 state_sum[...] = fma(1 * grad, grad, state_sum)
                 std = np.sqrt(state_sum) + num(group["eps"])

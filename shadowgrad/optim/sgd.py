@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from .._creation import from_numpy
 from .._grad_mode import no_grad
 from .._tensor import Tensor
@@ -99,6 +101,16 @@ class SGD(Optimizer):
             bufs = [self.state[p].get("momentum_buffer") for p in params] if momentum else []
             for i, p in enumerate(params):
                 grad = arr(p.grad)
+                if type(grad) is not np.ndarray and getattr(grad, "_sg_sparse", False):
+                    from ..sparse._optim import sgd_step
+
+                    buf = sgd_step(
+                        p, bufs[i] if bufs else None, lr, wd, momentum, dampening,
+                        group["nesterov"], group["maximize"],
+                    )  # fmt: skip
+                    if bufs:
+                        bufs[i] = buf
+                    continue
                 param = arr(p)
                 if group["maximize"]:
                     grad = -grad

@@ -1,8 +1,5 @@
-"""SparseAdam. Mirrors `torch.optim.SparseAdam`'s construction and checks.
-
-Differences: shadowgrad has no sparse gradients (`nn.Embedding(sparse=True)` produces dense
-ones), so `step` raises torch's error for a dense gradient whenever a parameter has one.
-"""
+"""SparseAdam. Mirrors `torch.optim.SparseAdam`: Adam's moments updated at the indices of
+each sparse gradient only (the update itself: sparse/_optim.py)."""
 
 from __future__ import annotations
 
@@ -52,12 +49,29 @@ class SparseAdam(Optimizer):
             )
 
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
-        """Mirrors `torch.optim.SparseAdam.step`: a dense gradient raises torch's error."""
+        """Mirrors `torch.optim.SparseAdam.step` (torch's _functional.sparse_adam)."""
+        from ..sparse._optim import sparse_adam_step, zeros_like
+
         loss = self._run_closure(closure)
         for group in self.param_groups:
+            beta1, beta2 = group["betas"]
+            todo = []
             for p in group["params"]:
-                if p.grad is not None and not p.grad.is_sparse:
+                if p.grad is None:
+                    continue
+                if not p.grad.is_sparse:
                     raise RuntimeError(
                         "SparseAdam does not support dense gradients, please consider Adam instead"
                     )
+                state = self.state[p]
+                if len(state) == 0:
+                    state["step"] = 0
+                    state["exp_avg"] = zeros_like(p)
+                    state["exp_avg_sq"] = zeros_like(p)
+                state["step"] += 1
+                todo.append((p, state))
+            for p, state in todo:
+                sparse_adam_step(
+                    p, state, float(group["lr"]), beta1, beta2, group["eps"], group["maximize"]
+                )
         return loss

@@ -85,7 +85,12 @@ def _norm_of(t: Tensor, p: float) -> np.ndarray:
             "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
             f"{t.dtype._short}"
         )
-    return _vector_norm(t.detach()._data, p)
+    a = t._data
+    if type(a) is not np.ndarray and t.is_sparse:
+        from ...sparse._ops import not_on_sparse
+
+        raise not_on_sparse("linalg_vector_norm")
+    return _vector_norm(a, p)
 
 
 def _bf16(a: np.ndarray) -> np.ndarray:
@@ -178,4 +183,8 @@ def clip_grad_value_(
     with no_grad():
         for g in grads:
             a = g.detach()._data
+            if type(a) is not np.ndarray and g.is_sparse:
+                from ...sparse._ops import not_on_sparse
+
+                raise not_on_sparse("clamp_min_")
             g.copy_(from_numpy(np.clip(a, -clip_value, clip_value).astype(a.dtype)))

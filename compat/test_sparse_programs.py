@@ -1,0 +1,1147 @@
+"""Realistic programs: sparse COO tensors (torch.sparse). Construction and its errors, the
+layout's properties, coalescing, printing, conversions, arithmetic (sparse with sparse, with
+dense, with scalars), torch.sparse.sum / softmax / mm / addmm, products through torch.mm and
+`@`, autograd through the values and into sparse leaves (gradients that are sparse, their
+accumulation), nn.Embedding(sparse=True) and the optimizers that take (or refuse) sparse
+gradients. A sparse tensor is returned as the plain data torch shows of it (its repr, indices,
+values, flags), since the harness reads a dense tensor's values through numpy(), which torch
+refuses for the sparse layout. The programs register into test_realistic_programs_3's set and
+run through its harness: each `prog(T)` runs on torch and on shadowgrad, and everything it
+returns, raises or warns is compared.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from . import test_realistic_programs_3 as _h
+from .engines import raises
+from .test_realistic_programs_2 import _data
+
+pytest.importorskip("torch")
+
+_SET = _h.Subset()  # this file's programs: registered into set 3, run by its harness
+program = _SET.program
+
+
+def sp(t: Any, text: bool = True) -> Any:
+    """What a program returns of a tensor: a sparse one as its printed form and parts."""
+    if not getattr(t, "is_sparse", False):
+        return t
+    out = {
+        "indices": t._indices(),
+        "values": t._values().detach(),
+        "shape": tuple(t.shape),
+        "nnz": t._nnz(),
+        "coalesced": t.is_coalesced(),
+        "dtype": t.dtype,
+        "layout": str(t.layout),
+        "requires_grad": t.requires_grad,
+        "grad_fn": t.grad_fn,
+    }
+    if text:
+        out["repr"] = repr(t)
+    return out
+
+
+def first(fn: Any) -> Any:
+    """fn()'s result, or its error's type and first sentence (torch's dispatcher errors go on
+    to list the backends of its build)."""
+    try:
+        return fn()
+    except Exception as e:
+        return (type(e).__name__, str(e).split(". ")[0])
+
+
+def _s(T: Any, rg: bool = False, dtype: Any = None) -> Any:
+    """A 2x3 uncoalesced sparse tensor (a duplicate at (1, 2))."""
+    i = T.tensor([[0, 1, 1, 1], [2, 0, 2, 2]])
+    v = T.tensor([3.0, 4.0, 5.0, -1.5], dtype=dtype)
+    return T.sparse_coo_tensor(i, v, (2, 3), requires_grad=rg)
+
+
+def _c(T: Any, seed: int = 0) -> Any:
+    """A 4x5 coalesced sparse tensor of random values."""
+    d = T.tensor(_data(4, 5, seed=seed))
+    d = d * (T.tensor(np.random.default_rng(seed + 1).random((4, 5)) > 0.6))
+    return d.to_sparse()
+
+
+# --- construction --------------------------------------------------------------------------
+
+
+@program()
+def prog_sp_construct_basic(T: Any) -> Any:
+    i = T.tensor([[0, 1, 1], [2, 0, 2]])
+    v = T.tensor([3.0, 4.0, 5.0])
+    s = T.sparse_coo_tensor(i, v, (2, 3))
+    return sp(s), s.to_dense(), s.is_sparse, str(s.layout), s.layout is T.sparse_coo
+
+
+@program()
+def prog_sp_construct_size_inferred(T: Any) -> Any:
+    i = T.tensor([[0, 4, 1], [2, 0, 7]])
+    s = T.sparse_coo_tensor(i, T.tensor([1.0, 2.0, 3.0]))
+    h = T.sparse_coo_tensor(T.tensor([[3, 0]]), T.ones(2, 4))
+    return sp(s), tuple(s.shape), sp(h), h.dense_dim(), h.sparse_dim()
+
+
+@program()
+def prog_sp_construct_hybrid(T: Any) -> Any:
+    i = T.tensor([[0, 2, 0]])
+    v = T.arange(6.0).view(3, 2)
+    s = T.sparse_coo_tensor(i, v, (4, 2))
+    return sp(s), s.to_dense(), s.sparse_dim(), s.dense_dim(), sp(s.coalesce())
+
+
+@program()
+def prog_sp_construct_empty(T: Any) -> Any:
+    e = T.sparse_coo_tensor(T.zeros(2, 0, dtype=T.long), T.zeros(0), (2, 3))
+    e2 = T.sparse_coo_tensor(T.zeros(2, 0, dtype=T.long), T.zeros(0))
+    e3 = T.sparse_coo_tensor(T.zeros(1, 0, dtype=T.long), T.zeros(0, 3), (5, 3))
+    return sp(e), e.to_dense(), sp(e2), sp(e3), e3.to_dense(), e.is_coalesced()
+
+
+@program()
+def prog_sp_construct_from_lists_and_dtypes(T: Any) -> Any:
+    s = T.sparse_coo_tensor([[0, 1], [1, 0]], [1.0, 2.0], (2, 2))
+    si = T.sparse_coo_tensor([[0, 1], [1, 0]], [1, 2], (2, 2))
+    sd = T.sparse_coo_tensor([[0, 1], [1, 0]], [1, 2], (2, 2), dtype=T.float64)
+    sb = T.sparse_coo_tensor([[0, 1], [1, 0]], [True, False], (2, 2))
+    return sp(s), sp(si), sp(sd), sp(sb), sb.to_dense(), si.to_dense()
+
+
+@program()
+def prog_sp_construct_float_indices(T: Any) -> Any:
+    i = T.tensor([[0.0, 1.0], [2.0, 0.0]])
+    s = T.sparse_coo_tensor(i, T.tensor([1.0, 2.0]), (2, 3))
+    return sp(s), s._indices().dtype
+
+
+@program()
+def prog_sp_construct_requires_grad(T: Any) -> Any:
+    s = _s(T, rg=True)
+    return (
+        sp(s),
+        s.is_leaf,
+        s.grad_fn,
+        raises(lambda: T.sparse_coo_tensor([[0]], [1], (2,), requires_grad=True)),
+    )
+
+
+@program()
+def prog_sp_construct_index_shape_errors(T: Any) -> Any:
+    v = T.tensor([1.0, 2.0])
+    return (
+        raises(lambda: T.sparse_coo_tensor(T.tensor([0, 1]), v)),
+        raises(lambda: T.sparse_coo_tensor(T.zeros(1, 2, 2, dtype=T.long), v)),
+        raises(lambda: T.sparse_coo_tensor(T.tensor([[0, 1, 1]]), v)),
+        raises(lambda: T.sparse_coo_tensor(T.tensor([[0, 1], [1, 0]]), v, (2,))),
+        raises(lambda: T.sparse_coo_tensor(T.tensor([[0, 1], [1, 0]]), v, (2, 2, 2))),
+    )
+
+
+@program()
+def prog_sp_construct_check_invariants(T: Any) -> Any:
+    i = T.tensor([[0, 1, 1], [2, 0, 2]])
+    v = T.tensor([3.0, 4.0, 5.0])
+    return (
+        raises(lambda: T.sparse_coo_tensor(i, v, (1, 3), check_invariants=True)),
+        raises(lambda: T.sparse_coo_tensor(-i, v, (2, 3), check_invariants=True)),
+        raises(lambda: T.sparse_coo_tensor(i, v, (2, 2), check_invariants=True)),
+        sp(T.sparse_coo_tensor(i, v, (2, 3), check_invariants=True)),
+        sp(T.sparse_coo_tensor(i, v, (1, 3), check_invariants=False), text=False)["shape"],
+    )
+
+
+@program()
+def prog_sp_construct_invariants_context(T: Any) -> Any:
+    i = T.tensor([[0, 5]])
+    v = T.tensor([1.0, 2.0])
+    with T.sparse.check_sparse_tensor_invariants():
+        inside = raises(lambda: T.sparse_coo_tensor(i, v, (3,)))
+        enabled = T.sparse.check_sparse_tensor_invariants.is_enabled()
+    after = T.sparse.check_sparse_tensor_invariants.is_enabled()
+    return inside, enabled, after, sp(T.sparse_coo_tensor(i, v, (6,)))
+
+
+@program()
+def prog_sp_construct_is_coalesced_flag(T: Any) -> Any:
+    i = T.tensor([[0, 1, 1], [2, 0, 2]])
+    v = T.tensor([3.0, 4.0, 5.0])
+    a = T.sparse_coo_tensor(i, v, (2, 3), is_coalesced=True)
+    b = T.sparse_coo_tensor(i[:, :1], v[:1], (2, 3))
+    c = T.sparse_coo_tensor(i, v, (2, 3), is_coalesced=False)
+    return a.is_coalesced(), b.is_coalesced(), c.is_coalesced(), sp(a.indices())
+
+
+@program()
+def prog_sp_properties(T: Any) -> Any:
+    s = _s(T)
+    return (
+        s.shape,
+        s.size(),
+        s.size(1),
+        s.size(-2),
+        s.dim(),
+        s.ndim,
+        s.numel(),
+        s.dtype,
+        s.device,
+        s.is_cuda,
+        s.is_sparse,
+        s.is_sparse_csr,
+        s.sparse_dim(),
+        s.dense_dim(),
+        s._nnz(),
+        s.is_coalesced(),
+        len(s),
+        s.stride(),
+        s.is_contiguous(),
+        s.is_floating_point(),
+        s.requires_grad,
+        s.is_leaf,
+        raises(lambda: s.size(2)),
+    )
+
+
+@program()
+def prog_sp_dense_tensor_sparse_queries(T: Any) -> Any:
+    x = T.ones(2, 3)
+    return (
+        x.is_sparse,
+        str(x.layout),
+        x.sparse_dim(),
+        x.dense_dim(),
+        x.to_dense() is x,
+        raises(lambda: x.coalesce()),
+        raises(lambda: x.indices()),
+        raises(lambda: x.values()),
+        raises(lambda: x.is_coalesced()),
+        first(lambda: x._nnz()),
+        first(lambda: x._indices()),
+        first(lambda: x._values()),
+    )
+
+
+# --- printing ------------------------------------------------------------------------------
+
+
+@program()
+def prog_sp_repr_dtypes(T: Any) -> Any:
+    i = T.tensor([[0, 1, 1], [2, 0, 2]])
+    v = T.tensor([3.0, 4.25, -5.0])
+    out = {}
+    for dt in (T.float32, T.float64, T.float16, T.int32, T.int64, T.bool, T.complex64):
+        out[str(dt)] = repr(T.sparse_coo_tensor(i, v.to(dt), (2, 3)))
+    return out
+
+
+@program()
+def prog_sp_repr_grad_and_str(T: Any) -> Any:
+    v = T.tensor([3.0, 4.0], requires_grad=True)
+    s = T.sparse_coo_tensor(T.tensor([[0, 2]]), v, (4,))
+    leaf = T.sparse_coo_tensor(T.tensor([[0, 2]]), T.tensor([1.0, 2.0]), (4,), requires_grad=True)
+    return repr(s), str(s), repr(leaf), repr(s * 2), f"{leaf}"
+
+
+@program()
+def prog_sp_repr_hybrid_and_empty(T: Any) -> Any:
+    h = T.sparse_coo_tensor(T.tensor([[0, 3]]), T.tensor([[1.5, 2.0], [3.0, -4.0]]), (5, 2))
+    e = T.sparse_coo_tensor(T.zeros(2, 0, dtype=T.long), T.zeros(0), (2, 3))
+    eh = T.sparse_coo_tensor(T.zeros(1, 0, dtype=T.long), T.zeros(0, 3), (4, 3))
+    z = T.ones(()).to_sparse()
+    return repr(h), repr(e), repr(eh), repr(z)
+
+
+@program()
+def prog_sp_repr_wide_values(T: Any) -> Any:
+    n = 40
+    i = T.stack([T.arange(n), T.arange(n).flip(0)])
+    s = T.sparse_coo_tensor(i, T.linspace(-3, 1000, n), (n, n))
+    big = T.sparse_coo_tensor(T.arange(2000).view(1, -1), T.ones(2000), (2000,))
+    return repr(s), repr(big)
+
+
+@program()
+def prog_sp_repr_default_dtype_float64(T: Any) -> Any:
+    old = T.get_default_dtype()
+    T.set_default_dtype(T.float64)
+    try:
+        a = repr(T.sparse_coo_tensor([[0, 1]], [1.0, 2.0], (3,)))
+        b = repr(T.sparse_coo_tensor([[0, 1]], T.tensor([1.0, 2.0], dtype=T.float32), (3,)))
+    finally:
+        T.set_default_dtype(old)
+    return a, b
+
+
+# --- coalesce, indices, values -------------------------------------------------------------
+
+
+@program()
+def prog_sp_coalesce_sums_and_sorts(T: Any) -> Any:
+    i = T.tensor([[1, 0, 1, 0, 1], [2, 1, 0, 1, 2]])
+    v = T.tensor([1.0, 2.0, 3.0, 4.0, 5.0])
+    s = T.sparse_coo_tensor(i, v, (2, 3))
+    c = s.coalesce()
+    return sp(s), sp(c), c.indices(), c.values(), c.to_dense(), s.to_dense()
+
+
+@program()
+def prog_sp_coalesce_is_identity_when_coalesced(T: Any) -> Any:
+    c = _s(T).coalesce()
+    d = T.ones(3, 3).to_sparse()
+    return c.coalesce() is c, d.coalesce() is d, d.is_coalesced(), c._nnz()
+
+
+@program()
+def prog_sp_coalesce_hybrid_and_ints(T: Any) -> Any:
+    i = T.tensor([[2, 0, 2]])
+    h = T.sparse_coo_tensor(i, T.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]), (3, 2))
+    n = T.sparse_coo_tensor(i, T.tensor([7, 8, 9]), (3,))
+    b = T.sparse_coo_tensor(i, T.tensor([True, False, False]), (3,))
+    return sp(h.coalesce()), sp(n.coalesce()), sp(b.coalesce()), b.to_dense()
+
+
+@program()
+def prog_sp_uncoalesced_indices_values_errors(T: Any) -> Any:
+    s = _s(T)
+    return (
+        raises(lambda: s.indices()),
+        raises(lambda: s.values()),
+        s._indices(),
+        s._values(),
+        s.coalesce().indices(),
+        s.coalesce().values(),
+    )
+
+
+@program()
+def prog_sp_values_is_differentiable(T: Any) -> Any:
+    v = T.tensor([3.0, 4.0, 5.0], requires_grad=True)
+    s = T.sparse_coo_tensor(T.tensor([[0, 1, 3]]), v, (4,)).coalesce()
+    vals = s.values()
+    (vals * T.tensor([1.0, 2.0, 3.0])).sum().backward()
+    return vals.grad_fn, s._values().grad_fn, s._values().requires_grad, v.grad
+
+
+# --- conversions ---------------------------------------------------------------------------
+
+
+@program()
+def prog_sp_to_sparse_from_dense(T: Any) -> Any:
+    d = T.tensor([[0.0, 1.0, 0.0], [2.0, 0.0, -3.0]])
+    return (
+        sp(d.to_sparse()),
+        sp(d.to_sparse(1)),
+        raises(lambda: d.to_sparse(0)),
+        raises(lambda: d.to_sparse(3)),
+        raises(lambda: d.to_sparse(-1)),
+        sp(T.tensor(1.5).to_sparse(0)),
+        sp(d.to_sparse(layout=T.sparse_coo)),
+        sp(T.zeros(0, 3).to_sparse()),
+        sp(T.tensor([[True, False]]).to_sparse()),
+        sp(T.tensor(2.5).to_sparse()),
+    )
+
+
+@program()
+def prog_sp_to_sparse_of_sparse(T: Any) -> Any:
+    s = _s(T)
+    return s.to_sparse() is s, raises(lambda: s.to_sparse(1)), sp(s.to_sparse(2))
+
+
+@program()
+def prog_sp_dtype_conversions(T: Any) -> Any:
+    s = _s(T)
+    return (
+        sp(s.double()),
+        sp(s.half()),
+        sp(s.int()),
+        sp(s.to(T.float64)),
+        sp(s.to(dtype=T.int64)),
+        sp(s.float()),
+        s.double().is_coalesced(),
+    )
+
+
+@program()
+def prog_sp_clone_detach_requires_grad(T: Any) -> Any:
+    s = _s(T)
+    c = s.clone()
+    d = s.detach()
+    r = s.clone().requires_grad_()
+    return (
+        sp(c),
+        sp(d),
+        sp(r),
+        r.is_leaf,
+        raises(lambda: s.int().requires_grad_()),
+        c.is_coalesced(),
+    )
+
+
+@program()
+def prog_sp_transpose(T: Any) -> Any:
+    s = _s(T)
+    v = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    g = T.sparse_coo_tensor(T.tensor([[0, 1, 2], [1, 0, 1]]), v, (3, 2))
+    tt = g.t()
+    tt.to_dense().pow(2).sum().backward()
+    return sp(s.t()), s.t().to_dense(), sp(tt), tt.grad_fn, v.grad, sp(s.t().t())
+
+
+@program()
+def prog_sp_dense_only_ops_refuse(T: Any) -> Any:
+    s = _s(T)
+    return (
+        raises(lambda: s.numpy()),
+        raises(lambda: s.tolist()),
+        raises(lambda: s.reshape(6)),
+        first(lambda: s.view(6)),
+        first(lambda: s.exp()),
+        first(lambda: s == s),
+        raises(lambda: s.data_ptr()),
+        raises(lambda: s + 1),
+    )
+
+
+@program()
+def prog_sp_numpy_refused_with_grad(T: Any) -> Any:
+    s = _s(T, rg=True)
+    return raises(lambda: s.numpy()), raises(lambda: s.detach().numpy())
+
+
+@program()
+def prog_sp_item_of_one_element(T: Any) -> Any:
+    s = T.sparse_coo_tensor(T.zeros(1, 2, dtype=T.long), T.tensor([2.0, 0.5]), (1,))
+    return s.item(), raises(lambda: _s(T).item()), raises(lambda: bool(_s(T)))
+
+
+# --- arithmetic ----------------------------------------------------------------------------
+
+
+@program()
+def prog_sp_scalar_arithmetic(T: Any) -> Any:
+    s = _s(T)
+    return (
+        sp(s * 2),
+        sp(2 * s),
+        sp(s / 2),
+        sp(-s),
+        sp(s * 0.5),
+        sp(s.mul(3)),
+        sp(s.div(4)),
+        sp(T.mul(s, -1.5)),
+    )
+
+
+@program()
+def prog_sp_zero_preserving_unary(T: Any) -> Any:
+    s = _s(T)
+    return (
+        sp(s.pow(2)),
+        sp(s**2),
+        sp((-s).abs()),
+        sp(s.abs().sqrt(), text=False),
+        sp(s.neg()),
+        sp(T.tanh(s), text=False),
+        sp(T.sin(s), text=False),
+    )
+
+
+@program()
+def prog_sp_mul_dense(T: Any) -> Any:
+    s = _s(T)
+    d = T.arange(6.0).view(2, 3)
+    return (
+        sp(s * d),
+        sp(d * s),
+        sp(s * T.tensor([1.0, -1.0, 2.0])),
+        sp(s * T.tensor(3.0)),
+        sp(s.mul(d)),
+    )
+
+
+@program()
+def prog_sp_add_sparse_uncoalesced_merges(T: Any) -> Any:
+    s = _s(T)
+    s2 = T.sparse_coo_tensor(T.tensor([[1, 0, 1], [2, 0, 2]]), T.tensor([1.0, 2.0, 7.0]), (2, 3))
+    return (
+        sp(s + s2),
+        sp(s2 + s),
+        sp(s + s),
+        sp(s - s2),
+        sp(s.add(s2, alpha=2)),
+        (s + s2).to_dense(),
+    )
+
+
+@program()
+def prog_sp_add_coalesced(T: Any) -> Any:
+    a, b = _c(T, 0), _c(T, 3)
+    r = a + b
+    return sp(r, text=False), r.to_dense(), sp(a - b, text=False), (a.to_dense() + b.to_dense())
+
+
+@program()
+def prog_sp_add_with_empty(T: Any) -> Any:
+    s = _s(T)
+    e = T.sparse_coo_tensor(T.zeros(2, 0, dtype=T.long), T.zeros(0), (2, 3))
+    return sp(s + e), sp(e + s), sp(e + e), sp(e - s)
+
+
+@program()
+def prog_sp_add_mixed_dtypes(T: Any) -> Any:
+    s = _s(T)
+    n = T.sparse_coo_tensor(T.tensor([[0], [1]]), T.tensor([4]), (2, 3))
+    return sp(s + n), sp(n + n), sp(s.double() + s), sp(s + s.half())
+
+
+@program()
+def prog_sp_dense_plus_sparse(T: Any) -> Any:
+    s = _s(T)
+    d = T.ones(2, 3)
+    return (
+        d + s,
+        d - s,
+        T.add(d, s, alpha=2),
+        d.double() + s,
+        T.zeros(2, 3, dtype=T.int64) + s.int(),
+        raises(lambda: s + d),
+        raises(lambda: s - d),
+        raises(lambda: T.ones(3, 3) + s),
+        raises(lambda: T.ones(3) + s),
+    )
+
+
+@program()
+def prog_sp_add_size_mismatch(T: Any) -> Any:
+    a = _s(T)
+    b = T.sparse_coo_tensor(T.tensor([[0], [0]]), T.tensor([1.0]), (3, 3))
+    return raises(lambda: a + b), raises(lambda: a - b), raises(lambda: a * b)
+
+
+@program()
+def prog_sp_mul_sparse_coalesced(T: Any) -> Any:
+    a, b = _c(T, 0), _c(T, 3)
+    r = a * b
+    return sp(r, text=False), r.to_dense(), a.to_dense() * b.to_dense(), sp(a * a, text=False)
+
+
+@program()
+def prog_sp_inplace_ops(T: Any) -> Any:
+    s = _s(T)
+    c = s.clone()
+    c.mul_(2)
+    c.add_(s)
+    d = s.coalesce()
+    d.div_(4)
+    x = T.zeros(2, 3)
+    x.add_(s)
+    x.sub_(s, alpha=0.5)
+    return sp(c), sp(d), x, sp(s), raises(lambda: s.clone().add_(T.ones(2, 3)))
+
+
+@program()
+def prog_sp_int_and_half_arithmetic(T: Any) -> Any:
+    i = T.tensor([[0, 1, 1], [2, 0, 2]])
+    n = T.sparse_coo_tensor(i, T.tensor([3, 4, 5]), (2, 3))
+    h = T.sparse_coo_tensor(i, T.tensor([0.1, 0.2, 0.3], dtype=T.float16), (2, 3))
+    return (
+        sp(n * 2),
+        sp(n / 2),
+        sp(n * 2.5),
+        sp(n + n),
+        sp(h * 3),
+        raises(lambda: h + h),
+        sp(-n),
+        sp(n // 2),
+        sp(h * h),
+        first(lambda: n % 2),
+    )
+
+
+# --- reductions and softmax ----------------------------------------------------------------
+
+
+@program()
+def prog_sp_sparse_sum(T: Any) -> Any:
+    s = _s(T)
+    return (
+        T.sparse.sum(s),
+        sp(T.sparse.sum(s, 0)),
+        sp(T.sparse.sum(s, 1)),
+        sp(T.sparse.sum(s, -1)),
+        T.sparse.sum(s, (0, 1)),
+        T.sparse.sum(s, dtype=T.float64),
+        s.sum(),
+    )
+
+
+@program()
+def prog_sp_sparse_sum_ints_and_errors(T: Any) -> Any:
+    n = _s(T).int()
+    return (
+        T.sparse.sum(n),
+        sp(T.sparse.sum(n, 0)),
+        raises(lambda: T.sparse.sum(_s(T), 5)),
+        raises(lambda: T.sparse.sum(_s(T), -3)),
+        raises(lambda: T.sparse.sum(T.ones(2, 2))),
+    )
+
+
+@program()
+def prog_sp_sparse_sum_hybrid(T: Any) -> Any:
+    h = T.sparse_coo_tensor(T.tensor([[0, 2, 0]]), T.arange(6.0).view(3, 2), (4, 2))
+    return (
+        T.sparse.sum(h),
+        sp(T.sparse.sum(h, 1)),
+        T.sparse.sum(h, 0),
+    )
+
+
+@program()
+def prog_sp_sparse_sum_backward(T: Any) -> Any:
+    v = T.tensor([3.0, 4.0, 5.0, -1.5], requires_grad=True)
+    s = T.sparse_coo_tensor(T.tensor([[0, 1, 1, 1], [2, 0, 2, 2]]), v, (2, 3))
+    r = T.sparse.sum(s, 1)
+    (r.to_dense() * T.tensor([2.0, 3.0])).sum().backward()
+    leaf = _s(T, rg=True)
+    T.sparse.sum(leaf).backward()
+    return sp(r), r.grad_fn, v.grad, sp(leaf.grad), T.sparse.sum(s).grad_fn
+
+
+@program()
+def prog_sp_softmax(T: Any) -> Any:
+    s = _s(T)
+    return (
+        sp(T.sparse.softmax(s, 1), text=False),
+        sp(T.sparse.softmax(s, 0), text=False),
+        sp(T.sparse.log_softmax(s, 1), text=False),
+        sp(T.sparse.log_softmax(s, -2), text=False),
+        sp(T.sparse.softmax(s, 1, dtype=T.float64), text=False),
+        T.sparse.softmax(s, 1).to_dense(),
+    )
+
+
+@program()
+def prog_sp_softmax_errors(T: Any) -> Any:
+    return (
+        raises(lambda: T.sparse.softmax(_s(T).int(), 0)),
+        raises(lambda: T.sparse.softmax(_s(T), 2)),
+        raises(lambda: T.sparse.log_softmax(_s(T).int(), 0)),
+    )
+
+
+@program()
+def prog_sp_softmax_backward(T: Any) -> Any:
+    v = T.tensor([3.0, 4.0, 5.0, -1.5, 0.5], requires_grad=True)
+    i = T.tensor([[0, 1, 1, 1, 0], [2, 0, 2, 2, 0]])
+    s = T.sparse_coo_tensor(i, v, (2, 3))
+    w = T.tensor([[1.0, -2.0, 0.5], [3.0, 1.0, -1.0]])
+    y = T.sparse.softmax(s, 1)
+    z = T.sparse.log_softmax(s, 0)
+    ((y.to_dense() * w).sum() + (z.to_dense() * w).sum()).backward()
+    return y.grad_fn, z.grad_fn, v.grad
+
+
+@program()
+def prog_sp_softmax_hybrid(T: Any) -> Any:
+    h = T.sparse_coo_tensor(
+        T.tensor([[0, 2, 0]]), T.tensor([[1.0, 2.0], [3.0, 0.0], [-1.0, 1.0]]), (3, 2)
+    )
+    return (
+        sp(T.sparse.softmax(h, 0), text=False),
+        sp(T.sparse.softmax(h, 1), text=False),
+        sp(T.sparse.log_softmax(h, 1), text=False),
+    )
+
+
+# --- products ------------------------------------------------------------------------------
+
+
+@program()
+def prog_sp_mm_forms(T: Any) -> Any:
+    s = _s(T)
+    x = T.tensor(_data(3, 2, seed=1))
+    return (
+        T.mm(s, x),
+        s @ x,
+        T.matmul(s, x),
+        s.mm(x),
+        T.sparse.mm(s, x),
+        T.spmm(s, x),
+        (T.mm(s, x)).grad_fn,
+    )
+
+
+@program()
+def prog_sp_mm_dense_sparse(T: Any) -> Any:
+    s = _s(T)
+    d = T.tensor(_data(4, 2, seed=2))
+    return T.sparse.mm(d, s), d @ s, T.mm(d, s)
+
+
+@program()
+def prog_sp_mm_errors(T: Any) -> Any:
+    s = _s(T)
+    return (
+        raises(lambda: T.sparse.mm(s, T.ones(2, 2))),
+        raises(lambda: T.mm(s, T.ones(2, 2))),
+        raises(lambda: T.sparse.mm(s, T.ones(3, 2, dtype=T.float64))),
+        raises(lambda: T.mm(s, T.ones(3, 2, dtype=T.float64))),
+        raises(lambda: T.sparse.mm(s, T.ones(3))),
+    )
+
+
+@program()
+def prog_sp_mm_ints(T: Any) -> Any:
+    s = _s(T).int()
+    return T.sparse.mm(s, T.ones(3, 2, dtype=T.int32)), T.mm(s, T.ones(3, 2, dtype=T.int32))
+
+
+@program()
+def prog_sp_sparse_mm_grads(T: Any) -> Any:
+    v = T.tensor([3.0, 4.0, 5.0, -1.5], requires_grad=True)
+    s = T.sparse_coo_tensor(T.tensor([[0, 1, 1, 1], [2, 0, 2, 2]]), v, (2, 3))
+    x = T.tensor(_data(3, 2, seed=1), requires_grad=True)
+    y = T.sparse.mm(s, x)
+    (y * T.tensor([[1.0, 2.0], [-1.0, 0.5]])).sum().backward()
+    return y, y.grad_fn, v.grad, x.grad, y.grad_fn.next_functions
+
+
+@program()
+def prog_sp_sparse_mm_leaf_grad_is_sparse(T: Any) -> Any:
+    s = _s(T, rg=True)
+    x = T.tensor(_data(3, 2, seed=1), requires_grad=True)
+    T.sparse.mm(s, x).pow(2).sum().backward()
+    return sp(s.grad, text=False), x.grad
+
+
+@program()
+def prog_sp_torch_mm_leaf_grad_is_dense(T: Any) -> Any:
+    s = _s(T, rg=True)
+    x = T.tensor(_data(3, 2, seed=1), requires_grad=True)
+    y = T.mm(s, x)
+    y.pow(2).sum().backward()
+    g1 = s.grad.clone()
+    (s @ x).sum().backward()
+    return y.grad_fn, g1, s.grad, s.grad.is_sparse, x.grad
+
+
+@program()
+def prog_sp_addmm(T: Any) -> Any:
+    s = _s(T)
+    x = T.tensor(_data(3, 2, seed=1), requires_grad=True)
+    b = T.tensor(_data(2, 2, seed=2), requires_grad=True)
+    y = T.sparse.addmm(b, s, x, beta=0.5, alpha=2.0)
+    y.sum().backward()
+    y2 = T.sparse.addmm(b, s, x)
+    return y, y.grad_fn, x.grad, b.grad, y2, T.sparse.addmm(T.ones(2), s, x.detach())
+
+
+@program()
+def prog_sp_gcn_layer_training(T: Any) -> Any:
+    n, f, h, c = 6, 4, 5, 3
+    edges = T.tensor([[0, 1, 1, 2, 3, 4, 5, 0, 2, 3], [1, 0, 2, 1, 4, 3, 0, 5, 3, 2]])
+    loops = T.arange(n).repeat(2, 1)
+    idx = T.cat([edges, loops], 1)
+    deg = T.bincount(idx[0], minlength=n).float()
+    norm = deg[idx[0]].rsqrt() * deg[idx[1]].rsqrt()
+    adj = T.sparse_coo_tensor(idx, norm, (n, n)).coalesce()
+    x = T.tensor(_data(n, f, seed=3))
+    w1 = T.tensor(_data(f, h, seed=4) * 0.5, requires_grad=True)
+    w2 = T.tensor(_data(h, c, seed=5) * 0.5, requires_grad=True)
+    y = T.tensor([0, 1, 2, 0, 1, 2])
+    opt = T.optim.SGD([w1, w2], lr=0.5)
+    losses = []
+    for _ in range(4):
+        opt.zero_grad()
+        hid = T.relu(T.sparse.mm(adj, x @ w1))
+        out = adj @ (hid @ w2)
+        loss = T.nn.functional.cross_entropy(out, y)
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    return losses, w1, w2, sp(adj, text=False)
+
+
+# --- autograd --------------------------------------------------------------------------------
+
+
+@program()
+def prog_sp_values_grad_through_to_dense(T: Any) -> Any:
+    v = T.tensor([3.0, 4.0, 5.0, -1.5], requires_grad=True)
+    s = T.sparse_coo_tensor(T.tensor([[0, 1, 1, 1], [2, 0, 2, 2]]), v, (2, 3))
+    d = s.to_dense()
+    (d * T.arange(6.0).view(2, 3)).sum().backward()
+    return d, d.grad_fn, s.grad_fn, s.grad_fn.next_functions, v.grad
+
+
+@program()
+def prog_sp_values_grad_hybrid(T: Any) -> Any:
+    v = T.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], requires_grad=True)
+    s = T.sparse_coo_tensor(T.tensor([[0, 2, 0]]), v, (3, 2))
+    (s.to_dense() ** 2).sum().backward()
+    return v.grad, s.to_dense()
+
+
+@program()
+def prog_sp_grad_fn_names(T: Any) -> Any:
+    v = T.tensor([3.0, 4.0, 5.0, -1.5], requires_grad=True)
+    s = T.sparse_coo_tensor(T.tensor([[0, 1, 1, 1], [2, 0, 2, 2]]), v, (2, 3))
+    d = T.ones(2, 3, requires_grad=True)
+    return {
+        "ctor": s.grad_fn,
+        "to_dense": s.to_dense().grad_fn,
+        "coalesce": s.coalesce().grad_fn,
+        "mul": (s * 2).grad_fn,
+        "div": (s / 2).grad_fn,
+        "neg": (-s).grad_fn,
+        "pow": s.pow(2).grad_fn,
+        "add": (s + s).grad_fn,
+        "t": s.t().grad_fn,
+        "double": s.double().grad_fn,
+        "clone": s.clone().grad_fn,
+        "sum": T.sparse.sum(s).grad_fn,
+        "sum_dim": T.sparse.sum(s, 0).grad_fn,
+        "to_sparse": d.to_sparse().grad_fn,
+        "sparse_mask": d.sparse_mask(s.detach().coalesce()).grad_fn,
+        "dense_add": (d + s).grad_fn,
+    }
+
+
+@program()
+def prog_sp_sparse_leaf_grad_accumulates(T: Any) -> Any:
+    s = _s(T, rg=True)
+    T.sparse.sum(s).backward()
+    g1 = sp(s.grad)
+    T.sparse.sum(s * 2).backward()
+    g2 = sp(s.grad)
+    s.to_dense().sum().backward()
+    return g1, g2, sp(s.grad)
+
+
+@program()
+def prog_sp_sparse_leaf_dense_then_sparse_grad(T: Any) -> Any:
+    s = _s(T, rg=True)
+    x = T.ones(3, 2)
+    T.mm(s, x).sum().backward()
+    first_grad = s.grad.clone()
+    T.sparse.sum(s).backward()
+    return first_grad, s.grad.is_sparse, s.grad
+
+
+@program()
+def prog_sp_sparse_leaf_sparse_then_dense_grad(T: Any) -> Any:
+    s = _s(T, rg=True)
+    T.sparse.sum(s).backward()
+    T.mm(s, T.ones(3, 2)).sum().backward()
+    return s.grad.is_sparse, s.grad
+
+
+@program()
+def prog_sp_chain_of_ops_grad(T: Any) -> Any:
+    v = T.tensor([3.0, 4.0, 5.0, -1.5], requires_grad=True)
+    s = T.sparse_coo_tensor(T.tensor([[0, 1, 1, 1], [2, 0, 2, 2]]), v, (2, 3))
+    y = ((s * 2 - s) / 3).coalesce().pow(2)
+    d = y.to_dense()
+    (d * T.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])).sum().backward()
+    return sp(y), v.grad
+
+
+@program()
+def prog_sp_to_sparse_backward(T: Any) -> Any:
+    x = T.tensor([[0.0, 1.5, 0.0], [2.0, 0.0, -3.0]], requires_grad=True)
+    s = x.to_sparse()
+    y = T.sparse.sum(s * 3)
+    y.backward()
+    x2 = T.tensor([[0.0, 1.5], [2.0, 0.0]], requires_grad=True)
+    T.sparse.mm(x2.to_sparse(), T.ones(2, 2)).sum().backward()
+    return s.grad_fn, x.grad, x2.grad
+
+
+@program()
+def prog_sp_sparse_mask(T: Any) -> Any:
+    x = T.tensor(_data(2, 3, seed=4), requires_grad=True)
+    m = _s(T).coalesce()
+    r = x.sparse_mask(m)
+    T.sparse.sum(r * 2).backward()
+    return sp(r), x.grad, first(lambda: x.sparse_mask(x))
+
+
+@program()
+def prog_sp_dense_plus_sparse_grad(T: Any) -> Any:
+    v = T.tensor([3.0, 4.0, 5.0, -1.5], requires_grad=True)
+    s = T.sparse_coo_tensor(T.tensor([[0, 1, 1, 1], [2, 0, 2, 2]]), v, (2, 3))
+    d = T.ones(2, 3, requires_grad=True)
+    y = d + s * 2
+    (y * T.arange(6.0).view(2, 3)).sum().backward()
+    return y, y.grad_fn, d.grad, v.grad
+
+
+@program()
+def prog_sp_mul_dense_grad(T: Any) -> Any:
+    v = T.tensor([3.0, 4.0, 5.0, -1.5], requires_grad=True)
+    s = T.sparse_coo_tensor(T.tensor([[0, 1, 1, 1], [2, 0, 2, 2]]), v, (2, 3))
+    w = T.tensor([[1.0, 2.0, 3.0], [-1.0, 0.5, 2.0]])
+    y = s * w
+    T.sparse.sum(y).backward()
+    return sp(y), v.grad
+
+
+@program()
+def prog_sp_autograd_grad_of_values(T: Any) -> Any:
+    v = T.tensor([3.0, 4.0, 5.0], requires_grad=True)
+    s = T.sparse_coo_tensor(T.tensor([[0, 1, 3]]), v, (4,))
+    x = T.tensor([1.0, 2.0, 3.0, 4.0])
+    (g,) = T.autograd.grad((s.to_dense() * x).sum(), v)
+    return g, v.grad
+
+
+@program()
+def prog_sp_no_grad_construction(T: Any) -> Any:
+    v = T.tensor([3.0, 4.0], requires_grad=True)
+    with T.no_grad():
+        s = T.sparse_coo_tensor(T.tensor([[0, 1]]), v, (2,))
+        t = s * 2
+    return s.requires_grad, s.grad_fn, t.requires_grad, sp(t)
+
+
+@program()
+def prog_sp_backward_twice_error(T: Any) -> Any:
+    v = T.tensor([3.0, 4.0], requires_grad=True)
+    x = T.ones(2, 2, requires_grad=True)
+    s = T.sparse_coo_tensor(T.tensor([[0, 1], [1, 0]]), v, (2, 2))
+    y = (s * 3).to_dense() * x
+    y.sum().backward()
+    return raises(lambda: y.sum().backward()), v.grad
+
+
+# --- nn.Embedding(sparse=True) ---------------------------------------------------------------
+
+
+def _emb(T: Any, **kw: Any) -> Any:
+    e = T.nn.Embedding(6, 3, sparse=True, **kw)
+    with T.no_grad():
+        e.weight.copy_(T.arange(18.0).view(6, 3) / 10)
+    return e
+
+
+@program()
+def prog_sp_embedding_sparse_grad(T: Any) -> Any:
+    e = _emb(T)
+    out = e(T.tensor([[1, 2], [1, 4]]))
+    (out * T.arange(12.0).view(2, 2, 3)).sum().backward()
+    g = e.weight.grad
+    return out.grad_fn, sp(g), g.to_dense(), repr(e)
+
+
+@program()
+def prog_sp_embedding_grad_accumulates(T: Any) -> Any:
+    e = _emb(T)
+    e(T.tensor([1, 2])).sum().backward()
+    g1 = sp(e.weight.grad)
+    e(T.tensor([2, 5])).pow(2).sum().backward()
+    return g1, sp(e.weight.grad), e.weight.grad.coalesce().to_dense()
+
+
+@program()
+def prog_sp_embedding_padding_idx(T: Any) -> Any:
+    e = _emb(T, padding_idx=1)
+    e(T.tensor([[1, 2], [2, 4]])).sum().backward()
+    g1 = sp(e.weight.grad)
+    e.weight.grad = None
+    e(T.tensor([1, 1])).sum().backward()
+    g2 = sp(e.weight.grad)
+    e(T.tensor([3])).sum().backward()
+    return g1, g2, sp(e.weight.grad)
+
+
+@program()
+def prog_sp_embedding_scale_grad_by_freq_refused(T: Any) -> Any:
+    e = _emb(T, scale_grad_by_freq=True)
+    out = e(T.tensor([1, 1, 2]))
+    return out, raises(lambda: out.sum().backward())
+
+
+@program()
+def prog_sp_functional_embedding_sparse(T: Any) -> Any:
+    w = T.tensor(_data(5, 2, seed=7), requires_grad=True)
+    idx = T.tensor([[0, 3, 3], [4, 0, 1]])
+    out = T.nn.functional.embedding(idx, w, sparse=True)
+    (out**2).sum().backward()
+    w2 = T.tensor(_data(5, 2, seed=7), requires_grad=True)
+    T.nn.functional.embedding(idx, w2, padding_idx=0, sparse=True).sum().backward()
+    return out, sp(w.grad, text=False), sp(w2.grad)
+
+
+@program()
+def prog_sp_embedding_dense_vs_sparse_same_values(T: Any) -> Any:
+    idx = T.tensor([3, 0, 3, 5])
+    a, b = _emb(T), T.nn.Embedding(6, 3)
+    with T.no_grad():
+        b.weight.copy_(a.weight)
+    (a(idx) ** 3).sum().backward()
+    (b(idx) ** 3).sum().backward()
+    return a.weight.grad.to_dense(), b.weight.grad, a.weight.grad.is_sparse, b.weight.grad.is_sparse
+
+
+# --- optimizers with sparse gradients ------------------------------------------------------
+
+
+def _train(T: Any, make: Any, steps: int = 3, **kw: Any) -> Any:
+    e = _emb(T, **kw)
+    opt = make(e.parameters())
+    for k in range(steps):
+        opt.zero_grad()
+        idx = T.tensor([[1, 2, 1], [4, 1, 0]])[k % 2]
+        (e(idx) ** 2).sum().backward()
+        opt.step()
+    return e.weight.detach()
+
+
+@program()
+def prog_sp_sgd_plain(T: Any) -> Any:
+    return _train(T, lambda p: T.optim.SGD(p, lr=0.1))
+
+
+@program()
+def prog_sp_sgd_momentum(T: Any) -> Any:
+    e = _emb(T)
+    opt = T.optim.SGD(e.parameters(), lr=0.1, momentum=0.9, dampening=0.1)
+    for k in range(3):
+        opt.zero_grad()
+        (e(T.tensor([[1, 2, 1], [4, 1, 0]])[k % 2]) ** 2).sum().backward()
+        opt.step()
+    buf = opt.state[e.weight]["momentum_buffer"]
+    return e.weight.detach(), sp(buf, text=False)
+
+
+@program()
+def prog_sp_sgd_nesterov_and_maximize(T: Any) -> Any:
+    return (
+        _train(T, lambda p: T.optim.SGD(p, lr=0.1, momentum=0.9, nesterov=True)),
+        _train(T, lambda p: T.optim.SGD(p, lr=0.1, maximize=True)),
+        _train(T, lambda p: T.optim.SGD(p, lr=0.1, momentum=0.5, maximize=True)),
+    )
+
+
+@program()
+def prog_sp_sgd_weight_decay_refused(T: Any) -> Any:
+    return raises(lambda: _train(T, lambda p: T.optim.SGD(p, lr=0.1, weight_decay=0.1)))
+
+
+@program()
+def prog_sp_sparse_adam(T: Any) -> Any:
+    e = _emb(T)
+    opt = T.optim.SparseAdam(e.parameters(), lr=0.1)
+    for k in range(3):
+        opt.zero_grad()
+        (e(T.tensor([[1, 2, 1], [4, 1, 0]])[k % 2]) ** 2).sum().backward()
+        opt.step()
+    st = opt.state[e.weight]
+    return e.weight.detach(), st["step"], st["exp_avg"], st["exp_avg_sq"]
+
+
+@program()
+def prog_sp_sparse_adam_options(T: Any) -> Any:
+    return (
+        _train(T, lambda p: T.optim.SparseAdam(p, lr=0.05, betas=(0.5, 0.9), eps=1e-3)),
+        _train(T, lambda p: T.optim.SparseAdam(p, lr=0.05, maximize=True)),
+    )
+
+
+@program()
+def prog_sp_sparse_adam_empty_grad_counts_step(T: Any) -> Any:
+    e = _emb(T, padding_idx=2)
+    opt = T.optim.SparseAdam(e.parameters(), lr=0.1)
+    e(T.tensor([2, 2])).sum().backward()
+    opt.step()
+    st = dict(opt.state[e.weight])
+    opt.zero_grad()
+    e(T.tensor([0, 2])).sum().backward()
+    opt.step()
+    return st["step"], opt.state[e.weight]["step"], e.weight.detach()
+
+
+@program()
+def prog_sp_sparse_adam_refuses_dense(T: Any) -> Any:
+    w = T.ones(3, requires_grad=True)
+    opt = T.optim.SparseAdam([w])
+    (w * 2).sum().backward()
+    return (
+        raises(opt.step),
+        raises(lambda: T.optim.SparseAdam([T.ones(2, requires_grad=True)], lr=-1)),
+        raises(lambda: T.optim.SparseAdam([T.ones(2, requires_grad=True)], betas=(1.0, 0.9))),
+        raises(lambda: T.optim.SparseAdam([T.ones(2, dtype=T.complex64, requires_grad=True)])),
+    )
+
+
+@program()
+def prog_sp_adagrad_sparse(T: Any) -> Any:
+    return (
+        _train(T, lambda p: T.optim.Adagrad(p, lr=0.1)),
+        _train(T, lambda p: T.optim.Adagrad(p, lr=0.1, lr_decay=0.1, maximize=True)),
+        raises(lambda: _train(T, lambda p: T.optim.Adagrad(p, lr=0.1, weight_decay=0.1))),
+    )
+
+
+@program()
+def prog_sp_dense_optimizers_refuse_sparse_grads(T: Any) -> Any:
+    out = {}
+    for name in (
+        "Adam",
+        "AdamW",
+        "RMSprop",
+        "Adamax",
+        "Adadelta",
+        "NAdam",
+        "RAdam",
+        "ASGD",
+        "Rprop",
+    ):
+        out[name] = raises(lambda n=name: _train(T, lambda p: getattr(T.optim, n)(p, lr=0.1), 1))
+    return out
+
+
+@program()
+def prog_sp_clip_grad_on_sparse(T: Any) -> Any:
+    e = _emb(T)
+    (e(T.tensor([1, 2, 1])) ** 2).sum().backward()
+    return (
+        first(lambda: T.nn.utils.clip_grad_norm_(e.parameters(), 0.5)),
+        first(lambda: T.nn.utils.clip_grad_value_(e.parameters(), 0.5)),
+        sp(e.weight.grad),
+    )
+
+
+@program()
+def prog_sp_zero_grad_with_sparse_grads(T: Any) -> Any:
+    e = _emb(T)
+    opt = T.optim.SGD(e.parameters(), lr=0.1)
+    e(T.tensor([1, 2])).sum().backward()
+    opt.zero_grad()
+    none_after = e.weight.grad
+    e(T.tensor([1, 2])).sum().backward()
+    e.zero_grad(set_to_none=True)
+    return none_after, e.weight.grad
+
+
+@program()
+def prog_sp_embedding_bag_like_sum(T: Any) -> Any:
+    # a bag of lookups per row, summed through a sparse matrix (a common recommender trick)
+    e = _emb(T)
+    rows = T.sparse_coo_tensor(T.tensor([[0, 0, 1, 1, 1], [1, 3, 0, 4, 4]]), T.ones(5), (2, 6))
+    out = T.sparse.mm(rows, e.weight)
+    (out**2).sum().backward()
+    return out, e.weight.grad, e.weight.grad.is_sparse
+
+
+@pytest.mark.parametrize("name", _SET.params())
+def test_program_matches_torch(name: str) -> None:
+    _h.test_program_matches_torch(name)

@@ -1,0 +1,290 @@
+"""numpy's protocols on a SparseArray: the sparse results torch gives, or torch's refusal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ._array import SparseArray, coalesced, dense, make, mask_values
+
+_ATEN = {
+    "multiply": "mul.Tensor",
+    "true_divide": "div.Tensor",
+    "divide": "div.Tensor",
+    "add": "add.Tensor",
+    "subtract": "sub.Tensor",
+    "equal": "eq.Tensor",
+    "not_equal": "ne.Tensor",
+    "greater": "gt.Tensor",
+    "less": "lt.Tensor",
+    "greater_equal": "ge.Tensor",
+    "less_equal": "le.Tensor",
+    "absolute": "abs",
+    "remainder": "remainder.Tensor",
+    "fmod": "fmod.Tensor",
+    "power": "pow.Tensor_Scalar",
+    "maximum": "maximum",
+    "minimum": "minimum",
+}
+
+
+def not_on_sparse(name: str) -> NotImplementedError:
+    """torch's dispatcher error for an op with no SparseCPU kernel."""
+    name = _ATEN.get(name, name)
+    return NotImplementedError(
+        f"Could not run 'aten::{name}' with arguments from the 'SparseCPU' backend. This could "
+        "be because the operator doesn't exist for this backend, or was omitted during the "
+        "selective/custom build process (if using custom build). If you are a Facebook employee "
+        "using PyTorch on mobile, please visit https://fburl.com/ptmfixes for possible "
+        "resolutions."
+    )
+
+
+# unary ops that keep zeros: torch's sparse kernels (the first three keep the indices as they
+# are, the others coalesce first)
+_KEEP = frozenset((np.negative, np.positive, np.conjugate))
+_ZERO_PRESERVING = frozenset(
+    (
+        np.absolute, np.sqrt, np.sin, np.tan, np.tanh, np.sinh, np.arcsin, np.arctan,
+        np.arcsinh, np.arctanh, np.expm1, np.log1p, np.floor, np.ceil, np.trunc, np.rint,
+        np.sign, np.deg2rad, np.rad2deg, np.square, np.signbit,
+    )
+)  # fmt: skip
+
+
+def _size(a: Any) -> list[int]:
+    return [int(s) for s in a.shape]
+
+
+def ufunc_call(ufunc: Any, method: str, inputs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    out = kwargs.pop("out", None)
+    if method == "reduce" and ufunc is np.add and len(inputs) == 1:
+        return _sum(inputs[0], kwargs.get("axis"), kwargs.get("dtype"), kwargs.get("keepdims"))
+    if method != "__call__":
+        raise not_on_sparse(ufunc.__name__)
+    kwargs.pop("casting", None)
+    r = _call(ufunc, inputs, kwargs)
+    if out is None or out is Ellipsis:
+        return r
+    o = out[0] if isinstance(out, tuple) else out
+    if type(o) is SparseArray:
+        if type(r) is not SparseArray:
+            raise not_on_sparse(ufunc.__name__)
+        o._i, o._v, o._c = r._i, r._v.astype(o.dtype, copy=False), r._c
+        return o
+    np.copyto(o, dense(r) if type(r) is SparseArray else r, casting="unsafe")
+    return o
+
+
+def _sum(a: Any, axis: Any, dtype: Any, keepdims: Any) -> Any:
+    if type(a) is not SparseArray:
+        raise not_on_sparse("sum")
+    if axis is None or (isinstance(axis, tuple) and len(axis) == a.ndim):
+        r = a._v.sum(dtype=dtype)
+        return np.asarray(r).reshape((1,) * a.ndim if keepdims else ())
+    return np.sum(dense(a), axis=axis, dtype=dtype, keepdims=bool(keepdims))
+
+
+_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+
+
+def _with_number(v: np.ndarray, b: np.ndarray, ufunc: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The values and a number operand (a Python number or a 0-d tensor) in torch's result
+    dtype: the number takes the values' dtype unless its kind is higher (then the default
+    dtype of its kind); true division of integers is in the default float dtype."""
+    from .. import _dtype as D
+
+    rv, rb = _RANK[v.dtype.kind], _RANK[b.dtype.kind]
+    if rb <= rv:
+        b = b.astype(v.dtype)
+    else:
+        if rb == 1:
+            dt = np.dtype(np.int64)
+        elif rb == 2:
+            dt = D.get_default_dtype()._np
+        else:
+            dt = np.dtype(np.complex128 if D.get_default_dtype() is D.float64 else np.complex64)
+        v, b = v.astype(dt), b.astype(dt)
+    if ufunc is np.true_divide and v.dtype.kind not in "fc":
+        dt = D.get_default_dtype()._np
+        v, b = v.astype(dt), b.astype(dt)
+    return v, b
+
+
+def _binary_shapes(a: Any, b: Any) -> None:
+    if tuple(a.shape) != tuple(b.shape):
+        raise RuntimeError(
+            f"add: expected sizes of 'self' and 'other' to match, but {_size(a)} != {_size(b)}"
+        )
+
+
+def _call(ufunc: Any, inputs: tuple[Any, ...], kw: dict[str, Any]) -> Any:
+    if len(inputs) == 1:
+        a = inputs[0]
+        if ufunc in _KEEP:
+            return make(a._i, ufunc(a._v, **kw), a.shape, a._c)
+        if ufunc in _ZERO_PRESERVING:
+            c = coalesced(a)
+            return make(c._i, ufunc(c._v, **kw), a.shape, True)
+        raise not_on_sparse(ufunc.__name__)
+    if len(inputs) != 2:
+        raise not_on_sparse(ufunc.__name__)
+    a, b = inputs
+    sa, sb = type(a) is SparseArray, type(b) is SparseArray
+    if ufunc is np.matmul:
+        if sa and not sb and a.ndim == 2 and np.ndim(b) == 2:
+            return spmm(a, np.asarray(b))
+        if sb and not sa and b.ndim == 2 and np.ndim(a) == 2:
+            return spmm(b.transpose(), np.asarray(a).T).T
+        raise not_on_sparse("mm")
+    if ufunc is np.add or ufunc is np.subtract:
+        if sa and sb:
+            _binary_shapes(a, b)
+            return add_sparse(a, b, -1 if ufunc is np.subtract else 1)
+        if sa:
+            raise RuntimeError(
+                "add(sparse, dense) is not supported. Use add(dense, sparse) instead."
+            )
+        a = np.asarray(a)
+        if a.shape != b.shape:
+            raise RuntimeError(
+                f"add: expected 'self' and 'other' to have same size, but self has size "
+                f"{_size(a)} while other has size {_size(b)} (FYI: dense-sparse addition does "
+                "not currently support broadcasting)"
+            )
+        return add_dense_sparse(a, b, -1 if ufunc is np.subtract else 1)
+    if ufunc in (np.multiply, np.true_divide, np.divide, np.floor_divide, np.power):
+        if sa and sb:
+            if ufunc is not np.multiply:
+                raise not_on_sparse(ufunc.__name__)
+            if tuple(a.shape) != tuple(b.shape) or a._i.shape[0] != b._i.shape[0]:
+                raise RuntimeError(
+                    "sparse_binary_op_intersection_cpu(): expects sparse inputs with equal "
+                    "dimensionality, number of sparse dimensions, and shape of sparse dimensions"
+                )
+            if a._i is b._i:
+                return make(a._i, a._v * b._v, a.shape, a._c)
+            return _intersect(coalesced(a), coalesced(b))
+        if sa:
+            b = np.asarray(b)
+            if b.ndim == 0:
+                if ufunc is np.power or ufunc is np.floor_divide:
+                    c = coalesced(a)
+                    v, b = _with_number(c._v, b, ufunc)
+                    return make(c._i, ufunc(v, b, **kw), a.shape, True)
+                v, b = _with_number(a._v, b, ufunc)
+                return make(a._i, ufunc(v, b, **kw), a.shape, a._c)
+            if ufunc is np.multiply:
+                m = mask_values(np.broadcast_to(b, a.shape), a._i, a.shape)
+                return make(a._i, a._v * m, a.shape, a._c)
+            raise not_on_sparse(ufunc.__name__)
+        a = np.asarray(a)
+        if ufunc is np.multiply:
+            if a.ndim == 0:
+                v, a = _with_number(b._v, a, ufunc)
+                return make(b._i, a * v, b.shape, b._c)
+            m = mask_values(np.broadcast_to(a, b.shape), b._i, b.shape)
+            return make(b._i, m * b._v, b.shape, b._c)
+        raise not_on_sparse(ufunc.__name__)
+    raise not_on_sparse(ufunc.__name__)
+
+
+def add_sparse(a: SparseArray, b: SparseArray, sign: int) -> SparseArray:
+    """a + sign * b, both sparse: torch's add_out_sparse_contiguous, which walks the two
+    entry lists in order and joins the entries whose indices match (the result is coalesced
+    when both are)."""
+    dt = np.result_type(a._v, b._v)
+    if dt == np.float16 and a._i.shape[1] and b._i.shape[1]:
+        raise NotImplementedError("\"cadd_sparse\" not implemented for 'Half'")
+    av = a._v.astype(dt, copy=False)
+    bv = b._v.astype(dt, copy=False)
+    if sign < 0:
+        bv = -bv
+    na, nb = a._i.shape[1], b._i.shape[1]
+    if nb == 0:
+        return make(a._i.copy(), av.copy(), a.shape, a._c)
+    if na == 0:
+        return make(b._i.copy(), bv.copy(), a.shape, b._c)
+    sd = a._i.shape[0]
+    if sd:
+        dims = a.shape[:sd]
+        ka = np.ravel_multi_index(tuple(a._i), dims).tolist()
+        kb = np.ravel_multi_index(tuple(b._i), dims).tolist()
+    else:
+        ka, kb = [0] * na, [0] * nb
+    ti = si = 0
+    rows: list[tuple[int, int]] = []
+    while ti < na or si < nb:
+        if ti >= na:
+            cmp = -1
+        elif si >= nb:
+            cmp = 1
+        else:
+            x, y = ka[ti], kb[si]
+            cmp = 1 if x < y else (-1 if x > y else 0)
+        t = s = -1
+        if cmp >= 0:
+            t = ti
+            ti += 1
+        if cmp <= 0:
+            s = si
+            si += 1
+        rows.append((t, s))
+    r = np.array(rows, np.int64).reshape(-1, 2)
+    ht, hs = r[:, 0] >= 0, r[:, 1] >= 0
+    vals = np.zeros((len(r), *av.shape[1:]), dt)
+    vals[ht] += av[r[ht, 0]]
+    vals[hs] += bv[r[hs, 1]]
+    idx = np.where(ht, r[:, 0], 0)
+    ind = np.where(ht[None], a._i[:, idx], b._i[:, np.where(hs, r[:, 1], 0)])
+    return make(ind, vals, a.shape, a._c and b._c)
+
+
+def add_dense_sparse(d: np.ndarray, b: SparseArray, sign: int) -> np.ndarray:
+    """dense + sign * sparse: a copy of the dense array with each entry added in turn."""
+    dt = np.result_type(d, b._v)
+    out = np.array(d, dt)
+    v = b._v.astype(dt, copy=False)
+    if sign < 0:
+        v = -v
+    if b._i.shape[1]:
+        if b._i.shape[0]:
+            np.add.at(out, tuple(b._i), v)
+        else:
+            for row in v:
+                out += row
+    return out
+
+
+def _intersect(a: SparseArray, b: SparseArray) -> SparseArray:
+    sd = a._i.shape[0]
+    dims = a.shape[:sd]
+    la = np.ravel_multi_index(tuple(a._i), dims) if a._i.shape[1] else np.zeros(0, np.int64)
+    lb = np.ravel_multi_index(tuple(b._i), dims) if b._i.shape[1] else np.zeros(0, np.int64)
+    _common, ia, ib = np.intersect1d(la, lb, assume_unique=True, return_indices=True)
+    return make(a._i[:, ia], a._v[ia] * b._v[ib], a.shape, True)
+
+
+def spmm(a: SparseArray, b: np.ndarray) -> np.ndarray:
+    """sparse (2-d, no dense dims) @ dense 2-d: a dense array."""
+    dt = np.result_type(a._v, b)
+    out = np.zeros((a.shape[0], b.shape[1]), dt)
+    i, v = a._i, a._v
+    if i.shape[1]:
+        np.add.at(out, i[0], v[:, None].astype(dt) * b[i[1]].astype(dt))
+    return out
+
+
+def function_call(func: Any, args: Any, kwargs: Any) -> Any:
+    if func is np.sum:
+        return _sum(args[0], kwargs.get("axis"), kwargs.get("dtype"), kwargs.get("keepdims"))
+    if func is np.copy:
+        return args[0].copy()
+    if func in (np.shape, np.ndim, np.size):
+        return func(np.broadcast_to(np.zeros((), args[0].dtype), args[0].shape))
+    if func is np.result_type:
+        return np.result_type(*(a.dtype if type(a) is SparseArray else a for a in args))
+    if func is np.matmul:
+        return _call(np.matmul, tuple(args), {})
+    raise not_on_sparse(getattr(func, "__name__", "op"))
