@@ -1142,6 +1142,176 @@ def prog_sp_embedding_bag_like_sum(T: Any) -> Any:
     return out, e.weight.grad, e.weight.grad.is_sparse
 
 
+# --- shape ops, copies, serialization -------------------------------------------------------
+
+
+@program()
+def prog_sp_transpose_permute_unsqueeze(T: Any) -> Any:
+    s = _s(T)
+    h = T.sparse_coo_tensor(T.tensor([[0, 2]]), T.tensor([[1.0, 2.0], [3.0, 4.0]]), (3, 2))
+    return (
+        sp(s.transpose(0, 1)),
+        sp(s.permute(1, 0)),
+        sp(s.unsqueeze(0)),
+        sp(s.unsqueeze(1)),
+        sp(s.unsqueeze(-1)),
+        sp(h.unsqueeze(2)),
+        sp(T.transpose(s, 1, 0)),
+    )
+
+
+@program()
+def prog_sp_cat_and_stack(T: Any) -> Any:
+    a = _s(T)
+    b = T.sparse_coo_tensor(T.tensor([[0], [1]]), T.tensor([9.0]), (1, 3))
+    c = T.sparse_coo_tensor(T.tensor([[1], [0]]), T.tensor([7.0]), (2, 1))
+    return sp(T.cat([a, b])), sp(T.cat([a, c], 1)), sp(T.stack([a, a])), sp(T.stack([a, a], 1))
+
+
+@program()
+def prog_sp_matrix_vector(T: Any) -> Any:
+    s = _s(T)
+    x = T.tensor([1.0, -2.0, 0.5])
+    # a power iteration through a sparse matrix (PageRank-like)
+    a = T.sparse_coo_tensor(
+        T.tensor([[0, 1, 2, 2, 0], [1, 2, 0, 1, 2]]), T.tensor([0.5, 1.0, 0.5, 0.5, 0.5]), (3, 3)
+    )
+    r = T.full((3,), 1 / 3)
+    for _ in range(5):
+        r = a @ r
+        r = r / r.sum()
+    return s @ x, T.mv(s, x), T.matmul(s, x), r
+
+
+@program()
+def prog_sp_tensor_sum_over_dims(T: Any) -> Any:
+    s = _s(T)
+    return sp(s.sum(0)), sp(s.sum(1)), s.sum(), sp(T.sum(s, -1)), sp(s.double().sum(0))
+
+
+@program()
+def prog_sp_zero_and_zero_grad(T: Any) -> Any:
+    s = _s(T).clone()
+    s.zero_()
+    e = _emb(T)
+    opt = T.optim.SGD(e.parameters(), lr=0.1)
+    e(T.tensor([1, 2])).sum().backward()
+    opt.zero_grad(set_to_none=False)
+    g = e.weight.grad
+    e(T.tensor([4])).sum().backward()
+    return sp(s), sp(g), sp(e.weight.grad), e.weight.grad is g
+
+
+@program()
+def prog_sp_type_strings(T: Any) -> Any:
+    s = _s(T)
+    return s.type(), s.double().type(), s.int().type(), s.long().type(), s.bool().type()
+
+
+@program()
+def prog_sp_deepcopy_and_pickle(T: Any) -> Any:
+    import copy
+    import pickle
+
+    s = _s(T)
+    c = copy.deepcopy(s)
+    p = pickle.loads(pickle.dumps(s))
+    leaf = _s(T, rg=True)
+    T.sparse.sum(leaf).backward()
+    lc = copy.deepcopy(leaf)
+    return sp(c), sp(p), sp(lc), lc.requires_grad, sp(lc.grad), c._values() is s._values()
+
+
+@program(
+    xfail="the coalesced flag of a leaf's first sparse gradient: torch steals a gradient whose "
+    "indices and values nothing else holds (use_count) through _sparse_coo_tensor_unsafe, which "
+    "drops the flag; shadowgrad copies the gradient with its flag"
+)
+def prog_sp_first_sparse_grad_stolen_flag(T: Any) -> Any:
+    leaf = _s(T, rg=True)
+    T.sparse.sum(leaf * 2).backward()
+    return sp(leaf.grad)
+
+
+@program()
+def prog_sp_save_load(T: Any) -> Any:
+    import io
+
+    s = _s(T)
+    h = T.sparse_coo_tensor(T.tensor([[0, 2]]), T.tensor([[1.0, 2.0], [3.0, 4.0]]), (3, 2))
+    buf = io.BytesIO()
+    T.save({"adj": s, "h": h.coalesce(), "d": T.ones(2)}, buf)
+    buf.seek(0)
+    back = T.load(buf)
+    return sp(back["adj"]), sp(back["h"]), back["d"], back["adj"].is_coalesced()
+
+
+# --- nn.EmbeddingBag(sparse=True) ------------------------------------------------------------
+
+
+def _bag(T: Any, mode: str, **kw: Any) -> Any:
+    eb = T.nn.EmbeddingBag(6, 2, mode=mode, sparse=True, **kw)
+    with T.no_grad():
+        eb.weight.copy_(T.arange(12.0).view(6, 2) / 4)
+    return eb
+
+
+@program()
+def prog_sp_embedding_bag_sum_and_mean(T: Any) -> Any:
+    out = {}
+    for mode in ("sum", "mean"):
+        eb = _bag(T, mode)
+        o = eb(T.tensor([1, 2, 4, 1, 5]), T.tensor([0, 2, 2]))
+        (o**2).sum().backward()
+        out[mode] = (o, o.grad_fn, sp(eb.weight.grad))
+    return out
+
+
+@program()
+def prog_sp_embedding_bag_2d_padding_and_weights(T: Any) -> Any:
+    eb = _bag(T, "mean", padding_idx=0)
+    o = eb(T.tensor([[1, 0, 2], [0, 0, 3]]))
+    o.sum().backward()
+    eb2 = _bag(T, "sum")
+    w = T.tensor([0.5, 2.0, -1.0, 1.0], requires_grad=True)
+    o2 = eb2(T.tensor([1, 2, 2, 5]), T.tensor([0, 3]), per_sample_weights=w)
+    (o2**2).sum().backward()
+    return o, sp(eb.weight.grad), o2, sp(eb2.weight.grad), w.grad
+
+
+@program()
+def prog_sp_embedding_bag_refusals(T: Any) -> Any:
+    eb = _bag(T, "sum", scale_grad_by_freq=True)
+    o = eb(T.tensor([1, 1, 2]), T.tensor([0]))
+    return (
+        raises(lambda: o.sum().backward()),
+        raises(lambda: T.nn.EmbeddingBag(4, 2, mode="max", sparse=True)(T.tensor([[1, 2]]))),
+    )
+
+
+@program()
+def prog_sp_embedding_bag_sparse_adam_training(T: Any) -> Any:
+    eb = _bag(T, "mean")
+    head = T.nn.Linear(2, 1)
+    with T.no_grad():
+        head.weight.copy_(T.tensor([[0.5, -0.25]]))
+        head.bias.fill_(0.1)
+    opt = T.optim.SparseAdam(list(eb.parameters()), lr=0.05)
+    opt2 = T.optim.Adam(head.parameters(), lr=0.05)
+    idx = T.tensor([[1, 2], [3, 1], [4, 5]])
+    y = T.tensor([[1.0], [0.0], [1.0]])
+    losses = []
+    for _ in range(4):
+        opt.zero_grad()
+        opt2.zero_grad()
+        loss = T.nn.functional.mse_loss(head(eb(idx)), y)
+        loss.backward()
+        opt.step()
+        opt2.step()
+        losses.append(loss.item())
+    return losses, eb.weight.detach(), head.weight.detach()
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

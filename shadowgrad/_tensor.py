@@ -1014,6 +1014,8 @@ class Tensor:
         if dtype is None:
             if type(self._data) is not np.ndarray and self.is_meta:
                 return self.dtype._legacy.replace("torch.", "torch.meta.")
+            if type(self._data) is not np.ndarray and self.is_sparse:
+                return self.dtype._legacy.replace("torch.", "torch.sparse.")
             return self.dtype._legacy
         if getattr(dtype, "is_cuda", False) is True or (
             isinstance(dtype, str) and dtype.startswith("torch.cuda.")
@@ -1258,6 +1260,14 @@ class Tensor:
         for s in Tensor.__slots__:
             if s not in ("__dict__", "__weakref__") and hasattr(self, s):
                 setattr(new, s, getattr(self, s))
+        if type(self._data) is not np.ndarray and self.is_sparse:
+            new._data = self._data.copy()  # a sparse tensor: its indices and values copied
+            new._vc = new._acc = new._base = new._x = None
+            memo[id(self)] = new
+            if self._grad is not None:
+                new._grad = _copy.deepcopy(self._grad, memo)
+            new.__dict__.update(_copy.deepcopy(self.__dict__, memo))
+            return new
         # as torch's: tensors sharing a storage share one copy of it, with their own layout
         root = _storage_root(self._data)
         copies = memo.setdefault("shadowgrad storages", {})  # type: ignore[call-overload]
@@ -1282,6 +1292,8 @@ class Tensor:
     def __reduce_ex__(self, proto: int) -> Any:
         warn_if_has_hooks(self)
         d = self._data
+        if type(d) is not np.ndarray and self.is_sparse:  # the indices and values, pickled
+            return (_rebuild, (type(self), d.copy(), self._rg, self.__dict__))
         root = _storage_root(d)
         if root.flags.c_contiguous and root.dtype.kind != "O":
             # torch pickles the storage with the view's offset and strides

@@ -259,6 +259,14 @@ class _Writer:
                 return self.uninitialized(obj)
             warn_if_has_hooks(obj)
             self.keep.append(obj)
+            if type(obj._data) is not np.ndarray and obj.is_sparse:
+                a = obj._data  # a sparse COO tensor: its indices and values (sparse/_array.py)
+                return {
+                    "__sparse__": [self.enc(Tensor._indices(obj)), self.enc(obj._values())],
+                    "size": list(a.shape),
+                    "coalesced": bool(a._c),
+                    "requires_grad": obj.requires_grad,
+                }
             from .autograd.graph import VersionCounter
 
             lazy = None
@@ -426,6 +434,14 @@ class _Reader:
             return obj
         if "__uninit__" in obj:
             return self.uninitialized(obj)
+        if "__sparse__" in obj:
+            from ._tensor import _make
+            from .sparse._array import make
+
+            i, v = (self.dec(e) for e in obj["__sparse__"])
+            t = _make(make(i._data, v._data.copy(), obj["size"], obj["coalesced"]))
+            t._rg = bool(obj["requires_grad"])
+            return t
         if "__tensor__" in obj:
             if self.no_cuda:
                 raise RuntimeError(_NO_CUDA)

@@ -538,6 +538,13 @@ def embedding_bag(
             bag = np.cumsum(counts)[:n]
             starts = np.searchsorted(bag, np.arange(off.size), side="left")
             offsets = C.tensor(starts.astype(off.dtype))
+    if sparse and mode != "max" and weight.requires_grad:
+        from ..sparse._coo import sparse_embedding_bag
+
+        return sparse_embedding_bag(
+            weight, input, offsets, scale_grad_by_freq, modes.index(mode),
+            per_sample_weights, include_last_offset, padding_idx,
+        )  # fmt: skip
     return R.embedding_bag(
         weight,
         input,

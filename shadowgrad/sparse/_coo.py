@@ -454,19 +454,8 @@ def sparse_sum(input: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
     if len(dims) == a.ndim:
         return values(coalesce(input)).sum()  # type: ignore[no-any-return]
     idx, shape = a._i, a.shape
-    sd = sparse_dim(a)
-    keep_s = [d for d in range(sd) if d not in dims]
-    sum_dense = tuple(d - sd + 1 for d in dims if d >= sd)
-    v = a._v.sum(sum_dense, dtype=np.int64 if a._v.dtype.kind in "bui" else None)
-    if a._v.dtype.kind in "ui" and a._v.dtype != np.int64:
-        v = v.astype(a._v.dtype)
-    new_shape = tuple(s for k, s in enumerate(a.shape) if k not in dims)
-    if len(keep_s) == sd:
-        out = sp(make(a._i, v, new_shape, True))
-    elif not keep_s:
-        out = _make(np.asarray(v.sum(0)))
-    else:
-        out = sp(coalesced(make(a._i[keep_s], v, new_shape, False)))
+    r = sum_entries(a, dims)
+    out = sp(r) if type(r) is SparseArray else _make(r)
 
     def fn(g: Tensor) -> tuple[Any, ...]:
         ga = _arr(g)
@@ -475,6 +464,26 @@ def sparse_sum(input: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
         return (sp(make(idx, mask_values(full, idx, shape), shape, True)),)
 
     return record("SparseSumBackward0", out, (input,), fn)
+
+
+def sum_entries(a: SparseArray, dims: Any) -> Any:
+    """The sum of a sparse array over some of its dims (not all): sparse while sparse dims
+    remain, the entries coalesced."""
+    dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    dims = tuple(sorted({int(d) % a.ndim for d in dims}))
+    a = coalesced(a)
+    sd = sparse_dim(a)
+    keep_s = [d for d in range(sd) if d not in dims]
+    sum_dense = tuple(d - sd + 1 for d in dims if d >= sd)
+    v = a._v.sum(sum_dense, dtype=np.int64 if a._v.dtype.kind in "bui" else None)
+    if a._v.dtype.kind in "ui" and a._v.dtype != np.int64:
+        v = v.astype(a._v.dtype)
+    new_shape = tuple(s for k, s in enumerate(a.shape) if k not in dims)
+    if len(keep_s) == sd:
+        return make(a._i, v, new_shape, True)
+    if not keep_s:
+        return np.asarray(v.sum(0))
+    return coalesced(make(a._i[keep_s], v, new_shape, False))
 
 
 def _softmax(input: Tensor, dim: int, dtype: Any, log: bool) -> Tensor:
@@ -573,6 +582,53 @@ def sparse_embedding(
         return (sp(make(i.reshape(1, -1), np.ascontiguousarray(gv), (num, dim), False)),)
 
     return record("EmbeddingBackward0", out, (weight,), fn)
+
+
+def sparse_embedding_bag(
+    weight: Tensor, input: Tensor, offsets: Tensor, sgf: bool, mode: int, psw: Any,
+    last: bool, padding_idx: Any,
+) -> Tensor:  # fmt: skip
+    """F.embedding_bag(..., sparse=True), mode sum or mean: EmbeddingBagBackward0 gives the
+    weight a sparse gradient (torch's _embedding_bag_sparse_backward: each index's bag
+    gradient, divided by its bag's size for mean, times its per-sample weight, padding_idx's
+    left out)."""
+    from ..ops.resample import embedding_bag
+
+    with _grad_mode.no_grad():
+        out, offset2bag, bag_size, _ = embedding_bag(
+            weight, input, offsets, sgf, mode, False, psw, last, padding_idx
+        )
+    out = _make(out._data)
+    ind = input._data.reshape(-1).astype(_I64)
+    o2b = offset2bag._data
+    size = bag_size._data
+    num, dim = weight.shape
+    pad = -1 if padding_idx is None else int(padding_idx) % num
+
+    def fn(g: Tensor, *rest: Any) -> tuple[Any, ...]:
+        gd = np.asarray(_arr(g))
+        rows = gd[o2b] if gd.shape[0] else np.zeros((0, dim), gd.dtype)
+        if mode == 1:
+            rows = rows / np.maximum(size, 1)[o2b][:, None].astype(gd.dtype)
+        if psw is not None:
+            rows = rows * psw._data.reshape(-1)[:, None].astype(gd.dtype)
+        if sgf:
+            raise RuntimeError(
+                "embedding_backward: scale_grad_by_freq not supported with sparse gradients"
+            )
+        i = ind
+        if pad >= 0:
+            keep = i != pad
+            i, rows = i[keep], rows[keep]
+        gw = sp(make(i.reshape(1, -1), np.ascontiguousarray(rows), (num, dim), False))
+        gp = None
+        if psw is not None and psw._rg:  # each index's row dotted with its bag's gradient
+            w = weight._data
+            dots = (gd[o2b] * w[ind]).sum(1) if gd.shape[0] else np.zeros(len(ind), gd.dtype)
+            gp = _make(np.where(ind != pad, dots, 0).astype(gd.dtype))
+        return gw, gp
+
+    return record("EmbeddingBagBackward0", out, (weight, psw), fn)
 
 
 # --- repr ------------------------------------------------------------------------------------

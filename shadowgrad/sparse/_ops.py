@@ -83,7 +83,12 @@ def _sum(a: Any, axis: Any, dtype: Any, keepdims: Any) -> Any:
     if axis is None or (isinstance(axis, tuple) and len(axis) == a.ndim):
         r = a._v.sum(dtype=dtype)
         return np.asarray(r).reshape((1,) * a.ndim if keepdims else ())
-    return np.sum(dense(a), axis=axis, dtype=dtype, keepdims=bool(keepdims))
+    if keepdims:
+        return np.sum(dense(a), axis=axis, dtype=dtype, keepdims=True)
+    # torch's sum over some dims of a sparse tensor: sparse (torch.sparse.sum's entries)
+    from ._coo import sum_entries
+
+    return sum_entries(a if dtype is None else a.astype(dtype), axis)
 
 
 _RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
@@ -135,6 +140,8 @@ def _call(ufunc: Any, inputs: tuple[Any, ...], kw: dict[str, Any]) -> Any:
     if ufunc is np.matmul:
         if sa and not sb and a.ndim == 2 and np.ndim(b) == 2:
             return spmm(a, np.asarray(b))
+        if sa and not sb and a.ndim == 2 and np.ndim(b) == 1:
+            return spmm(a, np.asarray(b)[:, None])[:, 0]  # torch's mv of a sparse matrix
         if sb and not sa and b.ndim == 2 and np.ndim(a) == 2:
             return spmm(b.transpose(), np.asarray(a).T).T
         raise not_on_sparse("mm")
@@ -276,7 +283,65 @@ def spmm(a: SparseArray, b: np.ndarray) -> np.ndarray:
     return out
 
 
+def _empty_like(a: SparseArray, dtype: Any = None) -> SparseArray:
+    dt = a.dtype if dtype is None else np.dtype(dtype)
+    sd = a._i.shape[0]
+    return make(np.zeros((sd, 0), np.int64), np.zeros((0, *a.shape[sd:]), dt), a.shape, True)
+
+
+def expand_dims(a: SparseArray, axis: int) -> SparseArray:
+    """torch's unsqueeze of a sparse tensor: a new sparse dim (index 0) when it falls among
+    the sparse dims, else a new dense dim of the values."""
+    sd = a._i.shape[0]
+    shape = (*a.shape[:axis], 1, *a.shape[axis:])
+    if axis <= sd:
+        i = np.insert(a._i, axis, 0, axis=0)
+        return make(i, a._v, shape, a._c)
+    return make(a._i, np.expand_dims(a._v, axis - sd + 1), shape, a._c)
+
+
+def concatenate(arrays: Any, axis: int) -> SparseArray:
+    """torch's cat of sparse tensors along a sparse dim: the entries joined, each tensor's
+    indices along `axis` shifted past the ones before it."""
+    arrays = list(arrays)
+    first = arrays[0]
+    sd = first._i.shape[0]
+    if axis >= sd or any(type(x) is not SparseArray for x in arrays):
+        raise not_on_sparse("cat")
+    idx, vals, off = [], [], 0
+    dt = np.result_type(*(x._v for x in arrays))
+    for x in arrays:
+        i = x._i.copy()
+        i[axis] += off
+        off += x.shape[axis]
+        idx.append(i)
+        vals.append(x._v.astype(dt))
+    shape = list(first.shape)
+    shape[axis] = off
+    return make(np.concatenate(idx, 1), np.concatenate(vals), shape, False)
+
+
 def function_call(func: Any, args: Any, kwargs: Any) -> Any:
+    if func is np.zeros_like or func is np.empty_like:
+        return _empty_like(args[0], kwargs.get("dtype", args[1] if len(args) > 1 else None))
+    if func in (np.ones_like, np.full_like):
+        raise not_on_sparse("fill_.Scalar")
+    if func is np.swapaxes:
+        return args[0].swapaxes(*args[1:], **kwargs)
+    if func is np.transpose:
+        return args[0].transpose(*args[1:], **kwargs)
+    if func is np.expand_dims:
+        axis = kwargs.get("axis", args[1] if len(args) > 1 else None)
+        if isinstance(axis, int):
+            return expand_dims(args[0], axis % (args[0].ndim + 1))
+    if func is np.concatenate:
+        return concatenate(args[0], kwargs.get("axis", args[1] if len(args) > 1 else 0))
+    if func is np.stack:
+        axis = kwargs.get("axis", args[1] if len(args) > 1 else 0)
+        arrays = list(args[0])
+        if arrays and all(type(x) is SparseArray for x in arrays):
+            axis %= arrays[0].ndim + 1
+            return concatenate([expand_dims(x, axis) for x in arrays], axis)
     if func is np.sum:
         return _sum(args[0], kwargs.get("axis"), kwargs.get("dtype"), kwargs.get("keepdims"))
     if func is np.copy:
