@@ -3434,10 +3434,9 @@ def prog_ag3_norms_double_backward_values(T: Any) -> Any:
 
 
 @program(
-    xfail="create_graph through layer_norm and batch_norm: shadowgrad's backward is composed of "
-    "ops (its gradient ends in MulBackward0 on the pieces), torch's is one "
-    "native_layer_norm_backward / native_batch_norm_backward call whose own node is "
-    "NativeLayerNormBackwardBackward0 / NativeBatchNormBackwardBackward0"
+    xfail="float32 batch norm over a batch of two: the gradients are all cancellation, and "
+    "shadowgrad's first-order batch-norm backward rounds differently from torch's kernel (the "
+    "first-order gradient is already ~3e-4 off relatively, the second order as much)"
 )
 def prog_ag3_norms_double_backward_nodes(T: Any) -> Any:
     F = T.nn.functional
@@ -3498,10 +3497,8 @@ def prog_ag3_create_graph_grad_fn_indexing_and_linalg(T: Any) -> Any:
 
 @program(
     xfail="create_graph gradients whose torch formula is an op with its own double-backward "
-    "node: masked_scatter_backward, pdist_backward and convolution_backward "
-    "(MaskedScatterBackwardBackward0, PdistBackwardBackward0, ConvolutionBackwardBackward0) where "
-    "shadowgrad composes ops, and PreluKernelBackwardBackward0 has 3 edges in torch, 2 in "
-    "shadowgrad"
+    "node: masked_scatter_backward and pdist_backward (MaskedScatterBackwardBackward0, "
+    "PdistBackwardBackward0) where shadowgrad composes ops"
 )
 def prog_ag3_create_graph_grad_fn_of_composite_formulas(T: Any) -> Any:
     F = T.nn.functional

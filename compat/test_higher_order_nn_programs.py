@@ -440,6 +440,58 @@ def prog_ho_batch_norm_eval_weight_only_maml(T: Any) -> Any:
     return gw, gb, _tree(gw.grad_fn, 2), _tree(gb.grad_fn, 2), outer, w.grad, b.grad
 
 
+# --- prelu: PreluKernelBackwardBackward0 --------------------------------------------------------
+
+
+def _prelu_case(name: str, xs: tuple[int, ...], nw: int, kink: bool = False) -> None:
+    def body(T: Any) -> Any:
+        a = _data(*xs, seed=len(name)).astype("float64")
+        if kink:
+            a.ravel()[::3] = 0.0  # torch's double backward splits at x >= 0, its kernel at x > 0
+        x = T.tensor(a, requires_grad=True)
+        w = T.tensor(np.linspace(-0.5, 0.5, nw), requires_grad=True)
+        return _orders(T, lambda x, w: T.nn.functional.prelu(x, w), [x, w])
+
+    _reg(name, body)
+
+
+_prelu_case("prelu_per_channel", (2, 3, 2), 3)
+_prelu_case("prelu_shared", (2, 3, 2), 1)
+_prelu_case("prelu_1d", (4,), 1)
+_prelu_case("prelu_at_zero", (3, 3), 3, kink=True)
+_prelu_case("prelu_4d", (1, 2, 2, 3), 2)
+
+
+@program()
+def prog_ho_prelu_undefined_grads(T: Any) -> Any:
+    """Only one of prelu's two gradients differentiated again: the other's incoming grad is
+    undefined, and torch's formulas drop its terms (zeros for the input then)."""
+    x = _x(T, 2, 3, seed=40)
+    w = _x(T, 3, seed=41, scale=0.3)
+    go = T.tensor(_data(2, 3, seed=42).astype("float64"), requires_grad=True)
+    gx, gw = T.autograd.grad(T.nn.functional.prelu(x, w), (x, w), go, create_graph=True)
+    only_x = T.autograd.grad(gx.pow(2).sum(), (x, w, go), create_graph=True, allow_unused=True)
+    only_w = T.autograd.grad(gw.sin().sum(), (x, w, go), create_graph=True, allow_unused=True)
+    return [[None if t is None else (t, _tree(t.grad_fn, 2)) for t in r] for r in (only_x, only_w)]
+
+
+@program()
+def prog_ho_prelu_module_penalty(T: Any) -> Any:
+    """nn.PReLU in a small conv net under a gradient penalty."""
+    T.manual_seed(0)
+    nn = T.nn
+    net = nn.Sequential(nn.Conv2d(1, 2, 2), nn.PReLU(2), nn.Flatten(), nn.Linear(8, 1)).double()
+    rng = np.random.default_rng(5)
+    with T.no_grad():
+        for _, p in sorted(net.named_parameters()):
+            p.copy_(T.tensor(rng.uniform(-0.7, 0.7, tuple(p.shape))))
+    x = _x(T, 2, 1, 3, 3, seed=43)
+    (g,) = T.autograd.grad(net(x).sum(), x, create_graph=True)
+    pen = g.pow(2).sum()
+    pen.backward()
+    return g, _tree(g.grad_fn, 3), pen, {n: p.grad for n, p in sorted(net.named_parameters())}
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

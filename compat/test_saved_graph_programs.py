@@ -230,13 +230,7 @@ def prog_sg2_conv2d_double_backward(T: Any) -> Any:
     return _second_values(T, y, x, w, b)
 
 
-@program(
-    xfail="shadowgrad's backward of native_layer_norm, native_batch_norm, convolution and "
-    "_prelu_kernel is built of smaller ops: the double-backward graph holds those, not torch's "
-    "NativeLayerNormBackwardBackward0 / NativeBatchNormBackwardBackward0 / "
-    "ConvolutionBackwardBackward0 / PreluKernelBackwardBackward0 node (and a bias gradient "
-    "that is a constant does not require grad)"
-)
+@program()
 def prog_sg2_fused_nn_double_backward_graphs(T: Any) -> Any:
     x, x4 = _d(T, 2, 4), _d(T, 1, 2, 3, 3)
     w, b = _d(T, 4, seed=1), _d(T, 4, seed=2)

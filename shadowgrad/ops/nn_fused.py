@@ -970,3 +970,65 @@ def bn_grads(k, grad, input, weight, mean, invstd, training, eps):  # fmt: skip
         key, (training, eps), k,
         lambda: bn_backward(grad, input, weight, None, None, mean, invstd, training, eps),
     )  # fmt: skip
+
+
+# --- _prelu_kernel_backward (create_graph through prelu) ----------------------------------------
+
+
+def _prelu_backward_fwd(grad_output: Any, self: Any, weight: Any) -> tuple[Any, Any]:
+    """torch's _prelu_kernel_backward: the input's gradient and the weight's, the latter over
+    the broadcast shape (the engine sums it to the weight's)."""
+    pos = self > 0
+    gi = np.where(pos, grad_output, grad_output * weight).astype(self.dtype, copy=False)
+    gw = np.where(pos, 0, grad_output * self).astype(self.dtype, copy=False)
+    return gi, gw
+
+
+def _zero0(like: Any) -> Any:
+    from .._creation import zeros
+
+    return zeros((), dtype=like.dtype)
+
+
+def _prelu_bb_grad_output(grads: Any, self: Any, weight: Any) -> Any:
+    und = grads.undefined
+    g0 = None if 0 in und else grads[0]
+    g1 = None if 1 in und else grads[1]
+    nonneg = self >= 0
+    if g0 is None:
+        return P.where(nonneg, _zero0(self), g1 * self)
+    if g1 is None:
+        return P.where(nonneg, g0, g0 * weight)
+    return P.where(nonneg, g0, g0 * weight + g1 * self)
+
+
+def _prelu_bb_input(grads: Any, grad_output: Any, self: Any) -> Any:
+    if 1 in grads.undefined:
+        return zeros_like(self)
+    return P.where(self >= 0, _zero0(self), grad_output * grads[1])
+
+
+def _prelu_bb_weight(grads: Any, grad_output: Any, self: Any) -> Any:
+    if 0 in grads.undefined:
+        return zeros_like(self)
+    return P.where(self >= 0, _zero0(self), grad_output * grads[0])
+
+
+prelu_backward = defop(
+    "_prelu_kernel_backward",
+    "PreluKernelBackwardBackward0",
+    _prelu_backward_fwd,
+    dtype="keep",
+    n_outputs=2,
+    grad_output=_prelu_bb_grad_output,
+    self=_prelu_bb_input,
+    weight=_prelu_bb_weight,
+)
+
+
+def prelu_grads(k: int, grad: Any, self: Any, weight: Any) -> Any:
+    """Output k of one _prelu_kernel_backward node, for formula k of a PreluKernelBackward0
+    under grad mode (See Note [Fused backward nodes])."""
+    return _shared_by(
+        (grad, self._data, weight._data), (), k, lambda: prelu_backward(grad, self, weight)
+    )

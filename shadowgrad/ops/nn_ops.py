@@ -1012,7 +1012,11 @@ def _prelu_shape(self: Any, weight: Any) -> tuple[int, ...]:
 
 
 def _prelu_weight_grad(grad: Tensor, self: Tensor, weight: Tensor) -> Tensor:
-    g = _where(self < 0, grad * self, 0.0)
+    return _prelu_sum_to(_where(self < 0, grad * self, 0.0), self, weight)
+
+
+def _prelu_sum_to(g: Tensor, self: Tensor, weight: Tensor) -> Tensor:
+    """The weight's full-shape gradient summed to the weight's shape."""
     if weight.ndim == self.ndim:
         # prelu_op's broadcastable weight (1, C, 1, ...): the full-shape grad summed to the
         # weight's shape as torch's engine does (sum_to: SumBackward1 with keepdim)
@@ -1031,14 +1035,26 @@ def _prelu_input_grad(grad: Tensor, self: Tensor, weight: Tensor) -> Tensor:
     return _dep(_where(self > 0, grad, grad * w), self, "PreluKernelBackwardBackward0")
 
 
+def _prelu_fused(k: int, grad: Tensor, self: Tensor, weight: Tensor) -> Tensor:
+    """Formula k of PreluKernelBackward0: under grad mode, output k of one
+    PreluKernelBackwardBackward0 node (Note [Fused backward nodes] in nn_fused.py), the
+    weight's summed to its shape."""
+    if not _grad_mode.STATE.grad:
+        return (_prelu_input_grad if k == 0 else _prelu_weight_grad)(grad, self, weight)
+    from .nn_fused import prelu_grads
+
+    g = prelu_grads(k, grad, self, weight)
+    return g if k == 0 else _prelu_sum_to(g, self, weight)
+
+
 _prelu_kernel_op = defop(
     "_prelu_kernel",
     "PreluKernelBackward0",
     lambda self, weight: np.where(
         self > 0, self, self * weight.reshape(_prelu_shape(self, weight))
     ).astype(self.dtype, copy=False),
-    self=lambda grad, self, weight: _prelu_input_grad(grad, self, weight),
-    weight=_prelu_weight_grad,
+    self=lambda grad, self, weight: _prelu_fused(0, grad, self, weight),
+    weight=lambda grad, self, weight: _prelu_fused(1, grad, self, weight),
     jvp=_prelu_t,
 )
 
