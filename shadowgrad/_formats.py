@@ -168,7 +168,114 @@ def like_layout(out: Any, like: Any, fmt: Any) -> Any:
         return out
     if any(s == 0 and n > 1 for s, n in zip(a.strides, a.shape, strict=True)):
         return out  # overlapping (expanded): torch makes those contiguous
-    new = np.empty_like(a, dtype=out._data.dtype, order="K")
+    dt = out._data.dtype
+    if type(a) is np.ndarray and _dense(a):
+        # torch keeps a dense input's strides exactly, a size-1 dimension's too (numpy's 'K'
+        # order picks its own for those)
+        buf = np.empty(a.size, dt)
+        st = tuple(s // a.itemsize * dt.itemsize for s in a.strides)
+        new = np.lib.stride_tricks.as_strided(buf, a.shape, st)
+    else:
+        new = np.empty_like(a, dtype=dt, order="K")
     new[...] = out._data
     out._data = new
     return out
+
+
+def _dense(a: np.ndarray) -> bool:
+    """torch's is_non_overlapping_and_dense, with non-negative strides."""
+    expected = a.itemsize
+    for st, n in sorted((st, n) for st, n in zip(a.strides, a.shape, strict=True) if n != 1):
+        if st != expected:
+            return False
+        expected *= n
+    return True
+
+
+def iterator_strides(shape: tuple[int, ...], operands: Any) -> list[int] | None:
+    """The strides (in elements) torch's TensorIterator gives a new output of `shape` over
+    these operand arrays (broadcast to it), or None for the row-major ones. As its
+    reorder_dimensions: dimensions are sorted innermost first by the operands' strides, the
+    first operand whose strides tell two dimensions apart deciding (a broadcast dimension, of
+    stride 0, tells nothing; equal strides put the smaller dimension inside); the output is
+    dense in that order. Operands all of one dense layout give that layout (its fast set-up).
+    """
+    nd = len(shape)
+    table = []
+    for a in operands:
+        if not isinstance(a, np.ndarray) or a.ndim == 0:
+            continue
+        off = nd - a.ndim
+        st = [0] * off
+        for i, (n, s) in enumerate(zip(a.shape, a.strides, strict=True)):
+            st.append(0 if n == 1 and shape[off + i] != 1 else s // a.itemsize)
+        table.append(st)
+    perm = list(range(nd - 1, -1, -1))  # innermost first
+
+    def should_swap(d0: int, d1: int) -> int:
+        for st in table:
+            s0 = st[d0]
+            s1 = st[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return -1 if s0 < s1 else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    # torch's insertion sort, which stops at the first dimension that must stay inside
+    for i in range(1, nd):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = should_swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    if perm == list(range(nd - 1, -1, -1)):
+        return None
+    out = [0] * nd
+    acc = 1
+    for d in perm:
+        out[d] = acc
+        acc *= shape[d]
+    return out
+
+
+def iterator_result(out: np.ndarray, operands: Any) -> np.ndarray:
+    """A fresh elementwise result laid out as TensorIterator would lay it out over these
+    operands (a copy when numpy's layout differs). Note [Result layout] in ops/registry.py."""
+    if out.ndim < 2 or out.size < 2:
+        return out
+    st = iterator_strides(out.shape, operands)
+    if st is None:
+        return out if out.flags.c_contiguous else np.ascontiguousarray(out)
+    item = out.itemsize
+    if all(n == 1 or s == t * item for n, s, t in zip(out.shape, out.strides, st, strict=True)):
+        return out
+    buf = np.empty(out.size, out.dtype)
+    new = np.lib.stride_tricks.as_strided(buf, out.shape, tuple(t * item for t in st))
+    new[...] = out
+    return new
+
+
+def preserve_result(out: np.ndarray, like: np.ndarray) -> np.ndarray:
+    """A fresh result shaped like `like`, laid out as torch's clone(preserve_format) of it:
+    like's strides when it is dense and non-overlapping, else its suggested memory format."""
+    if out.shape != like.shape or out.ndim < 2 or out.size < 2:
+        return out
+    if type(like) is np.ndarray and _dense(like):
+        if all(
+            n == 1 or s // like.itemsize == t // out.itemsize
+            for n, s, t in zip(like.shape, like.strides, out.strides, strict=True)
+        ):
+            return out
+        buf = np.empty(out.size, out.dtype)
+        st = tuple(s // like.itemsize * out.itemsize for s in like.strides)
+        new = np.lib.stride_tricks.as_strided(buf, out.shape, st)
+        new[...] = out
+        return new
+    fmt = suggested(like)
+    return relayout(out, fmt) if fmt is not contiguous_format else np.ascontiguousarray(out)

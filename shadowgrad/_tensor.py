@@ -758,10 +758,15 @@ class Tensor:
 
         # an autograd view's storage is its base's (as_strided views hide their numpy root)
         owner = self._base if self._base is not None else self
-        start = UntypedStorage._of(owner._data).data_ptr()
+        storage = UntypedStorage._of(owner._data)
+        start = storage.data_ptr()
         if type(self._data) is not np.ndarray and self.is_meta:  # (data_ptr() is 0)
             return (self._data.__array_interface__["data"][0] - start) // self._data.itemsize
-        return (self.data_ptr() - start) // self._data.itemsize
+        d = self.data_ptr() - start
+        if owner is not self and not 0 <= d <= storage.nbytes():
+            # a view given other memory by set_ (still a view of its base, as in torch)
+            d = self.data_ptr() - UntypedStorage._of(self._data).data_ptr()
+        return d // self._data.itemsize
 
     def is_signed(self) -> bool:
         """Mirrors `torch.Tensor.is_signed`."""

@@ -78,8 +78,20 @@ _OUT_NAMES = {
 }  # fmt: skip
 
 
+# out= functions whose kernels torch runs without refusing an `out` that partially overlaps
+# an input (reductions, matrix products)
+_OUT_OVERLAP_UNCHECKED = frozenset(
+    (
+        *("amax", "amin", "argmax", "argmin", "cummax", "cummin", "logsumexp", "mean"),
+        *("median", "nanmedian", "narrow_copy", "std", "var", "nanmean", "all", "any"),
+        *("diag", "bmm", "dot", "mv"),
+    )
+)
+
+
 def _with_out(fn: Any, public: str, name: str | None) -> Any:
     """`fn` taking torch's out=: the result (each of a tuple's) copied into the out tensor."""
+    from .inplace import check_out_overlap_inputs
     from .pointwise import _out, out_autograd_error
     from .shape import check_out_overlap
 
@@ -91,7 +103,7 @@ def _with_out(fn: Any, public: str, name: str | None) -> Any:
         if hook is not None:
             hook(args, result, out)
         if isinstance(result, Tensor):
-            return _out(result, out, name)
+            return _out(result, out, name, *(() if public in _OUT_OVERLAP_UNCHECKED else args))
         if not isinstance(out, (tuple, list)) or len(out) != len(result):
             raise TypeError(f"{public}(): argument 'out' must be tuple of Tensors")
         if name and _grad_mode.STATE.grad and any(r._rg for r in result):
@@ -101,6 +113,8 @@ def _with_out(fn: Any, public: str, name: str | None) -> Any:
                 raise RuntimeError(_out_dtype_error(public, k, r.dtype, o.dtype))
         for o in out:
             check_out_overlap(o)
+            if public not in _OUT_OVERLAP_UNCHECKED and o._vc is not None:
+                check_out_overlap_inputs(o, args)
         outs = []
         for r, o in zip(result, out, strict=True):  # (no comprehension: a frame in 3.11)
             outs.append(resize(r, o))

@@ -18,6 +18,7 @@ import numpy as np
 
 from .. import _dtype as D
 from .._tensor import Tensor, _make
+from . import pointwise as P
 from . import shape as S
 from . import shape_extra as SX
 from ._util import shape_str, wrap_dim
@@ -687,6 +688,8 @@ _split_with_sizes_copy = _copy_of(S._split_with_sizes)
 _unbind_copy = _copy_of(S._unbind)
 _unfold_copy = _copy_of(SX._unfold)
 _as_strided_copy = _copy_of(S._as_strided)
+_view_as_real_copy = _copy_of(P._view_as_real)
+_view_as_complex_copy = _copy_of(P._view_as_complex)
 _unsafe_split = _copy_op(S._split, "unsafe_split.Tensor", "UnsafeSplitBackward0", copy=False)
 _unsafe_split_with_sizes = _copy_op(
     S._split_with_sizes, "unsafe_split_with_sizes", "UnsafeSplitWithSizesBackward0", copy=False
@@ -703,7 +706,15 @@ def _split_sizes(parts: tuple[Tensor, ...], d: int) -> tuple[int, ...]:
 
 # each resolver checks the arguments as the view function does (running it on a detached alias,
 # for its errors) and returns the copy op with its arguments after input
+def _view_dtype_copy(input: Tensor, dtype: Any) -> Tensor:
+    # view(dtype) is no differentiable view: its copy records nothing either
+    return _make(np.array(S.view(input.detach(), dtype)._data, order="C"))
+
+
 def _r_view(x: Tensor, size: Any) -> Any:
+    if isinstance(size, D.dtype):
+        S.view(x.detach(), size)  # torch's checks of viewing as another dtype
+        return _view_dtype_copy, (size,)
     if not isinstance(size, (tuple, list)):
         sigs = ("Tensor input, torch.dtype dtype, *, Tensor out = None",
                 "Tensor input, tuple of ints size, *, Tensor out = None")  # fmt: skip
@@ -812,6 +823,16 @@ def _r_as_strided(x: Tensor, size: Any, stride: Any, storage_offset: int | None 
     return _as_strided_copy, (root, *geometry, idx, tuple(x._data.shape))
 
 
+def _r_view_as_real(x: Tensor) -> Any:
+    P.view_as_real(x.detach())  # the view function's checks
+    return _view_as_real_copy, ()
+
+
+def _r_view_as_complex(x: Tensor) -> Any:
+    P.view_as_complex(x.detach())
+    return _view_as_complex_copy, ()
+
+
 def _r_unsafe_split(x: Tensor, split_size: int, dim: int = 0) -> Any:
     return _r_split(x, split_size, dim, _op=_unsafe_split)
 
@@ -861,6 +882,8 @@ _COPIES = {
     "unbind_copy": _r_unbind,
     "unfold_copy": _r_unfold,
     "as_strided_copy": _r_as_strided,
+    "view_as_real_copy": _r_view_as_real,
+    "view_as_complex_copy": _r_view_as_complex,
     "unsafe_split": _r_unsafe_split,
     "unsafe_split_with_sizes": _r_unsafe_split_with_sizes,
     "unsafe_chunk": _r_unsafe_chunk,

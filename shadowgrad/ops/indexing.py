@@ -21,7 +21,7 @@ from ..autograd.graph import _SAVED_HOOKS, SavedTensor
 from . import shape as S
 from ._accumulate import add_at
 from ._util import shape_str, wrap_dim
-from .inplace import apply_inplace, fill_
+from .inplace import EXPANDED, apply_inplace, fill_, warn_expanded
 from .registry import HOOKED_EXTRA, defop
 
 _INT_KINDS = "iu"
@@ -503,6 +503,8 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
         with warnings.catch_warnings():  # masked_fill_ reads the value as a number, silently
             warnings.simplefilter("ignore")
             value = value.to(sliced.dtype)
+    if _is_expanded(sliced):
+        _warn_index_put_expanded(index, value, False)
     _index_put_checked(sliced, tuple(adv), _strip_leading_ones(value), False)
 
 
@@ -642,7 +644,31 @@ def index_put_(self: Tensor, indices: Any, values: Tensor, accumulate: bool = Fa
             idx = _check_index_put(self, indices, values, check=False)
             _put_until_bad(self, idx, values, e, bool(accumulate))
         raise
+    if _is_expanded(self):
+        _warn_index_put_expanded(indices, values, accumulate)
     return apply_inplace(_index_put, self, idx, values, bool(accumulate))
+
+
+def _is_expanded(t: Tensor) -> bool:
+    """torch's has_internal_overlap: a dimension of size > 1 with stride 0."""
+    d = t._data
+    if 0 not in d.strides:
+        return False
+    return any(st == 0 and n > 1 for n, st in zip(d.shape, d.strides, strict=True))
+
+
+def _warn_index_put_expanded(indices: Any, values: Any, accumulate: bool) -> None:
+    """index_put_ on an expanded tensor: torch's deprecation warning, and masked_fill_'s too
+    where index_put_ dispatches to it (a lone mask, one value)."""
+    warn_expanded("index_put_")
+    tensors = [i for i in indices if isinstance(i, Tensor)]
+    if (
+        not accumulate
+        and _one_element(values)
+        and len(tensors) == 1
+        and tensors[0].dtype in (D.bool_, D.uint8)
+    ):
+        warn_expanded("masked_fill_")
 
 
 # --- gather / scatter ---------------------------------------------------------------------
@@ -1806,6 +1832,10 @@ def _inplace(fn: Any, name: str) -> Any:
     method._forwards = True  # type: ignore[attr-defined] # its arguments, unchanged, to fn
     return method
 
+
+# torch warns and writes expanded memory (index_put_'s callers warn)
+EXPANDED[_index_put] = None
+EXPANDED[index_fill] = "index_fill_"
 
 METHODS: dict[str, Any] = {
     "__getitem__": getitem,

@@ -42,11 +42,52 @@ def can_cast(src: D.dtype, dst: D.dtype) -> bool:
     return not (src is not D.bool_ and dst is D.bool_)
 
 
-def write(self: Tensor, value: np.ndarray, fill: bool = False) -> None:
-    """Copy value into self's storage (broadcasting), with torch's cast rule."""
+# In-place ops torch still runs on expanded (internally overlapping) memory, with a
+# deprecation warning: fn -> the name its warning gives (None: the caller warned already).
+EXPANDED: dict[Callable[..., Tensor], str | None] = {}
+
+
+def warn_expanded(name: str) -> None:
+    """torch's deprecation warning for index_put_ / masked_fill_ / index_fill_ on an expanded
+    tensor."""
+    import warnings
+
+    example = "tensor[indices] = tensor" if name == "index_put_" else "tensor[mask] = scalar"
+    warnings.warn(
+        f"Use of {name} on expanded tensors is deprecated. Please clone() the tensor before "
+        f"performing this operation. This also applies to advanced indexing e.g. {example}",
+        UserWarning,
+        stacklevel=4,
+    )
+
+
+def _write_changed(alias: np.ndarray, target: np.ndarray, value: np.ndarray) -> None:
+    """Write into expanded memory only the elements the op changed (an indexed write touches
+    only its positions, in order: the last write to shared memory wins, as torch's kernel)."""
+    value = np.broadcast_to(value, target.shape).astype(target.dtype)
+    same = value == target
+    if value.dtype.kind in "fc":
+        same |= np.isnan(value) & np.isnan(target)
+    changed = ~same
+    alias[changed] = value[changed]
+
+
+def write(self: Tensor, value: np.ndarray, fill: Any = None) -> None:
+    """Copy value into self's storage (broadcasting), with torch's cast rule. fill: the op
+    (those that write one value, and EXPANDED's, may write expanded memory)."""
     src = D._FROM_NP[value.dtype]
     dst = D._FROM_NP[self._data.dtype]
     if not can_cast(src, dst):
+        if value.shape != self._data.shape:  # torch's shape check comes first
+            try:
+                shape = np.broadcast_shapes(self._data.shape, value.shape)
+            except ValueError:
+                shape = value.shape
+            if shape != self._data.shape:
+                raise RuntimeError(
+                    f"output with shape {list(self._data.shape)} doesn't match the broadcast "
+                    f"shape {list(shape)}"
+                )
         raise RuntimeError(
             f"result type {src._short} can't be cast to the desired output type {dst._short}"
         )
@@ -54,17 +95,21 @@ def write(self: Tensor, value: np.ndarray, fill: bool = False) -> None:
     if target.size == 0:
         return
     if not target.flags.writeable:
-        if getattr(target, "_sg_sparse", False):
-            from ..sparse._array import write_sparse
-
-            write_sparse(target, value)  # a sparse tensor's in-place op: its new entries
-            return
         alias = _writable_alias(target)
         if 0 in target.strides and target.size > 1:
             flat = value.reshape(-1)
-            if fill and flat.size and alias is not None:
+            if fill in _FILLS and flat.size and alias is not None:
                 alias[...] = flat[0]  # torch allows zero_/fill_ on overlapping memory
                 return
+            if fill in EXPANDED:
+                name = EXPANDED[fill]
+                if name is not None:
+                    warn_expanded(name)
+                if alias is not None:
+                    if target.dtype is _LD:
+                        value = D.round_bf16(value)
+                    _write_changed(alias, target, value)
+                    return
             raise RuntimeError(OVERLAP)
         if alias is None:
             raise RuntimeError(
@@ -171,13 +216,15 @@ def apply_inplace(fn: Callable[..., Tensor], self: Tensor, *args: Any, **kwargs:
         with no_grad():
             write(self, fn(self, *args, **kwargs)._data)
     self._check_inplace()
+    if self._vc is not None and args:  # self has views: an operand may overlap it
+        check_operand_overlap(fn, self, args)
     if not _GM.grad:
         fast = NOGRAD_INTO.get(fn)
         if fast is not None and not _FW.active and fast(self, args, kwargs):
             self._bump()
             return self
         r = fn(self, *args, **kwargs)
-        write(self, r._data, fn in _FILLS)
+        write(self, r._data, fn)
         self._bump()
         if _FW.active:
             _set_result_tangent(self, r)
@@ -187,7 +234,7 @@ def apply_inplace(fn: Callable[..., Tensor], self: Tensor, *args: Any, **kwargs:
     )
     if not self._rg and not others_rg:
         r = fn(self, *args, **kwargs)
-        write(self, r._data, fn in _FILLS)
+        write(self, r._data, fn)
         self._bump()
         if _FW.active:
             _set_result_tangent(self, r)
@@ -203,7 +250,7 @@ def apply_inplace(fn: Callable[..., Tensor], self: Tensor, *args: Any, **kwargs:
     if fw:
         _fwad._set_tangent(snap, _fwad._get_tangent(self))
     r = fn(snap, *args, **kwargs)
-    write(self, r._data, fn in _FILLS)
+    write(self, r._data, fn)
     self._bump()
     if fw:
         _set_result_tangent(self, r)
@@ -431,13 +478,50 @@ def _check_partial_overlap(a: np.ndarray, b: np.ndarray) -> None:
     raise RuntimeError(PARTIAL_OVERLAP)
 
 
+# in-place ops torch runs without an overlap check of their operands (matmuls and the ops that
+# read a tensor operand as a number), and those that refuse any overlap, a full one included
+# (assert_no_overlap): by name
+_OVERLAP_UNCHECKED = frozenset(
+    ("addmm", "addmv", "addr", "addbmm", "baddbmm", "masked_scatter", "masked_fill", "index_fill")
+)
+_OVERLAP_ANY = frozenset(
+    ("index_copy", "index_add", "_scatter_inplace_fn", "scatter_add", "put", "index_put")
+)
+
+
+def check_operand_overlap(fn: Callable[..., Tensor], self: Tensor, args: tuple[Any, ...]) -> None:
+    """torch's TensorIterator refuses an operand that partially overlaps the written-to tensor
+    (x[:3].add_(x[1:4])); only called when self has views (a version counter), and it checks
+    the operands sharing that counter."""
+    vc = self._vc
+    for a in args:
+        if isinstance(a, Tensor) and a._vc is vc and a is not self:
+            name = getattr(fn, "__name__", "").rstrip("_")
+            if name in _OVERLAP_UNCHECKED:
+                return
+            if name in _OVERLAP_ANY and a._data.size and np.may_share_memory(self._data, a._data):
+                raise RuntimeError(PARTIAL_OVERLAP)
+            _check_partial_overlap(self._data, a._data)
+
+
+def check_out_overlap_inputs(out: Tensor, inputs: tuple[Any, ...]) -> None:
+    """An `out=` tensor partially overlapping one of the inputs: torch's TensorIterator error."""
+    vc = out._vc
+    if vc is None:
+        return
+    for a in inputs:
+        if isinstance(a, Tensor) and a._vc is vc and a is not out:
+            _check_partial_overlap(out._data, a._data)
+
+
 def _copy_cast(self: Tensor, src: Tensor) -> Tensor:
     # copy_ casts freely (float -> int included), unlike other in-place ops
     return _copy(self, src)
 
 
 # ops that write one value everywhere: torch allows them on overlapping (expanded) memory
-_FILLS = frozenset((_zero, _fill, _fill_tensor))
+# (fill_ of a number; fill_ of a tensor, and setitem's fill, refuse it)
+_FILLS = frozenset((_zero, _fill))
 
 
 def copy_grad(grad: Tensor) -> Tensor:

@@ -543,7 +543,7 @@ def add(input: Any, other: Any, *, alpha: Any = 1, out: Tensor | None = None) ->
     r = _add(input, other, alpha)
     if alpha != 1:  # AddBackward0's _saved_alpha where the node does not hold it
         show_saved(r, alpha=alpha)
-    return _out(r, out, "add")
+    return _out(r, out, "add", input, other)
 
 
 def sub(input: Any, other: Any, *, alpha: Any = 1, out: Tensor | None = None) -> Tensor:
@@ -554,7 +554,7 @@ def sub(input: Any, other: Any, *, alpha: Any = 1, out: Tensor | None = None) ->
     r = _sub(input, other, alpha)
     if alpha != 1:  # SubBackward0's _saved_alpha where the node does not hold it
         show_saved(r, alpha=alpha)
-    return _out(r, out, "sub")
+    return _out(r, out, "sub", input, other)
 
 
 subtract = sub
@@ -585,7 +585,7 @@ def mul(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
     if not isinstance(input, Tensor):
         _number_input(input, "mul")
         input, other = other, input
-    return _out(_mul(input, other), out, "mul")
+    return _out(_mul(input, other), out, "mul", input, other)
 
 
 multiply = mul
@@ -599,8 +599,8 @@ def div(
         if not isinstance(input, Tensor):
             _number_input(input, "div")
             return mul(reciprocal(other), input)
-        return _out(_div(input, other), out, "div")
-    return _out(_div_rounded(input, other, rounding_mode), out, "div")
+        return _out(_div(input, other), out, "div", input, other)
+    return _out(_div_rounded(input, other, rounding_mode), out, "div", input, other)
 
 
 divide = div
@@ -615,15 +615,15 @@ def pow(input: Any, exponent: Any, *, out: Tensor | None = None) -> Tensor:
     D.check_int_scalar(exponent)
     D.check_int_scalar(input)
     if not isinstance(input, Tensor):
-        return _out(_pow_scalar_base(input, exponent), out, "pow")
+        return _out(_pow_scalar_base(input, exponent), out, "pow", input, exponent)
     if isinstance(exponent, Tensor):
         if input.dtype is D.bool_ and exponent.dtype is D.bool_:
             raise NotImplementedError("\"pow\" not implemented for 'Bool'")
-        return _out(_pow_tensor(input, exponent), out, "pow")
+        return _out(_pow_tensor(input, exponent), out, "pow", input, exponent)
     dt = result_type_of([input, exponent])
     if dt is D.bool_:  # a bool power: torch fills ones (False) or copies (True), in bool
         r = input._data.copy() if exponent else np.ones(input._data.shape, np.bool_)
-        return _out(_make(r), out, "pow")
+        return _out(_make(r), out, "pow", input, exponent)
     if dt._cat == 1 and isinstance(exponent, int) and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     if dt is not D.float32 and dt is not D.float64:
@@ -631,7 +631,7 @@ def pow(input: Any, exponent: Any, *, out: Tensor | None = None) -> Tensor:
     x = input
     if input.dtype is not dt and not (dt.is_complex and input.dtype in (D.float32, D.float64)):
         x = input.to(dt)  # torch's PowBackward0 takes a real self with a complex exponent
-    return _out(_pow_scalar(x, exponent), out, "pow")
+    return _out(_pow_scalar(x, exponent), out, "pow", input, exponent)
 
 
 def square(input: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -719,9 +719,10 @@ def _no_forward_ad_out(result: Tensor, out: Tensor, name: str) -> None:
         )
 
 
-def _out(result: Tensor, out: Tensor | None, name: str | None) -> Tensor:
+def _out(result: Tensor, out: Tensor | None, name: str | None, *inputs: Any) -> Tensor:
     """Write `result` into a user-given `out=` tensor, with torch's autograd restriction (named
-    by the op torch runs; None for the functions torch does not check)."""
+    by the op torch runs; None for the functions torch does not check). inputs: the operands
+    an `out` partially overlapping is refused (TensorIterator's check)."""
     if out is None:
         return result
     from .. import _grad_mode
@@ -730,6 +731,10 @@ def _out(result: Tensor, out: Tensor | None, name: str | None) -> Tensor:
         _no_forward_ad_out(result, out, name)
     if name is not None and _grad_mode.STATE.grad and (result._rg or out._rg):
         raise RuntimeError(out_autograd_error(name))
+    if inputs and out._vc is not None:
+        from .inplace import check_out_overlap_inputs
+
+        check_out_overlap_inputs(out, inputs)
     if result.dtype._cat > out.dtype._cat:  # torch's canCast: no float into int, ...
         raise RuntimeError(
             f"result type {result.dtype._short} can't be cast to the desired output type "
@@ -1111,7 +1116,7 @@ def bitwise_not(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.bitwise_not`."""
     if input.dtype._cat >= 2:
         raise NotImplementedError(f"\"bitwise_not_cpu\" not implemented for '{input.dtype._short}'")
-    return _out(_invert(input), out, "bitwise_not")
+    return _out(_invert(input), out, "bitwise_not", input)
 
 
 # where: the untaken branch still receives a zero grad through its own formula (torch's NaN trap)
@@ -1585,7 +1590,7 @@ _logit = defop(
 
 def logit(input: Tensor, eps: float | None = None, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.logit`."""
-    return _out(_logit(input, eps), out, "logit")
+    return _out(_logit(input, eps), out, "logit", input)
 
 
 # --- binary math --------------------------------------------------------------------------
@@ -2103,7 +2108,7 @@ def clamp(input: Tensor, min: Any = None, max: Any = None, *, out: Tensor | None
         kernel = "clamp_max" if min is None else "clamp_min" if max is None else "clamp"
         _check_clamp_scalars(input, kernel, min, max)
         r = _clamp(input, min, max)
-    return _out(r, out, "clamp")
+    return _out(r, out, "clamp", input, min, max)
 
 
 def _check_clamp_scalars(input: Tensor, kernel: str, *bounds: Any) -> None:
@@ -2136,7 +2141,7 @@ def clamp_min(input: Tensor, min: Any, *, out: Tensor | None = None) -> Tensor:
     if not isinstance(min, Tensor):
         _check_clamp_scalars(input, "clamp_min", min)
     r = _clamp_min_tensor(input, min) if isinstance(min, Tensor) else _clamp_min(input, min)
-    return _out(r, out, "clamp_min")
+    return _out(r, out, "clamp_min", input, min)
 
 
 def clamp_max(input: Tensor, max: Any, *, out: Tensor | None = None) -> Tensor:
@@ -2147,7 +2152,7 @@ def clamp_max(input: Tensor, max: Any, *, out: Tensor | None = None) -> Tensor:
     if not isinstance(max, Tensor):
         _check_clamp_scalars(input, "clamp_max", max)
     r = _clamp_max_tensor(input, max) if isinstance(max, Tensor) else _clamp_max(input, max)
-    return _out(r, out, "clamp_max")
+    return _out(r, out, "clamp_max", input, max)
 
 
 # --- public functions of the binary ops ---------------------------------------------------
@@ -2172,22 +2177,26 @@ def _invalid_combination(fn: str, args: tuple[Any, ...], sigs: tuple[str, ...]) 
 def atan2(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.atan2`."""
     _need_tensor("atan2", other)
-    return _out(_atan2(input, other), out, "atan2")
+    return _out(_atan2(input, other), out, "atan2", input, other)
 
 
 def hypot(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.hypot`."""
-    return _out(tensor_binary("hypot", _hypot, input, other, out), out, "hypot")
+    return _out(tensor_binary("hypot", _hypot, input, other, out), out, "hypot", input, other)
 
 
 def logaddexp(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.logaddexp`."""
-    return _out(tensor_binary("logaddexp", _logaddexp, input, other, out), out, "logaddexp")
+    return _out(
+        tensor_binary("logaddexp", _logaddexp, input, other, out), out, "logaddexp", input, other
+    )
 
 
 def logaddexp2(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.logaddexp2`."""
-    return _out(tensor_binary("logaddexp2", _logaddexp2, input, other, out), out, "logaddexp2")
+    return _out(
+        tensor_binary("logaddexp2", _logaddexp2, input, other, out), out, "logaddexp2", input, other
+    )
 
 
 def _no_complex_binary(name: str, input: Tensor, other: Tensor) -> None:
@@ -2199,28 +2208,28 @@ def maximum(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tenso
     """Mirrors `torch.maximum`."""
     _need_tensor("maximum", other)
     _no_complex_binary("maximum", input, other)
-    return _out(_maximum(input, other), out, "maximum")
+    return _out(_maximum(input, other), out, "maximum", input, other)
 
 
 def minimum(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.minimum`."""
     _need_tensor("minimum", other)
     _no_complex_binary("minimum", input, other)
-    return _out(_minimum(input, other), out, "minimum")
+    return _out(_minimum(input, other), out, "minimum", input, other)
 
 
 def fmax(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.fmax`."""
     _need_tensor("fmax", other)
     _no_complex_binary("fmax", input, other)
-    return _out(_fmax(input, other), out, "fmax")
+    return _out(_fmax(input, other), out, "fmax", input, other)
 
 
 def fmin(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.fmin`."""
     _need_tensor("fmin", other)
     _no_complex_binary("fmin", input, other)
-    return _out(_fmin(input, other), out, "fmin")
+    return _out(_fmin(input, other), out, "fmin", input, other)
 
 
 _XLOGY_SIGS = (
@@ -2238,7 +2247,7 @@ def xlogy(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
         r = _xlogy_scalar_self(input, other)
     else:
         raise _invalid_combination("xlogy", (input, other), _XLOGY_SIGS)
-    return _out(r, out, "xlogy")
+    return _out(r, out, "xlogy", input, other)
 
 
 def copysign(input: Tensor, other: Any, *, out: Tensor | None = None) -> Tensor:
@@ -2253,7 +2262,7 @@ def copysign(input: Tensor, other: Any, *, out: Tensor | None = None) -> Tensor:
             ),
         )
     r = _copysign(input, other) if isinstance(other, Tensor) else _copysign_scalar(input, other)
-    return _out(r, out, "copysign")
+    return _out(r, out, "copysign", input, other)
 
 
 def lerp(input: Tensor, end: Tensor, weight: Any, *, out: Tensor | None = None) -> Tensor:
@@ -2288,7 +2297,7 @@ def lerp(input: Tensor, end: Tensor, weight: Any, *, out: Tensor | None = None) 
         if dt is not input.dtype:
             input, end = input.to(dt), end.to(dt)
         r = _lerp_tensor(input, end, weight) if wt else _lerp_scalar(input, end, weight)
-        return _out(r, out, "lerp")
+        return _out(r, out, "lerp", input, end, weight)
     except Exception:  # torch's parser refuses the arguments first
         from .._signatures import reraise
 
@@ -2303,7 +2312,7 @@ def addcmul(
     _need_tensor("addcmul", tensor2, "tensor2", 3)
     if isinstance(value, Tensor):
         value = _scalar_arg(value, "addcmul", "value")
-    return _out(_addcmul(input, tensor1, tensor2, value), out, "addcmul")
+    return _out(_addcmul(input, tensor1, tensor2, value), out, "addcmul", input, tensor1, tensor2)
 
 
 def addcdiv(
@@ -2315,7 +2324,7 @@ def addcdiv(
         value = _scalar_arg(value, "addcdiv", "value")
     if tensor1.dtype._cat < 2 and tensor2.dtype._cat < 2:
         raise RuntimeError(ADDCDIV_INT)
-    return _out(_addcdiv(input, tensor1, tensor2, value), out, "addcdiv")
+    return _out(_addcdiv(input, tensor1, tensor2, value), out, "addcdiv", input, tensor1, tensor2)
 
 
 def nan_to_num(
@@ -2350,7 +2359,7 @@ def nan_to_num(
             f"nan_to_num: dtype of out: {out.dtype._short} should be same as input: "
             f"{input.dtype._short}"
         )
-    return _out(_nan_to_num(input, nan, posinf, neginf), out, "nan_to_num")
+    return _out(_nan_to_num(input, nan, posinf, neginf), out, "nan_to_num", input)
 
 
 def _grad_state() -> Any:
@@ -2393,7 +2402,7 @@ def isposinf(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     if a.dtype.kind == "c":
         raise RuntimeError("isposinf does not support complex inputs.")
     r = np.isposinf(a) if a.dtype.kind in "fc" else np.zeros(a.shape, np.bool_)
-    return _out(_make(r), out, "isposinf")
+    return _out(_make(r), out, "isposinf", input)
 
 
 def isneginf(input: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -2402,7 +2411,7 @@ def isneginf(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     if a.dtype.kind == "c":
         raise RuntimeError("isneginf does not support complex inputs.")
     r = np.isneginf(a) if a.dtype.kind in "fc" else np.zeros(a.shape, np.bool_)
-    return _out(_make(r), out, "isneginf")
+    return _out(_make(r), out, "isneginf", input)
 
 
 def isreal(input: Tensor) -> Tensor:
@@ -2419,7 +2428,7 @@ def signbit(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     if out is not None and out.dtype is not D.bool_:
         raise RuntimeError("signbit does not support non-boolean outputs.")
     r = np.zeros(a.shape, np.bool_) if a.dtype == np.bool_ else np.signbit(a)
-    return _out(_make(r), out, "signbit")
+    return _out(_make(r), out, "signbit", input)
 
 
 def isclose(
@@ -2461,7 +2470,7 @@ def _logical(np_fn: Any, fn_name: str) -> Any:
             from .registry import _broadcast_error
 
             raise _broadcast_error(e, [input._data, other._data]) from None
-        return _out(_make(np.asarray(r)), out, fn_name)
+        return _out(_make(np.asarray(r)), out, fn_name, input, other)
 
     op.__name__ = fn_name
     op.__doc__ = f"Mirrors `torch.{fn_name}`."
@@ -2475,7 +2484,7 @@ logical_xor = _logical(np.logical_xor, "logical_xor")
 
 def logical_not(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.logical_not`."""
-    return _out(_make(np.logical_not(input._data)), out, "logical_not")
+    return _out(_make(np.logical_not(input._data)), out, "logical_not", input)
 
 
 def _bitwise(op: Any, fn_name: str) -> Any:
@@ -2489,7 +2498,7 @@ def _bitwise(op: Any, fn_name: str) -> Any:
                 raise NotImplementedError(f"\"{fn_name}_cpu\" not implemented for '{dt._short}'")
             if not isinstance(input, Tensor):
                 input, other = other, input
-            return _out(op(input, other), out, fn_name)
+            return _out(op(input, other), out, fn_name, input, other)
         except Exception:  # torch's parser refuses the arguments first
             from .._signatures import reraise
 
@@ -2576,7 +2585,7 @@ def _shift(op: Any, fn_name: str, kernel: str) -> Any:
             if dt._cat >= 2 or dt is D.bool_:
                 cast_error_first(out, input, other)
                 raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{dt._short}'")
-            return _out(op(input, other), out, fn_name)
+            return _out(op(input, other), out, fn_name, input, other)
         except Exception:  # torch's parser refuses the arguments first
             from .._signatures import reraise
 
@@ -2678,7 +2687,7 @@ def heaviside(input: Tensor, values: Tensor, *, out: Tensor | None = None) -> Te
         raise RuntimeError("heaviside is not yet implemented for complex tensors.")
     if out is not None and out._data.dtype != input._data.dtype:
         raise RuntimeError(_HEAVISIDE_DTYPES)
-    return _out(_heaviside_checked(input, values, "heaviside"), out, "heaviside")
+    return _out(_heaviside_checked(input, values, "heaviside"), out, "heaviside", input, values)
 
 
 def _heaviside_method(self: Tensor, values: Tensor) -> Tensor:
@@ -2715,7 +2724,7 @@ def _unary_out(op: Any, name: str) -> Any:
             and (out.dtype.is_complex or not input.dtype.is_complex)
         ):  # abs keeps the dtype: no cast into out (a complex input's real result may cast)
             keep_dtype_out(input, out, name)
-        return _out(op(input), out, name)
+        return _out(op(input), out, name, input)
 
     fn.__name__ = name
     fn.__doc__ = f"Mirrors `torch.{name}`."
@@ -2866,10 +2875,11 @@ def _scalar_bounds_checked(method: Any) -> Any:
 
 
 def _more_methods() -> dict[str, Any]:
-    from .inplace import NOGRAD_INTO, make_inplace, make_iop
+    from .inplace import EXPANDED, NOGRAD_INTO, make_inplace, make_iop
 
     m: dict[str, Any] = {**_UNARY, **_MORE}
     NOGRAD_INTO[add] = _add_into
+    EXPANDED[masked_fill] = "masked_fill_"  # torch warns and writes expanded memory
     for alias, name in _ALIASES.items():
         m[alias] = m[name]
     inplace = {name + "_": make_inplace(m[name]) for name in _INPLACE_NAMES}
@@ -3795,7 +3805,9 @@ def view_as_complex(input: Tensor) -> Tensor:
             "tensor "
             f"of scalar type: {input.dtype._short}"
         )
-    if d.ndim == 0 or d.shape[-1] != 2:
+    if d.ndim == 0:
+        raise RuntimeError("Input tensor must have one or more dimensions")
+    if d.shape[-1] != 2:
         raise RuntimeError("Tensor must have a last dimension of size 2")
     # torch's strides (in elements): numpy's raw ones of an empty array can be anything
     st = input.stride() if d.size == 0 else tuple(s // d.itemsize for s in d.strides)

@@ -192,8 +192,8 @@ def round(input: Tensor, *, decimals: int = _UNSET, out: Tensor | None = None) -
     if out is not None and out.dtype is not input.dtype:  # the kernel keeps the dtype: no cast
         P.keep_dtype_out(input, out, "round")
     if decimals is _UNSET:
-        return _out(_round(input), out, "round")
-    return _out(_round_decimals(input, decimals), out, "round")
+        return _out(_round(input), out, "round", input)
+    return _out(_round_decimals(input, decimals), out, "round", input)
 
 
 # --- division with rounding, remainder, fmod ---------------------------------------------
@@ -399,7 +399,7 @@ def div_rounded(input: Any, other: Any, rounding_mode: Any) -> Tensor:
 def floor_divide(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.floor_divide` (not differentiable: see Note [NotImplemented nodes])."""
     r = _not_implemented(_floor_divide(input, other), (input, other), "floor_divide")
-    return _out(r, out, "floor_divide")
+    return _out(r, out, "floor_divide", input, other)
 
 
 def remainder(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
@@ -411,7 +411,7 @@ def remainder(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
             r = _remainder(input, other)
         else:
             r = _remainder_scalar(input, other)
-        return _out(r, out, "remainder")
+        return _out(r, out, "remainder", input, other)
     except Exception:  # torch's parser refuses the arguments first
         from .._signatures import reraise
 
@@ -430,7 +430,7 @@ def fmod(input: Tensor, other: Any, *, out: Tensor | None = None) -> Tensor:
                 " * (Tensor input, Number other, *, Tensor out = None)\n"
             )
         r = _fmod(input, other) if isinstance(other, Tensor) else _fmod_scalar(input, other)
-        return _out(r, out, "fmod")
+        return _out(r, out, "fmod", input, other)
     except Exception:  # torch's parser refuses the arguments first
         from .._signatures import reraise
 

@@ -300,7 +300,11 @@ def view(
             return _bf16_view(self, size[0])
         if size[0].itemsize != self._data.itemsize:
             _check_view_dtype(self, size[0])
-        return _make(self._data.view(size[0]._np))
+        # no autograd view (no _base, no grad), but the memory's version counter is shared
+        vc = self._vc
+        if vc is None:
+            vc = self._vc = VersionCounter()
+        return _make(self._data.view(size[0]._np), vc=vc)
     if not all(type(v) is int for v in size):  # the all-int call skips the checks
         _check_int_sizes("view", "size", size, 1, _VIEW_OVERLOADS)
     shape = _infer_size(size, self._data.size)
@@ -1474,6 +1478,10 @@ def _cat_out(ts: list[Any], dim: int, out: Tensor, name: str = "cat") -> Tensor:
             "differentiation, but one of the arguments requires grad."
         )
     check_out_overlap(out)
+    if out._vc is not None:
+        from .inplace import check_out_overlap_inputs
+
+        check_out_overlap_inputs(out, ts)
     result = cat(ts, dim) if name == "cat" else stack(ts, dim)
     if result.dtype._cat > out.dtype._cat:  # torch's canCast
         raise TypeError(
@@ -1751,6 +1759,8 @@ def as_strided(input: Tensor, size: Any, stride: Any, storage_offset: int | None
             "as_strided: Negative strides are not supported at the moment, got strides: "
             + shape_str(stride)
         )
+    if storage_offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {storage_offset}")
     need = (
         0
         if 0 in size

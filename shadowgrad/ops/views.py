@@ -75,7 +75,9 @@ class CopySlices(Node):
     # view_as_complex) (base_is_complex, view_is_complex): vidx then indexes the real units
     # lazy: None, or for an in-place op on a conj (negative) view the op conjugating (negating)
     # the view's region of the gradient on its way to the op's backward and back
-    __slots__ = ("base_shape", "cross", "fn", "fn_edges", "lazy", "vidx")
+    # overlap: the view has elements sharing memory (an expanded view): torch's backward
+    # copies the op's gradient into it, which it refuses
+    __slots__ = ("base_shape", "cross", "fn", "fn_edges", "lazy", "overlap", "vidx")
     _cpp_name = "torch::autograd::CopySlices"
 
     def apply(self, grads: list[Any]) -> tuple[Any, ...]:
@@ -86,6 +88,10 @@ class CopySlices(Node):
             raise RuntimeError(SECOND_TIME)
         grad = grads[0]
         vidx = self.vidx
+        if getattr(self, "overlap", False):
+            from .inplace import OVERLAP
+
+            raise RuntimeError(OVERLAP)
         if self.cross is not None:
             return self._apply_cross(grad, _validate)
         if _GM.grad:  # create_graph: build the result with ops, so it can be differentiated
@@ -351,7 +357,7 @@ def inplace_on_view(
     if fw:
         _fwad._set_tangent(snap, _fwad._get_tangent(self))
     r = fn(snap, *args, **kwargs)
-    write(self, r._data)
+    write(self, r._data, fn)
     self._bump()
     if fw:
         _set_result_tangent(self, r)
@@ -374,6 +380,9 @@ def inplace_on_view(
     cs.fn = node
     cs.vidx = vidx
     cs.lazy = lazy
+    if 0 in self._data.strides and self._data.size > 1:
+        d = self._data
+        cs.overlap = any(st == 0 and n > 1 for n, st in zip(d.shape, d.strides, strict=True))
     cs.cross = cross_dtype(self, base)
     cs.base_shape = base._data.shape
     if _ANOMALY.enabled:  # torch's nodes store the forward stack when they are made
