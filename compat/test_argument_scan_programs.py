@@ -155,6 +155,201 @@ def prog_arg_add_none_first(T: Any) -> Any:
     )
 
 
+# --- int parameters given a bool, a float, a str, None or an int past int64 --------------------
+
+
+def _int_dim_family(name: str, call: Any, fcall: Any) -> None:
+    """`call(x, v)`: the method with v for one int parameter; `fcall(T, x, v)`: the function."""
+
+    def prog(T: Any) -> Any:
+        x = _x(T, 3, 4)
+        good = call(x, 1)
+        if isinstance(good, tuple):
+            good = good[0]
+        if good.requires_grad:
+            good.sum().backward()
+        wrong = (True, False, 1.5, "a", None, 2**70, -(2**63) - 1, [1])
+        return (
+            [raises(lambda v=v: call(x, v)) for v in wrong],
+            [raises(lambda v=v: fcall(T, x, v)) for v in wrong],
+            call(x, np.int64(1))[0] if isinstance(good, tuple) else call(x, np.int64(1)),
+            good,
+            good.grad_fn,
+            x.grad,
+        )
+
+    prog.__name__ = prog.__qualname__ = f"prog_arg_{name}_int_parameter"
+    program()(prog)
+
+
+_int_dim_family(
+    "transpose_dim0", lambda x, v: x.transpose(v, 0), lambda T, x, v: T.transpose(x, v, 0)
+)
+_int_dim_family(
+    "transpose_dim1_kw",
+    lambda x, v: x.transpose(0, dim1=v),
+    lambda T, x, v: T.transpose(x, 0, dim1=v),
+)
+_int_dim_family("swapaxes", lambda x, v: x.swapaxes(0, v), lambda T, x, v: T.swapaxes(x, v, 1))
+_int_dim_family(
+    "swapdims_kw", lambda x, v: x.swapdims(dim0=v, dim1=0), lambda T, x, v: T.swapdims(x, 0, v)
+)
+_int_dim_family("select_dim", lambda x, v: x.select(v, 0), lambda T, x, v: T.select(x, v, 0))
+_int_dim_family(
+    "select_index", lambda x, v: x.select(0, v), lambda T, x, v: T.select(x, 0, index=v)
+)
+_int_dim_family("unbind", lambda x, v: x.unbind(v), lambda T, x, v: T.unbind(x, dim=v))
+_int_dim_family("argmax_dim", lambda x, v: x.argmax(v).float(), lambda T, x, v: T.argmax(x, v))
+_int_dim_family("topk_dim", lambda x, v: x.topk(2, v), lambda T, x, v: T.topk(x, 2, dim=v))
+_int_dim_family("sum_dim", lambda x, v: x.sum(v), lambda T, x, v: T.sum(x, v))
+_int_dim_family("mean_dim_kw", lambda x, v: x.mean(dim=v), lambda T, x, v: T.mean(x, dim=v))
+_int_dim_family(
+    "max_dim",
+    lambda x, v: x.max(0 if v is None else v),  # (None: arg_max_min_explicit_none_dim)
+    lambda T, x, v: T.max(x, 0 if v is None else v),
+)
+
+
+@program(
+    xfail="max/min take dim=None as 'not given' (their default), so x.max(None) reduces every "
+    "dim; torch's parser refuses an explicit None for the int dim (the full reduction's "
+    "overload takes no argument). Needs a not-given default as sum's (_ALL_DIMS)"
+)
+def prog_arg_max_min_explicit_none_dim(T: Any) -> Any:
+    x = _x(T, 3, 4)
+    return (
+        raises(lambda: x.max(None)),
+        raises(lambda: T.min(x, None)),
+        raises(lambda: x.max(dim=None, keepdim=True)),
+        x.max(),
+    )
+
+
+# --- bool flags given a str, an int, a float or None -------------------------------------------
+
+_NOT_BOOLS = ("a", 1, 0, 1.5, None, [True])
+
+
+def _flag_family(name: str, call: Any, fcall: Any) -> None:
+    """`call(x, v)`: the method with v for one bool flag; `fcall(T, x, v)`: the function."""
+
+    def prog(T: Any) -> Any:
+        x = _x(T, 3, 4)
+        good = call(x, True)
+        good = good[0] if isinstance(good, tuple) else good
+        if good.requires_grad:
+            good.sum().backward()
+        return (
+            [raises(lambda v=v: call(x, v)) for v in _NOT_BOOLS],
+            [raises(lambda v=v: fcall(T, x, v)) for v in _NOT_BOOLS],
+            raises(lambda: call(x, np.bool_(True))),  # a numpy bool: refused too
+            raises(lambda: fcall(T, x, np.bool_(False))),
+            good,
+            good.grad_fn,
+            x.grad,
+        )
+
+    prog.__name__ = prog.__qualname__ = f"prog_arg_{name}_bool_flag"
+    program()(prog)
+
+
+_flag_family("sum_keepdim", lambda x, v: x.sum(0, v), lambda T, x, v: T.sum(x, 1, keepdim=v))
+_flag_family(
+    "sum_keepdim_kw", lambda x, v: x.sum(dim=(0, 1), keepdim=v), lambda T, x, v: T.sum(x, (0,), v)
+)
+_flag_family("mean_keepdim", lambda x, v: x.mean(1, keepdim=v), lambda T, x, v: T.mean(x, 0, v))
+_flag_family("max_keepdim", lambda x, v: x.max(1, v), lambda T, x, v: T.max(x, 0, keepdim=v))
+_flag_family("min_keepdim_kw", lambda x, v: x.min(1, keepdim=v), lambda T, x, v: T.min(x, 0, v))
+_flag_family("argmax_keepdim", lambda x, v: x.argmax(1, v), lambda T, x, v: T.argmax(x, keepdim=v))
+_flag_family(
+    "argmin_keepdim_kw", lambda x, v: x.argmin(keepdim=v), lambda T, x, v: T.argmin(x, 1, v)
+)
+_flag_family("topk_largest", lambda x, v: x.topk(2, 1, v), lambda T, x, v: T.topk(x, 2, largest=v))
+_flag_family(
+    "topk_sorted_kw", lambda x, v: x.topk(2, sorted=v), lambda T, x, v: T.topk(x, 1, 0, True, v)
+)
+_flag_family("sort_descending", lambda x, v: x.sort(0, v), lambda T, x, v: T.sort(x, descending=v))
+_flag_family(
+    "sort_descending_kw", lambda x, v: x.sort(descending=v), lambda T, x, v: T.sort(x, 1, v)
+)
+_flag_family(
+    "sort_stable_kw",  # (None: arg_sort_explicit_stable_none)
+    lambda x, v: x.sort(stable=False if v is None else v),
+    lambda T, x, v: T.sort(x, stable=False if v is None else v, dim=0),
+)
+
+
+@program(
+    xfail="sort takes stable=None as 'not given' (its default), so x.sort(stable=None) runs "
+    "the plain overload (SortBackward0); torch's parser matches the stable overload, whose "
+    "bool? stable takes None (SortBackward1). Needs a not-given default for stable"
+)
+def prog_arg_sort_explicit_stable_none(T: Any) -> Any:
+    x = _x(T, 3, 4)
+    a = x.sort(stable=None)
+    b = T.sort(x, dim=0, stable=None, descending=True)
+    (a.values.sum() + b.values.sum()).backward()
+    return a, a.values.grad_fn, b.values.grad_fn, x.grad
+
+
+@program(
+    xfail="a float inside a reduction's dim list (x.sum(dim=[1.0]), x.mean((0, 1.0))) passes "
+    "shadowgrad's dim wrapping and fails later in numpy; torch's parser refuses the list first. "
+    "Checking each element's type would cost the common tuple-dim path (issue #8)"
+)
+def prog_arg_reduction_float_in_dim_list(T: Any) -> Any:
+    x = _x(T, 2, 3)
+    return (
+        raises(lambda: x.sum(dim=[1.0])),
+        raises(lambda: x.mean((0, 1.0))),
+        raises(lambda: T.sum(x, [0.0, 1])),
+        x.sum([0, 1]),
+    )
+
+
+@program()
+def prog_arg_gather_sparse_grad_flag(T: Any) -> Any:
+    x = _x(T, 3, 4)
+    idx = T.tensor([[0, 2], [1, 1], [3, 0]])
+    y = x.gather(1, idx, sparse_grad=False)
+    y.sum().backward()
+    return (
+        [raises(lambda v=v: x.gather(1, idx, sparse_grad=v)) for v in _NOT_BOOLS],
+        [raises(lambda v=v: T.gather(x, 1, idx, sparse_grad=v)) for v in _NOT_BOOLS],
+        raises(lambda: x.gather(1.0, idx)),
+        raises(lambda: x.gather(1, [[0]])),
+        y,
+        y.grad_fn,
+        x.grad,
+    )
+
+
+# --- reductions: a dim that is no int nor sequence of ints --------------------------------------
+
+
+@program()
+def prog_arg_reduction_dim_types(T: Any) -> Any:
+    x = _x(T, 2, 3)
+    y = x.sum((0, 1)) + x.mean([1]).sum() + x.sum(dim=np.int64(0)).sum()
+    y.backward()
+    out = {}
+    for name in ("sum", "mean"):
+        m = getattr(x, name)
+        f = getattr(T, name)
+        out[name] = (
+            raises(lambda m=m: m("a")),
+            raises(lambda m=m: m(1.5)),
+            raises(lambda m=m: m(dim="a")),
+            raises(lambda m=m: m([0, "a"])),
+            raises(lambda f=f: f(x, "a")),
+            raises(lambda f=f: f(x, dim=[0, None])),
+            raises(lambda m=m: m(0, None)),
+            raises(lambda f=f: f(x, 0, None)),
+            raises(lambda m=m: m(2**70)),
+        )
+    return out, y, y.grad_fn, x.grad
+
+
 # (keep last) ------------------------------------------------------------------------------------
 
 

@@ -585,7 +585,13 @@ _declare(
         int[1] dilation=[1], bool ceil_mode=False
     max_pool1d_with_indices: max_pool1d_with_indices Tensor input, int[1] kernel_size, int[1]
         stride=[], int[1] padding=[0], int[1] dilation=[1], bool ceil_mode=False
+    max: max Tensor input, *, Tensor? out=None | Tensor input, Tensor other, *, Tensor? out=None |
+        Tensor input, int dim, bool keepdim=False, *, Tensor[]? out=None
     maximum: maximum Tensor input, Tensor other, *, Tensor? out=None
+    mean: mean Tensor input, *, ScalarType? dtype=None, Tensor? out=None | Tensor input, int[1]?
+        dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None
+    min: min Tensor input, *, Tensor? out=None | Tensor input, Tensor other, *, Tensor? out=None |
+        Tensor input, int dim, bool keepdim=False, *, Tensor[]? out=None
     minimum: minimum Tensor input, Tensor other, *, Tensor? out=None
     hsplit: hsplit Tensor input, int sections | Tensor input, int[] indices
     vsplit: vsplit Tensor input, int sections | Tensor input, int[] indices
@@ -708,11 +714,15 @@ _declare(
     special_sinc: special_sinc Tensor input, *, Tensor? out=None
     special_softmax: special_softmax Tensor input, int dim, ScalarType? dtype=None
     special_spherical_bessel_j0: special_spherical_bessel_j0 Tensor x, *, Tensor? out=None
+    sort: sort Tensor input, *, bool? stable, int dim=-1, bool descending=False, Tensor[]? out=None
+        | Tensor input, int dim=-1, bool descending=False, *, Tensor[]? out=None
     split: split Tensor input, int split_size, int dim=0 | Tensor input, int[] split_size, int dim=0
     split_copy: split_copy Tensor input, int split_size, int dim=0, *, Tensor? out=None
     split_with_sizes: split_with_sizes Tensor input, int[] split_sizes, int dim=0
     split_with_sizes_copy: split_with_sizes_copy Tensor input, int[] split_sizes, int dim=0, *,
         Tensor? out=None
+    sum: sum Tensor input, *, ScalarType? dtype=None | Tensor input, int[1]? dim, bool
+        keepdim=False, *, ScalarType? dtype=None, Tensor? out=None
     sum_to_size: sum_to_size Tensor input, int[] size
     svd: svd Tensor input, bool some=True, bool compute_uv=True, *, Tensor? out=None
     swapaxes: swapaxes Tensor input, int axis0, int axis1
@@ -822,7 +832,7 @@ def _check(p: _Param, v: Any) -> tuple[bool, int]:
     if k == "int":
         return _is_index(v), -1
     if k == "bool":
-        return isinstance(v, (bool, np.bool_)), -1
+        return isinstance(v, bool), -1  # (a numpy bool is refused too)
     if k in ("float", "Scalar"):
         if isinstance(v, Tensor):
             return v.dim() == 0 and not v.requires_grad, -1
@@ -863,9 +873,10 @@ def _signature_error(
     nargs = len(args)
     varargs = npos == 1 and params[0].kind == "int[]" and nargs >= 1 and _is_index(args[0])
     if nargs > npos and not varargs:
-        lo = min(sum(not p.optional for p in params), npos)
+        # torch's extra_args: from the required count (keyword-only ones too: "from 1 to 0")
+        lo = sum(not p.optional for p in params)
         s = "" if npos == 1 and lo == npos else "s"
-        were = "was" if nargs == 1 else "were"
+        were = "was" if nargs == 1 and lo == npos else "were"
         span = f"{npos}" if lo == npos else f"from {lo} to {npos}"
         return TypeError(
             f"{reported}() takes {span} positional argument{s} but {nargs} {were} given"
@@ -885,6 +896,8 @@ def _signature_error(
                 return _missing(reported, [q.name for q in params[i:] if not q.optional])
             continue
         ok, bad = _check(p, v)
+        if ok and p.kind == "int" and type(v) is int and not -(2**63) <= v < 2**63:
+            return ValueError("Overflow when unpacking long long")  # type: ignore[return-value]
         pos = "" if kw else f" (position {i + 1})"
         if not ok:
             shown = _SHOWN.get(p.kind, p.kind)
@@ -932,6 +945,9 @@ def parser_error(
         return None
     if len(overloads) == 1:
         return errors[0]
+    for e in errors:  # an int or a list element torch's parser could not read: raised then
+        if type(e) is ValueError or "failed to unpack the object" in str(e):
+            return e
     n = len(args) + len(kwargs)
     plausible = [
         e
@@ -942,7 +958,8 @@ def parser_error(
         return plausible[0]
     # torch's: each "type, " then each "name=type, ", the last ", " cut when there are args
     got = "".join(f"{_got(a)}, " for a in args)
-    got += "".join(f"{k}={_got(v)}, " for k, v in kwargs.items())
+    # (the keywords as torch's unordered_map gives them back: for two, the reverse of the call's)
+    got += "".join(f"{k}={_got(v)}, " for k, v in reversed(kwargs.items()))
     if args:
         got = got[:-2]
     listing = ""
@@ -951,17 +968,32 @@ def parser_error(
         # torch's listing splits the option's text at commas ("*" counts, "()" is one item)
         items = max(1, len(ps) + any(p.kwonly for p in ps))
         if items == len(args) + len(kwargs) and not kwargs:
+            # each argument against the item at its place ("*" and past the end: no match)
+            slots: list[_Param | None] = [p for p in ps if not p.kwonly]
+            slots += [None] * (len(ps) - len(slots) + any(p.kwonly for p in ps))
             marked = ", ".join(
-                _arg_desc(a) if _listing_match(p, a) else f"!{_arg_desc(a)}!"
-                for p, a in zip(ps, args, strict=False)
-            ) + (
-                ""
-                if len(ps) >= len(args)
-                else ", " + ", ".join(f"!{_arg_desc(a)}!" for a in args[len(ps) :])
+                _arg_desc(a)
+                if i < len(slots) and slots[i] is not None and _listing_match(slots[i], a)
+                else f"!{_arg_desc(a)}!"
+                for i, a in enumerate(args)
             )
             listing += (
                 f"      didn't match because some of the arguments have invalid types: ({marked})\n"
             )
+        elif kwargs and items == len(args) + len(kwargs):
+            # torch's _tryMatchKwargs: each keyword among the "names" of the option's last
+            # items (an item's last word: a default's value where it has one), one more item
+            # where the option takes out=
+            texts = [p.text for p in ps if not p.kwonly]
+            texts += ["*", *(p.text for p in ps if p.kwonly)] if len(texts) < len(ps) else []
+            start = max(len(texts) - len(kwargs) - any(p.name == "out" for p in ps), 0)
+            names = {t[t.rfind(" ") + 1 :] for t in texts[start:]}
+            bad = [k for k in reversed(kwargs) if k not in names]
+            if bad:
+                listing += (
+                    "      didn't match because some of the keywords were incorrect: "
+                    f"{', '.join(bad)}\n"
+                )
     return TypeError(
         f"{reported}() received an invalid combination of arguments - got ({got}), but expected "
         f"one of:\n{listing}"
@@ -976,8 +1008,9 @@ def _got(a: Any) -> str:
 
 def _listing_match(p: _Param, a: Any) -> bool:
     """The listing's own test of an argument against a parameter (a Number matches nothing:
-    torch's listing marks an int or a float given for one)."""
-    if p.kind == "Scalar":
+    torch's listing marks an int or a float given for one; nor does a parameter with a
+    default, whose text torch's listing reads as a type "int dim =")."""
+    if p.kind == "Scalar" or p.optional:
         return False
     return a is not None and _check(p, a)[0]
 
@@ -1033,15 +1066,18 @@ def _call_keywords(key: str, nargs: int) -> Any:
     if not site or not site[1]:
         return None
     names = site[1]
+    npos = site[0] - len(names)  # the arguments the call gave positionally
     for s in PARSER[key][1]:
         if s[:2] == "F ":
             continue
         params = [p.name for p in _params(s, True)]
         if set(names) <= set(params[:nargs]):
             pos = {p: i for i, p in enumerate(params[:nargs])}
+            if npos > min(pos[n] for n in names):
+                return None  # not this call's arguments
 
             def split(args: tuple[Any, ...], pos: dict[str, int] = pos) -> Any:
-                return args[: min(pos[n] for n in names)], {n: args[pos[n]] for n in names}
+                return args[:npos], {n: args[pos[n]] for n in names}
 
             return split
     return None

@@ -12,6 +12,8 @@ def wrap_dim(dim: int, ndim: int) -> int:
     """Torch's dim wrapping, with its IndexError for out-of-range dims."""
     n = max(ndim, 1)
     if not -n <= dim < n:
+        if type(dim) is int and not -(2**63) <= dim < 2**63:  # torch's parser cannot read it
+            raise ValueError("Overflow when unpacking long long")
         raise IndexError(
             f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
         )
@@ -21,7 +23,7 @@ def wrap_dim(dim: int, ndim: int) -> int:
 def wrap_dims(dim: Any, ndim: int) -> tuple[int, ...]:
     if dim is None:
         return tuple(range(ndim))
-    if isinstance(dim, int):
+    if type(dim) is int:  # (a bool is no dim: iterating it raises, for the parser's error)
         return (wrap_dim(dim, ndim),)
     out = tuple(wrap_dim(d, ndim) for d in dim)
     if len(set(out)) != len(out):

@@ -838,6 +838,10 @@ def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False)
     """Mirrors `torch.gather`."""
     if not isinstance(index, Tensor):
         raise _not_tensor("gather", "index", 3, index)
+    if type(dim) is not int or (sparse_grad is not False and sparse_grad is not True):
+        from .._signatures import reraise
+
+        reraise("gather", (dim, index), {"sparse_grad": sparse_grad})
     d, a = _gather_checks(input, dim, index, "gather")
     shape = input._data.shape
     for k in range(a.ndim):

@@ -38,9 +38,12 @@ def _axes(dim: Any, ndim: int) -> tuple[int, ...]:
     try:
         dims = wrap_dims(dim, ndim)
     except TypeError:
-        if not (isinstance(dim, Tensor) and dim.ndim == 0 and dim._data.dtype.kind in "iu"):
+        if isinstance(dim, np.integer):  # a numpy integer: an int dim, as torch's parser reads it
+            dims = wrap_dims(int(dim), ndim)
+        elif not (isinstance(dim, Tensor) and dim.ndim == 0 and dim._data.dtype.kind in "iu"):
             raise
-        dims = wrap_dims(int(dim._data), ndim)  # a 0-dim integer tensor is an int dim
+        else:
+            dims = wrap_dims(int(dim._data), ndim)  # a 0-dim integer tensor is an int dim
     return dims if ndim else ()
 
 
@@ -550,9 +553,25 @@ def sum(
     shape = tuple(input._data.shape)
     if dim.__class__ is _Unset:
         return _sum_all(input, shape, npd)
+    try:
+        axes = _axes(dim, input.ndim)
+    except TypeError:  # a str or a float dim: torch's parser refuses it first
+        _dim_parser_error("sum", dim, keepdim)
+        raise
     if keepdim is _NO_KEEPDIM:
         keepdim = False
-    return _sum_dim(input, _axes(dim, input.ndim), keepdim, shape, npd)
+    elif keepdim is not True and keepdim is not False:
+        _dim_parser_error("sum", dim, keepdim)
+    return _sum_dim(input, axes, keepdim, shape, npd)
+
+
+def _dim_parser_error(name: str, dim: Any, keepdim: Any) -> None:
+    """A reduction's dim that is no int nor sequence of ints, or a keepdim that is not a
+    bool: torch's argument-parser error (the method form's; the function's wrapper words its
+    own), raised when its parser refuses them."""
+    from .._signatures import reraise
+
+    reraise(name, (dim,) if keepdim is _NO_KEEPDIM else (dim, keepdim), {})
 
 
 def _sum_out(input: Tensor, dim: Any, keepdim: bool, dtype: Any, out: Tensor) -> Tensor:
@@ -619,9 +638,15 @@ def mean(
         if npd is None:
             return _mean_all(input, shape, int(input._data.size))
         return _mean_all(input, shape, int(input._data.size), npd)
+    try:
+        axes = _axes(dim, input.ndim)
+    except TypeError:  # a str or a float dim: torch's parser refuses it first
+        _dim_parser_error("mean", dim, keepdim)
+        raise
     if keepdim is _NO_KEEPDIM:
         keepdim = False
-    axes = _axes(dim, input.ndim)
+    elif keepdim is not True and keepdim is not False:
+        _dim_parser_error("mean", dim, keepdim)
     if npd is None:
         return _mean_dim(input, axes, keepdim, shape, _count(shape, axes))
     return _mean_dim(input, axes, keepdim, shape, _count(shape, axes), npd)
@@ -1249,6 +1274,9 @@ def _minmax(name: str, input: Tensor, dim: Any, keepdim: bool, other: Any) -> An
                 "Specify the reduction dim with the 'dim' argument."
             )
         return (_max_all if name == "max" else _min_all)(input)
+    if type(dim) is not int or (keepdim is not False and keepdim is not True):
+        # a bool or a float dim, a keepdim not a bool: torch's parser refuses them
+        _dim_parser_error(name, dim, _NO_KEEPDIM if keepdim is False else keepdim)
     d = wrap_dim(dim, input.ndim)
     if x.ndim == 0:
         idx = np.zeros((), np.int64)
@@ -1298,6 +1326,10 @@ def _arg(name: str, fn: Any, input: Tensor, dim: Any, keepdim: bool) -> Tensor:
     if x.dtype.kind in "cb":
         kind = "complex" if x.dtype.kind == "c" else "bool"
         raise RuntimeError(f"{name}(): does not support {kind} input")
+    if keepdim is not False and keepdim is not True:  # torch's parser takes a bool only
+        from .._signatures import reraise
+
+        reraise(name, (dim, keepdim), {})
     if dim is not None and type(dim) is not int:  # x.argmax((0, 1)): torch's parser error
         dim = int_arg(name, "dim", 2, dim)
     if dim is None:

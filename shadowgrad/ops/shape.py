@@ -706,10 +706,21 @@ def transpose(input: Tensor, dim0: int = _NO_DIM, dim1: int = _NO_DIM) -> Tensor
     if dim0 is _NO_DIM or dim1 is _NO_DIM:
         raise _missing("transpose", ("dim0", "dim1")[dim0 is not _NO_DIM :])
     nd = input.ndim
+    if type(dim0) is not int or type(dim1) is not int:  # a bool, a float, a str: refused
+        _parser_check("transpose", (dim0, dim1))
     d0, d1 = wrap_dim(dim0, nd), wrap_dim(dim1, nd)
     if type(dim0) is int and type(dim1) is int:
         return _transpose(input, dim0, dim1)  # saved as given, as torch's node saves them
     return _transpose(input, d0, d1)  # 0-d: dims 0 and -1 wrap to 0, a view of itself
+
+
+def _parser_check(key: str, args: tuple[Any, ...]) -> None:
+    """Off an op's plain-int path: torch's argument-parser error for the method form of `key`
+    given these arguments, when its parser refuses them (a bool or a float for an int); the
+    function form's wrapper words it for the function."""
+    from .._signatures import reraise
+
+    reraise(key, args, {})
 
 
 # --- in-place view ops: self takes the view's shape and strides --------------------------
@@ -834,6 +845,8 @@ def swapaxes(input: Tensor, axis0: int = _NO_DIM, axis1: int = _NO_DIM) -> Tenso
     """Mirrors `torch.swapaxes` (transpose, under numpy's parameter names)."""
     if axis0 is _NO_DIM or axis1 is _NO_DIM:
         raise _missing("swapaxes", ("axis0", "axis1")[axis0 is not _NO_DIM :])
+    if type(axis0) is not int or type(axis1) is not int:
+        _parser_check("swapaxes", (axis0, axis1))
     return transpose(input, axis0, axis1)
 
 
@@ -841,6 +854,8 @@ def swapdims(input: Tensor, dim0: int = _NO_DIM, dim1: int = _NO_DIM) -> Tensor:
     """Mirrors `torch.swapdims`."""
     if dim0 is _NO_DIM or dim1 is _NO_DIM:
         raise _missing("swapdims", ("dim0", "dim1")[dim0 is not _NO_DIM :])
+    if type(dim0) is not int or type(dim1) is not int:
+        _parser_check("swapdims", (dim0, dim1))
     return transpose(input, dim0, dim1)
 
 
@@ -848,6 +863,8 @@ def transpose_(self: Tensor, dim0: int = _NO_DIM, dim1: int = _NO_DIM) -> Tensor
     """Mirrors `torch.Tensor.transpose_`."""
     if dim0 is _NO_DIM or dim1 is _NO_DIM:
         raise _missing("transpose_", ("dim0", "dim1")[dim0 is not _NO_DIM :])
+    if type(dim0) is not int or type(dim1) is not int:
+        _parser_check("transpose_", (dim0, dim1))
     nd = self.ndim
     d0, d1 = wrap_dim(dim0, nd), wrap_dim(dim1, nd)
     if type(dim0) is int and type(dim1) is int:  # saved as given, as transpose's
@@ -1031,6 +1048,8 @@ _select = defop(
 
 def select(input: Tensor, dim: int, index: int) -> Tensor:
     """Mirrors `torch.select`."""
+    if type(dim) is not int or type(index) is not int:  # a float index: torch's parser error
+        _parser_check("select", (dim, index))
     nd = input.ndim
     if nd == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
@@ -1038,6 +1057,8 @@ def select(input: Tensor, dim: int, index: int) -> Tensor:
     n = input._data.shape[d]
     index = int(index)
     if not -n <= index < n:
+        if not -(2**63) <= index < 2**63:
+            _parser_check("select", (dim, index))  # past int64: torch's parser's ValueError
         # torch's select() wording (indexing, x[:, i], checks and words its own error)
         raise IndexError(
             f"select(): index {index} out of range for tensor of size "
@@ -1602,6 +1623,8 @@ _unbind = defop(
 
 def unbind(input: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     """Mirrors `torch.unbind`."""
+    if type(dim) is not int:
+        _parser_check("unbind", (dim,))
     if input.ndim == 0:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     d = wrap_dim(dim, input.ndim)

@@ -117,6 +117,12 @@ def sort(
     input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool | None = None
 ) -> Any:
     """Mirrors `torch.sort` (always stable, as torch's CPU sort is)."""
+    if (descending is not False and descending is not True) or (
+        stable is not None and stable is not False and stable is not True
+    ):  # torch's parser takes a bool only
+        from .._signatures import reraise
+
+        reraise("sort", (dim, descending), {} if stable is None else {"stable": stable})
     op = _sort if stable is None else _sort_stable
     x = input._data
     if x.dtype.kind == "c":
@@ -461,6 +467,14 @@ def _topk_indices(x: np.ndarray, k: int, dim: int, largest: bool, sorted: bool) 
 
 def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:
     """Mirrors `torch.topk` (tied values: torch's selection is replayed)."""
+    if (
+        type(dim) is not int
+        or (largest is not True and largest is not False)
+        or (sorted is not True and sorted is not False)
+    ):  # a bool dim, a flag not a bool: torch's parser refuses them
+        from .._signatures import reraise
+
+        reraise("topk", (k, dim, largest, sorted), {})
     if type(k) is not int:
         k = int_arg("topk", "k", 2, k)
     x = input._data
