@@ -1246,6 +1246,66 @@ def prog_sp_save_load(T: Any) -> Any:
     return sp(back["adj"]), sp(back["h"]), back["d"], back["adj"].is_coalesced()
 
 
+@program()
+def prog_sp_relu_isnan_nan_to_num(T: Any) -> Any:
+    i = T.tensor([[0, 1, 1, 0], [2, 0, 2, 1]])
+    s = T.sparse_coo_tensor(i, T.tensor([-3.0, 4.0, float("nan"), float("inf")]), (2, 3))
+    return (
+        sp(T.relu(s)),
+        sp(T.nn.functional.relu(_s(T))),
+        sp(s.isnan()),
+        sp(s.isinf()),
+        sp(s.nan_to_num()),
+        sp(s.nan_to_num(nan=0.5, posinf=9.0)),
+    )
+
+
+@program()
+def prog_sp_pow_div_expand_errors(T: Any) -> Any:
+    s = _s(T)
+    return (
+        raises(lambda: s.pow(0)),
+        raises(lambda: s / T.ones(2, 3)),
+        raises(lambda: T.ones(2, 3) / s),
+        raises(lambda: s // T.ones(3)),
+        raises(lambda: s.expand(2, 2, 3)),
+        raises(lambda: s.repeat(2, 1)),
+        raises(lambda: s.contiguous()),
+        raises(lambda: s.nbytes),
+        raises(lambda: s.untyped_storage()),
+        sp(s / T.tensor(4.0)),
+        sp(s.pow(3)),
+        sp(s.pow(0.5), text=False),
+    )
+
+
+@program()
+def prog_sp_copy_between_layouts(T: Any) -> Any:
+    s = _s(T)
+    t = T.sparse_coo_tensor(T.tensor([[0], [0]]), T.tensor([1.0]), (2, 3))
+    t.copy_(s)
+    return (
+        sp(t),
+        raises(lambda: T.zeros(2, 3).copy_(s)),
+        raises(lambda: T.zeros(2, 3).copy_(s.double())),
+    )
+
+
+@program()
+def prog_sp_sum_keepdim_and_dispatcher_names(T: Any) -> Any:
+    s = _s(T)
+    return (
+        sp(s.sum(0, keepdim=True)),
+        sp(s.sum(1, keepdim=True)),
+        first(lambda: s.eq(0)),
+        first(lambda: s.eq(s)),
+        first(lambda: s > 1),
+        first(lambda: T.equal(s, s)),
+        first(lambda: T.where(T.ones(2, 3, dtype=T.bool), s, 0.0)),
+        first(lambda: s.mean()),
+    )
+
+
 # --- nn.EmbeddingBag(sparse=True) ------------------------------------------------------------
 
 

@@ -706,6 +706,12 @@ class Tensor:
 
     @property
     def nbytes(self) -> int:
+        if type(self._data) is not np.ndarray and self.is_sparse:
+            raise RuntimeError(
+                "nbytes is not defined for sparse tensors.  If you want the size of the "
+                "constituent tensors, add the nbytes of the indices and values.  If you want the "
+                "size of the  equivalent dense tensor, multiply numel() by element_size()"
+            )
         return self._data.size * self.element_size()
 
     def stride(self, dim: int | None = None) -> Any:
@@ -792,6 +798,9 @@ class Tensor:
     def untyped_storage(self) -> Any:
         """Mirrors `torch.Tensor.untyped_storage`: the bytes this tensor and its views share."""
         from ._storage import UntypedStorage
+
+        if type(self._data) is not np.ndarray and self.is_sparse:
+            raise NotImplementedError("Cannot access storage of SparseTensorImpl")
 
         if type(self._vc) is not VersionCounter and self._vc is not None:
             from .ops.views import shadow_of  # a conj/negative view: its base's bytes

@@ -331,6 +331,10 @@ def _np_pow_scalar(self: np.ndarray, exponent: Any) -> np.ndarray:
         if k == "f":
             f = _POW_SPECIAL.get(exponent)
             if f is not None:
+                if type(self) is not np.ndarray and getattr(self, "_sg_sparse", False):
+                    from ..sparse._array import coalesced
+
+                    self = coalesced(self)  # torch's sparse pow coalesces first
                 return np.asanyarray(f(self)).astype(self.dtype, copy=False)
         elif k == "c":
             # torch's complex pow by 0.5, -0.5 and -1 runs its sqrt, rsqrt and reciprocal

@@ -1222,6 +1222,8 @@ def contiguous(self: Tensor, *, memory_format: Any = None) -> Tensor:
     if memory_format is None or memory_format is _formats().contiguous_format:
         if self._data.flags.c_contiguous:
             return self
+        if type(self._data) is not np.ndarray and self.is_sparse:
+            raise RuntimeError("unsupported memory format option Contiguous")
         return clone_op(self)
     if _formats().has_format(self._data, memory_format):
         return self

@@ -50,7 +50,9 @@ class SparseArray(np.ndarray):
         dt = np.dtype(dtype)
         if dt == self.dtype and kwargs.get("copy", True) is False:
             return self
-        return make(self._i, self._v.astype(dt), self.shape, self._c)
+        r = make(self._i, self._v.astype(dt), self.shape, self._c)
+        r._cast_from = self.dtype  # (copy_'s error names the source's dtype)
+        return r
 
     def copy(self, order: Any = "C") -> Any:  # type: ignore[override]
         return make(self._i.copy(), self._v.copy(), self.shape, self._c)

@@ -26,7 +26,11 @@ _ATEN = {
     "power": "pow.Tensor_Scalar",
     "maximum": "maximum",
     "minimum": "minimum",
+    "where": "where.self",
+    "array_equal": "equal",
+    "mean": "mean.dim",
 }
+_COMPARISONS = ("equal", "not_equal", "greater", "less", "greater_equal", "less_equal")
 
 
 def not_on_sparse(name: str) -> NotImplementedError:
@@ -48,7 +52,8 @@ _ZERO_PRESERVING = frozenset(
     (
         np.absolute, np.sqrt, np.sin, np.tan, np.tanh, np.sinh, np.arcsin, np.arctan,
         np.arcsinh, np.arctanh, np.expm1, np.log1p, np.floor, np.ceil, np.trunc, np.rint,
-        np.sign, np.deg2rad, np.rad2deg, np.square, np.signbit,
+        np.sign, np.deg2rad, np.rad2deg, np.square, np.signbit, np.isnan, np.isinf,
+        np.isposinf, np.isneginf,
     )
 )  # fmt: skip
 
@@ -64,6 +69,10 @@ def ufunc_call(ufunc: Any, method: str, inputs: tuple[Any, ...], kwargs: dict[st
     if method != "__call__":
         raise not_on_sparse(ufunc.__name__)
     kwargs.pop("casting", None)
+    name = ufunc.__name__
+    if name in _COMPARISONS and len(inputs) == 2:
+        scalar = any(type(x) is not SparseArray and np.ndim(x) == 0 for x in inputs)
+        raise not_on_sparse(_ATEN[name].replace(".Tensor", ".Scalar" if scalar else ".Tensor"))
     r = _call(ufunc, inputs, kwargs)
     if out is None or out is Ellipsis:
         return r
@@ -83,12 +92,16 @@ def _sum(a: Any, axis: Any, dtype: Any, keepdims: Any) -> Any:
     if axis is None or (isinstance(axis, tuple) and len(axis) == a.ndim):
         r = a._v.sum(dtype=dtype)
         return np.asarray(r).reshape((1,) * a.ndim if keepdims else ())
-    if keepdims:
-        return np.sum(dense(a), axis=axis, dtype=dtype, keepdims=True)
     # torch's sum over some dims of a sparse tensor: sparse (torch.sparse.sum's entries)
     from ._coo import sum_entries
 
-    return sum_entries(a if dtype is None else a.astype(dtype), axis)
+    r = sum_entries(a if dtype is None else a.astype(dtype), axis)
+    if keepdims:
+        for ax in sorted(int(d) % a.ndim for d in ((axis,) if np.ndim(axis) == 0 else axis)):
+            r = expand_dims(r, ax) if type(r) is SparseArray else np.expand_dims(r, ax)
+        if type(r) is SparseArray:
+            r = make(r._i, r._v, r.shape, False)  # (torch's flag after keepdim)
+    return r
 
 
 _RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
@@ -161,6 +174,21 @@ def _call(ufunc: Any, inputs: tuple[Any, ...], kw: dict[str, Any]) -> Any:
                 "not currently support broadcasting)"
             )
         return add_dense_sparse(a, b, -1 if ufunc is np.subtract else 1)
+    if ufunc is np.maximum and sa != sb:
+        sv, other = (a, b) if sa else (b, a)
+        if np.ndim(other) == 0 and other == 0:  # relu: zeros stay zeros (torch's sparse kernel)
+            c = coalesced(sv)
+            kw.pop("dtype", None)
+            return make(c._i, np.maximum(np.asarray(0, c._v.dtype), c._v), sv.shape, True)
+    if ufunc in (np.true_divide, np.divide, np.floor_divide) and (
+        (sa and not sb and np.ndim(b)) or sb
+    ):
+        divisor = b
+        what = "floor division" if ufunc is np.floor_divide else "division"
+        raise RuntimeError(
+            f"Sparse {what} requires a scalar or zero-dim dense tensor divisor (got shape "
+            f"{[int(d) for d in np.shape(divisor)]} for divisor)"
+        )
     if ufunc in (np.multiply, np.true_divide, np.divide, np.floor_divide, np.power):
         if sa and sb:
             if ufunc is not np.multiply:
@@ -176,6 +204,11 @@ def _call(ufunc: Any, inputs: tuple[Any, ...], kw: dict[str, Any]) -> Any:
         if sa:
             b = np.asarray(b)
             if b.ndim == 0:
+                if ufunc is np.power and b == 0:
+                    raise RuntimeError(
+                        "pow: cannot raise to zeroth power on sparse tensor; it would make the "
+                        "result tensor dense"
+                    )
                 if ufunc is np.power or ufunc is np.floor_divide:
                     c = coalesced(a)
                     v, b = _with_number(c._v, b, ufunc)
@@ -342,6 +375,28 @@ def function_call(func: Any, args: Any, kwargs: Any) -> Any:
         if arrays and all(type(x) is SparseArray for x in arrays):
             axis %= arrays[0].ndim + 1
             return concatenate([expand_dims(x, axis) for x in arrays], axis)
+    if func is np.broadcast_to and type(args[0]) is SparseArray:
+        shape = tuple(kwargs.get("shape", args[1] if len(args) > 1 else ()))
+        if shape == args[0].shape:
+            return args[0]  # (copy_'s source of its own shape)
+    if func in (np.broadcast_to, np.tile):
+        raise RuntimeError("expand is unsupported for Sparse tensors")
+    if func is np.may_share_memory or func is np.shares_memory:
+        return False  # a sparse tensor's array has no memory
+    if func is np.copyto:
+        dst, src = args[0], args[1]
+        if type(dst) is not SparseArray:
+            from .. import _dtype as D
+
+            src_type = D._FROM_NP[getattr(src, "_cast_from", src.dtype)]._legacy
+            raise RuntimeError(
+                "copy_() between dense and sparse Tensors is not implemented! Found self type = "
+                f"{D._FROM_NP[dst.dtype]._legacy} and src type = "
+                f"{src_type.replace('torch.', 'torch.sparse.')}"
+            )
+    if func is np.nan_to_num:
+        a = coalesced(args[0])
+        return make(a._i, np.nan_to_num(a._v, *args[1:], **kwargs), a.shape, True)
     if func is np.sum:
         return _sum(args[0], kwargs.get("axis"), kwargs.get("dtype"), kwargs.get("keepdims"))
     if func is np.copy:
