@@ -1372,6 +1372,119 @@ def prog_sp_embedding_bag_sparse_adam_training(T: Any) -> Any:
     return losses, eb.weight.detach(), head.weight.detach()
 
 
+# --- the sparse CSR layout ----------------------------------------------------------------
+
+
+def csr(t: Any) -> Any:
+    """What a program returns of a CSR tensor: its printed form and parts."""
+    return {
+        "repr": repr(t),
+        "crow": t.crow_indices(),
+        "col": t.col_indices(),
+        "values": t.values().detach(),
+        "layout": str(t.layout),
+        "flags": (t.is_sparse, t.is_sparse_csr, t._nnz(), t.sparse_dim(), t.dense_dim()),
+        "shape": tuple(t.shape),
+        "dtype": t.dtype,
+    }
+
+
+@program()
+def prog_sp_csr_from_dense_and_coo(T: Any) -> Any:
+    d = T.tensor([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0], [0.0, 0.0, 0.0]])
+    s = _s(T)
+    c = d.to_sparse_csr()
+    return (
+        csr(c),
+        csr(s.to_sparse_csr()),
+        csr(T.zeros(2, 3).to_sparse_csr()),
+        csr(d.int().to_sparse_csr()),
+        c.to_sparse_csr() is c,
+        c.to_dense(),
+        sp(c.to_sparse()),
+    )
+
+
+@program()
+def prog_sp_csr_constructor(T: Any) -> Any:
+    crow, col, v = T.tensor([0, 1, 3]), T.tensor([1, 0, 2]), T.tensor([1.0, 2.0, 3.0])
+    return (
+        csr(T.sparse_csr_tensor(crow, col, v, (2, 3))),
+        csr(T.sparse_csr_tensor(crow, col, v)),
+        csr(T.sparse_csr_tensor([0, 1, 2], [0, 1], [1.0, 2.0], (2, 2), dtype=T.float64)),
+        csr(T.sparse_csr_tensor(crow, col, v, (2, 3), requires_grad=True)),
+        raises(
+            lambda: T.sparse_csr_tensor(
+                T.tensor([0, 2, 1]), T.tensor([0, 1]), T.tensor([1.0, 2.0]), (2, 2),
+                check_invariants=True,
+            )
+        ),
+    )  # fmt: skip
+
+
+@program()
+def prog_sp_csr_layout_queries_and_refusals(T: Any) -> Any:
+    c = T.tensor([[0.0, 1.0], [2.0, 0.0]]).to_sparse_csr()
+    s = _s(T)
+    return (
+        c.layout,
+        c.is_sparse,
+        c.is_sparse_csr,
+        s.is_sparse_csr,
+        raises(lambda: c.indices()),
+        raises(lambda: c.coalesce()),
+        raises(lambda: c.is_coalesced()),
+        raises(lambda: c.numpy()),
+        raises(lambda: c.stride()),
+        raises(lambda: c.type()),
+        raises(lambda: T.sparse.sum(c)),
+        raises(lambda: s.crow_indices()),
+        raises(lambda: T.ones(2, 2).crow_indices()),
+        raises(lambda: s.col_indices()),
+        first(lambda: c._indices()),
+        c.sum(),
+    )
+
+
+@program()
+def prog_sp_csr_arithmetic_and_products(T: Any) -> Any:
+    c = T.tensor([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0]]).to_sparse_csr()
+    x = T.tensor(_data(3, 2, seed=5))
+    return (
+        csr(c * 2),
+        csr(c + c),
+        csr(-c),
+        csr(c.double()),
+        csr(c.clone()),
+        c @ x,
+        T.mm(c, x),
+        T.sparse.mm(c, x),
+        c @ T.tensor([1.0, 2.0, 3.0]),
+    )
+
+
+@program()
+def prog_sp_csr_grads(T: Any) -> Any:
+    crow, col = T.tensor([0, 1, 3]), T.tensor([1, 0, 2])
+    c = T.sparse_csr_tensor(crow, col, T.tensor([1.0, 2.0, 3.0]), (2, 3), requires_grad=True)
+    x = T.tensor(_data(3, 2, seed=6), requires_grad=True)
+    y = c @ x
+    (y * T.tensor([[1.0, -1.0], [0.5, 2.0]])).sum().backward()
+    return y, y.grad_fn, c.grad, c.grad.layout, x.grad, T.sparse.mm(c, x).grad_fn
+
+
+@program()
+def prog_sp_csr_copies_and_save(T: Any) -> Any:
+    import copy
+    import io
+
+    c = T.tensor([[0.0, 1.0], [2.0, 0.0]]).to_sparse_csr()
+    buf = io.BytesIO()
+    T.save(c, buf)
+    buf.seek(0)
+    return csr(T.load(buf)), raises(lambda: copy.deepcopy(c)), csr(c.detach())
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -253,6 +253,20 @@ def _check_nograd_view(t: Tensor) -> None:
             raise RuntimeError(nograd_view_message(t._x.nograd_view, rebase=True))
 
 
+def _sparse_layout(t: Tensor) -> str | None:
+    """A sparse tensor's layout ("coo", "csr": sparse/_array.py), None for others; read only
+    after a `type(t._data) is not np.ndarray` test."""
+    d = t._data
+    if not getattr(d, "_sg_sparse", False):
+        return None
+    return "csr" if d._csr else "coo"
+
+
+def _sparse_numpy_error(t: Tensor) -> str:
+    kind = "Sparse" if _sparse_layout(t) == "coo" else "SparseCsr"
+    return f"can't convert {kind} layout tensor to numpy. Use Tensor.to_dense() first."
+
+
 def _make(
     data: np.ndarray,
     requires_grad: bool = False,
@@ -706,7 +720,7 @@ class Tensor:
 
     @property
     def nbytes(self) -> int:
-        if type(self._data) is not np.ndarray and self.is_sparse:
+        if type(self._data) is not np.ndarray and _sparse_layout(self):
             raise RuntimeError(
                 "nbytes is not defined for sparse tensors.  If you want the size of the "
                 "constituent tensors, add the nbytes of the indices and values.  If you want the "
@@ -716,6 +730,8 @@ class Tensor:
 
     def stride(self, dim: int | None = None) -> Any:
         d = self._data
+        if type(d) is not np.ndarray and _sparse_layout(self) == "csr":
+            raise RuntimeError("Sparse CSR tensors do not have strides")
         if d.size == 0 and d.ndim and not any(d.strides):
             # numpy gives a new empty array zero strides; torch gives the contiguous ones
             st: tuple[int, ...] = ()
@@ -752,7 +768,7 @@ class Tensor:
                 return int(sh.__array_interface__["data"][0])
         if type(self._data) is not np.ndarray and self.is_meta:
             return self.storage_offset() * self._data.itemsize  # no memory: offsets from 0
-        if type(self._data) is not np.ndarray and self.is_sparse:
+        if type(self._data) is not np.ndarray and _sparse_layout(self):
             raise RuntimeError("Cannot access data pointer of Tensor that doesn't have storage")
         return int(self._data.__array_interface__["data"][0])
 
@@ -799,8 +815,9 @@ class Tensor:
         """Mirrors `torch.Tensor.untyped_storage`: the bytes this tensor and its views share."""
         from ._storage import UntypedStorage
 
-        if type(self._data) is not np.ndarray and self.is_sparse:
-            raise NotImplementedError("Cannot access storage of SparseTensorImpl")
+        if type(self._data) is not np.ndarray and _sparse_layout(self):
+            kind = "Sparse" if self.is_sparse else "SparseCsr"
+            raise NotImplementedError(f"Cannot access storage of {kind}TensorImpl")
 
         if type(self._vc) is not VersionCounter and self._vc is not None:
             from .ops.views import shadow_of  # a conj/negative view: its base's bytes
@@ -833,7 +850,11 @@ class Tensor:
 
     @property
     def is_sparse(self) -> bool:
-        return type(self._data) is not np.ndarray and getattr(self._data, "_sg_sparse", False)
+        return type(self._data) is not np.ndarray and _sparse_layout(self) == "coo"
+
+    @property
+    def is_sparse_csr(self) -> bool:
+        return type(self._data) is not np.ndarray and _sparse_layout(self) == "csr"
 
     @property
     def is_quantized(self) -> bool:
@@ -844,16 +865,16 @@ class Tensor:
         return type(self._data) is not np.ndarray and self.device.type == "meta"
 
     # the other backends' flags: never set on a CPU build (is_cpu: ops/aliases.py)
-    is_mps = is_xpu = is_mkldnn = is_vulkan = is_ipu = is_sparse_csr = is_nested = is_mtia = (
-        property(lambda self: False)
+    is_mps = is_xpu = is_mkldnn = is_vulkan = is_ipu = is_nested = is_mtia = property(
+        lambda self: False
     )
 
     @property
     def layout(self) -> Any:
-        from ._formats import sparse_coo, strided
+        from ._formats import sparse_coo, sparse_csr, strided
 
-        if type(self._data) is not np.ndarray and getattr(self._data, "_sg_sparse", False):
-            return sparse_coo
+        if type(self._data) is not np.ndarray and _sparse_layout(self):
+            return sparse_coo if self.is_sparse else sparse_csr
         return strided
 
     def is_floating_point(self) -> bool:
@@ -1028,8 +1049,10 @@ class Tensor:
         if dtype is None:
             if type(self._data) is not np.ndarray and self.is_meta:
                 return self.dtype._legacy.replace("torch.", "torch.meta.")
-            if type(self._data) is not np.ndarray and self.is_sparse:
+            if type(self._data) is not np.ndarray and _sparse_layout(self) == "coo":
                 return self.dtype._legacy.replace("torch.", "torch.sparse.")
+            if type(self._data) is not np.ndarray and _sparse_layout(self):
+                raise RuntimeError("Unimplemented backend SparseCsrCPU")
             return self.dtype._legacy
         if getattr(dtype, "is_cuda", False) is True or (
             isinstance(dtype, str) and dtype.startswith("torch.cuda.")
@@ -1078,10 +1101,8 @@ class Tensor:
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
         if self._rg and not force and _STATE.grad:  # torch checks it with grad mode on only
-            if type(self._data) is not np.ndarray and self.is_sparse:
-                raise TypeError(
-                    "can't convert Sparse layout tensor to numpy. Use Tensor.to_dense() first."
-                )
+            if type(self._data) is not np.ndarray and _sparse_layout(self):
+                raise TypeError(_sparse_numpy_error(self))
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
                 "instead."
@@ -1092,10 +1113,8 @@ class Tensor:
             from ._device import NO_NUMPY
 
             raise TypeError(NO_NUMPY)
-        if type(self._data) is not np.ndarray and self.is_sparse:
-            raise TypeError(
-                "can't convert Sparse layout tensor to numpy. Use Tensor.to_dense() first."
-            )
+        if type(self._data) is not np.ndarray and _sparse_layout(self):
+            raise TypeError(_sparse_numpy_error(self))
         if not force and type(self._vc) is not VersionCounter and self._vc is not None:
             from .ops.views import is_conj, is_neg
 
@@ -1218,7 +1237,7 @@ class Tensor:
                 from ._device import meta_repr
 
                 return meta_repr(self)
-            if self.is_sparse:
+            if _sparse_layout(self):
                 from .sparse._repr import sparse_repr
 
                 return sparse_repr(self)
@@ -1274,7 +1293,9 @@ class Tensor:
         for s in Tensor.__slots__:
             if s not in ("__dict__", "__weakref__") and hasattr(self, s):
                 setattr(new, s, getattr(self, s))
-        if type(self._data) is not np.ndarray and self.is_sparse:
+        if type(self._data) is not np.ndarray and _sparse_layout(self):
+            if self._data._csr:
+                raise NotImplementedError("Cannot access storage of SparseCsrTensorImpl")
             new._data = self._data.copy()  # a sparse tensor: its indices and values copied
             new._vc = new._acc = new._base = new._x = None
             memo[id(self)] = new
@@ -1306,7 +1327,7 @@ class Tensor:
     def __reduce_ex__(self, proto: int) -> Any:
         warn_if_has_hooks(self)
         d = self._data
-        if type(d) is not np.ndarray and self.is_sparse:  # the indices and values, pickled
+        if type(d) is not np.ndarray and _sparse_layout(self):  # the indices and values, pickled
             return (_rebuild, (type(self), d.copy(), self._rg, self.__dict__))
         root = _storage_root(d)
         if root.flags.c_contiguous and root.dtype.kind != "O":

@@ -43,7 +43,7 @@ import numpy as np
 from . import _dtype
 from ._creation import from_numpy
 from ._size import Size
-from ._tensor import Tensor, device
+from ._tensor import Tensor, _make, device
 
 __all__ = [
     "add_safe_globals",
@@ -259,12 +259,13 @@ class _Writer:
                 return self.uninitialized(obj)
             warn_if_has_hooks(obj)
             self.keep.append(obj)
-            if type(obj._data) is not np.ndarray and obj.is_sparse:
-                a = obj._data  # a sparse COO tensor: its indices and values (sparse/_array.py)
+            if type(obj._data) is not np.ndarray and getattr(obj._data, "_sg_sparse", False):
+                a = obj._data  # a sparse tensor: its indices and values (sparse/_array.py)
                 return {
-                    "__sparse__": [self.enc(Tensor._indices(obj)), self.enc(obj._values())],
+                    "__sparse__": [self.enc(_make(a._i)), self.enc(_make(a._v))],
                     "size": list(a.shape),
                     "coalesced": bool(a._c),
+                    "csr": bool(a._csr),
                     "requires_grad": obj.requires_grad,
                 }
             from .autograd.graph import VersionCounter
@@ -435,11 +436,11 @@ class _Reader:
         if "__uninit__" in obj:
             return self.uninitialized(obj)
         if "__sparse__" in obj:
-            from ._tensor import _make
             from .sparse._array import make
 
             i, v = (self.dec(e) for e in obj["__sparse__"])
-            t = _make(make(i._data, v._data.copy(), obj["size"], obj["coalesced"]))
+            a = make(i._data, v._data.copy(), obj["size"], obj["coalesced"], obj.get("csr", False))
+            t = _make(a)
             t._rg = bool(obj["requires_grad"])
             return t
         if "__tensor__" in obj:

@@ -10,7 +10,7 @@ from typing import Any
 
 from .._tensor import Tensor
 from . import _coo
-from ._coo import INVARIANTS, sparse_coo_tensor
+from ._coo import INVARIANTS, sparse_coo_tensor, sparse_csr_tensor
 
 __all__ = [
     "addmm",
@@ -80,4 +80,4 @@ def _install() -> dict[str, Any]:
     for name, fn in _coo.METHODS.items():
         if name not in vars(Tensor):
             setattr(Tensor, name, fn)
-    return {"sparse_coo_tensor": sparse_coo_tensor}
+    return {"sparse_coo_tensor": sparse_coo_tensor, "sparse_csr_tensor": sparse_csr_tensor}

@@ -25,6 +25,7 @@ class SparseArray(np.ndarray):
 
     __array_priority__ = 3000.0
     _sg_sparse = True
+    _csr = False  # the sparse_csr layout: the same (coalesced) entries, compressed rows shown
     _i: np.ndarray
     _v: np.ndarray
     _c: bool
@@ -34,6 +35,7 @@ class SparseArray(np.ndarray):
             self._i = getattr(obj, "_i", None)  # type: ignore[assignment]
             self._v = getattr(obj, "_v", None)  # type: ignore[assignment]
             self._c = getattr(obj, "_c", False)
+            self._csr = getattr(obj, "_csr", False)
 
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
         from ._ops import ufunc_call
@@ -50,12 +52,12 @@ class SparseArray(np.ndarray):
         dt = np.dtype(dtype)
         if dt == self.dtype and kwargs.get("copy", True) is False:
             return self
-        r = make(self._i, self._v.astype(dt), self.shape, self._c)
+        r = make(self._i, self._v.astype(dt), self.shape, self._c, self._csr)
         r._cast_from = self.dtype  # (copy_'s error names the source's dtype)
         return r
 
     def copy(self, order: Any = "C") -> Any:  # type: ignore[override]
-        return make(self._i.copy(), self._v.copy(), self.shape, self._c)
+        return make(self._i.copy(), self._v.copy(), self.shape, self._c, self._csr)
 
     def __copy__(self) -> Any:
         return self.copy()
@@ -108,10 +110,12 @@ class SparseArray(np.ndarray):
         return dense(self).item(*args)
 
     def __reduce__(self) -> Any:
-        return (make, (self._i, self._v, tuple(self.shape), self._c))
+        return (make, (self._i, self._v, tuple(self.shape), self._c, self._csr))
 
 
-def make(i: np.ndarray, v: np.ndarray, shape: Any, coalesced: bool) -> SparseArray:
+def make(
+    i: np.ndarray, v: np.ndarray, shape: Any, coalesced: bool, csr: bool = False
+) -> SparseArray:
     """A SparseArray of these indices (sparse_dim x nnz) and values (nnz x dense dims)."""
     v = np.asarray(v)
     shape = tuple(int(s) for s in shape)
@@ -122,7 +126,15 @@ def make(i: np.ndarray, v: np.ndarray, shape: Any, coalesced: bool) -> SparseArr
     a._i = i if i.shape == want else i.reshape(want)
     a._v = v
     a._c = bool(coalesced) or v.shape[0] < 2  # torch: fewer than two entries are coalesced
+    if csr:
+        a._csr = True
     return a
+
+
+def as_csr(a: SparseArray) -> SparseArray:
+    """a in the sparse_csr layout: its coalesced (row-major) entries."""
+    c = coalesced(a)
+    return make(c._i, c._v, c.shape, True, csr=True)
 
 
 def write_sparse(target: SparseArray, value: Any) -> None:
@@ -131,6 +143,8 @@ def write_sparse(target: SparseArray, value: Any) -> None:
         from ._ops import not_on_sparse
 
         raise not_on_sparse("copy_")
+    if target._csr:
+        value = coalesced(value)
     target._i, target._v, target._c = value._i, value._v.astype(target.dtype), value._c
 
 

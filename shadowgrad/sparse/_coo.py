@@ -173,10 +173,100 @@ def sparse_coo_tensor(
 
 def _check_sparse(t: Tensor, what: str, csr_too: bool = False) -> SparseArray:
     a = t._data
-    if type(a) is not SparseArray:
+    if type(a) is not SparseArray or (a._csr and not csr_too):
         layout = "sparse tensor" if csr_too else "sparse coordinate tensor"
-        raise RuntimeError(f"{what} expected {layout} layout but got Strided")
+        got = "SparseCsr" if type(a) is SparseArray else "Strided"
+        raise RuntimeError(f"{what} expected {layout} layout but got {got}")
     return a
+
+
+CSR_WARNING = (
+    "Sparse CSR tensor support is in beta state. If you miss a functionality in the sparse "
+    "tensor support, please submit a feature request to https://github.com/pytorch/pytorch/"
+    "issues."
+)
+
+
+def _csr(a: SparseArray) -> Tensor:
+    warn_once("sparse_csr_beta", CSR_WARNING, UserWarning, stacklevel=4)
+    return sp(a)
+
+
+def _check_csr(t: Tensor, what: str) -> SparseArray:
+    a = t._data
+    if type(a) is not SparseArray or not a._csr:
+        got = "Sparse" if type(a) is SparseArray else "Strided"
+        raise RuntimeError(f"{what} expected sparse row compressed tensor layout but got {got}")
+    return a
+
+
+def crow_indices(self: Tensor) -> Tensor:
+    """Mirrors `torch.Tensor.crow_indices`."""
+    a = _check_csr(self, "crow_indices")
+    counts = (
+        np.bincount(a._i[0], minlength=a.shape[0])
+        if a._i.shape[1]
+        else np.zeros(a.shape[0], np.int64)
+    )
+    return _make(np.concatenate(([0], np.cumsum(counts))).astype(_I64))
+
+
+def col_indices(self: Tensor) -> Tensor:
+    """Mirrors `torch.Tensor.col_indices`."""
+    return _make(_check_csr(self, "col_indices")._i[1].copy())
+
+
+def to_sparse_csr(self: Tensor, dense_dim: Any = None) -> Tensor:
+    """Mirrors `torch.Tensor.to_sparse_csr` (2-d tensors)."""
+    from ._array import as_csr
+
+    a = self._data
+    if type(a) is SparseArray:
+        if a._csr:
+            return self
+        if a.ndim != 2:
+            raise NotImplementedError("to_sparse_csr: only 2-d sparse tensors here")
+        return _csr(as_csr(a))
+    if a.ndim != 2:
+        raise NotImplementedError("to_sparse_csr: only 2-d tensors here (torch: batched too)")
+    return _csr(as_csr(from_dense(a, 2)))
+
+
+def sparse_csr_tensor(
+    crow_indices: Any,
+    col_indices: Any,
+    values: Any,
+    size: Any = None,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    pin_memory: bool = False,
+    requires_grad: bool = False,
+    check_invariants: bool | None = None,
+) -> Tensor:
+    """Mirrors `torch.sparse_csr_tensor` (2-d)."""
+    if check_invariants is None and INVARIANTS.enabled is None:
+        warn_once("sparse_invariants", INVARIANTS_WARNING, UserWarning, stacklevel=2)
+    check = INVARIANTS.enabled if check_invariants is None else check_invariants
+    crow = _as_array(crow_indices).astype(_I64)
+    col = _as_array(col_indices).astype(_I64)
+    v = _as_array(values, dtype)
+    nrows = len(crow) - 1
+    if size is None:
+        shape = (nrows, int(col.max()) + 1 if col.size else 0)
+    else:
+        shape = tuple(int(x) for x in size)
+    if check and crow.size and int(crow[-1]) != len(col):
+        raise RuntimeError("`crow_indices[..., -1] == nnz` is not satisfied.")
+    rows = np.repeat(np.arange(nrows, dtype=_I64), np.diff(crow))
+    out = _csr(make(np.stack([rows, col]), v, shape, True, csr=True))
+    if requires_grad:
+        if v.dtype.kind not in "fc":
+            raise RuntimeError(
+                "Only Tensors of floating point and complex dtype can require gradients"
+            )
+        out._rg = True
+    return out
 
 
 # --- Tensor methods --------------------------------------------------------------------------
@@ -215,6 +305,8 @@ def _indices(self: Tensor) -> Tensor:
     a = self._data
     if type(a) is not SparseArray:
         raise NotImplementedError(_cpu_error("_indices"))
+    if a._csr:
+        raise NotImplementedError(_cpu_error("_indices").replace("'CPU'", "'SparseCsrCPU'"))
     return _make(a._i)
 
 
@@ -285,6 +377,8 @@ def to_sparse(
     if layout is not None and layout is not sparse_coo:
         raise NotImplementedError(f"to_sparse: conversion to {layout} is not supported here")
     a = self._data
+    if type(a) is SparseArray and a._csr:
+        return sp(make(a._i, a._v, a.shape, True))  # the sparse_csr layout's entries as COO
     if type(a) is SparseArray:
         if sparse_dim is not None and sparse_dim != sparse_dim_(self):
             raise RuntimeError(
@@ -655,4 +749,7 @@ METHODS = {
     "to_sparse": to_sparse,
     "to_sparse_coo": to_sparse,
     "sparse_mask": sparse_mask,
+    "crow_indices": crow_indices,
+    "col_indices": col_indices,
+    "to_sparse_csr": to_sparse_csr,
 }

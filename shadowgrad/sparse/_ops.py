@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ._array import SparseArray, coalesced, dense, make, mask_values
+from ._array import SparseArray, as_csr, coalesced, dense, make, mask_values
 
 _ATEN = {
     "multiply": "mul.Tensor",
@@ -62,7 +62,20 @@ def _size(a: Any) -> list[int]:
     return [int(s) for s in a.shape]
 
 
+def _csr_result(r: Any, args: Any) -> Any:
+    """An op's sparse result with a CSR operand: CSR again (torch keeps the layout)."""
+    if type(r) is SparseArray and not r._csr and r.ndim == 2:
+        for x in args:
+            if getattr(x, "_csr", False):
+                return as_csr(r)
+    return r
+
+
 def ufunc_call(ufunc: Any, method: str, inputs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    return _csr_result(_ufunc_call(ufunc, method, inputs, kwargs), inputs)
+
+
+def _ufunc_call(ufunc: Any, method: str, inputs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     out = kwargs.pop("out", None)
     if method == "reduce" and ufunc is np.add and len(inputs) == 1:
         return _sum(inputs[0], kwargs.get("axis"), kwargs.get("dtype"), kwargs.get("keepdims"))
@@ -355,6 +368,10 @@ def concatenate(arrays: Any, axis: int) -> SparseArray:
 
 
 def function_call(func: Any, args: Any, kwargs: Any) -> Any:
+    return _csr_result(_function_call(func, args, kwargs), args)
+
+
+def _function_call(func: Any, args: Any, kwargs: Any) -> Any:
     if func is np.zeros_like or func is np.empty_like:
         return _empty_like(args[0], kwargs.get("dtype", args[1] if len(args) > 1 else None))
     if func in (np.ones_like, np.full_like):
