@@ -179,6 +179,42 @@ def prog_fz_inference_input_bumps_result_version(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_fz_saved_hooks_unpack_each_value_once(T: Any) -> Any:
+    """Under saved_tensors_hooks a node's backward unpacks each saved value once, in the order
+    they were packed (inputs by name, then outputs), whichever gradients it computes: not once
+    per formula that reads it. With retain_graph, a second backward unpacks them again."""
+    ops = {
+        "div": lambda a, b: a / b,
+        "rdiv": lambda a, b: b / a,
+        "pow": lambda a, b: a**b,
+        "atan2": lambda a, b: T.atan2(a, b),
+        "maximum": lambda a, b: T.maximum(a, b),
+        "mul_max": lambda a, b: (a * b).max(),
+        "index": lambda a, b: a[T.tensor([0, 0])] * b,
+        "sort": lambda a, b: a.sort()[0] + b,
+        "softmax": lambda a, b: T.softmax(a * b, 0),
+        "where": lambda a, b: T.where(a > 0, a, b),
+    }
+    out = {}
+    for name, f in ops.items():
+        for b_only in (False, True):
+            log: list[Any] = []
+            a = T.tensor([-2.0, 1.0], requires_grad=not b_only)
+            b = T.tensor([3.0], requires_grad=True)
+            with T.autograd.graph.saved_tensors_hooks(
+                lambda t, log=log: (log.append(("pack", tuple(t.shape))), t)[1],
+                lambda t, log=log: (log.append(("unpack", tuple(t.shape))), t)[1],
+            ):
+                v = f(a, b)
+            log.append("backward")
+            v.sum().backward(retain_graph=True)
+            log.append("again")
+            v.sum().backward()
+            out[name, b_only] = log, a.grad, b.grad
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

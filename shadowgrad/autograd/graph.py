@@ -461,6 +461,16 @@ def _hooked_meta(tensor: Any, is_output: bool) -> tuple[Any, int, bool, Any]:
     return (gf, tensor._nr, rg, acc)
 
 
+class _Unpacked:
+    """The tensors a node's backward unpacked from saved-tensor hooks, by id of their
+    SavedTensor, while its formulas run (ops/registry.py _unpack_once); None otherwise."""
+
+    memo: dict[int, Any] | None = None
+
+
+UNPACKED = _Unpacked()
+
+
 class SavedTensor:
     """A tensor saved for backward, with the version it had when saved.
 
@@ -546,6 +556,9 @@ class SavedTensor:
         so that double backward through the unpacked value reaches the graph."""
         from .._tensor import Tensor, _make
 
+        memo = UNPACKED.memo
+        if memo is not None and id(self) in memo:  # unpacked already by this backward step
+            return memo[id(self)]
         pack_result, unpack_fn, meta = self._hooks
         if unpack_fn is None:
             raise RuntimeError(SECOND_TIME)

@@ -29,7 +29,7 @@ from ..autograd import forward_ad as _fwad
 from ..autograd.anomaly_mode import _STATE as _ANOMALY
 from ..autograd.engine import fix_raw_grad as _fix_raw
 from ..autograd.explain import forward_trace
-from ..autograd.graph import SECOND_TIME, Node, SavedTensor, VersionCounter, _seq
+from ..autograd.graph import SECOND_TIME, UNPACKED, Node, SavedTensor, VersionCounter, _seq
 from ..autograd.graph import save_input as _save_input
 from ..autograd.graph import save_output as _save_output
 from ..autograd.saved_hooks import stack as _saved_hooks_stack
@@ -81,6 +81,8 @@ class OpNode(Node):
         # several outputs: unused ones get zeros (torch's materialized undefined grads)
         g = grads[0] if op.n_outputs == 1 else _materialize(grads, saved["_out_meta"])  # type: ignore[index]
         if saved and "_unread" in saved:
+            if "_hooked" in saved and UNPACKED.memo is None:
+                return _unpack_once(self, saved, lambda: self.apply(grads, complex))
             for n in saved["_unread"]:
                 v = self._unpack(n, saved[n])  # torch unpacks (checks) every saved variable
                 if n[:8] == "_packed_":
@@ -124,6 +126,8 @@ class OpNode(Node):
         # as the Tensor formula's own promotion would
         cdt = g.dtype if op.raw_cast else None
         if saved and "_unread" in saved:
+            if "_hooked" in saved and UNPACKED.memo is None:
+                return _unpack_once(self, saved, lambda: self.apply_raw(grads))
             for n in saved["_unread"]:
                 v = saved[n].unpack_raw(self)  # torch unpacks (checks) every saved variable
                 if n[:8] == "_packed_":
@@ -1201,9 +1205,31 @@ def _save(
             packed += _pack_indices(saved, "extra", extra(args, saved), True)
         if packed:
             unread = (*(unread or ()), *packed)
-    if unread:
+        # see _unpack_once: backward unpacks each packed value once, in the order packed
+        saved["_hooked"] = True
+        saved["_unread"] = unread or ()
+    elif unread:
         saved["_unread"] = unread
     return saved
+
+
+def _unpack_once(node: OpNode, saved: dict[str, Any], run: Callable[[], Any]) -> Any:
+    """A node whose values were packed by saved-tensor hooks: as torch's generated node, its
+    backward unpacks each one once (running the unpack hook), in the order they were packed,
+    whichever gradients it computes and however many formulas read them; run() then computes
+    them from those unpacked tensors."""
+    memo = {}
+    for n, v in list(saved.items()):
+        if type(v) is SavedTensor and v._hooks is not None:
+            t = v.unpack(node)
+            memo[id(v)] = t
+            if n[:8] == "_packed_":
+                _unpacked_index(saved, n, t._data)
+    UNPACKED.memo = memo
+    try:
+        return run()
+    finally:
+        UNPACKED.memo = None
 
 
 def _hooked_order(op: OpDef) -> Callable[[Any], Any]:
