@@ -314,13 +314,7 @@ def _spd(T: Any) -> Any:
     return m @ m.mT + 3 * T.eye(3, dtype=T.float64)
 
 
-@program(
-    xfail="shadowgrad's linalg flags (cholesky's, cholesky_inverse's and cholesky_solve's upper; "
-    "triangular_solve's upper, transpose, unitriangular; linalg.cholesky's upper, solve's left, "
-    "lu_factor's pivot, check_errors) take any truthy value; torch's "
-    "parser refuses a non-bool before the op runs, a check shadowgrad would pay on the success "
-    "path (issue #8)"
-)
+@program()
 def prog_arg_linalg_flags_not_bools(T: Any) -> Any:
     a = _spd(T)
     L = T.linalg.cholesky(a)

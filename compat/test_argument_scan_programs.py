@@ -350,6 +350,134 @@ def prog_arg_reduction_dim_types(T: Any) -> Any:
     return out, y, y.grad_fn, x.grad
 
 
+# --- linalg flags ------------------------------------------------------------------------------
+
+
+@program()
+def prog_arg_cholesky_family_flags(T: Any) -> Any:
+    a = _spd(T)
+    L = T.linalg.cholesky(a)
+    b = T.tensor(_data(3, 2, seed=5), dtype=T.float64, requires_grad=True)
+    y = T.cholesky_solve(b, L.detach(), upper=False).sum() + L.cholesky_inverse(False).sum()
+    y.backward()
+    with __import__("warnings").catch_warnings():
+        __import__("warnings").simplefilter("ignore")
+        return (
+            [raises(lambda v=v: a.cholesky(upper=v)) for v in _NOT_BOOLS],
+            [raises(lambda v=v: T.cholesky(a, upper=v)) for v in ("a", 1, np.bool_(True))],
+            [raises(lambda v=v: L.cholesky_inverse(upper=v)) for v in _NOT_BOOLS],
+            [raises(lambda v=v: T.cholesky_inverse(L, v)) for v in ("a", 0)],
+            [raises(lambda v=v: b.cholesky_solve(L, upper=v)) for v in _NOT_BOOLS],
+            [raises(lambda v=v: T.cholesky_solve(b, L, v)) for v in ("a", 1)],
+            raises(lambda: b.triangular_solve(L, upper="a")),
+            raises(lambda: b.triangular_solve(L, transpose=1)),
+            raises(lambda: T.triangular_solve(b, L, unitriangular=None)),
+            raises(lambda: b.triangular_solve(L, True, False, 0)),
+            y,
+            b.grad,
+            a.grad,
+        )
+
+
+@program()
+def prog_arg_torch_linalg_keyword_flags(T: Any) -> Any:
+    a = _spd(T)
+    b = T.tensor(_data(3, 2, seed=6), dtype=T.float64)
+    x = T.linalg.solve(a, b, left=True)
+    x.sum().backward()
+    return (
+        [raises(lambda v=v: T.linalg.cholesky(a, upper=v)) for v in _NOT_BOOLS],
+        [raises(lambda v=v: T.linalg.cholesky_ex(a, check_errors=v)) for v in ("a", 1)],
+        raises(lambda: T.linalg.cholesky_ex(a, upper=0, check_errors=False)),
+        [raises(lambda v=v: T.linalg.solve(a, b, left=v)) for v in _NOT_BOOLS],
+        [raises(lambda v=v: T.linalg.lu_factor(a, pivot=v)) for v in ("a", None)],
+        raises(lambda: T.linalg.lu_factor_ex(a, check_errors=1)),
+        raises(lambda: T.linalg.lu_factor_ex(a, pivot="a", check_errors=1)),
+        x,
+        x.grad_fn,
+        a.grad,
+    )
+
+
+# --- cat and stack: the dim ------------------------------------------------------------------
+
+
+@program()
+def prog_arg_cat_stack_dim(T: Any) -> Any:
+    a = _x(T, 2, 3)
+    b = _x(T, 2, 3, seed=1)
+    y = T.cat([a, b], 1).sum() + T.stack((a, b), dim=-1).sum() + T.cat([a, b], np.int64(0)).sum()
+    y.backward()
+    out = {}
+    for name in ("cat", "stack"):
+        f = getattr(T, name)
+        out[name] = (
+            [raises(lambda v=v, f=f: f([a, b], v)) for v in (0.0, "a", True, None, [0], 2**70)],
+            [raises(lambda v=v, f=f: f((a, b), dim=v)) for v in (1.5, "a", False)],
+            raises(lambda f=f: f([a, b], 0, 1)),
+            raises(lambda f=f: f([a, b], foo=0)),
+            raises(lambda f=f: f([a, "b"], 0)),
+            raises(lambda f=f: f(a, 0)),
+        )
+    return out, y, a.grad, b.grad
+
+
+# --- softmax family and dropout ---------------------------------------------------------------
+
+
+@program()
+def prog_arg_softmax_forms_dim_and_dtype(T: Any) -> Any:
+    x = _x(T, 2, 3)
+    F = T.nn.functional
+    y = x.softmax(1) + T.softmax(x, 0, T.float64).float() + F.log_softmax(x, 1, dtype=T.float64)
+    y.sum().backward()
+    out = []
+    for v in ("a", 1.5, True, None, 2**70):
+        out.append(
+            (
+                raises(lambda v=v: x.softmax(v)),
+                raises(lambda v=v: x.log_softmax(dim=v)),
+                raises(lambda v=v: T.softmax(x, v)),
+                raises(lambda v=v: T.log_softmax(x, dim=v)),
+                raises(lambda v=v: F.softmax(x, v)),
+                raises(lambda v=v: F.log_softmax(x, dim=v)),
+                raises(lambda v=v: F.softmin(x, v)),
+            )
+        )
+    for v in ("float32", 1.0, 3, True):
+        out.append(
+            (
+                raises(lambda v=v: x.softmax(0, v)),
+                raises(lambda v=v: x.log_softmax(0, dtype=v)),
+                raises(lambda v=v: T.softmax(x, 1, v)),
+                raises(lambda v=v: T.log_softmax(x, 1, dtype=v)),
+                raises(lambda v=v: F.softmax(x, 1, dtype=v)),
+                raises(lambda v=v: F.log_softmax(x, 1, 3, v)),
+            )
+        )
+    return out, y, y.grad_fn, x.grad
+
+
+@program()
+def prog_arg_dropout_train_flag(T: Any) -> Any:
+    x = _x(T, 2, 3)
+    F = T.nn.functional
+    y = F.dropout(x, 0.5, training=False) * 2 + T.dropout(x, 0.0, True)
+    y.sum().backward()
+    return (
+        [raises(lambda v=v: F.dropout(x, training=v)) for v in _NOT_BOOLS],
+        [raises(lambda v=v: F.dropout(x, 0.5, v)) for v in ("a", 1)],
+        raises(lambda: F.dropout(x.detach(), 0.2, None, True)),
+        [raises(lambda v=v: T.dropout(x, 0.5, v)) for v in _NOT_BOOLS],
+        raises(lambda: T.dropout(x, 0.5, train=1)),
+        raises(lambda: F.dropout(x, "a", "b")),
+        raises(lambda: F.dropout(x, 2.0, "b")),
+        y,
+        y.grad_fn,
+        x.grad,
+    )
+
+
 # (keep last) ------------------------------------------------------------------------------------
 
 

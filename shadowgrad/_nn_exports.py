@@ -23,12 +23,16 @@ def need_dim(name: str, dim: Any) -> None:
 def softmax(input: Tensor, dim: int = NO_DIM, dtype: Any = None) -> Tensor:
     """Mirrors `torch.softmax`."""
     need_dim("softmax", dim)
+    if type(dim) is not int or dtype is not None:  # (its wrapper words the function's error)
+        _parser_check("softmax", dim, dtype)
     return F.softmax(input, dim, dtype=dtype)
 
 
 def log_softmax(input: Tensor, dim: int = NO_DIM, dtype: Any = None) -> Tensor:
     """Mirrors `torch.log_softmax`."""
     need_dim("log_softmax", dim)
+    if type(dim) is not int or dtype is not None:
+        _parser_check("log_softmax", dim, dtype)
     return F.log_softmax(input, dim, dtype=dtype)
 
 
@@ -37,6 +41,10 @@ def dropout(input: Tensor, p: float, train: bool) -> Tensor:
     from .ops.aliases import _check_p
 
     _check_p(p)
+    if train is not True and train is not False:
+        from ._signatures import reraise
+
+        reraise("dropout", (input, p, train), {}, False)
     return F.dropout(input, p, train)
 
 
@@ -107,12 +115,24 @@ FUNCTIONS: dict[str, Any] = {
 
 def _softmax_method(self: Tensor, dim: int = NO_DIM, dtype: Any = None) -> Tensor:
     need_dim("softmax", dim)
+    if type(dim) is not int or dtype is not None:  # (a None dim: torch's parser refuses it)
+        _parser_check("softmax", dim, dtype)
     return F.softmax(self, dim, dtype=dtype)
 
 
 def _log_softmax_method(self: Tensor, dim: int = NO_DIM, dtype: Any = None) -> Tensor:
     need_dim("log_softmax", dim)
+    if type(dim) is not int or dtype is not None:
+        _parser_check("log_softmax", dim, dtype)
     return F.log_softmax(self, dim, dtype=dtype)
+
+
+def _parser_check(name: str, dim: Any, dtype: Any) -> None:
+    """The method's arguments as torch's parser reads them (positions as the call gave
+    them), before F's function words its own."""
+    from ._signatures import reraise
+
+    reraise(name, (dim,) if dtype is None else (dim, dtype), {})
 
 
 # (Python's own errors name them as torch's do: `softmax() got an unexpected keyword ...`)

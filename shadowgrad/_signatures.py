@@ -399,6 +399,7 @@ _declare(
     bmm: bmm Tensor input, Tensor mat2, *, Tensor? out=None | F Tensor input, Tensor mat2,
         ScalarType out_dtype, *, Tensor? out=None
     broadcast_to: broadcast_to Tensor input, int[] size
+    cat: cat Tensor[] tensors, int dim=0, *, Tensor? out=None
     celu: celu Tensor input, Scalar alpha=1.0, *, Tensor? out=None
     celu_: celu_ Tensor input, Scalar alpha=1.0
     channel_shuffle: channel_shuffle Tensor input, int groups, *, Tensor? out=None
@@ -717,6 +718,7 @@ _declare(
     sort: sort Tensor input, *, bool? stable, int dim=-1, bool descending=False, Tensor[]? out=None
         | Tensor input, int dim=-1, bool descending=False, *, Tensor[]? out=None
     split: split Tensor input, int split_size, int dim=0 | Tensor input, int[] split_size, int dim=0
+    stack: stack Tensor[] tensors, int dim=0, *, Tensor? out=None
     split_copy: split_copy Tensor input, int split_size, int dim=0, *, Tensor? out=None
     split_with_sizes: split_with_sizes Tensor input, int[] split_sizes, int dim=0
     split_with_sizes_copy: split_with_sizes_copy Tensor input, int[] split_sizes, int dim=0, *,
@@ -849,6 +851,8 @@ def _check(p: _Param, v: Any) -> tuple[bool, int]:
         return isinstance(v, dtype_class) or v in (float, int, bool, complex), -1
     if k == "str":
         return isinstance(v, str), -1
+    if k == "Tensor[]":  # (its elements: the op's own check, tensor_list's)
+        return isinstance(v, (list, tuple)), -1
     if k == "MemoryFormat":
         from ._formats import memory_format
 
@@ -1027,8 +1031,8 @@ def reraise(
     """Inside an `except` of an op's failed call: raise torch's argument-parser error in place
     of the op's own when torch's parser refuses the arguments (else return, to re-raise).
     `first`: the function form's first argument(s), ahead of `args`."""
-    if method and not kwargs:  # the method called directly: the parameters given by keyword
-        site = _call_keywords(key, len(args))
+    if not kwargs and not first:  # the op called directly: the parameters given by keyword
+        site = _call_keywords(key, len(args), method)
         if site is not None:
             args, kwargs = site(args)
     err = parser_error(key, tuple(first) + tuple(args), kwargs, method)
@@ -1057,7 +1061,7 @@ def call_site() -> tuple[int, tuple[str, ...]] | None:
     return None
 
 
-def _call_keywords(key: str, nargs: int) -> Any:
+def _call_keywords(key: str, nargs: int, method: bool = True) -> Any:
     """For an op that names its method form's parameters positionally to `reraise` (every one,
     defaults included): a function `args -> (args, kwargs)` putting the parameters the user's
     call named by keyword into kwargs (torch's error then names no position), or None where
@@ -1068,9 +1072,11 @@ def _call_keywords(key: str, nargs: int) -> Any:
     names = site[1]
     npos = site[0] - len(names)  # the arguments the call gave positionally
     for s in PARSER[key][1]:
-        if s[:2] == "F ":
-            continue
-        params = [p.name for p in _params(s, True)]
+        if s[:2] == "F ":  # an overload of the function form only
+            if method:
+                continue
+            s = s[2:]
+        params = [p.name for p in _params(s, method)]
         if set(names) <= set(params[:nargs]):
             pos = {p: i for i, p in enumerate(params[:nargs])}
             if npos > min(pos[n] for n in names):

@@ -528,6 +528,11 @@ def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
 def _softmax_input(
     input: Tensor, dim: int, dtype: Any, kernel: str = "softmax"
 ) -> tuple[Tensor, int]:
+    if type(dim) is not int or (dtype is not None and type(dtype) is not D.dtype):
+        # torch's F.softmax calls input.softmax(dim, dtype=dtype): its parser's error
+        from .._signatures import reraise
+
+        reraise(kernel, (dim,), {} if dtype is None else {"dtype": dtype})
     if dtype is not None:
         input = input.to(dtype)
     d = wrap_dim(dim, input.ndim)
@@ -638,6 +643,11 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
             name = "dropout_" if inplace else "dropout"
             raise TypeError(f"{name}(): argument 'p' (position 2) must be float, not Tensor")
         p = p.item()
+    if training is not True and training is not False:  # torch's parser takes a bool only
+        from .._signatures import reraise
+
+        _check_p(p)  # (F.dropout checks p first, in Python)
+        reraise("dropout_" if inplace else "dropout", (input, p, training), {}, False)
     return _dropout(input, p, training, inplace, tuple(input.shape))
 
 

@@ -1513,6 +1513,8 @@ def _check_solve(A: Tensor, B: Tensor, left: bool, fname: str) -> bool:
 
 def solve(A: Tensor, B: Tensor, *, left: bool = True, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.linalg.solve`: X with AX = B (XA = B when left=False)."""
+    if left is not True and left is not False:  # torch's parser takes a bool only
+        _parser_check("linalg_solve", {"left": left})
     vector = _check_solve(A, B, left, "linalg.solve")
     return _lout(_solve(A, B, left, vector), out, "_linalg_solve_ex")
 
@@ -1528,6 +1530,16 @@ def solve_ex(
 
 
 # --- torch.linalg: factorizations -----------------------------------------------------------
+
+
+def _parser_check(key: str, given: Any) -> None:
+    """A flag that is neither True nor False: torch's argument-parser error (given: the
+    method form's positional arguments, or the keyword-only flags by name)."""
+    from .._signatures import reraise
+
+    if isinstance(given, dict):
+        reraise(key, (), given)
+    reraise(key, given, {})
 
 
 def _save_outputs(outs: tuple[Tensor, ...], names: dict[str, int]) -> None:
@@ -1629,6 +1641,8 @@ _cholesky_legacy = defop(
 
 def cholesky(A: Tensor, *, upper: bool = False, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.linalg.cholesky`."""
+    if upper is not False and upper is not True:  # torch's parser takes a bool only
+        _parser_check("linalg_cholesky", {"upper": upper})
     _check_matrix(A, "linalg.cholesky")
     return _lout(_cholesky_ex(A, upper, "linalg.cholesky")[0], out, "linalg_cholesky_ex")
 
@@ -1638,6 +1652,10 @@ def cholesky_ex(
 ) -> Any:
     """Mirrors `torch.linalg.cholesky_ex`: (L, info); where A is not positive-definite, L holds
     LAPACK's partial factorization."""
+    if (upper is not False and upper is not True) or (
+        check_errors is not False and check_errors is not True
+    ):
+        _parser_check("linalg_cholesky_ex", {"upper": upper, "check_errors": check_errors})
     _check_matrix(A, "linalg.cholesky")
     outs = _cholesky_ex(A, upper, "linalg.cholesky_ex" if check_errors else None)
     outs = _louts(outs, out, "linalg_cholesky_ex")
@@ -1646,6 +1664,8 @@ def cholesky_ex(
 
 def cholesky_legacy(input: Tensor, upper: bool = False, *, out: Tensor | None = None) -> Tensor:
     """Mirrors the deprecated `torch.cholesky` (CholeskyBackward0)."""
+    if upper is not False and upper is not True:  # torch's parser takes a bool only
+        _parser_check("cholesky", (upper,))
     try:
         # torch warns once a process (TORCH_WARN_ONCE)
         warn_once(

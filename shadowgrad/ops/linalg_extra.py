@@ -560,6 +560,12 @@ def triangular_solve(
     out: Any = None,
 ) -> Any:
     """Mirrors the deprecated `torch.triangular_solve`: (solution, cloned_coefficient)."""
+    if (
+        (upper is not True and upper is not False)
+        or (transpose is not False and transpose is not True)
+        or (unitriangular is not False and unitriangular is not True)
+    ):  # torch's parser takes bools only
+        _flag_refused("triangular_solve", (A, upper, transpose, unitriangular))
     try:
         # torch warns once a process (TORCH_WARN_ONCE)
         warn_once(
@@ -980,11 +986,30 @@ def lu_factor_ex(
     A: Tensor, *, pivot: bool = True, check_errors: bool = False, out: Any = None
 ) -> Any:
     """Mirrors `torch.linalg.lu_factor_ex`: (LU, pivots, info)."""
+    if (pivot is not True and pivot is not False) or (
+        check_errors is not False and check_errors is not True
+    ):
+        _flags_refused("linalg_lu_factor_ex", pivot=pivot, check_errors=check_errors)
     outs = _lu_factor(A, pivot, "torch.lu_factor")
     if check_errors:
         _raise_lu_info(outs[2]._data, A._data.shape, "torch.linalg.lu_factor_ex")
     outs = _louts(outs, out, "linalg_lu_factor_ex")
     return _return_type("linalg_lu_factor_ex", ("LU", "pivots", "info"), outs)
+
+
+def _flag_refused(key: str, args: tuple[Any, ...]) -> None:
+    """A flag that is neither True nor False: torch's parser error for the method form's
+    arguments (worded as the call gave them)."""
+    from .._signatures import reraise
+
+    reraise(key, args, {})
+
+
+def _flags_refused(key: str, **flags: Any) -> None:
+    """Keyword-only flags of which one is neither True nor False: torch's parser error."""
+    from .._signatures import reraise
+
+    reraise(key, (), flags)
 
 
 def _raise_lu_info(info: np.ndarray, shape: tuple[int, ...], fname: str) -> None:
@@ -1001,6 +1026,8 @@ def _raise_lu_info(info: np.ndarray, shape: tuple[int, ...], fname: str) -> None
 
 def lu_factor(A: Tensor, *, pivot: bool = True, out: Any = None) -> Any:
     """Mirrors `torch.linalg.lu_factor`: (LU, pivots); a zero pivot is an error."""
+    if pivot is not True and pivot is not False:
+        _flags_refused("linalg_lu_factor", pivot=pivot)
     outs = _lu_factor(A, pivot, "torch.lu_factor")
     _raise_lu_info(outs[2]._data, A._data.shape, "torch.linalg.lu_factor")
     outs = _louts(outs[:2], out, "linalg_lu_factor_ex")
@@ -1362,6 +1389,8 @@ def cholesky_solve(
     input: Tensor, input2: Tensor, upper: bool = False, *, out: Tensor | None = None
 ) -> Tensor:
     """Mirrors `torch.cholesky_solve`: X with A X = B, A = L L^H given L (U^H U given U)."""
+    if upper is not False and upper is not True:  # torch's parser takes a bool only
+        _flag_refused("cholesky_solve", (input2, upper))
     try:
         if input.ndim < 2:
             raise RuntimeError(
@@ -1433,6 +1462,8 @@ _cholesky_inverse = defop(
 
 def cholesky_inverse(input: Tensor, upper: bool = False, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.cholesky_inverse`: (L L^H)^{-1} given L (U^H U given U)."""
+    if upper is not False and upper is not True:  # torch's parser takes a bool only
+        _flag_refused("cholesky_inverse", (upper,))
     try:
         dt = input.dtype
         if not (dt.is_floating_point or dt.is_complex) or input._data.dtype.itemsize < 4:

@@ -1540,7 +1540,16 @@ def _parser_type_name(x: Any) -> str:
 
 def cat(tensors: Any, dim: int = 0, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.cat`."""
+    if type(dim) is not int:  # a float, a str: torch's parser refuses it first
+        _function_check("cat", (tensors, dim))
     return _cat_checked(tensor_list(tensors, "cat"), dim, out)
+
+
+def _function_check(key: str, args: tuple[Any, ...]) -> None:
+    """_parser_check for a function without a method form (cat, stack)."""
+    from .._signatures import reraise
+
+    reraise(key, args, {}, False)
 
 
 def concat(tensors: Any, dim: int = 0, *, out: Tensor | None = None) -> Tensor:
@@ -1590,6 +1599,8 @@ def _cat_checked(ts: list[Tensor], dim: int, out: Tensor | None) -> Tensor:
 
 def stack(tensors: Any, dim: int = 0, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.stack`."""
+    if type(dim) is not int:  # a float, a str: torch's parser refuses it first
+        _function_check("stack", (tensors, dim))
     ts = tensor_list(tensors, "stack")
     if not ts:
         raise RuntimeError("stack expects a non-empty TensorList")
