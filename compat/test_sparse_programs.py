@@ -1203,6 +1203,36 @@ def prog_sp_zero_and_zero_grad(T: Any) -> Any:
 
 
 @program()
+def prog_sp_select_index_select_getitem(T: Any) -> Any:
+    s = _s(T)
+    h = T.sparse_coo_tensor(T.tensor([[0, 2]]), T.tensor([[1.0, 2.0], [3.0, 4.0]]), (3, 2))
+    return (
+        sp(s[1]),
+        sp(s[-2]),
+        sp(s.select(1, 2)),
+        sp(s.select(0, 0)),
+        sp(s.index_select(1, T.tensor([2, 0]))),
+        sp(s.index_select(0, T.tensor([1, 1]))),
+        sp(s.index_select(1, T.tensor([], dtype=T.long))),
+        sp(h.select(1, 0)),
+        h.select(0, 2),
+        raises(lambda: s.select(0, 5)),
+    )
+
+
+@program()
+def prog_sp_select_backward(T: Any) -> Any:
+    v = T.tensor([3.0, 4.0, 5.0, -1.5], requires_grad=True)
+    s = T.sparse_coo_tensor(T.tensor([[0, 1, 1, 1], [2, 0, 2, 2]]), v, (2, 3))
+    r = s[1]
+    refused = first(lambda: T.sparse.sum(r * 3).backward())
+    v2 = T.tensor([3.0, 4.0, 5.0, -1.5], requires_grad=True)
+    s2 = T.sparse_coo_tensor(T.tensor([[0, 1, 1, 1], [2, 0, 2, 2]]), v2, (2, 3))
+    refused2 = first(lambda: (s2.select(1, 2).to_dense() * T.tensor([2.0, -1.0])).sum().backward())
+    return r.grad_fn, refused, refused2, v.grad, v2.grad
+
+
+@program()
 def prog_sp_type_strings(T: Any) -> Any:
     s = _s(T)
     return s.type(), s.double().type(), s.int().type(), s.long().type(), s.bool().type()

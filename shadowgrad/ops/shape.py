@@ -1008,6 +1008,10 @@ def flipud(input: Tensor) -> Tensor:
 
 
 def _select_bw_fwd(grad: np.ndarray, input_sizes: Any, dim: int, index: int) -> np.ndarray:
+    if type(grad) is not np.ndarray and getattr(grad, "_sg_sparse", False):
+        from ..sparse._ops import select_backward
+
+        return select_backward(grad, input_sizes, dim, index)  # a sparse gradient stays so
     out = np.zeros(input_sizes, grad.dtype)
     idx = [slice(None)] * len(input_sizes)
     idx[dim] = index

@@ -94,8 +94,22 @@ class SparseArray(np.ndarray):
         return super().view(*args, **kwargs)
 
     def __getitem__(self, key: Any) -> Any:
-        from ._ops import not_on_sparse
+        from ._ops import not_on_sparse, select
 
+        # select's key: full slices, then one int (and an Ellipsis)
+        if type(key) is not tuple:
+            key = (key,)
+        if key and key[-1] is Ellipsis:
+            key = key[:-1]
+        while key and key[-1] == slice(None):  # (trailing full slices select nothing)
+            key = key[:-1]
+        if (
+            key
+            and isinstance(key[-1], (int, np.integer))
+            and not isinstance(key[-1], bool)
+            and all(k == slice(None) for k in key[:-1])
+        ):
+            return select(self, len(key) - 1, int(key[-1]))
         raise not_on_sparse("index")
 
     def __setitem__(self, key: Any, value: Any) -> None:

@@ -371,7 +371,61 @@ def function_call(func: Any, args: Any, kwargs: Any) -> Any:
     return _csr_result(_function_call(func, args, kwargs), args)
 
 
+def select(a: SparseArray, dim: int, index: int) -> Any:
+    """torch's select of a sparse tensor: the entries at `index` along dim, that dim dropped
+    (a sparse dim: from the indices; a dense one: from the values)."""
+    sd = a._i.shape[0]
+    n = a.shape[dim]
+    if index < -n or index >= n:
+        raise IndexError(
+            f"select(): index {index} out of range for tensor of size {list(a.shape)} at "
+            f"dimension {dim}"
+        )
+    index %= n
+    shape = a.shape[:dim] + a.shape[dim + 1 :]
+    if dim >= sd:
+        return make(a._i, np.take(a._v, index, axis=dim - sd + 1), shape, a._c)
+    hit = a._i[dim] == index
+    i = np.delete(a._i[:, hit], dim, axis=0)
+    if sd == 1:  # no sparse dim left: the sum of the hits, dense
+        return np.asarray(a._v[hit].sum(0))
+    return make(i, a._v[hit], shape, a._c)
+
+
+def select_backward(g: SparseArray, sizes: Any, dim: int, index: int) -> SparseArray:
+    """select's gradient for a sparse gradient: torch has no kernel (a dense array would be
+    filled with the stub's zeros: refused loudly, as torch)."""
+    raise not_on_sparse("select_backward")
+
+
+def index_select(a: SparseArray, idx: np.ndarray, axis: int) -> SparseArray:
+    """torch's index_select of a sparse tensor along a sparse dim: for each position j of the
+    index, the entries at idx[j], renumbered j (in that order)."""
+    sd = a._i.shape[0]
+    if axis >= sd:
+        v = np.take(a._v, idx, axis=axis - sd + 1)
+        shape = list(a.shape)
+        shape[axis] = len(idx)
+        return make(a._i, v, shape, a._c)
+    cols, vals = [], []
+    for j, k in enumerate(np.asarray(idx).reshape(-1).tolist()):
+        hit = np.flatnonzero(a._i[axis] == k)
+        i = a._i[:, hit].copy()
+        i[axis] = j
+        cols.append(i)
+        vals.append(a._v[hit])
+    shape = list(a.shape)
+    shape[axis] = len(cols)
+    if not cols:
+        return make(np.zeros((sd, 0), np.int64), a._v[:0], shape, True)
+    return make(np.concatenate(cols, 1), np.concatenate(vals), shape, False)
+
+
 def _function_call(func: Any, args: Any, kwargs: Any) -> Any:
+    if func is np.take and len(args) >= 2 and type(args[0]) is SparseArray:
+        axis = kwargs.get("axis", args[2] if len(args) > 2 else None)
+        if axis is not None:
+            return index_select(args[0], np.asarray(args[1]), int(axis) % args[0].ndim)
     if func is np.zeros_like or func is np.empty_like:
         return _empty_like(args[0], kwargs.get("dtype", args[1] if len(args) > 1 else None))
     if func in (np.ones_like, np.full_like):
