@@ -1747,6 +1747,217 @@ def prog_vi_tolist_numpy_of_views(T: Any) -> Any:
     return x, v.tolist(), n.strides, n.shape
 
 
+# --- more from test_autograd.py's in-place-on-view tests ---------------------------------------
+
+
+@program()
+def prog_vi_inplace_on_view_saved_output_message(T: Any) -> Any:
+    a = _x(T, 3, 3, seed=2)
+    x = a.clone()
+    y = x.diagonal()
+    y.exp_()  # saves its result: the view, whose grad_fn is regenerated
+    z = y.sum()
+    x[0, 0] = 0.0
+    r1 = raises(lambda: z.backward(retain_graph=True))
+    b = a.clone()
+    w = b[1]
+    w.sigmoid_()
+    s = (w * 1).sum()
+    w.add_(1)  # through the view itself
+    return r1, raises(lambda: s.backward()), y.grad_fn, w.grad_fn
+
+
+@program()
+def prog_vi_inplace_on_view_weak_grad_fn(T: Any) -> Any:
+    a = T.arange(10.0, requires_grad=True)
+    b = a.narrow(0, 0, 2).clone().view(-1)
+    b.relu_()
+    c = b.clone()
+    del b
+    c.sum().backward()
+    return a.grad, c.grad_fn
+
+
+@program()
+def prog_vi_inplace_on_view_non_contiguous_chain(T: Any) -> Any:
+    root = T.ones(2, 3, 2).select(2, 1).t().clone().requires_grad_()
+    x = root.clone()
+    v1 = x.narrow(0, 0, 1)
+    v2 = v1.narrow(1, 1, 1)
+    v2.mul_(2)
+    x.sum().backward()
+    return root.grad, x.grad_fn, v1.grad_fn, v2.grad_fn, _geo(v2)
+
+
+@program()
+def prog_vi_inplace_on_view_gradcheck_and_gradgradcheck(T: Any) -> Any:
+    a = T.tensor(_data(3, 3, seed=4).astype("float64"), requires_grad=True)
+    w = T.tensor(_data(3, seed=5).astype("float64"), requires_grad=True)
+
+    def fn(a: Any, w: Any) -> Any:
+        b = a.clone()
+        b.narrow(0, 0, 1).mul_(b.narrow(0, 1, 1) * 2)
+        b.t()[2].addcmul_(w, w)
+        b.diagonal().div_(w.exp())
+        return b
+
+    return (
+        T.autograd.gradcheck(fn, (a, w)),
+        T.autograd.gradgradcheck(fn, (a, w)),
+        fn(a, w),
+    )
+
+
+@program()
+def prog_vi_inplace_on_unsafe_split_chain(T: Any) -> Any:
+    a = _x(T, 5, seed=6)
+    b = a + 1
+    s1, s2 = T.unsafe_split(b, 3)
+    s1.mul_(s2[:1].exp())
+    s1.sum().backward()
+    return a.grad, s1.grad_fn, s2.grad_fn, b.grad_fn
+
+
+@program()
+def prog_vi_inplace_on_view_under_no_grad_keeps_graph(T: Any) -> Any:
+    x = _x(T, 3, seed=7)
+    y = x * 1
+    v = y[:2]
+    with T.no_grad():
+        v.mul_(2)
+    out = (y.grad_fn, v.grad_fn, v.requires_grad, y._version)
+    y.sum().backward()
+    return out, x.grad, y
+
+
+@program()
+def prog_vi_detached_base_modified_view_backward(T: Any) -> Any:
+    x = _x(T, 3, seed=8)
+    y = x * 2
+    v = y[1:]
+    d = y.detach()
+    d.zero_()  # shares the version counter: MulBackward0 saved no y, v's graph is fine
+    v.sum().backward()
+    w = x.exp()
+    u = w[1:]
+    w.detach().mul_(2)
+    return x.grad, v, raises(lambda: u.sum().backward()), u.grad_fn
+
+
+@program()
+def prog_vi_t_inplace_then_view_inplace(T: Any) -> Any:
+    x = _x(T, 2, 3, seed=9)
+    y = x.clone()
+    y.t_()
+    z = y.t()
+    z.mul_(2)
+    y.sum().backward()
+    return y.grad_fn, z.grad_fn, x.grad, _geo(y), _geo(z)
+
+
+@program()
+def prog_vi_copies_are_not_views(T: Any) -> Any:
+    a = _ar(T, 2, 2)
+    f = a.flip(0)
+    r = a.rot90()
+    rl = a.roll(1)
+    c = a[[1, 0]]
+    m = a[a > 0]
+    for t in (f, r, rl, c, m):
+        t.add_(100)
+    return a, [(t._is_view(), t._base is None, t._version) for t in (f, r, rl, c, m)]
+
+
+# --- storage of strided views, as_strided_ and the *_copy functions ---------------------------
+
+
+@program()
+def prog_vi_storage_of_as_strided_and_unfold_views(T: Any) -> Any:
+    x = T.arange(6.0)
+    s = x.as_strided((2,), (2,), 1)
+    u = x.unfold(0, 2, 2)
+    d = s.detach()
+    return (
+        s.untyped_storage().nbytes(),
+        u.untyped_storage().nbytes(),
+        d.untyped_storage().nbytes(),
+        s.untyped_storage().data_ptr() == x.untyped_storage().data_ptr(),
+        s.storage_offset(),
+        d.storage_offset(),
+        u[1].storage_offset(),
+        _geo(u.t()),
+    )
+
+
+@program()
+def prog_vi_as_strided_inplace_on_views(T: Any) -> Any:
+    x = T.arange(6.0)
+    s = x.as_strided((2,), (2,), 1)
+    s.as_strided_((3,), (1,))  # from its own storage offset
+    v = x[2:]
+    v.as_strided_((2, 2), (1, 1), 0)
+    return _geo(s), s, s._base is x, _geo(v), v, v._base is x, x._version
+
+
+@program()
+def prog_vi_view_copy_functions(T: Any) -> Any:
+    a = _x(T, 2, 4, seed=1)
+    z = T.tensor([[1 + 2j, 3.0], [-1j, 0.5]], requires_grad=True)
+    vr = T.view_as_real_copy(z)
+    r = T.view_as_real(z.detach()).clone().requires_grad_()
+    vc = T.view_as_complex_copy(r.detach())
+    vd = T.view_copy(a, T.int32)
+    (vr * T.arange(8.0).view(2, 2, 2)).sum().backward()
+    return (
+        (_geo(vr), vr.grad_fn, vr._base is None),
+        (_geo(vc), vc.grad_fn, vc),
+        (_geo(vd), vd.requires_grad, vd.grad_fn, vd.dtype),
+        z.grad,
+        raises(lambda: T.view_as_complex_copy(r)),
+        T.view_as_complex(r).grad_fn,
+        raises(lambda: T.view_copy(a.t(), T.float64)),
+        raises(lambda: T.view_as_real_copy(a)),
+        raises(lambda: T.view_as_complex_copy(a)),
+        T.view_copy(a.detach(), (4, 2)),
+    )
+
+
+@program()
+def prog_vi_copy_functions_complex_grads(T: Any) -> Any:
+    calls = {
+        "t_copy": (),
+        "view_copy": ((4,),),
+        "alias_copy": (),
+        "expand_copy": ((2, 2, 2),),
+        "diagonal_copy": (),
+        "select_copy": (0, 1),
+        "unbind_copy": (),
+        "split_copy": (1,),
+        "unfold_copy": (0, 1, 1),
+        "transpose_copy": (0, 1),
+        "permute_copy": ((1, 0),),
+        "unsqueeze_copy": (0,),
+        "slice_copy": (0, 0, 1),
+        "as_strided_copy": ((2,), (1,)),
+        "narrow_copy": (0, 0, 1),
+        "unsafe_split": (1,),
+        "unsafe_chunk": (2,),
+        "fill": (2.0,),
+    }
+    out = {}
+    for name, args in calls.items():
+        z = T.tensor([[1 + 2j, 3.0], [-1j, 0.5]], requires_grad=True)
+
+        def run(name: str = name, args: Any = args, z: Any = z) -> Any:
+            o = getattr(T, name)(z, *args)
+            o = o[0] if isinstance(o, (tuple, list)) else o
+            (o * (1 + 1j)).abs().sum().backward()
+            return o.grad_fn, z.grad
+
+        out[name] = raises(run)
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -20,9 +20,14 @@ class UntypedStorage:
     @classmethod
     def _of(cls, data: np.ndarray) -> UntypedStorage:
         root = data
-        while isinstance(root.base, np.ndarray):
-            root = root.base
-        return cls(root)
+        while True:
+            b = root.base
+            if isinstance(b, np.ndarray):
+                root = b
+            elif type(b).__name__ == "DummyArray" and isinstance(b.base, np.ndarray):
+                root = b.base  # an as_strided view (numpy's stride tricks): its array's storage
+            else:
+                return cls(root)
 
     def nbytes(self) -> int:
         a = self._arr  # a bfloat16 array's longdouble holds 2 of torch's bytes in 16

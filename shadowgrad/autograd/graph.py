@@ -478,7 +478,11 @@ class SavedTensor:
     in-place error if the tensor was modified after it was saved.
     """
 
-    __slots__ = ("_data", "_hooks", "_is_output", "_nr", "_rg", "_saved_version", "_tensor", "_vc")
+    # _view_node: set only for an in-place op's result on a view (see resave)
+    __slots__ = (
+        *("_data", "_hooks", "_is_output", "_nr", "_rg", "_saved_version", "_tensor", "_vc"),
+        "_view_node",
+    )
 
     def __init__(self, tensor: Any, is_output: bool = False) -> None:
         vc = tensor._vc
@@ -515,8 +519,11 @@ class SavedTensor:
                 first = _first_modified(self, node)
                 if first is not None:
                     return first.unpack(node)  # raises for the one torch checks first
+                view_node = getattr(self, "_view_node", None)
+                # an in-place op's result on a view: torch names the view's node then (weakly)
+                named = node if view_node is None else view_node()
                 raise RuntimeError(
-                    _modified_message(data, self._nr, node, self._vc.v, self)
+                    _modified_message(data, self._nr, named, self._vc.v, self)
                     + _explained(self, node)
                 )
             return _make(data, self._rg, node if self._rg else None, self._nr, self._vc)
@@ -725,18 +732,33 @@ def saved_of(node: Any) -> Any:
     return m() if m is not None else getattr(node, "_saved", None)
 
 
-def resave(node: Any, name: str, tensor: Any, is_output: bool = True) -> None:
+def resave(
+    node: Any, name: str, tensor: Any, is_output: bool = True, on_view: bool = False
+) -> None:
     """Save `tensor` as the value `name` of an op's node, if the node saves one by that name (an
     in-place op's result is saved again as the tensor it modified; svd saves its other
-    outputs)."""
+    outputs). on_view: the tensor is a view the op modified in place."""
     saved = saved_of(node)
     if not isinstance(saved, dict) or name not in saved:
         return
-    value = SavedTensor(tensor, is_output=is_output)
+    if on_view and is_output and not _SAVED_HOOKS.stack:
+        import weakref
+
+        # torch's SavedVariable with is_inplace_on_view: its version error names the view's
+        # grad_fn when it was saved (the regenerated AsStridedBackward0), held weakly
+        value = SavedTensor(tensor, is_output=True)
+        gf = tensor._grad_fn
+        value._view_node = weakref.ref(gf) if gf is not None else _no_node
+    else:
+        value = SavedTensor(tensor, is_output=is_output)
     if getattr(node, "_single", None) == name:  # see Note [Single saved value]
         node._saved = value
     else:
         saved[name] = value
+
+
+def _no_node() -> None:
+    return None
 
 
 def forward_op_name(node_name: str) -> str:

@@ -420,6 +420,8 @@ def _copy_op(view: Any, name: str, grad_fn: str, forward: Any = None, copy: bool
         diff_outputs=op.diff_outputs,
         jvp=op.jvp,
         raw=raw,
+        # the view's complex gradients hold for its copy (t_copy of a complex tensor)
+        complex=getattr(op, "complex_formulas", None) is op.formulas,
         **formulas,
     )
 
@@ -829,7 +831,14 @@ def _r_view_as_real(x: Tensor) -> Any:
 
 
 def _r_view_as_complex(x: Tensor) -> Any:
+    from .._grad_mode import is_grad_enabled
+
     P.view_as_complex(x.detach())
+    if x._rg and is_grad_enabled():  # its complex output has no autograd formula in torch
+        raise RuntimeError(
+            "view_as_complex_copy does not support automatic differentiation for outputs with "
+            "complex dtype."
+        )
     return _view_as_complex_copy, ()
 
 
@@ -847,10 +856,16 @@ def _r_unsafe_chunk(x: Tensor, chunks: int, dim: int = 0) -> Any:
     return _unsafe_split, (-(-x._data.shape[d] // chunks), _split_sizes(parts, d), d)
 
 
+# the copies whose complex output torch's autograd refuses (no complex formula declared)
+_NO_COMPLEX_AUTOGRAD = frozenset(("select_copy", "slice_copy"))
+
+
 def _copy_function(name: str, resolve: Any) -> Callable[..., Any]:
     def fn(input: Any = _MISSING, *args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
         _need_input(name, input)
         op, op_args = resolve(input, *args, **kwargs)
+        if name in _NO_COMPLEX_AUTOGRAD and input._rg and input._data.dtype.kind == "c":
+            SX._no_complex_autograd(name, input)
         return _out(op(input, *op_args), out, name)
 
     fn.__name__ = fn.__qualname__ = name

@@ -887,6 +887,7 @@ _narrow_copy = defop(
     self=lambda grad, dim, start, length, self_sym_sizes: _narrow_copy_bw(
         grad, self_sym_sizes, dim, start, length
     ),
+    complex=True,  # linear: the formula holds for complex tensors as written
 )
 
 

@@ -395,7 +395,7 @@ def inplace_on_view(
         lazy_view_grad_fn(self, base, lazy, vidx)
     else:
         set_as_strided_grad_fn(self, base, vidx)
-    resave(node, "result", self)
+    resave(node, "result", self, on_view=True)
     return self
 
 
