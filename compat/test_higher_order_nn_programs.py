@@ -492,6 +492,202 @@ def prog_ho_prelu_module_penalty(T: Any) -> Any:
     return g, _tree(g.grad_fn, 3), pen, {n: p.grad for n, p in sorted(net.named_parameters())}
 
 
+# --- what the fused nodes show: saved values, names, hooks ---------------------------------------
+
+
+def _saved_of(T: Any, n: Any) -> list[Any]:
+    out = []
+    for a in sorted(a for a in dir(n) if a.startswith("_saved_")):
+        v = getattr(n, a)
+        out.append((a, tuple(v.shape) if isinstance(v, T.Tensor) else v))
+    return out
+
+
+@program()
+def prog_ho_fused_nodes_saved_values(T: Any) -> Any:
+    F = T.nn.functional
+    x4, x3 = _x(T, 1, 2, 4, 4, seed=50), _x(T, 1, 2, 5, seed=51)
+    w4, w3 = _x(T, 3, 2, 2, 2, seed=52), _x(T, 3, 2, 2, seed=53)
+    b = _x(T, 3, seed=54)
+    cases = [
+        (F.conv2d(x4, w4, b, stride=2, padding=1), (x4, w4, b)),
+        (F.conv1d(x3, w3, stride=2, padding=1), (x3, w3)),
+        (F.conv_transpose1d(x3, w3.transpose(0, 1), stride=2, output_padding=1), (x3, w3)),
+        (F.conv_transpose2d(x4, w4.transpose(0, 1), groups=1, dilation=2), (x4, w4)),
+        (F.prelu(x4, b[:2]), (x4, b)),
+        (F.batch_norm(x4, None, None, b[:2], b[1:], training=True), (x4, b)),
+        (F.layer_norm(x3, (5,)), (x3,)),
+    ]
+    out = []
+    for y, ins in cases:
+        gs = T.autograd.grad(y.pow(2).sum(), ins, create_graph=True)
+        n = gs[0].grad_fn
+        out.append((n.name(), _saved_of(T, n), [g.output_nr for g in gs]))
+    return out
+
+
+@program()
+def prog_ho_fused_node_hooks(T: Any) -> Any:
+    """Hooks on a fused double-backward node and on its outputs."""
+    x = _x(T, 1, 1, 3, 3, seed=55)
+    w = _x(T, 2, 1, 2, 2, seed=56)
+    gx, gw = T.autograd.grad(T.nn.functional.conv2d(x, w).pow(2).sum(), (x, w), create_graph=True)
+    seen = []
+    n = gx.grad_fn
+    n.register_hook(
+        lambda gi, go: seen.append(("node", [None if t is None else t.shape for t in gi]))
+    )
+    n.register_prehook(
+        lambda go: seen.append(("pre", [None if t is None else t.shape for t in go]))
+    )
+    gx.register_hook(lambda g: seen.append(("gx", g.shape)))
+    (gx.sum() + gw.pow(2).sum()).backward()
+    return seen, x.grad, w.grad
+
+
+@program()
+def prog_ho_fused_node_backward_twice_error(T: Any) -> Any:
+    """The double-backward graph of a layer norm freed by a backward: a second one raises."""
+    x = _x(T, 2, 4, seed=57)
+    w = _x(T, 4, seed=58)
+    gx, gw = T.autograd.grad(
+        T.nn.functional.layer_norm(x, (4,), w).pow(3).sum(), (x, w), create_graph=True
+    )
+    s = gx.pow(2).sum() + gw.sum()
+    s.backward()
+    first = (x.grad.clone(), w.grad.clone())
+    return first, raises(lambda: s.backward())
+
+
+@program()
+def prog_ho_fused_node_inplace_error(T: Any) -> Any:
+    """The input saved by ConvolutionBackwardBackward0 modified in place before the second
+    backward: torch's version-counter error."""
+    x0 = _x(T, 1, 1, 3, 3, seed=59)
+    x = x0 * 1
+    w = _x(T, 2, 1, 2, 2, seed=60)
+    (gw,) = T.autograd.grad(T.nn.functional.conv2d(x, w).pow(2).sum(), w, create_graph=True)
+    with T.no_grad():
+        x.mul_(2)
+    return raises(lambda: T.autograd.grad(gw.sum(), (x0, w)))
+
+
+@program()
+def prog_ho_gradgradcheck_fused_ops(T: Any) -> Any:
+    """gradcheck and gradgradcheck (float64) of conv, conv_transpose, layer norm, batch norm
+    and prelu, and gradgradcheck of their create_graph gradients (the third order)."""
+    F = T.nn.functional
+    x = _x(T, 1, 2, 3, 3, seed=61)
+    w = _x(T, 2, 2, 2, 2, seed=62)
+    a = _x(T, 2, seed=63)
+    fs = {
+        "conv": lambda x, w: F.conv2d(x, w, stride=2, padding=1),
+        "conv_t": lambda x, w: F.conv_transpose2d(x, w, stride=2),
+        "layer_norm": lambda x, w: F.layer_norm(x, (3,), w.flatten()[:3] + 1),
+        "batch_norm": lambda x, w: F.batch_norm(x, None, None, w[0, :, 0, 0], training=True),
+        "prelu": lambda x, w: F.prelu(x, w[0, :, 0, 0]) * a.sum(),
+    }
+    out = {}
+    for k, f in fs.items():
+
+        def g(x: Any, w: Any, f: Any = f) -> Any:
+            return T.autograd.grad(f(x, w).pow(3).sum(), (x, w), create_graph=True)
+
+        out[k] = (
+            T.autograd.gradcheck(f, (x, w)),
+            T.autograd.gradgradcheck(f, (x, w)),
+            T.autograd.gradgradcheck(g, (x, w), raise_exception=False),
+        )
+    return out
+
+
+@program()
+def prog_ho_func_hessian_layer_norm_conv(T: Any) -> Any:
+    """torch.func.hessian (forward over reverse) through layer norm and a convolution."""
+    w = _c(T, 2, 1, 2, seed=64)
+
+    def f(x: Any) -> Any:
+        y = T.nn.functional.conv1d(x.view(1, 1, 4), w)
+        return T.nn.functional.layer_norm(y, (3,)).pow(3).sum()
+
+    x0 = _c(T, 4, seed=65)
+    return T.func.hessian(f)(x0), T.func.grad(f)(x0)
+
+
+@program()
+def prog_ho_hvp_batch_norm_functional(T: Any) -> Any:
+    """torch.autograd.functional.hvp through a training batch norm and a convolution."""
+    w = _c(T, 2, 2, 2, 2, seed=66)
+
+    def f(x: Any) -> Any:
+        y = T.nn.functional.conv2d(x, w, padding=1)
+        return T.nn.functional.batch_norm(y, None, None, training=True).tanh().sum()
+
+    x0 = _c(T, 2, 2, 3, 3, seed=67)
+    v = _c(T, 2, 2, 3, 3, seed=68)
+    return T.autograd.functional.hvp(f, x0, v), T.autograd.functional.vhp(f, x0, v)[1]
+
+
+# --- losses whose double backward torch writes out -----------------------------------------------
+
+
+@program()
+def prog_ho_bce_target_third_order(T: Any) -> Any:
+    """binary_cross_entropy with a target that requires grad: the target's second-order
+    gradient divides by (1 - x) * x with the product recorded (its clamp is not), so the
+    third order reaches x."""
+    x = T.tensor(np.linspace(0.1, 0.9, 6).reshape(2, 3), requires_grad=True)
+    t = T.tensor(np.linspace(0.8, 0.2, 6).reshape(2, 3), requires_grad=True)
+    out = []
+    for red in ("mean", "sum", "none"):
+        y = T.nn.functional.binary_cross_entropy(x, t, reduction=red)
+        gx, gt = T.autograd.grad(y.sum(), (x, t), create_graph=True)
+        g2 = T.autograd.grad((gx * gx).sum() + (gt * gt).sum(), (x, t), create_graph=True)
+        g3 = T.autograd.grad(g2[1].sum(), (x, t), allow_unused=True)
+        out.append((gt, _tree(gt.grad_fn, 2), g2, [_tree(g.grad_fn, 3) for g in g2], g3))
+    return out
+
+
+@program()
+def prog_ho_bce_weighted_second_order(T: Any) -> Any:
+    x = T.tensor(np.linspace(0.05, 0.95, 8).reshape(2, 4), requires_grad=True)
+    t = T.tensor(np.linspace(0.9, 0.1, 8).reshape(2, 4), requires_grad=True)
+    wt = T.tensor(np.linspace(0.5, 2.0, 4))
+    return _orders(T, lambda x, t: T.nn.functional.binary_cross_entropy(x, t, wt), [x, t])
+
+
+@program()
+def prog_ho_kl_div_second_order(T: Any) -> Any:
+    """kl_div's gradients to a target that requires grad arrive (and are summed) in torch's
+    order: torch's C++ forms `target * input` before xlogy, and `target - input` before exp."""
+    x = _x(T, 2, 3, seed=69)
+    t = T.tensor(np.linspace(0.1, 0.9, 6).reshape(2, 3), requires_grad=True)
+    out = []
+    for lt in (False, True):
+        for red in ("batchmean", "sum", "none"):
+            tt = (t.log() if lt else t).detach().requires_grad_(True)
+            y = T.nn.functional.kl_div(x, tt, reduction=red, log_target=lt)
+            gx, gt = T.autograd.grad(y.sum(), (x, tt), create_graph=True)
+            g2 = T.autograd.grad((gx * gt).sum() + gt.pow(2).sum(), (x, tt), allow_unused=True)
+            out.append((gx, gt, _tree(gx.grad_fn, 3), _tree(gt.grad_fn, 4), g2))
+    return out
+
+
+@program()
+def prog_ho_poisson_nll_second_order(T: Any) -> Any:
+    x = _x(T, 2, 3, seed=70)
+    t = T.tensor(np.linspace(0.5, 3.0, 6).reshape(2, 3), requires_grad=True)
+    out = []
+    for log_input in (True, False):
+        for full in (False, True):
+            inp = x if log_input else x.exp()
+            y = T.nn.functional.poisson_nll_loss(inp, t, log_input=log_input, full=full)
+            gx, gt = T.autograd.grad(y, (x, t), create_graph=True)
+            g2 = T.autograd.grad((gx * gx).sum() + (gt * gx).sum(), (x, t), allow_unused=True)
+            out.append((gx, gt, _tree(gx.grad_fn, 3), _tree(gt.grad_fn, 3), g2))
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -410,7 +410,8 @@ def poisson_nll_loss(
     if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
         F._check_tensors("poisson_nll_loss", ("input", "target"), input, target)
     if log_input:
-        loss = P.exp(input) - target * input
+        t_in = target * input  # formed first, as torch's C++ does (the gradients' order)
+        loss = P.exp(input) - t_in
     else:
         loss = input - target * P.log(P.add_scalar(input, eps))
     if full:

@@ -2724,9 +2724,13 @@ def kl_div(
         raise RuntimeError("kl_div: Complex inputs not supported.")
     if input.dtype._cat < 2 or target.dtype._cat < 2:
         raise RuntimeError("kl_div: Integral inputs not supported.")
+    # torch's C++ forms the right operand first: its nodes come first, so the gradients of
+    # target arrive (and are summed) in torch's order under create_graph
     if log_target:
-        loss = P.exp(target) * (target - input)
+        d = target - input
+        loss = P.exp(target) * d
     else:
+        t_in = target * input
         if target._rg or _FW.active:  # a recorded or forward-AD target: xlogy, as torch
             tlogt = P.xlogy(target, target)
         else:
@@ -2734,7 +2738,7 @@ def kl_div(
             with np.errstate(divide="ignore", invalid="ignore"):
                 v = np.where(t == 0, 0, t * np.log(t)).astype(t.dtype)
             tlogt = _make(v)
-        loss = tlogt - target * input
+        loss = tlogt - t_in
     if reduction == "batchmean":
         s = loss.sum()
         return s / input.shape[0] if input.ndim else s

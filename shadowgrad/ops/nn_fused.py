@@ -22,7 +22,7 @@ from .._tensor import _make, warn_once
 from ..autograd.forward_ad import _plus
 from . import nn_ops as K
 from . import pointwise as P
-from .registry import defop
+from .registry import _SAVED_LAZY, defop
 
 # --- _trilinear (F.bilinear) ------------------------------------------------------------------
 
@@ -567,6 +567,15 @@ def _shared_by(key: tuple[Any, ...], params: Any, k: int, compute: Any) -> Any:
     return r[k]
 
 
+def _key(*ts: Any) -> tuple[Any, ...]:
+    """What tells one node's call from another's for _shared_by: each tensor's data, node and
+    requires_grad (a detached copy of the same data is another call)."""
+    r: list[Any] = []
+    for t in ts:
+        r += (None, None, None) if t is None else (t._data, t._grad_fn, t._rg)
+    return tuple(r)
+
+
 def _spatial(params: Any, x: Any) -> tuple[int, ...]:
     """The entries of a convolution parameter for x's spatial dims (conv1d passes two, the
     first for a unit dim)."""
@@ -670,6 +679,21 @@ def _cbb_weight(grads, grad_output, input, weight, stride, padding, dilation, tr
     return _narrow_to(gWt.transpose(0, 1), weight)
 
 
+def _conv_backward_t(grad_output, input, weight, stride, padding, dilation, transposed,
+                     output_padding, groups, grad_output_t, input_t, weight_t):  # fmt: skip
+    """The tangents of the three gradients: bilinear, the input's in (grad, weight), the
+    weight's in (grad, input), the bias's linear in grad."""
+    args = (stride, padding, dilation, transposed, output_padding, groups)
+    gi = gw = gb = None
+    if grad_output_t is not None:
+        gi, gw, gb = conv_backward(grad_output_t, input, weight, *args)
+    if input_t is not None:
+        gw = _plus(gw, conv_backward(grad_output, input_t, weight, *args)[1])
+    if weight_t is not None:
+        gi = _plus(gi, conv_backward(grad_output, input, weight_t, *args)[0])
+    return gi, gw, gb
+
+
 conv_backward = defop(
     "convolution_backward",
     "ConvolutionBackwardBackward0",
@@ -679,7 +703,14 @@ conv_backward = defop(
     grad_output=_cbb_grad_output,
     input=_cbb_input,
     weight=_cbb_weight,
+    jvp=_conv_backward_t,
 )
+
+
+# conv1d runs the 2-d kernel: its node shows one int per parameter, as ConvolutionBackward0's
+_SAVED_LAZY["ConvolutionBackwardBackward0"] = {
+    n: K._conv_param(n) for n in ("stride", "padding", "dilation", "output_padding")
+}
 
 
 def conv_grads(k, grad, input, weight, stride, padding, dilation, transposed, output_padding,
@@ -688,7 +719,7 @@ def conv_grads(k, grad, input, weight, stride, padding, dilation, transposed, ou
     under grad mode (See Note [Fused backward nodes])."""
     args = (stride, padding, dilation, transposed, output_padding, groups)
     return _shared_by(
-        (grad, input._data, weight._data), args, k,
+        (grad, *_key(grad, input, weight)), args, k,
         lambda: conv_backward(grad, input, weight, *args),
     )  # fmt: skip
 
@@ -813,7 +844,7 @@ ln_backward = defop(
 def ln_grads(k, grad, input, normalized_shape, weight, bias, eps):  # fmt: skip
     """Output k of one native_layer_norm_backward node, for formula k of a
     NativeLayerNormBackward0 under grad mode (See Note [Fused backward nodes])."""
-    key = (grad, input._data, None if weight is None else weight._data)
+    key = (grad, *_key(grad, input, weight, bias))
 
     def compute() -> Any:
         x = input._data
@@ -965,7 +996,7 @@ bn_backward = defop(
 def bn_grads(k, grad, input, weight, mean, invstd, training, eps):  # fmt: skip
     """Output k of one native_batch_norm_backward node, for formula k of a
     NativeBatchNormBackward0 under grad mode (See Note [Fused backward nodes])."""
-    key = (grad, input._data, None if weight is None else weight._data, mean, invstd)
+    key = (grad, *_key(grad, input, weight), mean, invstd)
     return _shared_by(
         key, (training, eps), k,
         lambda: bn_backward(grad, input, weight, None, None, mean, invstd, training, eps),
@@ -1030,5 +1061,5 @@ def prelu_grads(k: int, grad: Any, self: Any, weight: Any) -> Any:
     """Output k of one _prelu_kernel_backward node, for formula k of a PreluKernelBackward0
     under grad mode (See Note [Fused backward nodes])."""
     return _shared_by(
-        (grad, self._data, weight._data), (), k, lambda: prelu_backward(grad, self, weight)
+        (grad, *_key(grad, self, weight)), (), k, lambda: prelu_backward(grad, self, weight)
     )

@@ -3060,8 +3060,8 @@ def _bce_dd_grad_output(grad, self, target, weight, reduction):
     g = (self - target) / _bce_eps_den(self) * grad
     if weight is not None:
         g = g * weight
-    if reduction == 1:
-        return _div_scalar(g.sum(), self.numel())
+    if reduction == 1:  # divided, then summed, as torch's
+        return _div_scalar(g, self.numel()).sum()
     return g.sum() if reduction == 2 else g
 
 
@@ -3070,7 +3070,11 @@ def _bce_dd_target(grad, grad_output, self, weight, reduction):
     r = -grad * grad_output
     if weight is not None:
         r = r * weight
-    den = ((1 - self) * self).detach().clamp_min(1e-12)
+    # (1 - self) * self, clamped in place under no_grad: the clamp is not recorded, the
+    # product is (third order flows through it), as torch's
+    den = ((zeros_like(self) + 1) - self) * self
+    with _grad_mode.no_grad():
+        den.clamp_min_(1e-12)
     r = r / den
     return _div_scalar(r, self.numel()) if reduction == 1 else r
 
