@@ -199,7 +199,7 @@ def soft_margin_loss(
         )
     shape = _broadcast_shape(input, target)
     if tuple(input.shape) != shape:
-        input = input.expand(*shape)
+        input = input.expand(tuple(shape))
     if not input.dtype.is_floating_point and not input.dtype.is_complex:
         res = D.promote_types(input.dtype, target.dtype)
         if not res.is_floating_point:
@@ -210,7 +210,7 @@ def soft_margin_loss(
         )
     if target.dtype is not input.dtype:  # torch's result has the input's dtype
         target = target.to(input.dtype)
-    return _soft_margin_op(input, target.expand(*shape), r)
+    return _soft_margin_op(input, target.expand(tuple(shape)), r)
 
 
 def multilabel_soft_margin_loss(

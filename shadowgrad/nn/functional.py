@@ -2323,9 +2323,9 @@ def _broadcast_pair(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
             ) from None
         # torch.broadcast_tensors: an operand already of the broadcast shape is not expanded
         if tuple(input.shape) != shape:
-            input = input.expand(*shape)
+            input = input.expand(tuple(shape))
         if tuple(target.shape) != shape:
-            target = target.expand(*shape)
+            target = target.expand(tuple(shape))
     return input, target
 
 
@@ -2471,7 +2471,7 @@ def binary_cross_entropy(
             f"({input.shape}) is deprecated. Please ensure they have the same size."
         )
     if weight is not None:
-        weight = weight.expand(*_broadcast_ref(tuple(target.shape), tuple(weight.shape)))
+        weight = weight.expand(tuple(_broadcast_ref(tuple(target.shape), tuple(weight.shape))))
     dt = input.dtype
     if not dt.is_floating_point:
         raise NotImplementedError(f"\"binary_cross_entropy\" not implemented for '{dt._short}'")
@@ -2764,9 +2764,9 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
         )
     shape = _broadcast_ref(tuple(x1.shape), tuple(x2.shape), ab=True)
     if tuple(x1.shape) != shape:
-        x1 = x1.expand(*shape)
+        x1 = x1.expand(tuple(shape))
     if tuple(x2.shape) != shape:
-        x2 = x2.expand(*shape)
+        x2 = x2.expand(tuple(shape))
     d = wrap_dim(dim, len(shape))
     n1 = _clamp_min_(K._vector_norm(x1, d).clone(), eps)
     n2 = _clamp_min_(K._vector_norm(x2, d).clone(), eps)

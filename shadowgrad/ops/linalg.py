@@ -1243,7 +1243,7 @@ def _det_grad(grad: Tensor, result: Tensor, A: Tensor) -> Tensor:
     if A._data.size == 0:
         return _make(np.zeros_like(A._data))
     if n == 1:
-        return grad.unsqueeze(-1).unsqueeze(-1).expand(*shape)
+        return grad.unsqueeze(-1).unsqueeze(-1).expand(tuple(shape))
     from .. import _grad_mode
 
     eps = np.finfo(A._data.dtype).eps
@@ -1252,7 +1252,7 @@ def _det_grad(grad: Tensor, result: Tensor, A: Tensor) -> Tensor:
         # (where that LU meets an exact zero pivot det is 0, so is the gradient: not the
         # cofactor matrix); det taken from that LU, whose zero pivots are torch's
         return _make(_lu_solve_det(A, grad._data, eps))
-    d = diag_embed((grad * _conj(result)).unsqueeze(-1).expand(*shape[:-1])).mT
+    d = diag_embed((grad * _conj(result)).unsqueeze(-1).expand(tuple(shape[:-1]))).mT
     singular = np.abs(result._data) < 100 * eps
     if not singular.any():
         return _solve(_mH(A), d, True, False)
