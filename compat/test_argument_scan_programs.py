@@ -478,6 +478,151 @@ def prog_arg_dropout_train_flag(T: Any) -> Any:
     )
 
 
+# --- function forms of unary ops: missing, extra, unknown and doubled arguments ---------------
+
+_UNARY = ("exp", "log", "sigmoid", "tanh", "abs", "neg", "sqrt", "sin", "relu", "clone", "floor")
+
+
+def _get(T: Any, name: str) -> Any:
+    mod = T
+    for part in name.split("."):
+        mod = getattr(mod, part)
+    return mod
+
+
+@program()
+def prog_arg_unary_function_binding(T: Any) -> Any:
+    x = _x(T, 2, 3)
+    y = T.exp(input=x) + T.sigmoid(x)
+    y.sum().backward()
+    out = {}
+    for name in (*_UNARY, "special.expit", "special.erf", "linalg.det", "square", "trunc"):
+        f = _get(T, name)
+        a = x if name != "linalg.det" else _x(T, 2, 2, rg=False)
+        out[name] = (
+            raises(lambda f=f: f()),
+            raises(lambda f=f, a=a: f(a, 1)),
+            raises(lambda f=f, a=a: f(a, a, a)),
+            raises(lambda f=f, a=a: f(a, foo=1)),
+            raises(lambda f=f: f([1.0, 2.0])),
+            raises(lambda f=f: f(np.ones(2))),
+            raises(lambda f=f: f(None)),
+        )
+    return out, y, y.grad_fn, x.grad
+
+
+@program()
+def prog_arg_unary_input_by_keyword(T: Any) -> Any:
+    x = _x(T, 2, 3)
+    y = T.exp(input=x) * T.tanh(input=x)
+    y.sum().backward()
+    return (
+        [raises(lambda n=n: _get(T, n)(input=None)) for n in _UNARY],
+        [raises(lambda n=n: _get(T, n)(input="a")) for n in ("exp", "special.expit", "log1p")],
+        [raises(lambda n=n: _get(T, n)(x, input=x)) for n in ("exp", "sin", "sqrt")],
+        raises(lambda: T.linalg.det(A="a")),
+        raises(lambda: T.linalg.det(input=x)),
+        y,
+        y.grad_fn,
+        x.grad,
+    )
+
+
+# --- factories: sizes, dtype= and device= of the wrong type -----------------------------------
+
+
+@program()
+def prog_arg_factory_sizes(T: Any) -> Any:
+    return (
+        [
+            raises(lambda f=f: getattr(T, f)(2.0))
+            for f in ("zeros", "ones", "empty", "randn", "rand")
+        ],
+        raises(lambda: T.zeros(2, 3.0)),
+        raises(lambda: T.zeros((2, 3.0))),
+        raises(lambda: T.zeros([2, "a"])),
+        raises(lambda: T.zeros([2, None])),
+        raises(lambda: T.ones("a")),
+        raises(lambda: T.empty(2.5)),
+        raises(lambda: T.rand(2, "a")),
+        raises(lambda: T.full(2.0, 1.0)),
+        raises(lambda: T.full((2,), "a")),
+        raises(lambda: T.full([2, 2.0], 1)),
+        raises(lambda: T.eye(2.0)),
+        raises(lambda: T.eye(2, 3.0)),
+        raises(lambda: T.randperm(3.0)),
+        raises(lambda: T.randint(0, 5, 3)),
+        raises(lambda: T.zeros(size=2.0)),
+        raises(lambda: T.zeros(2, foo=1)),
+        T.zeros(np.int64(2), 3).shape,
+        T.ones((2, T.tensor(3))).shape,
+        T.empty(size=(2,)).shape,
+    )
+
+
+@program()
+def prog_arg_factory_dtype_and_device(T: Any) -> Any:
+    x = T.ones(2)
+    return (
+        [
+            raises(lambda f=f: getattr(T, f)(2, dtype="float32"))
+            for f in ("zeros", "ones", "empty", "arange")  # (rand, randn: below, xfail)
+        ],
+        raises(lambda: T.tensor([1.0], dtype="float32")),
+        raises(lambda: T.full((2,), 1.0, dtype="int64")),
+        raises(lambda: T.zeros(2, dtype=3)),
+        raises(lambda: T.zeros(2, dtype=np.float32)),
+        T.zeros(2, dtype=float).dtype,
+        T.ones(2, dtype=int).dtype,
+        T.zeros(2, dtype=bool).dtype,
+        [raises(lambda f=f: getattr(T, f)(2, device=3.5)) for f in ("zeros", "ones", "empty")],
+        raises(lambda: T.full((2,), 1.0, device=[0])),
+        raises(lambda: T.tensor([1.0], device=1.5)),
+        raises(lambda: T.zeros_like(x, device=3.5)),
+        raises(lambda: T.ones_like(x, device=object())),
+        raises(lambda: x.new_zeros(2, device=1.5)),
+        raises(lambda: x.new_full((2,), 0.0, device=2.5)),
+        T.zeros(2, device="cpu").device,
+        T.zeros(2, device=T.device("cpu")).device,
+        raises(lambda: x.to("float32")),
+        raises(lambda: x.type("float32")),
+    )
+
+
+@program()
+def prog_arg_new_factory_methods(T: Any) -> Any:
+    x = _x(T, 2, 3, rg=False)
+    return (
+        raises(lambda: x.new_zeros(2.0)),
+        raises(lambda: x.new_ones((2, "a"))),
+        raises(lambda: x.new_empty([2, None])),
+        raises(lambda: x.new_full((2,), "a")),
+        raises(lambda: x.new_full(2.0, 1)),
+        raises(lambda: x.new_zeros(2, dtype="float32")),
+        raises(lambda: x.new_tensor([1.0], dtype="int64")),
+        x.new_zeros(2, 3).shape,
+        x.new_ones((2,), dtype=T.int64),
+        x.new_full([2], 7.0),
+    )
+
+
+@program(
+    xfail="the factories with several overloads (rand, randn, arange, eye) given a dtype= or "
+    "device= of the wrong type: torch's parser lists every overload; shadowgrad fails inside "
+    "(AttributeError 'str' object has no attribute 'is_floating_point', or 'PyTorch is not "
+    "linked with support for 2.5 devices'). Needs their signatures in _signatures.PARSER"
+)
+def prog_arg_overloaded_factory_dtype_device(T: Any) -> Any:
+    return (
+        raises(lambda: T.randn(2, dtype="float32")),
+        raises(lambda: T.rand(2, 3, dtype="float64")),
+        raises(lambda: T.arange(3, device=2.5)),
+        raises(lambda: T.randn(2, device=object())),
+        raises(lambda: T.eye(2, device=True)),
+        T.arange(3, dtype=T.float64),
+    )
+
+
 # (keep last) ------------------------------------------------------------------------------------
 
 

@@ -593,12 +593,21 @@ def check_int_list(fn: str, param: str, args: tuple[Any, ...], pos: int) -> None
             )
 
 
+def _size_keyword_check(name: str, size: Any) -> None:
+    """size= as torch's parser reads a keyword int list: a tuple or list of ints (a bare int,
+    or a list with an element that is no int: torch names the value's type)."""
+    if not isinstance(size, (tuple, list)) or not all(_int_like(v) for v in size):
+        raise TypeError(f"{name}(): argument 'size' must be tuple of ints, not {_tp_name(size)}")
+
+
 def size_arg(name: str, args: tuple[Any, ...], size: Any) -> tuple[Any, ...]:
     """A factory's size, given as varargs, one sequence, or the `size=` keyword; torch
     requires one."""
     if size is not None:
         if args:
             raise TypeError(f"{name}() got multiple values for argument 'size'")
+        if not isinstance(size, (tuple, list)) or not all(type(v) is int for v in size):
+            _size_keyword_check(name, size)
         return (size,)
     if not args:
         if name in ("rand", "randn"):

@@ -224,6 +224,8 @@ def factory(fn: Any) -> Any:
             if dev is None:
                 return fn(*args, **kwargs)
             kwargs["device"] = dev
+        elif not isinstance(dev, (device, str, int)):
+            _bad_device(fn.__name__, dev)
         kind = _target(dev)
         if kind == "meta" and fn.__name__ in _RANDOM_FACTORIES:
             with keep_rng(kwargs.get("generator")):
@@ -249,6 +251,8 @@ def like(fn: Any) -> Any:
                 return fn(*args, **kwargs)  # a cpu tensor's: as it is
             kind = "meta"
         else:
+            if not isinstance(dev, (device, str, int)):
+                _bad_device(fn.__name__, dev)
             kind = _target(dev)
         if kind == "meta" and random:
             with keep_rng(kwargs.get("generator")):
@@ -256,6 +260,22 @@ def like(fn: Any) -> Any:
         return _finish(fn(*args, **kwargs), kind)
 
     return _skip(wrapper)
+
+
+# the factories with one overload (besides names=): torch's parser names the device argument
+_ONE_OVERLOAD = frozenset(
+    """zeros ones empty full tensor zeros_like ones_like empty_like full_like rand_like
+    randn_like randint_like new_zeros new_ones new_empty new_full""".split()
+)
+
+
+def _bad_device(name: str, dev: Any) -> None:
+    """A device= that is no device, str nor int (3.5, a list): torch's parser error, where
+    the factory has one overload (the others' listings: the factory's own error)."""
+    if name in _ONE_OVERLOAD:
+        from ._signatures import _type_name
+
+        raise TypeError(f"{name}(): argument 'device' must be torch.device, not {_type_name(dev)}")
 
 
 def _skip(fn: Any) -> Any:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dis
 import functools
 import os
+import re
 import sys
 from typing import Any
 
@@ -180,23 +181,42 @@ def tensor_first(
             if not args and param in kwargs:  # torch.exp(input=x): the first parameter by name
                 args = (kwargs.pop(param),)
         if args and not isinstance(args[0], Tensor):
-            raise TypeError(
-                f"{reported}(): argument '{param}' (position 1) must be Tensor, not "
-                f"{_type_name(args[0])}"
-            )
+            raise not_tensor_as_called(reported, param, 0, args[0])
         try:
             return fn(*args, **kwargs)
-        except Exception:  # torch's parser refuses before the op runs: its error, if it has one
+        except Exception as e:  # torch's parser refuses before the op runs: its error, if any
             if reported in PARSER:
                 if python_only is not None:
                     args = args[: python_only[1]]
                     kwargs = {k: v for k, v in kwargs.items() if k != python_only[0]}
                 reraise(reported, args[1:], kwargs, False, args[:1])
+            elif not args:  # torch.exp(): the Tensor is missing
+                raise _missing(reported, [param]) from None
+            elif type(e) is TypeError:
+                _python_binding(e, reported, param, kwargs)
             raise
 
     checked._first_param = param  # type: ignore[attr-defined] # for _numpy_compat
     checked._alias_hook = hook  # type: ignore[attr-defined]
     return checked
+
+
+_BINDING = re.compile(
+    r"[\w.<>]+\(\) (takes 1 positional argument but \d+ were given"
+    r"|got an unexpected keyword argument '(\w+)'|got multiple values for argument '\w+')"
+)
+
+
+def _python_binding(e: TypeError, reported: str, param: str, kwargs: dict[str, Any]) -> None:
+    """Python's own error binding the arguments of a function torch's parser has no entry
+    for here (a unary op's `<lambda>() takes 1 positional argument but 2 were given`): the
+    same words under torch's name, the input given twice named as torch names it."""
+    m = _BINDING.fullmatch(str(e))
+    if m is None:
+        return
+    if m[2] == param or param in kwargs:  # torch.exp(x, input=x)
+        raise TypeError(f"{reported}() got multiple values for argument '{param}'") from None
+    raise TypeError(f"{reported}() {m[1]}") from None
 
 
 def install(namespace: dict[str, Any], prefix: str = "", *aliases: Any) -> None:
