@@ -264,8 +264,11 @@ def like(fn: Any) -> Any:
 
 # the factories with one overload (besides names=): torch's parser names the device argument
 _ONE_OVERLOAD = frozenset(
-    """zeros ones empty full tensor zeros_like ones_like empty_like full_like rand_like
-    randn_like randint_like new_zeros new_ones new_empty new_full""".split()
+    (
+        *("zeros", "ones", "empty", "full", "tensor", "zeros_like", "ones_like", "empty_like"),
+        *("full_like", "rand_like", "randn_like", "randint_like", "new_zeros", "new_ones"),
+        *("new_empty", "new_full"),
+    )
 )
 
 
