@@ -688,6 +688,49 @@ def prog_ho_poisson_nll_second_order(T: Any) -> Any:
     return out
 
 
+# --- pdist: PdistBackwardBackward0, without a derivative -----------------------------------------
+
+
+@program()
+def prog_ho_pdist_gradient_node(T: Any) -> Any:
+    """Under create_graph pdist's gradient is torch's _pdist_backward node (edges: the grad,
+    the input, the distances), for every p; differentiating it again raises torch's error."""
+    x = _x(T, 4, 3, seed=71)
+    out = []
+    for p in (2.0, 1.0, 3.0, 0.0, float("inf")):
+        y = T.nn.functional.pdist(x, p)
+        (g,) = T.autograd.grad(y.pow(2).sum(), x, create_graph=True)
+        out.append((g, _tree(g.grad_fn, 2), g.requires_grad))
+    return out, raises(lambda: T.autograd.grad(g.sum(), x))
+
+
+@program()
+def prog_ho_pdist_hessian_raises(T: Any) -> Any:
+    """A Hessian through pdist: reverse over reverse reaches the node without a derivative;
+    forward over reverse has no forward rule for pdist."""
+    x = _c(T, 4, 3, seed=72)
+
+    def f(x: Any) -> Any:
+        return T.nn.functional.pdist(x).sum()
+
+    return (
+        raises(lambda: T.autograd.functional.hessian(f, x)),
+        raises(lambda: T.func.hessian(f)(x)),
+        T.autograd.functional.jacobian(f, x),
+    )
+
+
+@program()
+def prog_ho_pdist_first_order_unchanged(T: Any) -> Any:
+    """Without create_graph the gradient is plain (no node), as before."""
+    x = _x(T, 5, 2, seed=73)
+    y = T.nn.functional.pdist(x, 1.5)
+    (g,) = T.autograd.grad(y.sum(), x)
+    y2 = T.nn.functional.pdist(x)
+    y2.pow(3).sum().backward()
+    return g, g.requires_grad, g.grad_fn, x.grad
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

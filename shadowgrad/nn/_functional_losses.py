@@ -24,6 +24,7 @@ from ..ops import nn_ctc
 from ..ops import nn_ops as K
 from ..ops import pointwise as P
 from ..ops.registry import _SAVED_LAZY, defop, saved_array
+from ..ops.shape_extra import _no_derivative
 from . import functional as F
 
 __all__ = [
@@ -705,19 +706,46 @@ def _pdist_grad(grad: Tensor, self: Tensor, p: float, result: Tensor) -> Tensor:
     return C.zeros_like(self).index_add(0, i, g).index_add(0, j, -g)
 
 
+def _pdist_bw_np(grad_output: Any, self: Any, p: float, pdist: Any) -> np.ndarray:
+    with _grad_mode.no_grad():
+        return _pdist_grad(_make(grad_output), _make(self), p, _make(pdist))._data
+
+
+def _pdist_no_formula(grad: Tensor) -> Tensor:
+    raise NotImplementedError("the derivative for '_pdist_backward' is not implemented.")
+
+
+# torch's _pdist_backward: under create_graph the gradient is its node (edges: grad, self and
+# the distances), without a derivative: backward through it raises
+_pdist_bw = defop(
+    "_pdist_backward",
+    "PdistBackwardBackward0",
+    _pdist_bw_np,
+    dtype="keep",
+    jvp=_no_derivative("_pdist_backward")[1],
+    grad_output=_pdist_no_formula,
+    self=_pdist_no_formula,
+    pdist=_pdist_no_formula,
+)
+
+
+def _pdist_formula(grad: Tensor, self: Tensor, p: float, result: Tensor) -> Tensor:
+    if _grad_mode.STATE.grad:
+        return _pdist_bw(grad, self, p, result)
+    return _pdist_grad(grad, self, p, result)
+
+
 _pdist_op = defop(
     "_pdist_forward",
     "PdistBackward0",
     _pdist_np,
     dtype="keep",
-    self=_pdist_grad,
+    self=_pdist_formula,
 )
 
 
 def pdist(input: Tensor, p: float = 2) -> Tensor:
-    """Mirrors `torch.nn.functional.pdist`.
-
-    Differences: its backward is differentiable again (torch's raises)."""
+    """Mirrors `torch.nn.functional.pdist`."""
     if not isinstance(input, Tensor):
         raise F._not_tensor("pdist", "input", 1, input)
     if input.ndim != 2:
