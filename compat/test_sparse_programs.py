@@ -1291,6 +1291,21 @@ def prog_sp_relu_isnan_nan_to_num(T: Any) -> Any:
 
 
 @program()
+def prog_sp_special_functions(T: Any) -> Any:
+    s = _s(T) / 10
+    return (
+        sp(T.erf(s), text=False),
+        sp(T.special.erf(s), text=False),
+        sp(T.erfinv(s), text=False),
+        first(lambda: T.erfc(s)),
+        first(lambda: T.lgamma(s)),
+        first(lambda: T.digamma(s)),
+        first(lambda: T.nn.functional.gelu(s)),
+        first(lambda: T.special.erfcx(s)),
+    )
+
+
+@program()
 def prog_sp_pow_div_expand_errors(T: Any) -> Any:
     s = _s(T)
     return (

@@ -343,6 +343,10 @@ def _glu_t(self: Tensor, dim: int, self_t: Tensor, result: Tensor) -> Tensor:
 
 
 def _np_erf(x: np.ndarray) -> np.ndarray:
+    if type(x) is not np.ndarray and getattr(x, "_sg_sparse", False):
+        from ..sparse._ops import not_on_sparse
+
+        raise not_on_sparse("gelu")  # (gelu's erf of a sparse tensor: torch has no kernel)
     return _specfun.erf(x).astype(x.dtype, copy=False)
 
 

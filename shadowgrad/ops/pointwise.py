@@ -1524,13 +1524,25 @@ _ERFC = _specfun.erfc
 
 
 def _np_elementwise(fn: Any, x: np.ndarray) -> np.ndarray:
+    if type(x) is not np.ndarray and getattr(x, "_sg_sparse", False):
+        return _sparse_values(fn, x, "erf" if fn is _ERF else "erfc")
     return np.asarray(fn(x.astype(np.float64, copy=False)), dtype=np.float64).astype(x.dtype)
+
+
+def _sparse_values(fn: Any, x: Any, name: str) -> Any:
+    """A special function of a sparse tensor (sparse/_ops.py): on its values where it keeps
+    zeros (torch's sparse kernels), else torch's dispatcher error."""
+    from ..sparse._ops import map_values
+
+    return map_values(lambda v: _np_elementwise(fn, v), x, name)
 
 
 def _np_erfinv(self: np.ndarray) -> np.ndarray:
     # within 1 ulp of torch's (MKL's vdErfInv) on all of (-1, 1); torch's scalar calc_erfinv
     # (a rational guess and two Newton steps) is far off next to +-1
     _not_for("erfinv_vml_cpu", self, "c")
+    if type(self) is not np.ndarray and getattr(self, "_sg_sparse", False):
+        return _sparse_values(_np_erfinv, self, "erfinv")
     return _specfun.erfinv_accurate(self.astype(np.float64)).astype(self.dtype)
 
 

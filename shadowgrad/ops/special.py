@@ -63,7 +63,20 @@ _ZETA_C = [float(b / math.factorial(2 * j)) for j, b in enumerate(_B, 1)]
 
 
 def _f64(x: np.ndarray) -> np.ndarray:
+    if type(x) is not np.ndarray and getattr(x, "_sg_sparse", False):
+        _sparse_refused(x)
     return np.asarray(x, np.float64)
+
+
+def _sparse_refused(x: Any) -> None:
+    """A sparse tensor given to a special function: torch has no sparse kernel (np.asarray
+    would read the sparse array's stub, sparse/_array.py)."""
+    import sys
+
+    from ..sparse._ops import not_on_sparse
+
+    caller = sys._getframe(2).f_code.co_name.strip("_").removesuffix("64")
+    raise not_on_sparse({"erfc": "special_erfcx", "erfcx": "special_erfcx"}.get(caller, caller))
 
 
 def _lgamma64(x: np.ndarray) -> np.ndarray:

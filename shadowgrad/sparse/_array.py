@@ -127,13 +127,20 @@ class SparseArray(np.ndarray):
         return (make, (self._i, self._v, tuple(self.shape), self._c, self._csr))
 
 
+def _stub(dt: np.dtype) -> np.ndarray:
+    """The one element every entry of a sparse array's shape reads. Nothing should read it (the
+    protocols compute from the payload); code that does anyway (np.asarray of the array) gets
+    NaN rather than plausible zeros, for floating dtypes."""
+    return np.full(1, np.nan, dt) if dt.kind in "fc" else np.zeros(1, dt)
+
+
 def make(
     i: np.ndarray, v: np.ndarray, shape: Any, coalesced: bool, csr: bool = False
 ) -> SparseArray:
     """A SparseArray of these indices (sparse_dim x nnz) and values (nnz x dense dims)."""
     v = np.asarray(v)
     shape = tuple(int(s) for s in shape)
-    a = np.ndarray.__new__(SparseArray, shape, v.dtype, np.zeros(1, v.dtype), 0, (0,) * len(shape))
+    a = np.ndarray.__new__(SparseArray, shape, v.dtype, _stub(v.dtype), 0, (0,) * len(shape))
     a.flags.writeable = False
     i = np.asarray(i, dtype=_I64)
     want = (len(shape) - (v.ndim - 1), v.shape[0])

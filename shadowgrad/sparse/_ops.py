@@ -143,6 +143,18 @@ def _with_number(v: np.ndarray, b: np.ndarray, ufunc: Any) -> tuple[np.ndarray, 
     return v, b
 
 
+_ZERO_KEEPING_SPECIAL = frozenset(("erf", "erfinv"))
+
+
+def map_values(fn: Any, a: SparseArray, name: str) -> SparseArray:
+    """fn (an elementwise function computed on an array) of a sparse array's coalesced
+    values, for the functions torch has sparse kernels of (they keep zeros)."""
+    if name not in _ZERO_KEEPING_SPECIAL:
+        raise not_on_sparse(name)
+    c = coalesced(a)
+    return make(c._i, fn(c._v), a.shape, True)
+
+
 def _binary_shapes(a: Any, b: Any) -> None:
     if tuple(a.shape) != tuple(b.shape):
         raise RuntimeError(
