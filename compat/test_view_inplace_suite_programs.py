@@ -1958,6 +1958,136 @@ def prog_vi_copy_functions_complex_grads(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_vi_as_strided_inplace_recorded_by_autograd(T: Any) -> Any:
+    a = T.arange(6.0, requires_grad=True)
+    b = a * 1
+    r = b.as_strided_((2, 2), (1, 2), 1)
+    out = [r is b, b.grad_fn, _geo(b), b._base is None]
+    (b * T.arange(4.0).view(2, 2)).sum().backward()
+    out.append(a.grad)
+    c = T.arange(6.0, requires_grad=True)
+    d = c * 1
+    v = d[1:]
+    v.as_strided_((2,), (2,))  # on a view: from its own storage offset
+    out += [v.grad_fn, v._base is d, _geo(v), d.grad_fn, d._version]
+    (v * T.tensor([1.0, 10.0])).sum().backward()
+    out.append(c.grad)
+    out.append(raises(lambda: T.ones(3, requires_grad=True).as_strided_((2,), (1,))))
+    return out
+
+
+@program()
+def prog_vi_inplace_view_ops_on_views_requiring_grad(T: Any) -> Any:
+    a = T.ones(2, 3, requires_grad=True)
+    b = a * 2
+    v = b[0]
+    v.unsqueeze_(0)
+    w = b.t()
+    w.t_()
+    u = b[:, :1]
+    u.squeeze_(1)
+    s = b.view(6)
+    s.as_strided_((2,), (1,))  # bumps the shared version: the other views' nodes regenerate
+    out = [
+        (v.grad_fn, _geo(v), v._base is b),
+        (w.grad_fn, _geo(w), w._base is b),
+        (u.grad_fn, _geo(u)),
+        (s.grad_fn, _geo(s)),
+    ]
+    (b.sum() + v.sum() + w.sum() + u.sum() + s.sum()).backward()
+    return out, a.grad
+
+
+@program()
+def prog_vi_as_strided_gradients(T: Any) -> Any:
+    def run(x: Any, prepro: Any, size: Any, strides: Any, offset: Any = None) -> Any:
+        x = x.to(T.double).detach().requires_grad_()
+        y = (prepro(x) if prepro is not None else x).as_strided(size, strides, offset)
+        (y * T.arange(float(y.numel()), dtype=T.double).view(y.shape)).sum().backward()
+        return y, x.grad, y.grad_fn
+
+    x6 = T.arange(12.0).view(6, 2)
+    return [
+        run(T.arange(0, 25), lambda x: x.view(5, 5), [3, 3], [6, 2], 2),
+        run(T.arange(12.0), None, [1, 2, 1, 5], [0, 5, 100, 1], 2),  # odd stride at size 1
+        run(T.arange(5.0), None, [3, 3, 3], [0, 1, 0], 2),  # expand-like
+        run(T.arange(5.0), None, [3, 3, 3], [0, 0, 0], 4),
+        run(T.arange(5.0), lambda x: x.expand(5, 5), [5, 5], [0, 1], 0),
+        run(T.arange(35.0), None, [6, 6], [5, 1], 2),  # overlapping
+        run(T.arange(15.0), None, [3, 2], [3, 6], 2),
+        run(T.arange(12.0).view(3, 4), None, [4, 3], [1, 4]),  # transpose-like
+        run(x6[3:], None, [3, 2], [2, 1], 0),  # reaching outside the input: zero gradient
+        run(T.arange(6.0).view(2, 3), lambda x: x.expand(10, 2, 3), [2, 3], [3, 1], 0),
+        T.autograd.gradcheck(
+            lambda t: t.as_strided([3, 3], [6, 2], 2),
+            (T.arange(25.0, dtype=T.double).requires_grad_(),),
+        ),
+    ]
+
+
+@program()
+def prog_vi_flatten_views_of_odd_strides(T: Any) -> Any:
+    t = T.ones(720).as_strided((2, 3, 2, 3, 5, 4), (6, 2, 15, 5, 1, 0))
+    v1 = t.flatten(0, 1)
+    v2 = v1.flatten(1, 3)
+    v3 = v2.flatten(2, 2)
+    nv = T.ones(2, 3, 2, 3).transpose(2, 3).flatten(1, 3)
+    nt = T.ones(2, 2).T.flatten()
+    v1[(0,) * v1.ndim] = 0.0
+    return (
+        [(_geo(v), v._base is t._base, v3 is v2) for v in (v1, v2, v3)],
+        (nv._is_view(), nv.stride(), nt._is_view()),
+        t[(0,) * t.ndim],
+    )
+
+
+@program()
+def prog_vi_set_real_imag_of_complex(T: Any) -> Any:
+    out = []
+    for dt in (T.float32, T.float64, T.int32, T.bool, T.complex128, T.float16):
+        x = T.arange(4.0).to(T.complex64)
+        nr = T.tensor([True, False, True, False]) if dt is T.bool else T.arange(4).to(dt)
+
+        def run(x: Any = x, nr: Any = nr, dt: Any = dt) -> Any:
+            x.real = nr * 2 if dt is not T.bool else nr
+            x.imag = nr
+            return x, x._version
+
+        out.append(raises(run))
+    z = T.zeros(3, dtype=T.complex64)
+    out.append(raises(lambda: setattr(T.zeros(3), "imag", T.ones(3))))
+    z.real[1:] = 5.0
+    out.append((z, z.real._is_view(), z.imag._base is z))
+    return out
+
+
+@program()
+def prog_vi_unbind_grads_with_some_outputs(T: Any) -> Any:
+    stacked = T.arange(12.0, requires_grad=True).view(3, 4)
+    outs = stacked.unbind()
+    (g1,) = T.autograd.grad(outs[1], stacked, T.ones(4))
+    s2 = T.arange(12.0, requires_grad=True)
+    x, y, z = s2.view(3, 4).unbind()
+    T.autograd.backward([x, y, z], list(T.arange(12.0).view(3, 4).unbind()))
+    s3 = T.arange(12.0, dtype=T.double).view(3, 4).requires_grad_()
+    return g1, s2.grad, T.autograd.gradcheck(lambda t: t.unbind(), (s3,)), x.grad_fn
+
+
+@program()
+def prog_vi_conj_views_share_memory_inplace(T: Any) -> Any:
+    a = T.tensor([[1 + 2j, 3 - 1j], [2j, 1.0]])
+    r1 = T.add(a, a.conj())
+    a2 = a.clone()
+    r2 = a2.add_(a2.conj())
+    a3 = a.clone()
+    r3 = T.add(a3.conj(), a3.conj(), out=a3)
+    a4 = a.clone()
+    b4 = a4.conj()
+    r4 = raises(lambda: b4.add_(a4.conj()))
+    return r1, r2, r3, r4, a4, (T.ones(2).conj() is not None, T.ones(3).conj()._is_view())
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -1032,14 +1032,12 @@ class Tensor:
 
     def as_strided_(self, size: Any, stride: Any, storage_offset: Any = None) -> Tensor:
         """Mirrors `torch.Tensor.as_strided_`: self restrided over its own storage (from its
-        storage offset unless given).
-
-        Differences: a non-leaf requiring grad raises (torch records AsStridedBackward1)."""
+        storage offset unless given); recorded as AsStridedBackward1 on a tensor with a
+        grad_fn."""
         if self._grad_fn is not None and _STATE.grad:
-            raise NotImplementedError(
-                "shadowgrad: as_strided_ on a tensor with a grad_fn is not supported; use "
-                "as_strided (out of place)"
-            )
+            from .ops.shape import as_strided_recorded
+
+            return as_strided_recorded(self, size, stride, storage_offset)
         off = self.storage_offset() if storage_offset is None else storage_offset
         with _grad_mode.no_grad():
             self.as_strided(size, stride, off)  # type: ignore[attr-defined] # torch's checks

@@ -1783,6 +1783,12 @@ _as_strided = defop(
 
 def as_strided(input: Tensor, size: Any, stride: Any, storage_offset: int | None = None) -> Tensor:
     """Mirrors `torch.as_strided`: a view of input's storage with the given geometry."""
+    return _as_strided_call(_as_strided, input, size, stride, storage_offset)
+
+
+def _as_strided_call(
+    op: Any, input: Tensor, size: Any, stride: Any, storage_offset: int | None
+) -> Tensor:
     from .views import ConjVersionCounter, shadow_storage
 
     root = _storage(input)
@@ -1817,14 +1823,45 @@ def as_strided(input: Tensor, size: Any, stride: Any, storage_offset: int | None
     for n, s in zip(size, stride, strict=True):
         pos = np.add.outer(pos, np.arange(n, dtype=np.int64) * s)
     idx = flat_map(pos, root, None if input._data is root else input._data)
-    r = _as_strided(input, root, size, stride, storage_offset, idx, tuple(input._data.shape))
+    r = op(input, root, size, stride, storage_offset, idx, tuple(input._data.shape))
     show_saved(r, size=size, stride=stride, storage_offset=storage_offset)
     return r
+
+
+# as_strided_ recorded by autograd: the same formulas, torch's AsStridedBackward1 node, and a
+# result that is no view of its own (it becomes the tensor restrided in place)
+_as_strided_inplace = defop(
+    "as_strided_",
+    "AsStridedBackward1",
+    lambda self, root, size, stride, offset, idx, self_sym_sizes: _as_strided_view(
+        root, size, stride, offset
+    ),
+    dtype="keep",
+    jvp=_as_strided_jvp,
+    self=lambda grad, idx, self_sym_sizes: _as_strided_backward(grad, idx, self_sym_sizes),
+    complex=True,
+)
+
+
+def as_strided_recorded(self: Tensor, size: Any, stride: Any, storage_offset: Any) -> Tensor:
+    """Tensor.as_strided_ on a tensor with a grad_fn while grad mode records: self restrided
+    over its storage (from its own storage offset unless given), its grad_fn AsStridedBackward1
+    on its previous one, its version bumped."""
+    off = self.storage_offset() if storage_offset is None else storage_offset
+    r = _as_strided_call(_as_strided_inplace, self, size, stride, off)
+    self._check_inplace()
+    self._data = r._data
+    self._grad_fn = r._grad_fn
+    self._rg = True
+    self._nr = 0
+    self._bump()
+    return self
 
 
 # torch's AsStridedBackward0 lists the view's size, stride and storage_offset (shown by
 # as_strided and by a modified view's regenerated node), not shadowgrad's index plan
 _SAVED_HIDDEN["AsStridedBackward0"] = frozenset(("idx", "self_sym_sizes"))
+_SAVED_HIDDEN["AsStridedBackward1"] = frozenset(("idx", "self_sym_sizes"))
 
 METHODS["as_strided"] = as_strided
 FUNCTIONS["as_strided"] = as_strided
