@@ -623,6 +623,64 @@ def prog_arg_overloaded_factory_dtype_device(T: Any) -> Any:
     )
 
 
+# --- diagonal, diag, tril, triu, flatten: int parameters --------------------------------------
+
+_int_dim_family("diagonal_offset", lambda x, v: x.diagonal(v), lambda T, x, v: T.diagonal(x, v))
+_int_dim_family(
+    "diagonal_dim2_kw",
+    lambda x, v: x.diagonal(0, 0, dim2=v),
+    lambda T, x, v: T.diagonal(x, dim1=v, dim2=0),
+)
+_int_dim_family("tril_diagonal", lambda x, v: x.tril(v), lambda T, x, v: T.tril(x, diagonal=v))
+_int_dim_family("triu_diagonal_kw", lambda x, v: x.triu(diagonal=v), lambda T, x, v: T.triu(x, v))
+_int_dim_family("flatten_start", lambda x, v: x.flatten(v), lambda T, x, v: T.flatten(x, v))
+_int_dim_family(
+    "flatten_end_kw", lambda x, v: x.flatten(end_dim=v), lambda T, x, v: T.flatten(x, 0, v)
+)
+
+
+@program()
+def prog_arg_diag_diagonal_parameter(T: Any) -> Any:
+    v = _x(T, 3)
+    m = _x(T, 3, 3, seed=2)
+    y = v.diag(1).sum() + m.diag(-1).sum() + T.diag(v, diagonal=np.int64(0)).sum()
+    y.backward()
+    return (
+        [raises(lambda d=d: v.diag(d)) for d in (True, 1.0, "a", None, [0])],
+        [raises(lambda d=d: T.diag(m, diagonal=d)) for d in (False, 0.5, "a")],
+        y,
+        v.grad,
+        m.grad,
+    )
+
+
+# --- masked_fill: a mask or a value of the wrong type -----------------------------------------
+
+
+@program()
+def prog_arg_masked_fill_types(T: Any) -> Any:
+    x = _x(T, 2, 3)
+    m = x.detach() > 0
+    y = x.masked_fill(m, 0.5) + T.masked_fill(x, ~m, T.tensor(2.0)) + x.masked_fill(m, True)
+    y.sum().backward()
+    c = x.detach().clone()
+    return (
+        [raises(lambda v=v: x.masked_fill(m, v)) for v in ("a", None, [1.0], (1,))],
+        [raises(lambda v=v: x.masked_fill(v, 1.0)) for v in ([True], None, "a", np.ones(3))],
+        raises(lambda: x.masked_fill(m, value="a")),
+        raises(lambda: x.masked_fill(mask=None, value=1)),
+        raises(lambda: T.masked_fill(x, m, None)),
+        raises(lambda: T.masked_fill(x, [True], 1)),
+        raises(lambda: c.masked_fill_(m, [1])),
+        raises(lambda: c.masked_fill_(None, 1.0)),
+        raises(lambda: x.masked_fill(m, T.ones(2))),
+        c,
+        y,
+        y.grad_fn,
+        x.grad,
+    )
+
+
 # (keep last) ------------------------------------------------------------------------------------
 
 

@@ -606,6 +606,10 @@ _declare(
         int[1] dilation=[1], bool ceil_mode=False
     max_pool1d_with_indices: max_pool1d_with_indices Tensor input, int[1] kernel_size, int[1]
         stride=[], int[1] padding=[0], int[1] dilation=[1], bool ceil_mode=False
+    masked_fill: masked_fill Tensor input, Tensor mask, Tensor value | Tensor input, Tensor mask,
+        Scalar value
+    masked_fill_: masked_fill_ Tensor input, Tensor mask, Tensor value | Tensor input, Tensor
+        mask, Scalar value
     max: max Tensor input, *, Tensor? out=None | Tensor input, Tensor other, *, Tensor? out=None |
         Tensor input, int dim, bool keepdim=False, *, Tensor[]? out=None
     maximum: maximum Tensor input, Tensor other, *, Tensor? out=None
@@ -1017,6 +1021,23 @@ def parser_error(
                 listing += (
                     "      didn't match because some of the keywords were incorrect: "
                     f"{', '.join(bad)}\n"
+                )
+            else:  # the positional arguments, then the keywords in the option's order
+                slots = [p for p in ps if not p.kwonly]
+                descs = [
+                    _arg_desc(a)
+                    if i < len(slots) and _listing_match(slots[i], a)
+                    else f"!{_arg_desc(a)}!"
+                    for i, a in enumerate(args)
+                ]
+                for p in ps:
+                    if p.name in kwargs:
+                        d = f"{p.name}={_arg_desc(kwargs[p.name])}"
+                        descs.append(d if _listing_match(p, kwargs[p.name]) else f"!{d}!")
+                marked = "".join(f"{d}, " for d in descs)
+                listing += (
+                    "      didn't match because some of the arguments have invalid types: "
+                    f"({marked[:-2] if args else marked})\n"
                 )
     return TypeError(
         f"{reported}() received an invalid combination of arguments - got ({got}), but expected "

@@ -308,7 +308,9 @@ def make_inplace(fn: Callable[..., Tensor]) -> Callable[..., Tensor]:
             # count positions after self (`add_(): argument 'other' (position 1) must be
             # Tensor, not str`)
             msg = str(e)
-            if e.args == (msg,) and msg.startswith(prefix):
+            if e.args == (msg,) and msg.startswith(prefix[:-10] + " received an invalid"):
+                e.args = (method.__name__ + msg[len(method.__name__) - 1 :],)  # (a listing)
+            elif e.args == (msg,) and msg.startswith(prefix):
                 msg = method.__name__ + msg[len(method.__name__) - 1 :]
                 if not getattr(e, "_sg_as_called", False):  # (counted as the call gave them)
                     msg = _POSITION.sub(lambda m: f"(position {int(m[1]) - 1})", msg, 1)

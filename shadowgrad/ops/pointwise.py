@@ -2386,6 +2386,10 @@ def _grad_state() -> Any:
 
 def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
     """Mirrors `torch.masked_fill` (a tensor value must be 0-d: MaskedFillBackward1)."""
+    if not isinstance(mask, Tensor) or not isinstance(value, (Tensor, *_NUMBER)):
+        from .._signatures import reraise
+
+        reraise("masked_fill", (mask, value), {})  # a list, a str, None: torch's parser error
     if mask.dtype is not D.bool_:
         raise RuntimeError(
             "masked_fill_ only supports boolean masks, but got mask with dtype "

@@ -408,6 +408,8 @@ def reshape(input: Tensor, *shape: Any) -> Tensor:
 def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     """Mirrors `torch.flatten`."""
     try:
+        if type(start_dim) is not int or type(end_dim) is not int:  # a bool: refused too
+            _parser_check("flatten", (start_dim, end_dim))
         nd = input.ndim
         if nd == 0:
             wrap_dim(start_dim, 0), wrap_dim(end_dim, 0)
@@ -2457,6 +2459,13 @@ def _diag_dims(nd: int, dim1: int, dim2: int) -> tuple[int, int]:
 def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
     """Mirrors `torch.diagonal`: a view."""
     try:
+        if (
+            type(offset) is not int
+            or type(dim1) is not int
+            or type(dim2) is not int
+            or not -(2**63) <= offset < 2**63
+        ):  # a bool, a float offset, one past int64: torch's parser refuses them
+            _parser_check("diagonal", (offset, dim1, dim2))
         d1, d2 = _diag_dims(input.ndim, dim1, dim2)
         return _diagonal(input, int(offset), d1, d2, tuple(input._data.shape))
     except Exception:  # torch's parser refuses the arguments first
@@ -2507,6 +2516,8 @@ def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -
 def diag(input: Tensor, diagonal: int = 0) -> Tensor:
     """Mirrors `torch.diag`: a vector to a matrix, or a matrix's diagonal (a copy)."""
     try:
+        if type(diagonal) is not int:  # a bool: torch's parser refuses it too
+            _parser_check("diag", (diagonal,))
         if input.ndim == 1:  # torch's diag_embed(input, diagonal, -2, -1)
             return _diag_embed(input, operator.index(diagonal), -2, -1)
         if input.ndim == 2:
@@ -2542,6 +2553,8 @@ _triu = defop(
 def tril(input: Tensor, diagonal: int = 0, *, out: Any = None) -> Tensor:
     """Mirrors `torch.tril`."""
     try:
+        if type(diagonal) is not int:  # a bool: torch's parser refuses it too
+            _parser_check("tril", (diagonal,))
         if input.ndim < 2:
             raise RuntimeError("tril: input tensor must have at least 2 dimensions")
         return _tril(input, operator.index(diagonal))
@@ -2555,6 +2568,8 @@ def tril(input: Tensor, diagonal: int = 0, *, out: Any = None) -> Tensor:
 def triu(input: Tensor, diagonal: int = 0, *, out: Any = None) -> Tensor:
     """Mirrors `torch.triu`."""
     try:
+        if type(diagonal) is not int:  # a bool: torch's parser refuses it too
+            _parser_check("triu", (diagonal,))
         if input.ndim < 2:
             raise RuntimeError("triu: input tensor must have at least 2 dimensions")
         return _triu(input, operator.index(diagonal))
