@@ -2088,6 +2088,30 @@ def prog_vi_conj_views_share_memory_inplace(T: Any) -> Any:
     return r1, r2, r3, r4, a4, (T.ones(2).conj() is not None, T.ones(3).conj()._is_view())
 
 
+@program()
+def prog_vi_set_recorded_as_not_implemented(T: Any) -> Any:
+    a = _x(T, 2, seed=1)
+    b = a * 1
+    b.set_()
+    out = [(b.grad_fn, b.requires_grad, b.is_leaf, _geo(b))]
+    c = a * 1
+    c.set_(c.untyped_storage(), 0, (1,), (1,))
+    out.append((c.grad_fn, _geo(c)))
+    s = _x(T, 3, seed=2) * 1
+    x = T.zeros(2)
+    x.set_(s)  # a plain tensor given memory of one requiring grad
+    out.append((x.grad_fn, x.requires_grad, x, x._version))
+    d = a * 1
+    d.set_(_x(T, 3, seed=3) * 2)
+    out.append((d.grad_fn, raises(lambda: d.sum().backward())))
+    e = a * 1
+    with T.no_grad():
+        e.set_(T.zeros(3))
+    out.append((e.grad_fn, e.requires_grad, e))
+    out.append(raises(lambda: a.set_(T.zeros(2))))
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

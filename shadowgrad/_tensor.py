@@ -241,6 +241,21 @@ def _sync_view(t: Tensor) -> None:
         _check_nograd_view(t)
 
 
+def _set_not_implemented(self: Tensor, source: Any) -> None:
+    """set_ recorded by autograd: torch's NotImplemented node, an edge for self and one for a
+    Tensor source (None where it does not require grad); its backward raises."""
+    from ._foreach import _NotImplementedNode
+
+    ins = [self, source] if isinstance(source, Tensor) else [self]
+    node = _NotImplementedNode(tuple(t._edge() if t._rg else None for t in ins))
+    node._in_meta = tuple((t._data.shape, t.dtype) if t._rg else None for t in ins)
+    node._nout = 1
+    node._what = "set_"
+    self._grad_fn = node
+    self._rg = True
+    self._nr = 0
+
+
 def _check_nograd_view(t: Tensor) -> None:
     """A view made under no_grad of a tensor requiring grad has no grad_fn of its own; once its
     base (or another view of it) was modified in place, torch can't make one and refuses to
@@ -1026,6 +1041,9 @@ class Tensor:
             # over the storage's bytes, so that its numpy root stays the storage's
             strides = tuple(k * dt.itemsize for k in st)
             data = np.ndarray(shape, dt, buffer=flat, offset=off * dt.itemsize, strides=strides)
+        src_rg = isinstance(source, Tensor) and source._rg
+        if (self._rg or src_rg) and _STATE.grad:
+            _set_not_implemented(self, source)
         self._data = data
         self._bump()
         return self
