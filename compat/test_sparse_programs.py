@@ -1233,6 +1233,49 @@ def prog_sp_select_backward(T: Any) -> Any:
 
 
 @program()
+def prog_sp_like_factories(T: Any) -> Any:
+    s = _s(T)
+    return (
+        sp(T.zeros_like(s)),
+        sp(T.zeros_like(s, dtype=T.float64)),
+        T.empty_like(s).layout,
+        T.empty_like(s)._nnz(),
+        first(lambda: T.ones_like(s)),
+        first(lambda: T.full_like(s, 2.0)),
+    )
+
+
+@program()
+def prog_sp_double_backward_through_sparse_mm(T: Any) -> Any:
+    s = _s(T)
+    x = T.tensor([[1.0, 2.0], [0.5, -1.0], [2.0, 1.0]], requires_grad=True)
+    out = {}
+    for name, mm in (("sparse.mm", T.sparse.mm), ("mm", T.mm)):
+        y = (mm(s, x**2) ** 2).sum()
+        (g,) = T.autograd.grad(y, x, create_graph=True)
+        (gg,) = T.autograd.grad(g.sum(), x)
+        out[name] = (g, g.grad_fn, gg)
+    b = T.ones(2, 2, requires_grad=True)
+    y2 = T.sparse.addmm(b, s, x, beta=0.5, alpha=2.0).pow(2).sum()
+    gb, gx = T.autograd.grad(y2, (b, x), create_graph=True)
+    out["addmm"] = (gb, gx, T.autograd.grad((gb.sum() + gx.sum()), (b, x)))
+    return out
+
+
+@program()
+def prog_sp_gradcheck_through_values(T: Any) -> Any:
+    i = T.tensor([[0, 1, 1], [2, 0, 2]])
+    x = T.tensor(_data(3, 2, seed=9), dtype=T.float64)
+
+    def f(vals: Any) -> Any:
+        s = T.sparse_coo_tensor(i, vals, (2, 3))
+        return (T.sparse.mm(s, x) ** 2).sum() + T.sparse.sum(s * s)
+
+    v = T.tensor([3.0, 4.0, 5.0], dtype=T.float64, requires_grad=True)
+    return T.autograd.gradcheck(f, (v,)), T.autograd.gradcheck(f, (v,), fast_mode=True)
+
+
+@program()
 def prog_sp_type_strings(T: Any) -> Any:
     s = _s(T)
     return s.type(), s.double().type(), s.int().type(), s.long().type(), s.bool().type()

@@ -164,6 +164,10 @@ def like_layout(out: Any, like: Any, fmt: Any) -> Any:
     if fmt is contiguous_format:
         return out
     a = like._data
+    if type(a) is not np.ndarray and getattr(a, "_sg_sparse", False):
+        from .sparse._ops import sparse_like
+
+        return sparse_like(out, a)  # zeros_like of a sparse tensor: sparse, as torch's
     if a.flags.c_contiguous or a.ndim < 2 or a.size < 2:
         return out
     if any(s == 0 and n > 1 for s, n in zip(a.strides, a.shape, strict=True)):

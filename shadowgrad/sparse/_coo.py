@@ -444,10 +444,22 @@ def _mm_checks(a: Tensor, b: Tensor, name: str = "addmm") -> None:
         )
 
 
-def _spmm_backward(a: SparseArray, b: Tensor, alpha: Any = 1) -> Any:
+def _spmm_backward(a: SparseArray, b: Tensor, alpha: Any, mat1: Tensor) -> Any:
     shape = a.shape
 
     def fn(g: Tensor) -> tuple[Any, ...]:
+        if _grad_mode.mode().grad:
+            # create_graph: the dense operand's gradient mat1.t().mm(grad), recorded as torch's
+            # (MmBackward0, alpha by mul.Scalar); the sparse operand's stays the numpy one
+            from .. import mm
+            from ..ops.pointwise import _mul_scalar
+
+            ga = fn_arrays(g)[0]
+            gb = mm(t(mat1), g)
+            return ga, gb if alpha == 1 else _mul_scalar(gb, alpha)
+        return fn_arrays(g)
+
+    def fn_arrays(g: Tensor) -> tuple[Any, ...]:
         gd = np.asarray(_arr(g))
         bd = b._data
         # the sparse operand's gradient: (g @ b.T) at its coalesced indices; the dense one's:
@@ -475,7 +487,7 @@ def sparse_mm(mat1: Tensor, mat2: Tensor, reduce: Any = None) -> Tensor:
         _mm_checks(mat1, mat2)
         out = _make(spmm(a, b))
         return record(
-            "SparseAddmmBackward0", out, (None, mat1, mat2), _addmm_bw(a, mat2, 1, 1, None)
+            "SparseAddmmBackward0", out, (None, mat1, mat2), _addmm_bw(a, mat1, mat2, 1, 1, None)
         )
     if type(a) is not SparseArray and type(b) is SparseArray:
         # torch: (mat2.t() @ mat1.t()).t()
@@ -493,14 +505,16 @@ def _dense_sparse(mat1: Tensor, mat2: Tensor) -> Tensor:
     return out.t()
 
 
-def _addmm_bw(a: SparseArray, mat2: Tensor, beta: Any, alpha: Any, inp: Any) -> Any:
-    inner = _spmm_backward(a, mat2, alpha)
+def _addmm_bw(a: SparseArray, mat1: Tensor, mat2: Tensor, beta: Any, alpha: Any, inp: Any) -> Any:
+    inner = _spmm_backward(a, mat2, alpha, mat1)
 
     def fn(g: Tensor) -> tuple[Any, ...]:
         ga, gb = inner(g)
         gi = None
         if inp is not None:
-            gi = g if beta == 1 else g * beta
+            from ..ops.pointwise import _mul_scalar
+
+            gi = g if beta == 1 else _mul_scalar(g, beta)  # torch's maybe_multiply: mul.Scalar
         return gi, ga, gb
 
     return fn
@@ -518,7 +532,10 @@ def sparse_addmm(
     res = dt(beta) * base + dt(alpha) * prod if beta != 0 else dt(alpha) * prod
     out = _make(np.asarray(res, prod.dtype))
     return record(
-        "SparseAddmmBackward0", out, (input, mat1, mat2), _addmm_bw(a, mat2, beta, alpha, input)
+        "SparseAddmmBackward0",
+        out,
+        (input, mat1, mat2),
+        _addmm_bw(a, mat1, mat2, beta, alpha, input),
     )
 
 

@@ -347,6 +347,18 @@ def _empty_like(a: SparseArray, dtype: Any = None) -> SparseArray:
     return make(np.zeros((sd, 0), np.int64), np.zeros((0, *a.shape[sd:]), dt), a.shape, True)
 
 
+def sparse_like(out: Any, a: SparseArray) -> Any:
+    """A *_like factory's result for a sparse tensor: torch's sparse zeros (no entries) for
+    zeros_like/empty_like; its fill_ refusal for a nonzero fill."""
+    d = out._data
+    if type(d) is SparseArray:
+        return out  # (clone's result: sparse already)
+    if d.size and d.any():
+        raise not_on_sparse("fill_.Scalar")
+    out._data = _empty_like(a, d.dtype)
+    return out
+
+
 def expand_dims(a: SparseArray, axis: int) -> SparseArray:
     """torch's unsqueeze of a sparse tensor: a new sparse dim (index 0) when it falls among
     the sparse dims, else a new dense dim of the values."""
