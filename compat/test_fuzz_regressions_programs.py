@@ -215,6 +215,95 @@ def prog_fz_saved_hooks_unpack_each_value_once(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_fz_inplace_result_may_not_grow_rank(T: Any) -> Any:
+    """An in-place op whose broadcast result has more dims than self (a [1] operand into a 0-d
+    self, [1, 3] into [3]) is refused, with or without grad, under no_grad too; nothing is
+    written."""
+    ops = {
+        "add_": lambda a, b: a.add_(b),
+        "mul_": lambda a, b: a.mul_(b),
+        "copy_": lambda a, b: a.copy_(b),
+        "masked_fill_": lambda a, b: a.masked_fill_(b > 0, 1.0),
+        "pow_": lambda a, b: a.pow_(b),
+        "iadd": lambda a, b: a.__iadd__(b),
+        "addcmul_": lambda a, b: a.addcmul_(b, b),
+        "atan2_": lambda a, b: a.atan2_(b),
+        "logical_and_": lambda a, b: a.logical_and_(b),
+        "clamp_": lambda a, b: a.clamp_(min=b),
+    }
+    out = {}
+    for name, f in ops.items():
+        for mode in ("grad", "plain", "no_grad"):
+            for sa, sb in (((), (1,)), ((3,), (1, 3)), ((3,), (2, 1, 1)), ((2, 3), (3,))):
+
+                def run(f: Any = f, mode: str = mode, sa: Any = sa, sb: Any = sb) -> Any:
+                    a = T.ones(sa, requires_grad=mode == "grad").clone()
+                    b = T.ones(sb) * 3
+                    if mode == "no_grad":
+                        with T.no_grad():
+                            r = raises(lambda: f(a, b))
+                    else:
+                        r = raises(lambda: f(a, b))
+                    return r, a
+
+                out[name, mode, sa, sb] = run()
+    return out
+
+
+@program()
+def prog_fz_index_put_checks_indices_before_dtypes(T: Any) -> Any:
+    """index_put_ checks the number of indices and their shapes (a mask's, broadcasting) before
+    the values' dtype; the dtype before the bounds."""
+    v64 = T.tensor(3.0, dtype=T.float64)
+    cases = {
+        "0d": lambda: T.tensor(2.0, dtype=T.float64).index_put_((T.tensor([0]),), T.tensor(3.0)),
+        "too_many": lambda: T.ones(2).index_put_((T.tensor([0]), T.tensor([0])), v64),
+        "function": lambda: T.index_put(T.ones(2), (T.tensor([0]), T.tensor([0])), v64),
+        "mask_shape": lambda: T.ones(2).index_put_((T.tensor([True, False, True]),), v64),
+        "broadcast": lambda: T.ones(2, 2).index_put_((T.tensor([0, 1]), T.tensor([0, 1, 0])), v64),
+        "float_index": lambda: T.ones(2).index_put_((T.tensor([0.5]),), v64),
+        "bounds": lambda: T.ones(2).index_put_((T.tensor([5]),), v64),
+        "ok": lambda: T.ones(2).index_put_((T.tensor([1]),), T.tensor(3.0)),
+    }
+    return {k: raises(f) for k, f in cases.items()}
+
+
+@program()
+def prog_fz_copy_checks_overlap_before_shape(T: Any) -> Any:
+    """copy_ from a view of the same memory: the overlap is refused before the shapes are
+    compared (torch's TensorIterator order)."""
+    out = []
+    for f in (
+        lambda v: v.copy_(v.t()),
+        lambda v: v.copy_(v[:, :2]),
+        lambda v: v[:, 1:].copy_(v[:, :2]),
+        lambda v: v[:, 1:].copy_(v[:, :1]),
+        lambda v: v.copy_(v[0]),
+        lambda v: v.t().copy_(v),
+        lambda v: v[:, :1].copy_(v[:, 1:]),
+    ):
+        v = T.tensor([[1.0, 2.0, 3.0]])
+        out.append((raises(lambda f=f, v=v: f(v)), v.clone()))
+    return out
+
+
+@program(
+    xfail="an in-place op on an expanded tensor with an operand of the wrong shape: torch's "
+    "TensorIterator refuses the internal overlap ('more than one element of the written-to "
+    "tensor refers to a single memory location') before it compares shapes; shadowgrad "
+    "computes the result first and reports the broadcast error (the check would cost every "
+    "in-place op on a tensor with views: shadowgrad/ops/inplace.py apply_inplace)"
+)
+def prog_fz_expanded_inplace_overlap_before_shape(T: Any) -> Any:
+    x = T.tensor(-2.0)
+    return (
+        raises(lambda: x.expand(2).clamp_(min=T.tensor([1.0, 2.0, 3.0]))),
+        raises(lambda: x.expand(2).add_(T.ones(3))),
+        raises(lambda: x.expand(2).add_(1)),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -591,14 +591,16 @@ def _check_index_put(
     _check_index_elements(indices, pos)
     if not isinstance(values, Tensor):
         raise _not_tensor(name, "values", pos + 1, values)
+    if len(indices) > self.ndim:  # (torch checks the count before the dtypes)
+        raise IndexError(
+            f"too many indices for tensor of dimension {self.ndim} (got {len(indices)})"
+        )
     if values._data.dtype != self._data.dtype:
+        # torch checks the indices' shapes first (not their bounds)
+        _apply_slicing(_make(self._data), tuple(indices), True, False)
         raise RuntimeError(
             "Index put requires the source and destination dtypes match, got "
             f"{self.dtype._short} for the destination and {values.dtype._short} for the source."
-        )
-    if len(indices) > self.ndim:
-        raise IndexError(
-            f"too many indices for tensor of dimension {self.ndim} (got {len(indices)})"
         )
     _, adv, _ = _apply_slicing(_make(self._data), tuple(indices), True, check)
     _check_values_fit(self, tuple(adv), values)

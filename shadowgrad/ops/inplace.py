@@ -123,6 +123,11 @@ def write(self: Tensor, value: np.ndarray, fill: Any = None) -> None:
         target = alias
     if target.dtype is _LD:
         value = D.round_bf16(value)  # Note [bfloat16 storage]
+    if value.ndim > target.ndim:  # numpy drops leading 1s ([1] into []); torch refuses them
+        raise RuntimeError(
+            f"output with shape {list(self._data.shape)} doesn't match the broadcast shape "
+            f"{list(np.broadcast_shapes(self._data.shape, value.shape))}"
+        )
     try:
         np.copyto(target, value, casting="unsafe")
     except RuntimeWarning:
@@ -437,14 +442,15 @@ def copy_(self: Tensor, src: Any, non_blocking: bool = False) -> Tensor:
         t = type(src)  # its C name: numpy's types name their module
         name = f"numpy.{t.__name__}" if t.__module__ == "numpy" else t.__name__
         raise TypeError(f"copy_(): argument 'other' (position 1) must be Tensor, not {name}")
+    # torch's TensorIterator checks the overlap before the shapes
+    if src is not self and (self._data.base is not None or src._data.base is not None):
+        _check_partial_overlap(self._data, src._data)  # (a view may overlap the other)
     shape = infer_size(self._data.shape, src._data.shape)  # torch's mismatch error
     if shape != self._data.shape:
         raise RuntimeError(
             f"output with shape {list(self._data.shape)} doesn't match the broadcast shape "
             f"{list(shape)}"
         )
-    if src is not self and (self._data.base is not None or src._data.base is not None):
-        _check_partial_overlap(self._data, src._data)  # (a view may overlap the other)
     if src._data.dtype.kind == "c" and self._data.dtype.kind != "c":
         from .shape import warn_complex_to_real
 
