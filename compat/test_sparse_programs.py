@@ -922,6 +922,64 @@ def prog_sp_backward_twice_error(T: Any) -> Any:
     return raises(lambda: y.sum().backward()), v.grad
 
 
+@program()
+def prog_sp_retain_grad_and_hooks(T: Any) -> Any:
+    i = T.tensor([[0, 1, 1], [2, 0, 2]])
+    v = T.tensor([3.0, 4.0, 5.0], requires_grad=True)
+    s = T.sparse_coo_tensor(i, v, (2, 3))
+    s.retain_grad()
+    (s.to_dense() * 2).sum().backward()
+    v2 = T.tensor([3.0, 4.0, 5.0], requires_grad=True)
+    s2 = T.sparse_coo_tensor(i, v2, (2, 3))
+    seen = []
+    s2.register_hook(lambda g: seen.append(sp(g)) or g * 3)
+    T.sparse.sum(s2).backward()
+    return sp(s.grad), v.grad, seen, v2.grad
+
+
+@program()
+def prog_sp_sparse_parameter_and_grad_assignment(T: Any) -> Any:
+    i = T.tensor([[0, 1, 1], [2, 0, 2]])
+    p = T.nn.Parameter(T.sparse_coo_tensor(i, T.tensor([3.0, 4.0, 5.0]), (2, 3)))
+    T.sparse.mm(p, T.ones(3, 2)).sum().backward()
+    T.optim.SGD([p], lr=0.1).step()
+    w = T.ones(2, 3, requires_grad=True)
+    w.grad = T.sparse_coo_tensor(i, T.tensor([3.0, 4.0, 5.0]), (2, 3))
+    T.optim.SGD([w], lr=0.5).step()
+    s = T.sparse_coo_tensor(i, T.tensor([3.0, 4.0, 5.0]), (2, 3), requires_grad=True)
+    (g,) = T.autograd.grad(T.sparse.sum(s * 2), s)
+    return repr(p), sp(p.grad), w, sp(g), isinstance(p, T.nn.Parameter)
+
+
+@program()
+def prog_sp_module_buffer_state_dict(T: Any) -> Any:
+    i = T.tensor([[0, 1, 1], [2, 0, 2]])
+    m = T.nn.Module()
+    m.register_buffer("adj", T.sparse_coo_tensor(i, T.tensor([3.0, 4.0, 5.0]), (2, 3)))
+    sd = m.state_dict()
+    m2 = T.nn.Module()
+    m2.register_buffer("adj", T.sparse_coo_tensor(i[:, :1], T.tensor([1.0]), (2, 3)))
+    r = m2.load_state_dict(sd)
+    return sp(sd["adj"]), sp(m2.adj), str(r)
+
+
+@program()
+def prog_sp_mixed_sparse_and_dense_optimizers(T: Any) -> Any:
+    e = _emb(T)
+    lin = T.nn.Linear(3, 1)
+    with T.no_grad():
+        lin.weight.copy_(T.tensor([[0.2, -0.1, 0.3]]))
+        lin.bias.zero_()
+    opts = [T.optim.SparseAdam(e.parameters(), lr=0.1), T.optim.Adam(lin.parameters(), lr=0.1)]
+    for k in range(3):
+        for o in opts:
+            o.zero_grad()
+        lin(e(T.tensor([[1, 2], [4, 1], [0, 5]])[k])).sum().backward()
+        for o in opts:
+            o.step()
+    return e.weight.detach(), lin.weight.detach(), e.weight.grad.is_sparse
+
+
 # --- nn.Embedding(sparse=True) ---------------------------------------------------------------
 
 
