@@ -681,6 +681,135 @@ def prog_arg_masked_fill_types(T: Any) -> Any:
     )
 
 
+# --- pow and clamp: a Number or Tensor operand of the wrong type -------------------------------
+
+
+@program()
+def prog_arg_pow_exponent_types(T: Any) -> Any:
+    x = _x(T, 2, 3)
+    y = x.pow(2) + T.pow(x, 3.0) + x.pow(T.tensor(2.0)) + x ** np.float64(2.0)
+    y.sum().backward()
+    return (
+        [raises(lambda v=v: x.pow(v)) for v in ("a", None, [2], (2.0,))],
+        [raises(lambda v=v: T.pow(x, v)) for v in ("a", None, [2])],
+        raises(lambda: x.pow(exponent=[2])),
+        raises(lambda: x.pow(exponent="a")),
+        raises(lambda: x.detach().pow_("a")),
+        raises(lambda: x.pow(2**70)),
+        y,
+        y.grad_fn,
+        x.grad,
+    )
+
+
+@program()
+def prog_arg_clamp_bound_types(T: Any) -> Any:
+    x = _x(T, 2, 3)
+    y = x.clamp(-0.5, 0.5) + x.clamp(min=0.0) + T.clamp(x, max=T.tensor(0.2)) + x.clip(0, 1)
+    y.sum().backward()
+    return (
+        [raises(lambda v=v: x.clamp(v)) for v in ("a", [0.0], (1,))],
+        raises(lambda: x.clamp(min="a")),
+        raises(lambda: x.clamp(max=[1])),
+        raises(lambda: x.clamp(0, "a")),
+        raises(lambda: x.clamp("a", 1.0)),
+        raises(lambda: T.clamp(x, None, "a")),
+        raises(lambda: T.clamp(x, min=[0.0])),
+        raises(lambda: x.clamp()),
+        raises(lambda: x.clamp(None, None)),
+        y,
+        y.grad_fn,
+        x.grad,
+    )
+
+
+@program()
+def prog_arg_contiguous_and_numpy_flags(T: Any) -> Any:
+    x = _x(T, 2, 3, 4, 5, rg=False)
+    y = x.contiguous(memory_format=T.channels_last)
+    return (
+        [raises(lambda v=v: x.contiguous(memory_format=v)) for v in ("a", 1, 1.5, T.float32)],
+        # (positionally: Python's arity message counts self, tts_method_form_argument_errors)
+        y.stride(),
+        x.contiguous().stride(),
+        [raises(lambda v=v: x.numpy(force=v)) for v in ("a", 1, None, 0.0)],
+        x.numpy(force=True).shape,
+        _x(T, 2, rg=False).numpy(force=False).dtype,
+    )
+
+
+# --- view, reshape, permute, expand, repeat: the method forms' sizes ---------------------------
+
+
+@program()
+def prog_arg_view_reshape_sizes(T: Any) -> Any:
+    x = _x(T, 2, 3)
+    y = x.view(3, 2).sum() + x.reshape([6]).sum() + x.view((np.int64(6),)).sum()
+    y.backward()
+    out = {}
+    for name in ("view", "reshape"):
+        m = getattr(x, name)
+        out[name] = (
+            raises(lambda m=m: m(2.0)),
+            raises(lambda m=m: m(6.0)),
+            raises(lambda m=m: m([2, "a"])),
+            raises(lambda m=m: m(2, "a")),
+            raises(lambda m=m: m((2, 3.0))),
+            raises(lambda m=m: m(2, None)),
+            raises(lambda m=m: m("a")),
+            raises(lambda m=m: m(None)),
+            raises(lambda m=m: m(True, 6)),
+        )
+    # (an int past int64: torch's message carries its C++ stack trace; T.reshape(x, 6): below)
+    return out, raises(lambda: T.reshape(x, (2, 3.0))), y, x.grad
+
+
+@program()
+def prog_arg_permute_expand_repeat_sizes(T: Any) -> Any:
+    x = _x(T, 2, 3)
+    c = _x(T, 3, 1, seed=1)
+    y = x.permute(1, 0).sum() + c.expand(3, 4).sum() + x.repeat(2, 1).sum() + c.expand(-1, 2).sum()
+    y.backward()
+    return (
+        raises(lambda: x.permute(0)),
+        raises(lambda: x.permute(0, 1.0)),
+        raises(lambda: x.permute([0, "a"])),
+        raises(lambda: x.permute(0, 0)),
+        raises(lambda: x.permute(dims=(1.5, 0))),
+        raises(lambda: c.expand(-2)),
+        raises(lambda: c.expand(3, 4.0)),
+        raises(lambda: c.expand([3, "a"])),
+        raises(lambda: c.expand(3, None)),
+        raises(lambda: c.expand(size=(3, 4.0))),
+        raises(lambda: x.repeat(2.0)),
+        raises(lambda: x.repeat("a")),
+        raises(lambda: x.repeat(2, 1.0)),
+        raises(lambda: x.repeat([2, None])),
+        raises(lambda: x.repeat(1)),
+        y,
+        x.grad,
+        c.grad,
+    )
+
+
+# --- more int parameters: unsqueeze, squeeze, chunk, split, narrow, index_select, cumsum ---------
+
+_int_dim_family("unsqueeze", lambda x, v: x.unsqueeze(v), lambda T, x, v: T.unsqueeze(x, v))
+_int_dim_family("cumsum_kw", lambda x, v: x.cumsum(dim=v), lambda T, x, v: T.cumsum(x, v))
+_int_dim_family("chunk_dim", lambda x, v: x.chunk(2, v)[0], lambda T, x, v: T.chunk(x, 2, v))
+_int_dim_family(
+    "index_select_dim",
+    lambda x, v: x.index_select(v, T_index(x)),
+    lambda T, x, v: T.index_select(x, v, T_index(x)),
+)
+_int_dim_family("narrow_dim", lambda x, v: x.narrow(v, 0, 1), lambda T, x, v: T.narrow(x, v, 0, 1))
+
+
+def T_index(x: Any) -> Any:
+    """An index tensor of x's library."""
+    return type(x)([0, 1]).long() if False else x.new_tensor([0, 1]).long()
+
+
 # (keep last) ------------------------------------------------------------------------------------
 
 

@@ -421,6 +421,8 @@ _declare(
     broadcast_to: broadcast_to Tensor input, int[] size
     cat: cat Tensor[] tensors, int dim=0, *, Tensor? out=None
     celu: celu Tensor input, Scalar alpha=1.0, *, Tensor? out=None
+    clamp: clamp Tensor input, Tensor? min=None, Tensor? max=None, *, Tensor? out=None | Tensor
+        input, Scalar? min=None, Scalar? max=None, *, Tensor? out=None
     celu_: celu_ Tensor input, Scalar alpha=1.0
     channel_shuffle: channel_shuffle Tensor input, int groups, *, Tensor? out=None
     cholesky: cholesky Tensor input, bool upper=False, *, Tensor? out=None

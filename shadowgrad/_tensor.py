@@ -1116,6 +1116,8 @@ class Tensor:
         return self._data.tolist()
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
+        if force is not False and force is not True:  # torch's parser takes a bool only
+            raise TypeError(f"numpy(): argument 'force' must be bool, not {type(force).__name__}")
         if self._rg and not force and _STATE.grad:  # torch checks it with grad mode on only
             if type(self._data) is not np.ndarray and _sparse_layout(self):
                 raise TypeError(_sparse_numpy_error(self))

@@ -1286,6 +1286,10 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
     """Mirrors `torch.index_select`."""
     if not isinstance(index, Tensor):
         raise _not_tensor("index_select", "index", 3, index)
+    if type(dim) is not int:  # a bool, a float, a str: torch's parser refuses them
+        from .._signatures import reraise
+
+        reraise("index_select", (dim, index), {})
     d = wrap_dim(dim, input.ndim)
     a = index._data
     if a.ndim > 1:

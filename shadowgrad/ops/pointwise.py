@@ -624,7 +624,13 @@ def pow(input: Any, exponent: Any, *, out: Tensor | None = None) -> Tensor:
         if input.dtype is D.bool_ and exponent.dtype is D.bool_:
             raise NotImplementedError("\"pow\" not implemented for 'Bool'")
         return _out(_pow_tensor(input, exponent), out, "pow", input, exponent)
-    dt = result_type_of([input, exponent])
+    if exponent is None:
+        _pow_refused(exponent)
+    try:
+        dt = result_type_of([input, exponent])
+    except TypeError:  # a str, a list: torch's parser refuses it first
+        _pow_refused(exponent)
+        raise
     if dt is D.bool_:  # a bool power: torch fills ones (False) or copies (True), in bool
         r = input._data.copy() if exponent else np.ones(input._data.shape, np.bool_)
         return _out(_make(r), out, "pow", input, exponent)
@@ -636,6 +642,12 @@ def pow(input: Any, exponent: Any, *, out: Tensor | None = None) -> Tensor:
     if input.dtype is not dt and not (dt.is_complex and input.dtype in (D.float32, D.float64)):
         x = input.to(dt)  # torch's PowBackward0 takes a real self with a complex exponent
     return _out(_pow_scalar(x, exponent), out, "pow", input, exponent)
+
+
+def _pow_refused(exponent: Any) -> None:
+    from .._signatures import reraise
+
+    reraise("pow", (exponent,), {})
 
 
 def square(input: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -2135,6 +2147,10 @@ def _check_clamp_scalars(input: Tensor, kernel: str, *bounds: Any) -> None:
         b.__class__ in (float, int) and -65504.0 <= b <= 65504.0 for b in given
     ):
         return  # a float tensor with modest Python numbers: nothing to refuse (the common call)
+    if not all(isinstance(b, _NUMBER) for b in given):  # a str, a list: torch's parser error
+        from .._signatures import reraise
+
+        reraise("clamp", bounds if bounds[1] is not None else bounds[:1], {})
     dt = result_type_of([input, *given])
     if dt is D.bool_:
         raise NotImplementedError(f"\"{kernel}_scalar_cpu\" not implemented for 'Bool'")

@@ -1012,6 +1012,8 @@ def _cumulative(name: str, op: Any, input: Tensor, dim: Any, dtype: D.dtype | No
     if dim is _NO_DIM:
         _missing_dim(name)
     try:
+        if type(dim) is not int:  # a bool: torch's parser refuses it too
+            _dim_parser_error(name, dim, _NO_KEEPDIM)
         d = wrap_dim(dim, input.ndim)  # torch's node saves the dim as given (_saved_dim)
         return op(input, _dim_as_given(dim, d), _sum_dtype(input, dtype, name))
     except Exception:  # torch's parser refuses a dim that is not an int first

@@ -1150,8 +1150,11 @@ def _narrow_args(method: bool, dim: Any, start: Any, length: Any) -> tuple[int, 
     names = ["Tensor" if isinstance(a, Tensor) else type(a).__name__ for a in args]
 
     def marked(start_ok: Any) -> str:
+        from .._signatures import _arg_desc  # (a list: "list of [int]", as torch marks it)
+
         oks = (is_int(dim), start_ok(start), is_int(length))
-        return ", ".join(n if ok else f"!{n}!" for n, ok in zip(names, oks, strict=True))
+        descs = [_arg_desc(a) for a in args]
+        return ", ".join(n if ok else f"!{n}!" for n, ok in zip(descs, oks, strict=True))
 
     head, lead = ("", "") if method else ("Tensor input, ", "Tensor, ")
     lines = ""
@@ -1231,6 +1234,13 @@ def contiguous(self: Tensor, *, memory_format: Any = None) -> Tensor:
         if type(self._data) is not np.ndarray and self.is_sparse:
             raise RuntimeError("unsupported memory format option Contiguous")
         return clone_op(self)
+    if not isinstance(memory_format, _formats().memory_format):  # torch's parser refuses it
+        from .._signatures import _type_name
+
+        raise TypeError(
+            "contiguous(): argument 'memory_format' must be torch.memory_format, not "
+            f"{_type_name(memory_format)}"
+        )
     if _formats().has_format(self._data, memory_format):
         return self
     return _formats().formatted(clone_op(self), memory_format)
@@ -2286,6 +2296,8 @@ def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    if type(dim) is not int:  # a bool, a float: torch's parser refuses them
+        _parser_check("chunk", (chunks, dim))
     d = wrap_dim(dim, input.ndim)
     n = input._data.shape[d]
     size = -(-n // chunks)
