@@ -2112,6 +2112,108 @@ def prog_vi_set_recorded_as_not_implemented(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_vi_copy_functions_out_and_contiguity(T: Any) -> Any:
+    a = _ar(T, 4, 4, 4, 4).to(memory_format=T.channels_last)
+    sl = T.slice_copy(a, 0, 0, 2)
+    m = _ar(T, 2, 2)
+    dout = T.zeros(2)
+    r = T.diagonal_copy(m, out=dout)
+    v = T.arange(4.0)
+    out = {"slice_copy": (sl.is_contiguous(), sl.stride()), "diag_out": (dout, r is dout)}
+    for name, x, args in (
+        ("split_copy", v, (2,)),
+        ("unbind_copy", v.view(2, 2), ()),
+        ("split_with_sizes_copy", v, ([2, 2],)),
+    ):
+        cases = []
+        for o in (
+            (T.zeros(2),),
+            (T.zeros(2), T.zeros(2)),
+            [T.zeros(3), T.zeros(1)],
+            (T.zeros(2, dtype=T.int64), T.zeros(2)),
+        ):
+            cases.append(
+                (raises(lambda n=name, x=x, args=args, o=o: getattr(T, n)(x, *args, out=o)), o)
+            )
+        cases.append(raises(lambda n=name, x=x, args=args: getattr(T, n)(x, *args, out=T.zeros(2))))
+        g = T.ones(4, requires_grad=True)
+        o2 = (T.zeros(2), T.zeros(2))
+        getattr(T, name)(g.view(2, 2) if name == "unbind_copy" else g, *args, out=o2)
+        cases.append((o2, o2[0]._version))
+        out[name] = cases
+    out["unsafe_no_out"] = [
+        raises(lambda n=n: getattr(T, n)(v, 2, out=(T.zeros(2), T.zeros(2))))
+        for n in ("unsafe_split", "unsafe_chunk")
+    ]
+    return out
+
+
+@program()
+def prog_vi_old_view_ops_ravel_reshape_expand_narrow(T: Any) -> Any:
+    z = T.tensor(123)
+    x0 = T.zeros(0, 6)
+    y = _ar(T, 4, 4, 4)[:, 0, :]
+    s = T.tensor(3.0)
+    e = T.tensor([])
+    t2 = T.arange(5.0)
+    nc = _ar(T, 5, 2, 1, 3)[:, 0]
+    n3 = T.tensor([[0, 1, 2], [3, 4, 5], [6, 7, 8]])
+    a = T.ones(3, 4)
+    return {
+        "ravel": (
+            _geo(z.ravel()),
+            _geo(T.ones(10)[::2].ravel()),
+            T.ones(10)[::2].ravel()._is_view(),
+            _ar(T, 5, 5).ravel()._base is not None,
+            _ar(T, 5, 5).t().ravel()._base is None,
+        ),
+        "empty_reshape": (
+            x0.reshape(1, 0, 6, 1, 1).shape,
+            x0.data_ptr() == x0.reshape(1, 0, 6, 1, 1).data_ptr(),
+            raises(lambda: x0.reshape(0, -1)),
+            x0.view(1, 0, 6, 1, 1).shape,
+            raises(lambda: e.reshape(1)),
+            e.reshape([0, 1]).shape,
+            e.reshape([1, -1]).shape,
+        ),
+        "reshape": (
+            raises(lambda: s.reshape(2)),
+            s.reshape(-1).shape,
+            s.data_ptr() == s.reshape(()).data_ptr(),
+            y.reshape(2, 2, 4).data_ptr() == y.data_ptr(),
+            y.reshape(-1).data_ptr() == y.data_ptr(),
+            raises(lambda: T.ones(3, 3).reshape_as(T.rand(10))),
+            raises(lambda: T.ones(3, 3).reshape(-1, -1)),
+        ),
+        "expand": (
+            t2.expand(1, 5).expand(2, 2, 5),
+            nc.expand(2, 5, 4, 3).stride(),
+            t2.expand(1, 1, 5).stride(),
+            t2.unsqueeze(0).unsqueeze(1).stride(),
+            raises(lambda: t2.expand(-1, -1)),
+            T.zeros(0).expand((0,)).shape,
+        ),
+        "narrow": (
+            n3.narrow(0, T.tensor(0), 1),
+            raises(lambda: n3.narrow(0, T.tensor(0.0), 1)),
+            raises(lambda: n3.narrow(0, T.tensor([0]), 1)),
+            raises(lambda: n3.narrow(0, T.tensor([0, 1]), 1)),
+            n3.narrow(-2, -1, 1),
+            raises(lambda: n3.narrow(0, T.tensor(5), 1)),
+            n3.narrow(0, T.tensor(-1), 1),
+        ),
+        "atleast": (
+            T.atleast_2d(a) is a,
+            T.atleast_3d(a)._base is a,
+            _geo(T.atleast_3d(a)),
+            _geo(T.atleast_1d(T.tensor(1.0))),
+            _geo(T.atleast_3d(T.ones(2))),
+            [t.shape for t in T.atleast_2d(T.ones(2), T.tensor(1.0))],
+        ),
+    }
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

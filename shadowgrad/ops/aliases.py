@@ -860,12 +860,48 @@ def _r_unsafe_chunk(x: Tensor, chunks: int, dim: int = 0) -> Any:
 _NO_COMPLEX_AUTOGRAD = frozenset(("select_copy", "slice_copy"))
 
 
+# the copies returning a list: their out= kernel's name in its length error; split_copy's copies
+# into each out (copy_'s broadcast and cast), the others resize it and take its dtype only
+_LIST_OUT = {
+    "split_copy": "split_copy_Tensor_out()",
+    "unbind_copy": "unbind_copy_int_out",
+    "split_with_sizes_copy": "split_with_sizes_copy_out",
+}
+_NO_OUT = frozenset(("unsafe_split", "unsafe_chunk", "unsafe_split_with_sizes"))
+
+
+def _list_out(name: str, results: Any, out: Any) -> None:
+    if not isinstance(out, (tuple, list)) or not all(isinstance(o, Tensor) for o in out):
+        raise TypeError(
+            f"{name}(): argument 'out' must be tuple of Tensors, not {type(out).__name__}"
+        )
+    if len(out) != len(results):
+        raise RuntimeError(
+            f"{_LIST_OUT[name]} expected an out= argument of size {len(results)}, got size "
+            f"{len(out)}"
+        )
+    for r, o in zip(results, out, strict=True):
+        if name == "split_copy":
+            o.copy_(r.detach())
+            continue
+        if o.dtype is not r.dtype:
+            raise RuntimeError(
+                f"Expected out tensor to have dtype {D.CPP_NAMES[r.dtype]}, but got "
+                f"{D.CPP_NAMES[o.dtype]} instead"
+            )
+        S.resize_out(r.detach(), o)
+
+
 def _copy_function(name: str, resolve: Any) -> Callable[..., Any]:
     def fn(input: Any = _MISSING, *args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
+        if out is not None and name in _NO_OUT:
+            raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
         _need_input(name, input)
         op, op_args = resolve(input, *args, **kwargs)
         if name in _NO_COMPLEX_AUTOGRAD and input._rg and input._data.dtype.kind == "c":
             SX._no_complex_autograd(name, input)
+        if out is not None and name in _LIST_OUT:
+            return _list_out(name, op(input, *op_args), out)
         return _out(op(input, *op_args), out, name)
 
     fn.__name__ = fn.__qualname__ = name
