@@ -705,6 +705,26 @@ def prog_sp_mm_ints(T: Any) -> Any:
 
 
 @program()
+def prog_sp_hspmm_and_smm(T: Any) -> Any:
+    i = T.tensor([[0, 2, 2], [2, 0, 2]])
+    v = T.tensor([3.0, 4.0, 5.0], requires_grad=True)
+    s = T.sparse_coo_tensor(i, v, (3, 3))
+    d = T.arange(6.0).view(3, 2).requires_grad_()
+    h = T.hspmm(s, d)
+    m = T.smm(s, d)
+    return (
+        sp(h),
+        sp(m),
+        sp(s.smm(d)),
+        raises(lambda: T.sparse.sum(h).backward()),
+        raises(lambda: T.sparse.sum(m).backward()),
+        raises(lambda: T.hspmm(s.detach(), T.ones(2, 2))),
+        raises(lambda: T.smm(s.detach(), T.ones(2, 2))),
+        first(lambda: T.hspmm(T.ones(3, 3), d.detach())),
+    )
+
+
+@program()
 def prog_sp_sparse_mm_grads(T: Any) -> Any:
     v = T.tensor([3.0, 4.0, 5.0, -1.5], requires_grad=True)
     s = T.sparse_coo_tensor(T.tensor([[0, 1, 1, 1], [2, 0, 2, 2]]), v, (2, 3))

@@ -80,4 +80,9 @@ def _install() -> dict[str, Any]:
     for name, fn in _coo.METHODS.items():
         if name not in vars(Tensor):
             setattr(Tensor, name, fn)
-    return {"sparse_coo_tensor": sparse_coo_tensor, "sparse_csr_tensor": sparse_csr_tensor}
+    return {
+        "sparse_coo_tensor": sparse_coo_tensor,
+        "sparse_csr_tensor": sparse_csr_tensor,
+        "hspmm": _coo.hspmm,
+        "smm": _coo.smm,
+    }

@@ -500,6 +500,44 @@ def sparse_mm(mat1: Tensor, mat2: Tensor, reduce: Any = None) -> Tensor:
     return mm(mat1, mat2)  # type: ignore[no-any-return]
 
 
+def _products_by_row(mat1: Tensor, mat2: Tensor, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of mat1 (sparse) that hold entries, and those rows of mat1 @ mat2: what
+    hspmm and smm return."""
+    a = mat1._data
+    if type(a) is not SparseArray:
+        raise NotImplementedError(_cpu_error(name))
+    b = mat2._data
+    if a.shape[1] != b.shape[0]:
+        raise RuntimeError(
+            f"{name}: Argument #3: Expected dim 0 size {a.shape[1]}, got {b.shape[0]}"
+        )
+    rows = np.unique(a._i[0])
+    return rows, spmm(a, b)[rows]
+
+
+def hspmm(mat1: Tensor, mat2: Tensor) -> Tensor:
+    """Mirrors `torch.hspmm`: a hybrid sparse result, one dense row per row of mat1 with
+    entries (no derivative, as torch)."""
+    from ..ops.pointwise import no_derivative
+
+    rows, prod = _products_by_row(mat1, mat2, "hspmm")
+    shape = (mat1.shape[0], mat2.shape[1])
+    out = sp(make(rows[None], prod, shape, False))
+    return no_derivative(out, (mat1, mat2), "hspmm")  # type: ignore[no-any-return]
+
+
+def smm(mat1: Tensor, mat2: Tensor) -> Tensor:
+    """Mirrors `torch.smm` (torch's sspaddmm into zeros): every column of the rows of mat1 with
+    entries (no derivative, as torch)."""
+    from ..ops.pointwise import no_derivative
+
+    rows, prod = _products_by_row(mat1, mat2, "sspaddmm")
+    ncol = mat2.shape[1]
+    idx = np.stack([np.repeat(rows, ncol), np.tile(np.arange(ncol), len(rows))])
+    out = sp(make(idx, prod.reshape(-1), (mat1.shape[0], ncol), False))
+    return no_derivative(out, (mat1, mat2), "sspaddmm")  # type: ignore[no-any-return]
+
+
 def _dense_sparse(mat1: Tensor, mat2: Tensor) -> Tensor:
     out = sparse_mm(t(mat2), mat1.t())
     return out.t()
@@ -769,4 +807,5 @@ METHODS = {
     "crow_indices": crow_indices,
     "col_indices": col_indices,
     "to_sparse_csr": to_sparse_csr,
+    "smm": smm,
 }
