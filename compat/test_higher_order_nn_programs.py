@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 from . import test_realistic_programs_3 as _h
+from .compare import Tolerance
 from .engines import raises
 from .test_realistic_programs_2 import _data
 
@@ -729,6 +730,274 @@ def prog_ho_pdist_first_order_unchanged(T: Any) -> Any:
     y2 = T.nn.functional.pdist(x)
     y2.pow(3).sum().backward()
     return g, g.requires_grad, g.grad_fn, x.grad
+
+
+# --- edge cases of the fused nodes ---------------------------------------------------------------
+
+
+@program()
+def prog_ho_conv_empty_batch(T: Any) -> Any:
+    """An empty batch: the double backward's terms are zeros of the right shapes."""
+    x = T.zeros(0, 2, 4, 4, dtype=T.float64, requires_grad=True)
+    w = _x(T, 3, 2, 2, 2, seed=80)
+    b = _x(T, 3, seed=81)
+    return _orders(T, lambda x, w, b: T.nn.functional.conv2d(x, w, b), [x, w, b])
+
+
+@program()
+def prog_ho_layer_norm_empty_batch(T: Any) -> Any:
+    x = T.zeros(0, 4, dtype=T.float64, requires_grad=True)
+    w, b = _x(T, 4, seed=82), _x(T, 4, seed=83)
+    return _orders(T, lambda x, w, b: T.nn.functional.layer_norm(x, (4,), w, b), [x, w, b])
+
+
+@program(
+    tol=Tolerance(
+        1e-4,
+        1e-4,
+        "the third order of a float32 convolution: the float32 sums of three chained "
+        "convolutions (im2col-matmul order against oneDNN's) compound, and the third-order "
+        "terms partly cancel (~2e-5 relative seen)",
+    )
+)
+def prog_ho_conv_float32(T: Any) -> Any:
+    x = _x(T, 2, 2, 5, 5, seed=84, scale=0.3, dtype="float32")
+    w = _x(T, 3, 2, 3, 3, seed=85, scale=0.2, dtype="float32")
+    b = _x(T, 3, seed=86, dtype="float32")
+    return _orders(T, lambda x, w, b: T.nn.functional.conv2d(x, w, b, padding=1), [x, w, b])
+
+
+@program()
+def prog_ho_layer_norm_float32(T: Any) -> Any:
+    x = _x(T, 3, 6, seed=87, scale=2.0, dtype="float32")
+    w, b = _x(T, 6, seed=88, dtype="float32"), _x(T, 6, seed=89, dtype="float32")
+    return _orders(T, lambda x, w, b: T.nn.functional.layer_norm(x, (6,), w, b), [x, w, b])
+
+
+@program()
+def prog_ho_batch_norm_float32(T: Any) -> Any:
+    x = _x(T, 6, 3, 2, seed=90, scale=2.0, dtype="float32")
+    w, b = _x(T, 3, seed=91, dtype="float32"), _x(T, 3, seed=92, dtype="float32")
+    return _orders(
+        T, lambda x, w, b: T.nn.functional.batch_norm(x, None, None, w, b, True), [x, w, b]
+    )
+
+
+@program()
+def prog_ho_conv_noncontiguous_inputs(T: Any) -> Any:
+    """Transposed and channels-last inputs and weight: the gradients' layouts and values."""
+    x = _x(T, 2, 5, 5, 3, seed=93).permute(0, 3, 1, 2)
+    w = _x(T, 2, 3, 3, 3, seed=94, scale=0.5).transpose(2, 3)
+    xl = x.detach().contiguous(memory_format=T.channels_last).requires_grad_(True)
+    out = []
+    for xi in (x, xl):
+        y = T.nn.functional.conv2d(xi, w, padding=1)
+        go = T.ones_like(y, requires_grad=True)
+        gx, gw = T.autograd.grad(y, (xi, w), go, create_graph=True)
+        g2 = T.autograd.grad((gx.pow(2).sum() + gw.pow(2).sum()), (xi, w, go))
+        out.append((gx, gw, gx.is_contiguous(), gw.is_contiguous(), g2))
+    return out
+
+
+@program()
+def prog_ho_conv_same_weight_twice(T: Any) -> Any:
+    """conv(x, w) + conv(x, w): one incoming grad reaches two convolution nodes; each has its
+    own double-backward node, and their gradients add."""
+    x = _x(T, 1, 2, 4, 4, seed=95)
+    w = _x(T, 2, 2, 2, 2, seed=96)
+    F = T.nn.functional
+    y = F.conv2d(x, w) + F.conv2d(x, w)
+    gx, gw = T.autograd.grad(y.pow(2).sum(), (x, w), create_graph=True)
+    g2 = T.autograd.grad(gx.pow(2).sum() + gw.sum(), (x, w))
+    return gx, gw, _tree(gx.grad_fn, 2), _tree(gw.grad_fn, 2), g2
+
+
+@program()
+def prog_ho_residual_conv_block_penalty(T: Any) -> Any:
+    """x + conv(relu(conv(x))): the residual's gradient and the convolutions' nodes meet."""
+    x = _x(T, 1, 2, 4, 4, seed=97)
+    w1 = _x(T, 2, 2, 3, 3, seed=98, scale=0.4)
+    w2 = _x(T, 2, 2, 3, 3, seed=99, scale=0.4)
+    F = T.nn.functional
+    y = x + F.conv2d(F.relu(F.conv2d(x, w1, padding=1)), w2, padding=1)
+    (g,) = T.autograd.grad(y.pow(2).sum(), x, create_graph=True)
+    pen = g.pow(2).mean()
+    gs = T.autograd.grad(pen, (x, w1, w2))
+    return g, _tree(g.grad_fn, 2), pen, gs
+
+
+@program()
+def prog_ho_batchnorm_module_train_and_eval(T: Any) -> Any:
+    """nn.BatchNorm1d with running statistics: the penalty's gradients in training and in
+    eval mode, and the running buffers after."""
+    m = T.nn.BatchNorm1d(3, momentum=0.3).double()
+    with T.no_grad():
+        m.weight.copy_(T.tensor([0.5, -1.0, 2.0]))
+        m.bias.copy_(T.tensor([0.1, 0.2, -0.3]))
+    out = []
+    for train in (True, False):
+        m.train(train)
+        x = _x(T, 5, 3, seed=100 + train)
+        (g,) = T.autograd.grad(m(x).pow(3).sum(), x, create_graph=True)
+        gs = T.autograd.grad(g.pow(2).sum(), (x, m.weight, m.bias))
+        out.append((g, _tree(g.grad_fn, 2), gs))
+    return out, m.running_mean, m.running_var, m.num_batches_tracked
+
+
+@program()
+def prog_ho_bn_inplace_relu_penalty(T: Any) -> Any:
+    """Batch norm followed by an in-place ReLU (ThresholdBackwardBackward0 over the fused
+    batch-norm node)."""
+    x = _x(T, 4, 3, seed=102)
+    w, b = _x(T, 3, seed=103), _x(T, 3, seed=104)
+    F = T.nn.functional
+    y = F.relu(F.batch_norm(x, None, None, w, b, training=True), inplace=True)
+    (g,) = T.autograd.grad((y * y.detach().cos()).sum(), x, create_graph=True)
+    return g, _tree(g.grad_fn, 3), T.autograd.grad(g.pow(2).sum(), (x, w, b))
+
+
+@program()
+def prog_ho_layer_norm_retain_graph_twice(T: Any) -> Any:
+    """A layer norm's double-backward graph used twice with retain_graph, then freed."""
+    x = _x(T, 3, 4, seed=105)
+    w, b = _x(T, 4, seed=106), _x(T, 4, seed=107)
+    y = T.nn.functional.layer_norm(x, (4,), w, b)
+    gx, gw, gb = T.autograd.grad(y.pow(3).sum(), (x, w, b), create_graph=True)
+    s = gx.pow(2).sum() + gw.pow(2).sum() + gb.pow(2).sum()
+    a = T.autograd.grad(s, (x, w, b), retain_graph=True)
+    b2 = T.autograd.grad(s, (x, w, b))
+    return a, b2, raises(lambda: T.autograd.grad(s, (x, w, b)))
+
+
+@program()
+def prog_ho_grad_under_no_grad(T: Any) -> Any:
+    """create_graph=True inside no_grad: grad mode is on for the backward (torch's engine),
+    so the gradients still carry the fused nodes."""
+    x = _x(T, 1, 1, 3, 3, seed=108)
+    w = _x(T, 1, 1, 2, 2, seed=109)
+    y = T.nn.functional.conv2d(x, w).pow(2).sum()
+    with T.no_grad():
+        gx, gw = T.autograd.grad(y, (x, w), create_graph=True)
+    return gx, gw, gx.requires_grad, _tree(gx.grad_fn, 1)
+
+
+@program()
+def prog_ho_only_grad_output_requires_grad(T: Any) -> Any:
+    """Constant input and weight, an incoming grad that requires grad: the gradients are
+    linear in it and their nodes have only that edge."""
+    x = _c(T, 1, 2, 3, 3, seed=110)
+    w = _c(T, 2, 2, 2, 2, seed=111)
+    xr = x.clone().requires_grad_(True)
+    wr = w.clone().requires_grad_(True)
+    F = T.nn.functional
+    go = T.tensor(_data(1, 2, 2, 2, seed=112).astype("float64"), requires_grad=True)
+    out = []
+    for xi, wi in ((xr, w), (x, wr)):
+        (g,) = T.autograd.grad(F.conv2d(xi, wi), xi if xi is xr else wi, go, create_graph=True)
+        (gg,) = T.autograd.grad(g.pow(2).sum(), go)
+        out.append((g, _tree(g.grad_fn, 1), gg))
+    return out
+
+
+@program()
+def prog_ho_maml_functional_call_conv_bn(T: Any) -> Any:
+    """MAML with torch.func.functional_call: a conv + batch-norm net adapted for one step,
+    the outer loss differentiated through the inner gradient."""
+    T.manual_seed(0)
+    nn = T.nn
+    net = nn.Sequential(
+        nn.Conv2d(1, 2, 2), nn.BatchNorm2d(2), nn.Tanh(), nn.Flatten(), nn.Linear(8, 1)
+    ).double()
+    rng = np.random.default_rng(6)
+    with T.no_grad():
+        for _, p in sorted(net.named_parameters()):
+            p.copy_(T.tensor(rng.uniform(-0.6, 0.6, tuple(p.shape))))
+    params = dict(net.named_parameters())
+    xs, ys = _c(T, 3, 1, 3, 3, seed=113), _c(T, 3, 1, seed=114)
+    xq, yq = _c(T, 3, 1, 3, 3, seed=115), _c(T, 3, 1, seed=116)
+    F = T.nn.functional
+    inner = F.mse_loss(T.func.functional_call(net, params, (xs,)), ys)
+    grads = T.autograd.grad(inner, list(params.values()), create_graph=True)
+    fast = {k: v - 0.1 * g for (k, v), g in zip(params.items(), grads, strict=True)}
+    outer = F.mse_loss(T.func.functional_call(net, fast, (xq,)), yq)
+    outer.backward()
+    return (
+        inner,
+        outer,
+        [_tree(g.grad_fn, 1) for g in grads],
+        {k: v.grad for k, v in sorted(params.items())},
+    )
+
+
+@program()
+def prog_ho_conv_padding_modes_penalty(T: Any) -> Any:
+    """Conv2d modules with reflect, replicate and circular padding: the pad's own double
+    backward in front of the convolution's."""
+    out = []
+    for mode in ("reflect", "replicate", "zeros"):
+        T.manual_seed(0)
+        m = T.nn.Conv2d(1, 2, 3, padding=1, padding_mode=mode, bias=False).double()
+        with T.no_grad():
+            m.weight.copy_(T.tensor(np.linspace(-1, 1, 18).reshape(2, 1, 3, 3)))
+        x = _x(T, 1, 1, 4, 4, seed=117)
+        (g,) = T.autograd.grad(m(x).pow(2).sum(), x, create_graph=True)
+        gg = T.autograd.grad(g.pow(2).sum(), (x, m.weight))
+        out.append((mode, g, _tree(g.grad_fn, 2), gg))
+    return out
+
+
+@program()
+def prog_ho_instance_and_group_norm_values(T: Any) -> Any:
+    """Second-order values through instance norm (the fused batch-norm node) and group norm
+    (torch's composite); group norm's graph names are in ho_group_norm_graph."""
+    x = _x(T, 2, 4, 3, seed=118)
+    w, b = _x(T, 4, seed=119), _x(T, 4, seed=120)
+    F = T.nn.functional
+    out = []
+    for f in (
+        lambda x: F.instance_norm(x, weight=w, bias=b),
+        lambda x: F.group_norm(x, 2, w, b),
+    ):
+        (g,) = T.autograd.grad(f(x).pow(3).sum(), x, create_graph=True)
+        out.append((g.detach(), [t.detach() for t in T.autograd.grad(g.pow(2).sum(), (x, w, b))]))
+    return out
+
+
+@program(
+    xfail="group norm under create_graph: torch's infinitely differentiable backward reads the "
+    "forward node's mean and rstd outputs (edges back into NativeGroupNormBackward0, whose "
+    "formula then takes their gradients); shadowgrad's composite recomputes the statistics"
+)
+def prog_ho_group_norm_graph(T: Any) -> Any:
+    x = _x(T, 2, 4, 3, seed=121)
+    w, b = _x(T, 4, seed=122), _x(T, 4, seed=123)
+    return _orders(T, lambda x, w, b: T.nn.functional.group_norm(x, 2, w, b), [x, w, b])
+
+
+@program(
+    xfail="grid_sampler_2d_backward has no derivative in shadowgrad (its double-backward "
+    "formulas raise); torch's GridSampler2DBackwardBackward0 differentiates again"
+)
+def prog_ho_grid_sample_double_backward(T: Any) -> Any:
+    x = _x(T, 1, 2, 3, 4, seed=124)
+    grid = T.tensor(np.linspace(-0.9, 0.8, 8).reshape(1, 2, 2, 2), requires_grad=True)
+    f = T.nn.functional.grid_sample
+    return _orders(T, lambda x, g: f(x, g, align_corners=False), [x, grid])
+
+
+@program(
+    xfail="circular padding is torch's in-place copies into slices (CopySlices): under "
+    "create_graph torch's CopySlices backward clones the grad and writes the slice's gradient "
+    "through an as_strided view (CloneBackward0, AsStridedBackward0, CopyBackwards); "
+    "shadowgrad's records index and index_put (IndexBackward0, IndexPutBackward0)"
+)
+def prog_ho_conv_circular_padding_penalty(T: Any) -> Any:
+    m = T.nn.Conv2d(1, 2, 3, padding=1, padding_mode="circular", bias=False).double()
+    with T.no_grad():
+        m.weight.copy_(T.tensor(np.linspace(-1, 1, 18).reshape(2, 1, 3, 3)))
+    x = _x(T, 1, 1, 4, 4, seed=125)
+    (g,) = T.autograd.grad(m(x).pow(2).sum(), x, create_graph=True)
+    return g, _tree(g.grad_fn, 4), T.autograd.grad(g.pow(2).sum(), (x, m.weight))
 
 
 @pytest.mark.parametrize("name", _SET.params())

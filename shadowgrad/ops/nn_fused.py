@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from .. import _dtype as D
+from .. import _formats as _fmt
 from .._creation import zeros_like
 from .._tensor import _make, warn_once
 from ..autograd.forward_ad import _plus
@@ -592,8 +593,15 @@ def _conv_backward_fwd(grad_output, input, weight, stride, padding, dilation, tr
         gi = K._conv_input_formula(g, x, w, *args)
         gw = K._conv_weight_formula(g, x, w, *args)
         gb = K._conv_bias_formula(g, w, transposed, groups)
-    # torch's kernel writes each gradient into a fresh contiguous tensor
-    return tuple(np.ascontiguousarray(t._data) for t in (gi, gw, gb))
+    # torch's kernel writes each gradient into a fresh tensor, channels-last for a 2-d
+    # convolution of which an operand suggests that format (as the forward's result)
+    cl = input.ndim == 4 and any(_fmt.suggested(a) is _fmt.channels_last for a in (input, weight))
+    fmt = _fmt.channels_last if cl else _fmt.contiguous_format
+    return (
+        _fmt.relayout(gi._data, fmt),
+        _fmt.relayout(gw._data, fmt),
+        np.ascontiguousarray(gb._data),
+    )
 
 
 def _narrow_to(t: Any, like: Any) -> Any:
@@ -610,13 +618,10 @@ def _cbb_grad_output(grads, input, weight, grad_output, stride, padding, dilatio
     ggI, ggW, ggb = grads
     und = grads.undefined
     args = (stride, padding, dilation, transposed, output_padding, groups)
-    if input.numel() == 0:
-        return zeros_like(grad_output)
-    ggO = None  # None: undefined (no term), as torch's
-
-    if 0 not in und:
+    ggO = None  # None: undefined (no term), as torch's; an empty input gives no conv terms
+    if 0 not in und and input.numel():
         ggO = K.convolution_op(ggI, weight, None, *args)
-    if 1 not in und:
+    if 1 not in und and input.numel():
         t = K.convolution_op(input, ggW, None, *args)
         ggO = t if ggO is None else ggO + t
     if 2 not in und:
@@ -631,9 +636,7 @@ def _cbb_input(grads, grad_output, input, weight, stride, padding, dilation, tra
                output_padding, groups):  # fmt: skip
     """gI: the convolution of the incoming grad with ggW, in the other direction."""
     ggW = grads[1]
-    if input.numel() == 0:
-        return zeros_like(input)
-    if 1 in grads.undefined:
+    if 1 in grads.undefined or input.numel() == 0:
         return None
     if transposed:
         gI = K.convolution_op(
@@ -657,9 +660,7 @@ def _cbb_weight(grads, grad_output, input, weight, stride, padding, dilation, tr
     from .shape import cat
 
     ggI = grads[0]
-    if input.numel() == 0:
-        return zeros_like(weight)
-    if 0 in grads.undefined:
+    if 0 in grads.undefined or input.numel() == 0:
         return None
     gOt, ggIt = grad_output.transpose(0, 1), ggI.transpose(0, 1)
 
