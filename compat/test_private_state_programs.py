@@ -201,6 +201,54 @@ def prog_ps_function_output_freed_with_its_node(T: Any) -> Any:
     return ref() is None, node() is None, raises(lambda: F.apply(x))
 
 
+@program()
+def prog_ps_from_file(T: Any) -> Any:
+    import os
+    import tempfile
+
+    import numpy as np
+
+    # one directory for both engines' runs (the messages name the file)
+    d = os.path.join(tempfile.gettempdir(), f"ps_from_file_{os.getpid()}")
+    os.makedirs(d, exist_ok=True)
+    for f in os.listdir(d):
+        os.remove(os.path.join(d, f))
+    path = os.path.join(d, "data.bin")
+    np.arange(10, dtype=np.float32).tofile(path)
+    out = [
+        T.from_file(path, size=10),
+        T.from_file(path, shared=False, size=4, dtype=T.float32),
+        T.from_file(path),
+        T.from_file(path, size=2, dtype=T.int64),
+        T.from_file(path, size=5, dtype=T.float16),
+        raises(lambda: T.from_file(path, size=100)),
+        raises(lambda: T.from_file(os.path.join(d, "missing.bin"), size=3)),
+    ]
+    private = T.from_file(path, size=3)
+    private[0] = 42.0
+    shared = T.from_file(path, shared=True, size=10)
+    shared[1] = 99.0
+    del shared
+    out.append(np.fromfile(path, dtype=np.float32)[:3].tolist())
+    new = os.path.join(d, "new.bin")
+    out.append((T.from_file(new, shared=True, size=3), os.path.getsize(new)))
+    return out
+
+
+@program()
+def prog_ps_small_api(T: Any) -> Any:
+    x = T.arange(6.0).reshape(2, 3)
+    return (
+        x.const_data_ptr() == x.data_ptr(),
+        x[1].const_data_ptr() - x.const_data_ptr(),
+        raises(lambda: T.autograd.variable(x)),
+        T.autograd.kineto_available(),
+        T.autograd.has_torch_function((x,)),
+        T.autograd.has_torch_function is T.overrides.has_torch_function,
+        T.autograd.handle_torch_function is T.overrides.handle_torch_function,
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -1540,6 +1540,61 @@ def frombuffer(
     return _finish(arr, requires_grad)
 
 
+def from_file(
+    filename: Any,
+    shared: bool | None = None,
+    size: int = 0,
+    *,
+    dtype: D.dtype | None = None,
+    layout: Any = None,
+    device: Any = None,
+    pin_memory: bool = False,
+) -> Tensor:
+    """Mirrors `torch.from_file`: a 1-d tensor of `size` elements mapped from a file. shared:
+    writes go to the file (created or extended as needed); otherwise a private copy-on-write
+    mapping (MAP_PRIVATE: the tensor's writes stay in it)."""
+    import mmap
+    import os
+
+    if device is not None:
+        check_device(device)
+    dt = dtype or D.get_default_dtype()
+    bf16 = dt is D.bfloat16
+    npd = np.dtype(np.uint16) if bf16 else np.dtype(dt._np)
+    nbytes = size * npd.itemsize
+    name = os.fspath(filename)
+    if shared:
+        fd = os.open(name, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            if os.fstat(fd).st_size < nbytes:
+                os.ftruncate(fd, nbytes)
+            if nbytes == 0:
+                arr = np.empty(0, npd)
+            else:
+                arr = np.frombuffer(mmap.mmap(fd, nbytes), npd, count=size)
+        finally:
+            os.close(fd)
+    else:
+        try:
+            have = os.path.getsize(name)
+        except OSError as e:
+            raise RuntimeError(
+                f"unable to open file <{name}> in read-only mode: {e.strerror} ({e.errno})"
+            ) from None
+        if have < nbytes:
+            raise RuntimeError(
+                f"file <{name}> size <{have}> is smaller than the required mapping size <{nbytes}>"
+            )
+        if size:  # a private (copy-on-write) mapping, as torch's MAP_PRIVATE
+            with open(name, "rb") as f:
+                arr = np.frombuffer(mmap.mmap(f.fileno(), nbytes, access=mmap.ACCESS_COPY), npd)
+        else:
+            arr = np.empty(0, npd)
+    if bf16:  # the file holds bfloat16's bits: Note [bfloat16 storage]
+        arr = (arr.astype(np.uint32) << 16).view(np.float32).astype(D.LD)
+    return _finish(arr, False)
+
+
 def _on_devices() -> None:
     """The factories make their tensor on the device asked or the default device, the *_like
     functions on their tensor's (see _device.py: the wrapper is a no-op on the cpu)."""

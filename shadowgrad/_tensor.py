@@ -787,6 +787,10 @@ class Tensor:
             raise RuntimeError("Cannot access data pointer of Tensor that doesn't have storage")
         return int(self._data.__array_interface__["data"][0])
 
+    def const_data_ptr(self) -> int:
+        """Mirrors `torch.Tensor.const_data_ptr` (data_ptr, for reading)."""
+        return self.data_ptr()
+
     def storage_offset(self) -> int:
         """Mirrors `torch.Tensor.storage_offset`: in elements, from the start of the memory
         it shares (the numpy root, as untyped_storage(): a detached or loaded view counts from

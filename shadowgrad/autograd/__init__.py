@@ -569,3 +569,23 @@ def is_view_replay_enabled() -> bool:
 def is_tensor_like(inp: Any) -> bool:
     """Mirrors `torch.autograd.is_tensor_like`: a Tensor, or a type with __torch_function__."""
     return type(inp) is _Tensor or hasattr(inp, "__torch_function__")
+
+
+def variable(*args: Any, **kwargs: Any) -> Any:
+    """Mirrors `torch.autograd.variable`: removed, it raises torch's message."""
+    raise RuntimeError("torch.autograd.variable(...) is deprecated, use torch.tensor(...) instead")
+
+
+def kineto_available() -> bool:
+    """Mirrors `torch.autograd.kineto_available` (shadowgrad's profiler stands in for it)."""
+    return True
+
+
+def __getattr__(name: str) -> Any:
+    # torch.autograd re-exports these from torch.overrides (imported lazily: overrides
+    # imports the autograd package)
+    if name in ("has_torch_function", "handle_torch_function"):
+        from .. import overrides
+
+        return getattr(overrides, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -2252,4 +2252,5 @@ FUNCTIONS: dict[str, Any] = {
     "range": _creation.range,
     "empty_strided": _creation.empty_strided,
     "frombuffer": _creation.frombuffer,
+    "from_file": _creation.from_file,
 }
