@@ -38,6 +38,11 @@ __all__ = [
 FLOAT_ONLY = "Only Tensors of floating point and complex dtype can require gradients"
 
 
+def _bool_refused(name: str, param: str, value: Any) -> None:
+    """A factory's bool keyword given something else: torch's parser error."""
+    raise TypeError(f"{name}(): argument '{param}' must be bool, not {_tp_name(value)}")
+
+
 def _finish(data: np.ndarray, requires_grad: bool) -> Tensor:
     if data.dtype is D.LD:
         data = D.round_bf16(data)  # Note [bfloat16 storage]
@@ -138,6 +143,10 @@ def tensor(
     pin_memory: bool = False,
 ) -> Tensor:
     """Copy data into a new leaf tensor. Mirrors `torch.tensor`."""
+    if requires_grad is not False and requires_grad is not True:
+        _bool_refused("tensor", "requires_grad", requires_grad)
+    if pin_memory is not False and pin_memory is not True:
+        _bool_refused("tensor", "pin_memory", pin_memory)
     if dtype is not None and type(dtype) is not D.dtype:
         dtype = dtype_arg("tensor", dtype)
     check_device(device)
@@ -661,6 +670,13 @@ def _factory(
 ) -> Tensor:
     if dtype is not None and type(dtype) is not D.dtype:
         check_dtype_arg(name, dtype)
+    if (
+        requires_grad is not False
+        and requires_grad is not True
+        and requires_grad is not None  # (bool? requires_grad: None too)
+        and name
+    ):
+        _bool_refused(name, "requires_grad", requires_grad)
     d = dtype or D.get_default_dtype()
     shape = _size(size)
     if type(fill) is int and d._cat == 1:

@@ -181,6 +181,11 @@ def tensor_first(
             if not args and param in kwargs:  # torch.exp(input=x): the first parameter by name
                 args = (kwargs.pop(param),)
         if args and not isinstance(args[0], Tensor):
+            if reported in PARSER:  # several overloads: torch's listing
+                site = call_site()
+                if site is not None and param in site[1]:  # the input given by keyword
+                    reraise(reported, (), {param: args[0], **kwargs}, False)
+                reraise(reported, args[1:], kwargs, False, args[:1])
             raise not_tensor_as_called(reported, param, 0, args[0])
         try:
             return fn(*args, **kwargs)
@@ -793,6 +798,9 @@ _declare(
     view_as: view_as Tensor input, Tensor other
     view_as_complex: view_as_complex Tensor input
     view_as_real: view_as_real Tensor input
+    where: where Tensor condition | Tensor condition, Tensor input, Tensor other, *, Tensor?
+        out=None | Tensor condition, Scalar self, Tensor other | Tensor condition, Tensor input,
+        Scalar other | Tensor condition, Scalar self, Scalar other
     xlogy: xlogy Tensor input, Tensor other, *, Tensor? out=None | F Scalar self, Tensor other, *,
         Tensor? out=None | Tensor input, Scalar other, *, Tensor? out=None
     """

@@ -549,7 +549,11 @@ def sum(
         raise _no_dim_error("sum", dim.method, _given(keepdim, dtype=dtype, out=out))
     if out is not None:
         return _sum_out(input, dim, keepdim, dtype, out)
-    npd = _sum_dtype(input, dtype)
+    try:
+        npd = _sum_dtype(input, dtype)
+    except TypeError:  # a dtype that is no dtype
+        _dtype_parser_error("sum", dim, keepdim, dtype)
+        raise
     shape = tuple(input._data.shape)
     if dim.__class__ is _Unset:
         return _sum_all(input, shape, npd)
@@ -563,6 +567,15 @@ def sum(
     elif keepdim is not True and keepdim is not False:
         _dim_parser_error("sum", dim, keepdim)
     return _sum_dim(input, axes, keepdim, shape, npd)
+
+
+def _dtype_parser_error(name: str, dim: Any, keepdim: Any, dtype: Any) -> None:
+    """sum's or mean's dtype= that is no dtype, with no dim: torch's listing of both
+    overloads (with a dim, the dtype's own error is torch's)."""
+    if dim.__class__ is _Unset and keepdim is _NO_KEEPDIM:
+        from .._signatures import reraise
+
+        reraise(name, (), {"dtype": dtype})
 
 
 def _dim_parser_error(name: str, dim: Any, keepdim: Any) -> None:
@@ -632,7 +645,11 @@ def mean(
     """Mirrors `torch.mean`."""
     if keepdim is not _NO_KEEPDIM and dim.__class__ is _Unset:
         raise _no_dim_error("mean", dim.method, _given(keepdim, dtype=dtype))
-    npd = _mean_dtype("mean", input, dtype)
+    try:
+        npd = _mean_dtype("mean", input, dtype)
+    except TypeError:  # a dtype that is no dtype
+        _dtype_parser_error("mean", dim, keepdim, dtype)
+        raise
     shape = tuple(input._data.shape)
     if dim.__class__ is _Unset:
         if npd is None:
