@@ -2214,6 +2214,73 @@ def prog_vi_old_view_ops_ravel_reshape_expand_narrow(T: Any) -> Any:
     }
 
 
+@program()
+def prog_vi_views_codegen_view_as_and_unbind_by_mode(T: Any) -> Any:
+    def run(grad_mode: bool, requires_grad: bool) -> Any:
+        res = []
+        with T.set_grad_enabled(grad_mode):
+            inp = _x(T, 6, rg=requires_grad)
+            out = inp.view_as(inp)
+            res.append((out._is_view(), out.requires_grad, out.grad_fn))
+            res.append(raises(lambda: out.add_(1) is out))
+            parts = inp.unbind()
+            res.append((parts[0]._is_view(), parts[0].requires_grad, parts[0].grad_fn))
+            res.append(raises(lambda: parts[0].add_(1) is parts[0]))
+            nl = _x(T, 6, seed=1, rg=requires_grad).clone()
+            res.append(raises(lambda: nl.view_as(nl).add_(1) is not None))
+            nparts = nl.unbind()
+            res.append(raises(lambda: nparts[0].add_(1) is not None))
+            res.append(raises(lambda: nparts[1].zero_() is not None))
+        return res
+
+    return {f"{g}-{r}": run(g, r) for g in (True, False) for r in (True, False)}
+
+
+@program()
+def prog_vi_multi_output_views_under_no_grad(T: Any) -> Any:
+    a = _x(T, 6, seed=2).clone()
+    with T.no_grad():
+        c = a.unbind()
+    out = [raises(lambda: c[0].mul_(2)), c[0].grad_fn, c[0].requires_grad]
+    d = a.split(2)
+    with T.no_grad():
+        d[0].mul_(2)
+    out += [raises(lambda: d[0].grad_fn), a.grad_fn]
+    out.append(raises(lambda: d[1].sum().backward()))  # its base was modified in place
+    return out, a.detach()
+
+
+@program()
+def prog_vi_custom_function_mark_dirty_on_views(T: Any) -> Any:
+    class Double(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            x.mul_(2)
+            ctx.mark_dirty(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    a = _x(T, 4, seed=3)
+    b = a * 1
+    v = b[:2]
+    r = Double.apply(v)
+    out = [r is v, v.grad_fn, b.grad_fn]
+    b.sum().backward()
+    out.append(a.grad)
+    leaf = _x(T, 4, seed=4)
+    lv = leaf[:2]
+    out.append(raises(lambda: Double.apply(lv)))
+    out.append((leaf.detach(), lv._version))
+    out.append(raises(lambda: Double.apply(leaf)))
+    plain = T.ones(4)
+    out.append(Double.apply(plain[1:3]).grad_fn)
+    out.append(plain)
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -534,6 +534,12 @@ def _wrap_outputs(ctx: Any, args: tuple[Any, ...], outs: tuple[Any, ...]) -> tup
             raise RuntimeError(
                 "a leaf Variable that requires grad has been used in an in-place operation."
             )
+        if id(o) in dirty and o._rg and o._base is not None and o._base._grad_fn is None:
+            # torch's check_inplace of a dirty view (rebase_history): its base is a leaf
+            raise RuntimeError(
+                "a view of a leaf Variable that requires grad is being used in an in-place "
+                "operation."
+            )
         nd = id(o) in non_diff
         if id(o) not in dirty and id(o) in inputs:
             # An input returned as-is comes back as a view of it (torch 7.13); one marked
