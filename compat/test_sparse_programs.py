@@ -705,6 +705,38 @@ def prog_sp_mm_ints(T: Any) -> Any:
 
 
 @program()
+def prog_sp_sparse_times_sparse(T: Any) -> Any:
+    a = T.sparse_coo_tensor([[0, 1, 1], [1, 0, 1]], [1.0, 2.0, 3.0], (2, 2), requires_grad=True)
+    b = T.sparse_coo_tensor([[0, 1], [0, 1]], [4.0, 5.0], (2, 2), requires_grad=True)
+    y = T.sparse.mm(a, b)
+    T.sparse.sum(y * T.tensor([[1.0, 2.0], [3.0, 4.0]])).backward()
+    v = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    a2 = T.sparse_coo_tensor([[0, 1, 1], [1, 0, 1]], v, (2, 2))
+    (T.sparse.mm(a2, b.detach()).to_dense() ** 2).sum().backward()
+    z = T.sparse_coo_tensor([[0], [0]], [0.0], (2, 2))
+    u = _s(T)
+    return (
+        sp(y),
+        sp(a.grad),
+        sp(b.grad),
+        v.grad,
+        sp(T.sparse.mm(a.detach(), z)),
+        sp(T.sparse.mm(u, u.t())),
+        raises(lambda: T.sparse.mm(u, u)),
+    )
+
+
+@program()
+def prog_sp_collate_and_negative_size(T: Any) -> Any:
+    s = _s(T)
+    return (
+        raises(lambda: T.utils.data.default_collate([s, s * 2])),
+        raises(lambda: T.sparse_coo_tensor([[0]], [1.0], (-1,))),
+        T.utils.data.default_collate([s.to_dense(), s.to_dense()]),
+    )
+
+
+@program()
 def prog_sp_hspmm_and_smm(T: Any) -> Any:
     i = T.tensor([[0, 2, 2], [2, 0, 2]])
     v = T.tensor([3.0, 4.0, 5.0], requires_grad=True)

@@ -136,6 +136,8 @@ def sparse_coo_tensor(
         shape = sizes + tuple(dense_shape)
     else:
         shape = tuple(int(s) for s in size)
+        if any(s < 0 for s in shape):
+            raise RuntimeError("numel: integer multiplication overflow")
         if len(shape) != sd + len(dense_shape):
             raise RuntimeError(
                 "'len(size) == sparse_dim + dense_dim' is not satisfied: len(size) = "
@@ -493,8 +495,19 @@ def sparse_mm(mat1: Tensor, mat2: Tensor, reduce: Any = None) -> Tensor:
         # torch: (mat2.t() @ mat1.t()).t()
         return _dense_sparse(mat1, mat2)
     if type(a) is SparseArray and type(b) is SparseArray:
-        out = sp(from_dense(dense(a) @ dense(b), 2))
-        return out
+        out = sp(sparse_product(a, b))
+
+        def fn(g: Tensor) -> tuple[Any, ...]:
+            # torch's sparse_sparse_matmul_backward: the structural products, their values
+            # outside the operand's own entries zeroed (the entries kept), not coalesced
+            ga = _arr(g)
+            gs = ga if type(ga) is SparseArray else from_dense(np.asarray(ga), 2)
+            return (
+                sp(_on_pattern(sparse_product(gs, permuted(b, (1, 0))), a)),
+                sp(_on_pattern(sparse_product(permuted(a, (1, 0)), gs), b)),
+            )
+
+        return record("SparseSparseMatmulBackward0", out, (mat1, mat2), fn)
     from .. import mm
 
     return mm(mat1, mat2)  # type: ignore[no-any-return]
@@ -536,6 +549,40 @@ def smm(mat1: Tensor, mat2: Tensor) -> Tensor:
     idx = np.stack([np.repeat(rows, ncol), np.tile(np.arange(ncol), len(rows))])
     out = sp(make(idx, prod.reshape(-1), (mat1.shape[0], ncol), False))
     return no_derivative(out, (mat1, mat2), "sspaddmm")  # type: ignore[no-any-return]
+
+
+def _on_pattern(p: SparseArray, x: SparseArray) -> SparseArray:
+    """p's entries, zero where x has none; flagged uncoalesced (torch's)."""
+    xc = coalesced(x)
+    dims = p.shape
+    keys = np.ravel_multi_index(tuple(p._i), dims) if p._i.shape[1] else np.zeros(0, np.int64)
+    xk = np.ravel_multi_index(tuple(xc._i), dims) if xc._i.shape[1] else np.zeros(0, np.int64)
+    inside = np.isin(keys, xk)
+    v = np.where(inside.reshape((-1,) + (1,) * (p._v.ndim - 1)), p._v, 0).astype(p.dtype)
+    return make(p._i, v, p.shape, False)
+
+
+def sparse_product(a: SparseArray, b: SparseArray) -> SparseArray:
+    """a @ b, both sparse 2-d: an entry wherever a(i, k) and b(k, j) both have one (torch's
+    structural product, explicit zeros included), coalesced."""
+    if a.shape[1] != b.shape[0]:
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
+            f"{b.shape[0]}x{b.shape[1]})"
+        )
+    warn_once("sparse_csr_beta", CSR_WARNING, UserWarning, stacklevel=5)  # (torch: via CSR)
+    ac, bc = coalesced(a), coalesced(b)
+    dt = np.result_type(ac._v, bc._v)
+    shape = (a.shape[0], b.shape[1])
+    brow = bc._i[0]
+    ak = ac._i[1]
+    starts = np.searchsorted(brow, ak, "left")
+    counts = np.searchsorted(brow, ak, "right") - starts
+    ia = np.repeat(np.arange(len(ak)), counts)
+    ib = np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(counts.sum())
+    i = np.stack([ac._i[0][ia], bc._i[1][ib]])
+    v = ac._v[ia].astype(dt) * bc._v[ib].astype(dt)
+    return coalesced(make(i, v, shape, False))
 
 
 def _dense_sparse(mat1: Tensor, mat2: Tensor) -> Tensor:

@@ -150,7 +150,19 @@ def collate_tensor_fn(batch: Any, *, collate_fn_map: _CollateMap | None = None) 
     """Stack tensors along a new first dim (torch's, less its shared-memory worker path)."""
     from .... import stack
 
+    layout = batch[0].layout
+    if layout is not _strided():
+        raise RuntimeError(
+            "Batches of sparse tensors are not currently supported by the default collate_fn; "
+            "please provide a custom collate_fn to handle them appropriately."
+        )
     return stack(batch, 0)
+
+
+def _strided() -> Any:
+    from ...._formats import strided
+
+    return strided
 
 
 def collate_numpy_array_fn(batch: Any, *, collate_fn_map: _CollateMap | None = None) -> Any:
