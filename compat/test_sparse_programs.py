@@ -1220,6 +1220,63 @@ def prog_sp_dense_optimizers_refuse_sparse_grads(T: Any) -> Any:
 
 
 @program()
+def prog_sp_embedding_from_pretrained_and_max_norm(T: Any) -> Any:
+    w = T.arange(12.0).view(4, 3) / 5
+    e = T.nn.Embedding.from_pretrained(w.clone(), freeze=False, sparse=True)
+    e(T.tensor([1, 3])).sum().backward()
+    m = T.nn.Embedding(4, 3, sparse=True, max_norm=1.0)
+    with T.no_grad():
+        m.weight.copy_(w)
+    m(T.tensor([1, 3, 3])).sum().backward()
+    eb = T.nn.EmbeddingBag.from_pretrained(w.clone(), freeze=False, sparse=True, mode="sum")
+    eb(T.tensor([[1, 2], [0, 3]])).sum().backward()
+    return sp(e.weight.grad), repr(e), m.weight.detach(), sp(m.weight.grad), sp(eb.weight.grad)
+
+
+@program()
+def prog_sp_sparse_adam_state_dict_and_scheduler(T: Any) -> Any:
+    import io
+
+    e = _emb(T)
+    o = T.optim.SparseAdam(e.parameters(), lr=0.1)
+    sched = T.optim.lr_scheduler.StepLR(o, 1, 0.5)
+    for k in range(2):
+        o.zero_grad(set_to_none=bool(k))
+        e(T.tensor([k, 3])).sum().backward()
+        o.step()
+        sched.step()
+    buf = io.BytesIO()
+    T.save(o.state_dict(), buf)
+    buf.seek(0)
+    o2 = T.optim.SparseAdam(e.parameters(), lr=0.1)
+    o2.load_state_dict(T.load(buf))
+    o2.zero_grad()
+    e(T.tensor([1, 2])).sum().backward()
+    o2.step()
+    st = o2.state_dict()["state"][0]
+    return e.weight.detach(), st["step"], st["exp_avg"], sched.get_last_lr()
+
+
+@program()
+def prog_sp_optimizer_states_with_sparse_grads(T: Any) -> Any:
+    e = _emb(T)
+    o = T.optim.Adagrad(e.parameters(), lr=0.1)
+    e(T.tensor([1, 1])).sum().backward()
+    o.step()
+    e2 = _emb(T)
+    o2 = T.optim.SGD(e2.parameters(), lr=0.1, momentum=0.9)
+    e2(T.tensor([1])).sum().backward()
+    o2.step()
+    o2.zero_grad(set_to_none=False)
+    return (
+        o.state[e.weight]["sum"],
+        o.state[e.weight]["step"],
+        sp(e2.weight.grad),
+        sp(o2.state[e2.weight]["momentum_buffer"]),
+    )
+
+
+@program()
 def prog_sp_clip_grad_on_sparse(T: Any) -> Any:
     e = _emb(T)
     (e(T.tensor([1, 2, 1])) ** 2).sum().backward()
