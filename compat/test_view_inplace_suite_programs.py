@@ -2281,6 +2281,39 @@ def prog_vi_custom_function_mark_dirty_on_views(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_vi_out_is_the_input_refused_or_allowed(T: Any) -> Any:
+    out = {}
+
+    def run(name: str, f: Any) -> None:
+        x = T.arange(16.0) + 1
+        out[name] = (raises(lambda: f(x)), x)
+
+    idx = T.tensor([1, 2, 0, 3])
+    long4 = T.zeros(4, dtype=T.long)
+    # assert_no_overlap: even out being the input itself is refused
+    run("gather", lambda x: T.gather(x[:4], 0, idx, out=x[:4]))
+    run("index_select", lambda x: T.index_select(x[:4], 0, idx, out=x[:4]))
+    run("take_along_dim", lambda x: T.take_along_dim(x[:4], idx, 0, out=x[:4]))
+    run("masked_select", lambda x: T.masked_select(x[:4], x[:4] > 0, out=x[:4]))
+    run("cat_one", lambda x: T.cat([x[:4]], out=x[:4]))
+    run("stack_one", lambda x: T.stack([x[:2]], out=x[:2].view(1, 2)))
+    run("outer_self", lambda x: T.outer(x[:1], x[:1], out=x[:1].view(1, 1)))
+    run("diff", lambda x: T.diff(x[:4], out=x[:3]))
+    run("max_dim", lambda x: T.max(x[:4].view(2, 2), 0, out=(x[:2], T.zeros(2, dtype=T.long))))
+    # TensorIterator ops and sorts: the input itself is fine
+    run("exp", lambda x: T.exp(x[:4], out=x[:4]))
+    run("cumsum", lambda x: T.cumsum(x[:4], 0, out=x[:4]))
+    run("sort", lambda x: T.sort(x[:4], out=(x[:4], long4)))
+    run("topk", lambda x: T.topk(x[:4], 4, out=(x[:4], T.zeros(4, dtype=T.long))))
+    run("msort", lambda x: T.msort(x[:4], out=x[:4]))
+    run("where", lambda x: T.where(x[:4] > 2, x[:4], x[4:8], out=x[:4]))
+    run("gather_disjoint", lambda x: T.gather(x[4:8], 0, T.tensor([1, 0]), out=x[:2]))
+    run("copy_self", lambda x: x[:4].copy_(x[:4]))
+    run("copy_detached", lambda x: x[:4].copy_(x.detach()[:4]))
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

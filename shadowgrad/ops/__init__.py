@@ -78,6 +78,8 @@ _OUT_NAMES = {
 }  # fmt: skip
 
 
+# out= functions refusing any overlap of out with an input, the input itself included
+_OUT_NO_OVERLAP = frozenset(("gather", "index_select", "take_along_dim", "masked_select"))
 # out= functions whose kernels torch runs without refusing an `out` that partially overlaps
 # an input (reductions, matrix products)
 _OUT_OVERLAP_UNCHECKED = frozenset(
@@ -103,6 +105,8 @@ def _with_out(fn: Any, public: str, name: str | None) -> Any:
         if hook is not None:
             hook(args, result, out)
         if isinstance(result, Tensor):
+            if public in _OUT_NO_OVERLAP and isinstance(out, Tensor):
+                check_out_overlap_inputs(out, args, True)
             return _out(result, out, name, *(() if public in _OUT_OVERLAP_UNCHECKED else args))
         if not isinstance(out, (tuple, list)) or len(out) != len(result):
             raise TypeError(f"{public}(): argument 'out' must be tuple of Tensors")

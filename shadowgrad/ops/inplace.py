@@ -517,14 +517,21 @@ def check_operand_overlap(fn: Callable[..., Tensor], self: Tensor, args: tuple[A
             _check_partial_overlap(self._data, a._data)
 
 
-def check_out_overlap_inputs(out: Tensor, inputs: tuple[Any, ...]) -> None:
-    """An `out=` tensor partially overlapping one of the inputs: torch's TensorIterator error."""
+def check_out_overlap_inputs(out: Tensor, inputs: Any, full: bool = False) -> None:
+    """An `out=` tensor partially overlapping one of the inputs: torch's TensorIterator error;
+    full: any overlap, the input itself included (assert_no_overlap: gather, cat, ...)."""
     vc = out._vc
     if vc is None:
         return
     for a in inputs:
-        if isinstance(a, Tensor) and a._vc is vc and a is not out:
+        if isinstance(a, Tensor) and a._vc is vc and (full or a is not out):
+            if full and _dense(out._data) and _dense(a._data) and _shares(out._data, a._data):
+                raise RuntimeError(PARTIAL_OVERLAP)
             _check_partial_overlap(out._data, a._data)
+
+
+def _shares(a: np.ndarray, b: np.ndarray) -> bool:
+    return bool(a.size and b.size and np.may_share_memory(a, b))
 
 
 def _copy_cast(self: Tensor, src: Tensor) -> Tensor:

@@ -1520,7 +1520,7 @@ def _cat_out(ts: list[Any], dim: int, out: Tensor, name: str = "cat") -> Tensor:
     if out._vc is not None:
         from .inplace import check_out_overlap_inputs
 
-        check_out_overlap_inputs(out, ts)
+        check_out_overlap_inputs(out, ts, True)  # cat refuses even the input itself
     result = cat(ts, dim) if name == "cat" else stack(ts, dim)
     if result.dtype._cat > out.dtype._cat:  # torch's canCast
         raise TypeError(
