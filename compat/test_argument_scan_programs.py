@@ -992,6 +992,62 @@ def prog_arg_bools_taken_as_numbers(T: Any) -> Any:
     )
 
 
+# --- more reductions: keepdim flags and bool dims ----------------------------------------------
+
+_flag_family(
+    "logsumexp_keepdim",
+    lambda x, v: x.logsumexp(1, v),
+    lambda T, x, v: T.logsumexp(x, 0, keepdim=v),
+)
+_flag_family("amax_keepdim", lambda x, v: x.amax(1, v), lambda T, x, v: T.amax(x, keepdim=v))
+_flag_family("amin_keepdim_kw", lambda x, v: x.amin(0, keepdim=v), lambda T, x, v: T.amin(x, 1, v))
+_flag_family("nansum_keepdim", lambda x, v: x.nansum(1, v), lambda T, x, v: T.nansum(x, 0, v))
+_flag_family(
+    "kthvalue_keepdim",
+    lambda x, v: x.kthvalue(2, 1, v),
+    lambda T, x, v: T.kthvalue(x, 1, keepdim=v),
+)
+_flag_family("mode_keepdim_kw", lambda x, v: x.mode(1, keepdim=v), lambda T, x, v: T.mode(x, 0, v))
+_int_dim_family("logsumexp_dim", lambda x, v: x.logsumexp(v), lambda T, x, v: T.logsumexp(x, v))
+_int_dim_family("amax_dim", lambda x, v: x.amax(v), lambda T, x, v: T.amax(x, dim=v))
+_int_dim_family("kthvalue_dim", lambda x, v: x.kthvalue(1, v), lambda T, x, v: T.kthvalue(x, 1, v))
+_int_dim_family("mode_dim_kw", lambda x, v: x.mode(dim=v), lambda T, x, v: T.mode(x, v))
+_int_dim_family("cummax_dim", lambda x, v: x.cummax(v), lambda T, x, v: T.cummax(x, dim=v))
+_int_dim_family("cummin_dim_kw", lambda x, v: x.cummin(dim=v), lambda T, x, v: T.cummin(x, v))
+_int_dim_family(
+    "logcumsumexp_dim", lambda x, v: x.logcumsumexp(v), lambda T, x, v: T.logcumsumexp(x, dim=v)
+)
+
+
+@program()
+def prog_arg_isclose_allclose_equal_nan(T: Any) -> Any:
+    a = _x(T, 2, 3, rg=False)
+    b = a.clone()
+    return (
+        [raises(lambda v=v: a.isclose(b, equal_nan=v)) for v in _NOT_BOOLS],
+        [raises(lambda v=v: T.isclose(a, b, 1e-5, 1e-8, v)) for v in ("a", 1)],
+        [raises(lambda v=v: a.allclose(b, equal_nan=v)) for v in _NOT_BOOLS],
+        [raises(lambda v=v: T.allclose(a, b, 1e-5, 1e-8, v)) for v in ("a", 1)],
+        raises(lambda: a.isclose(b, rtol="a")),
+        raises(lambda: T.allclose(a, b, atol=None)),
+        a.isclose(b, equal_nan=True),
+        T.allclose(a, b, equal_nan=False),
+    )
+
+
+@program()
+def prog_arg_fill_diagonal_wrap_flag(T: Any) -> Any:
+    x = T.zeros(5, 3)
+    y = x.clone().fill_diagonal_(2.0, wrap=True)
+    return (
+        [raises(lambda v=v: x.clone().fill_diagonal_(1.0, wrap=v)) for v in _NOT_BOOLS],
+        raises(lambda: x.clone().fill_diagonal_(1.0, 1)),
+        raises(lambda: x.clone().fill_diagonal_("a")),
+        y,
+        x.clone().fill_diagonal_(3, False),
+    )
+
+
 # (keep last) ------------------------------------------------------------------------------------
 
 

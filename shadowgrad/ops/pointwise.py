@@ -2472,6 +2472,14 @@ def isclose(
 ) -> Tensor:
     """Mirrors `torch.isclose`: |input - other| <= atol + rtol * |other|, or equal."""
     _need_tensor("isclose", other)
+    if equal_nan is not False and equal_nan is not True:  # torch's parser takes a bool only
+        from .._signatures import reraise
+
+        reraise("isclose", (other, rtol, atol, equal_nan), {})
+    if type(rtol) is not float or type(atol) is not float:  # a str, None: the parser's error
+        from .._signatures import reraise
+
+        reraise("isclose", (other, rtol, atol, equal_nan), {})
     if input.dtype is not other.dtype:
         raise RuntimeError(f"{input.dtype._short} did not match {other.dtype._short}")
     if rtol < 0:

@@ -752,6 +752,8 @@ def nansum(
     input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: D.dtype | None = None
 ) -> Tensor:
     """Mirrors `torch.nansum`."""
+    if (keepdim is not False and keepdim is not True) or dim.__class__ is bool:
+        _dim_parser_error("nansum", dim, keepdim)  # torch's parser refuses them
     if input.dtype.is_complex:
         raise RuntimeError("nansum on CPU does not support complex inputs")
     if dtype is not None:
@@ -1054,6 +1056,10 @@ def logsumexp(input: Tensor, dim: Any = _NO_DIM, keepdim: bool = False) -> Tenso
     """Mirrors `torch.logsumexp` (stable: the max is subtracted first)."""
     if dim is _NO_DIM:
         _missing_dim("logsumexp")
+    if (keepdim is not False and keepdim is not True) or dim.__class__ in (bool, float, str):
+        _dim_parser_error("logsumexp", dim, keepdim)  # torch's parser refuses them
+    if dim is None:
+        _dim_parser_error("logsumexp", dim, keepdim)
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
         input = input.to(D.get_default_dtype())
     if (
@@ -1321,6 +1327,8 @@ def min(input: Tensor, dim: Any = None, keepdim: bool = False, *, other: Any = N
 
 def amax(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
     """Mirrors `torch.amax`."""
+    if (keepdim is not False and keepdim is not True) or dim.__class__ in (bool, float, str):
+        _dim_parser_error("amax", dim, keepdim)  # torch's parser refuses them
     axes = _axes(dim, input.ndim)
     _check_nonempty("amax", tuple(input._data.shape), axes, dim)
     _no_complex("max_values_cpu", input)
@@ -1329,6 +1337,8 @@ def amax(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
 
 def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
     """Mirrors `torch.amin`."""
+    if (keepdim is not False and keepdim is not True) or dim.__class__ in (bool, float, str):
+        _dim_parser_error("amin", dim, keepdim)  # torch's parser refuses them
     axes = _axes(dim, input.ndim)
     _check_nonempty("amin", tuple(input._data.shape), axes, dim)
     _no_complex("min_values_cpu", input)
@@ -2246,6 +2256,8 @@ def allclose(
 ) -> bool:
     """|input - other| <= atol + rtol * |other| everywhere. Mirrors `torch.allclose`."""
     try:
+        if equal_nan is not False and equal_nan is not True:  # torch's parser: a bool only
+            raise TypeError("equal_nan")  # (the parser's error, from the except below)
         if input.dtype is not other.dtype:
             raise RuntimeError(f"{input.dtype._short} did not match {other.dtype._short}")
         from .pointwise import isclose

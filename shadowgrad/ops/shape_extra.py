@@ -505,6 +505,10 @@ _cummin = _defcum("cummin", "CumminBackward0")
 
 
 def _cum(name: str, input: Tensor, dim: int) -> Any:
+    if type(dim) is not int:  # a bool, a float: torch's parser refuses them
+        from .._signatures import reraise
+
+        reraise(name, (dim,), {})
     x = input._data
     if x.dtype.kind == "c":
         raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{input.dtype._short}'")
@@ -593,6 +597,10 @@ _logcumsumexp = defop(
 
 def logcumsumexp(input: Tensor, dim: int) -> Tensor:
     """Mirrors `torch.logcumsumexp`."""
+    if type(dim) is not int:  # a bool, a float: torch's parser refuses them
+        from .._signatures import reraise
+
+        reraise("logcumsumexp", (dim,), {})
     if input._data.dtype.kind not in "fc":
         raise NotImplementedError(
             f"\"logcumsumexp_out_cpu\" not implemented for '{input.dtype._short}'"
@@ -1698,6 +1706,12 @@ def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) 
 def fill_diagonal_(self: Tensor, fill_value: Any, wrap: bool = False) -> Tensor:
     """Mirrors `torch.Tensor.fill_diagonal_`: fills a strided view of the main diagonal (and,
     with wrap, of its repeats down a tall matrix), so autograd records CopySlices as torch's."""
+    if (wrap is not False and wrap is not True) or not isinstance(
+        fill_value, (bool, int, float, complex, np.generic, Tensor)
+    ):  # torch's parser: a bool wrap, a Number fill_value
+        from .._signatures import reraise
+
+        reraise("fill_diagonal_", (fill_value, wrap), {})
     nd = self.ndim
     if nd < 2:
         raise RuntimeError("dimensions must larger than 1")

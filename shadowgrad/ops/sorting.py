@@ -560,6 +560,10 @@ def _kth_indices(x: np.ndarray, k: int, dim: int) -> np.ndarray:
 
 def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any:
     """Mirrors `torch.kthvalue` (its tie choice included: torch's quickselect is replayed)."""
+    if type(dim) is not int or (keepdim is not False and keepdim is not True):
+        from .._signatures import reraise
+
+        reraise("kthvalue", (k, dim, keepdim), {})  # a bool dim, a keepdim not a bool
     if type(k) is not int:
         k = int_arg("kthvalue", "k", 2, k)
     x = input._data
@@ -714,6 +718,10 @@ def _mode_indices(x: np.ndarray, dim: int) -> np.ndarray:
 
 def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
     """Mirrors `torch.mode` (its std::sort is replayed to pick the same index)."""
+    if type(dim) is not int or (keepdim is not False and keepdim is not True):
+        from .._signatures import reraise
+
+        reraise("mode", (dim, keepdim), {})  # a bool dim, a keepdim not a bool
     x = input._data
     if x.dtype.kind == "c":
         raise NotImplementedError(f"\"mode_cpu\" not implemented for '{input.dtype._short}'")
