@@ -1462,15 +1462,30 @@ def prog_sp_deepcopy_and_pickle(T: Any) -> Any:
     return sp(c), sp(p), sp(lc), lc.requires_grad, sp(lc.grad), c._values() is s._values()
 
 
-@program(
-    xfail="the coalesced flag of a leaf's first sparse gradient: torch steals a gradient whose "
-    "indices and values nothing else holds (use_count) through _sparse_coo_tensor_unsafe, which "
-    "drops the flag; shadowgrad copies the gradient with its flag"
-)
+@program()
 def prog_sp_first_sparse_grad_stolen_flag(T: Any) -> Any:
-    leaf = _s(T, rg=True)
-    T.sparse.sum(leaf * 2).backward()
-    return sp(leaf.grad)
+    # torch steals a gradient nothing else holds (dropping its coalesced flag) and clones one
+    # whose indices another tensor holds (values()' backward)
+    cases = {
+        "sum": lambda s: T.sparse.sum(s),
+        "sum*2": lambda s: T.sparse.sum(s * 2),
+        "sum(coalesce*2)": lambda s: T.sparse.sum(s.coalesce() * 2),
+        "to_dense": lambda s: s.to_dense().sum(),
+        "sum dim": lambda s: T.sparse.sum(s, 0).to_dense().sum(),
+        "mm": lambda s: T.sparse.mm(s, T.ones(3, 2)).sum(),
+        "values": lambda s: s.coalesce().values().sum(),
+        "softmax": lambda s: T.sparse.softmax(s, 1).to_dense().sum(),
+        "neg": lambda s: T.sparse.sum(-s),
+        "t": lambda s: T.sparse.sum(s.t()),
+        "add": lambda s: T.sparse.sum(s + s),
+        "double": lambda s: T.sparse.sum(s.double()),
+    }
+    out = {}
+    for k, f in cases.items():
+        leaf = _s(T, rg=True)
+        f(leaf).backward()
+        out[k] = (leaf.grad.is_coalesced(), leaf.grad._nnz(), leaf.grad.coalesce().to_dense())
+    return out
 
 
 @program()

@@ -424,7 +424,7 @@ def _accumulate(node: AccumulateGrad, grad: Any, create_graph: bool) -> None:
             # never hand out a gradient something else may hold: torch copies too, with
             # new_empty_strided(...).copy_(grad), so the copy has version 1
             copied = (
-                data.copy()  # a sparse gradient: its entries copied
+                data.as_first_grad()  # a sparse gradient: its entries
                 if type(data) is not np.ndarray and getattr(data, "_sg_sparse", False)
                 else np.array(data, order="C", copy=True, subok=True)
             )
@@ -630,7 +630,7 @@ def _accumulate_raw(node: AccumulateGrad, grad: np.ndarray, version: int) -> Non
         else:
             # torch's clone_obey_contract: new_empty_strided(...).copy_(grad), version 1
             if type(grad) is not np.ndarray and getattr(grad, "_sg_sparse", False):
-                var._grad = t = _tmake(grad.copy())  # a sparse gradient: its entries copied
+                var._grad = t = _tmake(grad.as_first_grad())  # a sparse gradient (its entries)
             elif _permuted_dense(var._data):
                 var._grad = t = _tmake(_grad_like_leaf(var._data, grad))
             else:

@@ -26,6 +26,7 @@ class SparseArray(np.ndarray):
     __array_priority__ = 3000.0
     _sg_sparse = True
     _csr = False  # the sparse_csr layout: the same (coalesced) entries, compressed rows shown
+    _shared = False  # a gradient whose indices another tensor holds (values()' backward)
     _i: np.ndarray
     _v: np.ndarray
     _c: bool
@@ -58,6 +59,13 @@ class SparseArray(np.ndarray):
 
     def copy(self, order: Any = "C") -> Any:  # type: ignore[override]
         return make(self._i.copy(), self._v.copy(), self.shape, self._c, self._csr)
+
+    def as_first_grad(self) -> Any:
+        """The copy a leaf keeps as its first .grad. torch steals a gradient whose indices and
+        values nothing else holds, through _sparse_coo_tensor_unsafe, which drops the coalesced
+        flag; it clones (keeping the flag) one sharing its indices (values()' backward)."""
+        c = self._c if self._shared else False
+        return make(self._i.copy(), self._v.copy(), self.shape, c, self._csr)
 
     def __copy__(self) -> Any:
         return self.copy()

@@ -340,12 +340,13 @@ def values(self: Tensor) -> Tensor:
         )
     out = _make(a._v)
     idx, shape = a._i, a.shape
-    return record(
-        "ValuesBackward0",
-        out,
-        (self,),
-        lambda g: (sp(make(idx, _arr(g), shape, True)),),
-    )
+
+    def fn(g: Tensor) -> tuple[Any, ...]:
+        r = make(idx, _arr(g), shape, True)
+        r._shared = True  # (its indices are self's: torch's AccumulateGrad clones it)
+        return (sp(r),)
+
+    return record("ValuesBackward0", out, (self,), fn)
 
 
 def sparse_dim_(self: Tensor) -> int:

@@ -271,6 +271,11 @@ def add_sparse(a: SparseArray, b: SparseArray, sign: int) -> SparseArray:
         return make(a._i.copy(), av.copy(), a.shape, a._c)
     if na == 0:
         return make(b._i.copy(), bv.copy(), a.shape, b._c)
+    if not (a._v.flags.c_contiguous and b._v.flags.c_contiguous):
+        # torch's add_out_sparse_non_contiguous (an expanded gradient's values): the two entry
+        # lists joined, coalesced once they hold more entries than the tensor has elements
+        r = make(np.concatenate((a._i, b._i), 1), np.concatenate((av, bv)), a.shape, False)
+        return coalesced(r) if na + nb > a.size else r
     sd = a._i.shape[0]
     if sd:
         dims = a.shape[:sd]
