@@ -1000,6 +1000,109 @@ def prog_ho_conv_circular_padding_penalty(T: Any) -> Any:
     return g, _tree(g.grad_fn, 4), T.autograd.grad(g.pow(2).sum(), (x, m.weight))
 
 
+# --- nll_loss_backward (NllLossBackwardBackward0) and mean-reduced losses ------------------------
+
+
+def _with_grad_output(T: Any, f: Callable[[Any], Any], x: Any) -> Any:
+    """f(x)'s gradient for an incoming grad that requires grad, then the gradient of its
+    square to x and to that grad: values and graphs."""
+    y = f(x)
+    go = T.tensor(np.full(tuple(y.shape), 1.5), dtype=y.dtype, requires_grad=True)
+    (g,) = T.autograd.grad(y, x, go, create_graph=True)
+    g2 = T.autograd.grad(g.pow(2).sum(), (x, go), create_graph=True, allow_unused=True)
+    return g, _tree(g.grad_fn, 3), [None if t is None else (t, _tree(t.grad_fn, 3)) for t in g2]
+
+
+_CES: dict[str, Callable[[Any, Any], Any]] = {
+    "plain": lambda T, x: T.nn.functional.cross_entropy(x, T.tensor([0, 2, 1])),
+    "weight": lambda T, x: T.nn.functional.cross_entropy(
+        x, T.tensor([0, 2, 1]), weight=T.tensor([1.0, 2.0, 0.5, 1.0], dtype=T.float64)
+    ),
+    "ignore_index": lambda T, x: T.nn.functional.cross_entropy(x, T.tensor([0, -100, 1])),
+    "sum": lambda T, x: T.nn.functional.cross_entropy(x, T.tensor([3, 2, 1]), reduction="sum"),
+    "none": lambda T, x: T.nn.functional.cross_entropy(x, T.tensor([3, 2, 1]), reduction="none"),
+    "label_smoothing": lambda T, x: T.nn.functional.cross_entropy(
+        x, T.tensor([0, 2, 1]), label_smoothing=0.2
+    ),
+    "label_smoothing_weight": lambda T, x: T.nn.functional.cross_entropy(
+        x,
+        T.tensor([0, 2, 1]),
+        weight=T.tensor([1.0, 2.0, 0.5, 1.0], dtype=T.float64),
+        label_smoothing=0.1,
+    ),
+    "probabilities": lambda T, x: T.nn.functional.cross_entropy(
+        x, T.softmax(T.tensor(np.arange(12.0).reshape(3, 4) / 5), 1)
+    ),
+}
+
+
+def _ce_program(name: str, f: Callable[[Any, Any], Any]) -> None:
+    def body(T: Any) -> Any:
+        return _with_grad_output(T, lambda x: f(T, x), _x(T, 3, 4, seed=130))
+
+    _reg(f"cross_entropy_{name}", body)
+
+
+for _n, _f in _CES.items():
+    _ce_program(_n, _f)
+
+
+@program()
+def prog_ho_cross_entropy_2d_and_nll_2d(T: Any) -> Any:
+    """Per-pixel losses: nll_loss2d's backward node (NllLoss2DBackwardBackward0)."""
+    x = _x(T, 1, 3, 2, 2, seed=131)
+    t = T.tensor([[[0, 1], [2, 0]]])
+    F = T.nn.functional
+    return (
+        _with_grad_output(T, lambda x: F.cross_entropy(x, t), x),
+        _with_grad_output(T, lambda x: F.nll_loss(x.log_softmax(1), t, reduction="none"), x),
+    )
+
+
+@program()
+def prog_ho_nll_loss_direct(T: Any) -> Any:
+    """nll_loss of a 1-d input and of a batch with every target ignored (the grad is 0)."""
+    F = T.nn.functional
+    x1 = _x(T, 4, seed=132)
+    xb = _x(T, 2, 3, seed=133)
+    return (
+        _with_grad_output(T, lambda x: F.nll_loss(x, T.tensor(2)), x1),
+        _with_grad_output(T, lambda x: F.nll_loss(x, T.tensor([-100, -100])), xb),
+        _with_grad_output(T, lambda x: F.nll_loss(x, T.tensor([1, 0]), reduction="sum"), xb),
+    )
+
+
+_MEAN_LOSSES: dict[str, Callable[[Any, Any], Any]] = {
+    "margin_ranking": lambda T, x: T.nn.functional.margin_ranking_loss(
+        x[0], x[1], T.tensor([1.0, -1.0, 1.0], dtype=T.float64), margin=0.1
+    ),
+    "hinge_embedding": lambda T, x: T.nn.functional.hinge_embedding_loss(
+        x, T.tensor([[1.0, -1.0, 1.0], [-1.0, 1.0, 1.0]], dtype=T.float64)
+    ),
+    "multilabel_soft_margin": lambda T, x: T.nn.functional.multilabel_soft_margin_loss(
+        x, T.tensor([[0.0, 1, 1], [1, 0, 0]], dtype=T.float64)
+    ),
+    "triplet": lambda T, x: T.nn.functional.triplet_margin_loss(x[0], x[1], x[1].flip(0)),
+    "bce_with_logits_pos_weight": lambda T, x: T.nn.functional.binary_cross_entropy_with_logits(
+        x,
+        T.sigmoid(T.tensor(np.arange(6.0).reshape(2, 3) - 2)),
+        pos_weight=T.tensor([1.0, 2.0, 3.0], dtype=T.float64),
+    ),
+    "x_pow_mean": lambda T, x: x.pow(3).mean(),
+}
+
+
+def _mean_loss_program(name: str, f: Callable[[Any, Any], Any]) -> None:
+    def body(T: Any) -> Any:
+        return _with_grad_output(T, lambda x: f(T, x), _x(T, 2, 3, seed=134))
+
+    _reg(f"mean_loss_{name}", body)
+
+
+for _n, _f in _MEAN_LOSSES.items():
+    _mean_loss_program(_n, _f)
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -2689,8 +2689,10 @@ def cross_entropy(
     else:
         ret = smooth
     # torch's `(1 - label_smoothing) * nll + ret * (label_smoothing / c)`: double scalars, so
-    # mul.Scalar nodes (MulBackward1)
-    return P._mul_scalar(nll, 1 - label_smoothing) + P._mul_scalar(ret, label_smoothing / c)
+    # mul.Scalar nodes (MulBackward1), the right one formed first as torch's C++ does (the
+    # order the gradients are summed in under create_graph)
+    smooth_term = P._mul_scalar(ret, label_smoothing / c)
+    return P._mul_scalar(nll, 1 - label_smoothing) + smooth_term
 
 
 def kl_div(

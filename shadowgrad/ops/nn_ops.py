@@ -81,15 +81,8 @@ def _keep_op(name: str, node: str) -> Any:
 
 
 _keep = _keep_op("_nn_backward_reads_self", "NnBackwardReadsSelfBackward0")
-# prelu's backward kernel, under torch's own node name
-_KEEP_NAMED = {
-    node: _keep_op(name, node)
-    for name, node in (
-        ("_prelu_kernel_backward", "PreluKernelBackwardBackward0"),
-        ("nll_loss_backward", "NllLossBackwardBackward0"),
-        ("nll_loss2d_backward", "NllLoss2DBackwardBackward0"),
-    )
-}
+# backward kernels declared under torch's own node names (see _dep)
+_KEEP_NAMED: dict[str, Any] = {}
 
 
 def _dep(g: Tensor, self: Tensor, node: str | None = None) -> Tensor:
@@ -172,7 +165,10 @@ def _div_scalar(x: Tensor, s: float) -> Tensor:
             "DivBackward1",
             lambda self, other: np.true_divide(self, other).astype(self.dtype, copy=False),
             dtype="keep",
-            self=lambda grad, other: grad / other,
+            # torch's grad / other with other a Scalar: div.Scalar again under create_graph
+            self=lambda grad, other: (
+                _div_scalar(grad, other) if _grad_mode.STATE.grad else grad / other
+            ),
             jvp=ELEMENTWISE,
             complex=True,  # linear in self, a real number: the same formula for complex
         ),
@@ -1036,7 +1032,7 @@ def _prelu_sum_to(g: Tensor, self: Tensor, weight: Tensor) -> Tensor:
 def _prelu_input_grad(grad: Tensor, self: Tensor, weight: Tensor) -> Tensor:
     w = weight.reshape(_prelu_shape(self, weight))
     w = _where(self < 0, w, w.detach())  # torch's double backward masks x < 0 for the weight
-    return _dep(_where(self > 0, grad, grad * w), self, "PreluKernelBackwardBackward0")
+    return _dep(_where(self > 0, grad, grad * w), self)
 
 
 def _prelu_fused(k: int, grad: Tensor, self: Tensor, weight: Tensor) -> Tensor:
@@ -3252,16 +3248,42 @@ def _nll_fwd(self, target, weight, reduction, ignore_index):
 
 
 def _nll_self(grad, self, target, weight, reduction, ignore_index):
+    if _grad_mode.STATE.grad:
+        # torch's nll_loss_backward (nll_loss2d_backward for 4-d inputs): one node, edges to
+        # the grad and self, whose double backward is nll_loss of the grad's gradient
+        bw = _nll_backward[self.ndim == 4]
+        return bw(grad, self, target, weight, reduction, ignore_index)
     w = None if weight is None else weight._data
     coef = nll_coef(tuple(self.shape), target._data, w, ignore_index, reduction)
     coef = _make(coef.astype(self._data.dtype))
     if reduction == 0 and self.ndim >= 2:
         grad = grad.unsqueeze(1)
-    # torch's nll_loss_backward node, its double backward (nll_loss2d's for 4-d inputs)
-    return _dep(coef * grad, self, _NLL_BACKWARD[self.ndim == 4])
+    return coef * grad
 
 
-_NLL_BACKWARD = ("NllLossBackwardBackward0", "NllLoss2DBackwardBackward0")
+def _nll_bw_fwd(grad_output, self, target, weight, reduction, ignore_index):
+    g = _nll_self_raw(grad_output, self, target, weight, reduction, ignore_index)
+    return np.array(np.broadcast_to(g, self.shape), dtype=self.dtype)
+
+
+def _nll_bw_op(name: str, node: str) -> Any:
+    return defop(
+        name,
+        node,
+        _nll_bw_fwd,
+        dtype="keep",
+        nondiff=("target", "weight"),
+        grad_output=lambda grad, target, weight, reduction, ignore_index: _nll_ops[grad.ndim == 4](
+            grad, target, weight, reduction, ignore_index
+        ),
+        self=lambda grad: zeros_like(grad),
+    )
+
+
+_nll_backward = (
+    _nll_bw_op("nll_loss_backward", "NllLossBackwardBackward0"),
+    _nll_bw_op("nll_loss2d_backward", "NllLoss2DBackwardBackward0"),
+)
 
 
 def _nll_self_raw(grad, self, target, weight, reduction, ignore_index):
@@ -3329,6 +3351,8 @@ def _nll_total_weight(node: Any) -> Tensor:
         total = np.sum(weight.astype(np.float64)[np.where(keep, target, 0)] * keep)
     return _make(np.asarray(total, self.dtype))
 
+
+_nll_ops = (nll_loss_op, nll_loss2d_op)
 
 _SAVED_LAZY["NllLossBackward0"] = _SAVED_LAZY["NllLoss2DBackward0"] = {
     "total_weight": _nll_total_weight
