@@ -547,6 +547,20 @@ def prog_sp_inplace_ops(T: Any) -> Any:
 
 
 @program()
+def prog_sp_inplace_unary_need_coalesced(T: Any) -> Any:
+    out = {}
+    for name in ("abs_", "sqrt_", "sin_", "tanh_", "neg_", "floor_", "expm1_", "log1p_",
+                 "trunc_", "relu_", "asin_", "erf_"):  # fmt: skip
+        s = _s(T).clone()
+        c = (_s(T) / 10).coalesce()
+        out[name] = (
+            raises(lambda s=s, n=name: sp(getattr(s, n)(), text=False)),
+            sp(getattr(c, name)(), text=False),
+        )
+    return out
+
+
+@program()
 def prog_sp_int_and_half_arithmetic(T: Any) -> Any:
     i = T.tensor([[0, 1, 1], [2, 0, 2]])
     n = T.sparse_coo_tensor(i, T.tensor([3, 4, 5]), (2, 3))

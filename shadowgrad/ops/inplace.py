@@ -98,7 +98,7 @@ def write(self: Tensor, value: np.ndarray, fill: Any = None) -> None:
         if getattr(target, "_sg_sparse", False):
             from ..sparse._array import write_sparse
 
-            write_sparse(target, value)  # a sparse tensor's in-place op: its new entries
+            write_sparse(target, value, fill)  # a sparse tensor's in-place op: its new entries
             return
         alias = _writable_alias(target)
         if 0 in target.strides and target.size > 1:

@@ -166,8 +166,22 @@ def as_csr(a: SparseArray) -> SparseArray:
     return make(c._i, c._v, c.shape, True, csr=True)
 
 
-def write_sparse(target: SparseArray, value: Any) -> None:
+# the in-place unary ops whose sparse kernels refuse an uncoalesced tensor (the out-of-place
+# ones coalesce first)
+_NEEDS_COALESCED = frozenset(
+    (
+        "abs", "sqrt", "sin", "tan", "tanh", "sinh", "asin", "atan", "asinh", "atanh", "expm1",
+        "log1p", "floor", "ceil", "trunc", "round", "sign", "sgn", "deg2rad", "rad2deg", "relu",
+        "erf", "erfinv", "frac", "nan_to_num",
+    )
+)  # fmt: skip
+
+
+def write_sparse(target: SparseArray, value: Any, op: Any = None) -> None:
     """An in-place op's result stored into a sparse tensor: its entries replace the old."""
+    name = getattr(op, "__name__", "").strip("_")
+    if name in _NEEDS_COALESCED and not target._c:
+        raise RuntimeError(f"{name}_ requires coalesced input")
     if type(value) is not SparseArray:
         from ._ops import not_on_sparse
 
