@@ -454,6 +454,16 @@ def prog_sp_zero_preserving_unary(T: Any) -> Any:
 
 
 @program()
+def prog_sp_sign_and_abs_backward(T: Any) -> Any:
+    i = T.tensor([[0, 1, 1, 1], [2, 0, 2, 2]])
+    s = T.sparse_coo_tensor(i, T.tensor([3.0, -4.0, 5.0, -1.5]), (2, 3), requires_grad=True)
+    T.sparse.sum(s.abs() * 2).backward()
+    v = T.tensor([3.0, -4.0, 5.0, -1.5], requires_grad=True)
+    (T.sparse_coo_tensor(i, v, (2, 3)).abs().to_dense() * T.arange(6.0).view(2, 3)).sum().backward()
+    return sp(s.detach().sign()), sp(T.sgn(s.detach())), sp(s.grad), v.grad
+
+
+@program()
 def prog_sp_mul_dense(T: Any) -> Any:
     s = _s(T)
     d = T.arange(6.0).view(2, 3)

@@ -136,6 +136,10 @@ def _np_sign(self: np.ndarray) -> np.ndarray:
         return self.copy()
     if self.dtype.kind in "iu":
         return np.sign(self)
+    if type(self) is not np.ndarray and getattr(self, "_sg_sparse", False):
+        from ..sparse._ops import map_values
+
+        return map_values(_np_sign, self, "sign")  # torch's sparse sign: on the values
     # torch's (0 < x) - (x < 0): sign(nan) is 0, unlike np.sign
     return (self > 0).astype(self.dtype) - (self < 0).astype(self.dtype)
 

@@ -143,7 +143,7 @@ def _with_number(v: np.ndarray, b: np.ndarray, ufunc: Any) -> tuple[np.ndarray, 
     return v, b
 
 
-_ZERO_KEEPING_SPECIAL = frozenset(("erf", "erfinv"))
+_ZERO_KEEPING_SPECIAL = frozenset(("erf", "erfinv", "sign"))
 
 
 def map_values(fn: Any, a: SparseArray, name: str) -> SparseArray:
