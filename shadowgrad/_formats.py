@@ -194,3 +194,127 @@ def _dense(a: np.ndarray) -> bool:
             return False
         expected *= n
     return True
+
+
+def iterator_strides(shape: tuple[int, ...], operands: Any) -> list[int] | None:
+    """The strides (in elements) torch's TensorIterator gives a new output of `shape` over
+    these operand arrays (broadcast to it), or None for the row-major ones. As its
+    reorder_dimensions: dimensions are sorted innermost first by the operands' strides, the
+    first operand whose strides tell two dimensions apart deciding (a broadcast dimension, of
+    stride 0, tells nothing; equal strides put the smaller dimension inside); the output is
+    dense in that order. Operands all of one dense layout give that layout (its fast set-up).
+    """
+    nd = len(shape)
+    table = []
+    for a in operands:
+        if not isinstance(a, np.ndarray) or a.ndim == 0:
+            continue
+        off = nd - a.ndim
+        st = [0] * off
+        for i, (n, s) in enumerate(zip(a.shape, a.strides, strict=True)):
+            st.append(0 if n == 1 and shape[off + i] != 1 else s // a.itemsize)
+        table.append(st)
+    perm = list(range(nd - 1, -1, -1))  # innermost first
+
+    def should_swap(d0: int, d1: int) -> int:
+        for st in table:
+            s0 = st[d0]
+            s1 = st[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return -1 if s0 < s1 else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    # torch's insertion sort, which stops at the first dimension that must stay inside
+    for i in range(1, nd):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = should_swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    if perm == list(range(nd - 1, -1, -1)):
+        return None
+    out = [0] * nd
+    acc = 1
+    for d in perm:
+        out[d] = acc
+        acc *= shape[d]
+    return out
+
+
+def iterator_result(out: np.ndarray, operands: Any) -> np.ndarray:
+    """A fresh elementwise result laid out as TensorIterator would lay it out over these
+    operands (a copy when numpy's layout differs). Note [Result layout] in ops/registry.py."""
+    if out.ndim < 2 or out.size < 2:
+        return out
+    st = iterator_strides(out.shape, operands)
+    if st is None:
+        return out if out.flags.c_contiguous else np.ascontiguousarray(out)
+    return _restrided(out, st)
+
+
+def preserve_result(out: np.ndarray, like: np.ndarray) -> np.ndarray:
+    """A fresh result shaped like `like`, laid out as torch's clone(preserve_format) of it:
+    like's strides when it is dense and non-overlapping, else dense strides in like's order
+    of strides (c10's infer_dense_strides, TensorIterator's order for one operand)."""
+    if out.shape != like.shape or out.ndim < 2 or out.size < 2:
+        return out
+    if type(like) is np.ndarray and _dense(like):
+        st = [s // like.itemsize for s in like.strides]
+    else:
+        st = iterator_strides(out.shape, [like]) or [s // out.itemsize for s in _row_major(out)]
+    return _restrided(out, st)
+
+
+def preserve_strides_result(out: np.ndarray, like: np.ndarray) -> np.ndarray:
+    """A fresh result shaped like `like`, laid out as torch's clone_preserve_strides of it (the
+    out-of-place scatters): like's whole storage copied and viewed with like's strides and
+    offset, so a sliced input's result is sliced alike; an input whose elements overlap is
+    cloned contiguous."""
+    from ._tensor import _storage_root
+
+    if out.shape != like.shape or out.ndim < 1 or out.size < 2:
+        return out
+    if type(like) is not np.ndarray or any(s < 0 for s in like.strides):
+        return preserve_result(out, like)
+    if any(s == 0 and n > 1 for s, n in zip(like.strides, like.shape, strict=True)):
+        return np.ascontiguousarray(out)  # overlapping (expanded)
+    root = _storage_root(like)
+    if not root.flags.c_contiguous or root.dtype != like.dtype or like.ndim == 0:
+        return preserve_result(out, like)
+    if out.dtype != like.dtype:
+        return preserve_result(out, like)
+    flat = root.reshape(-1).copy()
+    offset = like.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+    view = np.lib.stride_tricks.as_strided(
+        flat[offset // like.itemsize :], like.shape, like.strides
+    )
+    view[...] = out
+    return view
+
+
+def _row_major(a: np.ndarray) -> tuple[int, ...]:
+    st = []
+    acc = a.itemsize
+    for n in reversed(a.shape):
+        st.append(acc)
+        acc *= max(n, 1)
+    return tuple(reversed(st))
+
+
+def _restrided(out: np.ndarray, st: list[int]) -> np.ndarray:
+    """out's values in a fresh dense array with these strides (in elements); out itself when
+    it has them already (size-1 dims too: TensorIterator's output has the computed strides)."""
+    item = out.itemsize
+    if all(s == t * item for s, t in zip(out.strides, st, strict=True)):
+        return out
+    buf = np.empty(out.size, out.dtype)
+    new = np.lib.stride_tricks.as_strided(buf, out.shape, tuple(t * item for t in st))
+    new[...] = out
+    return new

@@ -1634,6 +1634,7 @@ _masked_scatter = defop(
     "masked_scatter",
     "MaskedScatterBackward0",
     _masked_scatter_fwd,
+    contiguous=True,  # torch clones the expanded self contiguous
     dtype="keep",
     jvp=lambda self, mask, source, source_sym_sizes, self_t, source_t: _masked_scatter(
         _or_zeros(self_t, self), mask, _or_zeros(source_t, source), source_sym_sizes

@@ -2453,7 +2453,11 @@ def isneginf(input: Tensor, *, out: Tensor | None = None) -> Tensor:
 def isreal(input: Tensor) -> Tensor:
     """Mirrors `torch.isreal`."""
     a = input._data
-    return _make(np.isreal(a) if a.dtype.kind == "c" else np.ones(a.shape, np.bool_))
+    if a.dtype.kind == "c":
+        return _make(np.isreal(a))
+    from .._formats import preserve_result  # torch's ones_like(self, kBool)
+
+    return _make(preserve_result(np.ones(a.shape, np.bool_), a))
 
 
 def signbit(input: Tensor, *, out: Tensor | None = None) -> Tensor:

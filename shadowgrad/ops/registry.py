@@ -720,6 +720,14 @@ def defop(
     """
     if contiguous:
         forward = _contiguous_result(forward)
+    elif name in _ITERATOR_LAYOUT:
+        params = list(inspect.signature(forward).parameters)
+        tensors = tuple(i for i, p in enumerate(params) if p in formulas or p in nondiff)
+        forward = _iterator_layout(forward, tensors)
+    elif name in _PRESERVE_LAYOUT or name in _PRESERVE_STRIDES:
+        forward = _preserve_layout(forward, name in _PRESERVE_STRIDES)
+    elif name in _COLUMN_MAJOR:
+        forward = _column_major(forward, name, _COLUMN_MAJOR[name])
     op = OpDef(
         name,
         grad_fn,
@@ -759,6 +767,10 @@ def defop(
 # (reductions over a dim, softmax, cumulative ops, gather, topk...) declare `contiguous=True`:
 # their forward's result is copied to C order when the first input is not C-contiguous (the
 # copy also gives size-1 dims torch's strides). A C-contiguous input costs one flag read.
+# Elementwise ops whose numpy result can be laid out otherwise than TensorIterator's (kernels on
+# raveled copies, mixed-layout operands) are listed in _ITERATOR_LAYOUT; ops computed on a
+# preserve_format clone of their first input in _PRESERVE_LAYOUT / _PRESERVE_STRIDES; LAPACK's
+# column-major results in _COLUMN_MAJOR. docs/semantics.md ("Memory layout of results").
 
 
 def _contiguous_result(forward: Callable[..., Any]) -> Callable[..., Any]:
@@ -766,10 +778,163 @@ def _contiguous_result(forward: Callable[..., Any]) -> Callable[..., Any]:
     def run(a: Any, *rest: Any) -> Any:
         out = forward(a, *rest)
         if type(a) is not np.ndarray or a.flags.c_contiguous:
+            if type(out) is np.ndarray and not out.flags.c_contiguous:
+                return np.ascontiguousarray(out)  # laid out by another operand (a mask)
             return out
         if type(out) is tuple:
             return tuple(np.array(o, order="C") if type(o) is np.ndarray else o for o in out)
         return np.array(out, order="C") if type(out) is np.ndarray else out
+
+    return run
+
+
+# Ops torch computes with TensorIterator where numpy's result can be laid out otherwise: those
+# whose numpy forward does not lay its result out in its input's memory order (series and
+# blocked kernels on a raveled copy, sort), and elementwise ops over several tensors, whose
+# output TensorIterator lays out by the first operand whose strides decide (numpy gives up on
+# mixed layouts and uses row-major order). Their forwards restride a result that differs
+# (_formats.iterator_result); row-major operands cost one flag read each.
+_ITERATOR_LAYOUT = frozenset(
+    (
+        "add.Tensor", "sub.Tensor", "rsub.Tensor", "mul.Tensor", "div.Tensor", "div.Tensor_mode",
+        "floor_divide", "pow.Tensor_Tensor", "maximum", "minimum", "fmax", "fmin", "atan2",
+        "hypot", "copysign.Tensor", "fmod.Tensor", "remainder.Tensor", "xlogy.Tensor",
+        "logaddexp", "logaddexp2", "nextafter", "heaviside", "ldexp.Tensor", "igamma",
+        "igammac", "special_zeta", "special_xlog1py", "bitwise_and", "bitwise_or",
+        "bitwise_xor", "eq.Tensor", "ne.Tensor", "lt.Tensor", "le.Tensor", "gt.Tensor",
+        "ge.Tensor", "addcmul", "addcdiv", "lerp.Scalar", "lerp.Tensor", "where.self",
+        "xlogy.Scalar_Self", "xlogy.Scalar_Other", "special_zeta.self_scalar",
+        "special_zeta.other_scalar", "special_xlog1py.self_scalar",
+        "special_xlog1py.other_scalar",
+        "clamp.Tensor", "clamp_min.Tensor", "clamp_max.Tensor",
+        "erf", "erfc", "erfinv", "digamma", "lgamma", "polygamma", "gelu", "i0",
+        "sinc", "logit", "nan_to_num", "frexp.Tensor", "sort", "sort.stable", "special_entr",
+        "special_erfcx", "special_i0e", "special_i1", "special_i1e", "special_log_ndtr",
+        "special_ndtri", "special_airy_ai", "special_bessel_j0", "special_bessel_j1",
+        "special_bessel_y0", "special_bessel_y1", "special_modified_bessel_i0",
+        "special_modified_bessel_i1", "special_modified_bessel_k0",
+        "special_modified_bessel_k1", "special_scaled_modified_bessel_k0",
+        "special_scaled_modified_bessel_k1", "special_spherical_bessel_j0",
+    )
+)  # fmt: skip
+
+
+def _iterator_layout(forward: Callable[..., Any], tensors: tuple[int, ...]) -> Callable[..., Any]:
+    """forward, its result laid out as TensorIterator lays it out over the tensor operands at
+    these positions (Note [Result layout])."""
+    from .._formats import iterator_result
+
+    @functools.wraps(forward)
+    def run(*args: Any) -> Any:
+        out = forward(*args)
+        n = len(args)
+        for i in tensors:
+            a = args[i] if i < n else None
+            if type(a) is np.ndarray and a.ndim > 1 and not a.flags.c_contiguous:
+                break
+        else:
+            return out
+        ops = [args[i] for i in tensors if i < n]
+        if type(out) is tuple:
+            return tuple(iterator_result(o, ops) if type(o) is np.ndarray else o for o in out)
+        return iterator_result(out, ops) if type(out) is np.ndarray else out
+
+    return run
+
+
+# Ops whose torch result is their first input cloned with memory_format=torch.preserve_format
+# and then written into (the out-of-place scatters and index writes): the first input's
+# strides when it is dense, else its suggested memory format.
+_PRESERVE_LAYOUT = frozenset(
+    (
+        "index_fill.int_Scalar", "index_fill.int_Tensor", "index_put", "_index_put_impl", "put",
+        "addr",
+    )
+)  # fmt: skip
+
+
+# The out-of-place scatters clone their first input with clone_preserve_strides: its strides
+# and storage offset exactly, a sliced input's too.
+_PRESERVE_STRIDES = frozenset(
+    ("as_strided_scatter", "diagonal_scatter", "select_scatter", "slice_scatter")
+)
+
+
+def _preserve_layout(forward: Callable[..., Any], exact: bool) -> Callable[..., Any]:
+    from .._formats import preserve_result, preserve_strides_result
+
+    restride = preserve_strides_result if exact else preserve_result
+
+    @functools.wraps(forward)
+    def run(a: Any, *rest: Any) -> Any:
+        out = forward(a, *rest)
+        if type(a) is not np.ndarray or a.ndim < 2 or a.flags.c_contiguous:
+            return out
+        return restride(out, a) if type(out) is np.ndarray else out
+
+    return run
+
+
+# LAPACK-backed ops: torch returns these outputs (by position) in batched column-major order
+# (each matrix's transpose contiguous), as LAPACK writes them, whatever the input's layout.
+_COLUMN_MAJOR: dict[str, tuple[int, ...]] = {
+    "linalg_inv_ex": (0,),
+    "linalg_cholesky_ex": (0,),
+    "cholesky": (0,),
+    "linalg_qr": (0, 1),
+    "linalg_svd": (0, 2),
+    "linalg_eigh": (1,),
+    "linalg_solve_ex": (0,),
+    "linalg_lstsq": (0,),
+    "linalg_lu_factor_ex": (0,),
+    "linalg_lu_solve": (0,),
+    "linalg_solve_triangular": (0,),
+    "triangular_solve": (0, 1),
+}
+
+
+# ops whose forward's argument at this position is `left`: left=False solves X A = B through
+# the transposed problem, and torch's result is then row-major
+_COLUMN_MAJOR_LEFT = {"linalg_solve_ex": 2, "linalg_lu_solve": 3}
+
+
+def _colmajor(o: Any, rows: int = 0) -> Any:
+    """o in batched column-major order; with rows > o's, as a view of the first rows of a
+    column-major buffer that has `rows` (LAPACK's leading dimension, as lstsq's solution)."""
+    if type(o) is not np.ndarray or o.ndim < 2:
+        return o
+    n = o.shape[-2]
+    if rows > n:
+        buf = np.empty((*o.shape[:-2], o.shape[-1], rows), o.dtype)
+        view = buf[..., :n].swapaxes(-1, -2)
+        view[...] = o
+        return view
+    if o.ndim == 2 and o.flags.f_contiguous and 1 not in o.shape:
+        return o
+    buf = np.empty((*o.shape[:-2], o.shape[-1], n), o.dtype)  # fresh: size-1 dims too
+    buf[...] = o.swapaxes(-1, -2)
+    return buf.swapaxes(-1, -2)
+
+
+def _column_major(
+    forward: Callable[..., Any], name: str, outputs: tuple[int, ...]
+) -> Callable[..., Any]:
+    left = _COLUMN_MAJOR_LEFT.get(name)
+    lstsq = name == "linalg_lstsq"
+
+    @functools.wraps(forward)
+    def run(*args: Any) -> Any:
+        out = forward(*args)
+        if left is not None and not args[left]:
+            if type(out) is tuple:
+                return (np.ascontiguousarray(out[0]), *out[1:])
+            return np.ascontiguousarray(out)
+        if type(out) is not tuple:
+            return _colmajor(out)
+        if lstsq:  # the solution: the first n rows of B's (max(m, n), k) workspace
+            a = args[0]
+            return (_colmajor(out[0], max(a.shape[-2:])), *out[1:])
+        return tuple(_colmajor(o) if i in outputs else o for i, o in enumerate(out))
 
     return run
 
@@ -1865,6 +2030,7 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
     scalar_array = op.scalar_array
     ufunc = op.ufunc
     has_ufunc = ufunc is not None
+    iterator = op.name in _ITERATOR_LAYOUT
     last_number: list[Any] = [None]
 
     def run2(*args: Any) -> Any:
@@ -1882,6 +2048,12 @@ def _make_runner(op: OpDef) -> Callable[..., Any]:
             B = b._data
             if B.dtype != adt or (is_float and adt.kind not in "fc"):
                 return _run(op, args)
+            if (
+                iterator
+                and (A.ndim > 1 or B.ndim > 1)
+                and not (A.flags.c_contiguous and B.flags.c_contiguous)
+            ):
+                return _run(op, args)  # mixed layouts: TensorIterator's (Note [Result layout])
             b_rg = b._rg
             rg = (d0 and a._rg) or (d1 and b_rg)
         elif (

@@ -302,6 +302,7 @@ _mvlgamma = defop(
     "MvlgammaBackward0",
     _np_mvlgamma,
     dtype="float",
+    contiguous=True,
     self=_mvlgamma_backward,
     jvp=ELEMENTWISE,
 )
