@@ -1048,6 +1048,52 @@ def prog_arg_fill_diagonal_wrap_flag(T: Any) -> Any:
     )
 
 
+# --- prod, unflatten, unfold, bincount; F's Number parameters ----------------------------------
+
+_flag_family("prod_keepdim", lambda x, v: x.prod(1, v), lambda T, x, v: T.prod(x, 0, keepdim=v))
+_int_dim_family("prod_dim", lambda x, v: x.prod(v), lambda T, x, v: T.prod(x, v))
+_int_dim_family(
+    "unflatten_dim", lambda x, v: x.unflatten(v, (2, 2)), lambda T, x, v: T.unflatten(x, v, (2, 2))
+)
+_int_dim_family("unfold_step", lambda x, v: x.unfold(0, 2, v), lambda T, x, v: x.unfold(1, 1, v))
+
+
+@program()
+def prog_arg_bincount_minlength(T: Any) -> Any:
+    t = T.tensor([0, 2, 2, 1])
+    w = T.tensor([0.5, 1.0, 1.5, 2.0])
+    return (
+        [raises(lambda v=v: T.bincount(t, minlength=v)) for v in (1.5, True, "a", None)],
+        raises(lambda: T.bincount(t, w, 2.0)),
+        raises(lambda: t.bincount(minlength=np.float64(3))),
+        T.bincount(t, minlength=5),
+        t.bincount(w, np.int64(4)),
+    )
+
+
+@program()
+def prog_arg_functional_number_parameters(T: Any) -> Any:
+    x = _x(T, 2, 3)
+    F = T.nn.functional
+    y = F.elu(x, 2) + F.leaky_relu(x, 1) + F.elu(x, alpha=0.5) + F.leaky_relu(x, T.tensor(0.2))
+    y.sum().backward()
+    c = x.detach().clone()
+    return (
+        [raises(lambda v=v: F.elu(x, v)) for v in ("a", None, [1.0])],
+        [raises(lambda v=v: F.elu(x, alpha=v)) for v in ("a", (1,))],
+        raises(lambda: F.elu(c, alpha="a", inplace=True)),
+        [raises(lambda v=v: F.leaky_relu(x, v)) for v in ("a", None, [0.1])],
+        raises(lambda: F.leaky_relu(x, negative_slope="a")),
+        raises(lambda: F.leaky_relu(c, "a", True)),
+        raises(lambda: F.elu_(c, alpha="a")),
+        raises(lambda: F.leaky_relu_(c, "a")),
+        c,
+        y,
+        y.grad_fn,
+        x.grad,
+    )
+
+
 # (keep last) ------------------------------------------------------------------------------------
 
 

@@ -474,6 +474,11 @@ _declare(
     dot: dot Tensor input, Tensor tensor, *, Tensor? out=None
     dropout: dropout Tensor input, float p, bool train
     dropout_: dropout_ Tensor input, float p, bool train
+    leaky_relu: leaky_relu Tensor input, Scalar negative_slope=0.01, *, Tensor? out=None
+    elu: elu Tensor input, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor?
+        out=None
+    elu_: elu_ Tensor input, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1
+    leaky_relu_: leaky_relu_ Tensor input, Scalar negative_slope=0.01
     embedding: embedding Tensor weight, Tensor indices, int padding_idx=-1, bool
         scale_grad_by_freq=False, bool sparse=False, *, Tensor? out=None
     embedding_renorm_: embedding_renorm_ Tensor input, Tensor indices, float max_norm, float
@@ -666,6 +671,8 @@ _declare(
     pixel_unshuffle: pixel_unshuffle Tensor input, int downscale_factor, *, Tensor? out=None
     poisson_nll_loss: poisson_nll_loss Tensor input, Tensor target, bool log_input, bool full, float
         eps, int reduction
+    prod: prod Tensor input, *, ScalarType? dtype=None | Tensor input, int dim, bool keepdim=False,
+        *, ScalarType? dtype=None, Tensor? out=None
     polar: polar Tensor abs, Tensor angle, *, Tensor? out=None
     polygamma_: polygamma_ Tensor input, int n
     pow: pow Tensor input, Tensor exponent, *, Tensor? out=None | F Scalar self, Tensor exponent, *,
@@ -784,6 +791,7 @@ _declare(
     type_as: type_as Tensor input, Tensor other
     unbind: unbind Tensor input, int dim=0
     unbind_copy: unbind_copy Tensor input, int dim=0, *, Tensor? out=None
+    unflatten: unflatten Tensor input, int dim, int[] sizes
     unfold: unfold Tensor input, int dimension, int size, int step
     unfold_copy: unfold_copy Tensor input, int dimension, int size, int step, *, Tensor? out=None
     unsafe_chunk: unsafe_chunk Tensor input, int chunks, int dim=0

@@ -319,9 +319,21 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
     if not isinstance(input, Tensor):
         raise _not_tensor("leaky_relu_" if inplace else "leaky_relu", "input", 1, input)
     _check_float(input, "leaky_relu_cpu")
+    if type(negative_slope) is not float:  # a str, a list: torch's parser refuses them
+        _scalar_refused("leaky_relu_" if inplace else "leaky_relu", (input, negative_slope))
+        if isinstance(negative_slope, Tensor):  # a 0-d one: the parser reads its value
+            negative_slope = negative_slope.item()
     if inplace:
         return _inplace(_leaky_relu_, input, negative_slope)
     return K.leaky_relu_op(input, negative_slope)
+
+
+def _scalar_refused(name: str, args: tuple[Any, ...]) -> None:
+    """A Number parameter of a function torch's F calls natively, given what its parser
+    refuses (a str, a list): its error (positions as F passes them, positionally)."""
+    from .._signatures import reraise
+
+    reraise(name, args[1:], {}, False, args[:1])  # (first given: no call-site reading)
 
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
@@ -329,6 +341,10 @@ def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     if not isinstance(input, Tensor):
         raise _not_tensor("elu_" if inplace else "elu", "input", 1, input)
     _check_float(input, "elu_cpu")
+    if type(alpha) is not float:  # a str, a list: torch's parser refuses them
+        _scalar_refused("elu_" if inplace else "elu", (input, alpha))
+        if isinstance(alpha, Tensor):  # a 0-d one: the parser reads its value
+            alpha = alpha.item()
     if inplace:
         return _inplace(_elu_, input, alpha, 1, 1)  # torch's Scalar defaults: the int 1
     return K.elu_op(input, alpha, 1, 1)

@@ -885,6 +885,11 @@ def prod(
     npd = _sum_dtype(input, dtype)
     if dim is None:
         return _prod_all(input, npd)
+    if type(dim) is not int or (keepdim is not False and keepdim is not True):
+        from .._signatures import reraise
+
+        reraise("prod", (dim, keepdim) if keepdim is not False else (dim,), {})
+        dim = int(dim)  # a numpy integer, a 0-d integer tensor: the int the parser reads
     if not isinstance(dim, int):
         raise TypeError(
             "prod(): argument 'dim' (position 2) must be int, not " + type(dim).__name__

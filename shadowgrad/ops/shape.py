@@ -1909,6 +1909,8 @@ def _unflatten_method(self: Tensor, dim: int, sizes: Any) -> Tensor:
 
 def unflatten(input: Tensor, dim: int, sizes: Any) -> Tensor:
     """Mirrors `torch.unflatten`."""
+    if type(dim) is not int:  # a bool, a float: torch's parser refuses them
+        _parser_check("unflatten", (dim, sizes))
     sizes = _unflatten_sizes(sizes, 3)
     d = wrap_dim(dim, input.ndim)
     if not sizes:

@@ -352,6 +352,15 @@ _unfold = defop(
 
 def unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
     """Mirrors `torch.Tensor.unfold`: a view of the windows of `size` every `step` along a dim."""
+    if (
+        type(dimension) is not int
+        or type(size) is not int
+        or type(step) is not int
+        or not -(2**63) <= step < 2**63
+    ):  # a bool, a float, a step past int64
+        from .._signatures import reraise
+
+        reraise("unfold", (dimension, size, step), {})  # a bool, a float: the parser's error
     d = wrap_dim(dimension, self.ndim)
     n = self._data.shape[d] if self.ndim else 1
     if size > n:
@@ -1554,6 +1563,10 @@ def isin(
 def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
     """Mirrors `torch.bincount`: int64 counts, or sums of weights (float64 unless the weights
     are float32); a weighted count is recorded without a derivative, as torch records it."""
+    if type(minlength) is not int:  # a float, a bool: torch's parser refuses them
+        from .._signatures import reraise
+
+        reraise("bincount", (weights, minlength), {})
     try:
         from .rounding import _not_implemented
 
