@@ -1103,6 +1103,70 @@ for _n, _f in _MEAN_LOSSES.items():
     _mean_loss_program(_n, _f)
 
 
+# --- max pooling and embedding: their backward kernels' double backward --------------------------
+
+_POOLS: dict[str, tuple[Callable[[Any, Any], Any], tuple[int, ...]]] = {
+    "max_pool2d_ceil_dilation": (
+        lambda T, x: T.nn.functional.max_pool2d(x, 2, 2, 0, 2, ceil_mode=True),
+        (1, 2, 6, 6),
+    ),
+    "max_pool1d": (lambda T, x: T.nn.functional.max_pool1d(x, 3, 2, 1), (2, 3, 7)),
+    "max_pool3d": (lambda T, x: T.nn.functional.max_pool3d(x, 2), (1, 1, 4, 4, 4)),
+    "adaptive_max_pool2d": (
+        lambda T, x: T.nn.functional.adaptive_max_pool2d(x, (2, 3)),
+        (1, 2, 5, 7),
+    ),
+    "adaptive_max_pool1d": (lambda T, x: T.nn.functional.adaptive_max_pool1d(x, 2), (1, 2, 5)),
+    "max_pool2d_channels_last": (
+        lambda T, x: T.nn.functional.max_pool2d(x.contiguous(memory_format=T.channels_last), 2),
+        (2, 3, 4, 4),
+    ),
+}
+
+
+def _pool_program(name: str, spec: tuple[Callable[[Any, Any], Any], tuple[int, ...]]) -> None:
+    f, shape = spec
+
+    def body(T: Any) -> Any:
+        return _with_grad_output(T, lambda x: f(T, x), _x(T, *shape, seed=140))
+
+    _reg(f"pool_{name}", body)
+
+
+for _n, _p in _POOLS.items():
+    _pool_program(_n, _p)
+
+
+@program()
+def prog_ho_embedding_double_backward(T: Any) -> Any:
+    """embedding's weight gradient differentiated again (the incoming grad's gradient):
+    torch's rows at the indices, the padding row zeroed, never scaled by frequency (torch
+    leaves the scaling to the first backward, so repeated indices are not divided here)."""
+    F = T.nn.functional
+    w = _x(T, 4, 3, seed=141)
+    idx = T.tensor([[0, 2, 2], [1, 2, 0]])
+    out = []
+    for kw in ({}, {"padding_idx": 2}, {"scale_grad_by_freq": True}, {"max_norm": None}):
+        out.append(_with_grad_output(T, lambda w, kw=kw: F.embedding(idx, w, **kw), w))
+    return out
+
+
+@program()
+def prog_ho_embedding_bag_and_embedding_maml(T: Any) -> Any:
+    """A MAML step on an embedding table: the adapted table's gradient reaches the original
+    through the embedding's double backward."""
+    F = T.nn.functional
+    w = _x(T, 5, 2, seed=142)
+    idx = T.tensor([1, 3, 3, 0])
+    tgt = _c(T, 4, 2, seed=143)
+    loss = F.mse_loss(F.embedding(idx, w), tgt)
+    (gw,) = T.autograd.grad(loss, w, create_graph=True)
+    w2 = w - 0.5 * gw
+    outer = F.embedding(idx.flip(0), w2).pow(2).sum()
+    (gw0,) = T.autograd.grad(outer, w)
+    return gw, _tree(gw.grad_fn, 2), outer, gw0
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

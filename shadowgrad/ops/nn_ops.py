@@ -1697,6 +1697,15 @@ def _flat_indices(indices: np.ndarray, sizes: Any, nd: int) -> tuple[np.ndarray,
     return indices + offs, b * plane
 
 
+def _pool_double_backward(grad: Tensor, indices: Tensor, nd: int) -> Tensor:
+    """torch's max_pool_double_backward: the grad (viewed with its last nd dims as one)
+    gathered at the indices, viewed as the indices."""
+    if indices.numel() == 0:
+        return grad.new_zeros(indices.shape)
+    size = (*indices.shape[: indices.ndim - nd], -1)
+    return grad.contiguous().view(size).gather(-1, indices.view(size)).view(indices.shape)
+
+
 def _gather_pair(name: str, grad_fn: str, nd: int = 2) -> Any:
     """The op gathering self at pooling indices over nd spatial dims, and its adjoint scatter."""
 
@@ -1722,7 +1731,7 @@ def _gather_pair(name: str, grad_fn: str, nd: int = 2) -> Any:
         ),
         dtype="keep",
         nondiff=("indices",),
-        grad_output=lambda grad, indices, self_sym_sizes: gather(grad, indices, self_sym_sizes),
+        grad_output=lambda grad, indices: _pool_double_backward(grad, indices, nd),
         self=lambda self: zeros_like(self),
         jvp=LINEAR,
     )
@@ -2609,16 +2618,13 @@ def _embedding_bw_fwd(grad_output, indices, num_weights, padding_idx, scale_grad
 
 
 def _embedding_bw_adjoint(grad, indices, num_weights, padding_idx, scale_grad_by_freq):
-    r = embedding_op(grad, indices, num_weights, -1, False)
-    ind = indices._data
-    f = np.ones(ind.shape)
-    if scale_grad_by_freq:
-        f = f / np.bincount(ind.ravel(), minlength=num_weights)[ind]
+    """torch's embedding_dense_double_backward: the grad's rows at the indices, the padding
+    index's zeroed in place, viewed as indices' shape + (-1,). Not scaled by frequency: torch
+    leaves that to the first backward."""
+    g = grad.index_select(0, indices.reshape(-1))
     if padding_idx is not None and padding_idx >= 0:
-        f = f * (ind != padding_idx)
-    if (f == 1).all():
-        return r
-    return r * _make(f[..., None].astype(grad._data.dtype))
+        g = g.masked_fill_((indices == padding_idx).reshape(-1, 1), 0)
+    return g.view(*indices.shape, -1)
 
 
 embedding_backward_op = defop(
