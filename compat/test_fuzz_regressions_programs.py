@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
 from . import test_realistic_programs_3 as _h
@@ -302,6 +303,120 @@ def prog_fz_expanded_inplace_overlap_before_shape(T: Any) -> Any:
         raises(lambda: x.expand(2).add_(T.ones(3))),
         raises(lambda: x.expand(2).add_(1)),
     )
+
+
+@program()
+def prog_fz_int_index_of_0d_tensor(T: Any) -> Any:
+    """An integer index of a 0-d tensor other than 0 is out of bounds of a size-0 dimension;
+    0 itself is the 'invalid index of a 0-dim tensor' error; a bool indexes."""
+    x = T.tensor(2.0)
+    out = {}
+    for k in (0, 1, -1, 2, np.int64(3), np.int64(0), True, False):
+
+        def write(k: Any = k) -> Any:
+            y = x.clone()
+            y[k] = 1.0
+            return y
+
+        out[repr(k)] = (raises(lambda k=k: x[k]), raises(write))
+    return out
+
+
+@program()
+def prog_fz_inplace_autograd_checks_before_arguments(T: Any) -> Any:
+    """A leaf that requires grad (or a view of one) fails an in-place op's autograd check
+    before the op checks its arguments (index count, dims, shapes, random parameters)."""
+    cases = {
+        "index_put_0d": lambda a: a.index_put_((T.tensor([0]),), T.tensor(3.0)),
+        "index_put_two": lambda a: a.index_put_((T.tensor([0]), T.tensor([0])), T.tensor(3.0)),
+        "index_put_dtype": lambda a: a.index_put_((T.tensor([0]),), T.tensor(3.0).double()),
+        "index_put_bounds": lambda a: a.index_put_((T.tensor([7]),), T.tensor(3.0)),
+        "index_add_self_dim": lambda a: a.index_add_(5, T.tensor([0]), a),
+        "copy_shape": lambda a: a.copy_(T.ones(5)),
+        "fill_dims": lambda a: a.fill_(T.ones(2)),
+        "squeeze_": lambda a: a.squeeze_(4),
+        "unsqueeze_": lambda a: a.unsqueeze_(5),
+        "transpose_": lambda a: a.transpose_(0, 4),
+        "uniform_": lambda a: a.uniform_(2, 1),
+        "normal_": lambda a: a.normal_(0, -1),
+        "exponential_": lambda a: a.exponential_(-1),
+        "geometric_": lambda a: a.geometric_(2.0),
+        "index_fill_": lambda a: a.index_fill_(3, T.tensor([0]), 1.0),
+        "add_shape": lambda a: a.add_(T.ones(5)),
+    }
+    out = {}
+    for name, f in cases.items():
+        for shape in ((2,), ()):
+            for view in (False, True):
+                for grad in (True, False):
+                    a = T.ones(shape, requires_grad=grad)
+                    if view:
+                        a = a[...] if shape == () else a[:]
+                    out[name, shape, view, grad] = raises(lambda f=f, a=a: f(a))
+    return out
+
+
+@program()
+def prog_fz_index_ops_overlap_after_argument_checks(T: Any) -> Any:
+    """index_add_, scatter_, index_put_, put_ check their arguments (shapes, dims, index dtype)
+    before they refuse a source overlapping self through another view; index_copy_ checks only
+    the dim first."""
+    cases = {
+        "add_0d": lambda v: v[0].index_add_(0, T.tensor([0]), v),
+        "add_expanded": lambda v: v[0].expand(2).index_add_(0, T.tensor([0]), v[0]),
+        "add_view": lambda v: v[:1].index_add_(0, T.tensor([0]), v[:1]),
+        "add_float_index": lambda v: v[:2].index_add_(0, T.tensor([0.0, 1.0]), v[1:]),
+        "add_alpha": lambda v: v[:2].index_add_(0, T.tensor([0, 1]), v[1:], alpha=2),
+        "copy": lambda v: v[:2].index_copy_(0, T.tensor([0, 1]), v[1:]),
+        "copy_count": lambda v: v[:2].index_copy_(0, T.tensor([0, 1, 2]), v[1:]),
+        "copy_dim": lambda v: v[:2].index_copy_(3, T.tensor([0, 1, 2]), v[1:]),
+        "copy_self_count": lambda v: v.index_copy_(0, T.tensor([0, 1, 2, 3]), v),
+        "copy_self_dim": lambda v: v.index_copy_(2, T.tensor([0, 1, 2, 3]), v),
+        "add_self_count": lambda v: v.index_add_(0, T.tensor([0, 1, 2, 3]), v),
+        "scatter": lambda v: v[:2].scatter_(0, T.tensor([0, 1]), v[1:]),
+        "scatter_add_dim": lambda v: v[:2].scatter_add_(5, T.tensor([0, 1]), v[1:]),
+        "index_put": lambda v: v[:2].index_put_((T.tensor([0, 1]),), v[1:]),
+        "put": lambda v: v[:2].put_(T.tensor([0, 1]), v[1:]),
+    }
+    out = {}
+    for name, f in cases.items():
+        v = T.tensor([1.0, 2.0, 3.0])
+        out[name] = (raises(lambda f=f, v=v: f(v)), v)
+    return out
+
+
+@program()
+def prog_fz_saved_hooks_pack_inputs_of_a_failing_op(T: Any) -> Any:
+    """torch's autograd kernels save (so pack) their inputs before the kernel runs: an op that
+    then fails on its shapes has called the pack hook for them."""
+    log: list[Any] = []
+    a = T.ones(2, requires_grad=True)
+    b = T.ones(3, requires_grad=True)
+    m = T.zeros(0, 3, requires_grad=True)
+    c = T.ones(3)
+    ops = (
+        lambda: a * b,
+        lambda: m @ m,
+        lambda: T.mm(m, m),
+        lambda: a / b,
+        lambda: a.log() + b,
+        lambda: T.atan2(a, b),
+        lambda: a * c,
+        lambda: c * a,
+        lambda: a.pow(b),
+        lambda: T.maximum(a, b),
+        lambda: a.dot(b),
+        lambda: m.mv(a),
+        lambda: T.where(a > 0, a, b),
+    )
+    with T.autograd.graph.saved_tensors_hooks(
+        lambda t: (log.append(("pack", tuple(t.shape))), t)[1], lambda t: t
+    ):
+        for f in ops:
+            log.append(raises(f))
+        with T.no_grad():
+            log.append(raises(lambda: a * b))
+    return log
 
 
 @pytest.mark.parametrize("name", _SET.params())

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -46,3 +48,23 @@ def expand_array(a: Any, size: Any) -> Any:
         out.flags.writeable = False
         return out
     return np.broadcast_to(a, size)
+
+
+def autograd_checks_first(method: Callable[..., Any]) -> Callable[..., Any]:
+    """An in-place method whose own argument checks come before apply_inplace: torch's
+    autograd layer checks self first (a leaf, or a view of one, that requires grad; an
+    inference tensor), then the kernel its arguments, so an argument error on such a self is
+    the autograd one. Only the error path pays (the argument parser's TypeErrors come first in
+    torch too)."""
+
+    @functools.wraps(method)
+    def checked(self: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except (RuntimeError, IndexError, ValueError):
+            check = getattr(self, "_check_inplace", None)
+            if check is not None:
+                check()
+            raise
+
+    return checked

@@ -20,7 +20,7 @@ from ..autograd.forward_ad import LINEAR
 from ..autograd.graph import _SAVED_HOOKS, SavedTensor
 from . import shape as S
 from ._accumulate import add_at
-from ._util import shape_str, wrap_dim
+from ._util import autograd_checks_first, shape_str, wrap_dim
 from .inplace import EXPANDED, apply_inplace, fill_, warn_expanded
 from .registry import HOOKED_EXTRA, defop
 
@@ -373,6 +373,8 @@ def getitem(self: Tensor, index: Any) -> Tensor:
     ):
         if isinstance(index, slice):
             raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+        if index != 0:  # torch's select on a dimension of size 0
+            raise IndexError(f"index {int(index)} is out of bounds for dimension 0 with size 0")
         raise IndexError(
             "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
@@ -480,6 +482,8 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
     ):
         if isinstance(index, slice):
             raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+        if index != 0:  # torch's select on a dimension of size 0
+            raise IndexError(f"index {int(index)} is out of bounds for dimension 0 with size 0")
         raise IndexError(
             "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
@@ -635,6 +639,7 @@ def _index_put_function(fn: Any) -> Any:
     return function
 
 
+@autograd_checks_first
 def index_put_(self: Tensor, indices: Any, values: Tensor, accumulate: bool = False) -> Tensor:
     """Mirrors `torch.Tensor.index_put_`."""
     if not accumulate and isinstance(indices, (tuple, list)) and _one_element(values):
@@ -1826,9 +1831,12 @@ def _refuse_self_operand(fn: Any, self: Tensor, args: Any, kwargs: dict[str, Any
     from .._grad_mode import no_grad
     from .inplace import PARTIAL_OVERLAP
 
-    with no_grad():
-        apply_inplace(fn, self.detach().clone(), *args, **kwargs)
-    self._check_inplace()
+    self._check_inplace()  # torch's autograd layer first, then the kernel's checks
+    if fn is index_copy:  # index_copy's kernel checks the overlap after the dim only
+        wrap_dim(args[0], self.ndim)
+    else:
+        with no_grad():
+            apply_inplace(fn, self.detach().clone(), *args, **kwargs)
     raise RuntimeError(PARTIAL_OVERLAP)
 
 

@@ -412,6 +412,7 @@ def fill_(self: Tensor, value: Any) -> Tensor:
     """Mirrors `torch.Tensor.fill_`."""
     if isinstance(value, Tensor):
         if value.ndim != 0:
+            self._check_inplace()  # torch's autograd layer checks self first
             raise RuntimeError(
                 "fill_ only supports 0-dimension value tensor but got tensor with "
                 f"{value.ndim} dimensions."
@@ -442,15 +443,19 @@ def copy_(self: Tensor, src: Any, non_blocking: bool = False) -> Tensor:
         t = type(src)  # its C name: numpy's types name their module
         name = f"numpy.{t.__name__}" if t.__module__ == "numpy" else t.__name__
         raise TypeError(f"copy_(): argument 'other' (position 1) must be Tensor, not {name}")
-    # torch's TensorIterator checks the overlap before the shapes
-    if src is not self and (self._data.base is not None or src._data.base is not None):
-        _check_partial_overlap(self._data, src._data)  # (a view may overlap the other)
-    shape = infer_size(self._data.shape, src._data.shape)  # torch's mismatch error
-    if shape != self._data.shape:
-        raise RuntimeError(
-            f"output with shape {list(self._data.shape)} doesn't match the broadcast shape "
-            f"{list(shape)}"
-        )
+    try:
+        # torch's TensorIterator checks the overlap before the shapes
+        if src is not self and (self._data.base is not None or src._data.base is not None):
+            _check_partial_overlap(self._data, src._data)  # (a view may overlap the other)
+        shape = infer_size(self._data.shape, src._data.shape)  # torch's mismatch error
+        if shape != self._data.shape:
+            raise RuntimeError(
+                f"output with shape {list(self._data.shape)} doesn't match the broadcast shape "
+                f"{list(shape)}"
+            )
+    except RuntimeError:
+        self._check_inplace()  # torch's autograd layer checks self first
+        raise
     if src._data.dtype.kind == "c" and self._data.dtype.kind != "c":
         from .shape import warn_complex_to_real
 
@@ -513,6 +518,13 @@ def check_operand_overlap(fn: Callable[..., Tensor], self: Tensor, args: tuple[A
             if name in _OVERLAP_UNCHECKED:
                 return
             if name in _OVERLAP_ANY and a._data.size and np.may_share_memory(self._data, a._data):
+                if name == "index_copy":  # its kernel checks the overlap after the dim only
+                    from ._util import wrap_dim
+
+                    wrap_dim(args[0], self.ndim)
+                else:
+                    with no_grad():  # the kernel checks its arguments (shapes, dims) first
+                        fn(self.detach().clone(), *args)
                 raise RuntimeError(PARTIAL_OVERLAP)
             _check_partial_overlap(self._data, a._data)
 

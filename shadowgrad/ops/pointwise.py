@@ -22,6 +22,7 @@ from ..autograd.forward_ad import ELEMENTWISE, LINEAR, _plus
 from ..autograd.graph import VersionCounter
 from . import _fmath as _fm
 from . import _specfun
+from ._util import autograd_checks_first
 from .registry import ARRAY_OUT as _ARRAY_OUT  # a 0-d array, not a scalar: Note [0-d results]
 from .registry import defop, infer_size, result_type_of, show_saved
 
@@ -3116,6 +3117,7 @@ def _tname(v: Any) -> str:
     return "Tensor" if isinstance(v, Tensor) else type(v).__name__
 
 
+@autograd_checks_first
 def uniform_(self: Tensor, from_: float = 0, to: float = 1, *, generator: Any = None) -> Tensor:
     """Mirrors `torch.Tensor.uniform_` (the keyword `from` is `from_` here)."""
     from .inplace import apply_inplace
@@ -3140,6 +3142,7 @@ def uniform_(self: Tensor, from_: float = 0, to: float = 1, *, generator: Any = 
     return apply_inplace(_uniform, self, from_, to, generator)
 
 
+@autograd_checks_first
 def normal_(self: Tensor, mean: float = 0, std: float = 1, *, generator: Any = None) -> Tensor:
     """Mirrors `torch.Tensor.normal_`."""
     from .inplace import apply_inplace
@@ -3154,6 +3157,7 @@ def normal_(self: Tensor, mean: float = 0, std: float = 1, *, generator: Any = N
     return apply_inplace(_normal_fill, self, mean, std, generator)
 
 
+@autograd_checks_first
 def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
     """Mirrors `torch.Tensor.bernoulli_`: a double uniform below a float p; a tensor p's own
     dtype decides (float64: double uniforms, else float ones)."""
@@ -3174,6 +3178,7 @@ def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
     return apply_inplace(_bernoulli_fill, self, p, generator)
 
 
+@autograd_checks_first
 def exponential_(self: Tensor, lambd: float = 1, *, generator: Any = None) -> Tensor:
     """Mirrors `torch.Tensor.exponential_`."""
     from .inplace import apply_inplace
@@ -3187,6 +3192,7 @@ def exponential_(self: Tensor, lambd: float = 1, *, generator: Any = None) -> Te
     return apply_inplace(_exponential, self, lambd, generator)
 
 
+@autograd_checks_first
 def random_(self: Tensor, *args: Any, generator: Any = None, **kwargs: Any) -> Tensor:
     """Mirrors `torch.Tensor.random_` (`random_(to)`, `random_(from, to)`, `random_()`)."""
     from .inplace import apply_inplace

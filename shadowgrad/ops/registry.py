@@ -1199,6 +1199,11 @@ def check_inference_saved(op: Any, args: tuple[Any, ...]) -> None:
         a = args[i] if i < len(args) else None
         if kind == 0 and isinstance(a, Tensor) and a._inf:
             raise RuntimeError(INFERENCE_SAVED)
+    if _saved_hooks_stack():  # the inputs were saved, so packed, before the kernel failed
+        for _, kind, i in sorted(op.to_save(mask), key=_hooked_order(op)):
+            a = args[i] if i < len(args) else None
+            if kind == 0 and isinstance(a, Tensor):
+                SavedTensor(a)
 
 
 def _scalar_array(v: Any, dt: D.dtype) -> np.ndarray:

@@ -21,7 +21,7 @@ from .._tensor import Tensor, _make, warn_once
 from ..autograd import forward_ad as _fwad
 from ..autograd.forward_ad import LINEAR
 from ..autograd.graph import VersionCounter
-from ._util import expand_array, shape_str, wrap_dim
+from ._util import autograd_checks_first, expand_array, shape_str, wrap_dim
 from .registry import _SAVED_HIDDEN, deflistop, defop, show_saved
 
 _FW = _fwad._STATE
@@ -815,6 +815,7 @@ def _inplace_view(op: Any, self: Tensor, *args: Any) -> Tensor:
     return self
 
 
+@autograd_checks_first
 def squeeze_(self: Tensor, dim: Any = None) -> Tensor:
     """Mirrors `torch.Tensor.squeeze_`."""
     shape = tuple(self._data.shape)
@@ -829,6 +830,7 @@ def squeeze_(self: Tensor, dim: Any = None) -> Tensor:
     return _inplace_view(_squeeze_dim_, self, dim if type(dim) is int else d, shape)
 
 
+@autograd_checks_first
 def unsqueeze_(self: Tensor, dim: int = _NO_DIM) -> Tensor:
     """Mirrors `torch.Tensor.unsqueeze_`."""
     _need_dim("unsqueeze_", dim)
@@ -861,6 +863,7 @@ def swapdims(input: Tensor, dim0: int = _NO_DIM, dim1: int = _NO_DIM) -> Tensor:
     return transpose(input, dim0, dim1)
 
 
+@autograd_checks_first
 def transpose_(self: Tensor, dim0: int = _NO_DIM, dim1: int = _NO_DIM) -> Tensor:
     """Mirrors `torch.Tensor.transpose_`."""
     if dim0 is _NO_DIM or dim1 is _NO_DIM:

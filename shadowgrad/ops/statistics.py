@@ -20,7 +20,7 @@ from .. import _rng_samplers
 from .._creation import _finish, linspace_in
 from .._tensor import Tensor, _make
 from ..autograd.forward_ad import ELEMENTWISE
-from ._util import shape_str, wrap_dim
+from ._util import autograd_checks_first, shape_str, wrap_dim
 from .inplace import apply_inplace
 from .linalg import mm
 from .pointwise import _float_arg, _gen, _not_for, _num, _zero_grad, check_generator
@@ -603,6 +603,7 @@ _geometric = defop(
 )
 
 
+@autograd_checks_first
 def cauchy_(self: Tensor, median: float = 0, sigma: float = 1, *, generator: Any = None) -> Tensor:
     """Mirrors `torch.Tensor.cauchy_`."""
     if generator is not None:
@@ -615,6 +616,7 @@ def cauchy_(self: Tensor, median: float = 0, sigma: float = 1, *, generator: Any
     return apply_inplace(_cauchy, self, median, sigma, generator)
 
 
+@autograd_checks_first
 def log_normal_(self: Tensor, mean: float = 1, std: float = 2, *, generator: Any = None) -> Tensor:
     """Mirrors `torch.Tensor.log_normal_`."""
     if generator is not None:
@@ -627,6 +629,7 @@ def log_normal_(self: Tensor, mean: float = 1, std: float = 2, *, generator: Any
     return apply_inplace(_log_normal, self, mean, std, generator)
 
 
+@autograd_checks_first
 def geometric_(self: Tensor, p: float, *, generator: Any = None) -> Tensor:
     """Mirrors `torch.Tensor.geometric_`: trials until the first success, from 1."""
     if generator is not None:
