@@ -1437,6 +1437,19 @@ def prog_sp_like_factories(T: Any) -> Any:
 
 
 @program()
+def prog_sp_new_factories(T: Any) -> Any:
+    s = _s(T)
+    return (
+        sp(s.new_zeros(3)),
+        sp(s.new_zeros((2, 3), dtype=T.float64)),
+        s.new_empty(2, 2).layout,
+        first(lambda: s.new_ones(2)),
+        first(lambda: s.new_full((2,), 3.0)),
+        s.new_tensor([1.0, 2.0]),
+    )
+
+
+@program()
 def prog_sp_double_backward_through_sparse_mm(T: Any) -> Any:
     s = _s(T)
     x = T.tensor([[1.0, 2.0], [0.5, -1.0], [2.0, 1.0]], requires_grad=True)

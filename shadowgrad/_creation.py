@@ -1293,7 +1293,10 @@ def new_methods() -> dict[str, Any]:
             dtype = dtype_arg("new_zeros", dtype)  # a Python type (float), or torch's error
         if not all(type(v) is int for v in size):
             check_int_list("new_zeros", "size", size, 1)
-        return _factory(0, size, dtype or self.dtype, requires_grad)
+        r = _factory(0, size, dtype or self.dtype, requires_grad)
+        if type(self._data) is not np.ndarray and getattr(self._data, "_sg_sparse", False):
+            return _sparse_new(r)  # a sparse tensor's new_*: sparse, as torch's
+        return r
 
     def new_ones(
         self: Tensor,
@@ -1311,7 +1314,10 @@ def new_methods() -> dict[str, Any]:
             dtype = dtype_arg("new_ones", dtype)  # a Python type (float), or torch's error
         if not all(type(v) is int for v in size):
             check_int_list("new_ones", "size", size, 1)
-        return _factory(1, size, dtype or self.dtype, requires_grad)
+        r = _factory(1, size, dtype or self.dtype, requires_grad)
+        if type(self._data) is not np.ndarray and getattr(self._data, "_sg_sparse", False):
+            return _sparse_new(r)  # a sparse tensor's new_*: sparse, as torch's
+        return r
 
     def new_empty(
         self: Tensor,
@@ -1329,7 +1335,10 @@ def new_methods() -> dict[str, Any]:
             dtype = dtype_arg("new_empty", dtype)  # a Python type (float), or torch's error
         if not all(type(v) is int for v in size):
             check_int_list("new_empty", "size", size, 1)
-        return _factory(0, size, dtype or self.dtype, requires_grad)
+        r = _factory(0, size, dtype or self.dtype, requires_grad)
+        if type(self._data) is not np.ndarray and getattr(self._data, "_sg_sparse", False):
+            return _sparse_new(r)  # a sparse tensor's new_*: sparse, as torch's
+        return r
 
     def new_empty_strided(
         self: Tensor,
@@ -1371,6 +1380,10 @@ def new_methods() -> dict[str, Any]:
                 f"{type(fill_value).__name__}"
             )
         D.check_scalar_fits(fill_value, dtype or self.dtype)
+        if type(self._data) is not np.ndarray and getattr(self._data, "_sg_sparse", False):
+            from .sparse._ops import not_on_sparse
+
+            raise not_on_sparse("fill_.Scalar")  # torch fills a new sparse tensor: refused
         return _factory(fill_value, (tuple(size),), dtype or self.dtype, requires_grad)
 
     from ._device import like
@@ -1627,3 +1640,19 @@ def _on_devices() -> None:
 
 
 _on_devices()
+
+
+def _sparse_new(r: Tensor) -> Tensor:
+    """new_zeros/new_empty of a sparse tensor: a sparse tensor of r's size without entries;
+    new_ones: torch's fill_ refusal (sparse/_ops.py)."""
+    from .sparse._ops import sparse_like
+
+    like = _make(_empty_sparse(r))
+    return sparse_like(r, like._data)
+
+
+def _empty_sparse(r: Tensor) -> Any:
+    from .sparse._array import make
+
+    shape = r._data.shape
+    return make(np.zeros((len(shape), 0), np.int64), np.zeros(0, r._data.dtype), shape, True)
