@@ -211,9 +211,9 @@ _int_dim_family(
 
 
 @program(
-    xfail="max/min take dim=None as 'not given' (their default), so x.max(None) reduces every "
-    "dim; torch's parser refuses an explicit None for the int dim (the full reduction's "
-    "overload takes no argument). Needs a not-given default as sum's (_ALL_DIMS)"
+    xfail="max/min/median/nanmedian take dim=None as 'not given' (their default), so x.max(None) "
+    "reduces every dim; torch's parser refuses an explicit None for the int dim (the full "
+    "reduction's overload takes no argument). Needs a not-given default as sum's (_ALL_DIMS)"
 )
 def prog_arg_max_min_explicit_none_dim(T: Any) -> Any:
     x = _x(T, 3, 4)
@@ -221,6 +221,8 @@ def prog_arg_max_min_explicit_none_dim(T: Any) -> Any:
         raises(lambda: x.max(None)),
         raises(lambda: T.min(x, None)),
         raises(lambda: x.max(dim=None, keepdim=True)),
+        raises(lambda: x.median(None)),
+        raises(lambda: T.nanmedian(x, dim=None)),
         x.max(),
     )
 
@@ -1092,6 +1094,27 @@ def prog_arg_functional_number_parameters(T: Any) -> Any:
         y.grad_fn,
         x.grad,
     )
+
+
+_flag_family(
+    "median_keepdim", lambda x, v: x.median(1, v), lambda T, x, v: T.median(x, 0, keepdim=v)
+)
+_flag_family(
+    "nanmedian_keepdim_kw",
+    lambda x, v: x.nanmedian(dim=0, keepdim=v),
+    lambda T, x, v: T.nanmedian(x, 1, v),
+)
+# (None: arg_max_min_explicit_none_dim)
+_int_dim_family(
+    "median_dim",
+    lambda x, v: x.median(0 if v is None else v),
+    lambda T, x, v: T.median(x, dim=0 if v is None else v),
+)
+_int_dim_family(
+    "nanmedian_dim_kw",
+    lambda x, v: x.nanmedian(dim=0 if v is None else v, keepdim=True),
+    lambda T, x, v: T.nanmedian(x, 0 if v is None else v, True),
+)
 
 
 # (keep last) ------------------------------------------------------------------------------------

@@ -627,6 +627,7 @@ _declare(
     maximum: maximum Tensor input, Tensor other, *, Tensor? out=None
     mean: mean Tensor input, *, ScalarType? dtype=None, Tensor? out=None | Tensor input, int[1]?
         dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None
+    median: median Tensor input | Tensor input, int dim, bool keepdim=False, *, Tensor[]? out=None
     min: min Tensor input, *, Tensor? out=None | Tensor input, Tensor other, *, Tensor? out=None |
         Tensor input, int dim, bool keepdim=False, *, Tensor[]? out=None
     minimum: minimum Tensor input, Tensor other, *, Tensor? out=None
@@ -644,6 +645,8 @@ _declare(
     nan_to_num_: nan_to_num_ Tensor input, float? nan=None, float? posinf=None, float? neginf=None
     nanmean: nanmean Tensor input, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None,
         Tensor? out=None
+    nanmedian: nanmedian Tensor input | Tensor input, int dim, bool keepdim=False, *, Tensor[]?
+        out=None
     nansum: nansum Tensor input, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None,
         Tensor? out=None
     narrow_copy: narrow_copy Tensor input, int dim, int start, int length, *, Tensor? out=None

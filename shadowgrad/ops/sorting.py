@@ -659,6 +659,10 @@ def _median(name: str, input: Tensor, dim: Any, keepdim: bool) -> Any:
     _no_bool(x, "median_cpu" if dim is None else "median_out")
     if dim is None:
         return (_nanmedian_all if ignore_nan else _median_all)(input)
+    if type(dim) is not int:  # a bool, a float: torch's parser refuses them
+        from .._signatures import reraise
+
+        reraise(name, (dim,), {})
     d = wrap_dim(dim, input.ndim)
     if x.ndim == 0:
         idx = np.zeros((), np.int64)
@@ -680,6 +684,10 @@ def _median_keepdim(name: str, dim: Any, keepdim: Any) -> bool:
         return False
     if dim is None:
         raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
+    if type(dim) is not int or (keepdim is not False and keepdim is not True):
+        from .._signatures import reraise
+
+        reraise(name, (dim, keepdim), {})  # a bool dim, a keepdim not a bool: refused
     return keepdim
 
 
