@@ -2314,6 +2314,85 @@ def prog_vi_out_is_the_input_refused_or_allowed(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_vi_views_of_no_grad_views_inherit_creation_meta(T: Any) -> Any:
+    a = _x(T, 6, seed=5)
+    b = a * 1
+    v1 = b[1:]
+    with T.no_grad():
+        v2 = v1[1:]
+        w1 = b[:3]
+    v3 = v2[1:]  # made in grad mode from a no_grad view: torch names it in its error
+    w2 = w1.unsqueeze(0)
+    out = [
+        raises(lambda: v2.mul_(2)),
+        raises(lambda: v3.mul_(2)),
+        raises(lambda: w2.mul_(2)),
+        (v2.requires_grad, v3.requires_grad, v3._base is b, v3.grad_fn.name(), w2.grad_fn.name()),
+    ]
+    with T.inference_mode():
+        i1 = b[:2]
+    i2 = i1[1:]
+    out.append(raises(lambda: i2.add_(1)))
+    out.append((i2.requires_grad, i2.is_inference(), i2.grad_fn.name()))
+    u2 = b.unbind()[0].view(1)
+    with T.no_grad():
+        u3 = u2.view(1)
+    out += [raises(lambda: u2.add_(1)), raises(lambda: u3.add_(1))]
+    return out
+
+
+@program()
+def prog_vi_views_of_no_grad_views_after_base_inplace(T: Any) -> Any:
+    a = _x(T, 6, seed=6)
+    b = a * 1
+    with T.no_grad():
+        v2 = b[1:]
+    v3 = v2[1:]
+    v4 = v3.view(2, 2)
+    b.add_(1)
+    out = [
+        raises(lambda: v3.grad_fn),
+        raises(lambda: v3 * 2),
+        raises(lambda: v4.grad_fn),
+        raises(lambda: v2.grad_fn),
+        v3.requires_grad,
+    ]
+    c = a * 1
+    with T.inference_mode():
+        i1 = c[:4]
+    i2 = i1.view(2, 2)
+    c.mul_(2)
+    out += [raises(lambda: i2.grad_fn), raises(lambda: i2.sum())]
+    with T.no_grad():
+        l1 = a[1:]
+    l2 = l1[:2]  # of a leaf's no_grad view
+    out += [raises(lambda: l2.add_(1)), l2.requires_grad, l2.grad_fn.name()]
+    d = T.ones(4)
+    with T.no_grad():
+        dv = d[1:]
+    dv[1:].add_(1)  # no grad anywhere: no creation meta
+    out.append(d)
+    return out
+
+
+@program(
+    xfail="a view made under no_grad of a tensor requiring grad requires grad with no grad_fn, "
+    "and torch gives it no gradient edge (ops on it record None in next_functions, backward "
+    "accumulates nothing into it); shadowgrad gives it an AccumulateGrad like a leaf's "
+    "(Tensor._edge and registry._record's leaf branch, on the hot path)"
+)
+def prog_vi_no_grad_view_has_no_gradient_edge(T: Any) -> Any:
+    a = _x(T, 6, seed=7)
+    b = a * 1
+    with T.no_grad():
+        v = b[1:]
+        lv = a[1:]
+    y = (v * 2).sum() + (lv * 3).sum()
+    y.backward()
+    return (v * 2).grad_fn, v[1:].grad_fn, (lv * 2).grad_fn, v.grad, lv.grad, a.grad
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

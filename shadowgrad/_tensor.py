@@ -265,7 +265,7 @@ def _check_nograd_view(t: Tensor) -> None:
         if vc is not None and vc.v != getattr(t, "_vv", vc.v):
             from .ops.views import nograd_view_message
 
-            raise RuntimeError(nograd_view_message(t._x.nograd_view, rebase=True))
+            raise RuntimeError(nograd_view_message(t._x.nograd_view, rebase=True, view=t))
 
 
 def _sparse_layout(t: Tensor) -> str | None:
@@ -1377,7 +1377,7 @@ class Tensor:
 
                 if x.custom_view:  # returned by a custom Function applied under no_grad
                     raise RuntimeError(NO_GRAD_VIEW + " " + CUSTOM_VIEW)
-                raise RuntimeError(nograd_view_message(x.nograd_view))
+                raise RuntimeError(nograd_view_message(x.nograd_view, view=self))
             if x.custom_view and self._rg:
                 from .ops.views import check_view_inplace
 

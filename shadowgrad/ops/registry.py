@@ -1240,6 +1240,9 @@ def _as_view(result: Tensor, src: Tensor) -> None:
         # creation meta, which the errors name, is INFERENCE_MODE inside inference_mode)
         result._rg = True
         result._extra().nograd_view = "inference" if _mode().inference else True
+    elif src._x is not None and src._x.nograd_view:
+        # a view of such a view inherits its creation meta (torch's propagate_creation_meta)
+        result._extra().nograd_view = src._x.nograd_view
 
 
 def _record(

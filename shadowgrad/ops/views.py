@@ -49,23 +49,26 @@ NO_GRAD_VIEW_HINT = (
 )
 
 
-def nograd_view_message(kind: Any, rebase: bool = False) -> str:
+def nograd_view_message(kind: Any, rebase: bool = False, view: Tensor | None = None) -> str:
     """torch's error for a view made under no_grad (kind True) or in inference mode (kind
     "inference", creation meta INFERENCE_MODE) that is modified in place (rebase False) or whose
-    base was (rebase True) with grad mode on."""
+    base was (rebase True) with grad mode on. A view with a grad_fn (made in grad mode from
+    such a view, whose creation meta it inherits) is named by its node."""
     what = (
         "its base or another view of its base has been modified inplace"
         if rebase
         else "is being modified inplace"
     )
+    prefix = "A view was created in"
+    gf = None if view is None else view._grad_fn
+    if gf is not None:
+        name = forward_op_name(gf.name())
+        prefix = f"Output {view._nr} of {name} is a view of a view which was created in"
     if kind == "inference":
-        return (
-            f"A view was created in inference mode and {what} in normal mode."
-            + NO_GRAD_VIEW_HINT.replace("no_grad block", "inference_mode block")
+        return f"{prefix} inference mode and {what} in normal mode." + NO_GRAD_VIEW_HINT.replace(
+            "no_grad block", "inference_mode block"
         )
-    return f"A view was created in no_grad mode and {what} with grad mode enabled." + (
-        NO_GRAD_VIEW_HINT
-    )
+    return f"{prefix} no_grad mode and {what} with grad mode enabled." + NO_GRAD_VIEW_HINT
 
 
 class CopySlices(Node):
