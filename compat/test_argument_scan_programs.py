@@ -1117,6 +1117,25 @@ _int_dim_family(
 )
 
 
+@program()
+def prog_arg_split_bool_size_and_dim(T: Any) -> Any:
+    x = _x(T, 4, 2)
+    parts = x.split(2) + T.split(x, [1, 3]) + x.split(1, np.int64(1))
+    sum(p.sum() for p in parts).backward()
+    return (
+        raises(lambda: x.split(True)),
+        raises(lambda: x.split(1, True)),
+        raises(lambda: T.split(x, 2, dim=1.5)),
+        raises(lambda: x.split(2, dim="a")),
+        raises(lambda: x.split([1, 3], True)),
+        raises(lambda: T.split(x, False, 0)),
+        [p.shape for p in parts],
+        parts[0].grad_fn,
+        parts[2].grad_fn,
+        x.grad,
+    )
+
+
 # (keep last) ------------------------------------------------------------------------------------
 
 

@@ -2242,6 +2242,11 @@ def _split_method(self: Tensor, split_size: Any, dim: int = 0) -> tuple[Tensor, 
 def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
     """Mirrors `torch.split` (an int size: SplitBackward0; a list of sizes: SplitWithSizes)."""
     try:
+        if type(dim) is not int or split_size_or_sections.__class__ is bool:
+            from .._signatures import reraise  # a bool: torch's parser refuses it
+
+            key = "split" if isinstance(split_size_or_sections, int) else "split_with_sizes"
+            reraise(key, (split_size_or_sections, dim), {}, False, (tensor,))
         if tensor.ndim == 0:
             raise RuntimeError("split expects at least a 1-dimensional tensor")
         d = wrap_dim(dim, tensor.ndim)
