@@ -419,6 +419,41 @@ def prog_fz_saved_hooks_pack_inputs_of_a_failing_op(T: Any) -> Any:
     return log
 
 
+@program()
+def prog_fz_no_grad_view_has_no_gradient_edge(T: Any) -> Any:
+    """A view made under no_grad of a tensor that requires grad requires grad but has no
+    gradient edge: ops on it record (None, 0), nothing accumulates into it or its base,
+    backward from it is 'does not require grad', autograd.grad finds it unused; cat, stack and
+    two-input ops with it in any position."""
+    v0 = T.tensor([-2.0, 1.0], requires_grad=True)
+    with T.no_grad():
+        v1 = v0.view_as(v0)
+        v2 = v0[0]
+        v3 = v0[:1]
+    s = (v1 * 2).sum()
+    out: dict[str, Any] = {
+        "meta": (v1.requires_grad, v1.is_leaf, v1.grad_fn, v1._is_view()),
+        "next": s.grad_fn.next_functions[0][0].next_functions,
+        "backward": raises(lambda: s.backward(retain_graph=True)),
+        "grad_view": raises(lambda: T.autograd.grad(s, v1)),
+        "grad_base": raises(lambda: T.autograd.grad(s, v0)),
+        "from_view": raises(lambda: v2.backward()),
+        "grad_of_view": raises(lambda: T.autograd.grad(v2, v2)),
+        "retain_grad": (raises(lambda: v1.retain_grad()), v1.retains_grad),
+    }
+    c = T.cat([v3, v0])
+    st = T.stack([v3, v3])
+    z = v3.expand(3).sum() + v3.exp().sum() + (v3 @ v3) + v3.max() + (v3 * v3).sum()
+    z = z + (v0[:1] * v3).sum()
+    out["graphs"] = (c.grad_fn.next_functions, st.grad_fn.next_functions)
+    c.sum().backward()
+    st.sum().backward()
+    z.backward()
+    out["grads"] = (v0.grad, v1.grad, v3.grad)
+    out["unused"] = T.autograd.grad((v3 * v3 * v0[:1]).sum(), [v0, v3], allow_unused=True)
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -2376,12 +2376,7 @@ def prog_vi_views_of_no_grad_views_after_base_inplace(T: Any) -> Any:
     return out
 
 
-@program(
-    xfail="a view made under no_grad of a tensor requiring grad requires grad with no grad_fn, "
-    "and torch gives it no gradient edge (ops on it record None in next_functions, backward "
-    "accumulates nothing into it); shadowgrad gives it an AccumulateGrad like a leaf's "
-    "(Tensor._edge and registry._record's leaf branch, on the hot path)"
-)
+@program()
 def prog_vi_no_grad_view_has_no_gradient_edge(T: Any) -> Any:
     a = _x(T, 6, seed=7)
     b = a * 1

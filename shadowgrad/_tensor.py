@@ -19,7 +19,13 @@ from . import _grad_mode
 from . import autograd as _autograd
 from ._size import Size
 from .autograd.anomaly_mode import _STATE as _ANOMALY
-from .autograd.graph import AccumulateGrad, HookDict, RemovableHandle, VersionCounter
+from .autograd.graph import (
+    AccumulateGrad,
+    HookDict,
+    NoGradViewEdge,
+    RemovableHandle,
+    VersionCounter,
+)
 
 _STATE = _grad_mode.STATE
 _mode = _grad_mode.mode  # Note [Grad mode in a context variable]
@@ -559,6 +565,11 @@ class Tensor:
             return (gf, self._nr)
         acc = self._acc() if self._acc is not None else None
         if acc is None:
+            x = self._x
+            if self._base is not None and x is not None and x.nograd_view:
+                # a view made under no_grad of a tensor that requires grad: it requires grad
+                # but has no gradient edge in torch (nothing accumulates into it)
+                return (NoGradViewEdge(), 0)
             acc = AccumulateGrad(self)
             self._acc = weakref.ref(acc)
         return (acc, 0)

@@ -255,11 +255,12 @@ def _roots(outputs: list[Any], edges: bool = False) -> list[Any]:
         if edges and type(o) is graph.GradientEdge:
             roots.append((o[0], o[1]))
             continue
-        if not o._rg:
+        e = o._edge() if o._rg else None
+        if e is None or type(e[0]) is graph.NoGradViewEdge:  # (a no-grad view has no edge)
             raise RuntimeError(
                 f"element {i} of tensors does not require grad and does not have a grad_fn"
             )
-        roots.append(o._edge())
+        roots.append(e)
     return roots
 
 

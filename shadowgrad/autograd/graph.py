@@ -220,7 +220,9 @@ class Node:
 
     @property
     def next_functions(self) -> tuple[tuple[Node | None, int], ...]:
-        return tuple((None, 0) if e is None else e for e in self._next)
+        return tuple(
+            (None, 0) if e is None or type(e[0]) is NoGradViewEdge else e for e in self._next
+        )
 
     @property
     def metadata(self) -> dict[Any, Any]:
@@ -309,6 +311,19 @@ class Node:
         else:
             out = tuple(self.apply(list(grads)))
         return out[0] if len(out) == 1 else out
+
+
+class NoGradViewEdge(Node):
+    """Where the gradient of a view made under no_grad of a tensor that requires grad goes:
+    nowhere. torch gives such a view no gradient edge (it requires grad, but ops on it record
+    an invalid edge, shown as (None, 0), and nothing accumulates into it); a fresh one per
+    edge, so that it is never an autograd.grad input's target and graphs share none."""
+
+    def __init__(self) -> None:
+        super().__init__(())
+
+    def apply(self, grads: list[Any]) -> tuple[Any, ...]:
+        return ()
 
 
 class AccumulateGrad(Node):
