@@ -14,6 +14,7 @@ raises or warns is compared.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -1165,6 +1166,29 @@ def prog_ho_embedding_bag_and_embedding_maml(T: Any) -> Any:
     outer = F.embedding(idx.flip(0), w2).pow(2).sum()
     (gw0,) = T.autograd.grad(outer, w)
     return gw, _tree(gw.grad_fn, 2), outer, gw0
+
+
+@program()
+def prog_ho_fused_node_asked_again(T: Any) -> Any:
+    """One graph, one incoming grad tensor, differentiated with create_graph several times
+    for different inputs (retain_graph): each call makes its own double-backward node, the
+    gradients of one call share theirs."""
+    F = T.nn.functional
+    x = _x(T, 1, 2, 3, 3, seed=150)
+    w = _x(T, 2, 2, 2, 2, seed=151)
+    b = _x(T, 2, seed=152)
+    y = F.conv2d(x, w, b)
+    go = T.tensor(_data(1, 2, 2, 2, seed=153).astype("float64"))
+    out = []
+    firsts = []
+    for ins in ((w,), (x, w), (x, w, b), (b,), (x,)):
+        gs = T.autograd.grad(y, ins, go, create_graph=True, retain_graph=True)
+        firsts.append(gs[0].grad_fn)
+        out.append(([g.grad_fn is gs[0].grad_fn for g in gs], [g.output_nr for g in gs], gs))
+    new_nodes = [a is not c for a, c in itertools.pairwise(firsts)]
+    ln = F.layer_norm(x, (3,))
+    gl = [T.autograd.grad(ln, x, T.ones_like(ln), create_graph=True)[0] for _ in range(2)]
+    return out, new_nodes, gl[0].grad_fn is gl[1].grad_fn, gl
 
 
 @pytest.mark.parametrize("name", _SET.params())

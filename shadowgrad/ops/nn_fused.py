@@ -550,21 +550,21 @@ def mkldnn_lstm(
 
 def _shared_by(key: tuple[Any, ...], params: Any, k: int, compute: Any) -> Any:
     """Output k of compute(), computed once for the formulas of one node's call: the call is
-    known by `key` (objects, compared by identity) and `params` (compared by value), and each
-    output is taken once per call, so a second request for output k is a new call (the same
-    grad tensor given again, an input changed in place meanwhile)."""
+    known by `key` (objects, compared by identity) and `params` (compared by value). A node
+    calls its formulas in input order, so a request for an output at or before the last one
+    taken is a new call (the same grad tensor given again, other inputs asked for)."""
     last = getattr(_SHARED, "by", None)
     if (
         last is not None
-        and k not in last[3]
+        and k > last[3]
         and len(last[0]) == len(key)
         and all(a is b for a, b in zip(last[0], key, strict=True))
         and last[1] == params
     ):
-        last[3].add(k)
+        _SHARED.by = (last[0], last[1], last[2], k)
         return last[2][k]
     r = compute()
-    _SHARED.by = (key, params, r, {k})
+    _SHARED.by = (key, params, r, k)
     return r[k]
 
 
@@ -575,6 +575,12 @@ def _key(*ts: Any) -> tuple[Any, ...]:
     for t in ts:
         r += (None, None, None) if t is None else (t._data, t._grad_fn, t._rg)
     return tuple(r)
+
+
+def _versions(*ts: Any) -> tuple[Any, ...]:
+    """The tensors' version counters' values (compared by value: data changed in place is
+    another call)."""
+    return tuple(None if t is None else 0 if t._vc is None else t._vc.v for t in ts)
 
 
 def _spatial(params: Any, x: Any) -> tuple[int, ...]:
@@ -720,7 +726,7 @@ def conv_grads(k, grad, input, weight, stride, padding, dilation, transposed, ou
     under grad mode (See Note [Fused backward nodes])."""
     args = (stride, padding, dilation, transposed, output_padding, groups)
     return _shared_by(
-        (grad, *_key(grad, input, weight)), args, k,
+        (grad, *_key(grad, input, weight)), (args, _versions(grad, input, weight)), k,
         lambda: conv_backward(grad, input, weight, *args),
     )  # fmt: skip
 
@@ -854,7 +860,8 @@ def ln_grads(k, grad, input, normalized_shape, weight, bias, eps):  # fmt: skip
         mean, rstd = K._const_stats(x, K._ln_axes(x, normalized_shape), eps)
         return ln_backward(grad, input, mean, rstd, weight, bias, normalized_shape, eps)
 
-    return _shared_by(key, (tuple(normalized_shape), eps), k, compute)
+    params = (tuple(normalized_shape), eps, _versions(grad, input, weight, bias))
+    return _shared_by(key, params, k, compute)
 
 
 # --- native_batch_norm_backward (create_graph through a batch norm) -----------------------------
@@ -999,7 +1006,7 @@ def bn_grads(k, grad, input, weight, mean, invstd, training, eps):  # fmt: skip
     NativeBatchNormBackward0 under grad mode (See Note [Fused backward nodes])."""
     key = (grad, *_key(grad, input, weight), mean, invstd)
     return _shared_by(
-        key, (training, eps), k,
+        key, (training, eps, _versions(grad, input, weight)), k,
         lambda: bn_backward(grad, input, weight, None, None, mean, invstd, training, eps),
     )  # fmt: skip
 
@@ -1062,5 +1069,8 @@ def prelu_grads(k: int, grad: Any, self: Any, weight: Any) -> Any:
     """Output k of one _prelu_kernel_backward node, for formula k of a PreluKernelBackward0
     under grad mode (See Note [Fused backward nodes])."""
     return _shared_by(
-        (grad, *_key(grad, self, weight)), (), k, lambda: prelu_backward(grad, self, weight)
+        (grad, *_key(grad, self, weight)),
+        _versions(grad, self, weight),
+        k,
+        lambda: prelu_backward(grad, self, weight),
     )
