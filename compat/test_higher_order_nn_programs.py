@@ -1191,6 +1191,42 @@ def prog_ho_fused_node_asked_again(T: Any) -> Any:
     return out, new_nodes, gl[0].grad_fn is gl[1].grad_fn, gl
 
 
+_HESSIAN_FNS: dict[str, Callable[[Any, Any], Any]] = {
+    "cross_entropy": lambda T, x: T.nn.functional.cross_entropy(x, T.tensor([1, 3])),
+    "cross_entropy_weight": lambda T, x: T.nn.functional.cross_entropy(
+        x, T.tensor([1, 3]), weight=T.tensor([1.0, 2.0, 3.0, 4.0], dtype=T.float64)
+    ),
+    "nll_loss2d": lambda T, x: T.nn.functional.nll_loss(
+        x.view(1, 2, 2, 2).log_softmax(1), T.tensor([[[0, 1], [1, 0]]])
+    ),
+    "max_pool1d": lambda T, x: T.nn.functional.max_pool1d(x.view(1, 2, 4), 2).pow(2).sum(),
+    "embedding": lambda T, x: T.nn.functional.embedding(T.tensor([1, 0, 1]), x).pow(3).sum(),
+    "prelu": lambda T, x: T.nn.functional.prelu(x, T.tensor([0.25], dtype=T.float64)).pow(3).sum(),
+    "layer_norm": lambda T, x: T.nn.functional.layer_norm(x, (4,)).pow(3).sum(),
+    "conv_transpose1d": lambda T, x: (
+        T.nn.functional.conv_transpose1d(x.view(1, 2, 4), x.new_ones(2, 1, 2)).pow(3).sum()
+    ),
+    "bce": lambda T, x: T.nn.functional.binary_cross_entropy(
+        x.sigmoid(), T.full((2, 4), 0.3, dtype=T.float64)
+    ),
+}
+
+
+def _hessian_program(name: str, f: Callable[[Any, Any], Any]) -> None:
+    def body(T: Any) -> Any:
+        x0 = T.tensor(np.linspace(-1, 1, 8).reshape(2, 4))
+        return (
+            T.func.hessian(lambda x: f(T, x))(x0),
+            T.autograd.functional.hessian(lambda x: f(T, x), x0),
+        )
+
+    _reg(f"hessian_{name}", body)
+
+
+for _n, _f in _HESSIAN_FNS.items():
+    _hessian_program(_n, _f)
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)
