@@ -1136,6 +1136,32 @@ def prog_arg_split_bool_size_and_dim(T: Any) -> Any:
     )
 
 
+# --- a bool inside an int list: refused first, taken as an int past the first -------------------
+
+
+@program()
+def prog_arg_bools_inside_int_lists(T: Any) -> Any:
+    x = _x(T, 2, 3)
+    y = x.reshape([2, True, 3]).sum() + x.flip((0, True)).sum() + x.tile((2, True)).sum()
+    y = y + x.unsqueeze(0).squeeze((0, True)).sum() + x.sum((0, True))
+    y.backward()
+    return (
+        T.zeros(2, True).shape,
+        T.zeros((2, True)).shape,
+        x.new_zeros((2, True)).shape,
+        x.permute(0, True).shape,
+        raises(lambda: x.view(True, 6)),
+        raises(lambda: x.reshape([True, 6])),
+        raises(lambda: x.flip((True,))),
+        raises(lambda: x.new_zeros((True,))),
+        raises(lambda: x.squeeze(True)),
+        raises(lambda: T.squeeze(x, False)),
+        raises(lambda: x.squeeze((True, 0))),
+        y,
+        x.grad,
+    )
+
+
 # (keep last) ------------------------------------------------------------------------------------
 
 

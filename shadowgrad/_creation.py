@@ -594,8 +594,8 @@ def check_int_list(fn: str, param: str, args: tuple[Any, ...], pos: int) -> None
             f"{fn}(): argument '{param}' (position {pos}) must be tuple of ints, but found "
             f"element of type {type(seq[0]).__name__} at pos 0"
         )
-    for i, v in enumerate(seq[1:], 2):
-        if not _int_like(v):
+    for i, v in enumerate(seq[1:], 2):  # (past the first, torch's unpacking takes a bool)
+        if not _int_like(v) and v.__class__ is not bool:
             raise TypeError(
                 f"{fn}(): argument '{param}' failed to unpack the object at pos {i} with error "
                 f'"type must be tuple of ints,but got {type(v).__name__}"'

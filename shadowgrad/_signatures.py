@@ -959,8 +959,8 @@ def _signature_error(
                 f"{reported}(): argument '{p.name}'{pos} must be {shown}, not {_type_name(v)}"
             )
         if p.kind == "int[]" and isinstance(v, (list, tuple)):
-            for j, e in enumerate(v):
-                if not _is_index(e):
+            for j, e in enumerate(v):  # (past the first, torch's unpacking takes a bool)
+                if not _is_index(e) and not (j and e.__class__ is bool):
                     return TypeError(
                         f"{reported}(): argument '{p.name}' failed to unpack the object at pos "
                         f'{j + 1} with error "type must be tuple of ints,but got '

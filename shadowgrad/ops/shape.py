@@ -634,15 +634,27 @@ def _squeeze_checked(method: bool) -> Any:
 
     @skipped_by_warnings  # Note [Wrapper frames and warnings]
     def call(input: Any, *args: Any, **kwargs: Any) -> Any:
-        if len(args) == 1 and not kwargs and not isinstance(args[0], (int, tuple, list)):
+        if (
+            len(args) == 1
+            and not kwargs
+            and (args[0].__class__ is bool or not isinstance(args[0], (int, tuple, list)))
+        ) or (
+            len(args) == 1
+            and args[0].__class__ is tuple
+            and args[0]
+            and args[0][0].__class__ is bool
+        ):  # (a bool is no dim either, nor a sequence that starts with one)
             a = args[0]
             if not (isinstance(a, (np.integer, Tensor)) and not isinstance(a, bool)):
+                from .._signatures import _arg_desc
+
                 n = type(a).__name__
+                m = _arg_desc(a) if isinstance(a, tuple) else n  # (a tuple: its elements')
                 head, lead = ("", "") if method else ("Tensor input", "Tensor, ")
                 sep = ", " if head else ""
                 bad = (
                     "      didn't match because some of the arguments have invalid types: "
-                    f"({lead}!{n}!)\n"
+                    f"({lead}!{m}!)\n"
                 )
                 first = f" * ()\n{bad}" if method else f" * ({head})\n"
                 raise TypeError(
