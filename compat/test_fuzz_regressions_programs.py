@@ -454,6 +454,44 @@ def prog_fz_no_grad_view_has_no_gradient_edge(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_fz_chunk_of_empty_dim_is_split_with_sizes(T: Any) -> Any:
+    """chunk of a dimension of size 0 is torch's split_with_sizes (SplitWithSizesBackward0, its
+    multi-view error naming SplitWithSizes), giving `chunks` empty pieces."""
+    z = T.zeros(0, 2, requires_grad=True)
+    cs = z.chunk(3)
+    node = cs[0].grad_fn
+    err = raises(lambda: z.clone().chunk(2)[0].mul_(2))
+    (cs[0].sum() + cs[2].sum()).backward()
+    return (
+        len(cs),
+        [c.grad_fn for c in cs],
+        node._saved_split_sizes,
+        node._saved_dim,
+        err,
+        z.grad,
+        [c.shape for c in T.zeros(0, 3).chunk(3, 1)],
+        [c.grad_fn for c in T.zeros(4, requires_grad=True).chunk(3)],
+    )
+
+
+@program()
+def prog_fz_setitem_of_expanded_from_its_own_memory(T: Any) -> Any:
+    """Setting an expanded tensor's slice from the memory it expands (the value expands to the
+    very same view) is torch's copy_ early exit: no overlap error, a version bump; another value
+    is refused."""
+    out = []
+    v0 = T.tensor([-2.0])
+    e = v0.expand(2, 1)
+    out.append((raises(lambda: e.__setitem__((slice(None), 0), v0)), v0._version, e._version))
+    v1 = T.tensor([-2.0, 3.0])
+    e1 = v1.expand(2, 2)
+    out.append(raises(lambda: e1.__setitem__((slice(None),), v1)))
+    out.append(raises(lambda: e1.__setitem__((slice(None),), v1.flip(0))))
+    out.append(raises(lambda: e1.__setitem__(0, v1)))
+    return out, v0, v1, v1._version
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

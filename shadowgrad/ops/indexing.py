@@ -461,8 +461,24 @@ def _copy_to(dst: Tensor, src: Tensor) -> None:
         dst.copy_(src)  # on a strided slice copies the slice into itself, a full overlap)
         return
     src = _strip_leading_ones(src)
-    S.expand(src, tuple(dst._data.shape))  # torch's expand error for a bad shape
+    e = S.expand(src, tuple(dst._data.shape))  # torch's expand error for a bad shape
+    if 0 in dst._data.strides and not (dst._rg or src._rg) and _same_data(dst._data, e._data):
+        # an expanded slice set from the memory it expands: torch's copy_ of a view of the
+        # same data is a no-op (its early exit) that still counts as a write
+        dst._check_inplace()
+        dst._bump()
+        return
     dst.copy_(src)
+
+
+def _same_data(a: np.ndarray, b: np.ndarray) -> bool:
+    """torch's copy_ early exit: the same memory, offset, strides, sizes and dtype."""
+    return (
+        a.shape == b.shape
+        and a.strides == b.strides
+        and a.dtype == b.dtype
+        and a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
+    )
 
 
 def setitem(self: Tensor, index: Any, value: Any) -> None:

@@ -2323,8 +2323,8 @@ def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     d = wrap_dim(dim, input.ndim)
     n = input._data.shape[d]
     size = -(-n // chunks)
-    if size == 0 and n == 0:
-        return _split(input, 0, (0,) * chunks, dim if type(dim) is int else d)
+    if size == 0 and n == 0:  # torch's split_with_sizes: split would lose the count
+        return _split_with_sizes(input, (0,) * chunks, dim if type(dim) is int else d)
     return split(input, size, dim if type(dim) is int else d)
 
 
