@@ -261,6 +261,27 @@ def prog_lr_linalg_results_column_major(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_lr_roll_and_bfloat16_casts(T: Any) -> Any:
+    """roll keeps channels-last (torch's suggested format) and makes other layouts
+    contiguous; a cast to bfloat16 keeps its input's layout, as every other cast does."""
+    out = {}
+    for ln, x in _layouts(T).items():
+        b = x.bfloat16()
+        out[ln] = (
+            _layout_of(x.roll(1, 0)),
+            _layout_of(x.roll((1, 2), (1, 3))),
+            _layout_of(x.roll(3)),
+            _layout_of(b),
+            _layout_of(x.to(T.bfloat16)),
+            _layout_of(b + 1),
+            b,
+            x.roll(1, 0),
+        )
+    out["0-d"] = T.tensor(1.00390625).bfloat16(), T.tensor(float("nan")).bfloat16()
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -111,13 +111,18 @@ def round_bf16(a: Any) -> np.ndarray:
     SEEN.bf16 = True
     with np.errstate(all="ignore"):
         f = np.asarray(a, np.float32)
-    shape = f.shape
-    u = np.ascontiguousarray(f).reshape(-1).view(np.uint32)
+    # elementwise on f's own strides (a view of the same item size), so the result keeps its
+    # memory order, as torch's casts do
+    scalar = f.ndim == 0
+    if scalar:
+        f = f.reshape(1)  # (ufuncs give 0-d operands numpy scalars)
+    u = f.view(np.uint32)
     r = (u + (np.uint32(0x7FFF) + ((u >> np.uint32(16)) & np.uint32(1)))) & np.uint32(0xFFFF0000)
-    nan = np.isnan(f.reshape(-1))
+    nan = np.isnan(f)
     if nan.any():
         r[nan] = (u[nan] | np.uint32(0x00400000)) & np.uint32(0xFFFF0000)
-    return r.view(np.float32).astype(LD).reshape(shape)
+    out = r.view(np.float32).astype(LD)
+    return out.reshape(()) if scalar else out
 
 
 bool_ = dtype("bool", np.bool_, 0, "torch.BoolTensor", "Bool")

@@ -2173,6 +2173,12 @@ def flip(input: Tensor, *dims: Any, **kwargs: Any) -> Tensor:
 def _roll_fwd(self: np.ndarray, shifts: Any, dims: Any) -> np.ndarray:
     # no dims (saved as torch's node saves them, `()` with one shift): the flattened roll
     r = np.roll(self, shifts, dims) if dims else np.roll(self, shifts[0])
+    if dims and self.ndim >= 4 and not self.flags.c_contiguous:
+        from .._formats import contiguous_format, relayout, suggested
+
+        fmt = suggested(self)  # torch's result along dims: channels-last for such an input
+        if fmt is not contiguous_format:
+            return relayout(r, fmt)
     return r if r.flags.c_contiguous else r.copy()  # torch's result is contiguous
 
 
