@@ -1162,6 +1162,45 @@ def prog_arg_bools_inside_int_lists(T: Any) -> Any:
     )
 
 
+# --- unique, unique_consecutive, svd, copy_: their bool flags -----------------------------------
+
+
+@program()
+def prog_arg_unique_flags(T: Any) -> Any:
+    x = T.tensor([[1, 2, 2], [3, 1, 1]])
+    return (
+        [raises(lambda v=v: T.unique(x, sorted=v)) for v in ("a", None, 1)],
+        [raises(lambda v=v: x.unique(return_inverse=v)) for v in ("a", 0)],
+        raises(lambda: T.unique(x, return_counts=None)),
+        raises(lambda: x.unique(True, "a")),
+        raises(lambda: x.unique(dim=True)),
+        raises(lambda: T.unique(x, dim=1.5, return_counts=True)),
+        raises(lambda: T.unique_consecutive(x, return_counts="a")),
+        raises(lambda: x.unique_consecutive(return_inverse=1)),
+        raises(lambda: x.unique_consecutive(dim=1.5)),
+        T.unique(x, return_inverse=True, return_counts=True),
+        x.unique(dim=1),
+        T.unique_consecutive(x, return_counts=True, dim=0),
+    )
+
+
+@program()
+def prog_arg_svd_and_copy_flags(T: Any) -> Any:
+    a = _x(T, 3, 3, rg=False)
+    c = T.zeros(3, 3)
+    with __import__("warnings").catch_warnings():
+        __import__("warnings").simplefilter("ignore")
+        return (
+            [raises(lambda v=v: T.svd(a, some=v)) for v in ("a", None, 1)],
+            raises(lambda: a.svd(compute_uv=1)),
+            raises(lambda: a.svd(True, "a")),
+            [raises(lambda v=v: c.copy_(a, non_blocking=v)) for v in ("a", None)],
+            raises(lambda: c.copy_(a, 1)),
+            T.svd(a).S,
+            c.copy_(a, non_blocking=False),
+        )
+
+
 # (keep last) ------------------------------------------------------------------------------------
 
 

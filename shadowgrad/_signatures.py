@@ -424,6 +424,13 @@ _declare(
     bmm: bmm Tensor input, Tensor mat2, *, Tensor? out=None | F Tensor input, Tensor mat2,
         ScalarType out_dtype, *, Tensor? out=None
     broadcast_to: broadcast_to Tensor input, int[] size
+    unique.flags: _unique2 Tensor input, bool sorted=True, bool return_inverse=False, bool
+        return_counts=False
+    unique_dim: unique_dim Tensor input, int dim, bool sorted=True, bool return_inverse=False,
+        bool return_counts=False
+    unique_consecutive: unique_consecutive Tensor input, bool return_inverse=False, bool
+        return_counts=False, int? dim=None
+    copy_: copy_ Tensor input, Tensor src, bool non_blocking=False
     cat: cat Tensor[] tensors, int dim=0, *, Tensor? out=None
     celu: celu Tensor input, Scalar alpha=1.0, *, Tensor? out=None
     clamp: clamp Tensor input, Tensor? min=None, Tensor? max=None, *, Tensor? out=None | Tensor

@@ -436,6 +436,10 @@ def fill_(self: Tensor, value: Any) -> Tensor:
 
 def copy_(self: Tensor, src: Any, non_blocking: bool = False) -> Tensor:
     """Mirrors `torch.Tensor.copy_`."""
+    if non_blocking is not False and non_blocking is not True:  # torch's parser: a bool only
+        from .._signatures import reraise
+
+        reraise("copy_", (src, non_blocking), {})
     if isinstance(src, (bool, int, float, complex, np.generic)):
         # torch accepts a number: a 0-d source, cast freely (2.7 into an int tensor gives 2)
         src = _make(np.asarray(src))

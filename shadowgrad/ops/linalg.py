@@ -1985,6 +1985,10 @@ def svd_legacy(
     input: Tensor, some: bool = True, compute_uv: bool = True, *, out: Any = None
 ) -> Any:
     """Mirrors the legacy `torch.svd`: the named tuple (U, S, V), V not transposed."""
+    if (some is not True and some is not False) or (
+        compute_uv is not True and compute_uv is not False
+    ):
+        _parser_check("svd", (some, compute_uv))  # torch's parser takes bools only
     _check_matrix(input, "linalg.svd", square=False)
     if not compute_uv:  # torch's: the singular values, and square zero U (m x m), V (n x n)
         *batch, m, n = input._data.shape

@@ -270,6 +270,18 @@ def unique(
     dim: int | None = None,
 ) -> Any:
     """Mirrors `torch.unique` (always sorted, as torch's CPU kernel; NaNs are all distinct)."""
+    if (
+        (sorted is not True and sorted is not False)
+        or (return_inverse is not False and return_inverse is not True)
+        or (return_counts is not False and return_counts is not True)
+        or (dim is not None and type(dim) is not int)
+    ):  # torch's unique passes them on by keyword (the dim second): its parser's error
+        from .._signatures import reraise
+
+        flags = {"sorted": sorted, "return_inverse": return_inverse, "return_counts": return_counts}
+        if dim is None:
+            reraise("unique.flags", (), flags)  # (torch.unique's wrapper: not under _unique2)
+        reraise("unique_dim", (dim,), flags, False, (input,))
     _unique_not_complex(input, dim)
     if dim is None:
         res = _unique2(input, bool(sorted), bool(return_inverse), bool(return_counts))
@@ -286,6 +298,15 @@ def unique_consecutive(
     dim: int | None = None,
 ) -> Any:
     """Mirrors `torch.unique_consecutive`."""
+    if (
+        (return_inverse is not False and return_inverse is not True)
+        or (return_counts is not False and return_counts is not True)
+        or (dim is not None and type(dim) is not int)
+    ):  # torch's Python passes them on by keyword: its parser's error
+        from .._signatures import reraise
+
+        kw = {"return_inverse": return_inverse, "return_counts": return_counts, "dim": dim}
+        reraise("unique_consecutive", (), kw)
     _unique_not_complex(input, dim)
     d = None if dim is None else _unique_dim_arg(input, dim)
     res = _unique_consecutive(input, bool(return_inverse), bool(return_counts), d)
