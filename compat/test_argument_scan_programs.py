@@ -1201,6 +1201,30 @@ def prog_arg_svd_and_copy_flags(T: Any) -> Any:
         )
 
 
+@program()
+def prog_arg_linear_operands_as_called(T: Any) -> Any:
+    x = _x(T, 2, 3)
+    w = _x(T, 4, 3, seed=1)
+    b = _x(T, 4, seed=2)
+    F = T.nn.functional
+    y = F.linear(x, w, b) + F.linear(x, w)
+    y.sum().backward()
+    return (
+        raises(lambda: F.linear(x, w, bias="a")),
+        raises(lambda: F.linear(x, w, "a")),
+        raises(lambda: F.linear(x, weight=[1.0])),
+        raises(lambda: F.linear([1.0], w)),
+        raises(lambda: F.linear(input=None, weight=w)),
+        raises(lambda: F.linear(x, None)),
+        raises(lambda: F.linear(x, np.ones((4, 3)), b)),
+        y,
+        y.grad_fn,
+        x.grad,
+        w.grad,
+        b.grad,
+    )
+
+
 # (keep last) ------------------------------------------------------------------------------------
 
 

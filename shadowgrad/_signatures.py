@@ -306,11 +306,15 @@ def check_int_list(reported: str, param: str, pos: int, value: Any) -> None:
 
 def check_tensors(reported: str, names: tuple[str, ...], *values: Any) -> None:
     """not_tensor for the first of `values` that is neither a Tensor nor None (None allowed
-    only for the optional parameters, those after the first two)."""
+    only for the optional parameters, those after the first two). The positions are the
+    function's, as torch's F passes the arguments on (positionally); `linear` (native in
+    torch's F) words them as the user's call gave them."""
     from ._tensor import Tensor
 
     for i, (name, v) in enumerate(zip(names, values, strict=False)):
         if not isinstance(v, Tensor) and (v is not None or i < 2):
+            if reported == "linear":
+                raise not_tensor_as_called(reported, name, i, v)
             raise not_tensor(reported, name, i + 1, v)
 
 
