@@ -561,10 +561,11 @@ def _shared_by(key: tuple[Any, ...], params: Any, k: int, compute: Any) -> Any:
         and all(a is b for a, b in zip(last[0], key, strict=True))
         and last[1] == params
     ):
-        _SHARED.by = (last[0], last[1], last[2], k)
+        # the last output taken: nothing more to share (and nothing kept alive)
+        _SHARED.by = None if k == len(last[2]) - 1 else (last[0], last[1], last[2], k)
         return last[2][k]
     r = compute()
-    _SHARED.by = (key, params, r, k)
+    _SHARED.by = None if k == len(r) - 1 else (key, params, r, k)
     return r[k]
 
 
