@@ -454,6 +454,22 @@ _MULTI_COPY_SAMPLES = {
 }  # fmt: skip
 
 
+def _view_as_real_copy_samples(dtype: str) -> list[Sample]:
+    x = _rand(3, 4)
+    return [
+        Sample((_t(x),), name="complex of the input"),
+        Sample((_t(x, layout="transposed"),), name="non-contiguous"),
+    ]
+
+
+def _view_as_complex_copy_samples(dtype: str) -> list[Sample]:
+    return [
+        Sample((_t(_rand(3, 2), False),), name="pairs"),
+        Sample((_t(_rand(3, 2)),), name="requiring grad (error)"),
+        Sample((_t(_rand(3, 3), False),), name="last dim 3 (error)"),
+    ]
+
+
 def _unfold_copy_samples(dtype: str) -> list[Sample]:
     x = _rand(3, 5)
     return [
@@ -465,6 +481,16 @@ def _unfold_copy_samples(dtype: str) -> list[Sample]:
 
 register(
     OpEntry("fill", lambda T, x, v: T.fill(x, v), _fill_samples),
+    OpEntry(
+        "view_as_real_copy",
+        lambda T, x: T.view_as_real_copy(T.complex(x, x * 2)),
+        _view_as_real_copy_samples,
+    ),
+    OpEntry(
+        "view_as_complex_copy",
+        lambda T, x: T.view_as_complex_copy(x),
+        _view_as_complex_copy_samples,
+    ),
     *(
         OpEntry(n, lambda T, x, *a, _n=n, **k: getattr(T, _n)(x, *a, **k), s)
         for n, s in _COPY_SAMPLES.items()

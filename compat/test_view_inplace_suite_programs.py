@@ -2388,6 +2388,20 @@ def prog_vi_no_grad_view_has_no_gradient_edge(T: Any) -> Any:
     return (v * 2).grad_fn, v[1:].grad_fn, (lv * 2).grad_fn, v.grad, lv.grad, a.grad
 
 
+@program()
+def prog_vi_as_strided_inplace_forward_ad(T: Any) -> Any:
+    F = T.autograd.forward_ad
+    with F.dual_level():
+        x = F.make_dual(T.arange(8.0, dtype=T.float64), T.arange(8.0, dtype=T.float64) * 10)
+        y = x * 1
+        y.as_strided_((3, 2), (1, 2), 1)
+        p, t = F.unpack_dual(y)
+        z = F.make_dual(T.arange(8.0, dtype=T.float64), T.ones(8, dtype=T.float64))
+        v = z[2:]
+        v.as_strided_((2,), (2,))
+        return p, t, _geo(y), F.unpack_dual(v).tangent, _geo(v)
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

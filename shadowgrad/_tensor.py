@@ -1063,11 +1063,17 @@ class Tensor:
         self._bump()
         return self
 
+    def _has_tangent(self) -> bool:
+        """Whether forward AD is on and self is a dual tensor."""
+        from .autograd import forward_ad
+
+        return forward_ad._STATE.active and forward_ad._get_tangent(self) is not None
+
     def as_strided_(self, size: Any, stride: Any, storage_offset: Any = None) -> Tensor:
         """Mirrors `torch.Tensor.as_strided_`: self restrided over its own storage (from its
         storage offset unless given); recorded as AsStridedBackward1 on a tensor with a
         grad_fn."""
-        if self._grad_fn is not None and _STATE.grad:
+        if (self._grad_fn is not None and _STATE.grad) or self._has_tangent():
             from .ops.shape import as_strided_recorded
 
             return as_strided_recorded(self, size, stride, storage_offset)

@@ -1878,9 +1878,14 @@ def as_strided_recorded(self: Tensor, size: Any, stride: Any, storage_offset: An
     r = _as_strided_call(_as_strided_inplace, self, size, stride, off)
     self._check_inplace()
     self._data = r._data
-    self._grad_fn = r._grad_fn
-    self._rg = True
-    self._nr = 0
+    if r._grad_fn is not None:
+        self._grad_fn = r._grad_fn
+        self._rg = True
+        self._nr = 0
+    if _fwad._STATE.active:  # a dual tensor: its tangent restrided the same way
+        t = _fwad._get_tangent(r)
+        if t is not None:
+            _fwad._set_tangent(self, t)
     self._bump()
     return self
 

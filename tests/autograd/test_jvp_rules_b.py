@@ -84,6 +84,7 @@ CASES: dict[str, tuple[Callable[..., Any], tuple[tuple[int, ...], ...]]] = {
     "_to_copy": (lambda x: x.to(sg.float32), ((2, 3),)),
     "unbind.int": (lambda x: x.unbind(1), ((2, 3),)),
     "as_strided": (lambda x: x.as_strided((3, 2), (1, 2), 1), ((2, 4),)),
+    "as_strided_": (lambda x: (x * 1).as_strided_((3, 2), (1, 2), 1), ((2, 4),)),
     "repeat": (lambda x: x.repeat(2, 1, 2), ((2, 3),)),
     "flip": (lambda x: x.flip(0, 1), ((2, 3),)),
     "rot90": (lambda x: x.rot90(1, (0, 1)), ((2, 3),)),
