@@ -34,6 +34,7 @@ EXCLUDED: dict[str, str] = {
        for n in ("bool", "byte", "char", "int", "long", "short")},
     "equal": "returns a Python bool, not a tensor (tested in tests/ops/test_reduction.py)",
     "allclose": "returns a Python bool, not a tensor (tested in tests/ops/test_reduction.py)",
+    "from_file": "a factory reading a file, no tensor input (programs ps_from_file)",
 }  # fmt: skip
 
 # operator dunder -> the op whose entry covers it

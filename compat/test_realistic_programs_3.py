@@ -4527,11 +4527,7 @@ def prog_optimizer_and_scheduler_validation(T: Any) -> Any:
     return res
 
 
-@program(
-    xfail="nn.Embedding(sparse=True) produces a dense gradient (torch's is a sparse COO tensor "
-    "with the looked-up rows), so SparseAdam, which only takes sparse gradients, raises where "
-    "torch trains (shadowgrad/nn/functional.py embedding; shadowgrad has no sparse tensors)"
-)
+@program()
 def prog_sparse_embedding_with_sparse_adam(T: Any) -> Any:
     emb = _seeded(T, T.nn.Embedding(5, 3, sparse=True), 44)
     opt = T.optim.SparseAdam(emb.parameters(), lr=0.1)
