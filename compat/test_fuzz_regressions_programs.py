@@ -492,6 +492,63 @@ def prog_fz_setitem_of_expanded_from_its_own_memory(T: Any) -> Any:
     return out, v0, v1, v1._version
 
 
+@program()
+def prog_fz_inplace_on_empty_checks_the_broadcast(T: Any) -> Any:
+    """An in-place op on an empty tensor writes nothing but still refuses a result shape that
+    differs from self's, with and without grad mode."""
+    cases = (
+        lambda v: v.unsqueeze(-1).add_(v),
+        lambda v: v.add_(T.ones(2, 0)),
+        lambda v: v.add_(T.ones(1)),
+        lambda v: v.mul_(T.ones(3)),
+        lambda v: v.copy_(T.ones(1, 0)),
+        lambda v: v.unsqueeze(0).add_(T.ones(3, 1, 0)),
+        lambda v: v.add_(T.ones(0, 0)),
+        lambda v: v.zero_(),
+    )
+    out = []
+    for f in cases:
+        for no_grad in (False, True):
+            v = T.zeros(0)
+            if no_grad:
+                with T.no_grad():
+                    out.append(raises(lambda f=f, v=v: f(v)))
+            else:
+                out.append(raises(lambda f=f, v=v: f(v)))
+            out.append(v._version)
+    return out
+
+
+@program()
+def prog_fz_softmax_of_0d_special_values(T: Any) -> Any:
+    """softmax and log_softmax of a 0-d tensor subtract it from itself first, as torch's kernel:
+    inf, -inf and nan give nan; the gradient of a finite one is 0."""
+    out = []
+    for v in (float("inf"), float("-inf"), float("nan"), 1.0, -3.0):
+        for dt in (T.float32, T.float64, T.float16, T.bfloat16):
+            x = T.tensor(v, dtype=dt)
+            out.append((x.softmax(-1), x.log_softmax(0), x.softmax(0, dtype=T.float64)))
+    x = T.tensor(2.0, requires_grad=True)
+    (g,) = T.autograd.grad(x.softmax(0), x)
+    (h,) = T.autograd.grad(x.log_softmax(0), x)
+    return out, g, h
+
+
+@program()
+def prog_fz_index_select_of_empty_self(T: Any) -> Any:
+    """index_select of a tensor of 2+ dims that is empty along the indexed dim, with indices:
+    torch's 'self indexing axis dim should be positive'; a 1-d one: out of range."""
+    cases = (
+        lambda: T.zeros(0).index_select(0, T.tensor([0])),
+        lambda: T.zeros(0, 3).index_select(1, T.tensor([5])),
+        lambda: T.zeros(0, 3).index_select(0, T.tensor([0])),
+        lambda: T.zeros(2, 0).index_select(1, T.tensor([0])),
+        lambda: T.zeros(0, 0).index_select(1, T.tensor([], dtype=T.long)),
+        lambda: T.zeros(2, 0, 2).index_select(1, T.tensor([0])),
+    )
+    return [raises(f) for f in cases]
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

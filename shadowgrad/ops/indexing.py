@@ -1318,6 +1318,8 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
     if a.dtype not in (np.int64, np.int32):
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     n = input._data.shape[d] if input.ndim else 1
+    if n == 0 and a.size and input.ndim > 1:  # torch's kernel for an empty self
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
     if a.size and (a.max() >= n or a.min() < 0):
         if d == 1 and input.ndim > 1:  # torch's index_select_out_cpu_dim1_ kernel
             bad = a.reshape(-1)[(a.reshape(-1) >= n) | (a.reshape(-1) < 0)][0]

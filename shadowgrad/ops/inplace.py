@@ -93,6 +93,16 @@ def write(self: Tensor, value: np.ndarray, fill: Any = None) -> None:
         )
     target = self._data
     if target.size == 0:
+        if value.shape != target.shape:  # nothing to write, but torch's shape check holds
+            try:
+                shape = np.broadcast_shapes(target.shape, value.shape)
+            except ValueError:
+                shape = value.shape
+            if shape != target.shape:
+                raise RuntimeError(
+                    f"output with shape {list(target.shape)} doesn't match the broadcast "
+                    f"shape {list(shape)}"
+                )
         return
     if not target.flags.writeable:
         if getattr(target, "_sg_sparse", False):

@@ -1113,8 +1113,9 @@ def _row_sum(x: np.ndarray, dim: int) -> np.ndarray:
 
 
 def _np_softmax(x: np.ndarray, dim: int, log: bool) -> np.ndarray:
-    if x.ndim == 0:
-        return np.zeros_like(x) if log else np.ones_like(x)
+    if x.ndim == 0:  # x - x: nan for inf, -inf and nan, as torch's kernel
+        z = x - x
+        return z if log else np.exp(z)
     if dim < 0:  # the op saves the dim as given (SoftmaxBackward0._saved_dim)
         dim += x.ndim
     if x.size == 0:
