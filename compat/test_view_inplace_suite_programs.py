@@ -2402,6 +2402,24 @@ def prog_vi_as_strided_inplace_forward_ad(T: Any) -> Any:
         return p, t, _geo(y), F.unpack_dual(v).tangent, _geo(v)
 
 
+@program()
+def prog_vi_expanded_index_put_accumulate(T: Any) -> Any:
+    out = []
+    for idx, v in (
+        ((T.tensor([0]),), T.tensor(1.0)),
+        ((T.tensor([0, 1]),), T.tensor(1.0)),  # both rows share the memory: both add
+        ((T.tensor([0, 1]), T.tensor([2, 2])), T.tensor([1.0, 5.0])),
+        ((T.tensor([1, 1]),), T.tensor([[1.0, 2.0, 3.0], [10.0, 20.0, 30.0]])),
+    ):
+        x = T.zeros(3)
+        x.expand(2, 3).index_put_(idx, v, accumulate=True)
+        out.append((x, x._version))
+    i = T.zeros(3, dtype=T.int64)
+    i.expand(2, 3).index_put_((T.tensor([0, 1]),), T.tensor(2), accumulate=True)
+    out.append(i)
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -669,7 +669,25 @@ def index_put_(self: Tensor, indices: Any, values: Tensor, accumulate: bool = Fa
         raise
     if _is_expanded(self):
         _warn_index_put_expanded(indices, values, accumulate)
+        if accumulate and not (is_grad_enabled() and (self._rg or values._rg)):
+            return _accumulate_expanded(self, idx, values)
     return apply_inplace(_index_put, self, idx, values, bool(accumulate))
+
+
+def _accumulate_expanded(self: Tensor, idx: tuple[Any, ...], values: Tensor) -> Tensor:
+    """index_put_(accumulate=True) on an expanded tensor: torch's kernel adds each value into
+    the memory its position shares, one after another (two positions of one location add
+    both)."""
+    from .inplace import _writable_alias
+
+    self._check_inplace()
+    alias = _writable_alias(self._data)
+    if alias is None or values._data.dtype != self._data.dtype or alias.dtype is D.LD:
+        return apply_inplace(_index_put, self, idx, values, True)
+    target = alias[idx]
+    np.add.at(alias, idx, np.broadcast_to(values._data, target.shape))
+    self._bump()
+    return self
 
 
 def _is_expanded(t: Tensor) -> bool:
