@@ -91,7 +91,7 @@ class CopySlices(Node):
             raise RuntimeError(SECOND_TIME)
         grad = grads[0]
         vidx = self.vidx
-        if getattr(self, "overlap", False):
+        if getattr(self, "overlap", False):  # (unset: a custom Function's CopySlices)
             from .inplace import OVERLAP
 
             raise RuntimeError(OVERLAP)
@@ -383,9 +383,12 @@ def inplace_on_view(
     cs.fn = node
     cs.vidx = vidx
     cs.lazy = lazy
-    if 0 in self._data.strides and self._data.size > 1:
-        d = self._data
-        cs.overlap = any(st == 0 and n > 1 for n, st in zip(d.shape, d.strides, strict=True))
+    d = self._data
+    cs.overlap = (
+        0 in d.strides
+        and d.size > 1
+        and any(st == 0 and n > 1 for n, st in zip(d.shape, d.strides, strict=True))
+    )
     cs.cross = cross_dtype(self, base)
     cs.base_shape = base._data.shape
     if _ANOMALY.enabled:  # torch's nodes store the forward stack when they are made
