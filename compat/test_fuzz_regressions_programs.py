@@ -549,6 +549,36 @@ def prog_fz_index_select_of_empty_self(T: Any) -> Any:
     return [raises(f) for f in cases]
 
 
+@program()
+def prog_fz_multi_output_view_of_no_grad_view(T: Any) -> Any:
+    """A multi-output view (unbind, split, chunk) made in grad mode of a view made under no_grad
+    is a multi-output view: modifying it in place is the multi-view error (torch's
+    propagate_creation_meta); one of an inference-mode view stays an inference-mode view, and a
+    plain view of either keeps the no_grad / inference creation."""
+    out = []
+    for mode in ("no_grad", "inference"):
+        for op in (
+            lambda v: v.unbind(0)[0],
+            lambda v: v.split(1)[0],
+            lambda v: v.chunk(1)[0],
+            lambda v: v[0],
+            lambda v: v.unbind(0)[0][...],
+        ):
+            v0 = T.tensor([-2.0, 1.0], requires_grad=True)
+            if mode == "no_grad":
+                with T.no_grad():
+                    v1 = v0.expand_as(v0)
+            else:
+                with T.inference_mode():
+                    v1 = v0.expand_as(v0)
+            w = op(v1)
+            out.append(raises(lambda w=w: w.mul_(2)))
+            with T.no_grad():
+                w2 = op(v0)
+            out.append(raises(lambda w2=w2: w2.mul_(2)))
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

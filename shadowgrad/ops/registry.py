@@ -1102,7 +1102,12 @@ def _run(op: OpDef, args: tuple[Any, ...]) -> Any:
         for r in results:
             _as_view(r, args[0])
             if op.multi_view:
-                r._extra().multi_view = op.multi_view
+                x = r._extra()
+                x.multi_view = op.multi_view
+                if x.nograd_view is True and _mode().grad:
+                    # torch's propagate_creation_meta: a multi-output view made in grad mode
+                    # of a no-grad view is a multi-output view (an inference one stays so)
+                    x.nograd_view = None
     if record:
         _record(op, args, arrays, results)
         for r in results:
