@@ -768,7 +768,14 @@ def prog_ho_conv_float32(T: Any) -> Any:
     return _orders(T, lambda x, w, b: T.nn.functional.conv2d(x, w, b, padding=1), [x, w, b])
 
 
-@program()
+@program(
+    tol=Tolerance(
+        1e-4,
+        1e-4,
+        "the third order of a float32 layer norm: terms that partly cancel, and torch's float32 "
+        "sums depend on its thread count (1.8e-5 relative seen when another test had set it)",
+    )
+)
 def prog_ho_layer_norm_float32(T: Any) -> Any:
     x = _x(T, 3, 6, seed=87, scale=2.0, dtype="float32")
     w, b = _x(T, 6, seed=88, dtype="float32"), _x(T, 6, seed=89, dtype="float32")

@@ -1579,7 +1579,7 @@ def prog_pex_gcn_no_bias_spmm(T: Any) -> Any:
     )
 
 
-@program(xfail="shadowgrad has no sparse tensors (torch.sparse_coo_tensor, Tensor.to_sparse)")
+@program()
 def prog_pex_gcn_load_cora_sparse(T: Any) -> Any:
     edges = np.array([[0, 1], [1, 2], [2, 0], [3, 1]], dtype=np.int32)
     V, E = 4, edges.shape[0]

@@ -2487,12 +2487,7 @@ def prog_elementwise_result_layouts(T: Any) -> Any:
     }
 
 
-@program(
-    xfail="shadowgrad's elementwise results take numpy's layout: torch's TensorIterator follows "
-    "the first operand's strides when operands disagree (t + c is column-major, a channels_last "
-    "operand first keeps channels_last) and softmax writes a contiguous result "
-    "(shadowgrad/ops/registry.py, the hot path)"
-)
+@program()
 def prog_result_layout_follows_first_operand(T: Any) -> Any:
     t = T.arange(6.0).view(2, 3).t()
     cl = T.ones(1, 2, 3, 3).to(memory_format=T.channels_last)

@@ -133,7 +133,7 @@ def _construct(
 
             return _alias(a)  # torch's alias(): a view, differentiable (AliasBackward0)
         if isinstance(a, Size):
-            return zeros(*a, dtype=d)
+            return zeros(tuple(a), dtype=d)
         if isinstance(a, str):
             raise TypeError("new(): invalid data type 'str'")
         if isinstance(a, (bool, float, complex, np.bool_, np.floating, np.complexfloating)):

@@ -587,9 +587,9 @@ def jacrev(
             jac = []
             for j, x in enumerate(in_leaves):
                 if rows:
-                    m = stack([r[j] for r in rows]).reshape(*o.shape, *x.shape)
+                    m = stack([r[j] for r in rows]).reshape((*o.shape, *x.shape))
                 else:
-                    m = zeros(*o.shape, *x.shape, dtype=x.dtype)
+                    m = zeros((*o.shape, *x.shape), dtype=x.dtype)
                 jac.append(m)
             by_arg = _unflatten(jac, in_spec)
             per_out.append(by_arg[0] if isinstance(argnums, int) else by_arg)
@@ -670,9 +670,9 @@ def jacfwd(
             jac = []
             for j, x in enumerate(in_leaves):
                 if cols[j]:
-                    m = stack([c[k] for c in cols[j]], -1).reshape(*o.shape, *x.shape)
+                    m = stack([c[k] for c in cols[j]], -1).reshape((*o.shape, *x.shape))
                 else:
-                    m = zeros(*o.shape, *x.shape, dtype=o.dtype)
+                    m = zeros((*o.shape, *x.shape), dtype=o.dtype)
                 jac.append(m)
             by_arg = _unflatten(jac, in_spec)
             per_out.append(by_arg[0] if isinstance(argnums, int) else by_arg)
@@ -830,7 +830,7 @@ def _vmap_call(
             elif size == 0:  # no sample: a zero slice shows func's output structure
                 shape = list(x.shape)
                 del shape[d]
-                out.append(zeros(*shape, dtype=x.dtype))
+                out.append(zeros(tuple(shape), dtype=x.dtype))
             else:
                 out.append(x.select(d, i))
                 batched.add(id(out[-1]))

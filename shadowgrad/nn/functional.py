@@ -1976,7 +1976,7 @@ def instance_norm(
     if use_input_stats and running_var is not None and rv is not None:
         running_var._data[...] = rv._data.reshape(n, c).mean(0)
         running_var._bump()
-    return out.view(*shape)
+    return out.view(tuple(shape))
 
 
 def group_norm(

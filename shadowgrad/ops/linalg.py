@@ -1072,7 +1072,7 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2, out: Tensor | None = None) ->
     q = math.prod([sb[i] for i in fb])
     am = a.permute(*fa, *ca).reshape(p, k)
     bm = b.permute(*cb, *fb).reshape(k, q)
-    r = mm(am, bm).reshape(*[sa[i] for i in fa], *[sb[i] for i in fb])
+    r = mm(am, bm).reshape((*[sa[i] for i in fa], *[sb[i] for i in fb]))
     if out is not None and out.dtype is not r.dtype:
         raise RuntimeError(
             f"tensordot: Expected the output tensor to have dtype {r.dtype._short}, but got an "

@@ -117,7 +117,7 @@ def multi_dot(tensors: Any, *, out: Tensor | None = None) -> Tensor:
             f"multi_dot(): expected out tensor to have dtype {CPP_NAMES[r.dtype]} but got "
             f"{CPP_NAMES[out.dtype]}"
         )
-    return _out(r.view(*shape), out, "mm")
+    return _out(r.view(tuple(shape)), out, "mm")
 
 
 def _cname(t: Tensor) -> str:
@@ -1332,7 +1332,7 @@ def tensorsolve(A: Tensor, B: Tensor, dims: Any = None, *, out: Tensor | None = 
             f"prod(self.shape[:other.ndim]), but got {cols} != {rows}"
         )
     x = solve(A.reshape(rows, cols), B.reshape(-1))
-    return _lout(x.reshape(*shape[nb:]), out, None, "cast", "tensorsolve")
+    return _lout(x.reshape(tuple(shape[nb:])), out, None, "cast", "tensorsolve")
 
 
 # --- cholesky_solve, cholesky_inverse ------------------------------------------------------
@@ -1957,7 +1957,7 @@ def tensorinv(A: Tensor, ind: int = 2, *, out: Tensor | None = None) -> Tensor:
 
         Y = _reshape_alias(X, (*cols, *rows), tuple(X._data.shape))
     else:
-        Y = X.reshape(*cols, *rows)
+        Y = X.reshape((*cols, *rows))
     return _lout(Y, out, None, "cast", "tensorinv")
 
 

@@ -3342,7 +3342,7 @@ def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None, out: Any =
     if p is not None:
         from .._creation import empty
 
-        return bernoulli_(empty(*input.shape, dtype=input.dtype), p, generator=generator)
+        return bernoulli_(empty(tuple(input.shape), dtype=input.dtype), p, generator=generator)
     return _out(_bernoulli(input, generator), out, "bernoulli")
 
 
