@@ -648,6 +648,8 @@ _declare(
     mm: mm Tensor input, Tensor mat2, *, Tensor? out=None | F Tensor input, Tensor mat2, ScalarType
         out_dtype, *, Tensor? out=None
     mode: mode Tensor input, int dim=-1, bool keepdim=False, *, Tensor? out=None
+    multinomial: multinomial Tensor input, int num_samples, bool replacement=False, *, Generator?
+        generator=None, Tensor? out=None
     mv: mv Tensor input, Tensor vec, *, Tensor? out=None
     mvlgamma: mvlgamma Tensor input, int p, *, Tensor? out=None
     mvlgamma_: mvlgamma_ Tensor input, int p
@@ -767,6 +769,12 @@ _declare(
     special_sinc: special_sinc Tensor input, *, Tensor? out=None
     special_softmax: special_softmax Tensor input, int dim, ScalarType? dtype=None
     special_spherical_bessel_j0: special_spherical_bessel_j0 Tensor x, *, Tensor? out=None
+    argsort: argsort Tensor input, *, bool stable, int dim=-1, bool descending=False, Tensor?
+        out=None | Tensor input, int dim=-1, bool descending=False
+    round: round Tensor input, *, Tensor? out=None | Tensor input, *, int decimals, Tensor?
+        out=None
+    F.pad: pad Tensor input, int[] pad, str mode="constant", float? value=None
+    F.softplus: softplus Tensor input, Scalar beta=1, Scalar threshold=20, *, Tensor? out=None
     sort: sort Tensor input, *, bool? stable, int dim=-1, bool descending=False, Tensor[]? out=None
         | Tensor input, int dim=-1, bool descending=False, *, Tensor[]? out=None
     split: split Tensor input, int split_size, int dim=0 | Tensor input, int[] split_size, int dim=0
@@ -1182,6 +1190,31 @@ def _call_instructions(code: Any) -> dict[int, tuple[int, tuple[str, ...]]]:
             continue
         last = None
     return out
+
+
+def reraise_as_called(
+    key: str, names: tuple[str, ...], values: tuple[Any, ...], method: bool = True, self: Any = None
+) -> None:
+    """For an op on its error path: torch's parser error for `key` as the user's call gave the
+    arguments (`names`/`values`: the op's parameters, the method form's, in order; those the
+    call named by keyword go to the parser by keyword, as call_site tells), else return.
+    `self`: the op's Tensor, for an op that is also a function (torch.round(x, ...)): when
+    called through its function form's wrapper, it is the function's first argument."""
+    frame = sys._getframe(1)
+    while method and frame is not None and frame.f_code.co_filename.startswith(_PKG):
+        if frame.f_code.co_name == "checked":  # tensor_first's (or _numpy_compat's) wrapper
+            method, names, values = False, ("input", *names), (self, *values)
+        frame = frame.f_back
+    site = call_site()
+    if site is None:
+        args, kwargs = values, {}
+    else:
+        given = dict(zip(names, values, strict=True))
+        args = values[: site[0] - len(site[1])]
+        kwargs = {n: given[n] for n in site[1] if n in given}
+    err = parser_error(key, args, kwargs, method)
+    if err is not None:
+        raise err from None
 
 
 def reraise_tensor_list(values: Any) -> None:

@@ -22,6 +22,8 @@ from .._signatures import check_tensors as _check_tensors
 from .._signatures import invalid_combination as _invalid_combination
 from .._signatures import no_attribute as _no_attribute
 from .._signatures import not_tensor as _not_tensor
+from .._signatures import parser_error as _parser_error
+from .._signatures import reraise_as_called as _reraise_as_called
 from .._tensor import Tensor, _make, warn_once
 from ..autograd.forward_ad import _STATE as _FW
 from ..autograd.forward_ad import ELEMENTWISE, _get_tangent
@@ -415,6 +417,14 @@ def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tenso
     """Mirrors `torch.nn.functional.softplus`."""
     if not isinstance(input, Tensor):
         raise _not_tensor("softplus", "input", 1, input)
+    if (beta.__class__ is not float and beta.__class__ is not int) or (
+        threshold.__class__ is not float and threshold.__class__ is not int
+    ):  # torch's parser takes a Number (or a 0-d Tensor)
+        _reraise_as_called(
+            "F.softplus", ("input", "beta", "threshold"), (input, beta, threshold), False
+        )
+        beta = beta.item() if isinstance(beta, Tensor) else beta  # a 0-d Tensor: its value
+        threshold = threshold.item() if isinstance(threshold, Tensor) else threshold
     _check_float(input, "softplus_cpu")
     return K.softplus_op(input, beta, threshold)
 
@@ -1741,6 +1751,12 @@ def layer_norm(
     """Mirrors `torch.nn.functional.layer_norm`."""
     if not isinstance(input, Tensor):
         raise _not_tensor("layer_norm", "input", 1, input)
+    if eps.__class__ is not float:  # torch's F.layer_norm passes its arguments by position
+        err = _parser_error(
+            "layer_norm", (input, normalized_shape, weight, bias, eps, True), {}, False
+        )
+        if err is not None:
+            raise err
     if type(normalized_shape) is not tuple or not all(type(e) is int for e in normalized_shape):
         _check_int_list("layer_norm", "normalized_shape", 2, normalized_shape)
     for i, t in ((3, weight), (4, bias)):
@@ -2131,12 +2147,17 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
     """Mirrors `torch.nn.functional.pad`."""
     if not isinstance(input, Tensor):
         raise _not_tensor("pad", "input", 1, input)
-    for i, v in enumerate(pad):
-        if isinstance(v, float):  # torch's parser: a tuple of ints
-            raise TypeError(
-                "pad(): argument 'pad' (position 2) must be tuple of ints, but found element of "
-                f"type float at pos {i}"
-            )
+    if (
+        (pad.__class__ is not tuple and pad.__class__ is not list)
+        or mode.__class__ is not str
+        or (value is not None and value.__class__ is not float and value.__class__ is not int)
+        or any(v.__class__ is not int for v in pad)
+    ):  # torch's parser: a tuple of ints, a str, a float
+        # (torch's F.pad passes its arguments to the native pad by position)
+        err = _parser_error("F.pad", (input, pad, mode, value), {}, False)
+        if err is not None:
+            raise err
+        value = value.item() if isinstance(value, Tensor) else value  # a 0-d Tensor's value
     pad = tuple(int(p) for p in pad)
     if len(pad) % 2:
         raise RuntimeError("Padding length must be divisible by 2")

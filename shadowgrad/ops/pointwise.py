@@ -3430,7 +3430,11 @@ def multinomial(
     are exhausted, come in index order (torch's come in its partial sort's order)."""
     if generator is not None:
         check_generator("multinomial", generator)
-    if type(num_samples) is not int or type(replacement) is not bool:
+    if (
+        type(num_samples) is not int
+        or type(replacement) is not bool
+        or not -(2**63) <= num_samples < 2**63
+    ):
         _multinomial_parse(num_samples, replacement)
     if out is not None and out.dtype is not D.int64:
         raise RuntimeError(f"multinomial expects Long tensor out, got: {out.dtype._short}")
@@ -3485,6 +3489,8 @@ def _multinomial_parse(num_samples: Any, replacement: Any, first: int = 2) -> No
             f"multinomial(): argument 'num_samples' (position {first}) must be int, not "
             f"{_type_name(num_samples)}"
         )
+    if not -(2**63) <= num_samples < 2**63:
+        raise ValueError("Overflow when unpacking long long")
     if not isinstance(replacement, bool):
         raise TypeError(
             f"multinomial(): argument 'replacement' (position {first + 1}) must be bool, not "
@@ -3496,7 +3502,14 @@ def _multinomial_method(
     self: Tensor, num_samples: int, replacement: bool = False, *, generator: Any = None
 ) -> Tensor:
     """Mirrors `torch.Tensor.multinomial` (no out=; the parser's positions count from 1)."""
-    if type(num_samples) is not int or type(replacement) is not bool:
+    if (
+        type(num_samples) is not int
+        or type(replacement) is not bool
+        or not -(2**63) <= num_samples < 2**63
+    ):
+        from .._signatures import reraise_as_called
+
+        reraise_as_called("multinomial", ("num_samples", "replacement"), (num_samples, replacement))
         _multinomial_parse(num_samples, replacement, 1)
     return multinomial(self, num_samples, replacement, generator=generator)
 

@@ -197,6 +197,10 @@ def round(input: Tensor, *, decimals: int = _UNSET, out: Tensor | None = None) -
         P.keep_dtype_out(input, out, "round")
     if decimals is _UNSET:
         return _out(_round(input), out, "round", input)
+    if decimals.__class__ is not int:  # torch's parser takes an int only
+        from .._signatures import reraise_as_called
+
+        reraise_as_called("round", ("decimals",), (decimals,), self=input)
     return _out(_round_decimals(input, decimals), out, "round", input)
 
 

@@ -136,6 +136,12 @@ def argsort(
     input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool = False
 ) -> Tensor:
     """Mirrors `torch.argsort`."""
+    if descending.__class__ is not bool or stable.__class__ is not bool:  # torch's parser
+        from .._signatures import reraise_as_called
+
+        reraise_as_called(
+            "argsort", ("dim", "descending", "stable"), (dim, descending, stable), self=input
+        )
     return sort(input, dim, descending, stable=stable)[1]
 
 

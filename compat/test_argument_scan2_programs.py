@@ -1,0 +1,191 @@
+"""Wrong calls found by a second pass of the argument-parser scan (see
+compat/test_argument_scan_programs.py): bool flags given a str, an int or None (argsort's
+descending/stable, multinomial's replacement by keyword), round's decimals, torch.nn.functional's
+pad/softplus/layer_norm (whose Python code passes its arguments to the native function by
+position, or not), next to valid calls whose values, grad_fn and gradients are compared too. The
+programs register into test_realistic_programs_3's set and run through its harness.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from . import test_realistic_programs_3 as _h
+from .engines import raises
+from .test_realistic_programs_2 import _data
+
+pytest.importorskip("torch")
+
+_SET = _h.Subset()  # this file's programs: registered into set 3, run by its harness
+program = _SET.program
+
+
+def _x(T: Any, *shape: int, seed: int = 0, rg: bool = True) -> Any:
+    return T.tensor(_data(*shape, seed=seed), requires_grad=rg)
+
+
+# --- argsort: descending and stable are bools (two overloads: torch's listing) ---------------
+
+
+@program()
+def prog_ar2_argsort_descending_not_bool(T: Any) -> Any:
+    x = _x(T, 3, 4)
+    i = x.argsort(1, True)
+    y = x.gather(1, i) * T.arange(4.0)
+    y.sum().backward()
+    return (
+        raises(lambda: x.argsort(descending="a")),
+        raises(lambda: x.argsort(0, "a")),
+        raises(lambda: x.argsort(0, 1)),
+        raises(lambda: x.argsort(descending=None)),
+        raises(lambda: T.argsort(x, descending=1)),
+        raises(lambda: T.argsort(x, 0, 1)),
+        raises(lambda: T.argsort(x, 0, np.bool_(True))),
+        i,
+        y,
+        y.grad_fn,
+        x.grad,
+    )
+
+
+@program()
+def prog_ar2_argsort_stable_not_bool(T: Any) -> Any:
+    x = T.tensor([[3.0, 1.0, 3.0, 2.0], [1.0, 1.0, 0.0, 1.0]])
+    return (
+        raises(lambda: x.argsort(stable="a")),
+        raises(lambda: x.argsort(stable=1)),
+        raises(lambda: x.argsort(stable=True, descending=1)),
+        raises(lambda: x.argsort(descending=True, stable=None)),
+        raises(lambda: T.argsort(x, stable=1)),
+        raises(lambda: T.argsort(x, dim=0, stable="a")),
+        raises(lambda: x.argsort(dim="a")),
+        x.argsort(stable=True, descending=True),
+        T.argsort(x, dim=0, stable=True),
+        x.argsort(-1, False),
+    )
+
+
+# --- multinomial: replacement by keyword names no position ------------------------------------
+
+
+@program()
+def prog_ar2_multinomial_replacement_keyword(T: Any) -> Any:
+    p = T.tensor([0.2, 0.3, 0.5])
+    return (
+        raises(lambda: T.multinomial(p, 2, replacement="a")),
+        raises(lambda: p.multinomial(2, replacement=1)),
+        raises(lambda: p.multinomial(2, replacement=None)),
+        raises(lambda: p.multinomial(2, "a")),
+        raises(lambda: T.multinomial(p, 2, "a")),
+        raises(lambda: T.multinomial(p, num_samples=1.5)),
+        raises(lambda: p.multinomial(num_samples="a")),
+        raises(lambda: T.multinomial(p, "a")),
+        raises(lambda: p.multinomial(2**70)),
+        raises(lambda: T.multinomial(p, 2, replacement=np.bool_(True))),
+    )
+
+
+# --- round: decimals is a keyword-only int --------------------------------------------------
+
+
+@program()
+def prog_ar2_round_decimals_not_int(T: Any) -> Any:
+    x = _x(T, 3, 4)
+    y = x.round(decimals=1) * x + T.round(x, decimals=np.int64(2))
+    y.sum().backward()
+    return (
+        raises(lambda: x.round(decimals=1.5)),
+        raises(lambda: x.round(decimals=None)),
+        raises(lambda: x.round(decimals="a")),
+        raises(lambda: T.round(x, decimals="a")),
+        raises(lambda: T.round(x, decimals=True)),
+        raises(lambda: T.round(x, decimals=2**70)),
+        raises(lambda: T.round(x, 1)),
+        y,
+        y.grad_fn,
+        x.grad,
+    )
+
+
+# --- nn.functional.pad: pad, mode, value reach the native pad by position -------------------
+
+
+@program()
+def prog_ar2_pad_argument_types(T: Any) -> Any:
+    F = T.nn.functional
+    x = _x(T, 2, 3)
+    y = F.pad(x, [np.int64(1), 2], value=np.float32(0.5)) + F.pad(x, T.Size([1, 2]), value=True)
+    y.sum().backward()
+    return (
+        raises(lambda: F.pad(x, "a")),
+        raises(lambda: F.pad(x, None)),
+        raises(lambda: F.pad(x, (1, 1), mode=1)),
+        raises(lambda: F.pad(x, (1, 1), None)),
+        raises(lambda: F.pad(x, (1, 1), value="a")),
+        raises(lambda: F.pad(x, (1, 1), "constant", [1.0])),
+        raises(lambda: F.pad(x, pad=(1.5, 1))),
+        raises(lambda: F.pad(x, [1, "a"])),
+        raises(lambda: F.pad(x, (True, 1))),
+        raises(lambda: F.pad(x, (1, 1), "constant", 1, 2)),
+        raises(lambda: F.pad(x, (1, 1), foo=1)),
+        F.pad(x, (1, 1), value=T.tensor(2.0)),
+        y,
+        y.grad_fn,
+        x.grad,
+    )
+
+
+# --- nn.functional.layer_norm: eps reaches torch.layer_norm by position ----------------------
+
+
+@program()
+def prog_ar2_layer_norm_eps_not_float(T: Any) -> Any:
+    F = T.nn.functional
+    x = _x(T, 3, 4)
+    w = _x(T, 4, seed=1)
+    y = F.layer_norm(x, (4,), w, None, 1) + F.layer_norm(x, [4], eps=np.float64(1e-3))
+    y.sum().backward()
+    return (
+        raises(lambda: F.layer_norm(x, (4,), eps="a")),
+        raises(lambda: F.layer_norm(x, (4,), None, None, "a")),
+        raises(lambda: F.layer_norm(x, (4,), eps=None)),
+        raises(lambda: F.layer_norm(x, (4,), w, eps=[1e-5])),
+        y,
+        y.grad_fn,
+        x.grad,
+        w.grad,
+    )
+
+
+# --- nn.functional.softplus: beta and threshold are Numbers ----------------------------------
+
+
+@program()
+def prog_ar2_softplus_beta_threshold(T: Any) -> Any:
+    F = T.nn.functional
+    x = _x(T, 3, 4)
+    y = F.softplus(x, beta=T.tensor(2.0)) + F.softplus(x, np.float32(0.5), threshold=True)
+    y.sum().backward()
+    return (
+        raises(lambda: F.softplus(x, beta="a")),
+        raises(lambda: F.softplus(x, threshold="a")),
+        raises(lambda: F.softplus(x, "a")),
+        raises(lambda: F.softplus(x, 1, [1.0])),
+        raises(lambda: F.softplus(x, beta=None)),
+        raises(lambda: F.softplus(x, 1, 2, 3)),
+        F.softplus(x, 2, 1),
+        y,
+        y.grad_fn,
+        x.grad,
+    )
+
+
+# (keep last) ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", _SET.params())
+def test_program_matches_torch(name: str) -> None:
+    _h.test_program_matches_torch(name)
