@@ -579,6 +579,34 @@ def prog_fz_multi_output_view_of_no_grad_view(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_fz_leaf_that_stopped_requiring_grad_accumulates_nothing(T: Any) -> Any:
+    """A leaf set to requires_grad=False after the graph was built: backward runs its tensor
+    hook and post-accumulate hook but adds nothing to .grad; set back to True before backward,
+    it accumulates again. The other leaves are unaffected."""
+    out: list[Any] = []
+    for how in ("method", "attr", "again"):
+        v0 = T.tensor(-2.0, requires_grad=True)
+        v1 = v0.exp()
+        w = T.ones(2, requires_grad=True)
+        y = (w * v0).sum()
+        v0.register_hook(lambda g: out.append(("hook", g.clone())))
+        v0.register_post_accumulate_grad_hook(
+            lambda p: out.append(("post", None if p.grad is None else p.grad.clone()))
+        )
+        if how == "attr":
+            v0.requires_grad = False
+        else:
+            v0.requires_grad_(False)
+        if how == "again":
+            v0.requires_grad_(True)
+        v1.sum().backward()
+        out.append(v0.grad)
+        y.backward()
+        out.append((v0.grad, w.grad, v0.requires_grad))
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -369,6 +369,8 @@ class Tensor:
                 "Setting requires_grad=True on inference tensor outside InferenceMode is not "
                 "allowed."
             )
+        if not value and self._rg and self._acc is not None:
+            self._extra()  # (see requires_grad_)
         self._rg = bool(value)
 
     @requires_grad.deleter
@@ -393,6 +395,10 @@ class Tensor:
                 "Setting requires_grad=True on inference tensor outside InferenceMode is not "
                 "allowed."
             )
+        if not requires_grad and self._rg and self._acc is not None:
+            # a graph may lead here: the engine's general path, which checks it, accumulates
+            # nothing into a leaf that stopped requiring grad (engine._accumulate)
+            self._extra()
         self._rg = requires_grad
         return self
 

@@ -395,6 +395,11 @@ def _create_graph_grad(leaf: np.ndarray, grad: Any) -> Any:
 def _accumulate(node: AccumulateGrad, grad: Any, create_graph: bool) -> None:
     """Add grad into the leaf's .grad: in place normally, out of place under create_graph."""
     var = node.variable
+    if not var._rg:
+        # requires_grad_(False) once the graph was built: torch's accumulateGrad adds nothing,
+        # its hooks still run (Tensor.requires_grad_ sends such a leaf down this path)
+        _post_accumulate_hooks(var)
+        return
     old = var._grad
     if grad._data.dtype is _LD and not grad._rg:  # Note [bfloat16 storage]
         grad = _tmake(_round_bf16(grad._data))
@@ -447,6 +452,10 @@ def _accumulate(node: AccumulateGrad, grad: Any, create_graph: bool) -> None:
             else:
                 old.add_(grad)
         _check_layout(old._data, var._data)
+    _post_accumulate_hooks(var)
+
+
+def _post_accumulate_hooks(var: Any) -> None:
     x = var._x
     if x is not None and x.post_acc_hooks:
         for fn in tuple(x.post_acc_hooks.values()):
