@@ -183,6 +183,50 @@ def prog_ar2_softplus_beta_threshold(T: Any) -> Any:
     )
 
 
+# --- std/var: unbiased and keepdim are bools (three overloads: torch's listing) -------------
+
+
+@program()
+def prog_ar2_std_var_unbiased_not_bool(T: Any) -> Any:
+    x = _x(T, 3, 4)
+    y = x.std(0, True, True) * x.var(1, unbiased=False, keepdim=True) + T.std(x, [0], False)
+    y.sum().backward()
+    return (
+        raises(lambda: x.std(unbiased="a")),
+        raises(lambda: x.std(0, "a")),
+        raises(lambda: x.std(unbiased=1)),
+        raises(lambda: x.var(0, 1.5)),
+        raises(lambda: x.var(0, None)),
+        raises(lambda: T.var(x, 0, "a")),
+        raises(lambda: T.std(x, unbiased=None)),
+        raises(lambda: x.var(0, unbiased=np.bool_(True))),
+        raises(lambda: x.std(0, 1)),
+        y,
+        y.grad_fn,
+        x.grad,
+    )
+
+
+@program()
+def prog_ar2_std_var_keepdim_not_bool(T: Any) -> Any:
+    x = _x(T, 3, 4)
+    y = x.var(True) + x.std(1) + T.var(x, correction=0, keepdim=True)
+    y.sum().backward()
+    return (
+        raises(lambda: T.var(x, 0, True, "a")),
+        raises(lambda: x.var(0, True, keepdim=1)),
+        raises(lambda: x.std(0, keepdim=None)),
+        raises(lambda: T.std(x, dim=0, keepdim="a")),
+        raises(lambda: x.var(keepdim=1)),
+        raises(lambda: x.std(0, 1, 2)),
+        raises(lambda: T.var(x, correction=0, keepdim=1)),
+        x.var(dim=0, correction=1.5, keepdim=True),
+        y,
+        y.grad_fn,
+        x.grad,
+    )
+
+
 # (keep last) ------------------------------------------------------------------------------------
 
 

@@ -775,6 +775,12 @@ _declare(
         out=None
     F.pad: pad Tensor input, int[] pad, str mode="constant", float? value=None
     F.softplus: softplus Tensor input, Scalar beta=1, Scalar threshold=20, *, Tensor? out=None
+    std: std Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor?
+        out=None | Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool
+        keepdim=False, Tensor? out=None | Tensor input, bool unbiased=True
+    var: var Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor?
+        out=None | Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool
+        keepdim=False, Tensor? out=None | Tensor input, bool unbiased=True
     sort: sort Tensor input, *, bool? stable, int dim=-1, bool descending=False, Tensor[]? out=None
         | Tensor input, int dim=-1, bool descending=False, *, Tensor[]? out=None
     split: split Tensor input, int split_size, int dim=0 | Tensor input, int[] split_size, int dim=0
@@ -939,7 +945,14 @@ def _signature_error(
     for one signature, or None when the arguments fit it."""
     npos = sum(not p.kwonly for p in params)
     nargs = len(args)
-    varargs = npos == 1 and params[0].kind == "int[]" and nargs >= 1 and _is_index(args[0])
+    # (varargs: a required int list only, not std's `int[1]? dim=None`: x.std(0, 1) is refused)
+    varargs = (
+        npos == 1
+        and params[0].kind == "int[]"
+        and not params[0].optional
+        and nargs >= 1
+        and _is_index(args[0])
+    )
     if nargs > npos and not varargs:
         # torch's extra_args: from the required count (keyword-only ones too: "from 1 to 0")
         lo = sum(not p.optional for p in params)
@@ -1096,6 +1109,8 @@ def _listing_match(p: _Param, a: Any) -> bool:
     torch's listing marks an int or a float given for one; nor does a parameter with a
     default, whose text torch's listing reads as a type "int dim =")."""
     if p.kind == "Scalar" or p.optional:
+        return False
+    if p.kind == "int[]" and not isinstance(a, (list, tuple)):  # a bare int: not a "tuple"
         return False
     return a is not None and _check(p, a)[0]
 

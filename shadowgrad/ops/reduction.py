@@ -1616,6 +1616,13 @@ def _var_checked(name: str, fn: Any, method: bool) -> Any:
             given = len(args) > 1 or "unbiased" in kwargs
             if unb is None or (given and "correction" in kwargs):
                 raise _var_parser_error(name, method, input, args, kwargs)
+            keep = args[2] if len(args) > 2 else kwargs.get("keepdim", False)
+            if (unb.__class__ is not bool and unb is not False) or keep.__class__ is not bool:
+                from .._signatures import parser_error  # a flag not a bool: torch's listing
+
+                err = parser_error(name, args if method else (input, *args), kwargs, method)
+                if err is not None:
+                    raise err
         return fn(input, *args, **kwargs)
 
     call.__name__ = call.__qualname__ = name
