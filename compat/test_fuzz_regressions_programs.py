@@ -607,6 +607,49 @@ def prog_fz_leaf_that_stopped_requiring_grad_accumulates_nothing(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_fz_custom_function_input_returned_then_base_modified(T: Any) -> Any:
+    """A custom Function that returns its input as is gives a view of it; once the input is
+    modified in place (under no_grad, in inference mode, or through a detached alias), reading
+    the view's grad_fn or differentiating through it is torch's custom-Function view error."""
+
+    class Ident(T.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, x: Any) -> Any:
+            return x
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> Any:
+            return g * 2
+
+    out: list[Any] = []
+    for mode in ("no_grad", "inference", "alias"):
+        v0 = T.tensor([-2.0, 1.0], requires_grad=True)
+        v2 = Ident.apply(v0)
+        if mode == "no_grad":
+            with T.no_grad():
+                v0.mul_(2)
+        elif mode == "inference":
+            with T.inference_mode():
+                v0.mul_(2)
+        else:
+            v0.detach().mul_(2)
+        out.append(
+            (
+                raises(lambda v2=v2: v2.grad_fn),
+                v2._version,
+                raises(lambda v2=v2: (v2 * 2).sum().backward()),
+                v0.grad,
+            )
+        )
+    v0 = T.tensor([-2.0, 1.0], requires_grad=True)
+    (Ident.apply(v0) * 2).sum().backward()
+    w0 = T.tensor([-2.0, 1.0])
+    w2 = Ident.apply(w0)
+    w0.mul_(2)
+    return out, v0.grad, w2.grad_fn, w2
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

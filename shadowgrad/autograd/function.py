@@ -453,6 +453,8 @@ def _alias(t: Any) -> Any:
 def _view_of(t: Any) -> Any:
     a = _alias(t)
     a._base = t._base if t._base is not None else t
+    a._vv = a._vc.v  # the base's version it was made at: a later in-place op on the base is
+    # seen (reading its grad_fn then raises torch's custom-Function view error)
     return a
 
 
