@@ -227,6 +227,44 @@ def prog_ar2_std_var_keepdim_not_bool(T: Any) -> Any:
     )
 
 
+# --- all/any: keepdim is a bool, dim an int or a tuple of ints (three overloads) ------------
+
+
+@program()
+def prog_ar2_all_any_keepdim_not_bool(T: Any) -> Any:
+    x = _x(T, 3, 4)
+    b = x > 0
+    return (
+        raises(lambda: b.all(0, keepdim="a")),
+        raises(lambda: b.any(0, keepdim=1)),
+        raises(lambda: T.all(b, 0, "a")),
+        raises(lambda: T.any(b, 0, keepdim=None)),
+        raises(lambda: b.all(keepdim=1)),
+        raises(lambda: b.any(dim=0, keepdim="a")),
+        raises(lambda: b.all(keepdim=np.bool_(True))),
+        b.all(0, True),
+        b.any((0, 1), True),
+        T.all(b, dim=[0], keepdim=True),
+        b.any(None),
+    )
+
+
+@program()
+def prog_ar2_all_any_dim_types(T: Any) -> Any:
+    x = T.tensor([[1, 0, 2], [3, 4, 5]], dtype=T.uint8)
+    return (
+        raises(lambda: x.all("a")),
+        raises(lambda: x.any(1.5)),
+        raises(lambda: T.all(x, dim="a")),
+        raises(lambda: T.any(x, (0, "a"))),
+        raises(lambda: x.all((0, 1.5))),
+        raises(lambda: x.any([1.0])),
+        x.all(1),
+        T.any(x, (0,), keepdim=True),
+        x.t().all(0),
+    )
+
+
 # (keep last) ------------------------------------------------------------------------------------
 
 

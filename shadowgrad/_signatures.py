@@ -398,6 +398,12 @@ _declare(
     alias_copy: alias_copy Tensor input, *, Tensor? out=None
     allclose: allclose Tensor input, Tensor other, float rtol=1e-05, float atol=1e-08, bool
         equal_nan=False
+    all: all Tensor input, *, Tensor? out=None | Tensor input, int[1]? dim=None, bool
+        keepdim=False, *, Tensor? out=None | Tensor input, int dim, bool keepdim=False, *, Tensor?
+        out=None
+    any: any Tensor input, *, Tensor? out=None | Tensor input, int[1]? dim=None, bool
+        keepdim=False, *, Tensor? out=None | Tensor input, int dim, bool keepdim=False, *, Tensor?
+        out=None
     alpha_dropout: alpha_dropout Tensor input, float p, bool train
     alpha_dropout_: alpha_dropout_ Tensor input, float p, bool train
     amax: amax Tensor input, int[1] dim=[], bool keepdim=False, *, Tensor? out=None

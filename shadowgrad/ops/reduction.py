@@ -1988,12 +1988,34 @@ def _logical(name: str, fn: Any, input: Tensor, dim: Any, keepdim: bool) -> Tens
 
 def all(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     """Mirrors `torch.all` (bool result; uint8 stays uint8)."""
-    return _logical("all", np.all, input, dim, keepdim)
+    if keepdim.__class__ is not bool:
+        _logical_parse("all", input, dim, keepdim)
+    try:
+        return _logical("all", np.all, input, dim, keepdim)
+    except TypeError:  # a dim torch's parser refuses: its error
+        _logical_parse("all", input, dim, keepdim)
+        raise
 
 
 def any(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     """Mirrors `torch.any` (bool result; uint8 stays uint8)."""
-    return _logical("any", np.any, input, dim, keepdim)
+    if keepdim.__class__ is not bool:
+        _logical_parse("any", input, dim, keepdim)
+    try:
+        return _logical("any", np.any, input, dim, keepdim)
+    except TypeError:  # a dim torch's parser refuses: its error
+        _logical_parse("any", input, dim, keepdim)
+        raise
+
+
+def _logical_parse(name: str, input: Tensor, dim: Any, keepdim: Any) -> None:
+    """torch's parser error for all/any's arguments as the call gave them (the function form's
+    wrapper words it again from its own arguments)."""
+    from .._signatures import _type_name, reraise_as_called
+
+    reraise_as_called(name, ("dim", "keepdim"), (dim, keepdim), self=input)
+    if keepdim.__class__ is not bool:  # (the parser takes a bool only)
+        raise TypeError(f"{name}(): argument 'keepdim' must be bool, not {_type_name(keepdim)}")
 
 
 def hash_tensor(input: Tensor, dim: Any = None, *, keepdim: bool = False, mode: int = 0) -> Tensor:
