@@ -650,6 +650,38 @@ def prog_fz_custom_function_input_returned_then_base_modified(T: Any) -> Any:
     return out, v0.grad, w2.grad_fn, w2
 
 
+@program()
+def prog_fz_setitem_0d_value_into_0d_slice_is_copy(T: Any) -> Any:
+    """x[...] = value on a 0-d tensor: the slice and a 0-d value have the same size, so torch
+    copies (CopyBackwards) where a larger slice is filled (FillBackward3); a complex value
+    warns once either way."""
+    import warnings
+
+    out: list[Any] = []
+    x = T.tensor(-2.0, requires_grad=True)
+    for val in (
+        2,
+        T.tensor(2.0),
+        T.tensor(2, dtype=T.int64),
+        2.5,
+        T.tensor(3.0, requires_grad=True),
+    ):
+        v1 = x * 1
+        v1[...] = val
+        out.append((v1.grad_fn, v1._version))
+        v1.backward()
+        out.append(x.grad)
+    y = x * T.ones(2)
+    y[...] = 2
+    out.append(y.grad_fn)
+    for z, k in ((T.zeros(()), ...), (T.zeros(2), 0)):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            z[k] = T.tensor(1 + 2j)
+        out.append((z, [str(i.message)[:40] for i in w]))
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

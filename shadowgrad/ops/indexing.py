@@ -452,13 +452,13 @@ def _strip_leading_ones(v: Tensor) -> Tensor:
 
 
 def _copy_to(dst: Tensor, src: Tensor) -> None:
+    if src._data.shape == dst._data.shape:  # torch's shortcut: no view of src (`x[i] += 1`
+        dst.copy_(src)  # on a strided slice copies the slice into itself, a full overlap);
+        return  # first, so a 0-d value into a 0-d slice is a copy_ (CopyBackwards)
     if src.ndim == 0:
         if src._data.dtype.kind == "c" and dst._data.dtype.kind != "c":
             S.warn_complex_to_real()  # torch's copy_ warns (once) before it fills
         fill_(dst, src)
-        return
-    if src._data.shape == dst._data.shape:  # torch's shortcut: no view of src (`x[i] += 1`
-        dst.copy_(src)  # on a strided slice copies the slice into itself, a full overlap)
         return
     src = _strip_leading_ones(src)
     e = S.expand(src, tuple(dst._data.shape))  # torch's expand error for a bad shape
