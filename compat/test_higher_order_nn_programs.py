@@ -1234,6 +1234,34 @@ for _n, _f in _HESSIAN_FNS.items():
     _hessian_program(_n, _f)
 
 
+@program()
+def prog_ho_nll_backward_forward_mode(T: Any) -> Any:
+    """Forward mode through nll_loss's backward node (NllLossBackwardBackward0 and the 2-d
+    one): jacfwd of a gradient, forward-over-reverse, with class weights and ignore_index."""
+    x = _x(T, 4, 3, seed=95)
+    x4 = _x(T, 2, 3, 2, 2, seed=96)
+    t = T.tensor([2, 0, 1, 0])
+    t4 = T.tensor([[[0, 2], [1, 1]], [[2, 0], [0, 1]]])
+    w = T.tensor([0.5, 1.0, 2.0], dtype=T.float64)
+    F = T.nn.functional
+    out = {}
+    for red in ("mean", "sum"):
+
+        def g(x: Any, red: str = red) -> Any:
+            return T.func.grad(lambda z: F.nll_loss(z.log_softmax(1), t, w, reduction=red))(x)
+
+        def g4(x: Any, red: str = red) -> Any:
+            return T.func.grad(
+                lambda z: F.nll_loss(z.log_softmax(1), t4, ignore_index=1, reduction=red)
+            )(x)
+
+        out[red] = (T.func.jacfwd(g)(x.detach()), T.func.jacfwd(g4)(x4.detach()).sum((0, 1)))
+    out["hessian"] = T.func.hessian(lambda z: F.cross_entropy(z, t, label_smoothing=0.1))(
+        x.detach()
+    )
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

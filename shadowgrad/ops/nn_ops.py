@@ -3280,6 +3280,8 @@ def _nll_bw_op(name: str, node: str) -> Any:
         _nll_bw_fwd,
         dtype="keep",
         nondiff=("target", "weight"),
+        # linear in grad_output; self gives only the shape and dtype
+        jvp=LINEAR,
         grad_output=lambda grad, target, weight, reduction, ignore_index: _nll_ops[grad.ndim == 4](
             grad, target, weight, reduction, ignore_index
         ),

@@ -40,8 +40,6 @@ NO_RULE_YET: dict[str, str] = dict.fromkeys(
         "glu_backward",
         "huber_loss_backward",
         "mse_loss_backward",
-        "nll_loss2d_backward",
-        "nll_loss_backward",
         "smooth_l1_loss_backward",
     ),
     _GENERIC,
