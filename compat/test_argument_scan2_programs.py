@@ -265,6 +265,112 @@ def prog_ar2_all_any_dim_types(T: Any) -> Any:
     )
 
 
+# --- the factories' pin_memory=: a `bool?` keyword (None taken; True needs an accelerator) ---
+
+
+@program()
+def prog_ar2_factory_pin_memory_single_overload(T: Any) -> Any:
+    x = _x(T, 2, 3)
+    made = (
+        T.zeros(2, pin_memory=None),
+        T.zeros(2, pin_memory=False),
+        T.ones((2,), pin_memory=False, dtype=T.float64),
+        T.full((2,), 1.5, pin_memory=False),
+        T.empty(2, 3, pin_memory=None).shape,
+        T.zeros_like(x, pin_memory=False),
+        T.ones_like(x, pin_memory=None),
+        T.full_like(x, 2, pin_memory=False),
+        T.empty_like(x, pin_memory=False).shape,
+    )
+    return (
+        *made,
+        raises(lambda: T.zeros(2, pin_memory="a")),
+        raises(lambda: T.ones(2, pin_memory=1)),
+        raises(lambda: T.full((2,), 1.0, pin_memory="a")),
+        raises(lambda: T.empty(2, pin_memory="a")),
+        raises(lambda: T.zeros_like(x, pin_memory="a")),
+        raises(lambda: T.empty_like(x, pin_memory=1)),
+        raises(lambda: T.tensor([1.0], pin_memory="a")),
+        raises(lambda: T.zeros(2, pin_memory=True)),
+        raises(lambda: T.empty(2, pin_memory=True)),
+        raises(lambda: T.tensor([1.0], pin_memory=True)),
+        raises(lambda: T.zeros_like(x, pin_memory=True)),
+        raises(lambda: T.zeros(2, pin_memory=np.bool_(False))),
+    )
+
+
+@program()
+def prog_ar2_factory_pin_memory_overloaded(T: Any) -> Any:
+    x = _x(T, 2, 3)
+    T.manual_seed(0)
+    made = (
+        T.rand(2, pin_memory=False),
+        T.randn(2, pin_memory=None),
+        T.randint(3, (2,), pin_memory=False),
+        T.randperm(3, pin_memory=False),
+        T.arange(3, pin_memory=False),
+        T.eye(2, pin_memory=None),
+        T.linspace(0, 1, 3, pin_memory=False),
+        T.logspace(0, 1, 3, pin_memory=False),
+        T.rand_like(x, pin_memory=False),
+        T.randn_like(x, pin_memory=None),
+    )
+    return (
+        *made,
+        raises(lambda: T.rand(2, pin_memory="a")),
+        raises(lambda: T.rand(2, 3, pin_memory="a")),
+        raises(lambda: T.arange(3, pin_memory="a")),
+        raises(lambda: T.eye(3, pin_memory="a")),
+        raises(lambda: T.linspace(0, 1, 3, pin_memory="a")),
+        raises(lambda: T.randint(3, (2,), pin_memory="a")),
+        raises(lambda: T.randperm(3, pin_memory="a")),
+        raises(lambda: T.randn_like(x, pin_memory="a")),
+        raises(lambda: T.rand(2, pin_memory=True)),
+        raises(lambda: T.arange(3, pin_memory=True)),
+        raises(lambda: T.randperm(3, pin_memory=True)),
+        raises(lambda: T.rand_like(x, pin_memory=True)),
+    )
+
+
+# --- the factories of several overloads: dtype=/device=/requires_grad= of the wrong type ----
+
+
+@program()
+def prog_ar2_factory_overloaded_dtype_device(T: Any) -> Any:
+    x = _x(T, 2, 3)
+    T.manual_seed(0)
+    made = (
+        T.rand(2, device="cpu", dtype=float),
+        T.randn(2, 2, dtype=None, device=None, layout=None),
+        T.arange(3, device=T.device("cpu")),
+        T.eye(2, 3, dtype=int),
+        T.linspace(0, 1, 3, dtype=T.float64, device="cpu"),
+        T.randint(0, 3, (2,), dtype=T.int32),
+        T.rand_like(x, dtype=T.float64, device="cpu"),
+    )
+    return (
+        *made,
+        raises(lambda: T.rand(2, dtype="a")),
+        raises(lambda: T.rand(2, device=1.5)),
+        raises(lambda: T.randn(2, dtype=3)),
+        raises(lambda: T.randn(2, device=[1])),
+        raises(lambda: T.rand(2, dtype="a", device=1.5)),
+        raises(lambda: T.rand(2, requires_grad="a")),
+        raises(lambda: T.arange(3, device=1.5)),
+        raises(lambda: T.arange(0, 3, device=1.5)),
+        raises(lambda: T.eye(3, dtype="a")),
+        raises(lambda: T.eye(3, device=1.5)),
+        raises(lambda: T.randint(3, (2,), dtype="a")),
+        raises(lambda: T.randint(3, (2,), device=1.5)),
+        raises(lambda: T.randperm(3, dtype="a")),
+        raises(lambda: T.linspace(0, 1, 3, dtype="a")),
+        raises(lambda: T.linspace(0, 1, 3, device=1.5)),
+        raises(lambda: T.logspace(0, 1, 3, dtype="a")),
+        raises(lambda: T.rand_like(x, dtype="a")),
+        raises(lambda: T.randn_like(x, device=1.5)),
+    )
+
+
 # (keep last) ------------------------------------------------------------------------------------
 
 

@@ -608,12 +608,7 @@ def prog_arg_new_factory_methods(T: Any) -> Any:
     )
 
 
-@program(
-    xfail="the factories with several overloads (rand, randn, arange, eye) given a dtype= or "
-    "device= of the wrong type: torch's parser lists every overload; shadowgrad fails inside "
-    "(AttributeError 'str' object has no attribute 'is_floating_point', or 'PyTorch is not "
-    "linked with support for 2.5 devices'). Needs their signatures in _signatures.PARSER"
-)
+@program()
 def prog_arg_overloaded_factory_dtype_device(T: Any) -> Any:
     return (
         raises(lambda: T.randn(2, dtype="float32")),

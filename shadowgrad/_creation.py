@@ -16,6 +16,7 @@ import numpy as np
 
 from . import _dtype as D
 from ._formats import like_layout
+from ._signatures import factory_keywords
 from ._tensor import Tensor, _make, check_device, warn_once
 
 __all__ = [
@@ -41,6 +42,20 @@ FLOAT_ONLY = "Only Tensors of floating point and complex dtype can require gradi
 def _bool_refused(name: str, param: str, value: Any) -> None:
     """A factory's bool keyword given something else: torch's parser error."""
     raise TypeError(f"{name}(): argument '{param}' must be bool, not {_tp_name(value)}")
+
+
+def pin_memory_arg(name: str, value: Any) -> None:
+    """A factory's pin_memory= other than False: None is taken (the schemas' `bool?`), True
+    fails as on torch's CPU build (no pinned memory here), anything else is refused as by
+    torch's parser (for a factory of one overload)."""
+    if value is None or value is False:
+        return
+    if value is True:
+        raise RuntimeError(
+            "pin_memory=True requires a CUDA or other accelerator backend; no pinned memory "
+            "allocator is available on this system."
+        )
+    _bool_refused(name, "pin_memory", value)
 
 
 def _finish(data: np.ndarray, requires_grad: bool) -> Tensor:
@@ -145,8 +160,8 @@ def tensor(
     """Copy data into a new leaf tensor. Mirrors `torch.tensor`."""
     if requires_grad is not False and requires_grad is not True:
         _bool_refused("tensor", "requires_grad", requires_grad)
-    if pin_memory is not False and pin_memory is not True:
-        _bool_refused("tensor", "pin_memory", pin_memory)
+    if pin_memory is not False:
+        pin_memory_arg("tensor", pin_memory)
     if dtype is not None and type(dtype) is not D.dtype:
         dtype = dtype_arg("tensor", dtype)
     check_device(device)
@@ -732,11 +747,14 @@ def zeros(
     layout: Any = None,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """Mirrors `torch.zeros`."""
     if dtype is not None and type(dtype) is not D.dtype:
         dtype = dtype_arg("zeros", dtype)
     check_device(device)
+    if pin_memory is not False:
+        pin_memory_arg("zeros", pin_memory)
     sz = size_arg("zeros", args, size)
     dims = sz[0] if len(sz) == 1 and isinstance(sz[0], (tuple, list)) else sz
     if any(isinstance(s, (int, np.integer)) and s < 0 for s in dims):
@@ -755,11 +773,14 @@ def ones(
     layout: Any = None,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """Mirrors `torch.ones`."""
     if dtype is not None and type(dtype) is not D.dtype:
         dtype = dtype_arg("ones", dtype)
     check_device(device)
+    if pin_memory is not False:
+        pin_memory_arg("ones", pin_memory)
     sz = size_arg("ones", args, size)
     if out is not None:
         return _into_out("ones", out, dtype, requires_grad, lambda d: _factory(1, sz, d, False))
@@ -781,6 +802,8 @@ def empty(
     if dtype is not None and type(dtype) is not D.dtype:
         dtype = dtype_arg("empty", dtype)
     check_device(device)
+    if pin_memory is not False:
+        pin_memory_arg("empty", pin_memory)
     sz = size_arg("empty", args, size)
     if out is not None:
         return _into_out("empty", out, dtype, requires_grad, lambda d: _factory(0, sz, d, False))
@@ -816,11 +839,14 @@ def full(
     layout: Any = None,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """Mirrors `torch.full`: the dtype follows fill_value when not given."""
     if dtype is not None and type(dtype) is not D.dtype:
         dtype = dtype_arg("full", dtype)
     check_device(device)
+    if pin_memory is not False:
+        pin_memory_arg("full", pin_memory)
     if not isinstance(size, (tuple, list)):  # full's size is a sequence, never varargs
         raise TypeError(
             f"full(): argument 'size' (position 1) must be tuple of ints, not {_tp_name(size)}"
@@ -857,11 +883,25 @@ def eye(
     layout: Any = None,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """Mirrors `torch.eye`."""
     if dtype is not None and type(dtype) is not D.dtype:
+        factory_keywords("eye", (n, m), {"dtype": dtype})
         dtype = dtype_arg("eye", dtype)
+    if (
+        (device is not None and device.__class__ is not str)
+        or pin_memory is not False
+        or requires_grad.__class__ is not bool
+    ):  # (a rare branch) torch's listing of the overloads for a keyword of the wrong type
+        factory_keywords(
+            "eye",
+            (n, m),
+            {"device": device, "pin_memory": pin_memory, "requires_grad": requires_grad},
+        )
     check_device(device)
+    if pin_memory is not False:
+        pin_memory_arg("eye", pin_memory)
     if type(n) is not int or (m is not None and type(m) is not int):
         _eye_arg_error(n, m)
         n, m = int(n), None if m is None else int(m)
@@ -905,6 +945,7 @@ def arange(
     layout: Any = None,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """Mirrors `torch.arange`: int64 for integer arguments, the default dtype otherwise."""
     if dtype is not None and type(dtype) is not D.dtype:
@@ -912,7 +953,19 @@ def arange(
             given = [start] if end is None else [start, end] if step == 1 else [start, end, step]
             raise _arange_arg_error([*given, dtype])
         dtype = _PY_DTYPES[dtype]
+    if (
+        (device is not None and device.__class__ is not str)
+        or pin_memory is not False
+        or requires_grad.__class__ is not bool
+    ):  # (a rare branch) torch's listing of the overloads for a keyword of the wrong type
+        factory_keywords(
+            "arange",
+            (start, end, step),
+            {"device": device, "pin_memory": pin_memory, "requires_grad": requires_grad},
+        )
     check_device(device)
+    if pin_memory is not False:
+        pin_memory_arg("arange", pin_memory)
     if start is _NO_VALUE:  # arange(end=5); torch's errors for no bound
         if end is None:
             if step == 1:
@@ -1077,11 +1130,25 @@ def linspace(
     layout: Any = None,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """Mirrors `torch.linspace`."""
     if dtype is not None and type(dtype) is not D.dtype:
+        factory_keywords("linspace", (start, end, steps), {"dtype": dtype})
         dtype = dtype_arg("linspace", dtype)
+    if (
+        (device is not None and device.__class__ is not str)
+        or pin_memory is not False
+        or requires_grad.__class__ is not bool
+    ):  # (a rare branch) torch's listing of the overloads for a keyword of the wrong type
+        factory_keywords(
+            "linspace",
+            (start, end, steps),
+            {"device": device, "pin_memory": pin_memory, "requires_grad": requires_grad},
+        )
     check_device(device)
+    if pin_memory is not False:
+        pin_memory_arg("linspace", pin_memory)
     int_steps = isinstance(steps, (int, np.integer)) and not isinstance(steps, bool)
     if not int_steps and not (
         isinstance(steps, Tensor) and steps.ndim == 0 and steps.dtype._cat == 1
@@ -1148,9 +1215,12 @@ def zeros_like(
     layout: Any = None,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
     memory_format: Any = None,
 ) -> Tensor:
     """Mirrors `torch.zeros_like`."""
+    if pin_memory is not False:
+        pin_memory_arg("zeros_like", pin_memory)
     if dtype is not None and type(dtype) is not D.dtype:
         dtype = dtype_arg("zeros_like", dtype)
     shape, d = _like(input, dtype)
@@ -1164,9 +1234,12 @@ def ones_like(
     layout: Any = None,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
     memory_format: Any = None,
 ) -> Tensor:
     """Mirrors `torch.ones_like`."""
+    if pin_memory is not False:
+        pin_memory_arg("ones_like", pin_memory)
     if dtype is not None and type(dtype) is not D.dtype:
         dtype = dtype_arg("ones_like", dtype)
     shape, d = _like(input, dtype)
@@ -1180,9 +1253,12 @@ def empty_like(
     layout: Any = None,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
     memory_format: Any = None,
 ) -> Tensor:
     """Mirrors `torch.empty_like`."""
+    if pin_memory is not False:
+        pin_memory_arg("empty_like", pin_memory)
     if dtype is not None and type(dtype) is not D.dtype:
         dtype = dtype_arg("empty_like", dtype)
     shape, d = _like(input, dtype)
@@ -1197,9 +1273,12 @@ def full_like(
     layout: Any = None,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
     memory_format: Any = None,
 ) -> Tensor:
     """Mirrors `torch.full_like`."""
+    if pin_memory is not False:
+        pin_memory_arg("full_like", pin_memory)
     if dtype is not None and type(dtype) is not D.dtype:
         dtype = dtype_arg("full_like", dtype)
     if isinstance(fill_value, Tensor):
@@ -1409,11 +1488,25 @@ def logspace(
     layout: Any = None,
     device: Any = None,
     requires_grad: bool = False,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """Mirrors `torch.logspace`: base raised to evenly spaced exponents."""
     if dtype is not None and type(dtype) is not D.dtype:
+        factory_keywords("logspace", (start, end, steps, base), {"dtype": dtype})
         dtype = dtype_arg("logspace", dtype)
+    if (
+        (device is not None and device.__class__ is not str)
+        or pin_memory is not False
+        or requires_grad.__class__ is not bool
+    ):  # (a rare branch) torch's listing of the overloads for a keyword of the wrong type
+        factory_keywords(
+            "logspace",
+            (start, end, steps, base),
+            {"device": device, "pin_memory": pin_memory, "requires_grad": requires_grad},
+        )
     check_device(device)
+    if pin_memory is not False:
+        pin_memory_arg("logspace", pin_memory)
     if out is not None:
         return _into_out(
             "logspace", out, dtype, requires_grad,

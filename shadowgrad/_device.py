@@ -253,6 +253,7 @@ def like(fn: Any) -> Any:
         else:
             if not isinstance(dev, (device, str, int)):
                 _bad_device(fn.__name__, dev)
+                return fn(*args, **kwargs)  # its own error: the listing of its overloads
             kind = _target(dev)
         if kind == "meta" and random:
             with keep_rng(kwargs.get("generator")):
@@ -266,7 +267,7 @@ def like(fn: Any) -> Any:
 _ONE_OVERLOAD = frozenset(
     (
         *("zeros", "ones", "empty", "full", "tensor", "zeros_like", "ones_like", "empty_like"),
-        *("full_like", "rand_like", "randn_like", "randint_like", "new_zeros", "new_ones"),
+        *("full_like", "randint_like", "new_zeros", "new_ones"),
         *("new_empty", "new_full"),
     )
 )

@@ -17,8 +17,9 @@ import numpy as np
 
 from . import _dtype as D
 from . import _rng_kernels as K
-from ._creation import _finish, _size, size_arg
+from ._creation import _finish, _size, dtype_arg, pin_memory_arg, size_arg
 from ._formats import like_layout
+from ._signatures import factory_keywords
 from ._tensor import Tensor, _make, check_device
 
 _DEFAULT_SEED = 67280421310721  # c10::detail::default_rng_seed_val
@@ -232,6 +233,25 @@ def rand(
     pin_memory: bool = False,
 ) -> Tensor:
     """Uniform on [0, 1). Mirrors `torch.rand`."""
+    if (
+        (dtype is not None and dtype.__class__ is not D.dtype)
+        or (device is not None and device.__class__ is not str)
+        or pin_memory is not False
+        or requires_grad.__class__ is not bool
+    ):  # (a rare branch) torch's listing of the overloads for a keyword of the wrong type
+        factory_keywords(
+            "rand",
+            args,
+            {
+                "dtype": dtype,
+                "device": device,
+                "pin_memory": pin_memory,
+                "requires_grad": requires_grad,
+            },
+        )
+        pin_memory_arg("rand", pin_memory)
+        if dtype is not None and dtype.__class__ is not D.dtype:  # float, int, ...
+            dtype = dtype_arg("rand", dtype)
     check_device(device)
     d = _float_dtype(dtype or (out.dtype if out is not None else None), "check_uniform_bounds")
     shape = _size(size_arg("rand", args, size))
@@ -253,6 +273,25 @@ def randn(
     pin_memory: bool = False,
 ) -> Tensor:
     """Standard normal. Mirrors `torch.randn`."""
+    if (
+        (dtype is not None and dtype.__class__ is not D.dtype)
+        or (device is not None and device.__class__ is not str)
+        or pin_memory is not False
+        or requires_grad.__class__ is not bool
+    ):  # (a rare branch) torch's listing of the overloads for a keyword of the wrong type
+        factory_keywords(
+            "randn",
+            args,
+            {
+                "dtype": dtype,
+                "device": device,
+                "pin_memory": pin_memory,
+                "requires_grad": requires_grad,
+            },
+        )
+        pin_memory_arg("randn", pin_memory)
+        if dtype is not None and dtype.__class__ is not D.dtype:  # float, int, ...
+            dtype = dtype_arg("randn", dtype)
     check_device(device)
     d = _float_dtype(dtype or (out.dtype if out is not None else None), "normal_kernel_cpu")
     shape = _size(size_arg("randn", args, size))
@@ -289,8 +328,28 @@ def randint(
     size: Any = None,
     low: Any = None,
     high: Any = None,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """Mirrors `torch.randint(low=0, high, size)`: `empty(size).random_(low, high)`."""
+    if (
+        (dtype is not None and dtype.__class__ is not D.dtype)
+        or (device is not None and device.__class__ is not str)
+        or pin_memory is not False
+        or requires_grad.__class__ is not bool
+    ):  # (a rare branch) torch's listing of the overloads for a keyword of the wrong type
+        factory_keywords(
+            "randint",
+            args,
+            {
+                "dtype": dtype,
+                "device": device,
+                "pin_memory": pin_memory,
+                "requires_grad": requires_grad,
+            },
+        )
+        pin_memory_arg("randint", pin_memory)
+        if dtype is not None and dtype.__class__ is not D.dtype:  # float, int, ...
+            dtype = dtype_arg("randint", dtype)
     if generator is not None and not isinstance(generator, Generator):
         kw = (generator, out, dtype, layout, device, requires_grad, size, low, high)
         names = ("generator", "out", "dtype", "layout", "device", "requires_grad", "size")
@@ -418,6 +477,25 @@ def randperm(
     pin_memory: bool = False,
 ) -> Tensor:
     """Mirrors `torch.randperm`."""
+    if (
+        (dtype is not None and dtype.__class__ is not D.dtype)
+        or (device is not None and device.__class__ is not str)
+        or pin_memory is not False
+        or requires_grad.__class__ is not bool
+    ):  # (a rare branch) torch's listing of the overloads for a keyword of the wrong type
+        factory_keywords(
+            "randperm",
+            (n,),
+            {
+                "dtype": dtype,
+                "device": device,
+                "pin_memory": pin_memory,
+                "requires_grad": requires_grad,
+            },
+        )
+        pin_memory_arg("randperm", pin_memory)
+        if dtype is not None and dtype.__class__ is not D.dtype:  # float, int, ...
+            dtype = dtype_arg("randperm", dtype)
     if type(n) is not int or (generator is not None and not isinstance(generator, Generator)):
         n = _randperm_n(n, generator, out, dtype, layout, device, requires_grad, pin_memory)
     check_device(device)
@@ -525,8 +603,28 @@ def rand_like(
     device: Any = None,
     requires_grad: bool = False,
     memory_format: Any = None,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """Mirrors `torch.rand_like`."""
+    if (
+        (dtype is not None and dtype.__class__ is not D.dtype)
+        or (device is not None and device.__class__ is not str)
+        or pin_memory is not False
+        or requires_grad.__class__ is not bool
+    ):  # (a rare branch) torch's listing of the overloads for a keyword of the wrong type
+        factory_keywords(
+            "rand_like",
+            (input,),
+            {
+                "dtype": dtype,
+                "device": device,
+                "pin_memory": pin_memory,
+                "requires_grad": requires_grad,
+            },
+        )
+        pin_memory_arg("rand_like", pin_memory)
+        if dtype is not None and dtype.__class__ is not D.dtype:  # float, int, ...
+            dtype = dtype_arg("rand_like", dtype)
     _float_dtype(dtype or input.dtype, "check_uniform_bounds")
     arr = _like(input, dtype, memory_format)
     arr[...] = K.place(K.uniform(_gen(generator), arr.size, arr.dtype, 0.0, 1.0), arr)
@@ -542,8 +640,28 @@ def randn_like(
     device: Any = None,
     requires_grad: bool = False,
     memory_format: Any = None,
+    pin_memory: bool | None = False,
 ) -> Tensor:
     """Mirrors `torch.randn_like`."""
+    if (
+        (dtype is not None and dtype.__class__ is not D.dtype)
+        or (device is not None and device.__class__ is not str)
+        or pin_memory is not False
+        or requires_grad.__class__ is not bool
+    ):  # (a rare branch) torch's listing of the overloads for a keyword of the wrong type
+        factory_keywords(
+            "randn_like",
+            (input,),
+            {
+                "dtype": dtype,
+                "device": device,
+                "pin_memory": pin_memory,
+                "requires_grad": requires_grad,
+            },
+        )
+        pin_memory_arg("randn_like", pin_memory)
+        if dtype is not None and dtype.__class__ is not D.dtype:  # float, int, ...
+            dtype = dtype_arg("randn_like", dtype)
     _float_dtype(dtype or input.dtype, "normal_kernel_cpu")
     arr = _like(input, dtype, memory_format)
     vals = K.normal(_gen(generator), arr.size, arr.dtype, 0.0, 1.0, arr.flags.c_contiguous)

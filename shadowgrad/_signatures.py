@@ -1249,3 +1249,73 @@ def reraise_tensor_list(values: Any) -> None:
             raise TypeError(
                 f"expected Tensor as element {i} in argument 0, but got {type(v).__name__}"
             ) from None
+
+
+# --- the factories of several overloads: a keyword of the wrong type -------------------------
+_FACTORY_TAIL = (
+    "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool "
+    "pin_memory = False, bool requires_grad = False"
+)
+_GEN = "torch.Generator generator, "
+_OUT = "Tensor out = None, "
+_LIN = ("Tensor start, Tensor end", "Number start, Tensor end", "Tensor start, Number end")
+_LIN += ("Number start, Number end",)
+FACTORY_SIGS: dict[str, tuple[str, ...]] = {
+    "rand": tuple(f"tuple of ints size, *, {g}{_OUT}{_FACTORY_TAIL}" for g in (_GEN, "")),
+    "randint": tuple(
+        f"{p}, *, {g}{_OUT}{_FACTORY_TAIL}"
+        for p in ("int high, tuple of ints size", "int low, int high, tuple of ints size")
+        for g in (_GEN, "")
+    ),
+    "randperm": tuple(f"int n, *, {g}{_OUT}{_FACTORY_TAIL}" for g in (_GEN, "")),
+    "arange": (
+        f"Number end, *, {_OUT}{_FACTORY_TAIL}",
+        f"Number start, Number end, *, {_FACTORY_TAIL}",
+        f"Number start, Number end, Number step = 1, *, {_OUT}{_FACTORY_TAIL}",
+    ),
+    "eye": tuple(f"{p}, *, {_OUT}{_FACTORY_TAIL}" for p in ("int n", "int n, int m")),
+    "linspace": tuple(f"{p}, int steps, *, {_OUT}{_FACTORY_TAIL}" for p in _LIN),
+    "logspace": tuple(f"{p}, int steps, float base = 10.0, *, {_OUT}{_FACTORY_TAIL}" for p in _LIN),
+    "rand_like": tuple(
+        f"Tensor input, *, {g}torch.memory_format memory_format = None, {_FACTORY_TAIL}"
+        for g in (_GEN, "")
+    ),
+}
+FACTORY_SIGS["randn"] = FACTORY_SIGS["rand"]
+FACTORY_SIGS["randn_like"] = FACTORY_SIGS["rand_like"]
+
+
+def _factory_keyword_ok(name: str, v: Any) -> bool:
+    from ._tensor import device
+
+    if v is None:
+        return True
+    if name == "dtype":
+        return isinstance(v, _dtype_class) or v in (float, int, bool, complex)
+    if name == "device":
+        return isinstance(v, (str, device)) or _is_index(v)
+    if name in ("pin_memory", "requires_grad"):
+        return isinstance(v, bool)
+    return True
+
+
+def factory_keywords(fn: str, positional: tuple[Any, ...], keywords: dict[str, Any]) -> None:
+    """For a factory of several overloads (rand, arange, eye, linspace, ...) whose dtype=,
+    device=, pin_memory= or requires_grad= may be of the wrong type (a rare branch: the
+    factory asks only when one is not of the usual type): torch's listing of the overloads,
+    else return. `positional`: the values of the parameters that can be given positionally
+    (those the call gave are listed); `keywords`: the keyword-only ones and their values."""
+    if all(_factory_keyword_ok(k, v) for k, v in keywords.items()):
+        return
+    site = call_site()
+    names = site[1] if site else tuple(k for k, v in keywords.items() if v is not None)
+    args = positional[: site[0] - len(site[1])] if site else positional
+    # (the keywords as torch's unordered_map gives them back: for two, the reverse of the call's)
+    kws = [f"{k}={_got(keywords[k])}" for k in reversed(names) if k in keywords]
+    pos = [_got(a) for a in args]
+    got = ", ".join(pos + kws) if pos else "".join(f"{k}, " for k in kws)
+    listing = "".join(f" * ({s})\n" for s in FACTORY_SIGS[fn])
+    raise TypeError(
+        f"{fn}() received an invalid combination of arguments - got ({got}), but expected one "
+        f"of:\n{listing}"
+    )
