@@ -371,6 +371,52 @@ def prog_ar2_factory_overloaded_dtype_device(T: Any) -> Any:
     )
 
 
+# --- embedding: torch.embedding's int and bools; F.embedding passes them by position ---------
+
+
+@program()
+def prog_ar2_embedding_flag_types(T: Any) -> Any:
+    F = T.nn.functional
+    w = _x(T, 4, 3)
+    i = T.tensor([[0, 2], [3, 2]])
+    y = T.embedding(w, i, np.int64(1), True) * 2 + F.embedding(i, w, padding_idx=None)
+    y.sum().backward()
+    return (
+        raises(lambda: T.embedding(w, i, padding_idx=None)),
+        raises(lambda: T.embedding(w, i, None)),
+        raises(lambda: T.embedding(w, i, True)),
+        raises(lambda: T.embedding(w, i, 1, "a")),
+        raises(lambda: T.embedding(w, i, scale_grad_by_freq=1)),
+        raises(lambda: T.embedding(w, i, sparse=None)),
+        raises(lambda: T.embedding(w, i, -1, False, 1.5)),
+        raises(lambda: F.embedding(i, w, sparse="a")),
+        raises(lambda: F.embedding(i, w, scale_grad_by_freq=1)),
+        raises(lambda: F.embedding(i, w, padding_idx=1.5)),
+        y,
+        y.grad_fn,
+        w.grad,
+    )
+
+
+@program()
+def prog_ar2_embedding_max_norm_types(T: Any) -> Any:
+    F = T.nn.functional
+    i = T.tensor([0, 2])
+
+    def w() -> Any:
+        return T.tensor(_data(4, 3, seed=2) * 3)
+
+    return (
+        raises(lambda: F.embedding(i, w(), max_norm="a")),
+        raises(lambda: F.embedding(i, w(), max_norm=1.0, norm_type="a")),
+        raises(lambda: F.embedding(i, w(), max_norm=[1.0])),
+        F.embedding(i, w(), max_norm=1),
+        F.embedding(i, w(), max_norm=1.0, norm_type=1),
+        F.embedding(i, w(), max_norm=np.float32(1.0)),
+        F.embedding(i, w(), 0, 1.0, 2.0, True, False),
+    )
+
+
 # (keep last) ------------------------------------------------------------------------------------
 
 

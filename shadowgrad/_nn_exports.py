@@ -56,6 +56,19 @@ def embedding(
     sparse: bool = False,
 ) -> Tensor:
     """Mirrors `torch.embedding` (weight first, unlike F.embedding)."""
+    if (
+        padding_idx.__class__ is not int
+        or scale_grad_by_freq.__class__ is not bool
+        or sparse.__class__ is not bool
+    ):  # torch's parser: an int and two bools (F.embedding's None is its Python's)
+        from ._signatures import reraise_as_called
+
+        reraise_as_called(
+            "embedding",
+            ("weight", "indices", "padding_idx", "scale_grad_by_freq", "sparse"),
+            (weight, indices, padding_idx, scale_grad_by_freq, sparse),
+            False,
+        )
     return F.embedding(
         indices,
         weight,

@@ -1308,7 +1308,10 @@ def factory_keywords(fn: str, positional: tuple[Any, ...], keywords: dict[str, A
     if all(_factory_keyword_ok(k, v) for k, v in keywords.items()):
         return
     site = call_site()
-    names = site[1] if site else tuple(k for k, v in keywords.items() if v is not None)
+    if site is None:  # (a call through **kwargs: the keywords not at their defaults)
+        names = tuple(k for k, v in keywords.items() if v is not None and v is not False)
+    else:
+        names = site[1]
     args = positional[: site[0] - len(site[1])] if site else positional
     # (the keywords as torch's unordered_map gives them back: for two, the reverse of the call's)
     kws = [f"{k}={_got(keywords[k])}" for k in reversed(names) if k in keywords]

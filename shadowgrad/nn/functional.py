@@ -2070,6 +2070,17 @@ def embedding(
         padding_idx = -1
     if max_norm is None:
         _check_padding_idx_int(padding_idx)
+    elif max_norm.__class__ is not float or norm_type.__class__ is not float:
+        # (torch's Python renorms first: embedding_renorm_'s parser, by position)
+        err = _parser_error("embedding_renorm_", (weight, input, max_norm, norm_type), {}, False)
+        if err is not None:
+            raise err
+    if scale_grad_by_freq.__class__ is not bool or sparse.__class__ is not bool:
+        # torch.embedding's parser (F.embedding passes the flags by position)
+        args = (weight, input, padding_idx, scale_grad_by_freq, sparse)
+        err = _parser_error("embedding", args, {}, False)
+        if err is not None:
+            raise err
     idx = input._data
     if input.dtype is not D.int64 and input.dtype is not D.int32:
         raise RuntimeError(
