@@ -682,6 +682,27 @@ def prog_fz_setitem_0d_value_into_0d_slice_is_copy(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_fz_lone_root_tensor_hooks_run_when_not_needed(T: Any) -> Any:
+    """autograd.grad (or backward(inputs=)) from one output that no input depends on: torch's
+    lone root edge is the graph root itself, and a node it runs without needing it still calls
+    its tensor pre-hooks, so the output's tensor hooks run and a retained grad is filled."""
+    log: list[Any] = []
+    v0 = T.tensor(-2.0, requires_grad=True)
+    v1 = v0.exp()
+    v0.register_hook(lambda g: log.append(("h0", g)))
+    a = raises(lambda: T.autograd.grad(v0, [v1], grad_outputs=T.ones_like(v0), allow_unused=True))
+    v1.retain_grad()
+    v1.register_hook(lambda g: log.append(("h1", g)))
+    v3 = v0 * 3
+    b = raises(lambda: T.autograd.grad(v1, [v3], retain_graph=True, allow_unused=True))
+    g1 = v1.grad
+    c = raises(lambda: T.autograd.grad([v1, v0 * 2], [v3], allow_unused=True))
+    d = raises(lambda: v1.backward(inputs=[v3], retain_graph=True))
+    e = raises(lambda: T.autograd.grad(v1, [v3], create_graph=True, allow_unused=True))
+    return a, b, g1, c, d, e, v1.grad, v0.grad, log
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

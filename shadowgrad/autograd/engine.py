@@ -859,6 +859,11 @@ def run_backward(
             if in_grads is None:
                 in_grads = [None] * node.num_outputs
             if needed is not None and node not in needed:
+                if len(root_nodes) == 1 and node is root_nodes[0] and in_grads[0] is not None:
+                    # torch's engine makes a lone root edge the graph root itself, and a node
+                    # it runs but does not need still calls its tensor pre-hooks (tensor hooks,
+                    # retain_grad): autograd.grad(y, [unrelated]) fills a retained y.grad
+                    _tensor_prehooks(node, _wrap_all(node, in_grads, bumped) if raw else in_grads)
                 _release_children(node, deps, buffers, heap, needed)
                 continue
             vers = None  # raw mode: versions of gradients a Tensor node handed back
