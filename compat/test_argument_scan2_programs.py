@@ -417,6 +417,79 @@ def prog_ar2_embedding_max_norm_types(T: Any) -> Any:
     )
 
 
+# --- addmm: beta and alpha are Numbers (the function form: two overloads, out_dtype's) -------
+
+
+@program()
+def prog_ar2_addmm_beta_alpha_types(T: Any) -> Any:
+    c = _x(T, 2, 2)
+    a = _x(T, 2, 3, seed=1)
+    b = _x(T, 3, 2, seed=2)
+    y = c.addmm(a, b, beta=np.float32(0.5), alpha=2) + T.addmm(c, a, b, beta=T.tensor(2.0))
+    y.sum().backward()
+    return (
+        raises(lambda: c.addmm(a, b, beta="a")),
+        raises(lambda: c.addmm(a, b, alpha=[1.0])),
+        raises(lambda: T.addmm(c, a, b, beta="a")),
+        raises(lambda: T.addmm(c, a, b, alpha=[1.0])),
+        raises(lambda: c.addmm([1.0], b)),
+        raises(lambda: c.addmm(a, None)),
+        raises(lambda: T.addmm([1.0], a, b)),
+        raises(lambda: T.addmm(c, "a", b)),
+        raises(lambda: T.addmm(c, a, None)),
+        raises(lambda: T.addmm(c, a)),
+        raises(lambda: T.addmm(c, a, b, foo=1)),
+        raises(lambda: c.addmm(a, a)),
+        y,
+        y.grad_fn,
+        a.grad,
+        b.grad,
+        c.grad,
+    )
+
+
+# --- scatter: four overloads (src/value, with or without reduce) ---------------------------
+
+
+@program()
+def prog_ar2_scatter_argument_types(T: Any) -> Any:
+    x = _x(T, 3, 4)
+    s = _x(T, 1, 4, seed=1)
+    i = T.tensor([[0, 1, 2, 0]])
+    big = _x(T, 3, 4, seed=3)  # a src larger than index: its gradient's shape is index's
+    big_err = raises(lambda: x.scatter(0, i, big).sum().backward())
+    y = x.scatter(0, i, s) + T.scatter(x, 1, i, value=2.5)
+    y.sum().backward()
+    z = x.detach().scatter(0, i, 1.5, reduce="add")
+    return (
+        raises(lambda: x.scatter("a", i, 1.0)),
+        raises(lambda: x.scatter(0, i, "a")),
+        raises(lambda: x.scatter(0, i, [1.0])),
+        raises(lambda: x.scatter(1.5, i, s)),
+        raises(lambda: x.scatter(True, i, s)),
+        raises(lambda: x.scatter(None, i, s)),
+        raises(lambda: x.scatter(0, [0, 1], s)),
+        raises(lambda: x.scatter(0, None, s)),
+        raises(lambda: x.scatter(0, i)),
+        raises(lambda: x.scatter(0, i, value="a")),
+        raises(lambda: x.scatter(0, i, s, reduce=1)),
+        raises(lambda: T.scatter(x, "a", i, 1.0)),
+        raises(lambda: T.scatter(x, 0, i, "a")),
+        raises(lambda: T.scatter([1.0], 0, i, s)),
+        raises(lambda: T.scatter(x, 0, i)),
+        raises(lambda: T.scatter(x, True, i, s)),
+        raises(lambda: T.scatter(x, 0, i, s, foo=1)),
+        raises(lambda: x.scatter(0, T.tensor([[5, 1]]), s)),
+        big_err,
+        big.grad,
+        z,
+        y,
+        y.grad_fn,
+        x.grad,
+        s.grad,
+    )
+
+
 # (keep last) ------------------------------------------------------------------------------------
 
 

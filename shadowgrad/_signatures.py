@@ -398,6 +398,9 @@ _declare(
     alias_copy: alias_copy Tensor input, *, Tensor? out=None
     allclose: allclose Tensor input, Tensor other, float rtol=1e-05, float atol=1e-08, bool
         equal_nan=False
+    addmm: addmm Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor?
+        out=None | F Tensor input, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, Scalar
+        beta=1, Scalar alpha=1, Tensor? out=None
     all: all Tensor input, *, Tensor? out=None | Tensor input, int[1]? dim=None, bool
         keepdim=False, *, Tensor? out=None | Tensor input, int dim, bool keepdim=False, *, Tensor?
         out=None
@@ -720,6 +723,10 @@ _declare(
     rnn_tanh_cell: rnn_tanh_cell Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor?
         b_ih=None, Tensor? b_hh=None
     roll: roll Tensor input, int[1] shifts, int[1] dims=[], *, Tensor? out=None
+    scatter: scatter Tensor input, int dim, Tensor index, Tensor src, *, Tensor? out=None | Tensor
+        input, int dim, Tensor index, Tensor src, *, str reduce, Tensor? out=None | Tensor input,
+        int dim, Tensor index, Scalar value, *, Tensor? out=None | Tensor input, int dim, Tensor
+        index, Scalar value, *, str reduce, Tensor? out=None
     scatter_add: scatter_add Tensor input, int dim, Tensor index, Tensor src, *, Tensor? out=None
     scatter_add_: scatter_add_ Tensor input, int dim, Tensor index, Tensor src
     select: select Tensor input, int dim, int index
@@ -1213,26 +1220,53 @@ def _call_instructions(code: Any) -> dict[int, tuple[int, tuple[str, ...]]]:
     return out
 
 
+# the wrappers around the public functions and methods (tensor_first's, _numpy_compat's, the
+# out= and device wrappers, the per-op argument checks)
+_WRAPPER_NAMES = frozenset(("checked", "aliased", "call", "wrapper", "with_out", "inner"))
+
+
+@functools.cache
+def _generic_wrapper_code() -> Any:
+    """The code of _numpy_compat's generic wrapper (a function form's, as torch.addmm's)."""
+    from ._numpy_compat import _CODE, _GENERIC
+
+    module = _CODE.get(_GENERIC)
+    consts = module.co_consts if module is not None else ()
+    return next((c for c in consts if getattr(c, "co_name", "") == "aliased"), None)
+
+
 def reraise_as_called(
-    key: str, names: tuple[str, ...], values: tuple[Any, ...], method: bool = True, self: Any = None
+    key: str,
+    names: tuple[str, ...],
+    values: tuple[Any, ...],
+    method: bool = True,
+    self: Any = None,
+    depth: int = 0,
 ) -> None:
     """For an op on its error path: torch's parser error for `key` as the user's call gave the
     arguments (`names`/`values`: the op's parameters, the method form's, in order; those the
     call named by keyword go to the parser by keyword, as call_site tells), else return.
     `self`: the op's Tensor, for an op that is also a function (torch.round(x, ...)): when
-    called through its function form's wrapper, it is the function's first argument."""
-    frame = sys._getframe(1)
-    while method and frame is not None and frame.f_code.co_filename.startswith(_PKG):
-        if frame.f_code.co_name == "checked":  # tensor_first's (or _numpy_compat's) wrapper
+    called through its function form's wrapper, it is the function's first argument. `depth`:
+    the frames between the op and this call. Between the op and the user's code only the
+    wrappers of shadowgrad's functions and methods may stand (an op that shadowgrad's own
+    code called failed for its own reasons)."""
+    frame = sys._getframe(2 + depth)  # the op's caller
+    generic = _generic_wrapper_code()
+    while frame is not None and frame.f_code.co_filename.startswith(_PKG):
+        code = frame.f_code
+        if code.co_name not in _WRAPPER_NAMES:
+            return  # called by shadowgrad's own code: not the user's call
+        # tensor_first's wrapper, or _numpy_compat's generic one of a function form
+        if method and (code.co_name == "checked" or code is generic):
             method, names, values = False, ("input", *names), (self, *values)
         frame = frame.f_back
     site = call_site()
-    if site is None:
-        args, kwargs = values, {}
-    else:
-        given = dict(zip(names, values, strict=True))
-        args = values[: site[0] - len(site[1])]
-        kwargs = {n: given[n] for n in site[1] if n in given}
+    if site is None:  # (which were given, and how, cannot be told: the op's own error)
+        return
+    given = dict(zip(names, values, strict=True))
+    args = values[: site[0] - len(site[1])]
+    kwargs = {n: given[n] for n in site[1] if n in given}
     err = parser_error(key, args, kwargs, method)
     if err is not None:
         raise err from None

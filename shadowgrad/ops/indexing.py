@@ -984,7 +984,16 @@ def scatter(
     reduce: Any = _UNSET,
 ) -> Tensor:
     """Mirrors `torch.scatter` (src and value forms, and the deprecated `reduce=`)."""
-    return _scatter_impl(input, dim, index, src, value, reduce, "scatter")
+    try:
+        if dim.__class__ is bool or (src is None and value is None):
+            raise TypeError("scatter")  # (torch's parser: a bool dim, no src nor value)
+        return _scatter_impl(input, dim, index, src, value, reduce, "scatter")
+    except Exception:  # torch's parser refuses first: its error, where it has one
+        from .._signatures import reraise_as_called
+
+        given = (dim, index, src, value, None if reduce is _UNSET else reduce)
+        reraise_as_called("scatter", ("dim", "index", "src", "value", "reduce"), given, self=input)
+        raise
 
 
 def _scatter_inplace_fn(

@@ -844,6 +844,8 @@ def _blas_scalars(op: str, dt: Any, beta: Any, alpha: Any) -> tuple[Any, Any]:
         raise NotImplementedError(f"\"{_BOOL_KERNELS[op]}\" not implemented for 'Bool'")
     out = []
     for v in (beta, alpha):
+        if not isinstance(v, (bool, int, float, complex)) and isinstance(v, Tensor):
+            v = v.item()  # a Number given as a 0-d Tensor: torch reads its value
         if isinstance(v, (bool, int, float, complex)):
             # a float16 matrix-matrix kernel reads its scalars in float (its opmath type)
             check_scalar_fits(v, _dt.float32 if dt is _dt.float16 and op != "addmv" else dt)
@@ -851,6 +853,11 @@ def _blas_scalars(op: str, dt: Any, beta: Any, alpha: Any) -> tuple[Any, Any]:
                 v = np.array(int(v.real if isinstance(v, complex) else v)).astype(dt._np).item()
             if type(v) is bool:
                 v = int(v)
+        elif not isinstance(v, (Tensor, np.generic)):  # torch's parser takes a Number only
+            from .._signatures import _type_name
+
+            name = "beta" if len(out) == 0 else "alpha"
+            raise TypeError(f"{op}(): argument '{name}' must be Number, not {_type_name(v)}")
         out.append(v)
     return out[0], out[1]
 
@@ -871,6 +878,19 @@ def addmm(
     out: Tensor | None = None,
 ) -> Tensor:
     """Mirrors `torch.addmm`: beta * input + alpha * (mat1 @ mat2)."""
+    try:
+        return _addmm_checked(input, mat1, mat2, beta, alpha, out)
+    except Exception:  # torch's parser refuses first: its error, where it has one
+        from .._signatures import reraise_as_called
+
+        names = ("mat1", "mat2", "beta", "alpha")
+        reraise_as_called("addmm", names, (mat1, mat2, beta, alpha), self=input)
+        raise
+
+
+def _addmm_checked(
+    input: Tensor, mat1: Tensor, mat2: Tensor, beta: Any, alpha: Any, out: Tensor | None
+) -> Tensor:
     _check_add_dtypes(input, mat1, mat2)  # torch checks dtypes before shapes here
     for name, m in (("mat1", mat1), ("mat2", mat2)):
         if m.ndim != 2:

@@ -2013,7 +2013,7 @@ def _logical_parse(name: str, input: Tensor, dim: Any, keepdim: Any) -> None:
     wrapper words it again from its own arguments)."""
     from .._signatures import _type_name, reraise_as_called
 
-    reraise_as_called(name, ("dim", "keepdim"), (dim, keepdim), self=input)
+    reraise_as_called(name, ("dim", "keepdim"), (dim, keepdim), self=input, depth=1)
     if keepdim.__class__ is not bool:  # (the parser takes a bool only)
         raise TypeError(f"{name}(): argument 'keepdim' must be bool, not {_type_name(keepdim)}")
 
