@@ -490,6 +490,52 @@ def prog_ar2_scatter_argument_types(T: Any) -> Any:
     )
 
 
+# --- one_hot's num_classes and the torch.<loss> functions' reduction are ints ---------------
+
+
+@program()
+def prog_ar2_one_hot_num_classes_not_int(T: Any) -> Any:
+    F = T.nn.functional
+    i = T.tensor([[0, 2], [1, 0]])
+    return (
+        raises(lambda: F.one_hot(i, "a")),
+        raises(lambda: F.one_hot(i, num_classes=1.5)),
+        raises(lambda: F.one_hot(i, True)),
+        raises(lambda: F.one_hot(i, None)),
+        raises(lambda: F.one_hot(i, 2**70)),
+        raises(lambda: F.one_hot(i, num_classes=[3])),
+        F.one_hot(i, np.int64(4)),
+        F.one_hot(i, T.tensor(3)),
+        F.one_hot(i),
+        F.one_hot(i.t(), num_classes=3),
+    )
+
+
+@program()
+def prog_ar2_loss_reduction_not_int(T: Any) -> Any:
+    x = _x(T, 3, 4)
+    t = T.tensor((_data(3, 4, seed=1) > 0).astype(np.float32))
+    y = T.binary_cross_entropy_with_logits(x, t, None, None, np.int64(1))
+    z = T.binary_cross_entropy_with_logits(x, t, reduction=2) + y
+    z.backward()
+    a = _x(T, 3, 4, seed=2)
+    lbl = T.tensor([1.0, -1.0, 1.0])
+    return (
+        raises(lambda: T.binary_cross_entropy_with_logits(x, t, None, None, "a")),
+        raises(lambda: T.binary_cross_entropy_with_logits(x, t, reduction=1.5)),
+        raises(lambda: T.binary_cross_entropy_with_logits(x, t, reduction=None)),
+        raises(lambda: T.binary_cross_entropy_with_logits(x, t, reduction=True)),
+        raises(lambda: T.binary_cross_entropy_with_logits(x, t, reduction=2**70)),
+        raises(lambda: T.cosine_embedding_loss(x, a, lbl, 0.0, "a")),
+        raises(lambda: T.hinge_embedding_loss(x, t, reduction=1.5)),
+        T.binary_cross_entropy_with_logits(x, t),
+        T.cosine_embedding_loss(x, a, lbl, reduction=1),
+        z,
+        z.grad_fn,
+        x.grad,
+    )
+
+
 # (keep last) ------------------------------------------------------------------------------------
 
 

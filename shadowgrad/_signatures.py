@@ -786,6 +786,7 @@ _declare(
         out=None | Tensor input, int dim=-1, bool descending=False
     round: round Tensor input, *, Tensor? out=None | Tensor input, *, int decimals, Tensor?
         out=None
+    F.one_hot: one_hot Tensor input, int num_classes=-1
     F.pad: pad Tensor input, int[] pad, str mode="constant", float? value=None
     F.softplus: softplus Tensor input, Scalar beta=1, Scalar threshold=20, *, Tensor? out=None
     std: std Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor?

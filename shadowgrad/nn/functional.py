@@ -2137,6 +2137,10 @@ def one_hot(input: Tensor, num_classes: int = -1) -> Tensor:
     tensor = input
     if not isinstance(tensor, Tensor):
         raise _not_tensor("one_hot", "input", 1, tensor)
+    if num_classes.__class__ is not int or not -(2**63) <= num_classes < 2**63:
+        # torch's parser: an int (a numpy integer or a 0-d integer Tensor too)
+        _reraise_as_called("F.one_hot", ("input", "num_classes"), (input, num_classes), False)
+        num_classes = int(num_classes)
     if tensor.dtype is not D.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
     x = tensor._data

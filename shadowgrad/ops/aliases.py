@@ -227,6 +227,14 @@ def constant_pad_nd(input: Tensor, pad: Any, value: float = 0) -> Tensor:
 def _reduction(reduction: int) -> str:
     # torch's Python bindings of these default to an unreduced loss (reduction=0 here), though
     # the schemas say Mean; as torch's apply_loss_reduction: 1 Mean, 2 Sum, anything else none
+    if reduction.__class__ is not int or not -(2**63) <= reduction < 2**63:
+        from .._signatures import _is_index
+
+        if not _is_index(reduction):  # (torch.<loss>'s wrapper words its parser's error)
+            raise TypeError(f"argument 'reduction' must be int, not {type(reduction).__name__}")
+        reduction = int(reduction)
+        if not -(2**63) <= reduction < 2**63:
+            raise ValueError("Overflow when unpacking long long")
     return {1: "mean", 2: "sum"}.get(reduction, "none")
 
 
