@@ -536,6 +536,194 @@ def prog_ar2_loss_reduction_not_int(T: Any) -> Any:
     )
 
 
+# --- the same ops called correctly: values, grad_fn and gradients on edge inputs -----------
+
+
+@program()
+def prog_ar2_argsort_ties_transposed(T: Any) -> Any:
+    x = T.tensor([[3.0, 1.0, 3.0], [2.0, 2.0, 0.0], [1.0, 3.0, 1.0]], requires_grad=True)
+    xt = x.t()
+    i = xt.argsort(dim=1, descending=True, stable=True)
+    y = xt.gather(1, i) * T.tensor([1.0, 2.0, 3.0])
+    y.sum().backward()
+    e = T.tensor([]).argsort()
+    return i, T.argsort(xt, 0, False), y, y.grad_fn, x.grad, e, e.dtype
+
+
+@program()
+def prog_ar2_round_decimals_dtypes(T: Any) -> Any:
+    x = T.tensor([[1.2345, -2.5551, 1234.5678], [0.5, -0.5, 2.5]], requires_grad=True)
+    y = x.round(decimals=2) + x.round(decimals=-1) * 2 + T.round(x, decimals=0)
+    y.sum().backward()
+    h = x.detach().half().round(decimals=1)
+    d = x.detach().double().round(decimals=3)
+    return y, y.grad_fn, x.grad, h, h.dtype, d, raises(lambda: T.tensor([1, 2]).round(decimals=1))
+
+
+@program()
+def prog_ar2_pad_modes_and_value_errors(T: Any) -> Any:
+    F = T.nn.functional
+    x = _x(T, 1, 2, 4)
+    y = (
+        F.pad(x, (1, 2), mode="reflect")
+        + F.pad(x, [1, 2], "replicate")
+        + F.pad(x, (2, 1), "circular")
+    )
+    y.sum().backward()
+    return (
+        y,
+        y.grad_fn,
+        x.grad,
+        F.pad(x.detach(), (-1, 1), value=3),
+        F.pad(x.detach(), (1, 1, 1, 1), value=0.0).shape,
+        raises(lambda: F.pad(x, (1, 1), mode="reflect", value=2.0)),
+        raises(lambda: F.pad(x, (1,), value=2.0)),
+        raises(lambda: F.pad(x, (1, 1), mode="bogus")),
+    )
+
+
+@program()
+def prog_ar2_softplus_threshold_double_backward(T: Any) -> Any:
+    F = T.nn.functional
+    x = T.tensor([-30.0, -1.0, 0.0, 0.5, 9.0, 11.0, 30.0], requires_grad=True)
+    y = F.softplus(x, beta=2, threshold=10)
+    (g,) = T.autograd.grad(y.sum(), x, create_graph=True)
+    g.sum().backward()
+    return y, y.grad_fn, g, g.grad_fn, x.grad, F.softplus(x.detach().half(), 0.5)
+
+
+@program()
+def prog_ar2_layer_norm_noncontiguous(T: Any) -> Any:
+    F = T.nn.functional
+    base = _x(T, 4, 3)
+    x = base.t()  # 3x4, not contiguous
+    w = _x(T, 4, seed=1)
+    b = _x(T, 4, seed=2)
+    y = F.layer_norm(x, (4,), w, b, 1)
+    y.sum().backward()
+    z = F.layer_norm(x.detach(), [3, 4], eps=0.5)
+    return y, y.grad_fn, base.grad, w.grad, b.grad, z, raises(lambda: F.layer_norm(x, (3,)))
+
+
+@program()
+def prog_ar2_std_var_correction_edges(T: Any) -> Any:
+    x = _x(T, 2, 3)
+    y = x.var(1, correction=0) + x.std(dim=1, correction=2, keepdim=False)
+    y.sum().backward()
+    one = T.tensor([[1.0, 2.0, 3.0]])
+    return (
+        y,
+        y.grad_fn,
+        x.grad,
+        one.var(0),
+        one.std(0, correction=0),
+        T.tensor([]).var(),
+        T.var_mean(x.detach(), 1, correction=1, keepdim=True),
+        T.std_mean(x.detach(), unbiased=False),
+    )
+
+
+@program()
+def prog_ar2_all_any_empty_and_uint8(T: Any) -> Any:
+    e = T.zeros(0, 3)
+    u = T.tensor([[0, 3], [1, 1]], dtype=T.uint8)
+    return (
+        e.all(),
+        e.any(),
+        e.all(0),
+        e.any(1),
+        e.all(1, keepdim=True).shape,
+        u.all(1),
+        u.any(0, keepdim=True),
+        T.all(u),
+        u.t().any(()),
+        raises(lambda: u.all(2)),
+        raises(lambda: e.any((0, 0))),
+    )
+
+
+@program()
+def prog_ar2_multinomial_runtime_errors(T: Any) -> Any:
+    p = T.tensor([0.2, 0.3, 0.5])
+    return (
+        raises(lambda: T.multinomial(p, 4)),
+        raises(lambda: T.multinomial(p, 0)),
+        raises(lambda: T.multinomial(p.reshape(1, 1, 3), 1)),
+        raises(lambda: T.multinomial(T.tensor([1, 2]), 1)),
+        raises(lambda: T.multinomial(T.tensor([-0.1, 1.0]), 1)),
+        raises(lambda: T.multinomial(T.tensor([0.0, 0.0]), 1)),
+        raises(lambda: T.multinomial(p, 2, out=T.zeros(2))),
+        T.multinomial(T.tensor([0.0, 1.0, 0.0]), 1),
+        T.multinomial(T.zeros(0, 3), 2).shape,
+    )
+
+
+@program()
+def prog_ar2_factories_python_dtypes(T: Any) -> Any:
+    return (
+        T.arange(3, dtype=float),
+        T.eye(2, dtype=bool),
+        T.linspace(0, 4, 3, dtype=int),
+        T.logspace(0, 2, 3, dtype=float),
+        T.randint(0, 5, (2,), dtype=float).dtype,
+        T.randperm(3, dtype=float).dtype,
+        T.rand(2, dtype=float).dtype,
+        T.zeros(2, dtype=complex),
+        T.full((2,), 1, dtype=bool),
+        raises(lambda: T.rand(2, dtype=int)),
+        raises(lambda: T.randn(2, dtype=bool)),
+    )
+
+
+@program()
+def prog_ar2_embedding_padding_idx_grad(T: Any) -> Any:
+    F = T.nn.functional
+    w = _x(T, 5, 3)
+    i = T.tensor([[0, 2, 4], [4, 1, 2]])
+    y = F.embedding(i, w, padding_idx=-1) * 2 + T.embedding(w, i, 2, True)
+    y.sum().backward()
+    return (
+        y,
+        y.grad_fn,
+        w.grad,
+        raises(lambda: F.embedding(i, w, padding_idx=5)),
+        raises(lambda: F.embedding(i, w, padding_idx=-6)),
+        raises(lambda: F.embedding(i.float(), w)),
+    )
+
+
+@program()
+def prog_ar2_scatter_inplace_value_reduce(T: Any) -> Any:
+    x = _x(T, 3, 4, rg=False)
+    i = T.tensor([[0, 1, 2, 0], [2, 2, 1, 1]])
+    a = x.clone().scatter_(0, i, 2.0, reduce="multiply")
+    b = x.clone().scatter_(1, i, x, reduce="add")
+    c = x.clone().scatter_(0, i, value=-1.0)
+    return (
+        a,
+        b,
+        c,
+        raises(lambda: x.clone().scatter_(0, i, 2.0, reduce="mean")),
+        raises(lambda: x.clone().scatter_(0, i.float(), 2.0)),
+        raises(lambda: x.clone().scatter_(5, i, 2.0)),
+    )
+
+
+@program()
+def prog_ar2_addmm_integer_and_bool(T: Any) -> Any:
+    c = T.tensor([[1, 2], [3, 4]])
+    a = T.tensor([[1, 0, 2], [0, 1, 1]])
+    b = T.tensor([[1, 1], [2, 0], [0, 3]])
+    return (
+        c.addmm(a, b, beta=2, alpha=3),
+        T.addmm(c, a, b, beta=1.7),
+        T.addmm(c.double(), a.double(), b.double(), alpha=0.5),
+        raises(lambda: T.addmm(c.bool(), a.bool(), b.bool())),
+        raises(lambda: T.addmm(c.float(), a.float(), b.float(), beta=1j)),
+        raises(lambda: T.addmm(c, a.float(), b)),
+    )
+
+
 # (keep last) ------------------------------------------------------------------------------------
 
 
