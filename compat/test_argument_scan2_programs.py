@@ -724,6 +724,30 @@ def prog_ar2_addmm_integer_and_bool(T: Any) -> Any:
     )
 
 
+# --- randint: the size is a tuple of ints (the high-only overload names it, by position) ----
+
+
+@program()
+def prog_ar2_randint_size_types(T: Any) -> Any:
+    T.manual_seed(0)
+    made = (T.randint(3, (2,)), T.randint(0, 3, [2, 2]), T.randint(5, size=(3,)), T.randint(2, ()))
+    return (
+        *made,
+        raises(lambda: T.randint(3, "a")),
+        raises(lambda: T.randint(3, 1.5)),
+        raises(lambda: T.randint(3, True)),
+        raises(lambda: T.randint(3, None)),
+        raises(lambda: T.randint(3, [1, "a"])),
+        raises(lambda: T.randint(3, [1.5])),
+        raises(lambda: T.randint(0, 3, "a")),
+        raises(lambda: T.randint(0, 3, 1.5)),
+        raises(lambda: T.randint(0, 3, [2, "a"])),
+        raises(lambda: T.randint(0, 3, None)),
+        raises(lambda: T.randint(3, size="a")),
+        raises(lambda: T.randint(2**70, (2,))),
+    )
+
+
 # (keep last) ------------------------------------------------------------------------------------
 
 

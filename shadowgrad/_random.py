@@ -357,6 +357,22 @@ def randint(
         given = [(k, v) for k, v in given if v is not None and v is not False]
         raise _combination_error("randint", args, given, _RANDINT_SIGS)
     check_device(device)
+    shape = size if size is not None else args[-1] if len(args) in (2, 3) else ()
+    if (
+        (shape.__class__ is not tuple and shape.__class__ is not list)
+        or not all(v.__class__ is int for v in shape)
+        or any(v.__class__ is int and not -(2**63) <= v < 2**63 for v in args)
+    ):  # torch's parser: ints, and a tuple of ints
+        from ._signatures import parser_error
+
+        kw = {"size": size, "low": low, "high": high, "generator": generator, "out": out}
+        kw.update(dtype=dtype, layout=layout, device=device)
+        given = {k: v for k, v in kw.items() if v is not None}
+        if requires_grad is not False:
+            given["requires_grad"] = requires_grad
+        err = parser_error("randint", args, given, False)
+        if err is not None:
+            raise err
     if low is not None and high is None:
         raise TypeError('randint() missing 2 required positional argument: "high", "size"')
     if low is not None:

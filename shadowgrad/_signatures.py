@@ -784,6 +784,15 @@ _declare(
     special_spherical_bessel_j0: special_spherical_bessel_j0 Tensor x, *, Tensor? out=None
     argsort: argsort Tensor input, *, bool stable, int dim=-1, bool descending=False, Tensor?
         out=None | Tensor input, int dim=-1, bool descending=False
+    randint: randint int high, int[] size, *, Generator generator, Tensor? out=None, ScalarType?
+        dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool
+        requires_grad=False | int high, int[] size, *, Tensor? out=None, ScalarType? dtype=None,
+        Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False |
+        int low, int high, int[] size, *, Generator generator, Tensor? out=None, ScalarType?
+        dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool
+        requires_grad=False | int low, int high, int[] size, *, Tensor? out=None, ScalarType?
+        dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool
+        requires_grad=False
     round: round Tensor input, *, Tensor? out=None | Tensor input, *, int decimals, Tensor?
         out=None
     F.one_hot: one_hot Tensor input, int num_classes=-1
@@ -880,6 +889,9 @@ _SHOWN = {
     "MemoryFormat": "torch.memory_format",
     "Scalar": "Number",
     "Tensor[]": "tuple of Tensors",
+    "Generator": "torch.Generator",
+    "Layout": "torch.layout",
+    "Device": "torch.device",
 }
 
 
