@@ -748,6 +748,33 @@ def prog_ar2_randint_size_types(T: Any) -> Any:
     )
 
 
+# --- smooth_l1/huber/kl_div: torch's Python hands beta/delta by position, log_target by name -
+
+
+@program()
+def prog_ar2_loss_parameters_types(T: Any) -> Any:
+    F = T.nn.functional
+    x = _x(T, 3, 4)
+    t = T.tensor(_data(3, 4, seed=1))
+    y = F.smooth_l1_loss(x, t, beta=T.tensor(0.5)) + F.huber_loss(x, t, "sum", 2)
+    y = y + F.smooth_l1_loss(x, t, beta=np.float32(0.25)) + F.huber_loss(x, t, delta=T.tensor(2.0))
+    y.backward()
+    lp = T.log_softmax(x.detach(), 1)
+    return (
+        raises(lambda: F.smooth_l1_loss(x, t, beta="a")),
+        raises(lambda: F.smooth_l1_loss(x, t, beta=None)),
+        raises(lambda: F.huber_loss(x, t, delta="a")),
+        raises(lambda: F.huber_loss(x, t, delta=[1.0])),
+        raises(lambda: F.kl_div(lp, lp, log_target="a", reduction="batchmean")),
+        raises(lambda: F.kl_div(lp, lp, reduction="sum", log_target=1)),
+        raises(lambda: F.kl_div(lp, lp, reduction="sum", log_target=None)),
+        F.kl_div(lp, lp.flip(0), reduction="sum", log_target=True),
+        y,
+        y.grad_fn,
+        x.grad,
+    )
+
+
 # (keep last) ------------------------------------------------------------------------------------
 
 

@@ -795,8 +795,12 @@ _declare(
         requires_grad=False
     round: round Tensor input, *, Tensor? out=None | Tensor input, *, int decimals, Tensor?
         out=None
+    F.huber_loss: huber_loss Tensor input, Tensor target, int reduction=1, float delta=1.0, *,
+        Tensor? out=None
     F.one_hot: one_hot Tensor input, int num_classes=-1
     F.pad: pad Tensor input, int[] pad, str mode="constant", float? value=None
+    F.smooth_l1_loss: smooth_l1_loss Tensor input, Tensor target, int reduction=1, float beta=1.0,
+        *, Tensor? out=None
     F.softplus: softplus Tensor input, Scalar beta=1, Scalar threshold=20, *, Tensor? out=None
     std: std Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor?
         out=None | Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool

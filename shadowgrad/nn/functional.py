@@ -2479,6 +2479,12 @@ def smooth_l1_loss(
     """Mirrors `torch.nn.functional.smooth_l1_loss`."""
     input, target = _broadcast_pair(input, target)
     r = _reduction(size_average, reduce, reduction)
+    if beta.__class__ is not float and beta.__class__ is not int and beta != 0.0:
+        # torch's Python passes beta to the native smooth_l1_loss by position
+        err = _parser_error("F.smooth_l1_loss", (input, target, r, beta), {}, False)
+        if err is not None:
+            raise err
+        beta = beta.item() if isinstance(beta, Tensor) else float(beta)  # (a 0-d Tensor's)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     if beta == 0.0:  # torch's: l1_loss, which integer inputs reach (their mean refuses them)
@@ -2499,6 +2505,12 @@ def huber_loss(
     r = 0 if weight is not None else _reduction(None, None, reduction)
     if weight is not None and tuple(weight.shape) != tuple(input.shape):
         raise ValueError("Weights and input must have the same size.")
+    if delta.__class__ is not float and delta.__class__ is not int:
+        # torch's Python passes delta to the native huber_loss by position
+        err = _parser_error("F.huber_loss", (input, target, r, delta), {}, False)
+        if err is not None:
+            raise err
+        delta = delta.item() if isinstance(delta, Tensor) else float(delta)  # (a 0-d Tensor's)
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     _check_float_loss(input, target, "huber_cpu")
@@ -2772,6 +2784,10 @@ def kl_div(
             raise ValueError(f"{reduction} is not a valid value for reduction")
         _warn_elementwise_mean()
         reduction = "mean"
+    if log_target.__class__ is not bool:  # torch.kl_div's parser (log_target by keyword)
+        err = _parser_error("kl_div", (input, target, 1), {"log_target": log_target}, False)
+        if err is not None:
+            raise err
     if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
         _check_tensors("kl_div", ("input", "target"), input, target)
     if input.dtype.is_complex or target.dtype.is_complex:
