@@ -775,6 +775,36 @@ def prog_ar2_loss_parameters_types(T: Any) -> Any:
     )
 
 
+# --- pooling: avg_pool2d is native (keywords name no position); max_pool2d's Python passes
+# its arguments by position -----------------------------------------------------------------
+
+
+@program()
+def prog_ar2_pool2d_argument_types(T: Any) -> Any:
+    F = T.nn.functional
+    x = _x(T, 1, 4, 4)
+    y = F.avg_pool2d(x, 2, divisor_override=np.int64(3)) + F.max_pool2d(x, (2, 2), 2, 0, 1, True)
+    y = y + F.avg_pool2d(x, [2, 2], stride=None, ceil_mode=True)
+    y.sum().backward()
+    return (
+        raises(lambda: F.avg_pool2d(x, 2, ceil_mode="a")),
+        raises(lambda: F.avg_pool2d(x, 2, 2, 0, 1)),
+        raises(lambda: F.avg_pool2d(x, 2, count_include_pad=None)),
+        raises(lambda: F.avg_pool2d(x, 2, divisor_override=1.5)),
+        raises(lambda: F.avg_pool2d(x, "a")),
+        raises(lambda: F.avg_pool2d(x, [2, "a"])),
+        raises(lambda: F.max_pool2d(x, "a")),
+        raises(lambda: F.max_pool2d(x, 2, ceil_mode=1)),
+        raises(lambda: F.max_pool2d(x, 2, stride=1.5)),
+        raises(lambda: F.max_pool2d(x, [2, "a"])),
+        raises(lambda: F.max_pool2d(x, (1, 2), ceil_mode=np.bool_(True))),
+        F.max_pool2d(x.detach(), 2, return_indices=True)[1],
+        y,
+        y.grad_fn,
+        x.grad,
+    )
+
+
 # (keep last) ------------------------------------------------------------------------------------
 
 

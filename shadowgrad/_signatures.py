@@ -795,8 +795,13 @@ _declare(
         requires_grad=False
     round: round Tensor input, *, Tensor? out=None | Tensor input, *, int decimals, Tensor?
         out=None
+    F.avg_pool2d: avg_pool2d Tensor input, int[2] kernel_size, int[2] stride=[], int[2] padding=0,
+        bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None, *, Tensor?
+        out=None
     F.huber_loss: huber_loss Tensor input, Tensor target, int reduction=1, float delta=1.0, *,
         Tensor? out=None
+    F.max_pool2d: max_pool2d Tensor input, int[2] kernel_size, int[2] stride=[], int[2] padding=0,
+        int[2] dilation=1, bool ceil_mode=False
     F.one_hot: one_hot Tensor input, int num_classes=-1
     F.pad: pad Tensor input, int[] pad, str mode="constant", float? value=None
     F.smooth_l1_loss: smooth_l1_loss Tensor input, Tensor target, int reduction=1, float beta=1.0,

@@ -1350,6 +1350,10 @@ def fold(
 
 
 def _pool_arg(v: Any, name: str, what: str, msg: str) -> tuple[int, int]:
+    if not isinstance(v, (int, np.integer, tuple, list, Tensor)):  # (the callers' parser error)
+        raise TypeError(
+            f"{name}(): argument '{what}' must be tuple of ints, not {type(v).__name__}"
+        )
     if isinstance(v, (tuple, list)) and len(v) not in (1, 2):
         raise RuntimeError(f"{name}: {what} must {msg}, or a tuple of two ints")
     return _tuple(v, 2)  # type: ignore[return-value]
@@ -1424,7 +1428,16 @@ def max_pool2d(
     return_indices: bool = False,
 ) -> Any:
     """Mirrors `torch.nn.functional.max_pool2d`: ties go to the window's first element."""
-    k, s, p, d = _pool_args(kernel_size, stride, padding, dilation)
+    try:
+        if ceil_mode.__class__ is not bool:
+            raise TypeError("ceil_mode")  # (torch's parser takes a bool only)
+        k, s, p, d = _pool_args(kernel_size, stride, padding, dilation)
+    except (TypeError, ValueError):  # torch's Python passes them to max_pool2d by position
+        given = (input, kernel_size, [] if stride is None else stride, padding, dilation)
+        err = _parser_error("F.max_pool2d", (*given, ceil_mode), {}, False)
+        if err is not None:
+            raise err from None
+        raise
     if input.ndim not in (3, 4):
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
     _pool2d_check(input, k, s, p, d, ceil_mode)
@@ -1580,7 +1593,21 @@ def avg_pool2d(
     """Mirrors `torch.nn.functional.avg_pool2d`."""
     if not isinstance(input, Tensor):
         raise _not_tensor("avg_pool2d", "input", 1, input)
-    k, s, p, _ = _pool_args(kernel_size, stride, padding, 1, "avg_pool2d")
+    try:
+        if ceil_mode.__class__ is not bool or count_include_pad.__class__ is not bool:
+            raise TypeError("ceil_mode")  # (torch's parser takes a bool only)
+        if divisor_override is not None and divisor_override.__class__ is not int:
+            if not isinstance(divisor_override, np.integer):
+                raise TypeError("divisor_override")
+            divisor_override = int(divisor_override)
+        k, s, p, _ = _pool_args(kernel_size, stride, padding, 1, "avg_pool2d")
+    except (TypeError, ValueError):  # the native avg_pool2d's parser error, as called
+        names = ("input", "kernel_size", "stride", "padding", "ceil_mode", "count_include_pad")
+        values = (input, kernel_size, stride, padding, ceil_mode, count_include_pad)
+        _reraise_as_called(
+            "F.avg_pool2d", (*names, "divisor_override"), (*values, divisor_override), False
+        )
+        raise
     if divisor_override is not None:
         _check_divisor_override("avg_pool2d", divisor_override)
     if input.ndim < 3:
