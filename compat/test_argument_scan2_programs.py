@@ -805,6 +805,31 @@ def prog_ar2_pool2d_argument_types(T: Any) -> Any:
     )
 
 
+# --- addcmul/addcdiv: value is a keyword-only Number (no position in either form) ----------
+
+
+@program()
+def prog_ar2_addcmul_addcdiv_value_types(T: Any) -> Any:
+    x = _x(T, 2, 3)
+    a = _x(T, 2, 3, seed=1)
+    b = T.tensor(_data(2, 3, seed=2) ** 2 + 1)
+    y = x.addcmul(a, b, value=T.tensor(2.0)) + T.addcdiv(x, a, b, value=np.float32(0.5))
+    y = y + x.addcmul(a, b, value=True)
+    y.sum().backward()
+    return (
+        raises(lambda: x.addcmul(a, b, value="a")),
+        raises(lambda: T.addcmul(x, a, b, value="a")),
+        raises(lambda: x.addcdiv(a, b, value=[1])),
+        raises(lambda: x.addcmul(a, b, value=None)),
+        raises(lambda: x.detach().clone().addcmul_(a, b, value=None)),
+        raises(lambda: x.detach().clone().addcdiv_(a, b, value="a")),
+        y,
+        y.grad_fn,
+        x.grad,
+        a.grad,
+    )
+
+
 # (keep last) ------------------------------------------------------------------------------------
 
 

@@ -2338,13 +2338,25 @@ def lerp(input: Tensor, end: Tensor, weight: Any, *, out: Tensor | None = None) 
         raise
 
 
+def _addc_value(name: str, value: Any) -> Any:
+    """addcmul/addcdiv's keyword-only value: a Number (a 0-d Tensor's read), else torch's
+    parser error."""
+    if isinstance(value, Tensor):
+        return _scalar_arg(value, name, "value")
+    if not isinstance(value, (bool, int, float, complex, np.generic)):
+        from .._signatures import _type_name
+
+        raise TypeError(f"{name}(): argument 'value' must be Number, not {_type_name(value)}")
+    return value
+
+
 def addcmul(
     input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1, out: Tensor | None = None
 ) -> Tensor:
     """Mirrors `torch.addcmul`: input + value * tensor1 * tensor2."""
     _need_tensor("addcmul", tensor2, "tensor2", 3)
-    if isinstance(value, Tensor):
-        value = _scalar_arg(value, "addcmul", "value")
+    if value.__class__ is not int and value.__class__ is not float:
+        value = _addc_value("addcmul", value)
     return _out(_addcmul(input, tensor1, tensor2, value), out, "addcmul", input, tensor1, tensor2)
 
 
@@ -2353,8 +2365,8 @@ def addcdiv(
 ) -> Tensor:
     """Mirrors `torch.addcdiv`: input + value * tensor1 / tensor2."""
     _need_tensor("addcdiv", tensor2, "tensor2", 3)
-    if isinstance(value, Tensor):
-        value = _scalar_arg(value, "addcdiv", "value")
+    if value.__class__ is not int and value.__class__ is not float:
+        value = _addc_value("addcdiv", value)
     if tensor1.dtype._cat < 2 and tensor2.dtype._cat < 2:
         raise RuntimeError(ADDCDIV_INT)
     return _out(_addcdiv(input, tensor1, tensor2, value), out, "addcdiv", input, tensor1, tensor2)
