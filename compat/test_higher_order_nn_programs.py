@@ -1262,6 +1262,47 @@ def prog_ho_nll_backward_forward_mode(T: Any) -> Any:
     return out
 
 
+def _walk(node: Any, depth: int) -> Any:
+    if node is None or depth == 0:
+        return None
+    return node.name(), [_walk(n, depth - 1) for n, _ in node.next_functions]
+
+
+@program()
+def prog_ho_inplace_saves_a_clone_of_self(T: Any) -> Any:
+    """An in-place op whose backward reads self's old value saves torch's `original_self =
+    self.clone()`: the double-backward graph reaches self's old node through CloneBackward0,
+    while the op's own input edge goes straight to it."""
+    F = T.nn.functional
+    x = T.linspace(-1, 1, 4, requires_grad=True)
+    ops = {
+        "hardtanh_": lambda y: F.hardtanh_(y),
+        "mul_": lambda y: y.mul_(x),
+        "div_": lambda y: y.div_(x + 3),
+        "pow_": lambda y: y.pow_(2),
+        "sigmoid_": lambda y: y.sigmoid_(),
+        "relu_": lambda y: y.relu_(),
+        "add_": lambda y: y.add_(x),
+        "leaky_relu_": lambda y: F.leaky_relu_(y, 0.1),
+        "clamp_": lambda y: y.clamp_(-0.5, 0.5),
+    }
+    out = {}
+    for name, f in ops.items():
+        y = x * 1.5
+        z = f(y)
+        saved = getattr(z.grad_fn, "_saved_self", None)
+        (g,) = T.autograd.grad(z.sum(), x, create_graph=True)
+        gg = T.autograd.grad(g.sum(), x, allow_unused=True)[0] if g.requires_grad else None
+        out[name] = (
+            _walk(z.grad_fn, 3),
+            _walk(g.grad_fn, 4),
+            g,
+            gg,
+            None if saved is None else (saved, _walk(saved.grad_fn, 2)),
+        )
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

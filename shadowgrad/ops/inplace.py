@@ -17,7 +17,7 @@ from .. import _dtype as D
 from .. import _grad_mode
 from .._tensor import Tensor, _make
 from ..autograd import forward_ad as _fwad
-from ..autograd.graph import move_retained, resave
+from ..autograd.graph import move_retained, resave, saved_of
 
 _GM = _grad_mode.STATE
 _INFERENCE = _grad_mode.STATE  # the same thread-local state holds the inference flag
@@ -277,7 +277,24 @@ def apply_inplace(fn: Callable[..., Tensor], self: Tensor, *args: Any, **kwargs:
     node = r._grad_fn
     if node is not None:
         rebase(self, node, r)
+        if snap._rg:
+            _save_original_self(node, snap)
     return self
+
+
+def _save_original_self(node: Any, snap: Tensor) -> None:
+    """An in-place op whose backward reads self's old value: torch saves `original_self =
+    self.clone()`, recorded, so a double-backward graph reaches self's old node through
+    CloneBackward0 (the op's own input edge stays self's old node)."""
+    op = getattr(node, "_op", None)
+    if op is None:
+        return
+    saved = saved_of(node)
+    name = op.params[0]
+    if isinstance(saved, dict) and name in saved:
+        from .shape import clone
+
+        resave(node, name, clone(snap), is_output=False)
 
 
 def _set_result_tangent(self: Tensor, r: Tensor) -> None:
