@@ -830,6 +830,31 @@ def prog_ar2_addcmul_addcdiv_value_types(T: Any) -> Any:
     )
 
 
+# --- torch.norm / Tensor.norm / F.normalize: torch's Python hands dim to linalg_vector_norm --
+
+
+@program()
+def prog_ar2_norm_dim_types(T: Any) -> Any:
+    F = T.nn.functional
+    x = _x(T, 3, 4)
+    y = x.norm(2, (0, 1)) + x.norm("fro", [0, 1], keepdim=True).sum() + F.normalize(x, dim=0)
+    y.sum().backward()
+    return (
+        raises(lambda: x.norm(2.0, 1.5, keepdim=True)),
+        raises(lambda: x.norm(2, "a")),
+        raises(lambda: x.norm(dim=1.5)),
+        raises(lambda: x.norm(2, [0, "a"])),
+        raises(lambda: x.norm(2, [1.5])),
+        raises(lambda: F.normalize(x, dim=1.5)),
+        raises(lambda: F.normalize(x, dim="a")),
+        raises(lambda: T.norm(x, "fro", dim="a")),
+        raises(lambda: T.norm(x, dim=np.int64(1))),
+        y,
+        y.grad_fn,
+        x.grad,
+    )
+
+
 # (keep last) ------------------------------------------------------------------------------------
 
 

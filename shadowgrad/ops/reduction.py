@@ -1938,18 +1938,29 @@ def norm(
 ) -> Tensor:
     """Mirrors `torch.norm`: vector norms here, matrix norms ('nuc', 'fro' over >2 dims)
     through `shadowgrad.linalg.matrix_norm`."""
-    if isinstance(p, str):
-        if p == "fro" and (dim is None or isinstance(dim, int) or len(dim) <= 2):
-            r = linalg_vector_norm(input, 2, dim, keepdim, dtype=dtype)
-        else:
-            import shadowgrad
+    try:
+        if isinstance(p, str):
+            if p == "fro" and (dim is None or isinstance(dim, int) or len(dim) <= 2):
+                r = linalg_vector_norm(input, 2, dim, keepdim, dtype=dtype)
+            else:
+                import shadowgrad
 
-            if p not in ("fro", "nuc"):
-                raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
-            d = list(range(input.ndim)) if dim is None else [dim] if isinstance(dim, int) else dim
-            r = shadowgrad.linalg.matrix_norm(input, p, d, keepdim, dtype=dtype)
-    else:
-        r = linalg_vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
+                if p not in ("fro", "nuc"):
+                    raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
+                d = dim if dim is not None else list(range(input.ndim))
+                d = [d] if isinstance(d, int) else d
+                r = shadowgrad.linalg.matrix_norm(input, p, d, keepdim, dtype=dtype)
+        else:
+            r = linalg_vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
+    except TypeError:  # a dim torch's Python hands to linalg_vector_norm by position
+        from .._signatures import parser_error
+
+        if not isinstance(p, str) or (p == "fro" and hasattr(dim, "__len__")):
+            args = (input, 2 if isinstance(p, str) or p is None else p, dim, keepdim)
+            err = parser_error("N.linalg_vector_norm", args, {}, False)
+            if err is not None:
+                raise err from None
+        raise
     if out is not None:
         from .pointwise import _out
 
