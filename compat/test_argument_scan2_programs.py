@@ -855,6 +855,34 @@ def prog_ar2_norm_dim_types(T: Any) -> Any:
     )
 
 
+# --- the same errors through nn modules (their forward calls the functional form) ----------
+
+
+@program()
+def prog_ar2_modules_carry_parser_errors(T: Any) -> Any:
+    nn = T.nn
+    x = _x(T, 2, 4, 4, rg=False)
+    t = T.tensor(_data(2, 4, 4, seed=1))
+    i = T.tensor([[0, 2], [1, 1]])
+    T.manual_seed(0)
+    emb = nn.Embedding(5, 3, scale_grad_by_freq=1)
+    return (
+        raises(lambda: nn.LayerNorm(4, eps="a")(x)),
+        raises(lambda: nn.Softplus(beta="a")(x)),
+        raises(lambda: nn.Softplus(threshold=None)(x)),
+        raises(lambda: nn.AvgPool2d(2, ceil_mode="a")(x)),
+        raises(lambda: nn.MaxPool2d(2, ceil_mode=1)(x)),
+        raises(lambda: emb(i)),
+        raises(lambda: nn.SmoothL1Loss(beta="a")(x, t)),
+        raises(lambda: nn.HuberLoss(delta=None)(x, t)),
+        raises(lambda: nn.KLDivLoss(reduction="sum", log_target=1)(x, t)),
+        raises(lambda: nn.ZeroPad2d("a")(x)),
+        nn.LayerNorm(4, eps=1)(x),
+        nn.Softplus(beta=2, threshold=1)(x),
+        nn.AvgPool2d(2, divisor_override=3)(x),
+    )
+
+
 # (keep last) ------------------------------------------------------------------------------------
 
 

@@ -1277,10 +1277,18 @@ def reraise_as_called(
     code called failed for its own reasons)."""
     frame = sys._getframe(2 + depth)  # the op's caller
     generic = _generic_wrapper_code()
+    function = not method  # a torch.nn.functional function (all its arguments positional)
     while frame is not None and frame.f_code.co_filename.startswith(_PKG):
         code = frame.f_code
         if code.co_name not in _WRAPPER_NAMES:
-            return  # called by shadowgrad's own code: not the user's call
+            # called by shadowgrad's own code (an nn module's forward): a function of
+            # torch.nn.functional is called so by position; an op may have failed for its own
+            # reasons (its keyword-only arguments cannot be told from the rest)
+            if function:
+                err = parser_error(key, values, {}, False)
+                if err is not None:
+                    raise err from None
+            return
         # tensor_first's wrapper, or _numpy_compat's generic one of a function form
         if method and (code.co_name == "checked" or code is generic):
             method, names, values = False, ("input", *names), (self, *values)

@@ -106,6 +106,8 @@ class HuberLoss(_Loss):
     """Mirrors `torch.nn.HuberLoss`."""
 
     def __init__(self, reduction: str = "mean", delta: float = 1.0) -> None:
+        if not isinstance(delta, (float, int)):  # torch's own check
+            raise TypeError(f"delta must be a float or int, got: {type(delta)}")
         super().__init__(reduction=reduction)
         self.delta = delta
 
