@@ -85,6 +85,8 @@ def prog_ar2_multinomial_replacement_keyword(T: Any) -> Any:
         raises(lambda: T.multinomial(p, "a")),
         raises(lambda: p.multinomial(2**70)),
         raises(lambda: T.multinomial(p, 2, replacement=np.bool_(True))),
+        T.multinomial(p, T.tensor(3)).sort()[0],
+        p.multinomial(np.int64(3)).sort()[0],
     )
 
 

@@ -3501,7 +3501,7 @@ def _multinomial_parse(num_samples: Any, replacement: Any, first: int = 2) -> No
             f"multinomial(): argument 'num_samples' (position {first}) must be int, not "
             f"{_type_name(num_samples)}"
         )
-    if not -(2**63) <= num_samples < 2**63:
+    if type(num_samples) is int and not -(2**63) <= num_samples < 2**63:
         raise ValueError("Overflow when unpacking long long")
     if not isinstance(replacement, bool):
         raise TypeError(
