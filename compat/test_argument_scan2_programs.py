@@ -885,6 +885,41 @@ def prog_ar2_modules_carry_parser_errors(T: Any) -> Any:
     )
 
 
+# --- div: rounding_mode is a str (three overloads listed) -----------------------------------
+
+
+@program()
+def prog_ar2_div_rounding_mode_not_str(T: Any) -> Any:
+    x = _x(T, 2, 3)
+    d = T.tensor(_data(2, 3, seed=1) ** 2 + 0.5)
+    y = x.div(d) + T.div(x, 2, rounding_mode="floor") * x
+    y = y + x.div(d, rounding_mode="trunc")
+    y.sum().backward()
+    return (
+        raises(lambda: x.div(d, rounding_mode=1)),
+        raises(lambda: T.div(x, d, rounding_mode=1)),
+        raises(lambda: x.div(2, rounding_mode=[1])),
+        raises(lambda: T.div(x, 2, rounding_mode=[1])),
+        raises(lambda: x.div(d, rounding_mode="bad")),
+        y,
+        y.grad_fn,
+        x.grad,
+    )
+
+
+@program(
+    xfail="div with rounding_mode=None given explicitly runs torch's div.Tensor_mode overload "
+    "(grad_fn DivBackward2, _saved_rounding_mode None); shadowgrad's default is None too, so it "
+    "cannot tell the call from x.div(d) and records DivBackward0"
+)
+def prog_ar2_div_explicit_none_rounding_mode_grad_fn(T: Any) -> Any:
+    x = _x(T, 2, 3)
+    d = T.tensor(_data(2, 3, seed=1) ** 2 + 0.5)
+    y = x.div(d, rounding_mode=None)
+    y.sum().backward()
+    return y, y.grad_fn, x.grad
+
+
 # (keep last) ------------------------------------------------------------------------------------
 
 

@@ -804,6 +804,8 @@ _declare(
         int[2] dilation=1, bool ceil_mode=False
     N.linalg_vector_norm: linalg_vector_norm Tensor input, Scalar ord=2, int[1]? dim=None, bool
         keepdim=False, *, ScalarType? dtype=None, Tensor? out=None
+    R.div: div Tensor input, Tensor other, *, Tensor? out=None | Tensor input, Tensor other, *,
+        str? rounding_mode, Tensor? out=None | Tensor input, Scalar other, *, str? rounding_mode
     F.one_hot: one_hot Tensor input, int num_classes=-1
     F.pad: pad Tensor input, int[] pad, str mode="constant", float? value=None
     F.smooth_l1_loss: smooth_l1_loss Tensor input, Tensor target, int reduction=1, float beta=1.0,

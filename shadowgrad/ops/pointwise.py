@@ -605,6 +605,11 @@ def div(
             _number_input(input, "div")
             return mul(reciprocal(other), input)
         return _out(_div(input, other), out, "div", input, other)
+    if rounding_mode.__class__ is not str:  # torch's parser: a str (the listing of div's three)
+        from .._signatures import reraise_as_called
+
+        given = (other, rounding_mode, out)
+        reraise_as_called("R.div", ("other", "rounding_mode", "out"), given, self=input)
     return _out(_div_rounded(input, other, rounding_mode), out, "div", input, other)
 
 
