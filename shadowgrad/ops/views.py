@@ -105,7 +105,7 @@ class CopySlices(Node):
             result = _index_put(flat, (vidx,), g0, False).reshape(self.base_shape)
         else:
             flat = grad._data.flatten()
-            res = self._call_fn(_make(flat[vidx]), _validate)
+            res = self._call_fn(_make(np.asarray(flat[vidx])), _validate)  # (0-d vidx: a scalar)
             flat[vidx] = 0 if res[0] is None else res[0]._data
             result = _make(flat.reshape(self.base_shape))
         return (result, *res[1:])
@@ -132,7 +132,7 @@ class CopySlices(Node):
             result = _index_put(flat, (vidx,), g0, False).reshape(units._data.shape)
             return (view_as_complex(result) if base_c else result, *res[1:])
         flat = _units(grad._data).flatten()
-        region = flat[vidx]
+        region = np.asarray(flat[vidx])  # (a 0-d vidx gives a numpy scalar)
         res = self._call_fn(_make(_from_units(region) if view_c else region), validate)
         flat[vidx] = 0 if res[0] is None else _units(res[0]._data)
         result = _from_units(flat.reshape(-1, 2)) if base_c else flat
