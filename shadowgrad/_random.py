@@ -17,9 +17,9 @@ import numpy as np
 
 from . import _dtype as D
 from . import _rng_kernels as K
-from ._creation import _finish, _size, dtype_arg, pin_memory_arg, size_arg
+from ._creation import _finish, _size, size_arg
 from ._formats import like_layout
-from ._signatures import factory_keywords
+from ._signatures import factory_options
 from ._tensor import Tensor, _make, check_device
 
 _DEFAULT_SEED = 67280421310721  # c10::detail::default_rng_seed_val
@@ -239,19 +239,7 @@ def rand(
         or pin_memory is not False
         or requires_grad.__class__ is not bool
     ):  # (a rare branch) torch's listing of the overloads for a keyword of the wrong type
-        factory_keywords(
-            "rand",
-            args,
-            {
-                "dtype": dtype,
-                "device": device,
-                "pin_memory": pin_memory,
-                "requires_grad": requires_grad,
-            },
-        )
-        pin_memory_arg("rand", pin_memory)
-        if dtype is not None and dtype.__class__ is not D.dtype:  # float, int, ...
-            dtype = dtype_arg("rand", dtype)
+        dtype = factory_options("rand", args, dtype, device, pin_memory, requires_grad)
     check_device(device)
     d = _float_dtype(dtype or (out.dtype if out is not None else None), "check_uniform_bounds")
     shape = _size(size_arg("rand", args, size))
@@ -279,19 +267,7 @@ def randn(
         or pin_memory is not False
         or requires_grad.__class__ is not bool
     ):  # (a rare branch) torch's listing of the overloads for a keyword of the wrong type
-        factory_keywords(
-            "randn",
-            args,
-            {
-                "dtype": dtype,
-                "device": device,
-                "pin_memory": pin_memory,
-                "requires_grad": requires_grad,
-            },
-        )
-        pin_memory_arg("randn", pin_memory)
-        if dtype is not None and dtype.__class__ is not D.dtype:  # float, int, ...
-            dtype = dtype_arg("randn", dtype)
+        dtype = factory_options("randn", args, dtype, device, pin_memory, requires_grad)
     check_device(device)
     d = _float_dtype(dtype or (out.dtype if out is not None else None), "normal_kernel_cpu")
     shape = _size(size_arg("randn", args, size))
@@ -337,19 +313,7 @@ def randint(
         or pin_memory is not False
         or requires_grad.__class__ is not bool
     ):  # (a rare branch) torch's listing of the overloads for a keyword of the wrong type
-        factory_keywords(
-            "randint",
-            args,
-            {
-                "dtype": dtype,
-                "device": device,
-                "pin_memory": pin_memory,
-                "requires_grad": requires_grad,
-            },
-        )
-        pin_memory_arg("randint", pin_memory)
-        if dtype is not None and dtype.__class__ is not D.dtype:  # float, int, ...
-            dtype = dtype_arg("randint", dtype)
+        dtype = factory_options("randint", args, dtype, device, pin_memory, requires_grad)
     if generator is not None and not isinstance(generator, Generator):
         kw = (generator, out, dtype, layout, device, requires_grad, size, low, high)
         names = ("generator", "out", "dtype", "layout", "device", "requires_grad", "size")
@@ -499,19 +463,7 @@ def randperm(
         or pin_memory is not False
         or requires_grad.__class__ is not bool
     ):  # (a rare branch) torch's listing of the overloads for a keyword of the wrong type
-        factory_keywords(
-            "randperm",
-            (n,),
-            {
-                "dtype": dtype,
-                "device": device,
-                "pin_memory": pin_memory,
-                "requires_grad": requires_grad,
-            },
-        )
-        pin_memory_arg("randperm", pin_memory)
-        if dtype is not None and dtype.__class__ is not D.dtype:  # float, int, ...
-            dtype = dtype_arg("randperm", dtype)
+        dtype = factory_options("randperm", (n,), dtype, device, pin_memory, requires_grad)
     if type(n) is not int or (generator is not None and not isinstance(generator, Generator)):
         n = _randperm_n(n, generator, out, dtype, layout, device, requires_grad, pin_memory)
     check_device(device)
@@ -628,19 +580,7 @@ def rand_like(
         or pin_memory is not False
         or requires_grad.__class__ is not bool
     ):  # (a rare branch) torch's listing of the overloads for a keyword of the wrong type
-        factory_keywords(
-            "rand_like",
-            (input,),
-            {
-                "dtype": dtype,
-                "device": device,
-                "pin_memory": pin_memory,
-                "requires_grad": requires_grad,
-            },
-        )
-        pin_memory_arg("rand_like", pin_memory)
-        if dtype is not None and dtype.__class__ is not D.dtype:  # float, int, ...
-            dtype = dtype_arg("rand_like", dtype)
+        dtype = factory_options("rand_like", (input,), dtype, device, pin_memory, requires_grad)
     _float_dtype(dtype or input.dtype, "check_uniform_bounds")
     arr = _like(input, dtype, memory_format)
     arr[...] = K.place(K.uniform(_gen(generator), arr.size, arr.dtype, 0.0, 1.0), arr)
@@ -665,19 +605,7 @@ def randn_like(
         or pin_memory is not False
         or requires_grad.__class__ is not bool
     ):  # (a rare branch) torch's listing of the overloads for a keyword of the wrong type
-        factory_keywords(
-            "randn_like",
-            (input,),
-            {
-                "dtype": dtype,
-                "device": device,
-                "pin_memory": pin_memory,
-                "requires_grad": requires_grad,
-            },
-        )
-        pin_memory_arg("randn_like", pin_memory)
-        if dtype is not None and dtype.__class__ is not D.dtype:  # float, int, ...
-            dtype = dtype_arg("randn_like", dtype)
+        dtype = factory_options("randn_like", (input,), dtype, device, pin_memory, requires_grad)
     _float_dtype(dtype or input.dtype, "normal_kernel_cpu")
     arr = _like(input, dtype, memory_format)
     vals = K.normal(_gen(generator), arr.size, arr.dtype, 0.0, 1.0, arr.flags.c_contiguous)

@@ -1367,6 +1367,23 @@ def _factory_keyword_ok(name: str, v: Any) -> bool:
     return True
 
 
+def factory_options(
+    fn: str, positional: tuple[Any, ...], dtype: Any, device: Any, pin_memory: Any, rg: Any
+) -> Any:
+    """A factory's dtype=, device=, pin_memory= and requires_grad= when one is not of the usual
+    type (the factory tests that inline, a rare branch): torch's listing of the overloads or
+    its pin_memory error, else the dtype read as torch reads it (a Python type)."""
+    from . import _dtype as D
+    from ._creation import dtype_arg, pin_memory_arg
+
+    keywords = {"dtype": dtype, "device": device, "pin_memory": pin_memory, "requires_grad": rg}
+    factory_keywords(fn, positional, keywords)
+    pin_memory_arg(fn, pin_memory)
+    if dtype is not None and dtype.__class__ is not D.dtype:  # float, int, ...
+        dtype = dtype_arg(fn, dtype)
+    return dtype
+
+
 def factory_keywords(fn: str, positional: tuple[Any, ...], keywords: dict[str, Any]) -> None:
     """For a factory of several overloads (rand, arange, eye, linspace, ...) whose dtype=,
     device=, pin_memory= or requires_grad= may be of the wrong type (a rare branch: the
