@@ -1597,9 +1597,16 @@ def avg_pool2d(
         if ceil_mode.__class__ is not bool or count_include_pad.__class__ is not bool:
             raise TypeError("ceil_mode")  # (torch's parser takes a bool only)
         if divisor_override is not None and divisor_override.__class__ is not int:
-            if not isinstance(divisor_override, np.integer):
+            d = divisor_override
+            if not isinstance(d, np.integer) and not (  # torch's parser reads a 0-d int Tensor
+                isinstance(d, Tensor) and d.ndim == 0 and d.dtype._cat == 1
+            ):
+                if isinstance(d, Tensor):  # (a bool one too, which the parser's int check takes)
+                    raise TypeError(
+                        "avg_pool2d(): argument 'divisor_override' must be int, not Tensor"
+                    ) from None
                 raise TypeError("divisor_override")
-            divisor_override = int(divisor_override)
+            divisor_override = int(d)
         k, s, p, _ = _pool_args(kernel_size, stride, padding, 1, "avg_pool2d")
     except (TypeError, ValueError):  # the native avg_pool2d's parser error, as called
         names = ("input", "kernel_size", "stride", "padding", "ceil_mode", "count_include_pad")
