@@ -2708,11 +2708,7 @@ def prog_one_hot_and_label_tricks(T: Any) -> Any:
     }
 
 
-@program(
-    xfail="shadowgrad has no sparse tensors: Embedding(sparse=True) gives a dense gradient, so "
-    "SGD and Adagrad update every row and Adam does not refuse it (sparse COO gradients would "
-    "belong in shadowgrad/_tensor.py; the embedding backward in shadowgrad/nn/functional.py)"
-)
+@program()
 def prog_sparse_embedding_sgd_and_adagrad(T: Any) -> Any:
     nn = T.nn
     emb = _seeded(T, nn.Embedding(5, 2, sparse=True), 4)

@@ -416,6 +416,8 @@ def _apply(cls: Any, setup: bool, args: tuple[Any, ...], kwargs: dict[str, Any])
     single = not isinstance(out, tuple)
     outs = (out,) if single else out
     if executable:
+        if ctx._dirty:
+            _check_dirty_leaf_views(ctx, outs)
         ctx._next = tuple(args[i]._edge() if args[i]._rg else None for i in pos)
         ctx._in_meta = tuple(
             (args[i]._data.shape, _FROM_NP[args[i]._data.dtype]) if args[i]._rg else None
@@ -471,6 +473,28 @@ def _mark_dirty(ctx: Any) -> set[int]:
             raise RuntimeError("mark_dirty can only accept variables, but argument ")
         t._bump()
     return {id(t) for t in ctx._dirty}
+
+
+def _check_dirty_leaf_views(ctx: Any, outs: tuple[Any, ...]) -> None:
+    """A returned view of a leaf that requires grad, marked dirty: torch's check_inplace raises
+    (after mark_dirty's version bumps) before anything else of the graph is built, so nothing
+    is packed by saved_tensors_hooks for the view's regenerated node."""
+    from .._tensor import Tensor
+
+    dirty = {id(t) for t in ctx._dirty}
+    for o in outs:
+        if (
+            isinstance(o, Tensor)
+            and id(o) in dirty
+            and o._rg
+            and o._base is not None
+            and o._base._grad_fn is None
+        ):
+            _mark_dirty(ctx)
+            raise RuntimeError(
+                "a view of a leaf Variable that requires grad is being used in an in-place "
+                "operation."
+            )
 
 
 def _check_dirty_returned(dirty: set[int], outs: tuple[Any, ...]) -> None:

@@ -1028,6 +1028,8 @@ _trace = defop(
 
 def trace(input: Tensor) -> Tensor:
     """Mirrors `torch.trace` (2-D input only; integer inputs give int64)."""
+    if input.dtype is _dt.bool_:  # torch's dispatch refuses bool before the shape check
+        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
     if input.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
     return _trace(input, tuple(input._data.shape))

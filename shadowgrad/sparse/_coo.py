@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import _dtype as D
 from .. import _grad_mode
-from .._tensor import Tensor, _make, warn_once
+from .._tensor import Tensor, _make, once_messages, warn_once
 from ..autograd.graph import Node
 from ._array import (
     SparseArray,
@@ -187,6 +187,11 @@ CSR_WARNING = (
     "tensor support, please submit a feature request to https://github.com/pytorch/pytorch/"
     "issues."
 )
+# Both are torch's TORCH_WARN_ONCE: which program of a process sees them first depends on the
+# order programs run in, and torch also warns when it builds a sparse tensor internally (a
+# sparse gradient), where shadowgrad does not. Registered as once-per-process messages from the
+# start, so a comparison of warnings leaves them out whichever engine warned first.
+once_messages.update((INVARIANTS_WARNING, CSR_WARNING))
 
 
 def _csr(a: SparseArray) -> Tensor:
