@@ -703,6 +703,29 @@ def prog_fz_lone_root_tensor_hooks_run_when_not_needed(T: Any) -> Any:
     return a, b, g1, c, d, e, v1.grad, v0.grad, log
 
 
+@program()
+def prog_fz_nograd_view_requires_grad_follows_base(T: Any) -> Any:
+    """A view made under no_grad (or inference mode) of a tensor that requires grad has no node:
+    its requires_grad is its base's, also after the base's flag changes (found by the main
+    job's campaign)."""
+    out = []
+    for inference in (False, True):
+        v0 = T.tensor([-2.0, 1.0], requires_grad=True)
+        with T.no_grad():
+            if inference:
+                with T.inference_mode():
+                    v1 = v0[0]
+            else:
+                v1 = v0[0]
+        row = [v1.requires_grad, v1.is_leaf]
+        v0.requires_grad_(False)
+        row.append(v1.requires_grad)
+        v0.requires_grad_(True)
+        row += [v1.requires_grad, v1.grad_fn]
+        out.append(row)
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

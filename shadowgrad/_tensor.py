@@ -350,7 +350,14 @@ class Tensor:
     # --- autograd metadata ---------------------------------------------------------------
     @property
     def requires_grad(self) -> bool:
-        return self._rg
+        rg = self._rg
+        if rg and self._grad_fn is None and self._base is not None:
+            x = self._x
+            if x is not None and x.nograd_view:
+                # a view made under no_grad (or in inference mode) of a tensor that requires
+                # grad has no node: as torch's, it requires grad while its base does
+                return bool(self._base.requires_grad)
+        return rg
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
