@@ -726,6 +726,29 @@ def prog_fz_nograd_view_requires_grad_follows_base(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_fz_dot_saves_before_its_dtype_check(T: Any) -> Any:
+    """dot (and 1-d @ 1-d) saves its inputs for backward before the kernel's checks: a
+    dtype mismatch packs through saved_tensors_hooks, and an inference tensor that would be
+    saved gives the inference error first (found by the main job's campaign)."""
+    log: list[Any] = []
+    w = T.tensor([-2.0, 1.0], requires_grad=True)
+    with T.inference_mode():
+        i64 = T.ones(2, dtype=T.float64)
+    out = [raises(lambda: T.dot(i64, w)), raises(lambda: T.dot(w, i64))]
+    with T.autograd.graph.saved_tensors_hooks(
+        lambda t: (log.append(("pack", tuple(t.shape), t.dtype)), t)[1], lambda t: t
+    ):
+        for a, b in (
+            (T.ones(2, dtype=T.float64), w),
+            (T.ones(2, 2), w),
+            (T.ones(3), w),
+            (T.ones(2, dtype=T.int64), T.ones(2)),
+        ):
+            out.append((raises(lambda a=a, b=b: T.dot(a, b)), raises(lambda a=a, b=b: a @ b)))
+    return out, log
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -276,8 +276,11 @@ def mv(input: Tensor, vec: Tensor) -> Tensor:
 def dot(input: Tensor, tensor: Tensor) -> Tensor:
     """Mirrors `torch.dot`."""
     try:
-        if input.dtype is tensor.dtype and (
-            input.ndim != 1 or tensor.ndim != 1 or input._data.shape != tensor._data.shape
+        if (
+            input.dtype is not tensor.dtype
+            or input.ndim != 1
+            or tensor.ndim != 1
+            or input._data.shape != tensor._data.shape
         ):
             check_inference_saved(dot_op, (input, tensor))  # torch saves before these checks
         if input.ndim != 1 or tensor.ndim != 1:
