@@ -157,8 +157,8 @@ def formatted(out: Any, fmt: Any) -> Any:
 def like_layout(out: Any, like: Any, fmt: Any) -> Any:
     """A fresh result `out` (shaped like `like`) given the strides torch's memory_format gives
     it: channels-last formats as asked, and for preserve_format (the default of clone and the
-    *_like factories) the strides of a dense, non-overlapping `like` (numpy's 'K' order
-    follows them); contiguous otherwise."""
+    *_like factories) preserve_result's: the strides of a dense, non-overlapping `like`, dense
+    strides in its order for another; contiguous for an overlapping one."""
     if fmt is channels_last or fmt is channels_last_3d:
         return formatted(out, fmt)
     if fmt is contiguous_format:
@@ -172,15 +172,12 @@ def like_layout(out: Any, like: Any, fmt: Any) -> Any:
         return out
     if any(s == 0 and n > 1 for s, n in zip(a.strides, a.shape, strict=True)):
         return out  # overlapping (expanded): torch makes those contiguous
-    dt = out._data.dtype
-    if type(a) is np.ndarray and _dense(a):
+    if type(a) is np.ndarray:
         # torch keeps a dense input's strides exactly, a size-1 dimension's too (numpy's 'K'
-        # order picks its own for those)
-        buf = np.empty(a.size, dt)
-        st = tuple(s // a.itemsize * dt.itemsize for s in a.strides)
-        new = np.lib.stride_tricks.as_strided(buf, a.shape, st)
-    else:
-        new = np.empty_like(a, dtype=dt, order="K")
+        # order picks its own for those), and gives another dense strides in its order
+        out._data = preserve_result(out._data, a)
+        return out
+    new = np.empty_like(a, dtype=out._data.dtype, order="K")  # a meta array stays meta
     new[...] = out._data
     out._data = new
     return out
