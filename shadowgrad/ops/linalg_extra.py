@@ -32,7 +32,7 @@ from .linalg import (
     mm,
 )
 from .pointwise import _out
-from .registry import defop, infer_size
+from .registry import column_major, defop, infer_size
 from .shape import cat
 from .shape_extra import _no_derivative
 
@@ -1338,11 +1338,6 @@ def tensorsolve(A: Tensor, B: Tensor, dims: Any = None, *, out: Tensor | None = 
 # --- cholesky_solve, cholesky_inverse ------------------------------------------------------
 
 
-def _col_major(X: np.ndarray) -> np.ndarray:
-    """Each matrix column-major, as LAPACK's potrs/potri leave torch's results."""
-    return np.swapaxes(np.ascontiguousarray(np.swapaxes(X, -1, -2)), -1, -2)
-
-
 def _lower(L: np.ndarray, upper: bool) -> np.ndarray:
     L = np.triu(L) if upper else np.tril(L)
     return np.swapaxes(L, -1, -2).conj() if upper else L
@@ -1351,7 +1346,7 @@ def _lower(L: np.ndarray, upper: bool) -> np.ndarray:
 def _cholesky_solve_fwd(self: np.ndarray, input2: np.ndarray, upper: bool) -> np.ndarray:
     L = _lower(input2, upper)  # A = L L^H
     Y = _substitute(L, self, False, False)
-    return _col_major(_substitute(np.swapaxes(L, -1, -2).conj(), Y, True, False))
+    return column_major(_substitute(np.swapaxes(L, -1, -2).conj(), Y, True, False))
 
 
 def _cholesky_solve_grad_L(grad: Tensor, input2: Tensor, result: Tensor, upper: bool) -> Tensor:
@@ -1517,11 +1512,11 @@ def _geqrf_fwd(self: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     m, n = self.shape[-2:]
     batch = self.shape[:-2]
     if self.size == 0:
-        return _col_major(self.copy()), np.zeros((*batch, min(m, n)), self.dtype)
+        return column_major(self.copy()), np.zeros((*batch, min(m, n)), self.dtype)
     flat = self.reshape(-1, m, n)
     hs, taus = zip(*(np.linalg.qr(a, mode="raw") for a in flat), strict=True)
     a = np.swapaxes(np.stack(hs), -1, -2).reshape(self.shape)
-    return _col_major(a.astype(self.dtype)), np.stack(taus).reshape(*batch, -1).astype(self.dtype)
+    return column_major(a.astype(self.dtype)), np.stack(taus).reshape(*batch, -1).astype(self.dtype)
 
 
 _geqrf_grad, _geqrf_jvp = _no_derivative("geqrf")
@@ -1642,7 +1637,7 @@ def _reflector_jvp(
 def _householder_fwd(input: np.ndarray, tau: np.ndarray) -> np.ndarray:
     m, n = input.shape[-2:]
     E = np.broadcast_to(np.eye(m, n, dtype=input.dtype), input.shape)
-    return _col_major(_reflect_np(input, tau, E, False))
+    return column_major(_reflect_np(input, tau, E, False))
 
 
 _householder_product = defop(
@@ -1724,8 +1719,8 @@ def _ormqr_fwd(
     self: np.ndarray, input2: np.ndarray, input3: np.ndarray, left: bool, transpose: bool
 ) -> np.ndarray:
     if left:
-        return _col_major(_reflect_np(self, input2, input3, transpose))
-    return _col_major(_mHa(_reflect_np(self, input2, _mHa(input3), not transpose)))
+        return column_major(_reflect_np(self, input2, input3, transpose))
+    return column_major(_mHa(_reflect_np(self, input2, _mHa(input3), not transpose)))
 
 
 def _ormqr_gQ(grad: Tensor, C: Tensor, left: bool, transpose: bool) -> Tensor:
@@ -1839,7 +1834,7 @@ def _eig_fwd(self: np.ndarray, V_: Any) -> tuple[np.ndarray, np.ndarray]:
         V = np.where(bad[..., None, None], complex(np.nan, np.nan), V)
     else:
         L, V = np.linalg.eig(self)
-    return L.astype(ctype), _col_major(V.astype(ctype))
+    return L.astype(ctype), column_major(V.astype(ctype))
 
 
 def _eig_grad(grads: list[Tensor], result: Tensor, V_: Tensor) -> Tensor:

@@ -21,6 +21,7 @@ import numpy as np
 from .._tensor import Tensor, _make
 from .linalg import _return_type
 from .pointwise import _out
+from .registry import column_major
 from .rounding import _not_implemented
 
 __all__ = ["ldl_factor", "ldl_factor_ex", "ldl_solve"]
@@ -145,11 +146,6 @@ def _sytf2(a: np.ndarray, herm: bool) -> tuple[np.ndarray, np.ndarray, int]:
     return np.tril(A), piv, info
 
 
-def _column_major(a: np.ndarray) -> np.ndarray:
-    """a with each matrix stored by columns, as LAPACK leaves torch's results."""
-    return np.swapaxes(np.ascontiguousarray(np.swapaxes(a, -1, -2)), -1, -2)
-
-
 def _factor(A: Tensor, hermitian: bool, name: str) -> tuple[Tensor, Tensor, Tensor]:
     if not isinstance(hermitian, bool):
         raise TypeError(
@@ -178,7 +174,7 @@ def _factor(A: Tensor, hermitian: bool, name: str) -> tuple[Tensor, Tensor, Tens
     info = np.zeros(batch, np.int32)
     for b in np.ndindex(*batch):
         LD[b], piv[b], info[b] = _sytf2(a[b], herm)
-    ld = _not_implemented(_make(_column_major(LD)), (A,), "linalg_ldl_factor_ex")
+    ld = _not_implemented(_make(column_major(LD)), (A,), "linalg_ldl_factor_ex")
     return ld, _make(piv), _make(info)
 
 
@@ -319,7 +315,7 @@ def ldl_solve(
     X = np.empty(b.shape, b.dtype)
     for i in np.ndindex(*batch):
         X[i] = _sytrs(ld[i], p[i], b[i], herm)
-    r = _not_implemented(_make(_column_major(X)), (LD, pivots, B), "linalg_ldl_solve")
+    r = _not_implemented(_make(column_major(X)), (LD, pivots, B), "linalg_ldl_solve")
     return _out(r, out, "linalg_ldl_solve")
 
 

@@ -727,7 +727,7 @@ def defop(
     elif name in _PRESERVE_LAYOUT or name in _PRESERVE_STRIDES:
         forward = _preserve_layout(forward, name in _PRESERVE_STRIDES)
     elif name in _COLUMN_MAJOR:
-        forward = _column_major(forward, name, _COLUMN_MAJOR[name])
+        forward = _column_major_result(forward, name, _COLUMN_MAJOR[name])
     op = OpDef(
         name,
         grad_fn,
@@ -898,9 +898,11 @@ _COLUMN_MAJOR: dict[str, tuple[int, ...]] = {
 _COLUMN_MAJOR_LEFT = {"linalg_solve_ex": 2, "linalg_lu_solve": 3}
 
 
-def _colmajor(o: Any, rows: int = 0) -> Any:
-    """o in batched column-major order; with rows > o's, as a view of the first rows of a
-    column-major buffer that has `rows` (LAPACK's leading dimension, as lstsq's solution)."""
+def column_major(o: Any, rows: int = 0) -> Any:
+    """o in batched column-major order, as LAPACK leaves torch's results (the _COLUMN_MAJOR
+    ops' outputs, and the forwards that call it: geqrf, ormqr, cholesky_solve, ldl, eig...);
+    with rows > o's, as a view of the first rows of a column-major buffer that has `rows`
+    (LAPACK's leading dimension, as lstsq's solution)."""
     if type(o) is not np.ndarray or o.ndim < 2:
         return o
     n = o.shape[-2]
@@ -916,7 +918,7 @@ def _colmajor(o: Any, rows: int = 0) -> Any:
     return buf.swapaxes(-1, -2)
 
 
-def _column_major(
+def _column_major_result(
     forward: Callable[..., Any], name: str, outputs: tuple[int, ...]
 ) -> Callable[..., Any]:
     left = _COLUMN_MAJOR_LEFT.get(name)
@@ -930,11 +932,11 @@ def _column_major(
                 return (np.ascontiguousarray(out[0]), *out[1:])
             return np.ascontiguousarray(out)
         if type(out) is not tuple:
-            return _colmajor(out)
+            return column_major(out)
         if lstsq:  # the solution: the first n rows of B's (max(m, n), k) workspace
             a = args[0]
-            return (_colmajor(out[0], max(a.shape[-2:])), *out[1:])
-        return tuple(_colmajor(o) if i in outputs else o for i, o in enumerate(out))
+            return (column_major(out[0], max(a.shape[-2:])), *out[1:])
+        return tuple(column_major(o) if i in outputs else o for i, o in enumerate(out))
 
     return run
 
