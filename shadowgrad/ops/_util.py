@@ -43,8 +43,6 @@ def expand_array(a: Any, size: Any) -> Any:
     if a.size == math.prod(size):
         return a.reshape(size)
     if not a.ndim:  # a reduction's gradient: np.broadcast_to's view, built at a quarter the cost
-        if not isinstance(a, np.ndarray):
-            a = np.asarray(a)  # a numpy scalar (arithmetic on 0-d arrays gives those)
         size = tuple(size)
         out = type(a)(size, a.dtype, a, 0, (0,) * len(size))  # (a meta array stays meta)
         out.flags.writeable = False
