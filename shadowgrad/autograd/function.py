@@ -476,9 +476,10 @@ def _mark_dirty(ctx: Any) -> set[int]:
 
 
 def _check_dirty_leaf_views(ctx: Any, outs: tuple[Any, ...]) -> None:
-    """A returned view of a leaf that requires grad, marked dirty: torch's check_inplace raises
-    (after mark_dirty's version bumps) before anything else of the graph is built, so nothing
-    is packed by saved_tensors_hooks for the view's regenerated node."""
+    """A returned view of a leaf that requires grad, marked dirty: torch's check_inplace of a
+    dirty view (rebase_history) raises, after mark_dirty's version bumps, before anything else
+    of the graph is built, so nothing is packed by saved_tensors_hooks for the view's
+    regenerated node. (_wrap_outputs, which runs after, no longer checks it.)"""
     from .._tensor import Tensor
 
     dirty = {id(t) for t in ctx._dirty}
@@ -559,12 +560,6 @@ def _wrap_outputs(ctx: Any, args: tuple[Any, ...], outs: tuple[Any, ...]) -> tup
         if id(o) in dirty and o._grad_fn is None and o._rg:
             raise RuntimeError(
                 "a leaf Variable that requires grad has been used in an in-place operation."
-            )
-        if id(o) in dirty and o._rg and o._base is not None and o._base._grad_fn is None:
-            # torch's check_inplace of a dirty view (rebase_history): its base is a leaf
-            raise RuntimeError(
-                "a view of a leaf Variable that requires grad is being used in an in-place "
-                "operation."
             )
         nd = id(o) in non_diff
         if id(o) not in dirty and id(o) in inputs:
