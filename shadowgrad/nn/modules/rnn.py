@@ -523,7 +523,9 @@ class LSTM(RNNBase):
 
 def _check_packed_lstm_batch(hx: tuple[Tensor, Tensor], batch: int) -> None:
     # torch checks a packed input's LSTM states only inside its kernel, whose broadcast error
-    # names the h rows first, then the c rows (or the batch when those agree)
+    # names the h rows first, then the c rows (or the batch when those agree); it reads both
+    # states' dim 2 first (the projection test), torch's IndexError for a state under 3-D
+    hx[0].size(2), hx[1].size(2)
     h, c = hx[0].size(1), hx[1].size(1)
     if h != c or h != batch:
         raise RuntimeError(

@@ -114,8 +114,7 @@ class _SpectralNorm(Module):
             self._power_method(weight_mat, self.n_power_iterations)
         u = self._u.clone()
         v = self._v.clone()
-        wv = weight_mat.mv(v)
-        sigma = (u.conj() if u.is_complex() else u).dot(wv)
+        sigma = _sg.vdot(u, weight_mat.mv(v))  # torch's vdot: VdotBackward0 in the graph
         return weight / sigma
 
     def right_inverse(self, value: Tensor) -> Tensor:

@@ -1,0 +1,1294 @@
+"""Realistic programs in the spirit of torch's nn tests, part 3 (test/test_nn.py,
+test/test_modules.py and the module_db of torch/testing/_internal/common_modules.py):
+Transformer and MultiheadAttention options and errors, RNN/LSTM/GRU constructor and input
+checks, packed sequences, nn.utils (parametrize, parametrizations, the old weight_norm and
+spectral_norm hooks, clip_grad, parameters_to_vector, fusion, prune), module state and
+containers, lazy modules. The programs register into test_realistic_programs_3's set and run
+through its harness: each `prog(T)` runs on torch and on shadowgrad, and everything it returns,
+raises or warns is compared.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import pytest
+
+from . import test_realistic_programs_3 as _h
+from .engines import raises
+from .test_realistic_programs_2 import _data, _seeded
+
+pytest.importorskip("torch")
+
+_SET = _h.Subset()  # this file's programs: registered into set 3, run by its harness
+program = _SET.program
+
+
+def _x(T: Any, *shape: int, seed: int = 0, rg: bool = False) -> Any:
+    return T.tensor(_data(*shape, seed=seed), requires_grad=rg)
+
+
+# --- MultiheadAttention ------------------------------------------------------------------------
+
+
+@program()
+def prog_nn3_mha_constructor_errors(T: Any) -> Any:
+    nn = T.nn
+    return (
+        raises(lambda: nn.MultiheadAttention(5, 2)),
+        raises(lambda: repr(nn.MultiheadAttention(4, 2, dropout=1.5))),
+        raises(lambda: nn.MultiheadAttention(-4, 2)),
+        raises(lambda: nn.MultiheadAttention(4, -2)),
+        nn.MultiheadAttention(4, 2, bias=False).in_proj_bias,
+        nn.MultiheadAttention(4, 2, bias=False, add_bias_kv=True).bias_k.shape,
+    )
+
+
+@program()
+def prog_nn3_mha_key_padding_mask_dtypes(T: Any) -> Any:
+    mha = _seeded(T, T.nn.MultiheadAttention(4, 2, batch_first=True), 1)
+    q = _x(T, 2, 3, 4, seed=1)
+    return [
+        raises(lambda: mha(q, q, q, key_padding_mask=T.zeros(2, 3, dtype=T.long))),
+        raises(lambda: mha(q, q, q, key_padding_mask=T.zeros(2, 3, dtype=T.int32))),
+        raises(lambda: mha(q, q, q, attn_mask=T.zeros(3, 3, dtype=T.int32))),
+        raises(lambda: mha(q, q, q, key_padding_mask=T.zeros(2, 3, dtype=T.float64))),
+        raises(lambda: mha(q, q, q, attn_mask=T.zeros(3, 3, dtype=T.uint8))),
+        raises(lambda: mha(q, q, q, key_padding_mask=T.zeros(3, 2, dtype=T.bool))),
+        raises(lambda: mha(q, q, q, key_padding_mask=T.zeros(2, 3, 1, dtype=T.bool))),
+    ]
+
+
+@program()
+def prog_nn3_mha_3d_mask_shape_errors(T: Any) -> Any:
+    mha = _seeded(T, T.nn.MultiheadAttention(4, 2), 2)
+    q = _x(T, 3, 2, 4, seed=2)
+    k = _x(T, 5, 2, 4, seed=3)
+    return [
+        raises(lambda: mha(q, k, k, attn_mask=T.zeros(4, 3, 5))),
+        raises(lambda: mha(q, k, k, attn_mask=T.zeros(4, 5, 3))),
+        raises(lambda: mha(q, k, k, attn_mask=T.zeros(3, 3))),
+        raises(lambda: mha(q, k, k, attn_mask=T.zeros(5))),
+        mha(q, k, k, attn_mask=T.zeros(4, 3, 5))[0].shape,
+        raises(lambda: mha(q, k, k, key_padding_mask=T.zeros(2, 3, dtype=T.bool))),
+        raises(lambda: mha(q, k, k[:4])),
+        raises(lambda: mha(q[:, :1], k, k)),
+    ]
+
+
+@program()
+def prog_nn3_mha_bias_kv_zero_attn_masks_pad(T: Any) -> Any:
+    mha = _seeded(T, T.nn.MultiheadAttention(4, 2, add_bias_kv=True, add_zero_attn=True), 3)
+    q = _x(T, 3, 2, 4, seed=4, rg=True)
+    k = _x(T, 5, 2, 4, seed=5, rg=True)
+    am = T.zeros(3, 5)
+    am[0, 1] = float("-inf")
+    kpm = T.tensor([[False] * 4 + [True], [False] * 5])
+    o, w = mha(q, k, k, attn_mask=am, key_padding_mask=kpm, average_attn_weights=False)
+    (o.sum() + w.pow(2).sum()).backward()
+    return o, w, w.shape, q.grad, k.grad, mha.bias_k.grad, mha.bias_v.grad, o.grad_fn, w.grad_fn
+
+
+@program()
+def prog_nn3_mha_bias_kv_3d_mask_pad(T: Any) -> Any:
+    mha = _seeded(T, T.nn.MultiheadAttention(4, 2, add_bias_kv=True, batch_first=True), 4)
+    q = _x(T, 2, 3, 4, seed=6, rg=True)
+    am = T.zeros(4, 3, 3, dtype=T.bool)
+    am[1, 0, 2] = True
+    o, w = mha(q, q, q, attn_mask=am)
+    o.sum().backward()
+    return o, w, q.grad
+
+
+@program()
+def prog_nn3_mha_float64_and_half_module(T: Any) -> Any:
+    mha = _seeded(T, T.nn.MultiheadAttention(4, 2), 5).double()
+    q = T.tensor(_data(3, 2, 4, seed=7), dtype=T.float64, requires_grad=True)
+    o, w = mha(q, q, q)
+    o.sum().backward()
+    return o, w, q.grad, raises(lambda: mha(q.float(), q.float(), q.float()))
+
+
+@program()
+def prog_nn3_mha_kdim_vdim_unbatched_and_grads(T: Any) -> Any:
+    mha = _seeded(T, T.nn.MultiheadAttention(4, 2, kdim=3, vdim=5), 6)
+    q = _x(T, 3, 4, seed=8, rg=True)
+    k = _x(T, 6, 3, seed=9, rg=True)
+    v = _x(T, 6, 5, seed=10, rg=True)
+    kpm = T.tensor([False, False, True, False, False, True])
+    o, w = mha(q, k, v, key_padding_mask=kpm)
+    o.pow(2).sum().backward()
+    return (
+        o,
+        w,
+        q.grad,
+        k.grad,
+        v.grad,
+        mha.q_proj_weight.grad,
+        mha.k_proj_weight.grad,
+        mha.v_proj_weight.grad,
+        raises(lambda: mha(q, v, k)),
+        raises(lambda: mha(q, k, v, key_padding_mask=kpm[None])),
+    )
+
+
+@program()
+def prog_nn3_mha_eval_no_grad_fast_path_options(T: Any) -> Any:
+    mha = _seeded(T, T.nn.MultiheadAttention(4, 2, batch_first=True), 7).eval()
+    q = _x(T, 2, 3, 4, seed=11)
+    kpm = T.tensor([[False, False, True], [False, False, False]])
+    with T.no_grad():
+        a = mha(q, q, q, key_padding_mask=kpm)
+        b = mha(q, q, q, need_weights=False, key_padding_mask=kpm)
+        c = mha(q, q, q, average_attn_weights=False)
+        d = mha(q, q.clone(), q.clone(), need_weights=False)
+    return a, b, c, d
+
+
+@program()
+def prog_nn3_mha_merge_masks(T: Any) -> Any:
+    mha = T.nn.MultiheadAttention(4, 2, batch_first=True)
+    q = _x(T, 2, 3, 4, seed=12)
+    kpm = T.tensor([[False, False, True], [False, False, False]])
+    am = T.tensor([[False, True, True], [False, False, True], [False, False, False]])
+    return (
+        mha.merge_masks(am, kpm, q),
+        mha.merge_masks(None, kpm, q),
+        mha.merge_masks(am, None, q),
+        mha.merge_masks(None, None, q),
+    )
+
+
+# --- Transformer layers -----------------------------------------------------------------------
+
+
+@program()
+def prog_nn3_transformer_forward_errors(T: Any) -> Any:
+    m = _seeded(T, T.nn.Transformer(4, 2, 1, 1, 6, dropout=0.0), 8)
+    src = _x(T, 5, 2, 4, seed=13)
+    tgt = _x(T, 3, 2, 4, seed=14)
+    return [
+        raises(lambda: m(src, tgt[:, :1])),
+        raises(lambda: m(src, _x(T, 3, 2, 5))),
+        raises(lambda: m(src[:, 0], tgt)),
+        raises(lambda: m(src[:, 0], tgt[:, 0])).shape,
+        raises(lambda: m(src, tgt, tgt_mask=T.zeros(2, 2))),
+        raises(lambda: T.nn.TransformerEncoderLayer(4, 2, activation="swish")),
+        raises(lambda: T.nn.TransformerDecoderLayer(4, 2, activation="tanh")),
+        raises(lambda: T.nn.Transformer(5, 2)),
+    ]
+
+
+@program()
+def prog_nn3_transformer_batch_first_all_masks_grads(T: Any) -> Any:
+    m = _seeded(
+        T, T.nn.Transformer(4, 2, 1, 2, 6, dropout=0.0, batch_first=True, norm_first=True), 9
+    )
+    src = _x(T, 2, 5, 4, seed=15, rg=True)
+    tgt = _x(T, 2, 3, 4, seed=16, rg=True)
+    skpm = T.tensor([[False] * 4 + [True], [False] * 5])
+    tkpm = T.tensor([[False, False, True], [False] * 3])
+    tmask = m.generate_square_subsequent_mask(3)
+    y = m(
+        src,
+        tgt,
+        tgt_mask=tmask,
+        src_key_padding_mask=skpm,
+        tgt_key_padding_mask=tkpm,
+        memory_key_padding_mask=skpm,
+        tgt_is_causal=True,
+    )
+    y.pow(2).sum().backward()
+    return y, y.grad_fn, src.grad, tgt.grad, m.encoder.layers[0].self_attn.in_proj_weight.grad
+
+
+@program()
+def prog_nn3_transformer_custom_encoder_decoder(T: Any) -> Any:
+    nn = T.nn
+
+    class Enc(nn.Module):
+        def forward(self, src, mask=None, src_key_padding_mask=None, is_causal=None):
+            return src * 2
+
+    class Dec(nn.Module):
+        def forward(self, tgt, memory, **kw):
+            return tgt + memory.mean(0, keepdim=True)
+
+    m = nn.Transformer(4, 2, custom_encoder=Enc(), custom_decoder=Dec())
+    src = _x(T, 5, 2, 4, seed=17)
+    tgt = _x(T, 3, 2, 4, seed=18)
+    return m(src, tgt), len(list(m.parameters())), type(m.encoder).__name__
+
+
+@program()
+def prog_nn3_encoder_layer_bias_false_and_eps(T: Any) -> Any:
+    m = _seeded(
+        T,
+        T.nn.TransformerEncoderLayer(4, 2, 6, dropout=0.0, bias=False, layer_norm_eps=1e-2),
+        10,
+    )
+    x = _x(T, 3, 2, 4, seed=19, rg=True)
+    y = m(x)
+    y.sum().backward()
+    return y, x.grad, sorted(n for n, _ in m.named_parameters()), m.norm1.eps, m.norm1.bias
+
+
+@program()
+def prog_nn3_decoder_layer_bias_false_memory_causal(T: Any) -> Any:
+    m = _seeded(T, T.nn.TransformerDecoderLayer(4, 2, 6, dropout=0.0, bias=False), 11)
+    tgt = _x(T, 3, 2, 4, seed=20, rg=True)
+    mem = _x(T, 3, 2, 4, seed=21, rg=True)
+    mm = T.nn.Transformer.generate_square_subsequent_mask(3)
+    y = m(tgt, mem, memory_mask=mm, memory_is_causal=True)
+    y.sum().backward()
+    return y, tgt.grad, mem.grad, raises(lambda: m(tgt, mem, memory_is_causal=True))
+
+
+@program()
+def prog_nn3_encoder_detects_causal_mask(T: Any) -> Any:
+    layer = T.nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0)
+    enc = _seeded(T, T.nn.TransformerEncoder(layer, 2, enable_nested_tensor=False), 12)
+    x = _x(T, 3, 2, 4, seed=22)
+    cm = T.nn.Transformer.generate_square_subsequent_mask(3)
+    bm = T.ones(3, 3, dtype=T.bool).triu(1)
+    return (
+        enc(x, mask=cm),
+        enc(x, mask=cm, is_causal=True),
+        enc(x, mask=bm),
+        raises(lambda: enc(x, is_causal=True)),
+        raises(lambda: enc(x, mask=T.zeros(2, 2))),
+    )
+
+
+@program()
+def prog_nn3_generate_square_subsequent_mask_options(T: Any) -> Any:
+    g = T.nn.Transformer.generate_square_subsequent_mask
+    return g(4), g(1), g(0), g(3, dtype=T.float64), g(2, device="cpu"), g(3, dtype=T.float16)
+
+
+@program()
+def prog_nn3_encoder_eval_fast_path_and_training_flag(T: Any) -> Any:
+    layer = T.nn.TransformerEncoderLayer(4, 2, 8, dropout=0.1, batch_first=True)
+    enc = _seeded(T, T.nn.TransformerEncoder(layer, 2), 13).eval()
+    x = _x(T, 2, 3, 4, seed=23)
+    kpm = T.tensor([[False, False, True], [False, False, False]])
+    with T.no_grad():
+        a = enc(x, src_key_padding_mask=kpm)
+        b = enc(x)
+    c = enc(x, src_key_padding_mask=kpm)
+    return a, b, c, enc.use_nested_tensor, enc.training, enc.layers[1].training
+
+
+@program()
+def prog_nn3_encoder_layer_repr_and_attrs(T: Any) -> Any:
+    m = T.nn.TransformerEncoderLayer(4, 2, 6, batch_first=True, norm_first=True)
+    d = T.nn.TransformerDecoderLayer(4, 2, 6)
+    return (
+        repr(m),
+        repr(d),
+        m.activation_relu_or_gelu,
+        m.norm_first,
+        m.self_attn.batch_first,
+        d.multihead_attn.batch_first,
+        type(m.activation).__name__
+        if not callable(m.activation) or isinstance(m.activation, T.nn.Module)
+        else m.activation.__name__,
+    )
+
+
+# --- RNN / LSTM / GRU -------------------------------------------------------------------------
+
+
+@program()
+def prog_nn3_rnn_constructor_errors(T: Any) -> Any:
+    nn = T.nn
+    return [
+        raises(lambda: nn.RNN(2, 3, nonlinearity="sigmoid")),
+        raises(lambda: nn.RNN(2, 3, dropout=1.5)),
+        raises(lambda: nn.LSTM(2, 3, dropout=-0.1)),
+        raises(lambda: nn.GRU(2, 0)),
+        raises(lambda: nn.GRU(2, 3, num_layers=0)),
+        raises(lambda: nn.LSTM(2, 3.0)),
+        raises(lambda: nn.LSTM(2, 3, proj_size=3)),
+        raises(lambda: repr(nn.RNNCell(2, 3, nonlinearity="gelu"))),
+        raises(lambda: nn.RNN(2, 3, dropout=True)),
+        raises(lambda: nn.LSTM(2, 3, num_layers=2.0)),
+        raises(lambda: nn.RNNBase("FOO", 2, 3)),
+    ]
+
+
+@program()
+def prog_nn3_rnn_input_shape_errors(T: Any) -> Any:
+    nn = T.nn
+    rnn = nn.RNN(2, 3)
+    lstm = nn.LSTM(2, 3, num_layers=2)
+    gru = nn.GRU(2, 3, bidirectional=True)
+    x = _x(T, 4, 2, 2)
+    return [
+        raises(lambda: rnn(T.ones(1, 4, 2, 2))),
+        raises(lambda: rnn(T.ones(4, 2, 3))),
+        raises(lambda: rnn(T.ones(4, 2), T.zeros(1, 1, 3))),
+        raises(lambda: rnn(x, T.zeros(1, 3))),
+        raises(lambda: rnn(x, T.zeros(1, 3, 3))),
+        raises(lambda: lstm(T.ones(4, 2), (T.zeros(2, 1, 3), T.zeros(2, 1, 3)))),
+        raises(lambda: lstm(x, (T.zeros(2, 3), T.zeros(2, 3)))),
+        raises(lambda: lstm(x, (T.zeros(1, 2, 3), T.zeros(2, 2, 3)))),
+        raises(lambda: lstm(x, (T.zeros(2, 2, 3), T.zeros(2, 2, 4)))),
+        raises(lambda: gru(x, T.zeros(1, 2, 3))),
+        raises(lambda: gru(x, T.zeros(2, 2, 3, dtype=T.float64))),
+        raises(lambda: rnn(x.double())),
+        raises(lambda: rnn(T.ones(4, 2, 2, dtype=T.long))),
+    ]
+
+
+@program()
+def prog_nn3_lstm_proj_bidirectional_three_layers_grads(T: Any) -> Any:
+    m = _seeded(
+        T, T.nn.LSTM(3, 5, num_layers=3, proj_size=2, bidirectional=True, batch_first=True), 14
+    )
+    x = _x(T, 2, 4, 3, seed=24, rg=True)
+    h0 = _x(T, 6, 2, 2, seed=25, rg=True)
+    c0 = _x(T, 6, 2, 5, seed=26, rg=True)
+    o, (h, c) = m(x, (h0, c0))
+    (o.pow(2).sum() + h.sum() + c.sum()).backward()
+    return (
+        o,
+        h,
+        c,
+        o.grad_fn,
+        x.grad,
+        h0.grad,
+        c0.grad,
+        m.weight_hr_l2_reverse.grad,
+        raises(lambda: m(x, (c0, h0))),
+    )
+
+
+@program()
+def prog_nn3_gru_unbatched_bidirectional_with_h0(T: Any) -> Any:
+    m = _seeded(T, T.nn.GRU(2, 3, num_layers=2, bidirectional=True), 15)
+    x = _x(T, 4, 2, seed=27, rg=True)
+    h0 = _x(T, 4, 3, seed=28, rg=True)
+    o, h = m(x, h0)
+    (o.sum() + h.pow(2).sum()).backward()
+    return o, h, x.grad, h0.grad, o.grad_fn, h.grad_fn
+
+
+@program()
+def prog_nn3_rnn_dropout_train_warns_and_seeded(T: Any) -> Any:
+    T.manual_seed(0)
+    m = _seeded(T, T.nn.RNN(2, 3, num_layers=1, dropout=0.5), 16)
+    m2 = _seeded(T, T.nn.LSTM(2, 3, num_layers=2, dropout=0.0, bias=False), 17)
+    x = _x(T, 3, 1, 2, seed=29)
+    return m(x), m2(x), m.dropout, list(m2.state_dict())
+
+
+@program()
+def prog_nn3_rnn_zero_length_and_batch(T: Any) -> Any:
+    m = _seeded(T, T.nn.LSTM(2, 3), 18)
+    return (
+        raises(lambda: m(T.zeros(0, 2, 2))),
+        raises(lambda: m(T.zeros(3, 0, 2))),
+        raises(lambda: T.nn.GRU(2, 3)(T.zeros(0, 2))),
+    )
+
+
+@program()
+def prog_nn3_rnn_all_weights_and_flat_names(T: Any) -> Any:
+    m = T.nn.LSTM(2, 3, num_layers=2, bidirectional=True, proj_size=1)
+    g = T.nn.GRU(2, 3, bias=False)
+    return (
+        m._flat_weights_names,
+        [[tuple(w.shape) for w in ws] for ws in m.all_weights],
+        g._flat_weights_names,
+        repr(m),
+        repr(g),
+        repr(T.nn.RNN(2, 3, nonlinearity="relu", dropout=0.2, num_layers=2)),
+        repr(T.nn.LSTMCell(2, 3, bias=False)),
+        repr(T.nn.RNNCell(2, 3, nonlinearity="relu")),
+    )
+
+
+@program()
+def prog_nn3_cells_input_errors(T: Any) -> Any:
+    nn = T.nn
+    c = nn.LSTMCell(2, 3)
+    g = nn.GRUCell(2, 3)
+    r = nn.RNNCell(2, 3)
+    return [
+        raises(lambda: c(T.ones(2, 3))),
+        raises(lambda: c(T.ones(1, 2, 2))),
+        raises(lambda: c(T.ones(2, 2), (T.zeros(3, 3), T.zeros(3, 3)))),
+        raises(lambda: c(T.ones(2), (T.zeros(1, 3), T.zeros(1, 3)))),
+        raises(lambda: g(T.ones(2, 2), T.zeros(2, 4))),
+        raises(lambda: g(T.ones(2), T.zeros(1, 3))),
+        raises(lambda: r(T.ones(2, 2), T.zeros(3))),
+        raises(lambda: r(T.ones(2, 2, dtype=T.float64))),
+    ]
+
+
+# --- packed sequences -------------------------------------------------------------------------
+
+
+@program()
+def prog_nn3_pack_padded_errors(T: Any) -> Any:
+    U = T.nn.utils.rnn
+    x = _x(T, 4, 3, 2)
+    return [
+        raises(lambda: U.pack_padded_sequence(x, [2, 4, 3])),
+        raises(lambda: U.pack_padded_sequence(x, [4, 3, 0])),
+        raises(lambda: U.pack_padded_sequence(x, [5, 3, 1])),
+        raises(lambda: U.pack_padded_sequence(x, [4, 3])),
+        raises(lambda: U.pack_padded_sequence(x, T.tensor([[4, 3, 1]]))),
+        raises(lambda: U.pad_packed_sequence(U.pack_padded_sequence(x, [4, 3, 1]), total_length=2)),
+        U.pad_packed_sequence(U.pack_padded_sequence(x, [4, 3, 1]), total_length=6)[0].shape,
+        raises(lambda: U.pack_padded_sequence(x, T.tensor([4.0, 3.0, 1.0]))),
+    ]
+
+
+@program()
+def prog_nn3_packed_sequence_unsorted_indices_round_trip(T: Any) -> Any:
+    U = T.nn.utils.rnn
+    seqs = [_x(T, n, 2, seed=30 + n, rg=True) for n in (2, 4, 1, 3)]
+    p = U.pack_sequence(seqs, enforce_sorted=False)
+    m = _seeded(T, T.nn.GRU(2, 3), 19)
+    o, h = m(p)
+    pad, lens = U.pad_packed_sequence(o, batch_first=True, padding_value=-1.0)
+    unp = U.unpack_sequence(o)
+    unpad = U.unpad_sequence(pad, lens, batch_first=True)
+    (pad.sum() + h.sum()).backward()
+    return (
+        p.data,
+        p.batch_sizes,
+        p.sorted_indices,
+        p.unsorted_indices,
+        pad,
+        lens,
+        unp,
+        unpad,
+        h,
+        [s.grad for s in seqs],
+        raises(lambda: U.pack_sequence(seqs)),
+    )
+
+
+@program()
+def prog_nn3_pad_sequence_padding_side(T: Any) -> Any:
+    U = T.nn.utils.rnn
+    seqs = [_x(T, n, 2, seed=40 + n) for n in (2, 4, 1)]
+    return (
+        U.pad_sequence(seqs, padding_side="left"),
+        U.pad_sequence(seqs, batch_first=True, padding_side="left", padding_value=9.0),
+        raises(lambda: U.pad_sequence(seqs, padding_side="middle")),
+        raises(lambda: U.pad_sequence([])),
+        U.pad_sequence([T.ones(2, 3, dtype=T.long), T.ones(1, 3, dtype=T.long)]),
+        raises(lambda: U.pad_sequence([T.ones(2, 3), T.ones(1, 4)])),
+    )
+
+
+@program()
+def prog_nn3_packed_sequence_construction_and_methods(T: Any) -> Any:
+    U = T.nn.utils.rnn
+    p = U.pack_padded_sequence(_x(T, 3, 2, 2, seed=50), [3, 2])
+    q = U.PackedSequence(p.data, p.batch_sizes)
+    return (
+        q.sorted_indices,
+        p.double().data.dtype,
+        p.is_cuda,
+        p.is_pinned(),
+        p.to(T.float16).data.dtype,
+        p.long().data.dtype,
+        len(p),
+        p._fields,
+        raises(lambda: U.PackedSequence(p.data, [3, 2])),
+        type(p.cpu()).__name__,
+    )
+
+
+@program()
+def prog_nn3_lstm_packed_unbatched_error_and_h0_errors(T: Any) -> Any:
+    U = T.nn.utils.rnn
+    m = T.nn.LSTM(2, 3)
+    p = U.pack_padded_sequence(_x(T, 3, 2, 2, seed=51), [3, 2])
+    return (
+        raises(lambda: m(p, (T.zeros(1, 3, 3), T.zeros(1, 3, 3)))),
+        raises(lambda: m(p, (T.zeros(3, 3), T.zeros(3, 3)))),
+        raises(lambda: T.nn.GRU(2, 3)(p, T.zeros(1, 1, 3))),
+    )
+
+
+# --- nn.utils.parametrize --------------------------------------------------------------------
+
+
+@program()
+def prog_nn3_parametrize_errors_and_queries(T: Any) -> Any:
+    nn = T.nn
+    P = nn.utils.parametrize
+
+    class Sym(nn.Module):
+        def forward(self, x):
+            return x.triu() + x.triu(1).mT
+
+    class Shape(nn.Module):
+        def forward(self, x):
+            return x[:2]
+
+    class Dtype(nn.Module):
+        def forward(self, x):
+            return x.double()
+
+    class NoTensor(nn.Module):
+        def forward(self, x):
+            return 3
+
+    m = nn.Linear(3, 3)
+    out = [
+        P.is_parametrized(m),
+        raises(lambda: P.remove_parametrizations(m, "weight")),
+        raises(lambda: P.register_parametrization(m, "nothere", Sym())),
+        raises(lambda: P.register_parametrization(m, "weight", Shape())),
+        raises(lambda: P.register_parametrization(m, "weight", Dtype())),
+        raises(lambda: P.register_parametrization(m, "weight", NoTensor())),
+        P.is_parametrized(m),
+    ]
+    P.register_parametrization(m, "weight", Sym())
+    out += [
+        P.is_parametrized(m),
+        P.is_parametrized(m, "weight"),
+        P.is_parametrized(m, "bias"),
+        type(m).__name__,
+        P.type_before_parametrizations(m).__name__,
+        type(m.parametrizations).__name__,
+        type(m.parametrizations.weight).__name__,
+        raises(lambda: P.remove_parametrizations(m, "bias")),
+        raises(lambda: setattr(m, "weight", T.ones(2, 2))),
+        sorted(m.state_dict()),
+        m.weight,
+    ]
+    return out
+
+
+@program()
+def prog_nn3_parametrize_right_inverse_errors(T: Any) -> Any:
+    nn = T.nn
+    P = nn.utils.parametrize
+
+    class BadInv(nn.Module):
+        def forward(self, x):
+            return x * 2
+
+        def right_inverse(self, x):
+            return x[0]
+
+    class BadInvDtype(nn.Module):
+        def forward(self, x):
+            return x * 2
+
+        def right_inverse(self, x):
+            return x.double()
+
+    class TupleInv(nn.Module):
+        def forward(self, a, b):
+            return a + b
+
+        def right_inverse(self, x):
+            return x / 2, x / 2
+
+    class NotTensorInv(nn.Module):
+        def forward(self, x):
+            return x
+
+        def right_inverse(self, x):
+            return [x]
+
+    m = nn.Linear(2, 2)
+    out = [
+        raises(lambda: P.register_parametrization(nn.Linear(2, 2), "weight", BadInv())),
+        raises(lambda: P.register_parametrization(nn.Linear(2, 2), "weight", BadInvDtype())),
+        raises(lambda: repr(P.register_parametrization(nn.Linear(2, 2), "weight", NotTensorInv()))),
+    ]
+    P.register_parametrization(m, "weight", TupleInv())
+    out += [
+        sorted(n for n, _ in m.named_parameters()),
+        m.parametrizations.weight.original0,
+        raises(lambda: P.register_parametrization(m, "weight", TupleInv())),
+    ]
+    with T.no_grad():
+        m.weight = T.ones(2, 2)
+    out.append(m.parametrizations.weight.original1)
+    P.remove_parametrizations(m, "weight", leave_parametrized=True)
+    out += [m.weight, type(m).__name__]
+    return out
+
+
+@program()
+def prog_nn3_parametrize_remove_not_leave_multi_and_unsafe(T: Any) -> Any:
+    nn = T.nn
+    P = nn.utils.parametrize
+
+    class Double(nn.Module):
+        def forward(self, x):
+            return x * 2
+
+    class Pair(nn.Module):
+        def forward(self, a, b):
+            return a - b
+
+        def right_inverse(self, x):
+            return x, T.zeros_like(x)
+
+    class Grow(nn.Module):
+        def forward(self, x):
+            return T.cat([x, x])
+
+    m = nn.Linear(2, 2)
+    P.register_parametrization(m, "weight", Pair())
+    r1 = raises(lambda: P.remove_parametrizations(m, "weight", leave_parametrized=False))
+    m2 = nn.Linear(2, 3)
+    P.register_parametrization(m2, "weight", Grow(), unsafe=True)
+    r2 = m2.weight.shape
+    r3 = raises(lambda: m2(T.ones(1, 2)))
+    m3 = _seeded(T, nn.Linear(2, 2), 20)
+    w0 = m3.weight.detach().clone()
+    P.register_parametrization(m3, "weight", Double())
+    P.register_parametrization(m3, "weight", Double())
+    P.remove_parametrizations(m3, "weight", leave_parametrized=False)
+    return r1, r2, r3, T.equal(m3.weight, w0), type(m3).__name__, len(m3.state_dict())
+
+
+@program()
+def prog_nn3_parametrize_cached_context_and_grads(T: Any) -> Any:
+    nn = T.nn
+    P = nn.utils.parametrize
+    calls = []
+
+    class Sq(nn.Module):
+        def forward(self, x):
+            calls.append(1)
+            return x * x
+
+    m = _seeded(T, nn.Linear(2, 2), 21)
+    P.register_parametrization(m, "weight", Sq())
+    x = _x(T, 3, 2, seed=60)
+    with P.cached():
+        y = m(x) + m(x)
+        with P.cached():
+            z = m(x)
+    y.sum().backward()
+    g = m.parametrizations.weight.original.grad
+    n_cached = len(calls)
+    m(x)
+    m(x)
+    return y, z, g, n_cached, len(calls)
+
+
+@program()
+def prog_nn3_parametrize_on_buffer_and_bias(T: Any) -> Any:
+    nn = T.nn
+    P = nn.utils.parametrize
+
+    class Pos(nn.Module):
+        def forward(self, x):
+            return x.abs()
+
+    bn = nn.BatchNorm1d(2)
+    P.register_parametrization(bn, "running_var", Pos())
+    r = raises(lambda: setattr(bn, "running_var", T.tensor([4.0, 9.0])))
+    lin = _seeded(T, nn.Linear(2, 2), 22)
+    P.register_parametrization(lin, "bias", Pos())
+    with T.no_grad():
+        lin.parametrizations.bias.original.copy_(T.tensor([-1.0, 2.0]))
+    return (
+        r,
+        sorted(bn.state_dict()),
+        bn.running_var,
+        sorted(n for n, _ in bn.named_buffers()),
+        lin.bias,
+        lin.parametrizations.bias.original,
+        sorted(n for n, _ in lin.named_parameters()),
+    )
+
+
+# --- nn.utils.parametrizations ---------------------------------------------------------------
+
+
+@program()
+def prog_nn3_orthogonal_maps_and_errors(T: Any) -> Any:
+    nn = T.nn
+    orth = nn.utils.parametrizations.orthogonal
+    outs = []
+    for omap in ("matrix_exp", "cayley", "householder"):
+        for trivial in (True, False):
+            m = _seeded(T, nn.Linear(3, 3), 23)
+            orth(m, orthogonal_map=omap, use_trivialization=trivial)
+            w = m.weight
+            outs.append((omap, trivial, w, (w @ w.T - T.eye(3)).abs().max() < 1e-5))
+    tall = _seeded(T, nn.Linear(2, 4), 24)
+    orth(tall)
+    return (
+        outs,
+        tall.weight,
+        raises(lambda: orth(nn.Linear(2, 2), orthogonal_map="qr")),
+        raises(lambda: orth(nn.BatchNorm1d(2), "weight")),
+        raises(lambda: orth(nn.Linear(2, 2), "bias")),
+    )
+
+
+@program()
+def prog_nn3_orthogonal_assign_and_grads(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Linear(3, 3), 25)
+    nn.utils.parametrizations.orthogonal(m)
+    q = T.linalg.qr(T.tensor(_data(3, 3, seed=61)))[0]
+    with T.no_grad():
+        m.weight = q
+    w_after = m.weight
+    x = _x(T, 2, 3, seed=62)
+    m(x).pow(2).sum().backward()
+    r = raises(lambda: setattr(m, "weight", T.ones(3, 3)))
+    return w_after, m.parametrizations.weight.original.grad, r
+
+
+@program()
+def prog_nn3_spectral_norm_parametrization_train_steps(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(3)
+    m = _seeded(T, nn.Linear(3, 4), 26)
+    nn.utils.parametrizations.spectral_norm(m, n_power_iterations=2)
+    x = _x(T, 2, 3, seed=63, rg=True)
+    y1 = m(x)
+    y2 = m(x)
+    y2.sum().backward()
+    m.eval()
+    y3 = m(x)
+    sd = m.state_dict()
+    return (
+        y1,
+        y2,
+        y3,
+        x.grad,
+        sorted(sd),
+        m.parametrizations.weight[0].n_power_iterations,
+        raises(
+            lambda: nn.utils.parametrizations.spectral_norm(nn.Linear(2, 2), n_power_iterations=0)
+        ),
+        raises(lambda: nn.utils.parametrizations.spectral_norm(nn.Linear(2, 2), "nope")),
+    )
+
+
+@program()
+def prog_nn3_spectral_norm_parametrization_conv_dim(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(4)
+    c = _seeded(T, nn.ConvTranspose2d(2, 3, 2), 27)
+    nn.utils.parametrizations.spectral_norm(c)
+    sn = c.parametrizations.weight[0]
+    c1 = _seeded(T, nn.Conv1d(2, 3, 2), 28)
+    nn.utils.parametrizations.spectral_norm(c1, dim=1)
+    b = nn.Linear(2, 2)
+    nn.utils.parametrizations.spectral_norm(b, "bias")
+    return (
+        sn.dim,
+        sn._u.shape,
+        sn._v.shape,
+        c.weight,
+        c1.weight,
+        b.bias,
+        b.parametrizations.bias[0]._u.shape if hasattr(b.parametrizations.bias[0], "_u") else None,
+    )
+
+
+@program()
+def prog_nn3_weight_norm_parametrization_dims_and_grads(T: Any) -> Any:
+    nn = T.nn
+    W = nn.utils.parametrizations.weight_norm
+    a = W(_seeded(T, nn.Linear(3, 2), 29))
+    b = W(_seeded(T, nn.Linear(3, 2), 29), dim=None)
+    c = W(_seeded(T, nn.Conv2d(2, 3, 2), 30), dim=1)
+    d = W(_seeded(T, nn.Linear(3, 2), 29), dim=-1)
+    x = _x(T, 2, 3, seed=64, rg=True)
+    ya = a(x)
+    yb = b(x)
+    yd = d(x)
+    (ya.sum() + yb.pow(2).sum() + yd.sum()).backward()
+    return (
+        ya,
+        yb,
+        yd,
+        a.parametrizations.weight.original0,
+        b.parametrizations.weight.original0,
+        c.parametrizations.weight.original0.shape,
+        d.parametrizations.weight.original0.shape,
+        a.parametrizations.weight.original0.grad,
+        b.parametrizations.weight.original1.grad,
+        x.grad,
+        sorted(a.state_dict()),
+    )
+
+
+# --- the old weight_norm / spectral_norm hooks ------------------------------------------------
+
+
+@program()
+def prog_nn3_old_weight_norm_errors_and_dims(T: Any) -> Any:
+    nn = T.nn
+    wn = nn.utils.weight_norm
+    a = wn(_seeded(T, nn.Linear(3, 2), 31), dim=None)
+    b = wn(_seeded(T, nn.Conv1d(2, 3, 2), 32), dim=2)
+    c = wn(_seeded(T, nn.Linear(3, 2), 31), dim=-1)
+    x = _x(T, 2, 3, seed=65, rg=True)
+    y = a(x) + c(x)
+    y.sum().backward()
+    return (
+        y,
+        a.weight_g,
+        a.weight_g.shape,
+        b.weight_g.shape,
+        c.weight_g.shape,
+        a.weight_v.grad,
+        c.weight_g.grad,
+        raises(lambda: wn(a)),
+        raises(lambda: nn.utils.remove_weight_norm(nn.Linear(2, 2))),
+        raises(lambda: wn(nn.Linear(2, 2), name="nope")),
+        sorted(a.state_dict()),
+    )
+
+
+@program()
+def prog_nn3_old_spectral_norm_errors_and_eval(T: Any) -> Any:
+    nn = T.nn
+    sn = nn.utils.spectral_norm
+    T.manual_seed(5)
+    m = sn(_seeded(T, nn.Linear(3, 4), 33), n_power_iterations=3, eps=1e-6)
+    x = _x(T, 2, 3, seed=66, rg=True)
+    y1 = m(x)
+    m.eval()
+    y2 = m(x)
+    y2.sum().backward()
+    return (
+        y1,
+        y2,
+        x.grad,
+        m.weight_orig.grad,
+        sorted(m.state_dict()),
+        raises(lambda: sn(m)),
+        raises(lambda: nn.utils.remove_spectral_norm(nn.Linear(2, 2))),
+        raises(lambda: sn(nn.Linear(2, 2), n_power_iterations=0)),
+        m.weight_u.shape,
+        m.weight_v.shape,
+    )
+
+
+# --- clip_grad / parameters_to_vector / fusion -----------------------------------------------
+
+
+@program()
+def prog_nn3_clip_grad_norm_edge_cases(T: Any) -> Any:
+    nn = T.nn
+    U = nn.utils
+
+    def params(seed):
+        ps = [nn.Parameter(_x(T, 3, seed=seed)), nn.Parameter(_x(T, 2, 2, seed=seed + 1))]
+        for i, p in enumerate(ps):
+            p.grad = _x(T, *p.shape, seed=seed + 10 + i)
+        return ps
+
+    a = params(70)
+    b = params(70)
+    c = params(70)
+    d = params(70)
+    nograd = nn.Parameter(T.ones(2))
+    return (
+        U.clip_grad_norm_(a, 0.5),
+        [p.grad for p in a],
+        U.clip_grad_norm_(b, 1.0, norm_type=1),
+        [p.grad for p in b],
+        U.clip_grad_norm_(c, 100.0, norm_type="inf"),
+        [p.grad for p in c],
+        U.clip_grad_norm_(d[0], 0.1, norm_type=0.5, foreach=False),
+        d[0].grad,
+        U.clip_grad_norm_([], 1.0),
+        U.clip_grad_norm_([nograd], 1.0),
+        U.clip_grad_norm_(params(80), 1.0, norm_type=3.0, foreach=True),
+    )
+
+
+@program()
+def prog_nn3_clip_grad_nonfinite_and_value(T: Any) -> Any:
+    nn = T.nn
+    U = nn.utils
+    p = nn.Parameter(T.ones(3))
+    p.grad = T.tensor([1.0, float("nan"), 2.0])
+    q = nn.Parameter(T.ones(2))
+    q.grad = T.tensor([float("inf"), 1.0])
+    r = nn.Parameter(T.ones(4))
+    r.grad = T.tensor([-3.0, -0.5, 0.5, 3.0])
+    s = nn.Parameter(T.ones(2, dtype=T.float64))
+    s.grad = T.tensor([5.0, -5.0], dtype=T.float64)
+    return (
+        raises(lambda: U.clip_grad_norm_(p, 1.0, error_if_nonfinite=True)),
+        raises(
+            lambda: U.clip_grad_norm_([q], 1.0, norm_type=float("inf"), error_if_nonfinite=True)
+        ),
+        U.clip_grad_norm_([q], 1.0),
+        q.grad,
+        U.clip_grad_value_([r, s], 1.0),
+        r.grad,
+        s.grad,
+        U.clip_grad_value_(r, 0.25, foreach=True),
+        r.grad,
+        raises(lambda: U.clip_grad_value_(r, -1.0)),
+    )
+
+
+@program()
+def prog_nn3_parameters_to_vector_errors_and_views(T: Any) -> Any:
+    nn = T.nn
+    U = nn.utils
+    m = _seeded(T, nn.Linear(3, 2), 34)
+    v = U.parameters_to_vector(m.parameters())
+    U.vector_to_parameters(v * 2, m.parameters())
+    half = [T.ones(2), T.ones(2, dtype=T.float64)]
+    return (
+        v,
+        v.grad_fn,
+        m.weight,
+        m.weight.is_leaf,
+        m.weight.requires_grad,
+        raises(lambda: U.vector_to_parameters([1.0, 2.0], m.parameters())),
+        raises(lambda: U.vector_to_parameters(T.ones(3), m.parameters())),
+        U.parameters_to_vector(half),
+        U.parameters_to_vector(T.ones(2, 2)),
+        raises(lambda: U.parameters_to_vector([])),
+    )
+
+
+@program()
+def prog_nn3_fusion_linear_bn_and_conv_transpose(T: Any) -> Any:
+    nn = T.nn
+    fu = nn.utils.fusion
+    lin = _seeded(T, nn.Linear(3, 4), 35).eval()
+    bn = _seeded(T, nn.BatchNorm1d(4), 36).eval()
+    bn.running_mean = T.tensor([0.1, -0.2, 0.3, 0.0])
+    bn.running_var = T.tensor([1.5, 0.5, 2.0, 1.0])
+    fused = fu.fuse_linear_bn_eval(lin, bn)
+    x = _x(T, 2, 3, seed=67)
+    ct = _seeded(T, nn.ConvTranspose2d(2, 3, 2), 37).eval()
+    bn2 = _seeded(T, nn.BatchNorm2d(3), 38).eval()
+    fct = fu.fuse_conv_bn_eval(ct, bn2, transpose=True)
+    xi = _x(T, 1, 2, 3, 3, seed=68)
+    nb = nn.Conv2d(2, 3, 1, bias=False).eval()
+    fnb = fu.fuse_conv_bn_eval(nb, bn2)
+    return (
+        fused(x),
+        bn(lin(x)),
+        type(fused.weight).__name__,
+        fused.weight.requires_grad,
+        fct(xi),
+        bn2(ct(xi)),
+        fnb.bias,
+        raises(lambda: fu.fuse_linear_bn_eval(nn.Linear(2, 3).train(), nn.BatchNorm1d(3))),
+        raises(lambda: fu.fuse_linear_bn_eval(nn.Linear(2, 3).eval(), nn.BatchNorm1d(4).eval())),
+        raises(lambda: fu.fuse_conv_bn_eval(nn.Conv2d(2, 3, 1), nn.BatchNorm2d(3))),
+    )
+
+
+# --- prune ------------------------------------------------------------------------------------
+
+
+@program()
+def prog_nn3_prune_structured_and_errors(T: Any) -> Any:
+    nn = T.nn
+    pr = importlib.import_module(T.__name__ + ".nn.utils.prune")
+    T.manual_seed(6)
+    a = _seeded(T, nn.Linear(4, 3), 39)
+    pr.ln_structured(a, "weight", amount=1, n=2, dim=0)
+    b = _seeded(T, nn.Conv2d(2, 4, 2), 40)
+    pr.ln_structured(b, "weight", amount=0.5, n=float("inf"), dim=1)
+    c = _seeded(T, nn.Linear(4, 3), 41)
+    pr.random_structured(c, "weight", amount=2, dim=1)
+    d = _seeded(T, nn.Linear(4, 3), 42)
+    pr.random_unstructured(d, "bias", amount=0.34)
+    return (
+        a.weight_mask,
+        b.weight_mask.sum(),
+        c.weight_mask,
+        d.bias_mask,
+        pr.is_pruned(a),
+        pr.is_pruned(nn.Linear(2, 2)),
+        raises(lambda: pr.ln_structured(nn.Linear(2, 2), "weight", amount=3, n=1, dim=0)),
+        raises(lambda: pr.l1_unstructured(nn.Linear(2, 2), "weight", amount=1.5)),
+        raises(lambda: pr.l1_unstructured(nn.Linear(2, 2), "weight", amount=-1)),
+        raises(lambda: pr.l1_unstructured(nn.Linear(2, 2), "weight", amount="a")),
+        raises(lambda: pr.remove(nn.Linear(2, 2), "weight")),
+        raises(lambda: pr.ln_structured(nn.Linear(2, 2), "weight", amount=1, n=1, dim=3)),
+    )
+
+
+@program()
+def prog_nn3_prune_custom_from_mask_and_hooks(T: Any) -> Any:
+    nn = T.nn
+    pr = importlib.import_module(T.__name__ + ".nn.utils.prune")
+    m = _seeded(T, nn.Linear(3, 2), 43)
+    pr.custom_from_mask(m, "weight", T.tensor([[1, 0, 1], [0, 1, 1]]))
+    pr.l1_unstructured(m, "weight", amount=1)
+    hooks = list(m._forward_pre_hooks.values())
+    x = _x(T, 2, 3, seed=69, rg=True)
+    y = m(x)
+    y.sum().backward()
+    out = (
+        m.weight,
+        m.weight_mask,
+        type(hooks[0]).__name__,
+        [type(h).__name__ for h in hooks[0]._pruning_methods],
+        m.weight_orig.grad,
+        sorted(m.state_dict()),
+        y.grad_fn,
+    )
+    pr.remove(m, "weight")
+    return out, sorted(m.state_dict()), m.weight, len(m._forward_pre_hooks)
+
+
+# --- probes turned programs: grad_fn names, norms, state loading ----------------------------
+
+
+def _gf(t: Any) -> Any:
+    g = t.grad_fn
+    if g is None:
+        return None
+    return g.name(), [None if n is None else n.name() for n, _ in g.next_functions]
+
+
+@program()
+def prog_nn3_norm_parametrizations_graph_names(T: Any) -> Any:
+    nn = T.nn
+    P = nn.utils.parametrizations
+    T.manual_seed(7)
+    out = [
+        _gf(nn.utils.weight_norm(nn.Linear(3, 2)).weight),
+        _gf(nn.utils.weight_norm(nn.Linear(3, 2), dim=None).weight),
+        _gf(P.weight_norm(nn.Linear(3, 2)).weight),
+        _gf(P.weight_norm(nn.Linear(3, 2), dim=None).weight),
+    ]
+    m = nn.utils.spectral_norm(nn.Linear(3, 2))
+    m(T.ones(1, 3))
+    out.append(_gf(m.weight))
+    out.append(_gf(P.spectral_norm(nn.Linear(3, 2)).weight))
+    out.append(_gf(P.spectral_norm(nn.Linear(3, 2, dtype=T.complex64)).weight))
+    for omap in ("matrix_exp", "cayley", "householder"):
+        out.append(_gf(P.orthogonal(nn.Linear(3, 3), orthogonal_map=omap).weight))
+    c = P.orthogonal(nn.Linear(3, 2, dtype=T.complex64))
+    out.append((_gf(c.weight), c.weight.dtype))
+    return out
+
+
+@program()
+def prog_nn3_spectral_norm_parametrization_backward(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(8)
+    m = _seeded(T, nn.Linear(3, 4), 44)
+    nn.utils.parametrizations.spectral_norm(m)
+    x = _x(T, 2, 3, seed=70, rg=True)
+    y = m(x)
+    y.pow(2).sum().backward()
+    g = m.parametrizations.weight.original.grad
+    m.eval()
+    w = m.weight
+    gw = T.autograd.grad(w.sum(), m.parametrizations.weight.original, create_graph=True)[0]
+    gg = T.autograd.grad(gw.pow(2).sum(), m.parametrizations.weight.original)[0]
+    return y, x.grad, g, w, gw, gg
+
+
+@program()
+def prog_nn3_packed_sequence_graph_names(T: Any) -> Any:
+    U = T.nn.utils.rnn
+    x = _x(T, 3, 2, 2, seed=71, rg=True)
+    p = U.pack_padded_sequence(x, [3, 1])
+    q = U.pad_packed_sequence(p)
+    p2 = U.pack_padded_sequence(x, [1, 3], enforce_sorted=False)
+    s = U.pad_sequence([x[0], x[1, :1]])
+    (p.data.sum() + q[0].pow(2).sum() + p2.data.sum() + s.sum()).backward()
+    return _gf(p.data), _gf(q[0]), _gf(p2.data), _gf(s), x.grad
+
+
+@program()
+def prog_nn3_clip_grad_mixed_dtypes_complex_and_tensor_max(T: Any) -> Any:
+    nn = T.nn
+    U = nn.utils
+
+    def ps(*grads):
+        out = []
+        for g in grads:
+            p = nn.Parameter(T.ones(g.shape, dtype=g.dtype))
+            p.grad = g
+            out.append(p)
+        return out
+
+    a = ps(T.ones(2), T.ones(2, dtype=T.float64))
+    b = ps(T.full((2,), 300.0, dtype=T.float16), T.ones(2))
+    c = ps(T.full((2,), 1 + 1j))
+    d = ps(T.ones(2))
+    return (
+        raises(lambda: U.clip_grad_norm_(a, 1.0)),
+        raises(lambda: U.clip_grad_norm_(b, 1.0)),
+        [p.grad for p in b],
+        raises(lambda: U.get_total_norm([T.ones(2), T.ones(3, dtype=T.float64)], norm_type=1)),
+        raises(lambda: U.get_total_norm([])),
+        raises(lambda: U.get_total_norm(T.ones(3), norm_type=0)),
+        raises(lambda: U.get_total_norm([T.ones(3, dtype=T.long)])),
+        raises(lambda: U.clip_grads_with_norm_([nn.Parameter(T.ones(2))], 1.0, T.tensor(0.5))),
+        raises(lambda: U.clip_grad_norm_(c, 1.0)),
+        c[0].grad,
+        raises(lambda: U.clip_grad_norm_(d, 1.0, norm_type=-float("inf"))),
+        raises(lambda: U.clip_grad_norm_(d, T.tensor(0.5))),
+        d[0].grad,
+        raises(lambda: U.clip_grad_value_(d, T.tensor(0.1))),
+        d[0].grad,
+    )
+
+
+@program()
+def prog_nn3_load_state_dict_custom_errors_hooks_and_assign(T: Any) -> Any:
+    nn = T.nn
+
+    class M(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a = nn.Linear(2, 2)
+            self.register_buffer("b", T.zeros(2, dtype=T.long))
+            self.c = nn.Sequential(nn.Linear(2, 1), nn.BatchNorm1d(1))
+
+        def _load_from_state_dict(self, sd, prefix, lm, strict, missing, unexpected, errs):
+            errs.append("custom problem at " + prefix)
+            super()._load_from_state_dict(sd, prefix, lm, strict, missing, unexpected, errs)
+
+    class E(nn.Module):
+        def get_extra_state(self):
+            return {"x": 1}
+
+    m = M()
+    sd = m.state_dict()
+    out = [
+        raises(lambda: m.load_state_dict(sd)),
+        raises(lambda: m.load_state_dict(sd, strict=False)),
+        raises(lambda: E().load_state_dict(E().state_dict())),
+        raises(lambda: nn.Linear(2, 2).set_extra_state(3)),
+        raises(lambda: nn.Linear(2, 2).get_extra_state()),
+    ]
+    seen = []
+
+    def pre(module, sd, prefix, local_metadata, strict, missing, unexpected, errs):
+        seen.append((type(module).__name__, prefix, sorted(sd)[:2], strict))
+
+    lin = nn.Sequential(nn.Linear(2, 2))
+    h = lin[0].register_load_state_dict_pre_hook(pre)
+    out.append(raises(lambda: lin.load_state_dict(lin.state_dict(), strict=False)))
+    out.append(seen)
+    h.remove()
+
+    def post(module, keys):
+        keys.missing_keys.append("fake")
+
+    lin.register_load_state_dict_post_hook(post)
+    out.append(raises(lambda: lin.load_state_dict(lin.state_dict())))
+    out.append(raises(lambda: repr(lin.load_state_dict(lin.state_dict(), strict=False))))
+    l2 = nn.Linear(2, 2)
+    sd2 = {"weight": T.ones(2, 2, dtype=T.float64), "bias": T.zeros(2, dtype=T.float64)}
+    out.append(raises(lambda: l2.load_state_dict(sd2, assign=True)))
+    out.append((l2.weight.dtype, type(l2.weight).__name__, l2.weight.requires_grad))
+    bn = nn.BatchNorm1d(2)
+    sdb = {k: v.double() if v.is_floating_point() else v.int() for k, v in bn.state_dict().items()}
+    out.append(raises(lambda: bn.load_state_dict(sdb, assign=True)))
+    out.append([(k, v.dtype, type(v).__name__) for k, v in bn.state_dict().items()])
+    bn2 = nn.BatchNorm1d(2)
+    out.append(raises(lambda: bn2.load_state_dict(sdb)))
+    out.append([(k, v.dtype) for k, v in bn2.state_dict().items()])
+    l3 = nn.Linear(2, 2)
+    out.append(
+        raises(
+            lambda: l3.load_state_dict(
+                {"weight": nn.Parameter(T.ones(2, 2)), "bias": T.zeros(2)}, assign=True
+            )
+        )
+    )
+    out.append((type(l3.weight).__name__, l3.weight.requires_grad, l3.bias.requires_grad))
+    l4 = nn.Linear(2, 2).requires_grad_(False)
+    out.append(
+        raises(
+            lambda: l4.load_state_dict({"weight": T.ones(2, 2), "bias": T.zeros(2)}, assign=True)
+        )
+    )
+    out.append((l4.weight.requires_grad, l4.bias.requires_grad))
+    return out
+
+
+@program()
+def prog_nn3_prune_combined_masks_and_global(T: Any) -> Any:
+    pr = importlib.import_module(T.__name__ + ".nn.utils.prune")
+    nn = T.nn
+    T.manual_seed(9)
+    out = []
+    a = _seeded(T, nn.Linear(5, 4), 45)
+    pr.l1_unstructured(a, "weight", amount=0.3)
+    pr.ln_structured(a, "weight", amount=0.5, n=1, dim=0)
+    pr.ln_structured(a, "weight", amount=1, n=2, dim=1)
+    pr.random_structured(a, "weight", amount=0.25, dim=0)
+    pr.random_unstructured(a, "weight", amount=2)
+    out.append(a.weight_mask)
+    out.append([type(m).__name__ for m in next(iter(a._forward_pre_hooks.values()))])
+    b = _seeded(T, nn.Linear(5, 4), 46)
+    pr.ln_structured(b, "weight", amount=2, n=1, dim=0)
+    pr.l1_unstructured(b, "weight", amount=0.5)
+    out.append(b.weight_mask)
+    c = _seeded(T, nn.Conv2d(2, 3, 2), 47)
+    scores = T.arange(24.0).reshape(3, 2, 2, 2)
+    pr.ln_structured(c, "weight", amount=0.4, n=2, dim=-1, importance_scores=scores)
+    out.append(c.weight_mask)
+    d = _seeded(T, nn.Linear(3, 3), 48)
+    e = _seeded(T, nn.Linear(3, 2), 49)
+    params = [(d, "weight"), (e, "weight"), (e, "bias")]
+    pr.global_unstructured(params, pruning_method=pr.L1Unstructured, amount=5)
+    pr.global_unstructured(params[:2], pruning_method=pr.RandomUnstructured, amount=0.2)
+    out.append((d.weight_mask, e.weight_mask, e.bias_mask))
+    out.append(
+        raises(
+            lambda: pr.global_unstructured(
+                [(d, "weight")], pruning_method=pr.LnStructured, amount=1
+            )
+        )
+    )
+    out.append(
+        raises(
+            lambda: pr.global_unstructured(
+                (d, "weight"), pruning_method=pr.L1Unstructured, amount=1
+            )
+        )
+    )
+    f = _seeded(T, nn.Linear(3, 3), 50)
+    pr.identity(f, "weight")
+    pr.l1_unstructured(f, "weight", 0.0)
+    pr.l1_unstructured(f, "weight", 0)
+    out.append((f.weight_mask, pr.L1Unstructured.PRUNING_TYPE, pr.LnStructured.PRUNING_TYPE))
+    g = _seeded(T, nn.Linear(3, 3), 51)
+    pr.l1_unstructured(g, "weight", 0.5, importance_scores=T.ones(3, 3))
+    out.append(g.weight_mask)
+    out += [
+        raises(
+            lambda: pr.l1_unstructured(
+                nn.Linear(3, 3), "weight", 0.5, importance_scores=T.ones(2, 3)
+            )
+        ),
+        raises(lambda: pr.random_structured(nn.Linear(3, 3), "bias", 0.5, dim=0)),
+        raises(lambda: pr.ln_structured(nn.Linear(3, 3), "bias", 0.5, n=1, dim=1)),
+        pr.L1Unstructured.apply(_seeded(T, nn.Linear(2, 2), 52), "weight", amount=1).amount,
+    ]
+    return out
+
+
+# --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
+
+
+@pytest.mark.parametrize("name", _SET.params())
+def test_program_matches_torch(name: str) -> None:
+    _h.test_program_matches_torch(name)
