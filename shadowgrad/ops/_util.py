@@ -22,6 +22,14 @@ def wrap_dim(dim: int, ndim: int) -> int:
     return dim % n if ndim else 0
 
 
+def size_at(shape: tuple[int, ...], dim: int) -> int:
+    """ATen's `Tensor::size(dim)`: a 0-d tensor has no size to read (its IndexError names the
+    dim as given), otherwise the dim is wrapped with wrap_dim's error."""
+    if not shape:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    return shape[wrap_dim(dim, len(shape))]
+
+
 def wrap_dims(dim: Any, ndim: int) -> tuple[int, ...]:
     if dim is None:
         return tuple(range(ndim))

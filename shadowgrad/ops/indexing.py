@@ -1454,8 +1454,8 @@ def _source_checks(self: Tensor, d: int, a: np.ndarray, source: Tensor, what: st
         )
     if source._data.dtype != self._data.dtype:
         raise RuntimeError(
-            f"{what}(): self ({self.dtype._short.capitalize()}) and source "
-            f"({source.dtype._short.capitalize()}) must have the same scalar type"
+            f"{what}(): self ({self.dtype._short}) and source "
+            f"({source.dtype._short}) must have the same scalar type"
         )
 
 
@@ -1473,8 +1473,8 @@ def _index_add_checks(input: Tensor, d: int, index: Tensor, source: Tensor) -> n
         )
     if source._data.dtype != input._data.dtype:
         raise RuntimeError(
-            f"index_add_(): self ({input.dtype._short.capitalize()}) and source "
-            f"({source.dtype._short.capitalize()}) must have the same scalar type"
+            f"index_add_(): self ({input.dtype._short}) and source "
+            f"({source.dtype._short}) must have the same scalar type"
         )
     if d != 0 and d >= source.ndim:
         raise RuntimeError(
@@ -1742,7 +1742,14 @@ def masked_select(input: Tensor, mask: Tensor) -> Tensor:
 
 
 def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
-    """Mirrors `torch.masked_scatter`."""
+    """Mirrors `torch.masked_scatter`: torch broadcasts mask and self, then runs the in-place
+    form on the copy (source's dtype, the mask's, then the count)."""
+    shape = _broadcast_pair(mask, input)
+    if source._data.dtype != input._data.dtype:
+        raise RuntimeError(  # sic: torch's message lacks the space after "got"
+            "masked_scatter: expected self and source to have same dtypes but got"
+            f"{input.dtype._short} and {source.dtype._short}"
+        )
     if mask._data.dtype != np.bool_:
         if mask.dtype is D.uint8:
             warnings.warn(  # sic: no space after the comma, as torch's
@@ -1756,15 +1763,29 @@ def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
             f"{mask.dtype._short}"
         )
     m = mask._data
-    shape = _broadcast_pair(input, mask)
     if int(np.broadcast_to(m, shape).sum()) > source._data.size:
         raise RuntimeError("Number of elements of source < number of ones in mask")
-    if source._data.dtype != input._data.dtype:
-        raise RuntimeError(  # sic: torch's message lacks the space after "got"
-            "masked_scatter: expected self and source to have same dtypes but got"
-            f"{input.dtype._short} and {source.dtype._short}"
-        )
     return _masked_scatter(input, m, source, tuple(source._data.shape))
+
+
+def masked_scatter_(self: Tensor, mask: Tensor, source: Tensor) -> Tensor:
+    """Mirrors `Tensor.masked_scatter_`: its kernel checks source's dtype, then the mask's, then
+    expands the mask to self (the out-of-place form broadcasts the two first)."""
+    try:
+        if isinstance(source, Tensor) and source.dtype is not self.dtype:
+            raise RuntimeError(  # sic: torch's message lacks the space after "got"
+                "masked_scatter: expected self and source to have same dtypes but got"
+                f"{self.dtype._short} and {source.dtype._short}"
+            )
+        m = mask._data if isinstance(mask, Tensor) else None
+        if m is not None and m.dtype == np.bool_ and m.shape != self._data.shape:
+            from .linalg import _expand_check
+
+            _expand_check(tuple(m.shape), tuple(self._data.shape), D.bool_)
+    except RuntimeError:
+        self._check_inplace()  # torch's autograd layer checks self first
+        raise
+    return _masked_scatter_inplace(self, mask, source)
 
 
 def _take_bw(grad: Tensor, index: np.ndarray, self_sym_sizes: Any) -> Tensor:
@@ -1897,6 +1918,8 @@ def _inplace(fn: Any, name: str) -> Any:
     return method
 
 
+_masked_scatter_inplace = _inplace(masked_scatter, "masked_scatter_")
+
 # torch warns and writes expanded memory (index_put_'s callers warn)
 EXPANDED[_index_put] = None
 EXPANDED[index_fill] = "index_fill_"
@@ -1922,7 +1945,7 @@ METHODS: dict[str, Any] = {
     "index_fill_": _inplace(index_fill, "index_fill_"),
     "masked_select": masked_select,
     "masked_scatter": masked_scatter,
-    "masked_scatter_": _inplace(masked_scatter, "masked_scatter_"),
+    "masked_scatter_": masked_scatter_,
     "take": _method(take),
     "take_along_dim": take_along_dim,
     "nonzero": nonzero,

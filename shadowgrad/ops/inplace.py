@@ -228,58 +228,137 @@ def _cast_first(fn: Callable[..., Tensor], self: Tensor, args: tuple[Any, ...]) 
         )
 
 
+# Ops torch computes with TensorIterator: it checks the operands' shapes (and the written-to
+# tensor's) before their dtypes and before the kernel runs (its dtype dispatch, integer division
+# by zero): the error of a call that fails both ways is the shape's. By the out-of-place op's name.
+_ITERATOR_OPS = frozenset(
+    (
+        "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide",
+        "floor_divide", "pow", "fmod", "remainder", "atan2", "arctan2", "hypot", "nextafter",
+        "copysign", "xlogy", "ldexp", "lerp", "addcmul", "addcdiv", "clamp", "clip", "clamp_min",
+        "clamp_max", "heaviside", "igamma", "igammac", "gcd", "lcm", "bitwise_and", "bitwise_or",
+        "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "logical_and", "logical_or",
+        "logical_xor", "eq", "ne", "lt", "le", "gt", "ge", "special_xlog1py", "special_zeta",
+    )
+)  # fmt: skip
+_DTYPE_ERRORS = re.compile(
+    r"\"\w+\" not implemented for '|result type \w+ can't be cast to the desired output type |For "
+    r"integral input tensors, argument alpha|Boolean alpha only supported|ZeroDivisionError$"
+)
+
+
+# torch's structured in-place matmuls (addmm_, addmv_, baddbmm_): the result's shape, from the
+# other operands, must be self's ("Bad in-place call"); self is never expanded to it
+_STRUCTURED_MM = frozenset(("addmm", "addmv", "baddbmm"))
+_SELF_SHAPE_ERRORS = re.compile(r"output with shape |The expanded size |expand\(")
+
+
+def _structured_mm_shape(name: str, self: Tensor, args: tuple[Any, ...], e: Exception) -> None:
+    if not _SELF_SHAPE_ERRORS.match(str(e)) or len(args) < 2:
+        return
+    if name == "baddbmm" and not str(e).startswith("output with shape"):
+        return  # its meta expands self to the result's shape first
+    a, b = args[0]._data.shape, args[1]._data.shape
+    if name == "addmm":
+        shape: tuple[int, ...] = (a[0], b[1])
+    elif name == "addmv":
+        shape = (a[0],)
+    else:
+        shape = (a[0], a[1], b[2])
+    if shape != self._data.shape:
+        raise RuntimeError(
+            f"Bad in-place call: input tensor size {list(self._data.shape)} and output tensor "
+            f"size {list(shape)} should match"
+        ) from None
+
+
+def shapes_first(
+    fn: Any, self: Tensor, args: tuple[Any, ...], kwargs: dict[str, Any], e: Exception
+) -> None:
+    """An in-place TensorIterator op that failed on a dtype: torch's shape error instead, when
+    the operands do not broadcast or their broadcast shape is not self's (error path only)."""
+    name = getattr(fn, "__name__", "").rstrip("_")
+    if name in _STRUCTURED_MM:
+        _structured_mm_shape(name, self, args, e)
+        return
+    if name not in _ITERATOR_OPS or not _DTYPE_ERRORS.match(str(e)):
+        return
+    shape = self._data.shape
+    for a in (*args, *kwargs.values()):
+        if isinstance(a, Tensor):
+            shape = infer_size(shape, a._data.shape)
+    if shape != self._data.shape:
+        raise RuntimeError(
+            f"output with shape {list(self._data.shape)} doesn't match the broadcast shape "
+            f"{list(shape)}"
+        ) from None
+    if "alpha" in str(e) and args:  # add's alpha is checked after the result type's cast
+        from .registry import result_type_of
+
+        dt = result_type_of([self, args[0]])
+        if not can_cast(dt, self.dtype):
+            raise RuntimeError(
+                f"result type {dt._short} can't be cast to the desired output type "
+                f"{self.dtype._short}"
+            ) from None
+
+
 def apply_inplace(fn: Callable[..., Tensor], self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     """Run `fn(self, *args)` and store the result in self, recording the op like torch."""
-    _cast_first(fn, self, args)
-    if self._inf and not _INFERENCE.inference:
-        # torch's quirk: the kernel has written the result when the inference check raises
-        with no_grad():
-            write(self, fn(self, *args, **kwargs)._data)
-    self._check_inplace()
-    if self._vc is not None and args:  # self has views: an operand may overlap it
-        check_operand_overlap(fn, self, args)
-    if not _GM.grad:
-        fast = NOGRAD_INTO.get(fn)
-        if fast is not None and not _FW.active and fast(self, args, kwargs):
+    try:
+        _cast_first(fn, self, args)
+        if self._inf and not _INFERENCE.inference:
+            # torch's quirk: the kernel has written the result when the inference check raises
+            with no_grad():
+                write(self, fn(self, *args, **kwargs)._data)
+        self._check_inplace()
+        if self._vc is not None and args:  # self has views: an operand may overlap it
+            check_operand_overlap(fn, self, args)
+        if not _GM.grad:
+            fast = NOGRAD_INTO.get(fn)
+            if fast is not None and not _FW.active and fast(self, args, kwargs):
+                self._bump()
+                return self
+            r = fn(self, *args, **kwargs)
+            write(self, r._data, fn)
             self._bump()
+            if _FW.active:
+                _set_result_tangent(self, r)
             return self
-        r = fn(self, *args, **kwargs)
-        write(self, r._data, fn)
-        self._bump()
-        if _FW.active:
-            _set_result_tangent(self, r)
-        return self
-    others_rg = any(isinstance(a, Tensor) and a._rg for a in args) or any(
-        isinstance(a, Tensor) and a._rg for a in kwargs.values()
-    )
-    if not self._rg and not others_rg:
-        r = fn(self, *args, **kwargs)
-        write(self, r._data, fn)
-        self._bump()
-        if _FW.active:
-            _set_result_tangent(self, r)
-        return self
-    if self._base is not None:
-        from .views import inplace_on_view
+        others_rg = any(isinstance(a, Tensor) and a._rg for a in args) or any(
+            isinstance(a, Tensor) and a._rg for a in kwargs.values()
+        )
+        if not self._rg and not others_rg:
+            r = fn(self, *args, **kwargs)
+            write(self, r._data, fn)
+            self._bump()
+            if _FW.active:
+                _set_result_tangent(self, r)
+            return self
+        if self._base is not None:
+            from .views import inplace_on_view
 
-        return inplace_on_view(fn, self, args, kwargs)
-    # Snapshot self so the node can keep the pre-modification value if its formulas need it.
-    snap = _make(self._data.copy(), self._rg, self._grad_fn, self._nr)
-    snap._acc = self._acc
-    fw = _FW.active
-    if fw:
-        _fwad._set_tangent(snap, _fwad._get_tangent(self))
-    r = fn(snap, *args, **kwargs)
-    write(self, r._data, fn)
-    self._bump()
-    if fw:
-        _set_result_tangent(self, r)
-    node = r._grad_fn
-    if node is not None:
-        rebase(self, node, r)
-        if snap._rg:
-            _save_original_self(node, snap)
-    return self
+            return inplace_on_view(fn, self, args, kwargs)
+        # Snapshot self so the node can keep the pre-modification value if its formulas need it.
+        snap = _make(self._data.copy(), self._rg, self._grad_fn, self._nr)
+        snap._acc = self._acc
+        fw = _FW.active
+        if fw:
+            _fwad._set_tangent(snap, _fwad._get_tangent(self))
+        r = fn(snap, *args, **kwargs)
+        write(self, r._data, fn)
+        self._bump()
+        if fw:
+            _set_result_tangent(self, r)
+        node = r._grad_fn
+        if node is not None:
+            rebase(self, node, r)
+            if snap._rg:
+                _save_original_self(node, snap)
+        return self
+    except (RuntimeError, NotImplementedError) as e:
+        shapes_first(fn, self, args, kwargs, e)
+        raise
 
 
 def _save_original_self(node: Any, snap: Tensor) -> None:

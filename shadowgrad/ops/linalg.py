@@ -21,7 +21,7 @@ from .._tensor import Tensor, _make, warn_once
 from ..autograd.forward_ad import BILINEAR, LINEAR, ZeroTerm, add_terms
 from ..autograd.graph import resave
 from ..overrides import _STATE as _TF
-from ._util import shape_str, wrap_dim
+from ._util import shape_str, size_at, wrap_dim
 from .pointwise import _out
 from .registry import (
     _SAVED_HIDDEN,
@@ -248,6 +248,7 @@ def mv(input: Tensor, vec: Tensor) -> Tensor:
     try:
         if input.ndim != 2 or vec.ndim != 1:
             check_inference_saved(mv_op, (input, vec))  # torch saves before the kernel checks
+            size_at(input._data.shape, 0)  # torch's result: empty(self.size(0)), then addmv
             raise RuntimeError(
                 f"vector + matrix @ vector expected, got 1, {input.ndim}, {vec.ndim}"
             )
@@ -926,7 +927,7 @@ def addmv(
     m, n = mat._data.shape
     if n != vec._data.shape[0] or (input.ndim == 1 and input._data.shape[0] not in (1, m)):
         raise RuntimeError(
-            f"size mismatch, got input ({input._data.shape[0] if input.ndim else 1}), mat "
+            f"size mismatch, got input ({size_at(input._data.shape, 0)}), mat "
             f"({m}x{n}), vec ({vec._data.shape[0]})"
         )
     if not (input.dtype is mat.dtype is vec.dtype):
@@ -962,8 +963,10 @@ def baddbmm(
 ) -> Tensor:
     """Mirrors `torch.baddbmm`: beta * input + alpha * (batch1 @ batch2), batched."""
     a, b = batch1._data.shape, batch2._data.shape
-    if len(a) == len(b) == 3:  # torch's order: input's shape, dtypes, batches, their dtypes
-        _expand_check(tuple(input._data.shape), (a[0], a[1], b[2]), input.dtype)
+    # torch's order: input expanded to (batch1.size(0), batch1.size(1), batch2.size(2)) (those
+    # sizes read first), dtypes, batches, their dtypes
+    target = (size_at(a, 0), size_at(a, 1), size_at(b, 2))
+    _expand_check(tuple(input._data.shape), target, input.dtype)
     if input.dtype is not batch1.dtype:
         from .._dtype import CPP_NAMES
 
@@ -987,9 +990,10 @@ def addbmm(
     out: Tensor | None = None,
 ) -> Tensor:
     """Mirrors `torch.addbmm`: beta * input + alpha * sum_b(batch1[b] @ batch2[b])."""
-    _check_batch(batch1, batch2)
     a, b = batch1._data.shape, batch2._data.shape
-    _expand_check(tuple(input._data.shape), (a[1], b[2]), input.dtype)
+    # torch expands input to (batch1.size(1), batch2.size(2)) before its checks of the batches
+    _expand_check(tuple(input._data.shape), (size_at(a, 1), size_at(b, 2)), input.dtype)
+    _check_batch(batch1, batch2)
     _check_add_dtypes(input, batch1, batch2)
     beta, alpha = _blas_scalars("addmm", batch1.dtype, beta, alpha)
     return _out(_addbmm(input, batch1, batch2, beta, alpha), out, "addbmm")
@@ -1095,8 +1099,8 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2, out: Tensor | None = None) ->
     k = math.prod([sa[i] for i in ca])
     p = math.prod([sa[i] for i in fa])
     q = math.prod([sb[i] for i in fb])
-    am = a.permute(*fa, *ca).reshape(p, k)
-    bm = b.permute(*cb, *fb).reshape(k, q)
+    am = a.permute((*fa, *ca)).reshape(p, k)  # (a 0-d tensor: no dims)
+    bm = b.permute((*cb, *fb)).reshape(k, q)
     r = mm(am, bm).reshape((*[sa[i] for i in fa], *[sb[i] for i in fb]))
     if out is not None and out.dtype is not r.dtype:
         raise RuntimeError(
@@ -2222,6 +2226,7 @@ def cross(input: Tensor, other: Tensor, *, dim: int = -1, out: Tensor | None = N
     """Mirrors `torch.linalg.cross`."""
     if input.ndim != other.ndim:
         raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+    size_at(input._data.shape, dim)  # torch reads input.size(dim): a 0-d input has none
     d = wrap_dim(dim, input.ndim)
     a, b = input._data.shape[d], other._data.shape[d]
     if a != 3 or b != 3:

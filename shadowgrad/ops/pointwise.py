@@ -2137,6 +2137,9 @@ def clamp(input: Tensor, min: Any = None, max: Any = None, *, out: Tensor | None
             "clamp_cpu" if len(bounds) == 2 else "maximum_cpu" if max is None else "minimum_cpu"
         )
         _no_complex(kernel, input._data, *bounds)
+        if len(bounds) == 2 and result_type_of([input, min, max]) is D.bool_:
+            infer_size(infer_size(input._data.shape, bounds[0].shape), bounds[1].shape)
+            raise NotImplementedError("\"clamp_cpu\" not implemented for 'Bool'")
         r = _clamp_tensor(input, min, max)
     else:
         kernel = "clamp_max" if min is None else "clamp_min" if max is None else "clamp"
@@ -2330,6 +2333,9 @@ def lerp(input: Tensor, end: Tensor, weight: Any, *, out: Tensor | None = None) 
         if not wt and dt._cat == 2:  # the scalar weight is read in the input's opmath type
             D.check_scalar_fits(weight, D.float32 if dt is D.float16 else dt)
         if dt._cat < 2:
+            shape = infer_size(input._data.shape, end._data.shape)  # TensorIterator's first
+            if wt:
+                infer_size(shape, weight._data.shape)
             kernel = "lerp_kernel_tensor" if wt else "lerp_kernel_scalar"
             raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt._short}'")
         if dt is not input.dtype:
@@ -2680,9 +2686,13 @@ def _check_result_cast(self: Tensor, other: Any) -> None:
 
 def _cast_checked_inplace(fn: Any) -> Any:
     def method(self: Tensor, other: Any) -> Tensor:
-        from .inplace import apply_inplace
+        from .inplace import apply_inplace, shapes_first
 
-        _check_result_cast(self, other)
+        try:
+            _check_result_cast(self, other)
+        except RuntimeError as e:
+            shapes_first(fn, self, (other,), {}, e)  # torch checks the shapes first
+            raise
         return apply_inplace(fn, self, other)
 
     method.__name__ = fn.__name__ + "_"

@@ -826,7 +826,15 @@ def _iterator_layout(forward: Callable[..., Any], tensors: tuple[int, ...]) -> C
 
     @functools.wraps(forward)
     def run(*args: Any) -> Any:
-        out = forward(*args)
+        try:
+            out = forward(*args)
+        except (NotImplementedError, RuntimeError):
+            # the kernel's dtype dispatch (and its checks) come after TensorIterator's shapes
+            shape: tuple[int, ...] = ()
+            for i in tensors:
+                if i < len(args) and type(args[i]) is np.ndarray:
+                    shape = infer_size(shape, args[i].shape)
+            raise
         n = len(args)
         for i in tensors:
             a = args[i] if i < n else None
@@ -2171,7 +2179,7 @@ def _refresh_view(t: Tensor) -> None:
 
 def _broadcast_error(e: ValueError, arrays: list[Any]) -> Exception:
     """torch's message for operands that do not broadcast (numpy's ValueError otherwise)."""
-    if "could not be broadcast" not in str(e):
+    if "could not be broadcast" not in str(e) and "objects cannot be broadcast" not in str(e):
         return e
     shape: tuple[int, ...] = ()
     try:

@@ -747,7 +747,13 @@ def _addr_fn_(self: Tensor, vec1: Tensor, vec2: Tensor, beta: Any, alpha: Any) -
 
 
 def addr_(self: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
-    """Mirrors `Tensor.addr_`."""
+    """Mirrors `Tensor.addr_`: torch checks the vectors' dims, then self's (written in place, it
+    is not expanded), then the sizes."""
+    for name, v in (("vec1", vec1), ("vec2", vec2)):
+        if isinstance(v, Tensor) and v.ndim != 1:
+            raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {v.ndim}-D")
+    if isinstance(vec1, Tensor) and isinstance(vec2, Tensor) and self.ndim != 2:
+        raise RuntimeError(f"2D tensor expected, got {self.ndim}D tensor for input")
     if self.ndim == 2 and tuple(self.shape) != (vec1.shape[0], vec2.shape[0]):
         raise RuntimeError(
             f"size mismatch, input: {list(self.shape)}, v1: {list(vec1.shape)}, v2: "

@@ -1,0 +1,242 @@
+"""Regressions found by the random-program fuzzer (compat/fuzz.py), third round, and the
+families its findings belong to: each program is a shrunk mismatch between torch and shadowgrad
+(or a sibling of one), written as a `prog(T)` and run through test_realistic_programs_3's harness
+(values, dtypes, grad_fn, errors and warnings compared).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from . import test_realistic_programs_3 as _h
+from .engines import observe, raises
+
+pytest.importorskip("torch")
+
+_SET = _h.Subset()  # this file's programs: registered into set 3, run by its harness
+program = _SET.program
+
+
+# --- TensorIterator: the operands' shapes before their dtypes ----------------------------------
+
+
+@program()
+def prog_fz2_int_lerp_inplace_shape_before_kernel(T: Any) -> Any:
+    """`x_int[0].lerp_(y, 0.5)` with shapes that do not broadcast (found by the main job):
+    torch's TensorIterator reports the shapes before the missing integer kernel; lerp's own
+    check of end's dtype still comes first."""
+    x = T.tensor([[1, 2, 3], [4, 5, 6]])
+    out = []
+    for y in (T.tensor([1, 2]), T.tensor([True, False]), T.tensor([1.0, 2.0]), T.tensor([7])):
+        out.append(raises(lambda y=y: x[0].lerp_(y, 0.5)))
+        out.append(raises(lambda y=y: x[0].lerp_(y, y)))
+        out.append(raises(lambda y=y: T.tensor(2).lerp_(y, 0.5)))
+        out.append(raises(lambda y=y: T.lerp(x[0], y, 0.5)))
+    b = T.tensor([True, False, True])
+    out.append(raises(lambda: b.lerp_(T.tensor([True, False]), 0.5)))
+    out.append(raises(lambda: T.lerp(b, T.tensor([True, False]), 0.5)))
+    return out, observe(T, x)
+
+
+@program()
+def prog_fz2_addcmul_addcdiv_int_shapes_first(T: Any) -> Any:
+    """addcmul/addcdiv on integer and bool tensors with operands of the wrong shape."""
+    b, i = T.tensor([True, False, True]), T.tensor([1, 2, 3])
+    b2, i2 = T.tensor([True, False]), T.tensor([1, 2])
+    return (
+        raises(lambda: b.clone().addcmul_(b2, b2)),
+        raises(lambda: T.addcmul(b, b2, b2)),
+        raises(lambda: T.addcmul(b, b, b)),
+        raises(lambda: T.tensor(True).addcmul_(b, b)),
+        raises(lambda: i.clone().addcdiv_(i2, i2)),  # addcdiv's integer error comes first
+        raises(lambda: i.clone().addcmul_(i2, i2, value=0.5)),
+        raises(lambda: i.clone().addcmul_(i, i, value=0.5)),
+        raises(lambda: T.tensor(1).addcmul_(i, i)),
+    )
+
+
+@program()
+def prog_fz2_inplace_binary_shape_before_dtype(T: Any) -> Any:
+    """In-place binary ops whose dtypes fail (no kernel, a result type that can't be cast back,
+    a float alpha, an integer division by zero) on operands of the wrong shape: the shape error,
+    whether the operands do not broadcast or self is smaller than their broadcast."""
+    xs = {
+        "i64": T.tensor([1, 2, 3]),
+        "i64_0d": T.tensor(2),
+        "bool": T.tensor([True, False, True]),
+        "f32": T.tensor([1.0, 2.0, 3.0]),
+        "i32": T.tensor([1, 2, 3], dtype=T.int32),
+    }
+    ys = {
+        "f32": T.tensor([1.0, 2.0]),
+        "i64": T.tensor([1, 2]),
+        "bool": T.tensor([True, False]),
+        "c64": T.ones(2, dtype=T.complex64),
+        "f32_23": T.ones(2, 3),
+        "bool_3": T.tensor([True, False, True]),
+    }
+    ops = {
+        "hypot_": lambda x, y: x.hypot_(y),
+        "fmod_": lambda x, y: x.fmod_(y),
+        "remainder_": lambda x, y: x.remainder_(y),
+        "div_": lambda x, y: x.div_(y),
+        "div_floor_": lambda x, y: x.div_(y, rounding_mode="floor"),
+        "floor_divide_": lambda x, y: x.floor_divide_(y),
+        "add_alpha": lambda x, y: x.add_(y, alpha=0.5),
+        "atan2_": lambda x, y: x.atan2_(y),
+        "copysign_": lambda x, y: x.copysign_(y),
+        "xlogy_": lambda x, y: x.xlogy_(y),
+        "nextafter_": lambda x, y: x.nextafter_(y),
+        "bitwise_and_": lambda x, y: x.bitwise_and_(y),
+        "iand": lambda x, y: x.__iand__(y),
+        "ilshift": lambda x, y: x.__ilshift__(y),
+        "lt_": lambda x, y: x.lt_(y),
+        "clamp_": lambda x, y: x.clamp_(min=y),
+        "clamp_both": lambda x, y: x.clamp_(y, y),
+        "pow_": lambda x, y: x.pow_(y),
+        "ldexp_": lambda x, y: x.ldexp_(y),
+    }
+    out = {}
+    for on, op in ops.items():
+        for xn, x in xs.items():
+            for yn, y in ys.items():
+                out[on, xn, yn] = raises(lambda op=op, x=x, y=y: op(x.clone(), y))
+    return out
+
+
+@program()
+def prog_fz2_out_of_place_shape_before_kernel(T: Any) -> Any:
+    """Out-of-place TensorIterator ops on dtypes without a kernel and operands that do not
+    broadcast: the shape error (logaddexp of a complex operand was numpy's ValueError)."""
+    i3, i2 = T.tensor([1, 2, 3]), T.tensor([1, 2])
+    out = []
+    for a, b in ((i3, i2), (i3.bool(), i2), (i3.float(), T.ones(2, dtype=T.complex64))):
+        out.append(raises(lambda a=a, b=b: T.logaddexp(a, b)))
+        out.append(raises(lambda a=a, b=b: T.logaddexp2(a, b)))
+        out.append(raises(lambda a=a, b=b: T.hypot(a, b)))
+        out.append(raises(lambda a=a, b=b: T.nextafter(a, b)))
+        out.append(raises(lambda a=a, b=b: T.addcmul(a, b, b)))
+    out.append(raises(lambda: T.logaddexp(i3.float(), T.ones(3, dtype=T.complex64))))
+    return out
+
+
+# --- matrix products of 0-d and low-rank tensors: the sizes torch reads first --------------
+
+
+@program()
+def prog_fz2_mv_of_0d_tensors(T: Any) -> Any:
+    """`torch.mv` of 0-d tensors (found by the main job): torch allocates the result from
+    self.size(0) before addmv's dimension check, so a 0-d matrix is an IndexError."""
+    a, v = T.tensor(1.0, requires_grad=True), T.tensor(2.0)
+    shapes = ((), (2,), (2, 2), (2, 2, 2), (0,))
+    out = {}
+    for sa in shapes:
+        for sb in shapes:
+            m, w = T.ones(sa), T.ones(sb)
+            out["mv", sa, sb] = raises(lambda m=m, w=w: T.mv(m, w))
+            out["method", sa, sb] = raises(lambda m=m, w=w: m.mv(w))
+    out["grad"] = raises(lambda: T.mv(a, v))
+    out["addmv_0d_self"] = raises(lambda: T.addmv(T.tensor(1.0), T.ones(2, 2), T.ones(0)))
+    out["addmv_0d_ok"] = T.addmv(T.tensor(1.0), T.ones(2, 2), T.ones(2))
+    return out
+
+
+@program()
+def prog_fz2_matrix_products_of_0d_tensors(T: Any) -> Any:
+    """The rest of the family with 0-d (and too-low-rank) operands: dot, mm, bmm, outer, ger,
+    addmv, addmm, addr, baddbmm and addbmm (the last two read batch sizes before any check),
+    linalg.cross and tensordot."""
+    z = T.tensor(2.0)
+    shapes = ((), (2,), (2, 2), (2, 2, 2), (0,))
+    out: dict[Any, Any] = {}
+    for sa in shapes:
+        a = T.ones(sa)
+        out["dot", sa] = raises(lambda a=a: T.dot(a, z))
+        out["mm", sa] = raises(lambda a=a: T.mm(a, z))
+        out["bmm", sa] = raises(lambda a=a: T.bmm(z, a))
+        out["outer", sa] = raises(lambda a=a: T.outer(a, z))
+        out["ger", sa] = raises(lambda a=a: T.ger(z, a))
+        out["cross", sa] = raises(lambda a=a: T.linalg.cross(a, a))
+        out["td0", sa] = raises(lambda a=a: T.tensordot(a, z, dims=0))
+        out["td0r", sa] = raises(lambda a=a: T.tensordot(z, a, dims=0))
+        for sb in shapes:
+            b = T.ones(sb)
+            for sc in shapes:
+                c = T.ones(sc)
+                out["baddbmm", sa, sb, sc] = raises(lambda a=a, b=b, c=c: T.baddbmm(a, b, c))
+                out["addbmm", sa, sb, sc] = raises(lambda a=a, b=b, c=c: T.addbmm(a, b, c))
+                out["addmv", sa, sb, sc] = raises(lambda a=a, b=b, c=c: T.addmv(a, b, c))
+                out["addr", sa, sb, sc] = raises(lambda a=a, b=b, c=c: T.addr(a, b, c))
+    return out
+
+
+@program()
+def prog_fz2_structured_inplace_matmul_self_shape(T: Any) -> Any:
+    """addmm_/addmv_/baddbmm_ write a result whose shape comes from the other operands: a self
+    of another shape is torch's "Bad in-place call" (baddbmm_ expands self first); addr_ checks
+    the vectors, then that self is 2-D."""
+    shapes = ((), (2,), (2, 2), (2, 2, 2), (0,))
+    out: dict[Any, Any] = {}
+    for sa in shapes:
+        for sb in shapes:
+            for sc in shapes:
+
+                def run(name: str, sa: Any = sa, sb: Any = sb, sc: Any = sc) -> Any:
+                    return getattr(T.ones(sa), name)(T.ones(sb), T.ones(sc))
+
+                for name in ("addmm_", "addmv_", "baddbmm_", "addr_"):
+                    out[name, sa, sb, sc] = raises(lambda name=name, run=run: run(name))
+    x = T.ones(2, 2, requires_grad=True)
+    y = x * 1
+    out["recorded"] = y.addmm_(T.ones(2, 2), T.ones(2, 2), beta=0.5)
+    out["grad_fn"] = y.grad_fn
+    return out
+
+
+# --- other argument-check orders ------------------------------------------------------------
+
+
+@program()
+def prog_fz2_masked_scatter_check_order(T: Any) -> Any:
+    """masked_scatter_ checks source's dtype, then expands the mask to self, then counts; the
+    out-of-place form broadcasts mask and self first."""
+    x, m = T.tensor([1, 2, 3]), T.tensor([True, True, True])
+    m2 = T.tensor([True, True])
+    out = [
+        raises(lambda: T.masked_scatter(x, m, T.ones(2))),
+        raises(lambda: x.clone().masked_scatter_(m, T.ones(2))),
+        raises(lambda: x.clone().masked_scatter_(m, T.ones(2, dtype=T.long))),
+        raises(lambda: x.clone().masked_scatter_(m2, T.ones(2))),
+        raises(lambda: x.clone().masked_scatter_(m2, T.ones(2, dtype=T.long))),
+        raises(lambda: T.masked_scatter(x, m2, T.ones(2))),
+        raises(lambda: T.tensor(1).masked_scatter_(m, T.ones(5, dtype=T.long))),
+        raises(lambda: T.tensor(1).masked_scatter_(m, T.ones(5))),
+        raises(lambda: T.tensor(1).masked_scatter_(m.long(), T.ones(5))),
+        T.masked_scatter(T.tensor(1), m, T.ones(5, dtype=T.long)),
+        T.ones(2, 3).masked_scatter_(T.tensor([True, False, True]), T.arange(6.0)),
+    ]
+    leaf = T.ones(3, requires_grad=True)
+    out.append(raises(lambda: leaf.masked_scatter_(m, T.ones(3, dtype=T.float64))))
+    y = leaf * 2
+    y.masked_scatter_(T.tensor([False, True, False]), T.tensor([5.0]))
+    y.sum().backward()
+    return out, y, y.grad_fn, leaf.grad
+
+
+@program()
+def prog_fz2_index_add_dtype_names(T: Any) -> Any:
+    """index_add_/index_copy_ name source's dtype as torch prints it (ComplexFloat, BFloat16)."""
+    out = []
+    for dt in (T.complex64, T.bfloat16, T.float16, T.int64, T.bool):
+        s = T.ones(1, dtype=dt)
+        out.append(raises(lambda s=s: T.zeros(3).index_add_(0, T.tensor([0]), s)))
+        out.append(raises(lambda s=s: T.zeros(3).index_copy_(0, T.tensor([0]), s)))
+        out.append(raises(lambda s=s: T.zeros(3, dtype=T.int32).index_add_(0, T.tensor([0]), s)))
+    return out
+
+
+@pytest.mark.parametrize("name", _SET.params())
+def test_program_matches_torch(name: str) -> None:
+    _h.test_program_matches_torch(name)
