@@ -4,6 +4,7 @@ tensor ops as torch writes it, so its norms and means reduce as torch's do)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import ge, le
 from typing import Any
 
 import numpy as np
@@ -39,12 +40,12 @@ class Adafactor(Optimizer):
     ) -> None:
         if isinstance(lr, Tensor) and lr.numel() != 1:
             raise ValueError("Tensor lr must be 1-element")
-        _check(lr >= 0.0, f"Learning rate should be >= 0 but is: {lr}")
-        _check(beta2_decay <= 0.0, f"beta2_decay should be <= 0 but is: {beta2_decay}")
-        _check(eps[0] is None or eps[0] >= 0.0, f"epsilon1 should be >= 0 but is: {eps[0]}")
-        _check(eps[1] >= 0.0, f"epsilon2 should be >= 0 but is: {eps[1]}")
-        _check(d >= 1.0, f"Clipping threshold d should be >= 1 but is: {d}")
-        _check(weight_decay >= 0.0, f"weight_decay should be >= 0 but is: {weight_decay}")
+        _check(le(0.0, lr), f"Learning rate should be >= 0 but is: {lr}")
+        _check(ge(0.0, beta2_decay), f"beta2_decay should be <= 0 but is: {beta2_decay}")
+        _check(eps[0] is None or le(0.0, eps[0]), f"epsilon1 should be >= 0 but is: {eps[0]}")
+        _check(le(0.0, eps[1]), f"epsilon2 should be >= 0 but is: {eps[1]}")
+        _check(le(1.0, d), f"Clipping threshold d should be >= 1 but is: {d}")
+        _check(le(0.0, weight_decay), f"weight_decay should be >= 0 but is: {weight_decay}")
         defaults = {
             "lr": lr,
             "beta2_decay": beta2_decay,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .._creation import as_tensor
-from .._grad_mode import enable_grad
+from .._grad_mode import set_grad_enabled
 from .._tensor import Tensor
 from ..ops.pointwise import maximum, square, view_as_complex, view_as_real
 from ..ops.reduction import amax
@@ -51,6 +51,13 @@ def _no_foreach(group: dict[str, Any], todo: list[Any], always: bool = False) ->
         raise AssertionError("_foreach ops don't support autograd")
 
 
+def _grad_mode(opt: Any) -> set_grad_enabled:
+    """torch's `_use_grad_for_differentiable`: grad mode follows the optimizer's defaults, not
+    the group's flag (a group loaded from a differentiable optimizer's state dict into a plain
+    one steps under no_grad)."""
+    return set_grad_enabled(bool(opt.defaults.get("differentiable")))
+
+
 def _requires_grad(v: Any) -> bool:
     return isinstance(v, Tensor) and v.requires_grad
 
@@ -69,7 +76,7 @@ def sgd(opt: Any, group: dict[str, Any]) -> None:
     params = [p for p in group["params"] if p.grad is not None]
     # read before the update and stored after it, as torch (see sgd.py)
     bufs = [opt.state[p].get("momentum_buffer") for p in params] if momentum != 0 else []
-    with enable_grad():
+    with _grad_mode(opt):
         for i, param in enumerate(params):
             grad = _directed_grad(param, group)
             if wd != 0:
@@ -112,7 +119,7 @@ def adam(opt: Any, group: dict[str, Any]) -> None:
         _step_requires_grad(state)
         todo.append((p, state))
     _no_foreach(group, todo)
-    with enable_grad():
+    with _grad_mode(opt):
         for param, state in todo:
             grad = _directed_grad(param, group)
             exp_avg = state["exp_avg"]
@@ -172,7 +179,7 @@ def rmsprop(opt: Any, group: dict[str, Any]) -> None:
         _step_requires_grad(state)
         todo.append((p, state))
     _no_foreach(group, todo)
-    with enable_grad():
+    with _grad_mode(opt):
         for param, state in todo:
             grad = _directed_grad(param, group)
             square_avg = state["square_avg"]
@@ -204,7 +211,7 @@ def adagrad(opt: Any, group: dict[str, Any]) -> None:
     wd = group["weight_decay"]
     params = [p for p in group["params"] if p.grad is not None]  # torch's _init_group
     _no_foreach(group, params, always=True)
-    with enable_grad():
+    with _grad_mode(opt):
         for param in params:
             state = opt.state[param]
             step_t = state["step"]
@@ -253,7 +260,7 @@ def adamax(opt: Any, group: dict[str, Any], init: Any) -> None:
     eps, wd = group["eps"], group["weight_decay"]
     todo = _todo(opt, group, init)
     _no_foreach(group, todo, always=True)
-    with enable_grad():
+    with _grad_mode(opt):
         for param, state in todo:
             grad = _directed_grad(param, group)
             exp_avg, exp_inf = state["exp_avg"], state["exp_inf"]
@@ -279,7 +286,7 @@ def nadam(opt: Any, group: dict[str, Any], init: Any) -> None:
     eps, wd, psi = group["eps"], group["weight_decay"], group["momentum_decay"]
     todo = _todo(opt, group, init)
     _no_foreach(group, todo)
-    with enable_grad():
+    with _grad_mode(opt):
         for param, state in todo:
             grad = _directed_grad(param, group)
             exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
@@ -311,7 +318,7 @@ def radam(opt: Any, group: dict[str, Any], init: Any) -> None:
     eps, wd = group["eps"], group["weight_decay"]
     todo = _todo(opt, group, init)
     _no_foreach(group, todo)
-    with enable_grad():
+    with _grad_mode(opt):
         for param, state in todo:
             grad = _directed_grad(param, group)
             exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
@@ -344,7 +351,7 @@ def adadelta(opt: Any, group: dict[str, Any], init: Any) -> None:
     rho, eps, wd = group["rho"], group["eps"], group["weight_decay"]
     todo = _todo(opt, group, init)
     _no_foreach(group, todo, always=True)
-    with enable_grad():
+    with _grad_mode(opt):
         for param, state in todo:
             square_avg, acc_delta = state["square_avg"], state["acc_delta"]
             state["step"] += 1
@@ -370,7 +377,7 @@ def asgd(opt: Any, group: dict[str, Any], init: Any) -> None:
     lambd, alpha, t0, wd = group["lambd"], group["alpha"], group["t0"], group["weight_decay"]
     todo = _todo(opt, group, init)
     _no_foreach(group, todo)
-    with enable_grad():
+    with _grad_mode(opt):
         for param, state in todo:
             grad = _directed_grad(param, group)
             mu, ax, eta, step_t = state["mu"], state["ax"], state["eta"], state["step"]
@@ -397,7 +404,7 @@ def rprop(opt: Any, group: dict[str, Any], init: Any) -> None:
     size_min, size_max = group["step_sizes"]
     todo = _todo(opt, group, init)
     _no_foreach(group, todo)
-    with enable_grad():
+    with _grad_mode(opt):
         for param, state in todo:
             grad = _directed_grad(param, group)
             prev, step_size = state["prev"], state["step_size"]

@@ -5,6 +5,7 @@ See Note [Optimizer arithmetic] in optimizer.py."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from operator import le
 from typing import Any
 
 import numpy as np
@@ -31,15 +32,17 @@ __all__ = [
 
 
 def check_lr(lr: Any) -> None:
+    # torch writes `0.0 <= lr`: with le(0.0, lr) a None or a str fails with that comparison's
+    # TypeError, operands in torch's order (so do the other optimizers' checks)
     if isinstance(lr, Tensor) and lr.numel() != 1:
         raise ValueError("Tensor lr must be 1-element")
-    if not lr >= 0.0:
+    if not le(0.0, lr):
         raise ValueError(f"Invalid learning rate: {lr}")
 
 
 def check_nonneg(value: Any, what: str) -> None:
     """torch's "Invalid <what> value: <value>" check for a setting that must be >= 0."""
-    if not value >= 0.0:
+    if not le(0.0, value):
         raise ValueError(f"Invalid {what} value: {value}")
 
 

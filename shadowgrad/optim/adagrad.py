@@ -4,6 +4,7 @@ Note [Optimizer arithmetic])."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import le
 from typing import Any
 
 import numpy as np
@@ -37,17 +38,17 @@ class Adagrad(Optimizer):
     ) -> None:
         if isinstance(lr, Tensor) and lr.numel() != 1:
             raise ValueError("Tensor lr must be 1-element")
-        if not lr >= 0.0:
+        if not le(0.0, lr):
             raise ValueError(f"Invalid learning rate: {lr}")
-        if not lr_decay >= 0.0:
+        if not le(0.0, lr_decay):
             raise ValueError(f"Invalid lr_decay value: {lr_decay}")
-        if not weight_decay >= 0.0:
+        if not le(0.0, weight_decay):
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
-        if not initial_accumulator_value >= 0.0:
+        if not le(0.0, initial_accumulator_value):
             raise ValueError(
                 f"Invalid initial_accumulator_value value: {initial_accumulator_value}"
             )
-        if not eps >= 0.0:
+        if not le(0.0, eps):
             raise ValueError(f"Invalid epsilon value: {eps}")
         defaults = {
             "lr": lr,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import le
 from typing import Any
 
 import numpy as np
@@ -62,7 +63,7 @@ class Adam(Optimizer):
                 )
             if lr.numel() != 1:
                 raise ValueError("Tensor lr must be 1-element")
-        if not lr >= 0.0:
+        if not le(0.0, lr):
             raise ValueError(f"Invalid learning rate: {lr}")
         check_nonneg(eps, "epsilon")
         check_betas(betas)

@@ -198,7 +198,13 @@ class LBFGS(Optimizer):
     def _gather_flat_grad(self) -> Tensor:
         views = []
         for p in self._params:
-            v = zeros(p.numel(), dtype=p.dtype) if p.grad is None else p.grad.reshape(-1)
+            g = p.grad
+            if g is None:
+                v = zeros(p.numel(), dtype=p.dtype)
+            elif g.is_sparse:  # torch densifies a sparse gradient (nn.Embedding(sparse=True))
+                v = g.to_dense().reshape(-1)
+            else:
+                v = g.reshape(-1)
             if v.is_complex():  # torch: a complex parameter's parts are two real numbers
                 v = view_as_real(v).view(-1)
             views.append(v)

@@ -4,6 +4,7 @@ Note [Optimizer arithmetic])."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import le
 from typing import Any
 
 import numpy as np
@@ -37,15 +38,15 @@ class RMSprop(Optimizer):
     ) -> None:
         if isinstance(lr, Tensor) and lr.numel() != 1:
             raise ValueError("Tensor lr must be 1-element")
-        if not lr >= 0.0:
+        if not le(0.0, lr):
             raise ValueError(f"Invalid learning rate: {lr}")
-        if not eps >= 0.0:
+        if not le(0.0, eps):
             raise ValueError(f"Invalid epsilon value: {eps}")
-        if not momentum >= 0.0:
+        if not le(0.0, momentum):
             raise ValueError(f"Invalid momentum value: {momentum}")
-        if not weight_decay >= 0.0:
+        if not le(0.0, weight_decay):
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
-        if not alpha >= 0.0:
+        if not le(0.0, alpha):
             raise ValueError(f"Invalid alpha value: {alpha}")
         defaults = {
             "lr": lr,

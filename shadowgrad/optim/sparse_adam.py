@@ -4,6 +4,7 @@ each sparse gradient only (the update itself: sparse/_optim.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import lt
 from typing import Any
 
 from .optimizer import Optimizer
@@ -26,9 +27,9 @@ class SparseAdam(Optimizer):
 
         if isinstance(lr, Tensor) and lr.numel() != 1:
             raise ValueError("Tensor lr must be 1-element")
-        if not lr > 0.0:
+        if not lt(0.0, lr):
             raise ValueError(f"Invalid learning rate: {lr}")
-        if not eps > 0.0:
+        if not lt(0.0, eps):
             raise ValueError(f"Invalid epsilon value: {eps}")
         if not 0.0 <= betas[0] < 1.0:
             raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
