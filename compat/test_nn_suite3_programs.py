@@ -1286,6 +1286,173 @@ def prog_nn3_prune_combined_masks_and_global(T: Any) -> Any:
     return out
 
 
+# --- the inference fast path (eval, nothing needing grad) -------------------------------------
+
+
+def _fully_masked_inputs(T: Any) -> Any:
+    x = _x(T, 2, 3, 4, seed=80)
+    kpm = T.tensor([[True, True, True], [False, False, True]])
+    am = T.tensor([[False, True, True], [True, True, True], [False, False, False]])
+    return x, kpm, am
+
+
+@program()
+def prog_nn3_mha_fast_path_fully_masked_rows(T: Any) -> Any:
+    x, kpm, am = _fully_masked_inputs(T)
+    mha = _seeded(T, T.nn.MultiheadAttention(4, 2, batch_first=True), 53).eval()
+    with T.no_grad():
+        fast = [
+            mha(x, x, x, key_padding_mask=kpm),
+            mha(x, x, x, key_padding_mask=kpm, need_weights=False),
+            mha(x, x, x, attn_mask=am, need_weights=False),
+            mha(x, x, x, attn_mask=am, key_padding_mask=kpm, need_weights=False),
+            mha(x, x, x, attn_mask=am, average_attn_weights=False),
+            # float masks never take the fast path
+            mha(
+                x,
+                x,
+                x,
+                key_padding_mask=T.zeros(2, 3).masked_fill(kpm, float("-inf")),
+                need_weights=False,
+            ),
+            # nor cross-attention, training, or an odd head count
+            mha(x, x.clone(), x.clone(), key_padding_mask=kpm, need_weights=False),
+        ]
+    mha.train()
+    with T.no_grad():
+        train = mha(x, x, x, key_padding_mask=kpm, need_weights=False)
+    mha.eval()
+    grad = mha(x, x, x, key_padding_mask=kpm, need_weights=False)
+    odd = _seeded(T, T.nn.MultiheadAttention(3, 3, batch_first=True), 54).eval()
+    y = x[..., :3].contiguous()
+    with T.no_grad():
+        odd_out = odd(y, y, y, key_padding_mask=kpm, need_weights=False)
+    return fast, train, grad, grad[0].grad_fn, odd_out
+
+
+@program()
+def prog_nn3_mha_fast_path_is_causal_without_mask(T: Any) -> Any:
+    x, kpm, _ = _fully_masked_inputs(T)
+    mha = _seeded(T, T.nn.MultiheadAttention(4, 2, batch_first=True), 55).eval()
+    with T.no_grad():
+        a = mha(x, x, x, is_causal=True)
+        b = mha(x, x, x, is_causal=True, need_weights=False)
+        c = mha(x, x, x, key_padding_mask=kpm[1:].expand(2, 3), is_causal=True)
+    d = raises(lambda: mha(x, x, x, is_causal=True))
+    mha.batch_first = False
+    with T.no_grad():
+        e = raises(lambda: mha(x, x, x, is_causal=True))
+    return a, b, c, d, e
+
+
+@program()
+def prog_nn3_mha_fastpath_switch(T: Any) -> Any:
+    x, kpm, _ = _fully_masked_inputs(T)
+    mha = _seeded(T, T.nn.MultiheadAttention(4, 2, batch_first=True), 56).eval()
+    B = T.backends.mha
+    before = B.get_fastpath_enabled()
+    B.set_fastpath_enabled(False)
+    try:
+        with T.no_grad():
+            off = mha(x, x, x, key_padding_mask=kpm, need_weights=False)
+            off_causal = raises(lambda: mha(x, x, x, is_causal=True))
+        state = B.get_fastpath_enabled()
+    finally:
+        B.set_fastpath_enabled(True)
+    with T.no_grad():
+        on = mha(x, x, x, key_padding_mask=kpm, need_weights=False)
+    return before, state, off, off_causal, on
+
+
+@program()
+def prog_nn3_encoder_layer_fast_path_masked_rows(T: Any) -> Any:
+    x, kpm, am = _fully_masked_inputs(T)
+    out = []
+    for nf in (False, True):
+        for act in ("relu", "gelu"):
+            layer = T.nn.TransformerEncoderLayer(
+                4, 2, 8, batch_first=True, norm_first=nf, activation=act
+            )
+            layer = _seeded(T, layer, 57).eval()
+            with T.no_grad():
+                out.append(layer(x, src_key_padding_mask=kpm))
+                out.append(layer(x, src_mask=am))
+                out.append(layer(x, src_mask=am.float().masked_fill(am, float("-inf"))))
+                out.append(layer(x, src_mask=am, src_key_padding_mask=kpm))
+                enc = T.nn.TransformerEncoder(layer, 2, enable_nested_tensor=not nf)
+                out.append(enc(x, src_key_padding_mask=kpm))
+    return out
+
+
+@program()
+def prog_nn3_encoder_layer_fast_path_activation_and_is_causal(T: Any) -> Any:
+    x = _x(T, 2, 3, 4, seed=81) * 3
+    nn = T.nn
+    layer = _seeded(
+        T,
+        nn.TransformerEncoderLayer(
+            4, 2, 8, batch_first=True, activation=nn.GELU(approximate="tanh")
+        ),
+        58,
+    ).eval()
+    with T.no_grad():
+        fast = layer(x)
+        causal = layer(x, is_causal=True)
+    slow = layer(x)
+    enc = nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+    with T.no_grad():
+        enc_causal = enc(x, is_causal=True)
+    return (
+        fast,
+        slow,
+        causal,
+        raises(lambda: layer(x, is_causal=True)),
+        enc_causal,
+        layer.activation_relu_or_gelu,
+    )
+
+
+@program()
+def prog_nn3_encoder_layer_fast_path_blockers(T: Any) -> Any:
+    x, kpm, _ = _fully_masked_inputs(T)
+    nn = T.nn
+    out = []
+    # a hook anywhere inside, unequal norm eps, an odd head count, or batch_first=False
+    hooked = _seeded(T, nn.TransformerEncoderLayer(4, 2, 8, batch_first=True), 59).eval()
+    seen = []
+    hooked.linear1.register_forward_hook(lambda m, i, o: seen.append(o.shape))
+    eps = _seeded(T, nn.TransformerEncoderLayer(4, 2, 8, batch_first=True), 59).eval()
+    eps.norm2.eps = 1e-3
+    odd = _seeded(T, nn.TransformerEncoderLayer(4, 1, 8, batch_first=True), 59).eval()
+    seq = _seeded(T, nn.TransformerEncoderLayer(4, 2, 8), 59).eval()
+    plain = _seeded(T, nn.TransformerEncoderLayer(4, 2, 8, batch_first=True), 59).eval()
+    with T.no_grad():
+        for m in (hooked, eps, odd):
+            out.append(m(x, src_key_padding_mask=kpm))
+        out.append(seq(x.transpose(0, 1), src_key_padding_mask=kpm))
+        out.append(plain(x, src_key_padding_mask=kpm))
+        out.append(plain(x[0], src_key_padding_mask=kpm[0]))
+    with_grad = plain(x, src_key_padding_mask=kpm)
+    xr = x.clone().requires_grad_()
+    with T.no_grad():
+        out.append(plain(xr, src_key_padding_mask=kpm))
+    return out, seen, with_grad, with_grad.grad_fn
+
+
+@program()
+def prog_nn3_transformer_eval_no_grad_padding(T: Any) -> Any:
+    nn = T.nn
+    m = _seeded(T, nn.Transformer(4, 2, 2, 1, 8, batch_first=True), 60).eval()
+    src = _x(T, 2, 3, 4, seed=82)
+    tgt = _x(T, 2, 2, 4, seed=83)
+    kpm = T.tensor([[True, True, True], [False, False, True]])
+    with T.no_grad():
+        a = m(src, tgt, src_key_padding_mask=kpm)
+        b = m(src, tgt, src_key_padding_mask=kpm, memory_key_padding_mask=kpm)
+        c = m(src, tgt, src_mask=T.zeros(3, 3, dtype=T.bool), src_key_padding_mask=kpm)
+    return a, b, c, m.encoder.use_nested_tensor
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

@@ -142,4 +142,6 @@ mkldnn = SimpleNamespace(is_available=_true, enabled=True)
 mkl = SimpleNamespace(is_available=_true)
 openmp = SimpleNamespace(is_available=_true)
 
-__all__ = ["cuda", "cudnn", "mkl", "mkldnn", "mps", "openmp"]
+from . import mha  # noqa: E402  (torch.backends.mha, importable as a submodule too)
+
+__all__ = ["cuda", "cudnn", "mha", "mkl", "mkldnn", "mps", "openmp"]

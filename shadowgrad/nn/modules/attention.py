@@ -1,8 +1,14 @@
 """MultiheadAttention and its functional form. Mirrors torch's `MultiheadAttention`
 (`torch.nn.modules.activation`) and `torch.nn.functional.multi_head_attention_forward`.
 
-Torch takes a fused fast path (`_native_multi_head_attention`) in some inference settings; its
-values equal the composed path's, which is the one written here.
+Note [Inference fast path]
+Torch takes a fused path (`_native_multi_head_attention`, `_transformer_encoder_layer_fwd`) in
+some inference settings (eval, nothing needing grad, batch_first self-attention, ...). Its
+values are the composed path's except in three ways, which shadowgrad reproduces by running
+the composed path differently when torch's conditions hold: a query row whose keys are all
+masked comes out NaN (its masked softmax, where scaled_dot_product_attention gives zeros), the
+is_causal hint is ignored (only the masks count), and an encoder layer's activation is exact
+relu or gelu (a GELU(approximate="tanh") runs as exact gelu).
 """
 
 from __future__ import annotations
@@ -13,9 +19,12 @@ from typing import Any
 
 from ... import _dtype as D
 from ..._creation import empty, zeros, zeros_like
+from ..._grad_mode import is_grad_enabled
 from ..._tensor import Tensor
+from ...backends import mha as _mha_backend
 from ...ops.linalg import baddbmm, bmm
 from ...ops.shape import cat
+from ...overrides import has_torch_function
 from .. import functional as F
 from ..init import constant_, xavier_normal_, xavier_uniform_
 from ..parameter import Parameter
@@ -23,6 +32,13 @@ from .linear import Linear
 from .module import Module
 
 __all__ = ["MultiheadAttention", "NonDynamicallyQuantizableLinear", "multi_head_attention_forward"]
+
+
+def _fused_args_ok(args: tuple[Any, ...]) -> bool:
+    """torch's last fast-path conditions: no __torch_function__ and nothing needing grad."""
+    if has_torch_function(args):
+        return False
+    return not (is_grad_enabled() and any(t is not None and t.requires_grad for t in args))
 
 
 class NonDynamicallyQuantizableLinear(Linear):
@@ -347,7 +363,8 @@ def multi_head_attention_forward(
 class MultiheadAttention(Module):
     """Mirrors `torch.nn.MultiheadAttention`.
 
-    Differences: always the composed path (torch's inference fast path gives the same values).
+    Torch's inference fast path runs as the composed path with its values: see
+    Note [Inference fast path].
     """
 
     def __init__(
@@ -431,6 +448,13 @@ class MultiheadAttention(Module):
         is_causal: bool = False,
     ) -> tuple[Tensor, Tensor | None]:
         is_batched = query.dim() == 3
+        # torch's fused inference path differs only given masks or is_causal
+        fused = (
+            not self.training
+            and (attn_mask is not None or key_padding_mask is not None or is_causal)
+            and self._fast_path(query, key, value, attn_mask, key_padding_mask)
+        )
+        wanted = need_weights
         key_padding_mask = _canonical_mask(
             key_padding_mask,
             "key_padding_mask",
@@ -439,6 +463,9 @@ class MultiheadAttention(Module):
             query.dtype,
         )
         attn_mask = _canonical_mask(attn_mask, "attn_mask", None, "", query.dtype, False)
+        if fused:  # See Note [Inference fast path]: the masked softmax of the weights' path
+            need_weights = need_weights or attn_mask is not None or key_padding_mask is not None
+            is_causal = False
         if self.batch_first and is_batched:
             if key is value:
                 if query is key:
@@ -476,7 +503,33 @@ class MultiheadAttention(Module):
         )
         if self.batch_first and is_batched:
             out = out.transpose(1, 0)
-        return out, weights
+        return out, weights if wanted else None
+
+    def _fast_path(self, query: Any, key: Any, value: Any, attn_mask: Any, kpm: Any) -> bool:
+        """Whether torch's forward takes `_native_multi_head_attention` (its conditions)."""
+        if (attn_mask is not None and attn_mask.is_floating_point()) or (
+            kpm is not None and kpm.is_floating_point()
+        ):
+            return False
+        w, b = self.in_proj_weight, self.in_proj_bias
+        if not (
+            _mha_backend.get_fastpath_enabled()
+            and query.dim() == 3
+            and query is key
+            and key is value
+            and w is not None
+            and b is not None
+            and query.dtype == b.dtype
+            and query.dtype == w.dtype
+            and self.num_heads % 2 == 0
+            and self.batch_first
+            and self.bias_k is None
+            and self.bias_v is None
+            and not self.add_zero_attn
+            and self._qkv_same_embed_dim
+        ):
+            return False
+        return _fused_args_ok((query, w, b, self.out_proj.weight, self.out_proj.bias))
 
     def merge_masks(
         self, attn_mask: Tensor | None, key_padding_mask: Tensor | None, query: Tensor

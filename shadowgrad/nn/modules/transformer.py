@@ -1,7 +1,7 @@
 """Transformer, its encoder and decoder stacks and layers. Mirrors `torch.nn.modules.transformer`.
 
-Torch's inference fast paths (`_transformer_encoder_layer_fwd`, nested tensors) compute the same
-values as the composed path written here.
+Torch's inference fast paths (`_transformer_encoder_layer_fwd`, nested tensors) run here as the
+composed path, with the fast path's values (see Note [Inference fast path] in attention.py).
 """
 
 from __future__ import annotations
@@ -14,12 +14,13 @@ from typing import Any
 from ..._creation import full
 from ..._grad_mode import is_grad_enabled
 from ..._tensor import Tensor, warn_once
+from ...backends import mha as _mha_backend
 from ...ops.shape import triu
 from ...overrides import unwrapped
 from .. import functional as F
 from .. import init
 from .activation import GELU, ReLU
-from .attention import MultiheadAttention, _canonical_mask, _none_or_dtype
+from .attention import MultiheadAttention, _canonical_mask, _fused_args_ok, _none_or_dtype
 from .container import ModuleList
 from .dropout import Dropout
 from .linear import Linear
@@ -128,6 +129,8 @@ class TransformerEncoderLayer(Module):
             src.dtype,
         )
         src_mask = _canonical_mask(src_mask, "src_mask", None, "", src.dtype, False)
+        if not self.training and self._fast_path(src):
+            return self._fused_forward(src, src_mask, src_key_padding_mask)
         x = src
         if self.norm_first:
             x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
@@ -136,6 +139,46 @@ class TransformerEncoderLayer(Module):
             x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal))
             x = self.norm2(x + self._ff_block(x))
         return x
+
+    def _fast_path(self, src: Tensor) -> bool:
+        """Whether torch's forward takes `_transformer_encoder_layer_fwd` (its conditions)."""
+        attn = self.self_attn
+        if not (
+            _mha_backend.get_fastpath_enabled()
+            and src.dim() == 3
+            and attn.batch_first
+            and attn.in_proj_bias is not None
+            and attn._qkv_same_embed_dim
+            and self.activation_relu_or_gelu
+            and self.norm1.eps == self.norm2.eps
+            and attn.num_heads % 2 == 0
+        ):
+            return False
+        if any(m._forward_hooks or m._forward_pre_hooks for m in self.modules()):
+            return False
+        args = (src, attn.in_proj_weight, attn.in_proj_bias, attn.out_proj.weight)
+        args += (attn.out_proj.bias, self.norm1.weight, self.norm1.bias, self.norm2.weight)
+        args += (self.norm2.bias, self.linear1.weight, self.linear1.bias, self.linear2.weight)
+        return _fused_args_ok((*args, self.linear2.bias))
+
+    def _fused_forward(self, src: Tensor, mask: Tensor | None, kpm: Tensor | None) -> Tensor:
+        """torch's fused layer: masks merged (is_causal ignored), softmax masked (a fully
+        masked row NaN), exact relu or gelu, no dropout. See Note [Inference fast path]."""
+        weights = mask is not None or kpm is not None
+        act = F.gelu if self.activation_relu_or_gelu == 2 else F.relu
+
+        def sa(x: Tensor) -> Tensor:
+            a = self.self_attn(x, x, x, attn_mask=mask, key_padding_mask=kpm, need_weights=weights)
+            return a[0]  # type: ignore[no-any-return]
+
+        def ff(x: Tensor) -> Tensor:
+            return self.linear2(act(self.linear1(x)))  # type: ignore[no-any-return]
+
+        if self.norm_first:
+            x = src + sa(self.norm1(src))
+            return x + ff(self.norm2(x))  # type: ignore[no-any-return]
+        x = self.norm1(src + sa(src))
+        return self.norm2(x + ff(x))  # type: ignore[no-any-return]
 
     def _sa_block(
         self,
