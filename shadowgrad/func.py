@@ -15,6 +15,8 @@ and gradients; select/stack nodes in the graph); forward transforms cannot nest 
 from __future__ import annotations
 
 import functools
+import operator
+import re
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -313,12 +315,14 @@ def grad_and_value(
         keep_outer = reach is not None and (reach(out) or any(reach(a) for a in _flatten(aux)[0]))
         prev = _GM.grad
         _GM.grad = True
+        _OWN_GRAD.depth += 1
         try:
             if out._rg:
                 gs = autograd_grad(out, flat, create_graph=keep or keep_outer, allow_unused=True)
             else:
                 gs = [None] * len(flat)
         finally:
+            _OWN_GRAD.depth -= 1
             _GM.grad = prev
         gs = _zeros_for_none(gs, flat)
         res = []
@@ -384,10 +388,9 @@ def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
     reach = _OuterReach(new, seq0) if outer else None
     keep_outer = reach is not None and any(reach(x) for x in out_leaves + _flatten(aux)[0])
 
-    @_outside_inference_mode
-    def vjp_fn(
-        cotangents: Any, *, retain_graph: bool = True, create_graph: bool | None = None
-    ) -> Any:
+    def vjp_fn(cotangents: Any, retain_graph: bool = True, create_graph: bool | None = None) -> Any:
+        if _is_tensor(retain_graph):  # torch's autograd.grad reads a bool: a tensor's index
+            retain_graph = bool(operator.index(retain_graph))
         ct_leaves, ct_spec = _flatten(cotangents)
         if ct_spec != out_spec:
             raise RuntimeError(
@@ -399,6 +402,7 @@ def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
         pairs = [(o, c) for o, c in zip(out_leaves, ct_leaves, strict=True) if o._rg]
         prev = _GM.grad
         _GM.grad = True
+        _OWN_GRAD.depth += 1
         try:
             if pairs:
                 gs = autograd_grad(
@@ -418,11 +422,20 @@ def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
                         )
                 gs = [None] * len(new)
         finally:
+            _OWN_GRAD.depth -= 1
             _GM.grad = prev
         res = _unflatten(_zeros_for_none(gs, new), spec)
         if keep_outer and create_graph is None and _fwad._STATE.level < 0:
             res = reach.detach_unreached(res)  # type: ignore[union-attr]
         return res
+
+    # torch's name, which Python's TypeErrors for a bad call show
+    vjp_fn.__code__ = vjp_fn.__code__.replace(
+        co_name="wrapper", co_qualname="_vjp_with_argnums.<locals>.wrapper"
+    )
+    vjp_fn.__name__ = "wrapper"
+    vjp_fn.__qualname__ = "_vjp_with_argnums.<locals>.wrapper"
+    vjp_fn = _outside_inference_mode(vjp_fn)
 
     if keep_outer and _fwad._STATE.level < 0:
         out, aux = reach.detach_unreached((out, aux))  # type: ignore[union-attr]
@@ -621,19 +634,29 @@ def jacfwd(
         from .ops.shape import stack
 
         _error_if_complex("jacfwd", args, True)
-        nums, chosen = _select(args, argnums)
+        chosen = _select(args, argnums)[1]
         in_leaves, in_spec = _flatten(tuple(chosen))
         if randomness not in ("error", "different", "same"):
             raise RuntimeError(
                 f"Only allowed values for randomness are 'error', 'different', or 'same'. Got "
                 f"{randomness}"
             )
+        # torch's _replace_args puts the duals back at the argnums as given: a negative one
+        # matches no position, so that argument keeps no tangent (its Jacobian is zeros)
+        given = (argnums,) if isinstance(argnums, int) else argnums
 
         def f(*xs: Any) -> Any:
             full = list(args)
-            for a, x in zip(nums, xs, strict=True):
-                full[a] = x
+            for a, x in zip(given, xs, strict=True):
+                if a >= 0:
+                    full[a] = x
             return func(*full)
+
+        if _fwad._STATE.level >= 0:
+            # inside another forward transform (jacfwd(jacfwd(f))): the one forward AD level
+            # is taken, so the same Jacobian by reverse mode, which the outer one follows
+            by = 0 if isinstance(argnums, int) else tuple(range(len(chosen)))
+            return jacrev(f, by, has_aux=has_aux)(*chosen)
 
         cols: list[list[Any]] = []  # per input leaf, per element: output tangent leaves
         out = aux = None
@@ -687,6 +710,16 @@ def jacfwd(
 def hessian(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0) -> Callable[..., Any]:
     """jacfwd(jacrev(func)). Mirrors `torch.func.hessian`."""
     return jacfwd(jacrev(func, argnums), argnums)
+
+
+class _OwnGrad:
+    """How many of the transforms' own autograd.grad calls are running (a vmap's function
+    calling autograd.grad on batched outputs is refused; grad and vjp inside it are not)."""
+
+    depth = 0
+
+
+_OWN_GRAD = _OwnGrad()
 
 
 class _VmapState:
@@ -749,14 +782,14 @@ def vmap(
 
     @functools.wraps(func)
     def mapped(*args: Any, **kwargs: Any) -> Any:
-        return _vmap_call(func, name, args, kwargs, in_dims, out_dims, randomness)
+        return _vmap_call(func, name, args, kwargs, in_dims, out_dims, randomness, chunk_size)
 
     return mapped
 
 
 def _vmap_call(
     func: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any], in_dims: Any,
-    out_dims: Any, randomness: str,
+    out_dims: Any, randomness: str, chunk_size: int | None = None,
 ) -> Any:  # fmt: skip
     from . import _random
     from ._creation import zeros
@@ -796,6 +829,11 @@ def _vmap_call(
     for x, d in zip(leaves, dims, strict=True):
         if d is None:
             continue
+        if not isinstance(d, int):
+            raise ValueError(
+                f"{where}: Got in_dim={d} for an input but in_dim must be either an integer "
+                "dimension or None."
+            )
         if not _is_tensor(x):
             raise ValueError(
                 f"{where}: Got in_dim={d} for an input but the input is of type {type(x)}. We "
@@ -817,6 +855,8 @@ def _vmap_call(
         size = n
     if size is None:
         raise ValueError("vmap: Expected at least one Tensor to vmap over")
+    if chunk_size is not None:
+        _ = [chunk_size] * (size // chunk_size)  # torch's get_chunk_sizes: a float fails here
     rule = _custom_vmap_rule(func)
     if rule is not None and size and not kwargs and isinstance(out_dims, int):
         return _run_vmap_rule(rule, randomness, size, args, _unflatten(dims, spec), out_dims)
@@ -843,13 +883,19 @@ def _vmap_call(
     prev_slices, _tensor_mod.VMAP_SLICES = _tensor_mod.VMAP_SLICES, batched
     state = _random.get_rng_state() if randomness == "same" else None
     _fn.VMAP_DEPTH.depth += 1
+    _TRANSFORMS.depth += 1  # (`.backward()` inside raises, as in the other transforms)
+    tracker = _batch_tracker(_fn.VMAP_DEPTH.depth, randomness, max(size, 1), batched)
     try:
         results = []
         for i in range(max(size, 1)):
             if state is not None:
                 _random.set_rng_state(state)
-            results.append(func(*slice_args(i), **kwargs))
+            sample = slice_args(i)
+            tracker.keep.clear()
+            with tracker:
+                results.append(func(*sample, **kwargs))
     finally:
+        _TRANSFORMS.depth -= 1
         _fn.VMAP_DEPTH.depth -= 1
         VMAP.randomness, VMAP.batched = prev, prev_batched
         _tensor_mod.VMAP_SLICES = prev_slices
@@ -897,6 +943,230 @@ def _vmap_call(
             s = s.narrow(odims[k] or 0, 0, 0)
         stacked.append(s)
     return _unflatten(stacked, out_spec)
+
+
+# --- what torch's BatchedTensors refuse: followed by a function mode while func runs ----------
+
+_DATA_DEPENDENT = (
+    "vmap: It looks like you're attempting to use a Tensor in some data-dependent control flow. "
+    "We don't support that yet, please file an issue at https://github.com/pytorch/pytorch/issues ."
+)
+_NO_STORAGE = "Cannot access data pointer of Tensor that doesn't have storage"
+_DYNAMIC = (
+    "vmap: We do not support batching operators that can output dynamic shape. Attempted to vmap "
+    "over aten::{}. Please file an issue at https://github.com/pytorch/pytorch/issues if you need "
+    "this feature."
+)
+_INPLACE_UNBATCHED = (
+    "vmap: {0}(self, *extra_args) is not possible because there exists a Tensor `other` in "
+    "extra_args that has more elements than `self`. This happened due to `other` being vmapped "
+    "over but `self` not being vmapped over {1}. Please try to use out-of-place operators "
+    "instead of {0}. If said operator is being called inside the PyTorch framework, please file "
+    "a bug report instead."
+)
+_SAME_BATCHED = (
+    "Vmap does not currently support same randomness with a batched tensor input. Please file an "
+    "issue with functorch"
+)
+_DIFFERENT_INPLACE = (
+    "vmap: Cannot ask for different inplace randomness on an unbatched tensor. This will appear "
+    "like same randomness. If this is necessary for your usage, please file an issue with "
+    "functorch."
+)
+# in-place ops torch batches as `self.op(other)` broadcast: an unbatched self fails the
+# broadcast (TensorIterator's error); those of its "inplace arithmetic" rule; those named bare
+_INPLACE_BROADCAST = frozenset(
+    ("add_", "atan2_", "copysign_", "bitwise_and_", "bitwise_or_", "bitwise_xor_")
+)
+_INPLACE_ARITHMETIC = frozenset(
+    (
+        "sub_",
+        "mul_",
+        "div_",
+        "true_divide_",
+        "copy_",
+        "__setitem__",
+        "masked_fill_",
+        "clamp_min_",
+        "clamp_max_",
+    )
+)
+_INPLACE_BARE = frozenset(("fill_", "index_add_"))
+_RANDOM_INPLACE = frozenset(
+    (
+        "uniform_",
+        "normal_",
+        "bernoulli_",
+        "random_",
+        "exponential_",
+        "geometric_",
+        "cauchy_",
+        "log_normal_",
+    )
+)
+_RANDOM_FROM_TENSORS = frozenset(("bernoulli", "multinomial", "normal", "poisson", "binomial"))
+_RANDOM_CREATE = frozenset(
+    ("rand", "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like", "normal")
+)
+_STORAGE_READS = frozenset(("tolist", "numpy", "data_ptr"))
+_ITEM_READS = frozenset(("item", "__float__", "__int__", "__index__", "__complex__"))
+
+
+def _tensor_leaves(args: Any, kwargs: Any) -> list[Any]:
+    out = []
+    for v in (*args, *kwargs.values()):
+        if _is_tensor(v):
+            out.append(v)
+        elif isinstance(v, (tuple, list)):
+            out.extend(x for x in v if _is_tensor(x))
+    return out
+
+
+def _batch_tracker(level: int, randomness: str, size: int, batched: set[int]) -> Any:
+    """A function mode for one vmap level: the tensors derived from the mapped slices are
+    `batched` (kept alive in `keep` so their ids stay theirs), and the calls torch's batching
+    rules refuse raise torch's errors: in-place writes of batched values into unbatched
+    tensors, data-dependent control flow, reads of the data, dynamic-shape ops, and the
+    randomness modes' refusals. Made per vmap call; only a vmap pays for it."""
+    from ._library.dispatch import IN_OP
+    from .overrides import TorchFunctionMode
+
+    kernels = IN_OP.depth
+
+    class _BatchTracker(TorchFunctionMode):
+        keep: list[Any]
+
+        def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None):
+            kwargs = kwargs or {}
+            if IN_OP.depth > kernels:  # inside an op's kernel: plain tensors, as torch's
+                return func(*args, **kwargs)
+            name = getattr(func, "__name__", "")
+            hit = any(id(t) in batched for t in _tensor_leaves(args, kwargs))
+            if hit or name in _RANDOM_INPLACE or name in _RANDOM_CREATE:
+                _refuse(name, getattr(func, "__module__", None) or "", args, kwargs, hit)
+            try:
+                out = func(*args, **kwargs)
+            except RuntimeError as e:
+                if hit and name.endswith("_") and args and id(args[0]) in batched:
+                    _raise_batched_broadcast(e)
+                raise
+            if hit or (name in _RANDOM_CREATE and randomness == "different"):
+                if _is_tensor(out):
+                    batched.add(id(out))
+                    self.keep.append(out)
+                elif isinstance(out, (tuple, list)):
+                    for o in out:
+                        if _is_tensor(o):
+                            batched.add(id(o))
+                            self.keep.append(o)
+            return out
+
+    def _refuse(name: str, func_module: str, args: Any, kwargs: Any, hit: bool) -> None:
+        self_ = args[0] if args and _is_tensor(args[0]) else None
+        self_batched = self_ is not None and id(self_) in batched
+        if name in _RANDOM_INPLACE and self_ is not None:
+            if randomness == "different" and not self_batched:
+                others = _tensor_leaves(args[1:], kwargs)
+                if name == "bernoulli_" and any(id(t) in batched for t in others):
+                    raise RuntimeError(_INPLACE_UNBATCHED.format("inplace bernoulli", "in a vmap"))
+                raise RuntimeError(_DIFFERENT_INPLACE)
+            if randomness == "same" and any(
+                id(t) in batched for t in _tensor_leaves(args[1:], kwargs)
+            ):
+                raise RuntimeError(_SAME_BATCHED)
+            return
+        if not hit:
+            return
+        if name in _RANDOM_FROM_TENSORS and randomness == "same":
+            raise RuntimeError(_SAME_BATCHED)
+        if name == "__bool__" or name == "is_nonzero":
+            raise RuntimeError(_DATA_DEPENDENT)
+        if name in _ITEM_READS:
+            raise RuntimeError(_tensor_mod.VMAP_ITEM)
+        if name in _STORAGE_READS:
+            raise RuntimeError(_NO_STORAGE)
+        if name == "untyped_storage":
+            raise NotImplementedError("Cannot access storage of BatchedTensorImpl")
+        if name == "nonzero":
+            raise RuntimeError(_DYNAMIC.format("nonzero"))
+        if name == "unique" and kwargs.get("dim") is None and len(args) < 5:
+            raise RuntimeError(_DYNAMIC.format("_unique2"))
+        if name == "masked_select" and len(args) > 1 and id(args[1]) in batched:
+            raise RuntimeError(
+                "vmap: Attempted to vmap over `mask` in torch.masked_select(self, mask) We "
+                "cannot support this because for each batch this would return a differently "
+                "shaped Tensor. Please file an issue at https://github.com/pytorch/pytorch/issues "
+                "if you need this feature."
+            )
+        if name == "__getitem__" and len(args) > 1:
+            idx = args[1] if isinstance(args[1], tuple) else (args[1],)
+            if any(_is_tensor(i) and i._data.dtype.kind == "b" and id(i) in batched for i in idx):
+                raise RuntimeError(
+                    "vmap: We do not support batching operators that can support dynamic shape. "
+                    "Attempting to batch over indexing with a boolean mask."
+                )
+        if name == "grad" and not _OWN_GRAD.depth and func_module.startswith("shadowgrad.autograd"):
+            outs = args[0] if args else kwargs.get("outputs")
+            outs = outs if isinstance(outs, (tuple, list)) else (outs,)
+            for i, o in enumerate(outs):
+                if _is_tensor(o) and (id(o) in batched or not o._rg):
+                    raise RuntimeError(
+                        f"element {i} of tensors does not require grad and does not have a grad_fn"
+                    )
+        if name == "equal":
+            raise RuntimeError(
+                "Batching rule not implemented for aten::equal. We could not generate a fallback."
+            )
+        if name == "allclose":
+            raise RuntimeError(
+                "vmap over torch.allclose isn't supported yet. Please file an issue at "
+                "https://github.com/pytorch/pytorch/issues if you need this feature."
+            )
+        out = kwargs.get("out")
+        if out is not None:
+            outs = out if isinstance(out, (tuple, list)) else (out,)
+            if not any(id(o) in batched for o in outs if _is_tensor(o)):
+                raise RuntimeError(
+                    f"Batching rule not implemented for aten::{name}.out; the fallback path "
+                    "doesn't work on out= or view ops."
+                )
+        inplace = name == "__setitem__" or (name.endswith("_") and not name.startswith("_"))
+        if inplace and self_ is not None and not self_batched:
+            _refuse_inplace(name, self_, args, kwargs)
+
+    def _raise_batched_broadcast(e: RuntimeError) -> None:
+        # the sample's shapes, as torch's batched self and result have them: batch dim first
+        m = re.fullmatch(
+            r"output with shape \[(.*)\] doesn't match the broadcast shape \[(.*)\]", str(e)
+        )
+        if m:
+            a, b = (f"[{size}, {x}]" if x else f"[{size}]" for x in m.groups())
+            raise RuntimeError(
+                f"output with shape {a} doesn't match the broadcast shape {b}"
+            ) from None
+
+    def _refuse_inplace(name: str, self_: Any, args: Any, kwargs: Any) -> None:
+        if name in _INPLACE_BROADCAST:
+            from .ops.shape_extra import broadcast_shapes
+
+            other = next(t for t in _tensor_leaves(args[1:], kwargs) if id(t) in batched)
+            try:
+                shape = broadcast_shapes(tuple(self_.shape), (size, *other.shape))
+            except RuntimeError:
+                return
+            raise RuntimeError(
+                f"output with shape {list(self_.shape)} doesn't match the broadcast shape "
+                f"{list(shape)}"
+            )
+        if name in _INPLACE_ARITHMETIC:
+            raise RuntimeError(_INPLACE_UNBATCHED.format("inplace arithmetic", "in a vmap"))
+        if name in _INPLACE_BARE:
+            raise RuntimeError(_INPLACE_UNBATCHED.format(name, "in a vmap"))
+        raise RuntimeError(_INPLACE_UNBATCHED.format(f"aten::{name}", f"at level {level}"))
+
+    tracker = _BatchTracker()
+    tracker.keep = []
+    return tracker
 
 
 def _custom_vmap_rule(func: Any) -> Any:

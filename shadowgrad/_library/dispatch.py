@@ -306,7 +306,26 @@ def _run(k: Kernel, args: Any, kwargs: dict[str, Any]) -> Any:
     return k.fn(*args, **kwargs)
 
 
+class _KernelDepth:
+    """How many ops' calls are running: inside one, a vmap's batch tracker (func.py) stands
+    aside, as torch's batching fallback runs the kernel on plain per-sample tensors."""
+
+    depth = 0
+
+
+IN_OP = _KernelDepth()
+
+
 def call(e: OpEntry, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """Call the op (counted in IN_OP)."""
+    IN_OP.depth += 1
+    try:
+        return _call(e, args, kwargs)
+    finally:
+        IN_OP.depth -= 1
+
+
+def _call(e: OpEntry, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """Call the op: its autograd kernel, or the autograd fallback over its backend kernel."""
     pos, kw = bind(e, args, kwargs)
     kernels = e.kernels

@@ -1,0 +1,1231 @@
+"""torch.func and vmap as torch's test_vmap.py and test_eager_transforms.py check them: vmap's
+in_dims/out_dims pytrees, chunk_size, randomness modes and their errors, in-place ops on batched
+and unbatched tensors, data-dependent control flow, autograd.Function under vmap (setup_context,
+a vmap staticmethod, generate_vmap_rule=True); grad/grad_and_value, vjp, jvp, jacrev/jacfwd,
+hessian, linearize, functional_call, stack_module_state, replace_all_batch_norm_modules_,
+forward_ad dual levels and torch.autograd.functional's options. Each program `prog(T)` runs on
+torch and on shadowgrad through test_realistic_programs_3's harness, and everything it returns,
+raises or warns is compared.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from . import test_realistic_programs_3 as _h
+from .engines import raises
+from .test_realistic_programs_2 import _data, _seeded
+
+pytest.importorskip("torch")
+
+_SET = _h.Subset()  # this file's programs: registered into set 3, run by its harness
+program = _SET.program
+
+
+def _t(T: Any, *shape: int, seed: int = 0, rg: bool = False) -> Any:
+    return T.tensor(_data(*shape, seed=seed), requires_grad=rg)
+
+
+# --- vmap: in_dims / out_dims -----------------------------------------------------------------
+
+
+@program()
+def prog_fn_vmap_in_dims_nested_pytree(T: Any) -> Any:
+    vmap = T.func.vmap
+    x, y, z = _t(T, 3, 2), _t(T, 2, 3, seed=1), _t(T, 2, seed=2)
+
+    def f(a, bc):
+        b, c = bc
+        return a * b + c
+
+    return (
+        vmap(f, in_dims=(0, (1, None)))(x, (y, z)),
+        vmap(f, in_dims=(0, 1))(x, (y, y.t().contiguous().t())),
+        vmap(lambda d: d["a"] + d["b"], in_dims=({"a": 0, "b": None},))({"a": x, "b": z}),
+        vmap(lambda d: d["a"] * 2, in_dims=({"a": -1},))({"a": y}),
+        vmap(lambda lst: lst[0] - lst[1], in_dims=([0, 1],))([x, y]),
+    )
+
+
+@program()
+def prog_fn_vmap_in_dims_errors(T: Any) -> Any:
+    vmap = T.func.vmap
+    x, y = _t(T, 3, 2), _t(T, 2, 3, seed=1)
+    f = lambda a, b: a + b  # noqa: E731
+    return (
+        raises(lambda: vmap(f, in_dims=(0,))(x, y)),
+        raises(lambda: vmap(f, in_dims=[0, 1])(x, y)),
+        raises(lambda: vmap(f, in_dims=(0, (1,)))(x, y)),
+        raises(lambda: vmap(f, in_dims=(0, 1.0))(x, y)),
+        raises(lambda: vmap(f, in_dims=(None, None))(x, y)),
+        raises(lambda: vmap(f, in_dims=(0, 3))(x, y)),
+        raises(lambda: vmap(f, in_dims=(0, -3))(x, y)),
+        raises(lambda: vmap(f, in_dims=(0, 0))(x, y)),
+        raises(lambda: vmap(f, in_dims=(0, "1"))(x, y)),
+        raises(lambda: vmap(lambda d: d["a"], in_dims=({"b": 0},))({"a": x})),
+        raises(lambda: vmap(lambda a, n: a * n, in_dims=(0, 0))(x, 2)),
+        raises(lambda: vmap(f, in_dims={"a": 0})(x, y)),
+    )
+
+
+@program()
+def prog_fn_vmap_out_dims_variants(T: Any) -> Any:
+    vmap = T.func.vmap
+    x = _t(T, 3, 2, 4)
+
+    def f(a):
+        return a.sum(0), (a * 2, a[0])
+
+    return (
+        vmap(f, out_dims=1)(x),
+        vmap(f, out_dims=-1)(x),
+        vmap(f, out_dims=(0, (1, -1)))(x),
+        vmap(f, out_dims=(1, 0))(x),
+        vmap(lambda a: {"s": a.sum(), "m": a.mean(0)}, out_dims={"s": 0, "m": 1})(x),
+        raises(lambda: vmap(f, out_dims=3)(x)),
+        raises(lambda: vmap(f, out_dims=-4)(x)),
+        raises(lambda: vmap(f, out_dims=(0, 0, 0))(x)),
+        raises(lambda: vmap(lambda a: {"s": a.sum()}, out_dims={"t": 0})(x)),
+    )
+
+
+@program()
+def prog_fn_vmap_out_dims_none(T: Any) -> Any:
+    vmap = T.func.vmap
+    x = _t(T, 3, 2)
+    c = T.ones(2)
+    return (
+        vmap(lambda a: (a * 2, c), out_dims=(0, None))(x),
+        vmap(lambda a: (a, 5), out_dims=(0, None))(x),
+        vmap(lambda a: (a, "s"), out_dims=(0, None))(x),
+        raises(lambda: vmap(lambda a: (a, a), out_dims=(0, None))(x)),
+        raises(lambda: vmap(lambda a: a, out_dims=None)(x)),
+        raises(lambda: vmap(lambda a: (a, 5))(x)),
+        raises(lambda: vmap(lambda a: None)(x)),
+        vmap(lambda a: c, out_dims=None)(x),
+        vmap(lambda a: c)(x),
+    )
+
+
+@program()
+def prog_fn_vmap_returns_non_tensor(T: Any) -> Any:
+    vmap = T.func.vmap
+    x = _t(T, 3, 2)
+    return (
+        raises(lambda: vmap(lambda a: [a, 1.0])(x)),
+        raises(lambda: vmap(lambda a: a.shape)(x)),
+        raises(lambda: vmap(lambda a: True)(x)),
+        vmap(lambda a: ())(x),
+        vmap(lambda a: [])(x),
+        vmap(lambda a: {})(x),
+        raises(lambda: vmap(lambda a: {"k": None})(x)),
+    )
+
+
+@program()
+def prog_fn_vmap_chunk_size(T: Any) -> Any:
+    vmap = T.func.vmap
+    x = _t(T, 5, 3)
+    w = _t(T, 3, seed=1, rg=True)
+    outs = {}
+    for cs in (None, 1, 2, 5, 7):
+        outs[cs] = vmap(lambda a: (a * w).sum(), chunk_size=cs)(x)
+    g = T.autograd.grad(outs[2].sum(), w)
+    return (
+        {k: v.detach() for k, v in outs.items()},
+        g,
+        raises(lambda: vmap(lambda a: a, chunk_size=-1)(x)),
+        raises(lambda: vmap(lambda a: a, chunk_size=0)),
+        raises(lambda: vmap(lambda a: a, chunk_size=1.5)(x)),
+        vmap(lambda a: a * 2, chunk_size=2, out_dims=1)(x),
+    )
+
+
+@program()
+def prog_fn_vmap_zero_size_batch(T: Any) -> Any:
+    vmap = T.func.vmap
+    x = T.ones(0, 3)
+    return (
+        raises(lambda: vmap(lambda a: a * 2)(x)),
+        raises(lambda: vmap(lambda a: a.sum())(x)),
+        raises(lambda: vmap(lambda a: a, in_dims=1)(T.ones(3, 0))),
+        vmap(lambda a: a * 2)(T.ones(2, 0)),
+        vmap(lambda a: a.sum())(T.ones(2, 0)),
+    )
+
+
+@program()
+def prog_fn_vmap_scalars_and_dims(T: Any) -> Any:
+    vmap = T.func.vmap
+    x = T.arange(4.0)
+    return (
+        vmap(lambda a: a * 2)(x),
+        vmap(lambda a: a.dim())(x) if False else None,
+        vmap(lambda a: T.stack([a, a + 1]))(x),
+        vmap(lambda a: a.unsqueeze(0).expand(3))(x),
+        raises(lambda: vmap(lambda a: a, in_dims=-2)(x)),
+        raises(lambda: vmap(lambda a: a, in_dims=1)(x)),
+        vmap(lambda a, b: a + b, in_dims=(0, None))(x, 1.5),
+        vmap(lambda a, b: a + b, in_dims=(0, None))(x, T.tensor(1, dtype=T.int64)),
+    )
+
+
+@program()
+def prog_fn_vmap_dim_and_shape_inside(T: Any) -> Any:
+    seen = []
+
+    def f(a):
+        seen.append((tuple(a.shape), a.dim(), a.numel(), a.ndim, a.size(-1)))
+        return a.sum(-1)
+
+    out = T.func.vmap(f, in_dims=1)(_t(T, 2, 3, 4))
+    return out, seen[0]
+
+
+# --- vmap: nested -----------------------------------------------------------------------------
+
+
+@program()
+def prog_fn_vmap_nested(T: Any) -> Any:
+    vmap = T.func.vmap
+    x, y = _t(T, 2, 3), _t(T, 4, 3, seed=1)
+    outer = vmap(vmap(lambda a, b: T.dot(a, b), in_dims=(None, 0)), in_dims=(0, None))(x, y)
+    inner_dims = vmap(vmap(lambda a: a * 2, in_dims=1, out_dims=1), in_dims=0)(_t(T, 2, 3, 4))
+    return (
+        outer,
+        inner_dims,
+        vmap(vmap(lambda a: a.sum()))(_t(T, 2, 3, 4)),
+        raises(lambda: vmap(vmap(lambda a: a))(x)),
+        vmap(vmap(T.mul), in_dims=(0, None))(x, T.ones(3)),
+    )
+
+
+# --- vmap: in-place ops -----------------------------------------------------------------------
+
+
+@program()
+def prog_fn_vmap_inplace_on_batched(T: Any) -> Any:
+    vmap = T.func.vmap
+    x = _t(T, 3, 2)
+
+    def f(a):
+        a = a.clone()
+        a.mul_(2).add_(1)
+        return a
+
+    def g(a):
+        a.add_(1)
+        return a
+
+    y = x.clone()
+    out = vmap(g)(y)
+    return vmap(f)(x), out, y
+
+
+@program()
+def prog_fn_vmap_inplace_into_unbatched(T: Any) -> Any:
+    vmap = T.func.vmap
+    x = _t(T, 3, 2)
+    c = T.zeros(2)
+
+    def f(a):
+        return c.add_(a)
+
+    def g(a):
+        b = T.zeros(2)
+        b.add_(a)
+        return b
+
+    def h(a):
+        b = T.zeros(2)
+        b.copy_(a)
+        return b
+
+    def k(a):
+        b = T.zeros(2)
+        b[0] = a[1]
+        return b
+
+    return (
+        raises(lambda: vmap(f)(x)),
+        c,
+        raises(lambda: vmap(g)(x)),
+        raises(lambda: vmap(h)(x)),
+        raises(lambda: vmap(k)(x)),
+        vmap(lambda a: T.zeros(2).add(a))(x),
+        vmap(lambda a: a.add_(c))(x.clone()),
+    )
+
+
+@program()
+def prog_fn_vmap_inplace_broadcast_errors(T: Any) -> Any:
+    vmap = T.func.vmap
+    x = _t(T, 3, 2)
+    y = _t(T, 3, 1, seed=1)
+
+    def f(a, b):
+        return b.add_(a)
+
+    return (
+        raises(lambda: vmap(f)(x, y.clone())),
+        vmap(f)(y.clone(), x.clone()),
+        raises(lambda: vmap(lambda a: a.unsqueeze_(0))(x.clone())),
+        vmap(lambda a: a.t_())(_t(T, 3, 2, 4)),
+    )
+
+
+# --- vmap: item / data-dependent control flow ---------------------------------------------------
+
+
+@program()
+def prog_fn_vmap_data_dependent_errors(T: Any) -> Any:
+    vmap = T.func.vmap
+    x = _t(T, 3, 2)
+
+    def branch(a):
+        if a.sum() > 0:
+            return a
+        return -a
+
+    return (
+        raises(lambda: vmap(branch)(x)),
+        raises(lambda: vmap(lambda a: a.item())(x[:, 0])),
+        raises(lambda: vmap(lambda a: a.tolist())(x)),
+        raises(lambda: vmap(lambda a: bool(a[0]))(x)),
+        raises(lambda: vmap(lambda a: int(a[0]))(x)),
+        raises(lambda: vmap(lambda a: a.nonzero())(x)),
+        raises(lambda: vmap(lambda a: a[a > 0])(x)),
+        raises(lambda: vmap(lambda a: T.unique(a))(x)),
+        raises(lambda: vmap(lambda a: a.numpy())(x)),
+        vmap(lambda a: T.where(a > 0, a, -a))(x),
+    )
+
+
+# --- vmap: randomness ---------------------------------------------------------------------------
+
+
+@program()
+def prog_fn_vmap_randomness_modes(T: Any) -> Any:
+    vmap = T.func.vmap
+    x = T.ones(3, 2)
+    res = {}
+    for mode in ("error", "different", "same"):
+        for name, op in (
+            ("rand", lambda a: a * T.rand(2)),
+            ("randn_like", lambda a: T.randn_like(a)),
+            ("dropout", lambda a: T.nn.functional.dropout(a, 0.5)),
+            ("dropout_eval", lambda a: T.nn.functional.dropout(a, 0.5, training=False)),
+            ("normal_", lambda a: a.clone().normal_()),
+            ("bernoulli", lambda a: T.bernoulli(a * 0.5)),
+            ("randint", lambda a: a + T.randint(0, 5, (2,))),
+            ("randperm", lambda a: a + T.randperm(2)),
+        ):
+            T.manual_seed(0)
+            r = raises(lambda op=op, mode=mode: vmap(op, randomness=mode)(x))
+            res[(mode, name)] = r if not hasattr(r, "shape") else tuple(r.shape)
+    return res
+
+
+@program()
+def prog_fn_vmap_randomness_same_vs_different(T: Any) -> Any:
+    vmap = T.func.vmap
+    x = T.zeros(4, 3)
+    T.manual_seed(0)
+    same = vmap(lambda a: a + T.rand(3), randomness="same")(x)
+    T.manual_seed(0)
+    diff = vmap(lambda a: a + T.rand(3), randomness="different")(x)
+    T.manual_seed(0)
+    same_batched_like = vmap(lambda a: T.rand_like(a), randomness="same")(x)
+    return (
+        bool((same == same[0]).all()),
+        bool((diff == diff[0]).all()),
+        bool((same_batched_like == same_batched_like[0]).all()),
+        raises(lambda: vmap(lambda a: a, randomness="Same")(x)),
+        raises(lambda: vmap(lambda a: a, randomness=None)(x)),
+    )
+
+
+@program()
+def prog_fn_vmap_randomness_inplace_same_error(T: Any) -> Any:
+    vmap = T.func.vmap
+    x = T.ones(3, 2)
+    T.manual_seed(0)
+    return (
+        raises(lambda: vmap(lambda a: a.clone().uniform_(), randomness="same")(x)),
+        raises(lambda: vmap(lambda a: a.clone().bernoulli_(0.5), randomness="same")(x)),
+        raises(lambda: vmap(lambda a: T.zeros(2).uniform_(), randomness="different")(x)),
+        vmap(lambda a: T.zeros(2).uniform_() * 0, randomness="same")(x),
+    )
+
+
+# --- vmap and autograd --------------------------------------------------------------------------
+
+
+@program()
+def prog_fn_vmap_grad_per_sample(T: Any) -> Any:
+    F = T.func
+    w = _t(T, 3, seed=1)
+    x, y = _t(T, 4, 3), _t(T, 4, seed=2)
+
+    def loss(w, x, y):
+        return ((x * w).sum() - y) ** 2
+
+    per = F.vmap(F.grad(loss), in_dims=(None, 0, 0))(w, x, y)
+    per2 = F.vmap(F.grad_and_value(loss, argnums=(0, 1)), in_dims=(None, 0, 0))(w, x, y)
+    jac = F.vmap(F.jacrev(lambda a: a.sin() * w))(x)
+    jf = F.vmap(F.jacfwd(lambda a: a.cos() * w))(x)
+    hs = F.vmap(F.hessian(lambda a: (a**3).sum()))(x)
+    return per, per2, jac, jf, hs
+
+
+@program()
+def prog_fn_vmap_backward_through(T: Any) -> Any:
+    vmap = T.func.vmap
+    x = _t(T, 3, 4, rg=True)
+    w = _t(T, 4, seed=1, rg=True)
+    out = vmap(lambda a: (a * w).tanh().sum(), in_dims=0)(x)
+    out.sum().backward()
+    y = vmap(lambda a: a.exp(), in_dims=1, out_dims=1)(x)
+    g = T.autograd.grad(y.sum(), x, create_graph=True)[0]
+    gg = T.autograd.grad(g.sum(), x)[0]
+    # (the outputs' own nodes: fn_vmap_output_grad_fn)
+    return out.detach(), x.grad, w.grad, y.detach(), g.detach(), gg
+
+
+@program()
+def prog_fn_vmap_backward_inside_raises(T: Any) -> Any:
+    vmap = T.func.vmap
+    x = _t(T, 3, 2, rg=True)
+
+    def f(a):
+        b = (a * 2).sum()
+        b.backward()
+        return a.grad
+
+    def g(a):
+        return T.autograd.grad((a * 2).sum(), a)[0]
+
+    return raises(lambda: vmap(f)(x)), raises(lambda: vmap(g)(x))
+
+
+# --- autograd.Function under vmap ---------------------------------------------------------------
+
+
+@program(
+    xfail="vmap runs an autograd.Function per sample: its vmap staticmethod (or generated rule) is not called"
+)
+def prog_fn_vmap_function_vmap_rule_called(T: Any) -> Any:
+    calls = []
+
+    class Cube(T.autograd.Function):
+        @staticmethod
+        def forward(x):
+            return x**3
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            (x,) = inputs
+            ctx.save_for_backward(x)
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return 3 * x**2 * g
+
+        @staticmethod
+        def vmap(info, in_dims, x):
+            calls.append((info.batch_size, info.randomness, in_dims, tuple(x.shape)))
+            return Cube.apply(x.movedim(in_dims[0], 0)), 0
+
+    x = _t(T, 3, 2)
+    out = T.func.vmap(Cube.apply)(x)
+    out2 = T.func.vmap(lambda a: Cube.apply(a), in_dims=1, randomness="same")(x)
+    return out, out2, calls
+
+
+@program(
+    xfail="vmap runs an autograd.Function per sample: its vmap staticmethod (or generated rule) is not called"
+)
+def prog_fn_vmap_function_vmap_rule_grads(T: Any) -> Any:
+    class Scale(T.autograd.Function):
+        @staticmethod
+        def forward(x, k):
+            return x * k
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.k = inputs[1]
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * ctx.k, None
+
+        @staticmethod
+        def vmap(info, in_dims, x, k):
+            return Scale.apply(x, k), in_dims[0]
+
+    x = _t(T, 3, 2, rg=True)
+    out = T.func.vmap(Scale.apply, in_dims=(0, None))(x, 3.0)
+    out.sum().backward()
+    g = T.func.vmap(T.func.grad(lambda a: Scale.apply(a, 2.0).sum()))(x.detach())
+    return out, out.grad_fn, x.grad, g
+
+
+@program(
+    xfail="vmap runs an autograd.Function per sample: its vmap staticmethod (or generated rule) is not called"
+)
+def prog_fn_vmap_function_generate_vmap_rule(T: Any) -> Any:
+    class Exp(T.autograd.Function):
+        generate_vmap_rule = True
+
+        @staticmethod
+        def forward(x):
+            return x.exp()
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.save_for_backward(output)
+
+        @staticmethod
+        def backward(ctx, g):
+            (y,) = ctx.saved_tensors
+            return g * y
+
+    x = _t(T, 3, 2, rg=True)
+    out = T.func.vmap(Exp.apply)(x)
+    out.sum().backward()
+    per = T.func.vmap(T.func.grad(lambda a: Exp.apply(a).sum()))(x.detach())
+    return out, out.grad_fn, x.grad, per
+
+
+@program(
+    xfail="vmap runs an autograd.Function per sample: its vmap staticmethod (or generated rule) is not called"
+)
+def prog_fn_vmap_function_rule_errors(T: Any) -> Any:
+    class NoRule(T.autograd.Function):
+        @staticmethod
+        def forward(x):
+            return x * 2
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            pass
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    class Both(NoRule):
+        generate_vmap_rule = True
+
+        @staticmethod
+        def vmap(info, in_dims, x):
+            return x * 2, in_dims[0]
+
+    class OldStyle(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    class BadOutDims(NoRule):
+        @staticmethod
+        def vmap(info, in_dims, x):
+            return x * 2, (0, 0)
+
+    class ReturnsOne(NoRule):
+        @staticmethod
+        def vmap(info, in_dims, x):
+            return x * 2
+
+    x = _t(T, 3, 2)
+    vmap = T.func.vmap
+    return (
+        raises(lambda: vmap(NoRule.apply)(x)),
+        raises(lambda: vmap(Both.apply)(x)),
+        raises(lambda: vmap(OldStyle.apply)(x)),
+        raises(lambda: vmap(BadOutDims.apply)(x)),
+        raises(lambda: vmap(ReturnsOne.apply)(x)),
+        NoRule.apply(x),
+    )
+
+
+# --- grad / grad_and_value ----------------------------------------------------------------------
+
+
+@program()
+def prog_fn_grad_argnums_variants(T: Any) -> Any:
+    F = T.func
+    x, y, z = _t(T, 3), _t(T, 3, seed=1), _t(T, 3, seed=2)
+    f = lambda a, b, c: (a * b.sin() * c.exp()).sum()  # noqa: E731
+    return (
+        F.grad(f)(x, y, z),
+        F.grad(f, argnums=-1)(x, y, z),
+        F.grad(f, argnums=(2, 0))(x, y, z),
+        F.grad(f, argnums=(1,))(x, y, z),
+        F.grad_and_value(f, argnums=(0, -2))(x, y, z),
+        raises(lambda: F.grad(f, argnums=3)(x, y, z)),
+        raises(lambda: F.grad(f, argnums=(0, 0))(x, y, z)),
+        raises(lambda: F.grad(f, argnums=(0, -3))(x, y, z)),
+        raises(lambda: F.grad(f, argnums=())(x, y, z)),
+        raises(lambda: F.grad(f, argnums=[0, 1])(x, y, z)),
+        raises(lambda: F.grad(f, argnums=(0, 1.0))(x, y, z)),
+        raises(lambda: F.grad(f, argnums=1)(x)),
+    )
+
+
+@program()
+def prog_fn_grad_has_aux_variants(T: Any) -> Any:
+    F = T.func
+    x = _t(T, 3)
+
+    def f(a):
+        y = (a**2).sum()
+        return y, {"y": y, "parts": [a.sin(), a.cos()]}
+
+    return (
+        F.grad(f, has_aux=True)(x),
+        F.grad_and_value(f, has_aux=True)(x),
+        raises(lambda: F.grad(lambda a: (a.sum(),), has_aux=True)(x)),
+        raises(lambda: F.grad(lambda a: [a.sum(), a], has_aux=True)(x)),
+        raises(lambda: F.grad(lambda a: (a.sum(), a, a), has_aux=True)(x)),
+        raises(lambda: F.grad(lambda a: (a.sum(), 1), has_aux=True)(x)),
+        raises(lambda: F.grad(lambda a: (a.sum(), "x"), has_aux=True)(x)),
+        F.grad(lambda a: (a.sum(), ()), has_aux=True)(x),
+        raises(lambda: F.grad(lambda a: (a, a), has_aux=True)(x)),
+    )
+
+
+@program()
+def prog_fn_grad_output_errors(T: Any) -> Any:
+    F = T.func
+    x = _t(T, 3)
+    return (
+        raises(lambda: F.grad(lambda a: a)(x)),
+        raises(lambda: F.grad(lambda a: a.sum(0, keepdim=True))(x)),
+        raises(lambda: F.grad(lambda a: a.sum().item())(x)),
+        raises(lambda: F.grad(lambda a: (a.sum(), a.sum()))(x)),
+        raises(lambda: F.grad(lambda a: None)(x)),
+        raises(lambda: F.grad(lambda a: a.sum())(3.0)),
+        raises(lambda: F.grad(lambda a: a.sum())([x])),
+        raises(lambda: F.grad(lambda a: a.sum())((x, 1.0))),
+        raises(lambda: F.grad(lambda a: a.sum())(x.long())),
+        raises(lambda: F.grad(lambda a: a.abs().sum())(T.tensor([1 + 1j, 2j]))),
+        raises(lambda: F.grad(lambda a: a.sum())()),
+    )
+
+
+@program()
+def prog_fn_grad_unrelated_and_constant(T: Any) -> Any:
+    F = T.func
+    x, y = _t(T, 3), _t(T, 2, seed=1)
+    return (
+        F.grad(lambda a, b: (b**2).sum(), argnums=(0, 1))(x, y),
+        F.grad(lambda a: T.tensor(3.0))(x),
+        F.grad(lambda a: a.detach().sum())(x),
+        F.grad(lambda a: (a * 0).sum())(x),
+        F.grad_and_value(lambda a: T.zeros(()))(x),
+    )
+
+
+@program()
+def prog_fn_grad_pytree_inputs(T: Any) -> Any:
+    F = T.func
+    p = {"w": _t(T, 2, 3), "b": _t(T, 2, seed=1)}
+    x = _t(T, 3, seed=2)
+
+    def f(params, inp):
+        return (params["w"] @ inp + params["b"]).tanh().sum()
+
+    g = F.grad(f)(p, x)
+    gv = F.grad_and_value(f, argnums=(0, 1))(p, x)
+    lst = F.grad(lambda ts: ts[0].sum() * ts[1].prod())([x, x * 2])
+    return g, gv, lst
+
+
+@program()
+def prog_fn_grad_nested_orders(T: Any) -> Any:
+    F = T.func
+    x = T.tensor(0.7)
+    f = lambda a: a.sin() * a**3  # noqa: E731
+    g1 = F.grad(f)(x)
+    g2 = F.grad(F.grad(f))(x)
+    g3 = F.grad(F.grad(F.grad(f)))(x)
+    mixed = F.grad(lambda a: F.grad(f)(a) * a)(x)
+    jf = F.jacfwd(F.grad(f))(x)
+    return g1, g2, g3, mixed, jf
+
+
+@program()
+def prog_fn_grad_captured_outer_tensor(T: Any) -> Any:
+    F = T.func
+    w = _t(T, 3, seed=1, rg=True)
+    x = _t(T, 3)
+    g = F.grad(lambda a: (a * w).sin().sum())(x)
+    g.sum().backward()
+    gw = w.grad.clone()
+    # the grad of a function of a captured outer tensor only
+    g2 = F.grad(lambda a: (a * 0).sum() + w.sum())(x)
+    return g, g.grad_fn is not None, gw, g2, g2.requires_grad
+
+
+@program()
+def prog_fn_grad_inplace_on_input(T: Any) -> Any:
+    F = T.func
+    x = _t(T, 3)
+    x0 = x.clone()
+
+    def f(a):
+        a.mul_(2)
+        return a.sum()
+
+    def g(a):
+        b = a.clone()
+        b.mul_(a)
+        return b.sum()
+
+    return raises(lambda: F.grad(f)(x)), x, x0, F.grad(g)(x0)
+
+
+@program()
+def prog_fn_grad_integer_dtype_inputs(T: Any) -> Any:
+    F = T.func
+    return (
+        raises(lambda: F.grad(lambda a: a.float().sum())(T.arange(3))),
+        raises(lambda: F.grad(lambda a, b: (a * b).sum(), argnums=1)(T.ones(2), T.ones(2).int())),
+        F.grad(lambda a, b: (a * b).sum())(T.ones(2, dtype=T.float64), T.arange(2)),
+        F.grad(lambda a: a.sum())(T.ones(2, dtype=T.float16)),
+        F.grad(lambda a: (a * a).sum())(T.ones(2, dtype=T.bfloat16)),
+    )
+
+
+# --- vjp ----------------------------------------------------------------------------------------
+
+
+@program()
+def prog_fn_vjp_multiple_outputs_and_aux(T: Any) -> Any:
+    F = T.func
+    x, y = _t(T, 3), _t(T, 3, seed=1)
+
+    def f(a, b):
+        return (a * b, a.sin()), {"aux": b.exp()}
+
+    out, fn, aux = F.vjp(f, x, y, has_aux=True)
+    cts = (T.ones(3), T.full((3,), 2.0))
+    return (
+        out,
+        aux,
+        fn(cts),
+        raises(lambda: fn(cts[0])),
+        raises(lambda: fn((T.ones(3),))),
+        raises(lambda: fn((T.ones(2), T.ones(3)))),
+        raises(lambda: fn([T.ones(3), T.ones(3)])),
+        raises(lambda: fn((T.ones(3), T.ones(3, dtype=T.float64)))),
+        fn((T.ones(3), T.zeros(3))),
+    )
+
+
+@program()
+def prog_fn_vjp_errors(T: Any) -> Any:
+    F = T.func
+    x = _t(T, 3)
+    return (
+        raises(lambda: F.vjp(lambda a: a, 3.0)),
+        raises(lambda: F.vjp(lambda a: 3.0, x)),
+        raises(lambda: F.vjp(lambda a: (a, 3.0), x)),
+        raises(lambda: F.vjp(lambda a: a, x, has_aux=True)),
+        raises(lambda: F.vjp(lambda a: (a, 1), x, has_aux=True)),
+        raises(lambda: F.vjp(lambda a: None, x)),
+        raises(lambda: F.vjp(lambda: x)),
+        raises(lambda: F.vjp(lambda a: a, (x, [1]))),
+    )
+
+
+@program()
+def prog_fn_vjp_fn_reuse_and_graph(T: Any) -> Any:
+    F = T.func
+    x = _t(T, 3)
+    out, fn = F.vjp(lambda a: a.exp() * a, x)
+    g1 = fn(T.ones(3))
+    g2 = fn(T.full((3,), 3.0))
+    w = _t(T, 3, seed=1, rg=True)
+    _, fn2 = F.vjp(lambda a: a * w, x)
+    g3 = fn2(T.ones(3))
+    g3[0].sum().backward()
+    return out, g1, g2, g3, w.grad
+
+
+@program()
+def prog_fn_vjp_dtype_mismatch_cotangent(T: Any) -> Any:
+    F = T.func
+    x = _t(T, 3)
+    _, fn = F.vjp(lambda a: a * 2, x)
+    return (
+        raises(lambda: fn(T.ones(3, dtype=T.float64))),
+        raises(lambda: fn(T.ones(3, dtype=T.int64))),
+        raises(lambda: fn(T.ones(1))),
+        raises(lambda: fn(T.ones(3, 1))),
+        raises(lambda: fn(T.ones(3), T.ones(3))),
+        raises(lambda: fn()),
+    )
+
+
+# --- jvp / linearize ----------------------------------------------------------------------------
+
+
+@program()
+def prog_fn_jvp_tangent_errors(T: Any) -> Any:
+    F = T.func
+    x = _t(T, 3)
+    f = lambda a: a.sin()  # noqa: E731
+    return (
+        raises(lambda: F.jvp(f, (x,), (T.ones(2),))),
+        raises(lambda: F.jvp(f, (x,), (T.ones(3, dtype=T.float64),))),
+        raises(lambda: F.jvp(f, (x,), (T.ones(3, dtype=T.int64),))),
+        raises(lambda: F.jvp(f, x, T.ones(3))),
+        raises(lambda: F.jvp(f, (x,), T.ones(3))),
+        raises(lambda: F.jvp(f, (x,), [T.ones(3)])),
+        raises(lambda: F.jvp(f, (), ())),
+        raises(lambda: F.jvp(f, (3.0,), (1.0,))),
+        raises(lambda: F.jvp(f, (x,), (T.ones(3, 1),))),
+        raises(lambda: F.jvp(lambda a: 3.0, (x,), (x,))),
+        raises(lambda: F.jvp(f, (x,), (x,), has_aux=True)),
+    )
+
+
+@program()
+def prog_fn_jvp_outputs_and_aux(T: Any) -> Any:
+    F = T.func
+    x, y = _t(T, 3), _t(T, 3, seed=1)
+    return (
+        F.jvp(lambda a, b: (a * b, {"s": a.sum()}), (x, y), (T.ones(3), T.zeros(3))),
+        F.jvp(lambda a: (a.exp(), {"k": a.sum()}), (x,), (y,), has_aux=True),
+        F.jvp(lambda a: a * 0 + 1, (x,), (y,)),
+        F.jvp(lambda a: T.ones(2), (x,), (y,)),
+        F.jvp(lambda d: d["a"] * d["b"], ({"a": x, "b": y},), ({"a": y, "b": x},)),
+        raises(lambda: F.jvp(lambda a: (a, 3), (x,), (y,), has_aux=True)),
+    )
+
+
+@program(warnings=False)  # torch's fx tracing warns about its own get_attr nodes
+def prog_fn_linearize_checks(T: Any) -> Any:
+    F = T.func
+    x = _t(T, 3)
+    out, jvp_fn = F.linearize(lambda a: a.sin() * a, x)
+    return (
+        out,
+        jvp_fn(T.ones(3)),
+        jvp_fn(_t(T, 3, seed=3)),
+        raises(lambda: jvp_fn(T.ones(2))),
+        raises(lambda: jvp_fn(T.ones(3, dtype=T.float64))),
+        raises(lambda: jvp_fn(T.ones(3), T.ones(3))),
+        raises(lambda: jvp_fn((T.ones(3),))),
+    )
+
+
+# --- jacrev / jacfwd / hessian -----------------------------------------------------------------
+
+
+@program()
+def prog_fn_jac_argnums_aux_chunks(T: Any) -> Any:
+    F = T.func
+    x, y = _t(T, 3), _t(T, 2, seed=1)
+
+    def f(a, b):
+        return T.outer(a, b).sin(), a.sum()
+
+    res = {}
+    for name, jac in (("rev", F.jacrev), ("fwd", F.jacfwd)):
+        res[name] = (
+            jac(lambda a, b: T.outer(a, b).sin())(x, y),
+            jac(lambda a, b: T.outer(a, b).sin(), argnums=(0, 1))(x, y),
+            jac(lambda a, b: T.outer(a, b).sin(), argnums=-1)(x, y),
+            jac(f, has_aux=True)(x, y),
+            jac(lambda a, b: (a * b.sum(), b.exp()), argnums=(1,))(x, y),
+        )
+    res["chunks"] = [F.jacrev(lambda a: a.exp(), chunk_size=c)(x) for c in (1, 2, 10)]
+    res["errs"] = (
+        raises(lambda: F.jacrev(lambda a: a, chunk_size=0)),
+        raises(lambda: F.jacrev(lambda a: a, chunk_size=-2)),
+        raises(lambda: F.jacrev(f, has_aux=True)(x)),
+        raises(lambda: F.jacfwd(lambda a: (a, a), has_aux=True)(x.long())),
+        raises(lambda: F.jacrev(lambda a: a, argnums=2)(x)),
+        raises(lambda: F.jacrev(lambda a: a)(x.long())),
+        raises(lambda: F.jacfwd(lambda a: a)(x.long())),
+        raises(lambda: F.jacrev(lambda a: 1.0)(x)),
+        raises(lambda: F.jacfwd(lambda a: 1.0)(x)),
+        raises(lambda: F.jacrev(lambda a: a, has_aux=True)(x)),
+        raises(lambda: F.jacfwd(lambda a: (a, 1.0), has_aux=True)(x)),
+    )
+    return res
+
+
+@program()
+def prog_fn_jac_scalar_and_empty(T: Any) -> Any:
+    F = T.func
+    s = T.tensor(1.5)
+    e = T.ones(0)
+    return (
+        F.jacrev(lambda a: a**2)(s),
+        F.jacfwd(lambda a: a**2)(s),
+        F.jacrev(lambda a: a * 2)(e),
+        F.jacfwd(lambda a: a * 2)(e),
+        F.jacrev(lambda a: a.sum())(e),
+        F.jacfwd(lambda a: a.sum())(e),
+        F.jacrev(lambda a: a.expand(2, 3))(T.ones(3)),
+        F.hessian(lambda a: (a**3).sum())(T.ones(2)),
+        F.hessian(lambda a: a**3)(s),
+    )
+
+
+@program()
+def prog_fn_jacfwd_randomness(T: Any) -> Any:
+    F = T.func
+    x = T.ones(3)
+    T.manual_seed(0)
+    return (
+        raises(lambda: F.jacfwd(lambda a: a * T.rand(3))(x)),
+        raises(lambda: F.jacfwd(lambda a: a * T.rand(3), randomness="bogus")(x)),
+        F.jacfwd(lambda a: a * T.rand(()), randomness="same")(x).shape,
+        raises(lambda: F.jacfwd(lambda a: T.nn.functional.dropout(a, 0.5))(x)),
+        F.jacfwd(lambda a: T.nn.functional.dropout(a, 0.5, training=False))(x),
+    )
+
+
+@program()
+def prog_fn_jacrev_randomness(T: Any) -> Any:
+    F = T.func
+    x = T.ones(3)
+    T.manual_seed(0)
+    a = F.jacrev(lambda a: a * T.full((3,), 2.0))(x)
+    T.manual_seed(0)
+    b = F.jacrev(lambda a: a * T.rand(3))(x)
+    return a, b.shape
+
+
+@program()
+def prog_fn_hessian_argnums_and_mixed(T: Any) -> Any:
+    F = T.func
+    x, y = _t(T, 2), _t(T, 3, seed=1)
+
+    def f(a, b):
+        return (a.sin().sum() * b.cos().sum()) + (a**2).sum()
+
+    return (
+        F.hessian(f)(x, y),
+        F.hessian(f, argnums=1)(x, y),
+        F.hessian(f, argnums=(0, 1))(x, y),
+        F.jacrev(F.jacrev(f))(x, y),
+        F.jacfwd(F.jacfwd(f))(x, y),
+        F.jacfwd(F.jacrev(f, argnums=1), argnums=0)(x, y),
+        raises(lambda: F.hessian(lambda a: a.sum())(x.long())),
+    )
+
+
+@program()
+def prog_fn_jac_complex_errors(T: Any) -> Any:
+    F = T.func
+    z = T.tensor([1 + 2j, 3 - 1j])
+    x = T.ones(2)
+    return (
+        raises(lambda: F.jacrev(lambda a: a * 2)(z)),
+        raises(lambda: F.jacfwd(lambda a: a * 2)(z)),
+        raises(lambda: F.jacrev(lambda a: a * (1 + 1j))(x)),
+        raises(lambda: F.jacfwd(lambda a: a * (1 + 1j))(x)),
+        raises(lambda: F.jacrev(lambda a, b: a.real * b, argnums=1)(z, x)),
+    )
+
+
+# --- functional_call / stack_module_state / batch norm -----------------------------------------
+
+
+@program()
+def prog_fn_functional_call_options(T: Any) -> Any:
+    F = T.func
+    m = _seeded(T, T.nn.Sequential(T.nn.Linear(3, 4), T.nn.BatchNorm1d(4)), 0)
+    x = _t(T, 5, 3)
+    params = {k: v.detach() * 0.5 for k, v in m.named_parameters()}
+    bufs = {k: v.clone() for k, v in m.named_buffers()}
+    out = F.functional_call(m, (params, bufs), (x,))
+    return (
+        out,
+        bufs,
+        dict(m.named_buffers()),
+        raises(lambda: F.functional_call(m, params, (x,), strict=True)),
+        F.functional_call(m, (params, bufs), (x,), strict=True),
+        raises(lambda: F.functional_call(m, [params, 3], (x,))),
+        raises(lambda: F.functional_call(m, 3, (x,))),
+        raises(lambda: F.functional_call(m, {"0.weight": 3.0}, (x,))),
+        raises(lambda: F.functional_call(m, {"0.nope.weight": T.ones(1)}, (x,))),
+        F.functional_call(m, {}, x),
+        F.functional_call(m, {}, args=(x,), kwargs={}),
+    )
+
+
+@program()
+def prog_fn_functional_call_tie_weights(T: Any) -> Any:
+    F = T.func
+
+    class Tied(T.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a = T.nn.Linear(2, 2, bias=False)
+            self.b = T.nn.Linear(2, 2, bias=False)
+            self.b.weight = self.a.weight
+
+        def forward(self, x):
+            return self.b(self.a(x))
+
+    m = _seeded(T, Tied(), 3)
+    x = _t(T, 1, 2)
+    w = T.eye(2) * 2
+    return (
+        F.functional_call(m, {"a.weight": w}, (x,)),
+        F.functional_call(m, {"a.weight": w}, (x,), tie_weights=False),
+        F.functional_call(m, {"a.weight": w, "b.weight": w}, (x,)),
+        raises(lambda: F.functional_call(m, {"a.weight": w, "b.weight": w * 2}, (x,))),
+        F.functional_call(m, {"a.weight": w, "b.weight": w * 2}, (x,), tie_weights=False),
+        raises(lambda: F.functional_call(m, {"a.weight": w}, (x,), strict=True)),
+        F.functional_call(m, {"a.weight": w}, (x,), strict=True, tie_weights=True),
+    )
+
+
+@program()
+def prog_fn_functional_call_grad_and_vmap(T: Any) -> Any:
+    F = T.func
+    m = _seeded(T, T.nn.Linear(3, 2), 4)
+    params = {k: v.detach() for k, v in m.named_parameters()}
+    x, y = _t(T, 4, 3), _t(T, 4, 2, seed=1)
+
+    def loss(p, a, b):
+        return ((F.functional_call(m, p, (a.unsqueeze(0),)) - b) ** 2).mean()
+
+    g = F.grad(loss)(params, x, y)
+    per = F.vmap(F.grad(loss), in_dims=(None, 0, 0))(params, x, y)
+    return g, per
+
+
+@program()
+def prog_fn_stack_module_state_checks(T: Any) -> Any:
+    F = T.func
+    ms = [_seeded(T, T.nn.Sequential(T.nn.Linear(2, 3), T.nn.BatchNorm1d(3)), s) for s in (0, 1)]
+    p, b = F.stack_module_state(ms)
+    frozen = [_seeded(T, T.nn.Linear(2, 2), s) for s in (0, 1)]
+    for m in frozen:
+        m.weight.requires_grad_(False)
+    pf, _ = F.stack_module_state(frozen)
+    mixed = [_seeded(T, T.nn.Linear(2, 2), s) for s in (0, 1)]
+    mixed[0].bias.requires_grad_(False)
+    ev = [T.nn.Linear(2, 2), T.nn.Linear(2, 2).eval()]
+    return (
+        {k: (v, v.requires_grad, v.is_leaf) for k, v in p.items()},
+        b,
+        {k: v.requires_grad for k, v in pf.items()},
+        raises(lambda: F.stack_module_state(mixed)),
+        raises(lambda: F.stack_module_state([])),
+        raises(lambda: F.stack_module_state(ev)),
+        raises(lambda: F.stack_module_state([T.nn.Linear(2, 2), T.nn.Linear(2, 3)])),
+        raises(lambda: F.stack_module_state([T.nn.Linear(2, 2), T.nn.Conv1d(2, 2, 1)])),
+    )
+
+
+@program()
+def prog_fn_ensemble_vmap_functional_call(T: Any) -> Any:
+    F = T.func
+    ms = [_seeded(T, T.nn.Linear(3, 2), s) for s in (0, 1, 2)]
+    p, b = F.stack_module_state(ms)
+    base = ms[0]
+    x = _t(T, 4, 3)
+
+    def run(pp, bb, a):
+        return F.functional_call(base, (pp, bb), (a,))
+
+    same = F.vmap(run, in_dims=(0, 0, None))(p, b, x)
+    diff = F.vmap(run, in_dims=(0, 0, 0))(p, b, _t(T, 3, 4, 3, seed=1))
+    same.sum().backward()
+    return same.detach(), diff.detach(), p["weight"].grad, p["bias"].grad
+
+
+@program()
+def prog_fn_replace_all_batch_norm(T: Any) -> Any:
+    F = T.func
+    m = T.nn.Sequential(
+        T.nn.Conv2d(1, 2, 1), T.nn.BatchNorm2d(2), T.nn.Sequential(T.nn.BatchNorm1d(3))
+    )
+    _seeded(T, m, 2)
+    r = F.replace_all_batch_norm_modules_(m)
+    bn = m[1]
+    x = _t(T, 3, 1, 1, 2, 2)
+    out = F.vmap(lambda a: m[1](m[0](a)))(x).detach()
+    m2 = T.nn.BatchNorm1d(3)
+    return (
+        r is m,
+        bn.running_mean,
+        bn.running_var,
+        bn.num_batches_tracked,
+        bn.track_running_stats,
+        m[2][0].running_mean,
+        out,
+        raises(lambda: F.vmap(m2)(_t(T, 2, 4, 3))),
+        m2.running_mean,
+    )
+
+
+# --- forward_ad -------------------------------------------------------------------------------
+
+
+@program()
+def prog_fn_forward_ad_levels_and_errors(T: Any) -> Any:
+    fwAD = T.autograd.forward_ad
+    x = _t(T, 3)
+    t = T.ones(3)
+    out = {}
+    out["outside"] = raises(lambda: fwAD.make_dual(x, t))
+    with fwAD.dual_level() as lvl:
+        out["lvl"] = lvl
+        d = fwAD.make_dual(x, t)
+        out["unpack"] = fwAD.unpack_dual(d)
+        out["fields"] = (fwAD.unpack_dual(d).primal, fwAD.unpack_dual(d).tangent)
+        out["plain"] = fwAD.unpack_dual(x)
+        out["shape"] = raises(lambda: fwAD.make_dual(x, T.ones(2)))
+        out["dtype"] = raises(lambda: fwAD.make_dual(x, T.ones(3, dtype=T.float64)))
+        out["int"] = raises(lambda: fwAD.make_dual(x.long(), T.ones(3).long()))
+        out["int_tangent"] = raises(lambda: fwAD.make_dual(x, T.ones(3).long()))
+        out["nested"] = raises(lambda: fwAD.dual_level().__enter__())
+        out["wrong_level"] = raises(lambda: fwAD.make_dual(x, t, level=5))
+        out["unpack_wrong_level"] = raises(lambda: fwAD.unpack_dual(d, level=5))
+        out["redual"] = raises(lambda: fwAD.make_dual(d, t))
+        y = d.sin() * 2
+        out["y"] = fwAD.unpack_dual(y)
+    out["after"] = fwAD.unpack_dual(y)
+    out["enter_exit"] = raises(lambda: fwAD.exit_dual_level())
+    return out
+
+
+@program()
+def prog_fn_forward_ad_with_backward(T: Any) -> Any:
+    fwAD = T.autograd.forward_ad
+    x = _t(T, 3, rg=True)
+    with fwAD.dual_level():
+        d = fwAD.make_dual(x, T.ones(3))
+        y = (d * d).exp()
+        p, t = fwAD.unpack_dual(y)
+        t.sum().backward()
+    return p, t, x.grad, p.grad_fn
+
+
+@program()
+def prog_fn_forward_ad_inplace_and_views(T: Any) -> Any:
+    fwAD = T.autograd.forward_ad
+    with fwAD.dual_level():
+        base = T.zeros(2, 3)
+        d = fwAD.make_dual(_t(T, 3), T.ones(3))
+        base[0].copy_(d)
+        bt = fwAD.unpack_dual(base).tangent
+        v = base[1]
+        v.mul_(2)
+        dv = fwAD.make_dual(T.ones(2, 2), T.eye(2))
+        tv = fwAD.unpack_dual(dv.t()).tangent
+        dv2 = fwAD.unpack_dual(dv[0]).tangent
+    return bt, fwAD.unpack_dual(base), tv, dv2
+
+
+# --- torch.autograd.functional ------------------------------------------------------------------
+
+
+@program()
+def prog_fn_autograd_functional_options(T: Any) -> Any:
+    AF = T.autograd.functional
+    x, y = _t(T, 3), _t(T, 3, seed=1)
+    f = lambda a, b: (a * b.exp()).sin()  # noqa: E731
+    s = lambda a, b: (a * b.exp()).sin().sum()  # noqa: E731
+    res = {
+        "jac": AF.jacobian(f, (x, y)),
+        "jac_vec": AF.jacobian(f, (x, y), vectorize=True),
+        "jac_fwd": AF.jacobian(f, (x, y), vectorize=True, strategy="forward-mode"),
+        "hess": AF.hessian(s, (x, y)),
+        "hess_vec": AF.hessian(s, (x, y), vectorize=True),
+        "hess_outer_fwd": AF.hessian(
+            s, (x, y), vectorize=True, outer_jacobian_strategy="forward-mode"
+        ),
+        "vjp": AF.vjp(f, (x, y), T.ones(3)),
+        "jvp": AF.jvp(f, (x, y), (T.ones(3), T.zeros(3))),
+        "hvp": AF.hvp(s, (x, y), (T.ones(3), T.ones(3))),
+        "vhp": AF.vhp(s, (x, y), (T.ones(3), T.ones(3))),
+    }
+    errs = (
+        raises(lambda: AF.jacobian(f, (x, y), strategy="bogus")),
+        raises(lambda: AF.jacobian(f, (x, y), strategy="forward-mode")),
+        raises(
+            lambda: AF.jacobian(
+                f, (x, y), vectorize=True, strategy="forward-mode", create_graph=True
+            )
+        ),
+        raises(lambda: AF.hessian(s, (x, y), outer_jacobian_strategy="forward-mode")),
+        raises(lambda: AF.jacobian(f, (x, y), vectorize=True, strict=True)),
+        raises(lambda: AF.hessian(f, (x, y))),
+        raises(lambda: AF.vjp(f, (x, y))),
+        raises(lambda: AF.hvp(s, (x, y))),
+        raises(lambda: AF.jvp(f, (x, y), T.ones(3))),
+    )
+    return res, errs
+
+
+@program()
+def prog_fn_autograd_functional_strict_and_create_graph(T: Any) -> Any:
+    AF = T.autograd.functional
+    x = _t(T, 3, rg=True)
+    y = _t(T, 3, seed=1)
+    indep = lambda a, b: b * 2  # noqa: E731
+    const = lambda a: T.ones(3)  # noqa: E731
+    res = {
+        "nonstrict": AF.jacobian(indep, (x, y)),
+        "strict": raises(lambda: AF.jacobian(indep, (x, y), strict=True)),
+        "strict_const": raises(lambda: AF.jacobian(const, x, strict=True)),
+        "vjp_strict": raises(lambda: AF.vjp(const, x, T.ones(3), strict=True)),
+        "jvp_strict": raises(lambda: AF.jvp(const, x, T.ones(3), strict=True)),
+        "hvp_strict": raises(lambda: AF.hvp(lambda a: a.sum(), x, T.ones(3), strict=True)),
+        "vhp_strict": raises(lambda: AF.vhp(lambda a: a.sum(), x, T.ones(3), strict=True)),
+        "hess_strict": raises(lambda: AF.hessian(lambda a: a.sum(), x, strict=True)),
+        "strict_cg": raises(lambda: AF.jacobian(indep, (x, y), strict=True, create_graph=True)),
+    }
+    j = AF.jacobian(lambda a: a**3, x, create_graph=True)
+    j.sum().backward()
+    res["cg"] = (j, j.grad_fn is not None, x.grad)
+    h = AF.hessian(lambda a: (a**4).sum(), x, create_graph=True)
+    res["hess_cg"] = (h, h.requires_grad)
+    v = AF.vjp(lambda a: a**2, x, T.ones(3), create_graph=True)
+    res["vjp_cg"] = (v, v[1].requires_grad)
+    jv = AF.jvp(lambda a: a**2, x, T.ones(3))
+    res["jvp_nocg"] = (jv, jv[1].requires_grad)
+    return res
+
+
+@program()
+def prog_fn_autograd_functional_shapes(T: Any) -> Any:
+    AF = T.autograd.functional
+    s = T.tensor(2.0)
+    x = _t(T, 2, 3)
+    return (
+        AF.jacobian(lambda a: a**2, s),
+        AF.jacobian(lambda a: a.sum(), x),
+        AF.jacobian(lambda a: (a, a.sum()), x),
+        AF.jacobian(lambda a, b: a * b, (s, s)),
+        AF.hessian(lambda a: a**3, s),
+        AF.jacobian(lambda a: a.t(), x, vectorize=True),
+        raises(lambda: AF.jacobian(lambda a: a, 3.0)),
+        raises(lambda: AF.jacobian(lambda a: 3.0, x)),
+        raises(lambda: AF.vjp(lambda a: a, x, T.ones(3))),
+        raises(lambda: AF.hessian(lambda a: a.sum(), (x, 2.0))),
+        raises(lambda: AF.hessian(lambda a: (a.sum(), a.sum()), x)),
+    )
+
+
+@pytest.mark.parametrize("name", _SET.params())
+def test_program_matches_torch(name: str) -> None:
+    _h.test_program_matches_torch(name)
