@@ -122,6 +122,42 @@ def prog_fz2_out_of_place_shape_before_kernel(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_fz2_expanded_self_overlap_before_dtype(T: Any) -> Any:
+    """`v0.expand(2).div_(v0)` on an integer tensor (found by a campaign): TensorIterator refuses
+    the expanded (internally overlapping) written-to tensor before the result type's cast, the
+    kernel's dtype and the shapes; a one-element expand is no overlap."""
+    i, x = T.tensor(-2), T.tensor(-2.0)
+    return (
+        raises(lambda: i.expand(2).div_(i)),
+        raises(lambda: i.expand(2).lerp_(i, 0.5)),
+        raises(lambda: i.expand(2).add_(1.5)),
+        raises(lambda: i.expand(2, 2).hypot_(i)),
+        raises(lambda: x.expand(2).hypot_(T.ones(2))),
+        raises(lambda: x.expand(2, 2).mul_(T.ones(3))),
+        raises(lambda: x.expand(2).copy_(T.ones(3))),
+        raises(lambda: x.expand(1).add_(T.ones(3))),
+        raises(lambda: i.expand(1).div_(i)),
+        raises(lambda: T.tensor([True]).expand(3).bitwise_and_(T.tensor(2))),
+    )
+
+
+@program()
+def prog_fz2_keyword_operand_partial_overlap(T: Any) -> Any:
+    """An operand given by keyword (clamp_'s min/max) that partly overlaps the written-to tensor
+    is refused as a positional one is, before the shapes (`x[0].clamp_(min=x)`, found by the
+    main job); a full overlap is fine."""
+    x, y = T.ones(2, 3), T.arange(4.0)
+    return (
+        raises(lambda: x[0].clamp_(min=x)),
+        raises(lambda: y[:3].clamp_(min=y[1:])),
+        raises(lambda: y[:3].clamp_(max=y[1:])),
+        y[:3].clamp_(max=y[:3]),
+        raises(lambda: y[:3].add_(y[1:], alpha=2)),
+        observe(T, y),
+    )
+
+
 # --- matrix products of 0-d and low-rank tensors: the sizes torch reads first --------------
 
 
@@ -192,6 +228,32 @@ def prog_fz2_structured_inplace_matmul_self_shape(T: Any) -> Any:
     y = x * 1
     out["recorded"] = y.addmm_(T.ones(2, 2), T.ones(2, 2), beta=0.5)
     out["grad_fn"] = y.grad_fn
+    return out
+
+
+@program()
+def prog_fz2_linear_paths_and_their_checks(T: Any) -> Any:
+    """F.linear takes torch's paths: addmm for a 2-D input, one flattened addmm for a contiguous
+    input with a bias of one dim (after squeezing), else matmul then the bias added in place; so
+    a dtype mismatch is addmm's error before its shape error (`linear(f64[1], f32[3, 2],
+    f32[3])`, found by a campaign), an empty batch flattens, a 0-d bias is added in place."""
+    out: dict[Any, Any] = {}
+    xs = ((1,), (2,), (2, 3), (2, 1, 2), (0,), (0, 2), (3, 0, 2))
+    dts = (("float64", "float32"), ("float64", "float64"), ("int64", "float32"))
+    for xs_ in xs:
+        for ws in ((3, 2), (2,), (1, 2)):
+            for bs in (None, (3,), (), (1,), (1, 3)):
+                for xd, wd in dts:
+                    x, w = T.ones(xs_, dtype=getattr(T, xd)), T.ones(ws, dtype=getattr(T, wd))
+                    b = None if bs is None else T.ones(bs)
+                    key = (xs_, ws, bs, xd, wd)
+                    out[key] = raises(lambda x=x, w=w, b=b: T.nn.functional.linear(x, w, b))
+    x = T.tensor([1.0, -2.0], requires_grad=True)
+    b = T.tensor(0.5, requires_grad=True)
+    y = T.nn.functional.linear(x, T.ones(3, 2), b)
+    z = T.nn.functional.linear(x.expand(2, 2).t(), T.ones(3, 2), T.ones(3))
+    (y.sum() + z.sum()).backward()
+    out["graph"] = (observe(T, y), y.grad_fn.next_functions[0][0], z.grad_fn, x.grad, b.grad)
     return out
 
 

@@ -35,7 +35,6 @@ from ..ops._util import wrap_dim
 from ..ops.aten_legacy import _check_conv_shapes, _check_output_padding
 from ..ops.inplace import apply_inplace
 from ..ops.linalg import _addmm as _ADDMM
-from ..ops.linalg import mm_op as _MM
 from ..ops.registry import check_inference_saved, defop, show_saved
 
 __all__ = [
@@ -834,36 +833,23 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
             "both arguments to linear need to be at least 1D, but they are "
             f"{input.ndim}D and {weight.ndim}D"
         )
-    if input.ndim and weight.ndim == 2 and input.shape[-1] != weight.shape[1]:
-        rows = input.numel() // input.shape[-1] if input.shape[-1] else 0
-        if input.ndim == 1:
-            rows = 1
-        # torch's addmm/mm save their operands before the kernel checks the shapes
-        if bias is not None:
-            check_inference_saved(_ADDMM, (bias, input, weight))
-        else:
-            check_inference_saved(_MM, (input, weight))
-        raise RuntimeError(
-            f"mat1 and mat2 shapes cannot be multiplied ({rows}x{input.shape[-1]} and "
-            f"{weight.shape[1]}x{weight.shape[0]})"
-        )
     if input.ndim == 2 and bias is not None:
         return K._addmm(bias, input, weight.t())
-    # torch flattens a contiguous input into one addmm; any other goes through matmul, then
-    # the bias is added
+    # torch flattens a contiguous input into one addmm when the bias looks fusable (one dim,
+    # after squeezing, and contiguous); otherwise matmul, then the bias added in place
     if (
         bias is not None
-        and input.ndim not in (0, 2)
+        and (bias.ndim == 1 or bias.squeeze().ndim == 1)
+        and bias.is_contiguous()
         and input.is_contiguous()
-        and (input.ndim == 3 or bias.ndim == 1)
     ):
         shape = tuple(input.shape)
-        x2 = input.reshape(-1, shape[-1])
+        x2 = input.reshape(math.prod(shape[:-1]), shape[-1])  # (no -1: a dim may be 0)
         out = K._addmm(bias, x2, weight.t())
-        return out.view(*shape[:-1], out.shape[-1])
+        return out.view(*shape[:-1], out.shape[1])
     out = input.matmul(weight.t())
     if bias is not None:
-        out = out + bias
+        out = out.add_(bias)
     return out
 
 

@@ -281,7 +281,15 @@ def shapes_first(
     if name in _STRUCTURED_MM:
         _structured_mm_shape(name, self, args, e)
         return
-    if name not in _ITERATOR_OPS or not _DTYPE_ERRORS.match(str(e)):
+    if name not in _ITERATOR_OPS:
+        return
+    msg = str(e)
+    dtype_error = _DTYPE_ERRORS.match(msg)
+    if dtype_error or msg.startswith(("The size of tensor a ", "output with shape ")):
+        a = self._data
+        if any(st == 0 and n > 1 for st, n in zip(a.strides, a.shape, strict=True)):
+            raise RuntimeError(OVERLAP) from None  # (an expanded self) checked before shapes
+    if not dtype_error:
         return
     shape = self._data.shape
     for a in (*args, *kwargs.values()):
@@ -312,8 +320,8 @@ def apply_inplace(fn: Callable[..., Tensor], self: Tensor, *args: Any, **kwargs:
             with no_grad():
                 write(self, fn(self, *args, **kwargs)._data)
         self._check_inplace()
-        if self._vc is not None and args:  # self has views: an operand may overlap it
-            check_operand_overlap(fn, self, args)
+        if self._vc is not None and (args or kwargs):  # self has views: an operand may overlap
+            check_operand_overlap(fn, self, args, kwargs)
         if not _GM.grad:
             fast = NOGRAD_INTO.get(fn)
             if fast is not None and not _FW.active and fast(self, args, kwargs):
@@ -563,8 +571,12 @@ def copy_(self: Tensor, src: Any, non_blocking: bool = False) -> Tensor:
                 f"output with shape {list(self._data.shape)} doesn't match the broadcast shape "
                 f"{list(shape)}"
             )
-    except RuntimeError:
+    except RuntimeError as e:
         self._check_inplace()  # torch's autograd layer checks self first
+        if str(e).startswith(("The size of tensor a ", "output with shape ")) and any(
+            st == 0 and n > 1 for st, n in zip(self._data.strides, self._data.shape, strict=True)
+        ):
+            raise RuntimeError(OVERLAP) from None  # (an expanded self) checked before shapes
         raise
     if src._data.dtype.kind == "c" and self._data.dtype.kind != "c":
         from .shape import warn_complex_to_real
@@ -617,12 +629,17 @@ _OVERLAP_ANY = frozenset(
 )
 
 
-def check_operand_overlap(fn: Callable[..., Tensor], self: Tensor, args: tuple[Any, ...]) -> None:
+def check_operand_overlap(
+    fn: Callable[..., Tensor],
+    self: Tensor,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any] | None = None,
+) -> None:
     """torch's TensorIterator refuses an operand that partially overlaps the written-to tensor
-    (x[:3].add_(x[1:4])); only called when self has views (a version counter), and it checks
-    the operands sharing that counter."""
+    (x[:3].add_(x[1:4]), x[0].clamp_(min=x)); only called when self has views (a version
+    counter), and it checks the operands sharing that counter."""
     vc = self._vc
-    for a in args:
+    for a in (*args, *kwargs.values()) if kwargs else args:
         if isinstance(a, Tensor) and a._vc is vc and a is not self:
             name = getattr(fn, "__name__", "").rstrip("_")
             if name in _OVERLAP_UNCHECKED:
@@ -634,7 +651,7 @@ def check_operand_overlap(fn: Callable[..., Tensor], self: Tensor, args: tuple[A
                     wrap_dim(args[0], self.ndim)
                 else:
                     with no_grad():  # the kernel checks its arguments (shapes, dims) first
-                        fn(self.detach().clone(), *args)
+                        fn(self.detach().clone(), *args, **(kwargs or {}))
                 raise RuntimeError(PARTIAL_OVERLAP)
             _check_partial_overlap(self._data, a._data)
 
