@@ -23,6 +23,11 @@ pytest.importorskip("torch")
 _SET = _h.Subset()  # this file's programs: registered into set 3, run by its harness
 program = _SET.program
 
+_NO_FUNCTION_RULE = (
+    "vmap runs an autograd.Function per sample: its vmap staticmethod (or generated rule) is "
+    "not called"
+)
+
 
 def _t(T: Any, *shape: int, seed: int = 0, rg: bool = False) -> Any:
     return T.tensor(_data(*shape, seed=seed), requires_grad=rg)
@@ -413,9 +418,7 @@ def prog_fn_vmap_backward_inside_raises(T: Any) -> Any:
 # --- autograd.Function under vmap ---------------------------------------------------------------
 
 
-@program(
-    xfail="vmap runs an autograd.Function per sample: its vmap staticmethod (or generated rule) is not called"
-)
+@program(xfail=_NO_FUNCTION_RULE)
 def prog_fn_vmap_function_vmap_rule_called(T: Any) -> Any:
     calls = []
 
@@ -445,9 +448,7 @@ def prog_fn_vmap_function_vmap_rule_called(T: Any) -> Any:
     return out, out2, calls
 
 
-@program(
-    xfail="vmap runs an autograd.Function per sample: its vmap staticmethod (or generated rule) is not called"
-)
+@program(xfail=_NO_FUNCTION_RULE)
 def prog_fn_vmap_function_vmap_rule_grads(T: Any) -> Any:
     class Scale(T.autograd.Function):
         @staticmethod
@@ -473,9 +474,7 @@ def prog_fn_vmap_function_vmap_rule_grads(T: Any) -> Any:
     return out, out.grad_fn, x.grad, g
 
 
-@program(
-    xfail="vmap runs an autograd.Function per sample: its vmap staticmethod (or generated rule) is not called"
-)
+@program(xfail=_NO_FUNCTION_RULE)
 def prog_fn_vmap_function_generate_vmap_rule(T: Any) -> Any:
     class Exp(T.autograd.Function):
         generate_vmap_rule = True
@@ -500,9 +499,7 @@ def prog_fn_vmap_function_generate_vmap_rule(T: Any) -> Any:
     return out, out.grad_fn, x.grad, per
 
 
-@program(
-    xfail="vmap runs an autograd.Function per sample: its vmap staticmethod (or generated rule) is not called"
-)
+@program(xfail=_NO_FUNCTION_RULE)
 def prog_fn_vmap_function_rule_errors(T: Any) -> Any:
     class NoRule(T.autograd.Function):
         @staticmethod
