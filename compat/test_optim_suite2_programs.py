@@ -640,6 +640,1012 @@ def prog_op2_named_parameters_in_groups(T: Any) -> Any:
     return out
 
 
+# --- schedulers ------------------------------------------------------------------------------
+
+
+def _sgd(T: Any, **kw: Any) -> Any:
+    return T.optim.SGD(_ps(T), **{"lr": 0.1, "momentum": 0.9, **kw})
+
+
+@program()
+def prog_op2_every_scheduler_under_the_epoch_argument(T: Any) -> Any:
+    """step(epoch) on each scheduler, epochs out of order: the closed form where there is one
+    (with the deprecation warning), get_lr() otherwise."""
+    S = T.optim.lr_scheduler
+    makers = {
+        "step": lambda o: S.StepLR(o, 2, gamma=0.5),
+        "multistep": lambda o: S.MultiStepLR(o, [1, 3, 3], gamma=0.5),
+        "constant": lambda o: S.ConstantLR(o, factor=0.5, total_iters=2),
+        "linear": lambda o: S.LinearLR(o, start_factor=0.25, total_iters=3),
+        "exponential": lambda o: S.ExponentialLR(o, 0.7),
+        "polynomial": lambda o: S.PolynomialLR(o, total_iters=3, power=2.0),
+        "cosine": lambda o: S.CosineAnnealingLR(o, T_max=3, eta_min=0.01),
+        "lambda": lambda o: S.LambdaLR(o, lambda e: 0.9**e),
+        "multiplicative": lambda o: S.MultiplicativeLR(o, lambda e: 0.9),
+        "warm_restarts": lambda o: S.CosineAnnealingWarmRestarts(o, T_0=2, T_mult=2, eta_min=1e-3),
+        "cyclic": lambda o: S.CyclicLR(o, 0.01, 0.1, step_size_up=2),
+        "onecycle": lambda o: S.OneCycleLR(o, 0.5, total_steps=8),
+    }
+    out = {}
+    for k, mk in makers.items():
+        opt = _sgd(T)
+        s = mk(opt)
+        trace = []
+
+        def go(s: Any = s, opt: Any = opt, trace: Any = trace) -> Any:
+            for e in [1, 2, 5, 3, 0, 4]:
+                opt.step()
+                s.step(e)
+                g = opt.param_groups[0]
+                trace.append((s.last_epoch, s.get_last_lr(), g["lr"], g["momentum"]))
+            return trace
+
+        sd = s.state_dict() if k not in ("lambda", "multiplicative") else None
+        out[k] = raises(go), sd
+    return out
+
+
+@program()
+def prog_op2_get_lr_outside_step_and_overridden_optimizer_step(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    opt = _sgd(T)
+    scheds = {
+        "step": S.StepLR(opt, 2),
+        "cosine": S.CosineAnnealingLR(opt, 3),
+        "warm_restarts": S.CosineAnnealingWarmRestarts(opt, 2),
+        "poly": S.PolynomialLR(opt, 3),
+    }
+    out: dict[str, Any] = {k: s.get_lr() for k, s in scheds.items()}
+    opt1 = _sgd(T)
+    s1 = S.StepLR(opt1, 2)
+    opt1.step = lambda *a, **k: None
+    s1.step()
+    opt2 = _sgd(T)
+    s2 = S.StepLR(opt2, 2)
+    s2.step()
+    opt3 = _sgd(T)
+    s3 = S.StepLR(opt3, 2)
+    opt3.step()
+    opt3.step()
+    s3.step()
+    s3.step()
+    out["counts"] = (s1.get_last_lr(), s2.get_last_lr(), s3.last_epoch, s3._step_count)
+    return out
+
+
+@program()
+def prog_op2_custom_scheduler_subclasses(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+
+    class Halving(S.LRScheduler):
+        def __init__(self, opt: Any, k: float, last_epoch: int = -1) -> None:
+            self.k = k
+            super().__init__(opt, last_epoch)
+
+        def get_lr(self) -> Any:
+            return [g["lr"] * self.k for g in self.optimizer.param_groups]
+
+    class ClosedForm(S.LRScheduler):
+        def get_lr(self) -> Any:
+            return [b / (self.last_epoch + 1) for b in self.base_lrs]
+
+        def _get_closed_form_lr(self) -> Any:
+            return [b * 10 for b in self.base_lrs]
+
+    class Old(S._LRScheduler):
+        def get_lr(self) -> Any:
+            return [b * 2 for b in self.base_lrs]
+
+    opt = _sgd(T)
+    s = Halving(opt, 0.5)
+    trace = _trace(T, opt, s, 3)
+    opt2 = _sgd(T)
+    c = ClosedForm(opt2)
+    trace2 = _trace(T, opt2, c, 2)
+    c.step(4)
+    old = Old(_sgd(T))
+    return (
+        trace,
+        s.state_dict(),
+        trace2,
+        c.get_last_lr(),
+        old.get_last_lr(),
+        issubclass(S._LRScheduler, S.LRScheduler),
+        sorted(vars(s)),
+    )
+
+
+@program()
+def prog_op2_plateau_nan_tensor_metrics_cooldown_and_eps(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    opt = _sgd(T)
+    s = S.ReduceLROnPlateau(opt, patience=0, cooldown=1, min_lr=0.02, eps=1e-3)
+    trace = []
+    for m in [1.0, T.tensor(2.0), float("nan"), 3.0, 0.5, 0.5, 0.5, T.tensor([0.4])]:
+        s.step(m)
+        trace.append((s.get_last_lr(), s.num_bad_epochs, s.cooldown_counter, s.best, s.last_epoch))
+    epoch = raises(lambda: s.step(1.0, epoch=10))
+    return trace, epoch, s.last_epoch, sorted(s.state_dict()), raises(lambda: s.get_lr())
+
+
+@program()
+def prog_op2_plateau_modes_and_threshold_modes(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    out = {}
+    for mode in ("min", "max"):
+        for tm in ("rel", "abs"):
+            opt = T.optim.SGD(_ps(T), lr=1.0)
+            s = S.ReduceLROnPlateau(
+                opt, mode=mode, threshold_mode=tm, threshold=0.1, patience=1, factor=0.5
+            )
+            trace = []
+            for m in [1.0, 1.05, 0.95, 1.2, 0.8, 0.85, 2.0, 2.0, -1.0, -1.0, -1.0, float("inf")]:
+                s.step(m)
+                trace.append((opt.param_groups[0]["lr"], s.best, s.num_bad_epochs))
+            out[mode + "_" + tm] = trace, s.mode_worse
+    return out
+
+
+@program()
+def prog_op2_plateau_min_lr_list_and_added_group(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    opt = T.optim.SGD([{"params": _ps(T)}, {"params": _ps(T, 4), "lr": 0.5}], lr=1.0)
+    s = S.ReduceLROnPlateau(opt, min_lr=[0.3, 0.2], patience=0, factor=0.1)
+    trace = []
+    for m in [1, 1, 1]:
+        s.step(m)
+        trace.append(s.get_last_lr())
+    opt.add_param_group({"params": _ps(T, 7), "lr": 0.9})
+    err = raises(lambda: s.step(1))
+    opt2 = T.optim.SGD([{"params": _ps(T)}, {"params": _ps(T, 4), "lr": 0.5}], lr=1.0)
+    s2 = S.ReduceLROnPlateau(opt2, min_lr=0.05, patience=0, factor=0.1)
+    opt2.add_param_group({"params": _ps(T, 7), "lr": 0.9})
+    added = raises(lambda: [s2.step(1) for _ in range(3)] and s2.get_last_lr())
+    return trace, err, s.min_lrs, added, s2.min_lrs
+
+
+@program()
+def prog_op2_onecycle_three_phase_and_overstepping(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    opt = T.optim.Adam(_ps(T), lr=0.1)
+    s = S.OneCycleLR(
+        opt,
+        max_lr=[0.5],
+        total_steps=3,
+        three_phase=True,
+        anneal_strategy="linear",
+        div_factor=5,
+        final_div_factor=50,
+    )
+    trace = []
+    for _ in range(3):
+        opt.step()
+        trace.append(raises(lambda: s.step()))
+        trace.append((s.get_last_lr(), opt.param_groups[0]["betas"]))
+    opt2 = T.optim.SGD(_ps(T), lr=0.1)
+    s2 = S.OneCycleLR(opt2, max_lr=0.5, epochs=2, steps_per_epoch=2, cycle_momentum=False)
+    trace2 = [raises(lambda: s2.step()) for _ in range(5)]
+    return (
+        trace,
+        trace2,
+        opt2.param_groups[0]["lr"],
+        list(opt.param_groups[0]),
+        list(opt2.param_groups[0]),
+        s.state_dict(),
+    )
+
+
+@program()
+def prog_op2_momentum_cycling_over_momentumless_optimizers(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    out = {}
+    opt = T.optim.Adagrad(_ps(T), lr=0.1)
+    out["onecycle_adagrad"] = raises(lambda: S.OneCycleLR(opt, 0.5, total_steps=4))
+    out["onecycle_adagrad_off"] = raises(
+        lambda: S.OneCycleLR(opt, 0.5, total_steps=4, cycle_momentum=False).get_last_lr()
+    )
+    rms = T.optim.RMSprop(_ps(T), lr=0.1, momentum=0.5)
+    s = S.OneCycleLR(rms, 0.5, total_steps=4, base_momentum=[0.7], max_momentum=0.95)
+    trace = []
+    for _ in range(3):
+        rms.step()
+        s.step()
+        trace.append((s.get_last_lr(), rms.param_groups[0]["momentum"]))
+    out["onecycle_rmsprop"] = trace
+    sgd0 = T.optim.SGD(_ps(T), lr=0.1)
+    out["onecycle_sgd_no_momentum"] = raises(
+        lambda: S.OneCycleLR(sgd0, 0.5, total_steps=4).optimizer.param_groups[0]["momentum"]
+    )
+    out["cyclic_adagrad"] = raises(lambda: S.CyclicLR(T.optim.Adagrad(_ps(T)), 0.01, 0.1))
+    out["cyclic_adam"] = raises(
+        lambda: S.CyclicLR(
+            T.optim.Adam(_ps(T)), 0.01, 0.1, base_momentum=0.8, max_momentum=0.9
+        ).optimizer.param_groups[0]["betas"]
+    )
+    out["cyclic_sgd_no_momentum"] = raises(
+        lambda: S.CyclicLR(T.optim.SGD(_ps(T), lr=0.1), 0.01, 0.1).optimizer.param_groups[0]
+    )
+    out["cyclic_momentum_list"] = raises(
+        lambda: S.CyclicLR(_sgd(T), 0.01, 0.1, base_momentum=[0.1, 0.2])
+    )
+    out["onecycle_momentum_list"] = raises(
+        lambda: S.OneCycleLR(_sgd(T), 0.1, total_steps=3, base_momentum=[0.1, 0.2])
+    )
+    return out
+
+
+@program()
+def prog_op2_scheduler_constructor_checks(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    opt = _sgd(T)
+    ps = _ps(T)
+    cases = {
+        "not_an_optimizer": lambda: S.StepLR(ps, 2),
+        "step_size_none": lambda: S.StepLR(opt, None),
+        "constant_factor_big": lambda: S.ConstantLR(opt, factor=1.5),
+        "constant_factor_neg": lambda: S.ConstantLR(opt, factor=-0.1),
+        "linear_start_zero": lambda: S.LinearLR(opt, start_factor=0),
+        "linear_start_big": lambda: S.LinearLR(opt, start_factor=2.0),
+        "linear_end_big": lambda: S.LinearLR(opt, end_factor=1.5),
+        "warm_t0_zero": lambda: S.CosineAnnealingWarmRestarts(opt, T_0=0),
+        "warm_t0_float": lambda: S.CosineAnnealingWarmRestarts(opt, T_0=2.0),
+        "warm_tmult_zero": lambda: S.CosineAnnealingWarmRestarts(opt, T_0=2, T_mult=0),
+        "warm_tmult_float": lambda: S.CosineAnnealingWarmRestarts(opt, T_0=2, T_mult=1.5),
+        "warm_eta_str": lambda: S.CosineAnnealingWarmRestarts(opt, T_0=2, eta_min="a"),
+        "cyclic_mode": lambda: S.CyclicLR(opt, 0.01, 0.1, mode="foo"),
+        "cyclic_base_list": lambda: S.CyclicLR(opt, [0.01, 0.02], 0.1),
+        "cyclic_max_list": lambda: S.CyclicLR(opt, 0.01, [0.1, 0.2]),
+        "onecycle_no_steps": lambda: S.OneCycleLR(opt, 0.1),
+        "onecycle_epochs_zero": lambda: S.OneCycleLR(opt, 0.1, epochs=0, steps_per_epoch=2),
+        "onecycle_spe_neg": lambda: S.OneCycleLR(opt, 0.1, epochs=2, steps_per_epoch=-1),
+        "onecycle_total_zero": lambda: S.OneCycleLR(opt, 0.1, total_steps=0),
+        "onecycle_total_float": lambda: S.OneCycleLR(opt, 0.1, total_steps=2.0),
+        "onecycle_pct_int": lambda: S.OneCycleLR(opt, 0.1, total_steps=10, pct_start=1),
+        "onecycle_pct_big": lambda: S.OneCycleLR(opt, 0.1, total_steps=10, pct_start=1.2),
+        "onecycle_anneal": lambda: S.OneCycleLR(opt, 0.1, total_steps=10, anneal_strategy="x"),
+        "onecycle_max_list": lambda: S.OneCycleLR(opt, [0.1, 0.2], total_steps=10),
+        "plateau_mode": lambda: S.ReduceLROnPlateau(opt, mode="x"),
+        "plateau_threshold_mode": lambda: S.ReduceLROnPlateau(opt, threshold_mode="x"),
+        "plateau_factor": lambda: S.ReduceLROnPlateau(opt, factor=1.0),
+        "plateau_min_lr_list": lambda: S.ReduceLROnPlateau(opt, min_lr=[0.1, 0.2]),
+        "lambda_list": lambda: S.LambdaLR(opt, [lambda e: 1.0, lambda e: 1.0]),
+        "multiplicative_list": lambda: S.MultiplicativeLR(opt, [lambda e: 1.0, lambda e: 1.0]),
+        "sequential_empty": lambda: S.SequentialLR(opt, [], milestones=[]),
+        "sequential_milestones": lambda: S.SequentialLR(
+            opt, [S.StepLR(opt, 2), S.StepLR(opt, 2)], milestones=[]
+        ),
+        "chained_empty": lambda: S.ChainedScheduler([]),
+        "polynomial_zero": lambda: S.PolynomialLR(opt, total_iters=0).get_last_lr(),
+        "exponential_none": lambda: S.ExponentialLR(opt, None),
+        "last_epoch_without_initial_lr": lambda: S.StepLR(opt, 2, last_epoch=3),
+        "multistep_unsorted": lambda: S.MultiStepLR(opt, [5, 2, 2]).milestones,
+    }
+    return {k: raises(f) for k, f in cases.items()}
+
+
+@program()
+def prog_op2_composed_schedulers_of_other_optimizers(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    opt = _sgd(T)
+    opt2 = T.optim.SGD(_ps(T, 5), lr=0.1)
+    cases = {
+        "sequential_other": lambda: S.SequentialLR(
+            opt, [S.StepLR(opt, 2), S.StepLR(opt2, 2)], milestones=[2]
+        ),
+        "sequential_plateau": lambda: S.SequentialLR(
+            opt, [S.StepLR(opt, 2), S.ReduceLROnPlateau(opt)], milestones=[2]
+        ),
+        "sequential_not_scheduler": lambda: S.SequentialLR(
+            opt, [S.StepLR(opt, 2), 3], milestones=[2]
+        ),
+        "chained_other": lambda: S.ChainedScheduler([S.StepLR(opt, 2), S.StepLR(opt2, 2)]),
+        "chained_optimizer_argument": lambda: S.ChainedScheduler(
+            [S.StepLR(opt, 2)], optimizer=opt2
+        ),
+        "chained_plateau": lambda: S.ChainedScheduler([S.StepLR(opt, 2), S.ReduceLROnPlateau(opt)]),
+    }
+    return {k: raises(f) for k, f in cases.items()}
+
+
+# --- swa_utils -------------------------------------------------------------------------------
+
+
+@program()
+def prog_op2_swalr_checks_and_per_group_lrs(T: Any) -> Any:
+    U = T.optim.swa_utils
+    opt = T.optim.SGD([{"params": _ps(T)}, {"params": _ps(T, 3), "lr": 0.3}], lr=0.1)
+    out: dict[str, Any] = {
+        "strategy": raises(lambda: U.SWALR(opt, 0.05, anneal_strategy="exp")),
+        "epochs_neg": raises(lambda: U.SWALR(opt, 0.05, anneal_epochs=-1)),
+        "epochs_float": raises(lambda: U.SWALR(opt, 0.05, anneal_epochs=2.0)),
+        "list_long": raises(lambda: U.SWALR(opt, [0.05, 0.1, 0.2])),
+        "list_ok": raises(lambda: U.SWALR(opt, [0.05, 0.1], anneal_epochs=0).get_last_lr()),
+    }
+    s = U.SWALR(opt, [0.05, 0.01], anneal_epochs=3, anneal_strategy="linear")
+    out["trace"] = _trace(T, opt, s, 5)
+    out["state"] = s.state_dict()
+    out["get_lr"] = s.get_lr()
+    return out
+
+
+@program()
+def prog_op2_averaged_model_ema_over_buffers(T: Any) -> Any:
+    U = T.optim.swa_utils
+    net = _seeded(T, T.nn.Sequential(T.nn.Linear(3, 2), T.nn.BatchNorm1d(2)), 5)
+    out: dict[str, Any] = {
+        "both_fns": raises(
+            lambda: U.AveragedModel(
+                net, avg_fn=lambda a, b, n: a, multi_avg_fn=U.get_ema_multi_avg_fn(0.9)
+            )
+        ),
+        "decay_big": raises(lambda: U.get_ema_multi_avg_fn(1.5)),
+        "decay_neg": raises(lambda: U.get_ema_multi_avg_fn(-0.1)),
+    }
+    m = U.AveragedModel(net, multi_avg_fn=U.get_ema_multi_avg_fn(0.5), use_buffers=True)
+    out["n0"] = (m.n_averaged, m.n_averaged.dtype)
+    for k in range(3):
+        with T.no_grad():
+            for p in net.parameters():
+                p.mul_(1.5).add_(0.1 * k)
+            net[1].running_mean.add_(1.0)
+            net[1].num_batches_tracked.add_(1)
+        m.update_parameters(net)
+    out["params"] = [p.detach() for p in m.parameters()]
+    out["buffers"] = list(m.buffers())
+    out["keys"] = list(m.state_dict())
+    out["requires_grad"] = [p.requires_grad for p in m.parameters()]
+    m2 = U.AveragedModel(net, avg_fn=U.get_swa_avg_fn())
+    m2.update_parameters(net)
+    out["from_averaged"] = raises(lambda: m2.update_parameters(m))
+    out["m2"] = [p.detach() for p in m2.parameters()], m2.n_averaged
+    out["swa_multi"] = raises(
+        lambda: U.AveragedModel(net, multi_avg_fn=U.get_swa_multi_avg_fn()).update_parameters(net)
+    )
+    m.eval()
+    out["forward"] = m(T.tensor(_data(4, 3, seed=9)))
+    out["repr"] = repr(m)
+    return out
+
+
+@program()
+def prog_op2_update_bn_batches_and_modes(T: Any) -> Any:
+    U = T.optim.swa_utils
+    net = T.nn.Sequential(
+        T.nn.Linear(3, 4),
+        T.nn.BatchNorm1d(4, momentum=0.3),
+        T.nn.ReLU(),
+        T.nn.BatchNorm1d(4, affine=False),
+    )
+    _seeded(T, net, 3)
+    data = [T.tensor(_data(5, 3, seed=s)) for s in range(3)]
+    U.update_bn([(d, 0) for d in data], net)
+    r1 = [
+        net[1].running_mean.clone(),
+        net[1].running_var.clone(),
+        net[1].momentum,
+        net[1].num_batches_tracked.clone(),
+        net[3].running_var.clone(),
+        net.training,
+    ]
+    U.update_bn([{"a": 1}], T.nn.Linear(2, 2))  # no batch norm: the loader is never read
+    net.eval()
+    U.update_bn([[d] for d in data], net)
+    r2 = [net[1].running_mean.clone(), net.training, net[1].training]
+    return r1, r2
+
+
+# --- more optimizer behaviour ----------------------------------------------------------------
+
+
+def _cplx_leaf(T: Any, seed: int) -> Any:
+    c = _data(2, 2, 3, seed=seed)
+    return T.tensor(c[0] + 1j * c[1]).to(T.complex128).requires_grad_()
+
+
+_DIFFERENTIABLE_COMPLEX = {
+    "SGD": [
+        {"lr": 0.1},
+        {"lr": 0.1, "momentum": 0.9, "nesterov": True, "weight_decay": 0.1, "maximize": True},
+    ],
+    "Adam": [{"lr": 0.1}, {"lr": 0.1, "amsgrad": True, "weight_decay": 0.1, "maximize": True}],
+    "AdamW": [{"lr": 0.1}, {"lr": 0.1, "amsgrad": True, "maximize": True}],
+    "Adamax": [{"lr": 0.1}, {"lr": 0.1, "weight_decay": 0.1, "maximize": True}],
+    "NAdam": [{"lr": 0.1}, {"lr": 0.1, "weight_decay": 0.1, "decoupled_weight_decay": True}],
+    "RAdam": [{"lr": 0.1}, {"lr": 0.1, "weight_decay": 0.1, "decoupled_weight_decay": True}],
+    "Adagrad": [{"lr": 0.1}, {"lr": 0.1, "lr_decay": 0.1, "weight_decay": 0.1, "maximize": True}],
+    "Adadelta": [{"lr": 0.5}, {"lr": 0.5, "weight_decay": 0.1, "maximize": True}],
+    "RMSprop": [{"lr": 0.1}, {"lr": 0.1, "centered": True, "momentum": 0.5, "weight_decay": 0.1}],
+    "Rprop": [{"lr": 0.1}, {"lr": 0.1, "maximize": True}],
+    "ASGD": [{"lr": 0.1}, {"lr": 0.1, "weight_decay": 0.1, "maximize": True, "t0": 1}],
+}
+
+
+def _differentiable_complex_run(T: Any, name: str, kw: dict[str, Any]) -> Any:
+    w0 = _cplx_leaf(T, 3)
+    r0 = T.tensor(_data(3, seed=4), dtype=T.float64, requires_grad=True)
+    p, q = w0 * 1, r0 * 1
+    opt = getattr(T.optim, name)([p, q], differentiable=True, **kw)
+    gs = []
+    for k in range(3):
+        g = _cplx_leaf(T, 10 + k)
+        h = T.tensor(_data(3, seed=30 + k), dtype=T.float64, requires_grad=True)
+        gs += [g, h]
+        p.grad = g * (k + 1)
+        q.grad = h
+        opt.step()
+    loss = (p.abs() ** 2).sum() + (q**3).sum()
+    grads = T.autograd.grad(loss, [w0, r0, *gs], allow_unused=True)
+    return p, q, p.grad_fn, q.grad_fn, grads, dict(opt.state[p])
+
+
+@program()
+def prog_op2_differentiable_complex_parameters_adam_family(T: Any) -> Any:
+    names = ("Adam", "AdamW", "Adamax", "NAdam", "RAdam")
+    return {
+        (n, i): raises(lambda n=n, kw=kw: _differentiable_complex_run(T, n, kw))
+        for n in names
+        for i, kw in enumerate(_DIFFERENTIABLE_COMPLEX[n])
+    }
+
+
+@program()
+def prog_op2_differentiable_complex_parameters_others(T: Any) -> Any:
+    names = ("SGD", "Adagrad", "Adadelta", "RMSprop", "Rprop", "ASGD")
+    return {
+        (n, i): raises(lambda n=n, kw=kw: _differentiable_complex_run(T, n, kw))
+        for n in names
+        for i, kw in enumerate(_DIFFERENTIABLE_COMPLEX[n])
+    }
+
+
+@program()
+def prog_op2_per_group_flags(T: Any) -> Any:
+    """Flags given per group (amsgrad, maximize, foreach, centered, ...) override the defaults
+    for that group only; a complex group in the middle."""
+    o = T.optim
+    cases = {
+        "adam": (o.Adam, [{"amsgrad": True}, {"maximize": True, "weight_decay": 0.1},
+                          {"foreach": True, "decoupled_weight_decay": True, "weight_decay": 0.2}]),
+        "sgd": (o.SGD, [{"momentum": 0.9, "nesterov": True}, {"maximize": True},
+                        {"momentum": 0.5, "dampening": 0.5, "foreach": True}]),
+        "rmsprop": (o.RMSprop, [{"centered": True}, {"momentum": 0.5, "maximize": True},
+                                {"foreach": True, "alpha": 0.5}]),
+        "nadam": (o.NAdam, [{"decoupled_weight_decay": True, "weight_decay": 0.1},
+                            {"momentum_decay": 0.1}, {"foreach": True}]),
+        "radam": (o.RAdam, [{"decoupled_weight_decay": True, "weight_decay": 0.1},
+                            {"maximize": True}, {"foreach": True, "betas": (0.5, 0.6)}]),
+        "adagrad": (o.Adagrad, [{"lr_decay": 0.1},
+                                {"maximize": True, "initial_accumulator_value": 1.0},
+                                {"foreach": True}]),
+        "asgd": (o.ASGD, [{"t0": 1}, {"lambd": 0.1, "maximize": True},
+                          {"foreach": True, "alpha": 0.5}]),
+        "rprop": (o.Rprop, [{"etas": (0.3, 1.5)}, {"step_sizes": (0.01, 0.02), "maximize": True},
+                            {"foreach": True}]),
+        "adadelta": (o.Adadelta, [{"rho": 0.5}, {"maximize": True},
+                                  {"foreach": True, "weight_decay": 0.1}]),
+        "adamax": (o.Adamax, [{"eps": 0.1}, {"maximize": True},
+                              {"foreach": True, "weight_decay": 0.1}]),
+    }  # fmt: skip
+    out = {}
+    for k, (cls, gs) in cases.items():
+
+        def go(cls: Any = cls, gs: Any = gs) -> Any:
+            pss = [_ps(T, seed=3 * i, complex_=(i == 1)) for i in range(3)]
+            opt = cls([{"params": ps, **g} for ps, g in zip(pss, gs, strict=True)], lr=0.05)
+            flat = [p for ps in pss for p in ps]
+            for i in range(3):
+                opt.zero_grad()
+                _loss(T, flat, i).backward()
+                opt.step()
+            return [p.detach() for p in flat], _groups(opt)
+
+        out[k] = raises(go)
+    return out
+
+
+@program()
+def prog_op2_default_dtype_float64_state_tensors(T: Any) -> Any:
+    """Under set_default_dtype(float64) the 0-dim state (`step`, ASGD's eta and mu, NAdam's
+    mu_product) is float64, but float32 for fused steps; float32 parameters stay float32."""
+    out = {}
+    old = T.get_default_dtype()
+    T.set_default_dtype(T.float64)
+    try:
+        for name in _OPTIMIZERS:
+            if name == "SparseAdam":
+                continue
+
+            def go(name: str = name) -> Any:
+                ps = _ps(T, dtype=T.float32)[: 1 if name == "Muon" else 2]
+                opt = getattr(T.optim, name)(ps, lr=0.01)
+                for i in range(2):
+                    opt.zero_grad()
+                    loss = _loss(T, ps, i)
+                    loss.backward()
+                    opt.step((lambda loss=loss: loss) if name == "LBFGS" else None)
+                skip = ("old_dirs", "old_stps", "ro", "al")
+                return [{k: v for k, v in opt.state[p].items() if k not in skip} for p in ps]
+
+            out[name] = raises(go)
+        for name in ("Adam", "AdamW", "SGD", "Adagrad"):
+
+            def fused(name: str = name) -> Any:
+                ps = _ps(T, dtype=T.float32)
+                opt = getattr(T.optim, name)(ps, lr=0.01, fused=True)
+                _train(T, opt, ps)
+                return [dict(opt.state[p]) for p in ps]
+
+            out[name + "_fused"] = raises(fused)
+        for name in ("Adam", "RAdam", "NAdam", "ASGD", "Adamax", "RMSprop", "Adadelta", "Rprop"):
+
+            def foreach(name: str = name) -> Any:
+                ps = _ps(T, dtype=T.float32)
+                opt = getattr(T.optim, name)(ps, lr=0.01, foreach=True)
+                _train(T, opt, ps)
+                return [dict(opt.state[p]) for p in ps]
+
+            out[name + "_foreach"] = raises(foreach)
+    finally:
+        T.set_default_dtype(old)
+    return out
+
+
+@program()
+def prog_op2_fused_steps_every_dtype(T: Any) -> Any:
+    """fused=True on CPU: SGD, Adam, AdamW and Adagrad run; the others refuse it; float16 and
+    bfloat16 parameters, maximize with weight decay, a Tensor lr."""
+    out = {}
+    for name in ("SGD", "Adam", "AdamW", "Adagrad", "Adamax", "NAdam", "RMSprop"):
+        for dt in ("float32", "float64", "float16"):
+            for i, extra in enumerate(
+                [{}, {"maximize": True, "weight_decay": 0.1}, {"lr": T.tensor(0.05)}]
+            ):
+
+                def go(name: str = name, dt: str = dt, extra: Any = extra) -> Any:
+                    ps = _ps(T, dtype=getattr(T, dt))
+                    kw = {"lr": 0.05, **extra, **({"momentum": 0.9} if name == "SGD" else {})}
+                    opt = getattr(T.optim, name)(ps, fused=True, **kw)
+                    return _train(T, opt, ps), opt.state_dict()
+
+                out[(name, dt, i)] = raises(go)
+    return out
+
+
+@program()
+def prog_op2_fused_refusals_and_grad_scaler(T: Any) -> Any:
+    """A fused step refuses complex and integer parameters; under a GradScaler its grads are
+    unscaled and an inf step skipped as for the unfused step."""
+    o = T.optim
+    out: dict[Any, Any] = {}
+    for name in ("SGD", "Adam", "AdamW", "Adagrad"):
+        cls = getattr(o, name)
+
+        def cplx(cls: Any = cls) -> Any:
+            ps = _ps(T, complex_=True)
+            return _train(T, cls(ps, lr=0.1, fused=True), ps)
+
+        out[name] = (
+            raises(cplx),
+            raises(lambda cls=cls: cls(_ps(T), lr=0.1, fused=True, foreach=True)),
+            raises(lambda cls=cls: cls(_ps(T), lr=0.1, fused=True, differentiable=True)),
+            raises(lambda cls=cls: cls([T.zeros(2, dtype=T.int64)], lr=0.1, fused=True)),
+        )
+        for fused in (True, False):
+            for unscale_first in (False, True):
+
+                def scaled(cls: Any = cls, fused: bool = fused, uf: bool = unscale_first) -> Any:
+                    ps = _ps(T)
+                    kw = {"momentum": 0.9} if cls is o.SGD else {}
+                    opt = cls(ps, lr=0.1, fused=fused, **kw)
+                    sc = T.amp.GradScaler("cpu", init_scale=4.0, growth_interval=1)
+                    trace = []
+                    for i in range(4):
+                        opt.zero_grad()
+                        loss = _loss(T, ps, i) * (float("inf") if i == 2 else 1.0)
+                        sc.scale(loss).backward()
+                        if uf:
+                            sc.unscale_(opt)
+                        r = sc.step(opt)
+                        sc.update()
+                        trace.append(
+                            (r, sc.get_scale(), [p.detach().clone() for p in ps],
+                             [p.grad.clone() for p in ps], hasattr(opt, "grad_scale"))
+                        )  # fmt: skip
+                    return trace, opt.state_dict()
+
+                out[(name, fused, unscale_first)] = raises(scaled)
+    return out
+
+
+@program()
+def prog_op2_base_optimizer_and_param_group_edges(T: Any) -> Any:
+    o = T.optim
+    ps = _ps(T)
+
+    def added(group: Any) -> Any:
+        opt = o.SGD(ps[:1], lr=0.1)
+        opt.add_param_group(group)
+        return _groups(opt)
+
+    cases = {
+        "base_step": lambda: o.Optimizer(ps, {}).step(),
+        "base_repr": lambda: repr(o.Optimizer(ps, {"lr": 0.1})),
+        "base_state_dict": lambda: o.Optimizer(ps, {"lr": 0.1}).state_dict(),
+        "empty_group": lambda: _groups(o.SGD([{"params": []}], lr=0.1)),
+        "add_empty": lambda: added({"params": []}),
+        "add_duplicate": lambda: o.SGD(ps, lr=0.1).add_param_group({"params": ps[:1]}),
+        "add_not_dict": lambda: o.SGD(ps, lr=0.1).add_param_group(ps),
+        "add_tensor": lambda: added({"params": T.nn.Parameter(T.ones(2))}),
+        "add_set": lambda: added({"params": {T.nn.Parameter(T.ones(2))}}),
+        "add_tuple": lambda: added({"params": (T.nn.Parameter(T.ones(2)),), "lr": 0.3}),
+        "no_lr": lambda: o.SGD([{"params": ps}]),
+        "extra_keys": lambda: _groups(o.Adam([{"params": ps, "foo": 1, "lr": 0.5}], lr=0.1)),
+        "state_default": lambda: (lambda opt: (dict(opt.state[ps[0]]), len(opt.state)))(
+            o.SGD(ps, lr=0.1)
+        ),
+        "no_grads_step": lambda: (lambda opt: (opt.step(), opt.state_dict()))(o.Adam(ps, lr=0.1)),
+        "duplicate_in_group": lambda: _groups(o.SGD([ps[0], ps[0]], lr=0.1)),
+        "duplicate_across": lambda: o.SGD([{"params": ps[:1]}, {"params": ps[:1]}], lr=0.1),
+        "generator": lambda: len(o.SGD((p for p in ps), lr=0.1).param_groups[0]["params"]),
+    }
+    return {k: raises(f) for k, f in cases.items()}
+
+
+# --- schedulers, continued -------------------------------------------------------------------
+
+
+@program()
+def prog_op2_nested_sequential_and_chained(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    combos = {
+        "linear_warm_restarts": lambda o: S.SequentialLR(
+            o, [S.LinearLR(o, 0.1, total_iters=2), S.CosineAnnealingWarmRestarts(o, 2, 2)], [2]
+        ),
+        "linear_cyclic": lambda o: S.SequentialLR(
+            o, [S.LinearLR(o, 0.1, total_iters=2), S.CyclicLR(o, 0.01, 0.1, 2)], [3]
+        ),
+        "constant_onecycle": lambda o: S.SequentialLR(
+            o, [S.ConstantLR(o, 0.5, total_iters=2), S.OneCycleLR(o, 0.5, total_steps=10)], [2]
+        ),
+        "three": lambda o: S.SequentialLR(
+            o,
+            [S.ConstantLR(o, 0.5, total_iters=1), S.ExponentialLR(o, 0.5), S.StepLR(o, 1, 0.9)],
+            [1, 3],
+        ),
+        "sequential_of_chained": lambda o: S.SequentialLR(
+            o,
+            [
+                S.ChainedScheduler([S.ConstantLR(o, 0.5, total_iters=2), S.ExponentialLR(o, 0.9)]),
+                S.PolynomialLR(o, 4),
+            ],
+            [3],
+        ),
+        "chained_of_sequential": lambda o: S.ChainedScheduler(
+            [
+                S.SequentialLR(
+                    o, [S.ConstantLR(o, 0.5, total_iters=2), S.ExponentialLR(o, 0.9)], [2]
+                ),
+                S.MultiplicativeLR(o, lambda e: 0.95),
+            ]
+        ),
+        "sequential_of_sequential": lambda o: S.SequentialLR(
+            o,
+            [
+                S.SequentialLR(
+                    o, [S.ConstantLR(o, 0.5, total_iters=1), S.ExponentialLR(o, 0.8)], [1]
+                ),
+                S.StepLR(o, 2),
+            ],
+            [3],
+        ),
+        "chained_lambda_cosine": lambda o: S.ChainedScheduler(
+            [S.LambdaLR(o, lambda e: 1 / (e + 1)), S.CosineAnnealingLR(o, 4)]
+        ),
+        "milestone_zero": lambda o: S.SequentialLR(
+            o, [S.ConstantLR(o, 0.5, total_iters=2), S.ExponentialLR(o, 0.8)], [0]
+        ),
+        "milestones_unsorted": lambda o: S.SequentialLR(
+            o, [S.ConstantLR(o, 0.5), S.ExponentialLR(o, 0.8), S.StepLR(o, 1)], [4, 2]
+        ),
+    }
+    out = {}
+    for k, mk in combos.items():
+
+        def go(mk: Any = mk) -> Any:
+            opt = _sgd(T)
+            s = mk(opt)
+            g = opt.param_groups[0]
+            init = (s.get_last_lr(), g["lr"], g["momentum"])
+            trace = []
+            for _ in range(7):
+                opt.step()
+                s.step()
+                trace.append((s.get_last_lr(), g["lr"], g["momentum"], s.last_epoch))
+            return init, trace, sorted(s.state_dict())
+
+        out[k] = raises(go)
+    return out
+
+
+@program()
+def prog_op2_sequential_resume_and_chained_state(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+
+    def mk(o: Any) -> Any:
+        return S.SequentialLR(o, [S.LinearLR(o, 0.1, total_iters=2), S.ExponentialLR(o, 0.7)], [2])
+
+    opt = _sgd(T)
+    s = mk(opt)
+    for _ in range(3):
+        opt.step()
+        s.step()
+    sd, osd = s.state_dict(), opt.state_dict()
+    opt2 = _sgd(T)
+    s2 = mk(opt2)
+    opt2.load_state_dict(osd)
+    s2.load_state_dict(sd)
+    resumed = _trace(T, opt2, s2, 3)
+    original = _trace(T, opt, s, 3)
+    chain = S.ChainedScheduler([S.ExponentialLR(opt, 0.9), S.StepLR(opt, 2)])
+    csd = chain.state_dict()
+    return resumed, original, s2._schedulers[1].last_epoch, sorted(csd), csd["_schedulers"]
+
+
+@program()
+def prog_op2_resume_every_scheduler_with_last_epoch(T: Any) -> Any:
+    """A scheduler built with last_epoch=3 over an optimizer loaded from a checkpoint (its
+    groups carry initial_lr, and OneCycleLR's max_lr/min_lr) continues the run."""
+    S = T.optim.lr_scheduler
+    U = T.optim.swa_utils
+    makers = {
+        "step": lambda o, le: S.StepLR(o, 2, gamma=0.5, last_epoch=le),
+        "multistep": lambda o, le: S.MultiStepLR(o, [2, 5], last_epoch=le),
+        "constant": lambda o, le: S.ConstantLR(o, 0.5, total_iters=4, last_epoch=le),
+        "linear": lambda o, le: S.LinearLR(o, 0.2, total_iters=5, last_epoch=le),
+        "exponential": lambda o, le: S.ExponentialLR(o, 0.8, last_epoch=le),
+        "polynomial": lambda o, le: S.PolynomialLR(o, 6, 2.0, last_epoch=le),
+        "cosine": lambda o, le: S.CosineAnnealingLR(o, 5, 0.01, last_epoch=le),
+        "lambda": lambda o, le: S.LambdaLR(o, lambda e: 0.9**e, last_epoch=le),
+        "multiplicative": lambda o, le: S.MultiplicativeLR(o, lambda e: 0.9, last_epoch=le),
+        "warm_restarts": lambda o, le: S.CosineAnnealingWarmRestarts(o, 2, 2, 1e-3, last_epoch=le),
+        "cyclic": lambda o, le: S.CyclicLR(o, 0.01, 0.1, 2, last_epoch=le),
+        "onecycle": lambda o, le: S.OneCycleLR(o, 0.5, total_steps=12, last_epoch=le),
+        "swalr": lambda o, le: U.SWALR(o, 0.05, anneal_epochs=4, last_epoch=le),
+    }
+    out = {}
+    for k, mk in makers.items():
+
+        def go(mk: Any = mk) -> Any:
+            opt = _sgd(T)
+            s = mk(opt, -1)
+            for _ in range(3):
+                opt.step()
+                s.step()
+            osd = opt.state_dict()
+            ref = _trace(T, opt, s, 3)
+            opt2 = _sgd(T)
+            opt2.load_state_dict(osd)
+            s2 = mk(opt2, 3)
+            init = (s2.get_last_lr(), [g["lr"] for g in opt2.param_groups], s2._step_count)
+            return ref, init, _trace(T, opt2, s2, 3)
+
+        out[k] = raises(go)
+    return out
+
+
+@program()
+def prog_op2_tensor_lr_initial_lr_does_not_alias(T: Any) -> Any:
+    """torch's test_constant_initial_lr: the user's lr tensor changes in place after the
+    scheduler is built; initial_lr and base_lrs keep their own copies."""
+    S = T.optim.lr_scheduler
+    makers = {
+        "lambda": lambda o: S.LambdaLR(o, lr_lambda=lambda e: e // 10),
+        "multiplicative": lambda o: S.MultiplicativeLR(o, lr_lambda=lambda e: 0.95),
+        "step": lambda o: S.StepLR(o, step_size=30),
+        "multistep": lambda o: S.MultiStepLR(o, milestones=[30, 80]),
+        "constant": lambda o: S.ConstantLR(o),
+        "linear": lambda o: S.LinearLR(o),
+        "exponential": lambda o: S.ExponentialLR(o, gamma=0.9),
+        "polynomial": lambda o: S.PolynomialLR(o),
+        "cosine": lambda o: S.CosineAnnealingLR(o, T_max=10),
+        "warm_restarts": lambda o: S.CosineAnnealingWarmRestarts(o, T_0=20),
+    }
+    out = {}
+    for k, mk in makers.items():
+
+        def go(mk: Any = mk) -> Any:
+            lr = T.as_tensor(0.1)
+            opt = T.optim.SGD([T.nn.Parameter(T.tensor([0.5]))], lr=lr)
+            sch = mk(opt)
+            trace = []
+            for i in range(2):
+                opt.step()
+                sch.step(i)
+                lr.multiply_(0.1)
+                g = opt.param_groups[0]
+                trace.append(
+                    (g["initial_lr"], sch.base_lrs, sch.base_lrs[0] is g["initial_lr"],
+                     g["lr"] is lr, g["lr"], sch.get_last_lr(), sch.get_last_lr()[0] is g["lr"])
+                )  # fmt: skip
+            return trace
+
+        out[k] = raises(go)
+    return out
+
+
+@program()
+def prog_op2_tensor_arguments_of_cyclic_onecycle_swalr_copied(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    U = T.optim.swa_utils
+    out = {}
+    lr, max_lr, bm, mm = T.as_tensor(0.1), T.as_tensor(0.2), T.as_tensor(0.8), T.as_tensor(0.9)
+    opt = T.optim.SGD([T.nn.Parameter(T.tensor([0.5]))], lr=lr, momentum=0.5)
+    sch = S.CyclicLR(opt, base_lr=lr, max_lr=max_lr, base_momentum=bm, max_momentum=mm)
+    trace = []
+    for i in range(2):
+        for t in (lr, max_lr, bm, mm):
+            t.multiply_(0.5)
+        opt.step()
+        sch.step(i)
+        trace.append((_groups(opt), sch.base_lrs, sch.max_lrs))
+    out["cyclic"] = trace
+    lr, bm, mm = T.as_tensor(0.1), T.as_tensor(0.85), T.as_tensor(0.95)
+    opt = T.optim.SGD([T.nn.Parameter(T.tensor([0.5]))], lr=lr, momentum=0.5)
+    sch = S.OneCycleLR(opt, max_lr=lr, total_steps=10, base_momentum=bm, max_momentum=mm)
+    trace = []
+    for i in range(2):
+        for t in (lr, bm, mm):
+            t.multiply_(0.5)
+        opt.step()
+        sch.step(i)
+        trace.append((_groups(opt), sch.get_last_lr()))
+    out["onecycle"] = trace
+    lr, swa = T.as_tensor(0.1), T.as_tensor(0.05)
+    opt = T.optim.SGD([T.nn.Parameter(T.tensor([0.5]))], lr=lr)
+    sch = U.SWALR(opt, swa_lr=swa)
+    trace = []
+    for _ in range(2):
+        lr.multiply_(0.5)
+        swa.multiply_(0.5)
+        opt.step()
+        sch.step()
+        trace.append((_groups(opt), sch.base_lrs, sch.get_last_lr()))
+    out["swalr"] = trace
+    return out
+
+
+@program()
+def prog_op2_scheduler_state_dicts_through_save_and_load(T: Any) -> Any:
+    import functools
+    import io
+
+    S = T.optim.lr_scheduler
+    U = T.optim.swa_utils
+    P = functools.partial
+    classes = {
+        "lambda": P(S.LambdaLR, lr_lambda=lambda e: e // 10),
+        "step": P(S.StepLR, step_size=30),
+        "constant": S.ConstantLR,
+        "linear": S.LinearLR,
+        "polynomial": S.PolynomialLR,
+        "chained": lambda o: S.ChainedScheduler(schedulers=[S.ConstantLR(o), S.ConstantLR(o)]),
+        "sequential": lambda o: S.SequentialLR(
+            o, [S.ConstantLR(o), S.ConstantLR(o)], milestones=[2]
+        ),
+        "plateau": S.ReduceLROnPlateau,
+        "cyclic": P(S.CyclicLR, base_lr=0.01, max_lr=0.1),
+        "onecycle": P(S.OneCycleLR, max_lr=0.01, total_steps=10, anneal_strategy="linear"),
+        "warm_restarts": P(S.CosineAnnealingWarmRestarts, T_0=20),
+        "swalr": P(U.SWALR, swa_lr=0.01),
+    }
+    out = {}
+    for k, cls in classes.items():
+        for weights_only in (True, False):
+
+            def go(cls: Any = cls, wo: bool = weights_only) -> Any:
+                groups = [{"params": _ps(T)}, {"params": _ps(T, 3), "lr": T.tensor(0.5)}]
+                opt = T.optim.SGD(groups, lr=0.05, momentum=0.9)
+                sd = cls(opt).state_dict()
+                f = io.BytesIO()
+                T.save(sd, f)
+                f.seek(0)
+                loaded = T.load(f, weights_only=wo)
+                s2 = cls(opt)
+                s2.load_state_dict(loaded)
+                return repr(loaded), repr(s2.state_dict()) == repr(sd)
+
+            out[(k, weights_only)] = raises(go)
+    return out
+
+
+@program()
+def prog_op2_scheduler_reference_cycles_and_get_lr_signature(T: Any) -> Any:
+    import gc
+    import weakref
+
+    S = T.optim.lr_scheduler
+
+    class WithStep(S.LRScheduler):
+        def get_lr(self, step: Any) -> Any:
+            return [1.0]
+
+    bad = raises(lambda: WithStep(T.optim.SGD([T.rand(1)], lr=1)))
+    param = T.nn.Parameter(T.empty(10))
+    optim = T.optim.SGD([param], lr=0.5)
+    scheduler = S.LambdaLR(optim, lambda epoch: 1.0)
+    del scheduler
+    referrers = len(gc.get_referrers(optim))
+
+    def run() -> Any:
+        p = T.empty(10, requires_grad=True)
+        o = T.optim.SGD(params=[p], lr=0.5)
+        s = S.LambdaLR(o, lambda epoch: 1.0)
+        p.sum().backward()
+        o.step()
+        s.step()
+        return weakref.ref(s)
+
+    gc.disable()
+    try:
+        ref = run()
+        freed = ref() is None
+    finally:
+        gc.enable()
+    return bad, referrers, freed
+
+
+@program()
+def prog_op2_old_pattern_warnings_with_method_type_step(T: Any) -> Any:
+    """torch's test_old_pattern_warning_* and test_new_pattern_no_warning_*: optimizer.step
+    replaced by a types.MethodType wrapper, with and without resuming."""
+    import types
+    import warnings
+
+    S = T.optim.lr_scheduler
+    out = []
+    for resume in (False, True):
+        for new_order in (False, True):
+            groups = [{"params": _ps(T)}, {"params": _ps(T, 3), "lr": T.tensor(0.5)}]
+            opt = T.optim.SGD(groups, lr=0.05)
+            if resume:
+                for g in opt.param_groups:
+                    g["initial_lr"] = 0.01
+            s = S.StepLR(opt, gamma=0.1, step_size=3, last_epoch=10 if resume else -1)
+            old = opt.step
+
+            def new_step(o: Any, *a: Any, old: Any = old, **k: Any) -> Any:
+                return old(*a, **k)
+
+            opt.step = types.MethodType(new_step, opt)
+            with warnings.catch_warnings(record=True) as w:
+                warnings.simplefilter("always")
+                for _ in range(4):
+                    if new_order:
+                        opt.step()
+                        s.step()
+                    else:
+                        s.step()
+                        opt.step()
+            out.append(([str(x.message)[:60] for x in w], s.get_last_lr()))
+
+    class MySGD(T.optim.SGD):
+        def step(self, closure: Any = None) -> Any:
+            return super().step(closure)
+
+    for new_order in (True, False):
+        opt = MySGD(_ps(T), lr=0.1)
+        s = S.ExponentialLR(opt, 0.5)
+        for _ in range(2):
+            if new_order:
+                opt.step()
+                s.step()
+            else:
+                s.step()
+                opt.step()
+        out.append(s.get_last_lr())
+    return out
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 
