@@ -1453,6 +1453,448 @@ def prog_nn3_transformer_eval_no_grad_padding(T: Any) -> Any:
     return a, b, c, m.encoder.use_nested_tensor
 
 
+@program()
+def prog_nn3_decoder_eval_no_grad_masked_rows_and_causal_hint(T: Any) -> Any:
+    nn = T.nn
+    x, kpm, am = _fully_masked_inputs(T)
+    mem = _x(T, 2, 3, 4, seed=84)
+    out = []
+    with T.no_grad():
+        for nf in (False, True):
+            d = _seeded(T, nn.TransformerDecoderLayer(4, 2, 8, batch_first=True, norm_first=nf), 61)
+            d.eval()
+            out.append(d(x, mem, tgt_mask=am))
+            out.append(d(x, mem, tgt_key_padding_mask=kpm))
+            out.append(d(x, mem, memory_key_padding_mask=kpm))
+            out.append(d(x, mem, memory_mask=am))
+            out.append(d(x, mem, tgt_is_causal=True))
+            dec = nn.TransformerDecoder(d, 2)
+            out.append(dec(x, mem, tgt_mask=am))
+            out.append(dec(x, mem, tgt_is_causal=True))
+            cm = nn.Transformer.generate_square_subsequent_mask(3)
+            out.append(dec(x, mem, tgt_mask=cm, tgt_is_causal=True))
+    d.train()
+    out.append(raises(lambda: d(x, mem, tgt_is_causal=True)))
+    return out
+
+
+# --- RNN module state, positional arguments, parametrized weights ------------------------------
+
+
+@program()
+def prog_nn3_rnn_weight_replacement_dtype_and_grad_fn_names(T: Any) -> Any:
+    import copy
+
+    nn = T.nn
+    x = _x(T, 3, 2, 2, seed=90)
+    out = []
+    m = _seeded(T, nn.GRU(2, 3), 62)
+    m.weight_ih_l0 = nn.Parameter(T.ones(9, 2) * 0.1)
+    out += [m(x)[0].sum(), m._flat_weights_names]
+    m2 = _seeded(T, nn.LSTM(2, 3, batch_first=True), 63)
+    out.append(m2(x[:, 0])[0])
+    h = T.zeros(2, 1, 3).transpose(0, 1)
+    out.append(raises(lambda: m2(x, (h, h))[0].sum()))
+    m3 = _seeded(T, nn.RNN(2, 3), 64)
+    out += [
+        raises(lambda: m3(x, T.zeros(1, 1, 3).expand(1, 2, 3))[0].sum()),
+        raises(lambda: m3(x, T.zeros(1, 2, 3, dtype=T.float64))),
+        raises(lambda: m3(x.double())),
+        raises(lambda: m3(x.half())),
+        raises(lambda: m3(x.int())),
+        copy.deepcopy(m3)(x)[0].sum(),
+        T.func.functional_call(m3, {"weight_hh_l0": T.zeros(3, 3)}, (x,))[0].sum(),
+        m3(x)[0].sum(),
+    ]
+    m5 = _seeded(T, nn.LSTM(2, 3, num_layers=2, dropout=0.3), 65).eval()
+    out.append(m5(x)[0].sum())
+    m5.train()
+    T.manual_seed(1)
+    out.append(m5(x)[0].sum())
+    m6 = _seeded(T, nn.GRU(2, 3), 66).double()
+    out += [(m6(x.double())[0].dtype, [p.dtype for p in m6._flat_weights]), raises(lambda: m6(x))]
+    m7 = _seeded(T, nn.RNN(2, 3), 67)
+    m7.flatten_parameters()
+    with T.no_grad():
+        m7.weight_hh_l0.mul_(2)
+    out.append(m7(x)[1])
+    m8 = _seeded(T, nn.LSTM(2, 3, proj_size=2), 68)
+    out += [
+        raises(lambda: m8(x, (T.zeros(1, 2, 3), T.zeros(1, 2, 3)))),
+        raises(lambda: m8(x, (T.zeros(1, 2, 2), T.zeros(1, 2, 2)))),
+        raises(lambda: m8(x[:, 0], (T.zeros(1, 2), T.zeros(1, 3)))[1][0].shape),
+        raises(lambda: m8(x[:, 0], (T.zeros(1, 2), T.zeros(1, 1, 3)))),
+    ]
+    names = [
+        lambda: nn.GRU(2, 3)(x, T.zeros(1, 2, 3, requires_grad=True))[1],
+        lambda: nn.RNN(2, 3)(x[:, :1].requires_grad_())[0],
+        lambda: nn.LSTM(2, 3)(x)[1][1],
+        lambda: nn.LSTM(2, 3, batch_first=True)(x)[0],
+        lambda: nn.GRU(2, 3)(x[:, 0])[0],
+        lambda: nn.GRU(2, 3)(x[:, 0])[1],
+        lambda: nn.LSTMCell(2, 3)(x[0])[0],
+        lambda: nn.GRUCell(2, 3)(x[0, 0]),
+        lambda: nn.RNNCell(2, 3)(x[0]),
+        lambda: nn.RNNCell(2, 3, nonlinearity="relu")(x[0]),
+    ]
+    out.append([raises(lambda f=f: f().grad_fn.name()) for f in names])
+    return out
+
+
+@program()
+def prog_nn3_rnn_positional_arguments_and_parametrized_weights(T: Any) -> Any:
+    nn = T.nn
+    out = [
+        raises(lambda: repr(nn.RNN(2, 3, 2, "relu"))),
+        raises(lambda: repr(nn.RNN(2, 3, 2, "relu", False, True, 0.0, True))),
+        raises(lambda: repr(nn.RNN(2, 3, 2, "relu", False, True, 0.0, True, "x"))),
+        raises(lambda: repr(nn.RNN(2, 3, 2, nonlinearity="relu", bias=False))),
+        raises(lambda: repr(nn.RNN(2, 3, 2, "relu", nonlinearity="tanh"))),
+        raises(lambda: repr(nn.RNN(2, 3, foo=1))),
+        raises(lambda: repr(nn.RNN(2))),
+        raises(lambda: repr(nn.RNN())),
+        raises(lambda: repr(nn.LSTM(2, 3, 1, True, True, 0.0, True, 1))),
+        raises(lambda: repr(nn.GRU(2, 3, 1, False))),
+        raises(lambda: repr(nn.GRU(input_size=2, hidden_size=3, num_layers=2, dropout=0.5))),
+        raises(lambda: repr(nn.LSTM(2, 3, nonlinearity="relu"))),
+        raises(lambda: repr(nn.RNN(0, 3))),
+    ]
+    T.manual_seed(2)
+    lstm = nn.utils.weight_norm(_seeded(T, nn.LSTM(2, 3), 69), name="weight_hh_l0")
+    x = _x(T, 3, 1, 2, seed=91)
+    out.append(
+        (lstm(x)[0], lstm._flat_weights_names, sorted(n for n, _ in lstm.named_parameters()))
+    )
+    gru = nn.utils.parametrizations.weight_norm(
+        _seeded(T, nn.GRU(2, 3, num_layers=2), 70), name="weight_ih_l1"
+    )
+    y = gru(x)[0]
+    y.sum().backward()
+    out.append((y, sorted(n for n, _ in gru.named_parameters())))
+    out.append(gru.parametrizations.weight_ih_l1.original0.grad)
+    rnn = nn.utils.parametrizations.orthogonal(_seeded(T, nn.RNN(3, 3), 71), name="weight_hh_l0")
+    out.append(raises(lambda: rnn(_x(T, 2, 1, 3, seed=92))[0]))
+    return out
+
+
+# --- lazy modules ---------------------------------------------------------------------------
+
+
+@program()
+def prog_nn3_lazy_modules_materialize_copy_and_load(T: Any) -> Any:
+    import copy
+
+    nn = T.nn
+    out = []
+    T.manual_seed(0)
+    a = nn.LazyConvTranspose2d(3, 2, stride=2, output_padding=1)
+    out.append(raises(lambda: a(T.ones(1, 2, 3, 3)).shape))
+    out.append((repr(a), type(a).__name__, a.in_channels, a.weight.shape, a.weight.sum() != 0))
+    b = nn.LazyLinear(2)
+    c = copy.deepcopy(b)
+    out.append((type(c).__name__, c.has_uninitialized_params()))
+    c(T.ones(1, 5))
+    out.append((type(c).__name__, c.weight.shape, b.has_uninitialized_params()))
+    d = nn.Sequential(nn.LazyLinear(3), nn.ReLU(), nn.LazyLinear(1))
+    sd = {"0.weight": T.ones(3, 4), "0.bias": T.zeros(3)}
+    out.append(raises(lambda: d.load_state_dict(sd, strict=False)))
+    out.append((type(d[0]).__name__, type(d[2]).__name__, d[0].weight.shape))
+    out.append(raises(lambda: d(T.ones(2, 4)).shape))
+    out.append(type(d[2]).__name__)
+    e = nn.LazyLinear(2)
+    out.append(raises(lambda: e.initialize_parameters(T.ones(3, 4))))
+    out.append((type(e).__name__, e.weight.shape))
+    f = nn.LazyBatchNorm2d(affine=False, track_running_stats=False)
+    out.append(raises(lambda: f(T.ones(2, 3, 2, 2)).shape))
+    out.append((type(f).__name__, f.num_features, f.running_mean))
+    g = nn.LazyInstanceNorm2d()
+    out.append(raises(lambda: g(T.ones(3, 2, 2)).shape))
+    out.append((type(g).__name__, g.num_features))
+    h = nn.LazyConv1d(4, 3, padding="same", bias=False)
+    out.append(raises(lambda: h(T.ones(2, 5)).shape))
+    out.append((repr(h), h.bias))
+    i = nn.LazyLinear(3)
+    out.append(raises(lambda: repr(i.to(T.float64))))
+    out.append(raises(lambda: i(T.ones(2, 2, dtype=T.float64)).dtype))
+    j = nn.LazyLinear(3)
+    out.append(raises(lambda: j(T.ones(2, 2, dtype=T.long))))
+    out.append(type(j).__name__)
+    k = nn.LazyConv2d(4, 2)
+    out.append(raises(lambda: k(T.ones(2, 2))))
+    out.append(type(k).__name__)
+    out.append(raises(lambda: nn.LazyLinear(3).reset_parameters()))
+    p = nn.parameter.UninitializedParameter()
+    p.materialize((2, 2))
+    out.append((type(p).__name__, p.shape, p.requires_grad))
+    q = nn.parameter.UninitializedBuffer()
+    out.append(raises(lambda: q.materialize((2,), dtype=T.float64)))
+    out.append((type(q).__name__, q.dtype))
+    out.append(raises(lambda: nn.parameter.UninitializedParameter().data))
+    out.append(raises(lambda: repr(nn.parameter.UninitializedParameter(requires_grad=False))))
+    out.append(raises(lambda: nn.parameter.is_lazy(nn.parameter.UninitializedParameter())))
+    out.append(raises(lambda: nn.LazyLinear(0)(T.ones(2, 3)).shape))
+    out.append(raises(lambda: nn.LazyLinear(3)(T.ones(2, 3), T.ones(2))))
+    return out
+
+
+# --- parametrize: set_ semantics, unsafe removal, transfer ------------------------------------
+
+
+@program()
+def prog_nn3_parametrize_versions_and_identity(T: Any) -> Any:
+    nn = T.nn
+    P = nn.utils.parametrize
+
+    class Half(nn.Module):
+        def forward(self, x):
+            return x * 0.5
+
+        def right_inverse(self, x):
+            return x * 2
+
+    m = _seeded(T, nn.Linear(2, 2), 72)
+    w = m.weight
+    v0 = w._version
+    P.register_parametrization(m, "weight", Half())
+    o = m.parametrizations.weight.original
+    v1 = o._version
+    with T.no_grad():
+        m.weight = T.ones(2, 2)
+    v2 = o._version
+    P.remove_parametrizations(m, "weight")
+    opt = T.optim.SGD([w], lr=0.1)
+    m(T.ones(1, 2)).sum().backward()
+    opt.step()
+    return (o is w, v1 - v0, v2 - v1, o._version - v2, m.weight is w, m.weight, w.grad)
+
+
+@program()
+def prog_nn3_parametrize_remove_unsafe_shape_and_dtype(T: Any) -> Any:
+    nn = T.nn
+    P = nn.utils.parametrize
+
+    class Grow(nn.Module):
+        def forward(self, x):
+            return T.cat([x, x])
+
+    class Dbl(nn.Module):
+        def forward(self, x):
+            return x.double()
+
+    class Half(nn.Module):
+        def forward(self, x):
+            return x * 0.5
+
+    out = []
+    m = _seeded(T, nn.Linear(2, 2), 73)
+    P.register_parametrization(m, "weight", Grow(), unsafe=True)
+    out.append(
+        raises(lambda: repr(P.remove_parametrizations(m, "weight", leave_parametrized=True)))
+    )
+    out.append((m.weight, type(m).__name__))
+    m = _seeded(T, nn.Linear(2, 2), 74)
+    P.register_parametrization(m, "weight", Dbl(), unsafe=True)
+    out.append(raises(lambda: P.remove_parametrizations(m, "weight", leave_parametrized=True)))
+    out.append((m.weight.dtype, type(m.weight).__name__))
+    m = _seeded(T, nn.Linear(2, 2), 75)
+    P.register_parametrization(m, "weight", Grow(), unsafe=True)
+    P.register_parametrization(m, "weight", Half(), unsafe=True)
+    out.append(m.weight)
+    out.append(raises(lambda: setattr(m, "weight", T.ones(4, 2))))
+    out.append(
+        raises(lambda: repr(P.remove_parametrizations(m, "weight", leave_parametrized=False)))
+    )
+    out.append(m.weight)
+    p = nn.Parameter(T.ones(2, 2))
+    out.append(raises(lambda: p.set_(T.ones(2, 2, dtype=T.float64))))
+    out.append(raises(lambda: p.set_(T.ones(2, 2))))
+    with T.no_grad():
+        out.append(raises(lambda: p.set_(T.ones(3).long())))
+        out.append(raises(lambda: p.set_(T.arange(6.0).reshape(3, 2))))
+    out.append((p, p._version))
+    return out
+
+
+@program()
+def prog_nn3_parametrize_transfer_tied_cached_and_lists(T: Any) -> Any:
+    import copy
+
+    nn = T.nn
+    P = nn.utils.parametrize
+
+    class Half(nn.Module):
+        def forward(self, x):
+            return x * 0.5
+
+        def right_inverse(self, x):
+            return x * 2
+
+    class Detach(nn.Module):
+        def forward(self, x):
+            return x.detach()
+
+    out = []
+    src = _seeded(T, nn.Linear(3, 3), 76)
+    P.register_parametrization(src, "weight", Half())
+    dst = _seeded(T, nn.Linear(3, 3), 77)
+    out.append(raises(lambda: repr(P.transfer_parametrizations_and_params(src, dst))))
+    orig = src.parametrizations.weight.original
+    out.append((type(dst).__name__, dst.weight, dst.parametrizations.weight.original is orig))
+    dst2 = nn.Linear(3, 3)
+    out.append(raises(lambda: repr(P.transfer_parametrizations_and_params(src, dst2, "weight"))))
+    out.append(raises(lambda: P.transfer_parametrizations_and_params(src, nn.Linear(3, 3), "bias")))
+    out.append(raises(lambda: repr(P.transfer_parametrizations_and_params(nn.Linear(3, 3), dst2))))
+    a = _seeded(T, nn.Linear(2, 2), 78)
+    b = nn.Linear(2, 2)
+    b.weight = a.weight
+    P.register_parametrization(a, "weight", Half())
+    out.append((T.equal(a.weight * 2, b.weight), b.weight is a.parametrizations.weight.original))
+    c = _seeded(T, nn.Linear(2, 2), 79)
+    P.register_parametrization(c, "weight", Half())
+    with P.cached():
+        y = c(T.ones(1, 2)).sum()
+        y.backward(retain_graph=True)
+        y.backward()
+    out.append(c.parametrizations.weight.original.grad)
+    d = nn.Linear(2, 2)
+    P.register_parametrization(d, "weight", Detach())
+    out.append((d.weight.requires_grad, d(T.ones(1, 2)).requires_grad))
+    e = _seeded(T, nn.Linear(2, 2), 80)
+    P.register_parametrization(e, "weight", Half())
+    out += [
+        raises(lambda: nn.Linear(2, 2).load_state_dict(e.state_dict())),
+        raises(lambda: e.load_state_dict(nn.Linear(2, 2).state_dict())),
+        copy.deepcopy(e).parametrizations.weight[0].__class__.__name__,
+        raises(lambda: P.register_parametrization(e, "parametrizations", Half())),
+        raises(lambda: repr(P.register_parametrization(e, "weight", nn.Identity()))),
+        len(e.parametrizations.weight),
+        repr(e.parametrizations.weight[1]),
+        raises(lambda: e.parametrizations.weight.right_inverse(T.ones(2, 2))),
+        e.parametrizations.weight.unsafe,
+        e.parametrizations.weight.is_tensor,
+        e.parametrizations.weight.ntensors,
+    ]
+    return out
+
+
+# --- containers -------------------------------------------------------------------------------
+
+
+@program()
+def prog_nn3_container_indexing_mutation_and_operators(T: Any) -> Any:
+    nn = T.nn
+
+    def L():
+        return nn.ModuleList([nn.ReLU(), nn.Tanh(), nn.Sigmoid()])
+
+    def S():
+        return nn.Sequential(nn.ReLU(), nn.Tanh(), nn.Sigmoid())
+
+    def r(f):
+        def g():
+            v = f()
+            return repr(v) if isinstance(v, nn.Module) else v
+
+        return raises(g)
+
+    def del_first():
+        s = S()
+        del s[0]
+        return list(s._modules), repr(s)
+
+    def del_slice():
+        s = S()
+        del s[::2]
+        return list(s._modules)
+
+    def list_del_set():
+        m = L()
+        del m[-1]
+        m[0] = nn.GELU()
+        return list(m._modules), repr(m)
+
+    def set_item(c, i, v):
+        c[i] = v
+        return c
+
+    def insert(c, i, v):
+        c.insert(i, v)
+        return c
+
+    def iadd(a, b):
+        a += b
+        return list(a._modules)
+
+    def imul(a, n):
+        a *= n
+        return list(a._modules)
+
+    def pop(c, i):
+        return repr(c.pop(i)), list(c._modules)
+
+    def index_of_member():
+        m = L()
+        return m.index(m[0]), m[0] in m
+
+    return [
+        r(lambda: L()[5]),
+        r(lambda: L()[-4]),
+        r(lambda: L()[1.0]),
+        r(lambda: L()["1"]),
+        r(lambda: S()[5]),
+        r(lambda: S()[-4]),
+        r(lambda: S()[1.0]),
+        r(lambda: S()["1"]),
+        r(del_first),
+        r(del_slice),
+        r(list_del_set),
+        r(lambda: set_item(L(), 5, nn.GELU())),
+        r(lambda: set_item(S(), 1, 3)),
+        r(lambda: set_item(L(), 1, 3)),
+        r(lambda: L().append(3)),
+        r(lambda: L().extend(nn.ReLU())),
+        r(lambda: L().extend(3)),
+        r(lambda: S().extend([nn.ReLU(), 3])),
+        r(lambda: pop(S(), 1)),
+        r(lambda: S().pop(10)),
+        r(lambda: insert(S(), -1, nn.ELU())),
+        r(lambda: insert(S(), -5, nn.ELU())),
+        r(lambda: insert(S(), 1, 3)),
+        r(lambda: S() + L()),
+        r(lambda: S() + S()),
+        r(lambda: L() + L()),
+        r(lambda: L() + [nn.ReLU()]),  # noqa: RUF005 (ModuleList + list)
+        r(lambda: S() * 0),
+        r(lambda: S() * -1),
+        r(lambda: S() * 1.5),
+        r(lambda: 2 * S()),
+        r(lambda: imul(S(), 2)),
+        r(lambda: iadd(S(), L())),
+        r(lambda: iadd(L(), S())),
+        r(lambda: len(S()[1:])),
+        r(lambda: list(S()[::-1]._modules)),
+        r(lambda: list(L()[::-1]._modules)),
+        r(lambda: insert(nn.ModuleList([nn.ReLU()]), 5, nn.Tanh())),
+        r(lambda: insert(L(), -10, nn.ELU())),
+        r(lambda: pop(L(), -1)),
+        r(lambda: L().index(nn.ReLU())),
+        r(lambda: nn.ReLU() in L()),
+        r(index_of_member),
+        r(lambda: nn.Sequential(nn.ReLU(), nn.ReLU()).forward(T.ones(1), T.ones(1))),
+        r(lambda: nn.Sequential()(T.ones(1))),
+        r(lambda: nn.ModuleList()(T.ones(1))),
+        r(lambda: nn.ModuleDict()(T.ones(1))),
+        r(lambda: nn.ParameterList([T.ones(1)])(T.ones(1))),
+        r(lambda: nn.ModuleDict({"a": nn.ReLU()})["b"]),
+        r(lambda: nn.ModuleDict({"a.b": nn.ReLU()})),
+        r(lambda: nn.ModuleDict({"": nn.ReLU()})),
+        r(lambda: nn.ModuleDict({1: nn.ReLU()})),
+        r(lambda: nn.ModuleDict({"training": nn.ReLU()})),
+        r(lambda: nn.ModuleDict({"a": 3})),
+        r(lambda: nn.Sequential({"a": nn.ReLU()})),
+    ]
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

@@ -1025,15 +1025,15 @@ class Tensor:
                 f"stride = None)\n * (Tensor source){why}\n * (Tensor source, int "
                 "storage_offset, tuple of ints size, tuple of ints stride = None)\n"
             )
-        self._check_inplace()
         dt = self._data.dtype
-        if source is None:
-            data = np.empty(0, dt)
-        elif isinstance(source, Tensor) and source._data.dtype != dt:
+        if isinstance(source, Tensor) and source._data.dtype != dt:  # (before the leaf check)
             raise RuntimeError(
                 f"Could not set tensor of type {D.CPP_NAMES[source.dtype]} to a tensor of type "
                 f"{D.CPP_NAMES[self.dtype]}"
             )
+        self._check_inplace()
+        if source is None:
+            data = np.empty(0, dt)
         elif isinstance(source, Tensor) and storage_offset is None:
             data = source._data[...]
         else:

@@ -15,6 +15,7 @@ from contextlib import contextmanager, suppress
 from copy import deepcopy
 from typing import Any
 
+from ... import __future__ as _future
 from ..._grad_mode import no_grad
 from ..._tensor import Tensor
 from ..modules.container import ModuleDict, ModuleList
@@ -57,9 +58,26 @@ def _register_parameter_or_buffer(module: Module, name: str, x: Tensor) -> None:
 
 
 def _set_keeping_identity(dest: Tensor, src: Tensor) -> None:
-    # torch uses dest.set_(src): the parameter keeps its identity (so optimizers holding it keep
-    # working) and takes src's storage.
-    dest.data = src
+    # torch's _maybe_set: dest.set_(src), so the parameter keeps its identity (optimizers holding
+    # it keep working), takes src's storage and bumps its version; under the swap future flag,
+    # swap_tensors instead
+    if _future.get_swap_module_params_on_conversion():
+        from ...utils import swap_tensors
+
+        if isinstance(dest, Parameter) and not isinstance(src, Parameter):
+            src = Parameter(src, requires_grad=dest.requires_grad)
+        swap_tensors(dest, src)
+    else:
+        dest.set_(src)
+
+
+_SUBCLASS_SET_MSG = (  # torch's wording, its missing spaces included
+    "Calling remove_parametrizations() with leave_parametrized=True for a parameter that is an "
+    "instance of a tensor subclass requires set_() to be implemented correctly for the tensor "
+    "subclass.Alternatively, one can opt into the swap_tensors pathEither set "
+    "leave_parametrized=False or provide a working implementationfor set_() in the tensor "
+    "subclass or set torch.__future__.set_swap_module_params_on_conversion(True)."
+)
 
 
 def _check_same(a: Any, b: Any, head: str, lines: tuple[str, str]) -> None:
@@ -330,7 +348,13 @@ def remove_parametrizations(
         if leave_parametrized:
             with no_grad():
                 t = getattr(module, tensor_name)
-                _set_keeping_identity(original, t)
+                if type(original) is Tensor:
+                    _set_keeping_identity(original, t)
+                else:
+                    try:
+                        _set_keeping_identity(original, t)
+                    except RuntimeError as e:
+                        raise RuntimeError(_SUBCLASS_SET_MSG) from e
     elif leave_parametrized:
         t = getattr(module, tensor_name)
         original = Parameter(t) if t.requires_grad else t
