@@ -955,11 +955,7 @@ def prog_ag3_fn_under_func_transforms_vmap_rules(T: Any) -> Any:
     return out
 
 
-@program(
-    xfail="shadowgrad's vmap runs the function once per sample, so a custom Function's vmap "
-    "staticmethod is never called: its log, its batch info and its (output, out_dims) check "
-    "are missing"
-)
+@program()
 def prog_ag3_fn_vmap_staticmethod_is_called(T: Any) -> Any:
     F = T.autograd.Function
     log = []

@@ -1094,9 +1094,7 @@ def prog_note_function_jvp_staticmethod_forward_ad(T: Any) -> Any:
     return p, tan
 
 
-@program(
-    xfail="shadowgrad's vmap runs the function per sample: a Function's vmap staticmethod is unused"
-)
+@program()
 def prog_note_function_vmap_staticmethod(T: Any) -> Any:
     calls: list[Any] = []
 

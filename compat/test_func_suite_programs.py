@@ -23,11 +23,6 @@ pytest.importorskip("torch")
 _SET = _h.Subset()  # this file's programs: registered into set 3, run by its harness
 program = _SET.program
 
-_NO_FUNCTION_RULE = (
-    "vmap runs an autograd.Function per sample: its vmap staticmethod (or generated rule) is "
-    "not called"
-)
-
 
 def _t(T: Any, *shape: int, seed: int = 0, rg: bool = False) -> Any:
     return T.tensor(_data(*shape, seed=seed), requires_grad=rg)
@@ -418,7 +413,7 @@ def prog_fn_vmap_backward_inside_raises(T: Any) -> Any:
 # --- autograd.Function under vmap ---------------------------------------------------------------
 
 
-@program(xfail=_NO_FUNCTION_RULE)
+@program()
 def prog_fn_vmap_function_vmap_rule_called(T: Any) -> Any:
     calls = []
 
@@ -448,7 +443,7 @@ def prog_fn_vmap_function_vmap_rule_called(T: Any) -> Any:
     return out, out2, calls
 
 
-@program(xfail=_NO_FUNCTION_RULE)
+@program()
 def prog_fn_vmap_function_vmap_rule_grads(T: Any) -> Any:
     class Scale(T.autograd.Function):
         @staticmethod
@@ -474,7 +469,7 @@ def prog_fn_vmap_function_vmap_rule_grads(T: Any) -> Any:
     return out, out.grad_fn, x.grad, g
 
 
-@program(xfail=_NO_FUNCTION_RULE)
+@program()
 def prog_fn_vmap_function_generate_vmap_rule(T: Any) -> Any:
     class Exp(T.autograd.Function):
         generate_vmap_rule = True
@@ -499,7 +494,7 @@ def prog_fn_vmap_function_generate_vmap_rule(T: Any) -> Any:
     return out, out.grad_fn, x.grad, per
 
 
-@program(xfail=_NO_FUNCTION_RULE)
+@program()
 def prog_fn_vmap_function_rule_errors(T: Any) -> Any:
     class NoRule(T.autograd.Function):
         @staticmethod
@@ -550,6 +545,106 @@ def prog_fn_vmap_function_rule_errors(T: Any) -> Any:
         raises(lambda: vmap(ReturnsOne.apply)(x)),
         NoRule.apply(x),
     )
+
+
+@program()
+def prog_fn_vmap_function_rule_inside_lambda(T: Any) -> Any:
+    calls = []
+
+    class Mul(T.autograd.Function):
+        @staticmethod
+        def forward(x, y):
+            return x * y
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.save_for_backward(*inputs)
+
+        @staticmethod
+        def backward(ctx, g):
+            x, y = ctx.saved_tensors
+            return g * y, g * x
+
+        @staticmethod
+        def vmap(info, in_dims, x, y):
+            calls.append((info.batch_size, in_dims, tuple(x.shape), tuple(y.shape)))
+            xd, yd = in_dims
+            x = x.movedim(xd, 0) if xd is not None else x.unsqueeze(0)
+            y = y.movedim(yd, 0) if yd is not None else y.unsqueeze(0)
+            return Mul.apply(x, y), 0
+
+    x = _t(T, 3, 2, rg=True)
+    w = _t(T, 2, seed=1, rg=True)
+    out = T.func.vmap(lambda a: Mul.apply(a, w).sin() + 1)(x)
+    out.sum().backward()
+    both = T.func.vmap(lambda a, b: Mul.apply(a, b), in_dims=(0, 1))(x, _t(T, 2, 3, seed=2))
+    # a derived input: torch still calls the rule, shadowgrad runs apply per sample
+    derived = T.func.vmap(lambda a: Mul.apply(a * 2, w))(x)
+    return out.detach(), x.grad, w.grad, both.detach(), derived.detach(), calls[:2]
+
+
+@program()
+def prog_fn_vmap_function_rule_out_dims_and_unbatched(T: Any) -> Any:
+    class SumAndId(T.autograd.Function):
+        @staticmethod
+        def forward(x):
+            return x.sum(-1), x.clone()
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            pass
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            return g1.unsqueeze(-1) + g2
+
+        @staticmethod
+        def vmap(info, in_dims, x):
+            x = x.movedim(in_dims[0], 0)
+            return (x.sum(-1), T.ones(2)), (0, None)
+
+    x = _t(T, 3, 2)
+    vmap = T.func.vmap
+    return (
+        vmap(SumAndId.apply)(x),
+        vmap(SumAndId.apply, in_dims=1)(x.t()),
+        raises(lambda: vmap(SumAndId.apply, out_dims=(0, 1))(x)),
+        raises(lambda: vmap(SumAndId.apply, out_dims=(1, 0))(x)),
+        vmap(SumAndId.apply, out_dims=(-1, 0))(x),
+        vmap(SumAndId.apply, out_dims=(0, None))(x),
+        raises(lambda: vmap(SumAndId.apply, out_dims=(None, 0))(x)),
+        raises(lambda: vmap(SumAndId.apply, out_dims=(0, 0, 0))(x)),
+    )
+
+
+@program()
+def prog_fn_vmap_function_generated_rule_grads(T: Any) -> Any:
+    class MulAdd(T.autograd.Function):
+        generate_vmap_rule = True
+
+        @staticmethod
+        def forward(x, y, k):
+            return x * y + k
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            x, y, k = inputs
+            ctx.save_for_backward(x, y)
+            ctx.k = k
+
+        @staticmethod
+        def backward(ctx, g):
+            x, y = ctx.saved_tensors
+            return g * y, g * x, None
+
+    x = _t(T, 3, 2, rg=True)
+    y = _t(T, 2, seed=1, rg=True)
+    out = T.func.vmap(MulAdd.apply, in_dims=(0, None, None))(x, y, 0.5)
+    gx, gy = T.autograd.grad(out.sum(), (x, y), create_graph=True)
+    gg = T.autograd.grad((gx * gy.unsqueeze(0)).sum(), x)
+    out2 = T.func.vmap(MulAdd.apply, in_dims=(1, 0, None), out_dims=1)(x.t(), x, 1.0)
+    # (gx: a stack of the samples' gradients, torch's one batched product)
+    return out.detach(), out.grad_fn, gx.detach(), gy, gg, out2.detach(), out2.grad_fn
 
 
 # --- grad / grad_and_value ----------------------------------------------------------------------

@@ -325,10 +325,7 @@ def prog_function_vmap_staticmethod(T: Any) -> Any:
     return {"out": out.detach(), "x.grad": x.grad, "jac": jac}
 
 
-@program(
-    xfail="vmap over an autograd.Function runs it once per sample and stacks the results "
-    "(grad_fn StackBackward0); torch records one Vmapped<Name>Backward node for the batch"
-)
+@program()
 def prog_function_vmap_node_name(T: Any) -> Any:
     class MyMul(T.autograd.Function):
         generate_vmap_rule = True
@@ -3186,11 +3183,7 @@ def prog_func_transform_options(T: Any) -> Any:
     }
 
 
-@program(
-    xfail="vmap runs the function on real per-sample tensors, so .item() inside it returns a "
-    "number; torch's batched tensors raise 'vmap: It looks like you're calling .item() on a "
-    "Tensor...' (shadowgrad/func.py's vmap design)"
-)
+@program()
 def prog_vmap_item_error(T: Any) -> Any:
     return raises(lambda: T.func.vmap(lambda a: a * a.sum().item())(T.ones(3, 2)))
 

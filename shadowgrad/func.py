@@ -8,8 +8,10 @@ differentiable with respect to it; an input with a tangent (an enclosing forward
 its tangent, so `jacfwd(jacrev(f))` (hessian) works. The user's tensors are never changed.
 
 Differences: `vmap` runs the function once per sample and stacks the results (the same values
-and gradients; select/stack nodes in the graph); forward transforms cannot nest in one another
-(one forward AD level exists, as in `forward_ad`); pytrees are tuples, lists and dicts.
+and gradients; select/stack nodes in the graph), with a function mode that follows which
+tensors derive from the mapped inputs to raise torch's batching errors; forward transforms
+cannot nest in one another (one forward AD level exists, as in `forward_ad`: a jacfwd inside
+another forward transform computes its Jacobian by reverse mode).
 """
 
 from __future__ import annotations
@@ -730,6 +732,67 @@ class _VmapState:
 
     randomness: str | None = None
     batched: set[int] | None = None
+    frame: Any = None  # the innermost vmap's _Frame
+
+
+class _Frame:
+    """The innermost running vmap, for a Function's vmap rule met inside it
+    (`_function_in_vmap`): its slices (id -> (mapped tensor, dim)), the sample running, and
+    the rules' whole-batch results by call order within a sample."""
+
+    def __init__(self, size: int, randomness: str, batched: set[int], tracker: Any) -> None:
+        self.size, self.randomness, self.batched, self.tracker = size, randomness, batched, tracker
+        self.slices: dict[int, tuple[Any, int]] = {}
+        self.sample = 0
+        self.calls = 0
+        self.cache: dict[int, Any] = {}
+
+
+def _function_in_vmap(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """Function.apply inside vmap on the mapped slices themselves: its vmap rule (or the
+    generated one) runs once, on the whole batch, at the first sample, as torch calls it; each
+    sample gets its part of the result. NotImplemented (apply runs per sample as usual) for a
+    Function without a rule, inputs derived from the slices, or no batched input."""
+    fr = VMAP.frame
+    if fr is None or kwargs or not (cls.generate_vmap_rule or cls.vmap is not _fn.Function.vmap):
+        return NotImplemented
+    if any(isinstance(a, (tuple, list, dict)) for a in args):
+        return NotImplemented
+    ts = [a for a in args if _is_tensor(a)]
+    if not any(id(t) in fr.batched for t in ts) or any(
+        id(t) in fr.batched and id(t) not in fr.slices for t in ts
+    ):
+        return NotImplemented
+    key = fr.calls
+    fr.calls += 1
+    full = fr.cache.get(key)
+    if full is None:
+        if fr.sample:
+            return NotImplemented
+        full_args, dims = [], []
+        for a in args:
+            x, d = fr.slices.get(id(a), (a, None)) if _is_tensor(a) else (a, None)
+            full_args.append(x)
+            dims.append(d)
+        fr.tracker.off += 1  # the rule runs a level down: plain tensors, as in torch
+        _fn.VMAP_DEPTH.depth -= 1
+        try:
+            full = _vmap_function(
+                cls, cls.__name__, tuple(full_args), dims, fr.size, fr.randomness, 0
+            )
+        finally:
+            _fn.VMAP_DEPTH.depth += 1
+            fr.tracker.off -= 1
+        fr.cache[key] = full
+    leaves, spec = _flatten(full)
+    out = []
+    for o in leaves:
+        if _is_tensor(o):
+            o = o.select(0, fr.sample)
+            fr.batched.add(id(o))
+            fr.tracker.keep.append(o)
+        out.append(o)
+    return _unflatten(out, spec)
 
 
 def unbatched_in_vmap(*ts: Any) -> bool:
@@ -860,6 +923,9 @@ def _vmap_call(
     rule = _custom_vmap_rule(func)
     if rule is not None and size and not kwargs and isinstance(out_dims, int):
         return _run_vmap_rule(rule, randomness, size, args, _unflatten(dims, spec), out_dims)
+    fcls = _function_of(func)
+    if fcls is not None and size and not kwargs and len(leaves) == len(args):
+        return _vmap_function(fcls, name, args, dims, size, randomness, out_dims)
 
     def slice_args(i: int) -> tuple[Any, ...]:
         batched.clear()  # this sample's slices only (a freed slice's id may be reused)
@@ -874,6 +940,8 @@ def _vmap_call(
             else:
                 out.append(x.select(d, i))
                 batched.add(id(out[-1]))
+                frame.slices[id(out[-1])] = (x, d)
+        frame.sample, frame.calls = i, 0
         return _unflatten(out, spec)
 
     prev, prev_batched = VMAP.randomness, VMAP.batched
@@ -885,16 +953,20 @@ def _vmap_call(
     _fn.VMAP_DEPTH.depth += 1
     _TRANSFORMS.depth += 1  # (`.backward()` inside raises, as in the other transforms)
     tracker = _batch_tracker(_fn.VMAP_DEPTH.depth, randomness, max(size, 1), batched)
+    frame = _Frame(max(size, 1), randomness, batched, tracker)
+    prev_frame, VMAP.frame = VMAP.frame, frame
     try:
         results = []
         for i in range(max(size, 1)):
             if state is not None:
                 _random.set_rng_state(state)
+            frame.slices.clear()
             sample = slice_args(i)
             tracker.keep.clear()
             with tracker:
                 results.append(func(*sample, **kwargs))
     finally:
+        VMAP.frame = prev_frame
         _TRANSFORMS.depth -= 1
         _fn.VMAP_DEPTH.depth -= 1
         VMAP.randomness, VMAP.batched = prev, prev_batched
@@ -1035,10 +1107,11 @@ def _batch_tracker(level: int, randomness: str, size: int, batched: set[int]) ->
 
     class _BatchTracker(TorchFunctionMode):
         keep: list[Any]
+        off: int
 
         def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None):
             kwargs = kwargs or {}
-            if IN_OP.depth > kernels:  # inside an op's kernel: plain tensors, as torch's
+            if self.off or IN_OP.depth > kernels:  # an op's kernel, a Function's vmap rule
                 return func(*args, **kwargs)
             name = getattr(func, "__name__", "")
             hit = any(id(t) in batched for t in _tensor_leaves(args, kwargs))
@@ -1166,7 +1239,210 @@ def _batch_tracker(level: int, randomness: str, size: int, batched: set[int]) ->
 
     tracker = _BatchTracker()
     tracker.keep = []
+    tracker.off = 0
     return tracker
+
+
+# --- autograd.Function mapped directly: its vmap staticmethod, or the generated rule ----------
+
+
+def _function_of(func: Any) -> Any:
+    """The autograd.Function subclass whose `apply` func is (`vmap(MyFunction.apply)`), outside
+    another vmap; None for anything else."""
+    if _fn.VMAP_DEPTH.depth or getattr(func, "__func__", None) is not _fn.Function.apply.__func__:
+        return None
+    cls = func.__self__
+    return cls if isinstance(cls, type) and issubclass(cls, _fn.Function) else None
+
+
+_EXTENDING_FUNC = (
+    "For more details, please see https://pytorch.org/docs/main/notes/extending.func.html"
+)
+
+
+def _vmap_function(
+    cls: Any, name: str, args: tuple[Any, ...], dims: list[Any], size: int, randomness: str,
+    out_dims: Any,
+) -> Any:  # fmt: skip
+    """torch's custom_function_call_vmap: the Function's vmap staticmethod called once on the
+    whole batch (the inputs' batch dims as in_dims), or with generate_vmap_rule=True a
+    `Vmapped<Name>` Function whose forward and backward map the Function's over the batch."""
+    setup = cls.setup_context is not _fn.Function.setup_context
+    _fn.VMAP_DEPTH.depth += 1
+    try:
+        _fn._check_functorch(cls, setup)
+    finally:
+        _fn.VMAP_DEPTH.depth -= 1
+    in_dims = tuple(
+        None if d is None or not _is_tensor(a) else d % a.ndim
+        for a, d in zip(args, dims, strict=True)
+    )
+    if cls.generate_vmap_rule:
+        outs = _vmapped_function(cls, in_dims, size, randomness).apply(*args)
+        odims: Any = 0
+    else:
+        res = cls.vmap(_VmapInfo(size, randomness), in_dims, *args)
+        base = (
+            "Expected the vmap staticmethod to have two returns, an output and out_dims with "
+            "pytree structure compatible with the output. "
+        )
+        if not isinstance(res, tuple):
+            from .nn.modules.module import _cls_str
+
+            raise RuntimeError(base + f"Got a {_cls_str(type(res))} instead")
+        if len(res) != 2:
+            raise RuntimeError(base + f"Got {len(res)} returns instead")
+        outs, odims = res
+    flat, spec = _flatten(outs)
+    if odims is None or isinstance(odims, int):
+        flat_od = [odims] * len(flat)
+    elif _is_prefix(odims, outs):
+        flat_od = _broadcast_dims((odims,), (outs,))
+    else:
+        raise RuntimeError(
+            "The autograd.Function's vmap staticmethod returned an incompatible (output, "
+            f"out_dims) tuple. Expected out_dims={odims} to be compatible with the structure of "
+            f"`output`. out_dims has structure {_treespec(odims)} but output has structure "
+            f"{spec}. {_EXTENDING_FUNC}"
+        )
+    if isinstance(out_dims, (tuple, list, dict)):
+        if not _is_prefix(out_dims, outs):
+            raise ValueError(
+                f"vmap({name}, ..., out_dims={out_dims})(<inputs>): out_dims is not compatible "
+                f"with the structure of `outputs`. out_dims has structure {_treespec(out_dims)} "
+                f"but outputs has structure {_treespec(outs)}."
+            )
+        vod = _broadcast_dims((out_dims,), (outs,))
+    else:
+        vod = [out_dims] * len(flat)
+    res = []
+    for o, d, v in zip(flat, flat_od, vod, strict=True):
+        if _is_tensor(o) and d is not None:
+            if v is None:
+                raise ValueError(
+                    f"vmap({name}, ...): `{name}` can not return a BatchedTensor when out_dim "
+                    "is None"
+                )
+            from .ops._util import wrap_dim
+
+            v = wrap_dim(v, o.ndim)
+            o = o if d == v else o.movedim(d, v)
+        elif _is_tensor(o) and v is not None:
+            shape = list(o.shape)  # torch's _remove_batch_dim expands, batch size inserted at v
+            shape.insert(v, size)
+            o = o.expand(*shape)
+        elif v is not None:
+            raise ValueError(
+                f"vmap({name}, ...): `{name}` must only return Tensors, got type {type(o)}. Did "
+                "you mean to set out_dims= to None for output?"
+            )
+        res.append(o)
+    return _unflatten(res, spec)
+
+
+class _SampleCtx:
+    """One sample's ctx for a generated vmap rule: what setup_context saves and sets on it,
+    read back by that sample's backward. A saved slice of an input or output is saved as
+    where it came from and sliced again from the Function's own saved tensors at backward
+    (so double backward reaches the inputs' graphs)."""
+
+    def __init__(self, ctx: Any, origin: dict[int, int]) -> None:
+        self.needs_input_grad = ctx.needs_input_grad
+        self._ctx, self._origin = ctx, origin
+        self._saved: list[tuple[int, Any]] = []
+        self._resolve: Any = None
+        self.keep: Any = None
+
+    def save_for_backward(self, *tensors: Any) -> None:
+        o = self._origin
+        self._saved = [(o[id(t)], None) if id(t) in o else (-1, t) for t in tensors]
+
+    def save_for_forward(self, *tensors: Any) -> None:
+        pass
+
+    @property
+    def saved_tensors(self) -> tuple[Any, ...]:
+        return tuple(t if k < 0 else self._resolve(k) for k, t in self._saved)
+
+    def mark_dirty(self, *args: Any) -> None:
+        pass
+
+    def mark_non_differentiable(self, *args: Any) -> None:
+        pass
+
+    def set_materialize_grads(self, value: bool) -> None:
+        pass
+
+
+def _vmapped_function(cls: Any, in_dims: tuple[Any, ...], size: int, randomness: str) -> Any:
+    """torch's vmapify_autograd_function: `Vmapped<Name>`, whose forward, setup_context and
+    backward run the Function's per sample (its grad_fn is `Vmapped<Name>Backward`)."""
+    from ._creation import zeros_like
+    from .ops.shape import stack
+
+    def forward(*operands: Any) -> Any:
+        return vmap(cls.forward, in_dims=in_dims, randomness=randomness)(*operands)
+
+    def setup_context(ctx: Any, inputs: Any, output: Any) -> None:
+        outs = output if isinstance(output, tuple) else (output,)
+        # the full inputs and outputs saved; slot k of them, with its batch dim
+        slots = [(x, d) for x, d in zip(inputs, in_dims, strict=True) if _is_tensor(x)]
+        slots += [(o, 0) for o in outs if _is_tensor(o)]
+        ctx.save_for_backward(*(x for x, _ in slots))
+        ctx._pt_dims = [d for _, d in slots]
+        ctx._pt_samples = []
+        ctx._pt_tensor = tuple(_is_tensor(x) for x in inputs)
+        for i in range(size):
+            origin: dict[int, int] = {}
+            ins, o = [], []
+            for x, d in zip(inputs, in_dims, strict=True):
+                if _is_tensor(x):
+                    x = x.select(d, i) if d is not None else x
+                    origin[id(x)] = len(origin)
+                ins.append(x)
+            for t in outs:
+                if _is_tensor(t):
+                    t = t.select(0, i)
+                    origin[id(t)] = len(origin)
+                o.append(t)
+            c = _SampleCtx(ctx, origin)
+            cls.setup_context(c, tuple(ins), tuple(o) if isinstance(output, tuple) else o[0])
+            c.keep = (ins, o)  # (the ids in origin stay theirs)
+            ctx._pt_samples.append(c)
+
+    def backward(ctx: Any, *grads: Any) -> Any:
+        full = ctx.saved_tensors
+        per = []
+        for i, c in enumerate(ctx._pt_samples):
+            c._resolve = lambda k, i=i: (
+                full[k] if ctx._pt_dims[k] is None else full[k].select(ctx._pt_dims[k], i)
+            )
+            g = cls.backward(c, *(None if g is None else g.select(0, i) for g in grads))
+            per.append(g if isinstance(g, tuple) else (g,))
+        res = []
+        for k, (is_t, d) in enumerate(zip(ctx._pt_tensor, in_dims, strict=True)):
+            parts = [p[k] if k < len(p) else None for p in per]
+            if not is_t or all(p is None for p in parts):
+                res.append(None)
+                continue
+            ref = next(p for p in parts if p is not None)
+            parts = [zeros_like(ref) if p is None else p for p in parts]
+            if d is None:  # an unbatched input: the samples' gradients summed (reductify)
+                res.append(stack(parts).sum(0))
+            else:
+                res.append(stack(parts, d))
+        return tuple(res)
+
+    return type(
+        f"Vmapped{cls.__name__}",
+        (_fn.Function,),
+        {
+            "forward": staticmethod(forward),
+            "setup_context": staticmethod(setup_context),
+            "backward": staticmethod(backward),
+            "__module__": cls.__module__,
+        },
+    )
 
 
 def _custom_vmap_rule(func: Any) -> Any:
@@ -1503,6 +1779,7 @@ def _link_random() -> None:
     from . import _random
 
     _random._VMAP = VMAP
+    _fn.VMAP_DEPTH.hook = _function_in_vmap
 
 
 _link_random()

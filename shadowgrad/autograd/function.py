@@ -265,9 +265,11 @@ class FunctionMeta(type):
 
 class _VmapDepth:
     """How many torch.func.vmap calls are running (set by shadowgrad/func.py); the other
-    transforms count in `_grad_mode.TRANSFORMS.depth`."""
+    transforms count in `_grad_mode.TRANSFORMS.depth`. `hook(cls, args, kwargs)`: func.py's
+    call of a Function's vmap rule inside vmap (NotImplemented: apply runs as usual)."""
 
     depth = 0
+    hook: Any = None
 
 
 VMAP_DEPTH = _VmapDepth()
@@ -302,7 +304,9 @@ def _check_functorch(cls: Any, setup: bool) -> None:
 class Function(metaclass=FunctionMeta):
     """Base class for custom autograd operations. Mirrors `torch.autograd.Function`.
 
-    Differences: `generate_vmap_rule` and `vmap` are accepted but vmap is not provided.
+    Under torch.func.vmap the `vmap` staticmethod (or the rule generate_vmap_rule=True makes)
+    is called on the whole batch when vmap maps `apply` or the function applies it to the
+    mapped inputs themselves; on inputs derived from them it runs per sample (func.py).
     """
 
     generate_vmap_rule = False
@@ -357,6 +361,10 @@ class Function(metaclass=FunctionMeta):
         setup = cls.setup_context is not Function.setup_context
         if _grad_mode.TRANSFORMS.depth or VMAP_DEPTH.depth:
             _check_functorch(cls, setup)
+            if VMAP_DEPTH.depth and VMAP_DEPTH.hook is not None:
+                out = VMAP_DEPTH.hook(cls, args, kwargs)
+                if out is not NotImplemented:
+                    return out
         if setup:
             bound = inspect.signature(cls.forward).bind(*args, **kwargs)
             bound.apply_defaults()
