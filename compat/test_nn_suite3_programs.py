@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from . import test_realistic_programs_3 as _h
-from .engines import raises
+from .engines import ErrorObs, raises
 from .test_realistic_programs_2 import _data, _seeded
 
 pytest.importorskip("torch")
@@ -1893,6 +1893,82 @@ def prog_nn3_container_indexing_mutation_and_operators(T: Any) -> Any:
         r(lambda: nn.ModuleDict({"a": 3})),
         r(lambda: nn.Sequential({"a": nn.ReLU()})),
     ]
+
+
+# --- old hooks: metadata, versions, dtype moves; clip_grad on sparse gradients ----------------
+
+
+@program()
+def prog_nn3_old_norm_hooks_metadata_load_and_conversions(T: Any) -> Any:
+    import copy
+    from collections import OrderedDict
+
+    nn = T.nn
+    out = []
+    T.manual_seed(0)
+    m = nn.utils.spectral_norm(_seeded(T, nn.Linear(3, 4), 81))
+    sd = m.state_dict()
+    out.append((list(sd), dict(sd._metadata)))
+    old = dict(sd.items())
+    old["weight"] = m.weight.detach().clone()
+    m2 = nn.utils.spectral_norm(_seeded(T, nn.Linear(3, 4), 82))
+    out.append(raises(lambda: m2.load_state_dict(old)))
+    od = OrderedDict((k, v) for k, v in sd.items() if k != "weight_v")
+    od._metadata = OrderedDict({"": {"version": 1}})
+    m3 = nn.utils.spectral_norm(_seeded(T, nn.Linear(3, 4), 83))
+    out.append(raises(lambda: m3.load_state_dict(od)))
+    out.append((m3.weight_v, m3.weight_u))
+    out.append(raises(lambda: repr(copy.deepcopy(m))))
+    m5 = m.double()
+    x64 = T.ones(1, 3, dtype=T.float64)
+    out.append((m5.weight_orig.dtype, m5.weight_u.dtype, m5(x64)))
+    w = nn.utils.weight_norm(_seeded(T, nn.Linear(3, 2), 84))
+    out.append((list(w.state_dict()), dict(w.state_dict()._metadata)))
+    out.append(raises(lambda: repr(copy.deepcopy(w))))
+    out.append(w.double()(x64))
+    nn.utils.remove_weight_norm(w)
+    out.append((list(w.state_dict()), type(w.weight).__name__, w.weight, len(w._forward_pre_hooks)))
+    c = nn.utils.spectral_norm(_seeded(T, nn.ConvTranspose1d(2, 3, 2), 85))
+    out.append((c.weight_u.shape, c.weight_v.shape, c(T.ones(1, 2, 3))))
+    c.eval()
+    out.append(c(T.ones(1, 2, 3)))
+    e = nn.utils.spectral_norm(_seeded(T, nn.Embedding(4, 3), 86))
+    out.append((e.weight_u.shape, e(T.tensor([1, 2]))))
+    g = nn.utils.spectral_norm(_seeded(T, nn.Linear(3, 4), 87), dim=1)
+    out.append((g.weight_u.shape, g(T.ones(1, 3))))
+    h = nn.utils.spectral_norm(_seeded(T, nn.Linear(3, 4), 88))
+    h(T.ones(2, 3)).sum().backward()
+    out.append(h.weight_orig.grad)
+    out.append(raises(lambda: nn.utils.spectral_norm(nn.Linear(3, 4), eps=0)(T.ones(1, 3)).shape))
+    out.append(raises(lambda: repr(nn.utils.weight_norm(nn.Linear(3, 4), dim=5))))
+    out.append(raises(lambda: repr(nn.utils.weight_norm(nn.Linear(3, 4), dim=-3))))
+    out.append(raises(lambda: repr(nn.utils.spectral_norm(nn.Linear(3, 4), dim=5))))
+    return out
+
+
+def _head(fn: Any) -> Any:
+    """fn()'s result, or its error with a dispatcher message cut before torch's backend list."""
+    r = raises(fn)
+    if isinstance(r, ErrorObs):
+        return r.type, r.message.split(" This could be because")[0]
+    return r
+
+
+@program()
+def prog_nn3_clip_grad_sparse_embedding_gradients(T: Any) -> Any:
+    nn = T.nn
+    out = []
+    for kw in ({}, {"foreach": True}, {"foreach": False}):
+        e = nn.Embedding(4, 2, sparse=True)
+        with T.no_grad():
+            e.weight.copy_(T.arange(8.0).reshape(4, 2))
+        e(T.tensor([1, 1, 3])).sum().backward()
+        out.append(_head(lambda kw=kw, e=e: nn.utils.clip_grad_norm_(e.parameters(), 1.0, **kw)))
+        out.append(e.weight.grad.to_dense())
+        out.append(_head(lambda kw=kw, e=e: nn.utils.clip_grad_value_(e.parameters(), 0.5, **kw)))
+        out.append(e.weight.grad.to_dense())
+        out.append(nn.utils.parameters_to_vector(e.parameters()).shape)
+    return out
 
 
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------

@@ -186,5 +186,7 @@ def clip_grad_value_(
             if type(a) is not np.ndarray and g.is_sparse:
                 from ...sparse._ops import not_on_sparse
 
-                raise not_on_sparse("clamp_min_")
+                # torch's foreach path (the default) fails in _foreach_clamp_min_, its loop
+                # (foreach=False) in clamp_
+                raise not_on_sparse("clamp_" if foreach is False else "clamp_min_")
             g.copy_(from_numpy(np.clip(a, -clip_value, clip_value).astype(a.dtype)))
