@@ -1646,6 +1646,49 @@ def prog_op2_old_pattern_warnings_with_method_type_step(T: Any) -> Any:
     return out
 
 
+# --- reduced precision -----------------------------------------------------------------------
+
+
+@program()
+def prog_op2_half_and_bfloat16_add_with_alpha_vector_and_tail(T: Any) -> Any:
+    """add/sub with alpha on float16 and bfloat16 as torch's CPU kernel computes them: alpha
+    converted to the dtype; the vectorized loop (32 elements a step under AVX-512) fuses
+    self + alpha * other in float, its scalar tail rounds the product first. Sizes below, at
+    and across the vector width, in place and out of place, a 0-d other."""
+    out = {}
+    for dt in (T.float16, T.bfloat16):
+        for n in (7, 32, 40, 100, 1000):
+            b = T.tensor(_data(n, seed=n)).to(dt)
+            g = T.tensor(_data(n, seed=n + 1)).to(dt)
+            out[(str(dt), n)] = (
+                b.clone().add_(g, alpha=0.7),
+                T.add(b, g, alpha=-0.3),
+                T.sub(b, g, alpha=1.7),
+                b.clone().sub_(g, alpha=3),
+                T.add(b, g, alpha=3),
+                T.add(b.reshape(-1, 1), g.reshape(-1, 1), alpha=0.7),
+                T.add(b, T.tensor(0.3).to(dt), alpha=0.7),
+            )
+    return out
+
+
+@program()
+def prog_op2_plain_sgd_on_half_and_bfloat16_parameters(T: Any) -> Any:
+    """SGD without momentum updates with p.add_(grad, alpha=-lr): parameters of 100 and 1000
+    elements cross the vectorized loop's width."""
+    out = {}
+    for dt in (T.float16, T.bfloat16):
+        for maximize in (False, True):
+            ps = [T.nn.Parameter(T.tensor(_data(n, seed=n)).to(dt)) for n in (10, 100, 1000)]
+            opt = T.optim.SGD(ps, lr=0.07, maximize=maximize)
+            for k in range(4):
+                for i, p in enumerate(ps):
+                    p.grad = T.tensor(_data(p.numel(), seed=50 + 3 * k + i)).to(dt)
+                opt.step()
+            out[(str(dt), maximize)] = [p.detach() for p in ps]
+    return out
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 

@@ -169,12 +169,66 @@ def _clamp_tensor_t(
 def _add_scaled(self: np.ndarray, other: Any, alpha: Any) -> np.ndarray:
     if self.dtype == np.bool_:  # torch's bool add: self or (other and alpha)
         return np.logical_or(self, np.logical_and(other, bool(alpha)))
-    if self.dtype == np.float16 and type(alpha) is float:
+    if self.dtype == np.float16 and (type(alpha) is float or type(alpha) is int):
         alpha = _half_number(alpha)
+        return _reduced_add_scaled(self, other, alpha, self + alpha * other)
     elif self.dtype is D.LD and not isinstance(alpha, complex):
-        # bfloat16: alpha converted to it, the product rounded (torch's Vectorized<BFloat16>)
-        return self + D.round_bf16(D.round_bf16(alpha) * other)
+        # bfloat16: alpha converted to it
+        alpha = D.round_bf16(alpha)
+        return _reduced_add_scaled(self, other, alpha, self + D.round_bf16(alpha * other))
     return self + alpha * other
+
+
+def _reduced_add_scaled(self: np.ndarray, other: Any, alpha: Any, scalar: np.ndarray) -> Any:
+    """torch's add(alpha=) on float16 / bfloat16 (alpha already converted to the dtype):
+    `scalar` is its scalar loop's result (the product rounded to the dtype, then the sum); its
+    vectorized loop (Vectorized<Half/BFloat16>, two float vectors a step) computes
+    self + alpha * other in float and rounds once. The vectorized loop runs where the operands
+    are contiguous: over each parallel chunk of the elements but its last (length % width),
+    which the scalar loop finishes. Other layouts keep the scalar loop's values."""
+    n = scalar.size
+    if n < _VEC_WIDTH or not (
+        self.flags.c_contiguous
+        and (np.ndim(other) == 0 or (np.shape(other) == self.shape and other.flags.c_contiguous))
+    ):
+        return scalar
+    if self.dtype == np.float16:
+        f = np.float32
+        fused = (self.astype(f) + np.float32(alpha) * np.asarray(other, dtype=f)).astype(self.dtype)
+    else:
+        fused = D.round_bf16(self + alpha * other)
+    fused = np.asarray(fused).reshape(-1)
+    out = np.array(scalar, dtype=scalar.dtype).reshape(-1)
+    for start, stop in _parallel_chunks(n):
+        stop = start + (stop - start) // _VEC_WIDTH * _VEC_WIDTH
+        out[start:stop] = fused[start:stop]
+    return out.reshape(scalar.shape)
+
+
+def _parallel_chunks(n: int) -> list[tuple[int, int]]:
+    """The ranges at::parallel_for gives its threads over n elements (GRAIN_SIZE 32768): one
+    below the grain or with one thread, else get_num_threads() equal chunks."""
+    from .. import _runtime
+
+    threads = _runtime.get_num_threads()
+    if n < 32768 or threads == 1:
+        return [(0, n)]
+    tasks = min(threads, -(-n // 32768))
+    size = -(-n // tasks)
+    return [(s, min(n, s + size)) for s in range(0, n, size)]
+
+
+def _vec_width() -> int:
+    """Elements per step of torch's vectorized float16/bfloat16 CPU loops: two float vectors,
+    of 16 lanes where torch runs AVX-512 (the SKX feature set), else 8 (nn_ops._vector_lanes)."""
+    try:
+        features = np._core._multiarray_umath.__cpu_features__  # type: ignore[attr-defined]
+    except AttributeError:
+        return 32
+    return 32 if features.get("AVX512_SKX") else 16
+
+
+_VEC_WIDTH = _vec_width()
 
 
 def _half_number(v: float) -> float:
@@ -203,7 +257,7 @@ _sub = defop(
         np.subtract(self, other)
         if alpha == 1
         else _add_scaled(self, other, -alpha)
-        if self.dtype is D.LD
+        if self.dtype is D.LD or self.dtype == np.float16
         else self - alpha * other
     ),
     self=lambda grad: grad,
