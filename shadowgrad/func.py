@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import operator
 import re
+import warnings
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -945,7 +946,8 @@ def _vmap_call(
         return _unflatten(out, spec)
 
     prev, prev_batched = VMAP.randomness, VMAP.batched
-    VMAP.randomness = randomness
+    # a random op must pass every level: inside a vmap in 'error' mode, it is refused
+    VMAP.randomness = "error" if prev == "error" else randomness
     batched: set[int] = set()
     VMAP.batched = batched
     prev_slices, _tensor_mod.VMAP_SLICES = _tensor_mod.VMAP_SLICES, batched
@@ -1061,9 +1063,19 @@ _INPLACE_ARITHMETIC = frozenset(
         "masked_fill_",
         "clamp_min_",
         "clamp_max_",
+        "logical_and_",
+        "logical_or_",
+        "logical_xor_",
     )
 )
-_INPLACE_BARE = frozenset(("fill_", "index_add_"))
+_INPLACE_BARE = frozenset(("fill_", "index_add_", "index_put_", "index_fill_"))
+# the fallback's warning names the overload of these (their batched operand is a Tensor)
+_TENSOR_OVERLOAD = frozenset(
+    (
+        *("fmod_", "remainder_", "pow_", "floor_divide_", "float_power_", "xlogy_", "clamp_"),
+        *("eq_", "ne_", "ge_", "gt_", "le_", "lt_"),
+    )
+)
 _RANDOM_INPLACE = frozenset(
     (
         "uniform_",
@@ -1082,6 +1094,14 @@ _RANDOM_CREATE = frozenset(
 )
 _STORAGE_READS = frozenset(("tolist", "numpy", "data_ptr"))
 _ITEM_READS = frozenset(("item", "__float__", "__int__", "__index__", "__complex__"))
+
+
+def _imag_fget() -> Any:
+    """Tensor.imag's getter (the modes' wrapper of it is what a mode sees called)."""
+    from ._tensor import Tensor
+
+    p = vars(Tensor).get("imag")
+    return getattr(p, "fget", None)
 
 
 def _tensor_leaves(args: Any, kwargs: Any) -> list[Any]:
@@ -1115,8 +1135,10 @@ def _batch_tracker(level: int, randomness: str, size: int, batched: set[int]) ->
                 return func(*args, **kwargs)
             name = getattr(func, "__name__", "")
             hit = any(id(t) in batched for t in _tensor_leaves(args, kwargs))
+            if not hit and len(args) > 1 and type(args[1]) in (slice, tuple):
+                hit = name in ("__getitem__", "__setitem__") and _batched_bounds(args[1])
             if hit or name in _RANDOM_INPLACE or name in _RANDOM_CREATE:
-                _refuse(name, getattr(func, "__module__", None) or "", args, kwargs, hit)
+                _refuse(name, func, args, kwargs, hit)
             try:
                 out = func(*args, **kwargs)
             except RuntimeError as e:
@@ -1134,7 +1156,9 @@ def _batch_tracker(level: int, randomness: str, size: int, batched: set[int]) ->
                             self.keep.append(o)
             return out
 
-    def _refuse(name: str, func_module: str, args: Any, kwargs: Any, hit: bool) -> None:
+    def _refuse(name: str, func: Any, args: Any, kwargs: Any, hit: bool) -> None:
+        func_module = getattr(func, "__module__", None) or ""
+        func_self = getattr(func, "__self__", None)
         self_ = args[0] if args and _is_tensor(args[0]) else None
         self_batched = self_ is not None and id(self_) in batched
         if name in _RANDOM_INPLACE and self_ is not None:
@@ -1195,14 +1219,19 @@ def _batch_tracker(level: int, randomness: str, size: int, batched: set[int]) ->
                 "vmap over torch.allclose isn't supported yet. Please file an issue at "
                 "https://github.com/pytorch/pytorch/issues if you need this feature."
             )
-        out = kwargs.get("out")
-        if out is not None:
-            outs = out if isinstance(out, (tuple, list)) else (out,)
-            if not any(id(o) in batched for o in outs if _is_tensor(o)):
-                raise RuntimeError(
-                    f"Batching rule not implemented for aten::{name}.out; the fallback path "
-                    "doesn't work on out= or view ops."
-                )
+        if kwargs.get("out") is not None:
+            raise RuntimeError(
+                f"Batching rule not implemented for aten::{name}.out; the fallback path "
+                "doesn't work on out= or view ops."
+            )
+        if name in ("__getitem__", "__setitem__") and len(args) > 1 and _batched_bounds(args[1]):
+            raise RuntimeError(_tensor_mod.VMAP_ITEM)
+        imag = name == "__get__" and args and getattr(func_self, "fget", None) is _imag_fget()
+        if imag and args[0].is_conj():  # torch's imag of a conj view is a _neg_view
+            raise RuntimeError(
+                "Batching rule not implemented for aten::_neg_view; the fallback path "
+                "doesn't work on out= or view ops."
+            )
         inplace = name == "__setitem__" or (name.endswith("_") and not name.startswith("_"))
         if inplace and self_ is not None and not self_batched:
             _refuse_inplace(name, self_, args, kwargs)
@@ -1218,6 +1247,12 @@ def _batch_tracker(level: int, randomness: str, size: int, batched: set[int]) ->
                 f"output with shape {a} doesn't match the broadcast shape {b}"
             ) from None
 
+    def _batched_bounds(index: Any) -> bool:
+        """Whether an index holds a slice bounded by a batched tensor (read as an int)."""
+        idx = index if isinstance(index, tuple) else (index,)
+        bounds = [b for i in idx if isinstance(i, slice) for b in (i.start, i.stop, i.step)]
+        return any(_is_tensor(b) and id(b) in batched for b in bounds)
+
     def _refuse_inplace(name: str, self_: Any, args: Any, kwargs: Any) -> None:
         if name in _INPLACE_BROADCAST:
             from .ops.shape_extra import broadcast_shapes
@@ -1231,10 +1266,29 @@ def _batch_tracker(level: int, randomness: str, size: int, batched: set[int]) ->
                 f"output with shape {list(self_.shape)} doesn't match the broadcast shape "
                 f"{list(shape)}"
             )
+        if name == "__setitem__" and any(
+            _is_tensor(i) for i in (args[1] if isinstance(args[1], tuple) else (args[1],))
+        ):
+            name = "index_put_"  # a tensor index: torch's setitem is index_put_
         if name in _INPLACE_ARITHMETIC:
             raise RuntimeError(_INPLACE_UNBATCHED.format("inplace arithmetic", "in a vmap"))
         if name in _INPLACE_BARE:
             raise RuntimeError(_INPLACE_UNBATCHED.format(name, "in a vmap"))
+        # the batching fallback's: it warns, then refuses
+        overload = ""
+        if name in _TENSOR_OVERLOAD:
+            overload = ".Tensor"
+        elif name == "lerp_":
+            overload = ".Tensor" if len(args) > 2 and _is_tensor(args[2]) else ".Scalar"
+        elif name == "scatter_":
+            overload = ".src" if len(args) > 3 and _is_tensor(args[3]) else ".value"
+        warnings.warn(
+            f"There is a performance drop because we have not yet implemented the batching "
+            f"rule for aten::{name}{overload}. Please file us an issue on GitHub so that we can "
+            "prioritize its implementation.",
+            UserWarning,
+            stacklevel=1,
+        )
         raise RuntimeError(_INPLACE_UNBATCHED.format(f"aten::{name}", f"at level {level}"))
 
     tracker = _BatchTracker()
