@@ -2085,10 +2085,7 @@ def prog_tas_inplace_on_non_requiring_with_requiring_operand(T: Any) -> Any:
     return info, info2, w.grad
 
 
-@program(
-    xfail="a view made before its base's requires_grad_() requires grad through the base in "
-    "torch (DifferentiableViewMeta::requires_grad); shadowgrad's flag is fixed at view creation"
-)
+@program()
 def prog_tas_view_before_base_requires_grad(T: Any) -> Any:
     b = T.tensor(_data(4))
     v = b[:2]

@@ -77,6 +77,7 @@ class _Extra:
         "grad_dtype",
         "hooks",
         "multi_view",
+        "nograd_plain",
         "nograd_view",
         "post_acc_hooks",
         "retains_grad",
@@ -90,7 +91,8 @@ class _Extra:
         self.multi_view: str | None = None
         self.view_fn: Any = None
         self.grad_dtype: Any = False  # False: the tensor's own dtype
-        self.nograd_view = False  # a view made under no_grad of a grad-requiring tensor
+        self.nograd_view = False  # a view made under no_grad (True) or in inference mode
+        self.nograd_plain = False  # ... of a tensor that required no grad (ops/views.track_view)
         self.custom_view: str | None = None  # a view output of this custom Function (5.18)
 
 
@@ -266,9 +268,17 @@ def _check_nograd_view(t: Tensor) -> None:
     """A view made under no_grad of a tensor requiring grad has no grad_fn of its own; once its
     base (or another view of it) was modified in place, torch can't make one and refuses to
     read it (grad_fn, is_leaf, any op using the view)."""
-    if t._x.nograd_view:
+    if t._x.nograd_view and t._base._rg:
         vc = t._vc
         if vc is not None and vc.v != getattr(t, "_vv", vc.v):
+            if t._x.nograd_view == "base":
+                # made in grad mode before its base required grad (ops/views.views_follow_leaf),
+                # and the base has changed since: torch regenerates its node on the base
+                from .ops.views import set_as_strided_grad_fn
+
+                t._x.nograd_view = False
+                set_as_strided_grad_fn(t, t._base)
+                return
             from .ops.views import nograd_view_message
 
             raise RuntimeError(nograd_view_message(t._x.nograd_view, rebase=True, view=t))
@@ -353,7 +363,7 @@ class Tensor:
         rg = self._rg
         if rg and self._grad_fn is None and self._base is not None:
             x = self._x
-            if x is not None and x.nograd_view:
+            if x is not None and x.nograd_view and not x.nograd_plain:
                 # a view made under no_grad (or in inference mode) of a tensor that requires
                 # grad has no node: as torch's, it requires grad while its base does
                 return bool(self._base.requires_grad)
@@ -379,6 +389,10 @@ class Tensor:
         if not value and self._rg and self._acc is not None:
             self._extra()  # (see requires_grad_)
         self._rg = bool(value)
+        if value and self._vc is not None and self._vc.views and self._base is None:
+            from .ops.views import views_follow_leaf
+
+            views_follow_leaf(self)
 
     @requires_grad.deleter
     def requires_grad(self) -> None:
@@ -407,6 +421,10 @@ class Tensor:
             # nothing into a leaf that stopped requiring grad (engine._accumulate)
             self._extra()
         self._rg = requires_grad
+        if requires_grad and self._vc is not None and self._vc.views and self._base is None:
+            from .ops.views import views_follow_leaf
+
+            views_follow_leaf(self)  # its views require grad through it now
         return self
 
     @property
@@ -579,7 +597,7 @@ class Tensor:
         acc = self._acc() if self._acc is not None else None
         if acc is None:
             x = self._x
-            if self._base is not None and x is not None and x.nograd_view:
+            if self._base is not None and x is not None and x.nograd_view and not x.nograd_plain:
                 # a view made under no_grad of a tensor that requires grad: it requires grad
                 # but has no gradient edge in torch (nothing accumulates into it)
                 return (NoGradViewEdge(), 0)
@@ -1402,7 +1420,8 @@ class Tensor:
             return
         x = self._x
         if x is not None:
-            if x.nograd_view:
+            if x.nograd_view and self._rg and x.nograd_view != "base":  # (one that does not
+                # require grad: views.py's check_view_inplace, once another operand does)
                 from .ops.views import CUSTOM_VIEW, NO_GRAD_VIEW, nograd_view_message
 
                 if x.custom_view:  # returned by a custom Function applied under no_grad

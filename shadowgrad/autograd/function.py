@@ -612,6 +612,13 @@ def _wrap_outputs(ctx: Any, args: tuple[Any, ...], outs: tuple[Any, ...]) -> tup
             if len(outs) != 1:
                 raise RuntimeError(VIEW_DIRTY_MULTI)
             _rebase_view(ctx, o)
+    for o in res:
+        if isinstance(o, Tensor) and id(o) in dirty and o._base is None:
+            vc = o._vc
+            if vc is not None and vc.views:  # its views require grad now (ops/views.py)
+                from ..ops.views import views_follow_base
+
+                views_follow_base(o)
     return tuple(res)
 
 
@@ -630,7 +637,13 @@ def _rebase_view(ctx: Any, view: Any) -> None:
     """A view the Function modified in place (mark_dirty): as torch's rebase_history, the
     base's grad_fn becomes CopySlices around the Function's node (whose first input stands for
     the view) and the view's grad_fn AsStridedBackward0 on the base."""
-    from ..ops.views import CopySlices, cross_dtype, set_as_strided_grad_fn, view_index
+    from ..ops.views import (
+        CopySlices,
+        cross_dtype,
+        set_as_strided_grad_fn,
+        view_index,
+        views_follow_base,
+    )
     from .graph import move_retained
 
     base = view._base
@@ -652,6 +665,8 @@ def _rebase_view(ctx: Any, view: Any) -> None:
     base._rg = True
     base._nr = 0
     set_as_strided_grad_fn(view, base, vidx)
+    if base._vc.views:
+        views_follow_base(base)
 
 
 def _save(ctx: Any, outs: tuple[Any, ...]) -> None:

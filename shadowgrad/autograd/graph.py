@@ -59,11 +59,31 @@ class VersionCounter:
         "recs",
         "site",
         "v",
+        "views",
     )  # site: the last in-place change's (file, line, function), anomaly mode; recs: the
-    # lazy conjugate/negative views' records (ops/views.py), set only on a ConjVersionCounter
+    # lazy conjugate/negative views' records (ops/views.py), set only on a ConjVersionCounter;
+    # views: weak references to the views of a tensor that requires no grad, which start to
+    # require grad when it does (ops/views.track_view)
 
     def __init__(self) -> None:
         self.v = 0
+        self.views: list[Any] | None = None
+
+
+def track_view(vc: VersionCounter, view: Any) -> None:
+    """Remember (weakly) a view of a tensor that requires no grad: once an in-place op
+    recorded on the base gives it a history, torch's views of it require grad too, through an
+    AsStridedBackward0 node (ops/views.views_follow_base). The list is pruned of dead
+    references whenever its length reaches a power of two, so it stays proportional to the
+    live views."""
+    vs = vc.views
+    if vs is None:
+        vc.views = [weakref.ref(view)]
+        return
+    vs.append(weakref.ref(view))
+    n = len(vs)
+    if n >= 64 and not n & (n - 1):
+        vs[:] = [r for r in vs if r() is not None]
 
 
 # A dict of hooks that a RemovableHandle refers to weakly: an OrderedDict, the type torch's

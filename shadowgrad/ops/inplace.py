@@ -411,6 +411,11 @@ def rebase(self: Tensor, node: Any, r: Tensor) -> None:
     self._rg = True
     self._nr = 0
     resave(node, "result", self)
+    vc = self._vc
+    if vc is not None and vc.views:
+        from .views import views_follow_base
+
+        views_follow_base(self)
 
 
 _POSITION = re.compile(r"\(position (\d+)\)")

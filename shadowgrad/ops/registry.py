@@ -19,6 +19,7 @@ import math
 import warnings as _warnings
 from collections.abc import Callable
 from typing import Any
+from weakref import ref as _wref
 
 import numpy as np
 
@@ -29,7 +30,15 @@ from ..autograd import forward_ad as _fwad
 from ..autograd.anomaly_mode import _STATE as _ANOMALY
 from ..autograd.engine import fix_raw_grad as _fix_raw
 from ..autograd.explain import forward_trace
-from ..autograd.graph import SECOND_TIME, UNPACKED, Node, SavedTensor, VersionCounter, _seq
+from ..autograd.graph import (
+    SECOND_TIME,
+    UNPACKED,
+    Node,
+    SavedTensor,
+    VersionCounter,
+    _seq,
+    track_view,
+)
 from ..autograd.graph import save_input as _save_input
 from ..autograd.graph import save_output as _save_output
 from ..autograd.saved_hooks import stack as _saved_hooks_stack
@@ -1249,15 +1258,39 @@ def _as_view(result: Tensor, src: Tensor) -> None:
     result._vv = vc.v
     result._base = src._base if src._base is not None else src
     result._inf = src._inf
-    if src._rg and not _mode().grad:
-        # a view made under no_grad of a grad-requiring tensor still requires grad (as a
-        # leaf), and torch forbids modifying it in place once grad mode is back on (its
-        # creation meta, which the errors name, is INFERENCE_MODE inside inference_mode)
-        result._rg = True
-        result._extra().nograd_view = "inference" if _mode().inference else True
-    elif src._x is not None and src._x.nograd_view:
+    if src._rg:
+        m = _mode()
+        if not m.grad:
+            # a view made under no_grad of a grad-requiring tensor still requires grad (as
+            # a leaf), and torch forbids modifying it in place once grad mode is back on
+            # (its creation meta, which the errors name, is INFERENCE_MODE inside
+            # inference_mode)
+            result._rg = True
+            result._extra().nograd_view = "inference" if m.inference else True
+            return
+    else:
+        # it starts to require grad when its base does (an in-place op recorded on the base):
+        # graph.track_view, its common case inline
+        vs = vc.views
+        if vs is None:
+            vc.views = [_wref(result)]
+        elif len(vs) < 63:
+            vs.append(_wref(result))
+        else:
+            track_view(vc, result)
+        m = _mode()
+        if not m.grad:
+            # made under no_grad: torch's creation meta NO_GRAD_MODE all the same, so an
+            # in-place op on it that autograd would record raises
+            x = result._extra()
+            x.nograd_view = "inference" if m.inference else True
+            x.nograd_plain = True
+            return
+    if src._x is not None and src._x.nograd_view:
         # a view of such a view inherits its creation meta (torch's propagate_creation_meta)
-        result._extra().nograd_view = src._x.nograd_view
+        x = result._extra()
+        x.nograd_view = src._x.nograd_view
+        x.nograd_plain = src._x.nograd_plain
 
 
 def _record(

@@ -244,6 +244,8 @@ def check_view_inplace(self: Tensor, base: Tensor) -> None:
             )
         return
     x = self._x
+    if x is not None and x.nograd_view:  # made under no_grad of a tensor requiring no grad
+        raise RuntimeError(nograd_view_message(x.nograd_view, view=self))
     if x is not None and x.multi_view:
         raise RuntimeError(NO_GRAD_VIEW + " " + MULTI_VIEW)
     if base._rg:  # a view of a grad-requiring base that doesn't require grad: made in no_grad
@@ -402,7 +404,57 @@ def inplace_on_view(
     else:
         set_as_strided_grad_fn(self, base, vidx)
     resave(node, "result", self, on_view=True)
+    if base._vc.views:
+        views_follow_base(base)
     return self
+
+
+def views_follow_base(base: Tensor) -> None:
+    """base (a tensor that required no grad) has just been given a history by an in-place op:
+    its views, which track_view remembered, now require grad as torch's do. One made in grad
+    mode gets its AsStridedBackward0 node on the base's new one; one made under no_grad
+    requires grad without a node, and reading it raises (Tensor._check_nograd_view)."""
+    for v in _untracked_views(base):
+        x = v._x
+        if x is not None and x.nograd_view:
+            x.nograd_plain = False
+            v._rg = True
+        elif type(v._vc) is not ConjVersionCounter:
+            set_as_strided_grad_fn(v, base)
+
+
+def views_follow_leaf(base: Tensor) -> None:
+    """base, a leaf, has just been made to require grad: its views (track_view) require grad
+    through it as torch's (DifferentiableViewMeta::requires_grad), without a node or an edge of
+    their own: a view made in grad mode has kind "base" (Tensor._check_nograd_view gives it its
+    node once the base changes under no_grad), one made under no_grad keeps its creation meta."""
+    for v in _untracked_views(base):
+        x = v._extra()
+        if x.nograd_view:
+            x.nograd_plain = False
+        else:
+            x.nograd_view = "base"
+        v._rg = True
+
+
+def _untracked_views(base: Tensor) -> list[Tensor]:
+    """The live views of base (a tensor that required no grad) that track_view remembered and
+    that can require grad; the counter keeps the others (views of a detached alias)."""
+    vc = base._vc
+    vs = vc.views if vc is not None else None
+    if not vs:
+        return []
+    mine, others = [], []
+    for ref in vs:
+        v = ref()
+        if v is None:
+            continue
+        if v._base is not base:
+            others.append(ref)
+        elif not v._rg and v._data.dtype.kind in "fc":
+            mine.append(v)
+    vc.views = others or None
+    return mine
 
 
 def tangent_view(view: Tensor) -> Tensor | None:
