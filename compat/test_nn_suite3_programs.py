@@ -1971,6 +1971,78 @@ def prog_nn3_clip_grad_sparse_embedding_gradients(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_nn3_fast_path_mask_shape_and_width_errors(T: Any) -> Any:
+    nn = T.nn
+    x = _x(T, 2, 3, 4, seed=93)
+    m = _seeded(T, nn.MultiheadAttention(4, 2, batch_first=True), 89).eval()
+    layer = _seeded(T, nn.TransformerEncoderLayer(4, 2, 8, batch_first=True), 90).eval()
+    b = T.bool
+    masks = [
+        (T.zeros(3, 2, dtype=b), None),
+        (T.zeros(2, 4, dtype=b), None),
+        (T.zeros(2, 3, 1, dtype=b), None),
+        (T.zeros(3, dtype=b), None),
+        (None, T.zeros(2, 2, dtype=b)),
+        (None, T.zeros(4, 3, 3, dtype=b)),
+        (None, T.zeros(2, 3, 3, dtype=b)),
+        (None, T.zeros(1, 3, 3, dtype=b)),
+        (None, T.zeros(3, dtype=b)),
+        (None, T.zeros(3, 3, dtype=T.long)),
+        (T.zeros(2, 3, dtype=T.long), None),
+        (
+            T.tensor([[False, False, True], [False, False, False]]),
+            T.eye(3, dtype=b)[None].expand(2, 3, 3),
+        ),
+        (T.zeros(2, 3, dtype=b), T.zeros(4, 3, 3, dtype=b)),
+    ]
+    calls = [
+        lambda kpm, am: m(x, x, x, key_padding_mask=kpm, attn_mask=am, need_weights=False),
+        lambda kpm, am: m(x, x, x, key_padding_mask=kpm, attn_mask=am),
+        lambda kpm, am: layer(x, src_key_padding_mask=kpm, src_mask=am),
+    ]
+    out = []
+    with T.no_grad():
+        for f in calls:
+            out.append([raises(lambda f=f, k=k, a=a: f(k, a)) for k, a in masks])
+        y = x[..., :3]
+        out.append(raises(lambda: m(x, x, x[:, :2])))
+        out.append(raises(lambda: m(x[..., :3], x[..., :3], x[..., :3])))
+        out.append(raises(lambda: m(y, y, y)))
+        out.append(raises(lambda: layer(y)))
+        out.append(raises(lambda: layer(x.double())))
+        out.append(raises(lambda: m(x.double(), x.double(), x.double())))
+        for z in (T.ones(2, 0, 4), T.ones(0, 3, 4)):
+            out.append((m(z, z, z), layer(z)))
+    # the same masks outside the fast path
+    out.append(
+        [raises(lambda k=k, a=a: m(x, x, x, key_padding_mask=k, attn_mask=a)) for k, a in masks]
+    )
+    return out
+
+
+@program()
+def prog_nn3_encoder_layer_fast_path_reads_float_masks_as_bool(T: Any) -> Any:
+    nn = T.nn
+    x = _x(T, 2, 3, 4, seed=94)
+    fm = T.tensor([[0.0, -1.0, 0.5], [0.0, 0.0, 0.0], [0.25, 0.0, 0.0]])
+    kf = T.tensor([[0.0, 0.3, 0.0], [0.0, 0.0, -2.0]])
+    out = []
+    for nf in (False, True):
+        layer = nn.TransformerEncoderLayer(4, 2, 8, batch_first=True, norm_first=nf)
+        layer = _seeded(T, layer, 91).eval()
+        with T.no_grad():
+            out.append(layer(x, src_mask=fm))
+            out.append(layer(x, src_key_padding_mask=kf))
+            out.append(layer(x, src_mask=fm, src_key_padding_mask=kf))
+            # -1 + 1 cancels in the merged mask: that entry is not masked
+            out.append(layer(x, src_mask=-fm, src_key_padding_mask=T.zeros(2, 3) + fm[0]))
+            enc = nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+            out.append(enc(x, mask=fm, src_key_padding_mask=kf))
+        out.append(layer(x, src_mask=fm))  # grad mode: the composed path adds the floats
+    return out
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

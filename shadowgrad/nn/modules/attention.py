@@ -4,11 +4,16 @@
 Note [Inference fast path]
 Torch takes a fused path (`_native_multi_head_attention`, `_transformer_encoder_layer_fwd`) in
 some inference settings (eval, nothing needing grad, batch_first self-attention, ...). Its
-values are the composed path's except in three ways, which shadowgrad reproduces by running
-the composed path differently when torch's conditions hold: a query row whose keys are all
-masked comes out NaN (its masked softmax, where scaled_dot_product_attention gives zeros), the
-is_causal hint is ignored (only the masks count), and an encoder layer's activation is exact
-relu or gelu (a GELU(approximate="tanh") runs as exact gelu).
+values are the composed path's except in these ways, which shadowgrad reproduces by running
+the composed path differently when torch's conditions hold (MultiheadAttention._native):
+- the masks go through merge_masks (its view errors) and the kernel reads the merged mask as
+  bool, nonzero meaning masked: an encoder layer's float mask (allowed there) masks fully
+  wherever it is nonzero, it adds nothing;
+- a query row whose keys are all masked comes out NaN (its masked softmax, where
+  scaled_dot_product_attention gives zeros);
+- the is_causal hint is ignored (only the masks count);
+- the kernel's checks replace the composed path's (mask shapes, "passed-in embed_dim");
+- an encoder layer's activation is exact relu or gelu (GELU(approximate="tanh") runs exact).
 """
 
 from __future__ import annotations
@@ -448,13 +453,18 @@ class MultiheadAttention(Module):
         is_causal: bool = False,
     ) -> tuple[Tensor, Tensor | None]:
         is_batched = query.dim() == 3
-        # torch's fused inference path differs only given masks or is_causal
+        # torch's fused inference path differs only given masks, is_causal or a wrong width
         fused = (
             not self.training
-            and (attn_mask is not None or key_padding_mask is not None or is_causal)
+            and (
+                attn_mask is not None
+                or key_padding_mask is not None
+                or is_causal
+                or query.shape[-1] != self.embed_dim
+                or query.numel() == 0
+            )
             and self._fast_path(query, key, value, attn_mask, key_padding_mask)
         )
-        wanted = need_weights
         key_padding_mask = _canonical_mask(
             key_padding_mask,
             "key_padding_mask",
@@ -463,9 +473,9 @@ class MultiheadAttention(Module):
             query.dtype,
         )
         attn_mask = _canonical_mask(attn_mask, "attn_mask", None, "", query.dtype, False)
-        if fused:  # See Note [Inference fast path]: the masked softmax of the weights' path
-            need_weights = need_weights or attn_mask is not None or key_padding_mask is not None
-            is_causal = False
+        if fused:
+            merged, mask_type = self.merge_masks(attn_mask, key_padding_mask, query)
+            return self._native(query, merged, mask_type, need_weights, average_attn_weights)
         if self.batch_first and is_batched:
             if key is value:
                 if query is key:
@@ -503,7 +513,41 @@ class MultiheadAttention(Module):
         )
         if self.batch_first and is_batched:
             out = out.transpose(1, 0)
-        return out, weights if wanted else None
+        return out, weights
+
+    def _native(
+        self, x: Tensor, merged: Tensor | None, mask_type: int | None, need: bool, average: bool
+    ) -> tuple[Tensor, Tensor | None]:
+        """torch's `_native_multi_head_attention` of batch_first self-attention `x` given
+        merge_masks' mask: its checks, its mask read as bool (nonzero: masked) and its masked
+        softmax, run as the composed path with weights. See Note [Inference fast path]."""
+        if x.shape[-1] != self.embed_dim:
+            raise RuntimeError(
+                f"passed-in embed_dim {self.embed_dim} didn't match last dim of query {x.shape[2]}"
+            )
+        attn_mask = kpm = None
+        need = need and x.numel() > 0  # (an empty input: no weights)
+        if merged is not None:
+            mask = merged if merged.dtype is D.bool_ else merged != 0
+            b, n, h = x.shape[0], x.shape[1], self.num_heads
+            if mask.dim() != 2:
+                mask_type = 2
+            if mask_type == 2:
+                if tuple(mask.shape) != (b, h, n, n):
+                    raise RuntimeError("For mask_type == 2 mask shape should match input shape")
+                attn_mask = mask.reshape(b * h, n, n)
+            else:
+                if mask.shape[0] != b or mask.shape[1] != n:
+                    raise RuntimeError("For mask_type == 1 mask shape should be (B, L)")
+                kpm = mask
+        t = x.transpose(1, 0)
+        out, weights = multi_head_attention_forward(
+            t, t, t, self.embed_dim, self.num_heads, self.in_proj_weight, self.in_proj_bias,
+            None, None, False, 0.0, self.out_proj.weight, self.out_proj.bias, training=False,
+            key_padding_mask=kpm, need_weights=need or merged is not None, attn_mask=attn_mask,
+            average_attn_weights=average,
+        )  # fmt: skip
+        return out.transpose(1, 0), weights if need else None
 
     def _fast_path(self, query: Any, key: Any, value: Any, attn_mask: Any, kpm: Any) -> bool:
         """Whether torch's forward takes `_native_multi_head_attention` (its conditions)."""

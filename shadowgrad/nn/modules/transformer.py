@@ -162,14 +162,13 @@ class TransformerEncoderLayer(Module):
         return _fused_args_ok((*args, self.linear2.bias))
 
     def _fused_forward(self, src: Tensor, mask: Tensor | None, kpm: Tensor | None) -> Tensor:
-        """torch's fused layer: masks merged (is_causal ignored), softmax masked (a fully
-        masked row NaN), exact relu or gelu, no dropout. See Note [Inference fast path]."""
-        weights = mask is not None or kpm is not None
+        """torch's fused layer: masks merged and read as bool (is_causal ignored), softmax
+        masked, exact relu or gelu, no dropout. See Note [Inference fast path]."""
+        merged, mask_type = self.self_attn.merge_masks(mask, kpm, src)
         act = F.gelu if self.activation_relu_or_gelu == 2 else F.relu
 
         def sa(x: Tensor) -> Tensor:
-            a = self.self_attn(x, x, x, attn_mask=mask, key_padding_mask=kpm, need_weights=weights)
-            return a[0]  # type: ignore[no-any-return]
+            return self.self_attn._native(x, merged, mask_type, False, True)[0]
 
         def ff(x: Tensor) -> Tensor:
             return self.linear2(act(self.linear1(x)))  # type: ignore[no-any-return]
