@@ -164,6 +164,7 @@ _soft_margin_bw = defop(
     "SoftMarginLossBackwardBackward0",
     _np_soft_margin_bw,
     nondiff=("target",),
+    jvp=_no_derivative("soft_margin_loss_backward")[1],  # torch's has no forward derivative
     grad_output=lambda grad, grad_output, self, target, reduction: K._loss_bw_grad_output(
         _soft_margin_bw, grad, grad_output, self, target, reduction
     ),

@@ -224,7 +224,7 @@ def _flash_grads(
     attn_mask: Any, scale: Any
 ) -> tuple[Any, Any, Any]:  # fmt: skip
     def compute() -> tuple[Any, Any, Any]:
-        from .pointwise import no_derivative
+        from .rounding import not_implemented_outputs
 
         mask = None if attn_mask is None else attn_mask._data
         arrays = _flash_backward_arrays(
@@ -235,7 +235,8 @@ def _flash_grads(
         # NotImplemented node (Note [NotImplemented nodes]) whose backward raises
         inputs = (grads[0], query, key, value, result, result1, attn_mask)
         aten = _FLASH + "_backward"
-        return tuple(no_derivative(_make(a), inputs, aten) for a in arrays)  # type: ignore[return-value]
+        # one node for the three gradients (their output_nr 0, 1, 2), as torch's
+        return not_implemented_outputs(tuple(_make(a) for a in arrays), inputs, aten)
 
     return _shared(grads, compute)  # type: ignore[no-any-return]
 
@@ -551,21 +552,23 @@ def mkldnn_lstm(
 def _shared_by(key: tuple[Any, ...], params: Any, k: int, compute: Any) -> Any:
     """Output k of compute(), computed once for the formulas of one node's call: the call is
     known by `key` (objects, compared by identity) and `params` (compared by value). A node
-    calls its formulas in input order, so a request for an output at or before the last one
-    taken is a new call (the same grad tensor given again, other inputs asked for)."""
+    calls each of its formulas once (in torch's order, OpDef.formula_order), so a request for
+    an output already taken is a new call (the same grad tensor given again, other inputs
+    asked for)."""
     last = getattr(_SHARED, "by", None)
     if (
         last is not None
-        and k > last[3]
+        and k not in last[3]
         and len(last[0]) == len(key)
         and all(a is b for a, b in zip(last[0], key, strict=True))
         and last[1] == params
     ):
-        # the last output taken: nothing more to share (and nothing kept alive)
-        _SHARED.by = None if k == len(last[2]) - 1 else (last[0], last[1], last[2], k)
+        taken = last[3] | {k}
+        # every output taken: nothing more to share (and nothing kept alive)
+        _SHARED.by = None if len(taken) == len(last[2]) else (last[0], last[1], last[2], taken)
         return last[2][k]
     r = compute()
-    _SHARED.by = None if k == len(r) - 1 else (key, params, r, k)
+    _SHARED.by = None if len(r) == 1 else (key, params, r, frozenset((k,)))
     return r[k]
 
 

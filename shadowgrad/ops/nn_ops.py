@@ -526,9 +526,10 @@ def _np_elu_result_bw(grad_output: Any, result: Any, alpha: float, scale: float,
 def _elu_dd_self(grad, grad_output, self, alpha, scale, input_scale, is_result):
     # torch's elu_double_backward, 0 where self (or the result) >= 0 (at 0 too)
     neg = (self < 0).to(grad.dtype)
+    g = P._mul_scalar(grad * grad_output, input_scale)  # C++ `* input_scale`: mul.Scalar
     if is_result:
-        return grad * grad_output * input_scale * neg
-    return _elu_bw(grad * grad_output * input_scale, self, alpha, scale, input_scale, False) * neg
+        return g * neg
+    return _elu_bw(g, self, alpha, scale, input_scale, False) * neg
 
 
 # elu's backward is an op of its own, as in torch (EluBackwardBackward0); `self` is the result
@@ -833,8 +834,8 @@ _hardswish_bw = defop(
     _f16(lambda grad_output, self: _np_hardswish_bw(grad_output, self)),
     dtype="keep",
     grad_output=lambda grad, self: _hardswish_bw(grad, self),
-    self=lambda grad, grad_output, self: _where(
-        (self > -3) & (self < 3), grad * grad_output / 3.0, 0.0
+    self=lambda grad, grad_output, self: _where(  # C++ `/ 3.0`: div.Scalar
+        (self > -3) & (self < 3), _div_scalar(grad * grad_output, 3.0), 0.0
     ),
     jvp=ELEMENTWISE,
 )

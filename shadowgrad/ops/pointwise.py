@@ -325,21 +325,35 @@ _mul = defop(
         "other": lambda grad, self: grad * conj(self),
     },
 )
+
+
+def _div_other_grad(grad: Tensor, self: Tensor, other: Tensor) -> Tensor:
+    # torch's div_tensor_other_backward: -grad * ((self / other) / other), inf at other == 0;
+    # its compiled product evaluates the right operand first (the order of the nodes it
+    # records under create_graph)
+    q = (self / other) / other
+    return -grad * q
+
+
+def _div_other_grad_complex(grad: Tensor, self: Tensor, other: Tensor) -> Tensor:
+    q = conj((self / other) / other)
+    return -grad * q
+
+
 _div = defop(
     "div.Tensor",
     "DivBackward0",
     lambda self, other: np.true_divide(self, other),
     dtype="float",
     self=lambda grad, other: grad / other,
-    # torch's div_tensor_other_backward: -grad * ((self / other) / other), inf at other == 0
-    other=lambda grad, self, other: -grad * ((self / other) / other),
+    other=_div_other_grad,
     raw=True,
     scalar_array=True,
     ufunc=np.true_divide,
     jvp=_div_t,
     complex={
         "self": lambda grad, other: grad / conj(other),
-        "other": lambda grad, self, other: -grad * conj((self / other) / other),
+        "other": _div_other_grad_complex,
     },
 )
 # x ** scalar: the exponent is a saved Python number; x**0 has grad 0 everywhere (torch).

@@ -96,19 +96,20 @@ class OpNode(Node):
                 v = self._unpack(n, saved[n])  # torch unpacks (checks) every saved variable
                 if n[:8] == "_packed_":
                     _unpacked_index(saved, n, v._data)
-        out = []
         formulas = op.complex_formulas if complex else op.formulas  # Note [Complex gradients]
-        for e, (fn, names) in zip(self._next, formulas, strict=True):
-            if e is None:
-                out.append(None)
+        edges = self._next
+        out: list[Any] = [None] * len(edges)
+        for k in op.formula_order:  # torch's order (see OpDef.formula_order)
+            if edges[k] is None:
                 continue
+            fn, names = formulas[k]
             args = []
             for n in names:
                 if n == "grad" or n == "grads":
                     args.append(g)
                 else:
                     args.append(self._unpack(n, saved[n]))  # type: ignore[index]
-            out.append(fn(*args))
+            out[k] = fn(*args)
         return tuple(out)
 
     def _unpack(self, name: str, v: Any) -> Any:
@@ -519,6 +520,13 @@ class OpDef:
                     )
             self.formulas.append((fn, names))
             self.formulas_by_input.append((p, names))
+        # the order torch's generated node computes the gradients in: by its derivatives.yaml
+        # keys, sorted (mul: other, then self; mm: mat2, then self; lerp: end, self, weight).
+        # Under create_graph the nodes each formula records are numbered in that order, which
+        # decides the order the engine runs them (and sums gradients) at the next order.
+        self.formula_order = tuple(
+            sorted(range(len(self.formulas)), key=lambda k: self.formulas_by_input[k][0])
+        )
         # saved values in the order torch's generated node unpacks (checks) them: by name (see
         # graph._first_modified)
         self.saved_order = tuple(

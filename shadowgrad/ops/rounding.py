@@ -19,7 +19,7 @@ from .._creation import zeros_like
 from .._tensor import Tensor
 from ..autograd import forward_ad as _fwad
 from ..autograd.forward_ad import ELEMENTWISE
-from ..autograd.graph import Node
+from ..autograd.graph import ACC_SEQ, Node
 from . import pointwise as P
 from .inplace import make_inplace, make_iop
 from .pointwise import (
@@ -365,6 +365,21 @@ _NotImplementedNode = type(
 )
 
 
+class _NotImplementedOutputsBase(_NotImplementedBase):
+    """The NotImplemented node of an op with several differentiable outputs (one node)."""
+
+    __slots__ = ("_nout",)
+
+    @property
+    def num_outputs(self) -> int:  # type: ignore[override]
+        return self._nout
+
+
+_NotImplementedOutputsNode = type(
+    "NotImplemented", (_NotImplementedOutputsBase,), {"__slots__": (), "__module__": "builtins"}
+)
+
+
 NO_FORWARD_AD = "Trying to use forward AD with aten::{} that does not support it."
 
 
@@ -382,12 +397,40 @@ def _not_implemented(result: Tensor, inputs: tuple[Any, ...], aten: str) -> Tens
     if not ts:
         return result
     node = _NotImplementedNode(tuple(t._edge() for t in ts))
+    node._seq = ACC_SEQ  # torch's NotImplemented node has sequence_nr UINT64_MAX: runs first
     node._in_meta = tuple((t._data.shape, D._FROM_NP[t._data.dtype]) for t in ts)
     node._aten = aten
     result._rg = True
     result._grad_fn = node
     result._nr = 0
     return result
+
+
+def not_implemented_outputs(
+    results: tuple[Tensor, ...], inputs: tuple[Any, ...], aten: str
+) -> tuple[Tensor, ...]:
+    """`_not_implemented` for an op with several outputs: torch records one NotImplemented
+    node whose outputs they are (output_nr 0, 1, ...)."""
+    if len(results) == 1:
+        return (_not_implemented(results[0], inputs, aten),)
+    if _FW.active:
+        for a in inputs:
+            if isinstance(a, Tensor) and _fwad._get_tangent(a) is not None:
+                raise NotImplementedError(NO_FORWARD_AD.format(aten))
+    ts = [a for a in inputs if isinstance(a, Tensor) and a._rg]
+    if not _GM.grad or not ts:
+        return results
+    node = _NotImplementedOutputsNode(tuple(t._edge() for t in ts))
+    node._seq = ACC_SEQ
+    node._in_meta = tuple((t._data.shape, D._FROM_NP[t._data.dtype]) for t in ts)
+    node._aten = aten
+    node._nout = len(results)
+    for i, r in enumerate(results):
+        if r._data.dtype.kind in "fc":
+            r._rg = True
+            r._grad_fn = node
+            r._nr = i
+    return results
 
 
 def _check_mode(rounding_mode: Any) -> None:
