@@ -118,30 +118,142 @@ INPLACE = ["{x}.mul_(2)", "{x}.add_(1)", "{x}.exp_()", "{x}.zero_()", "{x}.relu_
            "{x}.addcdiv_({y}, {y} + 3)", "{x}[:, 0] = {y}", "{x}[1:] *= 2", "{x} += {y}",
            "{x} *= {y}", "{x} -= 1", "{x} /= {y}", "{x}.grad = T.ones_like({x})",
            "{x}.grad = {y}", "{x}.grad = {y}.double()", "{x}.resize_(0)"]  # fmt: skip
-BACKWARDS = ["sum", "ones", "plain", "inputs", "two", "double", "create"]
+# Third round: nn.functional, reductions over several dims, indexing, scatter/gather, scans,
+# sort/topk with indices, promotion with numbers and 0-d tensors, torch.func transforms.
+UNARY += ["T.nn.functional.linear({x}, T.ones(2, {x}.shape[-1]))",
+          "T.nn.functional.linear({x}, T.full((3, 2), 0.5), T.ones(3))",
+          "T.nn.functional.conv1d({x}.reshape(1, 1, -1), T.ones(1, 1, 2))",
+          "T.nn.functional.conv1d({x}.reshape(1, 1, -1), T.ones(2, 1, 1), padding=1, stride=2)",
+          "T.nn.functional.conv2d({x}.reshape(1, 1, 1, -1), T.ones(2, 1, 1, 2), padding=1)",
+          "T.nn.functional.max_pool1d({x}.reshape(1, 1, -1), 2)",
+          "T.nn.functional.max_pool1d({x}.reshape(1, -1), 2, return_indices=True)[1]",
+          "T.nn.functional.avg_pool1d({x}.reshape(1, 1, -1), 2, ceil_mode=True)",
+          "T.nn.functional.adaptive_avg_pool1d({x}.reshape(1, 1, -1), 1)",
+          "T.nn.functional.adaptive_max_pool1d({x}.reshape(1, 1, -1), 2)",
+          "T.nn.functional.max_pool2d({x}.reshape(1, 1, 1, -1), (1, 2))",
+          "T.nn.functional.layer_norm({x}, {x}.shape[-1:])",
+          "T.nn.functional.layer_norm({x}, {x}.shape, T.ones({x}.shape), None, 1e-3)",
+          "T.nn.functional.batch_norm({x}, None, None, training=True)",
+          "T.nn.functional.batch_norm({x}, T.zeros({x}.shape[1:2]), T.ones({x}.shape[1:2]))",
+          "T.nn.functional.group_norm({x}.reshape(1, -1), 1)",
+          "T.nn.functional.instance_norm({x}.reshape(1, 1, -1))",
+          "T.nn.functional.rms_norm({x}, {x}.shape[-1:])",
+          "T.nn.functional.mse_loss({x}, T.zeros_like({x}), reduction='sum')",
+          "T.nn.functional.l1_loss({x}, T.ones_like({x}), reduction='none')",
+          "T.nn.functional.smooth_l1_loss({x}, T.zeros_like({x}), beta=0.5)",
+          "T.nn.functional.huber_loss({x}, T.ones_like({x}), delta=0.5, reduction='sum')",
+          "T.nn.functional.cross_entropy({x}, T.zeros({x}.shape[:1], dtype=T.long))",
+          "T.nn.functional.cross_entropy({x}, T.zeros({x}.shape[:1], dtype=T.long), "
+          "label_smoothing=0.1, reduction='sum')",
+          "T.nn.functional.cross_entropy({x}, {x}.softmax(-1))",
+          "T.nn.functional.nll_loss({x}, T.zeros({x}.shape[:1], dtype=T.long), "
+          "reduction='none')",
+          "T.nn.functional.kl_div({x}, T.full_like({x}, 0.5), reduction='batchmean')",
+          "T.nn.functional.binary_cross_entropy({x}.sigmoid(), T.ones_like({x}))",
+          "T.nn.functional.soft_margin_loss({x}, T.ones_like({x}))",
+          "T.nn.functional.softmax({x}, -1, dtype=T.float64)",
+          "T.nn.functional.log_softmax({x}, 0, dtype=T.float32)",
+          "T.nn.functional.softmin({x}, 0)", "T.nn.functional.dropout({x}, 0.5, training=False)",
+          "T.nn.functional.dropout({x}, 0.0)", "T.nn.functional.dropout1d({x}, training=False)",
+          "T.nn.functional.alpha_dropout({x}, 0.2, training=False)",
+          "T.nn.functional.leaky_relu({x}, 0.1)", "T.nn.functional.elu({x})",
+          "T.nn.functional.silu({x})", "T.nn.functional.hardtanh({x})",
+          "T.nn.functional.logsigmoid({x})", "T.nn.functional.relu6({x})",
+          "T.nn.functional.hardswish({x})", "T.nn.functional.mish({x})",
+          "T.nn.functional.glu({x}, -1)", "T.nn.functional.pad({x}, (1, 1))",
+          "T.nn.functional.pad({x}, (1, 0), value=2.0)",
+          "T.nn.functional.pad({x}.reshape(1, -1), (1, 1), mode='reflect')",
+          "T.nn.functional.embedding(T.tensor([0, 0]), {x})",
+          "T.nn.functional.one_hot({x}.long().abs())",
+          "{x}.sum((0, 1))", "{x}.mean((-1, -2), keepdim=True)", "{x}.amax((0, -1))",
+          "{x}.var((0, 1))", "{x}.std((0,), keepdim=True)", "{x}.logsumexp((0, 1))",
+          "{x}.norm(dim=(0, 1))", "{x}.prod(-1, keepdim=True)",
+          "T.linalg.vector_norm({x}, 3, dim=(0,))", "T.linalg.vector_norm({x}, float('inf'))",
+          "{x}.nansum((0,))", "{x}.count_nonzero((0, -1))", "{x}.sum(())", "{x}.mean(())",
+          "{x}.var_mean(0)[0]", "{x}.aminmax()[0]", "{x}.all((0, -1))",
+          "{x}[T.tensor([-1, 0])]", "{x}[T.tensor([True, False, True])]", "{x}[..., T.tensor([0])]",
+          "{x}[::-1]", "{x}[T.tensor(0)]", "{x}[[True, False]]", "{x}[1:0]", "{x}[None, ..., 0]",
+          "{x}[T.tensor([[0]])]", "{x}[T.tensor([0, 1]), T.tensor([0])]", "{x}[{x} != {x}]",
+          "{x}[T.tensor(True)]", "{x}[T.tensor([], dtype=T.long)]", "{x}[0, ..., -1]",
+          "{x}.scatter(0, T.zeros_like({x}, dtype=T.long), 1.0)",
+          "{x}.scatter(-1, T.zeros_like({x}, dtype=T.long), {x}, reduce='add')",
+          "{x}.scatter_add(0, T.zeros_like({x}, dtype=T.long), {x})",
+          "{x}.scatter_reduce(0, T.zeros_like({x}, dtype=T.long), {x}, 'amax')",
+          "{x}.scatter_reduce(0, T.zeros_like({x}, dtype=T.long), {x}, 'mean', "
+          "include_self=False)",
+          "{x}.index_add(0, T.tensor([0, 0]), {x}[:1].expand(2, *{x}.shape[1:]), alpha=2)",
+          "{x}.index_fill(0, T.tensor([0]), -1.0)", "{x}.index_copy(0, T.tensor([0]), {x}[:1])",
+          "{x}.take(T.tensor([0, -1]))", "{x}.put(T.tensor([0]), T.tensor(9.0))",
+          "T.take_along_dim({x}, T.zeros_like({x}, dtype=T.long))",
+          "{x}.gather(-1, T.zeros({x}.shape[:-1] + (2,), dtype=T.long))",
+          "{x}.masked_select({x} > 0)", "{x}.index_select(-1, T.tensor([0, 0]))",
+          "{x}.cumsum(-1, dtype=T.float64)", "T.logcumsumexp({x}, 0)", "{x}.cummin(-1)[1]",
+          "{x}.cumsum(0).flip(0)", "{x}.cumprod(0, dtype=T.float64)", "{x}.diff()",
+          "{x}.sort(-1, descending=True)[1]", "{x}.sort(0, stable=True)[0]",
+          "{x}.topk(2, largest=False)[0]", "{x}.topk(1, 0)[1]", "{x}.max(-1)[1]",
+          "{x}.min(0, keepdim=True)[0]", "{x}.kthvalue(1)[0]", "{x}.argsort()", "{x}.msort()",
+          "{x}.mode(0)[0]", "{x}.median(0)[1]", "{x}.nanmedian(-1)[0]", "{x}.argmax(0, True)",
+          "{x} * T.tensor(2.5)", "{x} + T.tensor(1, dtype=T.int32)", "{x} / T.tensor(3)",
+          "{x} // T.tensor(2.0)", "{x} + T.tensor([1], dtype=T.uint8)", "{x} * True",
+          "{x} - T.tensor(0.5, dtype=T.float16)", "T.tensor(2, dtype=T.int8) * {x}",
+          "{x} * 1j", "{x} + 2 ** 40", "{x} ** T.tensor(2)", "{x} % T.tensor(-1.5)",
+          "{x} + T.tensor([0.5], dtype=T.bfloat16)", "{x}.bfloat16()", "{x}.to(T.complex64)",
+          "T.func.grad(lambda t: (t * t).sum())({x})",
+          "T.func.grad(lambda t: t.sin().sum())({x})",
+          "T.func.vjp(T.sin, {x})[1](T.ones_like({x}))[0]",
+          "T.func.jvp(T.exp, ({x},), (T.ones_like({x}),))[1]",
+          "T.func.vmap(T.sum)({x})", "T.func.vmap(lambda t: t * 2, in_dims=-1)({x})",
+          "T.func.grad_and_value(lambda t: t.exp().mean())({x})[0]",
+          "T.func.jacrev(T.tanh)({x})"]  # fmt: skip
+BINARY += ["T.nn.functional.l1_loss({x}, {y}, reduction='sum')",
+           "T.nn.functional.cross_entropy({x}, {y})",
+           "T.nn.functional.kl_div({x}, {y}, reduction='batchmean', log_target=True)",
+           "T.nn.functional.huber_loss({x}, {y}, reduction='none')",
+           "T.nn.functional.cosine_similarity({x}, {y}, dim=-1)",
+           "T.nn.functional.pairwise_distance({x}, {y})",
+           "T.nn.functional.binary_cross_entropy({x}.sigmoid(), {y})",
+           "T.nn.functional.poisson_nll_loss({x}, {y})",
+           "T.nn.functional.linear({x}, {y}, {y}[0])", "T.nn.functional.bilinear({x}, {x}, {y})",
+           "{x}.scatter_add(0, T.zeros_like({y}, dtype=T.long), {y})",
+           "T.where({x}.bool(), {y}, 2)", "{x}.masked_scatter({y} > 0, {x})",
+           "T.bmm({x}, {y})", "T.baddbmm({x}, {y}, {y})", "T.addmv({x}, {y}, {x})",
+           "T.addmm({x}, {y}, {y})", "T.addr({x}, {y}, {y})", "T.kron({x}, {y})",
+           "T.tensordot({x}, {y}, dims=1)", "T.tensordot({x}, {y}, dims=0)", "T.cdist({x}, {y})",
+           "{x}[{y}.long()]", "{x}[{y}.bool()]", "{x}.take_along_dim({y}.long(), 0)",
+           "T.vdot({x}, {y})", "T.inner({x}, {y})", "T.linalg.cross({x}, {y})",
+           "T.lerp({x}, {y}, {y})", "T.addcdiv({x}, {y}, {y})", "T.logaddexp({x}, {y})",
+           "T.func.vjp(T.mul, {x}, {y})[1](T.ones_like({x} * {y}))[1]",
+           "T.func.jvp(T.mul, ({x}, {y}), ({x}, {y}))[1]",
+           "{x} + {y}.sum().item()", "{x} * {y}.bool()", "{x}.type_as({y}) - {y}"]  # fmt: skip
+INPLACE += ["{x}.scatter_(0, T.zeros_like({y}, dtype=T.long), {y})",
+            "{x}.scatter_add_(0, T.zeros_like({y}, dtype=T.long), {y})",
+            "{x}.index_fill_(0, T.tensor([0]), 2.0)", "{x}.masked_scatter_({x} > 0, {y})",
+            "{x}.hypot_({y})", "{x}.addmm_({y}, {y})", "{x}.baddbmm_({y}, {y})",
+            "{x}.addcmul_({y}, {y}, value=2)", "{x}.clamp_({y}, {y})", "{x}.fmod_({y})",
+            "{x}.div_({y}, rounding_mode='floor')", "{x}.cumsum_(0)",
+            "{x}.put_(T.tensor([0]), {y})",
+            "{x}.lerp_({y}, {y})", "{x}[T.tensor([0, 0])] = {y}", "{x}[{y} > 0] = {y}",
+            "{x}[::-1] = 0", "{x}.logit_()", "{x}.bitwise_and_({y})", "{x}.addmv_({y}, {y})",
+            "{x}.addr_({y}, {y})", "{x}.atan2_({y})", "{x}.xlogy_({y})", "{x}.copysign_({y})",
+            "{x}.remainder_({y})", "{x}.lt_({y})", "{x}.logical_and_({y})",
+            "{x}.add_({y}, alpha=0.5)",
+            "{x}.index_copy_(0, T.tensor([0]), {y})", "{x}.masked_fill_({y}.bool(), {y})",
+            "{x}.clamp_(max={y})", "{x}.nan_to_num_(0.0)", "{x}.sort(0)[0].exp_()"]  # fmt: skip
+BACKWARDS = ["sum", "ones", "plain", "inputs", "two", "double", "create", "anomaly"]
 # Grad-mode blocks a statement may run in.
 MODES = ["T.no_grad()", "T.no_grad(), T.enable_grad()", "T.set_grad_enabled(False)",
          "T.inference_mode()", "T.inference_mode(), T.inference_mode(False)", "T.enable_grad()",
-         "T.no_grad(), T.inference_mode()", "T.autograd.set_grad_enabled(True)"]  # fmt: skip
-MODE_CHOICES = [None] * 8 + MODES
+         "T.no_grad(), T.inference_mode()", "T.autograd.set_grad_enabled(True)",
+         "T.autograd.detect_anomaly()", "T.autograd.detect_anomaly(check_nan=False)"]  # fmt: skip
+MODE_CHOICES = [None] * 10 + MODES
 # A statement that raises on both engines with errors matching these patterns (torch's,
 # shadowgrad's: "Type: message" regexes) is taken as agreeing; each is a strict xfail program.
-KNOWN_ERRORS: list[tuple[str, str]] = [
-    (  # test_fuzz_regressions_programs.py: fz_expanded_inplace_overlap_before_shape
-        r"RuntimeError: unsupported operation: more than one element of the written-to tensor",
-        r"RuntimeError: (The size of tensor a|output with shape)",
-    ),
-    (  # the same order (TensorIterator checks memory overlap before the broadcast shape) for
-        # an operand that partly overlaps self: `x[0].clamp_(min=x)` (found by the main job)
-        r"RuntimeError: unsupported operation: some elements of the input tensor and the "
-        r"written-to tensor refer to a single memory location",
-        r"RuntimeError: (The size of tensor a|output with shape)",
-    ),
-]
+KNOWN_ERRORS: list[tuple[str, str]] = []
 SHAPES = [(), (1,), (3,), (2, 3), (3, 1), (1, 3), (0,), (2, 2), (0, 3), (2, 1, 2)]
 VALUES = [-2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0, 3.0]
 SPECIAL = [float("inf"), float("-inf"), float("nan")]
-DTYPES = ["float32", "float32", "float32", "float64", "float64", "float16", "int64", "bool"]
+DTYPES = ["float32", "float32", "float32", "float64", "float64", "float16", "int64", "bool",
+          "bfloat16", "complex64", "int32"]  # fmt: skip
 # Custom autograd.Functions a program may use: saved tensors, mark_dirty,
 # mark_non_differentiable, once_differentiable, an input returned as is.
 FUNCTIONS = """class Sq(T.autograd.Function):
@@ -256,11 +368,15 @@ class GraphMachine(RuleBasedStateMachine):
         self.handles: list[str] = []  # hook handles
         self.functions = False  # whether FUNCTIONS are defined
         self.half = False  # whether float16 appears: values compared at float16's tolerance
+        self.bf16 = False  # whether bfloat16 appears: at bfloat16's
         self.loose_version: set[str] = set()  # see _note_inference_inputs
 
     # --- running a statement ----------------------------------------------------------------
     def _exec(self, stmt: str, new: str | None = None) -> None:
         code = compile(stmt, "<fuzz>", "exec")
+        if "float16" in stmt:
+            self.half = True
+            self.bf16 = self.bf16 or "bfloat16" in stmt
         errs: list[ErrorObs | None] = []
         for ns, eng in zip(self.ns, self.engines, strict=True):
             with eng.session(), warnings.catch_warnings():
@@ -418,6 +534,8 @@ class GraphMachine(RuleBasedStateMachine):
             self._exec(f"T.autograd.backward([{x}.sum(), {self._pick(data)}.sum()]{rg})")
         elif how == "double":
             self._exec(f"{x}.backward(T.ones({x}.shape, dtype=T.float64){rg})")
+        elif how == "anomaly":  # a NaN gradient raises, naming the node that produced it
+            self._exec(f"with T.autograd.detect_anomaly():\n    {x}.sum().backward({rg[2:]})")
         else:
             self._exec(f"{x}.sum().backward(create_graph=True)")
 
@@ -511,7 +629,7 @@ class GraphMachine(RuleBasedStateMachine):
             for n in self.loose_version:
                 state[n].pop("_version", None)  # (an observe_error has none)
             outs.append(Outcome(eng.name, normalize({"vars": state, "log": list(ns["log"])})))
-        tol = TOLERANCES["float16"] if self.half else _FUZZ_TOL
+        tol = TOLERANCES["bfloat16" if self.bf16 else "float16"] if self.half else _FUZZ_TOL
         diffs = compare(*outs, tol=tol, compare_warnings=False)
         if diffs and self.ref is not None:
             # values that torch's float32 and shadowgrad's both approximate: forgiven where

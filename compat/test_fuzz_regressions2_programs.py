@@ -257,6 +257,90 @@ def prog_fz2_linear_paths_and_their_checks(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_fz2_complex_conv_checks_parameter_types_first(T: Any) -> Any:
+    """A complex input to conv1d/conv_transpose1d: torch's complex_convolution checks that the
+    weight and bias have its type before any shape check (found by a campaign)."""
+    F = T.nn.functional
+    x = T.ones(1, 1, 3, dtype=T.complex64)
+    out = []
+    for w, b in (
+        (T.ones(1, 1, 2), None),
+        (T.ones(1, 1, 5), None),
+        (T.ones(1, 1), None),
+        (T.ones(1, 1, 2, dtype=T.complex128), None),
+        (T.ones(1, 1, 2, dtype=T.complex64), T.ones(1)),
+        (T.ones(2, 3, 2, dtype=T.complex64), None),
+    ):
+        out.append(raises(lambda w=w, b=b: F.conv1d(x, w, b)))
+        out.append(raises(lambda w=w, b=b: F.conv_transpose1d(x, w, b)))
+        out.append(raises(lambda w=w, b=b: F.conv1d(x[0], w, b)))
+    out.append(raises(lambda: F.conv1d(T.ones(3, dtype=T.complex64), T.ones(1, 1, 2))))
+    out.append(raises(lambda: F.conv2d(T.ones(1, 1, 2, 2, dtype=T.complex64), T.ones(1, 1, 3, 3))))
+    return out
+
+
+@program()
+def prog_fz2_pooling_kernel_names_and_sizes(T: Any) -> Any:
+    """max_pool1d of an input that requires grad goes through max_pool2d (its dtype error names
+    that kernel; under no_grad, max_pool1d_impl); adaptive_max_pool1d checks its own empty dims;
+    a negative adaptive max-pool size is torch's allocation error (was numpy's ValueError)."""
+    F = T.nn.functional
+    c = T.ones(1, 1, 3, dtype=T.complex64, requires_grad=True)
+    out = [raises(lambda: F.max_pool1d(c, 2)), raises(lambda: F.max_pool1d(c.detach(), 2))]
+    with T.no_grad():
+        out.append(raises(lambda: F.max_pool1d(c, 2)))
+    out.append(raises(lambda: F.max_pool1d(T.ones(1, 1, 3, dtype=T.long), 2)))
+    for shape in ((1, 0, 3), (0, 1, 3), (1, 3, 0), (0, 3), (3, 0)):
+        for size in (2, -1, 0):
+            x = T.ones(shape)
+            out.append(raises(lambda x=x, size=size: F.adaptive_max_pool1d(x, size)))
+    for f in (
+        lambda: F.adaptive_max_pool2d(T.ones(1, 2, 3), (1, -1)),
+        lambda: F.adaptive_max_pool2d(T.ones(1, 2, 3), -1),
+        lambda: F.adaptive_max_pool2d(T.ones(1, 2, 3, dtype=T.long), -1),
+        lambda: F.adaptive_max_pool3d(T.ones(1, 2, 3, 3), -1),
+        lambda: F.adaptive_avg_pool1d(T.ones(1, 2, 3), -1),
+    ):
+        out.append(raises(f))
+    return out
+
+
+@program()
+def prog_fz2_norms_of_low_rank_and_complex_inputs(T: Any) -> Any:
+    """batch_norm in training of a 1-D input without running stats reads size(1) (IndexError);
+    rms_norm runs on complex inputs and computes bfloat16 in float32 (ToCopyBackward0);
+    pairwise_distance of 0-d tensors reduces their one element (was numpy's AxisError)."""
+    F = T.nn.functional
+    out: list[Any] = []
+    for shape in ((3,), (), (2,), (0,)):
+        for training in (True, False):
+            for rm in (None, T.zeros(3)):
+                rv = None if rm is None else T.ones(3)
+                x = T.ones(shape)
+                out.append(
+                    raises(
+                        lambda x=x, rm=rm, rv=rv, t=training: F.batch_norm(x, rm, rv, training=t)
+                    )
+                )
+    xb = T.tensor([[1.0, -2.0, 0.5]], dtype=T.bfloat16, requires_grad=True)
+    yb = F.rms_norm(xb, (3,), T.ones(3, dtype=T.bfloat16))
+    yb.sum().backward()
+    xc = T.tensor([[1.0 + 1j, -2.0, 0.5j]], dtype=T.complex64, requires_grad=True)
+    yc = F.rms_norm(xc, (3,))
+    yc.abs().sum().backward()
+    out += [yb, yb.grad_fn, xb.grad, yc, yc.grad_fn, xc.grad]
+    out.append(raises(lambda: F.rms_norm(T.ones(1, 3, dtype=T.long), (3,))))
+    x = T.tensor(-2.0, requires_grad=True)
+    for keepdim in (False, True):
+        for p in (2.0, 1.0, 3.0, float("inf"), 0.0):
+            d = F.pairwise_distance(x, T.tensor(1.0), p=p, keepdim=keepdim)
+            out.append((d, d.grad_fn))
+    F.pairwise_distance(x, T.tensor(1.0)).backward()
+    out += [x.grad, F.pairwise_distance(T.tensor(1.0), T.ones(3))]
+    return out
+
+
 # --- other argument-check orders ------------------------------------------------------------
 
 

@@ -331,6 +331,7 @@ def adaptive_max_pool3d_with_indices(
         input, output_size, 3, "adaptive_max_pool3d(): internal error: output_size.size() must be 3"
     )
     _check_adaptive(input, "adaptive_max_pool3d", 3, ":")
+    F.check_new_shape((*input.shape[:-3], *o))
     if input._data.dtype.kind in "biuc":
         raise NotImplementedError(
             f"\"adaptive_max_pool3d_cpu\" not implemented for '{input.dtype._short}'"
@@ -366,6 +367,13 @@ def adaptive_max_pool1d_with_indices(
         )
     F._one_int(output_size, "adaptive_max_pool1d", "output_size")
     o = F._tuple(output_size, 1)[0]
+    for i in range(1, input.ndim):
+        if input.shape[i] == 0:
+            raise RuntimeError(
+                "adaptive_max_pool1d(): Expected input to have non-zero size for non-batch "
+                f"dimensions, but input has sizes {list(input.shape)} with dimension {i} being "
+                "empty"
+            )
     out, idx = F.adaptive_max_pool2d(input.unsqueeze(-2), (1, o), True)
     return out.squeeze(-2), idx.squeeze(-2)
 

@@ -1121,6 +1121,13 @@ def _conv(
         )
     if not batched:
         input = input.unsqueeze(0)
+    if input.dtype.is_complex:  # torch's complex_convolution checks the parameters' types first
+        for what, t in (("weight", weight), ("bias", bias)):
+            if t is not None and t.dtype is not input.dtype:
+                raise RuntimeError(
+                    f"Input type ({_type_name(input.dtype)}) and {what} type "
+                    f"({_type_name(t.dtype)}) should be the same"
+                )
     if weight.ndim < 3:
         raise RuntimeError("weight should have at least three dimensions")
     if groups <= 0:
@@ -1518,8 +1525,12 @@ def _check_max_pool1d(
     if ow <= 0:
         raise RuntimeError(f"max_pool1d() Invalid computed output size: {ow}")
     if not input.dtype.is_floating_point:
-        # torch's own kernel (no indices asked, no grad) dispatches over floating types only
-        raise NotImplementedError(f"\"max_pool1d_impl\" not implemented for '{input.dtype._short}'")
+        # torch's own kernel (no indices asked, no grad) dispatches over floating types only; an
+        # input that requires grad (in grad mode) goes through max_pool2d, whose error it is
+        from .._grad_mode import is_grad_enabled
+
+        kernel = "max_pool2d" if input.requires_grad and is_grad_enabled() else "max_pool1d_impl"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype._short}'")
 
 
 def max_pool1d(
@@ -1728,17 +1739,27 @@ def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
     return adaptive_avg_pool2d(input.unsqueeze(-2), (1, _tuple(output_size, 1)[0])).squeeze(-2)
 
 
+def check_new_shape(shape: tuple[int, ...]) -> None:
+    """torch's error allocating a result of a negative size."""
+    for n in shape:
+        if n < 0:
+            raise RuntimeError(
+                f"Trying to create tensor with negative dimension {n}: {list(shape)}"
+            )
+
+
 def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
     """Mirrors `torch.nn.functional.adaptive_max_pool2d`."""
     _list_with_default(output_size, input)
     if not isinstance(output_size, int) and len(output_size) != 2:
         raise RuntimeError("adaptive_max_pool2d(): internal error: output_size.size() must be 2")
     _check_adaptive_2d(input, "adaptive_max_pool2d", ":")
+    oh, ow = _adaptive_size(input, output_size)
+    check_new_shape((*input.shape[:-2], oh, ow))  # its meta allocates the result first
     if not input.dtype.is_floating_point:
         raise NotImplementedError(
             f"\"adaptive_max_pool2d\" not implemented for '{input.dtype._short}'"
         )
-    oh, ow = _adaptive_size(input, output_size)
     x = input._data
     H, W = x.shape[-2:]
     idx = np.zeros((*x.shape[:-2], oh, ow), np.int64)
@@ -1939,6 +1960,10 @@ def batch_norm(
         if dt == np.float16 and first is not None and first.dtype is not D.float16:
             x = x.astype(np.float32)  # torch's mixed-dtype kernel: float32 statistics
     if training:
+        if x.ndim == 1:  # the kernel reads input.size(1)
+            from ..ops._util import size_at
+
+            size_at(x.shape, 1)
         n = x.size // x.shape[1]
         if n <= 1:
             raise ValueError(
@@ -2872,12 +2897,12 @@ def pairwise_distance(
     """Mirrors `torch.nn.functional.pairwise_distance`."""
     if not (isinstance(x1, Tensor) and isinstance(x2, Tensor)):
         _check_tensors("pairwise_distance", ("x1", "x2"), x1, x2)
-    nd = max(x1.ndim, x2.ndim, 1)
+    nd = max(x1.ndim, x2.ndim)  # (0-d: its innermost dim is -1)
     # torch's C++ composite adds eps with add.Scalar (AddBackward1); a double scalar makes an
     # integer difference floating
     diff = x1 - x2
     shifted = P.add_scalar(diff, eps) if diff.dtype.is_floating_point else diff + float(eps)
-    return K._norm(shifted, p, nd - 1, keepdim)
+    return K._norm(shifted, p, nd - 1 if nd else (), keepdim)  # (0-d: its one element)
 
 
 def normalize(

@@ -614,7 +614,7 @@ def rms_norm(
             f"[*{', '.join(map(str, ns))}], but got input of size{shape_str(shape)}"
         )
     dt = input.dtype
-    if not dt.is_floating_point:
+    if not (dt.is_floating_point or dt.is_complex):
         raise NotImplementedError(f"\"rms_norm\" not implemented for '{dt._short}'")
     if weight is not None and weight.dtype != dt:
         warn_once(  # torch warns once per process
@@ -622,7 +622,7 @@ def rms_norm(
             f"Mismatch dtype between input and weight: input dtype = {D.CPP_NAMES[dt]}, weight "
             f"dtype = {D.CPP_NAMES[weight.dtype]}, Cannot dispatch to fused implementation.",
         )
-    x = input.to(D.float32) if dt is D.float16 else input
+    x = input.to(D.float32) if dt is D.float16 or dt is D.bfloat16 else input  # (opmath)
     if eps is None:
         eps = float(D.np_finfo(x._data.dtype).eps)
     dims = tuple(range(-len(ns), 0))
