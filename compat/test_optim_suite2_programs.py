@@ -1689,6 +1689,44 @@ def prog_op2_plain_sgd_on_half_and_bfloat16_parameters(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_op2_sgd_momentum_on_half_and_bfloat16_parameters(T: Any) -> Any:
+    """SGD's momentum buffer on float16/bfloat16 parameters, op by op as torch's rounds each:
+    buf.mul_(momentum).add_(grad, alpha=1 - dampening), the nesterov add, weight decay,
+    maximize; foreach=True's _foreach_mul_ rounds the momentum to the dtype once every buffer
+    exists (a parameter without a grad on some steps). Parameters across the vector width."""
+    import itertools
+
+    out = {}
+    for dt in (T.float16, T.bfloat16):
+        options = itertools.product(
+            (0.0, 0.3), (0.0, 0.1), (False, True), (False, True), (None, True)
+        )
+        for damp, wd, nesterov, maximize, foreach in options:
+            if nesterov and damp:
+                continue
+            kw = {
+                "lr": 0.1, "momentum": 0.9, "dampening": damp, "weight_decay": wd,
+                "nesterov": nesterov, "maximize": maximize, "foreach": foreach,
+            }  # fmt: skip
+            ps = [T.nn.Parameter(T.tensor(_data(*s, seed=7 + i)).to(dt)) for i, s in
+                  enumerate([(2, 3), (40,), (4, 25)])]  # fmt: skip
+            opt = T.optim.SGD(ps, **kw)
+            for k in range(5):
+                opt.zero_grad()
+                for j, p in enumerate(ps):
+                    if j == 1 and k % 2 == 0:
+                        continue  # no grad on even steps
+                    p.grad = T.tensor(_data(*p.shape, seed=100 + 7 * k + j)).to(dt) * (k + 1)
+                opt.step()
+            out[(str(dt), damp, wd, nesterov, maximize, foreach)] = (
+                [p.detach() for p in ps],
+                [opt.state[p].get("momentum_buffer") for p in ps],
+                [p.grad for p in ps],
+            )
+    return out
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 

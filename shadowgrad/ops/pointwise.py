@@ -3687,7 +3687,9 @@ def _add_into(self: Tensor, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bo
         return False
     d = self._data
     o = other._data
-    if o.dtype != d.dtype or o.shape != d.shape or d.dtype.char not in "efd":  # (not bfloat16)
+    # float32 and float64 only: float16's and bfloat16's add(alpha=) follow torch's vectorized
+    # and scalar loops (_reduced_add_scaled)
+    if o.dtype != d.dtype or o.shape != d.shape or d.dtype.char not in "fd":
         return False
     if not d.flags.writeable:
         return False

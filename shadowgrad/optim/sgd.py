@@ -7,7 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from .._creation import from_numpy
+from .. import _dtype
+from .._creation import from_numpy, tensor
 from .._grad_mode import no_grad
 from .._tensor import Tensor
 from ..autograd.forward_ad import _STATE as _FW
@@ -99,6 +100,7 @@ class SGD(Optimizer):
             # as torch, the buffers are read before the update and stored after it (a parameter
             # listed twice starts two buffers on its first step, the last one kept)
             bufs = [self.state[p].get("momentum_buffer") for p in params] if momentum else []
+            had = [b is not None for b in bufs] if group["foreach"] else bufs
             for i, p in enumerate(params):
                 grad = arr(p.grad)
                 if type(grad) is not np.ndarray and getattr(grad, "_sg_sparse", False):
@@ -108,6 +110,11 @@ class SGD(Optimizer):
                         p, bufs[i] if bufs else None, lr, wd, momentum, dampening,
                         group["nesterov"], group["maximize"],
                     )  # fmt: skip
+                    if bufs:
+                        bufs[i] = buf
+                    continue
+                if p.dtype is _F16 or p.dtype is _BF16:
+                    buf = _reduced_step(p, bufs, had, i, params, group, lr, wd, momentum, dampening)
                     if bufs:
                         bufs[i] = buf
                     continue
@@ -135,6 +142,46 @@ class SGD(Optimizer):
             for p, buf in zip(params, bufs, strict=False):
                 self.state[p]["momentum_buffer"] = buf
         return loss
+
+
+_F16, _BF16 = _dtype.float16, _dtype.bfloat16
+
+
+def _reduced_step(
+    p: Tensor, bufs: list[Any], had: list[Any], i: int, params: list[Tensor],
+    group: dict[str, Any], lr: float, wd: Any, momentum: Any, dampening: Any,
+) -> Any:  # fmt: skip
+    """A float16/bfloat16 parameter's update as torch's ops compute it, each rounded to the
+    dtype (the array arithmetic above rounds once per fused expression): the momentum buffer's
+    `mul_(momentum).add_(grad, alpha=1 - dampening)`, where the multi-tensor update's
+    `_foreach_mul_` (when every buffer of the parameter's dtype exists) first rounds the
+    momentum to the dtype (`had`: which buffers existed before this step). Returns the
+    buffer."""
+    foreach = group["foreach"]
+    with no_grad():
+        grad = -p.grad if group["maximize"] else p.grad
+        if wd != 0:
+            grad = grad.add(p, alpha=wd)
+        buf = None
+        if momentum != 0:
+            buf = bufs[i]
+            if buf is None:
+                buf = grad.clone().detach()
+            else:
+                m = momentum
+                if foreach and all(
+                    h for h, q in zip(had, params, strict=True) if q.dtype == p.dtype
+                ):
+                    m = tensor(momentum, dtype=_dtype.float32).to(p.dtype).item()
+                buf.mul_(m).add_(grad, alpha=1 - dampening)
+            if not group["nesterov"]:
+                grad = buf
+            elif foreach and grad is p.grad:  # torch's _foreach_add_ into the grads themselves
+                grad.add_(buf, alpha=momentum)
+            else:
+                grad = grad.add(buf, alpha=momentum)
+        p.add_(grad, alpha=-lr)
+    return buf
 
 
 def _plain_step(params: list[Tensor], alpha: float) -> None:
