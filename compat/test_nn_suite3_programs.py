@@ -2043,6 +2043,43 @@ def prog_nn3_encoder_layer_fast_path_reads_float_masks_as_bool(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_nn3_encoder_nested_path_lengths_and_mask_check(T: Any) -> Any:
+    nn = T.nn
+    x = _x(T, 3, 4, 4, seed=95)
+    layer = _seeded(T, nn.TransformerEncoderLayer(4, 2, 8, batch_first=True), 92).eval()
+    masks = [
+        T.tensor([[0.0, 0.3, 0.0, 0.0], [0.0, 0.0, 0.0, -1.0], [0.0] * 4]),
+        T.tensor([[False, True, False, False], [False] * 4, [True] * 4]),
+        T.tensor([[False, False, True, True], [False] * 4, [True] * 4]),
+    ]
+    out = []
+    for mc in (True, False):
+        enc = nn.TransformerEncoder(layer, 2, mask_check=mc, norm=nn.LayerNorm(4))
+        with T.no_grad():
+            out.append([enc(x, src_key_padding_mask=k) for k in masks])
+            kc = T.tensor([[False, False, True, True], [False] * 4, [False] * 3 + [True]])
+            out.append(enc(x, src_key_padding_mask=kc, is_causal=True))
+            out.append(
+                raises(lambda enc=enc: enc(x, src_key_padding_mask=T.zeros(3, 5, dtype=T.bool)))
+            )
+            out.append(
+                raises(lambda enc=enc: enc(x, src_key_padding_mask=T.zeros(3, dtype=T.bool)))
+            )
+            out.append(
+                raises(lambda enc=enc: enc(x, src_key_padding_mask=T.zeros(4, 3, dtype=T.bool)))
+            )
+            zm = T.zeros(4, 4, dtype=T.bool)
+            out.append(enc(x, mask=zm, src_key_padding_mask=T.zeros(3, 4, dtype=T.bool)))
+            out.append(enc(x[0], src_key_padding_mask=T.zeros(4, dtype=T.bool)))
+    t = _seeded(T, nn.Transformer(4, 2, 1, 1, 8, batch_first=True), 93).eval()
+    kpm = T.tensor([[False, False, True, True], [False] * 4, [True] * 4])
+    with T.no_grad():
+        out.append(t(x, x[:, :2], src_key_padding_mask=kpm, memory_key_padding_mask=kpm))
+        out.append(t(x, x[:, :2], src_mask=T.tensor([[0.0, -1.0, 0.0, 0.0]] * 4)))
+    return out
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

@@ -11,7 +11,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from ..._creation import full
+from ..._creation import arange, full
 from ..._grad_mode import is_grad_enabled
 from ..._tensor import Tensor, warn_once
 from ...backends import mha as _mha_backend
@@ -251,14 +251,18 @@ class TransformerEncoder(Module):
         nested = self._nested_fast_path(src, mask, src_key_padding_mask)
         causal = _detect_is_causal_mask(mask, is_causal, _get_seq_len(src, batch_first))
         output = src
+        if nested:
+            # torch runs each row as a nested tensor of its first n positions, n the count the
+            # mask keeps (mask_check=False: even from a mask not left-aligned), and pads the
+            # result with zeros
+            kept = (src_key_padding_mask == 0).sum(1, keepdim=True)  # type: ignore[union-attr]
+            src_key_padding_mask = arange(src.shape[1]).unsqueeze(0) >= kept
         for mod in self.layers:
             output = mod(
                 output, src_mask=mask, is_causal=causal, src_key_padding_mask=src_key_padding_mask
             )
         if nested:
-            # torch runs padded batches as nested tensors here and pads the result with zeros
-            padded = src_key_padding_mask != 0  # type: ignore[operator]
-            output = output.masked_fill(padded.unsqueeze(-1), 0.0)
+            output = output.masked_fill(src_key_padding_mask.unsqueeze(-1), 0.0)  # type: ignore[union-attr]
         if self.norm is not None:
             output = self.norm(output)
         return output
