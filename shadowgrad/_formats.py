@@ -315,3 +315,47 @@ def _restrided(out: np.ndarray, st: list[int]) -> np.ndarray:
     new = np.lib.stride_tricks.as_strided(buf, out.shape, tuple(t * item for t in st))
     new[...] = out
     return new
+
+
+def index_result(out: np.ndarray, src: np.ndarray, indices: Any) -> np.ndarray:
+    """src[indices] (advanced indexing: a tuple of slice(None) and index arrays) laid out as
+    torch's index kernel lays it out: a TensorIterator over src restrided to the result's
+    shape (stride 0 where the index arrays' dims replace the indexed ones; those moved to the
+    front when they are not adjacent) and the index arrays broadcast to it, so the kept dims
+    keep src's order and the index dims follow the indices' layout."""
+    nd = src.ndim
+    idx = list(indices) + [slice(None)] * (nd - len(indices))
+    pos = [i for i, a in enumerate(idx) if type(a) is not slice]
+    shape = list(src.shape)
+    sst = [s // src.itemsize for s in src.strides]
+    if pos[-1] - pos[0] + 1 != len(pos):  # torch's transposeToFront
+        order = pos + [i for i in range(nd) if i not in pos]
+        idx, shape, sst = ([v[i] for i in order] for v in (idx, shape, sst))
+        pos = list(range(len(pos)))
+    before, last = pos[0], pos[-1] + 1
+    arrays = np.broadcast_arrays(*(idx[i] for i in pos))
+    k = arrays[0].ndim
+    if out.ndim != before + k + nd - last or out.ndim < 2 or out.size < 2:
+        return out if out.flags.c_contiguous else np.ascontiguousarray(out)
+    buf = np.empty(1, np.int8)  # operands described by their strides alone (never read)
+    fake = np.lib.stride_tricks.as_strided
+    ops = [fake(buf, out.shape, (*sst[:before], *(0,) * k, *sst[last:]))]
+    for a in arrays:
+        st = (*(0,) * before, *(s // a.itemsize for s in a.strides), *(0,) * (nd - last))
+        ops.append(fake(buf, out.shape, st))
+    st = iterator_strides(out.shape, ops)
+    if st is None:
+        return out if out.flags.c_contiguous else np.ascontiguousarray(out)
+    return _restrided(out, st)
+
+
+def unbroadcast_order(out: np.ndarray, src: np.ndarray) -> np.ndarray:
+    """A fresh copy `out` of src made in numpy's 'K' order (astype, copy('K')), laid out as
+    torch's preserve_format copy: numpy orders a broadcast (stride-0) dimension innermost,
+    where torch makes an overlapping input's copy contiguous. A C-contiguous result costs one
+    flag read."""
+    if out.ndim < 2 or out.flags.c_contiguous or 0 not in src.strides:
+        return out
+    if any(s == 0 and n > 1 for s, n in zip(src.strides, src.shape, strict=True)):
+        return np.ascontiguousarray(out)
+    return out

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import int64, rand
+from .. import _formats, int64, rand
 from .._signatures import not_tensor as _not_tensor
 from .._tensor import Tensor, _make
 from ..ops import nn_ops as K
@@ -162,8 +162,14 @@ def max_pool3d_with_indices(
     _pool_out(input, k, s, p, d, ceil_mode)
     if input._data.dtype.kind in "bc":
         raise NotImplementedError(f"\"max_pool3d\" not implemented for '{input.dtype._short}'")
-    idx = _make(K.max_pool_indices(input._data, k, s, p, d, ceil_mode))
-    return K.max_pool3d_op(input, idx, tuple(input.shape)), idx
+    idx = K.max_pool_indices(input._data, k, s, p, d, ceil_mode)
+    cl = input.ndim == 5 and _formats.suggested(input._data) is _formats.channels_last_3d
+    if cl:  # the result and its indices laid out as the input, as torch
+        idx = _formats.relayout(idx, _formats.channels_last_3d)
+    out = K.max_pool3d_op(input, _make(idx), tuple(input.shape))
+    if cl:
+        _formats.formatted(out, _formats.channels_last_3d)
+    return out, _make(idx)
 
 
 def max_pool3d(
@@ -277,7 +283,7 @@ def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
     sz = output_size if isinstance(output_size, (tuple, list)) else (output_size,) * 3
     if len(sz) == 3 and all(type(v) is int and v == 1 for v in sz):
         # torch's shortcut comes before its input checks: any input of 3 or more dims
-        return input.mean((-1, -2, -3), keepdim=True)
+        return _cl3d_mean(input)
     _check_adaptive(input, "adaptive_avg_pool3d", 3)
     o = _adaptive_out(input, output_size, 3, "adaptive_avg_pool3d: output_size must be 3")
     if any(v < 0 for v in o):
@@ -290,10 +296,26 @@ def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
             f"\"adaptive_avg_pool3d_cpu\" not implemented for '{_short(input)}'"
         )
     if o == (1, 1, 1):
-        return input.mean((-1, -2, -3), keepdim=True)
+        return _cl3d_mean(input)
     sp = tuple(input.shape[-3:])
     mats = [K.adaptive_matrix(sp[i], o[i]) for i in range(3)]
-    return K.adaptive_avg_pool3d_op(input, *mats)
+    r = K.adaptive_avg_pool3d_op(input, *mats)
+    if not r._data.flags.c_contiguous:  # torch's kernel: contiguous, whatever the input's
+        r._data = np.ascontiguousarray(r._data)
+    return r
+
+
+def _cl3d_mean(input: Tensor) -> Tensor:
+    """adaptive_avg_pool3d's shortcut for an output of 1: the mean over the spatial dims,
+    restrided to (c, 1, c, c, c) for a channels-last-3d input, as torch's (the same memory)."""
+    out = input.mean((-1, -2, -3), keepdim=True)
+    if input.ndim == 5 and _formats.suggested(input._data) is _formats.channels_last_3d:
+        c = out._data.shape[1]
+        item = out._data.itemsize
+        out._data = np.lib.stride_tricks.as_strided(
+            out._data, out._data.shape, (c * item, item, *(c * item,) * 3)
+        )
+    return out
 
 
 def _adaptive_max_indices(x: np.ndarray, out: Any) -> np.ndarray:

@@ -235,7 +235,9 @@ def _np_rrelu(self: np.ndarray, noise: np.ndarray, lower: float, upper: float, t
     if training:
         return (self * noise).astype(self.dtype, copy=False)
     slope = (lower + upper) / 2
-    return np.where(self > 0, self, self * slope).astype(self.dtype, copy=False)
+    out = np.where(self > 0, self, self * slope).astype(self.dtype, copy=False)
+    # torch writes into empty_like(self, LEGACY_CONTIGUOUS_MEMORY_FORMAT)
+    return out if out.flags.c_contiguous else np.ascontiguousarray(out)
 
 
 def _rrelu_op(name: str, grad_fn: str, formula: Any) -> Any:
@@ -1170,9 +1172,44 @@ def _conv(
     if n == 1:
         s, p, d, op = (1, *s), (0, *p), (1, *d), (0, *op)
     out = K.convolution_op(input, weight, bias, s, p, d, transposed, op, groups)
-    if n == 2 and _channels_last(input, weight):
-        _formats.formatted(out, _formats.channels_last)  # the same values, NHWC in memory
+    if n == 2:
+        if _channels_last(input, weight):
+            _formats.formatted(out, _formats.channels_last)  # the same values, NHWC in memory
+    elif out._data.ndim > 2 and type(out._data) is np.ndarray:
+        _conv_layout_1d_3d(out, input, weight, n, groups)
     return out if batched else out.squeeze(0)
+
+
+def _conv_layout_1d_3d(out: Tensor, input: Tensor, weight: Tensor, n: int, groups: int) -> None:
+    """torch's CPU convolution layouts beyond 2-d: a 3-d one is channels-last-3d when an
+    operand suggests it and mkldnn runs it (not float64; a batch of one only with groups, a
+    kernel over 3x3 or a large input; its slow kernel's result is contiguous); a 1-d one runs
+    as a 2-d one over a contiguous input (torch's view4d), channels-last, so (N, C, L) with
+    strides (C*L, 1, C), when the weight's 4-d view suggests it."""
+    if n == 3:
+        x = input._data
+        if x.ndim != 5 or input.dtype is D.float64:
+            return
+        k = weight._data.shape
+        if not (
+            groups > 1
+            or (k[-1] > 3 and k[-2] > 3)
+            or x.shape[0] > 1
+            or x.shape[0] * x.shape[1] * x.shape[2] * x.shape[3] > 20480
+        ):
+            return
+        if any(_formats.suggested(t._data) is _formats.channels_last_3d for t in (input, weight)):
+            _formats.formatted(out, _formats.channels_last_3d)
+        return
+    w = weight._data
+    if w.ndim != 3 or type(w) is not np.ndarray or w.flags.c_contiguous:
+        return
+    s0, s1, s2 = w.strides
+    w4 = np.lib.stride_tricks.as_strided(w, (w.shape[0], w.shape[1], 1, w.shape[2]),
+                                         (s0, s1, s2 * w.shape[2], s2))  # fmt: skip
+    if _formats.suggested(w4) is _formats.channels_last:
+        a = out._data
+        out._data = _formats.relayout(a[:, :, None], _formats.channels_last)[:, :, 0]
 
 
 def conv1d(
@@ -1565,6 +1602,10 @@ def max_pool1d(
     )
     if return_indices:
         return r[0].squeeze(-2), r[1].squeeze(-2)
+    if r._grad_fn is None and not (_FW.active and _get_tangent(input) is not None):
+        # torch's max_pool1d without grad: its own kernel, a fresh contiguous result (the
+        # 2-d pool over a unit height, a view laid out as the input, is for autograd)
+        return _make(np.ascontiguousarray(r._data.squeeze(-2)))
     return r.squeeze(-2)
 
 

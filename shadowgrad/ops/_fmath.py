@@ -39,11 +39,12 @@ _F64 = np.float64
 def _via64(uf: np.ufunc) -> Any:
     def f(x: np.ndarray) -> np.ndarray:
         if x.dtype is _F32 and x.size <= LIMIT:
-            y = x.astype(_F64)
-            if type(y) is np.ndarray:
-                uf(y, out=y)
-                return y.astype(_F32)
-            return uf(y).astype(_F32)  # a numpy scalar (a reduction's result)
+            # the ufunc casts (its result laid out as TensorIterator would, where astype's
+            # 'K' order puts a broadcast dim innermost)
+            y = uf(x, dtype=_F64)
+            if type(y) is np.float64 and type(x) is np.ndarray:
+                return np.asarray(y).astype(_F32)  # (a 0-d array's result)
+            return y.astype(_F32)  # (a numpy scalar's: a reduction's result)
         return uf(x)
 
     f.__name__ = f.__qualname__ = uf.__name__
@@ -74,8 +75,9 @@ def power(a: Any, b: Any) -> Any:
     number operand cast to float32 first, as torch casts it) and rounded once."""
     x = a if getattr(a, "dtype", None) is _F32 else b
     if getattr(x, "dtype", None) is _F32 and x.size <= LIMIT and np.result_type(a, b) is _F32:
-        a64 = np.asanyarray(a, _F32).astype(_F64)
-        return np.power(a64, np.asanyarray(b, _F32).astype(_F64)).astype(_F32)
+        # (the ufunc casts: astype's 'K' order would put a broadcast dim innermost)
+        r = np.power(np.asanyarray(a, _F32), np.asanyarray(b, _F32), dtype=_F64)
+        return r.astype(_F32)
     return np.power(a, b)
 
 

@@ -1022,9 +1022,15 @@ _native_dropout = defop(
 def native_dropout(input: Tensor, p: float, train: bool | None) -> tuple[Tensor, Tensor]:
     """Mirrors `torch.native_dropout`: (output, keep mask); train=None drops as in training but
     (as torch's) backpropagates the mask unscaled."""
-    from .. import _random
+    from .. import _grad_mode, _random
     from .. import _rng_kernels as RK
 
+    if input._data.size == 0:
+        # torch's kernel returns the input itself and an uninitialized input-typed "mask"
+        mask = _make(_random._like(input, None, None))
+        if input._rg and _grad_mode.is_grad_enabled():
+            return _native_dropout(input, mask.bool(), 1.0, 1.0), mask
+        return input, mask
     if input._data.dtype.kind in "biu":
         # torch's: a train=False call returns the input's copy and an all-True mask; training
         # multiplies by the float scale into the input's dtype
@@ -1032,15 +1038,18 @@ def native_dropout(input: Tensor, p: float, train: bool | None) -> tuple[Tensor,
             raise RuntimeError(
                 f"result type Float can't be cast to the desired output type {input.dtype._short}"
             )
-        return input.clone(), _make(np.ones(input.shape, dtype=bool))
+        mask = _random._like(input, D.bool_, None)
+        mask[...] = True  # torch's ones_like(input): laid out as the input
+        return input.clone(), _make(mask)
+    # torch: a bool empty_like(input) (its layout) filled by bernoulli_(1 - p), or ones_like
+    mask = _random._like(input, D.bool_, None)
     if train is None or train:
         keep = 1.0 - p
-        # torch: a bool empty_like(input) (its layout) filled by bernoulli_(1 - p)
-        like = _random._like(input, D.bool_, None)
-        mask = RK.place(RK.bernoulli_scalar(_random._gen(None), like.size, keep), like)
+        mask[...] = RK.place(RK.bernoulli_scalar(_random._gen(None), mask.size, keep), mask)
         scale = 0.0 if keep == 0 else 1.0 / keep
     else:
-        mask, scale = np.ones(input.shape, dtype=bool), 1.0
+        mask[...] = True
+        scale = 1.0
     mask_t = _make(mask)
     return _native_dropout(input, mask_t, scale, 1.0 if train is None else scale), _make(mask)
 

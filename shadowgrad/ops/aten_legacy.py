@@ -73,6 +73,7 @@ _norm_dim = defop(
     "NormBackward1",
     lambda self, p, dim, keepdim: _vector_norm_fwd(self, p, _dims(dim), keepdim),
     dtype="keep",
+    contiguous=True,  # torch's reduction result (Note [Result layout])
     self=lambda grad, self, p, dim, keepdim, result: _norm_backward(
         grad, self, p, result, _dims(dim), keepdim
     ),

@@ -87,9 +87,16 @@ def _zero_like0(t: Tensor) -> Tensor:
 # Repeated indices accumulate in backward (index_put with accumulate=True), as in torch.
 def _index_fwd(self: np.ndarray, indices: tuple[Any, ...]) -> np.ndarray:
     # numpy lays out a result indexed after a leading slice in its own order; torch's is
-    # contiguous
+    # contiguous over a contiguous input and row-major indices, else laid out by its kernel's
+    # TensorIterator (_formats.index_result)
     r = self[indices]
-    return r if r.flags.c_contiguous else np.ascontiguousarray(r)
+    if self.flags.c_contiguous and all(
+        type(i) is slice or i.ndim < 2 or i.flags.c_contiguous for i in indices
+    ):
+        return r if r.flags.c_contiguous else np.ascontiguousarray(r)
+    from .._formats import index_result
+
+    return index_result(r, self, indices)
 
 
 _index = defop(

@@ -224,6 +224,7 @@ def _norm(x: Tensor, p: float, dim: int, keepdim: bool) -> Tensor:
             "NormBackward1",
             lambda self, p, dim, keepdim: _np_norm(self, p, dim, keepdim),
             dtype="keep",
+            contiguous=True,
             self=_norm_backward,
             jvp=lambda self, p, dim, keepdim, self_t, result: _vn_t(
                 self, p, dim, keepdim, self_t, result
@@ -1365,7 +1366,10 @@ def _np_col2im(cols: np.ndarray, size: Any, k: Any, d: Any, p: Any, s: Any) -> n
             slice(off[i] * d[i], off[i] * d[i] + s[i] * (o[i] - 1) + 1, s[i]) for i in range(n)
         )
         out[(..., *sl)] += cols[(..., *off) + (slice(None),) * n]
-    return out[(..., *(slice(p[i], p[i] + size[i]) for i in range(n)))]
+    if not any(p) and all(out.shape[-n + i] == size[i] for i in range(n)):
+        return out
+    # torch's col2im writes a fresh contiguous result (not a view into the padded sums)
+    return np.ascontiguousarray(out[(..., *(slice(p[i], p[i] + size[i]) for i in range(n)))])
 
 
 def _im2col_fwd(
@@ -3248,7 +3252,8 @@ def _nll_fwd(self, target, weight, reduction, ignore_index):
     with np.errstate(invalid="ignore"):
         per = np.where(valid, -picked * wt, 0.0)
         if reduction == 0:
-            return per.astype(self.dtype).reshape(per.shape if self.ndim >= 2 else ())
+            # a fresh contiguous result, whatever the target's layout (torch's kernel)
+            return per.astype(self.dtype, order="C").reshape(per.shape if self.ndim >= 2 else ())
         total = per.sum() + 0.0  # (torch's sum of -0.s is 0.)
         if reduction == 1:
             total = total / wt.sum()  # nan when every target is ignored, as torch

@@ -471,10 +471,21 @@ _pow_tensor = defop(
         ),
     },
 )
+
+
+def _np_pow_number_base(self: Any, exponent: np.ndarray) -> np.ndarray:
+    out = _np_pow(self, exponent)
+    # torch's pow.Scalar sets up its result with no strides given: contiguous, whatever the
+    # exponent's layout
+    if type(out) is np.ndarray and not out.flags.c_contiguous:
+        return np.ascontiguousarray(out)
+    return out
+
+
 _pow_scalar_base = defop(
     "pow.Scalar",
     "PowBackward2",
-    _np_pow,
+    _np_pow_number_base,
     nondiff=("self",),
     exponent=lambda grad, self, exponent, result: _pow_number_base_grad(
         grad, self, exponent, result

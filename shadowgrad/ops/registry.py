@@ -831,7 +831,7 @@ _ITERATOR_LAYOUT = frozenset(
         "special_bessel_y0", "special_bessel_y1", "special_modified_bessel_i0",
         "special_modified_bessel_i1", "special_modified_bessel_k0",
         "special_modified_bessel_k1", "special_scaled_modified_bessel_k0",
-        "special_scaled_modified_bessel_k1", "special_spherical_bessel_j0",
+        "special_scaled_modified_bessel_k1", "special_spherical_bessel_j0", "complex", "polar",
     )
 )  # fmt: skip
 

@@ -1267,10 +1267,17 @@ def _formats() -> Any:
     return F
 
 
+def _cast(self: np.ndarray, dt: np.dtype) -> np.ndarray:
+    out = self.astype(dt)
+    if out.ndim > 1 and not out.flags.c_contiguous:
+        return _formats().unbroadcast_order(out, self)  # (astype's 'K' order)
+    return out
+
+
 _to_copy = defop(
     "_to_copy",
     "ToCopyBackward0",
-    lambda self, dtype: D.round_bf16(self) if dtype is D.bfloat16 else self.astype(dtype._np),
+    lambda self, dtype: D.round_bf16(self) if dtype is D.bfloat16 else _cast(self, dtype._np),
     dtype="keep",
     jvp=LINEAR,
     self=lambda grad: grad,
@@ -2107,7 +2114,9 @@ _flip = defop(
     "flip",
     "FlipBackward0",
     # torch's result keeps the input's stride order (empty_like), as numpy's order "K" does
-    lambda self, dims: np.flip(self, dims).copy("K") if dims and self.ndim else self.copy("K"),
+    lambda self, dims: _formats().unbroadcast_order(
+        np.flip(self, dims).copy("K") if dims and self.ndim else self.copy("K"), self
+    ),
     dtype="keep",
     jvp=LINEAR,
     self=lambda grad, dims: _flip(grad, dims),
@@ -2579,6 +2588,7 @@ _tril = defop(
     "tril",
     "TrilBackward0",
     lambda self, diagonal: np.tril(self, diagonal),
+    contiguous=True,  # torch's result is contiguous, whatever the input's layout
     dtype="keep",
     jvp=LINEAR,
     self=lambda grad, diagonal: _tril(grad, diagonal),
@@ -2588,6 +2598,7 @@ _triu = defop(
     "triu",
     "TriuBackward0",
     lambda self, diagonal: np.triu(self, diagonal),
+    contiguous=True,  # torch's result is contiguous, whatever the input's layout
     dtype="keep",
     jvp=LINEAR,
     self=lambda grad, diagonal: _triu(grad, diagonal),

@@ -1577,8 +1577,25 @@ def isin(
             raise RuntimeError(
                 f"Unsupported input type encountered for isin(): {D._FROM_NP[arr.dtype]._short}"
             )
+    if isinstance(test_elements, Tensor) and b.ndim > 1 and a.size and b.size:
+        _isin_flat_view(a, b)
     res = np.isin(a, b, assume_unique=bool(assume_unique), invert=bool(invert))
     return _make(np.asarray(res, bool).reshape(a.shape))
+
+
+def _isin_flat_view(a: np.ndarray, b: np.ndarray) -> None:
+    """torch's brute-force isin kernel (few test elements: fewer than 10 * numel ** 0.145)
+    flattens the test elements with view(-1), which a layout no flat view describes refuses."""
+    if b.size >= int(10.0 * math.pow(float(a.size), 0.145)) or b.flags.c_contiguous:
+        return
+    v = b.view()
+    try:
+        v.shape = (-1,)
+    except AttributeError:
+        raise RuntimeError(
+            "view size is not compatible with input tensor's size and stride (at least one "
+            "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
+        ) from None
 
 
 def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
@@ -1900,7 +1917,18 @@ def unravel_index(indices: Any, shape: Any) -> tuple[Tensor, ...]:
     coefs = np.cumprod((*shape[1:], 1)[::-1])[::-1].astype(np.int64)
     a = indices._data.astype(np.int64)[..., None]
     res = np.floor_divide(a, coefs) % np.array(shape, np.int64)
-    return S.unbind(_make(np.ascontiguousarray(res)), -1)
+    idx = indices._data
+    if idx.ndim > 1 and not idx.flags.c_contiguous and type(idx) is np.ndarray:
+        # torch's (Python) unravel_index: indices.unsqueeze(-1) (stride 1) floor-divided by
+        # the coefficients, laid out by TensorIterator over the two
+        from .._formats import iterator_result
+
+        st = (*(s // idx.itemsize for s in idx.strides), 1)
+        unsq = np.lib.stride_tricks.as_strided(np.empty(1, np.int8), a.shape, st)
+        res = iterator_result(res, [unsq, coefs])
+    else:
+        res = np.ascontiguousarray(res)
+    return S.unbind(_make(res), -1)
 
 
 def vander(x: Tensor, N: int | None = None, increasing: bool = False) -> Tensor:

@@ -676,6 +676,8 @@ def _median(name: str, input: Tensor, dim: Any, keepdim: bool) -> Any:
         if x.shape[d] == 0:
             raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
         idx = _median_indices(x, d, ignore_nan)
+        if not idx.flags.c_contiguous:  # torch's results are contiguous (Note [Result layout])
+            idx = np.ascontiguousarray(idx)
     op = _nanmedian_dim if ignore_nan else _median_dim
     return _rt(name, _select(op, input, _dim_as_given(dim, d), idx, keepdim, tuple(x.shape)))
 

@@ -316,7 +316,14 @@ def ldexp(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
         raise RuntimeError(f"ldexp can't be cast to the desired output type {out.dtype._short}")
     if input.dtype._cat == 2 and other.dtype._cat < 2:
         return _ldexp_exp_kernel(input, other, dt, out)
-    return _out(_ldexp(input, other, dt._np), out, "ldexp")
+    r = _ldexp(input, other, dt._np)
+    o = other._data
+    if out is None and o.ndim > 1 and not o.flags.c_contiguous and type(o) is np.ndarray:
+        # torch's composite: input * pow(2., other), whose power is contiguous (pow.Scalar)
+        from .._formats import iterator_result
+
+        r._data = iterator_result(r._data, [input._data, np.empty(o.shape, np.int8)])
+    return _out(r, out, "ldexp")
 
 
 def _ldexp_exp_kernel(input: Tensor, other: Tensor, dt: D.dtype, out: Tensor | None) -> Tensor:
