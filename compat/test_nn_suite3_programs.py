@@ -2080,6 +2080,69 @@ def prog_nn3_encoder_nested_path_lengths_and_mask_check(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_nn3_packed_sequence_constructor_forms_and_utilities(T: Any) -> Any:
+    import numpy as np
+
+    U = T.nn.utils.rnn
+    d = T.arange(12.0).reshape(6, 2)
+    bs = T.tensor([3, 2, 1])
+    out = [
+        raises(lambda: U.PackedSequence(d, bs, T.tensor([2, 0, 1]))),
+        raises(lambda: U.PackedSequence(d, bs, T.tensor([2, 0, 1]), T.tensor([1, 2, 0]))),
+        raises(lambda: U.PackedSequence(d, bs, None, T.tensor([1, 2, 0]))),
+        raises(lambda: U.PackedSequence(d, T.tensor([3, 2, 1.0]))),
+        raises(lambda: U.PackedSequence(d)),
+        raises(lambda: U.PackedSequence(d, None)),
+        raises(lambda: U.PackedSequence((d, bs))),
+        raises(lambda: U.PackedSequence(d, bs, [2, 0, 1])),
+    ]
+    p = U.PackedSequence(d, bs, T.tensor([2, 0, 1]))
+    out += [
+        U.pad_packed_sequence(p),
+        U.pad_packed_sequence(p, batch_first=True, padding_value=-1, total_length=4),
+        U.unpack_sequence(p),
+        p._replace(data=d * 2).data.sum(),
+        p.to(T.float64).sorted_indices.dtype,
+        p.int().data.dtype,
+        p.half().data.dtype,
+        p.to("cpu") is p,
+        p.to(T.float32) is p,
+        p.cpu() is p,
+        p.double().batch_sizes.dtype,
+        repr(p),
+    ]
+    ones = T.ones(3, 2, 2)
+    out += [
+        raises(lambda: U.pack_padded_sequence(ones, T.tensor([3, 2], dtype=T.int32)).batch_sizes),
+        raises(lambda: U.pack_padded_sequence(ones, np.array([3, 2])).batch_sizes),
+        raises(lambda: U.pack_padded_sequence(ones, (3, 2)).batch_sizes),
+        raises(lambda: U.pack_padded_sequence(ones, [3, 2.5]).batch_sizes),
+        raises(lambda: U.pack_padded_sequence(ones, [3, -1]).batch_sizes),
+        raises(lambda: U.pack_padded_sequence(ones, [3, 2], batch_first=True).batch_sizes),
+        raises(lambda: U.pack_padded_sequence(T.ones(3), [3]).batch_sizes),
+        raises(lambda: U.pack_padded_sequence(T.ones(3, 2), [3, 1]).data),
+        raises(lambda: U.pack_padded_sequence(T.ones(0, 2, 2), [0, 0])),
+        raises(lambda: U.pack_sequence([])),
+        raises(lambda: U.pack_sequence([T.ones(2, 3), T.ones(3, 3)], enforce_sorted=True)),
+        raises(lambda: U.pack_sequence([T.ones(2, 3), T.ones(2, 4)], enforce_sorted=False)),
+        raises(lambda: U.pack_sequence([T.ones(3), T.ones(2)]).data),
+        raises(lambda: U.pack_sequence([T.ones(3, dtype=T.long), T.ones(2, dtype=T.long)]).data),
+        raises(lambda: U.unpad_sequence(ones, T.tensor([3, 1]))),
+        raises(lambda: U.unpad_sequence(ones, T.tensor([4, 1]))),
+        raises(lambda: U.unpad_sequence(ones, [3, 1])),
+        raises(lambda: U.invert_permutation(T.tensor([2, 0, 1]))),
+        raises(lambda: U.invert_permutation(None)),
+        raises(lambda: U.pad_sequence(T.ones(3, 2))),
+        raises(lambda: U.pad_sequence((T.ones(3, 2), T.ones(1, 2)), batch_first=True)),
+        raises(lambda: U.pad_sequence([T.ones(3, 2), T.ones(1, 2, dtype=T.float64)])),
+        raises(lambda: U.pad_sequence([T.ones(3, 2), T.ones(1, 3, 2)])),
+        raises(lambda: U.pad_sequence([T.ones(()), T.ones(())])),
+        raises(lambda: U.pad_sequence([T.ones(0, 2), T.ones(0, 2)]).shape),
+    ]
+    return out
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

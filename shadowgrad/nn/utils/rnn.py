@@ -137,6 +137,11 @@ def invert_permutation(permutation: Tensor | None) -> Tensor | None:
     """Mirrors `torch.nn.utils.rnn.invert_permutation`."""
     if permutation is None:
         return None
+    if not isinstance(permutation, Tensor):  # torch's empty_like(permutation) refuses it
+        raise TypeError(
+            "empty_like(): argument 'input' (position 1) must be Tensor, not "
+            f"{type(permutation).__name__}"
+        )
     out = empty_like(permutation)
     return out.scatter_(0, permutation, arange(permutation.numel()))
 
