@@ -1604,6 +1604,400 @@ def prog_fn_autograd_functional_shapes(T: Any) -> Any:
     )
 
 
+# --- more transforms: composition, pytrees, dtypes ----------------------------------------------
+
+
+@program()
+def prog_fn_jac_pytree_inputs_outputs(T: Any) -> Any:
+    F = T.func
+    p = {"w": _t(T, 2, 3), "b": _t(T, 2, seed=1)}
+    x = _t(T, 3, seed=2)
+
+    def f(params, inp):
+        h = params["w"] @ inp + params["b"]
+        return {"h": h.tanh(), "n": (h**2).sum()}
+
+    return (
+        F.jacrev(f)(p, x),
+        F.jacfwd(f)(p, x),
+        F.jacrev(f, argnums=(0, 1))(p, x),
+        F.jacfwd(f, argnums=1)(p, x),
+        F.hessian(lambda params, inp: f(params, inp)["n"], argnums=1)(p, x),
+    )
+
+
+@program()
+def prog_fn_jac_dtypes(T: Any) -> Any:
+    F = T.func
+    x64 = T.tensor(_data(3), dtype=T.float64)
+    x16 = T.tensor(_data(3)).half()
+    return (
+        F.jacrev(lambda a: a.exp())(x64),
+        F.jacfwd(lambda a: a.exp())(x64),
+        F.jacrev(lambda a: a * 2)(x16),
+        F.jacfwd(lambda a: a * 2)(x16),
+        F.jacrev(lambda a: (a * 2).float())(x16),
+        F.jacrev(lambda a: a.double() ** 2)(T.tensor(_data(2))),
+        F.jacfwd(lambda a: a.double() ** 2)(T.tensor(_data(2))),
+        raises(lambda: F.jacrev(lambda a: a.long())(T.tensor(_data(2)))),
+        raises(lambda: F.jacfwd(lambda a: a > 0)(T.tensor(_data(2)))),
+    )
+
+
+@program()
+def prog_fn_jacrev_of_integer_output_and_unused(T: Any) -> Any:
+    F = T.func
+    x, y = _t(T, 2), _t(T, 3, seed=1)
+    return (
+        F.jacrev(lambda a, b: a * 2, argnums=1)(x, y),
+        F.jacfwd(lambda a, b: a * 2, argnums=1)(x, y),
+        F.jacrev(lambda a: T.ones(2))(x),
+        F.jacfwd(lambda a: T.ones(2))(x),
+        F.jacrev(lambda a: a.detach() * 3)(x),
+        F.jacfwd(lambda a: a.detach() * 3)(x),
+    )
+
+
+@program()
+def prog_fn_grad_of_vmap_and_vmap_of_jacrev(T: Any) -> Any:
+    F = T.func
+    x = _t(T, 4, 3)
+    w = _t(T, 3, seed=1)
+
+    def batch_loss(w, xs):
+        return F.vmap(lambda a: (a * w).sum().sin())(xs).sum()
+
+    return (
+        F.grad(batch_loss)(w, x),
+        F.grad(batch_loss, argnums=1)(w, x),
+        F.vmap(F.jacrev(lambda a: a.softmax(0)))(x),
+        F.vmap(F.jacfwd(lambda a: a.softmax(0)), in_dims=1)(x),
+        F.jacrev(F.vmap(lambda a: (a * w).sum()))(x),
+        F.vmap(F.hessian(lambda a: (a * w).sum().exp()))(x),
+    )
+
+
+@program()
+def prog_fn_vjp_jvp_consistency_and_structures(T: Any) -> Any:
+    F = T.func
+    x = _t(T, 3)
+    y = _t(T, 2, seed=1)
+
+    def f(d):
+        return [d["a"].sin() * d["b"].sum(), (d["a"] ** 2).sum()]
+
+    primal = {"a": x, "b": y}
+    out, fn = F.vjp(f, primal)
+    g = fn([T.ones(3), T.tensor(2.0)])
+    j = F.jvp(f, (primal,), ({"a": T.ones(3), "b": T.zeros(2)},))
+    return (
+        out,
+        g,
+        j,
+        raises(lambda: fn((T.ones(3), T.tensor(2.0)))),
+        raises(lambda: fn([T.ones(3)])),
+        raises(lambda: F.jvp(f, (primal,), ({"a": T.ones(3)},))),
+        raises(lambda: F.jvp(f, (primal,), ({"a": T.ones(3), "c": T.zeros(2)},))),
+    )
+
+
+@program()
+def prog_fn_vjp_retain_and_create_graph(T: Any) -> Any:
+    F = T.func
+    x = _t(T, 3, rg=True)
+    out, fn = F.vjp(lambda a: (a**3).sum(), x)
+    g = fn(T.tensor(1.0))
+    g2 = fn(T.tensor(1.0), create_graph=True)
+    gg = T.autograd.grad(g2[0].sum(), x)
+    _, fn2 = F.vjp(lambda a: a.exp(), x.detach())
+    first = fn2(T.ones(3), retain_graph=False)
+    again = raises(lambda: fn2(T.ones(3)))
+    return out, g, g[0].requires_grad, g2, gg, first, again
+
+
+@program()
+def prog_fn_grad_and_value_aux_graphs(T: Any) -> Any:
+    F = T.func
+    w = _t(T, 3, seed=1, rg=True)
+    x = _t(T, 3)
+
+    def f(a):
+        y = (a * w).sum()
+        return y, {"w_dep": w * 2, "a_dep": a * 3}
+
+    (g, (v, aux)) = F.grad_and_value(f, has_aux=True)(x)
+    return (
+        g,
+        v,
+        aux["w_dep"],
+        aux["a_dep"],
+        v.requires_grad,
+        aux["w_dep"].requires_grad,
+        aux["a_dep"].requires_grad,
+        g.requires_grad,
+    )
+
+
+@program()
+def prog_fn_transforms_under_no_grad_and_inference(T: Any) -> Any:
+    F = T.func
+    x = _t(T, 3)
+    f = lambda a: (a.sin() ** 2).sum()  # noqa: E731
+    with T.no_grad():
+        g1 = F.grad(f)(x)
+        j1 = F.jacrev(lambda a: a.exp())(x)
+        h1 = F.hessian(f)(x)
+    with T.inference_mode():
+        g2 = F.grad(f)(x)
+        xi = T.ones(3)
+        g3 = F.grad(f)(xi)
+    return g1, j1, h1, g2, g3, g1.requires_grad, g3.is_inference()
+
+
+@program()
+def prog_fn_hessian_of_nn(T: Any) -> Any:
+    F = T.func
+    m = _seeded(T, T.nn.Sequential(T.nn.Linear(3, 4), T.nn.Tanh(), T.nn.Linear(4, 1)), 5)
+    params = {k: v.detach() for k, v in m.named_parameters()}
+    x = _t(T, 2, 3)
+
+    def loss(p):
+        return F.functional_call(m, p, (x,)).pow(2).mean()
+
+    h = F.hessian(loss)(params)
+    hx = F.hessian(lambda a: F.functional_call(m, params, (a,)).sum())(x)
+    return h["2.bias"]["2.bias"], h["0.bias"]["2.weight"], hx.shape, hx[0, :, 0]
+
+
+@program(warnings=False)  # torch's fx tracing warns about its own get_attr nodes
+def prog_fn_linearize_structures(T: Any) -> Any:
+    F = T.func
+    x, y = _t(T, 3), _t(T, 2, seed=1)
+    out, jvp_fn = F.linearize(lambda a, b: (a * b.sum(), {"s": a.exp()}), x, y)
+    return (
+        out,
+        jvp_fn(T.ones(3), T.ones(2)),
+        jvp_fn(T.zeros(3), T.ones(2)),
+        raises(lambda: jvp_fn(T.ones(3))),
+        raises(lambda: jvp_fn(T.ones(3), T.ones(3))),
+        raises(lambda: jvp_fn(T.ones(3), T.ones(2, dtype=T.float64))),
+        raises(lambda: F.linearize(lambda a: a, 3.0)),
+    )
+
+
+@program(warnings=False)  # torch's fx tracing warns about its own get_attr nodes
+def prog_fn_linearize_errors(T: Any) -> Any:
+    F = T.func
+    x = _t(T, 3)
+    return (
+        raises(lambda: F.linearize(lambda a: 3.0, x)),
+        raises(lambda: F.linearize(lambda a: a.long(), x)[1](T.ones(3))),
+        raises(lambda: F.linearize(lambda: x)),
+    )
+
+
+@program()
+def prog_fn_functional_call_kwargs_and_strict_both(T: Any) -> Any:
+    F = T.func
+
+    class M(T.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = T.nn.Linear(2, 2)
+            self.register_buffer("scale", T.tensor(2.0))
+
+        def forward(self, x, *, shift=0.0):
+            return self.lin(x) * self.scale + shift
+
+    m = _seeded(T, M(), 1)
+    x = _t(T, 1, 2)
+    full = {"lin.weight": T.eye(2), "lin.bias": T.zeros(2), "scale": T.tensor(3.0)}
+    return (
+        F.functional_call(m, full, (x,), {"shift": 1.0}),
+        F.functional_call(m, full, x, kwargs={"shift": T.ones(2)}),
+        raises(
+            lambda: F.functional_call(m, {"lin.weight": T.eye(2), "bad": T.ones(1)}, x, strict=True)
+        ),
+        raises(lambda: F.functional_call(m, {"scale": T.tensor(1.0)}, x, strict=True)),
+        F.functional_call(m, {"scale": T.tensor(1.0)}, x),
+        m.scale,
+        raises(lambda: F.functional_call(m, full, (x,), {"bogus": 1})),
+    )
+
+
+@program()
+def prog_fn_functional_call_returns_module_state(T: Any) -> Any:
+    F = T.func
+    bn = T.nn.BatchNorm1d(2)
+    x = _t(T, 4, 2)
+    bufs = {"running_mean": T.zeros(2), "running_var": T.ones(2)}
+    out = F.functional_call(bn, bufs, (x,))
+    return out, bufs, bn.running_mean, bn.num_batches_tracked
+
+
+@program()
+def prog_fn_forward_ad_dual_level_errors(T: Any) -> Any:
+    fwAD = T.autograd.forward_ad
+    x = _t(T, 3)
+    res = {}
+    with fwAD.dual_level():
+        d = fwAD.make_dual(x, T.ones(3))
+        res["exit_wrong"] = raises(lambda: fwAD.exit_dual_level(level=3))
+        res["unpack_non_dual_level"] = fwAD.unpack_dual(d, level=0)
+        res["make_dual_non_tensor"] = raises(lambda: fwAD.make_dual(3.0, T.ones(3)))
+        res["tangent_non_tensor"] = raises(lambda: fwAD.make_dual(x, 1.0))
+        res["complex_tangent"] = raises(lambda: fwAD.make_dual(x, T.ones(3, dtype=T.complex64)))
+        res["noncontig_tangent"] = fwAD.unpack_dual(fwAD.make_dual(T.ones(2, 3), T.ones(3, 2).t()))
+        res["grad_leaf"] = raises(lambda: fwAD.make_dual(_t(T, 3, rg=True), T.ones(3)).add_(1))
+    res["outside_unpack"] = fwAD.unpack_dual(d)
+    return res
+
+
+@program()
+def prog_fn_forward_ad_through_ops(T: Any) -> Any:
+    fwAD = T.autograd.forward_ad
+    x = _t(T, 2, 3)
+    t = _t(T, 2, 3, seed=1)
+    ops = {
+        "softmax": lambda a: a.softmax(-1),
+        "logsumexp": lambda a: a.logsumexp(1),
+        "norm": lambda a: a.norm(),
+        "cumsum": lambda a: a.cumsum(1),
+        "max": lambda a: a.max(1).values,
+        "matmul": lambda a: a @ a.t(),
+        "where": lambda a: T.where(a > 0, a, a * 0.1),
+        "index": lambda a: a[:, [0, 2]],
+        "cat": lambda a: T.cat([a, a * 2], 0),
+        "sort": lambda a: a.sort(1).values,
+        "std": lambda a: a.std(1),
+    }
+    res = {}
+    with fwAD.dual_level():
+        d = fwAD.make_dual(x, t)
+        for k, f in ops.items():
+            res[k] = fwAD.unpack_dual(f(d)).tangent
+    return res
+
+
+@program()
+def prog_fn_autograd_functional_vectorize_variants(T: Any) -> Any:
+    AF = T.autograd.functional
+    x = _t(T, 3)
+    y = _t(T, 2, seed=1)
+
+    def f(a, b):
+        return (a.sin() * b.sum(), b.exp())
+
+    s = lambda a, b: (a.sin() * b.sum()).sum()  # noqa: E731
+    return (
+        AF.jacobian(f, (x, y), vectorize=True),
+        AF.jacobian(f, (x, y), vectorize=True, strategy="forward-mode"),
+        AF.jacobian(lambda a: a.exp(), x, vectorize=True, create_graph=True),
+        AF.hessian(s, (x, y), vectorize=True, outer_jacobian_strategy="forward-mode"),
+        AF.hessian(lambda a: (a**3).sum(), x, vectorize=True, create_graph=True).requires_grad,
+        raises(lambda: AF.hessian(s, (x, y), create_graph=True, strict=True)),
+        raises(lambda: AF.jacobian(f, (x, y), strategy="forward-mode", vectorize=False)),
+    )
+
+
+@program()
+def prog_fn_autograd_functional_vjp_jvp_shapes(T: Any) -> Any:
+    AF = T.autograd.functional
+    x = _t(T, 2, 2)
+    s = T.tensor(1.5)
+    return (
+        AF.vjp(lambda a: a.sum(), x),
+        AF.vjp(lambda a: a**2, s),
+        AF.jvp(lambda a: a**2, s),
+        AF.jvp(lambda a: a.sum(), x, T.ones(2, 2)),
+        raises(lambda: AF.jvp(lambda a: a.sum(), x)),
+        raises(lambda: AF.vjp(lambda a: a, x, T.ones(2))),
+        raises(lambda: AF.vjp(lambda a: a, x, (T.ones(2, 2), T.ones(2, 2)))),
+        AF.vhp(lambda a: (a**3).sum(), x, T.ones(2, 2)),
+        AF.hvp(lambda a: (a**3).sum(), x, T.ones(2, 2)),
+        raises(lambda: AF.vhp(lambda a: a**3, x, T.ones(2, 2))),
+        raises(lambda: AF.hvp(lambda a: (a**3).sum(), x, T.ones(3))),
+        raises(lambda: AF.vjp(lambda a: (a, 2), x, (T.ones(2, 2), T.ones(2, 2)))),
+    )
+
+
+@program()
+def prog_fn_autograd_functional_inputs_untouched(T: Any) -> Any:
+    AF = T.autograd.functional
+    x = _t(T, 3)
+    y = _t(T, 3, seed=1, rg=True)
+    j = AF.jacobian(lambda a: a * 2, x)
+    jy = AF.jacobian(lambda a: a * 2, y)
+    h = AF.hessian(lambda a: (a**3).sum(), y)
+    return x.requires_grad, y.grad, j, jy.requires_grad, h.requires_grad, y.is_leaf
+
+
+@program()
+def prog_fn_stack_module_state_buffers_and_vmap_bn(T: Any) -> Any:
+    F = T.func
+    ms = [_seeded(T, T.nn.Sequential(T.nn.Linear(3, 2), T.nn.BatchNorm1d(2)), s) for s in (0, 1)]
+    p, b = F.stack_module_state(ms)
+    base = ms[0]
+    x = _t(T, 4, 3)
+
+    def run(pp, bb, a):
+        return F.functional_call(base, (pp, bb), (a,))
+
+    out = F.vmap(run, in_dims=(0, 0, None))(p, b, x)
+    return (
+        out.detach(),
+        b["1.running_mean"],
+        b["1.num_batches_tracked"],
+        raises(lambda: F.vmap(run, in_dims=(0, None, None))(p, {k: v[0] for k, v in b.items()}, x)),
+    )
+
+
+@program()
+def prog_fn_vmap_autograd_state_inside(T: Any) -> Any:
+    F = T.func
+    x = _t(T, 3, 2)
+    xr = _t(T, 3, 2, rg=True)
+    w = _t(T, 2, seed=1, rg=True)
+    seen: dict[str, Any] = {}
+
+    def show(tag):
+        def f(a):
+            b, c = a * 2, a * w
+            seen.setdefault(  # (torch calls f once, shadowgrad once per sample)
+                tag,
+                (
+                    (a.requires_grad, a.grad_fn is None, a.is_leaf),
+                    (b.requires_grad, b.grad_fn is None, c.requires_grad, c.grad_fn is None),
+                    (c.is_leaf, w.requires_grad, T.ones(2).requires_grad),
+                ),
+            )
+            return a.sum()
+
+        return f
+
+    F.vmap(show("plain"))(x)
+    F.vmap(show("rg"))(xr)
+    F.grad(lambda t: F.vmap(show("grad(vmap)"))(t).sum())(x)
+    F.vmap(F.grad(show("vmap(grad)")))(x)
+    out = F.vmap(lambda a: a * w)(xr)
+    return seen, out.requires_grad
+
+
+@program(
+    xfail="inside grad/vjp/jvp torch's ops on a captured outer tensor read requires_grad=False "
+    "and grad_fn None (functorch levels); shadowgrad records them on the outer graph and shows it"
+)
+def prog_fn_transform_captured_tensor_autograd_state(T: Any) -> Any:
+    F = T.func
+    w = T.ones(2, requires_grad=True)
+    x = T.ones(2)
+    r = []
+    F.grad(lambda a: r.append(((w * 2).requires_grad, (w * 2).grad_fn is None)) or (a * w).sum())(x)
+    F.vjp(lambda a: r.append((w * 2).requires_grad) or a * w, x)
+    F.vmap(F.grad(lambda a: r.append((w * 2).requires_grad) or (a * w).sum()))(T.ones(3, 2))
+    return r[:3]
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import operator
 import re
+import sys
 import warnings
 import weakref
 from collections.abc import Callable
@@ -529,6 +530,9 @@ def linearize(func: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[..
     """
     out = func(*primals)
     p_leaves, p_spec = _flatten(primals)
+    for p in p_leaves:  # torch makes the tracing tangents with p.new_empty(())
+        if not _is_tensor(p):
+            raise AttributeError(f"'{type(p).__name__}' object has no attribute 'new_empty'")
 
     def jvp_fn(*tangents: Any) -> Any:
         t_leaves, t_spec = _flatten(tangents)
@@ -1096,6 +1100,26 @@ _STORAGE_READS = frozenset(("tolist", "numpy", "data_ptr"))
 _ITEM_READS = frozenset(("item", "__float__", "__int__", "__index__", "__complex__"))
 
 
+_HIDDEN_AUTOGRAD = {"requires_grad": (False,), "grad_fn": (None,), "is_leaf": (True,)}
+
+
+def _property_name(prop: Any) -> str | None:
+    """Which of Tensor's autograd properties `prop` is (the modes' wrapper of it)."""
+    from ._tensor import Tensor
+
+    own = vars(Tensor)
+    return next((n for n in _HIDDEN_AUTOGRAD if own.get(n) is prop), None)
+
+
+def _read_by_shadowgrad() -> bool:
+    """Whether the property read the tracker sees comes from shadowgrad's own code (the first
+    frame above the modes' dispatch in overrides.py)."""
+    f = sys._getframe(2)
+    while f is not None and f.f_globals.get("__name__") == "shadowgrad.overrides":
+        f = f.f_back
+    return f is not None and str(f.f_globals.get("__name__", "")).startswith("shadowgrad.")
+
+
 def _imag_fget() -> Any:
     """Tensor.imag's getter (the modes' wrapper of it is what a mode sees called)."""
     from ._tensor import Tensor
@@ -1124,6 +1148,7 @@ def _batch_tracker(level: int, randomness: str, size: int, batched: set[int]) ->
     from .overrides import TorchFunctionMode
 
     kernels = IN_OP.depth
+    depth = _TRANSFORMS.depth  # (a grad transform inside the vmap counts above it)
 
     class _BatchTracker(TorchFunctionMode):
         keep: list[Any]
@@ -1139,6 +1164,13 @@ def _batch_tracker(level: int, randomness: str, size: int, batched: set[int]) ->
                 hit = name in ("__getitem__", "__setitem__") and _batched_bounds(args[1])
             if hit or name in _RANDOM_INPLACE or name in _RANDOM_CREATE:
                 _refuse(name, func, args, kwargs, hit)
+            if hit and name == "__get__" and _TRANSFORMS.depth == depth:
+                # a BatchedTensor carries no autograd state of its own: it reads as a leaf
+                # that does not require grad (a grad transform inside the vmap tracks its own);
+                # shadowgrad's own code reading it (a transform's wrapper) sees the real state
+                hidden = _HIDDEN_AUTOGRAD.get(_property_name(getattr(func, "__self__", None)))
+                if hidden is not None and not _read_by_shadowgrad():
+                    return hidden[0]
             try:
                 out = func(*args, **kwargs)
             except RuntimeError as e:
