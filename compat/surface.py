@@ -41,7 +41,7 @@ NAMESPACES = (
 OUT_OF_SCOPE = re.compile(
     r"cuda|cudnn|miopen|mkldnn|fbgemm|xpu|mps|mtia|ipu|xla|vulkan|hpu|maia|hip|privateuse|"
     r"quantiz|q_|qscheme|int_repr|dequantize|sparse|coo|csr|csc|bsr|bsc|nested|"
-    r"jit|compile|dynamo|fx|onnx|export|script|trace|sym_|Sym|_dispatch|dlpack|storage|"
+    r"jit|compile|dynamo|fx|onnx|export|script|trace|sym_|Sym|_dispatch|storage|"
     r"Storage|pin_memory|share_memory|record_stream|ipc|fork|wait|set_flush_denormal|"
     r"autocast|DataParallel|DistributedSampler|SyncBatchNorm|"
     r"^(Any|Callable|Optional|Union|List|Dict|Tuple|Sequence|Iterable|Iterator|TypeVar|"

@@ -19,6 +19,7 @@ from ._creation import (
     empty,
     empty_like,
     eye,
+    from_dlpack,
     full,
     full_like,
     linspace,

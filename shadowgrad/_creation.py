@@ -25,6 +25,7 @@ __all__ = [
     "empty",
     "empty_like",
     "eye",
+    "from_dlpack",
     "from_numpy",
     "full",
     "full_like",
@@ -558,6 +559,52 @@ def _check_np_strides(a: np.ndarray) -> None:
             "strides are not currently supported. (You can probably work around this by making a "
             "copy of your array  with array.copy().) "
         )
+
+
+class _Capsule:
+    """A DLPack capsule (torch.utils.dlpack.to_dlpack's result) handed to numpy's consumer."""
+
+    def __init__(self, capsule: Any) -> None:
+        self.capsule = capsule
+
+    def __dlpack__(self, **kwargs: Any) -> Any:
+        return self.capsule
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return (1, 0)
+
+
+_BAD_CAPSULE = (
+    "from_dlpack received an invalid capsule. Note that DLTensor capsules can be consumed only "
+    "once, so you might have already constructed a tensor from it once."
+)
+
+
+def from_dlpack(ext_tensor: Any, *, device: Any = None, copy: bool | None = None) -> Tensor:
+    """A tensor over the memory of an object exporting DLPack (a shadowgrad or torch tensor, a
+    numpy array, a capsule). Mirrors `torch.from_dlpack`: the result shares the memory (unless
+    copy=True) but has a version counter of its own, and its storage starts at its first
+    element."""
+    if device is not None:
+        check_device(device)
+        d = device.type if hasattr(device, "type") else str(device).split(":")[0]
+        if d != "cpu":
+            raise BufferError(f"Cannot pack tensors on {d}")
+    if isinstance(ext_tensor, Tensor):
+        ext_tensor._check_dlpack()  # requires grad, a conjugate bit
+        arr = ext_tensor._data
+    elif hasattr(ext_tensor, "__dlpack__"):
+        arr = np.from_dlpack(ext_tensor)
+    elif type(ext_tensor).__name__ == "PyCapsule":
+        try:
+            arr = np.from_dlpack(_Capsule(ext_tensor))
+        except (RuntimeError, ValueError, BufferError, TypeError):
+            raise RuntimeError(_BAD_CAPSULE) from None
+    else:
+        raise RuntimeError(_BAD_CAPSULE)
+    if copy:
+        return _make(arr.copy())
+    return _make(_own_extent(arr))
 
 
 def _size(size: Sequence[Any]) -> tuple[int, ...]:

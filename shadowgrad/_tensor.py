@@ -1500,13 +1500,26 @@ class Tensor:
             t._rg = True
         return t
 
-    def __dlpack__(self, *, stream: Any = None, **kwargs: Any) -> Any:
+    def _check_dlpack(self) -> None:
+        """torch's refusals to export a tensor through DLPack."""
         if self._rg:
             raise BufferError("Can't export tensors that require gradient, use tensor.detach()")
-        return self._data.__dlpack__(stream=stream, **kwargs)
+        if type(self._vc) is not VersionCounter and self._vc is not None:
+            from .ops.views import is_conj
 
-    def __dlpack_device__(self) -> tuple[int, int]:
-        return self._data.__dlpack_device__()  # type: ignore[no-any-return]
+            if is_conj(self):
+                raise BufferError("Can't export tensors with the conjugate bit set")
+
+    def __dlpack__(self, *, stream: Any = -1, **kwargs: Any) -> Any:
+        self._check_dlpack()
+        if self._data.dtype is D.LD:  # Note [bfloat16 storage]: not bfloat16 bits
+            raise BufferError("shadowgrad's bfloat16 tensors cannot be exported through DLPack")
+        return self._data.__dlpack__(**kwargs)  # (a CPU array: no stream to wait for)
+
+    def __dlpack_device__(self) -> tuple[Any, int]:
+        from .utils.dlpack import DLDeviceType
+
+        return (DLDeviceType.kDLCPU, 0)
 
 
 def _check_subclass(cls: Any) -> None:
