@@ -73,15 +73,12 @@ _XFAIL: dict[str, str] = {
     "group_norm_plain": "group norm double backward graph (WIP)",
     "group_norm_one_group": "group norm double backward graph (WIP)",
     "act_gelu_tanh": "gelu tanh double backward graph (WIP)",
-    "hessian_grid_sample": _GRID_XFAIL,
 }
 
 
 def _reg(name: str, body: Callable[[Any], Any], xfail: str | None = None) -> None:
     body.__name__ = f"prog_ho2_{name}"
-    program(xfail=xfail or _XFAIL.get(name) or (_GRID_XFAIL if "grid_sample" in name else None))(
-        body
-    )
+    program(xfail=xfail or _XFAIL.get(name))(body)
 
 
 def _checks(T: Any, f: Callable[..., Any], inputs: list[Any]) -> Any:
@@ -155,14 +152,27 @@ def _grid_spec(xs: tuple[int, ...], gs: tuple[int, ...], kw: dict[str, Any]) -> 
     return spec
 
 
-for _n, (_xs, _gs, _kw) in _GRIDS.items():
-    _orders_program(f"grid_sample_{_n}", _grid_spec(_xs, _gs, _kw), check=False)
+def _grid_orders(T: Any, dims: str) -> dict[str, Any]:
+    out = {}
+    for name, (xs, gs, kw) in _GRIDS.items():
+        if name.startswith(dims):
+            f, ins = _grid_spec(xs, gs, kw)(T)
+            out[name] = _orders(T, f, ins)
+    return out
+
+
+def _grid_hessian_loss(T: Any, x: Any) -> Any:
+    img = T.arange(6.0, dtype=T.float64).view(1, 1, 2, 3).sin()
+    return _F(T).grid_sample(img, x.reshape(1, 3, 1, 2) * 0.8, align_corners=False).pow(2).sum()
 
 
 @program(xfail=_GRID_XFAIL)
-def prog_ho2_grid_sample_first_order_graph(T: Any) -> Any:
-    """The input and grid gradients of a grid sample are the two outputs of one
-    GridSampler2DBackwardBackward0 (edges: the incoming grad, the input, the grid)."""
+def prog_ho2_grid_sample_double_backward_2d(T: Any) -> Any:
+    """2-d grid sampling, every mode and padding: the input and grid gradients are the two
+    outputs of one GridSampler2DBackwardBackward0 (edges: the incoming grad, the input, the
+    grid), whose formulas torch composes (grid_sampler_2d of the incoming grad, a scatter-add
+    for the input, ...); second and third orders."""
+    orders = _grid_orders(T, "2d")
     x = _x(T, 1, 2, 3, 3, seed=3)
     grid = _grid(T, 1, 2, 2, 2, seed=4)
     out = []
@@ -173,13 +183,15 @@ def prog_ho2_grid_sample_first_order_graph(T: Any) -> Any:
         out.append((gx, gg, _tree(gx.grad_fn, 1), gx.grad_fn is gg.grad_fn, gg.output_nr))
         # only the incoming grad: the grid's gradient is linear in it
         out.append(T.autograd.grad((gx.sum() + gg.sum()), go, retain_graph=True))
-    return out
+    return orders, out
 
 
 @program(xfail=_GRID_XFAIL)
-def prog_ho2_grid_sample_gradgradcheck(T: Any) -> Any:
-    """gradgradcheck of grid_sample in float64 for every mode and padding (2-d), and 3-d."""
-    out = {}
+def prog_ho2_grid_sample_double_backward_3d_and_checks(T: Any) -> Any:
+    """3-d grid sampling's second and third orders (GridSampler3DBackwardBackward0),
+    gradgradcheck in float64 for every mode and padding (2-d), and 3-d; a spatial
+    transformer's Hessian in theta."""
+    out: dict[Any, Any] = {"3d orders": _grid_orders(T, "3d")}
     for mode in ("bilinear", "nearest", "bicubic"):
         for pad in ("zeros", "border", "reflection"):
             for align in (False, True):
@@ -193,11 +205,16 @@ def prog_ho2_grid_sample_gradgradcheck(T: Any) -> Any:
     x3 = _x(T, 1, 1, 2, 2, 3, seed=8)
     g3 = _grid(T, 1, 1, 2, 1, 3, seed=9)
     out["3d"] = _checks(T, lambda x, g: _F(T).grid_sample(x, g, align_corners=False), [x3, g3])
+    out["spatial transformer"] = _grid_spatial_transformer(T)
+    x0 = T.tensor(np.linspace(-0.9, 0.8, 6).reshape(2, 3))
+    out["hessian"] = (
+        raises(lambda: T.func.hessian(lambda x: _grid_hessian_loss(T, x))(x0)),
+        T.autograd.functional.hessian(lambda x: _grid_hessian_loss(T, x), x0),
+    )
     return out
 
 
-@program(xfail=_GRID_XFAIL)
-def prog_ho2_grid_sample_hessian_and_spatial_transformer(T: Any) -> Any:
+def _grid_spatial_transformer(T: Any) -> Any:
     """A spatial transformer: affine_grid of theta, grid_sample, a loss; the Hessian in theta
     (torch.autograd.functional and torch.func), and a gradient penalty on the image."""
     img = _c(T, 1, 1, 4, 4, seed=10)
@@ -573,7 +590,7 @@ for _n, _s in _LOSSES.items():
     _orders_program(f"loss_{_n}", _s)
 
 
-@program(xfail="smooth_l1/huber double backward graph (WIP)")
+@program()
 def prog_ho2_smooth_l1_huber_at_boundaries(T: Any) -> Any:
     """smooth_l1 and huber with the difference exactly at 0, at +-beta/delta and beyond: the
     second derivative's side at the kink, and beta=0 (l1)."""
@@ -741,16 +758,6 @@ _HESSIANS: dict[str, Callable[[Any, Any], Any]] = {
     "sdpa": lambda T, x: (
         _F(T)
         .scaled_dot_product_attention(x.view(1, 2, 3), x.view(1, 2, 3), x.view(1, 2, 3))
-        .pow(2)
-        .sum()
-    ),
-    "grid_sample": lambda T, x: (
-        _F(T)
-        .grid_sample(
-            T.arange(6.0, dtype=T.float64).view(1, 1, 2, 3).sin(),
-            x.reshape(1, 3, 1, 2) * 0.8,
-            align_corners=False,
-        )
         .pow(2)
         .sum()
     ),

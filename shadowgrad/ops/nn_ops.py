@@ -18,7 +18,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from .. import _dtype as D
 from .. import _grad_mode
-from .._creation import zeros_like
+from .._creation import ones_like, zeros_like
 from .._tensor import Tensor, _make
 from ..autograd.forward_ad import ELEMENTWISE, LINEAR, LOSS, ZeroTerm, _plus, add_terms
 from . import _fmath as _fm
@@ -2832,11 +2832,13 @@ def _loss_norm(grad: Tensor, like: Tensor, reduction: int) -> Tensor:
 
 def _loss_bw_grad_output(bw: Any, grad: Tensor, grad_output: Tensor, *args: Any) -> Tensor:
     """torch's *_loss_double_backward_grad_output: the loss's backward again, with grad (a
-    reduced loss: with ones, times grad, summed)."""
+    reduced loss: with ones, times grad, summed; mse's and smooth_l1's: with grad, summed)."""
     reduction = args[2]
     if reduction == 0:
         return bw(grad, *args)
-    return (bw(P.add_scalar(grad_output * 0, 1), *args) * grad).sum()
+    if bw is _mse_bw or bw is _smooth_l1_bw:
+        return bw(grad, *args).sum_to_size(grad_output.shape)
+    return (bw(ones_like(grad_output), *args) * grad).sum()
 
 
 # Note [Loss backward ops]
@@ -2854,10 +2856,10 @@ _mse_bw = defop(
         _mse_bw, grad, grad_output, self, target, reduction
     ),
     self=lambda grad, grad_output, self, reduction: _loss_norm(
-        grad * grad_output * 2, self, reduction
+        P._mul_scalar(grad * grad_output, 2), self, reduction  # C++ `* 2`: mul.Scalar
     ),
     target=lambda grad, grad_output, target, reduction: (
-        -_loss_norm(grad * grad_output * 2, target, reduction)
+        -_loss_norm(P._mul_scalar(grad * grad_output, 2), target, reduction)
     ),
 )
 
@@ -2924,7 +2926,7 @@ def _smooth_l1_dd(grad, self, target, reduction, beta):
     if beta == 0:
         return zeros_like(grad)
     inside = (P.abs(self - target) < beta).to(grad.dtype)
-    return _loss_norm(grad * inside / beta, self, reduction)
+    return _loss_norm(_div_scalar(grad * inside, beta), self, reduction)  # C++ `/ beta`
 
 
 _smooth_l1_bw = defop(
