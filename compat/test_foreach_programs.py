@@ -1527,12 +1527,10 @@ def prog_fe_optim_fused_bits_against_single_tensor(T: Any) -> Any:
     return out
 
 
-@program(
-    xfail="torch's in-place _foreach_mul_ rounds the number to float16 first (SGD's momentum, "
-    "AdamW's decay) and its single-tensor mul_ does not; shadowgrad's numpy update multiplies "
-    "float16 arrays by the number rounded to float16 on both paths"
-)
+@program()
 def prog_fe_optim_foreach_half_bits(T: Any) -> Any:
+    """torch's in-place _foreach_mul_ rounds the number to float16 first (SGD's momentum,
+    AdamW's decay) and its single-tensor mul_ does not."""
     out = {}
     for name in ("SGD", "AdamW"):
         base = _OPTIMS[name]

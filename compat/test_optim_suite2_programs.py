@@ -1727,6 +1727,34 @@ def prog_op2_sgd_momentum_on_half_and_bfloat16_parameters(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_op2_adam_family_weight_decay_on_bfloat16(T: Any) -> Any:
+    """Weight decay on bfloat16 parameters rounds as torch's ops: AdamW's param.mul_(1 - lr *
+    wd) multiplies by the factor as a float (foreach=True's _foreach_mul_ rounds it to bfloat16
+    first), the coupled grad.add(param, alpha=wd) is the add kernel's (alpha in bfloat16)."""
+    import itertools
+
+    out = {}
+    for name in ("Adam", "AdamW"):  # (NAdam's and RAdam's own bfloat16 updates differ)
+        for wd, decoupled, maximize, foreach in itertools.product(
+            (0.1, 0.3), (False, True), (False, True), (None, True)
+        ):
+            kw = {"lr": 0.05, "weight_decay": wd, "maximize": maximize, "foreach": foreach}
+            if name != "AdamW":
+                kw["decoupled_weight_decay"] = decoupled
+            elif decoupled:
+                continue
+            ps = [T.nn.Parameter(T.tensor(_data(*s, seed=20 + i)).bfloat16()) for i, s in
+                  enumerate([(2, 3), (5,), (3, 4)])]  # fmt: skip
+            opt = getattr(T.optim, name)(ps, **kw)
+            for k in range(5):
+                for j, p in enumerate(ps):
+                    p.grad = T.tensor(_data(*p.shape, seed=200 + 7 * k + j)).bfloat16() * (k + 1)
+                opt.step()
+            out[(name, wd, decoupled, maximize, foreach)] = [p.detach() for p in ps]
+    return out
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 
