@@ -1998,6 +1998,139 @@ def prog_fn_transform_captured_tensor_autograd_state(T: Any) -> Any:
     return r[:3]
 
 
+@program()
+def prog_fn_vjp_output_pytrees(T: Any) -> Any:
+    F = T.func
+    x = _t(T, 3)
+    return (
+        raises(lambda: F.vjp(lambda a: [], x)),
+        raises(lambda: F.vjp(lambda a: (a, [a, None]), x)),
+        raises(lambda: F.vjp(lambda a: {"k": 1}, x)),
+        F.vjp(lambda a: [a.sin(), {"c": a.cos()}], x)[0],
+        F.vjp(lambda a: [a.sin(), {"c": a.cos()}], x)[1]([T.ones(3), {"c": T.ones(3)}]),
+        raises(lambda: F.vjp(lambda a: [a.sin(), {"c": a.cos()}], x)[1]([T.ones(3), T.ones(3)])),
+        raises(lambda: F.vjp(lambda a: a, x)[1](None)),
+        raises(lambda: F.vjp(lambda a: a, x)[1]([T.ones(3)])),
+    )
+
+
+@program()
+def prog_fn_jvp_strict_and_odd_outputs(T: Any) -> Any:
+    F = T.func
+    x = _t(T, 3)
+    return (
+        raises(lambda: F.jvp(lambda a: a, (x,), (x,), strict=True)),
+        raises(lambda: F.jvp(lambda a: [], (x,), (x,))),
+        raises(lambda: F.jvp(lambda a: None, (x,), (x,))),
+        raises(lambda: F.jvp(lambda a: (a, None), (x,), (x,))),
+        F.jvp(lambda a: [a * 2, (a.sum(),)], (x,), (T.ones(3),)),
+        raises(lambda: F.jvp(lambda a: a, [x], [x])),
+        raises(lambda: F.jvp(lambda a: a, (x,), [x])),
+        raises(lambda: F.jvp(lambda a, b: a * b, (x, 2.0), (x, 1.0))),
+        F.jvp(lambda a: a.detach(), (x,), (T.ones(3),)),
+    )
+
+
+@program()
+def prog_fn_jacrev_chunks_aux_and_prealloc(T: Any) -> Any:
+    F = T.func
+    x, y = _t(T, 4), _t(T, 3, seed=1)
+
+    def f(a, b):
+        return T.outer(a, b).tanh(), {"n": a.norm()}
+
+    return (
+        F.jacrev(f, has_aux=True, chunk_size=2)(x, y),
+        F.jacrev(f, argnums=(0, 1), has_aux=True, chunk_size=5)(x, y),
+        F.jacrev(f, has_aux=True, chunk_size=1, _preallocate_and_copy=True)(x, y),
+        F.jacrev(lambda a: (a.exp(), a.sin()), chunk_size=3)(x),
+        raises(lambda: F.jacrev(f, chunk_size=2.5)(x, y)),
+        F.jacrev(lambda a: a.exp(), chunk_size=4.5)(x),
+    )
+
+
+@program()
+def prog_fn_grad_non_tensor_args_and_kwargs(T: Any) -> Any:
+    F = T.func
+    x = _t(T, 3)
+
+    def f(a, n, *, scale=1.0, shift=None):
+        out = (a * n * scale).sum()
+        return out if shift is None else out + shift.sum()
+
+    return (
+        F.grad(f)(x, 2),
+        F.grad(f)(x, 2, scale=3.0),
+        F.grad(f)(x, 2, shift=T.ones(2)),
+        raises(lambda: F.grad(f, argnums=1)(x, 2)),
+        raises(lambda: F.grad(f, argnums=(0, 1))(x, 2)),
+        raises(lambda: F.grad(f)(x, 2, bogus=1)),
+        F.grad_and_value(f)(x, 3, scale=T.tensor(2.0)),
+    )
+
+
+@program()
+def prog_fn_grad_noncontig_and_views(T: Any) -> Any:
+    F = T.func
+    base = _t(T, 4, 3)
+    f = lambda a: (a.sin() * T.arange(a.numel()).reshape(a.shape)).sum()  # noqa: E731
+    return (
+        F.grad(f)(base.t()),
+        F.grad(f)(base[::2]),
+        F.grad(f)(base.expand(2, 4, 3)),
+        F.grad(f)(base[:, 1]),
+        F.jacrev(lambda a: a * 2)(base.t()[0]),
+        F.jacfwd(lambda a: a * 2)(base.t()[0]),
+    )
+
+
+@program()
+def prog_fn_vmap_parameters_and_subclasses(T: Any) -> Any:
+    vmap = T.func.vmap
+    p = T.nn.Parameter(_t(T, 3, 2))
+    seen = []
+
+    def f(a):
+        seen.append((type(a).__name__, isinstance(a, T.nn.Parameter)))
+        return a * 2
+
+    out = vmap(f)(p)
+    return out.detach(), seen[0], T.vmap is T.func.vmap, out.requires_grad
+
+
+@program()
+def prog_fn_vmap_in_dims_mismatched_sizes(T: Any) -> Any:
+    vmap = T.func.vmap
+    x, y = _t(T, 3, 2), _t(T, 2, 3)
+    return (
+        raises(lambda: vmap(lambda a, b: a + b)(x, y)),
+        vmap(lambda a, b: a + b, in_dims=(1, 0))(y, _t(T, 3, 2, seed=1)).shape,
+        raises(lambda: vmap(lambda t: t[0] + t[1])((x, y))),
+        raises(
+            lambda: vmap(lambda d: d["a"] + d["b"], in_dims=({"a": 0, "b": 1},))({"a": x, "b": x})
+        ),
+        vmap(lambda t: t[0] + t[1], in_dims=((0, 1),))((x, y)),
+    )
+
+
+@program()
+def prog_fn_vmap_nested_in_dims_and_out_dims(T: Any) -> Any:
+    vmap = T.func.vmap
+    x = _t(T, 2, 3, 4)
+    f = lambda a: a.sum(-1)  # noqa: E731
+    return (
+        vmap(vmap(lambda a: a * 2, in_dims=1, out_dims=1), in_dims=2, out_dims=0)(x),
+        raises(lambda: vmap(vmap(f, in_dims=1, out_dims=1), in_dims=2)(x)),
+        vmap(vmap(f), in_dims=-1)(x),
+        vmap(vmap(lambda a, b: a * b, in_dims=(0, None)), in_dims=(None, 0))(
+            _t(T, 3, 2), _t(T, 4, 2)
+        ),
+        raises(lambda: vmap(vmap(f, in_dims=3))(x)),
+        raises(lambda: vmap(vmap(lambda a: a.item()))(x)),
+        raises(lambda: vmap(vmap(lambda a: T.zeros(4).add_(a)))(x)),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

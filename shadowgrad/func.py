@@ -34,6 +34,7 @@ from .autograd import forward_ad as _fwad
 from .autograd import function as _fn
 
 __all__ = [
+    "debug_unwrap",
     "functional_call",
     "functionalize",
     "grad",
@@ -594,6 +595,9 @@ def jacrev(
         res = vjp(f, *chosen, has_aux=has_aux)
         out, vjp_fn = res[0], res[1]
         o_leaves, o_spec = _flatten(out)
+        total = sum(o.numel() for o in o_leaves if _is_tensor(o))
+        if chunk_size and chunk_size < total:  # torch's get_chunk_sizes: a float fails here
+            _ = [chunk_size] * (total // chunk_size)
         _error_if_complex("jacrev", o_leaves, False)
         in_leaves, in_spec = _flatten(tuple(chosen))
         per_out = []
@@ -751,6 +755,7 @@ class _Frame:
         self.sample = 0
         self.calls = 0
         self.cache: dict[int, Any] = {}
+        self.parent: _Frame | None = None
 
 
 def _function_in_vmap(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -958,9 +963,15 @@ def _vmap_call(
     state = _random.get_rng_state() if randomness == "same" else None
     _fn.VMAP_DEPTH.depth += 1
     _TRANSFORMS.depth += 1  # (`.backward()` inside raises, as in the other transforms)
-    tracker = _batch_tracker(_fn.VMAP_DEPTH.depth, randomness, max(size, 1), batched)
+    outer = []  # the enclosing vmaps' (batched, size), outermost first
+    f = VMAP.frame
+    while f is not None:
+        outer.insert(0, (f.batched, f.size))
+        f = f.parent
+    tracker = _batch_tracker(_fn.VMAP_DEPTH.depth, randomness, max(size, 1), batched, outer)
     frame = _Frame(max(size, 1), randomness, batched, tracker)
     prev_frame, VMAP.frame = VMAP.frame, frame
+    frame.parent = prev_frame
     try:
         results = []
         for i in range(max(size, 1)):
@@ -1138,7 +1149,9 @@ def _tensor_leaves(args: Any, kwargs: Any) -> list[Any]:
     return out
 
 
-def _batch_tracker(level: int, randomness: str, size: int, batched: set[int]) -> Any:
+def _batch_tracker(
+    level: int, randomness: str, size: int, batched: set[int], outer: list[Any]
+) -> Any:
     """A function mode for one vmap level: the tensors derived from the mapped slices are
     `batched` (kept alive in `keep` so their ids stay theirs), and the calls torch's batching
     rules refuse raise torch's errors: in-place writes of batched values into unbatched
@@ -1291,7 +1304,9 @@ def _batch_tracker(level: int, randomness: str, size: int, batched: set[int]) ->
 
             other = next(t for t in _tensor_leaves(args[1:], kwargs) if id(t) in batched)
             try:
-                shape = broadcast_shapes(tuple(self_.shape), (size, *other.shape))
+                # the batch sizes of every level `other` is batched at, outermost first
+                sizes = [n for b, n in outer if id(other) in b]
+                shape = broadcast_shapes(tuple(self_.shape), (*sizes, size, *other.shape))
             except RuntimeError:
                 return
             raise RuntimeError(
@@ -1869,3 +1884,9 @@ def _link_random() -> None:
 
 
 _link_random()
+
+
+def debug_unwrap(tensor: Any, *, recurse: bool = True) -> Any:
+    """Mirrors `torch.func.debug_unwrap`: the tensor under a transform's wrappers; shadowgrad's
+    transforms run on plain tensors, so the tensor itself."""
+    return tensor
