@@ -2855,8 +2855,9 @@ _mse_bw = defop(
     grad_output=lambda grad, grad_output, self, target, reduction: _loss_bw_grad_output(
         _mse_bw, grad, grad_output, self, target, reduction
     ),
+    # C++ `* 2`: mul.Scalar (MulBackward1)
     self=lambda grad, grad_output, self, reduction: _loss_norm(
-        P._mul_scalar(grad * grad_output, 2), self, reduction  # C++ `* 2`: mul.Scalar
+        P._mul_scalar(grad * grad_output, 2), self, reduction
     ),
     target=lambda grad, grad_output, target, reduction: (
         -_loss_norm(P._mul_scalar(grad * grad_output, 2), target, reduction)
