@@ -2143,6 +2143,194 @@ def prog_nn3_packed_sequence_constructor_forms_and_utilities(T: Any) -> Any:
     return out
 
 
+# --- gradients through option combinations -------------------------------------------------
+
+
+@program()
+def prog_nn3_mha_float_mask_gradients_and_layouts(T: Any) -> Any:
+    import numpy as np
+
+    nn = T.nn
+    m = _seeded(T, nn.MultiheadAttention(4, 2), 94)
+    x = _x(T, 3, 2, 4, seed=96, rg=True)
+    out = []
+    for nw in (True, False):
+        am = _x(T, 3, 3, seed=97, rg=True)
+        kpm = _x(T, 2, 3, seed=98, rg=True)
+        o, _ = m(x, x, x, attn_mask=am, key_padding_mask=kpm, need_weights=nw)
+        o.pow(2).sum().backward()
+        out.append((o, am.grad, kpm.grad, x.grad))
+        x.grad = None
+    am3 = _x(T, 4, 3, 3, seed=99, rg=True)
+    o, _ = m(x, x, x, attn_mask=am3, need_weights=False)
+    o.sum().backward()
+    out.append((am3.grad, x.grad))
+    xt = x.detach().transpose(0, 1).contiguous().transpose(0, 1).requires_grad_()
+    o, w = m(xt, xt[:, :1].expand(3, 2, 4), xt.flip(0))
+    o.sum().backward()
+    out.append((o, w, xt.grad))
+    out.append(raises(lambda: m(x, x, x, attn_mask=T.zeros(3, 3, dtype=T.float16))[0]))
+    out.append(raises(lambda: m(x, x, x, key_padding_mask=T.zeros(2, 3, dtype=T.float64))[0]))
+    z64 = T.zeros(3, 3, dtype=T.float64)
+    out.append(raises(lambda: m(x, x, x, attn_mask=z64, need_weights=False)[0]))
+    out.append(raises(lambda: m(x, x, x, attn_mask=z64)[0]))
+    md = _seeded(T, nn.MultiheadAttention(4, 2), 95).double()
+    am = T.tensor(np.random.default_rng(5).standard_normal((3, 3)), requires_grad=True)
+    xd = x.detach().double().requires_grad_()
+    o, _ = md(xd, xd, xd, attn_mask=am, need_weights=False)
+    g = T.autograd.grad(o.sum(), (xd, am), create_graph=True)
+    gg = T.autograd.grad(g[0].pow(2).sum() + g[1].pow(2).sum(), (xd, am))
+    out.append((g, gg))
+    return out
+
+
+@program()
+def prog_nn3_mha_all_options_need_weights_false_grads(T: Any) -> Any:
+    nn = T.nn
+    m = nn.MultiheadAttention(
+        4, 2, kdim=3, vdim=5, add_bias_kv=True, add_zero_attn=True, batch_first=True
+    )
+    m = _seeded(T, m, 96)
+    q = _x(T, 2, 3, 4, seed=100, rg=True)
+    k = _x(T, 2, 5, 3, seed=101, rg=True)
+    v = _x(T, 2, 5, 5, seed=102, rg=True)
+    am = T.zeros(4, 3, 5, dtype=T.bool)
+    am[:, 0, 1] = True
+    kpm = T.tensor([[False] * 4 + [True], [False] * 5])
+    outs = []
+    for nw in (False, True):
+        o, w = m(q, k, v, attn_mask=am, key_padding_mask=kpm, need_weights=nw)
+        o.pow(2).sum().backward()
+        outs.append((o, None if w is None else w.shape, o.grad_fn))
+    grads = [q.grad, k.grad, v.grad, m.bias_k.grad, m.bias_v.grad, m.q_proj_weight.grad]
+    return outs, grads
+
+
+@program()
+def prog_nn3_transformer_training_step_all_options(T: Any) -> Any:
+    nn = T.nn
+    m = nn.Transformer(
+        4, 2, 2, 2, 6, dropout=0.0, activation="gelu", batch_first=True, norm_first=True,
+        bias=False, layer_norm_eps=1e-3,
+    )  # fmt: skip
+    m = _seeded(T, m, 97)
+    opt = T.optim.Adam(m.parameters(), lr=0.01)
+    src = _x(T, 2, 4, 4, seed=103)
+    tgt = _x(T, 2, 3, 4, seed=104)
+    skpm = T.tensor([[False, False, False, True], [False] * 4])
+    losses = []
+    for _ in range(2):
+        opt.zero_grad()
+        y = m(
+            src,
+            tgt,
+            tgt_mask=m.generate_square_subsequent_mask(3),
+            src_key_padding_mask=skpm,
+            memory_key_padding_mask=skpm,
+            tgt_is_causal=True,
+        )
+        loss = y.pow(2).mean()
+        loss.backward()
+        nn.utils.clip_grad_norm_(m.parameters(), 0.5)
+        opt.step()
+        losses.append(loss)
+    return losses, y.grad_fn, m.decoder.layers[1].linear2.weight, len(list(m.parameters()))
+
+
+@program()
+def prog_nn3_recurrent_packed_unsorted_batch_first_grads(T: Any) -> Any:
+    nn = T.nn
+    U = nn.utils.rnn
+    out = []
+    specs = [
+        ("LSTM", dict(proj_size=2, bidirectional=True, num_layers=2)),
+        ("GRU", dict(bidirectional=True)),
+        ("RNN", dict(nonlinearity="relu", bidirectional=True, num_layers=2)),
+    ]
+    for i, (kind, kw) in enumerate(specs):
+        m = _seeded(T, getattr(nn, kind)(3, 4, batch_first=True, **kw), 98 + i)
+        x = _x(T, 3, 4, 3, seed=105 + i, rg=True)
+        lengths = T.tensor([2, 4, 1])
+        p = U.pack_padded_sequence(x, lengths, batch_first=True, enforce_sorted=False)
+        layers = kw.get("num_layers", 1) * 2
+        h0 = _x(T, layers, 3, kw.get("proj_size", 4), seed=110 + i, rg=True)
+        if kind == "LSTM":
+            c0 = _x(T, layers, 3, 4, seed=115 + i, rg=True)
+            o, (h, c) = m(p, (h0, c0))
+            extra = c
+        else:
+            o, h = m(p, h0)
+            extra = h
+        pad, lens = U.pad_packed_sequence(o, batch_first=True, total_length=5)
+        (pad.pow(2).sum() + h.sum() + extra.sum()).backward()
+        out.append((pad, lens, h, x.grad, h0.grad, o.data.grad_fn, pad.grad_fn))
+    return out
+
+
+@program()
+def prog_nn3_orthogonal_non_square_assignment_and_shapes(T: Any) -> Any:
+    import numpy as np
+
+    nn = T.nn
+    orth = nn.utils.parametrizations.orthogonal
+    T.manual_seed(0)
+    out = []
+    for omap in ("matrix_exp", "cayley", "householder"):
+        for triv in (True, False):
+            for shape in ((3, 5), (5, 3)):
+                m = _seeded(T, nn.Linear(shape[1], shape[0]), 99)
+                orth(m, orthogonal_map=omap, use_trivialization=triv)
+                w = m.weight
+                a = np.random.default_rng(2).standard_normal((max(shape), min(shape)))
+                q = T.linalg.qr(T.tensor(a.astype(np.float32)))[0]
+                q = q if shape[0] >= shape[1] else q.T
+
+                def assign(value, m=m):
+                    with T.no_grad():
+                        m.weight = value
+                    return m.weight, m.parametrizations.weight.original
+
+                bad = T.tensor(_data(*shape, seed=120))
+                out.append(
+                    (
+                        omap,
+                        triv,
+                        shape,
+                        w,
+                        raises(lambda q=q: assign(q)),
+                        raises(lambda b=bad: assign(b)),
+                    )
+                )
+                out.append(T.rand(1))  # (torch completes a non-square base with randn)
+    c = _seeded(T, nn.Conv2d(2, 3, 2), 100)
+    out.append(orth(c).weight)
+    cc = nn.Linear(3, 3, dtype=T.complex64)
+    z = np.random.default_rng(4).standard_normal((3, 3)) + 1j * np.random.default_rng(
+        5
+    ).standard_normal((3, 3))
+    with T.no_grad():
+        cc.weight.copy_(T.tensor(z.astype(np.complex64)))
+    out.append(raises(lambda: orth(cc, orthogonal_map="cayley").weight))
+    out.append(
+        raises(lambda: orth(nn.Linear(3, 3, dtype=T.complex64), orthogonal_map="householder"))
+    )
+    mx = orth(
+        _seeded(T, nn.Linear(3, 3), 101), orthogonal_map="matrix_exp", use_trivialization=False
+    )
+    out.append(hasattr(mx.parametrizations.weight[0], "base"))
+    m = _seeded(T, nn.Linear(3, 3), 102)
+    orth(m)
+    out.append(m.parametrizations.weight[0].base)
+    m(T.ones(2, 3)).sum().backward()
+    out.append(m.parametrizations.weight.original.grad)
+    one = nn.Linear(1, 1)
+    with T.no_grad():
+        one.weight.fill_(-0.3)
+    out.append(orth(one).weight)
+    out.append(raises(lambda: orth(nn.Linear(3, 3), "bias")))
+    return out
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 
