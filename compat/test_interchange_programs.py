@@ -122,6 +122,44 @@ def prog_ic_swap_tensors_views_and_weakrefs(T: Any) -> Any:
     )
 
 
+@program()
+def prog_ic_small_exports(T: Any) -> Any:
+    calls: list[str] = []
+
+    class Logged(T.Tensor):
+        @classmethod
+        def __torch_function__(cls, func: Any, types: Any, args: Any = (), kwargs: Any = None):
+            calls.append(getattr(func, "__name__", "?"))
+            return super().__torch_function__(func, types, args, kwargs or {})
+
+    s = T.ones(2).as_subclass(Logged)
+    with T.DisableTorchFunctionSubclass():
+        a = s + 1
+    with T.DisableTorchFunction():
+        b = s * 2
+    x = T.zeros(4)
+    y = T.as_strided_(x, (2,), (2,))
+    try:
+        T.nn.functional.assert_int_or_pair([1, 2, 3], "kernel_size", "{} must be int or pair")
+        msg = None
+    except AssertionError as e:
+        msg = str(e)
+    return (
+        type(a).__name__,
+        type(b).__name__,
+        calls,
+        y is x,
+        x.shape,
+        x.stride(),
+        msg,
+        T.func.debug_unwrap(x) is x,
+        [issubclass(e, RuntimeError) for e in (T.OutOfMemoryError, T.AcceleratorError)],
+        [issubclass(e, RuntimeError) for e in (T.FatalError, T.JITException)],
+        T.JITException is T.jit.Error,
+        T.to_dlpack is T.utils.dlpack.to_dlpack or callable(T.to_dlpack),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -229,7 +229,31 @@ def result_type(tensor1: Any, tensor2: Any) -> dtype:
     return result_type_of([tensor1, tensor2])
 
 
+class OutOfMemoryError(RuntimeError):
+    """Mirrors `torch.OutOfMemoryError` (an accelerator's; code catches it)."""
+
+
+class AcceleratorError(RuntimeError):
+    """Mirrors `torch.AcceleratorError`."""
+
+
+class FatalError(Exception):
+    """Mirrors `torch.FatalError`."""
+
+
+JITException = jit.Error
+DisableTorchFunction = _C.DisableTorchFunction
+DisableTorchFunctionSubclass = _C.DisableTorchFunctionSubclass
+
+
+def as_strided_(input: Tensor, size: Any, stride: Any, storage_offset: Any = None) -> Tensor:
+    """Mirrors `torch.as_strided_`: `input.as_strided_(...)`."""
+    return input.as_strided_(size, stride, storage_offset)
+
+
 import builtins as _builtins  # noqa: E402
+
+from .utils.dlpack import to_dlpack  # noqa: E402
 
 builtins_bool = _builtins.bool
 builtins_int = _builtins.int

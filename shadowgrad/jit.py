@@ -59,6 +59,10 @@ def unused(fn: Any) -> Any:
     return fn
 
 
+class Error(Exception):
+    """Mirrors `torch.jit.Error` (`torch.JITException`)."""
+
+
 def export(fn: Any) -> Any:
     """Mirrors `torch.jit.export`: the function itself."""
     return fn

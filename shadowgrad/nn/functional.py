@@ -3262,3 +3262,9 @@ from ..overrides import (  # noqa: E402, F401
     has_torch_function_unary,
     has_torch_function_variadic,
 )
+
+
+def assert_int_or_pair(arg: Any, arg_name: str, message: str) -> None:
+    """Mirrors `torch.nn.functional.assert_int_or_pair`."""
+    if not (isinstance(arg, int) or len(arg) == 2):
+        raise AssertionError(message.format(arg_name))
