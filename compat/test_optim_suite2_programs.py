@@ -1755,6 +1755,142 @@ def prog_op2_adam_family_weight_decay_on_bfloat16(T: Any) -> Any:
     return out
 
 
+# --- more edges ------------------------------------------------------------------------------
+
+
+@program()
+def prog_op2_plateau_over_a_tensor_lr_group(T: Any) -> Any:
+    """ReduceLROnPlateau writes a Tensor lr in place (fill_), per-group min_lr, eps."""
+    S = T.optim.lr_scheduler
+    lr = T.tensor(0.5)
+    groups = [{"params": _ps(T)}, {"params": _ps(T, 3), "lr": lr}]
+    opt = T.optim.SGD(groups, lr=0.1, momentum=0.9)
+    s = S.ReduceLROnPlateau(opt, patience=0, factor=0.5, min_lr=[0.01, 0.2], eps=1e-3)
+    trace = []
+    for m in [1, 1, 1, 1, 1]:
+        opt.step()
+        s.step(m)
+        trace.append((s.get_last_lr(), opt.param_groups[1]["lr"] is lr, lr.clone()))
+    return trace, s.state_dict()
+
+
+@program()
+def prog_op2_zero_grad_of_graph_grads_and_views(T: Any) -> Any:
+    w = T.nn.Parameter(T.ones(3))
+    b = T.nn.Parameter(T.ones(2, 2))
+    opt = T.optim.SGD([w, b], lr=0.1)
+    x = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    (w * x).sum().backward(create_graph=True)
+    before = w.grad.grad_fn
+    opt.zero_grad(set_to_none=False)
+    after = (w.grad, w.grad.grad_fn, w.grad.requires_grad, b.grad)
+    base = T.zeros(6) + 1
+    w.grad = base[:3]
+    opt.zero_grad(set_to_none=False)
+    view = (w.grad, base)
+    w.grad = T.ones(3)
+    g = w.grad
+    opt.zero_grad()
+    return before, after, view, w.grad, g
+
+
+@program()
+def prog_op2_load_state_dict_group_and_shape_mismatches(T: Any) -> Any:
+    ps = _ps(T)
+    o1 = T.optim.Adam(ps, lr=0.1)
+    _train(T, o1, ps)
+    o1.add_param_group({"params": [T.nn.Parameter(T.ones(2))], "lr": 0.5})
+    sd = o1.state_dict()
+
+    def two_groups(second: list[Any]) -> Any:
+        return T.optim.Adam([{"params": _ps(T)}, {"params": second}], lr=0.1)
+
+    def loaded(opt: Any, d: Any) -> Any:
+        opt.load_state_dict(d)
+        return _groups(opt), [dict(opt.state[p]) for g in opt.param_groups for p in g["params"]]
+
+    str_keys = dict(sd, state={str(k): v for k, v in sd["state"].items()})
+    return {
+        "groups": raises(lambda: T.optim.Adam(_ps(T), lr=0.1).load_state_dict(sd)),
+        "sizes": raises(
+            lambda: two_groups(
+                [T.nn.Parameter(T.ones(2)), T.nn.Parameter(T.ones(1))]
+            ).load_state_dict(sd)
+        ),
+        "other_shape": raises(lambda: loaded(two_groups([T.nn.Parameter(T.ones(3))]), sd)),
+        "str_keys": raises(
+            lambda: (lambda o: (o.load_state_dict(str_keys), sorted(map(str, o.state))))(
+                two_groups([T.nn.Parameter(T.ones(2))])
+            )
+        ),
+        "no_state": raises(
+            lambda: T.optim.Adam(_ps(T)).load_state_dict({"param_groups": sd["param_groups"][:1]})
+        ),
+        "no_groups": raises(lambda: T.optim.Adam(_ps(T)).load_state_dict({"state": {}})),
+    }
+
+
+@program()
+def prog_op2_muon_checks_and_options(T: Any) -> Any:
+    m = T.optim.Muon
+    w = T.nn.Parameter(T.tensor(_data(4, 3, seed=1)))
+
+    def trained(opt: Any, ps: list[Any]) -> Any:
+        return _train(T, opt, ps), opt.state_dict()
+
+    wide = T.nn.Parameter(T.tensor(_data(2, 5, seed=3)))
+    f64 = T.nn.Parameter(T.tensor(_data(3, 5, seed=3), dtype=T.float64))
+    return {
+        "1d": raises(lambda: m([T.nn.Parameter(T.ones(3))])),
+        "3d": raises(lambda: m([T.nn.Parameter(T.ones(2, 2, 2))])),
+        "adjust": raises(lambda: m([w], adjust_lr_fn="arbitrary")),
+        "maximize": raises(lambda: m([w], maximize=True)),
+        "plain_momentum": raises(
+            lambda: trained(m([w], lr=0.1, nesterov=False, momentum=0.5, weight_decay=0.1), [w])
+        ),
+        "coefficients": raises(
+            lambda: trained(m([w], lr=0.1, ns_coefficients=(3.0, -3.0, 1.0), ns_steps=2), [w])
+        ),
+        "eps": raises(lambda: trained(m([w], lr=0.1, eps=1e-3), [w])),
+        "wide": raises(lambda: trained(m([wide], lr=0.1), [wide])),
+        "float64_rms": raises(
+            lambda: trained(m([f64], lr=0.1, adjust_lr_fn="match_rms_adamw"), [f64])
+        ),
+    }
+
+
+@program()
+def prog_op2_asgd_on_half_and_bfloat16_parameters(T: Any) -> Any:
+    """ASGD's float16/bfloat16 update op by op as torch's: param.mul_(1 - lambd * eta), the
+    add with alpha=-eta, the average ax.add_(param.sub(ax).mul_(mu)) (a copy while mu is 1);
+    foreach=True's addcmul_ forms. Parameters across the vector width, one without a grad on
+    some steps."""
+    import itertools
+
+    out = {}
+    for dt in (T.float16, T.bfloat16):
+        for t0, wd, maximize, foreach in itertools.product(
+            (1, 1e6), (0, 0.1), (False, True), (None, True)
+        ):
+            kw = {"lr": 0.1, "lambd": 0.1, "alpha": 0.5, "t0": t0, "weight_decay": wd,
+                  "maximize": maximize, "foreach": foreach}  # fmt: skip
+            ps = [T.nn.Parameter(T.tensor(_data(*s, seed=9 + i)).to(dt)) for i, s in
+                  enumerate([(2, 3), (40,), (4, 25)])]  # fmt: skip
+            opt = T.optim.ASGD(ps, **kw)
+            for k in range(5):
+                opt.zero_grad()
+                for j, p in enumerate(ps):
+                    if j == 1 and k % 2 == 0:
+                        continue
+                    p.grad = T.tensor(_data(*p.shape, seed=300 + 7 * k + j)).to(dt) * (k + 1)
+                opt.step()
+            out[(str(dt), t0, wd, maximize, foreach)] = (
+                [p.detach() for p in ps],
+                [opt.state[p].get("ax") for p in ps],
+            )
+    return out
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 

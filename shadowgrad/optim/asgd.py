@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .. import _dtype
 from .._creation import as_tensor, zeros_like
 from .._grad_mode import no_grad
 from . import _differentiable
@@ -76,7 +77,9 @@ class ASGD(Optimizer):
                 continue
             for p, state, grad, param in grads(self, group, init):
                 step = tick(state)
-                if group["foreach"]:
+                if p.dtype is _F16 or p.dtype is _BF16:
+                    _reduced_update(p, state, group, lambd, wd)
+                elif group["foreach"]:
                     _multi_tensor_update(p, state, grad, param, lambd, wd)
                 else:
                     _single_tensor_update(p, state, grad, param, lambd, wd)
@@ -87,6 +90,34 @@ class ASGD(Optimizer):
                     state["eta"].copy_(as_tensor(lr / ((1 + lambd * lr * t) ** alpha)))
                     state["mu"].copy_(as_tensor(1 / max(1, step - t0)))
         return loss
+
+
+_F16, _BF16 = _dtype.float16, _dtype.bfloat16
+
+
+def _reduced_update(
+    p: Any, state: dict[str, Any], group: dict[str, Any], lambd: float, wd: float
+) -> None:
+    """A float16/bfloat16 parameter's update as torch's ops compute it, each rounded to the
+    dtype (the array updates below round once per fused expression): torch's single-tensor
+    `param.mul_(1 - lambd * eta).add_(grad, alpha=-eta)` and `ax.add_(param.sub(ax).mul_(mu))`
+    (a copy while mu is 1), or its multi-tensor `addcmul_` of `grad + wd * param + lambd *
+    param` by eta and of `param - ax` by mu."""
+    ax, eta, mu = state["ax"], state["eta"], state["mu"]
+    with no_grad():
+        grad = -p.grad if group["maximize"] else p.grad
+        if wd != 0:
+            grad = grad.add(p, alpha=wd)
+        if group["foreach"]:
+            p.addcmul_(grad.add(p, alpha=lambd), eta, value=-1)
+            ax.addcmul_(p.sub(ax), mu)
+            return
+        e = eta.item()
+        p.mul_(1 - lambd * e).add_(grad, alpha=-e)
+        if mu.item() != 1:
+            ax.add_(p.sub(ax).mul_(mu))
+        else:
+            ax.copy_(p)
 
 
 def _single_tensor_update(
