@@ -2331,6 +2331,166 @@ def prog_nn3_orthogonal_non_square_assignment_and_shapes(T: Any) -> Any:
     return out
 
 
+# --- fusion helpers, reprs, LSTM state checks in both autograd modes, seeded inits -----------
+
+
+@program()
+def prog_nn3_fusion_weight_helpers_dtypes_and_errors(T: Any) -> Any:
+    nn = T.nn
+    fu = nn.utils.fusion
+    w, b = _x(T, 3, 2, 2, 2, seed=121), _x(T, 3, seed=122)
+    rm, rv, bw, bb = (
+        _x(T, 3, seed=123),
+        _x(T, 3, seed=124).abs(),
+        _x(T, 3, seed=125),
+        _x(T, 3, seed=126),
+    )
+    d = [v.double() for v in (rm, rv, bw, bb)]
+    out = [
+        raises(lambda: fu.fuse_conv_bn_weights(w, b, rm, rv, 1e-5, bw, bb)),
+        raises(lambda: fu.fuse_conv_bn_weights(w, None, rm, rv, 1e-5, bw, bb)),
+        raises(lambda: fu.fuse_conv_bn_weights(w, None, rm, rv, 1e-5, None, None)),
+        raises(lambda: fu.fuse_conv_bn_weights(w, b, d[0], d[1], 1e-5, d[2], d[3])),
+        raises(lambda: fu.fuse_conv_bn_weights(w.double(), b.double(), rm, rv, 1e-5, bw, bb)),
+        raises(
+            lambda: fu.fuse_conv_bn_weights(
+                _x(T, 2, 3, 2, seed=127), None, rm, rv, 1e-5, bw, bb, transpose=True
+            )
+        ),
+        raises(lambda: fu.fuse_conv_bn_weights(nn.Parameter(w), b, rm, rv, 1e-5, bw, bb)),
+        raises(lambda: fu.fuse_linear_bn_weights(_x(T, 3, 4, seed=128), b, rm, rv, 1e-5, bw, bb)),
+        raises(
+            lambda: fu.fuse_linear_bn_weights(_x(T, 3, 4, seed=128), None, rm, rv, 1e-5, bw, bb)
+        ),
+        raises(
+            lambda: fu.fuse_linear_bn_weights(
+                _x(T, 3, 4, seed=128), b, rm[:1], rv[:1], 1e-5, bw[:1], bb[:1]
+            )
+        ),
+        raises(
+            lambda: fu.fuse_linear_bn_weights(
+                _x(T, 3, 4, seed=128), b, rm[:2], rv[:2], 1e-5, bw[:2], bb[:2]
+            )
+        ),
+    ]
+    out.append([type(t).__name__ for t in fu.fuse_conv_bn_weights(w, b, rm, rv, 1e-5, bw, bb)])
+    l1 = _seeded(T, nn.Linear(4, 3), 103).eval()
+    out.append(raises(lambda: fu.fuse_linear_bn_eval(l1, nn.BatchNorm1d(1).eval()).weight))
+    l2 = _seeded(T, nn.Linear(4, 3), 104).eval()
+    out.append(
+        raises(lambda: fu.fuse_linear_bn_eval(l2, nn.BatchNorm1d(3, affine=False).eval()).bias)
+    )
+    bn3 = nn.BatchNorm1d(3, track_running_stats=False).eval()
+    out.append(raises(lambda: fu.fuse_linear_bn_eval(nn.Linear(4, 3).eval(), bn3)))
+    c = _seeded(T, nn.Conv1d(2, 3, 2), 105).eval()
+    bnc = _seeded(T, nn.BatchNorm1d(3), 106).eval()
+    with T.no_grad():
+        bnc.running_mean.copy_(_x(T, 3, seed=129))
+        bnc.running_var.copy_(_x(T, 3, seed=130).abs())
+    f = fu.fuse_conv_bn_eval(c, bnc)
+    x = _x(T, 2, 2, 5, seed=131)
+    out.append((f(x), bnc(c(x)), type(f).__name__, f.training, f is c))
+    bnf = nn.BatchNorm1d(3, track_running_stats=False).eval()
+    out.append(raises(lambda: fu.fuse_conv_bn_eval(nn.Conv1d(2, 3, 2).eval(), bnf)))
+    return out
+
+
+@program()
+def prog_nn3_reprs_of_configured_modules(T: Any) -> Any:
+    nn = T.nn
+    P = nn.utils.parametrizations
+    ms = [
+        nn.Transformer(
+            4, 2, 1, 1, 8, dropout=0.2, activation="gelu", batch_first=True, norm_first=True,
+            bias=False,
+        ),
+        nn.TransformerEncoder(
+            nn.TransformerEncoderLayer(4, 2, 8, activation=T.tanh), 2, norm=nn.LayerNorm(4),
+            enable_nested_tensor=False,
+        ),
+        nn.TransformerDecoder(
+            nn.TransformerDecoderLayer(4, 2, 8, activation=nn.GELU(approximate="tanh")), 2
+        ),
+        nn.MultiheadAttention(
+            4, 2, dropout=0.1, bias=False, add_bias_kv=True, add_zero_attn=True, kdim=3, vdim=5,
+            batch_first=True,
+        ),
+        nn.LSTM(
+            2, 3, num_layers=2, bias=False, batch_first=True, dropout=0.1, bidirectional=True,
+            proj_size=2,
+        ),
+        nn.GRUCell(2, 3, bias=False),
+        nn.Unflatten(1, (2, 3)),
+        nn.Flatten(0, -2),
+        nn.Identity(3, a=2),
+        P.weight_norm(nn.Linear(2, 3)),
+        P.spectral_norm(nn.Conv1d(2, 3, 2)),
+        P.orthogonal(nn.Linear(3, 3)),
+        nn.ParameterList([nn.Parameter(T.ones(2)), T.ones(3, dtype=T.float64), 1, "a", nn.ReLU()]),
+        nn.ParameterDict({"a": T.ones(2, dtype=T.float16), "b": None}),
+        nn.ModuleDict({"x": nn.ReLU(), "y": nn.ModuleList([nn.Tanh()] * 3)}),
+        nn.Sequential(*[nn.Linear(2, 2) for _ in range(3)], nn.ReLU(), nn.ReLU()),
+        nn.LazyConvTranspose3d(3, 2, stride=2, dilation=2),
+        nn.LazyBatchNorm3d(momentum=None, affine=False),
+        nn.LazyInstanceNorm1d(affine=True),
+    ]  # fmt: skip
+    return [repr(m) for m in ms]
+
+
+@program()
+def prog_nn3_lstm_state_checks_with_and_without_grad(T: Any) -> Any:
+    import contextlib
+
+    nn = T.nn
+    m = _seeded(T, nn.LSTM(2, 3, num_layers=2), 107)
+    x = _x(T, 4, 2, 2, seed=132)
+    h = _x(T, 2, 2, 3, seed=133)
+    out = []
+    for ctx in (contextlib.nullcontext, T.no_grad):
+        with ctx():
+            calls = [
+                lambda: m(x, (h.double(), h)),
+                lambda: m(x, (h, h.double())),
+                lambda: m(x, (h.half(), h.half())),
+                lambda: m(x.double(), (h, h)),
+                lambda: m(x, (h, h, h)),
+                lambda: m(x, (h,)),
+                lambda: m(x, h),
+                lambda: m(x, [h, h]),
+                lambda: m(x, (h.int(), h.int())),
+                lambda: m(x.bfloat16(), (h.bfloat16(), h.bfloat16())),
+                lambda: m(x, (h[:, :1], h)),
+                lambda: m(x, (h.transpose(0, 1).contiguous().transpose(0, 1), h)),
+                lambda: m(x, (h.unsqueeze(0), h)),
+                lambda: m(x[:, 0], (h[:, 0], h)),
+            ]
+            out.append([raises(lambda f=f: f()[0].sum()) for f in calls])
+    g = _seeded(T, nn.GRU(2, 3), 108)
+    with T.no_grad():
+        out.append(raises(lambda: g(x, T.zeros(1, 2, 3).double())[0]))
+        out.append(raises(lambda: g(x, T.zeros(1, 2, 3).half())[0]))
+        out.append(raises(lambda: g(x, (T.zeros(1, 2, 3),))[0]))
+    return out
+
+
+@program()
+def prog_nn3_seeded_default_inits(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(3)
+    ms = [
+        nn.Transformer(4, 2, 1, 1, 8),
+        nn.MultiheadAttention(4, 2, kdim=3, vdim=5, add_bias_kv=True),
+        nn.LSTM(2, 3, proj_size=2),
+        nn.GRUCell(2, 3),
+        nn.TransformerEncoderLayer(4, 2, 8),
+        nn.LazyLinear(3),
+    ]
+    ms[-1](T.ones(1, 2))
+    nn.utils.parametrizations.spectral_norm(ms[-1])
+    sums = [sum(p.double().sum() for p in m.parameters()) for m in ms]
+    return sums, ms[1].bias_k, ms[-1].parametrizations.weight[0]._u, T.rand(2)
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 
