@@ -1349,6 +1349,9 @@ def prog_nn3_mha_fast_path_is_causal_without_mask(T: Any) -> Any:
 def prog_nn3_mha_fastpath_switch(T: Any) -> Any:
     x, kpm, _ = _fully_masked_inputs(T)
     mha = _seeded(T, T.nn.MultiheadAttention(4, 2, batch_first=True), 56).eval()
+    layer = _seeded(T, T.nn.TransformerEncoderLayer(4, 2, 8, batch_first=True), 109).eval()
+    enc = T.nn.TransformerEncoder(layer, 2)
+    partial = T.tensor([[False, False, True], [False, False, False]])
     B = T.backends.mha
     before = B.get_fastpath_enabled()
     B.set_fastpath_enabled(False)
@@ -1356,12 +1359,16 @@ def prog_nn3_mha_fastpath_switch(T: Any) -> Any:
         with T.no_grad():
             off = mha(x, x, x, key_padding_mask=kpm, need_weights=False)
             off_causal = raises(lambda: mha(x, x, x, is_causal=True))
+            off_layer = layer(x, src_key_padding_mask=kpm)
+            off_enc = enc(x, src_key_padding_mask=partial)
         state = B.get_fastpath_enabled()
     finally:
         B.set_fastpath_enabled(True)
     with T.no_grad():
         on = mha(x, x, x, key_padding_mask=kpm, need_weights=False)
-    return before, state, off, off_causal, on
+        on_layer = layer(x, src_key_padding_mask=kpm)
+        on_enc = enc(x, src_key_padding_mask=partial)
+    return before, state, off, off_causal, on, off_layer, on_layer, off_enc, on_enc
 
 
 @program()

@@ -271,6 +271,8 @@ class TransformerEncoder(Module):
         """Whether torch's inference path through nested tensors applies (same conditions, in
         its order), with the mask checks of its nested-tensor constructors."""
         first = self.layers[0]
+        if not _mha_backend.get_fastpath_enabled():
+            return False
         if not self.use_nested_tensor or first.training or src.dim() != 3 or kpm is None:
             return False
         mask_check = getattr(self, "mask_check", True)
