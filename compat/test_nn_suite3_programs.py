@@ -2498,6 +2498,122 @@ def prog_nn3_seeded_default_inits(T: Any) -> Any:
     return sums, ms[1].bias_k, ms[-1].parametrizations.weight[0]._u, T.rand(2)
 
 
+@program()
+def prog_nn3_fast_path_inference_mode_and_frozen_modules(T: Any) -> Any:
+    nn = T.nn
+    x, kpm, _ = _fully_masked_inputs(T)
+    m = _seeded(T, nn.MultiheadAttention(4, 2, batch_first=True), 110).eval()
+    layer = _seeded(T, nn.TransformerEncoderLayer(4, 2, 8, batch_first=True), 111).eval()
+    out = []
+    with T.inference_mode():
+        out.append(m(x, x, x, key_padding_mask=kpm, need_weights=False)[0])
+        out.append(layer(x, src_key_padding_mask=kpm))
+        out.append(layer(x, is_causal=True))
+    m.requires_grad_(False)
+    layer.requires_grad_(False)
+    out.append(m(x, x, x, key_padding_mask=kpm, need_weights=False)[0])
+    out.append(layer(x, src_key_padding_mask=kpm))
+    out.append(layer(x, is_causal=True))
+    xr = x.clone().requires_grad_()
+    out.append(layer(xr, src_key_padding_mask=kpm))
+    out.append(m(xr, xr, xr, key_padding_mask=kpm, need_weights=False)[0])
+    # (clones: inference tensors have no version counter to compare)
+    return [(o.clone(), o.requires_grad, o.grad_fn is not None) for o in out]
+
+
+@program()
+def prog_nn3_prune_with_norm_reparametrizations_and_optimizer(T: Any) -> Any:
+    import copy
+
+    nn = T.nn
+    pr = importlib.import_module(T.__name__ + ".nn.utils.prune")
+    T.manual_seed(0)
+    out = []
+    m = nn.utils.parametrizations.weight_norm(_seeded(T, nn.Linear(3, 2), 112))
+    out.append(raises(lambda: repr(pr.l1_unstructured(m, "weight", 0.5))))
+    m2 = _seeded(T, nn.Linear(3, 2), 113)
+    pr.l1_unstructured(m2, "weight", 0.5)
+    out.append(raises(lambda: repr(nn.utils.parametrizations.weight_norm(m2))))
+    m3 = nn.utils.weight_norm(_seeded(T, nn.Linear(3, 2), 114))
+    out.append(raises(lambda: repr(pr.l1_unstructured(m3, "weight_v", 0.5))))
+    out.append((sorted(m3.state_dict()), m3(T.ones(1, 3))))
+    m4 = _seeded(T, nn.Linear(3, 2), 115)
+    pr.random_unstructured(m4, "weight", 0.5)
+    out.append(raises(lambda: copy.deepcopy(m4).weight_mask))
+    m5 = _seeded(T, nn.Linear(3, 2), 116)
+    pr.l1_unstructured(m5, "weight", 0.5)
+    sd = m5.state_dict()
+    m6 = nn.Linear(3, 2)
+    out.append(raises(lambda: m6.load_state_dict(sd)))
+    pr.identity(m6, "weight")
+    out.append((raises(lambda: m6.load_state_dict(sd)), m6.weight))
+    m7 = _seeded(T, nn.Linear(3, 2), 117)
+    pr.l1_unstructured(m7, "weight", 0.5)
+    opt = T.optim.SGD(m7.parameters(), lr=0.1)
+    m7(T.ones(1, 3)).sum().backward()
+    opt.step()
+    out.append((m7.weight, m7.weight_orig.grad))
+    pr.remove(m7, "weight")
+    names = [n for n, _ in m7.named_parameters()], [n for n, _ in m7.named_buffers()]
+    out.append((type(m7.weight).__name__, names))
+    m8 = _seeded(T, nn.Linear(3, 2), 118)
+    pr.l1_unstructured(m8, "weight", 0.5)
+    out.append(raises(lambda: repr(pr.l1_unstructured(m8, "weight", 1.0))))
+    out.append(m8.weight_mask.sum())
+    out.append(raises(lambda: repr(pr.l1_unstructured(m8, "weight", 5))))
+    out.append(raises(lambda: repr(pr.l1_unstructured(m8, "weight", 4))))
+    out.append(m8.weight_mask.sum())
+    m10 = _seeded(T, nn.Linear(3, 2), 119)
+    pr.l1_unstructured(m10, "weight", 2)
+    m10.double()
+    x64 = T.ones(1, 3, dtype=T.float64)
+    out.append((m10.weight_mask.dtype, m10.weight.dtype, m10(x64)))
+    return out
+
+
+@program()
+def prog_nn3_clip_grad_argument_types(T: Any) -> Any:
+    nn = T.nn
+    U = nn.utils
+
+    def ps():
+        p = nn.Parameter(T.ones(3))
+        p.grad = T.tensor([3.0, 4.0, 0.0])
+        return [p]
+
+    out = []
+    for nt in (2, 2.0, "2", T.tensor(2.0), None, "fro", "nuc", float("inf"), -1, 0, True, 1j):
+        a = ps()
+        out.append(
+            (
+                repr(nt),
+                raises(lambda a=a, nt=nt: U.clip_grad_norm_(a, 1.0, norm_type=nt)),
+                a[0].grad,
+            )
+        )
+    for mn in (1, T.tensor(1.0), T.tensor([1.0]), "1", None, -1.0, 0.0, float("nan")):
+        a = ps()
+        out.append((repr(mn), raises(lambda a=a, mn=mn: U.clip_grad_norm_(a, mn)), a[0].grad))
+    for cv in (1, T.tensor(1.0), "1", None, 0.0, float("nan"), T.tensor([1.0, 2.0, 3.0])):
+        a = ps()
+        out.append((repr(cv), raises(lambda a=a, cv=cv: U.clip_grad_value_(a, cv)), a[0].grad))
+    out += [
+        raises(lambda: U.clip_grad_norm_(ps(), 1.0, error_if_nonfinite=None)),
+        raises(lambda: U.clip_grad_norm_(3, 1.0)),
+        raises(lambda: U.clip_grad_norm_([3], 1.0)),
+        raises(lambda: U.clip_grad_norm_([T.ones(2)], 1.0)),
+        raises(lambda: U.clip_grad_value_(3, 1.0)),
+        raises(
+            lambda: U.get_total_norm([T.tensor([3.0, 4.0])], norm_type=2, error_if_nonfinite=True)
+        ),
+        raises(lambda: U.get_total_norm(T.tensor([3.0, float("nan")]), error_if_nonfinite=True)),
+        raises(lambda: U.get_total_norm([T.tensor([3.0, 4.0])], norm_type="inf")),
+        raises(lambda: U.clip_grad_norm_((p for p in []), 1.0)),
+        raises(lambda: U.clip_grad_value_((p for p in []), 1.0)),
+    ]
+    return out
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 
