@@ -2131,6 +2131,51 @@ def prog_fn_vmap_nested_in_dims_and_out_dims(T: Any) -> Any:
     )
 
 
+@program()
+def prog_fn_vmap_index_with_batched_tensor_and_data(T: Any) -> Any:
+    vmap = T.func.vmap
+    x = _t(T, 3, 2)
+    i = T.tensor([0, 1, 0])
+    return (
+        vmap(lambda a, j: a[j])(x, i),
+        vmap(lambda a, j: a[j + 0])(x, i),
+        vmap(lambda a, j: T.ones(4)[j])(x, i),
+        raises(lambda: vmap(lambda a: a.data)(x)),
+        raises(lambda: vmap(lambda a: (a * 2).data)(x)),
+        vmap(lambda a: T.ones(2).data + a)(x),
+        raises(lambda: vmap(lambda a: T.where(a > 0))(x)),
+        vmap(lambda a: T.where(a > 0, a, 0.0))(x),
+        vmap(lambda a: T.where(T.ones(2) > 0)[0] + a)(x),
+    )
+
+
+@program()
+def prog_fn_vmap_non_tensor_type_names(T: Any) -> Any:
+    vmap = T.func.vmap
+    x = _t(T, 3, 2)
+    return (
+        raises(lambda: vmap(lambda a: a.dtype)(x)),
+        raises(lambda: vmap(lambda a: a.shape)(x)),
+        raises(lambda: vmap(lambda a: a.device)(x)),
+        raises(lambda: vmap(lambda a, d: a, in_dims=(0, 0))(x, T.float32)),
+        raises(lambda: vmap(lambda a, d: a, in_dims=(0, 0))(x, x.shape)),
+        vmap(lambda a: (a, a.dtype), out_dims=(0, None))(x),
+    )
+
+
+@program()
+def prog_fn_vmap_chunk_size_edges(T: Any) -> Any:
+    vmap = T.func.vmap
+    x = _t(T, 4, 2)
+    return (
+        raises(lambda: vmap(lambda a: a.sum(), chunk_size=2)(T.ones(0, 3))),
+        vmap(lambda a: a.sum(), chunk_size=None)(T.ones(0, 3)),
+        raises(lambda: vmap(lambda a: a * 2, chunk_size=4.0)(x)),
+        raises(lambda: vmap(lambda a: a * 2, chunk_size=3.0)(x)),
+        vmap(lambda a: (a, a.sum()), chunk_size=3, out_dims=(1, 0))(x),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

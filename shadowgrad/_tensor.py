@@ -320,8 +320,8 @@ def _make(
     return t
 
 
-# inside torch.func.vmap: the ids of the per-sample slices func is running on (func.py sets it),
-# whose .item() torch refuses (a tensor derived from a slice is not tracked)
+# inside torch.func.vmap: the ids of the tensors func's mapped slices and what it derived from
+# them (func.py's batch tracker sets it and raises VMAP_ITEM for their .item(), float(), ...)
 VMAP_SLICES: set[int] | None = None
 VMAP_ITEM = (
     "vmap: It looks like you're calling .item() on a Tensor. We don't support vmap over calling "
@@ -1152,8 +1152,6 @@ class Tensor:
             raise RuntimeError(
                 f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
             )
-        if VMAP_SLICES is not None and id(self) in VMAP_SLICES:
-            raise RuntimeError(VMAP_ITEM)
         if self._data.dtype is D.LD:  # a bfloat16 value: a Python float, as torch's
             return float(self._data.reshape(()))
         return self._data.reshape(()).item()
@@ -1251,8 +1249,6 @@ class Tensor:
     def _scalar(self, kind: str) -> Any:
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
-        if VMAP_SLICES is not None and id(self) in VMAP_SLICES:
-            raise RuntimeError(VMAP_ITEM)
         v = self._data.reshape(()).item()
         if kind in ("int", "float") and type(v) is complex:
             if v.imag != 0:  # c10's checked conversion of a complex to a real type

@@ -219,14 +219,15 @@ def _seq_now() -> int:
 
 
 def _outside_inference_mode(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """fn run in plain grad mode when called under inference mode: torch's transforms
-    differentiate there too (the inference tensors they meet are copied, _alias_for_grad)."""
+    """fn run outside inference mode when called under it: torch's transforms differentiate
+    there too (the inference tensors they meet are copied, _alias_for_grad); the level outside
+    them sees grad mode off, as inference mode has it, so their results carry no graph."""
 
     @functools.wraps(fn)
     def run(*args: Any, **kwargs: Any) -> Any:
         if not _grad_mode.mode().inference:
             return fn(*args, **kwargs)
-        token = _grad_mode._set_mode(_grad_mode._MODES[(True, False)])
+        token = _grad_mode._set_mode(_grad_mode._MODES[(False, False)])
         try:
             return fn(*args, **kwargs)
         finally:
@@ -270,10 +271,19 @@ def _detach_tree(tree: Any) -> Any:
     return _unflatten([x.detach() if _is_tensor(x) else x for x in leaves], spec)
 
 
-def _zeros_for_none(grads: Any, inputs: list[Any]) -> list[Any]:
+def _zeros_for_none(grads: Any, inputs: list[Any], graph: bool = True) -> list[Any]:
+    """The gradients, zeros for None; without a graph (graph False: grad's), each unwrapped as
+    torch's grad unwraps them: a fresh version counter (the engine's in-place accumulation of
+    several contributions bumped the buffer's; vjp_fn's keep it, as torch's)."""
     from ._creation import zeros_like
 
-    return [zeros_like(x) if g is None else g for g, x in zip(grads, inputs, strict=True)]
+    out = [zeros_like(x) if g is None else g for g, x in zip(grads, inputs, strict=True)]
+    if not graph:
+        out = [
+            _tensor_mod._make(g._data) if type(g) is _tensor_mod.Tensor and g._version else g
+            for g in out
+        ]
+    return out
 
 
 # --- grad / grad_and_value ------------------------------------------------------------------
@@ -329,7 +339,7 @@ def grad_and_value(
         finally:
             _OWN_GRAD.depth -= 1
             _GM.grad = prev
-        gs = _zeros_for_none(gs, flat)
+        gs = _zeros_for_none(gs, flat, keep or keep_outer)
         res = []
         i = 0
         for new, spec in trees:
@@ -429,7 +439,9 @@ def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
         finally:
             _OWN_GRAD.depth -= 1
             _GM.grad = prev
-        res = _unflatten(_zeros_for_none(gs, new), spec)
+        # (unwrapped as grad's when called in grad mode; under no_grad torch's keep the
+        # buffer's version)
+        res = _unflatten(_zeros_for_none(gs, new, cg or not prev), spec)
         if keep_outer and create_graph is None and _fwad._STATE.level < 0:
             res = reach.detach_unreached(res)  # type: ignore[union-attr]
         return res
@@ -499,7 +511,11 @@ def jvp(
     outer = _GM.grad and not keep
     seq0 = _seq_now() if outer else 0
     with _fwad.dual_level():
-        duals = [_fwad.make_dual(p, t) for p, t in zip(p_leaves, t_leaves, strict=True)]
+        # (inference tensors, met under inference mode: normal copies, as _alias_for_grad's)
+        duals = [
+            _fwad.make_dual(*(x.detach().clone() if x.is_inference() else x for x in (p, t)))
+            for p, t in zip(p_leaves, t_leaves, strict=True)
+        ]
         out = _call(func, _unflatten(duals, p_spec), {})
         out, aux = _split_aux(out, has_aux, api)
         if has_aux:
@@ -909,8 +925,9 @@ def _vmap_call(
             )
         if not _is_tensor(x):
             raise ValueError(
-                f"{where}: Got in_dim={d} for an input but the input is of type {type(x)}. We "
-                "cannot vmap over non-Tensor arguments, please use None as the respective in_dim"
+                f"{where}: Got in_dim={d} for an input but the input is of type "
+                f"{_torch_type(type(x))}. We cannot vmap over non-Tensor arguments, please use "
+                "None as the respective in_dim"
             )
         if not -x.ndim <= d < max(x.ndim, 1) or x.ndim == 0:
             raise ValueError(
@@ -929,6 +946,8 @@ def _vmap_call(
     if size is None:
         raise ValueError("vmap: Expected at least one Tensor to vmap over")
     if chunk_size is not None:
+        if not size:  # torch's chunking splits no sample at all (an internal assertion)
+            raise AssertionError("arg_spec must not be None")
         _ = [chunk_size] * (size // chunk_size)  # torch's get_chunk_sizes: a float fails here
     rule = _custom_vmap_rule(func)
     if rule is not None and size and not kwargs and isinstance(out_dims, int):
@@ -1015,8 +1034,8 @@ def _vmap_call(
             continue
         if not _is_tensor(o):
             raise ValueError(
-                f"vmap({name}, ...): `{name}` must only return Tensors, got type {type(o)}. Did "
-                "you mean to set out_dims= to None for output?"
+                f"vmap({name}, ...): `{name}` must only return Tensors, got type "
+                f"{_torch_type(type(o))}. Did you mean to set out_dims= to None for output?"
             )
         parts = [f[0][k] for f in flat]
         if _grad_mode.mode().inference and not any(p.is_inference() for p in parts):
@@ -1131,12 +1150,23 @@ def _read_by_shadowgrad() -> bool:
     return f is not None and str(f.f_globals.get("__name__", "")).startswith("shadowgrad.")
 
 
-def _imag_fget() -> Any:
-    """Tensor.imag's getter (the modes' wrapper of it is what a mode sees called)."""
+def _tensor_property(name: str) -> Any:
+    """Tensor's property `name` as it stands (the modes' wrapper of it is what a mode sees)."""
     from ._tensor import Tensor
 
-    p = vars(Tensor).get("imag")
-    return getattr(p, "fget", None)
+    return vars(Tensor).get(name)
+
+
+def _torch_type(t: type) -> str:
+    """str(t) as torch's messages show it: shadowgrad's classes stand for torch's (a public
+    top-level one, such as dtype or Size, by its torch.<name>)."""
+    import shadowgrad
+
+    from .nn.modules.module import _cls_str
+
+    if t.__module__.startswith("shadowgrad._") and getattr(shadowgrad, t.__name__, None) is t:
+        return f"<class 'torch.{t.__name__}'>"
+    return _cls_str(t)
 
 
 def _tensor_leaves(args: Any, kwargs: Any) -> list[Any]:
@@ -1229,8 +1259,8 @@ def _batch_tracker(
             raise RuntimeError(_NO_STORAGE)
         if name == "untyped_storage":
             raise NotImplementedError("Cannot access storage of BatchedTensorImpl")
-        if name == "nonzero":
-            raise RuntimeError(_DYNAMIC.format("nonzero"))
+        if name == "nonzero" or (name == "where" and len(args) == 1 and not kwargs):
+            raise RuntimeError(_DYNAMIC.format(name))
         if name == "unique" and kwargs.get("dim") is None and len(args) < 5:
             raise RuntimeError(_DYNAMIC.format("_unique2"))
         if name == "masked_select" and len(args) > 1 and id(args[1]) in batched:
@@ -1271,7 +1301,9 @@ def _batch_tracker(
             )
         if name in ("__getitem__", "__setitem__") and len(args) > 1 and _batched_bounds(args[1]):
             raise RuntimeError(_tensor_mod.VMAP_ITEM)
-        imag = name == "__get__" and args and getattr(func_self, "fget", None) is _imag_fget()
+        if name == "__get__" and args and func_self is _tensor_property("data"):
+            raise RuntimeError("accessing `data` under vmap transform is not allowed")
+        imag = name == "__get__" and args and func_self is _tensor_property("imag")
         if imag and args[0].is_conj():  # torch's imag of a conj view is a _neg_view
             raise RuntimeError(
                 "Batching rule not implemented for aten::_neg_view; the fallback path "
@@ -1434,8 +1466,8 @@ def _vmap_function(
             o = o.expand(*shape)
         elif v is not None:
             raise ValueError(
-                f"vmap({name}, ...): `{name}` must only return Tensors, got type {type(o)}. Did "
-                "you mean to set out_dims= to None for output?"
+                f"vmap({name}, ...): `{name}` must only return Tensors, got type "
+                f"{_torch_type(type(o))}. Did you mean to set out_dims= to None for output?"
             )
         res.append(o)
     return _unflatten(res, spec)
