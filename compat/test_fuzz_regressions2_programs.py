@@ -341,6 +341,111 @@ def prog_fz2_norms_of_low_rank_and_complex_inputs(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_fz2_logical_inplace_is_not_differentiable(T: Any) -> Any:
+    """logical_and_/or_/xor_/not_ run as their out= form, which autograd does not see: a leaf
+    that requires grad may be written (found by a campaign); its version still counts."""
+    x = T.tensor([-2.0, 0.0], requires_grad=True)
+    y = x.logical_and_(x)
+    z = x * 2
+    z.logical_not_()
+    v = x[0]
+    v.logical_or_(T.tensor(True))
+    w = T.tensor([1.0, 0.0], requires_grad=True)
+    w.logical_xor_(T.tensor([True, True]))
+    return (
+        y is x,
+        observe(T, x),
+        observe(T, z),
+        observe(T, v),
+        observe(T, w),
+        raises(lambda: x.logical_xor_(1)),
+        raises(lambda: x.logical_xor_(T.ones(3))),
+        raises(lambda: x.eq_(x)),
+    )
+
+
+@program()
+def prog_fz2_empty_tensor_is_no_overlap(T: Any) -> Any:
+    """A tensor with no elements never overlaps itself, whatever its strides: the shape or
+    dtype error (found by campaigns: `v.copy_(v.t())`, `v.bitwise_and_(v)` on a (0, 3) tensor)."""
+    v = T.zeros((0, 3))
+    return (
+        raises(lambda: v.permute(1, 0).add_(v)),
+        raises(lambda: v.bitwise_and_(v)),
+        raises(lambda: v.copy_(v.t())),
+        raises(lambda: T.zeros(0, 3).expand(2, 0, 3).add_(T.ones(3, 1))),
+        T.zeros(0, 3).expand(2, 0, 3).add_(1),
+    )
+
+
+@program()
+def prog_fz2_bfloat16_conv_type_names(T: Any) -> Any:
+    """bfloat16 has no legacy type name: CPUBFloat16Type in conv's (oneDNN path) and
+    embedding's type errors (found by a campaign)."""
+    F = T.nn.functional
+    return (
+        raises(lambda: F.conv1d(T.ones(1, 1, 3, dtype=T.bfloat16), T.ones(2, 1, 1))),
+        raises(lambda: F.conv1d(T.ones(1, 1, 3), T.ones(2, 1, 1, dtype=T.bfloat16))),
+        raises(lambda: F.conv2d(T.ones(1, 1, 3, 3, dtype=T.bfloat16), T.ones(2, 1, 1, 1))),
+        raises(lambda: F.embedding(T.ones(2, dtype=T.bfloat16), T.ones(3, 2))),
+        raises(lambda: F.conv1d(T.ones(1, 1, 3, dtype=T.float16), T.ones(2, 1, 1))),
+    )
+
+
+@program()
+def prog_fz2_take_along_dim_wraps_indices(T: Any) -> Any:
+    """take_along_dim with a dim reads each index modulo the size of that dim (floor remainder:
+    -1 is the last; found by a campaign), and along an empty dim divides by zero; without a dim
+    the indices are gather's, checked."""
+    x = T.arange(12.0).reshape(3, 4).requires_grad_()
+    out: list[Any] = []
+    for v in (3, 4, 5, -4, -7, 100):
+        out.append(T.take_along_dim(x, T.full((1, 4), v), 0))
+        out.append(T.take_along_dim(x, T.full((3, 1), v), 1))
+    y = T.take_along_dim(x, T.tensor([[-1]]), 1)
+    y.sum().backward()
+    out += [y, y.grad_fn, x.grad]
+    for i in (
+        T.zeros(1, 3, dtype=T.long),
+        T.zeros(0, 3, dtype=T.long),
+        T.zeros(1, 2, dtype=T.long),
+    ):
+        out.append(raises(lambda i=i: T.take_along_dim(T.ones(0, 3), i, 0)))
+    out.append(raises(lambda: T.take_along_dim(x, T.tensor([-1, -13]))))
+    return out
+
+
+@program()
+def prog_fz2_func_transforms_under_inference_mode(T: Any) -> Any:
+    """torch.func transforms called under inference mode differentiate outside it, and the
+    level that called them sees grad mode off: results without a graph, not inference tensors;
+    inference cotangents and tangents are fine (found by a campaign: vjp raised)."""
+    v0 = T.tensor(-2.0, requires_grad=True)
+    out = {}
+    for name, ctx in (("no_grad", T.no_grad), ("inference", T.inference_mode)):
+        with ctx():
+            g = T.func.grad(lambda t: (t * t).sum())(v0)
+            y, fn = T.func.vjp(T.mul, v0, v0)
+            r = fn(T.ones_like(y))
+            j = T.func.jacrev(T.tanh)(v0)
+            jv = T.func.jvp(T.exp, (v0,), (T.ones_like(v0),))
+            jv2 = T.func.jvp(T.exp, (T.ones(2),), (T.ones(2),))
+        out[name] = [observe(T, t) for t in (g, y, *r, j, *jv, *jv2)]
+    return out
+
+
+@program(
+    xfail="torch.func.vmap of a function of a tensor that requires grad: torch runs the "
+    "function once on a batched tensor, so the result's grad_fn is the function's own "
+    "(SumBackward1, MulBackward0); shadowgrad's vmap calls the function per sample and stacks "
+    "the results (StackBackward0), with the same values and gradients (shadowgrad/func.py vmap)"
+)
+def prog_fz2_vmap_result_grad_fn(T: Any) -> Any:
+    x = T.tensor([[-2.0, 1.0]], requires_grad=True)
+    return T.func.vmap(T.sum)(x).grad_fn, T.func.vmap(lambda t: t * 2, in_dims=-1)(x).grad_fn
+
+
 # --- other argument-check orders ------------------------------------------------------------
 
 

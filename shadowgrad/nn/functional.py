@@ -981,7 +981,8 @@ def _check_conv(
     if dt._cat == 1 and dt is not D.int64 and input.numel():
         _int_conv_kernel(dt, n, transposed, d)
     if weight.dtype is not dt:
-        if dt is D.float16 and _onednn_fp16():  # the oneDNN path's check
+        if (dt is D.float16 and _onednn_fp16()) or (dt is D.bfloat16 and _onednn_bf16()):
+            # the oneDNN path's check
             raise RuntimeError(
                 f"Input type ({_type_name(dt)}) and weight type ({_type_name(weight.dtype)}) "
                 "should be the same or input should be a MKLDNN tensor and weight is a dense "
@@ -990,6 +991,18 @@ def _check_conv(
         raise RuntimeError(f"expected scalar type {dt._short} but found {weight.dtype._short}")
     if transposed and n == 3 and bias is not None and bias.dtype is not dt:
         raise RuntimeError(f"expected scalar type {dt._short} but found {bias.dtype._short}")
+
+
+@functools.cache
+def _onednn_bf16() -> bool:
+    """Whether torch's CPU convolution takes its oneDNN path for bfloat16 (ideep's
+    mkldnn_bf16_device_check on x86: AVX512 BW, VL and DQ)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = set(f.read().split())
+    except OSError:
+        return False
+    return {"avx512bw", "avx512vl", "avx512dq"} <= flags
 
 
 @functools.cache
@@ -2212,8 +2225,9 @@ def _check_padding_idx_int(padding_idx: Any) -> None:
 
 
 def _type_name(dt: D.dtype) -> str:
-    """torch's tensor type name in argument checks: 'torch.FloatTensor', 'CPUBoolType'."""
-    if dt is D.bool_ or dt.is_complex:
+    """torch's tensor type name in argument checks: 'torch.FloatTensor', 'CPUBoolType' (bool,
+    bfloat16 and complex types have no legacy name)."""
+    if dt is D.bool_ or dt is D.bfloat16 or dt.is_complex:
         return f"CPU{dt._short}Type"
     return dt._legacy
 

@@ -1865,6 +1865,13 @@ def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Te
         bx = infer_size(sx[:d] + si[d : d + 1] + sx[d + 1 :], si)
         ix = S.expand(indices, bx)
         bi = infer_size(si[:d] + sx[d : d + 1] + si[d + 1 :], sx)
+        a = ix._data
+        if a.size and (a.min() < 0 or a.max() >= sx[d]):
+            # torch's CPU kernel reads each index modulo the size (floor remainder: -1 is the
+            # last, size + 1 the second); along an empty dim, integer division by zero
+            if not sx[d]:
+                raise RuntimeError("ZeroDivisionError")
+            ix = _make(np.mod(a, sx[d]))
         return gather(S.expand(input, bi), d, ix)
     except Exception:  # torch's parser refuses the arguments first
         from .._signatures import reraise

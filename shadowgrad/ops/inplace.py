@@ -287,7 +287,7 @@ def shapes_first(
     dtype_error = _DTYPE_ERRORS.match(msg)
     if dtype_error or msg.startswith(("The size of tensor a ", "output with shape ")):
         a = self._data
-        if any(st == 0 and n > 1 for st, n in zip(a.strides, a.shape, strict=True)):
+        if a.size and any(st == 0 and n > 1 for st, n in zip(a.strides, a.shape, strict=True)):
             raise RuntimeError(OVERLAP) from None  # (an expanded self) checked before shapes
     if not dtype_error:
         return
@@ -578,8 +578,11 @@ def copy_(self: Tensor, src: Any, non_blocking: bool = False) -> Tensor:
             )
     except RuntimeError as e:
         self._check_inplace()  # torch's autograd layer checks self first
-        if str(e).startswith(("The size of tensor a ", "output with shape ")) and any(
-            st == 0 and n > 1 for st, n in zip(self._data.strides, self._data.shape, strict=True)
+        a = self._data
+        if (
+            str(e).startswith(("The size of tensor a ", "output with shape "))
+            and a.size
+            and any(st == 0 and n > 1 for st, n in zip(a.strides, a.shape, strict=True))
         ):
             raise RuntimeError(OVERLAP) from None  # (an expanded self) checked before shapes
         raise
@@ -694,6 +697,19 @@ def copy_grad(grad: Tensor) -> Tensor:
     return _copy(zeros_like(grad), grad)
 
 
+def _as_out_form(method: Callable[..., Tensor]) -> Callable[..., Tensor]:
+    """An in-place op torch runs as its out= form (logical_and_: logical_and_out(self, self,
+    other)), which autograd does not see: a leaf that requires grad may be written."""
+
+    def inplace(self: Tensor, *args: Any) -> Tensor:
+        with no_grad():
+            return method(self, *args)
+
+    inplace.__name__ = inplace.__qualname__ = method.__name__
+    inplace.__wrapped__ = method  # type: ignore[attr-defined]
+    return inplace
+
+
 def build_methods() -> dict[str, Any]:
     from . import pointwise as P
 
@@ -714,6 +730,8 @@ def build_methods() -> dict[str, Any]:
     ):
         m[name + "_"] = make_inplace(P.METHODS[name])
     m["neg_"] = make_inplace(P.METHODS["neg"])
+    for name in ("logical_and", "logical_or", "logical_xor", "logical_not"):
+        m[name + "_"] = _as_out_form(make_inplace(getattr(P, name)))
     m["negative_"] = m["neg_"]
     m["subtract_"] = m["sub_"]
     m["multiply_"] = m["mul_"]
