@@ -1891,6 +1891,76 @@ def prog_op2_asgd_on_half_and_bfloat16_parameters(T: Any) -> Any:
     return out
 
 
+def _reduced_run(T: Any, name: str, kw: dict[str, Any], dt: Any, steps: int = 5) -> Any:
+    """Steps of `name` on float16/bfloat16 parameters across the vector width, one without a
+    grad on even steps; the parameters and the state's tensors."""
+    ps = [T.nn.Parameter(T.tensor(_data(*s, seed=11 + i)).to(dt)) for i, s in
+          enumerate([(2, 3), (40,), (4, 25)])]  # fmt: skip
+    opt = getattr(T.optim, name)(ps, **kw)
+    for k in range(steps):
+        opt.zero_grad()
+        for j, p in enumerate(ps):
+            if j == 1 and k % 2 == 0:
+                continue
+            p.grad = T.tensor(_data(*p.shape, seed=400 + 7 * k + j)).to(dt) * (k + 1)
+        opt.step()
+    return [p.detach() for p in ps], [
+        {k: v for k, v in opt.state[p].items() if k != "step"} for p in ps
+    ]
+
+
+def _reduced_matrix(T: Any, name: str, options: dict[str, tuple[Any, ...]]) -> Any:
+    import itertools
+
+    out = {}
+    for dt in (T.float16, T.bfloat16):
+        for values in itertools.product(*options.values()):
+            kw = dict(zip(options, values, strict=True))
+            out[(str(dt), *values)] = raises(lambda kw=kw, dt=dt: _reduced_run(T, name, kw, dt))
+    return out
+
+
+@program()
+def prog_op2_adagrad_on_half_and_bfloat16_parameters(T: Any) -> Any:
+    """Adagrad op by op as torch's on float16/bfloat16: sum.addcmul_, sqrt().add_(eps), the
+    single-tensor addcdiv_ with -clr, the multi-tensor one of the grads times -clr (its
+    in-place _foreach_mul_ on copied grads rounds -clr to the dtype)."""
+    return _reduced_matrix(
+        T,
+        "Adagrad",
+        {"lr": (0.1,), "lr_decay": (0.0, 0.1), "weight_decay": (0.0, 0.1),
+         "initial_accumulator_value": (0.0, 0.5), "maximize": (False, True),
+         "foreach": (None, True)},
+    )  # fmt: skip
+
+
+@program()
+def prog_op2_rmsprop_on_half_and_bfloat16_parameters(T: Any) -> Any:
+    """RMSprop op by op as torch's on float16/bfloat16 (square_avg.mul_(alpha).addcmul_, the
+    centered lerp_ and addcmul(...).sqrt_(), add_(eps), the momentum buffer's mul_ and
+    addcdiv_); foreach=True's _foreach_mul_ rounds alpha and the momentum to the dtype."""
+    return _reduced_matrix(
+        T,
+        "RMSprop",
+        {"lr": (0.01,), "alpha": (0.9,), "eps": (1e-8, 1e-2), "weight_decay": (0.0, 0.1),
+         "momentum": (0.0, 0.5), "centered": (False, True), "maximize": (False,),
+         "foreach": (None, True)},
+    )  # fmt: skip
+
+
+@program()
+def prog_op2_rprop_on_half_and_bfloat16_parameters(T: Any) -> Any:
+    """Rprop in the dtype as torch's: etaplus/etaminus stored into the signs (rounded: 1.2 is
+    1.203125 in bfloat16), the flip found by comparing with etaminus in the dtype."""
+    return _reduced_matrix(
+        T,
+        "Rprop",
+        {"lr": (0.01, 0.1), "etas": ((0.5, 1.2), (0.3, 1.5)),
+         "step_sizes": ((1e-6, 50), (0.01, 0.05)), "maximize": (False, True),
+         "foreach": (None, True)},
+    )  # fmt: skip
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 

@@ -9,7 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from .._creation import full_like
+from .. import _dtype
+from .._creation import full_like, tensor
 from .._grad_mode import no_grad
 from .._tensor import Tensor
 from . import _differentiable
@@ -137,6 +138,9 @@ class Adagrad(Optimizer):
 
                     adagrad_step(p, state["sum"], clr, num(group["eps"]), group["maximize"])
                     continue
+                if p.dtype is _F16 or p.dtype is _BF16:
+                    _reduced_update(p, state["sum"], group, clr, wd)
+                    continue
                 if group["maximize"]:
                     grad = -grad
                 if wd != 0:
@@ -146,3 +150,31 @@ class Adagrad(Optimizer):
                 std = np.sqrt(state_sum) + num(group["eps"])
                 write_param(p, param + ((-clr) * grad) / std)
         return loss
+
+
+_F16, _BF16 = _dtype.float16, _dtype.bfloat16
+
+
+def _reduced_update(
+    p: Tensor, state_sum: Tensor, group: dict[str, Any], clr: float, wd: Any
+) -> None:
+    """A float16/bfloat16 parameter's update as torch's ops compute it, each rounded to the
+    dtype (the array update above rounds once per fused expression): the sum's
+    `addcmul_(grad, grad)`, `std = sum.sqrt().add_(eps)`, then the single-tensor
+    `param.addcdiv_(grad, std, value=-clr)` or the multi-tensor `addcdiv_` of the grads times
+    -clr (its in-place `_foreach_mul_`, on grads it copied for maximize or weight decay, rounds
+    -clr to the dtype first)."""
+    with no_grad():
+        grad = -p.grad if group["maximize"] else p.grad
+        if wd != 0:
+            grad = grad.add(p, alpha=wd)
+        state_sum.addcmul_(grad, grad, value=1)
+        std = state_sum.sqrt().add_(num(group["eps"]))
+        if not group["foreach"]:
+            p.addcdiv_(grad, std, value=-clr)
+            return
+        if grad is not p.grad:  # torch's in-place _foreach_mul_ on its own copies
+            grad = grad.mul_(tensor(-clr, dtype=_dtype.float32).to(p.dtype).item())
+        else:
+            grad = grad.mul(-clr)
+        p.addcdiv_(grad, std)

@@ -9,7 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from .._creation import zeros_like
+from .. import _dtype
+from .._creation import tensor, zeros_like
 from .._grad_mode import no_grad
 from .._tensor import Tensor
 from . import _differentiable
@@ -114,8 +115,8 @@ class RMSprop(Optimizer):
                 param = arr(p)
                 if group["maximize"]:
                     grad = -grad
-                if param.dtype == np.float16:
-                    _half_step(p, state, grad, param, group, lr, alpha, eps, wd, momentum)
+                if p.dtype is _F16 or p.dtype is _BF16:
+                    _reduced_update(p, state, group, lr, alpha, eps, wd, momentum)
                     continue
                 if wd != 0:
                     grad = fma(wd, param, grad)
@@ -138,48 +139,41 @@ class RMSprop(Optimizer):
         return loss
 
 
-def _half_step(
-    p: Any,
-    state: dict[str, Any],
-    grad: np.ndarray,
-    param: np.ndarray,
-    group: dict[str, Any],
-    lr: float,
-    alpha: float,
-    eps: float,
-    wd: float,
-    momentum: float,
-) -> None:
-    """The update of a float16 parameter as torch's CPU kernels compute half: each op in
-    float32 (scalars as float32), its result rounded to float16 where torch stores it."""
-    f = np.float32
+_F16, _BF16 = _dtype.float16, _dtype.bfloat16
 
-    def r(x: np.ndarray) -> np.ndarray:  # an op's result, stored as half
-        return np.asarray(x, dtype=f).astype(np.float16).astype(f)
 
-    g = grad.astype(f)
-    prm = param.astype(f)
-    if wd != 0:
-        g = r(g + f(wd) * prm)
-    square_avg = arr(state["square_avg"])
-    sq = r(square_avg.astype(f) * f(alpha))
-    sq = r(sq + f(1 - alpha) * g * g)
-    square_avg[...] = sq
-    if group["centered"]:
-        grad_avg = arr(state["grad_avg"])
-        ga = grad_avg.astype(f)
-        w = f(1 - alpha)
-        ga = r(ga + w * (g - ga) if abs(w) < 0.5 else g - (g - ga) * (f(1) - w))
-        grad_avg[...] = ga
-        avg = r(np.sqrt(r(sq - ga * ga)))
-    else:
-        avg = r(np.sqrt(sq))
-    avg = r(avg + f(eps))
-    if momentum > 0:
-        buf = arr(state["momentum_buffer"])
-        b = r(buf.astype(f) * f(momentum))
-        b = r(b + g / avg)
-        buf[...] = b
-        write_param(p, r(prm + f(-lr) * b).astype(np.float16))
-    else:
-        write_param(p, r(prm + f(-lr) * g / avg).astype(np.float16))
+def _reduced_update(
+    p: Tensor, state: dict[str, Any], group: dict[str, Any], lr: float, alpha: Any, eps: Any,
+    wd: Any, momentum: Any,
+) -> None:  # fmt: skip
+    """A float16/bfloat16 parameter's update as torch's ops compute it, each rounded to the
+    dtype (the array update above rounds once per fused expression): the single-tensor
+    `square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha)`, the centered grad_avg's
+    `lerp_` and `square_avg.addcmul(grad_avg, grad_avg, value=-1).sqrt_()`, `add_(eps)`, the
+    momentum buffer's `mul_(momentum).addcdiv_(grad, avg)` and the parameter's add or
+    addcdiv with -lr. The multi-tensor update (foreach=True) is the same but for its in-place
+    `_foreach_mul_`, which rounds alpha and the momentum to the dtype first."""
+    foreach = group["foreach"]
+
+    def in_dtype(v: Any) -> Any:
+        return tensor(v, dtype=_dtype.float32).to(p.dtype).item() if foreach else v
+
+    square_avg = state["square_avg"]
+    with no_grad():
+        grad = -p.grad if group["maximize"] else p.grad
+        if wd != 0:
+            grad = grad.add(p, alpha=wd)
+        square_avg.mul_(in_dtype(alpha)).addcmul_(grad, grad, value=1 - alpha)
+        if group["centered"]:
+            grad_avg = state["grad_avg"]
+            grad_avg.lerp_(grad, 1 - alpha)
+            avg = square_avg.addcmul(grad_avg, grad_avg, value=-1).sqrt_()
+        else:
+            avg = square_avg.sqrt()
+        avg = avg.add_(eps)
+        if momentum > 0:
+            buf = state["momentum_buffer"]
+            buf.mul_(in_dtype(momentum)).addcdiv_(grad, avg)
+            p.add_(buf, alpha=-lr)
+        else:
+            p.addcdiv_(grad, avg, value=-lr)

@@ -7,7 +7,9 @@ from typing import Any
 
 import numpy as np
 
+from .. import _dtype
 from .._creation import full_like, zeros_like
+from .._grad_mode import no_grad
 from .._tensor import Tensor
 from . import _differentiable
 from ._single_tensor import check_lr, grads, scalar, tick, upgrade_groups
@@ -77,6 +79,9 @@ class Rprop(Optimizer):
                 continue
             for p, state, grad, param in grads(self, group, init):
                 tick(state)
+                if p.dtype is _F16 or p.dtype is _BF16:
+                    _reduced_update(p, state, group, etaminus, etaplus, size_min, size_max)
+                    continue
                 prev = arr(state["prev"])
                 step_size = arr(state["step_size"])
                 # grow the step where the gradient kept its sign, shrink it where it flipped
@@ -91,6 +96,32 @@ class Rprop(Optimizer):
                 write_param(p, fma(-_sign(grad), step_size, param))
                 prev[...] = grad
         return loss
+
+
+_F16, _BF16 = _dtype.float16, _dtype.bfloat16
+
+
+def _reduced_update(
+    p: Tensor, state: dict[str, Any], group: dict[str, Any], etaminus: Any, etaplus: Any,
+    size_min: Any, size_max: Any,
+) -> None:  # fmt: skip
+    """A float16/bfloat16 parameter's update as torch's ops compute it, in the dtype: the
+    signs take etaplus and etaminus rounded to it (and a flip is then found by comparing with
+    etaminus in the dtype), `step_size.mul_(sign).clamp_(...)`, the flipped grads zeroed,
+    `param.addcmul_(grad.sign(), step_size, value=-1)`; the multi-tensor update computes the
+    same values."""
+    prev, step_size = state["prev"], state["step_size"]
+    with no_grad():
+        grad = -p.grad if group["maximize"] else p.grad
+        sign = grad.mul(prev).sign()
+        sign[sign.gt(0)] = etaplus
+        sign[sign.lt(0)] = etaminus
+        sign[sign.eq(0)] = 1
+        step_size.mul_(sign).clamp_(size_min, size_max)
+        grad = grad.clone()
+        grad[sign.eq(etaminus)] = 0
+        p.addcmul_(grad.sign(), step_size, value=-1)
+        prev.copy_(grad)
 
 
 def _sign(a: np.ndarray) -> np.ndarray:
