@@ -210,11 +210,7 @@ _int_dim_family(
 )
 
 
-@program(
-    xfail="max/min/median/nanmedian take dim=None as 'not given' (their default), so x.max(None) "
-    "reduces every dim; torch's parser refuses an explicit None for the int dim (the full "
-    "reduction's overload takes no argument). Needs a not-given default as sum's (_ALL_DIMS)"
-)
+@program()
 def prog_arg_max_min_explicit_none_dim(T: Any) -> Any:
     x = _x(T, 3, 4)
     return (

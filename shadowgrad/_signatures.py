@@ -208,7 +208,8 @@ def tensor_first(
 
 _BINDING = re.compile(
     r"[\w.<>]+\(\) (takes 1 positional argument but \d+ were given"
-    r"|got an unexpected keyword argument '(\w+)'|got multiple values for argument '\w+')"
+    r"|got an unexpected keyword argument '(\w+)'|got multiple values for argument '\w+'"
+    r"|missing \d+ required positional arguments?: (.*))"
 )
 
 
@@ -221,6 +222,8 @@ def _python_binding(e: TypeError, reported: str, param: str, kwargs: dict[str, A
         return
     if m[2] == param or param in kwargs:  # torch.exp(x, input=x)
         raise TypeError(f"{reported}() got multiple values for argument '{param}'") from None
+    if m[3] is not None:  # a required one left out: torch's words for its one signature
+        raise _missing(reported, re.findall(r"'(\w+)'", m[3])) from None
     raise TypeError(f"{reported}() {m[1]}") from None
 
 
@@ -811,12 +814,24 @@ _declare(
     F.smooth_l1_loss: smooth_l1_loss Tensor input, Tensor target, int reduction=1, float beta=1.0,
         *, Tensor? out=None
     F.softplus: softplus Tensor input, Scalar beta=1, Scalar threshold=20, *, Tensor? out=None
+    F.softshrink: softshrink Tensor input, Scalar lambd=0.5, *, Tensor? out=None
+    F.hardtanh_: hardtanh_ Tensor input, Scalar min_val=-1, Scalar max_val=1
+    glu: glu Tensor input, int dim=-1, *, Tensor? out=None
+    rrelu: rrelu Tensor input, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool
+        training=False, Generator? generator=None
     std: std Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor?
         out=None | Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool
         keepdim=False, Tensor? out=None | Tensor input, bool unbiased=True
     var: var Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor?
         out=None | Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool
         keepdim=False, Tensor? out=None | Tensor input, bool unbiased=True
+    std_mean: std_mean Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False |
+        Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False | Tensor
+        input, bool unbiased=True
+    var_mean: var_mean Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False |
+        Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False | Tensor
+        input, bool unbiased=True
+    count_nonzero: count_nonzero Tensor input, int? dim=None | Tensor input, int[] dim
     sort: sort Tensor input, *, bool? stable, int dim=-1, bool descending=False, Tensor[]? out=None
         | Tensor input, int dim=-1, bool descending=False, *, Tensor[]? out=None
     split: split Tensor input, int split_size, int dim=0 | Tensor input, int[] split_size, int dim=0
@@ -1407,3 +1422,17 @@ def factory_keywords(fn: str, positional: tuple[Any, ...], keywords: dict[str, A
         f"{fn}() received an invalid combination of arguments - got ({got}), but expected one "
         f"of:\n{listing}"
     )
+
+
+def reraise_op_frame() -> None:
+    """For a helper on an op's error path, called by the op itself: torch's parser error for
+    the op (its function's name, a PARSER key) as the user's call gave its arguments, read
+    from the op's frame by its parameters' names, else return."""
+    frame = sys._getframe(2)  # the op's
+    code = frame.f_code
+    if code.co_name not in PARSER or not code.co_argcount:
+        return
+    loc = frame.f_locals
+    names = code.co_varnames[1 : code.co_argcount + code.co_kwonlyargcount]
+    values = tuple(loc.get(n) for n in names)
+    reraise_as_called(code.co_name, names, values, True, loc.get(code.co_varnames[0]), 2)

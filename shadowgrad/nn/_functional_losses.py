@@ -784,8 +784,15 @@ def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
 
 
 def hardtanh_(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
-    """Mirrors `torch.nn.functional.hardtanh_`."""
-    return F.hardtanh(input, min_val, max_val, True)
+    """Mirrors `torch.nn.functional.hardtanh_` (native in torch: its parser's errors)."""
+    if (min_val.__class__ is not float and min_val.__class__ is not int) or (
+        max_val.__class__ is not float and max_val.__class__ is not int
+    ):
+        from .._signatures import reraise_as_called
+
+        names = ("input", "min_val", "max_val")
+        reraise_as_called("F.hardtanh_", names, (input, min_val, max_val), False)
+    return F._hardtanh(input, min_val, max_val, True)  # (limits the wrong way round: clamped)
 
 
 def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:

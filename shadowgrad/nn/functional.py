@@ -275,6 +275,10 @@ def rrelu(
     drawn from U(lower, upper). (`generator` is torch.rrelu's, passed through.)"""
     if not isinstance(input, Tensor):
         raise _not_tensor("rrelu_" if inplace else "rrelu", "input", 1, input)
+    if (lower.__class__ is not float and lower.__class__ is not int) or (
+        upper.__class__ is not float and upper.__class__ is not int
+    ):
+        _positional_error("rrelu_" if inplace else "rrelu", (input, lower, upper, training))
     if not input.dtype.is_floating_point:
         # out of training torch runs leaky_relu with the mean slope
         kernel = "rrelu_with_noise_out_cpu" if training else "leaky_relu_cpu"
@@ -308,6 +312,10 @@ def threshold(input: Tensor, threshold: float, value: float, inplace: bool = Fal
     """Mirrors `torch.nn.functional.threshold`."""
     if not isinstance(input, Tensor):
         raise _not_tensor("threshold_" if inplace else "threshold", "input", 1, input)
+    if (threshold.__class__ is not float and threshold.__class__ is not int) or (
+        value.__class__ is not float and value.__class__ is not int
+    ):
+        _positional_error("threshold_" if inplace else "threshold", (input, threshold, value))
     _no_complex(input, "threshold_cpu")
     if input.dtype is D.bool_:
         raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
@@ -315,6 +323,9 @@ def threshold(input: Tensor, threshold: float, value: float, inplace: bool = Fal
     if inplace:
         return _inplace(_threshold_, input, threshold, value)
     return K.threshold_op(input, threshold, value)
+
+
+threshold.__name__ = threshold.__qualname__ = "_threshold"
 
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
@@ -371,6 +382,9 @@ def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """Mirrors `torch.nn.functional.celu`."""
     if not isinstance(input, Tensor):
         raise _not_tensor("celu_" if inplace else "celu", "input", 1, input)
+    if alpha.__class__ is not float and alpha.__class__ is not int:
+        _positional_error("celu_" if inplace else "celu", (input, alpha))
+        alpha = alpha.item() if isinstance(alpha, Tensor) else alpha  # a 0-d Tensor's value
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
     _check_float(input, "elu_cpu")
@@ -436,6 +450,11 @@ def hardtanh(
     """Mirrors `torch.nn.functional.hardtanh`."""
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
+    return _hardtanh(input, min_val, max_val, inplace)
+
+
+def _hardtanh(input: Tensor, min_val: Any, max_val: Any, inplace: bool) -> Tensor:
+    """hardtanh past torch's Python check of its limits (hardtanh_ is native: it has none)."""
     if not isinstance(input, Tensor):
         raise _not_tensor("hardtanh_" if inplace else "hardtanh", "input", 1, input)
     if input.dtype.is_complex:
@@ -480,6 +499,11 @@ def logsigmoid(input: Tensor) -> Tensor:
     return K.logsigmoid_op(input)
 
 
+# torch's own names (native log_sigmoid, Python _threshold), which Python's errors binding
+# their arguments show
+logsigmoid.__name__ = logsigmoid.__qualname__ = "log_sigmoid"
+
+
 def softsign(input: Tensor) -> Tensor:
     """Mirrors `torch.nn.functional.softsign`: input / (1 + |input|) (DivBackward0)."""
     if not isinstance(input, Tensor):
@@ -506,6 +530,10 @@ def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
         raise _not_tensor("softshrink", "input", 1, input)
     _shrink_dtype(input, "softshrink_check")
     top = float(D.np_finfo(input._data.dtype).max)
+    if lambd.__class__ is not float and lambd.__class__ is not int:
+        # torch's parser takes a Number (or a 0-d Tensor: its value)
+        _reraise_as_called("F.softshrink", ("input", "lambd"), (input, lambd), False)
+        lambd = lambd.item() if isinstance(lambd, Tensor) else lambd
     if not 0 <= lambd <= top:
         raise RuntimeError(
             f"lambda must be in range [0, {top:g}] for input dtype {input.dtype._short}, but "
@@ -527,6 +555,8 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
         raise _no_attribute(input, "dim")
     if input.ndim == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
+    if dim.__class__ is not int:
+        _positional_error("glu", (input, dim))  # torch's Python passes it by position
     d = wrap_dim(dim, input.ndim)
     n = input.shape[d]
     if n % 2:
@@ -1064,6 +1094,14 @@ def _channels_last(*ts: Tensor) -> bool:
         if a.ndim == 4 and _formats.suggested(a) is _formats.channels_last:
             return True
     return False
+
+
+def _positional_error(key: str, values: tuple[Any, ...]) -> None:
+    """torch's parser error for a torch.nn.functional function written in Python, which
+    passes its arguments to the native one by position (none when the parser takes them)."""
+    err = _parser_error(key, values, {}, False)
+    if err is not None:
+        raise err
 
 
 def _int_args(*vals: Any) -> bool:

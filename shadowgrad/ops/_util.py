@@ -36,6 +36,10 @@ def wrap_dims(dim: Any, ndim: int) -> tuple[int, ...]:
     if type(dim) is int:  # (a bool is no dim: iterating it raises, for the parser's error)
         return (wrap_dim(dim, ndim),)
     out = tuple(wrap_dim(d, ndim) for d in dim)
+    if out and type(dim[0]) is bool:
+        # torch's parser reads an int list by its first element: a bool there is no int (the
+        # op's own parser error, from its TypeError path)
+        raise TypeError("a bool is not a dim")
     if len(set(out)) != len(out):
         raise RuntimeError(f"dim {out[0]} appears multiple times in the list of dims")
     return out

@@ -38,6 +38,11 @@ def _axes(dim: Any, ndim: int) -> tuple[int, ...]:
     try:
         dims = wrap_dims(dim, ndim)
     except TypeError:
+        if isinstance(dim, (tuple, list)) and dim and type(dim[0]) is bool:
+            from .._signatures import reraise_op_frame
+
+            reraise_op_frame()  # a bool first: torch's parser reads no int list
+            raise  # (the op's own translation, if any)
         if isinstance(dim, np.integer):  # a numpy integer: an int dim, as torch's parser reads it
             dims = wrap_dims(int(dim), ndim)
         elif not (isinstance(dim, Tensor) and dim.ndim == 0 and dim._data.dtype.kind in "iu"):
@@ -1320,14 +1325,36 @@ def _minmax(name: str, input: Tensor, dim: Any, keepdim: bool, other: Any) -> An
     )
 
 
-def max(input: Tensor, dim: Any = None, keepdim: bool = False, *, other: Any = None) -> Any:
+# max/min's dim not given: torch's parser takes no dim=None (its full reduction has no dim)
+_NO_MINMAX_DIM: Any = _Unset(False)
+
+
+def max(
+    input: Tensor, dim: Any = _NO_MINMAX_DIM, keepdim: bool = False, *, other: Any = None
+) -> Any:
     """Mirrors `torch.max`: full reduction, (values, indices) over a dim, or `maximum`."""
+    if dim is _NO_MINMAX_DIM:
+        return _minmax("max", input, None, keepdim, other)
+    if dim is None:
+        _dim_none_error("max", keepdim)
     return _minmax("max", input, dim, keepdim, other)
 
 
-def min(input: Tensor, dim: Any = None, keepdim: bool = False, *, other: Any = None) -> Any:
+def min(
+    input: Tensor, dim: Any = _NO_MINMAX_DIM, keepdim: bool = False, *, other: Any = None
+) -> Any:
     """Mirrors `torch.min`: full reduction, (values, indices) over a dim, or `minimum`."""
+    if dim is _NO_MINMAX_DIM:
+        return _minmax("min", input, None, keepdim, other)
+    if dim is None:
+        _dim_none_error("min", keepdim)
     return _minmax("min", input, dim, keepdim, other)
+
+
+def _dim_none_error(name: str, keepdim: Any) -> None:
+    """An explicit dim=None where torch's parser takes an int only: its error."""
+    _dim_parser_error(name, None, _NO_KEEPDIM if keepdim is False else keepdim)
+    raise TypeError(f"{name}(): argument 'dim' must be int, not NoneType")
 
 
 def amax(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:

@@ -699,14 +699,33 @@ def _median_keepdim(name: str, dim: Any, keepdim: Any) -> bool:
     return keepdim
 
 
-def median(input: Tensor, dim: int | None = None, keepdim: bool = _NO_KEEPDIM) -> Any:
+# median's dim not given (torch's parser takes no dim=None: its full median has no dim)
+_NO_MEDIAN_DIM: Any = object()
+
+
+def median(input: Tensor, dim: Any = _NO_MEDIAN_DIM, keepdim: bool = _NO_KEEPDIM) -> Any:
     """Mirrors `torch.median`: the lower of the two middle values for even counts."""
+    if dim is _NO_MEDIAN_DIM:
+        dim = None
+    elif dim is None:
+        _median_dim_none("median", keepdim)
     return _median("median", input, dim, _median_keepdim("median", dim, keepdim))
 
 
-def nanmedian(input: Tensor, dim: int | None = None, keepdim: bool = _NO_KEEPDIM) -> Any:
+def nanmedian(input: Tensor, dim: Any = _NO_MEDIAN_DIM, keepdim: bool = _NO_KEEPDIM) -> Any:
     """Mirrors `torch.nanmedian`: the median of the non-NaN values."""
+    if dim is _NO_MEDIAN_DIM:
+        dim = None
+    elif dim is None:
+        _median_dim_none("nanmedian", keepdim)
     return _median("nanmedian", input, dim, _median_keepdim("nanmedian", dim, keepdim))
+
+
+def _median_dim_none(name: str, keepdim: Any) -> None:
+    from .._signatures import reraise
+
+    reraise(name, (None,) if keepdim is _NO_KEEPDIM else (None, keepdim), {})
+    raise TypeError(f"{name}(): argument 'dim' must be int, not NoneType")
 
 
 def _mode_row(row: list[Any]) -> int:
