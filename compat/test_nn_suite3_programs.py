@@ -2614,6 +2614,52 @@ def prog_nn3_clip_grad_argument_types(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_nn3_recurrent_weights_set_to_none(T: Any) -> Any:
+    nn = T.nn
+    U = nn.utils.rnn
+    x = _x(T, 2, 1, 2, seed=134)
+    packed = U.pack_sequence([_x(T, 2, 2, seed=135)])
+    cases = [
+        ("LSTM", {}, "bias_hh_l0", False, None),
+        ("LSTM", {"bidirectional": True}, "bias_hh_l0_reverse", True, None),
+        ("LSTM", {"bidirectional": True}, "bias_hh_l0_reverse", True, "h"),
+        ("LSTM", {}, "weight_hh_l0", False, "nograd"),
+        ("LSTM", {}, "weight_ih_l0", False, None),
+        ("GRU", {"num_layers": 2}, "weight_hh_l1", False, None),
+        ("GRU", {}, "bias_ih_l0", True, None),
+        ("RNN", {}, "weight_ih_l0", True, None),
+        ("RNN", {"nonlinearity": "relu"}, "bias_hh_l0", False, None),
+    ]
+    out = []
+    for i, (kind, kw, name, pack, extra) in enumerate(cases):
+        m = _seeded(T, getattr(nn, kind)(2, 3, **kw), 120 + i)
+        setattr(m, name, None)
+        inp = packed if pack else x
+        args = [inp]
+        if extra == "h":
+            args.append((T.zeros(2, 1, 3), T.zeros(2, 1, 3)))
+        if extra == "nograd":
+            with T.no_grad():
+                out.append(raises(lambda m=m, args=args: m(*args)[0]))
+        else:
+            out.append(raises(lambda m=m, args=args: m(*args)[0]))
+    for j, (cls, kw, name) in enumerate(
+        [
+            ("RNNCell", {}, "weight_hh"),
+            ("RNNCell", {"nonlinearity": "relu"}, "weight_ih"),
+            ("GRUCell", {}, "weight_ih"),
+            ("LSTMCell", {}, "weight_hh"),
+            ("LSTMCell", {}, "bias_ih"),
+            ("GRUCell", {}, "bias_hh"),
+        ]
+    ):
+        c = _seeded(T, getattr(nn, cls)(2, 3, **kw), 130 + j)
+        setattr(c, name, None)
+        out.append(raises(lambda c=c: c(_x(T, 1, 2, seed=136))))
+    return out
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

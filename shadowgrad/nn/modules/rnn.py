@@ -319,6 +319,7 @@ class RNNBase(Module):
             else:
                 hx = self.permute_hidden(hx, sorted_indices)
             self.check_forward_args(data, hx, batch_sizes)
+            _check_flat(self, 3)
             sizes = [int(b) for b in batch_sizes.tolist()]
             output, finals = self._run(data, hx.unbind(0), sizes)
             packed = PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices)
@@ -337,12 +338,21 @@ class RNNBase(Module):
         if hx is None:
             hx = self._zeros(input, self.hidden_size)
         self.check_forward_args(input, hx, None)
+        _check_flat(self, 2)
         output, finals = self._run(input, hx.unbind(0))
         hidden = stack(finals, 0)
         if not is_batched:
             output = output.squeeze(batch_dim)
             hidden = hidden.squeeze(1)
         return output, hidden
+
+
+def _check_flat(rnn: RNNBase, arg: int) -> None:
+    """torch's parser reading the weights list (argument `arg` of _VF.rnn_tanh/gru/lstm: 3
+    after a packed input's batch_sizes): a weight set to None is no Tensor."""
+    for i, w in enumerate(rnn._flat_weights):
+        if w is None:
+            raise TypeError(f"expected Tensor as element {i} in argument {arg}, but got NoneType")
 
 
 def _mini_batch(rnn: RNNBase, input: Tensor, batch_sizes: Any) -> int:
@@ -475,8 +485,10 @@ class LSTM(RNNBase):
             data, batch_sizes, sorted_indices, unsorted_indices = input
             if hx is None:
                 hx = self._lstm_zeros(data, int(batch_sizes[0]))
+                _check_flat(self, 3)
             else:
                 hx = self.permute_hidden(hx, sorted_indices)
+                _check_flat(self, 3)
                 _check_packed_lstm_batch(hx, int(batch_sizes[0]))
             sizes = [int(b) for b in batch_sizes.tolist()]
             _check_two_states(hx)
@@ -500,6 +512,7 @@ class LSTM(RNNBase):
                 )
             hx = (hx[0].unsqueeze(1), hx[1].unsqueeze(1))
         self.check_forward_args(input, hx, None)
+        _check_flat(self, 2)
         _check_two_states(hx)
         if use_mkldnn_lstm(input, self.proj_size, False):  # See Note [oneDNN LSTM]
             if hx[0].dtype is not input.dtype or hx[1].dtype is not input.dtype:
@@ -599,9 +612,22 @@ class RNNCellBase(Module):
             hx = hx.unsqueeze(0)
         return input, hx, is_batched
 
+    def _op(self) -> str:
+        """The name of torch's _VF cell function this cell calls."""
+        name = type(self).__name__
+        if name == "RNNCell":
+            return f"rnn_{self.nonlinearity}_cell"
+        return "gru_cell" if name == "GRUCell" else "lstm_cell"
+
     def _gi(self, input: Tensor, *hxs: Tensor) -> Tensor:
         """The input projection, after torch's cell checks (check_rnn_cell_forward_input and
         check_rnn_cell_forward_hidden in RNN.cpp) of the batched input and hidden states."""
+        for name, pos, w in (("w_ih", 3, self.weight_ih), ("w_hh", 4, self.weight_hh)):
+            if not isinstance(w, Tensor):  # torch's parser, reading _VF's <cell>'s arguments
+                raise TypeError(
+                    f"{self._op()}(): argument '{name}' (position {pos}) must be Tensor, not "
+                    f"{type(w).__name__}"
+                )
         n, size = input.shape
         if size != self.weight_ih.shape[1]:
             raise RuntimeError(
