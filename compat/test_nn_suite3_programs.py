@@ -2660,6 +2660,31 @@ def prog_nn3_recurrent_weights_set_to_none(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_nn3_fast_path_reduced_precision_and_layouts(T: Any) -> Any:
+    nn = T.nn
+    x = _x(T, 2, 3, 8, seed=137)
+    kpm = T.tensor([[False, False, True], [False, False, False]])
+    out = []
+    for dt in (T.float16, T.bfloat16, T.float64):
+        layer = (
+            _seeded(T, nn.TransformerEncoderLayer(8, 2, 16, batch_first=True), 140).to(dt).eval()
+        )
+        m = _seeded(T, nn.MultiheadAttention(8, 2, batch_first=True), 141).to(dt).eval()
+        xd = x.to(dt)
+        with T.no_grad():
+            out.append(layer(xd, src_key_padding_mask=kpm))
+            out.append(layer(xd))
+            out.append(m(xd, xd, xd, key_padding_mask=kpm, need_weights=False)[0])
+            out.append(m(xd, xd, xd)[1])
+            out.append(nn.TransformerEncoder(layer, 2)(xd, src_key_padding_mask=kpm))
+    xt = x.transpose(1, 2).contiguous().transpose(1, 2)
+    layer = _seeded(T, nn.TransformerEncoderLayer(8, 2, 16, batch_first=True), 140).eval()
+    with T.no_grad():
+        out.append(layer(xt, src_key_padding_mask=kpm))
+    return out
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 
