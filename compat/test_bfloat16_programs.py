@@ -1316,12 +1316,10 @@ def prog_bf_optimizers_steps(T: Any) -> Any:
     return _bf16_optimizer_run(T, names)
 
 
-@program(
-    xfail="torch's RMSprop, RAdam and Rprop steps on bfloat16 round every operation (and their "
-    "factors, such as Rprop's etaplus 1.2, to bfloat16); shadowgrad computes a step in extended "
-    "precision and rounds the parameter and states once (2-6% apart after three steps)"
-)
+@program()
 def prog_bf_optimizers_rounding_each_operation(T: Any) -> Any:
+    """torch's RMSprop, RAdam and Rprop steps on bfloat16 round every operation (and their
+    factors, such as Rprop's etaplus 1.2, to bfloat16)."""
     return _bf16_optimizer_run(T, ("RMSprop", "RAdam", "Rprop"))
 
 

@@ -1961,6 +1961,21 @@ def prog_op2_rprop_on_half_and_bfloat16_parameters(T: Any) -> Any:
     )  # fmt: skip
 
 
+@program()
+def prog_op2_radam_on_half_and_bfloat16_parameters(T: Any) -> Any:
+    """RAdam op by op as torch's on float16/bfloat16: the single-tensor
+    param.add_(exp_avg / bc1 * lr * adaptive_lr * rect, alpha=-1), the multi-tensor addcmul_
+    of exp_avg by 1 / ((sqrt(v) + eps) / step_size) + the unrectified step size (its in-place
+    _foreach_mul_ rounds beta2 and the decoupled decay factor to the dtype)."""
+    return _reduced_matrix(
+        T,
+        "RAdam",
+        {"lr": (0.01,), "betas": ((0.9, 0.999), (0.5, 0.6)), "weight_decay": (0.0, 0.1),
+         "decoupled_weight_decay": (False, True), "maximize": (False, True),
+         "foreach": (None, True)},
+    )  # fmt: skip
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 

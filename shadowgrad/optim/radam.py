@@ -7,7 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from .._creation import zeros_like
+from .. import _dtype
+from .._creation import tensor, zeros_like
+from .._grad_mode import no_grad
+from .._tensor import Tensor
 from . import _differentiable
 from ._single_tensor import (
     check_betas,
@@ -91,6 +94,9 @@ class RAdam(Optimizer):
             wd = num(group["weight_decay"])
             for p, state, grad, param in grads(self, group, self._init_state):
                 step = tick(state)
+                if p.dtype is _F16 or p.dtype is _BF16:
+                    _reduced_update(p, state, group, step, lr, wd, beta1, beta2)
+                    continue
                 param, grad = decay(group, lr, wd, param, grad)
                 exp_avg = arr(state["exp_avg"])
                 exp_avg_sq = arr(state["exp_avg_sq"])
@@ -116,6 +122,56 @@ class RAdam(Optimizer):
                     update = update * adaptive * rect
                 write_param(p, param - update)
         return loss
+
+
+_F16, _BF16 = _dtype.float16, _dtype.bfloat16
+
+
+def _reduced_update(
+    p: Tensor, state: dict[str, Any], group: dict[str, Any], step: float, lr: float, wd: Any,
+    beta1: float, beta2: float,
+) -> None:  # fmt: skip
+    """A float16/bfloat16 parameter's update as torch's ops compute it, each rounded to the
+    dtype (the array update above rounds once per fused expression): the decay, `lerp_`,
+    `mul_(beta2).addcmul_`, then the single-tensor `param.add_(exp_avg / bc1 * lr *
+    adaptive_lr * rect, alpha=-1)` or the multi-tensor `addcmul_(exp_avg, buffer)` of
+    buffer = 1 / ((sqrt(v) + eps) / step_size) + unrectified step size, whose in-place
+    `_foreach_mul_` rounds beta2 (and AdamW's decay factor) to the dtype first."""
+    foreach = group["foreach"]
+    exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+    eps = num(group["eps"])
+
+    def in_dtype(v: Any) -> Any:
+        return tensor(v, dtype=_dtype.float32).to(p.dtype).item() if foreach else v
+
+    with no_grad():
+        grad = -p.grad if group["maximize"] else p.grad
+        if wd != 0:
+            if group["decoupled_weight_decay"]:
+                p.mul_(in_dtype(1 - lr * wd))
+            else:
+                grad = grad.add(p, alpha=wd)
+        exp_avg.lerp_(grad, 1 - beta1)
+        exp_avg_sq.mul_(in_dtype(beta2)).addcmul_(grad, grad, value=1 - beta2)
+        bias_correction1 = 1 - beta1**step
+        bias_correction2 = 1 - beta2**step
+        rho_inf = 2 / (1 - beta2) - 1
+        rho_t = rho_inf - 2 * step * (beta2**step) / bias_correction2
+        rect = (
+            ((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
+            if rho_t > 5
+            else 0
+        )
+        if foreach:
+            unrect_step_size = (lr * (0 if rect > 0 else 1.0) / bias_correction1) * -1
+            step_size = (bias_correction2**0.5) * (lr * rect / bias_correction1) * -1
+            buffer = exp_avg_sq.sqrt().add_(eps).div_(step_size).reciprocal_()
+            p.addcmul_(exp_avg, buffer.add_(unrect_step_size))
+            return
+        update = exp_avg / bias_correction1 * lr
+        if rho_t > 5.0:
+            update = update * ((bias_correction2**0.5) / exp_avg_sq.sqrt().add_(eps)) * rect
+        p.add_(update, alpha=-1.0)
 
 
 def _multi_tensor_update(
