@@ -306,6 +306,89 @@ def prog_as3_functional_names_in_binding_errors(T: Any) -> Any:
     )
 
 
+
+@program()
+def prog_as3_conv_int_parameters(T: Any) -> Any:
+    F = T.nn.functional
+    x = _x(T, 1, 2, 5, 5)
+    w = _x(T, 3, 2, 2, 2, seed=1)
+    y = F.conv2d(x, w, stride=(2, 1), padding=[1], dilation=1, groups=1)
+    y.sum().backward()
+    return {
+        "stride_str_kw": raises(lambda: F.conv2d(x, w, stride="a")),
+        "stride_str_pos": raises(lambda: F.conv2d(x, w, None, "a")),
+        "stride_float": raises(lambda: F.conv2d(x, w, stride=1.5)),
+        "stride_list_float": raises(lambda: F.conv2d(x, w, stride=[1.5, 1])),
+        "stride_list_str_second": raises(lambda: F.conv2d(x, w, stride=[1, "a"])),
+        "stride_bool": raises(lambda: F.conv2d(x, w, stride=True)),
+        "groups_float": raises(lambda: F.conv2d(x, w, groups=1.0)),
+        "groups_float_pos": raises(lambda: F.conv2d(x, w, None, 1, 0, 1, 1.0)),
+        "groups_none": raises(lambda: F.conv2d(x, w, groups=None)),
+        "dilation_str": raises(lambda: F.conv2d(x, w, dilation="a")),
+        "padding_float": raises(lambda: F.conv2d(x, w, padding=1.5)),
+        "padding_bad_str": raises(lambda: F.conv2d(x, w, padding="full")),
+        "values": (y, y.grad_fn, x.grad),
+        "tensor_stride": F.conv2d(x.detach(), w, stride=(T.tensor(2), 1)).shape,
+    }
+
+
+@program()
+def prog_as3_conv1d_conv3d_int_parameters(T: Any) -> Any:
+    F = T.nn.functional
+    x1 = _x(T, 1, 2, 6, rg=False)
+    w1 = _x(T, 3, 2, 2, seed=1, rg=False)
+    x3 = _x(T, 1, 2, 3, 3, 3, seed=2, rg=False)
+    w3 = _x(T, 2, 1, 2, 2, 2, seed=3, rg=False)
+    return (
+        raises(lambda: F.conv1d(x1, w1, stride="a")),
+        raises(lambda: F.conv1d(x1, w1, padding=(1.0,))),
+        raises(lambda: F.conv1d(x1, w1, None, 1, 0, 1.5)),
+        raises(lambda: F.conv3d(x3, w3, groups=2.0)),
+        raises(lambda: F.conv3d(x3, w3, stride=[1, 1, "a"])),
+        raises(lambda: F.conv_transpose2d(x3[0], w3[:, :, 0], stride="a")),
+        F.conv1d(x1, w1, stride=2, padding=1),
+        F.conv3d(x3, w3, groups=2, padding=(0, 1, 0)).sum(),
+        T.nn.Conv1d(2, 3, 2)(x1).shape,
+    )
+
+
+@program()
+def prog_as3_cross_entropy_label_smoothing_and_ignore_index(T: Any) -> Any:
+    F = T.nn.functional
+    x = _x(T, 3, 4)
+    t = T.tensor([0, 3, 1])
+    y = F.cross_entropy(x, t, label_smoothing=0.1) + F.cross_entropy(x, t, ignore_index=3)
+    y.backward()
+    return (
+        raises(lambda: F.cross_entropy(x, t, label_smoothing="a")),
+        raises(lambda: F.cross_entropy(x, t, label_smoothing=[0.1])),
+        raises(lambda: F.cross_entropy(x, t, weight=T.ones(4), ignore_index="a")),
+        raises(lambda: F.cross_entropy(x, t, ignore_index=1.5, label_smoothing=0.1)),
+        raises(lambda: F.cross_entropy(x, t, label_smoothing=1.5)),
+        F.cross_entropy(x, t, label_smoothing=1),
+        y,
+        y.grad_fn,
+        x.grad,
+    )
+
+
+@program()
+def prog_as3_instance_norm_momentum_and_eps(T: Any) -> Any:
+    F = T.nn.functional
+    x = _x(T, 2, 3, 4)
+    y = F.instance_norm(x, eps=1)
+    y.pow(2).sum().backward()
+    return (
+        raises(lambda: F.instance_norm(x, eps=[1.0])),
+        raises(lambda: F.instance_norm(x, eps="a")),
+        raises(lambda: F.instance_norm(x, momentum="a")),
+        raises(lambda: F.instance_norm(x, momentum=None)),
+        raises(lambda: F.instance_norm(x, momentum=[0.1])),
+        y,
+        y.grad_fn,
+        x.grad,
+    )
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -815,6 +815,20 @@ _declare(
         *, Tensor? out=None
     F.softplus: softplus Tensor input, Scalar beta=1, Scalar threshold=20, *, Tensor? out=None
     F.softshrink: softshrink Tensor input, Scalar lambd=0.5, *, Tensor? out=None
+    conv1d: conv1d Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, int[1]
+        padding=0, int[1] dilation=1, int groups=1 | Tensor input, Tensor weight, Tensor?
+        bias=None, int[1] stride=1, str padding="valid", int[1] dilation=1, int groups=1
+    conv2d: conv2d Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2]
+        padding=0, int[2] dilation=1, int groups=1 | Tensor input, Tensor weight, Tensor?
+        bias=None, int[2] stride=1, str padding="valid", int[2] dilation=1, int groups=1
+    conv3d: conv3d Tensor input, Tensor weight, Tensor? bias=None, int[3] stride=1, int[3]
+        padding=0, int[3] dilation=1, int groups=1 | Tensor input, Tensor weight, Tensor?
+        bias=None, int[3] stride=1, str padding="valid", int[3] dilation=1, int groups=1
+    cross_entropy_loss: cross_entropy_loss Tensor input, Tensor target, Tensor? weight=None, int
+        reduction=1, int ignore_index=-100, float label_smoothing=0.0
+    instance_norm: instance_norm Tensor input, Tensor? weight, Tensor? bias, Tensor?
+        running_mean, Tensor? running_var, bool use_input_stats, float momentum, float eps, bool
+        cudnn_enabled
     F.hardtanh_: hardtanh_ Tensor input, Scalar min_val=-1, Scalar max_val=1
     glu: glu Tensor input, int dim=-1, *, Tensor? out=None
     rrelu: rrelu Tensor input, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool

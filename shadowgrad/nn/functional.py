@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import _dtype as D
 from .. import _formats
+from .._signatures import _is_index
 from .._signatures import check_int_list as _check_int_list
 from .._signatures import check_tensors as _check_tensors
 from .._signatures import invalid_combination as _invalid_combination
@@ -910,6 +911,10 @@ def _tuple(v: Any, n: int, name: str = "") -> tuple[int, ...]:
 def _conv_param(v: Any, n: int, dim: int, name: str) -> tuple[int, ...]:
     """An n-tuple from F's int or list argument, with torch's check against the weight's
     spatial rank `dim` (a one-element list is expanded, as torch's expand_param_if_needed)."""
+    vals = v if isinstance(v, (tuple, list)) else (v,)
+    for x in vals:
+        if x.__class__ is not int and not _is_index(x):
+            raise TypeError(f"{name} must be int or a list of ints")  # (the parser's, above)
     t = tuple(int(x) for x in v) if isinstance(v, (tuple, list)) else (int(v),) * n
     if len(t) == 1:
         t = t * n
@@ -1116,6 +1121,13 @@ def _int_args(*vals: Any) -> bool:
     return True
 
 
+def _conv_parser_error(n: int, transposed: bool, *values: Any) -> None:
+    """conv{n}d's parser error for its int and int-list arguments, as the call gave them."""
+    if not transposed:
+        names = ("input", "weight", "bias", "stride", "padding", "dilation", "groups")
+        _reraise_as_called(f"conv{n}d", names, values, False)
+
+
 def _conv_type_error(n: int, *args: Any) -> TypeError:
     """torch's conv{n}d error for arguments of the wrong types (its two overloads)."""
     return _invalid_combination(f"conv{n}d", _CONV_SIGNATURES, 7, *args)
@@ -1183,11 +1195,19 @@ def _conv(
                 )
     if weight.ndim < 3:
         raise RuntimeError("weight should have at least three dimensions")
+    if groups.__class__ is not int:
+        _conv_parser_error(n, transposed, input, weight, bias, stride, padding, dilation, groups)
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
     dim = weight.ndim - 2
-    s = _conv_param(stride, n, dim, "stride")
-    d = _conv_param(dilation, n, dim, "dilation")
+    try:
+        s = _conv_param(stride, n, dim, "stride")
+        d = _conv_param(dilation, n, dim, "dilation")
+        if not isinstance(padding, str):
+            _conv_param(padding, n, dim, "padding")
+    except (TypeError, ValueError):  # no int list: torch's parser refuses it first
+        _conv_parser_error(n, transposed, input, weight, bias, stride, padding, dilation, groups)
+        raise
     if isinstance(padding, str):
         p = (0,) * n
         if same:
@@ -2107,6 +2127,11 @@ def instance_norm(
             f"Expected more than 1 spatial element when training, got input size {input.size()}"
         )
     _norm_types("instance_norm", input, weight, bias, running_mean, running_var)
+    if (momentum.__class__ is not float and momentum.__class__ is not int) or (
+        eps.__class__ is not float and eps.__class__ is not int
+    ):  # torch.instance_norm's parser, every argument given by position
+        values = (input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps)
+        _positional_error("instance_norm", (*values, False))
     if momentum is None or isinstance(momentum, (str, bytes)):  # torch.instance_norm's parser
         raise TypeError(
             "instance_norm(): argument 'momentum' (position 7) must be float, not "
@@ -2843,6 +2868,12 @@ def cross_entropy(
         weight is None or isinstance(weight, Tensor)
     ):
         _check_tensors("cross_entropy_loss", ("input", "target", "weight"), input, target, weight)
+    if ignore_index.__class__ is not int or (
+        label_smoothing.__class__ is not float and label_smoothing.__class__ is not int
+    ):  # torch's native cross_entropy_loss, given them by position (the fast path above
+        # takes the common case, an int ignore_index and no label smoothing)
+        values = (input, target, weight, r, ignore_index, label_smoothing)
+        _positional_error("cross_entropy_loss", values)
     # torch takes the class-probability path exactly when the shapes are equal
     probs = tuple(target.shape) == tuple(input.shape)
     if probs:
