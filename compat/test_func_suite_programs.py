@@ -2176,6 +2176,62 @@ def prog_fn_vmap_chunk_size_edges(T: Any) -> Any:
     )
 
 
+@program()
+def prog_fn_nested_forward_transforms(T: Any) -> Any:
+    F = T.func
+    x = T.tensor([1.0, 2.0, 3.0])
+    t = T.tensor([1.0, 0.5, 2.0])
+    f = lambda b: b.sin() * b  # noqa: E731
+    return (
+        F.jvp(lambda a: F.jvp(f, (a,), (T.ones(3),))[1], (x,), (t,)),
+        F.jvp(lambda a: F.jvp(lambda b: (b.exp(), b.sum()), (a,), (T.ones(3),)), (x,), (t,)),
+        F.jvp(
+            lambda a: F.jvp(lambda b: (b.exp(), {"s": b.sum()}), (a,), (t,), has_aux=True)[1],
+            (x,),
+            (t,),
+        ),
+        F.jvp(F.jacfwd(f), (x,), (t,)),
+        F.jacfwd(lambda a: F.jvp(lambda b: b.sin() * a, (a,), (T.ones(3),))[1])(x),
+        F.jacfwd(F.jacfwd(F.jacfwd(lambda a: (a**4).sum())))(x),
+        F.jacfwd(F.jacfwd(lambda a, b: (a * b**2).sum(), argnums=1), argnums=0)(x, t),
+        F.jvp(lambda a: F.jvp(lambda b: T.ones(2), (a,), (T.ones(3),))[1], (x,), (t,)),
+        F.hessian(lambda a: F.jvp(lambda b: (b**3).sum(), (a,), (T.ones(3),))[1])(x),
+        F.vmap(lambda u: F.jvp(lambda a: F.jvp(lambda b: b**3, (a,), (u,))[1], (x,), (u,))[1])(
+            T.eye(3)
+        ),
+    )
+
+
+@program()
+def prog_fn_jvp_inside_user_dual_level(T: Any) -> Any:
+    fwAD = T.autograd.forward_ad
+    F = T.func
+    x = T.tensor([1.0, 2.0])
+    with fwAD.dual_level():
+        d = fwAD.make_dual(x, T.tensor([1.0, -1.0]))
+        return (
+            raises(lambda: F.jvp(lambda a: a**3 * d, (x,), (T.ones(2),))),
+            raises(lambda: F.jacfwd(lambda a: a**3 * d)(x)),
+            raises(lambda: F.hessian(lambda a: (a**3).sum())(x)),
+            F.jacrev(lambda a: a**3)(x),
+            raises(lambda: F.jvp(lambda a: a, (3.0,), (1.0,))),
+        )
+
+
+@program()
+def prog_fn_stack_module_state_sequences(T: Any) -> Any:
+    F = T.func
+    a, b = _seeded(T, T.nn.Linear(2, 2), 0), _seeded(T, T.nn.Linear(2, 2), 1)
+    return (
+        F.stack_module_state((a, b))[0]["weight"],
+        raises(lambda: F.stack_module_state(m for m in (a, b))),
+        raises(lambda: F.stack_module_state([a, T.nn.Linear(2, 2, bias=False)])),
+        raises(
+            lambda: F.stack_module_state([T.nn.BatchNorm1d(2), T.nn.BatchNorm1d(2, affine=False)])
+        ),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -9,9 +9,9 @@ its tangent, so `jacfwd(jacrev(f))` (hessian) works. The user's tensors are neve
 
 Differences: `vmap` runs the function once per sample and stacks the results (the same values
 and gradients; select/stack nodes in the graph), with a function mode that follows which
-tensors derive from the mapped inputs to raise torch's batching errors; forward transforms
-cannot nest in one another (one forward AD level exists, as in `forward_ad`: a jacfwd inside
-another forward transform computes its Jacobian by reverse mode).
+tensors derive from the mapped inputs to raise torch's batching errors; one forward AD level
+exists (as in `forward_ad`), so a jvp or jacfwd inside another forward transform computes its
+result by reverse mode, which the outer level's tangents follow.
 """
 
 from __future__ import annotations
@@ -466,11 +466,6 @@ def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
 
 # --- jvp / linearize ------------------------------------------------------------------------
 
-_NESTED_FWD = (
-    "shadowgrad.func: forward-mode transforms (jvp, jacfwd, hessian) cannot run inside one "
-    "another or inside a forward_ad.dual_level: only one forward AD level exists"
-)
-
 
 @_outside_inference_mode
 def jvp(
@@ -504,12 +499,42 @@ def jvp(
             if not _is_tensor(x):
                 raise RuntimeError(f"{api}: Expected {what} to only contain Tensors, got {type(x)}")
     if _fwad._STATE.level >= 0:
-        raise NotImplementedError(_NESTED_FWD)
-    from ._creation import zeros_like
+        _check_forward_nesting()
+        # inside another forward transform: the one forward AD level is taken, so J·t by
+        # reverse mode (the double-vjp trick), which the outer level's tangents follow
+        return _jvp_by_reverse(func, primals, tangents, has_aux, api)
 
     keep = _keeps_graph(p_leaves + t_leaves)
     outer = _GM.grad and not keep
     seq0 = _seq_now() if outer else 0
+    _JVP_LEVELS.depth += 1
+    try:
+        return _jvp_at_new_level(func, p_leaves, p_spec, t_leaves, has_aux, api, keep, outer, seq0)
+    finally:
+        _JVP_LEVELS.depth -= 1
+
+
+class _JvpLevels:
+    """How many forward levels jvp opened are running: a forward level the user opened
+    (forward_ad.dual_level) is not one, and torch's jvp cannot nest inside it."""
+
+    depth = 0
+
+
+_JVP_LEVELS = _JvpLevels()
+
+
+def _check_forward_nesting() -> None:
+    if not _JVP_LEVELS.depth:  # torch's jvp enters a second dual level: refused
+        raise RuntimeError("Nested forward mode AD is not supported at the moment")
+
+
+def _jvp_at_new_level(
+    func: Any, p_leaves: list[Any], p_spec: Any, t_leaves: list[Any], has_aux: bool, api: str,
+    keep: bool, outer: bool, seq0: int,
+) -> Any:  # fmt: skip
+    from ._creation import zeros_like
+
     with _fwad.dual_level():
         # (inference tensors, met under inference mode: normal copies, as _alias_for_grad's)
         duals = [
@@ -538,6 +563,38 @@ def jvp(
     if has_aux:
         return (*res, aux)
     return res
+
+
+def _jvp_by_reverse(func: Any, primals: Any, tangents: Any, has_aux: bool, api: str) -> Any:
+    """jvp's result computed as the VJP of the VJP: vjp_fn(u) is linear in u, so its VJP at
+    the tangents is J·tangents."""
+    from ._creation import zeros_like
+    from .autograd import grad as autograd_grad
+
+    res = vjp(func, *primals, has_aux=has_aux)
+    out, vjp_fn = res[0], res[1]
+    o_leaves, o_spec = _flatten(out)
+    _check_outputs(o_leaves, api)
+    us = [zeros_like(o).requires_grad_(True) for o in o_leaves]
+    g_leaves = _flatten(vjp_fn(_unflatten(us, o_spec), create_graph=True))[0]
+    t_leaves = _flatten(tangents)[0]
+    pairs = [(g, t) for g, t in zip(g_leaves, t_leaves, strict=True) if g._rg]
+    jv: Any = [None] * len(us)
+    if pairs:
+        _OWN_GRAD.depth += 1
+        try:
+            jv = autograd_grad(
+                [g for g, _ in pairs],
+                us,
+                [t for _, t in pairs],
+                create_graph=True,
+                allow_unused=True,
+            )
+        finally:
+            _OWN_GRAD.depth -= 1
+    jv = [zeros_like(o) if j is None else j for j, o in zip(jv, o_leaves, strict=True)]
+    out = (out, _unflatten(jv, o_spec))
+    return (*out, res[2]) if has_aux else out
 
 
 def linearize(func: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[..., Any]]:
@@ -680,6 +737,7 @@ def jacfwd(
             return func(*full)
 
         if _fwad._STATE.level >= 0:
+            _check_forward_nesting()
             # inside another forward transform (jacfwd(jacfwd(f))): the one forward AD level
             # is taken, so the same Jacobian by reverse mode, which the outer one follows
             by = 0 if isinstance(argnums, int) else tuple(range(len(chosen)))
@@ -1846,6 +1904,8 @@ def stack_module_state(models: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     models (new leaves; the parameters require grad as the originals do)."""
     from .ops.shape import stack
 
+    if not len(models):  # (torch takes a sized collection: a generator is a TypeError)
+        raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
     models = list(models)
     if not models:
         raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
