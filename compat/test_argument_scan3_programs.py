@@ -306,7 +306,6 @@ def prog_as3_functional_names_in_binding_errors(T: Any) -> Any:
     )
 
 
-
 @program()
 def prog_as3_conv_int_parameters(T: Any) -> Any:
     F = T.nn.functional
@@ -388,6 +387,34 @@ def prog_as3_instance_norm_momentum_and_eps(T: Any) -> Any:
         y.grad_fn,
         x.grad,
     )
+
+
+@program()
+def prog_as3_unfold_fold_int_pairs(T: Any) -> Any:
+    F = T.nn.functional
+    x = _x(T, 1, 2, 4, 5)
+    cols = F.unfold(x, (2, 3), padding=1)
+    back = F.fold(cols, (4, 5), (2, 3), padding=1)
+    back.sum().backward()
+    c = cols.detach()
+    return (
+        raises(lambda: F.unfold(x, "a")),
+        raises(lambda: F.unfold(x, 2, "a")),
+        raises(lambda: F.unfold(x, (2, "a"))),
+        raises(lambda: F.unfold(x, 2.5)),
+        raises(lambda: F.unfold(x, 2, stride=[1.5])),
+        raises(lambda: F.unfold(x, 2, padding=None)),
+        raises(lambda: F.unfold(x, True)),
+        raises(lambda: F.fold(c, (4, 5), "a")),
+        raises(lambda: F.fold(c, 4.0, 2)),
+        raises(lambda: F.fold(c, (4, 5), (2, 3), stride=None)),
+        raises(lambda: F.unfold(x, (2, 2, 2))),
+        cols,
+        back,
+        back.grad_fn,
+        x.grad,
+    )
+
 
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:

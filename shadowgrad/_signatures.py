@@ -824,6 +824,10 @@ _declare(
     conv3d: conv3d Tensor input, Tensor weight, Tensor? bias=None, int[3] stride=1, int[3]
         padding=0, int[3] dilation=1, int groups=1 | Tensor input, Tensor weight, Tensor?
         bias=None, int[3] stride=1, str padding="valid", int[3] dilation=1, int groups=1
+    im2col: im2col Tensor input, int[2] kernel_size, int[2] dilation, int[2] padding, int[2]
+        stride
+    col2im: col2im Tensor input, int[2] output_size, int[2] kernel_size, int[2] dilation, int[2]
+        padding, int[2] stride
     cross_entropy_loss: cross_entropy_loss Tensor input, Tensor target, Tensor? weight=None, int
         reduction=1, int ignore_index=-100, float label_smoothing=0.0
     instance_norm: instance_norm Tensor input, Tensor? weight, Tensor? bias, Tensor?

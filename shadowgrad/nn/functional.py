@@ -1337,6 +1337,13 @@ def conv_transpose2d(
     return _conv(input, weight, bias, stride, padding, dilation, groups, 2, True, output_padding)
 
 
+def _pairs_error(key: str, input: Tensor, *values: Any) -> None:
+    """torch's F.unfold/fold: each argument through _pair (an iterable's tuple, else the
+    value twice), then im2col/col2im by position: its parser's error."""
+    pairs = (tuple(v) if hasattr(v, "__iter__") else (v, v) for v in values)
+    _positional_error(key, (input, *pairs))
+
+
 def _im2col_args(names: tuple[str, ...], values: tuple[Any, ...]) -> list[tuple[int, int]]:
     out = []
     for name, v in zip(names, values, strict=True):
@@ -1366,6 +1373,8 @@ def unfold(
     """Mirrors `torch.nn.functional.unfold` (3-D or 4-D input)."""
     if not isinstance(input, Tensor):
         raise _not_tensor("im2col", "input", 1, input)
+    if not _int_args(kernel_size, dilation, padding, stride):
+        _pairs_error("im2col", input, kernel_size, dilation, padding, stride)
     k, d, p, s = _im2col_args(
         ("kernel_size", "dilation", "padding", "stride"), (kernel_size, dilation, padding, stride)
     )
@@ -1408,6 +1417,8 @@ def fold(
     """Mirrors `torch.nn.functional.fold` (2-D or 3-D input)."""
     if not isinstance(input, Tensor):
         raise _not_tensor("col2im", "input", 1, input)
+    if not _int_args(output_size, kernel_size, dilation, padding, stride):
+        _pairs_error("col2im", input, output_size, kernel_size, dilation, padding, stride)
     o, k, d, p, s = _im2col_args(
         ("output_size", "kernel_size", "dilation", "padding", "stride"),
         (output_size, kernel_size, dilation, padding, stride),
