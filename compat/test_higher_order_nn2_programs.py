@@ -39,7 +39,14 @@ def _c(T: Any, *shape: int, seed: int = 0) -> Any:
     return T.tensor(_data(*shape, seed=seed).astype("float64"))
 
 
-def _orders(T: Any, f: Callable[..., Any], inputs: list[Any], seed: int = 5, depth: int = 2) -> Any:
+def _orders(
+    T: Any,
+    f: Callable[..., Any],
+    inputs: list[Any],
+    seed: int = 5,
+    depth: int = 2,
+    depth2: int | None = None,
+) -> Any:
     """First order with create_graph (the incoming grad itself requiring grad), then the
     gradient of sum(g * g * v) over the inputs and the incoming grad (create_graph), then a
     third order of the second-order gradients: values and graph names at each level, each
@@ -58,7 +65,8 @@ def _orders(T: Any, f: Callable[..., Any], inputs: list[Any], seed: int = 5, dep
     g2 = raises(lambda: T.autograd.grad(s, wrt, create_graph=True, allow_unused=True))
     if not isinstance(g2, tuple):
         return y, first, _same_node(gs), g2
-    second = [(g, _tree(g.grad_fn, depth)) if g is not None else None for g in g2]
+    d2 = depth if depth2 is None else depth2
+    second = [(g, _tree(g.grad_fn, d2)) if g is not None else None for g in g2]
     live2 = [g for g in g2 if g is not None and g.requires_grad]
     third = None
     if live2:
@@ -68,11 +76,12 @@ def _orders(T: Any, f: Callable[..., Any], inputs: list[Any], seed: int = 5, dep
 
 
 _GRID_XFAIL = (
-    "grid_sampler_2d_backward/grid_sampler_3d_backward have no derivative in shadowgrad "
-    "(differentiating the input and grid gradients raises NotImplementedError); torch's "
-    "GridSampler2DBackwardBackward0/3D differentiate again, with composite formulas "
-    "(grid_sampler of the incoming grad, a scatter-add for the input, stacked weight "
-    "derivatives for the grid)"
+    "grid sampling's second order: torch's GridSampler2DBackwardBackward0/3D formulas are "
+    "composites of their own (the input's gradient a ScatterAddBackward0 under views, the "
+    "grid's a StackBackward0 of weight-derivative products added to grid_sampler_2d_backward's, "
+    "the incoming grad's an AddcmulBackward0 added to grid_sampler_2d's); shadowgrad's compose "
+    "gathers, scatter_add and stack in another way (the values and node names one level down "
+    "match: ho2_grid_sample_double_backward_*)"
 )
 _XFAIL: dict[str, str] = {
     "act_gelu_tanh": "gelu(approximate='tanh')'s double backward: torch's "
@@ -158,12 +167,14 @@ def _grid_spec(xs: tuple[int, ...], gs: tuple[int, ...], kw: dict[str, Any]) -> 
     return spec
 
 
-def _grid_orders(T: Any, dims: str) -> dict[str, Any]:
+def _grid_orders(T: Any, dims: str, depth2: int = 0) -> dict[str, Any]:
+    """Every order's values; the first order's graph two levels down, the second order's
+    node names (depth2 levels down)."""
     out = {}
     for name, (xs, gs, kw) in _GRIDS.items():
         if name.startswith(dims):
             f, ins = _grid_spec(xs, gs, kw)(T)
-            out[name] = _orders(T, f, ins)
+            out[name] = _orders(T, f, ins, depth2=depth2)
     return out
 
 
@@ -173,6 +184,11 @@ def _grid_hessian_loss(T: Any, x: Any) -> Any:
 
 
 @program(xfail=_GRID_XFAIL)
+def prog_ho2_grid_sample_second_order_graph(T: Any) -> Any:
+    return _grid_orders(T, "2d_bi", depth2=2), _grid_orders(T, "3d_bilinear", depth2=2)
+
+
+@program()
 def prog_ho2_grid_sample_double_backward_2d(T: Any) -> Any:
     """2-d grid sampling, every mode and padding: the input and grid gradients are the two
     outputs of one GridSampler2DBackwardBackward0 (edges: the incoming grad, the input, the
@@ -192,7 +208,7 @@ def prog_ho2_grid_sample_double_backward_2d(T: Any) -> Any:
     return orders, out
 
 
-@program(xfail=_GRID_XFAIL)
+@program()
 def prog_ho2_grid_sample_double_backward_3d_and_checks(T: Any) -> Any:
     """3-d grid sampling's second and third orders (GridSampler3DBackwardBackward0),
     gradgradcheck in float64 for every mode and padding (2-d), and 3-d; a spatial
@@ -222,7 +238,8 @@ def prog_ho2_grid_sample_double_backward_3d_and_checks(T: Any) -> Any:
 
 def _grid_spatial_transformer(T: Any) -> Any:
     """A spatial transformer: affine_grid of theta, grid_sample, a loss; the Hessian in theta
-    (torch.autograd.functional and torch.func), and a gradient penalty on the image."""
+    (torch.autograd.functional: torch.func's transforms map affine_grid_generator with vmap's
+    fallback, see ho2_hessian_vmap_fallback_warnings), and a gradient penalty on the image."""
     img = _c(T, 1, 1, 4, 4, seed=10)
     F = _F(T)
 
@@ -237,7 +254,7 @@ def _grid_spatial_transformer(T: Any) -> Any:
     (gx,) = T.autograd.grad(F.grid_sample(x, grid, align_corners=False).sum(), x, create_graph=True)
     return (
         T.autograd.functional.hessian(loss, th),
-        raises(lambda: T.func.hessian(loss)(th)),  # no forward AD through grid_sampler_2d
+        T.autograd.functional.hessian(loss, th, create_graph=True).requires_grad,
         gx,
         _tree(gx.grad_fn, 1),
     )
@@ -825,8 +842,8 @@ def prog_ho2_hessian_glu_reverse_over_reverse(T: Any) -> Any:
 @program(
     xfail="vmap's batching fallback: torch warns 'There is a performance drop because we have "
     "not yet implemented the batching rule for aten::glu_jvp' (soft_margin_loss_backward) when "
-    "jacfwd maps an op without a batching rule; shadowgrad's vmap runs the function per sample "
-    "and warns only for in-place ops"
+    "jacfwd maps an op without a batching rule (affine_grid_generator too); shadowgrad's vmap "
+    "runs the function per sample and warns only for in-place ops"
 )
 def prog_ho2_hessian_vmap_fallback_warnings(T: Any) -> Any:
     F = _F(T)
@@ -835,6 +852,16 @@ def prog_ho2_hessian_vmap_fallback_warnings(T: Any) -> Any:
         raises(lambda: T.func.hessian(lambda x: F.glu(x, 0).pow(2).sum())(x0)),
         raises(lambda: T.func.hessian(lambda x: F.soft_margin_loss(x, -T.ones_like(x)))(x0)),
         T.autograd.functional.hessian(lambda x: F.soft_margin_loss(x, -T.ones_like(x)), x0),
+        # affine_grid_generator under jacfwd warns before grid_sampler_2d's forward-AD error
+        raises(
+            lambda: T.func.hessian(
+                lambda th: F.grid_sample(
+                    T.ones(1, 1, 2, 2, dtype=T.float64),
+                    F.affine_grid(th.view(1, 2, 3), [1, 1, 2, 2], align_corners=False),
+                    align_corners=False,
+                ).sum()
+            )(T.tensor([1.0, 0.1, 0.0, 0.0, 1.0, 0.0], dtype=T.float64))
+        ),
     )
 
 

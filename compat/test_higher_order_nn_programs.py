@@ -983,8 +983,10 @@ def prog_ho_group_norm_graph(T: Any) -> Any:
 
 
 @program(
-    xfail="grid_sampler_2d_backward has no derivative in shadowgrad (its double-backward "
-    "formulas raise); torch's GridSampler2DBackwardBackward0 differentiates again"
+    xfail="grid sampling's second-order graph: torch's GridSampler2DBackwardBackward0 formulas "
+    "are composites of their own (ScatterAddBackward0 under views for the input, a "
+    "StackBackward0 term for the grid, AddcmulBackward0 for the incoming grad); shadowgrad's "
+    "compose gathers and scatter_add otherwise (values match: ho2_grid_sample_double_backward_2d)"
 )
 def prog_ho_grid_sample_double_backward(T: Any) -> Any:
     x = _x(T, 1, 2, 3, 4, seed=124)

@@ -327,7 +327,8 @@ def grid_sample(
     align_corners: bool | None = None,
 ) -> Tensor:
     """Mirrors `torch.nn.functional.grid_sample` (GridSampler2DBackward0 and
-    GridSampler3DBackward0). Differences: no double backward."""
+    GridSampler3DBackward0; GridSampler2DBackwardBackward0 differentiates again, its graph
+    composed otherwise than torch's)."""
     if mode not in ("bilinear", "nearest", "bicubic"):
         raise ValueError(
             "nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or "

@@ -823,10 +823,195 @@ def _grid_sampler_bwd(grad_output, input, grid, mode, pad, align):
     return gi.reshape(x.shape), gg
 
 
+# The backward's own derivative (torch's GridSampler2DBackwardBackward0 differentiates again):
+# with the incoming grads ggi (of the input gradient) and ggg (of the grid gradient),
+#   grad_output: grid_sampler(ggi, grid) + sum over taps of x_tap * dW/dgrid . ggg
+#   input:       the taps' scatter of grad_output * dW/dgrid . ggg
+#   grid:        grid_sampler_backward(grad_output, ggi, grid)'s grid gradient, plus the taps'
+#                sum over channels of x_tap * grad_output times d2W/dgrid2 . ggg
+# where W is a tap's weight, the product of its per-dim weights. The weights are composed
+# from Tensor ops of the grid (the fraction f of each coordinate carries the coordinate's
+# derivative, the padding's piecewise-linear map folded in), so these formulas differentiate
+# again.
+
+
+# the cubic convolution weights (A = -0.75) as Tensor polynomials, with their first and
+# second derivatives
+_A = -0.75
+
+
+def _c_near(v: Any) -> Any:
+    return ((v * (_A + 2)) - (_A + 3)) * v * v + 1
+
+
+def _c_far(v: Any) -> Any:
+    return ((v * _A - 5 * _A) * v + 8 * _A) * v - 4 * _A
+
+
+def _c_dnear(v: Any) -> Any:
+    return (v * (3 * (_A + 2)) - 2 * (_A + 3)) * v
+
+
+def _c_dfar(v: Any) -> Any:
+    return (v * (3 * _A) - 10 * _A) * v + 8 * _A
+
+
+def _c_ddnear(v: Any) -> Any:
+    return v * (6 * (_A + 2)) - 2 * (_A + 3)
+
+
+def _c_ddfar(v: Any) -> Any:
+    return v * (6 * _A) - 10 * _A
+
+
+def _gs_weight_terms(grid: Tensor, sizes: tuple[int, ...], mode: int, pad: int, align: bool):
+    """Per spatial dim: a list of (integer coordinate, w, dw/dg, d2w/dg2) taps, the weights
+    Tensors of the grid value g of that dim (numpy coordinates)."""
+    from .._creation import tensor as _tensor
+
+    d = len(sizes)
+    gd = grid._data
+    out = []
+    for k, size in enumerate(sizes):
+        g = gd[..., d - 1 - k]
+        x, mult = _unnormalize(g, size, align, d == 2)
+        t = x.dtype.type
+        gt = grid.select(-1, d - 1 - k)
+        if mode == 2:
+            lo = np.floor(x)
+            m = t(mult)
+            f = _tensor(x - lo) + (gt - _tensor(g)) * m  # the value of x - lo, slope mult
+            f1, omf, tmf = f + 1, 1 - f, 2 - f
+            ws = [_c_far(f1), _c_near(f), _c_near(omf), _c_far(tmf)]
+            dws = [_c_dfar(f1), _c_dnear(f), -_c_dnear(omf), -_c_dfar(tmf)]
+            ddws = [_c_ddfar(f1), _c_ddnear(f), _c_ddnear(omf), _c_ddfar(tmf)]
+            taps = []
+            for j in range(4):
+                c, _ = _pad_coord(lo + t(j - 1), size, pad, align)
+                taps.append((c, ws[j], dws[j] * m, ddws[j] * (m * m)))
+            out.append(taps)
+            continue
+        x, gx = _pad_coord(x, size, pad, align)
+        if mode == 1:
+            one = _tensor(np.ones_like(x))
+            zero = _tensor(np.zeros_like(x))
+            out.append([(np.rint(x), one, zero, zero)])
+            continue
+        lo = np.floor(x)
+        m = gx * mult * np.ones_like(x)
+        mt = _tensor(m)
+        f = _tensor(x - lo) + (gt - _tensor(g)) * mt
+        zero = _tensor(np.zeros_like(x))
+        out.append([(lo, 1 - f, -mt, zero), (lo + t(1), f, mt, zero)])
+    return out
+
+
+def _gs_double_backward(grads: Any, grad_output: Tensor, input: Tensor, grid: Tensor,
+                        mode: int, pad: int, align: bool, which: int) -> Any:  # fmt: skip
+    """One of grid_sampler_{2,3}d_backward's three input gradients (see above)."""
+    from .. import _creation as C
+
+    ggi, ggg = grads
+    sizes = tuple(input.shape[2:])
+    d = len(sizes)
+    n, c = input.shape[:2]
+    q = math.prod(grid.shape[1:-1])
+    node = _GRID_SAMPLERS[d]
+    if mode == 1:  # nearest: the weights do not move with the grid
+        if which == 0:
+            return node(ggi, grid, mode, pad, align)
+        if which == 1:
+            return None
+        return _GRID_BACKWARDS[d](grad_output, ggi, grid, mode, pad, align)[1]
+    axes = _gs_weight_terms(grid, sizes, mode, pad, align)
+    strides = [math.prod(sizes[k + 1 :]) for k in range(d)]
+    combos: list[list[Any]] = [[]]
+    for taps in axes:
+        combos = [[*cb, tap] for cb in combos for tap in taps]
+    # ggg per spatial dim k (grid's last axis is x first: dim d - 1 - k)
+    gk = [ggg.select(-1, d - 1 - k).reshape(n, q) for k in range(d)]
+    xf = input.reshape(n, c, math.prod(sizes))
+    gof = grad_output.reshape(n, c, q)
+    acc: Any = None
+    accs: list[Any] = [None] * d
+    for combo in combos:
+        flat = 0
+        mask = True
+        for (cc, _, _, _), size, st in zip(combo, sizes, strides, strict=True):
+            ci = np.where(np.isfinite(cc), cc, -1).astype(np.int64)
+            inb = (ci >= 0) & (ci < size)
+            mask = mask & inb
+            flat = flat + np.where(inb, ci, 0) * st
+        flat = np.broadcast_to(np.where(mask, flat, 0).reshape(n, 1, q), (n, c, q))
+        maskt = C.tensor(np.asarray(mask).reshape(n, 1, q).astype(input._data.dtype))
+        idx = C.tensor(np.ascontiguousarray(flat))
+        ws = [w.reshape(n, q) for _, w, _, _ in combo]
+
+        def prod_except(skip: tuple[int, ...], ws: list[Any] = ws) -> Any:
+            r: Any = None
+            for j, w in enumerate(ws):
+                if j not in skip:
+                    r = w if r is None else r * w
+            return r
+
+        # dW/dg . ggg
+        dw_dot: Any = None
+        for k in range(d):
+            rest = prod_except((k,))
+            term = combo[k][2].reshape(n, q) * gk[k]
+            if rest is not None:
+                term = term * rest
+            dw_dot = term if dw_dot is None else dw_dot + term
+        if which == 0:
+            xg = xf.gather(2, idx) * maskt
+            t = xg * dw_dot.reshape(n, 1, q)
+            acc = t if acc is None else acc + t
+        elif which == 1:
+            t = C.zeros_like(xf).scatter_add(2, idx, gof * dw_dot.reshape(n, 1, q) * maskt)
+            acc = t if acc is None else acc + t
+        else:
+            xgo = (xf.gather(2, idx) * maskt * gof).sum(1)
+            for l_ in range(d):
+                h: Any = None
+                for k in range(d):
+                    if k == l_:
+                        sec = combo[k][3].reshape(n, q)
+                        rest = prod_except((k,))
+                    else:
+                        sec = combo[k][2].reshape(n, q) * combo[l_][2].reshape(n, q)
+                        rest = prod_except((k, l_))
+                    term = sec * gk[k]
+                    if rest is not None:
+                        term = term * rest
+                    h = term if h is None else h + term
+                t = xgo * h
+                accs[l_] = t if accs[l_] is None else accs[l_] + t
+    out_sp = tuple(grid.shape[1:-1])
+    if which == 0:
+        return node(ggi, grid, mode, pad, align) + acc.reshape(n, c, *out_sp)
+    if which == 1:
+        return acc.reshape(input.shape)
+    from .shape import stack
+
+    extra = stack([accs[d - 1 - j].reshape(n, *out_sp) for j in range(d)], -1)
+    return _GRID_BACKWARDS[d](grad_output, ggi, grid, mode, pad, align)[1] + extra
+
+
+_GRID_BACKWARDS: dict[int, Any] = {}
+
+
 def _grid_sampler(n_sp: int) -> Any:
     aten = f"grid_sampler_{n_sp}d"
     node = f"GridSampler{n_sp}D"
-    formula, rule = _no_derivative(f"{aten}_backward")
+    rule = _no_derivative(f"{aten}_backward")[1]
+
+    def dd(which: int) -> Any:
+        def f(grads: Any, grad_output: Tensor, input: Tensor, grid: Tensor, mode: int,
+              pad: int, align: bool) -> Any:  # fmt: skip
+            return _gs_double_backward(grads, grad_output, input, grid, mode, pad, align, which)
+
+        return f
+
     backward = defop(
         f"{aten}_backward",
         f"{node}BackwardBackward0",
@@ -834,14 +1019,23 @@ def _grid_sampler(n_sp: int) -> Any:
         dtype="keep",
         n_outputs=2,
         jvp=rule,
-        grad_output=formula,
-        input=formula,
-        grid=formula,
+        grad_output=dd(0),
+        input=dd(1),
+        grid=dd(2),
     )
+    _GRID_BACKWARDS[n_sp] = backward
 
     def fwd_formula(which: int) -> Any:
         def f(grad: Tensor, input: Tensor, grid: Tensor, mode: int, pad: int, align: bool):
-            return backward(grad, input, grid, mode, pad, align)[which]
+            from .nn_fused import _key, _shared_by, _versions
+
+            # the input's and grid's gradients are the two outputs of one backward node
+            return _shared_by(
+                (grad, *_key(grad, input, grid)),
+                (mode, pad, align, _versions(grad, input, grid)),
+                which,
+                lambda: backward(grad, input, grid, mode, pad, align),
+            )
 
         return f
 
@@ -863,7 +1057,8 @@ def grid_sampler(
     input: Tensor, grid: Tensor, interpolation_mode: int, padding_mode: int, align_corners: bool
 ) -> Tensor:
     """Mirrors `torch.grid_sampler` (modes 0 bilinear, 1 nearest, 2 bicubic; padding 0 zeros,
-    1 border, 2 reflection). Differences: no double backward (torch has one)."""
+    1 border, 2 reflection). Differences: the double backward's graph (its values are
+    torch's) is composed otherwise."""
     xs, gs = shape_str(tuple(input.shape)), shape_str(tuple(grid.shape))
     nd = input.ndim
     if grid.shape[-1] != nd - 2:
