@@ -1269,8 +1269,9 @@ def _formats() -> Any:
 
 def _cast(self: np.ndarray, dt: np.dtype) -> np.ndarray:
     out = self.astype(dt)
-    if out.ndim > 1 and not out.flags.c_contiguous:
-        return _formats().unbroadcast_order(out, self)  # (astype's 'K' order)
+    if out.ndim > 1 and not out.flags.c_contiguous and type(out) is np.ndarray:
+        return _formats().unbroadcast_order(out, self)  # (astype's 'K' order; not a sparse
+        # array, whose own astype keeps its indices)
     return out
 
 
