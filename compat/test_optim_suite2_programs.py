@@ -1976,6 +1976,27 @@ def prog_op2_radam_on_half_and_bfloat16_parameters(T: Any) -> Any:
     )  # fmt: skip
 
 
+@program()
+def prog_op2_adam_and_adamw_on_half_and_bfloat16_parameters(T: Any) -> Any:
+    """Adam and AdamW op by op as torch's on float16/bfloat16: lerp_, mul_(beta2).addcmul_,
+    the amsgrad maximum, (sqrt(v) / bc2_sqrt).add_(eps), addcdiv_ with -step_size;
+    foreach=True's in-place _foreach_mul_ rounds beta2 and the decay factor to the dtype."""
+    out = _reduced_matrix(
+        T,
+        "Adam",
+        {"lr": (0.01,), "betas": ((0.9, 0.999), (0.5, 0.6)), "weight_decay": (0.0, 0.1),
+         "amsgrad": (False, True), "decoupled_weight_decay": (False, True),
+         "maximize": (False, True), "foreach": (None, True)},
+    )  # fmt: skip
+    out["AdamW"] = _reduced_matrix(
+        T,
+        "AdamW",
+        {"lr": (0.01,), "weight_decay": (0.01, 0.3), "amsgrad": (False, True),
+         "foreach": (None, True)},
+    )  # fmt: skip
+    return out
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 

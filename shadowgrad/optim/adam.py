@@ -8,10 +8,12 @@ from typing import Any
 
 import numpy as np
 
-from .._creation import zeros_like
+from .. import _dtype
+from .._creation import tensor, zeros_like
 from .._dtype import LD, round_bf16
 from .._grad_mode import no_grad
 from .._tensor import Tensor
+from ..ops.pointwise import maximum
 from . import _differentiable
 from ._single_tensor import (
     capturable_error,
@@ -157,6 +159,9 @@ class Adam(Optimizer):
                 with no_grad():
                     state["step"].add_(1)
                 step = state["step"].item()
+                if p.dtype is _F16 or p.dtype is _BF16:
+                    _reduced_update(p, state, group, step, lr, wd, eps, beta1, beta2)
+                    continue
                 param, grad = decay(group, lr, wd, param, grad)
                 bias_correction1 = 1 - beta1**step
                 bias_correction2 = 1 - beta2**step
@@ -176,6 +181,42 @@ class Adam(Optimizer):
                 else:
                     p._bump()  # the in-place write, as torch's addcdiv_
         return loss
+
+
+_F16, _BF16 = _dtype.float16, _dtype.bfloat16
+
+
+def _reduced_update(
+    p: Tensor, state: dict[str, Any], group: dict[str, Any], step: float, lr: float, wd: Any,
+    eps: Any, beta1: float, beta2: float,
+) -> None:  # fmt: skip
+    """A float16/bfloat16 parameter's update as torch's ops compute it, each rounded to the
+    dtype (the blocked array update rounds once per fused expression): the decay,
+    `exp_avg.lerp_`, `exp_avg_sq.mul_(beta2).addcmul_`, the amsgrad maximum,
+    `denom = (v.sqrt() / bias_correction2_sqrt).add_(eps)` and
+    `param.addcdiv_(exp_avg, denom, value=-step_size)`; the multi-tensor update's in-place
+    `_foreach_mul_` rounds beta2 (and AdamW's decay factor) to the dtype first."""
+    foreach = group["foreach"]
+    exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+
+    def in_dtype(v: Any) -> Any:
+        return tensor(v, dtype=_dtype.float32).to(p.dtype).item() if foreach else v
+
+    with no_grad():
+        grad = -p.grad if group["maximize"] else p.grad
+        if wd != 0:
+            if group["decoupled_weight_decay"]:
+                p.mul_(in_dtype(1 - lr * wd))
+            else:
+                grad = grad.add(p, alpha=wd)
+        exp_avg.lerp_(grad, 1 - beta1)
+        exp_avg_sq.mul_(in_dtype(beta2)).addcmul_(grad, grad, value=1 - beta2)
+        v = exp_avg_sq
+        if group["amsgrad"]:
+            v = state["max_exp_avg_sq"]
+            v.copy_(maximum(v, exp_avg_sq))
+        denom = (v.sqrt() / ((1 - beta2**step) ** 0.5)).add_(eps)
+        p.addcdiv_(exp_avg, denom, value=(lr / (1 - beta1**step)) * -1)
 
 
 def _adam_block(
