@@ -2685,6 +2685,66 @@ def prog_nn3_fast_path_reduced_precision_and_layouts(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_nn3_fast_path_with_parametrized_projections(T: Any) -> Any:
+    nn = T.nn
+    P = nn.utils.parametrizations
+    x, kpm, _ = _fully_masked_inputs(T)
+    T.manual_seed(0)
+    m = _seeded(T, nn.MultiheadAttention(4, 2, batch_first=True), 142)
+    P.spectral_norm(m, "in_proj_weight")
+    P.weight_norm(m.out_proj)
+    m.eval()
+    layer = _seeded(T, nn.TransformerEncoderLayer(4, 2, 8, batch_first=True), 143)
+    P.orthogonal(layer.linear1)
+    layer.eval()
+    partial = T.tensor([[False, False, True], [False] * 3])
+    out = []
+    with T.no_grad():
+        out.append(m(x, x, x, key_padding_mask=kpm, need_weights=False)[0])
+        out.append(layer(x, src_key_padding_mask=kpm))
+        out.append(nn.TransformerEncoder(layer, 2)(x, src_key_padding_mask=partial))
+    y = m(x, x, x, key_padding_mask=kpm, need_weights=False)[0]
+    out.append((y, y.grad_fn))
+    return out
+
+
+@program()
+def prog_nn3_setstate_of_old_pickles(T: Any) -> Any:
+    nn = T.nn
+    T.manual_seed(0)
+    out = []
+    m = _seeded(T, nn.MultiheadAttention(4, 2), 144)
+    d = dict(m.__dict__)
+    d.pop("_qkv_same_embed_dim")
+    m2 = nn.MultiheadAttention.__new__(nn.MultiheadAttention)
+    m2.__setstate__(d)
+    q = _x(T, 3, 1, 4, seed=150)
+    out.append((m2._qkv_same_embed_dim, m2(q, q, q)))
+    for cls in (nn.TransformerEncoderLayer, nn.TransformerDecoderLayer):
+        layer = _seeded(T, cls(4, 2, 8, dropout=0.0), 145)
+        d = dict(layer.__dict__)
+        d.pop("activation")
+        l2 = cls.__new__(cls)
+        l2.__setstate__(d)
+        args = (q,) if cls is nn.TransformerEncoderLayer else (q, q)
+        out.append((l2.activation is T.nn.functional.relu, l2(*args)))
+    for kw in ({}, {"bidirectional": True, "num_layers": 2}, {"bias": False}, {"proj_size": 2}):
+        r = _seeded(T, nn.LSTM(2, 3, **kw), 146)
+        d = dict(r.__dict__)
+        if not kw:
+            d.pop("proj_size")
+        # a pre-1.0 pickle: the weights themselves in all_weights, no names
+        d["all_weights"] = [[getattr(r, n) for n in ws] for ws in r._all_weights]
+        d.pop("_all_weights")
+        d.pop("_flat_weights_names")
+        r2 = nn.LSTM.__new__(nn.LSTM)
+        r2.__setstate__(d)
+        out.append((r2.proj_size, r2._flat_weights_names, r2._all_weights))
+        out.append(raises(lambda r2=r2: r2(_x(T, 2, 1, 2, seed=151))[0]))
+    return out
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

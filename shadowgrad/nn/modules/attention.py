@@ -549,6 +549,12 @@ class MultiheadAttention(Module):
         )  # fmt: skip
         return out.transpose(1, 0), weights if need else None
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # torch's: MultiheadAttention pickled by v1.1.0 lacks _qkv_same_embed_dim
+        if "_qkv_same_embed_dim" not in state:
+            state["_qkv_same_embed_dim"] = True
+        super().__setstate__(state)
+
     def _fast_path(self, query: Any, key: Any, value: Any, attn_mask: Any, kpm: Any) -> bool:
         """Whether torch's forward takes `_native_multi_head_attention` (its conditions)."""
         if (attn_mask is not None and attn_mask.is_floating_point()) or (

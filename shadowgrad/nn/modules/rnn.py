@@ -140,6 +140,32 @@ class RNNBase(Module):
                 self._all_weights.append(names)
         self.reset_parameters()
 
+    def __setstate__(self, d: dict[str, Any]) -> None:
+        """Mirrors `torch.nn.RNNBase.__setstate__`: pickles of older torch versions."""
+        super().__setstate__(d)
+        if "all_weights" in d:
+            self._all_weights = d["all_weights"]
+        if "proj_size" not in d:  # (LSTMs saved before proj_size existed)
+            self.proj_size = 0
+        if not isinstance(self._all_weights[0][0], str):  # (weights saved, not their names)
+            self._flat_weights_names = []
+            self._all_weights = []
+            for layer in range(self.num_layers):
+                for direction in range(2 if self.bidirectional else 1):
+                    suffix = "_reverse" if direction == 1 else ""
+                    w = ["weight_ih_l{}{}", "weight_hh_l{}{}", "bias_ih_l{}{}", "bias_hh_l{}{}"]
+                    w = [x.format(layer, suffix) for x in [*w, "weight_hr_l{}{}"]]
+                    if self.bias:
+                        names = w if self.proj_size > 0 else w[:4]
+                        self._all_weights += [names]
+                        self._flat_weights_names.extend(names)
+                    elif self.proj_size > 0:  # (torch's nesting, kept)
+                        self._all_weights += [w[:2], w[-1:]]
+                        self._flat_weights_names.extend([*w[:2], w[-1:]])  # type: ignore[list-item]
+                    else:
+                        self._all_weights += [w[:2]]
+                        self._flat_weights_names.extend(w[:2])
+
     @property
     def _flat_weights(self) -> list[Tensor | None]:
         return [getattr(self, n, None) for n in self._flat_weights_names]

@@ -140,6 +140,11 @@ class TransformerEncoderLayer(Module):
             x = self.norm2(x + self._ff_block(x))
         return x
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        if not hasattr(self, "activation"):  # (torch's: layers pickled before it existed)
+            self.activation = F.relu
+
     def _fast_path(self, src: Tensor) -> bool:
         """Whether torch's forward takes `_transformer_encoder_layer_fwd` (its conditions)."""
         attn = self.self_attn
@@ -390,6 +395,11 @@ class TransformerDecoderLayer(Module):
             x = self.norm2(x + self._mha_block(x, *mha))
             x = self.norm3(x + self._ff_block(x))
         return x
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        if not hasattr(self, "activation"):  # (torch's: layers pickled before it existed)
+            self.activation = F.relu
 
     def _attend(self, attn: Module, x: Tensor, mem: Tensor, mask: Any, kpm: Any, causal: bool):
         return attn(
