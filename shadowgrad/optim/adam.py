@@ -10,7 +10,6 @@ import numpy as np
 
 from .. import _dtype
 from .._creation import tensor, zeros_like
-from .._dtype import LD, round_bf16
 from .._grad_mode import no_grad
 from .._tensor import Tensor
 from ..ops.pointwise import maximum
@@ -248,13 +247,8 @@ def _adam_block(
         denom = np.sqrt(ms[0])
     else:
         denom = np.sqrt(exp_avg_sq)
-    if out.dtype is not LD:
-        np.divide(denom, bias_correction2_sqrt, out=denom)
-        np.add(denom, eps, out=denom)
-    if out.dtype is LD:  # bfloat16: each of torch's operations rounded
-        denom[...] = round_bf16(round_bf16(round_bf16(denom) / bias_correction2_sqrt) + eps)
+    np.divide(denom, bias_correction2_sqrt, out=denom)
+    np.add(denom, eps, out=denom)
     u = np.multiply(exp_avg, -step_size)
     np.divide(u, denom, out=u)
     np.add(prm, u, out=out)
-    if out.dtype is LD:
-        out[...] = round_bf16(out)
