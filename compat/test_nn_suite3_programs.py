@@ -2742,6 +2742,14 @@ def prog_nn3_setstate_of_old_pickles(T: Any) -> Any:
         r2.__setstate__(d)
         out.append((r2.proj_size, r2._flat_weights_names, r2._all_weights))
         out.append(raises(lambda r2=r2: r2(_x(T, 2, 1, 2, seed=151))[0]))
+    # an encoder pickled before use_nested_tensor and mask_check: no nested path
+    layer = _seeded(T, nn.TransformerEncoderLayer(4, 2, 8, batch_first=True), 147).eval()
+    enc = nn.TransformerEncoder(layer, 1)
+    del enc.use_nested_tensor
+    del enc.mask_check
+    kpm = T.tensor([[False, True, True], [False] * 3])
+    with T.no_grad():
+        out.append(enc(_x(T, 2, 3, 4, seed=152), src_key_padding_mask=kpm))
     return out
 
 

@@ -278,7 +278,8 @@ class TransformerEncoder(Module):
         first = self.layers[0]
         if not _mha_backend.get_fastpath_enabled():
             return False
-        if not self.use_nested_tensor or first.training or src.dim() != 3 or kpm is None:
+        use_nested = getattr(self, "use_nested_tensor", False)  # (absent from older pickles)
+        if not use_nested or first.training or src.dim() != 3 or kpm is None:
             return False
         mask_check = getattr(self, "mask_check", True)
         if mask_check:
