@@ -637,6 +637,97 @@ def prog_lr2_isin_test_elements_flat_view(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_lr2_casts_keep_dense_layouts(T: Any) -> Any:
+    out = {}
+    for ln, x in _layouts(T).items():
+        r = {
+            "double": x.double(),
+            "half": x.half(),
+            "long": (x * 10).long(),
+            "bool": x > 0,
+            "to_f64": x.to(T.float64),
+            "type": x.type(T.float64),
+            "flip": x.flip(1),
+            "exp": x.exp(),
+            "pow": x.pow(3),
+        }
+        out[ln] = {k: _lay(v) for k, v in r.items()}
+    return out
+
+
+@program()
+def prog_lr2_expanded_large_float32_kernels(T: Any) -> Any:
+    # past 2**14 elements the float32 kernels run in float32 (numpy's own ufunc layout)
+    small = T.linspace(-1, 1, 7).reshape(7, 1, 1).expand(7, 5, 3)
+    big = T.linspace(-1, 1, 40).reshape(40, 1, 1).expand(40, 30, 20)
+    out = {}
+    for name, e in (("small", small), ("big", big)):
+        r = {"exp": e.exp(), "sin": e.sin(), "pow": e.pow(2.5), "log1p": (e + 2).log1p()}
+        out[name] = {k: (_lay(v), v.abs().sum()) for k, v in r.items()}
+    return out
+
+
+@program()
+def prog_lr2_expanded_in_place_refused(T: Any) -> Any:
+    x = T.ones(3, 1).expand(3, 4)
+    return (
+        raises(lambda: x.exp_()),
+        raises(lambda: x.mul_(2)),
+        raises(lambda: x.flip(0).view(-1)),
+        _lay(x.clone()),
+        _lay(x.contiguous()),
+        _lay(x.double()),
+    )
+
+
+@program()
+def prog_lr2_mask_index_layouts_with_grads(T: Any) -> Any:
+    out = {}
+    for ln, x in _layouts(T).items():
+        leaf = _leaf(T, x)
+        m = leaf.detach() > 0
+        y = leaf[m] * 2 + leaf[:, T.arange(x.shape[1]) % 2 == 0].sum()
+        y.sum().backward()
+        out[ln] = (_lay(y), y.sum(), _lay(leaf.grad), leaf.grad.sum())
+    return out
+
+
+@program()
+def prog_lr2_conv_transpose_channels_last_grads(T: Any) -> Any:
+    F = T.nn.functional
+    x = _leaf(T, _x(T, 2, 4, 3, 3).contiguous(memory_format=T.channels_last))
+    w = _leaf(T, _x(T, 4, 3, 3, 3, seed=1))
+    y = F.conv_transpose2d(x, w, stride=2, padding=1, output_padding=1)
+    y.pow(2).sum().backward()
+    return (
+        _lay(y),
+        y.is_contiguous(memory_format=T.channels_last),
+        _lay(x.grad),
+        _lay(w.grad),
+        y.sum(),
+        x.grad,
+    )
+
+
+@program()
+def prog_lr2_index_views_after_results(T: Any) -> Any:
+    x = T.arange(60.0).reshape(3, 4, 5).permute(2, 0, 1)  # (5, 3, 4)
+    a = x[[0, 2]]
+    b = x[:, [1, 0]]
+    c = x[..., T.tensor([[0, 3], [1, 2]])]
+    return (
+        _lay(a),
+        _lay(b),
+        _lay(c),
+        raises(lambda: a.view(-1)),
+        raises(lambda: b.view(5, -1)),
+        raises(lambda: c.view(-1)),
+        a.reshape(-1),
+        c.transpose(-1, -2).is_contiguous(),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -90,10 +90,12 @@ def _index_fwd(self: np.ndarray, indices: tuple[Any, ...]) -> np.ndarray:
     # contiguous over a contiguous input and row-major indices, else laid out by its kernel's
     # TensorIterator (_formats.index_result)
     r = self[indices]
-    if self.flags.c_contiguous and all(
-        type(i) is slice or i.ndim < 2 or i.flags.c_contiguous for i in indices
-    ):
-        return r if r.flags.c_contiguous else np.ascontiguousarray(r)
+    if self.flags.c_contiguous:
+        for i in indices:
+            if type(i) is not slice and i.ndim > 1 and not i.flags.c_contiguous:
+                break
+        else:
+            return r if r.flags.c_contiguous else np.ascontiguousarray(r)
     from .._formats import index_result
 
     return index_result(r, self, indices)
