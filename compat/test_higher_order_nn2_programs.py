@@ -83,12 +83,7 @@ _GRID_XFAIL = (
     "gathers, scatter_add and stack in another way (the values and node names one level down "
     "match: ho2_grid_sample_double_backward_*)"
 )
-_XFAIL: dict[str, str] = {
-    "act_gelu_tanh": "gelu(approximate='tanh')'s double backward: torch's "
-    "gelu_double_backward composes the tanh branch's terms (inner, tanh, sech^2 products and "
-    "their Scalar multiplies: MulBackward1/AddBackward1) in another order and grouping than "
-    "shadowgrad's formula (values match, the second order's graph differs)",
-}
+_XFAIL: dict[str, str] = {}
 
 
 def _reg(name: str, body: Callable[[Any], Any], xfail: str | None = None) -> None:

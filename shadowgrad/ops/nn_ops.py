@@ -395,11 +395,29 @@ def _np_gelu(x: np.ndarray, approximate: str) -> np.ndarray:
     return 0.5 * x * (1 + _np_erf(x / math.sqrt(2)))
 
 
+def _gelu_tanh_second(x: Tensor) -> Tensor:
+    """torch's gelu_double_backward for approximate='tanh', term by term (its numbers are
+    mul.Scalar / add.Scalar, its `1 - t` and `1 / t` Tensor ops with a wrapped number)."""
+    ms = P._mul_scalar
+    one = x.new_ones(())
+    inner = ms(x + ms(P.pow(x, 3), _C_TANH), _K_TANH)
+    tanh_inner = P.tanh(inner)
+    sech_inner = one / P.cosh(inner)
+    f = ms(x, 0.5)
+    g = one - tanh_inner * tanh_inner
+    h = ms(P.add_scalar(ms(x, 3 * _C_TANH) * x, 1), _K_TANH)
+    f_prime_gh = ms(g, 0.5) * h
+    g_prime = ms(sech_inner, 2) * (-sech_inner * tanh_inner) * h
+    g_prime_fh = f * h * g_prime
+    h_prime = ms(ms(x, 6 * _C_TANH), _K_TANH)
+    h_prime_fg = f * g * h_prime
+    # left derivative f_prime_gh, right f_prime_gh + g_prime_fh + h_prime_fg
+    return ms(f_prime_gh, 2) + g_prime_fh + h_prime_fg
+
+
 def _gelu_second(x: Tensor, approximate: str) -> Tensor:
     if approximate == "tanh":
-        u1 = _K_TANH * (1 + 3 * _C_TANH * x * x)
-        t = P.tanh(_K_TANH * (x + _C_TANH * x * x * x))
-        return (1 - t * t) * (u1 + 0.5 * x * (6 * _K_TANH * _C_TANH * x - 2 * t * u1 * u1))
+        return _gelu_tanh_second(x)
     # torch's gelu_double_backward: pdf = kBeta * exp(-0.5 * x^2), 2 * pdf - x^2 * pdf (the
     # numbers are mul.Scalar in its C++: MulBackward1)
     x_sq = x * x
