@@ -2232,6 +2232,101 @@ def prog_fn_stack_module_state_sequences(T: Any) -> Any:
     )
 
 
+@program()
+def prog_fn_vmap_random_nn_functions(T: Any) -> Any:
+    vmap = T.func.vmap
+    Fn = T.nn.functional
+    x = T.ones(3, 2)
+    res = {}
+    for mode in ("error", "same", "different"):
+        for name, f in (
+            ("rrelu_train", lambda a: Fn.rrelu(a, training=True)),
+            ("rrelu_eval", lambda a: Fn.rrelu(a, training=False)),
+            ("rrelu_module", lambda a: T.nn.RReLU()(a)),
+            ("dropout_p0", lambda a: Fn.dropout(a, 0.0)),
+            ("dropout_p1", lambda a: Fn.dropout(a, 1.0)),
+            ("alpha_dropout", lambda a: Fn.alpha_dropout(a, 0.5)),
+            ("gumbel", lambda a: Fn.gumbel_softmax(a)),
+            ("exponential_", lambda a: a.clone().exponential_()),
+            ("random_", lambda a: a.clone().random_()),
+        ):
+            T.manual_seed(0)
+            r = raises(lambda f=f, mode=mode: vmap(f, randomness=mode)(x))
+            res[(mode, name)] = tuple(r.shape) if hasattr(r, "shape") else r
+    return res
+
+
+@program()
+def prog_fn_vmap_torch_functions_mapped_directly(T: Any) -> Any:
+    vmap = T.func.vmap
+    x = T.tensor([[1.0, 0.0], [0.0, 2.0], [3.0, 4.0]])
+    idx = T.tensor([[0, 1], [2, 2], [1, 0]])
+    return (
+        raises(lambda: vmap(T.nonzero)(x)),
+        raises(lambda: vmap(T.masked_select, in_dims=(None, 0))(T.ones(2), x > 0)),
+        vmap(T.masked_select, in_dims=(0, None))(x, T.tensor([True, False])),
+        raises(lambda: vmap(T.unique)(x)),
+        raises(lambda: vmap(T.unique_consecutive)(x)),
+        raises(lambda: vmap(T.nn.functional.one_hot)(idx)),
+        vmap(T.nn.functional.one_hot, in_dims=(0, None))(idx, 3),
+        raises(lambda: vmap(T.nn.functional.one_hot, in_dims=(0, None))(idx, -1)),
+        vmap(T.sum)(x),
+        vmap(T.Tensor.sum)(x),
+        vmap(T.add, in_dims=(0, None))(x, 1.0),
+    )
+
+
+@program()
+def prog_fn_vmap_dynamic_shape_variants(T: Any) -> Any:
+    vmap = T.func.vmap
+    x = T.tensor([[1.0, 0.0], [0.0, 2.0], [3.0, 4.0]])
+    return (
+        raises(lambda: vmap(lambda a: T.unique(a, dim=0))(x)),
+        raises(lambda: vmap(lambda a: T.unique(a, sorted=False))(x)),
+        raises(lambda: vmap(lambda a: a.unique(return_counts=True))(x)),
+        raises(lambda: vmap(lambda a: a.nonzero(as_tuple=True))(x)),
+        raises(lambda: vmap(lambda a: T.nonzero(a, as_tuple=True))(x)),
+        vmap(lambda a: T.argwhere(a > -1))(x),
+        vmap(lambda a: a.repeat_interleave(2))(x),
+        vmap(lambda a: a.count_nonzero())(x),
+        vmap(lambda a: a.take(T.tensor([0])))(x),
+    )
+
+
+@program()
+def prog_fn_vmap_state_restored_after_errors(T: Any) -> Any:
+    vmap = T.func.vmap
+    x = T.ones(3, 2)
+    errs = (
+        raises(lambda: vmap(lambda a: a.item())(x)),
+        raises(lambda: vmap(lambda a: T.zeros(2).add_(a))(x)),
+        raises(lambda: vmap(lambda a: a + T.rand(2))(x)),
+        raises(lambda: vmap(vmap(lambda a: a.sum().backward()))(T.ones(2, 3, 2))),
+    )
+    # nothing of a failed vmap lingers: random ops, backward and .item() work again
+    T.manual_seed(0)
+    r = T.rand(2)
+    y = T.ones(2, requires_grad=True)
+    (y * 2).sum().backward()
+    return errs, r, y.grad, x[0, 0].item(), T.zeros(2).add_(T.ones(2))
+
+
+@program()
+def prog_fn_vmap_batching_fallback_warnings(T: Any) -> Any:
+    vmap = T.func.vmap
+    x = T.tensor([[1.0, 0.0], [0.0, 2.0], [3.0, 4.0]])
+    return (
+        vmap(lambda a: a.take(T.tensor([0, 1])))(x),
+        vmap(lambda a: T.quantile(a, 0.5))(x),
+        vmap(lambda a: T.histc(a, bins=2))(x),
+        vmap(lambda a: a.put(T.tensor([0]), T.tensor([5.0])))(x),
+        vmap(lambda a: T.isin(a, T.tensor([1.0, 2.0])))(x),
+        vmap(lambda a: T.zeros(2).masked_scatter(a > 0, a))(x),
+        raises(lambda: vmap(lambda a: T.bincount(a.long()))(x)),
+        vmap(lambda a: T.take(T.ones(2), T.tensor([0])) + a)(x),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

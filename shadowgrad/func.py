@@ -20,6 +20,7 @@ import functools
 import operator
 import re
 import sys
+import types
 import warnings
 import weakref
 from collections.abc import Callable
@@ -1031,24 +1032,31 @@ def _vmap_call(
         frame.sample, frame.calls = i, 0
         return _unflatten(out, spec)
 
-    prev, prev_batched = VMAP.randomness, VMAP.batched
-    # a random op must pass every level: inside a vmap in 'error' mode, it is refused
-    VMAP.randomness = "error" if prev == "error" else randomness
     batched: set[int] = set()
-    VMAP.batched = batched
-    prev_slices, _tensor_mod.VMAP_SLICES = _tensor_mod.VMAP_SLICES, batched
-    state = _random.get_rng_state() if randomness == "same" else None
-    _fn.VMAP_DEPTH.depth += 1
-    _TRANSFORMS.depth += 1  # (`.backward()` inside raises, as in the other transforms)
     outer = []  # the enclosing vmaps' (batched, size), outermost first
     f = VMAP.frame
     while f is not None:
         outer.insert(0, (f.batched, f.size))
         f = f.parent
-    tracker = _batch_tracker(_fn.VMAP_DEPTH.depth, randomness, max(size, 1), batched, outer)
+    tracker = _batch_tracker(_fn.VMAP_DEPTH.depth + 1, randomness, max(size, 1), batched, outer)
     frame = _Frame(max(size, 1), randomness, batched, tracker)
-    prev_frame, VMAP.frame = VMAP.frame, frame
+    call = func
+    if type(func) is types.FunctionType and (func.__module__ or "").startswith("shadowgrad."):
+        # a torch function mapped itself (vmap(torch.nonzero)): the tracker sees its call, as
+        # it sees the calls func makes
+        def call(*a: Any, **k: Any) -> Any:
+            return tracker.__torch_function__(func, (), a, k)
+
+    state = _random.get_rng_state() if randomness == "same" else None
+    # (from here on, everything is restored in the finally below)
+    prev, prev_batched, prev_frame = VMAP.randomness, VMAP.batched, VMAP.frame
+    # a random op must pass every level: inside a vmap in 'error' mode, it is refused
+    VMAP.randomness = "error" if prev == "error" else randomness
+    VMAP.batched, VMAP.frame = batched, frame
     frame.parent = prev_frame
+    prev_slices, _tensor_mod.VMAP_SLICES = _tensor_mod.VMAP_SLICES, batched
+    _fn.VMAP_DEPTH.depth += 1
+    _TRANSFORMS.depth += 1  # (`.backward()` inside raises, as in the other transforms)
     try:
         results = []
         for i in range(max(size, 1)):
@@ -1057,8 +1065,9 @@ def _vmap_call(
             frame.slices.clear()
             sample = slice_args(i)
             tracker.keep.clear()
+            tracker.first = not i
             with tracker:
-                results.append(func(*sample, **kwargs))
+                results.append(call(*sample, **kwargs))
     finally:
         VMAP.frame = prev_frame
         _TRANSFORMS.depth -= 1
@@ -1208,6 +1217,43 @@ def _read_by_shadowgrad() -> bool:
     return f is not None and str(f.f_globals.get("__name__", "")).startswith("shadowgrad.")
 
 
+def _warn_fallback(op: str) -> None:
+    """torch's batching fallback's warning (an op without a batching rule, run per sample)."""
+    warnings.warn(
+        f"There is a performance drop because we have not yet implemented the batching rule for "
+        f"aten::{op}. Please file us an issue on GitHub so that we can prioritize its "
+        "implementation.",
+        UserWarning,
+        stacklevel=1,
+    )
+
+
+def _no_overload(args: Any) -> str:
+    return ""
+
+
+# ops torch runs through its batching fallback on a batched input (which warns), with the
+# overload its warning names
+_FALLBACK_OPS: dict[str, Callable[[Any], str]] = {
+    "argwhere": _no_overload,
+    "take": _no_overload,
+    "histc": _no_overload,
+    "put": _no_overload,
+    "put_": _no_overload,
+    "renorm": _no_overload,
+    "bincount": _no_overload,
+    "masked_scatter": _no_overload,
+    "vander": _no_overload,
+    "quantile": lambda a: "" if len(a) > 1 and _is_tensor(a[1]) else ".scalar",
+    "histogram": lambda a: ".bins_tensor" if len(a) > 1 and _is_tensor(a[1]) else ".bin_ct",
+    "isin": lambda a: (
+        ".Tensor_Tensor"
+        if all(_is_tensor(x) for x in a[:2])
+        else (".Tensor_Scalar" if _is_tensor(a[0]) else ".Scalar_Tensor")
+    ),
+}
+
+
 def _tensor_property(name: str) -> Any:
     """Tensor's property `name` as it stands (the modes' wrapper of it is what a mode sees)."""
     from ._tensor import Tensor
@@ -1249,11 +1295,12 @@ def _batch_tracker(
     from .overrides import TorchFunctionMode
 
     kernels = IN_OP.depth
-    depth = _TRANSFORMS.depth  # (a grad transform inside the vmap counts above it)
+    depth = _TRANSFORMS.depth + 1  # vmap's own count (a grad transform inside counts above)
 
     class _BatchTracker(TorchFunctionMode):
         keep: list[Any]
         off: int
+        first: bool
 
         def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None):
             kwargs = kwargs or {}
@@ -1317,10 +1364,23 @@ def _batch_tracker(
             raise RuntimeError(_NO_STORAGE)
         if name == "untyped_storage":
             raise NotImplementedError("Cannot access storage of BatchedTensorImpl")
+        if name == "nonzero" and kwargs.get("as_tuple"):
+            raise RuntimeError(
+                "Batching rule not implemented for aten::nonzero_numpy. We could not generate a "
+                "fallback."
+            )
         if name == "nonzero" or (name == "where" and len(args) == 1 and not kwargs):
             raise RuntimeError(_DYNAMIC.format(name))
-        if name == "unique" and kwargs.get("dim") is None and len(args) < 5:
-            raise RuntimeError(_DYNAMIC.format("_unique2"))
+        if name == "unique":
+            dim = kwargs.get("dim", args[4] if len(args) > 4 else None)
+            raise RuntimeError(_DYNAMIC.format("_unique2" if dim is None else "unique_dim"))
+        if name == "unique_consecutive":
+            raise RuntimeError(_DYNAMIC.format(name))
+        if name == "one_hot" and kwargs.get("num_classes", args[1] if len(args) > 1 else -1) < 1:
+            raise RuntimeError(
+                "When vmap-ing torch.nn.functional.one_hot, please provide an explicit positive "
+                "num_classes argument."
+            )
         if name == "masked_select" and len(args) > 1 and id(args[1]) in batched:
             raise RuntimeError(
                 "vmap: Attempted to vmap over `mask` in torch.masked_select(self, mask) We "
@@ -1343,6 +1403,10 @@ def _batch_tracker(
                     raise RuntimeError(
                         f"element {i} of tensors does not require grad and does not have a grad_fn"
                     )
+        if name in _FALLBACK_OPS and tracker.first:  # (torch runs the batch once: one warning)
+            _warn_fallback(name + _FALLBACK_OPS[name](args))
+        if name in ("rrelu", "rrelu_"):
+            raise RuntimeError("vmap: we do not yet support aten::rrelu. Please file an issue")
         if name == "equal":
             raise RuntimeError(
                 "Batching rule not implemented for aten::equal. We could not generate a fallback."
@@ -1419,18 +1483,13 @@ def _batch_tracker(
             overload = ".Tensor" if len(args) > 2 and _is_tensor(args[2]) else ".Scalar"
         elif name == "scatter_":
             overload = ".src" if len(args) > 3 and _is_tensor(args[3]) else ".value"
-        warnings.warn(
-            f"There is a performance drop because we have not yet implemented the batching "
-            f"rule for aten::{name}{overload}. Please file us an issue on GitHub so that we can "
-            "prioritize its implementation.",
-            UserWarning,
-            stacklevel=1,
-        )
+        _warn_fallback(name + overload)
         raise RuntimeError(_INPLACE_UNBATCHED.format(f"aten::{name}", f"at level {level}"))
 
     tracker = _BatchTracker()
     tracker.keep = []
     tracker.off = 0
+    tracker.first = True  # the first sample running
     return tracker
 
 
