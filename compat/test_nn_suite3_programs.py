@@ -2753,6 +2753,33 @@ def prog_nn3_setstate_of_old_pickles(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_nn3_setstate_defaults_of_other_modules(T: Any) -> Any:
+    nn = T.nn
+    out = []
+    cases = [
+        (nn.Softmax, "dim", (1,)),
+        (nn.Softmin, "dim", (1,)),
+        (nn.LogSoftmax, "dim", (1,)),
+        (nn.Conv1d, "padding_mode", (2, 2, 1)),
+        (nn.ConvTranspose2d, "padding_mode", (2, 2, 1)),
+        (nn.AvgPool3d, "padding", (2,)),
+        (nn.AvgPool3d, "ceil_mode", (2,)),
+        (nn.AvgPool3d, "count_include_pad", (2,)),
+    ]
+    x = _x(T, 1, 2, 4, 4, 4, seed=153)
+    for cls, attr, args in cases:
+        m = cls(*args)
+        d = dict(m.__dict__)
+        d.pop(attr)
+        m2 = cls.__new__(cls)
+        m2.__setstate__(d)
+        out.append((getattr(m2, attr), repr(m2)))
+        if cls is nn.AvgPool3d:
+            out.append(m2(x))
+    return out
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

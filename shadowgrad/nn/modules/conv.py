@@ -117,6 +117,11 @@ class _ConvNd(Module):
             nd, input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups
         )
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        if not hasattr(self, "padding_mode"):  # (torch's: convs pickled before it existed)
+            self.padding_mode = "zeros"
+
     def extra_repr(self) -> str:
         s = "{in_channels}, {out_channels}, kernel_size={kernel_size}, stride={stride}"
         if self.padding != (0,) * len(self.padding):

@@ -216,6 +216,12 @@ class MaxPool3d(_MaxPoolNd):
 class AvgPool3d(AvgPool2d):
     """Mirrors `torch.nn.AvgPool3d`."""
 
+    def __setstate__(self, d: dict[str, Any]) -> None:
+        super().__setstate__(d)  # (torch's defaults for pickles of older versions)
+        self.__dict__.setdefault("padding", 0)
+        self.__dict__.setdefault("ceil_mode", False)
+        self.__dict__.setdefault("count_include_pad", True)
+
     def forward(self, input: Tensor) -> Tensor:
         return F.avg_pool3d(
             input,
