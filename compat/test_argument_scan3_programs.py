@@ -416,6 +416,31 @@ def prog_as3_unfold_fold_int_pairs(T: Any) -> Any:
     )
 
 
+@program()
+def prog_as3_size_methods_called_without_size(T: Any) -> Any:
+    x = _x(T, 2, 3)
+    one = _x(T, 1, seed=1)
+    y = x.sum_to_size(1, 3) + x.sum_to_size(()) + one.view(()) + x.view(3, 2).t()
+    y.sum().backward()
+    calls = {
+        "view": lambda: x.view(),
+        "view_one_element": lambda: one.view(),
+        "sum_to_size": lambda: x.sum_to_size(),
+        "reshape": lambda: x.reshape(),
+        "expand": lambda: x.expand(),
+        "repeat": lambda: x.repeat(),
+        "permute": lambda: x.permute(),
+        "flip": lambda: x.flip(),
+        "tile": lambda: x.tile(),
+        "new_zeros": lambda: x.new_zeros(),
+        "new_empty": lambda: x.new_empty(),
+        "view_keyword_empty": lambda: x.view(size=()),
+    }
+    out = {k: raises(f) for k, f in calls.items()}
+    out["values"] = (y, y.grad_fn, x.grad, one.grad, x.sum_to_size([]).shape)
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

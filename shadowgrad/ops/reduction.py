@@ -696,6 +696,8 @@ def _mean_dtype(name: str, input: Tensor, dtype: D.dtype | None) -> Any:
 
 def sum_to_size(input: Tensor, *size: Any) -> Tensor:
     """Sum broadcast dimensions away. Mirrors `torch.Tensor.sum_to_size`."""
+    if not size:  # (an empty tuple is a size; nothing is torch's parser error)
+        raise TypeError('sum_to_size() missing 1 required positional arguments: "size"')
     try:
         if len(size) == 1 and isinstance(size[0], (tuple, list)):
             size = tuple(size[0])

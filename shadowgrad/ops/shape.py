@@ -305,8 +305,8 @@ def view(
         if vc is None:
             vc = self._vc = VersionCounter()
         return _make(self._data.view(size[0]._np), vc=vc)
-    if not all(type(v) is int for v in size):  # the all-int call skips the checks
-        _check_int_sizes("view", "size", size, 1, _VIEW_OVERLOADS)
+    if not size or not all(type(v) is int for v in size):  # the all-int call skips the checks
+        _check_int_sizes("view", "size", size, 1, _VIEW_OVERLOADS)  # (x.view(): refused)
     shape = _infer_size(size, self._data.size)
     return _view(self, shape, tuple(self._data.shape))
 
