@@ -2780,6 +2780,48 @@ def prog_nn3_setstate_defaults_of_other_modules(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_nn3_parameter_containers_conversions_and_edits(T: Any) -> Any:
+    nn = T.nn
+    out = []
+    frozen = nn.Parameter(T.ones(1), requires_grad=False)
+    pl = nn.ParameterList([T.ones(2), frozen, T.zeros(2, dtype=T.complex64)])
+    out.append([(type(p).__name__, p.dtype, p.requires_grad) for p in pl.double()])
+    out.append([(type(p).__name__, p.dtype) for p in pl.half()])
+    out.append(raises(lambda: pl.append(T.ones(2, dtype=T.long))))
+    out.append(raises(lambda: len(pl.extend([T.ones(1)] * 2))))
+    out.append(raises(lambda: pl.extend(T.ones(2))))
+    out += [raises(lambda i=i: pl[i]) for i in (10, -10, "0")]
+    out.append((len(pl[1:3]), type(pl[1:3]).__name__, [n for n, _ in pl.named_parameters()]))
+
+    def set_tensor():
+        pl[0] = T.ones(3)
+        return type(pl[0]).__name__, pl[0].requires_grad
+
+    def set_int():
+        pl[1] = 5
+        return pl[1], [n for n, _ in pl.named_parameters()]
+
+    out += [raises(set_tensor), raises(set_int)]
+    pd = nn.ParameterDict({"a": T.ones(2), "b": nn.Parameter(T.ones(1), requires_grad=False)})
+    out.append([(k, type(p).__name__, p.dtype, p.requires_grad) for k, p in pd.double().items()])
+    out += [
+        raises(lambda: pd.get("zz", 3)),
+        raises(lambda: pd.pop("zz")),
+        sorted(pd.copy().keys()),
+        "a" in pd,
+        raises(lambda: pd.update({"c": T.ones(1, dtype=T.long)})),
+        raises(lambda: pd.update(nn.ParameterDict({"d": T.ones(1)})) or sorted(pd.keys())),
+        raises(lambda: pd.update([("e", T.ones(1)), ("a", None)]) or sorted(pd.keys())),
+        pd["a"],
+        [n for n, _ in pd.named_parameters()],
+        raises(lambda: nn.ParameterDict({"x": 1}).x),
+        raises(lambda: setattr(pd, "newattr", T.ones(1)) or sorted(pd.keys())),
+        raises(lambda: setattr(pl, "newattr", nn.Parameter(T.ones(1))) or len(pl)),
+    ]
+    return out
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 
