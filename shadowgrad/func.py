@@ -80,9 +80,7 @@ def _spec_repr(spec: Any) -> str:
 
 
 def _is_tensor(x: Any) -> bool:
-    from ._tensor import Tensor
-
-    return isinstance(x, Tensor)
+    return isinstance(x, _tensor_mod.Tensor)
 
 
 # --- shared helpers -------------------------------------------------------------------------
@@ -1059,14 +1057,14 @@ def _vmap_call(
     _TRANSFORMS.depth += 1  # (`.backward()` inside raises, as in the other transforms)
     try:
         results = []
-        for i in range(max(size, 1)):
-            if state is not None:
-                _random.set_rng_state(state)
-            frame.slices.clear()
-            sample = slice_args(i)
-            tracker.keep.clear()
-            tracker.first = not i
-            with tracker:
+        with tracker:  # (pushed once: the first mode pushed installs the modes' hooks)
+            for i in range(max(size, 1)):
+                if state is not None:
+                    _random.set_rng_state(state)
+                frame.slices.clear()
+                sample = slice_args(i)
+                tracker.keep.clear()
+                tracker.first = not i
                 results.append(call(*sample, **kwargs))
     finally:
         VMAP.frame = prev_frame
