@@ -1735,7 +1735,7 @@ def prog_op2_adam_family_weight_decay_on_bfloat16(T: Any) -> Any:
     import itertools
 
     out = {}
-    for name in ("Adam", "AdamW"):  # (NAdam's and RAdam's own bfloat16 updates differ)
+    for name in ("Adam", "AdamW", "NAdam", "RAdam"):
         for wd, decoupled, maximize, foreach in itertools.product(
             (0.1, 0.3), (False, True), (False, True), (None, True)
         ):
@@ -1995,6 +1995,35 @@ def prog_op2_adam_and_adamw_on_half_and_bfloat16_parameters(T: Any) -> Any:
          "foreach": (None, True)},
     )  # fmt: skip
     return out
+
+
+@program()
+def prog_op2_adamax_adadelta_nadam_on_half_and_bfloat16_parameters(T: Any) -> Any:
+    """Adamax (lerp_, maximum(exp_inf.mul_(beta2), grad.abs().add_(eps)), addcdiv_), Adadelta
+    (the two moving averages, add(eps).sqrt_(), div_, mul_) and NAdam (its single-tensor
+    div-then-sqrt denominator, the multi-tensor sqrt-then-div one, two addcdiv_) op by op as
+    torch's on float16/bfloat16; foreach=True's _foreach_mul_ rounds its factor first."""
+    return {
+        "Adamax": _reduced_matrix(
+            T,
+            "Adamax",
+            {"lr": (0.1,), "betas": ((0.9, 0.999), (0.5, 0.6)), "eps": (1e-8, 1e-2),
+             "weight_decay": (0.0, 0.1), "maximize": (False, True), "foreach": (None, True)},
+        ),
+        "Adadelta": _reduced_matrix(
+            T,
+            "Adadelta",
+            {"lr": (1.0,), "rho": (0.9, 0.5), "eps": (1e-6, 1e-2), "weight_decay": (0.0, 0.1),
+             "maximize": (False, True), "foreach": (None, True)},
+        ),
+        "NAdam": _reduced_matrix(
+            T,
+            "NAdam",
+            {"lr": (0.01,), "betas": ((0.9, 0.999), (0.5, 0.6)), "weight_decay": (0.0, 0.1),
+             "momentum_decay": (4e-3, 0.5), "decoupled_weight_decay": (False, True),
+             "foreach": (None, True)},
+        ),
+    }  # fmt: skip
 
 
 # --- the harness -----------------------------------------------------------------------------

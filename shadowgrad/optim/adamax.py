@@ -7,7 +7,11 @@ from typing import Any
 
 import numpy as np
 
-from .._creation import zeros_like
+from .. import _dtype
+from .._creation import tensor, zeros_like
+from .._grad_mode import no_grad
+from .._tensor import Tensor
+from ..ops.pointwise import maximum
 from . import _differentiable
 from ._single_tensor import (
     check_betas,
@@ -82,6 +86,9 @@ class Adamax(Optimizer):
             wd = num(group["weight_decay"])
             for p, state, grad, param in grads(self, group, self._init_state):
                 step = tick(state)
+                if p.dtype is _F16 or p.dtype is _BF16:
+                    _reduced_update(p, state, group, step, lr, wd, beta1, beta2)
+                    continue
                 if wd != 0:
                     grad = fma(wd, param, grad)
                 exp_avg = arr(state["exp_avg"])
@@ -91,3 +98,26 @@ class Adamax(Optimizer):
                 clr = lr / (1 - beta1**step)
                 write_param(p, param + ((-clr) * exp_avg) / exp_inf)
         return loss
+
+
+_F16, _BF16 = _dtype.float16, _dtype.bfloat16
+
+
+def _reduced_update(
+    p: Tensor, state: dict[str, Any], group: dict[str, Any], step: float, lr: float, wd: Any,
+    beta1: float, beta2: float,
+) -> None:  # fmt: skip
+    """A float16/bfloat16 parameter's update as torch's ops compute it, each rounded to the
+    dtype (the array update above rounds once per fused expression): `exp_avg.lerp_`,
+    `maximum(exp_inf.mul_(beta2), grad.abs().add_(eps))` and
+    `param.addcdiv_(exp_avg, exp_inf, value=-clr)`; the multi-tensor update's in-place
+    `_foreach_mul_` rounds beta2 to the dtype first."""
+    exp_avg, exp_inf = state["exp_avg"], state["exp_inf"]
+    b2 = tensor(beta2, dtype=_dtype.float32).to(p.dtype).item() if group["foreach"] else beta2
+    with no_grad():
+        grad = -p.grad if group["maximize"] else p.grad
+        if wd != 0:
+            grad = grad.add(p, alpha=wd)
+        exp_avg.lerp_(grad, 1 - beta1)
+        exp_inf.copy_(maximum(exp_inf.mul_(b2), grad.abs().add_(num(group["eps"]))))
+        p.addcdiv_(exp_avg, exp_inf, value=(lr / (1 - beta1**step)) * -1)

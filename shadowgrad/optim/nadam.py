@@ -7,8 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from .._creation import zeros_like
+from .. import _dtype
+from .._creation import tensor, zeros_like
 from .._grad_mode import no_grad
+from .._tensor import Tensor
 from . import _differentiable
 from ._single_tensor import (
     check_betas,
@@ -97,6 +99,9 @@ class NAdam(Optimizer):
             psi = num(group["momentum_decay"])
             for p, state, grad, param in grads(self, group, self._init_state):
                 step = tick(state)
+                if p.dtype is _F16 or p.dtype is _BF16:
+                    _reduced_update(p, state, group, step, lr, wd, beta1, beta2, psi)
+                    continue
                 bias_correction2 = 1 - beta2**step
                 param, grad = decay(group, lr, wd, param, grad)
                 # momentum schedule: mu_t for this step, mu_{t+1} for the look-ahead term
@@ -119,3 +124,45 @@ class NAdam(Optimizer):
                 coef = (-lr * mu_next) / (1.0 - mu_product_next)
                 write_param(p, param + (coef * exp_avg) / denom)
         return loss
+
+
+_F16, _BF16 = _dtype.float16, _dtype.bfloat16
+
+
+def _reduced_update(
+    p: Tensor, state: dict[str, Any], group: dict[str, Any], step: float, lr: float, wd: Any,
+    beta1: float, beta2: float, psi: Any,
+) -> None:  # fmt: skip
+    """A float16/bfloat16 parameter's update as torch's ops compute it, each rounded to the
+    dtype (the array update above rounds once per fused expression): the decay, `lerp_`,
+    `mul_(beta2).addcmul_`, the single-tensor `denom = exp_avg_sq.div(bc2).sqrt().add_(eps)`
+    (multi-tensor: `sqrt(exp_avg_sq)` divided by sqrt(bc2), then eps, and its in-place
+    `_foreach_mul_` rounding beta2 and the decay factor to the dtype), then the two addcdiv_
+    of grad and exp_avg by denom."""
+    foreach = group["foreach"]
+    exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+    eps = num(group["eps"])
+
+    def in_dtype(v: Any) -> Any:
+        return tensor(v, dtype=_dtype.float32).to(p.dtype).item() if foreach else v
+
+    bias_correction2 = 1 - beta2**step
+    mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * psi)))
+    mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * psi)))
+    with no_grad():
+        state["mu_product"].mul_(mu)
+        mu_product = float(state["mu_product"].item())
+        grad = -p.grad if group["maximize"] else p.grad
+        if wd != 0:
+            if group["decoupled_weight_decay"]:
+                p.mul_(in_dtype(1 - lr * wd))
+            else:
+                grad = grad.add(p, alpha=wd)
+        exp_avg.lerp_(grad, 1 - beta1)
+        exp_avg_sq.mul_(in_dtype(beta2)).addcmul_(grad, grad, value=1 - beta2)
+        if foreach:
+            denom = exp_avg_sq.sqrt().div_(bias_correction2**0.5).add_(eps)
+        else:
+            denom = exp_avg_sq.div(bias_correction2).sqrt().add_(eps)
+        p.addcdiv_(grad, denom, value=(lr * (1.0 - mu) / (1.0 - mu_product)) * -1)
+        p.addcdiv_(exp_avg, denom, value=(lr * mu_next / (1.0 - mu_product * mu_next)) * -1)
