@@ -2327,6 +2327,48 @@ def prog_fn_vmap_batching_fallback_warnings(T: Any) -> Any:
     )
 
 
+@program()
+def prog_fn_jac_non_tensor_and_structured_args(T: Any) -> Any:
+    F = T.func
+    one, two = T.tensor(1.0), T.tensor(2.0)
+    return (
+        raises(lambda: F.jacfwd(lambda a, b: a, argnums=(0, 1))(one, 2.0)),
+        raises(lambda: F.jacrev(lambda a, b: a, argnums=(0, 1))(one, 2.0)),
+        F.jacrev(lambda a, b: a * b[0], argnums=1)(one, [two]),
+        F.jacfwd(lambda a, b: a * b[0], argnums=1)(one, [two]),
+        F.grad(lambda a: a[0] * a[1])([one, two]),
+        raises(lambda: F.grad(lambda a: a["x"] * 2)({"x": one, "y": 3})),
+        raises(lambda: F.grad(lambda a: a[0] * 2)((one, None))),
+        F.grad(lambda a: (a * 2).float())(T.tensor(1.0, dtype=T.float64)),
+        F.vjp(lambda a: a * 2, T.tensor(1.0 + 1j))[1](T.tensor(1.0 + 0j)),
+        F.jvp(lambda a: a.abs(), (T.tensor(1.0 + 1j),), (T.tensor(1.0 + 0j),)),
+    )
+
+
+@program()
+def prog_fn_autograd_functional_dtypes_and_graphs(T: Any) -> Any:
+    AF = T.autograd.functional
+    x = T.ones(2, requires_grad=True)
+    return (
+        AF.jacobian(lambda a: a.double(), T.ones(2)),
+        AF.jacobian(lambda a: a.double(), T.ones(2), vectorize=True),
+        AF.jacobian(lambda a: a.double(), T.ones(2), vectorize=True, strategy="forward-mode"),
+        AF.hessian(lambda a: (a.double() ** 3).sum(), T.ones(2)),
+        raises(lambda: AF.vjp(lambda a: a * 2, T.ones(2), T.ones(2, dtype=T.float64))),
+        raises(lambda: AF.jvp(lambda a: a * 2, T.ones(2), T.ones(2, dtype=T.float64))),
+        raises(lambda: AF.hvp(lambda a: (a**2).sum(), T.ones(2), T.ones(2, dtype=T.float64))),
+        AF.vjp(lambda a: a * 2, x, T.ones(2), create_graph=True)[1].grad_fn,
+        AF.vjp(lambda a: a * 2, x, T.ones(2))[1].grad_fn,
+        AF.jacobian(lambda a: a * 2, x, create_graph=True).grad_fn,
+        AF.hessian(lambda a: (a**3).sum(), x, create_graph=True).grad_fn,
+        AF.jacobian(lambda a, b: a * b, (T.ones(2), T.full((2,), 3.0))),
+        raises(lambda: AF.jacobian(lambda a, b: a * b, (T.ones(2), 3.0))),
+        AF.jacobian(lambda a: a.sum(), T.ones(0)),
+        raises(lambda: AF.hessian(lambda a: a.sum(), T.ones(0))),
+        raises(lambda: AF.jacobian(lambda a: a, T.ones(0), vectorize=True)),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

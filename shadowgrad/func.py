@@ -719,6 +719,9 @@ def jacfwd(
         _error_if_complex("jacfwd", args, True)
         chosen = _select(args, argnums)[1]
         in_leaves, in_spec = _flatten(tuple(chosen))
+        for x in in_leaves:  # torch sizes its basis by each primal's numel()
+            if not _is_tensor(x):
+                raise AttributeError(f"'{type(x).__name__}' object has no attribute 'numel'")
         if randomness not in ("error", "different", "same"):
             raise RuntimeError(
                 f"Only allowed values for randomness are 'error', 'different', or 'same'. Got "
