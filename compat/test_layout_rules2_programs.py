@@ -728,6 +728,23 @@ def prog_lr2_index_views_after_results(T: Any) -> Any:
     )
 
 
+@program()
+def prog_lr2_bilinear_and_convolution_entry_layouts(T: Any) -> Any:
+    F = T.nn.functional
+    a = _leaf(T, _x(T, 5, 4).t())
+    b = _x(T, 6, 4, seed=1).t()
+    w = _x(T, 3, 5, 6, seed=2)
+    y = T.bilinear(a, b, w) + F.bilinear(a, b, w, T.ones(3))
+    y.sum().backward()
+    xc = _x(T, 2, 3, 4, seed=3).transpose(1, 2).contiguous().transpose(1, 2)
+    wc = _x(T, 2, 3, 2, seed=4).transpose(1, 2).contiguous().transpose(1, 2)
+    cl = _x(T, 2, 3, 4, 4, seed=5).contiguous(memory_format=T.channels_last)
+    c1 = T.convolution(xc, wc, None, [1], [0], [1], False, [0], 1)
+    c2 = T.convolution(cl, _x(T, 2, 3, 1, 1, seed=6), None, [1], [0], [1], False, [0], 1)
+    c3 = T.conv1d(xc, wc)
+    return _lay(y), y, a.grad, _lay(a.grad), _lay(c1), _lay(c2), _lay(c3), c1, c2.sum()
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -1243,12 +1243,17 @@ def _conv(
     if n == 1:
         s, p, d, op = (1, *s), (0, *p), (1, *d), (0, *op)
     out = K.convolution_op(input, weight, bias, s, p, d, transposed, op, groups)
+    _conv_result_layout(out, input, weight, n, groups)
+    return out if batched else out.squeeze(0)
+
+
+def _conv_result_layout(out: Tensor, input: Tensor, weight: Tensor, n: int, groups: int) -> None:
+    """A convolution's fresh result laid out as torch's CPU kernels lay it out."""
     if n == 2:
         if _channels_last(input, weight):
             _formats.formatted(out, _formats.channels_last)  # the same values, NHWC in memory
     elif out._data.ndim > 2 and type(out._data) is np.ndarray:
         _conv_layout_1d_3d(out, input, weight, n, groups)
-    return out if batched else out.squeeze(0)
 
 
 def _conv_layout_1d_3d(out: Tensor, input: Tensor, weight: Tensor, n: int, groups: int) -> None:

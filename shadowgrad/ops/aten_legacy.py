@@ -372,7 +372,11 @@ def convolution(
         _check_output_padding(op, s, d)
     if n == 1:  # the kernel runs a 1-d convolution as a 2-d one over a height of 1
         s, p, d, op = (1, *s), (0, *p), (1, *d), (0, *op)
-    return convolution_op(input, weight, bias, s, p, d, transposed, op, int(groups))
+    out = convolution_op(input, weight, bias, s, p, d, transposed, op, int(groups))
+    from ..nn.functional import _conv_result_layout
+
+    _conv_result_layout(out, input, weight, n, int(groups))  # as F.conv*d's
+    return out
 
 
 def _legacy(t: Tensor) -> str:

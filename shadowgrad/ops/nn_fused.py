@@ -41,7 +41,8 @@ def _trilinear_np(
 
     out = "".join(c for d, c in enumerate(letters) if d not in sumdim)
     r = np.einsum(f"{subs(expand1)},{subs(expand2)},{subs(expand3)}->{out}", i1, i2, i3)
-    return np.asarray(r, dtype=np.result_type(i1, i2, i3))
+    # torch's result is contiguous (einsum's follows its operands' layout)
+    return np.asarray(r, dtype=np.result_type(i1, i2, i3), order="C")
 
 
 trilinear = defop(
