@@ -70,41 +70,11 @@ def decay(
     under the group's `decoupled_weight_decay` the parameter scaled by 1 - lr * wd (AdamW's
     form), else wd * param added to the gradient."""
     if wd != 0:
-        if param.dtype.char not in "fd":  # float16, bfloat16: Note [Reduced-precision decay]
-            return _reduced_decay(group, lr, wd, param, grad)
         if group["decoupled_weight_decay"]:
             param = param * (1 - lr * wd)
         else:
             grad = fma(wd, param, grad)
     return param, grad
-
-
-def _reduced_decay(
-    group: dict[str, Any], lr: float, wd: Any, param: np.ndarray, grad: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Note [Reduced-precision decay]: on float16 and bfloat16 each of torch's ops rounds to
-    the dtype: `param.mul_(1 - lr * wd)` multiplies in float by the factor as a float (torch's
-    multi-tensor `_foreach_mul_` rounds the factor to the dtype first), and
-    `grad.add(param, alpha=wd)` is the add kernel's (alpha in the dtype, vectorized lanes
-    fused; pointwise._add_scaled)."""
-    from ..ops.pointwise import _add_scaled
-
-    if group["decoupled_weight_decay"]:
-        factor = 1 - lr * wd
-        if group.get("foreach"):
-            factor = float(tensor(factor, dtype=_dtype.float32).to(_REDUCED[param.dtype]))
-        if param.dtype == np.float16:
-            param = (param.astype(np.float32) * np.float32(factor)).astype(np.float16)
-        else:
-            param = _dtype.round_bf16(param * np.float32(factor))
-    else:
-        grad = _add_scaled(grad, param, wd if type(wd) is float else float(wd))
-        if grad.dtype is _dtype.LD:
-            grad = _dtype.round_bf16(grad)
-    return param, grad
-
-
-_REDUCED = {np.dtype(np.float16): _dtype.float16, _dtype.LD: _dtype.bfloat16}
 
 
 def scalar_dtype(fused: Any = None) -> Any:
