@@ -446,6 +446,100 @@ def prog_fz2_vmap_result_grad_fn(T: Any) -> Any:
     return T.func.vmap(T.sum)(x).grad_fn, T.func.vmap(lambda t: t * 2, in_dims=-1)(x).grad_fn
 
 
+@program()
+def prog_fz2_scatter_checks_dtypes_before_shapes(T: Any) -> Any:
+    """scatter_/scatter_add_/scatter_reduce_ check the index's dtype, then src's against self's,
+    before the index's rank and sizes (found by a campaign)."""
+    x, s = T.tensor(-2.0), T.ones(2, 3, dtype=T.float64)
+    i = T.zeros(2, 3, dtype=T.long)
+    return [
+        raises(f)
+        for f in (
+            lambda: x.clone().scatter_(0, i, s),
+            lambda: T.scatter(x, 0, i, s),
+            lambda: T.zeros(3).scatter_(0, i, s),
+            lambda: T.zeros(3).scatter_add_(0, i, s),
+            lambda: T.zeros(3).scatter_(0, i.float(), s),
+            lambda: x.clone().scatter_(0, i, 1.0),
+            lambda: T.zeros(3).scatter_reduce_(0, i, s, "sum"),
+            lambda: T.zeros(3).scatter_(5, i, s),
+            lambda: T.zeros(3).scatter_(0, T.zeros(2, dtype=T.long), T.ones(2, dtype=T.float64)),
+        )
+    ]
+
+
+@program()
+def prog_fz2_empty_inputs_skip_the_kernel_dtype(T: Any) -> Any:
+    """torch's kernels return before their dtype dispatch on empty inputs: softmax of an empty
+    integer tensor, a bool mm/mv/bmm/einsum with an empty operand, amin/amax/cummax of empty
+    complex tensors; an empty reduced dim is max's and median's error before the dtype's; a
+    bool or integer cross_entropy names nll_loss's kernel (found by campaigns)."""
+    F = T.nn.functional
+    out: dict[Any, Any] = {}
+    for dt in (T.bool, T.int64, T.complex64, T.int32):
+        for shape in ((0,), (0, 3), (3, 0)):
+            x = T.zeros(shape, dtype=dt)
+            out["softmax", dt, shape] = raises(lambda x=x: x.softmax(-1))
+            out["log_softmax", dt, shape] = raises(lambda x=x: F.log_softmax(x, 0))
+            out["amin", dt, shape] = raises(lambda x=x: x.amin(-1, keepdim=True))
+            out["amax0", dt, shape] = raises(lambda x=x: x.amax(0))
+            out["cummax", dt, shape] = raises(lambda x=x: x.cummax(0))
+            out["max", dt, shape] = raises(lambda x=x: x.max(-1))
+            out["median", dt, shape] = raises(lambda x=x: x.median(-1))
+            out["einsum", dt, shape] = raises(
+                lambda x=x: T.einsum("i,i->", x.flatten(), x.flatten())
+            )
+            out["ce", dt, shape] = raises(
+                lambda x=x: F.cross_entropy(x, T.zeros(x.shape[:1], dtype=T.long))
+            )
+    z = T.zeros(2, 0, dtype=T.bool)
+    out["mm"] = raises(lambda: T.mm(z, T.zeros(0, 2, dtype=T.bool)))
+    out["mv"] = raises(lambda: T.mv(z, T.zeros(0, dtype=T.bool)))
+    out["bmm"] = raises(lambda: T.bmm(z[None], T.zeros(1, 0, 2, dtype=T.bool)))
+    out["mm_nonempty"] = raises(
+        lambda: T.mm(T.ones(2, 2, dtype=T.bool), T.ones(2, 2, dtype=T.bool))
+    )
+    return out
+
+
+@program()
+def prog_fz2_checks_before_a_complex_refusal(T: Any) -> Any:
+    """nan_to_num of a complex tensor requiring grad saves (packs) its input before refusing;
+    clamp_/clip_ of a complex tensor refuse it before an operand overlap (not clamp_min_);
+    index_put_ of a tensor into itself is refused before its indices are read, empty or not
+    (found by campaigns)."""
+    log: list[Any] = []
+    v = T.tensor(-2.0, dtype=T.complex64, requires_grad=True)
+    hooks = T.autograd.graph.saved_tensors_hooks(
+        lambda t: (log.append(("pack", tuple(t.shape), t.dtype)), t)[1], lambda t: t
+    )
+    with hooks:
+        out: list[Any] = [raises(lambda: v.nan_to_num())]
+    c = T.tensor([-2.0], dtype=T.complex64)
+    for f in (
+        lambda: c[0].clamp_(c, c),
+        lambda: c[0].clamp_(min=c),
+        lambda: c[0].clamp_min_(c),
+        lambda: c[0].clip_(c, c),
+        lambda: c.clamp_(None, None),
+        lambda: T.tensor([1.0 + 0j], requires_grad=True).clamp_(0, 1),
+    ):
+        out.append(raises(f))
+    for shape, rg in (((0,), False), ((3,), False), ((3,), True)):
+        for f in (
+            lambda w: w.__setitem__(T.tensor([0, 0]), w),
+            lambda w: w.index_put_((T.tensor([0, 0]),), w),
+            lambda w: w.__setitem__([0], w),
+            lambda w: w.index_put_((T.tensor([5]),), w, True),
+            lambda w: w.__setitem__((T.tensor([0.5]),), w),
+            lambda w: w.__setitem__(w > 0, w),
+            lambda w: w.__setitem__(slice(None), w),
+        ):
+            w = T.zeros(shape, requires_grad=rg)
+            out.append(raises(lambda f=f, w=w: f(w)))
+    return out, log
+
+
 # --- other argument-check orders ------------------------------------------------------------
 
 

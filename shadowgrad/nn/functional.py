@@ -594,7 +594,7 @@ def _softmax_input(
     if dtype is not None:
         input = input.to(dtype)
     d = wrap_dim(dim, input.ndim)
-    if not input.dtype.is_floating_point:
+    if not input.dtype.is_floating_point and input._data.size:  # (empty: no kernel runs)
         # torch's kernel name says whether the softmax runs over the last dimension
         kernel += "_lastdim_kernel_impl" if d >= input.ndim - 1 else "_kernel_impl"
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype._short}'")

@@ -493,6 +493,11 @@ def _same_data(a: np.ndarray, b: np.ndarray) -> bool:
 def setitem(self: Tensor, index: Any, value: Any) -> None:
     """Mirrors `torch.Tensor.__setitem__`: views get copied into (CopySlices on the base), tensor
     and mask indices go through `index_put_` (IndexPutBackward0)."""
+    if value is self and (
+        isinstance(index, (Tensor, list))
+        or (isinstance(index, tuple) and any(isinstance(i, (Tensor, list)) for i in index))
+    ):
+        _refuse_own_values(self)  # an advanced index: torch's index_put_
     value = _value_tensor(self, value)
     if (
         value._data.dtype.kind == "c"
@@ -664,9 +669,20 @@ def _index_put_function(fn: Any) -> Any:
     return function
 
 
+def _refuse_own_values(self: Tensor) -> None:
+    """index_put_ of a tensor into itself: torch's assert_no_overlap (a tensor is the same as
+    itself, empty or not) before any check of the indices; its autograd layer checks first."""
+    from .inplace import PARTIAL_OVERLAP
+
+    self._check_inplace()
+    raise RuntimeError(PARTIAL_OVERLAP)
+
+
 @autograd_checks_first
 def index_put_(self: Tensor, indices: Any, values: Tensor, accumulate: bool = False) -> Tensor:
     """Mirrors `torch.Tensor.index_put_`."""
+    if values is self:
+        _refuse_own_values(self)
     if not accumulate and isinstance(indices, (tuple, list)) and _one_element(values):
         _check_byte_mask_fill(tuple(indices))
     try:
@@ -910,6 +926,12 @@ def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False)
 def _scatter_checks(
     self: Tensor, dim: int, index: Tensor, src: Any, check_reduce: Any = None
 ) -> tuple[int, np.ndarray]:
+    # torch's scatter_meta_impl: the dim, scatter_gather_dtype_check (the index's dtype, then
+    # src's against self's), then scatter_shape_check
+    wrap_dim(dim, self.ndim)
+    _check_index_dtype(index, "scatter")
+    if isinstance(src, Tensor) and src._data.dtype != self._data.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     d, a = _gather_checks(self, dim, index, "scatter")
     shape = self._data.shape
     src_shape = src._data.shape if isinstance(src, Tensor) else None
@@ -937,8 +959,6 @@ def _scatter_checks(
         if src_shape is not None:
             msg += f" and to be no larger size than src {shape_str(src_shape)}"
         raise RuntimeError(msg)
-    if isinstance(src, Tensor) and src._data.dtype != self._data.dtype:
-        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     if check_reduce is not None:  # torch validates the reduce argument before the indices
         check_reduce()
     _check_bounds_nonneg(a, d, shape[d] if self.ndim else 1)

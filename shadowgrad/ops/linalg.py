@@ -139,7 +139,8 @@ def mm(input: Tensor, mat2: Tensor, *, out: Tensor | None = None) -> Tensor:
                 f"mat1 and mat2 shapes cannot be multiplied ({a[0]}x{a[1]} and {b[0]}x{b[1]})"
             )
         _same_dtype(input, mat2)
-        if input._data.dtype == np.bool_:
+        if input._data.dtype == np.bool_ and input._data.size and mat2._data.size:
+            # (torch's kernel returns zeros before its dtype dispatch when an operand is empty)
             raise NotImplementedError("\"addmm_impl_cpu_\" not implemented for 'Bool'")
         return mm_op(input, mat2)
     except Exception:  # torch's parser refuses the arguments first
@@ -264,8 +265,8 @@ def mv(input: Tensor, vec: Tensor) -> Tensor:
             raise RuntimeError(
                 f"addmv input tensors must have the same dtype, but got {v}, {m}, and {v}"
             )
-        if input._data.dtype == np.bool_:
-            raise NotImplementedError("\"addmv_impl_cpu\" not implemented for 'Bool'")
+        if input._data.dtype == np.bool_ and input._data.size:
+            raise NotImplementedError("\"addmv_impl_cpu\" not implemented for 'Bool'")  # (see mm)
         return mv_op(input, vec)
     except Exception:  # torch's parser refuses the arguments first
         from .._signatures import reraise
@@ -326,8 +327,8 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:
                 f"got: [{b[0]}, {b[1]}]."
             )
         _check_scalar_type(input, mat2)
-        if input._data.dtype == np.bool_:
-            raise NotImplementedError("\"bmm\" not implemented for 'Bool'")
+        if input._data.dtype == np.bool_ and input._data.size and mat2._data.size:
+            raise NotImplementedError("\"bmm\" not implemented for 'Bool'")  # (see mm)
         return bmm_op(input, mat2)
     except Exception:  # torch's parser refuses the arguments first
         from .._signatures import reraise

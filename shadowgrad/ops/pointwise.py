@@ -2472,6 +2472,9 @@ def nan_to_num(
 ) -> Tensor:
     """Mirrors `torch.nan_to_num`."""
     if input.is_complex() and input.requires_grad and _grad_state().grad:
+        from .registry import check_inference_saved
+
+        check_inference_saved(_nan_to_num, (input, nan, posinf, neginf))  # saved, then refused
         raise RuntimeError(
             "nan_to_num does not support automatic differentiation for outputs with complex dtype."
         )
@@ -3012,6 +3015,13 @@ def _scalar_bounds_checked(method: Any) -> Any:
     ('long int'); Tensor bounds go through the common in-place check ('Long')."""
 
     def checked(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        if (
+            complex_first
+            and self._data.dtype.kind == "c"
+            and any(b is not None for b in (*args, *kwargs.values()))
+        ):
+            self._check_inplace()  # torch's autograd layer checks first, then clamp's dtype
+            raise NotImplementedError("clamp is not supported for complex types")
         if self.dtype._cat < 2:  # an integral or bool self: a float bound can't cast back
             bounds = [*args, *kwargs.values()]
             if not any(isinstance(b, Tensor) for b in bounds):
@@ -3025,6 +3035,7 @@ def _scalar_bounds_checked(method: Any) -> Any:
                     )
         return method(self, *args, **kwargs)
 
+    complex_first = method.__name__ in ("clamp_", "clip_")  # (before any overlap check)
     checked.__name__ = checked.__qualname__ = method.__name__
     return checked
 

@@ -1302,7 +1302,9 @@ def _minmax(name: str, input: Tensor, dim: Any, keepdim: bool, other: Any) -> An
     if x.dtype.kind == "c":
         if dim is None:
             raise NotImplementedError(f"\"{name}_all\" not implemented for '{input.dtype._short}'")
-        wrap_dim(dim, input.ndim)
+        d = wrap_dim(dim, input.ndim)
+        if x.ndim and x.shape[d] == 0:  # torch checks the reduced dim first
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
         raise RuntimeError(f"{name}(): does not support complex input")
     if dim is None:
         if x.size == 0:
@@ -1365,7 +1367,8 @@ def amax(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
         _dim_parser_error("amax", dim, keepdim)  # torch's parser refuses them
     axes = _axes(dim, input.ndim)
     _check_nonempty("amax", tuple(input._data.shape), axes, dim)
-    _no_complex("max_values_cpu", input)
+    if input._data.size:  # (an empty input: no kernel runs)
+        _no_complex("max_values_cpu", input)
     return _amax(input, axes, keepdim)
 
 
@@ -1375,7 +1378,8 @@ def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
         _dim_parser_error("amin", dim, keepdim)  # torch's parser refuses them
     axes = _axes(dim, input.ndim)
     _check_nonempty("amin", tuple(input._data.shape), axes, dim)
-    _no_complex("min_values_cpu", input)
+    if input._data.size:  # (an empty input: no kernel runs)
+        _no_complex("min_values_cpu", input)
     return _amin(input, axes, keepdim)
 
 

@@ -662,6 +662,9 @@ def _no_bool(x: np.ndarray, kernel: str) -> None:
 def _median(name: str, input: Tensor, dim: Any, keepdim: bool) -> Any:
     x = input._data
     ignore_nan = name == "nanmedian"
+    # torch checks the reduced dim before its kernel's dtype
+    if type(dim) is int and x.ndim and -x.ndim <= dim < x.ndim and x.shape[dim] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {dim % x.ndim} to have non-zero size.")
     _no_bool(x, "median_cpu" if dim is None else "median_out")
     if dim is None:
         return (_nanmedian_all if ignore_nan else _median_all)(input)
