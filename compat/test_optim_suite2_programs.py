@@ -2026,6 +2026,36 @@ def prog_op2_adamax_adadelta_nadam_on_half_and_bfloat16_parameters(T: Any) -> An
     }  # fmt: skip
 
 
+@program()
+def prog_op2_half_and_bfloat16_zero_size_and_scalar_parameters(T: Any) -> Any:
+    """Every optimizer over float16/bfloat16 parameters of zero size, 0-dim and (4, 1): no
+    warnings (Rprop's masked writes on an empty tensor), the same states."""
+    out = {}
+    names = ("SGD", "Adam", "AdamW", "Adamax", "NAdam", "RAdam", "Adagrad", "Adadelta",
+             "RMSprop", "Rprop", "ASGD")  # fmt: skip
+    for dt in (T.float16, T.bfloat16):
+        for name in names:
+
+            def go(name: str = name, dt: Any = dt) -> Any:
+                values = [
+                    T.zeros(2, 0, 3),
+                    T.zeros(0),
+                    T.tensor(0.7),
+                    T.tensor(_data(4, 1, seed=5)),
+                ]
+                ps = [T.nn.Parameter(v.to(dt)) for v in values]
+                kw = {"momentum": 0.9} if name == "SGD" else {}
+                opt = getattr(T.optim, name)(ps, lr=0.01, maximize=True, **kw)
+                for k in range(3):
+                    for j, p in enumerate(ps):
+                        p.grad = T.full_like(p, 0.5 * (k + 1) - j * 0.25)
+                    opt.step()
+                return [p.detach() for p in ps], [dict(opt.state[p]) for p in ps]
+
+            out[(str(dt), name)] = raises(go)
+    return out
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 

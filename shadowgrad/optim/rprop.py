@@ -111,6 +111,8 @@ def _reduced_update(
     `param.addcmul_(grad.sign(), step_size, value=-1)`; the multi-tensor update computes the
     same values."""
     prev, step_size = state["prev"], state["step_size"]
+    if p.numel() == 0:
+        return  # (nothing to update; the masked writes below would warn on its 0-stride arrays)
     with no_grad():
         grad = -p.grad if group["maximize"] else p.grad
         sign = grad.mul(prev).sign()
