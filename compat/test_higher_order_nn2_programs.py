@@ -269,14 +269,11 @@ def _group_norm_spec(g: int, shape: tuple[int, ...], affine: bool) -> _Spec:
     return spec
 
 
-@program(
-    xfail="group norm under create_graph: torch's infinitely_differentiable_native_group_norm_"
-    "backward composes the input, weight and bias gradients from the forward's mean and rstd "
-    "(views of per-group sums: ViewBackward0 of AddBackward0/SumBackward1/UnsqueezeBackward1); "
-    "shadowgrad's composite recomputes the statistics in another order (values match, the graph "
-    "and the second order's summation order differ)"
-)
+@program()
 def prog_ho2_group_norm_orders(T: Any) -> Any:
+    """Group norm under create_graph: torch's infinitely differentiable backward composes the
+    gradients from the forward's mean and rstd outputs, whose gradients go back into
+    NativeGroupNormBackward0 (var_mean_backward) at the next order."""
     out = []
     for g, shape, affine in ((2, (2, 4, 3), True), (3, (2, 3, 2, 2), False), (1, (1, 4, 3), True)):
         f, ins = _group_norm_spec(g, shape, affine)(T)

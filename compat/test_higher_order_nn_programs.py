@@ -971,11 +971,7 @@ def prog_ho_instance_and_group_norm_values(T: Any) -> Any:
     return out
 
 
-@program(
-    xfail="group norm under create_graph: torch's infinitely differentiable backward reads the "
-    "forward node's mean and rstd outputs (edges back into NativeGroupNormBackward0, whose "
-    "formula then takes their gradients); shadowgrad's composite recomputes the statistics"
-)
+@program()
 def prog_ho_group_norm_graph(T: Any) -> Any:
     x = _x(T, 2, 4, 3, seed=121)
     w, b = _x(T, 4, seed=122), _x(T, 4, seed=123)

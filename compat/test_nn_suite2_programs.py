@@ -820,11 +820,7 @@ def prog_nn2_batchnorm_eval_grad_and_double_backward(T: Any) -> Any:
     return y, g.detach(), x.grad, bn.weight.grad, y2, x2.grad, y.grad_fn, y2.grad_fn
 
 
-@program(
-    xfail="group norm under create_graph: torch's infinitely differentiable backward reads the "
-    "forward node's mean and rstd outputs (edges back into NativeGroupNormBackward0); "
-    "shadowgrad's composite recomputes the statistics"
-)
+@program()
 def prog_nn2_norm_double_backward_node_names(T: Any) -> Any:
     F = T.nn.functional
     x = T.tensor(_data(4, 3, 2, seed=61), dtype=T.float64, requires_grad=True)

@@ -2608,13 +2608,112 @@ def _np_gn_weight(grad, input, num_groups, eps):
     return np.asarray(np.sum(xhat, axis=_bn_axes(input)))
 
 
+# Note [Group norm under create_graph]
+# torch's NativeGroupNormBackward0 runs infinitely_differentiable_native_group_norm_backward
+# when grad mode is on: the three gradients composed from the per-group sums of grad and
+# grad * x and the forward's mean and rstd OUTPUTS, whose own gradients go back into the
+# forward node (var_mean_backward). shadowgrad's node has one output: the statistics come from
+# a node of their own with torch's name and formulas (_gn_stats_op), made first so that it
+# runs after the formulas' nodes, as torch's forward node does.
+
+
+def _np_gn_stats_fwd(input, weight, bias, num_groups, eps):
+    x = input.astype(np.float32) if input.dtype == np.float16 else input
+    n = x.shape[0]
+    g = x.reshape(n, num_groups, -1)
+    mean = g.mean(axis=2)
+    xc = g - mean[..., None]
+    rstd = 1 / np.sqrt((xc * xc).mean(axis=2) + eps)
+    # outputs 1 and 2, as the forward's (its output 0 is not needed here)
+    dt = input.dtype
+    return np.empty(0, dt), mean.astype(dt, copy=False), rstd.astype(dt, copy=False)
+
+
+def _gn_stats_input(grads, input, num_groups, result2):
+    # torch's branch for the mean and rstd outputs' gradients (grad_output undefined):
+    # var_mean_backward(dvar, dmean, X, {2, 3}, 0, keepdim=True), dvar = -0.5 * rstd^3 * drstd
+    dmean, drstd = grads[1], grads[2]
+    n, g = input.shape[0], num_groups
+    x = input.reshape(n, g, -1, math.prod(input.shape[2:]))
+    rstd = result2.reshape(n, g, 1, 1)
+    rstd_cube = rstd * rstd * rstd
+    dvar = P._mul_scalar(rstd_cube, -0.5) * drstd.view(n, g, 1, 1)
+    count = x.shape[2] * x.shape[3]
+    gvar = P._mul_scalar(dvar, 2.0 / count) * (x - x.mean((2, 3), keepdim=True))
+    gmean = _div_scalar(dmean.view(n, g, 1, 1).expand(*x.shape), count)
+    return (gvar + gmean).reshape_as(input)
+
+
+_gn_stats_op = defop(
+    "native_group_norm",
+    "NativeGroupNormBackward0",
+    _np_gn_stats_fwd,
+    dtype="keep",
+    n_outputs=3,
+    diff_outputs=(1, 2),
+    input=_gn_stats_input,
+    weight=lambda grads: None,
+    bias=lambda grads: None,
+)
+
+
+def _gn_infinitely_differentiable(grad, input, weight, num_groups, eps):
+    """torch's infinitely_differentiable_native_group_norm_backward for grad_output alone."""
+    # (the node reads no bias: torch's saves none)
+    _, mean, rstd = _gn_stats_op(input, weight, None, num_groups, eps)
+    n, c = input.shape[:2]
+    g = num_groups
+    d = c // g
+    hxw = math.prod(input.shape[2:])
+    s = 1.0 / (d * hxw)
+    x = input.reshape(n, g, d, hxw)
+    mean_t = mean.reshape(n, g, 1, 1)
+    rstd_t = rstd.reshape(n, g, 1, 1)
+    dy = grad.reshape(n, g, d, hxw)
+    ds = (dy * x).sum(3).unsqueeze_(-1)
+    db = dy.sum(3).unsqueeze_(-1)
+    gamma = None if weight is None else weight.reshape(1, g, d, 1)
+    rstd_cube = rstd_t * rstd_t * rstd_t
+    a = rstd_t if gamma is None else rstd_t * gamma
+    b = (ds.sum(2) if gamma is None else (ds * gamma).sum(2)).unsqueeze_(-2)
+    cc = (db.sum(2) if gamma is None else (db * gamma).sum(2)).unsqueeze_(-2)
+    b = P._mul_scalar((cc * mean_t - b) * rstd_cube, s)
+    cc = -b * mean_t - P._mul_scalar(cc * rstd_t, s)
+    dx = (a * dy + b * x + cc).reshape_as(input)
+    if weight is None:
+        return dx, None, None
+    dgamma = ((ds - db * mean_t) * rstd_t).sum(0).reshape_as(weight)
+    dbeta = db.sum(0).reshape_as(weight)
+    return dx, dgamma, dbeta
+
+
+def _gn_grads(k: int) -> Any:
+    def f(grad, input, weight, num_groups, eps):
+        from .nn_fused import _key, _shared_by, _versions
+
+        if input._data.size == 0 or grad._data.dtype == np.float16:
+            return (
+                _gn_input(grad, input, weight, num_groups, eps),
+                _gn_weight(grad, input, num_groups, eps),
+                grad.sum(_bn_axes(grad)),
+            )[k]
+        return _shared_by(
+            (grad, *_key(grad, input, weight)),
+            (num_groups, eps, _versions(grad, input, weight)),
+            k,
+            lambda: _gn_infinitely_differentiable(grad, input, weight, num_groups, eps),
+        )
+
+    return f
+
+
 group_norm_op = defop(
     "native_group_norm",
     "NativeGroupNormBackward0",
     _gn_fwd,
-    input=_gn_input,
-    weight=_gn_weight,
-    bias=lambda grad: grad.sum(_bn_axes(grad)),
+    input=_gn_grads(0),
+    weight=_gn_grads(1),
+    bias=_gn_grads(2),
     raw={
         "input": _np_gn_input,
         "weight": _np_gn_weight,
