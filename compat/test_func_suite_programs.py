@@ -2369,6 +2369,56 @@ def prog_fn_autograd_functional_dtypes_and_graphs(T: Any) -> Any:
     )
 
 
+@program()
+def prog_fn_requires_grad_inside_transforms(T: Any) -> Any:
+    F = T.func
+    AF = T.autograd.functional
+    x = T.ones(2)
+    xs = T.ones(3, 2)
+    return (
+        raises(lambda: F.grad(lambda a: T.ones(2).requires_grad_().sum() + a.sum())(x)),
+        raises(lambda: F.grad(lambda a: a.requires_grad_().sum())(x)),
+        raises(lambda: F.vjp(lambda a: T.ones(2).requires_grad_() * a, x)),
+        raises(lambda: F.jvp(lambda a: T.ones(2).requires_grad_() * a, (x,), (x,))),
+        raises(lambda: F.vmap(lambda a: T.ones(2).requires_grad_(False) * a)(xs)),
+        raises(lambda: F.vmap(lambda a: AF.jacobian(lambda b: b * 2, a))(xs)),
+        raises(lambda: F.grad(lambda a: AF.jacobian(lambda b: b * 2, a).sum())(x)),
+        raises(lambda: F.grad(lambda a: AF.vjp(lambda b: b * 2, a, T.ones(2))[1].sum())(x)),
+        F.vmap(lambda a: T.nn.Parameter(T.ones(2)) * a)(xs).detach(),
+        F.vmap(lambda a: a * T.ones(2, requires_grad=True))(xs).requires_grad,
+        T.ones(2).requires_grad_().requires_grad,
+    )
+
+
+@program()
+def prog_fn_vmap_hooks_and_leaf_inplace(T: Any) -> Any:
+    vmap = T.func.vmap
+    xr = T.ones(3, 2, requires_grad=True)
+    return (
+        raises(lambda: vmap(lambda a: (a * 2).retain_grad() or a)(xr)),
+        raises(lambda: vmap(lambda a: a.register_hook(lambda g: g) and a)(xr)),
+        vmap(lambda a: T.ones(2, requires_grad=True).register_hook(lambda g: g) and a)(xr).shape,
+        vmap(F_grad_hook(T))(xr.detach()),
+        raises(lambda: vmap(lambda a: a.mul_(2))(xr)),
+        raises(lambda: vmap(lambda a: a[0].mul_(2))(xr)),
+        vmap(lambda a: a.mul_(2))(xr.detach().clone()),
+    )
+
+
+def F_grad_hook(T: Any) -> Any:
+    """A function whose grad transform registers a hook on its own tensor (allowed)."""
+
+    def f(a):
+        def inner(b):
+            c = b * 2
+            c.register_hook(lambda g: g * 3)
+            return c.sum()
+
+        return T.func.grad(inner)(a)
+
+    return f
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -405,6 +405,11 @@ class Tensor:
                 "requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
                 f"{type(requires_grad).__name__}"
             )
+        if _grad_mode.TRANSFORMS.depth:  # inside torch.func transforms: the user's call refused
+            from .func import REQUIRES_GRAD_IN_TRANSFORM, called_by_user
+
+            if called_by_user(1):
+                raise RuntimeError(REQUIRES_GRAD_IN_TRANSFORM)
         if self._grad_fn is not None:
             if not requires_grad:
                 raise RuntimeError(NOT_LEAF_REQUIRES_GRAD)

@@ -888,6 +888,22 @@ def unbatched_in_vmap(*ts: Any) -> bool:
     return sl is not None and not any(id(t) in sl for t in ts if t is not None)
 
 
+REQUIRES_GRAD_IN_TRANSFORM = (
+    "You are attempting to call Tensor.requires_grad_() (or perhaps using "
+    "torch.autograd.functional.* APIs) inside of a function being transformed by a functorch "
+    "transform. This is unsupported, please attempt to use the functorch transforms (e.g. grad, "
+    "vjp, jacrev, jacfwd, hessian) or call requires_grad_() outside of a function being "
+    "transformed instead."
+)
+
+
+def called_by_user(depth: int) -> bool:
+    """Whether the frame `depth` levels above the caller is not shadowgrad's own code (inside a
+    transform, torch refuses the user's requires_grad_() but not shadowgrad's)."""
+    f = sys._getframe(depth + 1)
+    return not str(f.f_globals.get("__name__", "")).startswith("shadowgrad.")
+
+
 BATCH_NORM_UNBATCHED_STATS = (
     "Batch norm got a batched tensor as input while the running_mean or running_var, which will "
     "be updated in place, were not batched.\nIf you are using a module and do not need eval "
@@ -1198,6 +1214,7 @@ _STORAGE_READS = frozenset(("tolist", "numpy", "data_ptr"))
 _ITEM_READS = frozenset(("item", "__float__", "__int__", "__index__", "__complex__"))
 
 
+_VIEW_OF_LEAF = "a view of a leaf Variable that requires grad is being used in an in-place"
 _HIDDEN_AUTOGRAD = {"requires_grad": (False,), "grad_fn": (None,), "is_leaf": (True,)}
 
 
@@ -1209,10 +1226,11 @@ def _property_name(prop: Any) -> str | None:
     return next((n for n in _HIDDEN_AUTOGRAD if own.get(n) is prop), None)
 
 
-def _read_by_shadowgrad() -> bool:
-    """Whether the property read the tracker sees comes from shadowgrad's own code (the first
-    frame above the modes' dispatch in overrides.py)."""
-    f = sys._getframe(2)
+def _read_by_shadowgrad(extra: int = 0) -> bool:
+    """Whether the call the tracker sees comes from shadowgrad's own code (the first frame
+    above the modes' dispatch in overrides.py; `extra`: the tracker's frames below its
+    __torch_function__)."""
+    f = sys._getframe(2 + extra)
     while f is not None and f.f_globals.get("__name__") == "shadowgrad.overrides":
         f = f.f_back
     return f is not None and str(f.f_globals.get("__name__", "")).startswith("shadowgrad.")
@@ -1311,6 +1329,8 @@ def _batch_tracker(
             hit = any(id(t) in batched for t in _tensor_leaves(args, kwargs))
             if not hit and len(args) > 1 and type(args[1]) in (slice, tuple):
                 hit = name in ("__getitem__", "__setitem__") and _batched_bounds(args[1])
+            if name == "requires_grad_" and not _read_by_shadowgrad():
+                raise RuntimeError(REQUIRES_GRAD_IN_TRANSFORM)
             if hit or name in _RANDOM_INPLACE or name in _RANDOM_CREATE:
                 _refuse(name, func, args, kwargs, hit)
             if hit and name == "__get__" and _TRANSFORMS.depth == depth:
@@ -1325,6 +1345,17 @@ def _batch_tracker(
             except RuntimeError as e:
                 if hit and name.endswith("_") and args and id(args[0]) in batched:
                     _raise_batched_broadcast(e)
+                    fr = VMAP.frame
+                    if (
+                        fr is not None
+                        and fr.batched is batched
+                        and id(args[0]) in fr.slices
+                        and str(e).startswith(_VIEW_OF_LEAF)
+                    ):  # torch's batched tensor is the mapped leaf itself, not a view of it
+                        raise RuntimeError(
+                            "a leaf Variable that requires grad is being used in an in-place "
+                            "operation."
+                        ) from None
                 raise
             if hit or (name in _RANDOM_CREATE and randomness == "different"):
                 if _is_tensor(out):
@@ -1406,6 +1437,13 @@ def _batch_tracker(
                     )
         if name in _FALLBACK_OPS and tracker.first:  # (torch runs the batch once: one warning)
             _warn_fallback(name + _FALLBACK_OPS[name](args))
+        hook = name in ("retain_grad", "register_hook") and _TRANSFORMS.depth == depth
+        if hook and not _read_by_shadowgrad(1):  # a batched tensor reads as not requiring grad
+            raise RuntimeError(
+                "can't retain_grad on Tensor that has requires_grad=False"
+                if name == "retain_grad"
+                else "cannot register a hook on a tensor that doesn't require gradient"
+            )
         if name in ("rrelu", "rrelu_"):
             raise RuntimeError("vmap: we do not yet support aten::rrelu. Please file an issue")
         if name == "equal":

@@ -55,6 +55,10 @@ def _grad_preprocess(inputs: tuple[Any, ...], create_graph: bool, need_graph: bo
         if create_graph and inp.requires_grad:
             res.append(inp.view_as(inp))
         else:
+            if _grad_mode.TRANSFORMS.depth:  # torch's requires_grad_ here refuses, as the user's
+                from ..func import REQUIRES_GRAD_IN_TRANSFORM
+
+                raise RuntimeError(REQUIRES_GRAD_IN_TRANSFORM)
             res.append(inp.detach().requires_grad_(need_graph))
     return tuple(res)
 
