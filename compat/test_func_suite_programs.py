@@ -2419,6 +2419,34 @@ def F_grad_hook(T: Any) -> Any:
     return f
 
 
+@program()
+def prog_fn_functionalize_and_mutations_in_transforms(T: Any) -> Any:
+    F = T.func
+    x = T.ones(2)
+    y = T.ones(2)
+    out = F.functionalize(lambda a: a.add_(1))(y)
+    return (
+        out,
+        y,
+        raises(lambda: F.functionalize(lambda a: a, remove="bogus")),
+        F.functionalize(lambda a: a.view(-1).add_(1), remove="mutations_and_views")(T.ones(2, 2)),
+        F.vmap(F.functionalize(lambda a: a.clone().add_(1)))(T.ones(3, 2)),
+        F.grad(F.functionalize(lambda a: (a * a).sum()))(x),
+        F.jvp(lambda a: a.clone().add_(a), (x,), (T.ones(2),)),
+        F.jacrev(lambda a: a.clone().mul_(a))(x),
+        F.jacfwd(lambda a: T.zeros(2).copy_(a) * 2)(x),
+        F.grad(lambda a: (T.zeros(2).index_put_((T.tensor([0]),), a[:1]) * 2).sum())(x),
+        F.grad(lambda a: (a.detach() * a).sum())(x * 3),
+        F.jvp(lambda a: a.detach() * a, (x * 3,), (T.ones(2),)),
+        F.grad(lambda a: T.no_grad()(lambda: a * 2)().sum() + a.sum())(x),
+        F.jvp(lambda a: T.no_grad()(lambda: a * 2)(), (x,), (T.ones(2),)),
+        F.grad(lambda a: T.autograd.grad((a * a).sum(), a, create_graph=True)[0].sum())(x),
+        raises(lambda: F.grad(lambda a: (a * 2).sum().backward())(x)),
+        F.grad(lambda a: a.sum() * a.sum().item())(x),
+        F.grad(lambda a: a.to(T.complex64).abs().sum())(x),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

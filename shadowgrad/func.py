@@ -2051,7 +2051,7 @@ def functionalize(func: Callable[..., Any], *, remove: str = "mutations") -> Cal
     """Mirrors `torch.func.functionalize`: the function's results, and its mutations of its
     inputs, are those of running it eagerly, which is what shadowgrad does."""
     if remove not in ("mutations", "mutations_and_views"):
-        raise AssertionError(
+        raise RuntimeError(
             f"functionalize(f, remove='mutations'): received invalid argument for remove={remove}."
             " Valid options are:\n     remove='mutations': all inplace and out= operators will "
             "be removed from the program, and replaced with their out-of-place equivalents.\n"
