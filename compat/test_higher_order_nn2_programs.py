@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 from . import test_realistic_programs_3 as _h
+from .compare import Tolerance
 from .engines import raises
 from .test_higher_order_nn_programs import _same_node, _tree, _with_grad_output
 from .test_realistic_programs_2 import _data, _gc
@@ -759,6 +760,120 @@ def prog_ho2_pairwise_distance_equal_points(T: Any) -> Any:
     a = T.tensor([[1.0, 2.0], [0.0, 0.0]], dtype=T.float64, requires_grad=True)
     b = T.tensor([[1.0, 2.0], [0.0, 0.0]], dtype=T.float64, requires_grad=True)
     return _orders(T, lambda a, b: F.pairwise_distance(a, b), [a, b])
+
+
+# --- layouts, dtypes and sizes at second order ------------------------------------------------
+
+
+@program()
+def prog_ho2_group_norm_edge_inputs(T: Any) -> Any:
+    """Group norm's double backward on a float32 input, a channels-last input, a transposed
+    (non-contiguous) input, an empty batch and one element per group."""
+    F = _F(T)
+    out = []
+    x32 = T.tensor(_data(2, 4, 3, seed=70), requires_grad=True)
+    w32 = T.tensor(_data(4, seed=71), requires_grad=True)
+    out.append(_orders(T, lambda x, w: F.group_norm(x, 2, w), [x32, w32]))
+    xcl = _x(T, 1, 4, 2, 2, seed=72)
+    out.append(
+        _orders(T, lambda x: F.group_norm(x.contiguous(memory_format=T.channels_last), 2), [xcl])
+    )
+    xt = _x(T, 3, 4, seed=73)
+    out.append(_orders(T, lambda x: F.group_norm(x.t(), 3), [xt]))
+    xe = _x(T, 0, 4, 3, seed=74)
+    out.append(_orders(T, lambda x: F.group_norm(x, 2), [xe]))
+    x1 = _x(T, 2, 4, seed=75)
+    out.append(_orders(T, lambda x: F.group_norm(x, 4), [x1]))
+    return out
+
+
+@program()
+def prog_ho2_group_norm_module_gradient_penalty(T: Any) -> Any:
+    """A GroupNorm module in a small conv net: a WGAN-GP style input-gradient penalty, its
+    gradients on every parameter."""
+    T.manual_seed(0)
+    nn = T.nn
+    net = nn.Sequential(nn.Conv2d(2, 4, 2), nn.GroupNorm(2, 4), nn.SiLU(), nn.Flatten()).double()
+    x = _x(T, 2, 2, 3, 3, seed=76)
+    (g,) = T.autograd.grad(net(x).sum(), x, create_graph=True)
+    penalty = (g.flatten(1).norm(dim=1) - 1).pow(2).mean()
+    penalty.backward()
+    return g, penalty, {k: p.grad for k, p in sorted(net.named_parameters())}
+
+
+@program()
+def prog_ho2_grid_sample_edge_inputs(T: Any) -> Any:
+    """grid_sample's double backward on a transposed grid, grid points exactly on
+    the borders and corners (+-1), and far outside (zeros padding: no taps in bounds); the
+    second order's node names (its graph below them: ho2_grid_sample_second_order_graph)."""
+    F = _F(T)
+    out = []
+    x = _x(T, 1, 1, 3, 4, seed=78)
+    gt = T.tensor(np.linspace(-0.8, 0.9, 12).reshape(1, 2, 3, 2), requires_grad=True)
+    out.append(
+        _orders(
+            T,
+            lambda x, g: F.grid_sample(x, g.transpose(1, 2), align_corners=True),
+            [x, gt],
+            depth2=0,
+        )
+    )
+    gb = T.tensor([[[[-1.0, -1.0], [1.0, 1.0]], [[1.0, -1.0], [0.0, 1.0]]]], requires_grad=True)
+    gb = gb.double().detach().requires_grad_()
+    for kw in (
+        dict(align_corners=True),
+        dict(align_corners=False, padding_mode="border"),
+        dict(align_corners=False, mode="bicubic"),
+    ):
+        out.append(_orders(T, lambda x, g, kw=kw: F.grid_sample(x, g, **kw), [x, gb], depth2=0))
+    gf = T.tensor([[[[3.0, 0.2], [-4.0, 5.0]]]], dtype=T.float64, requires_grad=True)
+    out.append(_orders(T, lambda x, g: F.grid_sample(x, g, align_corners=False), [x, gf], depth2=0))
+    return out
+
+
+@program(
+    tol=Tolerance(
+        2e-4,
+        1e-4,
+        "float32 third order of grid sampling: torch's double-backward composite sums the "
+        "taps' terms in another order, and the third order's sin of second-order gradients "
+        "of ~40 amplifies their float32 rounding",
+    )
+)
+def prog_ho2_grid_sample_float32(T: Any) -> Any:
+    F = _F(T)
+    out = []
+    x32 = T.tensor(_data(1, 2, 3, 3, seed=77), requires_grad=True)
+    g32 = T.tensor(np.linspace(-0.9, 0.7, 8).reshape(1, 2, 2, 2).astype("float32"))
+    g32.requires_grad_()
+    out.append(
+        _orders(T, lambda x, g: F.grid_sample(x, g, align_corners=False), [x32, g32], depth2=0)
+    )
+    return out
+
+
+@program()
+def prog_ho2_interpolate_and_pool_edge_inputs(T: Any) -> Any:
+    """Second order through interpolate and pooling of a float32 input, a channels-last
+    input, and a transposed one."""
+    F = _F(T)
+    out = []
+    x32 = T.tensor(_data(1, 2, 3, 3, seed=79), requires_grad=True)
+    out.append(_orders(T, lambda x: F.interpolate(x, scale_factor=2, mode="bilinear"), [x32]))
+    out.append(_orders(T, lambda x: F.avg_pool2d(x, 2, 1), [x32]))
+    xcl = _x(T, 1, 2, 3, 3, seed=80)
+    out.append(
+        _orders(
+            T,
+            lambda x: F.interpolate(
+                x.contiguous(memory_format=T.channels_last), size=(4, 5), mode="bicubic"
+            ),
+            [xcl],
+        )
+    )
+    xt = _x(T, 1, 2, 4, 3, seed=81)
+    out.append(_orders(T, lambda x: F.adaptive_avg_pool2d(x.transpose(2, 3), (2, 2)), [xt]))
+    return out
 
 
 # --- the order a node computes its inputs' gradients in ---------------------------------------

@@ -2211,6 +2211,10 @@ def group_norm(
                 f"{list(input.shape)}"
             )
     _check_norm_dtypes(input, "GroupNormKernelImpl", weight, bias)
+    if not input._data.flags.c_contiguous:
+        # torch's group_norm hands native_group_norm input.contiguous(suggested format): a
+        # CloneBackward0 in front of its node, whose gradients read that copy
+        input = input.contiguous(memory_format=_formats.suggested(input._data))
     return _kernel_layout(K.group_norm_op(input, weight, bias, num_groups, eps), input)
 
 

@@ -2620,7 +2620,7 @@ def _np_gn_weight(grad, input, num_groups, eps):
 def _np_gn_stats_fwd(input, weight, bias, num_groups, eps):
     x = input.astype(np.float32) if input.dtype == np.float16 else input
     n = x.shape[0]
-    g = x.reshape(n, num_groups, -1)
+    g = x.reshape(n, num_groups, math.prod(x.shape[1:]) // num_groups)
     mean = g.mean(axis=2)
     xc = g - mean[..., None]
     rstd = 1 / np.sqrt((xc * xc).mean(axis=2) + eps)
@@ -2634,7 +2634,7 @@ def _gn_stats_input(grads, input, num_groups, result2):
     # var_mean_backward(dvar, dmean, X, {2, 3}, 0, keepdim=True), dvar = -0.5 * rstd^3 * drstd
     dmean, drstd = grads[1], grads[2]
     n, g = input.shape[0], num_groups
-    x = input.reshape(n, g, -1, math.prod(input.shape[2:]))
+    x = input.reshape(n, g, input.shape[1] // g, math.prod(input.shape[2:]))
     rstd = result2.reshape(n, g, 1, 1)
     rstd_cube = rstd * rstd * rstd
     dvar = P._mul_scalar(rstd_cube, -0.5) * drstd.view(n, g, 1, 1)
@@ -2691,7 +2691,7 @@ def _gn_grads(k: int) -> Any:
     def f(grad, input, weight, num_groups, eps):
         from .nn_fused import _key, _shared_by, _versions
 
-        if input._data.size == 0 or grad._data.dtype == np.float16:
+        if grad._data.dtype == np.float16:
             return (
                 _gn_input(grad, input, weight, num_groups, eps),
                 _gn_weight(grad, input, num_groups, eps),
