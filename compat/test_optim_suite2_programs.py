@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+import numpy as np
 import pytest
 
 from . import test_realistic_programs_3 as _h
@@ -2053,6 +2054,38 @@ def prog_op2_half_and_bfloat16_zero_size_and_scalar_parameters(T: Any) -> Any:
                 return [p.detach() for p in ps], [dict(opt.state[p]) for p in ps]
 
             out[(str(dt), name)] = raises(go)
+    return out
+
+
+@program()
+def prog_op2_lerp_rounding_float_half_bfloat16(T: Any) -> Any:
+    """torch's lerp kernel on float32 (float16/bfloat16 in float): end - self rounded to float,
+    then self + w * d (|w| < 0.5) or end - d * (1 - w) as one fused multiply-add. Scalar and
+    tensor weights on both sides of 0.5, broadcasting, in place; the EMA of AveragedModel."""
+    out = {}
+
+    def bits(t: Any) -> Any:  # compared exactly: a last-place difference shows
+        return t.view(T.int32 if t.dtype == T.float32 else T.int16)
+
+    for dt in (T.float32, T.float16, T.bfloat16):
+        for n in (20, 100):
+            b = T.tensor(_data(n, seed=n)).to(dt)
+            e = T.tensor(_data(n, seed=n + 1)).to(dt)
+            w = T.tensor(np.linspace(-0.9, 1.6, n).astype(np.float32)).to(dt)
+            out[(str(dt), n)] = (
+                [bits(b.clone().lerp_(e, s)) for s in (0.1, 0.9, 0.001, -0.7, 2.5, 0.5)],
+                bits(T.lerp(b, e, w)),
+                bits(T.lerp(b.reshape(-1, 1)[:5], e[:7], T.tensor(0.75).to(dt))),
+            )
+    U = T.optim.swa_utils
+    net = _seeded(T, T.nn.Linear(30, 20), 8)
+    ema = U.AveragedModel(net, multi_avg_fn=U.get_ema_multi_avg_fn(0.9))
+    for k in range(3):
+        with T.no_grad():
+            for p in net.parameters():
+                p.mul_(1.1).add_(0.01 * k)
+        ema.update_parameters(net)
+    out["ema"] = [bits(p.detach()) for p in ema.parameters()]
     return out
 
 

@@ -1942,9 +1942,26 @@ def _number(v: Any) -> Any:
 @_half_in_float
 def _np_lerp(self: np.ndarray, end: np.ndarray, weight: Any) -> np.ndarray:
     # torch's lerp: from whichever end is nearer to the weight (exact at weight 0 and 1)
+    if self.dtype == np.float32 or self.dtype is D.LD:
+        return _float_lerp(self, end, weight)
     w = np.asarray(weight, self.dtype)
     d = end - self
     return np.where(np.abs(w) < 0.5, self + w * d, end - d * (1 - w)).astype(self.dtype)
+
+
+def _float_lerp(self: np.ndarray, end: np.ndarray, weight: Any) -> np.ndarray:
+    """torch's float32 (and float16/bfloat16, in float) lerp kernel: end - self rounded to
+    float, then `self + w * d` or `end - d * (1 - w)` as one fused multiply-add (its vectorized
+    and scalar loops alike), so rounded once; computed here in float64, where the float
+    products are exact."""
+    f, g = np.float32, np.float64
+    s, e = self.astype(f), np.asarray(end).astype(f)
+    w = np.asarray(weight).astype(f)
+    d = (e - s).astype(g)
+    r = np.where(
+        np.abs(w) < 0.5, s.astype(g) + w.astype(g) * d, e.astype(g) - d * (f(1) - w).astype(g)
+    ).astype(f)
+    return r if self.dtype == np.float32 else D.round_bf16(r)
 
 
 _lerp_scalar = defop(
