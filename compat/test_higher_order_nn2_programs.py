@@ -876,6 +876,61 @@ def prog_ho2_interpolate_and_pool_edge_inputs(T: Any) -> Any:
     return out
 
 
+_MORE: dict[str, _Spec] = {
+    "cdist_p2": _spec(lambda T, a: T.cdist(a[0], a[1]), (3, 2), (4, 2)),
+    "cdist_p1": _spec(lambda T, a: T.cdist(a[0], a[1], p=1), (2, 3), (3, 3)),
+    "cdist_p3_batched": _spec(lambda T, a: T.cdist(a[0], a[1], p=3), (2, 2, 3), (2, 3, 3)),
+    "pdist": _spec(lambda T, a: _F(T).pdist(a[0]), (4, 3)),
+    "layer_norm_transposed": _spec(
+        lambda T, a: _F(T).layer_norm(a[0].transpose(0, 1), (2,), a[1], a[2]), (2, 3), (2,), (2,)
+    ),
+    "batch_norm_transposed": _spec(
+        lambda T, a: _F(T).batch_norm(a[0].t(), None, None, a[1], a[2], training=True),
+        (3, 4),
+        (3,),
+        (3,),
+    ),
+    "instance_norm_running": _spec(
+        lambda T, a: _F(T).instance_norm(
+            a[0], T.zeros(3, dtype=T.float64), T.ones(3, dtype=T.float64), use_input_stats=True
+        ),
+        (2, 3, 4),
+    ),
+    "log_softmax_transposed": _spec(lambda T, a: _F(T).log_softmax(a[0].t(), 0), (3, 4)),
+    "softmax_dtype": _spec(lambda T, a: _F(T).softmax(a[0], 1, dtype=T.float64), (2, 3)),
+    "kl_div_batchmean": _spec(
+        lambda T, a: _F(T).kl_div(a[0].log_softmax(1), a[1].softmax(1), reduction="batchmean"),
+        (2, 3),
+        (2, 3),
+    ),
+    "nll_weighted_ignore": _spec(
+        lambda T, a: _F(T).nll_loss(
+            a[0].log_softmax(1),
+            T.tensor([2, 0, 1]),
+            weight=T.tensor([0.5, 2.0, 1.5], dtype=T.float64),
+            ignore_index=0,
+        ),
+        (3, 3),
+    ),
+    "embedding_max_norm": _spec(
+        lambda T, a: _F(T).embedding(T.tensor([0, 2, 2]), a[0] * 1, max_norm=0.5), (3, 2)
+    ),
+    "prelu_channels": _spec(lambda T, a: _F(T).prelu(a[0], a[1]), (2, 3, 2), (3,)),
+    "dropout_p0": _spec(lambda T, a: _F(T).dropout(a[0], 0.0) * a[0], (2, 3)),
+    "conv1d_reflect_pad": _spec(
+        lambda T, a: _F(T).conv1d(_F(T).pad(a[0], (2, 1), mode="reflect"), a[1]),
+        (1, 2, 5),
+        (3, 2, 2),
+    ),
+    "pad_replicate_2d": _spec(
+        lambda T, a: _F(T).pad(a[0], (1, 2, 0, 1), mode="replicate").pow(2), (1, 1, 2, 3)
+    ),
+}
+
+for _n, _s in _MORE.items():
+    _orders_program(_n, _s)
+
+
 # --- the order a node computes its inputs' gradients in ---------------------------------------
 
 _CORE: dict[str, _Spec] = {
