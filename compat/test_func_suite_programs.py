@@ -2447,6 +2447,40 @@ def prog_fn_functionalize_and_mutations_in_transforms(T: Any) -> Any:
     )
 
 
+@program()
+def prog_fn_vmap_bool_and_singleton_dims(T: Any) -> Any:
+    vmap = T.func.vmap
+    x = _t(T, 2, 3)
+    return (
+        raises(lambda: vmap(lambda a: a, in_dims=True)(x)),
+        raises(lambda: vmap(lambda a: a, in_dims=(True,))(x)),
+        vmap(lambda a: a, out_dims=True)(x),
+        vmap(lambda a: a, out_dims=(1,))(x),
+        vmap(lambda a: a, out_dims=(True,))(x),
+        raises(lambda: vmap(lambda a: a, out_dims=[1])(x)),
+        raises(lambda: vmap(lambda a: (a, a), out_dims=(1,))(x)),
+        vmap(lambda a: [a], out_dims=[1])(x),
+        raises(lambda: vmap(lambda a: [a], out_dims=(1,))(x)),
+    )
+
+
+@program(
+    xfail="an output that does not depend on the mapped inputs is one unbatched tensor in torch, "
+    "expanded over the batch (ExpandBackward0; with out_dims>0 its expand fails); shadowgrad "
+    "stacks the samples' equal values"
+)
+def prog_fn_vmap_unbatched_output_is_expanded(T: Any) -> Any:
+    vmap = T.func.vmap
+    w = T.ones(2, requires_grad=True)
+    x = T.ones(3, 2)
+    out = vmap(lambda a: w * 2)(x)
+    return (
+        out.grad_fn,
+        out.stride(),
+        raises(lambda: vmap(lambda a: T.ones(2), out_dims=1)(x)),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -1011,7 +1011,7 @@ def _vmap_call(
                 f"dimensionality {x.ndim} so expected in_dim to satisfy -{x.ndim} <= in_dim < "
                 f"{x.ndim}."
             )
-        n = x.shape[d]
+        n = x.size(d)  # (torch's own read: a bool in_dim fails here, as size()'s argument)
         if size is not None and n != size:
             sizes = [x.shape[d] for x, d in zip(leaves, dims, strict=True) if d is not None]
             raise ValueError(
@@ -1093,6 +1093,8 @@ def _vmap_call(
         _tensor_mod.VMAP_SLICES = prev_slices
     flat = [_flatten(r) for r in results]
     out_leaves, out_spec = flat[0]
+    if isinstance(out_dims, tuple) and len(out_dims) == 1 and _is_tensor(results[0]):
+        out_dims = out_dims[0]  # torch's _unwrap_batched: a single output takes (d,) as d
     if isinstance(out_dims, (tuple, list, dict)):
         if not _is_prefix(out_dims, results[0]):
             raise ValueError(
@@ -1122,17 +1124,18 @@ def _vmap_call(
                 f"{_torch_type(type(o))}. Did you mean to set out_dims= to None for output?"
             )
         parts = [f[0][k] for f in flat]
+        od = int(odims[k])  # (an out_dim of True is torch's 1)
         if _grad_mode.mode().inference and not any(p.is_inference() for p in parts):
             # torch's batched outputs are func's own: no inference tensor made by stacking
             token = _grad_mode._set_mode(_grad_mode._MODES[(False, False)])
             try:
-                s = stack(parts, odims[k] if odims[k] is not None else 0)
+                s = stack(parts, od)
             finally:
                 _grad_mode._MODE.reset(token)
         else:
-            s = stack(parts, odims[k] if odims[k] is not None else 0)
+            s = stack(parts, od)
         if size == 0:
-            s = s.narrow(odims[k] or 0, 0, 0)
+            s = s.narrow(od, 0, 0)
         stacked.append(s)
     return _unflatten(stacked, out_spec)
 
