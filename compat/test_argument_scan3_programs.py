@@ -441,6 +441,38 @@ def prog_as3_size_methods_called_without_size(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_as3_int_dim_given_a_bool(T: Any) -> Any:
+    x = _x(T, 2, 3)
+    i = T.tensor([[0, 1, 0]])
+    v, j = x.sort(1)
+    y = v.sum() + x.diff(dim=1).sum() + x.take_along_dim(i, 0).sum()
+    y = y + x.renorm(2, 0, 1.0).sum() + x.aminmax(dim=1)[1].sum()
+    y.backward()
+    calls = {
+        "sort_pos": lambda: x.sort(True),
+        "sort_kw": lambda: x.sort(dim=True),
+        "T.sort_kw": lambda: T.sort(x, dim=True),
+        "argsort_pos": lambda: x.argsort(True),
+        "T.argsort_kw": lambda: T.argsort(x, dim=False),
+        "diff_kw": lambda: x.diff(dim=True),
+        "T.diff_pos": lambda: T.diff(x, 1, True),
+        "take_along_dim": lambda: x.take_along_dim(i, True),
+        "T.take_along_dim_kw": lambda: T.take_along_dim(x, i, dim=True),
+        "scatter_add": lambda: x.detach().scatter_add(True, i, x.detach()),
+        "T.scatter_add": lambda: T.scatter_add(x.detach(), False, i, x.detach()),
+        "renorm": lambda: x.renorm(2, True, 1.0),
+        "T.renorm": lambda: T.renorm(x, 2, True, 1.0),
+        "aminmax": lambda: x.aminmax(dim=True),
+        "T.aminmax": lambda: T.aminmax(x, dim=True),
+        "slice_scatter": lambda: x.slice_scatter(x[:, :1], True, 0, 1),
+        "T.slice_scatter_kw": lambda: T.slice_scatter(x, x[:, :1], dim=True, start=0, end=1),
+    }
+    out = {k: raises(f) for k, f in calls.items()}
+    out["values"] = (v, j, y, x.grad)
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -1281,7 +1281,9 @@ def _call_instructions(code: Any) -> dict[int, tuple[int, tuple[str, ...]]]:
 
 # the wrappers around the public functions and methods (tensor_first's, _numpy_compat's, the
 # out= and device wrappers, the per-op argument checks)
-_WRAPPER_NAMES = frozenset(("checked", "aliased", "call", "wrapper", "with_out", "inner"))
+_WRAPPER_NAMES = frozenset(
+    ("checked", "aliased", "call", "wrapper", "with_out", "inner", "method")  # (method: _method's)
+)
 
 
 @functools.cache
@@ -1442,15 +1444,16 @@ def factory_keywords(fn: str, positional: tuple[Any, ...], keywords: dict[str, A
     )
 
 
-def reraise_op_frame() -> None:
-    """For a helper on an op's error path, called by the op itself: torch's parser error for
-    the op (its function's name, a PARSER key) as the user's call gave its arguments, read
-    from the op's frame by its parameters' names, else return."""
-    frame = sys._getframe(2)  # the op's
+def reraise_op_frame(up: int = 2) -> None:
+    """On an op's error path (the op's frame `up` frames above this one: 1 when the op calls
+    this, 2 from a helper it calls): torch's parser error for the op (its function's name, a
+    PARSER key) as the user's call gave its arguments, read from the op's frame by its
+    parameters' names, else return."""
+    frame = sys._getframe(up)  # the op's
     code = frame.f_code
     if code.co_name not in PARSER or not code.co_argcount:
         return
     loc = frame.f_locals
     names = code.co_varnames[1 : code.co_argcount + code.co_kwonlyargcount]
     values = tuple(loc.get(n) for n in names)
-    reraise_as_called(code.co_name, names, values, True, loc.get(code.co_varnames[0]), 2)
+    reraise_as_called(code.co_name, names, values, True, loc.get(code.co_varnames[0]), up)

@@ -1351,6 +1351,10 @@ def _scatter_reduce_inplace(
 
 def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     """Mirrors `torch.scatter_add`."""
+    if dim.__class__ is bool:  # torch's parser takes no bool for an int dim
+        from .._signatures import reraise_op_frame
+
+        reraise_op_frame(1)
     if not isinstance(index, Tensor):
         raise _not_tensor("scatter_add", "index", 3, index)
     if not isinstance(src, Tensor):
@@ -1862,6 +1866,10 @@ def take(input: Tensor, index: Tensor) -> Tensor:
 
 def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Tensor:
     """Mirrors `torch.take_along_dim`."""
+    if dim.__class__ is bool:  # torch's parser takes no bool for an int dim
+        from .._signatures import reraise_op_frame
+
+        reraise_op_frame(1)
     try:
         if indices._data.dtype != np.int64 and dim is not None:
             raise RuntimeError(

@@ -2867,6 +2867,10 @@ def diff(
 ) -> Tensor:
     """Mirrors `torch.diff`: out[i] = input[i + 1] - input[i] along dim, n times, as torch's
     diff_helper records it (two slices and a SubBackward0; bools use !=)."""
+    if dim.__class__ is bool:  # torch's parser takes no bool for an int dim
+        from .._signatures import reraise_op_frame
+
+        reraise_op_frame(1)
     if input.ndim == 0:
         raise RuntimeError("diff expects input to be at least one-dimensional")
     if n < 0:

@@ -690,6 +690,10 @@ def _aminmax_jvp(
 
 def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False) -> Any:
     """Mirrors `torch.aminmax`: (min, max) in one node."""
+    if dim.__class__ is bool:  # torch's parser takes no bool for an int dim
+        from .._signatures import reraise_op_frame
+
+        reraise_op_frame(1)
     x = input._data
     if x.dtype.kind == "c":
         raise NotImplementedError(f"\"aminmax_cpu\" not implemented for '{input.dtype._short}'")
@@ -818,6 +822,10 @@ def slice_scatter(
     step: int = 1,
 ) -> Tensor:
     """Mirrors `torch.slice_scatter`: a copy of input with src at input[start:end:step] on dim."""
+    if dim.__class__ is bool:  # torch's parser takes no bool for an int dim
+        from .._signatures import reraise_op_frame
+
+        reraise_op_frame(1)
     try:
         d = wrap_dim(dim, input.ndim)
         if step <= 0:
@@ -2043,6 +2051,10 @@ _renorm = defop(
 def renorm(input: Tensor, p: float, dim: int, maxnorm: float, *, out: Any = None) -> Tensor:
     """Mirrors `torch.renorm`: each slice along dim whose p-norm exceeds maxnorm is scaled to
     maxnorm (by maxnorm / (norm + 1e-7), as torch)."""
+    if dim.__class__ is bool:  # torch's parser takes no bool for an int dim
+        from .._signatures import reraise_op_frame
+
+        reraise_op_frame(1)
     if input.ndim <= 1:
         raise RuntimeError(
             f"renorm: input needs at least 2 dimensions, got {input.ndim} dimensions"

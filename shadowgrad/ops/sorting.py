@@ -117,9 +117,11 @@ def sort(
     input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool | None = None
 ) -> Any:
     """Mirrors `torch.sort` (always stable, as torch's CPU sort is)."""
-    if (descending is not False and descending is not True) or (
-        stable is not None and stable is not False and stable is not True
-    ):  # torch's parser takes a bool only
+    if (
+        (descending is not False and descending is not True)
+        or (stable is not None and stable is not False and stable is not True)
+        or dim.__class__ is bool
+    ):  # torch's parser takes a bool only (and no bool for the int dim)
         from .._signatures import reraise
 
         reraise("sort", (dim, descending), {} if stable is None else {"stable": stable})
@@ -136,7 +138,9 @@ def argsort(
     input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool = False
 ) -> Tensor:
     """Mirrors `torch.argsort`."""
-    if descending.__class__ is not bool or stable.__class__ is not bool:  # torch's parser
+    if (
+        descending.__class__ is not bool or stable.__class__ is not bool or dim.__class__ is bool
+    ):  # torch's parser
         from .._signatures import reraise_as_called
 
         reraise_as_called(
