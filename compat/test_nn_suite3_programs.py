@@ -2822,6 +2822,51 @@ def prog_nn3_parameter_containers_conversions_and_edits(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_nn3_pack_padded_node_saved_values_and_freeing(T: Any) -> Any:
+    U = T.nn.utils.rnn
+    out = []
+    x = _x(T, 3, 2, 2, seed=154, rg=True)
+    p = U.pack_padded_sequence(x, [3, 1])
+    g = p.data.grad_fn
+    names = sorted(a for a in dir(g) if a.startswith(("_saved_", "_raw_saved_")))
+    out.append((names, g._saved_batch_first, g._saved_input_sym_sizes, g._saved_result1))
+    out.append((p.batch_sizes, p.batch_sizes.requires_grad, p.batch_sizes.grad_fn))
+    w = T.arange(8.0).reshape(4, 2)
+    (p.data * w).sum().backward(retain_graph=True)
+    (p.data * w).sum().backward()
+    out.append(x.grad)
+    out.append(raises(lambda: p.data.sum().backward()))
+    out.append(raises(lambda: g._saved_result1))
+    # double backward, then a third pass through the freed node
+    x2 = _x(T, 3, 2, 2, seed=155, rg=True).double()
+    p2 = U.pack_padded_sequence(x2, [3, 2])
+    gr = T.autograd.grad((p2.data**3).sum(), x2, create_graph=True)[0]
+    out.append((gr, gr.grad_fn))
+    out.append(T.autograd.grad(gr.sum(), x2))
+    out.append(raises(lambda: T.autograd.grad((p2.data * 2).sum(), x2)))
+    # a length past the padded size: packed forward, failing backward
+    for bf, shape, lens in ((False, (2, 2, 1), [3, 1]), (True, (3, 2, 1), [3, 1, 1])):
+        y = T.arange(float(shape[0] * shape[1])).reshape(shape).requires_grad_()
+        q = U.pack_padded_sequence(y, lens, batch_first=bf)
+        out.append((q.data, q.batch_sizes, raises(lambda q=q: q.data.sum().backward())))
+    # forward AD: torch has no formula for _pack_padded_sequence (pad_packed and pad_sequence
+    # decompose)
+    fw = importlib.import_module(T.__name__ + ".autograd.forward_ad")
+    z, t = T.arange(12.0).reshape(3, 2, 2), T.ones(3, 2, 2) * 0.5
+    with fw.dual_level():
+        d = fw.make_dual(z, t)
+        out.append(raises(lambda: U.pack_padded_sequence(d, [3, 1])))
+        pd = fw.make_dual(T.arange(8.0).reshape(4, 2), T.ones(4, 2))
+        packed = U.PackedSequence(pd, T.tensor([2, 1, 1]))
+        out.append(tuple(fw.unpack_dual(U.pad_packed_sequence(packed)[0])))
+        out.append(tuple(fw.unpack_dual(U.pad_sequence([d[0], d[1, :1]]))))
+    out.append(
+        raises(lambda: T.func.jvp(lambda v: U.pack_padded_sequence(v, [3, 1]).data, (z,), (t,)))
+    )
+    return out
+
+
 # --- the harness (test_realistic_programs_3's, over this file's programs) ---------------------
 
 

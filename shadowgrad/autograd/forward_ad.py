@@ -382,6 +382,7 @@ NO_FORWARD_AD = {
     "_cdist_forward": "_cdist_forward",
     "_pdist_forward": "_pdist_forward",
     "_embedding_bag": "_embedding_bag",
+    "_pack_padded_sequence": "_pack_padded_sequence",
     "grid_sampler_2d": "grid_sampler_2d",
     "grid_sampler_3d": "grid_sampler_3d",
     "multi_margin_loss": "multi_margin_loss",

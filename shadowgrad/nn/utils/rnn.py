@@ -15,7 +15,6 @@ import numpy as np
 from ... import _dtype as D
 from ..._creation import arange, as_tensor, empty_like, tensor
 from ..._tensor import Tensor
-from ...autograd.forward_ad import LINEAR
 from ...ops.registry import defop
 from ...ops.sorting import sort
 
@@ -151,26 +150,52 @@ def invert_permutation(permutation: Tensor | None) -> Tensor | None:
 # packed data holds, so the forward is a gather and the backward the matching scatter.
 
 
-def _pack_fwd(input: np.ndarray, rows: tuple[int, ...], batch_first: bool) -> np.ndarray:
+def _pack_fwd(
+    input: np.ndarray, rows: tuple[int, ...], batch_sizes: tuple[int, ...], batch_first: bool
+) -> tuple[np.ndarray, np.ndarray]:
     x = np.swapaxes(input, 0, 1) if batch_first else input
-    return x.reshape((-1, *x.shape[2:]))[list(rows)]
+    data = x.reshape((-1, *x.shape[2:]))[list(rows)]
+    return data, np.array(batch_sizes, dtype=np.int64)
 
 
-def _pack_bwd(grad: Tensor, input_sizes: tuple[int, ...], rows: Any, batch_first: bool) -> Tensor:
-    tb = (input_sizes[1], input_sizes[0]) if batch_first else input_sizes[:2]
-    full = grad.new_zeros((tb[0] * tb[1], *input_sizes[2:]))
-    out = full.index_copy(0, tensor(list(rows), dtype=D.int64), grad).reshape(*tb, *input_sizes[2:])
-    return out.transpose(0, 1) if batch_first else out
+def _pack_bwd(
+    grad: Tensor, input_sizes: tuple[int, ...], batch_sizes: Tensor, batch_first: bool
+) -> Tensor:
+    # torch's _pack_padded_sequence_backward, composite: each step's rows copied into a zero
+    # time-major gradient (its graph under create_graph: one CopySlices per step); a length
+    # past the padded size selects past the end (torch's IndexError)
+    size = list(input_sizes)
+    if batch_first:
+        size[0], size[1] = size[1], size[0]
+    grad_input = grad.new_zeros(size)
+    sizes = batch_sizes.tolist()
+    if grad.requires_grad:  # (create_graph: torch's graph)
+        offset = 0
+        for i, n in enumerate(sizes):
+            grad_input.select(0, i)[:n].copy_(grad[offset : offset + n])
+            offset += n
+    else:  # the same values in one scatter
+        if len(sizes) > size[0]:
+            grad_input.select(0, size[0])  # (torch's IndexError)
+        rows = tensor([t * size[1] + b for t, n in enumerate(sizes) for b in range(n)])
+        flat = grad_input.view(size[0] * size[1], *size[2:]).index_copy(0, rows, grad)
+        grad_input = flat.view(size)
+    return grad_input.transpose(0, 1) if batch_first else grad_input
 
 
+# torch's node saves batch_first, the input's sizes and its second output, batch_sizes (so a
+# second backward through it finds them freed)
 _pack_padded = defop(
     "_pack_padded_sequence",
     "PackPaddedSequenceBackward0",
-    lambda input, input_sizes, rows, batch_first: _pack_fwd(input, rows, batch_first),
+    lambda input, input_sym_sizes, rows, batch_sizes, batch_first: _pack_fwd(
+        input, rows, batch_sizes, batch_first
+    ),
     dtype="keep",
-    jvp=LINEAR,
-    input=lambda grad, input_sizes, rows, batch_first: _pack_bwd(
-        grad, input_sizes, rows, batch_first
+    n_outputs=2,
+    diff_outputs=(0,),
+    input=lambda grads, input_sym_sizes, batch_first, result1: _pack_bwd(
+        grads[0], input_sym_sizes, result1, batch_first
     ),
 )
 
@@ -225,8 +250,8 @@ def pack_padded_sequence(
     batch_sizes = [sum(1 for n in lens if n > t) for t in range(lens[0])]
     # a length past the padded size packs only the steps that exist, as torch's kernel does
     rows = tuple(t * batch + b for t, n in enumerate(batch_sizes[:steps]) for b in range(n))
-    data = _pack_padded(input, tuple(input.shape), rows, batch_first)
-    return PackedSequence(data, tensor(batch_sizes, dtype=D.int64), sorted_indices, None)
+    data, sizes = _pack_padded(input, tuple(input.shape), rows, tuple(batch_sizes), batch_first)
+    return PackedSequence(data, sizes, sorted_indices, None)
 
 
 def pad_packed_sequence(
