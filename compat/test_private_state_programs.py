@@ -249,6 +249,30 @@ def prog_ps_small_api(T: Any) -> Any:
     )
 
 
+@program()
+def prog_ps_function_class_hierarchy(T: Any) -> Any:
+    # a custom Function class is a FunctionCtx too (torch's _SingleLevelFunction's bases)
+    class Double(T.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, x: Any) -> Any:
+            return x * 2
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> Any:
+            return g * 2
+
+    fc = T.autograd.function.FunctionCtx
+    x = T.ones(2, requires_grad=True)
+    y = Double.apply(x)
+    return (
+        issubclass(Double, fc),
+        issubclass(T.autograd.Function, fc),
+        isinstance(y.grad_fn, fc),
+        callable(Double.save_for_backward),
+        type(y.grad_fn).__name__,
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -301,7 +301,7 @@ def _check_functorch(cls: Any, setup: bool) -> None:
         )
 
 
-class Function(metaclass=FunctionMeta):
+class Function(FunctionCtx, metaclass=FunctionMeta):
     """Base class for custom autograd operations. Mirrors `torch.autograd.Function`.
 
     Under torch.func.vmap the `vmap` staticmethod (or the rule generate_vmap_rule=True makes)
