@@ -473,6 +473,34 @@ def prog_as3_int_dim_given_a_bool(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_as3_clamp_min_max_and_cdist_arguments(T: Any) -> Any:
+    x = _x(T, 2, 3)
+    y = T.clamp_min(x, -0.5) + T.clamp_max(x, T.tensor(0.5)) + x.clamp(min=-1.0)
+    d = T.cdist(x, x.detach() * 2)
+    (y.sum() + d.sum()).backward()
+    calls = {
+        "clamp_min_str": lambda: T.clamp_min(x, "a"),
+        "clamp_min_list": lambda: T.clamp_min(x, [1.0]),
+        "clamp_max_str": lambda: T.clamp_max(x, "a"),
+        "clamp_min_kw_str": lambda: T.clamp_min(x, min="a"),
+        "method_clamp_min_str": lambda: x.clamp_min("a"),
+        "method_clamp_max_list": lambda: x.clamp_max([1]),
+        "clamp_min_none_input": lambda: T.clamp_min(None, 1),
+        "clamp_max_list_input": lambda: T.clamp_max([1.0], 1),
+        "clamp_min_none_bound": lambda: T.clamp_min(x, None),
+        "clamp_str": lambda: T.clamp(x, "a"),
+        "clamp_min_kw_of_clamp": lambda: x.clamp(min="a"),
+        "clamp_max_str_second": lambda: x.clamp(0, "a"),
+        "cdist_list": lambda: T.cdist([1.0], x),
+        "cdist_none": lambda: T.cdist(x, None),
+        "cdist_bad_mode_first": lambda: T.cdist([1.0], x, compute_mode="x"),
+    }
+    out = {k: raises(f) for k, f in calls.items()}
+    out["values"] = (y, d, y.grad_fn, d.grad_fn, x.grad)
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -828,6 +828,10 @@ _declare(
         stride
     col2im: col2im Tensor input, int[2] output_size, int[2] kernel_size, int[2] dilation, int[2]
         padding, int[2] stride
+    clamp_min: clamp_min Tensor input, Tensor min, *, Tensor? out=None | Tensor input, Scalar min,
+        *, Tensor? out=None
+    clamp_max: clamp_max Tensor input, Tensor max, *, Tensor? out=None | Tensor input, Scalar max,
+        *, Tensor? out=None
     cross_entropy_loss: cross_entropy_loss Tensor input, Tensor target, Tensor? weight=None, int
         reduction=1, int ignore_index=-100, float label_smoothing=0.0
     instance_norm: instance_norm Tensor input, Tensor? weight, Tensor? bias, Tensor?

@@ -2255,12 +2255,23 @@ def _check_clamp_scalars(input: Tensor, kernel: str, *bounds: Any) -> None:
     if not all(isinstance(b, _NUMBER) for b in given):  # a str, a list: torch's parser error
         from .._signatures import reraise
 
-        reraise("clamp", bounds if bounds[1] is not None else bounds[:1], {})
+        if len(bounds) == 1:  # clamp_min, clamp_max: their own one bound
+            reraise(kernel, bounds, {})
+        else:
+            reraise("clamp", bounds if bounds[1] is not None else bounds[:1], {})
     dt = result_type_of([input, *given])
     if dt is D.bool_:
         raise NotImplementedError(f"\"{kernel}_scalar_cpu\" not implemented for 'Bool'")
     for b in given:
         D.check_scalar_fits(b, dt)
+
+
+def _clamp_bound_error(name: str, input: Any, bound: Any) -> None:
+    """clamp_min/clamp_max given no Tensor input: torch's parser listing of both overloads."""
+    from .._signatures import reraise
+
+    reraise(name, (bound,), {}, False, (input,))
+    raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor")
 
 
 def _no_clamp(a: np.ndarray) -> np.ndarray:
@@ -2272,6 +2283,8 @@ def _no_clamp(a: np.ndarray) -> np.ndarray:
 
 def clamp_min(input: Tensor, min: Any, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.clamp_min`."""
+    if not isinstance(input, Tensor):
+        _clamp_bound_error("clamp_min", input, min)
     if isinstance(min, Tensor):  # torch's maximum kernel
         _no_complex("maximum_cpu", input._data, min._data)
     _no_clamp(input._data)
@@ -2283,6 +2296,8 @@ def clamp_min(input: Tensor, min: Any, *, out: Tensor | None = None) -> Tensor:
 
 def clamp_max(input: Tensor, max: Any, *, out: Tensor | None = None) -> Tensor:
     """Mirrors `torch.clamp_max`."""
+    if not isinstance(input, Tensor):
+        _clamp_bound_error("clamp_max", input, max)
     if isinstance(max, Tensor):  # torch's minimum kernel
         _no_complex("minimum_cpu", input._data, max._data)
     _no_clamp(input._data)

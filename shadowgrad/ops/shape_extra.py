@@ -1513,6 +1513,10 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str | None = Non
     if compute_mode not in _CDIST_MODES:
         raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
     mode = _CDIST_MODES[compute_mode]
+    if not (isinstance(x1, Tensor) and isinstance(x2, Tensor)):  # torch's _VF.cdist parser
+        from .._signatures import check_tensors
+
+        check_tensors("cdist", ("x1", "x2"), x1, x2)
     for name, t in (("X1", x1), ("X2", x2)):
         if t.ndim < 2:
             raise RuntimeError(f"cdist only supports at least 2D tensors, {name} got: {t.ndim}D")
