@@ -124,6 +124,8 @@ def get_engine(name: str) -> Engine:
 
 _TRIGGERED = re.compile(r"\s*\(Triggered internally at [^)]*\)\.?\s*$", re.S)
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
+# a c10::Error torch re-wraps (unflatten's "got an unexpected error") carries its C++ backtrace
+_CPP_BACKTRACE = re.compile(r"\nException raised from .*", re.S)
 # anomaly mode's warning ends with a Python traceback, which differs by engine and file
 _TRACEBACK = re.compile(
     r"(Traceback of forward call that (?:caused the error|induced the previous calculation):).*",
@@ -140,9 +142,10 @@ _EXPLAINED = (
 
 
 def normalize_message(msg: str) -> str:
-    """Strip torch's C++ suffix `(Triggered internally at …)`, tracebacks and addresses, and
-    shadowgrad's explanation lines after the errors it explains (see `_EXPLAINED`)."""
-    msg = _TRACEBACK.sub(r"\1 …", _TRIGGERED.sub("", str(msg)))
+    """Strip torch's C++ suffix `(Triggered internally at …)`, C++ backtraces, tracebacks and
+    addresses, and shadowgrad's explanation lines after the errors it explains (see
+    `_EXPLAINED`)."""
+    msg = _TRACEBACK.sub(r"\1 …", _TRIGGERED.sub("", _CPP_BACKTRACE.sub("", str(msg))))
     if msg.startswith(_EXPLAINED):
         msg = msg.split("\n", 1)[0]
     return _ADDRESS.sub("0x…", msg).rstrip()

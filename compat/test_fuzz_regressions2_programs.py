@@ -540,6 +540,89 @@ def prog_fz2_checks_before_a_complex_refusal(T: Any) -> Any:
     return out, log
 
 
+@program()
+def prog_fz2_zero_dim_inputs_of_nn_and_shape_ops(T: Any) -> Any:
+    """0-d inputs where torch reads a size first: unflatten (its wrapped c10 error, the backtrace
+    the harness drops), bilinear (weight.size(k), then input.size(-1); a 4-d weight is
+    _trilinear's error), cross_entropy (class dim 1); found by campaigns."""
+    F = T.nn.functional
+    v = T.tensor(-2.0)
+    out: list[Any] = [
+        raises(lambda: v.unflatten(0, (1, -1))),
+        raises(lambda: v.unflatten(-1, (1,))),
+        raises(lambda: v.unflatten(-1, ())),
+        raises(lambda: v.unflatten(2, (1,))),
+    ]
+    for a, b, w in (
+        ((), (), ()),
+        ((2,), (2,), ()),
+        ((2,), (2,), (2,)),
+        ((), (2,), (1, 2, 2)),
+        ((), (), (1, 2, 2)),
+        ((2,), (2,), (1, 2)),
+        ((2,), (2,), (1, 2, 3)),
+        ((2,), (2,), (1, 2, 2, 2)),
+        ((1, 2), (1, 3), (1, 2, 2)),
+    ):
+        out.append(raises(lambda a=a, b=b, w=w: F.bilinear(T.ones(a), T.ones(b), T.ones(w))))
+    for t in (T.tensor(-2.0), T.zeros(0), T.tensor(0), T.tensor([0])):
+        out.append(raises(lambda t=t: F.cross_entropy(v, t)))
+    return out
+
+
+@program()
+def prog_fz2_index_error_names_the_index_position(T: Any) -> Any:
+    """An integer index out of bounds is reported at its position in the index tuple, not at
+    the dim it selects (`x[..., 5]` of a 3-d tensor: dimension 1; found by a campaign)."""
+    x, e = T.zeros(2, 2, 2), T.zeros(0)
+    return [
+        raises(f)
+        for f in (
+            lambda: x[..., 5],
+            lambda: x[:, ..., 5],
+            lambda: x[None, :, 5],
+            lambda: x[0, ..., 5],
+            lambda: x[..., 5, :],
+            lambda: e[None, ..., 0],
+            lambda: e[None, None, ..., 0],
+            lambda: T.zeros(2, 0)[..., None, 0],
+            lambda: T.zeros(2, 2)[None, True, ..., 5],
+            lambda: x[5],
+        )
+    ]
+
+
+@program()
+def prog_fz2_inplace_view_and_fill_checks(T: Any) -> Any:
+    """t_ of a view of a leaf that requires grad: the autograd check before t_'s dims; fill_ of
+    a 0-d tensor sharing memory with self reads it as a number (no overlap error: `v.unsqueeze(0)
+    [...] = v`); clamp of a complex tensor requiring grad packs its inputs before refusing (all
+    found by campaigns)."""
+    x = T.ones(3, 1, requires_grad=True)
+    out: list[Any] = [
+        raises(lambda: x.unsqueeze(0).t_()),
+        raises(lambda: x.detach().unsqueeze(0).t_()),
+    ]
+    v = T.tensor(-2.0)
+    v.unsqueeze(0)[...] = v
+    w = T.arange(3.0)
+    w[1:].fill_(w[0])
+    out += [v, w]
+    log: list[Any] = []
+    c = T.tensor([-2.0], dtype=T.complex64, requires_grad=True)
+    with T.autograd.graph.saved_tensors_hooks(
+        lambda t: (log.append(("pack", tuple(t.shape), t.dtype)), t)[1], lambda t: t
+    ):
+        for f in (
+            lambda: c.clamp(min=-0.5, max=1.0),
+            lambda: c.clamp(min=c),
+            lambda: c.clamp(c, c),
+            lambda: T.clamp(c, T.tensor([1.0])),
+        ):
+            out.append(raises(f))
+    return out, log
+
+
 # --- other argument-check orders ------------------------------------------------------------
 
 

@@ -2907,6 +2907,10 @@ def cross_entropy(
     if (probs or label_smoothing > 0.0) and not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing:g}")
     cdim = 1 if input.ndim >= 2 else 0
+    if not input.ndim:  # torch's class dim of a 0-d input is 1: size(1) or log_softmax fails
+        from ..ops._util import size_at
+
+        size_at((), 1) if probs else wrap_dim(1, 0)
     c = input.shape[cdim]
     logp = log_softmax(input, cdim)
     wshape = [1] * input.ndim

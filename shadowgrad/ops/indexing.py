@@ -240,7 +240,7 @@ def _apply_slicing(
     dim = 0
     adv: list[Any] = []  # per result dim: slice(None) or an index array
     has_adv = out_of_bounds = False
-    for i in index:
+    for pos, i in enumerate(index):
         if i is None:
             result = S._unsqueeze(result, dim)
             adv.append(slice(None))
@@ -261,8 +261,8 @@ def _apply_slicing(
         elif _is_int(i):
             n = result._data.shape[dim]
             k = int(i)
-            if not -n <= k < n:
-                raise IndexError(f"index {k} is out of bounds for dimension {dim} with size {n}")
+            if not -n <= k < n:  # (torch names the index's position in the tuple)
+                raise IndexError(f"index {k} is out of bounds for dimension {pos} with size {n}")
             result = S._select(result, dim, k, tuple(result._data.shape))  # saved as given
         elif _is_bool(i):
             result = S._unsqueeze(result, dim)

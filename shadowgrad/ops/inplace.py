@@ -630,7 +630,10 @@ def _check_partial_overlap(a: np.ndarray, b: np.ndarray) -> None:
 # read a tensor operand as a number), and those that refuse any overlap, a full one included
 # (assert_no_overlap): by name
 _OVERLAP_UNCHECKED = frozenset(
-    ("addmm", "addmv", "addr", "addbmm", "baddbmm", "masked_scatter", "masked_fill", "index_fill")
+    (
+        *("addmm", "addmv", "addr", "addbmm", "baddbmm", "masked_scatter", "masked_fill"),
+        *("index_fill", "fill"),  # (fill_ of a 0-d tensor reads it as a number)
+    )
 )
 _OVERLAP_ANY = frozenset(
     ("index_copy", "index_add", "_scatter_inplace_fn", "scatter_add", "put", "index_put")

@@ -93,22 +93,22 @@ def _bilinear_checks(input1: Any, input2: Any, weight: Any, bias: Any) -> None:
                 f"bilinear(): input batch dimensions do not match at dim {i}: got "
                 f"{input1.shape[i]} and {input2.shape[i]}"
             )
-    if weight.dim() != 3:
-        w = weight.dim()
-        raise IndexError(
-            f"Dimension out of range (expected to be in range of [{-w}, {w - 1}], but got 2)"
-        )
-    for k, x in ((1, input1), (2, input2)):
-        if x.shape[-1] != weight.shape[k]:
+    from ._util import size_at
+
+    for k, x in ((1, input1), (2, input2)):  # torch reads weight.size(k), then x.size(-1)
+        ws = size_at(tuple(weight.shape), k)
+        xs = size_at(tuple(x.shape), -1)
+        if xs != ws:
             raise RuntimeError(
-                f"bilinear(): input{k} size does not match weight size: got {x.shape[-1]} but "
-                f"expected {weight.shape[k]}"
+                f"bilinear(): input{k} size does not match weight size: got {xs} but expected {ws}"
             )
     if bias is not None and bias.shape[0] != weight.shape[0]:
         raise RuntimeError(
             f"bilinear(): bias size does not match weight size: got {bias.shape[0]} but "
             f"expected {weight.shape[0]}"
         )
+    if weight.dim() != 3:  # (more dims: _trilinear's check)
+        raise RuntimeError("number of dimensions must match")
 
 
 def bilinear(input1: Any, input2: Any, weight: Any, bias: Any = None) -> Any:

@@ -2208,6 +2208,11 @@ def clamp(input: Tensor, min: Any = None, max: Any = None, *, out: Tensor | None
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if input._data.dtype.kind == "c":
+        from .registry import check_inference_saved
+
+        tensors = isinstance(min, Tensor) or isinstance(max, Tensor)
+        # torch's autograd kernel saves (packs) its inputs before clamp's dtype check
+        check_inference_saved(_clamp_tensor if tensors else _clamp, (input, min, max))
         raise NotImplementedError("clamp is not supported for complex types")
     # a Number with a Tensor: torch's parser reads a 0-d tensor as a Number (not one requiring
     # grad)

@@ -850,6 +850,7 @@ def unsqueeze_(self: Tensor, dim: int = _NO_DIM) -> Tensor:
     return _inplace_view(_unsqueeze_, self, dim if type(dim) is int else d)  # as given
 
 
+@autograd_checks_first
 def t_(self: Tensor) -> Tensor:
     """Mirrors `torch.Tensor.t_`."""
     if self.ndim > 2:
@@ -1943,6 +1944,11 @@ def unflatten(input: Tensor, dim: int, sizes: Any) -> Tensor:
     d = wrap_dim(dim, input.ndim)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
+    if not input.ndim:  # torch's size(dim) fails inside, and unflatten wraps its error
+        raise RuntimeError(
+            f"unflatten got an unexpected error:\nDimension specified as {d} but tensor has no "
+            "dimensions"
+        )
     if sizes.count(-1) > 1:  # torch's infer_size error, which unflatten wraps
         raise RuntimeError("unflatten got an unexpected error:\nonly one dimension can be inferred")
     n = input._data.shape[d]
