@@ -501,6 +501,31 @@ def prog_as3_clamp_min_max_and_cdist_arguments(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_as3_addcmul_addcdiv_non_tensor_operands(T: Any) -> Any:
+    x = _x(T, 2, 3)
+    t1 = _x(T, 2, 3, seed=1, rg=False)
+    t2 = _x(T, 2, 3, seed=2, rg=False).abs() + 0.5
+    y = T.addcmul(x, t1, t2, value=0.5) + x.addcdiv(t1, t2, value=2)
+    y.sum().backward()
+    calls = {
+        "addcmul_none_input": lambda: T.addcmul(None, t1, t2),
+        "addcmul_list_tensor1": lambda: T.addcmul(x, [1.0], t2),
+        "addcmul_str_tensor1": lambda: T.addcmul(x, "a", t2),
+        "addcmul_none_tensor2": lambda: T.addcmul(x, t1, None),
+        "addcmul_kw_none": lambda: T.addcmul(x, tensor1=None, tensor2=t2),
+        "method_addcmul_list": lambda: x.addcmul([1.0], t2),
+        "method_addcmul_str": lambda: x.addcmul("a", t2),
+        "method_addcmul__list": lambda: x.detach().addcmul_([1.0], t2),
+        "addcdiv_none_input": lambda: T.addcdiv(None, t1, t2),
+        "addcdiv_list_tensor1": lambda: T.addcdiv(x, [1.0], t2),
+        "method_addcdiv_none": lambda: x.addcdiv(None, t2),
+    }
+    out = {k: raises(f) for k, f in calls.items()}
+    out["values"] = (y, y.grad_fn, x.grad)
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

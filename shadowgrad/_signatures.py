@@ -832,6 +832,10 @@ _declare(
         *, Tensor? out=None
     clamp_max: clamp_max Tensor input, Tensor max, *, Tensor? out=None | Tensor input, Scalar max,
         *, Tensor? out=None
+    addcmul: addcmul Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor?
+        out=None
+    addcdiv: addcdiv Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor?
+        out=None
     cross_entropy_loss: cross_entropy_loss Tensor input, Tensor target, Tensor? weight=None, int
         reduction=1, int ignore_index=-100, float label_smoothing=0.0
     instance_norm: instance_norm Tensor input, Tensor? weight, Tensor? bias, Tensor?

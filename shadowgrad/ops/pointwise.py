@@ -2484,7 +2484,13 @@ def addcmul(
     _need_tensor("addcmul", tensor2, "tensor2", 3)
     if value.__class__ is not int and value.__class__ is not float:
         value = _addc_value("addcmul", value)
-    return _out(_addcmul(input, tensor1, tensor2, value), out, "addcmul", input, tensor1, tensor2)
+    try:
+        r = _addcmul(input, tensor1, tensor2, value)
+    except (AttributeError, TypeError):  # a non-Tensor input or tensor1: torch's parser
+        if not (isinstance(input, Tensor) and isinstance(tensor1, Tensor)):
+            _addc_parser_error("addcmul", input, tensor1, tensor2, value)
+        raise
+    return _out(r, out, "addcmul", input, tensor1, tensor2)
 
 
 def addcdiv(
@@ -2494,9 +2500,22 @@ def addcdiv(
     _need_tensor("addcdiv", tensor2, "tensor2", 3)
     if value.__class__ is not int and value.__class__ is not float:
         value = _addc_value("addcdiv", value)
+    if not (isinstance(input, Tensor) and isinstance(tensor1, Tensor)):  # torch's parser
+        _addc_parser_error("addcdiv", input, tensor1, tensor2, value)
     if tensor1.dtype._cat < 2 and tensor2.dtype._cat < 2:
         raise RuntimeError(ADDCDIV_INT)
     return _out(_addcdiv(input, tensor1, tensor2, value), out, "addcdiv", input, tensor1, tensor2)
+
+
+def _addc_parser_error(name: str, *values: Any) -> None:
+    """addcmul/addcdiv given a non-Tensor input or tensor1: torch's parser error, the method
+    form's positions without self."""
+    from .._signatures import reraise_as_called
+
+    names = ("tensor1", "tensor2", "value")
+    reraise_as_called(name, names, values[1:], True, values[0], 1)
+    _need_tensor(name, values[0], "input", 1)
+    _need_tensor(name, values[1], "tensor1", 2)
 
 
 def nan_to_num(
