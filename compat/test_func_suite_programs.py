@@ -2464,20 +2464,29 @@ def prog_fn_vmap_bool_and_singleton_dims(T: Any) -> Any:
     )
 
 
-@program(
-    xfail="an output that does not depend on the mapped inputs is one unbatched tensor in torch, "
-    "expanded over the batch (ExpandBackward0; with out_dims>0 its expand fails); shadowgrad "
-    "stacks the samples' equal values"
-)
+@program()
 def prog_fn_vmap_unbatched_output_is_expanded(T: Any) -> Any:
+    # an output that does not depend on the mapped inputs is one unbatched tensor, expanded
+    # over the batch (with out_dims>0 torch's expand fails)
     vmap = T.func.vmap
     w = T.ones(2, requires_grad=True)
     x = T.ones(3, 2)
     out = vmap(lambda a: w * 2)(x)
+    out.sum().backward()
+    mixed = vmap(lambda a: (a * 2, w.sum() * 3, T.zeros(())))(x)
+    xr = T.ones(3, 2, requires_grad=True)
+    dep = vmap(lambda a: a * 0 + w)(xr)  # depends on the mapped input: batched
     return (
+        out,
         out.grad_fn,
         out.stride(),
+        w.grad,
+        [m.stride() for m in mixed],
+        mixed[1].grad_fn,
+        dep.detach(),
         raises(lambda: vmap(lambda a: T.ones(2), out_dims=1)(x)),
+        vmap(lambda a: T.ones(()), out_dims=0)(x),
+        raises(lambda: vmap(lambda a: T.ones(2, 1), out_dims=2)(x)),
     )
 
 

@@ -1074,6 +1074,7 @@ def _vmap_call(
     prev_slices, _tensor_mod.VMAP_SLICES = _tensor_mod.VMAP_SLICES, batched
     _fn.VMAP_DEPTH.depth += 1
     _TRANSFORMS.depth += 1  # (`.backward()` inside raises, as in the other transforms)
+    unbatched: list[list[bool]] = []
     try:
         results = []
         with tracker:  # (pushed once: the first mode pushed installs the modes' hooks)
@@ -1085,6 +1086,8 @@ def _vmap_call(
                 tracker.keep.clear()
                 tracker.first = not i
                 results.append(call(*sample, **kwargs))
+                # which outputs this sample left unbatched (not derived from its slices)
+                unbatched.append([id(o) not in batched for o in _flatten(results[-1])[0]])
     finally:
         VMAP.frame = prev_frame
         _TRANSFORMS.depth -= 1
@@ -1125,6 +1128,14 @@ def _vmap_call(
             )
         parts = [f[0][k] for f in flat]
         od = int(odims[k])  # (an out_dim of True is torch's 1)
+        if size and _unbatched_output(parts, [u[k] for u in unbatched], leaves, dims):
+            # torch's one unbatched tensor, expanded over the batch at out_dim (_remove_batch_dim)
+            from .ops._util import wrap_dim
+
+            shape = list(parts[0].shape)
+            shape.insert(wrap_dim(od, len(shape) + 1), size)
+            stacked.append(parts[0].expand(*shape))
+            continue
         if _grad_mode.mode().inference and not any(p.is_inference() for p in parts):
             # torch's batched outputs are func's own: no inference tensor made by stacking
             token = _grad_mode._set_mode(_grad_mode._MODES[(False, False)])
@@ -1735,6 +1746,20 @@ def _vmapped_function(cls: Any, in_dims: tuple[Any, ...], size: int, randomness:
             "__module__": cls.__module__,
         },
     )
+
+
+def _unbatched_output(
+    parts: list[Any], flags: list[bool], leaves: list[Any], dims: list[Any]
+) -> bool:
+    """Whether an output is unbatched, as torch would see it: no sample derived it from its
+    slices, and (a guard for ops the tracker cannot see, a custom op's or a function no mode
+    sees) its samples are equal and, when a mapped input requires grad, none requires grad."""
+    if not all(flags):
+        return False
+    mapped_rg = any(x._rg for x, d in zip(leaves, dims, strict=True) if d is not None)
+    if mapped_rg and any(p._rg for p in parts):
+        return False
+    return all(_same_output(p, parts[0]) for p in parts[1:])
 
 
 def _custom_vmap_rule(func: Any) -> Any:
