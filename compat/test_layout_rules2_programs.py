@@ -745,6 +745,57 @@ def prog_lr2_bilinear_and_convolution_entry_layouts(T: Any) -> Any:
     return _lay(y), y, a.grad, _lay(a.grad), _lay(c1), _lay(c2), _lay(c3), c1, c2.sum()
 
 
+@program()
+def prog_lr2_index_result_in_place_and_clone(T: Any) -> Any:
+    x = _leaf(T, _x(T, 2, 3, 4).permute(2, 0, 1))  # (4, 2, 3), strides (1, 12, 4)
+    y = x[[0, 2, 3]]
+    y.mul_(2).add_(1)
+    z = y.clone()
+    w = T.empty_like(y)
+    (y * z).sum().backward()
+    return (
+        _lay(y),
+        _lay(z),
+        _lay(w),
+        _lay(y.contiguous()),
+        y.grad_fn,
+        x.grad,
+        _lay(x.grad),
+        raises(lambda: y.view(-1)),
+    )
+
+
+@program()
+def prog_lr2_pool1d_indices_and_unbatched(T: Any) -> Any:
+    F = T.nn.functional
+    x = _x(T, 2, 6, 3).transpose(1, 2)
+    u = x[0]  # unbatched (C, L)
+    v, i = F.max_pool1d(u, 2, return_indices=True)
+    a = F.adaptive_max_pool1d(x, 2, return_indices=True)
+    return (
+        _lay(F.max_pool1d(u, 2)),
+        F.max_pool1d(u, 2)._base is None,
+        _lay(v),
+        _lay(i),
+        _lay(a[0]),
+        _lay(a[1]),
+        _lay(F.max_pool1d(x, 3, stride=1, padding=1)),
+        _lay(F.max_pool1d(x, 2, ceil_mode=True)),
+        v,
+        i,
+    )
+
+
+@program()
+def prog_lr2_native_dropout_channels_last_and_sliced(T: Any) -> Any:
+    out = {}
+    for ln, x in _layouts(T).items():
+        T.manual_seed(3)
+        o, m = T.native_dropout(x, 0.3, True)
+        out[ln] = (_lay(o), _lay(m), o.sum(), m.sum())
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)
