@@ -2490,6 +2490,67 @@ def prog_fn_vmap_unbatched_output_is_expanded(T: Any) -> Any:
     )
 
 
+@program()
+def prog_fn_vmap_generated_rule_compositions(T: Any) -> Any:
+    F = T.func
+
+    class Sq(T.autograd.Function):
+        generate_vmap_rule = True
+
+        @staticmethod
+        def forward(x):
+            return x**2
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.save_for_backward(inputs[0])
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return 2 * x * g
+
+        @staticmethod
+        def jvp(ctx, t):
+            (x,) = ctx.saved_tensors
+            return 2 * x * t
+
+    class Two(T.autograd.Function):
+        generate_vmap_rule = True
+
+        @staticmethod
+        def forward(x, y):
+            return x * y, x + y
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.save_for_backward(*inputs)
+            ctx.mark_non_differentiable(output[1])
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            x, y = ctx.saved_tensors
+            return g1 * y, g1 * x
+
+    x = T.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    xr = x.clone().requires_grad_()
+    two = F.vmap(Two.apply)(xr, x)
+    kw = F.vmap(lambda a: Two.apply(a, y=a))(xr)
+    return (
+        raises(lambda: F.jvp(Sq.apply, (x,), (T.ones(3, 2),))),
+        F.vmap(F.grad(lambda a: Sq.apply(a).sum()))(x),
+        F.grad(lambda a: F.vmap(Sq.apply)(a).sum())(x),
+        F.jacrev(F.vmap(Sq.apply))(x).shape,
+        F.vmap(F.vmap(Sq.apply))(x).detach(),
+        F.vmap(Sq.apply, in_dims=1)(x),
+        F.vmap(Sq.apply, out_dims=1)(x),
+        [t.detach() for t in two],
+        [t.requires_grad for t in two],
+        [t.detach() for t in kw],
+        [t.requires_grad for t in kw],
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -840,8 +840,16 @@ def _function_in_vmap(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -
     sample gets its part of the result. NotImplemented (apply runs per sample as usual) for a
     Function without a rule, inputs derived from the slices, or no batched input."""
     fr = VMAP.frame
-    if fr is None or kwargs or not (cls.generate_vmap_rule or cls.vmap is not _fn.Function.vmap):
+    if fr is None or not (cls.generate_vmap_rule or cls.vmap is not _fn.Function.vmap):
         return NotImplemented
+    if kwargs:  # bound to forward's positions, as apply binds them
+        import inspect
+
+        bound = inspect.signature(cls.forward).bind(*args, **kwargs)
+        bound.apply_defaults()
+        args, kwargs = bound.args, bound.kwargs
+        if kwargs:
+            return NotImplemented
     if any(isinstance(a, (tuple, list, dict)) for a in args):
         return NotImplemented
     ts = [a for a in args if _is_tensor(a)]
@@ -1743,7 +1751,9 @@ def _vmapped_function(cls: Any, in_dims: tuple[Any, ...], size: int, randomness:
             "forward": staticmethod(forward),
             "setup_context": staticmethod(setup_context),
             "backward": staticmethod(backward),
-            "__module__": cls.__module__,
+            # shadowgrad's own (as torch's generated class is): an enclosing vmap runs it per
+            # sample instead of asking it for a vmap rule
+            "__module__": __name__,
         },
     )
 
