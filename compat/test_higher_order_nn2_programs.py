@@ -386,6 +386,16 @@ _INTERPS: dict[str, _Spec] = {
     "area_1d": _interp((1, 1, 7), size=3, mode="area"),
 }
 
+_INTERPS["nearest_exact_3d_scale"] = _interp(
+    (1, 1, 2, 3, 2), scale_factor=(1.5, 1, 2), mode="nearest-exact"
+)
+_INTERPS["bicubic_transposed"] = _spec(
+    lambda T, a: _F(T).interpolate(a[0].transpose(2, 3), size=(4, 4), mode="bicubic"), (1, 1, 3, 2)
+)
+_INTERPS["linear_scale_recompute"] = _interp(
+    (1, 2, 4), scale_factor=1.3, mode="linear", recompute_scale_factor=True
+)
+
 for _n, _s in _INTERPS.items():
     _orders_program(f"interpolate_{_n}", _s)
 
@@ -708,6 +718,26 @@ _SDPAS: dict[str, _Spec] = {
     "causal": _sdpa(is_causal=True),
     "scale": _sdpa(scale=0.3),
 }
+
+_SDPAS["mask_requires_grad"] = _spec(
+    lambda T, a: _F(T).scaled_dot_product_attention(a[0], a[1], a[2], attn_mask=a[3]),
+    (1, 2, 3, 4),
+    (1, 2, 5, 4),
+    (1, 2, 5, 4),
+    (3, 5),
+)
+_SDPAS["gqa"] = _spec(
+    lambda T, a: _F(T).scaled_dot_product_attention(a[0], a[1], a[2], enable_gqa=True),
+    (1, 4, 3, 2),
+    (1, 2, 3, 2),
+    (1, 2, 3, 2),
+)
+_SDPAS["transposed_query"] = _spec(
+    lambda T, a: _F(T).scaled_dot_product_attention(a[0].transpose(1, 2), a[1], a[2]),
+    (1, 3, 2, 4),
+    (1, 2, 5, 4),
+    (1, 2, 5, 4),
+)
 
 for _n, _s in _SDPAS.items():
     _orders_program(f"sdpa_{_n}", _s, check=_n == "plain")

@@ -326,7 +326,9 @@ safe_softmax = defop(
     _np_safe_softmax,
     contiguous=True,
     dtype="keep",
-    self=lambda grad, result, dim: result * (grad - K._sum_keep(grad * result, dim)),
+    # torch's formula is softmax's backward kernel (SoftmaxBackwardDataBackward0 under
+    # create_graph): result * (grad - sum(grad * result)), 0 on the rows of -inf
+    self=lambda grad, result, dim: K._softmax_bw_data(grad, result, dim),
     jvp=lambda self, dim, self_t, result: _safe_softmax_t(self, dim, self_t, result),
 )
 
