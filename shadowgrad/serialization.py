@@ -21,7 +21,8 @@ Whole modules and optimizers are pickled this way too, as torch pickles them: `l
 `weights_only=False` for them, as torch's does. Objects pickle can't store (local classes,
 lambdas, a module holding a lambda hook) raise pickle's error, as in torch.
 
-Difference: the file format is not torch's.
+`load` also reads files written by torch.save (torch's zip format; `_torch_format.py`), with the
+same weights_only rules; `save` writes shadowgrad's own format, which torch does not read.
 """
 
 from __future__ import annotations
@@ -541,14 +542,14 @@ def load(
     cuda = _maps_to_cuda(map_location)
     if isinstance(f, (str, os.PathLike)):
         with open(f, "rb") as fh:
-            return _load(fh, wo, cuda=cuda)
+            return _load(fh, wo, cuda=cuda, map_location=map_location)
     if not hasattr(f, "seek"):
         raise AttributeError(
             f"'{type(f).__name__}' object has no attribute 'seek'. You can only torch.load from a "
             "file that is seekable. Please pre-load the data into a buffer like io.BytesIO and "
             "try to load from it instead."
         )
-    return _load(f, wo, mmap_needs_path=bool(mmap), cuda=cuda)
+    return _load(f, wo, mmap_needs_path=bool(mmap), cuda=cuda, map_location=map_location)
 
 
 _NO_CUDA = (
@@ -571,7 +572,11 @@ def _maps_to_cuda(map_location: Any) -> bool:
 
 
 def _load(
-    fh: Any, weights_only: bool = True, mmap_needs_path: bool = False, cuda: bool = False
+    fh: Any,
+    weights_only: bool = True,
+    mmap_needs_path: bool = False,
+    cuda: bool = False,
+    map_location: Any = None,
 ) -> Any:
     if _at_end(fh):  # e.g. a BytesIO read back without seek(0): torch's unpickler runs dry
         raise EOFError("" if weights_only else "Ran out of input")
@@ -584,6 +589,12 @@ def _load(
     with zf:
         if mmap_needs_path:  # torch checks this once it knows the file is an archive
             raise ValueError("f must be a file path in order to use the mmap argument")
+        if "manifest.json" not in zf.namelist():
+            from ._torch_format import is_torch_archive, load_torch_archive
+
+            prefix = is_torch_archive(zf)
+            if prefix is not None:  # written by torch.save
+                return load_torch_archive(zf, prefix, weights_only, map_location)
         manifest = json.loads(zf.read("manifest.json"))
         if manifest.get("format") != _FORMAT:
             raise RuntimeError(f"shadowgrad.load: unsupported format {manifest.get('format')!r}")

@@ -1,0 +1,248 @@
+"""Reading files written by torch.save (torch's zip format, used since torch 1.6).
+
+A torch checkpoint is a zip archive `<name>/data.pkl` (a protocol-2 pickle) plus one raw
+little-endian file `<name>/data/<key>` per storage. The pickle rebuilds each tensor from a
+storage it names by a persistent id `('storage', storage class, key, location, numel)` through
+`torch._utils._rebuild_tensor_v2` (or `_v3`, with the dtype, for an untyped storage) and
+`_rebuild_parameter`. This module unpickles such a file with an allowlist: torch's globals map
+to shadowgrad's (the rebuild functions, the storage classes, `torch.Size`, `torch.device`, the
+dtypes), and anything else is refused as torch's own weights_only load refuses it, unless the
+user allowed it (`add_safe_globals`) or passed `weights_only=False`. Nothing torch is imported.
+
+Tensors that shared a storage in torch share memory again (views of one array); each gets a
+version counter of its own, as torch's loaded tensors do.
+"""
+
+from __future__ import annotations
+
+import _compat_pickle
+import codecs
+import importlib
+import pickle
+import zipfile
+from collections import OrderedDict
+from typing import Any
+
+import numpy as np
+
+from . import _dtype as D
+from ._size import Size
+from ._tensor import Tensor, _make, device
+
+# torch's legacy typed storage classes, by the dtype of their elements
+_TYPED_STORAGES = {
+    "FloatStorage": D.float32,
+    "DoubleStorage": D.float64,
+    "HalfStorage": D.float16,
+    "BFloat16Storage": D.bfloat16,
+    "LongStorage": D.int64,
+    "IntStorage": D.int32,
+    "ShortStorage": D.int16,
+    "CharStorage": D.int8,
+    "ByteStorage": D.uint8,
+    "BoolStorage": D.bool_,
+    "ComplexFloatStorage": D.complex64,
+    "ComplexDoubleStorage": D.complex128,
+}
+
+
+class _StorageType:
+    """What a storage class in the pickle stands for: its element dtype (None: untyped)."""
+
+    def __init__(self, dtype: Any) -> None:
+        self.dtype = dtype
+
+
+class _Storage:
+    """One storage's bytes, and its array of each dtype tensors read it as (made once, so that
+    tensors sharing the storage share memory)."""
+
+    def __init__(self, raw: np.ndarray, dtype: Any) -> None:
+        self.raw = raw
+        self.dtype = dtype
+        self.arrays: dict[Any, np.ndarray] = {}
+
+    def as_array(self, dt: Any) -> np.ndarray:
+        a = self.arrays.get(dt)
+        if a is None:
+            if dt is D.bfloat16:  # the bits widened to float32, stored as bfloat16's longdouble
+                bits = self.raw.view("<u2").astype(np.uint32) << 16
+                a = bits.view(np.float32).astype(D.LD)
+            else:
+                a = self.raw.view(np.dtype(dt._np).newbyteorder("<"))
+                if not a.dtype.isnative:
+                    a = a.byteswap().view(a.dtype.newbyteorder("="))
+            self.arrays[dt] = a
+        return a
+
+
+def _rebuild(storage: _Storage, offset: int, size: Any, stride: Any, dt: Any) -> np.ndarray:
+    flat = storage.as_array(dt)
+    if 0 in tuple(size):
+        return np.zeros(tuple(size), flat.dtype)
+    itemsize = flat.dtype.itemsize
+    return np.ndarray(
+        tuple(size),
+        flat.dtype,
+        buffer=flat,
+        offset=offset * itemsize,
+        strides=tuple(s * itemsize for s in stride),
+    )
+
+
+def _rebuild_tensor_v2(
+    storage: _Storage,
+    storage_offset: int,
+    size: Any,
+    stride: Any,
+    requires_grad: bool,
+    backward_hooks: Any,
+    metadata: Any = None,
+) -> Tensor:
+    t = _make(_rebuild(storage, storage_offset, size, stride, storage.dtype))
+    t._bump()  # torch restores a tensor by set_ to its storage: version 1
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _rebuild_tensor_v3(
+    storage: _Storage,
+    storage_offset: int,
+    size: Any,
+    stride: Any,
+    requires_grad: bool,
+    backward_hooks: Any,
+    dtype: Any,
+    metadata: Any = None,
+) -> Tensor:
+    t = _make(_rebuild(storage, storage_offset, size, stride, dtype))
+    t._bump()
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _rebuild_parameter(data: Tensor, requires_grad: bool, backward_hooks: Any) -> Any:
+    from .nn import Parameter
+
+    return Parameter(data, requires_grad)
+
+
+def _rebuild_parameter_with_state(
+    data: Tensor, requires_grad: bool, backward_hooks: Any, state: Any
+) -> Any:
+    p = _rebuild_parameter(data, requires_grad, backward_hooks)
+    if isinstance(state, tuple):  # (dict, slots)
+        state = {**(state[0] or {}), **(state[1] or {})}
+    for k, v in (state or {}).items():
+        setattr(p, k, v)
+    return p
+
+
+def _rebuild_from_type_v2(func: Any, new_type: Any, args: Any, state: Any) -> Any:
+    t = func(*args)
+    if isinstance(state, tuple):
+        state = {**(state[0] or {}), **(state[1] or {})}
+    for k, v in (state or {}).items():
+        setattr(t, k, v)
+    return t
+
+
+_TORCH_GLOBALS: dict[str, Any] = {
+    "torch._utils._rebuild_tensor_v2": _rebuild_tensor_v2,
+    "torch._utils._rebuild_tensor_v3": _rebuild_tensor_v3,
+    "torch._utils._rebuild_parameter": _rebuild_parameter,
+    "torch._utils._rebuild_parameter_with_state": _rebuild_parameter_with_state,
+    "torch._tensor._rebuild_from_type_v2": _rebuild_from_type_v2,
+    "torch.Size": Size,
+    "torch.device": device,
+    "torch.storage.UntypedStorage": _StorageType(None),
+    "torch.Tensor": Tensor,
+    "torch._tensor.Tensor": Tensor,
+    "collections.OrderedDict": OrderedDict,
+    "_codecs.encode": codecs.encode,  # how protocol 2 pickles bytes
+}
+
+
+class _TorchUnpickler(pickle.Unpickler):
+    def __init__(
+        self, fh: Any, zf: zipfile.ZipFile, prefix: str, weights_only: bool, cuda: bool
+    ) -> None:
+        super().__init__(fh)
+        self.zf = zf
+        self.prefix = prefix
+        self.weights_only = weights_only
+        self.cuda = cuda
+        self.storages: dict[str, _Storage] = {}
+
+    def find_class(self, module: str, name: str) -> Any:
+        from .serialization import _DEFAULT_SAFE, _unsupported_global, _user_safe
+
+        if (module, name) in _compat_pickle.NAME_MAPPING:
+            module, name = _compat_pickle.NAME_MAPPING[(module, name)]
+        elif module in _compat_pickle.IMPORT_MAPPING:
+            module = _compat_pickle.IMPORT_MAPPING[module]
+        full_path = f"{module}.{name}"
+        found = _TORCH_GLOBALS.get(full_path)
+        if found is not None:
+            return found
+        if module == "torch" and name in _TYPED_STORAGES:
+            return _StorageType(_TYPED_STORAGES[name])
+        if module == "torch" and isinstance(getattr(D, name, None), D.dtype):
+            return getattr(D, name)
+        if full_path in _DEFAULT_SAFE:
+            return _DEFAULT_SAFE[full_path]
+        user = _user_safe()
+        if full_path in user:
+            return user[full_path]
+        if self.weights_only:
+            raise _unsupported_global(name if module == "builtins" else full_path)
+        if module == "torch" or module.startswith("torch."):  # torch's classes: shadowgrad's
+            module = "shadowgrad" + module[len("torch") :]
+            return getattr(importlib.import_module(module), name)
+        return super().find_class(module, name)
+
+    def persistent_load(self, pid: Any) -> Any:
+        from .serialization import _NO_CUDA
+
+        if not (isinstance(pid, tuple) and pid and pid[0] == "storage"):
+            raise pickle.UnpicklingError(f"unsupported persistent id {pid!r}")
+        _, storage_type, key, location, _numel = pid
+        if self.cuda or (
+            isinstance(location, str) and location.startswith("cuda") and not self.cuda_ok
+        ):
+            raise RuntimeError(_NO_CUDA)
+        st = self.storages.get(key)
+        if st is None:
+            raw = np.frombuffer(bytearray(self.zf.read(f"{self.prefix}data/{key}")), np.uint8)
+            st = self.storages[key] = _Storage(raw, storage_type.dtype)
+        return st
+
+    cuda_ok = False
+
+
+def is_torch_archive(zf: zipfile.ZipFile) -> str | None:
+    """The record prefix ('<name>/') of a torch.save archive, or None."""
+    for n in zf.namelist():
+        if n.endswith("data.pkl") and n.count("/") == 1:
+            return n[: -len("data.pkl")]
+    return None
+
+
+def load_torch_archive(
+    zf: zipfile.ZipFile, prefix: str, weights_only: bool, map_location: Any
+) -> Any:
+    """Unpickle a torch.save archive (see the module docstring)."""
+    import io
+
+    order = zf.read(prefix + "byteorder").decode() if prefix + "byteorder" in zf.namelist() else ""
+    data = io.BytesIO(zf.read(prefix + "data.pkl"))
+    from .serialization import _maps_to_cuda
+
+    cuda = _maps_to_cuda(map_location)
+    u = _TorchUnpickler(data, zf, prefix, weights_only, cuda)
+    u.cuda_ok = map_location is not None and not cuda
+    if order == "big":
+        raise RuntimeError("shadowgrad.load: big-endian torch checkpoints are not supported")
+    return u.load()
