@@ -623,6 +623,80 @@ def prog_fz2_inplace_view_and_fill_checks(T: Any) -> Any:
     return out, log
 
 
+@program()
+def prog_fz2_own_values_and_autograd_first(T: Any) -> Any:
+    """put_ of a tensor into itself: torch's overlap error after the argument checks, before the
+    bounds; an advanced setitem of a view of a grad leaf: the autograd error before the value's
+    shape; an in-place op's argument error on a multi-output view that autograd would record:
+    the multi-view error; one_hot's result has version 2 (zeros, then two in-place writes);
+    found by campaigns."""
+    out: list[Any] = []
+    for f in (
+        lambda w: w.put_(T.tensor([0]), w),
+        lambda w: w.put_(T.tensor([0.5]), w),
+        lambda w: w.put_(T.tensor([0, 1]), w),
+        lambda w: w.put_(T.tensor([5]), w),
+        lambda w: w.put_(T.tensor([0]), w, accumulate=True),
+    ):
+        for shape in ((), (0,), (1,)):
+            w = T.zeros(shape)
+            out.append(raises(lambda f=f, w=w: f(w)))
+    for shape in ((3,), (), (0,)):
+        for f in (
+            lambda w: w.__setitem__([0], w),
+            lambda w: w.__setitem__(T.tensor([0]), w),
+            lambda w: w.__setitem__(T.tensor([0, 0]), w),
+        ):
+            w = T.full(shape, -2.0)
+            out.append(raises(lambda f=f, w=w: f(w)))
+    v0 = T.tensor([-2.0, -2.0, -2.0], requires_grad=True)
+
+    def setitem() -> None:
+        v0[::2][T.tensor([0, 0])] = v0
+
+    out.append(raises(setitem))
+    v1 = T.tensor([-2.0], requires_grad=True).exp()
+    for f in (
+        lambda: v1.unbind(0)[0].index_put_((T.tensor([0]),), T.tensor(3.0)),
+        lambda: v1.split(1)[0].index_put_((T.tensor([5]),), T.tensor(3.0)),
+        lambda: v1.unbind(0)[0].unsqueeze_(3),
+        lambda: v1.detach().unbind(0)[0].index_put_((T.tensor([0]),), T.tensor(3.0)),
+    ):
+        out.append(raises(f))
+    for x in (T.tensor(2), T.tensor([1, 0]), T.tensor([[1], [0]])):
+        out.append(observe(T, T.nn.functional.one_hot(x)))
+    out.append(observe(T, T.nn.functional.one_hot(T.zeros(0, dtype=T.long), 3)))
+    return out
+
+
+@program(
+    xfail="`v[mask] = v` with a one-element v: torch runs masked_fill_ (the value read as a "
+    "number, no overlap check) for some shapes and index_put_ (its overlap error) for others "
+    "(a 0-d self, a 0-d mask); shadowgrad's index_put_ path refuses every full overlap "
+    "(shadowgrad/ops/indexing.py setitem)"
+)
+def prog_fz2_masked_setitem_of_itself(T: Any) -> Any:
+    out = []
+    for shape in ((1,), (1, 1)):
+        v = T.full(shape, -2.0)
+        out.append(raises(lambda v=v: v.__setitem__(v > 0, v)))
+    return out
+
+
+@program(
+    xfail="an in-place op on `.data` (or `.detach()`) of an inference tensor outside inference "
+    "mode: torch allows it (those tensors skip the ADInplaceOrView check), shadowgrad raises "
+    "'Inplace update to inference tensor outside InferenceMode' (shadowgrad/_tensor.py "
+    "_check_inplace keys on the inference flag alone)"
+)
+def prog_fz2_inplace_on_data_of_inference_tensor(T: Any) -> Any:
+    with T.inference_mode():
+        v = T.ones(2)
+    v.data.mul_(2)
+    v.detach().add_(1)
+    return v.tolist()
+
+
 # --- other argument-check orders ------------------------------------------------------------
 
 

@@ -2338,7 +2338,11 @@ def one_hot(input: Tensor, num_classes: int = -1) -> Tensor:
             raise RuntimeError("Class values must be smaller than num_classes.")
     out = np.zeros_like(x, np.int64, shape=(*x.shape, num_classes))  # (meta stays meta)
     np.put_along_axis(out, x[..., None], 1, axis=-1)
-    return _make(out)
+    r = _make(out)
+    if x.size:  # torch's zeros, then two in-place writes (an empty input returns first)
+        r._bump()
+        r._bump()
+    return r
 
 
 def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = None) -> Tensor:

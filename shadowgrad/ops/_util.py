@@ -77,6 +77,14 @@ def autograd_checks_first(method: Callable[..., Any]) -> Callable[..., Any]:
             check = getattr(self, "_check_inplace", None)
             if check is not None:
                 check()
+                x = self._x
+                if self._rg and x is not None and x.multi_view and self._base is not None:
+                    # a multi-output view (unbind's, split's) that autograd would record
+                    from .._grad_mode import is_grad_enabled
+                    from .views import check_view_inplace
+
+                    if is_grad_enabled():
+                        check_view_inplace(self, self._base)
             raise
 
     return checked

@@ -493,9 +493,15 @@ def _same_data(a: np.ndarray, b: np.ndarray) -> bool:
 def setitem(self: Tensor, index: Any, value: Any) -> None:
     """Mirrors `torch.Tensor.__setitem__`: views get copied into (CopySlices on the base), tensor
     and mask indices go through `index_put_` (IndexPutBackward0)."""
-    if value is self and (
-        isinstance(index, (Tensor, list))
-        or (isinstance(index, tuple) and any(isinstance(i, (Tensor, list)) for i in index))
+    parts = index if isinstance(index, tuple) else (index,)
+    if (
+        value is self
+        and self.ndim  # (a 0-d self: the index count's error first)
+        and any(isinstance(i, (Tensor, list)) for i in parts)
+        and not (  # a one-element value under a mask: torch's masked_fill_, no overlap check
+            value._data.size == 1
+            and any(isinstance(i, Tensor) and i._data.dtype == np.bool_ for i in parts)
+        )
     ):
         _refuse_own_values(self)  # an advanced index: torch's index_put_
     value = _value_tensor(self, value)
@@ -596,7 +602,11 @@ def _check_values_fit(self: Tensor, indices: tuple[Any, ...], values: Tensor) ->
 
 
 def _index_put_checked(self: Tensor, indices: tuple[Any, ...], values: Tensor, acc: bool) -> Any:
-    _check_values_fit(self, indices, values)
+    try:
+        _check_values_fit(self, indices, values)
+    except RuntimeError:
+        self._check_inplace()  # torch's autograd layer checks self first
+        raise
     return apply_inplace(_index_put, self, indices, values, acc)
 
 

@@ -1740,6 +1740,30 @@ _put = defop(
 )
 
 
+def _put_method() -> Any:
+    """put_: a source that is self itself (a full overlap, even when empty) is refused after
+    the arguments' checks, as index_add_'s (indexing._refuse_self_operand)."""
+    method = make_inplace(put)
+
+    def put_(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        if any(a is self for a in args[1:2]) or kwargs.get("source") is self:
+            from .indexing import _refuse_self_operand
+            from .inplace import PARTIAL_OVERLAP
+
+            try:
+                _refuse_self_operand(put, self, args, kwargs)
+            except (IndexError, RuntimeError) as e:
+                if str(e).startswith("out of range:"):  # its kernel's bounds come later
+                    raise RuntimeError(PARTIAL_OVERLAP) from None
+                raise
+        return method(self, *args, **kwargs)
+
+    put_.__name__ = put_.__qualname__ = method.__name__
+    put_.__wrapped__ = method.__wrapped__  # type: ignore[attr-defined]
+    put_._forwards = True  # type: ignore[attr-defined]
+    return put_
+
+
 def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
     """Mirrors `torch.put`: source written (or added) at flat indices of a copy of input."""
     a = index._data
@@ -2308,7 +2332,7 @@ METHODS: dict[str, Any] = {
     "vsplit": _dir_split_method("vsplit", vsplit),
     "dsplit": _dir_split_method("dsplit", dsplit),
     "unfold": unfold,
-    "put_": make_inplace(put),
+    "put_": _put_method(),
     "index_reduce_": make_inplace(index_reduce),
     "fill_diagonal_": fill_diagonal_,
     "as_strided_scatter": as_strided_scatter,
