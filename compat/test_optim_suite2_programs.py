@@ -2089,6 +2089,32 @@ def prog_op2_lerp_rounding_float_half_bfloat16(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_op2_float32_add_and_sub_with_alpha_bits(T: Any) -> Any:
+    """float32 add/sub with alpha as torch's kernel: alpha as float, self + alpha * other one
+    fused multiply-add (sub: alpha negated), out of place, with grad on and in place; compared
+    bit for bit (about a fifth of the elements were a last place off)."""
+    out = {}
+    for n in (7, 100, 1000):
+        b = T.tensor(_data(n, seed=n))
+        g = T.tensor(_data(n, seed=n + 1))
+        br = b.clone().requires_grad_()
+        r = T.add(br, g, alpha=0.3)
+        r.sum().backward()
+        out[n] = [
+            t.view(T.int32)
+            for t in (
+                T.add(b, g, alpha=0.3),
+                T.sub(b, g, alpha=0.7),
+                T.add(b, g, alpha=3),
+                r.detach(),
+                b.clone().sub_(g, alpha=1.3),
+                T.add(b.reshape(-1, 1), g[:3], alpha=-0.3),
+            )
+        ] + [r.grad_fn, br.grad]
+    return out
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 

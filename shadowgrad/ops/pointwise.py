@@ -176,7 +176,33 @@ def _add_scaled(self: np.ndarray, other: Any, alpha: Any) -> np.ndarray:
         # bfloat16: alpha converted to it
         alpha = D.round_bf16(alpha)
         return _reduced_add_scaled(self, other, alpha, self + D.round_bf16(alpha * other))
+    if (
+        self.dtype == np.float32
+        and (type(alpha) is float or type(alpha) is int)
+        and type(self) is np.ndarray  # (not a sparse tensor's array)
+        and type(other) is np.ndarray
+        and other.dtype == np.float32
+    ):
+        # torch's float32 add(alpha=): alpha as float, self + alpha * other one fused
+        # multiply-add (its vectorized and scalar loops alike; the float products are exact in
+        # float64)
+        g = np.float64
+        return (self.astype(g) + g(np.float32(alpha)) * np.asarray(other, g)).astype(np.float32)
     return self + alpha * other
+
+
+def _vector_lanes_merge(self: np.ndarray, fused: Any, scalar: Any) -> Any:
+    """`fused` where torch's vectorized loop writes (contiguous operands: each parallel chunk
+    but its last length % width elements), `scalar` (its scalar loop's values) elsewhere."""
+    n = np.size(scalar)
+    if n < _VEC_WIDTH or not self.flags.c_contiguous:
+        return scalar
+    fused = np.asarray(fused).reshape(-1)
+    out = np.array(scalar, dtype=np.asarray(scalar).dtype).reshape(-1)
+    for start, stop in _parallel_chunks(n):
+        stop = start + (stop - start) // _VEC_WIDTH * _VEC_WIDTH
+        out[start:stop] = fused[start:stop]
+    return out.reshape(np.shape(scalar))
 
 
 def _reduced_add_scaled(self: np.ndarray, other: Any, alpha: Any, scalar: np.ndarray) -> Any:
@@ -197,12 +223,7 @@ def _reduced_add_scaled(self: np.ndarray, other: Any, alpha: Any, scalar: np.nda
         fused = (self.astype(f) + np.float32(alpha) * np.asarray(other, dtype=f)).astype(self.dtype)
     else:
         fused = D.round_bf16(self + alpha * other)
-    fused = np.asarray(fused).reshape(-1)
-    out = np.array(scalar, dtype=scalar.dtype).reshape(-1)
-    for start, stop in _parallel_chunks(n):
-        stop = start + (stop - start) // _VEC_WIDTH * _VEC_WIDTH
-        out[start:stop] = fused[start:stop]
-    return out.reshape(scalar.shape)
+    return _vector_lanes_merge(self, fused, scalar)
 
 
 def _parallel_chunks(n: int) -> list[tuple[int, int]]:
@@ -257,7 +278,7 @@ _sub = defop(
         np.subtract(self, other)
         if alpha == 1
         else _add_scaled(self, other, -alpha)
-        if self.dtype is D.LD or self.dtype == np.float16
+        if self.dtype is D.LD or self.dtype == np.float16 or self.dtype == np.float32
         else self - alpha * other
     ),
     self=lambda grad: grad,
