@@ -2551,6 +2551,32 @@ def prog_fn_vmap_generated_rule_compositions(T: Any) -> Any:
     )
 
 
+@program()
+def prog_fn_vmap_norms_running_stats_and_more_inplace(T: Any) -> Any:
+    vmap = T.func.vmap
+    Fn = T.nn.functional
+    x = _t(T, 3, 4, 2)
+    ms, vs = T.zeros(3, 2), T.ones(3, 2)
+    return (
+        raises(lambda: vmap(lambda a: Fn.batch_norm(a, T.zeros(2), T.ones(2), training=True))(x)),
+        vmap(lambda a: Fn.batch_norm(a, T.zeros(2), T.ones(2), training=False))(x),
+        vmap(lambda a, m, v: Fn.batch_norm(a, m, v, training=True))(x, ms.clone(), vs.clone()),
+        vmap(lambda a: Fn.batch_norm(a, None, None, training=True))(x),
+        raises(
+            lambda: vmap(
+                lambda a: Fn.instance_norm(a, T.zeros(2), T.ones(2), use_input_stats=True)
+            )(_t(T, 3, 1, 2, 4))
+        ),
+        raises(lambda: vmap(T.nn.BatchNorm1d(2))(x)),
+        raises(lambda: vmap(lambda a: T.zeros(2).scatter_add_(0, T.tensor([0, 1]), a))(x[:, 0])),
+        raises(lambda: vmap(lambda a: T.zeros(2).normal_(a[0], 1.0), randomness="different")(x)),
+        raises(lambda: vmap(lambda a: T.zeros(2).uniform_(0, a[0]), randomness="same")(x)),
+        raises(lambda: vmap(lambda a: T.zeros(2).normal_(a[0, 0]), randomness="different")(x)),
+        vmap(lambda a: T.zeros(2).fill_(3.0) + a)(x[:, 0]),
+        vmap(lambda a: T.zeros(2).scatter_(0, T.tensor([0, 1]), 5.0) + a)(x[:, 0]),
+    )
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -1208,7 +1208,7 @@ _INPLACE_ARITHMETIC = frozenset(
         "logical_xor_",
     )
 )
-_INPLACE_BARE = frozenset(("fill_", "index_add_", "index_put_", "index_fill_"))
+_INPLACE_BARE = frozenset(("fill_", "index_add_", "index_put_", "index_fill_", "scatter_add_"))
 # the fallback's warning names the overload of these (their batched operand is a Tensor)
 _TENSOR_OVERLOAD = frozenset(
     (
@@ -1396,6 +1396,11 @@ def _batch_tracker(
         self_ = args[0] if args and _is_tensor(args[0]) else None
         self_batched = self_ is not None and id(self_) in batched
         if name in _RANDOM_INPLACE and self_ is not None:
+            numbers = [] if name == "bernoulli_" else _tensor_leaves(args[1:], kwargs)
+            if any(t.ndim for t in numbers):
+                return  # a tensor given as a number (mean, from, ...): the op's TypeError
+            if any(id(t) in batched for t in numbers):  # a batched 0-d one: read with .item()
+                raise RuntimeError(_tensor_mod.VMAP_ITEM)
             if randomness == "different" and not self_batched:
                 others = _tensor_leaves(args[1:], kwargs)
                 if name == "bernoulli_" and any(id(t) in batched for t in others):
@@ -1466,6 +1471,8 @@ def _batch_tracker(
                 if name == "retain_grad"
                 else "cannot register a hook on a tensor that doesn't require gradient"
             )
+        if name in ("batch_norm", "instance_norm") and args and id(args[0]) in batched:
+            _refuse_unbatched_stats(name, args, kwargs)
         if name in ("rrelu", "rrelu_"):
             raise RuntimeError("vmap: we do not yet support aten::rrelu. Please file an issue")
         if name == "equal":
@@ -1506,6 +1513,16 @@ def _batch_tracker(
             raise RuntimeError(
                 f"output with shape {a} doesn't match the broadcast shape {b}"
             ) from None
+
+    def _refuse_unbatched_stats(name: str, args: Any, kwargs: Any) -> None:
+        """torch's batch norm rule: running statistics updated in place must be batched."""
+        names = ("input", "running_mean", "running_var", "weight", "bias")
+        flag = "training" if name == "batch_norm" else "use_input_stats"
+        given = dict(zip((*names, flag), args, strict=False)) | kwargs
+        stats = [given.get("running_mean"), given.get("running_var")]
+        updating = given.get(flag, name == "instance_norm")
+        if updating and any(t is not None and id(t) not in batched for t in stats):
+            raise RuntimeError(BATCH_NORM_UNBATCHED_STATS)
 
     def _batched_bounds(index: Any) -> bool:
         """Whether an index holds a slice bounded by a batched tensor (read as an int)."""
