@@ -2115,6 +2115,28 @@ def prog_op2_float32_add_and_sub_with_alpha_bits(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_op2_float32_and_half_addcmul_bits(T: Any) -> Any:
+    """addcmul on float32 (float16 in float) as torch's kernel: value * tensor1 rounded, then
+    one fused multiply-add with tensor2; value 1 and others, in place, broadcast, a 0-d
+    tensor2; compared bit for bit."""
+    out = {}
+    for dt, bits in ((T.float32, T.int32), (T.float16, T.int16)):
+        for n in (7, 100, 1000):
+            s, a, b = (T.tensor(_data(n, seed=n + k)).to(dt) for k in range(3))
+            out[(str(dt), n)] = [
+                t.view(bits)
+                for t in (
+                    T.addcmul(s, a, b, value=0.3),
+                    T.addcmul(s, a, b),
+                    s.clone().addcmul_(a, b, value=-0.7),
+                    T.addcmul(s.reshape(-1, 1), a[:3], b[:3], value=0.3),
+                    T.addcmul(s, a, T.tensor(0.7).to(dt), value=2),
+                )
+            ]
+    return out
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 

@@ -2032,6 +2032,16 @@ def _number_over(value: Any, t: Tensor) -> Tensor:
 @_half_in_float
 def _np_addcmul(self: np.ndarray, tensor1: np.ndarray, tensor2: np.ndarray, value: Any) -> Any:
     _not_for("addcmul_cpu_out", self, "b")
+    if (
+        self.dtype == np.float32
+        and type(value) in (float, int)
+        and all(type(a) is np.ndarray and a.dtype == np.float32 for a in (self, tensor1, tensor2))
+    ):
+        # torch's float kernel: (value * tensor1) rounded, then one fused multiply-add with
+        # tensor2 onto self (the float products are exact in float64)
+        g = np.float64
+        t = (np.float32(value) * tensor1).astype(g)
+        return (self.astype(g) + t * tensor2.astype(g)).astype(np.float32)
     return self + np.asarray(value, self.dtype) * tensor1 * tensor2
 
 
