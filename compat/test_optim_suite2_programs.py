@@ -2137,6 +2137,160 @@ def prog_op2_float32_and_half_addcmul_bits(T: Any) -> Any:
     return out
 
 
+# --- reduced precision in training loops ------------------------------------------------------
+
+
+def _tiny_net(T: Any, dt: Any) -> Any:
+    net = _seeded(T, T.nn.Sequential(T.nn.Linear(6, 8), T.nn.Tanh(), T.nn.Linear(8, 3)), 21)
+    return net.to(dt)
+
+
+def _loop(T: Any, dt: Any, make_opt: Any, make_sched: Any = None, steps: int = 4) -> Any:
+    net = _tiny_net(T, dt)
+    opt = make_opt(net.parameters())
+    sched = make_sched(opt) if make_sched else None
+    x = T.tensor(_data(5, 6, seed=22)).to(dt)
+    y = T.tensor([0, 2, 1, 1, 0])
+    losses = []
+    for _ in range(steps):
+        opt.zero_grad()
+        loss = T.nn.functional.cross_entropy(net(x).float(), y)
+        loss.backward()
+        opt.step()
+        if sched is not None:
+            sched.step()
+        losses.append(loss.detach())
+    return losses, [p.detach() for p in net.parameters()], opt.state_dict()["state"]
+
+
+@program()
+def prog_op2_bfloat16_training_loops(T: Any) -> Any:
+    """Small nets trained in bfloat16 with the usual optimizer/scheduler pairs. (In float16 the
+    first Linear's weight gradient already differs from torch's in the last place on some
+    elements, upstream of the optimizers.)"""
+    S = T.optim.lr_scheduler
+    o = T.optim
+    out = {}
+    for dt in (T.bfloat16,):
+        out[(str(dt), "adamw_cosine")] = _loop(
+            T, dt, lambda ps: o.AdamW(ps, lr=0.01), lambda op: S.CosineAnnealingLR(op, 4)
+        )
+        out[(str(dt), "sgd_nesterov_step")] = _loop(
+            T, dt, lambda ps: o.SGD(ps, lr=0.05, momentum=0.9, nesterov=True, weight_decay=1e-3),
+            lambda op: S.StepLR(op, 2),
+        )  # fmt: skip
+        out[(str(dt), "rmsprop_centered")] = _loop(
+            T, dt, lambda ps: o.RMSprop(ps, lr=0.01, centered=True, momentum=0.5)
+        )
+        out[(str(dt), "adam_amsgrad_foreach_onecycle")] = _loop(
+            T, dt, lambda ps: o.Adam(ps, lr=0.01, amsgrad=True, foreach=True),
+            lambda op: S.OneCycleLR(op, 0.02, total_steps=6),
+        )  # fmt: skip
+        out[(str(dt), "adagrad")] = _loop(T, dt, lambda ps: o.Adagrad(ps, lr=0.05, lr_decay=0.01))
+    return out
+
+
+@program()
+def prog_op2_half_state_dict_resume(T: Any) -> Any:
+    """A bfloat16/float16 run saved after two steps and resumed in a fresh optimizer continues
+    bit for bit as the uninterrupted run (the reduced-precision updates read the loaded
+    state)."""
+    out = {}
+    for dt in (T.float16, T.bfloat16):
+        for name, kw in (("AdamW", {"lr": 0.01}), ("SGD", {"lr": 0.05, "momentum": 0.9}),
+                         ("ASGD", {"lr": 0.05, "t0": 1}), ("NAdam", {"lr": 0.01}),
+                         ("Rprop", {"lr": 0.01})):  # fmt: skip
+            ps = [T.nn.Parameter(T.tensor(_data(4, 5, seed=31)).to(dt))]
+            opt = getattr(T.optim, name)(ps, **kw)
+            grads = [T.tensor(_data(4, 5, seed=40 + k)).to(dt) for k in range(4)]
+            for g in grads[:2]:
+                ps[0].grad = g
+                opt.step()
+            sd = opt.state_dict()
+            qs = [T.nn.Parameter(ps[0].detach().clone())]
+            opt2 = getattr(T.optim, name)(qs, **kw)
+            opt2.load_state_dict(sd)
+            for g in grads[2:]:
+                ps[0].grad = g
+                opt.step()
+                qs[0].grad = g.clone()
+                opt2.step()
+            out[(str(dt), name)] = (
+                ps[0].detach(),
+                T.equal(ps[0], qs[0]),
+                opt2.state_dict()["state"],
+            )
+    return out
+
+
+@program()
+def prog_op2_mixed_dtype_group_foreach_momentum(T: Any) -> Any:
+    """One SGD group mixing float32, float16 and bfloat16 parameters under foreach=True: torch
+    groups the tensors by dtype, and whether every momentum buffer exists (so whether
+    _foreach_mul_ runs, rounding the momentum) is decided per dtype; a float16 parameter
+    without a grad on the first step."""
+    out = {}
+    for nesterov in (False, True):
+        ps = [
+            T.nn.Parameter(T.tensor(_data(40, seed=1))),
+            T.nn.Parameter(T.tensor(_data(40, seed=2)).half()),
+            T.nn.Parameter(T.tensor(_data(40, seed=3)).half()),
+            T.nn.Parameter(T.tensor(_data(40, seed=4)).bfloat16()),
+        ]
+        opt = T.optim.SGD(ps, lr=0.1, momentum=0.9, nesterov=nesterov, foreach=True)
+        for k in range(4):
+            opt.zero_grad()
+            for j, p in enumerate(ps):
+                if j == 2 and k == 0:
+                    continue
+                p.grad = T.tensor(_data(40, seed=50 + 4 * k + j)).to(p.dtype)
+            opt.step()
+        out[nesterov] = ([p.detach() for p in ps], [opt.state[p]["momentum_buffer"] for p in ps])
+    return out
+
+
+@program()
+def prog_op2_sgd_nesterov_foreach_writes_half_grads(T: Any) -> Any:
+    """torch's foreach SGD with nesterov adds the buffer into the grads themselves (no
+    maximize, no weight decay); float16/bfloat16 grads change in place the same way."""
+    out = {}
+    for dt in (T.float16, T.bfloat16):
+        for maximize, wd in ((False, 0.0), (True, 0.0), (False, 0.1)):
+            p = T.nn.Parameter(T.tensor(_data(5, seed=6)).to(dt))
+            opt = T.optim.SGD([p], lr=0.1, momentum=0.9, nesterov=True, foreach=True,
+                              maximize=maximize, weight_decay=wd)  # fmt: skip
+            grads = []
+            for k in range(3):
+                p.grad = T.tensor(_data(5, seed=60 + k)).to(dt)
+                opt.step()
+                grads.append(p.grad.clone())
+            out[(str(dt), maximize, wd)] = (p.detach(), grads)
+    return out
+
+
+@program()
+def prog_op2_differentiable_on_half_parameters(T: Any) -> Any:
+    """differentiable=True on float16/bfloat16 non-leaf parameters: torch's single-tensor
+    update recorded by autograd, the grads through the step in the dtype."""
+    out = {}
+    for dt in (T.float16, T.bfloat16):
+        for name, kw in (("SGD", {"lr": 0.1, "momentum": 0.9}), ("Adam", {"lr": 0.1}),
+                         ("RMSprop", {"lr": 0.01, "centered": True})):  # fmt: skip
+
+            def go(name: str = name, kw: Any = kw, dt: Any = dt) -> Any:
+                w0 = T.tensor(_data(4, seed=7)).to(dt).requires_grad_()
+                p = w0 * 1
+                opt = getattr(T.optim, name)([p], differentiable=True, **kw)
+                for k in range(2):
+                    p.grad = T.tensor(_data(4, seed=70 + k)).to(dt)
+                    opt.step()
+                (g,) = T.autograd.grad((p.float() ** 2).sum(), [w0])
+                return p, p.grad_fn, g
+
+            out[(str(dt), name)] = raises(go)
+    return out
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 
