@@ -2291,6 +2291,197 @@ def prog_op2_differentiable_on_half_parameters(T: Any) -> Any:
     return out
 
 
+# --- schedulers and optimizers, last edges ---------------------------------------------------
+
+
+@program()
+def prog_op2_warm_restarts_float_and_negative_epochs(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    out = {}
+    for t_mult in (1, 2):
+        opt = _sgd(T)
+        s = S.CosineAnnealingWarmRestarts(opt, T_0=3, T_mult=t_mult, eta_min=0.001)
+        trace = []
+        for e in (0.5, 1.0, 2.9, 3.0, 3.1, 7.5, 10.0, 20.25, 0):
+            opt.step()
+            s.step(e)
+            trace.append((s.T_cur, s.T_i, s.get_last_lr()))
+        out[t_mult] = trace, raises(lambda s=s: s.step(-1)), s.state_dict()
+    return out
+
+
+@program()
+def prog_op2_cyclic_scale_modes_and_custom_functions(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    out = {}
+    cases = {
+        "exp_range": {"mode": "exp_range", "gamma": 0.9},
+        "triangular2": {"mode": "triangular2"},
+        "custom_cycle": {"scale_fn": lambda x: 1 / (x + 1), "scale_mode": "cycle"},
+        "custom_iterations": {"scale_fn": lambda x: 0.95**x, "scale_mode": "iterations"},
+        "down_longer": {"step_size_down": 5},
+    }
+    for k, kw in cases.items():
+        groups = [{"params": _ps(T)}, {"params": _ps(T, 3)}]
+        opt = T.optim.SGD(groups, lr=0.1, momentum=0.9)
+        s = S.CyclicLR(opt, [0.01, 0.02], [0.1, 0.2], step_size_up=2, **kw)
+        trace = []
+        for _ in range(9):
+            opt.step()
+            s.step()
+            trace.append((s.get_last_lr(), opt.param_groups[0]["momentum"]))
+        sd = s.state_dict()
+        out[k] = trace, sorted(sd), sd["_scale_fn_custom"] is None
+    return out
+
+
+@program()
+def prog_op2_plateau_eps_blocks_small_reductions(T: Any) -> Any:
+    """ReduceLROnPlateau skips a reduction smaller than eps; min_lr floors it; cooldown."""
+    S = T.optim.lr_scheduler
+    out = {}
+    for eps, min_lr in ((1e-8, 0.0), (0.05, 0.0), (1e-8, 0.09)):
+        opt = T.optim.SGD(_ps(T), lr=0.1)
+        s = S.ReduceLROnPlateau(opt, factor=0.5, patience=0, cooldown=1, eps=eps, min_lr=min_lr)
+        trace = []
+        for _ in range(8):
+            s.step(1.0)
+            trace.append((opt.param_groups[0]["lr"], s.cooldown_counter, s.num_bad_epochs))
+        out[(eps, min_lr)] = trace
+    return out
+
+
+@program()
+def prog_op2_swalr_after_other_schedulers(T: Any) -> Any:
+    """torch's test_swalr_*_anneal_after_multiplicative: SWALR takes over from another
+    scheduler's lr (its initial lr is the current lr)."""
+    S = T.optim.lr_scheduler
+    U = T.optim.swa_utils
+    out = {}
+    for strategy in ("cos", "linear"):
+        opt = T.optim.SGD([{"params": _ps(T)}, {"params": _ps(T, 3), "lr": 0.5}], lr=0.05)
+        m = S.MultiplicativeLR(opt, lambda e: 0.9)
+        trace = []
+        for _ in range(3):
+            opt.step()
+            m.step()
+            trace.append(m.get_last_lr())
+        swa = U.SWALR(opt, swa_lr=0.01, anneal_epochs=4, anneal_strategy=strategy)
+        for _ in range(6):
+            opt.step()
+            swa.step()
+            trace.append(swa.get_last_lr())
+        out[strategy] = trace, swa.state_dict()
+    return out
+
+
+@program()
+def prog_op2_get_last_lr_before_any_step(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+    U = T.optim.swa_utils
+    makers = {
+        "step": lambda o: S.StepLR(o, 2),
+        "multistep": lambda o: S.MultiStepLR(o, [1]),
+        "constant": lambda o: S.ConstantLR(o),
+        "linear": lambda o: S.LinearLR(o),
+        "exponential": lambda o: S.ExponentialLR(o, 0.5),
+        "polynomial": lambda o: S.PolynomialLR(o, power=0.0),
+        "cosine": lambda o: S.CosineAnnealingLR(o, 3),
+        "lambda": lambda o: S.LambdaLR(o, lambda e: 2.0),
+        "multiplicative": lambda o: S.MultiplicativeLR(o, lambda e: 0.5),
+        "warm_restarts": lambda o: S.CosineAnnealingWarmRestarts(o, 2),
+        "cyclic": lambda o: S.CyclicLR(o, 0.01, 0.1),
+        "onecycle": lambda o: S.OneCycleLR(o, 0.5, total_steps=4),
+        "plateau": lambda o: S.ReduceLROnPlateau(o),
+        "swalr": lambda o: U.SWALR(o, 0.01),
+        "sequential": lambda o: S.SequentialLR(o, [S.ConstantLR(o), S.ExponentialLR(o, 0.5)], [1]),
+        "chained": lambda o: S.ChainedScheduler([S.ConstantLR(o), S.ExponentialLR(o, 0.5)]),
+    }
+    out = {}
+    for k, mk in makers.items():
+        opt = T.optim.SGD([{"params": _ps(T)}, {"params": _ps(T, 3), "lr": T.tensor(0.5)}], lr=0.05,
+                          momentum=0.9)  # fmt: skip
+        s = mk(opt)
+        out[k] = raises(lambda s=s: s.get_last_lr()), [g["lr"] for g in opt.param_groups]
+    return out
+
+
+@program()
+def prog_op2_lambda_lr_callable_objects_state_dict(T: Any) -> Any:
+    S = T.optim.lr_scheduler
+
+    class Decay:
+        def __init__(self, value: float) -> None:
+            self.value = value
+
+        def __call__(self, epoch: int) -> float:
+            return self.value**epoch
+
+    opt = T.optim.SGD([{"params": _ps(T)}, {"params": _ps(T, 3)}], lr=0.1)
+    s = S.LambdaLR(opt, [Decay(0.9), lambda e: 1.0 / (e + 1)])
+    m = S.MultiplicativeLR(opt, [Decay(0.8), Decay(0.7)])
+    for _ in range(3):
+        opt.step()
+        s.step()
+        m.step()
+    sd, msd = s.state_dict(), m.state_dict()
+    opt2 = T.optim.SGD([{"params": _ps(T)}, {"params": _ps(T, 3)}], lr=0.1)
+    s2 = S.LambdaLR(opt2, [Decay(0.5), lambda e: 2.0])
+    s2.load_state_dict(sd)
+    return sd, msd, s2.lr_lambdas[0].value, s2.last_epoch, s.get_last_lr(), m.get_last_lr()
+
+
+@program()
+def prog_op2_sparse_adam_and_adagrad_sparse_state_resume(T: Any) -> Any:
+    """SparseAdam/Adagrad over an nn.Embedding(sparse=True) saved and resumed mid-run."""
+    o = T.optim
+    out = {}
+    makers = {
+        "sparse_adam": lambda ps: o.SparseAdam(ps, lr=0.1),
+        "adagrad": lambda ps: o.Adagrad(ps, lr=0.1, initial_accumulator_value=0.1),
+    }
+    for name, mk in makers.items():
+        e = _embedding(T)
+        opt = mk(list(e.parameters()))
+        idxs = [[1, 2, 1], [0, 5], [2, 2], [4, 1]]
+        for idx in idxs[:2]:
+            opt.zero_grad()
+            (e(T.tensor(idx)) ** 2).sum().backward()
+            opt.step()
+        sd = opt.state_dict()
+        e2 = _embedding(T)
+        with T.no_grad():
+            e2.weight.copy_(e.weight)
+        opt2 = mk(list(e2.parameters()))
+        opt2.load_state_dict(sd)
+        for idx in idxs[2:]:
+            for mod, op in ((e, opt), (e2, opt2)):
+                op.zero_grad()
+                (mod(T.tensor(idx)) ** 2).sum().backward()
+                op.step()
+        out[name] = e.weight.detach(), T.equal(e.weight, e2.weight)
+    return out
+
+
+@program()
+def prog_op2_lbfgs_on_half_and_float64_parameters(T: Any) -> Any:
+    out = {}
+    for dt in (T.float64, T.float16):
+        w = T.nn.Parameter(T.tensor(_data(3, seed=8)).to(dt))
+        opt = T.optim.LBFGS([w], lr=0.5, max_iter=4, history_size=2)
+
+        def closure(w: Any = w, opt: Any = opt) -> Any:
+            opt.zero_grad()
+            loss = ((w.float() - 1.0) ** 2 * T.tensor([1.0, 2.0, 3.0])).sum()
+            loss.backward()
+            return loss
+
+        losses = [raises(lambda c=closure, o=opt: o.step(c)) for _ in range(2)]
+        st = opt.state[w]
+        out[str(dt)] = losses, w.detach(), st.get("n_iter"), st.get("func_evals")
+    return out
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 
