@@ -1460,13 +1460,7 @@ def prog_rss_view_size_arguments(T: Any) -> Any:
     )
 
 
-@program(
-    xfail="x.view(), x.reshape() and x.permute() with no size/dims are torch's TypeErrors, but "
-    "shadowgrad's own code calls t.view(*shape) / t.reshape(*shape) / t.permute(*dims) with "
-    "an empty tuple for 0-d tensors (nn, func, linalg tensordot, statistics: about 30 sites), "
-    "so the methods take none as () (fix: those callers pass one tuple, then shape.view, "
-    "_reshape_method and permute refuse no argument)"
-)
+@program()
 def prog_rss_view_reshape_permute_without_size(T: Any) -> Any:
     x = T.arange(12.0).reshape(3, 4)
     return (
